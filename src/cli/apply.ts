@@ -1,0 +1,5 @@
+import { CliError, type Command } from "./io.js";
+
+export const apply: Command = async () => {
+  throw new CliError("'apply' is not built yet");
+};

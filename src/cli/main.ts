@@ -1,0 +1,19 @@
+#!/usr/bin/env node
+import type { CliIO } from "./io.js";
+import { runCli } from "./run.js";
+
+const controller = new AbortController();
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => controller.abort());
+}
+
+const io: CliIO = {
+  stdout: { write: (text) => process.stdout.write(text), isTTY: process.stdout.isTTY === true },
+  stderr: { write: (text) => process.stderr.write(text), isTTY: process.stderr.isTTY === true },
+  stdinIsTTY: process.stdin.isTTY === true,
+  env: process.env,
+  cwd: process.cwd(),
+  signal: controller.signal,
+};
+
+process.exitCode = await runCli(process.argv.slice(2), io);

@@ -1,0 +1,64 @@
+import { readFileSync } from "node:fs";
+import { CliError, type CliIO, type Command } from "./io.js";
+
+// Commands are imported lazily so `forgeplan --version` and small commands start fast.
+const commands: Record<string, () => Promise<Command>> = {
+  validate: async () => (await import("./validate.js")).validate,
+  plan: async () => (await import("./plan.js")).plan,
+  apply: async () => (await import("./apply.js")).apply,
+  export: async () => (await import("./export.js")).exportCommand,
+  schema: async () => (await import("./schema.js")).schema,
+  sandbox: async () => (await import("./sandbox.js")).sandbox,
+};
+
+const usage = `usage: forgeplan <command> [options]
+
+commands:
+  validate   load and check the desired state
+  plan       read live state and print the plan
+  apply      apply a plan, then re-read and verify
+  export     print desired-state YAML from live state
+  schema     print the JSON Schema of the config
+  sandbox    run the local emulator of the service
+
+Run 'forgeplan <command> --help' for a command's options.
+`;
+
+export function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
+    version: string;
+  };
+  return pkg.version;
+}
+
+/** Runs the CLI in-process and returns the exit code; every expected error becomes one stderr line. */
+export async function runCli(argv: string[], io: CliIO): Promise<number> {
+  const [name, ...rest] = argv;
+  try {
+    if (name === undefined || name === "help" || name === "--help" || name === "-h") {
+      io.stdout.write(usage);
+      return name === undefined ? 1 : 0;
+    }
+    if (name === "--version" || name === "-V") {
+      io.stdout.write(`${version()}\n`);
+      return 0;
+    }
+    const load = commands[name];
+    if (load === undefined) {
+      throw new CliError(
+        `unknown command '${name}' (commands: ${Object.keys(commands).join(", ")})`,
+      );
+    }
+    const command = await load();
+    return await command(rest, io);
+  } catch (error) {
+    if (error instanceof CliError) {
+      io.stderr.write(`forgeplan: ${error.message}\n`);
+      return 1;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    io.stderr.write(`forgeplan: internal error: ${message.split("\n")[0]}\n`);
+    if (io.env.FORGEPLAN_DEBUG && error instanceof Error) io.stderr.write(`${error.stack}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * The plan vocabulary shared by the engine, the renderers and the CLI. Plans are plain data: they
+ * serialize to the contract's JSON format and can be applied later exactly as reviewed.
+ */
+
+export const RESOURCE_KINDS = [
+  "branch_protection",
+  "webhook",
+  "board",
+  "epic_link",
+  "invitation",
+  "gist",
+  "migration",
+] as const;
+export type ResourceKind = (typeof RESOURCE_KINDS)[number];
+
+export const ACTIONS = ["create", "update", "delete", "no-op", "report"] as const;
+export type Action = (typeof ACTIONS)[number];
+
+/** One field that differs. `before`/`after` absent means the field is absent on that side. */
+export interface DiffEntry {
+  path: string;
+  before?: unknown;
+  after?: unknown;
+  /** The value is write-only or secret: renderers print "(sensitive)" for both sides. */
+  sensitive?: boolean;
+}
+
+/**
+ * A placeholder for a secret inside a planned request body. Plans never hold secret values: apply
+ * resolves the placeholder from the named environment variable at the moment it sends the request.
+ */
+export interface SecretRef {
+  $secret: string;
+}
+
+export interface PlannedRequest {
+  method: "GET" | "PUT" | "PATCH" | "POST" | "DELETE";
+  /** Path relative to the target's base URL, e.g. /repos/acme/api/branches/main/protection. */
+  path: string;
+  body?: unknown;
+}
+
+export interface ChangeError {
+  message: string;
+  /** "GET /repos/acme/api" — the request that failed, when one did. */
+  request?: string;
+  status?: number;
+}
+
+export interface Change {
+  /** Stable, human-readable: <target>/<scope>/<kind>/<name>. */
+  address: string;
+  kind: ResourceKind;
+  action: Action;
+  target: string;
+  /** owner/repo for repository kinds, the project or group for planning kinds, the account for gists. */
+  scope: string;
+  name: string;
+  diff: DiffEntry[];
+  /** What apply will send, in order; empty for no-op and report. */
+  requests: PlannedRequest[];
+  /** Facts behind a report, one sentence each. */
+  findings?: string[];
+  /** Things the reviewer should know, e.g. a write-only value that could not be verified. */
+  notes?: string[];
+  /** Fingerprint of the normalized live state this change was planned against (saved-plan check). */
+  live_fingerprint?: string;
+  /** Why this change could not be planned; the rest of the plan is still computed. */
+  error?: ChangeError;
+}
+
+export interface PlanSummary {
+  create: number;
+  update: number;
+  delete: number;
+  report: number;
+  "no-op": number;
+}
+
+export interface Plan {
+  format_version: 1;
+  changes: Change[];
+  summary: PlanSummary;
+  /** Number of changes that carry an error. */
+  errors: number;
+}
+
+export function summarize(changes: readonly Change[]): PlanSummary {
+  const summary: PlanSummary = { create: 0, update: 0, delete: 0, report: 0, "no-op": 0 };
+  for (const change of changes) summary[change.action] += 1;
+  return summary;
+}
+
+export function makePlan(changes: Change[]): Plan {
+  return {
+    format_version: 1,
+    changes,
+    summary: summarize(changes),
+    errors: changes.filter((change) => change.error !== undefined).length,
+  };
+}
+
+/** Whether the plan has work to apply: creates, updates or deletes (reports alone do not count). */
+export function hasChanges(plan: Plan): boolean {
+  return plan.summary.create + plan.summary.update + plan.summary.delete > 0;
+}

@@ -1,0 +1,54 @@
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import type { CliIO } from "../../src/cli/io.js";
+import { runCli } from "../../src/cli/run.js";
+
+export const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
+export const builtCli = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the CLI in-process with captured streams; the fast path for most CLI tests. */
+export async function runInProcess(
+  argv: string[],
+  options: { env?: Record<string, string | undefined>; cwd?: string; tty?: boolean } = {},
+): Promise<CliResult> {
+  let stdout = "";
+  let stderr = "";
+  const tty = options.tty ?? false;
+  const io: CliIO = {
+    stdout: { write: (text) => void (stdout += text), isTTY: tty },
+    stderr: { write: (text) => void (stderr += text), isTTY: tty },
+    stdinIsTTY: tty,
+    env: options.env ?? {},
+    cwd: options.cwd ?? repoRoot,
+    signal: new AbortController().signal,
+  };
+  const code = await runCli(argv, io);
+  return { code, stdout, stderr };
+}
+
+/** Runs the built CLI as a user would, in a child process (the build is made by the global setup). */
+export function runBuilt(
+  argv: string[],
+  options: { env?: Record<string, string | undefined>; cwd?: string; timeoutMs?: number } = {},
+): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [builtCli, ...argv], {
+      cwd: options.cwd ?? repoRoot,
+      env: { PATH: process.env.PATH, ...options.env },
+      stdio: ["ignore", "pipe", "pipe"],
+      timeout: options.timeoutMs ?? 30_000,
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => void (stdout += chunk));
+    child.stderr.on("data", (chunk) => void (stderr += chunk));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
