@@ -21,8 +21,18 @@ export async function runInProcess(
   let stderr = "";
   const tty = options.tty ?? false;
   const io: CliIO = {
-    stdout: { write: (text) => void (stdout += text), isTTY: tty },
-    stderr: { write: (text) => void (stderr += text), isTTY: tty },
+    stdout: {
+      write: (text) => {
+        stdout += text;
+      },
+      isTTY: tty,
+    },
+    stderr: {
+      write: (text) => {
+        stderr += text;
+      },
+      isTTY: tty,
+    },
     stdinIsTTY: tty,
     env: options.env ?? {},
     cwd: options.cwd ?? repoRoot,
@@ -46,8 +56,12 @@ export function runBuilt(
     });
     let stdout = "";
     let stderr = "";
-    child.stdout.on("data", (chunk) => void (stdout += chunk));
-    child.stderr.on("data", (chunk) => void (stderr += chunk));
+    child.stdout.on("data", (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
     child.on("error", reject);
     child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
   });
