@@ -1,23 +1,20 @@
-import { parseArgs } from "node:util";
+import { type ParseArgsConfig, parseArgs } from "node:util";
 import { CliError } from "./io.js";
 
-type OptionSpec = {
-  type: "string" | "boolean";
-  short?: string;
-  multiple?: boolean;
-  default?: string | boolean | string[] | boolean[];
-};
+type Options = NonNullable<ParseArgsConfig["options"]>;
 
 /**
  * Parses a subcommand's flags with node's own parser (no dependency needed for this small surface),
  * turning its exceptions into one-line CliErrors that name the command.
  */
-export function parseFlags<const O extends Record<string, OptionSpec>>(
+export function parseFlags<const O extends Options>(
   command: string,
   argv: string[],
   options: O,
   { positionals = false }: { positionals?: boolean } = {},
-) {
+): ReturnType<
+  typeof parseArgs<{ args: string[]; options: O; allowPositionals: boolean; strict: true }>
+> {
   try {
     return parseArgs({ args: argv, options, allowPositionals: positionals, strict: true });
   } catch (error) {
