@@ -105,3 +105,30 @@ export function makePlan(changes: Change[]): Plan {
 export function hasChanges(plan: Plan): boolean {
   return plan.summary.create + plan.summary.update + plan.summary.delete > 0;
 }
+
+export const OUTCOMES = ["applied", "failed", "held", "skipped"] as const;
+/**
+ * applied: every request of the change succeeded; failed: a request failed (see status/message);
+ * held: not attempted because something holds the resource (e.g. a running migration locks the repository);
+ * skipped: not attempted by choice (a delete without --allow-delete, or nothing to do).
+ */
+export type Outcome = (typeof OUTCOMES)[number];
+
+export interface ChangeOutcome {
+  address: string;
+  kind: ResourceKind;
+  action: Action;
+  outcome: Outcome;
+  /** The request that failed, "PUT /repos/acme/api/branches/main/protection". */
+  request?: string;
+  status?: number;
+  /** One line: why it failed, was held or skipped. */
+  message?: string;
+}
+
+export interface ApplyReport {
+  outcomes: ChangeOutcome[];
+  /** The re-plan after apply; verified when it holds no create/update/delete for what was applied. */
+  verification?: Plan;
+  verified: boolean;
+}
