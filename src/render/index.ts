@@ -1,0 +1,40 @@
+import type { ApplyReport, Plan } from "../core/plan.js";
+import { applyReportJson, planJson } from "./json.js";
+import { applyReportMarkdown, planMarkdown } from "./markdown.js";
+import type { Format, RenderOptions } from "./options.js";
+import { applyReportText, planText } from "./text.js";
+
+/**
+ * Renderers: pure functions from a plan or an apply report to text for a terminal, markdown for a
+ * pull-request comment or job summary, and the contract's JSON. Secrets print "(sensitive)" in all three.
+ */
+
+export { COMMENT_MARKER } from "./markdown.js";
+export { FORMATS, type Format, type RenderOptions } from "./options.js";
+export { formatValue } from "./value.js";
+
+export function renderPlan(plan: Plan, format: Format, options: RenderOptions = {}): string {
+  switch (format) {
+    case "text":
+      return planText(plan, options);
+    case "markdown":
+      return planMarkdown(plan, options);
+    case "json":
+      return planJson(plan);
+  }
+}
+
+export function renderApplyReport(
+  report: ApplyReport,
+  format: Format,
+  options: RenderOptions = {},
+): string {
+  switch (format) {
+    case "text":
+      return applyReportText(report, options);
+    case "markdown":
+      return applyReportMarkdown(report, options);
+    case "json":
+      return applyReportJson(report);
+  }
+}

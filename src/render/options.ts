@@ -1,0 +1,16 @@
+export type Format = "text" | "markdown" | "json";
+
+export const FORMATS: readonly Format[] = ["text", "markdown", "json"];
+
+export interface RenderOptions {
+  /** text only: ANSI colors; the caller decides from the TTY and NO_COLOR. */
+  color?: boolean;
+  /** markdown: the header line, e.g. "Plan for acme/settings@1a2b3c4". */
+  title?: string;
+  /** markdown: the commit the plan was made at, shown as "Planned at commit abc1234". */
+  commit?: string;
+  /** markdown: the most characters the result may have (GitHub's comment limit is 65,536). */
+  maxLength?: number;
+  /** markdown: where the whole plan can be read when it had to be cut, e.g. the job summary. */
+  detailsUrl?: string;
+}

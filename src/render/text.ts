@@ -1,0 +1,131 @@
+import type { Action, ApplyReport, Change, ChangeOutcome, Outcome, Plan } from "../core/plan.js";
+import { OUTCOMES } from "../core/plan.js";
+import { styles, type Styles } from "./ansi.js";
+import type { RenderOptions } from "./options.js";
+import {
+  ACTION_SYMBOL,
+  ERROR_SYMBOL,
+  NO_CHANGES,
+  applyCounts,
+  changesAnything,
+  describeError,
+  describeFailure,
+  errorCount,
+  isShown,
+  plural,
+  printable,
+  remainingChanges,
+  summaryCounts,
+  verifiedSentence,
+  viewEntry,
+} from "./wording.js";
+
+const INDENT = "    ";
+
+const ACTION_PHRASE: Record<Action, string> = {
+  create: "will be created",
+  update: "will be updated",
+  delete: "will be deleted",
+  report: "has findings",
+  "no-op": "is unchanged",
+};
+
+function actionColor(action: Action, s: Styles): (text: string) => string {
+  switch (action) {
+    case "create":
+      return s.green;
+    case "update":
+      return s.yellow;
+    case "delete":
+      return s.red;
+    case "report":
+      return s.cyan;
+    case "no-op":
+      return s.dim;
+  }
+}
+
+function changeBlock(change: Change, s: Styles): string[] {
+  const address = s.bold(printable(change.address));
+  const lines: string[] = [];
+  if (change.error !== undefined) {
+    lines.push(`${s.red(ERROR_SYMBOL)} ${address} could not be planned`);
+    lines.push(`${INDENT}${s.red("error:")} ${describeError(change.error)}`);
+  } else {
+    const color = actionColor(change.action, s);
+    lines.push(`${color(ACTION_SYMBOL[change.action])} ${address} ${ACTION_PHRASE[change.action]}`);
+    for (const entry of change.diff) {
+      const field = viewEntry(entry);
+      if (field.shape === "added")
+        lines.push(`${INDENT}${s.green("+")} ${field.path}: ${field.after}`);
+      else if (field.shape === "removed")
+        lines.push(`${INDENT}${s.red("-")} ${field.path}: ${field.before}`);
+      else lines.push(`${INDENT}${field.path}: ${field.before} → ${field.after}`);
+    }
+    for (const finding of change.findings ?? []) lines.push(`${INDENT}• ${printable(finding)}`);
+  }
+  for (const note of change.notes ?? []) lines.push(s.dim(`${INDENT}note: ${printable(note)}`));
+  return lines;
+}
+
+function blocks(changes: readonly Change[], s: Styles): string[] {
+  return changes.flatMap((change) => [...changeBlock(change, s), ""]);
+}
+
+function finish(lines: string[]): string {
+  const trimmed = lines.map((line) => line.trimEnd());
+  while (trimmed.at(-1) === "") trimmed.pop();
+  return `${trimmed.join("\n")}\n`;
+}
+
+export function planText(plan: Plan, options: RenderOptions): string {
+  const s = styles(options.color === true);
+  const lines = blocks(plan.changes.filter(isShown), s);
+  if (!changesAnything(plan.summary) && plan.errors === 0) {
+    lines.push(s.green(NO_CHANGES));
+    if (plan.summary.report > 0) lines.push(`${plural(plan.summary.report, "audit report")}.`);
+  } else {
+    lines.push(`Plan: ${summaryCounts(plan.summary)}.`);
+    if (plan.errors > 0) lines.push(s.red(errorCount(plan)));
+  }
+  return finish(lines);
+}
+
+const OUTCOME_STYLE: Record<Outcome, { heading: string; symbol: (s: Styles) => string }> = {
+  applied: { heading: "Applied", symbol: (s) => s.green("✓") },
+  failed: { heading: "Failed", symbol: (s) => s.red("✗") },
+  held: { heading: "Held", symbol: (s) => s.yellow("⏸") },
+  skipped: { heading: "Skipped", symbol: (s) => s.dim("○") },
+};
+
+function outcomeLine(outcome: ChangeOutcome, s: Styles): string {
+  const head = `${OUTCOME_STYLE[outcome.outcome].symbol(s)} ${s.bold(printable(outcome.address))} (${outcome.action})`;
+  const why = printable(describeFailure(outcome));
+  return why === "" ? head : `${head}: ${why}`;
+}
+
+export function applyReportText(report: ApplyReport, options: RenderOptions): string {
+  const s = styles(options.color === true);
+  const lines: string[] = [];
+  for (const outcome of OUTCOMES) {
+    const matching = report.outcomes.filter((item) => item.outcome === outcome);
+    if (matching.length === 0) continue;
+    lines.push(`${OUTCOME_STYLE[outcome].heading} (${matching.length}):`);
+    lines.push(...matching.map((item) => `  ${outcomeLine(item, s)}`), "");
+  }
+  lines.push(`Apply: ${applyCounts(report)}.`);
+  const remaining = remainingChanges(report.verification);
+  if (report.verified) {
+    lines.push(s.green(verifiedSentence(remaining.length)));
+  } else if (report.verification === undefined) {
+    lines.push(s.red("Not verified: no re-plan was made."));
+  } else if (remaining.length === 0) {
+    lines.push(s.red("Not verified."));
+  } else {
+    lines.push(
+      s.red(`Not verified: the re-plan still shows ${plural(remaining.length, "change")}:`),
+    );
+    lines.push("", ...blocks(remaining, s));
+  }
+  return finish(lines);
+}

@@ -1,0 +1,131 @@
+import type {
+  Action,
+  ApplyReport,
+  Change,
+  ChangeError,
+  DiffEntry,
+  Plan,
+  PlanSummary,
+} from "../core/plan.js";
+import { OUTCOMES } from "../core/plan.js";
+import { SENSITIVE } from "../core/secret.js";
+import { formatValue } from "./value.js";
+
+/** The phrases and views every human-readable format shares, so text and markdown say the same thing. */
+
+export const NO_CHANGES = "No changes. Live state matches the desired state.";
+
+export function plural(count: number, one: string, many: string = `${one}s`): string {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
+/**
+ * Control characters (an ANSI escape in a branch name, a newline in a message) shown as visible
+ * `\uXXXX` escapes, so a name read from the service cannot drive the terminal or break a line.
+ */
+export function printable(text: string): string {
+  return text.replace(
+    // eslint-disable-next-line no-control-regex
+    /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+}
+
+/** "GET /repos/acme/ghost → 404: Not Found", leaving out what is unknown. */
+export function describeFailure(failure: {
+  request?: string;
+  status?: number;
+  message?: string;
+}): string {
+  const where = [failure.request, failure.status].filter((part) => part !== undefined).join(" → ");
+  const message = failure.message ?? "";
+  if (where === "") return message;
+  return message === "" ? where : `${where}: ${message}`;
+}
+
+export function describeError(error: ChangeError): string {
+  return printable(describeFailure(error));
+}
+
+/** Changes a reviewer must see: everything but no-op, and any change that could not be planned. */
+export function isShown(change: Change): boolean {
+  return change.action !== "no-op" || change.error !== undefined;
+}
+
+/** Whether the plan would change anything; reports alone do not count. */
+export function changesAnything(summary: PlanSummary): boolean {
+  return summary.create + summary.update + summary.delete > 0;
+}
+
+/** "2 to create, 3 to update, 1 to delete, 4 to report, 10 unchanged" — every count, always. */
+export function summaryCounts(summary: PlanSummary): string {
+  return [
+    `${summary.create} to create`,
+    `${summary.update} to update`,
+    `${summary.delete} to delete`,
+    `${summary.report} to report`,
+    `${summary["no-op"]} unchanged`,
+  ].join(", ");
+}
+
+export function errorCount(plan: Plan): string {
+  return `${plural(plan.errors, "change")} could not be planned.`;
+}
+
+export const ACTION_SYMBOL: Record<Action, string> = {
+  create: "+",
+  update: "~",
+  delete: "-",
+  report: "!",
+  "no-op": " ",
+};
+
+export const ERROR_SYMBOL = "✗";
+
+/** One diff entry as a reader sees it: which side is absent, both sides already formatted. */
+export interface FieldView {
+  shape: "added" | "removed" | "changed";
+  path: string;
+  before: string;
+  after: string;
+}
+
+export function viewEntry(entry: DiffEntry): FieldView {
+  const shown = (value: unknown) =>
+    entry.sensitive && value !== undefined ? SENSITIVE : formatValue(value);
+  const shape =
+    entry.before === undefined && entry.after !== undefined
+      ? "added"
+      : entry.after === undefined && entry.before !== undefined
+        ? "removed"
+        : "changed";
+  return {
+    shape,
+    path: printable(entry.path),
+    before: shown(entry.before),
+    after: shown(entry.after),
+  };
+}
+
+/** What a re-plan still wants to do: creates, updates, deletes and anything it could not plan. */
+export function remainingChanges(plan: Plan | undefined): Change[] {
+  return (plan?.changes ?? []).filter(
+    (change) =>
+      change.error !== undefined ||
+      change.action === "create" ||
+      change.action === "update" ||
+      change.action === "delete",
+  );
+}
+
+export function applyCounts(report: ApplyReport): string {
+  return OUTCOMES.map(
+    (outcome) => `${report.outcomes.filter((item) => item.outcome === outcome).length} ${outcome}`,
+  ).join(", ");
+}
+
+export function verifiedSentence(remaining: number): string {
+  return remaining === 0
+    ? "Verified: re-plan shows no changes."
+    : `Verified: re-plan shows no changes for what was applied; not applied: ${plural(remaining, "change")}.`;
+}
