@@ -64,7 +64,9 @@ function changeBlock(change: Change, s: Styles): string[] {
     }
     for (const finding of change.findings ?? []) lines.push(`${INDENT}• ${printable(finding)}`);
   }
-  for (const note of change.notes ?? []) lines.push(s.dim(`${INDENT}note: ${printable(note)}`));
+  for (const note of change.notes ?? []) {
+    lines.push(s.dim(`${INDENT}note: ${printable(note)}`.trimEnd()));
+  }
   return lines;
 }
 
