@@ -24,7 +24,8 @@ export function plural(count: number, one: string, many: string = `${one}s`): st
  * `\uXXXX` escapes, so a name read from the service cannot drive the terminal or break a line.
  */
 export function printable(text: string): string {
-  return text.replace(
+  // String() first: a Secret that slipped into a string field (a finding, a message) prints "(sensitive)".
+  return String(text).replace(
     // eslint-disable-next-line no-control-regex
     /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g,
     (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
