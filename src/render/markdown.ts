@@ -1,5 +1,5 @@
 import type { Action, ApplyReport, Change, ChangeOutcome, Plan } from "../core/plan.js";
-import { OUTCOMES } from "../core/plan.js";
+import { hasChanges, OUTCOMES } from "../core/plan.js";
 import { code, escapeHtml, escapeInline, linkTarget } from "./escape.js";
 import { fitParts } from "./fit.js";
 import type { RenderOptions } from "./options.js";
@@ -7,11 +7,10 @@ import {
   ACTION_SYMBOL,
   ERROR_SYMBOL,
   NO_CHANGES,
-  changesAnything,
   isShown,
   plural,
   remainingChanges,
-  verifiedSentence,
+  verifiedDetail,
   viewEntry,
 } from "./wording.js";
 
@@ -37,18 +36,18 @@ function heading(options: RenderOptions, fallback: string, verb: string): string
   return parts;
 }
 
-function cutNote(hidden: number, what: string, document: string, options: RenderOptions): string {
+function cutNote(hidden: number, what: string, subject: string, options: RenderOptions): string {
   const where =
     options.detailsUrl === undefined
       ? "the job summary"
-      : `[the full ${document}](${linkTarget(options.detailsUrl)})`;
-  return `_… ${plural(hidden, `more ${what}`, `more ${what}s`)} not shown: the ${document} is longer than GitHub's comment limit; see ${where}._`;
+      : `[the full ${subject}](${linkTarget(options.detailsUrl)})`;
+  return `_… ${plural(hidden, `more ${what}`, `more ${what}s`)} not shown: the ${subject} is longer than GitHub's comment limit; see ${where}._`;
 }
 
 /** Which sections come first: those with errors, then those with deletes, then the rest as planned. */
 function urgency(changes: readonly Change[]): number {
   if (changes.some((change) => change.error !== undefined)) return 0;
-  if (changes.some((change) => change.action === "delete" && change.error === undefined)) return 1;
+  if (changes.some((change) => change.action === "delete")) return 1;
   return 2;
 }
 
@@ -80,11 +79,11 @@ function sectionSummary(scope: string, changes: readonly Change[]): string {
       return count > 0 ? `${count} ${words}` : "";
     }).filter((text) => text !== ""),
   ];
-  const mark = errors > 0 ? "❌ " : counts.some((text) => text.endsWith("to delete")) ? "⚠️ " : "";
+  const mark = ["❌ ", "⚠️ "][urgency(changes)] ?? "";
   return `${mark}<b>${escapeHtml(scope)}</b>: ${counts.join(", ")}`;
 }
 
-function failure(failure: { request?: string; status?: number; message?: string }): string {
+function failureText(failure: { request?: string; status?: number; message?: string }): string {
   const where = [
     ...(failure.request === undefined ? [] : [code(failure.request)]),
     ...(failure.status === undefined ? [] : [String(failure.status)]),
@@ -98,7 +97,7 @@ function changeEntry(change: Change): string {
   const parts: string[] = [];
   if (change.error !== undefined) {
     parts.push(`**${ERROR_SYMBOL} could not be planned** ${code(change.address)}`);
-    parts.push(`error: ${failure(change.error)}`);
+    parts.push(`error: ${failureText(change.error)}`);
   } else {
     parts.push(
       `**${escapeInline(ACTION_SYMBOL[change.action])} ${change.action}** ${code(change.address)}`,
@@ -155,7 +154,7 @@ export function planMarkdown(plan: Plan, options: RenderOptions): string {
       "---:",
     ),
   ];
-  if (!changesAnything(summary) && plan.errors === 0) head.push(`**${NO_CHANGES}**`);
+  if (!hasChanges(plan) && plan.errors === 0) head.push(`**${NO_CHANGES}**`);
   return fitParts(
     sections.length,
     (kept) =>
@@ -179,12 +178,12 @@ const OUTCOME_MARK: Record<ChangeOutcome["outcome"], string> = {
 
 function verification(report: ApplyReport): string {
   const remaining = remainingChanges(report.verification);
-  if (report.verified)
-    return `**Verified:** ${verifiedSentence(remaining.length).replace(/^Verified: /, "")}`;
+  if (report.verified) return `**Verified:** ${verifiedDetail(remaining.length)}`;
   if (report.verification === undefined) return "**Not verified:** no re-plan was made.";
   if (remaining.length === 0) return "**Not verified.**";
   const lines = remaining.map((change) => {
-    if (change.error !== undefined) return `- ${code(change.address)}: ${failure(change.error)}`;
+    if (change.error !== undefined)
+      return `- ${code(change.address)}: ${failureText(change.error)}`;
     const paths = change.diff.map((entry) => code(entry.path)).join(", ");
     return `- ${code(change.address)} (${change.action})${paths === "" ? "" : `: ${paths}`}`;
   });

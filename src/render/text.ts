@@ -1,5 +1,5 @@
 import type { Action, ApplyReport, Change, ChangeOutcome, Outcome, Plan } from "../core/plan.js";
-import { OUTCOMES } from "../core/plan.js";
+import { hasChanges, OUTCOMES } from "../core/plan.js";
 import { styles, type Styles } from "./ansi.js";
 import type { RenderOptions } from "./options.js";
 import {
@@ -7,7 +7,6 @@ import {
   ERROR_SYMBOL,
   NO_CHANGES,
   applyCounts,
-  changesAnything,
   describeError,
   describeFailure,
   errorCount,
@@ -16,7 +15,7 @@ import {
   printable,
   remainingChanges,
   summaryCounts,
-  verifiedSentence,
+  verifiedDetail,
   viewEntry,
 } from "./wording.js";
 
@@ -83,7 +82,7 @@ function finish(lines: string[]): string {
 export function planText(plan: Plan, options: RenderOptions): string {
   const s = styles(options.color === true);
   const lines = blocks(plan.changes.filter(isShown), s);
-  if (!changesAnything(plan.summary) && plan.errors === 0) {
+  if (!hasChanges(plan) && plan.errors === 0) {
     lines.push(s.green(NO_CHANGES));
     if (plan.summary.report > 0) lines.push(`${plural(plan.summary.report, "audit report")}.`);
   } else {
@@ -118,7 +117,7 @@ export function applyReportText(report: ApplyReport, options: RenderOptions): st
   lines.push(`Apply: ${applyCounts(report)}.`);
   const remaining = remainingChanges(report.verification);
   if (report.verified) {
-    lines.push(s.green(verifiedSentence(remaining.length)));
+    lines.push(s.green(`Verified: ${verifiedDetail(remaining.length)}`));
   } else if (report.verification === undefined) {
     lines.push(s.red("Not verified: no re-plan was made."));
   } else if (remaining.length === 0) {

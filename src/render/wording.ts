@@ -53,11 +53,6 @@ export function isShown(change: Change): boolean {
   return change.action !== "no-op" || change.error !== undefined;
 }
 
-/** Whether the plan would change anything; reports alone do not count. */
-export function changesAnything(summary: PlanSummary): boolean {
-  return summary.create + summary.update + summary.delete > 0;
-}
-
 /** "2 to create, 3 to update, 1 to delete, 4 to report, 10 unchanged" — every count, always. */
 export function summaryCounts(summary: PlanSummary): string {
   return [
@@ -125,8 +120,9 @@ export function applyCounts(report: ApplyReport): string {
   ).join(", ");
 }
 
-export function verifiedSentence(remaining: number): string {
+/** What follows "Verified:": whether anything the plan held was left unapplied (held or skipped). */
+export function verifiedDetail(remaining: number): string {
   return remaining === 0
-    ? "Verified: re-plan shows no changes."
-    : `Verified: re-plan shows no changes for what was applied; not applied: ${plural(remaining, "change")}.`;
+    ? "re-plan shows no changes."
+    : `re-plan shows no changes for what was applied; not applied: ${plural(remaining, "change")}.`;
 }
