@@ -1,5 +1,61 @@
-import { CliError, type Command } from "./io.js";
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { stringify } from "yaml";
+import type { DesiredState } from "../config/model.js";
+import { ExportError, exportState } from "../engine/export.js";
+import { parseFlags } from "./args.js";
+import { type Command, CliError } from "./io.js";
+import { connectionFlags, loadState, openSession } from "./session.js";
 
-export const exportCommand: Command = async () => {
-  throw new CliError("'export' is not built yet");
+/**
+ * `forgeplan export`: prints desired-state YAML for the named repositories, projects and groups,
+ * read from live state. Without a config file it uses the default targets (GitHub and GitLab).
+ */
+export const exportCommand: Command = async (argv, io) => {
+  const { values } = parseFlags("export", argv, {
+    ...connectionFlags,
+    repo: { type: "string", multiple: true },
+    project: { type: "string", multiple: true },
+    group: { type: "string", multiple: true },
+  });
+  const request = {
+    repos: values.repo ?? [],
+    projects: values.project ?? [],
+    groups: values.group ?? [],
+  };
+  if (request.repos.length + request.projects.length + request.groups.length === 0) {
+    throw new CliError("export: name what to export with --repo OWNER/REPO, --project ID or --group ID");
+  }
+  const configured =
+    (values.config?.length ?? 0) > 0 || existsSync(resolve(io.cwd, "forgeplan.yaml"));
+  const state: DesiredState = configured
+    ? loadState("export", values, io)
+    : loadState("export", { ...values, config: [] }, io);
+  const repositoryTarget = state.targets.find((target) => target.type === "repository");
+  const planningTarget = state.targets.find((target) => target.type === "planning");
+  const use = [
+    ...(request.repos.length > 0 && repositoryTarget ? [repositoryTarget.name] : []),
+    ...(request.projects.length + request.groups.length > 0 && planningTarget
+      ? [planningTarget.name]
+      : []),
+  ];
+  const session = await openSession("export", values, io, { ...state, repositories: [], projects: [], groups: [], gists: [], migrations: [] }, use);
+  try {
+    const exported = await exportState(
+      request,
+      repositoryTarget && session.readers.get(repositoryTarget.name),
+      planningTarget && session.readers.get(planningTarget.name),
+    );
+    const header = [
+      "# Exported by forgeplan from live state; `forgeplan plan` on it shows no changes.",
+      ...exported.comments.map((comment) => `# ${comment}`),
+    ];
+    io.stdout.write(`${header.join("\n")}\n${stringify(exported.document, { lineWidth: 0 })}`);
+    return 0;
+  } catch (error) {
+    if (error instanceof ExportError) throw new CliError(`export: ${error.message}`);
+    throw error;
+  } finally {
+    await session.close();
+  }
 };

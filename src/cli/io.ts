@@ -12,6 +12,8 @@ export interface CliIO {
   readonly cwd: string;
   /** Aborted when the user asks the process to stop (SIGINT/SIGTERM); long-running commands end on it. */
   readonly signal: AbortSignal;
+  /** Asks the user a question on the terminal and returns the answer; only used when stdin is a TTY. */
+  readonly prompt?: (question: string) => Promise<string>;
 }
 
 /** A subcommand: receives the arguments after its name and returns the process exit code. */

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { createInterface } from "node:readline/promises";
 import type { CliIO } from "./io.js";
 import { runCli } from "./run.js";
 
@@ -14,6 +15,14 @@ const io: CliIO = {
   env: process.env,
   cwd: process.cwd(),
   signal: controller.signal,
+  prompt: async (question) => {
+    const terminal = createInterface({ input: process.stdin, output: process.stderr });
+    try {
+      return await terminal.question(question);
+    } finally {
+      terminal.close();
+    }
+  },
 };
 
 process.exitCode = await runCli(process.argv.slice(2), io);

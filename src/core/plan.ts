@@ -66,6 +66,8 @@ export interface Change {
   notes?: string[];
   /** Fingerprint of the normalized live state this change was planned against (saved-plan check). */
   live_fingerprint?: string;
+  /** Why apply must not touch this resource now, e.g. a running migration locks the repository. */
+  held?: string;
   /** Why this change could not be planned; the rest of the plan is still computed. */
   error?: ChangeError;
 }

@@ -1,0 +1,161 @@
+import { formatConfigError, loadDesiredState } from "../config/index.js";
+import type { DesiredState, TargetConfig } from "../config/model.js";
+import { Secret } from "../core/secret.js";
+import { type ClientEvent, ForgeClient } from "../forge/client.js";
+import { ResourceReader } from "../resources/context.js";
+import { parseCount } from "./args.js";
+import { CliError, type CliIO } from "./io.js";
+
+/** The demo world's admin token: the sandbox is a local emulator, so this is not a secret. */
+const SANDBOX_ADMIN_TOKEN = "sandbox-admin";
+
+export const connectionFlags = {
+  config: { type: "string", short: "c", multiple: true },
+  sandbox: { type: "boolean" },
+  "sandbox-url": { type: "string" },
+  concurrency: { type: "string" },
+  "write-interval": { type: "string" },
+} as const;
+
+export interface ConnectionFlags {
+  config?: string[];
+  sandbox?: boolean;
+  "sandbox-url"?: string;
+  concurrency?: string;
+  "write-interval"?: string;
+}
+
+export interface Session {
+  state: DesiredState;
+  clients: Map<string, ForgeClient>;
+  readers: Map<string, ResourceReader>;
+  /** Secret objects of the desired state by their source, for resolving planned bodies at apply. */
+  secrets: Map<string, Secret>;
+  close(): Promise<void>;
+}
+
+/** Loads the desired state or ends the command with every positioned error on stderr. */
+export function loadState(command: string, flags: ConnectionFlags, io: CliIO): DesiredState {
+  const paths = flags.config?.length ? flags.config : ["forgeplan.yaml"];
+  const result = loadDesiredState(paths, { cwd: io.cwd, env: io.env });
+  if (result.ok) return result.state;
+  for (const error of result.errors.slice(1)) io.stderr.write(`forgeplan: ${formatConfigError(error)}\n`);
+  const first = result.errors[0];
+  throw new CliError(
+    first ? formatConfigError(first) : `${command}: the configuration is not valid`,
+  );
+}
+
+function usedTargets(state: DesiredState): Set<string> {
+  return new Set([
+    ...state.repositories.map((entry) => entry.target),
+    ...state.projects.map((entry) => entry.target),
+    ...state.groups.map((entry) => entry.target),
+    ...state.gists.map((entry) => entry.target),
+    ...state.migrations.map((entry) => entry.target),
+  ]);
+}
+
+function collectSecrets(state: DesiredState): Map<string, Secret> {
+  const secrets = new Map<string, Secret>();
+  for (const entry of state.repositories) {
+    for (const hook of entry.webhooks?.hooks ?? []) {
+      for (const secret of [hook.secret, hook.authorization_header]) {
+        if (secret) secrets.set(secret.source, secret);
+      }
+    }
+  }
+  return secrets;
+}
+
+function hhmmss(epochMs: number): string {
+  return new Date(epochMs).toISOString().slice(11, 19);
+}
+
+/** A visible line for every wait, so a paced run never looks hung. */
+export function reportEvent(io: CliIO, event: ClientEvent): void {
+  if (event.type === "wait") {
+    io.stderr.write(
+      `forgeplan: waiting for ${event.reason === "rate-limit-reset" ? "rate-limit reset" : event.reason} ` +
+        `(${event.category}) until ${hhmmss(event.until)} UTC\n`,
+    );
+  }
+}
+
+/**
+ * Connects every target the desired state uses: to the real service with the token from the target's
+ * environment variable, or to a sandbox (embedded with --sandbox, running with --sandbox-url).
+ */
+export async function openSession(
+  command: string,
+  flags: ConnectionFlags,
+  io: CliIO,
+  state: DesiredState,
+  /** Targets to connect even if no entry uses them (export names what it reads on the command line). */
+  alsoUse: readonly string[] = [],
+): Promise<Session> {
+  let sandboxUrl = flags["sandbox-url"];
+  let stopSandbox: (() => Promise<void>) | undefined;
+  if (flags.sandbox && sandboxUrl) {
+    throw new CliError(`${command}: use either --sandbox or --sandbox-url, not both`);
+  }
+  if (sandboxUrl !== undefined && !/^https?:\/\/[^/]+/.test(sandboxUrl)) {
+    throw new CliError(`${command}: --sandbox-url expects an http(s) URL, got '${sandboxUrl}'`);
+  }
+  if (flags.sandbox) {
+    const { startSandbox } = await import("../sandbox/index.js");
+    const sandbox = await startSandbox({ port: 0 });
+    sandboxUrl = sandbox.url;
+    stopSandbox = () => sandbox.stop();
+  }
+  const againstSandbox = sandboxUrl !== undefined;
+  const concurrency = parseCount(command, "concurrency", flags.concurrency) ?? 8;
+  if (concurrency < 1 || concurrency > 100) {
+    throw new CliError(`${command}: --concurrency must be between 1 and 100, got ${concurrency}`);
+  }
+  // GitHub asks for at least a second between mutating requests; a local sandbox needs no spacing.
+  const writeIntervalMs =
+    parseCount(command, "write-interval", flags["write-interval"]) ?? (againstSandbox ? 0 : 1000);
+
+  const used = usedTargets(state);
+  for (const name of alsoUse) used.add(name);
+  const clients = new Map<string, ForgeClient>();
+  const readers = new Map<string, ResourceReader>();
+  for (const target of state.targets) {
+    if (!used.has(target.name)) continue;
+    const client = new ForgeClient({
+      baseUrl: sandboxUrl ?? target.baseUrl,
+      kind: target.type,
+      token: againstSandbox ? new Secret(SANDBOX_ADMIN_TOKEN, "sandbox") : tokenOf(command, target),
+      concurrency,
+      writeIntervalMs,
+      signal: io.signal,
+      onEvent: (event) => reportEvent(io, event),
+    });
+    clients.set(target.name, client);
+    readers.set(target.name, new ResourceReader(target.name, client));
+  }
+  try {
+    await Promise.all([...clients.values()].map((client) => client.prime()));
+  } catch (error) {
+    await stopSandbox?.();
+    throw error;
+  }
+  return {
+    state,
+    clients,
+    readers,
+    secrets: collectSecrets(state),
+    close: async () => {
+      await stopSandbox?.();
+    },
+  };
+}
+
+function tokenOf(command: string, target: TargetConfig): Secret {
+  if (target.token) return target.token;
+  throw new CliError(
+    `${command}: target '${target.name}' needs a token in the environment variable ${target.tokenEnv} ` +
+      "(or run against the sandbox with --sandbox)",
+  );
+}

@@ -1,0 +1,41 @@
+import type { SecretRef } from "../core/plan.js";
+import type { Secret } from "../core/secret.js";
+
+function isSecretRef(value: unknown): value is SecretRef {
+  return (
+    value !== null &&
+    typeof value === "object" &&
+    Object.keys(value).length === 1 &&
+    typeof (value as SecretRef).$secret === "string"
+  );
+}
+
+/** Finds secret references in a planned body, so apply can check they all resolve before it starts. */
+export function secretRefsIn(value: unknown): string[] {
+  if (isSecretRef(value)) return [value.$secret];
+  if (value === null || typeof value !== "object") return [];
+  return Object.values(value).flatMap(secretRefsIn);
+}
+
+/**
+ * Replaces secret references with their values at the moment of sending. The values come from the
+ * loaded desired state (its Secret objects) or, for a saved plan, the environment variable named.
+ */
+export function resolveSecrets(
+  value: unknown,
+  secrets: ReadonlyMap<string, Secret>,
+  env: Readonly<Record<string, string | undefined>>,
+): unknown {
+  if (isSecretRef(value)) {
+    const resolved = secrets.get(value.$secret)?.reveal() ?? env[value.$secret];
+    if (resolved === undefined) throw new Error(`secret ${value.$secret} is not set`);
+    return resolved;
+  }
+  if (Array.isArray(value)) return value.map((item) => resolveSecrets(item, secrets, env));
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, inner]) => [key, resolveSecrets(inner, secrets, env)]),
+    );
+  }
+  return value;
+}

@@ -1,0 +1,138 @@
+import type { GroupEntry } from "../config/model.js";
+import type { Change } from "../core/plan.js";
+import { changeError, type ReadResult, type ResourceReader } from "./context.js";
+import { fingerprint } from "./fingerprint.js";
+
+/**
+ * Related-epic links that must not exist: a clean-up, so the only action is delete. Links are found
+ * from the epic's side (GitLab lists an epic's related epics, each with its `related_epic_link_id`).
+ */
+interface RelatedEpic {
+  iid: number;
+  group_id?: number;
+  title?: string;
+  related_epic_link_id: number;
+  link_type?: string;
+}
+
+interface ReadGroup {
+  id: number;
+  full_path?: string;
+}
+
+interface ReadEpic {
+  iid: number;
+}
+
+export function groupPath(group: string | number): string {
+  return `/api/v4/groups/${encodeURIComponent(String(group))}`;
+}
+
+type Wanted = GroupEntry["epicLinksAbsent"][number];
+
+export async function planEpicLinks(reader: ResourceReader, entry: GroupEntry): Promise<Change[]> {
+  const scope = String(entry.group);
+  const related = new Map<number, Promise<ReadResult<RelatedEpic[]>>>();
+  const relatedOf = (iid: number) => {
+    let pending = related.get(iid);
+    if (!pending) {
+      pending = reader.list<RelatedEpic>(`${groupPath(entry.group)}/epics/${iid}/related_epics`);
+      related.set(iid, pending);
+    }
+    return pending;
+  };
+  const groupIds = new Map<string, Promise<ReadResult<ReadGroup>>>();
+  const groupOf = (group: string | number) => {
+    const key = String(group).toLowerCase();
+    let pending = groupIds.get(key);
+    if (!pending) {
+      pending = reader.getOrAbsent<ReadGroup>(groupPath(group));
+      groupIds.set(key, pending);
+    }
+    return pending;
+  };
+
+  const planOne = async (wanted: Wanted): Promise<Change> => {
+    const name =
+      "linkId" in wanted
+        ? `link-${wanted.linkId}`
+        : wanted.relatedGroup === undefined
+          ? `${wanted.epic}-${wanted.related}`
+          : `${wanted.epic}-${wanted.relatedGroup}/${wanted.related}`;
+    const change: Change = {
+      address: `${reader.target}/${scope}/epic_link/${name}`,
+      kind: "epic_link",
+      action: "no-op",
+      target: reader.target,
+      scope,
+      name,
+      diff: [],
+      requests: [],
+    };
+    const epics =
+      "linkId" in wanted
+        ? wanted.epic !== undefined
+          ? [wanted.epic]
+          : await listEpics(reader, entry.group)
+        : [wanted.epic];
+    if (!Array.isArray(epics)) return { ...change, error: epics };
+    let targetGroupId: number | undefined;
+    if (!("linkId" in wanted)) {
+      const group = await groupOf(wanted.relatedGroup ?? entry.group);
+      if (group.kind === "error") return { ...change, error: group.error };
+      if (group.kind === "absent") {
+        return {
+          ...change,
+          error: changeError(`group ${wanted.relatedGroup ?? entry.group} was not found`),
+        };
+      }
+      targetGroupId = group.data.id;
+    }
+    for (const epic of epics) {
+      const listed = await relatedOf(epic);
+      if (listed.kind === "error") return { ...change, error: listed.error };
+      if (listed.kind === "absent") {
+        if ("linkId" in wanted && wanted.epic === undefined) continue;
+        return {
+          ...change,
+          error: changeError(`epic &${epic} was not found in group ${scope}`, "GET", `${groupPath(entry.group)}/epics/${epic}/related_epics`, 404),
+        };
+      }
+      const link = listed.data.find((candidate) =>
+        "linkId" in wanted
+          ? candidate.related_epic_link_id === wanted.linkId
+          : candidate.iid === wanted.related && candidate.group_id === targetGroupId,
+      );
+      if (!link) continue;
+      const live = {
+        link_id: link.related_epic_link_id,
+        epic,
+        related: link.iid,
+        related_group_id: link.group_id,
+        link_type: link.link_type,
+      };
+      return {
+        ...change,
+        action: "delete",
+        diff: [{ path: "link", before: live }],
+        requests: [
+          {
+            method: "DELETE",
+            path: `${groupPath(entry.group)}/epics/${epic}/related_epics/${link.related_epic_link_id}`,
+          },
+        ],
+        live_fingerprint: fingerprint(live),
+      };
+    }
+    return { ...change, live_fingerprint: fingerprint(null) };
+  };
+  return Promise.all(entry.epicLinksAbsent.map(planOne));
+}
+
+async function listEpics(reader: ResourceReader, group: string | number) {
+  const path = `${groupPath(group)}/epics`;
+  const listed = await reader.list<ReadEpic>(path);
+  if (listed.kind === "found") return listed.data.map((epic) => epic.iid);
+  if (listed.kind === "error") return listed.error;
+  return changeError(`group ${group} was not found`, "GET", path, 404);
+}

@@ -1,0 +1,43 @@
+import type { GistAudit } from "../config/model.js";
+import type { Change } from "../core/plan.js";
+import type { ResourceReader } from "./context.js";
+
+/** Audit of the token owner's gists: public gists are reported unless the policy allows them. */
+interface ReadGist {
+  id: string;
+  public?: boolean;
+  description?: string | null;
+  updated_at?: string;
+  html_url?: string;
+  owner?: { login?: string } | null;
+  files?: Record<string, unknown>;
+}
+
+export async function auditGists(reader: ResourceReader, audit: GistAudit): Promise<Change[]> {
+  const listed = await reader.list<ReadGist>("/gists", audit.since ? { since: audit.since } : undefined);
+  const base = (scope: string, name: string): Change => ({
+    address: `${reader.target}/${scope}/gist/${name}`,
+    kind: "gist",
+    action: "no-op",
+    target: reader.target,
+    scope,
+    name,
+    diff: [],
+    requests: [],
+  });
+  if (listed.kind === "error") return [{ ...base("gists", "*"), error: listed.error }];
+  if (listed.kind === "absent") return [];
+  return listed.data.map((gist) => {
+    const change = base(gist.owner?.login ?? "gists", gist.id);
+    if (audit.allowPublic || gist.public !== true) return change;
+    const files = Object.keys(gist.files ?? {});
+    return {
+      ...change,
+      action: "report",
+      findings: [
+        `public gist ${gist.id}${gist.description ? ` "${gist.description}"` : ""} (${files.length} file${files.length === 1 ? "" : "s"}: ${files.join(", ")}), updated ${gist.updated_at ?? "?"}`,
+        "public gists are not allowed (audits.gists.allow_public: false)",
+      ],
+    };
+  });
+}

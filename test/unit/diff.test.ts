@@ -1,0 +1,33 @@
+import { describe, expect, it } from "vitest";
+import { diffValues } from "../../src/resources/diff.js";
+
+describe("diffValues", () => {
+  it("reports nested fields by dotted path", () => {
+    expect(diffValues({ a: { b: 1, c: 2 } }, { a: { b: 1, c: 3 } })).toEqual([
+      { path: "a.c", before: 2, after: 3 },
+    ]);
+  });
+
+  it("reports a changed array as one whole value", () => {
+    expect(diffValues({ list: ["a", "b"] }, { list: ["a", "c", "d"] })).toEqual([
+      { path: "list", before: ["a", "b"], after: ["a", "c", "d"] },
+    ]);
+  });
+
+  it("reports fields that appear and disappear without the missing side", () => {
+    expect(diffValues({ gone: 1 }, { added: 2 })).toEqual([
+      { path: "gone", before: 1 },
+      { path: "added", after: 2 },
+    ]);
+  });
+
+  it("reports a whole object replaced by null at its own path", () => {
+    expect(diffValues({ r: { users: [] } }, { r: null })).toEqual([
+      { path: "r", before: { users: [] }, after: null },
+    ]);
+  });
+
+  it("finds no difference between equal values", () => {
+    expect(diffValues({ a: [1, { b: 2 }] }, { a: [1, { b: 2 }] })).toEqual([]);
+  });
+});
