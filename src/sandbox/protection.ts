@@ -89,6 +89,9 @@ export function isWildcardBranch(name: string): boolean {
 
 function describeIssue(issue: z.core.$ZodIssue): string {
   const path = issue.path.length > 0 ? issue.path.join(".") : "body";
+  const type = /^Invalid input: expected (\w+), received (\w+)$/.exec(issue.message);
+  if (type?.[2] === "undefined") return `${path}: is required (${type[1]})`;
+  if (type) return `${path}: expected ${type[1]}, got ${type[2]}`;
   return `${path}: ${issue.message}`;
 }
 
