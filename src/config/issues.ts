@@ -14,6 +14,13 @@ export function issuesToErrors(issues: readonly Issue[], source: SourceFile): Co
   const visit = (issue: Issue, prefix: Path): void => {
     const path = [...prefix, ...(issue.path as Path)];
     const found = valueAt(source.value, path);
+    const mismatch = (expected: string) =>
+      add(
+        path,
+        found === undefined
+          ? `required key is missing (expected ${expected})`
+          : `expected ${expected}, found ${describeFound(found, path)}`,
+      );
     switch (issue.code) {
       case "unrecognized_keys": {
         const lines = issue.message.split("\n");
@@ -28,7 +35,7 @@ export function issuesToErrors(issues: readonly Issue[], source: SourceFile): Co
       case "invalid_union": {
         const alternatives = issue.errors.map((branch) => rootMismatch(branch));
         if (alternatives.every((expected) => expected !== undefined)) {
-          add(path, `expected ${alternatives.join(" or ")}, found ${describeFound(found, path)}`);
+          mismatch(alternatives.join(" or "));
           return;
         }
         // The first alternative that got past the type check explains the problem best.
@@ -38,16 +45,10 @@ export function issuesToErrors(issues: readonly Issue[], source: SourceFile): Co
       }
       case "invalid_type":
         if (issue.expected === "never") add(path, issue.message);
-        else if (found === undefined)
-          add(path, `required key is missing (expected ${expectedType(issue.expected)})`);
-        else
-          add(
-            path,
-            `expected ${expectedType(issue.expected)}, found ${describeFound(found, path)}`,
-          );
+        else mismatch(expectedType(issue.expected));
         return;
       case "invalid_value":
-        add(path, `expected ${listValues(issue.values)}, found ${describeFound(found, path)}`);
+        mismatch(listValues(issue.values));
         return;
       case "invalid_format":
         add(
@@ -57,18 +58,22 @@ export function issuesToErrors(issues: readonly Issue[], source: SourceFile): Co
             : `${issue.message}, found ${describeFound(found, path)}`,
         );
         return;
-      case "too_big":
+      case "too_big": {
+        const limit = issue.inclusive === false ? "less than" : "at most";
         add(
           path,
-          `expected at most ${bound(issue.maximum, issue.origin)}, found ${describeSize(found, path)}`,
+          `expected ${limit} ${bound(issue.maximum, issue.origin)}, found ${describeSize(found, path)}`,
         );
         return;
-      case "too_small":
+      }
+      case "too_small": {
+        const limit = issue.inclusive === false ? "more than" : "at least";
         add(
           path,
-          `expected at least ${bound(issue.minimum, issue.origin)}, found ${describeSize(found, path)}`,
+          `expected ${limit} ${bound(issue.minimum, issue.origin)}, found ${describeSize(found, path)}`,
         );
         return;
+      }
       default:
         add(path, issue.message);
     }

@@ -46,11 +46,9 @@ export const REPOSITORY_SELECTOR = new RegExp(`^${OWNER}/${REPOSITORY_GLOB}$`);
 const name = (what: string) => z.string().min(1).describe(what);
 const nameList = (what: string) => z.array(name(what));
 
-const envVariable = z
-  .string()
-  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, {
-    error: "expected an environment variable name such as GITHUB_TOKEN",
-  });
+const envVariable = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, {
+  error: "expected an environment variable name such as GITHUB_TOKEN",
+});
 
 const secretReference = (what: string) =>
   z
@@ -67,13 +65,16 @@ const httpUrl = (example: string) =>
 
 const positiveId = (what: string) => z.int().positive().describe(what);
 
-const pathOrId = (what: string, example: string) =>
+/** A planning-side project or group: its numeric id or its full path (a project's has a namespace). */
+const pathOrId = (what: string, example: string, namespaced: boolean) =>
   z
     .union([
       z.int().positive(),
-      z.string().regex(new RegExp(`^${PLANNING_PATH}(/${PLANNING_PATH})*$`), {
-        error: `expected a numeric id or a full path such as ${example}`,
-      }),
+      z
+        .string()
+        .regex(new RegExp(`^${PLANNING_PATH}(/${PLANNING_PATH})${namespaced ? "+" : "*"}$`), {
+          error: `expected a numeric id or a full path such as ${example}`,
+        }),
     ])
     .describe(what);
 
@@ -300,11 +301,9 @@ export type RepositorySettings = z.infer<typeof repositorySettings>;
 // ---------------------------------------------------------------------------------------------
 // Entries
 
-const targetName = z
-  .string()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, {
-    error: "expected a name of letters, digits, '.', '_' and '-'",
-  });
+const targetName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, {
+  error: "expected a name of letters, digits, '.', '_' and '-'",
+});
 
 const targetReference = (kind: string) =>
   targetName
@@ -382,7 +381,7 @@ const board = closed({
 });
 
 export const projectEntry = closed({
-  project: pathOrId("The project: numeric id or full path such as acme/api.", "acme/api"),
+  project: pathOrId("The project: numeric id or full path such as acme/api.", "acme/api", true),
   target: targetReference("planning"),
   boards_absent: z
     .array(board.describe("A board that must not exist, by name or id."))
@@ -399,6 +398,7 @@ const epicLink = closed({
   related_group: pathOrId(
     "The group of the related epic, when it is in another group.",
     "partners",
+    false,
   ).optional(),
   link_id: positiveId("The id of the related-epic link.").optional(),
 }).superRefine((link, context) => {
@@ -416,7 +416,7 @@ const epicLink = closed({
 });
 
 export const groupEntry = closed({
-  group: pathOrId("The group: numeric id or full path such as acme.", "acme"),
+  group: pathOrId("The group: numeric id or full path such as acme.", "acme", false),
   target: targetReference("planning"),
   epic_links_absent: z
     .array(
