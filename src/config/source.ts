@@ -115,11 +115,7 @@ function fileError(file: string, message: string): { ok: false; errors: ConfigEr
 }
 
 export function sizeMessage(bytes: number): string {
-  return `the file is ${mebibytes(bytes)} MiB; the limit is ${mebibytes(LIMITS.maxBytes)} MiB`;
-}
-
-function mebibytes(bytes: number): string {
-  return (bytes / (1024 * 1024)).toFixed(1).replace(/\.0$/, "");
+  return `the file is larger than the ${LIMITS.maxBytes / (1024 * 1024)} MiB limit (${bytes} bytes)`;
 }
 
 function decode(
@@ -157,33 +153,33 @@ function decode(
  * per level, so a few thousand nested brackets would overflow its stack.
  */
 function findTooDeep(tokens: readonly CST.Token[]): number | undefined {
+  // `depth` counts the collections around a token; a collection adds one level for its contents.
   const stack: Array<{ token: CST.Token; depth: number }> = tokens.map((token) => ({
     token,
     depth: 0,
   }));
   while (stack.length > 0) {
     const { token, depth } = stack.pop()!;
-    const children: Array<CST.Token | undefined> = [];
-    let childDepth = depth;
+    const children: Array<CST.Token | null | undefined> = [];
+    let level = depth;
     switch (token.type) {
       case "document":
         children.push(token.value);
         break;
       case "block-map":
       case "flow-collection":
-        childDepth = depth + 1;
-        for (const item of token.items) children.push(item.key ?? undefined, item.value);
+        level = depth + 1;
+        for (const item of token.items) children.push(item.key, item.value);
         break;
       case "block-seq":
-        childDepth = depth + 1;
+        level = depth + 1;
         for (const item of token.items) children.push(item.value);
         break;
       default:
         break;
     }
-    if (childDepth > LIMITS.maxDepth) return token.offset;
-    for (const child of children)
-      if (child !== undefined) stack.push({ token: child, depth: childDepth });
+    if (level > LIMITS.maxDepth) return token.offset;
+    for (const child of children) if (child) stack.push({ token: child, depth: level });
   }
   return undefined;
 }
