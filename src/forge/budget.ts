@@ -16,7 +16,10 @@ export interface PacingPolicy {
 }
 
 export type Admission =
-  { go: true } | { go: false; until: number; reason: "rate-limit-reset" | "pace" };
+  | { go: true }
+  | { go: false; until: number; reason: "rate-limit-reset" }
+  /** Spacing requests; `resetAt` is the end of the window being spread, when there is one. */
+  | { go: false; until: number; reason: "pace"; resetAt?: number };
 
 /**
  * The rate-limit budget per category, and the decision whether a request may start now.
@@ -70,7 +73,7 @@ export class RateBudget {
       }
       if (!rolledOver && available < usable(window.limit) / 2) {
         const slot = this.#nextSlot.get(category) ?? Number.NEGATIVE_INFINITY;
-        if (now < slot) return { go: false, until: slot, reason: "pace" };
+        if (now < slot) return { go: false, until: slot, reason: "pace", resetAt: resetMs };
         this.#nextSlot.set(category, now + (resetMs - now) / available);
       }
     }

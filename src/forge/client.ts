@@ -50,9 +50,15 @@ export type ClientEvent =
       type: "wait";
       /** Milliseconds since the epoch. */
       until: number;
-      reason: "rate-limit-reset" | "retry-after" | "secondary-limit";
+      /**
+       * rate-limit-reset, retry-after, secondary-limit: requests are held until `until`.
+       * pacing: requests still flow, spread evenly until the window resets at `until`.
+       */
+      reason: WaitReason;
       category: string;
     };
+
+export type WaitReason = "rate-limit-reset" | "retry-after" | "secondary-limit" | "pacing";
 
 export interface ForgeClientOptions {
   baseUrl: string;
@@ -108,7 +114,7 @@ export interface ClientStats {
   retries: number;
   /** GETs answered 304 and served from the cache. */
   notModified: number;
-  /** Time announced in wait events (rate-limit resets, Retry-After, secondary limits). */
+  /** Time announced in wait events that hold requests (resets, Retry-After, secondary limits). */
   waitsMs: number;
 }
 
@@ -464,6 +470,8 @@ export class ForgeClient {
         }
         if (admission.reason === "rate-limit-reset") {
           this.#announce(category, admission.until, "rate-limit-reset", now);
+        } else if (admission.resetAt !== undefined) {
+          this.#announce(category, admission.resetAt, "pacing", now);
         }
         until = admission.until;
       }
@@ -471,19 +479,16 @@ export class ForgeClient {
     }
   }
 
-  /** Tells the caller about a rate-limit wait (once per category and end time), or refuses it. */
-  #announce(
-    category: string,
-    until: number,
-    reason: "rate-limit-reset" | "retry-after" | "secondary-limit",
-    now: number,
-  ): void {
-    if (until - now > this.#maxWaitMs) {
+  /** Tells the caller about a wait (once per category, reason and end), or refuses a stall too long. */
+  #announce(category: string, until: number, reason: WaitReason, now: number): void {
+    const pacing = reason === "pacing";
+    if (!pacing && until - now > this.#maxWaitMs) {
       throw new RateLimitWaitExceeded(category, until, until - now, this.#maxWaitMs);
     }
-    if (this.#announced.get(category) === until) return;
-    this.#announced.set(category, until);
-    this.#stats.waitsMs += until - now;
+    const key = `${category} ${reason}`;
+    if (this.#announced.get(key) === until) return;
+    this.#announced.set(key, until);
+    if (!pacing) this.#stats.waitsMs += until - now;
     this.#onEvent({ type: "wait", until, reason, category });
   }
 

@@ -22,7 +22,11 @@ export class ForgeError extends Error {
     detail: string;
     note?: string;
   }) {
-    const outcome = init.status === 0 ? init.detail : `${init.status} ${init.detail}`.trimEnd();
+    // GitLab's messages repeat the status ("404 Not found"); say it once.
+    const said = init.detail.startsWith(`${init.status} `)
+      ? init.detail.slice(String(init.status).length + 1)
+      : init.detail;
+    const outcome = init.status === 0 ? said : `${init.status} ${said}`.trimEnd();
     super(`${init.method} ${init.path} → ${outcome}${init.note ? ` (${init.note})` : ""}`);
     this.status = init.status;
     this.method = init.method;

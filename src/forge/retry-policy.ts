@@ -49,9 +49,11 @@ export function transportFailure(error: unknown): TransportFailure {
   const innermost = chain[chain.length - 1];
   const message = innermost instanceof Error ? innermost.message : String(error);
   const refused = code === "ECONNREFUSED";
+  // fetch says "fetch failed" for everything; a code, when there is one, says what really happened.
   const transient =
-    (code !== undefined && TRANSIENT_CODES.has(code)) ||
-    chain.some((e) => e instanceof Error && TRANSIENT_MESSAGES.test(e.message));
+    code !== undefined
+      ? TRANSIENT_CODES.has(code)
+      : chain.some((e) => e instanceof Error && TRANSIENT_MESSAGES.test(e.message));
   const what = refused
     ? "connection refused"
     : code === "ECONNRESET"
