@@ -3,7 +3,7 @@ import { request as octokitRequest } from "@octokit/request";
 import pLimit, { type LimitFunction } from "p-limit";
 import type { Secret } from "../core/secret.js";
 import { RateBudget, type RateWindow } from "./budget.js";
-import { type ConditionalCache, cacheKey, sha256 } from "./cache.js";
+import { type CacheEntry, type ConditionalCache, cacheKey, sha256 } from "./cache.js";
 import { type Clock, systemClock } from "./clock.js";
 import { ForgeError, RateLimitWaitExceeded, serviceMessage } from "./errors.js";
 import { type Headers, reportedWindow, retryAfterMs, throttleOf } from "./rate-headers.js";
@@ -170,8 +170,12 @@ export class ForgeClient {
     this.#writeIntervalMs = nonNegative("write interval", options.writeIntervalMs ?? 1000);
     this.#maxWaitMs = nonNegative("maximum wait", options.maxWaitMs ?? 15 * 60_000);
     this.#timeoutMs = nonNegative("timeout", options.timeoutMs ?? 30_000);
+    if (this.#timeoutMs === 0) throw new Error("timeout must be more than 0 milliseconds");
     this.#kind = options.kind;
     this.#base = new URL(options.baseUrl);
+    if (this.#base.username !== "" || this.#base.password !== "") {
+      throw new Error("the base URL must not carry credentials; pass the token separately");
+    }
     this.#token = options.token;
     this.#retries = options.retries ?? { max: 5, baseMs: 500, capMs: 30_000 };
     this.#cache = options.cache;
@@ -315,37 +319,14 @@ export class ForgeClient {
       const outcome = await this.#limit(() =>
         this.#attempt(method, url, path, category, free, body, cached?.etag),
       );
+      const settled = this.#settle<T>(outcome, key, cached, method === "DELETE" && ambiguous);
+      if (settled !== undefined) return settled;
       let retryAfter: number | undefined;
       let status = 0;
       let detail: string;
       if (outcome.kind === "response") {
         const { headers, data } = outcome;
         status = outcome.status;
-        if (status >= 200 && status < 300) {
-          const etag = headers.etag;
-          if (key !== undefined && etag !== undefined) {
-            this.#cache?.set(key, {
-              etag,
-              body: data,
-              ...(headers.link !== undefined ? { link: headers.link } : {}),
-            });
-          }
-          return { status, data: data as T, headers, fromCache: false };
-        }
-        if (status === 304 && cached !== undefined) {
-          this.#stats.notModified++;
-          const link = headers.link ?? cached.link;
-          return {
-            status,
-            data: cached.body as T,
-            headers: { ...headers, ...(link !== undefined ? { link } : {}) },
-            fromCache: true,
-          };
-        }
-        if (method === "DELETE" && status === 404 && ambiguous) {
-          // An earlier attempt may have deleted it before its answer was lost: the goal is met.
-          return { status: 204, data: undefined as T, headers, fromCache: false };
-        }
         detail = serviceMessage(status, data);
         const now = this.#clock.now();
         const throttle = throttleOf(status, headers, detail, now, SKEW_MS);
@@ -364,9 +345,9 @@ export class ForgeClient {
           throw new ForgeError({ method, path, status, detail });
         }
       }
-      const attempts = `gave up after ${retries + 1} attempts`;
       if (retries >= this.#retries.max) {
-        throw new ForgeError({ method, path, status, detail, note: attempts });
+        const note = `gave up after ${retries + 1} attempts`;
+        throw new ForgeError({ method, path, status, detail, note });
       }
       const delayMs = Math.max(backoffDelay(retries, this.#retries, this.#random), retryAfter ?? 0);
       if (delayMs > this.#maxWaitMs) {
@@ -380,6 +361,42 @@ export class ForgeClient {
       this.#onEvent({ type: "retry", method, path, attempt: retries, delayMs, reason });
       await this.#clock.sleep(delayMs, this.#signal);
     }
+  }
+
+  /** The answers that end a request successfully: 2xx (cached when it has an ETag), 304, 404 on a retried DELETE. */
+  #settle<T>(
+    outcome: Outcome,
+    key: string | undefined,
+    cached: CacheEntry | undefined,
+    retriedDelete: boolean,
+  ): ForgeResponse<T> | undefined {
+    if (outcome.kind !== "response") return undefined;
+    const { status, headers, data } = outcome;
+    if (status >= 200 && status < 300) {
+      if (key !== undefined && headers.etag !== undefined) {
+        this.#cache?.set(key, {
+          etag: headers.etag,
+          body: data,
+          ...(headers.link !== undefined ? { link: headers.link } : {}),
+        });
+      }
+      return { status, data: data as T, headers, fromCache: false };
+    }
+    if (status === 304 && cached !== undefined) {
+      this.#stats.notModified++;
+      const link = headers.link ?? cached.link;
+      return {
+        status,
+        data: cached.body as T,
+        headers: { ...headers, ...(link !== undefined ? { link } : {}) },
+        fromCache: true,
+      };
+    }
+    if (status === 404 && retriedDelete) {
+      // An earlier attempt may have deleted it before its answer was lost: the goal is met.
+      return { status: 204, data: undefined as T, headers, fromCache: false };
+    }
+    return undefined;
   }
 
   /** One attempt, inside a concurrency slot: wait for pacing, send, and record what came back. */

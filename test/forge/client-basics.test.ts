@@ -163,5 +163,10 @@ describe("ForgeClient basics", () => {
     expect(
       () => new ForgeClient({ baseUrl: "http://x", kind: "repository", shareOfBudget: 0 }),
     ).toThrow("share of the rate budget must be in (0, 1], got 0");
+    const withCredentials = () =>
+      new ForgeClient({ baseUrl: `https://x:${TOKEN}@ghe.example`, kind: "repository" });
+    expect(withCredentials).toThrow(
+      "the base URL must not carry credentials; pass the token separately",
+    );
   });
 });

@@ -5,6 +5,7 @@ import {
   ForgeClient,
   type ForgeClientOptions,
   RateLimitWaitExceeded,
+  systemClock,
 } from "../../src/forge/client.js";
 import { FakeClock } from "./fake-clock.js";
 import { FakeService, type Handler, type Reply, WindowLimit } from "./fake-service.js";
@@ -261,6 +262,30 @@ describe("pacing by the rate-limit budget", () => {
       { maxWaitMs: 60_000 },
     );
     await expect(client.get("/x")).rejects.toBeInstanceOf(RateLimitWaitExceeded);
+  });
+
+  it("stops waiting for a reset as soon as the run is cancelled", async () => {
+    service = await FakeService.start(
+      () => ({
+        body: {
+          resources: {
+            core: { limit: 60, remaining: 0, reset: Math.floor(Date.now() / 1000) + 600, used: 60 },
+          },
+        },
+      }),
+      systemClock,
+    );
+    const cancel = new AbortController();
+    const client = new ForgeClient({
+      baseUrl: service.url,
+      kind: "repository",
+      signal: cancel.signal,
+    });
+    await client.prime();
+    const pending = client.get("/repos/acme/api");
+    setTimeout(() => cancel.abort(new Error("interrupted")), 20);
+    await expect(pending).rejects.toThrow("interrupted");
+    expect(service.counted()).toHaveLength(0);
   });
 
   it("does not fail the run when /rate_limit does not exist", async () => {
