@@ -1,5 +1,111 @@
+import { isAbsolute, join } from "node:path";
+import { CATEGORIES, SeedError, type SandboxOptions, startSandbox } from "../sandbox/index.js";
+import { parseCount, parseFlags } from "./args.js";
 import { CliError, type Command } from "./io.js";
 
-export const sandbox: Command = async () => {
-  throw new CliError("'sandbox' is not built yet");
+const usage = `usage: forgeplan sandbox [options]
+
+Runs the local emulator of the service on 127.0.0.1 until interrupted.
+
+options:
+  --port N               port to listen on (default 0: any free port)
+  --seed FILE            YAML seed file (default: the demo world)
+  --generate N           add repositories acme/repo-0001 … acme/repo-N
+  --latency MS           delay every answer by MS milliseconds
+  --fail-rate P          answer a share P (0..1) of requests with 502/503 or a secondary-limit 403
+  --fault-seed N         seed of the fault choice, for reproducible runs (default 1)
+  --rate-limit CAT=N,…   requests per window for rate-limit categories, e.g. core=40
+  --rate-window SECONDS  length of every rate-limit window
+`;
+
+function parseFailRate(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const rate = Number(value);
+  if (value.trim() === "" || !(rate >= 0 && rate <= 1)) {
+    throw new CliError(`sandbox: --fail-rate expects a number from 0 to 1, got '${value}'`);
+  }
+  return rate;
+}
+
+function parseRateLimits(value: string | undefined): Record<string, number> | undefined {
+  if (value === undefined) return undefined;
+  const limits: Record<string, number> = {};
+  for (const entry of value.split(",")) {
+    const match = /^\s*([a-z_]+)\s*=\s*(\d+)\s*$/.exec(entry);
+    if (!match?.[1] || !match[2]) {
+      throw new CliError(`sandbox: --rate-limit expects CATEGORY=N[,…], got '${entry}'`);
+    }
+    if (!(CATEGORIES as readonly string[]).includes(match[1])) {
+      throw new CliError(
+        `sandbox: --rate-limit: unknown category '${match[1]}' (categories: ${CATEGORIES.join(", ")})`,
+      );
+    }
+    limits[match[1]] = Number(match[2]);
+  }
+  return limits;
+}
+
+function positive(flag: string, value: string | undefined): number | undefined {
+  const number = parseCount("sandbox", flag, value);
+  if (number === 0) throw new CliError(`sandbox: --${flag} must be at least 1`);
+  return number;
+}
+
+export const sandbox: Command = async (argv, io) => {
+  const { values } = parseFlags("sandbox", argv, {
+    port: { type: "string" },
+    seed: { type: "string" },
+    generate: { type: "string" },
+    latency: { type: "string" },
+    "fail-rate": { type: "string" },
+    "fault-seed": { type: "string" },
+    "rate-limit": { type: "string" },
+    "rate-window": { type: "string" },
+    help: { type: "boolean", short: "h" },
+  });
+  if (values.help) {
+    io.stdout.write(usage);
+    return 0;
+  }
+  const port = parseCount("sandbox", "port", values.port);
+  if (port !== undefined && port > 65535) {
+    throw new CliError(`sandbox: --port must be at most 65535, got ${port}`);
+  }
+  const options: SandboxOptions = {
+    port,
+    seed:
+      values.seed === undefined || isAbsolute(values.seed)
+        ? values.seed
+        : join(io.cwd, values.seed),
+    generate: parseCount("sandbox", "generate", values.generate),
+    latencyMs: parseCount("sandbox", "latency", values.latency),
+    failRate: parseFailRate(values["fail-rate"]),
+    faultSeed: parseCount("sandbox", "fault-seed", values["fault-seed"]),
+    rateLimits: parseRateLimits(values["rate-limit"]),
+    rateWindowSeconds: positive("rate-window", values["rate-window"]),
+  };
+
+  let running;
+  try {
+    running = await startSandbox(options);
+  } catch (error) {
+    if (error instanceof SeedError) {
+      // Name the file as the user wrote it, not the resolved path.
+      const shown = values.seed ?? "seed";
+      throw new CliError(`sandbox: ${error.message.replace(options.seed ?? "", shown)}`);
+    }
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EADDRINUSE") throw new CliError(`sandbox: port ${port} is already in use`);
+    if (code === "EACCES") throw new CliError(`sandbox: not allowed to listen on port ${port}`);
+    throw error;
+  }
+  io.stdout.write(`forgeplan sandbox listening on ${running.url}\n`);
+  io.stdout.write("press Ctrl-C to stop\n");
+  await new Promise<void>((resolve) => {
+    if (io.signal.aborted) resolve();
+    else io.signal.addEventListener("abort", () => resolve(), { once: true });
+  });
+  await running.stop();
+  io.stdout.write(`forgeplan sandbox stopped after ${running.stats().requests_total} requests\n`);
+  return 0;
 };

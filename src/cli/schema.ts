@@ -1,5 +1,16 @@
-import { CliError, type Command } from "./io.js";
+import { configJsonSchemaText } from "../config/index.js";
+import { parseFlags } from "./args.js";
+import type { Command } from "./io.js";
 
-export const schema: Command = async () => {
-  throw new CliError("'schema' is not built yet");
+const help = `usage: forgeplan schema
+
+Prints the JSON Schema of the desired-state file (the bytes of schema/forgeplan.schema.json).
+Editors use it through a first line such as:
+  # yaml-language-server: $schema=../schema/forgeplan.schema.json
+`;
+
+export const schema: Command = async (argv, io) => {
+  const { values } = parseFlags("schema", argv, { help: { type: "boolean", short: "h" } });
+  io.stdout.write(values.help ? help : configJsonSchemaText());
+  return 0;
 };

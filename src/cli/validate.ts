@@ -1,5 +1,46 @@
-import { CliError, type Command } from "./io.js";
+import { formatConfigError, loadConfig } from "../config/index.js";
+import { printDesiredState } from "../config/print.js";
+import { parseFlags } from "./args.js";
+import type { Command } from "./io.js";
 
-export const validate: Command = async () => {
-  throw new CliError("'validate' is not built yet");
+const help = `usage: forgeplan validate [-c FILE|DIR]... [--print]
+
+Loads and checks the desired state; no network, no token needed.
+  -c, --config FILE|DIR  a config file, or a directory of *.yaml/*.yml files (repeatable;
+                         default forgeplan.yaml); several are merged in the order given
+  --print                print the merged desired state, each value with the file:line it came from
+Exit 0 when valid, 1 when not, with one line per problem on stderr: file:line:col: key.path: message
+`;
+
+export const validate: Command = async (argv, io) => {
+  const { values } = parseFlags("validate", argv, {
+    config: { type: "string", short: "c", multiple: true },
+    print: { type: "boolean" },
+    help: { type: "boolean", short: "h" },
+  });
+  if (values.help) {
+    io.stdout.write(help);
+    return 0;
+  }
+  const result = loadConfig(values.config ?? [], { cwd: io.cwd, env: io.env });
+  if (!result.ok) {
+    for (const error of result.errors) io.stderr.write(`${formatConfigError(error)}\n`);
+    return 1;
+  }
+  const { state } = result;
+  if (values.print) {
+    io.stdout.write(printDesiredState(state, result.layers));
+    return 0;
+  }
+  const counts = [
+    [state.repositories.length, "repository entry", "repository entries"],
+    [state.projects.length, "project", "projects"],
+    [state.groups.length, "group", "groups"],
+    [state.gists.length + state.migrations.length, "audit", "audits"],
+  ] as const;
+  const summary = counts
+    .map(([count, one, many]) => `${count} ${count === 1 ? one : many}`)
+    .join(", ");
+  io.stdout.write(`valid: ${state.files.join(", ")} (${summary})\n`);
+  return 0;
 };

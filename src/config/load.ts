@@ -1,0 +1,145 @@
+import { closeSync, fstatSync, openSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join, resolve as resolvePath } from "node:path";
+import { type ConfigError, errorAt, sortErrors } from "./errors.js";
+import { interpolate } from "./interpolate.js";
+import { issuesToErrors } from "./issues.js";
+import type { DesiredState } from "./model.js";
+import { type LayerIndex, type ValidFile, resolve } from "./resolve.js";
+import { configFile } from "./schema.js";
+import { LIMITS, parseSource, sizeMessage } from "./source.js";
+
+export interface LoadOptions {
+  cwd: string;
+  env: Readonly<Record<string, string | undefined>>;
+  /** Reads a file (as bytes, so the loader can check the encoding, or as text); node's fs by default. */
+  readFile?: (path: string) => string | Uint8Array;
+}
+
+export const DEFAULT_CONFIG = "forgeplan.yaml";
+
+export type LoadResult =
+  { ok: true; state: DesiredState; layers: LayerIndex } | { ok: false; errors: ConfigError[] };
+
+/**
+ * Loads files and directories (a directory = its *.yaml / *.yml files in name order), in the order
+ * given, into one desired state. Every problem of every file is reported; nothing throws.
+ */
+export function loadConfig(paths: readonly string[], options: LoadOptions): LoadResult {
+  const errors: ConfigError[] = [];
+  const files = expandPaths(paths.length > 0 ? paths : [DEFAULT_CONFIG], options.cwd, errors);
+  const valid: ValidFile[] = [];
+  for (const file of files) {
+    const content = read(file, options, errors);
+    if (content === undefined) continue;
+    const parsed = parseSource(file.display, content);
+    if (!parsed.ok) {
+      errors.push(...parsed.errors);
+      continue;
+    }
+    errors.push(...parsed.problems);
+    const { value, problems } = interpolate(parsed.source.value, options.env);
+    const source = { ...parsed.source, value };
+    for (const problem of problems)
+      errors.push(errorAt(source.locate(problem.path), problem.path, problem.message));
+    const checked = configFile.safeParse(value);
+    if (!checked.success) errors.push(...issuesToErrors(checked.error.issues, source));
+    else if (problems.length === 0 && parsed.problems.length === 0)
+      valid.push({ source, data: value as typeof checked.data });
+  }
+  const order = files.map((file) => file.display);
+  if (errors.length > 0) return { ok: false, errors: sortErrors(errors, order) };
+  const resolved = resolve(valid, options.env);
+  if (resolved.errors.length > 0) return { ok: false, errors: sortErrors(resolved.errors, order) };
+  return { ok: true, state: resolved.state, layers: resolved.layers };
+}
+
+interface FileToLoad {
+  /** As the user wrote it (joined with the name for directory members): how errors name the file. */
+  display: string;
+  absolute: string;
+}
+
+function expandPaths(paths: readonly string[], cwd: string, errors: ConfigError[]): FileToLoad[] {
+  const files: FileToLoad[] = [];
+  const seen = new Set<string>();
+  const add = (display: string) => {
+    const absolute = resolvePath(cwd, display);
+    if (seen.has(absolute)) return;
+    seen.add(absolute);
+    files.push({ display, absolute });
+  };
+  for (const path of paths) {
+    const absolute = resolvePath(cwd, path);
+    let directory = false;
+    try {
+      directory = statSync(absolute).isDirectory();
+    } catch {
+      // Not on disk: reading it reports the problem (or a custom reader serves it).
+    }
+    if (!directory) {
+      add(path);
+      continue;
+    }
+    const names = readdirSync(absolute)
+      .filter((name) => /\.ya?ml$/i.test(name))
+      .sort();
+    if (names.length === 0) {
+      errors.push(
+        errorAt(
+          { file: path, line: 1, column: 1 },
+          [],
+          "the directory holds no *.yaml or *.yml files",
+        ),
+      );
+    }
+    for (const name of names) add(join(path, name));
+  }
+  return files;
+}
+
+function read(
+  file: FileToLoad,
+  options: LoadOptions,
+  errors: ConfigError[],
+): string | Uint8Array | undefined {
+  try {
+    return (options.readFile ?? readBounded)(file.absolute);
+  } catch (error) {
+    if (error instanceof FileTooLarge) {
+      errors.push(errorAt({ file: file.display, line: 1, column: 1 }, [], error.message));
+      return undefined;
+    }
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason =
+      code === "ENOENT"
+        ? "no such file"
+        : code === "EISDIR"
+          ? "it is a directory"
+          : code === "EACCES"
+            ? "permission denied"
+            : (error as Error).message.split("\n")[0];
+    const hint = file.display === "forgeplan.yaml" ? " (create it, or name files with -c)" : "";
+    errors.push(
+      errorAt(
+        { file: file.display, line: 1, column: 1 },
+        [],
+        `cannot read the file: ${reason}${hint}`,
+      ),
+    );
+    return undefined;
+  }
+}
+
+class FileTooLarge extends Error {}
+
+/** Reads a file, refusing (without reading it) one over the size limit. */
+function readBounded(path: string): Uint8Array {
+  const descriptor = openSync(path, "r");
+  try {
+    const size = fstatSync(descriptor).size;
+    if (size > LIMITS.maxBytes) throw new FileTooLarge(sizeMessage(size));
+    return readFileSync(descriptor);
+  } finally {
+    closeSync(descriptor);
+  }
+}

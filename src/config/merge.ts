@@ -1,0 +1,73 @@
+import type { Path } from "./errors.js";
+
+/** One source of settings for an entry: defaults, a profile or the entry itself, and where it was written. */
+export interface Layer<Source = unknown> {
+  /** "defaults", "profile strict" or "entry". */
+  label: string;
+  source: Source;
+  /** Where `value` sits in its file. */
+  path: Path;
+  value: unknown;
+}
+
+export function isMapping(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+/**
+ * Merges `over` onto `base`: mappings merge key by key, all the way down; anything else (a list, a
+ * scalar, null) replaces what was there. The result shares nothing with its inputs.
+ */
+export function deepMerge(base: unknown, over: unknown): unknown {
+  if (!isMapping(base) || !isMapping(over)) return copy(over);
+  const result: Record<string, unknown> = copy(base) as Record<string, unknown>;
+  for (const [key, value] of Object.entries(over)) {
+    result[key] = Object.hasOwn(result, key) ? deepMerge(result[key], value) : copy(value);
+  }
+  return result;
+}
+
+export function mergeLayers(layers: readonly Layer[]): unknown {
+  return layers.reduce<unknown>(
+    (merged, layer) => deepMerge(merged, layer.value),
+    Object.create(null),
+  );
+}
+
+function copy(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(copy);
+  if (isMapping(value)) {
+    const result: Record<string, unknown> = Object.create(null);
+    for (const [key, child] of Object.entries(value)) result[key] = copy(child);
+    return result;
+  }
+  return value;
+}
+
+export function hasPath(value: unknown, path: Path): boolean {
+  let node = value;
+  for (const segment of path) {
+    if (node === null || typeof node !== "object" || !Object.hasOwn(node, segment)) return false;
+    node = (node as Record<string | number, unknown>)[segment];
+  }
+  return true;
+}
+
+/**
+ * The layer a merged value at `path` came from: the last one that writes it. (A later layer that
+ * replaced a parent with a list or null would have removed the path from the merged result.)
+ */
+export function layerOf<L extends Layer>(layers: readonly L[], path: Path): L | undefined {
+  for (let index = layers.length - 1; index >= 0; index--) {
+    if (hasPath(layers[index]!.value, path)) return layers[index];
+  }
+  return undefined;
+}
+
+/** The paths of a value's leaves: mappings are walked, anything else (lists included) is a leaf. */
+export function leafPaths(value: unknown, prefix: Path = []): Path[] {
+  if (!isMapping(value)) return [prefix];
+  const entries = Object.entries(value);
+  if (entries.length === 0) return prefix.length === 0 ? [] : [prefix];
+  return entries.flatMap(([key, child]) => leafPaths(child, [...prefix, key]));
+}

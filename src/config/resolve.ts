@@ -1,0 +1,640 @@
+import { Secret } from "../core/secret.js";
+import {
+  type ConfigError,
+  type Origin,
+  type Path,
+  errorAt,
+  formatOrigin,
+  formatPath,
+} from "./errors.js";
+import { ENV_REFERENCE } from "./interpolate.js";
+import { type Layer, hasPath, layerOf, leafPaths, mergeLayers } from "./merge.js";
+import type {
+  DesiredState,
+  EpicLinkSelector,
+  GistAudit,
+  GroupEntry,
+  MigrationAudit,
+  MigrationState,
+  ProjectEntry,
+  RepositoryEntry,
+  RepositorySelector,
+  TargetConfig,
+  WebhookSettings,
+} from "./model.js";
+import { branchProtectionProblems, personalRepositoryProblems } from "./rules.js";
+import type { BranchProtectionSettings, ConfigFile, RepositorySettings } from "./schema.js";
+import type { SourceFile } from "./source.js";
+import { unknownNameHint } from "./suggest.js";
+
+export interface ValidFile {
+  source: SourceFile;
+  data: ConfigFile;
+}
+
+export type SourceLayer = Layer<SourceFile>;
+
+/** Where each resolved entry's values were written, for `validate --print`. */
+export type LayerIndex = WeakMap<object, SourceLayer[]>;
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+const DEFAULT_TARGETS: ReadonlyArray<Omit<TargetConfig, "token">> = [
+  {
+    name: "github",
+    type: "repository",
+    baseUrl: "https://api.github.com",
+    tokenEnv: "GITHUB_TOKEN",
+  },
+  { name: "gitlab", type: "planning", baseUrl: "https://gitlab.com", tokenEnv: "GITLAB_TOKEN" },
+];
+
+const DEFAULT_BASE_URL = { repository: "https://api.github.com", planning: "https://gitlab.com" };
+const DEFAULT_TOKEN_ENV = { repository: "GITHUB_TOKEN", planning: "GITLAB_TOKEN" };
+
+const SETTINGS_KEYS = ["branch_protection", "webhooks", "invitations"] as const;
+
+/** A place something was written: the file position and the key path, for "also defined at" messages. */
+interface Place {
+  origin: Origin;
+  path: Path;
+}
+
+const describePlace = (place: Place) => `${formatOrigin(place.origin)} (${formatPath(place.path)})`;
+
+/**
+ * Builds the desired state from files that passed the schema: merges them in order, applies
+ * defaults and profiles, resolves targets, wraps secrets, and refuses two definitions of one resource.
+ */
+export function resolve(
+  files: readonly ValidFile[],
+  env: Env,
+): { state: DesiredState; errors: ConfigError[]; layers: LayerIndex } {
+  return new Resolver(files, env).run();
+}
+
+class Resolver {
+  readonly errors: ConfigError[] = [];
+  readonly layers: LayerIndex = new WeakMap();
+  readonly targets = new Map<string, TargetConfig>();
+  readonly profiles = new Map<string, SourceLayer>();
+  readonly defaults: SourceLayer[] = [];
+
+  constructor(
+    private readonly files: readonly ValidFile[],
+    private readonly env: Env,
+  ) {}
+
+  run(): { state: DesiredState; errors: ConfigError[]; layers: LayerIndex } {
+    this.#collectTargets();
+    this.#collectProfiles();
+    this.#collectDefaults();
+    const repositories = new RepositoryConflicts(this);
+    const projects: ProjectEntry[] = [];
+    const groups: GroupEntry[] = [];
+    const gists: GistAudit[] = [];
+    const migrations: MigrationAudit[] = [];
+    const seen = new Seen(this);
+    for (const { source, data } of this.files) {
+      data.repositories?.forEach((entry, index) => {
+        const resolved = this.#repository(source, entry, ["repositories", index]);
+        if (resolved !== undefined) repositories.add(resolved);
+      });
+      data.projects?.forEach((entry, index) => {
+        const path = ["projects", index];
+        const target = this.target("planning", entry.target, source, path);
+        const resolved: ProjectEntry = {
+          target: target ?? "",
+          project: entry.project,
+          boardsAbsent: entry.boards_absent.map((board) =>
+            board.id !== undefined ? { id: board.id } : { name: board.name! },
+          ),
+          origin: source.locate(path),
+        };
+        entry.boards_absent.forEach((board, boardIndex) => {
+          const key = board.id !== undefined ? `id ${board.id}` : `"${board.name}"`;
+          seen.once(
+            `board|${target}|${identity(entry.project)}|${key}`,
+            this.place(source, [...path, "boards_absent", boardIndex]),
+            `board ${key} of project ${entry.project}`,
+          );
+        });
+        this.#remember(resolved, source, path, entry);
+        projects.push(resolved);
+      });
+      data.groups?.forEach((entry, index) => {
+        const path = ["groups", index];
+        const target = this.target("planning", entry.target, source, path);
+        const links = entry.epic_links_absent.map(epicLink);
+        entry.epic_links_absent.forEach((_, linkIndex) => {
+          const link = links[linkIndex]!;
+          const key =
+            "linkId" in link
+              ? `link id ${link.linkId}`
+              : link.relatedGroup !== undefined
+                ? `link from epic ${link.epic} to epic ${link.related} of group ${link.relatedGroup}`
+                : `link between epics ${Math.min(link.epic, link.related)} and ${Math.max(link.epic, link.related)}`;
+          seen.once(
+            `epic-link|${target}|${identity(entry.group)}|${key}`,
+            this.place(source, [...path, "epic_links_absent", linkIndex]),
+            `related-epic ${key} in group ${entry.group}`,
+          );
+        });
+        const resolved: GroupEntry = {
+          target: target ?? "",
+          group: entry.group,
+          epicLinksAbsent: links,
+          origin: source.locate(path),
+        };
+        this.#remember(resolved, source, path, entry);
+        groups.push(resolved);
+      });
+      const gist = data.audits?.gists;
+      if (gist !== undefined) {
+        const path = ["audits", "gists"];
+        const target = this.target("repository", gist.target, source, path);
+        seen.once(
+          `gists|${target}`,
+          this.place(source, path),
+          `the gist audit of target ${target}`,
+        );
+        const resolved: GistAudit = {
+          target: target ?? "",
+          allowPublic: gist.allow_public ?? false,
+          ...(gist.since !== undefined && { since: gist.since }),
+          origin: source.locate(path),
+        };
+        this.#remember(resolved, source, path, gist);
+        gists.push(resolved);
+      }
+      data.audits?.migrations?.forEach((audit, index) => {
+        const path = ["audits", "migrations", index];
+        const target = this.target("repository", audit.target, source, path);
+        const owner =
+          audit.org !== undefined ? `organization ${audit.org.toLowerCase()}` : "your user";
+        seen.once(
+          `migration|${target}|${owner}|${audit.id}`,
+          this.place(source, path),
+          `the audit of migration ${audit.id} of ${owner}`,
+        );
+        const states =
+          audit.state === undefined
+            ? undefined
+            : Array.isArray(audit.state)
+              ? audit.state
+              : [audit.state];
+        const resolved: MigrationAudit = {
+          target: target ?? "",
+          owner: audit.org !== undefined ? { org: audit.org } : { user: true },
+          id: audit.id,
+          ...(states !== undefined && { states: states as MigrationState[] }),
+          ...(audit.repositories !== undefined && { repositories: audit.repositories }),
+          origin: source.locate(path),
+        };
+        this.#remember(resolved, source, path, audit);
+        migrations.push(resolved);
+      });
+    }
+    const state: DesiredState = {
+      targets: [...this.targets.values()],
+      repositories: repositories.finish(),
+      projects,
+      groups,
+      gists,
+      migrations,
+      files: this.files.map((file) => file.source.file),
+    };
+    return { state, errors: this.errors, layers: this.layers };
+  }
+
+  place(source: SourceFile, path: Path): Place {
+    return { origin: source.locate(path), path };
+  }
+
+  error(place: Place, message: string): void {
+    this.errors.push(errorAt(place.origin, place.path, message));
+  }
+
+  #remember(resolved: object, source: SourceFile, path: Path, value: unknown): void {
+    this.layers.set(resolved, [{ label: "entry", source, path, value }]);
+  }
+
+  #collectTargets(): void {
+    const defined = new Map<string, Place>();
+    for (const { source, data } of this.files) {
+      for (const [name, target] of Object.entries(data.targets ?? {})) {
+        const place = this.place(source, ["targets", name]);
+        const first = defined.get(name);
+        if (first !== undefined) {
+          this.error(
+            place,
+            `target "${name}" is also defined at ${describePlace(first)}; define each target once`,
+          );
+          continue;
+        }
+        defined.set(name, place);
+        this.#addTarget({
+          name,
+          type: target.type,
+          baseUrl: target.base_url ?? DEFAULT_BASE_URL[target.type],
+          tokenEnv: target.token_env ?? DEFAULT_TOKEN_ENV[target.type],
+        });
+      }
+    }
+    if (defined.size === 0) for (const target of DEFAULT_TARGETS) this.#addTarget(target);
+  }
+
+  #addTarget(target: Omit<TargetConfig, "token">): void {
+    const token = this.env[target.tokenEnv];
+    this.targets.set(target.name, {
+      ...target,
+      baseUrl: target.baseUrl.replace(/\/+$/, ""),
+      ...(token !== undefined && token !== "" && { token: new Secret(token, target.tokenEnv) }),
+    });
+  }
+
+  /** Resolves an entry's target: the one named, or the only one of the kind; undefined after an error. */
+  target(
+    kind: TargetConfig["type"],
+    name: string | undefined,
+    source: SourceFile,
+    path: Path,
+  ): string | undefined {
+    const ofKind = [...this.targets.values()].filter((target) => target.type === kind);
+    if (name === undefined) {
+      if (ofKind.length === 1) return ofKind[0]!.name;
+      this.error(
+        this.place(source, path),
+        ofKind.length === 0
+          ? `no ${kind} target is defined; add one under targets`
+          : `several ${kind} targets are defined (${ofKind.map((target) => target.name).join(", ")}); choose one with target:`,
+      );
+      return undefined;
+    }
+    const found = this.targets.get(name);
+    const place = this.place(source, [...path, "target"]);
+    if (found === undefined) {
+      this.error(
+        place,
+        `unknown target "${name}"; ${unknownNameHint(name, [...this.targets.keys()])}`,
+      );
+      return undefined;
+    }
+    if (found.type !== kind) {
+      this.error(place, `target "${name}" is a ${found.type} target; this needs a ${kind} target`);
+      return undefined;
+    }
+    return name;
+  }
+
+  #collectProfiles(): void {
+    for (const { source, data } of this.files) {
+      for (const [name, settings] of Object.entries(data.profiles ?? {})) {
+        const path = ["profiles", name];
+        const first = this.profiles.get(name);
+        if (first !== undefined) {
+          this.error(
+            this.place(source, path),
+            `profile "${name}" is also defined at ${describePlace(this.place(first.source, first.path))}; define each profile once`,
+          );
+          continue;
+        }
+        this.profiles.set(name, { label: `profile ${name}`, source, path, value: settings });
+      }
+    }
+  }
+
+  /** Defaults may be spread over files, but each setting is written in one of them only. */
+  #collectDefaults(): void {
+    const written = new Map<string, Place>();
+    for (const { source, data } of this.files) {
+      if (data.defaults === undefined) continue;
+      const leaves = leafPaths(data.defaults);
+      for (const leaf of leaves) {
+        const clash = [...written.entries()].find(
+          ([key]) =>
+            key === formatPath(leaf) ||
+            isPrefix(key, formatPath(leaf)) ||
+            isPrefix(formatPath(leaf), key),
+        );
+        const place = this.place(source, ["defaults", ...leaf]);
+        if (clash !== undefined) {
+          this.error(
+            place,
+            `also set in the defaults at ${describePlace(clash[1])}; write each default in one file`,
+          );
+        }
+      }
+      for (const leaf of leaves)
+        written.set(formatPath(leaf), this.place(source, ["defaults", ...leaf]));
+      this.defaults.push({ label: "defaults", source, path: ["defaults"], value: data.defaults });
+    }
+  }
+
+  #repository(
+    source: SourceFile,
+    entry: NonNullable<ConfigFile["repositories"]>[number],
+    path: Path,
+  ): ResolvedRepository | undefined {
+    const target = this.target("repository", entry.target, source, path);
+    const own: Record<string, unknown> = Object.create(null);
+    for (const key of SETTINGS_KEYS) if (entry[key] !== undefined) own[key] = entry[key];
+
+    const profileLayers: SourceLayer[] = [];
+    const listed = new Set<string>();
+    for (const [index, name] of (entry.profiles ?? []).entries()) {
+      const place = this.place(source, [...path, "profiles", index]);
+      const profile = this.profiles.get(name);
+      if (listed.has(name)) this.error(place, `profile "${name}" is listed twice`);
+      else if (profile === undefined) {
+        this.error(
+          place,
+          `unknown profile "${name}"; ${unknownNameHint(name, [...this.profiles.keys()])}`,
+        );
+      } else profileLayers.push(profile);
+      listed.add(name);
+    }
+    const layers: SourceLayer[] = [
+      ...this.defaults,
+      ...profileLayers,
+      { label: "entry", source, path, value: own },
+    ];
+    const merged = mergeLayers(layers) as RepositorySettings;
+    const origin = source.locate(path);
+    const resolved: RepositoryEntry = {
+      target: target ?? "",
+      origin,
+      selector: selector(entry.name, entry.exclude ?? []),
+      ...(entry.owner_type !== undefined && { ownerType: entry.owner_type }),
+      branchProtection: (merged.branch_protection ?? {}) as Record<
+        string,
+        BranchProtectionSettings | null
+      >,
+    };
+    this.#checkMergedProtection(resolved, layers, path);
+    if (merged.webhooks !== undefined) {
+      resolved.webhooks = {
+        mode: merged.webhooks.mode ?? "additive",
+        hooks: this.#hooks(merged.webhooks.hooks ?? [], layers),
+      };
+    }
+    if (merged.invitations !== undefined) {
+      const invitations = merged.invitations;
+      resolved.invitations = {
+        ...(invitations.allowed_invitees !== undefined && {
+          allowedInvitees: invitations.allowed_invitees,
+        }),
+        ...(invitations.max_age_days !== undefined && { maxAgeDays: invitations.max_age_days }),
+        reportExpired: invitations.report_expired ?? true,
+      };
+    }
+    this.layers.set(resolved, layers);
+    // What the entry chose itself (its profiles or its own keys) wins over what only defaults gave it.
+    const chosen = [...profileLayers, layers[layers.length - 1]!];
+    const owns = (settingsPath: Path) => chosen.some((layer) => hasPath(layer.value, settingsPath));
+    return {
+      entry: resolved,
+      layers,
+      owns,
+      key: `${target}|${entry.name.toLowerCase()}`,
+      name: entry.name,
+    };
+  }
+
+  /** The rules again on the merged settings, where defaults, profiles and the entry meet. */
+  #checkMergedProtection(
+    entry: RepositoryEntry,
+    layers: readonly SourceLayer[],
+    entryPath: Path,
+  ): void {
+    for (const [branch, settings] of Object.entries(entry.branchProtection)) {
+      if (settings === null) continue;
+      const problems = [
+        ...branchProtectionProblems(settings),
+        ...(entry.ownerType === "user" ? personalRepositoryProblems(settings) : []),
+      ];
+      for (const problem of problems) {
+        const relative = ["branch_protection", branch, ...problem.path];
+        const layer = layerOf(layers, relative) ?? layers[layers.length - 1]!;
+        if (layer.label === "entry") {
+          this.error(this.place(layer.source, [...layer.path, ...relative]), problem.message);
+        } else {
+          const from = this.place(layer.source, [...layer.path, ...relative]);
+          this.error(
+            this.place(layers[layers.length - 1]!.source, [...entryPath, ...relative]),
+            `${problem.message} (merged from ${layer.label} at ${formatOrigin(from.origin)})`,
+          );
+        }
+      }
+    }
+  }
+
+  #hooks(
+    hooks: NonNullable<NonNullable<RepositorySettings["webhooks"]>["hooks"]>,
+    layers: readonly SourceLayer[],
+  ) {
+    const layer = layerOf(layers, ["webhooks", "hooks"]) ?? layers[layers.length - 1]!;
+    const firstLines = new Map<string, number>();
+    return hooks.map((hook, index): WebhookSettings => {
+      const path = [...layer.path, "webhooks", "hooks", index];
+      const origin = layer.source.locate(path);
+      const keys: Array<[string, string, string]> = [[`url ${hook.url}`, "url", "url"]];
+      if (hook.id !== undefined) keys.push([`id ${hook.id}`, "id", "id"]);
+      for (const [key, what, field] of keys) {
+        const first = firstLines.get(key);
+        if (first === undefined) firstLines.set(key, origin.line);
+        else {
+          this.error(
+            this.place(layer.source, [...path, field]),
+            `another hook of this repository has the same ${what} (line ${first})`,
+          );
+        }
+      }
+      if (hook.secret_version !== undefined && hook.secret === undefined) {
+        this.error(
+          this.place(layer.source, [...path, "secret_version"]),
+          "secret_version needs a secret to rotate",
+        );
+      }
+      return {
+        url: hook.url,
+        ...(hook.id !== undefined && { id: hook.id }),
+        ...(hook.events !== undefined && { events: hook.events }),
+        ...(hook.active !== undefined && { active: hook.active }),
+        ...(hook.content_type !== undefined && { content_type: hook.content_type }),
+        ...(hook.branch_filter !== undefined && { branch_filter: hook.branch_filter }),
+        ...(hook.config !== undefined && { config: { ...hook.config } }),
+        ...(hook.secret !== undefined && { secret: this.#secret(hook.secret) }),
+        ...(hook.secret_version !== undefined && { secret_version: String(hook.secret_version) }),
+        ...(hook.authorization_header !== undefined && {
+          authorization_header: this.#secret(hook.authorization_header),
+        }),
+        origin,
+      };
+    });
+  }
+
+  #secret(reference: string): Secret {
+    const name = ENV_REFERENCE.exec(reference)![1]!;
+    return new Secret(this.env[name] ?? "", name);
+  }
+}
+
+interface ResolvedRepository {
+  entry: RepositoryEntry;
+  layers: SourceLayer[];
+  /** Whether the entry's own choices (profiles or keys) write this settings path. */
+  owns(path: Path): boolean;
+  key: string;
+  name: string;
+}
+
+/**
+ * Several entries may name the same repository (or the same glob) as long as each resource is
+ * defined by one of them. A resource an entry only has from defaults gives way to an entry that
+ * defines it; the first entry keeps what none of them defines.
+ */
+class RepositoryConflicts {
+  readonly #resolved: ResolvedRepository[] = [];
+  constructor(private readonly resolver: Resolver) {}
+
+  add(resolved: ResolvedRepository): void {
+    this.#resolved.push(resolved);
+  }
+
+  finish(): RepositoryEntry[] {
+    const groups = new Map<string, ResolvedRepository[]>();
+    for (const resolved of this.#resolved) {
+      const group = groups.get(resolved.key);
+      if (group === undefined) groups.set(resolved.key, [resolved]);
+      else group.push(resolved);
+    }
+    for (const group of groups.values()) if (group.length > 1) this.#settle(group);
+    return this.#resolved.map((resolved) => resolved.entry);
+  }
+
+  #place(resolved: ResolvedRepository, path: Path): Place {
+    const layer = layerOf(resolved.layers, path) ?? resolved.layers[resolved.layers.length - 1]!;
+    return this.resolver.place(layer.source, [...layer.path, ...path]);
+  }
+
+  #settle(group: ResolvedRepository[]): void {
+    const name = group[0]!.name;
+    const branches = new Set(
+      group.flatMap((resolved) => Object.keys(resolved.entry.branchProtection)),
+    );
+    for (const branch of branches) {
+      this.#single(
+        group.filter((resolved) => Object.hasOwn(resolved.entry.branchProtection, branch)),
+        ["branch_protection", branch],
+        `the protection of branch ${branch} of ${name}`,
+        (resolved) => delete resolved.entry.branchProtection[branch],
+      );
+    }
+    this.#single(
+      group.filter((resolved) => resolved.entry.invitations !== undefined),
+      ["invitations"],
+      `the invitation audit of ${name}`,
+      (resolved) => delete resolved.entry.invitations,
+    );
+    this.#webhooks(group, name);
+  }
+
+  /** Keeps one definition of a resource among entries that have it; two that define it are an error. */
+  #single(
+    having: ResolvedRepository[],
+    path: Path,
+    what: string,
+    drop: (resolved: ResolvedRepository) => void,
+  ): void {
+    const owners = having.filter((resolved) => resolved.owns(path));
+    const [first, ...others] = owners;
+    for (const other of others) {
+      this.resolver.error(
+        this.#place(other, path),
+        `${what} is also defined at ${describePlace(this.#place(first!, path))}; define it in one place`,
+      );
+    }
+    const keeper = first ?? having[0];
+    for (const resolved of having) if (resolved !== keeper && !resolved.owns(path)) drop(resolved);
+  }
+
+  #webhooks(group: ResolvedRepository[], name: string): void {
+    const having = group.filter((resolved) => resolved.entry.webhooks !== undefined);
+    const owners = having.filter((resolved) => resolved.owns(["webhooks"]));
+    const keepers = owners.length > 0 ? owners : having.slice(0, 1);
+    for (const resolved of having) if (!keepers.includes(resolved)) delete resolved.entry.webhooks;
+    const authoritative = keepers.find(
+      (resolved) => resolved.entry.webhooks?.mode === "authoritative",
+    );
+    if (authoritative !== undefined && keepers.length > 1) {
+      const other = keepers.find((resolved) => resolved !== authoritative)!;
+      const [later, earlier] =
+        keepers.indexOf(other) > keepers.indexOf(authoritative)
+          ? [other, authoritative]
+          : [authoritative, other];
+      this.resolver.error(
+        this.#place(later, ["webhooks"]),
+        `the webhooks of ${name} are also listed at ${describePlace(this.#place(earlier, ["webhooks"]))}; authoritative webhooks must be listed in one place`,
+      );
+      return;
+    }
+    const defined = new Map<string, { place: Place; by: ResolvedRepository }>();
+    for (const resolved of keepers) {
+      resolved.entry.webhooks!.hooks.forEach((hook, index) => {
+        const place = this.#place(resolved, ["webhooks", "hooks", index]);
+        const keys = [`url ${hook.url}`, ...(hook.id === undefined ? [] : [`id ${hook.id}`])];
+        const clash = keys.map((key) => defined.get(key)).find((first) => first !== undefined);
+        // Repeats inside one entry are reported where its hooks are read.
+        if (clash !== undefined && clash.by !== resolved) {
+          this.resolver.error(
+            place,
+            `the hook ${hook.url} of ${name} is also defined at ${describePlace(clash.place)}; define it in one place`,
+          );
+        }
+        for (const key of keys) if (!defined.has(key)) defined.set(key, { place, by: resolved });
+      });
+    }
+  }
+}
+
+/** Records definitions of resources that must be defined once, across all files. */
+class Seen {
+  readonly #places = new Map<string, Place>();
+  constructor(private readonly resolver: Resolver) {}
+
+  once(key: string, place: Place, what: string): void {
+    const first = this.#places.get(key);
+    if (first === undefined) this.#places.set(key, place);
+    else
+      this.resolver.error(place, `${what} is also listed at ${describePlace(first)}; list it once`);
+  }
+}
+
+function selector(name: string, exclude: readonly string[]): RepositorySelector {
+  const [owner, pattern] = name.split("/") as [string, string];
+  if (!/[*?[]/.test(pattern)) return { kind: "name", owner, repo: pattern };
+  return { kind: "glob", owner, pattern, exclude: exclude.map((item) => item.split("/")[1]!) };
+}
+
+function epicLink(
+  link: NonNullable<ConfigFile["groups"]>[number]["epic_links_absent"][number],
+): EpicLinkSelector {
+  if (link.link_id !== undefined) {
+    return { linkId: link.link_id, ...(link.epic !== undefined && { epic: link.epic }) };
+  }
+  return {
+    epic: link.epic!,
+    related: link.related!,
+    ...(link.related_group !== undefined && { relatedGroup: link.related_group }),
+  };
+}
+
+/** Numeric ids and paths compare as written; paths case-insensitively. */
+function identity(value: string | number): string {
+  return typeof value === "number" ? `#${value}` : value.toLowerCase();
+}
+
+function isPrefix(prefix: string, path: string): boolean {
+  return path.startsWith(`${prefix}.`) || path.startsWith(`${prefix}[`);
+}

@@ -1,0 +1,42 @@
+/** The closest candidate to a misspelt word, if one is close enough to be a likely typo. */
+export function closest(word: string, candidates: Iterable<string>): string | undefined {
+  const lower = word.toLowerCase();
+  let best: string | undefined;
+  let bestDistance = Number.POSITIVE_INFINITY;
+  for (const candidate of candidates) {
+    const distance = editDistance(lower, candidate.toLowerCase());
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  const allowed = Math.max(1, Math.floor(word.length / 3));
+  return bestDistance <= allowed ? best : undefined;
+}
+
+/** Explains an unknown name: a "did you mean" when one is close, otherwise the names that are allowed. */
+export function unknownNameHint(word: string, candidates: readonly string[]): string {
+  const suggestion = closest(word, candidates);
+  if (suggestion !== undefined) return `did you mean "${suggestion}"?`;
+  return candidates.length === 0 ? "none are defined" : `expected one of: ${candidates.join(", ")}`;
+}
+
+/** Levenshtein distance with transpositions counted as one edit. */
+function editDistance(a: string, b: string): number {
+  const rows = a.length + 1;
+  const cols = b.length + 1;
+  const d: number[][] = Array.from({ length: rows }, (_, i) =>
+    Array.from({ length: cols }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
+  for (let i = 1; i < rows; i++) {
+    for (let j = 1; j < cols; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let value = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        value = Math.min(value, d[i - 2]![j - 2]! + 1);
+      }
+      d[i]![j] = value;
+    }
+  }
+  return d[a.length]![b.length]!;
+}

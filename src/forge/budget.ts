@@ -1,0 +1,106 @@
+/** One rate-limit category as the service last reported it. `reset` is in epoch seconds. */
+export interface RateWindow {
+  limit: number;
+  remaining: number;
+  reset: number;
+  used: number;
+}
+
+export interface PacingPolicy {
+  /** Requests kept in reserve per category; default max(10, 2% of the limit). */
+  margin?: number;
+  /** Fraction of the remaining budget this client may spend (sharded runs share one token). */
+  share: number;
+  /** Added to every reset time: the service's clock and ours differ, and resets are whole seconds. */
+  skewMs: number;
+}
+
+export type Admission =
+  | { go: true }
+  | { go: false; until: number; reason: "rate-limit-reset" }
+  /** Spacing requests; `resetAt` is the end of the window being spread, when there is one. */
+  | { go: false; until: number; reason: "pace"; resetAt?: number };
+
+/**
+ * The rate-limit budget per category, and the decision whether a request may start now.
+ *
+ * A request may start while `floor((remaining - margin) × share) - inFlight > 0`. Once less than half
+ * of the window's usable budget is left, requests are spaced evenly over the time to the reset, so a
+ * long run uses each window steadily instead of bursting and then stalling. When nothing is left the
+ * answer is to wait for the reset. After a reset has passed the category is assumed fresh until the
+ * next response reports the new window.
+ */
+export class RateBudget {
+  readonly #policy: PacingPolicy;
+  readonly #windows = new Map<string, RateWindow>();
+  readonly #inFlight = new Map<string, number>();
+  readonly #nextSlot = new Map<string, number>();
+
+  constructor(policy: PacingPolicy) {
+    this.#policy = policy;
+  }
+
+  /** Merges a report; responses arrive out of order, so within one window remaining only falls. */
+  observe(category: string, window: RateWindow): void {
+    const current = this.#windows.get(category);
+    if (current === undefined || window.reset > current.reset) {
+      this.#windows.set(category, { ...window });
+    } else if (window.reset === current.reset) {
+      this.#windows.set(category, {
+        limit: window.limit,
+        remaining: Math.min(current.remaining, window.remaining),
+        reset: window.reset,
+        used: Math.max(current.used, window.used),
+      });
+    }
+  }
+
+  /** Decides whether a request of `category` may start at `now`; if so, counts it as in flight. */
+  admit(category: string, now: number): Admission {
+    const inFlight = this.#inFlight.get(category) ?? 0;
+    const window = this.#windows.get(category);
+    if (window !== undefined) {
+      const resetMs = window.reset * 1000 + this.#policy.skewMs;
+      const rolledOver = now >= resetMs;
+      const margin = this.margin(window.limit);
+      const usable = (remaining: number) => Math.floor((remaining - margin) * this.#policy.share);
+      const available = usable(rolledOver ? window.limit : window.remaining) - inFlight;
+      if (available <= 0) {
+        // After a reset the budget is back; what is short is only our own in-flight requests.
+        return rolledOver
+          ? { go: false, until: now + this.#policy.skewMs, reason: "pace" }
+          : { go: false, until: resetMs, reason: "rate-limit-reset" };
+      }
+      if (!rolledOver && available < usable(window.limit) / 2) {
+        const slot = this.#nextSlot.get(category) ?? Number.NEGATIVE_INFINITY;
+        if (now < slot) return { go: false, until: slot, reason: "pace", resetAt: resetMs };
+        this.#nextSlot.set(category, now + (resetMs - now) / available);
+      }
+    }
+    this.#inFlight.set(category, inFlight + 1);
+    return { go: true };
+  }
+
+  /** Ends an admitted request; what its response reported goes to `observe`. */
+  release(category: string): void {
+    this.#inFlight.set(category, Math.max(0, (this.#inFlight.get(category) ?? 0) - 1));
+  }
+
+  /** The service may have counted a request that brought no report; assume it did. */
+  assumeSpent(category: string): void {
+    const window = this.#windows.get(category);
+    if (window === undefined) return;
+    window.remaining = Math.max(0, window.remaining - 1);
+    window.used += 1;
+  }
+
+  margin(limit: number): number {
+    const wanted = this.#policy.margin ?? Math.max(10, Math.ceil(limit * 0.02));
+    // A margin as large as the limit would stall forever; keep at least half the window usable.
+    return Math.min(wanted, Math.floor(limit / 2));
+  }
+
+  snapshot(): Record<string, RateWindow> {
+    return Object.fromEntries([...this.#windows].map(([category, w]) => [category, { ...w }]));
+  }
+}

@@ -1,0 +1,53 @@
+import { SeedError } from "./seed-file.js";
+import type { RepositorySeed, WorldSeed } from "./seed-schema.js";
+
+export const GENERATED_HOOK_URLS = [
+  { url: "https://ci.acme.example/hooks/forge", events: ["push"] },
+  { url: "https://chat.acme.example/notify", events: ["issues"] },
+] as const;
+
+/**
+ * Adds `acme/repo-0001` … `acme/repo-N` (zero-padded to 4 digits, wider when N needs it), each with
+ * branches `main` and `dev` and two webhooks, for scale tests and benchmarks.
+ */
+export function withGeneratedRepositories(seed: WorldSeed, count: number): WorldSeed {
+  if (count === 0) return seed;
+  if (!seed.organizations.some((org) => org.login.toLowerCase() === "acme")) {
+    throw new SeedError("--generate needs an organization 'acme' in the seed");
+  }
+  const width = Math.max(4, String(count).length);
+  let hookId = 0;
+  for (const repo of seed.repositories)
+    for (const hook of repo.hooks) hookId = Math.max(hookId, hook.id);
+  let repoId = 0;
+  for (const repo of seed.repositories) repoId = Math.max(repoId, repo.id ?? 0);
+  const generated: RepositorySeed[] = [];
+  for (let index = 1; index <= count; index++) {
+    generated.push({
+      full_name: `acme/repo-${String(index).padStart(width, "0")}`,
+      id: Math.max(100_000, repoId) + index,
+      private: true,
+      description: null,
+      default_branch: "main",
+      allow_squash_merge: true,
+      allow_rebase_merge: true,
+      allow_merge_commit: true,
+      created_at: "2026-01-02T09:00:00Z",
+      collaborators: {},
+      teams: {},
+      recent_checks: {},
+      branches: [{ name: "main" }, { name: "dev" }],
+      hooks: GENERATED_HOOK_URLS.map((hook) => ({
+        id: ++hookId,
+        config: { url: hook.url, content_type: "json" },
+        events: [...hook.events],
+        active: true,
+        branch_filter: "*",
+        created_at: "2026-01-02T09:00:00Z",
+        updated_at: "2026-01-02T09:00:00Z",
+      })),
+      invitations: [],
+    });
+  }
+  return { ...seed, repositories: [...seed.repositories, ...generated] };
+}

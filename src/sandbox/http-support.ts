@@ -1,0 +1,104 @@
+import type { Account, World } from "./world.js";
+
+/**
+ * The request context handlers receive and the replies they return. Handlers are synchronous and
+ * pure over the world: a handler either returns a reply after changing the world, or throws an
+ * HttpError before changing anything, so a rejected request leaves no trace.
+ */
+
+export type Family = "github" | "gitlab";
+
+export interface Reply {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export class HttpError extends Error {
+  constructor(readonly reply: Reply) {
+    super(`HTTP ${reply.status}`);
+  }
+}
+
+export interface RequestContext {
+  method: string;
+  /** The absolute request URL, on the sandbox's own address. */
+  url: URL;
+  base: string;
+  params: Record<string, string>;
+  query: URLSearchParams;
+  caller: Account | null;
+  world: World;
+  now: () => number;
+  /** `GET /rate_limit`'s body for the caller's budget. */
+  rateOverview(): Record<string, unknown>;
+  /** The parsed JSON body; throws a 400 reply when it is not a JSON object. */
+  json(): Record<string, unknown>;
+}
+
+export const DOCS = "https://docs.github.com/rest";
+
+export function isoTime(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
+}
+
+export function ok(body: unknown, status = 200): Reply {
+  return { status, body };
+}
+
+export const noContent: Reply = { status: 204 };
+
+export function githubError(status: number, message: string): HttpError {
+  return new HttpError({ status, body: { message, documentation_url: DOCS } });
+}
+
+export const notFound = (message = "Not Found") => githubError(404, message);
+export const forbidden = (message: string) => githubError(403, message);
+
+/** 422 with the Validation Error Simple body. */
+export function validationFailed(errors: string[]): HttpError {
+  return new HttpError({
+    status: 422,
+    body: { message: "Validation Failed", documentation_url: DOCS, errors },
+  });
+}
+
+/** 404 with the hook-family body `{errors, message, url}`. */
+export function hookNotFound(ctx: RequestContext, detail: string): HttpError {
+  return new HttpError({
+    status: 404,
+    body: { message: "Not Found", errors: [detail], url: ctx.url.href },
+  });
+}
+
+export function gitlabError(status: number, message: string): HttpError {
+  return new HttpError({ status, body: { message } });
+}
+
+export const gitlabNotFound = (what = "Not found") => gitlabError(404, `404 ${what}`);
+export const gitlabForbidden = () => gitlabError(403, "403 Forbidden");
+/** GitLab answers a missing or malformed parameter with `{"error": "…"}`. */
+export function gitlabBadParameter(message: string): HttpError {
+  return new HttpError({ status: 400, body: { error: message } });
+}
+
+export function unauthenticated(family: Family, badCredentials: boolean): Reply {
+  if (family === "gitlab") return { status: 401, body: { message: "401 Unauthorized" } };
+  return {
+    status: 401,
+    body: {
+      message: badCredentials ? "Bad credentials" : "Requires authentication",
+      documentation_url: DOCS,
+    },
+  };
+}
+
+export function requireCaller(ctx: RequestContext, family: Family = "github"): Account {
+  if (ctx.caller === null) throw new HttpError(unauthenticated(family, false));
+  return ctx.caller;
+}
+
+/** Parses a path id that must be a positive integer; anything else is treated as not found. */
+export function idParam(value: string | undefined): number | undefined {
+  return value !== undefined && /^\d{1,15}$/.test(value) ? Number(value) : undefined;
+}

@@ -1,0 +1,132 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { demoWorld } from "./demo-world.js";
+import { FaultInjector } from "./faults.js";
+import { withGeneratedRepositories } from "./generate.js";
+import {
+  type Category,
+  CATEGORIES,
+  isCategory,
+  RateLimiter,
+  SecondaryLimiter,
+} from "./rate-limits.js";
+import { Router } from "./router.js";
+import { accountRoutes } from "./routes-account.js";
+import { hookRoutes } from "./routes-hooks.js";
+import { planningRoutes } from "./routes-planning.js";
+import { repositoryRoutes } from "./routes-repositories.js";
+import { checkSeed, readSeedFile, worldFromSeed } from "./seed-file.js";
+import { createRequestHandler } from "./server.js";
+import { emptyStats, type SandboxStats } from "./stats.js";
+
+export type { SandboxStats } from "./stats.js";
+export { CATEGORIES, type Category } from "./rate-limits.js";
+export { SeedError } from "./seed-file.js";
+export { demoWorld } from "./demo-world.js";
+
+export interface SandboxOptions {
+  /** Default 0: an ephemeral port. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Path of a YAML seed file; default: the demo world. */
+  seed?: string;
+  /** Adds acme/repo-0001 … acme/repo-N. */
+  generate?: number;
+  latencyMs?: number;
+  /** Share (0..1) of requests answered 502/503 or with a secondary-limit 403. */
+  failRate?: number;
+  faultSeed?: number;
+  /** Category → requests per window, e.g. { core: 40 }. */
+  rateLimits?: Record<string, number>;
+  /** Window of every category; default: GitHub's (an hour; a minute for the search categories). */
+  rateWindowSeconds?: number;
+  /** Secondary limit: requests in flight per token (default 100). */
+  maxConcurrentPerToken?: number;
+  /** Secondary limit: points per minute per endpoint and token (default 900; writes cost 5, reads 1). */
+  secondaryPointsPerMinute?: number;
+  /** Millisecond clock, injectable for tests of reset windows. */
+  now?: () => number;
+}
+
+export interface RunningSandbox {
+  url: string;
+  port: number;
+  stats(): SandboxStats;
+  stop(): Promise<void>;
+}
+
+function checkOptions(options: SandboxOptions): Partial<Record<Category, number>> {
+  const fail = (message: string) => {
+    throw new RangeError(`sandbox: ${message}`);
+  };
+  const rate = options.failRate ?? 0;
+  if (!(rate >= 0 && rate <= 1)) fail(`failRate must be between 0 and 1, got ${rate}`);
+  const limits: Partial<Record<Category, number>> = {};
+  for (const [category, limit] of Object.entries(options.rateLimits ?? {})) {
+    if (!isCategory(category)) {
+      fail(`unknown rate-limit category '${category}' (known: ${CATEGORIES.join(", ")})`);
+    } else if (!Number.isInteger(limit) || limit < 0) {
+      fail(`rate limit of ${category} must be a whole number, got ${limit}`);
+    } else limits[category] = limit;
+  }
+  const window = options.rateWindowSeconds;
+  if (window !== undefined && !(Number.isInteger(window) && window > 0)) {
+    fail(`rateWindowSeconds must be a positive whole number, got ${window}`);
+  }
+  return limits;
+}
+
+/** Starts a sandbox on loopback HTTP; resolves once it listens. Throws SeedError for a bad seed. */
+export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
+  const limits = checkOptions(options);
+  const loaded =
+    options.seed === undefined
+      ? checkSeed(demoWorld, () => "demo world")
+      : readSeedFile(options.seed);
+  const seed = withGeneratedRepositories(loaded.seed, options.generate ?? 0);
+  const world = worldFromSeed({ seed, locate: loaded.locate });
+  const now = options.now ?? Date.now;
+  const host = options.host ?? "127.0.0.1";
+  const stats = emptyStats();
+  let base = "";
+  const server = createServer(
+    { keepAlive: true },
+    createRequestHandler({
+      world,
+      router: new Router([...repositoryRoutes, ...hookRoutes, ...accountRoutes, ...planningRoutes]),
+      limiter: new RateLimiter(limits, options.rateWindowSeconds, now),
+      secondary: new SecondaryLimiter(
+        {
+          maxConcurrent: options.maxConcurrentPerToken ?? 100,
+          pointsPerMinute: options.secondaryPointsPerMinute ?? 900,
+        },
+        now,
+      ),
+      faults: new FaultInjector(options.failRate ?? 0, options.faultSeed ?? 1),
+      latencyMs: options.latencyMs ?? 0,
+      now,
+      stats,
+      base: () => base,
+    }),
+  );
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  base = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  return {
+    url: base,
+    port,
+    stats: () => structuredClone(stats),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

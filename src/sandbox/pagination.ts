@@ -1,0 +1,51 @@
+import type { Family, RequestContext } from "./http-support.js";
+
+export const DEFAULT_PER_PAGE = 30;
+export const MAX_PER_PAGE = 100;
+
+function positive(value: string | null, fallback: number): number {
+  if (value === null || !/^\d+$/.test(value.trim())) return fallback;
+  const number = Number(value);
+  return number >= 1 ? number : fallback;
+}
+
+export interface Page<T> {
+  items: T[];
+  headers: Record<string, string>;
+}
+
+/**
+ * One page of a list, with the `Link` header (first/prev/next/last, absolute URLs that keep the other
+ * query parameters) and, on planning paths, GitLab's X-Total family. `per_page` above the maximum is
+ * clamped; a missing or malformed `per_page` or `page` takes the default.
+ */
+export function paginate<T>(ctx: RequestContext, all: readonly T[], family: Family): Page<T> {
+  const perPage = Math.min(positive(ctx.query.get("per_page"), DEFAULT_PER_PAGE), MAX_PER_PAGE);
+  const page = positive(ctx.query.get("page"), 1);
+  const lastPage = Math.max(1, Math.ceil(all.length / perPage));
+  const start = (page - 1) * perPage;
+  const items = start < all.length ? all.slice(start, start + perPage) : [];
+
+  const link = (target: number, rel: string) => {
+    const url = new URL(ctx.url.href);
+    url.searchParams.set("page", String(target));
+    return `<${url.href}>; rel="${rel}"`;
+  };
+  const links: string[] = [];
+  if (page > 1) links.push(link(Math.min(page - 1, lastPage), "prev"));
+  if (page < lastPage) links.push(link(page + 1, "next"));
+  if (page !== lastPage) links.push(link(lastPage, "last"));
+  if (page > 1) links.push(link(1, "first"));
+
+  const headers: Record<string, string> = {};
+  if (links.length > 0) headers.Link = links.join(", ");
+  if (family === "gitlab") {
+    headers["X-Total"] = String(all.length);
+    headers["X-Total-Pages"] = String(lastPage);
+    headers["X-Page"] = String(page);
+    headers["X-Per-Page"] = String(perPage);
+    headers["X-Next-Page"] = page < lastPage ? String(page + 1) : "";
+    headers["X-Prev-Page"] = page > 1 && page <= lastPage ? String(page - 1) : "";
+  }
+  return { items, headers };
+}

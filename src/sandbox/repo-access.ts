@@ -1,0 +1,25 @@
+import { forbidden, notFound, type RequestContext, requireCaller } from "./http-support.js";
+import type { Account, Repository } from "./world.js";
+
+/** The repository named by the path, if the caller may see it; GitHub hides the rest with a 404. */
+export function visibleRepository(ctx: RequestContext): Repository {
+  const repo = ctx.world.repository(ctx.params.owner ?? "", ctx.params.repo ?? "");
+  if (!repo || !ctx.world.can(repo, ctx.caller, "pull")) throw notFound();
+  return repo;
+}
+
+/** For admin-only operations: 401 without credentials, 404 if hidden, 403 without admin rights. */
+export function adminRepository(ctx: RequestContext): { repo: Repository; caller: Account } {
+  const caller = requireCaller(ctx);
+  const repo = visibleRepository(ctx);
+  if (!ctx.world.can(repo, caller, "admin"))
+    throw forbidden("Must have admin rights to Repository.");
+  return { repo, caller };
+}
+
+/** A running migration that locks the repository holds back every change to it. */
+export function assertUnlocked(ctx: RequestContext, repo: Repository): void {
+  if (ctx.world.lockedRepositories.has(repo.id)) {
+    throw forbidden("Repository is locked by a migration in progress.");
+  }
+}

@@ -1,0 +1,232 @@
+import {
+  gitlabBadParameter,
+  gitlabError,
+  gitlabForbidden,
+  gitlabNotFound,
+  idParam,
+  isoTime,
+  ok,
+  type RequestContext,
+  requireCaller,
+} from "./http-support.js";
+import { paginate } from "./pagination.js";
+import type { Route } from "./router.js";
+import { board, epic, epicLink, group, planningUser, project, relatedEpic } from "./shapes.js";
+import type { Account, Board, Epic, EpicLink, Group, Project } from "./world.js";
+
+/**
+ * Planning paths (GitLab v4 shapes): groups, epics and their related-epic links (spec endpoint 8),
+ * projects and their issue boards (spec endpoint 9). Groups are private: a caller without a role in
+ * a group is told it does not exist.
+ */
+
+function visibleGroup(ctx: RequestContext, idOrPath: string | undefined): Group {
+  const caller = requireCaller(ctx, "gitlab");
+  const found = ctx.world.group(idOrPath ?? "");
+  if (!found || !ctx.world.hasRole(found, caller, "guest")) throw gitlabNotFound("Group Not Found");
+  return found;
+}
+
+function epicOf(ctx: RequestContext, owner: Group, iid: string | undefined): Epic {
+  const number = idParam(iid);
+  const found = number === undefined ? undefined : owner.epics.get(number);
+  if (!found) throw gitlabNotFound("Epic Not Found");
+  return found;
+}
+
+function visibleProject(ctx: RequestContext): Project {
+  const caller = requireCaller(ctx, "gitlab");
+  const found = ctx.world.project(ctx.params.id ?? "");
+  if (!found || !ctx.world.hasRole(found.group, caller, "guest")) {
+    throw gitlabNotFound("Project Not Found");
+  }
+  return found;
+}
+
+function boardOf(ctx: RequestContext, owner: Project): Board {
+  const id = idParam(ctx.params.board);
+  const found = id === undefined ? undefined : owner.boards.get(id);
+  if (!found) throw gitlabNotFound("Board Not Found");
+  return found;
+}
+
+/** GitLab takes parameters from the query string or the body; the body wins. */
+function parameters(ctx: RequestContext): Record<string, unknown> {
+  return { ...Object.fromEntries(ctx.query), ...ctx.json() };
+}
+
+function linksOf(ctx: RequestContext, from: Epic, caller: Account): EpicLink[] {
+  const links = [...(ctx.world.linksByEpic.get(from.id) ?? [])];
+  return links
+    .filter((link) => {
+      const other = link.source.id === from.id ? link.target : link.source;
+      return ctx.world.hasRole(other.group, caller, "guest");
+    })
+    .sort((a, b) => a.id - b.id);
+}
+
+function linkedAlready(ctx: RequestContext, a: Epic, b: Epic): boolean {
+  for (const link of ctx.world.linksByEpic.get(a.id) ?? []) {
+    if (link.source.id === b.id || link.target.id === b.id) return true;
+  }
+  return false;
+}
+
+const LINK_TYPES = new Set(["relates_to", "blocks", "is_blocked_by"]);
+
+export const planningRoutes: Route[] = [
+  {
+    method: "GET",
+    pattern: "/api/v4/user",
+    handler: (ctx) => ok(planningUser(ctx.base, requireCaller(ctx, "gitlab"))),
+  },
+  {
+    method: "GET",
+    pattern: "/api/v4/groups/:id",
+    handler: (ctx) => ok(group(ctx.base, visibleGroup(ctx, ctx.params.id))),
+  },
+  {
+    method: "GET",
+    pattern: "/api/v4/groups/:id/epics",
+    handler: (ctx) => {
+      const found = visibleGroup(ctx, ctx.params.id);
+      const epics = [...found.epics.values()].sort((a, b) => a.iid - b.iid);
+      const page = paginate(ctx, epics, "gitlab");
+      return {
+        status: 200,
+        body: page.items.map((item) => epic(ctx.base, item)),
+        headers: page.headers,
+      };
+    },
+  },
+  {
+    method: "GET",
+    pattern: "/api/v4/groups/:id/epics/:iid",
+    handler: (ctx) =>
+      ok(epic(ctx.base, epicOf(ctx, visibleGroup(ctx, ctx.params.id), ctx.params.iid))),
+  },
+  {
+    method: "GET",
+    pattern: "/api/v4/groups/:id/epics/:iid/related_epics",
+    handler: (ctx) => {
+      const from = epicOf(ctx, visibleGroup(ctx, ctx.params.id), ctx.params.iid);
+      const page = paginate(ctx, linksOf(ctx, from, requireCaller(ctx, "gitlab")), "gitlab");
+      return {
+        status: 200,
+        body: page.items.map((link) => relatedEpic(ctx.base, link, from)),
+        headers: page.headers,
+      };
+    },
+  },
+  {
+    method: "POST",
+    pattern: "/api/v4/groups/:id/epics/:iid/related_epics",
+    handler: (ctx) => {
+      const source = epicOf(ctx, visibleGroup(ctx, ctx.params.id), ctx.params.iid);
+      const params = parameters(ctx);
+      const { target_group_id: targetGroup, target_epic_iid: targetIid } = params;
+      const linkType = params.link_type ?? "relates_to";
+      if (typeof targetGroup !== "string" && typeof targetGroup !== "number") {
+        throw gitlabBadParameter("target_group_id is missing");
+      }
+      if (typeof targetIid !== "string" && typeof targetIid !== "number") {
+        throw gitlabBadParameter("target_epic_iid is missing");
+      }
+      if (typeof linkType !== "string" || !LINK_TYPES.has(linkType)) {
+        throw gitlabBadParameter("link_type does not have a valid value");
+      }
+      const target = epicOf(ctx, visibleGroup(ctx, String(targetGroup)), String(targetIid));
+      if (target.id === source.id)
+        throw gitlabError(400, "400 Bad request - an epic cannot relate to itself");
+      if (linkedAlready(ctx, source, target)) throw gitlabError(409, "Epic(s) already assigned");
+      const now = isoTime(ctx.now());
+      const link: EpicLink = {
+        id: ctx.world.nextId.epicLink++,
+        source,
+        target,
+        link_type: linkType as EpicLink["link_type"],
+        created_at: now,
+        updated_at: now,
+      };
+      ctx.world.addEpicLink(link);
+      return ok(epicLink(ctx.base, link), 201);
+    },
+  },
+  {
+    method: "DELETE",
+    pattern: "/api/v4/groups/:id/epics/:iid/related_epics/:link",
+    handler: (ctx) => {
+      const caller = requireCaller(ctx, "gitlab");
+      const from = epicOf(ctx, visibleGroup(ctx, ctx.params.id), ctx.params.iid);
+      const id = idParam(ctx.params.link);
+      const link = id === undefined ? undefined : ctx.world.epicLinks.get(id);
+      if (!link || (link.source.id !== from.id && link.target.id !== from.id)) {
+        throw gitlabNotFound("Related epic link Not Found");
+      }
+      // The spec: the caller needs a role (Guest or higher) in both groups of the link.
+      for (const side of [link.source, link.target]) {
+        if (!ctx.world.hasRole(side.group, caller, "guest")) throw gitlabForbidden();
+      }
+      ctx.world.removeEpicLink(link);
+      return ok(epicLink(ctx.base, link));
+    },
+  },
+  {
+    method: "GET",
+    pattern: "/api/v4/projects/:id",
+    handler: (ctx) => ok(project(ctx.base, visibleProject(ctx))),
+  },
+  {
+    method: "GET",
+    pattern: "/api/v4/projects/:id/boards",
+    handler: (ctx) => {
+      const found = visibleProject(ctx);
+      const boards = [...found.boards.values()].sort((a, b) => a.id - b.id);
+      const page = paginate(ctx, boards, "gitlab");
+      return {
+        status: 200,
+        body: page.items.map((item) => board(ctx.base, item)),
+        headers: page.headers,
+      };
+    },
+  },
+  {
+    method: "GET",
+    pattern: "/api/v4/projects/:id/boards/:board",
+    handler: (ctx) => ok(board(ctx.base, boardOf(ctx, visibleProject(ctx)))),
+  },
+  {
+    method: "POST",
+    pattern: "/api/v4/projects/:id/boards",
+    handler: (ctx) => {
+      const found = visibleProject(ctx);
+      if (!ctx.world.hasRole(found.group, ctx.caller, "reporter")) throw gitlabForbidden();
+      const { name } = parameters(ctx);
+      if (name === undefined) throw gitlabBadParameter("name is missing");
+      if (typeof name !== "string" || name.trim() === "") {
+        throw gitlabBadParameter("name is invalid");
+      }
+      const created: Board = {
+        id: ctx.world.nextId.board++,
+        name,
+        hide_backlog_list: false,
+        hide_closed_list: false,
+        project: found,
+      };
+      found.boards.set(created.id, created);
+      return ok(board(ctx.base, created), 201);
+    },
+  },
+  {
+    method: "DELETE",
+    pattern: "/api/v4/projects/:id/boards/:board",
+    handler: (ctx) => {
+      const found = visibleProject(ctx);
+      const target = boardOf(ctx, found);
+      // Deleting boards needs Reporter or higher in the project's group (our choice; see the decisions doc).
+      if (!ctx.world.hasRole(found.group, ctx.caller, "reporter")) throw gitlabForbidden();
+      found.boards.delete(target.id);
+      return ok(board(ctx.base, target));
+    },
+  },
+];

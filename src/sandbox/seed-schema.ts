@@ -1,0 +1,195 @@
+import { z } from "zod";
+
+/**
+ * The world a sandbox starts with. The YAML seed file (`--seed FILE`) has exactly this shape, and the
+ * built-in demo world is a value of it; both go through the same checks when the sandbox starts.
+ */
+
+const login = z.string().regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/, "expected a login");
+const timestamp = z.iso.datetime({ message: "expected a date-time like 2026-01-05T10:00:00Z" });
+const repoPermission = z.enum(["pull", "triage", "push", "maintain", "admin"]);
+const groupRole = z.enum(["guest", "planner", "reporter", "developer", "maintainer", "owner"]);
+
+/** Branch protection in the write shape of the PUT body, plus `required_signatures` (not settable by PUT). */
+const protection = z
+  .object({
+    required_signatures: z.boolean().optional(),
+  })
+  .catchall(z.unknown());
+
+const hook = z.strictObject({
+  id: z.number().int().positive(),
+  config: z.record(z.string(), z.string()),
+  events: z.array(z.string()).default(["push"]),
+  active: z.boolean().default(true),
+  branch_filter: z.string().default("*"),
+  authorization_header: z.string().optional(),
+  created_at: timestamp.optional(),
+  updated_at: timestamp.optional(),
+});
+
+const invitation = z.strictObject({
+  id: z.number().int().positive(),
+  invitee: login,
+  inviter: login,
+  permissions: z.enum(["read", "write", "admin", "triage", "maintain"]),
+  created_at: timestamp,
+  expired: z.boolean().default(false),
+});
+
+const branch = z.strictObject({
+  name: z.string().min(1),
+  protection: protection.optional(),
+});
+
+const repository = z.strictObject({
+  full_name: z.string().regex(/^[A-Za-z0-9-]+\/[A-Za-z0-9._-]+$/, "expected OWNER/NAME"),
+  id: z.number().int().positive().optional(),
+  private: z.boolean().default(true),
+  description: z.string().nullable().default(null),
+  default_branch: z.string().default("main"),
+  allow_squash_merge: z.boolean().default(true),
+  allow_rebase_merge: z.boolean().default(true),
+  allow_merge_commit: z.boolean().default(true),
+  created_at: timestamp.default("2026-01-02T09:00:00Z"),
+  collaborators: z.record(login, repoPermission).default({}),
+  teams: z.record(z.string(), repoPermission).default({}),
+  /** Which app last reported each status check: required checks without an app_id are bound to it. */
+  recent_checks: z.record(z.string(), z.number().int()).default({}),
+  branches: z.array(branch).min(1, "a repository needs at least one branch"),
+  hooks: z.array(hook).default([]),
+  invitations: z.array(invitation).default([]),
+});
+
+const user = z.strictObject({
+  login,
+  id: z.number().int().positive(),
+  name: z.string().nullable().default(null),
+  email: z.string().nullable().default(null),
+  token: z.string().min(1).optional(),
+  site_admin: z.boolean().default(false),
+});
+
+const team = z.strictObject({
+  slug: z.string().regex(/^[a-z0-9-]+$/, "expected a team slug"),
+  id: z.number().int().positive(),
+  name: z.string(),
+  description: z.string().nullable().default(null),
+});
+
+const organization = z.strictObject({
+  login,
+  id: z.number().int().positive(),
+  name: z.string().nullable().default(null),
+  owners: z.array(login).default([]),
+  members: z.array(login).default([]),
+  /** The permission every member has on every repository of the organization. */
+  base_permission: z.enum(["none", "pull", "triage", "push", "maintain", "admin"]).default("pull"),
+  teams: z.array(team).default([]),
+});
+
+const app = z.strictObject({
+  id: z.number().int().positive(),
+  slug: z.string().regex(/^[a-z0-9-]+$/, "expected an app slug"),
+  name: z.string(),
+  owner: login,
+  description: z.string().nullable().default(null),
+  events: z.array(z.string()).default([]),
+  created_at: timestamp.default("2026-01-02T09:00:00Z"),
+});
+
+const gistFile = z.union([
+  z.string(),
+  z.strictObject({ content: z.string(), language: z.string() }),
+]);
+
+const gist = z.strictObject({
+  id: z.string().regex(/^[0-9a-f]{8,40}$/, "expected a hexadecimal gist id"),
+  owner: login,
+  public: z.boolean(),
+  description: z.string().nullable().default(null),
+  files: z.record(z.string(), gistFile),
+  created_at: timestamp,
+  updated_at: timestamp,
+});
+
+const migration = z.strictObject({
+  id: z.number().int().positive(),
+  owner: login,
+  state: z.enum(["pending", "exporting", "exported", "failed"]),
+  lock_repositories: z.boolean().default(false),
+  exclude_metadata: z.boolean().default(false),
+  exclude_git_data: z.boolean().default(false),
+  exclude_attachments: z.boolean().default(false),
+  exclude_releases: z.boolean().default(false),
+  exclude_owner_projects: z.boolean().default(false),
+  org_metadata_only: z.boolean().default(false),
+  repositories: z.array(z.string()),
+  created_at: timestamp,
+  updated_at: timestamp,
+});
+
+const epic = z.strictObject({
+  iid: z.number().int().positive(),
+  title: z.string().min(1),
+  description: z.string().default(""),
+  state: z.enum(["opened", "closed"]).default("opened"),
+  author: login.optional(),
+  created_at: timestamp.default("2026-01-02T09:00:00Z"),
+});
+
+const group = z.strictObject({
+  id: z.number().int().positive(),
+  path: z.string().regex(/^[A-Za-z0-9_.-]+$/, "expected a group path"),
+  name: z.string(),
+  members: z.record(login, groupRole).default({}),
+  epics: z.array(epic).default([]),
+});
+
+const board = z.strictObject({
+  id: z.number().int().positive(),
+  name: z.string().min(1),
+  hide_backlog_list: z.boolean().default(false),
+  hide_closed_list: z.boolean().default(false),
+});
+
+const project = z.strictObject({
+  id: z.number().int().positive(),
+  group: z.string(),
+  path: z.string().regex(/^[A-Za-z0-9_.-]+$/, "expected a project path"),
+  name: z.string(),
+  description: z.string().default(""),
+  default_branch: z.string().default("main"),
+  created_at: timestamp.default("2026-01-02T09:00:00Z"),
+  boards: z.array(board).default([]),
+});
+
+/** An epic reference in GitLab's cross-group syntax: `GROUP_PATH&IID`. */
+const epicRef = z.string().regex(/^[A-Za-z0-9_.-]+&\d+$/, "expected GROUP&IID, e.g. acme&1");
+
+const epicLink = z.strictObject({
+  id: z.number().int().positive(),
+  source: epicRef,
+  target: epicRef,
+  link_type: z.enum(["relates_to", "blocks", "is_blocked_by"]).default("relates_to"),
+  created_at: timestamp.default("2026-01-02T09:00:00Z"),
+});
+
+export const worldSeedSchema = z.strictObject({
+  users: z.array(user).default([]),
+  organizations: z.array(organization).default([]),
+  apps: z.array(app).default([]),
+  repositories: z.array(repository).default([]),
+  gists: z.array(gist).default([]),
+  migrations: z.array(migration).default([]),
+  groups: z.array(group).default([]),
+  projects: z.array(project).default([]),
+  epic_links: z.array(epicLink).default([]),
+});
+
+/** A seed as written (defaults may be missing). */
+export type WorldSeedInput = z.input<typeof worldSeedSchema>;
+/** A seed after checking, with every default filled in. */
+export type WorldSeed = z.output<typeof worldSeedSchema>;
+export type RepositorySeed = WorldSeed["repositories"][number];
+export type HookSeed = RepositorySeed["hooks"][number];

@@ -1,0 +1,321 @@
+import { createHash } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { FaultInjector } from "./faults.js";
+import {
+  DOCS,
+  type Family,
+  HttpError,
+  type Reply,
+  type RequestContext,
+  unauthenticated,
+} from "./http-support.js";
+import {
+  type RateLimiter,
+  READ_POINTS,
+  type SecondaryLimiter,
+  WRITE_POINTS,
+} from "./rate-limits.js";
+import type { Match, Router } from "./router.js";
+import { countInto, type SandboxStats } from "./stats.js";
+import type { Account, World } from "./world.js";
+
+/**
+ * The request pipeline: count, authenticate, inject faults, wait out latency, apply secondary and
+ * primary limits, run the handler, answer conditional requests, and send with the rate headers.
+ */
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+export interface Pipeline {
+  world: World;
+  router: Router;
+  limiter: RateLimiter;
+  secondary: SecondaryLimiter;
+  faults: FaultInjector;
+  latencyMs: number;
+  now: () => number;
+  stats: SandboxStats;
+  base: () => string;
+}
+
+interface Credentials {
+  token: string | undefined;
+  caller: Account | null;
+}
+
+function credentials(req: IncomingMessage, family: Family, world: World): Credentials {
+  let token: string | undefined;
+  const header = req.headers.authorization;
+  if (header !== undefined) {
+    const match = /^(?:bearer|token)\s+(\S+)\s*$/i.exec(header);
+    token = match ? match[1] : header;
+  } else if (family === "gitlab" && typeof req.headers["private-token"] === "string") {
+    token = req.headers["private-token"];
+  }
+  return { token, caller: token === undefined ? null : (world.tokens.get(token) ?? null) };
+}
+
+type Body = { bytes: Buffer } | { tooLarge: true };
+
+function readBody(req: IncomingMessage): Promise<Body> {
+  const declared = Number(req.headers["content-length"] ?? 0);
+  if (declared > MAX_BODY_BYTES) {
+    req.resume();
+    return Promise.resolve({ tooLarge: true });
+  }
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        resolve({ tooLarge: true });
+        chunks.length = 0;
+      } else chunks.push(chunk);
+    });
+    req.on("end", () => resolve({ bytes: Buffer.concat(chunks) }));
+    req.on("error", () => resolve({ tooLarge: true }));
+  });
+}
+
+function parseJson(bytes: Buffer, family: Family): Record<string, unknown> {
+  const text = bytes.toString("utf8");
+  if (text.trim() === "") return {};
+  const fail = (message: string) =>
+    new HttpError({
+      status: 400,
+      body:
+        family === "gitlab"
+          ? { message: `400 Bad request - ${message}` }
+          : { message, documentation_url: DOCS },
+    });
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw fail("Problems parsing JSON");
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw fail("Body should be a JSON object");
+  }
+  return value as Record<string, unknown>;
+}
+
+function decodePath(pathname: string): string[] | undefined {
+  try {
+    return pathname.split("/").slice(1).map(decodeURIComponent);
+  } catch {
+    return undefined;
+  }
+}
+
+function etagOf(text: string): string {
+  return `"${createHash("sha1").update(text).digest("hex")}"`;
+}
+
+function matchesEtag(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  return header
+    .split(",")
+    .map((value) => value.trim().replace(/^W\//, ""))
+    .some((value) => value === etag || value === "*");
+}
+
+function secondaryReply(family: Family, retryAfter: number): Reply {
+  const message =
+    "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.";
+  return {
+    status: 403,
+    body: family === "gitlab" ? { message } : { message, documentation_url: DOCS },
+    headers: { "Retry-After": String(retryAfter) },
+  };
+}
+
+function notFoundReply(family: Family, methodMismatch: boolean): Reply {
+  if (family === "github")
+    return { status: 404, body: { message: "Not Found", documentation_url: DOCS } };
+  return methodMismatch
+    ? { status: 405, body: { message: "405 Method Not Allowed" } }
+    : { status: 404, body: { message: "404 Not Found" } };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function createRequestHandler(pipeline: Pipeline) {
+  const { world, router, limiter, secondary, faults, stats } = pipeline;
+
+  function send(
+    res: ServerResponse,
+    reply: Reply,
+    rateKey: string,
+    anonymous: boolean,
+    family: Family,
+  ): void {
+    const rate = limiter.status(rateKey, "core", anonymous);
+    const headers: Record<string, string> = {
+      "X-RateLimit-Limit": String(rate.limit),
+      "X-RateLimit-Remaining": String(rate.remaining),
+      "X-RateLimit-Reset": String(rate.reset),
+      "X-RateLimit-Used": String(rate.used),
+      "X-RateLimit-Resource": "core",
+      ...reply.headers,
+    };
+    if (family === "gitlab") {
+      headers["RateLimit-Limit"] = String(rate.limit);
+      headers["RateLimit-Remaining"] = String(rate.remaining);
+      headers["RateLimit-Reset"] = String(rate.reset);
+      headers["RateLimit-Observed"] = String(rate.used);
+    }
+    countInto(stats.responses_by_status, String(reply.status));
+    if (reply.body === undefined) {
+      res.writeHead(reply.status, headers).end();
+      return;
+    }
+    const text = typeof reply.body === "string" ? reply.body : JSON.stringify(reply.body);
+    headers["Content-Type"] = "application/json; charset=utf-8";
+    headers["Content-Length"] = String(Buffer.byteLength(text));
+    res.writeHead(reply.status, headers).end(text);
+  }
+
+  function dispatch(
+    req: IncomingMessage,
+    method: string,
+    url: URL,
+    match: Match,
+    bytes: Buffer,
+    caller: Account | null,
+    rateKey: string,
+  ): Reply {
+    const family = match.route.family;
+    const ctx: RequestContext = {
+      method,
+      url,
+      base: pipeline.base(),
+      params: match.params,
+      query: url.searchParams,
+      caller,
+      world,
+      now: pipeline.now,
+      rateOverview: () => limiter.overview(rateKey, caller === null),
+      json: () => parseJson(bytes, family),
+    };
+    let reply: Reply;
+    try {
+      reply = match.route.handler(ctx);
+    } catch (error) {
+      if (!(error instanceof HttpError)) throw error;
+      reply = error.reply;
+    }
+    if (method !== "GET" || reply.status !== 200) return reply;
+    const text = JSON.stringify(reply.body);
+    const etag = etagOf(text);
+    if (matchesEtag(req.headers["if-none-match"], etag)) {
+      return { status: 304, headers: { ...reply.headers, ETag: etag } };
+    }
+    return { ...reply, body: text, headers: { ...reply.headers, ETag: etag } };
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const method = req.method === "HEAD" ? "GET" : (req.method ?? "GET");
+    const url = new URL(req.url ?? "/", pipeline.base());
+    if (url.pathname === "/_sandbox/stats" && method === "GET") {
+      res.writeHead(200, { "Content-Type": "application/json; charset=utf-8" });
+      res.end(JSON.stringify(stats));
+      return;
+    }
+    stats.requests_total++;
+    countInto(stats.requests_by_method, method);
+    const family: Family = url.pathname.startsWith("/api/") ? "gitlab" : "github";
+    const { token, caller } = credentials(req, family, world);
+    const anonymous = caller === null;
+    const rateKey = caller ? `token:${token}` : `address:${req.socket.remoteAddress}`;
+    const reply = (value: Reply) => send(res, value, rateKey, anonymous, family);
+
+    const fault = faults.next();
+    if (!secondary.enter(rateKey)) {
+      stats.rate_limited_responses++;
+      stats.secondary_limited_responses++;
+      req.resume();
+      reply(secondaryReply(family, 1));
+      return;
+    }
+    try {
+      const body = await readBody(req);
+      if (pipeline.latencyMs > 0) await sleep(pipeline.latencyMs);
+      if (fault !== undefined) {
+        if (fault === "secondary") {
+          stats.rate_limited_responses++;
+          stats.secondary_limited_responses++;
+          reply(secondaryReply(family, 1));
+        } else {
+          stats.server_errors_injected++;
+          const message = fault === 502 ? "Server Error" : "Service Unavailable";
+          reply({ status: fault, body: { message } });
+        }
+        return;
+      }
+      if ("tooLarge" in body) {
+        res.setHeader("Connection", "close");
+        reply({
+          status: 413,
+          body:
+            family === "gitlab"
+              ? { message: "413 Request Entity Too Large" }
+              : { message: "Request body too large", documentation_url: DOCS },
+        });
+        return;
+      }
+      if (token !== undefined && caller === null) {
+        reply(unauthenticated(family, true));
+        return;
+      }
+      const segments = decodePath(url.pathname);
+      const match = segments ? router.match(method, segments) : { methodMismatch: false };
+      const route = "route" in match ? match.route : undefined;
+      if (!route?.free) {
+        const endpoint = `${method} ${route?.pattern ?? "unmatched"}`;
+        const points = method === "GET" ? READ_POINTS : WRITE_POINTS;
+        const retryAfter = secondary.spend(rateKey, endpoint, points);
+        if (retryAfter !== undefined) {
+          stats.rate_limited_responses++;
+          stats.secondary_limited_responses++;
+          reply(secondaryReply(family, retryAfter));
+          return;
+        }
+        if (!limiter.take(rateKey, "core", anonymous)) {
+          stats.rate_limited_responses++;
+          const who = caller ? `user ID ${caller.id}` : String(req.socket.remoteAddress);
+          reply({
+            status: 403,
+            body: { message: `API rate limit exceeded for ${who}.`, documentation_url: DOCS },
+          });
+          return;
+        }
+      }
+      if (!("route" in match)) {
+        reply(notFoundReply(family, match.methodMismatch));
+        return;
+      }
+      const answer = dispatch(req, method, url, match, body.bytes, caller, rateKey);
+      if (answer.status === 304) {
+        stats.not_modified_responses++;
+        if (!match.route.free) limiter.refund(rateKey, "core");
+      }
+      if (method !== "GET" && answer.status >= 200 && answer.status < 300) {
+        stats.mutations_applied++;
+      }
+      reply(answer);
+    } finally {
+      secondary.leave(rateKey);
+    }
+  }
+
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    handle(req, res).catch(() => {
+      if (!res.headersSent) {
+        res.writeHead(500, { "Content-Type": "application/json; charset=utf-8" });
+        res.end(JSON.stringify({ message: "Internal sandbox error", documentation_url: DOCS }));
+      } else res.destroy();
+    });
+  };
+}

@@ -1,0 +1,33 @@
+/** What `GET /_sandbox/stats` reports; later checks reconcile apply reports against these counts. */
+export interface SandboxStats {
+  /** Every request to the API (not counting `/_sandbox/` requests). */
+  requests_total: number;
+  /** Requests answered as over a limit: primary, secondary and injected secondary-limit answers. */
+  rate_limited_responses: number;
+  /** The secondary-limit share of `rate_limited_responses`. */
+  secondary_limited_responses: number;
+  not_modified_responses: number;
+  /** Injected 502/503 answers. */
+  server_errors_injected: number;
+  /** Successful state-changing requests (2xx answers to PUT, PATCH, POST and DELETE). */
+  mutations_applied: number;
+  requests_by_method: Record<string, number>;
+  responses_by_status: Record<string, number>;
+}
+
+export function emptyStats(): SandboxStats {
+  return {
+    requests_total: 0,
+    rate_limited_responses: 0,
+    secondary_limited_responses: 0,
+    not_modified_responses: 0,
+    server_errors_injected: 0,
+    mutations_applied: 0,
+    requests_by_method: {},
+    responses_by_status: {},
+  };
+}
+
+export function countInto(counts: Record<string, number>, key: string): void {
+  counts[key] = (counts[key] ?? 0) + 1;
+}

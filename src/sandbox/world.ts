@@ -1,0 +1,303 @@
+import { createHash } from "node:crypto";
+import type { Protection } from "./protection.js";
+
+/**
+ * The live state of a sandbox: accounts, repositories and planning objects, indexed by lowercase
+ * names and ids so every request is a few Map look-ups, whatever the size of the world.
+ */
+
+export type RepoPermission = "none" | "pull" | "triage" | "push" | "maintain" | "admin";
+const PERMISSION_LEVEL: Record<RepoPermission, number> = {
+  none: 0,
+  pull: 1,
+  triage: 2,
+  push: 3,
+  maintain: 4,
+  admin: 5,
+};
+
+export type GroupRole = "guest" | "planner" | "reporter" | "developer" | "maintainer" | "owner";
+const ROLE_LEVEL: Record<GroupRole, number> = {
+  guest: 10,
+  planner: 15,
+  reporter: 20,
+  developer: 30,
+  maintainer: 40,
+  owner: 50,
+};
+
+export interface Account {
+  login: string;
+  id: number;
+  name: string | null;
+  email: string | null;
+  type: "User" | "Organization";
+  site_admin: boolean;
+}
+
+export interface Team {
+  id: number;
+  slug: string;
+  name: string;
+  description: string | null;
+  org: Organization;
+}
+
+export interface Organization {
+  account: Account;
+  owners: Set<number>;
+  members: Set<number>;
+  basePermission: RepoPermission;
+  teams: Map<string, Team>;
+}
+
+export interface App {
+  id: number;
+  slug: string;
+  name: string;
+  owner: Account;
+  description: string | null;
+  events: string[];
+  created_at: string;
+}
+
+export interface Hook {
+  id: number;
+  config: Record<string, string>;
+  events: string[];
+  active: boolean;
+  branch_filter: string;
+  authorization_header: string | undefined;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface Invitation {
+  id: number;
+  invitee: Account;
+  inviter: Account;
+  permissions: "read" | "write" | "admin" | "triage" | "maintain";
+  created_at: string;
+  expired: boolean;
+}
+
+export interface Branch {
+  name: string;
+  sha: string;
+  protection: Protection | null;
+}
+
+export interface Repository {
+  id: number;
+  name: string;
+  owner: Account;
+  org: Organization | null;
+  private: boolean;
+  description: string | null;
+  default_branch: string;
+  allow_squash_merge: boolean;
+  allow_rebase_merge: boolean;
+  allow_merge_commit: boolean;
+  created_at: string;
+  updated_at: string;
+  collaborators: Map<number, RepoPermission>;
+  teamAccess: Map<number, RepoPermission>;
+  recentChecks: Map<string, number>;
+  /** Git branch names are case-sensitive, unlike owner and repository names. */
+  branches: Map<string, Branch>;
+  hooks: Map<number, Hook>;
+  invitations: Map<number, Invitation>;
+}
+
+export interface GistFile {
+  content: string;
+  language: string | null;
+}
+
+export interface Gist {
+  id: string;
+  owner: Account;
+  public: boolean;
+  description: string | null;
+  files: Map<string, GistFile>;
+  created_at: string;
+  updated_at: string;
+}
+
+export type MigrationState = "pending" | "exporting" | "exported" | "failed";
+
+export interface Migration {
+  id: number;
+  owner: Account;
+  state: MigrationState;
+  lock_repositories: boolean;
+  exclude_metadata: boolean;
+  exclude_git_data: boolean;
+  exclude_attachments: boolean;
+  exclude_releases: boolean;
+  exclude_owner_projects: boolean;
+  org_metadata_only: boolean;
+  repositories: Repository[];
+  created_at: string;
+  updated_at: string;
+}
+
+export interface Group {
+  id: number;
+  path: string;
+  name: string;
+  members: Map<number, GroupRole>;
+  epics: Map<number, Epic>;
+}
+
+export interface Epic {
+  id: number;
+  iid: number;
+  group: Group;
+  title: string;
+  description: string;
+  state: "opened" | "closed";
+  author: Account | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface EpicLink {
+  id: number;
+  source: Epic;
+  target: Epic;
+  link_type: "relates_to" | "blocks" | "is_blocked_by";
+  created_at: string;
+  updated_at: string;
+}
+
+export interface Project {
+  id: number;
+  group: Group;
+  path: string;
+  name: string;
+  description: string;
+  default_branch: string;
+  created_at: string;
+  boards: Map<number, Board>;
+}
+
+export interface Board {
+  id: number;
+  name: string;
+  hide_backlog_list: boolean;
+  hide_closed_list: boolean;
+  project: Project;
+}
+
+export function branchSha(fullName: string, branch: string): string {
+  return createHash("sha1").update(`${fullName}@${branch}`).digest("hex");
+}
+
+export class World {
+  /** Users and organizations share one namespace of logins, as on GitHub. */
+  readonly accounts = new Map<string, Account>();
+  readonly accountsById = new Map<number, Account>();
+  readonly tokens = new Map<string, Account>();
+  readonly organizations = new Map<string, Organization>();
+  readonly apps = new Map<string, App>();
+  readonly appsById = new Map<number, App>();
+  readonly repositories = new Map<string, Repository>();
+  /** Repositories by owner login, in seed order, for the listing endpoints. */
+  readonly repositoriesByOwner = new Map<string, Repository[]>();
+  readonly gists: Gist[] = [];
+  readonly gistsByOwner = new Map<number, Gist[]>();
+  readonly migrations = new Map<number, Migration>();
+  readonly groups = new Map<number, Group>();
+  readonly groupsByPath = new Map<string, Group>();
+  readonly projects = new Map<number, Project>();
+  readonly projectsByPath = new Map<string, Project>();
+  readonly epicLinks = new Map<number, EpicLink>();
+  readonly linksByEpic = new Map<number, Set<EpicLink>>();
+  /** Repositories held read-only by a running migration that locks them. */
+  readonly lockedRepositories = new Set<number>();
+  readonly nextId = { hook: 1, board: 1, epicLink: 1 };
+
+  account(login: string): Account | undefined {
+    return this.accounts.get(login.toLowerCase());
+  }
+
+  repository(owner: string, name: string): Repository | undefined {
+    return this.repositories.get(`${owner}/${name}`.toLowerCase());
+  }
+
+  addRepository(repo: Repository): void {
+    this.repositories.set(`${repo.owner.login}/${repo.name}`.toLowerCase(), repo);
+    const key = repo.owner.login.toLowerCase();
+    const list = this.repositoriesByOwner.get(key);
+    if (list) list.push(repo);
+    else this.repositoriesByOwner.set(key, [repo]);
+  }
+
+  permission(repo: Repository, user: Account | null): RepoPermission {
+    if (user === null) return repo.private ? "none" : "pull";
+    if (repo.owner.id === user.id || user.site_admin) return "admin";
+    let best: RepoPermission = repo.private ? "none" : "pull";
+    const raise = (candidate: RepoPermission | undefined) => {
+      if (candidate !== undefined && PERMISSION_LEVEL[candidate] > PERMISSION_LEVEL[best]) {
+        best = candidate;
+      }
+    };
+    if (repo.org) {
+      if (repo.org.owners.has(user.id)) return "admin";
+      if (repo.org.members.has(user.id)) raise(repo.org.basePermission);
+    }
+    raise(repo.collaborators.get(user.id));
+    return best;
+  }
+
+  can(repo: Repository, user: Account | null, needed: RepoPermission): boolean {
+    return PERMISSION_LEVEL[this.permission(repo, user)] >= PERMISSION_LEVEL[needed];
+  }
+
+  teamCanPush(repo: Repository, team: Team): boolean {
+    const access = repo.teamAccess.get(team.id);
+    return access !== undefined && PERMISSION_LEVEL[access] >= PERMISSION_LEVEL.push;
+  }
+
+  /** Whether every member of `org` can see all of its repositories, which makes listings a slice. */
+  seesAllOf(org: Organization, user: Account | null): boolean {
+    if (user === null) return false;
+    if (org.owners.has(user.id) || user.site_admin) return true;
+    return org.members.has(user.id) && org.basePermission !== "none";
+  }
+
+  group(idOrPath: string): Group | undefined {
+    return /^\d+$/.test(idOrPath)
+      ? this.groups.get(Number(idOrPath))
+      : this.groupsByPath.get(idOrPath.toLowerCase());
+  }
+
+  project(idOrPath: string): Project | undefined {
+    return /^\d+$/.test(idOrPath)
+      ? this.projects.get(Number(idOrPath))
+      : this.projectsByPath.get(idOrPath.toLowerCase());
+  }
+
+  hasRole(group: Group, user: Account | null, minimum: GroupRole): boolean {
+    if (user === null) return false;
+    if (user.site_admin) return true;
+    const role = group.members.get(user.id);
+    return role !== undefined && ROLE_LEVEL[role] >= ROLE_LEVEL[minimum];
+  }
+
+  addEpicLink(link: EpicLink): void {
+    this.epicLinks.set(link.id, link);
+    for (const epic of [link.source, link.target]) {
+      const set = this.linksByEpic.get(epic.id);
+      if (set) set.add(link);
+      else this.linksByEpic.set(epic.id, new Set([link]));
+    }
+  }
+
+  removeEpicLink(link: EpicLink): void {
+    this.epicLinks.delete(link.id);
+    this.linksByEpic.get(link.source.id)?.delete(link);
+    this.linksByEpic.get(link.target.id)?.delete(link);
+  }
+}

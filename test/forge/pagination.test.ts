@@ -1,0 +1,85 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { Secret } from "../../src/core/secret.js";
+import { ForgeClient, ForgeError } from "../../src/forge/client.js";
+import { FakeClock } from "./fake-clock.js";
+import { FakeService } from "./fake-service.js";
+import { pagedList } from "./list-service.js";
+
+const items = Array.from({ length: 250 }, (_, i) => ({ id: i + 1 }));
+let service: FakeService | undefined;
+
+afterEach(async () => {
+  await service?.close();
+  service = undefined;
+});
+
+describe("paginate", () => {
+  it("reads every page, 100 at a time, following absolute Link rel=next", async () => {
+    const clock = new FakeClock();
+    service = await FakeService.start(pagedList(items), clock);
+    const client = new ForgeClient({
+      baseUrl: service.url,
+      kind: "repository",
+      token: new Secret("t", "T"),
+      clock,
+    });
+    const all = await client.paginate<{ id: number }>("/repos/acme/api/invitations", {
+      state: "open",
+    });
+    expect(all).toEqual(items);
+    expect(service.received.map((r) => r.path)).toEqual([
+      "/repos/acme/api/invitations?state=open&per_page=100",
+      "/repos/acme/api/invitations?state=open&per_page=100&page=2",
+      "/repos/acme/api/invitations?state=open&per_page=100&page=3",
+    ]);
+  });
+
+  it("keeps a smaller per_page the caller asks for", async () => {
+    const clock = new FakeClock();
+    service = await FakeService.start(pagedList(items.slice(0, 7)), clock);
+    const client = new ForgeClient({ baseUrl: service.url, kind: "repository", clock });
+    expect(await client.paginate("/gists", { per_page: 3 })).toHaveLength(7);
+    expect(service.received).toHaveLength(3);
+  });
+
+  it("works under a base URL with a path prefix", async () => {
+    const clock = new FakeClock();
+    service = await FakeService.start(pagedList(items), clock);
+    const client = new ForgeClient({
+      baseUrl: `${service.url}/api/v3/`,
+      kind: "repository",
+      clock,
+    });
+    expect(await client.paginate("/orgs/acme/repos")).toHaveLength(250);
+    expect(service.received[2]?.path).toBe("/api/v3/orgs/acme/repos?per_page=100&page=3");
+  });
+
+  it("refuses to follow a next link to another origin", async () => {
+    const clock = new FakeClock();
+    service = await FakeService.start(
+      pagedList(items, () => "http://evil.example:8080"),
+      clock,
+    );
+    const client = new ForgeClient({
+      baseUrl: service.url,
+      kind: "repository",
+      token: new Secret("t", "T"),
+      clock,
+    });
+    const error = await client.paginate("/gists").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ForgeError);
+    expect((error as ForgeError).message).toBe(
+      "GET /gists?per_page=100 → refused to follow a next-page link to another origin (http://evil.example:8080)",
+    );
+    expect(service.received).toHaveLength(1);
+  });
+
+  it("refuses a page that is not a list", async () => {
+    const clock = new FakeClock();
+    service = await FakeService.start(() => ({ body: { message: "hi" } }), clock);
+    const client = new ForgeClient({ baseUrl: service.url, kind: "repository", clock });
+    await expect(client.paginate("/gists")).rejects.toThrow(
+      "GET /gists?per_page=100 → 200 expected a list in the response",
+    );
+  });
+});

@@ -1,0 +1,127 @@
+import { spawn } from "node:child_process";
+import { describe, expect, it } from "vitest";
+import type { CliIO } from "../../src/cli/io.js";
+import { runCli } from "../../src/cli/run.js";
+import { builtCli, repoRoot, runInProcess } from "../helpers/cli.js";
+
+const LISTENING = /^forgeplan sandbox listening on (http:\/\/127\.0\.0\.1:\d+)\n/;
+
+/** Runs `forgeplan sandbox` in-process with a signal the test controls. */
+function startInProcess(argv: string[]) {
+  const controller = new AbortController();
+  let stdout = "";
+  let stderr = "";
+  const io: CliIO = {
+    stdout: { write: (text) => void (stdout += text), isTTY: false },
+    stderr: { write: (text) => void (stderr += text), isTTY: false },
+    stdinIsTTY: false,
+    env: {},
+    cwd: repoRoot,
+    signal: controller.signal,
+  };
+  const exit = runCli(["sandbox", ...argv], io);
+  const url = async (): Promise<string> => {
+    for (let i = 0; i < 200; i++) {
+      const match = LISTENING.exec(stdout);
+      if (match?.[1]) return match[1];
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    throw new Error(`no listening line; stderr: ${stderr}`);
+  };
+  return { url, stop: () => controller.abort(), exit, output: () => ({ stdout, stderr }) };
+}
+
+describe("forgeplan sandbox", () => {
+  it("prints the listening line first, serves the demo world, and stops cleanly on the signal", async () => {
+    const running = startInProcess(["--port", "0", "--rate-limit", "core=40,search=5"]);
+    const url = await running.url();
+    const answer = await fetch(`${url}/rate_limit`, {
+      headers: { Authorization: "token sandbox-admin" },
+    });
+    expect(((await answer.json()) as { rate: { limit: number } }).rate.limit).toBe(40);
+    running.stop();
+    expect(await running.exit).toBe(0);
+    expect(running.output().stdout.split("\n").at(-2)).toBe(
+      "forgeplan sandbox stopped after 1 requests",
+    );
+  });
+
+  it("loads a seed file relative to the working directory", async () => {
+    const running = startInProcess(["--seed", "test/sandbox/fixtures/small-world.yaml"]);
+    const url = await running.url();
+    const answer = await fetch(`${url}/user`, { headers: { Authorization: "Bearer alice-token" } });
+    expect(answer.status).toBe(200);
+    running.stop();
+    expect(await running.exit).toBe(0);
+  });
+
+  it.each([
+    [["--port", "http"], "forgeplan: sandbox: --port expects a whole number, got 'http'\n"],
+    [["--port", "70000"], "forgeplan: sandbox: --port must be at most 65535, got 70000\n"],
+    [["--generate=-3"], "forgeplan: sandbox: --generate expects a whole number, got '-3'\n"],
+    [
+      ["--fail-rate", "1.5"],
+      "forgeplan: sandbox: --fail-rate expects a number from 0 to 1, got '1.5'\n",
+    ],
+    [["--latency", "fast"], "forgeplan: sandbox: --latency expects a whole number, got 'fast'\n"],
+    [
+      ["--rate-limit", "core"],
+      "forgeplan: sandbox: --rate-limit expects CATEGORY=N[,…], got 'core'\n",
+    ],
+    [["--rate-window", "0"], "forgeplan: sandbox: --rate-window must be at least 1\n"],
+    [["--seed", "missing.yaml"], "forgeplan: sandbox: missing.yaml: no such file\n"],
+    [
+      ["--seed", "test/sandbox/fixtures/small-world.yaml", "--generate", "2"],
+      "forgeplan: sandbox: --generate needs an organization 'acme' in the seed\n",
+    ],
+  ])("refuses %j with one line", async (argv, message) => {
+    const result = await runInProcess(["sandbox", ...argv]);
+    expect(result).toEqual({ code: 1, stdout: "", stderr: message });
+  });
+
+  it("names the seed file as given, with line and key", async () => {
+    const result = await runInProcess([
+      "sandbox",
+      "--seed",
+      "test/sandbox/fixtures/bad-world.yaml",
+    ]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      "forgeplan: sandbox: test/sandbox/fixtures/bad-world.yaml:5: repositories[0].branches: a repository needs at least one branch\n",
+    );
+  });
+
+  it("reports a port in use", async () => {
+    const running = startInProcess([]);
+    const port = new URL(await running.url()).port;
+    const second = await runInProcess(["sandbox", "--port", port]);
+    expect(second.stderr).toBe(`forgeplan: sandbox: port ${port} is already in use\n`);
+    running.stop();
+    await running.exit;
+  });
+
+  it("runs from the built CLI until SIGTERM", async () => {
+    const child = spawn(process.execPath, [builtCli, "sandbox", "--port", "0"], {
+      cwd: repoRoot,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stdout.on("data", (chunk) => {
+        stdout += chunk;
+        const match = LISTENING.exec(stdout);
+        if (match?.[1]) resolve(match[1]);
+      });
+      child.on("exit", () => reject(new Error(`exited early: ${stdout}`)));
+    });
+    const answer = await fetch(`${url}/repos/acme/api/branches/main/protection`, {
+      headers: { Authorization: "Bearer sandbox-admin" },
+    });
+    expect(answer.status).toBe(200);
+    const code = await new Promise<number | null>((resolve) => {
+      child.on("exit", (exitCode) => resolve(exitCode));
+      child.kill("SIGTERM");
+    });
+    expect(code).toBe(0);
+  });
+});

@@ -1,0 +1,120 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { startSandbox } from "../../src/sandbox/index.js";
+import { call, protectionBody, sandbox } from "./helpers.js";
+
+const SMALL = "test/sandbox/fixtures/small-world.yaml";
+
+function seedFile(text: string): string {
+  const file = join(mkdtempSync(join(tmpdir(), "forgeplan-seed-")), "world.yaml");
+  writeFileSync(file, text);
+  return file;
+}
+
+async function seedError(text: string): Promise<string> {
+  const file = seedFile(text);
+  try {
+    await startSandbox({ seed: file });
+  } catch (error) {
+    return (error as Error).message.replace(file, "world.yaml");
+  }
+  throw new Error("the seed was accepted");
+}
+
+describe("seed files", () => {
+  it("serve the world they describe", async () => {
+    const sb = await sandbox({ seed: SMALL });
+    const repos = await call(sb, "GET", "/orgs/tiny/repos", { token: "alice-token" });
+    expect(repos.body.map((repo: { name: string }) => repo.name)).toEqual(["strict", "locked"]);
+    expect((await call(sb, "GET", "/repos/acme/api")).status).toBe(401);
+  });
+
+  it("hold back changes to repositories locked by a pending or exporting migration", async () => {
+    const sb = await sandbox({ seed: SMALL });
+    const alice = { token: "alice-token" };
+    const hook = await call(sb, "PATCH", "/repos/tiny/locked/hooks/40", {
+      ...alice,
+      body: { active: false },
+    });
+    expect([hook.status, hook.body.message]).toEqual([
+      403,
+      "Repository is locked by a migration in progress.",
+    ]);
+    expect((await call(sb, "GET", "/repos/tiny/locked/hooks/40", alice)).body.active).toBe(true);
+    const pending = await call(sb, "PUT", "/repos/alice/secret/branches/main/protection", {
+      ...alice,
+      body: protectionBody(),
+    });
+    expect(pending.status).toBe(403);
+    const failedMigration = await call(sb, "PUT", "/repos/tiny/strict/branches/main/protection", {
+      ...alice,
+      body: protectionBody(),
+    });
+    expect(failedMigration.status).toBe(200);
+  });
+
+  it("name the file, line and key of a type error", async () => {
+    const message = await seedError(
+      [
+        "users:",
+        "  - login: ann",
+        "    id: 1",
+        "repositories:",
+        "  - full_name: ann/x",
+        "    private: maybe",
+        "    branches: [{name: main}]",
+      ].join("\n"),
+    );
+    expect(message).toBe(
+      "world.yaml:6: repositories[0].private: Invalid input: expected boolean, received string",
+    );
+  });
+
+  it("name the file, line and key of a dangling reference", async () => {
+    const message = await seedError(
+      [
+        "users:",
+        "  - { login: ann, id: 1 }",
+        "repositories:",
+        "  - full_name: ann/x",
+        "    collaborators:",
+        "      bob: push",
+        "    branches: [{name: main}]",
+      ].join("\n"),
+    );
+    expect(message).toBe("world.yaml:6: repositories[0].collaborators.bob: unknown user 'bob'");
+  });
+
+  it("check protections in the seed like a PUT", async () => {
+    const message = await seedError(
+      [
+        "users:",
+        "  - { login: ann, id: 1 }",
+        "repositories:",
+        "  - full_name: ann/x",
+        "    branches:",
+        "      - name: main",
+        "        protection:",
+        "          enforce_admins: true",
+      ].join("\n"),
+    );
+    expect(message).toMatch(
+      /^world\.yaml:8: repositories\[0\]\.branches\[0\]\.protection: required_status_checks: is required/,
+    );
+  });
+
+  it("report YAML syntax errors and missing files in one line", async () => {
+    expect(await seedError("users:\n  - login: [unclosed\n")).toMatch(/^world\.yaml:\d+: /);
+    await expect(startSandbox({ seed: "/nonexistent/world.yaml" })).rejects.toThrow(
+      "/nonexistent/world.yaml: no such file",
+    );
+  });
+
+  it("refuse --generate without an acme organization", async () => {
+    await expect(startSandbox({ seed: SMALL, generate: 3 })).rejects.toThrow(
+      "--generate needs an organization 'acme' in the seed",
+    );
+  });
+});
