@@ -24,13 +24,16 @@ export const exportCommand: Command = async (argv, io) => {
     groups: values.group ?? [],
   };
   if (request.repos.length + request.projects.length + request.groups.length === 0) {
-    throw new CliError("export: name what to export with --repo OWNER/REPO, --project ID or --group ID");
+    throw new CliError(
+      "export: name what to export with --repo OWNER/REPO, --project ID or --group ID",
+    );
   }
   const configured =
     (values.config?.length ?? 0) > 0 || existsSync(resolve(io.cwd, "forgeplan.yaml"));
+  // Without a config file, the default targets apply: read them from an empty desired state.
   const state: DesiredState = configured
     ? loadState("export", values, io)
-    : loadState("export", { ...values, config: [] }, io);
+    : loadState("export", { ...values, config: ["(defaults)"] }, io, () => "version: 1\n");
   const repositoryTarget = state.targets.find((target) => target.type === "repository");
   const planningTarget = state.targets.find((target) => target.type === "planning");
   const use = [
@@ -39,7 +42,7 @@ export const exportCommand: Command = async (argv, io) => {
       ? [planningTarget.name]
       : []),
   ];
-  const session = await openSession("export", values, io, { ...state, repositories: [], projects: [], groups: [], gists: [], migrations: [] }, use);
+  const session = await openSession("export", values, io, state, use);
   try {
     const exported = await exportState(
       request,

@@ -7,7 +7,9 @@ import { CliError, type CliIO } from "./io.js";
 export function parseFormat(command: string, value: string | undefined): Format {
   const format = value ?? "text";
   if (!(FORMATS as readonly string[]).includes(format)) {
-    throw new CliError(`${command}: --format must be one of ${FORMATS.join(", ")}, got '${format}'`);
+    throw new CliError(
+      `${command}: --format must be one of ${FORMATS.join(", ")}, got '${format}'`,
+    );
   }
   return format as Format;
 }

@@ -35,14 +35,23 @@ export interface Session {
 }
 
 /** Loads the desired state or ends the command with every positioned error on stderr. */
-export function loadState(command: string, flags: ConnectionFlags, io: CliIO): DesiredState {
+export function loadState(
+  command: string,
+  flags: ConnectionFlags,
+  io: CliIO,
+  readFile?: (path: string) => string,
+): DesiredState {
   const paths = flags.config?.length ? flags.config : ["forgeplan.yaml"];
-  const result = loadDesiredState(paths, { cwd: io.cwd, env: io.env });
+  const result = loadDesiredState(paths, {
+    cwd: io.cwd,
+    env: io.env,
+    ...(readFile ? { readFile } : {}),
+  });
   if (result.ok) return result.state;
-  for (const error of result.errors.slice(1)) io.stderr.write(`forgeplan: ${formatConfigError(error)}\n`);
-  const first = result.errors[0];
+  for (const error of result.errors) io.stderr.write(`${formatConfigError(error)}\n`);
+  const count = result.errors.length;
   throw new CliError(
-    first ? formatConfigError(first) : `${command}: the configuration is not valid`,
+    `${command}: the configuration has ${count} error${count === 1 ? "" : "s"}; nothing was read or changed`,
   );
 }
 

@@ -19,7 +19,10 @@ export interface ApplyInput {
   onOutcome?: (outcome: ChangeOutcome) => void;
 }
 
-function outcomeOf(change: Change, rest: Omit<ChangeOutcome, "address" | "kind" | "action">): ChangeOutcome {
+function outcomeOf(
+  change: Change,
+  rest: Omit<ChangeOutcome, "address" | "kind" | "action">,
+): ChangeOutcome {
   return { address: change.address, kind: change.kind, action: change.action, ...rest };
 }
 
@@ -30,19 +33,25 @@ async function applyOne(change: Change, input: ApplyInput): Promise<ChangeOutcom
   }
   const client = input.clients.get(change.target);
   if (!client) {
-    return outcomeOf(change, { outcome: "failed", message: `target '${change.target}' has no connection` });
+    return outcomeOf(change, {
+      outcome: "failed",
+      message: `target '${change.target}' has no connection`,
+    });
   }
   for (const request of change.requests) {
     const label = `${request.method} ${request.path}`;
     try {
       const body =
-        request.body === undefined ? undefined : resolveSecrets(request.body, input.secrets, input.env);
+        request.body === undefined
+          ? undefined
+          : resolveSecrets(request.body, input.secrets, input.env);
       const response = await client.request(request.method, request.path, {
         body,
         writeKey: `${change.target}/${change.scope}`,
       });
       const problem = verifyResponse(change.kind, request, response.data);
-      if (problem) return outcomeOf(change, { outcome: "failed", request: label, message: problem });
+      if (problem)
+        return outcomeOf(change, { outcome: "failed", request: label, message: problem });
     } catch (error) {
       if (error instanceof ForgeError) {
         return outcomeOf(change, {

@@ -1,3 +1,4 @@
+import { selectsRepository } from "../config/glob.js";
 import type {
   BranchProtectionSettings,
   RepositoryEntry,
@@ -5,7 +6,6 @@ import type {
 } from "../config/model.js";
 import type { ChangeError } from "../core/plan.js";
 import type { ResourceReader } from "../resources/context.js";
-import { globToRegExp, matchesAny } from "../resources/glob.js";
 
 /** The desired state of one repository after globs are expanded and entries layered. */
 export interface RepoDesired {
@@ -42,7 +42,9 @@ function layer(into: RepoDesired, entry: RepositoryEntry): void {
     const previous = into.branchProtection.get(branch);
     into.branchProtection.set(
       branch,
-      previous === undefined || previous === null || settings === null ? settings : deepMerge(previous, settings),
+      previous === undefined || previous === null || settings === null
+        ? settings
+        : deepMerge(previous, settings),
     );
   }
   if (entry.webhooks) {
@@ -120,11 +122,12 @@ export async function expandRepositories(
       });
       return;
     }
-    const pattern = globToRegExp(selector.pattern);
     for (const repo of result.data) {
+      // Archived repositories are read-only upstream: protections and hooks cannot be changed there.
       if (repo.archived) continue;
-      if (!pattern.test(repo.name) || matchesAny(repo.name, selector.exclude.map(stripOwner))) continue;
-      layer(slot(entry.target, repo.owner?.login ?? selector.owner, repo.name), entry);
+      const owner = repo.owner?.login ?? selector.owner;
+      if (!selectsRepository(selector, `${owner}/${repo.name}`)) continue;
+      layer(slot(entry.target, owner, repo.name), entry);
     }
   });
   for (const entry of entries) {
@@ -132,10 +135,4 @@ export async function expandRepositories(
     layer(slot(entry.target, entry.selector.owner, entry.selector.repo), entry);
   }
   return { repos: [...repos.values()], errors };
-}
-
-/** Excludes may be written `acme/legacy-*` or `legacy-*`. */
-function stripOwner(pattern: string): string {
-  const slash = pattern.indexOf("/");
-  return slash >= 0 ? pattern.slice(slash + 1) : pattern;
 }

@@ -87,41 +87,32 @@ export async function exportState(
       request.repos.map((name) => exportRepo(repositoryReader, name)),
     );
   }
-  if (request.projects.length > 0) {
+  // Clean-ups name what must not exist, so live boards and epics are listed as comments to pick from.
+  for (const project of request.projects) {
     if (!planningReader) throw new ExportError("no planning target to export from");
-    const projects = [];
-    for (const project of request.projects) {
-      const boards = await must(
-        planningReader.client.paginate<{ id: number; name: string }>(`${projectPath(project)}/boards`),
-        `the boards of project ${project}`,
-      );
-      comments.push(
-        `project ${project} boards: ${boards.map((board) => `${board.id} "${board.name}"`).join(", ") || "none"}`,
-      );
-      projects.push({ project: asId(project), target: planningReader.target, boards_absent: [] });
-    }
-    document.projects = projects;
+    const boards = await must(
+      planningReader.client.paginate<{ id: number; name: string }>(
+        `${projectPath(project)}/boards`,
+      ),
+      `the boards of project ${project}`,
+    );
+    comments.push(
+      `project ${project} boards (name any under projects[].boards_absent to delete it): ` +
+        (boards.map((board) => `${board.id} "${board.name}"`).join(", ") || "none"),
+    );
   }
-  if (request.groups.length > 0) {
+  for (const group of request.groups) {
     if (!planningReader) throw new ExportError("no planning target to export from");
-    const groups = [];
-    for (const group of request.groups) {
-      const epics = await must(
-        planningReader.client.paginate<{ iid: number; title?: string }>(`${groupPath(group)}/epics`),
-        `the epics of group ${group}`,
-      );
-      comments.push(
-        `group ${group} epics: ${epics.map((epic) => `&${epic.iid} "${epic.title ?? ""}"`).join(", ") || "none"}`,
-      );
-      groups.push({ group: asId(group), target: planningReader.target, epic_links_absent: [] });
-    }
-    document.groups = groups;
+    const epics = await must(
+      planningReader.client.paginate<{ iid: number; title?: string }>(`${groupPath(group)}/epics`),
+      `the epics of group ${group}`,
+    );
+    comments.push(
+      `group ${group} epics (name links between them under groups[].epic_links_absent): ` +
+        (epics.map((epic) => `&${epic.iid} "${epic.title ?? ""}"`).join(", ") || "none"),
+    );
   }
   return { document, comments };
-}
-
-function asId(value: string): string | number {
-  return /^\d+$/.test(value) ? Number(value) : value;
 }
 
 export { ExportError };

@@ -79,7 +79,8 @@ export async function buildPlan({ state, readers, now }: PlanInput): Promise<Pla
     .map((change, index) => ({ change, index }))
     .sort(
       (a, b) =>
-        (kindOrder.get(a.change.kind) ?? 0) - (kindOrder.get(b.change.kind) ?? 0) || a.index - b.index,
+        (kindOrder.get(a.change.kind) ?? 0) - (kindOrder.get(b.change.kind) ?? 0) ||
+        a.index - b.index,
     )
     .map(({ change }) => change);
   return makePlan(ordered);
@@ -92,7 +93,10 @@ function holdLockedRepositories(
   const locked = new Map<string, string>();
   for (const { change, live } of migrations) {
     for (const repo of locksOf(live)) {
-      locked.set(repo, `locked by migration ${change.name} (${live?.state}) with lock_repositories`);
+      locked.set(
+        repo,
+        `locked by migration ${change.name} (${live?.state}) with lock_repositories`,
+      );
     }
   }
   if (locked.size === 0) return;

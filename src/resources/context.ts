@@ -37,7 +37,10 @@ export class ResourceReader {
     readonly client: ForgeClient,
   ) {}
 
-  async getOrAbsent<T>(path: string, query?: Record<string, string | number>): Promise<ReadResult<T>> {
+  async getOrAbsent<T>(
+    path: string,
+    query?: Record<string, string | number>,
+  ): Promise<ReadResult<T>> {
     try {
       const result = await this.client.getOrUndefined<T>(path, query);
       return result.found

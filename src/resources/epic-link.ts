@@ -95,7 +95,12 @@ export async function planEpicLinks(reader: ResourceReader, entry: GroupEntry): 
         if ("linkId" in wanted && wanted.epic === undefined) continue;
         return {
           ...change,
-          error: changeError(`epic &${epic} was not found in group ${scope}`, "GET", `${groupPath(entry.group)}/epics/${epic}/related_epics`, 404),
+          error: changeError(
+            `epic &${epic} was not found in group ${scope}`,
+            "GET",
+            `${groupPath(entry.group)}/epics/${epic}/related_epics`,
+            404,
+          ),
         };
       }
       const link = listed.data.find((candidate) =>

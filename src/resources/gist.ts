@@ -14,7 +14,10 @@ interface ReadGist {
 }
 
 export async function auditGists(reader: ResourceReader, audit: GistAudit): Promise<Change[]> {
-  const listed = await reader.list<ReadGist>("/gists", audit.since ? { since: audit.since } : undefined);
+  const listed = await reader.list<ReadGist>(
+    "/gists",
+    audit.since ? { since: audit.since } : undefined,
+  );
   const base = (scope: string, name: string): Change => ({
     address: `${reader.target}/${scope}/gist/${name}`,
     kind: "gist",

@@ -1,7 +1,7 @@
 import type { RepositoryEntry } from "../config/model.js";
 import type { Change } from "../core/plan.js";
 import { changeError, type RepoRef, type ResourceReader, repoPath } from "./context.js";
-import { matchesAny } from "./glob.js";
+import { matchesGlob } from "../config/glob.js";
 
 /** Audit of a repository's open invitations: each offending invitation is a report with its facts. */
 interface ReadInvitation {
@@ -17,17 +17,25 @@ type Policy = NonNullable<RepositoryEntry["invitations"]>;
 
 const DAY_MS = 86_400_000;
 
-export function invitationFindings(invitation: ReadInvitation, policy: Policy, now: number): string[] {
+export function invitationFindings(
+  invitation: ReadInvitation,
+  policy: Policy,
+  now: number,
+): string[] {
   const findings: string[] = [];
   const login = invitation.invitee?.login ?? "(unknown)";
-  if (policy.allowedInvitees && !matchesAny(login, policy.allowedInvitees)) {
-    findings.push(`invitee ${login} is not in allowed_invitees (${policy.allowedInvitees.join(", ")})`);
+  if (policy.allowedInvitees && !policy.allowedInvitees.some((glob) => matchesGlob(glob, login))) {
+    findings.push(
+      `invitee ${login} is not in allowed_invitees (${policy.allowedInvitees.join(", ")})`,
+    );
   }
   const created = invitation.created_at ? Date.parse(invitation.created_at) : Number.NaN;
   if (policy.maxAgeDays !== undefined && Number.isFinite(created)) {
     const ageDays = Math.floor((now - created) / DAY_MS);
     if (ageDays > policy.maxAgeDays) {
-      findings.push(`open for ${ageDays} days (created ${invitation.created_at}), more than max_age_days ${policy.maxAgeDays}`);
+      findings.push(
+        `open for ${ageDays} days (created ${invitation.created_at}), more than max_age_days ${policy.maxAgeDays}`,
+      );
     }
   }
   if (policy.reportExpired && invitation.expired === true) {
@@ -57,7 +65,9 @@ export async function auditInvitations(
   const listed = await reader.list<ReadInvitation>(path);
   if (listed.kind === "error") return [{ ...base("*"), error: listed.error }];
   if (listed.kind === "absent") {
-    return [{ ...base("*"), error: changeError(`repository ${scope} was not found`, "GET", path, 404) }];
+    return [
+      { ...base("*"), error: changeError(`repository ${scope} was not found`, "GET", path, 404) },
+    ];
   }
   return listed.data.map((invitation) => {
     const findings = invitationFindings(invitation, policy, now);

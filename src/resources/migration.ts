@@ -34,8 +34,10 @@ export function migrationFindings(audit: MigrationAudit, live: MigrationLive): s
     const expected = principalSet(audit.repositories);
     const missing = expected.filter((name) => !live.repositories.includes(name));
     const extra = live.repositories.filter((name) => !expected.includes(name));
-    if (missing.length > 0) findings.push(`repositories missing from the migration: ${missing.join(", ")}`);
-    if (extra.length > 0) findings.push(`unexpected repositories in the migration: ${extra.join(", ")}`);
+    if (missing.length > 0)
+      findings.push(`repositories missing from the migration: ${missing.join(", ")}`);
+    if (extra.length > 0)
+      findings.push(`unexpected repositories in the migration: ${extra.join(", ")}`);
   }
   return findings;
 }
@@ -62,7 +64,12 @@ export async function auditMigration(
   const read = await reader.getOrAbsent<ReadMigration>(path);
   if (read.kind === "error") return { change: { ...change, error: read.error } };
   if (read.kind === "absent") {
-    return { change: { ...change, error: changeError(`migration ${audit.id} was not found`, "GET", path, 404) } };
+    return {
+      change: {
+        ...change,
+        error: changeError(`migration ${audit.id} was not found`, "GET", path, 404),
+      },
+    };
   }
   let repositories = read.data.repositories;
   if ("user" in audit.owner) {
@@ -74,7 +81,9 @@ export async function auditMigration(
   const live: MigrationLive = {
     state: read.data.state ?? "unknown",
     lockRepositories: read.data.lock_repositories === true,
-    repositories: principalSet((repositories ?? []).map((repo) => repo.full_name ?? "").filter(Boolean)),
+    repositories: principalSet(
+      (repositories ?? []).map((repo) => repo.full_name ?? "").filter(Boolean),
+    ),
   };
   const findings = migrationFindings(audit, live);
   if (findings.length === 0) return { change, live };
@@ -82,7 +91,10 @@ export async function auditMigration(
     change: {
       ...change,
       action: "report",
-      findings: [`migration ${audit.id} (${scope}): state ${live.state}, ${live.repositories.length} repositories`, ...findings],
+      findings: [
+        `migration ${audit.id} (${scope}): state ${live.state}, ${live.repositories.length} repositories`,
+        ...findings,
+      ],
     },
     live,
   };

@@ -6,10 +6,11 @@ import * as webhook from "./webhook.js";
  * After a write, what the service answered is compared with what was sent: the service may silently
  * drop or change values (GitHub drops principals without write access), and that must fail loudly.
  */
-const verifiers: Partial<Record<ResourceKind, (body: unknown, response: unknown) => DiffEntry[]>> = {
-  branch_protection: branchProtection.verifyWritten,
-  webhook: webhook.verifyWritten,
-};
+const verifiers: Partial<Record<ResourceKind, (body: unknown, response: unknown) => DiffEntry[]>> =
+  {
+    branch_protection: branchProtection.verifyWritten,
+    webhook: webhook.verifyWritten,
+  };
 
 export function verifyResponse(
   kind: ResourceKind,

@@ -42,7 +42,12 @@ interface ReadHook {
   config?: Record<string, string> | null;
 }
 
-const CREATE_DEFAULTS = { content_type: "json", events: ["push"], active: true, branch_filter: "*" };
+const CREATE_DEFAULTS = {
+  content_type: "json",
+  events: ["push"],
+  active: true,
+  branch_filter: "*",
+};
 
 function eventSet(events: readonly string[] | undefined): string[] {
   return [...new Set(events ?? [])].sort();
@@ -135,7 +140,9 @@ export function targetOf(
 const WRITE_ONLY_PATHS = new Set(["secret", "authorization_header"]);
 
 function markSensitive(diff: DiffEntry[]): DiffEntry[] {
-  return diff.map((entry) => (WRITE_ONLY_PATHS.has(entry.path) ? { ...entry, sensitive: true } : entry));
+  return diff.map((entry) =>
+    WRITE_ONLY_PATHS.has(entry.path) ? { ...entry, sensitive: true } : entry,
+  );
 }
 
 /** The PATCH (or POST) body carrying exactly the fields that differ; secrets as references. */
@@ -153,13 +160,18 @@ export function toBody(
     if (!live || live.config[key] !== value) config[key] = value;
   }
   if (rotate && desired.secret) config.secret = secretRef(desired.secret);
-  if (rotate && target.secret_version !== undefined && target.secret_version !== live?.secret_version) {
+  if (
+    rotate &&
+    target.secret_version !== undefined &&
+    target.secret_version !== live?.secret_version
+  ) {
     config[SECRET_VERSION_KEY] = target.secret_version;
   }
   if (Object.keys(config).length > 0) body.config = config;
   if (!live || live.events.join("\n") !== target.events.join("\n")) body.events = target.events;
   if (!live || live.active !== target.active) body.active = target.active;
-  if (!live || live.branch_filter !== target.branch_filter) body.branch_filter = target.branch_filter;
+  if (!live || live.branch_filter !== target.branch_filter)
+    body.branch_filter = target.branch_filter;
   if (rotate && desired.authorization_header) {
     body.authorization_header = secretRef(desired.authorization_header);
   }
@@ -240,7 +252,12 @@ export async function planWebhooks({
     const error =
       listed.kind === "error"
         ? listed.error
-        : changeError(`repository ${scope} was not found (or the token cannot see it)`, "GET", path, 404);
+        : changeError(
+            `repository ${scope} was not found (or the token cannot see it)`,
+            "GET",
+            path,
+            404,
+          );
     return hooks.map((hook) => ({ ...change(hook.url), error }));
   }
   const live = listed.data;
@@ -271,7 +288,11 @@ export async function planWebhooks({
       continue;
     }
     const request: PlannedRequest = found
-      ? { method: "PATCH", path: `${path}/${found.id}`, body: toBody(target, liveHook, desired, rotate) }
+      ? {
+          method: "PATCH",
+          path: `${path}/${found.id}`,
+          body: toBody(target, liveHook, desired, rotate),
+        }
       : { method: "POST", path, body: toBody(target, null, desired, rotate) };
     changes.push({
       ...base,
@@ -285,7 +306,8 @@ export async function planWebhooks({
     for (const hook of live) {
       if (matched.has(hook.id)) continue;
       const canonical = fromRead(hook);
-      if (hooks.some((desired) => desired.id === undefined && desired.url === canonical.url)) continue;
+      if (hooks.some((desired) => desired.id === undefined && desired.url === canonical.url))
+        continue;
       changes.push({
         ...change(canonical.url),
         action: "delete",

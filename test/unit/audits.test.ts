@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { deepMerge } from "../../src/engine/expand.js";
-import { globToRegExp } from "../../src/resources/glob.js";
 import { invitationFindings } from "../../src/resources/invitation.js";
 import { locksOf, migrationFindings } from "../../src/resources/migration.js";
 
@@ -24,7 +23,12 @@ describe("invitation audit", () => {
   });
 
   it("reports expired invitations that are still open, unless told not to", () => {
-    const invitation = { id: 3, invitee: { login: "octo-x" }, created_at: "2026-11-01T00:00:00Z", expired: true };
+    const invitation = {
+      id: 3,
+      invitee: { login: "octo-x" },
+      created_at: "2026-11-01T00:00:00Z",
+      expired: true,
+    };
     expect(invitationFindings(invitation, policy, now)).toEqual([
       "the invitation has expired but is still listed as open",
     ]);
@@ -33,21 +37,42 @@ describe("invitation audit", () => {
 
   it("accepts an allowed, recent invitation (globs are case-insensitive)", () => {
     expect(
-      invitationFindings({ id: 2, invitee: { login: "Octo-Dev" }, created_at: "2026-11-01T09:00:00Z" }, policy, now),
+      invitationFindings(
+        { id: 2, invitee: { login: "Octo-Dev" }, created_at: "2026-11-01T09:00:00Z" },
+        policy,
+        now,
+      ),
     ).toEqual([]);
   });
 });
 
 describe("migration audit", () => {
-  const audit = { target: "github", owner: { org: "acme" }, id: 2, states: ["exported" as const], repositories: ["acme/api", "ACME/web"], origin };
+  const audit = {
+    target: "github",
+    owner: { org: "acme" },
+    id: 2,
+    states: ["exported" as const],
+    repositories: ["acme/api", "ACME/web"],
+    origin,
+  };
 
   it("accepts the expected state and repositories, compared case-insensitively as sets", () => {
-    expect(migrationFindings(audit, { state: "exported", lockRepositories: false, repositories: ["acme/web", "acme/api"] })).toEqual([]);
+    expect(
+      migrationFindings(audit, {
+        state: "exported",
+        lockRepositories: false,
+        repositories: ["acme/web", "acme/api"],
+      }),
+    ).toEqual([]);
   });
 
   it("reports a different state, missing and unexpected repositories", () => {
     expect(
-      migrationFindings(audit, { state: "failed", lockRepositories: false, repositories: ["acme/api", "acme/docs"] }),
+      migrationFindings(audit, {
+        state: "failed",
+        lockRepositories: false,
+        repositories: ["acme/api", "acme/docs"],
+      }),
     ).toEqual([
       "state is failed, expected exported",
       "repositories missing from the migration: acme/web",
@@ -63,17 +88,11 @@ describe("migration audit", () => {
   });
 });
 
-describe("layering and globs", () => {
+describe("layering", () => {
   it("merges maps deeply while lists and null replace", () => {
     expect(deepMerge({ a: { b: 1, c: [1, 2] }, d: { e: 1 } }, { a: { c: [3] }, d: null })).toEqual({
       a: { b: 1, c: [3] },
       d: null,
     });
-  });
-
-  it("matches shell-style globs case-insensitively and escapes everything else", () => {
-    expect(globToRegExp("svc-*").test("SVC-api")).toBe(true);
-    expect(globToRegExp("repo-00?").test("repo-001")).toBe(true);
-    expect(globToRegExp("a.b").test("axb")).toBe(false);
   });
 });

@@ -46,25 +46,42 @@ describe("branch protection normalization", () => {
       strict: false,
       checks: [{ context: "continuous-integration/travis-ci", app_id: null }],
     });
-    expect(read.restrictions).toEqual({ users: ["octocat"], teams: ["justice-league"], apps: ["octoapp"] });
+    expect(read.restrictions).toEqual({
+      users: ["octocat"],
+      teams: ["justice-league"],
+      apps: ["octoapp"],
+    });
     expect(read.required_pull_request_reviews?.required_approving_review_count).toBe(2);
   });
 
   it("keeps every field the desired state does not write (partial desired state)", () => {
-    const diff = planDiff({ required_pull_request_reviews: { required_approving_review_count: 2 } });
+    const diff = planDiff({
+      required_pull_request_reviews: { required_approving_review_count: 2 },
+    });
     expect(diff).toEqual([
-      { path: "required_pull_request_reviews.required_approving_review_count", before: 1, after: 2 },
+      {
+        path: "required_pull_request_reviews.required_approving_review_count",
+        before: 1,
+        after: 2,
+      },
     ]);
   });
 
   it("treats null, false and absent as one disabled state", () => {
-    expect(planDiff({ enforce_admins: null, allow_force_pushes: null, lock_branch: false })).toEqual([]);
+    expect(
+      planDiff({ enforce_admins: null, allow_force_pushes: null, lock_branch: false }),
+    ).toEqual([]);
     expect(planDiff({ restrictions: null })).toEqual([]);
   });
 
   it("compares users, teams and apps as case-insensitive sets", () => {
-    const current = { ...live, restrictions: { users: ["alice", "bob"], teams: ["platform"], apps: [] } };
-    expect(planDiff({ restrictions: { users: ["Bob", "ALICE"], teams: ["Platform"] } }, current)).toEqual([]);
+    const current = {
+      ...live,
+      restrictions: { users: ["alice", "bob"], teams: ["platform"], apps: [] },
+    };
+    expect(
+      planDiff({ restrictions: { users: ["Bob", "ALICE"], teams: ["Platform"] } }, current),
+    ).toEqual([]);
     expect(planDiff({ restrictions: { users: ["alice"], teams: ["platform"] } }, current)).toEqual([
       { path: "restrictions.users", before: ["alice", "bob"], after: ["alice"] },
     ]);
@@ -76,9 +93,19 @@ describe("branch protection normalization", () => {
   });
 
   it("treats app_id -1 as any app, equal to the service's null", () => {
-    const anyApp = { ...live, required_status_checks: { strict: true, checks: [{ context: "lint", app_id: null }] } };
-    expect(planDiff({ required_status_checks: { strict: true, checks: [{ context: "lint", app_id: -1 }] } }, anyApp)).toEqual([]);
-    expect(planDiff({ required_status_checks: { checks: [{ context: "lint", app_id: 7 }] } }, anyApp)).toEqual([
+    const anyApp = {
+      ...live,
+      required_status_checks: { strict: true, checks: [{ context: "lint", app_id: null }] },
+    };
+    expect(
+      planDiff(
+        { required_status_checks: { strict: true, checks: [{ context: "lint", app_id: -1 }] } },
+        anyApp,
+      ),
+    ).toEqual([]);
+    expect(
+      planDiff({ required_status_checks: { checks: [{ context: "lint", app_id: 7 }] } }, anyApp),
+    ).toEqual([
       {
         path: "required_status_checks.checks",
         before: [{ context: "lint", app_id: null }],
@@ -88,7 +115,10 @@ describe("branch protection normalization", () => {
   });
 
   it("builds the whole PUT body from live state plus desired fields, with checks only (never contexts)", () => {
-    const body = toBody(targetOf({ required_status_checks: { contexts: ["ci/build", "lint"] } }, live), live);
+    const body = toBody(
+      targetOf({ required_status_checks: { contexts: ["ci/build", "lint"] } }, live),
+      live,
+    );
     expect(body).toEqual({
       required_status_checks: {
         strict: true,
@@ -120,8 +150,13 @@ describe("branch protection normalization", () => {
         dismissal_restrictions: { users: ["alice"], teams: [], apps: [] },
       },
     };
-    const target = targetOf({ required_pull_request_reviews: { dismissal_restrictions: {} } }, current);
-    const body = toBody(target, current) as { required_pull_request_reviews: Record<string, unknown> };
+    const target = targetOf(
+      { required_pull_request_reviews: { dismissal_restrictions: {} } },
+      current,
+    );
+    const body = toBody(target, current) as {
+      required_pull_request_reviews: Record<string, unknown>;
+    };
     expect(body.required_pull_request_reviews.dismissal_restrictions).toEqual({});
   });
 
@@ -139,9 +174,16 @@ describe("branch protection normalization", () => {
     );
     const response = {
       url: "https://sandbox.example/repos/acme/api/branches/main/protection",
-      required_status_checks: { strict: true, contexts: ["ci/build"], checks: [{ context: "ci/build", app_id: 15368 }] },
+      required_status_checks: {
+        strict: true,
+        contexts: ["ci/build"],
+        checks: [{ context: "ci/build", app_id: 15368 }],
+      },
       enforce_admins: { enabled: false },
-      required_pull_request_reviews: { dismiss_stale_reviews: true, required_approving_review_count: 1 },
+      required_pull_request_reviews: {
+        dismiss_stale_reviews: true,
+        required_approving_review_count: 1,
+      },
       restrictions: { users: [{ login: "alice" }], teams: [], apps: [] },
       required_linear_history: { enabled: false },
     };

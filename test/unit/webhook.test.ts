@@ -95,7 +95,12 @@ describe("webhook normalization", () => {
   });
 
   it("detects a value the service did not keep after a write", () => {
-    const response = { id: 1, config: { url, content_type: "json" }, events: ["push"], active: true };
+    const response = {
+      id: 1,
+      config: { url, content_type: "json" },
+      events: ["push"],
+      active: true,
+    };
     expect(verifyWritten({ events: ["push", "release"], active: true }, response)).toEqual([
       { path: "events", before: ["push", "release"], after: ["push"] },
     ]);
