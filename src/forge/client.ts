@@ -155,6 +155,7 @@ export class ForgeClient {
   readonly #announced = new Map<string, number>();
   readonly #stats: ClientStats = { requests: 0, retries: 0, notModified: 0, waitsMs: 0 };
   #tokenIdentity: string | undefined;
+  #nextWriteTurn = Number.NEGATIVE_INFINITY;
   #nextWriteAt = Number.NEGATIVE_INFINITY;
   #pausedUntil = Number.NEGATIVE_INFINITY;
 
@@ -315,6 +316,10 @@ export class ForgeClient {
     let throttles = 0;
     let ambiguous = false;
     for (;;) {
+      if (MUTATING.has(method)) {
+        const turn = this.#takeWriteTurn();
+        if (turn > 0) await this.#clock.sleep(turn, this.#signal);
+      }
       const cached = key !== undefined ? this.#cache?.get(key) : undefined;
       const outcome = await this.#limit(() =>
         this.#attempt(method, url, path, category, free, body, cached?.etag),
@@ -459,6 +464,18 @@ export class ForgeClient {
       });
     }
     return outcome;
+  }
+
+  /**
+   * Takes the next turn in the write spacing and returns how long until it comes. The caller waits
+   * outside any concurrency slot, so writes queued behind the interval never hold up reads;
+   * `#admit` still checks the spacing when the write is sent, in case its slot came late.
+   */
+  #takeWriteTurn(): number {
+    const now = this.#clock.now();
+    const turn = Math.max(now, this.#nextWriteTurn);
+    this.#nextWriteTurn = turn + this.#writeIntervalMs;
+    return turn - now;
   }
 
   /** Waits until a pause, the write spacing and the rate budget all allow this request to start. */
