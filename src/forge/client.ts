@@ -15,6 +15,17 @@ import {
   transportFailure,
 } from "./retry-policy.js";
 import { revealSecrets } from "./reveal.js";
+import type {
+  ClientEvent,
+  ClientStats,
+  ForgeClientOptions,
+  ForgeResponse,
+  Method,
+  Query,
+  RateLimitOverview,
+  RequestOptions,
+  WaitReason,
+} from "./types.js";
 import { buildUrl, displayPath, literalUrl, nextLink } from "./urls.js";
 import { KeyedSerializer } from "./write-lock.js";
 
@@ -25,98 +36,17 @@ export { systemClock } from "./clock.js";
 export { ForgeError, RateLimitWaitExceeded } from "./errors.js";
 export type { RetryPolicy } from "./retry-policy.js";
 
-export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
-type Query = Record<string, string | number | undefined>;
-
-export type ClientEvent =
-  | {
-      type: "request";
-      method: string;
-      path: string;
-      status: number;
-      ms: number;
-      fromCache: boolean;
-    }
-  | {
-      type: "retry";
-      method: string;
-      path: string;
-      /** 1 for the first retry. */
-      attempt: number;
-      delayMs: number;
-      reason: string;
-    }
-  | {
-      type: "wait";
-      /** Milliseconds since the epoch. */
-      until: number;
-      /**
-       * rate-limit-reset, retry-after, secondary-limit: requests are held until `until`.
-       * pacing: requests still flow, spread evenly until the window resets at `until`.
-       */
-      reason: WaitReason;
-      category: string;
-    };
-
-export type WaitReason = "rate-limit-reset" | "retry-after" | "secondary-limit" | "pacing";
-
-export interface ForgeClientOptions {
-  baseUrl: string;
-  /** planning: GitLab-style target (RateLimit-* headers); both kinds send Authorization: Bearer. */
-  kind: "repository" | "planning";
-  token?: Secret;
-  /** Requests in flight at once, 1..100; default 8. */
-  concurrency?: number;
-  /** Spacing between the starts of mutating requests; default 1000. */
-  writeIntervalMs?: number;
-  /** Longest single wait for a rate limit before failing with RateLimitWaitExceeded; default 15 min. */
-  maxWaitMs?: number;
-  /** Requests kept in reserve per category; default max(10, 2% of the limit), at most half of it. */
-  rateMargin?: number;
-  /** Fraction (0..1] of the remaining budget this client may use; default 1. */
-  shareOfBudget?: number;
-  retries?: RetryPolicy;
-  /** Per attempt, wall-clock; default 30 000. */
-  timeoutMs?: number;
-  cache?: ConditionalCache;
-  clock?: Clock;
-  /** Jitter source in [0, 1). */
-  random?: () => number;
-  onEvent?: (event: ClientEvent) => void;
-  signal?: AbortSignal;
-  userAgent?: string;
-}
-
-export interface ForgeResponse<T> {
-  status: number;
-  data: T;
-  headers: Record<string, string>;
-  fromCache: boolean;
-}
-
-export interface RateLimitOverview {
-  resources: Record<string, RateWindow>;
-  rate?: RateWindow;
-}
-
-export interface RequestOptions {
-  /** Secret values anywhere inside are revealed only as the request is sent. */
-  body?: unknown;
-  query?: Query;
-  /** Requests with the same key (e.g. "acme/api") run one after another. */
-  writeKey?: string;
-}
-
-export interface ClientStats {
-  /** Attempts sent. */
-  requests: number;
-  /** Attempts repeated after a 5xx, a timeout or a broken connection. */
-  retries: number;
-  /** GETs answered 304 and served from the cache. */
-  notModified: number;
-  /** Time announced in wait events that hold requests (resets, Retry-After, secondary limits). */
-  waitsMs: number;
-}
+export type {
+  ClientEvent,
+  ClientStats,
+  ForgeClientOptions,
+  ForgeResponse,
+  Method,
+  Query,
+  RateLimitOverview,
+  RequestOptions,
+  WaitReason,
+} from "./types.js";
 
 type Outcome =
   | { kind: "response"; status: number; headers: Record<string, string>; data: unknown }
@@ -155,6 +85,7 @@ export class ForgeClient {
   readonly #announced = new Map<string, number>();
   readonly #stats: ClientStats = { requests: 0, retries: 0, notModified: 0, waitsMs: 0 };
   #tokenIdentity: string | undefined;
+  #nextWriteTurn = Number.NEGATIVE_INFINITY;
   #nextWriteAt = Number.NEGATIVE_INFINITY;
   #pausedUntil = Number.NEGATIVE_INFINITY;
 
@@ -315,6 +246,10 @@ export class ForgeClient {
     let throttles = 0;
     let ambiguous = false;
     for (;;) {
+      if (MUTATING.has(method)) {
+        const turn = this.#takeWriteTurn();
+        if (turn > 0) await this.#clock.sleep(turn, this.#signal);
+      }
       const cached = key !== undefined ? this.#cache?.get(key) : undefined;
       const outcome = await this.#limit(() =>
         this.#attempt(method, url, path, category, free, body, cached?.etag),
@@ -459,6 +394,18 @@ export class ForgeClient {
       });
     }
     return outcome;
+  }
+
+  /**
+   * Takes the next turn in the write spacing and returns how long until it comes. The caller waits
+   * outside any concurrency slot, so writes queued behind the interval never hold up reads;
+   * `#admit` still checks the spacing when the write is sent, in case its slot came late.
+   */
+  #takeWriteTurn(): number {
+    const now = this.#clock.now();
+    const turn = Math.max(now, this.#nextWriteTurn);
+    this.#nextWriteTurn = turn + this.#writeIntervalMs;
+    return turn - now;
   }
 
   /** Waits until a pause, the write spacing and the rate budget all allow this request to start. */

@@ -1,0 +1,99 @@
+// The vocabulary of the forge client: its options, answers and the events it reports.
+import type { RateWindow } from "./budget.js";
+import type { ConditionalCache } from "./cache.js";
+import type { Clock } from "./clock.js";
+import type { Secret } from "../core/secret.js";
+import type { RetryPolicy } from "./retry-policy.js";
+
+export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+export type Query = Record<string, string | number | undefined>;
+
+export type ClientEvent =
+  | {
+      type: "request";
+      method: string;
+      path: string;
+      status: number;
+      ms: number;
+      fromCache: boolean;
+    }
+  | {
+      type: "retry";
+      method: string;
+      path: string;
+      /** 1 for the first retry. */
+      attempt: number;
+      delayMs: number;
+      reason: string;
+    }
+  | {
+      type: "wait";
+      /** Milliseconds since the epoch. */
+      until: number;
+      /**
+       * rate-limit-reset, retry-after, secondary-limit: requests are held until `until`.
+       * pacing: requests still flow, spread evenly until the window resets at `until`.
+       */
+      reason: WaitReason;
+      category: string;
+    };
+
+export type WaitReason = "rate-limit-reset" | "retry-after" | "secondary-limit" | "pacing";
+
+export interface ForgeClientOptions {
+  baseUrl: string;
+  /** planning: GitLab-style target (RateLimit-* headers); both kinds send Authorization: Bearer. */
+  kind: "repository" | "planning";
+  token?: Secret;
+  /** Requests in flight at once, 1..100; default 8. */
+  concurrency?: number;
+  /** Spacing between the starts of mutating requests; default 1000. */
+  writeIntervalMs?: number;
+  /** Longest single wait for a rate limit before failing with RateLimitWaitExceeded; default 15 min. */
+  maxWaitMs?: number;
+  /** Requests kept in reserve per category; default max(10, 2% of the limit), at most half of it. */
+  rateMargin?: number;
+  /** Fraction (0..1] of the remaining budget this client may use; default 1. */
+  shareOfBudget?: number;
+  retries?: RetryPolicy;
+  /** Per attempt, wall-clock; default 30 000. */
+  timeoutMs?: number;
+  cache?: ConditionalCache;
+  clock?: Clock;
+  /** Jitter source in [0, 1). */
+  random?: () => number;
+  onEvent?: (event: ClientEvent) => void;
+  signal?: AbortSignal;
+  userAgent?: string;
+}
+
+export interface ForgeResponse<T> {
+  status: number;
+  data: T;
+  headers: Record<string, string>;
+  fromCache: boolean;
+}
+
+export interface RateLimitOverview {
+  resources: Record<string, RateWindow>;
+  rate?: RateWindow;
+}
+
+export interface RequestOptions {
+  /** Secret values anywhere inside are revealed only as the request is sent. */
+  body?: unknown;
+  query?: Query;
+  /** Requests with the same key (e.g. "acme/api") run one after another. */
+  writeKey?: string;
+}
+
+export interface ClientStats {
+  /** Attempts sent. */
+  requests: number;
+  /** Attempts repeated after a 5xx, a timeout or a broken connection. */
+  retries: number;
+  /** GETs answered 304 and served from the cache. */
+  notModified: number;
+  /** Time announced in wait events that hold requests (resets, Retry-After, secondary limits). */
+  waitsMs: number;
+}
