@@ -48,9 +48,12 @@ export function describeError(error: ChangeError): string {
   return printable(describeFailure(error));
 }
 
-/** Changes a reviewer must see: everything but no-op, and any change that could not be planned. */
+/**
+ * Changes a reviewer must see: everything but no-op, any change that could not be planned, and an
+ * unchanged resource with a note (e.g. a write-only secret that could not be verified).
+ */
 export function isShown(change: Change): boolean {
-  return change.action !== "no-op" || change.error !== undefined;
+  return change.action !== "no-op" || change.error !== undefined || (change.notes?.length ?? 0) > 0;
 }
 
 /** "2 to create, 3 to update, 1 to delete, 4 to report, 10 unchanged" — every count, always. */

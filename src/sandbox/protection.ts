@@ -50,10 +50,16 @@ const bodySchema = z.object({
   required_status_checks: z
     .object({
       strict: z.boolean(),
-      contexts: names,
+      // The spec marks `contexts` required and closing down in favour of `checks`; GitHub accepts
+      // either one (its schema is a oneOf), so a body with `checks` alone is valid here too.
+      contexts: names.optional(),
       checks: z
         .array(z.object({ context: z.string(), app_id: z.number().int().optional() }))
         .optional(),
+    })
+    .refine((rsc) => rsc.contexts !== undefined || rsc.checks !== undefined, {
+      message: "is required (array) unless checks is given",
+      path: ["contexts"],
     })
     .nullable(),
   enforce_admins: z.boolean().nullable(),
@@ -137,7 +143,7 @@ function resolveChecks(
 ): { context: string; app_id: number | null }[] {
   // `checks` supersedes the closing-down `contexts` when both are sent.
   const requested =
-    input.checks ?? input.contexts.map((context) => ({ context, app_id: undefined }));
+    input.checks ?? (input.contexts ?? []).map((context) => ({ context, app_id: undefined }));
   const seen = new Set<string>();
   const checks: { context: string; app_id: number | null }[] = [];
   for (const check of requested) {

@@ -1,0 +1,287 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { Plan } from "../../src/core/plan.js";
+import type { RunningSandbox } from "../../src/sandbox/index.js";
+import { runInProcess } from "../helpers/cli.js";
+import { api, configFile, sandbox } from "../helpers/sandbox.js";
+
+let world: RunningSandbox;
+beforeEach(async () => {
+  world = await sandbox();
+});
+afterEach(async () => {
+  await world.stop();
+});
+
+const demo = "examples/forgeplan.yaml";
+const at = () => ["--sandbox-url", world.url];
+
+function planJson(stdout: string): Plan {
+  return JSON.parse(stdout) as Plan;
+}
+
+describe("plan → apply → plan on the demo config", () => {
+  it("plans the demo changes exactly, applies them, and re-plans as no change", async () => {
+    const first = await runInProcess(["plan", "-c", demo, ...at(), "--format", "json"]);
+    expect(first.stderr).toBe("");
+    expect(first.code).toBe(2);
+    const plan = planJson(first.stdout);
+    const actions = Object.fromEntries(
+      plan.changes.filter((c) => c.action !== "no-op").map((c) => [c.address, c.action]),
+    );
+    expect(actions).toEqual({
+      "github/acme/api/branch_protection/main": "update",
+      "github/acme/web/branch_protection/main": "create",
+      "github/acme/api/webhook/https://ci.acme.example/hooks/forge": "update",
+      "gitlab/acme/api/board/Legacy triage": "delete",
+      "gitlab/acme/epic_link/1-2": "delete",
+      "github/acme/api/invitation/1": "report",
+      "github/acme/api/invitation/3": "report",
+      "github/octo-admin/gist/a1b2c3d4e5f60718293a": "report",
+    });
+    const update = plan.changes.find((c) => c.address === "github/acme/api/branch_protection/main");
+    expect(update?.diff).toEqual([
+      {
+        path: "required_pull_request_reviews.required_approving_review_count",
+        before: 1,
+        after: 2,
+      },
+    ]);
+    expect(update?.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      "PUT /repos/acme/api/branches/main/protection",
+    ]);
+
+    const applied = await runInProcess([
+      "apply",
+      "-c",
+      demo,
+      ...at(),
+      "--auto-approve",
+      "--allow-delete",
+    ]);
+    expect(applied.stderr).toBe("");
+    expect(applied.code).toBe(0);
+    expect(applied.stdout).toContain("Apply: 5 applied, 0 failed, 0 held, 0 skipped.");
+
+    const again = await runInProcess(["plan", "-c", demo, ...at()]);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain(
+      "No changes. Live state matches the desired state.\n3 audit reports.\n",
+    );
+    const boards = await api(world, "GET", "/api/v4/projects/1/boards");
+    expect((boards.body as Array<{ id: number }>).map((b) => b.id)).toEqual([1]);
+    const related = await api(world, "GET", "/api/v4/groups/1/epics/2/related_epics");
+    expect(related.body).toEqual([]);
+  });
+
+  it("refuses to apply without --auto-approve when stdin is not a terminal, changing nothing", async () => {
+    const result = await runInProcess(["apply", "-c", demo, ...at()]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      "forgeplan: apply: refusing to apply without confirmation: stdin is not a terminal (pass --auto-approve)\n",
+    );
+    expect(world.stats().mutations_applied).toBe(0);
+  });
+
+  it("plans deletes but applies them only with --allow-delete", async () => {
+    const result = await runInProcess(["apply", "-c", demo, ...at(), "--auto-approve"]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("Apply: 3 applied, 0 failed, 0 held, 2 skipped.");
+    const boards = await api(world, "GET", "/api/v4/projects/1/boards");
+    expect((boards.body as Array<{ id: number }>).map((b) => b.id)).toEqual([1, 2]);
+    const next = await runInProcess(["plan", "-c", demo, ...at(), "--format", "json"]);
+    expect(next.code).toBe(2);
+    expect(planJson(next.stdout).summary).toMatchObject({ create: 0, update: 0, delete: 2 });
+  });
+});
+
+describe("per-change errors", () => {
+  it("reports an unknown repository, branch and hook with request and status, and plans the rest", async () => {
+    const path = configFile(`version: 1
+repositories:
+  - name: acme/nope
+    branch_protection: { main: { enforce_admins: true } }
+  - name: acme/api
+    branch_protection:
+      nope: { enforce_admins: true }
+      main: { enforce_admins: true }
+    webhooks:
+      hooks:
+        - { id: 99, url: https://nowhere.example/hook }
+`);
+    const result = await runInProcess(["plan", "-c", path, ...at(), "--format", "json"]);
+    expect(result.code).toBe(1);
+    const plan = planJson(result.stdout);
+    const errors = Object.fromEntries(
+      plan.changes.filter((c) => c.error).map((c) => [c.address, c.error]),
+    );
+    expect(errors).toEqual({
+      "github/acme/nope/branch_protection/main": {
+        message: "repository acme/nope was not found (or the token cannot see it)",
+        request: "GET /repos/acme/nope/branches/main/protection",
+        status: 404,
+      },
+      "github/acme/api/branch_protection/nope": {
+        message: "branch 'nope' does not exist in acme/api",
+        request: "GET /repos/acme/api/branches/nope/protection",
+        status: 404,
+      },
+      "github/acme/api/webhook/https://nowhere.example/hook": {
+        message: "hook id 99 does not exist in acme/api",
+        request: "GET /repos/acme/api/hooks",
+        status: 404,
+      },
+    });
+    expect(
+      plan.changes.find((c) => c.address === "github/acme/api/branch_protection/main")?.action,
+    ).toBe("update");
+    expect(plan.errors).toBe(3);
+  });
+
+  it("exits 1 with one line when the configuration is invalid, before any request", async () => {
+    const path = configFile(
+      "version: 1\nrepositories:\n  - name: acme/api\n    branch_protection: { main: { enforce_admin: true } }\n",
+    );
+    const result = await runInProcess(["plan", "-c", path, ...at()]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(
+      /forgeplan\.yaml:4:\d+: .*enforce_admin.*did you mean .*enforce_admins/,
+    );
+    expect(world.stats().requests_total).toBe(0);
+  });
+});
+
+describe("webhooks", () => {
+  it("reports hooks not listed for deletion in authoritative mode", async () => {
+    const path = configFile(`version: 1
+repositories:
+  - name: acme/api
+    webhooks:
+      mode: authoritative
+      hooks:
+        - { url: https://ci.acme.example/hooks/forge }
+`);
+    const result = await runInProcess(["plan", "-c", path, ...at(), "--format", "json"]);
+    expect(result.code).toBe(2);
+    const deletes = planJson(result.stdout).changes.filter((c) => c.action === "delete");
+    expect(deletes.map((c) => [c.address, c.requests])).toEqual([
+      [
+        "github/acme/api/webhook/https://chat.acme.example/notify",
+        [{ method: "DELETE", path: "/repos/acme/api/hooks/2" }],
+      ],
+    ]);
+  });
+
+  it("creates a hook, keeps its secret out of every output, and never churns on it", async () => {
+    const secret = "hunter2-super-secret";
+    const auth = "Bearer tok-very-private";
+    const env = { HOOK_SECRET: secret, HOOK_AUTH: auth };
+    const yaml = (version: number) => `version: 1
+repositories:
+  - name: acme/web
+    webhooks:
+      hooks:
+        - url: https://deploy.acme.example/hook
+          events: [deployment]
+          secret: \${HOOK_SECRET}
+          authorization_header: \${HOOK_AUTH}
+          secret_version: "${version}"
+`;
+    const path = configFile(yaml(1));
+    const outputs: string[] = [];
+    for (const format of ["text", "markdown", "json"]) {
+      const planned = await runInProcess(["plan", "-c", path, ...at(), "--format", format], {
+        env,
+      });
+      expect(planned.code).toBe(2);
+      outputs.push(planned.stdout, planned.stderr);
+    }
+    const applied = await runInProcess(["apply", "-c", path, ...at(), "--auto-approve"], { env });
+    expect(applied.code).toBe(0);
+    outputs.push(applied.stdout, applied.stderr);
+    const hooks = await api(world, "GET", "/repos/acme/web/hooks");
+    expect(hooks.body).toMatchObject([
+      {
+        config: { url: "https://deploy.acme.example/hook", secret: "********" },
+        authorization_header: "********",
+      },
+    ]);
+
+    const again = await runInProcess(["plan", "-c", path, ...at()], { env });
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain("could not be verified");
+    outputs.push(again.stdout);
+
+    const rotated = await runInProcess(
+      ["plan", "-c", configFile(yaml(2)), ...at(), "--format", "json"],
+      { env },
+    );
+    expect(rotated.code).toBe(2);
+    const change = planJson(rotated.stdout).changes.find((c) => c.kind === "webhook");
+    expect(change?.diff).toEqual([{ path: "secret_version", before: "1", after: "2" }]);
+    expect(change?.requests[0]?.body).toEqual({
+      config: { secret: { $secret: "HOOK_SECRET" }, forgeplan_secret_version: "2" },
+      authorization_header: { $secret: "HOOK_AUTH" },
+    });
+    outputs.push(rotated.stdout);
+    for (const output of outputs) {
+      expect(output).not.toContain(secret);
+      expect(output).not.toContain("tok-very-private");
+    }
+  });
+});
+
+describe("verification after a write", () => {
+  it("fails loudly when the service drops a principal without write access", async () => {
+    const path = configFile(`version: 1
+repositories:
+  - name: acme/api
+    branch_protection:
+      main:
+        restrictions: { users: [octo-admin, octo-reader], teams: [] }
+`);
+    const result = await runInProcess(["apply", "-c", path, ...at(), "--auto-approve"]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(
+      "the service did not keep what was written (restrictions.users",
+    );
+  });
+});
+
+describe("export", () => {
+  it("prints YAML that validates and plans as no change against the same live state", async () => {
+    const exported = await runInProcess([
+      "export",
+      "--repo",
+      "acme/api",
+      "--repo",
+      "acme/web",
+      ...at(),
+    ]);
+    expect(exported.stderr).toBe("");
+    expect(exported.code).toBe(0);
+    const path = configFile(exported.stdout);
+    expect((await runInProcess(["validate", "-c", path])).code).toBe(0);
+    const planned = await runInProcess(["plan", "-c", path, ...at()]);
+    expect(planned.stdout).toContain("No changes.");
+    expect(planned.code).toBe(0);
+  });
+});
+
+describe("renderers through the CLI", () => {
+  it("prints the markdown plan with the sticky-comment marker and the JSON plan with the contract's shape", async () => {
+    const markdown = await runInProcess(["plan", "-c", demo, ...at(), "--format", "markdown"]);
+    expect(markdown.stdout.startsWith("<!-- forgeplan -->\n")).toBe(true);
+    const json = planJson(
+      (await runInProcess(["plan", "-c", demo, ...at(), "--format", "json"])).stdout,
+    );
+    expect(json.format_version).toBe(1);
+    expect(json.summary).toEqual({ create: 1, update: 2, delete: 2, report: 3, "no-op": 5 });
+  });
+
+  it("exits 0 when only audits report", async () => {
+    const path = configFile("version: 1\naudits:\n  gists: { allow_public: false }\n");
+    const result = await runInProcess(["plan", "-c", path, ...at()]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("has findings");
+  });
+});
