@@ -18,6 +18,20 @@ export default tseslint.config(
   },
   {
     files: ["bench/**", "scripts/**"],
+    languageOptions: {
+      globals: Object.fromEntries(
+        [
+          "process",
+          "console",
+          "fetch",
+          "URL",
+          "AbortController",
+          "setTimeout",
+          "clearTimeout",
+          "performance",
+        ].map((name) => [name, "readonly"]),
+      ),
+    },
     rules: { "no-console": "off" },
   },
 );

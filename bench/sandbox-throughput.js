@@ -1,4 +1,3 @@
-/* global console, performance, process, URL */
 // Throughput of the sandbox: GET requests per second over keep-alive loopback connections against a
 // world with generated repositories. The load comes from worker threads so that the generator does
 // not share the sandbox's event loop. Bounded in count; prints one JSON line.

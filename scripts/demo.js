@@ -1,49 +1,44 @@
-/* global console, fetch */
-// The interim demo: start the sandbox in-process with the demo world, make a few real requests, and
-// print them as a short tour. Run after a build (`npm run demo` builds first).
+// `npm run demo`: the main job on the embedded sandbox, as a tour. It starts the sandbox (the demo
+// world), then runs plan → apply → plan over examples/forgeplan.yaml, exactly as a user would type them.
+import { runCli } from "../dist/cli/run.js";
 import { startSandbox } from "../dist/sandbox/index.js";
 
-const sandbox = await startSandbox();
-const headers = { Authorization: "Bearer sandbox-admin", Accept: "application/json" };
+const config = "examples/forgeplan.yaml";
+const out = (text) => process.stdout.write(text);
+const io = (controller) => ({
+  stdout: { write: out, isTTY: process.stdout.isTTY === true },
+  stderr: { write: (text) => process.stderr.write(text), isTTY: process.stderr.isTTY === true },
+  stdinIsTTY: false,
+  env: process.env,
+  cwd: process.cwd(),
+  signal: controller.signal,
+});
 
-async function show(title, path, summarize) {
-  const response = await fetch(`${sandbox.url}${path}`, { headers });
-  const body = await response.json();
-  console.log(`\n## ${title}`);
-  console.log(`GET ${path} → ${response.status}`);
-  console.log(
-    `   rate limit: ${response.headers.get("x-ratelimit-remaining")} of ` +
-      `${response.headers.get("x-ratelimit-limit")} left`,
-  );
-  for (const line of summarize(body)) console.log(`   ${line}`);
+const sandbox = await startSandbox({ port: 0 });
+const controller = new AbortController();
+const steps = [
+  ["plan", "-c", config, "--sandbox-url", sandbox.url],
+  ["apply", "-c", config, "--sandbox-url", sandbox.url, "--auto-approve", "--allow-delete"],
+  ["plan", "-c", config, "--sandbox-url", sandbox.url],
+];
+const expected = [2, 0, 0];
+let failed = false;
+try {
+  out(`The sandbox is serving the demo world at ${sandbox.url}\n`);
+  for (const [index, argv] of steps.entries()) {
+    out(`\n━━ ${index + 1}/3  forgeplan ${argv.join(" ")}\n\n`);
+    const code = await runCli(argv, io(controller));
+    out(`\n(exit code ${code})\n`);
+    if (code !== expected[index]) failed = true;
+  }
+} finally {
+  await sandbox.stop();
 }
-
-console.log(`forgeplan sandbox (demo world) on ${sandbox.url}`);
-
-await show(
-  "Branch protection of acme/api main",
-  "/repos/acme/api/branches/main/protection",
-  (p) => [
-    `required status checks: ${p.required_status_checks.contexts.join(", ")} (strict: ${p.required_status_checks.strict})`,
-    `required approving reviews: ${p.required_pull_request_reviews.required_approving_review_count}, ` +
-      `dismiss stale reviews: ${p.required_pull_request_reviews.dismiss_stale_reviews}`,
-    `enforce admins: ${p.enforce_admins.enabled}, push restrictions: ${p.restrictions ? "yes" : "none"}`,
-  ],
-);
-
-await show("Webhooks of acme/api", "/repos/acme/api/hooks", (hooks) =>
-  hooks.map(
-    (hook) =>
-      `#${hook.id} ${hook.url} on [${hook.events.join(", ")}]` +
-      `${hook.config.secret ? ` secret ${hook.config.secret}` : ""}`,
-  ),
-);
-
-await show("Rate limit (costs nothing)", "/rate_limit", (overview) => [
-  `core: ${overview.resources.core.remaining}/${overview.resources.core.limit}, ` +
-    `search: ${overview.resources.search.remaining}/${overview.resources.search.limit}`,
-]);
-
-const stats = sandbox.stats();
-console.log(`\n${stats.requests_total} requests served; the sandbox stops now.`);
-await sandbox.stop();
+if (failed) {
+  process.stderr.write(
+    "demo: an exit code was not what the tour expects (plan 2, apply 0, plan 0)\n",
+  );
+  process.exitCode = 1;
+} else {
+  out("\nThe second plan shows no changes: live state now matches examples/forgeplan.yaml.\n");
+}

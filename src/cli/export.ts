@@ -7,6 +7,19 @@ import { parseFlags } from "./args.js";
 import { type Command, CliError } from "./io.js";
 import { connectionFlags, loadState, openSession } from "./session.js";
 
+const help = `usage: forgeplan export [--repo OWNER/REPO]... [--project ID]... [--group ID]... [-c FILE]
+
+Prints desired-state YAML read from live state; planning it shows no changes. Repository settings
+(branch protections, webhooks without their write-only secrets) are written out in full; projects and
+groups are listed as comments, since their clean-ups name what must not exist.
+  --repo OWNER/REPO     a repository to export (repeatable)
+  --project ID          a planning project whose boards to list (repeatable)
+  --group ID            a planning group whose epics to list (repeatable)
+  -c, --config FILE     take the targets from this config (default: forgeplan.yaml if present,
+                        else the default GitHub and GitLab targets)
+  --sandbox, --sandbox-url URL   read from a sandbox instead
+`;
+
 /**
  * `forgeplan export`: prints desired-state YAML for the named repositories, projects and groups,
  * read from live state. Without a config file it uses the default targets (GitHub and GitLab).
@@ -17,7 +30,12 @@ export const exportCommand: Command = async (argv, io) => {
     repo: { type: "string", multiple: true },
     project: { type: "string", multiple: true },
     group: { type: "string", multiple: true },
+    help: { type: "boolean", short: "h" },
   });
+  if (values.help) {
+    io.stdout.write(help);
+    return 0;
+  }
   const request = {
     repos: values.repo ?? [],
     projects: values.project ?? [],

@@ -405,7 +405,8 @@ export async function planBranchProtection({
     });
   }
   const target = targetOf(desired, live);
-  const diff = diffValues(live ?? {}, target);
+  // A new protection is shown as what it changes from an unprotected branch (every feature off).
+  const diff = diffValues(live ?? UNPROTECTED_DEFAULTS, target);
   if (live !== null && diff.length === 0) return withNotes(base);
   const request: PlannedRequest = { method: "PUT", path, body: toBody(target, live) };
   return withNotes({

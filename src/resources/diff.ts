@@ -19,11 +19,35 @@ export function diffValues(before: unknown, after: unknown, prefix = ""): DiffEn
     const entry: DiffEntry = { path: key };
     const lhs = keyPath.length === 0 ? before : valueAt(before, keyPath);
     const rhs = keyPath.length === 0 ? after : valueAt(after, keyPath);
+    const added = isPlainObject(rhs) && (lhs === null || lhs === undefined) ? leaves(rhs, key) : [];
+    const removed =
+      isPlainObject(lhs) && (rhs === null || rhs === undefined) ? leaves(lhs, key) : [];
+    for (const [leaf, value] of added) entries.set(leaf, { path: leaf, after: value });
+    for (const [leaf, value] of removed) entries.set(leaf, { path: leaf, before: value });
+    if (added.length + removed.length > 0) continue;
     if (lhs !== undefined) entry.before = lhs;
     if (rhs !== undefined) entry.after = rhs;
     entries.set(key, entry);
   }
   return [...entries.values()];
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+/**
+ * A section that appears or disappears as a whole is shown field by field, so a reviewer reads
+ * `+ required_pull_request_reviews.required_approving_review_count: 2` rather than one long object.
+ * Empty lists inside it are left out: an empty list and no list are the same state.
+ */
+function leaves(value: Record<string, unknown>, prefix: string): Array<[string, unknown]> {
+  return Object.entries(value).flatMap(([key, inner]): Array<[string, unknown]> => {
+    const path = prefix ? `${prefix}.${key}` : key;
+    if (isPlainObject(inner)) return leaves(inner, path);
+    if (Array.isArray(inner) && inner.length === 0) return [];
+    return [[path, inner]];
+  });
 }
 
 function valueAt(value: unknown, path: readonly unknown[]): unknown {

@@ -21,7 +21,15 @@ describe("diffValues", () => {
     ]);
   });
 
-  it("reports a whole object replaced by null at its own path", () => {
+  it("shows a section that appears or disappears field by field", () => {
+    expect(diffValues({ r: null }, { r: { a: 1, b: { c: [2] }, d: [] } })).toEqual([
+      { path: "r.a", after: 1 },
+      { path: "r.b.c", after: [2] },
+    ]);
+    expect(diffValues({ r: { a: 1 } }, { r: null })).toEqual([{ path: "r.a", before: 1 }]);
+  });
+
+  it("keeps an emptied section distinct from no section", () => {
     expect(diffValues({ r: { users: [] } }, { r: null })).toEqual([
       { path: "r", before: { users: [] }, after: null },
     ]);
