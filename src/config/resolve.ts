@@ -337,7 +337,7 @@ class Resolver {
     path: Path,
   ): ResolvedRepository | undefined {
     const target = this.target("repository", entry.target, source, path);
-    const own: Record<string, unknown> = Object.create(null);
+    const own: Record<string, unknown> = {};
     for (const key of SETTINGS_KEYS) if (entry[key] !== undefined) own[key] = entry[key];
 
     const profileLayers: SourceLayer[] = [];
