@@ -4,6 +4,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import console from "node:console";
+import process from "node:process";
 import { loadDesiredState } from "../dist/config/index.js";
 
 const REPOSITORIES = 5000;
@@ -19,7 +21,7 @@ function generate() {
     "      required_status_checks: { strict: true, checks: [{ context: ci/build, app_id: 15368 }] }",
     "  webhooks:",
     "    hooks:",
-    "      - { url: https://ci.acme.example/hooks/forge, events: [push, pull_request], secret: \"${CI_HOOK_SECRET}\" }",
+    '      - { url: https://ci.acme.example/hooks/forge, events: [push, pull_request], secret: "${CI_HOOK_SECRET}" }',
     "      - { url: https://chat.acme.example/notify, events: [issues, issue_comment] }",
     "  invitations: { allowed_invitees: [octo-*], max_age_days: 90 }",
     "profiles:",
