@@ -1,4 +1,5 @@
 import type { Path } from "./errors.js";
+import { setKey } from "./merge.js";
 
 /** Keys whose values are secrets: they must be exactly `${NAME}` and stay unexpanded until resolution. */
 export const SECRET_KEYS: ReadonlySet<string> = new Set(["secret", "authorization_header"]);
@@ -36,8 +37,9 @@ export function interpolate(
     }
     if (Array.isArray(node)) return node.map((item, index) => walk(item, [...path, index]));
     if (node !== null && typeof node === "object") {
-      const result: Record<string, unknown> = Object.create(null);
-      for (const [key, child] of Object.entries(node)) result[key] = walk(child, [...path, key]);
+      const result: Record<string, unknown> = {};
+      for (const [key, child] of Object.entries(node))
+        setKey(result, key, walk(child, [...path, key]));
       return result;
     }
     return node;

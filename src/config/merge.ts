@@ -15,30 +15,45 @@ export function isMapping(value: unknown): value is Record<string, unknown> {
 }
 
 /**
+ * Sets a key on a plain object, also when the key is "__proto__" (a legal YAML key, e.g. a branch
+ * name), which plain assignment would take as the object's prototype.
+ */
+export function setKey(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === "__proto__") {
+    Object.defineProperty(target, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  } else target[key] = value;
+}
+
+/**
  * Merges `over` onto `base`: mappings merge key by key, all the way down; anything else (a list, a
  * scalar, null) replaces what was there. The result shares nothing with its inputs.
  */
 export function deepMerge(base: unknown, over: unknown): unknown {
   if (!isMapping(base) || !isMapping(over)) return copy(over);
-  const result: Record<string, unknown> = copy(base) as Record<string, unknown>;
+  const result: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(base)) {
+    if (!Object.hasOwn(over, key)) setKey(result, key, copy(value));
+  }
   for (const [key, value] of Object.entries(over)) {
-    result[key] = Object.hasOwn(result, key) ? deepMerge(result[key], value) : copy(value);
+    setKey(result, key, Object.hasOwn(base, key) ? deepMerge(base[key], value) : copy(value));
   }
   return result;
 }
 
 export function mergeLayers(layers: readonly Layer[]): unknown {
-  return layers.reduce<unknown>(
-    (merged, layer) => deepMerge(merged, layer.value),
-    Object.create(null),
-  );
+  return layers.reduce<unknown>((merged, layer) => deepMerge(merged, layer.value), {});
 }
 
 function copy(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(copy);
   if (isMapping(value)) {
-    const result: Record<string, unknown> = Object.create(null);
-    for (const [key, child] of Object.entries(value)) result[key] = copy(child);
+    const result: Record<string, unknown> = {};
+    for (const [key, child] of Object.entries(value)) setKey(result, key, copy(child));
     return result;
   }
   return value;

@@ -18,12 +18,14 @@ interface Row {
  * layer: defaults, a profile or the entry) it came from. Secrets print as "(sensitive)".
  */
 export function printDesiredState(state: DesiredState, layers: LayerIndex): string {
-  const blocks: string[] = [];
-  for (const target of state.targets) {
-    blocks.push(
-      `target ${target.name}: ${target.type} ${target.baseUrl}, token from ${target.tokenEnv} (${target.token === undefined ? "not set" : "set"})`,
-    );
-  }
+  const blocks: string[] = [
+    state.targets
+      .map(
+        (target) =>
+          `target ${target.name}: ${target.type} ${target.baseUrl}, token from ${target.tokenEnv} (${target.token === undefined ? "not set" : "set"})`,
+      )
+      .join("\n"),
+  ];
   for (const entry of state.repositories)
     blocks.push(...repositoryBlocks(entry, layers.get(entry) ?? []));
   for (const project of state.projects) {

@@ -1,12 +1,5 @@
 import { Secret } from "../core/secret.js";
-import {
-  type ConfigError,
-  type Origin,
-  type Path,
-  errorAt,
-  formatOrigin,
-  formatPath,
-} from "./errors.js";
+import { type ConfigError, type Path, errorAt, formatOrigin, formatPath } from "./errors.js";
 import { ENV_REFERENCE } from "./interpolate.js";
 import { type Layer, hasPath, layerOf, leafPaths, mergeLayers } from "./merge.js";
 import type {
@@ -15,13 +8,20 @@ import type {
   GistAudit,
   GroupEntry,
   MigrationAudit,
-  MigrationState,
   ProjectEntry,
   RepositoryEntry,
   RepositorySelector,
   TargetConfig,
   WebhookSettings,
 } from "./model.js";
+import {
+  DefinedOnce,
+  type ErrorSink,
+  type Place,
+  RepositoryConflicts,
+  type ResolvedRepository,
+  describePlace,
+} from "./conflicts.js";
 import { branchProtectionProblems, personalRepositoryProblems } from "./rules.js";
 import type { BranchProtectionSettings, ConfigFile, RepositorySettings } from "./schema.js";
 import type { SourceFile } from "./source.js";
@@ -38,29 +38,17 @@ export type SourceLayer = Layer<SourceFile>;
 export type LayerIndex = WeakMap<object, SourceLayer[]>;
 
 type Env = Readonly<Record<string, string | undefined>>;
-
-const DEFAULT_TARGETS: ReadonlyArray<Omit<TargetConfig, "token">> = [
-  {
-    name: "github",
-    type: "repository",
-    baseUrl: "https://api.github.com",
-    tokenEnv: "GITHUB_TOKEN",
-  },
-  { name: "gitlab", type: "planning", baseUrl: "https://gitlab.com", tokenEnv: "GITLAB_TOKEN" },
-];
+type ProjectInput = NonNullable<ConfigFile["projects"]>[number];
+type GroupInput = NonNullable<ConfigFile["groups"]>[number];
+type GistInput = NonNullable<NonNullable<ConfigFile["audits"]>["gists"]>;
+type MigrationInput = NonNullable<NonNullable<ConfigFile["audits"]>["migrations"]>[number];
 
 const DEFAULT_BASE_URL = { repository: "https://api.github.com", planning: "https://gitlab.com" };
 const DEFAULT_TOKEN_ENV = { repository: "GITHUB_TOKEN", planning: "GITLAB_TOKEN" };
+/** The connections used when no file defines any. */
+const DEFAULT_TARGETS = { github: "repository", gitlab: "planning" } as const;
 
 const SETTINGS_KEYS = ["branch_protection", "webhooks", "invitations"] as const;
-
-/** A place something was written: the file position and the key path, for "also defined at" messages. */
-interface Place {
-  origin: Origin;
-  path: Path;
-}
-
-const describePlace = (place: Place) => `${formatOrigin(place.origin)} (${formatPath(place.path)})`;
 
 /**
  * Builds the desired state from files that passed the schema: merges them in order, applies
@@ -73,7 +61,7 @@ export function resolve(
   return new Resolver(files, env).run();
 }
 
-class Resolver {
+class Resolver implements ErrorSink {
   readonly errors: ConfigError[] = [];
   readonly layers: LayerIndex = new WeakMap();
   readonly targets = new Map<string, TargetConfig>();
@@ -90,110 +78,24 @@ class Resolver {
     this.#collectProfiles();
     this.#collectDefaults();
     const repositories = new RepositoryConflicts(this);
+    const seen = new DefinedOnce(this);
     const projects: ProjectEntry[] = [];
     const groups: GroupEntry[] = [];
     const gists: GistAudit[] = [];
     const migrations: MigrationAudit[] = [];
-    const seen = new Seen(this);
     for (const { source, data } of this.files) {
-      data.repositories?.forEach((entry, index) => {
-        const resolved = this.#repository(source, entry, ["repositories", index]);
-        if (resolved !== undefined) repositories.add(resolved);
-      });
-      data.projects?.forEach((entry, index) => {
-        const path = ["projects", index];
-        const target = this.target("planning", entry.target, source, path);
-        const resolved: ProjectEntry = {
-          target: target ?? "",
-          project: entry.project,
-          boardsAbsent: entry.boards_absent.map((board) =>
-            board.id !== undefined ? { id: board.id } : { name: board.name! },
-          ),
-          origin: source.locate(path),
-        };
-        entry.boards_absent.forEach((board, boardIndex) => {
-          const key = board.id !== undefined ? `id ${board.id}` : `"${board.name}"`;
-          seen.once(
-            `board|${target}|${identity(entry.project)}|${key}`,
-            this.place(source, [...path, "boards_absent", boardIndex]),
-            `board ${key} of project ${entry.project}`,
-          );
-        });
-        this.#remember(resolved, source, path, entry);
-        projects.push(resolved);
-      });
-      data.groups?.forEach((entry, index) => {
-        const path = ["groups", index];
-        const target = this.target("planning", entry.target, source, path);
-        const links = entry.epic_links_absent.map(epicLink);
-        entry.epic_links_absent.forEach((_, linkIndex) => {
-          const link = links[linkIndex]!;
-          const key =
-            "linkId" in link
-              ? `link id ${link.linkId}`
-              : link.relatedGroup !== undefined
-                ? `link from epic ${link.epic} to epic ${link.related} of group ${link.relatedGroup}`
-                : `link between epics ${Math.min(link.epic, link.related)} and ${Math.max(link.epic, link.related)}`;
-          seen.once(
-            `epic-link|${target}|${identity(entry.group)}|${key}`,
-            this.place(source, [...path, "epic_links_absent", linkIndex]),
-            `related-epic ${key} in group ${entry.group}`,
-          );
-        });
-        const resolved: GroupEntry = {
-          target: target ?? "",
-          group: entry.group,
-          epicLinksAbsent: links,
-          origin: source.locate(path),
-        };
-        this.#remember(resolved, source, path, entry);
-        groups.push(resolved);
-      });
+      data.repositories?.forEach((entry, index) =>
+        repositories.add(this.#repository(source, entry, ["repositories", index])),
+      );
+      data.projects?.forEach((entry, index) =>
+        projects.push(this.#project(source, entry, index, seen)),
+      );
+      data.groups?.forEach((entry, index) => groups.push(this.#group(source, entry, index, seen)));
       const gist = data.audits?.gists;
-      if (gist !== undefined) {
-        const path = ["audits", "gists"];
-        const target = this.target("repository", gist.target, source, path);
-        seen.once(
-          `gists|${target}`,
-          this.place(source, path),
-          `the gist audit of target ${target}`,
-        );
-        const resolved: GistAudit = {
-          target: target ?? "",
-          allowPublic: gist.allow_public ?? false,
-          ...(gist.since !== undefined && { since: gist.since }),
-          origin: source.locate(path),
-        };
-        this.#remember(resolved, source, path, gist);
-        gists.push(resolved);
-      }
-      data.audits?.migrations?.forEach((audit, index) => {
-        const path = ["audits", "migrations", index];
-        const target = this.target("repository", audit.target, source, path);
-        const owner =
-          audit.org !== undefined ? `organization ${audit.org.toLowerCase()}` : "your user";
-        seen.once(
-          `migration|${target}|${owner}|${audit.id}`,
-          this.place(source, path),
-          `the audit of migration ${audit.id} of ${owner}`,
-        );
-        const states =
-          audit.state === undefined
-            ? undefined
-            : Array.isArray(audit.state)
-              ? audit.state
-              : [audit.state];
-        const resolved: MigrationAudit = {
-          target: target ?? "",
-          owner: audit.org !== undefined ? { org: audit.org } : { user: true },
-          id: audit.id,
-          ...(states !== undefined && { states: states as MigrationState[] }),
-          ...(audit.repositories !== undefined && { repositories: audit.repositories }),
-          origin: source.locate(path),
-        };
-        this.#remember(resolved, source, path, audit);
-        migrations.push(resolved);
-      });
+      if (gist !== undefined) gists.push(this.#gists(source, gist, seen));
+      data.audits?.migrations?.forEach((audit, index) =>
+        migrations.push(this.#migration(source, audit, index, seen)),
+      );
     }
     const state: DesiredState = {
       targets: [...this.targets.values()],
@@ -213,6 +115,102 @@ class Resolver {
 
   error(place: Place, message: string): void {
     this.errors.push(errorAt(place.origin, place.path, message));
+  }
+
+  #project(
+    source: SourceFile,
+    entry: ProjectInput,
+    index: number,
+    seen: DefinedOnce,
+  ): ProjectEntry {
+    const path = ["projects", index];
+    const target = this.target("planning", entry.target, source, path);
+    entry.boards_absent.forEach((board, boardIndex) => {
+      const key = board.id !== undefined ? `id ${board.id}` : `"${board.name}"`;
+      seen.once(
+        `board|${target}|${identity(entry.project)}|${key}`,
+        this.place(source, [...path, "boards_absent", boardIndex]),
+        `board ${key} of project ${entry.project}`,
+      );
+    });
+    const resolved: ProjectEntry = {
+      target: target ?? "",
+      project: entry.project,
+      boardsAbsent: entry.boards_absent.map((board) =>
+        board.id !== undefined ? { id: board.id } : { name: board.name! },
+      ),
+      origin: source.locate(path),
+    };
+    this.#remember(resolved, source, path, entry);
+    return resolved;
+  }
+
+  #group(source: SourceFile, entry: GroupInput, index: number, seen: DefinedOnce): GroupEntry {
+    const path = ["groups", index];
+    const target = this.target("planning", entry.target, source, path);
+    const links = entry.epic_links_absent.map(epicLink);
+    links.forEach((link, linkIndex) => {
+      const key =
+        "linkId" in link
+          ? `link id ${link.linkId}`
+          : link.relatedGroup !== undefined
+            ? `link from epic ${link.epic} to epic ${link.related} of group ${link.relatedGroup}`
+            : `link between epics ${Math.min(link.epic, link.related)} and ${Math.max(link.epic, link.related)}`;
+      seen.once(
+        `epic-link|${target}|${identity(entry.group)}|${key}`,
+        this.place(source, [...path, "epic_links_absent", linkIndex]),
+        `related-epic ${key} in group ${entry.group}`,
+      );
+    });
+    const resolved: GroupEntry = {
+      target: target ?? "",
+      group: entry.group,
+      epicLinksAbsent: links,
+      origin: source.locate(path),
+    };
+    this.#remember(resolved, source, path, entry);
+    return resolved;
+  }
+
+  #gists(source: SourceFile, gist: GistInput, seen: DefinedOnce): GistAudit {
+    const path = ["audits", "gists"];
+    const target = this.target("repository", gist.target, source, path);
+    seen.once(`gists|${target}`, this.place(source, path), `the gist audit of target ${target}`);
+    const resolved: GistAudit = {
+      target: target ?? "",
+      allowPublic: gist.allow_public ?? false,
+      ...(gist.since !== undefined && { since: gist.since }),
+      origin: source.locate(path),
+    };
+    this.#remember(resolved, source, path, gist);
+    return resolved;
+  }
+
+  #migration(
+    source: SourceFile,
+    audit: MigrationInput,
+    index: number,
+    seen: DefinedOnce,
+  ): MigrationAudit {
+    const path = ["audits", "migrations", index];
+    const target = this.target("repository", audit.target, source, path);
+    const owner = audit.org !== undefined ? `organization ${audit.org.toLowerCase()}` : "your user";
+    seen.once(
+      `migration|${target}|${owner}|${audit.id}`,
+      this.place(source, path),
+      `the audit of migration ${audit.id} of ${owner}`,
+    );
+    const states = audit.state === undefined ? undefined : [audit.state].flat();
+    const resolved: MigrationAudit = {
+      target: target ?? "",
+      owner: audit.org !== undefined ? { org: audit.org } : { user: true },
+      id: audit.id,
+      ...(states !== undefined && { states }),
+      ...(audit.repositories !== undefined && { repositories: audit.repositories }),
+      origin: source.locate(path),
+    };
+    this.#remember(resolved, source, path, audit);
+    return resolved;
   }
 
   #remember(resolved: object, source: SourceFile, path: Path, value: unknown): void {
@@ -241,7 +239,15 @@ class Resolver {
         });
       }
     }
-    if (defined.size === 0) for (const target of DEFAULT_TARGETS) this.#addTarget(target);
+    if (defined.size > 0) return;
+    for (const [name, type] of Object.entries(DEFAULT_TARGETS)) {
+      this.#addTarget({
+        name,
+        type,
+        baseUrl: DEFAULT_BASE_URL[type],
+        tokenEnv: DEFAULT_TOKEN_ENV[type],
+      });
+    }
   }
 
   #addTarget(target: Omit<TargetConfig, "token">): void {
@@ -335,9 +341,9 @@ class Resolver {
     source: SourceFile,
     entry: NonNullable<ConfigFile["repositories"]>[number],
     path: Path,
-  ): ResolvedRepository | undefined {
+  ): ResolvedRepository {
     const target = this.target("repository", entry.target, source, path);
-    const own: Record<string, unknown> = Object.create(null);
+    const own: Record<string, unknown> = {};
     for (const key of SETTINGS_KEYS) if (entry[key] !== undefined) own[key] = entry[key];
 
     const profileLayers: SourceLayer[] = [];
@@ -480,146 +486,13 @@ class Resolver {
   }
 }
 
-interface ResolvedRepository {
-  entry: RepositoryEntry;
-  layers: SourceLayer[];
-  /** Whether the entry's own choices (profiles or keys) write this settings path. */
-  owns(path: Path): boolean;
-  key: string;
-  name: string;
-}
-
-/**
- * Several entries may name the same repository (or the same glob) as long as each resource is
- * defined by one of them. A resource an entry only has from defaults gives way to an entry that
- * defines it; the first entry keeps what none of them defines.
- */
-class RepositoryConflicts {
-  readonly #resolved: ResolvedRepository[] = [];
-  constructor(private readonly resolver: Resolver) {}
-
-  add(resolved: ResolvedRepository): void {
-    this.#resolved.push(resolved);
-  }
-
-  finish(): RepositoryEntry[] {
-    const groups = new Map<string, ResolvedRepository[]>();
-    for (const resolved of this.#resolved) {
-      const group = groups.get(resolved.key);
-      if (group === undefined) groups.set(resolved.key, [resolved]);
-      else group.push(resolved);
-    }
-    for (const group of groups.values()) if (group.length > 1) this.#settle(group);
-    return this.#resolved.map((resolved) => resolved.entry);
-  }
-
-  #place(resolved: ResolvedRepository, path: Path): Place {
-    const layer = layerOf(resolved.layers, path) ?? resolved.layers[resolved.layers.length - 1]!;
-    return this.resolver.place(layer.source, [...layer.path, ...path]);
-  }
-
-  #settle(group: ResolvedRepository[]): void {
-    const name = group[0]!.name;
-    const branches = new Set(
-      group.flatMap((resolved) => Object.keys(resolved.entry.branchProtection)),
-    );
-    for (const branch of branches) {
-      this.#single(
-        group.filter((resolved) => Object.hasOwn(resolved.entry.branchProtection, branch)),
-        ["branch_protection", branch],
-        `the protection of branch ${branch} of ${name}`,
-        (resolved) => delete resolved.entry.branchProtection[branch],
-      );
-    }
-    this.#single(
-      group.filter((resolved) => resolved.entry.invitations !== undefined),
-      ["invitations"],
-      `the invitation audit of ${name}`,
-      (resolved) => delete resolved.entry.invitations,
-    );
-    this.#webhooks(group, name);
-  }
-
-  /** Keeps one definition of a resource among entries that have it; two that define it are an error. */
-  #single(
-    having: ResolvedRepository[],
-    path: Path,
-    what: string,
-    drop: (resolved: ResolvedRepository) => void,
-  ): void {
-    const owners = having.filter((resolved) => resolved.owns(path));
-    const [first, ...others] = owners;
-    for (const other of others) {
-      this.resolver.error(
-        this.#place(other, path),
-        `${what} is also defined at ${describePlace(this.#place(first!, path))}; define it in one place`,
-      );
-    }
-    const keeper = first ?? having[0];
-    for (const resolved of having) if (resolved !== keeper && !resolved.owns(path)) drop(resolved);
-  }
-
-  #webhooks(group: ResolvedRepository[], name: string): void {
-    const having = group.filter((resolved) => resolved.entry.webhooks !== undefined);
-    const owners = having.filter((resolved) => resolved.owns(["webhooks"]));
-    const keepers = owners.length > 0 ? owners : having.slice(0, 1);
-    for (const resolved of having) if (!keepers.includes(resolved)) delete resolved.entry.webhooks;
-    const authoritative = keepers.find(
-      (resolved) => resolved.entry.webhooks?.mode === "authoritative",
-    );
-    if (authoritative !== undefined && keepers.length > 1) {
-      const other = keepers.find((resolved) => resolved !== authoritative)!;
-      const [later, earlier] =
-        keepers.indexOf(other) > keepers.indexOf(authoritative)
-          ? [other, authoritative]
-          : [authoritative, other];
-      this.resolver.error(
-        this.#place(later, ["webhooks"]),
-        `the webhooks of ${name} are also listed at ${describePlace(this.#place(earlier, ["webhooks"]))}; authoritative webhooks must be listed in one place`,
-      );
-      return;
-    }
-    const defined = new Map<string, { place: Place; by: ResolvedRepository }>();
-    for (const resolved of keepers) {
-      resolved.entry.webhooks!.hooks.forEach((hook, index) => {
-        const place = this.#place(resolved, ["webhooks", "hooks", index]);
-        const keys = [`url ${hook.url}`, ...(hook.id === undefined ? [] : [`id ${hook.id}`])];
-        const clash = keys.map((key) => defined.get(key)).find((first) => first !== undefined);
-        // Repeats inside one entry are reported where its hooks are read.
-        if (clash !== undefined && clash.by !== resolved) {
-          this.resolver.error(
-            place,
-            `the hook ${hook.url} of ${name} is also defined at ${describePlace(clash.place)}; define it in one place`,
-          );
-        }
-        for (const key of keys) if (!defined.has(key)) defined.set(key, { place, by: resolved });
-      });
-    }
-  }
-}
-
-/** Records definitions of resources that must be defined once, across all files. */
-class Seen {
-  readonly #places = new Map<string, Place>();
-  constructor(private readonly resolver: Resolver) {}
-
-  once(key: string, place: Place, what: string): void {
-    const first = this.#places.get(key);
-    if (first === undefined) this.#places.set(key, place);
-    else
-      this.resolver.error(place, `${what} is also listed at ${describePlace(first)}; list it once`);
-  }
-}
-
 function selector(name: string, exclude: readonly string[]): RepositorySelector {
   const [owner, pattern] = name.split("/") as [string, string];
   if (!/[*?[]/.test(pattern)) return { kind: "name", owner, repo: pattern };
   return { kind: "glob", owner, pattern, exclude: exclude.map((item) => item.split("/")[1]!) };
 }
 
-function epicLink(
-  link: NonNullable<ConfigFile["groups"]>[number]["epic_links_absent"][number],
-): EpicLinkSelector {
+function epicLink(link: GroupInput["epic_links_absent"][number]): EpicLinkSelector {
   if (link.link_id !== undefined) {
     return { linkId: link.link_id, ...(link.epic !== undefined && { epic: link.epic }) };
   }

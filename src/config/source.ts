@@ -13,6 +13,7 @@ import {
 } from "yaml";
 import type { CST } from "yaml";
 import { type ConfigError, type Origin, type Path, errorAt } from "./errors.js";
+import { setKey } from "./merge.js";
 
 /** Bounds that keep hostile input from exhausting memory, time or the stack. */
 export const LIMITS = {
@@ -27,7 +28,7 @@ const PLAIN_TAGS = new Set(
   ["str", "int", "float", "bool", "null", "map", "seq"].map((name) => `tag:yaml.org,2002:${name}`),
 );
 
-/** A parsed file: its plain value (null-prototype objects, arrays, scalars) and where each part was written. */
+/** A parsed file: its plain value (objects, arrays, scalars) and where each part was written. */
 export interface SourceFile {
   file: string;
   value: unknown;
@@ -288,7 +289,7 @@ class Converter {
     if (isScalar(node)) return isPlainScalar(node.value) ? node.value : String(node.value);
     if (isSeq(node)) return node.items.map((item, index) => this.#convert(item, [...path, index]));
     if (isMap(node)) {
-      const result: Record<string, unknown> = Object.create(null);
+      const result: Record<string, unknown> = {};
       const firstLines = new Map<string, number>();
       for (const pair of node.items) {
         const key = this.#key(pair.key, path);
@@ -300,7 +301,7 @@ class Converter {
           continue;
         }
         firstLines.set(key, this.position((pair.key as Node).range?.[0] ?? 0).line);
-        result[key] = this.#convert(pair.value, keyPath);
+        setKey(result, key, this.#convert(pair.value, keyPath));
       }
       return result;
     }

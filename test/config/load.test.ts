@@ -201,9 +201,13 @@ describe("the resolved model", () => {
   it("keeps branch names as written", () => {
     const state = stateOf({
       "a.yaml":
-        "version: 1\nrepositories:\n  - name: acme/api\n    branch_protection: { 1.10: null, 0x1: null }\n",
+        "version: 1\nrepositories:\n  - name: acme/api\n    branch_protection: { 1.10: null, 0x1: null, __proto__: null }\n",
     });
-    expect(Object.keys(state.repositories[0]!.branchProtection)).toEqual(["1.10", "0x1"]);
+    expect(Object.keys(state.repositories[0]!.branchProtection)).toEqual([
+      "1.10",
+      "0x1",
+      "__proto__",
+    ]);
   });
 
   it("resolves clean-ups and audits", () => {

@@ -1,0 +1,117 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { runBuilt, runInProcess } from "../helpers/cli.js";
+
+const directory = mkdtempSync(join(tmpdir(), "forgeplan-validate-"));
+afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+function write(name: string, text: string): string {
+  writeFileSync(join(directory, name), text);
+  return name;
+}
+
+describe("forgeplan validate", () => {
+  it("exits 0 on a valid config and says what it loaded", async () => {
+    const result = await runInProcess(["validate", "-c", "examples/forgeplan.yaml"]);
+    expect(result).toEqual({
+      code: 0,
+      stdout:
+        "valid: examples/forgeplan.yaml (2 repository entries, 1 project, 1 group, 2 audits)\n",
+      stderr: "",
+    });
+  });
+
+  it("exits 1 with every problem on its own stderr line, file:line:col: key.path: message", async () => {
+    write(
+      "bad.yaml",
+      "version: 1\nrepositories:\n  - name: acme/api\n    branch_protection:\n      main: { enforce_admin: true }\n      dev: { required_pull_request_reviews: { required_approving_review_count: 9 } }\n",
+    );
+    const result = await runInProcess(["validate", "-c", "bad.yaml"], { cwd: directory });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe("");
+    expect(result.stderr.split("\n")).toEqual([
+      'bad.yaml:5:15: repositories[0].branch_protection.main.enforce_admin: unknown key "enforce_admin"; did you mean "enforce_admins"?',
+      "bad.yaml:6:80: repositories[0].branch_protection.dev.required_pull_request_reviews.required_approving_review_count: expected at most 6, found the number 9",
+      "",
+    ]);
+  });
+
+  it("merges several -c files in order and reads forgeplan.yaml by default", async () => {
+    write("forgeplan.yaml", "version: 1\nrepositories: [{ name: acme/api }]\n");
+    write("more.yaml", "version: 1\nrepositories: [{ name: acme/web }]\n");
+    expect((await runInProcess(["validate"], { cwd: directory })).stdout).toBe(
+      "valid: forgeplan.yaml (1 repository entry, 0 projects, 0 groups, 0 audits)\n",
+    );
+    expect(
+      (
+        await runInProcess(["validate", "-c", "forgeplan.yaml", "--config", "more.yaml"], {
+          cwd: directory,
+        })
+      ).stdout,
+    ).toBe(
+      "valid: forgeplan.yaml, more.yaml (2 repository entries, 0 projects, 0 groups, 0 audits)\n",
+    );
+  });
+
+  it("--print shows each merged value with the file:line and layer it came from, secrets as (sensitive)", async () => {
+    write(
+      "print.yaml",
+      [
+        "version: 1",
+        "defaults:",
+        "  branch_protection:",
+        "    main: { enforce_admins: true }",
+        "repositories:",
+        "  - name: acme/api",
+        "    branch_protection:",
+        "      main: { allow_deletions: false }",
+        "    webhooks:",
+        "      hooks:",
+        "        - url: https://ci.example/h",
+        "          secret: ${HOOK_SECRET}",
+        "",
+      ].join("\n"),
+    );
+    const result = await runInProcess(["validate", "-c", "print.yaml", "--print"], {
+      cwd: directory,
+      env: { HOOK_SECRET: "do-not-print", GITHUB_TOKEN: "nor-this" },
+    });
+    expect(result.code).toBe(0);
+    expect(result.stdout).not.toMatch(/do-not-print|nor-this/);
+    expect(result.stdout).toContain(
+      [
+        "github/acme/api/branch_protection/main  (print.yaml:8)",
+        "  enforce_admins = true    print.yaml:4 (defaults)",
+        "  allow_deletions = false  print.yaml:8 (entry)",
+      ].join("\n"),
+    );
+    expect(result.stdout).toContain(
+      [
+        "github/acme/api/webhook/https://ci.example/h  (print.yaml:11)",
+        '  url = "https://ci.example/h"           print.yaml:11 (entry)',
+        "  secret = (sensitive) from HOOK_SECRET  print.yaml:12 (entry)",
+      ].join("\n"),
+    );
+    expect(result.stdout).toContain(
+      "target github: repository https://api.github.com, token from GITHUB_TOKEN (set)",
+    );
+  });
+
+  it("refuses an unknown flag with one line", async () => {
+    const result = await runInProcess(["validate", "--frobnicate"]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^forgeplan: validate: Unknown option '--frobnicate'.*\n$/);
+  });
+
+  it("runs as a built command", async () => {
+    const result = await runBuilt(["validate", "-c", "examples/planning-cleanup.yaml"]);
+    expect(result).toEqual({
+      code: 0,
+      stdout:
+        "valid: examples/planning-cleanup.yaml (0 repository entries, 2 projects, 2 groups, 0 audits)\n",
+      stderr: "",
+    });
+  });
+});

@@ -1,0 +1,52 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { configJsonSchemaText } from "../../src/config/index.js";
+import { repoRoot, runInProcess } from "../helpers/cli.js";
+
+const committed = readFileSync(`${repoRoot}schema/forgeplan.schema.json`, "utf8");
+
+describe("the JSON Schema", () => {
+  it("is committed as generated from the zod schema", () => {
+    // Regenerate with: npm run build && node dist/cli/main.js schema > schema/forgeplan.schema.json
+    expect(committed, "schema/forgeplan.schema.json is stale").toBe(configJsonSchemaText());
+  });
+
+  it("is what `forgeplan schema` prints, byte for byte", async () => {
+    const result = await runInProcess(["schema"]);
+    expect(result).toEqual({ code: 0, stdout: committed, stderr: "" });
+  });
+
+  it("describes every field, for editors' hover help", () => {
+    const undescribed: string[] = [];
+    const walk = (node: unknown, path: string): void => {
+      if (node === null || typeof node !== "object") return;
+      const schema = node as Record<string, unknown>;
+      for (const [key, child] of Object.entries(
+        (schema.properties ?? {}) as Record<string, Record<string, unknown>>,
+      )) {
+        if (typeof child.description !== "string" || child.description === "")
+          undescribed.push(`${path}.${key}`);
+        walk(child, `${path}.${key}`);
+      }
+      for (const key of ["items", "additionalProperties"]) walk(schema[key], `${path}[${key}]`);
+      for (const key of ["anyOf", "oneOf", "allOf"]) {
+        (schema[key] as unknown[] | undefined)?.forEach((option, index) =>
+          walk(option, `${path}{${key}${index}}`),
+        );
+      }
+    };
+    const schema = JSON.parse(committed) as Record<string, unknown>;
+    walk(schema, "");
+    expect(undescribed).toEqual([]);
+    expect(Object.keys(schema.properties as object)).toEqual([
+      "version",
+      "targets",
+      "defaults",
+      "profiles",
+      "repositories",
+      "projects",
+      "groups",
+      "audits",
+    ]);
+  });
+});
