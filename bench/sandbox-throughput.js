@@ -47,8 +47,16 @@ async function generateLoad({ url, count, concurrency, repositories, offset }) {
 if (!isMainThread) {
   parentPort.postMessage(await generateLoad(workerData));
 } else {
-  const [total = 20_000, concurrency = 32, repositories = 10_000, clients = 1] = process.argv
+  // `--quick` (from `npm run bench -- --quick`) runs a small version; numbers override the defaults.
+  const quick = process.argv.includes("--quick");
+  const [
+    total = quick ? 2_000 : 20_000,
+    concurrency = 32,
+    repositories = quick ? 1_000 : 10_000,
+    clients = 1,
+  ] = process.argv
     .slice(2)
+    .filter((arg) => arg !== "--quick")
     .map(Number);
   const startup = performance.now();
   const sandbox = await startSandbox({

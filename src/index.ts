@@ -1,3 +1,25 @@
-export type { Action, Change, DiffEntry, Plan, PlannedRequest, ResourceKind } from "./core/plan.js";
+/**
+ * The library API: load the desired state, plan against live state, apply, render. The CLI is built
+ * on exactly these; see the README for the semantics.
+ */
+export { formatConfigError, loadDesiredState } from "./config/index.js";
+export type { ConfigError } from "./config/errors.js";
+export type { DesiredState, TargetConfig } from "./config/model.js";
+export type {
+  Action,
+  ApplyReport,
+  Change,
+  ChangeOutcome,
+  DiffEntry,
+  Plan,
+  PlannedRequest,
+  ResourceKind,
+} from "./core/plan.js";
 export { hasChanges, makePlan } from "./core/plan.js";
 export { Secret } from "./core/secret.js";
+export { applyPlan } from "./engine/apply.js";
+export { buildPlan } from "./engine/plan.js";
+export { ForgeClient, type ForgeClientOptions } from "./forge/client.js";
+export { renderApplyReport, renderPlan } from "./render/index.js";
+export { ResourceReader } from "./resources/context.js";
+export { type RunningSandbox, type SandboxOptions, startSandbox } from "./sandbox/index.js";
