@@ -1,6 +1,6 @@
 import type { ProjectEntry } from "../config/model.js";
 import type { Change } from "../core/plan.js";
-import { changeError, type ResourceReader } from "./context.js";
+import { changeError, newChange, type ResourceReader } from "./context.js";
 import { fingerprint } from "./fingerprint.js";
 
 /** Issue boards that must not exist in a project: a clean-up, so the only action is delete. */
@@ -19,16 +19,7 @@ export async function planBoards(reader: ResourceReader, entry: ProjectEntry): P
   const listed = await reader.list<ReadBoard>(path);
   return entry.boardsAbsent.map((wanted) => {
     const name = "id" in wanted ? `#${wanted.id}` : wanted.name;
-    const change: Change = {
-      address: `${reader.target}/${scope}/board/${name}`,
-      kind: "board",
-      action: "no-op",
-      target: reader.target,
-      scope,
-      name,
-      diff: [],
-      requests: [],
-    };
+    const change: Change = newChange(reader.target, scope, "board", name);
     if (listed.kind === "error") return { ...change, error: listed.error };
     if (listed.kind === "absent") {
       return { ...change, error: changeError(`project ${scope} was not found`, "GET", path, 404) };

@@ -10,8 +10,7 @@ import {
   principalSet,
   slugsOf,
 } from "./principals.js";
-import type { RepoRef, ResourceReader } from "./context.js";
-import { changeError, repoPath } from "./context.js";
+import { changeError, newChange, repoPath, type RepoRef, type ResourceReader } from "./context.js";
 
 /**
  * Branch protection, in one canonical shape that both the read shape and the write shape map onto.
@@ -361,16 +360,7 @@ export async function planBranchProtection({
   desired,
 }: ProtectionPlanInput): Promise<Change> {
   const scope = `${repo.owner}/${repo.name}`;
-  const base: Change = {
-    address: `${reader.target}/${scope}/branch_protection/${branch}`,
-    kind: "branch_protection",
-    action: "no-op",
-    target: reader.target,
-    scope,
-    name: branch,
-    diff: [],
-    requests: [],
-  };
+  const base = newChange(reader.target, scope, "branch_protection", branch);
   const path = protectionPath(repo, branch);
   const read = await reader.getOrAbsent(path);
   if (read.kind === "error") return { ...base, error: read.error };
@@ -417,34 +407,10 @@ export async function planBranchProtection({
   });
 }
 
-/** The desired-state settings that reproduce a canonical record exactly (used by export). */
+/**
+ * The desired-state settings that reproduce a canonical record exactly (used by export): the body
+ * written for an unprotected branch has the settings' shape, with every field present.
+ */
 export function toSettings(canonical: CanonicalProtection): BranchProtectionSettings {
-  const rsc = canonical.required_status_checks;
-  const rpr = canonical.required_pull_request_reviews;
-  const settings: BranchProtectionSettings = {
-    required_status_checks: rsc && {
-      strict: rsc.strict,
-      checks: rsc.checks.map((check) =>
-        check.app_id === undefined
-          ? { context: check.context }
-          : { context: check.context, app_id: check.app_id ?? -1 },
-      ),
-    },
-    enforce_admins: canonical.enforce_admins,
-    required_pull_request_reviews: rpr && {
-      dismiss_stale_reviews: rpr.dismiss_stale_reviews,
-      require_code_owner_reviews: rpr.require_code_owner_reviews,
-      required_approving_review_count: rpr.required_approving_review_count,
-      require_last_push_approval: rpr.require_last_push_approval,
-      ...(isEmptyLists(rpr.dismissal_restrictions)
-        ? {}
-        : { dismissal_restrictions: { ...rpr.dismissal_restrictions } }),
-      ...(isEmptyLists(rpr.bypass_pull_request_allowances)
-        ? {}
-        : { bypass_pull_request_allowances: { ...rpr.bypass_pull_request_allowances } }),
-    },
-    restrictions: canonical.restrictions && { ...canonical.restrictions },
-  };
-  for (const flag of FLAGS) settings[flag] = canonical[flag];
-  return settings;
+  return toBody(canonical, null) as BranchProtectionSettings;
 }

@@ -1,4 +1,4 @@
-import type { ChangeError } from "../core/plan.js";
+import type { Change, ChangeError, ResourceKind } from "../core/plan.js";
 import { type ForgeClient, ForgeError } from "../forge/client.js";
 
 export interface RepoRef {
@@ -69,4 +69,18 @@ export function toChangeError(error: unknown, method: string, path: string): Cha
   }
   const message = error instanceof Error ? error.message : String(error);
   return changeError(message.split("\n")[0] ?? message, method, path);
+}
+
+/** A change that is a no-op until the kind decides otherwise; the address is built in one place. */
+export function newChange(target: string, scope: string, kind: ResourceKind, name: string): Change {
+  return {
+    address: `${target}/${scope}/${kind}/${name}`,
+    kind,
+    action: "no-op",
+    target,
+    scope,
+    name,
+    diff: [],
+    requests: [],
+  };
 }

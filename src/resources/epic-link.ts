@@ -1,6 +1,6 @@
 import type { GroupEntry } from "../config/model.js";
 import type { Change } from "../core/plan.js";
-import { changeError, type ReadResult, type ResourceReader } from "./context.js";
+import { changeError, newChange, type ReadResult, type ResourceReader } from "./context.js";
 import { fingerprint } from "./fingerprint.js";
 
 /**
@@ -59,16 +59,7 @@ export async function planEpicLinks(reader: ResourceReader, entry: GroupEntry): 
         : wanted.relatedGroup === undefined
           ? `${wanted.epic}-${wanted.related}`
           : `${wanted.epic}-${wanted.relatedGroup}/${wanted.related}`;
-    const change: Change = {
-      address: `${reader.target}/${scope}/epic_link/${name}`,
-      kind: "epic_link",
-      action: "no-op",
-      target: reader.target,
-      scope,
-      name,
-      diff: [],
-      requests: [],
-    };
+    const change: Change = newChange(reader.target, scope, "epic_link", name);
     const epics =
       "linkId" in wanted
         ? wanted.epic !== undefined

@@ -1,6 +1,6 @@
 import type { GistAudit } from "../config/model.js";
 import type { Change } from "../core/plan.js";
-import type { ResourceReader } from "./context.js";
+import { newChange, type ResourceReader } from "./context.js";
 
 /** Audit of the token owner's gists: public gists are reported unless the policy allows them. */
 interface ReadGist {
@@ -18,16 +18,8 @@ export async function auditGists(reader: ResourceReader, audit: GistAudit): Prom
     "/gists",
     audit.since ? { since: audit.since } : undefined,
   );
-  const base = (scope: string, name: string): Change => ({
-    address: `${reader.target}/${scope}/gist/${name}`,
-    kind: "gist",
-    action: "no-op",
-    target: reader.target,
-    scope,
-    name,
-    diff: [],
-    requests: [],
-  });
+  const base = (scope: string, name: string): Change =>
+    newChange(reader.target, scope, "gist", name);
   if (listed.kind === "error") return [{ ...base("gists", "*"), error: listed.error }];
   if (listed.kind === "absent") return [];
   return listed.data.map((gist) => {

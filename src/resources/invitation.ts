@@ -1,6 +1,6 @@
 import type { RepositoryEntry } from "../config/model.js";
 import type { Change } from "../core/plan.js";
-import { changeError, type RepoRef, type ResourceReader, repoPath } from "./context.js";
+import { changeError, newChange, repoPath, type RepoRef, type ResourceReader } from "./context.js";
 import { matchesGlob } from "../config/glob.js";
 
 /** Audit of a repository's open invitations: each offending invitation is a report with its facts. */
@@ -52,16 +52,7 @@ export async function auditInvitations(
 ): Promise<Change[]> {
   const scope = `${repo.owner}/${repo.name}`;
   const path = `${repoPath(repo)}/invitations`;
-  const base = (name: string): Change => ({
-    address: `${reader.target}/${scope}/invitation/${name}`,
-    kind: "invitation",
-    action: "no-op",
-    target: reader.target,
-    scope,
-    name,
-    diff: [],
-    requests: [],
-  });
+  const base = (name: string): Change => newChange(reader.target, scope, "invitation", name);
   const listed = await reader.list<ReadInvitation>(path);
   if (listed.kind === "error") return [{ ...base("*"), error: listed.error }];
   if (listed.kind === "absent") {

@@ -1,6 +1,6 @@
 import type { MigrationAudit } from "../config/model.js";
 import type { Change } from "../core/plan.js";
-import { changeError, type ResourceReader } from "./context.js";
+import { changeError, newChange, type ResourceReader } from "./context.js";
 import { principalSet } from "./principals.js";
 
 /**
@@ -47,16 +47,7 @@ export async function auditMigration(
   audit: MigrationAudit,
 ): Promise<MigrationAuditResult> {
   const scope = "org" in audit.owner ? audit.owner.org : "user";
-  const change: Change = {
-    address: `${reader.target}/${scope}/migration/${audit.id}`,
-    kind: "migration",
-    action: "no-op",
-    target: reader.target,
-    scope,
-    name: String(audit.id),
-    diff: [],
-    requests: [],
-  };
+  const change = newChange(reader.target, scope, "migration", String(audit.id));
   const path =
     "org" in audit.owner
       ? `/orgs/${encodeURIComponent(audit.owner.org)}/migrations/${audit.id}`

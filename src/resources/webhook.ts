@@ -1,7 +1,7 @@
 import type { WebhookSettings } from "../config/model.js";
 import type { Change, DiffEntry, PlannedRequest, SecretRef } from "../core/plan.js";
 import type { Secret } from "../core/secret.js";
-import { changeError, type RepoRef, type ResourceReader, repoPath } from "./context.js";
+import { changeError, newChange, repoPath, type RepoRef, type ResourceReader } from "./context.js";
 import { diffValues } from "./diff.js";
 import { fingerprint } from "./fingerprint.js";
 
@@ -236,16 +236,7 @@ export async function planWebhooks({
   hooks,
 }: WebhookPlanInput): Promise<Change[]> {
   const scope = `${repo.owner}/${repo.name}`;
-  const change = (name: string): Change => ({
-    address: `${reader.target}/${scope}/webhook/${name}`,
-    kind: "webhook",
-    action: "no-op",
-    target: reader.target,
-    scope,
-    name,
-    diff: [],
-    requests: [],
-  });
+  const change = (name: string): Change => newChange(reader.target, scope, "webhook", name);
   const path = hooksPath(repo);
   const listed = await reader.list<ReadHook>(path);
   if (listed.kind !== "found") {
