@@ -15,7 +15,13 @@ export interface CliResult {
 /** Runs the CLI in-process with captured streams; the fast path for most CLI tests. */
 export async function runInProcess(
   argv: string[],
-  options: { env?: Record<string, string | undefined>; cwd?: string; tty?: boolean } = {},
+  options: {
+    env?: Record<string, string | undefined>;
+    cwd?: string;
+    tty?: boolean;
+    /** What the user types at a prompt (only asked on a TTY). */
+    answer?: string;
+  } = {},
 ): Promise<CliResult> {
   let stdout = "";
   let stderr = "";
@@ -37,6 +43,10 @@ export async function runInProcess(
     env: options.env ?? {},
     cwd: options.cwd ?? repoRoot,
     signal: new AbortController().signal,
+    prompt: async (question) => {
+      stderr += question;
+      return options.answer ?? "";
+    },
   };
   const code = await runCli(argv, io);
   return { code, stdout, stderr };

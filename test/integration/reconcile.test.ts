@@ -285,3 +285,54 @@ describe("renderers through the CLI", () => {
     expect(result.stdout).toContain("has findings");
   });
 });
+
+describe("confirmation on a terminal", () => {
+  it("applies after the user types yes", async () => {
+    const result = await runInProcess(["apply", "-c", demo, ...at(), "--allow-delete"], {
+      tty: true,
+      answer: "yes",
+    });
+    expect(result.stderr).toContain(
+      "Apply 1 create(s), 2 update(s), 2 delete(s)? Only 'yes' is accepted: ",
+    );
+    expect(result.code).toBe(0);
+    expect(world.stats().mutations_applied).toBe(5);
+  });
+
+  it("changes nothing when the user types anything else", async () => {
+    const result = await runInProcess(["apply", "-c", demo, ...at()], { tty: true, answer: "y" });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("forgeplan: apply: cancelled, nothing was applied\n");
+    expect(world.stats().mutations_applied).toBe(0);
+  });
+
+  it("colors the text plan on a terminal unless NO_COLOR is set", async () => {
+    const colored = await runInProcess(["plan", "-c", demo, ...at()], { tty: true });
+    expect(colored.stdout).toContain("\u001b[");
+    const plain = await runInProcess(["plan", "-c", demo, ...at()], {
+      tty: true,
+      env: { NO_COLOR: "1" },
+    });
+    expect(plain.stdout).not.toContain("\u001b[");
+  });
+});
+
+describe("errors from the service", () => {
+  it("names a missing epic with the request and status, and plans the rest", async () => {
+    const path = configFile(`version: 1
+groups:
+  - group: acme
+    epic_links_absent:
+      - { epic: 99, related: 1 }
+      - { link_id: 2, epic: 3 }
+`);
+    const result = await runInProcess(["plan", "-c", path, ...at(), "--format", "json"]);
+    expect(result.code).toBe(1);
+    const plan = planJson(result.stdout);
+    expect(plan.changes.map((c) => [c.name, c.action, c.error?.status])).toEqual([
+      ["99-1", "no-op", 404],
+      ["link-2", "delete", undefined],
+    ]);
+    expect(plan.changes[0]?.error?.request).toBe("GET /api/v4/groups/acme/epics/99/related_epics");
+  });
+});
