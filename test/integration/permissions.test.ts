@@ -40,7 +40,7 @@ repositories:
     for (const change of plan.changes) {
       expect(change.error?.status).toBe(403);
       expect(change.error?.request).toMatch(
-        /^GET \/repos\/acme\/api\/(branches\/main\/protection|invitations)$/,
+        /^GET \/repos\/acme\/api\/(branches\/main\/protection|invitations\?per_page=100)$/,
       );
       expect(change.requests).toEqual([]);
     }
