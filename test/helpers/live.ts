@@ -159,6 +159,7 @@ export async function deleteHook(repo: LiveRepo, id: number): Promise<void> {
 
 /** Replaces every hook of the repository with the ones given (POST bodies). */
 export async function resetHooks(repo: LiveRepo, hooks: Json[]): Promise<void> {
-  for (const hook of await listHooks(repo)) await deleteHook(repo, hook.id);
+  await Promise.all((await listHooks(repo)).map((hook) => deleteHook(repo, hook.id)));
+  // One after another, so hook ids follow the order given and a run replays exactly.
   for (const hook of hooks) await createHook(repo, hook);
 }

@@ -113,6 +113,17 @@ const protectionMutations: ProtectionMutation[] = [
       desired.required_status_checks?.contexts !== undefined,
   },
   {
+    name: "reverse the order of the status checks",
+    group: "rsc.checks",
+    applies: (live) => (live.required_status_checks?.checks.length ?? 0) > 1,
+    mutate: (live) => {
+      live.required_status_checks!.checks.reverse();
+    },
+    path: "required_status_checks.checks",
+    // Checks are a set: another order is the same state.
+    managed: () => false,
+  },
+  {
     name: "change the app of ci/build",
     group: "rsc.checks",
     applies: (live) =>
@@ -216,6 +227,16 @@ const protectionMutations: ProtectionMutation[] = [
     managed: (desired) => desired.restrictions != null,
   },
   {
+    name: "reverse the order of restrictions.users",
+    group: "restrictions.users",
+    applies: (live) => (live.restrictions?.users.length ?? 0) > 1,
+    mutate: (live) => {
+      live.restrictions!.users.reverse();
+    },
+    path: "restrictions.users",
+    managed: () => false,
+  },
+  {
     name: "toggle the app in restrictions.apps",
     group: "restrictions.apps",
     applies: (live) => live.restrictions !== null,
@@ -241,6 +262,17 @@ const hookMutations: HookMutation[] = [
     },
     path: "events",
     managed: (desired) => desired.events !== undefined,
+  },
+  {
+    name: "reverse the order of the events",
+    group: "events",
+    applies: ({ hook }) => hook.events.length > 1,
+    mutate: ({ hook, patch }) => {
+      patch.events = [...hook.events].reverse();
+    },
+    path: "events",
+    // Events are a set: another order is the same state.
+    managed: () => false,
   },
   {
     name: "flip active",

@@ -36,6 +36,12 @@ function runs(seed: number, numRuns: number): fc.Parameters<unknown> {
   };
 }
 
+/**
+ * A run takes tens of milliseconds; the allowance is for shrinking a failure (each step replays a
+ * whole run) and for FC_RUNS explorations, so the counterexample is printed rather than cut off.
+ */
+const PROPERTY_TIMEOUT = 180_000;
+
 async function withWorld<T>(
   s: Scenario,
   run: (world: RunningSandbox, live: LiveRepo) => Promise<T>,
@@ -49,13 +55,15 @@ async function withWorld<T>(
 }
 
 async function setLiveState(live: LiveRepo, s: Scenario): Promise<void> {
-  for (const [index, branch] of s.repo.branches.entries()) {
-    await setProtection(live, branch, s.liveProtections[index] ?? null);
-  }
-  await resetHooks(
-    live,
-    s.liveHooks.filter((hook) => hook !== null),
-  );
+  await Promise.all([
+    ...s.repo.branches.map((branch, index) =>
+      setProtection(live, branch, s.liveProtections[index] ?? null),
+    ),
+    resetHooks(
+      live,
+      s.liveHooks.filter((hook) => hook !== null),
+    ),
+  ]);
 }
 
 /** A plan's pending work as a reviewer would need to see it. */
@@ -98,54 +106,66 @@ function shownAs(plan: Plan): Expected {
 }
 
 describe("convergence against the sandbox (property-based)", () => {
-  it("applies random valid desired states and re-plans them as no change", async () => {
-    await fc.assert(
-      fc.asyncProperty(scenarios(), (s) =>
-        withWorld(s, async (world, live) => {
-          const { again } = await converge(world, live, s);
-          expect(pending(again)).toEqual([]);
-        }),
-      ),
-      runs(20260401, 100),
-    );
-  });
+  it(
+    "applies random valid desired states and re-plans them as no change",
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(scenarios(), (s) =>
+          withWorld(s, async (world, live) => {
+            const { again } = await converge(world, live, s);
+            expect(pending(again)).toEqual([]);
+          }),
+        ),
+        runs(20260401, 100),
+      );
+    },
+    PROPERTY_TIMEOUT,
+  );
 
-  it("detects random live mutations as exactly the managed fields they touch", async () => {
-    await fc.assert(
-      fc.asyncProperty(scenarios(), mutations, (s, m) =>
-        withWorld(s, async (world, live) => {
-          const { engine, state, again } = await converge(world, live, s);
-          expect(pending(again)).toEqual([]);
-          const expected = await mutate(live, s, m);
-          const detected = await engine.plan(state);
-          expect(errorsOf(detected)).toEqual([]);
-          expect(shownAs(detected)).toEqual(expected);
-        }),
-      ),
-      runs(20260402, 100),
-    );
-  });
+  it(
+    "detects random live mutations as exactly the managed fields they touch",
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(scenarios(), mutations, (s, m) =>
+          withWorld(s, async (world, live) => {
+            const { engine, state, again } = await converge(world, live, s);
+            expect(pending(again)).toEqual([]);
+            const expected = await mutate(live, s, m);
+            const detected = await engine.plan(state);
+            expect(errorsOf(detected)).toEqual([]);
+            expect(shownAs(detected)).toEqual(expected);
+          }),
+        ),
+        runs(20260402, 100),
+      );
+    },
+    PROPERTY_TIMEOUT,
+  );
 
-  it("applies a plan of no-op changes without a single mutating request", async () => {
-    await fc.assert(
-      fc.asyncProperty(scenarios(), (s) =>
-        withWorld(s, async (world, live) => {
-          const { engine, state, again } = await converge(world, live, s);
-          const applied = world.stats().mutations_applied;
-          const writes = mutatingRequests(world);
-          const outcomes = await engine.apply(again, {
-            allowDelete: true,
-            secrets: [SECRET, AUTH],
-          });
-          expect(outcomes).toEqual([]);
-          expect(mutatingRequests(world)).toBe(writes);
-          expect(world.stats().mutations_applied).toBe(applied);
-          expect(pending(await engine.plan(state))).toEqual([]);
-        }),
-      ),
-      runs(20260403, 30),
-    );
-  });
+  it(
+    "applies a plan of no-op changes without a single mutating request",
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(scenarios(), (s) =>
+          withWorld(s, async (world, live) => {
+            const { engine, state, again } = await converge(world, live, s);
+            const applied = world.stats().mutations_applied;
+            const writes = mutatingRequests(world);
+            const outcomes = await engine.apply(again, {
+              allowDelete: true,
+              secrets: [SECRET, AUTH],
+            });
+            expect(outcomes).toEqual([]);
+            expect(mutatingRequests(world)).toBe(writes);
+            expect(world.stats().mutations_applied).toBe(applied);
+            expect(pending(await engine.plan(state))).toEqual([]);
+          }),
+        ),
+        runs(20260403, 30),
+      );
+    },
+    PROPERTY_TIMEOUT,
+  );
 });
 
 /** The desired state as a user writes it: the same fields, secrets as ${NAME} references. */
@@ -190,21 +210,25 @@ describe("convergence through the CLI", () => {
   // The CLI's --sandbox-url connects as the demo world's admin, so only acme's repositories.
   const acme = REPOS.filter((repo) => repo.owner === "acme");
 
-  it("applies a random YAML desired state with the apply command and plans it as no change", async () => {
-    await fc.assert(
-      fc.asyncProperty(scenarios(acme), (s) =>
-        withWorld(s, async (world, live) => {
-          await setLiveState(live, s);
-          const { applied, planned } = await applyThenPlan(world, yamlOf(s));
-          expect(applied.stderr).toBe("");
-          expect(applied.code).toBe(0);
-          expect(pending(JSON.parse(planned.stdout) as Plan)).toEqual([]);
-          expect(planned.code).toBe(0);
-        }),
-      ),
-      runs(20260404, 8),
-    );
-  });
+  it(
+    "applies a random YAML desired state with the apply command and plans it as no change",
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(scenarios(acme), (s) =>
+          withWorld(s, async (world, live) => {
+            await setLiveState(live, s);
+            const { applied, planned } = await applyThenPlan(world, yamlOf(s));
+            expect(applied.stderr).toBe("");
+            expect(applied.code).toBe(0);
+            expect(pending(JSON.parse(planned.stdout) as Plan)).toEqual([]);
+            expect(planned.code).toBe(0);
+          }),
+        ),
+        runs(20260404, 6),
+      );
+    },
+    PROPERTY_TIMEOUT,
+  );
 });
 
 /**
