@@ -1,0 +1,76 @@
+import type { DesiredState, RepositoryEntry } from "../../src/config/model.js";
+import type { ChangeOutcome, Plan } from "../../src/core/plan.js";
+import { Secret } from "../../src/core/secret.js";
+import { applyPlan } from "../../src/engine/apply.js";
+import { buildPlan } from "../../src/engine/plan.js";
+import { ForgeClient } from "../../src/forge/client.js";
+import { ResourceReader } from "../../src/resources/context.js";
+import type { RunningSandbox } from "../../src/sandbox/index.js";
+
+export const TARGET = "github";
+
+const origin = { file: "generated.yaml", line: 1, column: 1 };
+
+/** The engine driven directly, as the CLI drives it, against one running sandbox. */
+export interface SandboxEngine {
+  /** A desired state of repository entries on the one target, as the loader would resolve it. */
+  state(repositories: Array<Omit<RepositoryEntry, "target" | "origin">>): DesiredState;
+  plan(state: DesiredState): Promise<Plan>;
+  apply(
+    plan: Plan,
+    options?: { allowDelete?: boolean; secrets?: readonly Secret[] },
+  ): Promise<ChangeOutcome[]>;
+}
+
+/** `token`: the demo world's admin by default; another seed names its own. */
+export function sandboxEngine(world: RunningSandbox, token = "sandbox-admin"): SandboxEngine {
+  const client = new ForgeClient({
+    baseUrl: world.url,
+    kind: "repository",
+    token: new Secret(token, "sandbox"),
+    writeIntervalMs: 0,
+  });
+  const readers = new Map([[TARGET, new ResourceReader(TARGET, client)]]);
+  const clients = new Map([[TARGET, client]]);
+  return {
+    state: (repositories) => ({
+      targets: [
+        {
+          name: TARGET,
+          type: "repository",
+          baseUrl: world.url,
+          tokenEnv: "GITHUB_TOKEN",
+        },
+      ],
+      repositories: repositories.map((entry) => ({ target: TARGET, origin, ...entry })),
+      projects: [],
+      groups: [],
+      gists: [],
+      migrations: [],
+      files: [origin.file],
+    }),
+    plan: (state) => buildPlan({ state, readers, now: Date.parse("2026-12-01T00:00:00Z") }),
+    apply: (plan, options = {}) =>
+      applyPlan({
+        plan,
+        clients,
+        allowDelete: options.allowDelete ?? false,
+        secrets: new Map((options.secrets ?? []).map((secret) => [secret.source, secret])),
+        env: {},
+      }),
+  };
+}
+
+/** Creates, updates and deletes in a plan: what a converged state must have none of. */
+export function pendingChanges(plan: Plan): Plan["changes"] {
+  return plan.changes.filter((change) => change.action !== "no-op" && change.action !== "report");
+}
+
+/** Mutating requests the sandbox answered, counted from its stats. */
+export function mutatingRequests(world: RunningSandbox): number {
+  const byMethod = world.stats().requests_by_method;
+  return ["PUT", "PATCH", "POST", "DELETE"].reduce(
+    (sum, method) => sum + (byMethod[method] ?? 0),
+    0,
+  );
+}
