@@ -38,6 +38,17 @@ export function branchProtectionProblems(settings: BranchProtectionSettings): Ru
         "contexts and checks are both set; contexts is closing down, so list every check under checks",
     });
   }
+  // The service keeps one check per context, so a context listed twice could never read back as written.
+  const seen = new Set<string>();
+  (checks?.checks ?? []).forEach((check, index) => {
+    if (seen.has(check.context)) {
+      problems.push({
+        path: ["required_status_checks", "checks", index, "context"],
+        message: `context "${check.context}" is listed twice; the service keeps one check per context`,
+      });
+    }
+    seen.add(check.context);
+  });
   const reviews = settings.required_pull_request_reviews;
   const counts = {
     restrictions: actors(settings.restrictions),

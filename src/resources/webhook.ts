@@ -53,6 +53,11 @@ function eventSet(events: readonly string[] | undefined): string[] {
   return [...new Set(events ?? [])].sort();
 }
 
+/** A config value written as "" removes the key (docs/service-decisions.md): it must read back absent. */
+function withoutEmpty(config: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(config).filter(([, value]) => value !== ""));
+}
+
 function extraConfig(config: Record<string, string> | null | undefined): Record<string, string> {
   const extra: Record<string, string> = {};
   for (const [key, value] of Object.entries(config ?? {})) {
@@ -126,8 +131,12 @@ export function targetOf(
     content_type: desired.content_type ?? base.content_type,
     events: desired.events ? eventSet(desired.events) : base.events,
     active: desired.active ?? base.active,
-    branch_filter: desired.branch_filter ?? base.branch_filter,
-    config: { ...base.config, ...extraConfig(desired.config) },
+    // An empty filter is the service's "every branch", which reads back as "*".
+    branch_filter:
+      desired.branch_filter === undefined
+        ? base.branch_filter
+        : desired.branch_filter || CREATE_DEFAULTS.branch_filter,
+    config: withoutEmpty({ ...base.config, ...extraConfig(desired.config) }),
   };
   if (rotate) {
     if (desired.secret) target.secret = "set";
@@ -158,6 +167,13 @@ export function toBody(
   if (!live || live.content_type !== target.content_type) config.content_type = target.content_type;
   for (const [key, value] of Object.entries(target.config)) {
     if (!live || live.config[key] !== value) config[key] = value;
+  }
+  // "" removes a key: from the live hook, or on create from the defaults the service would fill in.
+  const removed = live
+    ? Object.keys(live.config)
+    : Object.keys(extraConfig(desired.config)).filter((key) => desired.config?.[key] === "");
+  for (const key of removed) {
+    if (!(key in target.config)) config[key] = "";
   }
   if (rotate && desired.secret) config.secret = secretRef(desired.secret);
   if (
@@ -196,7 +212,7 @@ export function verifyWritten(body: unknown, response: unknown): DiffEntry[] {
       expected.secret_version = value;
       got.secret_version = actual.secret_version;
     } else {
-      expected[`config.${key}`] = value;
+      expected[`config.${key}`] = value === "" ? undefined : value;
       got[`config.${key}`] = actual.config[key];
     }
   }

@@ -111,7 +111,11 @@ export const hookRoutes: Route[] = [
         content_type: "json",
         insecure_ssl: "0",
       });
-      for (const [key, value] of Object.entries(given)) if (value !== "") config[key] = value;
+      // As in a PATCH, a key sent as "" is removed: that includes the defaults above.
+      for (const [key, value] of Object.entries(given)) {
+        if (value !== "") config[key] = value;
+        else delete config[key];
+      }
       checkConfig(repo, config, 0, errors);
       if (errors.length > 0) throw validationFailed(errors);
       const now = isoTime(ctx.now());

@@ -261,6 +261,20 @@ const cases: Case[] = [
     ],
   },
   {
+    name: "one status-check context listed twice",
+    files: {
+      "a.yaml": repo(yaml`
+          branch_protection:
+            main:
+              required_status_checks:
+                checks: [{ context: ci/build, app_id: -1 }, { context: ci/build, app_id: 15368 }]
+      `),
+    },
+    errors: [
+      'a.yaml:7:66: repositories[0].branch_protection.main.required_status_checks.checks[1].context: context "ci/build" is listed twice; the service keeps one check per context',
+    ],
+  },
+  {
     name: "more than 100 users, teams and apps",
     files: {
       "a.yaml": repo(yaml`

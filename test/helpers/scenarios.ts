@@ -244,8 +244,9 @@ function desiredHook(url: string): fc.Arbitrary<DesiredHook> {
         events: fc.array(fc.constantFrom(...EVENTS, "*"), { maxLength: 4 }),
         active: fc.boolean(),
         content_type: fc.constantFrom("json" as const, "form" as const),
-        branch_filter: fc.constantFrom("*", "main", "release/*"),
-        config: fc.dictionary(fc.constantFrom(...CONFIG_KEYS), fc.constantFrom("0", "1", "on")),
+        // "" is the service's "every branch" for a filter, and "remove this key" for a config value.
+        branch_filter: fc.constantFrom("*", "main", "release/*", ""),
+        config: fc.dictionary(fc.constantFrom(...CONFIG_KEYS), fc.constantFrom("0", "1", "on", "")),
         secret: fc.constant(SECRET),
         secret_version: fc.constantFrom("1", "2"),
         authorization_header: fc.constant(AUTH),
