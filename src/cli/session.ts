@@ -1,8 +1,9 @@
+import { setMaxListeners } from "node:events";
 import { resolve } from "node:path";
 import { formatConfigError, loadDesiredState } from "../config/index.js";
 import type { DesiredState, TargetConfig } from "../config/model.js";
 import { Secret } from "../core/secret.js";
-import { type ClientEvent, DirectoryCache, ForgeClient } from "../forge/client.js";
+import { type ClientEvent, DirectoryCache, ForgeClient, ForgeError } from "../forge/client.js";
 import { ResourceReader } from "../resources/context.js";
 import { parseCount } from "./args.js";
 import { parseDuration } from "./duration.js";
@@ -143,6 +144,7 @@ export async function openSession(
   const maxWaitMs = parseDuration(command, "max-wait", flags["max-wait"]) ?? DEFAULT_MAX_WAIT_MS;
   const cache = flags.cache !== undefined ? openCache(command, io, flags.cache) : undefined;
   const listeners: Array<(event: ClientEvent) => void> = [];
+  const signal = sessionSignal(io.signal);
 
   const used = usedTargets(state);
   for (const name of alsoUse) used.add(name);
@@ -158,7 +160,7 @@ export async function openSession(
       writeIntervalMs,
       maxWaitMs,
       ...(cache ? { cache } : {}),
-      signal: io.signal,
+      signal,
       onEvent: (event) => {
         reportEvent(io, event);
         for (const listener of listeners) listener(event);
@@ -168,7 +170,14 @@ export async function openSession(
     readers.set(target.name, new ResourceReader(target.name, client));
   }
   try {
-    await Promise.all([...clients.values()].map((client) => client.prime()));
+    await Promise.all(
+      [...clients].map(([name, client]) =>
+        client.prime().catch((error: unknown) => {
+          if (!(error instanceof ForgeError)) throw error;
+          throw new CliError(`${command}: target '${name}' cannot be used: ${error.message}`);
+        }),
+      ),
+    );
   } catch (error) {
     await stopSandbox?.();
     throw error;
@@ -185,6 +194,18 @@ export async function openSession(
       await stopSandbox?.();
     },
   };
+}
+
+/**
+ * The stop signal the clients listen to. Every request waiting for its turn listens to it, and a
+ * large apply has hundreds waiting at once: that is expected, not a leak, so Node's warning is off.
+ */
+function sessionSignal(parent: AbortSignal): AbortSignal {
+  const controller = new AbortController();
+  setMaxListeners(0, controller.signal);
+  if (parent.aborted) controller.abort(parent.reason);
+  else parent.addEventListener("abort", () => controller.abort(parent.reason), { once: true });
+  return controller.signal;
 }
 
 /** Conditional-request cache kept between runs; entries are keyed by a hash of the token, never the token. */
