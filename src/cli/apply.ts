@@ -111,22 +111,27 @@ function checkSecrets(plan: Plan, session: Session, io: CliIO): void {
   }
 }
 
-/** Where a run stopped on the rate limit, and how to pick up exactly the remainder. */
+/** Where a run stopped early, and how to pick up exactly the remainder. */
 function resumeHint(
   outcomes: readonly ChangeOutcome[],
   stopped: NonNullable<ApplyResult["stopped"]>,
   savedFile: string | undefined,
 ): string {
-  const count = (outcome: string) => outcomes.filter((o) => o.outcome === outcome).length;
-  const after = `after ${clockTime(stopped.reason.resetAt)} UTC`;
+  const { reason } = stopped;
+  const applied = outcomes.filter((o) => o.outcome === "applied").length;
+  const failed = outcomes.filter((o) => o.outcome === "failed").length;
+  const counts =
+    `${applied} applied, ${failed} failed, ${stopped.notAttempted} not attempted` +
+    (stopped.unanswered > 0 ? `, ${stopped.unanswered} without an answer` : "");
+  const after = reason.kind === "rate-limit" ? ` after ${clockTime(reason.error.resetAt)} UTC` : "";
   const next =
     savedFile === undefined
-      ? `re-run the same command ${after} to apply the rest: the plan is recomputed from live state, so only what is left is sent`
-      : `make a new plan ${after} and apply it: what was applied no longer matches ${savedFile}`;
-  return (
-    `forgeplan: apply stopped: ${stopped.reason.message}. ${count("applied")} applied, ${count("failed")} failed, ` +
-    `${stopped.notAttempted} not attempted; ${next} (or allow a longer wait with --max-wait)\n`
-  );
+      ? `re-run the same command${after} to apply the rest: the plan is recomputed from live state, so only what is left is sent`
+      : `make a new plan${after} and apply it: what was applied no longer matches ${savedFile}`;
+  const head =
+    reason.kind === "rate-limit" ? `apply stopped: ${reason.error.message}` : "apply interrupted";
+  const longer = reason.kind === "rate-limit" ? " (or allow a longer wait with --max-wait)" : "";
+  return `forgeplan: ${head}. ${counts}; ${next}${longer}\n`;
 }
 
 /**
@@ -178,6 +183,9 @@ export const apply: Command = async (argv, io) => {
   };
   try {
     const fresh = await replan("reading live state");
+    if (io.signal.aborted) {
+      throw new CliError("apply: interrupted while reading live state; nothing was applied");
+    }
     const plan =
       saved === undefined || savedFile === undefined
         ? fresh
@@ -199,6 +207,7 @@ export const apply: Command = async (argv, io) => {
         secrets: session.secrets,
         env: io.env,
         onOutcome: () => progress.settled(),
+        signal: io.signal,
       });
     } finally {
       progress.end();

@@ -17,22 +17,36 @@ export interface ApplyInput {
   secrets: ReadonlyMap<string, Secret>;
   env: Readonly<Record<string, string | undefined>>;
   onOutcome?: (outcome: ChangeOutcome) => void;
+  /** The clients' stop signal: once it fires, nothing further is sent and the result says where. */
+  signal?: AbortSignal;
 }
+
+/** Why a run ended before every change was tried. */
+export type StopReason =
+  { kind: "rate-limit"; error: RateLimitWaitExceeded } | { kind: "interrupted" };
 
 export interface ApplyResult {
   /** One per change that has requests, in the plan's order of kinds. */
   outcomes: ChangeOutcome[];
   /**
-   * Set when a rate-limit wait would have exceeded the maximum: the run stopped there. Changes not
-   * yet sent are reported skipped ("not attempted"); a re-run applies exactly those.
+   * Set when the run stopped early: a rate-limit wait would have exceeded the maximum, or the user
+   * interrupted it. Changes not yet sent are reported skipped ("not attempted"); a re-run plans from
+   * live state again and so applies exactly what is left.
    */
-  stopped?: { reason: RateLimitWaitExceeded; notAttempted: number };
+  stopped?: {
+    reason: StopReason;
+    /** Changes whose requests were never carried out. */
+    notAttempted: number;
+    /** Changes whose request was under way when the run was interrupted: applied or not, unknown. */
+    unanswered: number;
+  };
 }
 
-/** The run-wide stop: once one request may not wait for the rate limit, no further request starts. */
+/** The run-wide stop: once set, no further request starts. */
 interface Stop {
-  reason?: RateLimitWaitExceeded;
+  reason?: StopReason;
   notAttempted: number;
+  unanswered: number;
 }
 
 function outcomeOf(
@@ -42,21 +56,35 @@ function outcomeOf(
   return { address: change.address, kind: change.kind, action: change.action, ...rest };
 }
 
+function describe(reason: StopReason): string {
+  return reason.kind === "rate-limit" ? reason.error.message : "apply was interrupted";
+}
+
 /**
  * The outcome of a change the stop reached before its request `index` was carried out: not attempted
  * when that was its first, failed (part-way) otherwise.
  */
-function stoppedAt(change: Change, index: number, stop: Stop): ChangeOutcome {
-  const reason = stop.reason as RateLimitWaitExceeded;
+function stoppedAt(change: Change, index: number, stop: Stop, reason: StopReason): ChangeOutcome {
   if (index === 0) {
     stop.notAttempted++;
-    return outcomeOf(change, { outcome: "skipped", message: `not attempted: ${reason.message}` });
+    return outcomeOf(change, { outcome: "skipped", message: `not attempted: ${describe(reason)}` });
   }
   const request = change.requests[index];
   return outcomeOf(change, {
     outcome: "failed",
     ...(request ? { request: `${request.method} ${request.path}` } : {}),
-    message: `stopped after ${index} of ${change.requests.length} requests: ${reason.message}`,
+    message: `stopped after ${index} of ${change.requests.length} requests: ${describe(reason)}`,
+  });
+}
+
+/** A request the interruption caught on its way: it may have reached the service or not. */
+function unanswered(change: Change, label: string, stop: Stop): ChangeOutcome {
+  stop.unanswered++;
+  return outcomeOf(change, {
+    outcome: "skipped",
+    request: label,
+    message:
+      "interrupted before an answer arrived: it may or may not have been applied (a re-run plans from live state)",
   });
 }
 
@@ -74,7 +102,8 @@ async function applyOne(change: Change, input: ApplyInput, stop: Stop): Promise<
   }
   for (const [index, request] of change.requests.entries()) {
     const label = `${request.method} ${request.path}`;
-    if (stop.reason !== undefined) return stoppedAt(change, index, stop);
+    if (input.signal?.aborted) stop.reason ??= { kind: "interrupted" };
+    if (stop.reason !== undefined) return stoppedAt(change, index, stop, stop.reason);
     try {
       const body =
         request.body === undefined
@@ -90,8 +119,12 @@ async function applyOne(change: Change, input: ApplyInput, stop: Stop): Promise<
     } catch (error) {
       if (error instanceof RateLimitWaitExceeded) {
         // The service did not carry this request out (it was held back or refused as over a limit).
-        stop.reason ??= error;
-        return stoppedAt(change, index, stop);
+        stop.reason ??= { kind: "rate-limit", error };
+        return stoppedAt(change, index, stop, { kind: "rate-limit", error });
+      }
+      if (input.signal?.aborted) {
+        stop.reason ??= { kind: "interrupted" };
+        return unanswered(change, label, stop);
       }
       if (error instanceof ForgeError) {
         return outcomeOf(change, {
@@ -118,7 +151,8 @@ export function applicableChanges(plan: Plan): Change[] {
  * then clean-ups). Within a kind changes run concurrently; the client serializes writes per repository,
  * spaces them and paces them by the rate budget. Each change is sent once (retries of idempotent
  * requests are the client's); one failure does not stop the others. A rate-limit wait longer than
- * the client allows stops the run: nothing further is sent, and the result says where it stopped.
+ * the client allows, or an interruption, stops the run: nothing further is sent, and the result says
+ * where it stopped.
  */
 export async function applyPlan(input: ApplyInput): Promise<ApplyResult> {
   const byKind = new Map<ResourceKind, Change[]>();
@@ -127,7 +161,7 @@ export async function applyPlan(input: ApplyInput): Promise<ApplyResult> {
     list.push(change);
     byKind.set(change.kind, list);
   }
-  const stop: Stop = { notAttempted: 0 };
+  const stop: Stop = { notAttempted: 0, unanswered: 0 };
   const outcomes: ChangeOutcome[] = [];
   for (const kind of RESOURCE_KINDS) {
     const changes = byKind.get(kind);
@@ -141,7 +175,7 @@ export async function applyPlan(input: ApplyInput): Promise<ApplyResult> {
     );
     outcomes.push(...results);
   }
-  return stop.reason === undefined
-    ? { outcomes }
-    : { outcomes, stopped: { reason: stop.reason, notAttempted: stop.notAttempted } };
+  if (stop.reason === undefined) return { outcomes };
+  const { reason, notAttempted, unanswered: caught } = stop;
+  return { outcomes, stopped: { reason, notAttempted, unanswered: caught } };
 }

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
+import type { CliIO } from "../../src/cli/io.js";
+import { runCli } from "../../src/cli/run.js";
 import type { RunningSandbox } from "../../src/sandbox/index.js";
-import { runInProcess } from "../helpers/cli.js";
+import { repoRoot, runInProcess } from "../helpers/cli.js";
 import { configFile, sandbox } from "../helpers/sandbox.js";
 
 let world: RunningSandbox | undefined;
@@ -86,5 +88,57 @@ describe("--max-wait", () => {
     expect(result.stderr).toBe(
       "forgeplan: apply: --max-wait expects a duration such as 90s, 15m or 1h30m, got '15'\n",
     );
+  });
+});
+
+describe("an interrupted apply", () => {
+  it("says where it stopped, and a re-run applies exactly the rest", async () => {
+    world = await sandbox({ generate: 10, latencyMs: 10 });
+    const argv = ["apply", "-c", protections, "--sandbox-url", world.url, "--auto-approve"];
+    const controller = new AbortController();
+    let stdout = "";
+    let stderr = "";
+    const io: CliIO = {
+      stdout: {
+        write: (text) => {
+          stdout += text;
+          // The plan is printed just before the first write: stop the run a few writes in.
+          if (text.includes("Plan: 10 to create")) setTimeout(() => controller.abort(), 350);
+        },
+        isTTY: false,
+      },
+      stderr: {
+        write: (text) => {
+          stderr += text;
+        },
+        isTTY: false,
+      },
+      stdinIsTTY: false,
+      env: {},
+      cwd: repoRoot,
+      signal: controller.signal,
+    };
+    const code = await runCli([...argv, "--write-interval", "100"], io);
+    expect(code).toBe(1);
+    const summary = /Apply: (\d+) applied, 0 failed, 0 held, (\d+) skipped\./.exec(stdout);
+    const [applied, skipped] = [Number(summary?.[1]), Number(summary?.[2])];
+    expect(applied).toBeGreaterThan(0);
+    expect(applied + skipped).toBe(10);
+    const hint =
+      /^forgeplan: apply interrupted\. (\d+) applied, 0 failed, (\d+) not attempted(?:, (\d+) without an answer)?; re-run the same command to apply the rest/m.exec(
+        stderr,
+      );
+    const unanswered = Number(hint?.[3] ?? 0);
+    expect(Number(hint?.[1])).toBe(applied);
+    expect(Number(hint?.[2]) + unanswered).toBe(skipped);
+    // Requests under way when the run stopped may have landed; nothing else did.
+    const done = world.stats().mutations_applied;
+    expect(done).toBeGreaterThanOrEqual(applied);
+    expect(done).toBeLessThanOrEqual(applied + unanswered);
+
+    const again = await runInProcess(argv);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain(`Apply: ${10 - done} applied`);
+    expect(world.stats().mutations_applied).toBe(10);
   });
 });
