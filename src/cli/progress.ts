@@ -31,7 +31,12 @@ interface Phase {
   done: number;
   requests: number;
   started: number;
+  /** When the answers of the last RATE_WINDOW_MS arrived, for the current rate. */
+  recent: number[];
 }
+
+/** requests/s is measured over this much recent time, so a wait shows as a rate near 0, not an average. */
+const RATE_WINDOW_MS = 10_000;
 
 const CLEAR_LINE = "\r\x1b[2K";
 
@@ -111,7 +116,8 @@ export class Progress {
   /** Starts a phase; `total` is the number of changes when it is known. */
   begin(label: string, total?: number): void {
     this.end();
-    this.#phase = { label, total, done: 0, requests: 0, started: this.#options.now() };
+    const started = this.#options.now();
+    this.#phase = { label, total, done: 0, requests: 0, started, recent: [] };
     const tty = this.#options.output.isTTY;
     const period = tty ? (this.#options.redrawMs ?? 500) : (this.#options.lineMs ?? 5000);
     this.#cancel = this.#options.every(period, () => this.#tick());
@@ -120,7 +126,10 @@ export class Progress {
 
   /** Feeds the client's events: answered requests count, waits that hold requests are shown. */
   event(event: ClientEvent): void {
-    if (event.type === "request" && this.#phase) this.#phase.requests++;
+    if (event.type === "request" && this.#phase) {
+      this.#phase.requests++;
+      this.#phase.recent.push(this.#options.now());
+    }
     if (event.type === "wait" && event.reason !== "pacing") {
       this.#wait = { until: event.until, reason: event.reason };
     }
@@ -151,7 +160,10 @@ export class Progress {
         ? `${phase.label}: ${phase.requests} requests`
         : `${phase.label}: ${phase.done}/${phase.total} changes`,
     );
-    const rate = elapsed > 0 ? (phase.requests * 1000) / elapsed : 0;
+    const since = now - RATE_WINDOW_MS;
+    while ((phase.recent[0] ?? now) < since) phase.recent.shift();
+    const span = Math.min(elapsed, RATE_WINDOW_MS);
+    const rate = span > 0 ? (phase.recent.length * 1000) / span : 0;
     parts.push(`${rate.toFixed(1)} requests/s`);
     const budget = this.#options.budget();
     if (budget !== undefined) parts.push(`rate budget ${budget.remaining}/${budget.limit} left`);

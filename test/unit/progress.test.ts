@@ -75,6 +75,32 @@ describe("progress line", () => {
     expect(h.progress.line()).toContain("ETA");
   });
 
+  it("measures requests per second over the last ten seconds", () => {
+    const h = harness(false);
+    h.progress.begin("applying", 5);
+    for (let i = 0; i < 30; i++) {
+      h.progress.event({
+        type: "request",
+        method: "GET",
+        path: "/x",
+        status: 200,
+        ms: 5,
+        fromCache: false,
+      });
+    }
+    h.advance(20_000);
+    h.progress.event({
+      type: "request",
+      method: "GET",
+      path: "/x",
+      status: 200,
+      ms: 5,
+      fromCache: false,
+    });
+    h.advance(1_000);
+    expect(h.progress.line()).toBe("applying: 0/5 changes · 0.1 requests/s");
+  });
+
   it("counts requests when the total is not known (reading live state)", () => {
     const h = harness(false);
     h.progress.begin("reading live state");
