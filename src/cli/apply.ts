@@ -10,20 +10,13 @@ import {
   SavedPlanError,
   withCurrentHolds,
 } from "../engine/saved-plan.js";
-import { secretRefsIn } from "../engine/secrets.js";
 import type { ForgeClient } from "../forge/client.js";
 import { renderApplyReport } from "../render/index.js";
 import { parseFlags } from "./args.js";
 import { type Command, CliError, type CliIO } from "./io.js";
 import { parseFormat, printPlan, useColor } from "./output.js";
 import { clockTime, Progress, realEvery, tightestWindow } from "./progress.js";
-import {
-  type ConnectionFlags,
-  connectionFlags,
-  loadState,
-  openSession,
-  type Session,
-} from "./session.js";
+import { type ConnectionFlags, connectionFlags, loadState, openSession } from "./session.js";
 
 /**
  * Verification: after apply, a fresh plan must show every applied change as no-op. Anything else
@@ -94,21 +87,6 @@ function checked(io: CliIO, saved: Plan, fresh: Plan, file: string): Plan {
     `apply: ${file} no longer matches what it would do now: ${count} change${count === 1 ? "" : "s"} refused; ` +
       "nothing was applied (make a new plan)",
   );
-}
-
-/** Every secret a body refers to must resolve before the first request, or nothing is sent. */
-function checkSecrets(plan: Plan, session: Session, io: CliIO): void {
-  for (const change of applicableChanges(plan)) {
-    for (const request of change.requests) {
-      for (const name of secretRefsIn(request.body)) {
-        if (!session.secrets.has(name) && io.env[name] === undefined) {
-          throw new CliError(
-            `apply: ${change.address} needs the secret ${name}, which is not set in the environment; nothing was applied`,
-          );
-        }
-      }
-    }
-  }
 }
 
 /** Where a run stopped early, and how to pick up exactly the remainder. */
@@ -195,7 +173,6 @@ export const apply: Command = async (argv, io) => {
       if (format === "text") io.stdout.write("Nothing to apply.\n");
       return plan.errors > 0 ? 1 : 0;
     }
-    checkSecrets(plan, session, io);
     await confirm(io, plan, values["auto-approve"] === true);
     progress.begin("applying", applicableChanges(plan).length);
     let result: ApplyResult;
