@@ -1,12 +1,22 @@
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import type { ApplyReport, ChangeOutcome, Plan } from "../core/plan.js";
 import { hasChanges } from "../core/plan.js";
-import { applyPlan } from "../engine/apply.js";
+import { type ApplyResult, applicableChanges, applyPlan } from "../engine/apply.js";
 import { buildPlan } from "../engine/plan.js";
+import {
+  checkSavedPlan,
+  parseSavedPlan,
+  SavedPlanError,
+  withCurrentHolds,
+} from "../engine/saved-plan.js";
+import type { ForgeClient } from "../forge/client.js";
 import { renderApplyReport } from "../render/index.js";
 import { parseFlags } from "./args.js";
 import { type Command, CliError, type CliIO } from "./io.js";
 import { parseFormat, printPlan, useColor } from "./output.js";
-import { connectionFlags, loadState, openSession } from "./session.js";
+import { clockTime, Progress, realEvery, tightestWindow } from "./progress.js";
+import { type ConnectionFlags, connectionFlags, loadState, openSession } from "./session.js";
 
 /**
  * Verification: after apply, a fresh plan must show every applied change as no-op. Anything else
@@ -35,7 +45,77 @@ async function confirm(io: CliIO, plan: Plan, autoApprove: boolean): Promise<voi
   if (answer.trim() !== "yes") throw new CliError("apply: cancelled, nothing was applied");
 }
 
-/** `forgeplan apply`: plan, confirm, apply, then re-read and verify; exit 0 only when verified. */
+function readSavedPlan(io: CliIO, file: string): Plan {
+  let text: string;
+  try {
+    text = readFileSync(resolve(io.cwd, file), "utf8");
+  } catch (error) {
+    const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
+    throw new CliError(`apply: ${file}: ${missing ? "no such file" : "cannot be read"}`);
+  }
+  try {
+    return parseSavedPlan(text, file);
+  } catch (error) {
+    if (error instanceof SavedPlanError) throw new CliError(`apply: ${error.message}`);
+    throw error;
+  }
+}
+
+/** The configuration to re-plan: -c when given, else the files the saved plan records. */
+function configFlags(flags: ConnectionFlags, saved: Plan | undefined, file: string | undefined) {
+  if (saved === undefined || flags.config?.length) return flags;
+  if (saved.config === undefined) {
+    throw new CliError(
+      `apply: ${file} does not record the configuration it was made from; pass it with -c FILE`,
+    );
+  }
+  return { ...flags, config: saved.config };
+}
+
+/**
+ * A saved plan may be applied only if a fresh plan agrees with it change by change; otherwise every
+ * refused change is named on stderr and nothing is applied.
+ */
+function checked(io: CliIO, saved: Plan, fresh: Plan, file: string): Plan {
+  const refusals = checkSavedPlan(saved, fresh);
+  if (refusals.length === 0) return withCurrentHolds(saved, fresh);
+  for (const refusal of refusals) {
+    io.stderr.write(`forgeplan: apply: refused ${refusal.address}: ${refusal.reason}\n`);
+  }
+  const count = refusals.length;
+  throw new CliError(
+    `apply: ${file} no longer matches what it would do now: ${count} change${count === 1 ? "" : "s"} refused; ` +
+      "nothing was applied (make a new plan)",
+  );
+}
+
+/** Where a run stopped early, and how to pick up exactly the remainder. */
+function resumeHint(
+  outcomes: readonly ChangeOutcome[],
+  stopped: NonNullable<ApplyResult["stopped"]>,
+  savedFile: string | undefined,
+): string {
+  const { reason } = stopped;
+  const applied = outcomes.filter((o) => o.outcome === "applied").length;
+  const failed = outcomes.filter((o) => o.outcome === "failed").length;
+  const counts =
+    `${applied} applied, ${failed} failed, ${stopped.notAttempted} not attempted` +
+    (stopped.unanswered > 0 ? `, ${stopped.unanswered} without an answer` : "");
+  const after = reason.kind === "rate-limit" ? ` after ${clockTime(reason.error.resetAt)} UTC` : "";
+  const next =
+    savedFile === undefined
+      ? `re-run the same command${after} to apply the rest: the plan is recomputed from live state, so only what is left is sent`
+      : `make a new plan${after} and apply it: what was applied no longer matches ${savedFile}`;
+  const head =
+    reason.kind === "rate-limit" ? `apply stopped: ${reason.error.message}` : "apply interrupted";
+  const longer = reason.kind === "rate-limit" ? " (or allow a longer wait with --max-wait)" : "";
+  return `forgeplan: ${head}. ${counts}; ${next}${longer}\n`;
+}
+
+/**
+ * `forgeplan apply [-c FILE… | PLAN.json]`: plan (or check a saved plan against a fresh one),
+ * confirm, apply, then re-read and verify; exit 0 only when everything was applied and verified.
+ */
 export const apply: Command = async (argv, io) => {
   const { values, positionals } = parseFlags(
     "apply",
@@ -48,41 +128,82 @@ export const apply: Command = async (argv, io) => {
     },
     { positionals: true },
   );
-  if (positionals.length > 0) {
+  if (positionals.length > 1) {
     throw new CliError(
-      `apply: unexpected argument '${positionals[0]}' (applying a saved plan file is not supported yet; use -c FILE)`,
+      `apply: expected at most one saved plan file, got ${positionals.length} arguments`,
     );
   }
   const format = parseFormat("apply", values.format);
-  const state = loadState("apply", values, io);
-  const session = await openSession("apply", values, io, state);
+  const savedFile = positionals[0];
+  const saved = savedFile === undefined ? undefined : readSavedPlan(io, savedFile);
+  const flags = configFlags(values, saved, savedFile);
+
+  const clients: ForgeClient[] = [];
+  const progress = new Progress({
+    output: io.stderr,
+    now: Date.now,
+    every: realEvery,
+    budget: () => tightestWindow(clients.map((client) => client.budget())),
+  });
+  // Wait lines and errors go through the progress output, so they never break its live line.
+  const shown: CliIO = { ...io, stderr: progress.output };
+  const state = loadState("apply", flags, shown);
+  const session = await openSession("apply", flags, shown, state);
+  clients.push(...session.clients.values());
+  session.onEvent((event) => progress.event(event));
+  const replan = async (label: string): Promise<Plan> => {
+    progress.begin(label);
+    try {
+      return await buildPlan({ state, readers: session.readers, now: Date.now() });
+    } finally {
+      progress.end();
+    }
+  };
   try {
-    const plan = await buildPlan({ state, readers: session.readers, now: Date.now() });
+    const fresh = await replan("reading live state");
+    if (io.signal.aborted) {
+      throw new CliError("apply: interrupted while reading live state; nothing was applied");
+    }
+    const plan =
+      saved === undefined || savedFile === undefined
+        ? fresh
+        : checked(shown, saved, fresh, savedFile);
     printPlan(io, plan, format);
     if (!hasChanges(plan)) {
       if (format === "text") io.stdout.write("Nothing to apply.\n");
       return plan.errors > 0 ? 1 : 0;
     }
     await confirm(io, plan, values["auto-approve"] === true);
-    const outcomes = await applyPlan({
-      plan,
-      clients: session.clients,
-      allowDelete: values["allow-delete"] === true,
-      secrets: session.secrets,
-      env: io.env,
-    });
-    const verification = await buildPlan({ state, readers: session.readers, now: Date.now() });
+    progress.begin("applying", applicableChanges(plan).length);
+    let result: ApplyResult;
+    try {
+      result = await applyPlan({
+        plan,
+        clients: session.clients,
+        allowDelete: values["allow-delete"] === true,
+        secrets: session.secrets,
+        env: io.env,
+        onOutcome: () => progress.settled(),
+        signal: io.signal,
+      });
+    } finally {
+      progress.end();
+    }
+    const { outcomes } = result;
+    const verification = result.stopped ? undefined : await replan("verifying");
     const report: ApplyReport = {
       outcomes,
-      verification,
-      verified: verificationOf(outcomes, verification),
+      ...(verification ? { verification } : {}),
+      verified: verification !== undefined && verificationOf(outcomes, verification),
     };
     io.stdout.write(
       renderApplyReport(report, format, { color: format === "text" && useColor(io) }),
     );
+    if (result.stopped) shown.stderr.write(resumeHint(outcomes, result.stopped, savedFile));
     const failed = outcomes.some((outcome) => outcome.outcome === "failed");
     return failed || !report.verified || plan.errors > 0 ? 1 : 0;
   } finally {
+    progress.end();
     await session.close();
   }
 };

@@ -3,7 +3,7 @@ import { buildPlan } from "../engine/plan.js";
 import { parseFlags } from "./args.js";
 import type { Command } from "./io.js";
 import { parseFormat, printPlan, savePlan } from "./output.js";
-import { connectionFlags, loadState, openSession } from "./session.js";
+import { configPaths, connectionFlags, loadState, openSession } from "./session.js";
 
 const help = `usage: forgeplan plan [-c FILE|DIR]... [--format text|markdown|json] [--out PLAN.json]
 
@@ -39,7 +39,7 @@ export const plan: Command = async (argv, io) => {
   try {
     const result = await buildPlan({ state, readers: session.readers, now: Date.now() });
     printPlan(io, result, format);
-    if (values.out) savePlan("plan", io, result, values.out);
+    if (values.out) savePlan("plan", io, { ...result, config: configPaths(values) }, values.out);
     if (result.errors > 0) return 1;
     return hasChanges(result) ? 2 : 0;
   } finally {

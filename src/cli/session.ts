@@ -1,10 +1,14 @@
+import { setMaxListeners } from "node:events";
+import { resolve } from "node:path";
 import { formatConfigError, loadDesiredState } from "../config/index.js";
 import type { DesiredState, TargetConfig } from "../config/model.js";
 import { Secret } from "../core/secret.js";
-import { type ClientEvent, ForgeClient } from "../forge/client.js";
+import { type ClientEvent, DirectoryCache, ForgeClient, ForgeError } from "../forge/client.js";
 import { ResourceReader } from "../resources/context.js";
 import { parseCount } from "./args.js";
+import { parseDuration } from "./duration.js";
 import { CliError, type CliIO } from "./io.js";
+import { clockTime } from "./progress.js";
 
 /** The demo world's admin token: the sandbox is a local emulator, so this is not a secret. */
 const SANDBOX_ADMIN_TOKEN = "sandbox-admin";
@@ -15,6 +19,8 @@ export const connectionFlags = {
   "sandbox-url": { type: "string" },
   concurrency: { type: "string" },
   "write-interval": { type: "string" },
+  "max-wait": { type: "string" },
+  cache: { type: "string" },
 } as const;
 
 export interface ConnectionFlags {
@@ -23,7 +29,12 @@ export interface ConnectionFlags {
   "sandbox-url"?: string;
   concurrency?: string;
   "write-interval"?: string;
+  "max-wait"?: string;
+  cache?: string;
 }
+
+/** The longest single wait for a rate limit before a run stops with a resume hint. */
+const DEFAULT_MAX_WAIT_MS = 15 * 60_000;
 
 export interface Session {
   state: DesiredState;
@@ -31,7 +42,14 @@ export interface Session {
   readers: Map<string, ResourceReader>;
   /** Secret objects of the desired state by their source, for resolving planned bodies at apply. */
   secrets: Map<string, Secret>;
+  /** Also hands every client event to `listener` (progress), besides the wait lines on stderr. */
+  onEvent(listener: (event: ClientEvent) => void): void;
   close(): Promise<void>;
+}
+
+/** The configuration files a command reads: every -c given, or forgeplan.yaml. */
+export function configPaths(flags: ConnectionFlags): string[] {
+  return flags.config?.length ? flags.config : ["forgeplan.yaml"];
 }
 
 /** Loads the desired state or ends the command with every positioned error on stderr. */
@@ -41,8 +59,7 @@ export function loadState(
   io: CliIO,
   readFile?: (path: string) => string,
 ): DesiredState {
-  const paths = flags.config?.length ? flags.config : ["forgeplan.yaml"];
-  const result = loadDesiredState(paths, {
+  const result = loadDesiredState(configPaths(flags), {
     cwd: io.cwd,
     env: io.env,
     ...(readFile ? { readFile } : {}),
@@ -77,16 +94,15 @@ function collectSecrets(state: DesiredState): Map<string, Secret> {
   return secrets;
 }
 
-function hhmmss(epochMs: number): string {
-  return new Date(epochMs).toISOString().slice(11, 19);
-}
-
-/** A visible line for every wait, so a paced run never looks hung. */
+/**
+ * A visible line for every wait that holds requests, so a paced run never looks hung. Pacing is not
+ * one: requests still flow, only spread out, and the progress line shows their rate.
+ */
 export function reportEvent(io: CliIO, event: ClientEvent): void {
-  if (event.type === "wait") {
+  if (event.type === "wait" && event.reason !== "pacing") {
     io.stderr.write(
       `forgeplan: waiting for ${event.reason === "rate-limit-reset" ? "rate-limit reset" : event.reason} ` +
-        `(${event.category}) until ${hhmmss(event.until)} UTC\n`,
+        `(${event.category}) until ${clockTime(event.until)} UTC\n`,
     );
   }
 }
@@ -125,6 +141,10 @@ export async function openSession(
   // GitHub asks for at least a second between mutating requests; a local sandbox needs no spacing.
   const writeIntervalMs =
     parseCount(command, "write-interval", flags["write-interval"]) ?? (againstSandbox ? 0 : 1000);
+  const maxWaitMs = parseDuration(command, "max-wait", flags["max-wait"]) ?? DEFAULT_MAX_WAIT_MS;
+  const cache = flags.cache !== undefined ? openCache(command, io, flags.cache) : undefined;
+  const listeners: Array<(event: ClientEvent) => void> = [];
+  const signal = sessionSignal(io.signal);
 
   const used = usedTargets(state);
   for (const name of alsoUse) used.add(name);
@@ -138,14 +158,26 @@ export async function openSession(
       token: againstSandbox ? new Secret(SANDBOX_ADMIN_TOKEN, "sandbox") : tokenOf(command, target),
       concurrency,
       writeIntervalMs,
-      signal: io.signal,
-      onEvent: (event) => reportEvent(io, event),
+      maxWaitMs,
+      ...(cache ? { cache } : {}),
+      signal,
+      onEvent: (event) => {
+        reportEvent(io, event);
+        for (const listener of listeners) listener(event);
+      },
     });
     clients.set(target.name, client);
     readers.set(target.name, new ResourceReader(target.name, client));
   }
   try {
-    await Promise.all([...clients.values()].map((client) => client.prime()));
+    await Promise.all(
+      [...clients].map(([name, client]) =>
+        client.prime().catch((error: unknown) => {
+          if (!(error instanceof ForgeError)) throw error;
+          throw new CliError(`${command}: target '${name}' cannot be used: ${error.message}`);
+        }),
+      ),
+    );
   } catch (error) {
     await stopSandbox?.();
     throw error;
@@ -155,10 +187,35 @@ export async function openSession(
     clients,
     readers,
     secrets: collectSecrets(state),
+    onEvent: (listener) => {
+      listeners.push(listener);
+    },
     close: async () => {
       await stopSandbox?.();
     },
   };
+}
+
+/**
+ * The stop signal the clients listen to. Every request waiting for its turn listens to it, and a
+ * large apply has hundreds waiting at once: that is expected, not a leak, so Node's warning is off.
+ */
+function sessionSignal(parent: AbortSignal): AbortSignal {
+  const controller = new AbortController();
+  setMaxListeners(0, controller.signal);
+  if (parent.aborted) controller.abort(parent.reason);
+  else parent.addEventListener("abort", () => controller.abort(parent.reason), { once: true });
+  return controller.signal;
+}
+
+/** Conditional-request cache kept between runs; entries are keyed by a hash of the token, never the token. */
+function openCache(command: string, io: CliIO, dir: string): DirectoryCache {
+  try {
+    return new DirectoryCache(resolve(io.cwd, dir));
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new CliError(`${command}: cannot use --cache ${dir}: ${reason}`);
+  }
 }
 
 function tokenOf(command: string, target: TargetConfig): Secret {

@@ -86,6 +86,11 @@ export interface Plan {
   summary: PlanSummary;
   /** Number of changes that carry an error. */
   errors: number;
+  /**
+   * The configuration files a saved plan (`plan --out`) was made from, as given on the command line
+   * (relative to the working directory), so `apply PLAN.json` can re-plan them and check nothing moved.
+   */
+  config?: string[];
 }
 
 export function summarize(changes: readonly Change[]): PlanSummary {

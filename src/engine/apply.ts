@@ -6,7 +6,7 @@ import {
   type ResourceKind,
 } from "../core/plan.js";
 import type { Secret } from "../core/secret.js";
-import { type ForgeClient, ForgeError } from "../forge/client.js";
+import { type ForgeClient, ForgeError, RateLimitWaitExceeded } from "../forge/client.js";
 import { verifyResponse } from "../resources/verify.js";
 import { resolveSecrets } from "./secrets.js";
 
@@ -17,6 +17,36 @@ export interface ApplyInput {
   secrets: ReadonlyMap<string, Secret>;
   env: Readonly<Record<string, string | undefined>>;
   onOutcome?: (outcome: ChangeOutcome) => void;
+  /** The clients' stop signal: once it fires, nothing further is sent and the result says where. */
+  signal?: AbortSignal;
+}
+
+/** Why a run ended before every change was tried. */
+export type StopReason =
+  { kind: "rate-limit"; error: RateLimitWaitExceeded } | { kind: "interrupted" };
+
+export interface ApplyResult {
+  /** One per change that has requests, in the plan's order of kinds. */
+  outcomes: ChangeOutcome[];
+  /**
+   * Set when the run stopped early: a rate-limit wait would have exceeded the maximum, or the user
+   * interrupted it. Changes not yet sent are reported skipped ("not attempted"); a re-run plans from
+   * live state again and so applies exactly what is left.
+   */
+  stopped?: {
+    reason: StopReason;
+    /** Changes whose requests were never carried out. */
+    notAttempted: number;
+    /** Changes whose request was under way when the run was interrupted: applied or not, unknown. */
+    unanswered: number;
+  };
+}
+
+/** The run-wide stop: once set, no further request starts. */
+interface Stop {
+  reason?: StopReason;
+  notAttempted: number;
+  unanswered: number;
 }
 
 function outcomeOf(
@@ -26,7 +56,39 @@ function outcomeOf(
   return { address: change.address, kind: change.kind, action: change.action, ...rest };
 }
 
-async function applyOne(change: Change, input: ApplyInput): Promise<ChangeOutcome> {
+function describe(reason: StopReason): string {
+  return reason.kind === "rate-limit" ? reason.error.message : "apply was interrupted";
+}
+
+/**
+ * The outcome of a change the stop reached before its request `index` was carried out: not attempted
+ * when that was its first, failed (part-way) otherwise.
+ */
+function stoppedAt(change: Change, index: number, stop: Stop, reason: StopReason): ChangeOutcome {
+  if (index === 0) {
+    stop.notAttempted++;
+    return outcomeOf(change, { outcome: "skipped", message: `not attempted: ${describe(reason)}` });
+  }
+  const request = change.requests[index];
+  return outcomeOf(change, {
+    outcome: "failed",
+    ...(request ? { request: `${request.method} ${request.path}` } : {}),
+    message: `stopped after ${index} of ${change.requests.length} requests: ${describe(reason)}`,
+  });
+}
+
+/** A request the interruption caught on its way: it may have reached the service or not. */
+function unanswered(change: Change, label: string, stop: Stop): ChangeOutcome {
+  stop.unanswered++;
+  return outcomeOf(change, {
+    outcome: "skipped",
+    request: label,
+    message:
+      "interrupted before an answer arrived: it may or may not have been applied (a re-run plans from live state)",
+  });
+}
+
+async function applyOne(change: Change, input: ApplyInput, stop: Stop): Promise<ChangeOutcome> {
   if (change.held) return outcomeOf(change, { outcome: "held", message: change.held });
   if (change.action === "delete" && !input.allowDelete) {
     return outcomeOf(change, { outcome: "skipped", message: "deletes need --allow-delete" });
@@ -38,8 +100,10 @@ async function applyOne(change: Change, input: ApplyInput): Promise<ChangeOutcom
       message: `target '${change.target}' has no connection`,
     });
   }
-  for (const request of change.requests) {
+  for (const [index, request] of change.requests.entries()) {
     const label = `${request.method} ${request.path}`;
+    if (input.signal?.aborted) stop.reason ??= { kind: "interrupted" };
+    if (stop.reason !== undefined) return stoppedAt(change, index, stop, stop.reason);
     try {
       const body =
         request.body === undefined
@@ -53,6 +117,15 @@ async function applyOne(change: Change, input: ApplyInput): Promise<ChangeOutcom
       if (problem)
         return outcomeOf(change, { outcome: "failed", request: label, message: problem });
     } catch (error) {
+      if (error instanceof RateLimitWaitExceeded) {
+        // The service did not carry this request out (it was held back or refused as over a limit).
+        stop.reason ??= { kind: "rate-limit", error };
+        return stoppedAt(change, index, stop, { kind: "rate-limit", error });
+      }
+      if (input.signal?.aborted) {
+        stop.reason ??= { kind: "interrupted" };
+        return unanswered(change, label, stop);
+      }
       if (error instanceof ForgeError) {
         return outcomeOf(change, {
           outcome: "failed",
@@ -68,33 +141,41 @@ async function applyOne(change: Change, input: ApplyInput): Promise<ChangeOutcom
   return outcomeOf(change, { outcome: "applied" });
 }
 
+/** The changes apply acts on: those with requests that could be planned. */
+export function applicableChanges(plan: Plan): Change[] {
+  return plan.changes.filter((change) => change.requests.length > 0 && change.error === undefined);
+}
+
 /**
  * Applies every change that has requests, kind by kind in the plan's order (protections, then hooks,
- * then clean-ups). Within a kind changes run concurrently; the client serializes writes per repository
- * and spaces them. One failure does not stop the others.
+ * then clean-ups). Within a kind changes run concurrently; the client serializes writes per repository,
+ * spaces them and paces them by the rate budget. Each change is sent once (retries of idempotent
+ * requests are the client's); one failure does not stop the others. A rate-limit wait longer than
+ * the client allows, or an interruption, stops the run: nothing further is sent, and the result says
+ * where it stopped.
  */
-export async function applyPlan(input: ApplyInput): Promise<ChangeOutcome[]> {
-  const pending = input.plan.changes.filter(
-    (change) => change.requests.length > 0 && change.error === undefined,
-  );
+export async function applyPlan(input: ApplyInput): Promise<ApplyResult> {
   const byKind = new Map<ResourceKind, Change[]>();
-  for (const change of pending) {
+  for (const change of applicableChanges(input.plan)) {
     const list = byKind.get(change.kind) ?? [];
     list.push(change);
     byKind.set(change.kind, list);
   }
+  const stop: Stop = { notAttempted: 0, unanswered: 0 };
   const outcomes: ChangeOutcome[] = [];
   for (const kind of RESOURCE_KINDS) {
     const changes = byKind.get(kind);
     if (!changes) continue;
     const results = await Promise.all(
       changes.map(async (change) => {
-        const outcome = await applyOne(change, input);
+        const outcome = await applyOne(change, input, stop);
         input.onOutcome?.(outcome);
         return outcome;
       }),
     );
     outcomes.push(...results);
   }
-  return outcomes;
+  if (stop.reason === undefined) return { outcomes };
+  const { reason, notAttempted, unanswered: caught } = stop;
+  return { outcomes, stopped: { reason, notAttempted, unanswered: caught } };
 }

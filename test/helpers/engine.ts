@@ -50,14 +50,16 @@ export function sandboxEngine(world: RunningSandbox, token = "sandbox-admin"): S
       files: [origin.file],
     }),
     plan: (state) => buildPlan({ state, readers, now: Date.parse("2026-12-01T00:00:00Z") }),
-    apply: (plan, options = {}) =>
-      applyPlan({
-        plan,
-        clients,
-        allowDelete: options.allowDelete ?? false,
-        secrets: new Map((options.secrets ?? []).map((secret) => [secret.source, secret])),
-        env: {},
-      }),
+    apply: async (plan, options = {}) =>
+      (
+        await applyPlan({
+          plan,
+          clients,
+          allowDelete: options.allowDelete ?? false,
+          secrets: new Map((options.secrets ?? []).map((secret) => [secret.source, secret])),
+          env: {},
+        })
+      ).outcomes,
   };
 }
 

@@ -1,0 +1,144 @@
+import { afterEach, describe, expect, it } from "vitest";
+import type { CliIO } from "../../src/cli/io.js";
+import { runCli } from "../../src/cli/run.js";
+import type { RunningSandbox } from "../../src/sandbox/index.js";
+import { repoRoot, runInProcess } from "../helpers/cli.js";
+import { configFile, sandbox } from "../helpers/sandbox.js";
+
+let world: RunningSandbox | undefined;
+afterEach(async () => {
+  await world?.stop();
+});
+
+const protections = configFile(`version: 1
+repositories:
+  - name: acme/repo-*
+    owner_type: organization
+    branch_protection:
+      main:
+        enforce_admins: true
+        required_pull_request_reviews:
+          required_approving_review_count: 1
+`);
+
+describe("apply within a small rate limit", () => {
+  it("paces 150+ requests through 40 per 3 seconds without one rate-limited answer", async () => {
+    world = await sandbox({ generate: 50, rateLimits: { core: 40 }, rateWindowSeconds: 3 });
+    const applied = await runInProcess([
+      "apply",
+      "-c",
+      protections,
+      "--sandbox-url",
+      world.url,
+      "--auto-approve",
+    ]);
+    expect(applied.code).toBe(0);
+    expect(applied.stdout).toContain("Apply: 50 applied, 0 failed, 0 held, 0 skipped.");
+    const stats = world.stats();
+    expect(stats.requests_total).toBeGreaterThanOrEqual(150);
+    expect(stats.rate_limited_responses).toBe(0);
+    // Pacing spreads requests over each window instead of waiting; it is not announced as a wait.
+    expect(applied.stderr).not.toContain("pacing");
+    for (const line of applied.stderr.split("\n").filter(Boolean)) {
+      expect(line).toMatch(/^forgeplan: (reading live state|applying|verifying): /);
+    }
+  });
+});
+
+describe("--max-wait", () => {
+  it("stops cleanly when a wait would be longer, and a re-run applies exactly the rest", async () => {
+    // 50 points a minute on one endpoint and 5 per write: the eleventh PUT is told to come back in
+    // about a minute. The sandbox's clock is then moved on, as if the user came back later.
+    let offset = 0;
+    world = await sandbox({
+      generate: 15,
+      secondaryPointsPerMinute: 50,
+      now: () => Date.now() + offset,
+    });
+    const argv = ["apply", "-c", protections, "--sandbox-url", world.url, "--auto-approve"];
+    const first = await runInProcess([...argv, "--max-wait", "5s"]);
+    expect(first.code).toBe(1);
+    expect(first.stdout).toContain("Apply: 10 applied, 0 failed, 0 held, 5 skipped.");
+    expect(first.stdout).toContain("Not verified: no re-plan was made.");
+    expect(first.stdout.match(/not attempted: rate limit/g)).toHaveLength(5);
+    expect(first.stderr).toMatch(
+      /^forgeplan: apply stopped: .*longer than the maximum wait of 5 s\. 10 applied, 0 failed, 5 not attempted; re-run the same command after \d\d:\d\d:\d\d UTC to apply the rest/m,
+    );
+    expect(world.stats().mutations_applied).toBe(10);
+
+    offset += 61_000;
+    const second = await runInProcess(argv);
+    expect(second.stderr).toBe("");
+    expect(second.code).toBe(0);
+    expect(second.stdout).toContain("Plan: 5 to create");
+    expect(second.stdout).toContain("Apply: 5 applied, 0 failed, 0 held, 0 skipped.");
+    expect(world.stats().mutations_applied).toBe(15);
+  });
+
+  it("refuses a duration without a unit", async () => {
+    const result = await runInProcess([
+      "apply",
+      "-c",
+      protections,
+      "--sandbox",
+      "--max-wait",
+      "15",
+    ]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      "forgeplan: apply: --max-wait expects a duration such as 90s, 15m or 1h30m, got '15'\n",
+    );
+  });
+});
+
+describe("an interrupted apply", () => {
+  it("says where it stopped, and a re-run applies exactly the rest", async () => {
+    world = await sandbox({ generate: 10, latencyMs: 10 });
+    const argv = ["apply", "-c", protections, "--sandbox-url", world.url, "--auto-approve"];
+    const controller = new AbortController();
+    let stdout = "";
+    let stderr = "";
+    const io: CliIO = {
+      stdout: {
+        write: (text) => {
+          stdout += text;
+          // The plan is printed just before the first write: stop the run a few writes in.
+          if (text.includes("Plan: 10 to create")) setTimeout(() => controller.abort(), 350);
+        },
+        isTTY: false,
+      },
+      stderr: {
+        write: (text) => {
+          stderr += text;
+        },
+        isTTY: false,
+      },
+      stdinIsTTY: false,
+      env: {},
+      cwd: repoRoot,
+      signal: controller.signal,
+    };
+    const code = await runCli([...argv, "--write-interval", "100"], io);
+    expect(code).toBe(1);
+    const summary = /Apply: (\d+) applied, 0 failed, 0 held, (\d+) skipped\./.exec(stdout);
+    const [applied, skipped] = [Number(summary?.[1]), Number(summary?.[2])];
+    expect(applied).toBeGreaterThan(0);
+    expect(applied + skipped).toBe(10);
+    const hint =
+      /^forgeplan: apply interrupted\. (\d+) applied, 0 failed, (\d+) not attempted(?:, (\d+) without an answer)?; re-run the same command to apply the rest/m.exec(
+        stderr,
+      );
+    const unanswered = Number(hint?.[3] ?? 0);
+    expect(Number(hint?.[1])).toBe(applied);
+    expect(Number(hint?.[2]) + unanswered).toBe(skipped);
+    // Requests under way when the run stopped may have landed; nothing else did.
+    const done = world.stats().mutations_applied;
+    expect(done).toBeGreaterThanOrEqual(applied);
+    expect(done).toBeLessThanOrEqual(applied + unanswered);
+
+    const again = await runInProcess(argv);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain(`Apply: ${10 - done} applied`);
+    expect(world.stats().mutations_applied).toBe(10);
+  });
+});
