@@ -434,8 +434,6 @@ export class ForgeClient {
         }
         if (admission.reason === "rate-limit-reset") {
           this.#announce(category, admission.until, "rate-limit-reset", now);
-        } else if (admission.resetAt !== undefined) {
-          this.#announce(category, admission.resetAt, "pacing", now);
         }
         until = admission.until;
       }
@@ -445,14 +443,13 @@ export class ForgeClient {
 
   /** Tells the caller about a wait (once per category, reason and end), or refuses a stall too long. */
   #announce(category: string, until: number, reason: WaitReason, now: number): void {
-    const pacing = reason === "pacing";
-    if (!pacing && until - now > this.#maxWaitMs) {
+    if (until - now > this.#maxWaitMs) {
       throw new RateLimitWaitExceeded(category, until, until - now, this.#maxWaitMs);
     }
     const key = `${category} ${reason}`;
     if (this.#announced.get(key) === until) return;
     this.#announced.set(key, until);
-    if (!pacing) this.#stats.waitsMs += until - now;
+    this.#stats.waitsMs += until - now;
     this.#onEvent({ type: "wait", until, reason, category });
   }
 
