@@ -225,8 +225,9 @@ const UNLIMITED = { core: 10_000_000, secondaryPoints: 10_000_000 };
 /**
  * Plans `planConfig()` over a generated world of `repositories` with `latencyMs` per answer and
  * returns the figures every plan scenario reports. `ideal_s` is requests × latency ÷ concurrency.
+ * Without `coreLimit` neither rate limit applies.
  */
-export async function measurePlan({ repositories, latencyMs }) {
+export async function measurePlan({ repositories, latencyMs, coreLimit, windowSeconds }) {
   const dir = tempDir();
   const sandbox = await startSandboxProcess(
     [
@@ -235,7 +236,8 @@ export async function measurePlan({ repositories, latencyMs }) {
       "--latency",
       String(latencyMs),
       "--rate-limit",
-      `core=${UNLIMITED.core}`,
+      `core=${coreLimit ?? UNLIMITED.core}`,
+      ...(windowSeconds !== undefined ? ["--rate-window", String(windowSeconds)] : []),
     ],
     { secondaryPointsPerMinute: UNLIMITED.secondaryPoints },
   );
@@ -264,6 +266,7 @@ export async function measurePlan({ repositories, latencyMs }) {
       ideal_s: (counts.requests * latencyMs) / 1000 / CONCURRENCY,
       peak_rss_mb: run.peak_rss_mb,
       rate_limited_responses: counts.rate_limited_responses,
+      waits_announced: run.stderr.split("\n").filter((line) => line.includes("waiting for")).length,
       ...(run.cpu_s !== undefined ? { forgeplan_cpu_s: run.cpu_s } : {}),
       ...(sandboxCpu !== undefined ? { sandbox_cpu_s: sandboxCpuAfter - sandboxCpu } : {}),
     };
