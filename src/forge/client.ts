@@ -6,6 +6,7 @@ import { RateBudget, type RateWindow } from "./budget.js";
 import { type CacheEntry, type ConditionalCache, cacheKey, sha256 } from "./cache.js";
 import { type Clock, systemClock } from "./clock.js";
 import { ForgeError, RateLimitWaitExceeded, serviceMessage } from "./errors.js";
+import { createHttpFetch } from "./http-fetch.js";
 import { type Headers, reportedWindow, retryAfterMs, throttleOf } from "./rate-headers.js";
 import {
   backoffDelay,
@@ -127,7 +128,7 @@ export class ForgeClient {
         "user-agent": options.userAgent ?? `forgeplan/${packageVersion()}`,
         ...(options.kind === "repository" ? { "x-github-api-version": "2022-11-28" } : {}),
       },
-      request: { fetch: globalThis.fetch, log: silentLog },
+      request: { fetch: createHttpFetch(concurrency), log: silentLog },
     });
   }
 
