@@ -2,6 +2,7 @@
 // the way a user runs it (wall time and peak RSS measured from outside), and the JSON line each
 // scenario prints. Files starting with `_` are not scenarios (bench/run.js skips them).
 import { spawn, spawnSync } from "node:child_process";
+import { Agent, request } from "node:http";
 import {
   closeSync,
   existsSync,
@@ -177,7 +178,7 @@ export function report(figures) {
   if (line.ideal_s !== undefined && line.wall_s !== undefined && line.ideal_s > 0) {
     line.ratio_to_ideal = round(line.wall_s / line.ideal_s, 2);
   }
-  for (const key of ["wall_s", "ideal_s", "sandbox_cpu_s", "forgeplan_cpu_s"]) {
+  for (const key of ["wall_s", "ideal_s", "floor_s", "sandbox_cpu_s", "forgeplan_cpu_s"]) {
     if (typeof line[key] === "number") line[key] = round(line[key], 3);
   }
   if (typeof line.peak_rss_mb === "number") line.peak_rss_mb = round(line.peak_rss_mb, 1);
@@ -225,9 +226,50 @@ const UNLIMITED = { core: 10_000_000, secondaryPoints: 10_000_000 };
 /**
  * Plans `planConfig()` over a generated world of `repositories` with `latencyMs` per answer and
  * returns the figures every plan scenario reports. `ideal_s` is requests × latency ÷ concurrency.
- * Without `coreLimit` neither rate limit applies.
+ * Without `coreLimit` neither rate limit applies. `withFloor` also times a bare client (floor_s).
  */
-export async function measurePlan({ repositories, latencyMs, coreLimit, windowSeconds }) {
+/**
+ * The floor of this machine and sandbox: the same number of GETs over the same paths, at the same
+ * concurrency, from a bare node:http keep-alive client that parses each body and does nothing
+ * else. What a plan takes beyond this is forgeplan's own cost.
+ */
+async function bareClientSeconds(url, requests, repositories) {
+  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  const width = Math.max(4, String(repositories).length);
+  const pathOf = (index) => {
+    const repo = `/repos/acme/repo-${String((index % repositories) + 1).padStart(width, "0")}`;
+    return [`${repo}/branches/main/protection`, `${repo}/branches/dev/protection`, `${repo}/hooks`][
+      index % 3
+    ];
+  };
+  const get = (path) =>
+    new Promise((resolve, reject) => {
+      const req = request(`${url}${path}`, { agent, headers: ADMIN }, (res) => {
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk) => (body += chunk));
+        res.on("end", () => resolve(JSON.parse(body)));
+      });
+      req.on("error", reject);
+      req.end();
+    });
+  let next = 0;
+  const started = process.hrtime.bigint();
+  const lane = async () => {
+    while (next < requests) await get(pathOf(next++));
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, lane));
+  agent.destroy();
+  return Number(process.hrtime.bigint() - started) / 1e9;
+}
+
+export async function measurePlan({
+  repositories,
+  latencyMs,
+  coreLimit,
+  windowSeconds,
+  withFloor = false,
+}) {
   const dir = tempDir();
   const sandbox = await startSandboxProcess(
     [
@@ -256,6 +298,9 @@ export async function measurePlan({ repositories, latencyMs, coreLimit, windowSe
     const counts = statsDelta(before, await sandbox.stats());
     const { resources, errors } = planResources(planFile);
     if (errors > 0) throw new Error(`the plan has ${errors} errors`);
+    const floor = withFloor
+      ? await bareClientSeconds(sandbox.url, counts.requests, repositories)
+      : undefined;
     return {
       repositories,
       latency_ms: latencyMs,
@@ -264,6 +309,9 @@ export async function measurePlan({ repositories, latencyMs, coreLimit, windowSe
       requests: counts.requests,
       resources,
       ideal_s: (counts.requests * latencyMs) / 1000 / CONCURRENCY,
+      ...(floor !== undefined
+        ? { floor_s: floor, ratio_to_floor: Number((run.wall_s / floor).toFixed(2)) }
+        : {}),
       peak_rss_mb: run.peak_rss_mb,
       rate_limited_responses: counts.rate_limited_responses,
       waits_announced: run.stderr.split("\n").filter((line) => line.includes("waiting for")).length,

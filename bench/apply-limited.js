@@ -1,7 +1,7 @@
 // Benchmark: apply 500 changes (a new protection on `main` of each generated repository) under a
 // core limit the run cannot fit in one window, with `--write-interval 0`. The apply plans, writes,
 // then re-plans to verify: about 3 requests per change, so 1,000 a 60-second window forces one wait.
-// `--quick`: 100 changes, 200 per 8-second window. Prints one JSON line.
+// `--quick`: 100 changes, 200 per 5-second window. Prints one JSON line.
 //
 // Ideal: the service lets `limit` requests through per window, starting at the first request, so
 // `requests` need at least floor((requests - 1) / limit) windows of waiting; writes are not spaced.
@@ -21,7 +21,7 @@ import {
 
 const changes = quick ? 100 : 500;
 const limit = quick ? 200 : 1000;
-const windowSeconds = quick ? 8 : 60;
+const windowSeconds = quick ? 5 : 60;
 const writeIntervalMs = 0;
 
 const config = [
