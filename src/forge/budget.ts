@@ -18,23 +18,22 @@ export interface PacingPolicy {
 export type Admission =
   | { go: true }
   | { go: false; until: number; reason: "rate-limit-reset" }
-  /** Spacing requests; `resetAt` is the end of the window being spread, when there is one. */
-  | { go: false; until: number; reason: "pace"; resetAt?: number };
+  /** The window has reset but our own requests in flight still hold what is usable. */
+  | { go: false; until: number; reason: "pace" };
 
 /**
  * The rate-limit budget per category, and the decision whether a request may start now.
  *
- * A request may start while `floor((remaining - margin) × share) - inFlight > 0`. Once less than half
- * of the window's usable budget is left, requests are spaced evenly over the time to the reset, so a
- * long run uses each window steadily instead of bursting and then stalling. When nothing is left the
- * answer is to wait for the reset. After a reset has passed the category is assumed fresh until the
- * next response reports the new window.
+ * A request may start while `floor((remaining - margin) × share) - inFlight > 0`; when nothing is
+ * left the answer is to wait for the reset. Requests are not spread over the window: that never ends
+ * a run sooner, and a run that needs most of what is left (a plan of 3,000 reads on a fresh
+ * 5,000-an-hour token) would otherwise crawl through its second half for the rest of the hour. After
+ * a reset has passed the category is assumed fresh until the next response reports the new window.
  */
 export class RateBudget {
   readonly #policy: PacingPolicy;
   readonly #windows = new Map<string, RateWindow>();
   readonly #inFlight = new Map<string, number>();
-  readonly #nextSlot = new Map<string, number>();
 
   constructor(policy: PacingPolicy) {
     this.#policy = policy;
@@ -70,11 +69,6 @@ export class RateBudget {
         return rolledOver
           ? { go: false, until: now + this.#policy.skewMs, reason: "pace" }
           : { go: false, until: resetMs, reason: "rate-limit-reset" };
-      }
-      if (!rolledOver && available < usable(window.limit) / 2) {
-        const slot = this.#nextSlot.get(category) ?? Number.NEGATIVE_INFINITY;
-        if (now < slot) return { go: false, until: slot, reason: "pace", resetAt: resetMs };
-        this.#nextSlot.set(category, now + (resetMs - now) / available);
       }
     }
     this.#inFlight.set(category, inFlight + 1);

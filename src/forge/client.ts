@@ -6,6 +6,7 @@ import { RateBudget, type RateWindow } from "./budget.js";
 import { type CacheEntry, type ConditionalCache, cacheKey, sha256 } from "./cache.js";
 import { type Clock, systemClock } from "./clock.js";
 import { ForgeError, RateLimitWaitExceeded, serviceMessage } from "./errors.js";
+import { createHttpFetch } from "./http-fetch.js";
 import { type Headers, reportedWindow, retryAfterMs, throttleOf } from "./rate-headers.js";
 import {
   backoffDelay,
@@ -127,7 +128,7 @@ export class ForgeClient {
         "user-agent": options.userAgent ?? `forgeplan/${packageVersion()}`,
         ...(options.kind === "repository" ? { "x-github-api-version": "2022-11-28" } : {}),
       },
-      request: { fetch: globalThis.fetch, log: silentLog },
+      request: { fetch: createHttpFetch(concurrency), log: silentLog },
     });
   }
 
@@ -434,8 +435,6 @@ export class ForgeClient {
         }
         if (admission.reason === "rate-limit-reset") {
           this.#announce(category, admission.until, "rate-limit-reset", now);
-        } else if (admission.resetAt !== undefined) {
-          this.#announce(category, admission.resetAt, "pacing", now);
         }
         until = admission.until;
       }
@@ -445,14 +444,13 @@ export class ForgeClient {
 
   /** Tells the caller about a wait (once per category, reason and end), or refuses a stall too long. */
   #announce(category: string, until: number, reason: WaitReason, now: number): void {
-    const pacing = reason === "pacing";
-    if (!pacing && until - now > this.#maxWaitMs) {
+    if (until - now > this.#maxWaitMs) {
       throw new RateLimitWaitExceeded(category, until, until - now, this.#maxWaitMs);
     }
     const key = `${category} ${reason}`;
     if (this.#announced.get(key) === until) return;
     this.#announced.set(key, until);
-    if (!pacing) this.#stats.waitsMs += until - now;
+    this.#stats.waitsMs += until - now;
     this.#onEvent({ type: "wait", until, reason, category });
   }
 

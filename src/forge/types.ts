@@ -30,15 +30,12 @@ export type ClientEvent =
       type: "wait";
       /** Milliseconds since the epoch. */
       until: number;
-      /**
-       * rate-limit-reset, retry-after, secondary-limit: requests are held until `until`.
-       * pacing: requests still flow, spread evenly until the window resets at `until`.
-       */
+      /** rate-limit-reset, retry-after, secondary-limit: requests are held until `until`. */
       reason: WaitReason;
       category: string;
     };
 
-export type WaitReason = "rate-limit-reset" | "retry-after" | "secondary-limit" | "pacing";
+export type WaitReason = "rate-limit-reset" | "retry-after" | "secondary-limit";
 
 export interface ForgeClientOptions {
   baseUrl: string;

@@ -77,20 +77,16 @@ describe("pacing by the rate-limit budget", () => {
       expect(responses.every((r) => r.status === 200)).toBe(true);
       expect(limit?.limitedAnswers).toBe(0);
       expect(service.counted()).toHaveLength(150);
-      // 30 usable per window (margin 10): five windows, each paced (or waited for) and announced once.
+      // 30 usable per window (margin 10): five windows, each waited for and announced once.
       const announced = waits().map((w) => (w.type === "wait" ? `${w.reason} ${w.until}` : ""));
       expect(announced.length).toBeGreaterThanOrEqual(4);
       expect(new Set(announced).size).toBe(announced.length);
-      expect(
-        waits().every(
-          (w) => w.type === "wait" && (w.reason === "pacing" || w.reason === "rate-limit-reset"),
-        ),
-      ).toBe(true);
+      expect(waits().every((w) => w.type === "wait" && w.reason === "rate-limit-reset")).toBe(true);
       expect(clock.now() - started).toBeLessThan(25_000);
     });
   }
 
-  it("spreads requests over the window once half the usable budget is spent", async () => {
+  it("spends the usable budget at once and then waits for the reset", async () => {
     let limit: WindowLimit | undefined;
     const { client, clock, waits, service } = await setUp(
       (clock) => {
@@ -101,14 +97,13 @@ describe("pacing by the rate-limit budget", () => {
     );
     await client.prime();
     const start = clock.now();
-    for (let i = 0; i < 28; i++) await client.get(`/r/${i}`);
+    for (let i = 0; i < 34; i++) await client.get(`/r/${i}`);
     const at = service.counted().map((r) => r.at - start);
-    // Burst while more than half of the 30 usable remain, then evenly to the reset (+1 s skew).
-    expect(at.slice(0, 17)).toEqual(Array(17).fill(0));
-    const interval = 4000 / 14;
-    at.slice(17).forEach((t, i) => expect(t).toBeCloseTo((i + 1) * interval, 0));
+    // 30 usable (margin 10) go without delay; the rest wait for the reset (+1 s skew).
+    expect(at.slice(0, 30)).toEqual(Array(30).fill(0));
+    expect(at.slice(30)).toEqual(Array(4).fill(4000));
     expect(waits()).toEqual([
-      { type: "wait", reason: "pacing", category: "core", until: start + 4000 },
+      { type: "wait", reason: "rate-limit-reset", category: "core", until: start + 4000 },
     ]);
     expect(limit?.limitedAnswers).toBe(0);
   });

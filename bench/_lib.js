@@ -1,0 +1,325 @@
+// Shared helpers of the benchmarks: a sandbox in its own process, forgeplan run as a child process
+// the way a user runs it (wall time and peak RSS measured from outside), and the JSON line each
+// scenario prints. Files starting with `_` are not scenarios (bench/run.js skips them).
+import { spawn, spawnSync } from "node:child_process";
+import { Agent, request } from "node:http";
+import {
+  closeSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { setInterval, clearInterval } from "node:timers";
+import { fileURLToPath } from "node:url";
+
+export const ROOT = fileURLToPath(new URL("..", import.meta.url));
+export const CLI = join(ROOT, "dist", "cli", "main.js");
+const SANDBOX_PROCESS = fileURLToPath(new URL("_sandbox.js", import.meta.url));
+const TIME = "/usr/bin/time";
+const ADMIN = { Authorization: "Bearer sandbox-admin" };
+/** Clock ticks per second of /proc/PID/stat (USER_HZ); 100 on every Linux we run on. */
+const TICKS = 100;
+
+export const quick = process.argv.includes("--quick");
+
+/** A fresh temporary directory, removed by the returned cleanup. */
+export function tempDir() {
+  const path = mkdtempSync(join(tmpdir(), "forgeplan-bench-"));
+  return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
+}
+
+/** CPU seconds (user + system) a running process has used so far, or undefined off Linux. */
+function cpuSeconds(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // Fields after the command name (which may hold spaces) start at state, field 3.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / TICKS;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Starts a sandbox in its own process and resolves once it listens. `flags` are the CLI's
+ * (`--generate`, `--latency`, `--rate-limit`, `--rate-window`). The CLI has no flag for the
+ * secondary limit (900 points a minute per endpoint, writes cost 5), which a fast run over
+ * thousands of resources trips by design; `secondaryPointsPerMinute` starts the same sandbox through
+ * the library (bench/_sandbox.js) with that limit raised.
+ */
+export async function startSandboxProcess(flags, { secondaryPointsPerMinute } = {}) {
+  const args =
+    secondaryPointsPerMinute === undefined
+      ? [CLI, "sandbox", "--port", "0", ...flags]
+      : [SANDBOX_PROCESS, "--secondary-points", String(secondaryPointsPerMinute), ...flags];
+  const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
+  let errors = "";
+  child.stderr.on("data", (chunk) => (errors += chunk));
+  const url = await new Promise((resolve, reject) => {
+    let out = "";
+    const onData = (chunk) => {
+      out += chunk;
+      const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (match) {
+        child.stdout.off("data", onData);
+        child.stdout.resume();
+        resolve(match[1]);
+      }
+    };
+    child.stdout.on("data", onData);
+    child.once("exit", (code) =>
+      reject(new Error(`the sandbox exited with ${code} before listening: ${errors.trim()}`)),
+    );
+  });
+  child.removeAllListeners("exit");
+  const get = async (path) => {
+    const response = await fetch(`${url}${path}`, { headers: ADMIN });
+    if (!response.ok) throw new Error(`GET ${path} answered ${response.status}`);
+    return response.json();
+  };
+  return {
+    url,
+    pid: child.pid,
+    stats: () => get("/_sandbox/stats"),
+    /** The core budget spent so far (GET /rate_limit itself is free). */
+    coreUsed: async () => (await get("/rate_limit")).resources.core.used,
+    cpuSeconds: () => cpuSeconds(child.pid),
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill("SIGINT");
+      }),
+  };
+}
+
+/**
+ * Runs `forgeplan ARGS` as a child process with stdout to `stdoutFile`, measuring wall time and
+ * peak RSS from outside: GNU time's %M (and CPU seconds) where installed, else the child's VmHWM
+ * sampled from /proc.
+ */
+export async function runForgeplan(args, { stdoutFile, env = process.env } = {}) {
+  const out = stdoutFile ? openSync(stdoutFile, "w") : "ignore";
+  const timed = existsSync(TIME);
+  const rssFile = timed ? join(tmpdir(), `forgeplan-bench-rss-${process.pid}-${Date.now()}`) : "";
+  const argv = timed
+    ? [TIME, "-f", "%M %U %S", "-o", rssFile, process.execPath, CLI, ...args]
+    : [process.execPath, CLI, ...args];
+  const started = process.hrtime.bigint();
+  const child = spawn(argv[0], argv.slice(1), { stdio: ["ignore", out, "pipe"], env });
+  let stderr = "";
+  child.stderr.on("data", (chunk) => (stderr += chunk));
+  let sampledKb = 0;
+  const sampler = timed
+    ? undefined
+    : setInterval(() => {
+        try {
+          const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"));
+          if (match) sampledKb = Math.max(sampledKb, Number(match[1]));
+        } catch {
+          // The child has exited between two samples.
+        }
+      }, 20);
+  const code = await new Promise((resolve) => child.once("exit", (status) => resolve(status)));
+  const wall = Number(process.hrtime.bigint() - started) / 1e9;
+  if (sampler) clearInterval(sampler);
+  if (typeof out === "number") closeSync(out);
+  const result = { code, stderr, wall_s: wall, peak_rss_mb: sampledKb / 1024 };
+  if (timed) {
+    // GNU time prints a status line first when the command exits non-zero; the figures are last.
+    const lines = readFileSync(rssFile, "utf8").trim().split("\n");
+    const [peakKb, user, system] = lines.at(-1).split(" ").map(Number);
+    result.peak_rss_mb = peakKb / 1024;
+    result.cpu_s = user + system;
+    rmSync(rssFile, { force: true });
+  }
+  return result;
+}
+
+/** Fails the scenario unless the child exited with one of the expected codes. */
+export function expectExit(what, result, codes) {
+  if (!codes.includes(result.code)) {
+    throw new Error(`${what} exited with ${result.code}: ${result.stderr.trim().slice(0, 500)}`);
+  }
+}
+
+/** Changes of a JSON plan that manage something (audit reports excluded), by action. */
+export function planResources(planFile) {
+  const plan = JSON.parse(readFileSync(planFile, "utf8"));
+  const managed = plan.changes.filter((change) => change.action !== "report");
+  const errors = plan.changes.filter((change) => change.error !== undefined).length;
+  return { resources: managed.length, summary: plan.summary, errors };
+}
+
+/** The difference of two /_sandbox/stats answers, for the counters a scenario reports. */
+export function statsDelta(before, after) {
+  const delta = (key) => after[key] - before[key];
+  return {
+    requests: delta("requests_total"),
+    rate_limited_responses: delta("rate_limited_responses"),
+    not_modified_responses: delta("not_modified_responses"),
+    mutations_applied: delta("mutations_applied"),
+  };
+}
+
+const round = (value, digits) => Number(value.toFixed(digits));
+
+/** Prints the scenario's one JSON line, with the derived ratios and figures rounded. */
+export function report(figures) {
+  const line = { ...figures };
+  if (line.requests !== undefined && line.resources) {
+    line.requests_per_resource = round(line.requests / line.resources, 3);
+  }
+  if (line.ideal_s !== undefined && line.wall_s !== undefined && line.ideal_s > 0) {
+    line.ratio_to_ideal = round(line.wall_s / line.ideal_s, 2);
+  }
+  for (const key of ["wall_s", "ideal_s", "floor_s", "sandbox_cpu_s", "forgeplan_cpu_s"]) {
+    if (typeof line[key] === "number") line[key] = round(line[key], 3);
+  }
+  if (typeof line.peak_rss_mb === "number") line.peak_rss_mb = round(line.peak_rss_mb, 1);
+  console.log(JSON.stringify(line));
+}
+
+/** The CLI's help text, to detect commands that exist in this build. */
+export function cliHelp() {
+  return spawnSync(process.execPath, [CLI, "--help"], { encoding: "utf8" }).stdout;
+}
+
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+/** The desired state every plan benchmark uses: both protected branches and both hooks managed. */
+export function planConfig() {
+  return [
+    "version: 1",
+    "repositories:",
+    "  - name: acme/repo-*",
+    "    branch_protection:",
+    "      main:",
+    "        enforce_admins: true",
+    "        required_pull_request_reviews: { required_approving_review_count: 1, dismiss_stale_reviews: true }",
+    "        required_status_checks: { strict: true, checks: [{ context: ci/build, app_id: 15368 }] }",
+    "        restrictions: null",
+    "      dev:",
+    "        allow_force_pushes: false",
+    "    webhooks:",
+    "      hooks:",
+    "        - { url: https://ci.acme.example/hooks/forge, events: [push], content_type: json }",
+    "        - { url: https://chat.acme.example/notify, events: [issues], content_type: json }",
+    "",
+  ].join("\n");
+}
+
+/** Plans use the default concurrency, which is what `ideal_s` divides by. */
+export const CONCURRENCY = 8;
+/** Budgets so large that neither limit is what a plan benchmark measures. */
+const UNLIMITED = { core: 10_000_000, secondaryPoints: 10_000_000 };
+
+/**
+ * Plans `planConfig()` over a generated world of `repositories` with `latencyMs` per answer and
+ * returns the figures every plan scenario reports. `ideal_s` is requests × latency ÷ concurrency.
+ * Without `coreLimit` neither rate limit applies. `withFloor` also times a bare client (floor_s).
+ */
+/**
+ * The floor of this machine and sandbox: the same number of GETs over the same paths, at the same
+ * concurrency, from a bare node:http keep-alive client that parses each body and does nothing
+ * else. What a plan takes beyond this is forgeplan's own cost.
+ */
+async function bareClientSeconds(url, requests, repositories) {
+  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  const width = Math.max(4, String(repositories).length);
+  const pathOf = (index) => {
+    const repo = `/repos/acme/repo-${String((index % repositories) + 1).padStart(width, "0")}`;
+    return [`${repo}/branches/main/protection`, `${repo}/branches/dev/protection`, `${repo}/hooks`][
+      index % 3
+    ];
+  };
+  const get = (path) =>
+    new Promise((resolve, reject) => {
+      const req = request(`${url}${path}`, { agent, headers: ADMIN }, (res) => {
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk) => (body += chunk));
+        res.on("end", () => resolve(JSON.parse(body)));
+      });
+      req.on("error", reject);
+      req.end();
+    });
+  let next = 0;
+  const started = process.hrtime.bigint();
+  const lane = async () => {
+    while (next < requests) await get(pathOf(next++));
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, lane));
+  agent.destroy();
+  return Number(process.hrtime.bigint() - started) / 1e9;
+}
+
+export async function measurePlan({
+  repositories,
+  latencyMs,
+  coreLimit,
+  windowSeconds,
+  withFloor = false,
+}) {
+  const dir = tempDir();
+  const sandbox = await startSandboxProcess(
+    [
+      "--generate",
+      String(repositories),
+      "--latency",
+      String(latencyMs),
+      "--rate-limit",
+      `core=${coreLimit ?? UNLIMITED.core}`,
+      ...(windowSeconds !== undefined ? ["--rate-window", String(windowSeconds)] : []),
+    ],
+    { secondaryPointsPerMinute: UNLIMITED.secondaryPoints },
+  );
+  try {
+    const config = join(dir.path, "forgeplan.yaml");
+    writeFileSync(config, planConfig());
+    const planFile = join(dir.path, "plan.json");
+    const before = await sandbox.stats();
+    const sandboxCpu = sandbox.cpuSeconds();
+    const run = await runForgeplan(
+      ["plan", "-c", config, "--sandbox-url", sandbox.url, "--format", "json"],
+      { stdoutFile: planFile },
+    );
+    expectExit("forgeplan plan", run, [0, 2]);
+    const sandboxCpuAfter = sandbox.cpuSeconds();
+    const counts = statsDelta(before, await sandbox.stats());
+    const { resources, errors } = planResources(planFile);
+    if (errors > 0) throw new Error(`the plan has ${errors} errors`);
+    const floor = withFloor
+      ? await bareClientSeconds(sandbox.url, counts.requests, repositories)
+      : undefined;
+    return {
+      repositories,
+      latency_ms: latencyMs,
+      concurrency: CONCURRENCY,
+      wall_s: run.wall_s,
+      requests: counts.requests,
+      resources,
+      ideal_s: (counts.requests * latencyMs) / 1000 / CONCURRENCY,
+      ...(floor !== undefined
+        ? { floor_s: floor, ratio_to_floor: Number((run.wall_s / floor).toFixed(2)) }
+        : {}),
+      peak_rss_mb: run.peak_rss_mb,
+      rate_limited_responses: counts.rate_limited_responses,
+      waits_announced: run.stderr.split("\n").filter((line) => line.includes("waiting for")).length,
+      ...(run.cpu_s !== undefined ? { forgeplan_cpu_s: run.cpu_s } : {}),
+      ...(sandboxCpu !== undefined ? { sandbox_cpu_s: sandboxCpuAfter - sandboxCpu } : {}),
+    };
+  } finally {
+    await sandbox.stop();
+    dir.remove();
+  }
+}
