@@ -130,7 +130,7 @@ export class Progress {
       this.#phase.requests++;
       this.#phase.recent.push(this.#options.now());
     }
-    if (event.type === "wait" && event.reason !== "pacing") {
+    if (event.type === "wait") {
       this.#wait = { until: event.until, reason: event.reason };
     }
   }

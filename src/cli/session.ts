@@ -95,11 +95,10 @@ function collectSecrets(state: DesiredState): Map<string, Secret> {
 }
 
 /**
- * A visible line for every wait that holds requests, so a paced run never looks hung. Pacing is not
- * one: requests still flow, only spread out, and the progress line shows their rate.
+ * A visible line for every wait that holds requests, so a paced run never looks hung.
  */
 export function reportEvent(io: CliIO, event: ClientEvent): void {
-  if (event.type === "wait" && event.reason !== "pacing") {
+  if (event.type === "wait") {
     io.stderr.write(
       `forgeplan: waiting for ${event.reason === "rate-limit-reset" ? "rate-limit reset" : event.reason} ` +
         `(${event.category}) until ${clockTime(event.until)} UTC\n`,

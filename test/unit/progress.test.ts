@@ -67,7 +67,6 @@ describe("progress line", () => {
     h.progress.settled();
     const until = h.at(90_000);
     h.progress.event({ type: "wait", until, reason: "rate-limit-reset", category: "core" });
-    h.progress.event({ type: "wait", until: h.at(5_000), reason: "pacing", category: "core" });
     h.advance(1_000);
     expect(h.progress.line()).toContain("waiting for rate-limit reset at 12:01:30 UTC");
     expect(h.progress.line()).not.toContain("ETA");
