@@ -1,7 +1,7 @@
 import { formatConfigError, loadDesiredState } from "../config/index.js";
 import type { DesiredState, TargetConfig } from "../config/model.js";
 import { Secret } from "../core/secret.js";
-import { type ClientEvent, ForgeClient } from "../forge/client.js";
+import { type ClientEvent, ForgeClient, type ForgeClientOptions } from "../forge/client.js";
 import { ResourceReader } from "../resources/context.js";
 import { parseCount } from "./args.js";
 import { CliError, type CliIO } from "./io.js";
@@ -102,6 +102,8 @@ export async function openSession(
   state: DesiredState,
   /** Targets to connect even if no entry uses them (export names what it reads on the command line). */
   alsoUse: readonly string[] = [],
+  /** drift's conditional-request cache, a shard's share of the rate budget. */
+  clientOptions: Pick<ForgeClientOptions, "cache" | "shareOfBudget"> = {},
 ): Promise<Session> {
   let sandboxUrl = flags["sandbox-url"];
   let stopSandbox: (() => Promise<void>) | undefined;
@@ -140,6 +142,7 @@ export async function openSession(
       writeIntervalMs,
       signal: io.signal,
       onEvent: (event) => reportEvent(io, event),
+      ...clientOptions,
     });
     clients.set(target.name, client);
     readers.set(target.name, new ResourceReader(target.name, client));
