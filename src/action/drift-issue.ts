@@ -1,3 +1,4 @@
+import type { Plan } from "../core/plan.js";
 import type { ForgeClient } from "../forge/client.js";
 import { repoPath } from "./sticky-comment.js";
 
@@ -10,6 +11,12 @@ import { repoPath } from "./sticky-comment.js";
 
 export const DRIFT_MARKER = "<!-- forgeplan-drift -->";
 export const DRIFT_TITLE = "forgeplan: live settings drifted from the desired state";
+
+/** Drift is anything the plan would change, and any audit finding. */
+export function hasDrift(plan: Plan): boolean {
+  const { create, update, delete: deletes, report } = plan.summary;
+  return create + update + deletes + report > 0;
+}
 
 export interface DriftIssueInput {
   owner: string;

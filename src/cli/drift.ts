@@ -1,6 +1,5 @@
 import type { DesiredState } from "../config/model.js";
-import type { Plan } from "../core/plan.js";
-import { DRIFT_MARKER, reportDriftIssue } from "../action/drift-issue.js";
+import { DRIFT_MARKER, hasDrift, reportDriftIssue } from "../action/drift-issue.js";
 import { GITHUB_BODY_LIMIT } from "../action/sticky-comment.js";
 import {
   type ConditionalCache,
@@ -31,12 +30,6 @@ included, and changes nothing.
   --sandbox, --sandbox-url URL, --concurrency N, --write-interval MS: as for 'forgeplan plan'
 Exit 0: no drift; 2: drift (a create, update, delete or audit finding); 1: errors.
 `;
-
-/** Drift is anything the plan would change, and any audit finding. */
-export function hasDrift(plan: Plan): boolean {
-  const { create, update, delete: deletes, report } = plan.summary;
-  return create + update + deletes + report > 0;
-}
 
 /** Reads nothing from the cache but still writes to it: a full read that refreshes every entry. */
 function refreshing(cache: ConditionalCache): ConditionalCache {
