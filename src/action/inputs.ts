@@ -17,6 +17,7 @@ export interface ActionInputs {
   comment: boolean | undefined;
   allowDelete: boolean;
   concurrency?: string;
+  writeInterval?: string;
   shard?: Shard;
   /** Plan files or directories of them, for `plan --merge`. */
   merge: string[];
@@ -89,6 +90,7 @@ export function readInputs(env: Env): ActionInputs {
     throw new InputError("inputs 'cache' and 'report-issue' belong to command drift");
   }
   const concurrency = raw(env, "concurrency");
+  const writeInterval = raw(env, "write-interval");
   const githubToken = raw(env, "github-token");
   const gitlabToken = raw(env, "gitlab-token");
   return {
@@ -99,6 +101,7 @@ export function readInputs(env: Env): ActionInputs {
     allowDelete: boolean(env, "allow-delete") ?? false,
     merge,
     ...(concurrency !== undefined ? { concurrency } : {}),
+    ...(writeInterval !== undefined ? { writeInterval } : {}),
     ...(shard !== undefined ? { shard } : {}),
     ...(cache !== undefined ? { cache } : {}),
     ...(reportIssue !== undefined ? { reportIssue } : {}),

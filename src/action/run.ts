@@ -125,6 +125,7 @@ function connectionArgs(inputs: ActionInputs): string[] {
   return [
     ...inputs.config.flatMap((file) => ["-c", file]),
     ...(inputs.concurrency !== undefined ? ["--concurrency", inputs.concurrency] : []),
+    ...(inputs.writeInterval !== undefined ? ["--write-interval", inputs.writeInterval] : []),
   ];
 }
 
