@@ -30,18 +30,21 @@ describe("example workflows", () => {
     ]);
   });
 
-  it.each(files)("%s uses only inputs the Action declares and is documented in the README", (file) => {
-    const workflow = YAML.parse(readFileSync(join(dir, file), "utf8")) as Workflow;
-    const ours = Object.values(workflow.jobs)
-      .flatMap((job) => job.steps)
-      .filter((step) => step.uses?.startsWith("forgeplan/forgeplan@"));
-    expect(ours.length).toBeGreaterThan(0);
-    for (const step of ours) {
-      for (const input of Object.keys(step.with ?? {})) {
-        expect(Object.keys(action.inputs)).toContain(input);
+  it.each(files)(
+    "%s uses only inputs the Action declares and is documented in the README",
+    (file) => {
+      const workflow = YAML.parse(readFileSync(join(dir, file), "utf8")) as Workflow;
+      const ours = Object.values(workflow.jobs)
+        .flatMap((job) => job.steps)
+        .filter((step) => step.uses?.startsWith("forgeplan/forgeplan@"));
+      expect(ours.length).toBeGreaterThan(0);
+      for (const step of ours) {
+        for (const input of Object.keys(step.with ?? {})) {
+          expect(Object.keys(action.inputs)).toContain(input);
+        }
+        expect(["plan", "apply", "drift"]).toContain(step.with?.command);
       }
-      expect(["plan", "apply", "drift"]).toContain(step.with?.command);
-    }
-    expect(readme).toContain(`examples/workflows/${file}`);
-  });
+      expect(readme).toContain(`examples/workflows/${file}`);
+    },
+  );
 });
