@@ -39293,12 +39293,19 @@ async function comment(context, inputs, pullRequest, plan3, options) {
 // src/action/main.ts
 var stop = new AbortController();
 for (const signal of ["SIGINT", "SIGTERM"]) process.once(signal, () => stop.abort());
-process.exitCode = await runAction({
-  env: process.env,
-  cwd: process.cwd(),
-  write: (text) => process.stdout.write(text),
-  signal: stop.signal
-});
+try {
+  process.exitCode = await runAction({
+    env: process.env,
+    cwd: process.cwd(),
+    write: (text) => process.stdout.write(text),
+    signal: stop.signal
+  });
+} catch (error62) {
+  const message = error62 instanceof Error ? error62.message : String(error62);
+  process.stdout.write(`::error title=forgeplan::internal error: ${message.split("\n")[0]}
+`);
+  process.exitCode = 1;
+}
 /*! Bundled license information:
 
 content-type/dist/index.js:

@@ -5,9 +5,16 @@ import { runAction } from "./run.js";
 const stop = new AbortController();
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => stop.abort());
 
-process.exitCode = await runAction({
-  env: process.env,
-  cwd: process.cwd(),
-  write: (text) => process.stdout.write(text),
-  signal: stop.signal,
-});
+try {
+  process.exitCode = await runAction({
+    env: process.env,
+    cwd: process.cwd(),
+    write: (text) => process.stdout.write(text),
+    signal: stop.signal,
+  });
+} catch (error) {
+  // One annotation, never a stack trace (which could quote a request).
+  const message = error instanceof Error ? error.message : String(error);
+  process.stdout.write(`::error title=forgeplan::internal error: ${message.split("\n")[0]}\n`);
+  process.exitCode = 1;
+}
