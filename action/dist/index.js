@@ -39302,8 +39302,13 @@ try {
   });
 } catch (error62) {
   const message = error62 instanceof Error ? error62.message : String(error62);
-  process.stdout.write(`::error title=forgeplan::internal error: ${message.split("\n")[0]}
-`);
+  process.stdout.write(
+    annotation({
+      level: "error",
+      title: "forgeplan",
+      message: `internal error: ${message.split("\n")[0]}`
+    })
+  );
   process.exitCode = 1;
 }
 /*! Bundled license information:

@@ -1,4 +1,5 @@
 import { runAction } from "./run.js";
+import { annotation } from "./workflow-commands.js";
 
 // The bundled entry of the GitHub Action (action/dist/index.js): the runner's environment in, the
 // step's exit code out. Everything else lives in run.ts so tests drive it in-process.
@@ -15,6 +16,12 @@ try {
 } catch (error) {
   // One annotation, never a stack trace (which could quote a request).
   const message = error instanceof Error ? error.message : String(error);
-  process.stdout.write(`::error title=forgeplan::internal error: ${message.split("\n")[0]}\n`);
+  process.stdout.write(
+    annotation({
+      level: "error",
+      title: "forgeplan",
+      message: `internal error: ${message.split("\n")[0]}`,
+    }),
+  );
   process.exitCode = 1;
 }
