@@ -1,11 +1,12 @@
-import { hasChanges } from "../core/plan.js";
-import { buildPlan } from "../engine/plan.js";
+import { hasChanges, type Plan } from "../core/plan.js";
 import { parseFlags } from "./args.js";
-import type { Command } from "./io.js";
+import { type Command, CliError } from "./io.js";
 import { parseFormat, printPlan, savePlan } from "./output.js";
 import { configPaths, connectionFlags, loadState, openSession } from "./session.js";
+import { mergePlanFiles, planPart, shardClientOptions, shardOption } from "./sharding.js";
 
-const help = `usage: forgeplan plan [-c FILE|DIR]... [--format text|markdown|json] [--out PLAN.json]
+const help = `usage: forgeplan plan [-c FILE|DIR]... [--format text|markdown|json] [--out PLAN.json] [--shard K/N]
+       forgeplan plan --merge SHARD.json... [--format text|markdown|json] [--out PLAN.json]
 
 Reads the live state of everything the desired state names and prints the plan.
   -c, --config FILE|DIR   desired state (repeatable; default forgeplan.yaml)
@@ -15,6 +16,8 @@ Reads the live state of everything the desired state names and prints the plan.
   --sandbox-url URL       plan against a running sandbox (forgeplan sandbox)
   --concurrency N         concurrent reads (default 8, at most 100)
   --write-interval MS     spacing between mutating requests (default 1000; 0 against a sandbox)
+  --shard K/N             plan only shard K of N (by repository, project, group), at 1/N of the rate budget
+  --merge SHARD.json...   combine the plans of all N shards (saved with --out) into one; reads nothing live
 Exit 0: no changes (audit reports alone don't count); 2: changes; 1: errors.
 `;
 
@@ -23,26 +26,55 @@ Exit 0: no changes (audit reports alone don't count); 2: changes; 1: errors.
  * are creates, updates or deletes, 1 when anything could not be planned.
  */
 export const plan: Command = async (argv, io) => {
-  const { values } = parseFlags("plan", argv, {
-    ...connectionFlags,
-    format: { type: "string" },
-    out: { type: "string" },
-    help: { type: "boolean", short: "h" },
-  });
+  const { values, positionals } = parseFlags(
+    "plan",
+    argv,
+    {
+      ...connectionFlags,
+      format: { type: "string" },
+      out: { type: "string" },
+      shard: { type: "string" },
+      merge: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
+    { positionals: true },
+  );
   if (values.help) {
     io.stdout.write(help);
     return 0;
   }
   const format = parseFormat("plan", values.format);
-  const state = loadState("plan", values, io);
-  const session = await openSession("plan", values, io, state);
-  try {
-    const result = await buildPlan({ state, readers: session.readers, now: Date.now() });
-    printPlan(io, result, format);
-    if (values.out) savePlan("plan", io, { ...result, config: configPaths(values) }, values.out);
-    if (result.errors > 0) return 1;
-    return hasChanges(result) ? 2 : 0;
-  } finally {
-    await session.close();
+  if (!values.merge && positionals.length > 0) {
+    throw new CliError(
+      `plan: unexpected argument '${positionals[0]}' (plan files go after --merge)`,
+    );
   }
+  if (values.merge && (values.shard !== undefined || values.config !== undefined)) {
+    throw new CliError("plan: --merge combines saved plans; it takes no -c or --shard");
+  }
+  const shard = shardOption("plan", values.shard);
+  let result: Plan;
+  if (values.merge) {
+    result = mergePlanFiles("plan", io, positionals);
+  } else {
+    const state = loadState("plan", values, io);
+    const session = await openSession("plan", values, io, state, [], shardClientOptions(shard));
+    try {
+      result = await planPart(state, session.readers, shard);
+    } finally {
+      await session.close();
+    }
+  }
+  printPlan(io, result, format);
+  if (values.out) {
+    // A saved plan records the configuration it was made from, so `apply PLAN.json` can re-check it.
+    savePlan(
+      "plan",
+      io,
+      values.merge ? result : { ...result, config: configPaths(values) },
+      values.out,
+    );
+  }
+  if (result.errors > 0) return 1;
+  return hasChanges(result) ? 2 : 0;
 };

@@ -6,6 +6,7 @@ const commands: Record<string, () => Promise<Command>> = {
   validate: async () => (await import("./validate.js")).validate,
   plan: async () => (await import("./plan.js")).plan,
   apply: async () => (await import("./apply.js")).apply,
+  drift: async () => (await import("./drift.js")).drift,
   export: async () => (await import("./export.js")).exportCommand,
   schema: async () => (await import("./schema.js")).schema,
   sandbox: async () => (await import("./sandbox.js")).sandbox,
@@ -17,6 +18,7 @@ commands:
   validate   load and check the desired state
   plan       read live state and print the plan
   apply      apply a plan, then re-read and verify
+  drift      the plan for scheduled runs: exit 2 on any drift or audit finding
   export     print desired-state YAML from live state
   schema     print the JSON Schema of the config
   sandbox    run the local emulator of the service

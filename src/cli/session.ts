@@ -3,7 +3,13 @@ import { resolve } from "node:path";
 import { formatConfigError, loadDesiredState } from "../config/index.js";
 import type { DesiredState, TargetConfig } from "../config/model.js";
 import { Secret } from "../core/secret.js";
-import { type ClientEvent, DirectoryCache, ForgeClient, ForgeError } from "../forge/client.js";
+import {
+  type ClientEvent,
+  DirectoryCache,
+  ForgeClient,
+  type ForgeClientOptions,
+  ForgeError,
+} from "../forge/client.js";
 import { ResourceReader } from "../resources/context.js";
 import { parseCount } from "./args.js";
 import { parseDuration } from "./duration.js";
@@ -117,6 +123,8 @@ export async function openSession(
   state: DesiredState,
   /** Targets to connect even if no entry uses them (export names what it reads on the command line). */
   alsoUse: readonly string[] = [],
+  /** drift's conditional-request cache, a shard's share of the rate budget. */
+  clientOptions: Pick<ForgeClientOptions, "cache" | "shareOfBudget"> = {},
 ): Promise<Session> {
   let sandboxUrl = flags["sandbox-url"];
   let stopSandbox: (() => Promise<void>) | undefined;
@@ -164,6 +172,7 @@ export async function openSession(
         reportEvent(io, event);
         for (const listener of listeners) listener(event);
       },
+      ...clientOptions,
     });
     clients.set(target.name, client);
     readers.set(target.name, new ResourceReader(target.name, client));

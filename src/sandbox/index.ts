@@ -13,6 +13,7 @@ import {
 import { Router } from "./router.js";
 import { accountRoutes } from "./routes-account.js";
 import { hookRoutes } from "./routes-hooks.js";
+import { issueRoutes } from "./routes-issues.js";
 import { planningRoutes } from "./routes-planning.js";
 import { repositoryRoutes } from "./routes-repositories.js";
 import { checkSeed, readSeedFile, worldFromSeed } from "./seed-file.js";
@@ -94,7 +95,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     { keepAlive: true },
     createRequestHandler({
       world,
-      router: new Router([...repositoryRoutes, ...hookRoutes, ...accountRoutes, ...planningRoutes]),
+      router: new Router([
+        ...repositoryRoutes,
+        ...hookRoutes,
+        ...issueRoutes,
+        ...accountRoutes,
+        ...planningRoutes,
+      ]),
       limiter: new RateLimiter(limits, options.rateWindowSeconds, now),
       secondary: new SecondaryLimiter(
         {

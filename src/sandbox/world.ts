@@ -190,6 +190,33 @@ export interface Board {
   project: Project;
 }
 
+/** Issues and their comments (drift issues and pull-request comments; pull requests share the numbers). */
+export interface Issue {
+  id: number;
+  number: number;
+  repo: Repository;
+  title: string;
+  body: string | null;
+  state: "open" | "closed";
+  state_reason: "completed" | "not_planned" | "reopened" | null;
+  user: Account;
+  labels: string[];
+  comments: IssueComment[];
+  created_at: string;
+  updated_at: string;
+  closed_at: string | null;
+  closed_by: Account | null;
+}
+
+export interface IssueComment {
+  id: number;
+  issue: Issue;
+  body: string;
+  user: Account;
+  created_at: string;
+  updated_at: string;
+}
+
 export function branchSha(fullName: string, branch: string): string {
   return createHash("sha1").update(`${fullName}@${branch}`).digest("hex");
 }
@@ -216,7 +243,10 @@ export class World {
   readonly linksByEpic = new Map<number, Set<EpicLink>>();
   /** Repositories held read-only by a running migration that locks them. */
   readonly lockedRepositories = new Set<number>();
-  readonly nextId = { hook: 1, board: 1, epicLink: 1 };
+  /** Issues by repository id, in number order (numbers start at 1 per repository). */
+  readonly issues = new Map<number, Issue[]>();
+  readonly issueComments = new Map<number, IssueComment>();
+  readonly nextId = { hook: 1, board: 1, epicLink: 1, issue: 1, issueComment: 1 };
 
   account(login: string): Account | undefined {
     return this.accounts.get(login.toLowerCase());

@@ -1,0 +1,111 @@
+import { parseShard, type Shard } from "../engine/shard.js";
+import { FORMATS, type Format } from "../render/index.js";
+
+/**
+ * The Action's inputs, read from the environment the runner sets (`INPUT_<NAME>`, the name upper-cased
+ * with spaces as underscores; hyphens stay) and checked before anything runs.
+ */
+
+export const COMMANDS = ["plan", "apply", "drift"] as const;
+export type ActionCommand = (typeof COMMANDS)[number];
+
+export interface ActionInputs {
+  command: ActionCommand;
+  config: string[];
+  format: Format;
+  /** undefined: decided by the event (on for pull requests, unless sharded). */
+  comment: boolean | undefined;
+  allowDelete: boolean;
+  concurrency?: string;
+  writeInterval?: string;
+  shard?: Shard;
+  /** Plan files or directories of them, for `plan --merge`. */
+  merge: string[];
+  cache?: string;
+  reportIssue?: string;
+  githubToken?: string;
+  gitlabToken?: string;
+}
+
+export class InputError extends Error {
+  override name = "InputError";
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+function raw(env: Env, name: string): string | undefined {
+  const value = env[`INPUT_${name.replace(/ /g, "_").toUpperCase()}`]?.trim();
+  return value === undefined || value === "" ? undefined : value;
+}
+
+/** The tokens, read first so they can be masked before anything else is written. */
+export function tokenInputs(env: Env): string[] {
+  return ["github-token", "gitlab-token"]
+    .map((name) => env[`INPUT_${name.toUpperCase()}`])
+    .filter((value): value is string => value !== undefined && value.trim() !== "");
+}
+
+/** YAML 1.2 core booleans, as the runner's own toolkit accepts them. */
+function boolean(env: Env, name: string): boolean | undefined {
+  const value = raw(env, name);
+  if (value === undefined) return undefined;
+  if (["true", "True", "TRUE"].includes(value)) return true;
+  if (["false", "False", "FALSE"].includes(value)) return false;
+  throw new InputError(`input '${name}' must be true or false, got '${value}'`);
+}
+
+function list(value: string | undefined): string[] {
+  return value === undefined ? [] : value.split(/\s+/).filter((item) => item !== "");
+}
+
+export function readInputs(env: Env): ActionInputs {
+  const command = raw(env, "command") ?? "plan";
+  if (!(COMMANDS as readonly string[]).includes(command)) {
+    throw new InputError(`input 'command' must be one of ${COMMANDS.join(", ")}, got '${command}'`);
+  }
+  const format = raw(env, "format") ?? "text";
+  if (!(FORMATS as readonly string[]).includes(format)) {
+    throw new InputError(`input 'format' must be one of ${FORMATS.join(", ")}, got '${format}'`);
+  }
+  const commentText = raw(env, "comment");
+  const comment = commentText === "auto" ? undefined : boolean(env, "comment");
+  const shardText = raw(env, "shard");
+  let shard: Shard | undefined;
+  if (shardText !== undefined) {
+    try {
+      shard = parseShard(shardText);
+    } catch (error) {
+      throw new InputError(`input 'shard' ${(error as Error).message}`);
+    }
+  }
+  const merge = list(raw(env, "merge"));
+  if (merge.length > 0 && (command !== "plan" || shard !== undefined)) {
+    throw new InputError(
+      "input 'merge' combines shard plans: use it with command plan and no shard",
+    );
+  }
+  const cache = raw(env, "cache");
+  const reportIssue = raw(env, "report-issue");
+  if (command !== "drift" && (cache !== undefined || reportIssue !== undefined)) {
+    throw new InputError("inputs 'cache' and 'report-issue' belong to command drift");
+  }
+  const concurrency = raw(env, "concurrency");
+  const writeInterval = raw(env, "write-interval");
+  const githubToken = raw(env, "github-token");
+  const gitlabToken = raw(env, "gitlab-token");
+  return {
+    command: command as ActionCommand,
+    config: list(raw(env, "config") ?? "forgeplan.yaml"),
+    format: format as Format,
+    comment: commentText === undefined ? undefined : comment,
+    allowDelete: boolean(env, "allow-delete") ?? false,
+    merge,
+    ...(concurrency !== undefined ? { concurrency } : {}),
+    ...(writeInterval !== undefined ? { writeInterval } : {}),
+    ...(shard !== undefined ? { shard } : {}),
+    ...(cache !== undefined ? { cache } : {}),
+    ...(reportIssue !== undefined ? { reportIssue } : {}),
+    ...(githubToken !== undefined ? { githubToken } : {}),
+    ...(gitlabToken !== undefined ? { gitlabToken } : {}),
+  };
+}

@@ -1,0 +1,337 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { isAbsolute, join, relative, resolve } from "node:path";
+import type { CliIO } from "../cli/io.js";
+import { runCli } from "../cli/run.js";
+import { loadDesiredState } from "../config/index.js";
+import { hasChanges, type Plan } from "../core/plan.js";
+import { Secret } from "../core/secret.js";
+import { parsePlan } from "../engine/merge.js";
+import { ForgeClient, ForgeError } from "../forge/client.js";
+import { COMMENT_MARKER, renderPlan } from "../render/index.js";
+import { hasDrift } from "./drift-issue.js";
+import { type ActionInputs, InputError, readInputs, tokenInputs } from "./inputs.js";
+import { GITHUB_BODY_LIMIT, upsertStickyComment } from "./sticky-comment.js";
+import {
+  type Annotation,
+  annotation,
+  appendTo,
+  maskCommands,
+  outputBlock,
+  stopCommands,
+} from "./workflow-commands.js";
+
+/**
+ * The GitHub Action: runs forgeplan's own commands in-process, then turns their results into what a
+ * workflow sees — outputs, the job summary, annotations and the sticky pull-request comment. It takes
+ * its whole environment as input (variables, the working directory, the log), so tests drive it
+ * exactly as the runner does; the bundled entry passes `process.env`.
+ */
+
+export interface ActionEnvironment {
+  /** What the runner sets: INPUT_*, GITHUB_* (GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, GITHUB_EVENT_PATH, …). */
+  env: Readonly<Record<string, string | undefined>>;
+  cwd: string;
+  /** The step's log, where the runner reads workflow commands. */
+  write(text: string): void;
+  signal?: AbortSignal;
+}
+
+/** GitHub refuses a step summary over 1 MiB; leave room for multi-byte characters. */
+const SUMMARY_LIMIT = 900_000;
+
+interface PullRequest {
+  number: number;
+  headSha?: string;
+}
+
+interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function pullRequestOf(env: ActionEnvironment["env"]): PullRequest | undefined {
+  const path = env.GITHUB_EVENT_PATH;
+  if (path === undefined || !existsSync(path)) return undefined;
+  const event = JSON.parse(readFileSync(path, "utf8")) as {
+    pull_request?: { number?: unknown; head?: { sha?: unknown } };
+  };
+  const number = event.pull_request?.number;
+  if (typeof number !== "number") return undefined;
+  const sha = event.pull_request?.head?.sha;
+  return { number, ...(typeof sha === "string" ? { headSha: sha } : {}) };
+}
+
+function isPullRequestEvent(env: ActionEnvironment["env"]): boolean {
+  return (
+    env.GITHUB_EVENT_NAME === "pull_request" || env.GITHUB_EVENT_NAME === "pull_request_target"
+  );
+}
+
+/** The CLI sees the runner's environment with the token inputs as the default targets' variables. */
+function cliEnvironment(env: ActionEnvironment["env"], inputs: ActionInputs) {
+  const result: Record<string, string | undefined> = {};
+  for (const [key, value] of Object.entries(env))
+    if (!key.startsWith("INPUT_")) result[key] = value;
+  if (inputs.githubToken !== undefined) result.GITHUB_TOKEN = inputs.githubToken;
+  if (inputs.gitlabToken !== undefined) result.GITLAB_TOKEN = inputs.gitlabToken;
+  return result;
+}
+
+/** Config errors as annotations on the file, line and column, paths relative to the workspace. */
+function configAnnotations(
+  inputs: ActionInputs,
+  env: Record<string, string | undefined>,
+  cwd: string,
+  workspace: string,
+): Annotation[] {
+  const result = loadDesiredState(inputs.config, { cwd, env });
+  if (result.ok) return [];
+  return result.errors.map((error) => {
+    const absolute = resolve(cwd, error.file);
+    const shown = relative(workspace, absolute);
+    return {
+      level: "error",
+      title: "forgeplan config",
+      file: shown.startsWith("..") || isAbsolute(shown) ? error.file : shown,
+      line: error.line,
+      col: error.column,
+      message: error.path === "" ? error.message : `${error.path}: ${error.message}`,
+    };
+  });
+}
+
+/** Files named in `merge`, directories expanded to the plans inside them, in name order. */
+function mergeFiles(paths: readonly string[], cwd: string): string[] {
+  return paths.flatMap((path) => {
+    const full = resolve(cwd, path);
+    if (!existsSync(full) || !statSync(full).isDirectory()) return [path];
+    return readdirSync(full)
+      .filter((name) => name.endsWith(".json"))
+      .sort()
+      .map((name) => join(path, name));
+  });
+}
+
+function planPath(env: ActionEnvironment["env"], inputs: ActionInputs): string {
+  const dir = join(env.RUNNER_TEMP ?? tmpdir(), "forgeplan");
+  mkdirSync(dir, { recursive: true });
+  const name = inputs.shard ? `plan-shard-${inputs.shard.index}-of-${inputs.shard.count}` : "plan";
+  return join(dir, `${name}.json`);
+}
+
+function connectionArgs(inputs: ActionInputs): string[] {
+  return [
+    ...inputs.config.flatMap((file) => ["-c", file]),
+    ...(inputs.concurrency !== undefined ? ["--concurrency", inputs.concurrency] : []),
+    ...(inputs.writeInterval !== undefined ? ["--write-interval", inputs.writeInterval] : []),
+  ];
+}
+
+/** The forgeplan command lines of a plan or drift run. */
+function planArgs(inputs: ActionInputs, out: string, cwd: string): string[] {
+  const common = ["--format", inputs.format, "--out", out];
+  if (inputs.merge.length > 0) {
+    return ["plan", "--merge", ...mergeFiles(inputs.merge, cwd), ...common];
+  }
+  const shard = inputs.shard ? ["--shard", `${inputs.shard.index}/${inputs.shard.count}`] : [];
+  if (inputs.command === "drift") {
+    return [
+      "drift",
+      ...connectionArgs(inputs),
+      ...shard,
+      ...common,
+      ...(inputs.cache !== undefined ? ["--cache", inputs.cache] : []),
+      ...(inputs.reportIssue !== undefined ? ["--report-issue", inputs.reportIssue] : []),
+    ];
+  }
+  return ["plan", ...connectionArgs(inputs), ...shard, ...common];
+}
+
+export async function runAction(context: ActionEnvironment): Promise<number> {
+  const { env, write } = context;
+  // Before anything else, so that no later line can show a token.
+  for (const token of new Set(tokenInputs(env))) write(maskCommands(token));
+  const setOutputs = (values: Record<string, string>) => {
+    if (env.GITHUB_OUTPUT === undefined) return;
+    for (const [name, value] of Object.entries(values))
+      appendTo(env.GITHUB_OUTPUT, outputBlock(name, value));
+  };
+  let inputs: ActionInputs;
+  try {
+    inputs = readInputs(env);
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    write(annotation({ level: "error", title: "forgeplan", message: error.message }));
+    setOutputs({ "exit-code": "1", "has-changes": "false" });
+    return 1;
+  }
+  const cwd = context.cwd;
+  const workspace = env.GITHUB_WORKSPACE ?? cwd;
+  const cliEnv = cliEnvironment(env, inputs);
+  const signal = context.signal ?? new AbortController().signal;
+
+  if (inputs.merge.length === 0) {
+    const problems = configAnnotations(inputs, cliEnv, cwd, workspace);
+    if (problems.length > 0) {
+      for (const problem of problems) write(annotation(problem));
+      setOutputs({ "exit-code": "1", "has-changes": "false" });
+      return 1;
+    }
+  }
+
+  /** Runs a forgeplan command with its output in the log, fenced so none of it reads as a command. */
+  const forgeplan = async (argv: string[]): Promise<CliRun> => {
+    const fence = stopCommands();
+    let stdout = "";
+    let stderr = "";
+    const io: CliIO = {
+      stdout: { write: (text) => ((stdout += text), write(text)), isTTY: false },
+      stderr: { write: (text) => ((stderr += text), write(text)), isTTY: false },
+      stdinIsTTY: false,
+      env: cliEnv,
+      cwd,
+      signal,
+    };
+    write(`forgeplan ${argv.join(" ")}\n${fence.open}`);
+    try {
+      return { code: await runCli(argv, io), stdout, stderr };
+    } finally {
+      write(`${stdout.endsWith("\n") || stdout === "" ? "" : "\n"}${fence.close}`);
+    }
+  };
+
+  const out = planPath(env, inputs);
+  rmSync(out, { force: true });
+  const planned = await forgeplan(planArgs(inputs, out, cwd));
+  const plan = existsSync(out)
+    ? parsePlan({ source: out, text: readFileSync(out, "utf8") })
+    : undefined;
+  let exitCode = planned.code;
+  let applied: CliRun | undefined;
+  if (inputs.command === "apply" && planned.code === 2) {
+    applied = await forgeplan([
+      "apply",
+      ...connectionArgs(inputs),
+      "--auto-approve",
+      ...(inputs.allowDelete ? ["--allow-delete"] : []),
+      "--format",
+      "markdown",
+    ]);
+    exitCode = applied.code;
+  }
+
+  const failures =
+    applied === undefined
+      ? failureAnnotations(plan, planned)
+      : failureAnnotations(undefined, applied);
+  for (const note of failures) write(annotation(note));
+
+  const pullRequest = pullRequestOf(env);
+  const commit = pullRequest?.headSha ?? env.GITHUB_SHA;
+  const title = inputs.command === "drift" ? "forgeplan drift" : `forgeplan ${inputs.command}`;
+  const runUrl = runPage(env);
+  const markdownOptions = {
+    title,
+    ...(commit !== undefined ? { commit } : {}),
+    ...(runUrl !== undefined ? { detailsUrl: runUrl } : {}),
+  };
+  if (env.GITHUB_STEP_SUMMARY !== undefined) {
+    const summary =
+      applied?.stdout ??
+      (plan ? renderPlan(plan, "markdown", { ...markdownOptions, maxLength: SUMMARY_LIMIT }) : "");
+    if (summary !== "") appendTo(env.GITHUB_STEP_SUMMARY, summary);
+  }
+
+  const wantComment = inputs.comment ?? (isPullRequestEvent(env) && inputs.shard === undefined);
+  if (wantComment && plan !== undefined && inputs.command !== "apply") {
+    await comment(context, inputs, pullRequest, plan, markdownOptions);
+  }
+
+  const changed =
+    plan === undefined ? false : inputs.command === "drift" ? hasDrift(plan) : hasChanges(plan);
+  setOutputs({
+    "exit-code": String(exitCode),
+    "has-changes": String(changed),
+    ...(plan !== undefined ? { "plan-json": out } : {}),
+  });
+  if (exitCode === 1) return 1;
+  // A scheduled drift check fails its run on drift: that is the notification people watch for.
+  return inputs.command === "drift" && exitCode === 2 ? 1 : 0;
+}
+
+function runPage(env: ActionEnvironment["env"]): string | undefined {
+  const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repo, GITHUB_RUN_ID: run } = env;
+  if (server === undefined || repo === undefined || run === undefined) return undefined;
+  const attempt = env.GITHUB_RUN_ATTEMPT;
+  return `${server}/${repo}/actions/runs/${run}${attempt !== undefined ? `/attempts/${attempt}` : ""}`;
+}
+
+/** Errors of single changes, or the one-line reason the command stopped. */
+function failureAnnotations(plan: Plan | undefined, run: CliRun): Annotation[] {
+  if (run.code !== 1) return [];
+  const failed = plan?.changes.filter((change) => change.error !== undefined) ?? [];
+  if (failed.length > 0) {
+    return failed.map((change) => {
+      const error = change.error!;
+      const where = [error.request, error.status].filter((part) => part !== undefined).join(" → ");
+      return {
+        level: "error",
+        title: "forgeplan",
+        message: `${change.address}: ${where === "" ? "" : `${where}: `}${error.message}`,
+      };
+    });
+  }
+  const reason = run.stderr
+    .split("\n")
+    .filter((line) => line.startsWith("forgeplan: "))
+    .pop();
+  const message =
+    reason === undefined
+      ? "forgeplan exited 1; the log and the job summary say what failed"
+      : reason.slice("forgeplan: ".length);
+  return [{ level: "error", title: "forgeplan", message }];
+}
+
+async function comment(
+  context: ActionEnvironment,
+  inputs: ActionInputs,
+  pullRequest: PullRequest | undefined,
+  plan: Plan,
+  options: { title: string; commit?: string; detailsUrl?: string },
+): Promise<void> {
+  const { env, write } = context;
+  const warn = (message: string) =>
+    write(annotation({ level: "warning", title: "forgeplan", message }));
+  const [owner, repo] = (env.GITHUB_REPOSITORY ?? "").split("/");
+  if (pullRequest === undefined || !owner || !repo) {
+    warn("no pull request in this event: the plan is in the job summary only");
+    return;
+  }
+  if (inputs.githubToken === undefined) {
+    warn("no github-token: the plan is in the job summary only");
+    return;
+  }
+  const client = new ForgeClient({
+    baseUrl: env.GITHUB_API_URL ?? "https://api.github.com",
+    kind: "repository",
+    token: new Secret(inputs.githubToken, "input github-token"),
+    writeIntervalMs: 0,
+    ...(context.signal !== undefined ? { signal: context.signal } : {}),
+  });
+  const body = renderPlan(plan, "markdown", { ...options, maxLength: GITHUB_BODY_LIMIT });
+  try {
+    const result = await upsertStickyComment(
+      client,
+      { owner, repo, number: pullRequest.number },
+      COMMENT_MARKER,
+      body,
+    );
+    write(`forgeplan: pull-request comment ${result.action}: ${result.html_url}\n`);
+  } catch (error) {
+    if (!(error instanceof ForgeError)) throw error;
+    // A pull request from a fork gets a read-only token: the plan stays in the job summary.
+    warn(`could not comment on pull request #${pullRequest.number}: ${error.message}`);
+  }
+}

@@ -1,0 +1,62 @@
+import type { ForgeClient } from "../forge/client.js";
+
+/**
+ * The sticky pull-request comment: one per pull request, found by the marker it starts with and
+ * edited in place on every push. Pull requests take their comments through the issue endpoints.
+ */
+
+/** GitHub refuses comment and issue bodies longer than this many characters. */
+export const GITHUB_BODY_LIMIT = 65_536;
+
+export interface IssueRef {
+  owner: string;
+  repo: string;
+  /** The issue or pull-request number. */
+  number: number;
+}
+
+export interface CommentResult {
+  action: "created" | "updated" | "unchanged";
+  id: number;
+  html_url: string;
+}
+
+interface IssueComment {
+  id: number;
+  body?: string | null;
+  html_url: string;
+}
+
+export function repoPath(owner: string, repo: string): string {
+  return `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`;
+}
+
+/**
+ * Creates the comment, or edits the existing one. Only a comment that *starts* with the marker is
+ * ours: a reply quoting it holds the marker further in and is left alone.
+ */
+export async function upsertStickyComment(
+  client: ForgeClient,
+  ref: IssueRef,
+  marker: string,
+  body: string,
+): Promise<CommentResult> {
+  const issue = `${repoPath(ref.owner, ref.repo)}/issues/${ref.number}`;
+  const comments = await client.paginate<IssueComment>(`${issue}/comments`);
+  const existing = comments.find((comment) => (comment.body ?? "").startsWith(marker));
+  if (existing === undefined) {
+    const created = await client.request<IssueComment>("POST", `${issue}/comments`, {
+      body: { body },
+    });
+    return { action: "created", id: created.data.id, html_url: created.data.html_url };
+  }
+  if (existing.body === body) {
+    return { action: "unchanged", id: existing.id, html_url: existing.html_url };
+  }
+  const updated = await client.request<IssueComment>(
+    "PATCH",
+    `${repoPath(ref.owner, ref.repo)}/issues/comments/${existing.id}`,
+    { body: { body } },
+  );
+  return { action: "updated", id: updated.data.id, html_url: updated.data.html_url };
+}

@@ -1,0 +1,159 @@
+import type { DesiredState } from "../config/model.js";
+import { DRIFT_MARKER, hasDrift, reportDriftIssue } from "../action/drift-issue.js";
+import { GITHUB_BODY_LIMIT } from "../action/sticky-comment.js";
+import {
+  type ConditionalCache,
+  DirectoryCache,
+  type ForgeClient,
+  ForgeError,
+} from "../forge/client.js";
+import { renderPlan } from "../render/index.js";
+import { parseFlags } from "./args.js";
+import { type Command, CliError, type CliIO } from "./io.js";
+import { parseFormat, printPlan, savePlan } from "./output.js";
+import { connectionFlags, loadState, openSession } from "./session.js";
+import { planPart, shardClientOptions, shardOption } from "./sharding.js";
+
+const help = `usage: forgeplan drift [-c FILE|DIR]... [--format text|markdown|json] [--out PLAN.json]
+                       [--cache DIR [--refresh]] [--report-issue OWNER/REPO] [--shard K/N]
+
+The plan for scheduled runs: reports anything that differs from the desired state, audit findings
+included, and changes nothing.
+  -c, --config FILE|DIR      desired state (repeatable; default forgeplan.yaml)
+  --format FORMAT            text (default), markdown, json
+  --out PLAN.json            also save the plan as JSON
+  --cache DIR                keep the ETag and body of every read in DIR between runs: a resource that
+                             has not changed is answered 304 (no rate budget) and planned from its body
+  --refresh                  read everything in full this time (the cache is rewritten)
+  --report-issue OWNER/REPO  keep one drift issue there: opened or updated on drift, closed once gone
+  --shard K/N                check only shard K of N, at 1/N of the rate budget
+  --sandbox, --sandbox-url URL, --concurrency N, --write-interval MS: as for 'forgeplan plan'
+Exit 0: no drift; 2: drift (a create, update, delete or audit finding); 1: errors.
+`;
+
+/** Reads nothing from the cache but still writes to it: a full read that refreshes every entry. */
+function refreshing(cache: ConditionalCache): ConditionalCache {
+  return { get: () => undefined, set: (key, entry) => cache.set(key, entry) };
+}
+
+function openCache(dir: string | undefined, refresh: boolean): ConditionalCache | undefined {
+  if (dir === undefined) {
+    if (refresh) throw new CliError("drift: --refresh only means something with --cache DIR");
+    return undefined;
+  }
+  let cache: DirectoryCache;
+  try {
+    cache = new DirectoryCache(dir);
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new CliError(`drift: cannot use ${dir} as the cache directory: ${reason}`);
+  }
+  return refresh ? refreshing(cache) : cache;
+}
+
+function parseRepo(text: string): { owner: string; repo: string } {
+  const match = /^([\w.-]+)\/([\w.-]+)$/.exec(text);
+  if (match === null) {
+    throw new CliError(`drift: --report-issue expects OWNER/REPO, got '${text}'`);
+  }
+  return { owner: match[1]!, repo: match[2]! };
+}
+
+/** The connection the issue goes through: the only repository target, or the one named "github". */
+function issueTarget(state: DesiredState): string {
+  const repositoryTargets = state.targets.filter((target) => target.type === "repository");
+  if (repositoryTargets.length === 1) return repositoryTargets[0]!.name;
+  if (repositoryTargets.some((target) => target.name === "github")) return "github";
+  throw new CliError(
+    "drift: --report-issue goes through the repository target named 'github'; the config has none",
+  );
+}
+
+function reportCacheUse(io: CliIO, clients: Iterable<ForgeClient>): void {
+  let requests = 0;
+  let notModified = 0;
+  for (const client of clients) {
+    const stats = client.stats();
+    requests += stats.requests;
+    notModified += stats.notModified;
+  }
+  io.stderr.write(
+    `forgeplan: ${notModified} of ${requests} requests answered 304 Not Modified from the cache\n`,
+  );
+}
+
+/** `forgeplan drift`: exit 0 no drift, 2 drift, 1 errors. */
+export const drift: Command = async (argv, io) => {
+  const { values } = parseFlags("drift", argv, {
+    ...connectionFlags,
+    format: { type: "string" },
+    out: { type: "string" },
+    cache: { type: "string" },
+    refresh: { type: "boolean" },
+    "report-issue": { type: "string" },
+    shard: { type: "string" },
+    help: { type: "boolean", short: "h" },
+  });
+  if (values.help) {
+    io.stdout.write(help);
+    return 0;
+  }
+  const format = parseFormat("drift", values.format);
+  const shard = shardOption("drift", values.shard);
+  const issueRepo =
+    values["report-issue"] === undefined ? undefined : parseRepo(values["report-issue"]);
+  if (issueRepo !== undefined && shard !== undefined) {
+    throw new CliError(
+      "drift: --report-issue needs the whole plan; with shards, merge their plans (plan --merge) and report from there",
+    );
+  }
+  const cache = openCache(values.cache, values.refresh === true);
+  const state = loadState("drift", values, io);
+  const viaTarget = issueRepo === undefined ? undefined : issueTarget(state);
+  const session = await openSession(
+    "drift",
+    values,
+    io,
+    state,
+    viaTarget === undefined ? [] : [viaTarget],
+    { ...shardClientOptions(shard), ...(cache === undefined ? {} : { cache }) },
+  );
+  try {
+    const plan = await planPart(state, session.readers, shard);
+    printPlan(io, plan, format);
+    if (values.out) savePlan("drift", io, plan, values.out);
+    if (cache !== undefined) reportCacheUse(io, session.clients.values());
+    const drifted = hasDrift(plan);
+    if (issueRepo !== undefined && viaTarget !== undefined) {
+      const client = session.clients.get(viaTarget);
+      if (client === undefined) throw new CliError(`drift: target '${viaTarget}' is not connected`);
+      if (!drifted && plan.errors > 0) {
+        io.stderr.write("forgeplan: the drift issue is left as it is: the plan has errors\n");
+      } else {
+        const result = await reportDriftIssue(client, {
+          ...issueRepo,
+          drifted,
+          body: renderPlan(plan, "markdown", {
+            title: "forgeplan drift",
+            maxLength: GITHUB_BODY_LIMIT - DRIFT_MARKER.length - 1,
+          }),
+          resolvedNote: `No drift at ${new Date().toISOString()}: live state matches the desired state again.`,
+        }).catch((error: unknown) => {
+          if (error instanceof ForgeError) {
+            throw new CliError(`drift: could not report the drift issue: ${error.message}`);
+          }
+          throw error;
+        });
+        if (result.action !== "none") {
+          io.stderr.write(
+            `forgeplan: drift issue ${issueRepo.owner}/${issueRepo.repo}#${result.number} ${result.action}\n`,
+          );
+        }
+      }
+    }
+    if (plan.errors > 0) return 1;
+    return drifted ? 2 : 0;
+  } finally {
+    await session.close();
+  }
+};

@@ -1,0 +1,57 @@
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import type { DesiredState } from "../config/model.js";
+import type { Plan } from "../core/plan.js";
+import { mergePlans, PlanFileError, type PlanSource } from "../engine/merge.js";
+import { buildPlan } from "../engine/plan.js";
+import { parseShard, type Shard, shardPlan, shardState } from "../engine/shard.js";
+import type { ResourceReader } from "../resources/context.js";
+import { CliError, type CliIO } from "./io.js";
+
+/** `--shard K/N` for plan and drift; undefined when the flag is absent. */
+export function shardOption(command: string, text: string | undefined): Shard | undefined {
+  if (text === undefined) return undefined;
+  try {
+    return parseShard(text);
+  } catch (error) {
+    throw new CliError(`${command}: --shard ${(error as Error).message}`);
+  }
+}
+
+/** What a shard passes to its clients: its fair part of a rate budget the N jobs share. */
+export function shardClientOptions(shard: Shard | undefined): { shareOfBudget?: number } {
+  return shard === undefined ? {} : { shareOfBudget: 1 / shard.count };
+}
+
+/** The plan of the whole desired state, or of one shard of it. */
+export async function planPart(
+  state: DesiredState,
+  readers: ReadonlyMap<string, ResourceReader>,
+  shard: Shard | undefined,
+): Promise<Plan> {
+  const now = Date.now();
+  if (shard === undefined) return buildPlan({ state, readers, now });
+  const part = await shardState(state, readers, shard);
+  return shardPlan(await buildPlan({ state: part, readers, now }), shard);
+}
+
+/** `plan --merge a.json b.json …`: the shard plans, read relative to the working directory. */
+export function mergePlanFiles(command: string, io: CliIO, files: readonly string[]): Plan {
+  if (files.length === 0) {
+    throw new CliError(`${command}: --merge needs the plan files of the shards (saved with --out)`);
+  }
+  const sources: PlanSource[] = files.map((file) => {
+    try {
+      return { source: file, text: readFileSync(resolve(io.cwd, file), "utf8") };
+    } catch (error) {
+      const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+      throw new CliError(`${command}: cannot read the plan ${file}: ${reason}`);
+    }
+  });
+  try {
+    return mergePlans(sources);
+  } catch (error) {
+    if (error instanceof PlanFileError) throw new CliError(`${command}: ${error.message}`);
+    throw error;
+  }
+}

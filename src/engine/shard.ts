@@ -1,0 +1,103 @@
+import { createHash } from "node:crypto";
+import { selectsRepository } from "../config/glob.js";
+import type { DesiredState, RepositoryEntry } from "../config/model.js";
+import { type Change, makePlan, type Plan } from "../core/plan.js";
+import type { ResourceReader } from "../resources/context.js";
+import { expandRepositories } from "./expand.js";
+
+/**
+ * Sharding: N matrix jobs each plan one part of the desired state, and together cover every resource
+ * exactly once. Resources are partitioned by their repository, project, group or account (the
+ * target plus that scope), through a hash that is the same on every machine, so a shard's part does
+ * not depend on which runner it lands on or on the order of the config.
+ */
+
+export interface Shard {
+  /** 1-based. */
+  index: number;
+  count: number;
+}
+
+/** Parses `K/N` (1 ≤ K ≤ N); throws an Error whose message says what was wrong. */
+export function parseShard(text: string): Shard {
+  const match = /^\s*(\d{1,4})\s*\/\s*(\d{1,4})\s*$/.exec(text);
+  if (match === null) throw new Error(`expects K/N such as 1/4, got '${text}'`);
+  const index = Number(match[1]);
+  const count = Number(match[2]);
+  if (count < 1 || index < 1 || index > count) {
+    throw new Error(`expects 1 ≤ K ≤ N, got '${text}'`);
+  }
+  return { index, count };
+}
+
+/** The shard (1-based) a partition key belongs to: the first 48 bits of its SHA-256, modulo N. */
+export function shardOf(key: string, count: number): number {
+  const hash = createHash("sha256").update(key.toLowerCase()).digest();
+  return (hash.readUIntBE(0, 6) % count) + 1;
+}
+
+function owns(shard: Shard, target: string, scope: string): boolean {
+  return shardOf(`${target}/${scope}`, shard.count) === shard.index;
+}
+
+/**
+ * The part of the desired state this shard plans. Globs are expanded first (each shard lists the
+ * organizations; that is one page per hundred repositories), then every repository, project, group
+ * and gist audit outside the shard is dropped before anything of it is read. Migrations are kept in
+ * every shard because a running migration holds back changes to the repositories it locks, whichever
+ * shard plans them; `shardPlan` then keeps each migration's report in its own shard only.
+ */
+export async function shardState(
+  state: DesiredState,
+  readers: ReadonlyMap<string, ResourceReader>,
+  shard: Shard,
+): Promise<DesiredState> {
+  const globs = state.repositories.filter((entry) => entry.selector.kind === "glob");
+  const expansion = await expandRepositories(globs, readers);
+  const failed = new Set(expansion.errors.map(({ entry }) => entry));
+  const repositories: RepositoryEntry[] = [];
+  // Each glob becomes one named entry per repository of this shard that it matched, in file order
+  // and ahead of the named entries, so the planner layers them exactly as it layers the globs.
+  for (const entry of globs) {
+    const selector = entry.selector;
+    if (selector.kind !== "glob") continue;
+    if (failed.has(entry)) {
+      // The planner lists it again and reports the failure, once, in the shard the glob falls in.
+      if (owns(shard, entry.target, `${selector.owner}/${selector.pattern}`)) {
+        repositories.push(entry);
+      }
+      continue;
+    }
+    for (const repo of expansion.repos) {
+      if (repo.target !== entry.target) continue;
+      if (!selectsRepository(selector, `${repo.owner}/${repo.name}`)) continue;
+      if (!owns(shard, repo.target, `${repo.owner}/${repo.name}`)) continue;
+      repositories.push({
+        ...entry,
+        selector: { kind: "name", owner: repo.owner, repo: repo.name },
+      });
+    }
+  }
+  for (const entry of state.repositories) {
+    const selector = entry.selector;
+    if (selector.kind !== "name") continue;
+    if (owns(shard, entry.target, `${selector.owner}/${selector.repo}`)) repositories.push(entry);
+  }
+  return {
+    ...state,
+    repositories,
+    projects: state.projects.filter((entry) => owns(shard, entry.target, String(entry.project))),
+    groups: state.groups.filter((entry) => owns(shard, entry.target, String(entry.group))),
+    // A gist audit's scope is the token's user, known only once read: the target stands in for it.
+    gists: state.gists.filter((entry) => owns(shard, entry.target, "~gists")),
+  };
+}
+
+function migrationInShard(change: Change, shard: Shard): boolean {
+  return change.kind !== "migration" || owns(shard, change.target, change.scope);
+}
+
+/** The shard's plan of a sharded state: migration reports only in the shard that owns them. */
+export function shardPlan(plan: Plan, shard: Shard): Plan {
+  return makePlan(plan.changes.filter((change) => migrationInShard(change, shard)));
+}

@@ -1,0 +1,333 @@
+import {
+  forbidden,
+  idParam,
+  isoTime,
+  notFound,
+  ok,
+  type RequestContext,
+  requireCaller,
+  validationFailed,
+} from "./http-support.js";
+import { paginate } from "./pagination.js";
+import { visibleRepository } from "./repo-access.js";
+import type { Route } from "./router.js";
+import { simpleUser } from "./shapes.js";
+import type { Account, Issue, IssueComment, Repository, World } from "./world.js";
+
+/**
+ * Issues and issue comments, in GitHub's shapes: what forgeplan's Action needs for its sticky
+ * pull-request comment (pull requests take their comments through the issue endpoints) and for the
+ * drift issue. Anyone who can see a repository may open issues and comment; editing an issue takes
+ * its author or triage rights, editing a comment its author or push rights, as on GitHub.
+ */
+
+/** GitHub refuses issue and comment bodies longer than this (characters). */
+export const MAX_BODY_CHARACTERS = 65_536;
+
+type Json = Record<string, unknown>;
+
+function nodeId(kind: string, id: number): string {
+  return Buffer.from(`${kind}:${id}`).toString("base64url");
+}
+
+function association(repo: Repository, user: Account): string {
+  if (repo.owner.id === user.id) return "OWNER";
+  if (repo.org?.owners.has(user.id) || repo.org?.members.has(user.id)) return "MEMBER";
+  return repo.collaborators.has(user.id) ? "COLLABORATOR" : "NONE";
+}
+
+function reactions(url: string): Json {
+  const counts = ["+1", "-1", "laugh", "confused", "heart", "hooray", "eyes", "rocket"];
+  return {
+    url: `${url}/reactions`,
+    total_count: 0,
+    ...Object.fromEntries(counts.map((c) => [c, 0])),
+  };
+}
+
+function repoUrl(base: string, repo: Repository): string {
+  return `${base}/repos/${repo.owner.login}/${repo.name}`;
+}
+
+function issueShape(ctx: RequestContext, value: Issue): Json {
+  const repository = repoUrl(ctx.base, value.repo);
+  const url = `${repository}/issues/${value.number}`;
+  return {
+    id: value.id,
+    node_id: nodeId("Issue", value.id),
+    url,
+    repository_url: repository,
+    labels_url: `${url}/labels{/name}`,
+    comments_url: `${url}/comments`,
+    events_url: `${url}/events`,
+    html_url: `${ctx.base}/${value.repo.owner.login}/${value.repo.name}/issues/${value.number}`,
+    number: value.number,
+    state: value.state,
+    state_reason: value.state_reason,
+    title: value.title,
+    body: value.body,
+    user: simpleUser(ctx.base, value.user),
+    labels: value.labels.map((name, index) => ({
+      id: index + 1,
+      node_id: nodeId("Label", index + 1),
+      url: `${repository}/labels/${encodeURIComponent(name)}`,
+      name,
+      description: null,
+      color: "ededed",
+      default: false,
+    })),
+    assignee: null,
+    assignees: [],
+    milestone: null,
+    locked: false,
+    active_lock_reason: null,
+    comments: value.comments.length,
+    closed_at: value.closed_at,
+    created_at: value.created_at,
+    updated_at: value.updated_at,
+    closed_by: value.closed_by === null ? null : simpleUser(ctx.base, value.closed_by),
+    author_association: association(value.repo, value.user),
+    reactions: reactions(url),
+  };
+}
+
+function commentShape(ctx: RequestContext, value: IssueComment): Json {
+  const repository = repoUrl(ctx.base, value.issue.repo);
+  const url = `${repository}/issues/comments/${value.id}`;
+  return {
+    id: value.id,
+    node_id: nodeId("IssueComment", value.id),
+    url,
+    html_url: `${ctx.base}/${value.issue.repo.owner.login}/${value.issue.repo.name}/issues/${value.issue.number}#issuecomment-${value.id}`,
+    body: value.body,
+    user: simpleUser(ctx.base, value.user),
+    created_at: value.created_at,
+    updated_at: value.updated_at,
+    issue_url: `${repository}/issues/${value.issue.number}`,
+    author_association: association(value.issue.repo, value.user),
+    reactions: reactions(url),
+  };
+}
+
+function issuesOf(world: World, repo: Repository): Issue[] {
+  let list = world.issues.get(repo.id);
+  if (list === undefined) {
+    list = [];
+    world.issues.set(repo.id, list);
+  }
+  return list;
+}
+
+function issueOf(ctx: RequestContext, repo: Repository): Issue {
+  const number = idParam(ctx.params.number);
+  const found = number === undefined ? undefined : issuesOf(ctx.world, repo)[number - 1];
+  if (!found) throw notFound();
+  return found;
+}
+
+function commentOf(ctx: RequestContext, repo: Repository): IssueComment {
+  const id = idParam(ctx.params.id);
+  const found = id === undefined ? undefined : ctx.world.issueComments.get(id);
+  if (!found || found.issue.repo !== repo) throw notFound();
+  return found;
+}
+
+/** A string body within GitHub's limit; `required` for comments, optional (null allowed) for issues. */
+function bodyField(value: unknown, required: boolean, errors: string[]): string | null | undefined {
+  if (value === undefined) {
+    if (required) errors.push("body: is required");
+    return undefined;
+  }
+  if (value === null && !required) return null;
+  if (typeof value !== "string") {
+    errors.push("body: expected a string");
+    return undefined;
+  }
+  if (value.length > MAX_BODY_CHARACTERS) {
+    errors.push(`body is too long (maximum is ${MAX_BODY_CHARACTERS} characters)`);
+  }
+  return value;
+}
+
+function titleField(value: unknown, errors: string[]): string | undefined {
+  if (typeof value === "number") return String(value);
+  if (typeof value === "string" && value.trim() !== "") return value;
+  errors.push("title: expected a non-empty string");
+  return undefined;
+}
+
+function labelsField(value: unknown, errors: string[]): string[] | undefined {
+  if (value === undefined) return undefined;
+  if (Array.isArray(value) && value.every((item) => typeof item === "string")) {
+    return [...new Set(value as string[])];
+  }
+  errors.push("labels: expected an array of strings");
+  return undefined;
+}
+
+const STATES = new Set(["open", "closed", "all"]);
+const STATE_REASONS = new Set(["completed", "not_planned", "reopened"]);
+
+export const issueRoutes: Route[] = [
+  {
+    method: "GET",
+    pattern: "/repos/:owner/:repo/issues",
+    handler: (ctx) => {
+      const repo = visibleRepository(ctx);
+      const state = ctx.query.get("state") ?? "open";
+      if (!STATES.has(state)) throw validationFailed([`state: must be open, closed or all`]);
+      const newestFirst = ctx.query.get("direction") !== "asc";
+      const selected = issuesOf(ctx.world, repo).filter(
+        (issue) => state === "all" || issue.state === state,
+      );
+      if (newestFirst) selected.reverse();
+      const page = paginate(ctx, selected, "github");
+      return {
+        status: 200,
+        body: page.items.map((issue) => issueShape(ctx, issue)),
+        headers: page.headers,
+      };
+    },
+  },
+  {
+    method: "POST",
+    pattern: "/repos/:owner/:repo/issues",
+    handler: (ctx) => {
+      const caller = requireCaller(ctx);
+      const repo = visibleRepository(ctx);
+      const body = ctx.json();
+      const errors: string[] = [];
+      const title = titleField(body.title, errors);
+      const text = bodyField(body.body, false, errors);
+      const labels = labelsField(body.labels, errors);
+      if (errors.length > 0 || title === undefined) throw validationFailed(errors);
+      const list = issuesOf(ctx.world, repo);
+      const now = isoTime(ctx.now());
+      const created: Issue = {
+        id: ctx.world.nextId.issue++,
+        number: list.length + 1,
+        repo,
+        title,
+        body: text ?? null,
+        state: "open",
+        state_reason: null,
+        user: caller,
+        labels: labels ?? [],
+        comments: [],
+        created_at: now,
+        updated_at: now,
+        closed_at: null,
+        closed_by: null,
+      };
+      list.push(created);
+      return ok(issueShape(ctx, created), 201);
+    },
+  },
+  {
+    method: "GET",
+    pattern: "/repos/:owner/:repo/issues/:number",
+    handler: (ctx) => ok(issueShape(ctx, issueOf(ctx, visibleRepository(ctx)))),
+  },
+  {
+    method: "PATCH",
+    pattern: "/repos/:owner/:repo/issues/:number",
+    handler: (ctx) => {
+      const caller = requireCaller(ctx);
+      const repo = visibleRepository(ctx);
+      const issue = issueOf(ctx, repo);
+      if (issue.user.id !== caller.id && !ctx.world.can(repo, caller, "triage")) {
+        throw forbidden("Must have triage rights to edit this issue.");
+      }
+      const body = ctx.json();
+      const errors: string[] = [];
+      const title = body.title === undefined ? undefined : titleField(body.title, errors);
+      const text = bodyField(body.body, false, errors);
+      const labels = labelsField(body.labels, errors);
+      const state = body.state;
+      if (state !== undefined && state !== "open" && state !== "closed") {
+        errors.push("state: must be open or closed");
+      }
+      const reason = body.state_reason;
+      if (reason !== undefined && reason !== null && !STATE_REASONS.has(String(reason))) {
+        errors.push("state_reason: must be completed, not_planned or reopened");
+      }
+      if (errors.length > 0) throw validationFailed(errors);
+      const now = isoTime(ctx.now());
+      if (title !== undefined) issue.title = title;
+      if (text !== undefined) issue.body = text;
+      if (labels !== undefined) issue.labels = labels;
+      if (state === "closed" && issue.state === "open") {
+        issue.state = "closed";
+        issue.state_reason = (reason as Issue["state_reason"] | undefined) ?? "completed";
+        issue.closed_at = now;
+        issue.closed_by = caller;
+      } else if (state === "open" && issue.state === "closed") {
+        issue.state = "open";
+        issue.state_reason = "reopened";
+        issue.closed_at = null;
+        issue.closed_by = null;
+      }
+      issue.updated_at = now;
+      return ok(issueShape(ctx, issue));
+    },
+  },
+  {
+    method: "GET",
+    pattern: "/repos/:owner/:repo/issues/:number/comments",
+    handler: (ctx) => {
+      const issue = issueOf(ctx, visibleRepository(ctx));
+      const page = paginate(ctx, issue.comments, "github");
+      return {
+        status: 200,
+        body: page.items.map((comment) => commentShape(ctx, comment)),
+        headers: page.headers,
+      };
+    },
+  },
+  {
+    method: "POST",
+    pattern: "/repos/:owner/:repo/issues/:number/comments",
+    handler: (ctx) => {
+      const caller = requireCaller(ctx);
+      const issue = issueOf(ctx, visibleRepository(ctx));
+      const errors: string[] = [];
+      const text = bodyField(ctx.json().body, true, errors);
+      if (errors.length > 0 || typeof text !== "string") throw validationFailed(errors);
+      const now = isoTime(ctx.now());
+      const created: IssueComment = {
+        id: ctx.world.nextId.issueComment++,
+        issue,
+        body: text,
+        user: caller,
+        created_at: now,
+        updated_at: now,
+      };
+      issue.comments.push(created);
+      ctx.world.issueComments.set(created.id, created);
+      return ok(commentShape(ctx, created), 201);
+    },
+  },
+  {
+    method: "GET",
+    pattern: "/repos/:owner/:repo/issues/comments/:id",
+    handler: (ctx) => ok(commentShape(ctx, commentOf(ctx, visibleRepository(ctx)))),
+  },
+  {
+    method: "PATCH",
+    pattern: "/repos/:owner/:repo/issues/comments/:id",
+    handler: (ctx) => {
+      const caller = requireCaller(ctx);
+      const repo = visibleRepository(ctx);
+      const comment = commentOf(ctx, repo);
+      if (comment.user.id !== caller.id && !ctx.world.can(repo, caller, "push")) {
+        throw forbidden("Must have push rights to edit another user's comment.");
+      }
+      const errors: string[] = [];
+      const text = bodyField(ctx.json().body, true, errors);
+      if (errors.length > 0 || typeof text !== "string") throw validationFailed(errors);
+      comment.body = text;
+      comment.updated_at = isoTime(ctx.now());
+      return ok(commentShape(ctx, comment));
+    },
+  },
+];
