@@ -25,4 +25,7 @@ const io: CliIO = {
   },
 };
 
-process.exitCode = await runCli(process.argv.slice(2), io);
+const code = await runCli(process.argv.slice(2), io);
+// The command is done: leave now, once what was written has been flushed, rather than wait for
+// idle keep-alive connections or a rate-limit timer that no request is waiting on any more.
+process.stdout.write("", () => process.stderr.write("", () => process.exit(code)));
