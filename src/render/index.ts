@@ -1,5 +1,5 @@
 import type { ApplyReport, Plan } from "../core/plan.js";
-import { applyReportJson, planJson } from "./json.js";
+import { applyReportJson, planJson, planJsonChunks } from "./json.js";
 import { applyReportMarkdown, planMarkdown } from "./markdown.js";
 import type { Format, RenderOptions } from "./options.js";
 import { applyReportText, planText } from "./text.js";
@@ -22,6 +22,19 @@ export function renderPlan(plan: Plan, format: Format, options: RenderOptions = 
     case "json":
       return planJson(plan);
   }
+}
+
+/**
+ * The same output as `renderPlan`, in pieces: JSON comes one change at a time so very large plans are
+ * written without being held as one string; the other formats come whole.
+ */
+export function* renderPlanChunks(
+  plan: Plan,
+  format: Format,
+  options: RenderOptions = {},
+): Generator<string> {
+  if (format === "json") yield* planJsonChunks(plan);
+  else yield renderPlan(plan, format, options);
 }
 
 export function renderApplyReport(

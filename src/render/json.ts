@@ -72,8 +72,30 @@ function stringify(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;
 }
 
+const CHANGES_SLOT = '"changes": []';
+
+/**
+ * The plan's JSON in pieces, one change at a time, so a plan of tens of thousands of changes is
+ * never held as one string (or as one redacted copy). Joined, the pieces are the same bytes as
+ * `JSON.stringify` of the whole plan with a 2-space indent.
+ */
+export function* planJsonChunks(input: Plan): Generator<string> {
+  const frame = stringify(plan(redact({ ...input, changes: [] })));
+  const slot = frame.indexOf(CHANGES_SLOT);
+  if (input.changes.length === 0 || slot < 0) {
+    yield frame;
+    return;
+  }
+  yield `${frame.slice(0, slot)}"changes": [\n`;
+  for (const [index, item] of input.changes.entries()) {
+    const text = JSON.stringify(change(redact(item)), null, 2).replace(/^/gm, "    ");
+    yield index === 0 ? text : `,\n${text}`;
+  }
+  yield `\n  ]${frame.slice(slot + CHANGES_SLOT.length)}`;
+}
+
 export function planJson(input: Plan): string {
-  return stringify(plan(redact(input)));
+  return [...planJsonChunks(input)].join("");
 }
 
 export function applyReportJson(input: ApplyReport): string {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { makePlan, type Change, type Plan } from "../../src/core/plan.js";
 import { renderApplyReport, renderPlan } from "../../src/render/index.js";
+import { planJson, planJsonChunks } from "../../src/render/json.js";
 import { appliedReport, createProtection, realisticPlan, updateHook } from "./fixtures.js";
 
 /** What a saved plan must read back as: the plan itself, with sensitive diff values replaced. */
@@ -116,5 +117,27 @@ describe("json apply report", () => {
       "status",
       "message",
     ]);
+  });
+});
+
+describe("JSON in pieces", () => {
+  it("joins to exactly the bytes of the whole rendering, empty or not", () => {
+    const changes = Array.from({ length: 3 }, (_, index) => ({
+      address: `github/acme/repo-${index}/branch_protection/main`,
+      kind: "branch_protection" as const,
+      action: "update" as const,
+      target: "github",
+      scope: `acme/repo-${index}`,
+      name: "main",
+      diff: [{ path: "enforce_admins", before: false, after: true }],
+      requests: [
+        { method: "PUT" as const, path: `/repos/acme/repo-${index}/branches/main/protection` },
+      ],
+    }));
+    for (const plan of [makePlan(changes), makePlan([])]) {
+      const pieces = [...planJsonChunks(plan)];
+      expect(pieces.join("")).toBe(`${JSON.stringify(JSON.parse(planJson(plan)), null, 2)}\n`);
+      expect(pieces.length).toBe(plan.changes.length === 0 ? 1 : plan.changes.length + 2);
+    }
   });
 });
