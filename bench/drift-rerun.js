@@ -1,4 +1,5 @@
-// Benchmark: two `forgeplan drift --cache DIR` runs over the same unchanged world; the second should
+// Benchmark: two `forgeplan drift --cache DIR` runs over the same unchanged, converged world (the
+// desired state is applied first); the second should
 // be answered almost entirely by 304s, which cost no rate budget. Reports
 // second_run_budget_fraction = core budget used by the second run ÷ the first's (read from
 // GET /rate_limit, which is free). 1,000 repositories at 20 ms (`--quick`: 300). One JSON line.
@@ -38,6 +39,13 @@ if (!/^\s+drift\s/m.test(cliHelp())) {
   try {
     const config = join(dir.path, "forgeplan.yaml");
     writeFileSync(config, planConfig());
+    // Drift is checked on a managed world: apply the desired state first, so every protection exists
+    // and answers with an ETag (an unprotected branch's 404 has none and is always read in full).
+    const applied = await runForgeplan(
+      ["apply", "-c", config, "--sandbox-url", sandbox.url, "--auto-approve", "--format", "json"],
+      { stdoutFile: join(dir.path, "apply.json") },
+    );
+    expectExit("forgeplan apply", applied, [0]);
     const cache = join(dir.path, "cache");
     const runs = [];
     for (const index of [1, 2]) {
