@@ -29810,6 +29810,11 @@ function summarize(changes) {
   for (const change3 of changes) summary[change3.action] += 1;
   return summary;
 }
+function orderChanges(changes) {
+  return changes.map((change3, index) => ({ change: change3, index })).sort(
+    (a, b) => (kindOrder.get(a.change.kind) ?? 0) - (kindOrder.get(b.change.kind) ?? 0) || a.index - b.index
+  ).map(({ change: change3 }) => change3);
+}
 function makePlan(changes) {
   return {
     format_version: 1,
@@ -29821,7 +29826,7 @@ function makePlan(changes) {
 function hasChanges(plan3) {
   return plan3.summary.create + plan3.summary.update + plan3.summary.delete > 0;
 }
-var RESOURCE_KINDS, ACTIONS, OUTCOMES;
+var RESOURCE_KINDS, ACTIONS, kindOrder, OUTCOMES;
 var init_plan = __esm({
   "src/core/plan.ts"() {
     "use strict";
@@ -29835,6 +29840,7 @@ var init_plan = __esm({
       "migration"
     ];
     ACTIONS = ["create", "update", "delete", "no-op", "report"];
+    kindOrder = new Map(RESOURCE_KINDS.map((kind, index) => [kind, index]));
     OUTCOMES = ["applied", "failed", "held", "skipped"];
   }
 });
@@ -29926,8 +29932,25 @@ function stringify(value) {
   return `${JSON.stringify(value, null, 2)}
 `;
 }
+function* planJsonChunks(input2) {
+  const frame = stringify(plan(redact({ ...input2, changes: [] })));
+  const slot = frame.indexOf(CHANGES_SLOT);
+  if (input2.changes.length === 0 || slot < 0) {
+    yield frame;
+    return;
+  }
+  yield `${frame.slice(0, slot)}"changes": [
+`;
+  for (const [index, item] of input2.changes.entries()) {
+    const text = JSON.stringify(change(redact(item)), null, 2).replace(/^/gm, "    ");
+    yield index === 0 ? text : `,
+${text}`;
+  }
+  yield `
+  ]${frame.slice(slot + CHANGES_SLOT.length)}`;
+}
 function planJson(input2) {
-  return stringify(plan(redact(input2)));
+  return [...planJsonChunks(input2)].join("");
 }
 function applyReportJson(input2) {
   const report = ordered(redact(input2), REPORT_KEYS);
@@ -29936,7 +29959,7 @@ function applyReportJson(input2) {
   if ("verification" in report) report.verification = plan(report.verification);
   return stringify(report);
 }
-var PLAN_KEYS, CHANGE_KEYS, DIFF_KEYS, REQUEST_KEYS, ERROR_KEYS, SUMMARY_KEYS, REPORT_KEYS, OUTCOME_KEYS;
+var PLAN_KEYS, CHANGE_KEYS, DIFF_KEYS, REQUEST_KEYS, ERROR_KEYS, SUMMARY_KEYS, REPORT_KEYS, OUTCOME_KEYS, CHANGES_SLOT;
 var init_json = __esm({
   "src/render/json.ts"() {
     "use strict";
@@ -29963,6 +29986,7 @@ var init_json = __esm({
     SUMMARY_KEYS = ["create", "update", "delete", "report", "no-op"];
     REPORT_KEYS = ["outcomes", "verification", "verified"];
     OUTCOME_KEYS = ["address", "kind", "action", "outcome", "request", "status", "message"];
+    CHANGES_SLOT = '"changes": []';
   }
 });
 
@@ -30447,6 +30471,10 @@ function renderPlan(plan3, format, options = {}) {
       return planJson(plan3);
   }
 }
+function* renderPlanChunks(plan3, format, options = {}) {
+  if (format === "json") yield* planJsonChunks(plan3);
+  else yield renderPlan(plan3, format, options);
+}
 function renderApplyReport(report, format, options = {}) {
   switch (format) {
     case "text":
@@ -30470,7 +30498,7 @@ var init_render = __esm({
 });
 
 // src/cli/output.ts
-import { writeFileSync } from "node:fs";
+import { closeSync as closeSync2, openSync as openSync2, writeSync } from "node:fs";
 import { resolve as resolve2 } from "node:path";
 function parseFormat(command2, value) {
   const format = value ?? "text";
@@ -30485,12 +30513,21 @@ function useColor(io) {
   return io.stdout.isTTY && !io.env.NO_COLOR;
 }
 function printPlan(io, plan3, format) {
-  io.stdout.write(renderPlan(plan3, format, { color: format === "text" && useColor(io) }));
+  for (const chunk of renderPlanChunks(plan3, format, {
+    color: format === "text" && useColor(io)
+  })) {
+    io.stdout.write(chunk);
+  }
 }
 function savePlan(command2, io, plan3, path) {
   const target2 = resolve2(io.cwd, path);
   try {
-    writeFileSync(target2, renderPlan(plan3, "json"));
+    const file2 = openSync2(target2, "w");
+    try {
+      for (const chunk of renderPlanChunks(plan3, "json")) writeSync(file2, chunk);
+    } finally {
+      closeSync2(file2);
+    }
   } catch (error62) {
     const reason = error62 instanceof Error ? error62.message : String(error62);
     throw new CliError(`${command2}: cannot write the plan to ${path}: ${reason}`);
@@ -31849,7 +31886,7 @@ var init_budget = __esm({
 
 // src/forge/cache.ts
 import { createHash, randomBytes } from "node:crypto";
-import { mkdirSync, readFileSync as readFileSync2, renameSync, rmSync, writeFileSync as writeFileSync2 } from "node:fs";
+import { mkdirSync, readFileSync as readFileSync2, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join as join2 } from "node:path";
 function sha256(text) {
   return createHash("sha256").update(text).digest("hex");
@@ -31887,7 +31924,7 @@ var init_cache = __esm({
         const file2 = this.#file(key);
         const temporary = `${file2}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
         try {
-          writeFileSync2(temporary, JSON.stringify(entry), { mode: 384 });
+          writeFileSync(temporary, JSON.stringify(entry), { mode: 384 });
           renameSync(temporary, file2);
         } catch (error62) {
           rmSync(temporary, { force: true });
@@ -36584,12 +36621,9 @@ function mergePlans(sources) {
       changes.push(change3);
     }
   }
-  const ordered2 = changes.map((change3, index) => ({ change: change3, index })).sort(
-    (a, b) => (kindOrder.get(a.change.kind) ?? 0) - (kindOrder.get(b.change.kind) ?? 0) || a.index - b.index
-  ).map(({ change: change3 }) => change3);
-  return makePlan(ordered2);
+  return makePlan(orderChanges(changes));
 }
-var PlanFileError, kinds, actions, kindOrder;
+var PlanFileError, kinds, actions;
 var init_merge2 = __esm({
   "src/engine/merge.ts"() {
     "use strict";
@@ -36599,7 +36633,6 @@ var init_merge2 = __esm({
     };
     kinds = new Set(RESOURCE_KINDS);
     actions = new Set(ACTIONS);
-    kindOrder = new Map(RESOURCE_KINDS.map((kind, index) => [kind, index]));
   }
 });
 
@@ -38146,10 +38179,7 @@ async function buildPlan({ state, readers, now }) {
   const changes = (await runWindowed(work, PLANNING_WINDOW)).flat();
   changes.push(...migrations.map((result) => result.change));
   holdLockedRepositories(changes, migrations);
-  const ordered2 = changes.map((change3, index) => ({ change: change3, index })).sort(
-    (a, b) => (kindOrder2.get(a.change.kind) ?? 0) - (kindOrder2.get(b.change.kind) ?? 0) || a.index - b.index
-  ).map(({ change: change3 }) => change3);
-  return makePlan(ordered2);
+  return makePlan(orderChanges(changes));
 }
 function holdLockedRepositories(changes, migrations) {
   const locked = /* @__PURE__ */ new Map();
@@ -38167,7 +38197,7 @@ function holdLockedRepositories(changes, migrations) {
     if (reason && change3.requests.length > 0) change3.held = `${change3.scope} is ${reason}`;
   }
 }
-var PLANNING_WINDOW, kindOrder2;
+var PLANNING_WINDOW;
 var init_plan2 = __esm({
   "src/engine/plan.ts"() {
     "use strict";
@@ -38181,7 +38211,6 @@ var init_plan2 = __esm({
     init_webhook();
     init_expand();
     PLANNING_WINDOW = 512;
-    kindOrder2 = new Map(RESOURCE_KINDS.map((kind, index) => [kind, index]));
   }
 });
 

@@ -99,6 +99,20 @@ export function summarize(changes: readonly Change[]): PlanSummary {
   return summary;
 }
 
+const kindOrder = new Map<ResourceKind, number>(RESOURCE_KINDS.map((kind, index) => [kind, index]));
+
+/** The plan's stable order: by kind (protections, hooks, clean-ups, audits), then as given. */
+export function orderChanges(changes: readonly Change[]): Change[] {
+  return changes
+    .map((change, index) => ({ change, index }))
+    .sort(
+      (a, b) =>
+        (kindOrder.get(a.change.kind) ?? 0) - (kindOrder.get(b.change.kind) ?? 0) ||
+        a.index - b.index,
+    )
+    .map(({ change }) => change);
+}
+
 export function makePlan(changes: Change[]): Plan {
   return {
     format_version: 1,

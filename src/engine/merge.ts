@@ -1,4 +1,11 @@
-import { ACTIONS, type Change, makePlan, type Plan, RESOURCE_KINDS } from "../core/plan.js";
+import {
+  ACTIONS,
+  type Change,
+  makePlan,
+  orderChanges,
+  type Plan,
+  RESOURCE_KINDS,
+} from "../core/plan.js";
 
 /**
  * Combines the plans of shards (saved with `--out`) into one plan: one report and one pull-request
@@ -17,7 +24,6 @@ export interface PlanSource {
 
 const kinds = new Set<string>(RESOURCE_KINDS);
 const actions = new Set<string>(ACTIONS);
-const kindOrder = new Map<string, number>(RESOURCE_KINDS.map((kind, index) => [kind, index]));
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -82,13 +88,5 @@ export function mergePlans(sources: readonly PlanSource[]): Plan {
       changes.push(change);
     }
   }
-  const ordered = changes
-    .map((change, index) => ({ change, index }))
-    .sort(
-      (a, b) =>
-        (kindOrder.get(a.change.kind) ?? 0) - (kindOrder.get(b.change.kind) ?? 0) ||
-        a.index - b.index,
-    )
-    .map(({ change }) => change);
-  return makePlan(ordered);
+  return makePlan(orderChanges(changes));
 }

@@ -1,5 +1,5 @@
 import type { DesiredState } from "../config/model.js";
-import { type Change, makePlan, type Plan, RESOURCE_KINDS } from "../core/plan.js";
+import { type Change, makePlan, orderChanges, type Plan } from "../core/plan.js";
 import { planBoards } from "../resources/board.js";
 import { planBranchProtection } from "../resources/branch-protection.js";
 import type { ResourceReader } from "../resources/context.js";
@@ -50,8 +50,6 @@ async function runWindowed<T>(tasks: ReadonlyArray<() => Promise<T>>, width: num
   await Promise.all(Array.from({ length: Math.min(width, tasks.length) }, lane));
   return results;
 }
-
-const kindOrder = new Map(RESOURCE_KINDS.map((kind, index) => [kind, index]));
 
 /**
  * Reads live state for everything the desired state names and returns the plan. Reads are issued
@@ -105,16 +103,7 @@ export async function buildPlan({ state, readers, now }: PlanInput): Promise<Pla
   const changes = (await runWindowed(work, PLANNING_WINDOW)).flat();
   changes.push(...migrations.map((result) => result.change));
   holdLockedRepositories(changes, migrations);
-  // Stable order: by kind (protections, hooks, clean-ups, audits), then as the config listed them.
-  const ordered = changes
-    .map((change, index) => ({ change, index }))
-    .sort(
-      (a, b) =>
-        (kindOrder.get(a.change.kind) ?? 0) - (kindOrder.get(b.change.kind) ?? 0) ||
-        a.index - b.index,
-    )
-    .map(({ change }) => change);
-  return makePlan(ordered);
+  return makePlan(orderChanges(changes));
 }
 
 function holdLockedRepositories(
