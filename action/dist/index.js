@@ -38788,13 +38788,12 @@ function resumeHint(outcomes, stopped, savedFile) {
   return `forgeplan: ${head}. ${counts}; ${next}${longer}
 `;
 }
-var apply;
+var help3, apply;
 var init_apply2 = __esm({
   "src/cli/apply.ts"() {
     "use strict";
     init_plan();
     init_apply();
-    init_plan2();
     init_saved_plan();
     init_render();
     init_args();
@@ -38802,6 +38801,23 @@ var init_apply2 = __esm({
     init_output();
     init_progress();
     init_session();
+    init_sharding();
+    help3 = `usage: forgeplan apply [-c FILE|DIR]... [--auto-approve] [--allow-delete] [--format FORMAT]
+       forgeplan apply PLAN.json [-c FILE|DIR]... [--auto-approve] [--allow-delete]
+
+Plans (or checks a saved plan against a fresh plan), asks for confirmation, applies, then re-reads
+and verifies that nothing is left to do.
+  -c, --config FILE|DIR   desired state (repeatable; default forgeplan.yaml, or the saved plan's)
+  PLAN.json               apply exactly this saved plan (from 'plan --out'), refused if live state moved
+  --auto-approve          apply without asking (required when stdin is not a terminal)
+  --allow-delete          also apply planned deletes (otherwise they are skipped)
+  --format FORMAT         text (default), markdown or json, for the plan and the report
+  --shard K/N             apply only this shard's part (same partition as 'plan --shard')
+  --max-wait DURATION     longest wait for a rate-limit reset before stopping cleanly (default 15m)
+  --cache DIR             keep the conditional-request cache in DIR between runs
+  --sandbox, --sandbox-url URL, --concurrency N, --write-interval MS   as for 'plan'
+Exit 0 when everything was applied and verified; 1 otherwise.
+`;
     apply = async (argv, io) => {
       const { values, positionals } = parseFlags(
         "apply",
@@ -38810,10 +38826,17 @@ var init_apply2 = __esm({
           ...connectionFlags,
           format: { type: "string" },
           "auto-approve": { type: "boolean" },
-          "allow-delete": { type: "boolean" }
+          "allow-delete": { type: "boolean" },
+          shard: { type: "string" },
+          help: { type: "boolean", short: "h" }
         },
         { positionals: true }
       );
+      if (values.help) {
+        io.stdout.write(help3);
+        return 0;
+      }
+      const shard = shardOption("apply", values.shard);
       if (positionals.length > 1) {
         throw new CliError(
           `apply: expected at most one saved plan file, got ${positionals.length} arguments`
@@ -38832,13 +38855,13 @@ var init_apply2 = __esm({
       });
       const shown2 = { ...io, stderr: progress.output };
       const state = loadState("apply", flags, shown2);
-      const session = await openSession("apply", flags, shown2, state);
+      const session = await openSession("apply", flags, shown2, state, [], shardClientOptions(shard));
       clients.push(...session.clients.values());
       session.onEvent((event) => progress.event(event));
       const replan = async (label) => {
         progress.begin(label);
         try {
-          return await buildPlan({ state, readers: session.readers, now: Date.now() });
+          return await planPart(state, session.readers, shard);
         } finally {
           progress.end();
         }
@@ -39018,7 +39041,7 @@ function reportCacheUse(io, clients) {
 `
   );
 }
-var help3, drift;
+var help4, drift;
 var init_drift = __esm({
   "src/cli/drift.ts"() {
     "use strict";
@@ -39031,7 +39054,7 @@ var init_drift = __esm({
     init_output();
     init_session();
     init_sharding();
-    help3 = `usage: forgeplan drift [-c FILE|DIR]... [--format text|markdown|json] [--out PLAN.json]
+    help4 = `usage: forgeplan drift [-c FILE|DIR]... [--format text|markdown|json] [--out PLAN.json]
                        [--cache DIR [--refresh]] [--report-issue OWNER/REPO] [--shard K/N]
 
 The plan for scheduled runs: reports anything that differs from the desired state, audit findings
@@ -39059,7 +39082,7 @@ Exit 0: no drift; 2: drift (a create, update, delete or audit finding); 1: error
         help: { type: "boolean", short: "h" }
       });
       if (values.help) {
-        io.stdout.write(help3);
+        io.stdout.write(help4);
         return 0;
       }
       const format = parseFormat("drift", values.format);
@@ -39223,7 +39246,7 @@ __export(export_exports, {
 });
 import { existsSync } from "node:fs";
 import { resolve as resolve6 } from "node:path";
-var import_yaml3, help4, exportCommand;
+var import_yaml3, help5, exportCommand;
 var init_export2 = __esm({
   "src/cli/export.ts"() {
     "use strict";
@@ -39232,7 +39255,7 @@ var init_export2 = __esm({
     init_args();
     init_io();
     init_session();
-    help4 = `usage: forgeplan export [--repo OWNER/REPO]... [--project ID]... [--group ID]... [-c FILE]
+    help5 = `usage: forgeplan export [--repo OWNER/REPO]... [--project ID]... [--group ID]... [-c FILE]
 
 Prints desired-state YAML read from live state; planning it shows no changes. Repository settings
 (branch protections, webhooks without their write-only secrets) are written out in full; projects and
@@ -39253,7 +39276,7 @@ groups are listed as comments, since their clean-ups name what must not exist.
         help: { type: "boolean", short: "h" }
       });
       if (values.help) {
-        io.stdout.write(help4);
+        io.stdout.write(help5);
         return 0;
       }
       const request3 = {
@@ -39303,13 +39326,13 @@ var schema_exports = {};
 __export(schema_exports, {
   schema: () => schema
 });
-var help5, schema;
+var help6, schema;
 var init_schema2 = __esm({
   "src/cli/schema.ts"() {
     "use strict";
     init_config();
     init_args();
-    help5 = `usage: forgeplan schema
+    help6 = `usage: forgeplan schema
 
 Prints the JSON Schema of the desired-state file (the bytes of schema/forgeplan.schema.json).
 Editors use it through a first line such as:
@@ -39317,7 +39340,7 @@ Editors use it through a first line such as:
 `;
     schema = async (argv, io) => {
       const { values } = parseFlags("schema", argv, { help: { type: "boolean", short: "h" } });
-      io.stdout.write(values.help ? help5 : configJsonSchemaText());
+      io.stdout.write(values.help ? help6 : configJsonSchemaText());
       return 0;
     };
   }

@@ -3,7 +3,6 @@ import { resolve } from "node:path";
 import type { ApplyReport, ChangeOutcome, Plan } from "../core/plan.js";
 import { hasChanges } from "../core/plan.js";
 import { type ApplyResult, applicableChanges, applyPlan } from "../engine/apply.js";
-import { buildPlan } from "../engine/plan.js";
 import {
   checkSavedPlan,
   parseSavedPlan,
@@ -17,6 +16,7 @@ import { type Command, CliError, type CliIO } from "./io.js";
 import { parseFormat, printPlan, useColor } from "./output.js";
 import { clockTime, Progress, realEvery, tightestWindow } from "./progress.js";
 import { type ConnectionFlags, connectionFlags, loadState, openSession } from "./session.js";
+import { planPart, shardClientOptions, shardOption } from "./sharding.js";
 
 /**
  * Verification: after apply, a fresh plan must show every applied change as no-op. Anything else
@@ -112,6 +112,23 @@ function resumeHint(
   return `forgeplan: ${head}. ${counts}; ${next}${longer}\n`;
 }
 
+const help = `usage: forgeplan apply [-c FILE|DIR]... [--auto-approve] [--allow-delete] [--format FORMAT]
+       forgeplan apply PLAN.json [-c FILE|DIR]... [--auto-approve] [--allow-delete]
+
+Plans (or checks a saved plan against a fresh plan), asks for confirmation, applies, then re-reads
+and verifies that nothing is left to do.
+  -c, --config FILE|DIR   desired state (repeatable; default forgeplan.yaml, or the saved plan's)
+  PLAN.json               apply exactly this saved plan (from 'plan --out'), refused if live state moved
+  --auto-approve          apply without asking (required when stdin is not a terminal)
+  --allow-delete          also apply planned deletes (otherwise they are skipped)
+  --format FORMAT         text (default), markdown or json, for the plan and the report
+  --shard K/N             apply only this shard's part (same partition as 'plan --shard')
+  --max-wait DURATION     longest wait for a rate-limit reset before stopping cleanly (default 15m)
+  --cache DIR             keep the conditional-request cache in DIR between runs
+  --sandbox, --sandbox-url URL, --concurrency N, --write-interval MS   as for 'plan'
+Exit 0 when everything was applied and verified; 1 otherwise.
+`;
+
 /**
  * `forgeplan apply [-c FILE… | PLAN.json]`: plan (or check a saved plan against a fresh one),
  * confirm, apply, then re-read and verify; exit 0 only when everything was applied and verified.
@@ -125,9 +142,16 @@ export const apply: Command = async (argv, io) => {
       format: { type: "string" },
       "auto-approve": { type: "boolean" },
       "allow-delete": { type: "boolean" },
+      shard: { type: "string" },
+      help: { type: "boolean", short: "h" },
     },
     { positionals: true },
   );
+  if (values.help) {
+    io.stdout.write(help);
+    return 0;
+  }
+  const shard = shardOption("apply", values.shard);
   if (positionals.length > 1) {
     throw new CliError(
       `apply: expected at most one saved plan file, got ${positionals.length} arguments`,
@@ -148,13 +172,13 @@ export const apply: Command = async (argv, io) => {
   // Wait lines and errors go through the progress output, so they never break its live line.
   const shown: CliIO = { ...io, stderr: progress.output };
   const state = loadState("apply", flags, shown);
-  const session = await openSession("apply", flags, shown, state);
+  const session = await openSession("apply", flags, shown, state, [], shardClientOptions(shard));
   clients.push(...session.clients.values());
   session.onEvent((event) => progress.event(event));
   const replan = async (label: string): Promise<Plan> => {
     progress.begin(label);
     try {
-      return await buildPlan({ state, readers: session.readers, now: Date.now() });
+      return await planPart(state, session.readers, shard);
     } finally {
       progress.end();
     }
