@@ -32047,6 +32047,41 @@ var init_errors4 = __esm({
   }
 });
 
+// src/forge/endpoint.ts
+function endpointKey(path) {
+  const segments = (path.split("?")[0] ?? "").split("/").filter((s) => s !== "");
+  const out = [];
+  let rest = segments;
+  const scope = SCOPES.find(
+    (s) => segments.length > s.prefix.length && s.prefix.every((part, i) => segments[i] === part)
+  );
+  if (scope !== void 0) {
+    const named = segments.slice(scope.prefix.length, scope.prefix.length + scope.names.length);
+    out.push(...scope.prefix, ...scope.names.slice(0, named.length));
+    rest = segments.slice(scope.prefix.length + named.length);
+    if (scope.prefix[0] === "repos" && rest[0] === "branches" && rest.length > 1) {
+      const end = rest.indexOf("protection", 1);
+      out.push("branches", "{branch}");
+      rest = end === -1 ? [] : rest.slice(end);
+    }
+  }
+  for (const segment of rest) out.push(/^\d+$/.test(segment) ? "{n}" : segment);
+  return `/${out.join("/")}`;
+}
+var SCOPES;
+var init_endpoint = __esm({
+  "src/forge/endpoint.ts"() {
+    "use strict";
+    SCOPES = [
+      { prefix: ["repos"], names: ["{owner}", "{repo}"] },
+      { prefix: ["orgs"], names: ["{org}"] },
+      { prefix: ["users"], names: ["{user}"] },
+      { prefix: ["api", "v4", "projects"], names: ["{id}"] },
+      { prefix: ["api", "v4", "groups"], names: ["{id}"] }
+    ];
+  }
+});
+
 // src/forge/http-fetch.ts
 import { Agent as HttpAgent, request as httpRequest } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
@@ -32269,6 +32304,41 @@ var init_retry_policy = __esm({
   }
 });
 
+// src/forge/points.ts
+var PointWindow;
+var init_points = __esm({
+  "src/forge/points.ts"() {
+    "use strict";
+    PointWindow = class {
+      #budget;
+      #windowMs;
+      #spent = /* @__PURE__ */ new Map();
+      constructor(budget, windowMs = 6e4) {
+        this.#budget = budget;
+        this.#windowMs = windowMs;
+      }
+      /**
+       * Spends `cost` points on `key` at `now` and returns 0, or spends nothing and returns how many
+       * milliseconds until the window can take it. A cost above the whole budget goes alone into an
+       * empty window, so it is sent rather than held forever.
+       */
+      admit(key, cost, now) {
+        const entries = (this.#spent.get(key) ?? []).filter((e) => e.at + this.#windowMs > now);
+        let used = entries.reduce((sum, e) => sum + e.cost, 0);
+        if (entries.length > 0 && used + cost > this.#budget) {
+          for (const entry of entries) {
+            used -= entry.cost;
+            if (used + cost <= this.#budget || used === 0) return entry.at + this.#windowMs - now;
+          }
+        }
+        entries.push({ at: now, cost });
+        this.#spent.set(key, entries);
+        return 0;
+      }
+    };
+  }
+});
+
 // src/forge/reveal.ts
 function revealSecrets(value) {
   if (value instanceof Secret) return value.reveal();
@@ -32392,7 +32462,7 @@ function packageVersion() {
   const pkg = JSON.parse(readFileSync3(new URL("../../package.json", import.meta.url), "utf8"));
   return pkg.version;
 }
-var SKEW_MS, THROTTLE_BACKOFF_MS, MUTATING, RATE_LIMIT_PATH, silentLog, ForgeClient;
+var SKEW_MS, THROTTLE_BACKOFF_MS, MUTATING, WRITE_POINTS, READ_POINTS, RATE_LIMIT_PATH, silentLog, ForgeClient;
 var init_client = __esm({
   "src/forge/client.ts"() {
     "use strict";
@@ -32402,9 +32472,11 @@ var init_client = __esm({
     init_cache();
     init_clock();
     init_errors4();
+    init_endpoint();
     init_http_fetch();
     init_rate_headers();
     init_retry_policy();
+    init_points();
     init_reveal();
     init_urls();
     init_write_lock();
@@ -32414,6 +32486,8 @@ var init_client = __esm({
     SKEW_MS = 1e3;
     THROTTLE_BACKOFF_MS = 6e4;
     MUTATING = /* @__PURE__ */ new Set(["POST", "PUT", "PATCH", "DELETE"]);
+    WRITE_POINTS = 5;
+    READ_POINTS = 1;
     RATE_LIMIT_PATH = "/rate_limit";
     silentLog = { debug: () => {
     }, info: () => {
@@ -32436,6 +32510,7 @@ var init_client = __esm({
       #octokit;
       #limit;
       #budget;
+      #points;
       #writeKeys = new KeyedSerializer();
       #announced = /* @__PURE__ */ new Map();
       #stats = { requests: 0, retries: 0, notModified: 0, waitsMs: 0 };
@@ -32475,6 +32550,11 @@ var init_client = __esm({
           skewMs: SKEW_MS,
           ...options.rateMargin !== void 0 ? { margin: options.rateMargin } : {}
         });
+        const pointsPerMinute = options.pointsPerMinute ?? 900;
+        if (!(Number.isFinite(pointsPerMinute) && pointsPerMinute > 0)) {
+          throw new Error(`points per minute must be a positive number, got ${pointsPerMinute}`);
+        }
+        this.#points = new PointWindow(pointsPerMinute, 6e4 + SKEW_MS);
         this.#octokit = request.defaults({
           baseUrl: this.#base.href.replace(/\/+$/, ""),
           headers: {
@@ -32578,6 +32658,7 @@ var init_client = __esm({
         const relative2 = path.split("?")[0] ?? path;
         const free = method === "GET" && relative2 === RATE_LIMIT_PATH;
         const category = categoryOf(relative2);
+        const endpoint2 = endpointKey(relative2);
         const key = method === "GET" && this.#cache !== void 0 && !free ? cacheKey(method, url2.href, this.#identity()) : void 0;
         let retries = 0;
         let throttles = 0;
@@ -32589,7 +32670,7 @@ var init_client = __esm({
           }
           const cached2 = key !== void 0 ? this.#cache?.get(key) : void 0;
           const outcome = await this.#limit(
-            () => this.#attempt(method, url2, path, category, free, body, cached2?.etag)
+            () => this.#attempt(method, url2, path, { category, endpoint: endpoint2, free }, body, cached2?.etag)
           );
           const settled = this.#settle(outcome, key, cached2, method === "DELETE" && ambiguous);
           if (settled !== void 0) return settled;
@@ -32664,8 +32745,9 @@ var init_client = __esm({
         return void 0;
       }
       /** One attempt, inside a concurrency slot: wait for pacing, send, and record what came back. */
-      async #attempt(method, url2, path, category, free, body, etag) {
-        await this.#admit(method, category, free);
+      async #attempt(method, url2, path, pacing, body, etag) {
+        const { category, free } = pacing;
+        await this.#admit(method, pacing);
         const started = this.#clock.now();
         this.#stats.requests++;
         const timeout = new AbortController();
@@ -32724,8 +32806,11 @@ var init_client = __esm({
         this.#nextWriteTurn = turn + this.#writeIntervalMs;
         return turn - now;
       }
-      /** Waits until a pause, the write spacing and the rate budget all allow this request to start. */
-      async #admit(method, category, free) {
+      /**
+       * Waits until a pause, the write spacing, the rate budget and the endpoint's points all allow this
+       * request to start.
+       */
+      async #admit(method, { category, endpoint: endpoint2, free }) {
         const mutating = MUTATING.has(method);
         for (; ; ) {
           const now = this.#clock.now();
@@ -32737,8 +32822,15 @@ var init_client = __esm({
           } else {
             const admission = free ? { go: true } : this.#budget.admit(category, now);
             if (admission.go) {
-              if (mutating) this.#nextWriteAt = now + this.#writeIntervalMs;
-              return;
+              const pointsWait = free ? 0 : this.#points.admit(endpoint2, mutating ? WRITE_POINTS : READ_POINTS, now);
+              if (pointsWait === 0) {
+                if (mutating) this.#nextWriteAt = now + this.#writeIntervalMs;
+                return;
+              }
+              this.#budget.release(category);
+              this.#holdForPoints(endpoint2, now + pointsWait, now);
+              await this.#clock.sleep(pointsWait, this.#signal);
+              continue;
             }
             if (admission.until - now > this.#maxWaitMs) {
               throw new RateLimitWaitExceeded(
@@ -32766,6 +32858,20 @@ var init_client = __esm({
         this.#announced.set(key, until);
         this.#stats.waitsMs += until - now;
         this.#onEvent({ type: "wait", until, reason, category });
+      }
+      /**
+       * Announces a wait for an endpoint's points, but not one inside a wait already announced nor one
+       * shorter than a second: as the oldest points leave the window, held requests go one after another
+       * with waits of a few milliseconds, which would be noise.
+       */
+      #holdForPoints(endpoint2, until, now) {
+        if (until - now > this.#maxWaitMs) {
+          throw new RateLimitWaitExceeded(endpoint2, until, until - now, this.#maxWaitMs);
+        }
+        const announced = this.#announced.get(`${endpoint2} secondary-limit`);
+        if (until - now >= SKEW_MS && (announced === void 0 || announced < now)) {
+          this.#announce(endpoint2, until, "secondary-limit", now);
+        }
       }
       #record(outcome, category, free) {
         if (outcome.kind === "response") {
@@ -34784,7 +34890,7 @@ var init_generate = __esm({
 function isCategory(value) {
   return CATEGORIES.includes(value);
 }
-var CATEGORIES, HOUR, MINUTE, DEFAULT_LIMITS, ANONYMOUS_CORE_LIMIT, RateLimiter, WRITE_POINTS, READ_POINTS, SecondaryLimiter;
+var CATEGORIES, HOUR, MINUTE, DEFAULT_LIMITS, ANONYMOUS_CORE_LIMIT, RateLimiter, WRITE_POINTS2, READ_POINTS2, SecondaryLimiter;
 var init_rate_limits = __esm({
   "src/sandbox/rate-limits.ts"() {
     "use strict";
@@ -34873,8 +34979,8 @@ var init_rate_limits = __esm({
         return { resources, rate: resources.core };
       }
     };
-    WRITE_POINTS = 5;
-    READ_POINTS = 1;
+    WRITE_POINTS2 = 5;
+    READ_POINTS2 = 1;
     SecondaryLimiter = class {
       constructor(options, now) {
         this.options = options;
@@ -36235,7 +36341,7 @@ function createRequestHandler(pipeline) {
       const route = "route" in match ? match.route : void 0;
       if (!route?.free) {
         const endpoint2 = `${method} ${route?.pattern ?? "unmatched"}`;
-        const points = method === "GET" ? READ_POINTS : WRITE_POINTS;
+        const points = method === "GET" ? READ_POINTS2 : WRITE_POINTS2;
         const retryAfter = secondary.spend(rateKey, endpoint2, points);
         if (retryAfter !== void 0) {
           stats.rate_limited_responses++;

@@ -6,6 +6,7 @@ import { RateBudget, type RateWindow } from "./budget.js";
 import { type CacheEntry, type ConditionalCache, cacheKey, sha256 } from "./cache.js";
 import { type Clock, systemClock } from "./clock.js";
 import { ForgeError, RateLimitWaitExceeded, serviceMessage } from "./errors.js";
+import { endpointKey } from "./endpoint.js";
 import { createHttpFetch } from "./http-fetch.js";
 import { type Headers, reportedWindow, retryAfterMs, throttleOf } from "./rate-headers.js";
 import {
@@ -15,6 +16,7 @@ import {
   type TransportFailure,
   transportFailure,
 } from "./retry-policy.js";
+import { PointWindow } from "./points.js";
 import { revealSecrets } from "./reveal.js";
 import type {
   ClientEvent,
@@ -58,6 +60,9 @@ const SKEW_MS = 1000;
 /** A throttling answer with no hint how long to wait: GitHub and GitLab both ask for a minute. */
 const THROTTLE_BACKOFF_MS = 60_000;
 const MUTATING = new Set<string>(["POST", "PUT", "PATCH", "DELETE"]);
+/** GitHub's secondary limit: points per minute per endpoint, 5 for a mutating request and 1 for a read. */
+const WRITE_POINTS = 5;
+const READ_POINTS = 1;
 const RATE_LIMIT_PATH = "/rate_limit";
 const silentLog = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
 
@@ -82,6 +87,7 @@ export class ForgeClient {
   readonly #octokit: typeof octokitRequest;
   readonly #limit: LimitFunction;
   readonly #budget: RateBudget;
+  readonly #points: PointWindow;
   readonly #writeKeys = new KeyedSerializer();
   readonly #announced = new Map<string, number>();
   readonly #stats: ClientStats = { requests: 0, retries: 0, notModified: 0, waitsMs: 0 };
@@ -121,6 +127,12 @@ export class ForgeClient {
       skewMs: SKEW_MS,
       ...(options.rateMargin !== undefined ? { margin: options.rateMargin } : {}),
     });
+    const pointsPerMinute = options.pointsPerMinute ?? 900;
+    if (!(Number.isFinite(pointsPerMinute) && pointsPerMinute > 0)) {
+      throw new Error(`points per minute must be a positive number, got ${pointsPerMinute}`);
+    }
+    // The service's minute starts when our request reaches it, a little after we counted it.
+    this.#points = new PointWindow(pointsPerMinute, 60_000 + SKEW_MS);
     this.#octokit = octokitRequest.defaults({
       baseUrl: this.#base.href.replace(/\/+$/, ""),
       headers: {
@@ -239,6 +251,7 @@ export class ForgeClient {
     const relative = path.split("?")[0] ?? path;
     const free = method === "GET" && relative === RATE_LIMIT_PATH;
     const category = categoryOf(relative);
+    const endpoint = endpointKey(relative);
     const key =
       method === "GET" && this.#cache !== undefined && !free
         ? cacheKey(method, url.href, this.#identity())
@@ -253,7 +266,7 @@ export class ForgeClient {
       }
       const cached = key !== undefined ? this.#cache?.get(key) : undefined;
       const outcome = await this.#limit(() =>
-        this.#attempt(method, url, path, category, free, body, cached?.etag),
+        this.#attempt(method, url, path, { category, endpoint, free }, body, cached?.etag),
       );
       const settled = this.#settle<T>(outcome, key, cached, method === "DELETE" && ambiguous);
       if (settled !== undefined) return settled;
@@ -340,12 +353,12 @@ export class ForgeClient {
     method: Method,
     url: URL,
     path: string,
-    category: string,
-    free: boolean,
+    pacing: Pacing,
     body: unknown,
     etag: string | undefined,
   ): Promise<Outcome> {
-    await this.#admit(method, category, free);
+    const { category, free } = pacing;
+    await this.#admit(method, pacing);
     const started = this.#clock.now();
     this.#stats.requests++;
     const timeout = new AbortController();
@@ -409,8 +422,11 @@ export class ForgeClient {
     return turn - now;
   }
 
-  /** Waits until a pause, the write spacing and the rate budget all allow this request to start. */
-  async #admit(method: Method, category: string, free: boolean): Promise<void> {
+  /**
+   * Waits until a pause, the write spacing, the rate budget and the endpoint's points all allow this
+   * request to start.
+   */
+  async #admit(method: Method, { category, endpoint, free }: Pacing): Promise<void> {
     const mutating = MUTATING.has(method);
     for (;;) {
       const now = this.#clock.now();
@@ -422,8 +438,17 @@ export class ForgeClient {
       } else {
         const admission = free ? { go: true as const } : this.#budget.admit(category, now);
         if (admission.go) {
-          if (mutating) this.#nextWriteAt = now + this.#writeIntervalMs;
-          return;
+          const pointsWait = free
+            ? 0
+            : this.#points.admit(endpoint, mutating ? WRITE_POINTS : READ_POINTS, now);
+          if (pointsWait === 0) {
+            if (mutating) this.#nextWriteAt = now + this.#writeIntervalMs;
+            return;
+          }
+          this.#budget.release(category);
+          this.#holdForPoints(endpoint, now + pointsWait, now);
+          await this.#clock.sleep(pointsWait, this.#signal);
+          continue;
         }
         if (admission.until - now > this.#maxWaitMs) {
           throw new RateLimitWaitExceeded(
@@ -452,6 +477,21 @@ export class ForgeClient {
     this.#announced.set(key, until);
     this.#stats.waitsMs += until - now;
     this.#onEvent({ type: "wait", until, reason, category });
+  }
+
+  /**
+   * Announces a wait for an endpoint's points, but not one inside a wait already announced nor one
+   * shorter than a second: as the oldest points leave the window, held requests go one after another
+   * with waits of a few milliseconds, which would be noise.
+   */
+  #holdForPoints(endpoint: string, until: number, now: number): void {
+    if (until - now > this.#maxWaitMs) {
+      throw new RateLimitWaitExceeded(endpoint, until, until - now, this.#maxWaitMs);
+    }
+    const announced = this.#announced.get(`${endpoint} secondary-limit`);
+    if (until - now >= SKEW_MS && (announced === undefined || announced < now)) {
+      this.#announce(endpoint, until, "secondary-limit", now);
+    }
   }
 
   #record(outcome: Outcome, category: string, free: boolean): void {
@@ -487,6 +527,14 @@ function categoryOf(path: string): string {
   if (path.startsWith("/search/")) return "search";
   if (path === "/graphql") return "graphql";
   return "core";
+}
+
+/** What decides when a request may start: its rate-limit category and its endpoint's points. */
+interface Pacing {
+  category: string;
+  endpoint: string;
+  /** GET /rate_limit draws on neither. */
+  free: boolean;
 }
 
 function fromThrown(error: unknown): Outcome {

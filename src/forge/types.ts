@@ -50,6 +50,12 @@ export interface ForgeClientOptions {
   maxWaitMs?: number;
   /** Requests kept in reserve per category; default max(10, 2% of the limit), at most half of it. */
   rateMargin?: number;
+  /**
+   * Secondary-limit points each endpoint (route template, see endpoint.ts) may take in a sliding
+   * minute: a read costs 1, a mutating request 5; requests past it wait. Default 900 (GitHub's REST
+   * budget).
+   */
+  pointsPerMinute?: number;
   /** Fraction (0..1] of the remaining budget this client may use; default 1. */
   shareOfBudget?: number;
   retries?: RetryPolicy;
