@@ -19,7 +19,6 @@ import { fileURLToPath } from "node:url";
 
 export const ROOT = fileURLToPath(new URL("..", import.meta.url));
 export const CLI = join(ROOT, "dist", "cli", "main.js");
-const SANDBOX_PROCESS = fileURLToPath(new URL("_sandbox.js", import.meta.url));
 const TIME = "/usr/bin/time";
 const ADMIN = { Authorization: "Bearer sandbox-admin" };
 /** Clock ticks per second of /proc/PID/stat (USER_HZ); 100 on every Linux we run on. */
@@ -46,17 +45,23 @@ function cpuSeconds(pid) {
 }
 
 /**
- * Starts a sandbox in its own process and resolves once it listens. `flags` are the CLI's
- * (`--generate`, `--latency`, `--rate-limit`, `--rate-window`). The CLI has no flag for the
- * secondary limit (900 points a minute per endpoint, writes cost 5), which a fast run over
- * thousands of resources trips by design; `secondaryPointsPerMinute` starts the same sandbox through
- * the library (bench/_sandbox.js) with that limit raised.
+ * Starts `forgeplan sandbox` in its own process and resolves once it listens. `flags` are the
+ * sandbox's (`--generate`, `--latency`, `--rate-limit`, `--rate-window`). The secondary limit (900
+ * points a minute per endpoint, writes cost 5) caps a fast run over thousands of resources by
+ * design; `secondaryPointsPerMinute` raises it in the sandbox (`--secondary-limit`), and `clientFlags`
+ * are the flags that tell forgeplan the same budget (`--points-per-minute`), so the scenario measures
+ * forgeplan rather than the limit.
  */
 export async function startSandboxProcess(flags, { secondaryPointsPerMinute } = {}) {
-  const args =
-    secondaryPointsPerMinute === undefined
-      ? [CLI, "sandbox", "--port", "0", ...flags]
-      : [SANDBOX_PROCESS, "--secondary-points", String(secondaryPointsPerMinute), ...flags];
+  const points = secondaryPointsPerMinute === undefined ? [] : [String(secondaryPointsPerMinute)];
+  const args = [
+    CLI,
+    "sandbox",
+    "--port",
+    "0",
+    ...flags,
+    ...points.flatMap((n) => ["--secondary-limit", n]),
+  ];
   const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
   let errors = "";
   child.stderr.on("data", (chunk) => (errors += chunk));
@@ -84,6 +89,7 @@ export async function startSandboxProcess(flags, { secondaryPointsPerMinute } = 
   };
   return {
     url,
+    clientFlags: points.flatMap((n) => ["--points-per-minute", n]),
     pid: child.pid,
     stats: () => get("/_sandbox/stats"),
     /** The core budget spent so far (GET /rate_limit itself is free). */
@@ -290,7 +296,16 @@ export async function measurePlan({
     const before = await sandbox.stats();
     const sandboxCpu = sandbox.cpuSeconds();
     const run = await runForgeplan(
-      ["plan", "-c", config, "--sandbox-url", sandbox.url, "--format", "json"],
+      [
+        "plan",
+        "-c",
+        config,
+        "--sandbox-url",
+        sandbox.url,
+        "--format",
+        "json",
+        ...sandbox.clientFlags,
+      ],
       { stdoutFile: planFile },
     );
     expectExit("forgeplan plan", run, [0, 2]);

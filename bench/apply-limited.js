@@ -65,6 +65,7 @@ try {
       String(writeIntervalMs),
       "--format",
       "json",
+      ...sandbox.clientFlags,
     ],
     { stdoutFile: join(dir.path, "report.json") },
   );

@@ -42,7 +42,17 @@ if (!/^\s+drift\s/m.test(cliHelp())) {
     // Drift is checked on a managed world: apply the desired state first, so every protection exists
     // and answers with an ETag (an unprotected branch's 404 has none and is always read in full).
     const applied = await runForgeplan(
-      ["apply", "-c", config, "--sandbox-url", sandbox.url, "--auto-approve", "--format", "json"],
+      [
+        "apply",
+        "-c",
+        config,
+        "--sandbox-url",
+        sandbox.url,
+        "--auto-approve",
+        "--format",
+        "json",
+        ...sandbox.clientFlags,
+      ],
       { stdoutFile: join(dir.path, "apply.json") },
     );
     expectExit("forgeplan apply", applied, [0]);
@@ -54,7 +64,18 @@ if (!/^\s+drift\s/m.test(cliHelp())) {
       const usedBefore = await sandbox.coreUsed();
       const before = await sandbox.stats();
       const run = await runForgeplan(
-        ["drift", "-c", config, "--sandbox-url", sandbox.url, "--format", "json", "--cache", cache],
+        [
+          "drift",
+          "-c",
+          config,
+          "--sandbox-url",
+          sandbox.url,
+          "--format",
+          "json",
+          "--cache",
+          cache,
+          ...sandbox.clientFlags,
+        ],
         { stdoutFile: out },
       );
       expectExit(`forgeplan drift (run ${index})`, run, [0, 2]);

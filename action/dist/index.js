@@ -36571,6 +36571,10 @@ async function openSession(command2, flags, io, state, alsoUse = [], clientOptio
     throw new CliError(`${command2}: --concurrency must be between 1 and 100, got ${concurrency}`);
   }
   const writeIntervalMs = parseCount(command2, "write-interval", flags["write-interval"]) ?? (againstSandbox ? 0 : 1e3);
+  const pointsPerMinute = parseCount(command2, "points-per-minute", flags["points-per-minute"]);
+  if (pointsPerMinute === 0) {
+    throw new CliError(`${command2}: --points-per-minute must be at least 1`);
+  }
   const maxWaitMs = parseDuration(command2, "max-wait", flags["max-wait"]) ?? DEFAULT_MAX_WAIT_MS;
   const cache2 = flags.cache !== void 0 ? openCache(command2, io, flags.cache) : void 0;
   const listeners = [];
@@ -36588,6 +36592,7 @@ async function openSession(command2, flags, io, state, alsoUse = [], clientOptio
       concurrency,
       writeIntervalMs,
       maxWaitMs,
+      ...pointsPerMinute === void 0 ? {} : { pointsPerMinute },
       ...cache2 ? { cache: cache2 } : {},
       signal,
       onEvent: (event) => {
@@ -36665,6 +36670,7 @@ var init_session = __esm({
       "sandbox-url": { type: "string" },
       concurrency: { type: "string" },
       "write-interval": { type: "string" },
+      "points-per-minute": { type: "string" },
       "max-wait": { type: "string" },
       cache: { type: "string" }
     };
@@ -39508,6 +39514,8 @@ options:
   --fault-seed N         seed of the fault choice, for reproducible runs (default 1)
   --rate-limit CAT=N,…   requests per window for rate-limit categories, e.g. core=40
   --rate-window SECONDS  length of every rate-limit window
+  --secondary-limit N    secondary limit: points a minute per endpoint and token (default 900;
+                         a read costs 1, a write 5)
 `;
     sandbox = async (argv, io) => {
       const { values } = parseFlags("sandbox", argv, {
@@ -39519,6 +39527,7 @@ options:
         "fault-seed": { type: "string" },
         "rate-limit": { type: "string" },
         "rate-window": { type: "string" },
+        "secondary-limit": { type: "string" },
         help: { type: "boolean", short: "h" }
       });
       if (values.help) {
@@ -39537,7 +39546,8 @@ options:
         failRate: parseFailRate(values["fail-rate"]),
         faultSeed: parseCount("sandbox", "fault-seed", values["fault-seed"]),
         rateLimits: parseRateLimits(values["rate-limit"]),
-        rateWindowSeconds: positive2("rate-window", values["rate-window"])
+        rateWindowSeconds: positive2("rate-window", values["rate-window"]),
+        secondaryPointsPerMinute: positive2("secondary-limit", values["secondary-limit"])
       };
       let running;
       try {

@@ -16,6 +16,8 @@ options:
   --fault-seed N         seed of the fault choice, for reproducible runs (default 1)
   --rate-limit CAT=N,…   requests per window for rate-limit categories, e.g. core=40
   --rate-window SECONDS  length of every rate-limit window
+  --secondary-limit N    secondary limit: points a minute per endpoint and token (default 900;
+                         a read costs 1, a write 5)
 `;
 
 function parseFailRate(value: string | undefined): number | undefined {
@@ -61,6 +63,7 @@ export const sandbox: Command = async (argv, io) => {
     "fault-seed": { type: "string" },
     "rate-limit": { type: "string" },
     "rate-window": { type: "string" },
+    "secondary-limit": { type: "string" },
     help: { type: "boolean", short: "h" },
   });
   if (values.help) {
@@ -83,6 +86,7 @@ export const sandbox: Command = async (argv, io) => {
     faultSeed: parseCount("sandbox", "fault-seed", values["fault-seed"]),
     rateLimits: parseRateLimits(values["rate-limit"]),
     rateWindowSeconds: positive("rate-window", values["rate-window"]),
+    secondaryPointsPerMinute: positive("secondary-limit", values["secondary-limit"]),
   };
 
   let running;

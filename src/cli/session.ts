@@ -25,6 +25,7 @@ export const connectionFlags = {
   "sandbox-url": { type: "string" },
   concurrency: { type: "string" },
   "write-interval": { type: "string" },
+  "points-per-minute": { type: "string" },
   "max-wait": { type: "string" },
   cache: { type: "string" },
 } as const;
@@ -35,6 +36,7 @@ export interface ConnectionFlags {
   "sandbox-url"?: string;
   concurrency?: string;
   "write-interval"?: string;
+  "points-per-minute"?: string;
   "max-wait"?: string;
   cache?: string;
 }
@@ -148,6 +150,11 @@ export async function openSession(
   // GitHub asks for at least a second between mutating requests; a local sandbox needs no spacing.
   const writeIntervalMs =
     parseCount(command, "write-interval", flags["write-interval"]) ?? (againstSandbox ? 0 : 1000);
+  // GitHub's secondary limit: 900 points a minute (a read 1, a write 5), paced per endpoint.
+  const pointsPerMinute = parseCount(command, "points-per-minute", flags["points-per-minute"]);
+  if (pointsPerMinute === 0) {
+    throw new CliError(`${command}: --points-per-minute must be at least 1`);
+  }
   const maxWaitMs = parseDuration(command, "max-wait", flags["max-wait"]) ?? DEFAULT_MAX_WAIT_MS;
   const cache = flags.cache !== undefined ? openCache(command, io, flags.cache) : undefined;
   const listeners: Array<(event: ClientEvent) => void> = [];
@@ -166,6 +173,7 @@ export async function openSession(
       concurrency,
       writeIntervalMs,
       maxWaitMs,
+      ...(pointsPerMinute === undefined ? {} : { pointsPerMinute }),
       ...(cache ? { cache } : {}),
       signal,
       onEvent: (event) => {

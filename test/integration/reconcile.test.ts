@@ -336,3 +336,40 @@ groups:
     expect(plan.changes[0]?.error?.request).toBe("GET /api/v4/groups/acme/epics/99/related_epics");
   });
 });
+
+describe("secondary-limit pacing from the command line", () => {
+  it("holds reads of one endpoint to the points a minute it is told, within --max-wait", async () => {
+    // Three protection reads cost 3 points; with 2 a minute the third must wait a minute, which
+    // --max-wait 1s refuses: that change fails with the reason, and nothing was over the limit.
+    const result = await runInProcess([
+      "plan",
+      "-c",
+      demo,
+      ...at(),
+      "--points-per-minute",
+      "2",
+      "--max-wait",
+      "1s",
+      "--format",
+      "json",
+    ]);
+    expect(result.code).toBe(1);
+    const errors = planJson(result.stdout).changes.flatMap((c) =>
+      c.error ? [c.error.message] : [],
+    );
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(
+      /^rate limit "\/repos\/\{owner\}\/\{repo\}\/branches\/\{branch\}\/protection" exhausted: .* longer than the maximum wait of 1 s$/,
+    );
+    expect(world.stats().secondary_limited_responses).toBe(0);
+  });
+
+  it("refuses a zero budget in one line", async () => {
+    const result = await runInProcess(["plan", "-c", demo, ...at(), "--points-per-minute", "0"]);
+    expect(result).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: "forgeplan: plan: --points-per-minute must be at least 1\n",
+    });
+  });
+});

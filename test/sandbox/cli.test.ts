@@ -69,6 +69,7 @@ describe("forgeplan sandbox", () => {
       "forgeplan: sandbox: --rate-limit expects CATEGORY=N[,…], got 'core'\n",
     ],
     [["--rate-window", "0"], "forgeplan: sandbox: --rate-window must be at least 1\n"],
+    [["--secondary-limit", "0"], "forgeplan: sandbox: --secondary-limit must be at least 1\n"],
     [["--seed", "missing.yaml"], "forgeplan: sandbox: missing.yaml: no such file\n"],
     [
       ["--seed", "test/sandbox/fixtures/small-world.yaml", "--generate", "2"],
