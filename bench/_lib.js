@@ -1,7 +1,7 @@
 // Shared helpers of the benchmarks: a sandbox in its own process, forgeplan run as a child process
 // the way a user runs it (wall time and peak RSS measured from outside), and the JSON line each
 // scenario prints. Files starting with `_` are not scenarios (bench/run.js skips them).
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { Agent, request } from "node:http";
 import {
   closeSync,
@@ -189,11 +189,6 @@ export function report(figures) {
   }
   if (typeof line.peak_rss_mb === "number") line.peak_rss_mb = round(line.peak_rss_mb, 1);
   console.log(JSON.stringify(line));
-}
-
-/** The CLI's help text, to detect commands that exist in this build. */
-export function cliHelp() {
-  return spawnSync(process.execPath, [CLI, "--help"], { encoding: "utf8" }).stdout;
 }
 
 export function median(values) {

@@ -3,11 +3,9 @@
 // be answered almost entirely by 304s, which cost no rate budget. Reports
 // second_run_budget_fraction = core budget used by the second run ÷ the first's (read from
 // GET /rate_limit, which is free). 1,000 repositories at 20 ms (`--quick`: 300). One JSON line.
-// Until this build has a `drift` command, it prints a line saying so instead of figures.
 import { join } from "node:path";
 import { writeFileSync } from "node:fs";
 import {
-  cliHelp,
   expectExit,
   planConfig,
   planResources,
@@ -19,93 +17,89 @@ import {
   tempDir,
 } from "./_lib.js";
 
-if (!/^\s+drift\s/m.test(cliHelp())) {
-  report({ scenario: "drift-rerun", skipped: "drift not built yet" });
-} else {
-  const repositories = quick ? 300 : 1000;
-  const latencyMs = 20;
-  const dir = tempDir();
-  const sandbox = await startSandboxProcess(
+const repositories = quick ? 300 : 1000;
+const latencyMs = 20;
+const dir = tempDir();
+const sandbox = await startSandboxProcess(
+  [
+    "--generate",
+    String(repositories),
+    "--latency",
+    String(latencyMs),
+    "--rate-limit",
+    "core=10000000",
+  ],
+  { secondaryPointsPerMinute: 10_000_000 },
+);
+try {
+  const config = join(dir.path, "forgeplan.yaml");
+  writeFileSync(config, planConfig());
+  // Drift is checked on a managed world: apply the desired state first, so every protection exists
+  // and answers with an ETag (an unprotected branch's 404 has none and is always read in full).
+  const applied = await runForgeplan(
     [
-      "--generate",
-      String(repositories),
-      "--latency",
-      String(latencyMs),
-      "--rate-limit",
-      "core=10000000",
+      "apply",
+      "-c",
+      config,
+      "--sandbox-url",
+      sandbox.url,
+      "--auto-approve",
+      "--format",
+      "json",
+      ...sandbox.clientFlags,
     ],
-    { secondaryPointsPerMinute: 10_000_000 },
+    { stdoutFile: join(dir.path, "apply.json") },
   );
-  try {
-    const config = join(dir.path, "forgeplan.yaml");
-    writeFileSync(config, planConfig());
-    // Drift is checked on a managed world: apply the desired state first, so every protection exists
-    // and answers with an ETag (an unprotected branch's 404 has none and is always read in full).
-    const applied = await runForgeplan(
+  expectExit("forgeplan apply", applied, [0]);
+  const cache = join(dir.path, "cache");
+  const runs = [];
+  for (const index of [1, 2]) {
+    const out = join(dir.path, `drift-${index}.json`);
+    // GET /rate_limit is free but counted in requests_total: read it outside the stats' span.
+    const usedBefore = await sandbox.coreUsed();
+    const before = await sandbox.stats();
+    const run = await runForgeplan(
       [
-        "apply",
+        "drift",
         "-c",
         config,
         "--sandbox-url",
         sandbox.url,
-        "--auto-approve",
         "--format",
         "json",
+        "--cache",
+        cache,
         ...sandbox.clientFlags,
       ],
-      { stdoutFile: join(dir.path, "apply.json") },
+      { stdoutFile: out },
     );
-    expectExit("forgeplan apply", applied, [0]);
-    const cache = join(dir.path, "cache");
-    const runs = [];
-    for (const index of [1, 2]) {
-      const out = join(dir.path, `drift-${index}.json`);
-      // GET /rate_limit is free but counted in requests_total: read it outside the stats' span.
-      const usedBefore = await sandbox.coreUsed();
-      const before = await sandbox.stats();
-      const run = await runForgeplan(
-        [
-          "drift",
-          "-c",
-          config,
-          "--sandbox-url",
-          sandbox.url,
-          "--format",
-          "json",
-          "--cache",
-          cache,
-          ...sandbox.clientFlags,
-        ],
-        { stdoutFile: out },
-      );
-      expectExit(`forgeplan drift (run ${index})`, run, [0, 2]);
-      const counts = statsDelta(before, await sandbox.stats());
-      runs.push({
-        run,
-        budget: (await sandbox.coreUsed()) - usedBefore,
-        counts,
-        resources: planResources(out).resources,
-      });
-    }
-    const [first, second] = runs;
-    report({
-      scenario: "drift-rerun",
-      repositories,
-      latency_ms: latencyMs,
-      wall_s: second.run.wall_s,
-      first_wall_s: Number(first.run.wall_s.toFixed(3)),
-      requests: second.counts.requests,
-      resources: second.resources,
-      not_modified_responses: second.counts.not_modified_responses,
-      first_run_budget: first.budget,
-      second_run_budget: second.budget,
-      second_run_budget_fraction: Number((second.budget / first.budget).toFixed(4)),
-      peak_rss_mb: Math.max(first.run.peak_rss_mb, second.run.peak_rss_mb),
-      rate_limited_responses:
-        first.counts.rate_limited_responses + second.counts.rate_limited_responses,
+    expectExit(`forgeplan drift (run ${index})`, run, [0, 2]);
+    const counts = statsDelta(before, await sandbox.stats());
+    runs.push({
+      run,
+      budget: (await sandbox.coreUsed()) - usedBefore,
+      counts,
+      resources: planResources(out).resources,
     });
-  } finally {
-    await sandbox.stop();
-    dir.remove();
   }
+  const [first, second] = runs;
+  report({
+    scenario: "drift-rerun",
+    repositories,
+    latency_ms: latencyMs,
+    wall_s: second.run.wall_s,
+    first_wall_s: Number(first.run.wall_s.toFixed(3)),
+    requests: second.counts.requests,
+    resources: second.resources,
+    not_modified_responses: second.counts.not_modified_responses,
+    first_run_budget: first.budget,
+    second_run_budget: second.budget,
+    second_run_budget_fraction: Number((second.budget / first.budget).toFixed(4)),
+    peak_rss_mb: Math.max(first.run.peak_rss_mb, second.run.peak_rss_mb),
+    rate_limited_responses:
+      first.counts.rate_limited_responses + second.counts.rate_limited_responses,
+  });
+} finally {
+  await sandbox.stop();
+  dir.remove();
 }

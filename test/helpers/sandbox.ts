@@ -34,3 +34,17 @@ export function configFile(yaml: string, name = "forgeplan.yaml"): string {
   writeFileSync(path, yaml);
   return path;
 }
+
+/** A glob config protecting `main` of every generated repository: one change per repository. */
+export function generatedProtectionsConfig(): string {
+  return configFile(`version: 1
+repositories:
+  - name: acme/repo-*
+    owner_type: organization
+    branch_protection:
+      main:
+        enforce_admins: true
+        required_pull_request_reviews:
+          required_approving_review_count: 1
+`);
+}

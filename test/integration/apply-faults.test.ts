@@ -2,24 +2,14 @@ import { afterEach, expect, it } from "vitest";
 import type { Plan } from "../../src/core/plan.js";
 import type { RunningSandbox } from "../../src/sandbox/index.js";
 import { runInProcess } from "../helpers/cli.js";
-import { configFile, sandbox } from "../helpers/sandbox.js";
+import { generatedProtectionsConfig, sandbox } from "../helpers/sandbox.js";
 
 let world: RunningSandbox | undefined;
 afterEach(async () => {
   await world?.stop();
 });
 
-const protections = configFile(`version: 1
-repositories:
-  - name: acme/repo-*
-    owner_type: organization
-    branch_protection:
-      main:
-        enforce_admins: true
-        required_pull_request_reviews:
-          required_approving_review_count: 1
-          dismiss_stale_reviews: true
-`);
+const protections = generatedProtectionsConfig();
 
 it("applies 60 changes through a 20% fault rate, each once, and re-plans as no change", async () => {
   // Seed 29 mixes 502s, 503s and secondary-limit 403s; the first two are retried, the last waited out.

@@ -3,23 +3,14 @@ import type { CliIO } from "../../src/cli/io.js";
 import { runCli } from "../../src/cli/run.js";
 import type { RunningSandbox } from "../../src/sandbox/index.js";
 import { repoRoot, runInProcess } from "../helpers/cli.js";
-import { configFile, sandbox } from "../helpers/sandbox.js";
+import { generatedProtectionsConfig, sandbox } from "../helpers/sandbox.js";
 
 let world: RunningSandbox | undefined;
 afterEach(async () => {
   await world?.stop();
 });
 
-const protections = configFile(`version: 1
-repositories:
-  - name: acme/repo-*
-    owner_type: organization
-    branch_protection:
-      main:
-        enforce_admins: true
-        required_pull_request_reviews:
-          required_approving_review_count: 1
-`);
+const protections = generatedProtectionsConfig();
 
 describe("apply within a small rate limit", () => {
   it("paces 150+ requests through 40 per 3 seconds without one rate-limited answer", async () => {
