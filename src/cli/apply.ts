@@ -123,6 +123,7 @@ and verifies that nothing is left to do.
   --allow-delete          also apply planned deletes (otherwise they are skipped)
   --format FORMAT         text (default), markdown or json, for the plan and the report
   --shard K/N             apply only this shard's part (same partition as 'plan --shard')
+  --rotate-secrets        also send every managed webhook secret and authorization header again
   --max-wait DURATION     longest wait for a rate-limit reset before stopping cleanly (default 15m)
   --cache DIR             keep the conditional-request cache in DIR between runs
   --sandbox, --sandbox-url URL, --concurrency N, --write-interval MS   as for 'plan'
@@ -143,6 +144,7 @@ export const apply: Command = async (argv, io) => {
       "auto-approve": { type: "boolean" },
       "allow-delete": { type: "boolean" },
       shard: { type: "string" },
+      "rotate-secrets": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
     { positionals: true },
@@ -175,16 +177,18 @@ export const apply: Command = async (argv, io) => {
   const session = await openSession("apply", flags, shown, state, [], shardClientOptions(shard));
   clients.push(...session.clients.values());
   session.onEvent((event) => progress.event(event));
-  const replan = async (label: string): Promise<Plan> => {
+  // A saved plan is checked against a fresh plan made the same way it was.
+  const rotateSecrets = values["rotate-secrets"] === true || saved?.rotate_secrets === true;
+  const replan = async (label: string, rotate: boolean): Promise<Plan> => {
     progress.begin(label);
     try {
-      return await planPart(state, session.readers, shard);
+      return await planPart(state, session.readers, shard, { rotateSecrets: rotate });
     } finally {
       progress.end();
     }
   };
   try {
-    const fresh = await replan("reading live state");
+    const fresh = await replan("reading live state", rotateSecrets);
     if (io.signal.aborted) {
       throw new CliError("apply: interrupted while reading live state; nothing was applied");
     }
@@ -214,7 +218,8 @@ export const apply: Command = async (argv, io) => {
       progress.end();
     }
     const { outcomes } = result;
-    const verification = result.stopped ? undefined : await replan("verifying");
+    // Verified without rotating: a rotated secret must now plan as no change, like everything else.
+    const verification = result.stopped ? undefined : await replan("verifying", false);
     const report: ApplyReport = {
       outcomes,
       ...(verification ? { verification } : {}),

@@ -17,6 +17,8 @@ Reads the live state of everything the desired state names and prints the plan.
   --concurrency N         concurrent reads (default 8, at most 100)
   --write-interval MS     spacing between mutating requests (default 1000; 0 against a sandbox)
   --shard K/N             plan only shard K of N (by repository, project, group), at 1/N of the rate budget
+  --rotate-secrets        send every managed webhook secret and authorization header again (they are
+                          write-only, so a plan cannot tell whether the service holds the current value)
   --merge SHARD.json...   combine the plans of all N shards (saved with --out) into one; reads nothing live
 Exit 0: no changes (audit reports alone don't count); 2: changes; 1: errors.
 `;
@@ -35,6 +37,7 @@ export const plan: Command = async (argv, io) => {
       out: { type: "string" },
       shard: { type: "string" },
       merge: { type: "boolean" },
+      "rotate-secrets": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
     { positionals: true },
@@ -60,7 +63,9 @@ export const plan: Command = async (argv, io) => {
     const state = loadState("plan", values, io);
     const session = await openSession("plan", values, io, state, [], shardClientOptions(shard));
     try {
-      result = await planPart(state, session.readers, shard);
+      result = await planPart(state, session.readers, shard, {
+        rotateSecrets: values["rotate-secrets"] === true,
+      });
     } finally {
       await session.close();
     }

@@ -28,11 +28,17 @@ export async function planPart(
   state: DesiredState,
   readers: ReadonlyMap<string, ResourceReader>,
   shard: Shard | undefined,
+  { rotateSecrets = false }: { rotateSecrets?: boolean } = {},
 ): Promise<Plan> {
   const now = Date.now();
-  if (shard === undefined) return buildPlan({ state, readers, now });
+  const withOptions = (plan: Plan): Plan =>
+    rotateSecrets ? { ...plan, rotate_secrets: true } : plan;
+  if (shard === undefined)
+    return withOptions(await buildPlan({ state, readers, now, rotateSecrets }));
   const part = await shardState(state, readers, shard);
-  return shardPlan(await buildPlan({ state: part, readers, now }), shard);
+  return withOptions(
+    shardPlan(await buildPlan({ state: part, readers, now, rotateSecrets }), shard),
+  );
 }
 
 /** `plan --merge a.json b.json …`: the shard plans, read relative to the working directory. */

@@ -27,10 +27,8 @@ export interface WebhookSettings {
   active?: boolean;
   content_type?: "json" | "form";
   branch_filter?: string;
-  config?: Record<string, string>;
+  config?: { insecure_ssl?: "0" | "1" };
   secret?: Secret;
-  /** Changing it asks for the (write-only, so incomparable) secret to be sent again. */
-  secret_version?: string;
   authorization_header?: Secret;
   origin: Origin;
 }

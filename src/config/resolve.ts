@@ -456,12 +456,6 @@ class Resolver implements ErrorSink {
           );
         }
       }
-      if (hook.secret_version !== undefined && hook.secret === undefined) {
-        this.error(
-          this.place(layer.source, [...path, "secret_version"]),
-          "secret_version needs a secret to rotate",
-        );
-      }
       return {
         url: hook.url,
         ...(hook.id !== undefined && { id: hook.id }),
@@ -471,7 +465,6 @@ class Resolver implements ErrorSink {
         ...(hook.branch_filter !== undefined && { branch_filter: hook.branch_filter }),
         ...(hook.config !== undefined && { config: { ...hook.config } }),
         ...(hook.secret !== undefined && { secret: this.#secret(hook.secret) }),
-        ...(hook.secret_version !== undefined && { secret_version: String(hook.secret_version) }),
         ...(hook.authorization_header !== undefined && {
           authorization_header: this.#secret(hook.authorization_header),
         }),

@@ -217,8 +217,6 @@ const branchProtections = z
 // ---------------------------------------------------------------------------------------------
 // Webhooks
 
-const RESERVED_HOOK_CONFIG = ["url", "content_type", "secret"];
-
 const webhook = closed({
   url: httpUrl("https://ci.example.com/hook").describe(
     "The delivery URL; hooks are matched to the live ones by it unless id is given.",
@@ -235,21 +233,37 @@ const webhook = closed({
     .optional()
     .describe("Only pushes to branches matching this filter trigger the hook."),
   config: z
-    .record(
-      z.string().refine((key) => !RESERVED_HOOK_CONFIG.includes(key), {
-        error: "set this with the hook's own key (url, content_type or secret), not under config",
-      }),
-      z.string().describe('A config value (always a string, e.g. insecure_ssl: "0").'),
+    .strictObject(
+      {
+        insecure_ssl: z
+          .enum(["0", "1"])
+          .optional()
+          .describe(
+            '"1" skips verifying the TLS certificate of the delivery URL; "0" (default) verifies it.',
+          ),
+      },
+      {
+        error: (issue) =>
+          issue.code === "unrecognized_keys"
+            ? issue.keys
+                .map(
+                  (key) =>
+                    `unknown key ${JSON.stringify(key)}: the service keeps only url, content_type, secret and insecure_ssl in a hook's config (url, content_type and secret have their own keys here)`,
+                )
+                .join("\n")
+            : undefined,
+      },
     )
     .optional()
-    .describe("Further config keys of the hook, string to string (e.g. insecure_ssl)."),
+    .describe("The hook's further config: insecure_ssl."),
   secret: secretReference("The hook's signing secret").optional(),
   secret_version: z
-    .union([z.int().nonnegative(), z.string().min(1)])
+    .never({
+      error:
+        "secret_version is no longer used: the service keeps no record of which secret was written; send secrets again with 'forgeplan apply --rotate-secrets'",
+    })
     .optional()
-    .describe(
-      "Secrets are write-only and cannot be compared with the live hook: change this value to send the secret again.",
-    ),
+    .describe("Refused: secrets are sent again with 'forgeplan apply --rotate-secrets'."),
   authorization_header: secretReference("The Authorization header sent with deliveries").optional(),
 });
 

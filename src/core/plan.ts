@@ -36,9 +36,28 @@ export interface SecretRef {
 
 export interface PlannedRequest {
   method: "GET" | "PUT" | "PATCH" | "POST" | "DELETE";
-  /** Path relative to the target's base URL, e.g. /repos/acme/api/branches/main/protection. */
+  /**
+   * Path relative to the target's base URL, e.g. /repos/acme/api/branches/main/protection. A later
+   * request of a change may name what its first request creates with `{created.id}`.
+   */
   path: string;
   body?: unknown;
+}
+
+/**
+ * Stands for the id of what the change's first request created, known only after it is sent (a hook
+ * is created by a POST whose schema is closed, then given the spec's further fields by a PATCH).
+ */
+export const CREATED_ID = "{created.id}";
+
+/** The path with `{created.id}` replaced by the `id` of the first request's answer. */
+export function resolveCreatedId(path: string, firstAnswer: unknown): string {
+  if (!path.includes(CREATED_ID)) return path;
+  const id = (firstAnswer as { id?: unknown } | null | undefined)?.id;
+  if (typeof id !== "number" && typeof id !== "string") {
+    throw new Error(`the answer to the change's first request carries no id for ${path}`);
+  }
+  return path.replaceAll(CREATED_ID, encodeURIComponent(String(id)));
 }
 
 export interface ChangeError {
@@ -91,6 +110,11 @@ export interface Plan {
    * (relative to the working directory), so `apply PLAN.json` can re-plan them and check nothing moved.
    */
   config?: string[];
+  /**
+   * The plan was made with `--rotate-secrets` (write-only values sent again), so `apply PLAN.json`
+   * re-plans the same way to check it.
+   */
+  rotate_secrets?: true;
 }
 
 export function summarize(changes: readonly Change[]): PlanSummary {

@@ -4,6 +4,7 @@ import {
   type Plan,
   RESOURCE_KINDS,
   type ResourceKind,
+  resolveCreatedId,
 } from "../core/plan.js";
 import type { Secret } from "../core/secret.js";
 import { type ForgeClient, ForgeError, RateLimitWaitExceeded } from "../forge/client.js";
@@ -100,11 +101,14 @@ async function applyOne(change: Change, input: ApplyInput, stop: Stop): Promise<
       message: `target '${change.target}' has no connection`,
     });
   }
-  for (const [index, request] of change.requests.entries()) {
-    const label = `${request.method} ${request.path}`;
+  let firstAnswer: unknown;
+  for (const [index, planned] of change.requests.entries()) {
+    let label = `${planned.method} ${planned.path}`;
     if (input.signal?.aborted) stop.reason ??= { kind: "interrupted" };
     if (stop.reason !== undefined) return stoppedAt(change, index, stop, stop.reason);
     try {
+      const request = { ...planned, path: resolveCreatedId(planned.path, firstAnswer) };
+      label = `${request.method} ${request.path}`;
       const body =
         request.body === undefined
           ? undefined
@@ -113,6 +117,7 @@ async function applyOne(change: Change, input: ApplyInput, stop: Stop): Promise<
         body,
         writeKey: `${change.target}/${change.scope}`,
       });
+      if (index === 0) firstAnswer = response.data;
       const problem = verifyResponse(change.kind, request, response.data);
       if (problem)
         return outcomeOf(change, { outcome: "failed", request: label, message: problem });

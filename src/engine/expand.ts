@@ -1,3 +1,4 @@
+import * as z from "zod";
 import { selectsRepository } from "../config/glob.js";
 import type {
   BranchProtectionSettings,
@@ -58,20 +59,24 @@ function layer(into: RepoDesired, entry: RepositoryEntry): void {
   if (entry.invitations) into.invitations = entry.invitations;
 }
 
-interface ListedRepo {
-  name: string;
-  full_name?: string;
-  archived?: boolean;
-  owner?: { login?: string };
-}
+const listedRepo = {
+  name: "repositories",
+  schema: z.looseObject({
+    name: z.string(),
+    archived: z.boolean().optional(),
+    owner: z.looseObject({ login: z.string().optional() }).nullish(),
+  }),
+};
 
 /** Lists an account's repositories: as an organization first, then as a user. */
 async function listOwnerRepos(reader: ResourceReader, owner: string) {
-  const asOrg = await reader.list<ListedRepo>(`/orgs/${encodeURIComponent(owner)}/repos`, {
-    type: "all",
-  });
+  const asOrg = await reader.list(
+    `/orgs/${encodeURIComponent(owner)}/repos`,
+    { type: "all" },
+    listedRepo,
+  );
   if (asOrg.kind !== "absent") return asOrg;
-  return reader.list<ListedRepo>(`/users/${encodeURIComponent(owner)}/repos`, { type: "owner" });
+  return reader.list(`/users/${encodeURIComponent(owner)}/repos`, { type: "owner" }, listedRepo);
 }
 
 /**

@@ -16,6 +16,8 @@ export interface PlanInput {
   readers: ReadonlyMap<string, ResourceReader>;
   /** Wall-clock time in ms, for audits of ages. */
   now: number;
+  /** Send managed webhook secrets and authorization headers again (they cannot be compared). */
+  rotateSecrets?: boolean;
 }
 
 function readerFor(readers: ReadonlyMap<string, ResourceReader>, target: string): ResourceReader {
@@ -55,7 +57,12 @@ async function runWindowed<T>(tasks: ReadonlyArray<() => Promise<T>>, width: num
  * Reads live state for everything the desired state names and returns the plan. Reads are issued
  * a window at a time; the client's concurrency limit and rate pacing decide how fast they go.
  */
-export async function buildPlan({ state, readers, now }: PlanInput): Promise<Plan> {
+export async function buildPlan({
+  state,
+  readers,
+  now,
+  rotateSecrets = false,
+}: PlanInput): Promise<Plan> {
   const expansion = await expandRepositories(state.repositories, readers);
   const work: Array<() => Promise<Change | Change[]>> = [];
   for (const { entry, error } of expansion.errors) {
@@ -82,7 +89,9 @@ export async function buildPlan({ state, readers, now }: PlanInput): Promise<Pla
       work.push(() => planBranchProtection({ reader, repo: ref, branch, desired }));
     }
     const { webhooks, invitations } = repo;
-    if (webhooks) work.push(() => planWebhooks({ reader, repo: ref, ...webhooks }));
+    if (webhooks) {
+      work.push(() => planWebhooks({ reader, repo: ref, ...webhooks, rotateSecrets }));
+    }
     if (invitations) work.push(() => auditInvitations(reader, ref, invitations, now));
   }
   for (const project of state.projects) {

@@ -39,6 +39,7 @@ const savedPlan = z.looseObject({
   summary: z.looseObject({}),
   errors: z.number().int().nonnegative().optional(),
   config: z.array(z.string().min(1)).min(1).optional(),
+  rotate_secrets: z.literal(true).optional(),
 });
 
 function where(path: ReadonlyArray<PropertyKey>): string {
@@ -82,6 +83,7 @@ export function parseSavedPlan(text: string, file: string): Plan {
     summary: parsed.data.summary as unknown as Plan["summary"],
     errors: changes.filter((entry) => entry.error !== undefined).length,
     ...(parsed.data.config ? { config: parsed.data.config } : {}),
+    ...(parsed.data.rotate_secrets ? { rotate_secrets: true } : {}),
   };
 }
 

@@ -1,13 +1,11 @@
+import * as z from "zod";
 import type { ProjectEntry } from "../config/model.js";
 import type { Change } from "../core/plan.js";
 import { changeError, newChange, type ResourceReader } from "./context.js";
 import { fingerprint } from "./fingerprint.js";
 
 /** Issue boards that must not exist in a project: a clean-up, so the only action is delete. */
-interface ReadBoard {
-  id: number;
-  name?: string;
-}
+const readBoard = z.looseObject({ id: z.number().int(), name: z.string().optional() });
 
 export function projectPath(project: string | number): string {
   return `/api/v4/projects/${encodeURIComponent(String(project))}`;
@@ -16,7 +14,7 @@ export function projectPath(project: string | number): string {
 export async function planBoards(reader: ResourceReader, entry: ProjectEntry): Promise<Change[]> {
   const scope = String(entry.project);
   const path = `${projectPath(entry.project)}/boards`;
-  const listed = await reader.list<ReadBoard>(path);
+  const listed = await reader.list(path, undefined, { name: "issue boards", schema: readBoard });
   return entry.boardsAbsent.map((wanted) => {
     const name = "id" in wanted ? `#${wanted.id}` : wanted.name;
     const change: Change = newChange(reader.target, scope, "board", name);

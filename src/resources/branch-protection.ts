@@ -1,3 +1,4 @@
+import * as z from "zod";
 import type { BranchProtectionSettings } from "../config/model.js";
 import type { Change, DiffEntry, PlannedRequest } from "../core/plan.js";
 import { diffValues } from "./diff.js";
@@ -80,6 +81,58 @@ export const UNPROTECTED_DEFAULTS: CanonicalProtection = {
 const DEFAULT_APPROVALS = 1;
 
 type Json = Record<string, unknown>;
+
+const enabledFlag = z.looseObject({ enabled: z.boolean() });
+/** required_conversation_resolution, lock_branch and allow_fork_syncing: `enabled` is optional. */
+const optionalFlag = z.looseObject({ enabled: z.boolean().optional() });
+const principal = z.looseObject({
+  login: z.string().optional(),
+  slug: z.string().optional(),
+  name: z.string().optional(),
+});
+const principalLists = z.looseObject({
+  users: z.array(principal).optional(),
+  teams: z.array(principal).optional(),
+  apps: z.array(principal).optional(),
+});
+
+/**
+ * The Protected Branch record as far as the planner reads it. `url` is required (the spec marks it
+ * so): an empty object is not "every feature off", and must never be taken for it — the PUT built
+ * from it would erase the live checks and reviews.
+ */
+export const readProtection = z.looseObject({
+  url: z.string(),
+  required_status_checks: z
+    .looseObject({
+      strict: z.boolean().optional(),
+      contexts: z.array(z.string()).optional(),
+      checks: z
+        .array(z.looseObject({ context: z.string(), app_id: z.number().int().nullish() }))
+        .optional(),
+    })
+    .nullish(),
+  enforce_admins: enabledFlag.nullish(),
+  required_pull_request_reviews: z
+    .looseObject({
+      dismissal_restrictions: principalLists.nullish(),
+      dismiss_stale_reviews: z.boolean().optional(),
+      require_code_owner_reviews: z.boolean().optional(),
+      required_approving_review_count: z.number().int().optional(),
+      require_last_push_approval: z.boolean().optional(),
+      bypass_pull_request_allowances: principalLists.nullish(),
+    })
+    .nullish(),
+  restrictions: principalLists.nullish(),
+  required_signatures: enabledFlag.nullish(),
+  required_linear_history: enabledFlag.nullish(),
+  allow_force_pushes: enabledFlag.nullish(),
+  allow_deletions: enabledFlag.nullish(),
+  block_creations: enabledFlag.nullish(),
+  required_conversation_resolution: optionalFlag.nullish(),
+  lock_branch: optionalFlag.nullish(),
+  allow_fork_syncing: optionalFlag.nullish(),
+});
 
 function record(value: unknown): Json | undefined {
   return value !== null && typeof value === "object" ? (value as Json) : undefined;
@@ -329,9 +382,13 @@ function alignChecks(
 }
 
 /** What differs between what was written and what the service answered (it may drop principals). */
-export function verifyWritten(body: unknown, response: unknown): DiffEntry[] {
-  const actual = fromRead(response);
-  const expected = alignChecks(fromBody(body), actual);
+export function verifyWritten(request: PlannedRequest, response: unknown): DiffEntry[] {
+  const parsed = readProtection.safeParse(response);
+  if (!parsed.success) {
+    return [{ path: "(response)", before: "a Protected Branch", after: "something else" }];
+  }
+  const actual = fromRead(parsed.data);
+  const expected = alignChecks(fromBody(request.body), actual);
   return diffValues(expected, actual);
 }
 
@@ -362,7 +419,10 @@ export async function planBranchProtection({
   const scope = `${repo.owner}/${repo.name}`;
   const base = newChange(reader.target, scope, "branch_protection", branch);
   const path = protectionPath(repo, branch);
-  const read = await reader.getOrAbsent(path);
+  const read = await reader.getOrAbsent(path, {
+    name: "a Protected Branch",
+    schema: readProtection,
+  });
   if (read.kind === "error") return { ...base, error: read.error };
   if (read.kind === "absent" && read.detail !== "Branch not protected") {
     return {

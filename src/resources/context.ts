@@ -1,3 +1,4 @@
+import type * as z from "zod";
 import type { Change, ChangeError, ResourceKind } from "../core/plan.js";
 import { type ForgeClient, ForgeError } from "../forge/client.js";
 
@@ -28,8 +29,43 @@ export type ReadResult<T> =
   | { kind: "error"; error: ChangeError };
 
 /**
+ * What an operation answers, as far as the planner relies on it: a name for messages ("Protected
+ * Branch") and a schema of the fields the code reads. Schemas are loose: members the code does not
+ * read may be anything.
+ */
+export interface Shape<T> {
+  name: string;
+  schema: z.ZodType<T>;
+}
+
+type Query = Record<string, string | number>;
+
+/** `[3].config.url: expected string, received number`: where the answer first differs from the shape. */
+function firstProblem(error: z.ZodError, prefix = ""): string {
+  const issue = error.issues[0];
+  if (issue === undefined) return "invalid";
+  const where = issue.path
+    .map((part) => (typeof part === "number" ? `[${part}]` : `.${String(part)}`))
+    .join("");
+  const at = `${prefix}${where}`.replace(/^\./, "");
+  return at === "" ? issue.message : `${at}: ${issue.message}`;
+}
+
+function notShaped(path: string, status: number, shape: string, problem: string): ChangeError {
+  return changeError(
+    `GET ${path} answered ${status} with a body that is not ${shape}: ${problem}`,
+    "GET",
+    path,
+    status,
+  );
+}
+
+/**
  * The read side of one target as the resource kinds see it: failures become per-change errors (the
- * rest of the plan is still computed) instead of exceptions that would stop the whole plan.
+ * rest of the plan is still computed) instead of exceptions that would stop the whole plan. Every
+ * answer is checked against the shape of its operation: an answer that is not that shape (a proxy's
+ * HTML page, `null`, a number where an object belongs) is an error for the resource, never "absent"
+ * and never a reason to write.
  */
 export class ResourceReader {
   constructor(
@@ -37,29 +73,44 @@ export class ResourceReader {
     readonly client: ForgeClient,
   ) {}
 
-  async getOrAbsent<T>(
-    path: string,
-    query?: Record<string, string | number>,
-  ): Promise<ReadResult<T>> {
+  async getOrAbsent<T>(path: string, shape: Shape<T>, query?: Query): Promise<ReadResult<T>> {
     try {
-      const result = await this.client.getOrUndefined<T>(path, query);
-      return result.found
-        ? { kind: "found", data: result.data }
-        : { kind: "absent", detail: result.detail };
+      const result = await this.client.getOrUndefined<unknown>(path, query);
+      if (!result.found) return { kind: "absent", detail: result.detail };
+      const parsed = shape.schema.safeParse(result.data);
+      if (!parsed.success) {
+        return {
+          kind: "error",
+          error: notShaped(path, 200, shape.name, firstProblem(parsed.error)),
+        };
+      }
+      return { kind: "found", data: parsed.data };
     } catch (error) {
       return { kind: "error", error: toChangeError(error, "GET", path) };
     }
   }
 
-  async list<T>(path: string, query?: Record<string, string | number>): Promise<ReadResult<T[]>> {
+  /** Every item of a list (all pages), each checked against the item shape. */
+  async list<T>(path: string, query: Query | undefined, item: Shape<T>): Promise<ReadResult<T[]>> {
+    let items: unknown[];
     try {
-      return { kind: "found", data: await this.client.paginate<T>(path, query) };
+      items = await this.client.paginate<unknown>(path, query);
     } catch (error) {
       if (error instanceof ForgeError && error.status === 404) {
         return { kind: "absent", detail: error.detail };
       }
       return { kind: "error", error: toChangeError(error, "GET", path) };
     }
+    const data: T[] = [];
+    for (const [index, value] of items.entries()) {
+      const parsed = item.schema.safeParse(value);
+      if (!parsed.success) {
+        const problem = firstProblem(parsed.error, `[${index}]`);
+        return { kind: "error", error: notShaped(path, 200, `a list of ${item.name}`, problem) };
+      }
+      data.push(parsed.data);
+    }
+    return { kind: "found", data };
   }
 }
 

@@ -1,3 +1,4 @@
+import * as z from "zod";
 import type { GroupEntry } from "../config/model.js";
 import type { Change } from "../core/plan.js";
 import { changeError, newChange, type ReadResult, type ResourceReader } from "./context.js";
@@ -7,22 +8,18 @@ import { fingerprint } from "./fingerprint.js";
  * Related-epic links that must not exist: a clean-up, so the only action is delete. Links are found
  * from the epic's side (GitLab lists an epic's related epics, each with its `related_epic_link_id`).
  */
-interface RelatedEpic {
-  iid: number;
-  group_id?: number;
-  title?: string;
-  related_epic_link_id: number;
-  link_type?: string;
-}
+const relatedEpic = z.looseObject({
+  iid: z.number().int(),
+  group_id: z.number().int().optional(),
+  related_epic_link_id: z.number().int(),
+  link_type: z.string().nullish(),
+});
+type RelatedEpic = z.infer<typeof relatedEpic>;
 
-interface ReadGroup {
-  id: number;
-  full_path?: string;
-}
+const readGroup = z.looseObject({ id: z.number().int() });
+type ReadGroup = z.infer<typeof readGroup>;
 
-interface ReadEpic {
-  iid: number;
-}
+const readEpic = z.looseObject({ iid: z.number().int() });
 
 export function groupPath(group: string | number): string {
   return `/api/v4/groups/${encodeURIComponent(String(group))}`;
@@ -36,7 +33,10 @@ export async function planEpicLinks(reader: ResourceReader, entry: GroupEntry): 
   const relatedOf = (iid: number) => {
     let pending = related.get(iid);
     if (!pending) {
-      pending = reader.list<RelatedEpic>(`${groupPath(entry.group)}/epics/${iid}/related_epics`);
+      pending = reader.list(`${groupPath(entry.group)}/epics/${iid}/related_epics`, undefined, {
+        name: "related epics",
+        schema: relatedEpic,
+      });
       related.set(iid, pending);
     }
     return pending;
@@ -46,7 +46,7 @@ export async function planEpicLinks(reader: ResourceReader, entry: GroupEntry): 
     const key = String(group).toLowerCase();
     let pending = groupIds.get(key);
     if (!pending) {
-      pending = reader.getOrAbsent<ReadGroup>(groupPath(group));
+      pending = reader.getOrAbsent(groupPath(group), { name: "a group", schema: readGroup });
       groupIds.set(key, pending);
     }
     return pending;
@@ -127,7 +127,7 @@ export async function planEpicLinks(reader: ResourceReader, entry: GroupEntry): 
 
 async function listEpics(reader: ResourceReader, group: string | number) {
   const path = `${groupPath(group)}/epics`;
-  const listed = await reader.list<ReadEpic>(path);
+  const listed = await reader.list(path, undefined, { name: "epics", schema: readEpic });
   if (listed.kind === "found") return listed.data.map((epic) => epic.iid);
   if (listed.kind === "error") return listed.error;
   return changeError(`group ${group} was not found`, "GET", path, 404);

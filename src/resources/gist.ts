@@ -1,23 +1,23 @@
+import * as z from "zod";
 import type { GistAudit } from "../config/model.js";
 import type { Change } from "../core/plan.js";
 import { newChange, type ResourceReader } from "./context.js";
 
 /** Audit of the token owner's gists: public gists are reported unless the policy allows them. */
-interface ReadGist {
-  id: string;
-  public?: boolean;
-  description?: string | null;
-  updated_at?: string;
-  html_url?: string;
-  owner?: { login?: string } | null;
-  files?: Record<string, unknown>;
-}
+const readGist = z.looseObject({
+  id: z.string(),
+  public: z.boolean().optional(),
+  description: z.string().nullish(),
+  updated_at: z.string().optional(),
+  owner: z.looseObject({ login: z.string().optional() }).nullish(),
+  files: z.record(z.string(), z.unknown()).optional(),
+});
 
 export async function auditGists(reader: ResourceReader, audit: GistAudit): Promise<Change[]> {
-  const listed = await reader.list<ReadGist>(
-    "/gists",
-    audit.since ? { since: audit.since } : undefined,
-  );
+  const listed = await reader.list("/gists", audit.since ? { since: audit.since } : undefined, {
+    name: "gists",
+    schema: readGist,
+  });
   const base = (scope: string, name: string): Change =>
     newChange(reader.target, scope, "gist", name);
   if (listed.kind === "error") return [{ ...base("gists", "*"), error: listed.error }];

@@ -1,17 +1,20 @@
+import * as z from "zod";
 import type { RepositoryEntry } from "../config/model.js";
 import type { Change } from "../core/plan.js";
 import { changeError, newChange, repoPath, type RepoRef, type ResourceReader } from "./context.js";
 import { matchesGlob } from "../config/glob.js";
 
 /** Audit of a repository's open invitations: each offending invitation is a report with its facts. */
-interface ReadInvitation {
-  id: number;
-  invitee?: { login?: string } | null;
-  inviter?: { login?: string } | null;
-  permissions?: string;
-  created_at?: string;
-  expired?: boolean;
-}
+const account = z.looseObject({ login: z.string().optional() }).nullish();
+const readInvitation = z.looseObject({
+  id: z.number().int(),
+  invitee: account,
+  inviter: account,
+  permissions: z.string().optional(),
+  created_at: z.string().optional(),
+  expired: z.boolean().optional(),
+});
+type ReadInvitation = z.infer<typeof readInvitation>;
 
 type Policy = NonNullable<RepositoryEntry["invitations"]>;
 
@@ -53,7 +56,10 @@ export async function auditInvitations(
   const scope = `${repo.owner}/${repo.name}`;
   const path = `${repoPath(repo)}/invitations`;
   const base = (name: string): Change => newChange(reader.target, scope, "invitation", name);
-  const listed = await reader.list<ReadInvitation>(path);
+  const listed = await reader.list(path, undefined, {
+    name: "repository invitations",
+    schema: readInvitation,
+  });
   if (listed.kind === "error") return [{ ...base("*"), error: listed.error }];
   if (listed.kind === "absent") {
     return [

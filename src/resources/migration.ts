@@ -1,3 +1,4 @@
+import * as z from "zod";
 import type { MigrationAudit } from "../config/model.js";
 import type { Change } from "../core/plan.js";
 import { changeError, newChange, type ResourceReader } from "./context.js";
@@ -7,12 +8,13 @@ import { principalSet } from "./principals.js";
  * Audit of a migration's state and repositories. A migration that locks its repositories and is
  * still running also holds back changes to them (see `locksOf`).
  */
-interface ReadMigration {
-  id: number;
-  state?: string;
-  lock_repositories?: boolean;
-  repositories?: Array<{ full_name?: string }>;
-}
+const readRepository = z.looseObject({ full_name: z.string().optional() });
+const readMigration = z.looseObject({
+  id: z.number().int(),
+  state: z.string().optional(),
+  lock_repositories: z.boolean().optional(),
+  repositories: z.array(readRepository).optional(),
+});
 
 export interface MigrationLive {
   state: string;
@@ -52,7 +54,7 @@ export async function auditMigration(
     "org" in audit.owner
       ? `/orgs/${encodeURIComponent(audit.owner.org)}/migrations/${audit.id}`
       : `/user/migrations/${audit.id}`;
-  const read = await reader.getOrAbsent<ReadMigration>(path);
+  const read = await reader.getOrAbsent(path, { name: "a Migration", schema: readMigration });
   if (read.kind === "error") return { change: { ...change, error: read.error } };
   if (read.kind === "absent") {
     return {
@@ -65,7 +67,10 @@ export async function auditMigration(
   let repositories = read.data.repositories;
   if ("user" in audit.owner) {
     // The user migration's own record may omit repositories; the spec lists them separately.
-    const listed = await reader.list<{ full_name?: string }>(`${path}/repositories`);
+    const listed = await reader.list(`${path}/repositories`, undefined, {
+      name: "repositories",
+      schema: readRepository,
+    });
     if (listed.kind === "error") return { change: { ...change, error: listed.error } };
     if (listed.kind === "found") repositories = listed.data;
   }

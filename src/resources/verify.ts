@@ -6,11 +6,12 @@ import * as webhook from "./webhook.js";
  * After a write, what the service answered is compared with what was sent: the service may silently
  * drop or change values (GitHub drops principals without write access), and that must fail loudly.
  */
-const verifiers: Partial<Record<ResourceKind, (body: unknown, response: unknown) => DiffEntry[]>> =
-  {
-    branch_protection: branchProtection.verifyWritten,
-    webhook: webhook.verifyWritten,
-  };
+const verifiers: Partial<
+  Record<ResourceKind, (request: PlannedRequest, response: unknown) => DiffEntry[]>
+> = {
+  branch_protection: branchProtection.verifyWritten,
+  webhook: webhook.verifyWritten,
+};
 
 export function verifyResponse(
   kind: ResourceKind,
@@ -20,7 +21,7 @@ export function verifyResponse(
   if (request.method === "DELETE") return undefined;
   const verify = verifiers[kind];
   if (!verify) return undefined;
-  const diff = verify(request.body, response);
+  const diff = verify(request, response);
   if (diff.length === 0) return undefined;
   const parts = diff.map(
     (entry) =>

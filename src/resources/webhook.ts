@@ -1,5 +1,12 @@
+import * as z from "zod";
 import type { WebhookSettings } from "../config/model.js";
-import type { Change, DiffEntry, PlannedRequest, SecretRef } from "../core/plan.js";
+import {
+  type Change,
+  CREATED_ID,
+  type DiffEntry,
+  type PlannedRequest,
+  type SecretRef,
+} from "../core/plan.js";
 import type { Secret } from "../core/secret.js";
 import { changeError, newChange, repoPath, type RepoRef, type ResourceReader } from "./context.js";
 import { diffValues } from "./diff.js";
@@ -8,16 +15,25 @@ import { fingerprint } from "./fingerprint.js";
 /**
  * Repository webhooks, keyed by delivery URL (or a pinned id).
  *
+ * Which request carries which field follows GitHub's documented rules, because getting them wrong
+ * silently removes a security setting:
+ *
+ * - `PATCH …/hooks/{id}` with a `config` that lacks `secret` REMOVES the secret ("If you previously
+ *   had a `secret` set, you must provide the same `secret` or set a new `secret` or the secret will
+ *   be removed", the operation's description in @octokit/openapi). So forgeplan never sends `config`
+ *   there: config keys go to `PATCH …/hooks/{id}/config`, which changes only the keys it is sent, and
+ *   `events`, `active` (and the spec's `branch_filter`, `authorization_header`) go to the hook PATCH
+ *   without `config`, which keeps the secret (observed: PyGithub/PyGithub#2906).
+ * - `POST …/hooks` is a closed schema (name, config, events, active): the spec's `branch_filter` and
+ *   `authorization_header` are set by a PATCH of the hook just created.
+ * - A hook's config keeps only url, content_type, secret and insecure_ssl (GitHub's webhook-config),
+ *   so forgeplan stores nothing of its own there.
+ *
  * Secrets (`config.secret`, `authorization_header`) are write-only: the service masks them when read,
- * so they are compared by presence only and a mask is never written back. To rotate them the user
- * bumps `secret_version`; forgeplan remembers the version it last wrote in the hook's own config under
- * `forgeplan_secret_version` (config values are plain strings that read back unmasked), so rotation
- * needs no state file.
+ * so they are compared by presence only and a mask is never written back. Whether the value on the
+ * service is the current one cannot be known, so it is sent again only when asked
+ * (`--rotate-secrets`): an explicit, visible write.
  */
-export const SECRET_VERSION_KEY = "forgeplan_secret_version";
-
-/** Config keys that have their own canonical fields and are not compared as extra config. */
-const OWN_KEYS = new Set(["url", "content_type", "secret", SECRET_VERSION_KEY]);
 
 export interface CanonicalHook {
   url: string;
@@ -25,103 +41,117 @@ export interface CanonicalHook {
   events: string[];
   active: boolean;
   branch_filter: string;
-  config: Record<string, string>;
+  /** GitHub's "0" (verify TLS certificates) or "1". */
+  insecure_ssl: string;
   secret: "set" | "unset";
   authorization_header: "set" | "unset";
-  secret_version?: string;
 }
 
-interface ReadHook {
-  id: number;
-  url?: string;
-  content_type?: string;
-  active?: boolean;
-  events?: string[];
-  branch_filter?: string;
-  authorization_header?: string | null;
-  config?: Record<string, string> | null;
-}
+/** The hook as listed (GitHub's webhook plus the spec's fields); every field the planner reads is checked. */
+export const readHook = z.looseObject({
+  id: z.number().int(),
+  url: z.string().optional(),
+  content_type: z.string().optional(),
+  active: z.boolean().optional(),
+  events: z.array(z.string()).optional(),
+  branch_filter: z.string().nullish(),
+  authorization_header: z.string().nullish(),
+  config: z
+    .looseObject({
+      url: z.string().optional(),
+      content_type: z.string().optional(),
+      secret: z.string().nullish(),
+      insecure_ssl: z.union([z.string(), z.number()]).optional(),
+    })
+    .nullish(),
+});
+type ReadHook = z.infer<typeof readHook>;
 
+/** GitHub's webhook-config, the answer of `PATCH …/hooks/{id}/config`. */
+const readConfig = z.looseObject({
+  url: z.string().optional(),
+  content_type: z.string().optional(),
+  secret: z.string().nullish(),
+  insecure_ssl: z.union([z.string(), z.number()]).optional(),
+});
+
+/** What a hook is created with when the desired state does not say (GitHub's defaults). */
 const CREATE_DEFAULTS = {
   content_type: "json",
   events: ["push"],
   active: true,
   branch_filter: "*",
+  insecure_ssl: "0",
 };
 
 function eventSet(events: readonly string[] | undefined): string[] {
   return [...new Set(events ?? [])].sort();
 }
 
-/** A config value written as "" removes the key (docs/service-decisions.md): it must read back absent. */
-function withoutEmpty(config: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(config).filter(([, value]) => value !== ""));
-}
-
-function extraConfig(config: Record<string, string> | null | undefined): Record<string, string> {
-  const extra: Record<string, string> = {};
-  for (const [key, value] of Object.entries(config ?? {})) {
-    if (!OWN_KEYS.has(key)) extra[key] = value;
-  }
-  return extra;
-}
-
 export function fromRead(hook: ReadHook): CanonicalHook {
   const config = hook.config ?? {};
-  const canonical: CanonicalHook = {
+  return {
     url: config.url ?? hook.url ?? "",
     content_type: config.content_type ?? hook.content_type ?? CREATE_DEFAULTS.content_type,
     events: eventSet(hook.events),
     active: hook.active !== false,
+    // GitHub's hooks have no branch filter: every branch, as the spec's "*" says.
     branch_filter: hook.branch_filter || CREATE_DEFAULTS.branch_filter,
-    config: extraConfig(config),
+    insecure_ssl: String(config.insecure_ssl ?? CREATE_DEFAULTS.insecure_ssl),
     secret: config.secret ? "set" : "unset",
     authorization_header: hook.authorization_header ? "set" : "unset",
   };
-  const version = config[SECRET_VERSION_KEY];
-  if (version) canonical.secret_version = version;
-  return canonical;
 }
+
+const WRITE_ONLY = ["secret", "authorization_header"] as const;
+type WriteOnly = (typeof WRITE_ONLY)[number];
 
 function secretRef(secret: Secret): SecretRef {
   return { $secret: secret.source };
 }
 
+/** Which write-only values are sent, and what the reviewer is told about the ones that are not. */
 interface WriteOnlyPlan {
-  rotate: boolean;
+  send: WriteOnly[];
+  /** Sent although the service reports one set: an explicit rotation. */
+  rotated: WriteOnly[];
   notes: string[];
 }
 
-/** Decides whether the write-only values must be (re)sent, and what the reviewer should be told. */
-function writeOnlyPlan(desired: WebhookSettings, live: CanonicalHook | null): WriteOnlyPlan {
-  const notes: string[] = [];
-  const wanted = (["secret", "authorization_header"] as const).filter((key) => desired[key]);
-  if (wanted.length === 0) return { rotate: false, notes };
-  if (live === null) return { rotate: true, notes };
+function writeOnlyPlan(
+  desired: WebhookSettings,
+  live: CanonicalHook | null,
+  rotate: boolean,
+): WriteOnlyPlan {
+  const wanted = WRITE_ONLY.filter((key) => desired[key] !== undefined);
+  if (live === null) return { send: wanted, rotated: [], notes: [] };
   const missing = wanted.filter((key) => live[key] === "unset");
-  const versionChanged =
-    desired.secret_version !== undefined && desired.secret_version !== live.secret_version;
-  if (missing.length > 0 || versionChanged) return { rotate: true, notes };
-  notes.push(
-    `${wanted.join(" and ")} ${wanted.length > 1 ? "are" : "is"} write-only and could not be verified` +
-      (desired.secret_version === undefined
-        ? "; set secret_version and bump it to rotate"
-        : ` (secret_version ${desired.secret_version} already written)`),
-  );
-  return { rotate: false, notes };
+  const present = wanted.filter((key) => live[key] === "set");
+  if (rotate) {
+    const notes =
+      present.length > 0 ? [`${present.join(" and ")} sent again (--rotate-secrets)`] : [];
+    return { send: wanted, rotated: present, notes };
+  }
+  const notes =
+    present.length > 0
+      ? [
+          `${present.join(" and ")} ${present.length > 1 ? "are" : "is"} write-only and could not be verified; ` +
+            "apply with --rotate-secrets to send the current value again",
+        ]
+      : [];
+  return { send: missing, rotated: [], notes };
 }
 
 /** The hook as it should be: live values with the desired fields laid over them. */
 export function targetOf(
   desired: WebhookSettings,
   live: CanonicalHook | null,
-  rotate: boolean,
+  send: readonly WriteOnly[],
 ): CanonicalHook {
   const base: CanonicalHook = live ?? {
     url: desired.url,
     ...CREATE_DEFAULTS,
     events: [...CREATE_DEFAULTS.events],
-    config: {},
     secret: "unset",
     authorization_header: "unset",
   };
@@ -136,101 +166,139 @@ export function targetOf(
       desired.branch_filter === undefined
         ? base.branch_filter
         : desired.branch_filter || CREATE_DEFAULTS.branch_filter,
-    config: withoutEmpty({ ...base.config, ...extraConfig(desired.config) }),
+    insecure_ssl: desired.config?.insecure_ssl ?? base.insecure_ssl,
   };
-  if (rotate) {
-    if (desired.secret) target.secret = "set";
-    if (desired.authorization_header) target.authorization_header = "set";
-    if (desired.secret_version !== undefined) target.secret_version = desired.secret_version;
-  }
+  for (const key of send) target[key] = "set";
   return target;
 }
 
-const WRITE_ONLY_PATHS = new Set(["secret", "authorization_header"]);
-
 function markSensitive(diff: DiffEntry[]): DiffEntry[] {
   return diff.map((entry) =>
-    WRITE_ONLY_PATHS.has(entry.path) ? { ...entry, sensitive: true } : entry,
+    (WRITE_ONLY as readonly string[]).includes(entry.path) ? { ...entry, sensitive: true } : entry,
   );
 }
 
-/** The PATCH (or POST) body carrying exactly the fields that differ; secrets as references. */
-export function toBody(
-  target: CanonicalHook,
+/** What differs, for the reviewer; a rotated value shows as changed although both sides read "set". */
+function diffOf(
   live: CanonicalHook | null,
-  desired: WebhookSettings,
-  rotate: boolean,
-): Record<string, unknown> {
-  const body: Record<string, unknown> = {};
-  const config: Record<string, unknown> = {};
-  if (!live || live.url !== target.url) config.url = target.url;
-  if (!live || live.content_type !== target.content_type) config.content_type = target.content_type;
-  for (const [key, value] of Object.entries(target.config)) {
-    if (!live || live.config[key] !== value) config[key] = value;
-  }
-  // "" removes a key: from the live hook, or on create from the defaults the service would fill in.
-  const removed = live
-    ? Object.keys(live.config)
-    : Object.keys(extraConfig(desired.config)).filter((key) => desired.config?.[key] === "");
-  for (const key of removed) {
-    if (!(key in target.config)) config[key] = "";
-  }
-  if (rotate && desired.secret) config.secret = secretRef(desired.secret);
-  if (
-    rotate &&
-    target.secret_version !== undefined &&
-    target.secret_version !== live?.secret_version
-  ) {
-    config[SECRET_VERSION_KEY] = target.secret_version;
-  }
-  if (Object.keys(config).length > 0) body.config = config;
-  if (!live || live.events.join("\n") !== target.events.join("\n")) body.events = target.events;
-  if (!live || live.active !== target.active) body.active = target.active;
-  if (!live || live.branch_filter !== target.branch_filter)
-    body.branch_filter = target.branch_filter;
-  if (rotate && desired.authorization_header) {
-    body.authorization_header = secretRef(desired.authorization_header);
-  }
-  return body;
+  target: CanonicalHook,
+  rotated: readonly WriteOnly[],
+): DiffEntry[] {
+  // A new hook without a secret has nothing secret to show: "+ secret: unset" would be noise.
+  const before = live ?? {};
+  const after: Partial<CanonicalHook> = { ...target };
+  if (live === null) for (const key of WRITE_ONLY) if (after[key] === "unset") delete after[key];
+  const diff = diffValues(before, after);
+  for (const key of rotated) diff.push({ path: key, before: "set", after: "rotated" });
+  return markSensitive(diff);
 }
 
-/** Compares what a PATCH/POST sent with the hook the service answered. */
-export function verifyWritten(body: unknown, response: unknown): DiffEntry[] {
-  const sent = (body ?? {}) as Record<string, unknown>;
-  const actual = fromRead(response as ReadHook);
+export function hooksPath(repo: RepoRef): string {
+  return `${repoPath(repo)}/hooks`;
+}
+
+/** The requests that take `live` to `target`; secrets travel as references resolved at apply. */
+export function requestsFor(
+  path: string,
+  id: number | null,
+  live: CanonicalHook | null,
+  target: CanonicalHook,
+  desired: WebhookSettings,
+  send: readonly WriteOnly[],
+): PlannedRequest[] {
+  const changed = <K extends keyof CanonicalHook>(key: K) =>
+    live === null || JSON.stringify(live[key]) !== JSON.stringify(target[key]);
+  const config: Record<string, unknown> = {};
+  if (live === null || changed("url")) config.url = target.url;
+  if (live === null || changed("content_type")) config.content_type = target.content_type;
+  if (changed("insecure_ssl") && (live !== null || desired.config?.insecure_ssl !== undefined)) {
+    config.insecure_ssl = target.insecure_ssl;
+  }
+  if (send.includes("secret") && desired.secret) config.secret = secretRef(desired.secret);
+  const fields: Record<string, unknown> = {};
+  if (live !== null && changed("events")) fields.events = target.events;
+  if (live !== null && changed("active")) fields.active = target.active;
+  if (target.branch_filter !== (live?.branch_filter ?? CREATE_DEFAULTS.branch_filter)) {
+    fields.branch_filter = target.branch_filter;
+  }
+  if (send.includes("authorization_header") && desired.authorization_header) {
+    fields.authorization_header = secretRef(desired.authorization_header);
+  }
+  if (live === null || id === null) {
+    const create: PlannedRequest = {
+      method: "POST",
+      path,
+      body: { config, events: target.events, active: target.active },
+    };
+    if (Object.keys(fields).length === 0) return [create];
+    return [create, { method: "PATCH", path: `${path}/${CREATED_ID}`, body: fields }];
+  }
+  const requests: PlannedRequest[] = [];
+  if (Object.keys(config).length > 0) {
+    requests.push({ method: "PATCH", path: `${path}/${id}/config`, body: config });
+  }
+  if (Object.keys(fields).length > 0) {
+    requests.push({ method: "PATCH", path: `${path}/${id}`, body: fields });
+  }
+  return requests;
+}
+
+/**
+ * Compares what a request sent with what the service answered: a hook (POST, hook PATCH) or its
+ * config (config PATCH). A write-only value only has to read back as set.
+ */
+export function verifyWritten(request: PlannedRequest, response: unknown): DiffEntry[] {
+  const sent = (request.body ?? {}) as Record<string, unknown>;
+  const isConfig = request.path.endsWith("/config");
+  const parsed = isConfig ? readConfig.safeParse(response) : readHook.safeParse(response);
+  if (!parsed.success) {
+    return [{ path: "(response)", before: "a webhook", after: "something else" }];
+  }
+  const actual = isConfig
+    ? fromRead({ id: 0, config: parsed.data as z.infer<typeof readConfig> })
+    : fromRead(parsed.data as ReadHook);
+  const config = (isConfig ? sent : (sent.config ?? {})) as Record<string, unknown>;
   const expected: Record<string, unknown> = {};
   const got: Record<string, unknown> = {};
-  const config = (sent.config ?? {}) as Record<string, unknown>;
-  for (const [key, value] of Object.entries(config)) {
-    if (key === "secret") {
-      expected.secret = "set";
-      got.secret = actual.secret;
-    } else if (key === "url" || key === "content_type") {
-      expected[key] = value;
-      got[key] = actual[key];
-    } else if (key === SECRET_VERSION_KEY) {
-      expected.secret_version = value;
-      got.secret_version = actual.secret_version;
-    } else {
-      expected[`config.${key}`] = value === "" ? undefined : value;
-      got[`config.${key}`] = actual.config[key];
-    }
+  const compare = (key: keyof CanonicalHook, value: unknown) => {
+    expected[key] = value;
+    got[key] = actual[key];
+  };
+  for (const key of ["url", "content_type", "insecure_ssl"] as const) {
+    if (config[key] !== undefined) compare(key, String(config[key]));
   }
-  if (sent.events !== undefined) {
-    expected.events = eventSet(sent.events as string[]);
-    got.events = actual.events;
-  }
-  for (const key of ["active", "branch_filter"] as const) {
-    if (sent[key] !== undefined) {
-      expected[key] = sent[key];
-      got[key] = actual[key];
-    }
-  }
-  if (sent.authorization_header !== undefined) {
-    expected.authorization_header = "set";
-    got.authorization_header = actual.authorization_header;
+  if (config.secret !== undefined) compare("secret", "set");
+  if (!isConfig) {
+    if (sent.events !== undefined) compare("events", eventSet(sent.events as string[]));
+    if (sent.active !== undefined) compare("active", sent.active);
+    if (sent.branch_filter !== undefined) compare("branch_filter", sent.branch_filter);
+    if (sent.authorization_header !== undefined) compare("authorization_header", "set");
   }
   return diffValues(expected, got);
+}
+
+/** What one desired hook needs, against the live hook it matched (or none): pure, for tests too. */
+export function planHook(
+  desired: WebhookSettings,
+  found: ReadHook | undefined,
+  path: string,
+  rotateSecrets: boolean,
+): Pick<Change, "action" | "diff" | "requests" | "notes" | "live_fingerprint"> {
+  const live = found ? fromRead(found) : null;
+  const { send, rotated, notes } = writeOnlyPlan(desired, live, rotateSecrets);
+  const target = targetOf(desired, live, send);
+  const diff = diffOf(live, target, rotated);
+  const planned = {
+    ...(notes.length > 0 ? { notes } : {}),
+    live_fingerprint: fingerprint(live),
+  };
+  if (diff.length === 0 && live) return { action: "no-op", diff: [], requests: [], ...planned };
+  return {
+    action: live ? "update" : "create",
+    diff,
+    requests: requestsFor(path, found?.id ?? null, live, target, desired, send),
+    ...planned,
+  };
 }
 
 export interface WebhookPlanInput {
@@ -238,10 +306,8 @@ export interface WebhookPlanInput {
   repo: RepoRef;
   mode: "additive" | "authoritative";
   hooks: WebhookSettings[];
-}
-
-export function hooksPath(repo: RepoRef): string {
-  return `${repoPath(repo)}/hooks`;
+  /** Send every managed secret and authorization header again (they cannot be compared). */
+  rotateSecrets: boolean;
 }
 
 /** Lists a repository's hooks once and plans every desired hook against them. */
@@ -250,11 +316,12 @@ export async function planWebhooks({
   repo,
   mode,
   hooks,
+  rotateSecrets,
 }: WebhookPlanInput): Promise<Change[]> {
   const scope = `${repo.owner}/${repo.name}`;
   const change = (name: string): Change => newChange(reader.target, scope, "webhook", name);
   const path = hooksPath(repo);
-  const listed = await reader.list<ReadHook>(path);
+  const listed = await reader.list(path, undefined, { name: "webhooks", schema: readHook });
   if (listed.kind !== "found") {
     const error =
       listed.kind === "error"
@@ -284,30 +351,7 @@ export async function planWebhooks({
       continue;
     }
     if (found) matched.add(found.id);
-    const liveHook = found ? fromRead(found) : null;
-    const { rotate, notes } = writeOnlyPlan(desired, liveHook);
-    const target = targetOf(desired, liveHook, rotate);
-    const diff = markSensitive(diffValues(liveHook ?? {}, target));
-    const withNotes = notes.length > 0 ? { notes } : {};
-    base.live_fingerprint = fingerprint(liveHook);
-    if (diff.length === 0 && liveHook) {
-      changes.push({ ...base, ...withNotes });
-      continue;
-    }
-    const request: PlannedRequest = found
-      ? {
-          method: "PATCH",
-          path: `${path}/${found.id}`,
-          body: toBody(target, liveHook, desired, rotate),
-        }
-      : { method: "POST", path, body: toBody(target, null, desired, rotate) };
-    changes.push({
-      ...base,
-      ...withNotes,
-      action: found ? "update" : "create",
-      diff,
-      requests: [request],
-    });
+    changes.push({ ...base, ...planHook(desired, found, path, rotateSecrets) });
   }
   if (mode === "authoritative") {
     for (const hook of live) {
@@ -340,6 +384,8 @@ export function toSettings(hook: CanonicalHook): Omit<WebhookSettings, "origin">
     content_type: hook.content_type === "form" ? "form" : "json",
     branch_filter: hook.branch_filter,
   };
-  if (Object.keys(hook.config).length > 0) settings.config = { ...hook.config };
+  if (hook.insecure_ssl !== CREATE_DEFAULTS.insecure_ssl) {
+    settings.config = { insecure_ssl: hook.insecure_ssl === "1" ? "1" : "0" };
+  }
   return settings;
 }

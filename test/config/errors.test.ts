@@ -387,8 +387,9 @@ const cases: Case[] = [
       'a.yaml:5:13: repositories[0].webhooks.mode: expected one of "additive", "authoritative", found the string "strict"',
       'a.yaml:7:16: repositories[0].webhooks.hooks[0].url: expected an http(s) URL such as https://ci.example.com/hook, found the string "ftp://ci.example/h"',
       'a.yaml:8:25: repositories[0].webhooks.hooks[0].content_type: expected one of "json", "form", found the string "xml"',
-      "a.yaml:9:21: repositories[0].webhooks.hooks[0].config.url: set this with the hook's own key (url, content_type or secret), not under config",
-      "a.yaml:9:61: repositories[0].webhooks.hooks[0].config.insecure_ssl: expected a string, found the number 0",
+      'a.yaml:9:21: repositories[0].webhooks.hooks[0].config.url: unknown key "url": the service keeps only url, content_type, secret and insecure_ssl in a hook\'s config (url, content_type and secret have their own keys here)',
+      'a.yaml:9:61: repositories[0].webhooks.hooks[0].config.insecure_ssl: expected one of "0", "1", found the number 0',
+      "a.yaml:11:27: repositories[0].webhooks.hooks[1].secret_version: secret_version is no longer used: the service keeps no record of which secret was written; send secrets again with 'forgeplan apply --rotate-secrets'",
     ],
   },
   {
@@ -398,16 +399,14 @@ const cases: Case[] = [
           webhooks:
             hooks:
               - url: https://ci.example/h
-                secret_version: 2
               - url: https://ci.example/h
               - { url: "https://other.example/h", id: 4 }
               - { url: "https://third.example/h", id: 4 }
       `),
     },
     errors: [
-      "a.yaml:7:27: repositories[0].webhooks.hooks[0].secret_version: secret_version needs a secret to rotate",
-      "a.yaml:8:16: repositories[0].webhooks.hooks[1].url: another hook of this repository has the same url (line 6)",
-      "a.yaml:10:49: repositories[0].webhooks.hooks[3].id: another hook of this repository has the same id (line 9)",
+      "a.yaml:7:16: repositories[0].webhooks.hooks[1].url: another hook of this repository has the same url (line 6)",
+      "a.yaml:9:49: repositories[0].webhooks.hooks[3].id: another hook of this repository has the same id (line 8)",
     ],
   },
   {

@@ -143,7 +143,6 @@ describe("the resolved model", () => {
                     id: 7
                     branch_filter: "$\${literal}"
                     secret: \${HOOK_SECRET}
-                    secret_version: 2
                     authorization_header: \${HOOK_AUTH}
                     config: { insecure_ssl: "0" }
         `,
@@ -157,7 +156,6 @@ describe("the resolved model", () => {
     expect(hook.secret!.reveal()).toBe("s3cret");
     expect(hook.secret!.source).toBe("HOOK_SECRET");
     expect(hook.authorization_header!.reveal()).toBe("Bearer t0ken");
-    expect(hook.secret_version).toBe("2");
     expect(`${hook.secret}`).toBe("(sensitive)");
     expect(JSON.stringify(state)).not.toMatch(/s3cret|t0ken/);
     expect(state.repositories[0]!.webhooks!.mode).toBe("authoritative");

@@ -303,14 +303,15 @@ const hookMutations: HookMutation[] = [
     path: "branch_filter",
     managed: (desired) => desired.branch_filter !== undefined,
   },
-  ...["insecure_ssl", "x-team"].map((key): HookMutation => ({
-    name: `change config.${key}`,
-    group: `config.${key}`,
+  {
+    name: "switch insecure_ssl",
+    group: "insecure_ssl",
     applies: () => true,
-    mutate: ({ patch }) => patchConfig(patch, key, "mutated"),
-    path: `config.${key}`,
-    managed: (desired) => desired.config?.[key] !== undefined,
-  })),
+    mutate: ({ hook, patch }) =>
+      patchConfig(patch, "insecure_ssl", hook.config.insecure_ssl === "1" ? "0" : "1"),
+    path: "insecure_ssl",
+    managed: (desired) => desired.config?.insecure_ssl !== undefined,
+  },
   {
     name: "remove the secret",
     group: "secret",
@@ -329,15 +330,6 @@ const hookMutations: HookMutation[] = [
     },
     path: "authorization_header",
     managed: (desired) => desired.authorization_header !== undefined,
-  },
-  {
-    name: "change the remembered secret version",
-    group: "secret_version",
-    applies: () => true,
-    mutate: ({ patch }) => patchConfig(patch, "forgeplan_secret_version", "mutated"),
-    path: "secret_version",
-    // A secret without secret_version is write-only and never compared, whatever is remembered.
-    managed: (desired) => desired.secret !== undefined && desired.secret_version !== undefined,
   },
 ];
 

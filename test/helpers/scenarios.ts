@@ -84,7 +84,7 @@ export const HOOK_URLS = [
 /** A live hook the desired state never lists (authoritative mode deletes it). */
 export const STRANGER_URL = "https://stranger.example/hook";
 export const EVENTS = ["push", "pull_request", "issues", "issue_comment", "deployment", "release"];
-export const CONFIG_KEYS = ["insecure_ssl", "x-team"];
+export const CONFIG_KEYS = ["insecure_ssl"];
 export const SECRET = new Secret("hook-signing-secret", "HOOK_SECRET");
 export const AUTH = new Secret("Bearer hook-delivery-token", "HOOK_AUTH");
 export const SECRET_ENV = { HOOK_SECRET: SECRET.reveal(), HOOK_AUTH: AUTH.reveal() };
@@ -212,7 +212,7 @@ function liveProtection(repo: RepoFacts): fc.Arbitrary<Json> {
   );
 }
 
-/** A POST body for a starting hook, with or without secrets and a remembered secret version. */
+/** A starting hook, with or without secrets. */
 function liveHook(url: string): fc.Arbitrary<Json> {
   return fc
     .record({
@@ -220,10 +220,7 @@ function liveHook(url: string): fc.Arbitrary<Json> {
       active: fc.boolean(),
       branch_filter: fc.constantFrom("*", "main", "release/*"),
       content_type: fc.constantFrom("json", "form"),
-      extra: fc.dictionary(
-        fc.constantFrom(...CONFIG_KEYS, "forgeplan_secret_version"),
-        fc.constantFrom("0", "1", "2"),
-      ),
+      extra: fc.dictionary(fc.constantFrom(...CONFIG_KEYS), fc.constantFrom("0", "1")),
       secret: fc.boolean(),
       authorization: fc.boolean(),
     })
@@ -244,16 +241,17 @@ function desiredHook(url: string): fc.Arbitrary<DesiredHook> {
         events: fc.array(fc.constantFrom(...EVENTS, "*"), { maxLength: 4 }),
         active: fc.boolean(),
         content_type: fc.constantFrom("json" as const, "form" as const),
-        // "" is the service's "every branch" for a filter, and "remove this key" for a config value.
+        // "" is the service's "every branch" for a filter.
         branch_filter: fc.constantFrom("*", "main", "release/*", ""),
-        config: fc.dictionary(fc.constantFrom(...CONFIG_KEYS), fc.constantFrom("0", "1", "on", "")),
+        config: fc.record(
+          { insecure_ssl: fc.constantFrom("0" as const, "1" as const) },
+          { requiredKeys: [] },
+        ),
         secret: fc.constant(SECRET),
-        secret_version: fc.constantFrom("1", "2"),
         authorization_header: fc.constant(AUTH),
       },
       { requiredKeys: [] },
     )
-    .filter((hook) => hook.secret_version === undefined || hook.secret !== undefined)
     .map((hook) => ({ url, ...hook }));
 }
 

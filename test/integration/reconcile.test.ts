@@ -175,18 +175,18 @@ repositories:
     const secret = "hunter2-super-secret";
     const auth = "Bearer tok-very-private";
     const env = { HOOK_SECRET: secret, HOOK_AUTH: auth };
-    const yaml = (version: number) => `version: 1
+    const yaml = (contentType: string) => `version: 1
 repositories:
   - name: acme/web
     webhooks:
       hooks:
         - url: https://deploy.acme.example/hook
           events: [deployment]
+          content_type: ${contentType}
           secret: \${HOOK_SECRET}
           authorization_header: \${HOOK_AUTH}
-          secret_version: "${version}"
 `;
-    const path = configFile(yaml(1));
+    const path = configFile(yaml("json"));
     const outputs: string[] = [];
     for (const format of ["text", "markdown", "json"]) {
       const planned = await runInProcess(["plan", "-c", path, ...at(), "--format", format], {
@@ -211,18 +211,51 @@ repositories:
     expect(again.stdout).toContain("could not be verified");
     outputs.push(again.stdout);
 
+    // A config-only edit goes through the config endpoint: the secret stays set on the service.
+    const edited = configFile(yaml("form"));
+    const edit = await runInProcess(["apply", "-c", edited, ...at(), "--auto-approve"], { env });
+    expect(edit.code).toBe(0);
+    outputs.push(edit.stdout, edit.stderr);
+    expect((await api(world, "GET", "/repos/acme/web/hooks")).body).toMatchObject([
+      { config: { content_type: "form", secret: "********" }, authorization_header: "********" },
+    ]);
+    expect((await runInProcess(["plan", "-c", edited, ...at()], { env })).code).toBe(0);
+
     const rotated = await runInProcess(
-      ["plan", "-c", configFile(yaml(2)), ...at(), "--format", "json"],
+      ["plan", "-c", edited, ...at(), "--format", "json", "--rotate-secrets"],
       { env },
     );
     expect(rotated.code).toBe(2);
     const change = planJson(rotated.stdout).changes.find((c) => c.kind === "webhook");
-    expect(change?.diff).toEqual([{ path: "secret_version", before: "1", after: "2" }]);
-    expect(change?.requests[0]?.body).toEqual({
-      config: { secret: { $secret: "HOOK_SECRET" }, forgeplan_secret_version: "2" },
-      authorization_header: { $secret: "HOOK_AUTH" },
-    });
+    expect(change?.diff).toEqual([
+      { path: "secret", before: "(sensitive)", after: "(sensitive)", sensitive: true },
+      {
+        path: "authorization_header",
+        before: "(sensitive)",
+        after: "(sensitive)",
+        sensitive: true,
+      },
+    ]);
+    const id = (hooks.body as Array<{ id: number }>)[0]!.id;
+    expect(change?.requests).toEqual([
+      {
+        method: "PATCH",
+        path: `/repos/acme/web/hooks/${id}/config`,
+        body: { secret: { $secret: "HOOK_SECRET" } },
+      },
+      {
+        method: "PATCH",
+        path: `/repos/acme/web/hooks/${id}`,
+        body: { authorization_header: { $secret: "HOOK_AUTH" } },
+      },
+    ]);
     outputs.push(rotated.stdout);
+    const rotation = await runInProcess(
+      ["apply", "-c", edited, ...at(), "--auto-approve", "--rotate-secrets"],
+      { env },
+    );
+    expect(rotation.code).toBe(0);
+    outputs.push(rotation.stdout, rotation.stderr);
     for (const output of outputs) {
       expect(output).not.toContain(secret);
       expect(output).not.toContain("tok-very-private");

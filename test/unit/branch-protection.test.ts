@@ -187,7 +187,7 @@ describe("branch protection normalization", () => {
       restrictions: { users: [{ login: "alice" }], teams: [], apps: [] },
       required_linear_history: { enabled: false },
     };
-    expect(verifyWritten(body, response)).toEqual([
+    expect(verifyWritten({ method: "PUT", path: "/p", body }, response)).toEqual([
       { path: "restrictions.users", before: ["alice", "mallory"], after: ["alice"] },
     ]);
   });

@@ -3,11 +3,9 @@ import type { WebhookSettings } from "../../src/config/model.js";
 import { Secret } from "../../src/core/secret.js";
 import { diffValues } from "../../src/resources/diff.js";
 import {
-  type CanonicalHook,
   fromRead,
-  SECRET_VERSION_KEY,
+  planHook,
   targetOf,
-  toBody,
   toSettings,
   verifyWritten,
 } from "../../src/resources/webhook.js";
@@ -15,83 +13,145 @@ import { githubExample } from "../helpers/github-examples.js";
 
 const origin = { file: "forgeplan.yaml", line: 1, column: 1 };
 const url = "https://ci.acme.example/hooks/forge";
+const path = "/repos/acme/api/hooks";
 
-const liveHook: CanonicalHook = {
+/** A hook as the service lists it: a secret set (masked), no authorization header. */
+const listed = {
+  id: 1,
   url,
   content_type: "json",
-  events: ["pull_request", "push"],
+  events: ["push", "pull_request"],
   active: true,
   branch_filter: "*",
-  config: {},
-  secret: "set",
-  authorization_header: "unset",
+  config: { url, content_type: "json", insecure_ssl: "0", secret: "********" },
 };
 
 function desired(settings: Partial<WebhookSettings>): WebhookSettings {
   return { url, origin, ...settings };
 }
 
+const secret = new Secret("s3cr3t-value", "CI_HOOK_SECRET");
+const authorization = new Secret("Bearer x", "CI_HOOK_AUTH");
+
 describe("webhook normalization", () => {
   it("plans GitHub's documented hook example, written back as desired state, as no change", () => {
     const live = fromRead(githubExample("hook") as never);
     expect(live.url).toBe("https://example.com/webhook");
     const settings = { ...toSettings(live), origin };
-    expect(diffValues(live, targetOf(settings, live, false))).toEqual([]);
+    expect(diffValues(live, targetOf(settings, live, []))).toEqual([]);
   });
 
   it("compares events as sets", () => {
-    const target = targetOf(desired({ events: ["push", "pull_request", "push"] }), liveHook, false);
-    expect(diffValues(liveHook, target)).toEqual([]);
+    const planned = planHook(
+      desired({ events: ["push", "pull_request", "push"] }),
+      listed,
+      path,
+      false,
+    );
+    expect(planned.action).toBe("no-op");
   });
 
   it("never compares a masked secret, and says it could not be verified", () => {
-    const secret = new Secret("s3cr3t-value", "CI_HOOK_SECRET");
-    const target = targetOf(desired({ secret }), liveHook, false);
-    expect(diffValues(liveHook, target)).toEqual([]);
+    const planned = planHook(desired({ secret }), listed, path, false);
+    expect(planned.action).toBe("no-op");
+    expect(planned.requests).toEqual([]);
+    expect(planned.notes).toEqual([
+      "secret is write-only and could not be verified; apply with --rotate-secrets to send the current value again",
+    ]);
   });
 
-  it("sets a missing secret as a reference, never as the value", () => {
-    const secret = new Secret("s3cr3t-value", "CI_HOOK_SECRET");
-    const live = { ...liveHook, secret: "unset" as const };
-    const settings = desired({ secret });
-    const target = targetOf(settings, live, true);
-    expect(diffValues(live, target)).toEqual([{ path: "secret", before: "unset", after: "set" }]);
-    const body = toBody(target, live, settings, true);
-    expect(body).toEqual({ config: { secret: { $secret: "CI_HOOK_SECRET" } } });
-    expect(JSON.stringify(body)).not.toContain("s3cr3t-value");
+  it("sets a missing secret through the config endpoint, as a reference, never as the value", () => {
+    const unset = { ...listed, config: { url, content_type: "json", insecure_ssl: "0" } };
+    const planned = planHook(desired({ secret }), unset, path, false);
+    expect(planned.diff).toEqual([
+      { path: "secret", before: "unset", after: "set", sensitive: true },
+    ]);
+    expect(planned.requests).toEqual([
+      {
+        method: "PATCH",
+        path: `${path}/1/config`,
+        body: { secret: { $secret: "CI_HOOK_SECRET" } },
+      },
+    ]);
+    expect(JSON.stringify(planned.requests)).not.toContain("s3cr3t-value");
   });
 
-  it("rotates write-only values when secret_version changes, remembering it in the hook config", () => {
-    const secret = new Secret("new", "CI_HOOK_SECRET");
-    const authorization_header = new Secret("Bearer x", "CI_HOOK_AUTH");
-    const live = { ...liveHook, authorization_header: "set" as const, secret_version: "1" };
-    const settings = desired({ secret, authorization_header, secret_version: "2" });
-    const target = targetOf(settings, live, true);
-    expect(diffValues(live, target)).toEqual([{ path: "secret_version", before: "1", after: "2" }]);
-    expect(toBody(target, live, settings, true)).toEqual({
-      config: { secret: { $secret: "CI_HOOK_SECRET" }, [SECRET_VERSION_KEY]: "2" },
-      authorization_header: { $secret: "CI_HOOK_AUTH" },
-    });
+  it("changes a config key with the config endpoint only: the hook PATCH would remove the secret", () => {
+    const planned = planHook(desired({ content_type: "form", secret }), listed, path, false);
+    expect(planned.requests).toEqual([
+      { method: "PATCH", path: `${path}/1/config`, body: { content_type: "form" } },
+    ]);
   });
 
-  it("sends only the fields that differ in a PATCH", () => {
+  it("changes events and active with a hook PATCH that carries no config", () => {
     const settings = desired({ events: ["push", "pull_request", "release"], active: false });
-    const target = targetOf(settings, liveHook, false);
-    expect(toBody(target, liveHook, settings, false)).toEqual({
-      events: ["pull_request", "push", "release"],
-      active: false,
-    });
+    expect(planHook(settings, listed, path, false).requests).toEqual([
+      {
+        method: "PATCH",
+        path: `${path}/1`,
+        body: { events: ["pull_request", "push", "release"], active: false },
+      },
+    ]);
   });
 
-  it("builds a complete create body with the upstream defaults", () => {
-    const settings = desired({ events: ["push"] });
-    const target = targetOf(settings, null, false);
-    expect(toBody(target, null, settings, false)).toEqual({
-      config: { url, content_type: "json" },
-      events: ["push"],
-      active: true,
-      branch_filter: "*",
-    });
+  it("rotates write-only values only when asked, as one visible write each", () => {
+    const live = { ...listed, authorization_header: "********" };
+    const settings = desired({ secret, authorization_header: authorization });
+    expect(planHook(settings, live, path, false).action).toBe("no-op");
+    const planned = planHook(settings, live, path, true);
+    expect(planned.action).toBe("update");
+    expect(planned.diff).toEqual([
+      { path: "secret", before: "set", after: "rotated", sensitive: true },
+      { path: "authorization_header", before: "set", after: "rotated", sensitive: true },
+    ]);
+    expect(planned.requests).toEqual([
+      {
+        method: "PATCH",
+        path: `${path}/1/config`,
+        body: { secret: { $secret: "CI_HOOK_SECRET" } },
+      },
+      {
+        method: "PATCH",
+        path: `${path}/1`,
+        body: { authorization_header: { $secret: "CI_HOOK_AUTH" } },
+      },
+    ]);
+  });
+
+  it("creates with GitHub's closed POST body and sets the spec's fields on the hook it created", () => {
+    const plain = planHook(desired({ events: ["push"] }), undefined, path, false);
+    expect(plain.requests).toEqual([
+      {
+        method: "POST",
+        path,
+        body: { config: { url, content_type: "json" }, events: ["push"], active: true },
+      },
+    ]);
+    // Nothing secret is configured, so nothing secret is shown.
+    expect(plain.diff.map((entry) => entry.path)).not.toContain("authorization_header");
+    expect(plain.diff.map((entry) => entry.path)).not.toContain("secret");
+    const filtered = planHook(
+      desired({ branch_filter: "main", secret, authorization_header: authorization }),
+      undefined,
+      path,
+      false,
+    );
+    expect(filtered.requests).toEqual([
+      {
+        method: "POST",
+        path,
+        body: {
+          config: { url, content_type: "json", secret: { $secret: "CI_HOOK_SECRET" } },
+          events: ["push"],
+          active: true,
+        },
+      },
+      {
+        method: "PATCH",
+        path: `${path}/{created.id}`,
+        body: { branch_filter: "main", authorization_header: { $secret: "CI_HOOK_AUTH" } },
+      },
+    ]);
   });
 
   it("detects a value the service did not keep after a write", () => {
@@ -101,11 +161,16 @@ describe("webhook normalization", () => {
       events: ["push"],
       active: true,
     };
-    expect(verifyWritten({ events: ["push", "release"], active: true }, response)).toEqual([
+    const patch = { method: "PATCH" as const, path: `${path}/1` };
+    expect(verifyWritten({ ...patch, body: { events: ["push", "release"] } }, response)).toEqual([
       { path: "events", before: ["push", "release"], after: ["push"] },
     ]);
-    expect(verifyWritten({ config: { secret: { $secret: "X" } } }, response)).toEqual([
-      { path: "secret", before: "set", after: "unset" },
+    const config = { method: "PATCH" as const, path: `${path}/1/config` };
+    expect(
+      verifyWritten({ ...config, body: { secret: { $secret: "X" } } }, response.config),
+    ).toEqual([{ path: "secret", before: "set", after: "unset" }]);
+    expect(verifyWritten({ ...config, body: { content_type: "form" } }, "<html>")).toEqual([
+      { path: "(response)", before: "a webhook", after: "something else" },
     ]);
   });
 });
