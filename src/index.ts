@@ -2,7 +2,8 @@
  * The library API: load the desired state, plan against live state, apply, render. The CLI is built
  * on exactly these; see the README for the semantics.
  */
-export { formatConfigError, loadDesiredState } from "./config/index.js";
+export { formatConfigError } from "./config/index.js";
+export { loadDesiredState } from "./engine/desired.js";
 export type { ConfigError } from "./config/errors.js";
 export type { DesiredState, TargetConfig } from "./config/model.js";
 export type {
@@ -13,7 +14,6 @@ export type {
   DiffEntry,
   Plan,
   PlannedRequest,
-  ResourceKind,
 } from "./core/plan.js";
 export { hasChanges, makePlan } from "./core/plan.js";
 export { Secret } from "./core/secret.js";

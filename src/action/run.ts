@@ -3,15 +3,15 @@ import { tmpdir } from "node:os";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import type { CliIO } from "../cli/io.js";
 import { runCli } from "../cli/run.js";
-import { loadDesiredState } from "../config/index.js";
+import { loadDesiredState } from "../engine/desired.js";
 import { hasChanges, type Plan } from "../core/plan.js";
 import { Secret } from "../core/secret.js";
-import { parsePlan } from "../engine/merge.js";
+import { readPlan } from "../engine/merge.js";
 import { ForgeClient, ForgeError } from "../forge/client.js";
 import { COMMENT_MARKER, renderPlan } from "../render/index.js";
-import { hasDrift } from "./drift-issue.js";
+import { hasDrift } from "../report/drift-issue.js";
 import { type ActionInputs, InputError, readInputs, tokenInputs } from "./inputs.js";
-import { GITHUB_BODY_LIMIT, upsertStickyComment } from "./sticky-comment.js";
+import { GITHUB_BODY_LIMIT, upsertStickyComment } from "../report/sticky-comment.js";
 import {
   type Annotation,
   annotation,
@@ -206,7 +206,7 @@ export async function runAction(context: ActionEnvironment): Promise<number> {
   rmSync(out, { force: true });
   const planned = await forgeplan(planArgs(inputs, out, cwd));
   const plan = existsSync(out)
-    ? parsePlan({ source: out, text: readFileSync(out, "utf8") })
+    ? readPlan({ source: out, text: readFileSync(out, "utf8") })
     : undefined;
   let exitCode = planned.code;
   let applied: CliRun | undefined;

@@ -3,12 +3,9 @@ import { resolve } from "node:path";
 import type { ApplyReport, ChangeOutcome, Plan } from "../core/plan.js";
 import { hasChanges } from "../core/plan.js";
 import { type ApplyResult, applicableChanges, applyPlan } from "../engine/apply.js";
-import {
-  checkSavedPlan,
-  parseSavedPlan,
-  SavedPlanError,
-  withCurrentHolds,
-} from "../engine/saved-plan.js";
+import { PlanFileError, readPlan } from "../engine/merge.js";
+import { checkSavedPlan, withCurrentHolds } from "../engine/saved-plan.js";
+import { missingSecrets } from "../engine/secrets.js";
 import type { ForgeClient } from "../forge/client.js";
 import { renderApplyReport } from "../render/index.js";
 import { parseFlags } from "./args.js";
@@ -54,9 +51,9 @@ function readSavedPlan(io: CliIO, file: string): Plan {
     throw new CliError(`apply: ${file}: ${missing ? "no such file" : "cannot be read"}`);
   }
   try {
-    return parseSavedPlan(text, file);
+    return readPlan({ source: file, text });
   } catch (error) {
-    if (error instanceof SavedPlanError) throw new CliError(`apply: ${error.message}`);
+    if (error instanceof PlanFileError) throw new CliError(`apply: ${error.message}`);
     throw error;
   }
 }
@@ -200,6 +197,16 @@ export const apply: Command = async (argv, io) => {
     if (!hasChanges(plan)) {
       if (format === "text") io.stdout.write("Nothing to apply.\n");
       return plan.errors > 0 ? 1 : 0;
+    }
+    const missing = missingSecrets(
+      applicableChanges(plan).flatMap((change) => change.requests.map((request) => request.body)),
+      session.secrets,
+      io.env,
+    );
+    if (missing.length > 0) {
+      throw new CliError(
+        `apply: the plan sends secrets from ${missing.join(", ")}, which ${missing.length === 1 ? "is" : "are"} not set; nothing was applied`,
+      );
     }
     await confirm(io, plan, values["auto-approve"] === true);
     progress.begin("applying", applicableChanges(plan).length);

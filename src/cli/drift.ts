@@ -1,6 +1,6 @@
 import type { DesiredState } from "../config/model.js";
-import { DRIFT_MARKER, hasDrift, reportDriftIssue } from "../action/drift-issue.js";
-import { GITHUB_BODY_LIMIT } from "../action/sticky-comment.js";
+import { DRIFT_MARKER, hasDrift, reportDriftIssue } from "../report/drift-issue.js";
+import { GITHUB_BODY_LIMIT } from "../report/sticky-comment.js";
 import {
   type ConditionalCache,
   DirectoryCache,

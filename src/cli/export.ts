@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { stringify } from "yaml";
 import type { DesiredState } from "../config/model.js";
-import { ExportError, exportState } from "../engine/export.js";
+import { ExportError, type ExportRequest, exportState } from "../engine/export.js";
 import { parseFlags } from "./args.js";
 import { type Command, CliError } from "./io.js";
 import { connectionFlags, loadState, openSession } from "./session.js";
@@ -36,12 +36,20 @@ export const exportCommand: Command = async (argv, io) => {
     io.stdout.write(help);
     return 0;
   }
-  const request = {
+  const projects = values.project ?? [];
+  const groups = values.group ?? [];
+  const request: ExportRequest = {
     repos: values.repo ?? [],
-    projects: values.project ?? [],
-    groups: values.group ?? [],
+    sections: new Map(
+      (
+        [
+          ["projects", projects],
+          ["groups", groups],
+        ] as const
+      ).filter(([, ids]) => ids.length > 0),
+    ),
   };
-  if (request.repos.length + request.projects.length + request.groups.length === 0) {
+  if (request.repos.length + projects.length + groups.length === 0) {
     throw new CliError(
       "export: name what to export with --repo OWNER/REPO, --project ID or --group ID",
     );
@@ -56,17 +64,14 @@ export const exportCommand: Command = async (argv, io) => {
   const planningTarget = state.targets.find((target) => target.type === "planning");
   const use = [
     ...(request.repos.length > 0 && repositoryTarget ? [repositoryTarget.name] : []),
-    ...(request.projects.length + request.groups.length > 0 && planningTarget
-      ? [planningTarget.name]
-      : []),
+    ...(projects.length + groups.length > 0 && planningTarget ? [planningTarget.name] : []),
   ];
   const session = await openSession("export", values, io, state, use);
   try {
-    const exported = await exportState(
-      request,
-      repositoryTarget && session.readers.get(repositoryTarget.name),
-      planningTarget && session.readers.get(planningTarget.name),
-    );
+    const exported = await exportState(request, (type) => {
+      const target = type === "repository" ? repositoryTarget : planningTarget;
+      return target && session.readers.get(target.name);
+    });
     const header = [
       "# Exported by forgeplan from live state; `forgeplan plan` on it shows no changes.",
       ...exported.comments.map((comment) => `# ${comment}`),

@@ -1,4 +1,4 @@
-import { configJsonSchemaText } from "../config/index.js";
+import { schemaText } from "../engine/desired.js";
 import { parseFlags } from "./args.js";
 import type { Command } from "./io.js";
 
@@ -11,6 +11,6 @@ Editors use it through a first line such as:
 
 export const schema: Command = async (argv, io) => {
   const { values } = parseFlags("schema", argv, { help: { type: "boolean", short: "h" } });
-  io.stdout.write(values.help ? help : configJsonSchemaText());
+  io.stdout.write(values.help ? help : schemaText());
   return 0;
 };

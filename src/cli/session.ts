@@ -1,8 +1,10 @@
 import { setMaxListeners } from "node:events";
 import { resolve } from "node:path";
-import { formatConfigError, loadDesiredState } from "../config/index.js";
+import { formatConfigError } from "../config/index.js";
 import type { DesiredState, TargetConfig } from "../config/model.js";
-import { Secret } from "../core/secret.js";
+import { isPlainObject } from "../core/plain.js";
+import { isSecret, Secret } from "../core/secret.js";
+import { loadDesiredState } from "../engine/desired.js";
 import {
   type ClientEvent,
   DirectoryCache,
@@ -83,22 +85,21 @@ export function loadState(
 function usedTargets(state: DesiredState): Set<string> {
   return new Set([
     ...state.repositories.map((entry) => entry.target),
-    ...state.projects.map((entry) => entry.target),
-    ...state.groups.map((entry) => entry.target),
-    ...state.gists.map((entry) => entry.target),
-    ...state.migrations.map((entry) => entry.target),
+    ...state.sections.map((entry) => entry.target),
   ]);
 }
 
+/** Every secret the desired state holds (whichever kind's), by the variable it came from. */
 function collectSecrets(state: DesiredState): Map<string, Secret> {
   const secrets = new Map<string, Secret>();
-  for (const entry of state.repositories) {
-    for (const hook of entry.webhooks?.hooks ?? []) {
-      for (const secret of [hook.secret, hook.authorization_header]) {
-        if (secret) secrets.set(secret.source, secret);
-      }
-    }
-  }
+  const walk = (value: unknown): void => {
+    if (isSecret(value)) secrets.set(value.source, value);
+    else if (Array.isArray(value)) value.forEach(walk);
+    else if (isPlainObject(value)) Object.values(value).forEach(walk);
+  };
+  walk(state.defaults.map((layer) => layer.value));
+  walk(state.repositories.map((entry) => entry.layers.map((layer) => layer.value)));
+  walk(state.sections.map((entry) => entry.value));
   return secrets;
 }
 

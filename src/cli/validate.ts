@@ -1,5 +1,5 @@
-import { formatConfigError, loadConfig } from "../config/index.js";
-import { printDesiredState } from "../config/print.js";
+import { formatConfigError } from "../config/index.js";
+import { describeCounts, loadDesiredState, printState } from "../engine/desired.js";
 import { parseFlags } from "./args.js";
 import type { Command } from "./io.js";
 
@@ -22,25 +22,16 @@ export const validate: Command = async (argv, io) => {
     io.stdout.write(help);
     return 0;
   }
-  const result = loadConfig(values.config ?? [], { cwd: io.cwd, env: io.env });
+  const result = loadDesiredState(values.config ?? [], { cwd: io.cwd, env: io.env });
   if (!result.ok) {
     for (const error of result.errors) io.stderr.write(`${formatConfigError(error)}\n`);
     return 1;
   }
   const { state } = result;
   if (values.print) {
-    io.stdout.write(printDesiredState(state, result.layers));
+    io.stdout.write(printState(state));
     return 0;
   }
-  const counts = [
-    [state.repositories.length, "repository entry", "repository entries"],
-    [state.projects.length, "project", "projects"],
-    [state.groups.length, "group", "groups"],
-    [state.gists.length + state.migrations.length, "audit", "audits"],
-  ] as const;
-  const summary = counts
-    .map(([count, one, many]) => `${count} ${count === 1 ? one : many}`)
-    .join(", ");
-  io.stdout.write(`valid: ${state.files.join(", ")} (${summary})\n`);
+  io.stdout.write(`valid: ${state.files.join(", ")} (${describeCounts(state)})\n`);
   return 0;
 };

@@ -1,8 +1,8 @@
 import { type Origin, type Path, formatOrigin, formatPath } from "./errors.js";
-import { layerOf } from "./merge.js";
+import { layerOf, mergeLayers } from "./merge.js";
 import type { RepositoryEntry } from "./model.js";
-import type { SourceLayer } from "./resolve.js";
 import type { SourceFile } from "./source.js";
+import type { SettingSpec } from "./spec.js";
 
 /** A place something was written: the file position and the key path, for "also defined at" messages. */
 export interface Place {
@@ -19,133 +19,71 @@ export interface ErrorSink {
   error(place: Place, message: string): void;
 }
 
-export interface ResolvedRepository {
+interface Named {
   entry: RepositoryEntry;
-  layers: SourceLayer[];
-  /** Whether the entry's own choices (profiles or keys) write this settings path. */
-  owns(path: Path): boolean;
+  /** Target and name as written, lower-cased: entries with the same key select the same repositories. */
   key: string;
   name: string;
 }
 
 /**
  * Several entries may name the same repository (or the same glob) as long as each resource is
- * defined by one of them. A resource an entry only has from defaults gives way to an entry that
- * defines it; the first entry keeps what none of them defines.
+ * defined by one of them: they are merged in file order by the one merge policy, so a resource two of
+ * them define would depend on their order. Defaults sit under every entry once and never conflict.
+ * Checked by map, so a file of many entries for one repository stays linear.
  */
 export class RepositoryConflicts {
-  readonly #resolved: ResolvedRepository[] = [];
-  constructor(private readonly resolver: ErrorSink) {}
+  readonly #entries: Named[] = [];
+  readonly #firsts = new Map<string, Place>();
+  /** The name as the first entry of each key wrote it, for messages. */
+  readonly #names = new Map<string, string>();
 
-  add(resolved: ResolvedRepository): void {
-    this.#resolved.push(resolved);
+  constructor(
+    private readonly sink: ErrorSink,
+    private readonly settings: readonly SettingSpec[],
+  ) {}
+
+  add(named: Named): void {
+    this.#entries.push(named);
+    if (!this.#names.has(named.key)) this.#names.set(named.key, named.name);
+    const shownName = this.#names.get(named.key)!;
+    const own = mergeLayers(named.entry.layers) as Record<string, unknown>;
+    for (const setting of this.settings) {
+      const value = own[setting.key];
+      if (value === undefined) continue;
+      for (const defined of setting.defines(value)) {
+        const key = `${named.key}|${setting.key}|${defined.id}`;
+        const place = this.#place(named.entry, [setting.key, ...defined.path]);
+        const first = this.#firsts.get(key);
+        if (first === undefined) this.#firsts.set(key, place);
+        else {
+          this.sink.error(
+            place,
+            `${defined.what} of ${shownName} is also defined at ${describePlace(first)}; define it in one place`,
+          );
+        }
+      }
+    }
   }
 
   finish(): RepositoryEntry[] {
-    const groups = new Map<string, ResolvedRepository[]>();
-    for (const resolved of this.#resolved) {
-      const group = groups.get(resolved.key);
-      if (group === undefined) groups.set(resolved.key, [resolved]);
-      else group.push(resolved);
-    }
-    for (const group of groups.values()) if (group.length > 1) this.#settle(group);
-    return this.#resolved.map((resolved) => resolved.entry);
+    return this.#entries.map((named) => named.entry);
   }
 
-  #place(resolved: ResolvedRepository, path: Path): Place {
-    const layer = layerOf(resolved.layers, path) ?? resolved.layers[resolved.layers.length - 1]!;
-    return this.resolver.place(layer.source, [...layer.path, ...path]);
-  }
-
-  #settle(group: ResolvedRepository[]): void {
-    const name = group[0]!.name;
-    const branches = new Set(
-      group.flatMap((resolved) => Object.keys(resolved.entry.branchProtection)),
-    );
-    for (const branch of branches) {
-      this.#single(
-        group.filter((resolved) => Object.hasOwn(resolved.entry.branchProtection, branch)),
-        ["branch_protection", branch],
-        `the protection of branch ${branch} of ${name}`,
-        (resolved) => delete resolved.entry.branchProtection[branch],
-      );
-    }
-    this.#single(
-      group.filter((resolved) => resolved.entry.invitations !== undefined),
-      ["invitations"],
-      `the invitation audit of ${name}`,
-      (resolved) => delete resolved.entry.invitations,
-    );
-    this.#webhooks(group, name);
-  }
-
-  /** Keeps one definition of a resource among entries that have it; two that define it are an error. */
-  #single(
-    having: ResolvedRepository[],
-    path: Path,
-    what: string,
-    drop: (resolved: ResolvedRepository) => void,
-  ): void {
-    const owners = having.filter((resolved) => resolved.owns(path));
-    const [first, ...others] = owners;
-    for (const other of others) {
-      this.resolver.error(
-        this.#place(other, path),
-        `${what} is also defined at ${describePlace(this.#place(first!, path))}; define it in one place`,
-      );
-    }
-    const keeper = first ?? having[0];
-    for (const resolved of having) if (resolved !== keeper && !resolved.owns(path)) drop(resolved);
-  }
-
-  #webhooks(group: ResolvedRepository[], name: string): void {
-    const having = group.filter((resolved) => resolved.entry.webhooks !== undefined);
-    const owners = having.filter((resolved) => resolved.owns(["webhooks"]));
-    const keepers = owners.length > 0 ? owners : having.slice(0, 1);
-    for (const resolved of having) if (!keepers.includes(resolved)) delete resolved.entry.webhooks;
-    const authoritative = keepers.find(
-      (resolved) => resolved.entry.webhooks?.mode === "authoritative",
-    );
-    if (authoritative !== undefined && keepers.length > 1) {
-      const other = keepers.find((resolved) => resolved !== authoritative)!;
-      const [later, earlier] =
-        keepers.indexOf(other) > keepers.indexOf(authoritative)
-          ? [other, authoritative]
-          : [authoritative, other];
-      this.resolver.error(
-        this.#place(later, ["webhooks"]),
-        `the webhooks of ${name} are also listed at ${describePlace(this.#place(earlier, ["webhooks"]))}; authoritative webhooks must be listed in one place`,
-      );
-      return;
-    }
-    const defined = new Map<string, { place: Place; by: ResolvedRepository }>();
-    for (const resolved of keepers) {
-      resolved.entry.webhooks!.hooks.forEach((hook, index) => {
-        const place = this.#place(resolved, ["webhooks", "hooks", index]);
-        const keys = [`url ${hook.url}`, ...(hook.id === undefined ? [] : [`id ${hook.id}`])];
-        const clash = keys.map((key) => defined.get(key)).find((first) => first !== undefined);
-        // Repeats inside one entry are reported where its hooks are read.
-        if (clash !== undefined && clash.by !== resolved) {
-          this.resolver.error(
-            place,
-            `the hook ${hook.url} of ${name} is also defined at ${describePlace(clash.place)}; define it in one place`,
-          );
-        }
-        for (const key of keys) if (!defined.has(key)) defined.set(key, { place, by: resolved });
-      });
-    }
+  #place(entry: RepositoryEntry, path: Path): Place {
+    const layer = layerOf(entry.layers, path) ?? entry.layers[entry.layers.length - 1]!;
+    return this.sink.place(layer.source, [...layer.path, ...path]);
   }
 }
 
 /** Records definitions of resources that must be defined once, across all files. */
 export class DefinedOnce {
   readonly #places = new Map<string, Place>();
-  constructor(private readonly resolver: ErrorSink) {}
+  constructor(private readonly sink: ErrorSink) {}
 
   once(key: string, place: Place, what: string): void {
     const first = this.#places.get(key);
     if (first === undefined) this.#places.set(key, place);
-    else
-      this.resolver.error(place, `${what} is also listed at ${describePlace(first)}; list it once`);
+    else this.sink.error(place, `${what} is also listed at ${describePlace(first)}; list it once`);
   }
 }

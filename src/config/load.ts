@@ -4,11 +4,15 @@ import { type ConfigError, errorAt, sortErrors } from "./errors.js";
 import { interpolate } from "./interpolate.js";
 import { issuesToErrors } from "./issues.js";
 import type { DesiredState } from "./model.js";
-import { type LayerIndex, type ValidFile, resolve } from "./resolve.js";
-import { configFile } from "./schema.js";
+import { type ValidFile, resolve } from "./resolve.js";
+import { type ConfigFile, fileSchema } from "./schema.js";
+import { wrapSecrets } from "./secrets.js";
 import { LIMITS, parseSource, sizeMessage } from "./source.js";
+import type { ConfigSpec } from "./spec.js";
 
 export interface LoadOptions {
+  /** The kinds' keys and sections (the registry's `configSpec`). */
+  spec: ConfigSpec;
   cwd: string;
   env: Readonly<Record<string, string | undefined>>;
   /** Reads a file (as bytes, so the loader can check the encoding, or as text); node's fs by default. */
@@ -17,8 +21,7 @@ export interface LoadOptions {
 
 export const DEFAULT_CONFIG = "forgeplan.yaml";
 
-export type LoadResult =
-  { ok: true; state: DesiredState; layers: LayerIndex } | { ok: false; errors: ConfigError[] };
+export type LoadResult = { ok: true; state: DesiredState } | { ok: false; errors: ConfigError[] };
 
 /**
  * Loads files and directories (a directory = its *.yaml / *.yml files in name order), in the order
@@ -41,16 +44,17 @@ export function loadConfig(paths: readonly string[], options: LoadOptions): Load
     const source = { ...parsed.source, value };
     for (const problem of problems)
       errors.push(errorAt(source.locate(problem.path), problem.path, problem.message));
-    const checked = configFile.safeParse(value);
+    const checked = fileSchema(options.spec).safeParse(value);
     if (!checked.success) errors.push(...issuesToErrors(checked.error.issues, source));
-    else if (problems.length === 0 && parsed.problems.length === 0)
-      valid.push({ source, data: value as typeof checked.data });
+    else if (problems.length === 0 && parsed.problems.length === 0) {
+      valid.push({ source, data: wrapSecrets(value, options.env) as ConfigFile });
+    }
   }
   const order = files.map((file) => file.display);
   if (errors.length > 0) return { ok: false, errors: sortErrors(errors, order) };
-  const resolved = resolve(valid, options.env);
+  const resolved = resolve(valid, options.env, options.spec);
   if (resolved.errors.length > 0) return { ok: false, errors: sortErrors(resolved.errors, order) };
-  return { ok: true, state: resolved.state, layers: resolved.layers };
+  return { ok: true, state: resolved.state };
 }
 
 interface FileToLoad {

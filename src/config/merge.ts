@@ -1,3 +1,4 @@
+import { isPlainObject } from "../core/plain.js";
 import type { Path } from "./errors.js";
 
 /** One source of settings for an entry: defaults, a profile or the entry itself, and where it was written. */
@@ -8,10 +9,6 @@ export interface Layer<Source = unknown> {
   /** Where `value` sits in its file. */
   path: Path;
   value: unknown;
-}
-
-export function isMapping(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
 /**
@@ -30,11 +27,13 @@ export function setKey(target: Record<string, unknown>, key: string, value: unkn
 }
 
 /**
- * Merges `over` onto `base`: mappings merge key by key, all the way down; anything else (a list, a
- * scalar, null) replaces what was there. The result shares nothing with its inputs.
+ * The one merge policy (README, "How settings merge"), used for defaults → profiles → entry and for
+ * every entry that selects the same repository: mappings merge key by key, all the way down; anything
+ * else (a list, a scalar, null, a secret) replaces what was there. The result shares nothing with its
+ * inputs.
  */
 export function deepMerge(base: unknown, over: unknown): unknown {
-  if (!isMapping(base) || !isMapping(over)) return copy(over);
+  if (!isPlainObject(base) || !isPlainObject(over)) return copy(over);
   const result: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(base)) {
     if (!Object.hasOwn(over, key)) setKey(result, key, copy(value));
@@ -51,7 +50,7 @@ export function mergeLayers(layers: readonly Layer[]): unknown {
 
 function copy(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(copy);
-  if (isMapping(value)) {
+  if (isPlainObject(value)) {
     const result: Record<string, unknown> = {};
     for (const [key, child] of Object.entries(value)) setKey(result, key, copy(child));
     return result;
@@ -81,7 +80,7 @@ export function layerOf<L extends Layer>(layers: readonly L[], path: Path): L | 
 
 /** The paths of a value's leaves: mappings are walked, anything else (lists included) is a leaf. */
 export function leafPaths(value: unknown, prefix: Path = []): Path[] {
-  if (!isMapping(value)) return [prefix];
+  if (!isPlainObject(value)) return [prefix];
   const entries = Object.entries(value);
   if (entries.length === 0) return prefix.length === 0 ? [] : [prefix];
   return entries.flatMap(([key, child]) => leafPaths(child, [...prefix, key]));

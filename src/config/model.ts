@@ -1,14 +1,16 @@
 /**
- * The resolved desired state: what the planner works from. Files are merged, defaults and profiles
- * applied, targets resolved, `${VAR}` expanded and secrets wrapped. Every entry keeps the place it was
- * written so plans and errors can point back to it.
+ * The resolved desired state: what the planner works from. Files are merged, targets resolved,
+ * `${VAR}` expanded and secrets wrapped; repository entries keep their layers (profiles, then their
+ * own keys) so every entry that selects one repository can be merged by the one merge policy, with
+ * the defaults under them once. Values are the kinds' own, as written; every entry keeps the place
+ * it was written so plans and errors can point back to it.
  */
 import type { Secret } from "../core/secret.js";
 import type { Origin } from "./errors.js";
-import type { BranchProtectionSettings } from "./schema.js";
+import type { Layer } from "./merge.js";
+import type { SourceFile } from "./source.js";
 
 export type { ConfigError, Origin } from "./errors.js";
-export type { BranchProtectionSettings } from "./schema.js";
 
 export interface TargetConfig {
   name: string;
@@ -20,79 +22,41 @@ export interface TargetConfig {
   token?: Secret;
 }
 
-export interface WebhookSettings {
-  url: string;
-  id?: number;
-  events?: string[];
-  active?: boolean;
-  content_type?: "json" | "form";
-  branch_filter?: string;
-  config?: { insecure_ssl?: "0" | "1" };
-  secret?: Secret;
-  authorization_header?: Secret;
-  origin: Origin;
-}
-
 export type RepositorySelector =
   | { kind: "name"; owner: string; repo: string }
   /** `pattern` and `exclude` are globs over the repository name (owner removed); case-insensitive. */
   | { kind: "glob"; owner: string; pattern: string; exclude: string[] };
+
+/** One source of settings: defaults, a profile or an entry's own keys, and where it was written. */
+export type SettingsLayer = Layer<SourceFile>;
 
 export interface RepositoryEntry {
   target: string;
   origin: Origin;
   selector: RepositorySelector;
   ownerType?: "organization" | "user";
-  /** Per branch, after defaults → profiles → entry; null means the branch must be unprotected. */
-  branchProtection: Record<string, BranchProtectionSettings | null>;
-  webhooks?: { mode: "additive" | "authoritative"; hooks: WebhookSettings[] };
-  invitations?: { allowedInvitees?: string[]; maxAgeDays?: number; reportExpired: boolean };
+  /** Its profiles in the order listed, then its own keys. */
+  layers: SettingsLayer[];
+  /** The defaults and its layers merged: what this entry alone asks for, by settings key. */
+  settings: Record<string, unknown>;
 }
 
-export interface ProjectEntry {
+/** One entry of a kind's section (`projects`, `audits.gists` …), as written. */
+export interface SectionEntry {
+  /** The section's path joined with dots: "projects", "audits.gists". */
+  section: string;
   target: string;
-  project: string | number;
-  boardsAbsent: Array<{ name: string } | { id: number }>;
   origin: Origin;
-}
-
-export type EpicLinkSelector =
-  | { epic: number; related: number; relatedGroup?: string | number }
-  | { linkId: number; epic?: number };
-
-export interface GroupEntry {
-  target: string;
-  group: string | number;
-  epicLinksAbsent: EpicLinkSelector[];
-  origin: Origin;
-}
-
-export interface GistAudit {
-  target: string;
-  allowPublic: boolean;
-  /** YYYY-MM-DDTHH:MM:SSZ */
-  since?: string;
-  origin: Origin;
-}
-
-export type MigrationState = "pending" | "exporting" | "exported" | "failed";
-
-export interface MigrationAudit {
-  target: string;
-  owner: { org: string } | { user: true };
-  id: number;
-  states?: MigrationState[];
-  repositories?: string[];
-  origin: Origin;
+  value: Record<string, unknown>;
+  layer: SettingsLayer;
 }
 
 export interface DesiredState {
   targets: TargetConfig[];
+  /** The defaults of every file, in file order: the bottom layers of every repository. */
+  defaults: SettingsLayer[];
   repositories: RepositoryEntry[];
-  projects: ProjectEntry[];
-  groups: GroupEntry[];
-  gists: GistAudit[];
-  migrations: MigrationAudit[];
+  sections: SectionEntry[];
   /** The files loaded, in merge order, as the errors name them. */
   files: string[];
 }

@@ -1,10 +1,10 @@
-import { SENSITIVE } from "../core/secret.js";
+import { addressOf } from "../core/plan.js";
+import { isSecret, SENSITIVE } from "../core/secret.js";
 import { type Origin, type Path, formatOrigin, formatPath } from "./errors.js";
-import { SECRET_KEYS } from "./interpolate.js";
-import { isMapping, layerOf, leafPaths, mergeLayers } from "./merge.js";
-import type { DesiredState, RepositoryEntry } from "./model.js";
-import type { LayerIndex, SourceLayer } from "./resolve.js";
 import { valueAt } from "./issues.js";
+import { layerOf, leafPaths } from "./merge.js";
+import type { DesiredState, RepositoryEntry, SettingsLayer } from "./model.js";
+import type { ConfigSpec, PrintBlock } from "./spec.js";
 
 interface Row {
   key: string;
@@ -15,9 +15,10 @@ interface Row {
 
 /**
  * The fully merged desired state, one block per resource, each value with the file:line (and the
- * layer: defaults, a profile or the entry) it came from. Secrets print as "(sensitive)".
+ * layer: defaults, a profile or the entry) it came from. Secrets print as "(sensitive)". Which
+ * resources a value holds is the kind's to say (its `print`); addresses are built by `addressOf`.
  */
-export function printDesiredState(state: DesiredState, layers: LayerIndex): string {
+export function printDesiredState(state: DesiredState, spec: ConfigSpec): string {
   const blocks: string[] = [
     state.targets
       .map(
@@ -26,157 +27,84 @@ export function printDesiredState(state: DesiredState, layers: LayerIndex): stri
       )
       .join("\n"),
   ];
-  for (const entry of state.repositories)
-    blocks.push(...repositoryBlocks(entry, layers.get(entry) ?? []));
-  for (const project of state.projects) {
-    const [layer] = layers.get(project) ?? [];
-    project.boardsAbsent.forEach((board, index) => {
-      const name = "id" in board ? `#${board.id}` : board.name;
-      const origin =
-        layer?.source.locate([...layer.path, "boards_absent", index]) ?? project.origin;
+  for (const entry of state.repositories) blocks.push(...repositoryBlocks(entry, state, spec));
+  for (const entry of state.sections) {
+    const section = spec.sections.find((candidate) => candidate.at.join(".") === entry.section);
+    if (section === undefined) continue;
+    const scope = section.scope(entry.value);
+    for (const wanted of section.print(entry.value)) {
       blocks.push(
-        block(`${project.target}/${project.project}/board/${name}`, origin, [
-          row("must be absent", "true", origin),
-        ]),
+        render(wanted, entry.target, scope, "", [entry.layer], entry.value, [], entry.origin),
       );
-    });
-  }
-  for (const group of state.groups) {
-    const [layer] = layers.get(group) ?? [];
-    group.epicLinksAbsent.forEach((link, index) => {
-      const name =
-        "linkId" in link
-          ? `link-${link.linkId}`
-          : `${link.epic}-${link.relatedGroup === undefined ? "" : `${link.relatedGroup}#`}${link.related}`;
-      const origin =
-        layer?.source.locate([...layer.path, "epic_links_absent", index]) ?? group.origin;
-      blocks.push(
-        block(`${group.target}/${group.group}/epic_link/${name}`, origin, [
-          row("must be absent", "true", origin),
-        ]),
-      );
-    });
-  }
-  for (const gist of state.gists) {
-    blocks.push(
-      singleLayerBlock(
-        `${gist.target}/(authenticated user)/gist/policy`,
-        gist.origin,
-        layers.get(gist),
-        [["allow_public", gist.allowPublic]],
-      ),
-    );
-  }
-  for (const migration of state.migrations) {
-    const owner = "org" in migration.owner ? migration.owner.org : "(authenticated user)";
-    blocks.push(
-      singleLayerBlock(
-        `${migration.target}/${owner}/migration/${migration.id}`,
-        migration.origin,
-        layers.get(migration),
-        [],
-      ),
-    );
+    }
   }
   return `${blocks.join("\n\n")}\n`;
 }
 
-function repositoryBlocks(entry: RepositoryEntry, layers: readonly SourceLayer[]): string[] {
+function repositoryBlocks(entry: RepositoryEntry, state: DesiredState, spec: ConfigSpec): string[] {
   const selector = entry.selector;
-  const prefix =
-    selector.kind === "name"
-      ? `${entry.target}/${selector.owner}/${selector.repo}`
-      : `${entry.target}/${selector.owner}/${selector.pattern}`;
+  const scope = `${selector.owner}/${selector.kind === "name" ? selector.repo : selector.pattern}`;
   const note =
     selector.kind === "glob"
       ? ` (glob${selector.exclude.length > 0 ? `, excluding ${selector.exclude.join(", ")}` : ""})`
       : "";
-  const merged = mergeLayers(layers);
+  const layers = [...state.defaults, ...entry.layers];
   const blocks: string[] = [];
-  for (const [branch, settings] of Object.entries(entry.branchProtection)) {
-    const base = ["branch_protection", branch];
-    const origin = originOf(layers, base) ?? entry.origin;
-    const rows =
-      settings === null
-        ? [row("protection", "null (the branch must be unprotected)", origin)]
-        : leafPaths(settings).map((leaf) =>
-            leafRow(layers, [...base, ...leaf], leaf, valueAt(settings, leaf)),
-          );
-    blocks.push(block(`${prefix}/branch_protection/${branch}${note}`, origin, rows));
-  }
-  if (entry.webhooks !== undefined) {
-    const hooksLayer = layerOf(layers, ["webhooks", "hooks"]);
-    const modeRow =
-      layerOf(layers, ["webhooks", "mode"]) === undefined
-        ? { key: "mode", value: JSON.stringify(entry.webhooks.mode), from: "default" }
-        : leafRow(layers, ["webhooks", "mode"], ["mode"], entry.webhooks.mode);
-    blocks.push(
-      block(`${prefix}/webhooks${note}`, originOf(layers, ["webhooks"]) ?? entry.origin, [modeRow]),
-    );
-    entry.webhooks.hooks.forEach((hook, index) => {
-      const raw = valueAt(merged, ["webhooks", "hooks", index]);
-      const rows = leafPaths(raw).map((leaf) => {
-        const path = ["webhooks", "hooks", index, ...leaf];
-        const origin = hooksLayer!.source.locate([...hooksLayer!.path, ...path]);
-        return row(formatPath(leaf), shown(leaf, valueAt(raw, leaf)), origin, hooksLayer!.label);
-      });
-      blocks.push(block(`${prefix}/webhook/${hook.id ?? hook.url}${note}`, hook.origin, rows));
-    });
-  }
-  if (entry.invitations !== undefined) {
-    const raw = valueAt(merged, ["invitations"]);
-    const rows = leafPaths(raw).map((leaf) =>
-      leafRow(layers, ["invitations", ...leaf], leaf, valueAt(raw, leaf)),
-    );
-    if (isMapping(raw) && raw.report_expired === undefined) {
-      rows.push({ key: "report_expired", value: "true", from: "default" });
+  for (const setting of spec.settings) {
+    const value = entry.settings[setting.key];
+    if (value === undefined) continue;
+    for (const wanted of setting.print(value)) {
+      blocks.push(
+        render(wanted, entry.target, scope, note, layers, value, [setting.key], entry.origin),
+      );
     }
-    blocks.push(
-      block(
-        `${prefix}/invitation/policy${note}`,
-        originOf(layers, ["invitations"]) ?? entry.origin,
-        rows,
-      ),
-    );
   }
   return blocks;
 }
 
-function singleLayerBlock(
-  title: string,
-  origin: Origin,
-  layers: readonly SourceLayer[] | undefined,
-  defaults: Array<[string, unknown]>,
+function render(
+  wanted: PrintBlock,
+  target: string,
+  scope: string,
+  note: string,
+  layers: readonly SettingsLayer[],
+  /** The merged value the block's path is relative to; it sits at `prefix` in the layers. */
+  root: unknown,
+  prefix: Path,
+  fallback: Origin,
 ): string {
-  const layer = layers?.[0];
-  const rows =
-    layer === undefined
-      ? []
-      : leafPaths(layer.value).map((leaf) =>
-          leafRow([layer], leaf, leaf, valueAt(layer.value, leaf)),
-        );
-  for (const [key, value] of defaults) {
-    if (!rows.some((existing) => existing.key === key))
-      rows.push({ key, value: JSON.stringify(value), from: "default" });
+  const base = [...prefix, ...wanted.path];
+  const origin = originOf(layers, base) ?? fallback;
+  const value = valueAt(root, wanted.path);
+  const rows: Row[] = [];
+  if (wanted.fixed !== undefined) {
+    for (const [key, shown] of wanted.fixed) rows.push(row(key, JSON.stringify(shown), origin));
+  } else if (value === null) {
+    rows.push(row("value", "null (must be absent)", origin));
+  } else {
+    for (const leaf of leafPaths(value)) {
+      const path = [...base, ...leaf];
+      const layer = layerOf(layers, path);
+      rows.push(
+        row(formatPath(leaf), shown(valueAt(value, leaf)), originOf(layers, path), layer?.label),
+      );
+    }
   }
-  return block(title, origin, rows);
+  for (const [key, byDefault] of wanted.defaults ?? []) {
+    if (!rows.some((existing) => existing.key === key)) {
+      rows.push({ key, value: JSON.stringify(byDefault), from: "default" });
+    }
+  }
+  return block(`${addressOf(target, scope, wanted.kind, wanted.name)}${note}`, origin, rows);
 }
 
-function originOf(layers: readonly SourceLayer[], path: Path): Origin | undefined {
+function originOf(layers: readonly SettingsLayer[], path: Path): Origin | undefined {
   const layer = layerOf(layers, path);
   return layer?.source.locate([...layer.path, ...path]);
 }
 
-function leafRow(layers: readonly SourceLayer[], path: Path, leaf: Path, value: unknown): Row {
-  const layer = layerOf(layers, path);
-  const origin = layer?.source.locate([...layer.path, ...path]);
-  return row(formatPath(leaf), shown(leaf, value), origin, layer?.label);
-}
-
-function shown(leaf: Path, value: unknown): string {
-  const key = leaf[leaf.length - 1];
-  if (typeof key === "string" && SECRET_KEYS.has(key))
-    return `${SENSITIVE} from ${String(value).slice(2, -1)}`;
+function shown(value: unknown): string {
+  if (isSecret(value)) return `${SENSITIVE} from ${value.source}`;
   return JSON.stringify(value);
 }
 

@@ -1,112 +1,82 @@
 import { Secret } from "../core/secret.js";
 import { type ConfigError, type Path, errorAt, formatOrigin, formatPath } from "./errors.js";
-import { ENV_REFERENCE } from "./interpolate.js";
-import { type Layer, hasPath, layerOf, leafPaths, mergeLayers } from "./merge.js";
+import { DefinedOnce, type Place, RepositoryConflicts, describePlace } from "./conflicts.js";
+import { layerOf, leafPaths, mergeLayers } from "./merge.js";
 import type {
   DesiredState,
-  EpicLinkSelector,
-  GistAudit,
-  GroupEntry,
-  MigrationAudit,
-  ProjectEntry,
   RepositoryEntry,
   RepositorySelector,
+  SectionEntry,
+  SettingsLayer,
   TargetConfig,
-  WebhookSettings,
 } from "./model.js";
-import {
-  DefinedOnce,
-  type ErrorSink,
-  type Place,
-  RepositoryConflicts,
-  type ResolvedRepository,
-  describePlace,
-} from "./conflicts.js";
-import { branchProtectionProblems, personalRepositoryProblems } from "./rules.js";
-import type { BranchProtectionSettings, ConfigFile, RepositorySettings } from "./schema.js";
+import type { ConfigFile } from "./schema.js";
 import type { SourceFile } from "./source.js";
+import type { ConfigSpec, SectionSpec } from "./spec.js";
 import { unknownNameHint } from "./suggest.js";
 
 export interface ValidFile {
   source: SourceFile;
+  /** Interpolated, secrets wrapped, and valid against the file's schema. */
   data: ConfigFile;
 }
 
-export type SourceLayer = Layer<SourceFile>;
-
-/** Where each resolved entry's values were written, for `validate --print`. */
-export type LayerIndex = WeakMap<object, SourceLayer[]>;
-
 type Env = Readonly<Record<string, string | undefined>>;
-type ProjectInput = NonNullable<ConfigFile["projects"]>[number];
-type GroupInput = NonNullable<ConfigFile["groups"]>[number];
-type GistInput = NonNullable<NonNullable<ConfigFile["audits"]>["gists"]>;
-type MigrationInput = NonNullable<NonNullable<ConfigFile["audits"]>["migrations"]>[number];
+type RepositoryInput = NonNullable<ConfigFile["repositories"]>[number];
 
 const DEFAULT_BASE_URL = { repository: "https://api.github.com", planning: "https://gitlab.com" };
 const DEFAULT_TOKEN_ENV = { repository: "GITHUB_TOKEN", planning: "GITLAB_TOKEN" };
 /** The connections used when no file defines any. */
 const DEFAULT_TARGETS = { github: "repository", gitlab: "planning" } as const;
 
-const SETTINGS_KEYS = ["branch_protection", "webhooks", "invitations"] as const;
-
 /**
- * Builds the desired state from files that passed the schema: merges them in order, applies
- * defaults and profiles, resolves targets, wraps secrets, and refuses two definitions of one resource.
+ * Builds the desired state from files that passed the schema: merges them in order, resolves
+ * targets and profiles, checks the rules on what defaults, profiles and entries make together, and
+ * refuses two definitions of one resource.
  */
 export function resolve(
   files: readonly ValidFile[],
   env: Env,
-): { state: DesiredState; errors: ConfigError[]; layers: LayerIndex } {
-  return new Resolver(files, env).run();
+  spec: ConfigSpec,
+): { state: DesiredState; errors: ConfigError[] } {
+  return new Resolver(files, env, spec).run();
 }
 
-class Resolver implements ErrorSink {
+class Resolver {
   readonly errors: ConfigError[] = [];
-  readonly layers: LayerIndex = new WeakMap();
   readonly targets = new Map<string, TargetConfig>();
-  readonly profiles = new Map<string, SourceLayer>();
-  readonly defaults: SourceLayer[] = [];
+  readonly profiles = new Map<string, SettingsLayer>();
+  readonly defaults: SettingsLayer[] = [];
 
   constructor(
     private readonly files: readonly ValidFile[],
     private readonly env: Env,
+    private readonly spec: ConfigSpec,
   ) {}
 
-  run(): { state: DesiredState; errors: ConfigError[]; layers: LayerIndex } {
+  run(): { state: DesiredState; errors: ConfigError[] } {
     this.#collectTargets();
     this.#collectProfiles();
     this.#collectDefaults();
-    const repositories = new RepositoryConflicts(this);
+    const repositories = new RepositoryConflicts(this, this.spec.settings);
     const seen = new DefinedOnce(this);
-    const projects: ProjectEntry[] = [];
-    const groups: GroupEntry[] = [];
-    const gists: GistAudit[] = [];
-    const migrations: MigrationAudit[] = [];
+    const sections: SectionEntry[] = [];
     for (const { source, data } of this.files) {
       data.repositories?.forEach((entry, index) =>
         repositories.add(this.#repository(source, entry, ["repositories", index])),
       );
-      data.projects?.forEach((entry, index) =>
-        projects.push(this.#project(source, entry, index, seen)),
-      );
-      data.groups?.forEach((entry, index) => groups.push(this.#group(source, entry, index, seen)));
-      const gist = data.audits?.gists;
-      if (gist !== undefined) gists.push(this.#gists(source, gist, seen));
-      data.audits?.migrations?.forEach((audit, index) =>
-        migrations.push(this.#migration(source, audit, index, seen)),
-      );
+      for (const section of this.spec.sections) {
+        sections.push(...this.#section(source, data, section, seen));
+      }
     }
     const state: DesiredState = {
       targets: [...this.targets.values()],
+      defaults: this.defaults,
       repositories: repositories.finish(),
-      projects,
-      groups,
-      gists,
-      migrations,
+      sections,
       files: this.files.map((file) => file.source.file),
     };
-    return { state, errors: this.errors, layers: this.layers };
+    return { state, errors: this.errors };
   }
 
   place(source: SourceFile, path: Path): Place {
@@ -117,104 +87,45 @@ class Resolver implements ErrorSink {
     this.errors.push(errorAt(place.origin, place.path, message));
   }
 
-  #project(
+  #section(
     source: SourceFile,
-    entry: ProjectInput,
-    index: number,
+    data: ConfigFile,
+    section: SectionSpec,
     seen: DefinedOnce,
-  ): ProjectEntry {
-    const path = ["projects", index];
-    const target = this.target("planning", entry.target, source, path);
-    entry.boards_absent.forEach((board, boardIndex) => {
-      const key = board.id !== undefined ? `id ${board.id}` : `"${board.name}"`;
-      seen.once(
-        `board|${target}|${identity(entry.project)}|${key}`,
-        this.place(source, [...path, "boards_absent", boardIndex]),
-        `board ${key} of project ${entry.project}`,
+  ): SectionEntry[] {
+    const [first, second] = section.at;
+    const written =
+      second === undefined
+        ? data[first]
+        : (data[first] as Record<string, unknown> | undefined)?.[second];
+    if (written === undefined) return [];
+    const base: Path = [...section.at];
+    const entries: Array<[Path, Record<string, unknown>]> = section.list
+      ? (written as Array<Record<string, unknown>>).map((entry, index) => [[...base, index], entry])
+      : [[base, written as Record<string, unknown>]];
+    const name = section.at.join(".");
+    return entries.map(([path, value]) => {
+      const target = this.target(
+        section.targetType,
+        value.target as string | undefined,
+        source,
+        path,
       );
+      for (const defined of section.defines(value, target ?? "")) {
+        seen.once(
+          `${name}|${target}|${defined.id}`,
+          this.place(source, [...path, ...defined.path]),
+          defined.what,
+        );
+      }
+      return {
+        section: name,
+        target: target ?? "",
+        origin: source.locate(path),
+        value,
+        layer: { label: "entry", source, path, value },
+      };
     });
-    const resolved: ProjectEntry = {
-      target: target ?? "",
-      project: entry.project,
-      boardsAbsent: entry.boards_absent.map((board) =>
-        board.id !== undefined ? { id: board.id } : { name: board.name! },
-      ),
-      origin: source.locate(path),
-    };
-    this.#remember(resolved, source, path, entry);
-    return resolved;
-  }
-
-  #group(source: SourceFile, entry: GroupInput, index: number, seen: DefinedOnce): GroupEntry {
-    const path = ["groups", index];
-    const target = this.target("planning", entry.target, source, path);
-    const links = entry.epic_links_absent.map(epicLink);
-    links.forEach((link, linkIndex) => {
-      const key =
-        "linkId" in link
-          ? `link id ${link.linkId}`
-          : link.relatedGroup !== undefined
-            ? `link from epic ${link.epic} to epic ${link.related} of group ${link.relatedGroup}`
-            : `link between epics ${Math.min(link.epic, link.related)} and ${Math.max(link.epic, link.related)}`;
-      seen.once(
-        `epic-link|${target}|${identity(entry.group)}|${key}`,
-        this.place(source, [...path, "epic_links_absent", linkIndex]),
-        `related-epic ${key} in group ${entry.group}`,
-      );
-    });
-    const resolved: GroupEntry = {
-      target: target ?? "",
-      group: entry.group,
-      epicLinksAbsent: links,
-      origin: source.locate(path),
-    };
-    this.#remember(resolved, source, path, entry);
-    return resolved;
-  }
-
-  #gists(source: SourceFile, gist: GistInput, seen: DefinedOnce): GistAudit {
-    const path = ["audits", "gists"];
-    const target = this.target("repository", gist.target, source, path);
-    seen.once(`gists|${target}`, this.place(source, path), `the gist audit of target ${target}`);
-    const resolved: GistAudit = {
-      target: target ?? "",
-      allowPublic: gist.allow_public ?? false,
-      ...(gist.since !== undefined && { since: gist.since }),
-      origin: source.locate(path),
-    };
-    this.#remember(resolved, source, path, gist);
-    return resolved;
-  }
-
-  #migration(
-    source: SourceFile,
-    audit: MigrationInput,
-    index: number,
-    seen: DefinedOnce,
-  ): MigrationAudit {
-    const path = ["audits", "migrations", index];
-    const target = this.target("repository", audit.target, source, path);
-    const owner = audit.org !== undefined ? `organization ${audit.org.toLowerCase()}` : "your user";
-    seen.once(
-      `migration|${target}|${owner}|${audit.id}`,
-      this.place(source, path),
-      `the audit of migration ${audit.id} of ${owner}`,
-    );
-    const states = audit.state === undefined ? undefined : [audit.state].flat();
-    const resolved: MigrationAudit = {
-      target: target ?? "",
-      owner: audit.org !== undefined ? { org: audit.org } : { user: true },
-      id: audit.id,
-      ...(states !== undefined && { states }),
-      ...(audit.repositories !== undefined && { repositories: audit.repositories }),
-      origin: source.locate(path),
-    };
-    this.#remember(resolved, source, path, audit);
-    return resolved;
-  }
-
-  #remember(resolved: object, source: SourceFile, path: Path, value: unknown): void {
-    this.layers.set(resolved, [{ label: "entry", source, path, value }]);
   }
 
   #collectTargets(): void {
@@ -310,43 +221,51 @@ class Resolver implements ErrorSink {
     }
   }
 
-  /** Defaults may be spread over files, but each setting is written in one of them only. */
+  /**
+   * Defaults may be spread over files, but each setting is written in one of them only: a leaf, or
+   * a mapping one file writes whole while another writes inside it. Checked by map, not by scan, so
+   * it stays linear in the number of values.
+   */
   #collectDefaults(): void {
-    const written = new Map<string, Place>();
+    const leaves = new Map<string, Place>();
+    const inside = new Map<string, Place>();
     for (const { source, data } of this.files) {
       if (data.defaults === undefined) continue;
-      const leaves = leafPaths(data.defaults);
-      for (const leaf of leaves) {
-        const clash = [...written.entries()].find(
-          ([key]) =>
-            key === formatPath(leaf) ||
-            isPrefix(key, formatPath(leaf)) ||
-            isPrefix(formatPath(leaf), key),
-        );
+      const written = leafPaths(data.defaults);
+      for (const leaf of written) {
         const place = this.place(source, ["defaults", ...leaf]);
+        const ancestors = leaf.slice(0, -1).map((_, end) => formatPath(leaf.slice(0, end + 1)));
+        const key = formatPath(leaf);
+        const clash =
+          leaves.get(key) ??
+          inside.get(key) ??
+          ancestors.map((ancestor) => leaves.get(ancestor)).find((found) => found !== undefined);
         if (clash !== undefined) {
           this.error(
             place,
-            `also set in the defaults at ${describePlace(clash[1])}; write each default in one file`,
+            `also set in the defaults at ${describePlace(clash)}; write each default in one file`,
           );
         }
       }
-      for (const leaf of leaves)
-        written.set(formatPath(leaf), this.place(source, ["defaults", ...leaf]));
+      for (const leaf of written) {
+        const place = this.place(source, ["defaults", ...leaf]);
+        leaves.set(formatPath(leaf), place);
+        for (let end = 1; end < leaf.length; end++) {
+          const ancestor = formatPath(leaf.slice(0, end));
+          if (!inside.has(ancestor)) inside.set(ancestor, place);
+        }
+      }
       this.defaults.push({ label: "defaults", source, path: ["defaults"], value: data.defaults });
     }
   }
 
-  #repository(
-    source: SourceFile,
-    entry: NonNullable<ConfigFile["repositories"]>[number],
-    path: Path,
-  ): ResolvedRepository {
+  #repository(source: SourceFile, entry: RepositoryInput, path: Path) {
     const target = this.target("repository", entry.target, source, path);
     const own: Record<string, unknown> = {};
-    for (const key of SETTINGS_KEYS) if (entry[key] !== undefined) own[key] = entry[key];
-
-    const profileLayers: SourceLayer[] = [];
+    for (const setting of this.spec.settings) {
+      if (entry[setting.key] !== undefined) own[setting.key] = entry[setting.key];
+    }
+    const profileLayers: SettingsLayer[] = [];
     const listed = new Set<string>();
     for (const [index, name] of (entry.profiles ?? []).entries()) {
       const place = this.place(source, [...path, "profiles", index]);
@@ -360,122 +279,53 @@ class Resolver implements ErrorSink {
       } else profileLayers.push(profile);
       listed.add(name);
     }
-    const layers: SourceLayer[] = [
-      ...this.defaults,
+    const layers: SettingsLayer[] = [
       ...profileLayers,
       { label: "entry", source, path, value: own },
     ];
-    const merged = mergeLayers(layers) as RepositorySettings;
-    const origin = source.locate(path);
     const resolved: RepositoryEntry = {
       target: target ?? "",
-      origin,
+      origin: source.locate(path),
       selector: selector(entry.name, entry.exclude ?? []),
       ...(entry.owner_type !== undefined && { ownerType: entry.owner_type }),
-      branchProtection: (merged.branch_protection ?? {}) as Record<
-        string,
-        BranchProtectionSettings | null
-      >,
-    };
-    this.#checkMergedProtection(resolved, layers, path);
-    if (merged.webhooks !== undefined) {
-      resolved.webhooks = {
-        mode: merged.webhooks.mode ?? "additive",
-        hooks: this.#hooks(merged.webhooks.hooks ?? [], layers),
-      };
-    }
-    if (merged.invitations !== undefined) {
-      const invitations = merged.invitations;
-      resolved.invitations = {
-        ...(invitations.allowed_invitees !== undefined && {
-          allowedInvitees: invitations.allowed_invitees,
-        }),
-        ...(invitations.max_age_days !== undefined && { maxAgeDays: invitations.max_age_days }),
-        reportExpired: invitations.report_expired ?? true,
-      };
-    }
-    this.layers.set(resolved, layers);
-    // What the entry chose itself (its profiles or its own keys) wins over what only defaults gave it.
-    const chosen = [...profileLayers, layers[layers.length - 1]!];
-    const owns = (settingsPath: Path) => chosen.some((layer) => hasPath(layer.value, settingsPath));
-    return {
-      entry: resolved,
       layers,
-      owns,
-      key: `${target}|${entry.name.toLowerCase()}`,
-      name: entry.name,
+      settings: mergeLayers([...this.defaults, ...layers]) as Record<string, unknown>,
     };
+    this.#checkMerged(resolved, path);
+    return { entry: resolved, key: `${target}|${entry.name.toLowerCase()}`, name: entry.name };
   }
 
   /** The rules again on the merged settings, where defaults, profiles and the entry meet. */
-  #checkMergedProtection(
-    entry: RepositoryEntry,
-    layers: readonly SourceLayer[],
-    entryPath: Path,
-  ): void {
-    for (const [branch, settings] of Object.entries(entry.branchProtection)) {
-      if (settings === null) continue;
-      const problems = [
-        ...branchProtectionProblems(settings),
-        ...(entry.ownerType === "user" ? personalRepositoryProblems(settings) : []),
-      ];
-      for (const problem of problems) {
-        const relative = ["branch_protection", branch, ...problem.path];
-        const layer = layerOf(layers, relative) ?? layers[layers.length - 1]!;
+  #checkMerged(entry: RepositoryEntry, entryPath: Path): void {
+    const layers = [...this.defaults, ...entry.layers];
+    const own = entry.layers[entry.layers.length - 1]!;
+    for (const setting of this.spec.settings) {
+      const value = entry.settings[setting.key];
+      if (value === undefined || setting.rules === undefined) continue;
+      const facts = entry.ownerType === undefined ? {} : { ownerType: entry.ownerType };
+      for (const problem of setting.rules(value, facts)) {
+        const relative = [setting.key, ...problem.path];
+        const layer = layerOf(layers, relative) ?? own;
+        const message =
+          problem.sameAs === undefined
+            ? problem.message
+            : `${problem.message} (line ${this.#lineOf(layers, [setting.key, ...problem.sameAs])})`;
         if (layer.label === "entry") {
-          this.error(this.place(layer.source, [...layer.path, ...relative]), problem.message);
+          this.error(this.place(layer.source, [...layer.path, ...relative]), message);
         } else {
           const from = this.place(layer.source, [...layer.path, ...relative]);
           this.error(
-            this.place(layers[layers.length - 1]!.source, [...entryPath, ...relative]),
-            `${problem.message} (merged from ${layer.label} at ${formatOrigin(from.origin)})`,
+            this.place(own.source, [...entryPath, ...relative]),
+            `${message} (merged from ${layer.label} at ${formatOrigin(from.origin)})`,
           );
         }
       }
     }
   }
 
-  #hooks(
-    hooks: NonNullable<NonNullable<RepositorySettings["webhooks"]>["hooks"]>,
-    layers: readonly SourceLayer[],
-  ) {
-    const layer = layerOf(layers, ["webhooks", "hooks"]) ?? layers[layers.length - 1]!;
-    const firstLines = new Map<string, number>();
-    return hooks.map((hook, index): WebhookSettings => {
-      const path = [...layer.path, "webhooks", "hooks", index];
-      const origin = layer.source.locate(path);
-      const keys: Array<[string, string, string]> = [[`url ${hook.url}`, "url", "url"]];
-      if (hook.id !== undefined) keys.push([`id ${hook.id}`, "id", "id"]);
-      for (const [key, what, field] of keys) {
-        const first = firstLines.get(key);
-        if (first === undefined) firstLines.set(key, origin.line);
-        else {
-          this.error(
-            this.place(layer.source, [...path, field]),
-            `another hook of this repository has the same ${what} (line ${first})`,
-          );
-        }
-      }
-      return {
-        url: hook.url,
-        ...(hook.id !== undefined && { id: hook.id }),
-        ...(hook.events !== undefined && { events: hook.events }),
-        ...(hook.active !== undefined && { active: hook.active }),
-        ...(hook.content_type !== undefined && { content_type: hook.content_type }),
-        ...(hook.branch_filter !== undefined && { branch_filter: hook.branch_filter }),
-        ...(hook.config !== undefined && { config: { ...hook.config } }),
-        ...(hook.secret !== undefined && { secret: this.#secret(hook.secret) }),
-        ...(hook.authorization_header !== undefined && {
-          authorization_header: this.#secret(hook.authorization_header),
-        }),
-        origin,
-      };
-    });
-  }
-
-  #secret(reference: string): Secret {
-    const name = ENV_REFERENCE.exec(reference)![1]!;
-    return new Secret(this.env[name] ?? "", name);
+  #lineOf(layers: readonly SettingsLayer[], path: Path): number {
+    const layer = layerOf(layers, path) ?? layers[layers.length - 1]!;
+    return layer.source.locate([...layer.path, ...path]).line;
   }
 }
 
@@ -483,24 +333,4 @@ function selector(name: string, exclude: readonly string[]): RepositorySelector 
   const [owner, pattern] = name.split("/") as [string, string];
   if (!/[*?[]/.test(pattern)) return { kind: "name", owner, repo: pattern };
   return { kind: "glob", owner, pattern, exclude: exclude.map((item) => item.split("/")[1]!) };
-}
-
-function epicLink(link: GroupInput["epic_links_absent"][number]): EpicLinkSelector {
-  if (link.link_id !== undefined) {
-    return { linkId: link.link_id, ...(link.epic !== undefined && { epic: link.epic }) };
-  }
-  return {
-    epic: link.epic!,
-    related: link.related!,
-    ...(link.related_group !== undefined && { relatedGroup: link.related_group }),
-  };
-}
-
-/** Numeric ids and paths compare as written; paths case-insensitively. */
-function identity(value: string | number): string {
-  return typeof value === "number" ? `#${value}` : value.toLowerCase();
-}
-
-function isPrefix(prefix: string, path: string): boolean {
-  return path.startsWith(`${prefix}.`) || path.startsWith(`${prefix}[`);
 }

@@ -1,18 +1,8 @@
 /**
  * The plan vocabulary shared by the engine, the renderers and the CLI. Plans are plain data: they
- * serialize to the contract's JSON format and can be applied later exactly as reviewed.
+ * serialize to the contract's JSON format and can be applied later exactly as reviewed. The kinds of
+ * resource are the registry's (src/resources/index.ts); here a kind is its name.
  */
-
-export const RESOURCE_KINDS = [
-  "branch_protection",
-  "webhook",
-  "board",
-  "epic_link",
-  "invitation",
-  "gist",
-  "migration",
-] as const;
-export type ResourceKind = (typeof RESOURCE_KINDS)[number];
 
 export const ACTIONS = ["create", "update", "delete", "no-op", "report"] as const;
 export type Action = (typeof ACTIONS)[number];
@@ -68,9 +58,10 @@ export interface ChangeError {
 }
 
 export interface Change {
-  /** Stable, human-readable: <target>/<scope>/<kind>/<name>. */
+  /** Stable, human-readable: <target>/<scope>/<kind>/<name>, built only by `addressOf`. */
   address: string;
-  kind: ResourceKind;
+  /** A kind of the registry, e.g. "branch_protection". */
+  kind: string;
   action: Action;
   target: string;
   /** owner/repo for repository kinds, the project or group for planning kinds, the account for gists. */
@@ -123,15 +114,33 @@ export function summarize(changes: readonly Change[]): PlanSummary {
   return summary;
 }
 
-const kindOrder = new Map<ResourceKind, number>(RESOURCE_KINDS.map((kind, index) => [kind, index]));
+/** The one place an address is built: `<target>/<scope>/<kind>/<name>`. */
+export function addressOf(target: string, scope: string, kind: string, name: string): string {
+  return `${target}/${scope}/${kind}/${name}`;
+}
 
-/** The plan's stable order: by kind (protections, hooks, clean-ups, audits), then as given. */
-export function orderChanges(changes: readonly Change[]): Change[] {
+/** A change that is a no-op until its kind decides otherwise. */
+export function newChange(target: string, scope: string, kind: string, name: string): Change {
+  return {
+    address: addressOf(target, scope, kind, name),
+    kind,
+    action: "no-op",
+    target,
+    scope,
+    name,
+    diff: [],
+    requests: [],
+  };
+}
+
+/** The plan's stable order: by kind in the order given (the registry's), then as given. */
+export function orderChanges(changes: readonly Change[], kinds: readonly string[]): Change[] {
+  const rank = new Map(kinds.map((kind, index) => [kind, index]));
   return changes
     .map((change, index) => ({ change, index }))
     .sort(
       (a, b) =>
-        (kindOrder.get(a.change.kind) ?? 0) - (kindOrder.get(b.change.kind) ?? 0) ||
+        (rank.get(a.change.kind) ?? kinds.length) - (rank.get(b.change.kind) ?? kinds.length) ||
         a.index - b.index,
     )
     .map(({ change }) => change);
@@ -161,7 +170,7 @@ export type Outcome = (typeof OUTCOMES)[number];
 
 export interface ChangeOutcome {
   address: string;
-  kind: ResourceKind;
+  kind: string;
   action: Action;
   outcome: Outcome;
   /** The request that failed, "PUT /repos/acme/api/branches/main/protection". */

@@ -1,14 +1,7 @@
-import {
-  type Change,
-  type ChangeOutcome,
-  type Plan,
-  RESOURCE_KINDS,
-  type ResourceKind,
-  resolveCreatedId,
-} from "../core/plan.js";
+import { type Change, type ChangeOutcome, type Plan, resolveCreatedId } from "../core/plan.js";
 import type { Secret } from "../core/secret.js";
 import { type ForgeClient, ForgeError, RateLimitWaitExceeded } from "../forge/client.js";
-import { verifyResponse } from "../resources/verify.js";
+import { KIND_NAMES, verifyResponse } from "../resources/index.js";
 import { resolveSecrets } from "./secrets.js";
 
 export interface ApplyInput {
@@ -160,7 +153,7 @@ export function applicableChanges(plan: Plan): Change[] {
  * where it stopped.
  */
 export async function applyPlan(input: ApplyInput): Promise<ApplyResult> {
-  const byKind = new Map<ResourceKind, Change[]>();
+  const byKind = new Map<string, Change[]>();
   for (const change of applicableChanges(input.plan)) {
     const list = byKind.get(change.kind) ?? [];
     list.push(change);
@@ -168,7 +161,7 @@ export async function applyPlan(input: ApplyInput): Promise<ApplyResult> {
   }
   const stop: Stop = { notAttempted: 0, unanswered: 0 };
   const outcomes: ChangeOutcome[] = [];
-  for (const kind of RESOURCE_KINDS) {
+  for (const kind of KIND_NAMES) {
     const changes = byKind.get(kind);
     if (!changes) continue;
     const results = await Promise.all(

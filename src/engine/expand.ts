@@ -1,10 +1,7 @@
 import * as z from "zod";
 import { selectsRepository } from "../config/glob.js";
-import type {
-  BranchProtectionSettings,
-  RepositoryEntry,
-  WebhookSettings,
-} from "../config/model.js";
+import { mergeLayers } from "../config/merge.js";
+import type { DesiredState, RepositoryEntry } from "../config/model.js";
 import type { ChangeError } from "../core/plan.js";
 import type { ResourceReader } from "../resources/context.js";
 
@@ -13,50 +10,14 @@ export interface RepoDesired {
   target: string;
   owner: string;
   name: string;
-  branchProtection: Map<string, BranchProtectionSettings | null>;
-  webhooks?: { mode: "additive" | "authoritative"; hooks: WebhookSettings[] };
-  invitations?: RepositoryEntry["invitations"];
+  /** By settings key, as every entry that selects the repository makes it together. */
+  settings: Record<string, unknown>;
 }
 
 export interface Expansion {
   repos: RepoDesired[];
   /** Globs whose organization could not be listed: reported as plan errors. */
   errors: Array<{ entry: RepositoryEntry; error: ChangeError }>;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
-
-/** Maps merge deeply; lists and null replace (the same rule the loader documents for profiles). */
-export function deepMerge<T>(base: T, over: T): T {
-  if (!isObject(base) || !isObject(over)) return over;
-  const merged: Record<string, unknown> = { ...base };
-  for (const [key, value] of Object.entries(over)) {
-    merged[key] = key in merged ? deepMerge(merged[key], value) : value;
-  }
-  return merged as T;
-}
-
-function layer(into: RepoDesired, entry: RepositoryEntry): void {
-  for (const [branch, settings] of Object.entries(entry.branchProtection)) {
-    const previous = into.branchProtection.get(branch);
-    into.branchProtection.set(
-      branch,
-      previous === undefined || previous === null || settings === null
-        ? settings
-        : deepMerge(previous, settings),
-    );
-  }
-  if (entry.webhooks) {
-    const hooks = new Map((into.webhooks?.hooks ?? []).map((hook) => [hook.url, hook]));
-    for (const hook of entry.webhooks.hooks) {
-      const previous = hooks.get(hook.url);
-      hooks.set(hook.url, previous ? { ...previous, ...hook } : hook);
-    }
-    into.webhooks = { mode: entry.webhooks.mode, hooks: [...hooks.values()] };
-  }
-  if (entry.invitations) into.invitations = entry.invitations;
 }
 
 const listedRepo = {
@@ -80,26 +41,31 @@ async function listOwnerRepos(reader: ResourceReader, owner: string) {
 }
 
 /**
- * Expands repository selectors against live state and layers the entries per repository: glob
- * entries first, in file order, then explicit entries, so an explicit entry refines what a glob set.
+ * Expands repository selectors against live state and merges, per repository, every entry that
+ * selects it by the one merge policy: the defaults once at the bottom, then glob entries in file
+ * order, then named entries in file order, each with its profiles before its own keys — so a named
+ * entry refines what a glob set.
  */
 export async function expandRepositories(
-  entries: readonly RepositoryEntry[],
+  state: Pick<DesiredState, "defaults" | "repositories">,
   readers: ReadonlyMap<string, ResourceReader>,
 ): Promise<Expansion> {
-  const repos = new Map<string, RepoDesired>();
+  const slots = new Map<
+    string,
+    { target: string; owner: string; name: string; entries: RepositoryEntry[] }
+  >();
   const errors: Expansion["errors"] = [];
   const listings = new Map<string, ReturnType<typeof listOwnerRepos>>();
   const slot = (target: string, owner: string, name: string) => {
     const key = `${target}\u0000${owner.toLowerCase()}/${name.toLowerCase()}`;
-    let repo = repos.get(key);
-    if (!repo) {
-      repo = { target, owner, name, branchProtection: new Map() };
-      repos.set(key, repo);
+    let found = slots.get(key);
+    if (!found) {
+      found = { target, owner, name, entries: [] };
+      slots.set(key, found);
     }
-    return repo;
+    return found;
   };
-  const globs = entries.filter((entry) => entry.selector.kind === "glob");
+  const globs = state.repositories.filter((entry) => entry.selector.kind === "glob");
   const listed = await Promise.all(
     globs.map((entry) => {
       const reader = readers.get(entry.target);
@@ -132,12 +98,32 @@ export async function expandRepositories(
       if (repo.archived) continue;
       const owner = repo.owner?.login ?? selector.owner;
       if (!selectsRepository(selector, `${owner}/${repo.name}`)) continue;
-      layer(slot(entry.target, owner, repo.name), entry);
+      slot(entry.target, owner, repo.name).entries.push(entry);
     }
   });
-  for (const entry of entries) {
+  for (const entry of state.repositories) {
     if (entry.selector.kind !== "name") continue;
-    layer(slot(entry.target, entry.selector.owner, entry.selector.repo), entry);
+    slot(entry.target, entry.selector.owner, entry.selector.repo).entries.push(entry);
   }
-  return { repos: [...repos.values()], errors };
+  const repos = [...slots.values()].map(({ entries, ...repo }) => ({
+    ...repo,
+    settings: settingsOf(state.defaults, entries),
+  }));
+  return { repos, errors };
+}
+
+/**
+ * What entries that select one repository ask for together, in the order given: the defaults once,
+ * then each entry's layers (its profiles, then its own keys).
+ */
+export function settingsOf(
+  defaults: DesiredState["defaults"],
+  entries: readonly RepositoryEntry[],
+): Record<string, unknown> {
+  // One entry has already made its settings with the defaults under them.
+  if (entries.length === 1) return entries[0]!.settings;
+  return mergeLayers([...defaults, ...entries.flatMap((entry) => entry.layers)]) as Record<
+    string,
+    unknown
+  >;
 }

@@ -1,19 +1,14 @@
-import { ForgeError } from "../forge/client.js";
-import * as branchProtection from "../resources/branch-protection.js";
-import type { ResourceReader } from "../resources/context.js";
-import { repoPath } from "../resources/context.js";
-import * as webhook from "../resources/webhook.js";
-import { projectPath } from "../resources/board.js";
-import { groupPath } from "../resources/epic-link.js";
+import { type ResourceReader, ReadFailed } from "../resources/context.js";
+import { REPOSITORY_KINDS, sectionKind } from "../resources/index.js";
 
 /**
- * Builds desired-state YAML data from live state. What it returns validates and plans as no-op
- * against the same live state: every protection field is written out, and hooks are keyed by URL.
+ * Builds desired-state YAML data from live state, kind by kind: what it returns validates and plans
+ * as no-op against the same live state.
  */
 export interface ExportRequest {
   repos: string[];
-  projects: string[];
-  groups: string[];
+  /** Ids to export per section ("projects": project ids or paths …). */
+  sections: ReadonlyMap<string, readonly string[]>;
 }
 
 export interface ExportedState {
@@ -22,20 +17,14 @@ export interface ExportedState {
   comments: string[];
 }
 
-interface ReadBranch {
-  name: string;
-  protected?: boolean;
-}
+export class ExportError extends Error {}
 
-class ExportError extends Error {}
-
-async function must<T>(promise: Promise<T>, what: string): Promise<T> {
+/** Runs a read, turning a failed one into one line that says what could not be read. */
+async function reading<T>(what: string, read: () => Promise<T>): Promise<T> {
   try {
-    return await promise;
+    return await read();
   } catch (error) {
-    if (error instanceof ForgeError) {
-      throw new ExportError(`cannot read ${what}: ${error.message}`);
-    }
+    if (error instanceof ReadFailed) throw new ExportError(`cannot read ${what}: ${error.message}`);
     throw error;
   }
 }
@@ -46,73 +35,59 @@ async function exportRepo(reader: ResourceReader, fullName: string) {
     throw new ExportError(`--repo expects OWNER/REPO, got '${fullName}'`);
   }
   const repo = { owner, name };
-  const base = repoPath(repo);
-  const branches = await must(
-    reader.client.paginate<ReadBranch>(`${base}/branches`),
-    `the branches of ${fullName}`,
-  );
-  const protections: Record<string, unknown> = {};
-  for (const branch of branches.filter((candidate) => candidate.protected)) {
-    const read = await must(
-      reader.client.get<unknown>(branchProtection.protectionPath(repo, branch.name)),
-      `the protection of ${fullName} ${branch.name}`,
-    );
-    protections[branch.name] = branchProtection.toSettings(branchProtection.fromRead(read));
-  }
-  const hooks = await must(
-    reader.client.paginate<Parameters<typeof webhook.fromRead>[0]>(`${base}/hooks`),
-    `the hooks of ${fullName}`,
-  );
   const entry: Record<string, unknown> = { name: fullName, target: reader.target };
-  if (Object.keys(protections).length > 0) entry.branch_protection = protections;
-  if (hooks.length > 0) {
-    entry.webhooks = {
-      mode: "additive",
-      hooks: hooks.map((hook) => webhook.toSettings(webhook.fromRead(hook))),
-    };
+  for (const kind of REPOSITORY_KINDS) {
+    const exported = kind.repository.export;
+    if (exported === undefined) continue;
+    const value = await reading(`the ${kind.name} settings of ${fullName}`, () =>
+      exported(reader, repo),
+    );
+    if (value !== undefined) entry[kind.repository.setting.key] = value;
   }
   return entry;
 }
 
 export async function exportState(
   request: ExportRequest,
-  repositoryReader: ResourceReader | undefined,
-  planningReader: ResourceReader | undefined,
+  readerOf: (targetType: "repository" | "planning") => ResourceReader | undefined,
 ): Promise<ExportedState> {
   const document: Record<string, unknown> = { version: 1 };
   const comments: string[] = [];
   if (request.repos.length > 0) {
-    if (!repositoryReader) throw new ExportError("no repository target to export from");
+    const reader = readerOf("repository");
+    if (!reader) throw new ExportError("no repository target to export from");
     document.repositories = await Promise.all(
-      request.repos.map((name) => exportRepo(repositoryReader, name)),
+      request.repos.map((name) => exportRepo(reader, name)),
     );
   }
-  // Clean-ups name what must not exist, so live boards and epics are listed as comments to pick from.
-  for (const project of request.projects) {
-    if (!planningReader) throw new ExportError("no planning target to export from");
-    const boards = await must(
-      planningReader.client.paginate<{ id: number; name: string }>(
-        `${projectPath(project)}/boards`,
-      ),
-      `the boards of project ${project}`,
-    );
-    comments.push(
-      `project ${project} boards (name any under projects[].boards_absent to delete it): ` +
-        (boards.map((board) => `${board.id} "${board.name}"`).join(", ") || "none"),
-    );
-  }
-  for (const group of request.groups) {
-    if (!planningReader) throw new ExportError("no planning target to export from");
-    const epics = await must(
-      planningReader.client.paginate<{ iid: number; title?: string }>(`${groupPath(group)}/epics`),
-      `the epics of group ${group}`,
-    );
-    comments.push(
-      `group ${group} epics (name links between them under groups[].epic_links_absent): ` +
-        (epics.map((epic) => `&${epic.iid} "${epic.title ?? ""}"`).join(", ") || "none"),
-    );
+  for (const [section, ids] of request.sections) {
+    const kind = sectionKind(section);
+    const exported = kind?.section.export;
+    if (kind === undefined || exported === undefined) {
+      throw new ExportError(`nothing exports the section ${section}`);
+    }
+    const reader = readerOf(kind.section.spec.targetType);
+    if (!reader) {
+      throw new ExportError(`no ${kind.section.spec.targetType} target to export from`);
+    }
+    const entries: unknown[] = [];
+    for (const id of ids) {
+      const result = await reading(`the ${section} entry ${id}`, () => exported(reader, id));
+      entries.push(...result.entries);
+      comments.push(...result.comments);
+    }
+    if (entries.length > 0) placeAt(document, section.split("."), entries);
   }
   return { document, comments };
 }
 
-export { ExportError };
+/** Sets `value` at a dotted section path ("audits.migrations"), creating the mappings on the way. */
+function placeAt(document: Record<string, unknown>, path: readonly string[], value: unknown): void {
+  const [head, ...rest] = path as [string, ...string[]];
+  if (rest.length === 0) {
+    document[head] = value;
+    return;
+  }
+  const inner = (document[head] ??= {}) as Record<string, unknown>;
+  placeAt(inner, rest, value);
+}

@@ -1,20 +1,13 @@
-import {
-  ACTIONS,
-  type Change,
-  makePlan,
-  orderChanges,
-  type Plan,
-  RESOURCE_KINDS,
-} from "../core/plan.js";
+import { type Change, makePlan, orderChanges, type Plan } from "../core/plan.js";
+import { PlanFileError, readPlanFile } from "../core/plan-file.js";
+import { KIND_NAMES } from "../resources/index.js";
 
 /**
  * Combines the plans of shards (saved with `--out`) into one plan: one report and one pull-request
- * comment for a matrix of jobs. The summary is recomputed from the changes, never added up.
+ * comment for a matrix of jobs. Each file is read by the plan-file codec, which checks it whole.
  */
 
-export class PlanFileError extends Error {
-  override name = "PlanFileError";
-}
+export { PlanFileError };
 
 export interface PlanSource {
   /** Where the plan came from, as the user named it. */
@@ -22,50 +15,9 @@ export interface PlanSource {
   text: string;
 }
 
-const kinds = new Set<string>(RESOURCE_KINDS);
-const actions = new Set<string>(ACTIONS);
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** The fields every renderer and the merge rely on; the rest of a change is carried as it is. */
-function checkChange(value: unknown, where: string): Change {
-  if (!isRecord(value)) throw new PlanFileError(`${where}: expected an object`);
-  for (const key of ["address", "target", "scope", "name"]) {
-    if (typeof value[key] !== "string")
-      throw new PlanFileError(`${where}.${key}: expected a string`);
-  }
-  if (!kinds.has(String(value.kind))) {
-    throw new PlanFileError(`${where}.kind: unknown kind '${String(value.kind)}'`);
-  }
-  if (!actions.has(String(value.action))) {
-    throw new PlanFileError(`${where}.action: unknown action '${String(value.action)}'`);
-  }
-  if (!Array.isArray(value.diff) || !Array.isArray(value.requests)) {
-    throw new PlanFileError(`${where}: expected 'diff' and 'requests' lists`);
-  }
-  return value as unknown as Change;
-}
-
-/** Reads a plan saved with `--out`; throws PlanFileError naming the file and what is wrong. */
-export function parsePlan({ source, text }: PlanSource): Plan {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new PlanFileError(`${source}: not JSON (${reason})`);
-  }
-  if (!isRecord(value) || value.format_version !== 1 || !Array.isArray(value.changes)) {
-    throw new PlanFileError(
-      `${source}: not a forgeplan plan (expected format_version 1 and a changes list)`,
-    );
-  }
-  const changes = value.changes.map((change, index) =>
-    checkChange(change, `${source}: changes[${index}]`),
-  );
-  return makePlan(changes);
+/** Reads a plan file with the kinds this forgeplan knows. */
+export function readPlan({ source, text }: PlanSource): Plan {
+  return readPlanFile(text, source, KIND_NAMES);
 }
 
 /**
@@ -77,7 +29,7 @@ export function mergePlans(sources: readonly PlanSource[]): Plan {
   const seen = new Map<string, string>();
   const changes: Change[] = [];
   for (const source of sources) {
-    for (const change of parsePlan(source).changes) {
+    for (const change of readPlan(source).changes) {
       const first = seen.get(change.address);
       if (first !== undefined) {
         throw new PlanFileError(
@@ -88,5 +40,5 @@ export function mergePlans(sources: readonly PlanSource[]): Plan {
       changes.push(change);
     }
   }
-  return makePlan(orderChanges(changes));
+  return makePlan(orderChanges(changes, KIND_NAMES));
 }

@@ -1,13 +1,13 @@
 import type { DesiredState } from "../config/model.js";
-import { type Change, makePlan, orderChanges, type Plan } from "../core/plan.js";
-import { planBoards } from "../resources/board.js";
-import { planBranchProtection } from "../resources/branch-protection.js";
+import { type Change, makePlan, newChange, orderChanges, type Plan } from "../core/plan.js";
 import type { ResourceReader } from "../resources/context.js";
-import { planEpicLinks } from "../resources/epic-link.js";
-import { auditGists } from "../resources/gist.js";
-import { auditInvitations } from "../resources/invitation.js";
-import { auditMigration, locksOf } from "../resources/migration.js";
-import { planWebhooks } from "../resources/webhook.js";
+import {
+  type Hold,
+  KIND_NAMES,
+  type PlanOptions,
+  REPOSITORY_KINDS,
+  sectionKind,
+} from "../resources/index.js";
 import { expandRepositories } from "./expand.js";
 
 export interface PlanInput {
@@ -53,8 +53,14 @@ async function runWindowed<T>(tasks: ReadonlyArray<() => Promise<T>>, width: num
   return results;
 }
 
+interface Planned {
+  changes: Change[];
+  holds?: Hold[];
+}
+
 /**
- * Reads live state for everything the desired state names and returns the plan. Reads are issued
+ * Reads live state for everything the desired state names and returns the plan: every kind of the
+ * registry plans what it is configured with, per repository or per section entry. Reads are issued
  * a window at a time; the client's concurrency limit and rate pacing decide how fast they go.
  */
 export async function buildPlan({
@@ -63,74 +69,51 @@ export async function buildPlan({
   now,
   rotateSecrets = false,
 }: PlanInput): Promise<Plan> {
-  const expansion = await expandRepositories(state.repositories, readers);
-  const work: Array<() => Promise<Change | Change[]>> = [];
+  const options: PlanOptions = { now, rotateSecrets };
+  const expansion = await expandRepositories(state, readers);
+  const work: Array<() => Promise<Planned>> = [];
   for (const { entry, error } of expansion.errors) {
     const selector = entry.selector;
     const scope = `${selector.owner}/${selector.kind === "glob" ? selector.pattern : selector.repo}`;
-    work.push(() =>
-      Promise.resolve({
-        address: `${entry.target}/${scope}/branch_protection/*`,
-        kind: "branch_protection",
-        action: "no-op",
-        target: entry.target,
-        scope,
-        name: "*",
-        diff: [],
-        requests: [],
-        error,
-      }),
-    );
+    // What the glob would have planned, kind by kind, could not be planned.
+    const changes = REPOSITORY_KINDS.filter(
+      (kind) => entry.settings[kind.repository.setting.key] !== undefined,
+    ).map((kind) => ({ ...newChange(entry.target, scope, kind.name, "*"), error }));
+    work.push(() => Promise.resolve({ changes }));
   }
   for (const repo of expansion.repos) {
     const reader = readerFor(readers, repo.target);
     const ref = { owner: repo.owner, name: repo.name };
-    for (const [branch, desired] of repo.branchProtection) {
-      work.push(() => planBranchProtection({ reader, repo: ref, branch, desired }));
+    for (const kind of REPOSITORY_KINDS) {
+      const value = repo.settings[kind.repository.setting.key];
+      if (value === undefined) continue;
+      work.push(async () => ({
+        changes: await kind.repository.plan({ reader, repo: ref, value, options }),
+      }));
     }
-    const { webhooks, invitations } = repo;
-    if (webhooks) {
-      work.push(() => planWebhooks({ reader, repo: ref, ...webhooks, rotateSecrets }));
-    }
-    if (invitations) work.push(() => auditInvitations(reader, ref, invitations, now));
   }
-  for (const project of state.projects) {
-    const reader = readerFor(readers, project.target);
-    work.push(() => planBoards(reader, project));
+  for (const entry of state.sections) {
+    const kind = sectionKind(entry.section);
+    if (kind === undefined) throw new Error(`no kind plans the section ${entry.section}`);
+    const reader = readerFor(readers, entry.target);
+    const scope = kind.section.spec.scope(entry.value);
+    work.push(() => kind.section.plan({ reader, entry: entry.value, scope, options }));
   }
-  for (const group of state.groups) {
-    const reader = readerFor(readers, group.target);
-    work.push(() => planEpicLinks(reader, group));
-  }
-  for (const gists of state.gists) {
-    const reader = readerFor(readers, gists.target);
-    work.push(() => auditGists(reader, gists));
-  }
-  const migrations = await Promise.all(
-    state.migrations.map((audit) => auditMigration(readerFor(readers, audit.target), audit)),
+  const planned = await runWindowed(work, PLANNING_WINDOW);
+  const changes = planned.flatMap((result) => result.changes);
+  holdBack(
+    changes,
+    planned.flatMap((result) => result.holds ?? []),
   );
-  const changes = (await runWindowed(work, PLANNING_WINDOW)).flat();
-  changes.push(...migrations.map((result) => result.change));
-  holdLockedRepositories(changes, migrations);
-  return makePlan(orderChanges(changes));
+  return makePlan(orderChanges(changes, KIND_NAMES));
 }
 
-function holdLockedRepositories(
-  changes: Change[],
-  migrations: ReadonlyArray<Awaited<ReturnType<typeof auditMigration>>>,
-): void {
-  const locked = new Map<string, string>();
-  for (const { change, live } of migrations) {
-    for (const repo of locksOf(live)) {
-      locked.set(
-        repo,
-        `locked by migration ${change.name} (${live?.state}) with lock_repositories`,
-      );
-    }
-  }
-  if (locked.size === 0) return;
+/** Marks the changes of held scopes (e.g. repositories a running migration locks) as held. */
+function holdBack(changes: Change[], holds: readonly Hold[]): void {
+  if (holds.length === 0) return;
+  const held = new Map(holds.map((hold) => [hold.scope.toLowerCase(), hold.reason]));
   for (const change of changes) {
-    const reason = locked.get(change.scope.toLowerCase());
+    const reason = held.get(change.scope.toLowerCase());
     if (reason && change.requests.length > 0) change.held = `${change.scope} is ${reason}`;
   }
 }

@@ -10,11 +10,25 @@ function isSecretRef(value: unknown): value is SecretRef {
   );
 }
 
-/** Finds secret references in a planned body, so apply can check they all resolve before it starts. */
-export function secretRefsIn(value: unknown): string[] {
+/** Finds secret references in a planned body. */
+function secretRefsIn(value: unknown): string[] {
   if (isSecretRef(value)) return [value.$secret];
   if (value === null || typeof value !== "object") return [];
   return Object.values(value).flatMap(secretRefsIn);
+}
+
+/**
+ * The secrets a plan's requests need that neither the desired state nor the environment holds, so
+ * apply refuses before it sends anything rather than fail half-way (a saved plan applied where a
+ * variable is not set).
+ */
+export function missingSecrets(
+  bodies: readonly unknown[],
+  secrets: ReadonlyMap<string, Secret>,
+  env: Readonly<Record<string, string | undefined>>,
+): string[] {
+  const names = new Set(bodies.flatMap(secretRefsIn));
+  return [...names].filter((name) => !secrets.has(name) && env[name] === undefined).sort();
 }
 
 /**

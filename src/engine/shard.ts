@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto";
 import { selectsRepository } from "../config/glob.js";
 import type { DesiredState, RepositoryEntry } from "../config/model.js";
-import { type Change, makePlan, type Plan } from "../core/plan.js";
+import { makePlan, type Plan } from "../core/plan.js";
 import type { ResourceReader } from "../resources/context.js";
+import { kindNamed, sectionKind } from "../resources/index.js";
 import { expandRepositories } from "./expand.js";
 
 /**
@@ -42,10 +43,10 @@ function owns(shard: Shard, target: string, scope: string): boolean {
 
 /**
  * The part of the desired state this shard plans. Globs are expanded first (each shard lists the
- * organizations; that is one page per hundred repositories), then every repository, project, group
- * and gist audit outside the shard is dropped before anything of it is read. Migrations are kept in
- * every shard because a running migration holds back changes to the repositories it locks, whichever
- * shard plans them; `shardPlan` then keeps each migration's report in its own shard only.
+ * organizations; that is one page per hundred repositories), then every repository and section entry
+ * outside the shard is dropped before anything of it is read. A kind read in every shard (a running
+ * migration holds back changes to the repositories it locks, whichever shard plans them) is kept,
+ * and `shardPlan` keeps its changes in their own shard only.
  */
 export async function shardState(
   state: DesiredState,
@@ -53,7 +54,7 @@ export async function shardState(
   shard: Shard,
 ): Promise<DesiredState> {
   const globs = state.repositories.filter((entry) => entry.selector.kind === "glob");
-  const expansion = await expandRepositories(globs, readers);
+  const expansion = await expandRepositories({ defaults: [], repositories: globs }, readers);
   const failed = new Set(expansion.errors.map(({ entry }) => entry));
   const repositories: RepositoryEntry[] = [];
   // Each glob becomes one named entry per repository of this shard that it matched, in file order
@@ -86,18 +87,21 @@ export async function shardState(
   return {
     ...state,
     repositories,
-    projects: state.projects.filter((entry) => owns(shard, entry.target, String(entry.project))),
-    groups: state.groups.filter((entry) => owns(shard, entry.target, String(entry.group))),
-    // A gist audit's scope is the token's user, known only once read: the target stands in for it.
-    gists: state.gists.filter((entry) => owns(shard, entry.target, "~gists")),
+    sections: state.sections.filter((entry) => {
+      const kind = sectionKind(entry.section);
+      if (kind === undefined || kind.section.everyShard) return true;
+      return owns(shard, entry.target, kind.section.spec.scope(entry.value));
+    }),
   };
 }
 
-function migrationInShard(change: Change, shard: Shard): boolean {
-  return change.kind !== "migration" || owns(shard, change.target, change.scope);
-}
-
-/** The shard's plan of a sharded state: migration reports only in the shard that owns them. */
+/** The shard's plan of a sharded state: what every shard reads is reported by its own shard only. */
 export function shardPlan(plan: Plan, shard: Shard): Plan {
-  return makePlan(plan.changes.filter((change) => migrationInShard(change, shard)));
+  return makePlan(
+    plan.changes.filter(
+      (change) =>
+        kindNamed(change.kind)?.section?.everyShard !== true ||
+        owns(shard, change.target, change.scope),
+    ),
+  );
 }

@@ -1,4 +1,5 @@
 import { isSecret, SENSITIVE } from "../core/secret.js";
+import { isPlainObject } from "../core/plain.js";
 
 /** Values longer than this are cut with an ellipsis in text and markdown; json always has them whole. */
 export const MAX_VALUE_LENGTH = 120;
@@ -38,12 +39,6 @@ function truncate(text: string, maxLength: number): string {
   return `${Array.from(text)
     .slice(0, maxLength - 1)
     .join("")}…`;
-}
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== "object" || value === null) return false;
-  const proto: unknown = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
 }
 
 /**

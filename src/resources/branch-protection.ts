@@ -1,6 +1,11 @@
 import * as z from "zod";
-import type { BranchProtectionSettings } from "../config/model.js";
-import type { Change, DiffEntry, PlannedRequest } from "../core/plan.js";
+import { type Change, type DiffEntry, newChange, type PlannedRequest } from "../core/plan.js";
+import {
+  type BranchProtectionSettings,
+  type BranchProtections,
+  branchProtections,
+  protectionRules,
+} from "./branch-protection-settings.js";
 import { diffValues } from "./diff.js";
 import { fingerprint } from "./fingerprint.js";
 import {
@@ -11,7 +16,8 @@ import {
   principalSet,
   slugsOf,
 } from "./principals.js";
-import { changeError, newChange, repoPath, type RepoRef, type ResourceReader } from "./context.js";
+import { changeError, mustFind, repoPath, type RepoRef, type ResourceReader } from "./context.js";
+import type { KindModule } from "./kind.js";
 
 /**
  * Branch protection, in one canonical shape that both the read shape and the write shape map onto.
@@ -75,8 +81,11 @@ export const UNPROTECTED_DEFAULTS: CanonicalProtection = {
 };
 
 /**
- * Required approvals when neither the desired state nor the live record says: GitHub's default of
- * one approving review. Written explicitly so the record read back never differs from the plan.
+ * Required approvals when a record does not say: GitHub's default of one approving review. A read
+ * may leave the count out, and then it is one (observed: googleapis/repo-automation-bots#1526, "The
+ * GitHub API will not specifically return `required_approving_review_count` … it defaults to `1`").
+ * Reads and writes use this one value, and it is written explicitly so the record read back never
+ * differs from the plan.
  */
 const DEFAULT_APPROVALS = 1;
 
@@ -203,7 +212,7 @@ export function fromRead(read: unknown): CanonicalProtection {
           required_approving_review_count:
             typeof rpr.required_approving_review_count === "number"
               ? rpr.required_approving_review_count
-              : 0,
+              : DEFAULT_APPROVALS,
           require_last_push_approval: rpr.require_last_push_approval === true,
           bypass_pull_request_allowances: readLists(rpr.bypass_pull_request_allowances),
         }
@@ -474,3 +483,57 @@ export async function planBranchProtection({
 export function toSettings(canonical: CanonicalProtection): BranchProtectionSettings {
   return toBody(canonical, null) as BranchProtectionSettings;
 }
+
+const branchList = {
+  name: "branches",
+  schema: z.looseObject({ name: z.string(), protected: z.boolean().optional() }),
+};
+
+/** Every protected branch of a repository, as settings that plan as no change. */
+async function exportProtections(reader: ResourceReader, repo: RepoRef) {
+  const path = `${repoPath(repo)}/branches`;
+  const branches = mustFind(await reader.list(path, undefined, branchList), path);
+  const protections: Record<string, BranchProtectionSettings> = {};
+  for (const branch of branches.filter((candidate) => candidate.protected)) {
+    const path = protectionPath(repo, branch.name);
+    const read = await reader.getOrAbsent(path, {
+      name: "a Protected Branch",
+      schema: readProtection,
+    });
+    // Unprotected since the list was read: nothing to export for it.
+    if (read.kind === "absent") continue;
+    protections[branch.name] = toSettings(fromRead(mustFind(read, path)));
+  }
+  return Object.keys(protections).length > 0 ? protections : undefined;
+}
+
+export const branchProtection: KindModule = {
+  name: "branch_protection",
+  repository: {
+    setting: {
+      key: "branch_protection",
+      schema: branchProtections,
+      rules: protectionRules,
+      defines: (value) =>
+        Object.keys(value as BranchProtections).map((branch) => ({
+          id: `branch ${branch}`,
+          path: [branch],
+          what: `the protection of branch ${branch}`,
+        })),
+      print: (value) =>
+        Object.keys(value as BranchProtections).map((branch) => ({
+          kind: "branch_protection",
+          name: branch,
+          path: [branch],
+        })),
+    },
+    plan: ({ reader, repo, value }) =>
+      Promise.all(
+        Object.entries(value as BranchProtections).map(([branch, desired]) =>
+          planBranchProtection({ reader, repo, branch, desired }),
+        ),
+      ),
+    export: exportProtections,
+  },
+  verify: verifyWritten,
+};

@@ -1,5 +1,5 @@
 import type * as z from "zod";
-import type { Change, ChangeError, ResourceKind } from "../core/plan.js";
+import type { ChangeError } from "../core/plan.js";
 import { type ForgeClient, ForgeError } from "../forge/client.js";
 
 export interface RepoRef {
@@ -122,16 +122,20 @@ export function toChangeError(error: unknown, method: string, path: string): Cha
   return changeError(message.split("\n")[0] ?? message, method, path);
 }
 
-/** A change that is a no-op until the kind decides otherwise; the address is built in one place. */
-export function newChange(target: string, scope: string, kind: ResourceKind, name: string): Change {
-  return {
-    address: `${target}/${scope}/${kind}/${name}`,
-    kind,
-    action: "no-op",
-    target,
-    scope,
-    name,
-    diff: [],
-    requests: [],
-  };
+/** A read that export needed and could not make; its message names the request and the answer. */
+export class ReadFailed extends Error {
+  override name = "ReadFailed";
+}
+
+/** The data of a read that must succeed (export has no plan to record an error in). */
+export function mustFind<T>(result: ReadResult<T>, path: string): T {
+  if (result.kind === "found") return result.data;
+  if (result.kind === "error") throw new ReadFailed(describeReadError(result.error));
+  throw new ReadFailed(`GET ${path} → 404 ${result.detail}`);
+}
+
+function describeReadError(error: ChangeError): string {
+  if (error.message.startsWith("GET ")) return error.message;
+  const where = [error.request, error.status].filter((part) => part !== undefined).join(" → ");
+  return where === "" ? error.message : `${where}: ${error.message}`;
 }

@@ -1,5 +1,6 @@
 import deepDiff from "deep-diff";
 import type { DiffEntry } from "../core/plan.js";
+import { isPlainObject } from "../core/plain.js";
 
 /**
  * The one place forgeplan diffs values. Inputs are canonical (normalized) shapes; arrays in them are
@@ -30,10 +31,6 @@ export function diffValues(before: unknown, after: unknown, prefix = ""): DiffEn
     entries.set(key, entry);
   }
   return [...entries.values()];
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { isPlainObject } from "../core/plain.js";
 
 /**
  * A short digest of a normalized live state. A saved plan records it per change; apply re-reads and
@@ -10,10 +11,8 @@ export function fingerprint(value: unknown): string {
 
 export function stableJson(value: unknown): string {
   return JSON.stringify(value, (_key, inner: unknown) => {
-    if (inner && typeof inner === "object" && !Array.isArray(inner)) {
-      return Object.fromEntries(
-        Object.entries(inner as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1)),
-      );
+    if (isPlainObject(inner)) {
+      return Object.fromEntries(Object.entries(inner).sort(([a], [b]) => (a < b ? -1 : 1)));
     }
     return inner;
   });

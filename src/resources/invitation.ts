@@ -1,10 +1,34 @@
 import * as z from "zod";
-import type { RepositoryEntry } from "../config/model.js";
-import type { Change } from "../core/plan.js";
-import { changeError, newChange, repoPath, type RepoRef, type ResourceReader } from "./context.js";
+import { closed } from "../config/fields.js";
 import { matchesGlob } from "../config/glob.js";
+import { type Change, newChange } from "../core/plan.js";
+import { changeError, repoPath, type RepoRef, type ResourceReader } from "./context.js";
+import type { KindModule } from "./kind.js";
 
 /** Audit of a repository's open invitations: each offending invitation is a report with its facts. */
+
+const invitations = closed({
+  allowed_invitees: z
+    .array(
+      z
+        .string()
+        .regex(/^[A-Za-z0-9*?[\]!-]+$/, { error: "expected a login or a glob such as octo-*" }),
+    )
+    .optional()
+    .describe("Logins (globs allowed) that may hold open invitations; leave out to allow anyone."),
+  max_age_days: z
+    .int()
+    .positive()
+    .optional()
+    .describe("Report invitations older than this many days."),
+  report_expired: z
+    .boolean()
+    .optional()
+    .describe("Report expired invitations that are still listed (default true)."),
+}).describe("Audit of the repository's open invitations (reported, never changed).");
+
+export type InvitationPolicy = z.infer<typeof invitations>;
+
 const account = z.looseObject({ login: z.string().optional() }).nullish();
 const readInvitation = z.looseObject({
   id: z.number().int(),
@@ -16,32 +40,29 @@ const readInvitation = z.looseObject({
 });
 type ReadInvitation = z.infer<typeof readInvitation>;
 
-type Policy = NonNullable<RepositoryEntry["invitations"]>;
-
 const DAY_MS = 86_400_000;
 
 export function invitationFindings(
   invitation: ReadInvitation,
-  policy: Policy,
+  policy: InvitationPolicy,
   now: number,
 ): string[] {
   const findings: string[] = [];
   const login = invitation.invitee?.login ?? "(unknown)";
-  if (policy.allowedInvitees && !policy.allowedInvitees.some((glob) => matchesGlob(glob, login))) {
-    findings.push(
-      `invitee ${login} is not in allowed_invitees (${policy.allowedInvitees.join(", ")})`,
-    );
+  const allowed = policy.allowed_invitees;
+  if (allowed && !allowed.some((glob) => matchesGlob(glob, login))) {
+    findings.push(`invitee ${login} is not in allowed_invitees (${allowed.join(", ")})`);
   }
   const created = invitation.created_at ? Date.parse(invitation.created_at) : Number.NaN;
-  if (policy.maxAgeDays !== undefined && Number.isFinite(created)) {
+  if (policy.max_age_days !== undefined && Number.isFinite(created)) {
     const ageDays = Math.floor((now - created) / DAY_MS);
-    if (ageDays > policy.maxAgeDays) {
+    if (ageDays > policy.max_age_days) {
       findings.push(
-        `open for ${ageDays} days (created ${invitation.created_at}), more than max_age_days ${policy.maxAgeDays}`,
+        `open for ${ageDays} days (created ${invitation.created_at}), more than max_age_days ${policy.max_age_days}`,
       );
     }
   }
-  if (policy.reportExpired && invitation.expired === true) {
+  if (policy.report_expired !== false && invitation.expired === true) {
     findings.push("the invitation has expired but is still listed as open");
   }
   return findings;
@@ -50,7 +71,7 @@ export function invitationFindings(
 export async function auditInvitations(
   reader: ResourceReader,
   repo: RepoRef,
-  policy: Policy,
+  policy: InvitationPolicy,
   now: number,
 ): Promise<Change[]> {
   const scope = `${repo.owner}/${repo.name}`;
@@ -80,3 +101,19 @@ export async function auditInvitations(
     };
   });
 }
+
+export const invitation: KindModule = {
+  name: "invitation",
+  repository: {
+    setting: {
+      key: "invitations",
+      schema: invitations,
+      defines: () => [{ id: "invitations", path: [], what: "the invitation audit" }],
+      print: () => [
+        { kind: "invitation", name: "policy", path: [], defaults: [["report_expired", true]] },
+      ],
+    },
+    plan: ({ reader, repo, value, options }) =>
+      auditInvitations(reader, repo, value as InvitationPolicy, options.now),
+  },
+};

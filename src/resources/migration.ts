@@ -1,13 +1,47 @@
 import * as z from "zod";
-import type { MigrationAudit } from "../config/model.js";
-import type { Change } from "../core/plan.js";
-import { changeError, newChange, type ResourceReader } from "./context.js";
+import { closed, name, positiveId, REPOSITORY_NAME, targetReference } from "../config/fields.js";
+import { type Change, newChange } from "../core/plan.js";
+import { changeError, type ResourceReader } from "./context.js";
+import type { KindModule } from "./kind.js";
 import { principalSet } from "./principals.js";
 
 /**
  * Audit of a migration's state and repositories. A migration that locks its repositories and is
  * still running also holds back changes to them (see `locksOf`).
  */
+const migrationState = z.enum(["pending", "exporting", "exported", "failed"]);
+
+const migrationAudit = closed({
+  target: targetReference("repository"),
+  org: name("The organization that owns the migration.").optional(),
+  user: z.literal(true).optional().describe("true: a migration of the authenticated user."),
+  id: positiveId("The migration id."),
+  state: z
+    .union([migrationState, z.array(migrationState).min(1)])
+    .optional()
+    .describe("The expected state, or a list of acceptable states."),
+  repositories: z
+    .array(
+      z
+        .string()
+        .regex(REPOSITORY_NAME, { error: 'expected "owner/repo"' })
+        .describe('A repository, "owner/repo".'),
+    )
+    .optional()
+    .describe("The repositories the migration is expected to hold (in any order)."),
+})
+  .refine((audit) => (audit.org === undefined) !== (audit.user === undefined), {
+    error: "give exactly one of org (an organization migration) or user: true (your own migration)",
+  })
+  .describe("One migration and what it is expected to be.");
+
+export type MigrationAudit = z.infer<typeof migrationAudit>;
+
+/** An organization migration is addressed under its organization, the user's under "user". */
+function scopeOf(audit: MigrationAudit): string {
+  return audit.org ?? "user";
+}
+
 const readRepository = z.looseObject({ full_name: z.string().optional() });
 const readMigration = z.looseObject({
   id: z.number().int(),
@@ -29,8 +63,9 @@ export interface MigrationAuditResult {
 
 export function migrationFindings(audit: MigrationAudit, live: MigrationLive): string[] {
   const findings: string[] = [];
-  if (audit.states && !audit.states.includes(live.state as never)) {
-    findings.push(`state is ${live.state}, expected ${audit.states.join(" or ")}`);
+  const states = audit.state === undefined ? undefined : [audit.state].flat();
+  if (states && !states.includes(live.state as never)) {
+    findings.push(`state is ${live.state}, expected ${states.join(" or ")}`);
   }
   if (audit.repositories) {
     const expected = principalSet(audit.repositories);
@@ -48,11 +83,11 @@ export async function auditMigration(
   reader: ResourceReader,
   audit: MigrationAudit,
 ): Promise<MigrationAuditResult> {
-  const scope = "org" in audit.owner ? audit.owner.org : "user";
+  const scope = scopeOf(audit);
   const change = newChange(reader.target, scope, "migration", String(audit.id));
   const path =
-    "org" in audit.owner
-      ? `/orgs/${encodeURIComponent(audit.owner.org)}/migrations/${audit.id}`
+    audit.org !== undefined
+      ? `/orgs/${encodeURIComponent(audit.org)}/migrations/${audit.id}`
       : `/user/migrations/${audit.id}`;
   const read = await reader.getOrAbsent(path, { name: "a Migration", schema: readMigration });
   if (read.kind === "error") return { change: { ...change, error: read.error } };
@@ -65,7 +100,7 @@ export async function auditMigration(
     };
   }
   let repositories = read.data.repositories;
-  if ("user" in audit.owner) {
+  if (audit.user === true) {
     // The user migration's own record may omit repositories; the spec lists them separately.
     const listed = await reader.list(`${path}/repositories`, undefined, {
       name: "repositories",
@@ -101,3 +136,44 @@ export function locksOf(live: MigrationLive | undefined): string[] {
   if (!live || !live.lockRepositories) return [];
   return live.state === "pending" || live.state === "exporting" ? live.repositories : [];
 }
+
+export const migrationKind: KindModule = {
+  name: "migration",
+  section: {
+    spec: {
+      at: ["audits", "migrations"],
+      entry: migrationAudit,
+      list: true,
+      description: "Audits of migrations: expected state and repositories.",
+      targetType: "repository",
+      noun: ["audit", "audits"],
+      scope: (entry) => scopeOf(entry as MigrationAudit),
+      defines: (entry) => {
+        const audit = entry as MigrationAudit;
+        const owner =
+          audit.org !== undefined ? `organization ${audit.org.toLowerCase()}` : "your user";
+        return [
+          {
+            id: `${owner}|${audit.id}`,
+            path: [],
+            what: `the audit of migration ${audit.id} of ${owner}`,
+          },
+        ];
+      },
+      print: (entry) => [
+        { kind: "migration", name: String((entry as MigrationAudit).id), path: [] },
+      ],
+    },
+    // A running migration that locks repositories holds back changes to them whichever shard plans
+    // them, so every shard reads it.
+    everyShard: true,
+    plan: async ({ reader, entry }) => {
+      const { change, live } = await auditMigration(reader, entry as MigrationAudit);
+      const reason = `locked by migration ${change.name} (${live?.state}) with lock_repositories`;
+      return {
+        changes: [change],
+        holds: locksOf(live).map((scope) => ({ scope, reason })),
+      };
+    },
+  },
+};

@@ -1,14 +1,21 @@
 import * as z from "zod";
-import type { WebhookSettings } from "../config/model.js";
 import {
   type Change,
   CREATED_ID,
   type DiffEntry,
+  newChange,
   type PlannedRequest,
   type SecretRef,
 } from "../core/plan.js";
 import type { Secret } from "../core/secret.js";
-import { changeError, newChange, repoPath, type RepoRef, type ResourceReader } from "./context.js";
+import { changeError, mustFind, repoPath, type RepoRef, type ResourceReader } from "./context.js";
+import type { KindModule } from "./kind.js";
+import {
+  hookListRules,
+  type WebhookSettings,
+  type Webhooks,
+  webhooks,
+} from "./webhook-settings.js";
 import { diffValues } from "./diff.js";
 import { fingerprint } from "./fingerprint.js";
 
@@ -376,8 +383,8 @@ export async function planWebhooks({
  * The desired-state entry that reproduces a live hook (used by export). Write-only values cannot be
  * read, so they are left out: an exported hook leaves its secret unmanaged.
  */
-export function toSettings(hook: CanonicalHook): Omit<WebhookSettings, "origin"> {
-  const settings: Omit<WebhookSettings, "origin"> = {
+export function toSettings(hook: CanonicalHook): WebhookSettings {
+  const settings: WebhookSettings = {
     url: hook.url,
     events: hook.events,
     active: hook.active,
@@ -389,3 +396,42 @@ export function toSettings(hook: CanonicalHook): Omit<WebhookSettings, "origin">
   }
   return settings;
 }
+
+export const webhook: KindModule = {
+  name: "webhook",
+  repository: {
+    setting: {
+      key: "webhooks",
+      schema: webhooks.describe("The repository's webhooks."),
+      rules: hookListRules,
+      // The hook list is one setting: a list replaces the list before it, so two entries of one
+      // repository listing hooks would depend on their order.
+      defines: () => [{ id: "webhooks", path: [], what: "the webhook list" }],
+      print: (value) => {
+        const { mode, hooks = [] } = value as Webhooks;
+        return [
+          { kind: "webhook", name: "*", path: [], fixed: [["mode", mode ?? "additive"]] },
+          ...hooks.map((hook, index) => ({
+            kind: "webhook",
+            name: String(hook.id ?? hook.url),
+            path: ["hooks", index],
+          })),
+        ];
+      },
+    },
+    plan: ({ reader, repo, value, options }) => {
+      const { mode = "additive", hooks = [] } = value as Webhooks;
+      return planWebhooks({ reader, repo, mode, hooks, rotateSecrets: options.rotateSecrets });
+    },
+    export: async (reader, repo) => {
+      const path = hooksPath(repo);
+      const live = mustFind(
+        await reader.list(path, undefined, { name: "webhooks", schema: readHook }),
+        path,
+      );
+      if (live.length === 0) return undefined;
+      return { mode: "additive", hooks: live.map((hook) => toSettings(fromRead(hook))) };
+    },
+  },
+  verify: verifyWritten,
+};

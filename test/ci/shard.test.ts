@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { Change, Plan } from "../../src/core/plan.js";
+import { type Change, makePlan, type Plan } from "../../src/core/plan.js";
 import { mergePlans, PlanFileError } from "../../src/engine/merge.js";
 import { parseShard, shardOf } from "../../src/engine/shard.js";
 import { shardClientOptions } from "../../src/cli/sharding.js";
@@ -118,15 +118,15 @@ describe("plan --merge", () => {
   it("refuses plans that overlap, files that are not plans, and mixing with live reads", async () => {
     const sandbox = await world();
     const cwd = workspace(sandbox, "");
-    const plan = { format_version: 1, changes: [], summary: {} };
+    const plan = makePlan([]);
     writeFileSync(join(cwd, "empty.json"), JSON.stringify(plan));
     writeFileSync(join(cwd, "not-a-plan.json"), "{}");
     writeFileSync(join(cwd, "broken.json"), "{");
     const cases: Array<[string[], RegExp]> = [
       [["--merge"], /--merge needs the plan files/],
       [["--merge", "missing.json"], /cannot read the plan missing.json: ENOENT/],
-      [["--merge", "not-a-plan.json"], /not-a-plan.json: not a forgeplan plan/],
-      [["--merge", "broken.json"], /broken.json: not JSON/],
+      [["--merge", "not-a-plan.json"], /not-a-plan.json is not a forgeplan plan/],
+      [["--merge", "broken.json"], /broken.json is not valid JSON/],
       [
         ["--merge", "empty.json", "-c", "forgeplan.yaml"],
         /--merge combines saved plans; it takes no -c or --shard/,
@@ -141,7 +141,7 @@ describe("plan --merge", () => {
     }
   });
 
-  it("refuses an address found in two plans, and recomputes the summary", () => {
+  it("refuses an address found in two plans, and a summary that does not count the changes", () => {
     const change = {
       address: "github/acme/api/webhook/x",
       kind: "webhook",
@@ -152,8 +152,17 @@ describe("plan --merge", () => {
       diff: [],
       requests: [],
     };
-    const text = JSON.stringify({ format_version: 1, changes: [change], summary: { update: 99 } });
+    const summary = { create: 0, update: 1, delete: 0, report: 0, "no-op": 0 };
+    const text = JSON.stringify({ format_version: 1, changes: [change], summary });
     expect(mergePlans([{ source: "a.json", text }]).summary.update).toBe(1);
+    const edited = JSON.stringify({
+      format_version: 1,
+      changes: [change],
+      summary: { ...summary, update: 99 },
+    });
+    expect(() => mergePlans([{ source: "d.json", text: edited }])).toThrow(
+      "d.json: summary does not match its changes (update 99 ≠ 1); the file was edited or damaged",
+    );
     expect(() =>
       mergePlans([
         { source: "a.json", text },

@@ -594,7 +594,7 @@ const cases: Case[] = [
     ],
   },
   {
-    name: "one hook in two entries, and authoritative hooks in two entries",
+    name: "hook lists in two entries of one repository, additive or authoritative",
     files: {
       "a.yaml": yaml`
         version: 1
@@ -610,8 +610,9 @@ const cases: Case[] = [
       `,
     },
     errors: [
-      "a.yaml:6:25: repositories[1].webhooks.hooks[0]: the hook https://ci.example/h of acme/api is also defined at a.yaml:4 (repositories[0].webhooks.hooks[0]); define it in one place",
-      "a.yaml:10:15: repositories[3].webhooks: the webhooks of acme/web are also listed at a.yaml:8 (repositories[2].webhooks); authoritative webhooks must be listed in one place",
+      // A list replaces the list before it, so two lists of one repository would depend on their order.
+      "a.yaml:6:15: repositories[1].webhooks: the webhook list of acme/api is also defined at a.yaml:4 (repositories[0].webhooks); define it in one place",
+      "a.yaml:10:15: repositories[3].webhooks: the webhook list of acme/web is also defined at a.yaml:8 (repositories[2].webhooks); define it in one place",
     ],
   },
   {

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { formatConfigError, loadDesiredState } from "../../src/config/index.js";
+import { formatConfigError, type RepositoryEntry } from "../../src/config/index.js";
+import { loadDesiredState } from "../../src/engine/desired.js";
 import { repoRoot } from "../helpers/cli.js";
 
 const env = { CI_HOOK_SECRET: "example-secret", CI_HOOK_AUTH: "Bearer example" };
@@ -45,6 +46,12 @@ describe("examples", () => {
 describe("the demo config", () => {
   const state = load("forgeplan.yaml");
   const [api, web] = state.repositories;
+  const protections = (entry: RepositoryEntry) =>
+    entry.settings.branch_protection as Record<string, unknown>;
+  const section = (name: string) =>
+    state.sections
+      .filter((entry) => entry.section === name)
+      .map(({ target, value }) => ({ target, value }));
 
   it("uses the default targets", () => {
     expect(state.targets.map((target) => target.name)).toEqual(["github", "gitlab"]);
@@ -52,7 +59,7 @@ describe("the demo config", () => {
 
   it("protects acme/api main as the demo world has it, with two approvals", () => {
     expect(api!.selector).toEqual({ kind: "name", owner: "acme", repo: "api" });
-    expect(api!.branchProtection.main).toEqual({
+    expect(protections(api!).main).toEqual({
       required_status_checks: { strict: true, checks: [{ context: "ci/build", app_id: 15368 }] },
       enforce_admins: false,
       required_pull_request_reviews: {
@@ -66,52 +73,42 @@ describe("the demo config", () => {
 
   it("adds a protection to acme/web main", () => {
     expect(web!.selector).toEqual({ kind: "name", owner: "acme", repo: "web" });
-    expect(web!.branchProtection.main).toMatchObject({ enforce_admins: true });
+    expect(protections(web!).main).toMatchObject({ enforce_admins: true });
   });
 
   it("edits webhook 1 of acme/api by its URL, adding release, with no secret", () => {
-    expect(api!.webhooks!.mode).toBe("additive");
-    expect(api!.webhooks!.hooks.map(({ origin: _, ...hook }) => hook)).toEqual([
-      {
-        url: "https://ci.acme.example/hooks/forge",
-        events: ["push", "pull_request", "release"],
-        content_type: "json",
-        active: true,
-      },
-    ]);
+    expect(api!.settings.webhooks).toEqual({
+      mode: "additive",
+      hooks: [
+        {
+          url: "https://ci.acme.example/hooks/forge",
+          events: ["push", "pull_request", "release"],
+          content_type: "json",
+          active: true,
+        },
+      ],
+    });
   });
 
   it("removes board 2 of project 1 and related-epic link 1", () => {
-    expect(
-      state.projects.map(({ project, boardsAbsent, target }) => ({
-        project,
-        boardsAbsent,
-        target,
-      })),
-    ).toEqual([
-      { project: "acme/api", boardsAbsent: [{ name: "Legacy triage" }], target: "gitlab" },
+    expect(section("projects")).toEqual([
+      {
+        target: "gitlab",
+        value: { project: "acme/api", boards_absent: [{ name: "Legacy triage" }] },
+      },
     ]);
-    expect(state.groups.map(({ group, epicLinksAbsent }) => ({ group, epicLinksAbsent }))).toEqual([
-      { group: "acme", epicLinksAbsent: [{ epic: 1, related: 2 }] },
+    expect(section("groups")).toEqual([
+      { target: "gitlab", value: { group: "acme", epic_links_absent: [{ epic: 1, related: 2 }] } },
     ]);
   });
 
   it("audits invitations, gists and migrations", () => {
-    expect(api!.invitations).toEqual({
-      allowedInvitees: ["octo-*"],
-      maxAgeDays: 90,
-      reportExpired: true,
-    });
-    expect(state.gists.map(({ origin: _, ...gist }) => gist)).toEqual([
-      { target: "github", allowPublic: false },
-    ]);
-    expect(state.migrations.map(({ origin: _, ...migration }) => migration)).toEqual([
+    expect(api!.settings.invitations).toEqual({ allowed_invitees: ["octo-*"], max_age_days: 90 });
+    expect(section("audits.gists")).toEqual([{ target: "github", value: { allow_public: false } }]);
+    expect(section("audits.migrations")).toEqual([
       {
         target: "github",
-        owner: { org: "acme" },
-        id: 2,
-        states: ["exported"],
-        repositories: ["acme/api", "acme/web"],
+        value: { org: "acme", id: 2, state: "exported", repositories: ["acme/api", "acme/web"] },
       },
     ]);
   });

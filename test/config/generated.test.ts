@@ -2,7 +2,8 @@ import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
-import { type LoadResult, loadConfig } from "../../src/config/load.js";
+import type { LoadResult } from "../../src/config/load.js";
+import { loadDesiredState } from "../../src/engine/desired.js";
 import { repoRoot } from "../helpers/cli.js";
 
 const env = { CI_HOOK_SECRET: "s", CI_HOOK_AUTH: "a", GITHUB_TOKEN: "t" };
@@ -11,7 +12,7 @@ const seeds = ["forgeplan.yaml", "org-baseline.yaml", "planning-cleanup.yaml"].m
 );
 
 function load(content: Uint8Array | string): LoadResult {
-  return loadConfig(["m.yaml"], { cwd: "/virtual", env, readFile: () => content });
+  return loadDesiredState(["m.yaml"], { cwd: "/virtual", env, readFile: () => content });
 }
 
 /**

@@ -1,4 +1,5 @@
-import { formatConfigError, loadConfig } from "../../src/config/index.js";
+import { formatConfigError } from "../../src/config/index.js";
+import { loadDesiredState } from "../../src/engine/desired.js";
 
 /** Strips the common indentation of a template literal so YAML fixtures can be written inline. */
 export function yaml(strings: TemplateStringsArray, ...values: unknown[]): string {
@@ -24,7 +25,7 @@ export function loadFiles(
   env: Record<string, string> = {},
   paths = Object.keys(files),
 ) {
-  return loadConfig(paths, {
+  return loadDesiredState(paths, {
     cwd: "/nonexistent-forgeplan-test",
     env,
     readFile: (path) => {

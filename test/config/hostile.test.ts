@@ -30,7 +30,9 @@ describe("hostile YAML", () => {
       "",
     ].join("\n");
     const state = stateOf({ "a.yaml": text });
-    expect(state.repositories[0]!.branchProtection).toEqual({ main: { enforce_admins: true } });
+    expect(state.repositories[0]!.settings.branch_protection).toEqual({
+      main: { enforce_admins: true },
+    });
   });
 
   it("refuses an alias to a value that contains it", () => {

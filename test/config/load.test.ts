@@ -3,8 +3,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { inspect } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
-import { loadDesiredState, matchesGlob, selectsRepository } from "../../src/config/index.js";
+import { matchesGlob, selectsRepository } from "../../src/config/index.js";
+import { loadDesiredState } from "../../src/engine/desired.js";
 import { Secret } from "../../src/core/secret.js";
+import { settingsOf } from "../../src/engine/expand.js";
+import type { Webhooks } from "../../src/resources/webhook-settings.js";
 import { stateOf, yaml } from "./helpers.js";
 
 describe("merging defaults, profiles and entries", () => {
@@ -41,7 +44,7 @@ describe("merging defaults, profiles and entries", () => {
   const [api, web] = stateOf(files).repositories;
 
   it("applies defaults, then profiles in order, then the entry", () => {
-    expect(api!.branchProtection).toEqual({
+    expect(api!.settings.branch_protection).toEqual({
       main: {
         enforce_admins: true,
         // no-checks set null, then the entry's mapping replaced the null: strict from defaults is gone.
@@ -57,8 +60,8 @@ describe("merging defaults, profiles and entries", () => {
   });
 
   it("lets null replace a whole mapping, and keeps what nobody overrode", () => {
-    expect(web!.branchProtection).toEqual({ main: null, release: null });
-    expect(web!.invitations).toEqual({ maxAgeDays: 30, reportExpired: true });
+    expect(web!.settings.branch_protection).toEqual({ main: null, release: null });
+    expect(web!.settings.invitations).toEqual({ max_age_days: 30 });
   });
 
   it("replaces lists instead of merging them", () => {
@@ -72,15 +75,8 @@ describe("merging defaults, profiles and entries", () => {
             webhooks: { hooks: [{ url: "https://only.example/h", events: [push] }] }
       `,
     });
-    expect(state.repositories[0]!.webhooks).toEqual({
-      mode: "additive",
-      hooks: [
-        {
-          url: "https://only.example/h",
-          events: ["push"],
-          origin: { file: "a.yaml", line: 6, column: 25 },
-        },
-      ],
+    expect(state.repositories[0]!.settings.webhooks).toEqual({
+      hooks: [{ url: "https://only.example/h", events: ["push"] }],
     });
   });
 });
@@ -149,7 +145,8 @@ describe("the resolved model", () => {
       },
       { CI_HOST: "ci.acme.example", HOOK_SECRET: "s3cret", HOOK_AUTH: "Bearer t0ken" },
     );
-    const hook = state.repositories[0]!.webhooks!.hooks[0]!;
+    const webhooks = state.repositories[0]!.settings.webhooks as Webhooks;
+    const hook = webhooks.hooks![0]!;
     expect(hook.url).toBe("https://ci.acme.example/hooks");
     expect(hook.branch_filter).toBe("${literal}");
     expect(hook.secret).toBeInstanceOf(Secret);
@@ -158,7 +155,7 @@ describe("the resolved model", () => {
     expect(hook.authorization_header!.reveal()).toBe("Bearer t0ken");
     expect(`${hook.secret}`).toBe("(sensitive)");
     expect(JSON.stringify(state)).not.toMatch(/s3cret|t0ken/);
-    expect(state.repositories[0]!.webhooks!.mode).toBe("authoritative");
+    expect(webhooks.mode).toBe("authoritative");
   });
 
   it("parses selectors: names, globs and exclusions", () => {
@@ -201,7 +198,7 @@ describe("the resolved model", () => {
       "a.yaml":
         "version: 1\nrepositories:\n  - name: acme/api\n    branch_protection: { 1.10: null, 0x1: null, __proto__: null }\n",
     });
-    expect(Object.keys(state.repositories[0]!.branchProtection)).toEqual([
+    expect(Object.keys(state.repositories[0]!.settings.branch_protection as object)).toEqual([
       "1.10",
       "0x1",
       "__proto__",
@@ -224,42 +221,41 @@ describe("the resolved model", () => {
             - { org: acme, id: 2, state: exported, repositories: [acme/api] }
       `,
     });
-    expect(state.projects).toEqual([
+    const entries = (section: string) =>
+      state.sections
+        .filter((entry) => entry.section === section)
+        .map(({ target, value, origin }) => ({ target, value, origin }));
+    expect(entries("projects")).toEqual([
       {
         target: "gitlab",
-        project: 1,
-        boardsAbsent: [{ id: 2 }, { name: "Old" }],
+        value: { project: 1, boards_absent: [{ id: 2 }, { name: "Old" }] },
         origin: { file: "a.yaml", line: 3, column: 5 },
       },
     ]);
-    expect(state.groups[0]!.epicLinksAbsent).toEqual([
-      { epic: 1, related: 2, relatedGroup: 5 },
-      { linkId: 4 },
-      { linkId: 5, epic: 3 },
+    expect(entries("groups")[0]!.value.epic_links_absent).toEqual([
+      { epic: 1, related: 2, related_group: 5 },
+      { link_id: 4 },
+      { link_id: 5, epic: 3 },
     ]);
-    expect(state.gists).toEqual([
+    expect(entries("audits.gists")).toEqual([
       {
         target: "github",
-        allowPublic: false,
-        since: "2026-01-01T00:00:00Z",
+        value: { since: "2026-01-01T00:00:00Z" },
         origin: { file: "a.yaml", line: 8, column: 10 },
       },
     ]);
-    expect(state.migrations.map(({ origin: _, ...rest }) => rest)).toEqual([
-      { target: "github", owner: { user: true }, id: 1, states: ["exported", "failed"] },
+    expect(entries("audits.migrations").map(({ target, value }) => ({ target, value }))).toEqual([
+      { target: "github", value: { user: true, id: 1, state: ["exported", "failed"] } },
       {
         target: "github",
-        owner: { org: "acme" },
-        id: 2,
-        states: ["exported"],
-        repositories: ["acme/api"],
+        value: { org: "acme", id: 2, state: "exported", repositories: ["acme/api"] },
       },
     ]);
   });
 });
 
 describe("several files", () => {
-  it("merges in order, shares targets, profiles and defaults, and lets an entry's own definition win over defaults", () => {
+  it("merges in order, shares targets, profiles and defaults, and layers every entry of a repository over the defaults once", () => {
     const state = stateOf({
       "base.yaml": yaml`
         version: 1
@@ -283,18 +279,20 @@ describe("several files", () => {
     });
     expect(state.files).toEqual(["base.yaml", "team.yaml"]);
     const [first, second, glob] = state.repositories;
-    // base.yaml's entry only had main from defaults; team.yaml's entry chose it through a profile.
-    expect(first!.branchProtection).toEqual({});
-    expect(first!.webhooks?.hooks.map((hook) => hook.url)).toEqual(["https://ci.example/h"]);
-    // Both had the invitation audit from defaults only: the first keeps it.
-    expect(first!.invitations).toEqual({ maxAgeDays: 14, reportExpired: true });
-    expect(second!.invitations).toBeUndefined();
-    expect(second!.branchProtection).toEqual({
+    // Each entry alone: the defaults of both files under its own layers.
+    expect(first!.settings.branch_protection).toEqual({ main: { allow_deletions: false } });
+    expect(second!.settings.branch_protection).toEqual({
       main: { allow_deletions: false, enforce_admins: true },
+    });
+    // The two entries of acme/api together: the defaults once, then both entries' layers.
+    expect(settingsOf(state.defaults, [first!, second!])).toEqual({
+      branch_protection: { main: { allow_deletions: false, enforce_admins: true } },
+      webhooks: { hooks: [{ url: "https://ci.example/h" }] },
+      invitations: { max_age_days: 14 },
     });
     // A glob that overlaps explicit entries is layered by the planner, not refused here.
     expect(glob!.selector).toEqual({ kind: "glob", owner: "acme", pattern: "*", exclude: [] });
-    expect(glob!.branchProtection).toEqual({ main: { allow_deletions: false } });
+    expect(glob!.settings.branch_protection).toEqual({ main: { allow_deletions: false } });
   });
 
   const directory = mkdtempSync(join(tmpdir(), "forgeplan-config-"));

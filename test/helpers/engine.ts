@@ -1,4 +1,5 @@
 import type { DesiredState, RepositoryEntry } from "../../src/config/model.js";
+import type { SourceFile } from "../../src/config/source.js";
 import type { ChangeOutcome, Plan } from "../../src/core/plan.js";
 import { Secret } from "../../src/core/secret.js";
 import { applyPlan } from "../../src/engine/apply.js";
@@ -11,10 +12,16 @@ export const TARGET = "github";
 
 const origin = { file: "generated.yaml", line: 1, column: 1 };
 
+/** A repository entry as a test writes it: its selector and its settings by key. */
+export type EngineEntry = Pick<RepositoryEntry, "selector" | "ownerType" | "settings">;
+
+/** A file that is not on disk: every value is said to be at its first line. */
+const generated: SourceFile = { file: origin.file, value: {}, locate: () => origin };
+
 /** The engine driven directly, as the CLI drives it, against one running sandbox. */
 export interface SandboxEngine {
   /** A desired state of repository entries on the one target, as the loader would resolve it. */
-  state(repositories: Array<Omit<RepositoryEntry, "target" | "origin">>): DesiredState;
+  state(repositories: EngineEntry[]): DesiredState;
   plan(state: DesiredState): Promise<Plan>;
   apply(
     plan: Plan,
@@ -42,11 +49,14 @@ export function sandboxEngine(world: RunningSandbox, token = "sandbox-admin"): S
           tokenEnv: "GITHUB_TOKEN",
         },
       ],
-      repositories: repositories.map((entry) => ({ target: TARGET, origin, ...entry })),
-      projects: [],
-      groups: [],
-      gists: [],
-      migrations: [],
+      defaults: [],
+      repositories: repositories.map((entry) => ({
+        target: TARGET,
+        origin,
+        ...entry,
+        layers: [{ label: "entry", source: generated, path: [], value: entry.settings }],
+      })),
+      sections: [],
       files: [origin.file],
     }),
     plan: (state) => buildPlan({ state, readers, now: Date.parse("2026-12-01T00:00:00Z") }),

@@ -1,10 +1,8 @@
 import fc from "fast-check";
-import type {
-  BranchProtectionSettings,
-  RepositoryEntry,
-  WebhookSettings,
-} from "../../src/config/model.js";
 import { Secret } from "../../src/core/secret.js";
+import type { BranchProtectionSettings } from "../../src/resources/branch-protection-settings.js";
+import type { WebhookSettings } from "../../src/resources/webhook-settings.js";
+import type { EngineEntry } from "./engine.js";
 import type { SandboxOptions } from "../../src/sandbox/index.js";
 
 /**
@@ -88,7 +86,6 @@ export const CONFIG_KEYS = ["insecure_ssl"];
 export const SECRET = new Secret("hook-signing-secret", "HOOK_SECRET");
 export const AUTH = new Secret("Bearer hook-delivery-token", "HOOK_AUTH");
 export const SECRET_ENV = { HOOK_SECRET: SECRET.reveal(), HOOK_AUTH: AUTH.reveal() };
-export const origin = { file: "generated.yaml", line: 1, column: 1 };
 
 /** A login or slug from the pool in random letter case. */
 function cased(pool: readonly string[]): fc.Arbitrary<string> {
@@ -231,7 +228,7 @@ function liveHook(url: string): fc.Arbitrary<Json> {
     }));
 }
 
-export type DesiredHook = Omit<WebhookSettings, "origin">;
+export type DesiredHook = WebhookSettings;
 
 /** A desired hook: any subset of its fields; events in random order with duplicates. */
 function desiredHook(url: string): fc.Arbitrary<DesiredHook> {
@@ -289,23 +286,22 @@ export function scenarios(repos: readonly RepoFacts[] = REPOS): fc.Arbitrary<Sce
   );
 }
 
-/** The scenario's desired repository entry, as the loader would resolve it. */
-export function desiredEntry(s: Scenario): Omit<RepositoryEntry, "target" | "origin"> & {
-  branchProtection: Record<string, BranchProtectionSettings | null>;
-  webhooks: NonNullable<RepositoryEntry["webhooks"]>;
+/** The scenario's desired repository entry: its selector and settings, as a user writes them. */
+export function desiredEntry(s: Scenario): EngineEntry & {
+  settings: {
+    branch_protection: Record<string, BranchProtectionSettings | null>;
+    webhooks: { mode: "additive" | "authoritative"; hooks: DesiredHook[] };
+  };
 } {
   const branchProtection: Record<string, BranchProtectionSettings | null> = {};
   s.repo.branches.forEach((branch, index) => {
     const settings = s.protections[index];
     if (settings !== undefined) branchProtection[branch] = settings;
   });
-  const hooks = s.hooks
-    .filter((hook): hook is DesiredHook => hook !== undefined)
-    .map((hook) => ({ ...hook, origin }));
+  const hooks = s.hooks.filter((hook): hook is DesiredHook => hook !== undefined);
   return {
     selector: { kind: "name", owner: s.repo.owner, repo: s.repo.name },
     ownerType: "organization",
-    branchProtection,
-    webhooks: { mode: s.mode, hooks },
+    settings: { branch_protection: branchProtection, webhooks: { mode: s.mode, hooks } },
   };
 }

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { Plan } from "../../src/core/plan.js";
+import { makePlan, type Plan } from "../../src/core/plan.js";
 import type { RunningSandbox } from "../../src/sandbox/index.js";
 import { runInProcess } from "../helpers/cli.js";
 import { api, configFile, sandbox } from "../helpers/sandbox.js";
@@ -153,11 +153,36 @@ describe("a saved plan that cannot be used", () => {
   });
 
   it("asks for -c when the plan does not record its configuration", async () => {
-    writeFileSync(out, JSON.stringify({ format_version: 1, summary: {}, changes: [] }));
+    writeFileSync(out, JSON.stringify(makePlan([])));
     const result = await apply(out);
     expect(result.stderr).toBe(
       `forgeplan: apply: ${out} does not record the configuration it was made from; pass it with -c FILE\n`,
     );
+  });
+
+  it("refuses a plan whose summary was zeroed: it never says there is nothing to apply", async () => {
+    const saved = await savePlan();
+    const zeroed = { create: 0, update: 0, delete: 0, report: 0, "no-op": 0 };
+    writeFileSync(out, JSON.stringify({ ...saved, summary: zeroed }));
+    const result = await apply(out);
+    expect(result.code).toBe(1);
+    expect(result.stdout).not.toContain("Nothing to apply");
+    expect(result.stderr).toMatch(
+      new RegExp(`^forgeplan: apply: ${out}: summary does not match its changes \\(create 0 ≠ 1, `),
+    );
+    expect(world.stats().mutations_applied).toBe(0);
+  });
+
+  it("refuses a plan that lists a change twice, so nothing is sent twice", async () => {
+    const saved = await savePlan();
+    const twice = [...saved.changes, saved.changes[0]!];
+    writeFileSync(out, JSON.stringify({ ...makePlan(twice), config: saved.config }));
+    const result = await apply(out);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      `forgeplan: apply: ${out}: changes[${saved.changes.length}]: ${saved.changes[0]!.address} is listed twice; a plan holds each change once\n`,
+    );
+    expect(world.stats().mutations_applied).toBe(0);
   });
 
   it("says a missing file is missing", async () => {

@@ -181,21 +181,17 @@ describe("convergence against the sandbox (property-based)", () => {
 /** The desired state as a user writes it: the same fields, secrets as ${NAME} references. */
 function yamlOf(s: Scenario): string {
   const entry = desiredEntry(s);
-  const hooks = entry.webhooks.hooks.map(
-    ({ origin: _origin, secret, authorization_header, ...hook }) => ({
-      ...hook,
-      ...(secret ? { secret: `\${${secret.source}}` } : {}),
-      ...(authorization_header
-        ? { authorization_header: `\${${authorization_header.source}}` }
-        : {}),
-    }),
-  );
+  const hooks = entry.settings.webhooks.hooks.map(({ secret, authorization_header, ...hook }) => ({
+    ...hook,
+    ...(secret ? { secret: `\${${secret.source}}` } : {}),
+    ...(authorization_header ? { authorization_header: `\${${authorization_header.source}}` } : {}),
+  }));
   return stringify({
     version: 1,
     repositories: [
       {
         name: `${s.repo.owner}/${s.repo.name}`,
-        branch_protection: entry.branchProtection,
+        branch_protection: entry.settings.branch_protection,
         webhooks: { mode: s.mode, hooks },
       },
     ],

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadDesiredState } from "../../src/config/index.js";
+import { loadDesiredState } from "../../src/engine/desired.js";
 import { Secret } from "../../src/core/secret.js";
 import { buildPlan } from "../../src/engine/plan.js";
 import { ForgeClient } from "../../src/forge/client.js";

@@ -1,13 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { deepMerge } from "../../src/engine/expand.js";
+import { deepMerge } from "../../src/config/merge.js";
 import { invitationFindings } from "../../src/resources/invitation.js";
 import { locksOf, migrationFindings } from "../../src/resources/migration.js";
 
-const origin = { file: "f.yaml", line: 1, column: 1 };
 const now = Date.parse("2026-11-22T00:00:00Z");
 
 describe("invitation audit", () => {
-  const policy = { allowedInvitees: ["octo-*"], maxAgeDays: 90, reportExpired: true };
+  const policy = { allowed_invitees: ["octo-*"], max_age_days: 90, report_expired: true };
 
   it("reports an invitee outside the allowed globs and an invitation older than the maximum age", () => {
     expect(
@@ -32,7 +31,7 @@ describe("invitation audit", () => {
     expect(invitationFindings(invitation, policy, now)).toEqual([
       "the invitation has expired but is still listed as open",
     ]);
-    expect(invitationFindings(invitation, { ...policy, reportExpired: false }, now)).toEqual([]);
+    expect(invitationFindings(invitation, { ...policy, report_expired: false }, now)).toEqual([]);
   });
 
   it("accepts an allowed, recent invitation (globs are case-insensitive)", () => {
@@ -48,12 +47,10 @@ describe("invitation audit", () => {
 
 describe("migration audit", () => {
   const audit = {
-    target: "github",
-    owner: { org: "acme" },
+    org: "acme",
     id: 2,
-    states: ["exported" as const],
+    state: ["exported" as const],
     repositories: ["acme/api", "ACME/web"],
-    origin,
   };
 
   it("accepts the expected state and repositories, compared case-insensitively as sets", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { BranchProtectionSettings } from "../../src/config/model.js";
+import type { BranchProtectionSettings } from "../../src/resources/branch-protection-settings.js";
 import {
   type CanonicalProtection,
   fromRead,

@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { type Change, makePlan } from "../../src/core/plan.js";
-import { checkSavedPlan, parseSavedPlan, withCurrentHolds } from "../../src/engine/saved-plan.js";
+import { readPlan } from "../../src/engine/merge.js";
+import { checkSavedPlan, withCurrentHolds } from "../../src/engine/saved-plan.js";
+import { missingSecrets } from "../../src/engine/secrets.js";
+import { Secret } from "../../src/core/secret.js";
+
+const parseSavedPlan = (text: string, source: string) => readPlan({ source, text });
 
 function change(name: string, over: Partial<Change> = {}): Change {
   return {
@@ -103,7 +108,7 @@ describe("parseSavedPlan", () => {
       "p.json is not a forgeplan plan (expected a JSON object)",
     );
     expect(() => parseSavedPlan("{}", "p.json")).toThrow(
-      "p.json has format_version missing; this forgeplan reads format_version 1",
+      "p.json is not a forgeplan plan (expected format_version 1 and a changes list)",
     );
     expect(() =>
       parseSavedPlan(
@@ -113,5 +118,19 @@ describe("parseSavedPlan", () => {
         "p.json",
       ),
     ).toThrow('p.json: changes[0].requests[0].path: expected a path starting with "/"');
+  });
+});
+
+describe("missingSecrets", () => {
+  it("names every referenced variable that neither the desired state nor the environment holds", () => {
+    const bodies = [
+      { config: { secret: { $secret: "HOOK_SECRET" } } },
+      { authorization_header: { $secret: "HOOK_AUTH" } },
+      { nested: [{ $secret: "OTHER" }] },
+      undefined,
+    ];
+    const known = new Map([["HOOK_SECRET", new Secret("s", "HOOK_SECRET")]]);
+    expect(missingSecrets(bodies, known, { OTHER: "set" })).toEqual(["HOOK_AUTH"]);
+    expect(missingSecrets(bodies, known, { OTHER: "x", HOOK_AUTH: "y" })).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { WebhookSettings } from "../../src/config/model.js";
+import type { WebhookSettings } from "../../src/resources/webhook-settings.js";
 import { Secret } from "../../src/core/secret.js";
 import { diffValues } from "../../src/resources/diff.js";
 import {
@@ -11,7 +11,6 @@ import {
 } from "../../src/resources/webhook.js";
 import { githubExample } from "../helpers/github-examples.js";
 
-const origin = { file: "forgeplan.yaml", line: 1, column: 1 };
 const url = "https://ci.acme.example/hooks/forge";
 const path = "/repos/acme/api/hooks";
 
@@ -27,7 +26,7 @@ const listed = {
 };
 
 function desired(settings: Partial<WebhookSettings>): WebhookSettings {
-  return { url, origin, ...settings };
+  return { url, ...settings };
 }
 
 const secret = new Secret("s3cr3t-value", "CI_HOOK_SECRET");
@@ -37,7 +36,7 @@ describe("webhook normalization", () => {
   it("plans GitHub's documented hook example, written back as desired state, as no change", () => {
     const live = fromRead(githubExample("hook") as never);
     expect(live.url).toBe("https://example.com/webhook");
-    const settings = { ...toSettings(live), origin };
+    const settings = toSettings(live);
     expect(diffValues(live, targetOf(settings, live, []))).toEqual([]);
   });
 

@@ -1,0 +1,82 @@
+/**
+ * Building blocks of the configuration schema, shared by the file's frame (src/config/schema.ts)
+ * and by the resource kinds that contribute their own keys to it (src/resources/*). Every mapping is
+ * closed (unknown keys are errors with a "did you mean"), and every field says what it is, since the
+ * descriptions become the JSON Schema's hover help.
+ */
+import * as z from "zod";
+import { ENV_REFERENCE } from "./interpolate.js";
+import { unknownNameHint } from "./suggest.js";
+
+/**
+ * A mapping that refuses keys it does not know. The unknown-key message carries one line per key,
+ * each with a "did you mean" drawn from the known keys (the issue mapper splits them by line).
+ */
+export function closed<T extends z.ZodRawShape>(shape: T) {
+  const known = Object.keys(shape);
+  return z.strictObject(shape, {
+    error: (issue) =>
+      issue.code === "unrecognized_keys"
+        ? issue.keys
+            .map((key) => `unknown key ${JSON.stringify(key)}; ${unknownNameHint(key, known)}`)
+            .join("\n")
+        : undefined,
+  });
+}
+
+/** `null` is a value of its own here: "must be absent / disabled", unlike leaving the key out. */
+export function orNull<T extends z.ZodType>(schema: T) {
+  return z.union([schema, z.null()]);
+}
+
+const OWNER = "[A-Za-z0-9][A-Za-z0-9-]*";
+const REPOSITORY = "[A-Za-z0-9._-]+";
+const REPOSITORY_GLOB = "[A-Za-z0-9._*?\\[\\]!-]+";
+const PLANNING_PATH = "[A-Za-z0-9_.][A-Za-z0-9_.-]*";
+
+export const OWNER_NAME = new RegExp(`^${OWNER}$`);
+export const REPOSITORY_NAME = new RegExp(`^${OWNER}/${REPOSITORY}$`);
+export const REPOSITORY_SELECTOR = new RegExp(`^${OWNER}/${REPOSITORY_GLOB}$`);
+
+export const name = (what: string) => z.string().min(1).describe(what);
+export const nameList = (what: string) => z.array(name(what));
+
+export const secretReference = (what: string) =>
+  z
+    .string()
+    .regex(ENV_REFERENCE, {
+      error: "literal secrets are refused: write ${NAME} and set the environment variable NAME",
+    })
+    .describe(
+      `${what}, as \${NAME}: read from the environment variable NAME, never written in the file.`,
+    );
+
+export const httpUrl = (example: string) =>
+  z.url({ protocol: /^https?$/, error: `expected an http(s) URL such as ${example}` });
+
+export const positiveId = (what: string) => z.int().positive().describe(what);
+
+/** A planning-side project or group: its numeric id or its full path (a project's has a namespace). */
+export const pathOrId = (what: string, example: string, namespaced: boolean) =>
+  z
+    .union([
+      z.int().positive(),
+      z
+        .string()
+        .regex(new RegExp(`^${PLANNING_PATH}(/${PLANNING_PATH})${namespaced ? "+" : "*"}$`), {
+          error: `expected a numeric id or a full path such as ${example}`,
+        }),
+    ])
+    .describe(what);
+
+export const targetName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, {
+  error: "expected a name of letters, digits, '.', '_' and '-'",
+});
+
+export const targetReference = (kind: "repository" | "planning") =>
+  targetName
+    .optional()
+    .describe(`The ${kind} target to use; optional when exactly one ${kind} target exists.`);
+
+export const UTC_TIME =
+  /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:[0-5]\dZ$/;

@@ -1,0 +1,84 @@
+/**
+ * What the resource kinds contribute to the configuration file. The loader knows the frame (version,
+ * targets, defaults, profiles, repository entries and their selectors, sections and targets); every
+ * key a kind is configured by comes from the kind, through a ConfigSpec the registry assembles
+ * (src/resources/index.ts). Nothing here names a kind.
+ */
+import type * as z from "zod";
+import type { Path } from "./errors.js";
+
+/** A rule broken at `path`, relative to the value the rule was checked on. */
+export interface RuleProblem {
+  path: Path;
+  message: string;
+  /** Another place the problem involves (relative like `path`): the message names its line. */
+  sameAs?: Path;
+}
+
+/** What a rule may know about the entry a setting belongs to. */
+export interface EntryFacts {
+  ownerType?: "organization" | "user";
+}
+
+/**
+ * Something a setting or section entry defines that must be defined once: two entries that name one
+ * repository (or two section entries) must not both define it. `id` is unique within its scope.
+ */
+export interface Defined {
+  id: string;
+  /** Where it is written, relative to the value. */
+  path: Path;
+  /** For messages: "the protection of branch main". */
+  what: string;
+}
+
+/** One block of `validate --print`: a resource and where its values sit. */
+export interface PrintBlock {
+  kind: string;
+  name: string;
+  /** Relative to the value; its leaves are printed with their file:line. */
+  path: Path;
+  /** Rows for values that are not written, with what they default to. */
+  defaults?: ReadonlyArray<readonly [string, unknown]>;
+  /** Rows that say what the block means instead of its leaves ("must be absent"). */
+  fixed?: ReadonlyArray<readonly [string, unknown]>;
+}
+
+/** A key of the repository settings (in `defaults`, `profiles` and repository entries). */
+export interface SettingSpec {
+  key: string;
+  /** The value's schema (with its descriptions and the rules that need only the value). */
+  schema: z.ZodType;
+  /**
+   * Rules over the value that defaults, profiles and an entry make together (relative paths). Rules
+   * that need only one written value belong in the schema, where every layer is checked.
+   */
+  rules?(value: unknown, entry: EntryFacts): RuleProblem[];
+  /** What the value defines, for the once-only check across entries of one repository. */
+  defines(value: unknown): Defined[];
+  print(value: unknown): PrintBlock[];
+}
+
+/** A section of the file owned by one kind: `projects`, `groups`, `audits.gists` … */
+export interface SectionSpec {
+  /** Where it sits in the file: ["projects"] or ["audits", "gists"]. */
+  at: readonly [string] | readonly [string, string];
+  /** One entry's schema; it has an optional `target` key (see targetReference). */
+  entry: z.ZodType;
+  /** A list of entries, or one entry. */
+  list: boolean;
+  description: string;
+  /** The kind of target its entries use. */
+  targetType: "repository" | "planning";
+  /** How `validate` counts its entries: ["project", "projects"]. */
+  noun: readonly [string, string];
+  defines(entry: unknown, target: string): Defined[];
+  /** The scope its resources are addressed under (and sharded by). */
+  scope(entry: unknown): string;
+  print(entry: unknown): PrintBlock[];
+}
+
+export interface ConfigSpec {
+  settings: readonly SettingSpec[];
+  sections: readonly SectionSpec[];
+}

@@ -1,0 +1,230 @@
+import * as z from "zod";
+import { ACTIONS, type Change, makePlan, type Plan, summarize } from "./plan.js";
+import { isPlainObject } from "./plain.js";
+import { SENSITIVE } from "./secret.js";
+
+/**
+ * The plan file (`plan --out`, `--format json`): the only code that writes and reads it. Writing
+ * orders keys so the same plan always prints the same bytes; reading validates the whole file and
+ * trusts nothing that can be recomputed from the changes.
+ */
+
+/** A plan file that cannot be used, with a one-line reason that names the file. */
+export class PlanFileError extends Error {
+  override name = "PlanFileError";
+}
+
+// Keys a newer engine adds that are not listed here follow the known ones in their own order.
+const PLAN_KEYS = ["format_version", "changes", "summary", "errors"];
+const CHANGE_KEYS = [
+  "address",
+  "kind",
+  "action",
+  "target",
+  "scope",
+  "name",
+  "diff",
+  "requests",
+  "findings",
+  "notes",
+  "live_fingerprint",
+  "error",
+];
+const DIFF_KEYS = ["path", "before", "after", "sensitive"];
+const REQUEST_KEYS = ["method", "path", "body"];
+const ERROR_KEYS = ["message", "request", "status"];
+const SUMMARY_KEYS = ["create", "update", "delete", "report", "no-op"];
+
+export function ordered(value: unknown, keys: readonly string[]): unknown {
+  if (!isPlainObject(value)) return value;
+  const result: Record<string, unknown> = {};
+  for (const key of keys) if (key in value) result[key] = value[key];
+  for (const key of Object.keys(value)) if (!(key in result)) result[key] = value[key];
+  return result;
+}
+
+function list(value: unknown, each: (item: unknown) => unknown): unknown {
+  return Array.isArray(value) ? value.map(each) : value;
+}
+
+/**
+ * Plain JSON data: `Secret`s become "(sensitive)" (their toJSON), undefined members go. A sensitive
+ * diff entry keeps which sides exist (added, removed, changed) but never their values.
+ */
+function plainData(value: unknown): unknown {
+  return JSON.parse(JSON.stringify(value) ?? "null") as unknown;
+}
+
+function diffEntry(value: unknown): unknown {
+  const entry = ordered(value, DIFF_KEYS);
+  if (isPlainObject(entry) && entry.sensitive === true) {
+    if ("before" in entry) entry.before = SENSITIVE;
+    if ("after" in entry) entry.after = SENSITIVE;
+  }
+  return entry;
+}
+
+function changeJson(value: unknown): unknown {
+  const result = ordered(plainData(value), CHANGE_KEYS);
+  if (!isPlainObject(result)) return result;
+  if ("diff" in result) result.diff = list(result.diff, diffEntry);
+  if ("requests" in result)
+    result.requests = list(result.requests, (r) => ordered(r, REQUEST_KEYS));
+  if ("error" in result) result.error = ordered(result.error, ERROR_KEYS);
+  return result;
+}
+
+/** A whole plan (or a plan inside an apply report) as the file's ordered data. */
+export function planData(value: unknown): unknown {
+  const result = ordered(plainData(value), PLAN_KEYS);
+  if (!isPlainObject(result)) return result;
+  if ("changes" in result) result.changes = list(result.changes, changeJson);
+  if ("summary" in result) result.summary = ordered(result.summary, SUMMARY_KEYS);
+  return result;
+}
+
+function stringify(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
+}
+
+const CHANGES_SLOT = '"changes": []';
+
+/**
+ * The plan's JSON in pieces, one change at a time, so a plan of tens of thousands of changes is
+ * never held as one string. Joined, the pieces are the same bytes as `JSON.stringify` of the whole
+ * plan with a 2-space indent.
+ */
+export function* planFileChunks(input: Plan): Generator<string> {
+  const frame = stringify(planData({ ...input, changes: [] }));
+  const slot = frame.indexOf(CHANGES_SLOT);
+  if (input.changes.length === 0 || slot < 0) {
+    yield frame;
+    return;
+  }
+  yield `${frame.slice(0, slot)}"changes": [\n`;
+  for (const [index, item] of input.changes.entries()) {
+    const text = JSON.stringify(changeJson(item), null, 2).replace(/^/gm, "    ");
+    yield index === 0 ? text : `,\n${text}`;
+  }
+  yield `\n  ]${frame.slice(slot + CHANGES_SLOT.length)}`;
+}
+
+export function planFileText(input: Plan): string {
+  return [...planFileChunks(input)].join("");
+}
+
+const count = z.number().int().nonnegative();
+
+function fileSchema(kinds: readonly string[]) {
+  const request = z.looseObject({
+    method: z.enum(["GET", "PUT", "PATCH", "POST", "DELETE"]),
+    path: z.string().startsWith("/", { error: 'expected a path starting with "/"' }),
+    body: z.unknown().optional(),
+  });
+  const change = z.looseObject({
+    address: z.string().min(1),
+    kind: z.string().refine((kind) => kinds.includes(kind), {
+      error: (issue) => `unknown kind '${String(issue.input)}'`,
+    }),
+    action: z.enum(ACTIONS),
+    target: z.string().min(1),
+    scope: z.string(),
+    name: z.string(),
+    diff: z.array(z.looseObject({ path: z.string() })),
+    requests: z.array(request),
+    findings: z.array(z.string()).optional(),
+    notes: z.array(z.string()).optional(),
+    live_fingerprint: z.string().optional(),
+    held: z.string().optional(),
+    error: z
+      .looseObject({
+        message: z.string(),
+        request: z.string().optional(),
+        status: z.number().optional(),
+      })
+      .optional(),
+  });
+  return z.looseObject({
+    format_version: z.literal(1),
+    changes: z.array(change),
+    summary: z.strictObject({
+      create: count,
+      update: count,
+      delete: count,
+      report: count,
+      "no-op": count,
+    }),
+    errors: count.optional(),
+    config: z.array(z.string().min(1)).min(1).optional(),
+    rotate_secrets: z.literal(true).optional(),
+  });
+}
+
+function where(path: ReadonlyArray<PropertyKey>): string {
+  return path
+    .map((part, index) =>
+      typeof part === "number" ? `[${part}]` : `${index === 0 ? "" : "."}${String(part)}`,
+    )
+    .join("");
+}
+
+/**
+ * Reads a plan file. Anything that is not such a plan is refused with one line naming the file and
+ * the first key that is wrong; so is a plan whose summary does not count its own changes (a hand-
+ * edited summary must never make apply say "nothing to apply") or that lists an address twice (its
+ * change would be sent twice). `kinds` are the kinds this forgeplan knows.
+ */
+export function readPlanFile(text: string, file: string, kinds: readonly string[]): Plan {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    throw new PlanFileError(`${file} is not valid JSON: ${reason}`);
+  }
+  if (!isPlainObject(value)) {
+    throw new PlanFileError(`${file} is not a forgeplan plan (expected a JSON object)`);
+  }
+  if (value.format_version === undefined) {
+    throw new PlanFileError(
+      `${file} is not a forgeplan plan (expected format_version 1 and a changes list)`,
+    );
+  }
+  if (value.format_version !== 1) {
+    throw new PlanFileError(
+      `${file} has format_version ${JSON.stringify(value.format_version)}; this forgeplan reads format_version 1`,
+    );
+  }
+  const parsed = fileSchema(kinds).safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new PlanFileError(`${file}: ${where(issue?.path ?? [])}: ${issue?.message}`);
+  }
+  const changes = parsed.data.changes as Change[];
+  const seen = new Set<string>();
+  for (const [index, change] of changes.entries()) {
+    if (seen.has(change.address)) {
+      throw new PlanFileError(
+        `${file}: changes[${index}]: ${change.address} is listed twice; a plan holds each change once`,
+      );
+    }
+    seen.add(change.address);
+  }
+  const plan = makePlan(changes);
+  const stored = parsed.data.summary;
+  const counted = summarize(changes);
+  const differs = (Object.keys(counted) as Array<keyof typeof counted>).filter(
+    (action) => stored[action] !== counted[action],
+  );
+  if (differs.length > 0) {
+    const detail = differs.map((action) => `${action} ${stored[action]} ≠ ${counted[action]}`);
+    throw new PlanFileError(
+      `${file}: summary does not match its changes (${detail.join(", ")}); the file was edited or damaged`,
+    );
+  }
+  return {
+    ...plan,
+    ...(parsed.data.config ? { config: parsed.data.config } : {}),
+    ...(parsed.data.rotate_secrets ? { rotate_secrets: true } : {}),
+  };
+}

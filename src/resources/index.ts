@@ -1,0 +1,71 @@
+import type { ConfigSpec } from "../config/spec.js";
+import type { PlannedRequest } from "../core/plan.js";
+import { boardKind } from "./board.js";
+import { branchProtection } from "./branch-protection.js";
+import { epicLinkKind } from "./epic-link.js";
+import { gistKind } from "./gist.js";
+import { invitation } from "./invitation.js";
+import type { KindModule, RepositoryPart, SectionPart } from "./kind.js";
+import { migrationKind } from "./migration.js";
+import { webhook } from "./webhook.js";
+
+export type { Hold, KindModule, PlanOptions, RepositoryPart, SectionPart } from "./kind.js";
+
+/**
+ * The kinds of resource, in the order plans list them and apply applies them: protections, hooks,
+ * clean-ups, audits. The one place a kind is registered (docs/adding-a-kind.md).
+ */
+export const KINDS: readonly KindModule[] = [
+  branchProtection,
+  webhook,
+  boardKind,
+  epicLinkKind,
+  invitation,
+  gistKind,
+  migrationKind,
+];
+
+export const KIND_NAMES: readonly string[] = KINDS.map((kind) => kind.name);
+
+/** The kinds configured per repository, with their part. */
+export const REPOSITORY_KINDS: ReadonlyArray<KindModule & { repository: RepositoryPart }> =
+  KINDS.filter((kind): kind is KindModule & { repository: RepositoryPart } => !!kind.repository);
+
+/** The kinds configured in a section of their own, with their part. */
+export const SECTION_KINDS: ReadonlyArray<KindModule & { section: SectionPart }> = KINDS.filter(
+  (kind): kind is KindModule & { section: SectionPart } => !!kind.section,
+);
+
+/** What the kinds add to the configuration file: the loader's and the JSON Schema's input. */
+export const configSpec: ConfigSpec = {
+  settings: REPOSITORY_KINDS.map((kind) => kind.repository.setting),
+  sections: SECTION_KINDS.map((kind) => kind.section.spec),
+};
+
+export function kindNamed(name: string): KindModule | undefined {
+  return KINDS.find((kind) => kind.name === name);
+}
+
+/** The section kind of a section entry ("projects", "audits.gists" …). */
+export function sectionKind(section: string): (KindModule & { section: SectionPart }) | undefined {
+  return SECTION_KINDS.find((kind) => kind.section.spec.at.join(".") === section);
+}
+
+/**
+ * After a write, what the service answered is compared with what was sent: the service may silently
+ * drop or change values (GitHub drops principals without write access), and that must fail loudly.
+ */
+export function verifyResponse(
+  kind: string,
+  request: PlannedRequest,
+  response: unknown,
+): string | undefined {
+  if (request.method === "DELETE") return undefined;
+  const diff = kindNamed(kind)?.verify?.(request, response) ?? [];
+  if (diff.length === 0) return undefined;
+  const parts = diff.map(
+    (entry) =>
+      `${entry.path}: sent ${JSON.stringify(entry.before ?? null)}, service has ${JSON.stringify(entry.after ?? null)}`,
+  );
+  return `the service did not keep what was written (${parts.join("; ")})`;
+}

@@ -1,0 +1,67 @@
+import type { SectionSpec, SettingSpec } from "../config/spec.js";
+import type { Change, DiffEntry, PlannedRequest } from "../core/plan.js";
+import type { RepoRef, ResourceReader } from "./context.js";
+
+/**
+ * One kind of resource, described in one place: where it is configured, how its live state is read
+ * and planned (normalize, diff, requests), how a write is verified, and how live state is exported.
+ * The registry (./index.ts) lists the kinds; the loader, planner, apply, verify and export read it,
+ * so adding a kind is its module, its sandbox routes and one line there (docs/adding-a-kind.md).
+ */
+export interface KindModule {
+  /** The kind's name in addresses and plans, e.g. "branch_protection". */
+  readonly name: string;
+  /** Desired state per repository: a key of the repository settings. */
+  readonly repository?: RepositoryPart;
+  /** Desired state in a section of the file of its own. */
+  readonly section?: SectionPart;
+  /** What differs between what a write sent and what the service answered (nothing: agreed). */
+  verify?(request: PlannedRequest, response: unknown): DiffEntry[];
+}
+
+export interface PlanOptions {
+  /** Wall-clock time in ms, for audits of ages. */
+  now: number;
+  /** Send write-only values (webhook secrets, authorization headers) again. */
+  rotateSecrets: boolean;
+}
+
+export interface RepositoryPart {
+  setting: SettingSpec;
+  /**
+   * Plans one repository. `value` is the setting as every entry that selects the repository makes
+   * it together (valid by the setting's schema, secrets wrapped).
+   */
+  plan(input: {
+    reader: ResourceReader;
+    repo: RepoRef;
+    value: unknown;
+    options: PlanOptions;
+  }): Promise<Change[]>;
+  /** The setting's value that reproduces the live state (plans as no change); undefined: nothing. */
+  export?(reader: ResourceReader, repo: RepoRef): Promise<unknown>;
+}
+
+/** A scope (repository `owner/name`, lower-case) whose changes must not be applied now, and why. */
+export interface Hold {
+  scope: string;
+  reason: string;
+}
+
+export interface SectionPart {
+  spec: SectionSpec;
+  /** Plans one entry of the section; it may hold back other changes (a running migration). */
+  plan(input: {
+    reader: ResourceReader;
+    entry: unknown;
+    scope: string;
+    options: PlanOptions;
+  }): Promise<{ changes: Change[]; holds?: Hold[] }>;
+  /**
+   * Read in every shard, because what it holds back may be planned by any shard; its changes are
+   * kept only by the shard its scope falls in.
+   */
+  everyShard?: boolean;
+  /** What export prints for an id given on the command line: entries and YAML comments. */
+  export?(reader: ResourceReader, id: string): Promise<{ entries: unknown[]; comments: string[] }>;
+}
