@@ -2,23 +2,17 @@ import { readFileSync } from "node:fs";
 import { request as octokitRequest } from "@octokit/request";
 import pLimit, { type LimitFunction } from "p-limit";
 import type { Secret } from "../core/secret.js";
-import { readAnswer } from "./answer.js";
 import type { RateWindow } from "./budget.js";
 import { type CacheEntry, type ConditionalCache, cacheKey, sha256 } from "./cache.js";
 import { type Clock, systemClock } from "./clock.js";
 import { CLIENT_DEFAULTS } from "./defaults.js";
 import { ForgeError, serviceMessage } from "./errors.js";
-import { createHttpFetch, ExchangeRefused } from "./http-fetch.js";
+import { createHttpFetch } from "./http-fetch.js";
 import { FREE_PATH, SKEW_MS } from "./limits.js";
 import { Pacer, type Ticket } from "./pacer.js";
 import { type Headers, reportedWindow, retryAfterMs, throttleOf } from "./rate-headers.js";
-import {
-  backoffDelay,
-  mayRetry,
-  type RetryPolicy,
-  type TransportFailure,
-  transportFailure,
-} from "./retry-policy.js";
+import { answered, fromThrown, lostAnswer, type Outcome, timedOut } from "./outcome.js";
+import { backoffDelay, mayRetry, type RetryPolicy } from "./retry-policy.js";
 import { revealSecrets } from "./reveal.js";
 import type {
   ClientEvent,
@@ -54,17 +48,6 @@ export type {
   WaitReason,
 } from "./types.js";
 
-type Outcome =
-  | { kind: "response"; status: number; headers: Record<string, string>; data: unknown }
-  | { kind: "transport"; failure: TransportFailure }
-  /** An answer forgeplan cannot use or follow: never retried, it would end the same way again. */
-  | { kind: "refused"; status: number; detail: string; unusableAnswer: boolean };
-
-/**
- * A gateway's 502 or 504 says the service's own answer was lost on the way: a write may have been
- * carried out behind it.
- */
-const ANSWER_LOST = new Set([502, 504]);
 const silentLog = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
 
 /**
@@ -162,7 +145,7 @@ export class ForgeClient {
     });
   }
 
-  /** Throws ForgeError on any non-2xx answer other than a 304 served from the cache. */
+  /** Throws ForgeError on any answer but a usable 2xx or a 304 served from the cache. */
   async request<T>(
     method: Method,
     path: string,
@@ -439,37 +422,13 @@ export class ForgeClient {
         ...(body !== undefined ? { data: revealSecrets(body) } : {}),
         request: { signal },
       });
-      const headers = plainHeaders(response.headers);
-      const answer = readAnswer(
-        ticket.method,
-        response.status,
-        headers["content-type"],
-        response.data as Uint8Array | string | undefined,
-      );
-      outcome = answer.usable
-        ? { kind: "response", status: response.status, headers, data: answer.data }
-        : {
-            kind: "refused",
-            status: response.status,
-            detail: answer.problem,
-            unusableAnswer: true,
-          };
+      outcome = answered(ticket.method, response.status, response.headers, response.data);
     } catch (error) {
       if (this.#signal?.aborted) {
         this.#pacer.done(ticket, undefined, true);
         throw this.#signal.reason;
       }
-      outcome = timeout.signal.aborted
-        ? {
-            kind: "transport",
-            failure: {
-              description: `timed out after ${this.#timeoutMs} ms`,
-              transient: true,
-              refused: false,
-              neverSent: false,
-            },
-          }
-        : fromThrown(error);
+      outcome = timeout.signal.aborted ? timedOut(this.#timeoutMs) : fromThrown(error);
     } finally {
       clearTimeout(timer);
     }
@@ -512,53 +471,6 @@ export class ForgeClient {
       this.#token !== undefined ? sha256(`token:${this.#token.reveal()}`) : "anonymous";
     return this.#tokenIdentity;
   }
-}
-
-/** Whether a failed attempt was sent and then lost its answer, so a write may have landed. */
-function lostAnswer(outcome: Outcome): boolean {
-  switch (outcome.kind) {
-    case "transport":
-      return !outcome.failure.neverSent;
-    case "response":
-      return ANSWER_LOST.has(outcome.status);
-    case "refused":
-      // A redirect was an answer that the write was not carried out there; an answer that cannot
-      // be read says nothing either way.
-      return outcome.unusableAnswer;
-  }
-}
-
-function fromThrown(error: unknown): Outcome {
-  const http = error as { status?: unknown; response?: { headers?: unknown; data?: unknown } };
-  if (typeof http.status === "number" && http.response !== undefined) {
-    return {
-      kind: "response",
-      status: http.status,
-      headers: plainHeaders(http.response.headers),
-      data: http.response.data === "" ? undefined : http.response.data,
-    };
-  }
-  // octokit wraps what fetch throws in a RequestError whose cause is fetch's own error.
-  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth++) {
-    if (e instanceof ExchangeRefused) {
-      return {
-        kind: "refused",
-        status: e.status,
-        detail: e.message,
-        unusableAnswer: e.unusableAnswer,
-      };
-    }
-  }
-  return { kind: "transport", failure: transportFailure(error) };
-}
-
-function plainHeaders(headers: unknown): Record<string, string> {
-  const result: Record<string, string> = {};
-  if (typeof headers !== "object" || headers === null) return result;
-  for (const [name, value] of Object.entries(headers)) {
-    if (value !== undefined && value !== null) result[name.toLowerCase()] = String(value);
-  }
-  return result;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
