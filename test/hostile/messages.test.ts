@@ -3,7 +3,7 @@ import { type Change, makePlan } from "../../src/core/plan.js";
 import type { CliIO } from "../../src/cli/io.js";
 import { reportEvent } from "../../src/cli/session.js";
 import { applyPlan } from "../../src/engine/apply.js";
-import type { ForgeError} from "../../src/forge/client.js";
+import type { ForgeError } from "../../src/forge/client.js";
 import { RateLimitWaitExceeded } from "../../src/forge/client.js";
 import { ResourceReader } from "../../src/resources/context.js";
 import { describeError } from "../../src/render/wording.js";
