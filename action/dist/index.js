@@ -32615,7 +32615,7 @@ var init_rate_headers = __esm({
 // src/forge/answer.ts
 function readAnswer(method, status, contentType, raw2) {
   if (status === 204 || status === 205) return { usable: true, data: void 0 };
-  const text = raw2 === void 0 ? "" : typeof raw2 === "string" ? raw2 : Buffer.from(raw2).toString("utf8");
+  const text = raw2 === void 0 ? "" : typeof raw2 === "string" ? raw2 : Buffer.from(raw2.buffer, raw2.byteOffset, raw2.byteLength).toString("utf8");
   if (text.trim() === "") {
     return method === "GET" ? { usable: false, problem: "no body" } : { usable: true, data: void 0 };
   }

@@ -16,7 +16,11 @@ export function readAnswer(
 ): Answer {
   if (status === 204 || status === 205) return { usable: true, data: undefined };
   const text =
-    raw === undefined ? "" : typeof raw === "string" ? raw : Buffer.from(raw).toString("utf8");
+    raw === undefined
+      ? ""
+      : typeof raw === "string"
+        ? raw
+        : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString("utf8");
   if (text.trim() === "") {
     return method === "GET"
       ? { usable: false, problem: "no body" }
