@@ -4482,7 +4482,7 @@ var init_schemas = __esm({
         }
         return propValues;
       });
-      const isObject3 = isObject;
+      const isObject4 = isObject;
       const catchall = def.catchall;
       let value;
       const memo2 = globalConfig.memoizer;
@@ -4490,7 +4490,7 @@ var init_schemas = __esm({
       inst._zod.parse = (payload, ctx) => {
         value ?? (value = _normalized.value);
         const input2 = payload.value;
-        if (!isObject3(input2)) {
+        if (!isObject4(input2)) {
           payload.issues.push({
             expected: "object",
             code: "invalid_type",
@@ -4626,7 +4626,7 @@ var init_schemas = __esm({
         return doc.compile();
       };
       let fastpass;
-      const isObject3 = isObject;
+      const isObject4 = isObject;
       const jit = !globalConfig.jitless;
       const allowsEval2 = allowsEval;
       const fastEnabled = jit && allowsEval2.value;
@@ -4635,7 +4635,7 @@ var init_schemas = __esm({
       inst._zod.parse = (payload, ctx) => {
         value ?? (value = _normalized.value);
         const input2 = payload.value;
-        if (!isObject3(input2)) {
+        if (!isObject4(input2)) {
           payload.issues.push({
             expected: "object",
             code: "invalid_type",
@@ -30001,11 +30001,24 @@ function printable(text) {
     (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`
   );
 }
-function describeFailure(failure2) {
-  const where2 = [failure2.request, failure2.status].filter((part) => part !== void 0).join(" → ");
-  const message = failure2.message ?? "";
-  if (where2 === "") return message;
+function describeFailure(failure2, style = {
+  request: (text) => text,
+  message: (text) => text
+}) {
+  const status = failure2.status === 0 ? void 0 : failure2.status;
+  const said = messageAfterStatus(status, failure2.message ?? "");
+  const message = style.message(said);
+  if (failure2.request === void 0) {
+    const where3 = status === void 0 ? "" : String(status);
+    return where3 === "" ? message : message === "" ? where3 : `${where3}: ${message}`;
+  }
+  const request3 = style.request(failure2.request);
+  if (said.startsWith(`answered ${status} `)) return `${request3} ${message}`;
+  const where2 = status === void 0 ? request3 : `${request3} → ${status}`;
   return message === "" ? where2 : `${where2}: ${message}`;
+}
+function messageAfterStatus(status, message) {
+  return status !== void 0 && message.startsWith(`${status} `) ? message.slice(String(status).length + 1) : message;
 }
 function describeError(error62) {
   return printable(describeFailure(error62));
@@ -30161,13 +30174,7 @@ function sectionSummary(scope, changes) {
   return `${mark}<b>${escapeHtml(scope)}</b>: ${counts.join(", ")}`;
 }
 function failureText(failure2) {
-  const where2 = [
-    ...failure2.request === void 0 ? [] : [code(failure2.request)],
-    ...failure2.status === void 0 ? [] : [String(failure2.status)]
-  ].join(" → ");
-  const message = escapeInline(failure2.message ?? "");
-  if (where2 === "") return message;
-  return message === "" ? where2 : `${where2}: ${message}`;
+  return describeFailure(failure2, { request: code, message: escapeInline });
 }
 function changeEntry(change3) {
   const parts = [];
@@ -31087,8 +31094,8 @@ var init_json_with_bigint = __esm({
       const isFunctionReplacer = typeof replacer === "function";
       const propertyList = Array.isArray(replacer) ? new Set(replacer.map(String)) : null;
       const prepareVal = (parent, key, val) => {
-        const isObject3 = val !== null && typeof val === "object";
-        const hasToJSON = isObject3 && typeof val.toJSON === "function";
+        const isObject4 = val !== null && typeof val === "object";
+        const hasToJSON = isObject4 && typeof val.toJSON === "function";
         if (hasToJSON) {
           val = val.toJSON(key);
         }
@@ -31819,71 +31826,6 @@ var init_p_limit = __esm({
   }
 });
 
-// src/forge/budget.ts
-var RateBudget;
-var init_budget = __esm({
-  "src/forge/budget.ts"() {
-    "use strict";
-    RateBudget = class {
-      #policy;
-      #windows = /* @__PURE__ */ new Map();
-      #inFlight = /* @__PURE__ */ new Map();
-      constructor(policy) {
-        this.#policy = policy;
-      }
-      /** Merges a report; responses arrive out of order, so within one window remaining only falls. */
-      observe(category, window) {
-        const current = this.#windows.get(category);
-        if (current === void 0 || window.reset > current.reset) {
-          this.#windows.set(category, { ...window });
-        } else if (window.reset === current.reset) {
-          this.#windows.set(category, {
-            limit: window.limit,
-            remaining: Math.min(current.remaining, window.remaining),
-            reset: window.reset,
-            used: Math.max(current.used, window.used)
-          });
-        }
-      }
-      /** Decides whether a request of `category` may start at `now`; if so, counts it as in flight. */
-      admit(category, now) {
-        const inFlight = this.#inFlight.get(category) ?? 0;
-        const window = this.#windows.get(category);
-        if (window !== void 0) {
-          const resetMs = window.reset * 1e3 + this.#policy.skewMs;
-          const rolledOver = now >= resetMs;
-          const margin = this.margin(window.limit);
-          const usable = (remaining) => Math.floor((remaining - margin) * this.#policy.share);
-          const available = usable(rolledOver ? window.limit : window.remaining) - inFlight;
-          if (available <= 0) {
-            return rolledOver ? { go: false, until: now + this.#policy.skewMs, reason: "pace" } : { go: false, until: resetMs, reason: "rate-limit-reset" };
-          }
-        }
-        this.#inFlight.set(category, inFlight + 1);
-        return { go: true };
-      }
-      /** Ends an admitted request; what its response reported goes to `observe`. */
-      release(category) {
-        this.#inFlight.set(category, Math.max(0, (this.#inFlight.get(category) ?? 0) - 1));
-      }
-      /** The service may have counted a request that brought no report; assume it did. */
-      assumeSpent(category) {
-        const window = this.#windows.get(category);
-        if (window === void 0) return;
-        window.remaining = Math.max(0, window.remaining - 1);
-        window.used += 1;
-      }
-      margin(limit) {
-        const wanted = this.#policy.margin ?? Math.max(10, Math.ceil(limit * 0.02));
-        return Math.min(wanted, Math.floor(limit / 2));
-      }
-      snapshot() {
-        return Object.fromEntries([...this.#windows].map(([category, w]) => [category, { ...w }]));
-      }
-    };
-  }
-});
-
 // src/forge/cache.ts
 import { createHash, randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync as readFileSync2, renameSync, rmSync, writeFileSync } from "node:fs";
@@ -31967,8 +31909,50 @@ var init_clock = __esm({
   }
 });
 
+// src/forge/defaults.ts
+var CLIENT_DEFAULTS;
+var init_defaults = __esm({
+  "src/forge/defaults.ts"() {
+    "use strict";
+    CLIENT_DEFAULTS = {
+      /** Requests in flight at once. */
+      concurrency: 8,
+      /** GitHub asks for at least a second between mutating requests ("Best practices for using the REST API"). */
+      writeIntervalMs: 1e3,
+      maxWaitMs: 15 * 6e4,
+      timeoutMs: 3e4,
+      retries: { max: 5, baseMs: 500, capMs: 3e4 },
+      /** GitHub's secondary limit for REST: 900 points a minute per endpoint. */
+      pointsPerMinute: 900,
+      /**
+       * A page of 100 repositories from GitHub is under 1 MiB; 16 times that leaves room for any page
+       * forgeplan reads while keeping a broken or hostile answer from filling memory.
+       */
+      maxResponseBytes: 16 * 1024 * 1024,
+      /** 100,000 items at 100 a page, past what any listing forgeplan reads holds. */
+      maxPages: 1e3,
+      shareOfBudget: 1
+    };
+  }
+});
+
 // src/forge/errors.ts
 import { STATUS_CODES } from "node:http";
+function waitDescription(category, until, waitMs, basis) {
+  const wait = formatDuration(waitMs);
+  const at = new Date(until).toISOString();
+  switch (basis.kind) {
+    case "reset":
+      return `rate limit "${category}" exhausted: it resets at ${at}, ${wait} from now`;
+    case "answer": {
+      const what = basis.reason === "secondary-limit" ? `secondary rate limit on ${basis.request} (${basis.status})` : basis.reason === "rate-limit-reset" ? `rate limit "${category}" exhausted on ${basis.request} (${basis.status})` : `${basis.request} throttled (${basis.status})`;
+      const answers = `${basis.answers} such answer${basis.answers === 1 ? "" : "s"}`;
+      return basis.source === "retry-after" ? `${what}: the service asks to wait ${wait} (Retry-After), until ${at}` : `${what}: the service said not how long to wait, and forgeplan's own back-off after ${answers} is ${wait}, until ${at}`;
+    }
+    case "total":
+      return `rate limit "${category}": a request has already waited ${formatDuration(basis.waitedMs)} and would wait ${wait} more, until ${at}`;
+  }
+}
 function formatDuration(ms) {
   const seconds = Math.ceil(ms / 1e3);
   return seconds < 120 ? `${seconds} s` : `${Math.ceil(seconds / 60)} min`;
@@ -32020,14 +32004,34 @@ var init_errors4 = __esm({
       path;
       /** The service's own message (or what went wrong when there was no response). */
       detail;
+      /** What forgeplan adds to the detail: "gave up after 6 attempts", why a wait was refused. */
+      note;
+      /** Attempts sent before giving up (1 when the first answer was final). */
+      attempts;
+      /**
+       * A write whose outcome is unknown: it was sent, but its answer was lost (a timeout or a broken
+       * connection after sending, a gateway's 502/504, an answer that cannot be read), so the service
+       * may have carried it out. Never set for reads.
+       */
+      mayHaveBeenApplied;
+      /** The detail and note as one line, without method and path: "Server Error (gave up after 6 attempts)". */
+      reason;
       constructor(init) {
         const said = init.detail.startsWith(`${init.status} `) ? init.detail.slice(String(init.status).length + 1) : init.detail;
+        const noted = init.note ? ` (${init.note})` : "";
+        const reason = init.unusableAnswer ? `answered ${init.status} with ${said}${noted}` : `${said}${noted}`;
         const outcome = init.status === 0 ? said : `${init.status} ${said}`.trimEnd();
-        super(`${init.method} ${init.path} → ${outcome}${init.note ? ` (${init.note})` : ""}`);
+        super(
+          init.unusableAnswer ? `${init.method} ${init.path} ${reason}` : `${init.method} ${init.path} → ${outcome}${noted}`
+        );
         this.status = init.status;
         this.method = init.method;
         this.path = init.path;
         this.detail = init.detail;
+        this.note = init.note;
+        this.attempts = init.attempts ?? 1;
+        this.mayHaveBeenApplied = init.mayHaveBeenApplied ?? false;
+        this.reason = reason;
       }
     };
     RateLimitWaitExceeded = class extends Error {
@@ -32035,15 +32039,283 @@ var init_errors4 = __esm({
       category;
       /** When the wait would end, in milliseconds since the epoch. */
       resetAt;
-      constructor(category, resetAt, waitMs, maxWaitMs) {
+      basis;
+      constructor(category, resetAt, waitMs, maxWaitMs, basis = { kind: "reset" }) {
+        const longer = basis.kind === "total" ? "more in total than" : "longer than";
         super(
-          `rate limit "${category}" exhausted: it resets at ${new Date(resetAt).toISOString()}, ${formatDuration(waitMs)} from now, longer than the maximum wait of ${formatDuration(maxWaitMs)}`
+          `${waitDescription(category, resetAt, waitMs, basis)}, ${longer} the maximum wait of ${formatDuration(maxWaitMs)}`
         );
         this.category = category;
         this.resetAt = resetAt;
+        this.basis = basis;
       }
     };
     MAX_DETAIL = 300;
+  }
+});
+
+// src/forge/http-fetch.ts
+import { Agent as HttpAgent, request as httpRequest } from "node:http";
+import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
+import { promisify } from "node:util";
+import { brotliDecompress, gunzip, inflate } from "node:zlib";
+function tooLarge(status, maxBytes) {
+  return new ExchangeRefused(
+    status,
+    `a body larger than ${formatBytes(maxBytes)}, the most forgeplan reads of one answer`,
+    true
+  );
+}
+function formatBytes(bytes) {
+  const mib = bytes / (1024 * 1024);
+  return Number.isInteger(mib) ? `${mib} MiB` : `${bytes} bytes`;
+}
+function responseOf(url2, message, body) {
+  return {
+    status: message.statusCode ?? 0,
+    statusText: message.statusMessage ?? "",
+    url: url2.href,
+    headers: new ResponseHeaders(message.headers),
+    body,
+    text: async () => body.toString("utf8"),
+    json: async () => JSON.parse(body.toString("utf8")),
+    arrayBuffer: async () => body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength)
+  };
+}
+function fetchFailed(cause) {
+  return new TypeError("fetch failed", { cause });
+}
+function createHttpFetch(maxSockets, maxBytes = CLIENT_DEFAULTS.maxResponseBytes) {
+  const agents = {
+    "http:": new HttpAgent({ keepAlive: true, maxSockets }),
+    "https:": new HttpsAgent({ keepAlive: true, maxSockets })
+  };
+  const once = (url2, exchange) => new Promise((resolve8, reject) => {
+    const { signal } = exchange;
+    if (signal?.aborted) return reject(signal.reason);
+    const send = url2.protocol === "https:" ? httpsRequest : httpRequest;
+    const request3 = send(url2, {
+      method: exchange.method,
+      headers: {
+        "accept-encoding": "gzip, deflate, br",
+        ...exchange.headers,
+        ...exchange.body !== void 0 ? { "content-length": String(Buffer.byteLength(exchange.body)) } : {}
+      },
+      agent: agents[url2.protocol]
+    });
+    const onAbort = () => request3.destroy(signal?.reason);
+    signal?.addEventListener("abort", onAbort, { once: true });
+    const settle2 = () => signal?.removeEventListener("abort", onAbort);
+    const fail = (error62) => {
+      settle2();
+      reject(signal?.aborted ? signal.reason : error62);
+    };
+    request3.once("error", (error62) => fail(fetchFailed(error62)));
+    request3.once("response", (message) => {
+      const status = message.statusCode ?? 0;
+      const refuse = () => {
+        settle2();
+        request3.destroy();
+        reject(tooLarge(status, maxBytes));
+      };
+      if (Number(message.headers["content-length"] ?? 0) > maxBytes) return refuse();
+      const chunks = [];
+      let received = 0;
+      message.on("data", (chunk) => {
+        received += chunk.length;
+        if (received > maxBytes) refuse();
+        else chunks.push(chunk);
+      });
+      message.once("error", (error62) => fail(fetchFailed(error62)));
+      message.once("end", () => {
+        settle2();
+        const raw2 = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+        const decode4 = decoders[String(message.headers["content-encoding"] ?? "").trim()];
+        if (decode4 === void 0 || raw2.length === 0) return resolve8({ message, body: raw2 });
+        decode4(raw2, { maxOutputLength: maxBytes }).then(
+          (body) => resolve8({ message, body }),
+          (error62) => reject(
+            error62.code === "ERR_BUFFER_TOO_LARGE" ? tooLarge(status, maxBytes) : error62
+          )
+        );
+      });
+    });
+    request3.end(exchange.body);
+  });
+  const httpFetch = async (input2, init = {}) => {
+    let url2 = new URL(input2);
+    const exchange = {
+      method: (init.method ?? "GET").toUpperCase(),
+      headers: { ...init.headers },
+      body: typeof init.body === "string" ? init.body : void 0,
+      signal: init.signal ?? void 0
+    };
+    const write = MUTATING.has(exchange.method);
+    for (let hop = 0; ; hop++) {
+      const { message, body } = await once(url2, exchange);
+      const status = message.statusCode ?? 0;
+      const location = message.headers.location;
+      if (![301, 302, 303, 307, 308].includes(status) || location === void 0) {
+        return responseOf(url2, message, body);
+      }
+      if (init.redirect === "manual") return responseOf(url2, message, body);
+      if (init.redirect === "error") {
+        throw new ExchangeRefused(status, "redirect not followed", false);
+      }
+      if (hop >= MAX_REDIRECTS) {
+        throw new ExchangeRefused(status, `more than ${MAX_REDIRECTS} redirects in a row`, false);
+      }
+      const next = new URL(location, url2);
+      if (write && next.origin !== url2.origin) {
+        throw new ExchangeRefused(
+          status,
+          `redirect from ${url2.origin} to ${next.origin} not followed: a write is followed only on its own origin, so its body never goes to another host`,
+          false
+        );
+      }
+      if (status === 303 || (status === 301 || status === 302) && exchange.method === "POST") {
+        exchange.method = exchange.method === "HEAD" ? "HEAD" : "GET";
+        exchange.body = void 0;
+        delete exchange.headers["content-type"];
+      }
+      if (next.origin !== url2.origin) delete exchange.headers.authorization;
+      url2 = next;
+    }
+  };
+  return httpFetch;
+}
+var MAX_REDIRECTS, MUTATING, decoders, ExchangeRefused, ResponseHeaders;
+var init_http_fetch = __esm({
+  "src/forge/http-fetch.ts"() {
+    "use strict";
+    init_defaults();
+    MAX_REDIRECTS = 20;
+    MUTATING = /* @__PURE__ */ new Set(["POST", "PUT", "PATCH", "DELETE"]);
+    decoders = {
+      gzip: promisify(gunzip),
+      "x-gzip": promisify(gunzip),
+      deflate: promisify(inflate),
+      br: promisify(brotliDecompress)
+    };
+    ExchangeRefused = class extends Error {
+      name = "ExchangeRefused";
+      /** The status of the answer refused (the redirect's, the oversized answer's). */
+      status;
+      /** Whether the detail describes the answer's body ("answered 200 with …"). */
+      unusableAnswer;
+      constructor(status, detail, unusableAnswer) {
+        super(detail);
+        this.status = status;
+        this.unusableAnswer = unusableAnswer;
+      }
+    };
+    ResponseHeaders = class {
+      #values;
+      constructor(raw2) {
+        this.#values = /* @__PURE__ */ new Map();
+        for (const [name2, value] of Object.entries(raw2)) {
+          if (value !== void 0)
+            this.#values.set(name2, Array.isArray(value) ? value.join(", ") : value);
+        }
+      }
+      get(name2) {
+        return this.#values.get(name2.toLowerCase()) ?? null;
+      }
+      [Symbol.iterator]() {
+        return this.#values[Symbol.iterator]();
+      }
+    };
+  }
+});
+
+// src/forge/limits.ts
+function categoryOf(path) {
+  const match = CATEGORIES.find(
+    (entry) => entry.exact ? path === entry.prefix : path.startsWith(entry.prefix)
+  );
+  return match?.category ?? DEFAULT_CATEGORY;
+}
+var CATEGORIES, DEFAULT_CATEGORY, FREE_PATH, POINTS, MUTATING2, SKEW_MS, THROTTLE_BACKOFF_MS;
+var init_limits = __esm({
+  "src/forge/limits.ts"() {
+    "use strict";
+    CATEGORIES = [
+      { category: "code_search", prefix: "/search/code" },
+      { category: "search", prefix: "/search/" },
+      { category: "graphql", prefix: "/graphql", exact: true }
+    ];
+    DEFAULT_CATEGORY = "core";
+    FREE_PATH = "/rate_limit";
+    POINTS = { read: 1, write: 5, windowMs: 6e4 };
+    MUTATING2 = /* @__PURE__ */ new Set(["POST", "PUT", "PATCH", "DELETE"]);
+    SKEW_MS = 1e3;
+    THROTTLE_BACKOFF_MS = 6e4;
+  }
+});
+
+// src/forge/budget.ts
+var RateBudget;
+var init_budget = __esm({
+  "src/forge/budget.ts"() {
+    "use strict";
+    RateBudget = class {
+      #policy;
+      #windows = /* @__PURE__ */ new Map();
+      #inFlight = /* @__PURE__ */ new Map();
+      constructor(policy) {
+        this.#policy = policy;
+      }
+      /** Merges a report; responses arrive out of order, so within one window remaining only falls. */
+      observe(category, window) {
+        const current = this.#windows.get(category);
+        if (current === void 0 || window.reset > current.reset) {
+          this.#windows.set(category, { ...window });
+        } else if (window.reset === current.reset) {
+          this.#windows.set(category, {
+            limit: window.limit,
+            remaining: Math.min(current.remaining, window.remaining),
+            reset: window.reset,
+            used: Math.max(current.used, window.used)
+          });
+        }
+      }
+      /** Decides whether a request of `category` may start at `now`; if so, counts it as in flight. */
+      admit(category, now) {
+        const inFlight = this.#inFlight.get(category) ?? 0;
+        const window = this.#windows.get(category);
+        if (window !== void 0) {
+          const resetMs = window.reset * 1e3 + this.#policy.skewMs;
+          const rolledOver = now >= resetMs;
+          const margin = this.margin(window.limit);
+          const usable = (remaining) => Math.floor((remaining - margin) * this.#policy.share);
+          if (usable(window.limit) <= 0) return { go: false, reason: "unusable", limit: window.limit };
+          const available = usable(rolledOver ? window.limit : window.remaining) - inFlight;
+          if (available <= 0) {
+            return rolledOver ? { go: false, until: now + this.#policy.skewMs, reason: "pace" } : { go: false, until: resetMs, reason: "rate-limit-reset" };
+          }
+        }
+        this.#inFlight.set(category, inFlight + 1);
+        return { go: true };
+      }
+      /** Ends an admitted request; what its response reported goes to `observe`. */
+      release(category) {
+        this.#inFlight.set(category, Math.max(0, (this.#inFlight.get(category) ?? 0) - 1));
+      }
+      /** The service may have counted a request that brought no report; assume it did. */
+      assumeSpent(category) {
+        const window = this.#windows.get(category);
+        if (window === void 0) return;
+        window.remaining = Math.max(0, window.remaining - 1);
+        window.used += 1;
+      }
+      margin(limit) {
+        const wanted = this.#policy.margin ?? Math.max(10, Math.ceil(limit * 0.02));
+        return Math.min(wanted, Math.floor(limit / 2));
+      }
+      snapshot() {
+        return Object.fromEntries([...this.#windows].map(([category, w]) => [category, { ...w }]));
+      }
+    };
   }
 });
 
@@ -32082,124 +32354,207 @@ var init_endpoint = __esm({
   }
 });
 
-// src/forge/http-fetch.ts
-import { Agent as HttpAgent, request as httpRequest } from "node:http";
-import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
-import { promisify } from "node:util";
-import { brotliDecompress, gunzip, inflate } from "node:zlib";
-function responseOf(url2, message, body) {
-  return {
-    status: message.statusCode ?? 0,
-    statusText: message.statusMessage ?? "",
-    url: url2.href,
-    headers: new ResponseHeaders(message.headers),
-    body: null,
-    text: async () => body.toString("utf8"),
-    json: async () => JSON.parse(body.toString("utf8")),
-    arrayBuffer: async () => body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength)
-  };
-}
-function fetchFailed(cause) {
-  return new TypeError("fetch failed", { cause });
-}
-function createHttpFetch(maxSockets) {
-  const agents = {
-    "http:": new HttpAgent({ keepAlive: true, maxSockets }),
-    "https:": new HttpsAgent({ keepAlive: true, maxSockets })
-  };
-  const once = (url2, exchange) => new Promise((resolve8, reject) => {
-    const { signal } = exchange;
-    if (signal?.aborted) return reject(signal.reason);
-    const send = url2.protocol === "https:" ? httpsRequest : httpRequest;
-    const request3 = send(url2, {
-      method: exchange.method,
-      headers: {
-        "accept-encoding": "gzip, deflate, br",
-        ...exchange.headers,
-        ...exchange.body !== void 0 ? { "content-length": String(Buffer.byteLength(exchange.body)) } : {}
-      },
-      agent: agents[url2.protocol]
-    });
-    const onAbort = () => request3.destroy(signal?.reason);
-    signal?.addEventListener("abort", onAbort, { once: true });
-    const settle2 = () => signal?.removeEventListener("abort", onAbort);
-    request3.once("error", (error62) => {
-      settle2();
-      reject(signal?.aborted ? signal.reason : fetchFailed(error62));
-    });
-    request3.once("response", (message) => {
-      const chunks = [];
-      message.on("data", (chunk) => chunks.push(chunk));
-      message.once("error", (error62) => {
-        settle2();
-        reject(signal?.aborted ? signal.reason : fetchFailed(error62));
-      });
-      message.once("end", () => {
-        settle2();
-        const raw2 = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
-        const decode4 = decoders[String(message.headers["content-encoding"] ?? "").trim()];
-        if (decode4 === void 0 || raw2.length === 0) return resolve8({ message, body: raw2 });
-        decode4(raw2).then((body) => resolve8({ message, body }), reject);
-      });
-    });
-    request3.end(exchange.body);
-  });
-  const httpFetch = async (input2, init = {}) => {
-    let url2 = new URL(input2);
-    const exchange = {
-      method: (init.method ?? "GET").toUpperCase(),
-      headers: { ...init.headers },
-      body: typeof init.body === "string" ? init.body : void 0,
-      signal: init.signal ?? void 0
-    };
-    for (let hop = 0; ; hop++) {
-      const { message, body } = await once(url2, exchange);
-      const status = message.statusCode ?? 0;
-      const location = message.headers.location;
-      if (![301, 302, 303, 307, 308].includes(status) || location === void 0) {
-        return responseOf(url2, message, body);
-      }
-      if (init.redirect === "manual") return responseOf(url2, message, body);
-      if (init.redirect === "error" || hop >= MAX_REDIRECTS) {
-        throw fetchFailed(new Error(`redirect ${status} to ${location} not followed`));
-      }
-      const next = new URL(location, url2);
-      if (status === 303 || (status === 301 || status === 302) && exchange.method === "POST") {
-        exchange.method = exchange.method === "HEAD" ? "HEAD" : "GET";
-        exchange.body = void 0;
-        delete exchange.headers["content-type"];
-      }
-      if (next.origin !== url2.origin) delete exchange.headers.authorization;
-      url2 = next;
-    }
-  };
-  return httpFetch;
-}
-var MAX_REDIRECTS, decoders, ResponseHeaders;
-var init_http_fetch = __esm({
-  "src/forge/http-fetch.ts"() {
+// src/forge/points.ts
+var PointWindow;
+var init_points = __esm({
+  "src/forge/points.ts"() {
     "use strict";
-    MAX_REDIRECTS = 20;
-    decoders = {
-      gzip: promisify(gunzip),
-      "x-gzip": promisify(gunzip),
-      deflate: promisify(inflate),
-      br: promisify(brotliDecompress)
+    PointWindow = class {
+      #budget;
+      #windowMs;
+      #spent = /* @__PURE__ */ new Map();
+      constructor(budget, windowMs = 6e4) {
+        this.#budget = budget;
+        this.#windowMs = windowMs;
+      }
+      /**
+       * Spends `cost` points on `key` at `now` and returns 0, or spends nothing and returns how many
+       * milliseconds until the window can take it. A cost above the whole budget goes alone into an
+       * empty window, so it is sent rather than held forever.
+       */
+      admit(key, cost, now) {
+        const entries = (this.#spent.get(key) ?? []).filter((e) => e.at + this.#windowMs > now);
+        let used = entries.reduce((sum, e) => sum + e.cost, 0);
+        if (entries.length > 0 && used + cost > this.#budget) {
+          for (const entry of entries) {
+            used -= entry.cost;
+            if (used + cost <= this.#budget || used === 0) return entry.at + this.#windowMs - now;
+          }
+        }
+        entries.push({ at: now, cost });
+        this.#spent.set(key, entries);
+        return 0;
+      }
     };
-    ResponseHeaders = class {
-      #values;
-      constructor(raw2) {
-        this.#values = /* @__PURE__ */ new Map();
-        for (const [name2, value] of Object.entries(raw2)) {
-          if (value !== void 0)
-            this.#values.set(name2, Array.isArray(value) ? value.join(", ") : value);
+  }
+});
+
+// src/forge/pacer.ts
+function unusableBudget(ticket, limit, share) {
+  const requests = `${limit} request${limit === 1 ? "" : "s"}`;
+  const why = limit === 0 ? `the service reports a limit of 0 requests for ${ticket.category}: no request can be sent with this token` : `the service reports a limit of ${requests} for ${ticket.category}: this client's share (${share}) of it, less the reserve kept, leaves none to send`;
+  return new ForgeError({
+    method: ticket.method,
+    path: ticket.path,
+    status: 0,
+    detail: `not sent: ${why}`
+  });
+}
+var Pacer;
+var init_pacer = __esm({
+  "src/forge/pacer.ts"() {
+    "use strict";
+    init_budget();
+    init_errors4();
+    init_endpoint();
+    init_limits();
+    init_points();
+    Pacer = class {
+      #options;
+      #budget;
+      #points;
+      #announced = /* @__PURE__ */ new Map();
+      #nextWriteTurn = Number.NEGATIVE_INFINITY;
+      #nextWriteAt = Number.NEGATIVE_INFINITY;
+      #pausedUntil = Number.NEGATIVE_INFINITY;
+      constructor(options) {
+        this.#options = options;
+        this.#budget = new RateBudget({
+          share: options.share,
+          skewMs: SKEW_MS,
+          ...options.margin !== void 0 ? { margin: options.margin } : {}
+        });
+        this.#points = new PointWindow(options.pointsPerMinute, POINTS.windowMs + SKEW_MS);
+      }
+      ticket(method, path) {
+        const relative2 = path.split("?")[0] ?? path;
+        return {
+          method,
+          path,
+          category: categoryOf(relative2),
+          endpoint: endpointKey(relative2),
+          free: method === "GET" && relative2 === FREE_PATH,
+          mutating: MUTATING2.has(method)
+        };
+      }
+      /**
+       * Takes a write's turn in the spacing and waits for it. The caller waits outside any concurrency
+       * slot, so writes queued behind the interval never hold up reads; `admit` still checks the
+       * spacing when the write is sent, in case its slot came late.
+       */
+      async awaitWriteTurn(ticket) {
+        if (!ticket.mutating) return;
+        const now = this.#options.clock.now();
+        const turn = Math.max(now, this.#nextWriteTurn);
+        this.#nextWriteTurn = turn + this.#options.writeIntervalMs;
+        if (turn > now) await this.#options.clock.sleep(turn - now, this.#options.signal);
+      }
+      /**
+       * Waits until a pause, the write spacing, the rate budget and the endpoint's points all allow the
+       * request to start. Every wait here counts towards the maximum: a budget that never admits (a
+       * window that resets only to be empty again) ends in RateLimitWaitExceeded, not in waiting on.
+       */
+      async admit(ticket) {
+        const { clock, signal, maxWaitMs } = this.#options;
+        const started = clock.now();
+        for (; ; ) {
+          const now = clock.now();
+          let until;
+          if (now < this.#pausedUntil) {
+            until = this.#pausedUntil;
+          } else if (ticket.mutating && now < this.#nextWriteAt) {
+            until = this.#nextWriteAt;
+          } else {
+            const admission = ticket.free ? { go: true } : this.#budget.admit(ticket.category, now);
+            if (admission.go) {
+              const cost = ticket.mutating ? POINTS.write : POINTS.read;
+              const pointsWait = ticket.free ? 0 : this.#points.admit(ticket.endpoint, cost, now);
+              if (pointsWait === 0) {
+                if (ticket.mutating) this.#nextWriteAt = now + this.#options.writeIntervalMs;
+                return;
+              }
+              this.#budget.release(ticket.category);
+              until = now + pointsWait;
+              this.#holdForPoints(ticket.endpoint, until, now);
+            } else if (admission.reason === "unusable") {
+              throw unusableBudget(ticket, admission.limit, this.#options.share);
+            } else {
+              until = admission.until;
+              if (until - now > maxWaitMs) {
+                throw new RateLimitWaitExceeded(ticket.category, until, until - now, maxWaitMs);
+              }
+              if (admission.reason === "rate-limit-reset") {
+                this.#announce({ category: ticket.category, until, reason: "rate-limit-reset" }, now);
+              }
+            }
+          }
+          if (until - started > maxWaitMs) {
+            throw new RateLimitWaitExceeded(ticket.category, until, until - now, maxWaitMs, {
+              kind: "total",
+              waitedMs: now - started
+            });
+          }
+          await clock.sleep(until - now, signal);
         }
       }
-      get(name2) {
-        return this.#values.get(name2.toLowerCase()) ?? null;
+      /** Ends an admitted attempt with what its answer reported of the category's window. */
+      done(ticket, report, spent) {
+        if (ticket.free) return;
+        this.#budget.release(ticket.category);
+        if (report !== void 0)
+          this.#budget.observe(report.category ?? ticket.category, report.window);
+        else if (spent) this.#budget.assumeSpent(ticket.category);
       }
-      [Symbol.iterator]() {
-        return this.#values[Symbol.iterator]();
+      /**
+       * After a throttling answer, holds every request until the service's Retry-After or reset, or —
+       * when it said not how long — for forgeplan's own back-off: a minute, doubled for each further
+       * such answer to this request (`answers` counts them from 1).
+       */
+      holdAfter(ticket, throttle, status, answers) {
+        const now = this.#options.clock.now();
+        const source = throttle.until === void 0 ? "backoff" : throttle.reason === "rate-limit-reset" ? "reset" : "retry-after";
+        const until = throttle.until ?? now + THROTTLE_BACKOFF_MS * 2 ** (answers - 1);
+        const request3 = `${ticket.method} ${ticket.path}`;
+        if (until - now > this.#options.maxWaitMs) {
+          throw new RateLimitWaitExceeded(
+            ticket.category,
+            until,
+            until - now,
+            this.#options.maxWaitMs,
+            source === "reset" ? { kind: "reset" } : { kind: "answer", request: request3, status, reason: throttle.reason, source, answers }
+          );
+        }
+        const after = { request: request3, status, source, waitMs: until - now };
+        this.#announce({ category: ticket.category, until, reason: throttle.reason, after }, now);
+        this.#pausedUntil = Math.max(this.#pausedUntil, until);
+      }
+      /** What GET /rate_limit reported of a category. */
+      observe(category, window) {
+        this.#budget.observe(category, window);
+      }
+      snapshot() {
+        return this.#budget.snapshot();
+      }
+      /**
+       * Announces a wait for an endpoint's points, but not one inside a wait already announced nor one
+       * shorter than a second: as the oldest points leave the window, held requests go one after another
+       * with waits of a few milliseconds, which would be noise.
+       */
+      #holdForPoints(endpoint2, until, now) {
+        if (until - now > this.#options.maxWaitMs) {
+          throw new RateLimitWaitExceeded(endpoint2, until, until - now, this.#options.maxWaitMs);
+        }
+        const announced = this.#announced.get(`${endpoint2} secondary-limit`);
+        if (until - now >= SKEW_MS && (announced === void 0 || announced < now)) {
+          this.#announce({ category: endpoint2, until, reason: "secondary-limit" }, now);
+        }
+      }
+      /** Tells the client about a wait, once per category, reason and end. */
+      #announce(wait, now) {
+        const key = `${wait.category} ${wait.reason}`;
+        if (this.#announced.get(key) === wait.until) return;
+        this.#announced.set(key, wait.until);
+        this.#options.onWait(wait, now);
       }
     };
   }
@@ -32257,6 +32612,35 @@ var init_rate_headers = __esm({
   }
 });
 
+// src/forge/answer.ts
+function readAnswer(method, status, contentType, raw2) {
+  if (status === 204 || status === 205) return { usable: true, data: void 0 };
+  const text = raw2 === void 0 ? "" : typeof raw2 === "string" ? raw2 : Buffer.from(raw2.buffer, raw2.byteOffset, raw2.byteLength).toString("utf8");
+  if (text.trim() === "") {
+    return method === "GET" ? { usable: false, problem: "no body" } : { usable: true, data: void 0 };
+  }
+  const type = mediaType(contentType);
+  if (!isJson(type)) {
+    return { usable: false, problem: `${type === "" ? "no content type" : type}, not JSON` };
+  }
+  try {
+    return { usable: true, data: JSON.parse(text) };
+  } catch {
+    return { usable: false, problem: `${type} that does not parse as JSON` };
+  }
+}
+function mediaType(contentType) {
+  return (contentType ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+}
+function isJson(type) {
+  return type === "application/json" || /^application\/[^/]+\+json$/.test(type);
+}
+var init_answer = __esm({
+  "src/forge/answer.ts"() {
+    "use strict";
+  }
+});
+
 // src/forge/retry-policy.ts
 function backoffDelay(retry, policy, random) {
   return Math.floor(random() * Math.min(policy.capMs, policy.baseMs * 2 ** retry));
@@ -32273,7 +32657,8 @@ function transportFailure(error62) {
   return {
     description: code2 !== void 0 && !what.includes(code2) ? `${what} (${code2})` : what,
     transient,
-    refused
+    refused,
+    neverSent: code2 !== void 0 && NEVER_SENT_CODES.has(code2)
   };
 }
 function mayRetry(method, failure2) {
@@ -32281,7 +32666,7 @@ function mayRetry(method, failure2) {
   if ("transport" in failure2) return failure2.transport.transient;
   return failure2.status >= 500;
 }
-var TRANSIENT_CODES, TRANSIENT_MESSAGES;
+var TRANSIENT_CODES, NEVER_SENT_CODES, TRANSIENT_MESSAGES;
 var init_retry_policy = __esm({
   "src/forge/retry-policy.ts"() {
     "use strict";
@@ -32300,42 +32685,87 @@ var init_retry_policy = __esm({
       "UND_ERR_BODY_TIMEOUT",
       "UND_ERR_CLOSED"
     ]);
+    NEVER_SENT_CODES = /* @__PURE__ */ new Set([
+      "ECONNREFUSED",
+      "ENOTFOUND",
+      "EAI_AGAIN",
+      "ENETUNREACH",
+      "EHOSTUNREACH"
+    ]);
     TRANSIENT_MESSAGES = /socket hang up|other side closed|fetch failed|network error|terminated/i;
   }
 });
 
-// src/forge/points.ts
-var PointWindow;
-var init_points = __esm({
-  "src/forge/points.ts"() {
-    "use strict";
-    PointWindow = class {
-      #budget;
-      #windowMs;
-      #spent = /* @__PURE__ */ new Map();
-      constructor(budget, windowMs = 6e4) {
-        this.#budget = budget;
-        this.#windowMs = windowMs;
-      }
-      /**
-       * Spends `cost` points on `key` at `now` and returns 0, or spends nothing and returns how many
-       * milliseconds until the window can take it. A cost above the whole budget goes alone into an
-       * empty window, so it is sent rather than held forever.
-       */
-      admit(key, cost, now) {
-        const entries = (this.#spent.get(key) ?? []).filter((e) => e.at + this.#windowMs > now);
-        let used = entries.reduce((sum, e) => sum + e.cost, 0);
-        if (entries.length > 0 && used + cost > this.#budget) {
-          for (const entry of entries) {
-            used -= entry.cost;
-            if (used + cost <= this.#budget || used === 0) return entry.at + this.#windowMs - now;
-          }
-        }
-        entries.push({ at: now, cost });
-        this.#spent.set(key, entries);
-        return 0;
-      }
+// src/forge/outcome.ts
+function answered(method, status, rawHeaders, body) {
+  const headers = plainHeaders(rawHeaders);
+  const answer = readAnswer(
+    method,
+    status,
+    headers["content-type"],
+    body
+  );
+  return answer.usable ? { kind: "response", status, headers, data: answer.data } : { kind: "refused", status, detail: answer.problem, unusableAnswer: true };
+}
+function timedOut(timeoutMs) {
+  return {
+    kind: "transport",
+    failure: {
+      description: `timed out after ${timeoutMs} ms`,
+      transient: true,
+      refused: false,
+      neverSent: false
+    }
+  };
+}
+function lostAnswer(outcome) {
+  switch (outcome.kind) {
+    case "transport":
+      return !outcome.failure.neverSent;
+    case "response":
+      return ANSWER_LOST.has(outcome.status);
+    case "refused":
+      return outcome.unusableAnswer;
+  }
+}
+function fromThrown(error62) {
+  const http = error62;
+  if (typeof http.status === "number" && http.response !== void 0) {
+    return {
+      kind: "response",
+      status: http.status,
+      headers: plainHeaders(http.response.headers),
+      data: http.response.data === "" ? void 0 : http.response.data
     };
+  }
+  for (let e = error62, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth++) {
+    if (e instanceof ExchangeRefused) {
+      return {
+        kind: "refused",
+        status: e.status,
+        detail: e.message,
+        unusableAnswer: e.unusableAnswer
+      };
+    }
+  }
+  return { kind: "transport", failure: transportFailure(error62) };
+}
+function plainHeaders(headers) {
+  const result = {};
+  if (typeof headers !== "object" || headers === null) return result;
+  for (const [name2, value] of Object.entries(headers)) {
+    if (value !== void 0 && value !== null) result[name2.toLowerCase()] = String(value);
+  }
+  return result;
+}
+var ANSWER_LOST;
+var init_outcome = __esm({
+  "src/forge/outcome.ts"() {
+    "use strict";
+    init_answer();
+    init_http_fetch();
+    init_retry_policy();
+    ANSWER_LOST = /* @__PURE__ */ new Set([502, 504]);
   }
 });
 
@@ -32375,10 +32805,17 @@ function displayPath(url2, base) {
   return search === "" ? path : `${path}?${search}`;
 }
 function nextLink(header, current) {
+  return linkTarget2(header, "next", current);
+}
+function lastPage(header, current) {
+  const page = linkTarget2(header, "last", current)?.searchParams.get("page");
+  return page !== null && page !== void 0 && /^\d+$/.test(page) ? Number(page) : void 0;
+}
+function linkTarget2(header, relation, current) {
   if (header === void 0) return void 0;
   for (const match of header.matchAll(/<([^>]*)>([^,<]*)/g)) {
     const rel = /;\s*rel\s*=\s*"?([^";]+)"?/i.exec(match[2] ?? "");
-    if (rel?.[1]?.split(/\s+/).includes("next")) return new URL(match[1] ?? "", current);
+    if (rel?.[1]?.split(/\s+/).includes(relation)) return new URL(match[1] ?? "", current);
   }
   return void 0;
 }
@@ -32421,36 +32858,13 @@ var init_write_lock = __esm({
 
 // src/forge/client.ts
 import { readFileSync as readFileSync3 } from "node:fs";
-function categoryOf(path) {
-  if (path.startsWith("/search/code")) return "code_search";
-  if (path.startsWith("/search/")) return "search";
-  if (path === "/graphql") return "graphql";
-  return "core";
-}
-function fromThrown(error62) {
-  const http = error62;
-  if (typeof http.status === "number" && http.response !== void 0) {
-    return {
-      kind: "response",
-      status: http.status,
-      headers: plainHeaders(http.response.headers),
-      data: http.response.data === "" ? void 0 : http.response.data
-    };
-  }
-  return { kind: "transport", failure: transportFailure(error62) };
-}
-function plainHeaders(headers) {
-  const result = {};
-  if (typeof headers !== "object" || headers === null) return result;
-  for (const [name2, value] of Object.entries(headers)) {
-    if (value !== void 0 && value !== null) result[name2.toLowerCase()] = String(value);
-  }
-  return result;
+function isObject2(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 function isRateWindow(value) {
-  if (typeof value !== "object" || value === null) return false;
-  const w = value;
-  return ["limit", "remaining", "reset", "used"].every((k) => typeof w[k] === "number");
+  return isObject2(value) && ["limit", "remaining", "reset", "used"].every(
+    (k) => typeof value[k] === "number" && Number.isFinite(value[k]) && value[k] >= 0
+  );
 }
 function nonNegative(what, value) {
   if (!(Number.isFinite(value) && value >= 0)) {
@@ -32458,37 +32872,39 @@ function nonNegative(what, value) {
   }
   return value;
 }
+function positiveInteger(what, value) {
+  if (!(Number.isInteger(value) && value > 0)) {
+    throw new Error(`${what} must be a positive integer, got ${value}`);
+  }
+  return value;
+}
 function packageVersion() {
   const pkg = JSON.parse(readFileSync3(new URL("../../package.json", import.meta.url), "utf8"));
   return pkg.version;
 }
-var SKEW_MS, THROTTLE_BACKOFF_MS, MUTATING, WRITE_POINTS, READ_POINTS, RATE_LIMIT_PATH, silentLog, ForgeClient;
+var silentLog, ForgeClient;
 var init_client = __esm({
   "src/forge/client.ts"() {
     "use strict";
     init_dist_bundle2();
     init_p_limit();
-    init_budget();
     init_cache();
     init_clock();
+    init_defaults();
     init_errors4();
-    init_endpoint();
     init_http_fetch();
+    init_limits();
+    init_pacer();
     init_rate_headers();
+    init_outcome();
     init_retry_policy();
-    init_points();
     init_reveal();
     init_urls();
     init_write_lock();
     init_cache();
     init_clock();
+    init_defaults();
     init_errors4();
-    SKEW_MS = 1e3;
-    THROTTLE_BACKOFF_MS = 6e4;
-    MUTATING = /* @__PURE__ */ new Set(["POST", "PUT", "PATCH", "DELETE"]);
-    WRITE_POINTS = 5;
-    READ_POINTS = 1;
-    RATE_LIMIT_PATH = "/rate_limit";
     silentLog = { debug: () => {
     }, info: () => {
     }, warn: () => {
@@ -32498,8 +32914,8 @@ var init_client = __esm({
       #kind;
       #base;
       #token;
-      #writeIntervalMs;
       #maxWaitMs;
+      #maxPages;
       #retries;
       #timeoutMs;
       #cache;
@@ -32509,35 +32925,41 @@ var init_client = __esm({
       #signal;
       #octokit;
       #limit;
-      #budget;
-      #points;
+      #pacer;
       #writeKeys = new KeyedSerializer();
-      #announced = /* @__PURE__ */ new Map();
       #stats = { requests: 0, retries: 0, notModified: 0, waitsMs: 0 };
       #tokenIdentity;
-      #nextWriteTurn = Number.NEGATIVE_INFINITY;
-      #nextWriteAt = Number.NEGATIVE_INFINITY;
-      #pausedUntil = Number.NEGATIVE_INFINITY;
       constructor(options) {
-        const concurrency = options.concurrency ?? 8;
+        const concurrency = options.concurrency ?? CLIENT_DEFAULTS.concurrency;
         if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 100) {
           throw new Error(`concurrency must be an integer from 1 to 100, got ${concurrency}`);
         }
-        const share = options.shareOfBudget ?? 1;
+        const share = options.shareOfBudget ?? CLIENT_DEFAULTS.shareOfBudget;
         if (!(share > 0 && share <= 1)) {
           throw new Error(`share of the rate budget must be in (0, 1], got ${share}`);
         }
-        this.#writeIntervalMs = nonNegative("write interval", options.writeIntervalMs ?? 1e3);
-        this.#maxWaitMs = nonNegative("maximum wait", options.maxWaitMs ?? 15 * 6e4);
-        this.#timeoutMs = nonNegative("timeout", options.timeoutMs ?? 3e4);
+        const writeIntervalMs = nonNegative(
+          "write interval",
+          options.writeIntervalMs ?? CLIENT_DEFAULTS.writeIntervalMs
+        );
+        this.#maxWaitMs = nonNegative("maximum wait", options.maxWaitMs ?? CLIENT_DEFAULTS.maxWaitMs);
+        this.#timeoutMs = nonNegative("timeout", options.timeoutMs ?? CLIENT_DEFAULTS.timeoutMs);
         if (this.#timeoutMs === 0) throw new Error("timeout must be more than 0 milliseconds");
+        const maxResponseBytes = positiveInteger(
+          "maximum response size",
+          options.maxResponseBytes ?? CLIENT_DEFAULTS.maxResponseBytes
+        );
+        this.#maxPages = positiveInteger(
+          "maximum page count",
+          options.maxPages ?? CLIENT_DEFAULTS.maxPages
+        );
         this.#kind = options.kind;
         this.#base = new URL(options.baseUrl);
         if (this.#base.username !== "" || this.#base.password !== "") {
           throw new Error("the base URL must not carry credentials; pass the token separately");
         }
         this.#token = options.token;
-        this.#retries = options.retries ?? { max: 5, baseMs: 500, capMs: 3e4 };
+        this.#retries = options.retries ?? CLIENT_DEFAULTS.retries;
         this.#cache = options.cache;
         this.#clock = options.clock ?? systemClock;
         this.#random = options.random ?? Math.random;
@@ -32545,16 +32967,23 @@ var init_client = __esm({
         });
         this.#signal = options.signal;
         this.#limit = pLimit(concurrency);
-        this.#budget = new RateBudget({
-          share,
-          skewMs: SKEW_MS,
-          ...options.rateMargin !== void 0 ? { margin: options.rateMargin } : {}
-        });
-        const pointsPerMinute = options.pointsPerMinute ?? 900;
+        const pointsPerMinute = options.pointsPerMinute ?? CLIENT_DEFAULTS.pointsPerMinute;
         if (!(Number.isFinite(pointsPerMinute) && pointsPerMinute > 0)) {
           throw new Error(`points per minute must be a positive number, got ${pointsPerMinute}`);
         }
-        this.#points = new PointWindow(pointsPerMinute, 6e4 + SKEW_MS);
+        this.#pacer = new Pacer({
+          clock: this.#clock,
+          signal: this.#signal,
+          maxWaitMs: this.#maxWaitMs,
+          writeIntervalMs,
+          pointsPerMinute,
+          share,
+          margin: options.rateMargin,
+          onWait: (wait, now) => {
+            this.#stats.waitsMs += wait.until - now;
+            this.#onEvent({ type: "wait", ...wait });
+          }
+        });
         this.#octokit = request.defaults({
           baseUrl: this.#base.href.replace(/\/+$/, ""),
           headers: {
@@ -32562,10 +32991,15 @@ var init_client = __esm({
             "user-agent": options.userAgent ?? `forgeplan/${packageVersion()}`,
             ...options.kind === "repository" ? { "x-github-api-version": "2022-11-28" } : {}
           },
-          request: { fetch: createHttpFetch(concurrency), log: silentLog }
+          request: {
+            fetch: createHttpFetch(concurrency, maxResponseBytes),
+            log: silentLog,
+            // A success body is read by readAnswer, which tells JSON from anything else.
+            parseSuccessResponseBody: false
+          }
         });
       }
-      /** Throws ForgeError on any non-2xx answer other than a 304 served from the cache. */
+      /** Throws ForgeError on any answer but a usable 2xx or a 304 served from the cache. */
       async request(method, path, options = {}) {
         const url2 = buildUrl(this.#base.href, path, options.query);
         return this.#writeKeys.run(
@@ -32587,7 +33021,12 @@ var init_client = __esm({
           throw error62;
         }
       }
-      /** Every item of a list, 100 per page, following Link rel="next" on the same origin to the end. */
+      /**
+       * Every item of a list, 100 per page, following Link rel="next" on the same origin to the end.
+       * A listing is bounded: at most `maxPages` pages, and no more than the last page its first page
+       * names (rel="last"), plus one for items added while it is read; a link back to a page already
+       * read, or past the bound, fails the request instead of reading on.
+       */
       async paginate(path, query = {}) {
         let url2 = buildUrl(this.#base.href, path, {
           ...query,
@@ -32595,15 +33034,18 @@ var init_client = __esm({
         });
         const seen = /* @__PURE__ */ new Set();
         const items = [];
+        let bound2 = {
+          pages: this.#maxPages,
+          why: `the most forgeplan reads of one listing`
+        };
         while (url2 !== void 0) {
           const shown2 = displayPath(url2, this.#base);
+          const refuse = (detail) => new ForgeError({ method: "GET", path: shown2, status: 0, detail });
           if (seen.has(url2.href)) {
-            throw new ForgeError({
-              method: "GET",
-              path: shown2,
-              status: 0,
-              detail: "the next-page link leads back to a page already read"
-            });
+            throw refuse("the next-page link leads back to a page already read");
+          }
+          if (seen.size >= bound2.pages) {
+            throw refuse(`the listing goes on past ${bound2.pages} pages, ${bound2.why}`);
           }
           seen.add(url2.href);
           const page = await this.#exchange("GET", url2);
@@ -32615,15 +33057,20 @@ var init_client = __esm({
               detail: "expected a list in the response"
             });
           }
-          items.push(...page.data);
-          const next = nextLink(page.headers.link, url2);
+          for (const item of page.data) items.push(item);
+          let next;
+          let last;
+          try {
+            next = nextLink(page.headers.link, url2);
+            last = lastPage(page.headers.link, url2);
+          } catch {
+            throw refuse("the Link header holds a link that is not a URL");
+          }
           if (next !== void 0 && next.origin !== this.#base.origin) {
-            throw new ForgeError({
-              method: "GET",
-              path: shown2,
-              status: 0,
-              detail: `refused to follow a next-page link to another origin (${next.origin})`
-            });
+            throw refuse(`refused to follow a next-page link to another origin (${next.origin})`);
+          }
+          if (seen.size === 1 && last !== void 0 && last + 1 < bound2.pages) {
+            bound2 = { pages: last + 1, why: `though its first page named page ${last} as the last` };
           }
           url2 = next;
         }
@@ -32631,9 +33078,19 @@ var init_client = __esm({
       }
       /** GET /rate_limit: costs nothing, and refreshes the budget of every category. */
       async rateLimitStatus() {
-        const overview = await this.get(RATE_LIMIT_PATH);
-        for (const [category, window] of Object.entries(overview.resources ?? {})) {
-          if (isRateWindow(window)) this.#budget.observe(category, window);
+        const overview = await this.get(FREE_PATH);
+        const resources = isObject2(overview) ? overview.resources : void 0;
+        if (!isObject2(resources)) {
+          throw new ForgeError({
+            method: "GET",
+            path: FREE_PATH,
+            status: 200,
+            detail: 'a body that has no "resources" object',
+            unusableAnswer: true
+          });
+        }
+        for (const [category, window] of Object.entries(resources)) {
+          if (isRateWindow(window)) this.#pacer.observe(category, window);
         }
         return overview;
       }
@@ -32647,7 +33104,7 @@ var init_client = __esm({
         }
       }
       budget() {
-        return this.#budget.snapshot();
+        return this.#pacer.snapshot();
       }
       stats() {
         return { ...this.#stats };
@@ -32655,25 +33112,34 @@ var init_client = __esm({
       /** The single path every request takes: pacing, attempts, retries, cache and error mapping. */
       async #exchange(method, url2, body) {
         const path = displayPath(url2, this.#base);
-        const relative2 = path.split("?")[0] ?? path;
-        const free = method === "GET" && relative2 === RATE_LIMIT_PATH;
-        const category = categoryOf(relative2);
-        const endpoint2 = endpointKey(relative2);
-        const key = method === "GET" && this.#cache !== void 0 && !free ? cacheKey(method, url2.href, this.#identity()) : void 0;
+        const ticket = this.#pacer.ticket(method, path);
+        const key = method === "GET" && this.#cache !== void 0 && !ticket.free ? cacheKey(method, url2.href, this.#identity()) : void 0;
+        let attempts = 0;
         let retries = 0;
         let throttles = 0;
-        let ambiguous = false;
+        let retriedDelete = false;
+        let answerLost = false;
         for (; ; ) {
-          if (MUTATING.has(method)) {
-            const turn = this.#takeWriteTurn();
-            if (turn > 0) await this.#clock.sleep(turn, this.#signal);
-          }
+          await this.#pacer.awaitWriteTurn(ticket);
           const cached2 = key !== void 0 ? this.#cache?.get(key) : void 0;
-          const outcome = await this.#limit(
-            () => this.#attempt(method, url2, path, { category, endpoint: endpoint2, free }, body, cached2?.etag)
-          );
-          const settled = this.#settle(outcome, key, cached2, method === "DELETE" && ambiguous);
+          const outcome = await this.#limit(() => this.#attempt(ticket, url2, body, cached2?.etag));
+          attempts++;
+          const settled = this.#settle(ticket, outcome, key, cached2, retriedDelete);
           if (settled !== void 0) return settled;
+          answerLost ||= ticket.mutating && lostAnswer(outcome);
+          const fail = (status2, detail2, note, unusableAnswer = false) => new ForgeError({
+            method,
+            path,
+            status: status2,
+            detail: detail2,
+            attempts,
+            mayHaveBeenApplied: answerLost,
+            unusableAnswer,
+            ...note !== void 0 ? { note } : attempts > 1 ? { note: `after ${attempts} attempts` } : {}
+          });
+          if (outcome.kind === "refused") {
+            throw fail(outcome.status, outcome.detail, void 0, outcome.unusableAnswer);
+          }
           let retryAfter;
           let status = 0;
           let detail;
@@ -32683,40 +33149,46 @@ var init_client = __esm({
             detail = serviceMessage(status, data);
             const now = this.#clock.now();
             const throttle = throttleOf(status, headers, detail, now, SKEW_MS);
-            if (throttle !== void 0 && throttles < this.#retries.max) {
-              const until = throttle.until ?? now + THROTTLE_BACKOFF_MS * 2 ** throttles;
+            if (throttle !== void 0) {
+              if (throttles >= this.#retries.max) {
+                const throttled = `${throttles + 1} of them throttled`;
+                throw fail(status, detail, `gave up after ${attempts} attempts, ${throttled}`);
+              }
               throttles++;
-              this.#announce(category, until, throttle.reason, now);
-              this.#pausedUntil = Math.max(this.#pausedUntil, until);
+              this.#pacer.holdAfter(ticket, throttle, status, throttles);
               continue;
             }
-            if (!mayRetry(method, { status })) throw new ForgeError({ method, path, status, detail });
+            if (!mayRetry(method, { status })) throw fail(status, detail);
             retryAfter = retryAfterMs(headers, now);
           } else {
             detail = outcome.failure.description;
-            if (!mayRetry(method, { transport: outcome.failure })) {
-              throw new ForgeError({ method, path, status, detail });
-            }
+            if (!mayRetry(method, { transport: outcome.failure })) throw fail(status, detail);
           }
           if (retries >= this.#retries.max) {
-            const note = `gave up after ${retries + 1} attempts`;
-            throw new ForgeError({ method, path, status, detail, note });
+            throw fail(status, detail, `gave up after ${attempts} attempts`);
           }
           const delayMs = Math.max(backoffDelay(retries, this.#retries, this.#random), retryAfter ?? 0);
           if (delayMs > this.#maxWaitMs) {
-            const note = `the service asks to retry in ${Math.ceil(delayMs / 1e3)} s, beyond the maximum wait`;
-            throw new ForgeError({ method, path, status, detail, note });
+            const after = attempts > 1 ? ` after ${attempts} attempts` : "";
+            throw fail(
+              status,
+              detail,
+              `stopped${after}: the service asks to retry in ${Math.ceil(delayMs / 1e3)} s, beyond the maximum wait`
+            );
           }
           const reason = status === 0 ? detail : `${status} ${detail}`;
           retries++;
-          ambiguous = ambiguous || outcome.kind === "response" || !outcome.failure.refused;
+          retriedDelete ||= method === "DELETE" && (outcome.kind === "response" || !outcome.failure.refused);
           this.#stats.retries++;
           this.#onEvent({ type: "retry", method, path, attempt: retries, delayMs, reason });
           await this.#clock.sleep(delayMs, this.#signal);
         }
       }
-      /** The answers that end a request successfully: 2xx (cached when it has an ETag), 304, 404 on a retried DELETE. */
-      #settle(outcome, key, cached2, retriedDelete) {
+      /**
+       * The answers that end a request successfully: a usable 2xx (cached when it has an ETag), 304,
+       * 404 on a retried DELETE. A 2xx that cannot be used becomes a refusal.
+       */
+      #settle(ticket, outcome, key, cached2, retriedDelete) {
         if (outcome.kind !== "response") return void 0;
         const { status, headers, data } = outcome;
         if (status >= 200 && status < 300) {
@@ -32739,15 +33211,14 @@ var init_client = __esm({
             fromCache: true
           };
         }
-        if (status === 404 && retriedDelete) {
+        if (status === 404 && retriedDelete && ticket.method === "DELETE") {
           return { status: 204, data: void 0, headers, fromCache: false };
         }
         return void 0;
       }
       /** One attempt, inside a concurrency slot: wait for pacing, send, and record what came back. */
-      async #attempt(method, url2, path, pacing, body, etag) {
-        const { category, free } = pacing;
-        await this.#admit(method, pacing);
+      async #attempt(ticket, url2, body, etag) {
+        await this.#pacer.admit(ticket);
         const started = this.#clock.now();
         this.#stats.requests++;
         const timeout = new AbortController();
@@ -32756,38 +33227,28 @@ var init_client = __esm({
         let outcome;
         try {
           const response = await this.#octokit({
-            method,
+            method: ticket.method,
             url: literalUrl(url2),
             headers: this.#headers(etag),
             ...body !== void 0 ? { data: revealSecrets(body) } : {},
             request: { signal }
           });
-          outcome = {
-            kind: "response",
-            status: response.status,
-            headers: plainHeaders(response.headers),
-            data: response.data === "" ? void 0 : response.data
-          };
+          outcome = answered(ticket.method, response.status, response.headers, response.data);
         } catch (error62) {
-          if (this.#signal?.aborted) throw this.#signal.reason;
-          outcome = timeout.signal.aborted ? {
-            kind: "transport",
-            failure: {
-              description: `timed out after ${this.#timeoutMs} ms`,
-              transient: true,
-              refused: false
-            }
-          } : fromThrown(error62);
+          if (this.#signal?.aborted) {
+            this.#pacer.done(ticket, void 0, true);
+            throw this.#signal.reason;
+          }
+          outcome = timeout.signal.aborted ? timedOut(this.#timeoutMs) : fromThrown(error62);
         } finally {
           clearTimeout(timer);
-          if (!free) this.#budget.release(category);
         }
-        this.#record(outcome, category, free);
-        if (outcome.kind === "response") {
+        this.#record(ticket, outcome);
+        if (outcome.kind !== "transport") {
           this.#onEvent({
             type: "request",
-            method,
-            path,
+            method: ticket.method,
+            path: ticket.path,
             status: outcome.status,
             ms: this.#clock.now() - started,
             fromCache: outcome.status === 304 && etag !== void 0
@@ -32795,94 +33256,10 @@ var init_client = __esm({
         }
         return outcome;
       }
-      /**
-       * Takes the next turn in the write spacing and returns how long until it comes. The caller waits
-       * outside any concurrency slot, so writes queued behind the interval never hold up reads;
-       * `#admit` still checks the spacing when the write is sent, in case its slot came late.
-       */
-      #takeWriteTurn() {
-        const now = this.#clock.now();
-        const turn = Math.max(now, this.#nextWriteTurn);
-        this.#nextWriteTurn = turn + this.#writeIntervalMs;
-        return turn - now;
-      }
-      /**
-       * Waits until a pause, the write spacing, the rate budget and the endpoint's points all allow this
-       * request to start.
-       */
-      async #admit(method, { category, endpoint: endpoint2, free }) {
-        const mutating = MUTATING.has(method);
-        for (; ; ) {
-          const now = this.#clock.now();
-          let until;
-          if (now < this.#pausedUntil) {
-            until = this.#pausedUntil;
-          } else if (mutating && now < this.#nextWriteAt) {
-            until = this.#nextWriteAt;
-          } else {
-            const admission = free ? { go: true } : this.#budget.admit(category, now);
-            if (admission.go) {
-              const pointsWait = free ? 0 : this.#points.admit(endpoint2, mutating ? WRITE_POINTS : READ_POINTS, now);
-              if (pointsWait === 0) {
-                if (mutating) this.#nextWriteAt = now + this.#writeIntervalMs;
-                return;
-              }
-              this.#budget.release(category);
-              this.#holdForPoints(endpoint2, now + pointsWait, now);
-              await this.#clock.sleep(pointsWait, this.#signal);
-              continue;
-            }
-            if (admission.until - now > this.#maxWaitMs) {
-              throw new RateLimitWaitExceeded(
-                category,
-                admission.until,
-                admission.until - now,
-                this.#maxWaitMs
-              );
-            }
-            if (admission.reason === "rate-limit-reset") {
-              this.#announce(category, admission.until, "rate-limit-reset", now);
-            }
-            until = admission.until;
-          }
-          await this.#clock.sleep(until - now, this.#signal);
-        }
-      }
-      /** Tells the caller about a wait (once per category, reason and end), or refuses a stall too long. */
-      #announce(category, until, reason, now) {
-        if (until - now > this.#maxWaitMs) {
-          throw new RateLimitWaitExceeded(category, until, until - now, this.#maxWaitMs);
-        }
-        const key = `${category} ${reason}`;
-        if (this.#announced.get(key) === until) return;
-        this.#announced.set(key, until);
-        this.#stats.waitsMs += until - now;
-        this.#onEvent({ type: "wait", until, reason, category });
-      }
-      /**
-       * Announces a wait for an endpoint's points, but not one inside a wait already announced nor one
-       * shorter than a second: as the oldest points leave the window, held requests go one after another
-       * with waits of a few milliseconds, which would be noise.
-       */
-      #holdForPoints(endpoint2, until, now) {
-        if (until - now > this.#maxWaitMs) {
-          throw new RateLimitWaitExceeded(endpoint2, until, until - now, this.#maxWaitMs);
-        }
-        const announced = this.#announced.get(`${endpoint2} secondary-limit`);
-        if (until - now >= SKEW_MS && (announced === void 0 || announced < now)) {
-          this.#announce(endpoint2, until, "secondary-limit", now);
-        }
-      }
-      #record(outcome, category, free) {
-        if (outcome.kind === "response") {
-          const report = reportedWindow(outcome.headers, this.#kind);
-          if (report !== void 0) {
-            this.#budget.observe(report.category ?? category, report.window);
-            return;
-          }
-        }
-        const spent = outcome.kind === "response" ? outcome.status !== 304 : !outcome.failure.refused;
-        if (!free && spent) this.#budget.assumeSpent(category);
+      #record(ticket, outcome) {
+        const report = outcome.kind === "response" ? reportedWindow(outcome.headers, this.#kind) : void 0;
+        const spent = outcome.kind === "transport" ? !outcome.failure.refused : !(outcome.kind === "response" && outcome.status === 304);
+        this.#pacer.done(ticket, report, spent);
       }
       #headers(etag) {
         return {
@@ -32911,7 +33288,7 @@ function changeError(message, method, path, status) {
 }
 function toChangeError(error62, method, path) {
   if (error62 instanceof ForgeError) {
-    return changeError(error62.detail || error62.message, error62.method, error62.path, error62.status);
+    return changeError(error62.reason || error62.message, error62.method, error62.path, error62.status);
   }
   const message = error62 instanceof Error ? error62.message : String(error62);
   return changeError(message.split("\n")[0] ?? message, method, path);
@@ -34888,13 +35265,13 @@ var init_generate = __esm({
 
 // src/sandbox/rate-limits.ts
 function isCategory(value) {
-  return CATEGORIES.includes(value);
+  return CATEGORIES2.includes(value);
 }
-var CATEGORIES, HOUR, MINUTE, DEFAULT_LIMITS, ANONYMOUS_CORE_LIMIT, RateLimiter, WRITE_POINTS2, READ_POINTS2, SecondaryLimiter;
+var CATEGORIES2, HOUR, MINUTE, DEFAULT_LIMITS, ANONYMOUS_CORE_LIMIT, RateLimiter, WRITE_POINTS, READ_POINTS, SecondaryLimiter;
 var init_rate_limits = __esm({
   "src/sandbox/rate-limits.ts"() {
     "use strict";
-    CATEGORIES = [
+    CATEGORIES2 = [
       "core",
       "search",
       "graphql",
@@ -34975,12 +35352,12 @@ var init_rate_limits = __esm({
       }
       overview(key, anonymous) {
         const resources = {};
-        for (const category of CATEGORIES) resources[category] = this.status(key, category, anonymous);
+        for (const category of CATEGORIES2) resources[category] = this.status(key, category, anonymous);
         return { resources, rate: resources.core };
       }
     };
-    WRITE_POINTS2 = 5;
-    READ_POINTS2 = 1;
+    WRITE_POINTS = 5;
+    READ_POINTS = 1;
     SecondaryLimiter = class {
       constructor(options, now) {
         this.options = options;
@@ -35150,7 +35527,7 @@ function positive(value, fallback) {
 function paginate(ctx, all, family) {
   const perPage = Math.min(positive(ctx.query.get("per_page"), DEFAULT_PER_PAGE), MAX_PER_PAGE);
   const page = positive(ctx.query.get("page"), 1);
-  const lastPage = Math.max(1, Math.ceil(all.length / perPage));
+  const lastPage2 = Math.max(1, Math.ceil(all.length / perPage));
   const start = (page - 1) * perPage;
   const items = start < all.length ? all.slice(start, start + perPage) : [];
   const link = (target2, rel) => {
@@ -35159,19 +35536,19 @@ function paginate(ctx, all, family) {
     return `<${url2.href}>; rel="${rel}"`;
   };
   const links = [];
-  if (page > 1) links.push(link(Math.min(page - 1, lastPage), "prev"));
-  if (page < lastPage) links.push(link(page + 1, "next"));
-  if (page !== lastPage) links.push(link(lastPage, "last"));
+  if (page > 1) links.push(link(Math.min(page - 1, lastPage2), "prev"));
+  if (page < lastPage2) links.push(link(page + 1, "next"));
+  if (page !== lastPage2) links.push(link(lastPage2, "last"));
   if (page > 1) links.push(link(1, "first"));
   const headers = {};
   if (links.length > 0) headers.Link = links.join(", ");
   if (family === "gitlab") {
     headers["X-Total"] = String(all.length);
-    headers["X-Total-Pages"] = String(lastPage);
+    headers["X-Total-Pages"] = String(lastPage2);
     headers["X-Page"] = String(page);
     headers["X-Per-Page"] = String(perPage);
-    headers["X-Next-Page"] = page < lastPage ? String(page + 1) : "";
-    headers["X-Prev-Page"] = page > 1 && page <= lastPage ? String(page - 1) : "";
+    headers["X-Next-Page"] = page < lastPage2 ? String(page + 1) : "";
+    headers["X-Prev-Page"] = page > 1 && page <= lastPage2 ? String(page - 1) : "";
   }
   return { items, headers };
 }
@@ -36341,7 +36718,7 @@ function createRequestHandler(pipeline) {
       const route = "route" in match ? match.route : void 0;
       if (!route?.free) {
         const endpoint2 = `${method} ${route?.pattern ?? "unmatched"}`;
-        const points = method === "GET" ? READ_POINTS2 : WRITE_POINTS2;
+        const points = method === "GET" ? READ_POINTS : WRITE_POINTS;
         const retryAfter = secondary.spend(rateKey, endpoint2, points);
         if (retryAfter !== void 0) {
           stats.rate_limited_responses++;
@@ -36400,7 +36777,7 @@ var init_server = __esm({
 // src/sandbox/index.ts
 var sandbox_exports = {};
 __export(sandbox_exports, {
-  CATEGORIES: () => CATEGORIES,
+  CATEGORIES: () => CATEGORIES2,
   SeedError: () => SeedError,
   demoWorld: () => demoWorld,
   startSandbox: () => startSandbox
@@ -36415,7 +36792,7 @@ function checkOptions(options) {
   const limits = {};
   for (const [category, limit] of Object.entries(options.rateLimits ?? {})) {
     if (!isCategory(category)) {
-      fail(`unknown rate-limit category '${category}' (known: ${CATEGORIES.join(", ")})`);
+      fail(`unknown rate-limit category '${category}' (known: ${CATEGORIES2.join(", ")})`);
     } else if (!Number.isInteger(limit) || limit < 0) {
       fail(`rate limit of ${category} must be a whole number, got ${limit}`);
     } else limits[category] = limit;
@@ -36543,12 +36920,22 @@ function collectSecrets(state) {
   return secrets;
 }
 function reportEvent(io, event) {
-  if (event.type === "wait") {
+  if (event.type !== "wait") return;
+  const until = `until ${clockTime(event.until)} UTC`;
+  const { after } = event;
+  if (after === void 0) {
     io.stderr.write(
-      `forgeplan: waiting for ${event.reason === "rate-limit-reset" ? "rate-limit reset" : event.reason} (${event.category}) until ${clockTime(event.until)} UTC
+      `forgeplan: waiting for ${event.reason === "rate-limit-reset" ? "rate-limit reset" : event.reason} (${event.category}) ${until}
 `
     );
+    return;
   }
+  const what = event.reason === "secondary-limit" ? "secondary rate limit" : event.reason === "rate-limit-reset" ? `rate limit (${event.category}) exhausted` : "throttled";
+  const why = after.source === "backoff" ? "forgeplan's own back-off, as the answer said not how long" : after.source === "reset" ? "the reset the service reported" : "as the service's Retry-After asks";
+  io.stderr.write(
+    `forgeplan: ${what} on ${after.request} (${after.status}): waiting ${Math.ceil(after.waitMs / 1e3)} s ${until}, ${why}
+`
+  );
 }
 async function openSession(command2, flags, io, state, alsoUse = [], clientOptions = {}) {
   let sandboxUrl = flags["sandbox-url"];
@@ -36566,17 +36953,17 @@ async function openSession(command2, flags, io, state, alsoUse = [], clientOptio
     stopSandbox = () => sandbox2.stop();
   }
   const againstSandbox = sandboxUrl !== void 0;
-  const concurrency = parseCount(command2, "concurrency", flags.concurrency) ?? 8;
+  const concurrency = parseCount(command2, "concurrency", flags.concurrency) ?? CLIENT_DEFAULTS.concurrency;
   if (concurrency < 1 || concurrency > 100) {
     throw new CliError(`${command2}: --concurrency must be between 1 and 100, got ${concurrency}`);
   }
-  const writeIntervalMs = parseCount(command2, "write-interval", flags["write-interval"]) ?? (againstSandbox ? 0 : 1e3);
+  const writeIntervalMs = parseCount(command2, "write-interval", flags["write-interval"]) ?? (againstSandbox ? 0 : CLIENT_DEFAULTS.writeIntervalMs);
   const pointsPerMinute = parseCount(command2, "points-per-minute", flags["points-per-minute"]);
   if (pointsPerMinute === 0) {
     throw new CliError(`${command2}: --points-per-minute must be at least 1`);
   }
-  const maxWaitMs = parseDuration(command2, "max-wait", flags["max-wait"]) ?? DEFAULT_MAX_WAIT_MS;
-  const cache2 = flags.cache !== void 0 ? openCache(command2, io, flags.cache) : void 0;
+  const maxWaitMs = parseDuration(command2, "max-wait", flags["max-wait"]) ?? CLIENT_DEFAULTS.maxWaitMs;
+  const cache2 = flags.cache !== void 0 ? openCache(command2, io, flags.cache, flags.refresh === true) : void 0;
   const listeners = [];
   const signal = sessionSignal(io.signal);
   const used = usedTargets(state);
@@ -36637,13 +37024,15 @@ function sessionSignal(parent) {
   else parent.addEventListener("abort", () => controller.abort(parent.reason), { once: true });
   return controller.signal;
 }
-function openCache(command2, io, dir) {
+function openCache(command2, io, dir, refresh) {
+  let cache2;
   try {
-    return new DirectoryCache(resolve3(io.cwd, dir));
+    cache2 = new DirectoryCache(resolve3(io.cwd, dir));
   } catch (error62) {
     const reason = error62 instanceof Error ? error62.message : String(error62);
     throw new CliError(`${command2}: cannot use --cache ${dir}: ${reason}`);
   }
+  return refresh ? { get: () => void 0, set: (key, entry) => cache2.set(key, entry) } : cache2;
 }
 function tokenOf(command2, target2) {
   if (target2.token) return target2.token;
@@ -36651,7 +37040,7 @@ function tokenOf(command2, target2) {
     `${command2}: target '${target2.name}' needs a token in the environment variable ${target2.tokenEnv} (or run against the sandbox with --sandbox)`
   );
 }
-var SANDBOX_ADMIN_TOKEN, connectionFlags, DEFAULT_MAX_WAIT_MS;
+var SANDBOX_ADMIN_TOKEN, connectionFlags;
 var init_session = __esm({
   "src/cli/session.ts"() {
     "use strict";
@@ -36674,7 +37063,6 @@ var init_session = __esm({
       "max-wait": { type: "string" },
       cache: { type: "string" }
     };
-    DEFAULT_MAX_WAIT_MS = 15 * 6e4;
   }
 });
 
@@ -38125,11 +38513,11 @@ var init_webhook = __esm({
 });
 
 // src/engine/expand.ts
-function isObject2(value) {
+function isObject3(value) {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 function deepMerge2(base, over) {
-  if (!isObject2(base) || !isObject2(over)) return over;
+  if (!isObject3(base) || !isObject3(over)) return over;
   const merged = { ...base };
   for (const [key, value] of Object.entries(over)) {
     merged[key] = key in merged ? deepMerge2(merged[key], value) : value;
@@ -38643,11 +39031,12 @@ async function applyOne(change3, input2, stop2) {
         return unanswered(change3, label, stop2);
       }
       if (error62 instanceof ForgeError) {
+        const reason = error62.reason || error62.message;
         return outcomeOf(change3, {
           outcome: "failed",
           request: label,
           status: error62.status,
-          message: error62.detail || error62.message
+          message: error62.mayHaveBeenApplied ? `${reason}; its answer was lost, so it may have been applied (a re-run plans from live state)` : reason
         });
       }
       const message = error62 instanceof Error ? error62.message : String(error62);
@@ -39108,23 +39497,6 @@ var drift_exports = {};
 __export(drift_exports, {
   drift: () => drift
 });
-function refreshing(cache2) {
-  return { get: () => void 0, set: (key, entry) => cache2.set(key, entry) };
-}
-function openCache2(dir, refresh) {
-  if (dir === void 0) {
-    if (refresh) throw new CliError("drift: --refresh only means something with --cache DIR");
-    return void 0;
-  }
-  let cache2;
-  try {
-    cache2 = new DirectoryCache(dir);
-  } catch (error62) {
-    const reason = error62.code ?? error62.message;
-    throw new CliError(`drift: cannot use ${dir} as the cache directory: ${reason}`);
-  }
-  return refresh ? refreshing(cache2) : cache2;
-}
 function parseRepo(text) {
   const match = /^([\w.-]+)\/([\w.-]+)$/.exec(text);
   if (match === null) {
@@ -39205,7 +39577,9 @@ Exit 0: no drift; 2: drift (a create, update, delete or audit finding); 1: error
           "drift: --report-issue needs the whole plan; with shards, merge their plans (plan --merge) and report from there"
         );
       }
-      const cache2 = openCache2(values.cache, values.refresh === true);
+      if (values.refresh && values.cache === void 0) {
+        throw new CliError("drift: --refresh only means something with --cache DIR");
+      }
       const state = loadState("drift", values, io);
       const viaTarget = issueRepo === void 0 ? void 0 : issueTarget(state);
       const session = await openSession(
@@ -39214,13 +39588,13 @@ Exit 0: no drift; 2: drift (a create, update, delete or audit finding); 1: error
         io,
         state,
         viaTarget === void 0 ? [] : [viaTarget],
-        { ...shardClientOptions(shard), ...cache2 === void 0 ? {} : { cache: cache2 } }
+        shardClientOptions(shard)
       );
       try {
         const plan3 = await planPart(state, session.readers, shard);
         printPlan(io, plan3, format);
         if (values.out) savePlan("drift", io, plan3, values.out);
-        if (cache2 !== void 0) reportCacheUse(io, session.clients.values());
+        if (values.cache !== void 0) reportCacheUse(io, session.clients.values());
         const drifted = hasDrift(plan3);
         if (issueRepo !== void 0 && viaTarget !== void 0) {
           const client = session.clients.get(viaTarget);
@@ -39480,9 +39854,9 @@ function parseRateLimits(value) {
     if (!match?.[1] || !match[2]) {
       throw new CliError(`sandbox: --rate-limit expects CATEGORY=N[,…], got '${entry}'`);
     }
-    if (!CATEGORIES.includes(match[1])) {
+    if (!CATEGORIES2.includes(match[1])) {
       throw new CliError(
-        `sandbox: --rate-limit: unknown category '${match[1]}' (categories: ${CATEGORIES.join(", ")})`
+        `sandbox: --rate-limit: unknown category '${match[1]}' (categories: ${CATEGORIES2.join(", ")})`
       );
     }
     limits[match[1]] = Number(match[2]);

@@ -1,12 +1,7 @@
 import type { DesiredState } from "../config/model.js";
 import { DRIFT_MARKER, hasDrift, reportDriftIssue } from "../report/drift-issue.js";
 import { GITHUB_BODY_LIMIT } from "../report/sticky-comment.js";
-import {
-  type ConditionalCache,
-  DirectoryCache,
-  type ForgeClient,
-  ForgeError,
-} from "../forge/client.js";
+import { type ForgeClient, ForgeError } from "../forge/client.js";
 import { renderPlan } from "../render/index.js";
 import { parseFlags } from "./args.js";
 import { type Command, CliError, type CliIO } from "./io.js";
@@ -30,26 +25,6 @@ included, and changes nothing.
   --sandbox, --sandbox-url URL, --concurrency N, --write-interval MS: as for 'forgeplan plan'
 Exit 0: no drift; 2: drift (a create, update, delete or audit finding); 1: errors.
 `;
-
-/** Reads nothing from the cache but still writes to it: a full read that refreshes every entry. */
-function refreshing(cache: ConditionalCache): ConditionalCache {
-  return { get: () => undefined, set: (key, entry) => cache.set(key, entry) };
-}
-
-function openCache(dir: string | undefined, refresh: boolean): ConditionalCache | undefined {
-  if (dir === undefined) {
-    if (refresh) throw new CliError("drift: --refresh only means something with --cache DIR");
-    return undefined;
-  }
-  let cache: DirectoryCache;
-  try {
-    cache = new DirectoryCache(dir);
-  } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    throw new CliError(`drift: cannot use ${dir} as the cache directory: ${reason}`);
-  }
-  return refresh ? refreshing(cache) : cache;
-}
 
 function parseRepo(text: string): { owner: string; repo: string } {
   const match = /^([\w.-]+)\/([\w.-]+)$/.exec(text);
@@ -107,7 +82,9 @@ export const drift: Command = async (argv, io) => {
       "drift: --report-issue needs the whole plan; with shards, merge their plans (plan --merge) and report from there",
     );
   }
-  const cache = openCache(values.cache, values.refresh === true);
+  if (values.refresh && values.cache === undefined) {
+    throw new CliError("drift: --refresh only means something with --cache DIR");
+  }
   const state = loadState("drift", values, io);
   const viaTarget = issueRepo === undefined ? undefined : issueTarget(state);
   const session = await openSession(
@@ -116,13 +93,13 @@ export const drift: Command = async (argv, io) => {
     io,
     state,
     viaTarget === undefined ? [] : [viaTarget],
-    { ...shardClientOptions(shard), ...(cache === undefined ? {} : { cache }) },
+    shardClientOptions(shard),
   );
   try {
     const plan = await planPart(state, session.readers, shard);
     printPlan(io, plan, format);
     if (values.out) savePlan("drift", io, plan, values.out);
-    if (cache !== undefined) reportCacheUse(io, session.clients.values());
+    if (values.cache !== undefined) reportCacheUse(io, session.clients.values());
     const drifted = hasDrift(plan);
     if (issueRepo !== undefined && viaTarget !== undefined) {
       const client = session.clients.get(viaTarget);

@@ -6,7 +6,9 @@ import { isPlainObject } from "../core/plain.js";
 import { isSecret, Secret } from "../core/secret.js";
 import { loadDesiredState } from "../engine/desired.js";
 import {
+  CLIENT_DEFAULTS,
   type ClientEvent,
+  type ConditionalCache,
   DirectoryCache,
   ForgeClient,
   type ForgeClientOptions,
@@ -41,10 +43,9 @@ export interface ConnectionFlags {
   "points-per-minute"?: string;
   "max-wait"?: string;
   cache?: string;
+  /** drift's --refresh: read everything in full, rewriting the cache. */
+  refresh?: boolean;
 }
-
-/** The longest single wait for a rate limit before a run stops with a resume hint. */
-const DEFAULT_MAX_WAIT_MS = 15 * 60_000;
 
 export interface Session {
   state: DesiredState;
@@ -104,15 +105,35 @@ function collectSecrets(state: DesiredState): Map<string, Secret> {
 }
 
 /**
- * A visible line for every wait that holds requests, so a paced run never looks hung.
+ * A visible line for every wait that holds requests, so a paced run never looks hung. A wait after
+ * a throttling answer says which request was throttled, how long forgeplan waits and why that long.
  */
 export function reportEvent(io: CliIO, event: ClientEvent): void {
-  if (event.type === "wait") {
+  if (event.type !== "wait") return;
+  const until = `until ${clockTime(event.until)} UTC`;
+  const { after } = event;
+  if (after === undefined) {
     io.stderr.write(
       `forgeplan: waiting for ${event.reason === "rate-limit-reset" ? "rate-limit reset" : event.reason} ` +
-        `(${event.category}) until ${clockTime(event.until)} UTC\n`,
+        `(${event.category}) ${until}\n`,
     );
+    return;
   }
+  const what =
+    event.reason === "secondary-limit"
+      ? "secondary rate limit"
+      : event.reason === "rate-limit-reset"
+        ? `rate limit (${event.category}) exhausted`
+        : "throttled";
+  const why =
+    after.source === "backoff"
+      ? "forgeplan's own back-off, as the answer said not how long"
+      : after.source === "reset"
+        ? "the reset the service reported"
+        : "as the service's Retry-After asks";
+  io.stderr.write(
+    `forgeplan: ${what} on ${after.request} (${after.status}): waiting ${Math.ceil(after.waitMs / 1000)} s ${until}, ${why}\n`,
+  );
 }
 
 /**
@@ -126,8 +147,8 @@ export async function openSession(
   state: DesiredState,
   /** Targets to connect even if no entry uses them (export names what it reads on the command line). */
   alsoUse: readonly string[] = [],
-  /** drift's conditional-request cache, a shard's share of the rate budget. */
-  clientOptions: Pick<ForgeClientOptions, "cache" | "shareOfBudget"> = {},
+  /** A shard's share of the rate budget. */
+  clientOptions: Pick<ForgeClientOptions, "shareOfBudget"> = {},
 ): Promise<Session> {
   let sandboxUrl = flags["sandbox-url"];
   let stopSandbox: (() => Promise<void>) | undefined;
@@ -144,20 +165,25 @@ export async function openSession(
     stopSandbox = () => sandbox.stop();
   }
   const againstSandbox = sandboxUrl !== undefined;
-  const concurrency = parseCount(command, "concurrency", flags.concurrency) ?? 8;
+  const concurrency =
+    parseCount(command, "concurrency", flags.concurrency) ?? CLIENT_DEFAULTS.concurrency;
   if (concurrency < 1 || concurrency > 100) {
     throw new CliError(`${command}: --concurrency must be between 1 and 100, got ${concurrency}`);
   }
-  // GitHub asks for at least a second between mutating requests; a local sandbox needs no spacing.
+  // A local sandbox needs no spacing between writes.
   const writeIntervalMs =
-    parseCount(command, "write-interval", flags["write-interval"]) ?? (againstSandbox ? 0 : 1000);
-  // GitHub's secondary limit: 900 points a minute (a read 1, a write 5), paced per endpoint.
+    parseCount(command, "write-interval", flags["write-interval"]) ??
+    (againstSandbox ? 0 : CLIENT_DEFAULTS.writeIntervalMs);
   const pointsPerMinute = parseCount(command, "points-per-minute", flags["points-per-minute"]);
   if (pointsPerMinute === 0) {
     throw new CliError(`${command}: --points-per-minute must be at least 1`);
   }
-  const maxWaitMs = parseDuration(command, "max-wait", flags["max-wait"]) ?? DEFAULT_MAX_WAIT_MS;
-  const cache = flags.cache !== undefined ? openCache(command, io, flags.cache) : undefined;
+  const maxWaitMs =
+    parseDuration(command, "max-wait", flags["max-wait"]) ?? CLIENT_DEFAULTS.maxWaitMs;
+  const cache =
+    flags.cache !== undefined
+      ? openCache(command, io, flags.cache, flags.refresh === true)
+      : undefined;
   const listeners: Array<(event: ClientEvent) => void> = [];
   const signal = sessionSignal(io.signal);
 
@@ -225,14 +251,20 @@ function sessionSignal(parent: AbortSignal): AbortSignal {
   return controller.signal;
 }
 
-/** Conditional-request cache kept between runs; entries are keyed by a hash of the token, never the token. */
-function openCache(command: string, io: CliIO, dir: string): DirectoryCache {
+/**
+ * The conditional-request cache kept between runs (--cache DIR); entries are keyed by a hash of the
+ * token, never the token. Refreshing reads nothing from it but still writes to it: a full read that
+ * rewrites every entry.
+ */
+function openCache(command: string, io: CliIO, dir: string, refresh: boolean): ConditionalCache {
+  let cache: DirectoryCache;
   try {
-    return new DirectoryCache(resolve(io.cwd, dir));
+    cache = new DirectoryCache(resolve(io.cwd, dir));
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new CliError(`${command}: cannot use --cache ${dir}: ${reason}`);
   }
+  return refresh ? { get: () => undefined, set: (key, entry) => cache.set(key, entry) } : cache;
 }
 
 function tokenOf(command: string, target: TargetConfig): Secret {

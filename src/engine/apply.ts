@@ -125,11 +125,14 @@ async function applyOne(change: Change, input: ApplyInput, stop: Stop): Promise<
         return unanswered(change, label, stop);
       }
       if (error instanceof ForgeError) {
+        const reason = error.reason || error.message;
         return outcomeOf(change, {
           outcome: "failed",
           request: label,
           status: error.status,
-          message: error.detail || error.message,
+          message: error.mayHaveBeenApplied
+            ? `${reason}; its answer was lost, so it may have been applied (a re-run plans from live state)`
+            : reason,
         });
       }
       const message = error instanceof Error ? error.message : String(error);

@@ -19,7 +19,9 @@ export type Admission =
   | { go: true }
   | { go: false; until: number; reason: "rate-limit-reset" }
   /** The window has reset but our own requests in flight still hold what is usable. */
-  | { go: false; until: number; reason: "pace" };
+  | { go: false; until: number; reason: "pace" }
+  /** Even a fresh window leaves this client nothing (a limit of 0, or a share of a tiny one). */
+  | { go: false; reason: "unusable"; limit: number };
 
 /**
  * The rate-limit budget per category, and the decision whether a request may start now.
@@ -63,6 +65,8 @@ export class RateBudget {
       const rolledOver = now >= resetMs;
       const margin = this.margin(window.limit);
       const usable = (remaining: number) => Math.floor((remaining - margin) * this.#policy.share);
+      // Waiting would never help: every window would be as empty as this one.
+      if (usable(window.limit) <= 0) return { go: false, reason: "unusable", limit: window.limit };
       const available = usable(rolledOver ? window.limit : window.remaining) - inFlight;
       if (available <= 0) {
         // After a reset the budget is back; what is short is only our own in-flight requests.

@@ -2,21 +2,17 @@ import { readFileSync } from "node:fs";
 import { request as octokitRequest } from "@octokit/request";
 import pLimit, { type LimitFunction } from "p-limit";
 import type { Secret } from "../core/secret.js";
-import { RateBudget, type RateWindow } from "./budget.js";
+import type { RateWindow } from "./budget.js";
 import { type CacheEntry, type ConditionalCache, cacheKey, sha256 } from "./cache.js";
 import { type Clock, systemClock } from "./clock.js";
-import { ForgeError, RateLimitWaitExceeded, serviceMessage } from "./errors.js";
-import { endpointKey } from "./endpoint.js";
+import { CLIENT_DEFAULTS } from "./defaults.js";
+import { ForgeError, serviceMessage } from "./errors.js";
 import { createHttpFetch } from "./http-fetch.js";
+import { FREE_PATH, SKEW_MS } from "./limits.js";
+import { Pacer, type Ticket } from "./pacer.js";
 import { type Headers, reportedWindow, retryAfterMs, throttleOf } from "./rate-headers.js";
-import {
-  backoffDelay,
-  mayRetry,
-  type RetryPolicy,
-  type TransportFailure,
-  transportFailure,
-} from "./retry-policy.js";
-import { PointWindow } from "./points.js";
+import { answered, fromThrown, lostAnswer, type Outcome, timedOut } from "./outcome.js";
+import { backoffDelay, mayRetry, type RetryPolicy } from "./retry-policy.js";
 import { revealSecrets } from "./reveal.js";
 import type {
   ClientEvent,
@@ -27,16 +23,16 @@ import type {
   Query,
   RateLimitOverview,
   RequestOptions,
-  WaitReason,
 } from "./types.js";
-import { buildUrl, displayPath, literalUrl, nextLink } from "./urls.js";
+import { buildUrl, displayPath, lastPage, literalUrl, nextLink } from "./urls.js";
 import { KeyedSerializer } from "./write-lock.js";
 
 export type { CacheEntry, ConditionalCache } from "./cache.js";
 export { DirectoryCache, MemoryCache } from "./cache.js";
 export type { Clock } from "./clock.js";
 export { systemClock } from "./clock.js";
-export { ForgeError, RateLimitWaitExceeded } from "./errors.js";
+export { CLIENT_DEFAULTS } from "./defaults.js";
+export { ForgeError, RateLimitWaitExceeded, type WaitBasis } from "./errors.js";
 export type { RetryPolicy } from "./retry-policy.js";
 
 export type {
@@ -48,35 +44,23 @@ export type {
   Query,
   RateLimitOverview,
   RequestOptions,
+  ThrottledAnswer,
   WaitReason,
 } from "./types.js";
 
-type Outcome =
-  | { kind: "response"; status: number; headers: Record<string, string>; data: unknown }
-  | { kind: "transport"; failure: TransportFailure };
-
-/** Resets are reported in whole seconds and clocks differ: wait this much past a reported reset. */
-const SKEW_MS = 1000;
-/** A throttling answer with no hint how long to wait: GitHub and GitLab both ask for a minute. */
-const THROTTLE_BACKOFF_MS = 60_000;
-const MUTATING = new Set<string>(["POST", "PUT", "PATCH", "DELETE"]);
-/** GitHub's secondary limit: points per minute per endpoint, 5 for a mutating request and 1 for a read. */
-const WRITE_POINTS = 5;
-const READ_POINTS = 1;
-const RATE_LIMIT_PATH = "/rate_limit";
 const silentLog = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
 
 /**
  * The one HTTP edge to a code-hosting service. Every request — get, paginate, writes — goes through
- * one private path so that pacing by the rate-limit budget, write spacing, retries, the ETag cache,
- * events and error mapping apply uniformly.
+ * one private path so that pacing (asked of the Pacer before each attempt), retries, the ETag
+ * cache, events and error mapping apply uniformly.
  */
 export class ForgeClient {
   readonly #kind: "repository" | "planning";
   readonly #base: URL;
   readonly #token: Secret | undefined;
-  readonly #writeIntervalMs: number;
   readonly #maxWaitMs: number;
+  readonly #maxPages: number;
   readonly #retries: RetryPolicy;
   readonly #timeoutMs: number;
   readonly #cache: ConditionalCache | undefined;
@@ -86,53 +70,65 @@ export class ForgeClient {
   readonly #signal: AbortSignal | undefined;
   readonly #octokit: typeof octokitRequest;
   readonly #limit: LimitFunction;
-  readonly #budget: RateBudget;
-  readonly #points: PointWindow;
+  readonly #pacer: Pacer;
   readonly #writeKeys = new KeyedSerializer();
-  readonly #announced = new Map<string, number>();
   readonly #stats: ClientStats = { requests: 0, retries: 0, notModified: 0, waitsMs: 0 };
   #tokenIdentity: string | undefined;
-  #nextWriteTurn = Number.NEGATIVE_INFINITY;
-  #nextWriteAt = Number.NEGATIVE_INFINITY;
-  #pausedUntil = Number.NEGATIVE_INFINITY;
 
   constructor(options: ForgeClientOptions) {
-    const concurrency = options.concurrency ?? 8;
+    const concurrency = options.concurrency ?? CLIENT_DEFAULTS.concurrency;
     if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 100) {
       throw new Error(`concurrency must be an integer from 1 to 100, got ${concurrency}`);
     }
-    const share = options.shareOfBudget ?? 1;
+    const share = options.shareOfBudget ?? CLIENT_DEFAULTS.shareOfBudget;
     if (!(share > 0 && share <= 1)) {
       throw new Error(`share of the rate budget must be in (0, 1], got ${share}`);
     }
-    this.#writeIntervalMs = nonNegative("write interval", options.writeIntervalMs ?? 1000);
-    this.#maxWaitMs = nonNegative("maximum wait", options.maxWaitMs ?? 15 * 60_000);
-    this.#timeoutMs = nonNegative("timeout", options.timeoutMs ?? 30_000);
+    const writeIntervalMs = nonNegative(
+      "write interval",
+      options.writeIntervalMs ?? CLIENT_DEFAULTS.writeIntervalMs,
+    );
+    this.#maxWaitMs = nonNegative("maximum wait", options.maxWaitMs ?? CLIENT_DEFAULTS.maxWaitMs);
+    this.#timeoutMs = nonNegative("timeout", options.timeoutMs ?? CLIENT_DEFAULTS.timeoutMs);
     if (this.#timeoutMs === 0) throw new Error("timeout must be more than 0 milliseconds");
+    const maxResponseBytes = positiveInteger(
+      "maximum response size",
+      options.maxResponseBytes ?? CLIENT_DEFAULTS.maxResponseBytes,
+    );
+    this.#maxPages = positiveInteger(
+      "maximum page count",
+      options.maxPages ?? CLIENT_DEFAULTS.maxPages,
+    );
     this.#kind = options.kind;
     this.#base = new URL(options.baseUrl);
     if (this.#base.username !== "" || this.#base.password !== "") {
       throw new Error("the base URL must not carry credentials; pass the token separately");
     }
     this.#token = options.token;
-    this.#retries = options.retries ?? { max: 5, baseMs: 500, capMs: 30_000 };
+    this.#retries = options.retries ?? CLIENT_DEFAULTS.retries;
     this.#cache = options.cache;
     this.#clock = options.clock ?? systemClock;
     this.#random = options.random ?? Math.random;
     this.#onEvent = options.onEvent ?? (() => {});
     this.#signal = options.signal;
     this.#limit = pLimit(concurrency);
-    this.#budget = new RateBudget({
-      share,
-      skewMs: SKEW_MS,
-      ...(options.rateMargin !== undefined ? { margin: options.rateMargin } : {}),
-    });
-    const pointsPerMinute = options.pointsPerMinute ?? 900;
+    const pointsPerMinute = options.pointsPerMinute ?? CLIENT_DEFAULTS.pointsPerMinute;
     if (!(Number.isFinite(pointsPerMinute) && pointsPerMinute > 0)) {
       throw new Error(`points per minute must be a positive number, got ${pointsPerMinute}`);
     }
-    // The service's minute starts when our request reaches it, a little after we counted it.
-    this.#points = new PointWindow(pointsPerMinute, 60_000 + SKEW_MS);
+    this.#pacer = new Pacer({
+      clock: this.#clock,
+      signal: this.#signal,
+      maxWaitMs: this.#maxWaitMs,
+      writeIntervalMs,
+      pointsPerMinute,
+      share,
+      margin: options.rateMargin,
+      onWait: (wait, now) => {
+        this.#stats.waitsMs += wait.until - now;
+        this.#onEvent({ type: "wait", ...wait });
+      },
+    });
     this.#octokit = octokitRequest.defaults({
       baseUrl: this.#base.href.replace(/\/+$/, ""),
       headers: {
@@ -140,11 +136,16 @@ export class ForgeClient {
         "user-agent": options.userAgent ?? `forgeplan/${packageVersion()}`,
         ...(options.kind === "repository" ? { "x-github-api-version": "2022-11-28" } : {}),
       },
-      request: { fetch: createHttpFetch(concurrency), log: silentLog },
+      request: {
+        fetch: createHttpFetch(concurrency, maxResponseBytes),
+        log: silentLog,
+        // A success body is read by readAnswer, which tells JSON from anything else.
+        parseSuccessResponseBody: false,
+      },
     });
   }
 
-  /** Throws ForgeError on any non-2xx answer other than a 304 served from the cache. */
+  /** Throws ForgeError on any answer but a usable 2xx or a 304 served from the cache. */
   async request<T>(
     method: Method,
     path: string,
@@ -175,7 +176,12 @@ export class ForgeClient {
     }
   }
 
-  /** Every item of a list, 100 per page, following Link rel="next" on the same origin to the end. */
+  /**
+   * Every item of a list, 100 per page, following Link rel="next" on the same origin to the end.
+   * A listing is bounded: at most `maxPages` pages, and no more than the last page its first page
+   * names (rel="last"), plus one for items added while it is read; a link back to a page already
+   * read, or past the bound, fails the request instead of reading on.
+   */
   async paginate<T>(path: string, query: Query = {}): Promise<T[]> {
     let url: URL | undefined = buildUrl(this.#base.href, path, {
       ...query,
@@ -183,15 +189,19 @@ export class ForgeClient {
     });
     const seen = new Set<string>();
     const items: T[] = [];
+    let bound: { pages: number; why: string } = {
+      pages: this.#maxPages,
+      why: `the most forgeplan reads of one listing`,
+    };
     while (url !== undefined) {
       const shown = displayPath(url, this.#base);
+      const refuse = (detail: string) =>
+        new ForgeError({ method: "GET", path: shown, status: 0, detail });
       if (seen.has(url.href)) {
-        throw new ForgeError({
-          method: "GET",
-          path: shown,
-          status: 0,
-          detail: "the next-page link leads back to a page already read",
-        });
+        throw refuse("the next-page link leads back to a page already read");
+      }
+      if (seen.size >= bound.pages) {
+        throw refuse(`the listing goes on past ${bound.pages} pages, ${bound.why}`);
       }
       seen.add(url.href);
       const page: ForgeResponse<unknown> = await this.#exchange<unknown>("GET", url);
@@ -203,15 +213,22 @@ export class ForgeClient {
           detail: "expected a list in the response",
         });
       }
-      items.push(...(page.data as T[]));
-      const next = nextLink(page.headers.link, url);
+      // One at a time: spreading a page into push() puts every item on the stack.
+      for (const item of page.data as T[]) items.push(item);
+      let next: URL | undefined;
+      let last: number | undefined;
+      try {
+        next = nextLink(page.headers.link, url);
+        last = lastPage(page.headers.link, url);
+      } catch {
+        throw refuse("the Link header holds a link that is not a URL");
+      }
       if (next !== undefined && next.origin !== this.#base.origin) {
-        throw new ForgeError({
-          method: "GET",
-          path: shown,
-          status: 0,
-          detail: `refused to follow a next-page link to another origin (${next.origin})`,
-        });
+        throw refuse(`refused to follow a next-page link to another origin (${next.origin})`);
+      }
+      if (seen.size === 1 && last !== undefined && last + 1 < bound.pages) {
+        // Items added while the list is read may push the last of them onto one more page.
+        bound = { pages: last + 1, why: `though its first page named page ${last} as the last` };
       }
       url = next;
     }
@@ -220,11 +237,21 @@ export class ForgeClient {
 
   /** GET /rate_limit: costs nothing, and refreshes the budget of every category. */
   async rateLimitStatus(): Promise<RateLimitOverview> {
-    const overview = await this.get<RateLimitOverview>(RATE_LIMIT_PATH);
-    for (const [category, window] of Object.entries(overview.resources ?? {})) {
-      if (isRateWindow(window)) this.#budget.observe(category, window);
+    const overview = await this.get<unknown>(FREE_PATH);
+    const resources = isObject(overview) ? overview.resources : undefined;
+    if (!isObject(resources)) {
+      throw new ForgeError({
+        method: "GET",
+        path: FREE_PATH,
+        status: 200,
+        detail: 'a body that has no "resources" object',
+        unusableAnswer: true,
+      });
     }
-    return overview;
+    for (const [category, window] of Object.entries(resources)) {
+      if (isRateWindow(window)) this.#pacer.observe(category, window);
+    }
+    return overview as RateLimitOverview;
   }
 
   /** Reads the budget before the first real request; a service without /rate_limit is fine. */
@@ -238,7 +265,7 @@ export class ForgeClient {
   }
 
   budget(): Record<string, RateWindow> {
-    return this.#budget.snapshot();
+    return this.#pacer.snapshot();
   }
 
   stats(): ClientStats {
@@ -248,28 +275,44 @@ export class ForgeClient {
   /** The single path every request takes: pacing, attempts, retries, cache and error mapping. */
   async #exchange<T>(method: Method, url: URL, body?: unknown): Promise<ForgeResponse<T>> {
     const path = displayPath(url, this.#base);
-    const relative = path.split("?")[0] ?? path;
-    const free = method === "GET" && relative === RATE_LIMIT_PATH;
-    const category = categoryOf(relative);
-    const endpoint = endpointKey(relative);
+    const ticket = this.#pacer.ticket(method, path);
     const key =
-      method === "GET" && this.#cache !== undefined && !free
+      method === "GET" && this.#cache !== undefined && !ticket.free
         ? cacheKey(method, url.href, this.#identity())
         : undefined;
+    let attempts = 0;
     let retries = 0;
     let throttles = 0;
-    let ambiguous = false;
+    // This DELETE was repeated after an attempt that reached the service: that one may have deleted.
+    let retriedDelete = false;
+    // An attempt of this write was sent and its answer lost: it may have been carried out.
+    let answerLost = false;
     for (;;) {
-      if (MUTATING.has(method)) {
-        const turn = this.#takeWriteTurn();
-        if (turn > 0) await this.#clock.sleep(turn, this.#signal);
-      }
+      await this.#pacer.awaitWriteTurn(ticket);
       const cached = key !== undefined ? this.#cache?.get(key) : undefined;
-      const outcome = await this.#limit(() =>
-        this.#attempt(method, url, path, { category, endpoint, free }, body, cached?.etag),
-      );
-      const settled = this.#settle<T>(outcome, key, cached, method === "DELETE" && ambiguous);
+      const outcome = await this.#limit(() => this.#attempt(ticket, url, body, cached?.etag));
+      attempts++;
+      const settled = this.#settle<T>(ticket, outcome, key, cached, retriedDelete);
       if (settled !== undefined) return settled;
+      answerLost ||= ticket.mutating && lostAnswer(outcome);
+      const fail = (status: number, detail: string, note?: string, unusableAnswer = false) =>
+        new ForgeError({
+          method,
+          path,
+          status,
+          detail,
+          attempts,
+          mayHaveBeenApplied: answerLost,
+          unusableAnswer,
+          ...(note !== undefined
+            ? { note }
+            : attempts > 1
+              ? { note: `after ${attempts} attempts` }
+              : {}),
+        });
+      if (outcome.kind === "refused") {
+        throw fail(outcome.status, outcome.detail, undefined, outcome.unusableAnswer);
+      }
       let retryAfter: number | undefined;
       let status = 0;
       let detail: string;
@@ -279,41 +322,49 @@ export class ForgeClient {
         detail = serviceMessage(status, data);
         const now = this.#clock.now();
         const throttle = throttleOf(status, headers, detail, now, SKEW_MS);
-        if (throttle !== undefined && throttles < this.#retries.max) {
-          const until = throttle.until ?? now + THROTTLE_BACKOFF_MS * 2 ** throttles;
+        if (throttle !== undefined) {
+          if (throttles >= this.#retries.max) {
+            const throttled = `${throttles + 1} of them throttled`;
+            throw fail(status, detail, `gave up after ${attempts} attempts, ${throttled}`);
+          }
           throttles++;
-          this.#announce(category, until, throttle.reason, now);
-          this.#pausedUntil = Math.max(this.#pausedUntil, until);
+          this.#pacer.holdAfter(ticket, throttle, status, throttles);
           continue;
         }
-        if (!mayRetry(method, { status })) throw new ForgeError({ method, path, status, detail });
+        if (!mayRetry(method, { status })) throw fail(status, detail);
         retryAfter = retryAfterMs(headers, now);
       } else {
         detail = outcome.failure.description;
-        if (!mayRetry(method, { transport: outcome.failure })) {
-          throw new ForgeError({ method, path, status, detail });
-        }
+        if (!mayRetry(method, { transport: outcome.failure })) throw fail(status, detail);
       }
       if (retries >= this.#retries.max) {
-        const note = `gave up after ${retries + 1} attempts`;
-        throw new ForgeError({ method, path, status, detail, note });
+        throw fail(status, detail, `gave up after ${attempts} attempts`);
       }
       const delayMs = Math.max(backoffDelay(retries, this.#retries, this.#random), retryAfter ?? 0);
       if (delayMs > this.#maxWaitMs) {
-        const note = `the service asks to retry in ${Math.ceil(delayMs / 1000)} s, beyond the maximum wait`;
-        throw new ForgeError({ method, path, status, detail, note });
+        const after = attempts > 1 ? ` after ${attempts} attempts` : "";
+        throw fail(
+          status,
+          detail,
+          `stopped${after}: the service asks to retry in ${Math.ceil(delayMs / 1000)} s, beyond the maximum wait`,
+        );
       }
       const reason = status === 0 ? detail : `${status} ${detail}`;
       retries++;
-      ambiguous = ambiguous || outcome.kind === "response" || !outcome.failure.refused;
+      retriedDelete ||=
+        method === "DELETE" && (outcome.kind === "response" || !outcome.failure.refused);
       this.#stats.retries++;
       this.#onEvent({ type: "retry", method, path, attempt: retries, delayMs, reason });
       await this.#clock.sleep(delayMs, this.#signal);
     }
   }
 
-  /** The answers that end a request successfully: 2xx (cached when it has an ETag), 304, 404 on a retried DELETE. */
+  /**
+   * The answers that end a request successfully: a usable 2xx (cached when it has an ETag), 304,
+   * 404 on a retried DELETE. A 2xx that cannot be used becomes a refusal.
+   */
   #settle<T>(
+    ticket: Ticket,
     outcome: Outcome,
     key: string | undefined,
     cached: CacheEntry | undefined,
@@ -341,7 +392,7 @@ export class ForgeClient {
         fromCache: true,
       };
     }
-    if (status === 404 && retriedDelete) {
+    if (status === 404 && retriedDelete && ticket.method === "DELETE") {
       // An earlier attempt may have deleted it before its answer was lost: the goal is met.
       return { status: 204, data: undefined as T, headers, fromCache: false };
     }
@@ -350,15 +401,12 @@ export class ForgeClient {
 
   /** One attempt, inside a concurrency slot: wait for pacing, send, and record what came back. */
   async #attempt(
-    method: Method,
+    ticket: Ticket,
     url: URL,
-    path: string,
-    pacing: Pacing,
     body: unknown,
     etag: string | undefined,
   ): Promise<Outcome> {
-    const { category, free } = pacing;
-    await this.#admit(method, pacing);
+    await this.#pacer.admit(ticket);
     const started = this.#clock.now();
     this.#stats.requests++;
     const timeout = new AbortController();
@@ -368,40 +416,28 @@ export class ForgeClient {
     let outcome: Outcome;
     try {
       const response = await this.#octokit({
-        method,
+        method: ticket.method,
         url: literalUrl(url),
         headers: this.#headers(etag),
         ...(body !== undefined ? { data: revealSecrets(body) } : {}),
         request: { signal },
       });
-      outcome = {
-        kind: "response",
-        status: response.status,
-        headers: plainHeaders(response.headers),
-        data: response.data === "" ? undefined : response.data,
-      };
+      outcome = answered(ticket.method, response.status, response.headers, response.data);
     } catch (error) {
-      if (this.#signal?.aborted) throw this.#signal.reason;
-      outcome = timeout.signal.aborted
-        ? {
-            kind: "transport",
-            failure: {
-              description: `timed out after ${this.#timeoutMs} ms`,
-              transient: true,
-              refused: false,
-            },
-          }
-        : fromThrown(error);
+      if (this.#signal?.aborted) {
+        this.#pacer.done(ticket, undefined, true);
+        throw this.#signal.reason;
+      }
+      outcome = timeout.signal.aborted ? timedOut(this.#timeoutMs) : fromThrown(error);
     } finally {
       clearTimeout(timer);
-      if (!free) this.#budget.release(category);
     }
-    this.#record(outcome, category, free);
-    if (outcome.kind === "response") {
+    this.#record(ticket, outcome);
+    if (outcome.kind !== "transport") {
       this.#onEvent({
         type: "request",
-        method,
-        path,
+        method: ticket.method,
+        path: ticket.path,
         status: outcome.status,
         ms: this.#clock.now() - started,
         fromCache: outcome.status === 304 && etag !== undefined,
@@ -410,100 +446,16 @@ export class ForgeClient {
     return outcome;
   }
 
-  /**
-   * Takes the next turn in the write spacing and returns how long until it comes. The caller waits
-   * outside any concurrency slot, so writes queued behind the interval never hold up reads;
-   * `#admit` still checks the spacing when the write is sent, in case its slot came late.
-   */
-  #takeWriteTurn(): number {
-    const now = this.#clock.now();
-    const turn = Math.max(now, this.#nextWriteTurn);
-    this.#nextWriteTurn = turn + this.#writeIntervalMs;
-    return turn - now;
-  }
-
-  /**
-   * Waits until a pause, the write spacing, the rate budget and the endpoint's points all allow this
-   * request to start.
-   */
-  async #admit(method: Method, { category, endpoint, free }: Pacing): Promise<void> {
-    const mutating = MUTATING.has(method);
-    for (;;) {
-      const now = this.#clock.now();
-      let until: number;
-      if (now < this.#pausedUntil) {
-        until = this.#pausedUntil;
-      } else if (mutating && now < this.#nextWriteAt) {
-        until = this.#nextWriteAt;
-      } else {
-        const admission = free ? { go: true as const } : this.#budget.admit(category, now);
-        if (admission.go) {
-          const pointsWait = free
-            ? 0
-            : this.#points.admit(endpoint, mutating ? WRITE_POINTS : READ_POINTS, now);
-          if (pointsWait === 0) {
-            if (mutating) this.#nextWriteAt = now + this.#writeIntervalMs;
-            return;
-          }
-          this.#budget.release(category);
-          this.#holdForPoints(endpoint, now + pointsWait, now);
-          await this.#clock.sleep(pointsWait, this.#signal);
-          continue;
-        }
-        if (admission.until - now > this.#maxWaitMs) {
-          throw new RateLimitWaitExceeded(
-            category,
-            admission.until,
-            admission.until - now,
-            this.#maxWaitMs,
-          );
-        }
-        if (admission.reason === "rate-limit-reset") {
-          this.#announce(category, admission.until, "rate-limit-reset", now);
-        }
-        until = admission.until;
-      }
-      await this.#clock.sleep(until - now, this.#signal);
-    }
-  }
-
-  /** Tells the caller about a wait (once per category, reason and end), or refuses a stall too long. */
-  #announce(category: string, until: number, reason: WaitReason, now: number): void {
-    if (until - now > this.#maxWaitMs) {
-      throw new RateLimitWaitExceeded(category, until, until - now, this.#maxWaitMs);
-    }
-    const key = `${category} ${reason}`;
-    if (this.#announced.get(key) === until) return;
-    this.#announced.set(key, until);
-    this.#stats.waitsMs += until - now;
-    this.#onEvent({ type: "wait", until, reason, category });
-  }
-
-  /**
-   * Announces a wait for an endpoint's points, but not one inside a wait already announced nor one
-   * shorter than a second: as the oldest points leave the window, held requests go one after another
-   * with waits of a few milliseconds, which would be noise.
-   */
-  #holdForPoints(endpoint: string, until: number, now: number): void {
-    if (until - now > this.#maxWaitMs) {
-      throw new RateLimitWaitExceeded(endpoint, until, until - now, this.#maxWaitMs);
-    }
-    const announced = this.#announced.get(`${endpoint} secondary-limit`);
-    if (until - now >= SKEW_MS && (announced === undefined || announced < now)) {
-      this.#announce(endpoint, until, "secondary-limit", now);
-    }
-  }
-
-  #record(outcome: Outcome, category: string, free: boolean): void {
-    if (outcome.kind === "response") {
-      const report = reportedWindow(outcome.headers as Headers, this.#kind);
-      if (report !== undefined) {
-        this.#budget.observe(report.category ?? category, report.window);
-        return;
-      }
-    }
-    const spent = outcome.kind === "response" ? outcome.status !== 304 : !outcome.failure.refused;
-    if (!free && spent) this.#budget.assumeSpent(category);
+  #record(ticket: Ticket, outcome: Outcome): void {
+    const report =
+      outcome.kind === "response"
+        ? reportedWindow(outcome.headers as Headers, this.#kind)
+        : undefined;
+    const spent =
+      outcome.kind === "transport"
+        ? !outcome.failure.refused
+        : !(outcome.kind === "response" && outcome.status === 304);
+    this.#pacer.done(ticket, report, spent);
   }
 
   #headers(etag: string | undefined): Record<string, string> {
@@ -521,54 +473,29 @@ export class ForgeClient {
   }
 }
 
-/** The rate-limit category a path draws on before the service says (X-RateLimit-Resource). */
-function categoryOf(path: string): string {
-  if (path.startsWith("/search/code")) return "code_search";
-  if (path.startsWith("/search/")) return "search";
-  if (path === "/graphql") return "graphql";
-  return "core";
-}
-
-/** What decides when a request may start: its rate-limit category and its endpoint's points. */
-interface Pacing {
-  category: string;
-  endpoint: string;
-  /** GET /rate_limit draws on neither. */
-  free: boolean;
-}
-
-function fromThrown(error: unknown): Outcome {
-  const http = error as { status?: unknown; response?: { headers?: unknown; data?: unknown } };
-  if (typeof http.status === "number" && http.response !== undefined) {
-    return {
-      kind: "response",
-      status: http.status,
-      headers: plainHeaders(http.response.headers),
-      data: http.response.data === "" ? undefined : http.response.data,
-    };
-  }
-  // octokit wraps network failures in a RequestError whose cause is fetch's own error.
-  return { kind: "transport", failure: transportFailure(error) };
-}
-
-function plainHeaders(headers: unknown): Record<string, string> {
-  const result: Record<string, string> = {};
-  if (typeof headers !== "object" || headers === null) return result;
-  for (const [name, value] of Object.entries(headers)) {
-    if (value !== undefined && value !== null) result[name.toLowerCase()] = String(value);
-  }
-  return result;
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function isRateWindow(value: unknown): value is RateWindow {
-  if (typeof value !== "object" || value === null) return false;
-  const w = value as Record<string, unknown>;
-  return ["limit", "remaining", "reset", "used"].every((k) => typeof w[k] === "number");
+  return (
+    isObject(value) &&
+    ["limit", "remaining", "reset", "used"].every(
+      (k) => typeof value[k] === "number" && Number.isFinite(value[k]) && (value[k] as number) >= 0,
+    )
+  );
 }
 
 function nonNegative(what: string, value: number): number {
   if (!(Number.isFinite(value) && value >= 0)) {
     throw new Error(`${what} must be a non-negative number of milliseconds, got ${value}`);
+  }
+  return value;
+}
+
+function positiveInteger(what: string, value: number): number {
+  if (!(Number.isInteger(value) && value > 0)) {
+    throw new Error(`${what} must be a positive integer, got ${value}`);
   }
   return value;
 }

@@ -1,9 +1,11 @@
 import { STATUS_CODES } from "node:http";
+import type { WaitReason } from "./types.js";
 
 /**
  * A request the service refused or that could not be completed. `message` is one line:
- * "PUT /repos/acme/api/branches/main/protection → 422 Validation Failed: …". It never carries
- * headers, bodies sent or credentials.
+ * "PUT /repos/acme/api/branches/main/protection → 422 Validation Failed: …", or for a success
+ * status whose answer cannot be used, "GET /repos/acme/api/hooks answered 200 with text/html, not
+ * JSON". It never carries headers, bodies sent or credentials.
  */
 export class ForgeError extends Error {
   override name = "ForgeError";
@@ -14,6 +16,18 @@ export class ForgeError extends Error {
   readonly path: string;
   /** The service's own message (or what went wrong when there was no response). */
   readonly detail: string;
+  /** What forgeplan adds to the detail: "gave up after 6 attempts", why a wait was refused. */
+  readonly note: string | undefined;
+  /** Attempts sent before giving up (1 when the first answer was final). */
+  readonly attempts: number;
+  /**
+   * A write whose outcome is unknown: it was sent, but its answer was lost (a timeout or a broken
+   * connection after sending, a gateway's 502/504, an answer that cannot be read), so the service
+   * may have carried it out. Never set for reads.
+   */
+  readonly mayHaveBeenApplied: boolean;
+  /** The detail and note as one line, without method and path: "Server Error (gave up after 6 attempts)". */
+  readonly reason: string;
 
   constructor(init: {
     method: string;
@@ -21,34 +35,111 @@ export class ForgeError extends Error {
     status: number;
     detail: string;
     note?: string;
+    attempts?: number;
+    mayHaveBeenApplied?: boolean;
+    /**
+     * The status was a success but the answer cannot be used; the detail says what it came with
+     * ("text/html, not JSON") and the message reads "GET … answered 200 with text/html, not JSON".
+     */
+    unusableAnswer?: boolean;
   }) {
     // GitLab's messages repeat the status ("404 Not found"); say it once.
     const said = init.detail.startsWith(`${init.status} `)
       ? init.detail.slice(String(init.status).length + 1)
       : init.detail;
+    const noted = init.note ? ` (${init.note})` : "";
+    const reason = init.unusableAnswer
+      ? `answered ${init.status} with ${said}${noted}`
+      : `${said}${noted}`;
     const outcome = init.status === 0 ? said : `${init.status} ${said}`.trimEnd();
-    super(`${init.method} ${init.path} → ${outcome}${init.note ? ` (${init.note})` : ""}`);
+    super(
+      init.unusableAnswer
+        ? `${init.method} ${init.path} ${reason}`
+        : `${init.method} ${init.path} → ${outcome}${noted}`,
+    );
     this.status = init.status;
     this.method = init.method;
     this.path = init.path;
     this.detail = init.detail;
+    this.note = init.note;
+    this.attempts = init.attempts ?? 1;
+    this.mayHaveBeenApplied = init.mayHaveBeenApplied ?? false;
+    this.reason = reason;
   }
 }
 
-/** Waiting for the rate limit to reset would take longer than the caller allows (`maxWaitMs`). */
+/**
+ * Where a wait that would be too long came from: the service's reported reset; a throttling answer
+ * (a secondary limit, a 429…) with its Retry-After, or without one and so forgeplan's own back-off;
+ * or waits that one after another add up to more than the maximum.
+ */
+export type WaitBasis =
+  | { kind: "reset" }
+  | {
+      kind: "answer";
+      /** "GET /repos/acme/api/hooks" */
+      request: string;
+      status: number;
+      reason: WaitReason;
+      source: "retry-after" | "backoff";
+      /** Throttling answers to this request so far, this one included. */
+      answers: number;
+    }
+  | { kind: "total"; waitedMs: number };
+
+/** Waiting for the rate limit would take longer than the caller allows (`maxWaitMs`). */
 export class RateLimitWaitExceeded extends Error {
   override name = "RateLimitWaitExceeded";
   readonly category: string;
   /** When the wait would end, in milliseconds since the epoch. */
   readonly resetAt: number;
+  readonly basis: WaitBasis;
 
-  constructor(category: string, resetAt: number, waitMs: number, maxWaitMs: number) {
+  constructor(
+    category: string,
+    resetAt: number,
+    waitMs: number,
+    maxWaitMs: number,
+    basis: WaitBasis = { kind: "reset" },
+  ) {
+    const longer = basis.kind === "total" ? "more in total than" : "longer than";
     super(
-      `rate limit "${category}" exhausted: it resets at ${new Date(resetAt).toISOString()}, ` +
-        `${formatDuration(waitMs)} from now, longer than the maximum wait of ${formatDuration(maxWaitMs)}`,
+      `${waitDescription(category, resetAt, waitMs, basis)}, ${longer} the maximum wait of ${formatDuration(maxWaitMs)}`,
     );
     this.category = category;
     this.resetAt = resetAt;
+    this.basis = basis;
+  }
+}
+
+function waitDescription(
+  category: string,
+  until: number,
+  waitMs: number,
+  basis: WaitBasis,
+): string {
+  const wait = formatDuration(waitMs);
+  const at = new Date(until).toISOString();
+  switch (basis.kind) {
+    case "reset":
+      return `rate limit "${category}" exhausted: it resets at ${at}, ${wait} from now`;
+    case "answer": {
+      const what =
+        basis.reason === "secondary-limit"
+          ? `secondary rate limit on ${basis.request} (${basis.status})`
+          : basis.reason === "rate-limit-reset"
+            ? `rate limit "${category}" exhausted on ${basis.request} (${basis.status})`
+            : `${basis.request} throttled (${basis.status})`;
+      const answers = `${basis.answers} such answer${basis.answers === 1 ? "" : "s"}`;
+      return basis.source === "retry-after"
+        ? `${what}: the service asks to wait ${wait} (Retry-After), until ${at}`
+        : `${what}: the service said not how long to wait, and forgeplan's own back-off after ${answers} is ${wait}, until ${at}`;
+    }
+    case "total":
+      return (
+        `rate limit "${category}": a request has already waited ${formatDuration(basis.waitedMs)} ` +
+        `and would wait ${wait} more, until ${at}`
+      );
   }
 }
 

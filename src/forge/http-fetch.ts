@@ -1,7 +1,8 @@
 import { Agent as HttpAgent, type IncomingMessage, request as httpRequest } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { promisify } from "node:util";
-import { brotliDecompress, gunzip, inflate } from "node:zlib";
+import { brotliDecompress, gunzip, inflate, type ZlibOptions } from "node:zlib";
+import { CLIENT_DEFAULTS } from "./defaults.js";
 
 /** What @octokit/request reads of a fetch Response. */
 interface OctokitResponse {
@@ -9,19 +10,56 @@ interface OctokitResponse {
   statusText: string;
   url: string;
   headers: ResponseHeaders;
-  body: null;
+  /**
+   * The raw bytes, where fetch has a stream: octokit hands `body` over as the answer's data when
+   * told not to parse a success body, and the client reads it itself (forge/answer.ts).
+   */
+  body: Buffer;
   text(): Promise<string>;
   json(): Promise<unknown>;
   arrayBuffer(): Promise<ArrayBuffer>;
 }
 
 const MAX_REDIRECTS = 20;
-const decoders: Record<string, (input: Buffer) => Promise<Buffer>> = {
+const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+type Decoder = (input: Buffer, options: ZlibOptions) => Promise<Buffer>;
+const decoders: Record<string, Decoder> = {
   gzip: promisify(gunzip),
   "x-gzip": promisify(gunzip),
   deflate: promisify(inflate),
-  br: promisify(brotliDecompress),
+  br: promisify(brotliDecompress) as Decoder,
 };
+
+/**
+ * An exchange forgeplan stopped on purpose: an answer larger than it reads, a redirect it does not
+ * follow. Unlike a network failure it would end the same way again, so it is never retried.
+ */
+export class ExchangeRefused extends Error {
+  override name = "ExchangeRefused";
+  /** The status of the answer refused (the redirect's, the oversized answer's). */
+  readonly status: number;
+  /** Whether the detail describes the answer's body ("answered 200 with …"). */
+  readonly unusableAnswer: boolean;
+
+  constructor(status: number, detail: string, unusableAnswer: boolean) {
+    super(detail);
+    this.status = status;
+    this.unusableAnswer = unusableAnswer;
+  }
+}
+
+function tooLarge(status: number, maxBytes: number): ExchangeRefused {
+  return new ExchangeRefused(
+    status,
+    `a body larger than ${formatBytes(maxBytes)}, the most forgeplan reads of one answer`,
+    true,
+  );
+}
+
+function formatBytes(bytes: number): string {
+  const mib = bytes / (1024 * 1024);
+  return Number.isInteger(mib) ? `${mib} MiB` : `${bytes} bytes`;
+}
 
 /** Response headers as fetch exposes them: lower-case names, iterable as [name, value] pairs. */
 class ResponseHeaders {
@@ -47,7 +85,7 @@ function responseOf(url: URL, message: IncomingMessage, body: Buffer): OctokitRe
     statusText: message.statusMessage ?? "",
     url: url.href,
     headers: new ResponseHeaders(message.headers),
-    body: null,
+    body,
     text: async () => body.toString("utf8"),
     json: async () => JSON.parse(body.toString("utf8")) as unknown,
     arrayBuffer: async () =>
@@ -73,8 +111,17 @@ interface Exchange {
  * which at thousands of reads is most of a plan's CPU. This covers what octokit uses of fetch: one
  * request with a string body, redirects followed like fetch's "follow" (the Authorization header is
  * dropped when a redirect leaves the origin), compressed bodies decoded, and aborts by signal.
+ *
+ * Two things it does that fetch does not. A body (after decoding) longer than `maxBytes` is cut off
+ * while it streams in, so an endless or enormous answer is never held. And a redirect of a write
+ * (POST, PUT, PATCH, DELETE) is followed only on the same origin: GitHub redirects a write to a
+ * renamed repository on its own origin ("Best practices for using the REST API": follow redirects),
+ * and following one elsewhere would send the body, webhook secrets included, to another host.
  */
-export function createHttpFetch(maxSockets: number): typeof fetch {
+export function createHttpFetch(
+  maxSockets: number,
+  maxBytes: number = CLIENT_DEFAULTS.maxResponseBytes,
+): typeof fetch {
   const agents = {
     "http:": new HttpAgent({ keepAlive: true, maxSockets }),
     "https:": new HttpsAgent({ keepAlive: true, maxSockets }),
@@ -98,23 +145,42 @@ export function createHttpFetch(maxSockets: number): typeof fetch {
       const onAbort = () => request.destroy(signal?.reason);
       signal?.addEventListener("abort", onAbort, { once: true });
       const settle = () => signal?.removeEventListener("abort", onAbort);
-      request.once("error", (error) => {
+      const fail = (error: unknown) => {
         settle();
-        reject(signal?.aborted ? signal.reason : fetchFailed(error));
-      });
+        reject(signal?.aborted ? signal.reason : error);
+      };
+      request.once("error", (error) => fail(fetchFailed(error)));
       request.once("response", (message) => {
-        const chunks: Buffer[] = [];
-        message.on("data", (chunk: Buffer) => chunks.push(chunk));
-        message.once("error", (error) => {
+        const status = message.statusCode ?? 0;
+        const refuse = () => {
           settle();
-          reject(signal?.aborted ? signal.reason : fetchFailed(error));
+          // Destroying the request ends the socket: the rest of the body is never read.
+          request.destroy();
+          reject(tooLarge(status, maxBytes));
+        };
+        if (Number(message.headers["content-length"] ?? 0) > maxBytes) return refuse();
+        const chunks: Buffer[] = [];
+        let received = 0;
+        message.on("data", (chunk: Buffer) => {
+          received += chunk.length;
+          if (received > maxBytes) refuse();
+          else chunks.push(chunk);
         });
+        message.once("error", (error) => fail(fetchFailed(error)));
         message.once("end", () => {
           settle();
           const raw = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
           const decode = decoders[String(message.headers["content-encoding"] ?? "").trim()];
           if (decode === undefined || raw.length === 0) return resolve({ message, body: raw });
-          decode(raw).then((body) => resolve({ message, body }), reject);
+          decode(raw, { maxOutputLength: maxBytes }).then(
+            (body) => resolve({ message, body }),
+            (error: unknown) =>
+              reject(
+                (error as { code?: unknown }).code === "ERR_BUFFER_TOO_LARGE"
+                  ? tooLarge(status, maxBytes)
+                  : error,
+              ),
+          );
         });
       });
       request.end(exchange.body);
@@ -128,6 +194,7 @@ export function createHttpFetch(maxSockets: number): typeof fetch {
       body: typeof init.body === "string" ? init.body : undefined,
       signal: init.signal ?? undefined,
     };
+    const write = MUTATING.has(exchange.method);
     for (let hop = 0; ; hop++) {
       const { message, body } = await once(url, exchange);
       const status = message.statusCode ?? 0;
@@ -136,10 +203,20 @@ export function createHttpFetch(maxSockets: number): typeof fetch {
         return responseOf(url, message, body);
       }
       if (init.redirect === "manual") return responseOf(url, message, body);
-      if (init.redirect === "error" || hop >= MAX_REDIRECTS) {
-        throw fetchFailed(new Error(`redirect ${status} to ${location} not followed`));
+      if (init.redirect === "error") {
+        throw new ExchangeRefused(status, "redirect not followed", false);
+      }
+      if (hop >= MAX_REDIRECTS) {
+        throw new ExchangeRefused(status, `more than ${MAX_REDIRECTS} redirects in a row`, false);
       }
       const next = new URL(location, url);
+      if (write && next.origin !== url.origin) {
+        throw new ExchangeRefused(
+          status,
+          `redirect from ${url.origin} to ${next.origin} not followed: a write is followed only on its own origin, so its body never goes to another host`,
+          false,
+        );
+      }
       if (status === 303 || ((status === 301 || status === 302) && exchange.method === "POST")) {
         exchange.method = exchange.method === "HEAD" ? "HEAD" : "GET";
         exchange.body = undefined;

@@ -18,6 +18,11 @@ export interface TransportFailure {
   transient: boolean;
   /** The connection was refused, so the request certainly never reached the service. */
   refused: boolean;
+  /**
+   * No connection was made (refused, no such host, no route), so the request was never sent. Any
+   * other failure may have come after the service received it: a write may have been carried out.
+   */
+  neverSent: boolean;
 }
 
 const TRANSIENT_CODES = new Set([
@@ -34,6 +39,15 @@ const TRANSIENT_CODES = new Set([
   "UND_ERR_HEADERS_TIMEOUT",
   "UND_ERR_BODY_TIMEOUT",
   "UND_ERR_CLOSED",
+]);
+
+/** Failures that leave no doubt the request never left this machine. */
+const NEVER_SENT_CODES = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "ENETUNREACH",
+  "EHOSTUNREACH",
 ]);
 
 const TRANSIENT_MESSAGES =
@@ -63,6 +77,7 @@ export function transportFailure(error: unknown): TransportFailure {
     description: code !== undefined && !what.includes(code) ? `${what} (${code})` : what,
     transient,
     refused,
+    neverSent: code !== undefined && NEVER_SENT_CODES.has(code),
   };
 }
 

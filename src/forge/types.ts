@@ -33,9 +33,25 @@ export type ClientEvent =
       /** rate-limit-reset, retry-after, secondary-limit: requests are held until `until`. */
       reason: WaitReason;
       category: string;
+      /** Set when the wait follows a throttling answer: which request, and who chose how long. */
+      after?: ThrottledAnswer;
     };
 
 export type WaitReason = "rate-limit-reset" | "retry-after" | "secondary-limit";
+
+/** A 403/429 that said "slow down", and where the length of the wait it caused came from. */
+export interface ThrottledAnswer {
+  /** "GET /repos/acme/api/hooks" */
+  request: string;
+  status: number;
+  /**
+   * retry-after: the service's Retry-After; reset: its X-RateLimit-Reset; backoff: forgeplan's own
+   * (a minute, doubling after each such answer) because the answer said not how long.
+   */
+  source: "retry-after" | "reset" | "backoff";
+  /** How long the wait is, in milliseconds. */
+  waitMs: number;
+}
 
 export interface ForgeClientOptions {
   baseUrl: string;
@@ -46,7 +62,10 @@ export interface ForgeClientOptions {
   concurrency?: number;
   /** Spacing between the starts of mutating requests; default 1000. */
   writeIntervalMs?: number;
-  /** Longest single wait for a rate limit before failing with RateLimitWaitExceeded; default 15 min. */
+  /**
+   * Longest a request may be held for a rate limit — in total, over every window and pause it waits
+   * through — before failing with RateLimitWaitExceeded; default 15 min.
+   */
   maxWaitMs?: number;
   /** Requests kept in reserve per category; default max(10, 2% of the limit), at most half of it. */
   rateMargin?: number;
@@ -61,6 +80,16 @@ export interface ForgeClientOptions {
   retries?: RetryPolicy;
   /** Per attempt, wall-clock; default 30 000. */
   timeoutMs?: number;
+  /**
+   * Largest response body read, in bytes (after decompression); a longer one is cut off while it
+   * streams in and fails its request. Default 16 MiB.
+   */
+  maxResponseBytes?: number;
+  /**
+   * Most pages `paginate` reads of one listing; default 1000. A listing whose first page names its
+   * last page (Link rel="last") is held to that count (plus one for items added while it is read).
+   */
+  maxPages?: number;
   cache?: ConditionalCache;
   clock?: Clock;
   /** Jitter source in [0, 1). */

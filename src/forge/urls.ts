@@ -35,10 +35,23 @@ export function displayPath(url: URL, base: URL): string {
 
 /** The `rel="next"` target of a Link header, resolved against the URL of the page that carried it. */
 export function nextLink(header: string | undefined, current: URL): URL | undefined {
+  return linkTarget(header, "next", current);
+}
+
+/**
+ * The page number of a Link header's `rel="last"` target (its `page` parameter), as GitHub and
+ * GitLab send with page-numbered lists; undefined for cursor-paged lists, which name no last page.
+ */
+export function lastPage(header: string | undefined, current: URL): number | undefined {
+  const page = linkTarget(header, "last", current)?.searchParams.get("page");
+  return page !== null && page !== undefined && /^\d+$/.test(page) ? Number(page) : undefined;
+}
+
+function linkTarget(header: string | undefined, relation: string, current: URL): URL | undefined {
   if (header === undefined) return undefined;
   for (const match of header.matchAll(/<([^>]*)>([^,<]*)/g)) {
     const rel = /;\s*rel\s*=\s*"?([^";]+)"?/i.exec(match[2] ?? "");
-    if (rel?.[1]?.split(/\s+/).includes("next")) return new URL(match[1] ?? "", current);
+    if (rel?.[1]?.split(/\s+/).includes(relation)) return new URL(match[1] ?? "", current);
   }
   return undefined;
 }

@@ -6,6 +6,7 @@ import type { RenderOptions } from "./options.js";
 import {
   ACTION_SYMBOL,
   ERROR_SYMBOL,
+  describeFailure,
   NO_CHANGES,
   isShown,
   plural,
@@ -84,13 +85,7 @@ function sectionSummary(scope: string, changes: readonly Change[]): string {
 }
 
 function failureText(failure: { request?: string; status?: number; message?: string }): string {
-  const where = [
-    ...(failure.request === undefined ? [] : [code(failure.request)]),
-    ...(failure.status === undefined ? [] : [String(failure.status)]),
-  ].join(" → ");
-  const message = escapeInline(failure.message ?? "");
-  if (where === "") return message;
-  return message === "" ? where : `${where}: ${message}`;
+  return describeFailure(failure, { request: code, message: escapeInline });
 }
 
 function changeEntry(change: Change): string {

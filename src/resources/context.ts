@@ -116,7 +116,8 @@ export class ResourceReader {
 
 export function toChangeError(error: unknown, method: string, path: string): ChangeError {
   if (error instanceof ForgeError) {
-    return changeError(error.detail || error.message, error.method, error.path, error.status);
+    // The reason keeps forgeplan's note ("gave up after 6 attempts") with the service's words.
+    return changeError(error.reason || error.message, error.method, error.path, error.status);
   }
   const message = error instanceof Error ? error.message : String(error);
   return changeError(message.split("\n")[0] ?? message, method, path);

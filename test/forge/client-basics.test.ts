@@ -169,4 +169,13 @@ describe("ForgeClient basics", () => {
       "the base URL must not carry credentials; pass the token separately",
     );
   });
+
+  it("rejects response and page limits that cannot work", () => {
+    expect(
+      () => new ForgeClient({ baseUrl: "http://x", kind: "repository", maxResponseBytes: 0 }),
+    ).toThrow("maximum response size must be a positive integer, got 0");
+    expect(
+      () => new ForgeClient({ baseUrl: "http://x", kind: "repository", maxPages: 1.5 }),
+    ).toThrow("maximum page count must be a positive integer, got 1.5");
+  });
 });

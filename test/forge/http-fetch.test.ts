@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
-import { createHttpFetch } from "../../src/forge/http-fetch.js";
+import { createHttpFetch, ExchangeRefused } from "../../src/forge/http-fetch.js";
 
 type Route = (req: IncomingMessage, res: ServerResponse, body: string) => void;
 const servers: Server[] = [];
@@ -74,16 +74,47 @@ describe("the fetch octokit is given", () => {
       if (req.url === "/moved") res.writeHead(301, { location: "/here" }).end();
       else if (req.url === "/away") res.writeHead(307, { location: `${elsewhere}/there` }).end();
       else if (req.url === "/created") res.writeHead(303, { location: "/result" }).end();
+      else if (req.url === "/renamed") res.writeHead(307, { location: "/new-name" }).end();
       else echo(req, res, body);
     });
     const headers = { authorization: "Bearer t" };
     const moved = await httpFetch(`${url}/moved`, { headers });
     expect(moved.url).toBe(`${url}/here`);
     expect(await moved.json()).toMatchObject({ method: "GET", url: "/here", auth: "Bearer t" });
-    const away = await httpFetch(`${url}/away`, { method: "PUT", headers, body: "{}" });
-    expect(await away.json()).toEqual({ method: "PUT", url: "/there", body: "{}" });
+    const away = await httpFetch(`${url}/away`, { headers });
+    expect(await away.json()).toEqual({ method: "GET", url: "/there", body: "" });
     const created = await httpFetch(`${url}/created`, { method: "POST", headers, body: "{}" });
     expect(await created.json()).toMatchObject({ method: "GET", url: "/result", body: "" });
+    const renamed = await httpFetch(`${url}/renamed`, { method: "PATCH", headers, body: "{}" });
+    expect(await renamed.json()).toEqual({
+      method: "PATCH",
+      url: "/new-name",
+      auth: "Bearer t",
+      body: "{}",
+    });
+  });
+
+  it("follows a write's redirect to another origin nowhere, naming both origins", async () => {
+    const received: string[] = [];
+    const elsewhere = await serve((req, res, body) => {
+      received.push(`${req.method} ${body}`);
+      echo(req, res, body);
+    });
+    const url = await serve((_req, res) =>
+      res.writeHead(307, { location: `${elsewhere}/x` }).end(),
+    );
+    for (const method of ["PUT", "PATCH", "POST", "DELETE"]) {
+      const refused = await httpFetch(`${url}/hooks/1`, {
+        method,
+        body: '{"config":{"secret":"s3cr3t"}}',
+      }).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(ExchangeRefused);
+      expect((refused as ExchangeRefused).message).toBe(
+        `redirect from ${url} to ${elsewhere} not followed: a write is followed only on its own origin, so its body never goes to another host`,
+      );
+      expect((refused as ExchangeRefused).status).toBe(307);
+    }
+    expect(received).toEqual([]);
   });
 
   it("rejects like fetch: a refused connection as TypeError with the cause, an abort with its reason", async () => {

@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { readAnswer } from "../../src/forge/answer.js";
 import { RateBudget } from "../../src/forge/budget.js";
+import { categoryOf } from "../../src/forge/limits.js";
 import { serviceMessage } from "../../src/forge/errors.js";
 import { reportedWindow, retryAfterMs, throttleOf } from "../../src/forge/rate-headers.js";
 import { backoffDelay, mayRetry, transportFailure } from "../../src/forge/retry-policy.js";
-import { displayPath, nextLink } from "../../src/forge/urls.js";
+import { displayPath, lastPage, nextLink } from "../../src/forge/urls.js";
 
 describe("serviceMessage", () => {
   it("joins GitHub's message and Validation Error Simple strings", () => {
@@ -47,6 +49,14 @@ describe("urls", () => {
     expect(nextLink(header, base)?.href).toBe("https://ghe.example/api/v3/gists?page=3");
     expect(nextLink('<https://x/gists?page=1>; rel="first"', base)).toBeUndefined();
     expect(nextLink(undefined, base)).toBeUndefined();
+  });
+  it("reads the page number of rel=last, and none for cursor-paged lists", () => {
+    const header =
+      '<https://ghe.example/api/v3/gists?page=3>; rel="next", <https://ghe.example/api/v3/gists?page=9>; rel="last"';
+    expect(lastPage(header, base)).toBe(9);
+    expect(lastPage('<https://x/gists?after=abc>; rel="next"', base)).toBeUndefined();
+    expect(lastPage('<https://x/gists?cursor=z>; rel="last"', base)).toBeUndefined();
+    expect(lastPage(undefined, base)).toBeUndefined();
   });
   it("shows paths relative to the base with credential-like values redacted", () => {
     const url = new URL("https://ghe.example/api/v3/gists?since=2024&private_token=abc&page=2");
@@ -172,5 +182,68 @@ describe("RateBudget", () => {
     expect(budget.margin(5000)).toBe(100);
     expect(budget.margin(100)).toBe(10);
     expect(budget.margin(8)).toBe(4);
+  });
+});
+
+describe("readAnswer", () => {
+  const bytes = (text: string) => new TextEncoder().encode(text);
+  it("reads JSON under application/json and +json types", () => {
+    expect(readAnswer("GET", 200, "application/json; charset=utf-8", bytes('{"a":1}'))).toEqual({
+      usable: true,
+      data: { a: 1 },
+    });
+    expect(readAnswer("GET", 200, "application/vnd.github+json", bytes("[]"))).toEqual({
+      usable: true,
+      data: [],
+    });
+  });
+  it("says what a success answer came with when it is not JSON", () => {
+    expect(readAnswer("GET", 200, "text/html", bytes("<html></html>"))).toEqual({
+      usable: false,
+      problem: "text/html, not JSON",
+    });
+    expect(readAnswer("GET", 200, undefined, bytes("{}"))).toEqual({
+      usable: false,
+      problem: "no content type, not JSON",
+    });
+    expect(readAnswer("PUT", 201, "application/json", bytes("{"))).toEqual({
+      usable: false,
+      problem: "application/json that does not parse as JSON",
+    });
+  });
+  it("accepts no body on 204, 205 and writes, but not on a read", () => {
+    expect(readAnswer("GET", 204, undefined, undefined)).toEqual({ usable: true, data: undefined });
+    expect(readAnswer("DELETE", 200, undefined, bytes(""))).toEqual({
+      usable: true,
+      data: undefined,
+    });
+    expect(readAnswer("GET", 200, "application/json", bytes(" \n"))).toEqual({
+      usable: false,
+      problem: "no body",
+    });
+  });
+});
+
+describe("limit groups", () => {
+  it("draw search, code search and GraphQL from their own categories, the rest from core", () => {
+    expect(categoryOf("/search/code")).toBe("code_search");
+    expect(categoryOf("/search/issues")).toBe("search");
+    expect(categoryOf("/graphql")).toBe("graphql");
+    expect(categoryOf("/graphql/x")).toBe("core");
+    expect(categoryOf("/repos/acme/api")).toBe("core");
+  });
+});
+
+describe("RateBudget that can never admit", () => {
+  it("says so for a limit of 0 and for a share that leaves nothing", () => {
+    const zero = new RateBudget({ share: 1, skewMs: 1000 });
+    zero.observe("core", { limit: 0, remaining: 0, reset: 1, used: 0 });
+    expect(zero.admit("core", 5_000)).toEqual({ go: false, reason: "unusable", limit: 0 });
+    const halved = new RateBudget({ share: 0.5, skewMs: 1000 });
+    halved.observe("core", { limit: 1, remaining: 1, reset: 1, used: 0 });
+    expect(halved.admit("core", 5_000)).toEqual({ go: false, reason: "unusable", limit: 1 });
+    const whole = new RateBudget({ share: 1, skewMs: 1000 });
+    whole.observe("core", { limit: 1, remaining: 1, reset: 1, used: 0 });
+    expect(whole.admit("core", 5_000)).toEqual({ go: true });
   });
 });

@@ -1,0 +1,25 @@
+import type { RetryPolicy } from "./retry-policy.js";
+
+/**
+ * The client's defaults, written once: the client applies them to options left out, and the CLI
+ * shows and builds on the same values.
+ */
+export const CLIENT_DEFAULTS = {
+  /** Requests in flight at once. */
+  concurrency: 8,
+  /** GitHub asks for at least a second between mutating requests ("Best practices for using the REST API"). */
+  writeIntervalMs: 1000,
+  maxWaitMs: 15 * 60_000,
+  timeoutMs: 30_000,
+  retries: { max: 5, baseMs: 500, capMs: 30_000 } satisfies RetryPolicy,
+  /** GitHub's secondary limit for REST: 900 points a minute per endpoint. */
+  pointsPerMinute: 900,
+  /**
+   * A page of 100 repositories from GitHub is under 1 MiB; 16 times that leaves room for any page
+   * forgeplan reads while keeping a broken or hostile answer from filling memory.
+   */
+  maxResponseBytes: 16 * 1024 * 1024,
+  /** 100,000 items at 100 a page, past what any listing forgeplan reads holds. */
+  maxPages: 1000,
+  shareOfBudget: 1,
+} as const;

@@ -1,0 +1,44 @@
+/**
+ * The limits forgeplan paces to, as data (as octokit/plugin-throttling lists its groups): which
+ * primary budget a path draws on, what each request costs of an endpoint's secondary points, how
+ * writes are spaced, and how long to back off when a throttling answer says not how long.
+ */
+
+/**
+ * Primary rate-limit categories by path, first match first; anything else is "core". The service
+ * names the category of each answer (X-RateLimit-Resource); this is only what a request draws on
+ * before any answer has said so. GitHub: "Rate limits for the REST API" (search, code_search, graphql).
+ */
+export const CATEGORIES: ReadonlyArray<{ category: string; prefix: string; exact?: true }> = [
+  { category: "code_search", prefix: "/search/code" },
+  { category: "search", prefix: "/search/" },
+  { category: "graphql", prefix: "/graphql", exact: true },
+];
+export const DEFAULT_CATEGORY = "core";
+
+/** GET /rate_limit: free ("Accessing this endpoint does not count against your REST API rate limit"). */
+export const FREE_PATH = "/rate_limit";
+
+/**
+ * GitHub's secondary limit in points per endpoint per minute: a read costs 1, a mutating request 5
+ * ("Rate limits for the REST API", secondary rate limits).
+ */
+export const POINTS = { read: 1, write: 5, windowMs: 60_000 } as const;
+
+export const MUTATING: ReadonlySet<string> = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+/** Resets are reported in whole seconds and clocks differ: wait this much past a reported reset. */
+export const SKEW_MS = 1000;
+
+/**
+ * A throttling answer with no hint how long to wait: GitHub ("wait at least one minute before
+ * retrying") and GitLab both ask for a minute; each further such answer doubles it.
+ */
+export const THROTTLE_BACKOFF_MS = 60_000;
+
+export function categoryOf(path: string): string {
+  const match = CATEGORIES.find((entry) =>
+    entry.exact ? path === entry.prefix : path.startsWith(entry.prefix),
+  );
+  return match?.category ?? DEFAULT_CATEGORY;
+}

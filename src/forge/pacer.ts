@@ -1,0 +1,239 @@
+import { RateBudget, type RateWindow } from "./budget.js";
+import type { Clock } from "./clock.js";
+import { ForgeError, RateLimitWaitExceeded } from "./errors.js";
+import { endpointKey } from "./endpoint.js";
+import { categoryOf, FREE_PATH, MUTATING, POINTS, SKEW_MS, THROTTLE_BACKOFF_MS } from "./limits.js";
+import { PointWindow } from "./points.js";
+import type { Throttle } from "./rate-headers.js";
+import type { ThrottledAnswer, WaitReason } from "./types.js";
+
+/** A wait that holds requests, as the client reports it. */
+export interface Wait {
+  until: number;
+  reason: WaitReason;
+  category: string;
+  after?: ThrottledAnswer;
+}
+
+export interface PacerOptions {
+  clock: Clock;
+  signal: AbortSignal | undefined;
+  /** Longest a request may be held, in total, before RateLimitWaitExceeded. */
+  maxWaitMs: number;
+  writeIntervalMs: number;
+  pointsPerMinute: number;
+  /** Fraction (0..1] of each category's remaining budget this client may spend. */
+  share: number;
+  margin: number | undefined;
+  /** Told of each wait that holds requests, once per category, reason and end. */
+  onWait: (wait: Wait, now: number) => void;
+}
+
+/** What pacing needs to know of one request. */
+export interface Ticket {
+  method: string;
+  /** Path and query relative to the base URL, as shown to the user. */
+  path: string;
+  /** The primary rate-limit category it draws on. */
+  category: string;
+  /** Its route template, the unit the secondary limit counts points in. */
+  endpoint: string;
+  /** GET /rate_limit draws on neither budget. */
+  free: boolean;
+  mutating: boolean;
+}
+
+/**
+ * Decides when each request may start: the primary budget per category (RateBudget), the secondary
+ * points per endpoint (PointWindow), the spacing of writes, and pauses after throttling answers.
+ * The client asks it before every attempt and tells it what each answer reported.
+ */
+export class Pacer {
+  readonly #options: PacerOptions;
+  readonly #budget: RateBudget;
+  readonly #points: PointWindow;
+  readonly #announced = new Map<string, number>();
+  #nextWriteTurn = Number.NEGATIVE_INFINITY;
+  #nextWriteAt = Number.NEGATIVE_INFINITY;
+  #pausedUntil = Number.NEGATIVE_INFINITY;
+
+  constructor(options: PacerOptions) {
+    this.#options = options;
+    this.#budget = new RateBudget({
+      share: options.share,
+      skewMs: SKEW_MS,
+      ...(options.margin !== undefined ? { margin: options.margin } : {}),
+    });
+    // The service's minute starts when our request reaches it, a little after we counted it.
+    this.#points = new PointWindow(options.pointsPerMinute, POINTS.windowMs + SKEW_MS);
+  }
+
+  ticket(method: string, path: string): Ticket {
+    const relative = path.split("?")[0] ?? path;
+    return {
+      method,
+      path,
+      category: categoryOf(relative),
+      endpoint: endpointKey(relative),
+      free: method === "GET" && relative === FREE_PATH,
+      mutating: MUTATING.has(method),
+    };
+  }
+
+  /**
+   * Takes a write's turn in the spacing and waits for it. The caller waits outside any concurrency
+   * slot, so writes queued behind the interval never hold up reads; `admit` still checks the
+   * spacing when the write is sent, in case its slot came late.
+   */
+  async awaitWriteTurn(ticket: Ticket): Promise<void> {
+    if (!ticket.mutating) return;
+    const now = this.#options.clock.now();
+    const turn = Math.max(now, this.#nextWriteTurn);
+    this.#nextWriteTurn = turn + this.#options.writeIntervalMs;
+    if (turn > now) await this.#options.clock.sleep(turn - now, this.#options.signal);
+  }
+
+  /**
+   * Waits until a pause, the write spacing, the rate budget and the endpoint's points all allow the
+   * request to start. Every wait here counts towards the maximum: a budget that never admits (a
+   * window that resets only to be empty again) ends in RateLimitWaitExceeded, not in waiting on.
+   */
+  async admit(ticket: Ticket): Promise<void> {
+    const { clock, signal, maxWaitMs } = this.#options;
+    const started = clock.now();
+    for (;;) {
+      const now = clock.now();
+      let until: number;
+      if (now < this.#pausedUntil) {
+        until = this.#pausedUntil;
+      } else if (ticket.mutating && now < this.#nextWriteAt) {
+        until = this.#nextWriteAt;
+      } else {
+        const admission = ticket.free
+          ? { go: true as const }
+          : this.#budget.admit(ticket.category, now);
+        if (admission.go) {
+          const cost = ticket.mutating ? POINTS.write : POINTS.read;
+          const pointsWait = ticket.free ? 0 : this.#points.admit(ticket.endpoint, cost, now);
+          if (pointsWait === 0) {
+            if (ticket.mutating) this.#nextWriteAt = now + this.#options.writeIntervalMs;
+            return;
+          }
+          this.#budget.release(ticket.category);
+          until = now + pointsWait;
+          this.#holdForPoints(ticket.endpoint, until, now);
+        } else if (admission.reason === "unusable") {
+          throw unusableBudget(ticket, admission.limit, this.#options.share);
+        } else {
+          until = admission.until;
+          if (until - now > maxWaitMs) {
+            throw new RateLimitWaitExceeded(ticket.category, until, until - now, maxWaitMs);
+          }
+          if (admission.reason === "rate-limit-reset") {
+            this.#announce({ category: ticket.category, until, reason: "rate-limit-reset" }, now);
+          }
+        }
+      }
+      if (until - started > maxWaitMs) {
+        throw new RateLimitWaitExceeded(ticket.category, until, until - now, maxWaitMs, {
+          kind: "total",
+          waitedMs: now - started,
+        });
+      }
+      await clock.sleep(until - now, signal);
+    }
+  }
+
+  /** Ends an admitted attempt with what its answer reported of the category's window. */
+  done(
+    ticket: Ticket,
+    report: { category: string | undefined; window: RateWindow } | undefined,
+    spent: boolean,
+  ): void {
+    if (ticket.free) return;
+    this.#budget.release(ticket.category);
+    if (report !== undefined)
+      this.#budget.observe(report.category ?? ticket.category, report.window);
+    // The service may have counted a request that brought no report; assume it did.
+    else if (spent) this.#budget.assumeSpent(ticket.category);
+  }
+
+  /**
+   * After a throttling answer, holds every request until the service's Retry-After or reset, or —
+   * when it said not how long — for forgeplan's own back-off: a minute, doubled for each further
+   * such answer to this request (`answers` counts them from 1).
+   */
+  holdAfter(ticket: Ticket, throttle: Throttle, status: number, answers: number): void {
+    const now = this.#options.clock.now();
+    const source =
+      throttle.until === undefined
+        ? "backoff"
+        : throttle.reason === "rate-limit-reset"
+          ? "reset"
+          : "retry-after";
+    const until = throttle.until ?? now + THROTTLE_BACKOFF_MS * 2 ** (answers - 1);
+    const request = `${ticket.method} ${ticket.path}`;
+    if (until - now > this.#options.maxWaitMs) {
+      throw new RateLimitWaitExceeded(
+        ticket.category,
+        until,
+        until - now,
+        this.#options.maxWaitMs,
+        source === "reset"
+          ? { kind: "reset" }
+          : { kind: "answer", request, status, reason: throttle.reason, source, answers },
+      );
+    }
+    const after: ThrottledAnswer = { request, status, source, waitMs: until - now };
+    this.#announce({ category: ticket.category, until, reason: throttle.reason, after }, now);
+    this.#pausedUntil = Math.max(this.#pausedUntil, until);
+  }
+
+  /** What GET /rate_limit reported of a category. */
+  observe(category: string, window: RateWindow): void {
+    this.#budget.observe(category, window);
+  }
+
+  snapshot(): Record<string, RateWindow> {
+    return this.#budget.snapshot();
+  }
+
+  /**
+   * Announces a wait for an endpoint's points, but not one inside a wait already announced nor one
+   * shorter than a second: as the oldest points leave the window, held requests go one after another
+   * with waits of a few milliseconds, which would be noise.
+   */
+  #holdForPoints(endpoint: string, until: number, now: number): void {
+    if (until - now > this.#options.maxWaitMs) {
+      throw new RateLimitWaitExceeded(endpoint, until, until - now, this.#options.maxWaitMs);
+    }
+    const announced = this.#announced.get(`${endpoint} secondary-limit`);
+    if (until - now >= SKEW_MS && (announced === undefined || announced < now)) {
+      this.#announce({ category: endpoint, until, reason: "secondary-limit" }, now);
+    }
+  }
+
+  /** Tells the client about a wait, once per category, reason and end. */
+  #announce(wait: Wait, now: number): void {
+    const key = `${wait.category} ${wait.reason}`;
+    if (this.#announced.get(key) === wait.until) return;
+    this.#announced.set(key, wait.until);
+    this.#options.onWait(wait, now);
+  }
+}
+
+/** No window of this category would ever admit a request: say so instead of waiting for one. */
+function unusableBudget(ticket: Ticket, limit: number, share: number): ForgeError {
+  const requests = `${limit} request${limit === 1 ? "" : "s"}`;
+  const why =
+    limit === 0
+      ? `the service reports a limit of 0 requests for ${ticket.category}: no request can be sent with this token`
+      : `the service reports a limit of ${requests} for ${ticket.category}: this client's share (${share}) ` +
+        "of it, less the reserve kept, leaves none to send";
+  return new ForgeError({
+    method: ticket.method,
+    path: ticket.path,
+    status: 0,
+    detail: `not sent: ${why}`,
+  });
+}

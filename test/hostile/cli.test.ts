@@ -1,0 +1,32 @@
+import { describe, expect, it } from "vitest";
+import { runInProcess } from "../helpers/cli.js";
+import { configFile } from "../helpers/sandbox.js";
+import { answer, hostile, json } from "./server.js";
+
+const config = () =>
+  configFile(`version: 1
+repositories:
+  - name: acme/api
+    owner_type: organization
+    branch_protection:
+      main:
+        enforce_admins: true
+`);
+
+describe("plan against a service that reports a limit of 0", () => {
+  it("ends at once with one clear line per read, and exit 1", { timeout: 10_000 }, async () => {
+    const service = await hostile((req, res) =>
+      req.url === "/rate_limit"
+        ? answer(res, 200, json, {
+            resources: { core: { limit: 0, remaining: 0, reset: 1, used: 0 } },
+          })
+        : answer(res, 200, json, {}),
+    );
+    const result = await runInProcess(["plan", "-c", config(), "--sandbox-url", service.url]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(
+      "GET /repos/acme/api/branches/main/protection: not sent: the service reports a limit of 0 requests for core: no request can be sent with this token",
+    );
+    expect(service.seen.map((r) => r.url)).toEqual(["/rate_limit"]);
+  });
+});

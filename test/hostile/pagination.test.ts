@@ -1,0 +1,68 @@
+import { describe, expect, it } from "vitest";
+import { ForgeError } from "../../src/forge/client.js";
+import { answer, clientOf, failure, hostile, json } from "./server.js";
+
+const HOOKS = "/repos/acme/api/hooks";
+
+/** Pages of one item each, every one with a next link to the page after it — forever. */
+function endless(last?: number) {
+  return hostile((req, res) => {
+    const url = new URL(req.url ?? "/", `http://${req.headers.host}`);
+    const page = Number(url.searchParams.get("page") ?? 1);
+    const link = (n: number, rel: string) => {
+      url.searchParams.set("page", String(n));
+      return `<${url.href}>; rel="${rel}"`;
+    };
+    const links = [link(page + 1, "next"), ...(last === undefined ? [] : [link(last, "last")])];
+    answer(res, 200, { ...json, link: links.join(", ") }, [{ id: page }]);
+  });
+}
+
+describe("a listing that does not end", () => {
+  it("stops at the page cap when no last page is named", async () => {
+    const service = await endless();
+    const { client } = clientOf(service.url, { maxPages: 20 });
+    const error = await failure(client.paginate(HOOKS));
+    expect(error).toBeInstanceOf(ForgeError);
+    expect(error.message).toBe(
+      `GET ${HOOKS}?per_page=100&page=21 → the listing goes on past 20 pages, the most forgeplan reads of one listing`,
+    );
+    expect(service.seen).toHaveLength(20);
+  });
+
+  it("stops one page past the last page its first page named", async () => {
+    const service = await endless(3);
+    const { client } = clientOf(service.url);
+    const error = await failure(client.paginate(HOOKS));
+    expect(error.message).toBe(
+      `GET ${HOOKS}?per_page=100&page=5 → the listing goes on past 4 pages, though its first page named page 3 as the last`,
+    );
+    expect(service.seen).toHaveLength(4);
+  });
+
+  it("reads a listing that grew by a page while it was read", async () => {
+    const service = await hostile((req, res) => {
+      const page = Number(new URL(req.url ?? "/", "http://x").searchParams.get("page") ?? 1);
+      const at = (n: number) => `<http://${req.headers.host}${HOOKS}?per_page=100&page=${n}>`;
+      const link =
+        page === 1
+          ? `${at(2)}; rel="next", ${at(2)}; rel="last"`
+          : page === 2
+            ? `${at(3)}; rel="next", ${at(3)}; rel="last"`
+            : `${at(1)}; rel="first"`;
+      answer(res, 200, { ...json, link }, [{ id: page }]);
+    });
+    const { client } = clientOf(service.url);
+    expect(await client.paginate(HOOKS)).toEqual([{ id: 1 }, { id: 2 }, { id: 3 }]);
+  });
+
+  it("fails a Link header whose next link is not a URL", async () => {
+    const service = await hostile((_req, res) =>
+      answer(res, 200, { ...json, link: '<http://[nope>; rel="next"' }, [{ id: 1 }]),
+    );
+    const { client } = clientOf(service.url);
+    expect((await failure(client.paginate(HOOKS))).message).toBe(
+      `GET ${HOOKS}?per_page=100 → the Link header holds a link that is not a URL`,
+    );
+  });
+});
