@@ -411,9 +411,10 @@ export const webhook: KindModule = {
         const { mode, hooks = [] } = value as Webhooks;
         return [
           { kind: "webhook", name: "*", path: [], fixed: [["mode", mode ?? "additive"]] },
+          // Named as the plan names them: by the URL to set, also when pinned by id.
           ...hooks.map((hook, index) => ({
             kind: "webhook",
-            name: String(hook.id ?? hook.url),
+            name: hook.url,
             path: ["hooks", index],
           })),
         ];
