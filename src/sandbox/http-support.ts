@@ -32,7 +32,10 @@ export interface RequestContext {
   now: () => number;
   /** `GET /rate_limit`'s body for the caller's budget. */
   rateOverview(): Record<string, unknown>;
-  /** The parsed JSON body; throws a 400 reply when it is not a JSON object. */
+  /**
+   * The parsed JSON body; throws a 400 reply when it is not a JSON object, and GitHub's 422 when the
+   * request schema of the route's operation refuses it.
+   */
   json(): Record<string, unknown>;
 }
 

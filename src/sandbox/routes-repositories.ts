@@ -1,6 +1,11 @@
 import { noContent, notFound, ok, type RequestContext, validationFailed } from "./http-support.js";
 import { paginate } from "./pagination.js";
-import { isWildcardBranch, protectedBranch, protectionFromBody } from "./protection.js";
+import {
+  isWildcardBranch,
+  PROTECTION_OPERATION,
+  protectedBranch,
+  protectionFromBody,
+} from "./protection.js";
 import { adminRepository, assertUnlocked, visibleRepository } from "./repo-access.js";
 import type { Route } from "./router.js";
 import { branch, invitation, minimalRepository, repository } from "./shapes.js";
@@ -62,6 +67,7 @@ export const repositoryRoutes: Route[] = [
   {
     method: "PUT",
     pattern: "/repos/:owner/:repo/branches/*branch/protection",
+    operation: PROTECTION_OPERATION,
     handler: (ctx) => {
       const { repo } = adminRepository(ctx);
       if (isWildcardBranch(ctx.params.branch ?? "")) {
@@ -81,6 +87,7 @@ export const repositoryRoutes: Route[] = [
   {
     method: "DELETE",
     pattern: "/repos/:owner/:repo/branches/*branch/protection",
+    operation: "DELETE /repos/{owner}/{repo}/branches/{branch}/protection",
     handler: (ctx) => {
       const { repo } = adminRepository(ctx);
       const found = branchOf(ctx, repo);
@@ -115,6 +122,7 @@ export const repositoryRoutes: Route[] = [
   {
     method: "DELETE",
     pattern: "/repos/:owner/:repo/invitations/:id",
+    operation: "DELETE /repos/{owner}/{repo}/invitations/{invitation_id}",
     handler: (ctx) => {
       const { repo } = adminRepository(ctx);
       const id = Number(ctx.params.id);

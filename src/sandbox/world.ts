@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import type { HookConfig } from "./hook-config.js";
 import type { Protection } from "./protection.js";
 
 /**
@@ -63,7 +64,7 @@ export interface App {
 
 export interface Hook {
   id: number;
-  config: Record<string, string>;
+  config: HookConfig;
   events: string[];
   active: boolean;
   branch_filter: string;
@@ -198,7 +199,7 @@ export interface Issue {
   title: string;
   body: string | null;
   state: "open" | "closed";
-  state_reason: "completed" | "not_planned" | "reopened" | null;
+  state_reason: "completed" | "not_planned" | "duplicate" | "reopened" | null;
   user: Account;
   labels: string[];
   comments: IssueComment[];

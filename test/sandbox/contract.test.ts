@@ -7,7 +7,6 @@ const PROTECTION = "/repos/{owner}/{repo}/branches/{branch}/protection";
 const fullProtection = {
   required_status_checks: {
     strict: true,
-    contexts: [],
     checks: [{ context: "ci/build" }, { context: "lint", app_id: -1 }],
   },
   enforce_admins: true,

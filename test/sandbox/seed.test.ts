@@ -101,7 +101,7 @@ describe("seed files", () => {
       ].join("\n"),
     );
     expect(message).toMatch(
-      /^world\.yaml:8: repositories\[0\]\.branches\[0\]\.protection: required_status_checks: is required/,
+      /^world\.yaml:8: repositories\[0\]\.branches\[0\]\.protection: "required_pull_request_reviews", "required_status_checks", "restrictions" weren't supplied\.$/,
     );
   });
 
