@@ -60,6 +60,17 @@ describe("responses shared with GitHub validate against its published OpenAPI sc
     expect(check(schema, (await call(sb, "GET", "/gists", { token: null })).body)).toEqual([]);
   });
 
+  it("webhook config, read and edited", async () => {
+    const sb = await sandbox();
+    const path = "/repos/{owner}/{repo}/hooks/{hook_id}/config";
+    const read = await call(sb, "GET", "/repos/acme/api/hooks/1/config");
+    expect(check(responseSchema(path, "get"), read.body)).toEqual([]);
+    const edited = await call(sb, "PATCH", "/repos/acme/api/hooks/2/config", {
+      body: { insecure_ssl: 1 },
+    });
+    expect(check(responseSchema(path, "patch"), edited.body)).toEqual([]);
+  });
+
   it("rate limit", async () => {
     const sb = await sandbox();
     const { body } = await call(sb, "GET", "/rate_limit");
