@@ -356,6 +356,11 @@ export function buildWorld(seed: WorldSeed): World {
     const path: SeedPath = ["repositories", index];
     const repo = buildRepository(world, repoSeed, path);
     if (repo.id === 0) repo.id = nextRepoId++;
+    check(
+      !world.repositoriesById.has(repo.id),
+      [...path, "id"],
+      `repository id ${repo.id} is used twice`,
+    );
     repoSeed.hooks.forEach((hookSeed, at) => {
       check(
         !hookIds.has(hookSeed.id),

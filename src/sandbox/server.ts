@@ -15,6 +15,7 @@ import {
   type SecondaryLimiter,
   WRITE_POINTS,
 } from "./rate-limits.js";
+import { byName } from "./id-paths.js";
 import { requestViolations, schemaRefusal } from "./request-rules.js";
 import type { Match, Router } from "./router.js";
 import { countInto, type SandboxStats } from "./stats.js";
@@ -265,7 +266,9 @@ export function createRequestHandler(pipeline: Pipeline) {
     const reply = (value: Reply) => send(res, value, rateKey, anonymous, family);
 
     const segments = decodePath(url.pathname);
-    const match = segments ? router.match(method, segments) : { methodMismatch: false };
+    const match = segments
+      ? router.match(method, byName(segments, world))
+      : { methodMismatch: false };
     const route = "route" in match ? match.route : undefined;
     const record = (body: Body) =>
       pipeline.onRequest?.({

@@ -233,6 +233,8 @@ export class World {
   readonly repositories = new Map<string, Repository>();
   /** Repositories by owner login, in seed order, for the listing endpoints. */
   readonly repositoriesByOwner = new Map<string, Repository[]>();
+  /** Repositories by id, for the `/repositories/{id}/…` paths of GitHub's Link URLs. */
+  readonly repositoriesById = new Map<number, Repository>();
   readonly gists: Gist[] = [];
   readonly gistsByOwner = new Map<number, Gist[]>();
   readonly migrations = new Map<number, Migration>();
@@ -259,6 +261,7 @@ export class World {
 
   addRepository(repo: Repository): void {
     this.repositories.set(`${repo.owner.login}/${repo.name}`.toLowerCase(), repo);
+    this.repositoriesById.set(repo.id, repo);
     const key = repo.owner.login.toLowerCase();
     const list = this.repositoriesByOwner.get(key);
     if (list) list.push(repo);
