@@ -1,5 +1,5 @@
 import generated from "./request-schemas.json" with { type: "json" };
-import type { Reply } from "./http-support.js";
+import { DOCS, type Reply } from "./http-support.js";
 import { type Location, type Schema, type Violation, violations } from "./openapi-check.js";
 
 /**
@@ -55,6 +55,16 @@ const OPERATIONS: ReadonlyMap<string, Operation> = new Map(
     return [key, exception ? { ...operation, schema: exception(operation.schema) } : operation];
   }),
 );
+
+/** Whether the spec defines the operation, so that its 422s keep Validation Error Simple. */
+export function specDefined(operation: string): boolean {
+  return SPEC_OPERATIONS.has(operation);
+}
+
+/** The operation's page in GitHub's documentation, which its error bodies point at. */
+export function documentationUrl(operation: string | undefined): string {
+  return (operation !== undefined && OPERATIONS.get(operation)?.documentation_url) || DOCS;
+}
 
 /** The operations whose bodies are checked, `METHOD /path` as GitHub names the path. */
 export function checkedOperations(): string[] {
@@ -168,7 +178,7 @@ export function requestViolations(operation: string, body: unknown): string[] {
  */
 export function schemaRefusal(operation: string, lines: string[]): Reply {
   const message = `Invalid request.\n\n${lines.join("\n")}`;
-  const documentation_url = OPERATIONS.get(operation)?.documentation_url ?? "";
+  const documentation_url = documentationUrl(operation);
   return {
     status: 422,
     body: SPEC_OPERATIONS.has(operation)

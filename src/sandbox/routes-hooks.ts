@@ -6,7 +6,6 @@ import {
   noContent,
   ok,
   type RequestContext,
-  validationFailed,
 } from "./http-support.js";
 import { paginate } from "./pagination.js";
 import { adminRepository, assertUnlocked } from "./repo-access.js";
@@ -25,7 +24,12 @@ const CONTENT_TYPES = new Set(["json", "form"]);
 
 type Body = Record<string, unknown>;
 
-function checkConfig(repo: Repository, config: HookConfig, self: number): void {
+function checkConfig(
+  ctx: RequestContext,
+  repo: Repository,
+  config: HookConfig,
+  self: number,
+): void {
   const errors: string[] = [];
   const url = config.url;
   if (url === undefined) errors.push("config.url: is required");
@@ -41,7 +45,7 @@ function checkConfig(repo: Repository, config: HookConfig, self: number): void {
   if (config.content_type !== undefined && !CONTENT_TYPES.has(config.content_type)) {
     errors.push(`config.content_type: must be json or form, got '${config.content_type}'`);
   }
-  if (errors.length > 0) throw validationFailed(errors);
+  if (errors.length > 0) throw ctx.invalid(errors, "Hook");
 }
 
 function unique(events: readonly string[]): string[] {
@@ -70,7 +74,7 @@ function editHook(ctx: RequestContext, edit: (current: Hook, body: Body) => Hook
   const current = hookOf(ctx, repo);
   assertUnlocked(ctx, repo);
   const updated = { ...edit(current, ctx.json()), updated_at: isoTime(ctx.now()) };
-  checkConfig(repo, updated.config, current.id);
+  checkConfig(ctx, repo, updated.config, current.id);
   repo.hooks.set(updated.id, updated);
   return updated;
 }
@@ -105,7 +109,7 @@ export const hookRoutes: Route[] = [
       const body = ctx.json();
       // "This parameter only accepts the value `web`" (the operation's schema in @octokit/openapi).
       if (body.name !== undefined && body.name !== "web") {
-        throw validationFailed([`name: only 'web' is accepted, got '${String(body.name)}'`]);
+        throw ctx.invalid([`name: only 'web' is accepted, got '${String(body.name)}'`], "Hook");
       }
       // As in a PATCH, a key sent as "" is left out: that includes the defaults.
       const config = mergeConfig(
@@ -113,7 +117,7 @@ export const hookRoutes: Route[] = [
         (body.config ?? {}) as Body,
         true,
       );
-      checkConfig(repo, config, 0);
+      checkConfig(ctx, repo, config, 0);
       const now = isoTime(ctx.now());
       // GitHub's create body has neither `branch_filter` nor `authorization_header`: the schema
       // refuses them, so a new hook has the defaults until a PATCH (spec endpoint 2) sets them.

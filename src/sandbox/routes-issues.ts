@@ -6,7 +6,6 @@ import {
   ok,
   type RequestContext,
   requireCaller,
-  validationFailed,
 } from "./http-support.js";
 import { paginate } from "./pagination.js";
 import { visibleRepository } from "./repo-access.js";
@@ -177,7 +176,7 @@ export const issueRoutes: Route[] = [
     handler: (ctx) => {
       const repo = visibleRepository(ctx);
       const state = ctx.query.get("state") ?? "open";
-      if (!STATES.has(state)) throw validationFailed([`state: must be open, closed or all`]);
+      if (!STATES.has(state)) throw ctx.invalid([`state: must be open, closed or all`], "Issue");
       const newestFirst = ctx.query.get("direction") !== "asc";
       const selected = issuesOf(ctx.world, repo).filter(
         (issue) => state === "all" || issue.state === state,
@@ -196,14 +195,14 @@ export const issueRoutes: Route[] = [
     pattern: "/repos/:owner/:repo/issues",
     operation: "POST /repos/{owner}/{repo}/issues",
     handler: (ctx) => {
-      const caller = requireCaller(ctx);
       const repo = visibleRepository(ctx);
+      const caller = requireCaller(ctx);
       const body = ctx.json();
       const errors: string[] = [];
       const title = titleField(body.title as string | number, errors);
       const text = bodyField(body.body as string | undefined, errors);
       const labels = labelsField(body.labels as Labels, errors);
-      if (errors.length > 0 || title === undefined) throw validationFailed(errors);
+      if (errors.length > 0 || title === undefined) throw ctx.invalid(errors, "Issue");
       const list = issuesOf(ctx.world, repo);
       const now = isoTime(ctx.now());
       const created: Issue = {
@@ -236,8 +235,8 @@ export const issueRoutes: Route[] = [
     pattern: "/repos/:owner/:repo/issues/:number",
     operation: "PATCH /repos/{owner}/{repo}/issues/{issue_number}",
     handler: (ctx) => {
-      const caller = requireCaller(ctx);
       const repo = visibleRepository(ctx);
+      const caller = requireCaller(ctx);
       const issue = issueOf(ctx, repo);
       if (issue.user.id !== caller.id && !ctx.world.can(repo, caller, "triage")) {
         throw forbidden("Must have triage rights to edit this issue.");
@@ -251,7 +250,7 @@ export const issueRoutes: Route[] = [
       const labels = labelsField(body.labels as Labels, errors);
       const state = body.state as "open" | "closed" | undefined;
       const reason = body.state_reason as Issue["state_reason"] | undefined;
-      if (errors.length > 0) throw validationFailed(errors);
+      if (errors.length > 0) throw ctx.invalid(errors, "Issue");
       const now = isoTime(ctx.now());
       if (title !== undefined) issue.title = title;
       if (text !== undefined) issue.body = text;
@@ -289,11 +288,12 @@ export const issueRoutes: Route[] = [
     pattern: "/repos/:owner/:repo/issues/:number/comments",
     operation: "POST /repos/{owner}/{repo}/issues/{issue_number}/comments",
     handler: (ctx) => {
+      const repo = visibleRepository(ctx);
       const caller = requireCaller(ctx);
-      const issue = issueOf(ctx, visibleRepository(ctx));
+      const issue = issueOf(ctx, repo);
       const errors: string[] = [];
       const text = bodyField(ctx.json().body as string, errors);
-      if (errors.length > 0) throw validationFailed(errors);
+      if (errors.length > 0) throw ctx.invalid(errors, "IssueComment");
       const now = isoTime(ctx.now());
       const created: IssueComment = {
         id: ctx.world.nextId.issueComment++,
@@ -318,15 +318,15 @@ export const issueRoutes: Route[] = [
     pattern: "/repos/:owner/:repo/issues/comments/:id",
     operation: "PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}",
     handler: (ctx) => {
-      const caller = requireCaller(ctx);
       const repo = visibleRepository(ctx);
+      const caller = requireCaller(ctx);
       const comment = commentOf(ctx, repo);
       if (comment.user.id !== caller.id && !ctx.world.can(repo, caller, "push")) {
         throw forbidden("Must have push rights to edit another user's comment.");
       }
       const errors: string[] = [];
       const text = bodyField(ctx.json().body as string, errors);
-      if (errors.length > 0) throw validationFailed(errors);
+      if (errors.length > 0) throw ctx.invalid(errors, "IssueComment");
       comment.body = text;
       comment.updated_at = isoTime(ctx.now());
       return ok(commentShape(ctx, comment));

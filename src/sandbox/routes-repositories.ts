@@ -1,4 +1,4 @@
-import { noContent, notFound, ok, type RequestContext, validationFailed } from "./http-support.js";
+import { noContent, notFound, ok, type RequestContext } from "./http-support.js";
 import { paginate } from "./pagination.js";
 import {
   isWildcardBranch,
@@ -71,15 +71,18 @@ export const repositoryRoutes: Route[] = [
     handler: (ctx) => {
       const { repo } = adminRepository(ctx);
       if (isWildcardBranch(ctx.params.branch ?? "")) {
-        throw validationFailed([
-          "branch: wildcard characters are not allowed; use the GraphQL API to protect branches by pattern",
-        ]);
+        throw ctx.invalid(
+          [
+            "branch: wildcard characters are not allowed; use the GraphQL API to protect branches by pattern",
+          ],
+          "ProtectedBranch",
+        );
       }
       const found = branchOf(ctx, repo);
       assertUnlocked(ctx, repo);
       const signatures = found.protection?.required_signatures ?? false;
       const result = protectionFromBody(ctx.world, repo, ctx.json(), signatures);
-      if ("errors" in result) throw validationFailed(result.errors);
+      if ("errors" in result) throw ctx.invalid(result.errors, "ProtectedBranch");
       found.protection = result.protection;
       return ok(protectedBranch(ctx.base, repo, found.name, result.protection));
     },

@@ -16,7 +16,12 @@ import {
   WRITE_POINTS,
 } from "./rate-limits.js";
 import { byName } from "./id-paths.js";
-import { requestViolations, schemaRefusal } from "./request-rules.js";
+import {
+  documentationUrl,
+  requestViolations,
+  schemaRefusal,
+  specDefined,
+} from "./request-rules.js";
 import type { Match, Router } from "./router.js";
 import { countInto, type SandboxStats } from "./stats.js";
 import type { Account, World } from "./world.js";
@@ -166,8 +171,21 @@ function notFoundReply(family: Family, methodMismatch: boolean): Reply {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * Headers every answer of a family carries besides the rate headers: a request id (GitHub's
+ * `X-GitHub-Request-Id`, GitLab's `X-Request-Id`; opaque strings) and GitHub's
+ * `X-GitHub-Media-Type` (as in the answers quoted in tgymnich/fork-sync#7).
+ */
+function serviceHeaders(family: Family, id: number): Record<string, string> {
+  const requestId = `SANDBOX-${id.toString(16).toUpperCase().padStart(6, "0")}`;
+  return family === "gitlab"
+    ? { "X-Request-Id": requestId }
+    : { "X-GitHub-Request-Id": requestId, "X-GitHub-Media-Type": "github.v3; format=json" };
+}
+
 export function createRequestHandler(pipeline: Pipeline) {
   const { world, router, limiter, secondary, faults, stats } = pipeline;
+  let answered = 0;
 
   function send(
     res: ServerResponse,
@@ -183,6 +201,7 @@ export function createRequestHandler(pipeline: Pipeline) {
       "X-RateLimit-Reset": String(rate.reset),
       "X-RateLimit-Used": String(rate.used),
       "X-RateLimit-Resource": "core",
+      ...serviceHeaders(family, ++answered),
       ...reply.headers,
     };
     if (family === "gitlab") {
@@ -231,6 +250,20 @@ export function createRequestHandler(pipeline: Pipeline) {
           throw new HttpError(schemaRefusal(operation, violations));
         }
         return body;
+      },
+      invalid: (errors, resource) => {
+        const operation = match.route.operation;
+        const detailed = operation !== undefined && !specDefined(operation);
+        return new HttpError({
+          status: 422,
+          body: {
+            message: "Validation Failed",
+            documentation_url: documentationUrl(operation),
+            errors: detailed
+              ? errors.map((message) => ({ resource, code: "custom", message }))
+              : errors,
+          },
+        });
       },
     };
     let reply: Reply;

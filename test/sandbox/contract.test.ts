@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { call, sandbox } from "./helpers.js";
+import { call, protectionBody, sandbox } from "./helpers.js";
 import { check, github, responseSchema } from "./openapi-check.js";
 
 const PROTECTION = "/repos/{owner}/{repo}/branches/{branch}/protection";
@@ -69,6 +69,24 @@ describe("responses shared with GitHub validate against its published OpenAPI sc
       body: { insecure_ssl: 1 },
     });
     expect(check(responseSchema(path, "patch"), edited.body)).toEqual([]);
+  });
+
+  it("422 bodies: GitHub's Validation Error, and the spec's Validation Error Simple", async () => {
+    const sb = await sandbox();
+    const duplicate = await call(sb, "POST", "/repos/acme/api/hooks", {
+      body: { config: { url: "https://chat.acme.example/notify" } },
+    });
+    expect(duplicate.status).toBe(422);
+    expect(
+      check(responseSchema("/repos/{owner}/{repo}/hooks", "post", "422"), duplicate.body),
+    ).toEqual([]);
+    const count = await call(sb, "PUT", "/repos/acme/web/branches/main/protection", {
+      body: protectionBody({
+        required_pull_request_reviews: { required_approving_review_count: 7 },
+      }),
+    });
+    expect(count.status).toBe(422);
+    expect(check(responseSchema(PROTECTION, "put", "422"), count.body)).toEqual([]);
   });
 
   it("rate limit", async () => {

@@ -15,7 +15,7 @@ import {
 
 interface OpenApi {
   paths: Record<string, Record<string, { responses: Record<string, Schema> }>>;
-  components: { schemas: Record<string, Schema> };
+  components: { schemas: Record<string, Schema>; responses: Record<string, Schema> };
 }
 
 const require = createRequire(import.meta.url);
@@ -69,11 +69,15 @@ export function check(
   return violations(schema, value, { schemas }).map(describe);
 }
 
-/** The JSON schema GitHub publishes for a successful response of an operation. */
+/** The JSON schema GitHub publishes for a response of an operation (a success by default). */
 export function responseSchema(path: string, method: string, status = "200"): Schema {
-  const response = github.paths[path]?.[method]?.responses[status] as
-    { content: Record<string, { schema: Schema }> } | undefined;
-  const schema = response?.content["application/json"]?.schema;
+  let response = github.paths[path]?.[method]?.responses[status];
+  if (typeof response?.$ref === "string") {
+    response = github.components.responses[response.$ref.replace("#/components/responses/", "")];
+  }
+  const content = (response as { content?: Record<string, { schema: Schema }> } | undefined)
+    ?.content;
+  const schema = content?.["application/json"]?.schema;
   if (!schema) throw new Error(`no published schema for ${method.toUpperCase()} ${path} ${status}`);
   return schema;
 }

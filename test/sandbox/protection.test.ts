@@ -56,8 +56,11 @@ describe("GET branch protection", () => {
 
   it("needs credentials (401), admin rights (403), and hides private repositories (404)", async () => {
     const sb = await sandbox();
-    const anonymous = await call(sb, "GET", MAIN, { token: null });
+    const dotfiles = "/repos/octo-admin/dotfiles/branches/main/protection";
+    const anonymous = await call(sb, "GET", dotfiles, { token: null });
     expect([anonymous.status, anonymous.body.message]).toEqual([401, "Requires authentication"]);
+    // GitHub hides a private repository from an unauthenticated caller as from anyone else.
+    expect((await call(sb, "GET", MAIN, { token: null })).status).toBe(404);
     const bad = await call(sb, "GET", MAIN, { token: "nope" });
     expect([bad.status, bad.body.message]).toEqual([401, "Bad credentials"]);
     const reader = await call(sb, "GET", MAIN, { token: READER });
@@ -339,7 +342,7 @@ describe("PUT branch protection", () => {
     const dev = await call(sb, "PUT", MAIN, { token: DEV, body: protectionBody() });
     expect(dev.status).toBe(403);
     const anonymous = await call(sb, "PUT", MAIN, { token: null, body: protectionBody() });
-    expect(anonymous.status).toBe(401);
+    expect(anonymous.status).toBe(404);
     const missing = await call(sb, "PUT", "/repos/acme/api/branches/nope/protection", {
       body: protectionBody(),
     });
