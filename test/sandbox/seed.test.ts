@@ -105,6 +105,24 @@ describe("seed files", () => {
     );
   });
 
+  it("hold only the hook config keys GitHub keeps", async () => {
+    const message = await seedError(
+      [
+        "users:",
+        "  - { login: ann, id: 1 }",
+        "repositories:",
+        "  - full_name: ann/x",
+        "    branches: [{name: main}]",
+        "    hooks:",
+        "      - id: 1",
+        "        config: { url: 'https://h.example/x', forgeplan_secret_version: '1' }",
+      ].join("\n"),
+    );
+    expect(message).toMatch(
+      /^world\.yaml:8: repositories\[0\]\.hooks\[0\]\.config: Unrecognized key: "forgeplan_secret_version"/,
+    );
+  });
+
   it("report YAML syntax errors and missing files in one line", async () => {
     expect(await seedError("users:\n  - login: [unclosed\n")).toMatch(/^world\.yaml:\d+: /);
     await expect(startSandbox({ seed: "/nonexistent/world.yaml" })).rejects.toThrow(
