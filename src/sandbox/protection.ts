@@ -179,6 +179,8 @@ export function protectionFromBody(
       `required_pull_request_reviews.required_approving_review_count: must be 0 to 6, got ${count}`,
     );
   }
+  // The spec's rule, and GitHub's: "Your repository must allow squash merging or rebase merging
+  // before you can enable a linear commit history" (the PUT's schema in @octokit/openapi).
   if (
     body.required_linear_history === true &&
     !repo.allow_squash_merge &&
