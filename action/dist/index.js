@@ -33891,9 +33891,6 @@ var init_openapi_check = __esm({
 function withProperties(schema2, added) {
   return { ...schema2, properties: { ...schema2.properties, ...added } };
 }
-function specDefined(operation) {
-  return SPEC_OPERATIONS.has(operation);
-}
 function documentationUrl(operation) {
   return operation !== void 0 && OPERATIONS.get(operation)?.documentation_url || DOCS;
 }
@@ -33986,6 +33983,17 @@ ${lines.join("\n")}`;
     body: SPEC_OPERATIONS.has(operation) ? { message, documentation_url, errors: lines } : { message, documentation_url }
   };
 }
+function ruleRefusal(operation, errors, resource) {
+  const githubOnly = operation !== void 0 && !SPEC_OPERATIONS.has(operation);
+  return {
+    status: 422,
+    body: {
+      message: "Validation Failed",
+      documentation_url: documentationUrl(operation),
+      errors: githubOnly ? errors.map((message) => ({ resource, code: "custom", message })) : errors
+    }
+  };
+}
 var SPEC_EXCEPTIONS, SPEC_OPERATIONS, OPERATIONS;
 var init_request_rules = __esm({
   "src/sandbox/request-rules.ts"() {
@@ -34002,8 +34010,8 @@ var init_request_rules = __esm({
       }),
       // GitHub's schema (and the spec's table) mark `required_status_checks.contexts` required, but it
       // is closing down in favour of `checks`, and GitHub's live API takes exactly one of the two:
-      // `checks` alone is accepted; both, or neither, are refused ("More than one subschema in "oneOf"
-      // matched." — ossf/allstar#155, google/go-github#2276 and #2976).
+      // `checks` alone is accepted; both are refused ("More than one subschema in "oneOf" matched.",
+      // ossf/allstar#155, google/go-github#2276), and so is neither (google/go-github#2976).
       "PUT /repos/{owner}/{repo}/branches/{branch}/protection": (schema2) => {
         const properties = schema2.properties;
         return withProperties(schema2, {
@@ -34015,7 +34023,10 @@ var init_request_rules = __esm({
         });
       }
     };
-    SPEC_OPERATIONS = new Set(Object.keys(SPEC_EXCEPTIONS));
+    SPEC_OPERATIONS = /* @__PURE__ */ new Set([
+      "PUT /repos/{owner}/{repo}/branches/{branch}/protection",
+      "PATCH /repos/{owner}/{repo}/hooks/{hook_id}"
+    ]);
     OPERATIONS = new Map(
       Object.entries(request_schemas_default.operations).map(([key, operation]) => {
         const exception = SPEC_EXCEPTIONS[key];
@@ -36843,18 +36854,7 @@ function createRequestHandler(pipeline) {
         }
         return body;
       },
-      invalid: (errors, resource) => {
-        const operation = match.route.operation;
-        const detailed = operation !== void 0 && !specDefined(operation);
-        return new HttpError({
-          status: 422,
-          body: {
-            message: "Validation Failed",
-            documentation_url: documentationUrl(operation),
-            errors: detailed ? errors.map((message) => ({ resource, code: "custom", message })) : errors
-          }
-        });
-      }
+      invalid: (errors, resource) => new HttpError(ruleRefusal(match.route.operation, errors, resource))
     };
     let reply;
     try {

@@ -32,8 +32,8 @@ const SPEC_EXCEPTIONS: Record<string, (schema: Schema) => Schema> = {
     }),
   // GitHub's schema (and the spec's table) mark `required_status_checks.contexts` required, but it
   // is closing down in favour of `checks`, and GitHub's live API takes exactly one of the two:
-  // `checks` alone is accepted; both, or neither, are refused ("More than one subschema in "oneOf"
-  // matched." — ossf/allstar#155, google/go-github#2276 and #2976).
+  // `checks` alone is accepted; both are refused ("More than one subschema in "oneOf" matched.",
+  // ossf/allstar#155, google/go-github#2276), and so is neither (google/go-github#2976).
   "PUT /repos/{owner}/{repo}/branches/{branch}/protection": (schema) => {
     const properties = schema.properties as Record<string, Schema>;
     return withProperties(schema, {
@@ -46,8 +46,14 @@ const SPEC_EXCEPTIONS: Record<string, (schema: Schema) => Schema> = {
   },
 };
 
-/** Operations the spec defines: their 422 keeps the spec's Validation Error Simple body. */
-const SPEC_OPERATIONS = new Set(Object.keys(SPEC_EXCEPTIONS));
+/**
+ * The writes the spec defines on repository paths (endpoints 1 and 2): their 422s keep the spec's
+ * Validation Error Simple body.
+ */
+const SPEC_OPERATIONS: ReadonlySet<string> = new Set([
+  "PUT /repos/{owner}/{repo}/branches/{branch}/protection",
+  "PATCH /repos/{owner}/{repo}/hooks/{hook_id}",
+]);
 
 const OPERATIONS: ReadonlyMap<string, Operation> = new Map(
   Object.entries(generated.operations as Record<string, Operation>).map(([key, operation]) => {
@@ -56,13 +62,8 @@ const OPERATIONS: ReadonlyMap<string, Operation> = new Map(
   }),
 );
 
-/** Whether the spec defines the operation, so that its 422s keep Validation Error Simple. */
-export function specDefined(operation: string): boolean {
-  return SPEC_OPERATIONS.has(operation);
-}
-
 /** The operation's page in GitHub's documentation, which its error bodies point at. */
-export function documentationUrl(operation: string | undefined): string {
+function documentationUrl(operation: string | undefined): string {
   return (operation !== undefined && OPERATIONS.get(operation)?.documentation_url) || DOCS;
 }
 
@@ -184,5 +185,28 @@ export function schemaRefusal(operation: string, lines: string[]): Reply {
     body: SPEC_OPERATIONS.has(operation)
       ? { message, documentation_url, errors: lines }
       : { message, documentation_url },
+  };
+}
+
+/**
+ * The 422 for a rule a schema cannot say (RequestContext.invalid): Validation Error Simple where the
+ * spec defines the operation or the route names none; GitHub's published Validation Error, errors as
+ * `{resource, code: "custom", message}`, where only GitHub defines it.
+ */
+export function ruleRefusal(
+  operation: string | undefined,
+  errors: string[],
+  resource: string,
+): Reply {
+  const githubOnly = operation !== undefined && !SPEC_OPERATIONS.has(operation);
+  return {
+    status: 422,
+    body: {
+      message: "Validation Failed",
+      documentation_url: documentationUrl(operation),
+      errors: githubOnly
+        ? errors.map((message) => ({ resource, code: "custom", message }))
+        : errors,
+    },
   };
 }

@@ -16,12 +16,7 @@ import {
   WRITE_POINTS,
 } from "./rate-limits.js";
 import { byName } from "./id-paths.js";
-import {
-  documentationUrl,
-  requestViolations,
-  schemaRefusal,
-  specDefined,
-} from "./request-rules.js";
+import { requestViolations, ruleRefusal, schemaRefusal } from "./request-rules.js";
 import type { Match, Router } from "./router.js";
 import { countInto, type SandboxStats } from "./stats.js";
 import type { Account, World } from "./world.js";
@@ -251,20 +246,8 @@ export function createRequestHandler(pipeline: Pipeline) {
         }
         return body;
       },
-      invalid: (errors, resource) => {
-        const operation = match.route.operation;
-        const detailed = operation !== undefined && !specDefined(operation);
-        return new HttpError({
-          status: 422,
-          body: {
-            message: "Validation Failed",
-            documentation_url: documentationUrl(operation),
-            errors: detailed
-              ? errors.map((message) => ({ resource, code: "custom", message }))
-              : errors,
-          },
-        });
-      },
+      invalid: (errors, resource) =>
+        new HttpError(ruleRefusal(match.route.operation, errors, resource)),
     };
     let reply: Reply;
     try {
