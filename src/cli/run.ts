@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs";
 import { CliError, type CliIO, type Command } from "./io.js";
 
 /**
- * The exit code of a run stopped by SIGINT or SIGTERM, as shells give a process killed by SIGINT
- * (128 + 2): CI can tell an interruption from a failure.
+ * The exit code of a run that a SIGINT or SIGTERM kept from finishing, as shells give a process
+ * killed by SIGINT (128 + 2): CI can tell an interruption from a failure.
  */
 const INTERRUPTED = 130;
 
@@ -59,7 +59,8 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     }
     const command = await load();
     const code = await command(rest, io);
-    return io.signal.aborted ? INTERRUPTED : code;
+    // A command that ends well although signalled (the sandbox stops on one) keeps its 0.
+    return io.signal.aborted && code !== 0 ? INTERRUPTED : code;
   } catch (error) {
     if (error instanceof CliError) {
       io.stderr.write(`forgeplan: ${error.message}\n`);
