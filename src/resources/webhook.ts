@@ -99,7 +99,8 @@ export function fromRead(hook: ReadHook): CanonicalHook {
   const config = hook.config ?? {};
   return {
     url: config.url ?? hook.url ?? "",
-    content_type: config.content_type ?? hook.content_type ?? CREATE_DEFAULTS.content_type,
+    // A config without a content type is GitHub's default: "The default is `form`".
+    content_type: config.content_type ?? hook.content_type ?? "form",
     events: eventSet(hook.events),
     active: hook.active !== false,
     // GitHub's hooks have no branch filter: every branch, as the spec's "*" says.
