@@ -59,12 +59,19 @@ export class RepositoryConflicts {
 
   #settle(group: ResolvedRepository[]): void {
     const name = group[0]!.name;
-    const branches = new Set(
-      group.flatMap((resolved) => Object.keys(resolved.entry.branchProtection)),
-    );
-    for (const branch of branches) {
+    // One pass over the group builds each branch's list: filtering the group per branch would be
+    // quadratic when thousands of entries name the same repository with different branches.
+    const byBranch = new Map<string, ResolvedRepository[]>();
+    for (const resolved of group) {
+      for (const branch of Object.keys(resolved.entry.branchProtection)) {
+        const having = byBranch.get(branch);
+        if (having === undefined) byBranch.set(branch, [resolved]);
+        else having.push(resolved);
+      }
+    }
+    for (const [branch, having] of byBranch) {
       this.#single(
-        group.filter((resolved) => Object.hasOwn(resolved.entry.branchProtection, branch)),
+        having,
         ["branch_protection", branch],
         `the protection of branch ${branch} of ${name}`,
         (resolved) => delete resolved.entry.branchProtection[branch],
@@ -88,11 +95,9 @@ export class RepositoryConflicts {
   ): void {
     const owners = having.filter((resolved) => resolved.owns(path));
     const [first, ...others] = owners;
-    for (const other of others) {
-      this.resolver.error(
-        this.#place(other, path),
-        `${what} is also defined at ${describePlace(this.#place(first!, path))}; define it in one place`,
-      );
+    if (first !== undefined && others.length > 0) {
+      const also = `${what} is also defined at ${describePlace(this.#place(first, path))}; define it in one place`;
+      for (const other of others) this.resolver.error(this.#place(other, path), also);
     }
     const keeper = first ?? having[0];
     for (const resolved of having) if (resolved !== keeper && !resolved.owns(path)) drop(resolved);
@@ -102,16 +107,18 @@ export class RepositoryConflicts {
     const having = group.filter((resolved) => resolved.entry.webhooks !== undefined);
     const owners = having.filter((resolved) => resolved.owns(["webhooks"]));
     const keepers = owners.length > 0 ? owners : having.slice(0, 1);
-    for (const resolved of having) if (!keepers.includes(resolved)) delete resolved.entry.webhooks;
-    const authoritative = keepers.find(
+    const kept = new Set(keepers);
+    for (const resolved of having) if (!kept.has(resolved)) delete resolved.entry.webhooks;
+    const authoritative = keepers.findIndex(
       (resolved) => resolved.entry.webhooks?.mode === "authoritative",
     );
-    if (authoritative !== undefined && keepers.length > 1) {
-      const other = keepers.find((resolved) => resolved !== authoritative)!;
+    if (authoritative >= 0 && keepers.length > 1) {
+      // The other list is the first keeper that is not the authoritative one.
+      const other = authoritative === 0 ? 1 : 0;
       const [later, earlier] =
-        keepers.indexOf(other) > keepers.indexOf(authoritative)
-          ? [other, authoritative]
-          : [authoritative, other];
+        other > authoritative
+          ? [keepers[other]!, keepers[authoritative]!]
+          : [keepers[authoritative]!, keepers[other]!];
       this.resolver.error(
         this.#place(later, ["webhooks"]),
         `the webhooks of ${name} are also listed at ${describePlace(this.#place(earlier, ["webhooks"]))}; authoritative webhooks must be listed in one place`,

@@ -67,6 +67,7 @@ class Resolver implements ErrorSink {
   readonly targets = new Map<string, TargetConfig>();
   readonly profiles = new Map<string, SourceLayer>();
   readonly defaults: SourceLayer[] = [];
+  readonly #byKind = new Map<TargetConfig["type"], TargetConfig[]>();
 
   constructor(
     private readonly files: readonly ValidFile[],
@@ -266,8 +267,8 @@ class Resolver implements ErrorSink {
     source: SourceFile,
     path: Path,
   ): string | undefined {
-    const ofKind = [...this.targets.values()].filter((target) => target.type === kind);
     if (name === undefined) {
+      const ofKind = this.#ofKind(kind);
       if (ofKind.length === 1) return ofKind[0]!.name;
       this.error(
         this.place(source, path),
@@ -293,6 +294,16 @@ class Resolver implements ErrorSink {
     return name;
   }
 
+  /** The targets of a kind, listed once: every entry asks, and a file may hold many thousands. */
+  #ofKind(kind: TargetConfig["type"]): TargetConfig[] {
+    let targets = this.#byKind.get(kind);
+    if (targets === undefined) {
+      targets = [...this.targets.values()].filter((target) => target.type === kind);
+      this.#byKind.set(kind, targets);
+    }
+    return targets;
+  }
+
   #collectProfiles(): void {
     for (const { source, data } of this.files) {
       for (const [name, settings] of Object.entries(data.profiles ?? {})) {
@@ -312,27 +323,35 @@ class Resolver implements ErrorSink {
 
   /** Defaults may be spread over files, but each setting is written in one of them only. */
   #collectDefaults(): void {
+    // Settings already written, and every path above one (a clash is the same path, one above it
+    // or one below it): looked up by map, so defaults with many keys stay linear.
     const written = new Map<string, Place>();
+    const above = new Map<string, Place>();
     for (const { source, data } of this.files) {
       if (data.defaults === undefined) continue;
       const leaves = leafPaths(data.defaults);
-      for (const leaf of leaves) {
-        const clash = [...written.entries()].find(
-          ([key]) =>
-            key === formatPath(leaf) ||
-            isPrefix(key, formatPath(leaf)) ||
-            isPrefix(formatPath(leaf), key),
-        );
-        const place = this.place(source, ["defaults", ...leaf]);
+      const places = leaves.map((leaf) => this.place(source, ["defaults", ...leaf]));
+      leaves.forEach((leaf, index) => {
+        const clash =
+          written.get(formatPath(leaf)) ??
+          above.get(formatPath(leaf)) ??
+          leaf
+            .map((_, length) => written.get(formatPath(leaf.slice(0, length))))
+            .find((place) => place !== undefined);
         if (clash !== undefined) {
           this.error(
-            place,
-            `also set in the defaults at ${describePlace(clash[1])}; write each default in one file`,
+            places[index]!,
+            `also set in the defaults at ${describePlace(clash)}; write each default in one file`,
           );
         }
-      }
-      for (const leaf of leaves)
-        written.set(formatPath(leaf), this.place(source, ["defaults", ...leaf]));
+      });
+      leaves.forEach((leaf, index) => {
+        written.set(formatPath(leaf), places[index]!);
+        for (let length = 1; length < leaf.length; length++) {
+          const key = formatPath(leaf.slice(0, length));
+          if (!above.has(key)) above.set(key, places[index]!);
+        }
+      });
       this.defaults.push({ label: "defaults", source, path: ["defaults"], value: data.defaults });
     }
   }
@@ -506,8 +525,4 @@ function epicLink(link: GroupInput["epic_links_absent"][number]): EpicLinkSelect
 /** Numeric ids and paths compare as written; paths case-insensitively. */
 function identity(value: string | number): string {
   return typeof value === "number" ? `#${value}` : value.toLowerCase();
-}
-
-function isPrefix(prefix: string, path: string): boolean {
-  return path.startsWith(`${prefix}.`) || path.startsWith(`${prefix}[`);
 }

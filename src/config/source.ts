@@ -1,6 +1,6 @@
 import {
+  type Alias,
   Composer,
-  type Document,
   isAlias,
   isMap,
   isPair,
@@ -8,8 +8,11 @@ import {
   isSeq,
   LineCounter,
   type Node,
+  type Pair,
   Parser,
   type ParsedNode,
+  type Scalar,
+  type YAMLMap,
 } from "yaml";
 import type { CST } from "yaml";
 import { type ConfigError, type Origin, type Path, errorAt } from "./errors.js";
@@ -98,7 +101,8 @@ export function parseSource(file: string, content: string | Uint8Array): ParseRe
   }
 
   const root = document.contents;
-  const converted = new Converter(document, position).run(root);
+  const index = new DocumentIndex(root);
+  const converted = new Converter(index, position).run(root);
   if (converted.value === undefined) return { ok: false, errors: converted.errors };
   return {
     ok: true,
@@ -106,7 +110,7 @@ export function parseSource(file: string, content: string | Uint8Array): ParseRe
     source: {
       file,
       value: converted.value,
-      locate: (path, at = "value") => locate(document, root, path, at, position),
+      locate: (path, at = "value") => locate(index, root, path, at, position),
     },
   };
 }
@@ -185,63 +189,150 @@ function findTooDeep(tokens: readonly CST.Token[]): number | undefined {
   return undefined;
 }
 
+/**
+ * Where every alias points and which pair holds each key, computed in one pass over the document.
+ * The YAML library's `Alias.resolve` walks the whole document on every call, which made a file with
+ * thousands of aliases (or merge keys) quadratic.
+ */
+class DocumentIndex {
+  /** Every alias in a value position, in document order, with the key path it sits at. */
+  readonly aliases: Array<{ alias: Alias; path: Path }> = [];
+  readonly #targets = new Map<Alias, Node>();
+  readonly #pairs = new WeakMap<YAMLMap, Map<string, Pair>>();
+
+  constructor(root: ParsedNode) {
+    // As the YAML library resolves them: the last node before the alias (in document order, a
+    // collection before its contents) that carries the anchor.
+    const anchors = new Map<string, Node>();
+    const path: Array<string | number> = [];
+    const walk = (node: unknown): void => {
+      if (isAlias(node)) {
+        const target = anchors.get(node.source);
+        if (target !== undefined) this.#targets.set(node, target);
+        return;
+      }
+      if (!isScalar(node) && !isMap(node) && !isSeq(node)) return;
+      if (node.anchor) anchors.set(node.anchor, node);
+      if (isScalar(node)) return;
+      for (const [index, item] of node.items.entries()) {
+        const value = isPair(item) ? item.value : item;
+        if (isPair(item) && !isAlias(item.key)) walk(item.key);
+        path.push(isPair(item) && isScalar(item.key) ? String(item.key.value) : index);
+        if (isAlias(value)) this.aliases.push({ alias: value, path: [...path] });
+        walk(value);
+        path.pop();
+      }
+    };
+    walk(root);
+  }
+
+  /** The node an alias refers to, or undefined when no anchor of its name comes before it. */
+  target(alias: Alias): Node | undefined {
+    return this.#targets.get(alias);
+  }
+
+  /** Follows aliases (a chain of them too) to the node they stand for. */
+  resolve(node: unknown): unknown {
+    let current = node;
+    for (let hops = 0; isAlias(current) && hops <= LIMITS.maxDepth; hops++) {
+      current = this.target(current);
+    }
+    return isAlias(current) ? undefined : current;
+  }
+
+  /** The pair of `map` written with `key` (the first, if repeated), or one a merge key brings in. */
+  pair(map: YAMLMap, key: string, visiting = new Set<YAMLMap>()): Pair | undefined {
+    let pairs = this.#pairs.get(map);
+    if (pairs === undefined) {
+      pairs = new Map();
+      for (const pair of map.items) {
+        if (!isScalar(pair.key)) continue;
+        const text = keyText(pair.key);
+        if (!pairs.has(text)) pairs.set(text, pair);
+      }
+      this.#pairs.set(map, pairs);
+    }
+    const own = pairs.get(key);
+    if (own !== undefined || visiting.has(map)) return own;
+    visiting.add(map);
+    for (const source of this.mergeSources(map)) {
+      const found = this.pair(source, key, visiting);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+
+  /** The mappings `<<` keys of `map` merge in, in order (the first one wins a key). */
+  mergeSources(map: YAMLMap): YAMLMap[] {
+    const sources: YAMLMap[] = [];
+    for (const pair of map.items) {
+      if (!isMergeKey(pair.key)) continue;
+      const value = this.resolve(pair.value);
+      const listed = isSeq(value) ? value.items.map((item) => this.resolve(item)) : [value];
+      for (const source of listed) if (isMap(source)) sources.push(source);
+    }
+    return sources;
+  }
+}
+
+/**
+ * A YAML merge key (`<<: *defaults`, or a list of aliases): the plain, unquoted key `<<`, as YAML
+ * 1.1 defines it (https://yaml.org/type/merge.html) and as the YAML library reads it.
+ */
+function isMergeKey(key: unknown): boolean {
+  return isScalar(key) && key.type === "PLAIN" && key.source === "<<";
+}
+
 /** Turns the YAML tree into plain values, refusing what a config never needs and bounding aliases. */
 class Converter {
   readonly errors: ConfigError[] = [];
   #aliasValues = 0;
   readonly #shapes = new Map<Node, Shape>();
+  /** The key path of the node being converted; copied only when an error is recorded. */
+  readonly #path: Array<string | number> = [];
 
   constructor(
-    private readonly document: Document.Parsed,
+    private readonly index: DocumentIndex,
     private readonly position: Position,
   ) {}
 
   run(root: ParsedNode): { value: unknown; errors: ConfigError[] } {
-    this.#checkAliases(root, []);
+    this.#checkAliases();
     if (this.errors.length > 0) return { value: undefined, errors: this.errors };
-    return { value: this.#convert(root, []), errors: this.errors };
+    return { value: this.#convert(root), errors: this.errors };
   }
 
   #at(node: Node | null | undefined, path: Path, message: string): void {
     this.errors.push(errorAt(this.position(node?.range?.[0] ?? 0), path, message));
   }
 
-  /** Walks in document order, adding up what every alias expands to; stops at the first alias over a limit. */
-  #checkAliases(node: unknown, path: Path): boolean {
-    if (isAlias(node)) {
-      const target = node.resolve(this.document);
+  /** Adds up, in document order, what every alias expands to; stops at the first alias over a limit. */
+  #checkAliases(): void {
+    for (const { alias, path } of this.index.aliases) {
+      const target = this.index.target(alias);
       const shape = target === undefined ? { size: 0, depth: 0 } : this.#shape(target, new Set());
       if (shape === undefined) {
-        this.#at(node, path, `alias *${node.source} refers to a value that contains itself`);
-        return false;
+        this.#at(alias, path, `alias *${alias.source} refers to a value that contains itself`);
+        return;
       }
       if (path.length + shape.depth > LIMITS.maxDepth) {
         this.#at(
-          node,
+          alias,
           path,
-          `alias *${node.source} nests values deeper than ${LIMITS.maxDepth} levels`,
+          `alias *${alias.source} nests values deeper than ${LIMITS.maxDepth} levels`,
         );
-        return false;
+        return;
       }
       this.#aliasValues += shape.size;
       if (this.#aliasValues > LIMITS.maxAliasValues) {
         this.#at(
-          node,
+          alias,
           path,
           `aliases expand to more than ${LIMITS.maxAliasValues} values; refusing what looks like an alias bomb`,
         );
-        return false;
-      }
-      return true;
-    }
-    if (isMap(node) || isSeq(node)) {
-      for (const [index, item] of node.items.entries()) {
-        const child = isPair(item) ? item.value : item;
-        const key = isPair(item) && isScalar(item.key) ? String(item.key.value) : index;
-        if (!this.#checkAliases(child, [...path, key])) return false;
+        return;
       }
     }
-    return true;
   }
 
   /**
@@ -250,7 +341,7 @@ class Converter {
    */
   #shape(node: unknown, visiting: Set<unknown>): Shape | undefined {
     if (isAlias(node)) {
-      const target = node.resolve(this.document);
+      const target = this.index.target(node);
       return target === undefined ? { size: 1, depth: 0 } : this.#shape(target, visiting);
     }
     if (!isMap(node) && !isSeq(node)) return { size: 1, depth: 0 };
@@ -275,46 +366,88 @@ class Converter {
     return shape;
   }
 
-  #convert(node: unknown, path: Path): unknown {
+  #convert(node: unknown): unknown {
     if (node === null || node === undefined) return null;
-    if (isAlias(node)) return this.#convert(node.resolve(this.document), path);
+    if (isAlias(node)) return this.#convert(this.index.target(node));
     const tagged = node as Node;
     if (tagged.tag !== undefined && !PLAIN_TAGS.has(tagged.tag)) {
       this.#at(
         tagged,
-        path,
+        this.#path,
         `unsupported tag ${shortTag(tagged.tag)}; a config holds plain strings, numbers, booleans, null, mappings and lists`,
       );
     }
     if (isScalar(node)) return isPlainScalar(node.value) ? node.value : String(node.value);
-    if (isSeq(node)) return node.items.map((item, index) => this.#convert(item, [...path, index]));
+    if (isSeq(node)) {
+      return node.items.map((item, index) => {
+        this.#path.push(index);
+        const value = this.#convert(item);
+        this.#path.pop();
+        return value;
+      });
+    }
     if (isMap(node)) {
       const result: Record<string, unknown> = {};
       const firstLines = new Map<string, number>();
+      const merges: Pair[] = [];
       for (const pair of node.items) {
-        const key = this.#key(pair.key, path);
+        const key = isMergeKey(pair.key) ? "<<" : this.#key(pair.key);
         if (key === undefined) continue;
-        const keyPath = [...path, key];
         const first = firstLines.get(key);
         if (first !== undefined) {
-          this.#at(pair.key as Node, keyPath, `duplicate key (first written at line ${first})`);
+          this.#at(
+            pair.key as Node,
+            [...this.#path, key],
+            `duplicate key (first written at line ${first})`,
+          );
           continue;
         }
         firstLines.set(key, this.position((pair.key as Node).range?.[0] ?? 0).line);
-        setKey(result, key, this.#convert(pair.value, keyPath));
+        if (isMergeKey(pair.key)) {
+          merges.push(pair);
+          continue;
+        }
+        this.#path.push(key);
+        setKey(result, key, this.#convert(pair.value));
+        this.#path.pop();
       }
+      for (const pair of merges) this.#merge(pair, result);
       return result;
     }
-    this.#at(tagged, path, "unsupported YAML value");
+    this.#at(tagged, this.#path, "unsupported YAML value");
     return null;
   }
 
-  #key(key: unknown, path: Path): string | undefined {
+  /** Adds the keys a merge key brings in that the mapping does not write itself. */
+  #merge(pair: Pair, result: Record<string, unknown>): void {
+    const value = this.index.resolve(pair.value);
+    // Errors point at what the entry wrote: the item of a written list, else the merge key's value.
+    const listed = isSeq(value)
+      ? value.items.map((item) => ({ item, written: isSeq(pair.value) ? item : pair.value }))
+      : [{ item: pair.value, written: pair.value }];
+    for (const { item, written } of listed) {
+      const source = this.index.resolve(item);
+      if (!isMap(source)) {
+        this.#at(
+          (written ?? pair.key) as Node,
+          [...this.#path, "<<"],
+          "a merge key (<<) takes a mapping, an alias of one, or a list of them",
+        );
+        return;
+      }
+      const merged = this.#convert(source) as Record<string, unknown>;
+      for (const [key, inner] of Object.entries(merged)) {
+        if (!Object.hasOwn(result, key)) setKey(result, key, inner);
+      }
+    }
+  }
+
+  #key(key: unknown): string | undefined {
     if (isScalar(key) && (typeof key.value === "string" || typeof key.value === "number")) {
       // The written text, so a branch named 1.10 stays "1.10" rather than the number 1.1.
-      return key.type === "PLAIN" && key.source !== undefined ? key.source : String(key.value);
+      return keyText(key);
     }
-    this.#at(key as Node, path, "keys must be plain strings");
+    this.#at(key as Node, this.#path, "keys must be plain strings");
     return undefined;
   }
 }
@@ -327,9 +460,9 @@ function shortTag(tag: string): string {
   return tag.startsWith("tag:yaml.org,2002:") ? `!!${tag.slice("tag:yaml.org,2002:".length)}` : tag;
 }
 
-/** Finds the node at `path`, following aliases; falls back to the nearest written parent. */
+/** Finds the node at `path`, following aliases and merge keys; falls back to the nearest written parent. */
 function locate(
-  document: Document.Parsed,
+  index: DocumentIndex,
   root: ParsedNode,
   path: Path,
   at: "key" | "value",
@@ -338,12 +471,10 @@ function locate(
   let node: unknown = root;
   let keyNode: Node | undefined;
   for (const segment of path) {
-    if (isAlias(node)) node = node.resolve(document);
+    node = index.resolve(node);
     let next: unknown;
     if (isMap(node)) {
-      const pair = node.items.find(
-        (item) => isScalar(item.key) && keyText(item.key) === String(segment),
-      );
+      const pair = index.pair(node, String(segment));
       if (pair === undefined) break;
       keyNode = pair.key as Node;
       next = pair.value ?? pair.key;
@@ -355,12 +486,11 @@ function locate(
     }
     node = next;
   }
-  const target = at === "key" && keyNode !== undefined ? keyNode : (node as Node);
+  const target =
+    at === "key" && keyNode !== undefined ? keyNode : ((index.resolve(node) ?? node) as Node);
   return position(target.range?.[0] ?? 0);
 }
 
-function keyText(key: Node): string {
-  return isScalar(key) && key.type === "PLAIN" && key.source !== undefined
-    ? key.source
-    : String(isScalar(key) ? key.value : "");
+function keyText(key: Scalar): string {
+  return key.type === "PLAIN" && key.source !== undefined ? key.source : String(key.value);
 }

@@ -1,0 +1,83 @@
+// Benchmark: config loading stays linear on input built to make it slow. Run after a build:
+// `npm run build && node bench/load-hostile.js [--quick]`. Prints one JSON line with `wall_s` per case:
+//   merge_keys  — 5,000 entries `- {name: acme/rN, <<: *defaults}` (a YAML merge key each);
+//   duplicates  — 100,000 entries naming the same repository, the first and the last defining the
+//                 same branch protection: the load must report that one duplicate with both positions.
+import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import console from "node:console";
+import process from "node:process";
+import { formatConfigError, loadDesiredState } from "../dist/config/index.js";
+
+const quick = process.argv.includes("--quick");
+const MERGE_ENTRIES = quick ? 1000 : 5000;
+const DUPLICATE_ENTRIES = quick ? 20_000 : 100_000;
+
+function mergeKeys() {
+  const lines = [
+    "version: 1",
+    "defaults: &defaults",
+    "  branch_protection:",
+    "    main: { enforce_admins: true, required_pull_request_reviews: { required_approving_review_count: 1 } }",
+    "repositories:",
+  ];
+  for (let index = 0; index < MERGE_ENTRIES; index++) {
+    lines.push(`  - {name: acme/r${index}, <<: *defaults}`);
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+function duplicates() {
+  const lines = ["version: 1", "repositories:"];
+  for (let index = 0; index < DUPLICATE_ENTRIES; index++) {
+    lines.push("- name: acme/api");
+    if (index === 0 || index === DUPLICATE_ENTRIES - 1) {
+      lines.push("  branch_protection: {main: {enforce_admins: true}}");
+    }
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+/** Loads one generated file and returns its figures; `check` throws unless the result is as expected. */
+function run(directory, name, text, check) {
+  const file = join(directory, `${name}.yaml`);
+  writeFileSync(file, text);
+  const started = process.hrtime.bigint();
+  const result = loadDesiredState([file], { cwd: directory, env: {} });
+  const wall = Number(process.hrtime.bigint() - started) / 1e9;
+  check(result, file);
+  return { bytes: statSync(file).size, wall_s: Number(wall.toFixed(3)) };
+}
+
+const directory = mkdtempSync(join(tmpdir(), "forgeplan-bench-"));
+try {
+  const merge = run(directory, "merge-keys", mergeKeys(), (result) => {
+    if (!result.ok) throw new Error(`merge keys: ${formatConfigError(result.errors[0])}`);
+    const merged = result.state.repositories.filter((entry) => entry.branchProtection.main);
+    if (merged.length !== MERGE_ENTRIES) throw new Error(`merge keys: ${merged.length} merged`);
+  });
+  const duplicate = run(directory, "duplicates", duplicates(), (result, file) => {
+    const lastLine = DUPLICATE_ENTRIES + 4;
+    const expected =
+      `${file}:${lastLine}:29: repositories[${DUPLICATE_ENTRIES - 1}].branch_protection.main: ` +
+      `the protection of branch main of acme/api is also defined at ${file}:4 ` +
+      "(repositories[0].branch_protection.main); define it in one place";
+    const errors = result.ok ? [] : result.errors.map(formatConfigError);
+    if (errors.length !== 1 || errors[0] !== expected) {
+      throw new Error(
+        `duplicates: expected one error naming both places, got ${errors.slice(0, 2)}`,
+      );
+    }
+  });
+  console.log(
+    JSON.stringify({
+      scenario: "load-hostile",
+      merge_keys: { entries: MERGE_ENTRIES, bytes: merge.bytes, wall_s: merge.wall_s },
+      duplicates: { entries: DUPLICATE_ENTRIES, bytes: duplicate.bytes, wall_s: duplicate.wall_s },
+      peak_rss_mb: Number((process.resourceUsage().maxRSS / 1024).toFixed(1)),
+    }),
+  );
+} finally {
+  rmSync(directory, { recursive: true, force: true });
+}
