@@ -12,7 +12,7 @@ import {
 import type { ForgeClient } from "../forge/client.js";
 import { renderApplyReport } from "../render/index.js";
 import { parseFlags } from "./args.js";
-import { type Command, CliError, type CliIO } from "./io.js";
+import { type Command, CliError, type CliIO, type CommandIO } from "./io.js";
 import { parseFormat, printPlan, useColor } from "./output.js";
 import { clockTime, Progress, realEvery, tightestWindow } from "./progress.js";
 import { type ConnectionFlags, connectionFlags, loadState, openSession } from "./session.js";
@@ -74,11 +74,28 @@ function configFlags(flags: ConnectionFlags, saved: Plan | undefined, file: stri
 
 /**
  * A saved plan may be applied only if a fresh plan agrees with it change by change; otherwise every
- * refused change is named on stderr and nothing is applied.
+ * refused change is named on stderr and nothing is applied. The saved plan shows sensitive values as
+ * "(sensitive)", so it is compared with the fresh plan redacted the same way, and what is sent are
+ * the fresh plan's requests, which equal the saved ones once redacted.
  */
-function checked(io: CliIO, saved: Plan, fresh: Plan, file: string): Plan {
-  const refusals = checkSavedPlan(saved, fresh);
-  if (refusals.length === 0) return withCurrentHolds(saved, fresh);
+function checked(io: CommandIO, saved: Plan, fresh: Plan, file: string): Plan {
+  const shown = io.redactor.plan(fresh);
+  const refusals = checkSavedPlan(saved, shown);
+  if (refusals.length === 0) {
+    const freshByShown = new Map(
+      shown.changes.map((change, index) => [change.address, fresh.changes[index]!]),
+    );
+    const plan = withCurrentHolds(saved, shown);
+    return {
+      ...plan,
+      changes: plan.changes.map((change) => {
+        const current = freshByShown.get(change.address);
+        if (current === undefined || change.requests.length === 0) return change;
+        const { address, scope, name, requests } = current;
+        return { ...change, address, scope, name, requests };
+      }),
+    };
+  }
   for (const refusal of refusals) {
     io.stderr.write(`forgeplan: apply: refused ${refusal.address}: ${refusal.reason}\n`);
   }
@@ -191,7 +208,7 @@ export const apply: Command = async (argv, io) => {
     const plan =
       saved === undefined || savedFile === undefined
         ? fresh
-        : checked(shown, saved, fresh, savedFile);
+        : checked({ ...io, stderr: shown.stderr }, saved, fresh, savedFile);
     printPlan(io, plan, format);
     if (!hasChanges(plan)) {
       if (format === "text") io.stdout.write("Nothing to apply.\n");
@@ -217,7 +234,7 @@ export const apply: Command = async (argv, io) => {
     const verification = result.stopped ? undefined : await replan("verifying");
     const report: ApplyReport = {
       outcomes,
-      ...(verification ? { verification } : {}),
+      ...(verification ? { verification: io.redactor.plan(verification) } : {}),
       verified: verification !== undefined && verificationOf(outcomes, verification),
     };
     io.stdout.write(

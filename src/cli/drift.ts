@@ -1,4 +1,5 @@
 import type { DesiredState } from "../config/model.js";
+import type { Redactor } from "../core/redact.js";
 import { DRIFT_MARKER, hasDrift, reportDriftIssue } from "../action/drift-issue.js";
 import { GITHUB_BODY_LIMIT } from "../action/sticky-comment.js";
 import {
@@ -36,14 +37,18 @@ function refreshing(cache: ConditionalCache): ConditionalCache {
   return { get: () => undefined, set: (key, entry) => cache.set(key, entry) };
 }
 
-function openCache(dir: string | undefined, refresh: boolean): ConditionalCache | undefined {
+function openCache(
+  dir: string | undefined,
+  refresh: boolean,
+  redactor: Redactor,
+): ConditionalCache | undefined {
   if (dir === undefined) {
     if (refresh) throw new CliError("drift: --refresh only means something with --cache DIR");
     return undefined;
   }
   let cache: DirectoryCache;
   try {
-    cache = new DirectoryCache(dir);
+    cache = new DirectoryCache(dir, redactor);
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
     throw new CliError(`drift: cannot use ${dir} as the cache directory: ${reason}`);
@@ -107,7 +112,7 @@ export const drift: Command = async (argv, io) => {
       "drift: --report-issue needs the whole plan; with shards, merge their plans (plan --merge) and report from there",
     );
   }
-  const cache = openCache(values.cache, values.refresh === true);
+  const cache = openCache(values.cache, values.refresh === true, io.redactor);
   const state = loadState("drift", values, io);
   const viaTarget = issueRepo === undefined ? undefined : issueTarget(state);
   const session = await openSession(
@@ -133,7 +138,7 @@ export const drift: Command = async (argv, io) => {
         const result = await reportDriftIssue(client, {
           ...issueRepo,
           drifted,
-          body: renderPlan(plan, "markdown", {
+          body: renderPlan(io.redactor.plan(plan), "markdown", {
             title: "forgeplan drift",
             maxLength: GITHUB_BODY_LIMIT - DRIFT_MARKER.length - 1,
           }),

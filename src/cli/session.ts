@@ -71,6 +71,7 @@ export function loadState(
     cwd: io.cwd,
     env: io.env,
     ...(readFile ? { readFile } : {}),
+    ...(io.redactor ? { redactor: io.redactor } : {}),
   });
   if (result.ok) return result.state;
   for (const error of result.errors) io.stderr.write(`${formatConfigError(error)}\n`);
@@ -224,10 +225,13 @@ function sessionSignal(parent: AbortSignal): AbortSignal {
   return controller.signal;
 }
 
-/** Conditional-request cache kept between runs; entries are keyed by a hash of the token, never the token. */
+/**
+ * Conditional-request cache kept between runs; entries are keyed by a hash of the token, never the
+ * token, and hold no sensitive value in plain text (the redactor seals them).
+ */
 function openCache(command: string, io: CliIO, dir: string): DirectoryCache {
   try {
-    return new DirectoryCache(resolve(io.cwd, dir));
+    return new DirectoryCache(resolve(io.cwd, dir), io.redactor);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new CliError(`${command}: cannot use --cache ${dir}: ${reason}`);
