@@ -8,8 +8,9 @@ import { isSecret, SENSITIVE } from "./secret.js";
  * comments, annotations, cache files. One is built per run and handed to the edges that write.
  *
  * A value is found not only as written but in the forms output turns it into: JSON-escaped,
- * URL-encoded (encodeURIComponent, encodeURI and form encoding), markdown-escaped, HTML-escaped, with
- * control characters made visible, with runs of whitespace collapsed, and cut short with "…".
+ * URL-encoded (encodeURIComponent, encodeURI and form encoding), markdown-escaped, HTML-escaped,
+ * YAML single-quoted, with control characters made visible, with runs of whitespace collapsed, and
+ * cut short with "…" or "...".
  */
 
 /**
@@ -73,6 +74,8 @@ const ENCODINGS: Transform[] = [
   uriWhole,
   form,
   printable,
+  // YAML's single-quoted style (export writes YAML) doubles the quote.
+  (text) => text.replace(/'/g, "''"),
 ];
 /** How that string is then shown: as it is, in markdown or HTML, or inside JSON. */
 const PRESENTATIONS: Transform[] = [
@@ -126,7 +129,8 @@ function longestAlphanumericRun(text: string): string {
 function itemOf(text: string, id: string): Item {
   const variants = variantsOf(text);
   const alternatives = variants.map(escapeRegExp).join("|");
-  // A cut value keeps at least its first MIN_SEARCHED_LENGTH characters before the ellipsis.
+  // A cut value keeps at least its first MIN_SEARCHED_LENGTH characters before the ellipsis (or
+  // the three dots config errors use).
   const cut = variants
     .filter((variant) => variant.length > MIN_SEARCHED_LENGTH)
     .map((variant) => prefixPattern(variant, MIN_SEARCHED_LENGTH))
@@ -136,12 +140,12 @@ function itemOf(text: string, id: string): Item {
     id,
     variants,
     pattern: new RegExp(alternatives, "g"),
-    truncated: new RegExp(cut === "" ? "(?!)" : `(?:${cut})…`, "g"),
+    truncated: new RegExp(cut === "" ? "(?!)" : `(?:${cut})(?:…|\\.\\.\\.)`, "g"),
     anchor: longestAlphanumericRun(text),
   };
 }
 
-/** A sensitive value found in a text, and which of its forms it was (-1: cut short with "…"). */
+/** A sensitive value found in a text, and which of its forms it was (-1: cut short). */
 interface Found {
   item: Item;
   variant: number;
@@ -294,7 +298,7 @@ export class Redactor {
               by({ item, variant: item.variants.indexOf(match) }),
             );
           }
-          if (result.includes("…")) {
+          if (result.includes("…") || result.includes("...")) {
             result = result.replace(item.truncated, () => by({ item, variant: -1 }));
           }
         }
