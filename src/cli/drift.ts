@@ -1,5 +1,5 @@
+import { resolve } from "node:path";
 import type { DesiredState } from "../config/model.js";
-import type { Redactor } from "../core/redact.js";
 import { DRIFT_MARKER, hasDrift, reportDriftIssue } from "../action/drift-issue.js";
 import { GITHUB_BODY_LIMIT } from "../action/sticky-comment.js";
 import {
@@ -10,7 +10,7 @@ import {
 } from "../forge/client.js";
 import { renderPlan } from "../render/index.js";
 import { parseFlags } from "./args.js";
-import { type Command, CliError, type CliIO } from "./io.js";
+import { type Command, CliError, type CliIO, type CommandIO } from "./io.js";
 import { parseFormat, printPlan, savePlan } from "./output.js";
 import { connectionFlags, loadState, openSession } from "./session.js";
 import { planPart, shardClientOptions, shardOption } from "./sharding.js";
@@ -38,9 +38,9 @@ function refreshing(cache: ConditionalCache): ConditionalCache {
 }
 
 function openCache(
+  io: CommandIO,
   dir: string | undefined,
   refresh: boolean,
-  redactor: Redactor,
 ): ConditionalCache | undefined {
   if (dir === undefined) {
     if (refresh) throw new CliError("drift: --refresh only means something with --cache DIR");
@@ -48,7 +48,7 @@ function openCache(
   }
   let cache: DirectoryCache;
   try {
-    cache = new DirectoryCache(dir, redactor);
+    cache = new DirectoryCache(resolve(io.cwd, dir), io.redactor);
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
     throw new CliError(`drift: cannot use ${dir} as the cache directory: ${reason}`);
@@ -112,7 +112,7 @@ export const drift: Command = async (argv, io) => {
       "drift: --report-issue needs the whole plan; with shards, merge their plans (plan --merge) and report from there",
     );
   }
-  const cache = openCache(values.cache, values.refresh === true, io.redactor);
+  const cache = openCache(io, values.cache, values.refresh === true);
   const state = loadState("drift", values, io);
   const viaTarget = issueRepo === undefined ? undefined : issueTarget(state);
   const session = await openSession(
