@@ -35,7 +35,7 @@ export interface ValidFile {
 export type SourceLayer = Layer<SourceFile>;
 
 /** Where each resolved entry's values were written, for `validate --print`. */
-export type LayerIndex = WeakMap<object, SourceLayer[]>;
+export type LayerIndex = ReadonlyMap<object, SourceLayer[]>;
 
 type Env = Readonly<Record<string, string | undefined>>;
 type ProjectInput = NonNullable<ConfigFile["projects"]>[number];
@@ -63,7 +63,7 @@ export function resolve(
 
 class Resolver implements ErrorSink {
   readonly errors: ConfigError[] = [];
-  readonly layers: LayerIndex = new WeakMap();
+  readonly layers = new Map<object, SourceLayer[]>();
   readonly targets = new Map<string, TargetConfig>();
   readonly profiles = new Map<string, SourceLayer>();
   readonly defaults: SourceLayer[] = [];

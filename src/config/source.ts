@@ -101,7 +101,8 @@ export function parseSource(file: string, content: string | Uint8Array): ParseRe
   }
 
   const root = document.contents;
-  const index = new DocumentIndex(root);
+  // Without a "*" anywhere the document holds no alias, and the walk that finds them is skipped.
+  const index = new DocumentIndex(root, text.includes("*"));
   const converted = new Converter(index, position).run(root);
   if (converted.value === undefined) return { ok: false, errors: converted.errors };
   return {
@@ -157,34 +158,38 @@ function decode(
  * Measures nesting on the concrete syntax tree, iteratively, before composing: the composer recurses
  * per level, so a few thousand nested brackets would overflow its stack.
  */
-function findTooDeep(tokens: readonly CST.Token[]): number | undefined {
+function findTooDeep(roots: readonly CST.Token[]): number | undefined {
   // `depth` counts the collections around a token; a collection adds one level for its contents.
-  const stack: Array<{ token: CST.Token; depth: number }> = tokens.map((token) => ({
-    token,
-    depth: 0,
-  }));
-  while (stack.length > 0) {
-    const { token, depth } = stack.pop()!;
-    const children: Array<CST.Token | null | undefined> = [];
-    let level = depth;
+  // Two parallel stacks rather than an object per token: a large file has millions of tokens.
+  const tokens: CST.Token[] = [...roots];
+  const depths: number[] = roots.map(() => 0);
+  const push = (token: CST.Token | null | undefined, depth: number) => {
+    if (!token) return;
+    tokens.push(token);
+    depths.push(depth);
+  };
+  while (tokens.length > 0) {
+    const token = tokens.pop()!;
+    const depth = depths.pop()!;
     switch (token.type) {
       case "document":
-        children.push(token.value);
+        push(token.value, depth);
         break;
       case "block-map":
       case "flow-collection":
-        level = depth + 1;
-        for (const item of token.items) children.push(item.key, item.value);
+        if (depth + 1 > LIMITS.maxDepth) return token.offset;
+        for (const item of token.items) {
+          push(item.key, depth + 1);
+          push(item.value, depth + 1);
+        }
         break;
       case "block-seq":
-        level = depth + 1;
-        for (const item of token.items) children.push(item.value);
+        if (depth + 1 > LIMITS.maxDepth) return token.offset;
+        for (const item of token.items) push(item.value, depth + 1);
         break;
       default:
         break;
     }
-    if (level > LIMITS.maxDepth) return token.offset;
-    for (const child of children) if (child) stack.push({ token: child, depth: level });
   }
   return undefined;
 }
@@ -200,7 +205,8 @@ class DocumentIndex {
   readonly #targets = new Map<Alias, Node>();
   readonly #pairs = new WeakMap<YAMLMap, Map<string, Pair>>();
 
-  constructor(root: ParsedNode) {
+  constructor(root: ParsedNode, mayHoldAliases: boolean) {
+    if (!mayHoldAliases) return;
     // As the YAML library resolves them: the last node before the alias (in document order, a
     // collection before its contents) that carries the anchor.
     const anchors = new Map<string, Node>();
@@ -388,34 +394,44 @@ class Converter {
     }
     if (isMap(node)) {
       const result: Record<string, unknown> = {};
-      const firstLines = new Map<string, number>();
-      const merges: Pair[] = [];
+      let merge: Pair | undefined;
       for (const pair of node.items) {
-        const key = isMergeKey(pair.key) ? "<<" : this.#key(pair.key);
+        const merging = isMergeKey(pair.key);
+        const key = merging ? "<<" : this.#key(pair.key);
         if (key === undefined) continue;
-        const first = firstLines.get(key);
-        if (first !== undefined) {
-          this.#at(
-            pair.key as Node,
-            [...this.#path, key],
-            `duplicate key (first written at line ${first})`,
-          );
+        if (merging ? merge !== undefined : Object.hasOwn(result, key)) {
+          this.#duplicate(node, pair, key);
           continue;
         }
-        firstLines.set(key, this.position((pair.key as Node).range?.[0] ?? 0).line);
-        if (isMergeKey(pair.key)) {
-          merges.push(pair);
+        if (merging) {
+          merge = pair;
           continue;
         }
         this.#path.push(key);
         setKey(result, key, this.#convert(pair.value));
         this.#path.pop();
       }
-      for (const pair of merges) this.#merge(pair, result);
+      // After the mapping's own keys, which win over what the merge brings in.
+      if (merge !== undefined) this.#merge(merge, result);
       return result;
     }
     this.#at(tagged, this.#path, "unsupported YAML value");
     return null;
+  }
+
+  /** A key written twice: the first is kept, the repeat is an error naming where the first is. */
+  #duplicate(map: YAMLMap, repeat: Pair, key: string): void {
+    const first = map.items.find((pair) =>
+      isMergeKey(repeat.key)
+        ? isMergeKey(pair.key)
+        : !isMergeKey(pair.key) && isScalar(pair.key) && keyText(pair.key) === key,
+    )!;
+    const line = this.position((first.key as Node).range?.[0] ?? 0).line;
+    this.#at(
+      repeat.key as Node,
+      [...this.#path, key],
+      `duplicate key (first written at line ${line})`,
+    );
   }
 
   /** Adds the keys a merge key brings in that the mapping does not write itself. */

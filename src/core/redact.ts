@@ -287,6 +287,11 @@ export class Redactor {
   #replace(text: string, by: (found: Found) => string): string {
     if (this.#items.size === 0 || text === "") return text;
     this.#ordered ??= [...this.#items.values()].sort((a, b) => b.text.length - a.text.length);
+    // Most texts hold no value at all: say so with a few substring tests, allocating nothing.
+    const cut = text.includes("…") || text.includes("...");
+    if (!cut && this.#ordered.every((item) => item.anchor !== "" && !text.includes(item.anchor))) {
+      return text;
+    }
     // What was already replaced stays as it is, so redacting twice changes nothing more.
     return text
       .split(SENSITIVE)
@@ -307,20 +312,30 @@ export class Redactor {
       .join(SENSITIVE);
   }
 
+  /** Redacts every string inside `value`; copies only the objects and arrays on a changed path. */
   #walk(value: unknown): unknown {
     if (typeof value === "string") return this.redact(value);
     if (Array.isArray(value)) {
-      const items = value.map((item) => this.#walk(item));
-      return items.every((item, index) => item === value[index]) ? value : items;
+      let copy: unknown[] | undefined;
+      value.forEach((item, index) => {
+        const redacted = this.#walk(item);
+        if (redacted !== item) copy ??= value.slice();
+        if (copy !== undefined) copy[index] = redacted;
+      });
+      return copy ?? value;
     }
-    if (value !== null && typeof value === "object" && !isSecret(value)) {
-      const proto: unknown = Object.getPrototypeOf(value);
-      if (proto !== Object.prototype && proto !== null) return value;
-      let changed = false;
-      const copy: Record<string, unknown> = {};
-      for (const [key, inner] of Object.entries(value)) {
-        const redacted = this.#walk(inner);
-        if (redacted !== inner) changed = true;
+    if (value === null || typeof value !== "object" || isSecret(value)) return value;
+    const proto: unknown = Object.getPrototypeOf(value);
+    if (proto !== Object.prototype && proto !== null) return value;
+    let copy: Record<string, unknown> | undefined;
+    const record = value as Record<string, unknown>;
+    for (const key in record) {
+      if (!Object.hasOwn(record, key)) continue;
+      const inner = record[key];
+      const redacted = this.#walk(inner);
+      if (redacted !== inner) copy ??= { ...value };
+      // defineProperty, so a key named "__proto__" stays a plain key.
+      if (copy !== undefined) {
         Object.defineProperty(copy, key, {
           value: redacted,
           enumerable: true,
@@ -328,9 +343,8 @@ export class Redactor {
           configurable: true,
         });
       }
-      return changed ? copy : value;
     }
-    return value;
+    return copy ?? value;
   }
 
   #diffHolds(entry: DiffEntry): boolean {
