@@ -130,7 +130,8 @@ function itemOf(text: string, id: string): Item {
   const variants = variantsOf(text);
   const alternatives = variants.map(escapeRegExp).join("|");
   // A cut value keeps at least its first MIN_SEARCHED_LENGTH characters before the ellipsis (or
-  // the three dots config errors use).
+  // the three dots config errors use), maybe with a closing quote between (as in JSON.parse's
+  // messages: `"{"token": ghp_abcd"... is not valid JSON`).
   const cut = variants
     .filter((variant) => variant.length > MIN_SEARCHED_LENGTH)
     .map((variant) => prefixPattern(variant, MIN_SEARCHED_LENGTH))
@@ -140,7 +141,7 @@ function itemOf(text: string, id: string): Item {
     id,
     variants,
     pattern: new RegExp(alternatives, "g"),
-    truncated: new RegExp(cut === "" ? "(?!)" : `(?:${cut})(?:…|\\.\\.\\.)`, "g"),
+    truncated: new RegExp(cut === "" ? "(?!)" : `(?:${cut})["']?(?:…|\\.\\.\\.)`, "g"),
     anchor: longestAlphanumericRun(text),
   };
 }

@@ -56,6 +56,9 @@ describe("the redactor", () => {
     const token = "ghp_0123456789abcdefghijklmnopqrstuvwxyz";
     const redactor = redactorWith(token);
     expect(redactor.redact(`Bearer ${token.slice(0, 12)}…`)).toBe("Bearer (sensitive)");
+    expect(
+      redactor.redact(`Unexpected token, ..."t": ${token.slice(0, 10)}"... is not valid JSON`),
+    ).toBe('Unexpected token, ..."t": (sensitive) is not valid JSON');
     // Fewer characters than a searched value needs are left alone: they could be anything.
     const short = `x ${token.slice(0, MIN_SEARCHED_LENGTH - 1)}…`;
     expect(redactor.redact(short)).toBe(short);
