@@ -98,7 +98,7 @@ function variantsOf(text) {
       for (const present of PRESENTATIONS) found.add(present(encoded));
     }
   }
-  return [...found].filter((variant) => variant !== "").sort((a, b) => b.length - a.length);
+  return [...found].filter((variant) => variant.length >= MIN_SEARCHED_LENGTH).sort((a, b) => b.length - a.length);
 }
 function prefixPattern(text, minimum) {
   const chars = Array.from(text);
@@ -121,7 +121,7 @@ function itemOf(text, id) {
     id,
     variants,
     pattern: new RegExp(alternatives, "g"),
-    truncated: new RegExp(cut === "" ? "(?!)" : `(?:${cut})(?:…|\\.\\.\\.)`, "g"),
+    truncated: new RegExp(cut === "" ? "(?!)" : `(?:${cut})["']?(?:…|\\.\\.\\.)`, "g"),
     anchor: longestAlphanumericRun(text)
   };
 }
@@ -181,15 +181,11 @@ var init_redact = __esm({
       #ordered;
       /** Strings sensitive values were interpolated into: diff values equal to one print "(sensitive)". */
       #fields = /* @__PURE__ */ new Set();
-      /** Every value, searched or not, with where it came from. */
-      #sources = /* @__PURE__ */ new Map();
       /**
        * A sensitive value — a token, a webhook secret, an environment variable's value — and the
        * variable it came from (named in cache placeholders, never printed with the value).
        */
       add(value, source) {
-        if (value === "") return;
-        if (!this.#sources.has(value)) this.#sources.set(value, source);
         if (value.length >= MIN_SEARCHED_LENGTH) this.#search(value, source);
       }
       /**
@@ -39369,17 +39365,17 @@ function configFlags(flags, saved, file2) {
   return { ...flags, config: saved.config };
 }
 function checked(io, saved, fresh, file2) {
-  const shown2 = io.redactor.plan(fresh);
-  const refusals = checkSavedPlan(saved, shown2);
+  const redacted = io.redactor.plan(fresh);
+  const refusals = checkSavedPlan(saved, redacted);
   if (refusals.length === 0) {
-    const freshByShown = new Map(
-      shown2.changes.map((change3, index) => [change3.address, fresh.changes[index]])
+    const freshByAddress = new Map(
+      redacted.changes.map((change3, index) => [change3.address, fresh.changes[index]])
     );
-    const plan3 = withCurrentHolds(saved, shown2);
+    const plan3 = withCurrentHolds(saved, redacted);
     return {
       ...plan3,
       changes: plan3.changes.map((change3) => {
-        const current = freshByShown.get(change3.address);
+        const current = freshByAddress.get(change3.address);
         if (current === void 0 || change3.requests.length === 0) return change3;
         const { address, scope, name: name2, requests } = current;
         return { ...change3, address, scope, name: name2, requests };
@@ -40404,7 +40400,7 @@ async function runSteps(context, redactor) {
   const { env } = context;
   const tokens = tokenInputs(env);
   for (const token of new Set(tokens)) context.write(maskCommands(token));
-  for (const token of tokens) redactor.add(token, "github-token input");
+  for (const token of tokens) redactor.add(token, "token input");
   const mask = masker(context, redactor, tokens);
   const write = (text) => context.write(redactor.redact(text));
   const note = (annotated) => write(annotation({ ...annotated, message: redactor.redact(annotated.message) }));

@@ -195,7 +195,7 @@ async function runSteps(context: ActionEnvironment, redactor: Redactor): Promise
   // Before anything else, so that no later line can show a token.
   const tokens = tokenInputs(env);
   for (const token of new Set(tokens)) context.write(maskCommands(token));
-  for (const token of tokens) redactor.add(token, "github-token input");
+  for (const token of tokens) redactor.add(token, "token input");
   const mask = masker(context, redactor, tokens);
   // Everything else the log gets passes through the redactor; annotation messages before they are
   // escaped for the runner, since escaping could hide a value from it.

@@ -79,17 +79,17 @@ function configFlags(flags: ConnectionFlags, saved: Plan | undefined, file: stri
  * the fresh plan's requests, which equal the saved ones once redacted.
  */
 function checked(io: CommandIO, saved: Plan, fresh: Plan, file: string): Plan {
-  const shown = io.redactor.plan(fresh);
-  const refusals = checkSavedPlan(saved, shown);
+  const redacted = io.redactor.plan(fresh);
+  const refusals = checkSavedPlan(saved, redacted);
   if (refusals.length === 0) {
-    const freshByShown = new Map(
-      shown.changes.map((change, index) => [change.address, fresh.changes[index]!]),
+    const freshByAddress = new Map(
+      redacted.changes.map((change, index) => [change.address, fresh.changes[index]!]),
     );
-    const plan = withCurrentHolds(saved, shown);
+    const plan = withCurrentHolds(saved, redacted);
     return {
       ...plan,
       changes: plan.changes.map((change) => {
-        const current = freshByShown.get(change.address);
+        const current = freshByAddress.get(change.address);
         if (current === undefined || change.requests.length === 0) return change;
         const { address, scope, name, requests } = current;
         return { ...change, address, scope, name, requests };

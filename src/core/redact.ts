@@ -88,7 +88,10 @@ const PRESENTATIONS: Transform[] = [
   (text) => json(markdownAll(text)),
 ];
 
-/** Every form of `text` the transforms produce, longest first (so a longer form is replaced whole). */
+/**
+ * Every form of `text` the transforms produce, longest first (so a longer form is replaced whole).
+ * Forms shorter than a searched value (whitespace collapsed can shorten one) are left out.
+ */
 export function variantsOf(text: string): string[] {
   const found = new Set<string>();
   for (const base of new Set([text, collapsed(text)])) {
@@ -103,7 +106,9 @@ export function variantsOf(text: string): string[] {
       for (const present of PRESENTATIONS) found.add(present(encoded));
     }
   }
-  return [...found].filter((variant) => variant !== "").sort((a, b) => b.length - a.length);
+  return [...found]
+    .filter((variant) => variant.length >= MIN_SEARCHED_LENGTH)
+    .sort((a, b) => b.length - a.length);
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -165,16 +170,12 @@ export class Redactor {
   #ordered: Item[] | undefined;
   /** Strings sensitive values were interpolated into: diff values equal to one print "(sensitive)". */
   readonly #fields = new Set<string>();
-  /** Every value, searched or not, with where it came from. */
-  readonly #sources = new Map<string, string>();
 
   /**
    * A sensitive value — a token, a webhook secret, an environment variable's value — and the
    * variable it came from (named in cache placeholders, never printed with the value).
    */
   add(value: string, source: string): void {
-    if (value === "") return;
-    if (!this.#sources.has(value)) this.#sources.set(value, source);
     if (value.length >= MIN_SEARCHED_LENGTH) this.#search(value, source);
   }
 
