@@ -2,7 +2,9 @@
 // `npm run build && node bench/load-hostile.js [--quick]`. Prints one JSON line with `wall_s` per case:
 //   merge_keys  — 5,000 entries `- {name: acme/rN, <<: *defaults}` (a YAML merge key each);
 //   duplicates  — 100,000 entries naming the same repository, the first and the last defining the
-//                 same branch protection: the load must report that one duplicate with both positions.
+//                 same branch protection: the load must report that one duplicate with both positions;
+//   branches    — 20,000 entries naming the same repository, each protecting another branch (the
+//                 conflict check once filtered the entries per branch: quadratic, 21 CPU-seconds).
 // Each case also gives `yaml_parse_s`: the YAML library alone parsing the same text (parseDocument),
 // the floor under which no loader built on it can go.
 import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -16,6 +18,7 @@ import { formatConfigError, loadDesiredState } from "../dist/config/index.js";
 const quick = process.argv.includes("--quick");
 const MERGE_ENTRIES = quick ? 1000 : 5000;
 const DUPLICATE_ENTRIES = quick ? 20_000 : 100_000;
+const BRANCH_ENTRIES = quick ? 5000 : 20_000;
 
 function mergeKeys() {
   const lines = [
@@ -38,6 +41,14 @@ function duplicates() {
     if (index === 0 || index === DUPLICATE_ENTRIES - 1) {
       lines.push("  branch_protection: {main: {enforce_admins: true}}");
     }
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+function branches() {
+  const lines = ["version: 1", "repositories:"];
+  for (let index = 0; index < BRANCH_ENTRIES; index++) {
+    lines.push(`- {name: acme/api, branch_protection: {b${index}: {lock_branch: true}}}`);
   }
   return `${lines.join("\n")}\n`;
 }
@@ -83,11 +94,17 @@ try {
       );
     }
   });
+  const branch = run(directory, "branches", branches(), (result) => {
+    if (!result.ok) throw new Error(`branches: ${formatConfigError(result.errors[0])}`);
+    if (result.state.repositories.length !== BRANCH_ENTRIES)
+      throw new Error("branches: entries lost");
+  });
   console.log(
     JSON.stringify({
       scenario: "load-hostile",
       merge_keys: { entries: MERGE_ENTRIES, ...merge },
       duplicates: { entries: DUPLICATE_ENTRIES, ...duplicate },
+      branches: { entries: BRANCH_ENTRIES, ...branch },
       peak_rss_mb: Number((process.resourceUsage().maxRSS / 1024).toFixed(1)),
     }),
   );

@@ -67,27 +67,28 @@ export function interpolate(value: unknown, env: Env): Interpolated {
       return expanded.text;
     }
     if (Array.isArray(node)) {
-      let changed = false;
-      const items = node.map((item, index) => {
+      let copy: unknown[] | undefined;
+      node.forEach((item, index) => {
         path.push(index);
         const inner = walk(item);
         path.pop();
-        if (inner !== item) changed = true;
-        return inner;
+        if (inner !== item) copy ??= node.slice();
+        if (copy !== undefined) copy[index] = inner;
       });
-      return changed ? items : node;
+      return copy ?? node;
     }
     if (node !== null && typeof node === "object") {
-      let changed = false;
-      const copy: Record<string, unknown> = {};
-      for (const [key, child] of Object.entries(node)) {
+      const record = node as Record<string, unknown>;
+      let copy: Record<string, unknown> | undefined;
+      for (const key in record) {
+        if (!Object.hasOwn(record, key)) continue;
         path.push(key);
-        const inner = walk(child);
+        const inner = walk(record[key]);
         path.pop();
-        if (inner !== child) changed = true;
-        setKey(copy, key, inner);
+        if (inner !== record[key]) copy ??= { ...record };
+        if (copy !== undefined) setKey(copy, key, inner);
       }
-      return changed ? copy : node;
+      return copy ?? node;
     }
     return node;
   };

@@ -1,6 +1,7 @@
 import {
   type Alias,
   Composer,
+  type Document,
   isAlias,
   isMap,
   isPair,
@@ -66,18 +67,15 @@ export function parseSource(file: string, content: string | Uint8Array): ParseRe
     const { line, col } = lines.linePos(offset);
     return { file, line: Math.max(line, 1), column: Math.max(col, 1) };
   };
-  const tokens = [...new Parser(lines.addNewLine).parse(text)];
-  const tooDeep = findTooDeep(tokens);
-  if (tooDeep !== undefined) {
+  const documents = compose(text, lines);
+  if (typeof documents === "number") {
     return {
       ok: false,
-      errors: [errorAt(position(tooDeep), [], `nesting is deeper than ${LIMITS.maxDepth} levels`)],
+      errors: [
+        errorAt(position(documents), [], `nesting is deeper than ${LIMITS.maxDepth} levels`),
+      ],
     };
   }
-
-  const documents = [
-    ...new Composer({ prettyErrors: false, uniqueKeys: false, version: "1.2" }).compose(tokens),
-  ];
   const errors: ConfigError[] = [];
   for (const document of documents) {
     for (const problem of [...document.errors, ...document.warnings]) {
@@ -152,6 +150,19 @@ function decode(
       "invalid UTF-8; the file must be UTF-8 text",
     );
   }
+}
+
+/**
+ * The documents of `text`, or the offset of the first collection nested too deeply. The syntax tree
+ * is only needed here: once this returns it is garbage, not carried through the rest of the load.
+ */
+function compose(text: string, lines: LineCounter): Document.Parsed[] | number {
+  const tokens = [...new Parser(lines.addNewLine).parse(text)];
+  const tooDeep = findTooDeep(tokens);
+  if (tooDeep !== undefined) return tooDeep;
+  return [
+    ...new Composer({ prettyErrors: false, uniqueKeys: false, version: "1.2" }).compose(tokens),
+  ];
 }
 
 /**
@@ -469,7 +480,8 @@ class Converter {
 }
 
 function isPlainScalar(value: unknown): boolean {
-  return value === null || ["string", "number", "boolean"].includes(typeof value);
+  const type = typeof value;
+  return value === null || type === "string" || type === "number" || type === "boolean";
 }
 
 function shortTag(tag: string): string {
