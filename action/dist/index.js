@@ -492,27 +492,28 @@ function interpolate(value, env) {
       return expanded.text;
     }
     if (Array.isArray(node2)) {
-      let changed = false;
-      const items = node2.map((item, index) => {
+      let copy2;
+      node2.forEach((item, index) => {
         path.push(index);
         const inner = walk(item);
         path.pop();
-        if (inner !== item) changed = true;
-        return inner;
+        if (inner !== item) copy2 ??= node2.slice();
+        if (copy2 !== void 0) copy2[index] = inner;
       });
-      return changed ? items : node2;
+      return copy2 ?? node2;
     }
     if (node2 !== null && typeof node2 === "object") {
-      let changed = false;
-      const copy2 = {};
-      for (const [key, child] of Object.entries(node2)) {
+      const record3 = node2;
+      let copy2;
+      for (const key in record3) {
+        if (!Object.hasOwn(record3, key)) continue;
         path.push(key);
-        const inner = walk(child);
+        const inner = walk(record3[key]);
         path.pop();
-        if (inner !== child) changed = true;
-        setKey(copy2, key, inner);
+        if (inner !== record3[key]) copy2 ??= { ...record3 };
+        if (copy2 !== void 0) setKey(copy2, key, inner);
       }
-      return changed ? copy2 : node2;
+      return copy2 ?? node2;
     }
     return node2;
   };
@@ -29413,17 +29414,15 @@ function parseSource(file2, content) {
     const { line, col } = lines.linePos(offset);
     return { file: file2, line: Math.max(line, 1), column: Math.max(col, 1) };
   };
-  const tokens = [...new import_yaml.Parser(lines.addNewLine).parse(text)];
-  const tooDeep = findTooDeep(tokens);
-  if (tooDeep !== void 0) {
+  const documents = compose(text, lines);
+  if (typeof documents === "number") {
     return {
       ok: false,
-      errors: [errorAt(position(tooDeep), [], `nesting is deeper than ${LIMITS.maxDepth} levels`)]
+      errors: [
+        errorAt(position(documents), [], `nesting is deeper than ${LIMITS.maxDepth} levels`)
+      ]
     };
   }
-  const documents = [
-    ...new import_yaml.Composer({ prettyErrors: false, uniqueKeys: false, version: "1.2" }).compose(tokens)
-  ];
   const errors = [];
   for (const document3 of documents) {
     for (const problem of [...document3.errors, ...document3.warnings]) {
@@ -29491,6 +29490,14 @@ function decode3(file2, content) {
     );
   }
 }
+function compose(text, lines) {
+  const tokens = [...new import_yaml.Parser(lines.addNewLine).parse(text)];
+  const tooDeep = findTooDeep(tokens);
+  if (tooDeep !== void 0) return tooDeep;
+  return [
+    ...new import_yaml.Composer({ prettyErrors: false, uniqueKeys: false, version: "1.2" }).compose(tokens)
+  ];
+}
 function findTooDeep(roots) {
   const tokens = [...roots];
   const depths = roots.map(() => 0);
@@ -29528,7 +29535,8 @@ function isMergeKey(key) {
   return (0, import_yaml.isScalar)(key) && key.type === "PLAIN" && key.source === "<<";
 }
 function isPlainScalar(value) {
-  return value === null || ["string", "number", "boolean"].includes(typeof value);
+  const type = typeof value;
+  return value === null || type === "string" || type === "number" || type === "boolean";
 }
 function shortTag(tag) {
   return tag.startsWith("tag:yaml.org,2002:") ? `!!${tag.slice("tag:yaml.org,2002:".length)}` : tag;
