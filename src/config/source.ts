@@ -206,9 +206,10 @@ function findTooDeep(roots: readonly CST.Token[]): number | undefined {
 }
 
 /**
- * Where every alias points and which pair holds each key, computed in one pass over the document.
- * The YAML library's `Alias.resolve` walks the whole document on every call, which made a file with
- * thousands of aliases (or merge keys) quadratic.
+ * Where every alias points (found in one pass over the document) and which pair holds each key (a
+ * mapping's keys are indexed the first time one is asked for). The YAML library's `Alias.resolve`
+ * walks the whole document on every call, which made a file with thousands of aliases (or merge
+ * keys) quadratic.
  */
 class DocumentIndex {
   /** Every alias in a value position, in document order, with the key path it sits at. */
