@@ -16,6 +16,8 @@ export type {
   PlannedRequest,
 } from "./core/plan.js";
 export { hasChanges, makePlan } from "./core/plan.js";
+// Pass one to loadDesiredState ({ redactor }) and show plans through redactor.plan(), as the CLI does.
+export { Redactor } from "./core/redact.js";
 export { Secret } from "./core/secret.js";
 export { applyPlan } from "./engine/apply.js";
 export { buildPlan } from "./engine/plan.js";

@@ -49,6 +49,306 @@ var __toESM = (mod, isNodeMode, target2) => (target2 = mod != null ? __create(__
   mod
 ));
 
+// src/core/secret.ts
+import { inspect } from "node:util";
+function isSecret(value) {
+  return value instanceof Secret;
+}
+var REDACTED, Secret, SENSITIVE;
+var init_secret = __esm({
+  "src/core/secret.ts"() {
+    "use strict";
+    REDACTED = "(sensitive)";
+    Secret = class {
+      #value;
+      /** Where the value came from (an environment variable name), safe to print. */
+      source;
+      constructor(value, source) {
+        this.#value = value;
+        this.source = source;
+      }
+      reveal() {
+        return this.#value;
+      }
+      toString() {
+        return REDACTED;
+      }
+      toJSON() {
+        return REDACTED;
+      }
+      [inspect.custom]() {
+        return REDACTED;
+      }
+    };
+    SENSITIVE = REDACTED;
+  }
+});
+
+// src/core/redact.ts
+function variantsOf(text) {
+  const found = /* @__PURE__ */ new Set();
+  for (const base of /* @__PURE__ */ new Set([text, collapsed(text)])) {
+    for (const encode3 of ENCODINGS) {
+      let encoded;
+      try {
+        encoded = encode3(base);
+      } catch {
+        continue;
+      }
+      for (const present of PRESENTATIONS) found.add(present(encoded));
+    }
+  }
+  return [...found].filter((variant) => variant.length >= MIN_SEARCHED_LENGTH).sort((a, b) => b.length - a.length);
+}
+function prefixPattern(text, minimum) {
+  const chars = Array.from(text);
+  const head = chars.slice(0, minimum).map(escapeRegExp).join("");
+  const tail = chars.slice(minimum).reverse().reduce((inner, char) => `(?:${escapeRegExp(char)}${inner})?`, "");
+  return head + tail;
+}
+function longestAlphanumericRun(text) {
+  return (text.match(/[A-Za-z0-9]+/g) ?? []).reduce(
+    (longest, run) => run.length > longest.length ? run : longest,
+    ""
+  );
+}
+function itemOf(text, id) {
+  const variants = variantsOf(text);
+  const alternatives = variants.map(escapeRegExp).join("|");
+  const cut = variants.filter((variant) => variant.length > MIN_SEARCHED_LENGTH).map((variant) => prefixPattern(variant, MIN_SEARCHED_LENGTH)).join("|");
+  return {
+    text,
+    id,
+    variants,
+    pattern: new RegExp(alternatives, "g"),
+    truncated: new RegExp(cut === "" ? "(?!)" : `(?:${cut})["']?(?:…|\\.\\.\\.)`, "g"),
+    anchor: longestAlphanumericRun(text)
+  };
+}
+var MIN_SEARCHED_LENGTH, json, uri, uriLower, uriWhole, form, printable, markdown, markdownAll, html, collapsed, same, ENCODINGS, PRESENTATIONS, escapeRegExp, PLACEHOLDER_START, PLACEHOLDER, Redactor;
+var init_redact = __esm({
+  "src/core/redact.ts"() {
+    "use strict";
+    init_secret();
+    MIN_SEARCHED_LENGTH = 6;
+    json = (text) => JSON.stringify(text).slice(1, -1);
+    uri = (text) => encodeURIComponent(text);
+    uriLower = (text) => encodeURIComponent(text).replace(/%[0-9A-F]{2}/g, (hex3) => hex3.toLowerCase());
+    uriWhole = (text) => encodeURI(text);
+    form = (text) => new URLSearchParams([["", text]]).toString().slice(1);
+    printable = (text) => (
+      // eslint-disable-next-line no-control-regex
+      text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (char) => {
+        return `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`;
+      })
+    );
+    markdown = (text) => printable(text).replace(/[\\`*_[\]<>&|~#!$^]/g, "\\$&");
+    markdownAll = (text) => text.replace(/[!-/:-@[-`{-~]/g, "\\$&");
+    html = (text) => printable(text).replace(
+      /[&<>"']/g,
+      (char) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[char] ?? char
+    );
+    collapsed = (text) => text.replace(/\s+/g, " ");
+    same = (text) => text;
+    ENCODINGS = [
+      same,
+      json,
+      (text) => json(json(text)),
+      uri,
+      uriLower,
+      uriWhole,
+      form,
+      printable,
+      // YAML's single-quoted style (export writes YAML) doubles the quote.
+      (text) => text.replace(/'/g, "''")
+    ];
+    PRESENTATIONS = [
+      same,
+      markdown,
+      markdownAll,
+      html,
+      json,
+      (text) => json(markdown(text)),
+      (text) => json(markdownAll(text))
+    ];
+    escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    PLACEHOLDER_START = "(sensitive:";
+    PLACEHOLDER = /\(sensitive:([^:()]*):(\d+):([0-9a-f]+)\)/g;
+    Redactor = class {
+      /** Searched values by text; fields are searched only when they hold a value too short to search. */
+      #items = /* @__PURE__ */ new Map();
+      /** Sorted longest first, rebuilt after a change, so a field is replaced before a value inside it. */
+      #ordered;
+      /** Strings sensitive values were interpolated into: diff values equal to one print "(sensitive)". */
+      #fields = /* @__PURE__ */ new Set();
+      /**
+       * A sensitive value — a token, a webhook secret, an environment variable's value — and the
+       * variable it came from (named in cache placeholders, never printed with the value).
+       */
+      add(value, source) {
+        if (value.length >= MIN_SEARCHED_LENGTH) this.#search(value, source);
+      }
+      /**
+       * A config string that sensitive values were interpolated into, with those values. The field is
+       * searched as a whole when one of the values is too short to be searched on its own.
+       */
+      addField(field, values) {
+        for (const { value, source } of values) this.add(value, source);
+        if (field === "") return;
+        this.#fields.add(field);
+        const hidden = values.some(({ value }) => value !== "" && value.length < MIN_SEARCHED_LENGTH);
+        if (hidden && field.length >= MIN_SEARCHED_LENGTH) {
+          this.#search(field, values.map(({ source }) => source).join("+"));
+        }
+      }
+      /** The values to register with `::add-mask::`: those searched in text, as written. */
+      masks() {
+        return [...this.#items.keys()];
+      }
+      /** `text` with every sensitive value (in any of its forms) replaced by "(sensitive)". */
+      redact(text) {
+        return this.#replace(text, () => SENSITIVE);
+      }
+      /** Whether `text` holds a sensitive value, or is a string one was interpolated into. */
+      holds(text) {
+        return this.#fields.has(text) || this.redact(text) !== text;
+      }
+      /** A deep copy of `value` with every string redacted; unchanged parts are shared, not copied. */
+      redactValue(value) {
+        return this.#items.size === 0 ? value : this.#walk(value);
+      }
+      /**
+       * The plan as it may be shown or saved: a diff entry whose value holds a sensitive value is
+       * marked sensitive (it is still compared; only its values are hidden), then every string is
+       * redacted — addresses, messages from the service, notes.
+       */
+      plan(plan2) {
+        if (this.#items.size === 0 && this.#fields.size === 0) return plan2;
+        return { ...plan2, changes: plan2.changes.map((change) => this.change(change)) };
+      }
+      change(change) {
+        if (this.#items.size === 0 && this.#fields.size === 0) return change;
+        const marked = change.diff.some((entry) => !entry.sensitive && this.#diffHolds(entry)) ? {
+          ...change,
+          diff: change.diff.map(
+            (entry) => !entry.sensitive && this.#diffHolds(entry) ? { ...entry, sensitive: true } : entry
+          )
+        } : change;
+        return this.redactValue(marked);
+      }
+      /** Wraps a terminal-like output so everything written through it is redacted first. */
+      writer(output2) {
+        return { write: (text) => output2.write(this.redact(text)), isTTY: output2.isTTY };
+      }
+      /**
+       * For files forgeplan reads back (the conditional-request cache): each sensitive value becomes a
+       * placeholder naming the variable it came from, which form it was in, and `digest` of the value,
+       * so `unseal` can put it back. Undefined when the text already holds something that looks like a
+       * placeholder (it could not be told apart from ours).
+       */
+      seal(text, digest) {
+        if (text.includes(PLACEHOLDER_START)) return void 0;
+        let cut = false;
+        const sealed = this.#replace(text, ({ item, variant }) => {
+          if (variant < 0) cut = true;
+          return `${PLACEHOLDER_START}${encodeURIComponent(item.id)}:${variant}:${digest(item.text)})`;
+        });
+        return cut ? void 0 : sealed;
+      }
+      /**
+       * The sealed text with each placeholder replaced by the value it stood for — only when a value
+       * known now has the same source and digest. Undefined otherwise: the value changed (or is not
+       * set), and restoring another one would make a stale answer look current.
+       */
+      unseal(text, digest) {
+        if (!text.includes(PLACEHOLDER_START)) return text;
+        let missing = false;
+        const restored = text.replace(PLACEHOLDER, (_match, id, variant, hash2) => {
+          const item = [...this.#items.values()].find(
+            (candidate) => encodeURIComponent(candidate.id) === id && digest(candidate.text) === hash2
+          );
+          const form2 = item?.variants[Number(variant)];
+          if (form2 === void 0) missing = true;
+          return form2 ?? "";
+        });
+        return missing ? void 0 : restored;
+      }
+      #search(text, id) {
+        if (this.#items.has(text)) return;
+        this.#items.set(text, itemOf(text, id));
+        this.#ordered = void 0;
+      }
+      #replace(text, by) {
+        if (this.#items.size === 0 || text === "") return text;
+        this.#ordered ??= [...this.#items.values()].sort((a, b) => b.text.length - a.text.length);
+        const cut = text.includes("…") || text.includes("...");
+        if (!cut && this.#ordered.every((item) => item.anchor !== "" && !text.includes(item.anchor))) {
+          return text;
+        }
+        return text.split(SENSITIVE).map((part) => {
+          let result = part;
+          for (const item of this.#ordered) {
+            if (item.anchor === "" || result.includes(item.anchor)) {
+              result = result.replace(
+                item.pattern,
+                (match) => by({ item, variant: item.variants.indexOf(match) })
+              );
+            }
+            if (result.includes("…") || result.includes("...")) {
+              result = result.replace(item.truncated, () => by({ item, variant: -1 }));
+            }
+          }
+          return result;
+        }).join(SENSITIVE);
+      }
+      /** Redacts every string inside `value`; copies only the objects and arrays on a changed path. */
+      #walk(value) {
+        if (typeof value === "string") return this.redact(value);
+        if (Array.isArray(value)) {
+          let copy3;
+          value.forEach((item, index) => {
+            const redacted = this.#walk(item);
+            if (redacted !== item) copy3 ??= value.slice();
+            if (copy3 !== void 0) copy3[index] = redacted;
+          });
+          return copy3 ?? value;
+        }
+        if (value === null || typeof value !== "object" || isSecret(value)) return value;
+        const proto = Object.getPrototypeOf(value);
+        if (proto !== Object.prototype && proto !== null) return value;
+        let copy2;
+        const record3 = value;
+        for (const key in record3) {
+          if (!Object.hasOwn(record3, key)) continue;
+          const inner = record3[key];
+          const redacted = this.#walk(inner);
+          if (redacted !== inner) copy2 ??= { ...value };
+          if (copy2 !== void 0) {
+            Object.defineProperty(copy2, key, {
+              value: redacted,
+              enumerable: true,
+              writable: true,
+              configurable: true
+            });
+          }
+        }
+        return copy2 ?? value;
+      }
+      #diffHolds(entry) {
+        return this.#valueHolds(entry.before) || this.#valueHolds(entry.after);
+      }
+      #valueHolds(value) {
+        if (typeof value === "string") return this.holds(value);
+        if (Array.isArray(value)) return value.some((item) => this.#valueHolds(item));
+        if (value !== null && typeof value === "object" && !isSecret(value)) {
+          return Object.values(value).some((item) => this.#valueHolds(item));
+        }
+        return false;
+      }
+    };
+  }
+});
+
 // src/cli/io.ts
 var CliError;
 var init_io = __esm({
@@ -15327,8 +15627,8 @@ function _overwrite(tx) {
   });
 }
 // @__NO_SIDE_EFFECTS__
-function _normalize(form) {
-  return /* @__PURE__ */ _overwrite((input2) => input2.normalize(form));
+function _normalize(form2) {
+  return /* @__PURE__ */ _overwrite((input2) => input2.normalize(form2));
 }
 // @__NO_SIDE_EFFECTS__
 function _trim() {
@@ -15753,13 +16053,13 @@ function initializeContext(params) {
     external: params?.external ?? void 0
   };
 }
-function handleUnrepresentable(schema2, ctx, json2, params, message) {
+function handleUnrepresentable(schema2, ctx, json3, params, message) {
   const result = typeof ctx.unrepresentable === "function" ? ctx.unrepresentable({ zodSchema: schema2, path: params.path, message }) : ctx.unrepresentable;
   if (result === "any")
     return false;
   if (result === void 0 || result === "throw")
     throw new Error(message);
-  Object.assign(json2, result);
+  Object.assign(json3, result);
   return true;
 }
 function processSchema(schema2, ctx, _params = { path: [], schemaPath: [] }) {
@@ -15993,12 +16293,12 @@ function foldObjects(members2) {
   }
   return folded;
 }
-function foldIntersection(json2) {
-  const allOf = json2.allOf;
+function foldIntersection(json3) {
+  const allOf = json3.allOf;
   if (!Array.isArray(allOf) || allOf.length < 2)
     return;
   for (const key of FOLDABLE_KEYS)
-    if (key in json2)
+    if (key in json3)
       return;
   const unions = allOf.filter((m) => UNION_KEYS.some((k) => Array.isArray(m[k])));
   let folded = null;
@@ -16017,8 +16317,8 @@ function foldIntersection(json2) {
   }
   if (!folded)
     return;
-  delete json2.allOf;
-  assignProps(json2, folded);
+  delete json3.allOf;
+  assignProps(json3, folded);
 }
 function finalize(ctx, schema2) {
   const root = ctx.seen.get(schema2);
@@ -16100,20 +16400,20 @@ function finalize(ctx, schema2) {
     if (ctx.intersections.length) {
       const carriers = /* @__PURE__ */ new Map();
       for (const seen of ctx.seen.values()) {
-        for (const json2 of [seen.schema, seen.def]) {
-          const allOf = json2?.allOf;
+        for (const json3 of [seen.schema, seen.def]) {
+          const allOf = json3?.allOf;
           if (!Array.isArray(allOf))
             continue;
           const existing = carriers.get(allOf);
           if (existing)
-            existing.push(json2);
+            existing.push(json3);
           else
-            carriers.set(allOf, [json2]);
+            carriers.set(allOf, [json3]);
         }
       }
       for (const allOf of ctx.intersections) {
-        for (const json2 of carriers.get(allOf) ?? [])
-          foldIntersection(json2);
+        for (const json3 of carriers.get(allOf) ?? [])
+          foldIntersection(json3);
       }
     }
   }
@@ -16293,31 +16593,31 @@ function inputOptin(schema2) {
   }
   return schema2._zod.optin;
 }
-function stringifyKeyNames(bySchema, json2, visited) {
-  if (json2.$ref) {
-    if (visited.has(json2))
-      return json2;
-    visited.add(json2);
-    const def = bySchema.get(json2)?.def;
+function stringifyKeyNames(bySchema, json3, visited) {
+  if (json3.$ref) {
+    if (visited.has(json3))
+      return json3;
+    visited.add(json3);
+    const def = bySchema.get(json3)?.def;
     if (!def)
-      return json2;
+      return json3;
     const inlined = stringifyKeyNames(bySchema, def, visited);
-    return inlined === def ? json2 : inlined;
+    return inlined === def ? json3 : inlined;
   }
   for (const keyword of ["anyOf", "oneOf"]) {
-    const branches = json2[keyword];
+    const branches = json3[keyword];
     if (!Array.isArray(branches))
       continue;
     const mapped = branches.map((branch3) => stringifyKeyNames(bySchema, branch3, visited));
     if (mapped.some((branch3, i) => branch3 !== branches[i]))
-      json2 = { ...json2, [keyword]: mapped };
+      json3 = { ...json3, [keyword]: mapped };
   }
-  const types = Array.isArray(json2.type) ? json2.type : [json2.type];
+  const types = Array.isArray(json3.type) ? json3.type : [json3.type];
   const numericType = !types.includes("string") && types.some((t) => t === "number" || t === "integer");
-  const values = json2.enum ?? (json2.const !== void 0 ? [json2.const] : void 0);
+  const values = json3.enum ?? (json3.const !== void 0 ? [json3.const] : void 0);
   if (!numericType && !values?.some((v) => typeof v === "number"))
-    return json2;
-  const { minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf, format, id, ...rest } = json2;
+    return json3;
+  const { minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf, format, id, ...rest } = json3;
   if (rest.enum)
     rest.enum = rest.enum.map((v) => typeof v === "number" ? String(v) : v);
   else if (typeof rest.const === "number")
@@ -16355,7 +16655,7 @@ function rewriteKeyNames(ctx) {
     }
   }
 }
-function serializeDefaultValue(value, schema2, ctx, json2, params) {
+function serializeDefaultValue(value, schema2, ctx, json3, params) {
   let unrepresentable = false;
   const serialized = JSON.stringify(value, (_, val) => {
     if (typeof val !== "bigint")
@@ -16365,7 +16665,7 @@ function serializeDefaultValue(value, schema2, ctx, json2, params) {
   });
   if (!unrepresentable)
     return JSON.parse(serialized);
-  handleUnrepresentable(schema2, ctx, json2, params, "BigInt defaults cannot be represented in JSON Schema");
+  handleUnrepresentable(schema2, ctx, json3, params, "BigInt defaults cannot be represented in JSON Schema");
   return UNREPRESENTABLE_DEFAULT;
 }
 function toJSONSchema(input2, params) {
@@ -16483,29 +16783,29 @@ var init_json_schema_processors = __esm({
     ]);
     exactPattern = (p) => exactPatterns.get(p) ?? p;
     stringProcessor = (schema2, ctx, _json, _params) => {
-      const json2 = _json;
-      json2.type = "string";
+      const json3 = _json;
+      json3.type = "string";
       const { minimum, maximum, format, patterns, contentEncoding, laxFormat } = aggregateChecks(schema2);
       if (typeof minimum === "number")
-        json2.minLength = minimum;
+        json3.minLength = minimum;
       if (typeof maximum === "number")
-        json2.maxLength = maximum;
+        json3.maxLength = maximum;
       if (format) {
-        json2.format = formatMap[format] ?? format;
-        if (json2.format === "")
-          delete json2.format;
+        json3.format = formatMap[format] ?? format;
+        if (json3.format === "")
+          delete json3.format;
         if (format === "time" || laxFormat) {
-          delete json2.format;
+          delete json3.format;
         }
       }
       if (contentEncoding)
-        json2.contentEncoding = contentEncoding;
+        json3.contentEncoding = contentEncoding;
       if (patterns && patterns.size > 0) {
         const patternList = [...patterns].map(exactPattern);
         if (patternList.length === 1)
-          json2.pattern = patternList[0].source;
+          json3.pattern = patternList[0].source;
         else if (patternList.length > 1) {
-          json2.allOf = [
+          json3.allOf = [
             ...patternList.map((regex) => ({
               ...ctx.target === "draft-07" || ctx.target === "draft-04" || ctx.target === "openapi-3.0" ? { type: "string" } : {},
               pattern: regex.source
@@ -16515,31 +16815,31 @@ var init_json_schema_processors = __esm({
       }
     };
     numberProcessor = (schema2, ctx, _json, params) => {
-      const json2 = _json;
+      const json3 = _json;
       const { minimum, maximum, multipleOf, exclusiveMaximum, exclusiveMinimum, isInt } = aggregateChecks(schema2);
-      json2.type = isInt ? "integer" : "number";
+      json3.type = isInt ? "integer" : "number";
       const exMin = typeof exclusiveMinimum === "number" && exclusiveMinimum >= (minimum ?? Number.NEGATIVE_INFINITY);
       const exMax = typeof exclusiveMaximum === "number" && exclusiveMaximum <= (maximum ?? Number.POSITIVE_INFINITY);
       const legacy = ctx.target === "draft-04" || ctx.target === "openapi-3.0";
       if (exMin) {
         if (legacy) {
-          json2.minimum = exclusiveMinimum;
-          json2.exclusiveMinimum = true;
+          json3.minimum = exclusiveMinimum;
+          json3.exclusiveMinimum = true;
         } else {
-          json2.exclusiveMinimum = exclusiveMinimum;
+          json3.exclusiveMinimum = exclusiveMinimum;
         }
       } else if (typeof minimum === "number") {
-        json2.minimum = minimum;
+        json3.minimum = minimum;
       }
       if (exMax) {
         if (legacy) {
-          json2.maximum = exclusiveMaximum;
-          json2.exclusiveMaximum = true;
+          json3.maximum = exclusiveMaximum;
+          json3.exclusiveMaximum = true;
         } else {
-          json2.exclusiveMaximum = exclusiveMaximum;
+          json3.exclusiveMaximum = exclusiveMaximum;
         }
       } else if (typeof maximum === "number") {
-        json2.maximum = maximum;
+        json3.maximum = maximum;
       }
       if (multipleOf) {
         const divisors = /* @__PURE__ */ new Set();
@@ -16547,75 +16847,75 @@ var init_json_schema_processors = __esm({
           if (Number.isFinite(divisor) && divisor !== 0)
             divisors.add(Math.abs(divisor));
           else
-            handleUnrepresentable(schema2, ctx, json2, params, `A multipleOf divisor of ${divisor} cannot be represented in JSON Schema`);
+            handleUnrepresentable(schema2, ctx, json3, params, `A multipleOf divisor of ${divisor} cannot be represented in JSON Schema`);
         }
         const [first, ...rest] = divisors;
         if (first !== void 0)
-          json2.multipleOf = first;
+          json3.multipleOf = first;
         if (rest.length)
-          json2.allOf = [...json2.allOf ?? [], ...rest.map((m) => ({ multipleOf: m }))];
+          json3.allOf = [...json3.allOf ?? [], ...rest.map((m) => ({ multipleOf: m }))];
       }
     };
-    booleanProcessor = (_schema, _ctx, json2, _params) => {
-      json2.type = "boolean";
+    booleanProcessor = (_schema, _ctx, json3, _params) => {
+      json3.type = "boolean";
     };
-    bigintProcessor = (schema2, ctx, json2, params) => {
-      handleUnrepresentable(schema2, ctx, json2, params, "BigInt cannot be represented in JSON Schema");
+    bigintProcessor = (schema2, ctx, json3, params) => {
+      handleUnrepresentable(schema2, ctx, json3, params, "BigInt cannot be represented in JSON Schema");
     };
-    symbolProcessor = (schema2, ctx, json2, params) => {
-      handleUnrepresentable(schema2, ctx, json2, params, "Symbols cannot be represented in JSON Schema");
+    symbolProcessor = (schema2, ctx, json3, params) => {
+      handleUnrepresentable(schema2, ctx, json3, params, "Symbols cannot be represented in JSON Schema");
     };
-    nullProcessor = (_schema, ctx, json2, _params) => {
+    nullProcessor = (_schema, ctx, json3, _params) => {
       if (ctx.target === "openapi-3.0") {
-        json2.type = "string";
-        json2.nullable = true;
-        json2.enum = [null];
+        json3.type = "string";
+        json3.nullable = true;
+        json3.enum = [null];
       } else {
-        json2.type = "null";
+        json3.type = "null";
       }
     };
-    undefinedProcessor = (schema2, ctx, json2, params) => {
-      handleUnrepresentable(schema2, ctx, json2, params, "Undefined cannot be represented in JSON Schema");
+    undefinedProcessor = (schema2, ctx, json3, params) => {
+      handleUnrepresentable(schema2, ctx, json3, params, "Undefined cannot be represented in JSON Schema");
     };
-    voidProcessor = (schema2, ctx, json2, params) => {
-      handleUnrepresentable(schema2, ctx, json2, params, "Void cannot be represented in JSON Schema");
+    voidProcessor = (schema2, ctx, json3, params) => {
+      handleUnrepresentable(schema2, ctx, json3, params, "Void cannot be represented in JSON Schema");
     };
-    neverProcessor = (_schema, _ctx, json2, _params) => {
-      json2.not = {};
+    neverProcessor = (_schema, _ctx, json3, _params) => {
+      json3.not = {};
     };
     anyProcessor = (_schema, _ctx, _json, _params) => {
     };
     unknownProcessor = (_schema, _ctx, _json, _params) => {
     };
-    dateProcessor = (schema2, ctx, json2, params) => {
-      handleUnrepresentable(schema2, ctx, json2, params, "Date cannot be represented in JSON Schema");
+    dateProcessor = (schema2, ctx, json3, params) => {
+      handleUnrepresentable(schema2, ctx, json3, params, "Date cannot be represented in JSON Schema");
     };
-    enumProcessor = (schema2, _ctx, json2, _params) => {
+    enumProcessor = (schema2, _ctx, json3, _params) => {
       const def = schema2._zod.def;
       const values = getEnumValues(def.entries);
       if (values.length === 0) {
-        json2.not = {};
+        json3.not = {};
         return;
       }
       if (values.every((v) => typeof v === "number"))
-        json2.type = "number";
+        json3.type = "number";
       if (values.every((v) => typeof v === "string"))
-        json2.type = "string";
-      json2.enum = values;
+        json3.type = "string";
+      json3.enum = values;
     };
-    literalProcessor = (schema2, ctx, json2, params) => {
+    literalProcessor = (schema2, ctx, json3, params) => {
       const def = schema2._zod.def;
       if (def.values.length === 0) {
-        json2.not = {};
+        json3.not = {};
         return;
       }
       const vals = [];
       for (const val of def.values) {
         if (val === void 0) {
-          if (handleUnrepresentable(schema2, ctx, json2, params, "Literal `undefined` cannot be represented in JSON Schema"))
+          if (handleUnrepresentable(schema2, ctx, json3, params, "Literal `undefined` cannot be represented in JSON Schema"))
             return;
         } else if (typeof val === "bigint") {
-          if (handleUnrepresentable(schema2, ctx, json2, params, "BigInt literals cannot be represented in JSON Schema"))
+          if (handleUnrepresentable(schema2, ctx, json3, params, "BigInt literals cannot be represented in JSON Schema"))
             return;
           vals.push(Number(val));
         } else {
@@ -16625,37 +16925,37 @@ var init_json_schema_processors = __esm({
       if (vals.length === 0) {
       } else if (vals.length === 1) {
         const val = vals[0];
-        json2.type = val === null ? "null" : typeof val;
+        json3.type = val === null ? "null" : typeof val;
         if (ctx.target === "draft-04" || ctx.target === "openapi-3.0") {
-          json2.enum = [val];
+          json3.enum = [val];
         } else {
-          json2.const = val;
+          json3.const = val;
         }
       } else {
         if (vals.every((v) => typeof v === "number"))
-          json2.type = "number";
+          json3.type = "number";
         if (vals.every((v) => typeof v === "string"))
-          json2.type = "string";
+          json3.type = "string";
         if (vals.every((v) => typeof v === "boolean"))
-          json2.type = "boolean";
+          json3.type = "boolean";
         if (vals.every((v) => v === null))
-          json2.type = "null";
-        json2.enum = vals;
+          json3.type = "null";
+        json3.enum = vals;
       }
     };
-    nanProcessor = (schema2, ctx, json2, params) => {
-      handleUnrepresentable(schema2, ctx, json2, params, "NaN cannot be represented in JSON Schema");
+    nanProcessor = (schema2, ctx, json3, params) => {
+      handleUnrepresentable(schema2, ctx, json3, params, "NaN cannot be represented in JSON Schema");
     };
-    templateLiteralProcessor = (schema2, _ctx, json2, _params) => {
-      const _json = json2;
+    templateLiteralProcessor = (schema2, _ctx, json3, _params) => {
+      const _json = json3;
       const pattern = schema2._zod.pattern;
       if (!pattern)
         throw new Error("Pattern not found in template literal");
       _json.type = "string";
       _json.pattern = pattern.source;
     };
-    fileProcessor = (schema2, _ctx, json2, _params) => {
-      const _json = json2;
+    fileProcessor = (schema2, _ctx, json3, _params) => {
+      const _json = json3;
       _json.type = "string";
       _json.format = "binary";
       _json.contentEncoding = "binary";
@@ -16673,50 +16973,50 @@ var init_json_schema_processors = __esm({
       else
         _json.anyOf = mime.map((m) => ({ contentMediaType: m }));
     };
-    successProcessor = (_schema, _ctx, json2, _params) => {
-      json2.type = "boolean";
+    successProcessor = (_schema, _ctx, json3, _params) => {
+      json3.type = "boolean";
     };
-    customProcessor = (schema2, ctx, json2, params) => {
-      handleUnrepresentable(schema2, ctx, json2, params, "Custom types cannot be represented in JSON Schema");
+    customProcessor = (schema2, ctx, json3, params) => {
+      handleUnrepresentable(schema2, ctx, json3, params, "Custom types cannot be represented in JSON Schema");
     };
-    functionProcessor = (schema2, ctx, json2, params) => {
-      handleUnrepresentable(schema2, ctx, json2, params, "Function types cannot be represented in JSON Schema");
+    functionProcessor = (schema2, ctx, json3, params) => {
+      handleUnrepresentable(schema2, ctx, json3, params, "Function types cannot be represented in JSON Schema");
     };
-    transformProcessor = (schema2, ctx, json2, params) => {
-      handleUnrepresentable(schema2, ctx, json2, params, "Transforms cannot be represented in JSON Schema");
+    transformProcessor = (schema2, ctx, json3, params) => {
+      handleUnrepresentable(schema2, ctx, json3, params, "Transforms cannot be represented in JSON Schema");
     };
-    mapProcessor = (schema2, ctx, json2, params) => {
-      handleUnrepresentable(schema2, ctx, json2, params, "Map cannot be represented in JSON Schema");
+    mapProcessor = (schema2, ctx, json3, params) => {
+      handleUnrepresentable(schema2, ctx, json3, params, "Map cannot be represented in JSON Schema");
     };
-    setProcessor = (schema2, ctx, json2, params) => {
-      handleUnrepresentable(schema2, ctx, json2, params, "Set cannot be represented in JSON Schema");
+    setProcessor = (schema2, ctx, json3, params) => {
+      handleUnrepresentable(schema2, ctx, json3, params, "Set cannot be represented in JSON Schema");
     };
     arrayProcessor = (schema2, ctx, _json, params) => {
-      const json2 = _json;
+      const json3 = _json;
       const def = schema2._zod.def;
       const { minimum, maximum } = aggregateChecks(schema2);
       if (typeof minimum === "number")
-        json2.minItems = minimum;
+        json3.minItems = minimum;
       if (typeof maximum === "number")
-        json2.maxItems = maximum;
-      json2.type = "array";
-      json2.items = processSchema(def.element, ctx, {
+        json3.maxItems = maximum;
+      json3.type = "array";
+      json3.items = processSchema(def.element, ctx, {
         ...params,
         path: [...params.path, "items"]
       });
     };
     objectProcessor = (schema2, ctx, _json, params) => {
-      const json2 = _json;
+      const json3 = _json;
       const def = schema2._zod.def;
       const shape = def.shape;
       const symbolKeys = Object.getOwnPropertySymbols(shape);
-      if (symbolKeys.length && handleUnrepresentable(schema2, ctx, json2, params, "Symbol keys cannot be represented in JSON Schema")) {
+      if (symbolKeys.length && handleUnrepresentable(schema2, ctx, json3, params, "Symbol keys cannot be represented in JSON Schema")) {
         return;
       }
-      json2.type = "object";
-      json2.properties = {};
+      json3.type = "object";
+      json3.properties = {};
       for (const key in shape) {
-        assignProp(json2.properties, key, processSchema(shape[key], ctx, {
+        assignProp(json3.properties, key, processSchema(shape[key], ctx, {
           ...params,
           path: [...params.path, "properties", key]
         }));
@@ -16729,21 +17029,21 @@ var init_json_schema_processors = __esm({
         }
       }
       if (requiredKeys.length > 0) {
-        json2.required = requiredKeys;
+        json3.required = requiredKeys;
       }
       if (def.catchall?._zod.def.type === "never") {
-        json2.additionalProperties = false;
+        json3.additionalProperties = false;
       } else if (!def.catchall) {
         if (ctx.io === "output")
-          json2.additionalProperties = false;
+          json3.additionalProperties = false;
       } else if (def.catchall) {
-        json2.additionalProperties = processSchema(def.catchall, ctx, {
+        json3.additionalProperties = processSchema(def.catchall, ctx, {
           ...params,
           path: [...params.path, "additionalProperties"]
         });
       }
     };
-    unionProcessor = (schema2, ctx, json2, params) => {
+    unionProcessor = (schema2, ctx, json3, params) => {
       const def = schema2._zod.def;
       const isExclusive = def.inclusive === false;
       const options = def.options.map((x, i) => processSchema(x, ctx, {
@@ -16751,12 +17051,12 @@ var init_json_schema_processors = __esm({
         path: [...params.path, isExclusive ? "oneOf" : "anyOf", i]
       }));
       if (isExclusive) {
-        json2.oneOf = options;
+        json3.oneOf = options;
       } else {
-        json2.anyOf = options;
+        json3.anyOf = options;
       }
     };
-    intersectionProcessor = (schema2, ctx, json2, params) => {
+    intersectionProcessor = (schema2, ctx, json3, params) => {
       const def = schema2._zod.def;
       const a = processSchema(def.left, ctx, {
         ...params,
@@ -16771,13 +17071,13 @@ var init_json_schema_processors = __esm({
         ...isSimpleIntersection(a) ? a.allOf : [a],
         ...isSimpleIntersection(b) ? b.allOf : [b]
       ];
-      json2.allOf = allOf;
+      json3.allOf = allOf;
       ctx.intersections.push(allOf);
     };
     tupleProcessor = (schema2, ctx, _json, params) => {
-      const json2 = _json;
+      const json3 = _json;
       const def = schema2._zod.def;
-      json2.type = "array";
+      json3.type = "array";
       const prefixPath = ctx.target === "draft-2020-12" ? "prefixItems" : "items";
       const restPath = ctx.target === "draft-2020-12" ? "items" : ctx.target === "openapi-3.0" ? "items" : "additionalItems";
       const prefixItems = def.items.map((x, i) => processSchema(x, ctx, {
@@ -16799,50 +17099,50 @@ var init_json_schema_processors = __esm({
       const maxItems = def.items.length;
       const isClosed = !def.rest;
       if (ctx.target === "draft-2020-12") {
-        json2.prefixItems = prefixItems;
+        json3.prefixItems = prefixItems;
         if (isClosed) {
-          json2.items = false;
+          json3.items = false;
         } else if (rest) {
-          json2.items = rest;
+          json3.items = rest;
         }
         if (minItems > 0)
-          json2.minItems = minItems;
+          json3.minItems = minItems;
         if (isClosed)
-          json2.maxItems = maxItems;
+          json3.maxItems = maxItems;
       } else if (ctx.target === "openapi-3.0") {
-        json2.items = {
+        json3.items = {
           anyOf: prefixItems
         };
         if (rest) {
-          json2.items.anyOf.push(rest);
+          json3.items.anyOf.push(rest);
         }
         if (minItems > 0)
-          json2.minItems = minItems;
+          json3.minItems = minItems;
         if (isClosed)
-          json2.maxItems = maxItems;
+          json3.maxItems = maxItems;
       } else {
-        json2.items = prefixItems;
+        json3.items = prefixItems;
         if (isClosed) {
-          json2.additionalItems = false;
+          json3.additionalItems = false;
         } else if (rest) {
-          json2.additionalItems = rest;
+          json3.additionalItems = rest;
         }
         if (minItems > 0)
-          json2.minItems = minItems;
+          json3.minItems = minItems;
         if (isClosed)
-          json2.maxItems = maxItems;
+          json3.maxItems = maxItems;
       }
       const { minimum, maximum } = aggregateChecks(schema2);
       if (typeof minimum === "number")
-        json2.minItems = minimum;
+        json3.minItems = minimum;
       if (typeof maximum === "number")
-        json2.maxItems = maximum;
+        json3.maxItems = maximum;
     };
     pendingRecords = /* @__PURE__ */ new WeakMap();
     recordProcessor = (schema2, ctx, _json, params) => {
-      const json2 = _json;
+      const json3 = _json;
       const def = schema2._zod.def;
-      json2.type = "object";
+      json3.type = "object";
       const keyType = def.keyType;
       const patterns = aggregateChecks(keyType).patterns;
       if (def.mode === "loose" && patterns && patterns.size > 0) {
@@ -16850,13 +17150,13 @@ var init_json_schema_processors = __esm({
           ...params,
           path: [...params.path, "patternProperties", "*"]
         });
-        json2.patternProperties = {};
+        json3.patternProperties = {};
         for (const pattern of patterns) {
-          assignProp(json2.patternProperties, exactPattern(pattern).source, valueSchema);
+          assignProp(json3.patternProperties, exactPattern(pattern).source, valueSchema);
         }
       } else {
         if (ctx.target === "draft-07" || ctx.target === "draft-2020-12") {
-          json2.propertyNames = processSchema(def.keyType, ctx, {
+          json3.propertyNames = processSchema(def.keyType, ctx, {
             ...params,
             path: [...params.path, "propertyNames"]
           });
@@ -16868,7 +17168,7 @@ var init_json_schema_processors = __esm({
           }
           pending.push(schema2);
         }
-        json2.additionalProperties = processSchema(def.valueType, ctx, {
+        json3.additionalProperties = processSchema(def.valueType, ctx, {
           ...params,
           path: [...params.path, "additionalProperties"]
         });
@@ -16878,19 +17178,19 @@ var init_json_schema_processors = __esm({
       if (keyValues && !def.partial && !omittableOnInput) {
         const validKeyValues = [...keyValues].filter((v) => typeof v === "string" || typeof v === "number");
         if (validKeyValues.length > 0) {
-          json2.required = validKeyValues.map(String);
+          json3.required = validKeyValues.map(String);
         }
       }
     };
-    nullableProcessor = (schema2, ctx, json2, params) => {
+    nullableProcessor = (schema2, ctx, json3, params) => {
       const def = schema2._zod.def;
       const inner = processSchema(def.innerType, ctx, params);
       const seen = ctx.seen.get(schema2);
       if (ctx.target === "openapi-3.0") {
         seen.ref = def.innerType;
-        json2.nullable = true;
+        json3.nullable = true;
       } else {
-        json2.anyOf = [inner, { type: "null" }];
+        json3.anyOf = [inner, { type: "null" }];
       }
     };
     nonoptionalProcessor = (schema2, ctx, _json, params) => {
@@ -16900,27 +17200,27 @@ var init_json_schema_processors = __esm({
       seen.ref = def.innerType;
     };
     UNREPRESENTABLE_DEFAULT = /* @__PURE__ */ Symbol();
-    defaultProcessor = (schema2, ctx, json2, params) => {
+    defaultProcessor = (schema2, ctx, json3, params) => {
       const def = schema2._zod.def;
       processSchema(def.innerType, ctx, params);
       const seen = ctx.seen.get(schema2);
       seen.ref = def.innerType;
-      const value = serializeDefaultValue(def.defaultValue, schema2, ctx, json2, params);
+      const value = serializeDefaultValue(def.defaultValue, schema2, ctx, json3, params);
       if (value !== UNREPRESENTABLE_DEFAULT)
-        json2.default = value;
+        json3.default = value;
     };
-    prefaultProcessor = (schema2, ctx, json2, params) => {
+    prefaultProcessor = (schema2, ctx, json3, params) => {
       const def = schema2._zod.def;
       processSchema(def.innerType, ctx, params);
       const seen = ctx.seen.get(schema2);
       seen.ref = def.innerType;
       if (ctx.io !== "input")
         return;
-      const value = serializeDefaultValue(def.defaultValue, schema2, ctx, json2, params);
+      const value = serializeDefaultValue(def.defaultValue, schema2, ctx, json3, params);
       if (value !== UNREPRESENTABLE_DEFAULT)
-        json2._prefault = value;
+        json3._prefault = value;
     };
-    catchProcessor = (schema2, ctx, json2, params) => {
+    catchProcessor = (schema2, ctx, json3, params) => {
       const def = schema2._zod.def;
       processSchema(def.innerType, ctx, params);
       const seen = ctx.seen.get(schema2);
@@ -16929,10 +17229,10 @@ var init_json_schema_processors = __esm({
       try {
         catchValue = def.catchValue(void 0);
       } catch {
-        handleUnrepresentable(schema2, ctx, json2, params, "Dynamic catch values are not supported in JSON Schema");
+        handleUnrepresentable(schema2, ctx, json3, params, "Dynamic catch values are not supported in JSON Schema");
         return;
       }
-      json2.default = catchValue;
+      json3.default = catchValue;
     };
     pipeProcessor = (schema2, ctx, _json, params) => {
       const def = schema2._zod.def;
@@ -16942,12 +17242,12 @@ var init_json_schema_processors = __esm({
       const seen = ctx.seen.get(schema2);
       seen.ref = innerType;
     };
-    readonlyProcessor = (schema2, ctx, json2, params) => {
+    readonlyProcessor = (schema2, ctx, json3, params) => {
       const def = schema2._zod.def;
       processSchema(def.innerType, ctx, params);
       const seen = ctx.seen.get(schema2);
       seen.ref = def.innerType;
-      json2.readOnly = true;
+      json3.readOnly = true;
     };
     promiseProcessor = (schema2, ctx, _json, params) => {
       const def = schema2._zod.def;
@@ -17683,7 +17983,7 @@ __export(schemas_exports2, {
   invertCodec: () => invertCodec,
   ipv4: () => ipv42,
   ipv6: () => ipv62,
-  json: () => json,
+  json: () => json2,
   jwt: () => jwt,
   keyof: () => keyof,
   ksuid: () => ksuid2,
@@ -18218,7 +18518,7 @@ function _instanceof(cls, params = {}) {
   };
   return inst;
 }
-function json(params) {
+function json2(params) {
   const jsonSchema = lazy(() => {
     return union([string2(params), number2(), boolean2(), _null3(), array(jsonSchema), record(string2(), jsonSchema)]);
   });
@@ -18422,7 +18722,7 @@ var init_schemas2 = __esm({
       (inst, def) => {
         $ZodString.init(inst, def);
         ZodType.init(inst, def);
-        inst._zod.processJSONSchema = (ctx, json2, params) => stringProcessor(inst, ctx, json2, params);
+        inst._zod.processJSONSchema = (ctx, json3, params) => stringProcessor(inst, ctx, json3, params);
       },
       /* @__PURE__ */ util_exports.derived({
         format: (inst) => aggregateChecks(inst).format ?? null,
@@ -18676,7 +18976,7 @@ var init_schemas2 = __esm({
       (inst, def) => {
         $ZodNumber.init(inst, def);
         ZodType.init(inst, def);
-        inst._zod.processJSONSchema = (ctx, json2, params) => numberProcessor(inst, ctx, json2, params);
+        inst._zod.processJSONSchema = (ctx, json3, params) => numberProcessor(inst, ctx, json3, params);
         inst.isFinite = true;
       },
       /* @__PURE__ */ util_exports.derived({
@@ -18748,14 +19048,14 @@ var init_schemas2 = __esm({
     ZodBoolean = /* @__PURE__ */ $constructor("ZodBoolean", (inst, def) => {
       $ZodBoolean.init(inst, def);
       ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => booleanProcessor(inst, ctx, json2, params);
+      inst._zod.processJSONSchema = (ctx, json3, params) => booleanProcessor(inst, ctx, json3, params);
     });
     ZodBigInt = /* @__PURE__ */ $constructor(
       "ZodBigInt",
       (inst, def) => {
         $ZodBigInt.init(inst, def);
         ZodType.init(inst, def);
-        inst._zod.processJSONSchema = (ctx, json2, params) => bigintProcessor(inst, ctx, json2, params);
+        inst._zod.processJSONSchema = (ctx, json3, params) => bigintProcessor(inst, ctx, json3, params);
       },
       /* @__PURE__ */ util_exports.derived({
         minValue: (inst) => aggregateChecks(inst).minimum ?? null,
@@ -18804,44 +19104,44 @@ var init_schemas2 = __esm({
     ZodSymbol = /* @__PURE__ */ $constructor("ZodSymbol", (inst, def) => {
       $ZodSymbol.init(inst, def);
       ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => symbolProcessor(inst, ctx, json2, params);
+      inst._zod.processJSONSchema = (ctx, json3, params) => symbolProcessor(inst, ctx, json3, params);
     });
     ZodUndefined = /* @__PURE__ */ $constructor("ZodUndefined", (inst, def) => {
       $ZodUndefined.init(inst, def);
       ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => undefinedProcessor(inst, ctx, json2, params);
+      inst._zod.processJSONSchema = (ctx, json3, params) => undefinedProcessor(inst, ctx, json3, params);
     });
     ZodNull = /* @__PURE__ */ $constructor("ZodNull", (inst, def) => {
       $ZodNull.init(inst, def);
       ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => nullProcessor(inst, ctx, json2, params);
+      inst._zod.processJSONSchema = (ctx, json3, params) => nullProcessor(inst, ctx, json3, params);
     });
     ZodAny = /* @__PURE__ */ $constructor("ZodAny", (inst, def) => {
       $ZodAny.init(inst, def);
       ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => anyProcessor(inst, ctx, json2, params);
+      inst._zod.processJSONSchema = (ctx, json3, params) => anyProcessor(inst, ctx, json3, params);
     });
     ZodUnknown = /* @__PURE__ */ $constructor("ZodUnknown", (inst, def) => {
       $ZodUnknown.init(inst, def);
       ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => unknownProcessor(inst, ctx, json2, params);
+      inst._zod.processJSONSchema = (ctx, json3, params) => unknownProcessor(inst, ctx, json3, params);
     });
     ZodNever = /* @__PURE__ */ $constructor("ZodNever", (inst, def) => {
       $ZodNever.init(inst, def);
       ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => neverProcessor(inst, ctx, json2, params);
+      inst._zod.processJSONSchema = (ctx, json3, params) => neverProcessor(inst, ctx, json3, params);
     });
     ZodVoid = /* @__PURE__ */ $constructor("ZodVoid", (inst, def) => {
       $ZodVoid.init(inst, def);
       ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => voidProcessor(inst, ctx, json2, params);
+      inst._zod.processJSONSchema = (ctx, json3, params) => voidProcessor(inst, ctx, json3, params);
     });
     ZodDate = /* @__PURE__ */ $constructor(
       "ZodDate",
       (inst, def) => {
         $ZodDate.init(inst, def);
         ZodType.init(inst, def);
-        inst._zod.processJSONSchema = (ctx, json2, params) => dateProcessor(inst, ctx, json2, params);
+        inst._zod.processJSONSchema = (ctx, json3, params) => dateProcessor(inst, ctx, json3, params);
         inst.min = (value, params) => inst.check(_gte(value, params));
         inst.max = (value, params) => inst.check(_lte(value, params));
       },
@@ -18860,7 +19160,7 @@ var init_schemas2 = __esm({
       _ensureDefaultMemoizer();
       $ZodArray.init(inst, def);
       ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => arrayProcessor(inst, ctx, json2, params);
+      inst._zod.processJSONSchema = (ctx, json3, params) => arrayProcessor(inst, ctx, json3, params);
       inst.element = def.element;
     }, {
       min(n, params) {
@@ -18883,7 +19183,7 @@ var init_schemas2 = __esm({
       _ensureDefaultMemoizer();
       $ZodObjectJIT.init(inst, def);
       ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => objectProcessor(inst, ctx, json2, params);
+      inst._zod.processJSONSchema = (ctx, json3, params) => objectProcessor(inst, ctx, json3, params);
       util_exports.installLazyProp(inst, "shape", (self) => self._zod.def.shape, false);
     }, {
       keyof() {
@@ -18932,13 +19232,13 @@ var init_schemas2 = __esm({
     ZodUnion = /* @__PURE__ */ $constructor("ZodUnion", (inst, def) => {
       $ZodUnion.init(inst, def);
       ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => unionProcessor(inst, ctx, json2, params);
+      inst._zod.processJSONSchema = (ctx, json3, params) => unionProcessor(inst, ctx, json3, params);
       inst.options = def.options;
     });
     ZodXor = /* @__PURE__ */ $constructor("ZodXor", (inst, def) => {
       ZodUnion.init(inst, def);
       $ZodXor.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => unionProcessor(inst, ctx, json2, params);
+      inst._zod.processJSONSchema = (ctx, json3, params) => unionProcessor(inst, ctx, json3, params);
       inst.options = def.options;
     });
     ZodDiscriminatedUnion = /* @__PURE__ */ $constructor("ZodDiscriminatedUnion", (inst, def) => {
@@ -18948,13 +19248,13 @@ var init_schemas2 = __esm({
     ZodIntersection = /* @__PURE__ */ $constructor("ZodIntersection", (inst, def) => {
       $ZodIntersection.init(inst, def);
       ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => intersectionProcessor(inst, ctx, json2, params);
+      inst._zod.processJSONSchema = (ctx, json3, params) => intersectionProcessor(inst, ctx, json3, params);
     });
     ZodTuple = /* @__PURE__ */ $constructor("ZodTuple", (inst, def) => {
       _ensureDefaultMemoizer();
       $ZodTuple.init(inst, def);
       ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => tupleProcessor(inst, ctx, json2, params);
+      inst._zod.processJSONSchema = (ctx, json3, params) => tupleProcessor(inst, ctx, json3, params);
     }, {
       rest(rest) {
         return this.clone({
@@ -18976,7 +19276,7 @@ var init_schemas2 = __esm({
       _ensureDefaultMemoizer();
       $ZodRecord.init(inst, def);
       ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => recordProcessor(inst, ctx, json2, params);
+      inst._zod.processJSONSchema = (ctx, json3, params) => recordProcessor(inst, ctx, json3, params);
       inst.keyType = def.keyType;
       inst.valueType = def.valueType;
     });
@@ -18984,7 +19284,7 @@ var init_schemas2 = __esm({
       _ensureDefaultMemoizer();
       $ZodMap.init(inst, def);
       ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => mapProcessor(inst, ctx, json2, params);
+      inst._zod.processJSONSchema = (ctx, json3, params) => mapProcessor(inst, ctx, json3, params);
       inst.keyType = def.keyType;
       inst.valueType = def.valueType;
       inst.min = (...args) => inst.check(_minSize(...args));
@@ -18996,7 +19296,7 @@ var init_schemas2 = __esm({
       _ensureDefaultMemoizer();
       $ZodSet.init(inst, def);
       ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => setProcessor(inst, ctx, json2, params);
+      inst._zod.processJSONSchema = (ctx, json3, params) => setProcessor(inst, ctx, json3, params);
       inst.min = (...args) => inst.check(_minSize(...args));
       inst.nonempty = (params) => inst.check(_minSize(1, params));
       inst.max = (...args) => inst.check(_maxSize(...args));
@@ -19005,7 +19305,7 @@ var init_schemas2 = __esm({
     ZodEnum = /* @__PURE__ */ $constructor("ZodEnum", (inst, def) => {
       $ZodEnum.init(inst, def);
       ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => enumProcessor(inst, ctx, json2, params);
+      inst._zod.processJSONSchema = (ctx, json3, params) => enumProcessor(inst, ctx, json3, params);
       inst.enum = def.entries;
       inst.options = [...inst._zod.values];
       const keys2 = new Set(Object.keys(def.entries));
@@ -19043,7 +19343,7 @@ var init_schemas2 = __esm({
     ZodLiteral = /* @__PURE__ */ $constructor("ZodLiteral", (inst, def) => {
       $ZodLiteral.init(inst, def);
       ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => literalProcessor(inst, ctx, json2, params);
+      inst._zod.processJSONSchema = (ctx, json3, params) => literalProcessor(inst, ctx, json3, params);
       inst.values = new Set(def.values);
       Object.defineProperty(inst, "value", {
         get() {
@@ -19057,7 +19357,7 @@ var init_schemas2 = __esm({
     ZodFile = /* @__PURE__ */ $constructor("ZodFile", (inst, def) => {
       $ZodFile.init(inst, def);
       ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => fileProcessor(inst, ctx, json2, params);
+      inst._zod.processJSONSchema = (ctx, json3, params) => fileProcessor(inst, ctx, json3, params);
       inst.min = (size, params) => inst.check(_minSize(size, params));
       inst.max = (size, params) => inst.check(_maxSize(size, params));
       inst.mime = (types, params) => inst.check(_mime(Array.isArray(types) ? types : [types], params));
@@ -19066,7 +19366,7 @@ var init_schemas2 = __esm({
       _ensureDefaultMemoizer();
       $ZodTransform.init(inst, def);
       ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => transformProcessor(inst, ctx, json2, params);
+      inst._zod.processJSONSchema = (ctx, json3, params) => transformProcessor(inst, ctx, json3, params);
       inst._zod.parse = (payload, _ctx) => {
         if (_ctx.direction === "backward") {
           throw new $ZodEncodeError(inst.constructor.name);
@@ -19099,62 +19399,62 @@ var init_schemas2 = __esm({
     ZodOptional = /* @__PURE__ */ $constructor("ZodOptional", (inst, def) => {
       $ZodOptional.init(inst, def);
       ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => optionalProcessor(inst, ctx, json2, params);
+      inst._zod.processJSONSchema = (ctx, json3, params) => optionalProcessor(inst, ctx, json3, params);
       inst.unwrap = () => inst._zod.def.innerType;
     });
     ZodExactOptional = /* @__PURE__ */ $constructor("ZodExactOptional", (inst, def) => {
       $ZodExactOptional.init(inst, def);
       ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => optionalProcessor(inst, ctx, json2, params);
+      inst._zod.processJSONSchema = (ctx, json3, params) => optionalProcessor(inst, ctx, json3, params);
       inst.unwrap = () => inst._zod.def.innerType;
     });
     ZodNullable = /* @__PURE__ */ $constructor("ZodNullable", (inst, def) => {
       $ZodNullable.init(inst, def);
       ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => nullableProcessor(inst, ctx, json2, params);
+      inst._zod.processJSONSchema = (ctx, json3, params) => nullableProcessor(inst, ctx, json3, params);
       inst.unwrap = () => inst._zod.def.innerType;
     });
     ZodDefault = /* @__PURE__ */ $constructor("ZodDefault", (inst, def) => {
       $ZodDefault.init(inst, def);
       ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => defaultProcessor(inst, ctx, json2, params);
+      inst._zod.processJSONSchema = (ctx, json3, params) => defaultProcessor(inst, ctx, json3, params);
       inst.unwrap = () => inst._zod.def.innerType;
       inst.removeDefault = inst.unwrap;
     });
     ZodPrefault = /* @__PURE__ */ $constructor("ZodPrefault", (inst, def) => {
       $ZodPrefault.init(inst, def);
       ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => prefaultProcessor(inst, ctx, json2, params);
+      inst._zod.processJSONSchema = (ctx, json3, params) => prefaultProcessor(inst, ctx, json3, params);
       inst.unwrap = () => inst._zod.def.innerType;
     });
     ZodNonOptional = /* @__PURE__ */ $constructor("ZodNonOptional", (inst, def) => {
       $ZodNonOptional.init(inst, def);
       ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => nonoptionalProcessor(inst, ctx, json2, params);
+      inst._zod.processJSONSchema = (ctx, json3, params) => nonoptionalProcessor(inst, ctx, json3, params);
       inst.unwrap = () => inst._zod.def.innerType;
     });
     ZodSuccess = /* @__PURE__ */ $constructor("ZodSuccess", (inst, def) => {
       $ZodSuccess.init(inst, def);
       ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => successProcessor(inst, ctx, json2, params);
+      inst._zod.processJSONSchema = (ctx, json3, params) => successProcessor(inst, ctx, json3, params);
       inst.unwrap = () => inst._zod.def.innerType;
     });
     ZodCatch = /* @__PURE__ */ $constructor("ZodCatch", (inst, def) => {
       $ZodCatch.init(inst, def);
       ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => catchProcessor(inst, ctx, json2, params);
+      inst._zod.processJSONSchema = (ctx, json3, params) => catchProcessor(inst, ctx, json3, params);
       inst.unwrap = () => inst._zod.def.innerType;
       inst.removeCatch = inst.unwrap;
     });
     ZodNaN = /* @__PURE__ */ $constructor("ZodNaN", (inst, def) => {
       $ZodNaN.init(inst, def);
       ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => nanProcessor(inst, ctx, json2, params);
+      inst._zod.processJSONSchema = (ctx, json3, params) => nanProcessor(inst, ctx, json3, params);
     });
     ZodPipe = /* @__PURE__ */ $constructor("ZodPipe", (inst, def) => {
       $ZodPipe.init(inst, def);
       ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => pipeProcessor(inst, ctx, json2, params);
+      inst._zod.processJSONSchema = (ctx, json3, params) => pipeProcessor(inst, ctx, json3, params);
       inst.in = def.in;
       inst.out = def.out;
     });
@@ -19169,35 +19469,35 @@ var init_schemas2 = __esm({
     ZodReadonly = /* @__PURE__ */ $constructor("ZodReadonly", (inst, def) => {
       $ZodReadonly.init(inst, def);
       ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => readonlyProcessor(inst, ctx, json2, params);
+      inst._zod.processJSONSchema = (ctx, json3, params) => readonlyProcessor(inst, ctx, json3, params);
       inst.unwrap = () => inst._zod.def.innerType;
     });
     ZodTemplateLiteral = /* @__PURE__ */ $constructor("ZodTemplateLiteral", (inst, def) => {
       $ZodTemplateLiteral.init(inst, def);
       ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => templateLiteralProcessor(inst, ctx, json2, params);
+      inst._zod.processJSONSchema = (ctx, json3, params) => templateLiteralProcessor(inst, ctx, json3, params);
     });
     ZodLazy = /* @__PURE__ */ $constructor("ZodLazy", (inst, def) => {
       $ZodLazy.init(inst, def);
       ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => lazyProcessor(inst, ctx, json2, params);
+      inst._zod.processJSONSchema = (ctx, json3, params) => lazyProcessor(inst, ctx, json3, params);
       inst.unwrap = () => inst._zod.def.getter();
     });
     ZodPromise = /* @__PURE__ */ $constructor("ZodPromise", (inst, def) => {
       $ZodPromise.init(inst, def);
       ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => promiseProcessor(inst, ctx, json2, params);
+      inst._zod.processJSONSchema = (ctx, json3, params) => promiseProcessor(inst, ctx, json3, params);
       inst.unwrap = () => inst._zod.def.innerType;
     });
     ZodFunction = /* @__PURE__ */ $constructor("ZodFunction", (inst, def) => {
       $ZodFunction.init(inst, def);
       ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => functionProcessor(inst, ctx, json2, params);
+      inst._zod.processJSONSchema = (ctx, json3, params) => functionProcessor(inst, ctx, json3, params);
     });
     ZodCustom = /* @__PURE__ */ $constructor("ZodCustom", (inst, def) => {
       $ZodCustom.init(inst, def);
       ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => customProcessor(inst, ctx, json2, params);
+      inst._zod.processJSONSchema = (ctx, json3, params) => customProcessor(inst, ctx, json3, params);
     });
     describe2 = describe;
     meta2 = meta;
@@ -20428,7 +20728,7 @@ __export(external_exports, {
   ipv4: () => ipv42,
   ipv6: () => ipv62,
   iso: () => iso_exports,
-  json: () => json,
+  json: () => json2,
   jwt: () => jwt,
   keyof: () => keyof,
   ksuid: () => ksuid2,
@@ -20635,56 +20935,95 @@ var init_merge = __esm({
 
 // src/config/interpolate.ts
 function interpolate(value, env) {
-  const problems = [];
-  const walk = (node2, path) => {
+  const result = { value: void 0, problems: [], sensitive: [], secrets: [] };
+  const path = [];
+  const problem = (message) => result.problems.push({ path: [...path], message });
+  const walk = (node2) => {
     if (typeof node2 === "string") {
       const key = path[path.length - 1];
       if (typeof key === "string" && SECRET_KEYS.has(key)) {
         const name2 = ENV_REFERENCE.exec(node2)?.[1];
-        if (name2 !== void 0 && env[name2] === void 0) {
-          problems.push({ path, message: `environment variable ${name2} is not set` });
-        }
+        if (name2 === void 0) return node2;
+        const found = env[name2];
+        if (found === void 0) problem(`environment variable ${name2} is not set`);
+        else result.secrets.push({ name: name2, value: found });
         return node2;
       }
-      return expand(node2, env, (message) => problems.push({ path, message }));
+      if (!node2.includes("${")) return node2;
+      const expanded = expand(node2, env, problem);
+      if (expanded.values.length > 0) result.sensitive.push(expanded);
+      return expanded.text;
     }
-    if (Array.isArray(node2)) return node2.map((item, index) => walk(item, [...path, index]));
+    if (Array.isArray(node2)) {
+      let copy2;
+      node2.forEach((item, index) => {
+        path.push(index);
+        const inner = walk(item);
+        path.pop();
+        if (inner !== item) copy2 ??= node2.slice();
+        if (copy2 !== void 0) copy2[index] = inner;
+      });
+      return copy2 ?? node2;
+    }
     if (node2 !== null && typeof node2 === "object") {
-      const result = {};
-      for (const [key, child] of Object.entries(node2))
-        setKey(result, key, walk(child, [...path, key]));
-      return result;
+      const record3 = node2;
+      let copy2;
+      for (const key in record3) {
+        if (!Object.hasOwn(record3, key)) continue;
+        path.push(key);
+        const inner = walk(record3[key]);
+        path.pop();
+        if (inner !== record3[key]) copy2 ??= { ...record3 };
+        if (copy2 !== void 0) setKey(copy2, key, inner);
+      }
+      return copy2 ?? node2;
     }
     return node2;
   };
-  return { value: walk(value, []), problems };
+  result.value = walk(value);
+  return result;
 }
 function expand(text, env, problem) {
-  if (!text.includes("${")) return text;
-  return text.replace(REFERENCE, (match, name2, closed2) => {
-    if (match === "$${") return "${";
-    if (closed2 === "" || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name2 ?? "")) {
-      problem(
-        `malformed reference ${JSON.stringify(match)}: write \${NAME} with letters, digits and _ (or $\${ for a literal \${)`
-      );
-      return match;
+  const values = [];
+  const expanded = text.replace(
+    REFERENCE,
+    (match, reference, closed2) => {
+      if (match === "$${") return "${";
+      const parsed = NAME.exec(reference ?? "");
+      if (closed2 === "" || parsed === null) {
+        problem(
+          `malformed reference ${JSON.stringify(match)}: write \${NAME} with letters, digits and _ (or $\${ for a literal \${)`
+        );
+        return match;
+      }
+      const [, name2, modifier] = parsed;
+      if (modifier !== void 0 && modifier !== PUBLIC) {
+        problem(
+          `unknown modifier ":${modifier}" in ${JSON.stringify(match)}: the only one is :${PUBLIC} (\${${name2}:${PUBLIC}})`
+        );
+        return match;
+      }
+      const found = env[name2];
+      if (found === void 0) {
+        problem(`environment variable ${name2} is not set`);
+        return match;
+      }
+      if (modifier === void 0) values.push({ name: name2, value: found });
+      return found;
     }
-    const found = env[name2];
-    if (found === void 0) {
-      problem(`environment variable ${name2} is not set`);
-      return match;
-    }
-    return found;
-  });
+  );
+  return { text: expanded, values };
 }
-var SECRET_KEYS, ENV_REFERENCE, REFERENCE;
+var SECRET_KEYS, ENV_REFERENCE, PUBLIC, REFERENCE, NAME;
 var init_interpolate = __esm({
   "src/config/interpolate.ts"() {
     "use strict";
     init_merge();
     SECRET_KEYS = /* @__PURE__ */ new Set(["secret", "authorization_header"]);
     ENV_REFERENCE = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
+    PUBLIC = "public";
     REFERENCE = /\$\$\{|\$\{([^}]*)(\}?)/g;
+    NAME = /^([A-Za-z_][A-Za-z0-9_]*)(?::([A-Za-z]*))?$/;
   }
 });
 
@@ -21061,41 +21400,6 @@ var init_issues = __esm({
   }
 });
 
-// src/core/secret.ts
-import { inspect } from "node:util";
-function isSecret(value) {
-  return value instanceof Secret;
-}
-var REDACTED, Secret, SENSITIVE;
-var init_secret = __esm({
-  "src/core/secret.ts"() {
-    "use strict";
-    REDACTED = "(sensitive)";
-    Secret = class {
-      #value;
-      /** Where the value came from (an environment variable name), safe to print. */
-      source;
-      constructor(value, source) {
-        this.#value = value;
-        this.source = source;
-      }
-      reveal() {
-        return this.#value;
-      }
-      toString() {
-        return REDACTED;
-      }
-      toJSON() {
-        return REDACTED;
-      }
-      [inspect.custom]() {
-        return REDACTED;
-      }
-    };
-    SENSITIVE = REDACTED;
-  }
-});
-
 // src/config/conflicts.ts
 var describePlace, RepositoryConflicts, DefinedOnce;
 var init_conflicts = __esm({
@@ -21194,6 +21498,7 @@ var init_resolve = __esm({
       targets = /* @__PURE__ */ new Map();
       profiles = /* @__PURE__ */ new Map();
       defaults = [];
+      #byKind = /* @__PURE__ */ new Map();
       run() {
         this.#collectTargets();
         this.#collectProfiles();
@@ -21296,8 +21601,8 @@ var init_resolve = __esm({
       }
       /** Resolves an entry's target: the one named, or the only one of the kind; undefined after an error. */
       target(kind, name2, source, path) {
-        const ofKind = [...this.targets.values()].filter((target2) => target2.type === kind);
         if (name2 === void 0) {
+          const ofKind = this.#ofKind(kind);
           if (ofKind.length === 1) return ofKind[0].name;
           this.error(
             this.place(source, path),
@@ -21319,6 +21624,15 @@ var init_resolve = __esm({
           return void 0;
         }
         return name2;
+      }
+      /** The targets of a kind, listed once: every entry asks, and a file may hold many thousands. */
+      #ofKind(kind) {
+        let targets = this.#byKind.get(kind);
+        if (targets === void 0) {
+          targets = [...this.targets.values()].filter((target2) => target2.type === kind);
+          this.#byKind.set(kind, targets);
+        }
+        return targets;
       }
       #collectProfiles() {
         for (const { source, data } of this.files) {
@@ -22591,27 +22905,27 @@ var require_stringifyString = __commonJS({
       return true;
     }
     function doubleQuotedString(value, ctx) {
-      const json2 = JSON.stringify(value);
+      const json3 = JSON.stringify(value);
       if (ctx.options.doubleQuotedAsJSON)
-        return json2;
+        return json3;
       const { implicitKey } = ctx;
       const minMultiLineLength = ctx.options.doubleQuotedMinMultiLineLength;
       const indent = ctx.indent || (containsDocumentMarker(value) ? "  " : "");
       let str = "";
       let start = 0;
-      for (let i = 0, ch = json2[i]; ch; ch = json2[++i]) {
-        if (ch === " " && json2[i + 1] === "\\" && json2[i + 2] === "n") {
-          str += json2.slice(start, i) + "\\ ";
+      for (let i = 0, ch = json3[i]; ch; ch = json3[++i]) {
+        if (ch === " " && json3[i + 1] === "\\" && json3[i + 2] === "n") {
+          str += json3.slice(start, i) + "\\ ";
           i += 1;
           start = i;
           ch = "\\";
         }
         if (ch === "\\")
-          switch (json2[i + 1]) {
+          switch (json3[i + 1]) {
             case "u":
               {
-                str += json2.slice(start, i);
-                const code2 = json2.substr(i + 2, 4);
+                str += json3.slice(start, i);
+                const code2 = json3.substr(i + 2, 4);
                 switch (code2) {
                   case "0000":
                     str += "\\0";
@@ -22641,23 +22955,23 @@ var require_stringifyString = __commonJS({
                     if (code2.substr(0, 2) === "00")
                       str += "\\x" + code2.substr(2);
                     else
-                      str += json2.substr(i, 6);
+                      str += json3.substr(i, 6);
                 }
                 i += 5;
                 start = i + 1;
               }
               break;
             case "n":
-              if (implicitKey || json2[i + 2] === '"' || json2.length < minMultiLineLength) {
+              if (implicitKey || json3[i + 2] === '"' || json3.length < minMultiLineLength) {
                 i += 1;
               } else {
-                str += json2.slice(start, i) + "\n\n";
-                while (json2[i + 2] === "\\" && json2[i + 3] === "n" && json2[i + 4] !== '"') {
+                str += json3.slice(start, i) + "\n\n";
+                while (json3[i + 2] === "\\" && json3[i + 3] === "n" && json3[i + 4] !== '"') {
                   str += "\n";
                   i += 2;
                 }
                 str += indent;
-                if (json2[i + 2] === " ")
+                if (json3[i + 2] === " ")
                   str += "\\";
                 i += 1;
                 start = i + 1;
@@ -22667,7 +22981,7 @@ var require_stringifyString = __commonJS({
               i += 1;
           }
       }
-      str = start ? str + json2.slice(start) : json2;
+      str = start ? str + json3.slice(start) : json3;
       return implicitKey ? str : foldFlowLines.foldFlowLines(str, indent, foldFlowLines.FOLD_QUOTED, getFoldOptions(ctx, false));
     }
     function singleQuotedString(value, ctx) {
@@ -23139,7 +23453,7 @@ var require_merge = __commonJS({
       }),
       stringify: () => MERGE_KEY
     };
-    var isMergeKey = (ctx, key) => (merge3.identify(key) || identity4.isScalar(key) && (!key.type || key.type === Scalar.Scalar.PLAIN) && merge3.identify(key.value)) && ctx?.doc.schema.tags.some((tag) => tag.tag === merge3.tag && tag.default);
+    var isMergeKey2 = (ctx, key) => (merge3.identify(key) || identity4.isScalar(key) && (!key.type || key.type === Scalar.Scalar.PLAIN) && merge3.identify(key.value)) && ctx?.doc.schema.tags.some((tag) => tag.tag === merge3.tag && tag.default);
     function addMergeToJSMap(ctx, map2, value) {
       const source = resolveAliasValue(ctx, value);
       if (identity4.isSeq(source))
@@ -23177,7 +23491,7 @@ var require_merge = __commonJS({
       return ctx && identity4.isAlias(value) ? value.resolve(ctx.doc, ctx) : value;
     }
     exports.addMergeToJSMap = addMergeToJSMap;
-    exports.isMergeKey = isMergeKey;
+    exports.isMergeKey = isMergeKey2;
     exports.merge = merge3;
   }
 });
@@ -25089,11 +25403,11 @@ var require_Document = __commonJS({
           throw new Error(`With a null YAML version, the { schema: Schema } option is required`);
       }
       // json & jsonArg are only used from toJSON()
-      toJS({ json: json2, jsonArg, mapAsMap, maxAliasCount, onAnchor, reviver } = {}) {
+      toJS({ json: json3, jsonArg, mapAsMap, maxAliasCount, onAnchor, reviver } = {}) {
         const ctx = {
           anchors: /* @__PURE__ */ new Map(),
           doc: this,
-          keep: !json2,
+          keep: !json3,
           mapAsMap: mapAsMap === true,
           mapKeyWarned: false,
           maxAliasCount: typeof maxAliasCount === "number" ? maxAliasCount : 100
@@ -28806,17 +29120,15 @@ function parseSource(file2, content) {
     const { line, col } = lines.linePos(offset);
     return { file: file2, line: Math.max(line, 1), column: Math.max(col, 1) };
   };
-  const tokens = [...new import_yaml.Parser(lines.addNewLine).parse(text)];
-  const tooDeep = findTooDeep(tokens);
-  if (tooDeep !== void 0) {
+  const documents = compose(text, lines);
+  if (typeof documents === "number") {
     return {
       ok: false,
-      errors: [errorAt(position(tooDeep), [], `nesting is deeper than ${LIMITS.maxDepth} levels`)]
+      errors: [
+        errorAt(position(documents), [], `nesting is deeper than ${LIMITS.maxDepth} levels`)
+      ]
     };
   }
-  const documents = [
-    ...new import_yaml.Composer({ prettyErrors: false, uniqueKeys: false, version: "1.2" }).compose(tokens)
-  ];
   const errors = [];
   for (const document3 of documents) {
     for (const problem of [...document3.errors, ...document3.warnings]) {
@@ -28839,7 +29151,8 @@ function parseSource(file2, content) {
     return fileError(file2, "the file is empty; expected a mapping that starts with 'version: 1'");
   }
   const root = document2.contents;
-  const converted = new Converter(document2, position).run(root);
+  const index = new DocumentIndex(root, text.includes("*"));
+  const converted = new Converter(index, position).run(root);
   if (converted.value === void 0) return { ok: false, errors: converted.errors };
   return {
     ok: true,
@@ -28847,7 +29160,7 @@ function parseSource(file2, content) {
     source: {
       file: file2,
       value: converted.value,
-      locate: (path, at = "value") => locate(document2, root, path, at, position)
+      locate: (path, at = "value") => locate(index, root, path, at, position)
     }
   };
 }
@@ -28883,52 +29196,65 @@ function decode3(file2, content) {
     );
   }
 }
-function findTooDeep(tokens) {
-  const stack = tokens.map((token) => ({
-    token,
-    depth: 0
-  }));
-  while (stack.length > 0) {
-    const { token, depth } = stack.pop();
-    const children = [];
-    let level = depth;
+function compose(text, lines) {
+  const tokens = [...new import_yaml.Parser(lines.addNewLine).parse(text)];
+  const tooDeep = findTooDeep(tokens);
+  if (tooDeep !== void 0) return tooDeep;
+  return [
+    ...new import_yaml.Composer({ prettyErrors: false, uniqueKeys: false, version: "1.2" }).compose(tokens)
+  ];
+}
+function findTooDeep(roots) {
+  const tokens = [...roots];
+  const depths = roots.map(() => 0);
+  const push = (token, depth) => {
+    if (!token) return;
+    tokens.push(token);
+    depths.push(depth);
+  };
+  while (tokens.length > 0) {
+    const token = tokens.pop();
+    const depth = depths.pop();
     switch (token.type) {
       case "document":
-        children.push(token.value);
+        push(token.value, depth);
         break;
       case "block-map":
       case "flow-collection":
-        level = depth + 1;
-        for (const item of token.items) children.push(item.key, item.value);
+        if (depth + 1 > LIMITS.maxDepth) return token.offset;
+        for (const item of token.items) {
+          push(item.key, depth + 1);
+          push(item.value, depth + 1);
+        }
         break;
       case "block-seq":
-        level = depth + 1;
-        for (const item of token.items) children.push(item.value);
+        if (depth + 1 > LIMITS.maxDepth) return token.offset;
+        for (const item of token.items) push(item.value, depth + 1);
         break;
       default:
         break;
     }
-    if (level > LIMITS.maxDepth) return token.offset;
-    for (const child of children) if (child) stack.push({ token: child, depth: level });
   }
   return void 0;
 }
+function isMergeKey(key) {
+  return (0, import_yaml.isScalar)(key) && key.type === "PLAIN" && key.source === "<<";
+}
 function isPlainScalar(value) {
-  return value === null || ["string", "number", "boolean"].includes(typeof value);
+  const type = typeof value;
+  return value === null || type === "string" || type === "number" || type === "boolean";
 }
 function shortTag(tag) {
   return tag.startsWith("tag:yaml.org,2002:") ? `!!${tag.slice("tag:yaml.org,2002:".length)}` : tag;
 }
-function locate(document2, root, path, at, position) {
+function locate(index, root, path, at, position) {
   let node2 = root;
   let keyNode;
   for (const segment of path) {
-    if ((0, import_yaml.isAlias)(node2)) node2 = node2.resolve(document2);
+    node2 = index.resolve(node2);
     let next;
     if ((0, import_yaml.isMap)(node2)) {
-      const pair = node2.items.find(
-        (item) => (0, import_yaml.isScalar)(item.key) && keyText(item.key) === String(segment)
-      );
+      const pair = index.pair(node2, String(segment));
       if (pair === void 0) break;
       keyNode = pair.key;
       next = pair.value ?? pair.key;
@@ -28940,13 +29266,13 @@ function locate(document2, root, path, at, position) {
     }
     node2 = next;
   }
-  const target2 = at === "key" && keyNode !== void 0 ? keyNode : node2;
+  const target2 = at === "key" && keyNode !== void 0 ? keyNode : index.resolve(node2) ?? node2;
   return position(target2.range?.[0] ?? 0);
 }
 function keyText(key) {
-  return (0, import_yaml.isScalar)(key) && key.type === "PLAIN" && key.source !== void 0 ? key.source : String((0, import_yaml.isScalar)(key) ? key.value : "");
+  return key.type === "PLAIN" && key.source !== void 0 ? key.source : String(key.value);
 }
-var import_yaml, LIMITS, PLAIN_TAGS, Converter;
+var import_yaml, LIMITS, PLAIN_TAGS, DocumentIndex, Converter;
 var init_source = __esm({
   "src/config/source.ts"() {
     "use strict";
@@ -28963,60 +29289,127 @@ var init_source = __esm({
     PLAIN_TAGS = new Set(
       ["str", "int", "float", "bool", "null", "map", "seq"].map((name2) => `tag:yaml.org,2002:${name2}`)
     );
+    DocumentIndex = class {
+      /** Every alias in a value position, in document order, with the key path it sits at. */
+      aliases = [];
+      #targets = /* @__PURE__ */ new Map();
+      #pairs = /* @__PURE__ */ new WeakMap();
+      constructor(root, mayHoldAliases) {
+        if (!mayHoldAliases) return;
+        const anchors = /* @__PURE__ */ new Map();
+        const path = [];
+        const walk = (node2) => {
+          if ((0, import_yaml.isAlias)(node2)) {
+            const target2 = anchors.get(node2.source);
+            if (target2 !== void 0) this.#targets.set(node2, target2);
+            return;
+          }
+          if (!(0, import_yaml.isScalar)(node2) && !(0, import_yaml.isMap)(node2) && !(0, import_yaml.isSeq)(node2)) return;
+          if (node2.anchor) anchors.set(node2.anchor, node2);
+          if ((0, import_yaml.isScalar)(node2)) return;
+          for (const [index, item] of node2.items.entries()) {
+            const value = (0, import_yaml.isPair)(item) ? item.value : item;
+            if ((0, import_yaml.isPair)(item) && !(0, import_yaml.isAlias)(item.key)) walk(item.key);
+            path.push((0, import_yaml.isPair)(item) && (0, import_yaml.isScalar)(item.key) ? String(item.key.value) : index);
+            if ((0, import_yaml.isAlias)(value)) this.aliases.push({ alias: value, path: [...path] });
+            walk(value);
+            path.pop();
+          }
+        };
+        walk(root);
+      }
+      /** The node an alias refers to, or undefined when no anchor of its name comes before it. */
+      target(alias) {
+        return this.#targets.get(alias);
+      }
+      /** Follows aliases (a chain of them too) to the node they stand for. */
+      resolve(node2) {
+        let current = node2;
+        for (let hops = 0; (0, import_yaml.isAlias)(current) && hops <= LIMITS.maxDepth; hops++) {
+          current = this.target(current);
+        }
+        return (0, import_yaml.isAlias)(current) ? void 0 : current;
+      }
+      /** The pair of `map` written with `key` (the first, if repeated), or one a merge key brings in. */
+      pair(map2, key, visiting = /* @__PURE__ */ new Set()) {
+        let pairs = this.#pairs.get(map2);
+        if (pairs === void 0) {
+          pairs = /* @__PURE__ */ new Map();
+          for (const pair of map2.items) {
+            if (!(0, import_yaml.isScalar)(pair.key)) continue;
+            const text = keyText(pair.key);
+            if (!pairs.has(text)) pairs.set(text, pair);
+          }
+          this.#pairs.set(map2, pairs);
+        }
+        const own2 = pairs.get(key);
+        if (own2 !== void 0 || visiting.has(map2)) return own2;
+        visiting.add(map2);
+        for (const source of this.mergeSources(map2)) {
+          const found = this.pair(source, key, visiting);
+          if (found !== void 0) return found;
+        }
+        return void 0;
+      }
+      /** The mappings `<<` keys of `map` merge in, in order (the first one wins a key). */
+      mergeSources(map2) {
+        const sources = [];
+        for (const pair of map2.items) {
+          if (!isMergeKey(pair.key)) continue;
+          const value = this.resolve(pair.value);
+          const listed = (0, import_yaml.isSeq)(value) ? value.items.map((item) => this.resolve(item)) : [value];
+          for (const source of listed) if ((0, import_yaml.isMap)(source)) sources.push(source);
+        }
+        return sources;
+      }
+    };
     Converter = class {
-      constructor(document2, position) {
-        this.document = document2;
+      constructor(index, position) {
+        this.index = index;
         this.position = position;
       }
-      document;
+      index;
       position;
       errors = [];
       #aliasValues = 0;
       #shapes = /* @__PURE__ */ new Map();
+      /** The key path of the node being converted; copied only when an error is recorded. */
+      #path = [];
       run(root) {
-        this.#checkAliases(root, []);
+        this.#checkAliases();
         if (this.errors.length > 0) return { value: void 0, errors: this.errors };
-        return { value: this.#convert(root, []), errors: this.errors };
+        return { value: this.#convert(root), errors: this.errors };
       }
       #at(node2, path, message) {
         this.errors.push(errorAt(this.position(node2?.range?.[0] ?? 0), path, message));
       }
-      /** Walks in document order, adding up what every alias expands to; stops at the first alias over a limit. */
-      #checkAliases(node2, path) {
-        if ((0, import_yaml.isAlias)(node2)) {
-          const target2 = node2.resolve(this.document);
+      /** Adds up, in document order, what every alias expands to; stops at the first alias over a limit. */
+      #checkAliases() {
+        for (const { alias, path } of this.index.aliases) {
+          const target2 = this.index.target(alias);
           const shape = target2 === void 0 ? { size: 0, depth: 0 } : this.#shape(target2, /* @__PURE__ */ new Set());
           if (shape === void 0) {
-            this.#at(node2, path, `alias *${node2.source} refers to a value that contains itself`);
-            return false;
+            this.#at(alias, path, `alias *${alias.source} refers to a value that contains itself`);
+            return;
           }
           if (path.length + shape.depth > LIMITS.maxDepth) {
             this.#at(
-              node2,
+              alias,
               path,
-              `alias *${node2.source} nests values deeper than ${LIMITS.maxDepth} levels`
+              `alias *${alias.source} nests values deeper than ${LIMITS.maxDepth} levels`
             );
-            return false;
+            return;
           }
           this.#aliasValues += shape.size;
           if (this.#aliasValues > LIMITS.maxAliasValues) {
             this.#at(
-              node2,
+              alias,
               path,
               `aliases expand to more than ${LIMITS.maxAliasValues} values; refusing what looks like an alias bomb`
             );
-            return false;
-          }
-          return true;
-        }
-        if ((0, import_yaml.isMap)(node2) || (0, import_yaml.isSeq)(node2)) {
-          for (const [index, item] of node2.items.entries()) {
-            const child = (0, import_yaml.isPair)(item) ? item.value : item;
-            const key = (0, import_yaml.isPair)(item) && (0, import_yaml.isScalar)(item.key) ? String(item.key.value) : index;
-            if (!this.#checkAliases(child, [...path, key])) return false;
+            return;
           }
         }
-        return true;
       }
       /**
        * Expanded size and depth of a node, memoized so shared anchors cost linear time (document order
@@ -29024,7 +29417,7 @@ var init_source = __esm({
        */
       #shape(node2, visiting) {
         if ((0, import_yaml.isAlias)(node2)) {
-          const target2 = node2.resolve(this.document);
+          const target2 = this.index.target(node2);
           return target2 === void 0 ? { size: 1, depth: 0 } : this.#shape(target2, visiting);
         }
         if (!(0, import_yaml.isMap)(node2) && !(0, import_yaml.isSeq)(node2)) return { size: 1, depth: 0 };
@@ -29045,44 +29438,88 @@ var init_source = __esm({
         this.#shapes.set(node2, shape);
         return shape;
       }
-      #convert(node2, path) {
+      #convert(node2) {
         if (node2 === null || node2 === void 0) return null;
-        if ((0, import_yaml.isAlias)(node2)) return this.#convert(node2.resolve(this.document), path);
+        if ((0, import_yaml.isAlias)(node2)) return this.#convert(this.index.target(node2));
         const tagged = node2;
         if (tagged.tag !== void 0 && !PLAIN_TAGS.has(tagged.tag)) {
           this.#at(
             tagged,
-            path,
+            this.#path,
             `unsupported tag ${shortTag(tagged.tag)}; a config holds plain strings, numbers, booleans, null, mappings and lists`
           );
         }
         if ((0, import_yaml.isScalar)(node2)) return isPlainScalar(node2.value) ? node2.value : String(node2.value);
-        if ((0, import_yaml.isSeq)(node2)) return node2.items.map((item, index) => this.#convert(item, [...path, index]));
+        if ((0, import_yaml.isSeq)(node2)) {
+          return node2.items.map((item, index) => {
+            this.#path.push(index);
+            const value = this.#convert(item);
+            this.#path.pop();
+            return value;
+          });
+        }
         if ((0, import_yaml.isMap)(node2)) {
           const result = {};
-          const firstLines = /* @__PURE__ */ new Map();
+          let merge3;
           for (const pair of node2.items) {
-            const key = this.#key(pair.key, path);
+            const merging = isMergeKey(pair.key);
+            const key = merging ? "<<" : this.#key(pair.key);
             if (key === void 0) continue;
-            const keyPath = [...path, key];
-            const first = firstLines.get(key);
-            if (first !== void 0) {
-              this.#at(pair.key, keyPath, `duplicate key (first written at line ${first})`);
+            if (merging ? merge3 !== void 0 : Object.hasOwn(result, key)) {
+              this.#duplicate(node2, pair, key);
               continue;
             }
-            firstLines.set(key, this.position(pair.key.range?.[0] ?? 0).line);
-            setKey(result, key, this.#convert(pair.value, keyPath));
+            if (merging) {
+              merge3 = pair;
+              continue;
+            }
+            this.#path.push(key);
+            setKey(result, key, this.#convert(pair.value));
+            this.#path.pop();
           }
+          if (merge3 !== void 0) this.#merge(merge3, result);
           return result;
         }
-        this.#at(tagged, path, "unsupported YAML value");
+        this.#at(tagged, this.#path, "unsupported YAML value");
         return null;
       }
-      #key(key, path) {
-        if ((0, import_yaml.isScalar)(key) && (typeof key.value === "string" || typeof key.value === "number")) {
-          return key.type === "PLAIN" && key.source !== void 0 ? key.source : String(key.value);
+      /** A key written twice: the first is kept, the repeat is an error naming where the first is. */
+      #duplicate(map2, repeat, key) {
+        const first = map2.items.find(
+          (pair) => isMergeKey(repeat.key) ? isMergeKey(pair.key) : !isMergeKey(pair.key) && (0, import_yaml.isScalar)(pair.key) && keyText(pair.key) === key
+        );
+        const line = this.position(first.key.range?.[0] ?? 0).line;
+        this.#at(
+          repeat.key,
+          [...this.#path, key],
+          `duplicate key (first written at line ${line})`
+        );
+      }
+      /** Adds the keys a merge key brings in that the mapping does not write itself. */
+      #merge(pair, result) {
+        const value = this.index.resolve(pair.value);
+        const listed = (0, import_yaml.isSeq)(value) ? value.items.map((item) => ({ item, written: (0, import_yaml.isSeq)(pair.value) ? item : pair.value })) : [{ item: pair.value, written: pair.value }];
+        for (const { item, written } of listed) {
+          const source = this.index.resolve(item);
+          if (!(0, import_yaml.isMap)(source)) {
+            this.#at(
+              written ?? pair.key,
+              [...this.#path, "<<"],
+              "a merge key (<<) takes a mapping, an alias of one, or a list of them"
+            );
+            return;
+          }
+          const merged = this.#convert(source);
+          for (const [key, inner] of Object.entries(merged)) {
+            if (!Object.hasOwn(result, key)) setKey(result, key, inner);
+          }
         }
-        this.#at(key, path, "keys must be plain strings");
+      }
+      #key(key) {
+        if ((0, import_yaml.isScalar)(key) && (typeof key.value === "string" || typeof key.value === "number")) {
+          return keyText(key);
+        }
+        this.#at(key, this.#path, "keys must be plain strings");
         return void 0;
       }
     };
@@ -29105,7 +29542,14 @@ function loadConfig(paths, options) {
       continue;
     }
     errors.push(...parsed.problems);
-    const { value, problems } = interpolate(parsed.source.value, options.env);
+    const { value, problems, sensitive, secrets } = interpolate(parsed.source.value, options.env);
+    for (const secret of secrets) options.redactor?.add(secret.value, secret.name);
+    for (const field of sensitive) {
+      options.redactor?.addField(
+        field.text,
+        field.values.map(({ name: name2, value: text }) => ({ value: text, source: name2 }))
+      );
+    }
     const source = { ...parsed.source, value };
     for (const problem of problems)
       errors.push(errorAt(source.locate(problem.path), problem.path, problem.message));
@@ -29118,6 +29562,9 @@ function loadConfig(paths, options) {
   const order = files.map((file2) => file2.display);
   if (errors.length > 0) return { ok: false, errors: sortErrors(errors, order) };
   const resolved = resolve(valid, options.env, options.spec);
+  for (const target2 of resolved.state.targets) {
+    if (target2.token) options.redactor?.add(target2.token.reveal(), target2.tokenEnv);
+  }
   if (resolved.errors.length > 0) return { ok: false, errors: sortErrors(resolved.errors, order) };
   return { ok: true, state: resolved.state };
 }
@@ -30641,8 +31088,8 @@ var init_p_limit = __esm({
 });
 
 // src/forge/cache.ts
-import { createHash, randomBytes } from "node:crypto";
-import { mkdirSync, readFileSync as readFileSync2, renameSync, rmSync, writeFileSync } from "node:fs";
+import { createHash, randomBytes, scryptSync } from "node:crypto";
+import { linkSync, mkdirSync, readFileSync as readFileSync2, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join as join2 } from "node:path";
 function sha256(text) {
   return createHash("sha256").update(text).digest("hex");
@@ -30654,16 +31101,23 @@ var DirectoryCache;
 var init_cache = __esm({
   "src/forge/cache.ts"() {
     "use strict";
+    init_redact();
     DirectoryCache = class {
       dir;
-      constructor(dir) {
+      #redactor;
+      #digests = /* @__PURE__ */ new Map();
+      #salt;
+      constructor(dir, redactor = new Redactor()) {
         this.dir = dir;
+        this.#redactor = redactor;
         mkdirSync(dir, { recursive: true, mode: 448 });
       }
       get(key) {
         let parsed;
         try {
-          parsed = JSON.parse(readFileSync2(this.#file(key), "utf8"));
+          const text = this.#redactor.unseal(readFileSync2(this.#file(key), "utf8"), this.#digest);
+          if (text === void 0) return void 0;
+          parsed = JSON.parse(text);
         } catch {
           return void 0;
         }
@@ -30677,10 +31131,12 @@ var init_cache = __esm({
         };
       }
       set(key, entry) {
+        const text = this.#redactor.seal(JSON.stringify(entry), this.#digest);
+        if (text === void 0) return;
         const file2 = this.#file(key);
         const temporary = `${file2}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
         try {
-          writeFileSync(temporary, JSON.stringify(entry), { mode: 384 });
+          writeFileSync(temporary, text, { mode: 384 });
           renameSync(temporary, file2);
         } catch (error62) {
           rmSync(temporary, { force: true });
@@ -30689,6 +31145,34 @@ var init_cache = __esm({
       }
       #file(key) {
         return join2(this.dir, `${sha256(key)}.json`);
+      }
+      /**
+       * What stands for a value in a sealed file: scrypt with the directory's own random salt, slow on
+       * purpose so the digest of a short value cannot be reversed by trying candidates. Worked out once
+       * per value and run.
+       */
+      #digest = (text) => {
+        let digest = this.#digests.get(text);
+        if (digest === void 0) {
+          digest = scryptSync(text, this.#saltOf(), 16, { N: 2 ** 14, r: 8, p: 1 }).toString("hex");
+          this.#digests.set(text, digest);
+        }
+        return digest;
+      };
+      #saltOf() {
+        if (this.#salt !== void 0) return this.#salt;
+        const file2 = join2(this.dir, "salt");
+        const temporary = `${file2}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
+        try {
+          writeFileSync(temporary, randomBytes(16).toString("hex"), { mode: 384 });
+          linkSync(temporary, file2);
+        } catch (error62) {
+          if (error62.code !== "EEXIST") throw error62;
+        } finally {
+          rmSync(temporary, { force: true });
+        }
+        this.#salt = Buffer.from(readFileSync2(file2, "utf8"), "hex");
+        return this.#salt;
       }
     };
   }
@@ -33953,7 +34437,8 @@ function fromRead2(hook3) {
   const config2 = hook3.config ?? {};
   return {
     url: config2.url ?? hook3.url ?? "",
-    content_type: config2.content_type ?? hook3.content_type ?? CREATE_DEFAULTS.content_type,
+    // A config without a content type is GitHub's default: "The default is `form`".
+    content_type: config2.content_type ?? hook3.content_type ?? "form",
     events: eventSet(hook3.events),
     active: hook3.active !== false,
     // GitHub's hooks have no branch filter: every branch, as the spec's "*" says.
@@ -34380,7 +34865,11 @@ Exit 0 when valid, 1 when not, with one line per problem on stderr: file:line:co
         io.stdout.write(help);
         return 0;
       }
-      const result = loadDesiredState(values.config ?? [], { cwd: io.cwd, env: io.env });
+      const result = loadDesiredState(values.config ?? [], {
+        cwd: io.cwd,
+        env: io.env,
+        redactor: io.redactor
+      });
       if (!result.ok) {
         for (const error62 of result.errors) io.stderr.write(`${formatConfigError(error62)}
 `);
@@ -34672,7 +35161,7 @@ var init_json = __esm({
 function plural2(count2, one, many = `${one}s`) {
   return `${count2} ${count2 === 1 ? one : many}`;
 }
-function printable(text) {
+function printable2(text) {
   return String(text).replace(
     // eslint-disable-next-line no-control-regex
     /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g,
@@ -34699,7 +35188,7 @@ function messageAfterStatus(status, message) {
   return status !== void 0 && message.startsWith(`${status} `) ? message.slice(String(status).length + 1) : message;
 }
 function describeError(error62) {
-  return printable(describeFailure(error62));
+  return printable2(describeFailure(error62));
 }
 function isShown(change) {
   return change.action !== "no-op" || change.error !== void 0 || (change.notes?.length ?? 0) > 0;
@@ -34721,7 +35210,7 @@ function viewEntry(entry) {
   const shape = entry.before === void 0 && entry.after !== void 0 ? "added" : entry.after === void 0 && entry.before !== void 0 ? "removed" : "changed";
   return {
     shape,
-    path: printable(entry.path),
+    path: printable2(entry.path),
     before: shown2(entry.before),
     after: shown2(entry.after)
   };
@@ -34760,19 +35249,19 @@ var init_wording = __esm({
 
 // src/render/escape.ts
 function escapeInline(text) {
-  return printable(text).replace(/[\\`*_[\]<>&|~#!$^]/g, (char) => `\\${char}`).replace(/^[-+ ]/, (char) => char === " " ? "&#32;" : `\\${char}`).replace(/^(\d+)([.)])/, "$1\\$2");
+  return printable2(text).replace(/[\\`*_[\]<>&|~#!$^]/g, (char) => `\\${char}`).replace(/^[-+ ]/, (char) => char === " " ? "&#32;" : `\\${char}`).replace(/^(\d+)([.)])/, "$1\\$2");
 }
 function code(text) {
   return `<code>${escapeInline(text)}</code>`;
 }
 function escapeHtml(text) {
-  return printable(text).replace(
+  return printable2(text).replace(
     /[&<>"]/g,
     (char) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[char] ?? char
   );
 }
 function linkTarget2(url2) {
-  return `<${printable(url2).replace(/[\s<>]/g, (char) => encodeURIComponent(char))}>`;
+  return `<${printable2(url2).replace(/[\s<>]/g, (char) => encodeURIComponent(char))}>`;
 }
 var init_escape = __esm({
   "src/render/escape.ts"() {
@@ -35038,7 +35527,7 @@ function actionColor(action, s) {
   }
 }
 function changeBlock(change, s) {
-  const address = s.bold(printable(change.address));
+  const address = s.bold(printable2(change.address));
   const lines = [];
   if (change.error !== void 0) {
     lines.push(`${s.red(ERROR_SYMBOL)} ${address} could not be planned`);
@@ -35054,10 +35543,10 @@ function changeBlock(change, s) {
         lines.push(`${INDENT}${s.red("-")} ${field.path}: ${field.before}`);
       else lines.push(`${INDENT}${field.path}: ${field.before} → ${field.after}`);
     }
-    for (const finding of change.findings ?? []) lines.push(`${INDENT}• ${printable(finding)}`);
+    for (const finding of change.findings ?? []) lines.push(`${INDENT}• ${printable2(finding)}`);
   }
   for (const note of change.notes ?? []) {
-    lines.push(s.dim(`${INDENT}note: ${printable(note)}`.trimEnd()));
+    lines.push(s.dim(`${INDENT}note: ${printable2(note)}`.trimEnd()));
   }
   return lines;
 }
@@ -35083,8 +35572,8 @@ function planText(plan2, options) {
   return finish(lines);
 }
 function outcomeLine(outcome, s) {
-  const head = `${OUTCOME_STYLE[outcome.outcome].symbol(s)} ${s.bold(printable(outcome.address))} (${outcome.action})`;
-  const why = printable(describeFailure(outcome));
+  const head = `${OUTCOME_STYLE[outcome.outcome].symbol(s)} ${s.bold(printable2(outcome.address))} (${outcome.action})`;
+  const why = printable2(describeFailure(outcome));
   return why === "" ? head : `${head}: ${why}`;
 }
 function applyReportText(report, options) {
@@ -35198,7 +35687,7 @@ function useColor(io) {
   return io.stdout.isTTY && !io.env.NO_COLOR;
 }
 function printPlan(io, plan2, format) {
-  for (const chunk of renderPlanChunks(plan2, format, {
+  for (const chunk of renderPlanChunks(io.redactor.plan(plan2), format, {
     color: format === "text" && useColor(io)
   })) {
     io.stdout.write(chunk);
@@ -35209,7 +35698,9 @@ function savePlan(command2, io, plan2, path) {
   try {
     const file2 = openSync2(target2, "w");
     try {
-      for (const chunk of renderPlanChunks(plan2, "json")) writeSync(file2, chunk);
+      for (const chunk of renderPlanChunks(io.redactor.plan(plan2), "json")) {
+        writeSync(file2, io.redactor.redact(chunk));
+      }
     } finally {
       closeSync2(file2);
     }
@@ -39374,7 +39865,8 @@ function loadState(command2, flags, io, readFile) {
   const result = loadDesiredState(configPaths(flags), {
     cwd: io.cwd,
     env: io.env,
-    ...readFile ? { readFile } : {}
+    ...readFile ? { readFile } : {},
+    ...io.redactor ? { redactor: io.redactor } : {}
   });
   if (result.ok) return result.state;
   for (const error62 of result.errors) io.stderr.write(`${formatConfigError(error62)}
@@ -39510,7 +40002,7 @@ function sessionSignal(parent) {
 function openCache(command2, io, dir, refresh) {
   let cache2;
   try {
-    cache2 = new DirectoryCache(resolve3(io.cwd, dir));
+    cache2 = new DirectoryCache(resolve3(io.cwd, dir), io.redactor);
   } catch (error62) {
     const reason = error62 instanceof Error ? error62.message : String(error62);
     throw new CliError(`${command2}: cannot use --cache ${dir}: ${reason}`);
@@ -40236,8 +40728,23 @@ function configFlags(flags, saved, file2) {
   return { ...flags, config: saved.config };
 }
 function checked(io, saved, fresh, file2) {
-  const refusals = checkSavedPlan(saved, fresh);
-  if (refusals.length === 0) return withCurrentHolds(saved, fresh);
+  const redacted = io.redactor.plan(fresh);
+  const refusals = checkSavedPlan(saved, redacted);
+  if (refusals.length === 0) {
+    const freshByAddress = new Map(
+      redacted.changes.map((change, index) => [change.address, fresh.changes[index]])
+    );
+    const plan2 = withCurrentHolds(saved, redacted);
+    return {
+      ...plan2,
+      changes: plan2.changes.map((change) => {
+        const current = freshByAddress.get(change.address);
+        if (current === void 0 || change.requests.length === 0) return change;
+        const { address, scope, name: name2, requests } = current;
+        return { ...change, address, scope, name: name2, requests };
+      })
+    };
+  }
   for (const refusal of refusals) {
     io.stderr.write(`forgeplan: apply: refused ${refusal.address}: ${refusal.reason}
 `);
@@ -40347,7 +40854,7 @@ Exit 0 when everything was applied and verified; 1 otherwise.
         if (io.signal.aborted) {
           throw new CliError("apply: interrupted while reading live state; nothing was applied");
         }
-        const plan2 = saved === void 0 || savedFile === void 0 ? fresh : checked(shown2, saved, fresh, savedFile);
+        const plan2 = saved === void 0 || savedFile === void 0 ? fresh : checked({ ...io, stderr: shown2.stderr }, saved, fresh, savedFile);
         printPlan(io, plan2, format);
         if (!hasChanges(plan2)) {
           if (format === "text") io.stdout.write("Nothing to apply.\n");
@@ -40383,7 +40890,7 @@ Exit 0 when everything was applied and verified; 1 otherwise.
         const verification2 = result.stopped ? void 0 : await replan("verifying", false);
         const report = {
           outcomes,
-          ...verification2 ? { verification: verification2 } : {},
+          ...verification2 ? { verification: io.redactor.plan(verification2) } : {},
           verified: verification2 !== void 0 && verificationOf(outcomes, verification2)
         };
         io.stdout.write(
@@ -40590,7 +41097,7 @@ Exit 0: no drift; 2: drift (a create, update, delete or audit finding); 1: error
             const result = await reportDriftIssue(client, {
               ...issueRepo,
               drifted,
-              body: renderPlan(plan2, "markdown", {
+              body: renderPlan(io.redactor.plan(plan2), "markdown", {
                 title: "forgeplan drift",
                 maxLength: GITHUB_BODY_LIMIT - DRIFT_MARKER.length - 1
               }),
@@ -40932,6 +41439,7 @@ import { tmpdir } from "node:os";
 import { isAbsolute as isAbsolute2, join as join4, relative, resolve as resolve7 } from "node:path";
 
 // src/cli/run.ts
+init_redact();
 init_io();
 import { readFileSync as readFileSync7 } from "node:fs";
 var INTERRUPTED = 130;
@@ -40961,7 +41469,14 @@ function version2() {
   const pkg = JSON.parse(readFileSync7(new URL("../../package.json", import.meta.url), "utf8"));
   return pkg.version;
 }
-async function runCli(argv, io) {
+async function runCli(argv, outer) {
+  const redactor = outer.redactor ?? new Redactor();
+  const io = {
+    ...outer,
+    redactor,
+    stdout: redactor.writer(outer.stdout),
+    stderr: redactor.writer(outer.stderr)
+  };
   const [name2, ...rest] = argv;
   try {
     if (name2 === void 0 || name2 === "help" || name2 === "--help" || name2 === "-h") {
@@ -41000,6 +41515,7 @@ async function runCli(argv, io) {
 // src/action/run.ts
 init_desired();
 init_plan();
+init_redact();
 init_secret();
 init_merge2();
 init_client();
@@ -41152,8 +41668,8 @@ function cliEnvironment(env, inputs) {
   if (inputs.gitlabToken !== void 0) result.GITLAB_TOKEN = inputs.gitlabToken;
   return result;
 }
-function configAnnotations(inputs, env, cwd, workspace) {
-  const result = loadDesiredState(inputs.config, { cwd, env });
+function configAnnotations(inputs, env, cwd, workspace, redactor) {
+  const result = loadDesiredState(inputs.config, { cwd, env, redactor });
   if (result.ok) return [];
   return result.errors.map((error62) => {
     const absolute = resolve7(cwd, error62.file);
@@ -41207,19 +41723,52 @@ function planArgs(inputs, out, cwd) {
   return ["plan", ...connectionArgs(inputs), ...shard, ...common];
 }
 async function runAction(context) {
-  const { env, write } = context;
-  for (const token of new Set(tokenInputs(env))) write(maskCommands(token));
+  const redactor = new Redactor();
+  try {
+    return await runSteps(context, redactor);
+  } catch (error62) {
+    const message = error62 instanceof Error ? error62.message : String(error62);
+    context.write(
+      annotation({
+        level: "error",
+        title: "forgeplan",
+        message: redactor.redact(`internal error: ${message.split("\n")[0]}`)
+      })
+    );
+    return 1;
+  }
+}
+function masker(context, redactor, done) {
+  const masked = new Set(done);
+  return () => {
+    for (const value of redactor.masks()) {
+      for (const form2 of [value, JSON.stringify(value).slice(1, -1)]) {
+        if (masked.has(form2)) continue;
+        masked.add(form2);
+        context.write(maskCommands(form2));
+      }
+    }
+  };
+}
+async function runSteps(context, redactor) {
+  const { env } = context;
+  const tokens = tokenInputs(env);
+  for (const token of new Set(tokens)) context.write(maskCommands(token));
+  for (const token of tokens) redactor.add(token, "token input");
+  const mask = masker(context, redactor, tokens);
+  const write = (text) => context.write(redactor.redact(text));
+  const note = (annotated) => write(annotation({ ...annotated, message: redactor.redact(annotated.message) }));
   const setOutputs = (values) => {
     if (env.GITHUB_OUTPUT === void 0) return;
     for (const [name2, value] of Object.entries(values))
-      appendTo(env.GITHUB_OUTPUT, outputBlock(name2, value));
+      appendTo(env.GITHUB_OUTPUT, outputBlock(name2, redactor.redact(value)));
   };
   let inputs;
   try {
     inputs = readInputs(env);
   } catch (error62) {
     if (!(error62 instanceof InputError)) throw error62;
-    write(annotation({ level: "error", title: "forgeplan", message: error62.message }));
+    note({ level: "error", title: "forgeplan", message: error62.message });
     setOutputs({ "exit-code": "1", "has-changes": "false" });
     return 1;
   }
@@ -41228,9 +41777,10 @@ async function runAction(context) {
   const cliEnv = cliEnvironment(env, inputs);
   const signal = context.signal ?? new AbortController().signal;
   if (inputs.merge.length === 0) {
-    const problems = configAnnotations(inputs, cliEnv, cwd, workspace);
+    const problems = configAnnotations(inputs, cliEnv, cwd, workspace, redactor);
+    mask();
     if (problems.length > 0) {
-      for (const problem of problems) write(annotation(problem));
+      for (const problem of problems) note(problem);
       setOutputs({ "exit-code": "1", "has-changes": "false" });
       return 1;
     }
@@ -41245,7 +41795,8 @@ async function runAction(context) {
       stdinIsTTY: false,
       env: cliEnv,
       cwd,
-      signal
+      signal,
+      redactor
     };
     write(`forgeplan ${argv.join(" ")}
 ${fence.open}`);
@@ -41273,7 +41824,7 @@ ${fence.open}`);
     exitCode = applied.code;
   }
   const failures = applied === void 0 ? failureAnnotations(plan2, planned) : failureAnnotations(void 0, applied);
-  for (const note of failures) write(annotation(note));
+  for (const failure2 of failures) note(failure2);
   const pullRequest = pullRequestOf(env);
   const commit = pullRequest?.headSha ?? env.GITHUB_SHA;
   const title = inputs.command === "drift" ? "forgeplan drift" : `forgeplan ${inputs.command}`;
@@ -41284,12 +41835,15 @@ ${fence.open}`);
     ...runUrl !== void 0 ? { detailsUrl: runUrl } : {}
   };
   if (env.GITHUB_STEP_SUMMARY !== void 0) {
-    const summary = applied?.stdout ?? (plan2 ? renderPlan(plan2, "markdown", { ...markdownOptions, maxLength: SUMMARY_LIMIT }) : "");
-    if (summary !== "") appendTo(env.GITHUB_STEP_SUMMARY, summary);
+    const summary = applied?.stdout ?? (plan2 ? renderPlan(redactor.plan(plan2), "markdown", {
+      ...markdownOptions,
+      maxLength: SUMMARY_LIMIT
+    }) : "");
+    if (summary !== "") appendTo(env.GITHUB_STEP_SUMMARY, redactor.redact(summary));
   }
   const wantComment = inputs.comment ?? (isPullRequestEvent(env) && inputs.shard === void 0);
   if (wantComment && plan2 !== void 0 && inputs.command !== "apply") {
-    await comment(context, inputs, pullRequest, plan2, markdownOptions);
+    await comment(context, { write, note, redactor }, inputs, pullRequest, plan2, markdownOptions);
   }
   const changed = plan2 === void 0 ? false : inputs.command === "drift" ? hasDrift(plan2) : hasChanges(plan2);
   setOutputs({
@@ -41324,9 +41878,9 @@ function failureAnnotations(plan2, run) {
   const message = reason === void 0 ? "forgeplan exited 1; the log and the job summary say what failed" : reason.slice("forgeplan: ".length);
   return [{ level: "error", title: "forgeplan", message }];
 }
-async function comment(context, inputs, pullRequest, plan2, options) {
-  const { env, write } = context;
-  const warn = (message) => write(annotation({ level: "warning", title: "forgeplan", message }));
+async function comment(context, { write, note, redactor }, inputs, pullRequest, plan2, options) {
+  const { env } = context;
+  const warn = (message) => note({ level: "warning", title: "forgeplan", message });
   const [owner, repo] = (env.GITHUB_REPOSITORY ?? "").split("/");
   if (pullRequest === void 0 || !owner || !repo) {
     warn("no pull request in this event: the plan is in the job summary only");
@@ -41343,7 +41897,9 @@ async function comment(context, inputs, pullRequest, plan2, options) {
     writeIntervalMs: 0,
     ...context.signal !== void 0 ? { signal: context.signal } : {}
   });
-  const body = renderPlan(plan2, "markdown", { ...options, maxLength: GITHUB_BODY_LIMIT });
+  const body = redactor.redact(
+    renderPlan(redactor.plan(plan2), "markdown", { ...options, maxLength: GITHUB_BODY_LIMIT })
+  );
   try {
     const result = await upsertStickyComment(
       client,
@@ -41362,24 +41918,12 @@ async function comment(context, inputs, pullRequest, plan2, options) {
 // src/action/main.ts
 var stop = new AbortController();
 for (const signal of ["SIGINT", "SIGTERM"]) process.once(signal, () => stop.abort());
-try {
-  process.exitCode = await runAction({
-    env: process.env,
-    cwd: process.cwd(),
-    write: (text) => process.stdout.write(text),
-    signal: stop.signal
-  });
-} catch (error62) {
-  const message = error62 instanceof Error ? error62.message : String(error62);
-  process.stdout.write(
-    annotation({
-      level: "error",
-      title: "forgeplan",
-      message: `internal error: ${message.split("\n")[0]}`
-    })
-  );
-  process.exitCode = 1;
-}
+process.exitCode = await runAction({
+  env: process.env,
+  cwd: process.cwd(),
+  write: (text) => process.stdout.write(text),
+  signal: stop.signal
+});
 /*! Bundled license information:
 
 content-type/dist/index.js:

@@ -5,6 +5,7 @@ import type { CliIO } from "../cli/io.js";
 import { runCli } from "../cli/run.js";
 import { loadDesiredState } from "../engine/desired.js";
 import { hasChanges, type Plan } from "../core/plan.js";
+import { Redactor } from "../core/redact.js";
 import { Secret } from "../core/secret.js";
 import { readPlan } from "../engine/merge.js";
 import { ForgeClient, ForgeError } from "../forge/client.js";
@@ -85,8 +86,9 @@ function configAnnotations(
   env: Record<string, string | undefined>,
   cwd: string,
   workspace: string,
+  redactor: Redactor,
 ): Annotation[] {
-  const result = loadDesiredState(inputs.config, { cwd, env });
+  const result = loadDesiredState(inputs.config, { cwd, env, redactor });
   if (result.ok) return [];
   return result.errors.map((error) => {
     const absolute = resolve(cwd, error.file);
@@ -150,20 +152,67 @@ function planArgs(inputs: ActionInputs, out: string, cwd: string): string[] {
 }
 
 export async function runAction(context: ActionEnvironment): Promise<number> {
-  const { env, write } = context;
+  const redactor = new Redactor();
+  try {
+    return await runSteps(context, redactor);
+  } catch (error) {
+    // One annotation, never a stack trace (which could quote a request), redacted like the rest.
+    const message = error instanceof Error ? error.message : String(error);
+    context.write(
+      annotation({
+        level: "error",
+        title: "forgeplan",
+        message: redactor.redact(`internal error: ${message.split("\n")[0]}`),
+      }),
+    );
+    return 1;
+  }
+}
+
+/**
+ * Tells the runner to mask every value the redactor knows that it has not been told yet, as each
+ * value is written and JSON-escaped (the forms a log line most often holds).
+ */
+function masker(
+  context: ActionEnvironment,
+  redactor: Redactor,
+  done: Iterable<string>,
+): () => void {
+  const masked = new Set(done);
+  return () => {
+    for (const value of redactor.masks()) {
+      for (const form of [value, JSON.stringify(value).slice(1, -1)]) {
+        if (masked.has(form)) continue;
+        masked.add(form);
+        context.write(maskCommands(form));
+      }
+    }
+  };
+}
+
+async function runSteps(context: ActionEnvironment, redactor: Redactor): Promise<number> {
+  const { env } = context;
   // Before anything else, so that no later line can show a token.
-  for (const token of new Set(tokenInputs(env))) write(maskCommands(token));
+  const tokens = tokenInputs(env);
+  for (const token of new Set(tokens)) context.write(maskCommands(token));
+  for (const token of tokens) redactor.add(token, "token input");
+  const mask = masker(context, redactor, tokens);
+  // Everything else the log gets passes through the redactor; annotation messages before they are
+  // escaped for the runner, since escaping could hide a value from it.
+  const write = (text: string) => context.write(redactor.redact(text));
+  const note = (annotated: Annotation) =>
+    write(annotation({ ...annotated, message: redactor.redact(annotated.message) }));
   const setOutputs = (values: Record<string, string>) => {
     if (env.GITHUB_OUTPUT === undefined) return;
     for (const [name, value] of Object.entries(values))
-      appendTo(env.GITHUB_OUTPUT, outputBlock(name, value));
+      appendTo(env.GITHUB_OUTPUT, outputBlock(name, redactor.redact(value)));
   };
   let inputs: ActionInputs;
   try {
     inputs = readInputs(env);
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
-    write(annotation({ level: "error", title: "forgeplan", message: error.message }));
+    note({ level: "error", title: "forgeplan", message: error.message });
     setOutputs({ "exit-code": "1", "has-changes": "false" });
     return 1;
   }
@@ -173,9 +222,11 @@ export async function runAction(context: ActionEnvironment): Promise<number> {
   const signal = context.signal ?? new AbortController().signal;
 
   if (inputs.merge.length === 0) {
-    const problems = configAnnotations(inputs, cliEnv, cwd, workspace);
+    const problems = configAnnotations(inputs, cliEnv, cwd, workspace, redactor);
+    // Loading taught the redactor the configuration's values: mask them before anything prints.
+    mask();
     if (problems.length > 0) {
-      for (const problem of problems) write(annotation(problem));
+      for (const problem of problems) note(problem);
       setOutputs({ "exit-code": "1", "has-changes": "false" });
       return 1;
     }
@@ -193,6 +244,7 @@ export async function runAction(context: ActionEnvironment): Promise<number> {
       env: cliEnv,
       cwd,
       signal,
+      redactor,
     };
     write(`forgeplan ${argv.join(" ")}\n${fence.open}`);
     try {
@@ -226,7 +278,7 @@ export async function runAction(context: ActionEnvironment): Promise<number> {
     applied === undefined
       ? failureAnnotations(plan, planned)
       : failureAnnotations(undefined, applied);
-  for (const note of failures) write(annotation(note));
+  for (const failure of failures) note(failure);
 
   const pullRequest = pullRequestOf(env);
   const commit = pullRequest?.headSha ?? env.GITHUB_SHA;
@@ -240,13 +292,18 @@ export async function runAction(context: ActionEnvironment): Promise<number> {
   if (env.GITHUB_STEP_SUMMARY !== undefined) {
     const summary =
       applied?.stdout ??
-      (plan ? renderPlan(plan, "markdown", { ...markdownOptions, maxLength: SUMMARY_LIMIT }) : "");
-    if (summary !== "") appendTo(env.GITHUB_STEP_SUMMARY, summary);
+      (plan
+        ? renderPlan(redactor.plan(plan), "markdown", {
+            ...markdownOptions,
+            maxLength: SUMMARY_LIMIT,
+          })
+        : "");
+    if (summary !== "") appendTo(env.GITHUB_STEP_SUMMARY, redactor.redact(summary));
   }
 
   const wantComment = inputs.comment ?? (isPullRequestEvent(env) && inputs.shard === undefined);
   if (wantComment && plan !== undefined && inputs.command !== "apply") {
-    await comment(context, inputs, pullRequest, plan, markdownOptions);
+    await comment(context, { write, note, redactor }, inputs, pullRequest, plan, markdownOptions);
   }
 
   const changed =
@@ -294,16 +351,23 @@ function failureAnnotations(plan: Plan | undefined, run: CliRun): Annotation[] {
   return [{ level: "error", title: "forgeplan", message }];
 }
 
+/** The step's log as the steps write to it: lines and annotations, both redacted. */
+interface Log {
+  write(text: string): void;
+  note(annotated: Annotation): void;
+  redactor: Redactor;
+}
+
 async function comment(
   context: ActionEnvironment,
+  { write, note, redactor }: Log,
   inputs: ActionInputs,
   pullRequest: PullRequest | undefined,
   plan: Plan,
   options: { title: string; commit?: string; detailsUrl?: string },
 ): Promise<void> {
-  const { env, write } = context;
-  const warn = (message: string) =>
-    write(annotation({ level: "warning", title: "forgeplan", message }));
+  const { env } = context;
+  const warn = (message: string) => note({ level: "warning", title: "forgeplan", message });
   const [owner, repo] = (env.GITHUB_REPOSITORY ?? "").split("/");
   if (pullRequest === undefined || !owner || !repo) {
     warn("no pull request in this event: the plan is in the job summary only");
@@ -320,7 +384,9 @@ async function comment(
     writeIntervalMs: 0,
     ...(context.signal !== undefined ? { signal: context.signal } : {}),
   });
-  const body = renderPlan(plan, "markdown", { ...options, maxLength: GITHUB_BODY_LIMIT });
+  const body = redactor.redact(
+    renderPlan(redactor.plan(plan), "markdown", { ...options, maxLength: GITHUB_BODY_LIMIT }),
+  );
   try {
     const result = await upsertStickyComment(
       client,

@@ -9,7 +9,7 @@ import { missingSecrets } from "../engine/secrets.js";
 import type { ForgeClient } from "../forge/client.js";
 import { renderApplyReport } from "../render/index.js";
 import { parseFlags } from "./args.js";
-import { type Command, CliError, type CliIO } from "./io.js";
+import { type Command, CliError, type CliIO, type CommandIO } from "./io.js";
 import { parseFormat, printPlan, useColor } from "./output.js";
 import { clockTime, Progress, realEvery, tightestWindow } from "./progress.js";
 import { type ConnectionFlags, connectionFlags, loadState, openSession } from "./session.js";
@@ -71,11 +71,28 @@ function configFlags(flags: ConnectionFlags, saved: Plan | undefined, file: stri
 
 /**
  * A saved plan may be applied only if a fresh plan agrees with it change by change; otherwise every
- * refused change is named on stderr and nothing is applied.
+ * refused change is named on stderr and nothing is applied. The saved plan shows sensitive values as
+ * "(sensitive)", so it is compared with the fresh plan redacted the same way, and what is sent are
+ * the fresh plan's requests, which equal the saved ones once redacted.
  */
-function checked(io: CliIO, saved: Plan, fresh: Plan, file: string): Plan {
-  const refusals = checkSavedPlan(saved, fresh);
-  if (refusals.length === 0) return withCurrentHolds(saved, fresh);
+function checked(io: CommandIO, saved: Plan, fresh: Plan, file: string): Plan {
+  const redacted = io.redactor.plan(fresh);
+  const refusals = checkSavedPlan(saved, redacted);
+  if (refusals.length === 0) {
+    const freshByAddress = new Map(
+      redacted.changes.map((change, index) => [change.address, fresh.changes[index]!]),
+    );
+    const plan = withCurrentHolds(saved, redacted);
+    return {
+      ...plan,
+      changes: plan.changes.map((change) => {
+        const current = freshByAddress.get(change.address);
+        if (current === undefined || change.requests.length === 0) return change;
+        const { address, scope, name, requests } = current;
+        return { ...change, address, scope, name, requests };
+      }),
+    };
+  }
   for (const refusal of refusals) {
     io.stderr.write(`forgeplan: apply: refused ${refusal.address}: ${refusal.reason}\n`);
   }
@@ -192,7 +209,7 @@ export const apply: Command = async (argv, io) => {
     const plan =
       saved === undefined || savedFile === undefined
         ? fresh
-        : checked(shown, saved, fresh, savedFile);
+        : checked({ ...io, stderr: shown.stderr }, saved, fresh, savedFile);
     printPlan(io, plan, format);
     if (!hasChanges(plan)) {
       if (format === "text") io.stdout.write("Nothing to apply.\n");
@@ -229,7 +246,7 @@ export const apply: Command = async (argv, io) => {
     const verification = result.stopped ? undefined : await replan("verifying", false);
     const report: ApplyReport = {
       outcomes,
-      ...(verification ? { verification } : {}),
+      ...(verification ? { verification: io.redactor.plan(verification) } : {}),
       verified: verification !== undefined && verificationOf(outcomes, verification),
     };
     io.stdout.write(

@@ -110,7 +110,7 @@ export const drift: Command = async (argv, io) => {
         const result = await reportDriftIssue(client, {
           ...issueRepo,
           drifted,
-          body: renderPlan(plan, "markdown", {
+          body: renderPlan(io.redactor.plan(plan), "markdown", {
             title: "forgeplan drift",
             maxLength: GITHUB_BODY_LIMIT - DRIFT_MARKER.length - 1,
           }),

@@ -1,3 +1,5 @@
+import type { Redactor } from "../core/redact.js";
+
 /** The terminal and process surroundings a command runs in; passed in so tests can drive commands in-process. */
 export interface Output {
   write(text: string): void;
@@ -14,10 +16,24 @@ export interface CliIO {
   readonly signal: AbortSignal;
   /** Asks the user a question on the terminal and returns the answer; only used when stdin is a TTY. */
   readonly prompt?: (question: string) => Promise<string>;
+  /**
+   * The run's redactor, when the caller already has one (the Action registers its inputs first);
+   * otherwise `runCli` makes one.
+   */
+  readonly redactor?: Redactor;
+}
+
+/**
+ * What a command runs with: stdout and stderr already pass through the run's redactor, which the
+ * command also hands to the other places it writes (plan files, the cache, issue bodies) and to the
+ * loader, which teaches it the configuration's sensitive values.
+ */
+export interface CommandIO extends CliIO {
+  readonly redactor: Redactor;
 }
 
 /** A subcommand: receives the arguments after its name and returns the process exit code. */
-export type Command = (argv: string[], io: CliIO) => Promise<number>;
+export type Command = (argv: string[], io: CommandIO) => Promise<number>;
 
 /**
  * An expected failure with a one-line cause for the user (bad flag, bad file, failed request).

@@ -2,7 +2,7 @@ import { closeSync, openSync, writeSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Plan } from "../core/plan.js";
 import { FORMATS, type Format, renderPlanChunks } from "../render/index.js";
-import { CliError, type CliIO } from "./io.js";
+import { CliError, type CliIO, type CommandIO } from "./io.js";
 
 export function parseFormat(command: string, value: string | undefined): Format {
   const format = value ?? "text";
@@ -19,21 +19,28 @@ export function useColor(io: CliIO): boolean {
   return io.stdout.isTTY && !io.env.NO_COLOR;
 }
 
-export function printPlan(io: CliIO, plan: Plan, format: Format): void {
-  for (const chunk of renderPlanChunks(plan, format, {
+/** Prints the plan as the redactor lets it be shown: sensitive diff values and strings hidden. */
+export function printPlan(io: CommandIO, plan: Plan, format: Format): void {
+  for (const chunk of renderPlanChunks(io.redactor.plan(plan), format, {
     color: format === "text" && useColor(io),
   })) {
     io.stdout.write(chunk);
   }
 }
 
-/** Saves the plan as the contract's JSON, the file `apply PLAN.json` applies exactly. */
-export function savePlan(command: string, io: CliIO, plan: Plan, path: string): void {
+/**
+ * Saves the plan as the contract's JSON, the file `apply PLAN.json` applies exactly. It is output
+ * like any other: sensitive values read "(sensitive)" (apply compares it with a fresh plan redacted
+ * the same way, and sends the fresh plan's values).
+ */
+export function savePlan(command: string, io: CommandIO, plan: Plan, path: string): void {
   const target = resolve(io.cwd, path);
   try {
     const file = openSync(target, "w");
     try {
-      for (const chunk of renderPlanChunks(plan, "json")) writeSync(file, chunk);
+      for (const chunk of renderPlanChunks(io.redactor.plan(plan), "json")) {
+        writeSync(file, io.redactor.redact(chunk));
+      }
     } finally {
       closeSync(file);
     }

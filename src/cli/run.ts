@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
-import { CliError, type CliIO, type Command } from "./io.js";
+import { Redactor } from "../core/redact.js";
+import { CliError, type CliIO, type Command, type CommandIO } from "./io.js";
 
 /**
  * The exit code of a run that a SIGINT or SIGTERM kept from finishing, as shells give a process
@@ -39,8 +40,18 @@ export function version(): string {
   return pkg.version;
 }
 
-/** Runs the CLI in-process and returns the exit code; every expected error becomes one stderr line. */
-export async function runCli(argv: string[], io: CliIO): Promise<number> {
+/**
+ * Runs the CLI in-process and returns the exit code; every expected error becomes one stderr line.
+ * Everything written to stdout and stderr passes through the run's redactor first.
+ */
+export async function runCli(argv: string[], outer: CliIO): Promise<number> {
+  const redactor = outer.redactor ?? new Redactor();
+  const io: CommandIO = {
+    ...outer,
+    redactor,
+    stdout: redactor.writer(outer.stdout),
+    stderr: redactor.writer(outer.stderr),
+  };
   const [name, ...rest] = argv;
   try {
     if (name === undefined || name === "help" || name === "--help" || name === "-h") {

@@ -74,6 +74,7 @@ export function loadState(
     cwd: io.cwd,
     env: io.env,
     ...(readFile ? { readFile } : {}),
+    ...(io.redactor ? { redactor: io.redactor } : {}),
   });
   if (result.ok) return result.state;
   for (const error of result.errors) io.stderr.write(`${formatConfigError(error)}\n`);
@@ -253,13 +254,13 @@ function sessionSignal(parent: AbortSignal): AbortSignal {
 
 /**
  * The conditional-request cache kept between runs (--cache DIR); entries are keyed by a hash of the
- * token, never the token. Refreshing reads nothing from it but still writes to it: a full read that
- * rewrites every entry.
+ * token, never the token, and hold no sensitive value in plain text (the redactor seals them).
+ * Refreshing reads nothing from it but still writes to it: a full read that rewrites every entry.
  */
 function openCache(command: string, io: CliIO, dir: string, refresh: boolean): ConditionalCache {
   let cache: DirectoryCache;
   try {
-    cache = new DirectoryCache(resolve(io.cwd, dir));
+    cache = new DirectoryCache(resolve(io.cwd, dir), io.redactor);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new CliError(`${command}: cannot use --cache ${dir}: ${reason}`);

@@ -22,7 +22,11 @@ export const validate: Command = async (argv, io) => {
     io.stdout.write(help);
     return 0;
   }
-  const result = loadDesiredState(values.config ?? [], { cwd: io.cwd, env: io.env });
+  const result = loadDesiredState(values.config ?? [], {
+    cwd: io.cwd,
+    env: io.env,
+    redactor: io.redactor,
+  });
   if (!result.ok) {
     for (const error of result.errors) io.stderr.write(`${formatConfigError(error)}\n`);
     return 1;

@@ -6,64 +6,127 @@ export const SECRET_KEYS: ReadonlySet<string> = new Set(["secret", "authorizatio
 
 export const ENV_REFERENCE = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
 
+/** `${NAME:public}` marks a value that is not sensitive; any other modifier is an error. */
+const PUBLIC = "public";
+
 export interface InterpolationProblem {
   path: Path;
   message: string;
+}
+
+/** An environment variable's value that went into the config. */
+export interface EnvValue {
+  name: string;
+  value: string;
+}
+
+/**
+ * A string that sensitive values were interpolated into: the string after replacement, and the
+ * values of its references not marked public.
+ */
+export interface SensitiveString {
+  text: string;
+  values: EnvValue[];
+}
+
+export interface Interpolated {
+  value: unknown;
+  problems: InterpolationProblem[];
+  /** Every string with a `${NAME}` not marked public. */
+  sensitive: SensitiveString[];
+  /** The values of secret keys' references (`secret: ${NAME}`), which stay unexpanded. */
+  secrets: EnvValue[];
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
 
 /**
  * Replaces `${NAME}` in every string value with the environment variable NAME (`$${` writes a
- * literal `${`). Values under secret keys are only checked, not expanded: the resolver turns them
- * into Secret objects so the value itself never sits in a plain string.
+ * literal `${`; `${NAME:public}` marks a value that may be shown). Values under secret keys are
+ * only checked, not expanded: the resolver turns them into Secret objects so the value itself never
+ * sits in a plain string. Parts without references are returned as they are, not copied.
  */
-export function interpolate(
-  value: unknown,
-  env: Env,
-): { value: unknown; problems: InterpolationProblem[] } {
-  const problems: InterpolationProblem[] = [];
-  const walk = (node: unknown, path: Path): unknown => {
+export function interpolate(value: unknown, env: Env): Interpolated {
+  const result: Interpolated = { value: undefined, problems: [], sensitive: [], secrets: [] };
+  const path: Array<string | number> = [];
+  const problem = (message: string) => result.problems.push({ path: [...path], message });
+  const walk = (node: unknown): unknown => {
     if (typeof node === "string") {
       const key = path[path.length - 1];
       if (typeof key === "string" && SECRET_KEYS.has(key)) {
         const name = ENV_REFERENCE.exec(node)?.[1];
-        if (name !== undefined && env[name] === undefined) {
-          problems.push({ path, message: `environment variable ${name} is not set` });
-        }
+        if (name === undefined) return node;
+        const found = env[name];
+        if (found === undefined) problem(`environment variable ${name} is not set`);
+        else result.secrets.push({ name, value: found });
         return node;
       }
-      return expand(node, env, (message) => problems.push({ path, message }));
+      if (!node.includes("${")) return node;
+      const expanded = expand(node, env, problem);
+      if (expanded.values.length > 0) result.sensitive.push(expanded);
+      return expanded.text;
     }
-    if (Array.isArray(node)) return node.map((item, index) => walk(item, [...path, index]));
+    if (Array.isArray(node)) {
+      let copy: unknown[] | undefined;
+      node.forEach((item, index) => {
+        path.push(index);
+        const inner = walk(item);
+        path.pop();
+        if (inner !== item) copy ??= node.slice();
+        if (copy !== undefined) copy[index] = inner;
+      });
+      return copy ?? node;
+    }
     if (node !== null && typeof node === "object") {
-      const result: Record<string, unknown> = {};
-      for (const [key, child] of Object.entries(node))
-        setKey(result, key, walk(child, [...path, key]));
-      return result;
+      const record = node as Record<string, unknown>;
+      let copy: Record<string, unknown> | undefined;
+      for (const key in record) {
+        if (!Object.hasOwn(record, key)) continue;
+        path.push(key);
+        const inner = walk(record[key]);
+        path.pop();
+        if (inner !== record[key]) copy ??= { ...record };
+        if (copy !== undefined) setKey(copy, key, inner);
+      }
+      return copy ?? node;
     }
     return node;
   };
-  return { value: walk(value, []), problems };
+  result.value = walk(value);
+  return result;
 }
 
 const REFERENCE = /\$\$\{|\$\{([^}]*)(\}?)/g;
+const NAME = /^([A-Za-z_][A-Za-z0-9_]*)(?::([A-Za-z]*))?$/;
 
-function expand(text: string, env: Env, problem: (message: string) => void): string {
-  if (!text.includes("${")) return text;
-  return text.replace(REFERENCE, (match, name: string | undefined, closed: string | undefined) => {
-    if (match === "$${") return "${";
-    if (closed === "" || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name ?? "")) {
-      problem(
-        `malformed reference ${JSON.stringify(match)}: write \${NAME} with letters, digits and _ (or $\${ for a literal \${)`,
-      );
-      return match;
-    }
-    const found = env[name!];
-    if (found === undefined) {
-      problem(`environment variable ${name} is not set`);
-      return match;
-    }
-    return found;
-  });
+function expand(text: string, env: Env, problem: (message: string) => void): SensitiveString {
+  const values: EnvValue[] = [];
+  const expanded = text.replace(
+    REFERENCE,
+    (match, reference: string | undefined, closed: string | undefined) => {
+      if (match === "$${") return "${";
+      const parsed = NAME.exec(reference ?? "");
+      if (closed === "" || parsed === null) {
+        problem(
+          `malformed reference ${JSON.stringify(match)}: write \${NAME} with letters, digits and _ (or $\${ for a literal \${)`,
+        );
+        return match;
+      }
+      const [, name, modifier] = parsed as unknown as [string, string, string | undefined];
+      if (modifier !== undefined && modifier !== PUBLIC) {
+        problem(
+          `unknown modifier ":${modifier}" in ${JSON.stringify(match)}: the only one is :${PUBLIC} (\${${name}:${PUBLIC}})`,
+        );
+        return match;
+      }
+      const found = env[name];
+      if (found === undefined) {
+        problem(`environment variable ${name} is not set`);
+        return match;
+      }
+      if (modifier === undefined) values.push({ name, value: found });
+      return found;
+    },
+  );
+  return { text: expanded, values };
 }

@@ -1,5 +1,6 @@
 import { closeSync, fstatSync, openSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, resolve as resolvePath } from "node:path";
+import type { Redactor } from "../core/redact.js";
 import { type ConfigError, errorAt, sortErrors } from "./errors.js";
 import { interpolate } from "./interpolate.js";
 import { issuesToErrors } from "./issues.js";
@@ -17,6 +18,11 @@ export interface LoadOptions {
   env: Readonly<Record<string, string | undefined>>;
   /** Reads a file (as bytes, so the loader can check the encoding, or as text); node's fs by default. */
   readFile?: (path: string) => string | Uint8Array;
+  /**
+   * Learns the run's sensitive values as they are read — secret references, every `${NAME}` not
+   * marked public, the targets' tokens — also when the load fails, since its errors may quote them.
+   */
+  redactor?: Redactor;
 }
 
 export const DEFAULT_CONFIG = "forgeplan.yaml";
@@ -40,7 +46,14 @@ export function loadConfig(paths: readonly string[], options: LoadOptions): Load
       continue;
     }
     errors.push(...parsed.problems);
-    const { value, problems } = interpolate(parsed.source.value, options.env);
+    const { value, problems, sensitive, secrets } = interpolate(parsed.source.value, options.env);
+    for (const secret of secrets) options.redactor?.add(secret.value, secret.name);
+    for (const field of sensitive) {
+      options.redactor?.addField(
+        field.text,
+        field.values.map(({ name, value: text }) => ({ value: text, source: name })),
+      );
+    }
     const source = { ...parsed.source, value };
     for (const problem of problems)
       errors.push(errorAt(source.locate(problem.path), problem.path, problem.message));
@@ -53,6 +66,9 @@ export function loadConfig(paths: readonly string[], options: LoadOptions): Load
   const order = files.map((file) => file.display);
   if (errors.length > 0) return { ok: false, errors: sortErrors(errors, order) };
   const resolved = resolve(valid, options.env, options.spec);
+  for (const target of resolved.state.targets) {
+    if (target.token) options.redactor?.add(target.token.reveal(), target.tokenEnv);
+  }
   if (resolved.errors.length > 0) return { ok: false, errors: sortErrors(resolved.errors, order) };
   return { ok: true, state: resolved.state };
 }

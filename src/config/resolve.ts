@@ -47,6 +47,7 @@ class Resolver {
   readonly targets = new Map<string, TargetConfig>();
   readonly profiles = new Map<string, SettingsLayer>();
   readonly defaults: SettingsLayer[] = [];
+  readonly #byKind = new Map<TargetConfig["type"], TargetConfig[]>();
 
   constructor(
     private readonly files: readonly ValidFile[],
@@ -177,8 +178,8 @@ class Resolver {
     source: SourceFile,
     path: Path,
   ): string | undefined {
-    const ofKind = [...this.targets.values()].filter((target) => target.type === kind);
     if (name === undefined) {
+      const ofKind = this.#ofKind(kind);
       if (ofKind.length === 1) return ofKind[0]!.name;
       this.error(
         this.place(source, path),
@@ -202,6 +203,16 @@ class Resolver {
       return undefined;
     }
     return name;
+  }
+
+  /** The targets of a kind, listed once: every entry asks, and a file may hold many thousands. */
+  #ofKind(kind: TargetConfig["type"]): TargetConfig[] {
+    let targets = this.#byKind.get(kind);
+    if (targets === undefined) {
+      targets = [...this.targets.values()].filter((target) => target.type === kind);
+      this.#byKind.set(kind, targets);
+    }
+    return targets;
   }
 
   #collectProfiles(): void {

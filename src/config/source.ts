@@ -1,4 +1,5 @@
 import {
+  type Alias,
   Composer,
   type Document,
   isAlias,
@@ -8,8 +9,11 @@ import {
   isSeq,
   LineCounter,
   type Node,
+  type Pair,
   Parser,
   type ParsedNode,
+  type Scalar,
+  type YAMLMap,
 } from "yaml";
 import type { CST } from "yaml";
 import { type ConfigError, type Origin, type Path, errorAt } from "./errors.js";
@@ -63,18 +67,15 @@ export function parseSource(file: string, content: string | Uint8Array): ParseRe
     const { line, col } = lines.linePos(offset);
     return { file, line: Math.max(line, 1), column: Math.max(col, 1) };
   };
-  const tokens = [...new Parser(lines.addNewLine).parse(text)];
-  const tooDeep = findTooDeep(tokens);
-  if (tooDeep !== undefined) {
+  const documents = compose(text, lines);
+  if (typeof documents === "number") {
     return {
       ok: false,
-      errors: [errorAt(position(tooDeep), [], `nesting is deeper than ${LIMITS.maxDepth} levels`)],
+      errors: [
+        errorAt(position(documents), [], `nesting is deeper than ${LIMITS.maxDepth} levels`),
+      ],
     };
   }
-
-  const documents = [
-    ...new Composer({ prettyErrors: false, uniqueKeys: false, version: "1.2" }).compose(tokens),
-  ];
   const errors: ConfigError[] = [];
   for (const document of documents) {
     for (const problem of [...document.errors, ...document.warnings]) {
@@ -98,7 +99,9 @@ export function parseSource(file: string, content: string | Uint8Array): ParseRe
   }
 
   const root = document.contents;
-  const converted = new Converter(document, position).run(root);
+  // Without a "*" anywhere the document holds no alias, and the walk that finds them is skipped.
+  const index = new DocumentIndex(root, text.includes("*"));
+  const converted = new Converter(index, position).run(root);
   if (converted.value === undefined) return { ok: false, errors: converted.errors };
   return {
     ok: true,
@@ -106,7 +109,7 @@ export function parseSource(file: string, content: string | Uint8Array): ParseRe
     source: {
       file,
       value: converted.value,
-      locate: (path, at = "value") => locate(document, root, path, at, position),
+      locate: (path, at = "value") => locate(index, root, path, at, position),
     },
   };
 }
@@ -150,39 +153,152 @@ function decode(
 }
 
 /**
+ * The documents of `text`, or the offset of the first collection nested too deeply. The syntax tree
+ * is only needed here: once this returns it is garbage, not carried through the rest of the load.
+ */
+function compose(text: string, lines: LineCounter): Document.Parsed[] | number {
+  const tokens = [...new Parser(lines.addNewLine).parse(text)];
+  const tooDeep = findTooDeep(tokens);
+  if (tooDeep !== undefined) return tooDeep;
+  return [
+    ...new Composer({ prettyErrors: false, uniqueKeys: false, version: "1.2" }).compose(tokens),
+  ];
+}
+
+/**
  * Measures nesting on the concrete syntax tree, iteratively, before composing: the composer recurses
  * per level, so a few thousand nested brackets would overflow its stack.
  */
-function findTooDeep(tokens: readonly CST.Token[]): number | undefined {
+function findTooDeep(roots: readonly CST.Token[]): number | undefined {
   // `depth` counts the collections around a token; a collection adds one level for its contents.
-  const stack: Array<{ token: CST.Token; depth: number }> = tokens.map((token) => ({
-    token,
-    depth: 0,
-  }));
-  while (stack.length > 0) {
-    const { token, depth } = stack.pop()!;
-    const children: Array<CST.Token | null | undefined> = [];
-    let level = depth;
+  // Two parallel stacks rather than an object per token: a large file has millions of tokens.
+  const tokens: CST.Token[] = [...roots];
+  const depths: number[] = roots.map(() => 0);
+  const push = (token: CST.Token | null | undefined, depth: number) => {
+    if (!token) return;
+    tokens.push(token);
+    depths.push(depth);
+  };
+  while (tokens.length > 0) {
+    const token = tokens.pop()!;
+    const depth = depths.pop()!;
     switch (token.type) {
       case "document":
-        children.push(token.value);
+        push(token.value, depth);
         break;
       case "block-map":
       case "flow-collection":
-        level = depth + 1;
-        for (const item of token.items) children.push(item.key, item.value);
+        if (depth + 1 > LIMITS.maxDepth) return token.offset;
+        for (const item of token.items) {
+          push(item.key, depth + 1);
+          push(item.value, depth + 1);
+        }
         break;
       case "block-seq":
-        level = depth + 1;
-        for (const item of token.items) children.push(item.value);
+        if (depth + 1 > LIMITS.maxDepth) return token.offset;
+        for (const item of token.items) push(item.value, depth + 1);
         break;
       default:
         break;
     }
-    if (level > LIMITS.maxDepth) return token.offset;
-    for (const child of children) if (child) stack.push({ token: child, depth: level });
   }
   return undefined;
+}
+
+/**
+ * Where every alias points (found in one pass over the document) and which pair holds each key (a
+ * mapping's keys are indexed the first time one is asked for). The YAML library's `Alias.resolve`
+ * walks the whole document on every call, which made a file with thousands of aliases (or merge
+ * keys) quadratic.
+ */
+class DocumentIndex {
+  /** Every alias in a value position, in document order, with the key path it sits at. */
+  readonly aliases: Array<{ alias: Alias; path: Path }> = [];
+  readonly #targets = new Map<Alias, Node>();
+  readonly #pairs = new WeakMap<YAMLMap, Map<string, Pair>>();
+
+  constructor(root: ParsedNode, mayHoldAliases: boolean) {
+    if (!mayHoldAliases) return;
+    // As the YAML library resolves them: the last node before the alias (in document order, a
+    // collection before its contents) that carries the anchor.
+    const anchors = new Map<string, Node>();
+    const path: Array<string | number> = [];
+    const walk = (node: unknown): void => {
+      if (isAlias(node)) {
+        const target = anchors.get(node.source);
+        if (target !== undefined) this.#targets.set(node, target);
+        return;
+      }
+      if (!isScalar(node) && !isMap(node) && !isSeq(node)) return;
+      if (node.anchor) anchors.set(node.anchor, node);
+      if (isScalar(node)) return;
+      for (const [index, item] of node.items.entries()) {
+        const value = isPair(item) ? item.value : item;
+        if (isPair(item) && !isAlias(item.key)) walk(item.key);
+        path.push(isPair(item) && isScalar(item.key) ? String(item.key.value) : index);
+        if (isAlias(value)) this.aliases.push({ alias: value, path: [...path] });
+        walk(value);
+        path.pop();
+      }
+    };
+    walk(root);
+  }
+
+  /** The node an alias refers to, or undefined when no anchor of its name comes before it. */
+  target(alias: Alias): Node | undefined {
+    return this.#targets.get(alias);
+  }
+
+  /** Follows aliases (a chain of them too) to the node they stand for. */
+  resolve(node: unknown): unknown {
+    let current = node;
+    for (let hops = 0; isAlias(current) && hops <= LIMITS.maxDepth; hops++) {
+      current = this.target(current);
+    }
+    return isAlias(current) ? undefined : current;
+  }
+
+  /** The pair of `map` written with `key` (the first, if repeated), or one a merge key brings in. */
+  pair(map: YAMLMap, key: string, visiting = new Set<YAMLMap>()): Pair | undefined {
+    let pairs = this.#pairs.get(map);
+    if (pairs === undefined) {
+      pairs = new Map();
+      for (const pair of map.items) {
+        if (!isScalar(pair.key)) continue;
+        const text = keyText(pair.key);
+        if (!pairs.has(text)) pairs.set(text, pair);
+      }
+      this.#pairs.set(map, pairs);
+    }
+    const own = pairs.get(key);
+    if (own !== undefined || visiting.has(map)) return own;
+    visiting.add(map);
+    for (const source of this.mergeSources(map)) {
+      const found = this.pair(source, key, visiting);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+
+  /** The mappings `<<` keys of `map` merge in, in order (the first one wins a key). */
+  mergeSources(map: YAMLMap): YAMLMap[] {
+    const sources: YAMLMap[] = [];
+    for (const pair of map.items) {
+      if (!isMergeKey(pair.key)) continue;
+      const value = this.resolve(pair.value);
+      const listed = isSeq(value) ? value.items.map((item) => this.resolve(item)) : [value];
+      for (const source of listed) if (isMap(source)) sources.push(source);
+    }
+    return sources;
+  }
+}
+
+/**
+ * A YAML merge key (`<<: *defaults`, or a list of aliases): the plain, unquoted key `<<`, as YAML
+ * 1.1 defines it (https://yaml.org/type/merge.html) and as the YAML library reads it.
+ */
+function isMergeKey(key: unknown): boolean {
+  return isScalar(key) && key.type === "PLAIN" && key.source === "<<";
 }
 
 /** Turns the YAML tree into plain values, refusing what a config never needs and bounding aliases. */
@@ -190,58 +306,51 @@ class Converter {
   readonly errors: ConfigError[] = [];
   #aliasValues = 0;
   readonly #shapes = new Map<Node, Shape>();
+  /** The key path of the node being converted; copied only when an error is recorded. */
+  readonly #path: Array<string | number> = [];
 
   constructor(
-    private readonly document: Document.Parsed,
+    private readonly index: DocumentIndex,
     private readonly position: Position,
   ) {}
 
   run(root: ParsedNode): { value: unknown; errors: ConfigError[] } {
-    this.#checkAliases(root, []);
+    this.#checkAliases();
     if (this.errors.length > 0) return { value: undefined, errors: this.errors };
-    return { value: this.#convert(root, []), errors: this.errors };
+    return { value: this.#convert(root), errors: this.errors };
   }
 
   #at(node: Node | null | undefined, path: Path, message: string): void {
     this.errors.push(errorAt(this.position(node?.range?.[0] ?? 0), path, message));
   }
 
-  /** Walks in document order, adding up what every alias expands to; stops at the first alias over a limit. */
-  #checkAliases(node: unknown, path: Path): boolean {
-    if (isAlias(node)) {
-      const target = node.resolve(this.document);
+  /** Adds up, in document order, what every alias expands to; stops at the first alias over a limit. */
+  #checkAliases(): void {
+    for (const { alias, path } of this.index.aliases) {
+      const target = this.index.target(alias);
       const shape = target === undefined ? { size: 0, depth: 0 } : this.#shape(target, new Set());
       if (shape === undefined) {
-        this.#at(node, path, `alias *${node.source} refers to a value that contains itself`);
-        return false;
+        this.#at(alias, path, `alias *${alias.source} refers to a value that contains itself`);
+        return;
       }
       if (path.length + shape.depth > LIMITS.maxDepth) {
         this.#at(
-          node,
+          alias,
           path,
-          `alias *${node.source} nests values deeper than ${LIMITS.maxDepth} levels`,
+          `alias *${alias.source} nests values deeper than ${LIMITS.maxDepth} levels`,
         );
-        return false;
+        return;
       }
       this.#aliasValues += shape.size;
       if (this.#aliasValues > LIMITS.maxAliasValues) {
         this.#at(
-          node,
+          alias,
           path,
           `aliases expand to more than ${LIMITS.maxAliasValues} values; refusing what looks like an alias bomb`,
         );
-        return false;
-      }
-      return true;
-    }
-    if (isMap(node) || isSeq(node)) {
-      for (const [index, item] of node.items.entries()) {
-        const child = isPair(item) ? item.value : item;
-        const key = isPair(item) && isScalar(item.key) ? String(item.key.value) : index;
-        if (!this.#checkAliases(child, [...path, key])) return false;
+        return;
       }
     }
-    return true;
   }
 
   /**
@@ -250,7 +359,7 @@ class Converter {
    */
   #shape(node: unknown, visiting: Set<unknown>): Shape | undefined {
     if (isAlias(node)) {
-      const target = node.resolve(this.document);
+      const target = this.index.target(node);
       return target === undefined ? { size: 1, depth: 0 } : this.#shape(target, visiting);
     }
     if (!isMap(node) && !isSeq(node)) return { size: 1, depth: 0 };
@@ -275,61 +384,114 @@ class Converter {
     return shape;
   }
 
-  #convert(node: unknown, path: Path): unknown {
+  #convert(node: unknown): unknown {
     if (node === null || node === undefined) return null;
-    if (isAlias(node)) return this.#convert(node.resolve(this.document), path);
+    if (isAlias(node)) return this.#convert(this.index.target(node));
     const tagged = node as Node;
     if (tagged.tag !== undefined && !PLAIN_TAGS.has(tagged.tag)) {
       this.#at(
         tagged,
-        path,
+        this.#path,
         `unsupported tag ${shortTag(tagged.tag)}; a config holds plain strings, numbers, booleans, null, mappings and lists`,
       );
     }
     if (isScalar(node)) return isPlainScalar(node.value) ? node.value : String(node.value);
-    if (isSeq(node)) return node.items.map((item, index) => this.#convert(item, [...path, index]));
+    if (isSeq(node)) {
+      return node.items.map((item, index) => {
+        this.#path.push(index);
+        const value = this.#convert(item);
+        this.#path.pop();
+        return value;
+      });
+    }
     if (isMap(node)) {
       const result: Record<string, unknown> = {};
-      const firstLines = new Map<string, number>();
+      let merge: Pair | undefined;
       for (const pair of node.items) {
-        const key = this.#key(pair.key, path);
+        const merging = isMergeKey(pair.key);
+        const key = merging ? "<<" : this.#key(pair.key);
         if (key === undefined) continue;
-        const keyPath = [...path, key];
-        const first = firstLines.get(key);
-        if (first !== undefined) {
-          this.#at(pair.key as Node, keyPath, `duplicate key (first written at line ${first})`);
+        if (merging ? merge !== undefined : Object.hasOwn(result, key)) {
+          this.#duplicate(node, pair, key);
           continue;
         }
-        firstLines.set(key, this.position((pair.key as Node).range?.[0] ?? 0).line);
-        setKey(result, key, this.#convert(pair.value, keyPath));
+        if (merging) {
+          merge = pair;
+          continue;
+        }
+        this.#path.push(key);
+        setKey(result, key, this.#convert(pair.value));
+        this.#path.pop();
       }
+      // After the mapping's own keys, which win over what the merge brings in.
+      if (merge !== undefined) this.#merge(merge, result);
       return result;
     }
-    this.#at(tagged, path, "unsupported YAML value");
+    this.#at(tagged, this.#path, "unsupported YAML value");
     return null;
   }
 
-  #key(key: unknown, path: Path): string | undefined {
+  /** A key written twice: the first is kept, the repeat is an error naming where the first is. */
+  #duplicate(map: YAMLMap, repeat: Pair, key: string): void {
+    const first = map.items.find((pair) =>
+      isMergeKey(repeat.key)
+        ? isMergeKey(pair.key)
+        : !isMergeKey(pair.key) && isScalar(pair.key) && keyText(pair.key) === key,
+    )!;
+    const line = this.position((first.key as Node).range?.[0] ?? 0).line;
+    this.#at(
+      repeat.key as Node,
+      [...this.#path, key],
+      `duplicate key (first written at line ${line})`,
+    );
+  }
+
+  /** Adds the keys a merge key brings in that the mapping does not write itself. */
+  #merge(pair: Pair, result: Record<string, unknown>): void {
+    const value = this.index.resolve(pair.value);
+    // Errors point at what the entry wrote: the item of a written list, else the merge key's value.
+    const listed = isSeq(value)
+      ? value.items.map((item) => ({ item, written: isSeq(pair.value) ? item : pair.value }))
+      : [{ item: pair.value, written: pair.value }];
+    for (const { item, written } of listed) {
+      const source = this.index.resolve(item);
+      if (!isMap(source)) {
+        this.#at(
+          (written ?? pair.key) as Node,
+          [...this.#path, "<<"],
+          "a merge key (<<) takes a mapping, an alias of one, or a list of them",
+        );
+        return;
+      }
+      const merged = this.#convert(source) as Record<string, unknown>;
+      for (const [key, inner] of Object.entries(merged)) {
+        if (!Object.hasOwn(result, key)) setKey(result, key, inner);
+      }
+    }
+  }
+
+  #key(key: unknown): string | undefined {
     if (isScalar(key) && (typeof key.value === "string" || typeof key.value === "number")) {
       // The written text, so a branch named 1.10 stays "1.10" rather than the number 1.1.
-      return key.type === "PLAIN" && key.source !== undefined ? key.source : String(key.value);
+      return keyText(key);
     }
-    this.#at(key as Node, path, "keys must be plain strings");
+    this.#at(key as Node, this.#path, "keys must be plain strings");
     return undefined;
   }
 }
 
 function isPlainScalar(value: unknown): boolean {
-  return value === null || ["string", "number", "boolean"].includes(typeof value);
+  const type = typeof value;
+  return value === null || type === "string" || type === "number" || type === "boolean";
 }
 
 function shortTag(tag: string): string {
   return tag.startsWith("tag:yaml.org,2002:") ? `!!${tag.slice("tag:yaml.org,2002:".length)}` : tag;
 }
 
-/** Finds the node at `path`, following aliases; falls back to the nearest written parent. */
+/** Finds the node at `path`, following aliases and merge keys; falls back to the nearest written parent. */
 function locate(
-  document: Document.Parsed,
+  index: DocumentIndex,
   root: ParsedNode,
   path: Path,
   at: "key" | "value",
@@ -338,12 +500,10 @@ function locate(
   let node: unknown = root;
   let keyNode: Node | undefined;
   for (const segment of path) {
-    if (isAlias(node)) node = node.resolve(document);
+    node = index.resolve(node);
     let next: unknown;
     if (isMap(node)) {
-      const pair = node.items.find(
-        (item) => isScalar(item.key) && keyText(item.key) === String(segment),
-      );
+      const pair = index.pair(node, String(segment));
       if (pair === undefined) break;
       keyNode = pair.key as Node;
       next = pair.value ?? pair.key;
@@ -355,12 +515,11 @@ function locate(
     }
     node = next;
   }
-  const target = at === "key" && keyNode !== undefined ? keyNode : (node as Node);
+  const target =
+    at === "key" && keyNode !== undefined ? keyNode : ((index.resolve(node) ?? node) as Node);
   return position(target.range?.[0] ?? 0);
 }
 
-function keyText(key: Node): string {
-  return isScalar(key) && key.type === "PLAIN" && key.source !== undefined
-    ? key.source
-    : String(isScalar(key) ? key.value : "");
+function keyText(key: Scalar): string {
+  return key.type === "PLAIN" && key.source !== undefined ? key.source : String(key.value);
 }

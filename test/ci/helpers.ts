@@ -82,6 +82,8 @@ export async function runActionStep(options: {
   cwd: string;
   inputs: Record<string, string>;
   event?: { name: string; payload: unknown };
+  /** More of the job's environment, such as the variables a config interpolates. */
+  env?: Record<string, string>;
 }): Promise<ActionRun> {
   const runner = tempDir("forgeplan-runner-");
   const output = join(runner, "output");
@@ -104,6 +106,7 @@ export async function runActionStep(options: {
     GITHUB_SHA: "0000000000000000000000000000000000000000",
     GITHUB_WORKSPACE: options.cwd,
     RUNNER_TEMP: runner,
+    ...options.env,
   };
   for (const [name, value] of Object.entries(options.inputs)) {
     env[`INPUT_${name.toUpperCase()}`] = value;
