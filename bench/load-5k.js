@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import console from "node:console";
 import process from "node:process";
-import { loadDesiredState } from "../dist/config/index.js";
+import { loadDesiredState } from "../dist/engine/desired.js";
 
 const REPOSITORIES = 5000;
 
@@ -53,9 +53,9 @@ try {
   const resources = repositories.reduce(
     (sum, entry) =>
       sum +
-      Object.keys(entry.branchProtection).length +
-      (entry.webhooks?.hooks.length ?? 0) +
-      (entry.invitations === undefined ? 0 : 1),
+      Object.keys(entry.settings.branch_protection ?? {}).length +
+      (entry.settings.webhooks?.hooks?.length ?? 0) +
+      (entry.settings.invitations === undefined ? 0 : 1),
     0,
   );
   const peak = process.resourceUsage().maxRSS / 1024;

@@ -13,7 +13,8 @@ import { join } from "node:path";
 import console from "node:console";
 import process from "node:process";
 import { parseDocument } from "yaml";
-import { formatConfigError, loadDesiredState } from "../dist/config/index.js";
+import { formatConfigError } from "../dist/config/index.js";
+import { loadDesiredState } from "../dist/engine/desired.js";
 
 const quick = process.argv.includes("--quick");
 const MERGE_ENTRIES = quick ? 1000 : 5000;
@@ -78,7 +79,7 @@ const directory = mkdtempSync(join(tmpdir(), "forgeplan-bench-"));
 try {
   const merge = run(directory, "merge-keys", mergeKeys(), (result) => {
     if (!result.ok) throw new Error(`merge keys: ${formatConfigError(result.errors[0])}`);
-    const merged = result.state.repositories.filter((entry) => entry.branchProtection.main);
+    const merged = result.state.repositories.filter((entry) => entry.settings.branch_protection?.main);
     if (merged.length !== MERGE_ENTRIES) throw new Error(`merge keys: ${merged.length} merged`);
   });
   const duplicate = run(directory, "duplicates", duplicates(), (result, file) => {
