@@ -108,9 +108,13 @@ export interface Plan {
   rotate_secrets?: true;
 }
 
+/**
+ * Counts the changes by action. A change that could not be planned is counted in the plan's
+ * `errors`, not here: nothing is known of what it would do, so it is not "unchanged" either.
+ */
 export function summarize(changes: readonly Change[]): PlanSummary {
   const summary: PlanSummary = { create: 0, update: 0, delete: 0, report: 0, "no-op": 0 };
-  for (const change of changes) summary[change.action] += 1;
+  for (const change of changes) if (change.error === undefined) summary[change.action] += 1;
   return summary;
 }
 

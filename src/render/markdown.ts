@@ -99,7 +99,7 @@ function changeEntry(change: Change): string {
     );
     if (change.diff.length > 0) {
       const rows = change.diff.map((entry) => {
-        const field = viewEntry(entry);
+        const field = viewEntry(entry, change.action);
         return [code(field.path), code(field.before), code(field.after)];
       });
       parts.push(table(["field", "before", "after"], rows));

@@ -54,7 +54,7 @@ function changeBlock(change: Change, s: Styles): string[] {
     const color = actionColor(change.action, s);
     lines.push(`${color(ACTION_SYMBOL[change.action])} ${address} ${ACTION_PHRASE[change.action]}`);
     for (const entry of change.diff) {
-      const field = viewEntry(entry);
+      const field = viewEntry(entry, change.action);
       if (field.shape === "added")
         lines.push(`${INDENT}${s.green("+")} ${field.path}: ${field.after}`);
       else if (field.shape === "removed")
@@ -86,7 +86,7 @@ export function planText(plan: Plan, options: RenderOptions): string {
     lines.push(s.green(NO_CHANGES));
     if (plan.summary.report > 0) lines.push(`${plural(plan.summary.report, "audit report")}.`);
   } else {
-    lines.push(`Plan: ${summaryCounts(plan.summary)}.`);
+    lines.push(`Plan: ${summaryCounts(plan.summary, plan.errors)}.`);
     if (plan.errors > 0) lines.push(s.red(errorCount(plan)));
   }
   return finish(lines);
