@@ -28,17 +28,40 @@ export function verificationOf(outcomes: readonly ChangeOutcome[], replan: Plan)
   );
 }
 
-async function confirm(io: CliIO, plan: Plan, autoApprove: boolean): Promise<void> {
+/**
+ * The question asks about what will be sent: a held change and, without --allow-delete, a delete
+ * are planned but not applied, so they are named after the counts, not in them.
+ */
+export function confirmationQuestion(plan: Plan, allowDelete: boolean): string {
+  const changes = applicableChanges(plan);
+  const count = (action: string) =>
+    changes.filter(
+      (change) => change.action === action && !change.held && (allowDelete || action !== "delete"),
+    ).length;
+  const held = changes.filter((change) => change.held).length;
+  const skippedDeletes = allowDelete
+    ? 0
+    : changes.filter((change) => change.action === "delete" && !change.held).length;
+  const notes = [
+    ...(skippedDeletes > 0
+      ? [`${skippedDeletes} planned delete(s) skipped: they need --allow-delete`]
+      : []),
+    ...(held > 0 ? [`${held} held`] : []),
+  ];
+  return (
+    `Apply ${count("create")} create(s), ${count("update")} update(s), ${count("delete")} delete(s)?` +
+    `${notes.length > 0 ? ` (${notes.join("; ")})` : ""} Only 'yes' is accepted: `
+  );
+}
+
+async function confirm(io: CliIO, question: string, autoApprove: boolean): Promise<void> {
   if (autoApprove) return;
   if (!io.stdinIsTTY || !io.prompt) {
     throw new CliError(
       "apply: refusing to apply without confirmation: stdin is not a terminal (pass --auto-approve)",
     );
   }
-  const { create, update, delete: deletes } = plan.summary;
-  const answer = await io.prompt(
-    `Apply ${create} create(s), ${update} update(s), ${deletes} delete(s)? Only 'yes' is accepted: `,
-  );
+  const answer = await io.prompt(question);
   if (answer.trim() !== "yes") throw new CliError("apply: cancelled, nothing was applied");
 }
 
@@ -225,14 +248,15 @@ export const apply: Command = async (argv, io) => {
         `apply: the plan sends secrets from ${missing.join(", ")}, which ${missing.length === 1 ? "is" : "are"} not set; nothing was applied`,
       );
     }
-    await confirm(io, plan, values["auto-approve"] === true);
+    const allowDelete = values["allow-delete"] === true;
+    await confirm(io, confirmationQuestion(plan, allowDelete), values["auto-approve"] === true);
     progress.begin("applying", applicableChanges(plan).length);
     let result: ApplyResult;
     try {
       result = await applyPlan({
         plan,
         clients: session.clients,
-        allowDelete: values["allow-delete"] === true,
+        allowDelete,
         secrets: session.secrets,
         env: io.env,
         onOutcome: () => progress.settled(),

@@ -332,6 +332,14 @@ describe("confirmation on a terminal", () => {
     expect(world.stats().mutations_applied).toBe(5);
   });
 
+  it("asks about what will be applied: deletes without --allow-delete are named, not counted", async () => {
+    const result = await runInProcess(["apply", "-c", demo, ...at()], { tty: true, answer: "no" });
+    expect(result.stderr).toContain(
+      "Apply 1 create(s), 2 update(s), 0 delete(s)? (2 planned delete(s) skipped: they need --allow-delete) Only 'yes' is accepted: ",
+    );
+    expect(result.code).toBe(1);
+  });
+
   it("changes nothing when the user types anything else", async () => {
     const result = await runInProcess(["apply", "-c", demo, ...at()], { tty: true, answer: "y" });
     expect(result.code).toBe(1);
