@@ -8,11 +8,17 @@ import { checkSavedPlan, withCurrentHolds } from "../engine/saved-plan.js";
 import { missingSecrets } from "../engine/secrets.js";
 import type { ForgeClient } from "../forge/client.js";
 import { renderApplyReport } from "../render/index.js";
-import { parseFlags } from "./args.js";
+import { configHint, looksLikeConfig, parseFlags } from "./args.js";
 import { type Command, CliError, type CliIO, type CommandIO } from "./io.js";
-import { parseFormat, printPlan, useColor } from "./output.js";
+import { colorFlag, colorHelp, parseFormat, printPlan, useColor } from "./output.js";
 import { clockTime, Progress, realEvery, tightestWindow } from "./progress.js";
-import { type ConnectionFlags, connectionFlags, loadState, openSession } from "./session.js";
+import {
+  type ConnectionFlags,
+  connectionFlags,
+  connectionHelp,
+  loadState,
+  openSession,
+} from "./session.js";
 import { planPart, shardClientOptions, shardOption } from "./sharding.js";
 
 /**
@@ -66,6 +72,11 @@ async function confirm(io: CliIO, question: string, autoApprove: boolean): Promi
 }
 
 function readSavedPlan(io: CliIO, file: string): Plan {
+  if (looksLikeConfig(file)) {
+    throw new CliError(
+      `apply: ${configHint(file)}; a file given alone is a saved plan (plan --out)`,
+    );
+  }
   let text: string;
   try {
     text = readFileSync(resolve(io.cwd, file), "utf8");
@@ -149,21 +160,30 @@ function resumeHint(
   return `forgeplan: ${head}. ${counts}; ${next}${longer}\n`;
 }
 
-const help = `usage: forgeplan apply [-c FILE|DIR]... [--auto-approve] [--allow-delete] [--format FORMAT]
+export const flags = {
+  ...connectionFlags,
+  ...colorFlag,
+  format: { type: "string" },
+  "auto-approve": { type: "boolean" },
+  "allow-delete": { type: "boolean" },
+  shard: { type: "string" },
+  "rotate-secrets": { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+export const help = `usage: forgeplan apply [-c FILE|DIR]... [--auto-approve] [--allow-delete] [--format FORMAT]
        forgeplan apply PLAN.json [-c FILE|DIR]... [--auto-approve] [--allow-delete]
 
 Plans (or checks a saved plan against a fresh plan), asks for confirmation, applies, then re-reads
 and verifies that nothing is left to do.
-  -c, --config FILE|DIR   desired state (repeatable; default forgeplan.yaml, or the saved plan's)
-  PLAN.json               apply exactly this saved plan (from 'plan --out'), refused if live state moved
-  --auto-approve          apply without asking (required when stdin is not a terminal)
-  --allow-delete          also apply planned deletes (otherwise they are skipped)
-  --format FORMAT         text (default), markdown or json, for the plan and the report
-  --shard K/N             apply only this shard's part (same partition as 'plan --shard')
-  --rotate-secrets        also send every managed webhook secret and authorization header again
-  --max-wait DURATION     longest wait for a rate-limit reset before stopping cleanly (default 15m)
-  --cache DIR             keep the conditional-request cache in DIR between runs
-  --sandbox, --sandbox-url URL, --concurrency N, --write-interval MS   as for 'plan'
+  PLAN.json                apply exactly this saved plan (from 'plan --out'), refused if live state
+                           moved; its configuration is the one it records unless -c is given
+${connectionHelp()}  --auto-approve           apply without asking (required when stdin is not a terminal)
+  --allow-delete           also apply planned deletes (otherwise they are skipped)
+  --format FORMAT          text (default), markdown or json, for the plan and the report
+${colorHelp}  --shard K/N              apply only this shard's part (same partition as 'plan --shard')
+  --rotate-secrets         also send every managed webhook secret and authorization header again
+  -h, --help               this text
 Exit 0 when everything was applied and verified; 1 otherwise.
 `;
 
@@ -172,20 +192,7 @@ Exit 0 when everything was applied and verified; 1 otherwise.
  * confirm, apply, then re-read and verify; exit 0 only when everything was applied and verified.
  */
 export const apply: Command = async (argv, io) => {
-  const { values, positionals } = parseFlags(
-    "apply",
-    argv,
-    {
-      ...connectionFlags,
-      format: { type: "string" },
-      "auto-approve": { type: "boolean" },
-      "allow-delete": { type: "boolean" },
-      shard: { type: "string" },
-      "rotate-secrets": { type: "boolean" },
-      help: { type: "boolean", short: "h" },
-    },
-    { positionals: true },
-  );
+  const { values, positionals } = parseFlags("apply", argv, flags, { positionals: true });
   if (values.help) {
     io.stdout.write(help);
     return 0;
@@ -197,9 +204,10 @@ export const apply: Command = async (argv, io) => {
     );
   }
   const format = parseFormat("apply", values.format);
+  const color = useColor(io, values["no-color"]);
   const savedFile = positionals[0];
   const saved = savedFile === undefined ? undefined : readSavedPlan(io, savedFile);
-  const flags = configFlags(values, saved, savedFile);
+  const connection = configFlags(values, saved, savedFile);
 
   const clients: ForgeClient[] = [];
   const progress = new Progress({
@@ -210,8 +218,15 @@ export const apply: Command = async (argv, io) => {
   });
   // Wait lines and errors go through the progress output, so they never break its live line.
   const shown: CliIO = { ...io, stderr: progress.output };
-  const state = loadState("apply", flags, shown);
-  const session = await openSession("apply", flags, shown, state, [], shardClientOptions(shard));
+  const state = loadState("apply", connection, shown);
+  const session = await openSession(
+    "apply",
+    connection,
+    shown,
+    state,
+    [],
+    shardClientOptions(shard),
+  );
   clients.push(...session.clients.values());
   session.onEvent((event) => progress.event(event));
   // A saved plan is checked against a fresh plan made the same way it was.
@@ -233,7 +248,7 @@ export const apply: Command = async (argv, io) => {
       saved === undefined || savedFile === undefined
         ? fresh
         : checked({ ...io, stderr: shown.stderr }, saved, fresh, savedFile);
-    printPlan(io, plan, format);
+    printPlan(io, plan, format, color);
     if (!hasChanges(plan)) {
       if (format === "text") io.stdout.write("Nothing to apply.\n");
       return plan.errors > 0 ? 1 : 0;
@@ -273,9 +288,7 @@ export const apply: Command = async (argv, io) => {
       ...(verification ? { verification: io.redactor.plan(verification) } : {}),
       verified: verification !== undefined && verificationOf(outcomes, verification),
     };
-    io.stdout.write(
-      renderApplyReport(report, format, { color: format === "text" && useColor(io) }),
-    );
+    io.stdout.write(renderApplyReport(report, format, { color: format === "text" && color }));
     if (result.stopped) shown.stderr.write(resumeHint(outcomes, result.stopped, savedFile));
     const failed = outcomes.some((outcome) => outcome.outcome === "failed");
     return failed || !report.verified || plan.errors > 0 ? 1 : 0;

@@ -5,19 +5,27 @@ import type { DesiredState } from "../config/model.js";
 import { ExportError, type ExportRequest, exportState } from "../engine/export.js";
 import { parseFlags } from "./args.js";
 import { type Command, CliError } from "./io.js";
-import { connectionFlags, loadState, openSession } from "./session.js";
+import { connectionFlags, connectionHelp, loadState, openSession } from "./session.js";
 
-const help = `usage: forgeplan export [--repo OWNER/REPO]... [--project ID]... [--group ID]... [-c FILE]
+export const flags = {
+  ...connectionFlags,
+  repo: { type: "string", multiple: true },
+  project: { type: "string", multiple: true },
+  group: { type: "string", multiple: true },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+export const help = `usage: forgeplan export [--repo OWNER/REPO]... [--project ID]... [--group ID]... [-c FILE]
 
 Prints desired-state YAML read from live state; planning it shows no changes. Repository settings
 (branch protections, webhooks without their write-only secrets) are written out in full; projects and
 groups are listed as comments, since their clean-ups name what must not exist.
-  --repo OWNER/REPO     a repository to export (repeatable)
-  --project ID          a planning project whose boards to list (repeatable)
-  --group ID            a planning group whose epics to list (repeatable)
-  -c, --config FILE     take the targets from this config (default: forgeplan.yaml if present,
-                        else the default GitHub and GitLab targets)
-  --sandbox, --sandbox-url URL   read from a sandbox instead
+  --repo OWNER/REPO        a repository to export (repeatable)
+  --project ID             a planning project whose boards to list (repeatable)
+  --group ID               a planning group whose epics to list (repeatable)
+${connectionHelp(["config"])}  -c, --config FILE        take the targets from this config (default: forgeplan.yaml if present,
+                           else the default GitHub and GitLab targets)
+  -h, --help               this text
 `;
 
 /**
@@ -25,13 +33,7 @@ groups are listed as comments, since their clean-ups name what must not exist.
  * read from live state. Without a config file it uses the default targets (GitHub and GitLab).
  */
 export const exportCommand: Command = async (argv, io) => {
-  const { values } = parseFlags("export", argv, {
-    ...connectionFlags,
-    repo: { type: "string", multiple: true },
-    project: { type: "string", multiple: true },
-    group: { type: "string", multiple: true },
-    help: { type: "boolean", short: "h" },
-  });
+  const { values } = parseFlags("export", argv, flags);
   if (values.help) {
     io.stdout.write(help);
     return 0;

@@ -3,7 +3,20 @@ import { CATEGORIES, SeedError, type SandboxOptions, startSandbox } from "../san
 import { parseCount, parseFlags } from "./args.js";
 import { CliError, type Command } from "./io.js";
 
-const usage = `usage: forgeplan sandbox [options]
+export const flags = {
+  port: { type: "string" },
+  seed: { type: "string" },
+  generate: { type: "string" },
+  latency: { type: "string" },
+  "fail-rate": { type: "string" },
+  "fault-seed": { type: "string" },
+  "rate-limit": { type: "string" },
+  "rate-window": { type: "string" },
+  "secondary-limit": { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+export const help = `usage: forgeplan sandbox [options]
 
 Runs the local emulator of the service on 127.0.0.1 until interrupted.
 
@@ -18,6 +31,7 @@ options:
   --rate-window SECONDS  length of every rate-limit window
   --secondary-limit N    secondary limit: points a minute per endpoint and token (default 900;
                          a read costs 1, a write 5)
+  -h, --help             this text
 `;
 
 function parseFailRate(value: string | undefined): number | undefined {
@@ -54,20 +68,9 @@ function positive(flag: string, value: string | undefined): number | undefined {
 }
 
 export const sandbox: Command = async (argv, io) => {
-  const { values } = parseFlags("sandbox", argv, {
-    port: { type: "string" },
-    seed: { type: "string" },
-    generate: { type: "string" },
-    latency: { type: "string" },
-    "fail-rate": { type: "string" },
-    "fault-seed": { type: "string" },
-    "rate-limit": { type: "string" },
-    "rate-window": { type: "string" },
-    "secondary-limit": { type: "string" },
-    help: { type: "boolean", short: "h" },
-  });
+  const { values } = parseFlags("sandbox", argv, flags);
   if (values.help) {
-    io.stdout.write(usage);
+    io.stdout.write(help);
     return 0;
   }
   const port = parseCount("sandbox", "port", values.port);

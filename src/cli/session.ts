@@ -34,6 +34,44 @@ export const connectionFlags = {
   cache: { type: "string" },
 } as const;
 
+/** How `--help` describes each of `connectionFlags`, in their order. */
+const CONNECTION_HELP: ReadonlyArray<readonly [keyof typeof connectionFlags, string]> = [
+  [
+    "config",
+    "  -c, --config FILE|DIR    desired state (repeatable; default forgeplan.yaml; - reads stdin)",
+  ],
+  [
+    "sandbox",
+    "  --sandbox                start an embedded sandbox with the demo world and run against it",
+  ],
+  ["sandbox-url", "  --sandbox-url URL        run against a running sandbox (forgeplan sandbox)"],
+  ["concurrency", "  --concurrency N          concurrent reads (default 8, at most 100)"],
+  [
+    "write-interval",
+    "  --write-interval MS      spacing between mutating requests (default 1000; 0 against a sandbox)",
+  ],
+  [
+    "points-per-minute",
+    "  --points-per-minute N    the secondary limit each endpoint is paced to (default 900; a read\n" +
+      "                           costs 1 point, a write 5)",
+  ],
+  [
+    "max-wait",
+    "  --max-wait DURATION      longest any request waits for rate limits (90s, 15m, 1h30m; default 15m)",
+  ],
+  [
+    "cache",
+    "  --cache DIR              keep the conditional-request cache (ETags and bodies) in DIR between runs",
+  ],
+];
+
+/** The `--help` lines of the connection flags, but those a command describes its own way. */
+export function connectionHelp(except: ReadonlyArray<keyof typeof connectionFlags> = []): string {
+  return CONNECTION_HELP.filter(([flag]) => !except.includes(flag))
+    .map(([, line]) => `${line}\n`)
+    .join("");
+}
+
 export interface ConnectionFlags {
   config?: string[];
   sandbox?: boolean;

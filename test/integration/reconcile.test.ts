@@ -356,6 +356,17 @@ describe("confirmation on a terminal", () => {
     });
     expect(plain.stdout).not.toContain("\u001b[");
   });
+
+  it("leaves colour off with --no-color or on a dumb terminal, and forces it with FORCE_COLOR", async () => {
+    const plan = (options: { tty: boolean; env?: Record<string, string> }, ...flags: string[]) =>
+      runInProcess(["plan", "-c", demo, ...at(), ...flags], options);
+    expect((await plan({ tty: true }, "--no-color")).stdout).not.toContain("\u001b[");
+    expect((await plan({ tty: true, env: { TERM: "dumb" } })).stdout).not.toContain("\u001b[");
+    expect((await plan({ tty: false, env: { FORCE_COLOR: "1" } })).stdout).toContain("\u001b[");
+    expect((await plan({ tty: true, env: { FORCE_COLOR: "0" } })).stdout).not.toContain("\u001b[");
+    const forced = await plan({ tty: false, env: { FORCE_COLOR: "1" } }, "--no-color");
+    expect(forced.stdout).not.toContain("\u001b[");
+  });
 });
 
 describe("errors from the service", () => {
