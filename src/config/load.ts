@@ -1,4 +1,12 @@
-import { closeSync, fstatSync, openSync, readdirSync, readFileSync, statSync } from "node:fs";
+import {
+  closeSync,
+  fstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  statSync,
+} from "node:fs";
 import { join, resolve as resolvePath } from "node:path";
 import type { Redactor } from "../core/redact.js";
 import { type ConfigError, errorAt, sortErrors } from "./errors.js";
@@ -23,9 +31,17 @@ export interface LoadOptions {
    * marked public, the targets' tokens — also when the load fails, since its errors may quote them.
    */
   redactor?: Redactor;
+  /** Reads standard input, for the path `-`; file descriptor 0 by default. */
+  readStdin?: () => string | Uint8Array;
 }
 
 export const DEFAULT_CONFIG = "forgeplan.yaml";
+
+/** The path that names standard input (`-c -`), as most command-line tools take it. */
+export const STDIN_PATH = "-";
+
+/** How errors and `validate` name standard input. */
+export const STDIN_NAME = "<stdin>";
 
 export type LoadResult = { ok: true; state: DesiredState } | { ok: false; errors: ConfigError[] };
 
@@ -89,6 +105,11 @@ function expandPaths(paths: readonly string[], cwd: string, errors: ConfigError[
     files.push({ display, absolute });
   };
   for (const path of paths) {
+    if (path === STDIN_PATH) {
+      if (!seen.has(STDIN_PATH)) files.push({ display: STDIN_NAME, absolute: STDIN_PATH });
+      seen.add(STDIN_PATH);
+      continue;
+    }
     const absolute = resolvePath(cwd, path);
     let directory = false;
     try {
@@ -123,6 +144,7 @@ function read(
   errors: ConfigError[],
 ): string | Uint8Array | undefined {
   try {
+    if (file.absolute === STDIN_PATH) return (options.readStdin ?? readStdinBounded)();
     return (options.readFile ?? readBounded)(file.absolute);
   } catch (error) {
     if (error instanceof FileTooLarge) {
@@ -151,6 +173,27 @@ function read(
 }
 
 class FileTooLarge extends Error {}
+
+/**
+ * Reads standard input to its end, refusing it once it passes the size limit rather than holding
+ * whatever is piped in. Blocking reads of descriptor 0, as `-c -` is read before anything else runs.
+ */
+function readStdinBounded(): Uint8Array {
+  const chunks: Buffer[] = [];
+  const buffer = Buffer.alloc(64 * 1024);
+  let total = 0;
+  for (;;) {
+    const read = readSync(0, buffer, 0, buffer.length, null);
+    if (read === 0) return Buffer.concat(chunks);
+    total += read;
+    if (total > LIMITS.maxBytes) {
+      throw new FileTooLarge(
+        `the input is larger than the ${LIMITS.maxBytes / (1024 * 1024)} MiB limit`,
+      );
+    }
+    chunks.push(Buffer.from(buffer.subarray(0, read)));
+  }
+}
 
 /** Reads a file, refusing (without reading it) one over the size limit. */
 function readBounded(path: string): Uint8Array {

@@ -1,8 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { runBuilt, runInProcess } from "../helpers/cli.js";
+import { repoRoot, runBuilt, runInProcess } from "../helpers/cli.js";
 
 const directory = mkdtempSync(join(tmpdir(), "forgeplan-validate-"));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
@@ -105,6 +105,22 @@ describe("forgeplan validate", () => {
     expect(result.stderr).toBe(
       "forgeplan: validate: unknown option --frobnicate; see 'forgeplan validate --help'\n",
     );
+  });
+
+  it("reads the configuration from stdin with -c -, naming it <stdin> in errors", async () => {
+    const demo = readFileSync(`${repoRoot}examples/forgeplan.yaml`, "utf8");
+    expect(await runBuilt(["validate", "-c", "-"], { input: demo })).toEqual({
+      code: 0,
+      stdout: "valid: <stdin> (2 repository entries, 1 project, 1 group, 2 audits)\n",
+      stderr: "",
+    });
+    const bad = "version: 1\nrepositories:\n  - name: acme/api\n    bogus: 1\n";
+    const refused = await runBuilt(["validate", "-c", "-"], { input: bad });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^<stdin>:4:5: repositories\[0\]\.bogus: unknown key "bogus"/);
+    const planned = await runBuilt(["plan", "-c", "-", "--sandbox"], { input: demo });
+    expect(planned.code).toBe(2);
+    expect(planned.stdout).toContain("Plan: 1 to create, 2 to update, 2 to delete");
   });
 
   it("runs as a built command", async () => {
