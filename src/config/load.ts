@@ -31,6 +31,11 @@ export interface LoadOptions {
    * marked public, the targets' tokens — also when the load fails, since its errors may quote them.
    */
   redactor?: Redactor;
+  /**
+   * Validate the shape only: a variable that is not set is no error, and a value that refers to one
+   * is not checked (what it will be is not known), as `terraform validate` treats unknown values.
+   */
+  allowUnset?: boolean;
   /** Reads standard input, for the path `-`; file descriptor 0 by default. */
   readStdin?: () => string | Uint8Array;
 }
@@ -43,7 +48,14 @@ export const STDIN_PATH = "-";
 /** How errors and `validate` name standard input. */
 export const STDIN_NAME = "<stdin>";
 
-export type LoadResult = { ok: true; state: DesiredState } | { ok: false; errors: ConfigError[] };
+export type LoadResult =
+  | {
+      ok: true;
+      state: DesiredState;
+      /** The environment variables the files refer to (`${NAME}`), in the order first referred to. */
+      variables: string[];
+    }
+  | { ok: false; errors: ConfigError[] };
 
 /**
  * Loads files and directories (a directory = its *.yaml / *.yml files in name order), in the order
@@ -53,6 +65,10 @@ export function loadConfig(paths: readonly string[], options: LoadOptions): Load
   const errors: ConfigError[] = [];
   const files = expandPaths(paths.length > 0 ? paths : [DEFAULT_CONFIG], options.cwd, errors);
   const valid: ValidFile[] = [];
+  const variables = new Set<string>();
+  /** Positions of values that refer to unset variables (allowUnset): not checked. */
+  const unknown = new Set<string>();
+  const known = (found: ConfigError[]) => found.filter((error) => !unknown.has(positionKey(error)));
   for (const file of files) {
     const content = read(file, options, errors);
     if (content === undefined) continue;
@@ -62,7 +78,13 @@ export function loadConfig(paths: readonly string[], options: LoadOptions): Load
       continue;
     }
     errors.push(...parsed.problems);
-    const { value, problems, sensitive, secrets } = interpolate(parsed.source.value, options.env);
+    const { value, problems, sensitive, secrets, names, unresolved } = interpolate(
+      parsed.source.value,
+      options.env,
+      { allowUnset: options.allowUnset === true },
+    );
+    for (const name of names) variables.add(name);
+    for (const path of unresolved) unknown.add(positionKey(parsed.source.locate(path)));
     for (const secret of secrets) options.redactor?.add(secret.value, secret.name);
     for (const field of sensitive) {
       options.redactor?.addField(
@@ -74,8 +96,9 @@ export function loadConfig(paths: readonly string[], options: LoadOptions): Load
     for (const problem of problems)
       errors.push(errorAt(source.locate(problem.path), problem.path, problem.message));
     const checked = fileSchema(options.spec).safeParse(value);
-    if (!checked.success) errors.push(...issuesToErrors(checked.error.issues, source));
-    else if (problems.length === 0 && parsed.problems.length === 0) {
+    const invalid = checked.success ? [] : known(issuesToErrors(checked.error.issues, source));
+    errors.push(...invalid);
+    if (invalid.length === 0 && problems.length === 0 && parsed.problems.length === 0) {
       valid.push({ source, data: wrapSecrets(value, options.env) as ConfigFile });
     }
   }
@@ -85,8 +108,13 @@ export function loadConfig(paths: readonly string[], options: LoadOptions): Load
   for (const target of resolved.state.targets) {
     if (target.token) options.redactor?.add(target.token.reveal(), target.tokenEnv);
   }
-  if (resolved.errors.length > 0) return { ok: false, errors: sortErrors(resolved.errors, order) };
-  return { ok: true, state: resolved.state };
+  const problems = known(resolved.errors);
+  if (problems.length > 0) return { ok: false, errors: sortErrors(problems, order) };
+  return { ok: true, state: resolved.state, variables: [...variables] };
+}
+
+function positionKey(at: { file: string; line: number; column: number }): string {
+  return `${at.file}:${at.line}:${at.column}`;
 }
 
 interface FileToLoad {

@@ -18,9 +18,46 @@ describe("forgeplan validate", () => {
     expect(result).toEqual({
       code: 0,
       stdout:
-        "valid: examples/forgeplan.yaml (2 repository entries, 1 project, 1 group, 2 audits)\n",
+        "valid: examples/forgeplan.yaml (2 repository entries, 1 project, 1 group, 2 audits)\n" +
+        "a plan needs: GITHUB_TOKEN (token of target github, not set), GITLAB_TOKEN (token of target gitlab, not set)\n",
       stderr: "",
     });
+  });
+
+  it("checks the shape without the variables' values, then lists what a plan will need", async () => {
+    write(
+      "vars.yaml",
+      [
+        "version: 1",
+        "repositories:",
+        "  - name: ${REPOSITORY}",
+        "    branch_protection:",
+        "      main: { enforce_admins: true }",
+        "    webhooks:",
+        "      hooks:",
+        '        - url: "https://${COLLECTOR_HOST:public}/h?t=${COLLECTOR_TOKEN}"',
+        "          secret: ${HOOK_SECRET}",
+        "",
+      ].join("\n"),
+    );
+    const result = await runInProcess(["validate", "-c", "vars.yaml"], {
+      cwd: directory,
+      env: { COLLECTOR_HOST: "collector.example", GITHUB_TOKEN: "ghp_set_but_never_shown" },
+    });
+    expect(result).toEqual({
+      code: 0,
+      stdout:
+        "valid: vars.yaml (1 repository entry, 0 projects, 0 groups, 0 audits)\n" +
+        "a plan needs: REPOSITORY (not set), COLLECTOR_HOST, COLLECTOR_TOKEN (not set), HOOK_SECRET (not set), GITHUB_TOKEN (token of target github)\n",
+      stderr: "",
+    });
+    const planned = await runInProcess(["plan", "-c", "vars.yaml", "--sandbox"], {
+      cwd: directory,
+    });
+    expect(planned.code).toBe(1);
+    expect(planned.stderr).toContain(
+      "vars.yaml:3:11: repositories[0].name: environment variable REPOSITORY is not set",
+    );
   });
 
   it("exits 1 with every problem on its own stderr line, file:line:col: key.path: message", async () => {
@@ -41,8 +78,9 @@ describe("forgeplan validate", () => {
   it("merges several -c files in order and reads forgeplan.yaml by default", async () => {
     write("forgeplan.yaml", "version: 1\nrepositories: [{ name: acme/api }]\n");
     write("more.yaml", "version: 1\nrepositories: [{ name: acme/web }]\n");
+    const github = "a plan needs: GITHUB_TOKEN (token of target github, not set)\n";
     expect((await runInProcess(["validate"], { cwd: directory })).stdout).toBe(
-      "valid: forgeplan.yaml (1 repository entry, 0 projects, 0 groups, 0 audits)\n",
+      `valid: forgeplan.yaml (1 repository entry, 0 projects, 0 groups, 0 audits)\n${github}`,
     );
     expect(
       (
@@ -51,7 +89,7 @@ describe("forgeplan validate", () => {
         })
       ).stdout,
     ).toBe(
-      "valid: forgeplan.yaml, more.yaml (2 repository entries, 0 projects, 0 groups, 0 audits)\n",
+      `valid: forgeplan.yaml, more.yaml (2 repository entries, 0 projects, 0 groups, 0 audits)\n${github}`,
     );
   });
 
@@ -111,7 +149,9 @@ describe("forgeplan validate", () => {
     const demo = readFileSync(`${repoRoot}examples/forgeplan.yaml`, "utf8");
     expect(await runBuilt(["validate", "-c", "-"], { input: demo })).toEqual({
       code: 0,
-      stdout: "valid: <stdin> (2 repository entries, 1 project, 1 group, 2 audits)\n",
+      stdout:
+        "valid: <stdin> (2 repository entries, 1 project, 1 group, 2 audits)\n" +
+        "a plan needs: GITHUB_TOKEN (token of target github, not set), GITLAB_TOKEN (token of target gitlab, not set)\n",
       stderr: "",
     });
     const bad = "version: 1\nrepositories:\n  - name: acme/api\n    bogus: 1\n";
@@ -128,7 +168,8 @@ describe("forgeplan validate", () => {
     expect(result).toEqual({
       code: 0,
       stdout:
-        "valid: examples/planning-cleanup.yaml (0 repository entries, 2 projects, 2 groups, 0 audits)\n",
+        "valid: examples/planning-cleanup.yaml (0 repository entries, 2 projects, 2 groups, 0 audits)\n" +
+        "a plan needs: ACME_GITLAB_TOKEN (token of target gitlab, not set)\n",
       stderr: "",
     });
   });

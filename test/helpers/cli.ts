@@ -59,7 +59,7 @@ export function runBuilt(
     env?: Record<string, string | undefined>;
     cwd?: string;
     timeoutMs?: number;
-    /** Piped to the command's stdin, which is otherwise closed. */
+    /** Piped to the command's stdin, which otherwise ends at once. */
     input?: string;
   } = {},
 ): Promise<CliResult> {
@@ -67,10 +67,10 @@ export function runBuilt(
     const child = spawn(process.execPath, [builtCli, ...argv], {
       cwd: options.cwd ?? repoRoot,
       env: { PATH: process.env.PATH, ...options.env },
-      stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+      stdio: ["pipe", "pipe", "pipe"],
       timeout: options.timeoutMs ?? 30_000,
     });
-    child.stdin?.end(options.input);
+    child.stdin.end(options.input);
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk) => {
