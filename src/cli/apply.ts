@@ -197,7 +197,6 @@ export const apply: Command = async (argv, io) => {
     io.stdout.write(help);
     return 0;
   }
-  const shard = shardOption("apply", values.shard);
   if (positionals.length > 1) {
     throw new CliError(
       `apply: expected at most one saved plan file, got ${positionals.length} arguments`,
@@ -207,6 +206,8 @@ export const apply: Command = async (argv, io) => {
   const color = useColor(io, values["no-color"]);
   const savedFile = positionals[0];
   const saved = savedFile === undefined ? undefined : readSavedPlan(io, savedFile);
+  // A saved shard plan is checked against a fresh plan of its own shard.
+  const shard = shardOption("apply", values.shard) ?? saved?.shard;
   const connection = configFlags(values, saved, savedFile);
 
   const clients: ForgeClient[] = [];

@@ -106,6 +106,11 @@ export interface Plan {
    * re-plans the same way to check it.
    */
   rotate_secrets?: true;
+  /**
+   * The plan covers shard `index` of `count` (`--shard K/N`, 1-based), so `plan --merge` can tell a
+   * complete set of shard plans from one that misses or repeats a shard.
+   */
+  shard?: { index: number; count: number };
 }
 
 /**
