@@ -151,6 +151,17 @@ export function reportEvent(io: CliIO, event: ClientEvent): void {
   if (event.type !== "wait") return;
   const until = `until ${clockTime(event.until)} UTC`;
   const { after } = event;
+  // A secondary limit is counted per endpoint: its line always names the endpoint first.
+  if (event.reason === "secondary-limit") {
+    const answer =
+      after === undefined
+        ? `waiting ${until}, pacing the endpoint to its points a minute (--points-per-minute)`
+        : `${after.request} answered ${after.status}; waiting ${Math.ceil(after.waitMs / 1000)} s ${until}, ${waitSource(after.source)}`;
+    io.stderr.write(
+      `forgeplan: secondary rate limit on ${event.endpoint ?? event.category}: ${answer}\n`,
+    );
+    return;
+  }
   if (after === undefined) {
     io.stderr.write(
       `forgeplan: waiting for ${event.reason === "rate-limit-reset" ? "rate-limit reset" : event.reason} ` +
@@ -159,20 +170,19 @@ export function reportEvent(io: CliIO, event: ClientEvent): void {
     return;
   }
   const what =
-    event.reason === "secondary-limit"
-      ? "secondary rate limit"
-      : event.reason === "rate-limit-reset"
-        ? `rate limit (${event.category}) exhausted`
-        : "throttled";
-  const why =
-    after.source === "backoff"
-      ? "forgeplan's own back-off, as the answer said not how long"
-      : after.source === "reset"
-        ? "the reset the service reported"
-        : "as the service's Retry-After asks";
+    event.reason === "rate-limit-reset" ? `rate limit (${event.category}) exhausted` : "throttled";
   io.stderr.write(
-    `forgeplan: ${what} on ${after.request} (${after.status}): waiting ${Math.ceil(after.waitMs / 1000)} s ${until}, ${why}\n`,
+    `forgeplan: ${what} on ${after.request} (${after.status}): waiting ${Math.ceil(after.waitMs / 1000)} s ${until}, ${waitSource(after.source)}\n`,
   );
+}
+
+/** Who chose how long a wait after a throttling answer is. */
+function waitSource(source: "retry-after" | "reset" | "backoff"): string {
+  return source === "backoff"
+    ? "forgeplan's own back-off, as the answer said not how long"
+    : source === "reset"
+      ? "the reset the service reported"
+      : "as the service's Retry-After asks";
 }
 
 /**

@@ -411,7 +411,7 @@ describe("secondary-limit pacing from the command line", () => {
     );
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatch(
-      /^rate limit "\/repos\/\{owner\}\/\{repo\}\/branches\/\{branch\}\/protection" exhausted: .* longer than the maximum wait of 1 s$/,
+      /^secondary rate limit on \/repos\/\{owner\}\/\{repo\}\/branches\/\{branch\}\/protection: its points a minute are spent until .* longer than the maximum wait of 1 s$/,
     );
     expect(world.stats().secondary_limited_responses).toBe(0);
   });
