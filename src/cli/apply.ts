@@ -2,9 +2,9 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { ApplyReport, ChangeOutcome, Plan } from "../core/plan.js";
 import { hasChanges } from "../core/plan.js";
-import { type ApplyResult, applicableChanges, applyPlan } from "../engine/apply.js";
+import { type ApplyResult, applicableChanges, applyPlan, verificationOf } from "../engine/apply.js";
 import { PlanFileError, readPlan } from "../engine/merge.js";
-import { checkSavedPlan, withCurrentHolds } from "../engine/saved-plan.js";
+import { savedPlanToApply } from "../engine/saved-plan.js";
 import { missingSecrets } from "../engine/secrets.js";
 import type { ForgeClient } from "../forge/client.js";
 import { renderApplyReport } from "../render/index.js";
@@ -20,19 +20,6 @@ import {
   openSession,
 } from "./session.js";
 import { planPart, shardClientOptions, shardOption } from "./sharding.js";
-
-/**
- * Verification: after apply, a fresh plan must show every applied change as no-op. Anything else
- * (the service kept something else, or something changed meanwhile) is reported and exits 1.
- */
-export function verificationOf(outcomes: readonly ChangeOutcome[], replan: Plan): boolean {
-  const applied = new Set(
-    outcomes.filter((outcome) => outcome.outcome === "applied").map((outcome) => outcome.address),
-  );
-  return replan.changes.every(
-    (change) => !applied.has(change.address) || (change.action === "no-op" && !change.error),
-  );
-}
 
 /**
  * The question asks about what will be sent: a held change and, without --allow-delete, a delete
@@ -105,28 +92,12 @@ function configFlags(flags: ConnectionFlags, saved: Plan | undefined, file: stri
 
 /**
  * A saved plan may be applied only if a fresh plan agrees with it change by change; otherwise every
- * refused change is named on stderr and nothing is applied. The saved plan shows sensitive values as
- * "(sensitive)", so it is compared with the fresh plan redacted the same way, and what is sent are
- * the fresh plan's requests, which equal the saved ones once redacted.
+ * refused change is named on stderr and nothing is applied.
  */
 function checked(io: CommandIO, saved: Plan, fresh: Plan, file: string): Plan {
-  const redacted = io.redactor.plan(fresh);
-  const refusals = checkSavedPlan(saved, redacted);
-  if (refusals.length === 0) {
-    const freshByAddress = new Map(
-      redacted.changes.map((change, index) => [change.address, fresh.changes[index]!]),
-    );
-    const plan = withCurrentHolds(saved, redacted);
-    return {
-      ...plan,
-      changes: plan.changes.map((change) => {
-        const current = freshByAddress.get(change.address);
-        if (current === undefined || change.requests.length === 0) return change;
-        const { address, scope, name, requests } = current;
-        return { ...change, address, scope, name, requests };
-      }),
-    };
-  }
+  const result = savedPlanToApply(saved, fresh, io.redactor.plan(fresh));
+  if ("plan" in result) return result.plan;
+  const { refusals } = result;
   for (const refusal of refusals) {
     io.stderr.write(`forgeplan: apply: refused ${refusal.address}: ${refusal.reason}\n`);
   }

@@ -2,9 +2,9 @@ import { setMaxListeners } from "node:events";
 import { resolve } from "node:path";
 import { formatConfigError } from "../config/index.js";
 import type { DesiredState, TargetConfig } from "../config/model.js";
-import { isPlainObject } from "../core/plain.js";
-import { isSecret, Secret } from "../core/secret.js";
+import { Secret } from "../core/secret.js";
 import { loadDesiredState } from "../engine/desired.js";
+import { collectSecrets } from "../engine/secrets.js";
 import {
   CLIENT_DEFAULTS,
   type ClientEvent,
@@ -127,20 +127,6 @@ function usedTargets(state: DesiredState): Set<string> {
     ...state.repositories.map((entry) => entry.target),
     ...state.sections.map((entry) => entry.target),
   ]);
-}
-
-/** Every secret the desired state holds (whichever kind's), by the variable it came from. */
-function collectSecrets(state: DesiredState): Map<string, Secret> {
-  const secrets = new Map<string, Secret>();
-  const walk = (value: unknown): void => {
-    if (isSecret(value)) secrets.set(value.source, value);
-    else if (Array.isArray(value)) value.forEach(walk);
-    else if (isPlainObject(value)) Object.values(value).forEach(walk);
-  };
-  walk(state.defaults.map((layer) => layer.value));
-  walk(state.repositories.map((entry) => entry.layers.map((layer) => layer.value)));
-  walk(state.sections.map((entry) => entry.value));
-  return secrets;
 }
 
 /**
