@@ -14,14 +14,12 @@ import {
   type ForgeClientOptions,
   ForgeError,
 } from "../forge/client.js";
+import { SANDBOX_ADMIN_TOKEN } from "../library/connect.js";
 import { ResourceReader } from "../resources/context.js";
 import { parseCount } from "./args.js";
 import { parseDuration } from "./duration.js";
 import { CliError, type CliIO } from "./io.js";
 import { clockTime } from "./progress.js";
-
-/** The demo world's admin token: the sandbox is a local emulator, so this is not a secret. */
-const SANDBOX_ADMIN_TOKEN = "sandbox-admin";
 
 export const connectionFlags = {
   config: { type: "string", short: "c", multiple: true },
