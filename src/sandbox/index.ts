@@ -15,6 +15,7 @@ import { accountRoutes } from "./routes-account.js";
 import { hookRoutes } from "./routes-hooks.js";
 import { issueRoutes } from "./routes-issues.js";
 import { planningRoutes } from "./routes-planning.js";
+import { pullRoutes } from "./routes-pulls.js";
 import { repositoryRoutes } from "./routes-repositories.js";
 import { checkSeed, readSeedFile, worldFromSeed } from "./seed-file.js";
 import { createRequestHandler, type RecordedRequest } from "./server.js";
@@ -106,6 +107,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
         ...repositoryRoutes,
         ...hookRoutes,
         ...issueRoutes,
+        ...pullRoutes,
         ...accountRoutes,
         ...planningRoutes,
       ]),

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { checkedOperations } from "../../src/sandbox/index.js";
 import { hookRoutes } from "../../src/sandbox/routes-hooks.js";
 import { issueRoutes } from "../../src/sandbox/routes-issues.js";
+import { pullRoutes } from "../../src/sandbox/routes-pulls.js";
 import { repositoryRoutes } from "../../src/sandbox/routes-repositories.js";
 import { repoRoot } from "../helpers/cli.js";
 import { github } from "./openapi-check.js";
@@ -31,7 +32,7 @@ describe("src/sandbox/request-schemas.json", () => {
   });
 
   it("holds the request schema of every write the sandbox serves on repository paths", () => {
-    const writes = [...repositoryRoutes, ...hookRoutes, ...issueRoutes].filter(
+    const writes = [...repositoryRoutes, ...hookRoutes, ...issueRoutes, ...pullRoutes].filter(
       (route) => route.method !== "GET",
     );
     expect(writes.length).toBeGreaterThanOrEqual(11);
