@@ -25,6 +25,10 @@ export interface ActionInputs {
   reportIssue?: string;
   githubToken?: string;
   gitlabToken?: string;
+  /** Which sticky comment is this step's: the config paths unless given, so configs keep their own. */
+  commentKey: string;
+  /** apply: apply a fresh plan even when it is not the one the merged pull request showed. */
+  acceptReplan: boolean;
 }
 
 export class InputError extends Error {
@@ -89,13 +93,20 @@ export function readInputs(env: Env): ActionInputs {
   if (command !== "drift" && (cache !== undefined || reportIssue !== undefined)) {
     throw new InputError("inputs 'cache' and 'report-issue' belong to command drift");
   }
+  const acceptReplan = boolean(env, "accept-replan") ?? false;
+  if (acceptReplan && command !== "apply") {
+    throw new InputError("input 'accept-replan' belongs to command apply");
+  }
   const concurrency = raw(env, "concurrency");
   const writeInterval = raw(env, "write-interval");
   const githubToken = raw(env, "github-token");
   const gitlabToken = raw(env, "gitlab-token");
+  const config = list(raw(env, "config") ?? "forgeplan.yaml");
   return {
     command: command as ActionCommand,
-    config: list(raw(env, "config") ?? "forgeplan.yaml"),
+    config,
+    commentKey: raw(env, "comment-key") ?? config.join(" "),
+    acceptReplan,
     format: format as Format,
     comment: commentText === undefined ? undefined : comment,
     allowDelete: boolean(env, "allow-delete") ?? false,

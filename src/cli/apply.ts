@@ -8,6 +8,7 @@ import { savedPlanToApply } from "../engine/saved-plan.js";
 import { missingSecrets } from "../engine/secrets.js";
 import type { ForgeClient } from "../forge/client.js";
 import { renderApplyReport } from "../render/index.js";
+import { describeFailure, plural, remainingChanges } from "../render/wording.js";
 import { configHint, looksLikeConfig, parseFlags } from "./args.js";
 import { type Command, CliError, type CliIO, type CommandIO } from "./io.js";
 import { colorFlag, colorHelp, parseFormat, printPlan, useColor } from "./output.js";
@@ -106,6 +107,37 @@ function checked(io: CommandIO, saved: Plan, fresh: Plan, file: string): Plan {
     `apply: ${file} no longer matches what it would do now: ${count} change${count === 1 ? "" : "s"} refused; ` +
       "nothing was applied (make a new plan)",
   );
+}
+
+function unplanned(plan: Plan): string {
+  return `${plural(plan.errors, "change")} could not be planned, so ${plan.errors === 1 ? "it was" : "they were"} not applied (the plan above says why)`;
+}
+
+/**
+ * Why a finished apply failed, in one line (the report above has the detail): the first failed
+ * change, then verification, then changes that could not be planned; undefined when it succeeded.
+ */
+function failureCause(
+  outcomes: readonly ChangeOutcome[],
+  report: ApplyReport,
+  plan: Plan,
+): string | undefined {
+  const failed = outcomes.filter((outcome) => outcome.outcome === "failed");
+  const [first] = failed;
+  if (first !== undefined) {
+    const more = failed.length > 1 ? `, and ${failed.length - 1} more` : "";
+    return `${plural(failed.length, "change")} failed: ${first.address}: ${describeFailure(first)}${more}`;
+  }
+  if (!report.verified) {
+    const applied = new Set(
+      outcomes.filter((outcome) => outcome.outcome === "applied").map((outcome) => outcome.address),
+    );
+    const remaining = remainingChanges(report.verification)
+      .map((change) => change.address)
+      .filter((address) => applied.has(address));
+    return `not verified: the re-plan still shows ${plural(remaining.length, "change")} for what was applied${remaining.length > 0 ? `: ${remaining.join(", ")}` : ""}`;
+  }
+  return plan.errors > 0 ? unplanned(plan) : undefined;
 }
 
 /** Where a run stopped early, and how to pick up exactly the remainder. */
@@ -223,7 +255,9 @@ export const apply: Command = async (argv, io) => {
     printPlan(io, plan, format, color);
     if (!hasChanges(plan)) {
       if (format === "text") io.stdout.write("Nothing to apply.\n");
-      return plan.errors > 0 ? 1 : 0;
+      if (plan.errors === 0) return 0;
+      shown.stderr.write(`forgeplan: apply: ${unplanned(plan)}\n`);
+      return 1;
     }
     const missing = missingSecrets(
       applicableChanges(plan).flatMap((change) => change.requests.map((request) => request.body)),
@@ -261,9 +295,14 @@ export const apply: Command = async (argv, io) => {
       verified: verification !== undefined && verificationOf(outcomes, verification),
     };
     io.stdout.write(renderApplyReport(report, format, { color: format === "text" && color }));
-    if (result.stopped) shown.stderr.write(resumeHint(outcomes, result.stopped, savedFile));
-    const failed = outcomes.some((outcome) => outcome.outcome === "failed");
-    return failed || !report.verified || plan.errors > 0 ? 1 : 0;
+    if (result.stopped) {
+      shown.stderr.write(resumeHint(outcomes, result.stopped, savedFile));
+      return 1;
+    }
+    const cause = failureCause(outcomes, report, plan);
+    if (cause === undefined) return 0;
+    shown.stderr.write(`forgeplan: apply: ${cause}\n`);
+    return 1;
   } finally {
     progress.end();
     await session.close();

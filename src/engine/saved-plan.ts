@@ -1,5 +1,5 @@
 import type { Change, Plan } from "../core/plan.js";
-import { stableJson } from "../resources/fingerprint.js";
+import { stableJson } from "../core/plain.js";
 
 /** A saved change that may not be applied, and why. */
 export interface Refusal {

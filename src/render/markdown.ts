@@ -132,7 +132,7 @@ export function planMarkdown(plan: Plan, options: RenderOptions): string {
     .map(({ scope, changes }) => section(scope, changes));
   const { summary } = plan;
   const head = [
-    COMMENT_MARKER,
+    options.marker ?? COMMENT_MARKER,
     ...heading(options, "forgeplan plan", "Planned"),
     table(
       PLAN_COLUMNS,
@@ -204,7 +204,7 @@ export function applyReportMarkdown(report: ApplyReport, options: RenderOptions)
     (outcome) => `${report.outcomes.filter((item) => item.outcome === outcome).length}`,
   );
   const head = [
-    COMMENT_MARKER,
+    options.marker ?? COMMENT_MARKER,
     ...heading(options, "forgeplan apply", "Applied"),
     table(OUTCOMES, [counts], "---:"),
     verification(report),

@@ -370,6 +370,21 @@ describe("confirmation on a terminal", () => {
 });
 
 describe("errors from the service", () => {
+  it("ends a failed apply with one stderr line naming the change and the cause", async () => {
+    const path = configFile(`version: 1
+repositories:
+  - name: acme/web
+    branch_protection:
+      main:
+        restrictions: { users: [nobody-here], teams: [] }
+`);
+    const result = await runInProcess(["apply", "-c", path, ...at(), "--auto-approve"]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      "forgeplan: apply: 1 change failed: github/acme/web/branch_protection/main: PUT /repos/acme/web/branches/main/protection → 422: Validation Failed: restrictions.users: user 'nobody-here' does not exist\n",
+    );
+  });
+
   it("names a missing epic with the request and status, and plans the rest", async () => {
     const path = configFile(`version: 1
 groups:
