@@ -9,10 +9,19 @@ import { Redactor } from "../core/redact.js";
 import { Secret } from "../core/secret.js";
 import { readPlan } from "../engine/merge.js";
 import { ForgeClient, ForgeError } from "../forge/client.js";
-import { COMMENT_MARKER, renderPlan } from "../render/index.js";
+import { escapeInline } from "../render/escape.js";
+import { renderPlan } from "../render/index.js";
+import { summaryCounts } from "../render/wording.js";
+import { digestLine, planDigest } from "../report/plan-digest.js";
 import { hasDrift } from "../report/drift-issue.js";
 import { type ActionInputs, InputError, readInputs, tokenInputs } from "./inputs.js";
-import { GITHUB_BODY_LIMIT, upsertStickyComment } from "../report/sticky-comment.js";
+import { commentMarker, GITHUB_BODY_LIMIT, upsertStickyComment } from "../report/sticky-comment.js";
+import {
+  compareWithReviewed,
+  describeDifference,
+  type Reviewed,
+  reviewedPlan,
+} from "./reviewed-plan.js";
 import {
   type Annotation,
   annotation,
@@ -262,23 +271,45 @@ async function runSteps(context: ActionEnvironment, redactor: Redactor): Promise
     : undefined;
   let exitCode = planned.code;
   let applied: CliRun | undefined;
-  if (inputs.command === "apply" && planned.code === 2) {
-    applied = await forgeplan([
-      "apply",
-      ...connectionArgs(inputs),
-      "--auto-approve",
-      ...(inputs.allowDelete ? ["--allow-delete"] : []),
-      "--format",
-      "markdown",
-    ]);
-    exitCode = applied.code;
+  let unreviewed: Unreviewed | undefined;
+  if (inputs.command === "apply" && planned.code === 2 && plan !== undefined) {
+    const gate: { go: true; said?: string } | Unreviewed = inputs.acceptReplan
+      ? { go: true, said: "accept-replan: true: applying the plan made now, reviewed or not" }
+      : await checkReviewed(context, inputs, plan);
+    if (gate.go) {
+      if (gate.said !== undefined) write(`forgeplan: ${gate.said}\n`);
+      // The plan just checked is applied as saved: apply refuses it if anything moved since.
+      applied = await forgeplan([
+        "apply",
+        out,
+        ...connectionArgs(inputs),
+        "--auto-approve",
+        ...(inputs.allowDelete ? ["--allow-delete"] : []),
+        "--format",
+        "markdown",
+      ]);
+      exitCode = applied.code;
+    } else {
+      unreviewed = gate;
+      exitCode = 1;
+    }
   }
 
   const failures =
-    applied === undefined
-      ? failureAnnotations(plan, planned)
-      : failureAnnotations(undefined, applied);
+    unreviewed !== undefined
+      ? [{ level: "error" as const, title: "forgeplan apply", message: unreviewed.message }]
+      : applied === undefined
+        ? failureAnnotations(plan, planned)
+        : failureAnnotations(undefined, applied);
   for (const failure of failures) note(failure);
+  if (inputs.command === "drift" && exitCode === 2 && plan !== undefined) {
+    // The step fails on drift; the annotation says why, where a failed run is looked at first.
+    note({
+      level: "error",
+      title: "forgeplan drift",
+      message: `live state drifted from the desired state: ${summaryCounts(plan.summary)}; the job summary has the plan`,
+    });
+  }
 
   const pullRequest = pullRequestOf(env);
   const commit = pullRequest?.headSha ?? env.GITHUB_SHA;
@@ -290,14 +321,20 @@ async function runSteps(context: ActionEnvironment, redactor: Redactor): Promise
     ...(runUrl !== undefined ? { detailsUrl: runUrl } : {}),
   };
   if (env.GITHUB_STEP_SUMMARY !== undefined) {
+    const planned = plan
+      ? renderPlan(redactor.plan(plan), "markdown", {
+          ...markdownOptions,
+          ...(unreviewed !== undefined
+            ? { title: "forgeplan apply: the plan that was not applied" }
+            : {}),
+          maxLength: SUMMARY_LIMIT - (unreviewed?.message.length ?? 0) - 100,
+        })
+      : "";
     const summary =
       applied?.stdout ??
-      (plan
-        ? renderPlan(redactor.plan(plan), "markdown", {
-            ...markdownOptions,
-            maxLength: SUMMARY_LIMIT,
-          })
-        : "");
+      (unreviewed !== undefined
+        ? `### forgeplan apply: stopped\n\n${escapeInline(unreviewed.message)}\n\n${planned}`
+        : planned);
     if (summary !== "") appendTo(env.GITHUB_STEP_SUMMARY, redactor.redact(summary));
   }
 
@@ -377,21 +414,22 @@ async function comment(
     warn("no github-token: the plan is in the job summary only");
     return;
   }
-  const client = new ForgeClient({
-    baseUrl: env.GITHUB_API_URL ?? "https://api.github.com",
-    kind: "repository",
-    token: new Secret(inputs.githubToken, "input github-token"),
-    writeIntervalMs: 0,
-    ...(context.signal !== undefined ? { signal: context.signal } : {}),
-  });
+  const client = workflowClient(context, inputs.githubToken);
+  // The hidden first lines: which step's comment this is, and the digest of the plan it shows, which
+  // the apply on merge compares its own plan with.
+  const marker = `${commentMarker(inputs.commentKey)}\n${digestLine(planDigest(plan))}`;
   const body = redactor.redact(
-    renderPlan(redactor.plan(plan), "markdown", { ...options, maxLength: GITHUB_BODY_LIMIT }),
+    renderPlan(redactor.plan(plan), "markdown", {
+      ...options,
+      marker,
+      maxLength: GITHUB_BODY_LIMIT,
+    }),
   );
   try {
     const result = await upsertStickyComment(
       client,
       { owner, repo, number: pullRequest.number },
-      COMMENT_MARKER,
+      commentMarker(inputs.commentKey),
       body,
     );
     write(`forgeplan: pull-request comment ${result.action}: ${result.html_url}\n`);
@@ -400,4 +438,72 @@ async function comment(
     // A pull request from a fork gets a read-only token: the plan stays in the job summary.
     warn(`could not comment on pull request #${pullRequest.number}: ${error.message}`);
   }
+}
+
+/** The client of the repository the workflow runs in: its comments and pull requests. */
+function workflowClient(context: ActionEnvironment, token: string): ForgeClient {
+  return new ForgeClient({
+    baseUrl: context.env.GITHUB_API_URL ?? "https://api.github.com",
+    kind: "repository",
+    token: new Secret(token, "input github-token"),
+    writeIntervalMs: 0,
+    ...(context.signal !== undefined ? { signal: context.signal } : {}),
+  });
+}
+
+/** Why an apply on merge stopped before sending anything: its plan is not one that was reviewed. */
+interface Unreviewed {
+  go: false;
+  message: string;
+}
+
+/**
+ * On merge, apply only what the pull request's comment showed: the plan made now must have the
+ * digest the merged pull request's sticky comment carries. Anything else stops the step, saying
+ * how the plans differ, or why there is no reviewed plan to compare with.
+ */
+async function checkReviewed(
+  context: ActionEnvironment,
+  inputs: ActionInputs,
+  plan: Plan,
+): Promise<{ go: true; said?: string } | Unreviewed> {
+  const { env } = context;
+  const sha = env.GITHUB_SHA;
+  const [owner, repo] = (env.GITHUB_REPOSITORY ?? "").split("/");
+  const stop = (why: string): Unreviewed => ({
+    go: false,
+    message: `${why}; nothing was applied (set accept-replan: true to apply a plan nobody reviewed)`,
+  });
+  if (sha === undefined || !owner || !repo) {
+    return stop(
+      "GITHUB_SHA and GITHUB_REPOSITORY are needed to find the pull request this merge belongs to",
+    );
+  }
+  if (inputs.githubToken === undefined) {
+    return stop("no github-token to find the pull request this merge belongs to");
+  }
+  let reviewed: Reviewed;
+  try {
+    reviewed = await reviewedPlan(
+      workflowClient(context, inputs.githubToken),
+      { owner, repo, sha },
+      commentMarker(inputs.commentKey),
+    );
+  } catch (error) {
+    if (!(error instanceof ForgeError)) throw error;
+    return stop(`could not read the pull request of commit ${sha.slice(0, 12)}: ${error.message}`);
+  }
+  if (!reviewed.found) return stop(reviewed.reason);
+  const compared = compareWithReviewed(reviewed.digest, plan);
+  const where = `pull request #${reviewed.pullRequest}`;
+  if (compared.same) {
+    return { go: true, said: `the plan is the one reviewed on ${where} (${reviewed.commentUrl})` };
+  }
+  return {
+    go: false,
+    message:
+      `the plan at commit ${sha.slice(0, 12)} is not the one reviewed on ${where}: ` +
+      `${describeDifference(compared.difference)}; nothing was applied. Review the new plan in the ` +
+      "job summary and plan it on a new pull request, or set accept-replan: true to apply it as it is",
+  };
 }
