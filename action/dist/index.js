@@ -49,6 +49,51 @@ var __toESM = (mod, isNodeMode, target2) => (target2 = mod != null ? __create(__
   mod
 ));
 
+// src/config/suggest.ts
+function closest(word, candidates) {
+  const lower = word.toLowerCase();
+  let best;
+  let bestDistance = Number.POSITIVE_INFINITY;
+  for (const candidate of candidates) {
+    const distance = editDistance(lower, candidate.toLowerCase());
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  const allowed = Math.max(1, Math.floor(word.length / 3));
+  return bestDistance <= allowed ? best : void 0;
+}
+function unknownNameHint(word, candidates) {
+  const suggestion = closest(word, candidates);
+  if (suggestion !== void 0) return `did you mean "${suggestion}"?`;
+  return candidates.length === 0 ? "none are defined" : `expected one of: ${candidates.join(", ")}`;
+}
+function editDistance(a, b) {
+  const rows = a.length + 1;
+  const cols = b.length + 1;
+  const d = Array.from(
+    { length: rows },
+    (_, i) => Array.from({ length: cols }, (_2, j) => i === 0 ? j : j === 0 ? i : 0)
+  );
+  for (let i = 1; i < rows; i++) {
+    for (let j = 1; j < cols; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let value = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        value = Math.min(value, d[i - 2][j - 2] + 1);
+      }
+      d[i][j] = value;
+    }
+  }
+  return d[a.length][b.length];
+}
+var init_suggest = __esm({
+  "src/config/suggest.ts"() {
+    "use strict";
+  }
+});
+
 // src/core/secret.ts
 import { inspect } from "node:util";
 function isSecret(value) {
@@ -228,10 +273,10 @@ var init_redact = __esm({
       }
       change(change) {
         if (this.#items.size === 0 && this.#fields.size === 0) return change;
-        const marked = change.diff.some((entry) => !entry.sensitive && this.#diffHolds(entry)) ? {
+        const marked = change.diff.some((entry2) => !entry2.sensitive && this.#diffHolds(entry2)) ? {
           ...change,
           diff: change.diff.map(
-            (entry) => !entry.sensitive && this.#diffHolds(entry) ? { ...entry, sensitive: true } : entry
+            (entry2) => !entry2.sensitive && this.#diffHolds(entry2) ? { ...entry2, sensitive: true } : entry2
           )
         } : change;
         return this.redactValue(marked);
@@ -334,8 +379,8 @@ var init_redact = __esm({
         }
         return copy2 ?? value;
       }
-      #diffHolds(entry) {
-        return this.#valueHolds(entry.before) || this.#valueHolds(entry.after);
+      #diffHolds(entry2) {
+        return this.#valueHolds(entry2.before) || this.#valueHolds(entry2.after);
       }
       #valueHolds(value) {
         if (typeof value === "string") return this.holds(value);
@@ -2943,7 +2988,7 @@ function handleIntersectionResults(result, left, right) {
   const unrecKeys = /* @__PURE__ */ new Map();
   let unrecIssue;
   const keyIssues = /* @__PURE__ */ new Map();
-  const collect = (iss, side) => {
+  const collect = (iss, side2) => {
     let keys2;
     if (iss.code === "unrecognized_keys" && !iss.path?.length) {
       unrecIssue ?? (unrecIssue = iss);
@@ -2959,7 +3004,7 @@ function handleIntersectionResults(result, left, right) {
     for (const k of keys2) {
       if (!unrecKeys.has(k))
         unrecKeys.set(k, {});
-      unrecKeys.get(k)[side] = true;
+      unrecKeys.get(k)[side2] = true;
     }
     return true;
   };
@@ -5167,9 +5212,9 @@ var init_memoizer = __esm({
         if (!bucket)
           return empty;
         handoff = void 0;
-        const entry = { value: empty, issues: null };
-        bucket.set(payload.value, entry);
-        open.push(entry);
+        const entry2 = { value: empty, issues: null };
+        bucket.set(payload.value, entry2);
+        open.push(entry2);
         return empty;
       },
       guard(inst) {
@@ -5243,16 +5288,16 @@ var init_memoizer = __esm({
             const depth = open.length;
             const result = base(payload, ctx);
             handoff = void 0;
-            const entry = open.length > depth ? open.pop() : void 0;
+            const entry2 = open.length > depth ? open.pop() : void 0;
             if (result instanceof Promise) {
               return result.then((r) => {
-                if (entry)
-                  entry.issues = r.issues.length ? cloneIssues(r.issues) : NO_ISSUES;
+                if (entry2)
+                  entry2.issues = r.issues.length ? cloneIssues(r.issues) : NO_ISSUES;
                 return r;
               });
             }
-            if (entry)
-              entry.issues = result.issues.length ? cloneIssues(result.issues) : NO_ISSUES;
+            if (entry2)
+              entry2.issues = result.issues.length ? cloneIssues(result.issues) : NO_ISSUES;
             return result;
           };
           inst._zod.parse = wrapped;
@@ -16128,42 +16173,42 @@ function extractDefs(ctx, schema2) {
   if (ctx.external && ctx.sharedDefsExtractedFor === ctx.external)
     return;
   const idToSchema = /* @__PURE__ */ new Map();
-  for (const entry of ctx.seen.entries()) {
-    const id = ctx.metadataRegistry.get(entry[0])?.id;
+  for (const entry2 of ctx.seen.entries()) {
+    const id = ctx.metadataRegistry.get(entry2[0])?.id;
     if (id) {
       const existing = idToSchema.get(id);
-      if (existing && existing !== entry[0]) {
+      if (existing && existing !== entry2[0]) {
         throw new Error(`Duplicate schema id "${id}" detected during JSON Schema conversion. Two different schemas cannot share the same id when converted together.`);
       }
-      idToSchema.set(id, entry[0]);
+      idToSchema.set(id, entry2[0]);
     }
   }
-  const makeURI = (entry) => {
+  const makeURI = (entry2) => {
     const defsSegment = ctx.target === "draft-2020-12" ? "$defs" : "definitions";
     if (ctx.external) {
-      const externalId = ctx.external.registry.get(entry[0])?.id;
+      const externalId = ctx.external.registry.get(entry2[0])?.id;
       const uriGenerator = ctx.external.uri ?? ((id2) => id2);
       if (externalId) {
         return { ref: uriGenerator(externalId) };
       }
-      const id = entry[1].defId ?? entry[1].schema.id ?? `schema${ctx.counter++}`;
-      entry[1].defId = id;
+      const id = entry2[1].defId ?? entry2[1].schema.id ?? `schema${ctx.counter++}`;
+      entry2[1].defId = id;
       return { defId: id, ref: `${uriGenerator("__shared")}#/${defsSegment}/${encodeJSONPointerSegment(id)}` };
     }
     const uriPrefix = `#`;
     const defUriPrefix = `${uriPrefix}/${defsSegment}/`;
-    if (entry[1] === root && !entry[1].schema.id) {
+    if (entry2[1] === root && !entry2[1].schema.id) {
       return { ref: uriPrefix };
     }
-    const defId = entry[1].schema.id ?? `__schema${ctx.counter++}`;
+    const defId = entry2[1].schema.id ?? `__schema${ctx.counter++}`;
     return { defId, ref: defUriPrefix + encodeJSONPointerSegment(defId) };
   };
-  const extractToDef = (entry) => {
-    if (entry[1].schema.$ref) {
+  const extractToDef = (entry2) => {
+    if (entry2[1].schema.$ref) {
       return;
     }
-    const seen = entry[1];
-    const { ref, defId } = makeURI(entry);
+    const seen = entry2[1];
+    const { ref, defId } = makeURI(entry2);
     seen.def = { ...seen.schema };
     if (defId)
       seen.defId = defId;
@@ -16174,8 +16219,8 @@ function extractDefs(ctx, schema2) {
     schema3.$ref = ref;
   };
   if (ctx.cycles === "throw") {
-    for (const entry of ctx.seen.entries()) {
-      const seen = entry[1];
+    for (const entry2 of ctx.seen.entries()) {
+      const seen = entry2[1];
       if (seen.cycle) {
         throw new Error(`Cycle detected: #/${seen.cycle?.join("/")}/<root>
 
@@ -16183,31 +16228,31 @@ Set the \`cycles\` parameter to \`"ref"\` to resolve cyclical schemas with defs.
       }
     }
   }
-  for (const entry of ctx.seen.entries()) {
-    const seen = entry[1];
-    if (schema2 === entry[0]) {
-      extractToDef(entry);
+  for (const entry2 of ctx.seen.entries()) {
+    const seen = entry2[1];
+    if (schema2 === entry2[0]) {
+      extractToDef(entry2);
       continue;
     }
     if (ctx.external) {
-      const ext = ctx.external.registry.get(entry[0])?.id;
-      if (schema2 !== entry[0] && ext) {
-        extractToDef(entry);
+      const ext = ctx.external.registry.get(entry2[0])?.id;
+      if (schema2 !== entry2[0] && ext) {
+        extractToDef(entry2);
         continue;
       }
     }
-    const id = ctx.metadataRegistry.get(entry[0])?.id;
+    const id = ctx.metadataRegistry.get(entry2[0])?.id;
     if (id) {
-      extractToDef(entry);
+      extractToDef(entry2);
       continue;
     }
     if (seen.cycle) {
-      extractToDef(entry);
+      extractToDef(entry2);
       continue;
     }
     if (seen.count > 1) {
       if (ctx.reused === "ref") {
-        extractToDef(entry);
+        extractToDef(entry2);
       }
     }
   }
@@ -16387,12 +16432,12 @@ function finalize(ctx, schema2) {
     });
   };
   if (!ctx.external || ctx.sharedEmitDoneFor !== ctx.external) {
-    for (const entry of [...ctx.seen.entries()].reverse()) {
-      flattenRef(entry[0]);
+    for (const entry2 of [...ctx.seen.entries()].reverse()) {
+      flattenRef(entry2[0]);
     }
     if (ctx.target !== "openapi-3.0") {
-      for (const entry of ctx.seen.entries()) {
-        compactTypeUnion(entry[1].def ?? entry[1].schema);
+      for (const entry2 of ctx.seen.entries()) {
+        compactTypeUnion(entry2[1].def ?? entry2[1].schema);
       }
     }
     for (const rewrite of ctx.deferred)
@@ -16439,8 +16484,8 @@ function finalize(ctx, schema2) {
     delete result.id;
   const defs = ctx.external?.defs ?? {};
   if (!ctx.external || ctx.sharedEmitDoneFor !== ctx.external) {
-    for (const entry of ctx.seen.entries()) {
-      const seen = entry[1];
+    for (const entry2 of ctx.seen.entries()) {
+      const seen = entry2[1];
       if (seen.def && seen.defId) {
         if (seen.def.id === seen.defId)
           delete seen.def.id;
@@ -16631,9 +16676,9 @@ function stringifyKeyNames(bySchema, json3, visited) {
 }
 function rewriteKeyNames(ctx) {
   const bySchema = /* @__PURE__ */ new Map();
-  for (const entry of ctx.seen.values()) {
-    if (entry.def && !bySchema.has(entry.schema))
-      bySchema.set(entry.schema, entry);
+  for (const entry2 of ctx.seen.values()) {
+    if (entry2.def && !bySchema.has(entry2.schema))
+      bySchema.set(entry2.schema, entry2);
   }
   const rewrites = /* @__PURE__ */ new Map();
   for (const record3 of pendingRecords.get(ctx) ?? []) {
@@ -16647,8 +16692,8 @@ function rewriteKeyNames(ctx) {
   }
   if (!rewrites.size)
     return;
-  for (const entry of ctx.seen.values()) {
-    for (const carrier of [entry.schema, entry.def]) {
+  for (const entry2 of ctx.seen.values()) {
+    for (const carrier of [entry2.schema, entry2.def]) {
       const rewritten = carrier && rewrites.get(carrier.propertyNames);
       if (rewritten)
         carrier.propertyNames = rewritten;
@@ -16673,8 +16718,8 @@ function toJSONSchema(input2, params) {
     const registry2 = input2;
     const ctx2 = initializeContext({ ...params, processors: allProcessors });
     const defs = {};
-    for (const entry of registry2._idmap.entries()) {
-      const [_, schema2] = entry;
+    for (const entry2 of registry2._idmap.entries()) {
+      const [_, schema2] = entry2;
       processSchema(schema2, ctx2);
     }
     const schemas = {};
@@ -16684,8 +16729,8 @@ function toJSONSchema(input2, params) {
       defs
     };
     ctx2.external = external;
-    for (const entry of registry2._idmap.entries()) {
-      const [key, schema2] = entry;
+    for (const entry2 of registry2._idmap.entries()) {
+      const [key, schema2] = entry2;
       extractDefs(ctx2, schema2);
       assignProp(schemas, key, finalize(ctx2, schema2));
     }
@@ -20503,11 +20548,11 @@ var init_deep_partial = __esm({
 });
 
 // node_modules/zod/v4/classic/in-out.js
-function withChecks(side, checks) {
+function withChecks(side2, checks) {
   if (!checks?.length)
-    return side;
-  const def = side._zod.def;
-  return clone(side, mergeDefs(def, { checks: [...def.checks ?? [], ...checks] }), { parent: true });
+    return side2;
+  const def = side2._zod.def;
+  return clone(side2, mergeDefs(def, { checks: [...def.checks ?? [], ...checks] }), { parent: true });
 }
 function outSide(def) {
   return withChecks(def.out, def.checks);
@@ -20866,6 +20911,14 @@ function isPlainObject2(value) {
   const proto = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
 }
+function stableJson(value) {
+  return JSON.stringify(value, (_key, inner) => {
+    if (isPlainObject2(inner)) {
+      return Object.fromEntries(Object.entries(inner).sort(([a], [b]) => a < b ? -1 : 1));
+    }
+    return inner;
+  });
+}
 var init_plain = __esm({
   "src/core/plain.ts"() {
     "use strict";
@@ -20934,26 +20987,54 @@ var init_merge = __esm({
 });
 
 // src/config/interpolate.ts
-function interpolate(value, env) {
-  const result = { value: void 0, problems: [], sensitive: [], secrets: [] };
+function interpolate(value, env, { allowUnset = false } = {}) {
+  const result = {
+    value: void 0,
+    problems: [],
+    sensitive: [],
+    secrets: [],
+    names: [],
+    unresolved: []
+  };
+  const names = /* @__PURE__ */ new Set();
+  let missing = false;
   const path = [];
   const problem = (message) => result.problems.push({ path: [...path], message });
+  const lookup = (name2) => {
+    if (!names.has(name2)) {
+      names.add(name2);
+      result.names.push(name2);
+    }
+    const found = env[name2];
+    if (found !== void 0) return found;
+    if (allowUnset) missing = true;
+    else problem(`environment variable ${name2} is not set`);
+    return void 0;
+  };
   const walk = (node2) => {
     if (typeof node2 === "string") {
-      const key = path[path.length - 1];
-      if (typeof key === "string" && SECRET_KEYS.has(key)) {
-        const name2 = ENV_REFERENCE.exec(node2)?.[1];
-        if (name2 === void 0) return node2;
-        const found = env[name2];
-        if (found === void 0) problem(`environment variable ${name2} is not set`);
-        else result.secrets.push({ name: name2, value: found });
-        return node2;
-      }
-      if (!node2.includes("${")) return node2;
-      const expanded = expand(node2, env, problem);
-      if (expanded.values.length > 0) result.sensitive.push(expanded);
-      return expanded.text;
+      missing = false;
+      const expanded = walkString(node2);
+      if (missing) result.unresolved.push([...path]);
+      return expanded;
     }
+    return walkContainer(node2);
+  };
+  const walkString = (node2) => {
+    const key = path[path.length - 1];
+    if (typeof key === "string" && SECRET_KEYS.has(key)) {
+      const name2 = ENV_REFERENCE.exec(node2)?.[1];
+      if (name2 === void 0) return node2;
+      const found = lookup(name2);
+      if (found !== void 0) result.secrets.push({ name: name2, value: found });
+      return node2;
+    }
+    if (!node2.includes("${")) return node2;
+    const expanded = expand(node2, lookup, problem);
+    if (expanded.values.length > 0) result.sensitive.push(expanded);
+    return expanded.text;
+  };
+  const walkContainer = (node2) => {
     if (Array.isArray(node2)) {
       let copy2;
       node2.forEach((item, index) => {
@@ -20983,7 +21064,7 @@ function interpolate(value, env) {
   result.value = walk(value);
   return result;
 }
-function expand(text, env, problem) {
+function expand(text, lookup, problem) {
   const values = [];
   const expanded = text.replace(
     REFERENCE,
@@ -21003,11 +21084,8 @@ function expand(text, env, problem) {
         );
         return match;
       }
-      const found = env[name2];
-      if (found === void 0) {
-        problem(`environment variable ${name2} is not set`);
-        return match;
-      }
+      const found = lookup(name2);
+      if (found === void 0) return match;
       if (modifier === void 0) values.push({ name: name2, value: found });
       return found;
     }
@@ -21024,51 +21102,6 @@ var init_interpolate = __esm({
     PUBLIC = "public";
     REFERENCE = /\$\$\{|\$\{([^}]*)(\}?)/g;
     NAME = /^([A-Za-z_][A-Za-z0-9_]*)(?::([A-Za-z]*))?$/;
-  }
-});
-
-// src/config/suggest.ts
-function closest(word, candidates) {
-  const lower = word.toLowerCase();
-  let best;
-  let bestDistance = Number.POSITIVE_INFINITY;
-  for (const candidate of candidates) {
-    const distance = editDistance(lower, candidate.toLowerCase());
-    if (distance < bestDistance) {
-      best = candidate;
-      bestDistance = distance;
-    }
-  }
-  const allowed = Math.max(1, Math.floor(word.length / 3));
-  return bestDistance <= allowed ? best : void 0;
-}
-function unknownNameHint(word, candidates) {
-  const suggestion = closest(word, candidates);
-  if (suggestion !== void 0) return `did you mean "${suggestion}"?`;
-  return candidates.length === 0 ? "none are defined" : `expected one of: ${candidates.join(", ")}`;
-}
-function editDistance(a, b) {
-  const rows = a.length + 1;
-  const cols = b.length + 1;
-  const d = Array.from(
-    { length: rows },
-    (_, i) => Array.from({ length: cols }, (_2, j) => i === 0 ? j : j === 0 ? i : 0)
-  );
-  for (let i = 1; i < rows; i++) {
-    for (let j = 1; j < cols; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let value = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        value = Math.min(value, d[i - 2][j - 2] + 1);
-      }
-      d[i][j] = value;
-    }
-  }
-  return d[a.length][b.length];
-}
-var init_suggest = __esm({
-  "src/config/suggest.ts"() {
-    "use strict";
   }
 });
 
@@ -21143,22 +21176,22 @@ function repositoryEntry(spec) {
     ),
     profiles: array(targetName).optional().describe("Profiles applied in order, after defaults and before this entry's own settings."),
     ...settingsShape(spec)
-  }).superRefine((entry, context) => {
-    const glob = /[*?[]/.test(entry.name);
-    if (entry.exclude !== void 0 && !glob) {
+  }).superRefine((entry2, context) => {
+    const glob = /[*?[]/.test(entry2.name);
+    if (entry2.exclude !== void 0 && !glob) {
       context.addIssue({
         code: "custom",
         path: ["exclude"],
-        message: `exclude is only for glob names; ${entry.name} names one repository`
+        message: `exclude is only for glob names; ${entry2.name} names one repository`
       });
     }
-    const owner = entry.name.split("/")[0].toLowerCase();
-    for (const [index, excluded2] of (entry.exclude ?? []).entries()) {
+    const owner = entry2.name.split("/")[0].toLowerCase();
+    for (const [index, excluded2] of (entry2.exclude ?? []).entries()) {
       if (glob && excluded2.split("/")[0].toLowerCase() !== owner) {
         context.addIssue({
           code: "custom",
           path: ["exclude", index],
-          message: `exclude must name repositories of ${entry.name.split("/")[0]}, the owner the name selects`
+          message: `exclude must name repositories of ${entry2.name.split("/")[0]}, the owner the name selects`
         });
       }
     }
@@ -21419,17 +21452,17 @@ var init_conflicts = __esm({
       #firsts = /* @__PURE__ */ new Map();
       /** The name as the first entry of each key wrote it, for messages. */
       #names = /* @__PURE__ */ new Map();
-      add(named) {
-        this.#entries.push(named);
-        if (!this.#names.has(named.key)) this.#names.set(named.key, named.name);
-        const shownName = this.#names.get(named.key);
-        const own2 = mergeLayers(named.entry.layers);
+      add(named2) {
+        this.#entries.push(named2);
+        if (!this.#names.has(named2.key)) this.#names.set(named2.key, named2.name);
+        const shownName = this.#names.get(named2.key);
+        const own2 = mergeLayers(named2.entry.layers);
         for (const setting of this.settings) {
           const value = own2[setting.key];
           if (value === void 0) continue;
           for (const defined of setting.defines(value)) {
-            const key = `${named.key}|${setting.key}|${defined.id}`;
-            const place = this.#place(named.entry, [setting.key, ...defined.path]);
+            const key = `${named2.key}|${setting.key}|${defined.id}`;
+            const place = this.#place(named2.entry, [setting.key, ...defined.path]);
             const first = this.#firsts.get(key);
             if (first === void 0) this.#firsts.set(key, place);
             else {
@@ -21442,10 +21475,10 @@ var init_conflicts = __esm({
         }
       }
       finish() {
-        return this.#entries.map((named) => named.entry);
+        return this.#entries.map((named2) => named2.entry);
       }
-      #place(entry, path) {
-        const layer = layerOf(entry.layers, path) ?? entry.layers[entry.layers.length - 1];
+      #place(entry2, path) {
+        const layer = layerOf(entry2.layers, path) ?? entry2.layers[entry2.layers.length - 1];
         return this.sink.place(layer.source, [...layer.path, ...path]);
       }
     };
@@ -21508,7 +21541,7 @@ var init_resolve = __esm({
         const sections = [];
         for (const { source, data } of this.files) {
           data.repositories?.forEach(
-            (entry, index) => repositories.add(this.#repository(source, entry, ["repositories", index]))
+            (entry2, index) => repositories.add(this.#repository(source, entry2, ["repositories", index]))
           );
           for (const section2 of this.spec.sections) {
             sections.push(...this.#section(source, data, section2, seen));
@@ -21534,7 +21567,7 @@ var init_resolve = __esm({
         const written = second === void 0 ? data[first] : data[first]?.[second];
         if (written === void 0) return [];
         const base = [...section2.at];
-        const entries = section2.list ? written.map((entry, index) => [[...base, index], entry]) : [[base, written]];
+        const entries = section2.list ? written.map((entry2, index) => [[...base, index], entry2]) : [[base, written]];
         const name2 = section2.at.join(".");
         return entries.map(([path, value]) => {
           const target2 = this.target(
@@ -21684,15 +21717,15 @@ var init_resolve = __esm({
           this.defaults.push({ label: "defaults", source, path: ["defaults"], value: data.defaults });
         }
       }
-      #repository(source, entry, path) {
-        const target2 = this.target("repository", entry.target, source, path);
+      #repository(source, entry2, path) {
+        const target2 = this.target("repository", entry2.target, source, path);
         const own2 = {};
         for (const setting of this.spec.settings) {
-          if (entry[setting.key] !== void 0) own2[setting.key] = entry[setting.key];
+          if (entry2[setting.key] !== void 0) own2[setting.key] = entry2[setting.key];
         }
         const profileLayers = [];
         const listed = /* @__PURE__ */ new Set();
-        for (const [index, name2] of (entry.profiles ?? []).entries()) {
+        for (const [index, name2] of (entry2.profiles ?? []).entries()) {
           const place = this.place(source, [...path, "profiles", index]);
           const profile = this.profiles.get(name2);
           if (listed.has(name2)) this.error(place, `profile "${name2}" is listed twice`);
@@ -21711,22 +21744,22 @@ var init_resolve = __esm({
         const resolved = {
           target: target2 ?? "",
           origin: source.locate(path),
-          selector: selector(entry.name, entry.exclude ?? []),
-          ...entry.owner_type !== void 0 && { ownerType: entry.owner_type },
+          selector: selector(entry2.name, entry2.exclude ?? []),
+          ...entry2.owner_type !== void 0 && { ownerType: entry2.owner_type },
           layers,
           settings: mergeLayers([...this.defaults, ...layers])
         };
         this.#checkMerged(resolved, path);
-        return { entry: resolved, key: `${target2}|${entry.name.toLowerCase()}`, name: entry.name };
+        return { entry: resolved, key: `${target2}|${entry2.name.toLowerCase()}`, name: entry2.name };
       }
       /** The rules again on the merged settings, where defaults, profiles and the entry meet. */
-      #checkMerged(entry, entryPath) {
-        const layers = [...this.defaults, ...entry.layers];
-        const own2 = entry.layers[entry.layers.length - 1];
+      #checkMerged(entry2, entryPath) {
+        const layers = [...this.defaults, ...entry2.layers];
+        const own2 = entry2.layers[entry2.layers.length - 1];
         for (const setting of this.spec.settings) {
-          const value = entry.settings[setting.key];
+          const value = entry2.settings[setting.key];
           if (value === void 0 || setting.rules === void 0) continue;
-          const facts = entry.ownerType === void 0 ? {} : { ownerType: entry.ownerType };
+          const facts = entry2.ownerType === void 0 ? {} : { ownerType: entry2.ownerType };
           for (const problem of setting.rules(value, facts)) {
             const relative2 = [setting.key, ...problem.path];
             const layer = layerOf(layers, relative2) ?? own2;
@@ -29527,12 +29560,23 @@ var init_source = __esm({
 });
 
 // src/config/load.ts
-import { closeSync, fstatSync, openSync, readdirSync, readFileSync, statSync } from "node:fs";
+import {
+  closeSync,
+  fstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  statSync
+} from "node:fs";
 import { join, resolve as resolvePath } from "node:path";
 function loadConfig(paths, options) {
   const errors = [];
   const files = expandPaths(paths.length > 0 ? paths : [DEFAULT_CONFIG], options.cwd, errors);
   const valid = [];
+  const variables = /* @__PURE__ */ new Set();
+  const unknown2 = /* @__PURE__ */ new Set();
+  const known = (found) => found.filter((error62) => !unknown2.has(positionKey(error62)));
   for (const file2 of files) {
     const content = read(file2, options, errors);
     if (content === void 0) continue;
@@ -29542,7 +29586,13 @@ function loadConfig(paths, options) {
       continue;
     }
     errors.push(...parsed.problems);
-    const { value, problems, sensitive, secrets } = interpolate(parsed.source.value, options.env);
+    const { value, problems: problems2, sensitive, secrets, names, unresolved } = interpolate(
+      parsed.source.value,
+      options.env,
+      { allowUnset: options.allowUnset === true }
+    );
+    for (const name2 of names) variables.add(name2);
+    for (const path of unresolved) unknown2.add(positionKey(parsed.source.locate(path)));
     for (const secret of secrets) options.redactor?.add(secret.value, secret.name);
     for (const field of sensitive) {
       options.redactor?.addField(
@@ -29551,11 +29601,12 @@ function loadConfig(paths, options) {
       );
     }
     const source = { ...parsed.source, value };
-    for (const problem of problems)
+    for (const problem of problems2)
       errors.push(errorAt(source.locate(problem.path), problem.path, problem.message));
     const checked2 = fileSchema(options.spec).safeParse(value);
-    if (!checked2.success) errors.push(...issuesToErrors(checked2.error.issues, source));
-    else if (problems.length === 0 && parsed.problems.length === 0) {
+    const invalid = checked2.success ? [] : known(issuesToErrors(checked2.error.issues, source));
+    errors.push(...invalid);
+    if (invalid.length === 0 && problems2.length === 0 && parsed.problems.length === 0) {
       valid.push({ source, data: wrapSecrets(value, options.env) });
     }
   }
@@ -29565,8 +29616,12 @@ function loadConfig(paths, options) {
   for (const target2 of resolved.state.targets) {
     if (target2.token) options.redactor?.add(target2.token.reveal(), target2.tokenEnv);
   }
-  if (resolved.errors.length > 0) return { ok: false, errors: sortErrors(resolved.errors, order) };
-  return { ok: true, state: resolved.state };
+  const problems = known(resolved.errors);
+  if (problems.length > 0) return { ok: false, errors: sortErrors(problems, order) };
+  return { ok: true, state: resolved.state, variables: [...variables] };
+}
+function positionKey(at) {
+  return `${at.file}:${at.line}:${at.column}`;
 }
 function expandPaths(paths, cwd, errors) {
   const files = [];
@@ -29578,6 +29633,11 @@ function expandPaths(paths, cwd, errors) {
     files.push({ display, absolute });
   };
   for (const path of paths) {
+    if (path === STDIN_PATH) {
+      if (!seen.has(STDIN_PATH)) files.push({ display: STDIN_NAME, absolute: STDIN_PATH });
+      seen.add(STDIN_PATH);
+      continue;
+    }
     const absolute = resolvePath(cwd, path);
     let directory = false;
     try {
@@ -29604,6 +29664,7 @@ function expandPaths(paths, cwd, errors) {
 }
 function read(file2, options, errors) {
   try {
+    if (file2.absolute === STDIN_PATH) return (options.readStdin ?? readStdinBounded)();
     return (options.readFile ?? readBounded)(file2.absolute);
   } catch (error62) {
     if (error62 instanceof FileTooLarge) {
@@ -29623,6 +29684,22 @@ function read(file2, options, errors) {
     return void 0;
   }
 }
+function readStdinBounded() {
+  const chunks = [];
+  const buffer = Buffer.alloc(64 * 1024);
+  let total = 0;
+  for (; ; ) {
+    const read2 = readSync(0, buffer, 0, buffer.length, null);
+    if (read2 === 0) return Buffer.concat(chunks);
+    total += read2;
+    if (total > LIMITS.maxBytes) {
+      throw new FileTooLarge(
+        `the input is larger than the ${LIMITS.maxBytes / (1024 * 1024)} MiB limit`
+      );
+    }
+    chunks.push(Buffer.from(buffer.subarray(0, read2)));
+  }
+}
 function readBounded(path) {
   const descriptor = openSync(path, "r");
   try {
@@ -29633,7 +29710,7 @@ function readBounded(path) {
     closeSync(descriptor);
   }
 }
-var DEFAULT_CONFIG, FileTooLarge;
+var DEFAULT_CONFIG, STDIN_PATH, STDIN_NAME, FileTooLarge;
 var init_load = __esm({
   "src/config/load.ts"() {
     "use strict";
@@ -29645,6 +29722,8 @@ var init_load = __esm({
     init_secrets();
     init_source();
     DEFAULT_CONFIG = "forgeplan.yaml";
+    STDIN_PATH = "-";
+    STDIN_NAME = "<stdin>";
     FileTooLarge = class extends Error {
     };
   }
@@ -29672,7 +29751,7 @@ function resolveCreatedId(path, firstAnswer) {
 }
 function summarize(changes) {
   const summary = { create: 0, update: 0, delete: 0, report: 0, "no-op": 0 };
-  for (const change of changes) summary[change.action] += 1;
+  for (const change of changes) if (change.error === void 0) summary[change.action] += 1;
   return summary;
 }
 function addressOf(target2, scope, kind, name2) {
@@ -29724,32 +29803,32 @@ function printDesiredState(state, spec) {
       (target2) => `target ${target2.name}: ${target2.type} ${target2.baseUrl}, token from ${target2.tokenEnv} (${target2.token === void 0 ? "not set" : "set"})`
     ).join("\n")
   ];
-  for (const entry of state.repositories) blocks2.push(...repositoryBlocks(entry, state, spec));
-  for (const entry of state.sections) {
-    const section2 = spec.sections.find((candidate) => candidate.at.join(".") === entry.section);
+  for (const entry2 of state.repositories) blocks2.push(...repositoryBlocks(entry2, state, spec));
+  for (const entry2 of state.sections) {
+    const section2 = spec.sections.find((candidate) => candidate.at.join(".") === entry2.section);
     if (section2 === void 0) continue;
-    const scope = section2.scope(entry.value);
-    for (const wanted of section2.print(entry.value)) {
+    const scope = section2.scope(entry2.value);
+    for (const wanted of section2.print(entry2.value)) {
       blocks2.push(
-        render(wanted, entry.target, scope, "", [entry.layer], entry.value, [], entry.origin)
+        render(wanted, entry2.target, scope, "", [entry2.layer], entry2.value, [], entry2.origin)
       );
     }
   }
   return `${blocks2.join("\n\n")}
 `;
 }
-function repositoryBlocks(entry, state, spec) {
-  const selector2 = entry.selector;
+function repositoryBlocks(entry2, state, spec) {
+  const selector2 = entry2.selector;
   const scope = `${selector2.owner}/${selector2.kind === "name" ? selector2.repo : selector2.pattern}`;
   const note = selector2.kind === "glob" ? ` (glob${selector2.exclude.length > 0 ? `, excluding ${selector2.exclude.join(", ")}` : ""})` : "";
-  const layers = [...state.defaults, ...entry.layers];
+  const layers = [...state.defaults, ...entry2.layers];
   const blocks2 = [];
   for (const setting of spec.settings) {
-    const value = entry.settings[setting.key];
+    const value = entry2.settings[setting.key];
     if (value === void 0) continue;
     for (const wanted of setting.print(value)) {
       blocks2.push(
-        render(wanted, entry.target, scope, note, layers, value, [setting.key], entry.origin)
+        render(wanted, entry2.target, scope, note, layers, value, [setting.key], entry2.origin)
       );
     }
   }
@@ -30144,191 +30223,141 @@ var init_dist_bundle = __esm({
 });
 
 // node_modules/content-type/dist/index.js
-function parse4(header, options) {
-  const stopFlags = SEMI_FLAG | (options?.comma === true ? COMMA_FLAG : 0);
-  const len = header.length;
-  let valueStart = options?.start ?? 0;
-  while ((CHAR_MAP[header.charCodeAt(valueStart)] & OWS) !== 0) {
-    valueStart++;
-  }
-  let index = valueStart;
-  let typeFlags = 0;
-  let whitespace = -1;
-  let stop2 = options?.parameters === false ? COMMA_FLAG : 0;
-  while (index < len) {
-    const code2 = header.charCodeAt(index);
-    const flags = CHAR_MAP[code2];
-    if ((flags & stopFlags) !== 0) {
-      stop2 |= flags & COMMA_FLAG;
-      break;
-    }
-    if ((flags & OWS) !== 0) {
-      if (whitespace === -1)
-        whitespace = index;
-    } else {
-      whitespace = -1;
-    }
-    typeFlags |= code2 & NON_ASCII | flags;
-    index++;
-  }
-  const valueEnd = whitespace === -1 ? index : whitespace;
-  const value = header.slice(valueStart, valueEnd);
-  const type = (typeFlags & CASE_FLAGS) === 0 ? value : value.toLowerCase();
-  if (index === len || stop2 !== 0) {
-    return { type, index, parameters: new NullObject() };
-  }
-  return parseParameters(header, type, index, len, stopFlags);
-}
-function parseParameters(header, type, index, len, stopFlags) {
-  const parameters2 = new NullObject();
-  parameter: while (index < len) {
-    index++;
-    while ((CHAR_MAP[header.charCodeAt(index)] & OWS) !== 0) {
-      index++;
-    }
-    const keyStart = index;
-    let keyFlags = 0;
-    let keyWhitespace = -1;
-    while (index < len) {
-      const code2 = header.charCodeAt(index);
-      const flags = CHAR_MAP[code2];
-      if ((flags & stopFlags) !== 0) {
-        if ((flags & COMMA_FLAG) !== 0)
-          break parameter;
-        continue parameter;
-      }
-      if (code2 === EQ) {
-        const keyEnd = keyWhitespace === -1 ? index : keyWhitespace;
-        const value = header.slice(keyStart, keyEnd);
-        const key = (keyFlags & CASE_FLAGS) === 0 ? value : value.toLowerCase();
-        index++;
-        while ((CHAR_MAP[header.charCodeAt(index)] & OWS) !== 0) {
-          index++;
-        }
-        if (index < len && header.charCodeAt(index) === DQUOTE) {
-          const quotedStart = ++index;
-          let escaped = false;
-          while (index < len) {
-            const code3 = header.charCodeAt(index);
-            if (code3 === DQUOTE) {
-              if (parameters2[key] === void 0) {
-                parameters2[key] = escaped ? unescapeQuotedPairs(header, quotedStart, index) : header.slice(quotedStart, index);
-              }
-              index++;
-              let stop3 = 0;
-              while (index < len) {
-                const code4 = header.charCodeAt(index);
-                const flags2 = CHAR_MAP[code4];
-                if ((flags2 & stopFlags) !== 0) {
-                  stop3 = flags2 & COMMA_FLAG;
-                  break;
-                }
-                index++;
-              }
-              if (stop3 !== 0)
-                break parameter;
-              continue parameter;
-            }
-            if (code3 === BSLASH && index + 1 < len) {
-              escaped = true;
-              index += 2;
-              continue;
-            }
-            index++;
-          }
-          continue parameter;
-        }
-        const valueStart = index;
-        let stop2 = 0;
-        let valueWhitespace = -1;
-        while (index < len) {
-          const code3 = header.charCodeAt(index);
-          const flags2 = CHAR_MAP[code3];
-          if ((flags2 & stopFlags) !== 0) {
-            stop2 = flags2 & COMMA_FLAG;
-            break;
-          }
-          if ((flags2 & OWS) !== 0) {
-            if (valueWhitespace === -1)
-              valueWhitespace = index;
-          } else {
-            valueWhitespace = -1;
-          }
-          index++;
-        }
-        if (parameters2[key] === void 0) {
-          const valueEnd = valueWhitespace === -1 ? index : valueWhitespace;
-          parameters2[key] = header.slice(valueStart, valueEnd);
-        }
-        if (stop2 !== 0)
-          break parameter;
-        continue parameter;
-      }
-      if ((flags & OWS) !== 0) {
-        if (keyWhitespace === -1)
-          keyWhitespace = index;
-      } else {
-        keyWhitespace = -1;
-      }
-      keyFlags |= code2 & NON_ASCII | flags;
-      index++;
-    }
-  }
-  return { type, index, parameters: parameters2 };
-}
-function unescapeQuotedPairs(str, start, end) {
-  let result = "";
-  for (let index = start; index < end; index++) {
-    if (str.charCodeAt(index) === BSLASH) {
-      result += str.slice(start, index);
-      start = ++index;
-    }
-  }
-  return result + str.slice(start, end);
-}
-var SP, HTAB, SEMI, EQ, DQUOTE, BSLASH, COMMA, LOWER_CASE, OWS, SEMI_FLAG, COMMA_FLAG, TOKEN_FLAG, NON_ASCII, CASE_FLAGS, CHAR_MAP, NullObject;
-var init_dist = __esm({
-  "node_modules/content-type/dist/index.js"() {
-    SP = 32;
-    HTAB = 9;
-    SEMI = 59;
-    EQ = 61;
-    DQUOTE = 34;
-    BSLASH = 92;
-    COMMA = 44;
-    LOWER_CASE = 1;
-    OWS = 2;
-    SEMI_FLAG = 4;
-    COMMA_FLAG = 8;
-    TOKEN_FLAG = 16;
-    NON_ASCII = 65280;
-    CASE_FLAGS = LOWER_CASE | NON_ASCII;
-    CHAR_MAP = new Uint8Array(256);
-    CHAR_MAP[HTAB] |= OWS;
-    CHAR_MAP[SP] |= OWS;
-    CHAR_MAP[SEMI] |= SEMI_FLAG;
-    CHAR_MAP[COMMA] |= COMMA_FLAG;
-    for (let code2 = 128; code2 <= 255; code2++) {
-      CHAR_MAP[code2] |= LOWER_CASE;
-    }
-    for (const char of "!#$%&'*+-.^_`|~") {
-      CHAR_MAP[char.charCodeAt(0)] |= TOKEN_FLAG;
-    }
-    for (let code2 = 48; code2 <= 57; code2++) {
-      CHAR_MAP[code2] |= TOKEN_FLAG;
-    }
-    for (let code2 = 65; code2 <= 90; code2++) {
-      CHAR_MAP[code2] |= LOWER_CASE | TOKEN_FLAG;
-    }
-    for (let code2 = 97; code2 <= 122; code2++) {
-      CHAR_MAP[code2] |= TOKEN_FLAG;
-    }
-    NullObject = /* @__PURE__ */ (() => {
+var require_dist2 = __commonJS({
+  "node_modules/content-type/dist/index.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.format = format;
+    exports.parse = parse5;
+    var TEXT_REGEXP = /^[\u0009\u0020-\u007e\u0080-\u00ff]*$/;
+    var TOKEN_REGEXP = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+    var QUOTE_REGEXP = /[\\"]/g;
+    var TYPE_REGEXP = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+    var NullObject = /* @__PURE__ */ (() => {
       const C = function() {
       };
       C.prototype = /* @__PURE__ */ Object.create(null);
       return C;
     })();
+    function format(obj) {
+      const { type, parameters: parameters2 } = obj;
+      if (!type || !TYPE_REGEXP.test(type)) {
+        throw new TypeError(`Invalid type: ${type}`);
+      }
+      let result = type;
+      if (parameters2) {
+        for (const param of Object.keys(parameters2)) {
+          if (!TOKEN_REGEXP.test(param)) {
+            throw new TypeError(`Invalid parameter name: ${param}`);
+          }
+          result += `; ${param}=${qstring(parameters2[param])}`;
+        }
+      }
+      return result;
+    }
+    function parse5(header, options) {
+      const stopChar = options?.comma === true ? COMMA : 65536;
+      const len = header.length;
+      let index = skipOWS(header, options?.start ?? 0, len);
+      const valueStart = index;
+      index = skipValue(header, index, len, stopChar);
+      const valueEnd = trailingOWS(header, valueStart, index);
+      const type = header.slice(valueStart, valueEnd).toLowerCase();
+      if (options?.parameters === false) {
+        return { type, index, parameters: new NullObject() };
+      }
+      return parseParameters(header, type, index, len, stopChar);
+    }
+    var SP = 32;
+    var HTAB = 9;
+    var SEMI = 59;
+    var EQ = 61;
+    var DQUOTE = 34;
+    var BSLASH = 92;
+    var COMMA = 44;
+    function parseParameters(header, type, index, len, stopChar) {
+      const parameters2 = new NullObject();
+      parameter: while (index < len) {
+        if (header.charCodeAt(index) === stopChar)
+          break;
+        index = skipOWS(header, index + 1, len);
+        const keyStart = index;
+        while (index < len) {
+          const code2 = header.charCodeAt(index);
+          if (code2 === stopChar)
+            break parameter;
+          if (code2 === SEMI)
+            continue parameter;
+          if (code2 === EQ) {
+            const keyEnd = trailingOWS(header, keyStart, index);
+            const key = header.slice(keyStart, keyEnd).toLowerCase();
+            index = skipOWS(header, index + 1, len);
+            if (index < len && header.charCodeAt(index) === DQUOTE) {
+              index++;
+              let value = "";
+              while (index < len) {
+                const code3 = header.charCodeAt(index++);
+                if (code3 === DQUOTE) {
+                  index = skipValue(header, index, len, stopChar);
+                  if (parameters2[key] === void 0)
+                    parameters2[key] = value;
+                  break;
+                }
+                if (code3 === BSLASH && index < len) {
+                  value += header[index++];
+                  continue;
+                }
+                value += String.fromCharCode(code3);
+              }
+              continue parameter;
+            }
+            const valueStart = index;
+            index = skipValue(header, index, len, stopChar);
+            if (parameters2[key] === void 0) {
+              const valueEnd = trailingOWS(header, valueStart, index);
+              parameters2[key] = header.slice(valueStart, valueEnd);
+            }
+            continue parameter;
+          }
+          index++;
+        }
+      }
+      return { type, index, parameters: parameters2 };
+    }
+    function skipValue(str, index, len, stopChar) {
+      while (index < len) {
+        const code2 = str.charCodeAt(index);
+        if (code2 === SEMI || code2 === stopChar)
+          break;
+        index++;
+      }
+      return index;
+    }
+    function skipOWS(header, index, len) {
+      while (index < len) {
+        const char = header.charCodeAt(index);
+        if (char !== SP && char !== HTAB)
+          break;
+        index++;
+      }
+      return index;
+    }
+    function trailingOWS(header, start, end) {
+      while (end > start) {
+        const char = header.charCodeAt(end - 1);
+        if (char !== SP && char !== HTAB)
+          break;
+        end--;
+      }
+      return end;
+    }
+    function qstring(str) {
+      if (TOKEN_REGEXP.test(str))
+        return str;
+      if (TEXT_REGEXP.test(str))
+        return `"${str.replace(QUOTE_REGEXP, "\\$&")}"`;
+      throw new TypeError(`Invalid parameter value: ${str}`);
+    }
   }
 });
 
@@ -30828,7 +30857,7 @@ async function getResponseData(response) {
   if (!contentType) {
     return response.text().catch(noop);
   }
-  const mimetype = parse4(contentType);
+  const mimetype = (0, import_content_type.parse)(contentType);
   if (isJSONResponse(mimetype)) {
     let text = "";
     try {
@@ -30889,15 +30918,15 @@ function withDefaults2(oldEndpoint, newDefaults) {
     defaults: withDefaults2.bind(null, endpoint2)
   });
 }
-var VERSION2, defaults_default, noop, request;
+var import_content_type, VERSION2, defaults_default, noop, request;
 var init_dist_bundle2 = __esm({
   "node_modules/@octokit/request/dist-bundle/index.js"() {
     init_dist_bundle();
     init_universal_user_agent();
-    init_dist();
+    import_content_type = __toESM(require_dist2(), 1);
     init_json_with_bigint();
     init_dist_src();
-    VERSION2 = "10.0.16";
+    VERSION2 = "10.0.14";
     defaults_default = {
       headers: {
         "user-agent": `octokit-request.js/${VERSION2} ${getUserAgent()}`
@@ -31122,16 +31151,16 @@ var init_cache = __esm({
           return void 0;
         }
         if (typeof parsed !== "object" || parsed === null) return void 0;
-        const entry = parsed;
-        if (typeof entry.etag !== "string" || !("body" in entry)) return void 0;
+        const entry2 = parsed;
+        if (typeof entry2.etag !== "string" || !("body" in entry2)) return void 0;
         return {
-          etag: entry.etag,
-          body: entry.body,
-          ...typeof entry.link === "string" ? { link: entry.link } : {}
+          etag: entry2.etag,
+          body: entry2.body,
+          ...typeof entry2.link === "string" ? { link: entry2.link } : {}
         };
       }
-      set(key, entry) {
-        const text = this.#redactor.seal(JSON.stringify(entry), this.#digest);
+      set(key, entry2) {
+        const text = this.#redactor.seal(JSON.stringify(entry2), this.#digest);
         if (text === void 0) return;
         const file2 = this.#file(key);
         const temporary = `${file2}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
@@ -31242,8 +31271,10 @@ function waitDescription(category, until, waitMs, basis) {
   switch (basis.kind) {
     case "reset":
       return `rate limit "${category}" exhausted: it resets at ${at}, ${wait} from now`;
+    case "points":
+      return `secondary rate limit on ${category}: its points a minute are spent until ${at}, ${wait} from now`;
     case "answer": {
-      const what = basis.reason === "secondary-limit" ? `secondary rate limit on ${basis.request} (${basis.status})` : basis.reason === "rate-limit-reset" ? `rate limit "${category}" exhausted on ${basis.request} (${basis.status})` : `${basis.request} throttled (${basis.status})`;
+      const what = basis.reason === "secondary-limit" ? `secondary rate limit on ${basis.endpoint}: ${basis.request} answered ${basis.status}` : basis.reason === "rate-limit-reset" ? `rate limit "${category}" exhausted on ${basis.request} (${basis.status})` : `${basis.request} throttled (${basis.status})`;
       const answers = `${basis.answers} such answer${basis.answers === 1 ? "" : "s"}`;
       return basis.source === "retry-after" ? `${what}: the service asks to wait ${wait} (Retry-After), until ${at}` : `${what}: the service said not how long to wait, and forgeplan's own back-off after ${answers} is ${wait}, until ${at}`;
     }
@@ -31529,7 +31560,7 @@ var init_http_fetch = __esm({
 // src/forge/limits.ts
 function categoryOf(path) {
   const match = CATEGORIES.find(
-    (entry) => entry.exact ? path === entry.prefix : path.startsWith(entry.prefix)
+    (entry2) => entry2.exact ? path === entry2.prefix : path.startsWith(entry2.prefix)
   );
   return match?.category ?? DEFAULT_CATEGORY;
 }
@@ -31626,9 +31657,9 @@ function endpointKey(path) {
     (s) => segments.length > s.prefix.length && s.prefix.every((part, i) => segments[i] === part)
   );
   if (scope !== void 0) {
-    const named = segments.slice(scope.prefix.length, scope.prefix.length + scope.names.length);
-    out.push(...scope.prefix, ...scope.names.slice(0, named.length));
-    rest = segments.slice(scope.prefix.length + named.length);
+    const named2 = segments.slice(scope.prefix.length, scope.prefix.length + scope.names.length);
+    out.push(...scope.prefix, ...scope.names.slice(0, named2.length));
+    rest = segments.slice(scope.prefix.length + named2.length);
     if (scope.prefix[0] === "repos" && rest[0] === "branches" && rest.length > 1) {
       const end = rest.indexOf("protection", 1);
       out.push("branches", "{branch}");
@@ -31674,9 +31705,9 @@ var init_points = __esm({
         const entries = (this.#spent.get(key) ?? []).filter((e) => e.at + this.#windowMs > now);
         let used = entries.reduce((sum, e) => sum + e.cost, 0);
         if (entries.length > 0 && used + cost > this.#budget) {
-          for (const entry of entries) {
-            used -= entry.cost;
-            if (used + cost <= this.#budget || used === 0) return entry.at + this.#windowMs - now;
+          for (const entry2 of entries) {
+            used -= entry2.cost;
+            if (used + cost <= this.#budget || used === 0) return entry2.at + this.#windowMs - now;
           }
         }
         entries.push({ at: now, cost });
@@ -31819,11 +31850,23 @@ var init_pacer = __esm({
             until,
             until - now,
             this.#options.maxWaitMs,
-            source === "reset" ? { kind: "reset" } : { kind: "answer", request: request2, status, reason: throttle.reason, source, answers }
+            source === "reset" ? { kind: "reset" } : {
+              kind: "answer",
+              request: request2,
+              endpoint: ticket.endpoint,
+              status,
+              reason: throttle.reason,
+              source,
+              answers
+            }
           );
         }
         const after = { request: request2, status, source, waitMs: until - now };
-        this.#announce({ category: ticket.category, until, reason: throttle.reason, after }, now);
+        const endpoint2 = throttle.reason === "secondary-limit" ? { endpoint: ticket.endpoint } : {};
+        this.#announce(
+          { category: ticket.category, until, reason: throttle.reason, ...endpoint2, after },
+          now
+        );
         this.#pausedUntil = Math.max(this.#pausedUntil, until);
       }
       /** What GET /rate_limit reported of a category. */
@@ -31840,11 +31883,13 @@ var init_pacer = __esm({
        */
       #holdForPoints(endpoint2, until, now) {
         if (until - now > this.#options.maxWaitMs) {
-          throw new RateLimitWaitExceeded(endpoint2, until, until - now, this.#options.maxWaitMs);
+          throw new RateLimitWaitExceeded(endpoint2, until, until - now, this.#options.maxWaitMs, {
+            kind: "points"
+          });
         }
         const announced = this.#announced.get(`${endpoint2} secondary-limit`);
         if (until - now >= SKEW_MS && (announced === void 0 || announced < now)) {
-          this.#announce({ category: endpoint2, until, reason: "secondary-limit" }, now);
+          this.#announce({ category: endpoint2, until, reason: "secondary-limit", endpoint: endpoint2 }, now);
         }
       }
       /** Tells the client about a wait, once per category, reason and end. */
@@ -32678,14 +32723,6 @@ import { createHash as createHash2 } from "node:crypto";
 function fingerprint(value) {
   return createHash2("sha256").update(stableJson(value)).digest("hex").slice(0, 16);
 }
-function stableJson(value) {
-  return JSON.stringify(value, (_key, inner) => {
-    if (isPlainObject2(inner)) {
-      return Object.fromEntries(Object.entries(inner).sort(([a], [b]) => a < b ? -1 : 1));
-    }
-    return inner;
-  });
-}
 var init_fingerprint = __esm({
   "src/resources/fingerprint.ts"() {
     "use strict";
@@ -32703,11 +32740,11 @@ function boardName(wanted) {
 function identity(value) {
   return typeof value === "number" ? `#${value}` : value.toLowerCase();
 }
-async function planBoards(reader, entry) {
-  const scope = String(entry.project);
-  const path = `${projectPath(entry.project)}/boards`;
+async function planBoards(reader, entry2) {
+  const scope = String(entry2.project);
+  const path = `${projectPath(entry2.project)}/boards`;
   const listed = await reader.list(path, void 0, { name: "issue boards", schema: readBoard });
-  return entry.boards_absent.map((wanted) => {
+  return entry2.boards_absent.map((wanted) => {
     const change = newChange(reader.target, scope, "board", boardName(wanted));
     if (listed.kind === "error") return { ...change, error: listed.error };
     if (listed.kind === "absent") {
@@ -32758,9 +32795,9 @@ var init_board = __esm({
           description: "Planning-side clean-ups per project.",
           targetType: "planning",
           noun: ["project", "projects"],
-          scope: (entry) => String(entry.project),
-          defines: (entry) => {
-            const { project: project3, boards_absent } = entry;
+          scope: (entry2) => String(entry2.project),
+          defines: (entry2) => {
+            const { project: project3, boards_absent } = entry2;
             return boards_absent.map((wanted, index) => {
               const key = wanted.id !== void 0 ? `id ${wanted.id}` : `"${wanted.name}"`;
               return {
@@ -32770,15 +32807,15 @@ var init_board = __esm({
               };
             });
           },
-          print: (entry) => entry.boards_absent.map((wanted, index) => ({
+          print: (entry2) => entry2.boards_absent.map((wanted, index) => ({
             kind: "board",
             name: boardName(wanted),
             path: ["boards_absent", index],
             fixed: [["must be absent", true]]
           }))
         },
-        plan: async ({ reader, entry }) => ({
-          changes: await planBoards(reader, entry)
+        plan: async ({ reader, entry: entry2 }) => ({
+          changes: await planBoards(reader, entry2)
         }),
         // Clean-ups name what must not exist, so live boards are listed as comments to pick from.
         export: async (reader, project3) => {
@@ -32859,13 +32896,13 @@ function personalRepositoryProblems(settings) {
   }
   return problems;
 }
-function protectionRules(value, entry) {
+function protectionRules(value, entry2) {
   const problems = [];
   for (const [branch3, settings] of Object.entries(value)) {
     if (settings === null) continue;
     const found = [
       ...branchProtectionProblems(settings),
-      ...entry.ownerType === "user" ? personalRepositoryProblems(settings) : []
+      ...entry2.ownerType === "user" ? personalRepositoryProblems(settings) : []
     ];
     for (const problem of found)
       problems.push({ path: [branch3, ...problem.path], message: problem.message });
@@ -32898,7 +32935,7 @@ var init_branch_protection_settings = __esm({
       checks: array(statusCheck).optional().describe(
         "Required status checks, each with its context and optionally the app that must provide it."
       )
-    });
+    }).meta({ not: { required: ["contexts", "checks"] } });
     requiredPullRequestReviews = closed({
       dismissal_restrictions: actorLists("who may dismiss reviews").optional().describe(
         "Who may dismiss pull request reviews; an empty mapping disables the restriction. Users and teams only for organization-owned repositories."
@@ -33426,7 +33463,7 @@ function diffValues(before, after, prefix = "") {
     const keyPath = path.slice(0, cut);
     const key = joinPath(prefix, keyPath);
     if (entries.has(key)) continue;
-    const entry = { path: key };
+    const entry2 = { path: key };
     const lhs = keyPath.length === 0 ? before : valueAt2(before, keyPath);
     const rhs = keyPath.length === 0 ? after : valueAt2(after, keyPath);
     const added = isPlainObject2(rhs) && (lhs === null || lhs === void 0) ? leaves(rhs, key) : [];
@@ -33434,9 +33471,9 @@ function diffValues(before, after, prefix = "") {
     for (const [leaf, value] of added) entries.set(leaf, { path: leaf, after: value });
     for (const [leaf, value] of removed) entries.set(leaf, { path: leaf, before: value });
     if (added.length + removed.length > 0) continue;
-    if (lhs !== void 0) entry.before = lhs;
-    if (rhs !== void 0) entry.after = rhs;
-    entries.set(key, entry);
+    if (lhs !== void 0) entry2.before = lhs;
+    if (rhs !== void 0) entry2.after = rhs;
+    entries.set(key, entry2);
   }
   return [...entries.values()];
 }
@@ -33875,13 +33912,13 @@ function identity2(value) {
 function groupPath(group3) {
   return `/api/v4/groups/${encodeURIComponent(String(group3))}`;
 }
-async function planEpicLinks(reader, entry) {
-  const scope = String(entry.group);
+async function planEpicLinks(reader, entry2) {
+  const scope = String(entry2.group);
   const related = /* @__PURE__ */ new Map();
   const relatedOf = (iid) => {
     let pending = related.get(iid);
     if (!pending) {
-      pending = reader.list(`${groupPath(entry.group)}/epics/${iid}/related_epics`, void 0, {
+      pending = reader.list(`${groupPath(entry2.group)}/epics/${iid}/related_epics`, void 0, {
         name: "related epics",
         schema: relatedEpic
       });
@@ -33902,16 +33939,16 @@ async function planEpicLinks(reader, entry) {
   const planOne = async (wanted) => {
     const change = newChange(reader.target, scope, "epic_link", linkName(wanted));
     const byId2 = wanted.link_id !== void 0;
-    const epics = byId2 && wanted.epic === void 0 ? await listEpics(reader, entry.group) : [wanted.epic];
+    const epics = byId2 && wanted.epic === void 0 ? await listEpics(reader, entry2.group) : [wanted.epic];
     if (!Array.isArray(epics)) return { ...change, error: epics };
     let targetGroupId;
     if (!byId2) {
-      const group3 = await groupOf(wanted.related_group ?? entry.group);
+      const group3 = await groupOf(wanted.related_group ?? entry2.group);
       if (group3.kind === "error") return { ...change, error: group3.error };
       if (group3.kind === "absent") {
         return {
           ...change,
-          error: changeError(`group ${wanted.related_group ?? entry.group} was not found`)
+          error: changeError(`group ${wanted.related_group ?? entry2.group} was not found`)
         };
       }
       targetGroupId = group3.data.id;
@@ -33926,7 +33963,7 @@ async function planEpicLinks(reader, entry) {
           error: changeError(
             `epic &${epic3} was not found in group ${scope}`,
             "GET",
-            `${groupPath(entry.group)}/epics/${epic3}/related_epics`,
+            `${groupPath(entry2.group)}/epics/${epic3}/related_epics`,
             404
           )
         };
@@ -33949,7 +33986,7 @@ async function planEpicLinks(reader, entry) {
         requests: [
           {
             method: "DELETE",
-            path: `${groupPath(entry.group)}/epics/${epic3}/related_epics/${link.related_epic_link_id}`
+            path: `${groupPath(entry2.group)}/epics/${epic3}/related_epics/${link.related_epic_link_id}`
           }
         ],
         live_fingerprint: fingerprint(live)
@@ -33957,7 +33994,7 @@ async function planEpicLinks(reader, entry) {
     }
     return { ...change, live_fingerprint: fingerprint(null) };
   };
-  return Promise.all(entry.epic_links_absent.map(planOne));
+  return Promise.all(entry2.epic_links_absent.map(planOne));
 }
 async function listEpics(reader, group3) {
   const path = `${groupPath(group3)}/epics`;
@@ -34026,24 +34063,24 @@ var init_epic_link = __esm({
           description: "Planning-side clean-ups per group.",
           targetType: "planning",
           noun: ["group", "groups"],
-          scope: (entry) => String(entry.group),
-          defines: (entry) => {
-            const { group: group3, epic_links_absent } = entry;
+          scope: (entry2) => String(entry2.group),
+          defines: (entry2) => {
+            const { group: group3, epic_links_absent } = entry2;
             return epic_links_absent.map((wanted, index) => ({
               id: `${identity2(group3)}|${linkIdentity(wanted)}`,
               path: ["epic_links_absent", index],
               what: `related-epic ${linkIdentity(wanted)} in group ${group3}`
             }));
           },
-          print: (entry) => entry.epic_links_absent.map((wanted, index) => ({
+          print: (entry2) => entry2.epic_links_absent.map((wanted, index) => ({
             kind: "epic_link",
             name: linkName(wanted),
             path: ["epic_links_absent", index],
             fixed: [["must be absent", true]]
           }))
         },
-        plan: async ({ reader, entry }) => ({
-          changes: await planEpicLinks(reader, entry)
+        plan: async ({ reader, entry: entry2 }) => ({
+          changes: await planEpicLinks(reader, entry2)
         }),
         // Clean-ups name what must not exist, so live epics are listed as comments to pick from.
         export: async (reader, group3) => {
@@ -34127,7 +34164,7 @@ var init_gist = __esm({
             { kind: "gist", name: "policy", path: [], defaults: [["allow_public", false]] }
           ]
         },
-        plan: async ({ reader, entry }) => ({ changes: await auditGists(reader, entry) })
+        plan: async ({ reader, entry: entry2 }) => ({ changes: await auditGists(reader, entry2) })
       }
     };
   }
@@ -34334,9 +34371,9 @@ var init_migration = __esm({
           description: "Audits of migrations: expected state and repositories.",
           targetType: "repository",
           noun: ["audit", "audits"],
-          scope: (entry) => scopeOf(entry),
-          defines: (entry) => {
-            const audit = entry;
+          scope: (entry2) => scopeOf(entry2),
+          defines: (entry2) => {
+            const audit = entry2;
             const owner = audit.org !== void 0 ? `organization ${audit.org.toLowerCase()}` : "your user";
             return [
               {
@@ -34346,15 +34383,15 @@ var init_migration = __esm({
               }
             ];
           },
-          print: (entry) => [
-            { kind: "migration", name: String(entry.id), path: [] }
+          print: (entry2) => [
+            { kind: "migration", name: String(entry2.id), path: [] }
           ]
         },
         // A running migration that locks repositories holds back changes to them whichever shard plans
         // them, so every shard reads it.
         everyShard: true,
-        plan: async ({ reader, entry }) => {
-          const { change, live } = await auditMigration(reader, entry);
+        plan: async ({ reader, entry: entry2 }) => {
+          const { change, live } = await auditMigration(reader, entry2);
           const reason = `locked by migration ${change.name} (${live?.state}) with lock_repositories`;
           return {
             changes: [change],
@@ -34488,7 +34525,7 @@ function targetOf2(desired, live, send) {
 }
 function markSensitive(diff) {
   return diff.map(
-    (entry) => WRITE_ONLY.includes(entry.path) ? { ...entry, sensitive: true } : entry
+    (entry2) => WRITE_ONLY.includes(entry2.path) ? { ...entry2, sensitive: true } : entry2
   );
 }
 function diffOf(live, target2, rotated) {
@@ -34744,7 +34781,7 @@ function verifyResponse(kind, request2, response) {
   const diff = kindNamed(kind)?.verify?.(request2, response) ?? [];
   if (diff.length === 0) return void 0;
   const parts = diff.map(
-    (entry) => `${entry.path}: sent ${JSON.stringify(entry.before ?? null)}, service has ${JSON.stringify(entry.after ?? null)}`
+    (entry2) => `${entry2.path}: sent ${JSON.stringify(entry2.before ?? null)}, service has ${JSON.stringify(entry2.after ?? null)}`
   );
   return `the service did not keep what was written (${parts.join("; ")})`;
 }
@@ -34796,7 +34833,7 @@ function describeCounts(state) {
   ]);
   for (const section2 of configSpec.sections) {
     const [one, many] = section2.noun;
-    const count2 = state.sections.filter((entry) => entry.section === section2.at.join(".")).length;
+    const count2 = state.sections.filter((entry2) => entry2.section === section2.at.join(".")).length;
     const known = counts.get(one);
     counts.set(one, [(known?.[0] ?? 0) + count2, one, many]);
   }
@@ -34813,12 +34850,51 @@ var init_desired = __esm({
 
 // src/cli/args.ts
 import { parseArgs } from "node:util";
+function helpHint(command2) {
+  return `see 'forgeplan ${command2} --help'`;
+}
+function looksLikeConfig(argument) {
+  return /\.ya?ml$/i.test(argument);
+}
+function configHint(argument) {
+  return `${argument} is a configuration: name it with -c (-c ${argument})`;
+}
+function problemWith(command2, argv, options, positionals) {
+  const { tokens } = parseArgs({
+    args: argv,
+    options,
+    allowPositionals: true,
+    strict: false,
+    tokens: true
+  });
+  for (const token of tokens) {
+    if (token.kind === "positional") {
+      if (positionals) continue;
+      return looksLikeConfig(token.value) ? `unexpected argument '${token.value}': ${configHint(token.value)}` : `unexpected argument '${token.value}'`;
+    }
+    if (token.kind !== "option") continue;
+    const option = Object.hasOwn(options, token.name) ? options[token.name] : void 0;
+    if (option === void 0) {
+      const known = Object.keys(options).map((key) => `--${key}`);
+      const suggestion = token.rawName.startsWith("--") ? closest(token.rawName, known) : void 0;
+      return `unknown option ${token.rawName}${suggestion === void 0 ? "" : ` (did you mean ${suggestion}?)`}`;
+    }
+    const value = token.value;
+    if (option.type === "string" && (value === void 0 || !token.inlineValue && value.startsWith("-") && value !== "-")) {
+      return `${token.rawName} needs a value`;
+    }
+    if (option.type === "boolean" && token.inlineValue) return `${token.rawName} takes no value`;
+  }
+  return void 0;
+}
 function parseFlags(command2, argv, options, { positionals = false } = {}) {
+  const problem = problemWith(command2, argv, options, positionals);
+  if (problem !== void 0) throw new CliError(`${command2}: ${problem}; ${helpHint(command2)}`);
   try {
     return parseArgs({ args: argv, options, allowPositionals: positionals, strict: true });
   } catch (error62) {
     const message = error62 instanceof Error ? error62.message : String(error62);
-    throw new CliError(`${command2}: ${message.split("\n")[0]} (see 'forgeplan help')`);
+    throw new CliError(`${command2}: ${message.split("\n")[0]}; ${helpHint(command2)}`);
   }
 }
 function parseCount(command2, flag, value) {
@@ -34831,6 +34907,7 @@ function parseCount(command2, flag, value) {
 var init_args = __esm({
   "src/cli/args.ts"() {
     "use strict";
+    init_suggest();
     init_io();
   }
 });
@@ -34838,29 +34915,50 @@ var init_args = __esm({
 // src/cli/validate.ts
 var validate_exports = {};
 __export(validate_exports, {
+  flags: () => flags,
+  help: () => help,
   validate: () => validate2
 });
-var help, validate2;
+function neededVariables(state, referenced, env) {
+  const used = /* @__PURE__ */ new Set([
+    ...state.repositories.map((entry2) => entry2.target),
+    ...state.sections.map((entry2) => entry2.target)
+  ]);
+  const notes = new Map(referenced.map((name2) => [name2, []]));
+  for (const target2 of state.targets) {
+    if (!used.has(target2.name) || notes.has(target2.tokenEnv)) continue;
+    notes.set(target2.tokenEnv, [`token of target ${target2.name}`]);
+  }
+  return [...notes].map(([name2, said]) => {
+    const all = [...said, ...env[name2] === void 0 ? ["not set"] : []];
+    return all.length === 0 ? name2 : `${name2} (${all.join(", ")})`;
+  }).join(", ");
+}
+var flags, help, validate2;
 var init_validate = __esm({
   "src/cli/validate.ts"() {
     "use strict";
     init_config();
     init_desired();
     init_args();
+    flags = {
+      config: { type: "string", short: "c", multiple: true },
+      print: { type: "boolean" },
+      help: { type: "boolean", short: "h" }
+    };
     help = `usage: forgeplan validate [-c FILE|DIR]... [--print]
 
-Loads and checks the desired state; no network, no token needed.
-  -c, --config FILE|DIR  a config file, or a directory of *.yaml/*.yml files (repeatable;
-                         default forgeplan.yaml); several are merged in the order given
-  --print                print the merged desired state, each value with the file:line it came from
+Loads and checks the desired state; no network, no token needed. Environment variables need not be
+set: a value that refers to one that is not is checked once it is, by plan. Then lists the variables
+a plan will need, saying which are not set.
+  -c, --config FILE|DIR    a config file, or a directory of *.yaml/*.yml files (repeatable;
+                           default forgeplan.yaml; - reads stdin); several are merged in the order given
+  --print                  print the merged desired state, each value with the file:line it came from
+  -h, --help               this text
 Exit 0 when valid, 1 when not, with one line per problem on stderr: file:line:col: key.path: message
 `;
     validate2 = async (argv, io) => {
-      const { values } = parseFlags("validate", argv, {
-        config: { type: "string", short: "c", multiple: true },
-        print: { type: "boolean" },
-        help: { type: "boolean", short: "h" }
-      });
+      const { values } = parseFlags("validate", argv, flags);
       if (values.help) {
         io.stdout.write(help);
         return 0;
@@ -34868,7 +34966,8 @@ Exit 0 when valid, 1 when not, with one line per problem on stderr: file:line:co
       const result = loadDesiredState(values.config ?? [], {
         cwd: io.cwd,
         env: io.env,
-        redactor: io.redactor
+        redactor: io.redactor,
+        allowUnset: true
       });
       if (!result.ok) {
         for (const error62 of result.errors) io.stderr.write(`${formatConfigError(error62)}
@@ -34881,6 +34980,9 @@ Exit 0 when valid, 1 when not, with one line per problem on stderr: file:line:co
         return 0;
       }
       io.stdout.write(`valid: ${state.files.join(", ")} (${describeCounts(state)})
+`);
+      const needed = neededVariables(state, result.variables, io.env);
+      if (needed !== "") io.stdout.write(`a plan needs: ${needed}
 `);
       return 0;
     };
@@ -34902,12 +35004,12 @@ function plainData(value) {
   return JSON.parse(JSON.stringify(value) ?? "null");
 }
 function diffEntry(value) {
-  const entry = ordered(value, DIFF_KEYS);
-  if (isPlainObject2(entry) && entry.sensitive === true) {
-    if ("before" in entry) entry.before = SENSITIVE;
-    if ("after" in entry) entry.after = SENSITIVE;
+  const entry2 = ordered(value, DIFF_KEYS);
+  if (isPlainObject2(entry2) && entry2.sensitive === true) {
+    if ("before" in entry2) entry2.before = SENSITIVE;
+    if ("after" in entry2) entry2.after = SENSITIVE;
   }
-  return entry;
+  return entry2;
 }
 function changeJson(value) {
   const result = ordered(plainData(value), CHANGE_KEYS);
@@ -34988,7 +35090,8 @@ function fileSchema2(kinds) {
     }),
     errors: count.optional(),
     config: array(string2().min(1)).min(1).optional(),
-    rotate_secrets: literal(true).optional()
+    rotate_secrets: literal(true).optional(),
+    shard: strictObject({ index: count.min(1), count: count.min(1) }).refine((shard) => shard.index <= shard.count, { error: "expected index ≤ count" }).optional()
   });
 }
 function where(path) {
@@ -35034,12 +35137,12 @@ function readPlanFile(text, file2, kinds) {
   }
   const plan2 = makePlan(changes);
   const stored = parsed.data.summary;
-  const counted = summarize(changes);
-  const differs = Object.keys(counted).filter(
-    (action) => stored[action] !== counted[action]
+  const counted2 = summarize(changes);
+  const differs = Object.keys(counted2).filter(
+    (action) => stored[action] !== counted2[action]
   );
   if (differs.length > 0) {
-    const detail = differs.map((action) => `${action} ${stored[action]} ≠ ${counted[action]}`);
+    const detail = differs.map((action) => `${action} ${stored[action]} ≠ ${counted2[action]}`);
     throw new PlanFileError(
       `${file2}: summary does not match its changes (${detail.join(", ")}); the file was edited or damaged`
     );
@@ -35047,7 +35150,8 @@ function readPlanFile(text, file2, kinds) {
   return {
     ...plan2,
     ...parsed.data.config ? { config: parsed.data.config } : {},
-    ...parsed.data.rotate_secrets ? { rotate_secrets: true } : {}
+    ...parsed.data.rotate_secrets ? { rotate_secrets: true } : {},
+    ...parsed.data.shard ? { shard: parsed.data.shard } : {}
   };
 }
 var PlanFileError, PLAN_KEYS, CHANGE_KEYS, DIFF_KEYS, REQUEST_KEYS, ERROR_KEYS, SUMMARY_KEYS, CHANGES_SLOT, count;
@@ -35193,26 +35297,28 @@ function describeError(error62) {
 function isShown(change) {
   return change.action !== "no-op" || change.error !== void 0 || (change.notes?.length ?? 0) > 0;
 }
-function summaryCounts(summary) {
+function summaryCounts(summary, errors = 0) {
   return [
     `${summary.create} to create`,
     `${summary.update} to update`,
     `${summary.delete} to delete`,
     `${summary.report} to report`,
-    `${summary["no-op"]} unchanged`
+    `${summary["no-op"]} unchanged`,
+    ...errors > 0 ? [plural2(errors, "error")] : []
   ].join(", ");
 }
 function errorCount(plan2) {
   return `${plural2(plan2.errors, "change")} could not be planned.`;
 }
-function viewEntry(entry) {
-  const shown2 = (value) => entry.sensitive && value !== void 0 ? SENSITIVE : formatValue(value);
-  const shape = entry.before === void 0 && entry.after !== void 0 ? "added" : entry.after === void 0 && entry.before !== void 0 ? "removed" : "changed";
+function viewEntry(entry2, action) {
+  const shown2 = (value) => entry2.sensitive && value !== void 0 ? SENSITIVE : formatValue(value);
+  const before = action === "create" ? void 0 : entry2.before;
+  const shape = before === void 0 && entry2.after !== void 0 ? "added" : entry2.after === void 0 && before !== void 0 ? "removed" : "changed";
   return {
     shape,
-    path: printable2(entry.path),
-    before: shown2(entry.before),
-    after: shown2(entry.after)
+    path: printable2(entry2.path),
+    before: shown2(before),
+    after: shown2(entry2.after)
   };
 }
 function remainingChanges(plan2) {
@@ -35353,8 +35459,8 @@ function changeEntry(change) {
       `**${escapeInline(ACTION_SYMBOL[change.action])} ${change.action}** ${code(change.address)}`
     );
     if (change.diff.length > 0) {
-      const rows = change.diff.map((entry) => {
-        const field = viewEntry(entry);
+      const rows = change.diff.map((entry2) => {
+        const field = viewEntry(entry2, change.action);
         return [code(field.path), code(field.before), code(field.after)];
       });
       parts.push(table(["field", "before", "after"], rows));
@@ -35380,7 +35486,7 @@ function planMarkdown(plan2, options) {
   const sections = [...groupByScope(shown2)].map(([scope, changes], order) => ({ scope, changes, order })).sort((a, b) => urgency(a.changes) - urgency(b.changes) || a.order - b.order).map(({ scope, changes }) => section(scope, changes));
   const { summary } = plan2;
   const head = [
-    COMMENT_MARKER,
+    options.marker ?? COMMENT_MARKER,
     ...heading(options, "forgeplan plan", "Planned"),
     table(
       PLAN_COLUMNS,
@@ -35416,7 +35522,7 @@ function verification(report) {
   const lines = remaining.map((change) => {
     if (change.error !== void 0)
       return `- ${code(change.address)}: ${failureText(change.error)}`;
-    const paths = change.diff.map((entry) => code(entry.path)).join(", ");
+    const paths = change.diff.map((entry2) => code(entry2.path)).join(", ");
     return `- ${code(change.address)} (${change.action})${paths === "" ? "" : `: ${paths}`}`;
   });
   return `**Not verified:** the re-plan still shows ${plural2(remaining.length, "change")}:
@@ -35437,7 +35543,7 @@ function applyReportMarkdown(report, options) {
     (outcome) => `${report.outcomes.filter((item) => item.outcome === outcome).length}`
   );
   const head = [
-    COMMENT_MARKER,
+    options.marker ?? COMMENT_MARKER,
     ...heading(options, "forgeplan apply", "Applied"),
     table(OUTCOMES, [counts], "---:"),
     verification(report)
@@ -35535,8 +35641,8 @@ function changeBlock(change, s) {
   } else {
     const color = actionColor(change.action, s);
     lines.push(`${color(ACTION_SYMBOL[change.action])} ${address} ${ACTION_PHRASE[change.action]}`);
-    for (const entry of change.diff) {
-      const field = viewEntry(entry);
+    for (const entry2 of change.diff) {
+      const field = viewEntry(entry2, change.action);
       if (field.shape === "added")
         lines.push(`${INDENT}${s.green("+")} ${field.path}: ${field.after}`);
       else if (field.shape === "removed")
@@ -35566,7 +35672,7 @@ function planText(plan2, options) {
     lines.push(s.green(NO_CHANGES));
     if (plan2.summary.report > 0) lines.push(`${plural2(plan2.summary.report, "audit report")}.`);
   } else {
-    lines.push(`Plan: ${summaryCounts(plan2.summary)}.`);
+    lines.push(`Plan: ${summaryCounts(plan2.summary, plan2.errors)}.`);
     if (plan2.errors > 0) lines.push(s.red(errorCount(plan2)));
   }
   return finish(lines);
@@ -35683,12 +35789,17 @@ function parseFormat(command2, value) {
   }
   return format;
 }
-function useColor(io) {
-  return io.stdout.isTTY && !io.env.NO_COLOR;
+function useColor(io, noColorFlag) {
+  if (noColorFlag === true) return false;
+  const force = io.env.FORCE_COLOR;
+  if (force !== void 0) return force !== "0" && force !== "false";
+  if (io.env.NO_COLOR) return false;
+  if (io.env.TERM === "dumb") return false;
+  return io.stdout.isTTY;
 }
-function printPlan(io, plan2, format) {
+function printPlan(io, plan2, format, color) {
   for (const chunk of renderPlanChunks(io.redactor.plan(plan2), format, {
-    color: format === "text" && useColor(io)
+    color: format === "text" && color
   })) {
     io.stdout.write(chunk);
   }
@@ -35709,11 +35820,73 @@ function savePlan(command2, io, plan2, path) {
     throw new CliError(`${command2}: cannot write the plan to ${path}: ${reason}`);
   }
 }
+var colorFlag, colorHelp;
 var init_output = __esm({
   "src/cli/output.ts"() {
     "use strict";
     init_render();
     init_io();
+    colorFlag = { "no-color": { type: "boolean" } };
+    colorHelp = "  --no-color               no colour, even on a terminal (also NO_COLOR=1 or TERM=dumb;\n                           FORCE_COLOR=1 colours what is not a terminal)\n";
+  }
+});
+
+// src/engine/secrets.ts
+function isSecretRef(value) {
+  return value !== null && typeof value === "object" && Object.keys(value).length === 1 && typeof value.$secret === "string";
+}
+function secretRefsIn(value) {
+  if (isSecretRef(value)) return [value.$secret];
+  if (value === null || typeof value !== "object") return [];
+  return Object.values(value).flatMap(secretRefsIn);
+}
+function missingSecrets(bodies, secrets, env) {
+  const names = new Set(bodies.flatMap(secretRefsIn));
+  return [...names].filter((name2) => !secrets.has(name2) && env[name2] === void 0).sort();
+}
+function resolveSecrets(value, secrets, env) {
+  if (isSecretRef(value)) {
+    const resolved = secrets.get(value.$secret)?.reveal() ?? env[value.$secret];
+    if (resolved === void 0) throw new Error(`secret ${value.$secret} is not set`);
+    return resolved;
+  }
+  if (Array.isArray(value)) return value.map((item) => resolveSecrets(item, secrets, env));
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, inner]) => [key, resolveSecrets(inner, secrets, env)])
+    );
+  }
+  return value;
+}
+function collectSecrets(state) {
+  const secrets = /* @__PURE__ */ new Map();
+  const walk = (value) => {
+    if (isSecret(value)) secrets.set(value.source, value);
+    else if (Array.isArray(value)) value.forEach(walk);
+    else if (isPlainObject2(value)) Object.values(value).forEach(walk);
+  };
+  walk(state.defaults.map((layer) => layer.value));
+  walk(state.repositories.map((entry2) => entry2.layers.map((layer) => layer.value)));
+  walk(state.sections.map((entry2) => entry2.value));
+  return secrets;
+}
+var init_secrets2 = __esm({
+  "src/engine/secrets.ts"() {
+    "use strict";
+    init_plain();
+    init_secret();
+  }
+});
+
+// src/library/connect.ts
+var SANDBOX_ADMIN_TOKEN;
+var init_connect = __esm({
+  "src/library/connect.ts"() {
+    "use strict";
+    init_secret();
+    init_client();
+    init_context();
+    SANDBOX_ADMIN_TOKEN = "sandbox-admin";
   }
 });
 
@@ -36338,6 +36511,36 @@ var init_request_schemas = __esm({
               content_type: { type: "string" },
               secret: { type: "string" },
               insecure_ssl: { oneOf: [{ type: "string" }, { type: "number" }] }
+            }
+          }
+        },
+        "POST /repos/{owner}/{repo}/pulls": {
+          documentation_url: "https://docs.github.com/rest/pulls/pulls#create-a-pull-request",
+          schema: {
+            type: "object",
+            properties: {
+              title: { type: "string" },
+              head: { type: "string" },
+              head_repo: { type: "string", format: "repo.nwo" },
+              base: { type: "string" },
+              body: { type: "string" },
+              maintainer_can_modify: { type: "boolean" },
+              draft: { type: "boolean" },
+              issue: { type: "integer", format: "int64" }
+            },
+            required: ["head", "base"]
+          }
+        },
+        "PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge": {
+          documentation_url: "https://docs.github.com/rest/pulls/pulls#merge-a-pull-request",
+          schema: {
+            type: "object",
+            nullable: true,
+            properties: {
+              commit_title: { type: "string" },
+              commit_message: { type: "string" },
+              sha: { type: "string" },
+              merge_method: { type: "string", enum: ["merge", "squash", "rebase"] }
             }
           }
         },
@@ -37463,7 +37666,7 @@ var init_world = __esm({
       /** Issues by repository id, in number order (numbers start at 1 per repository). */
       issues = /* @__PURE__ */ new Map();
       issueComments = /* @__PURE__ */ new Map();
-      nextId = { hook: 1, board: 1, epicLink: 1, issue: 1, issueComment: 1 };
+      nextId = { hook: 1, board: 1, epicLink: 1, issue: 1, issueComment: 1, pull: 1 };
       account(login2) {
         return this.accounts.get(login2.toLowerCase());
       }
@@ -38817,6 +39020,17 @@ function reactions(url2) {
 function repoUrl(base, repo) {
   return `${base}/repos/${repo.owner.login}/${repo.name}`;
 }
+function labelsShape(repository3, labels) {
+  return labels.map((name2, index) => ({
+    id: index + 1,
+    node_id: nodeId2("Label", index + 1),
+    url: `${repository3}/labels/${encodeURIComponent(name2)}`,
+    name: name2,
+    description: null,
+    color: "ededed",
+    default: false
+  }));
+}
 function issueShape(ctx, value) {
   const repository3 = repoUrl(ctx.base, value.repo);
   const url2 = `${repository3}/issues/${value.number}`;
@@ -38835,15 +39049,7 @@ function issueShape(ctx, value) {
     title: value.title,
     body: value.body,
     user: simpleUser(ctx.base, value.user),
-    labels: value.labels.map((name2, index) => ({
-      id: index + 1,
-      node_id: nodeId2("Label", index + 1),
-      url: `${repository3}/labels/${encodeURIComponent(name2)}`,
-      name: name2,
-      description: null,
-      color: "ededed",
-      default: false
-    })),
+    labels: labelsShape(repository3, value.labels),
     assignee: null,
     assignees: [],
     milestone: null,
@@ -38855,7 +39061,17 @@ function issueShape(ctx, value) {
     updated_at: value.updated_at,
     closed_by: value.closed_by === null ? null : simpleUser(ctx.base, value.closed_by),
     author_association: association(value.repo, value.user),
-    reactions: reactions(url2)
+    reactions: reactions(url2),
+    // GitHub marks an issue that is a pull request with links to it.
+    ...value.pull === void 0 ? {} : {
+      pull_request: {
+        url: `${repository3}/pulls/${value.number}`,
+        html_url: `${ctx.base}/${value.repo.owner.login}/${value.repo.name}/pull/${value.number}`,
+        diff_url: `${ctx.base}/${value.repo.owner.login}/${value.repo.name}/pull/${value.number}.diff`,
+        patch_url: `${ctx.base}/${value.repo.owner.login}/${value.repo.name}/pull/${value.number}.patch`,
+        merged_at: value.pull.merged_at
+      }
+    }
   };
 }
 function commentShape(ctx, value) {
@@ -39229,8 +39445,8 @@ var init_routes_planning = __esm({
           if (!link || link.source.id !== from.id && link.target.id !== from.id) {
             throw gitlabNotFound("Related epic link Not Found");
           }
-          for (const side of [link.source, link.target]) {
-            if (!ctx.world.hasRole(side.group, caller, "guest")) throw gitlabForbidden();
+          for (const side2 of [link.source, link.target]) {
+            if (!ctx.world.hasRole(side2.group, caller, "guest")) throw gitlabForbidden();
           }
           ctx.world.removeEpicLink(link);
           return ok(epicLink2(ctx.base, link));
@@ -39291,6 +39507,235 @@ var init_routes_planning = __esm({
           if (!ctx.world.hasRole(found.group, ctx.caller, "reporter")) throw gitlabForbidden();
           found.boards.delete(target2.id);
           return ok(board2(ctx.base, target2));
+        }
+      }
+    ];
+  }
+});
+
+// src/sandbox/routes-pulls.ts
+import { createHash as createHash4 } from "node:crypto";
+function pullsOf(ctx, repo) {
+  return issuesOf(ctx.world, repo).flatMap((issue2) => issue2.pull ? [issue2.pull] : []);
+}
+function pullOf(ctx, repo) {
+  const number4 = idParam(ctx.params.number);
+  const found = number4 === void 0 ? void 0 : issuesOf(ctx.world, repo)[number4 - 1]?.pull;
+  if (!found) throw notFound();
+  return found;
+}
+function side(ctx, repo, branch3) {
+  return {
+    label: `${repo.owner.login}:${branch3.ref}`,
+    ref: branch3.ref,
+    sha: branch3.sha,
+    user: simpleUser(ctx.base, repo.owner),
+    repo: repository(ctx.base, ctx.world, repo, ctx.caller)
+  };
+}
+function pullShape(ctx, pull, full) {
+  const issue2 = pull.issue;
+  const repo = issue2.repo;
+  const repository3 = repoUrl(ctx.base, repo);
+  const url2 = `${repository3}/pulls/${issue2.number}`;
+  const html2 = `${ctx.base}/${repo.owner.login}/${repo.name}/pull/${issue2.number}`;
+  const issueUrl = `${repository3}/issues/${issue2.number}`;
+  const link = (href) => ({ href });
+  const base = repo.branches.get(pull.base.ref);
+  const simple = {
+    url: url2,
+    id: pull.id,
+    node_id: nodeId2("PullRequest", pull.id),
+    html_url: html2,
+    diff_url: `${html2}.diff`,
+    patch_url: `${html2}.patch`,
+    issue_url: issueUrl,
+    commits_url: `${url2}/commits`,
+    review_comments_url: `${url2}/comments`,
+    review_comment_url: `${repository3}/pulls/comments{/number}`,
+    comments_url: `${issueUrl}/comments`,
+    statuses_url: `${repository3}/statuses/${pull.head.sha}`,
+    number: issue2.number,
+    state: issue2.state,
+    locked: false,
+    title: issue2.title,
+    user: simpleUser(ctx.base, issue2.user),
+    body: issue2.body,
+    labels: labelsShape(repository3, issue2.labels),
+    milestone: null,
+    active_lock_reason: null,
+    created_at: issue2.created_at,
+    updated_at: issue2.updated_at,
+    closed_at: issue2.closed_at,
+    merged_at: pull.merged_at,
+    merge_commit_sha: pull.merge_commit_sha,
+    assignee: null,
+    assignees: [],
+    requested_reviewers: [],
+    requested_teams: [],
+    head: side(ctx, repo, pull.head),
+    base: side(ctx, repo, { ref: pull.base.ref, sha: base?.sha ?? pull.base.sha }),
+    _links: {
+      self: link(url2),
+      html: link(html2),
+      issue: link(issueUrl),
+      comments: link(`${issueUrl}/comments`),
+      review_comments: link(`${url2}/comments`),
+      review_comment: link(`${repository3}/pulls/comments{/number}`),
+      commits: link(`${url2}/commits`),
+      statuses: link(`${repository3}/statuses/${pull.head.sha}`)
+    },
+    author_association: association(repo, issue2.user),
+    auto_merge: null,
+    draft: false
+  };
+  if (!full) return simple;
+  const open2 = issue2.state === "open";
+  return {
+    ...simple,
+    merged: pull.merged_at !== null,
+    mergeable: open2 ? true : null,
+    rebaseable: open2 ? true : null,
+    mergeable_state: open2 ? "clean" : "unknown",
+    merged_by: pull.merged_by === null ? null : simpleUser(ctx.base, pull.merged_by),
+    comments: issue2.comments.length,
+    review_comments: 0,
+    maintainer_can_modify: false,
+    commits: 1,
+    additions: 0,
+    deletions: 0,
+    changed_files: 0
+  };
+}
+function knownCommit(ctx, repo, sha) {
+  for (const branch3 of repo.branches.values()) if (branch3.sha === sha) return true;
+  return pullsOf(ctx, repo).some(
+    (pull) => pull.head.sha === sha || pull.base.sha === sha || pull.merge_commit_sha === sha
+  );
+}
+var pullRoutes;
+var init_routes_pulls = __esm({
+  "src/sandbox/routes-pulls.ts"() {
+    "use strict";
+    init_http_support();
+    init_pagination();
+    init_repo_access();
+    init_routes_issues();
+    init_shapes();
+    pullRoutes = [
+      {
+        method: "POST",
+        pattern: "/repos/:owner/:repo/pulls",
+        operation: "POST /repos/{owner}/{repo}/pulls",
+        handler: (ctx) => {
+          const repo = visibleRepository(ctx);
+          const caller = requireCaller(ctx);
+          if (!ctx.world.can(repo, caller, "push")) {
+            throw forbidden("Must have push access to open a pull request from this repository.");
+          }
+          const body = ctx.json();
+          const errors = [];
+          const title = titleField(body.title ?? "", errors);
+          const text = bodyField(body.body, errors);
+          const head = repo.branches.get(String(body.head));
+          const base = repo.branches.get(String(body.base));
+          if (head === void 0)
+            errors.push(`head: no branch '${String(body.head)}' in this repository`);
+          if (base === void 0)
+            errors.push(`base: no branch '${String(body.base)}' in this repository`);
+          if (head !== void 0 && base !== void 0 && head.sha === base.sha) {
+            errors.push(`No commits between ${base.name} and ${head.name}`);
+          }
+          if (errors.length > 0 || title === void 0 || head === void 0 || base === void 0) {
+            throw ctx.invalid(errors, "PullRequest");
+          }
+          const list3 = issuesOf(ctx.world, repo);
+          const now = isoTime(ctx.now());
+          const issue2 = {
+            id: ctx.world.nextId.issue++,
+            number: list3.length + 1,
+            repo,
+            title,
+            body: text ?? null,
+            state: "open",
+            state_reason: null,
+            user: caller,
+            labels: [],
+            comments: [],
+            created_at: now,
+            updated_at: now,
+            closed_at: null,
+            closed_by: null
+          };
+          issue2.pull = {
+            id: ctx.world.nextId.pull++,
+            issue: issue2,
+            head: { ref: head.name, sha: head.sha },
+            base: { ref: base.name, sha: base.sha },
+            merged_at: null,
+            merged_by: null,
+            merge_commit_sha: null
+          };
+          list3.push(issue2);
+          return ok(pullShape(ctx, issue2.pull, true), 201);
+        }
+      },
+      {
+        method: "GET",
+        pattern: "/repos/:owner/:repo/pulls/:number",
+        handler: (ctx) => ok(pullShape(ctx, pullOf(ctx, visibleRepository(ctx)), true))
+      },
+      {
+        method: "PUT",
+        pattern: "/repos/:owner/:repo/pulls/:number/merge",
+        operation: "PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge",
+        handler: (ctx) => {
+          const repo = visibleRepository(ctx);
+          const caller = requireCaller(ctx);
+          const pull = pullOf(ctx, repo);
+          if (!ctx.world.can(repo, caller, "push")) {
+            throw forbidden("Must have push access to merge this pull request.");
+          }
+          const body = ctx.json();
+          if (pull.issue.state !== "open") throw githubError(405, "Pull Request is not mergeable");
+          if (body.sha !== void 0 && body.sha !== pull.head.sha) {
+            throw githubError(409, "Head branch was modified. Review and try the merge again.");
+          }
+          const base = repo.branches.get(pull.base.ref);
+          if (base === void 0) throw githubError(405, "Pull Request is not mergeable");
+          const now = isoTime(ctx.now());
+          const sha = createHash4("sha1").update(`merge ${base.sha} ${pull.head.sha} #${pull.issue.number}`).digest("hex");
+          base.sha = sha;
+          pull.merged_at = now;
+          pull.merged_by = caller;
+          pull.merge_commit_sha = sha;
+          pull.issue.state = "closed";
+          pull.issue.state_reason = "completed";
+          pull.issue.closed_at = now;
+          pull.issue.closed_by = caller;
+          pull.issue.updated_at = now;
+          return ok({ sha, merged: true, message: "Pull Request successfully merged" });
+        }
+      },
+      {
+        method: "GET",
+        pattern: "/repos/:owner/:repo/commits/:sha/pulls",
+        handler: (ctx) => {
+          const repo = visibleRepository(ctx);
+          const sha = ctx.params.sha ?? "";
+          const pulls = pullsOf(ctx, repo);
+          let found = pulls.filter((pull) => pull.merge_commit_sha === sha);
+          if (found.length === 0) found = pulls.filter((pull) => pull.head.sha === sha);
+          if (found.length === 0) found = pulls.filter((pull) => pull.head.ref === sha);
+          if (found.length === 0 && !knownCommit(ctx, repo, sha) && !repo.branches.has(sha)) {
+            throw githubError(422, `No commit found for SHA: ${sha}`);
+          }
+          const page = paginate(ctx, found, "github");
+          return {
+            status: 200,
+            body: page.items.map((pull) => pullShape(ctx, pull, false)),
+            headers: page.headers
+          };
         }
       }
     ];
@@ -39466,7 +39911,7 @@ var init_stats = __esm({
 });
 
 // src/sandbox/server.ts
-import { createHash as createHash4 } from "node:crypto";
+import { createHash as createHash5 } from "node:crypto";
 function credentials(req, family, world) {
   let token;
   const header = req.headers.authorization;
@@ -39534,7 +39979,7 @@ function decodePath(pathname) {
   }
 }
 function etagOf(text) {
-  return `"${createHash4("sha1").update(text).digest("hex")}"`;
+  return `"${createHash5("sha1").update(text).digest("hex")}"`;
 }
 function matchesEtag(header, etag) {
   if (header === void 0) return false;
@@ -39794,6 +40239,7 @@ async function startSandbox(options = {}) {
         ...repositoryRoutes,
         ...hookRoutes,
         ...issueRoutes,
+        ...pullRoutes,
         ...accountRoutes,
         ...planningRoutes
       ]),
@@ -39844,6 +40290,7 @@ var init_sandbox = __esm({
     init_routes_hooks();
     init_routes_issues();
     init_routes_planning();
+    init_routes_pulls();
     init_routes_repositories();
     init_seed_file();
     init_server();
@@ -39858,11 +40305,15 @@ var init_sandbox = __esm({
 // src/cli/session.ts
 import { setMaxListeners } from "node:events";
 import { resolve as resolve3 } from "node:path";
-function configPaths(flags) {
-  return flags.config?.length ? flags.config : ["forgeplan.yaml"];
+function connectionHelp(except = []) {
+  return CONNECTION_HELP.filter(([flag]) => !except.includes(flag)).map(([, line]) => `${line}
+`).join("");
 }
-function loadState(command2, flags, io, readFile) {
-  const result = loadDesiredState(configPaths(flags), {
+function configPaths(flags8) {
+  return flags8.config?.length ? flags8.config : ["forgeplan.yaml"];
+}
+function loadState(command2, flags8, io, readFile) {
+  const result = loadDesiredState(configPaths(flags8), {
     cwd: io.cwd,
     env: io.env,
     ...readFile ? { readFile } : {},
@@ -39878,26 +40329,22 @@ function loadState(command2, flags, io, readFile) {
 }
 function usedTargets(state) {
   return /* @__PURE__ */ new Set([
-    ...state.repositories.map((entry) => entry.target),
-    ...state.sections.map((entry) => entry.target)
+    ...state.repositories.map((entry2) => entry2.target),
+    ...state.sections.map((entry2) => entry2.target)
   ]);
-}
-function collectSecrets(state) {
-  const secrets = /* @__PURE__ */ new Map();
-  const walk = (value) => {
-    if (isSecret(value)) secrets.set(value.source, value);
-    else if (Array.isArray(value)) value.forEach(walk);
-    else if (isPlainObject2(value)) Object.values(value).forEach(walk);
-  };
-  walk(state.defaults.map((layer) => layer.value));
-  walk(state.repositories.map((entry) => entry.layers.map((layer) => layer.value)));
-  walk(state.sections.map((entry) => entry.value));
-  return secrets;
 }
 function reportEvent(io, event) {
   if (event.type !== "wait") return;
   const until = `until ${clockTime(event.until)} UTC`;
   const { after } = event;
+  if (event.reason === "secondary-limit") {
+    const answer = after === void 0 ? `waiting ${until}, pacing the endpoint to its points a minute (--points-per-minute)` : `${after.request} answered ${after.status}; waiting ${Math.ceil(after.waitMs / 1e3)} s ${until}, ${waitSource(after.source)}`;
+    io.stderr.write(
+      `forgeplan: secondary rate limit on ${event.endpoint ?? event.category}: ${answer}
+`
+    );
+    return;
+  }
   if (after === void 0) {
     io.stderr.write(
       `forgeplan: waiting for ${event.reason === "rate-limit-reset" ? "rate-limit reset" : event.reason} (${event.category}) ${until}
@@ -39905,40 +40352,42 @@ function reportEvent(io, event) {
     );
     return;
   }
-  const what = event.reason === "secondary-limit" ? "secondary rate limit" : event.reason === "rate-limit-reset" ? `rate limit (${event.category}) exhausted` : "throttled";
-  const why = after.source === "backoff" ? "forgeplan's own back-off, as the answer said not how long" : after.source === "reset" ? "the reset the service reported" : "as the service's Retry-After asks";
+  const what = event.reason === "rate-limit-reset" ? `rate limit (${event.category}) exhausted` : "throttled";
   io.stderr.write(
-    `forgeplan: ${what} on ${after.request} (${after.status}): waiting ${Math.ceil(after.waitMs / 1e3)} s ${until}, ${why}
+    `forgeplan: ${what} on ${after.request} (${after.status}): waiting ${Math.ceil(after.waitMs / 1e3)} s ${until}, ${waitSource(after.source)}
 `
   );
 }
-async function openSession(command2, flags, io, state, alsoUse = [], clientOptions = {}) {
-  let sandboxUrl = flags["sandbox-url"];
+function waitSource(source) {
+  return source === "backoff" ? "forgeplan's own back-off, as the answer said not how long" : source === "reset" ? "the reset the service reported" : "as the service's Retry-After asks";
+}
+async function openSession(command2, flags8, io, state, alsoUse = [], clientOptions = {}) {
+  let sandboxUrl = flags8["sandbox-url"];
   let stopSandbox;
-  if (flags.sandbox && sandboxUrl) {
+  if (flags8.sandbox && sandboxUrl) {
     throw new CliError(`${command2}: use either --sandbox or --sandbox-url, not both`);
   }
   if (sandboxUrl !== void 0 && !/^https?:\/\/[^/]+/.test(sandboxUrl)) {
     throw new CliError(`${command2}: --sandbox-url expects an http(s) URL, got '${sandboxUrl}'`);
   }
-  if (flags.sandbox) {
+  if (flags8.sandbox) {
     const { startSandbox: startSandbox2 } = await Promise.resolve().then(() => (init_sandbox(), sandbox_exports));
     const sandbox2 = await startSandbox2({ port: 0 });
     sandboxUrl = sandbox2.url;
     stopSandbox = () => sandbox2.stop();
   }
   const againstSandbox = sandboxUrl !== void 0;
-  const concurrency = parseCount(command2, "concurrency", flags.concurrency) ?? CLIENT_DEFAULTS.concurrency;
+  const concurrency = parseCount(command2, "concurrency", flags8.concurrency) ?? CLIENT_DEFAULTS.concurrency;
   if (concurrency < 1 || concurrency > 100) {
     throw new CliError(`${command2}: --concurrency must be between 1 and 100, got ${concurrency}`);
   }
-  const writeIntervalMs = parseCount(command2, "write-interval", flags["write-interval"]) ?? (againstSandbox ? 0 : CLIENT_DEFAULTS.writeIntervalMs);
-  const pointsPerMinute = parseCount(command2, "points-per-minute", flags["points-per-minute"]);
+  const writeIntervalMs = parseCount(command2, "write-interval", flags8["write-interval"]) ?? (againstSandbox ? 0 : CLIENT_DEFAULTS.writeIntervalMs);
+  const pointsPerMinute = parseCount(command2, "points-per-minute", flags8["points-per-minute"]);
   if (pointsPerMinute === 0) {
     throw new CliError(`${command2}: --points-per-minute must be at least 1`);
   }
-  const maxWaitMs = parseDuration(command2, "max-wait", flags["max-wait"]) ?? CLIENT_DEFAULTS.maxWaitMs;
-  const cache2 = flags.cache !== void 0 ? openCache(command2, io, flags.cache, flags.refresh === true) : void 0;
+  const maxWaitMs = parseDuration(command2, "max-wait", flags8["max-wait"]) ?? CLIENT_DEFAULTS.maxWaitMs;
+  const cache2 = flags8.cache !== void 0 ? openCache(command2, io, flags8.cache, flags8.refresh === true) : void 0;
   const listeners = [];
   const signal = sessionSignal(io.signal);
   const used = usedTargets(state);
@@ -40007,7 +40456,7 @@ function openCache(command2, io, dir, refresh) {
     const reason = error62 instanceof Error ? error62.message : String(error62);
     throw new CliError(`${command2}: cannot use --cache ${dir}: ${reason}`);
   }
-  return refresh ? { get: () => void 0, set: (key, entry) => cache2.set(key, entry) } : cache2;
+  return refresh ? { get: () => void 0, set: (key, entry2) => cache2.set(key, entry2) } : cache2;
 }
 function tokenOf(command2, target2) {
   if (target2.token) return target2.token;
@@ -40015,21 +40464,21 @@ function tokenOf(command2, target2) {
     `${command2}: target '${target2.name}' needs a token in the environment variable ${target2.tokenEnv} (or run against the sandbox with --sandbox)`
   );
 }
-var SANDBOX_ADMIN_TOKEN, connectionFlags;
+var connectionFlags, CONNECTION_HELP;
 var init_session = __esm({
   "src/cli/session.ts"() {
     "use strict";
     init_config();
-    init_plain();
     init_secret();
     init_desired();
+    init_secrets2();
     init_client();
+    init_connect();
     init_context();
     init_args();
     init_duration();
     init_io();
     init_progress();
-    SANDBOX_ADMIN_TOKEN = "sandbox-admin";
     connectionFlags = {
       config: { type: "string", short: "c", multiple: true },
       sandbox: { type: "boolean" },
@@ -40040,6 +40489,34 @@ var init_session = __esm({
       "max-wait": { type: "string" },
       cache: { type: "string" }
     };
+    CONNECTION_HELP = [
+      [
+        "config",
+        "  -c, --config FILE|DIR    desired state (repeatable; default forgeplan.yaml; - reads stdin)"
+      ],
+      [
+        "sandbox",
+        "  --sandbox                start an embedded sandbox with the demo world and run against it"
+      ],
+      ["sandbox-url", "  --sandbox-url URL        run against a running sandbox (forgeplan sandbox)"],
+      ["concurrency", "  --concurrency N          concurrent reads (default 8, at most 100)"],
+      [
+        "write-interval",
+        "  --write-interval MS      spacing between mutating requests (default 1000; 0 against a sandbox)"
+      ],
+      [
+        "points-per-minute",
+        "  --points-per-minute N    the secondary limit each endpoint is paced to (default 900; a read\n                           costs 1 point, a write 5)"
+      ],
+      [
+        "max-wait",
+        "  --max-wait DURATION      longest any request waits for rate limits (90s, 15m, 1h30m; default 15m)"
+      ],
+      [
+        "cache",
+        "  --cache DIR              keep the conditional-request cache (ETags and bodies) in DIR between runs"
+      ]
+    ];
   }
 });
 
@@ -40049,10 +40526,12 @@ function readPlan({ source, text }) {
 }
 function mergePlans(sources) {
   if (sources.length === 0) throw new PlanFileError("no plans to merge");
+  const plans = sources.map((source) => ({ source, plan: readPlan(source) }));
+  checkShardSet(plans);
   const seen = /* @__PURE__ */ new Map();
   const changes = [];
-  for (const source of sources) {
-    for (const change of readPlan(source).changes) {
+  for (const { source, plan: plan2 } of plans) {
+    for (const change of plan2.changes) {
       const first = seen.get(change.address);
       if (first !== void 0) {
         throw new PlanFileError(
@@ -40064,6 +40543,41 @@ function mergePlans(sources) {
     }
   }
   return makePlan(orderChanges(changes, KIND_NAMES));
+}
+function checkShardSet(plans) {
+  const byIndex = /* @__PURE__ */ new Map();
+  let count2;
+  let first = "";
+  for (const { source, plan: plan2 } of plans) {
+    const shard = plan2.shard;
+    if (shard === void 0) {
+      throw new PlanFileError(
+        `${source.source} is not a shard plan (it records no --shard K/N); merge the plans of the shards of one run`
+      );
+    }
+    if (count2 !== void 0 && shard.count !== count2) {
+      throw new PlanFileError(
+        `${source.source} is shard ${shard.index}/${shard.count} but ${first}; merge the plans of one sharded run`
+      );
+    }
+    count2 ??= shard.count;
+    if (first === "") first = `${source.source} is shard ${shard.index}/${shard.count}`;
+    const other = byIndex.get(shard.index);
+    if (other !== void 0) {
+      throw new PlanFileError(
+        `shard ${shard.index}/${shard.count} is in both ${other} and ${source.source}; merge each shard once`
+      );
+    }
+    byIndex.set(shard.index, source.source);
+  }
+  const missing = Array.from({ length: count2 ?? 0 }, (_, i) => i + 1).filter(
+    (index) => !byIndex.has(index)
+  );
+  if (missing.length > 0) {
+    throw new PlanFileError(
+      `shard${missing.length === 1 ? "" : "s"} ${missing.map((index) => `${index}/${count2}`).join(", ")} ${missing.length === 1 ? "is" : "are"} missing: a merged plan needs the plans of all ${count2} shards`
+    );
+  }
 }
 var init_merge2 = __esm({
   "src/engine/merge.ts"() {
@@ -40097,27 +40611,27 @@ async function expandRepositories(state, readers) {
     }
     return found;
   };
-  const globs = state.repositories.filter((entry) => entry.selector.kind === "glob");
+  const globs = state.repositories.filter((entry2) => entry2.selector.kind === "glob");
   const listed = await Promise.all(
-    globs.map((entry) => {
-      const reader = readers.get(entry.target);
-      if (!reader) throw new Error(`no reader for target ${entry.target}`);
-      const key = `${entry.target}\0${entry.selector.owner.toLowerCase()}`;
+    globs.map((entry2) => {
+      const reader = readers.get(entry2.target);
+      if (!reader) throw new Error(`no reader for target ${entry2.target}`);
+      const key = `${entry2.target}\0${entry2.selector.owner.toLowerCase()}`;
       let listing = listings.get(key);
       if (!listing) {
-        listing = listOwnerRepos(reader, entry.selector.owner);
+        listing = listOwnerRepos(reader, entry2.selector.owner);
         listings.set(key, listing);
       }
       return listing;
     })
   );
-  globs.forEach((entry, index) => {
-    const selector2 = entry.selector;
+  globs.forEach((entry2, index) => {
+    const selector2 = entry2.selector;
     if (selector2.kind !== "glob") return;
     const result = listed[index];
     if (result.kind !== "found") {
       errors.push({
-        entry,
+        entry: entry2,
         error: result.kind === "error" ? result.error : { message: `account ${selector2.owner} was not found`, status: 404 }
       });
       return;
@@ -40126,12 +40640,12 @@ async function expandRepositories(state, readers) {
       if (repo.archived) continue;
       const owner = repo.owner?.login ?? selector2.owner;
       if (!selectsRepository(selector2, `${owner}/${repo.name}`)) continue;
-      slot(entry.target, owner, repo.name).entries.push(entry);
+      slot(entry2.target, owner, repo.name).entries.push(entry2);
     }
   });
-  for (const entry of state.repositories) {
-    if (entry.selector.kind !== "name") continue;
-    slot(entry.target, entry.selector.owner, entry.selector.repo).entries.push(entry);
+  for (const entry2 of state.repositories) {
+    if (entry2.selector.kind !== "name") continue;
+    slot(entry2.target, entry2.selector.owner, entry2.selector.repo).entries.push(entry2);
   }
   const repos = [...slots.values()].map(({ entries, ...repo }) => ({
     ...repo,
@@ -40141,7 +40655,7 @@ async function expandRepositories(state, readers) {
 }
 function settingsOf(defaults, entries) {
   if (entries.length === 1) return entries[0].settings;
-  return mergeLayers([...defaults, ...entries.flatMap((entry) => entry.layers)]);
+  return mergeLayers([...defaults, ...entries.flatMap((entry2) => entry2.layers)]);
 }
 var listedRepo;
 var init_expand = __esm({
@@ -40158,6 +40672,80 @@ var init_expand = __esm({
         owner: looseObject({ login: string2().optional() }).nullish()
       })
     };
+  }
+});
+
+// src/engine/shard.ts
+import { createHash as createHash6 } from "node:crypto";
+function parseShard(text) {
+  const match = /^\s*(\d{1,4})\s*\/\s*(\d{1,4})\s*$/.exec(text);
+  if (match === null) throw new Error(`expects K/N such as 1/4, got '${text}'`);
+  const index = Number(match[1]);
+  const count2 = Number(match[2]);
+  if (count2 < 1 || index < 1 || index > count2) {
+    throw new Error(`expects 1 ≤ K ≤ N, got '${text}'`);
+  }
+  return { index, count: count2 };
+}
+function shardOf(key, count2) {
+  const hash2 = createHash6("sha256").update(key.toLowerCase()).digest();
+  return hash2.readUIntBE(0, 6) % count2 + 1;
+}
+function owns(shard, target2, scope) {
+  return shardOf(`${target2}/${scope}`, shard.count) === shard.index;
+}
+async function shardState(state, readers, shard) {
+  const globs = state.repositories.filter((entry2) => entry2.selector.kind === "glob");
+  const expansion = await expandRepositories({ defaults: [], repositories: globs }, readers);
+  const failed = new Set(expansion.errors.map(({ entry: entry2 }) => entry2));
+  const repositories = [];
+  for (const entry2 of globs) {
+    const selector2 = entry2.selector;
+    if (selector2.kind !== "glob") continue;
+    if (failed.has(entry2)) {
+      if (owns(shard, entry2.target, `${selector2.owner}/${selector2.pattern}`)) {
+        repositories.push(entry2);
+      }
+      continue;
+    }
+    for (const repo of expansion.repos) {
+      if (repo.target !== entry2.target) continue;
+      if (!selectsRepository(selector2, `${repo.owner}/${repo.name}`)) continue;
+      if (!owns(shard, repo.target, `${repo.owner}/${repo.name}`)) continue;
+      repositories.push({
+        ...entry2,
+        selector: { kind: "name", owner: repo.owner, repo: repo.name }
+      });
+    }
+  }
+  for (const entry2 of state.repositories) {
+    const selector2 = entry2.selector;
+    if (selector2.kind !== "name") continue;
+    if (owns(shard, entry2.target, `${selector2.owner}/${selector2.repo}`)) repositories.push(entry2);
+  }
+  return {
+    ...state,
+    repositories,
+    sections: state.sections.filter((entry2) => {
+      const kind = sectionKind(entry2.section);
+      if (kind === void 0 || kind.section.everyShard) return true;
+      return owns(shard, entry2.target, kind.section.spec.scope(entry2.value));
+    })
+  };
+}
+function shardPlan(plan2, shard) {
+  const changes = plan2.changes.filter(
+    (change) => kindNamed(change.kind)?.section?.everyShard !== true || owns(shard, change.target, change.scope)
+  );
+  return { ...makePlan(changes), shard: { index: shard.index, count: shard.count } };
+}
+var init_shard = __esm({
+  "src/engine/shard.ts"() {
+    "use strict";
+    init_glob();
+    init_plan();
+    init_resources();
+    init_expand();
   }
 });
 
@@ -40194,12 +40782,12 @@ async function buildPlan({
   const options = { now, rotateSecrets };
   const expansion = await expandRepositories(state, readers);
   const work = [];
-  for (const { entry, error: error62 } of expansion.errors) {
-    const selector2 = entry.selector;
+  for (const { entry: entry2, error: error62 } of expansion.errors) {
+    const selector2 = entry2.selector;
     const scope = `${selector2.owner}/${selector2.kind === "glob" ? selector2.pattern : selector2.repo}`;
     const changes2 = REPOSITORY_KINDS.filter(
-      (kind) => entry.settings[kind.repository.setting.key] !== void 0
-    ).map((kind) => ({ ...newChange(entry.target, scope, kind.name, "*"), error: error62 }));
+      (kind) => entry2.settings[kind.repository.setting.key] !== void 0
+    ).map((kind) => ({ ...newChange(entry2.target, scope, kind.name, "*"), error: error62 }));
     work.push(() => Promise.resolve({ changes: changes2 }));
   }
   for (const repo of expansion.repos) {
@@ -40213,12 +40801,12 @@ async function buildPlan({
       }));
     }
   }
-  for (const entry of state.sections) {
-    const kind = sectionKind(entry.section);
-    if (kind === void 0) throw new Error(`no kind plans the section ${entry.section}`);
-    const reader = readerFor(readers, entry.target);
-    const scope = kind.section.spec.scope(entry.value);
-    work.push(() => kind.section.plan({ reader, entry: entry.value, scope, options }));
+  for (const entry2 of state.sections) {
+    const kind = sectionKind(entry2.section);
+    if (kind === void 0) throw new Error(`no kind plans the section ${entry2.section}`);
+    const reader = readerFor(readers, entry2.target);
+    const scope = kind.section.spec.scope(entry2.value);
+    work.push(() => kind.section.plan({ reader, entry: entry2.value, scope, options }));
   }
   const planned = await runWindowed(work, PLANNING_WINDOW);
   const changes = planned.flatMap((result) => result.changes);
@@ -40247,78 +40835,22 @@ var init_plan2 = __esm({
   }
 });
 
-// src/engine/shard.ts
-import { createHash as createHash5 } from "node:crypto";
-function parseShard(text) {
-  const match = /^\s*(\d{1,4})\s*\/\s*(\d{1,4})\s*$/.exec(text);
-  if (match === null) throw new Error(`expects K/N such as 1/4, got '${text}'`);
-  const index = Number(match[1]);
-  const count2 = Number(match[2]);
-  if (count2 < 1 || index < 1 || index > count2) {
-    throw new Error(`expects 1 ≤ K ≤ N, got '${text}'`);
-  }
-  return { index, count: count2 };
-}
-function shardOf(key, count2) {
-  const hash2 = createHash5("sha256").update(key.toLowerCase()).digest();
-  return hash2.readUIntBE(0, 6) % count2 + 1;
-}
-function owns(shard, target2, scope) {
-  return shardOf(`${target2}/${scope}`, shard.count) === shard.index;
-}
-async function shardState(state, readers, shard) {
-  const globs = state.repositories.filter((entry) => entry.selector.kind === "glob");
-  const expansion = await expandRepositories({ defaults: [], repositories: globs }, readers);
-  const failed = new Set(expansion.errors.map(({ entry }) => entry));
-  const repositories = [];
-  for (const entry of globs) {
-    const selector2 = entry.selector;
-    if (selector2.kind !== "glob") continue;
-    if (failed.has(entry)) {
-      if (owns(shard, entry.target, `${selector2.owner}/${selector2.pattern}`)) {
-        repositories.push(entry);
-      }
-      continue;
-    }
-    for (const repo of expansion.repos) {
-      if (repo.target !== entry.target) continue;
-      if (!selectsRepository(selector2, `${repo.owner}/${repo.name}`)) continue;
-      if (!owns(shard, repo.target, `${repo.owner}/${repo.name}`)) continue;
-      repositories.push({
-        ...entry,
-        selector: { kind: "name", owner: repo.owner, repo: repo.name }
-      });
-    }
-  }
-  for (const entry of state.repositories) {
-    const selector2 = entry.selector;
-    if (selector2.kind !== "name") continue;
-    if (owns(shard, entry.target, `${selector2.owner}/${selector2.repo}`)) repositories.push(entry);
-  }
-  return {
-    ...state,
-    repositories,
-    sections: state.sections.filter((entry) => {
-      const kind = sectionKind(entry.section);
-      if (kind === void 0 || kind.section.everyShard) return true;
-      return owns(shard, entry.target, kind.section.spec.scope(entry.value));
-    })
-  };
-}
-function shardPlan(plan2, shard) {
-  return makePlan(
-    plan2.changes.filter(
-      (change) => kindNamed(change.kind)?.section?.everyShard !== true || owns(shard, change.target, change.scope)
-    )
+// src/engine/plan-part.ts
+async function planPart(state, readers, shard, { rotateSecrets = false } = {}) {
+  const now = Date.now();
+  const withOptions = (plan2) => rotateSecrets ? { ...plan2, rotate_secrets: true } : plan2;
+  if (shard === void 0)
+    return withOptions(await buildPlan({ state, readers, now, rotateSecrets }));
+  const part = await shardState(state, readers, shard);
+  return withOptions(
+    shardPlan(await buildPlan({ state: part, readers, now, rotateSecrets }), shard)
   );
 }
-var init_shard = __esm({
-  "src/engine/shard.ts"() {
+var init_plan_part = __esm({
+  "src/engine/plan-part.ts"() {
     "use strict";
-    init_glob();
-    init_plan();
-    init_resources();
-    init_expand();
+    init_plan2();
+    init_shard();
   }
 });
 
@@ -40335,16 +40867,6 @@ function shardOption(command2, text) {
 }
 function shardClientOptions(shard) {
   return shard === void 0 ? {} : { shareOfBudget: 1 / shard.count };
-}
-async function planPart(state, readers, shard, { rotateSecrets = false } = {}) {
-  const now = Date.now();
-  const withOptions = (plan2) => rotateSecrets ? { ...plan2, rotate_secrets: true } : plan2;
-  if (shard === void 0)
-    return withOptions(await buildPlan({ state, readers, now, rotateSecrets }));
-  const part = await shardState(state, readers, shard);
-  return withOptions(
-    shardPlan(await buildPlan({ state: part, readers, now, rotateSecrets }), shard)
-  );
 }
 function mergePlanFiles(command2, io, files) {
   if (files.length === 0) {
@@ -40369,18 +40891,20 @@ var init_sharding = __esm({
   "src/cli/sharding.ts"() {
     "use strict";
     init_merge2();
-    init_plan2();
     init_shard();
     init_io();
+    init_plan_part();
   }
 });
 
 // src/cli/plan.ts
 var plan_exports = {};
 __export(plan_exports, {
+  flags: () => flags2,
+  help: () => help2,
   plan: () => plan
 });
-var help2, plan;
+var flags2, help2, plan;
 var init_plan3 = __esm({
   "src/cli/plan.ts"() {
     "use strict";
@@ -40390,46 +40914,40 @@ var init_plan3 = __esm({
     init_output();
     init_session();
     init_sharding();
+    flags2 = {
+      ...connectionFlags,
+      ...colorFlag,
+      format: { type: "string" },
+      out: { type: "string" },
+      shard: { type: "string" },
+      merge: { type: "boolean" },
+      "rotate-secrets": { type: "boolean" },
+      help: { type: "boolean", short: "h" }
+    };
     help2 = `usage: forgeplan plan [-c FILE|DIR]... [--format text|markdown|json] [--out PLAN.json] [--shard K/N]
        forgeplan plan --merge SHARD.json... [--format text|markdown|json] [--out PLAN.json]
 
 Reads the live state of everything the desired state names and prints the plan.
-  -c, --config FILE|DIR   desired state (repeatable; default forgeplan.yaml)
-  --format FORMAT         text (default; colored on a terminal), markdown (PR comment), json
-  --out PLAN.json         also save the plan as JSON (apply it later with 'forgeplan apply PLAN.json')
-  --sandbox               start an embedded sandbox with the demo world and plan against it
-  --sandbox-url URL       plan against a running sandbox (forgeplan sandbox)
-  --concurrency N         concurrent reads (default 8, at most 100)
-  --write-interval MS     spacing between mutating requests (default 1000; 0 against a sandbox)
-  --shard K/N             plan only shard K of N (by repository, project, group), at 1/N of the rate budget
-  --rotate-secrets        send every managed webhook secret and authorization header again (they are
-                          write-only, so a plan cannot tell whether the service holds the current value)
-  --merge SHARD.json...   combine the plans of all N shards (saved with --out) into one; reads nothing live
+${connectionHelp()}  --format FORMAT          text (default; coloured on a terminal), markdown (PR comment), json
+${colorHelp}  --out PLAN.json          also save the plan as JSON (apply it later with 'forgeplan apply PLAN.json')
+  --shard K/N              plan only shard K of N (by repository, project, group), at 1/N of the rate budget
+  --rotate-secrets         send every managed webhook secret and authorization header again (they are
+                           write-only, so a plan cannot tell whether the service holds the current value)
+  --merge SHARD.json...    combine the plans of all N shards (saved with --out) into one; reads nothing live
+  -h, --help               this text
 Exit 0: no changes (audit reports alone don't count); 2: changes; 1: errors.
 `;
     plan = async (argv, io) => {
-      const { values, positionals } = parseFlags(
-        "plan",
-        argv,
-        {
-          ...connectionFlags,
-          format: { type: "string" },
-          out: { type: "string" },
-          shard: { type: "string" },
-          merge: { type: "boolean" },
-          "rotate-secrets": { type: "boolean" },
-          help: { type: "boolean", short: "h" }
-        },
-        { positionals: true }
-      );
+      const { values, positionals } = parseFlags("plan", argv, flags2, { positionals: true });
       if (values.help) {
         io.stdout.write(help2);
         return 0;
       }
       const format = parseFormat("plan", values.format);
-      if (!values.merge && positionals.length > 0) {
+      const stray = values.merge ? void 0 : positionals[0];
+      if (stray !== void 0) {
         throw new CliError(
-          `plan: unexpected argument '${positionals[0]}' (plan files go after --merge)`
+          looksLikeConfig(stray) ? `plan: unexpected argument '${stray}': ${configHint(stray)}` : `plan: unexpected argument '${stray}' (plan files go after --merge)`
         );
       }
       if (values.merge && (values.shard !== void 0 || values.config !== void 0)) {
@@ -40450,7 +40968,7 @@ Exit 0: no changes (audit reports alone don't count); 2: changes; 1: errors.
           await session.close();
         }
       }
-      printPlan(io, result, format);
+      printPlan(io, result, format, useColor(io, values["no-color"]));
       if (values.out) {
         savePlan(
           "plan",
@@ -40462,39 +40980,6 @@ Exit 0: no changes (audit reports alone don't count); 2: changes; 1: errors.
       if (result.errors > 0) return 1;
       return hasChanges(result) ? 2 : 0;
     };
-  }
-});
-
-// src/engine/secrets.ts
-function isSecretRef(value) {
-  return value !== null && typeof value === "object" && Object.keys(value).length === 1 && typeof value.$secret === "string";
-}
-function secretRefsIn(value) {
-  if (isSecretRef(value)) return [value.$secret];
-  if (value === null || typeof value !== "object") return [];
-  return Object.values(value).flatMap(secretRefsIn);
-}
-function missingSecrets(bodies, secrets, env) {
-  const names = new Set(bodies.flatMap(secretRefsIn));
-  return [...names].filter((name2) => !secrets.has(name2) && env[name2] === void 0).sort();
-}
-function resolveSecrets(value, secrets, env) {
-  if (isSecretRef(value)) {
-    const resolved = secrets.get(value.$secret)?.reveal() ?? env[value.$secret];
-    if (resolved === void 0) throw new Error(`secret ${value.$secret} is not set`);
-    return resolved;
-  }
-  if (Array.isArray(value)) return value.map((item) => resolveSecrets(item, secrets, env));
-  if (value !== null && typeof value === "object") {
-    return Object.fromEntries(
-      Object.entries(value).map(([key, inner]) => [key, resolveSecrets(inner, secrets, env)])
-    );
-  }
-  return value;
-}
-var init_secrets2 = __esm({
-  "src/engine/secrets.ts"() {
-    "use strict";
   }
 });
 
@@ -40606,6 +41091,14 @@ async function applyPlan(input2) {
   const { reason, notAttempted, unanswered: caught } = stop2;
   return { outcomes, stopped: { reason, notAttempted, unanswered: caught } };
 }
+function verificationOf(outcomes, replan) {
+  const applied = new Set(
+    outcomes.filter((outcome) => outcome.outcome === "applied").map((outcome) => outcome.address)
+  );
+  return replan.changes.every(
+    (change) => !applied.has(change.address) || change.action === "no-op" && !change.error
+  );
+}
 var init_apply = __esm({
   "src/engine/apply.ts"() {
     "use strict";
@@ -40617,60 +41110,79 @@ var init_apply = __esm({
 });
 
 // src/engine/saved-plan.ts
-function sendsRequests(entry) {
-  return entry !== void 0 && entry.requests.length > 0 && entry.error === void 0;
+function sendsRequests(entry2) {
+  return entry2 !== void 0 && entry2.requests.length > 0 && entry2.error === void 0;
 }
 function checkSavedPlan(saved, fresh) {
-  const freshByAddress = new Map(fresh.changes.map((entry) => [entry.address, entry]));
-  const savedByAddress = new Map(saved.changes.map((entry) => [entry.address, entry]));
+  const freshByAddress = new Map(fresh.changes.map((entry2) => [entry2.address, entry2]));
+  const savedByAddress = new Map(saved.changes.map((entry2) => [entry2.address, entry2]));
   const refusals = [];
-  for (const entry of saved.changes.filter(sendsRequests)) {
-    const now = freshByAddress.get(entry.address);
-    const reason = refusalOf(entry, now);
-    if (reason !== void 0) refusals.push({ address: entry.address, reason });
+  for (const entry2 of saved.changes.filter(sendsRequests)) {
+    const now = freshByAddress.get(entry2.address);
+    const reason = refusalOf(entry2, now);
+    if (reason !== void 0) refusals.push({ address: entry2.address, reason });
   }
-  for (const entry of fresh.changes.filter(sendsRequests)) {
-    if (sendsRequests(savedByAddress.get(entry.address))) continue;
+  for (const entry2 of fresh.changes.filter(sendsRequests)) {
+    if (sendsRequests(savedByAddress.get(entry2.address))) continue;
     refusals.push({
-      address: entry.address,
-      reason: `a fresh plan has a ${entry.action} here that the saved plan does not (the live state or the configuration changed)`
+      address: entry2.address,
+      reason: `a fresh plan has a ${entry2.action} here that the saved plan does not (the live state or the configuration changed)`
     });
   }
   return refusals;
 }
-function refusalOf(entry, now) {
+function refusalOf(entry2, now) {
   if (now === void 0) return "it is no longer in the plan (the configuration changed)";
   if (now.error !== void 0) return `it cannot be checked now: ${now.error.message}`;
-  if (entry.live_fingerprint === void 0) {
+  if (entry2.live_fingerprint === void 0) {
     return "the saved plan records no live fingerprint for it";
   }
-  if (now.live_fingerprint !== entry.live_fingerprint) {
+  if (now.live_fingerprint !== entry2.live_fingerprint) {
     return "the live state changed since the plan was made";
   }
-  if (stableJson(now.requests) !== stableJson(entry.requests)) {
+  if (stableJson(now.requests) !== stableJson(entry2.requests)) {
     return "a fresh plan would send different requests (the configuration changed)";
   }
   return void 0;
 }
 function withCurrentHolds(saved, fresh) {
-  const freshByAddress = new Map(fresh.changes.map((entry) => [entry.address, entry]));
+  const freshByAddress = new Map(fresh.changes.map((entry2) => [entry2.address, entry2]));
   return {
     ...saved,
-    changes: saved.changes.map((entry) => {
-      const current = freshByAddress.get(entry.address)?.held;
-      if (current !== void 0) return { ...entry, held: current };
-      if (entry.held === void 0) return entry;
+    changes: saved.changes.map((entry2) => {
+      const current = freshByAddress.get(entry2.address)?.held;
+      if (current !== void 0) return { ...entry2, held: current };
+      if (entry2.held === void 0) return entry2;
       return {
-        ...entry,
-        held: `${entry.held} when the plan was made; make a new plan to apply it`
+        ...entry2,
+        held: `${entry2.held} when the plan was made; make a new plan to apply it`
       };
     })
+  };
+}
+function savedPlanToApply(saved, fresh, redactedFresh) {
+  const refusals = checkSavedPlan(saved, redactedFresh);
+  if (refusals.length > 0) return { refusals };
+  const freshByAddress = new Map(
+    redactedFresh.changes.map((change, index) => [change.address, fresh.changes[index]])
+  );
+  const plan2 = withCurrentHolds(saved, redactedFresh);
+  return {
+    plan: {
+      ...plan2,
+      changes: plan2.changes.map((change) => {
+        const current = freshByAddress.get(change.address);
+        if (current === void 0 || change.requests.length === 0) return change;
+        const { address, scope, name: name2, requests } = current;
+        return { ...change, address, scope, name: name2, requests };
+      })
+    }
   };
 }
 var init_saved_plan = __esm({
   "src/engine/saved-plan.ts"() {
     "use strict";
-    init_fingerprint();
+    init_plain();
   }
 });
 
@@ -40678,32 +41190,41 @@ var init_saved_plan = __esm({
 var apply_exports = {};
 __export(apply_exports, {
   apply: () => apply,
-  verificationOf: () => verificationOf
+  confirmationQuestion: () => confirmationQuestion,
+  flags: () => flags3,
+  help: () => help3
 });
 import { readFileSync as readFileSync6 } from "node:fs";
 import { resolve as resolve5 } from "node:path";
-function verificationOf(outcomes, replan) {
-  const applied = new Set(
-    outcomes.filter((outcome) => outcome.outcome === "applied").map((outcome) => outcome.address)
-  );
-  return replan.changes.every(
-    (change) => !applied.has(change.address) || change.action === "no-op" && !change.error
-  );
+function confirmationQuestion(plan2, allowDelete) {
+  const changes = applicableChanges(plan2);
+  const count2 = (action) => changes.filter(
+    (change) => change.action === action && !change.held && (allowDelete || action !== "delete")
+  ).length;
+  const held = changes.filter((change) => change.held).length;
+  const skippedDeletes = allowDelete ? 0 : changes.filter((change) => change.action === "delete" && !change.held).length;
+  const notes = [
+    ...skippedDeletes > 0 ? [`${skippedDeletes} planned delete(s) skipped: they need --allow-delete`] : [],
+    ...held > 0 ? [`${held} held`] : []
+  ];
+  return `Apply ${count2("create")} create(s), ${count2("update")} update(s), ${count2("delete")} delete(s)?${notes.length > 0 ? ` (${notes.join("; ")})` : ""} Only 'yes' is accepted: `;
 }
-async function confirm(io, plan2, autoApprove) {
+async function confirm(io, question, autoApprove) {
   if (autoApprove) return;
   if (!io.stdinIsTTY || !io.prompt) {
     throw new CliError(
       "apply: refusing to apply without confirmation: stdin is not a terminal (pass --auto-approve)"
     );
   }
-  const { create, update, delete: deletes } = plan2.summary;
-  const answer = await io.prompt(
-    `Apply ${create} create(s), ${update} update(s), ${deletes} delete(s)? Only 'yes' is accepted: `
-  );
+  const answer = await io.prompt(question);
   if (answer.trim() !== "yes") throw new CliError("apply: cancelled, nothing was applied");
 }
 function readSavedPlan(io, file2) {
+  if (looksLikeConfig(file2)) {
+    throw new CliError(
+      `apply: ${configHint(file2)}; a file given alone is a saved plan (plan --out)`
+    );
+  }
   let text;
   try {
     text = readFileSync6(resolve5(io.cwd, file2), "utf8");
@@ -40718,33 +41239,19 @@ function readSavedPlan(io, file2) {
     throw error62;
   }
 }
-function configFlags(flags, saved, file2) {
-  if (saved === void 0 || flags.config?.length) return flags;
+function configFlags(flags8, saved, file2) {
+  if (saved === void 0 || flags8.config?.length) return flags8;
   if (saved.config === void 0) {
     throw new CliError(
       `apply: ${file2} does not record the configuration it was made from; pass it with -c FILE`
     );
   }
-  return { ...flags, config: saved.config };
+  return { ...flags8, config: saved.config };
 }
 function checked(io, saved, fresh, file2) {
-  const redacted = io.redactor.plan(fresh);
-  const refusals = checkSavedPlan(saved, redacted);
-  if (refusals.length === 0) {
-    const freshByAddress = new Map(
-      redacted.changes.map((change, index) => [change.address, fresh.changes[index]])
-    );
-    const plan2 = withCurrentHolds(saved, redacted);
-    return {
-      ...plan2,
-      changes: plan2.changes.map((change) => {
-        const current = freshByAddress.get(change.address);
-        if (current === void 0 || change.requests.length === 0) return change;
-        const { address, scope, name: name2, requests } = current;
-        return { ...change, address, scope, name: name2, requests };
-      })
-    };
-  }
+  const result = savedPlanToApply(saved, fresh, io.redactor.plan(fresh));
+  if ("plan" in result) return result.plan;
+  const { refusals } = result;
   for (const refusal of refusals) {
     io.stderr.write(`forgeplan: apply: refused ${refusal.address}: ${refusal.reason}
 `);
@@ -40753,6 +41260,25 @@ function checked(io, saved, fresh, file2) {
   throw new CliError(
     `apply: ${file2} no longer matches what it would do now: ${count2} change${count2 === 1 ? "" : "s"} refused; nothing was applied (make a new plan)`
   );
+}
+function unplanned(plan2) {
+  return `${plural2(plan2.errors, "change")} could not be planned, so ${plan2.errors === 1 ? "it was" : "they were"} not applied (the plan above says why)`;
+}
+function failureCause(outcomes, report, plan2) {
+  const failed = outcomes.filter((outcome) => outcome.outcome === "failed");
+  const [first] = failed;
+  if (first !== void 0) {
+    const more = failed.length > 1 ? `, and ${failed.length - 1} more` : "";
+    return `${plural2(failed.length, "change")} failed: ${first.address}: ${describeFailure(first)}${more}`;
+  }
+  if (!report.verified) {
+    const applied = new Set(
+      outcomes.filter((outcome) => outcome.outcome === "applied").map((outcome) => outcome.address)
+    );
+    const remaining = remainingChanges(report.verification).map((change) => change.address).filter((address) => applied.has(address));
+    return `not verified: the re-plan still shows ${plural2(remaining.length, "change")} for what was applied${remaining.length > 0 ? `: ${remaining.join(", ")}` : ""}`;
+  }
+  return plan2.errors > 0 ? unplanned(plan2) : void 0;
 }
 function resumeHint(outcomes, stopped, savedFile) {
   const { reason } = stopped;
@@ -40766,7 +41292,7 @@ function resumeHint(outcomes, stopped, savedFile) {
   return `forgeplan: ${head}. ${counts}; ${next}${longer}
 `;
 }
-var help3, apply;
+var flags3, help3, apply;
 var init_apply2 = __esm({
   "src/cli/apply.ts"() {
     "use strict";
@@ -40776,58 +41302,55 @@ var init_apply2 = __esm({
     init_saved_plan();
     init_secrets2();
     init_render();
+    init_wording();
     init_args();
     init_io();
     init_output();
     init_progress();
     init_session();
     init_sharding();
+    flags3 = {
+      ...connectionFlags,
+      ...colorFlag,
+      format: { type: "string" },
+      "auto-approve": { type: "boolean" },
+      "allow-delete": { type: "boolean" },
+      shard: { type: "string" },
+      "rotate-secrets": { type: "boolean" },
+      help: { type: "boolean", short: "h" }
+    };
     help3 = `usage: forgeplan apply [-c FILE|DIR]... [--auto-approve] [--allow-delete] [--format FORMAT]
        forgeplan apply PLAN.json [-c FILE|DIR]... [--auto-approve] [--allow-delete]
 
 Plans (or checks a saved plan against a fresh plan), asks for confirmation, applies, then re-reads
 and verifies that nothing is left to do.
-  -c, --config FILE|DIR   desired state (repeatable; default forgeplan.yaml, or the saved plan's)
-  PLAN.json               apply exactly this saved plan (from 'plan --out'), refused if live state moved
-  --auto-approve          apply without asking (required when stdin is not a terminal)
-  --allow-delete          also apply planned deletes (otherwise they are skipped)
-  --format FORMAT         text (default), markdown or json, for the plan and the report
-  --shard K/N             apply only this shard's part (same partition as 'plan --shard')
-  --rotate-secrets        also send every managed webhook secret and authorization header again
-  --max-wait DURATION     longest wait for a rate-limit reset before stopping cleanly (default 15m)
-  --cache DIR             keep the conditional-request cache in DIR between runs
-  --sandbox, --sandbox-url URL, --concurrency N, --write-interval MS   as for 'plan'
+  PLAN.json                apply exactly this saved plan (from 'plan --out'), refused if live state
+                           moved; its configuration is the one it records unless -c is given
+${connectionHelp()}  --auto-approve           apply without asking (required when stdin is not a terminal)
+  --allow-delete           also apply planned deletes (otherwise they are skipped)
+  --format FORMAT          text (default), markdown or json, for the plan and the report
+${colorHelp}  --shard K/N              apply only this shard's part (same partition as 'plan --shard')
+  --rotate-secrets         also send every managed webhook secret and authorization header again
+  -h, --help               this text
 Exit 0 when everything was applied and verified; 1 otherwise.
 `;
     apply = async (argv, io) => {
-      const { values, positionals } = parseFlags(
-        "apply",
-        argv,
-        {
-          ...connectionFlags,
-          format: { type: "string" },
-          "auto-approve": { type: "boolean" },
-          "allow-delete": { type: "boolean" },
-          shard: { type: "string" },
-          "rotate-secrets": { type: "boolean" },
-          help: { type: "boolean", short: "h" }
-        },
-        { positionals: true }
-      );
+      const { values, positionals } = parseFlags("apply", argv, flags3, { positionals: true });
       if (values.help) {
         io.stdout.write(help3);
         return 0;
       }
-      const shard = shardOption("apply", values.shard);
       if (positionals.length > 1) {
         throw new CliError(
           `apply: expected at most one saved plan file, got ${positionals.length} arguments`
         );
       }
       const format = parseFormat("apply", values.format);
+      const color = useColor(io, values["no-color"]);
       const savedFile = positionals[0];
       const saved = savedFile === void 0 ? void 0 : readSavedPlan(io, savedFile);
-      const flags = configFlags(values, saved, savedFile);
+      const shard = shardOption("apply", values.shard) ?? saved?.shard;
+      const connection = configFlags(values, saved, savedFile);
       const clients = [];
       const progress = new Progress({
         output: io.stderr,
@@ -40836,8 +41359,15 @@ Exit 0 when everything was applied and verified; 1 otherwise.
         budget: () => tightestWindow(clients.map((client) => client.budget()))
       });
       const shown2 = { ...io, stderr: progress.output };
-      const state = loadState("apply", flags, shown2);
-      const session = await openSession("apply", flags, shown2, state, [], shardClientOptions(shard));
+      const state = loadState("apply", connection, shown2);
+      const session = await openSession(
+        "apply",
+        connection,
+        shown2,
+        state,
+        [],
+        shardClientOptions(shard)
+      );
       clients.push(...session.clients.values());
       session.onEvent((event) => progress.event(event));
       const rotateSecrets = values["rotate-secrets"] === true || saved?.rotate_secrets === true;
@@ -40855,10 +41385,13 @@ Exit 0 when everything was applied and verified; 1 otherwise.
           throw new CliError("apply: interrupted while reading live state; nothing was applied");
         }
         const plan2 = saved === void 0 || savedFile === void 0 ? fresh : checked({ ...io, stderr: shown2.stderr }, saved, fresh, savedFile);
-        printPlan(io, plan2, format);
+        printPlan(io, plan2, format, color);
         if (!hasChanges(plan2)) {
           if (format === "text") io.stdout.write("Nothing to apply.\n");
-          return plan2.errors > 0 ? 1 : 0;
+          if (plan2.errors === 0) return 0;
+          shown2.stderr.write(`forgeplan: apply: ${unplanned(plan2)}
+`);
+          return 1;
         }
         const missing = missingSecrets(
           applicableChanges(plan2).flatMap((change) => change.requests.map((request2) => request2.body)),
@@ -40870,14 +41403,15 @@ Exit 0 when everything was applied and verified; 1 otherwise.
             `apply: the plan sends secrets from ${missing.join(", ")}, which ${missing.length === 1 ? "is" : "are"} not set; nothing was applied`
           );
         }
-        await confirm(io, plan2, values["auto-approve"] === true);
+        const allowDelete = values["allow-delete"] === true;
+        await confirm(io, confirmationQuestion(plan2, allowDelete), values["auto-approve"] === true);
         progress.begin("applying", applicableChanges(plan2).length);
         let result;
         try {
           result = await applyPlan({
             plan: plan2,
             clients: session.clients,
-            allowDelete: values["allow-delete"] === true,
+            allowDelete,
             secrets: session.secrets,
             env: io.env,
             onOutcome: () => progress.settled(),
@@ -40893,12 +41427,16 @@ Exit 0 when everything was applied and verified; 1 otherwise.
           ...verification2 ? { verification: io.redactor.plan(verification2) } : {},
           verified: verification2 !== void 0 && verificationOf(outcomes, verification2)
         };
-        io.stdout.write(
-          renderApplyReport(report, format, { color: format === "text" && useColor(io) })
-        );
-        if (result.stopped) shown2.stderr.write(resumeHint(outcomes, result.stopped, savedFile));
-        const failed = outcomes.some((outcome) => outcome.outcome === "failed");
-        return failed || !report.verified || plan2.errors > 0 ? 1 : 0;
+        io.stdout.write(renderApplyReport(report, format, { color: format === "text" && color }));
+        if (result.stopped) {
+          shown2.stderr.write(resumeHint(outcomes, result.stopped, savedFile));
+          return 1;
+        }
+        const cause = failureCause(outcomes, report, plan2);
+        if (cause === void 0) return 0;
+        shown2.stderr.write(`forgeplan: apply: ${cause}
+`);
+        return 1;
       } finally {
         progress.end();
         await session.close();
@@ -40908,13 +41446,25 @@ Exit 0 when everything was applied and verified; 1 otherwise.
 });
 
 // src/report/sticky-comment.ts
+function commentMarker(key) {
+  return `<!-- forgeplan: ${encodeURIComponent(key).replace(/%2F/gi, "/")} -->`;
+}
 function repoPath2(owner, repo) {
   return `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`;
 }
+async function findStickyComment(client, ref, marker) {
+  const comments = await client.paginate(
+    `${repoPath2(ref.owner, ref.repo)}/issues/${ref.number}/comments`
+  );
+  const found = comments.find((comment2) => startsWithLine(comment2.body ?? "", marker));
+  return found && { id: found.id, body: found.body ?? "", html_url: found.html_url };
+}
+function startsWithLine(body, marker) {
+  return body.startsWith(marker) && (body.length === marker.length || /^\r?\n/.test(body.slice(marker.length)));
+}
 async function upsertStickyComment(client, ref, marker, body) {
   const issue2 = `${repoPath2(ref.owner, ref.repo)}/issues/${ref.number}`;
-  const comments = await client.paginate(`${issue2}/comments`);
-  const existing = comments.find((comment2) => (comment2.body ?? "").startsWith(marker));
+  const existing = await findStickyComment(client, ref, marker);
   if (existing === void 0) {
     const created = await client.request("POST", `${issue2}/comments`, {
       body: { body }
@@ -40987,7 +41537,9 @@ var init_drift_issue = __esm({
 // src/cli/drift.ts
 var drift_exports = {};
 __export(drift_exports, {
-  drift: () => drift
+  drift: () => drift,
+  flags: () => flags4,
+  help: () => help4
 });
 function parseRepo(text) {
   const match = /^([\w.-]+)\/([\w.-]+)$/.exec(text);
@@ -41017,7 +41569,7 @@ function reportCacheUse(io, clients) {
 `
   );
 }
-var help4, drift;
+var flags4, help4, drift;
 var init_drift = __esm({
   "src/cli/drift.ts"() {
     "use strict";
@@ -41030,33 +41582,33 @@ var init_drift = __esm({
     init_output();
     init_session();
     init_sharding();
+    flags4 = {
+      ...connectionFlags,
+      ...colorFlag,
+      format: { type: "string" },
+      out: { type: "string" },
+      refresh: { type: "boolean" },
+      "report-issue": { type: "string" },
+      shard: { type: "string" },
+      help: { type: "boolean", short: "h" }
+    };
     help4 = `usage: forgeplan drift [-c FILE|DIR]... [--format text|markdown|json] [--out PLAN.json]
                        [--cache DIR [--refresh]] [--report-issue OWNER/REPO] [--shard K/N]
 
 The plan for scheduled runs: reports anything that differs from the desired state, audit findings
 included, and changes nothing.
-  -c, --config FILE|DIR      desired state (repeatable; default forgeplan.yaml)
-  --format FORMAT            text (default), markdown, json
-  --out PLAN.json            also save the plan as JSON
-  --cache DIR                keep the ETag and body of every read in DIR between runs: a resource that
-                             has not changed is answered 304 (no rate budget) and planned from its body
-  --refresh                  read everything in full this time (the cache is rewritten)
+${connectionHelp(["cache"])}  --format FORMAT          text (default), markdown, json
+${colorHelp}  --out PLAN.json          also save the plan as JSON
+  --cache DIR              keep the ETag and body of every read in DIR between runs: a resource that
+                           has not changed is answered 304 (no rate budget) and planned from its body
+  --refresh                read everything in full this time (the cache is rewritten)
   --report-issue OWNER/REPO  keep one drift issue there: opened or updated on drift, closed once gone
-  --shard K/N                check only shard K of N, at 1/N of the rate budget
-  --sandbox, --sandbox-url URL, --concurrency N, --write-interval MS: as for 'forgeplan plan'
+  --shard K/N              check only shard K of N, at 1/N of the rate budget
+  -h, --help               this text
 Exit 0: no drift; 2: drift (a create, update, delete or audit finding); 1: errors.
 `;
     drift = async (argv, io) => {
-      const { values } = parseFlags("drift", argv, {
-        ...connectionFlags,
-        format: { type: "string" },
-        out: { type: "string" },
-        cache: { type: "string" },
-        refresh: { type: "boolean" },
-        "report-issue": { type: "string" },
-        shard: { type: "string" },
-        help: { type: "boolean", short: "h" }
-      });
+      const { values } = parseFlags("drift", argv, flags4);
       if (values.help) {
         io.stdout.write(help4);
         return 0;
@@ -41084,7 +41636,7 @@ Exit 0: no drift; 2: drift (a create, update, delete or audit finding); 1: error
       );
       try {
         const plan2 = await planPart(state, session.readers, shard);
-        printPlan(io, plan2, format);
+        printPlan(io, plan2, format, useColor(io, values["no-color"]));
         if (values.out) savePlan("drift", io, plan2, values.out);
         if (values.cache !== void 0) reportCacheUse(io, session.clients.values());
         const drifted = hasDrift(plan2);
@@ -41140,7 +41692,7 @@ async function exportRepo(reader, fullName) {
     throw new ExportError(`--repo expects OWNER/REPO, got '${fullName}'`);
   }
   const repo = { owner, name: name2 };
-  const entry = { name: fullName, target: reader.target };
+  const entry2 = { name: fullName, target: reader.target };
   for (const kind of REPOSITORY_KINDS) {
     const exported = kind.repository.export;
     if (exported === void 0) continue;
@@ -41148,9 +41700,9 @@ async function exportRepo(reader, fullName) {
       `the ${kind.name} settings of ${fullName}`,
       () => exported(reader, repo)
     );
-    if (value !== void 0) entry[kind.repository.setting.key] = value;
+    if (value !== void 0) entry2[kind.repository.setting.key] = value;
   }
-  return entry;
+  return entry2;
 }
 async function exportState(request2, readerOf) {
   const document2 = { version: 1 };
@@ -41205,11 +41757,13 @@ var init_export = __esm({
 // src/cli/export.ts
 var export_exports = {};
 __export(export_exports, {
-  exportCommand: () => exportCommand
+  exportCommand: () => exportCommand,
+  flags: () => flags5,
+  help: () => help5
 });
 import { existsSync } from "node:fs";
 import { resolve as resolve6 } from "node:path";
-var import_yaml3, help5, exportCommand;
+var import_yaml3, flags5, help5, exportCommand;
 var init_export2 = __esm({
   "src/cli/export.ts"() {
     "use strict";
@@ -41218,26 +41772,27 @@ var init_export2 = __esm({
     init_args();
     init_io();
     init_session();
+    flags5 = {
+      ...connectionFlags,
+      repo: { type: "string", multiple: true },
+      project: { type: "string", multiple: true },
+      group: { type: "string", multiple: true },
+      help: { type: "boolean", short: "h" }
+    };
     help5 = `usage: forgeplan export [--repo OWNER/REPO]... [--project ID]... [--group ID]... [-c FILE]
 
 Prints desired-state YAML read from live state; planning it shows no changes. Repository settings
 (branch protections, webhooks without their write-only secrets) are written out in full; projects and
 groups are listed as comments, since their clean-ups name what must not exist.
-  --repo OWNER/REPO     a repository to export (repeatable)
-  --project ID          a planning project whose boards to list (repeatable)
-  --group ID            a planning group whose epics to list (repeatable)
-  -c, --config FILE     take the targets from this config (default: forgeplan.yaml if present,
-                        else the default GitHub and GitLab targets)
-  --sandbox, --sandbox-url URL   read from a sandbox instead
+  --repo OWNER/REPO        a repository to export (repeatable)
+  --project ID             a planning project whose boards to list (repeatable)
+  --group ID               a planning group whose epics to list (repeatable)
+${connectionHelp(["config"])}  -c, --config FILE        take the targets from this config (default: forgeplan.yaml if present,
+                           else the default GitHub and GitLab targets)
+  -h, --help               this text
 `;
     exportCommand = async (argv, io) => {
-      const { values } = parseFlags("export", argv, {
-        ...connectionFlags,
-        repo: { type: "string", multiple: true },
-        project: { type: "string", multiple: true },
-        group: { type: "string", multiple: true },
-        help: { type: "boolean", short: "h" }
-      });
+      const { values } = parseFlags("export", argv, flags5);
       if (values.help) {
         io.stdout.write(help5);
         return 0;
@@ -41292,22 +41847,27 @@ ${(0, import_yaml3.stringify)(exported.document, { lineWidth: 0 })}`);
 // src/cli/schema.ts
 var schema_exports = {};
 __export(schema_exports, {
+  flags: () => flags6,
+  help: () => help6,
   schema: () => schema
 });
-var help6, schema;
+var flags6, help6, schema;
 var init_schema2 = __esm({
   "src/cli/schema.ts"() {
     "use strict";
     init_desired();
     init_args();
+    flags6 = { help: { type: "boolean", short: "h" } };
     help6 = `usage: forgeplan schema
 
 Prints the JSON Schema of the desired-state file (the bytes of schema/forgeplan.schema.json).
+  -h, --help   this text
+
 Editors use it through a first line such as:
   # yaml-language-server: $schema=../schema/forgeplan.schema.json
 `;
     schema = async (argv, io) => {
-      const { values } = parseFlags("schema", argv, { help: { type: "boolean", short: "h" } });
+      const { values } = parseFlags("schema", argv, flags6);
       io.stdout.write(values.help ? help6 : schemaText());
       return 0;
     };
@@ -41317,6 +41877,8 @@ Editors use it through a first line such as:
 // src/cli/sandbox.ts
 var sandbox_exports2 = {};
 __export(sandbox_exports2, {
+  flags: () => flags7,
+  help: () => help7,
   sandbox: () => sandbox
 });
 import { isAbsolute, join as join3 } from "node:path";
@@ -41331,10 +41893,10 @@ function parseFailRate(value) {
 function parseRateLimits(value) {
   if (value === void 0) return void 0;
   const limits = {};
-  for (const entry of value.split(",")) {
-    const match = /^\s*([a-z_]+)\s*=\s*(\d+)\s*$/.exec(entry);
+  for (const entry2 of value.split(",")) {
+    const match = /^\s*([a-z_]+)\s*=\s*(\d+)\s*$/.exec(entry2);
     if (!match?.[1] || !match[2]) {
-      throw new CliError(`sandbox: --rate-limit expects CATEGORY=N[,…], got '${entry}'`);
+      throw new CliError(`sandbox: --rate-limit expects CATEGORY=N[,…], got '${entry2}'`);
     }
     if (!CATEGORIES2.includes(match[1])) {
       throw new CliError(
@@ -41350,14 +41912,26 @@ function positive2(flag, value) {
   if (number4 === 0) throw new CliError(`sandbox: --${flag} must be at least 1`);
   return number4;
 }
-var usage, sandbox;
+var flags7, help7, sandbox;
 var init_sandbox2 = __esm({
   "src/cli/sandbox.ts"() {
     "use strict";
     init_sandbox();
     init_args();
     init_io();
-    usage = `usage: forgeplan sandbox [options]
+    flags7 = {
+      port: { type: "string" },
+      seed: { type: "string" },
+      generate: { type: "string" },
+      latency: { type: "string" },
+      "fail-rate": { type: "string" },
+      "fault-seed": { type: "string" },
+      "rate-limit": { type: "string" },
+      "rate-window": { type: "string" },
+      "secondary-limit": { type: "string" },
+      help: { type: "boolean", short: "h" }
+    };
+    help7 = `usage: forgeplan sandbox [options]
 
 Runs the local emulator of the service on 127.0.0.1 until interrupted.
 
@@ -41372,22 +41946,12 @@ options:
   --rate-window SECONDS  length of every rate-limit window
   --secondary-limit N    secondary limit: points a minute per endpoint and token (default 900;
                          a read costs 1, a write 5)
+  -h, --help             this text
 `;
     sandbox = async (argv, io) => {
-      const { values } = parseFlags("sandbox", argv, {
-        port: { type: "string" },
-        seed: { type: "string" },
-        generate: { type: "string" },
-        latency: { type: "string" },
-        "fail-rate": { type: "string" },
-        "fault-seed": { type: "string" },
-        "rate-limit": { type: "string" },
-        "rate-window": { type: "string" },
-        "secondary-limit": { type: "string" },
-        help: { type: "boolean", short: "h" }
-      });
+      const { values } = parseFlags("sandbox", argv, flags7);
       if (values.help) {
-        io.stdout.write(usage);
+        io.stdout.write(help7);
         return 0;
       }
       const port = parseCount("sandbox", "port", values.port);
@@ -41439,6 +42003,7 @@ import { tmpdir } from "node:os";
 import { isAbsolute as isAbsolute2, join as join4, relative, resolve as resolve7 } from "node:path";
 
 // src/cli/run.ts
+init_suggest();
 init_redact();
 init_io();
 import { readFileSync as readFileSync7 } from "node:fs";
@@ -41452,7 +42017,7 @@ var commands = {
   schema: async () => (await Promise.resolve().then(() => (init_schema2(), schema_exports))).schema,
   sandbox: async () => (await Promise.resolve().then(() => (init_sandbox2(), sandbox_exports2))).sandbox
 };
-var usage2 = `usage: forgeplan <command> [options]
+var usage = `usage: forgeplan <command> [options]
 
 commands:
   validate   load and check the desired state
@@ -41462,6 +42027,7 @@ commands:
   export     print desired-state YAML from live state
   schema     print the JSON Schema of the config
   sandbox    run the local emulator of the service
+  version    print forgeplan's version (also -v, --version)
 
 Run 'forgeplan <command> --help' for a command's options.
 `;
@@ -41480,18 +42046,20 @@ async function runCli(argv, outer) {
   const [name2, ...rest] = argv;
   try {
     if (name2 === void 0 || name2 === "help" || name2 === "--help" || name2 === "-h") {
-      io.stdout.write(usage2);
+      io.stdout.write(usage);
       return name2 === void 0 ? 1 : 0;
     }
-    if (name2 === "--version" || name2 === "-V") {
+    if (name2 === "--version" || name2 === "-V" || name2 === "-v" || name2 === "version") {
       io.stdout.write(`${version2()}
 `);
       return 0;
     }
     const load = commands[name2];
     if (load === void 0) {
+      const known = Object.keys(commands);
+      const suggestion = name2.startsWith("-") ? void 0 : closest(name2, known);
       throw new CliError(
-        `unknown command '${name2}' (commands: ${Object.keys(commands).join(", ")})`
+        suggestion === void 0 ? `unknown command '${name2}' (commands: ${known.join(", ")})` : `unknown command '${name2}' (did you mean '${suggestion}'?); see 'forgeplan --help'`
       );
     }
     const command2 = await load();
@@ -41519,7 +42087,73 @@ init_redact();
 init_secret();
 init_merge2();
 init_client();
+init_escape();
 init_render();
+init_wording();
+
+// src/report/plan-digest.ts
+init_plain();
+import { createHash as createHash7 } from "node:crypto";
+function counted(change) {
+  return change.error !== void 0 || change.requests.length > 0;
+}
+function entry(change) {
+  const { address, action, diff, requests, held, error: error62 } = change;
+  return stableJson({ address, action, diff, requests, held, error: error62 });
+}
+function sha2562(text) {
+  return createHash7("sha256").update(text).digest("hex");
+}
+function planDigest(plan2) {
+  const entries = plan2.changes.filter(counted).map((change) => [change.address, sha2562(entry(change))]).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
+  return {
+    sha256: sha2562(stableJson(entries)),
+    changes: Object.fromEntries(entries.map(([address, digest]) => [address, digest.slice(0, 16)]))
+  };
+}
+var PREFIX = "<!-- forgeplan-plan-digest ";
+var SUFFIX = " -->";
+function digestLine(digest, maxLength = 2e4) {
+  const line = (value) => `${PREFIX}${JSON.stringify(value).replace(/>/g, "\\u003e")}${SUFFIX}`;
+  const whole = line(digest);
+  return whole.length <= maxLength ? whole : line({ sha256: digest.sha256 });
+}
+function readDigest(text) {
+  const start = text.indexOf(PREFIX);
+  if (start < 0) return void 0;
+  const end = text.indexOf(SUFFIX, start + PREFIX.length);
+  if (end < 0) return void 0;
+  try {
+    const value = JSON.parse(text.slice(start + PREFIX.length, end));
+    if (value === null || typeof value !== "object") return void 0;
+    const { sha256: whole, changes } = value;
+    if (typeof whole !== "string" || !/^[0-9a-f]{64}$/.test(whole)) return void 0;
+    if (changes === void 0) return { sha256: whole };
+    if (changes === null || typeof changes !== "object") return void 0;
+    const entries = Object.entries(changes);
+    if (!entries.every(([, digest]) => typeof digest === "string")) return void 0;
+    return { sha256: whole, changes: Object.fromEntries(entries) };
+  } catch {
+    return void 0;
+  }
+}
+function digestDifference(reviewed, now) {
+  if (reviewed.changes === void 0 || now.changes === void 0) {
+    return { added: [], removed: [], changed: [], unitemized: true };
+  }
+  const before = reviewed.changes;
+  const after = now.changes;
+  return {
+    added: Object.keys(after).filter((address) => !Object.hasOwn(before, address)),
+    removed: Object.keys(before).filter((address) => !Object.hasOwn(after, address)),
+    changed: Object.keys(after).filter(
+      (address) => Object.hasOwn(before, address) && before[address] !== after[address]
+    ),
+    unitemized: false
+  };
+}
+
+// src/action/run.ts
 init_drift_issue();
 
 // src/action/inputs.ts
@@ -41577,13 +42211,20 @@ function readInputs(env) {
   if (command2 !== "drift" && (cache2 !== void 0 || reportIssue !== void 0)) {
     throw new InputError("inputs 'cache' and 'report-issue' belong to command drift");
   }
+  const acceptReplan = boolean4(env, "accept-replan") ?? false;
+  if (acceptReplan && command2 !== "apply") {
+    throw new InputError("input 'accept-replan' belongs to command apply");
+  }
   const concurrency = raw(env, "concurrency");
   const writeInterval = raw(env, "write-interval");
   const githubToken = raw(env, "github-token");
   const gitlabToken = raw(env, "gitlab-token");
+  const config2 = list2(raw(env, "config") ?? "forgeplan.yaml");
   return {
     command: command2,
-    config: list2(raw(env, "config") ?? "forgeplan.yaml"),
+    config: config2,
+    commentKey: raw(env, "comment-key") ?? config2.join(" "),
+    acceptReplan,
     format,
     comment: commentText === void 0 ? void 0 : comment2,
     allowDelete: boolean4(env, "allow-delete") ?? false,
@@ -41601,6 +42242,64 @@ function readInputs(env) {
 // src/action/run.ts
 init_sticky_comment();
 
+// src/action/reviewed-plan.ts
+init_wording();
+init_sticky_comment();
+async function reviewedPlan(client, where2, marker) {
+  const { owner, repo, sha } = where2;
+  const pulls = await client.paginate(
+    `${repoPath2(owner, repo)}/commits/${encodeURIComponent(sha)}/pulls`
+  );
+  const merged = pulls.find((pull) => pull.merged_at !== null && pull.merge_commit_sha === sha);
+  if (merged === void 0) {
+    return {
+      found: false,
+      reason: `commit ${sha.slice(0, 12)} is not the merge of a pull request, so no reviewed plan belongs to it`
+    };
+  }
+  const number4 = merged.number;
+  const comment2 = await findStickyComment(client, { owner, repo, number: number4 }, marker);
+  if (comment2 === void 0) {
+    return {
+      found: false,
+      reason: `pull request #${number4} has no forgeplan plan comment for this comment-key, so its plan was not reviewed there`
+    };
+  }
+  const digest = readDigest(comment2.body);
+  if (digest === void 0) {
+    return {
+      found: false,
+      reason: `the plan comment of pull request #${number4} carries no plan digest (an older forgeplan wrote it)`
+    };
+  }
+  return { found: true, pullRequest: number4, commentUrl: comment2.html_url, digest };
+}
+var NAMED = 10;
+function named(addresses) {
+  const shown2 = addresses.slice(0, NAMED).join(", ");
+  return addresses.length > NAMED ? `${shown2} and ${addresses.length - NAMED} more` : shown2;
+}
+function describeDifference(difference) {
+  if (difference.unitemized) {
+    return "the plans differ (the reviewed plan was too large to record its changes one by one)";
+  }
+  const parts = [
+    ...difference.added.length > 0 ? [`${plural2(difference.added.length, "new change")}: ${named(difference.added)}`] : [],
+    ...difference.changed.length > 0 ? [
+      `${plural2(difference.changed.length, "change")} planned differently: ${named(difference.changed)}`
+    ] : [],
+    ...difference.removed.length > 0 ? [
+      `${plural2(difference.removed.length, "reviewed change")} no longer planned: ${named(difference.removed)}`
+    ] : []
+  ];
+  return parts.length > 0 ? parts.join("; ") : "the plans differ";
+}
+function compareWithReviewed(reviewed, plan2) {
+  const now = planDigest(plan2);
+  if (now.sha256 === reviewed.sha256) return { same: true };
+  return { same: false, difference: digestDifference(reviewed, now) };
+}
+
 // src/action/workflow-commands.ts
 import { randomBytes as randomBytes2 } from "node:crypto";
 import { appendFileSync } from "node:fs";
@@ -41611,7 +42310,7 @@ function escapeProperty(text) {
   return escapeData(text).replace(/:/g, "%3A").replace(/,/g, "%2C");
 }
 function command(name2, properties, message) {
-  const props = Object.entries(properties).filter((entry) => entry[1] !== void 0).map(([key, value]) => `${key}=${escapeProperty(String(value))}`).join(",");
+  const props = Object.entries(properties).filter((entry2) => entry2[1] !== void 0).map(([key, value]) => `${key}=${escapeProperty(String(value))}`).join(",");
   return `::${name2}${props === "" ? "" : ` ${props}`}::${escapeData(message)}
 `;
 }
@@ -41812,19 +42511,36 @@ ${fence.open}`);
   const plan2 = existsSync2(out) ? readPlan({ source: out, text: readFileSync8(out, "utf8") }) : void 0;
   let exitCode = planned.code;
   let applied;
-  if (inputs.command === "apply" && planned.code === 2) {
-    applied = await forgeplan([
-      "apply",
-      ...connectionArgs(inputs),
-      "--auto-approve",
-      ...inputs.allowDelete ? ["--allow-delete"] : [],
-      "--format",
-      "markdown"
-    ]);
-    exitCode = applied.code;
+  let unreviewed;
+  if (inputs.command === "apply" && planned.code === 2 && plan2 !== void 0) {
+    const gate = inputs.acceptReplan ? { go: true, said: "accept-replan: true: applying the plan made now, reviewed or not" } : await checkReviewed(context, inputs, plan2);
+    if (gate.go) {
+      if (gate.said !== void 0) write(`forgeplan: ${gate.said}
+`);
+      applied = await forgeplan([
+        "apply",
+        out,
+        ...connectionArgs(inputs),
+        "--auto-approve",
+        ...inputs.allowDelete ? ["--allow-delete"] : [],
+        "--format",
+        "markdown"
+      ]);
+      exitCode = applied.code;
+    } else {
+      unreviewed = gate;
+      exitCode = 1;
+    }
   }
-  const failures = applied === void 0 ? failureAnnotations(plan2, planned) : failureAnnotations(void 0, applied);
+  const failures = unreviewed !== void 0 ? [{ level: "error", title: "forgeplan apply", message: unreviewed.message }] : applied === void 0 ? failureAnnotations(plan2, planned) : failureAnnotations(void 0, applied);
   for (const failure2 of failures) note(failure2);
+  if (inputs.command === "drift" && exitCode === 2 && plan2 !== void 0) {
+    note({
+      level: "error",
+      title: "forgeplan drift",
+      message: `live state drifted from the desired state: ${summaryCounts(plan2.summary)}; the job summary has the plan`
+    });
+  }
   const pullRequest = pullRequestOf(env);
   const commit = pullRequest?.headSha ?? env.GITHUB_SHA;
   const title = inputs.command === "drift" ? "forgeplan drift" : `forgeplan ${inputs.command}`;
@@ -41835,10 +42551,16 @@ ${fence.open}`);
     ...runUrl !== void 0 ? { detailsUrl: runUrl } : {}
   };
   if (env.GITHUB_STEP_SUMMARY !== void 0) {
-    const summary = applied?.stdout ?? (plan2 ? renderPlan(redactor.plan(plan2), "markdown", {
+    const planned2 = plan2 ? renderPlan(redactor.plan(plan2), "markdown", {
       ...markdownOptions,
-      maxLength: SUMMARY_LIMIT
-    }) : "");
+      ...unreviewed !== void 0 ? { title: "forgeplan apply: the plan that was not applied" } : {},
+      maxLength: SUMMARY_LIMIT - (unreviewed?.message.length ?? 0) - 100
+    }) : "";
+    const summary = applied?.stdout ?? (unreviewed !== void 0 ? `### forgeplan apply: stopped
+
+${escapeInline(unreviewed.message)}
+
+${planned2}` : planned2);
     if (summary !== "") appendTo(env.GITHUB_STEP_SUMMARY, redactor.redact(summary));
   }
   const wantComment = inputs.comment ?? (isPullRequestEvent(env) && inputs.shard === void 0);
@@ -41890,21 +42612,21 @@ async function comment(context, { write, note, redactor }, inputs, pullRequest, 
     warn("no github-token: the plan is in the job summary only");
     return;
   }
-  const client = new ForgeClient({
-    baseUrl: env.GITHUB_API_URL ?? "https://api.github.com",
-    kind: "repository",
-    token: new Secret(inputs.githubToken, "input github-token"),
-    writeIntervalMs: 0,
-    ...context.signal !== void 0 ? { signal: context.signal } : {}
-  });
+  const client = workflowClient(context, inputs.githubToken);
+  const marker = `${commentMarker(inputs.commentKey)}
+${digestLine(planDigest(plan2))}`;
   const body = redactor.redact(
-    renderPlan(redactor.plan(plan2), "markdown", { ...options, maxLength: GITHUB_BODY_LIMIT })
+    renderPlan(redactor.plan(plan2), "markdown", {
+      ...options,
+      marker,
+      maxLength: GITHUB_BODY_LIMIT
+    })
   );
   try {
     const result = await upsertStickyComment(
       client,
       { owner, repo, number: pullRequest.number },
-      COMMENT_MARKER,
+      commentMarker(inputs.commentKey),
       body
     );
     write(`forgeplan: pull-request comment ${result.action}: ${result.html_url}
@@ -41913,6 +42635,53 @@ async function comment(context, { write, note, redactor }, inputs, pullRequest, 
     if (!(error62 instanceof ForgeError)) throw error62;
     warn(`could not comment on pull request #${pullRequest.number}: ${error62.message}`);
   }
+}
+function workflowClient(context, token) {
+  return new ForgeClient({
+    baseUrl: context.env.GITHUB_API_URL ?? "https://api.github.com",
+    kind: "repository",
+    token: new Secret(token, "input github-token"),
+    writeIntervalMs: 0,
+    ...context.signal !== void 0 ? { signal: context.signal } : {}
+  });
+}
+async function checkReviewed(context, inputs, plan2) {
+  const { env } = context;
+  const sha = env.GITHUB_SHA;
+  const [owner, repo] = (env.GITHUB_REPOSITORY ?? "").split("/");
+  const stop2 = (why) => ({
+    go: false,
+    message: `${why}; nothing was applied (set accept-replan: true to apply a plan nobody reviewed)`
+  });
+  if (sha === void 0 || !owner || !repo) {
+    return stop2(
+      "GITHUB_SHA and GITHUB_REPOSITORY are needed to find the pull request this merge belongs to"
+    );
+  }
+  if (inputs.githubToken === void 0) {
+    return stop2("no github-token to find the pull request this merge belongs to");
+  }
+  let reviewed;
+  try {
+    reviewed = await reviewedPlan(
+      workflowClient(context, inputs.githubToken),
+      { owner, repo, sha },
+      commentMarker(inputs.commentKey)
+    );
+  } catch (error62) {
+    if (!(error62 instanceof ForgeError)) throw error62;
+    return stop2(`could not read the pull request of commit ${sha.slice(0, 12)}: ${error62.message}`);
+  }
+  if (!reviewed.found) return stop2(reviewed.reason);
+  const compared = compareWithReviewed(reviewed.digest, plan2);
+  const where2 = `pull request #${reviewed.pullRequest}`;
+  if (compared.same) {
+    return { go: true, said: `the plan is the one reviewed on ${where2} (${reviewed.commentUrl})` };
+  }
+  return {
+    go: false,
+    message: `the plan at commit ${sha.slice(0, 12)} is not the one reviewed on ${where2}: ${describeDifference(compared.difference)}; nothing was applied. Review the new plan in the job summary and plan it on a new pull request, or set accept-replan: true to apply it as it is`
+  };
 }
 
 // src/action/main.ts
