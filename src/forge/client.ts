@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { request as octokitRequest } from "@octokit/request";
 import pLimit, { type LimitFunction } from "p-limit";
 import type { Secret } from "../core/secret.js";
+import { type AuthProvider, StaticTokenAuth } from "./auth.js";
 import type { RateWindow } from "./budget.js";
 import { type CacheEntry, type ConditionalCache, cacheKey, sha256 } from "./cache.js";
 import { type Clock, systemClock } from "./clock.js";
@@ -27,6 +28,8 @@ import type {
 import { buildUrl, displayPath, lastPage, literalUrl, nextLink } from "./urls.js";
 import { KeyedSerializer } from "./write-lock.js";
 
+export type { AuthProvider } from "./auth.js";
+export { StaticTokenAuth } from "./auth.js";
 export type { CacheEntry, ConditionalCache } from "./cache.js";
 export { DirectoryCache, MemoryCache } from "./cache.js";
 export type { Clock } from "./clock.js";
@@ -58,7 +61,7 @@ const silentLog = { debug: () => {}, info: () => {}, warn: () => {}, error: () =
 export class ForgeClient {
   readonly #kind: "repository" | "planning";
   readonly #base: URL;
-  readonly #token: Secret | undefined;
+  readonly #auth: AuthProvider;
   readonly #maxWaitMs: number;
   readonly #maxPages: number;
   readonly #retries: RetryPolicy;
@@ -73,7 +76,7 @@ export class ForgeClient {
   readonly #pacer: Pacer;
   readonly #writeKeys = new KeyedSerializer();
   readonly #stats: ClientStats = { requests: 0, retries: 0, notModified: 0, waitsMs: 0 };
-  #tokenIdentity: string | undefined;
+  #identityOnce: Promise<string> | undefined;
 
   constructor(options: ForgeClientOptions) {
     const concurrency = options.concurrency ?? CLIENT_DEFAULTS.concurrency;
@@ -104,7 +107,10 @@ export class ForgeClient {
     if (this.#base.username !== "" || this.#base.password !== "") {
       throw new Error("the base URL must not carry credentials; pass the token separately");
     }
-    this.#token = options.token;
+    if (options.auth !== undefined && options.token !== undefined) {
+      throw new Error("pass either a token or an auth provider, not both");
+    }
+    this.#auth = options.auth ?? new StaticTokenAuth(options.token);
     this.#retries = options.retries ?? CLIENT_DEFAULTS.retries;
     this.#cache = options.cache;
     this.#clock = options.clock ?? systemClock;
@@ -272,13 +278,23 @@ export class ForgeClient {
     return { ...this.#stats };
   }
 
+  /** How errors name the credential, when it is more than a token: "installation 42 of App 1 on acme". */
+  get credential(): string | undefined {
+    return this.#auth.description;
+  }
+
   /** The single path every request takes: pacing, attempts, retries, cache and error mapping. */
-  async #exchange<T>(method: Method, url: URL, body?: unknown): Promise<ForgeResponse<T>> {
+  async #exchange<T>(
+    method: Method,
+    url: URL,
+    body?: unknown,
+    cacheable = true,
+  ): Promise<ForgeResponse<T>> {
     const path = displayPath(url, this.#base);
     const ticket = this.#pacer.ticket(method, path);
     const key =
-      method === "GET" && this.#cache !== undefined && !ticket.free
-        ? cacheKey(method, url.href, this.#identity())
+      method === "GET" && this.#cache !== undefined && !ticket.free && cacheable
+        ? cacheKey(method, url.href, await this.#identity())
         : undefined;
     let attempts = 0;
     let retries = 0;
@@ -287,16 +303,23 @@ export class ForgeClient {
     let retriedDelete = false;
     // An attempt of this write was sent and its answer lost: it may have been carried out.
     let answerLost = false;
+    // A 401 is answered with a fresh credential once; a second 401 is the answer.
+    let renewed = false;
     for (;;) {
       await this.#pacer.awaitWriteTurn(ticket);
       const cached = key !== undefined ? this.#cache?.get(key) : undefined;
-      const outcome = await this.#limit(() => this.#attempt(ticket, url, body, cached?.etag));
+      const { outcome, sent } = await this.#limit(() =>
+        this.#attempt(ticket, url, body, cached?.etag),
+      );
       attempts++;
       const settled = this.#settle<T>(ticket, outcome, key, cached, retriedDelete);
       if (settled !== undefined) return settled;
       answerLost ||= ticket.mutating && lostAnswer(outcome);
-      const fail = (status: number, detail: string, note?: string, unusableAnswer = false) =>
-        new ForgeError({
+      const fail = (status: number, detail: string, note?: string, unusableAnswer = false) => {
+        const said = note ?? (attempts > 1 ? `after ${attempts} attempts` : undefined);
+        const hidden = status === 404 ? this.#hiddenNote(path) : undefined;
+        const notes = [said, hidden].filter((part) => part !== undefined).join("; ");
+        return new ForgeError({
           method,
           path,
           status,
@@ -304,12 +327,9 @@ export class ForgeClient {
           attempts,
           mayHaveBeenApplied: answerLost,
           unusableAnswer,
-          ...(note !== undefined
-            ? { note }
-            : attempts > 1
-              ? { note: `after ${attempts} attempts` }
-              : {}),
+          ...(notes !== "" ? { note: notes } : {}),
         });
+      };
       if (outcome.kind === "refused") {
         throw fail(outcome.status, outcome.detail, undefined, outcome.unusableAnswer);
       }
@@ -320,6 +340,12 @@ export class ForgeClient {
         const { headers, data } = outcome;
         status = outcome.status;
         detail = serviceMessage(status, data);
+        // A 401 is given before the request is carried out, so even a write may be sent again.
+        if (status === 401 && !renewed && (await this.#auth.renew(sent))) {
+          renewed = true;
+          this.#onEvent({ type: "reauthenticated", method, path });
+          continue;
+        }
         const now = this.#clock.now();
         const throttle = throttleOf(status, headers, detail, now, SKEW_MS);
         if (throttle !== undefined) {
@@ -399,14 +425,24 @@ export class ForgeClient {
     return undefined;
   }
 
-  /** One attempt, inside a concurrency slot: wait for pacing, send, and record what came back. */
+  /**
+   * One attempt, inside a concurrency slot: wait for pacing and a credential, send, and record what
+   * came back, with the credential it was sent with.
+   */
   async #attempt(
     ticket: Ticket,
     url: URL,
     body: unknown,
     etag: string | undefined,
-  ): Promise<Outcome> {
+  ): Promise<{ outcome: Outcome; sent: Secret | undefined }> {
     await this.#pacer.admit(ticket);
+    let sent: Secret | undefined;
+    try {
+      sent = await this.#auth.authorization();
+    } catch (error) {
+      this.#pacer.done(ticket, undefined, false);
+      throw error;
+    }
     const started = this.#clock.now();
     this.#stats.requests++;
     const timeout = new AbortController();
@@ -418,7 +454,10 @@ export class ForgeClient {
       const response = await this.#octokit({
         method: ticket.method,
         url: literalUrl(url),
-        headers: this.#headers(etag),
+        headers: {
+          ...(sent !== undefined ? { authorization: sent.reveal() } : {}),
+          ...(etag !== undefined ? { "if-none-match": etag } : {}),
+        },
         ...(body !== undefined ? { data: revealSecrets(body) } : {}),
         request: { signal },
       });
@@ -443,7 +482,7 @@ export class ForgeClient {
         fromCache: outcome.status === 304 && etag !== undefined,
       });
     }
-    return outcome;
+    return { outcome, sent };
   }
 
   #record(ticket: Ticket, outcome: Outcome): void {
@@ -458,18 +497,24 @@ export class ForgeClient {
     this.#pacer.done(ticket, report, spent);
   }
 
-  #headers(etag: string | undefined): Record<string, string> {
-    return {
-      ...(this.#token !== undefined ? { authorization: `Bearer ${this.#token.reveal()}` } : {}),
-      ...(etag !== undefined ? { "if-none-match": etag } : {}),
-    };
+  /** What a 404 may mean when the credential covers only part of the service (an App installation). */
+  #hiddenNote(path: string): string | undefined {
+    const credential = this.#auth.description;
+    if (credential === undefined) return undefined;
+    const repository = /^\/repos\/([^/?]+\/[^/?]+)/.exec(path)?.[1];
+    return repository !== undefined
+      ? `${credential} does not cover ${repository}, or it does not exist`
+      : `as ${credential}`;
   }
 
   /** Cache entries belong to one credential; the key holds a hash of it, never the token. */
-  #identity(): string {
-    this.#tokenIdentity ??=
-      this.#token !== undefined ? sha256(`token:${this.#token.reveal()}`) : "anonymous";
-    return this.#tokenIdentity;
+  #identity(): Promise<string> {
+    this.#identityOnce ??= this.#auth.identity().then(async (known) => {
+      if (known !== undefined) return known;
+      const header = await this.#auth.authorization();
+      return sha256(`token:${header?.reveal() ?? ""}`);
+    });
+    return this.#identityOnce;
   }
 }
 
