@@ -20,7 +20,9 @@ const numericId = (what: string) =>
   z
     .union([
       z.int().positive(),
-      z.string().regex(/^[1-9][0-9]{0,15}$/, { error: `expected ${what}, a positive number` }),
+      z.string().regex(/^[1-9][0-9]{0,15}$/, {
+        error: "expected a positive number, or ${NAME} to read it from the environment",
+      }),
     ])
     .describe(`${what}: a number, or \${NAME} to read it from the environment.`);
 

@@ -49,7 +49,9 @@ export class AppInstallationAuth implements AuthProvider {
 
   constructor(options: AppAuthOptions) {
     if (options.installationId === undefined && options.owner === undefined) {
-      throw new Error("an App installation needs an installation id or the owner it is installed on");
+      throw new Error(
+        "an App installation needs an installation id or the owner it is installed on",
+      );
     }
     this.#options = options;
     this.#installationId = options.installationId;

@@ -37,7 +37,9 @@ export function appPrivateKey(pem: Secret): KeyObject {
     throw new Error(`${pem.source} does not hold a PEM private key`);
   }
   if (key.asymmetricKeyType !== "rsa") {
-    throw new Error(`${pem.source} holds a ${key.asymmetricKeyType} key; GitHub Apps sign with RSA`);
+    throw new Error(
+      `${pem.source} holds a ${key.asymmetricKeyType} key; GitHub Apps sign with RSA`,
+    );
   }
   return key;
 }

@@ -6,8 +6,7 @@ import { fromThrown } from "./outcome.js";
 
 /** What an App request came back with; `status` 0 when no answer arrived. */
 export type AppAnswer =
-  | { status: number; data: unknown }
-  | { status: 0; failure: string; transient: boolean };
+  { status: number; data: unknown } | { status: 0; failure: string; transient: boolean };
 
 /** Sends one request of the App itself (signed with its JWT): token exchange and installation look-ups. */
 export type AppRequest = (
