@@ -76,6 +76,9 @@ function cliEnvironment(env: ActionEnvironment["env"], inputs: ActionInputs) {
     if (!key.startsWith("INPUT_")) result[key] = value;
   if (inputs.githubToken !== undefined) result.GITHUB_TOKEN = inputs.githubToken;
   if (inputs.gitlabToken !== undefined) result.GITLAB_TOKEN = inputs.gitlabToken;
+  // The default github target reads these (config/resolve.ts); a file's own targets name them.
+  if (inputs.appId !== undefined) result.GITHUB_APP_ID = inputs.appId;
+  if (inputs.privateKey !== undefined) result.GITHUB_APP_PRIVATE_KEY = inputs.privateKey;
   return result;
 }
 
