@@ -1,6 +1,12 @@
 import { readFileSync } from "node:fs";
 import { CliError, type CliIO, type Command } from "./io.js";
 
+/**
+ * The exit code of a run that a SIGINT or SIGTERM kept from finishing, as shells give a process
+ * killed by SIGINT (128 + 2): CI can tell an interruption from a failure.
+ */
+const INTERRUPTED = 130;
+
 // Commands are imported lazily so `forgeplan --version` and small commands start fast.
 const commands: Record<string, () => Promise<Command>> = {
   validate: async () => (await import("./validate.js")).validate,
@@ -52,11 +58,13 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       );
     }
     const command = await load();
-    return await command(rest, io);
+    const code = await command(rest, io);
+    // A command that ends well although signalled (the sandbox stops on one) keeps its 0.
+    return io.signal.aborted && code !== 0 ? INTERRUPTED : code;
   } catch (error) {
     if (error instanceof CliError) {
       io.stderr.write(`forgeplan: ${error.message}\n`);
-      return 1;
+      return io.signal.aborted ? INTERRUPTED : 1;
     }
     const message = error instanceof Error ? error.message : String(error);
     io.stderr.write(`forgeplan: internal error: ${message.split("\n")[0]}\n`);

@@ -99,7 +99,8 @@ export function fromRead(hook: ReadHook): CanonicalHook {
   const config = hook.config ?? {};
   return {
     url: config.url ?? hook.url ?? "",
-    content_type: config.content_type ?? hook.content_type ?? CREATE_DEFAULTS.content_type,
+    // A config without a content type is GitHub's default: "The default is `form`".
+    content_type: config.content_type ?? hook.content_type ?? "form",
     events: eventSet(hook.events),
     active: hook.active !== false,
     // GitHub's hooks have no branch filter: every branch, as the spec's "*" says.
@@ -411,9 +412,10 @@ export const webhook: KindModule = {
         const { mode, hooks = [] } = value as Webhooks;
         return [
           { kind: "webhook", name: "*", path: [], fixed: [["mode", mode ?? "additive"]] },
+          // Named as the plan names them: by the URL to set, also when pinned by id.
           ...hooks.map((hook, index) => ({
             kind: "webhook",
-            name: String(hook.id ?? hook.url),
+            name: hook.url,
             path: ["hooks", index],
           })),
         ];

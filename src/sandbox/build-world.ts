@@ -1,4 +1,5 @@
 import { appFromSeed, buildInstallations } from "./build-apps.js";
+import { DEFAULT_CONTENT_TYPE } from "./hook-config.js";
 import { protectionFromBody } from "./protection.js";
 import type { RepositorySeed, WorldSeed } from "./seed-schema.js";
 import {
@@ -126,7 +127,7 @@ function hookFromSeed(seed: RepositorySeed["hooks"][number]): Hook {
   const created = seed.created_at ?? "2026-01-02T09:00:00Z";
   return {
     id: seed.id,
-    config: { content_type: "json", insecure_ssl: "0", ...seed.config },
+    config: { content_type: DEFAULT_CONTENT_TYPE, insecure_ssl: "0", ...seed.config },
     events: [...new Set(seed.events)],
     active: seed.active,
     branch_filter: seed.branch_filter,
@@ -360,16 +361,16 @@ export function buildWorld(seed: WorldSeed): World {
     const path: SeedPath = ["repositories", index];
     const repo = buildRepository(world, repoSeed, path);
     if (repo.id === 0) repo.id = nextRepoId++;
+    check(
+      !world.repositoriesById.has(repo.id),
+      [...path, "id"],
+      `repository id ${repo.id} is used twice`,
+    );
     repoSeed.hooks.forEach((hookSeed, at) => {
       check(
         !hookIds.has(hookSeed.id),
         [...path, "hooks", at, "id"],
         `hook id ${hookSeed.id} is used twice`,
-      );
-      check(
-        typeof hookSeed.config.url === "string",
-        [...path, "hooks", at, "config"],
-        "config.url is required",
       );
       hookIds.add(hookSeed.id);
       repo.hooks.set(hookSeed.id, hookFromSeed(hookSeed));

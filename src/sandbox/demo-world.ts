@@ -53,7 +53,6 @@ export const demoWorld: WorldSeedInput = {
           protection: {
             required_status_checks: {
               strict: true,
-              contexts: ["ci/build"],
               checks: [{ context: "ci/build", app_id: 15368 }],
             },
             enforce_admins: false,

@@ -34,8 +34,18 @@ export interface RequestContext {
   now: () => number;
   /** `GET /rate_limit`'s body for the caller's budget. */
   rateOverview(): Record<string, unknown>;
-  /** The parsed JSON body; throws a 400 reply when it is not a JSON object. */
+  /**
+   * The parsed JSON body; throws a 400 reply when it is not a JSON object, and GitHub's 422 when the
+   * request schema of the route's operation refuses it.
+   */
   json(): Record<string, unknown>;
+  /**
+   * A 422 for rules a schema cannot say, in the body the route's operation answers with: the spec's
+   * Validation Error Simple (errors as strings) where the spec defines the operation or the route
+   * names none; GitHub's Validation Error (errors as `{resource, code: "custom", message}`, its
+   * published 422 schema for the operation) where only GitHub defines it.
+   */
+  invalid(errors: string[], resource: string): HttpError;
 }
 
 export const DOCS = "https://docs.github.com/rest";
@@ -56,14 +66,6 @@ export function githubError(status: number, message: string): HttpError {
 
 export const notFound = (message = "Not Found") => githubError(404, message);
 export const forbidden = (message: string) => githubError(403, message);
-
-/** 422 with the Validation Error Simple body. */
-export function validationFailed(errors: string[]): HttpError {
-  return new HttpError({
-    status: 422,
-    body: { message: "Validation Failed", documentation_url: DOCS, errors },
-  });
-}
 
 /** 404 with the hook-family body `{errors, message, url}`. */
 export function hookNotFound(ctx: RequestContext, detail: string): HttpError {

@@ -18,10 +18,12 @@ import { issueRoutes } from "./routes-issues.js";
 import { planningRoutes } from "./routes-planning.js";
 import { repositoryRoutes } from "./routes-repositories.js";
 import { checkSeed, readSeedFile, worldFromSeed } from "./seed-file.js";
-import { createRequestHandler } from "./server.js";
+import { createRequestHandler, type RecordedRequest } from "./server.js";
 import { emptyStats, type SandboxStats } from "./stats.js";
 
 export type { SandboxStats } from "./stats.js";
+export type { RecordedRequest } from "./server.js";
+export { checkedOperations, requestViolations } from "./request-rules.js";
 export { CATEGORIES, type Category } from "./rate-limits.js";
 export { SeedError } from "./seed-file.js";
 export { demoWorld } from "./demo-world.js";
@@ -51,6 +53,11 @@ export interface SandboxOptions {
   tokenTtlSeconds?: number;
   /** Millisecond clock, injectable for tests of reset windows. */
   now?: () => number;
+  /**
+   * Called with every request's method, path and body as it arrives (before limits and faults), so
+   * a test can check what a client sent, e.g. with `requestViolations`. Bodies may hold secrets.
+   */
+  onRequest?: (request: RecordedRequest) => void;
 }
 
 export interface RunningSandbox {
@@ -123,6 +130,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       now,
       stats,
       base: () => base,
+      ...(options.onRequest ? { onRequest: options.onRequest } : {}),
     }),
   );
   await new Promise<void>((resolve, reject) => {

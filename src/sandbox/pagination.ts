@@ -1,4 +1,5 @@
 import type { Family, RequestContext } from "./http-support.js";
+import { byId } from "./id-paths.js";
 
 export const DEFAULT_PER_PAGE = 30;
 export const MAX_PER_PAGE = 100;
@@ -16,8 +17,9 @@ export interface Page<T> {
 
 /**
  * One page of a list, with the `Link` header (first/prev/next/last, absolute URLs that keep the other
- * query parameters) and, on planning paths, GitLab's X-Total family. `per_page` above the maximum is
- * clamped; a missing or malformed `per_page` or `page` takes the default.
+ * query parameters; on repository paths they name the repository or account by id, as GitHub's do)
+ * and, on planning paths, GitLab's X-Total family. `per_page` above the maximum is clamped; a missing
+ * or malformed `per_page` or `page` takes the default.
  */
 export function paginate<T>(ctx: RequestContext, all: readonly T[], family: Family): Page<T> {
   const perPage = Math.min(positive(ctx.query.get("per_page"), DEFAULT_PER_PAGE), MAX_PER_PAGE);
@@ -28,6 +30,7 @@ export function paginate<T>(ctx: RequestContext, all: readonly T[], family: Fami
 
   const link = (target: number, rel: string) => {
     const url = new URL(ctx.url.href);
+    if (family === "github") url.pathname = byId(url.pathname, ctx.world);
     url.searchParams.set("page", String(target));
     return `<${url.href}>; rel="${rel}"`;
   };

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { requestViolations } from "./request-rules.js";
 import { app, simpleUser, team } from "./shapes.js";
 import type { Account, App, Repository, Team, World } from "./world.js";
 
@@ -38,53 +38,43 @@ export interface Protection {
   allow_fork_syncing: boolean;
 }
 
-const names = z.array(z.string());
-const principalLists = z.object({
-  users: names.optional(),
-  teams: names.optional(),
-  apps: names.optional(),
-});
+interface PrincipalLists {
+  users?: string[];
+  teams?: string[];
+  apps?: string[];
+}
 
-/** Unknown members are ignored, as GitHub ignores them; known members must have the spec's types. */
-const bodySchema = z.object({
-  required_status_checks: z
-    .object({
-      strict: z.boolean(),
-      // The spec marks `contexts` required and closing down in favour of `checks`; GitHub accepts
-      // either one (its schema is a oneOf), so a body with `checks` alone is valid here too.
-      contexts: names.optional(),
-      checks: z
-        .array(z.object({ context: z.string(), app_id: z.number().int().optional() }))
-        .optional(),
-    })
-    .refine((rsc) => rsc.contexts !== undefined || rsc.checks !== undefined, {
-      message: "is required (array) unless checks is given",
-      path: ["contexts"],
-    })
-    .nullable(),
-  enforce_admins: z.boolean().nullable(),
-  required_pull_request_reviews: z
-    .object({
-      dismissal_restrictions: principalLists.optional(),
-      dismiss_stale_reviews: z.boolean().optional(),
-      require_code_owner_reviews: z.boolean().optional(),
-      required_approving_review_count: z.number().int().optional(),
-      require_last_push_approval: z.boolean().optional(),
-      bypass_pull_request_allowances: principalLists.optional(),
-    })
-    .nullable(),
-  restrictions: z.object({ users: names, teams: names, apps: names.optional() }).nullable(),
-  required_linear_history: z.boolean().optional(),
-  allow_force_pushes: z.boolean().nullable().optional(),
-  allow_deletions: z.boolean().optional(),
-  block_creations: z.boolean().optional(),
-  required_conversation_resolution: z.boolean().optional(),
-  lock_branch: z.boolean().optional(),
-  allow_fork_syncing: z.boolean().optional(),
-});
+/**
+ * The PUT body (spec endpoint 1) as GitHub's request schema, with the spec's exceptions, lets it
+ * through (request-rules.ts). Unknown members pass that schema (it is open) and are ignored here.
+ */
+interface ProtectionBody {
+  required_status_checks: {
+    strict: boolean;
+    contexts?: string[];
+    checks?: { context: string; app_id?: number }[];
+  } | null;
+  enforce_admins: boolean | null;
+  required_pull_request_reviews: {
+    dismissal_restrictions?: PrincipalLists;
+    dismiss_stale_reviews?: boolean;
+    require_code_owner_reviews?: boolean;
+    required_approving_review_count?: number;
+    require_last_push_approval?: boolean;
+    bypass_pull_request_allowances?: PrincipalLists;
+  } | null;
+  restrictions: { users: string[]; teams: string[]; apps?: string[] } | null;
+  required_linear_history?: boolean;
+  allow_force_pushes?: boolean | null;
+  allow_deletions?: boolean;
+  block_creations?: boolean;
+  required_conversation_resolution?: boolean;
+  lock_branch?: boolean;
+  allow_fork_syncing?: boolean;
+}
 
-type Body = z.infer<typeof bodySchema>;
-type Lists = z.infer<typeof principalLists>;
+/** The PUT's operation, whose request schema checks bodies and seeds alike. */
+export const PROTECTION_OPERATION = "PUT /repos/{owner}/{repo}/branches/{branch}/protection";
 
 export const MAX_PRINCIPALS = 100;
 const WILDCARD = /[*?[\]]/;
@@ -93,15 +83,7 @@ export function isWildcardBranch(name: string): boolean {
   return WILDCARD.test(name);
 }
 
-function describeIssue(issue: z.core.$ZodIssue): string {
-  const path = issue.path.length > 0 ? issue.path.join(".") : "body";
-  const type = /^Invalid input: expected (\w+), received (\w+)$/.exec(issue.message);
-  if (type?.[2] === "undefined") return `${path}: is required (${type[1]})`;
-  if (type) return `${path}: expected ${type[1]}, got ${type[2]}`;
-  return `${path}: ${issue.message}`;
-}
-
-function countPrincipals(lists: Lists | undefined | null): number {
+function countPrincipals(lists: PrincipalLists | undefined | null): number {
   if (!lists) return 0;
   return (lists.users?.length ?? 0) + (lists.teams?.length ?? 0) + (lists.apps?.length ?? 0);
 }
@@ -110,7 +92,7 @@ function countPrincipals(lists: Lists | undefined | null): number {
 function resolvePrincipals(
   world: World,
   repo: Repository,
-  lists: Lists,
+  lists: PrincipalLists,
   field: string,
   errors: string[],
 ): Principals {
@@ -138,10 +120,10 @@ function resolvePrincipals(
 function resolveChecks(
   world: World,
   repo: Repository,
-  input: NonNullable<Body["required_status_checks"]>,
+  input: NonNullable<ProtectionBody["required_status_checks"]>,
   errors: string[],
 ): { context: string; app_id: number | null }[] {
-  // `checks` supersedes the closing-down `contexts` when both are sent.
+  // The schema lets exactly one of `checks` and the closing-down `contexts` through.
   const requested =
     input.checks ?? (input.contexts ?? []).map((context) => ({ context, app_id: undefined }));
   const seen = new Set<string>();
@@ -165,18 +147,19 @@ function resolveChecks(
 export type ProtectionResult = { protection: Protection } | { errors: string[] };
 
 /**
- * Checks a PUT body against the spec and the repository, and builds the record it would store.
- * Nothing is changed here: the caller stores the result only when there are no errors.
+ * Checks a PUT body (or a seed's protection) against the request schema, the spec's rules and the
+ * repository, and builds the record it would store. Nothing is changed here: the caller stores the
+ * result only when there are no errors.
  */
 export function protectionFromBody(
   world: World,
   repo: Repository,
-  raw: unknown,
+  raw: Record<string, unknown>,
   requiredSignatures: boolean,
 ): ProtectionResult {
-  const parsed = bodySchema.safeParse(raw);
-  if (!parsed.success) return { errors: parsed.error.issues.map(describeIssue) };
-  const body = parsed.data;
+  const violations = requestViolations(PROTECTION_OPERATION, raw);
+  if (violations.length > 0) return { errors: violations };
+  const body = raw as unknown as ProtectionBody;
   const errors: string[] = [];
   const personal = repo.org === null;
   const reviews = body.required_pull_request_reviews;
@@ -196,6 +179,8 @@ export function protectionFromBody(
       `required_pull_request_reviews.required_approving_review_count: must be 0 to 6, got ${count}`,
     );
   }
+  // The spec's rule, and GitHub's: "Your repository must allow squash merging or rebase merging
+  // before you can enable a linear commit history" (the PUT's schema in @octokit/openapi).
   if (
     body.required_linear_history === true &&
     !repo.allow_squash_merge &&

@@ -8,10 +8,15 @@ export function visibleRepository(ctx: RequestContext): Repository {
   return repo;
 }
 
-/** For admin-only operations: 401 without credentials, 404 if hidden, 403 without admin rights. */
+/**
+ * For admin-only operations: 404 if hidden, 401 without credentials, 403 without admin rights. A
+ * private repository is hidden from an anonymous caller too: "If you make a request to access a
+ * private resource and your request isn't properly authenticated, you will receive a 404 Not Found
+ * response" (GitHub's "Troubleshooting the REST API").
+ */
 export function adminRepository(ctx: RequestContext): { repo: Repository; caller: Account } {
-  const caller = requireCaller(ctx);
   const repo = visibleRepository(ctx);
+  const caller = requireCaller(ctx);
   if (!ctx.world.can(repo, caller, "admin"))
     throw forbidden("Must have admin rights to Repository.");
   return { repo, caller };

@@ -9,6 +9,11 @@ export interface Route {
   handler: Handler;
   /** `GET /rate_limit` does not count against any budget. */
   free?: boolean;
+  /**
+   * GitHub's operation this route serves, `METHOD /path` as GitHub's description names it (every write
+   * on repository paths has one): its published request schema checks the body (request-rules.ts).
+   */
+  operation?: string;
 }
 
 interface CompiledRoute extends Route {

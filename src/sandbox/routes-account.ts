@@ -1,11 +1,4 @@
-import {
-  idParam,
-  notFound,
-  ok,
-  type RequestContext,
-  requireCaller,
-  validationFailed,
-} from "./http-support.js";
+import { idParam, notFound, ok, type RequestContext, requireCaller } from "./http-support.js";
 import { paginate } from "./pagination.js";
 import type { Route } from "./router.js";
 import { authenticatedUser, gist, migration, minimalRepository } from "./shapes.js";
@@ -20,9 +13,10 @@ function sinceFilter(ctx: RequestContext): number | undefined {
   if (since === null) return undefined;
   const time = ISO_8601.test(since) ? Date.parse(since) : Number.NaN;
   if (Number.isNaN(time)) {
-    throw validationFailed([
-      `since: '${since}' is not a timestamp in ISO 8601 format: YYYY-MM-DDTHH:MM:SSZ`,
-    ]);
+    throw ctx.invalid(
+      [`since: '${since}' is not a timestamp in ISO 8601 format: YYYY-MM-DDTHH:MM:SSZ`],
+      "Gist",
+    );
   }
   return time;
 }

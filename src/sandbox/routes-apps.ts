@@ -7,7 +7,6 @@ import {
   notFound,
   ok,
   type RequestContext,
-  validationFailed,
 } from "./http-support.js";
 import type { Route } from "./router.js";
 import { app as appShape, simpleUser } from "./shapes.js";
@@ -93,9 +92,12 @@ export function appRoutes(options: { tokenTtlSeconds: number; stats: SandboxStat
         );
         if (narrowing.length > 0) {
           // Refused rather than ignored: ignoring would hand out more than was asked for.
-          throw validationFailed([
-            `the sandbox issues tokens for the whole installation; ${narrowing.join(", ")} cannot narrow them`,
-          ]);
+          throw ctx.invalid(
+            [
+              `the sandbox issues tokens for the whole installation; ${narrowing.join(", ")} cannot narrow them`,
+            ],
+            "InstallationAccessToken",
+          );
         }
         const issued = issueInstallationToken(
           ctx.world,

@@ -1,3 +1,4 @@
+import { DEFAULT_CONTENT_TYPE, type HookConfig, configShape, mergeConfig } from "./hook-config.js";
 import {
   hookNotFound,
   idParam,
@@ -5,7 +6,6 @@ import {
   noContent,
   ok,
   type RequestContext,
-  validationFailed,
 } from "./http-support.js";
 import { paginate } from "./pagination.js";
 import { adminRepository, assertUnlocked } from "./repo-access.js";
@@ -14,50 +14,23 @@ import { hook } from "./shapes.js";
 import type { Hook, Repository } from "./world.js";
 
 /**
- * Repository webhooks: list, read, create, edit (spec endpoint 2) and delete. `config` merges key by
- * key on PATCH (docs/service-decisions.md); the other fields replace their values.
+ * Repository webhooks: list, read, create, edit (spec endpoint 2), delete, and read and edit the
+ * config alone (GitHub's `…/hooks/{hook_id}/config`). Types and unknown members are checked against
+ * GitHub's request schemas before a handler sees a body (request-rules.ts); what is left here are
+ * the rules a schema cannot say. docs/service-decisions.md has the rules.
  */
 
 const CONTENT_TYPES = new Set(["json", "form"]);
 
-type Check = (value: unknown) => boolean;
-const isBoolean: Check = (value) => typeof value === "boolean";
-const isString: Check = (value) => typeof value === "string";
-const isStringArray: Check = (value) => Array.isArray(value) && value.every(isString);
-
-const FIELD_TYPES: Record<string, [Check, string]> = {
-  active: [isBoolean, "a boolean"],
-  authorization_header: [isString, "a string"],
-  branch_filter: [isString, "a string"],
-  events: [isStringArray, "an array of strings"],
-};
-
-/** Type checks of a create/edit body; unknown members are ignored, as GitHub ignores them. */
-function checkBody(body: Record<string, unknown>, errors: string[]): Record<string, string> {
-  for (const [field, [check, expected]] of Object.entries(FIELD_TYPES)) {
-    if (body[field] !== undefined && !check(body[field]))
-      errors.push(`${field}: expected ${expected}`);
-  }
-  // A null-prototype object, so hostile keys such as "__proto__" stay plain data.
-  const config: Record<string, string> = Object.create(null);
-  if (body.config === undefined) return config;
-  if (typeof body.config !== "object" || body.config === null || Array.isArray(body.config)) {
-    errors.push("config: expected an object of strings");
-    return config;
-  }
-  for (const [key, value] of Object.entries(body.config)) {
-    if (typeof value === "string") config[key] = value;
-    else errors.push(`config.${key}: expected a string`);
-  }
-  return config;
-}
+type Body = Record<string, unknown>;
 
 function checkConfig(
+  ctx: RequestContext,
   repo: Repository,
-  config: Record<string, string>,
+  config: HookConfig,
   self: number,
-  errors: string[],
-) {
+): void {
+  const errors: string[] = [];
   const url = config.url;
   if (url === undefined) errors.push("config.url: is required");
   else if (!/^https?:\/\/[^\s/]+/.test(url))
@@ -72,6 +45,19 @@ function checkConfig(
   if (config.content_type !== undefined && !CONTENT_TYPES.has(config.content_type)) {
     errors.push(`config.content_type: must be json or form, got '${config.content_type}'`);
   }
+  if (errors.length > 0) throw ctx.invalid(errors, "Hook");
+}
+
+function unique(events: readonly string[]): string[] {
+  return [...new Set(events)];
+}
+
+/** `events` replaces the list; GitHub's `add_events` and `remove_events` then edit it. */
+function editedEvents(current: readonly string[], body: Body): string[] {
+  const base = (body.events as string[] | undefined) ?? current;
+  const removed = new Set((body.remove_events as string[] | undefined) ?? []);
+  const added = (body.add_events as string[] | undefined) ?? [];
+  return unique([...base, ...added]).filter((event) => !removed.has(event));
 }
 
 function hookOf(ctx: RequestContext, repo: Repository): Hook {
@@ -80,6 +66,17 @@ function hookOf(ctx: RequestContext, repo: Repository): Hook {
   if (!found)
     throw hookNotFound(ctx, `Hook ${ctx.params.id} not found on ${repo.owner.login}/${repo.name}`);
   return found;
+}
+
+/** Finds the hook, checks the repository is writable, and stores what `edit` makes of it. */
+function editHook(ctx: RequestContext, edit: (current: Hook, body: Body) => Hook): Hook {
+  const { repo } = adminRepository(ctx);
+  const current = hookOf(ctx, repo);
+  assertUnlocked(ctx, repo);
+  const updated = { ...edit(current, ctx.json()), updated_at: isoTime(ctx.now()) };
+  checkConfig(ctx, repo, updated.config, current.id);
+  repo.hooks.set(updated.id, updated);
+  return updated;
 }
 
 export const hookRoutes: Route[] = [
@@ -98,34 +95,39 @@ export const hookRoutes: Route[] = [
     handler: (ctx) => ok(hook(hookOf(ctx, adminRepository(ctx).repo))),
   },
   {
+    method: "GET",
+    pattern: "/repos/:owner/:repo/hooks/:id/config",
+    handler: (ctx) => ok(configShape(hookOf(ctx, adminRepository(ctx).repo).config)),
+  },
+  {
     method: "POST",
     pattern: "/repos/:owner/:repo/hooks",
+    operation: "POST /repos/{owner}/{repo}/hooks",
     handler: (ctx) => {
       const { repo } = adminRepository(ctx);
       assertUnlocked(ctx, repo);
       const body = ctx.json();
-      const errors: string[] = [];
-      const given = checkBody(body, errors);
-      if (errors.length > 0) throw validationFailed(errors);
-      const config: Record<string, string> = Object.assign(Object.create(null), {
-        content_type: "json",
-        insecure_ssl: "0",
-      });
-      // As in a PATCH, a key sent as "" is removed: that includes the defaults above.
-      for (const [key, value] of Object.entries(given)) {
-        if (value !== "") config[key] = value;
-        else delete config[key];
+      // "This parameter only accepts the value `web`" (the operation's schema in @octokit/openapi).
+      if (body.name !== undefined && body.name !== "web") {
+        throw ctx.invalid([`name: only 'web' is accepted, got '${String(body.name)}'`], "Hook");
       }
-      checkConfig(repo, config, 0, errors);
-      if (errors.length > 0) throw validationFailed(errors);
+      // As in a PATCH, a key sent as "" is left out: that includes the defaults.
+      const config = mergeConfig(
+        { content_type: DEFAULT_CONTENT_TYPE, insecure_ssl: "0" },
+        (body.config ?? {}) as Body,
+        true,
+      );
+      checkConfig(ctx, repo, config, 0);
       const now = isoTime(ctx.now());
+      // GitHub's create body has neither `branch_filter` nor `authorization_header`: the schema
+      // refuses them, so a new hook has the defaults until a PATCH (spec endpoint 2) sets them.
       const created: Hook = {
         id: ctx.world.nextId.hook++,
         config,
-        events: [...new Set((body.events as string[] | undefined) ?? ["push"])],
+        events: unique((body.events as string[] | undefined) ?? ["push"]),
         active: (body.active as boolean | undefined) ?? true,
-        branch_filter: (body.branch_filter as string | undefined) ?? "*",
-        authorization_header: (body.authorization_header as string | undefined) || undefined,
+        branch_filter: "*",
+        authorization_header: undefined,
         created_at: now,
         updated_at: now,
       };
@@ -136,41 +138,45 @@ export const hookRoutes: Route[] = [
   {
     method: "PATCH",
     pattern: "/repos/:owner/:repo/hooks/:id",
-    handler: (ctx) => {
-      const { repo } = adminRepository(ctx);
-      const current = hookOf(ctx, repo);
-      assertUnlocked(ctx, repo);
-      const body = ctx.json();
-      const errors: string[] = [];
-      const given = checkBody(body, errors);
-      if (errors.length > 0) throw validationFailed(errors);
-      const config: Record<string, string> = Object.assign(Object.create(null), current.config);
-      for (const [key, value] of Object.entries(given)) {
-        if (value === "") delete config[key];
-        else config[key] = value;
-      }
-      checkConfig(repo, config, current.id, errors);
-      if (errors.length > 0) throw validationFailed(errors);
-      const authorization =
-        body.authorization_header === undefined
-          ? current.authorization_header
-          : (body.authorization_header as string) || undefined;
-      const updated: Hook = {
-        ...current,
-        config,
-        events: body.events === undefined ? current.events : [...new Set(body.events as string[])],
-        active: (body.active as boolean | undefined) ?? current.active,
-        branch_filter: (body.branch_filter as string | undefined) ?? current.branch_filter,
-        authorization_header: authorization,
-        updated_at: isoTime(ctx.now()),
-      };
-      repo.hooks.set(updated.id, updated);
-      return ok(hook(updated));
-    },
+    operation: "PATCH /repos/{owner}/{repo}/hooks/{hook_id}",
+    handler: (ctx) =>
+      ok(
+        hook(
+          editHook(ctx, (current, body) => ({
+            ...current,
+            config:
+              body.config === undefined
+                ? current.config
+                : mergeConfig(current.config, body.config as Body, false),
+            events: editedEvents(current.events, body),
+            active: (body.active as boolean | undefined) ?? current.active,
+            branch_filter: (body.branch_filter as string | undefined) ?? current.branch_filter,
+            authorization_header:
+              body.authorization_header === undefined
+                ? current.authorization_header
+                : (body.authorization_header as string) || undefined,
+          })),
+        ),
+      ),
+  },
+  {
+    method: "PATCH",
+    pattern: "/repos/:owner/:repo/hooks/:id/config",
+    operation: "PATCH /repos/{owner}/{repo}/hooks/{hook_id}/config",
+    handler: (ctx) =>
+      ok(
+        configShape(
+          editHook(ctx, (current, body) => ({
+            ...current,
+            config: mergeConfig(current.config, body, true),
+          })).config,
+        ),
+      ),
   },
   {
     method: "DELETE",
     pattern: "/repos/:owner/:repo/hooks/:id",
+    operation: "DELETE /repos/{owner}/{repo}/hooks/{hook_id}",
     handler: (ctx) => {
       const { repo } = adminRepository(ctx);
       const current = hookOf(ctx, repo);

@@ -6,7 +6,6 @@ import {
   ok,
   type RequestContext,
   requireCaller,
-  validationFailed,
 } from "./http-support.js";
 import { paginate } from "./pagination.js";
 import { visibleRepository } from "./repo-access.js";
@@ -132,41 +131,43 @@ function commentOf(ctx: RequestContext, repo: Repository): IssueComment {
   return found;
 }
 
-/** A string body within GitHub's limit; `required` for comments, optional (null allowed) for issues. */
-function bodyField(value: unknown, required: boolean, errors: string[]): string | null | undefined {
-  if (value === undefined) {
-    if (required) errors.push("body: is required");
-    return undefined;
-  }
-  if (value === null && !required) return null;
-  if (typeof value !== "string") {
-    errors.push("body: expected a string");
-    return undefined;
-  }
-  if (value.length > MAX_BODY_CHARACTERS) {
+/*
+ * Bodies reach these handlers checked against GitHub's request schemas (request-rules.ts): types,
+ * required members and the `state`/`state_reason` values are settled. What is left is what a schema
+ * cannot say.
+ */
+
+/** A body within GitHub's limit (a string, or null where the schema allows it). */
+function bodyField<T extends string | null | undefined>(value: T, errors: string[]): T {
+  if (typeof value === "string" && value.length > MAX_BODY_CHARACTERS) {
     errors.push(`body is too long (maximum is ${MAX_BODY_CHARACTERS} characters)`);
   }
   return value;
 }
 
-function titleField(value: unknown, errors: string[]): string | undefined {
+/** The schema takes a string or an integer; a title must say something. */
+function titleField(value: string | number, errors: string[]): string | undefined {
   if (typeof value === "number") return String(value);
-  if (typeof value === "string" && value.trim() !== "") return value;
+  if (value.trim() !== "") return value;
   errors.push("title: expected a non-empty string");
   return undefined;
 }
 
-function labelsField(value: unknown, errors: string[]): string[] | undefined {
+/** Labels are names, or objects naming them (GitHub's schema takes both). */
+function labelsField(
+  value: (string | { name?: string })[] | undefined,
+  errors: string[],
+): string[] | undefined {
   if (value === undefined) return undefined;
-  if (Array.isArray(value) && value.every((item) => typeof item === "string")) {
-    return [...new Set(value as string[])];
-  }
-  errors.push("labels: expected an array of strings");
+  const names = value.map((item) => (typeof item === "string" ? item : item.name));
+  if (names.every((name) => name !== undefined)) return [...new Set(names as string[])];
+  errors.push("labels: a label given as an object needs a name");
   return undefined;
 }
 
+type Labels = Parameters<typeof labelsField>[0];
+
 const STATES = new Set(["open", "closed", "all"]);
-const STATE_REASONS = new Set(["completed", "not_planned", "reopened"]);
 
 export const issueRoutes: Route[] = [
   {
@@ -175,7 +176,7 @@ export const issueRoutes: Route[] = [
     handler: (ctx) => {
       const repo = visibleRepository(ctx);
       const state = ctx.query.get("state") ?? "open";
-      if (!STATES.has(state)) throw validationFailed([`state: must be open, closed or all`]);
+      if (!STATES.has(state)) throw ctx.invalid([`state: must be open, closed or all`], "Issue");
       const newestFirst = ctx.query.get("direction") !== "asc";
       const selected = issuesOf(ctx.world, repo).filter(
         (issue) => state === "all" || issue.state === state,
@@ -192,15 +193,16 @@ export const issueRoutes: Route[] = [
   {
     method: "POST",
     pattern: "/repos/:owner/:repo/issues",
+    operation: "POST /repos/{owner}/{repo}/issues",
     handler: (ctx) => {
-      const caller = requireCaller(ctx);
       const repo = visibleRepository(ctx);
+      const caller = requireCaller(ctx);
       const body = ctx.json();
       const errors: string[] = [];
-      const title = titleField(body.title, errors);
-      const text = bodyField(body.body, false, errors);
-      const labels = labelsField(body.labels, errors);
-      if (errors.length > 0 || title === undefined) throw validationFailed(errors);
+      const title = titleField(body.title as string | number, errors);
+      const text = bodyField(body.body as string | undefined, errors);
+      const labels = labelsField(body.labels as Labels, errors);
+      if (errors.length > 0 || title === undefined) throw ctx.invalid(errors, "Issue");
       const list = issuesOf(ctx.world, repo);
       const now = isoTime(ctx.now());
       const created: Issue = {
@@ -231,34 +233,31 @@ export const issueRoutes: Route[] = [
   {
     method: "PATCH",
     pattern: "/repos/:owner/:repo/issues/:number",
+    operation: "PATCH /repos/{owner}/{repo}/issues/{issue_number}",
     handler: (ctx) => {
-      const caller = requireCaller(ctx);
       const repo = visibleRepository(ctx);
+      const caller = requireCaller(ctx);
       const issue = issueOf(ctx, repo);
       if (issue.user.id !== caller.id && !ctx.world.can(repo, caller, "triage")) {
         throw forbidden("Must have triage rights to edit this issue.");
       }
       const body = ctx.json();
       const errors: string[] = [];
-      const title = body.title === undefined ? undefined : titleField(body.title, errors);
-      const text = bodyField(body.body, false, errors);
-      const labels = labelsField(body.labels, errors);
-      const state = body.state;
-      if (state !== undefined && state !== "open" && state !== "closed") {
-        errors.push("state: must be open or closed");
-      }
-      const reason = body.state_reason;
-      if (reason !== undefined && reason !== null && !STATE_REASONS.has(String(reason))) {
-        errors.push("state_reason: must be completed, not_planned or reopened");
-      }
-      if (errors.length > 0) throw validationFailed(errors);
+      const sentTitle = body.title as string | number | null | undefined;
+      // A null title leaves the title as it is.
+      const title = sentTitle == null ? undefined : titleField(sentTitle, errors);
+      const text = bodyField(body.body as string | null | undefined, errors);
+      const labels = labelsField(body.labels as Labels, errors);
+      const state = body.state as "open" | "closed" | undefined;
+      const reason = body.state_reason as Issue["state_reason"] | undefined;
+      if (errors.length > 0) throw ctx.invalid(errors, "Issue");
       const now = isoTime(ctx.now());
       if (title !== undefined) issue.title = title;
       if (text !== undefined) issue.body = text;
       if (labels !== undefined) issue.labels = labels;
       if (state === "closed" && issue.state === "open") {
         issue.state = "closed";
-        issue.state_reason = (reason as Issue["state_reason"] | undefined) ?? "completed";
+        issue.state_reason = reason ?? "completed";
         issue.closed_at = now;
         issue.closed_by = caller;
       } else if (state === "open" && issue.state === "closed") {
@@ -287,12 +286,14 @@ export const issueRoutes: Route[] = [
   {
     method: "POST",
     pattern: "/repos/:owner/:repo/issues/:number/comments",
+    operation: "POST /repos/{owner}/{repo}/issues/{issue_number}/comments",
     handler: (ctx) => {
+      const repo = visibleRepository(ctx);
       const caller = requireCaller(ctx);
-      const issue = issueOf(ctx, visibleRepository(ctx));
+      const issue = issueOf(ctx, repo);
       const errors: string[] = [];
-      const text = bodyField(ctx.json().body, true, errors);
-      if (errors.length > 0 || typeof text !== "string") throw validationFailed(errors);
+      const text = bodyField(ctx.json().body as string, errors);
+      if (errors.length > 0) throw ctx.invalid(errors, "IssueComment");
       const now = isoTime(ctx.now());
       const created: IssueComment = {
         id: ctx.world.nextId.issueComment++,
@@ -315,16 +316,17 @@ export const issueRoutes: Route[] = [
   {
     method: "PATCH",
     pattern: "/repos/:owner/:repo/issues/comments/:id",
+    operation: "PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}",
     handler: (ctx) => {
-      const caller = requireCaller(ctx);
       const repo = visibleRepository(ctx);
+      const caller = requireCaller(ctx);
       const comment = commentOf(ctx, repo);
       if (comment.user.id !== caller.id && !ctx.world.can(repo, caller, "push")) {
         throw forbidden("Must have push rights to edit another user's comment.");
       }
       const errors: string[] = [];
-      const text = bodyField(ctx.json().body, true, errors);
-      if (errors.length > 0 || typeof text !== "string") throw validationFailed(errors);
+      const text = bodyField(ctx.json().body as string, errors);
+      if (errors.length > 0) throw ctx.invalid(errors, "IssueComment");
       comment.body = text;
       comment.updated_at = isoTime(ctx.now());
       return ok(commentShape(ctx, comment));

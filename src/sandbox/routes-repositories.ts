@@ -1,6 +1,11 @@
-import { noContent, notFound, ok, type RequestContext, validationFailed } from "./http-support.js";
+import { noContent, notFound, ok, type RequestContext } from "./http-support.js";
 import { paginate } from "./pagination.js";
-import { isWildcardBranch, protectedBranch, protectionFromBody } from "./protection.js";
+import {
+  isWildcardBranch,
+  PROTECTION_OPERATION,
+  protectedBranch,
+  protectionFromBody,
+} from "./protection.js";
 import { adminRepository, assertUnlocked, visibleRepository } from "./repo-access.js";
 import type { Route } from "./router.js";
 import { branch, invitation, minimalRepository, repository } from "./shapes.js";
@@ -62,18 +67,22 @@ export const repositoryRoutes: Route[] = [
   {
     method: "PUT",
     pattern: "/repos/:owner/:repo/branches/*branch/protection",
+    operation: PROTECTION_OPERATION,
     handler: (ctx) => {
       const { repo } = adminRepository(ctx);
       if (isWildcardBranch(ctx.params.branch ?? "")) {
-        throw validationFailed([
-          "branch: wildcard characters are not allowed; use the GraphQL API to protect branches by pattern",
-        ]);
+        throw ctx.invalid(
+          [
+            "branch: wildcard characters are not allowed; use the GraphQL API to protect branches by pattern",
+          ],
+          "ProtectedBranch",
+        );
       }
       const found = branchOf(ctx, repo);
       assertUnlocked(ctx, repo);
       const signatures = found.protection?.required_signatures ?? false;
       const result = protectionFromBody(ctx.world, repo, ctx.json(), signatures);
-      if ("errors" in result) throw validationFailed(result.errors);
+      if ("errors" in result) throw ctx.invalid(result.errors, "ProtectedBranch");
       found.protection = result.protection;
       return ok(protectedBranch(ctx.base, repo, found.name, result.protection));
     },
@@ -81,6 +90,7 @@ export const repositoryRoutes: Route[] = [
   {
     method: "DELETE",
     pattern: "/repos/:owner/:repo/branches/*branch/protection",
+    operation: "DELETE /repos/{owner}/{repo}/branches/{branch}/protection",
     handler: (ctx) => {
       const { repo } = adminRepository(ctx);
       const found = branchOf(ctx, repo);
@@ -115,6 +125,7 @@ export const repositoryRoutes: Route[] = [
   {
     method: "DELETE",
     pattern: "/repos/:owner/:repo/invitations/:id",
+    operation: "DELETE /repos/{owner}/{repo}/invitations/{invitation_id}",
     handler: (ctx) => {
       const { repo } = adminRepository(ctx);
       const id = Number(ctx.params.id);

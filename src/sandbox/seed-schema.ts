@@ -19,7 +19,13 @@ const protection = z
 
 const hook = z.strictObject({
   id: z.number().int().positive(),
-  config: z.record(z.string(), z.string()),
+  /** The keys GitHub keeps (hook-config.ts); a seed cannot hold others, as no request can. */
+  config: z.strictObject({
+    url: z.string(),
+    content_type: z.string().optional(),
+    secret: z.string().optional(),
+    insecure_ssl: z.string().optional(),
+  }),
   events: z.array(z.string()).default(["push"]),
   active: z.boolean().default(true),
   branch_filter: z.string().default("*"),

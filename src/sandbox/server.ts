@@ -10,6 +10,8 @@ import {
   type SecondaryLimiter,
   WRITE_POINTS,
 } from "./rate-limits.js";
+import { byName } from "./id-paths.js";
+import { requestViolations, ruleRefusal, schemaRefusal } from "./request-rules.js";
 import type { Match, Router } from "./router.js";
 import { countInto, type SandboxStats } from "./stats.js";
 import type { Account, App, World } from "./world.js";
@@ -21,6 +23,17 @@ import type { Account, App, World } from "./world.js";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
+/** A request as received, for `startSandbox({ onRequest })`. Bodies may hold secrets. */
+export interface RecordedRequest {
+  method: string;
+  /** The request target as sent: path and query. */
+  path: string;
+  /** GitHub's operation the matched route serves (`PATCH /repos/{owner}/{repo}/hooks/{hook_id}`). */
+  operation?: string;
+  /** The parsed JSON body; its text when it is not JSON; undefined when empty or over the limit. */
+  body: unknown;
+}
+
 export interface Pipeline {
   world: World;
   router: Router;
@@ -31,6 +44,7 @@ export interface Pipeline {
   now: () => number;
   stats: SandboxStats;
   base: () => string;
+  onRequest?: (request: RecordedRequest) => void;
 }
 
 type Body = { bytes: Buffer } | { tooLarge: true };
@@ -54,6 +68,17 @@ function readBody(req: IncomingMessage): Promise<Body> {
     req.on("end", () => resolve({ bytes: Buffer.concat(chunks) }));
     req.on("error", () => resolve({ tooLarge: true }));
   });
+}
+
+function recordedBody(body: Body): unknown {
+  if ("tooLarge" in body) return undefined;
+  const text = body.bytes.toString("utf8");
+  if (text === "") return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
 }
 
 function parseJson(bytes: Buffer, family: Family): Record<string, unknown> {
@@ -107,8 +132,21 @@ function notFoundReply(family: Family, methodMismatch: boolean): Reply {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * Headers every answer of a family carries besides the rate headers: a request id (GitHub's
+ * `X-GitHub-Request-Id`, GitLab's `X-Request-Id`; opaque strings) and GitHub's
+ * `X-GitHub-Media-Type` (as in the answers quoted in tgymnich/fork-sync#7).
+ */
+function serviceHeaders(family: Family, id: number): Record<string, string> {
+  const requestId = `SANDBOX-${id.toString(16).toUpperCase().padStart(6, "0")}`;
+  return family === "gitlab"
+    ? { "X-Request-Id": requestId }
+    : { "X-GitHub-Request-Id": requestId, "X-GitHub-Media-Type": "github.v3; format=json" };
+}
+
 export function createRequestHandler(pipeline: Pipeline) {
   const { world, router, limiter, secondary, faults, stats } = pipeline;
+  let answered = 0;
 
   function send(
     res: ServerResponse,
@@ -124,6 +162,7 @@ export function createRequestHandler(pipeline: Pipeline) {
       "X-RateLimit-Reset": String(rate.reset),
       "X-RateLimit-Used": String(rate.used),
       "X-RateLimit-Resource": "core",
+      ...serviceHeaders(family, ++answered),
       ...reply.headers,
     };
     if (family === "gitlab") {
@@ -165,7 +204,18 @@ export function createRequestHandler(pipeline: Pipeline) {
       world,
       now: pipeline.now,
       rateOverview: () => limiter.overview(rateKey, caller === null),
-      json: () => parseJson(bytes, family),
+      json: () => {
+        const body = parseJson(bytes, family);
+        const operation = match.route.operation;
+        const violations = operation === undefined ? [] : requestViolations(operation, body);
+        if (operation !== undefined && violations.length > 0) {
+          stats.invalid_request_bodies++;
+          throw new HttpError(schemaRefusal(operation, violations));
+        }
+        return body;
+      },
+      invalid: (errors, resource) =>
+        new HttpError(ruleRefusal(match.route.operation, errors, resource)),
     };
     let reply: Reply;
     try {
@@ -198,16 +248,30 @@ export function createRequestHandler(pipeline: Pipeline) {
       "rateKey" in principal ? principal.rateKey : `address:${req.socket.remoteAddress}`;
     const reply = (value: Reply) => send(res, value, rateKey, anonymous, family);
 
+    const segments = decodePath(url.pathname);
+    const match = segments
+      ? router.match(method, byName(segments, world))
+      : { methodMismatch: false };
+    const route = "route" in match ? match.route : undefined;
+    const record = (body: Body) =>
+      pipeline.onRequest?.({
+        method: req.method ?? "GET",
+        path: req.url ?? "/",
+        ...(route?.operation !== undefined ? { operation: route.operation } : {}),
+        body: recordedBody(body),
+      });
+
     const fault = faults.next();
     if (!secondary.enter(rateKey)) {
       stats.rate_limited_responses++;
       stats.secondary_limited_responses++;
-      req.resume();
+      record(await readBody(req));
       reply(secondaryReply(family, 1));
       return;
     }
     try {
       const body = await readBody(req);
+      record(body);
       if (pipeline.latencyMs > 0) await sleep(pipeline.latencyMs);
       if (fault !== undefined) {
         if (fault === "secondary") {
@@ -240,9 +304,6 @@ export function createRequestHandler(pipeline: Pipeline) {
         );
         return;
       }
-      const segments = decodePath(url.pathname);
-      const match = segments ? router.match(method, segments) : { methodMismatch: false };
-      const route = "route" in match ? match.route : undefined;
       if (!route?.free) {
         const endpoint = `${method} ${route?.pattern ?? "unmatched"}`;
         const points = method === "GET" ? READ_POINTS : WRITE_POINTS;

@@ -1,3 +1,4 @@
+import { configShape, DEFAULT_CONTENT_TYPE, SECRET_MASK } from "./hook-config.js";
 import type {
   Account,
   App,
@@ -250,22 +251,18 @@ export function invitation(
   };
 }
 
-const MASK = "********";
-
 /** The Hook read shape of docs/service-decisions.md; write-only values come back masked. */
 export function hook(value: Hook): Json {
-  const config: Record<string, string> = { ...value.config };
-  if (config.secret !== undefined) config.secret = MASK;
   return {
     id: value.id,
     type: "Repository",
     url: value.config.url,
-    content_type: value.config.content_type ?? "json",
+    content_type: value.config.content_type ?? DEFAULT_CONTENT_TYPE,
     active: value.active,
     events: value.events,
     branch_filter: value.branch_filter,
-    config,
-    ...(value.authorization_header !== undefined ? { authorization_header: MASK } : {}),
+    config: configShape(value.config),
+    ...(value.authorization_header !== undefined ? { authorization_header: SECRET_MASK } : {}),
     metadata: null,
     created_at: value.created_at,
     updated_at: value.updated_at,

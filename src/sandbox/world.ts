@@ -1,4 +1,5 @@
 import { createHash, type KeyObject } from "node:crypto";
+import type { HookConfig } from "./hook-config.js";
 import type { Protection } from "./protection.js";
 
 /**
@@ -91,7 +92,7 @@ export interface InstallationToken {
 
 export interface Hook {
   id: number;
-  config: Record<string, string>;
+  config: HookConfig;
   events: string[];
   active: boolean;
   branch_filter: string;
@@ -226,7 +227,7 @@ export interface Issue {
   title: string;
   body: string | null;
   state: "open" | "closed";
-  state_reason: "completed" | "not_planned" | "reopened" | null;
+  state_reason: "completed" | "not_planned" | "duplicate" | "reopened" | null;
   user: Account;
   labels: string[];
   comments: IssueComment[];
@@ -263,6 +264,8 @@ export class World {
   readonly repositories = new Map<string, Repository>();
   /** Repositories by owner login, in seed order, for the listing endpoints. */
   readonly repositoriesByOwner = new Map<string, Repository[]>();
+  /** Repositories by id, for the `/repositories/{id}/…` paths of GitHub's Link URLs. */
+  readonly repositoriesById = new Map<number, Repository>();
   readonly gists: Gist[] = [];
   readonly gistsByOwner = new Map<number, Gist[]>();
   readonly migrations = new Map<number, Migration>();
@@ -289,6 +292,7 @@ export class World {
 
   addRepository(repo: Repository): void {
     this.repositories.set(`${repo.owner.login}/${repo.name}`.toLowerCase(), repo);
+    this.repositoriesById.set(repo.id, repo);
     const key = repo.owner.login.toLowerCase();
     const list = this.repositoriesByOwner.get(key);
     if (list) list.push(repo);

@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import type { Plan } from "../../src/core/plan.js";
 import { COMMENT_MARKER } from "../../src/render/index.js";
 import { repoRoot } from "../helpers/cli.js";
-import { admin, runActionStep, SECRET_TOKEN, tempDir, workspace, world } from "./helpers.js";
+import { call } from "../helpers/sandbox.js";
+import { runActionStep, SECRET_TOKEN, tempDir, workspace, world } from "./helpers.js";
 
 const demoBody = readFileSync(join(repoRoot, "examples/forgeplan.yaml"), "utf8").replace(
   /^version: 1$/m,
@@ -23,12 +24,18 @@ function pullRequest(number: number, sha: string) {
 
 /** A pull request stands in as an issue: GitHub takes pull-request comments on the issue endpoints. */
 async function openPullRequest(sandbox: Awaited<ReturnType<typeof world>>): Promise<number> {
-  return (await admin(sandbox, "POST", "/repos/acme/api/issues", { title: "Change settings" })).body
-    .number;
+  return (
+    await call(sandbox, "POST", "/repos/acme/api/issues", {
+      token: SECRET_TOKEN,
+      body: { title: "Change settings" },
+    })
+  ).body.number;
 }
 
 async function comments(sandbox: Awaited<ReturnType<typeof world>>, number: number) {
-  return (await admin(sandbox, "GET", `/repos/acme/api/issues/${number}/comments`)).body as Array<{
+  return (
+    await call(sandbox, "GET", `/repos/acme/api/issues/${number}/comments`, { token: SECRET_TOKEN })
+  ).body as Array<{
     id: number;
     body: string;
   }>;
@@ -68,8 +75,11 @@ describe("the Action on a pull request", () => {
     expect(created[0]!.body).toContain(`Planned at commit <code>${SHA1}</code>.`);
     expect(created[0]!.body).toContain("<b>github/acme/web</b>: 1 to create");
 
-    await admin(sandbox, "POST", `/repos/acme/api/issues/${number}/comments`, {
-      body: `> ${COMMENT_MARKER}\n> a reviewer quoting the plan`,
+    await call(sandbox, "POST", `/repos/acme/api/issues/${number}/comments`, {
+      token: SECRET_TOKEN,
+      body: {
+        body: `> ${COMMENT_MARKER}\n> a reviewer quoting the plan`,
+      },
     });
     const second = await runActionStep({
       sandbox,
@@ -270,14 +280,14 @@ describe("the Action's errors, outputs and commands", () => {
     expect(found.code).toBe(1);
     expect(found.outputs).toMatchObject({ "exit-code": "2", "has-changes": "true" });
     expect(found.log).toContain("forgeplan: drift issue acme/api#1 opened");
-    const issue = await admin(sandbox, "GET", "/repos/acme/api/issues/1");
+    const issue = await call(sandbox, "GET", "/repos/acme/api/issues/1", { token: SECRET_TOKEN });
     expect(issue.body.body).toContain("<b>github/acme/web</b>: 1 to create");
     await runActionStep({ sandbox, cwd, inputs: { ...tokens, ...fast, command: "apply" } });
     const clean = await runActionStep({ sandbox, cwd, inputs: drift });
     expect(clean.outputs["exit-code"]).toBe("0");
     expect(clean.code).toBe(0);
     expect(clean.log).toContain("forgeplan: drift issue acme/api#1 closed");
-    const closed = await admin(sandbox, "GET", "/repos/acme/api/issues/1");
+    const closed = await call(sandbox, "GET", "/repos/acme/api/issues/1", { token: SECRET_TOKEN });
     expect(closed.body.state).toBe("closed");
     expectMasked(found.log, found.files);
   });

@@ -3,7 +3,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Plan } from "../../src/core/plan.js";
 import { runInProcess } from "../helpers/cli.js";
-import { admin, SECRET_TOKEN, tempDir, workspace, world } from "./helpers.js";
+import { call } from "../helpers/sandbox.js";
+import { SECRET_TOKEN, tempDir, workspace, world } from "./helpers.js";
 
 const env = { GITHUB_TOKEN: SECRET_TOKEN, GITLAB_TOKEN: SECRET_TOKEN };
 const HOOK = "https://ci.acme.example/hooks/forge";
@@ -53,12 +54,19 @@ describe("forgeplan drift --cache", () => {
     expect(second.stderr).toContain(`forgeplan: ${notModified} of ${reads} requests answered 304`);
     expect((JSON.parse(second.stdout) as Plan).summary["no-op"]).toBe(60);
 
-    const hooks = await admin(sandbox, "GET", "/repos/acme/repo-0007/hooks");
-    const hook = hooks.body.find((item: { config: { url: string } }) => item.config.url === HOOK);
-    await admin(sandbox, "PATCH", `/repos/acme/repo-0007/hooks/${hook.id}`, {
-      events: ["push", "issues"],
+    const hooks = await call(sandbox, "GET", "/repos/acme/repo-0007/hooks", {
+      token: SECRET_TOKEN,
     });
-    await admin(sandbox, "DELETE", "/repos/acme/repo-0011/branches/main/protection");
+    const hook = hooks.body.find((item: { config: { url: string } }) => item.config.url === HOOK);
+    await call(sandbox, "PATCH", `/repos/acme/repo-0007/hooks/${hook.id}`, {
+      token: SECRET_TOKEN,
+      body: {
+        events: ["push", "issues"],
+      },
+    });
+    await call(sandbox, "DELETE", "/repos/acme/repo-0011/branches/main/protection", {
+      token: SECRET_TOKEN,
+    });
     const changed = await driftIn(cwd, "--cache", cache);
     expect(changed.code).toBe(2);
     const plan = JSON.parse(changed.stdout) as Plan;
@@ -98,16 +106,20 @@ describe("forgeplan drift --cache", () => {
     expect(opened.stderr).toBe("forgeplan: drift issue acme/api#1 opened\n");
     const same = await runInProcess(["drift", ...report], { env, cwd });
     expect(same.stderr).toBe("forgeplan: drift issue acme/api#1 unchanged\n");
-    await admin(sandbox, "PUT", "/repos/acme/web/branches/main/protection", {
-      required_status_checks: null,
-      enforce_admins: false,
-      required_pull_request_reviews: null,
-      restrictions: null,
-      required_linear_history: true,
+    await call(sandbox, "PUT", "/repos/acme/web/branches/main/protection", {
+      token: SECRET_TOKEN,
+      body: {
+        required_status_checks: null,
+        enforce_admins: false,
+        required_pull_request_reviews: null,
+        restrictions: null,
+        required_linear_history: true,
+      },
     });
     const updated = await runInProcess(["drift", ...report], { env, cwd });
     expect(updated.stderr).toBe("forgeplan: drift issue acme/api#1 updated\n");
-    const issue = (await admin(sandbox, "GET", "/repos/acme/api/issues/1")).body;
+    const issue = (await call(sandbox, "GET", "/repos/acme/api/issues/1", { token: SECRET_TOKEN }))
+      .body;
     expect(issue.body.startsWith("<!-- forgeplan-drift -->\n<!-- forgeplan -->")).toBe(true);
     expect(issue.body).toContain("1 to update");
 
@@ -117,7 +129,8 @@ describe("forgeplan drift --cache", () => {
     const closed = await runInProcess(["drift", ...report], { env, cwd });
     expect(closed.code).toBe(0);
     expect(closed.stderr).toBe("forgeplan: drift issue acme/api#1 closed\n");
-    const after = (await admin(sandbox, "GET", "/repos/acme/api/issues/1")).body;
+    const after = (await call(sandbox, "GET", "/repos/acme/api/issues/1", { token: SECRET_TOKEN }))
+      .body;
     expect(after).toMatchObject({ state: "closed", state_reason: "completed", comments: 1 });
     const quiet = await runInProcess(["drift", ...report], { env, cwd });
     expect(quiet).toMatchObject({ code: 0, stderr: "" });

@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { afterEach } from "vitest";
 import YAML from "yaml";
 import { type ActionEnvironment, runAction } from "../../src/action/run.js";
-import { demoWorld, type RunningSandbox, startSandbox } from "../../src/sandbox/index.js";
+import { demoWorld, type RunningSandbox } from "../../src/sandbox/index.js";
+import { sandbox as startSandbox } from "../helpers/sandbox.js";
 
 /** A token nothing else could print by chance, so finding it anywhere means it leaked. */
 export const SECRET_TOKEN = "ghp_forgeplanMaskMe7f3c9a1e5b2d4";
@@ -26,30 +27,9 @@ export async function world(generate = 0): Promise<RunningSandbox> {
   }
   const file = join(tempDir("forgeplan-seed-"), "world.yaml");
   writeFileSync(file, YAML.stringify(seed));
-  const sandbox = await startSandbox({ port: 0, seed: file, generate });
+  const sandbox = await startSandbox({ seed: file, generate });
   running.push(sandbox);
   return sandbox;
-}
-
-/** A request to the sandbox as octo-admin. */
-export async function admin(
-  sandbox: RunningSandbox,
-  method: string,
-  path: string,
-  body?: unknown,
-  // Test code reads arbitrary JSON shapes; a loose type keeps assertions short.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-): Promise<{ status: number; body: any }> {
-  const response = await fetch(`${sandbox.url}${path}`, {
-    method,
-    headers: {
-      Authorization: `Bearer ${SECRET_TOKEN}`,
-      ...(body === undefined ? {} : { "Content-Type": "application/json" }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined };
 }
 
 /** forgeplan.yaml in a fresh workspace: both targets at the sandbox, tokens from the usual variables. */

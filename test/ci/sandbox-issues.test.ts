@@ -78,7 +78,13 @@ describe("sandbox issues and issue comments", () => {
       body: { title: "x", body: "a".repeat(65_537) },
     });
     expect(tooLong.status).toBe(422);
-    expect(tooLong.body.errors).toEqual(["body is too long (maximum is 65536 characters)"]);
+    expect(tooLong.body.errors).toEqual([
+      {
+        resource: "Issue",
+        code: "custom",
+        message: "body is too long (maximum is 65536 characters)",
+      },
+    ]);
     expect((await call(sb, "POST", ISSUES, { body: { body: "no title" } })).status).toBe(422);
     await call(sb, "POST", ISSUES, { body: { title: "admin's" } });
     const comment = await call(sb, "POST", `${ISSUES}/1/comments`, { body: { body: "ok" } });
@@ -102,8 +108,14 @@ describe("sandbox issues and issue comments", () => {
     });
     expect(closeByReader.status).toBe(403);
     expect((await call(sb, "POST", ISSUES, { token: null, body: { title: "anon" } })).status).toBe(
-      401,
+      404,
     );
+    const publicIssues = "/repos/octo-admin/dotfiles/issues";
+    const anonymous = await call(sb, "POST", publicIssues, {
+      token: null,
+      body: { title: "anon" },
+    });
+    expect(anonymous.status).toBe(401);
     expect((await call(sb, "GET", `${ISSUES}/9`)).status).toBe(404);
     expect((await call(sb, "GET", "/repos/acme/api/issues/comments/99")).status).toBe(404);
   });

@@ -1,4 +1,5 @@
 import type { RunningSandbox } from "../../src/sandbox/index.js";
+import { call as request } from "./sandbox.js";
 
 /**
  * Sets and reads live state over plain HTTP, as another actor on the service would. Nothing here is
@@ -16,6 +17,7 @@ export interface LiveRepo {
   name: string;
 }
 
+/** A request to the repository's own paths that must be answered with one of `allowed`. */
 async function call(
   repo: LiveRepo,
   method: string,
@@ -23,20 +25,14 @@ async function call(
   body: unknown,
   allowed: number[],
 ): Promise<{ status: number; body: unknown }> {
-  const response = await fetch(`${repo.world.url}/repos/${repo.owner}/${repo.name}${path}`, {
-    method,
-    headers: {
-      Authorization: `Bearer ${repo.token}`,
-      ...(body === undefined ? {} : { "Content-Type": "application/json" }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
+  const response = await request(repo.world, method, `/repos/${repo.owner}/${repo.name}${path}`, {
+    token: repo.token,
+    ...(body === undefined ? {} : { body }),
   });
-  const text = await response.text();
-  const parsed: unknown = text ? JSON.parse(text) : undefined;
   if (!allowed.includes(response.status)) {
-    throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
+    throw new Error(`${method} ${path} answered ${response.status}: ${response.text}`);
   }
-  return { status: response.status, body: parsed };
+  return response;
 }
 
 function protectionPath(branch: string): string {
@@ -145,12 +141,27 @@ export async function listHooks(repo: LiveRepo): Promise<LiveHook[]> {
   return (await call(repo, "GET", "/hooks?per_page=100", undefined, [200])).body as LiveHook[];
 }
 
+/**
+ * Creates a hook as a user of the service must: GitHub's create body is closed, so the spec's
+ * `branch_filter` and `authorization_header` are set by a PATCH of the hook just created.
+ */
 export async function createHook(repo: LiveRepo, body: Json): Promise<void> {
-  await call(repo, "POST", "/hooks", body, [201]);
+  const { branch_filter, authorization_header, ...create } = body;
+  const created = await call(repo, "POST", "/hooks", create, [201]);
+  const fields = { branch_filter, authorization_header };
+  if (branch_filter !== undefined || authorization_header !== undefined) {
+    await call(repo, "PATCH", `/hooks/${(created.body as { id: number }).id}`, fields, [200]);
+  }
 }
 
+/**
+ * Edits a hook without touching what the edit does not name: config keys through the config
+ * endpoint, the rest through a hook PATCH without `config` (which would remove the secret).
+ */
 export async function patchHook(repo: LiveRepo, id: number, body: Json): Promise<void> {
-  await call(repo, "PATCH", `/hooks/${id}`, body, [200]);
+  const { config, ...fields } = body;
+  if (config !== undefined) await call(repo, "PATCH", `/hooks/${id}/config`, config, [200]);
+  if (Object.keys(fields).length > 0) await call(repo, "PATCH", `/hooks/${id}`, fields, [200]);
 }
 
 export async function deleteHook(repo: LiveRepo, id: number): Promise<void> {

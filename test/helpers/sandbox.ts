@@ -1,30 +1,86 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type RunningSandbox, type SandboxOptions, startSandbox } from "../../src/sandbox/index.js";
+import { afterEach, expect } from "vitest";
+import {
+  type RecordedRequest,
+  requestViolations,
+  type RunningSandbox,
+  type SandboxOptions,
+  startSandbox,
+} from "../../src/sandbox/index.js";
 
-/** Starts a sandbox for one test; the caller stops it. */
-export function sandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
-  return startSandbox({ port: 0, ...options });
+export const ADMIN = "sandbox-admin";
+
+export interface Response {
+  status: number;
+  headers: Headers;
+  // Test code reads arbitrary JSON shapes; a loose type keeps assertions short.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  body: any;
+  text: string;
 }
 
-/** A request to the sandbox as the demo world's admin, returning the parsed JSON body. */
-export async function api(
-  running: RunningSandbox,
+export interface RequestOptions {
+  /** The demo world's admin by default; null sends no token. */
+  token?: string | null;
+  body?: unknown;
+  rawBody?: string | Buffer;
+  headers?: Record<string, string>;
+}
+
+/** The one way tests call a sandbox: one request over real loopback HTTP. */
+export async function call(
+  sandbox: RunningSandbox,
   method: string,
   path: string,
-  body?: unknown,
-): Promise<{ status: number; body: unknown }> {
-  const response = await fetch(`${running.url}${path}`, {
-    method,
-    headers: {
-      Authorization: "Bearer sandbox-admin",
-      ...(body === undefined ? {} : { "Content-Type": "application/json" }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  options: RequestOptions = {},
+): Promise<Response> {
+  const headers: Record<string, string> = { ...options.headers };
+  const token = options.token === undefined ? ADMIN : options.token;
+  if (token !== null) headers.Authorization = `Bearer ${token}`;
+  let body: string | Buffer | undefined = options.rawBody;
+  if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers["Content-Type"] = "application/json";
+  }
+  const response = await fetch(`${sandbox.url}${path}`, { method, headers, body });
   const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined };
+  const parsed: unknown = text === "" ? undefined : JSON.parse(text);
+  return { status: response.status, headers: response.headers, body: parsed, text };
+}
+
+/** Every request the sandboxes of the current test were sent. */
+const sent: RecordedRequest[] = [];
+
+/**
+ * No request of a test — forgeplan's or the test's own — may have a body GitHub's request schema
+ * refuses for its operation (with the spec's exceptions, src/sandbox/request-rules.ts): the sandbox
+ * answers such a body 422, and a test must not pass over one unnoticed.
+ */
+afterEach(() => {
+  const refused = sent
+    .splice(0)
+    .flatMap((request) =>
+      request.operation === undefined
+        ? []
+        : requestViolations(request.operation, request.body).map(
+            (problem) => `${request.method} ${request.path}: ${problem}`,
+          ),
+    );
+  expect(refused, "request bodies GitHub's schema refuses").toEqual([]);
+});
+
+/** Starts a sandbox for one test (the caller stops it); what it is sent is checked after the test. */
+export function sandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
+  return startSandbox({
+    port: 0,
+    ...options,
+    onRequest: (request) => {
+      sent.push(request);
+      options.onRequest?.(request);
+    },
+  });
 }
 
 /** Writes a config file into a fresh temporary directory and returns its path. */

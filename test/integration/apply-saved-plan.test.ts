@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { makePlan, type Plan } from "../../src/core/plan.js";
 import type { RunningSandbox } from "../../src/sandbox/index.js";
 import { runInProcess } from "../helpers/cli.js";
-import { api, configFile, sandbox } from "../helpers/sandbox.js";
+import { call, configFile, sandbox } from "../helpers/sandbox.js";
 
 let world: RunningSandbox;
 let out: string;
@@ -55,17 +55,19 @@ describe("apply PLAN.json", () => {
     expect(applied.code).toBe(0);
     expect(applied.stdout).toContain("Apply: 3 applied, 0 failed, 0 held, 2 skipped.");
     expect(applied.stdout).toContain("deletes need --allow-delete");
-    const boards = await api(world, "GET", "/api/v4/projects/1/boards");
+    const boards = await call(world, "GET", "/api/v4/projects/1/boards");
     expect((boards.body as Array<{ id: number }>).map((b) => b.id)).toEqual([1, 2]);
   });
 
   it("refuses, naming it, a change whose resource changed after the plan, and applies nothing", async () => {
     await savePlan();
-    const changed = await api(world, "PUT", "/repos/acme/api/branches/main/protection", {
-      required_status_checks: null,
-      enforce_admins: true,
-      required_pull_request_reviews: null,
-      restrictions: null,
+    const changed = await call(world, "PUT", "/repos/acme/api/branches/main/protection", {
+      body: {
+        required_status_checks: null,
+        enforce_admins: true,
+        required_pull_request_reviews: null,
+        restrictions: null,
+      },
     });
     expect(changed.status).toBe(200);
     const before = world.stats().mutations_applied;
@@ -83,11 +85,13 @@ describe("apply PLAN.json", () => {
   it("refuses a saved plan when a fresh plan has work the saved one lacks", async () => {
     await savePlan();
     // release must stay unprotected; protecting it after the plan was made creates a delete.
-    await api(world, "PUT", "/repos/acme/api/branches/release/protection", {
-      required_status_checks: null,
-      enforce_admins: false,
-      required_pull_request_reviews: null,
-      restrictions: null,
+    await call(world, "PUT", "/repos/acme/api/branches/release/protection", {
+      body: {
+        required_status_checks: null,
+        enforce_admins: false,
+        required_pull_request_reviews: null,
+        restrictions: null,
+      },
     });
     const applied = await runInProcess(["apply", out, ...at(), "--auto-approve"]);
     expect(applied.code).toBe(1);

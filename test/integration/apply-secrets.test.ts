@@ -58,7 +58,6 @@ repositories:
         - url: https://ci.acme.example/hooks/forge
           events: [push]
           secret: \${HOOK_SECRET}
-          secret_version: "2"
 `;
   writeFileSync(config, yaml);
   const env = { GH_TOKEN: TOKEN, HOOK_SECRET, HOOK_AUTH: AUTH_HEADER };
@@ -78,7 +77,12 @@ repositories:
   const create = saved.changes.find((c) => c.scope === "acme/web");
   expect(create?.requests[0]?.body).toMatchObject({
     config: { secret: { $secret: "HOOK_SECRET" } },
-    authorization_header: { $secret: "HOOK_AUTH" },
+  });
+  // GitHub's create body is closed: the spec's authorization header is set on the created hook.
+  expect(create?.requests[1]).toEqual({
+    method: "PATCH",
+    path: "/repos/acme/web/hooks/{created.id}",
+    body: { authorization_header: { $secret: "HOOK_AUTH" } },
   });
 
   const applied = await run(["apply", plan, ...common, "--auto-approve", "--format", "json"]);

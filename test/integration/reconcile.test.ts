@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Plan } from "../../src/core/plan.js";
 import type { RunningSandbox } from "../../src/sandbox/index.js";
 import { runInProcess } from "../helpers/cli.js";
-import { api, configFile, sandbox } from "../helpers/sandbox.js";
+import { call, configFile, sandbox } from "../helpers/sandbox.js";
 
 let world: RunningSandbox;
 beforeEach(async () => {
@@ -67,9 +67,9 @@ describe("plan → apply → plan on the demo config", () => {
     expect(again.stdout).toContain(
       "No changes. Live state matches the desired state.\n3 audit reports.\n",
     );
-    const boards = await api(world, "GET", "/api/v4/projects/1/boards");
+    const boards = await call(world, "GET", "/api/v4/projects/1/boards");
     expect((boards.body as Array<{ id: number }>).map((b) => b.id)).toEqual([1]);
-    const related = await api(world, "GET", "/api/v4/groups/1/epics/2/related_epics");
+    const related = await call(world, "GET", "/api/v4/groups/1/epics/2/related_epics");
     expect(related.body).toEqual([]);
   });
 
@@ -86,7 +86,7 @@ describe("plan → apply → plan on the demo config", () => {
     const result = await runInProcess(["apply", "-c", demo, ...at(), "--auto-approve"]);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("Apply: 3 applied, 0 failed, 0 held, 2 skipped.");
-    const boards = await api(world, "GET", "/api/v4/projects/1/boards");
+    const boards = await call(world, "GET", "/api/v4/projects/1/boards");
     expect((boards.body as Array<{ id: number }>).map((b) => b.id)).toEqual([1, 2]);
     const next = await runInProcess(["plan", "-c", demo, ...at(), "--format", "json"]);
     expect(next.code).toBe(2);
@@ -198,7 +198,7 @@ repositories:
     const applied = await runInProcess(["apply", "-c", path, ...at(), "--auto-approve"], { env });
     expect(applied.code).toBe(0);
     outputs.push(applied.stdout, applied.stderr);
-    const hooks = await api(world, "GET", "/repos/acme/web/hooks");
+    const hooks = await call(world, "GET", "/repos/acme/web/hooks");
     expect(hooks.body).toMatchObject([
       {
         config: { url: "https://deploy.acme.example/hook", secret: "********" },
@@ -216,7 +216,7 @@ repositories:
     const edit = await runInProcess(["apply", "-c", edited, ...at(), "--auto-approve"], { env });
     expect(edit.code).toBe(0);
     outputs.push(edit.stdout, edit.stderr);
-    expect((await api(world, "GET", "/repos/acme/web/hooks")).body).toMatchObject([
+    expect((await call(world, "GET", "/repos/acme/web/hooks")).body).toMatchObject([
       { config: { content_type: "form", secret: "********" }, authorization_header: "********" },
     ]);
     expect((await runInProcess(["plan", "-c", edited, ...at()], { env })).code).toBe(0);

@@ -32,8 +32,10 @@ describe("GET repository invitations", () => {
     const sb = await sandbox();
     expect((await call(sb, "GET", "/repos/acme/api/invitations", { token: DEV })).status).toBe(403);
     expect((await call(sb, "GET", "/repos/acme/api/invitations", { token: null })).status).toBe(
-      401,
+      404,
     );
+    const publicRepo = "/repos/octo-admin/dotfiles/invitations";
+    expect((await call(sb, "GET", publicRepo, { token: null })).status).toBe(401);
   });
 
   it("revokes an invitation (204); an unknown one is 404", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { call, sandbox } from "./helpers.js";
+import { call, protectionBody, sandbox } from "./helpers.js";
 import { check, github, responseSchema } from "./openapi-check.js";
 
 const PROTECTION = "/repos/{owner}/{repo}/branches/{branch}/protection";
@@ -7,7 +7,6 @@ const PROTECTION = "/repos/{owner}/{repo}/branches/{branch}/protection";
 const fullProtection = {
   required_status_checks: {
     strict: true,
-    contexts: [],
     checks: [{ context: "ci/build" }, { context: "lint", app_id: -1 }],
   },
   enforce_admins: true,
@@ -59,6 +58,35 @@ describe("responses shared with GitHub validate against its published OpenAPI sc
     const schema = responseSchema("/gists", "get");
     expect(check(schema, (await call(sb, "GET", "/gists")).body)).toEqual([]);
     expect(check(schema, (await call(sb, "GET", "/gists", { token: null })).body)).toEqual([]);
+  });
+
+  it("webhook config, read and edited", async () => {
+    const sb = await sandbox();
+    const path = "/repos/{owner}/{repo}/hooks/{hook_id}/config";
+    const read = await call(sb, "GET", "/repos/acme/api/hooks/1/config");
+    expect(check(responseSchema(path, "get"), read.body)).toEqual([]);
+    const edited = await call(sb, "PATCH", "/repos/acme/api/hooks/2/config", {
+      body: { insecure_ssl: 1 },
+    });
+    expect(check(responseSchema(path, "patch"), edited.body)).toEqual([]);
+  });
+
+  it("422 bodies: GitHub's Validation Error, and the spec's Validation Error Simple", async () => {
+    const sb = await sandbox();
+    const duplicate = await call(sb, "POST", "/repos/acme/api/hooks", {
+      body: { config: { url: "https://chat.acme.example/notify" } },
+    });
+    expect(duplicate.status).toBe(422);
+    expect(
+      check(responseSchema("/repos/{owner}/{repo}/hooks", "post", "422"), duplicate.body),
+    ).toEqual([]);
+    const count = await call(sb, "PUT", "/repos/acme/web/branches/main/protection", {
+      body: protectionBody({
+        required_pull_request_reviews: { required_approving_review_count: 7 },
+      }),
+    });
+    expect(count.status).toBe(422);
+    expect(check(responseSchema(PROTECTION, "put", "422"), count.body)).toEqual([]);
   });
 
   it("rate limit", async () => {

@@ -45,7 +45,7 @@ describe("repository hooks", () => {
   it("needs admin rights to read hooks", async () => {
     const sb = await sandbox();
     expect((await call(sb, "GET", HOOKS, { token: DEV })).status).toBe(403);
-    expect((await call(sb, "GET", HOOKS, { token: null })).status).toBe(401);
+    expect((await call(sb, "GET", HOOKS, { token: null })).status).toBe(404);
   });
 });
 
@@ -83,15 +83,17 @@ describe("PATCH hook", () => {
     expect(JSON.stringify(body)).not.toContain("hidden");
   });
 
-  it("keeps fields that are not sent", async () => {
+  it("keeps fields that are not sent, but a config sent without the secret removes it", async () => {
     const sb = await sandbox();
     const before = (await call(sb, "GET", `${HOOKS}/1`)).body;
     const { body } = await call(sb, "PATCH", `${HOOKS}/1`, {
       body: { config: { insecure_ssl: "1" } },
     });
+    const { secret, ...kept } = before.config;
+    expect(secret).toBe("********");
     expect(body).toEqual({
       ...before,
-      config: { ...before.config, insecure_ssl: "1" },
+      config: { ...kept, insecure_ssl: "1" },
       updated_at: body.updated_at,
     });
   });
@@ -114,10 +116,10 @@ describe("PATCH hook", () => {
   it("refuses wrong types, a removed or duplicate url and an unknown content type with 422", async () => {
     const sb = await sandbox();
     const cases: [unknown, string][] = [
-      [{ active: "no" }, "active: expected a boolean"],
-      [{ events: "push" }, "events: expected an array of strings"],
-      [{ config: { url: 5 } }, "config.url: expected a string"],
-      [{ config: [] }, "config: expected an object of strings"],
+      [{ active: "no" }, `For 'properties/active', "no" is not a boolean.`],
+      [{ events: "push" }, `For 'properties/events', "push" is not an array.`],
+      [{ config: { url: 5 } }, "For 'properties/url', 5 is not a string."],
+      [{ config: [] }, "For 'properties/config', [] is not an object."],
       [{ config: { url: "" } }, "config.url: is required"],
       [{ config: { url: "ftp://x" } }, "config.url: 'ftp://x' is not an http(s) URL"],
       [
@@ -132,6 +134,7 @@ describe("PATCH hook", () => {
       expect(answer.body.errors).toEqual([error]);
     }
     expect(sb.stats().mutations_applied).toBe(0);
+    expect(sb.stats().invalid_request_bodies).toBe(4);
   });
 
   it("needs admin rights", async () => {
@@ -156,20 +159,210 @@ describe("POST and DELETE hook", () => {
       active: true,
       events: ["push"],
       branch_filter: "*",
-      content_type: "json",
-      config: { url: "https://new.acme.example/h", secret: "********" },
+      content_type: "form",
+      config: {
+        url: "https://new.acme.example/h",
+        content_type: "form",
+        insecure_ssl: "0",
+        secret: "********",
+      },
     });
     const duplicate = await call(sb, "POST", HOOKS, {
       body: { config: { url: "https://new.acme.example/h" } },
     });
     expect(duplicate.status).toBe(422);
     const missingUrl = await call(sb, "POST", HOOKS, { body: { events: ["push"] } });
-    expect(missingUrl.body.errors).toEqual(["config.url: is required"]);
+    // POST is GitHub's operation only: its 422 lists errors as objects (its Validation Error).
+    expect(missingUrl.body.errors).toEqual([
+      { resource: "Hook", code: "custom", message: "config.url: is required" },
+    ]);
     expect((await call(sb, "DELETE", `${HOOKS}/3`)).status).toBe(204);
     expect((await call(sb, "GET", `${HOOKS}/3`)).status).toBe(404);
     expect((await call(sb, "DELETE", `${HOOKS}/3`)).body.errors).toEqual([
       "Hook 3 not found on acme/api",
     ]);
     expect((await call(sb, "GET", HOOKS)).body).toHaveLength(2);
+  });
+});
+
+describe("the hook's secret, as GitHub keeps it", () => {
+  it("survives a PATCH without config (PyGithub/PyGithub#2906)", async () => {
+    const sb = await sandbox();
+    const { status, body } = await call(sb, "PATCH", `${HOOKS}/1`, {
+      body: { active: false, events: ["push"], branch_filter: "main" },
+    });
+    expect(status).toBe(200);
+    expect(body.config.secret).toBe("********");
+    expect((await call(sb, "GET", `${HOOKS}/1/config`)).body.secret).toBe("********");
+  });
+
+  it("is removed by a PATCH whose config does not send it, and set by one that does", async () => {
+    const sb = await sandbox();
+    const removed = await call(sb, "PATCH", `${HOOKS}/1`, {
+      body: { config: { content_type: "form" } },
+    });
+    expect(removed.body.config).toEqual({
+      url: "https://ci.acme.example/hooks/forge",
+      content_type: "form",
+      insecure_ssl: "0",
+    });
+    const set = await call(sb, "PATCH", `${HOOKS}/1`, {
+      body: { config: { content_type: "json", secret: "new-secret" } },
+    });
+    expect(set.body.config.secret).toBe("********");
+    expect(JSON.stringify(set.body)).not.toContain("new-secret");
+  });
+
+  it("survives PATCH …/config unless the secret is sent", async () => {
+    const sb = await sandbox({ now: () => Date.parse("2026-12-01T00:00:00Z") });
+    const { status, body } = await call(sb, "PATCH", `${HOOKS}/1/config`, {
+      body: { content_type: "form", insecure_ssl: 1 },
+    });
+    expect(status).toBe(200);
+    expect(body).toEqual({
+      url: "https://ci.acme.example/hooks/forge",
+      content_type: "form",
+      insecure_ssl: "1",
+      secret: "********",
+    });
+    const read = (await call(sb, "GET", `${HOOKS}/1`)).body;
+    expect(read).toMatchObject({
+      content_type: "form",
+      config: body,
+      events: ["push", "pull_request"],
+      updated_at: "2026-12-01T00:00:00Z",
+    });
+    const cleared = await call(sb, "PATCH", `${HOOKS}/1/config`, { body: { secret: "" } });
+    expect(cleared.body.secret).toBeUndefined();
+  });
+});
+
+describe("GET and PATCH …/hooks/{id}/config", () => {
+  it("reads GitHub's webhook-config shape, secret masked, for admins only", async () => {
+    const sb = await sandbox();
+    const { status, body } = await call(sb, "GET", `${HOOKS}/1/config`);
+    expect(status).toBe(200);
+    expect(body).toEqual({
+      url: "https://ci.acme.example/hooks/forge",
+      content_type: "json",
+      insecure_ssl: "0",
+      secret: "********",
+    });
+    expect((await call(sb, "GET", `${HOOKS}/1/config`, { token: DEV })).status).toBe(403);
+    expect((await call(sb, "GET", `${HOOKS}/9/config`)).body.errors).toEqual([
+      "Hook 9 not found on acme/api",
+    ]);
+  });
+
+  it("refuses keys outside GitHub's closed config schema and wrong types, changing nothing", async () => {
+    const sb = await sandbox();
+    const before = (await call(sb, "GET", `${HOOKS}/1`)).body;
+    const unknown = await call(sb, "PATCH", `${HOOKS}/1/config`, {
+      body: { content_type: "form", forgeplan_secret_version: "2" },
+    });
+    expect(unknown.status).toBe(422);
+    expect(unknown.body).toEqual({
+      message: 'Invalid request.\n\n"forgeplan_secret_version" is not a permitted key.',
+      documentation_url:
+        "https://docs.github.com/rest/repos/webhooks#update-a-webhook-configuration-for-a-repository",
+    });
+    const wrong = await call(sb, "PATCH", `${HOOKS}/1/config`, {
+      body: { insecure_ssl: true, url: null },
+    });
+    expect(wrong.body.message).toBe(
+      [
+        "Invalid request.",
+        "",
+        `No subschema in "oneOf" matched.`,
+        `For 'properties/url', nil is not a string.`,
+      ].join("\n"),
+    );
+    const removedUrl = await call(sb, "PATCH", `${HOOKS}/1/config`, { body: { url: "" } });
+    expect([removedUrl.status, removedUrl.body.errors]).toEqual([
+      422,
+      [{ resource: "Hook", code: "custom", message: "config.url: is required" }],
+    ]);
+    expect((await call(sb, "GET", `${HOOKS}/1`)).body).toEqual(before);
+    expect(sb.stats()).toMatchObject({ invalid_request_bodies: 2, mutations_applied: 0 });
+  });
+});
+
+describe("hook config keeps only the keys GitHub defines", () => {
+  it("accepts and drops other keys where GitHub's schema is open (POST, PATCH)", async () => {
+    const sb = await sandbox();
+    const created = await call(sb, "POST", HOOKS, {
+      body: {
+        name: "web",
+        config: { url: "https://new.acme.example/h", forgeplan_secret_version: "1", x: "y" },
+      },
+    });
+    expect(created.status).toBe(201);
+    expect(Object.keys(created.body.config).sort()).toEqual([
+      "content_type",
+      "insecure_ssl",
+      "url",
+    ]);
+    const patched = await call(sb, "PATCH", `${HOOKS}/2`, {
+      body: { config: { forgeplan_secret_version: "2", insecure_ssl: 1 } },
+    });
+    expect(patched.status).toBe(200);
+    expect(patched.body.config).toEqual({
+      url: "https://chat.acme.example/notify",
+      content_type: "json",
+      insecure_ssl: "1",
+    });
+  });
+
+  it("refuses the spec's PATCH-only fields and other unknown members on POST", async () => {
+    const sb = await sandbox();
+    const { status, body } = await call(sb, "POST", HOOKS, {
+      body: {
+        config: { url: "https://new.acme.example/h" },
+        branch_filter: "*",
+        authorization_header: "Bearer x",
+      },
+    });
+    expect(status).toBe(422);
+    expect(body).toEqual({
+      message:
+        'Invalid request.\n\n"authorization_header", "branch_filter" are not permitted keys.',
+      documentation_url: "https://docs.github.com/rest/repos/webhooks#create-a-repository-webhook",
+    });
+    const named = await call(sb, "POST", HOOKS, {
+      body: { name: "slack", config: { url: "https://new.acme.example/h" } },
+    });
+    expect([named.status, named.body.errors]).toEqual([
+      422,
+      [{ resource: "Hook", code: "custom", message: "name: only 'web' is accepted, got 'slack'" }],
+    ]);
+    expect((await call(sb, "GET", HOOKS)).body).toHaveLength(2);
+  });
+});
+
+describe("events on PATCH", () => {
+  it("takes GitHub's add_events and remove_events, after events", async () => {
+    const sb = await sandbox();
+    const added = await call(sb, "PATCH", `${HOOKS}/1`, {
+      body: { add_events: ["release", "push"], remove_events: ["pull_request"] },
+    });
+    expect(added.body.events).toEqual(["push", "release"]);
+    const replaced = await call(sb, "PATCH", `${HOOKS}/1`, {
+      body: { events: ["issues"], add_events: ["push"], remove_events: ["issues"] },
+    });
+    expect(replaced.body.events).toEqual(["push"]);
+    expect(replaced.body.config.secret).toBe("********");
+  });
+
+  it("checks the spec's own PATCH fields by type", async () => {
+    const sb = await sandbox();
+    const { status, body } = await call(sb, "PATCH", `${HOOKS}/1`, {
+      body: { authorization_header: 5, branch_filter: ["main"], remove_events: "push" },
+    });
+    expect(status).toBe(422);
+    expect(body.errors).toEqual([
+      "For 'properties/authorization_header', 5 is not a string.",
+      `For 'properties/branch_filter', ["main"] is not a string.`,
+      `For 'properties/remove_events', "push" is not an array.`,
+    ]);
   });
 });

@@ -1,17 +1,21 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import {
+  jsonType,
+  type Location,
+  type Schema,
+  type Violation,
+  violations,
+} from "../../src/sandbox/openapi-check.js";
 
 /**
- * A small checker for the OpenAPI 3.0 subset GitHub's published description uses in the schemas we
- * compare against: $ref, type, nullable, properties, required, additionalProperties, items, enum,
- * allOf/anyOf/oneOf, and the uri and date-time formats.
+ * GitHub's published OpenAPI description and the checker of src/sandbox/openapi-check.ts, wording
+ * its findings for the contract tests (`$.a.b[0]: …`).
  */
-
-type Schema = Record<string, unknown>;
 
 interface OpenApi {
   paths: Record<string, Record<string, { responses: Record<string, Schema> }>>;
-  components: { schemas: Record<string, Schema> };
+  components: { schemas: Record<string, Schema>; responses: Record<string, Schema> };
 }
 
 const require = createRequire(import.meta.url);
@@ -33,90 +37,47 @@ function applySpecDifferences(schemas: Record<string, Schema>): Record<string, S
 
 export const specSchemas = applySpecDifferences(github.components.schemas);
 
-function typeOf(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "array";
-  if (typeof value === "number") return Number.isInteger(value) ? "integer" : "number";
-  return typeof value;
+function where(at: Location): string {
+  return `$${at.map((part) => (typeof part === "number" ? `[${part}]` : `.${part}`)).join("")}`;
+}
+
+function describe(violation: Violation): string {
+  const path = where(violation.at);
+  switch (violation.kind) {
+    case "unresolved":
+      return `${path}: unresolved ${violation.ref}`;
+    case "alternatives":
+      return `${path}: matches ${violation.matching} of the ${violation.keyword} alternatives`;
+    case "type":
+      return `${path}: expected ${violation.expected}${violation.nullable ? " or null" : ""}, got ${jsonType(violation.value)}`;
+    case "enum":
+      return `${path}: ${JSON.stringify(violation.value)} is not one of ${JSON.stringify(violation.allowed)}`;
+    case "format":
+      return `${path}: '${violation.value}' is not a ${violation.format === "uri" ? "URI" : "date-time"}`;
+    case "required":
+      return `${path}: missing required '${violation.key}'`;
+    case "unexpected":
+      return `${path}: unexpected '${violation.key}'`;
+  }
 }
 
 export function check(
   schema: Schema,
   value: unknown,
   schemas: Record<string, Schema> = specSchemas,
-  path = "$",
 ): string[] {
-  if (typeof schema.$ref === "string") {
-    const target = schemas[schema.$ref.replace("#/components/schemas/", "")];
-    if (!target) return [`${path}: unresolved ${schema.$ref}`];
-    return check(target, value, schemas, path);
-  }
-  if (value === null && schema.nullable === true) return [];
-  if (Array.isArray(schema.allOf)) {
-    return (schema.allOf as Schema[]).flatMap((part) => check(part, value, schemas, path));
-  }
-  for (const key of ["anyOf", "oneOf"] as const) {
-    const options = schema[key];
-    if (!Array.isArray(options)) continue;
-    const matching = (options as Schema[]).filter(
-      (part) => check(part, value, schemas, path).length === 0,
-    );
-    if (matching.length === 0 || (key === "oneOf" && matching.length > 1)) {
-      return [`${path}: matches ${matching.length} of the ${key} alternatives`];
-    }
-    return [];
-  }
-  const errors: string[] = [];
-  const actual = typeOf(value);
-  const expected = schema.type as string | undefined;
-  if (expected !== undefined) {
-    const fits = actual === expected || (expected === "number" && actual === "integer");
-    if (!fits)
-      return [`${path}: expected ${expected}${schema.nullable ? " or null" : ""}, got ${actual}`];
-  }
-  if (Array.isArray(schema.enum) && !schema.enum.includes(value)) {
-    errors.push(`${path}: ${JSON.stringify(value)} is not one of ${JSON.stringify(schema.enum)}`);
-  }
-  if (typeof value === "string" && schema.format === "uri" && !URL.canParse(value)) {
-    errors.push(`${path}: '${value}' is not a URI`);
-  }
-  if (
-    typeof value === "string" &&
-    schema.format === "date-time" &&
-    Number.isNaN(Date.parse(value))
-  ) {
-    errors.push(`${path}: '${value}' is not a date-time`);
-  }
-  if (actual === "array" && schema.items) {
-    (value as unknown[]).forEach((item, index) => {
-      errors.push(...check(schema.items as Schema, item, schemas, `${path}[${index}]`));
-    });
-  }
-  if (actual === "object") {
-    const record = value as Record<string, unknown>;
-    const properties = (schema.properties ?? {}) as Record<string, Schema>;
-    for (const key of (schema.required ?? []) as string[]) {
-      if (!(key in record)) errors.push(`${path}: missing required '${key}'`);
-    }
-    for (const [key, member] of Object.entries(record)) {
-      const memberSchema = properties[key];
-      if (memberSchema) errors.push(...check(memberSchema, member, schemas, `${path}.${key}`));
-      else if (schema.additionalProperties === false) errors.push(`${path}: unexpected '${key}'`);
-      else if (typeof schema.additionalProperties === "object") {
-        errors.push(
-          ...check(schema.additionalProperties as Schema, member, schemas, `${path}.${key}`),
-        );
-      }
-    }
-  }
-  return errors;
+  return violations(schema, value, { schemas }).map(describe);
 }
 
-/** The JSON schema GitHub publishes for a successful response of an operation. */
+/** The JSON schema GitHub publishes for a response of an operation (a success by default). */
 export function responseSchema(path: string, method: string, status = "200"): Schema {
-  const response = github.paths[path]?.[method]?.responses[status] as
-    { content: Record<string, { schema: Schema }> } | undefined;
-  const schema = response?.content["application/json"]?.schema;
+  let response = github.paths[path]?.[method]?.responses[status];
+  if (typeof response?.$ref === "string") {
+    response = github.components.responses[response.$ref.replace("#/components/responses/", "")];
+  }
+  const content = (response as { content?: Record<string, { schema: Schema }> } | undefined)
+    ?.content;
+  const schema = content?.["application/json"]?.schema;
   if (!schema) throw new Error(`no published schema for ${method.toUpperCase()} ${path} ${status}`);
   return schema;
 }

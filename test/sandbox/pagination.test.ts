@@ -10,6 +10,11 @@ function links(header: string | null): Record<string, string> {
   return result;
 }
 
+/** The organization acme's id, which GitHub's Link URLs use instead of its name. */
+async function acmeId(sb: Awaited<ReturnType<typeof sandbox>>): Promise<number> {
+  return (await call(sb, "GET", "/repos/acme/api")).body.owner.id;
+}
+
 describe("pagination", () => {
   it("defaults to 30 per page with next/last links on absolute URLs", async () => {
     const sb = await sandbox({ generate: 250 });
@@ -17,9 +22,10 @@ describe("pagination", () => {
     expect(body).toHaveLength(30);
     expect(body[0].full_name).toBe("acme/api");
     expect(body[2].full_name).toBe("acme/repo-0001");
+    const org = `${sb.url}/organizations/${await acmeId(sb)}/repos`;
     expect(links(headers.get("link"))).toEqual({
-      next: `${sb.url}/orgs/acme/repos?page=2`,
-      last: `${sb.url}/orgs/acme/repos?page=9`,
+      next: `${org}?page=2`,
+      last: `${org}?page=9`,
     });
   });
 
@@ -27,11 +33,12 @@ describe("pagination", () => {
     const sb = await sandbox({ generate: 250 });
     const { body, headers } = await call(sb, "GET", "/orgs/acme/repos?type=all&per_page=50&page=3");
     expect(body[0].full_name).toBe("acme/repo-0099");
+    const org = `${sb.url}/organizations/${await acmeId(sb)}/repos`;
     expect(links(headers.get("link"))).toEqual({
-      prev: `${sb.url}/orgs/acme/repos?type=all&per_page=50&page=2`,
-      next: `${sb.url}/orgs/acme/repos?type=all&per_page=50&page=4`,
-      last: `${sb.url}/orgs/acme/repos?type=all&per_page=50&page=6`,
-      first: `${sb.url}/orgs/acme/repos?type=all&per_page=50&page=1`,
+      prev: `${org}?type=all&per_page=50&page=2`,
+      next: `${org}?type=all&per_page=50&page=4`,
+      last: `${org}?type=all&per_page=50&page=6`,
+      first: `${org}?type=all&per_page=50&page=1`,
     });
   });
 
@@ -56,19 +63,50 @@ describe("pagination", () => {
 
   it("paginates every list the spec names", async () => {
     const sb = await sandbox();
+    const repo = `/repositories/${(await call(sb, "GET", "/repos/acme/api")).body.id}`;
     const lists = [
-      "/repos/acme/api/invitations",
-      "/gists",
-      "/user/migrations/1/repositories",
-      "/repos/acme/api/hooks",
-      "/repos/acme/api/branches",
-      "/api/v4/projects/1/boards",
+      ["/repos/acme/api/invitations", `${repo}/invitations`],
+      ["/gists", "/gists"],
+      ["/user/migrations/1/repositories", "/user/migrations/1/repositories"],
+      ["/repos/acme/api/hooks", `${repo}/hooks`],
+      ["/repos/acme/api/branches", `${repo}/branches`],
+      ["/api/v4/projects/1/boards", "/api/v4/projects/1/boards"],
     ];
-    for (const path of lists) {
+    for (const [path, linked] of lists) {
       const { body, headers } = await call(sb, "GET", `${path}?per_page=1`);
       expect(body).toHaveLength(1);
-      expect(links(headers.get("link")).next).toBe(`${sb.url}${path}?per_page=1&page=2`);
+      expect(links(headers.get("link")).next).toBe(`${sb.url}${linked}?per_page=1&page=2`);
     }
+  });
+
+  it("serves the id paths its Link URLs use, as GitHub does, and hides what the caller cannot see", async () => {
+    const sb = await sandbox({ generate: 3 });
+    const repo = (await call(sb, "GET", "/repos/acme/api")).body;
+    const byName = await call(sb, "GET", "/repos/acme/api/branches?per_page=1&page=2");
+    const byId = await call(sb, "GET", `/repositories/${repo.id}/branches?per_page=1&page=2`);
+    expect([byId.status, byId.body]).toEqual([200, byName.body]);
+    expect((await call(sb, "GET", `/repositories/${repo.id}`)).body.full_name).toBe("acme/api");
+    const orgPage = await call(
+      sb,
+      "GET",
+      `/organizations/${repo.owner.id}/repos?per_page=2&page=2`,
+    );
+    expect(orgPage.body.map((item: { name: string }) => item.name)).toEqual([
+      "repo-0001",
+      "repo-0002",
+    ]);
+    const user = (await call(sb, "GET", "/user")).body;
+    const own = await call(sb, "GET", `/user/${user.id}/repos`);
+    expect(own.body.map((item: { full_name: string }) => item.full_name)).toEqual([
+      "octo-admin/dotfiles",
+    ]);
+    expect((await call(sb, "GET", "/repositories/999999/branches")).status).toBe(404);
+    const hidden = await call(sb, "GET", `/repositories/${repo.id}`, { token: null });
+    expect([repo.private, hidden.status]).toEqual([true, 404]);
+    const edited = await call(sb, "PATCH", `/repositories/${repo.id}/hooks/2`, {
+      body: { active: false },
+    });
+    expect([edited.status, edited.body.active]).toEqual([200, false]);
   });
 });
 

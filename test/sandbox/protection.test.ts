@@ -56,8 +56,11 @@ describe("GET branch protection", () => {
 
   it("needs credentials (401), admin rights (403), and hides private repositories (404)", async () => {
     const sb = await sandbox();
-    const anonymous = await call(sb, "GET", MAIN, { token: null });
+    const dotfiles = "/repos/octo-admin/dotfiles/branches/main/protection";
+    const anonymous = await call(sb, "GET", dotfiles, { token: null });
     expect([anonymous.status, anonymous.body.message]).toEqual([401, "Requires authentication"]);
+    // GitHub hides a private repository from an unauthenticated caller as from anyone else.
+    expect((await call(sb, "GET", MAIN, { token: null })).status).toBe(404);
     const bad = await call(sb, "GET", MAIN, { token: "nope" });
     expect([bad.status, bad.body.message]).toEqual([401, "Bad credentials"]);
     const reader = await call(sb, "GET", MAIN, { token: READER });
@@ -82,7 +85,6 @@ describe("PUT branch protection", () => {
       body: {
         required_status_checks: {
           strict: false,
-          contexts: [],
           checks: [
             { context: "ci/build", app_id: 15368 },
             { context: "lint", app_id: -1 },
@@ -215,7 +217,6 @@ describe("PUT branch protection", () => {
       body: protectionBody({
         required_status_checks: {
           strict: true,
-          contexts: [],
           checks: [{ context: "x", app_id: 99 }],
         },
         restrictions: { users: ["nobody"], teams: ["ghosts"], apps: ["no-app"] },
@@ -311,7 +312,7 @@ describe("PUT branch protection", () => {
     expect(body.errors[0]).toContain("GraphQL");
   });
 
-  it("answers type errors and missing required keys with 422, ignoring unknown keys", async () => {
+  it("answers type errors and missing required keys with GitHub's 422, ignoring unknown keys", async () => {
     const sb = await sandbox();
     const wrong = await call(sb, "PUT", MAIN, {
       body: {
@@ -321,10 +322,16 @@ describe("PUT branch protection", () => {
       },
     });
     expect(wrong.status).toBe(422);
-    expect(wrong.body.errors).toEqual([
-      "required_status_checks.strict: expected boolean, got string",
-      "enforce_admins: is required (boolean)",
-    ]);
+    expect(wrong.body).toEqual({
+      message:
+        'Invalid request.\n\nFor \'properties/strict\', "yes" is not a boolean.\n"enforce_admins" wasn\'t supplied.',
+      documentation_url:
+        "https://docs.github.com/rest/branches/branch-protection#update-branch-protection",
+      errors: [
+        "For 'properties/strict', \"yes\" is not a boolean.",
+        '"enforce_admins" wasn\'t supplied.',
+      ],
+    });
     const extra = await call(sb, "PUT", MAIN, { body: protectionBody({ frobnicate: true }) });
     expect(extra.status).toBe(200);
     expect(extra.body.frobnicate).toBeUndefined();
@@ -335,7 +342,7 @@ describe("PUT branch protection", () => {
     const dev = await call(sb, "PUT", MAIN, { token: DEV, body: protectionBody() });
     expect(dev.status).toBe(403);
     const anonymous = await call(sb, "PUT", MAIN, { token: null, body: protectionBody() });
-    expect(anonymous.status).toBe(401);
+    expect(anonymous.status).toBe(404);
     const missing = await call(sb, "PUT", "/repos/acme/api/branches/nope/protection", {
       body: protectionBody(),
     });

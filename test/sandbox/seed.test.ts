@@ -101,7 +101,25 @@ describe("seed files", () => {
       ].join("\n"),
     );
     expect(message).toMatch(
-      /^world\.yaml:8: repositories\[0\]\.branches\[0\]\.protection: required_status_checks: is required/,
+      /^world\.yaml:8: repositories\[0\]\.branches\[0\]\.protection: "required_pull_request_reviews", "required_status_checks", "restrictions" weren't supplied\.$/,
+    );
+  });
+
+  it("hold only the hook config keys GitHub keeps", async () => {
+    const message = await seedError(
+      [
+        "users:",
+        "  - { login: ann, id: 1 }",
+        "repositories:",
+        "  - full_name: ann/x",
+        "    branches: [{name: main}]",
+        "    hooks:",
+        "      - id: 1",
+        "        config: { url: 'https://h.example/x', forgeplan_secret_version: '1' }",
+      ].join("\n"),
+    );
+    expect(message).toMatch(
+      /^world\.yaml:8: repositories\[0\]\.hooks\[0\]\.config: Unrecognized key: "forgeplan_secret_version"/,
     );
   });
 

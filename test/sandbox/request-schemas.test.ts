@@ -1,0 +1,49 @@
+import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+import { checkedOperations } from "../../src/sandbox/index.js";
+import { hookRoutes } from "../../src/sandbox/routes-hooks.js";
+import { issueRoutes } from "../../src/sandbox/routes-issues.js";
+import { repositoryRoutes } from "../../src/sandbox/routes-repositories.js";
+import { repoRoot } from "../helpers/cli.js";
+import { github } from "./openapi-check.js";
+
+const run = promisify(execFile);
+const committed = readFileSync(join(repoRoot, "src/sandbox/request-schemas.json"), "utf8");
+
+type Operation = { requestBody?: unknown };
+const githubOperation = (key: string): Operation | undefined => {
+  const [method = "", path = ""] = key.split(" ");
+  return (github.paths[path] as Record<string, Operation> | undefined)?.[method.toLowerCase()];
+};
+
+describe("src/sandbox/request-schemas.json", () => {
+  it("is what scripts/generate-request-schemas.js makes of the installed @octokit/openapi", async () => {
+    const { stdout } = await run(
+      process.execPath,
+      ["scripts/generate-request-schemas.js", "--stdout"],
+      { cwd: repoRoot, encoding: "utf8", maxBuffer: 1 << 24 },
+    );
+    // Regenerate with: node scripts/generate-request-schemas.js
+    expect(committed, "src/sandbox/request-schemas.json is stale").toBe(stdout);
+  });
+
+  it("holds the request schema of every write the sandbox serves on repository paths", () => {
+    const writes = [...repositoryRoutes, ...hookRoutes, ...issueRoutes].filter(
+      (route) => route.method !== "GET",
+    );
+    expect(writes.length).toBeGreaterThanOrEqual(11);
+    for (const route of writes) {
+      expect(route.operation, `${route.method} ${route.pattern} names no operation`).toBeDefined();
+      const operation = route.operation ?? "";
+      expect(operation.startsWith(`${route.method} /repos/`), operation).toBe(true);
+      expect(githubOperation(operation), `${operation} is not GitHub's`).toBeDefined();
+    }
+    const withBodies = writes
+      .map((route) => route.operation ?? "")
+      .filter((operation) => githubOperation(operation)?.requestBody !== undefined);
+    expect(checkedOperations().sort()).toEqual(withBodies.sort());
+  });
+});
