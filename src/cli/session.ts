@@ -259,8 +259,9 @@ function sessionSignal(parent: AbortSignal): AbortSignal {
 }
 
 /**
- * The conditional-request cache kept between runs (--cache DIR); entries are keyed by a hash of the
- * token, never the token. Refreshing reads nothing from it but still writes to it: a full read that
+ * The conditional-request cache kept between runs (--cache DIR); entries are keyed by who the
+ * credential acts as (an App installation, a user), never the token, and entries unused for 30 days
+ * are dropped as it opens. Refreshing reads nothing from it but still writes to it: a full read that
  * rewrites every entry.
  */
 function openCache(command: string, io: CliIO, dir: string, refresh: boolean): ConditionalCache {

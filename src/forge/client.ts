@@ -26,6 +26,7 @@ import type {
   RequestOptions,
 } from "./types.js";
 import { buildUrl, displayPath, lastPage, literalUrl, nextLink } from "./urls.js";
+import { githubValidator, type RequestHeaders, sameTag, varyOf } from "./validator.js";
 import { KeyedSerializer } from "./write-lock.js";
 
 export type { AuthProvider } from "./auth.js";
@@ -60,6 +61,7 @@ const silentLog = { debug: () => {}, info: () => {}, warn: () => {}, error: () =
  */
 export class ForgeClient {
   readonly #kind: "repository" | "planning";
+  readonly #accept: string;
   readonly #base: URL;
   readonly #auth: AuthProvider;
   readonly #maxWaitMs: number;
@@ -135,10 +137,12 @@ export class ForgeClient {
         this.#onEvent({ type: "wait", ...wait });
       },
     });
+    this.#accept =
+      options.kind === "repository" ? "application/vnd.github+json" : "application/json";
     this.#octokit = octokitRequest.defaults({
       baseUrl: this.#base.href.replace(/\/+$/, ""),
       headers: {
-        accept: options.kind === "repository" ? "application/vnd.github+json" : "application/json",
+        accept: this.#accept,
         "user-agent": options.userAgent ?? `forgeplan/${packageVersion()}`,
         ...(options.kind === "repository" ? { "x-github-api-version": "2022-11-28" } : {}),
       },
@@ -308,11 +312,9 @@ export class ForgeClient {
     for (;;) {
       await this.#pacer.awaitWriteTurn(ticket);
       const cached = key !== undefined ? this.#cache?.get(key) : undefined;
-      const { outcome, sent } = await this.#limit(() =>
-        this.#attempt(ticket, url, body, cached?.etag),
-      );
+      const { outcome, sent } = await this.#limit(() => this.#attempt(ticket, url, body, cached));
       attempts++;
-      const settled = this.#settle<T>(ticket, outcome, key, cached, retriedDelete);
+      const settled = this.#settle<T>(ticket, outcome, key, cached, sent, retriedDelete);
       if (settled !== undefined) return settled;
       answerLost ||= ticket.mutating && lostAnswer(outcome);
       const fail = (status: number, detail: string, note?: string, unusableAnswer = false) => {
@@ -394,26 +396,30 @@ export class ForgeClient {
     outcome: Outcome,
     key: string | undefined,
     cached: CacheEntry | undefined,
+    sent: Secret | undefined,
     retriedDelete: boolean,
   ): ForgeResponse<T> | undefined {
     if (outcome.kind !== "response") return undefined;
-    const { status, headers, data } = outcome;
+    const { status, headers, data, raw } = outcome;
     if (status >= 200 && status < 300) {
-      if (key !== undefined && headers.etag !== undefined) {
-        this.#cache?.set(key, {
-          etag: headers.etag,
-          body: data,
-          ...(headers.link !== undefined ? { link: headers.link } : {}),
-        });
+      if (key !== undefined && headers.etag !== undefined && raw !== undefined) {
+        this.#cache?.set(key, this.#entryOf(headers, headers.etag, raw, sent));
       }
       return { status, data: data as T, headers, fromCache: false };
     }
     if (status === 304 && cached !== undefined) {
+      let body: unknown;
+      try {
+        body = JSON.parse(cached.body.toString("utf8"));
+      } catch {
+        // A damaged entry: the 304 cannot be served from it, and the request fails as it is.
+        return undefined;
+      }
       this.#stats.notModified++;
       const link = headers.link ?? cached.link;
       return {
         status,
-        data: cached.body as T,
+        data: body as T,
         headers: { ...headers, ...(link !== undefined ? { link } : {}) },
         fromCache: true,
       };
@@ -433,7 +439,7 @@ export class ForgeClient {
     ticket: Ticket,
     url: URL,
     body: unknown,
-    etag: string | undefined,
+    cached: CacheEntry | undefined,
   ): Promise<{ outcome: Outcome; sent: Secret | undefined }> {
     await this.#pacer.admit(ticket);
     let sent: Secret | undefined;
@@ -456,7 +462,7 @@ export class ForgeClient {
         url: literalUrl(url),
         headers: {
           ...(sent !== undefined ? { authorization: sent.reveal() } : {}),
-          ...(etag !== undefined ? { "if-none-match": etag } : {}),
+          ...(cached !== undefined ? this.#conditions(cached, sent) : {}),
         },
         ...(body !== undefined ? { data: revealSecrets(body) } : {}),
         request: { signal },
@@ -479,7 +485,7 @@ export class ForgeClient {
         path: ticket.path,
         status: outcome.status,
         ms: this.#clock.now() - started,
-        fromCache: outcome.status === 304 && etag !== undefined,
+        fromCache: outcome.status === 304 && cached !== undefined,
       });
     }
     return { outcome, sent };
@@ -497,6 +503,56 @@ export class ForgeClient {
     this.#pacer.done(ticket, report, spent);
   }
 
+  /** The headers this client sends that GitHub's ETag hashes (it never sends a Cookie). */
+  #hashedHeaders(sent: Secret | undefined): RequestHeaders {
+    return {
+      accept: this.#accept,
+      ...(sent !== undefined ? { authorization: sent.reveal() } : {}),
+    };
+  }
+
+  /**
+   * The conditional headers for a stored answer: the validator GitHub would compute for this
+   * request's own headers over the stored body (so an entry outlives the token it was read with),
+   * or the stored ETag when the service's ETags are not GitHub's; and If-Modified-Since where the
+   * answer had a Last-Modified. A server that follows RFC 9110 §13.1.3 ignores the date when a
+   * validator is sent, so a 304 always comes from a validator made for this request.
+   */
+  #conditions(cached: CacheEntry, sent: Secret | undefined): Record<string, string> {
+    const validator =
+      cached.scheme === "github"
+        ? githubValidator(
+            this.#hashedHeaders(sent),
+            cached.body,
+            cached.vary,
+            cached.etag.startsWith("W/"),
+          )
+        : cached.etag;
+    return {
+      "if-none-match": validator,
+      ...(cached.lastModified !== undefined ? { "if-modified-since": cached.lastModified } : {}),
+    };
+  }
+
+  /** The entry stored for a 2xx answer; whether its ETag is GitHub's is checked against the body. */
+  #entryOf(
+    headers: Record<string, string>,
+    etag: string,
+    raw: Buffer,
+    sent: Secret | undefined,
+  ): CacheEntry {
+    const vary = varyOf(headers.vary);
+    const github = sameTag(githubValidator(this.#hashedHeaders(sent), raw, vary, false), etag);
+    return {
+      etag,
+      scheme: github ? "github" : "opaque",
+      body: raw,
+      ...(vary !== undefined ? { vary } : {}),
+      ...(headers.link !== undefined ? { link: headers.link } : {}),
+      ...(headers["last-modified"] !== undefined ? { lastModified: headers["last-modified"] } : {}),
+    };
+  }
+
   /** What a 404 may mean when the credential covers only part of the service (an App installation). */
   #hiddenNote(path: string): string | undefined {
     const credential = this.#auth.description;
@@ -507,13 +563,32 @@ export class ForgeClient {
       : `as ${credential}`;
   }
 
-  /** Cache entries belong to one credential; the key holds a hash of it, never the token. */
+  /**
+   * Who the credential acts as, for cache keys: the App installation, or for a static token the
+   * account it belongs to, asked of the service once (`GET /user`), so a rotated token (a new
+   * personal token, the Action's token of each run) finds the entries of the last. A token the
+   * service will not name (the Action's own GITHUB_TOKEN cannot read /user) keys by its hash.
+   */
   #identity(): Promise<string> {
-    this.#identityOnce ??= this.#auth.identity().then(async (known) => {
+    this.#identityOnce ??= (async () => {
+      const known = await this.#auth.identity();
       if (known !== undefined) return known;
+      const path = this.#kind === "repository" ? "/user" : "/api/v4/user";
+      try {
+        const url = buildUrl(this.#base.href, path, undefined);
+        const me = (await this.#exchange<unknown>("GET", url, undefined, false)).data;
+        const name = isObject(me)
+          ? this.#kind === "repository"
+            ? me.login
+            : me.username
+          : undefined;
+        if (typeof name === "string" && name !== "") return `user:${name.toLowerCase()}`;
+      } catch (error) {
+        if (!(error instanceof ForgeError)) throw error;
+      }
       const header = await this.#auth.authorization();
-      return sha256(`token:${header?.reveal() ?? ""}`);
-    });
+      return `token:${sha256(header?.reveal() ?? "")}`;
+    })();
     return this.#identityOnce;
   }
 }
