@@ -32,6 +32,7 @@ export function signAppJwt(appId: number, key: KeyObject, nowMs: number): Secret
 export function appPrivateKey(pem: Secret): KeyObject {
   let key: KeyObject;
   try {
+    // A key pasted into a one-line variable often has its line breaks written as "\n".
     key = createPrivateKey(pem.reveal().replace(/\\n/g, "\n"));
   } catch {
     throw new Error(`${pem.source} does not hold a PEM private key`);
