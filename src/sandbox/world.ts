@@ -321,6 +321,15 @@ export class World {
     return best;
   }
 
+  /**
+   * Whether a caller may administer an organization: an owner, a site admin, or an installation on
+   * it (whose App permissions the request pipeline checks per operation).
+   */
+  administers(org: Organization, user: Account): boolean {
+    if (user.installation !== undefined) return user.installation.account.id === org.account.id;
+    return org.owners.has(user.id) || user.site_admin;
+  }
+
   can(repo: Repository, user: Account | null, needed: RepoPermission): boolean {
     return PERMISSION_LEVEL[this.permission(repo, user)] >= PERMISSION_LEVEL[needed];
   }

@@ -267,3 +267,14 @@ describe("ETags as GitHub computes them", () => {
     expect(both.status).toBe(200);
   });
 });
+
+describe("an installation with organization permissions", () => {
+  it("reads its organization's migrations, and no hooks without repository_hooks", async () => {
+    const sb = await appSandbox({ permissions: { organization_administration: "read" } });
+    const { token } = await mint(sb);
+    const own = await call(sb, "GET", "/orgs/acme/migrations/2", { token });
+    expect([own.status, own.body.state]).toEqual([200, "exported"]);
+    const hooks = await call(sb, "GET", "/repos/acme/api/hooks", { token });
+    expect(hooks.status).toBe(403);
+  });
+});
