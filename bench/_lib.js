@@ -388,6 +388,7 @@ export async function appWorld(dir) {
  */
 export async function installationCoreUsed(url, privateKey) {
   const { createSign } = await import("node:crypto");
+  const { Buffer } = await import("node:buffer");
   const now = Math.floor(Date.now() / 1000);
   const encode = (value) => Buffer.from(JSON.stringify(value)).toString("base64url");
   const unsigned = `${encode({ alg: "RS256", typ: "JWT" })}.${encode({ iat: now - 60, exp: now + 540, iss: BENCH_APP_ID })}`;

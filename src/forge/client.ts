@@ -29,8 +29,6 @@ import { buildUrl, displayPath, lastPage, literalUrl, nextLink } from "./urls.js
 import { githubValidator, type RequestHeaders, sameTag, varyOf } from "./validator.js";
 import { KeyedSerializer } from "./write-lock.js";
 
-export type { AuthProvider } from "./auth.js";
-export { StaticTokenAuth } from "./auth.js";
 export type { CacheEntry, ConditionalCache } from "./cache.js";
 export { DirectoryCache, MemoryCache } from "./cache.js";
 export type { Clock } from "./clock.js";
