@@ -32126,7 +32126,8 @@ var init_client = __esm({
       async #exchange(method, url2, body, cacheable = true) {
         const path = displayPath(url2, this.#base);
         const ticket = this.#pacer.ticket(method, path);
-        const key = method === "GET" && this.#cache !== void 0 && !ticket.free && cacheable ? cacheKey(method, url2.href, await this.#identity()) : void 0;
+        const identity4 = method === "GET" && this.#cache !== void 0 && !ticket.free && cacheable ? await this.#identity() : void 0;
+        const key = identity4 !== void 0 ? cacheKey(method, url2.href, identity4) : void 0;
         let attempts = 0;
         let retries = 0;
         let throttles = 0;
@@ -32348,9 +32349,11 @@ var init_client = __esm({
       }
       /**
        * Who the credential acts as, for cache keys: the App installation, or for a static token the
-       * account it belongs to, asked of the service once (`GET /user`), so a rotated token (a new
-       * personal token, the Action's token of each run) finds the entries of the last. A token the
-       * service will not name (the Action's own GITHUB_TOKEN cannot read /user) keys by its hash.
+       * account it belongs to, asked of the service once (`GET /user`), so a new token of the same user
+       * (a rotated personal token) finds the entries of the last. A token the service will not name
+       * (an installation token minted outside forgeplan, the Action's own GITHUB_TOKEN: `GET /user` is
+       * not for integrations) gets no entries: keyed by the token, they could only grow the cache by a
+       * copy per token and never be used by the next run.
        */
       #identity() {
         this.#identityOnce ??= (async () => {
@@ -32365,8 +32368,7 @@ var init_client = __esm({
           } catch (error62) {
             if (!(error62 instanceof ForgeError)) throw error62;
           }
-          const header = await this.#auth.authorization();
-          return `token:${sha256(header?.reveal() ?? "")}`;
+          return void 0;
         })();
         return this.#identityOnce;
       }

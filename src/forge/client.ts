@@ -4,7 +4,7 @@ import pLimit, { type LimitFunction } from "p-limit";
 import type { Secret } from "../core/secret.js";
 import { type AuthProvider, StaticTokenAuth } from "./auth.js";
 import type { RateWindow } from "./budget.js";
-import { type CacheEntry, type ConditionalCache, cacheKey, sha256 } from "./cache.js";
+import { type CacheEntry, type ConditionalCache, cacheKey } from "./cache.js";
 import { type Clock, systemClock } from "./clock.js";
 import { CLIENT_DEFAULTS } from "./defaults.js";
 import { ForgeError, serviceMessage } from "./errors.js";
@@ -76,7 +76,7 @@ export class ForgeClient {
   readonly #pacer: Pacer;
   readonly #writeKeys = new KeyedSerializer();
   readonly #stats: ClientStats = { requests: 0, retries: 0, notModified: 0, waitsMs: 0 };
-  #identityOnce: Promise<string> | undefined;
+  #identityOnce: Promise<string | undefined> | undefined;
 
   constructor(options: ForgeClientOptions) {
     const concurrency = options.concurrency ?? CLIENT_DEFAULTS.concurrency;
@@ -294,10 +294,11 @@ export class ForgeClient {
   ): Promise<ForgeResponse<T>> {
     const path = displayPath(url, this.#base);
     const ticket = this.#pacer.ticket(method, path);
-    const key =
+    const identity =
       method === "GET" && this.#cache !== undefined && !ticket.free && cacheable
-        ? cacheKey(method, url.href, await this.#identity())
+        ? await this.#identity()
         : undefined;
+    const key = identity !== undefined ? cacheKey(method, url.href, identity) : undefined;
     let attempts = 0;
     let retries = 0;
     let throttles = 0;
@@ -563,11 +564,13 @@ export class ForgeClient {
 
   /**
    * Who the credential acts as, for cache keys: the App installation, or for a static token the
-   * account it belongs to, asked of the service once (`GET /user`), so a rotated token (a new
-   * personal token, the Action's token of each run) finds the entries of the last. A token the
-   * service will not name (the Action's own GITHUB_TOKEN cannot read /user) keys by its hash.
+   * account it belongs to, asked of the service once (`GET /user`), so a new token of the same user
+   * (a rotated personal token) finds the entries of the last. A token the service will not name
+   * (an installation token minted outside forgeplan, the Action's own GITHUB_TOKEN: `GET /user` is
+   * not for integrations) gets no entries: keyed by the token, they could only grow the cache by a
+   * copy per token and never be used by the next run.
    */
-  #identity(): Promise<string> {
+  #identity(): Promise<string | undefined> {
     this.#identityOnce ??= (async () => {
       const known = await this.#auth.identity();
       if (known !== undefined) return known;
@@ -584,8 +587,7 @@ export class ForgeClient {
       } catch (error) {
         if (!(error instanceof ForgeError)) throw error;
       }
-      const header = await this.#auth.authorization();
-      return `token:${sha256(header?.reveal() ?? "")}`;
+      return undefined;
     })();
     return this.#identityOnce;
   }

@@ -32,9 +32,12 @@ function tempDir(): string {
 }
 
 const handler: Handler = (request) =>
-  request.path.startsWith("/gists")
-    ? pagedList(items)(request)
-    : conditional(request, { name: "main", protected: true });
+  request.path === "/user"
+    ? // Each token is its own user here, as the cache keys entries by the account.
+      { status: 200, body: { login: `user-of-${String(request.headers.authorization)}` } }
+    : request.path.startsWith("/gists")
+      ? pagedList(items)(request)
+      : conditional(request, { name: "main", protected: true });
 
 async function clientWith(cache: ConditionalCache, token = TOKEN) {
   const clock = new FakeClock();
@@ -98,7 +101,7 @@ describe("conditional requests", () => {
     const other = await clientWith(new DirectoryCache(dir), "another-token");
     const response = await other.client.request("GET", "/repos/acme/api/branches/main");
     expect(response.fromCache).toBe(false);
-    // This service names no account for either token (its /user has no login): each keys by its own.
+    // The tokens belong to two users: the second finds no entry of the first.
     expect(service?.received.at(-1)?.headers["if-none-match"]).toBeUndefined();
   });
 

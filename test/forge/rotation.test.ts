@@ -201,3 +201,35 @@ describe("a cache directory stays bounded", () => {
     expect(new DirectoryCache(dir).get("k")).toBeDefined();
   });
 });
+
+describe("a token the service will not name", () => {
+  it("gets no entries: keyed by the token, they would only grow the directory", async () => {
+    const clock = new FakeClock();
+    const service = await FakeService.start(
+      (request) =>
+        request.path === "/user"
+          ? { status: 403, body: { message: "Resource not accessible by integration" } }
+          : { status: 200, headers: { etag: '"1"' }, body: { id: 1 } },
+      clock,
+    );
+    cleanups.push(() => service.close());
+    const dir = tempDir();
+    for (const token of ["ghs_first", "ghs_second"]) {
+      const client = new ForgeClient({
+        baseUrl: service.url,
+        kind: "repository",
+        clock,
+        token: new Secret(token, "T"),
+        cache: new DirectoryCache(dir),
+      });
+      expect((await client.request("GET", "/repos/acme/api")).fromCache).toBe(false);
+    }
+    expect(readdirSync(dir)).toEqual([]);
+    expect(service.received.map((request) => request.path)).toEqual([
+      "/user",
+      "/repos/acme/api",
+      "/user",
+      "/repos/acme/api",
+    ]);
+  });
+});
