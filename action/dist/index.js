@@ -1071,8 +1071,8 @@ function uint8ArrayToBase64(bytes) {
   }
   return btoa(binaryString);
 }
-function base64urlToUint8Array(base64url3) {
-  const base643 = base64url3.replace(/-/g, "+").replace(/_/g, "/");
+function base64urlToUint8Array(base64url4) {
+  const base643 = base64url4.replace(/-/g, "+").replace(/_/g, "/");
   const padding = "=".repeat((4 - base643.length % 4) % 4);
   return base64ToUint8Array(base643 + padding);
 }
@@ -21203,7 +21203,7 @@ function fileSchema(spec) {
   built.set(spec, schema2);
   return schema2;
 }
-var envVariable, target, GROUP_DESCRIPTIONS, built;
+var envVariable, numericId, target, GROUP_DESCRIPTIONS, built;
 var init_schema = __esm({
   "src/config/schema.ts"() {
     "use strict";
@@ -21212,6 +21212,12 @@ var init_schema = __esm({
     envVariable = string2().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, {
       error: "expected an environment variable name such as GITHUB_TOKEN"
     });
+    numericId = (what) => union([
+      int().positive(),
+      string2().regex(/^[1-9][0-9]{0,15}$/, {
+        error: "expected a positive number, or ${NAME} to read it from the environment"
+      })
+    ]).describe(`${what}: a number, or \${NAME} to read it from the environment.`);
     target = closed({
       type: _enum2(["repository", "planning"]).describe(
         "repository: repository-style paths (GitHub-like); planning: /api/v4 paths (GitLab-like)."
@@ -21222,7 +21228,47 @@ var init_schema = __esm({
       ),
       token: never({
         error: "inline tokens are refused: put the token in an environment variable and name it with token_env"
-      }).optional().describe("Refused: tokens are never written in the file; use token_env.")
+      }).optional().describe("Refused: tokens are never written in the file; use token_env."),
+      app_id: numericId("The GitHub App's id").optional().describe(
+        "Authenticate as this GitHub App's installation instead of with a token (repository targets): its id, a number or ${NAME}."
+      ),
+      private_key_env: envVariable.optional().describe("The environment variable holding the App's private key (PEM)."),
+      private_key_file: string2().min(1).optional().describe("A file holding the App's private key (PEM), relative to this file."),
+      private_key: never({
+        error: "inline private keys are refused: put the key in an environment variable (private_key_env) or a file (private_key_file)"
+      }).optional().describe(
+        "Refused: keys are never written in the file; use private_key_env or private_key_file."
+      ),
+      installation_id: numericId("The installation's id").optional().describe(
+        "The App installation to act as; by default the one on the owner of the target's repositories."
+      )
+    }).superRefine((value, context) => {
+      const keys2 = ["private_key_env", "private_key_file"];
+      const given = keys2.filter((key) => value[key] !== void 0);
+      const problem = (path, message) => context.addIssue({ code: "custom", path: [path], message });
+      if (value.app_id === void 0) {
+        for (const key of [
+          ...given,
+          ...value.installation_id !== void 0 ? ["installation_id"] : []
+        ]) {
+          problem(key, "only for App authentication: add app_id");
+        }
+        return;
+      }
+      if (value.type !== "repository")
+        problem("app_id", "GitHub App authentication is for repository targets");
+      if (value.token_env !== void 0) {
+        problem(
+          "token_env",
+          "a target authenticates with a token or as an App: remove token_env or app_id"
+        );
+      }
+      if (given.length !== 1) {
+        problem(
+          "app_id",
+          "an App needs its private key: set one of private_key_env and private_key_file"
+        );
+      }
     });
     GROUP_DESCRIPTIONS = {
       audits: "Reports that change nothing."
@@ -21465,6 +21511,7 @@ var init_conflicts = __esm({
 });
 
 // src/config/resolve.ts
+import { dirname, isAbsolute, join } from "node:path";
 function resolve(files, env, spec) {
   return new Resolver(files, env, spec).run();
 }
@@ -21473,7 +21520,10 @@ function selector(name2, exclude) {
   if (!/[*?[]/.test(pattern)) return { kind: "name", owner, repo: pattern };
   return { kind: "glob", owner, pattern, exclude: exclude.map((item) => item.split("/")[1]) };
 }
-var DEFAULT_BASE_URL, DEFAULT_TOKEN_ENV, DEFAULT_TARGETS, Resolver;
+function relativeTo(configFile, path) {
+  return isAbsolute(path) ? path : join(dirname(configFile), path);
+}
+var DEFAULT_BASE_URL, DEFAULT_TOKEN_ENV, DEFAULT_TARGETS, DEFAULT_APP_ENV, Resolver;
 var init_resolve = __esm({
   "src/config/resolve.ts"() {
     "use strict";
@@ -21485,6 +21535,11 @@ var init_resolve = __esm({
     DEFAULT_BASE_URL = { repository: "https://api.github.com", planning: "https://gitlab.com" };
     DEFAULT_TOKEN_ENV = { repository: "GITHUB_TOKEN", planning: "GITLAB_TOKEN" };
     DEFAULT_TARGETS = { github: "repository", gitlab: "planning" };
+    DEFAULT_APP_ENV = {
+      appId: "GITHUB_APP_ID",
+      privateKey: "GITHUB_APP_PRIVATE_KEY",
+      installationId: "GITHUB_APP_INSTALLATION_ID"
+    };
     Resolver = class {
       constructor(files, env, spec) {
         this.files = files;
@@ -21573,23 +21628,43 @@ var init_resolve = __esm({
               continue;
             }
             defined.set(name2, place);
+            const app3 = target2.app_id === void 0 ? void 0 : this.#app(
+              Number(target2.app_id),
+              target2.installation_id,
+              target2.private_key_env !== void 0 ? { env: target2.private_key_env } : { file: relativeTo(source.file, target2.private_key_file ?? "") }
+            );
             this.#addTarget({
               name: name2,
               type: target2.type,
               baseUrl: target2.base_url ?? DEFAULT_BASE_URL[target2.type],
-              tokenEnv: target2.token_env ?? DEFAULT_TOKEN_ENV[target2.type]
+              tokenEnv: target2.token_env ?? DEFAULT_TOKEN_ENV[target2.type],
+              ...app3 !== void 0 ? { app: app3 } : {}
             });
           }
         }
         if (defined.size > 0) return;
+        const appId = this.env[DEFAULT_APP_ENV.appId];
         for (const [name2, type] of Object.entries(DEFAULT_TARGETS)) {
+          const app3 = type === "repository" && appId !== void 0 && /^[1-9][0-9]{0,15}$/.test(appId) ? this.#app(Number(appId), this.env[DEFAULT_APP_ENV.installationId], {
+            env: DEFAULT_APP_ENV.privateKey
+          }) : void 0;
           this.#addTarget({
             name: name2,
             type,
             baseUrl: DEFAULT_BASE_URL[type],
-            tokenEnv: DEFAULT_TOKEN_ENV[type]
+            tokenEnv: DEFAULT_TOKEN_ENV[type],
+            ...app3 !== void 0 ? { app: app3 } : {}
           });
         }
+      }
+      /** App authentication; a key from the environment is read now, like tokens (absent is no error). */
+      #app(appId, installationId, key) {
+        const pem = "env" in key ? this.env[key.env] : void 0;
+        return {
+          appId,
+          ...installationId !== void 0 && /^[1-9][0-9]*$/.test(String(installationId)) ? { installationId: Number(installationId) } : {},
+          privateKey: "env" in key && pem !== void 0 && pem !== "" ? { env: key.env, value: new Secret(pem, key.env) } : key
+        };
       }
       #addTarget(target2) {
         const token = this.env[target2.tokenEnv];
@@ -24639,8 +24714,8 @@ var require_int2 = __commonJS({
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
     function intResolve(str, offset, radix, { intAsBigInt }) {
-      const sign = str[0];
-      if (sign === "-" || sign === "+")
+      const sign2 = str[0];
+      if (sign2 === "-" || sign2 === "+")
         offset += 1;
       str = str.substring(offset).replace(/_/g, "");
       if (intAsBigInt) {
@@ -24656,10 +24731,10 @@ var require_int2 = __commonJS({
             break;
         }
         const n2 = BigInt(str);
-        return sign === "-" ? BigInt(-1) * n2 : n2;
+        return sign2 === "-" ? BigInt(-1) * n2 : n2;
       }
       const n = parseInt(str, radix);
-      return sign === "-" ? -1 * n : n;
+      return sign2 === "-" ? -1 * n : n;
     }
     function intStringify(node2, radix, prefix) {
       const { value } = node2;
@@ -24806,11 +24881,11 @@ var require_timestamp = __commonJS({
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     function parseSexagesimal(str, asBigInt) {
-      const sign = str[0];
-      const parts = sign === "-" || sign === "+" ? str.substring(1) : str;
+      const sign2 = str[0];
+      const parts = sign2 === "-" || sign2 === "+" ? str.substring(1) : str;
       const num = (n) => asBigInt ? BigInt(n) : Number(n);
       const res = parts.replace(/_/g, "").split(":").reduce((res2, p) => res2 * num(60) + num(p), num(0));
-      return sign === "-" ? num(-1) * res : res;
+      return sign2 === "-" ? num(-1) * res : res;
     }
     function stringifySexagesimal(node2) {
       let { value } = node2;
@@ -24819,9 +24894,9 @@ var require_timestamp = __commonJS({
         num = (n) => BigInt(n);
       else if (isNaN(value) || !isFinite(value))
         return stringifyNumber.stringifyNumber(node2);
-      let sign = "";
+      let sign2 = "";
       if (value < 0) {
-        sign = "-";
+        sign2 = "-";
         value *= num(-1);
       }
       const _60 = num(60);
@@ -24836,7 +24911,7 @@ var require_timestamp = __commonJS({
           parts.unshift(value);
         }
       }
-      return sign + parts.map((n) => String(n).padStart(2, "0")).join(":").replace(/000000\d*$/, "");
+      return sign2 + parts.map((n) => String(n).padStart(2, "0")).join(":").replace(/000000\d*$/, "");
     }
     var intTime = {
       identify: (value) => typeof value === "bigint" || Number.isInteger(value),
@@ -29528,7 +29603,7 @@ var init_source = __esm({
 
 // src/config/load.ts
 import { closeSync, fstatSync, openSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { join, resolve as resolvePath } from "node:path";
+import { join as join2, resolve as resolvePath } from "node:path";
 function loadConfig(paths, options) {
   const errors = [];
   const files = expandPaths(paths.length > 0 ? paths : [DEFAULT_CONFIG], options.cwd, errors);
@@ -29598,7 +29673,7 @@ function expandPaths(paths, cwd, errors) {
         )
       );
     }
-    for (const name2 of names) add(join(path, name2));
+    for (const name2 of names) add(join2(path, name2));
   }
   return files;
 }
@@ -31087,56 +31162,126 @@ var init_p_limit = __esm({
   }
 });
 
+// src/forge/auth.ts
+var StaticTokenAuth;
+var init_auth = __esm({
+  "src/forge/auth.ts"() {
+    "use strict";
+    init_secret();
+    StaticTokenAuth = class {
+      #header;
+      description = void 0;
+      constructor(token) {
+        this.#header = token === void 0 ? void 0 : new Secret(`Bearer ${token.reveal()}`, token.source);
+      }
+      async authorization() {
+        return this.#header;
+      }
+      /** A static token that was refused will be refused again. */
+      async renew() {
+        return false;
+      }
+      /** Only the service knows whose token it is (the client asks it once, when a cache needs it). */
+      async identity() {
+        return this.#header === void 0 ? "anonymous" : void 0;
+      }
+    };
+  }
+});
+
 // src/forge/cache.ts
 import { createHash, randomBytes, scryptSync } from "node:crypto";
-import { linkSync, mkdirSync, readFileSync as readFileSync2, renameSync, rmSync, writeFileSync } from "node:fs";
-import { join as join2 } from "node:path";
+import {
+  linkSync,
+  mkdirSync,
+  readdirSync as readdirSync2,
+  readFileSync as readFileSync2,
+  renameSync,
+  rmSync,
+  statSync as statSync2,
+  utimesSync,
+  writeFileSync
+} from "node:fs";
+import { join as join3 } from "node:path";
 function sha256(text) {
   return createHash("sha256").update(text).digest("hex");
 }
-function cacheKey(method, url2, tokenIdentity) {
-  return sha256(JSON.stringify([method, url2, tokenIdentity]));
+function cacheKey(method, url2, identity4) {
+  return sha256(JSON.stringify([method, url2, identity4]));
 }
-var DirectoryCache;
+function decode4(parsed) {
+  if (typeof parsed !== "object" || parsed === null) return void 0;
+  const stored = parsed;
+  if (stored.format !== FORMAT || typeof stored.etag !== "string") return void 0;
+  if (typeof stored.body !== "string") return void 0;
+  if (stored.scheme !== "github" && stored.scheme !== "opaque") return void 0;
+  const vary = Array.isArray(stored.vary) ? stored.vary.filter((name2) => typeof name2 === "string") : void 0;
+  return {
+    etag: stored.etag,
+    scheme: stored.scheme,
+    body: Buffer.from(stored.body, "utf8"),
+    ...vary !== void 0 ? { vary } : {},
+    ...typeof stored.link === "string" ? { link: stored.link } : {},
+    ...typeof stored.lastModified === "string" ? { lastModified: stored.lastModified } : {}
+  };
+}
+var UNUSED_ENTRY_DAYS, DAY_MS, FORMAT, DirectoryCache;
 var init_cache = __esm({
   "src/forge/cache.ts"() {
     "use strict";
     init_redact();
+    UNUSED_ENTRY_DAYS = 30;
+    DAY_MS = 24 * 60 * 60 * 1e3;
+    FORMAT = 2;
     DirectoryCache = class {
       dir;
       #redactor;
       #digests = /* @__PURE__ */ new Map();
       #salt;
-      constructor(dir, redactor = new Redactor()) {
+      constructor(dir, options = {}) {
         this.dir = dir;
-        this.#redactor = redactor;
+        this.#redactor = options.redactor ?? new Redactor();
         mkdirSync(dir, { recursive: true, mode: 448 });
+        const now = (options.now ?? Date.now)();
+        this.#prune(now - (options.maxUnusedDays ?? UNUSED_ENTRY_DAYS) * DAY_MS, now - DAY_MS);
       }
       get(key) {
+        const file2 = this.#file(key);
         let parsed;
         try {
-          const text = this.#redactor.unseal(readFileSync2(this.#file(key), "utf8"), this.#digest);
+          const text = this.#redactor.unseal(readFileSync2(file2, "utf8"), this.#digest);
           if (text === void 0) return void 0;
           parsed = JSON.parse(text);
         } catch {
           return void 0;
         }
-        if (typeof parsed !== "object" || parsed === null) return void 0;
-        const entry = parsed;
-        if (typeof entry.etag !== "string" || !("body" in entry)) return void 0;
-        return {
-          etag: entry.etag,
-          body: entry.body,
-          ...typeof entry.link === "string" ? { link: entry.link } : {}
-        };
+        const entry = decode4(parsed);
+        if (entry === void 0) return void 0;
+        const now = /* @__PURE__ */ new Date();
+        try {
+          utimesSync(file2, now, now);
+        } catch {
+        }
+        return entry;
       }
       set(key, entry) {
-        const text = this.#redactor.seal(JSON.stringify(entry), this.#digest);
-        if (text === void 0) return;
+        const text = entry.body.toString("utf8");
+        if (!Buffer.from(text, "utf8").equals(entry.body)) return;
         const file2 = this.#file(key);
         const temporary = `${file2}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
+        const stored = {
+          format: FORMAT,
+          etag: entry.etag,
+          scheme: entry.scheme,
+          ...entry.vary !== void 0 ? { vary: entry.vary } : {},
+          ...entry.link !== void 0 ? { link: entry.link } : {},
+          ...entry.lastModified !== void 0 ? { lastModified: entry.lastModified } : {},
+          body: text
+        };
+        const sealed = this.#redactor.seal(JSON.stringify(stored), this.#digest);
+        if (sealed === void 0) return;
         try {
-          writeFileSync(temporary, text, { mode: 384 });
+          writeFileSync(temporary, sealed, { mode: 384 });
           renameSync(temporary, file2);
         } catch (error62) {
           rmSync(temporary, { force: true });
@@ -31144,7 +31289,7 @@ var init_cache = __esm({
         }
       }
       #file(key) {
-        return join2(this.dir, `${sha256(key)}.json`);
+        return join3(this.dir, `${sha256(key)}.json`);
       }
       /**
        * What stands for a value in a sealed file: scrypt with the directory's own random salt, slow on
@@ -31161,7 +31306,7 @@ var init_cache = __esm({
       };
       #saltOf() {
         if (this.#salt !== void 0) return this.#salt;
-        const file2 = join2(this.dir, "salt");
+        const file2 = join3(this.dir, "salt");
         const temporary = `${file2}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
         try {
           writeFileSync(temporary, randomBytes(16).toString("hex"), { mode: 384 });
@@ -31173,6 +31318,18 @@ var init_cache = __esm({
         }
         this.#salt = Buffer.from(readFileSync2(file2, "utf8"), "hex");
         return this.#salt;
+      }
+      /** Drops entries last used before `entriesBefore` and temporary files older than `temporaryBefore`. */
+      #prune(entriesBefore, temporaryBefore) {
+        for (const name2 of readdirSync2(this.dir)) {
+          const before = name2.endsWith(".tmp") ? temporaryBefore : name2.endsWith(".json") ? entriesBefore : void 0;
+          if (before === void 0) continue;
+          const file2 = join3(this.dir, name2);
+          try {
+            if (statSync2(file2).mtimeMs < before) rmSync(file2, { force: true });
+          } catch {
+          }
+        }
       }
     };
   }
@@ -31404,11 +31561,11 @@ function createHttpFetch(maxSockets, maxBytes = CLIENT_DEFAULTS.maxResponseBytes
     const onAbort = () => request2.destroy(signal?.reason);
     signal?.addEventListener("abort", onAbort, { once: true });
     const settle2 = () => signal?.removeEventListener("abort", onAbort);
-    const fail = (error62) => {
+    const fail2 = (error62) => {
       settle2();
       reject(signal?.aborted ? signal.reason : error62);
     };
-    request2.once("error", (error62) => fail(fetchFailed(error62)));
+    request2.once("error", (error62) => fail2(fetchFailed(error62)));
     request2.once("response", (message) => {
       const status = message.statusCode ?? 0;
       const refuse = () => {
@@ -31424,13 +31581,13 @@ function createHttpFetch(maxSockets, maxBytes = CLIENT_DEFAULTS.maxResponseBytes
         if (received > maxBytes) refuse();
         else chunks.push(chunk);
       });
-      message.once("error", (error62) => fail(fetchFailed(error62)));
+      message.once("error", (error62) => fail2(fetchFailed(error62)));
       message.once("end", () => {
         settle2();
         const raw2 = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
-        const decode4 = decoders[String(message.headers["content-encoding"] ?? "").trim()];
-        if (decode4 === void 0 || raw2.length === 0) return resolve8({ message, body: raw2 });
-        decode4(raw2, { maxOutputLength: maxBytes }).then(
+        const decode5 = decoders[String(message.headers["content-encoding"] ?? "").trim()];
+        if (decode5 === void 0 || raw2.length === 0) return resolve8({ message, body: raw2 });
+        decode5(raw2, { maxOutputLength: maxBytes }).then(
           (body) => resolve8({ message, body }),
           (error62) => reject(
             error62.code === "ERR_BUFFER_TOO_LARGE" ? tooLarge(status, maxBytes) : error62
@@ -32003,7 +32160,11 @@ function answered(method, status, rawHeaders, body) {
     headers["content-type"],
     body
   );
-  return answer.usable ? { kind: "response", status, headers, data: answer.data } : { kind: "refused", status, detail: answer.problem, unusableAnswer: true };
+  if (!answer.usable) {
+    return { kind: "refused", status, detail: answer.problem, unusableAnswer: true };
+  }
+  const raw2 = body instanceof Uint8Array ? Buffer.from(body.buffer, body.byteOffset, body.byteLength) : void 0;
+  return { kind: "response", status, headers, data: answer.data, ...raw2 ? { raw: raw2 } : {} };
 }
 function timedOut(timeoutMs) {
   return {
@@ -32128,6 +32289,34 @@ var init_urls = __esm({
   }
 });
 
+// src/forge/validator.ts
+import { createHash as createHash2 } from "node:crypto";
+function githubValidator(headers, body, vary, weak) {
+  const hash2 = createHash2("sha256");
+  for (const name2 of HASHED) {
+    const value = headers[name2];
+    if (value !== void 0 && (vary === void 0 || vary.includes(name2))) {
+      hash2.update(`${value}:`);
+    }
+  }
+  const tag = `"${hash2.update(body).digest("hex")}"`;
+  return weak ? `W/${tag}` : tag;
+}
+function varyOf(header) {
+  if (header === void 0) return void 0;
+  return header.split(",").map((name2) => name2.trim().toLowerCase()).filter((name2) => name2 !== "");
+}
+function sameTag(a, b) {
+  return a.replace(/^W\//, "") === b.replace(/^W\//, "");
+}
+var HASHED;
+var init_validator = __esm({
+  "src/forge/validator.ts"() {
+    "use strict";
+    HASHED = ["accept", "authorization", "cookie"];
+  }
+});
+
 // src/forge/write-lock.ts
 var KeyedSerializer;
 var init_write_lock = __esm({
@@ -32186,6 +32375,7 @@ var init_client = __esm({
     "use strict";
     init_dist_bundle2();
     init_p_limit();
+    init_auth();
     init_cache();
     init_clock();
     init_defaults();
@@ -32198,6 +32388,7 @@ var init_client = __esm({
     init_retry_policy();
     init_reveal();
     init_urls();
+    init_validator();
     init_write_lock();
     init_cache();
     init_clock();
@@ -32210,8 +32401,9 @@ var init_client = __esm({
     } };
     ForgeClient = class {
       #kind;
+      #accept;
       #base;
-      #token;
+      #auth;
       #maxWaitMs;
       #maxPages;
       #retries;
@@ -32226,7 +32418,7 @@ var init_client = __esm({
       #pacer;
       #writeKeys = new KeyedSerializer();
       #stats = { requests: 0, retries: 0, notModified: 0, waitsMs: 0 };
-      #tokenIdentity;
+      #identityOnce;
       constructor(options) {
         const concurrency = options.concurrency ?? CLIENT_DEFAULTS.concurrency;
         if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 100) {
@@ -32256,7 +32448,10 @@ var init_client = __esm({
         if (this.#base.username !== "" || this.#base.password !== "") {
           throw new Error("the base URL must not carry credentials; pass the token separately");
         }
-        this.#token = options.token;
+        if (options.auth !== void 0 && options.token !== void 0) {
+          throw new Error("pass either a token or an auth provider, not both");
+        }
+        this.#auth = options.auth ?? new StaticTokenAuth(options.token);
         this.#retries = options.retries ?? CLIENT_DEFAULTS.retries;
         this.#cache = options.cache;
         this.#clock = options.clock ?? systemClock;
@@ -32282,10 +32477,11 @@ var init_client = __esm({
             this.#onEvent({ type: "wait", ...wait });
           }
         });
+        this.#accept = options.kind === "repository" ? "application/vnd.github+json" : "application/json";
         this.#octokit = request.defaults({
           baseUrl: this.#base.href.replace(/\/+$/, ""),
           headers: {
-            accept: options.kind === "repository" ? "application/vnd.github+json" : "application/json",
+            accept: this.#accept,
             "user-agent": options.userAgent ?? `forgeplan/${packageVersion()}`,
             ...options.kind === "repository" ? { "x-github-api-version": "2022-11-28" } : {}
           },
@@ -32407,36 +32603,47 @@ var init_client = __esm({
       stats() {
         return { ...this.#stats };
       }
+      /** How errors name the credential, when it is more than a token: "installation 42 of App 1 on acme". */
+      get credential() {
+        return this.#auth.description;
+      }
       /** The single path every request takes: pacing, attempts, retries, cache and error mapping. */
-      async #exchange(method, url2, body) {
+      async #exchange(method, url2, body, cacheable = true) {
         const path = displayPath(url2, this.#base);
         const ticket = this.#pacer.ticket(method, path);
-        const key = method === "GET" && this.#cache !== void 0 && !ticket.free ? cacheKey(method, url2.href, this.#identity()) : void 0;
+        const identity4 = method === "GET" && this.#cache !== void 0 && !ticket.free && cacheable ? await this.#identity() : void 0;
+        const key = identity4 !== void 0 ? cacheKey(method, url2.href, identity4) : void 0;
         let attempts = 0;
         let retries = 0;
         let throttles = 0;
         let retriedDelete = false;
         let answerLost = false;
+        let renewed = false;
         for (; ; ) {
           await this.#pacer.awaitWriteTurn(ticket);
           const cached2 = key !== void 0 ? this.#cache?.get(key) : void 0;
-          const outcome = await this.#limit(() => this.#attempt(ticket, url2, body, cached2?.etag));
+          const { outcome, sent } = await this.#limit(() => this.#attempt(ticket, url2, body, cached2));
           attempts++;
-          const settled = this.#settle(ticket, outcome, key, cached2, retriedDelete);
+          const settled = this.#settle(ticket, outcome, key, cached2, sent, retriedDelete);
           if (settled !== void 0) return settled;
           answerLost ||= ticket.mutating && lostAnswer(outcome);
-          const fail = (status2, detail2, note, unusableAnswer = false) => new ForgeError({
-            method,
-            path,
-            status: status2,
-            detail: detail2,
-            attempts,
-            mayHaveBeenApplied: answerLost,
-            unusableAnswer,
-            ...note !== void 0 ? { note } : attempts > 1 ? { note: `after ${attempts} attempts` } : {}
-          });
+          const fail2 = (status2, detail2, note, unusableAnswer = false) => {
+            const said = note ?? (attempts > 1 ? `after ${attempts} attempts` : void 0);
+            const hidden = status2 === 404 ? this.#hiddenNote(path) : void 0;
+            const notes = [said, hidden].filter((part) => part !== void 0).join("; ");
+            return new ForgeError({
+              method,
+              path,
+              status: status2,
+              detail: detail2,
+              attempts,
+              mayHaveBeenApplied: answerLost,
+              unusableAnswer,
+              ...notes !== "" ? { note: notes } : {}
+            });
+          };
           if (outcome.kind === "refused") {
-            throw fail(outcome.status, outcome.detail, void 0, outcome.unusableAnswer);
+            throw fail2(outcome.status, outcome.detail, void 0, outcome.unusableAnswer);
           }
           let retryAfter;
           let status = 0;
@@ -32445,30 +32652,35 @@ var init_client = __esm({
             const { headers, data } = outcome;
             status = outcome.status;
             detail = serviceMessage(status, data);
+            if (status === 401 && !renewed && await this.#auth.renew(sent)) {
+              renewed = true;
+              this.#onEvent({ type: "reauthenticated", method, path });
+              continue;
+            }
             const now = this.#clock.now();
             const throttle = throttleOf(status, headers, detail, now, SKEW_MS);
             if (throttle !== void 0) {
               if (throttles >= this.#retries.max) {
                 const throttled = `${throttles + 1} of them throttled`;
-                throw fail(status, detail, `gave up after ${attempts} attempts, ${throttled}`);
+                throw fail2(status, detail, `gave up after ${attempts} attempts, ${throttled}`);
               }
               throttles++;
               this.#pacer.holdAfter(ticket, throttle, status, throttles);
               continue;
             }
-            if (!mayRetry(method, { status })) throw fail(status, detail);
+            if (!mayRetry(method, { status })) throw fail2(status, detail);
             retryAfter = retryAfterMs(headers, now);
           } else {
             detail = outcome.failure.description;
-            if (!mayRetry(method, { transport: outcome.failure })) throw fail(status, detail);
+            if (!mayRetry(method, { transport: outcome.failure })) throw fail2(status, detail);
           }
           if (retries >= this.#retries.max) {
-            throw fail(status, detail, `gave up after ${attempts} attempts`);
+            throw fail2(status, detail, `gave up after ${attempts} attempts`);
           }
           const delayMs = Math.max(backoffDelay(retries, this.#retries, this.#random), retryAfter ?? 0);
           if (delayMs > this.#maxWaitMs) {
             const after = attempts > 1 ? ` after ${attempts} attempts` : "";
-            throw fail(
+            throw fail2(
               status,
               detail,
               `stopped${after}: the service asks to retry in ${Math.ceil(delayMs / 1e3)} s, beyond the maximum wait`
@@ -32486,25 +32698,27 @@ var init_client = __esm({
        * The answers that end a request successfully: a usable 2xx (cached when it has an ETag), 304,
        * 404 on a retried DELETE. A 2xx that cannot be used becomes a refusal.
        */
-      #settle(ticket, outcome, key, cached2, retriedDelete) {
+      #settle(ticket, outcome, key, cached2, sent, retriedDelete) {
         if (outcome.kind !== "response") return void 0;
-        const { status, headers, data } = outcome;
+        const { status, headers, data, raw: raw2 } = outcome;
         if (status >= 200 && status < 300) {
-          if (key !== void 0 && headers.etag !== void 0) {
-            this.#cache?.set(key, {
-              etag: headers.etag,
-              body: data,
-              ...headers.link !== void 0 ? { link: headers.link } : {}
-            });
+          if (key !== void 0 && headers.etag !== void 0 && raw2 !== void 0) {
+            this.#cache?.set(key, this.#entryOf(headers, headers.etag, raw2, sent));
           }
           return { status, data, headers, fromCache: false };
         }
         if (status === 304 && cached2 !== void 0) {
+          let body;
+          try {
+            body = JSON.parse(cached2.body.toString("utf8"));
+          } catch {
+            return void 0;
+          }
           this.#stats.notModified++;
           const link = headers.link ?? cached2.link;
           return {
             status,
-            data: cached2.body,
+            data: body,
             headers: { ...headers, ...link !== void 0 ? { link } : {} },
             fromCache: true
           };
@@ -32514,9 +32728,19 @@ var init_client = __esm({
         }
         return void 0;
       }
-      /** One attempt, inside a concurrency slot: wait for pacing, send, and record what came back. */
-      async #attempt(ticket, url2, body, etag) {
+      /**
+       * One attempt, inside a concurrency slot: wait for pacing and a credential, send, and record what
+       * came back, with the credential it was sent with.
+       */
+      async #attempt(ticket, url2, body, cached2) {
         await this.#pacer.admit(ticket);
+        let sent;
+        try {
+          sent = await this.#auth.authorization();
+        } catch (error62) {
+          this.#pacer.done(ticket, void 0, false);
+          throw error62;
+        }
         const started = this.#clock.now();
         this.#stats.requests++;
         const timeout = new AbortController();
@@ -32527,7 +32751,10 @@ var init_client = __esm({
           const response = await this.#octokit({
             method: ticket.method,
             url: literalUrl(url2),
-            headers: this.#headers(etag),
+            headers: {
+              ...sent !== void 0 ? { authorization: sent.reveal() } : {},
+              ...cached2 !== void 0 ? this.#conditions(cached2, sent) : {}
+            },
             ...body !== void 0 ? { data: revealSecrets(body) } : {},
             request: { signal }
           });
@@ -32549,26 +32776,86 @@ var init_client = __esm({
             path: ticket.path,
             status: outcome.status,
             ms: this.#clock.now() - started,
-            fromCache: outcome.status === 304 && etag !== void 0
+            fromCache: outcome.status === 304 && cached2 !== void 0
           });
         }
-        return outcome;
+        return { outcome, sent };
       }
       #record(ticket, outcome) {
         const report = outcome.kind === "response" ? reportedWindow(outcome.headers, this.#kind) : void 0;
         const spent = outcome.kind === "transport" ? !outcome.failure.refused : !(outcome.kind === "response" && outcome.status === 304);
         this.#pacer.done(ticket, report, spent);
       }
-      #headers(etag) {
+      /** The headers this client sends that GitHub's ETag hashes (it never sends a Cookie). */
+      #hashedHeaders(sent) {
         return {
-          ...this.#token !== void 0 ? { authorization: `Bearer ${this.#token.reveal()}` } : {},
-          ...etag !== void 0 ? { "if-none-match": etag } : {}
+          accept: this.#accept,
+          ...sent !== void 0 ? { authorization: sent.reveal() } : {}
         };
       }
-      /** Cache entries belong to one credential; the key holds a hash of it, never the token. */
+      /**
+       * The conditional headers for a stored answer: the validator GitHub would compute for this
+       * request's own headers over the stored body (so an entry outlives the token it was read with),
+       * or the stored ETag when the service's ETags are not GitHub's; and If-Modified-Since where the
+       * answer had a Last-Modified. A server that follows RFC 9110 §13.1.3 ignores the date when a
+       * validator is sent, so a 304 always comes from a validator made for this request.
+       */
+      #conditions(cached2, sent) {
+        const validator = cached2.scheme === "github" ? githubValidator(
+          this.#hashedHeaders(sent),
+          cached2.body,
+          cached2.vary,
+          cached2.etag.startsWith("W/")
+        ) : cached2.etag;
+        return {
+          "if-none-match": validator,
+          ...cached2.lastModified !== void 0 ? { "if-modified-since": cached2.lastModified } : {}
+        };
+      }
+      /** The entry stored for a 2xx answer; whether its ETag is GitHub's is checked against the body. */
+      #entryOf(headers, etag, raw2, sent) {
+        const vary = varyOf(headers.vary);
+        const github = sameTag(githubValidator(this.#hashedHeaders(sent), raw2, vary, false), etag);
+        return {
+          etag,
+          scheme: github ? "github" : "opaque",
+          body: raw2,
+          ...vary !== void 0 ? { vary } : {},
+          ...headers.link !== void 0 ? { link: headers.link } : {},
+          ...headers["last-modified"] !== void 0 ? { lastModified: headers["last-modified"] } : {}
+        };
+      }
+      /** What a 404 may mean when the credential covers only part of the service (an App installation). */
+      #hiddenNote(path) {
+        const credential = this.#auth.description;
+        if (credential === void 0) return void 0;
+        const repository3 = /^\/repos\/([^/?]+\/[^/?]+)/.exec(path)?.[1];
+        return repository3 !== void 0 ? `${credential} does not cover ${repository3}, or it does not exist` : `as ${credential}`;
+      }
+      /**
+       * Who the credential acts as, for cache keys: the App installation, or for a static token the
+       * account it belongs to, asked of the service once (`GET /user`), so a new token of the same user
+       * (a rotated personal token) finds the entries of the last. A token the service will not name
+       * (an installation token minted outside forgeplan, the Action's own GITHUB_TOKEN: `GET /user` is
+       * not for integrations) gets no entries: keyed by the token, they could only grow the cache by a
+       * copy per token and never be used by the next run.
+       */
       #identity() {
-        this.#tokenIdentity ??= this.#token !== void 0 ? sha256(`token:${this.#token.reveal()}`) : "anonymous";
-        return this.#tokenIdentity;
+        this.#identityOnce ??= (async () => {
+          const known = await this.#auth.identity();
+          if (known !== void 0) return known;
+          const path = this.#kind === "repository" ? "/user" : "/api/v4/user";
+          try {
+            const url2 = buildUrl(this.#base.href, path, void 0);
+            const me = (await this.#exchange("GET", url2, void 0, false)).data;
+            const name2 = isObject2(me) ? this.#kind === "repository" ? me.login : me.username : void 0;
+            if (typeof name2 === "string" && name2 !== "") return `user:${name2.toLowerCase()}`;
+          } catch (error62) {
+            if (!(error62 instanceof ForgeError)) throw error62;
+          }
+          return void 0;
+        })();
+        return this.#identityOnce;
       }
     };
   }
@@ -32628,6 +32915,10 @@ var init_context = __esm({
       }
       target;
       client;
+      /** Who reads, as a "not found" error names it: "the token", or the App installation. */
+      get credential() {
+        return this.client.credential ?? "the token";
+      }
       async getOrAbsent(path, shape, query) {
         try {
           const result = await this.client.getOrUndefined(path, query);
@@ -32674,9 +32965,9 @@ var init_context = __esm({
 });
 
 // src/resources/fingerprint.ts
-import { createHash as createHash2 } from "node:crypto";
+import { createHash as createHash3 } from "node:crypto";
 function fingerprint(value) {
-  return createHash2("sha256").update(stableJson(value)).digest("hex").slice(0, 16);
+  return createHash3("sha256").update(stableJson(value)).digest("hex").slice(0, 16);
 }
 function stableJson(value) {
   return JSON.stringify(value, (_key, inner) => {
@@ -33701,7 +33992,7 @@ async function planBranchProtection({
     return {
       ...base,
       error: changeError(
-        read2.detail === "Branch not found" ? `branch '${branch3}' does not exist in ${scope}` : `repository ${scope} was not found (or the token cannot see it)`,
+        read2.detail === "Branch not found" ? `branch '${branch3}' does not exist in ${scope}` : `repository ${scope} was not found (or ${reader.credential} cannot see it)`,
         "GET",
         path,
         404
@@ -34143,7 +34434,7 @@ function invitationFindings(invitation4, policy, now) {
   }
   const created = invitation4.created_at ? Date.parse(invitation4.created_at) : Number.NaN;
   if (policy.max_age_days !== void 0 && Number.isFinite(created)) {
-    const ageDays = Math.floor((now - created) / DAY_MS);
+    const ageDays = Math.floor((now - created) / DAY_MS2);
     if (ageDays > policy.max_age_days) {
       findings.push(
         `open for ${ageDays} days (created ${invitation4.created_at}), more than max_age_days ${policy.max_age_days}`
@@ -34183,7 +34474,7 @@ async function auditInvitations(reader, repo, policy, now) {
     };
   });
 }
-var invitations, account, readInvitation, DAY_MS, invitation;
+var invitations, account, readInvitation, DAY_MS2, invitation;
 var init_invitation = __esm({
   "src/resources/invitation.ts"() {
     "use strict";
@@ -34208,7 +34499,7 @@ var init_invitation = __esm({
       created_at: string2().optional(),
       expired: boolean2().optional()
     });
-    DAY_MS = 864e5;
+    DAY_MS2 = 864e5;
     invitation = {
       name: "invitation",
       repository: {
@@ -34597,7 +34888,7 @@ async function planWebhooks({
   const listed = await reader.list(path, void 0, { name: "webhooks", schema: readHook });
   if (listed.kind !== "found") {
     const error62 = listed.kind === "error" ? listed.error : changeError(
-      `repository ${scope} was not found (or the token cannot see it)`,
+      `repository ${scope} was not found (or ${reader.credential} cannot see it)`,
       "GET",
       path,
       404
@@ -35717,6 +36008,231 @@ var init_output = __esm({
   }
 });
 
+// src/forge/app-jwt.ts
+import { createPrivateKey, sign } from "node:crypto";
+function base64url3(data) {
+  return Buffer.from(data).toString("base64url");
+}
+function signAppJwt(appId, key, nowMs) {
+  const now = Math.floor(nowMs / 1e3);
+  const header = base64url3(JSON.stringify({ alg: "RS256", typ: "JWT" }));
+  const payload = base64url3(
+    JSON.stringify({ iat: now - JWT_BACKDATE_S, exp: now + JWT_LIFETIME_S, iss: appId })
+  );
+  const signature = sign("sha256", Buffer.from(`${header}.${payload}`), key);
+  return new Secret(`${header}.${payload}.${base64url3(signature)}`, `JWT of App ${appId}`);
+}
+function appPrivateKey(pem) {
+  let key;
+  try {
+    key = createPrivateKey(pem.reveal().replace(/\\n/g, "\n"));
+  } catch {
+    throw new Error(`${pem.source} does not hold a PEM private key`);
+  }
+  if (key.asymmetricKeyType !== "rsa") {
+    throw new Error(
+      `${pem.source} holds a ${key.asymmetricKeyType} key; GitHub Apps sign with RSA`
+    );
+  }
+  return key;
+}
+var JWT_BACKDATE_S, JWT_LIFETIME_S;
+var init_app_jwt = __esm({
+  "src/forge/app-jwt.ts"() {
+    "use strict";
+    init_secret();
+    JWT_BACKDATE_S = 60;
+    JWT_LIFETIME_S = 540;
+  }
+});
+
+// src/forge/app-auth.ts
+function isTransient(answer) {
+  return "failure" in answer ? answer.transient : answer.status >= 500;
+}
+var MAX_REFRESH_MARGIN_MS, EXCHANGE_ATTEMPTS, AppInstallationAuth;
+var init_app_auth = __esm({
+  "src/forge/app-auth.ts"() {
+    "use strict";
+    init_secret();
+    init_app_jwt();
+    init_errors4();
+    MAX_REFRESH_MARGIN_MS = 5 * 6e4;
+    EXCHANGE_ATTEMPTS = 3;
+    AppInstallationAuth = class {
+      #options;
+      #installationId;
+      #token;
+      #refreshing;
+      constructor(options) {
+        if (options.installationId === void 0 && options.owner === void 0) {
+          throw new Error(
+            "an App installation needs an installation id or the owner it is installed on"
+          );
+        }
+        this.#options = options;
+        this.#installationId = options.installationId;
+      }
+      get description() {
+        const { appId, owner } = this.#options;
+        const installation2 = this.#installationId !== void 0 ? `installation ${this.#installationId}` : "installation";
+        return `${installation2} of App ${appId}${owner !== void 0 ? ` on ${owner}` : ""}`;
+      }
+      async authorization() {
+        const token = this.#token;
+        if (token !== void 0 && this.#options.clock.now() < token.refreshAt) return token.header;
+        return (await this.#refresh()).header;
+      }
+      async renew(sent) {
+        if (sent === void 0) return false;
+        if (this.#token !== void 0 && this.#token.header !== sent) return true;
+        if (this.#refreshing === void 0) this.#token = void 0;
+        return (await this.#refresh()).header !== sent;
+      }
+      async identity() {
+        return `app:${this.#options.appId}/installation:${await this.#installation()}`;
+      }
+      #refresh() {
+        this.#refreshing ??= this.#mint().finally(() => {
+          this.#refreshing = void 0;
+        });
+        return this.#refreshing;
+      }
+      async #mint() {
+        const installation2 = await this.#installation();
+        const path = `/app/installations/${installation2}/access_tokens`;
+        const answer = await this.#send("POST", path, false);
+        const received = this.#options.clock.now();
+        const data = answer.data;
+        const expiresAt = typeof data?.expires_at === "string" ? Date.parse(data.expires_at) : NaN;
+        if (typeof data?.token !== "string" || data.token === "" || !(expiresAt > received)) {
+          throw new ForgeError({
+            method: "POST",
+            path,
+            status: answer.status,
+            detail: "a body without a token and a future expires_at",
+            unusableAnswer: true
+          });
+        }
+        const margin = Math.min(MAX_REFRESH_MARGIN_MS, (expiresAt - received) / 4);
+        this.#options.onSecret?.(data.token, this.description);
+        const token = {
+          header: new Secret(`Bearer ${data.token}`, this.description),
+          expiresAt,
+          refreshAt: expiresAt - margin
+        };
+        this.#token = token;
+        this.#options.onToken?.(expiresAt);
+        return token;
+      }
+      /** The installation id: given, or found on the owner (organization first, then user). */
+      async #installation() {
+        if (this.#installationId !== void 0) return this.#installationId;
+        const owner = encodeURIComponent(this.#options.owner ?? "");
+        for (const path of [`/orgs/${owner}/installation`, `/users/${owner}/installation`]) {
+          const answer = await this.#send("GET", path, true);
+          if (answer.status === 404) continue;
+          const id = answer.data?.id;
+          if (!(typeof id === "number" && Number.isInteger(id) && id > 0)) {
+            throw new ForgeError({
+              method: "GET",
+              path,
+              status: answer.status,
+              detail: "a body without an installation id",
+              unusableAnswer: true
+            });
+          }
+          this.#installationId = id;
+          return id;
+        }
+        throw new ForgeError({
+          method: "GET",
+          path: `/users/${owner}/installation`,
+          status: 404,
+          detail: `App ${this.#options.appId} is not installed on ${this.#options.owner}`
+        });
+      }
+      /**
+       * One App request, signed with a fresh JWT, repeated while it fails on the way (creating a
+       * token twice is harmless: the first is never used). For a look-up (`lookUp`), a 404 is an
+       * answer, so the next place can be tried; every other failure throws.
+       */
+      async #send(method, path, lookUp) {
+        const { appId, privateKey, request: request2, clock } = this.#options;
+        const once = () => {
+          const jwt2 = signAppJwt(appId, privateKey, clock.now());
+          this.#options.onSecret?.(jwt2.reveal(), `the JWT of App ${appId}`);
+          return request2(method, path, jwt2);
+        };
+        let answer = await once();
+        for (let attempt = 1; attempt < EXCHANGE_ATTEMPTS && isTransient(answer); attempt++) {
+          await clock.sleep(500 * attempt);
+          answer = await once();
+        }
+        const fail2 = (status, detail) => new ForgeError({ method, path, status, detail, note: `signed as App ${appId}` });
+        if ("failure" in answer) throw fail2(0, answer.failure);
+        if (answer.status >= 200 && answer.status < 300) return answer;
+        if (answer.status === 404 && lookUp) return answer;
+        throw fail2(answer.status, serviceMessage(answer.status, answer.data));
+      }
+    };
+  }
+});
+
+// src/forge/app-request.ts
+function createAppRequest(options) {
+  const send = request.defaults({
+    baseUrl: options.baseUrl.replace(/\/+$/, ""),
+    headers: {
+      accept: "application/vnd.github+json",
+      "user-agent": options.userAgent,
+      "x-github-api-version": "2022-11-28"
+    },
+    request: { fetch: createHttpFetch(2), log: silentLog2 }
+  });
+  const timeoutMs = options.timeoutMs ?? CLIENT_DEFAULTS.timeoutMs;
+  return async (method, path, authorization) => {
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = options.signal !== void 0 ? AbortSignal.any([timeout, options.signal]) : timeout;
+    try {
+      const response = await send({
+        method,
+        url: path,
+        headers: { authorization: authorization.reveal() },
+        request: { signal }
+      });
+      return { status: response.status, data: response.data };
+    } catch (error62) {
+      if (options.signal?.aborted) throw options.signal.reason;
+      const outcome = fromThrown(error62);
+      if (outcome.kind === "response") return { status: outcome.status, data: outcome.data };
+      if (outcome.kind === "refused") {
+        return { status: 0, failure: outcome.detail, transient: false };
+      }
+      return {
+        status: 0,
+        failure: timeout.aborted ? `timed out after ${timeoutMs} ms` : outcome.failure.description,
+        transient: outcome.failure.transient
+      };
+    }
+  };
+}
+var silentLog2;
+var init_app_request = __esm({
+  "src/forge/app-request.ts"() {
+    "use strict";
+    init_dist_bundle2();
+    init_defaults();
+    init_http_fetch();
+    init_outcome();
+    silentLog2 = { debug: () => {
+    }, info: () => {
+    }, warn: () => {
+    }, error: () => {
+    } };
+  }
+});
+
 // src/cli/duration.ts
 function parseDuration(command2, flag, value) {
   if (value === void 0) return void 0;
@@ -36170,6 +36686,83 @@ var init_faults = __esm({
         return KINDS2[Math.floor(this.#random() * KINDS2.length)];
       }
     };
+  }
+});
+
+// src/sandbox/build-apps.ts
+import { createPublicKey } from "node:crypto";
+function appFromSeed(seed, owner, index, problem) {
+  let publicKey;
+  if (seed.public_key !== void 0) {
+    try {
+      publicKey = createPublicKey(seed.public_key);
+    } catch {
+      problem(["apps", index, "public_key"], "expected a PEM public key");
+    }
+    if (publicKey.asymmetricKeyType !== "rsa") {
+      problem(["apps", index, "public_key"], "GitHub Apps sign with RSA keys");
+    }
+  }
+  const { public_key: _key, installations: _installations, ...fields } = seed;
+  return { ...fields, owner, publicKey, installations: /* @__PURE__ */ new Map() };
+}
+function buildInstallations(world, seed, problem) {
+  seed.apps.forEach((appSeed, index) => {
+    const app3 = world.appsById.get(appSeed.id);
+    if (app3 === void 0) return;
+    appSeed.installations.forEach((entry, at) => {
+      const path = ["apps", index, "installations", at];
+      if (world.installations.has(entry.id)) {
+        problem([...path, "id"], `installation id ${entry.id} is used twice`);
+      }
+      const account2 = world.account(entry.account);
+      if (account2 === void 0 || account2.type === "Bot") {
+        problem([...path, "account"], `unknown account '${entry.account}'`);
+      }
+      const repositories = /* @__PURE__ */ new Set();
+      entry.repositories.forEach((fullName, position) => {
+        const [owner = "", name2 = ""] = fullName.split("/");
+        const repo = world.repository(owner, name2);
+        if (repo === void 0 || repo.owner.id !== account2.id) {
+          problem(
+            [...path, "repositories", position],
+            `'${fullName}' is not a repository of ${account2.login}`
+          );
+        }
+        repositories.add(repo.id);
+      });
+      const installation2 = {
+        id: entry.id,
+        app: app3,
+        account: account2,
+        repositorySelection: entry.repository_selection,
+        repositories,
+        // Every installation can read metadata (GitHub grants it to every App).
+        permissions: { ...entry.permissions, metadata: entry.permissions.metadata ?? "read" },
+        created_at: entry.created_at,
+        bot: botOf(app3)
+      };
+      installation2.bot.installation = installation2;
+      app3.installations.set(entry.id, installation2);
+      world.installations.set(entry.id, installation2);
+    });
+  });
+}
+function botOf(app3) {
+  return {
+    login: `${app3.slug}[bot]`,
+    id: BOT_ID_BASE + app3.id,
+    name: null,
+    email: null,
+    type: "Bot",
+    site_admin: false
+  };
+}
+var BOT_ID_BASE;
+var init_build_apps = __esm({
+  "src/sandbox/build-apps.ts"() {
+    "use strict";
+    BOT_ID_BASE = 9e8;
   }
 });
 
@@ -37412,9 +38005,13 @@ var init_protection = __esm({
 });
 
 // src/sandbox/world.ts
-import { createHash as createHash3 } from "node:crypto";
+import { createHash as createHash4 } from "node:crypto";
 function branchSha(fullName, branch3) {
-  return createHash3("sha1").update(`${fullName}@${branch3}`).digest("hex");
+  return createHash4("sha1").update(`${fullName}@${branch3}`).digest("hex");
+}
+function covers(installation2, repo) {
+  if (repo.owner.id !== installation2.account.id) return false;
+  return installation2.repositorySelection === "all" || installation2.repositories.has(repo.id);
 }
 var PERMISSION_LEVEL, ROLE_LEVEL, World;
 var init_world = __esm({
@@ -37444,6 +38041,9 @@ var init_world = __esm({
       organizations = /* @__PURE__ */ new Map();
       apps = /* @__PURE__ */ new Map();
       appsById = /* @__PURE__ */ new Map();
+      installations = /* @__PURE__ */ new Map();
+      /** Issued installation tokens, expired ones included until the next token is issued. */
+      installationTokens = /* @__PURE__ */ new Map();
       repositories = /* @__PURE__ */ new Map();
       /** Repositories by owner login, in seed order, for the listing endpoints. */
       repositoriesByOwner = /* @__PURE__ */ new Map();
@@ -37480,6 +38080,9 @@ var init_world = __esm({
       }
       permission(repo, user2) {
         if (user2 === null) return repo.private ? "none" : "pull";
+        if (user2.installation !== void 0) {
+          return covers(user2.installation, repo) ? "admin" : repo.private ? "none" : "pull";
+        }
         if (repo.owner.id === user2.id || user2.site_admin) return "admin";
         let best = repo.private ? "none" : "pull";
         const raise = (candidate) => {
@@ -37493,6 +38096,14 @@ var init_world = __esm({
         }
         raise(repo.collaborators.get(user2.id));
         return best;
+      }
+      /**
+       * Whether a caller may administer an organization: an owner, a site admin, or an installation on
+       * it (whose App permissions the request pipeline checks per operation).
+       */
+      administers(org, user2) {
+        if (user2.installation !== void 0) return user2.installation.account.id === org.account.id;
+        return org.owners.has(user2.id) || user2.site_admin;
       }
       can(repo, user2, needed) {
         return PERMISSION_LEVEL[this.permission(repo, user2)] >= PERMISSION_LEVEL[needed];
@@ -37539,6 +38150,9 @@ var init_world = __esm({
 // src/sandbox/build-world.ts
 function check2(condition, path, message) {
   if (!condition) throw new SeedProblem(path, message);
+}
+function fail(path, message) {
+  throw new SeedProblem(path, message);
 }
 function maxOf(values) {
   let max = 0;
@@ -37844,7 +38458,7 @@ function buildWorld(seed) {
       ["apps", index, "id"],
       `app id ${appSeed.id} is used twice`
     );
-    const value = { ...appSeed, owner };
+    const value = appFromSeed(appSeed, owner, index, fail);
     world.apps.set(appSeed.slug, value);
     world.appsById.set(appSeed.id, value);
   });
@@ -37879,6 +38493,7 @@ function buildWorld(seed) {
   });
   world.nextId.hook = maxOf(hookIds) + 1;
   applyProtections(world, seed);
+  buildInstallations(world, seed, fail);
   seed.gists.forEach((gistSeed, index) => {
     const owner = world.account(gistSeed.owner);
     check2(owner?.type === "User", ["gists", index, "owner"], `unknown user '${gistSeed.owner}'`);
@@ -37922,6 +38537,7 @@ var SeedProblem;
 var init_build_world = __esm({
   "src/sandbox/build-world.ts"() {
     "use strict";
+    init_build_apps();
     init_hook_config();
     init_protection();
     init_world();
@@ -37936,7 +38552,7 @@ var init_build_world = __esm({
 });
 
 // src/sandbox/seed-schema.ts
-var login, timestamp, repoPermission, groupRole, protection, hook2, invitation3, branch2, repository2, user, team2, organization, app2, gistFile, gist2, migration2, epic2, group2, board3, project2, epicRef, epicLink3, worldSeedSchema;
+var login, timestamp, repoPermission, groupRole, protection, hook2, invitation3, branch2, repository2, user, team2, organization, installation, app2, gistFile, gist2, migration2, epic2, group2, board3, project2, epicRef, epicLink3, worldSeedSchema;
 var init_seed_schema = __esm({
   "src/sandbox/seed-schema.ts"() {
     "use strict";
@@ -38018,6 +38634,16 @@ var init_seed_schema = __esm({
       base_permission: external_exports.enum(["none", "pull", "triage", "push", "maintain", "admin"]).default("pull"),
       teams: external_exports.array(team2).default([])
     });
+    installation = external_exports.strictObject({
+      id: external_exports.number().int().positive(),
+      account: login,
+      repository_selection: external_exports.enum(["all", "selected"]).default("all"),
+      /** With `selected`: the repositories (OWNER/NAME, of `account`) the installation covers. */
+      repositories: external_exports.array(external_exports.string()).default([]),
+      /** App permission → read | write, e.g. { administration: write, repository_hooks: read }; metadata is always read. */
+      permissions: external_exports.record(external_exports.string(), external_exports.enum(["read", "write"])).default({}),
+      created_at: timestamp.default("2026-01-02T09:00:00Z")
+    });
     app2 = external_exports.strictObject({
       id: external_exports.number().int().positive(),
       slug: external_exports.string().regex(/^[a-z0-9-]+$/, "expected an app slug"),
@@ -38025,7 +38651,10 @@ var init_seed_schema = __esm({
       owner: login,
       description: external_exports.string().nullable().default(null),
       events: external_exports.array(external_exports.string()).default([]),
-      created_at: timestamp.default("2026-01-02T09:00:00Z")
+      created_at: timestamp.default("2026-01-02T09:00:00Z"),
+      /** The public half of the App's key (PEM): JWTs signed with its private key authenticate as it. */
+      public_key: external_exports.string().optional(),
+      installations: external_exports.array(installation).default([])
     });
     gistFile = external_exports.union([
       external_exports.string(),
@@ -38535,7 +39164,7 @@ function orgMigration(ctx) {
   const id = idParam(ctx.params.id);
   const found = id === void 0 ? void 0 : ctx.world.migrations.get(id);
   if (!org || !found || found.owner.id !== org.account.id) throw notFound();
-  if (!org.owners.has(caller.id) && !caller.site_admin) throw notFound();
+  if (!ctx.world.administers(org, caller)) throw notFound();
   return found;
 }
 function excluded(ctx) {
@@ -38617,6 +39246,220 @@ var init_routes_account = __esm({
         handler: (ctx) => migrationRepositories(ctx, orgMigration(ctx))
       }
     ];
+  }
+});
+
+// src/sandbox/credentials.ts
+import { randomBytes as randomBytes2, verify } from "node:crypto";
+function authenticate(req, family, world, now) {
+  let token;
+  const header = req.headers.authorization;
+  if (header !== void 0) {
+    const match = /^(?:bearer|token)\s+(\S+)\s*$/i.exec(header);
+    token = match ? match[1] : header;
+  } else if (family === "gitlab" && typeof req.headers["private-token"] === "string") {
+    token = req.headers["private-token"];
+  }
+  if (token === void 0) return { kind: "anonymous" };
+  const user2 = world.tokens.get(token);
+  if (user2 !== void 0) return { kind: "user", account: user2, rateKey: `token:${token}` };
+  const issued = world.installationTokens.get(token);
+  if (issued !== void 0 && family === "github") {
+    if (issued.expiresAt <= now) return { kind: "refused", message: "Bad credentials" };
+    const { installation: installation2 } = issued;
+    return {
+      kind: "installation",
+      installation: installation2,
+      account: installation2.bot,
+      // GitHub's budget of an installation is the installation's, whichever of its tokens is used.
+      rateKey: `installation:${installation2.id}`
+    };
+  }
+  if (family === "github" && token.split(".").length === 3) return appFromJwt(token, world, now);
+  return { kind: "refused", message: "Bad credentials" };
+}
+function appFromJwt(token, world, now) {
+  const refused = (message) => ({ kind: "refused", message });
+  const [encodedHeader = "", encodedPayload = "", signature = ""] = token.split(".");
+  const header = decodeJson(encodedHeader);
+  const payload = decodeJson(encodedPayload);
+  if (header?.alg !== "RS256" || payload === void 0) return refused(UNDECODABLE);
+  const app3 = world.appsById.get(Number(payload.iss));
+  if (app3?.publicKey === void 0) return refused(UNDECODABLE);
+  const signed = verify(
+    "sha256",
+    Buffer.from(`${encodedHeader}.${encodedPayload}`),
+    app3.publicKey,
+    Buffer.from(signature, "base64url")
+  );
+  if (!signed) return refused(UNDECODABLE);
+  const seconds = Math.floor(now / 1e3);
+  const { iat, exp } = payload;
+  if (!Number.isInteger(iat) || iat > seconds) return refused(IAT_INVALID);
+  if (typeof exp !== "number" || exp <= seconds) return refused(EXPIRED);
+  if (exp > seconds + MAX_JWT_AHEAD_S) return refused(EXP_TOO_FAR);
+  return { kind: "app", app: app3, rateKey: `app:${app3.id}` };
+}
+function decodeJson(part) {
+  try {
+    const value = JSON.parse(Buffer.from(part, "base64url").toString("utf8"));
+    return typeof value === "object" && value !== null && !Array.isArray(value) ? value : void 0;
+  } catch {
+    return void 0;
+  }
+}
+function issueInstallationToken(world, installation2, now, ttlSeconds) {
+  for (const [token2, issued] of world.installationTokens) {
+    if (issued.expiresAt <= now) world.installationTokens.delete(token2);
+  }
+  const token = `ghs_${randomBytes2(18).toString("hex")}`;
+  const expiresAt = (Math.floor(now / 1e3) + ttlSeconds) * 1e3;
+  world.installationTokens.set(token, { installation: installation2, expiresAt });
+  return { token, expiresAt };
+}
+var MAX_JWT_AHEAD_S, UNDECODABLE, EXP_TOO_FAR, EXPIRED, IAT_INVALID;
+var init_credentials = __esm({
+  "src/sandbox/credentials.ts"() {
+    "use strict";
+    MAX_JWT_AHEAD_S = 600;
+    UNDECODABLE = "A JSON web token could not be decoded";
+    EXP_TOO_FAR = "'Expiration time' claim ('exp') is too far in the future";
+    EXPIRED = "'Expiration time' claim ('exp') must be a numeric value representing the future time at which the assertion expires";
+    IAT_INVALID = "'Issued at' claim ('iat') must be an Integer representing the time that the assertion was issued";
+  }
+});
+
+// src/sandbox/routes-apps.ts
+function requireApp(ctx) {
+  if (ctx.app === null) {
+    throw new HttpError({
+      status: 401,
+      body: { message: "A JSON web token could not be decoded", documentation_url: DOCS }
+    });
+  }
+  return ctx.app;
+}
+function installationShape(base, value) {
+  return {
+    id: value.id,
+    account: simpleUser(base, value.account),
+    repository_selection: value.repositorySelection,
+    access_tokens_url: `${base}/app/installations/${value.id}/access_tokens`,
+    repositories_url: `${base}/installation/repositories`,
+    html_url: `${base}/settings/installations/${value.id}`,
+    app_id: value.app.id,
+    app_slug: value.app.slug,
+    target_id: value.account.id,
+    target_type: value.account.type,
+    permissions: value.permissions,
+    events: value.app.events,
+    created_at: value.created_at,
+    updated_at: value.created_at,
+    single_file_name: null,
+    has_multiple_single_files: false,
+    single_file_paths: [],
+    suspended_by: null,
+    suspended_at: null
+  };
+}
+function installationOn(app3, account2) {
+  for (const installation2 of app3.installations.values()) {
+    if (installation2.account.id === account2?.id) return installation2;
+  }
+  throw notFound();
+}
+function appRoutes(options) {
+  return [
+    {
+      method: "GET",
+      pattern: "/app",
+      handler: (ctx) => {
+        const app3 = requireApp(ctx);
+        return ok({ ...app(ctx.base, app3), installations_count: app3.installations.size });
+      }
+    },
+    {
+      method: "GET",
+      pattern: "/app/installations/:id",
+      handler: (ctx) => {
+        const installation2 = requireApp(ctx).installations.get(idParam(ctx.params.id) ?? 0);
+        if (installation2 === void 0) throw notFound();
+        return ok(installationShape(ctx.base, installation2));
+      }
+    },
+    {
+      method: "POST",
+      pattern: "/app/installations/:id/access_tokens",
+      handler: (ctx) => {
+        const installation2 = requireApp(ctx).installations.get(idParam(ctx.params.id) ?? 0);
+        if (installation2 === void 0) throw notFound();
+        const body = ctx.json();
+        const narrowing = ["repositories", "repository_ids", "permissions"].filter(
+          (key) => body[key] !== void 0
+        );
+        if (narrowing.length > 0) {
+          throw ctx.invalid(
+            [
+              `the sandbox issues tokens for the whole installation; ${narrowing.join(", ")} cannot narrow them`
+            ],
+            "InstallationAccessToken"
+          );
+        }
+        const issued = issueInstallationToken(
+          ctx.world,
+          installation2,
+          ctx.now(),
+          options.tokenTtlSeconds
+        );
+        options.stats.installation_tokens_issued++;
+        return ok(
+          {
+            token: issued.token,
+            expires_at: isoTime(issued.expiresAt),
+            permissions: installation2.permissions,
+            repository_selection: installation2.repositorySelection
+          },
+          201
+        );
+      }
+    },
+    {
+      method: "GET",
+      pattern: "/orgs/:org/installation",
+      handler: (ctx) => {
+        const org = ctx.world.organizations.get((ctx.params.org ?? "").toLowerCase());
+        return ok(installationShape(ctx.base, installationOn(requireApp(ctx), org?.account)));
+      }
+    },
+    {
+      method: "GET",
+      pattern: "/users/:user/installation",
+      handler: (ctx) => {
+        const account2 = ctx.world.account(ctx.params.user ?? "");
+        return ok(installationShape(ctx.base, installationOn(requireApp(ctx), account2)));
+      }
+    },
+    {
+      method: "GET",
+      pattern: "/repos/:owner/:repo/installation",
+      handler: (ctx) => {
+        const app3 = requireApp(ctx);
+        const repo = ctx.world.repository(ctx.params.owner ?? "", ctx.params.repo ?? "");
+        const installation2 = installationOn(app3, repo?.owner);
+        if (repo === void 0 || installation2.repositorySelection === "selected" && !installation2.repositories.has(repo.id)) {
+          throw notFound();
+        }
+        return ok(installationShape(ctx.base, installation2));
+      }
+    }
+  ];
+}
+var init_routes_apps = __esm({
+  "src/sandbox/routes-apps.ts"() {
+    "use strict";
+    init_credentials();
+    init_http_support();
+    init_shapes();
   }
 });
 
@@ -39442,6 +40285,116 @@ var init_routes_repositories = __esm({
   }
 });
 
+// src/sandbox/conditional.ts
+import { createHash as createHash5 } from "node:crypto";
+function githubEtag(headers, body, weak) {
+  const hash2 = createHash5("sha256");
+  for (const name2 of HASHED_HEADERS) {
+    const value = headers[name2];
+    if (typeof value === "string") hash2.update(`${value}:`);
+  }
+  const tag = `"${hash2.update(body).digest("hex")}"`;
+  return weak ? `W/${tag}` : tag;
+}
+function gitlabEtag(body) {
+  return `"${createHash5("sha1").update(body).digest("hex")}"`;
+}
+function lastModifiedOf(pattern, body) {
+  if (pattern !== "/repos/:owner/:repo") return void 0;
+  const updated = body?.updated_at;
+  return typeof updated === "string" ? new Date(updated).toUTCString() : void 0;
+}
+function matchesEtag(header, etag) {
+  if (header === void 0) return false;
+  const bare = etag.replace(/^W\//, "");
+  return header.split(",").map((value) => value.trim().replace(/^W\//, "")).some((value) => value === bare || value === "*");
+}
+function notModifiedSince(header, lastModified) {
+  if (header === void 0) return false;
+  const since = Date.parse(header);
+  return Number.isFinite(since) && Date.parse(lastModified) <= since;
+}
+function conditionalReply(headers, family, pattern, reply) {
+  const text = JSON.stringify(reply.body);
+  const lastModified = lastModifiedOf(pattern, reply.body);
+  const etag = family === "github" ? githubEtag(headers, text, Array.isArray(reply.body)) : gitlabEtag(text);
+  const validators = {
+    ETag: etag,
+    ...family === "github" ? { Vary: VARY } : {},
+    ...lastModified !== void 0 ? { "Last-Modified": lastModified } : {}
+  };
+  const inm = headers["if-none-match"];
+  const unchanged = inm !== void 0 ? matchesEtag(inm, etag) : lastModified !== void 0 && notModifiedSince(headers["if-modified-since"], lastModified);
+  if (unchanged) return { status: 304, headers: { ...reply.headers, ...validators } };
+  return { ...reply, body: text, headers: { ...reply.headers, ...validators } };
+}
+var VARY, HASHED_HEADERS;
+var init_conditional = __esm({
+  "src/sandbox/conditional.ts"() {
+    "use strict";
+    VARY = "Accept, Authorization, Cookie, X-GitHub-OTP";
+    HASHED_HEADERS = ["accept", "authorization", "cookie"];
+  }
+});
+
+// src/sandbox/installation-access.ts
+function installationRefusal(installation2, method, match, world) {
+  const { pattern } = match.route;
+  if (match.route.free) return void 0;
+  const permission = PERMISSION_OF[pattern];
+  if (permission === void 0) return NOT_ACCESSIBLE;
+  const { owner, repo: name2, org } = match.params;
+  if (owner !== void 0 && name2 !== void 0) {
+    const repo = world.repository(owner, name2);
+    if (repo !== void 0 && !covers(installation2, repo)) {
+      if (repo.private) return NOT_FOUND;
+      if (permission !== "metadata") return NOT_ACCESSIBLE;
+    }
+  }
+  if (org !== void 0 && pattern.startsWith("/orgs/:org/migrations")) {
+    if (org.toLowerCase() !== installation2.account.login.toLowerCase()) return NOT_FOUND;
+  }
+  const level = installation2.permissions[permission];
+  const allowed = method === "GET" ? level !== void 0 : level === "write";
+  return allowed ? void 0 : NOT_ACCESSIBLE;
+}
+function appJwtRefusal(match) {
+  const { pattern, free } = match.route;
+  const appEndpoint = pattern === "/app" || pattern.startsWith("/app/") || pattern.endsWith("/installation");
+  return appEndpoint || free ? void 0 : NOT_ACCESSIBLE;
+}
+var PERMISSION_OF, NOT_ACCESSIBLE, NOT_FOUND;
+var init_installation_access = __esm({
+  "src/sandbox/installation-access.ts"() {
+    "use strict";
+    init_http_support();
+    init_world();
+    PERMISSION_OF = {
+      "/repos/:owner/:repo": "metadata",
+      "/repos/:owner/:repo/branches": "metadata",
+      "/repos/:owner/:repo/branches/*branch": "metadata",
+      "/repos/:owner/:repo/branches/*branch/protection": "administration",
+      "/repos/:owner/:repo/hooks": "repository_hooks",
+      "/repos/:owner/:repo/hooks/:id": "repository_hooks",
+      "/repos/:owner/:repo/invitations": "administration",
+      "/repos/:owner/:repo/invitations/:id": "administration",
+      "/repos/:owner/:repo/issues": "issues",
+      "/repos/:owner/:repo/issues/:number": "issues",
+      "/repos/:owner/:repo/issues/:number/comments": "issues",
+      "/repos/:owner/:repo/issues/comments/:id": "issues",
+      "/orgs/:org/repos": "metadata",
+      "/users/:user/repos": "metadata",
+      "/orgs/:org/migrations/:id": "organization_administration",
+      "/orgs/:org/migrations/:id/repositories": "organization_administration"
+    };
+    NOT_ACCESSIBLE = {
+      status: 403,
+      body: { message: "Resource not accessible by integration", documentation_url: DOCS }
+    };
+    NOT_FOUND = { status: 404, body: { message: "Not Found", documentation_url: DOCS } };
+  }
+});
+
 // src/sandbox/stats.ts
 function emptyStats() {
   return {
@@ -39451,6 +40404,7 @@ function emptyStats() {
     not_modified_responses: 0,
     server_errors_injected: 0,
     mutations_applied: 0,
+    installation_tokens_issued: 0,
     invalid_request_bodies: 0,
     requests_by_method: {},
     responses_by_status: {}
@@ -39466,18 +40420,6 @@ var init_stats = __esm({
 });
 
 // src/sandbox/server.ts
-import { createHash as createHash4 } from "node:crypto";
-function credentials(req, family, world) {
-  let token;
-  const header = req.headers.authorization;
-  if (header !== void 0) {
-    const match = /^(?:bearer|token)\s+(\S+)\s*$/i.exec(header);
-    token = match ? match[1] : header;
-  } else if (family === "gitlab" && typeof req.headers["private-token"] === "string") {
-    token = req.headers["private-token"];
-  }
-  return { token, caller: token === void 0 ? null : world.tokens.get(token) ?? null };
-}
 function readBody(req) {
   const declared = Number(req.headers["content-length"] ?? 0);
   if (declared > MAX_BODY_BYTES) {
@@ -39511,7 +40453,7 @@ function recordedBody(body) {
 function parseJson(bytes, family) {
   const text = bytes.toString("utf8");
   if (text.trim() === "") return {};
-  const fail = (message) => new HttpError({
+  const fail2 = (message) => new HttpError({
     status: 400,
     body: family === "gitlab" ? { message: `400 Bad request - ${message}` } : { message, documentation_url: DOCS }
   });
@@ -39519,10 +40461,10 @@ function parseJson(bytes, family) {
   try {
     value = JSON.parse(text);
   } catch {
-    throw fail("Problems parsing JSON");
+    throw fail2("Problems parsing JSON");
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw fail("Body should be a JSON object");
+    throw fail2("Body should be a JSON object");
   }
   return value;
 }
@@ -39532,13 +40474,6 @@ function decodePath(pathname) {
   } catch {
     return void 0;
   }
-}
-function etagOf(text) {
-  return `"${createHash4("sha1").update(text).digest("hex")}"`;
-}
-function matchesEtag(header, etag) {
-  if (header === void 0) return false;
-  return header.split(",").map((value) => value.trim().replace(/^W\//, "")).some((value) => value === etag || value === "*");
 }
 function secondaryReply(family, retryAfter) {
   const message = "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.";
@@ -39587,7 +40522,7 @@ function createRequestHandler(pipeline) {
     headers["Content-Length"] = String(Buffer.byteLength(text));
     res.writeHead(reply.status, headers).end(text);
   }
-  function dispatch(req, method, url2, match, bytes, caller, rateKey) {
+  function dispatch(req, method, url2, match, bytes, caller, app3, rateKey) {
     const family = match.route.family;
     const ctx = {
       method,
@@ -39596,6 +40531,7 @@ function createRequestHandler(pipeline) {
       params: match.params,
       query: url2.searchParams,
       caller,
+      app: app3,
       world,
       now: pipeline.now,
       rateOverview: () => limiter.overview(rateKey, caller === null),
@@ -39619,12 +40555,7 @@ function createRequestHandler(pipeline) {
       reply = error62.reply;
     }
     if (method !== "GET" || reply.status !== 200) return reply;
-    const text = JSON.stringify(reply.body);
-    const etag = etagOf(text);
-    if (matchesEtag(req.headers["if-none-match"], etag)) {
-      return { status: 304, headers: { ...reply.headers, ETag: etag } };
-    }
-    return { ...reply, body: text, headers: { ...reply.headers, ETag: etag } };
+    return conditionalReply(req.headers, family, match.route.pattern, reply);
   }
   async function handle(req, res) {
     const method = req.method === "HEAD" ? "GET" : req.method ?? "GET";
@@ -39637,9 +40568,11 @@ function createRequestHandler(pipeline) {
     stats.requests_total++;
     countInto(stats.requests_by_method, method);
     const family = url2.pathname.startsWith("/api/") ? "gitlab" : "github";
-    const { token, caller } = credentials(req, family, world);
-    const anonymous = caller === null;
-    const rateKey = caller ? `token:${token}` : `address:${req.socket.remoteAddress}`;
+    const principal2 = authenticate(req, family, world, pipeline.now());
+    const caller = principal2.kind === "user" || principal2.kind === "installation" ? principal2.account : null;
+    const app3 = principal2.kind === "app" ? principal2.app : null;
+    const anonymous = !("rateKey" in principal2);
+    const rateKey = "rateKey" in principal2 ? principal2.rateKey : `address:${req.socket.remoteAddress}`;
     const reply = (value) => send(res, value, rateKey, anonymous, family);
     const segments = decodePath(url2.pathname);
     const match = segments ? router.match(method, byName(segments, world)) : { methodMismatch: false };
@@ -39682,8 +40615,10 @@ function createRequestHandler(pipeline) {
         });
         return;
       }
-      if (token !== void 0 && caller === null) {
-        reply(unauthenticated(family, true));
+      if (principal2.kind === "refused") {
+        reply(
+          family === "gitlab" ? { status: 401, body: { message: "401 Unauthorized" } } : { status: 401, body: { message: principal2.message, documentation_url: DOCS } }
+        );
         return;
       }
       if (!route?.free) {
@@ -39698,7 +40633,7 @@ function createRequestHandler(pipeline) {
         }
         if (!limiter.take(rateKey, "core", anonymous)) {
           stats.rate_limited_responses++;
-          const who = caller ? `user ID ${caller.id}` : String(req.socket.remoteAddress);
+          const who = principal2.kind === "installation" ? `installation ID ${principal2.installation.id}` : caller ? `user ID ${caller.id}` : String(req.socket.remoteAddress);
           reply({
             status: 403,
             body: { message: `API rate limit exceeded for ${who}.`, documentation_url: DOCS }
@@ -39710,7 +40645,8 @@ function createRequestHandler(pipeline) {
         reply(notFoundReply(family, match.methodMismatch));
         return;
       }
-      const answer = dispatch(req, method, url2, match, body.bytes, caller, rateKey);
+      const refusal = principal2.kind === "installation" ? installationRefusal(principal2.installation, method, match, world) : principal2.kind === "app" ? appJwtRefusal(match) : void 0;
+      const answer = refusal ?? dispatch(req, method, url2, match, body.bytes, caller, app3, rateKey);
       if (answer.status === 304) {
         stats.not_modified_responses++;
         if (!match.route.free) limiter.refund(rateKey, "core");
@@ -39736,7 +40672,10 @@ var MAX_BODY_BYTES, sleep;
 var init_server = __esm({
   "src/sandbox/server.ts"() {
     "use strict";
+    init_conditional();
+    init_credentials();
     init_http_support();
+    init_installation_access();
     init_rate_limits();
     init_id_paths();
     init_request_rules();
@@ -39758,22 +40697,26 @@ __export(sandbox_exports, {
 });
 import { createServer } from "node:http";
 function checkOptions(options) {
-  const fail = (message) => {
+  const fail2 = (message) => {
     throw new RangeError(`sandbox: ${message}`);
   };
   const rate = options.failRate ?? 0;
-  if (!(rate >= 0 && rate <= 1)) fail(`failRate must be between 0 and 1, got ${rate}`);
+  if (!(rate >= 0 && rate <= 1)) fail2(`failRate must be between 0 and 1, got ${rate}`);
   const limits = {};
   for (const [category, limit] of Object.entries(options.rateLimits ?? {})) {
     if (!isCategory(category)) {
-      fail(`unknown rate-limit category '${category}' (known: ${CATEGORIES2.join(", ")})`);
+      fail2(`unknown rate-limit category '${category}' (known: ${CATEGORIES2.join(", ")})`);
     } else if (!Number.isInteger(limit) || limit < 0) {
-      fail(`rate limit of ${category} must be a whole number, got ${limit}`);
+      fail2(`rate limit of ${category} must be a whole number, got ${limit}`);
     } else limits[category] = limit;
+  }
+  const ttl = options.tokenTtlSeconds;
+  if (ttl !== void 0 && !(Number.isInteger(ttl) && ttl > 0)) {
+    fail2(`tokenTtlSeconds must be a positive whole number, got ${ttl}`);
   }
   const window = options.rateWindowSeconds;
   if (window !== void 0 && !(Number.isInteger(window) && window > 0)) {
-    fail(`rateWindowSeconds must be a positive whole number, got ${window}`);
+    fail2(`rateWindowSeconds must be a positive whole number, got ${window}`);
   }
   return limits;
 }
@@ -39795,6 +40738,7 @@ async function startSandbox(options = {}) {
         ...hookRoutes,
         ...issueRoutes,
         ...accountRoutes,
+        ...appRoutes({ tokenTtlSeconds: options.tokenTtlSeconds ?? 3600, stats }),
         ...planningRoutes
       ]),
       limiter: new RateLimiter(limits, options.rateWindowSeconds, now),
@@ -39841,6 +40785,7 @@ var init_sandbox = __esm({
     init_rate_limits();
     init_router();
     init_routes_account();
+    init_routes_apps();
     init_routes_hooks();
     init_routes_issues();
     init_routes_planning();
@@ -39857,6 +40802,7 @@ var init_sandbox = __esm({
 
 // src/cli/session.ts
 import { setMaxListeners } from "node:events";
+import { readFileSync as readFileSync5 } from "node:fs";
 import { resolve as resolve3 } from "node:path";
 function configPaths(flags) {
   return flags.config?.length ? flags.config : ["forgeplan.yaml"];
@@ -39947,10 +40893,11 @@ async function openSession(command2, flags, io, state, alsoUse = [], clientOptio
   const readers = /* @__PURE__ */ new Map();
   for (const target2 of state.targets) {
     if (!used.has(target2.name)) continue;
+    const baseUrl = sandboxUrl ?? target2.baseUrl;
     const client = new ForgeClient({
-      baseUrl: sandboxUrl ?? target2.baseUrl,
+      baseUrl,
       kind: target2.type,
-      token: againstSandbox ? new Secret(SANDBOX_ADMIN_TOKEN, "sandbox") : tokenOf(command2, target2),
+      ...credentialsOf(command2, io, target2, state, baseUrl, againstSandbox, signal),
       concurrency,
       writeIntervalMs,
       maxWaitMs,
@@ -40002,18 +40949,70 @@ function sessionSignal(parent) {
 function openCache(command2, io, dir, refresh) {
   let cache2;
   try {
-    cache2 = new DirectoryCache(resolve3(io.cwd, dir), io.redactor);
+    cache2 = new DirectoryCache(resolve3(io.cwd, dir), {
+      ...io.redactor ? { redactor: io.redactor } : {}
+    });
   } catch (error62) {
     const reason = error62 instanceof Error ? error62.message : String(error62);
     throw new CliError(`${command2}: cannot use --cache ${dir}: ${reason}`);
   }
   return refresh ? { get: () => void 0, set: (key, entry) => cache2.set(key, entry) } : cache2;
 }
-function tokenOf(command2, target2) {
-  if (target2.token) return target2.token;
+function credentialsOf(command2, io, target2, state, baseUrl, againstSandbox, signal) {
+  if (target2.app !== void 0) {
+    return { auth: appAuthOf(command2, io, target2, target2.app, state, baseUrl, signal) };
+  }
+  if (againstSandbox) return { token: new Secret(SANDBOX_ADMIN_TOKEN, "sandbox") };
+  if (target2.token) return { token: target2.token };
   throw new CliError(
     `${command2}: target '${target2.name}' needs a token in the environment variable ${target2.tokenEnv} (or run against the sandbox with --sandbox)`
   );
+}
+function appAuthOf(command2, io, target2, app3, state, baseUrl, signal) {
+  const fail2 = (why) => new CliError(`${command2}: target '${target2.name}': ${why}`);
+  let pem;
+  if ("file" in app3.privateKey) {
+    const file2 = resolve3(io.cwd, app3.privateKey.file);
+    try {
+      pem = new Secret(readFileSync5(file2, "utf8"), `the key file ${app3.privateKey.file}`);
+    } catch (error62) {
+      const code2 = error62.code;
+      throw fail2(
+        `cannot read the App's private key ${app3.privateKey.file}: ${code2 === "ENOENT" ? "no such file" : code2 ?? "unreadable"}`
+      );
+    }
+  } else if (app3.privateKey.value !== void 0) {
+    pem = app3.privateKey.value;
+  } else {
+    throw fail2(
+      `App ${app3.appId} needs its private key in the environment variable ${app3.privateKey.env}`
+    );
+  }
+  for (const line of pem.reveal().split(/\\n|\n/)) {
+    if (line.trim() !== "" && !line.startsWith("-----")) io.redactor?.add(line.trim(), pem.source);
+  }
+  let privateKey;
+  try {
+    privateKey = appPrivateKey(pem);
+  } catch (error62) {
+    throw fail2(error62.message);
+  }
+  const owners = new Set(
+    state.repositories.filter((entry) => entry.target === target2.name).map((entry) => entry.selector.owner.toLowerCase())
+  );
+  if (app3.installationId === void 0 && owners.size !== 1) {
+    throw fail2(
+      owners.size === 0 ? `App ${app3.appId} acts as one installation: set installation_id (no repository entry names the owner it is installed on)` : `App ${app3.appId} acts as one installation, on one account, but the target's repositories belong to ${[...owners].sort().join(", ")}: define one target per owner, or set installation_id`
+    );
+  }
+  return new AppInstallationAuth({
+    appId: app3.appId,
+    privateKey,
+    ...app3.installationId !== void 0 ? { installationId: app3.installationId } : { owner: [...owners][0] },
+    request: createAppRequest({ baseUrl, userAgent: "forgeplan", signal }),
+    clock: systemClock,
+    ...io.redactor ? { onSecret: io.redactor.add.bind(io.redactor) } : {}
+  });
 }
 var SANDBOX_ADMIN_TOKEN, connectionFlags;
 var init_session = __esm({
@@ -40024,6 +41023,9 @@ var init_session = __esm({
     init_secret();
     init_desired();
     init_client();
+    init_app_auth();
+    init_app_jwt();
+    init_app_request();
     init_context();
     init_args();
     init_duration();
@@ -40248,7 +41250,7 @@ var init_plan2 = __esm({
 });
 
 // src/engine/shard.ts
-import { createHash as createHash5 } from "node:crypto";
+import { createHash as createHash6 } from "node:crypto";
 function parseShard(text) {
   const match = /^\s*(\d{1,4})\s*\/\s*(\d{1,4})\s*$/.exec(text);
   if (match === null) throw new Error(`expects K/N such as 1/4, got '${text}'`);
@@ -40260,7 +41262,7 @@ function parseShard(text) {
   return { index, count: count2 };
 }
 function shardOf(key, count2) {
-  const hash2 = createHash5("sha256").update(key.toLowerCase()).digest();
+  const hash2 = createHash6("sha256").update(key.toLowerCase()).digest();
   return hash2.readUIntBE(0, 6) % count2 + 1;
 }
 function owns(shard, target2, scope) {
@@ -40323,7 +41325,7 @@ var init_shard = __esm({
 });
 
 // src/cli/sharding.ts
-import { readFileSync as readFileSync5 } from "node:fs";
+import { readFileSync as readFileSync6 } from "node:fs";
 import { resolve as resolve4 } from "node:path";
 function shardOption(command2, text) {
   if (text === void 0) return void 0;
@@ -40352,7 +41354,7 @@ function mergePlanFiles(command2, io, files) {
   }
   const sources = files.map((file2) => {
     try {
-      return { source: file2, text: readFileSync5(resolve4(io.cwd, file2), "utf8") };
+      return { source: file2, text: readFileSync6(resolve4(io.cwd, file2), "utf8") };
     } catch (error62) {
       const reason = error62.code ?? error62.message;
       throw new CliError(`${command2}: cannot read the plan ${file2}: ${reason}`);
@@ -40680,7 +41682,7 @@ __export(apply_exports, {
   apply: () => apply,
   verificationOf: () => verificationOf
 });
-import { readFileSync as readFileSync6 } from "node:fs";
+import { readFileSync as readFileSync7 } from "node:fs";
 import { resolve as resolve5 } from "node:path";
 function verificationOf(outcomes, replan) {
   const applied = new Set(
@@ -40706,7 +41708,7 @@ async function confirm(io, plan2, autoApprove) {
 function readSavedPlan(io, file2) {
   let text;
   try {
-    text = readFileSync6(resolve5(io.cwd, file2), "utf8");
+    text = readFileSync7(resolve5(io.cwd, file2), "utf8");
   } catch (error62) {
     const missing = error62.code === "ENOENT";
     throw new CliError(`apply: ${file2}: ${missing ? "no such file" : "cannot be read"}`);
@@ -41319,7 +42321,7 @@ var sandbox_exports2 = {};
 __export(sandbox_exports2, {
   sandbox: () => sandbox
 });
-import { isAbsolute, join as join3 } from "node:path";
+import { isAbsolute as isAbsolute2, join as join4 } from "node:path";
 function parseFailRate(value) {
   if (value === void 0) return void 0;
   const rate = Number(value);
@@ -41372,6 +42374,7 @@ options:
   --rate-window SECONDS  length of every rate-limit window
   --secondary-limit N    secondary limit: points a minute per endpoint and token (default 900;
                          a read costs 1, a write 5)
+  --token-ttl SECONDS    lifetime of GitHub App installation tokens (default 3600)
 `;
     sandbox = async (argv, io) => {
       const { values } = parseFlags("sandbox", argv, {
@@ -41384,6 +42387,7 @@ options:
         "rate-limit": { type: "string" },
         "rate-window": { type: "string" },
         "secondary-limit": { type: "string" },
+        "token-ttl": { type: "string" },
         help: { type: "boolean", short: "h" }
       });
       if (values.help) {
@@ -41396,14 +42400,15 @@ options:
       }
       const options = {
         port,
-        seed: values.seed === void 0 || isAbsolute(values.seed) ? values.seed : join3(io.cwd, values.seed),
+        seed: values.seed === void 0 || isAbsolute2(values.seed) ? values.seed : join4(io.cwd, values.seed),
         generate: parseCount("sandbox", "generate", values.generate),
         latencyMs: parseCount("sandbox", "latency", values.latency),
         failRate: parseFailRate(values["fail-rate"]),
         faultSeed: parseCount("sandbox", "fault-seed", values["fault-seed"]),
         rateLimits: parseRateLimits(values["rate-limit"]),
         rateWindowSeconds: positive2("rate-window", values["rate-window"]),
-        secondaryPointsPerMinute: positive2("secondary-limit", values["secondary-limit"])
+        secondaryPointsPerMinute: positive2("secondary-limit", values["secondary-limit"]),
+        tokenTtlSeconds: positive2("token-ttl", values["token-ttl"])
       };
       let running;
       try {
@@ -41434,14 +42439,14 @@ options:
 });
 
 // src/action/run.ts
-import { existsSync as existsSync2, mkdirSync as mkdirSync2, readdirSync as readdirSync2, readFileSync as readFileSync8, rmSync as rmSync2, statSync as statSync2 } from "node:fs";
+import { existsSync as existsSync2, mkdirSync as mkdirSync2, readdirSync as readdirSync3, readFileSync as readFileSync9, rmSync as rmSync2, statSync as statSync3 } from "node:fs";
 import { tmpdir } from "node:os";
-import { isAbsolute as isAbsolute2, join as join4, relative, resolve as resolve7 } from "node:path";
+import { isAbsolute as isAbsolute3, join as join5, relative, resolve as resolve7 } from "node:path";
 
 // src/cli/run.ts
 init_redact();
 init_io();
-import { readFileSync as readFileSync7 } from "node:fs";
+import { readFileSync as readFileSync8 } from "node:fs";
 var INTERRUPTED = 130;
 var commands = {
   validate: async () => (await Promise.resolve().then(() => (init_validate(), validate_exports))).validate,
@@ -41466,7 +42471,7 @@ commands:
 Run 'forgeplan <command> --help' for a command's options.
 `;
 function version2() {
-  const pkg = JSON.parse(readFileSync7(new URL("../../package.json", import.meta.url), "utf8"));
+  const pkg = JSON.parse(readFileSync8(new URL("../../package.json", import.meta.url), "utf8"));
   return pkg.version;
 }
 async function runCli(argv, outer) {
@@ -41534,7 +42539,7 @@ function raw(env, name2) {
   return value === void 0 || value === "" ? void 0 : value;
 }
 function tokenInputs(env) {
-  return ["github-token", "gitlab-token"].map((name2) => env[`INPUT_${name2.toUpperCase()}`]).filter((value) => value !== void 0 && value.trim() !== "");
+  return ["github-token", "gitlab-token", "private-key"].map((name2) => env[`INPUT_${name2.toUpperCase()}`]).filter((value) => value !== void 0 && value.trim() !== "");
 }
 function boolean4(env, name2) {
   const value = raw(env, name2);
@@ -41581,6 +42586,14 @@ function readInputs(env) {
   const writeInterval = raw(env, "write-interval");
   const githubToken = raw(env, "github-token");
   const gitlabToken = raw(env, "gitlab-token");
+  const appId = raw(env, "app-id");
+  const privateKey = raw(env, "private-key");
+  if (appId === void 0 !== (privateKey === void 0)) {
+    throw new InputError("inputs 'app-id' and 'private-key' go together: give both or neither");
+  }
+  if (appId !== void 0 && !/^[1-9][0-9]*$/.test(appId)) {
+    throw new InputError(`input 'app-id' must be the App's numeric id, got '${appId}'`);
+  }
   return {
     command: command2,
     config: list2(raw(env, "config") ?? "forgeplan.yaml"),
@@ -41594,7 +42607,8 @@ function readInputs(env) {
     ...cache2 !== void 0 ? { cache: cache2 } : {},
     ...reportIssue !== void 0 ? { reportIssue } : {},
     ...githubToken !== void 0 ? { githubToken } : {},
-    ...gitlabToken !== void 0 ? { gitlabToken } : {}
+    ...gitlabToken !== void 0 ? { gitlabToken } : {},
+    ...appId !== void 0 && privateKey !== void 0 ? { appId, privateKey } : {}
   };
 }
 
@@ -41602,7 +42616,7 @@ function readInputs(env) {
 init_sticky_comment();
 
 // src/action/workflow-commands.ts
-import { randomBytes as randomBytes2 } from "node:crypto";
+import { randomBytes as randomBytes3 } from "node:crypto";
 import { appendFileSync } from "node:fs";
 function escapeData(text) {
   return text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
@@ -41627,7 +42641,7 @@ function annotation(note) {
   );
 }
 function stopCommands() {
-  const token = randomBytes2(16).toString("hex");
+  const token = randomBytes3(16).toString("hex");
   return { open: `::stop-commands::${token}
 `, close: `::${token}::
 ` };
@@ -41635,7 +42649,7 @@ function stopCommands() {
 function outputBlock(name2, value) {
   let delimiter;
   do
-    delimiter = `ghadelimiter_${randomBytes2(12).toString("hex")}`;
+    delimiter = `ghadelimiter_${randomBytes3(12).toString("hex")}`;
   while (value.includes(delimiter));
   return `${name2}<<${delimiter}
 ${value}
@@ -41651,7 +42665,7 @@ var SUMMARY_LIMIT = 9e5;
 function pullRequestOf(env) {
   const path = env.GITHUB_EVENT_PATH;
   if (path === void 0 || !existsSync2(path)) return void 0;
-  const event = JSON.parse(readFileSync8(path, "utf8"));
+  const event = JSON.parse(readFileSync9(path, "utf8"));
   const number4 = event.pull_request?.number;
   if (typeof number4 !== "number") return void 0;
   const sha = event.pull_request?.head?.sha;
@@ -41666,6 +42680,8 @@ function cliEnvironment(env, inputs) {
     if (!key.startsWith("INPUT_")) result[key] = value;
   if (inputs.githubToken !== void 0) result.GITHUB_TOKEN = inputs.githubToken;
   if (inputs.gitlabToken !== void 0) result.GITLAB_TOKEN = inputs.gitlabToken;
+  if (inputs.appId !== void 0) result.GITHUB_APP_ID = inputs.appId;
+  if (inputs.privateKey !== void 0) result.GITHUB_APP_PRIVATE_KEY = inputs.privateKey;
   return result;
 }
 function configAnnotations(inputs, env, cwd, workspace, redactor) {
@@ -41677,7 +42693,7 @@ function configAnnotations(inputs, env, cwd, workspace, redactor) {
     return {
       level: "error",
       title: "forgeplan config",
-      file: shown2.startsWith("..") || isAbsolute2(shown2) ? error62.file : shown2,
+      file: shown2.startsWith("..") || isAbsolute3(shown2) ? error62.file : shown2,
       line: error62.line,
       col: error62.column,
       message: error62.path === "" ? error62.message : `${error62.path}: ${error62.message}`
@@ -41687,15 +42703,15 @@ function configAnnotations(inputs, env, cwd, workspace, redactor) {
 function mergeFiles(paths, cwd) {
   return paths.flatMap((path) => {
     const full = resolve7(cwd, path);
-    if (!existsSync2(full) || !statSync2(full).isDirectory()) return [path];
-    return readdirSync2(full).filter((name2) => name2.endsWith(".json")).sort().map((name2) => join4(path, name2));
+    if (!existsSync2(full) || !statSync3(full).isDirectory()) return [path];
+    return readdirSync3(full).filter((name2) => name2.endsWith(".json")).sort().map((name2) => join5(path, name2));
   });
 }
 function planPath(env, inputs) {
-  const dir = join4(env.RUNNER_TEMP ?? tmpdir(), "forgeplan");
+  const dir = join5(env.RUNNER_TEMP ?? tmpdir(), "forgeplan");
   mkdirSync2(dir, { recursive: true });
   const name2 = inputs.shard ? `plan-shard-${inputs.shard.index}-of-${inputs.shard.count}` : "plan";
-  return join4(dir, `${name2}.json`);
+  return join5(dir, `${name2}.json`);
 }
 function connectionArgs(inputs) {
   return [
@@ -41754,8 +42770,16 @@ async function runSteps(context, redactor) {
   const { env } = context;
   const tokens = tokenInputs(env);
   for (const token of new Set(tokens)) context.write(maskCommands(token));
-  for (const token of tokens) redactor.add(token, "token input");
-  const mask = masker(context, redactor, tokens);
+  for (const token of tokens) {
+    for (const line of token.split("\n")) {
+      if (line.trim() !== "" && !line.startsWith("-----")) redactor.add(line.trim(), "token input");
+    }
+  }
+  const mask = masker(
+    context,
+    redactor,
+    tokens.flatMap((token) => token.split("\n").map((line) => line.trim()))
+  );
   const write = (text) => context.write(redactor.redact(text));
   const note = (annotated) => write(annotation({ ...annotated, message: redactor.redact(annotated.message) }));
   const setOutputs = (values) => {
@@ -41809,7 +42833,7 @@ ${fence.open}`);
   const out = planPath(env, inputs);
   rmSync2(out, { force: true });
   const planned = await forgeplan(planArgs(inputs, out, cwd));
-  const plan2 = existsSync2(out) ? readPlan({ source: out, text: readFileSync8(out, "utf8") }) : void 0;
+  const plan2 = existsSync2(out) ? readPlan({ source: out, text: readFileSync9(out, "utf8") }) : void 0;
   let exitCode = planned.code;
   let applied;
   if (inputs.command === "apply" && planned.code === 2) {

@@ -25,6 +25,9 @@ export interface ActionInputs {
   reportIssue?: string;
   githubToken?: string;
   gitlabToken?: string;
+  /** The `github` target signs in as this GitHub App (with `privateKey`) instead of with the token. */
+  appId?: string;
+  privateKey?: string;
 }
 
 export class InputError extends Error {
@@ -38,9 +41,9 @@ function raw(env: Env, name: string): string | undefined {
   return value === undefined || value === "" ? undefined : value;
 }
 
-/** The tokens, read first so they can be masked before anything else is written. */
+/** The tokens and the App's key, read first so they can be masked before anything else is written. */
 export function tokenInputs(env: Env): string[] {
-  return ["github-token", "gitlab-token"]
+  return ["github-token", "gitlab-token", "private-key"]
     .map((name) => env[`INPUT_${name.toUpperCase()}`])
     .filter((value): value is string => value !== undefined && value.trim() !== "");
 }
@@ -93,6 +96,14 @@ export function readInputs(env: Env): ActionInputs {
   const writeInterval = raw(env, "write-interval");
   const githubToken = raw(env, "github-token");
   const gitlabToken = raw(env, "gitlab-token");
+  const appId = raw(env, "app-id");
+  const privateKey = raw(env, "private-key");
+  if ((appId === undefined) !== (privateKey === undefined)) {
+    throw new InputError("inputs 'app-id' and 'private-key' go together: give both or neither");
+  }
+  if (appId !== undefined && !/^[1-9][0-9]*$/.test(appId)) {
+    throw new InputError(`input 'app-id' must be the App's numeric id, got '${appId}'`);
+  }
   return {
     command: command as ActionCommand,
     config: list(raw(env, "config") ?? "forgeplan.yaml"),
@@ -107,5 +118,6 @@ export function readInputs(env: Env): ActionInputs {
     ...(reportIssue !== undefined ? { reportIssue } : {}),
     ...(githubToken !== undefined ? { githubToken } : {}),
     ...(gitlabToken !== undefined ? { gitlabToken } : {}),
+    ...(appId !== undefined && privateKey !== undefined ? { appId, privateKey } : {}),
   };
 }

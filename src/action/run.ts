@@ -77,6 +77,9 @@ function cliEnvironment(env: ActionEnvironment["env"], inputs: ActionInputs) {
     if (!key.startsWith("INPUT_")) result[key] = value;
   if (inputs.githubToken !== undefined) result.GITHUB_TOKEN = inputs.githubToken;
   if (inputs.gitlabToken !== undefined) result.GITLAB_TOKEN = inputs.gitlabToken;
+  // The default github target reads these (config/resolve.ts); a file's own targets name them.
+  if (inputs.appId !== undefined) result.GITHUB_APP_ID = inputs.appId;
+  if (inputs.privateKey !== undefined) result.GITHUB_APP_PRIVATE_KEY = inputs.privateKey;
   return result;
 }
 
@@ -195,8 +198,18 @@ async function runSteps(context: ActionEnvironment, redactor: Redactor): Promise
   // Before anything else, so that no later line can show a token.
   const tokens = tokenInputs(env);
   for (const token of new Set(tokens)) context.write(maskCommands(token));
-  for (const token of tokens) redactor.add(token, "token input");
-  const mask = masker(context, redactor, tokens);
+  // A private key is taught line by line, as it is masked: a mask of the whole key would be one
+  // command holding every line.
+  for (const token of tokens) {
+    for (const line of token.split("\n")) {
+      if (line.trim() !== "" && !line.startsWith("-----")) redactor.add(line.trim(), "token input");
+    }
+  }
+  const mask = masker(
+    context,
+    redactor,
+    tokens.flatMap((token) => token.split("\n").map((line) => line.trim())),
+  );
   // Everything else the log gets passes through the redactor; annotation messages before they are
   // escaped for the runner, since escaping could hide a value from it.
   const write = (text: string) => context.write(redactor.redact(text));

@@ -1,4 +1,5 @@
 import { setMaxListeners } from "node:events";
+import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { formatConfigError } from "../config/index.js";
 import type { DesiredState, TargetConfig } from "../config/model.js";
@@ -12,8 +13,13 @@ import {
   DirectoryCache,
   ForgeClient,
   type ForgeClientOptions,
+  systemClock,
   ForgeError,
 } from "../forge/client.js";
+import { AppInstallationAuth } from "../forge/app-auth.js";
+import { appPrivateKey } from "../forge/app-jwt.js";
+import { createAppRequest } from "../forge/app-request.js";
+import type { AuthProvider } from "../forge/auth.js";
 import { ResourceReader } from "../resources/context.js";
 import { parseCount } from "./args.js";
 import { parseDuration } from "./duration.js";
@@ -194,10 +200,11 @@ export async function openSession(
   const readers = new Map<string, ResourceReader>();
   for (const target of state.targets) {
     if (!used.has(target.name)) continue;
+    const baseUrl = sandboxUrl ?? target.baseUrl;
     const client = new ForgeClient({
-      baseUrl: sandboxUrl ?? target.baseUrl,
+      baseUrl,
       kind: target.type,
-      token: againstSandbox ? new Secret(SANDBOX_ADMIN_TOKEN, "sandbox") : tokenOf(command, target),
+      ...credentialsOf(command, io, target, state, baseUrl, againstSandbox, signal),
       concurrency,
       writeIntervalMs,
       maxWaitMs,
@@ -253,14 +260,17 @@ function sessionSignal(parent: AbortSignal): AbortSignal {
 }
 
 /**
- * The conditional-request cache kept between runs (--cache DIR); entries are keyed by a hash of the
- * token, never the token, and hold no sensitive value in plain text (the redactor seals them).
+ * The conditional-request cache kept between runs (--cache DIR); entries are keyed by who the
+ * credential acts as (an App installation, a user), never the token, hold no sensitive value in
+ * plain text (the redactor seals them), and entries unused for 30 days are dropped as it opens.
  * Refreshing reads nothing from it but still writes to it: a full read that rewrites every entry.
  */
 function openCache(command: string, io: CliIO, dir: string, refresh: boolean): ConditionalCache {
   let cache: DirectoryCache;
   try {
-    cache = new DirectoryCache(resolve(io.cwd, dir), io.redactor);
+    cache = new DirectoryCache(resolve(io.cwd, dir), {
+      ...(io.redactor ? { redactor: io.redactor } : {}),
+    });
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new CliError(`${command}: cannot use --cache ${dir}: ${reason}`);
@@ -268,10 +278,90 @@ function openCache(command: string, io: CliIO, dir: string, refresh: boolean): C
   return refresh ? { get: () => undefined, set: (key, entry) => cache.set(key, entry) } : cache;
 }
 
-function tokenOf(command: string, target: TargetConfig): Secret {
-  if (target.token) return target.token;
+/**
+ * How a target's client authenticates: as the GitHub App installation it names (against a sandbox
+ * too, whose seed then declares the App), else with its token — the demo world's admin token
+ * against a sandbox.
+ */
+function credentialsOf(
+  command: string,
+  io: CliIO,
+  target: TargetConfig,
+  state: DesiredState,
+  baseUrl: string,
+  againstSandbox: boolean,
+  signal: AbortSignal,
+): { auth: AuthProvider } | { token: Secret } {
+  if (target.app !== undefined) {
+    return { auth: appAuthOf(command, io, target, target.app, state, baseUrl, signal) };
+  }
+  if (againstSandbox) return { token: new Secret(SANDBOX_ADMIN_TOKEN, "sandbox") };
+  if (target.token) return { token: target.token };
   throw new CliError(
     `${command}: target '${target.name}' needs a token in the environment variable ${target.tokenEnv} ` +
       "(or run against the sandbox with --sandbox)",
   );
+}
+
+function appAuthOf(
+  command: string,
+  io: CliIO,
+  target: TargetConfig,
+  app: NonNullable<TargetConfig["app"]>,
+  state: DesiredState,
+  baseUrl: string,
+  signal: AbortSignal,
+): AuthProvider {
+  const fail = (why: string) => new CliError(`${command}: target '${target.name}': ${why}`);
+  let pem: Secret;
+  if ("file" in app.privateKey) {
+    const file = resolve(io.cwd, app.privateKey.file);
+    try {
+      pem = new Secret(readFileSync(file, "utf8"), `the key file ${app.privateKey.file}`);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      throw fail(
+        `cannot read the App's private key ${app.privateKey.file}: ${code === "ENOENT" ? "no such file" : (code ?? "unreadable")}`,
+      );
+    }
+  } else if (app.privateKey.value !== undefined) {
+    pem = app.privateKey.value;
+  } else {
+    throw fail(
+      `App ${app.appId} needs its private key in the environment variable ${app.privateKey.env}`,
+    );
+  }
+  // No line of the key reaches any output (a line is what a PEM's text is cut at, and masked by).
+  for (const line of pem.reveal().split(/\\n|\n/)) {
+    if (line.trim() !== "" && !line.startsWith("-----")) io.redactor?.add(line.trim(), pem.source);
+  }
+  let privateKey;
+  try {
+    privateKey = appPrivateKey(pem);
+  } catch (error) {
+    throw fail((error as Error).message);
+  }
+  // An installation is on one account: without its id, it is the one on the owner of the target's repositories.
+  const owners = new Set(
+    state.repositories
+      .filter((entry) => entry.target === target.name)
+      .map((entry) => entry.selector.owner.toLowerCase()),
+  );
+  if (app.installationId === undefined && owners.size !== 1) {
+    throw fail(
+      owners.size === 0
+        ? `App ${app.appId} acts as one installation: set installation_id (no repository entry names the owner it is installed on)`
+        : `App ${app.appId} acts as one installation, on one account, but the target's repositories belong to ${[...owners].sort().join(", ")}: define one target per owner, or set installation_id`,
+    );
+  }
+  return new AppInstallationAuth({
+    appId: app.appId,
+    privateKey,
+    ...(app.installationId !== undefined
+      ? { installationId: app.installationId }
+      : { owner: [...owners][0]! }),
+    request: createAppRequest({ baseUrl, userAgent: "forgeplan", signal }),
+    clock: systemClock,
+    ...(io.redactor ? { onSecret: io.redactor.add.bind(io.redactor) } : {}),
+  });
 }

@@ -20,6 +20,18 @@ export interface TargetConfig {
   tokenEnv: string;
   /** Read from `tokenEnv` at load time when set; absent is not a load error (validate needs no token). */
   token?: Secret;
+  /** Set when the target authenticates as a GitHub App installation rather than with a token. */
+  app?: AppAuthConfig;
+}
+
+export interface AppAuthConfig {
+  appId: number;
+  installationId?: number;
+  /**
+   * Where the private key is: an environment variable (read at load time, like tokens), or a file
+   * (relative to the working directory, read when connecting).
+   */
+  privateKey: { env: string; value?: Secret } | { file: string };
 }
 
 export type RepositorySelector =

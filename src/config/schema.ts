@@ -15,6 +15,17 @@ const envVariable = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, {
   error: "expected an environment variable name such as GITHUB_TOKEN",
 });
 
+/** A positive id, as a number or as `${VAR}` (interpolated values are strings). */
+const numericId = (what: string) =>
+  z
+    .union([
+      z.int().positive(),
+      z.string().regex(/^[1-9][0-9]{0,15}$/, {
+        error: "expected a positive number, or ${NAME} to read it from the environment",
+      }),
+    ])
+    .describe(`${what}: a number, or \${NAME} to read it from the environment.`);
+
 const target = closed({
   type: z
     .enum(["repository", "planning"])
@@ -36,6 +47,61 @@ const target = closed({
     })
     .optional()
     .describe("Refused: tokens are never written in the file; use token_env."),
+  app_id: numericId("The GitHub App's id")
+    .optional()
+    .describe(
+      "Authenticate as this GitHub App's installation instead of with a token (repository targets): its id, a number or ${NAME}.",
+    ),
+  private_key_env: envVariable
+    .optional()
+    .describe("The environment variable holding the App's private key (PEM)."),
+  private_key_file: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("A file holding the App's private key (PEM), relative to this file."),
+  private_key: z
+    .never({
+      error:
+        "inline private keys are refused: put the key in an environment variable (private_key_env) or a file (private_key_file)",
+    })
+    .optional()
+    .describe(
+      "Refused: keys are never written in the file; use private_key_env or private_key_file.",
+    ),
+  installation_id: numericId("The installation's id")
+    .optional()
+    .describe(
+      "The App installation to act as; by default the one on the owner of the target's repositories.",
+    ),
+}).superRefine((value, context) => {
+  const keys = ["private_key_env", "private_key_file"] as const;
+  const given = keys.filter((key) => value[key] !== undefined);
+  const problem = (path: string, message: string) =>
+    context.addIssue({ code: "custom", path: [path], message });
+  if (value.app_id === undefined) {
+    for (const key of [
+      ...given,
+      ...(value.installation_id !== undefined ? ["installation_id"] : []),
+    ]) {
+      problem(key, "only for App authentication: add app_id");
+    }
+    return;
+  }
+  if (value.type !== "repository")
+    problem("app_id", "GitHub App authentication is for repository targets");
+  if (value.token_env !== undefined) {
+    problem(
+      "token_env",
+      "a target authenticates with a token or as an App: remove token_env or app_id",
+    );
+  }
+  if (given.length !== 1) {
+    problem(
+      "app_id",
+      "an App needs its private key: set one of private_key_env and private_key_file",
+    );
+  }
 });
 
 /** The repository settings keys, each optional: a key not written is not managed. */
@@ -163,7 +229,15 @@ export interface ConfigFile {
   version: 1;
   targets?: Record<
     string,
-    { type: "repository" | "planning"; base_url?: string; token_env?: string }
+    {
+      type: "repository" | "planning";
+      base_url?: string;
+      token_env?: string;
+      app_id?: number | string;
+      private_key_env?: string;
+      private_key_file?: string;
+      installation_id?: number | string;
+    }
   >;
   defaults?: Record<string, unknown>;
   profiles?: Record<string, Record<string, unknown>>;

@@ -1,3 +1,4 @@
+import { appFromSeed, buildInstallations } from "./build-apps.js";
 import { DEFAULT_CONTENT_TYPE } from "./hook-config.js";
 import { protectionFromBody } from "./protection.js";
 import type { RepositorySeed, WorldSeed } from "./seed-schema.js";
@@ -26,6 +27,10 @@ export class SeedProblem extends Error {
 
 function check(condition: boolean, path: SeedPath, message: string): asserts condition {
   if (!condition) throw new SeedProblem(path, message);
+}
+
+function fail(path: SeedPath, message: string): never {
+  throw new SeedProblem(path, message);
 }
 
 /** Math.max without spreading, so worlds of many thousands of repositories stay within the stack. */
@@ -344,7 +349,7 @@ export function buildWorld(seed: WorldSeed): World {
       ["apps", index, "id"],
       `app id ${appSeed.id} is used twice`,
     );
-    const value = { ...appSeed, owner };
+    const value = appFromSeed(appSeed, owner, index, fail);
     world.apps.set(appSeed.slug, value);
     world.appsById.set(appSeed.id, value);
   });
@@ -380,6 +385,7 @@ export function buildWorld(seed: WorldSeed): World {
   });
   world.nextId.hook = maxOf(hookIds) + 1;
   applyProtections(world, seed);
+  buildInstallations(world, seed, fail);
 
   seed.gists.forEach((gistSeed, index) => {
     const owner = world.account(gistSeed.owner);

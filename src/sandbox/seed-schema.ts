@@ -94,6 +94,18 @@ const organization = z.strictObject({
   teams: z.array(team).default([]),
 });
 
+/** Where an App is installed: one account, all of its repositories or those listed, with permissions. */
+const installation = z.strictObject({
+  id: z.number().int().positive(),
+  account: login,
+  repository_selection: z.enum(["all", "selected"]).default("all"),
+  /** With `selected`: the repositories (OWNER/NAME, of `account`) the installation covers. */
+  repositories: z.array(z.string()).default([]),
+  /** App permission → read | write, e.g. { administration: write, repository_hooks: read }; metadata is always read. */
+  permissions: z.record(z.string(), z.enum(["read", "write"])).default({}),
+  created_at: timestamp.default("2026-01-02T09:00:00Z"),
+});
+
 const app = z.strictObject({
   id: z.number().int().positive(),
   slug: z.string().regex(/^[a-z0-9-]+$/, "expected an app slug"),
@@ -102,6 +114,9 @@ const app = z.strictObject({
   description: z.string().nullable().default(null),
   events: z.array(z.string()).default([]),
   created_at: timestamp.default("2026-01-02T09:00:00Z"),
+  /** The public half of the App's key (PEM): JWTs signed with its private key authenticate as it. */
+  public_key: z.string().optional(),
+  installations: z.array(installation).default([]),
 });
 
 const gistFile = z.union([
@@ -199,3 +214,4 @@ export type WorldSeedInput = z.input<typeof worldSeedSchema>;
 export type WorldSeed = z.output<typeof worldSeedSchema>;
 export type RepositorySeed = WorldSeed["repositories"][number];
 export type HookSeed = RepositorySeed["hooks"][number];
+export type AppSeed = WorldSeed["apps"][number];
