@@ -1,4 +1,5 @@
 import { protectionFromBody } from "./protection.js";
+import { type Ruleset, type RulesetSource, rulesetFromBody } from "./rulesets.js";
 import type { RepositorySeed, WorldSeed } from "./seed-schema.js";
 import {
   type Account,
@@ -71,6 +72,8 @@ function buildRepository(world: World, seed: RepositorySeed, path: SeedPath): Re
     branches: new Map(),
     hooks: new Map(),
     invitations: new Map(),
+    rulesets: new Map(),
+    customProperties: new Map(Object.entries(seed.custom_properties)),
   };
   for (const [login, permission] of Object.entries(seed.collaborators)) {
     const user = world.account(login);
@@ -147,6 +150,42 @@ function applyProtections(world: World, seed: WorldSeed): void {
       if (branch) branch.protection = result.protection;
     });
   });
+}
+
+/**
+ * Rulesets are added after every repository, team and app exists (they name them by id), each with
+ * the same checks as a POST.
+ */
+function applyRulesets(world: World, seed: WorldSeed): void {
+  const ids = new Set<number>();
+  const add = (
+    source: RulesetSource,
+    store: Map<number, Ruleset>,
+    entries: ReadonlyArray<{ id: number } & Record<string, unknown>>,
+    path: SeedPath,
+  ) => {
+    entries.forEach(({ id, ...body }, index) => {
+      const at = [...path, "rulesets", index];
+      check(!ids.has(id), [...at, "id"], `ruleset id ${id} is used twice`);
+      ids.add(id);
+      const result = rulesetFromBody(world, source, body);
+      if ("errors" in result) throw new SeedProblem(at, result.errors.join("; "));
+      const stamp = "2026-01-02T09:00:00Z";
+      store.set(id, { ...result.ruleset, id, created_at: stamp, updated_at: stamp });
+    });
+  };
+  seed.organizations.forEach((orgSeed, index) => {
+    const org = world.organizations.get(orgSeed.login.toLowerCase());
+    if (org)
+      add({ type: "Organization", org }, org.rulesets, orgSeed.rulesets, ["organizations", index]);
+  });
+  seed.repositories.forEach((repoSeed, index) => {
+    const [owner = "", name = ""] = repoSeed.full_name.split("/");
+    const repo = world.repository(owner, name);
+    if (repo)
+      add({ type: "Repository", repo }, repo.rulesets, repoSeed.rulesets, ["repositories", index]);
+  });
+  world.nextId.ruleset = maxOf(ids) + 1;
 }
 
 function epicKey(ref: string): [string, number] {
@@ -314,6 +353,7 @@ export function buildWorld(seed: WorldSeed): World {
       members: new Set(),
       basePermission: orgSeed.base_permission,
       teams: new Map(),
+      rulesets: new Map(),
     };
     for (const [key, logins] of [
       ["owners", orgSeed.owners],
@@ -347,6 +387,24 @@ export function buildWorld(seed: WorldSeed): World {
     world.apps.set(appSeed.slug, value);
     world.appsById.set(appSeed.id, value);
   });
+  seed.installations.forEach((item, index) => {
+    const path: SeedPath = ["installations", index];
+    const found = world.apps.get(item.app);
+    const account = world.account(item.account);
+    check(found !== undefined, [...path, "app"], `unknown app '${item.app}'`);
+    check(account !== undefined, [...path, "account"], `unknown account '${item.account}'`);
+    check(
+      !world.installations.has(item.id),
+      [...path, "id"],
+      `installation id ${item.id} is used twice`,
+    );
+    world.installations.set(item.id, {
+      id: item.id,
+      app: found,
+      account,
+      created_at: item.created_at,
+    });
+  });
 
   let nextRepoId = maxOf(seed.repositories.map((repo) => repo.id ?? 0)) + 1;
   const hookIds = new Set<number>();
@@ -379,6 +437,7 @@ export function buildWorld(seed: WorldSeed): World {
   });
   world.nextId.hook = maxOf(hookIds) + 1;
   applyProtections(world, seed);
+  applyRulesets(world, seed);
 
   seed.gists.forEach((gistSeed, index) => {
     const owner = world.account(gistSeed.owner);

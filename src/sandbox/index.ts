@@ -16,6 +16,7 @@ import { hookRoutes } from "./routes-hooks.js";
 import { issueRoutes } from "./routes-issues.js";
 import { planningRoutes } from "./routes-planning.js";
 import { repositoryRoutes } from "./routes-repositories.js";
+import { rulesetRoutes } from "./routes-rulesets.js";
 import { checkSeed, readSeedFile, worldFromSeed } from "./seed-file.js";
 import { createRequestHandler } from "./server.js";
 import { emptyStats, type SandboxStats } from "./stats.js";
@@ -101,6 +102,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
         ...issueRoutes,
         ...accountRoutes,
         ...planningRoutes,
+        ...rulesetRoutes,
       ]),
       limiter: new RateLimiter(limits, options.rateWindowSeconds, now),
       secondary: new SecondaryLimiter(

@@ -17,6 +17,13 @@ const protection = z
   })
   .catchall(z.unknown());
 
+/** A ruleset in the write shape of its POST body, with its id; checked like a POST. */
+const ruleset = z
+  .object({
+    id: z.number().int().positive(),
+  })
+  .catchall(z.unknown());
+
 const hook = z.strictObject({
   id: z.number().int().positive(),
   config: z.record(z.string(), z.string()),
@@ -59,6 +66,9 @@ const repository = z.strictObject({
   branches: z.array(branch).min(1, "a repository needs at least one branch"),
   hooks: z.array(hook).default([]),
   invitations: z.array(invitation).default([]),
+  rulesets: z.array(ruleset).default([]),
+  /** Custom property values, which organization rulesets can target. */
+  custom_properties: z.record(z.string(), z.string()).default({}),
 });
 
 const user = z.strictObject({
@@ -86,6 +96,7 @@ const organization = z.strictObject({
   /** The permission every member has on every repository of the organization. */
   base_permission: z.enum(["none", "pull", "triage", "push", "maintain", "admin"]).default("pull"),
   teams: z.array(team).default([]),
+  rulesets: z.array(ruleset).default([]),
 });
 
 const app = z.strictObject({
@@ -95,6 +106,14 @@ const app = z.strictObject({
   owner: login,
   description: z.string().nullable().default(null),
   events: z.array(z.string()).default([]),
+  created_at: timestamp.default("2026-01-02T09:00:00Z"),
+});
+
+/** An app installed on an organization or user. */
+const installation = z.strictObject({
+  id: z.number().int().positive(),
+  app: z.string(),
+  account: login,
   created_at: timestamp.default("2026-01-02T09:00:00Z"),
 });
 
@@ -179,6 +198,7 @@ export const worldSeedSchema = z.strictObject({
   users: z.array(user).default([]),
   organizations: z.array(organization).default([]),
   apps: z.array(app).default([]),
+  installations: z.array(installation).default([]),
   repositories: z.array(repository).default([]),
   gists: z.array(gist).default([]),
   migrations: z.array(migration).default([]),

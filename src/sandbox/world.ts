@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Protection } from "./protection.js";
+import type { Ruleset } from "./rulesets.js";
 
 /**
  * The live state of a sandbox: accounts, repositories and planning objects, indexed by lowercase
@@ -49,6 +50,8 @@ export interface Organization {
   members: Set<number>;
   basePermission: RepoPermission;
   teams: Map<string, Team>;
+  /** The organization's rulesets by id. */
+  rulesets: Map<number, Ruleset>;
 }
 
 export interface App {
@@ -58,6 +61,14 @@ export interface App {
   owner: Account;
   description: string | null;
   events: string[];
+  created_at: string;
+}
+
+/** An app installed on an account (`GET /orgs/{org}/installations`). */
+export interface Installation {
+  id: number;
+  app: App;
+  account: Account;
   created_at: string;
 }
 
@@ -107,6 +118,10 @@ export interface Repository {
   branches: Map<string, Branch>;
   hooks: Map<number, Hook>;
   invitations: Map<number, Invitation>;
+  /** The repository's own rulesets by id (organization rulesets live on the organization). */
+  rulesets: Map<number, Ruleset>;
+  /** Custom property values, which organization rulesets can target. */
+  customProperties: Map<string, string>;
 }
 
 export interface GistFile {
@@ -229,6 +244,7 @@ export class World {
   readonly organizations = new Map<string, Organization>();
   readonly apps = new Map<string, App>();
   readonly appsById = new Map<number, App>();
+  readonly installations = new Map<number, Installation>();
   readonly repositories = new Map<string, Repository>();
   /** Repositories by owner login, in seed order, for the listing endpoints. */
   readonly repositoriesByOwner = new Map<string, Repository[]>();
@@ -246,7 +262,7 @@ export class World {
   /** Issues by repository id, in number order (numbers start at 1 per repository). */
   readonly issues = new Map<number, Issue[]>();
   readonly issueComments = new Map<number, IssueComment>();
-  readonly nextId = { hook: 1, board: 1, epicLink: 1, issue: 1, issueComment: 1 };
+  readonly nextId = { hook: 1, board: 1, epicLink: 1, issue: 1, issueComment: 1, ruleset: 1 };
 
   account(login: string): Account | undefined {
     return this.accounts.get(login.toLowerCase());
