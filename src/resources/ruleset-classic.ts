@@ -195,17 +195,15 @@ export function uncovered(
     for (const [key, value] of Object.entries(wanted)) {
       const found = rules.map((rule) => param(rule, key));
       const path = `${requirement.type}.${key}`;
-      if (typeof value === "number") {
+      if (key === "update_allows_fetch_and_merge") {
+        // Allowing fetch-and-merge loosens the rule: a rule that forbids it covers one that allows it.
+        if (value === false && !found.includes(false))
+          gaps.push({ path, before: false, after: true });
+      } else if (typeof value === "number") {
         const best = Math.max(...found.map((item) => (typeof item === "number" ? item : 0)));
         if (best < value) gaps.push({ path, before: value, after: best });
       } else if (value === true && !found.includes(true)) {
         gaps.push({ path, before: true, after: false });
-      } else if (
-        key === "update_allows_fetch_and_merge" &&
-        value === false &&
-        !found.includes(false)
-      ) {
-        gaps.push({ path, before: false, after: true });
       } else if (Array.isArray(value)) {
         const checks = found.flatMap((item) => (Array.isArray(item) ? (item as Json[]) : []));
         for (const check of value as Json[]) {

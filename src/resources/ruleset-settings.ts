@@ -121,9 +121,7 @@ function oneActor(
 }
 
 const role = z
-  .enum(ROLES, {
-    error: `expected a repository role (${Object.keys(ROLE_IDS).join(", ")}) or ${ORGANIZATION_ADMIN}; only these may bypass a ruleset`,
-  })
+  .enum(ROLES)
   .describe(
     `A repository role (admin, maintain, write) or ${ORGANIZATION_ADMIN} (organization owners).`,
   );
@@ -492,9 +490,7 @@ const branchName = z.string().regex(/^[^*?[]+$/, {
 function rulesetShape(level: Level) {
   return {
     target: z
-      .enum(["branch", "tag", "push"], {
-        error: "expected branch, tag or push (rulesets that target repositories are not managed)",
-      })
+      .enum(["branch", "tag", "push"])
       .optional()
       .describe("What the ruleset governs: branch (default), tag or push."),
     enforcement: z

@@ -205,6 +205,11 @@ const RULE_PARAMETERS: Record<string, z.ZodType | null> = {
       }),
     ),
   }),
+  copilot_code_review: z.object({
+    review_draft_pull_requests: z.boolean().optional(),
+    review_on_push: z.boolean().optional(),
+  }),
+  license_compliance_scanning: null,
   file_path_restriction: z.object({ restricted_file_paths: strings }),
   max_file_path_length: z.object({ max_file_path_length: range(1, 32767) }),
   file_extension_restriction: z.object({ restricted_file_extensions: strings }),
@@ -225,6 +230,7 @@ const PUSH_RULES = new Set([
  */
 const BRANCH_ONLY_RULES = new Set([
   "pull_request",
+  "copilot_code_review",
   "required_status_checks",
   "merge_queue",
   "required_deployments",
@@ -233,8 +239,11 @@ const BRANCH_ONLY_RULES = new Set([
   "code_scanning",
   "branch_name_pattern",
 ]);
-/** `merge_queue` is not among the rules of organization rulesets (`org-rules` in the schema). */
-const REPOSITORY_ONLY_RULES = new Set(["merge_queue"]);
+/**
+ * `merge_queue` and `license_compliance_scanning` are not among the rules of organization rulesets
+ * (`org-rules` in the schema).
+ */
+const REPOSITORY_ONLY_RULES = new Set(["merge_queue", "license_compliance_scanning"]);
 
 function ruleFitsTarget(type: string, target: Target): boolean {
   if (target === "repository") return false;
@@ -447,7 +456,7 @@ function parseRules(
     else if (given === undefined && type === "update") {
       parameters = { update_allows_fetch_and_merge: false };
     } else {
-      const parsed = schema.safeParse(given);
+      const parsed = schema.safeParse(given ?? {});
       if (!parsed.success) {
         errors.push(noMatch);
         return;
