@@ -12,8 +12,11 @@ import {
 } from "../../src/resources/ruleset-classic.js";
 import { verifyWritten } from "../../src/resources/ruleset.js";
 
-const names = (type: string, id: number | null) =>
-  ({ "Team:2": "release-managers", "Integration:15368": "ci-bot" })[`${type}:${id}`];
+const known: Record<string, string> = {
+  "Team:2": "release-managers",
+  "Integration:15368": "ci-bot",
+};
+const names = (type: string, id: number | null) => known[`${type}:${id}`];
 
 function normalized(value: unknown, actorsKnown = true) {
   const result = normalizeRuleset(value, actorsKnown);
