@@ -436,17 +436,19 @@ export function rulesBody(rules: GhRuleset["rules"]): Json[] {
   });
 }
 
-/** The POST/PUT body: only members GitHub's request schema has; `conditions` as the level takes it. */
+/**
+ * The POST/PUT body: only members GitHub's request schema has, each always sent, since a PUT keeps
+ * what it is not sent (a ruleset turned into a push ruleset must lose its ref conditions: `{}`).
+ */
 export function requestBody(ruleset: GhRuleset, level: "repository" | "organization"): Json {
   const { ref_name, ...targeting } = ruleset.conditions;
   const refs = ruleset.target === "push" ? {} : { ref_name };
-  const conditions = level === "repository" ? refs : { ...refs, ...targeting };
   return {
     name: ruleset.name,
     target: ruleset.target,
     enforcement: ruleset.enforcement,
     bypass_actors: ruleset.bypass_actors.map((actor) => ({ ...actor })),
-    ...(Object.keys(conditions).length > 0 ? { conditions } : {}),
+    conditions: level === "repository" ? refs : { ...refs, ...targeting },
     rules: rulesBody(ruleset.rules),
   };
 }

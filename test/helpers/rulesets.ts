@@ -1,4 +1,6 @@
+import { expect } from "vitest";
 import type { Plan, PlannedRequest } from "../../src/core/plan.js";
+import { check, requestSchema, undeclared } from "../sandbox/openapi-check.js";
 
 /**
  * A desired state against the demo world with repository and organization rulesets that together
@@ -123,4 +125,24 @@ export function operationOf(path: string): string {
     .replace(/^\/repos\/[^/]+\/[^/]+\/rulesets/, "/repos/{owner}/{repo}/rulesets")
     .replace(/^\/orgs\/[^/]+\/rulesets/, "/orgs/{org}/rulesets")
     .replace(/\/rulesets\/\d+$/, "/rulesets/{ruleset_id}");
+}
+
+/** The problems of a ruleset request body against its operation's request schema, undeclared members included. */
+export function bodyProblems(method: string, path: string, body: unknown): string[] {
+  const schema = requestSchema(operationOf(path.split("?")[0]!), method.toLowerCase());
+  return [...check(schema, body), ...undeclared(schema, body)];
+}
+
+/** Checks every ruleset body of a plan against GitHub's request schema; returns how many. */
+export function checkRulesetBodies(plan: Plan): number {
+  let checked = 0;
+  for (const request of requestsOf(plan)) {
+    if (request.body === undefined || !request.path.includes("/rulesets")) continue;
+    expect(
+      bodyProblems(request.method, request.path, request.body),
+      `${request.method} ${request.path}`,
+    ).toEqual([]);
+    checked++;
+  }
+  return checked;
 }

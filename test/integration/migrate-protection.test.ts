@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Plan } from "../../src/core/plan.js";
 import type { RunningSandbox } from "../../src/sandbox/index.js";
 import { runInProcess } from "../helpers/cli.js";
+import { checkRulesetBodies } from "../helpers/rulesets.js";
 import { api, configFile, sandbox } from "../helpers/sandbox.js";
 
 /**
@@ -142,7 +143,9 @@ describe("forgeplan migrate protection-to-rulesets", () => {
       "json",
     ]);
     expect(planned.code).toBe(2);
-    const [change] = (JSON.parse(planned.stdout) as Plan).changes;
+    const plan = JSON.parse(planned.stdout) as Plan;
+    expect(checkRulesetBodies(plan)).toBe(1);
+    const [change] = plan.changes;
     expect(change?.address).toBe("github/acme/api/ruleset/protect main");
     expect(change?.requests.map((request) => `${request.method} ${request.path}`)).toEqual([
       "POST /repos/acme/api/rulesets",

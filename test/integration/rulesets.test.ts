@@ -7,9 +7,8 @@ import { Secret } from "../../src/core/secret.js";
 import { ResourceReader } from "../../src/resources/context.js";
 import type { RunningSandbox } from "../../src/sandbox/index.js";
 import { runInProcess } from "../helpers/cli.js";
-import { EVERY_RULE_TYPE, operationOf, requestsOf } from "../helpers/rulesets.js";
+import { checkRulesetBodies, EVERY_RULE_TYPE } from "../helpers/rulesets.js";
 import { api, configFile, sandbox } from "../helpers/sandbox.js";
-import { check, requestSchema, undeclared } from "../sandbox/openapi-check.js";
 
 let world: RunningSandbox;
 beforeEach(async () => {
@@ -31,19 +30,6 @@ function pending(plan: Plan) {
   return plan.changes.filter((change) => change.action !== "no-op" && change.action !== "report");
 }
 
-/** Every ruleset body of a plan against the request schema of its operation: valid, nothing undeclared. */
-function checkBodies(plan: Plan): number {
-  let checked = 0;
-  for (const request of requestsOf(plan)) {
-    if (request.body === undefined || !request.path.includes("/rulesets")) continue;
-    const schema = requestSchema(operationOf(request.path), request.method.toLowerCase());
-    const problems = [...check(schema, request.body), ...undeclared(schema, request.body)];
-    expect(problems, `${request.method} ${request.path}`).toEqual([]);
-    checked++;
-  }
-  return checked;
-}
-
 describe("rulesets: plan → apply → plan", () => {
   it("converges on repository and organization rulesets using every supported rule type", async () => {
     const path = configFile(EVERY_RULE_TYPE);
@@ -60,7 +46,7 @@ describe("rulesets: plan → apply → plan", () => {
       "github/acme/ruleset/gold tags": "create",
       "github/acme/ruleset/org files": "create",
     });
-    expect(checkBodies(first.plan)).toBe(6);
+    expect(checkRulesetBodies(first.plan)).toBe(6);
     const applied = await runInProcess(["apply", "-c", path, ...at(), "--auto-approve"]);
     expect(applied.stdout).toContain("Verified: re-plan shows no changes.");
     expect(applied.code).toBe(0);
@@ -95,7 +81,7 @@ describe("rulesets: plan → apply → plan", () => {
     expect(change?.requests.map((request) => `${request.method} ${request.path}`)).toEqual([
       `PUT /repos/acme/api/rulesets/${id}`,
     ]);
-    expect(checkBodies(plan)).toBe(1);
+    expect(checkRulesetBodies(plan)).toBe(1);
     const markdown = await runInProcess(["plan", "-c", path, ...at(), "--format", "markdown"]);
     expect(markdown.stdout).toContain(
       "| <code>rules.pull\\_request.required\\_approving\\_review\\_count</code> | <code>1</code> | <code>2</code> |",
