@@ -57,6 +57,7 @@ export function sectionKind(section: string): (KindModule & { section: SectionPa
 /**
  * After a write, what the service answered is compared with what was sent: the service may silently
  * drop or change values (GitHub drops principals without write access), and that must fail loudly.
+ * A GET among a change's requests is checked against what it expects before the change goes on.
  */
 export function verifyResponse(
   kind: string,

@@ -55,6 +55,15 @@ describe("rulesets: plan → apply → plan", () => {
     expect(again.code).toBe(0);
   });
 
+  it("converges on the rulesets example", async () => {
+    const example = "examples/rulesets.yaml";
+    const applied = await runInProcess(["apply", "-c", example, ...at(), "--auto-approve"]);
+    expect(applied.code).toBe(0);
+    const { plan, code } = await planOf(example);
+    expect(pending(plan)).toEqual([]);
+    expect(code).toBe(0);
+  });
+
   it("shows a live change rule by rule, and sends a PUT GitHub's schema takes", async () => {
     const path = configFile(EVERY_RULE_TYPE);
     expect((await runInProcess(["apply", "-c", path, ...at(), "--auto-approve"])).code).toBe(0);
