@@ -429,7 +429,7 @@ export function normalizeRuleset(value: unknown, actorsKnown: boolean): Normaliz
 }
 
 /** The rules as a request lists them: in the order of RULE_TYPES, parameters in full. */
-export function rulesBody(rules: GhRuleset["rules"]): Json[] {
+function rulesBody(rules: GhRuleset["rules"]): Json[] {
   return RULE_TYPES.filter((type) => rules[type] !== undefined).map((type) => {
     const parameters = rules[type];
     return parameters === null || parameters === undefined ? { type } : { type, parameters };

@@ -103,7 +103,8 @@ export class Directory {
     return this.#installations;
   }
 
-  async #teamId(slug: string): Promise<number> {
+  /** A team of the organization by slug; throws Unresolved when there is none. */
+  async teamId(slug: string): Promise<number> {
     const path = `${this.#org}/teams`;
     const teams = await this.#teamList();
     if (teams.kind !== "found")
@@ -161,7 +162,7 @@ export class Directory {
       return { actor_id: ROLE_IDS[actor.role] ?? null, actor_type: "RepositoryRole", bypass_mode };
     }
     if (actor.team !== undefined) {
-      return { actor_id: await this.#teamId(actor.team), actor_type: "Team", bypass_mode };
+      return { actor_id: await this.teamId(actor.team), actor_type: "Team", bypass_mode };
     }
     if (actor.app !== undefined) {
       return { actor_id: await this.#appId(actor.app), actor_type: "Integration", bypass_mode };
@@ -172,12 +173,8 @@ export class Directory {
   /** An actor inside a rule (who may dismiss reviews): apps are named by their installation. */
   async ruleActor(actor: RuleActorSettings): Promise<{ id: number; type: string }> {
     if (actor.role !== undefined) return { id: ROLE_IDS[actor.role] ?? 0, type: "RepositoryRole" };
-    if (actor.team !== undefined) return { id: await this.#teamId(actor.team), type: "Team" };
+    if (actor.team !== undefined) return { id: await this.teamId(actor.team), type: "Team" };
     return { id: await this.#installationId(actor.app ?? ""), type: "IntegrationInstallation" };
-  }
-
-  async teamId(slug: string): Promise<number> {
-    return this.#teamId(slug);
   }
 
   /**

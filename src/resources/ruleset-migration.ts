@@ -17,7 +17,7 @@ export interface Migration {
 }
 
 /** The name of the ruleset that replaces a branch's classic protection. */
-export function migratedName(branch: string): string {
+function migratedName(branch: string): string {
   return `protect ${branch}`;
 }
 

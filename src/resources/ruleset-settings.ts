@@ -45,7 +45,7 @@ export type RuleType = (typeof RULE_TYPES)[number];
  * refused by name; found on a live ruleset they stop every write to it, since a PUT of the rules
  * forgeplan knows would remove them.
  */
-export const UNSUPPORTED_RULE_TYPES = ["copilot_code_review", "license_compliance_scanning"];
+const UNSUPPORTED_RULE_TYPES = ["copilot_code_review", "license_compliance_scanning"];
 
 export const PATTERN_RULES = [
   "commit_message_pattern",
@@ -613,7 +613,7 @@ function actorKey(actor: { role?: string; team?: string; app?: string; deploy_ke
 }
 
 /** Rules of one ruleset that hold whatever else the repository has. */
-export function rulesetProblems(settings: RulesetSettings, level: Level): RuleProblem[] {
+function rulesetProblems(settings: RulesetSettings, level: Level): RuleProblem[] {
   const target = settings.target ?? "branch";
   const problems = refPatternProblems(settings, target);
   for (const [type, value] of Object.entries(settings.rules ?? {})) {
@@ -686,7 +686,7 @@ function prefixed(problems: RuleProblem[], prefix: Path): RuleProblem[] {
   }));
 }
 
-export function rulesetsProblems(value: Rulesets, level: Level): RuleProblem[] {
+function rulesetsProblems(value: Rulesets, level: Level): RuleProblem[] {
   return Object.entries(value).flatMap(([rulesetName, settings]) =>
     settings === null ? [] : prefixed(rulesetProblems(settings, level), [rulesetName]),
   );

@@ -9,7 +9,7 @@ import type { Account, Organization, Repository, World } from "./world.js";
  * rules apply to a branch (`GET /repos/{owner}/{repo}/rules/branches/{branch}`).
  */
 
-export const TARGETS = ["branch", "tag", "push", "repository"] as const;
+const TARGETS = ["branch", "tag", "push", "repository"] as const;
 export type Target = (typeof TARGETS)[number];
 export type Enforcement = "disabled" | "active" | "evaluate";
 const ACTOR_TYPES = [
@@ -74,7 +74,7 @@ export interface Ruleset {
  * integrations/terraform-provider-github#1916). Only maintain, write and admin may bypass (GitHub's
  * docs, "Granting bypass permissions for your ruleset").
  */
-export const REPOSITORY_ROLES = new Map<number, string>([
+const REPOSITORY_ROLES = new Map<number, string>([
   [2, "maintain"],
   [4, "write"],
   [5, "admin"],
@@ -688,7 +688,7 @@ export function branchRules(repo: Repository, branch: string): Array<Record<stri
     );
 }
 
-export function sourceName(source: RulesetSource): string {
+function sourceName(source: RulesetSource): string {
   return source.type === "Repository"
     ? `${source.repo.owner.login}/${source.repo.name}`
     : source.org.account.login;
@@ -715,7 +715,7 @@ function links(base: string, ruleset: Ruleset) {
 }
 
 /** Whether the caller may edit the ruleset: repository admins, organization owners. */
-export function canEdit(world: World, ruleset: Ruleset, caller: Account | null): boolean {
+function canEdit(world: World, ruleset: Ruleset, caller: Account | null): boolean {
   if (caller === null) return false;
   if (caller.site_admin) return true;
   const source = ruleset.source;
