@@ -87,7 +87,7 @@ describe("repository rulesets", () => {
     const refusals: Array<[unknown, string]> = [
       [{ name: "x" }, "Invalid property /enforcement: is required"],
       [
-        branchRuleset({ rules: [{ type: "copilot_code_review" }] }),
+        branchRuleset({ rules: [{ type: "repository_delete" }] }),
         "Invalid property /rules/0: data matches no possible input",
       ],
       [
