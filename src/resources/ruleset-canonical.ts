@@ -17,12 +17,7 @@
  *   workflows and merge methods are sets: their order never matters.
  */
 import * as z from "zod";
-import {
-  MERGE_QUEUE_DEFAULTS,
-  PATTERN_RULES,
-  RULE_TYPES,
-  type RuleType,
-} from "./ruleset-settings.js";
+import { MERGE_QUEUE_DEFAULTS, PATTERN_RULES, RULE_TYPES, type RuleType } from "./ruleset-rules.js";
 
 type Json = Record<string, unknown>;
 

@@ -14,7 +14,8 @@
  */
 import type { DiffEntry } from "../core/plan.js";
 import type { CanonicalProtection } from "./branch-protection.js";
-import type { RulesetSettings, RulesSettings } from "./ruleset-settings.js";
+import type { RulesSettings } from "./ruleset-rules.js";
+import type { RulesetSettings } from "./ruleset-settings.js";
 
 type Json = Record<string, unknown>;
 

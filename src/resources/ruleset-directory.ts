@@ -12,7 +12,7 @@ import {
   ORGANIZATION_ADMIN,
   ROLE_IDS,
   type RuleActorSettings,
-} from "./ruleset-settings.js";
+} from "./ruleset-actors.js";
 
 const teamShape = {
   name: "teams",

@@ -8,14 +8,12 @@ import { type GhRuleset, normalizeRuleset } from "./ruleset-canonical.js";
 import type { Directory } from "./ruleset-directory.js";
 import {
   type BypassActorSettings,
-  type Level,
   ORGANIZATION_ADMIN,
   ROLE_IDS,
-  RULE_TYPES,
   type RuleActorSettings,
-  type RulesetSettings,
-  type RuleType,
-} from "./ruleset-settings.js";
+} from "./ruleset-actors.js";
+import { RULE_TYPES, type RuleType } from "./ruleset-rules.js";
+import type { Level, RulesetSettings } from "./ruleset-settings.js";
 
 type Json = Record<string, unknown>;
 

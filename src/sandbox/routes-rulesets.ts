@@ -11,16 +11,9 @@ import {
 import { paginate } from "./pagination.js";
 import { adminRepository, assertUnlocked, visibleRepository } from "./repo-access.js";
 import type { Route } from "./router.js";
-import {
-  branchRules,
-  type Ruleset,
-  type RulesetSource,
-  rulesetFromBody,
-  rulesetRefused,
-  rulesetShape,
-  rulesetsOf,
-  rulesetSummary,
-} from "./rulesets.js";
+import { branchRules, rulesetsOf } from "./ruleset-match.js";
+import { rulesetShape, rulesetSummary } from "./ruleset-shapes.js";
+import { type Ruleset, type RulesetSource, rulesetFromBody, rulesetRefused } from "./rulesets.js";
 import { app, simpleUser, team } from "./shapes.js";
 import type { Installation, Organization, Repository } from "./world.js";
 

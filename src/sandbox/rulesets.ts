@@ -1,12 +1,12 @@
 import { z } from "zod";
 import { DOCS, HttpError } from "./http-support.js";
-import type { Account, Organization, Repository, World } from "./world.js";
+import type { Organization, Repository, World } from "./world.js";
 
 /**
  * Repository and organization rulesets: the POST/PUT bodies of `/repos/{owner}/{repo}/rulesets` and
  * `/orgs/{org}/rulesets` checked as GitHub checks them (its request schemas in @octokit/openapi, and
- * the rules it refuses with a 422), the record stored, the Repository ruleset read shape, and which
- * rules apply to a branch (`GET /repos/{owner}/{repo}/rules/branches/{branch}`).
+ * the rules it refuses with a 422), and the record stored. Where they apply is ruleset-match.ts,
+ * how they read ruleset-shapes.ts.
  */
 
 const TARGETS = ["branch", "tag", "push", "repository"] as const;
@@ -21,7 +21,7 @@ const ACTOR_TYPES = [
   "User",
 ] as const;
 type ActorType = (typeof ACTOR_TYPES)[number];
-type BypassMode = "always" | "pull_request" | "exempt";
+export type BypassMode = "always" | "pull_request" | "exempt";
 
 export interface BypassActor {
   actor_id: number | null;
@@ -34,12 +34,12 @@ export interface Rule {
   parameters?: Record<string, unknown>;
 }
 
-interface NamePatterns {
+export interface NamePatterns {
   include: string[];
   exclude: string[];
 }
 
-interface PropertySpec {
+export interface PropertySpec {
   name: string;
   property_values: string[];
   source: "custom" | "system";
@@ -74,7 +74,7 @@ export interface Ruleset {
  * integrations/terraform-provider-github#1916). Only maintain, write and admin may bypass (GitHub's
  * docs, "Granting bypass permissions for your ruleset").
  */
-const REPOSITORY_ROLES = new Map<number, string>([
+export const REPOSITORY_ROLES = new Map<number, string>([
   [2, "maintain"],
   [4, "write"],
   [5, "admin"],
@@ -591,195 +591,9 @@ export function rulesetFromBody(
   };
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.+^${}()|\\]/g, "\\$&");
-}
-
-/**
- * fnmatch as rulesets use it (GitHub's docs, "Using fnmatch syntax"): `*` matches within one path
- * segment, `**` across segments, `?` one character that is not `/`.
- */
-export function fnmatch(pattern: string, value: string): boolean {
-  let source = "";
-  for (let index = 0; index < pattern.length; index++) {
-    const char = pattern[index]!;
-    if (char === "*" && pattern[index + 1] === "*") {
-      source += ".*";
-      index++;
-    } else if (char === "*") source += "[^/]*";
-    else if (char === "?") source += "[^/]";
-    else if (char === "[" || char === "]") source += `\\${char}`;
-    else source += escapeRegExp(char);
-  }
-  return new RegExp(`^${source}$`).test(value);
-}
-
-function namesMatch(value: NamePatterns, name: string, special: (pattern: string) => boolean) {
-  const hit = (pattern: string) => special(pattern) || fnmatch(pattern, name);
-  return value.include.some(hit) && !value.exclude.some(hit);
-}
-
-function refMatches(conditions: Conditions | null, ref: string, repo: Repository): boolean {
-  const refName = conditions?.ref_name;
-  if (refName === undefined) return false;
-  return namesMatch(
-    refName,
-    ref,
-    (pattern) =>
-      pattern === "~ALL" ||
-      (pattern === "~DEFAULT_BRANCH" && ref === `refs/heads/${repo.default_branch}`),
-  );
-}
-
-function propertyMatches(spec: PropertySpec, repo: Repository): boolean {
-  const value = spec.source === "custom" ? repo.customProperties.get(spec.name) : undefined;
-  return value !== undefined && spec.property_values.includes(value);
-}
-
-/** Whether an organization ruleset's conditions select the repository. */
-export function selectsRepository(ruleset: Ruleset, repo: Repository): boolean {
-  const conditions = ruleset.conditions;
-  if (conditions === null) return false;
-  if (conditions.repository_name) {
-    return namesMatch(conditions.repository_name, repo.name, (pattern) => pattern === "~ALL");
-  }
-  if (conditions.repository_id) return conditions.repository_id.repository_ids.includes(repo.id);
-  if (conditions.repository_property) {
-    const { include, exclude } = conditions.repository_property;
-    return (
-      include.every((spec) => propertyMatches(spec, repo)) &&
-      !exclude.some((spec) => propertyMatches(spec, repo))
-    );
-  }
-  return false;
-}
-
-/** The repository's own rulesets, then those of its organization that select it. */
-export function rulesetsOf(repo: Repository, withParents: boolean): Ruleset[] {
-  const own = [...repo.rulesets.values()];
-  if (!withParents || repo.org === null) return own;
-  const inherited = [...repo.org.rulesets.values()].filter((ruleset) =>
-    selectsRepository(ruleset, repo),
-  );
-  return [...own, ...inherited].sort((a, b) => a.id - b.id);
-}
-
-/**
- * The rules that apply to a branch: those of every active branch ruleset, of the repository or its
- * organization, whose ref conditions match `refs/heads/<branch>`. Rules of rulesets in `evaluate`
- * or `disabled` enforcement are not returned (the operation's description).
- */
-export function branchRules(repo: Repository, branch: string): Array<Record<string, unknown>> {
-  const ref = `refs/heads/${branch}`;
-  return rulesetsOf(repo, true)
-    .filter(
-      (ruleset) =>
-        ruleset.enforcement === "active" &&
-        ruleset.target === "branch" &&
-        refMatches(ruleset.conditions, ref, repo),
-    )
-    .flatMap((ruleset) =>
-      ruleset.rules.map((rule) => ({
-        ...rule,
-        ruleset_source_type: ruleset.source.type,
-        ruleset_source: sourceName(ruleset.source),
-        ruleset_id: ruleset.id,
-      })),
-    );
-}
-
-function sourceName(source: RulesetSource): string {
+/** A ruleset's source as GitHub names it: `owner/repo` or the organization's login. */
+export function sourceName(source: RulesetSource): string {
   return source.type === "Repository"
     ? `${source.repo.owner.login}/${source.repo.name}`
     : source.org.account.login;
-}
-
-function nodeId(id: number): string {
-  return Buffer.from(`RepositoryRuleset:${id}`).toString("base64url");
-}
-
-function links(base: string, ruleset: Ruleset) {
-  const source = ruleset.source;
-  if (source.type === "Repository") {
-    const full = sourceName(source);
-    return {
-      self: { href: `${base}/repos/${full}/rulesets/${ruleset.id}` },
-      html: { href: `${base}/${full}/rules/${ruleset.id}` },
-    };
-  }
-  const org = source.org.account.login;
-  return {
-    self: { href: `${base}/orgs/${org}/rulesets/${ruleset.id}` },
-    html: { href: `${base}/organizations/${org}/settings/rules/${ruleset.id}` },
-  };
-}
-
-/** Whether the caller may edit the ruleset: repository admins, organization owners. */
-function canEdit(world: World, ruleset: Ruleset, caller: Account | null): boolean {
-  if (caller === null) return false;
-  if (caller.site_admin) return true;
-  const source = ruleset.source;
-  if (source.type === "Organization") return source.org.owners.has(caller.id);
-  return world.can(source.repo, caller, "admin");
-}
-
-const BYPASS_OF_MODE: Record<BypassMode, string> = {
-  always: "always",
-  pull_request: "pull_requests_only",
-  exempt: "exempt",
-};
-
-/** How the caller may bypass the ruleset: by its repository role or as an organization owner. */
-function callerBypass(world: World, ruleset: Ruleset, repo: Repository, caller: Account | null) {
-  if (caller === null) return "never";
-  const permission = world.permission(repo, caller);
-  const owner = repo.org?.owners.has(caller.id) ?? false;
-  const actor = ruleset.bypass_actors.find(
-    (candidate) =>
-      (candidate.actor_type === "OrganizationAdmin" && owner) ||
-      (candidate.actor_type === "User" && candidate.actor_id === caller.id) ||
-      (candidate.actor_type === "RepositoryRole" &&
-        REPOSITORY_ROLES.get(candidate.actor_id ?? 0) === permission),
-  );
-  return actor ? BYPASS_OF_MODE[actor.bypass_mode] : "never";
-}
-
-/** The ruleset as `GET …/rulesets` lists it: no rules, conditions or bypass actors. */
-export function rulesetSummary(base: string, ruleset: Ruleset): Record<string, unknown> {
-  return {
-    id: ruleset.id,
-    name: ruleset.name,
-    target: ruleset.target,
-    source_type: ruleset.source.type,
-    source: sourceName(ruleset.source),
-    enforcement: ruleset.enforcement,
-    node_id: nodeId(ruleset.id),
-    _links: links(base, ruleset),
-    created_at: ruleset.created_at,
-    updated_at: ruleset.updated_at,
-  };
-}
-
-/**
- * The Repository ruleset. `bypass_actors` only for a caller who may edit the ruleset, and
- * `current_user_can_bypass` only on the repository-level endpoints (both per the spec's description).
- */
-export function rulesetShape(
-  base: string,
-  world: World,
-  ruleset: Ruleset,
-  caller: Account | null,
-  repo: Repository | null,
-): Record<string, unknown> {
-  return {
-    ...rulesetSummary(base, ruleset),
-    ...(canEdit(world, ruleset, caller)
-      ? { bypass_actors: ruleset.bypass_actors.map((actor) => ({ ...actor })) }
-      : {}),
-    ...(repo !== null
-      ? { current_user_can_bypass: callerBypass(world, ruleset, repo, caller) }
-      : {}),
-    conditions: ruleset.conditions,
-    rules: ruleset.rules,
-  };
 }
