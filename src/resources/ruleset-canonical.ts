@@ -362,12 +362,15 @@ export type Normalized =
   /** Not the shape of a ruleset: where it first differs. */
   | { kind: "malformed"; problem: string };
 
+/** `rules[2].parameters.max_file_size: …`: where a value first differs from the shape. */
 function where(prefix: string, error: z.ZodError): string {
   const issue = error.issues[0];
-  const path = (issue?.path ?? []).map((part) =>
-    typeof part === "number" ? `[${part}]` : `.${String(part)}`,
-  );
-  return `${prefix}${path.join("")}: ${issue?.message ?? "invalid"}`;
+  const path = (issue?.path ?? [])
+    .map((part) => (typeof part === "number" ? `[${part}]` : `.${String(part)}`))
+    .join("");
+  const at = `${prefix}${path}`.replace(/^\./, "");
+  const message = issue?.message ?? "invalid";
+  return at === "" ? message : `${at}: ${message}`;
 }
 
 /**
@@ -376,8 +379,7 @@ function where(prefix: string, error: z.ZodError): string {
  */
 export function normalizeRuleset(value: unknown, actorsKnown: boolean): Normalized {
   const parsed = readRuleset.safeParse(value);
-  if (!parsed.success)
-    return { kind: "malformed", problem: where("", parsed.error).replace(/^: /, "") };
+  if (!parsed.success) return { kind: "malformed", problem: where("", parsed.error) };
   const read = parsed.data;
   if (read.bypass_actors === undefined && !actorsKnown) {
     return {

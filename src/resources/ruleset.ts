@@ -189,6 +189,23 @@ async function replaceClassic(
   };
 }
 
+/** The replacements of every branch the ruleset replaces, or the first error reading them. */
+async function replaceAll(
+  reader: ResourceReader,
+  repo: RepoRef,
+  branches: readonly string[],
+  desired: GhRuleset,
+): Promise<ClassicReplacement[] | { error: ChangeError }> {
+  const replacements: ClassicReplacement[] = [];
+  for (const branch of branches) {
+    const replacement = await replaceClassic(reader, repo, branch, desired);
+    if (replacement === undefined) continue;
+    if ("error" in replacement) return replacement;
+    replacements.push(replacement);
+  }
+  return replacements;
+}
+
 interface RulesetPlanInput {
   where: Where;
   name: string;
@@ -218,7 +235,7 @@ async function planRuleset({
     if (error instanceof Unresolved) return { ...base, error: error.error };
     throw error;
   }
-  await where.dir.learn([...(live ? referencedIds(live) : [])], false);
+  if (live) await where.dir.learn(referencedIds(live), false);
   const liveShown = live && shown(live, where.dir.namer);
   const path = liveId === undefined ? where.base : `${where.base}/${liveId}`;
   if (target === null) {
@@ -238,14 +255,16 @@ async function planRuleset({
       : [{ method: live === null ? "POST" : "PUT", path, body: requestBody(target, where.level) }];
   const notes: string[] = [];
   const classic: Record<string, unknown> = {};
-  for (const branch of repo ? (desired?.replaces_protection ?? []) : []) {
-    const replacement = await replaceClassic(where.reader, repo!, branch, target);
-    if (replacement === undefined) continue;
-    if ("error" in replacement) return { ...base, error: replacement.error };
+  const replacements =
+    repo === undefined
+      ? []
+      : await replaceAll(where.reader, repo, desired?.replaces_protection ?? [], target);
+  if ("error" in replacements) return { ...base, error: replacements.error };
+  for (const replacement of replacements) {
     requests.push(...replacement.requests);
     diff.push(...replacement.diff);
     notes.push(...replacement.notes);
-    classic[branch] = replacement.live;
+    classic[replacement.branch] = replacement.live;
   }
   const planned = {
     ...base,
