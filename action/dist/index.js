@@ -33669,13 +33669,7 @@ var init_ruleset_classic = __esm({
   }
 });
 
-// src/resources/ruleset-settings.ts
-function ruleFitsTarget(type, target2) {
-  if (target2 === "push") return PUSH_RULES.has(type);
-  if (PUSH_RULES.has(type)) return false;
-  if (target2 === "tag") return !BRANCH_ONLY_RULES.has(type);
-  return type !== "tag_name_pattern";
-}
+// src/resources/ruleset-actors.ts
 function oneActor(value, context, kinds) {
   const given = kinds.filter((kind) => value[kind] !== void 0);
   if (given.length !== 1) {
@@ -33686,176 +33680,52 @@ function oneActor(value, context, kinds) {
     });
   }
 }
-function rulesetShape(level) {
-  return {
-    target: _enum2(["branch", "tag", "push"]).optional().describe("What the ruleset governs: branch (default), tag or push."),
-    enforcement: _enum2(["active", "evaluate", "disabled"]).optional().describe("active (default), evaluate (report, do not enforce) or disabled."),
-    conditions: (level === "repository" ? repositoryConditions : organizationConditions).optional().describe(
-      level === "repository" ? "Which refs the ruleset applies to." : "Which repositories and refs the ruleset applies to."
-    ),
-    bypass_actors: array(bypassActor).optional().describe("Who may bypass the ruleset (default: nobody)."),
-    rules: rules.optional()
-  };
-}
-function rulesetsSchema(level) {
-  const schema2 = record(
-    rulesetName,
-    orNull(level === "repository" ? repositoryRuleset : organizationRuleset).describe(
-      "The ruleset of this name; null means no ruleset of this name may exist."
-    )
-  );
-  if (level === "repository") return schema2.describe("Rulesets by name.");
-  return schema2.superRefine((value, context) => {
-    for (const problem of rulesetsProblems(value, "organization")) {
-      context.addIssue({
-        code: "custom",
-        path: problem.path,
-        message: problem.message
-      });
-    }
-  }).describe("Rulesets by name.");
-}
-function refPatternProblems(settings, target2) {
-  const refName = settings.conditions?.ref_name;
-  if (refName === void 0) return [];
-  const prefix = REF_PREFIX[target2];
-  if (prefix === void 0) {
-    return [
-      {
-        path: ["conditions", "ref_name"],
-        message: "push rulesets do not target refs; leave out conditions.ref_name"
-      }
-    ];
-  }
-  const problems = [];
-  for (const key of ["include", "exclude"]) {
-    (refName[key] ?? []).forEach((ref, index) => {
-      const special = ref === "~ALL" || target2 === "branch" && ref === "~DEFAULT_BRANCH";
-      if (!special && !ref.startsWith(prefix)) {
-        problems.push({
-          path: ["conditions", "ref_name", key, index],
-          message: `a ${target2} pattern is a full ref name: write ${prefix}${ref.replace(/^refs\/\w+\//, "")}${target2 === "branch" ? ", ~DEFAULT_BRANCH" : ""} or ~ALL`
-        });
-      }
-    });
-  }
-  return problems;
-}
-function actorKey(actor) {
-  if (actor.role !== void 0) return `role ${actor.role}`;
-  if (actor.team !== void 0) return `team ${actor.team.toLowerCase()}`;
-  if (actor.app !== void 0) return `app ${actor.app.toLowerCase()}`;
-  return "deploy keys";
-}
-function rulesetProblems(settings, level) {
-  const target2 = settings.target ?? "branch";
-  const problems = refPatternProblems(settings, target2);
-  for (const [type, value] of Object.entries(settings.rules ?? {})) {
-    if (value === null || value === void 0) continue;
-    if (!ruleFitsTarget(type, target2)) {
-      problems.push({
-        path: ["rules", type],
-        message: `${type} is not available in ${target2} rulesets`
-      });
-    }
-    if (level === "organization" && type === "merge_queue") {
-      problems.push({
-        path: ["rules", type],
-        message: "merge_queue is not available in organization rulesets; set it per repository"
-      });
-    }
-  }
-  const seen = /* @__PURE__ */ new Map();
-  (settings.bypass_actors ?? []).forEach((actor, index) => {
-    const key = actorKey(actor);
-    const earlier = seen.get(key);
-    if (earlier !== void 0) {
-      problems.push({
-        path: ["bypass_actors", index],
-        message: `${key} is listed twice`,
-        sameAs: ["bypass_actors", earlier]
-      });
-    }
-    seen.set(key, index);
-    if (actor.bypass_mode === "pull_request" && (target2 !== "branch" || actor.deploy_keys)) {
-      problems.push({
-        path: ["bypass_actors", index, "bypass_mode"],
-        message: "bypass_mode pull_request applies only to branch rulesets, and not to deploy keys"
-      });
-    }
-    if (level === "organization" && actor.deploy_keys) {
-      problems.push({
-        path: ["bypass_actors", index, "deploy_keys"],
-        message: "deploy keys belong to repositories; name them in repository rulesets"
-      });
-    }
-  });
-  const conditions = settings.conditions;
-  if (level === "organization") {
-    const ways = ["repository_name", "repository_property"].filter(
-      (key) => conditions?.[key] !== void 0
+var ROLE_IDS, ORGANIZATION_ADMIN, ROLES, bypassMode, ACTOR_KINDS, role, bypassActor, ruleActor;
+var init_ruleset_actors = __esm({
+  "src/resources/ruleset-actors.ts"() {
+    "use strict";
+    init_zod();
+    init_fields();
+    ROLE_IDS = { maintain: 2, write: 4, admin: 5 };
+    ORGANIZATION_ADMIN = "OrganizationAdmin";
+    ROLES = [ORGANIZATION_ADMIN, ...Object.keys(ROLE_IDS)];
+    bypassMode = _enum2(["always", "pull_request", "exempt"]).optional().describe(
+      "always (default); pull_request: only through pull requests (branch rulesets); exempt: the rules do not run for this actor."
     );
-    if (ways.length !== 1) {
-      problems.push({
-        path: ways.length === 0 ? [] : ["conditions"],
-        message: "an organization ruleset targets repositories with exactly one of conditions.repository_name or conditions.repository_property"
-      });
-    }
+    ACTOR_KINDS = ["role", "team", "app", "deploy_keys"];
+    role = _enum2(ROLES).describe(
+      `A repository role (admin, maintain, write) or ${ORGANIZATION_ADMIN} (organization owners).`
+    );
+    bypassActor = closed({
+      role: role.optional(),
+      team: name("A team slug of the organization.").optional(),
+      app: name("A GitHub App slug.").optional(),
+      deploy_keys: literal(true).optional().describe("true: deploy keys may bypass."),
+      bypass_mode: bypassMode
+    }).superRefine((value, context) => oneActor(value, context, ACTOR_KINDS)).describe("Who may bypass the ruleset: one of role, team, app or deploy_keys.");
+    ruleActor = closed({
+      role: _enum2(Object.keys(ROLE_IDS)).optional().describe("A repository role: admin, maintain or write."),
+      team: name("A team slug of the organization.").optional(),
+      app: name("A GitHub App slug (installed on the organization).").optional()
+    }).superRefine((value, context) => oneActor(value, context, ["role", "team", "app"]));
   }
-  if (settings.replaces_protection !== void 0 && target2 !== "branch") {
-    problems.push({
-      path: ["replaces_protection"],
-      message: "only branch rulesets replace classic branch protection"
-    });
-  }
-  return problems;
+});
+
+// src/resources/ruleset-rules.ts
+function ruleFitsTarget(type, target2) {
+  if (target2 === "push") return PUSH_RULES.has(type);
+  if (PUSH_RULES.has(type)) return false;
+  if (target2 === "tag") return !BRANCH_ONLY_RULES.has(type);
+  return type !== "tag_name_pattern";
 }
-function prefixed(problems, prefix) {
-  return problems.map((problem) => ({
-    ...problem,
-    path: [...prefix, ...problem.path],
-    ...problem.sameAs ? { sameAs: [...prefix, ...problem.sameAs] } : {}
-  }));
-}
-function rulesetsProblems(value, level) {
-  return Object.entries(value).flatMap(
-    ([rulesetName2, settings]) => settings === null ? [] : prefixed(rulesetProblems(settings, level), [rulesetName2])
-  );
-}
-function repositoryRulesetRules(value, entry) {
-  const rulesets = value;
-  const problems = rulesetsProblems(rulesets, "repository");
-  const replacedBy = /* @__PURE__ */ new Map();
-  const protections = entry.settings?.branch_protection;
-  for (const [rulesetName2, settings] of Object.entries(rulesets)) {
-    (settings?.replaces_protection ?? []).forEach((branch3, index) => {
-      const path = [rulesetName2, "replaces_protection", index];
-      const earlier = replacedBy.get(branch3);
-      if (earlier !== void 0) {
-        problems.push({
-          path,
-          message: `branch ${branch3} is replaced by another ruleset too; one ruleset replaces a branch's protection`,
-          sameAs: earlier
-        });
-      }
-      replacedBy.set(branch3, path);
-      if (protections?.[branch3] !== void 0) {
-        problems.push({
-          path,
-          message: `branch ${branch3} is replaced by this ruleset and also set under branch_protection; leave it out of branch_protection`
-        });
-      }
-    });
-  }
-  return problems;
-}
-var RULE_TYPES, UNSUPPORTED_RULE_TYPES, PATTERN_RULES, PUSH_RULES, BRANCH_ONLY_RULES, ROLE_IDS, ORGANIZATION_ADMIN, ROLES, bypassMode, ACTOR_KINDS, role, bypassActor, ruleActor, present, pattern, pullRequest, statusChecks, MERGE_QUEUE_DEFAULTS, mergeQueue, rulesShape, rules, refPatterns, repositoryName, propertySpec, repositoryProperty, repositoryConditions, organizationConditions, branchName2, repositoryRuleset, organizationRuleset, rulesetName, REF_PREFIX;
-var init_ruleset_settings = __esm({
-  "src/resources/ruleset-settings.ts"() {
+var RULE_TYPES, UNSUPPORTED_RULE_TYPES, PATTERN_RULES, PUSH_RULES, BRANCH_ONLY_RULES, present, pattern, pullRequest, statusChecks, MERGE_QUEUE_DEFAULTS, mergeQueue, rulesShape, rules;
+var init_ruleset_rules = __esm({
+  "src/resources/ruleset-rules.ts"() {
     "use strict";
     init_zod();
     init_fields();
     init_suggest();
+    init_ruleset_actors();
     RULE_TYPES = [
       "creation",
       "update",
@@ -33903,31 +33773,7 @@ var init_ruleset_settings = __esm({
       "code_scanning",
       "branch_name_pattern"
     ]);
-    ROLE_IDS = { maintain: 2, write: 4, admin: 5 };
-    ORGANIZATION_ADMIN = "OrganizationAdmin";
-    ROLES = [ORGANIZATION_ADMIN, ...Object.keys(ROLE_IDS)];
-    bypassMode = _enum2(["always", "pull_request", "exempt"]).optional().describe(
-      "always (default); pull_request: only through pull requests (branch rulesets); exempt: the rules do not run for this actor."
-    );
-    ACTOR_KINDS = ["role", "team", "app", "deploy_keys"];
-    role = _enum2(ROLES).describe(
-      `A repository role (admin, maintain, write) or ${ORGANIZATION_ADMIN} (organization owners).`
-    );
-    bypassActor = closed({
-      role: role.optional(),
-      team: name("A team slug of the organization.").optional(),
-      app: name("A GitHub App slug.").optional(),
-      deploy_keys: literal(true).optional().describe("true: deploy keys may bypass."),
-      bypass_mode: bypassMode
-    }).superRefine((value, context) => oneActor(value, context, ACTOR_KINDS)).describe("Who may bypass the ruleset: one of role, team, app or deploy_keys.");
-    ruleActor = closed({
-      role: _enum2(Object.keys(ROLE_IDS)).optional().describe("A repository role: admin, maintain or write."),
-      team: name("A team slug of the organization.").optional(),
-      app: name("A GitHub App slug (installed on the organization).").optional()
-    }).superRefine((value, context) => oneActor(value, context, ["role", "team", "app"]));
-    present = (what) => orNull(literal(true, { error: "expected true, or null to leave the rule out" })).describe(
-      `true: ${what}; null leaves the rule out.`
-    );
+    present = (what) => orNull(literal(true)).describe(`true: ${what}; null leaves the rule out.`);
     pattern = (what) => orNull(
       closed({
         operator: _enum2(["starts_with", "ends_with", "contains", "regex"]).describe("How the pattern matches."),
@@ -34064,52 +33910,6 @@ var init_ruleset_settings = __esm({
         (key) => UNSUPPORTED_RULE_TYPES.includes(key) ? `rule type "${key}" is not supported by forgeplan; manage it on the service and leave this ruleset to forgeplan without it` : `unknown rule type ${JSON.stringify(key)}; ${unknownNameHint(key, RULE_TYPES)}`
       ).join("\n") : void 0
     }).describe("The rules, keyed by type; a type not written is not in the ruleset.");
-    refPatterns = closed({
-      include: array(string2().min(1)).optional().describe(
-        "Patterns of refs the ruleset applies to: ~DEFAULT_BRANCH, ~ALL or refs/heads/… (fnmatch)."
-      ),
-      exclude: array(string2().min(1)).optional().describe("Patterns of refs it does not apply to.")
-    });
-    repositoryName = closed({
-      include: array(string2().min(1)).optional().describe("Repository names or patterns; ~ALL for every repository."),
-      exclude: array(string2().min(1)).optional().describe("Repository names or patterns left out."),
-      protected: boolean2().optional().describe("Prevent renaming the targeted repositories.")
-    });
-    propertySpec = closed({
-      name: name("The custom property."),
-      property_values: nameList("A value.").min(1).describe("Values that match."),
-      source: _enum2(["custom", "system"]).optional().describe("custom (default) or system.")
-    });
-    repositoryProperty = closed({
-      include: array(propertySpec).optional().describe("Properties that must all match."),
-      exclude: array(propertySpec).optional().describe("Properties that must not match.")
-    });
-    repositoryConditions = closed({
-      ref_name: refPatterns.optional().describe("The branches or tags the ruleset applies to.")
-    });
-    organizationConditions = closed({
-      ref_name: refPatterns.optional().describe("The branches or tags the ruleset applies to."),
-      repository_name: repositoryName.optional().describe("The repositories, by name (give this or repository_property)."),
-      repository_property: repositoryProperty.optional().describe("The repositories, by custom property (give this or repository_name).")
-    });
-    branchName2 = string2().regex(/^[^*?[]+$/, {
-      error: "a branch name without wildcards (*, ? or [), as classic protection names it"
-    });
-    repositoryRuleset = closed({
-      ...rulesetShape("repository"),
-      replaces_protection: array(branchName2).optional().describe(
-        "Branches whose classic protection this ruleset replaces: each is deleted, in the same change, once GET …/rules/branches/<branch> shows rules that cover it."
-      )
-    }).describe("A ruleset, managed whole: what is not written takes its default.");
-    organizationRuleset = closed(rulesetShape("organization")).describe(
-      "An organization ruleset, managed whole: what is not written takes its default."
-    );
-    rulesetName = string2().min(1).max(100);
-    REF_PREFIX = {
-      branch: "refs/heads/",
-      tag: "refs/tags/",
-      push: void 0
-    };
   }
 });
 
@@ -34243,15 +34043,14 @@ function normalizeConditions(raw2) {
 }
 function where(prefix, error62) {
   const issue2 = error62.issues[0];
-  const path = (issue2?.path ?? []).map(
-    (part) => typeof part === "number" ? `[${part}]` : `.${String(part)}`
-  );
-  return `${prefix}${path.join("")}: ${issue2?.message ?? "invalid"}`;
+  const path = (issue2?.path ?? []).map((part) => typeof part === "number" ? `[${part}]` : `.${String(part)}`).join("");
+  const at = `${prefix}${path}`.replace(/^\./, "");
+  const message = issue2?.message ?? "invalid";
+  return at === "" ? message : `${at}: ${message}`;
 }
 function normalizeRuleset(value, actorsKnown) {
   const parsed = readRuleset.safeParse(value);
-  if (!parsed.success)
-    return { kind: "malformed", problem: where("", parsed.error).replace(/^: /, "") };
+  if (!parsed.success) return { kind: "malformed", problem: where("", parsed.error) };
   const read2 = parsed.data;
   if (read2.bypass_actors === void 0 && !actorsKnown) {
     return {
@@ -34379,12 +34178,12 @@ function referencedIds(ruleset3) {
   }
   return refs;
 }
-var int2, flag, strings, pattern2, PARAMETERS, patterns, propertySpec2, readRuleset, listedRuleset, set2, MERGE_METHODS, ID_LESS, ROLE_NAMES;
+var int2, flag, strings, pattern2, PARAMETERS, patterns, propertySpec, readRuleset, listedRuleset, set2, MERGE_METHODS, ID_LESS, ROLE_NAMES;
 var init_ruleset_canonical = __esm({
   "src/resources/ruleset-canonical.ts"() {
     "use strict";
     init_zod();
-    init_ruleset_settings();
+    init_ruleset_rules();
     int2 = number2().int();
     flag = boolean2().optional();
     strings = array(string2());
@@ -34466,7 +34265,7 @@ var init_ruleset_canonical = __esm({
       max_file_path_length: looseObject({ max_file_path_length: int2 })
     };
     patterns = looseObject({ include: strings.nullish(), exclude: strings.nullish() });
-    propertySpec2 = looseObject({
+    propertySpec = looseObject({
       name: string2(),
       property_values: strings,
       source: string2().optional()
@@ -34495,8 +34294,8 @@ var init_ruleset_canonical = __esm({
         ref_name: patterns.nullish(),
         repository_name: patterns.extend({ protected: boolean2().nullish() }).nullish(),
         repository_property: looseObject({
-          include: array(propertySpec2).nullish(),
-          exclude: array(propertySpec2).nullish()
+          include: array(propertySpec).nullish(),
+          exclude: array(propertySpec).nullish()
         }).nullish(),
         repository_id: looseObject({ repository_ids: array(int2).nullish() }).nullish()
       }).nullish(),
@@ -34540,7 +34339,7 @@ var init_ruleset_directory = __esm({
     init_zod();
     init_context();
     init_ruleset_canonical();
-    init_ruleset_settings();
+    init_ruleset_actors();
     teamShape = {
       name: "teams",
       schema: looseObject({ id: number2().int(), slug: string2() })
@@ -34874,8 +34673,230 @@ var init_ruleset_mapping = __esm({
     "use strict";
     init_context();
     init_ruleset_canonical();
-    init_ruleset_settings();
+    init_ruleset_actors();
+    init_ruleset_rules();
     ROLE_NAMES2 = new Map(Object.entries(ROLE_IDS).map(([role2, id]) => [id, role2]));
+  }
+});
+
+// src/resources/ruleset-settings.ts
+function rulesetShape(level) {
+  return {
+    target: _enum2(["branch", "tag", "push"]).optional().describe("What the ruleset governs: branch (default), tag or push."),
+    enforcement: _enum2(["active", "evaluate", "disabled"]).optional().describe("active (default), evaluate (report, do not enforce) or disabled."),
+    conditions: (level === "repository" ? repositoryConditions : organizationConditions).optional().describe(
+      level === "repository" ? "Which refs the ruleset applies to." : "Which repositories and refs the ruleset applies to."
+    ),
+    bypass_actors: array(bypassActor).optional().describe("Who may bypass the ruleset (default: nobody)."),
+    rules: rules.optional()
+  };
+}
+function rulesetsSchema(level) {
+  const schema2 = record(
+    rulesetName,
+    orNull(level === "repository" ? repositoryRuleset : organizationRuleset).describe(
+      "The ruleset of this name; null means no ruleset of this name may exist."
+    )
+  );
+  if (level === "repository") return schema2.describe("Rulesets by name.");
+  return schema2.superRefine((value, context) => {
+    for (const problem of rulesetsProblems(value, "organization")) {
+      context.addIssue({
+        code: "custom",
+        path: problem.path,
+        message: problem.message
+      });
+    }
+  }).describe("Rulesets by name.");
+}
+function refPatternProblems(settings, target2) {
+  const refName = settings.conditions?.ref_name;
+  if (refName === void 0) return [];
+  const prefix = REF_PREFIX[target2];
+  if (prefix === void 0) {
+    return [
+      {
+        path: ["conditions", "ref_name"],
+        message: "push rulesets do not target refs; leave out conditions.ref_name"
+      }
+    ];
+  }
+  const problems = [];
+  for (const key of ["include", "exclude"]) {
+    (refName[key] ?? []).forEach((ref, index) => {
+      const special = ref === "~ALL" || target2 === "branch" && ref === "~DEFAULT_BRANCH";
+      if (!special && !ref.startsWith(prefix)) {
+        problems.push({
+          path: ["conditions", "ref_name", key, index],
+          message: `a ${target2} pattern is a full ref name: write ${prefix}${ref.replace(/^refs\/\w+\//, "")}${target2 === "branch" ? ", ~DEFAULT_BRANCH" : ""} or ~ALL`
+        });
+      }
+    });
+  }
+  return problems;
+}
+function actorKey(actor) {
+  if (actor.role !== void 0) return `role ${actor.role}`;
+  if (actor.team !== void 0) return `team ${actor.team.toLowerCase()}`;
+  if (actor.app !== void 0) return `app ${actor.app.toLowerCase()}`;
+  return "deploy keys";
+}
+function rulesetProblems(settings, level) {
+  const target2 = settings.target ?? "branch";
+  const problems = refPatternProblems(settings, target2);
+  for (const [type, value] of Object.entries(settings.rules ?? {})) {
+    if (value === null || value === void 0) continue;
+    if (!ruleFitsTarget(type, target2)) {
+      problems.push({
+        path: ["rules", type],
+        message: `${type} is not available in ${target2} rulesets`
+      });
+    }
+    if (level === "organization" && type === "merge_queue") {
+      problems.push({
+        path: ["rules", type],
+        message: "merge_queue is not available in organization rulesets; set it per repository"
+      });
+    }
+  }
+  const seen = /* @__PURE__ */ new Map();
+  (settings.bypass_actors ?? []).forEach((actor, index) => {
+    const key = actorKey(actor);
+    const earlier = seen.get(key);
+    if (earlier !== void 0) {
+      problems.push({
+        path: ["bypass_actors", index],
+        message: `${key} is listed twice`,
+        sameAs: ["bypass_actors", earlier]
+      });
+    }
+    seen.set(key, index);
+    if (actor.bypass_mode === "pull_request" && (target2 !== "branch" || actor.deploy_keys)) {
+      problems.push({
+        path: ["bypass_actors", index, "bypass_mode"],
+        message: "bypass_mode pull_request applies only to branch rulesets, and not to deploy keys"
+      });
+    }
+    if (level === "organization" && actor.deploy_keys) {
+      problems.push({
+        path: ["bypass_actors", index, "deploy_keys"],
+        message: "deploy keys belong to repositories; name them in repository rulesets"
+      });
+    }
+  });
+  const conditions = settings.conditions;
+  if (level === "organization") {
+    const ways = ["repository_name", "repository_property"].filter(
+      (key) => conditions?.[key] !== void 0
+    );
+    if (ways.length !== 1) {
+      problems.push({
+        path: ways.length === 0 ? [] : ["conditions"],
+        message: "an organization ruleset targets repositories with exactly one of conditions.repository_name or conditions.repository_property"
+      });
+    }
+  }
+  if (settings.replaces_protection !== void 0 && target2 !== "branch") {
+    problems.push({
+      path: ["replaces_protection"],
+      message: "only branch rulesets replace classic branch protection"
+    });
+  }
+  return problems;
+}
+function prefixed(problems, prefix) {
+  return problems.map((problem) => ({
+    ...problem,
+    path: [...prefix, ...problem.path],
+    ...problem.sameAs ? { sameAs: [...prefix, ...problem.sameAs] } : {}
+  }));
+}
+function rulesetsProblems(value, level) {
+  return Object.entries(value).flatMap(
+    ([rulesetName2, settings]) => settings === null ? [] : prefixed(rulesetProblems(settings, level), [rulesetName2])
+  );
+}
+function repositoryRulesetRules(value, entry) {
+  const rulesets = value;
+  const problems = rulesetsProblems(rulesets, "repository");
+  const replacedBy = /* @__PURE__ */ new Map();
+  const protections = entry.settings?.branch_protection;
+  for (const [rulesetName2, settings] of Object.entries(rulesets)) {
+    (settings?.replaces_protection ?? []).forEach((branch3, index) => {
+      const path = [rulesetName2, "replaces_protection", index];
+      const earlier = replacedBy.get(branch3);
+      if (earlier !== void 0) {
+        problems.push({
+          path,
+          message: `branch ${branch3} is replaced by another ruleset too; one ruleset replaces a branch's protection`,
+          sameAs: earlier
+        });
+      }
+      replacedBy.set(branch3, path);
+      if (protections?.[branch3] !== void 0) {
+        problems.push({
+          path,
+          message: `branch ${branch3} is replaced by this ruleset and also set under branch_protection; leave it out of branch_protection`
+        });
+      }
+    });
+  }
+  return problems;
+}
+var refPatterns, repositoryName, propertySpec2, repositoryProperty, repositoryConditions, organizationConditions, branchName2, repositoryRuleset, organizationRuleset, rulesetName, REF_PREFIX;
+var init_ruleset_settings = __esm({
+  "src/resources/ruleset-settings.ts"() {
+    "use strict";
+    init_zod();
+    init_fields();
+    init_ruleset_actors();
+    init_ruleset_rules();
+    refPatterns = closed({
+      include: array(string2().min(1)).optional().describe(
+        "Patterns of refs the ruleset applies to: ~DEFAULT_BRANCH, ~ALL or refs/heads/… (fnmatch)."
+      ),
+      exclude: array(string2().min(1)).optional().describe("Patterns of refs it does not apply to.")
+    });
+    repositoryName = closed({
+      include: array(string2().min(1)).optional().describe("Repository names or patterns; ~ALL for every repository."),
+      exclude: array(string2().min(1)).optional().describe("Repository names or patterns left out."),
+      protected: boolean2().optional().describe("Prevent renaming the targeted repositories.")
+    });
+    propertySpec2 = closed({
+      name: name("The custom property."),
+      property_values: nameList("A value.").min(1).describe("Values that match."),
+      source: _enum2(["custom", "system"]).optional().describe("custom (default) or system.")
+    });
+    repositoryProperty = closed({
+      include: array(propertySpec2).optional().describe("Properties that must all match."),
+      exclude: array(propertySpec2).optional().describe("Properties that must not match.")
+    });
+    repositoryConditions = closed({
+      ref_name: refPatterns.optional().describe("The branches or tags the ruleset applies to.")
+    });
+    organizationConditions = closed({
+      ref_name: refPatterns.optional().describe("The branches or tags the ruleset applies to."),
+      repository_name: repositoryName.optional().describe("The repositories, by name (give this or repository_property)."),
+      repository_property: repositoryProperty.optional().describe("The repositories, by custom property (give this or repository_name).")
+    });
+    branchName2 = string2().regex(/^[^*?[]+$/, {
+      error: "a branch name without wildcards (*, ? or [), as classic protection names it"
+    });
+    repositoryRuleset = closed({
+      ...rulesetShape("repository"),
+      replaces_protection: array(branchName2).optional().describe(
+        "Branches whose classic protection this ruleset replaces: each is deleted, in the same change, once GET …/rules/branches/<branch> shows rules that cover it."
+      )
+    }).describe("A ruleset, managed whole: what is not written takes its default.");
+    organizationRuleset = closed(rulesetShape("organization")).describe(
+      "An organization ruleset, managed whole: what is not written takes its default."
+    );
+    rulesetName = string2().min(1).max(100);
+    REF_PREFIX = {
+      branch: "refs/heads/",
+      tag: "refs/tags/",
+      push: void 0
+    };
   }
 });
 
@@ -34973,6 +34994,16 @@ async function replaceClassic(reader, repo, branch3, desired) {
     notes
   };
 }
+async function replaceAll(reader, repo, branches, desired) {
+  const replacements = [];
+  for (const branch3 of branches) {
+    const replacement = await replaceClassic(reader, repo, branch3, desired);
+    if (replacement === void 0) continue;
+    if ("error" in replacement) return replacement;
+    replacements.push(replacement);
+  }
+  return replacements;
+}
 async function planRuleset({
   where: where3,
   name: name2,
@@ -34994,7 +35025,7 @@ async function planRuleset({
     if (error62 instanceof Unresolved) return { ...base, error: error62.error };
     throw error62;
   }
-  await where3.dir.learn([...live ? referencedIds(live) : []], false);
+  if (live) await where3.dir.learn(referencedIds(live), false);
   const liveShown = live && shown2(live, where3.dir.namer);
   const path = liveId === void 0 ? where3.base : `${where3.base}/${liveId}`;
   if (target2 === null) {
@@ -35011,14 +35042,13 @@ async function planRuleset({
   const requests = diff.length === 0 ? [] : [{ method: live === null ? "POST" : "PUT", path, body: requestBody(target2, where3.level) }];
   const notes = [];
   const classic = {};
-  for (const branch3 of repo ? desired?.replaces_protection ?? [] : []) {
-    const replacement = await replaceClassic(where3.reader, repo, branch3, target2);
-    if (replacement === void 0) continue;
-    if ("error" in replacement) return { ...base, error: replacement.error };
+  const replacements = repo === void 0 ? [] : await replaceAll(where3.reader, repo, desired?.replaces_protection ?? [], target2);
+  if ("error" in replacements) return { ...base, error: replacements.error };
+  for (const replacement of replacements) {
     requests.push(...replacement.requests);
     diff.push(...replacement.diff);
     notes.push(...replacement.notes);
-    classic[branch3] = replacement.live;
+    classic[replacement.branch] = replacement.live;
   }
   const planned = {
     ...base,
@@ -38010,135 +38040,10 @@ function rulesetFromBody(world, source, raw2, current) {
     ruleset: { name: name2, target: target2, enforcement, source, bypass_actors: actors2, conditions, rules: rules2 }
   };
 }
-function escapeRegExp(text) {
-  return text.replace(/[.+^${}()|\\]/g, "\\$&");
-}
-function fnmatch(pattern3, value) {
-  let source = "";
-  for (let index = 0; index < pattern3.length; index++) {
-    const char = pattern3[index];
-    if (char === "*" && pattern3[index + 1] === "*") {
-      source += ".*";
-      index++;
-    } else if (char === "*") source += "[^/]*";
-    else if (char === "?") source += "[^/]";
-    else if (char === "[" || char === "]") source += `\\${char}`;
-    else source += escapeRegExp(char);
-  }
-  return new RegExp(`^${source}$`).test(value);
-}
-function namesMatch(value, name2, special) {
-  const hit = (pattern3) => special(pattern3) || fnmatch(pattern3, name2);
-  return value.include.some(hit) && !value.exclude.some(hit);
-}
-function refMatches(conditions, ref, repo) {
-  const refName = conditions?.ref_name;
-  if (refName === void 0) return false;
-  return namesMatch(
-    refName,
-    ref,
-    (pattern3) => pattern3 === "~ALL" || pattern3 === "~DEFAULT_BRANCH" && ref === `refs/heads/${repo.default_branch}`
-  );
-}
-function propertyMatches(spec, repo) {
-  const value = spec.source === "custom" ? repo.customProperties.get(spec.name) : void 0;
-  return value !== void 0 && spec.property_values.includes(value);
-}
-function selectsRepository2(ruleset3, repo) {
-  const conditions = ruleset3.conditions;
-  if (conditions === null) return false;
-  if (conditions.repository_name) {
-    return namesMatch(conditions.repository_name, repo.name, (pattern3) => pattern3 === "~ALL");
-  }
-  if (conditions.repository_id) return conditions.repository_id.repository_ids.includes(repo.id);
-  if (conditions.repository_property) {
-    const { include, exclude } = conditions.repository_property;
-    return include.every((spec) => propertyMatches(spec, repo)) && !exclude.some((spec) => propertyMatches(spec, repo));
-  }
-  return false;
-}
-function rulesetsOf(repo, withParents) {
-  const own2 = [...repo.rulesets.values()];
-  if (!withParents || repo.org === null) return own2;
-  const inherited = [...repo.org.rulesets.values()].filter(
-    (ruleset3) => selectsRepository2(ruleset3, repo)
-  );
-  return [...own2, ...inherited].sort((a, b) => a.id - b.id);
-}
-function branchRules(repo, branch3) {
-  const ref = `refs/heads/${branch3}`;
-  return rulesetsOf(repo, true).filter(
-    (ruleset3) => ruleset3.enforcement === "active" && ruleset3.target === "branch" && refMatches(ruleset3.conditions, ref, repo)
-  ).flatMap(
-    (ruleset3) => ruleset3.rules.map((rule) => ({
-      ...rule,
-      ruleset_source_type: ruleset3.source.type,
-      ruleset_source: sourceName(ruleset3.source),
-      ruleset_id: ruleset3.id
-    }))
-  );
-}
 function sourceName(source) {
   return source.type === "Repository" ? `${source.repo.owner.login}/${source.repo.name}` : source.org.account.login;
 }
-function nodeId2(id) {
-  return Buffer.from(`RepositoryRuleset:${id}`).toString("base64url");
-}
-function links(base, ruleset3) {
-  const source = ruleset3.source;
-  if (source.type === "Repository") {
-    const full = sourceName(source);
-    return {
-      self: { href: `${base}/repos/${full}/rulesets/${ruleset3.id}` },
-      html: { href: `${base}/${full}/rules/${ruleset3.id}` }
-    };
-  }
-  const org = source.org.account.login;
-  return {
-    self: { href: `${base}/orgs/${org}/rulesets/${ruleset3.id}` },
-    html: { href: `${base}/organizations/${org}/settings/rules/${ruleset3.id}` }
-  };
-}
-function canEdit(world, ruleset3, caller) {
-  if (caller === null) return false;
-  if (caller.site_admin) return true;
-  const source = ruleset3.source;
-  if (source.type === "Organization") return source.org.owners.has(caller.id);
-  return world.can(source.repo, caller, "admin");
-}
-function callerBypass(world, ruleset3, repo, caller) {
-  if (caller === null) return "never";
-  const permission = world.permission(repo, caller);
-  const owner = repo.org?.owners.has(caller.id) ?? false;
-  const actor = ruleset3.bypass_actors.find(
-    (candidate) => candidate.actor_type === "OrganizationAdmin" && owner || candidate.actor_type === "User" && candidate.actor_id === caller.id || candidate.actor_type === "RepositoryRole" && REPOSITORY_ROLES.get(candidate.actor_id ?? 0) === permission
-  );
-  return actor ? BYPASS_OF_MODE[actor.bypass_mode] : "never";
-}
-function rulesetSummary(base, ruleset3) {
-  return {
-    id: ruleset3.id,
-    name: ruleset3.name,
-    target: ruleset3.target,
-    source_type: ruleset3.source.type,
-    source: sourceName(ruleset3.source),
-    enforcement: ruleset3.enforcement,
-    node_id: nodeId2(ruleset3.id),
-    _links: links(base, ruleset3),
-    created_at: ruleset3.created_at,
-    updated_at: ruleset3.updated_at
-  };
-}
-function rulesetShape2(base, world, ruleset3, caller, repo) {
-  return {
-    ...rulesetSummary(base, ruleset3),
-    ...canEdit(world, ruleset3, caller) ? { bypass_actors: ruleset3.bypass_actors.map((actor) => ({ ...actor })) } : {},
-    ...repo !== null ? { current_user_can_bypass: callerBypass(world, ruleset3, repo, caller) } : {},
-    conditions: ruleset3.conditions,
-    rules: ruleset3.rules
-  };
-}
-var TARGETS, ACTOR_TYPES, REPOSITORY_ROLES, strings2, namePatterns, propertySpec3, conditionsSchema, actorSchema, bodySchema2, patternParameters, actorParameter, range, RULE_PARAMETERS, PUSH_RULES2, BRANCH_ONLY_RULES2, REPOSITORY_ONLY_RULES, BYPASS_OF_MODE;
+var TARGETS, ACTOR_TYPES, REPOSITORY_ROLES, strings2, namePatterns, propertySpec3, conditionsSchema, actorSchema, bodySchema2, patternParameters, actorParameter, range, RULE_PARAMETERS, PUSH_RULES2, BRANCH_ONLY_RULES2, REPOSITORY_ONLY_RULES;
 var init_rulesets = __esm({
   "src/sandbox/rulesets.ts"() {
     "use strict";
@@ -38297,11 +38202,6 @@ var init_rulesets = __esm({
       "branch_name_pattern"
     ]);
     REPOSITORY_ONLY_RULES = /* @__PURE__ */ new Set(["merge_queue", "license_compliance_scanning"]);
-    BYPASS_OF_MODE = {
-      always: "always",
-      pull_request: "pull_requests_only",
-      exempt: "exempt"
-    };
   }
 });
 
@@ -39704,7 +39604,7 @@ var init_routes_hooks = __esm({
 });
 
 // src/sandbox/routes-issues.ts
-function nodeId3(kind, id) {
+function nodeId2(kind, id) {
   return Buffer.from(`${kind}:${id}`).toString("base64url");
 }
 function association(repo, user2) {
@@ -39728,7 +39628,7 @@ function issueShape(ctx, value) {
   const url2 = `${repository3}/issues/${value.number}`;
   return {
     id: value.id,
-    node_id: nodeId3("Issue", value.id),
+    node_id: nodeId2("Issue", value.id),
     url: url2,
     repository_url: repository3,
     labels_url: `${url2}/labels{/name}`,
@@ -39743,7 +39643,7 @@ function issueShape(ctx, value) {
     user: simpleUser(ctx.base, value.user),
     labels: value.labels.map((name2, index) => ({
       id: index + 1,
-      node_id: nodeId3("Label", index + 1),
+      node_id: nodeId2("Label", index + 1),
       url: `${repository3}/labels/${encodeURIComponent(name2)}`,
       name: name2,
       description: null,
@@ -39769,7 +39669,7 @@ function commentShape(ctx, value) {
   const url2 = `${repository3}/issues/comments/${value.id}`;
   return {
     id: value.id,
-    node_id: nodeId3("IssueComment", value.id),
+    node_id: nodeId2("IssueComment", value.id),
     url: url2,
     html_url: `${ctx.base}/${value.issue.repo.owner.login}/${value.issue.repo.name}/issues/${value.issue.number}#issuecomment-${value.id}`,
     body: value.body,
@@ -40353,6 +40253,153 @@ var init_routes_repositories = __esm({
   }
 });
 
+// src/sandbox/ruleset-match.ts
+function escapeRegExp(text) {
+  return text.replace(/[.+^${}()|\\]/g, "\\$&");
+}
+function fnmatch(pattern3, value) {
+  let source = "";
+  for (let index = 0; index < pattern3.length; index++) {
+    const char = pattern3[index];
+    if (char === "*" && pattern3[index + 1] === "*") {
+      source += ".*";
+      index++;
+    } else if (char === "*") source += "[^/]*";
+    else if (char === "?") source += "[^/]";
+    else if (char === "[" || char === "]") source += `\\${char}`;
+    else source += escapeRegExp(char);
+  }
+  return new RegExp(`^${source}$`).test(value);
+}
+function namesMatch(value, name2, special) {
+  const hit = (pattern3) => special(pattern3) || fnmatch(pattern3, name2);
+  return value.include.some(hit) && !value.exclude.some(hit);
+}
+function refMatches(conditions, ref, repo) {
+  const refName = conditions?.ref_name;
+  if (refName === void 0) return false;
+  return namesMatch(
+    refName,
+    ref,
+    (pattern3) => pattern3 === "~ALL" || pattern3 === "~DEFAULT_BRANCH" && ref === `refs/heads/${repo.default_branch}`
+  );
+}
+function propertyMatches(spec, repo) {
+  const value = spec.source === "custom" ? repo.customProperties.get(spec.name) : void 0;
+  return value !== void 0 && spec.property_values.includes(value);
+}
+function selectsRepository2(ruleset3, repo) {
+  const conditions = ruleset3.conditions;
+  if (conditions === null) return false;
+  if (conditions.repository_name) {
+    return namesMatch(conditions.repository_name, repo.name, (pattern3) => pattern3 === "~ALL");
+  }
+  if (conditions.repository_id) return conditions.repository_id.repository_ids.includes(repo.id);
+  if (conditions.repository_property) {
+    const { include, exclude } = conditions.repository_property;
+    return include.every((spec) => propertyMatches(spec, repo)) && !exclude.some((spec) => propertyMatches(spec, repo));
+  }
+  return false;
+}
+function rulesetsOf(repo, withParents) {
+  const own2 = [...repo.rulesets.values()];
+  if (!withParents || repo.org === null) return own2;
+  const inherited = [...repo.org.rulesets.values()].filter(
+    (ruleset3) => selectsRepository2(ruleset3, repo)
+  );
+  return [...own2, ...inherited].sort((a, b) => a.id - b.id);
+}
+function branchRules(repo, branch3) {
+  const ref = `refs/heads/${branch3}`;
+  return rulesetsOf(repo, true).filter(
+    (ruleset3) => ruleset3.enforcement === "active" && ruleset3.target === "branch" && refMatches(ruleset3.conditions, ref, repo)
+  ).flatMap(
+    (ruleset3) => ruleset3.rules.map((rule) => ({
+      ...rule,
+      ruleset_source_type: ruleset3.source.type,
+      ruleset_source: sourceName(ruleset3.source),
+      ruleset_id: ruleset3.id
+    }))
+  );
+}
+var init_ruleset_match = __esm({
+  "src/sandbox/ruleset-match.ts"() {
+    "use strict";
+    init_rulesets();
+  }
+});
+
+// src/sandbox/ruleset-shapes.ts
+function nodeId3(id) {
+  return Buffer.from(`RepositoryRuleset:${id}`).toString("base64url");
+}
+function links(base, ruleset3) {
+  const source = ruleset3.source;
+  if (source.type === "Repository") {
+    const full = sourceName(source);
+    return {
+      self: { href: `${base}/repos/${full}/rulesets/${ruleset3.id}` },
+      html: { href: `${base}/${full}/rules/${ruleset3.id}` }
+    };
+  }
+  const org = source.org.account.login;
+  return {
+    self: { href: `${base}/orgs/${org}/rulesets/${ruleset3.id}` },
+    html: { href: `${base}/organizations/${org}/settings/rules/${ruleset3.id}` }
+  };
+}
+function canEdit(world, ruleset3, caller) {
+  if (caller === null) return false;
+  if (caller.site_admin) return true;
+  const source = ruleset3.source;
+  if (source.type === "Organization") return source.org.owners.has(caller.id);
+  return world.can(source.repo, caller, "admin");
+}
+function callerBypass(world, ruleset3, repo, caller) {
+  if (caller === null) return "never";
+  const permission = world.permission(repo, caller);
+  const owner = repo.org?.owners.has(caller.id) ?? false;
+  const actor = ruleset3.bypass_actors.find(
+    (candidate) => candidate.actor_type === "OrganizationAdmin" && owner || candidate.actor_type === "User" && candidate.actor_id === caller.id || candidate.actor_type === "RepositoryRole" && REPOSITORY_ROLES.get(candidate.actor_id ?? 0) === permission
+  );
+  return actor ? BYPASS_OF_MODE[actor.bypass_mode] : "never";
+}
+function rulesetSummary(base, ruleset3) {
+  return {
+    id: ruleset3.id,
+    name: ruleset3.name,
+    target: ruleset3.target,
+    source_type: ruleset3.source.type,
+    source: sourceName(ruleset3.source),
+    enforcement: ruleset3.enforcement,
+    node_id: nodeId3(ruleset3.id),
+    _links: links(base, ruleset3),
+    created_at: ruleset3.created_at,
+    updated_at: ruleset3.updated_at
+  };
+}
+function rulesetShape2(base, world, ruleset3, caller, repo) {
+  return {
+    ...rulesetSummary(base, ruleset3),
+    ...canEdit(world, ruleset3, caller) ? { bypass_actors: ruleset3.bypass_actors.map((actor) => ({ ...actor })) } : {},
+    ...repo !== null ? { current_user_can_bypass: callerBypass(world, ruleset3, repo, caller) } : {},
+    conditions: ruleset3.conditions,
+    rules: ruleset3.rules
+  };
+}
+var BYPASS_OF_MODE;
+var init_ruleset_shapes = __esm({
+  "src/sandbox/ruleset-shapes.ts"() {
+    "use strict";
+    init_rulesets();
+    BYPASS_OF_MODE = {
+      always: "always",
+      pull_request: "pull_requests_only",
+      exempt: "exempt"
+    };
+  }
+});
+
 // src/sandbox/routes-rulesets.ts
 function includesParents(ctx) {
   return ctx.query.get("includes_parents") !== "false";
@@ -40444,6 +40491,8 @@ var init_routes_rulesets = __esm({
     init_http_support();
     init_pagination();
     init_repo_access();
+    init_ruleset_match();
+    init_ruleset_shapes();
     init_rulesets();
     init_shapes();
     rulesetRoutes = [
