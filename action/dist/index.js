@@ -95,7 +95,7 @@ function variantsOf(text) {
       } catch {
         continue;
       }
-      for (const present of PRESENTATIONS) found.add(present(encoded));
+      for (const present2 of PRESENTATIONS) found.add(present2(encoded));
     }
   }
   return [...found].filter((variant) => variant.length >= MIN_SEARCHED_LENGTH).sort((a, b) => b.length - a.length);
@@ -371,8 +371,8 @@ function formatPath(path) {
   return text;
 }
 function formatConfigError(error62) {
-  const where2 = `${error62.file}:${error62.line}:${error62.column}`;
-  return error62.path === "" ? `${where2}: ${error62.message}` : `${where2}: ${error62.path}: ${error62.message}`;
+  const where3 = `${error62.file}:${error62.line}:${error62.column}`;
+  return error62.path === "" ? `${where3}: ${error62.message}` : `${where3}: ${error62.path}: ${error62.message}`;
 }
 function errorAt(origin, path, message) {
   return {
@@ -429,9 +429,9 @@ function globToRegExp(glob) {
       index = end;
     } else source += char.replace(/[.+^${}()|\\/-]/g, "\\$&");
   }
-  const pattern = new RegExp(`^${source}$`, "i");
-  cache.set(glob, pattern);
-  return pattern;
+  const pattern3 = new RegExp(`^${source}$`, "i");
+  cache.set(glob, pattern3);
+  return pattern3;
 }
 function matchesGlob(glob, text) {
   return globToRegExp(glob).test(text);
@@ -2351,8 +2351,8 @@ var init_checks = __esm({
     $ZodCheckIncludes = /* @__PURE__ */ $constructor("$ZodCheckIncludes", (inst, def) => {
       $ZodCheck.init(inst, def);
       const escapedRegex = escapeRegex(def.includes);
-      const pattern = new RegExp(typeof def.position === "number" ? `^.{${def.position},}${escapedRegex}` : escapedRegex);
-      def.pattern = pattern;
+      const pattern3 = new RegExp(typeof def.position === "number" ? `^.{${def.position},}${escapedRegex}` : escapedRegex);
+      def.pattern = pattern3;
       inst._zod.check = (payload) => {
         if (payload.value.includes(def.includes, def.position))
           return;
@@ -2369,8 +2369,8 @@ var init_checks = __esm({
     });
     $ZodCheckStartsWith = /* @__PURE__ */ $constructor("$ZodCheckStartsWith", (inst, def) => {
       $ZodCheck.init(inst, def);
-      const pattern = new RegExp(`^${escapeRegex(def.prefix)}.*`);
-      def.pattern ?? (def.pattern = pattern);
+      const pattern3 = new RegExp(`^${escapeRegex(def.prefix)}.*`);
+      def.pattern ?? (def.pattern = pattern3);
       inst._zod.check = (payload) => {
         if (payload.value.startsWith(def.prefix))
           return;
@@ -2387,8 +2387,8 @@ var init_checks = __esm({
     });
     $ZodCheckEndsWith = /* @__PURE__ */ $constructor("$ZodCheckEndsWith", (inst, def) => {
       $ZodCheck.init(inst, def);
-      const pattern = new RegExp(`.*${escapeRegex(def.suffix)}$`);
-      def.pattern ?? (def.pattern = pattern);
+      const pattern3 = new RegExp(`.*${escapeRegex(def.suffix)}$`);
+      def.pattern ?? (def.pattern = pattern3);
       inst._zod.check = (payload) => {
         if (payload.value.endsWith(def.suffix))
           return;
@@ -3145,14 +3145,14 @@ function handleReadonlyResult(payload) {
 }
 function leafPattern(schema2) {
   const def = schema2._zod.def;
-  let pattern = def.pattern;
+  let pattern3 = def.pattern;
   let isInt = !!def.format?.includes("int");
   let minimum;
   let maximum;
   for (const ch of def.checks ?? []) {
     const d = ch._zod.def;
     if (d.pattern)
-      pattern = d.pattern;
+      pattern3 = d.pattern;
     isInt || (isInt = !!d.format?.includes("int"));
     const lo = d.minimum ?? d.length;
     const hi = d.maximum ?? d.length;
@@ -3161,8 +3161,8 @@ function leafPattern(schema2) {
     if (hi !== void 0 && (maximum === void 0 || hi < maximum))
       maximum = hi;
   }
-  if (pattern)
-    return pattern.source;
+  if (pattern3)
+    return pattern3.source;
   if (minimum !== void 0 && maximum !== void 0 && minimum > maximum)
     return "(?!)";
   if (minimum !== void 0 || maximum !== void 0)
@@ -4073,8 +4073,8 @@ var init_schemas = __esm({
       });
       defineLazyInternal(inst, "pattern", (zod) => {
         if (zod.def.options.every((o) => o._zod.pattern)) {
-          const patterns = zod.def.options.map((o) => o._zod.pattern);
-          return new RegExp(`^(${patterns.map((p) => cleanRegex(p.source)).join("|")})$`);
+          const patterns3 = zod.def.options.map((o) => o._zod.pattern);
+          return new RegExp(`^(${patterns3.map((p) => cleanRegex(p.source)).join("|")})$`);
         }
         return void 0;
       });
@@ -4623,8 +4623,8 @@ var init_schemas = __esm({
         return values ? /* @__PURE__ */ new Set([...values, void 0]) : void 0;
       });
       defineLazyInternal(inst, "pattern", (zod) => {
-        const pattern = zod.def.innerType._zod.pattern;
-        return pattern ? new RegExp(`^(${cleanRegex(pattern.source)})?$`) : void 0;
+        const pattern3 = zod.def.innerType._zod.pattern;
+        return pattern3 ? new RegExp(`^(${cleanRegex(pattern3.source)})?$`) : void 0;
       });
       inst._zod.parse = (payload, ctx) => {
         if (payload.value === void 0) {
@@ -4651,8 +4651,8 @@ var init_schemas = __esm({
       defineLazyInternal(inst, "optin", (zod) => zod.def.innerType._zod.optin);
       defineLazyInternal(inst, "optout", (zod) => zod.def.innerType._zod.optout);
       defineLazyInternal(inst, "pattern", (zod) => {
-        const pattern = zod.def.innerType._zod.pattern;
-        return pattern ? new RegExp(`^(${cleanRegex(pattern.source)}|null)$`) : void 0;
+        const pattern3 = zod.def.innerType._zod.pattern;
+        return pattern3 ? new RegExp(`^(${cleanRegex(pattern3.source)}|null)$`) : void 0;
       });
       defineLazyInternal(inst, "values", (zod) => {
         return zod.def.innerType._zod.values ? /* @__PURE__ */ new Set([...zod.def.innerType._zod.values, null]) : void 0;
@@ -4989,7 +4989,7 @@ function isRef(value) {
 function cloneIssues(issues) {
   return issues.map((iss) => iss.path ? { ...iss, path: iss.path.slice() } : { ...iss });
 }
-function isRecursive(inst, stack, resolve8) {
+function isRecursive(inst, stack, resolve9) {
   const cached2 = recursive.get(inst);
   if (cached2 !== void 0)
     return cached2 ? PROVEN : NONE;
@@ -4999,7 +4999,7 @@ function isRecursive(inst, stack, resolve8) {
   let result = NONE;
   const check3 = (child) => {
     if (result !== PROVEN && child?._zod) {
-      const answer = isRecursive(child, stack, resolve8);
+      const answer = isRecursive(child, stack, resolve9);
       if (answer > result)
         result = answer;
     }
@@ -5010,7 +5010,7 @@ function isRecursive(inst, stack, resolve8) {
       const desc = Object.getOwnPropertyDescriptor(sh, key);
       if (spread && !desc.enumerable)
         continue;
-      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve8) : NONE;
+      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve9) : NONE;
       if (child > answer)
         answer = child;
     }
@@ -5074,7 +5074,7 @@ function isRecursive(inst, stack, resolve8) {
       break;
     // `$ZodLazy` caches its inner on the def, so a resolved edge is followed exactly
     case "lazy": {
-      const inner = def._cachedInner ?? (resolve8 ? inst._zod.innerType : void 0);
+      const inner = def._cachedInner ?? (resolve9 ? inst._zod.innerType : void 0);
       merge3(inner ? isRecursive(inner, stack, false) : ASSUMED);
       break;
     }
@@ -14762,9 +14762,9 @@ function generateFileCheck(doc, accessor) {
 }
 function generateTemplateLiteralCheck(doc, ctx, schema2, accessor) {
   doc.write(`if (typeof ${accessor} !== "string") return INVALID;`);
-  const pattern = schema2._zod.pattern;
-  if (pattern) {
-    const patternConst = addConstant(ctx, pattern);
+  const pattern3 = schema2._zod.pattern;
+  if (pattern3) {
+    const patternConst = addConstant(ctx, pattern3);
     doc.write(`${patternConst}.lastIndex = 0;`);
     doc.write(`if (!${patternConst}.test(${accessor})) return INVALID;`);
   }
@@ -15543,12 +15543,12 @@ function _length(length, params) {
   });
 }
 // @__NO_SIDE_EFFECTS__
-function _regex(pattern, params) {
+function _regex(pattern3, params) {
   return new $ZodCheckRegex({
     check: "string_format",
     format: "regex",
     ...normalizeParams(params),
-    pattern
+    pattern: pattern3
   });
 }
 // @__NO_SIDE_EFFECTS__
@@ -16579,8 +16579,8 @@ function aggregateChecks(schema2) {
   }
   if (bag.mime)
     intersectMime(agg, bag.mime);
-  for (const pattern of bag.patterns ?? [])
-    addPattern(agg, pattern);
+  for (const pattern3 of bag.patterns ?? [])
+    addPattern(agg, pattern3);
   return agg;
 }
 function inputOptin(schema2) {
@@ -16726,9 +16726,9 @@ var init_json_schema_processors = __esm({
       if (!agg.multipleOf.includes(value))
         agg.multipleOf.push(value);
     };
-    addPattern = (agg, pattern) => {
+    addPattern = (agg, pattern3) => {
       agg.patterns ?? (agg.patterns = /* @__PURE__ */ new Set());
-      agg.patterns.add(pattern);
+      agg.patterns.add(pattern3);
     };
     intersectMime = (agg, mime) => {
       agg.mime = agg.mime ? agg.mime.filter((m) => mime.includes(m)) : [...mime];
@@ -16785,7 +16785,7 @@ var init_json_schema_processors = __esm({
     stringProcessor = (schema2, ctx, _json, _params) => {
       const json3 = _json;
       json3.type = "string";
-      const { minimum, maximum, format, patterns, contentEncoding, laxFormat } = aggregateChecks(schema2);
+      const { minimum, maximum, format, patterns: patterns3, contentEncoding, laxFormat } = aggregateChecks(schema2);
       if (typeof minimum === "number")
         json3.minLength = minimum;
       if (typeof maximum === "number")
@@ -16800,8 +16800,8 @@ var init_json_schema_processors = __esm({
       }
       if (contentEncoding)
         json3.contentEncoding = contentEncoding;
-      if (patterns && patterns.size > 0) {
-        const patternList = [...patterns].map(exactPattern);
+      if (patterns3 && patterns3.size > 0) {
+        const patternList = [...patterns3].map(exactPattern);
         if (patternList.length === 1)
           json3.pattern = patternList[0].source;
         else if (patternList.length > 1) {
@@ -16948,11 +16948,11 @@ var init_json_schema_processors = __esm({
     };
     templateLiteralProcessor = (schema2, _ctx, json3, _params) => {
       const _json = json3;
-      const pattern = schema2._zod.pattern;
-      if (!pattern)
+      const pattern3 = schema2._zod.pattern;
+      if (!pattern3)
         throw new Error("Pattern not found in template literal");
       _json.type = "string";
-      _json.pattern = pattern.source;
+      _json.pattern = pattern3.source;
     };
     fileProcessor = (schema2, _ctx, json3, _params) => {
       const _json = json3;
@@ -17144,15 +17144,15 @@ var init_json_schema_processors = __esm({
       const def = schema2._zod.def;
       json3.type = "object";
       const keyType = def.keyType;
-      const patterns = aggregateChecks(keyType).patterns;
-      if (def.mode === "loose" && patterns && patterns.size > 0) {
+      const patterns3 = aggregateChecks(keyType).patterns;
+      if (def.mode === "loose" && patterns3 && patterns3.size > 0) {
         const valueSchema = processSchema(def.valueType, ctx, {
           ...params,
           path: [...params.path, "patternProperties", "*"]
         });
         json3.patternProperties = {};
-        for (const pattern of patterns) {
-          assignProp(json3.patternProperties, exactPattern(pattern).source, valueSchema);
+        for (const pattern3 of patterns3) {
+          assignProp(json3.patternProperties, exactPattern(pattern3).source, valueSchema);
         }
       } else {
         if (ctx.target === "draft-07" || ctx.target === "draft-2020-12") {
@@ -19979,9 +19979,9 @@ function convertBaseSchema(schema2, ctx) {
         const patternProps = schema2.patternProperties;
         const patternKeys = Object.keys(patternProps);
         const looseRecords = [];
-        for (const pattern of patternKeys) {
-          const patternValue = convertSchema(patternProps[pattern], ctx);
-          const keySchema = z.string().regex(new RegExp(pattern));
+        for (const pattern3 of patternKeys) {
+          const patternValue = convertSchema(patternProps[pattern3], ctx);
+          const keySchema = z.string().regex(new RegExp(pattern3));
           looseRecords.push(z.looseRecord(keySchema, patternValue));
         }
         const schemasToIntersect = [];
@@ -20002,7 +20002,7 @@ function convertBaseSchema(schema2, ctx) {
         }
         if (schema2.additionalProperties === false) {
           const propertyKeys = Object.keys(shape);
-          const patterns = patternKeys.map((p) => new RegExp(p));
+          const patterns3 = patternKeys.map((p) => new RegExp(p));
           const basePatternSchema = zodSchema;
           zodSchema = zodSchema.check((payload) => {
             if (!isPlainObject(payload.value))
@@ -20011,7 +20011,7 @@ function convertBaseSchema(schema2, ctx) {
             for (const key of Object.keys(payload.value)) {
               if (propertyKeys.includes(key))
                 continue;
-              if (patterns.some((regex) => regex.test(key)))
+              if (patterns3.some((regex) => regex.test(key)))
                 continue;
               unrecognized.push(key);
             }
@@ -21392,8 +21392,8 @@ function expectedType(expected) {
   }
 }
 function listValues(values) {
-  const shown2 = values.map((value) => JSON.stringify(value));
-  return shown2.length === 1 ? shown2[0] : `one of ${shown2.join(", ")}`;
+  const shown3 = values.map((value) => JSON.stringify(value));
+  return shown3.length === 1 ? shown3[0] : `one of ${shown3.join(", ")}`;
 }
 function bound(limit, origin) {
   if (origin === "array") return `${limit} ${limit === 1 ? "item" : "items"}`;
@@ -21516,9 +21516,9 @@ function resolve(files, env, spec) {
   return new Resolver(files, env, spec).run();
 }
 function selector(name2, exclude) {
-  const [owner, pattern] = name2.split("/");
-  if (!/[*?[]/.test(pattern)) return { kind: "name", owner, repo: pattern };
-  return { kind: "glob", owner, pattern, exclude: exclude.map((item) => item.split("/")[1]) };
+  const [owner, pattern3] = name2.split("/");
+  if (!/[*?[]/.test(pattern3)) return { kind: "name", owner, repo: pattern3 };
+  return { kind: "glob", owner, pattern: pattern3, exclude: exclude.map((item) => item.split("/")[1]) };
 }
 function relativeTo(configFile, path) {
   return isAbsolute(path) ? path : join(dirname(configFile), path);
@@ -21766,18 +21766,18 @@ var init_resolve = __esm({
           if (entry[setting.key] !== void 0) own2[setting.key] = entry[setting.key];
         }
         const profileLayers = [];
-        const listed = /* @__PURE__ */ new Set();
+        const listed3 = /* @__PURE__ */ new Set();
         for (const [index, name2] of (entry.profiles ?? []).entries()) {
           const place = this.place(source, [...path, "profiles", index]);
           const profile = this.profiles.get(name2);
-          if (listed.has(name2)) this.error(place, `profile "${name2}" is listed twice`);
+          if (listed3.has(name2)) this.error(place, `profile "${name2}" is listed twice`);
           else if (profile === void 0) {
             this.error(
               place,
               `unknown profile "${name2}"; ${unknownNameHint(name2, [...this.profiles.keys()])}`
             );
           } else profileLayers.push(profile);
-          listed.add(name2);
+          listed3.add(name2);
         }
         const layers = [
           ...profileLayers,
@@ -21801,7 +21801,10 @@ var init_resolve = __esm({
         for (const setting of this.spec.settings) {
           const value = entry.settings[setting.key];
           if (value === void 0 || setting.rules === void 0) continue;
-          const facts = entry.ownerType === void 0 ? {} : { ownerType: entry.ownerType };
+          const facts = {
+            settings: entry.settings,
+            ...entry.ownerType === void 0 ? {} : { ownerType: entry.ownerType }
+          };
           for (const problem of setting.rules(value, facts)) {
             const relative2 = [setting.key, ...problem.path];
             const layer = layerOf(layers, relative2) ?? own2;
@@ -23323,7 +23326,7 @@ var require_stringify = __commonJS({
         props.push(doc.directives.tagString(tag));
       return props.join(" ");
     }
-    function stringify3(item, ctx, onComment, onChompKeep) {
+    function stringify4(item, ctx, onComment, onChompKeep) {
       if (identity4.isPair(item))
         return item.toString(ctx, onComment, onChompKeep);
       if (identity4.isAlias(item)) {
@@ -23352,7 +23355,7 @@ var require_stringify = __commonJS({
 ${ctx.indent}${str}`;
     }
     exports.createStringifyContext = createStringifyContext;
-    exports.stringify = stringify3;
+    exports.stringify = stringify4;
   }
 });
 
@@ -23362,7 +23365,7 @@ var require_stringifyPair = __commonJS({
     "use strict";
     var identity4 = require_identity();
     var Scalar = require_Scalar();
-    var stringify3 = require_stringify();
+    var stringify4 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyPair({ key, value }, ctx, onComment, onChompKeep) {
       const { allNullValues, doc, indent, indentStep, options: { commentString, indentSeq, simpleKeys } } = ctx;
@@ -23384,7 +23387,7 @@ var require_stringifyPair = __commonJS({
       });
       let keyCommentDone = false;
       let chompKeep = false;
-      let str = stringify3.stringify(key, ctx, () => keyCommentDone = true, () => chompKeep = true);
+      let str = stringify4.stringify(key, ctx, () => keyCommentDone = true, () => chompKeep = true);
       if (!explicitKey && !ctx.inFlow && str.length > 1024) {
         if (simpleKeys)
           throw new Error("With simple keys, single line scalar must not span more than 1024 characters");
@@ -23436,7 +23439,7 @@ ${indent}:`;
         ctx.indent = ctx.indent.substring(2);
       }
       let valueCommentDone = false;
-      const valueStr = stringify3.stringify(value, ctx, () => valueCommentDone = true, () => chompKeep = true);
+      const valueStr = stringify4.stringify(value, ctx, () => valueCommentDone = true, () => chompKeep = true);
       let ws = " ";
       if (keyComment || vsb || vcb) {
         ws = vsb ? "\n" : "";
@@ -23577,7 +23580,7 @@ var require_addPairToJSMap = __commonJS({
     "use strict";
     var log = require_log();
     var merge3 = require_merge();
-    var stringify3 = require_stringify();
+    var stringify4 = require_stringify();
     var identity4 = require_identity();
     var toJS = require_toJS();
     function addPairToJSMap(ctx, map2, { key, value }) {
@@ -23613,7 +23616,7 @@ var require_addPairToJSMap = __commonJS({
       if (typeof jsKey !== "object")
         return String(jsKey);
       if (identity4.isNode(key) && ctx?.doc) {
-        const strCtx = stringify3.createStringifyContext(ctx.doc, {});
+        const strCtx = stringify4.createStringifyContext(ctx.doc, {});
         strCtx.anchors = /* @__PURE__ */ new Set();
         for (const node2 of ctx.anchors.keys())
           strCtx.anchors.add(node2.anchor);
@@ -23680,12 +23683,12 @@ var require_stringifyCollection = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyCollection.js"(exports) {
     "use strict";
     var identity4 = require_identity();
-    var stringify3 = require_stringify();
+    var stringify4 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyCollection(collection, ctx, options) {
       const flow = ctx.inFlow ?? collection.flow;
-      const stringify4 = flow ? stringifyFlowCollection : stringifyBlockCollection;
-      return stringify4(collection, ctx, options);
+      const stringify5 = flow ? stringifyFlowCollection : stringifyBlockCollection;
+      return stringify5(collection, ctx, options);
     }
     function stringifyBlockCollection({ comment: comment2, items }, ctx, { blockItemPrefix, flowChars, itemIndent, onChompKeep, onComment }) {
       const { indent, options: { commentString } } = ctx;
@@ -23710,7 +23713,7 @@ var require_stringifyCollection = __commonJS({
           }
         }
         chompKeep = false;
-        let str2 = stringify3.stringify(item, itemCtx, () => comment3 = null, () => chompKeep = true);
+        let str2 = stringify4.stringify(item, itemCtx, () => comment3 = null, () => chompKeep = true);
         if (comment3)
           str2 += stringifyComment.lineComment(str2, itemIndent, commentString(comment3));
         if (chompKeep && comment3)
@@ -23777,7 +23780,7 @@ ${indent}${line}` : "\n";
         }
         if (comment2)
           reqNewline = true;
-        let str = stringify3.stringify(item, itemCtx, () => comment2 = null);
+        let str = stringify4.stringify(item, itemCtx, () => comment2 = null);
         reqNewline || (reqNewline = lines.length > linesAtValue || str.includes("\n"));
         if (i < items.length - 1) {
           str += ",";
@@ -24286,7 +24289,7 @@ var require_int = __commonJS({
       resolve: (str, _onError, opt) => intResolve(str, 2, 8, opt),
       stringify: (node2) => intStringify(node2, 8, "0o")
     };
-    var int2 = {
+    var int3 = {
       identify: intIdentify,
       default: true,
       tag: "tag:yaml.org,2002:int",
@@ -24303,7 +24306,7 @@ var require_int = __commonJS({
       resolve: (str, _onError, opt) => intResolve(str, 2, 16, opt),
       stringify: (node2) => intStringify(node2, 16, "0x")
     };
-    exports.int = int2;
+    exports.int = int3;
     exports.intHex = intHex;
     exports.intOct = intOct;
   }
@@ -24319,16 +24322,16 @@ var require_schema = __commonJS({
     var string4 = require_string();
     var bool = require_bool();
     var float = require_float();
-    var int2 = require_int();
+    var int3 = require_int();
     var schema2 = [
       map2.map,
       seq.seq,
       string4.string,
       _null4.nullTag,
       bool.boolTag,
-      int2.intOct,
-      int2.int,
-      int2.intHex,
+      int3.intOct,
+      int3.int,
+      int3.intHex,
       float.floatNaN,
       float.floatExp,
       float.float
@@ -24762,7 +24765,7 @@ var require_int2 = __commonJS({
       resolve: (str, _onError, opt) => intResolve(str, 1, 8, opt),
       stringify: (node2) => intStringify(node2, 8, "0")
     };
-    var int2 = {
+    var int3 = {
       identify: intIdentify,
       default: true,
       tag: "tag:yaml.org,2002:int",
@@ -24779,7 +24782,7 @@ var require_int2 = __commonJS({
       resolve: (str, _onError, opt) => intResolve(str, 2, 16, opt),
       stringify: (node2) => intStringify(node2, 16, "0x")
     };
-    exports.int = int2;
+    exports.int = int3;
     exports.intBin = intBin;
     exports.intHex = intHex;
     exports.intOct = intOct;
@@ -24841,18 +24844,18 @@ var require_set = __commonJS({
       }
       static from(schema2, iterable, ctx) {
         const { replacer } = ctx;
-        const set3 = new this(schema2);
+        const set4 = new this(schema2);
         if (iterable && Symbol.iterator in Object(iterable))
           for (let value of iterable) {
             if (typeof replacer === "function")
               value = replacer.call(iterable, value, value);
-            set3.items.push(Pair.createPair(value, null, ctx));
+            set4.items.push(Pair.createPair(value, null, ctx));
           }
-        return set3;
+        return set4;
       }
     };
     YAMLSet.tag = "tag:yaml.org,2002:set";
-    var set2 = {
+    var set3 = {
       collection: "map",
       identify: (value) => value instanceof Set,
       nodeClass: YAMLSet,
@@ -24871,7 +24874,7 @@ var require_set = __commonJS({
       }
     };
     exports.YAMLSet = YAMLSet;
-    exports.set = set2;
+    exports.set = set3;
   }
 });
 
@@ -24974,11 +24977,11 @@ var require_schema3 = __commonJS({
     var binary = require_binary();
     var bool = require_bool2();
     var float = require_float2();
-    var int2 = require_int2();
+    var int3 = require_int2();
     var merge3 = require_merge();
     var omap = require_omap();
     var pairs = require_pairs();
-    var set2 = require_set();
+    var set3 = require_set();
     var timestamp2 = require_timestamp();
     var schema2 = [
       map2.map,
@@ -24987,10 +24990,10 @@ var require_schema3 = __commonJS({
       _null4.nullTag,
       bool.trueTag,
       bool.falseTag,
-      int2.intBin,
-      int2.intOct,
-      int2.int,
-      int2.intHex,
+      int3.intBin,
+      int3.intOct,
+      int3.int,
+      int3.intHex,
       float.floatNaN,
       float.floatExp,
       float.float,
@@ -24998,7 +25001,7 @@ var require_schema3 = __commonJS({
       merge3.merge,
       omap.omap,
       pairs.pairs,
-      set2.set,
+      set3.set,
       timestamp2.intTime,
       timestamp2.floatTime,
       timestamp2.timestamp
@@ -25017,7 +25020,7 @@ var require_tags = __commonJS({
     var string4 = require_string();
     var bool = require_bool();
     var float = require_float();
-    var int2 = require_int();
+    var int3 = require_int();
     var schema2 = require_schema();
     var schema$1 = require_schema2();
     var binary = require_binary();
@@ -25025,7 +25028,7 @@ var require_tags = __commonJS({
     var omap = require_omap();
     var pairs = require_pairs();
     var schema$2 = require_schema3();
-    var set2 = require_set();
+    var set3 = require_set();
     var timestamp2 = require_timestamp();
     var schemas = /* @__PURE__ */ new Map([
       ["core", schema2.schema],
@@ -25041,9 +25044,9 @@ var require_tags = __commonJS({
       floatExp: float.floatExp,
       floatNaN: float.floatNaN,
       floatTime: timestamp2.floatTime,
-      int: int2.int,
-      intHex: int2.intHex,
-      intOct: int2.intOct,
+      int: int3.int,
+      intHex: int3.intHex,
+      intOct: int3.intOct,
       intTime: timestamp2.intTime,
       map: map2.map,
       merge: merge3.merge,
@@ -25051,7 +25054,7 @@ var require_tags = __commonJS({
       omap: omap.omap,
       pairs: pairs.pairs,
       seq: seq.seq,
-      set: set2.set,
+      set: set3.set,
       timestamp: timestamp2.timestamp
     };
     var coreKnownTags = {
@@ -25059,7 +25062,7 @@ var require_tags = __commonJS({
       "tag:yaml.org,2002:merge": merge3.merge,
       "tag:yaml.org,2002:omap": omap.omap,
       "tag:yaml.org,2002:pairs": pairs.pairs,
-      "tag:yaml.org,2002:set": set2.set,
+      "tag:yaml.org,2002:set": set3.set,
       "tag:yaml.org,2002:timestamp": timestamp2.timestamp
     };
     function getTags(customTags, schemaName, addMergeTag) {
@@ -25138,7 +25141,7 @@ var require_stringifyDocument = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyDocument.js"(exports) {
     "use strict";
     var identity4 = require_identity();
-    var stringify3 = require_stringify();
+    var stringify4 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyDocument(doc, options) {
       const lines = [];
@@ -25153,7 +25156,7 @@ var require_stringifyDocument = __commonJS({
       }
       if (hasDirectives)
         lines.push("---");
-      const ctx = stringify3.createStringifyContext(doc, options);
+      const ctx = stringify4.createStringifyContext(doc, options);
       const { commentString } = ctx.options;
       if (doc.commentBefore) {
         if (lines.length !== 1)
@@ -25175,7 +25178,7 @@ var require_stringifyDocument = __commonJS({
           contentComment = doc.contents.comment;
         }
         const onChompKeep = contentComment ? void 0 : () => chompKeep = true;
-        let body = stringify3.stringify(doc.contents, ctx, () => contentComment = null, onChompKeep);
+        let body = stringify4.stringify(doc.contents, ctx, () => contentComment = null, onChompKeep);
         if (contentComment)
           body += stringifyComment.lineComment(body, "", commentString(contentComment));
         if ((body[0] === "|" || body[0] === ">") && lines[lines.length - 1] === "---") {
@@ -25183,7 +25186,7 @@ var require_stringifyDocument = __commonJS({
         } else
           lines.push(body);
       } else {
-        lines.push(stringify3.stringify(doc.contents, ctx));
+        lines.push(stringify4.stringify(doc.contents, ctx));
       }
       if (doc.directives?.docEnd) {
         if (doc.comment) {
@@ -26671,7 +26674,7 @@ var require_compose_scalar = __commonJS({
     var resolveBlockScalar = require_resolve_block_scalar();
     var resolveFlowScalar = require_resolve_flow_scalar();
     function composeScalar(ctx, token, tagToken, onError) {
-      const { value, type, comment: comment2, range } = token.type === "block-scalar" ? resolveBlockScalar.resolveBlockScalar(ctx, token, onError) : resolveFlowScalar.resolveFlowScalar(token, ctx.options.strict, onError);
+      const { value, type, comment: comment2, range: range2 } = token.type === "block-scalar" ? resolveBlockScalar.resolveBlockScalar(ctx, token, onError) : resolveFlowScalar.resolveFlowScalar(token, ctx.options.strict, onError);
       const tagName = tagToken ? ctx.directives.tagName(tagToken.source, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg)) : null;
       let tag;
       if (ctx.options.stringKeys && ctx.atKey) {
@@ -26691,7 +26694,7 @@ var require_compose_scalar = __commonJS({
         onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg);
         scalar = new Scalar.Scalar(value);
       }
-      scalar.range = range;
+      scalar.range = range2;
       scalar.source = value;
       if (type)
         scalar.type = type;
@@ -27319,7 +27322,7 @@ var require_cst_scalar = __commonJS({
 var require_cst_stringify = __commonJS({
   "node_modules/yaml/dist/parse/cst-stringify.js"(exports) {
     "use strict";
-    var stringify3 = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
+    var stringify4 = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
     function stringifyToken(token) {
       switch (token.type) {
         case "block-scalar": {
@@ -27372,7 +27375,7 @@ var require_cst_stringify = __commonJS({
         res += stringifyToken(value);
       return res;
     }
-    exports.stringify = stringify3;
+    exports.stringify = stringify4;
   }
 });
 
@@ -29102,7 +29105,7 @@ var require_public_api = __commonJS({
       }
       return doc.toJS(Object.assign({ reviver: _reviver }, options));
     }
-    function stringify3(value, replacer, options) {
+    function stringify4(value, replacer, options) {
       let _replacer = null;
       if (typeof replacer === "function" || Array.isArray(replacer)) {
         _replacer = replacer;
@@ -29127,7 +29130,7 @@ var require_public_api = __commonJS({
     exports.parse = parse5;
     exports.parseAllDocuments = parseAllDocuments;
     exports.parseDocument = parseDocument2;
-    exports.stringify = stringify3;
+    exports.stringify = stringify4;
   }
 });
 
@@ -29432,8 +29435,8 @@ var init_source = __esm({
         for (const pair of map2.items) {
           if (!isMergeKey(pair.key)) continue;
           const value = this.resolve(pair.value);
-          const listed = (0, import_yaml.isSeq)(value) ? value.items.map((item) => this.resolve(item)) : [value];
-          for (const source of listed) if ((0, import_yaml.isMap)(source)) sources.push(source);
+          const listed3 = (0, import_yaml.isSeq)(value) ? value.items.map((item) => this.resolve(item)) : [value];
+          for (const source of listed3) if ((0, import_yaml.isMap)(source)) sources.push(source);
         }
         return sources;
       }
@@ -29573,8 +29576,8 @@ var init_source = __esm({
       /** Adds the keys a merge key brings in that the mapping does not write itself. */
       #merge(pair, result) {
         const value = this.index.resolve(pair.value);
-        const listed = (0, import_yaml.isSeq)(value) ? value.items.map((item) => ({ item, written: (0, import_yaml.isSeq)(pair.value) ? item : pair.value })) : [{ item: pair.value, written: pair.value }];
-        for (const { item, written } of listed) {
+        const listed3 = (0, import_yaml.isSeq)(value) ? value.items.map((item) => ({ item, written: (0, import_yaml.isSeq)(pair.value) ? item : pair.value })) : [{ item: pair.value, written: pair.value }];
+        for (const { item, written } of listed3) {
           const source = this.index.resolve(item);
           if (!(0, import_yaml.isMap)(source)) {
             this.#at(
@@ -29836,7 +29839,7 @@ function render(wanted, target2, scope, note, layers, root, prefix, fallback) {
   const value = valueAt(root, wanted.path);
   const rows = [];
   if (wanted.fixed !== void 0) {
-    for (const [key, shown2] of wanted.fixed) rows.push(row(key, JSON.stringify(shown2), origin));
+    for (const [key, shown3] of wanted.fixed) rows.push(row(key, JSON.stringify(shown3), origin));
   } else if (value === null) {
     rows.push(row("value", "null (must be absent)", origin));
   } else {
@@ -31076,27 +31079,27 @@ function pLimit(concurrency) {
     activeCount--;
     resumeNext();
   };
-  const run = async (function_, resolve8, arguments_) => {
+  const run = async (function_, resolve9, arguments_) => {
     const result = (async () => function_(...arguments_))();
-    resolve8(result);
+    resolve9(result);
     try {
       await result;
     } catch {
     }
     next();
   };
-  const enqueue = (function_, resolve8, reject, arguments_) => {
+  const enqueue = (function_, resolve9, reject, arguments_) => {
     const queueItem = { reject };
     new Promise((internalResolve) => {
       queueItem.run = internalResolve;
       queue.enqueue(queueItem);
-    }).then(run.bind(void 0, function_, resolve8, arguments_));
+    }).then(run.bind(void 0, function_, resolve9, arguments_));
     if (activeCount < concurrency) {
       resumeNext();
     }
   };
-  const generator = (function_, ...arguments_) => new Promise((resolve8, reject) => {
-    enqueue(function_, resolve8, reject, arguments_);
+  const generator = (function_, ...arguments_) => new Promise((resolve9, reject) => {
+    enqueue(function_, resolve9, reject, arguments_);
   });
   Object.defineProperties(generator, {
     activeCount: {
@@ -31342,7 +31345,7 @@ var init_clock = __esm({
     "use strict";
     systemClock = {
       now: () => Date.now(),
-      sleep: (ms, signal) => new Promise((resolve8, reject) => {
+      sleep: (ms, signal) => new Promise((resolve9, reject) => {
         if (signal?.aborted) {
           reject(signal.reason);
           return;
@@ -31354,7 +31357,7 @@ var init_clock = __esm({
         const timer = setTimeout(
           () => {
             signal?.removeEventListener("abort", onAbort);
-            resolve8();
+            resolve9();
           },
           Math.max(0, ms)
         );
@@ -31545,7 +31548,7 @@ function createHttpFetch(maxSockets, maxBytes = CLIENT_DEFAULTS.maxResponseBytes
     "http:": new HttpAgent({ keepAlive: true, maxSockets }),
     "https:": new HttpsAgent({ keepAlive: true, maxSockets })
   };
-  const once = (url2, exchange) => new Promise((resolve8, reject) => {
+  const once = (url2, exchange) => new Promise((resolve9, reject) => {
     const { signal } = exchange;
     if (signal?.aborted) return reject(signal.reason);
     const send = url2.protocol === "https:" ? httpsRequest : httpRequest;
@@ -31561,11 +31564,11 @@ function createHttpFetch(maxSockets, maxBytes = CLIENT_DEFAULTS.maxResponseBytes
     const onAbort = () => request2.destroy(signal?.reason);
     signal?.addEventListener("abort", onAbort, { once: true });
     const settle2 = () => signal?.removeEventListener("abort", onAbort);
-    const fail2 = (error62) => {
+    const fail3 = (error62) => {
       settle2();
       reject(signal?.aborted ? signal.reason : error62);
     };
-    request2.once("error", (error62) => fail2(fetchFailed(error62)));
+    request2.once("error", (error62) => fail3(fetchFailed(error62)));
     request2.once("response", (message) => {
       const status = message.statusCode ?? 0;
       const refuse = () => {
@@ -31581,14 +31584,14 @@ function createHttpFetch(maxSockets, maxBytes = CLIENT_DEFAULTS.maxResponseBytes
         if (received > maxBytes) refuse();
         else chunks.push(chunk);
       });
-      message.once("error", (error62) => fail2(fetchFailed(error62)));
+      message.once("error", (error62) => fail3(fetchFailed(error62)));
       message.once("end", () => {
         settle2();
         const raw2 = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
         const decode5 = decoders[String(message.headers["content-encoding"] ?? "").trim()];
-        if (decode5 === void 0 || raw2.length === 0) return resolve8({ message, body: raw2 });
+        if (decode5 === void 0 || raw2.length === 0) return resolve9({ message, body: raw2 });
         decode5(raw2, { maxOutputLength: maxBytes }).then(
-          (body) => resolve8({ message, body }),
+          (body) => resolve9({ message, body }),
           (error62) => reject(
             error62.code === "ERR_BUFFER_TOO_LARGE" ? tooLarge(status, maxBytes) : error62
           )
@@ -32106,13 +32109,13 @@ function transportFailure(error62) {
   const code2 = chain.map((e) => e.code).find((c) => typeof c === "string");
   const innermost = chain[chain.length - 1];
   const message = innermost instanceof Error ? innermost.message : String(error62);
-  const refused = code2 === "ECONNREFUSED";
+  const refused2 = code2 === "ECONNREFUSED";
   const transient = code2 !== void 0 ? TRANSIENT_CODES.has(code2) : chain.some((e) => e instanceof Error && TRANSIENT_MESSAGES.test(e.message));
-  const what = refused ? "connection refused" : code2 === "ECONNRESET" ? "connection reset" : message;
+  const what = refused2 ? "connection refused" : code2 === "ECONNRESET" ? "connection reset" : message;
   return {
     description: code2 !== void 0 && !what.includes(code2) ? `${what} (${code2})` : what,
     transient,
-    refused,
+    refused: refused2,
     neverSent: code2 !== void 0 && NEVER_SENT_CODES.has(code2)
   };
 }
@@ -32328,7 +32331,7 @@ var init_write_lock = __esm({
         if (key === void 0) return task();
         const previous = this.#tails.get(key) ?? Promise.resolve();
         let done;
-        const current = new Promise((resolve8) => done = resolve8);
+        const current = new Promise((resolve9) => done = resolve9);
         const tail = previous.then(() => current);
         this.#tails.set(key, tail);
         await previous;
@@ -32533,8 +32536,8 @@ var init_client = __esm({
           why: `the most forgeplan reads of one listing`
         };
         while (url2 !== void 0) {
-          const shown2 = displayPath(url2, this.#base);
-          const refuse = (detail) => new ForgeError({ method: "GET", path: shown2, status: 0, detail });
+          const shown3 = displayPath(url2, this.#base);
+          const refuse = (detail) => new ForgeError({ method: "GET", path: shown3, status: 0, detail });
           if (seen.has(url2.href)) {
             throw refuse("the next-page link leads back to a page already read");
           }
@@ -32546,7 +32549,7 @@ var init_client = __esm({
           if (!Array.isArray(page.data)) {
             throw new ForgeError({
               method: "GET",
-              path: shown2,
+              path: shown3,
               status: page.status,
               detail: "expected a list in the response"
             });
@@ -32627,7 +32630,7 @@ var init_client = __esm({
           const settled = this.#settle(ticket, outcome, key, cached2, sent, retriedDelete);
           if (settled !== void 0) return settled;
           answerLost ||= ticket.mutating && lostAnswer(outcome);
-          const fail2 = (status2, detail2, note, unusableAnswer = false) => {
+          const fail3 = (status2, detail2, note, unusableAnswer = false) => {
             const said = note ?? (attempts > 1 ? `after ${attempts} attempts` : void 0);
             const hidden = status2 === 404 ? this.#hiddenNote(path) : void 0;
             const notes = [said, hidden].filter((part) => part !== void 0).join("; ");
@@ -32643,7 +32646,7 @@ var init_client = __esm({
             });
           };
           if (outcome.kind === "refused") {
-            throw fail2(outcome.status, outcome.detail, void 0, outcome.unusableAnswer);
+            throw fail3(outcome.status, outcome.detail, void 0, outcome.unusableAnswer);
           }
           let retryAfter;
           let status = 0;
@@ -32662,25 +32665,25 @@ var init_client = __esm({
             if (throttle !== void 0) {
               if (throttles >= this.#retries.max) {
                 const throttled = `${throttles + 1} of them throttled`;
-                throw fail2(status, detail, `gave up after ${attempts} attempts, ${throttled}`);
+                throw fail3(status, detail, `gave up after ${attempts} attempts, ${throttled}`);
               }
               throttles++;
               this.#pacer.holdAfter(ticket, throttle, status, throttles);
               continue;
             }
-            if (!mayRetry(method, { status })) throw fail2(status, detail);
+            if (!mayRetry(method, { status })) throw fail3(status, detail);
             retryAfter = retryAfterMs(headers, now);
           } else {
             detail = outcome.failure.description;
-            if (!mayRetry(method, { transport: outcome.failure })) throw fail2(status, detail);
+            if (!mayRetry(method, { transport: outcome.failure })) throw fail3(status, detail);
           }
           if (retries >= this.#retries.max) {
-            throw fail2(status, detail, `gave up after ${attempts} attempts`);
+            throw fail3(status, detail, `gave up after ${attempts} attempts`);
           }
           const delayMs = Math.max(backoffDelay(retries, this.#retries, this.#random), retryAfter ?? 0);
           if (delayMs > this.#maxWaitMs) {
             const after = attempts > 1 ? ` after ${attempts} attempts` : "";
-            throw fail2(
+            throw fail3(
               status,
               detail,
               `stopped${after}: the service asks to retry in ${Math.ceil(delayMs / 1e3)} s, beyond the maximum wait`
@@ -32874,8 +32877,8 @@ function changeError(message, method, path, status) {
 function firstProblem(error62, prefix = "") {
   const issue2 = error62.issues[0];
   if (issue2 === void 0) return "invalid";
-  const where2 = issue2.path.map((part) => typeof part === "number" ? `[${part}]` : `.${String(part)}`).join("");
-  const at = `${prefix}${where2}`.replace(/^\./, "");
+  const where3 = issue2.path.map((part) => typeof part === "number" ? `[${part}]` : `.${String(part)}`).join("");
+  const at = `${prefix}${where3}`.replace(/^\./, "");
   return at === "" ? issue2.message : `${at}: ${issue2.message}`;
 }
 function notShaped(path, status, shape, problem) {
@@ -32900,8 +32903,8 @@ function mustFind(result, path) {
 }
 function describeReadError(error62) {
   if (error62.message.startsWith("GET ")) return error62.message;
-  const where2 = [error62.request, error62.status].filter((part) => part !== void 0).join(" → ");
-  return where2 === "" ? error62.message : `${where2}: ${error62.message}`;
+  const where3 = [error62.request, error62.status].filter((part) => part !== void 0).join(" → ");
+  return where3 === "" ? error62.message : `${where3}: ${error62.message}`;
 }
 var ResourceReader, ReadFailed;
 var init_context = __esm({
@@ -32997,14 +33000,14 @@ function identity(value) {
 async function planBoards(reader, entry) {
   const scope = String(entry.project);
   const path = `${projectPath(entry.project)}/boards`;
-  const listed = await reader.list(path, void 0, { name: "issue boards", schema: readBoard });
+  const listed3 = await reader.list(path, void 0, { name: "issue boards", schema: readBoard });
   return entry.boards_absent.map((wanted) => {
     const change = newChange(reader.target, scope, "board", boardName(wanted));
-    if (listed.kind === "error") return { ...change, error: listed.error };
-    if (listed.kind === "absent") {
+    if (listed3.kind === "error") return { ...change, error: listed3.error };
+    if (listed3.kind === "absent") {
       return { ...change, error: changeError(`project ${scope} was not found`, "GET", path, 404) };
     }
-    const found = listed.data.find(
+    const found = listed3.data.find(
       (candidate) => wanted.id !== void 0 ? candidate.id === wanted.id : candidate.name === wanted.name
     );
     if (!found) return { ...change, live_fingerprint: fingerprint(null) };
@@ -33078,11 +33081,11 @@ var init_board = __esm({
             await reader.list(path, void 0, { name: "issue boards", schema: readBoard }),
             path
           );
-          const listed = boards.map((found) => `${found.id} "${found.name ?? ""}"`).join(", ");
+          const listed3 = boards.map((found) => `${found.id} "${found.name ?? ""}"`).join(", ");
           return {
             entries: [],
             comments: [
-              `project ${project3} boards (name any under projects[].boards_absent to delete it): ${listed || "none"}`
+              `project ${project3} boards (name any under projects[].boards_absent to delete it): ${listed3 || "none"}`
             ]
           };
         }
@@ -33841,7 +33844,7 @@ function fromRead(read2) {
     } : null,
     restrictions: live.restrictions ? readLists(live.restrictions) : null
   };
-  for (const flag of FLAGS) canonical[flag] = enabled(live[flag]);
+  for (const flag2 of FLAGS) canonical[flag2] = enabled(live[flag2]);
   return canonical;
 }
 function overlayLists(desired, base) {
@@ -33904,9 +33907,9 @@ function targetOf(desired, live) {
       apps: restrictions.apps ? principalSet(restrictions.apps) : base.restrictions?.apps ?? []
     };
   }
-  for (const flag of FLAGS) {
-    const value = desired[flag];
-    if (value !== void 0) target2[flag] = value === true;
+  for (const flag2 of FLAGS) {
+    const value = desired[flag2];
+    if (value !== void 0) target2[flag2] = value === true;
   }
   return target2;
 }
@@ -33936,7 +33939,7 @@ function toBody(target2, live) {
     },
     restrictions: target2.restrictions && { ...target2.restrictions }
   };
-  for (const flag of FLAGS) body[flag] = target2[flag];
+  for (const flag2 of FLAGS) body[flag2] = target2[flag2];
   return body;
 }
 function alignChecks(expected, actual) {
@@ -34208,9 +34211,9 @@ async function planEpicLinks(reader, entry) {
       targetGroupId = group3.data.id;
     }
     for (const epic3 of epics) {
-      const listed = await relatedOf(epic3);
-      if (listed.kind === "error") return { ...change, error: listed.error };
-      if (listed.kind === "absent") {
+      const listed3 = await relatedOf(epic3);
+      if (listed3.kind === "error") return { ...change, error: listed3.error };
+      if (listed3.kind === "absent") {
         if (byId2 && wanted.epic === void 0) continue;
         return {
           ...change,
@@ -34222,7 +34225,7 @@ async function planEpicLinks(reader, entry) {
           )
         };
       }
-      const link = listed.data.find(
+      const link = listed3.data.find(
         (candidate) => byId2 ? candidate.related_epic_link_id === wanted.link_id : candidate.iid === wanted.related && candidate.group_id === targetGroupId
       );
       if (!link) continue;
@@ -34252,9 +34255,9 @@ async function planEpicLinks(reader, entry) {
 }
 async function listEpics(reader, group3) {
   const path = `${groupPath(group3)}/epics`;
-  const listed = await reader.list(path, void 0, { name: "epics", schema: readEpic });
-  if (listed.kind === "found") return listed.data.map((epic3) => epic3.iid);
-  if (listed.kind === "error") return listed.error;
+  const listed3 = await reader.list(path, void 0, { name: "epics", schema: readEpic });
+  if (listed3.kind === "found") return listed3.data.map((epic3) => epic3.iid);
+  if (listed3.kind === "error") return listed3.error;
   return changeError(`group ${group3} was not found`, "GET", path, 404);
 }
 var epicLink, groupEntry, relatedEpic, readGroup, readEpic, epicLinkKind;
@@ -34343,11 +34346,11 @@ var init_epic_link = __esm({
             await reader.list(path, void 0, { name: "epics", schema: readEpic }),
             path
           );
-          const listed = epics.map((epic3) => `&${epic3.iid} "${epic3.title ?? ""}"`).join(", ");
+          const listed3 = epics.map((epic3) => `&${epic3.iid} "${epic3.title ?? ""}"`).join(", ");
           return {
             entries: [],
             comments: [
-              `group ${group3} epics (name links between them under groups[].epic_links_absent): ${listed || "none"}`
+              `group ${group3} epics (name links between them under groups[].epic_links_absent): ${listed3 || "none"}`
             ]
           };
         }
@@ -34358,14 +34361,14 @@ var init_epic_link = __esm({
 
 // src/resources/gist.ts
 async function auditGists(reader, audit) {
-  const listed = await reader.list("/gists", audit.since ? { since: audit.since } : void 0, {
+  const listed3 = await reader.list("/gists", audit.since ? { since: audit.since } : void 0, {
     name: "gists",
     schema: readGist
   });
   const base = (scope, name2) => newChange(reader.target, scope, "gist", name2);
-  if (listed.kind === "error") return [{ ...base("gists", "*"), error: listed.error }];
-  if (listed.kind === "absent") return [];
-  return listed.data.map((gist3) => {
+  if (listed3.kind === "error") return [{ ...base("gists", "*"), error: listed3.error }];
+  if (listed3.kind === "absent") return [];
+  return listed3.data.map((gist3) => {
     const change = base(gist3.owner?.login ?? "gists", gist3.id);
     if (audit.allow_public === true || gist3.public !== true) return change;
     const files = Object.keys(gist3.files ?? {});
@@ -34450,17 +34453,17 @@ async function auditInvitations(reader, repo, policy, now) {
   const scope = `${repo.owner}/${repo.name}`;
   const path = `${repoPath(repo)}/invitations`;
   const base = (name2) => newChange(reader.target, scope, "invitation", name2);
-  const listed = await reader.list(path, void 0, {
+  const listed3 = await reader.list(path, void 0, {
     name: "repository invitations",
     schema: readInvitation
   });
-  if (listed.kind === "error") return [{ ...base("*"), error: listed.error }];
-  if (listed.kind === "absent") {
+  if (listed3.kind === "error") return [{ ...base("*"), error: listed3.error }];
+  if (listed3.kind === "absent") {
     return [
       { ...base("*"), error: changeError(`repository ${scope} was not found`, "GET", path, 404) }
     ];
   }
-  return listed.data.map((invitation4) => {
+  return listed3.data.map((invitation4) => {
     const findings = invitationFindings(invitation4, policy, now);
     const change = base(String(invitation4.id));
     if (findings.length === 0) return change;
@@ -34554,12 +34557,12 @@ async function auditMigration(reader, audit) {
   }
   let repositories = read2.data.repositories;
   if (audit.user === true) {
-    const listed = await reader.list(`${path}/repositories`, void 0, {
+    const listed3 = await reader.list(`${path}/repositories`, void 0, {
       name: "repositories",
       schema: readRepository
     });
-    if (listed.kind === "error") return { change: { ...change, error: listed.error } };
-    if (listed.kind === "found") repositories = listed.data;
+    if (listed3.kind === "error") return { change: { ...change, error: listed3.error } };
+    if (listed3.kind === "found") repositories = listed3.data;
   }
   const live = {
     state: read2.data.state ?? "unknown",
@@ -34657,6 +34660,1712 @@ var init_migration = __esm({
   }
 });
 
+// src/resources/ruleset-classic.ts
+function requirementsOf(protection2, requiredSignatures) {
+  const requirements = [];
+  if (!protection2.allow_deletions) requirements.push({ type: "deletion" });
+  if (!protection2.allow_force_pushes) requirements.push({ type: "non_fast_forward" });
+  if (protection2.required_linear_history) requirements.push({ type: "required_linear_history" });
+  if (requiredSignatures) requirements.push({ type: "required_signatures" });
+  if (protection2.lock_branch) {
+    requirements.push({
+      type: "update",
+      parameters: { update_allows_fetch_and_merge: protection2.allow_fork_syncing }
+    });
+  }
+  const reviews = protection2.required_pull_request_reviews;
+  if (reviews) {
+    requirements.push({
+      type: "pull_request",
+      parameters: {
+        required_approving_review_count: reviews.required_approving_review_count,
+        dismiss_stale_reviews_on_push: reviews.dismiss_stale_reviews,
+        require_code_owner_review: reviews.require_code_owner_reviews,
+        require_last_push_approval: reviews.require_last_push_approval,
+        required_review_thread_resolution: protection2.required_conversation_resolution
+      }
+    });
+  }
+  const checks = protection2.required_status_checks;
+  if (checks) {
+    requirements.push({
+      type: "required_status_checks",
+      parameters: {
+        strict_required_status_checks_policy: checks.strict,
+        required_status_checks: checks.checks.map(
+          ({ context, app_id }) => typeof app_id === "number" ? { context, integration_id: app_id } : { context }
+        )
+      }
+    });
+  }
+  return requirements;
+}
+function listed(what, lists) {
+  const parts = ["users", "teams", "apps"].filter((key) => lists[key].length > 0).map((key) => `${key} ${lists[key].join(", ")}`);
+  return `${what} (${parts.join("; ")})`;
+}
+function notEquivalent(protection2) {
+  const notes = [];
+  if (!protection2.enforce_admins) {
+    notes.push(
+      "enforce_admins is off: the classic protection does not bind administrators, a ruleset binds everyone not in bypass_actors; not migrated (add { role: admin } to bypass_actors to keep admins out of it)"
+    );
+  }
+  if (protection2.restrictions) {
+    notes.push(
+      `${listed("restrictions on who may push", protection2.restrictions)} have no ruleset equivalent: a ruleset lets only its bypass actors past its rules, the inverse of an allow list; not migrated`
+    );
+  }
+  if (protection2.block_creations) {
+    notes.push(
+      "block_creations works together with the push restrictions, which have no equivalent; not migrated"
+    );
+  }
+  const reviews = protection2.required_pull_request_reviews;
+  if (reviews) {
+    const bypass = reviews.bypass_pull_request_allowances;
+    if (bypass.users.length + bypass.teams.length + bypass.apps.length > 0) {
+      notes.push(
+        `${listed("bypass_pull_request_allowances", bypass)} have no exact equivalent: a bypass actor bypasses the whole ruleset, not only its pull request rule; not migrated`
+      );
+    }
+    if (reviews.dismissal_restrictions.users.length > 0) {
+      notes.push(
+        `review dismissal by users (${reviews.dismissal_restrictions.users.join(", ")}) is not migrated: forgeplan names no users in rulesets`
+      );
+    }
+  } else if (protection2.required_conversation_resolution) {
+    notes.push(
+      "required_conversation_resolution without required reviews has no equivalent: a ruleset resolves conversations only inside its pull_request rule; not migrated"
+    );
+  }
+  return notes;
+}
+function rulesOf(protection2, requirements) {
+  const rules2 = {};
+  for (const requirement of requirements) {
+    if (requirement.type === "pull_request") {
+      const dismissal = protection2.required_pull_request_reviews?.dismissal_restrictions;
+      const actors2 = [
+        ...(dismissal?.teams ?? []).map((team3) => ({ team: team3 })),
+        ...(dismissal?.apps ?? []).map((app3) => ({ app: app3 }))
+      ];
+      rules2.pull_request = {
+        ...requirement.parameters,
+        ...actors2.length > 0 ? { dismissal_restriction: { enabled: true, allowed_actors: actors2 } } : {}
+      };
+    } else rules2[requirement.type] = requirement.parameters ?? true;
+  }
+  return rules2;
+}
+function replacementFor(branch3, protection2, requiredSignatures, enforcement) {
+  return {
+    settings: {
+      target: "branch",
+      enforcement,
+      conditions: { ref_name: { include: [`refs/heads/${branch3}`], exclude: [] } },
+      bypass_actors: [],
+      rules: rulesOf(protection2, requirementsOf(protection2, requiredSignatures)),
+      replaces_protection: [branch3]
+    },
+    notes: notEquivalent(protection2)
+  };
+}
+function param(rule, key) {
+  const parameters2 = rule.parameters;
+  return parameters2 !== null && typeof parameters2 === "object" ? parameters2[key] : void 0;
+}
+function uncovered(effective, requirements) {
+  const gaps = [];
+  for (const requirement of requirements) {
+    const rules2 = effective.filter((rule) => rule.type === requirement.type);
+    if (rules2.length === 0) {
+      gaps.push({ path: requirement.type, before: requirement.parameters ?? true });
+      continue;
+    }
+    const wanted = requirement.parameters ?? {};
+    for (const [key, value] of Object.entries(wanted)) {
+      const found = rules2.map((rule) => param(rule, key));
+      const path = `${requirement.type}.${key}`;
+      if (key === "update_allows_fetch_and_merge") {
+        if (value === false && !found.includes(false))
+          gaps.push({ path, before: false, after: true });
+      } else if (typeof value === "number") {
+        const best = Math.max(...found.map((item) => typeof item === "number" ? item : 0));
+        if (best < value) gaps.push({ path, before: value, after: best });
+      } else if (value === true && !found.includes(true)) {
+        gaps.push({ path, before: true, after: false });
+      } else if (Array.isArray(value)) {
+        const checks = found.flatMap((item) => Array.isArray(item) ? item : []);
+        for (const check3 of value) {
+          const covered = checks.some(
+            (candidate) => candidate.context === check3.context && (check3.integration_id === void 0 || candidate.integration_id === check3.integration_id)
+          );
+          if (!covered) gaps.push({ path: `${path}[${String(check3.context)}]`, before: check3 });
+        }
+      }
+    }
+  }
+  return gaps;
+}
+var init_ruleset_classic = __esm({
+  "src/resources/ruleset-classic.ts"() {
+    "use strict";
+  }
+});
+
+// src/resources/ruleset-actors.ts
+function oneActor(value, context, kinds) {
+  const given = kinds.filter((kind) => value[kind] !== void 0);
+  if (given.length !== 1) {
+    context.addIssue({
+      code: "custom",
+      path: [],
+      message: `give exactly one of ${kinds.join(", ")}${given.length > 1 ? ` (found ${given.join(" and ")})` : ""}`
+    });
+  }
+}
+var ROLE_IDS, ORGANIZATION_ADMIN, ROLES, bypassMode, ACTOR_KINDS, role, bypassActor, ruleActor;
+var init_ruleset_actors = __esm({
+  "src/resources/ruleset-actors.ts"() {
+    "use strict";
+    init_zod();
+    init_fields();
+    ROLE_IDS = { maintain: 2, write: 4, admin: 5 };
+    ORGANIZATION_ADMIN = "OrganizationAdmin";
+    ROLES = [ORGANIZATION_ADMIN, ...Object.keys(ROLE_IDS)];
+    bypassMode = _enum2(["always", "pull_request", "exempt"]).optional().describe(
+      "always (default); pull_request: only through pull requests (branch rulesets); exempt: the rules do not run for this actor."
+    );
+    ACTOR_KINDS = ["role", "team", "app", "deploy_keys"];
+    role = _enum2(ROLES).describe(
+      `A repository role (admin, maintain, write) or ${ORGANIZATION_ADMIN} (organization owners).`
+    );
+    bypassActor = closed({
+      role: role.optional(),
+      team: name("A team slug of the organization.").optional(),
+      app: name("A GitHub App slug.").optional(),
+      deploy_keys: literal(true).optional().describe("true: deploy keys may bypass."),
+      bypass_mode: bypassMode
+    }).superRefine((value, context) => oneActor(value, context, ACTOR_KINDS)).describe("Who may bypass the ruleset: one of role, team, app or deploy_keys.");
+    ruleActor = closed({
+      role: _enum2(Object.keys(ROLE_IDS)).optional().describe("A repository role: admin, maintain or write."),
+      team: name("A team slug of the organization.").optional(),
+      app: name("A GitHub App slug (installed on the organization).").optional()
+    }).superRefine((value, context) => oneActor(value, context, ["role", "team", "app"]));
+  }
+});
+
+// src/resources/ruleset-rules.ts
+function ruleFitsTarget(type, target2) {
+  if (target2 === "push") return PUSH_RULES.has(type);
+  if (PUSH_RULES.has(type)) return false;
+  if (target2 === "tag") return !BRANCH_ONLY_RULES.has(type);
+  return type !== "tag_name_pattern";
+}
+var RULE_TYPES, UNSUPPORTED_RULE_TYPES, PATTERN_RULES, PUSH_RULES, BRANCH_ONLY_RULES, present, pattern, pullRequest, statusChecks, MERGE_QUEUE_DEFAULTS, mergeQueue, rulesShape, rules;
+var init_ruleset_rules = __esm({
+  "src/resources/ruleset-rules.ts"() {
+    "use strict";
+    init_zod();
+    init_fields();
+    init_suggest();
+    init_ruleset_actors();
+    RULE_TYPES = [
+      "creation",
+      "update",
+      "deletion",
+      "required_linear_history",
+      "required_signatures",
+      "non_fast_forward",
+      "pull_request",
+      "required_status_checks",
+      "merge_queue",
+      "required_deployments",
+      "commit_message_pattern",
+      "commit_author_email_pattern",
+      "committer_email_pattern",
+      "branch_name_pattern",
+      "tag_name_pattern",
+      "code_scanning",
+      "workflows",
+      "file_path_restriction",
+      "max_file_size",
+      "file_extension_restriction",
+      "max_file_path_length"
+    ];
+    UNSUPPORTED_RULE_TYPES = ["copilot_code_review", "license_compliance_scanning"];
+    PATTERN_RULES = [
+      "commit_message_pattern",
+      "commit_author_email_pattern",
+      "committer_email_pattern",
+      "branch_name_pattern",
+      "tag_name_pattern"
+    ];
+    PUSH_RULES = /* @__PURE__ */ new Set([
+      "file_path_restriction",
+      "max_file_size",
+      "file_extension_restriction",
+      "max_file_path_length"
+    ]);
+    BRANCH_ONLY_RULES = /* @__PURE__ */ new Set([
+      "pull_request",
+      "required_status_checks",
+      "merge_queue",
+      "required_deployments",
+      "required_linear_history",
+      "workflows",
+      "code_scanning",
+      "branch_name_pattern"
+    ]);
+    present = (what) => orNull(literal(true)).describe(`true: ${what}; null leaves the rule out.`);
+    pattern = (what) => orNull(
+      closed({
+        operator: _enum2(["starts_with", "ends_with", "contains", "regex"]).describe("How the pattern matches."),
+        pattern: string2().describe("The pattern."),
+        negate: boolean2().optional().describe("true: the rule fails when the pattern matches."),
+        name: string2().optional().describe("How the rule is shown on the service.")
+      })
+    ).describe(`${what} must match a pattern; null leaves the rule out.`);
+    pullRequest = closed({
+      required_approving_review_count: int().min(0).max(10).optional().describe("Approving reviews required before merging: 0 (default) to 10."),
+      dismiss_stale_reviews_on_push: boolean2().optional().describe("New reviewable commits dismiss earlier approvals."),
+      require_code_owner_review: boolean2().optional().describe("Require an approving review from a code owner of changed files."),
+      require_last_push_approval: boolean2().optional().describe("The most recent push must be approved by someone other than its pusher."),
+      required_review_thread_resolution: boolean2().optional().describe("All review conversations must be resolved before merging."),
+      allowed_merge_methods: array(_enum2(["merge", "squash", "rebase"])).min(1, { error: "at least one merge method must be allowed" }).optional().describe("The merge methods allowed (default: merge, squash and rebase)."),
+      dismissal_restriction: closed({
+        enabled: boolean2().optional().describe("Restrict who may dismiss reviews (default true)."),
+        allowed_actors: array(ruleActor).optional().describe("Who may dismiss reviews: roles, teams and apps.")
+      }).optional().describe("Who may dismiss pull request reviews."),
+      required_reviewers: array(
+        closed({
+          team: name("The team that must review."),
+          file_patterns: nameList("A file pattern (fnmatch).").min(1).describe("Changes to files matching these patterns need the team's approval."),
+          minimum_approvals: int().min(0).describe("Approvals needed from the team (0: the team is asked, approval optional).")
+        })
+      ).optional().describe("Teams that must approve changes to matching files.")
+    });
+    statusChecks = closed({
+      strict_required_status_checks_policy: boolean2().optional().describe("Pull requests must be tested with the latest code of the branch."),
+      do_not_enforce_on_create: boolean2().optional().describe("Allow creating refs that the checks would otherwise block."),
+      required_status_checks: array(
+        closed({
+          context: name("The status check context, e.g. ci/build."),
+          integration_id: int().positive().optional().describe("The app that must provide the check; leave out to accept any source.")
+        })
+      ).optional().describe("The checks that must pass.")
+    });
+    MERGE_QUEUE_DEFAULTS = {
+      check_response_timeout_minutes: 60,
+      grouping_strategy: "ALLGREEN",
+      max_entries_to_build: 5,
+      max_entries_to_merge: 5,
+      merge_method: "MERGE",
+      min_entries_to_merge: 1,
+      min_entries_to_merge_wait_minutes: 5
+    };
+    mergeQueue = closed({
+      check_response_timeout_minutes: int().min(1).max(360).optional().describe("Minutes a required check may take (default 60)."),
+      grouping_strategy: _enum2(["ALLGREEN", "HEADGREEN"]).optional().describe("ALLGREEN (default): every merge group commit must pass; HEADGREEN: only the head."),
+      max_entries_to_build: int().min(0).max(100).optional().describe("Queued pull requests built at once (default 5)."),
+      max_entries_to_merge: int().min(0).max(100).optional().describe("Pull requests merged together at most (default 5)."),
+      merge_method: _enum2(["MERGE", "SQUASH", "REBASE"]).optional().describe("How queued pull requests are merged (default MERGE)."),
+      min_entries_to_merge: int().min(0).max(100).optional().describe("Pull requests merged together at least (default 1)."),
+      min_entries_to_merge_wait_minutes: int().min(0).max(360).optional().describe("Minutes to wait for the minimum group (default 5).")
+    });
+    rulesShape = {
+      creation: present("only bypass actors may create matching refs").optional(),
+      update: orNull(
+        union([
+          literal(true),
+          closed({
+            update_allows_fetch_and_merge: boolean2().optional().describe("The branch may still pull changes from its upstream repository.")
+          })
+        ])
+      ).optional().describe(
+        "true or parameters: only bypass actors may update matching refs; null leaves it out."
+      ),
+      deletion: present("only bypass actors may delete matching refs").optional(),
+      required_linear_history: present("merge commits may not be pushed").optional(),
+      required_signatures: present("commits must have verified signatures").optional(),
+      non_fast_forward: present("force pushes are blocked").optional(),
+      pull_request: orNull(pullRequest).optional().describe("Changes must go through a pull request; null leaves the rule out."),
+      required_status_checks: orNull(statusChecks).optional().describe("Status checks must pass before a ref is updated; null leaves the rule out."),
+      merge_queue: orNull(mergeQueue).optional().describe("Merges go through a merge queue (repository rulesets only); null leaves it out."),
+      required_deployments: orNull(
+        closed({
+          required_deployment_environments: nameList("An environment name.").describe(
+            "Environments that must be deployed to successfully first."
+          )
+        })
+      ).optional().describe("Deployments must succeed before merging; null leaves the rule out."),
+      commit_message_pattern: pattern("Commit messages").optional(),
+      commit_author_email_pattern: pattern("Commit author emails").optional(),
+      committer_email_pattern: pattern("Committer emails").optional(),
+      branch_name_pattern: pattern("Branch names").optional(),
+      tag_name_pattern: pattern("Tag names").optional(),
+      code_scanning: orNull(
+        closed({
+          code_scanning_tools: array(
+            closed({
+              tool: name("The code scanning tool, e.g. CodeQL."),
+              alerts_threshold: _enum2(["none", "errors", "errors_and_warnings", "all"]).describe("Alert severity that blocks a ref update."),
+              security_alerts_threshold: _enum2(["none", "critical", "high_or_higher", "medium_or_higher", "all"]).describe("Security alert severity that blocks a ref update.")
+            })
+          ).min(1).describe("Tools that must provide results.")
+        })
+      ).optional().describe("Code scanning results must be present and pass; null leaves the rule out."),
+      workflows: orNull(
+        closed({
+          do_not_enforce_on_create: boolean2().optional().describe("Allow creating refs that the workflows would otherwise block."),
+          workflows: array(
+            closed({
+              path: name("The workflow file, e.g. .github/workflows/ci.yml."),
+              repository_id: int().positive().describe("The id of the repository holding it."),
+              ref: string2().optional().describe("The ref of the workflow file."),
+              sha: string2().optional().describe("The commit of the workflow file.")
+            })
+          ).min(1).describe("Workflows that must pass.")
+        })
+      ).optional().describe("Workflows must pass before merging; null leaves the rule out."),
+      file_path_restriction: orNull(
+        closed({
+          restricted_file_paths: nameList("A file path.").min(1).describe("Paths a push may not change.")
+        })
+      ).optional().describe("Push rulesets: paths that may not be pushed; null leaves the rule out."),
+      max_file_size: orNull(
+        closed({
+          max_file_size: int().min(1).max(100).describe("The largest file a push may carry, in MB.")
+        })
+      ).optional().describe("Push rulesets: a file size limit; null leaves the rule out."),
+      file_extension_restriction: orNull(
+        closed({
+          restricted_file_extensions: nameList("A file extension, e.g. *.exe.").min(1).describe("Extensions a push may not carry.")
+        })
+      ).optional().describe("Push rulesets: extensions that may not be pushed; null leaves the rule out."),
+      max_file_path_length: orNull(
+        closed({
+          max_file_path_length: int().min(1).max(32767).describe("The longest file path a push may carry.")
+        })
+      ).optional().describe("Push rulesets: a path length limit; null leaves the rule out.")
+    };
+    rules = strictObject(rulesShape, {
+      error: (issue2) => issue2.code === "unrecognized_keys" ? issue2.keys.map(
+        (key) => UNSUPPORTED_RULE_TYPES.includes(key) ? `rule type "${key}" is not supported by forgeplan; manage it on the service and leave this ruleset to forgeplan without it` : `unknown rule type ${JSON.stringify(key)}; ${unknownNameHint(key, RULE_TYPES)}`
+      ).join("\n") : void 0
+    }).describe("The rules, keyed by type; a type not written is not in the ruleset.");
+  }
+});
+
+// src/resources/ruleset-canonical.ts
+function byJson(values) {
+  const unique2 = new Map(values.map((value) => [JSON.stringify(value), value]));
+  return [...unique2.entries()].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0).map(([, v]) => v);
+}
+function normalizeParameters(type, raw2) {
+  switch (type) {
+    case "update":
+      return { update_allows_fetch_and_merge: raw2.update_allows_fetch_and_merge === true };
+    case "pull_request": {
+      const dismissal = raw2.dismissal_restriction;
+      const enabled2 = dismissal?.enabled === true;
+      const methods = raw2.allowed_merge_methods;
+      return {
+        required_approving_review_count: raw2.required_approving_review_count ?? 0,
+        dismiss_stale_reviews_on_push: raw2.dismiss_stale_reviews_on_push === true,
+        require_code_owner_review: raw2.require_code_owner_review === true,
+        require_last_push_approval: raw2.require_last_push_approval === true,
+        required_review_thread_resolution: raw2.required_review_thread_resolution === true,
+        allowed_merge_methods: MERGE_METHODS.filter(
+          (method) => (methods ?? MERGE_METHODS).includes(method)
+        ),
+        dismissal_restriction: {
+          enabled: enabled2,
+          allowed_actors: enabled2 ? byJson((dismissal?.allowed_actors ?? []).map(({ id, type: type2 }) => ({ id, type: type2 }))) : []
+        },
+        required_reviewers: byJson(
+          (raw2.required_reviewers ?? []).map((item) => ({
+            file_patterns: set2(item.file_patterns),
+            minimum_approvals: item.minimum_approvals,
+            reviewer: { id: item.reviewer.id, type: "Team" }
+          }))
+        )
+      };
+    }
+    case "required_status_checks":
+      return {
+        strict_required_status_checks_policy: raw2.strict_required_status_checks_policy === true,
+        do_not_enforce_on_create: raw2.do_not_enforce_on_create === true,
+        required_status_checks: byJson(
+          (raw2.required_status_checks ?? []).map(
+            ({ context, integration_id }) => typeof integration_id === "number" ? { context, integration_id } : { context }
+          )
+        )
+      };
+    case "merge_queue":
+      return Object.fromEntries(
+        Object.entries(MERGE_QUEUE_DEFAULTS).map(([key, fallback]) => [key, raw2[key] ?? fallback])
+      );
+    case "required_deployments":
+      return {
+        required_deployment_environments: set2(raw2.required_deployment_environments)
+      };
+    case "code_scanning":
+      return {
+        code_scanning_tools: byJson(
+          (raw2.code_scanning_tools ?? []).map((tool) => ({
+            tool: tool.tool,
+            alerts_threshold: tool.alerts_threshold,
+            security_alerts_threshold: tool.security_alerts_threshold
+          }))
+        )
+      };
+    case "workflows":
+      return {
+        do_not_enforce_on_create: raw2.do_not_enforce_on_create === true,
+        workflows: byJson(
+          (raw2.workflows ?? []).map((workflow) => ({
+            path: workflow.path,
+            repository_id: workflow.repository_id,
+            ...typeof workflow.ref === "string" ? { ref: workflow.ref } : {},
+            ...typeof workflow.sha === "string" ? { sha: workflow.sha } : {}
+          }))
+        )
+      };
+    case "file_path_restriction":
+      return { restricted_file_paths: set2(raw2.restricted_file_paths) };
+    case "file_extension_restriction":
+      return { restricted_file_extensions: set2(raw2.restricted_file_extensions) };
+    case "max_file_size":
+      return { max_file_size: raw2.max_file_size };
+    case "max_file_path_length":
+      return { max_file_path_length: raw2.max_file_path_length };
+    default:
+      if (PATTERN_RULES.includes(type)) {
+        return {
+          operator: raw2.operator,
+          pattern: raw2.pattern,
+          negate: raw2.negate === true,
+          name: typeof raw2.name === "string" ? raw2.name : ""
+        };
+      }
+      return raw2;
+  }
+}
+function specs(values) {
+  return byJson(
+    (values ?? []).map((spec) => ({
+      name: spec.name,
+      property_values: set2(spec.property_values),
+      source: spec.source === "system" ? "system" : "custom"
+    }))
+  );
+}
+function normalizeConditions(raw2) {
+  const conditions = {
+    ref_name: { include: set2(raw2?.ref_name?.include), exclude: set2(raw2?.ref_name?.exclude) }
+  };
+  if (raw2?.repository_name) {
+    conditions.repository_name = {
+      include: set2(raw2.repository_name.include),
+      exclude: set2(raw2.repository_name.exclude),
+      protected: raw2.repository_name.protected === true
+    };
+  }
+  if (raw2?.repository_property) {
+    conditions.repository_property = {
+      include: specs(raw2.repository_property.include),
+      exclude: specs(raw2.repository_property.exclude)
+    };
+  }
+  if (raw2?.repository_id) {
+    conditions.repository_id = {
+      repository_ids: [...new Set(raw2.repository_id.repository_ids ?? [])].sort((a, b) => a - b)
+    };
+  }
+  return conditions;
+}
+function where(prefix, error62) {
+  const issue2 = error62.issues[0];
+  const path = (issue2?.path ?? []).map((part) => typeof part === "number" ? `[${part}]` : `.${String(part)}`).join("");
+  const at = `${prefix}${path}`.replace(/^\./, "");
+  const message = issue2?.message ?? "invalid";
+  return at === "" ? message : `${at}: ${message}`;
+}
+function normalizeRuleset(value, actorsKnown) {
+  const parsed = readRuleset.safeParse(value);
+  if (!parsed.success) return { kind: "malformed", problem: where("", parsed.error) };
+  const read2 = parsed.data;
+  if (read2.bypass_actors === void 0 && !actorsKnown) {
+    return {
+      kind: "malformed",
+      problem: "bypass_actors is missing: the token may not edit this ruleset, so its bypass list cannot be compared"
+    };
+  }
+  const unmanaged = (read2.rules ?? []).map((rule) => rule.type).filter((type) => !RULE_TYPES.includes(type));
+  if (unmanaged.length > 0) return { kind: "unmanaged", types: [...new Set(unmanaged)] };
+  const rules2 = {};
+  for (const [index, rule] of (read2.rules ?? []).entries()) {
+    const type = rule.type;
+    const schema2 = PARAMETERS[type];
+    if (schema2 === null) {
+      rules2[type] = null;
+      continue;
+    }
+    const parameters2 = schema2.safeParse(rule.parameters ?? {});
+    if (!parameters2.success) {
+      return { kind: "malformed", problem: where(`rules[${index}].parameters`, parameters2.error) };
+    }
+    rules2[type] = normalizeParameters(type, parameters2.data);
+  }
+  return {
+    kind: "ok",
+    ruleset: {
+      name: read2.name,
+      target: read2.target ?? "branch",
+      enforcement: read2.enforcement,
+      bypass_actors: byJson(
+        (read2.bypass_actors ?? []).map((actor) => ({
+          actor_id: ID_LESS.has(actor.actor_type) ? null : actor.actor_id ?? null,
+          actor_type: actor.actor_type,
+          bypass_mode: actor.bypass_mode ?? "always"
+        }))
+      ),
+      conditions: normalizeConditions(read2.conditions),
+      rules: rules2
+    }
+  };
+}
+function rulesBody(rules2) {
+  return RULE_TYPES.filter((type) => rules2[type] !== void 0).map((type) => {
+    const parameters2 = rules2[type];
+    return parameters2 === null || parameters2 === void 0 ? { type } : { type, parameters: parameters2 };
+  });
+}
+function requestBody(ruleset3, level) {
+  const { ref_name, ...targeting } = ruleset3.conditions;
+  const refs = ruleset3.target === "push" ? {} : { ref_name };
+  return {
+    name: ruleset3.name,
+    target: ruleset3.target,
+    enforcement: ruleset3.enforcement,
+    bypass_actors: ruleset3.bypass_actors.map((actor) => ({ ...actor })),
+    conditions: level === "repository" ? refs : { ...refs, ...targeting },
+    rules: rulesBody(ruleset3.rules)
+  };
+}
+function actorName(namer, type, id) {
+  switch (type) {
+    case "OrganizationAdmin":
+      return "OrganizationAdmin";
+    case "DeployKey":
+      return "deploy keys";
+    case "RepositoryRole":
+      return `role ${ROLE_NAMES[id ?? 0] ?? `#${id}`}`;
+    case "Team":
+      return `team ${namer("Team", id) ?? `#${id}`}`;
+    case "Integration":
+      return `app ${namer("Integration", id) ?? `#${id}`}`;
+    case "IntegrationInstallation":
+      return `app ${namer("IntegrationInstallation", id) ?? `(installation #${id})`}`;
+    default:
+      return `${type.toLowerCase()} #${id}`;
+  }
+}
+function shown2(ruleset3, namer) {
+  const rules2 = {};
+  for (const type of RULE_TYPES) {
+    const parameters2 = ruleset3.rules[type];
+    if (parameters2 === void 0) continue;
+    if (parameters2 === null) rules2[type] = true;
+    else if (type === "pull_request") {
+      const dismissal = parameters2.dismissal_restriction;
+      rules2[type] = {
+        ...parameters2,
+        dismissal_restriction: {
+          enabled: dismissal.enabled,
+          allowed_actors: set2(
+            dismissal.allowed_actors.map((actor) => actorName(namer, actor.type, actor.id))
+          )
+        },
+        required_reviewers: parameters2.required_reviewers.map(({ reviewer, ...rest }) => ({
+          team: namer("Team", reviewer.id) ?? `#${reviewer.id}`,
+          ...rest
+        }))
+      };
+    } else rules2[type] = parameters2;
+  }
+  return {
+    target: ruleset3.target,
+    enforcement: ruleset3.enforcement,
+    conditions: ruleset3.conditions,
+    bypass_actors: set2(
+      ruleset3.bypass_actors.map(
+        (actor) => `${actorName(namer, actor.actor_type, actor.actor_id)} (${actor.bypass_mode})`
+      )
+    ),
+    rules: rules2
+  };
+}
+function referencedIds(ruleset3) {
+  const refs = [];
+  for (const actor of ruleset3.bypass_actors) {
+    if (actor.actor_id !== null) refs.push({ type: actor.actor_type, id: actor.actor_id });
+  }
+  const pullRequest2 = ruleset3.rules.pull_request;
+  if (pullRequest2) {
+    const dismissal = pullRequest2.dismissal_restriction;
+    refs.push(...dismissal.allowed_actors);
+    for (const reviewer of pullRequest2.required_reviewers) {
+      refs.push({ type: "Team", id: reviewer.reviewer.id });
+    }
+  }
+  return refs;
+}
+var int2, flag, strings, pattern2, PARAMETERS, patterns, propertySpec, readRuleset, listedRuleset, set2, MERGE_METHODS, ID_LESS, ROLE_NAMES;
+var init_ruleset_canonical = __esm({
+  "src/resources/ruleset-canonical.ts"() {
+    "use strict";
+    init_zod();
+    init_ruleset_rules();
+    int2 = number2().int();
+    flag = boolean2().optional();
+    strings = array(string2());
+    pattern2 = looseObject({
+      operator: string2(),
+      pattern: string2(),
+      negate: flag,
+      name: string2().nullish()
+    });
+    PARAMETERS = {
+      creation: null,
+      update: looseObject({ update_allows_fetch_and_merge: flag }),
+      deletion: null,
+      required_linear_history: null,
+      required_signatures: null,
+      non_fast_forward: null,
+      pull_request: looseObject({
+        required_approving_review_count: int2.optional(),
+        dismiss_stale_reviews_on_push: flag,
+        require_code_owner_review: flag,
+        require_last_push_approval: flag,
+        required_review_thread_resolution: flag,
+        allowed_merge_methods: strings.optional(),
+        dismissal_restriction: looseObject({
+          enabled: flag,
+          allowed_actors: array(looseObject({ id: int2, type: string2() })).nullish()
+        }).nullish(),
+        required_reviewers: array(
+          looseObject({
+            file_patterns: strings,
+            minimum_approvals: int2,
+            reviewer: looseObject({ id: int2, type: string2() })
+          })
+        ).nullish()
+      }),
+      required_status_checks: looseObject({
+        strict_required_status_checks_policy: flag,
+        do_not_enforce_on_create: flag,
+        required_status_checks: array(looseObject({ context: string2(), integration_id: int2.nullish() })).optional()
+      }),
+      merge_queue: looseObject({
+        check_response_timeout_minutes: int2.optional(),
+        grouping_strategy: string2().optional(),
+        max_entries_to_build: int2.optional(),
+        max_entries_to_merge: int2.optional(),
+        merge_method: string2().optional(),
+        min_entries_to_merge: int2.optional(),
+        min_entries_to_merge_wait_minutes: int2.optional()
+      }),
+      required_deployments: looseObject({ required_deployment_environments: strings.optional() }),
+      commit_message_pattern: pattern2,
+      commit_author_email_pattern: pattern2,
+      committer_email_pattern: pattern2,
+      branch_name_pattern: pattern2,
+      tag_name_pattern: pattern2,
+      code_scanning: looseObject({
+        code_scanning_tools: array(
+          looseObject({
+            tool: string2(),
+            alerts_threshold: string2(),
+            security_alerts_threshold: string2()
+          })
+        ).optional()
+      }),
+      workflows: looseObject({
+        do_not_enforce_on_create: flag,
+        workflows: array(
+          looseObject({
+            path: string2(),
+            repository_id: int2,
+            ref: string2().nullish(),
+            sha: string2().nullish()
+          })
+        ).optional()
+      }),
+      file_path_restriction: looseObject({ restricted_file_paths: strings.optional() }),
+      max_file_size: looseObject({ max_file_size: int2 }),
+      file_extension_restriction: looseObject({ restricted_file_extensions: strings.optional() }),
+      max_file_path_length: looseObject({ max_file_path_length: int2 })
+    };
+    patterns = looseObject({ include: strings.nullish(), exclude: strings.nullish() });
+    propertySpec = looseObject({
+      name: string2(),
+      property_values: strings,
+      source: string2().optional()
+    });
+    readRuleset = looseObject({
+      id: int2.optional(),
+      name: string2(),
+      target: string2().optional(),
+      source_type: string2().optional(),
+      enforcement: string2(),
+      bypass_actors: array(
+        looseObject({
+          actor_id: int2.nullish(),
+          actor_type: _enum2([
+            "Integration",
+            "OrganizationAdmin",
+            "RepositoryRole",
+            "Team",
+            "DeployKey",
+            "User"
+          ]),
+          bypass_mode: _enum2(["always", "pull_request", "exempt"]).optional()
+        })
+      ).optional(),
+      conditions: looseObject({
+        ref_name: patterns.nullish(),
+        repository_name: patterns.extend({ protected: boolean2().nullish() }).nullish(),
+        repository_property: looseObject({
+          include: array(propertySpec).nullish(),
+          exclude: array(propertySpec).nullish()
+        }).nullish(),
+        repository_id: looseObject({ repository_ids: array(int2).nullish() }).nullish()
+      }).nullish(),
+      rules: array(looseObject({ type: string2(), parameters: unknown().optional() })).optional()
+    });
+    listedRuleset = looseObject({
+      id: int2,
+      name: string2(),
+      source_type: string2().optional()
+    });
+    set2 = (values) => [...new Set(values ?? [])].sort();
+    MERGE_METHODS = ["merge", "squash", "rebase"];
+    ID_LESS = /* @__PURE__ */ new Set(["OrganizationAdmin", "DeployKey"]);
+    ROLE_NAMES = { 2: "maintain", 4: "write", 5: "admin" };
+  }
+});
+
+// src/resources/ruleset-directory.ts
+function fail(result, message, path) {
+  if (result.kind === "error") throw new Unresolved(result.error);
+  throw new Unresolved(changeError(message, "GET", path, 404));
+}
+function directoryOf(reader, owner) {
+  let byOwner = directories.get(reader);
+  if (!byOwner) {
+    byOwner = /* @__PURE__ */ new Map();
+    directories.set(reader, byOwner);
+  }
+  const key = owner.toLowerCase();
+  let found = byOwner.get(key);
+  if (!found) {
+    found = new Directory(reader, owner);
+    byOwner.set(key, found);
+  }
+  return found;
+}
+var teamShape, installationsShape, appShape, Unresolved, Directory, directories;
+var init_ruleset_directory = __esm({
+  "src/resources/ruleset-directory.ts"() {
+    "use strict";
+    init_zod();
+    init_context();
+    init_ruleset_canonical();
+    init_ruleset_actors();
+    teamShape = {
+      name: "teams",
+      schema: looseObject({ id: number2().int(), slug: string2() })
+    };
+    installationsShape = {
+      name: "an installation list",
+      schema: looseObject({
+        total_count: number2().int(),
+        installations: array(
+          looseObject({ id: number2().int(), app_id: number2().int(), app_slug: string2() })
+        )
+      })
+    };
+    appShape = {
+      name: "a GitHub app",
+      schema: looseObject({ id: number2().int(), slug: string2().optional() })
+    };
+    Unresolved = class extends Error {
+      constructor(error62) {
+        super(error62.message);
+        this.error = error62;
+      }
+      error;
+    };
+    Directory = class {
+      constructor(reader, owner) {
+        this.reader = reader;
+        this.owner = owner;
+      }
+      reader;
+      owner;
+      #teams;
+      #installations;
+      #apps = /* @__PURE__ */ new Map();
+      /** Names of ids learnt from any read, for showing live state: "Team:2" → "release-managers". */
+      #names = /* @__PURE__ */ new Map();
+      get #org() {
+        return `/orgs/${encodeURIComponent(this.owner)}`;
+      }
+      #teamList() {
+        this.#teams ??= this.reader.list(`${this.#org}/teams`, void 0, teamShape).then((result) => {
+          if (result.kind === "found") {
+            for (const team3 of result.data) this.#names.set(`Team:${team3.id}`, team3.slug);
+          }
+          return result;
+        });
+        return this.#teams;
+      }
+      /**
+       * The organization's installations. The operation is not paginated by Link here: it answers an
+       * object, so up to 100 are read and a longer list is refused rather than read in part.
+       */
+      #installationList() {
+        const path = `${this.#org}/installations`;
+        this.#installations ??= this.reader.getOrAbsent(path, installationsShape, { per_page: 100 }).then((result) => {
+          if (result.kind !== "found") return result;
+          const { installations, total_count } = result.data;
+          if (total_count > installations.length) {
+            return {
+              kind: "error",
+              error: changeError(
+                `${this.owner} has ${total_count} app installations; forgeplan reads at most ${installations.length}`,
+                "GET",
+                path
+              )
+            };
+          }
+          for (const item of installations) {
+            this.#names.set(`Integration:${item.app_id}`, item.app_slug);
+            this.#names.set(`IntegrationInstallation:${item.id}`, item.app_slug);
+          }
+          return { kind: "found", data: installations };
+        });
+        return this.#installations;
+      }
+      /** A team of the organization by slug; throws Unresolved when there is none. */
+      async teamId(slug) {
+        const path = `${this.#org}/teams`;
+        const teams = await this.#teamList();
+        if (teams.kind !== "found")
+          fail(teams, `teams belong to organizations, and ${this.owner} is not one`, path);
+        const found = teams.data.find((team3) => team3.slug.toLowerCase() === slug.toLowerCase());
+        if (!found) {
+          throw new Unresolved(
+            changeError(`team "${slug}" does not exist in ${this.owner}`, "GET", path, 200)
+          );
+        }
+        return found.id;
+      }
+      async #appId(slug) {
+        const path = `/apps/${encodeURIComponent(slug)}`;
+        let lookup = this.#apps.get(slug.toLowerCase());
+        if (!lookup) {
+          lookup = this.reader.getOrAbsent(path, appShape);
+          this.#apps.set(slug.toLowerCase(), lookup);
+        }
+        const result = await lookup;
+        if (result.kind !== "found") fail(result, `app "${slug}" does not exist`, path);
+        this.#names.set(`Integration:${result.data.id}`, result.data.slug ?? slug);
+        return result.data.id;
+      }
+      async #installationId(slug) {
+        const path = `${this.#org}/installations`;
+        const installations = await this.#installationList();
+        if (installations.kind !== "found") {
+          fail(
+            installations,
+            `app installations belong to organizations, and ${this.owner} is not one`,
+            path
+          );
+        }
+        const found = installations.data.find(
+          (item) => item.app_slug.toLowerCase() === slug.toLowerCase()
+        );
+        if (!found) {
+          throw new Unresolved(
+            changeError(`app "${slug}" is not installed on ${this.owner}`, "GET", path, 200)
+          );
+        }
+        return found.id;
+      }
+      /** A bypass actor as the service takes it; throws Unresolved for a name that does not exist. */
+      async bypassActor(actor) {
+        const bypass_mode = actor.bypass_mode ?? "always";
+        if (actor.role === ORGANIZATION_ADMIN) {
+          return { actor_id: null, actor_type: "OrganizationAdmin", bypass_mode };
+        }
+        if (actor.role !== void 0) {
+          return { actor_id: ROLE_IDS[actor.role] ?? null, actor_type: "RepositoryRole", bypass_mode };
+        }
+        if (actor.team !== void 0) {
+          return { actor_id: await this.teamId(actor.team), actor_type: "Team", bypass_mode };
+        }
+        if (actor.app !== void 0) {
+          return { actor_id: await this.#appId(actor.app), actor_type: "Integration", bypass_mode };
+        }
+        return { actor_id: null, actor_type: "DeployKey", bypass_mode };
+      }
+      /** An actor inside a rule (who may dismiss reviews): apps are named by their installation. */
+      async ruleActor(actor) {
+        if (actor.role !== void 0) return { id: ROLE_IDS[actor.role] ?? 0, type: "RepositoryRole" };
+        if (actor.team !== void 0) return { id: await this.teamId(actor.team), type: "Team" };
+        return { id: await this.#installationId(actor.app ?? ""), type: "IntegrationInstallation" };
+      }
+      /**
+       * Learns the names of ids a live ruleset holds that resolving the desired one did not name. A list
+       * that cannot be read leaves the ids unnamed (they are shown as ids); `strict` makes it a failure.
+       */
+      async learn(refs, strict) {
+        const unknown2 = refs.filter(
+          ({ type, id }) => this.#needsName(type) && !this.#names.has(`${type}:${id}`)
+        );
+        if (unknown2.some(({ type }) => type === "Team"))
+          await this.#learnFrom(this.#teamList(), strict);
+        if (unknown2.some(({ type }) => type === "Integration" || type === "IntegrationInstallation")) {
+          await this.#learnFrom(this.#installationList(), strict);
+        }
+      }
+      #needsName(type) {
+        return type === "Team" || type === "Integration" || type === "IntegrationInstallation";
+      }
+      async #learnFrom(read2, strict) {
+        const result = await read2;
+        if (strict && result.kind === "error") throw new ReadFailed(result.error.message);
+      }
+      namer = (type, id) => this.#names.get(`${type}:${id}`);
+      /** The name of an id for export, which must write every actor by name. */
+      mustName(type, id) {
+        const name2 = this.namer(type, id);
+        if (name2 === void 0) {
+          throw new ReadFailed(
+            `${actorName(this.namer, type, id)} of ${this.owner} has no name forgeplan can write`
+          );
+        }
+        return name2;
+      }
+    };
+    directories = /* @__PURE__ */ new WeakMap();
+  }
+});
+
+// src/resources/ruleset-mapping.ts
+async function parametersOf(dir, type, value) {
+  if (value === true) return type === "update" ? {} : void 0;
+  const given = value;
+  if (type !== "pull_request") return given;
+  const {
+    dismissal_restriction: dismissal,
+    required_reviewers: reviewers,
+    ...rest
+  } = given;
+  return {
+    ...rest,
+    ...dismissal === void 0 ? {} : {
+      dismissal_restriction: {
+        enabled: dismissal.enabled ?? true,
+        allowed_actors: await Promise.all(
+          (dismissal.allowed_actors ?? []).map((actor) => dir.ruleActor(actor))
+        )
+      }
+    },
+    required_reviewers: await Promise.all(
+      (reviewers ?? []).map(async ({ team: team3, file_patterns, minimum_approvals }) => ({
+        file_patterns,
+        minimum_approvals,
+        reviewer: { id: await dir.teamId(team3), type: "Team" }
+      }))
+    )
+  };
+}
+async function desiredRuleset(dir, name2, settings) {
+  const rules2 = [];
+  for (const type of RULE_TYPES) {
+    const value = settings.rules?.[type];
+    if (value === void 0 || value === null) continue;
+    const parameters2 = await parametersOf(dir, type, value);
+    rules2.push(parameters2 === void 0 ? { type } : { type, parameters: parameters2 });
+  }
+  const raw2 = {
+    name: name2,
+    target: settings.target ?? "branch",
+    enforcement: settings.enforcement ?? "active",
+    bypass_actors: await Promise.all(
+      (settings.bypass_actors ?? []).map((actor) => dir.bypassActor(actor))
+    ),
+    conditions: settings.conditions ?? {},
+    rules: rules2
+  };
+  const normalized = normalizeRuleset(raw2, true);
+  if (normalized.kind !== "ok")
+    throw new Error(`ruleset ${name2} does not normalize: ${JSON.stringify(normalized)}`);
+  return normalized.ruleset;
+}
+function bypassSettings(dir, ruleset3) {
+  return ruleset3.bypass_actors.map((actor) => {
+    const mode = { bypass_mode: actor.bypass_mode };
+    switch (actor.actor_type) {
+      case "OrganizationAdmin":
+        return { role: ORGANIZATION_ADMIN, ...mode };
+      case "DeployKey":
+        return { deploy_keys: true, ...mode };
+      case "RepositoryRole": {
+        const role2 = ROLE_NAMES2.get(actor.actor_id ?? 0);
+        if (role2 === void 0) {
+          throw new ReadFailed(
+            `ruleset "${ruleset3.name}" lets repository role ${actor.actor_id} bypass it; forgeplan writes only admin, maintain and write`
+          );
+        }
+        return { role: role2, ...mode };
+      }
+      case "Team":
+        return { team: dir.mustName("Team", actor.actor_id), ...mode };
+      case "Integration":
+        return { app: dir.mustName("Integration", actor.actor_id), ...mode };
+      default:
+        throw new ReadFailed(
+          `ruleset "${ruleset3.name}" lets ${actor.actor_type} ${actor.actor_id} bypass it; forgeplan names no ${actor.actor_type} actors`
+        );
+    }
+  });
+}
+function ruleActorSettings(dir, actor) {
+  if (actor.type === "RepositoryRole") {
+    const role2 = ROLE_NAMES2.get(actor.id);
+    if (role2 !== void 0) return { role: role2 };
+  }
+  if (actor.type === "Team") return { team: dir.mustName("Team", actor.id) };
+  if (actor.type === "IntegrationInstallation") {
+    return { app: dir.mustName("IntegrationInstallation", actor.id) };
+  }
+  throw new ReadFailed(`review dismissal by ${actor.type} ${actor.id} cannot be written by name`);
+}
+function ruleSettings(dir, type, parameters2) {
+  if (parameters2 === null) return true;
+  if (type !== "pull_request") return parameters2;
+  const { dismissal_restriction, required_reviewers, ...rest } = parameters2;
+  return {
+    ...rest,
+    ...dismissal_restriction.enabled ? {
+      dismissal_restriction: {
+        enabled: true,
+        allowed_actors: dismissal_restriction.allowed_actors.map(
+          (actor) => ruleActorSettings(dir, actor)
+        )
+      }
+    } : {},
+    ...required_reviewers.length > 0 ? {
+      required_reviewers: required_reviewers.map(
+        ({ reviewer, file_patterns, minimum_approvals }) => ({
+          team: dir.mustName("Team", reviewer.id),
+          file_patterns,
+          minimum_approvals
+        })
+      )
+    } : {}
+  };
+}
+function rulesetSettings(dir, ruleset3, level) {
+  const { ref_name, repository_name, repository_property, repository_id } = ruleset3.conditions;
+  if (repository_id !== void 0) {
+    throw new ReadFailed(
+      `ruleset "${ruleset3.name}" targets repositories by id; forgeplan writes repository_name or repository_property`
+    );
+  }
+  if (!["branch", "tag", "push"].includes(ruleset3.target)) {
+    throw new ReadFailed(
+      `ruleset "${ruleset3.name}" targets ${ruleset3.target}, which forgeplan does not manage`
+    );
+  }
+  const conditions = {
+    ...ruleset3.target === "push" ? {} : { ref_name },
+    ...level === "organization" && repository_name ? { repository_name } : {},
+    ...level === "organization" && repository_property ? { repository_property } : {}
+  };
+  const rules2 = {};
+  for (const type of RULE_TYPES) {
+    const parameters2 = ruleset3.rules[type];
+    if (parameters2 !== void 0) rules2[type] = ruleSettings(dir, type, parameters2);
+  }
+  return {
+    target: ruleset3.target,
+    enforcement: ruleset3.enforcement,
+    ...Object.keys(conditions).length > 0 ? { conditions } : {},
+    bypass_actors: bypassSettings(dir, ruleset3),
+    rules: rules2
+  };
+}
+var ROLE_NAMES2;
+var init_ruleset_mapping = __esm({
+  "src/resources/ruleset-mapping.ts"() {
+    "use strict";
+    init_context();
+    init_ruleset_canonical();
+    init_ruleset_actors();
+    init_ruleset_rules();
+    ROLE_NAMES2 = new Map(Object.entries(ROLE_IDS).map(([role2, id]) => [id, role2]));
+  }
+});
+
+// src/resources/ruleset-settings.ts
+function rulesetShape(level) {
+  return {
+    target: _enum2(["branch", "tag", "push"]).optional().describe("What the ruleset governs: branch (default), tag or push."),
+    enforcement: _enum2(["active", "evaluate", "disabled"]).optional().describe("active (default), evaluate (report, do not enforce) or disabled."),
+    conditions: (level === "repository" ? repositoryConditions : organizationConditions).optional().describe(
+      level === "repository" ? "Which refs the ruleset applies to." : "Which repositories and refs the ruleset applies to."
+    ),
+    bypass_actors: array(bypassActor).optional().describe("Who may bypass the ruleset (default: nobody)."),
+    rules: rules.optional()
+  };
+}
+function rulesetsSchema(level) {
+  const schema2 = record(
+    rulesetName,
+    orNull(level === "repository" ? repositoryRuleset : organizationRuleset).describe(
+      "The ruleset of this name; null means no ruleset of this name may exist."
+    )
+  );
+  if (level === "repository") return schema2.describe("Rulesets by name.");
+  return schema2.superRefine((value, context) => {
+    for (const problem of rulesetsProblems(value, "organization")) {
+      context.addIssue({
+        code: "custom",
+        path: problem.path,
+        message: problem.message
+      });
+    }
+  }).describe("Rulesets by name.");
+}
+function refPatternProblems(settings, target2) {
+  const refName = settings.conditions?.ref_name;
+  if (refName === void 0) return [];
+  const prefix = REF_PREFIX[target2];
+  if (prefix === void 0) {
+    return [
+      {
+        path: ["conditions", "ref_name"],
+        message: "push rulesets do not target refs; leave out conditions.ref_name"
+      }
+    ];
+  }
+  const problems = [];
+  for (const key of ["include", "exclude"]) {
+    (refName[key] ?? []).forEach((ref, index) => {
+      const special = ref === "~ALL" || target2 === "branch" && ref === "~DEFAULT_BRANCH";
+      if (!special && !ref.startsWith(prefix)) {
+        problems.push({
+          path: ["conditions", "ref_name", key, index],
+          message: `a ${target2} pattern is a full ref name: write ${prefix}${ref.replace(/^refs\/\w+\//, "")}${target2 === "branch" ? ", ~DEFAULT_BRANCH" : ""} or ~ALL`
+        });
+      }
+    });
+  }
+  return problems;
+}
+function actorKey(actor) {
+  if (actor.role !== void 0) return `role ${actor.role}`;
+  if (actor.team !== void 0) return `team ${actor.team.toLowerCase()}`;
+  if (actor.app !== void 0) return `app ${actor.app.toLowerCase()}`;
+  return "deploy keys";
+}
+function rulesetProblems(settings, level) {
+  const target2 = settings.target ?? "branch";
+  const problems = refPatternProblems(settings, target2);
+  for (const [type, value] of Object.entries(settings.rules ?? {})) {
+    if (value === null || value === void 0) continue;
+    if (!ruleFitsTarget(type, target2)) {
+      problems.push({
+        path: ["rules", type],
+        message: `${type} is not available in ${target2} rulesets`
+      });
+    }
+    if (level === "organization" && type === "merge_queue") {
+      problems.push({
+        path: ["rules", type],
+        message: "merge_queue is not available in organization rulesets; set it per repository"
+      });
+    }
+  }
+  const seen = /* @__PURE__ */ new Map();
+  (settings.bypass_actors ?? []).forEach((actor, index) => {
+    const key = actorKey(actor);
+    const earlier = seen.get(key);
+    if (earlier !== void 0) {
+      problems.push({
+        path: ["bypass_actors", index],
+        message: `${key} is listed twice`,
+        sameAs: ["bypass_actors", earlier]
+      });
+    }
+    seen.set(key, index);
+    if (actor.bypass_mode === "pull_request" && (target2 !== "branch" || actor.deploy_keys)) {
+      problems.push({
+        path: ["bypass_actors", index, "bypass_mode"],
+        message: "bypass_mode pull_request applies only to branch rulesets, and not to deploy keys"
+      });
+    }
+    if (level === "organization" && actor.deploy_keys) {
+      problems.push({
+        path: ["bypass_actors", index, "deploy_keys"],
+        message: "deploy keys belong to repositories; name them in repository rulesets"
+      });
+    }
+  });
+  const conditions = settings.conditions;
+  if (level === "organization") {
+    const ways = ["repository_name", "repository_property"].filter(
+      (key) => conditions?.[key] !== void 0
+    );
+    if (ways.length !== 1) {
+      problems.push({
+        path: ways.length === 0 ? [] : ["conditions"],
+        message: "an organization ruleset targets repositories with exactly one of conditions.repository_name or conditions.repository_property"
+      });
+    }
+  }
+  if (settings.replaces_protection !== void 0 && target2 !== "branch") {
+    problems.push({
+      path: ["replaces_protection"],
+      message: "only branch rulesets replace classic branch protection"
+    });
+  }
+  return problems;
+}
+function prefixed(problems, prefix) {
+  return problems.map((problem) => ({
+    ...problem,
+    path: [...prefix, ...problem.path],
+    ...problem.sameAs ? { sameAs: [...prefix, ...problem.sameAs] } : {}
+  }));
+}
+function rulesetsProblems(value, level) {
+  return Object.entries(value).flatMap(
+    ([rulesetName2, settings]) => settings === null ? [] : prefixed(rulesetProblems(settings, level), [rulesetName2])
+  );
+}
+function repositoryRulesetRules(value, entry) {
+  const rulesets = value;
+  const problems = rulesetsProblems(rulesets, "repository");
+  const replacedBy = /* @__PURE__ */ new Map();
+  const protections = entry.settings?.branch_protection;
+  for (const [rulesetName2, settings] of Object.entries(rulesets)) {
+    (settings?.replaces_protection ?? []).forEach((branch3, index) => {
+      const path = [rulesetName2, "replaces_protection", index];
+      const earlier = replacedBy.get(branch3);
+      if (earlier !== void 0) {
+        problems.push({
+          path,
+          message: `branch ${branch3} is replaced by another ruleset too; one ruleset replaces a branch's protection`,
+          sameAs: earlier
+        });
+      }
+      replacedBy.set(branch3, path);
+      if (protections?.[branch3] !== void 0) {
+        problems.push({
+          path,
+          message: `branch ${branch3} is replaced by this ruleset and also set under branch_protection; leave it out of branch_protection`
+        });
+      }
+    });
+  }
+  return problems;
+}
+var refPatterns, repositoryName, propertySpec2, repositoryProperty, repositoryConditions, organizationConditions, branchName2, repositoryRuleset, organizationRuleset, rulesetName, REF_PREFIX;
+var init_ruleset_settings = __esm({
+  "src/resources/ruleset-settings.ts"() {
+    "use strict";
+    init_zod();
+    init_fields();
+    init_ruleset_actors();
+    init_ruleset_rules();
+    refPatterns = closed({
+      include: array(string2().min(1)).optional().describe(
+        "Patterns of refs the ruleset applies to: ~DEFAULT_BRANCH, ~ALL or refs/heads/… (fnmatch)."
+      ),
+      exclude: array(string2().min(1)).optional().describe("Patterns of refs it does not apply to.")
+    });
+    repositoryName = closed({
+      include: array(string2().min(1)).optional().describe("Repository names or patterns; ~ALL for every repository."),
+      exclude: array(string2().min(1)).optional().describe("Repository names or patterns left out."),
+      protected: boolean2().optional().describe("Prevent renaming the targeted repositories.")
+    });
+    propertySpec2 = closed({
+      name: name("The custom property."),
+      property_values: nameList("A value.").min(1).describe("Values that match."),
+      source: _enum2(["custom", "system"]).optional().describe("custom (default) or system.")
+    });
+    repositoryProperty = closed({
+      include: array(propertySpec2).optional().describe("Properties that must all match."),
+      exclude: array(propertySpec2).optional().describe("Properties that must not match.")
+    });
+    repositoryConditions = closed({
+      ref_name: refPatterns.optional().describe("The branches or tags the ruleset applies to.")
+    });
+    organizationConditions = closed({
+      ref_name: refPatterns.optional().describe("The branches or tags the ruleset applies to."),
+      repository_name: repositoryName.optional().describe("The repositories, by name (give this or repository_property)."),
+      repository_property: repositoryProperty.optional().describe("The repositories, by custom property (give this or repository_name).")
+    });
+    branchName2 = string2().regex(/^[^*?[]+$/, {
+      error: "a branch name without wildcards (*, ? or [), as classic protection names it"
+    });
+    repositoryRuleset = closed({
+      ...rulesetShape("repository"),
+      replaces_protection: array(branchName2).optional().describe(
+        "Branches whose classic protection this ruleset replaces: each is deleted, in the same change, once GET …/rules/branches/<branch> shows rules that cover it."
+      )
+    }).describe("A ruleset, managed whole: what is not written takes its default.");
+    organizationRuleset = closed(rulesetShape("organization")).describe(
+      "An organization ruleset, managed whole: what is not written takes its default."
+    );
+    rulesetName = string2().min(1).max(100);
+    REF_PREFIX = {
+      branch: "refs/heads/",
+      tag: "refs/tags/",
+      push: void 0
+    };
+  }
+});
+
+// src/resources/ruleset.ts
+function refused(path, problem) {
+  return changeError(
+    `GET ${path} answered 200 with a body that is not ${SHAPE.name}: ${problem}`,
+    "GET",
+    path,
+    200
+  );
+}
+async function readLive(where3, id) {
+  const path = `${where3.base}/${id}`;
+  const read2 = await where3.reader.getOrAbsent(path, SHAPE);
+  if (read2.kind === "error") return { error: read2.error };
+  if (read2.kind === "absent") {
+    return {
+      error: changeError(`ruleset ${id} disappeared while it was planned`, "GET", path, 404)
+    };
+  }
+  const normalized = normalizeRuleset(read2.data, false);
+  if (normalized.kind === "malformed") return { error: refused(path, normalized.problem) };
+  if (normalized.kind === "unmanaged") {
+    return {
+      error: changeError(
+        `ruleset "${read2.data.name}" has rules forgeplan does not manage (${normalized.types.join(", ")}); writing it would remove them, so it is left alone`,
+        "GET",
+        path,
+        200
+      )
+    };
+  }
+  return normalized;
+}
+async function listLive(where3) {
+  const query = where3.level === "repository" ? { includes_parents: "false" } : void 0;
+  const own2 = where3.level === "repository" ? "Repository" : "Organization";
+  const listed3 = await where3.reader.list(where3.base, query, {
+    name: "rulesets",
+    schema: listedRuleset
+  });
+  if (listed3.kind !== "found") return listed3;
+  const byName2 = /* @__PURE__ */ new Map();
+  for (const item of listed3.data) {
+    if (item.source_type === void 0 || item.source_type === own2) byName2.set(item.name, item.id);
+  }
+  return { kind: "found", data: byName2 };
+}
+async function replaceClassic(reader, repo, branch3, desired) {
+  const path = protectionPath(repo, branch3);
+  const read2 = await reader.getOrAbsent(path, {
+    name: "a Protected Branch",
+    schema: readProtection
+  });
+  if (read2.kind === "error") return { error: read2.error };
+  if (read2.kind === "absent") return void 0;
+  const protection2 = fromRead(read2.data);
+  const requirements = requirementsOf(protection2, read2.data.required_signatures?.enabled === true);
+  const notes = notEquivalent(protection2).map((note) => `classic protection of ${branch3}: ${note}`);
+  const base = { branch: branch3, live: protection2 };
+  if (desired.enforcement !== "active") {
+    return {
+      ...base,
+      requests: [],
+      diff: [],
+      notes: [
+        ...notes,
+        `the classic protection of ${branch3} is kept while the ruleset's enforcement is ${desired.enforcement}: the service applies no rule of such a ruleset; set enforcement: active to replace it`
+      ]
+    };
+  }
+  const own2 = Object.entries(desired.rules).map(([type, parameters2]) => ({ type, parameters: parameters2 }));
+  const gaps = uncovered(own2, requirements);
+  if (gaps.length > 0) {
+    notes.push(
+      `this ruleset alone does not cover the classic protection of ${branch3} (${gaps.map((gap) => gap.path).join(", ")}): it is deleted only if the branch's rules from all rulesets cover it`
+    );
+  }
+  const expect = { branch: branch3, rules: requirements };
+  const rulesPath = `${repoPath(repo)}/rules/branches/${encodeURIComponent(branch3)}?per_page=100`;
+  return {
+    ...base,
+    requests: [
+      { method: "GET", path: rulesPath, expect },
+      { method: "DELETE", path }
+    ],
+    diff: [
+      {
+        path: `replaces_protection.${branch3}`,
+        before: "classic protection",
+        after: "deleted once the branch's rules cover it"
+      }
+    ],
+    notes
+  };
+}
+async function replaceAll(reader, repo, branches, desired) {
+  const replacements = [];
+  for (const branch3 of branches) {
+    const replacement = await replaceClassic(reader, repo, branch3, desired);
+    if (replacement === void 0) continue;
+    if ("error" in replacement) return replacement;
+    replacements.push(replacement);
+  }
+  return replacements;
+}
+async function planRuleset({
+  where: where3,
+  name: name2,
+  desired,
+  liveId,
+  repo
+}) {
+  const base = newChange(where3.reader.target, where3.scope, "ruleset", name2);
+  let live = null;
+  if (liveId !== void 0) {
+    const read2 = await readLive(where3, liveId);
+    if ("error" in read2) return { ...base, error: read2.error };
+    live = read2.ruleset;
+  }
+  let target2 = null;
+  try {
+    if (desired !== null) target2 = await desiredRuleset(where3.dir, name2, desired);
+  } catch (error62) {
+    if (error62 instanceof Unresolved) return { ...base, error: error62.error };
+    throw error62;
+  }
+  if (live) await where3.dir.learn(referencedIds(live), false);
+  const liveShown = live && shown2(live, where3.dir.namer);
+  const path = liveId === void 0 ? where3.base : `${where3.base}/${liveId}`;
+  if (target2 === null) {
+    if (liveShown === null) return { ...base, live_fingerprint: fingerprint(null) };
+    return {
+      ...base,
+      action: "delete",
+      diff: diffValues(liveShown, {}),
+      requests: [{ method: "DELETE", path }],
+      live_fingerprint: fingerprint(liveShown)
+    };
+  }
+  const diff = diffValues(liveShown ?? {}, shown2(target2, where3.dir.namer));
+  const requests = diff.length === 0 ? [] : [{ method: live === null ? "POST" : "PUT", path, body: requestBody(target2, where3.level) }];
+  const notes = [];
+  const classic = {};
+  const replacements = repo === void 0 ? [] : await replaceAll(where3.reader, repo, desired?.replaces_protection ?? [], target2);
+  if ("error" in replacements) return { ...base, error: replacements.error };
+  for (const replacement of replacements) {
+    requests.push(...replacement.requests);
+    diff.push(...replacement.diff);
+    notes.push(...replacement.notes);
+    classic[replacement.branch] = replacement.live;
+  }
+  const planned = {
+    ...base,
+    ...notes.length > 0 ? { notes } : {},
+    live_fingerprint: fingerprint({ ruleset: liveShown, classic })
+  };
+  if (requests.length === 0) return planned;
+  return { ...planned, action: live === null ? "create" : "update", diff, requests };
+}
+async function planRulesets(where3, rulesets, repo) {
+  const listed3 = await listLive(where3);
+  if (listed3.kind !== "found") {
+    const error62 = listed3.kind === "error" ? listed3.error : changeError(
+      `${where3.scope} was not found (or the token cannot see its rulesets)`,
+      "GET",
+      where3.base,
+      404
+    );
+    return Object.keys(rulesets).map((name2) => ({
+      ...newChange(where3.reader.target, where3.scope, "ruleset", name2),
+      error: error62
+    }));
+  }
+  return Promise.all(
+    Object.entries(rulesets).map(
+      ([name2, desired]) => planRuleset({
+        where: where3,
+        name: name2,
+        desired,
+        liveId: listed3.data.get(name2),
+        ...repo ? { repo } : {}
+      })
+    )
+  );
+}
+async function exportRulesets(where3) {
+  const names = mustFind(await listLive(where3), where3.base);
+  const rulesets = {};
+  for (const [name2, id] of [...names].sort(([a], [b]) => a < b ? -1 : 1)) {
+    const read2 = await readLive(where3, id);
+    if ("error" in read2) throw new ReadFailed(read2.error.message);
+    await where3.dir.learn(referencedIds(read2.ruleset), true);
+    rulesets[name2] = rulesetSettings(where3.dir, read2.ruleset, where3.level);
+  }
+  return Object.keys(rulesets).length > 0 ? rulesets : void 0;
+}
+function repositoryWhere(reader, repo) {
+  return {
+    reader,
+    level: "repository",
+    base: `${repoPath(repo)}/rulesets`,
+    scope: `${repo.owner}/${repo.name}`,
+    dir: directoryOf(reader, repo.owner)
+  };
+}
+function organizationWhere(reader, org) {
+  return {
+    reader,
+    level: "organization",
+    base: `/orgs/${encodeURIComponent(org)}/rulesets`,
+    scope: org,
+    dir: directoryOf(reader, org)
+  };
+}
+function verifyWritten2(request2, response) {
+  if (request2.method === "GET") {
+    const expected = request2.expect;
+    if (!Array.isArray(response)) {
+      return [
+        {
+          path: `rules of branch ${expected.branch}`,
+          before: "a list of rules",
+          after: "something else"
+        }
+      ];
+    }
+    return uncovered(response, expected.rules).map((gap) => ({
+      ...gap,
+      path: `rules of branch ${expected.branch}: ${gap.path}`
+    }));
+  }
+  const sent = normalizeRuleset(request2.body, true);
+  const answered2 = normalizeRuleset(response, true);
+  if (sent.kind !== "ok" || answered2.kind !== "ok") {
+    return [{ path: "(response)", before: SHAPE.name, after: "something else" }];
+  }
+  const diff = diffValues(shown2(sent.ruleset, noNamer), shown2(answered2.ruleset, noNamer));
+  if (sent.ruleset.name !== answered2.ruleset.name) {
+    diff.push({ path: "name", before: sent.ruleset.name, after: answered2.ruleset.name });
+  }
+  return diff;
+}
+function printRulesets(rulesets, prefix) {
+  return Object.keys(rulesets ?? {}).map((name2) => ({
+    kind: "ruleset",
+    name: name2,
+    path: [...prefix, name2]
+  }));
+}
+var SHAPE, noNamer, organizationEntry, ruleset;
+var init_ruleset = __esm({
+  "src/resources/ruleset.ts"() {
+    "use strict";
+    init_zod();
+    init_fields();
+    init_plan();
+    init_branch_protection();
+    init_context();
+    init_diff();
+    init_fingerprint();
+    init_ruleset_classic();
+    init_ruleset_canonical();
+    init_ruleset_directory();
+    init_ruleset_mapping();
+    init_ruleset_settings();
+    SHAPE = { name: "a Repository ruleset", schema: readRuleset };
+    noNamer = () => void 0;
+    organizationEntry = closed({
+      name: string2().regex(OWNER_NAME, { error: "expected an organization login such as acme" }).describe("The organization."),
+      target: targetReference("repository"),
+      rulesets: rulesetsSchema("organization").optional()
+    }).describe("An organization and its rulesets.");
+    ruleset = {
+      name: "ruleset",
+      repository: {
+        setting: {
+          key: "rulesets",
+          schema: rulesetsSchema("repository"),
+          rules: repositoryRulesetRules,
+          defines: (value) => Object.keys(value).map((name2) => ({
+            id: `ruleset ${name2}`,
+            path: [name2],
+            what: `the ruleset "${name2}"`
+          })),
+          print: (value) => printRulesets(value, [])
+        },
+        plan: ({ reader, repo, value }) => planRulesets(repositoryWhere(reader, repo), value, repo),
+        export: (reader, repo) => exportRulesets(repositoryWhere(reader, repo))
+      },
+      section: {
+        spec: {
+          at: ["organizations"],
+          entry: organizationEntry,
+          list: true,
+          description: "Organizations and their rulesets.",
+          targetType: "repository",
+          noun: ["organization", "organizations"],
+          scope: (entry) => entry.name,
+          defines: (entry) => {
+            const { name: name2, rulesets } = entry;
+            return Object.keys(rulesets ?? {}).map((ruleset3) => ({
+              id: `${name2.toLowerCase()}|ruleset ${ruleset3}`,
+              path: ["rulesets", ruleset3],
+              what: `the ruleset "${ruleset3}" of organization ${name2}`
+            }));
+          },
+          print: (entry) => printRulesets(entry.rulesets, ["rulesets"])
+        },
+        plan: async ({ reader, entry }) => {
+          const { name: name2, rulesets } = entry;
+          return { changes: await planRulesets(organizationWhere(reader, name2), rulesets ?? {}) };
+        },
+        export: async (reader, id) => {
+          const rulesets = await exportRulesets(organizationWhere(reader, id));
+          return { entries: [{ name: id, ...rulesets ? { rulesets } : {} }], comments: [] };
+        }
+      },
+      verify: verifyWritten2
+    };
+  }
+});
+
 // src/resources/webhook-settings.ts
 function hookListRules(value) {
   const problems = [];
@@ -34746,13 +36455,13 @@ function writeOnlyPlan(desired, live, rotate) {
   const wanted = WRITE_ONLY.filter((key) => desired[key] !== void 0);
   if (live === null) return { send: wanted, rotated: [], notes: [] };
   const missing = wanted.filter((key) => live[key] === "unset");
-  const present = wanted.filter((key) => live[key] === "set");
+  const present2 = wanted.filter((key) => live[key] === "set");
   if (rotate) {
-    const notes2 = present.length > 0 ? [`${present.join(" and ")} sent again (--rotate-secrets)`] : [];
-    return { send: wanted, rotated: present, notes: notes2 };
+    const notes2 = present2.length > 0 ? [`${present2.join(" and ")} sent again (--rotate-secrets)`] : [];
+    return { send: wanted, rotated: present2, notes: notes2 };
   }
-  const notes = present.length > 0 ? [
-    `${present.join(" and ")} ${present.length > 1 ? "are" : "is"} write-only and could not be verified; apply with --rotate-secrets to send the current value again`
+  const notes = present2.length > 0 ? [
+    `${present2.join(" and ")} ${present2.length > 1 ? "are" : "is"} write-only and could not be verified; apply with --rotate-secrets to send the current value again`
   ] : [];
   return { send: missing, rotated: [], notes };
 }
@@ -34814,13 +36523,13 @@ function requestsFor(path, id, live, target2, desired, send) {
     fields.authorization_header = secretRef(desired.authorization_header);
   }
   if (live === null || id === null) {
-    const create = {
+    const create2 = {
       method: "POST",
       path,
       body: { config: config2, events: target2.events, active: target2.active }
     };
-    if (Object.keys(fields).length === 0) return [create];
-    return [create, { method: "PATCH", path: `${path}/${CREATED_ID}`, body: fields }];
+    if (Object.keys(fields).length === 0) return [create2];
+    return [create2, { method: "PATCH", path: `${path}/${CREATED_ID}`, body: fields }];
   }
   const requests = [];
   if (Object.keys(config2).length > 0) {
@@ -34831,7 +36540,7 @@ function requestsFor(path, id, live, target2, desired, send) {
   }
   return requests;
 }
-function verifyWritten2(request2, response) {
+function verifyWritten3(request2, response) {
   const sent = request2.body ?? {};
   const isConfig = request2.path.endsWith("/config");
   const parsed = isConfig ? readConfig.safeParse(response) : readHook.safeParse(response);
@@ -34885,9 +36594,9 @@ async function planWebhooks({
   const scope = `${repo.owner}/${repo.name}`;
   const change = (name2) => newChange(reader.target, scope, "webhook", name2);
   const path = hooksPath(repo);
-  const listed = await reader.list(path, void 0, { name: "webhooks", schema: readHook });
-  if (listed.kind !== "found") {
-    const error62 = listed.kind === "error" ? listed.error : changeError(
+  const listed3 = await reader.list(path, void 0, { name: "webhooks", schema: readHook });
+  if (listed3.kind !== "found") {
+    const error62 = listed3.kind === "error" ? listed3.error : changeError(
       `repository ${scope} was not found (or ${reader.credential} cannot see it)`,
       "GET",
       path,
@@ -34895,7 +36604,7 @@ async function planWebhooks({
     );
     return hooks.map((hook3) => ({ ...change(hook3.url), error: error62 }));
   }
-  const live = listed.data;
+  const live = listed3.data;
   const matched = /* @__PURE__ */ new Set();
   const changes = [];
   for (const desired of hooks) {
@@ -35018,7 +36727,7 @@ var init_webhook = __esm({
           return { mode: "additive", hooks: live.map((hook3) => toSettings2(fromRead2(hook3))) };
         }
       },
-      verify: verifyWritten2
+      verify: verifyWritten3
     };
   }
 });
@@ -35034,10 +36743,11 @@ function verifyResponse(kind, request2, response) {
   if (request2.method === "DELETE") return void 0;
   const diff = kindNamed(kind)?.verify?.(request2, response) ?? [];
   if (diff.length === 0) return void 0;
+  const read2 = request2.method === "GET";
   const parts = diff.map(
-    (entry) => `${entry.path}: sent ${JSON.stringify(entry.before ?? null)}, service has ${JSON.stringify(entry.after ?? null)}`
+    (entry) => `${entry.path}: ${read2 ? "needs" : "sent"} ${JSON.stringify(entry.before ?? null)}, service has ${JSON.stringify(entry.after ?? null)}`
   );
-  return `the service did not keep what was written (${parts.join("; ")})`;
+  return read2 ? `the answer does not show what the change needs before it goes on (${parts.join("; ")})` : `the service did not keep what was written (${parts.join("; ")})`;
 }
 var KINDS, KIND_NAMES, REPOSITORY_KINDS, SECTION_KINDS, configSpec;
 var init_resources = __esm({
@@ -35049,8 +36759,10 @@ var init_resources = __esm({
     init_gist();
     init_invitation();
     init_migration();
+    init_ruleset();
     init_webhook();
     KINDS = [
+      ruleset,
       branchProtection,
       webhook2,
       boardKind,
@@ -35112,10 +36824,10 @@ function parseFlags(command2, argv, options, { positionals = false } = {}) {
     throw new CliError(`${command2}: ${message.split("\n")[0]} (see 'forgeplan help')`);
   }
 }
-function parseCount(command2, flag, value) {
+function parseCount(command2, flag2, value) {
   if (value === void 0) return void 0;
   if (!/^\d+$/.test(value)) {
-    throw new CliError(`${command2}: --${flag} expects a whole number, got '${value}'`);
+    throw new CliError(`${command2}: --${flag2} expects a whole number, got '${value}'`);
   }
   return Number(value);
 }
@@ -35244,7 +36956,8 @@ function fileSchema2(kinds) {
   const request2 = looseObject({
     method: _enum2(["GET", "PUT", "PATCH", "POST", "DELETE"]),
     path: string2().startsWith("/", { error: 'expected a path starting with "/"' }),
-    body: unknown().optional()
+    body: unknown().optional(),
+    expect: unknown().optional()
   });
   const change = looseObject({
     address: string2().min(1),
@@ -35282,7 +36995,7 @@ function fileSchema2(kinds) {
     rotate_secrets: literal(true).optional()
   });
 }
-function where(path) {
+function where2(path) {
   return path.map(
     (part, index) => typeof part === "number" ? `[${part}]` : `${index === 0 ? "" : "."}${String(part)}`
   ).join("");
@@ -35311,7 +37024,7 @@ function readPlanFile(text, file2, kinds) {
   const parsed = fileSchema2(kinds).safeParse(value);
   if (!parsed.success) {
     const issue2 = parsed.error.issues[0];
-    throw new PlanFileError(`${file2}: ${where(issue2?.path ?? [])}: ${issue2?.message}`);
+    throw new PlanFileError(`${file2}: ${where2(issue2?.path ?? [])}: ${issue2?.message}`);
   }
   const changes = parsed.data.changes;
   const seen = /* @__PURE__ */ new Set();
@@ -35368,7 +37081,7 @@ var init_plan_file = __esm({
       "error"
     ];
     DIFF_KEYS = ["path", "before", "after", "sensitive"];
-    REQUEST_KEYS = ["method", "path", "body"];
+    REQUEST_KEYS = ["method", "path", "body", "expect"];
     ERROR_KEYS = ["message", "request", "status"];
     SUMMARY_KEYS = ["create", "update", "delete", "report", "no-op"];
     CHANGES_SLOT = '"changes": []';
@@ -35467,13 +37180,13 @@ function describeFailure(failure2, style = {
   const said = messageAfterStatus(status, failure2.message ?? "");
   const message = style.message(said);
   if (failure2.request === void 0) {
-    const where3 = status === void 0 ? "" : String(status);
-    return where3 === "" ? message : message === "" ? where3 : `${where3}: ${message}`;
+    const where4 = status === void 0 ? "" : String(status);
+    return where4 === "" ? message : message === "" ? where4 : `${where4}: ${message}`;
   }
   const request2 = style.request(failure2.request);
   if (said.startsWith(`answered ${status} `)) return `${request2} ${message}`;
-  const where2 = status === void 0 ? request2 : `${request2} → ${status}`;
-  return message === "" ? where2 : `${where2}: ${message}`;
+  const where3 = status === void 0 ? request2 : `${request2} → ${status}`;
+  return message === "" ? where3 : `${where3}: ${message}`;
 }
 function messageAfterStatus(status, message) {
   return status !== void 0 && message.startsWith(`${status} `) ? message.slice(String(status).length + 1) : message;
@@ -35497,13 +37210,13 @@ function errorCount(plan2) {
   return `${plural2(plan2.errors, "change")} could not be planned.`;
 }
 function viewEntry(entry) {
-  const shown2 = (value) => entry.sensitive && value !== void 0 ? SENSITIVE : formatValue(value);
+  const shown3 = (value) => entry.sensitive && value !== void 0 ? SENSITIVE : formatValue(value);
   const shape = entry.before === void 0 && entry.after !== void 0 ? "added" : entry.after === void 0 && entry.before !== void 0 ? "removed" : "changed";
   return {
     shape,
     path: printable2(entry.path),
-    before: shown2(entry.before),
-    after: shown2(entry.after)
+    before: shown3(entry.before),
+    after: shown3(entry.after)
   };
 }
 function remainingChanges(plan2) {
@@ -35600,8 +37313,8 @@ function heading(options, fallback, verb) {
   return parts;
 }
 function cutNote(hidden, what, subject, options) {
-  const where2 = options.detailsUrl === void 0 ? "the job summary" : `[the full ${subject}](${linkTarget2(options.detailsUrl)})`;
-  return `_… ${plural2(hidden, `more ${what}`, `more ${what}s`)} not shown: the ${subject} is longer than GitHub's comment limit; see ${where2}._`;
+  const where3 = options.detailsUrl === void 0 ? "the job summary" : `[the full ${subject}](${linkTarget2(options.detailsUrl)})`;
+  return `_… ${plural2(hidden, `more ${what}`, `more ${what}s`)} not shown: the ${subject} is longer than GitHub's comment limit; see ${where3}._`;
 }
 function urgency(changes) {
   if (changes.some((change) => change.error !== void 0)) return 0;
@@ -35667,8 +37380,8 @@ function section(scope, changes) {
   ].join("\n\n");
 }
 function planMarkdown(plan2, options) {
-  const shown2 = plan2.changes.filter(isShown);
-  const sections = [...groupByScope(shown2)].map(([scope, changes], order) => ({ scope, changes, order })).sort((a, b) => urgency(a.changes) - urgency(b.changes) || a.order - b.order).map(({ scope, changes }) => section(scope, changes));
+  const shown3 = plan2.changes.filter(isShown);
+  const sections = [...groupByScope(shown3)].map(([scope, changes], order) => ({ scope, changes, order })).sort((a, b) => urgency(a.changes) - urgency(b.changes) || a.order - b.order).map(({ scope, changes }) => section(scope, changes));
   const { summary } = plan2;
   const head = [
     COMMENT_MARKER,
@@ -36075,8 +37788,8 @@ var init_app_auth = __esm({
       }
       get description() {
         const { appId, owner } = this.#options;
-        const installation2 = this.#installationId !== void 0 ? `installation ${this.#installationId}` : "installation";
-        return `${installation2} of App ${appId}${owner !== void 0 ? ` on ${owner}` : ""}`;
+        const installation3 = this.#installationId !== void 0 ? `installation ${this.#installationId}` : "installation";
+        return `${installation3} of App ${appId}${owner !== void 0 ? ` on ${owner}` : ""}`;
       }
       async authorization() {
         const token = this.#token;
@@ -36099,8 +37812,8 @@ var init_app_auth = __esm({
         return this.#refreshing;
       }
       async #mint() {
-        const installation2 = await this.#installation();
-        const path = `/app/installations/${installation2}/access_tokens`;
+        const installation3 = await this.#installation();
+        const path = `/app/installations/${installation3}/access_tokens`;
         const answer = await this.#send("POST", path, false);
         const received = this.#options.clock.now();
         const data = answer.data;
@@ -36169,11 +37882,11 @@ var init_app_auth = __esm({
           await clock.sleep(500 * attempt);
           answer = await once();
         }
-        const fail2 = (status, detail) => new ForgeError({ method, path, status, detail, note: `signed as App ${appId}` });
-        if ("failure" in answer) throw fail2(0, answer.failure);
+        const fail3 = (status, detail) => new ForgeError({ method, path, status, detail, note: `signed as App ${appId}` });
+        if ("failure" in answer) throw fail3(0, answer.failure);
         if (answer.status >= 200 && answer.status < 300) return answer;
         if (answer.status === 404 && lookUp) return answer;
-        throw fail2(answer.status, serviceMessage(answer.status, answer.data));
+        throw fail3(answer.status, serviceMessage(answer.status, answer.data));
       }
     };
   }
@@ -36234,13 +37947,13 @@ var init_app_request = __esm({
 });
 
 // src/cli/duration.ts
-function parseDuration(command2, flag, value) {
+function parseDuration(command2, flag2, value) {
   if (value === void 0) return void 0;
   const parts = [...value.matchAll(/(\d+)(ms|s|m|h)/g)];
   const whole = parts.map((part) => part[0]).join("");
   if (parts.length === 0 || whole !== value) {
     throw new CliError(
-      `${command2}: --${flag} expects a duration such as 90s, 15m or 1h30m, got '${value}'`
+      `${command2}: --${flag2} expects a duration such as 90s, 15m or 1h30m, got '${value}'`
     );
   }
   return parts.reduce(
@@ -36419,6 +38132,20 @@ var init_demo_world = __esm({
           teams: [
             { slug: "platform", id: 1, name: "Platform", description: "Runs the build platform" },
             { slug: "release-managers", id: 2, name: "Release managers", description: null }
+          ],
+          rulesets: [
+            {
+              id: 1,
+              name: "acme baseline",
+              target: "branch",
+              enforcement: "active",
+              conditions: {
+                ref_name: { include: ["~DEFAULT_BRANCH"], exclude: [] },
+                repository_name: { include: ["~ALL"], exclude: [], protected: false }
+              },
+              rules: [{ type: "deletion" }, { type: "non_fast_forward" }],
+              bypass_actors: [{ actor_type: "OrganizationAdmin", bypass_mode: "always" }]
+            }
           ]
         }
       ],
@@ -36429,7 +38156,10 @@ var init_demo_world = __esm({
           name: "CI Bot",
           owner: "acme",
           description: "Builds and reports the ci/build check",
-          events: ["check_run", "push"]
+          events: ["check_run", "push"],
+          installations: [
+            { id: 31001, account: "acme", permissions: { checks: "write", contents: "read" } }
+          ]
         }
       ],
       repositories: [
@@ -36509,6 +38239,20 @@ var init_demo_world = __esm({
               permissions: "admin",
               created_at: "2026-06-01T12:00:00Z",
               expired: true
+            }
+          ],
+          rulesets: [
+            {
+              id: 2,
+              name: "release tags",
+              target: "tag",
+              enforcement: "active",
+              conditions: { ref_name: { include: ["refs/tags/v*"], exclude: [] } },
+              rules: [
+                { type: "deletion" },
+                { type: "update", parameters: { update_allows_fetch_and_merge: false } }
+              ],
+              bypass_actors: [{ actor_id: 2, actor_type: "Team", bypass_mode: "always" }]
             }
           ]
         },
@@ -36731,7 +38475,7 @@ function buildInstallations(world, seed, problem) {
         }
         repositories.add(repo.id);
       });
-      const installation2 = {
+      const installation3 = {
         id: entry.id,
         app: app3,
         account: account2,
@@ -36742,9 +38486,9 @@ function buildInstallations(world, seed, problem) {
         created_at: entry.created_at,
         bot: botOf(app3)
       };
-      installation2.bot.installation = installation2;
-      app3.installations.set(entry.id, installation2);
-      world.installations.set(entry.id, installation2);
+      installation3.bot.installation = installation3;
+      app3.installations.set(entry.id, installation3);
+      world.installations.set(entry.id, installation3);
     });
   });
 }
@@ -36779,12 +38523,12 @@ function mergeConfig(current, sent, keepSecret) {
   return config2;
 }
 function configShape(config2) {
-  const shown2 = {};
+  const shown3 = {};
   for (const key of HOOK_CONFIG_KEYS) {
     const value = config2[key];
-    if (value !== void 0) shown2[key] = key === "secret" ? SECRET_MASK : value;
+    if (value !== void 0) shown3[key] = key === "secret" ? SECRET_MASK : value;
   }
-  return shown2;
+  return shown3;
 }
 var HOOK_CONFIG_KEYS, DEFAULT_CONTENT_TYPE, SECRET_MASK;
 var init_hook_config = __esm({
@@ -37776,6 +39520,29 @@ function board2(base, value) {
     lists: []
   };
 }
+function installation(base, value) {
+  return {
+    id: value.id,
+    account: simpleUser(base, value.account),
+    repository_selection: value.repositorySelection,
+    access_tokens_url: `${base}/app/installations/${value.id}/access_tokens`,
+    repositories_url: `${base}/installation/repositories`,
+    html_url: `${base}/settings/installations/${value.id}`,
+    app_id: value.app.id,
+    app_slug: value.app.slug,
+    target_id: value.account.id,
+    target_type: value.account.type,
+    permissions: value.permissions,
+    events: value.app.events,
+    created_at: value.created_at,
+    updated_at: value.created_at,
+    single_file_name: null,
+    has_multiple_single_files: false,
+    single_file_paths: [],
+    suspended_by: null,
+    suspended_at: null
+  };
+}
 var LANGUAGES, INVERSE_LINK;
 var init_shapes = __esm({
   "src/sandbox/shapes.ts"() {
@@ -37927,8 +39694,8 @@ function principalsShape(base, value) {
     apps: value.apps.map((item) => app(base, item))
   };
 }
-function protectedBranch(base, repo, branchName2, value) {
-  const url2 = `${base}/repos/${repo.owner.login}/${repo.name}/branches/${encodeURIComponent(branchName2)}/protection`;
+function protectedBranch(base, repo, branchName3, value) {
+  const url2 = `${base}/repos/${repo.owner.login}/${repo.name}/branches/${encodeURIComponent(branchName3)}/protection`;
   const record3 = { url: url2 };
   const checks = value.required_status_checks;
   if (checks) {
@@ -38004,14 +39771,444 @@ var init_protection = __esm({
   }
 });
 
+// src/sandbox/rulesets.ts
+function ruleFitsTarget2(type, target2) {
+  if (target2 === "repository") return false;
+  if (target2 === "push") return PUSH_RULES2.has(type);
+  if (PUSH_RULES2.has(type)) return false;
+  if (target2 === "tag") return !BRANCH_ONLY_RULES2.has(type);
+  return type !== "tag_name_pattern";
+}
+function rulesetRefused(errors) {
+  return new HttpError({
+    status: 422,
+    body: { message: "Validation Failed", errors, documentation_url: DOCS, status: "422" }
+  });
+}
+function propertyError(issue2, prefix = []) {
+  const path = [...prefix, ...issue2.path].map(String).join("/");
+  const received = /received (\w+)$/.exec(issue2.message)?.[1];
+  const detail = received === "null" ? "data cannot be null" : issue2.message;
+  return `Invalid property /${path}: ${detail}`;
+}
+function ownerOf(source) {
+  return source.type === "Repository" ? { org: source.repo.org, repo: source.repo } : { org: source.org, repo: null };
+}
+function findRepositoryById(world, id) {
+  for (const repo of world.repositories.values()) if (repo.id === id) return repo;
+  return void 0;
+}
+function checkActors(world, source, target2, actors2, errors) {
+  const { org } = ownerOf(source);
+  const seen = /* @__PURE__ */ new Set();
+  for (const actor of actors2) {
+    const key = `${actor.actor_type}:${actor.actor_id}`;
+    if (seen.has(key)) errors.push(`Invalid bypass actors: ${key} is listed twice`);
+    seen.add(key);
+    if (actor.bypass_mode === "pull_request" && (target2 !== "branch" || actor.actor_type === "DeployKey")) {
+      errors.push(
+        `Invalid bypass actors: bypass_mode pull_request applies to branch rulesets and not to deploy keys`
+      );
+    }
+    const id = actor.actor_id;
+    switch (actor.actor_type) {
+      case "OrganizationAdmin":
+        if (org === null)
+          errors.push(
+            "Invalid bypass actors: OrganizationAdmin is not applicable for personal repositories"
+          );
+        break;
+      case "DeployKey":
+        break;
+      case "RepositoryRole":
+        if (id === null || !REPOSITORY_ROLES.has(id))
+          errors.push(`Invalid bypass actors: repository role ${id} does not exist`);
+        break;
+      case "Team":
+        if (org === null || ![...org.teams.values()].some((team3) => team3.id === id)) {
+          errors.push(`Invalid bypass actors: team ${id} does not exist in this organization`);
+        }
+        break;
+      case "Integration":
+        if (id === null || !world.appsById.has(id))
+          errors.push(`Invalid bypass actors: app ${id} does not exist`);
+        break;
+      case "User":
+        if (id === null || world.accountsById.get(id)?.type !== "User")
+          errors.push(`Invalid bypass actors: user ${id} does not exist`);
+        break;
+    }
+  }
+}
+function actorExists(world, owner, actor) {
+  switch (actor.type) {
+    case "User":
+      return world.accountsById.get(actor.id)?.type === "User";
+    case "Team":
+      return owner.org !== null && [...owner.org.teams.values()].some((team3) => team3.id === actor.id);
+    case "RepositoryRole":
+      return REPOSITORY_ROLES.has(actor.id);
+    case "IntegrationInstallation": {
+      const installation3 = world.installations.get(actor.id);
+      return installation3 !== void 0 && installation3.account.id === owner.org?.account.id;
+    }
+  }
+}
+function checkRule(world, owner, type, parameters2, errors) {
+  const refuse = (detail) => errors.push(`Invalid rule '${type}': ${detail}`);
+  switch (type) {
+    case "pull_request": {
+      const methods = parameters2.allowed_merge_methods;
+      if (methods !== void 0 && methods.length === 0) {
+        refuse("allowed_merge_methods: at least one option must be enabled");
+      }
+      const dismissal = parameters2.dismissal_restriction;
+      for (const actor of dismissal?.allowed_actors ?? []) {
+        if (!actorExists(world, owner, actor))
+          refuse(`dismissal_restriction: ${actor.type} ${actor.id} does not exist`);
+      }
+      const reviewers = parameters2.required_reviewers ?? [];
+      for (const reviewer of reviewers) {
+        if (!actorExists(world, owner, { id: reviewer.reviewer.id, type: "Team" }))
+          refuse(`required_reviewers: team ${reviewer.reviewer.id} does not exist`);
+        if (reviewer.file_patterns.length === 0)
+          refuse("required_reviewers: file_patterns may not be empty");
+        if (reviewer.minimum_approvals < 0)
+          refuse("required_reviewers: minimum_approvals may not be negative");
+      }
+      const order = ["merge", "squash", "rebase"];
+      return {
+        ...parameters2,
+        allowed_merge_methods: order.filter((method) => (methods ?? order).includes(method))
+      };
+    }
+    case "required_status_checks": {
+      const checks = parameters2.required_status_checks;
+      if (checks.some(
+        (check3) => check3.integration_id !== void 0 && !world.appsById.has(check3.integration_id)
+      )) {
+        refuse("Invalid parameter required_status_checks: Invalid integration ids");
+      }
+      return { do_not_enforce_on_create: false, ...parameters2 };
+    }
+    case "workflows": {
+      for (const workflow of parameters2.workflows) {
+        if (findRepositoryById(world, workflow.repository_id) === void 0) {
+          refuse(`repository ${workflow.repository_id} does not exist`);
+        }
+      }
+      return { do_not_enforce_on_create: false, ...parameters2 };
+    }
+    case "commit_message_pattern":
+    case "commit_author_email_pattern":
+    case "committer_email_pattern":
+    case "branch_name_pattern":
+    case "tag_name_pattern": {
+      if (parameters2.operator === "regex") {
+        try {
+          new RegExp(String(parameters2.pattern));
+        } catch {
+          refuse(`pattern is not a valid regular expression`);
+        }
+      }
+      return { negate: false, ...parameters2 };
+    }
+    default:
+      return parameters2;
+  }
+}
+function parseRules(world, owner, target2, raw2, errors) {
+  const rules2 = [];
+  const seen = /* @__PURE__ */ new Set();
+  raw2.forEach((item, index) => {
+    const noMatch = `Invalid property /rules/${index}: data matches no possible input`;
+    const type = item?.type;
+    if (typeof type !== "string" || !(type in RULE_PARAMETERS)) {
+      errors.push(noMatch);
+      return;
+    }
+    const schema2 = RULE_PARAMETERS[type] ?? null;
+    let parameters2;
+    const given = item.parameters;
+    if (schema2 === null) parameters2 = void 0;
+    else if (given === void 0 && type === "update") {
+      parameters2 = { update_allows_fetch_and_merge: false };
+    } else {
+      const parsed = schema2.safeParse(given ?? {});
+      if (!parsed.success) {
+        errors.push(noMatch);
+        return;
+      }
+      parameters2 = parsed.data;
+    }
+    if (seen.has(type)) {
+      errors.push(`Invalid rules: '${type}' is listed more than once`);
+      return;
+    }
+    seen.add(type);
+    if (!ruleFitsTarget2(type, target2)) {
+      errors.push(`Invalid rule '${type}': not available for ${target2} rulesets`);
+      return;
+    }
+    if (owner.repo === null && REPOSITORY_ONLY_RULES.has(type)) {
+      errors.push(`Invalid rule '${type}': not available for organization rulesets`);
+      return;
+    }
+    rules2.push(
+      parameters2 === void 0 ? { type } : { type, parameters: checkRule(world, owner, type, parameters2, errors) }
+    );
+  });
+  return rules2;
+}
+function patterns2(value) {
+  return { include: value?.include ?? [], exclude: value?.exclude ?? [] };
+}
+function parseConditions(raw2, owner, errors) {
+  const conditions = {};
+  if (raw2.ref_name !== void 0) conditions.ref_name = patterns2(raw2.ref_name);
+  if (owner.repo !== null) return conditions;
+  const ways = ["repository_name", "repository_id", "repository_property"].filter(
+    (key) => raw2[key] !== void 0
+  );
+  if (ways.length !== 1) {
+    errors.push("Invalid property /conditions: data matches no possible input");
+    return conditions;
+  }
+  if (raw2.repository_name) {
+    conditions.repository_name = {
+      ...patterns2(raw2.repository_name),
+      protected: raw2.repository_name.protected ?? false
+    };
+  }
+  if (raw2.repository_id) {
+    conditions.repository_id = { repository_ids: raw2.repository_id.repository_ids ?? [] };
+  }
+  if (raw2.repository_property) {
+    const specs2 = (list3) => (list3 ?? []).map((spec) => ({ ...spec, source: spec.source ?? "custom" }));
+    conditions.repository_property = {
+      include: specs2(raw2.repository_property.include),
+      exclude: specs2(raw2.repository_property.exclude)
+    };
+  }
+  return conditions;
+}
+function rulesetFromBody(world, source, raw2, current) {
+  const parsed = bodySchema.safeParse(raw2);
+  if (!parsed.success) return { errors: parsed.error.issues.map((issue2) => propertyError(issue2)) };
+  const body = parsed.data;
+  const owner = ownerOf(source);
+  const errors = [];
+  const name2 = body.name ?? current?.name;
+  const enforcement = body.enforcement ?? current?.enforcement;
+  if (name2 === void 0) errors.push("Invalid property /name: is required");
+  if (enforcement === void 0) errors.push("Invalid property /enforcement: is required");
+  const target2 = body.target ?? current?.target ?? "branch";
+  if (owner.repo !== null && target2 === "repository") {
+    errors.push("Invalid property /target: repository is only for organization rulesets");
+  }
+  if (name2 !== void 0 && name2.trim() === "")
+    errors.push("Invalid property /name: may not be empty");
+  const siblings = owner.repo !== null ? owner.repo.rulesets : owner.org?.rulesets ?? /* @__PURE__ */ new Map();
+  for (const other of siblings.values()) {
+    if (other.id !== current?.id && other.name === name2) errors.push("Name must be unique");
+  }
+  const actors2 = body.bypass_actors?.map((actor) => ({
+    // OrganizationAdmin and DeployKey have no id: GitHub ignores one that is sent and reads back
+    // null (github/rest-api-description#4406).
+    actor_id: actor.actor_type === "OrganizationAdmin" || actor.actor_type === "DeployKey" ? null : actor.actor_id ?? null,
+    actor_type: actor.actor_type,
+    bypass_mode: actor.bypass_mode ?? "always"
+  })) ?? current?.bypass_actors ?? [];
+  checkActors(world, source, target2, actors2, errors);
+  let conditions = current?.conditions ?? null;
+  if (body.conditions !== void 0) conditions = parseConditions(body.conditions, owner, errors);
+  if (owner.repo === null && conditions === null) {
+    errors.push("Invalid property /conditions: organization rulesets must target repositories");
+  }
+  const rules2 = body.rules !== void 0 ? parseRules(world, owner, target2, body.rules, errors) : (current?.rules ?? []).filter((rule) => {
+    const fits = ruleFitsTarget2(rule.type, target2);
+    if (!fits)
+      errors.push(`Invalid rule '${rule.type}': not available for ${target2} rulesets`);
+    return fits;
+  });
+  if (errors.length > 0 || name2 === void 0 || enforcement === void 0) return { errors };
+  return {
+    ruleset: { name: name2, target: target2, enforcement, source, bypass_actors: actors2, conditions, rules: rules2 }
+  };
+}
+function sourceName(source) {
+  return source.type === "Repository" ? `${source.repo.owner.login}/${source.repo.name}` : source.org.account.login;
+}
+var TARGETS, ACTOR_TYPES, REPOSITORY_ROLES, strings2, namePatterns, propertySpec3, conditionsSchema, actorSchema, bodySchema, patternParameters, actorParameter, range, RULE_PARAMETERS, PUSH_RULES2, BRANCH_ONLY_RULES2, REPOSITORY_ONLY_RULES;
+var init_rulesets = __esm({
+  "src/sandbox/rulesets.ts"() {
+    "use strict";
+    init_zod();
+    init_http_support();
+    TARGETS = ["branch", "tag", "push", "repository"];
+    ACTOR_TYPES = [
+      "Integration",
+      "OrganizationAdmin",
+      "RepositoryRole",
+      "Team",
+      "DeployKey",
+      "User"
+    ];
+    REPOSITORY_ROLES = /* @__PURE__ */ new Map([
+      [2, "maintain"],
+      [4, "write"],
+      [5, "admin"]
+    ]);
+    strings2 = external_exports.array(external_exports.string());
+    namePatterns = external_exports.object({ include: strings2.optional(), exclude: strings2.optional() });
+    propertySpec3 = external_exports.object({
+      name: external_exports.string(),
+      property_values: strings2,
+      source: external_exports.enum(["custom", "system"]).optional()
+    });
+    conditionsSchema = external_exports.object({
+      ref_name: namePatterns.optional(),
+      repository_name: namePatterns.extend({ protected: external_exports.boolean().optional() }).optional(),
+      repository_id: external_exports.object({ repository_ids: external_exports.array(external_exports.number().int()).optional() }).optional(),
+      repository_property: external_exports.object({
+        include: external_exports.array(propertySpec3).optional(),
+        exclude: external_exports.array(propertySpec3).optional()
+      }).optional()
+    });
+    actorSchema = external_exports.object({
+      actor_id: external_exports.number().int().nullable().optional(),
+      actor_type: external_exports.enum(ACTOR_TYPES),
+      bypass_mode: external_exports.enum(["always", "pull_request", "exempt"]).optional()
+    });
+    bodySchema = external_exports.object({
+      name: external_exports.string().optional(),
+      target: external_exports.enum(TARGETS).optional(),
+      enforcement: external_exports.enum(["disabled", "active", "evaluate"]).optional(),
+      bypass_actors: external_exports.array(actorSchema).optional(),
+      conditions: conditionsSchema.optional(),
+      rules: external_exports.array(external_exports.unknown()).optional()
+    });
+    patternParameters = external_exports.object({
+      name: external_exports.string().optional(),
+      negate: external_exports.boolean().optional(),
+      operator: external_exports.enum(["starts_with", "ends_with", "contains", "regex"]),
+      pattern: external_exports.string()
+    });
+    actorParameter = external_exports.object({
+      id: external_exports.number().int(),
+      type: external_exports.enum(["User", "Team", "IntegrationInstallation", "RepositoryRole"])
+    });
+    range = (min, max) => external_exports.number().int().min(min).max(max);
+    RULE_PARAMETERS = {
+      creation: null,
+      update: external_exports.object({ update_allows_fetch_and_merge: external_exports.boolean() }),
+      deletion: null,
+      required_linear_history: null,
+      merge_queue: external_exports.object({
+        check_response_timeout_minutes: range(1, 360),
+        grouping_strategy: external_exports.enum(["ALLGREEN", "HEADGREEN"]),
+        max_entries_to_build: range(0, 100),
+        max_entries_to_merge: range(0, 100),
+        merge_method: external_exports.enum(["MERGE", "SQUASH", "REBASE"]),
+        min_entries_to_merge: range(0, 100),
+        min_entries_to_merge_wait_minutes: range(0, 360)
+      }),
+      required_deployments: external_exports.object({ required_deployment_environments: strings2 }),
+      required_signatures: null,
+      pull_request: external_exports.object({
+        allowed_merge_methods: external_exports.array(external_exports.enum(["merge", "squash", "rebase"])).optional(),
+        dismiss_stale_reviews_on_push: external_exports.boolean(),
+        dismissal_restriction: external_exports.object({ enabled: external_exports.boolean(), allowed_actors: external_exports.array(actorParameter).optional() }).optional(),
+        require_code_owner_review: external_exports.boolean(),
+        require_last_push_approval: external_exports.boolean(),
+        required_approving_review_count: range(0, 10),
+        required_review_thread_resolution: external_exports.boolean(),
+        required_reviewers: external_exports.array(
+          external_exports.object({
+            file_patterns: strings2,
+            minimum_approvals: external_exports.number().int(),
+            reviewer: external_exports.object({ id: external_exports.number().int(), type: external_exports.literal("Team") })
+          })
+        ).optional()
+      }),
+      required_status_checks: external_exports.object({
+        do_not_enforce_on_create: external_exports.boolean().optional(),
+        required_status_checks: external_exports.array(
+          external_exports.object({ context: external_exports.string(), integration_id: external_exports.number().int().optional() })
+        ),
+        strict_required_status_checks_policy: external_exports.boolean()
+      }),
+      non_fast_forward: null,
+      commit_message_pattern: patternParameters,
+      commit_author_email_pattern: patternParameters,
+      committer_email_pattern: patternParameters,
+      branch_name_pattern: patternParameters,
+      tag_name_pattern: patternParameters,
+      workflows: external_exports.object({
+        do_not_enforce_on_create: external_exports.boolean().optional(),
+        workflows: external_exports.array(
+          external_exports.object({
+            path: external_exports.string(),
+            repository_id: external_exports.number().int(),
+            ref: external_exports.string().optional(),
+            sha: external_exports.string().optional()
+          })
+        )
+      }),
+      code_scanning: external_exports.object({
+        code_scanning_tools: external_exports.array(
+          external_exports.object({
+            alerts_threshold: external_exports.enum(["none", "errors", "errors_and_warnings", "all"]),
+            security_alerts_threshold: external_exports.enum([
+              "none",
+              "critical",
+              "high_or_higher",
+              "medium_or_higher",
+              "all"
+            ]),
+            tool: external_exports.string()
+          })
+        )
+      }),
+      copilot_code_review: external_exports.object({
+        review_draft_pull_requests: external_exports.boolean().optional(),
+        review_on_push: external_exports.boolean().optional()
+      }),
+      license_compliance_scanning: null,
+      file_path_restriction: external_exports.object({ restricted_file_paths: strings2 }),
+      max_file_path_length: external_exports.object({ max_file_path_length: range(1, 32767) }),
+      file_extension_restriction: external_exports.object({ restricted_file_extensions: strings2 }),
+      max_file_size: external_exports.object({ max_file_size: range(1, 100) })
+    };
+    PUSH_RULES2 = /* @__PURE__ */ new Set([
+      "file_path_restriction",
+      "max_file_path_length",
+      "file_extension_restriction",
+      "max_file_size"
+    ]);
+    BRANCH_ONLY_RULES2 = /* @__PURE__ */ new Set([
+      "pull_request",
+      "copilot_code_review",
+      "required_status_checks",
+      "merge_queue",
+      "required_deployments",
+      "required_linear_history",
+      "workflows",
+      "code_scanning",
+      "branch_name_pattern"
+    ]);
+    REPOSITORY_ONLY_RULES = /* @__PURE__ */ new Set(["merge_queue", "license_compliance_scanning"]);
+  }
+});
+
 // src/sandbox/world.ts
 import { createHash as createHash4 } from "node:crypto";
 function branchSha(fullName, branch3) {
   return createHash4("sha1").update(`${fullName}@${branch3}`).digest("hex");
 }
-function covers(installation2, repo) {
-  if (repo.owner.id !== installation2.account.id) return false;
-  return installation2.repositorySelection === "all" || installation2.repositories.has(repo.id);
+function covers(installation3, repo) {
+  if (repo.owner.id !== installation3.account.id) return false;
+  return installation3.repositorySelection === "all" || installation3.repositories.has(repo.id);
 }
 var PERMISSION_LEVEL, ROLE_LEVEL, World;
 var init_world = __esm({
@@ -38063,7 +40260,7 @@ var init_world = __esm({
       /** Issues by repository id, in number order (numbers start at 1 per repository). */
       issues = /* @__PURE__ */ new Map();
       issueComments = /* @__PURE__ */ new Map();
-      nextId = { hook: 1, board: 1, epicLink: 1, issue: 1, issueComment: 1 };
+      nextId = { hook: 1, board: 1, epicLink: 1, issue: 1, issueComment: 1, ruleset: 1 };
       account(login2) {
         return this.accounts.get(login2.toLowerCase());
       }
@@ -38127,14 +40324,14 @@ var init_world = __esm({
       hasRole(group3, user2, minimum) {
         if (user2 === null) return false;
         if (user2.site_admin) return true;
-        const role = group3.members.get(user2.id);
-        return role !== void 0 && ROLE_LEVEL[role] >= ROLE_LEVEL[minimum];
+        const role2 = group3.members.get(user2.id);
+        return role2 !== void 0 && ROLE_LEVEL[role2] >= ROLE_LEVEL[minimum];
       }
       addEpicLink(link) {
         this.epicLinks.set(link.id, link);
         for (const epic3 of [link.source, link.target]) {
-          const set2 = this.linksByEpic.get(epic3.id);
-          if (set2) set2.add(link);
+          const set3 = this.linksByEpic.get(epic3.id);
+          if (set3) set3.add(link);
           else this.linksByEpic.set(epic3.id, /* @__PURE__ */ new Set([link]));
         }
       }
@@ -38151,7 +40348,7 @@ var init_world = __esm({
 function check2(condition, path, message) {
   if (!condition) throw new SeedProblem(path, message);
 }
-function fail(path, message) {
+function fail2(path, message) {
   throw new SeedProblem(path, message);
 }
 function maxOf(values) {
@@ -38194,7 +40391,9 @@ function buildRepository(world, seed, path) {
     recentChecks: new Map(Object.entries(seed.recent_checks)),
     branches: /* @__PURE__ */ new Map(),
     hooks: /* @__PURE__ */ new Map(),
-    invitations: /* @__PURE__ */ new Map()
+    invitations: /* @__PURE__ */ new Map(),
+    rulesets: /* @__PURE__ */ new Map(),
+    customProperties: new Map(Object.entries(seed.custom_properties))
   };
   for (const [login2, permission] of Object.entries(seed.collaborators)) {
     const user2 = world.account(login2);
@@ -38269,6 +40468,32 @@ function applyProtections(world, seed) {
     });
   });
 }
+function applyRulesets(world, seed) {
+  const ids = /* @__PURE__ */ new Set();
+  const add = (source, store, entries, path) => {
+    entries.forEach(({ id, ...body }, index) => {
+      const at = [...path, "rulesets", index];
+      check2(!ids.has(id), [...at, "id"], `ruleset id ${id} is used twice`);
+      ids.add(id);
+      const result = rulesetFromBody(world, source, body);
+      if ("errors" in result) throw new SeedProblem(at, result.errors.join("; "));
+      const stamp = "2026-01-02T09:00:00Z";
+      store.set(id, { ...result.ruleset, id, created_at: stamp, updated_at: stamp });
+    });
+  };
+  seed.organizations.forEach((orgSeed, index) => {
+    const org = world.organizations.get(orgSeed.login.toLowerCase());
+    if (org)
+      add({ type: "Organization", org }, org.rulesets, orgSeed.rulesets, ["organizations", index]);
+  });
+  seed.repositories.forEach((repoSeed, index) => {
+    const [owner = "", name2 = ""] = repoSeed.full_name.split("/");
+    const repo = world.repository(owner, name2);
+    if (repo)
+      add({ type: "Repository", repo }, repo.rulesets, repoSeed.rulesets, ["repositories", index]);
+  });
+  world.nextId.ruleset = maxOf(ids) + 1;
+}
 function epicKey(ref) {
   const [groupPath2 = "", iid = "0"] = ref.split("&");
   return [groupPath2.toLowerCase(), Number(iid)];
@@ -38294,10 +40519,10 @@ function buildPlanning(world, seed) {
       members: /* @__PURE__ */ new Map(),
       epics: /* @__PURE__ */ new Map()
     };
-    for (const [login2, role] of Object.entries(groupSeed.members)) {
+    for (const [login2, role2] of Object.entries(groupSeed.members)) {
       const user2 = world.account(login2);
       check2(user2?.type === "User", [...path, "members", login2], `unknown user '${login2}'`);
-      group3.members.set(user2.id, role);
+      group3.members.set(user2.id, role2);
     }
     groupSeed.epics.forEach((epicSeed, epicIndex) => {
       const at = [...path, "epics", epicIndex];
@@ -38428,7 +40653,8 @@ function buildWorld(seed) {
       owners: /* @__PURE__ */ new Set(),
       members: /* @__PURE__ */ new Set(),
       basePermission: orgSeed.base_permission,
-      teams: /* @__PURE__ */ new Map()
+      teams: /* @__PURE__ */ new Map(),
+      rulesets: /* @__PURE__ */ new Map()
     };
     for (const [key, logins] of [
       ["owners", orgSeed.owners],
@@ -38458,7 +40684,7 @@ function buildWorld(seed) {
       ["apps", index, "id"],
       `app id ${appSeed.id} is used twice`
     );
-    const value = appFromSeed(appSeed, owner, index, fail);
+    const value = appFromSeed(appSeed, owner, index, fail2);
     world.apps.set(appSeed.slug, value);
     world.appsById.set(appSeed.id, value);
   });
@@ -38493,7 +40719,8 @@ function buildWorld(seed) {
   });
   world.nextId.hook = maxOf(hookIds) + 1;
   applyProtections(world, seed);
-  buildInstallations(world, seed, fail);
+  buildInstallations(world, seed, fail2);
+  applyRulesets(world, seed);
   seed.gists.forEach((gistSeed, index) => {
     const owner = world.account(gistSeed.owner);
     check2(owner?.type === "User", ["gists", index, "owner"], `unknown user '${gistSeed.owner}'`);
@@ -38540,6 +40767,7 @@ var init_build_world = __esm({
     init_build_apps();
     init_hook_config();
     init_protection();
+    init_rulesets();
     init_world();
     SeedProblem = class extends Error {
       constructor(path, message) {
@@ -38552,7 +40780,7 @@ var init_build_world = __esm({
 });
 
 // src/sandbox/seed-schema.ts
-var login, timestamp, repoPermission, groupRole, protection, hook2, invitation3, branch2, repository2, user, team2, organization, installation, app2, gistFile, gist2, migration2, epic2, group2, board3, project2, epicRef, epicLink3, worldSeedSchema;
+var login, timestamp, repoPermission, groupRole, protection, ruleset2, hook2, invitation3, branch2, repository2, user, team2, organization, installation2, app2, gistFile, gist2, migration2, epic2, group2, board3, project2, epicRef, epicLink3, worldSeedSchema;
 var init_seed_schema = __esm({
   "src/sandbox/seed-schema.ts"() {
     "use strict";
@@ -38563,6 +40791,9 @@ var init_seed_schema = __esm({
     groupRole = external_exports.enum(["guest", "planner", "reporter", "developer", "maintainer", "owner"]);
     protection = external_exports.object({
       required_signatures: external_exports.boolean().optional()
+    }).catchall(external_exports.unknown());
+    ruleset2 = external_exports.object({
+      id: external_exports.number().int().positive()
     }).catchall(external_exports.unknown());
     hook2 = external_exports.strictObject({
       id: external_exports.number().int().positive(),
@@ -38608,7 +40839,10 @@ var init_seed_schema = __esm({
       recent_checks: external_exports.record(external_exports.string(), external_exports.number().int()).default({}),
       branches: external_exports.array(branch2).min(1, "a repository needs at least one branch"),
       hooks: external_exports.array(hook2).default([]),
-      invitations: external_exports.array(invitation3).default([])
+      invitations: external_exports.array(invitation3).default([]),
+      rulesets: external_exports.array(ruleset2).default([]),
+      /** Custom property values, which organization rulesets can target. */
+      custom_properties: external_exports.record(external_exports.string(), external_exports.string()).default({})
     });
     user = external_exports.strictObject({
       login,
@@ -38632,9 +40866,10 @@ var init_seed_schema = __esm({
       members: external_exports.array(login).default([]),
       /** The permission every member has on every repository of the organization. */
       base_permission: external_exports.enum(["none", "pull", "triage", "push", "maintain", "admin"]).default("pull"),
-      teams: external_exports.array(team2).default([])
+      teams: external_exports.array(team2).default([]),
+      rulesets: external_exports.array(ruleset2).default([])
     });
-    installation = external_exports.strictObject({
+    installation2 = external_exports.strictObject({
       id: external_exports.number().int().positive(),
       account: login,
       repository_selection: external_exports.enum(["all", "selected"]).default("all"),
@@ -38654,7 +40889,7 @@ var init_seed_schema = __esm({
       created_at: timestamp.default("2026-01-02T09:00:00Z"),
       /** The public half of the App's key (PEM): JWTs signed with its private key authenticate as it. */
       public_key: external_exports.string().optional(),
-      installations: external_exports.array(installation).default([])
+      installations: external_exports.array(installation2).default([])
     });
     gistFile = external_exports.union([
       external_exports.string(),
@@ -38837,7 +41072,9 @@ function withGeneratedRepositories(seed, count2) {
         created_at: "2026-01-02T09:00:00Z",
         updated_at: "2026-01-02T09:00:00Z"
       })),
-      invitations: []
+      invitations: [],
+      rulesets: [],
+      custom_properties: {}
     });
   }
   return { ...seed, repositories: [...seed.repositories, ...generated] };
@@ -38990,9 +41227,9 @@ var init_rate_limits = __esm({
 });
 
 // src/sandbox/router.ts
-function matchSegments(pattern, path, params) {
-  if (pattern.length === 0) return path.length === 0;
-  const [head, ...rest] = pattern;
+function matchSegments(pattern3, path, params) {
+  if (pattern3.length === 0) return path.length === 0;
+  const [head, ...rest] = pattern3;
   if (head.startsWith("*")) {
     for (let take = 1; take <= path.length - rest.length; take++) {
       if (matchSegments(rest, path.slice(take), params)) {
@@ -39107,13 +41344,13 @@ function paginate(ctx, all, family) {
     url2.searchParams.set("page", String(target2));
     return `<${url2.href}>; rel="${rel}"`;
   };
-  const links = [];
-  if (page > 1) links.push(link(Math.min(page - 1, lastPage2), "prev"));
-  if (page < lastPage2) links.push(link(page + 1, "next"));
-  if (page !== lastPage2) links.push(link(lastPage2, "last"));
-  if (page > 1) links.push(link(1, "first"));
+  const links2 = [];
+  if (page > 1) links2.push(link(Math.min(page - 1, lastPage2), "prev"));
+  if (page < lastPage2) links2.push(link(page + 1, "next"));
+  if (page !== lastPage2) links2.push(link(lastPage2, "last"));
+  if (page > 1) links2.push(link(1, "first"));
   const headers = {};
-  if (links.length > 0) headers.Link = links.join(", ");
+  if (links2.length > 0) headers.Link = links2.join(", ");
   if (family === "gitlab") {
     headers["X-Total"] = String(all.length);
     headers["X-Total-Pages"] = String(lastPage2);
@@ -39266,38 +41503,38 @@ function authenticate(req, family, world, now) {
   const issued = world.installationTokens.get(token);
   if (issued !== void 0 && family === "github") {
     if (issued.expiresAt <= now) return { kind: "refused", message: "Bad credentials" };
-    const { installation: installation2 } = issued;
+    const { installation: installation3 } = issued;
     return {
       kind: "installation",
-      installation: installation2,
-      account: installation2.bot,
+      installation: installation3,
+      account: installation3.bot,
       // GitHub's budget of an installation is the installation's, whichever of its tokens is used.
-      rateKey: `installation:${installation2.id}`
+      rateKey: `installation:${installation3.id}`
     };
   }
   if (family === "github" && token.split(".").length === 3) return appFromJwt(token, world, now);
   return { kind: "refused", message: "Bad credentials" };
 }
 function appFromJwt(token, world, now) {
-  const refused = (message) => ({ kind: "refused", message });
+  const refused2 = (message) => ({ kind: "refused", message });
   const [encodedHeader = "", encodedPayload = "", signature = ""] = token.split(".");
   const header = decodeJson(encodedHeader);
   const payload = decodeJson(encodedPayload);
-  if (header?.alg !== "RS256" || payload === void 0) return refused(UNDECODABLE);
+  if (header?.alg !== "RS256" || payload === void 0) return refused2(UNDECODABLE);
   const app3 = world.appsById.get(Number(payload.iss));
-  if (app3?.publicKey === void 0) return refused(UNDECODABLE);
+  if (app3?.publicKey === void 0) return refused2(UNDECODABLE);
   const signed = verify(
     "sha256",
     Buffer.from(`${encodedHeader}.${encodedPayload}`),
     app3.publicKey,
     Buffer.from(signature, "base64url")
   );
-  if (!signed) return refused(UNDECODABLE);
+  if (!signed) return refused2(UNDECODABLE);
   const seconds = Math.floor(now / 1e3);
   const { iat, exp } = payload;
-  if (!Number.isInteger(iat) || iat > seconds) return refused(IAT_INVALID);
-  if (typeof exp !== "number" || exp <= seconds) return refused(EXPIRED);
-  if (exp > seconds + MAX_JWT_AHEAD_S) return refused(EXP_TOO_FAR);
+  if (!Number.isInteger(iat) || iat > seconds) return refused2(IAT_INVALID);
+  if (typeof exp !== "number" || exp <= seconds) return refused2(EXPIRED);
+  if (exp > seconds + MAX_JWT_AHEAD_S) return refused2(EXP_TOO_FAR);
   return { kind: "app", app: app3, rateKey: `app:${app3.id}` };
 }
 function decodeJson(part) {
@@ -39308,13 +41545,13 @@ function decodeJson(part) {
     return void 0;
   }
 }
-function issueInstallationToken(world, installation2, now, ttlSeconds) {
+function issueInstallationToken(world, installation3, now, ttlSeconds) {
   for (const [token2, issued] of world.installationTokens) {
     if (issued.expiresAt <= now) world.installationTokens.delete(token2);
   }
   const token = `ghs_${randomBytes2(18).toString("hex")}`;
   const expiresAt = (Math.floor(now / 1e3) + ttlSeconds) * 1e3;
-  world.installationTokens.set(token, { installation: installation2, expiresAt });
+  world.installationTokens.set(token, { installation: installation3, expiresAt });
   return { token, expiresAt };
 }
 var MAX_JWT_AHEAD_S, UNDECODABLE, EXP_TOO_FAR, EXPIRED, IAT_INVALID;
@@ -39339,32 +41576,9 @@ function requireApp(ctx) {
   }
   return ctx.app;
 }
-function installationShape(base, value) {
-  return {
-    id: value.id,
-    account: simpleUser(base, value.account),
-    repository_selection: value.repositorySelection,
-    access_tokens_url: `${base}/app/installations/${value.id}/access_tokens`,
-    repositories_url: `${base}/installation/repositories`,
-    html_url: `${base}/settings/installations/${value.id}`,
-    app_id: value.app.id,
-    app_slug: value.app.slug,
-    target_id: value.account.id,
-    target_type: value.account.type,
-    permissions: value.permissions,
-    events: value.app.events,
-    created_at: value.created_at,
-    updated_at: value.created_at,
-    single_file_name: null,
-    has_multiple_single_files: false,
-    single_file_paths: [],
-    suspended_by: null,
-    suspended_at: null
-  };
-}
 function installationOn(app3, account2) {
-  for (const installation2 of app3.installations.values()) {
-    if (installation2.account.id === account2?.id) return installation2;
+  for (const installation3 of app3.installations.values()) {
+    if (installation3.account.id === account2?.id) return installation3;
   }
   throw notFound();
 }
@@ -39382,17 +41596,17 @@ function appRoutes(options) {
       method: "GET",
       pattern: "/app/installations/:id",
       handler: (ctx) => {
-        const installation2 = requireApp(ctx).installations.get(idParam(ctx.params.id) ?? 0);
-        if (installation2 === void 0) throw notFound();
-        return ok(installationShape(ctx.base, installation2));
+        const installation3 = requireApp(ctx).installations.get(idParam(ctx.params.id) ?? 0);
+        if (installation3 === void 0) throw notFound();
+        return ok(installation(ctx.base, installation3));
       }
     },
     {
       method: "POST",
       pattern: "/app/installations/:id/access_tokens",
       handler: (ctx) => {
-        const installation2 = requireApp(ctx).installations.get(idParam(ctx.params.id) ?? 0);
-        if (installation2 === void 0) throw notFound();
+        const installation3 = requireApp(ctx).installations.get(idParam(ctx.params.id) ?? 0);
+        if (installation3 === void 0) throw notFound();
         const body = ctx.json();
         const narrowing = ["repositories", "repository_ids", "permissions"].filter(
           (key) => body[key] !== void 0
@@ -39407,7 +41621,7 @@ function appRoutes(options) {
         }
         const issued = issueInstallationToken(
           ctx.world,
-          installation2,
+          installation3,
           ctx.now(),
           options.tokenTtlSeconds
         );
@@ -39416,8 +41630,8 @@ function appRoutes(options) {
           {
             token: issued.token,
             expires_at: isoTime(issued.expiresAt),
-            permissions: installation2.permissions,
-            repository_selection: installation2.repositorySelection
+            permissions: installation3.permissions,
+            repository_selection: installation3.repositorySelection
           },
           201
         );
@@ -39428,7 +41642,7 @@ function appRoutes(options) {
       pattern: "/orgs/:org/installation",
       handler: (ctx) => {
         const org = ctx.world.organizations.get((ctx.params.org ?? "").toLowerCase());
-        return ok(installationShape(ctx.base, installationOn(requireApp(ctx), org?.account)));
+        return ok(installation(ctx.base, installationOn(requireApp(ctx), org?.account)));
       }
     },
     {
@@ -39436,7 +41650,7 @@ function appRoutes(options) {
       pattern: "/users/:user/installation",
       handler: (ctx) => {
         const account2 = ctx.world.account(ctx.params.user ?? "");
-        return ok(installationShape(ctx.base, installationOn(requireApp(ctx), account2)));
+        return ok(installation(ctx.base, installationOn(requireApp(ctx), account2)));
       }
     },
     {
@@ -39445,11 +41659,11 @@ function appRoutes(options) {
       handler: (ctx) => {
         const app3 = requireApp(ctx);
         const repo = ctx.world.repository(ctx.params.owner ?? "", ctx.params.repo ?? "");
-        const installation2 = installationOn(app3, repo?.owner);
-        if (repo === void 0 || installation2.repositorySelection === "selected" && !installation2.repositories.has(repo.id)) {
+        const installation3 = installationOn(app3, repo?.owner);
+        if (repo === void 0 || installation3.repositorySelection === "selected" && !installation3.repositories.has(repo.id)) {
           throw notFound();
         }
-        return ok(installationShape(ctx.base, installation2));
+        return ok(installation(ctx.base, installation3));
       }
     }
   ];
@@ -39964,8 +42178,8 @@ function parameters(ctx) {
   return { ...Object.fromEntries(ctx.query), ...ctx.json() };
 }
 function linksOf(ctx, from, caller) {
-  const links = [...ctx.world.linksByEpic.get(from.id) ?? []];
-  return links.filter((link) => {
+  const links2 = [...ctx.world.linksByEpic.get(from.id) ?? []];
+  return links2.filter((link) => {
     const other = link.source.id === from.id ? link.target : link.source;
     return ctx.world.hasRole(other.group, caller, "guest");
   }).sort((a, b) => a.id - b.id);
@@ -40285,6 +42499,369 @@ var init_routes_repositories = __esm({
   }
 });
 
+// src/sandbox/ruleset-match.ts
+function escapeRegExp2(text) {
+  return text.replace(/[.+^${}()|\\]/g, "\\$&");
+}
+function fnmatch(pattern3, value) {
+  let source = "";
+  for (let index = 0; index < pattern3.length; index++) {
+    const char = pattern3[index];
+    if (char === "*" && pattern3[index + 1] === "*") {
+      source += ".*";
+      index++;
+    } else if (char === "*") source += "[^/]*";
+    else if (char === "?") source += "[^/]";
+    else if (char === "[" || char === "]") source += `\\${char}`;
+    else source += escapeRegExp2(char);
+  }
+  return new RegExp(`^${source}$`).test(value);
+}
+function namesMatch(value, name2, special) {
+  const hit = (pattern3) => special(pattern3) || fnmatch(pattern3, name2);
+  return value.include.some(hit) && !value.exclude.some(hit);
+}
+function refMatches(conditions, ref, repo) {
+  const refName = conditions?.ref_name;
+  if (refName === void 0) return false;
+  return namesMatch(
+    refName,
+    ref,
+    (pattern3) => pattern3 === "~ALL" || pattern3 === "~DEFAULT_BRANCH" && ref === `refs/heads/${repo.default_branch}`
+  );
+}
+function propertyMatches(spec, repo) {
+  const value = spec.source === "custom" ? repo.customProperties.get(spec.name) : void 0;
+  return value !== void 0 && spec.property_values.includes(value);
+}
+function selectsRepository2(ruleset3, repo) {
+  const conditions = ruleset3.conditions;
+  if (conditions === null) return false;
+  if (conditions.repository_name) {
+    return namesMatch(conditions.repository_name, repo.name, (pattern3) => pattern3 === "~ALL");
+  }
+  if (conditions.repository_id) return conditions.repository_id.repository_ids.includes(repo.id);
+  if (conditions.repository_property) {
+    const { include, exclude } = conditions.repository_property;
+    return include.every((spec) => propertyMatches(spec, repo)) && !exclude.some((spec) => propertyMatches(spec, repo));
+  }
+  return false;
+}
+function rulesetsOf(repo, withParents) {
+  const own2 = [...repo.rulesets.values()];
+  if (!withParents || repo.org === null) return own2;
+  const inherited = [...repo.org.rulesets.values()].filter(
+    (ruleset3) => selectsRepository2(ruleset3, repo)
+  );
+  return [...own2, ...inherited].sort((a, b) => a.id - b.id);
+}
+function branchRules(repo, branch3) {
+  const ref = `refs/heads/${branch3}`;
+  return rulesetsOf(repo, true).filter(
+    (ruleset3) => ruleset3.enforcement === "active" && ruleset3.target === "branch" && refMatches(ruleset3.conditions, ref, repo)
+  ).flatMap(
+    (ruleset3) => ruleset3.rules.map((rule) => ({
+      ...rule,
+      ruleset_source_type: ruleset3.source.type,
+      ruleset_source: sourceName(ruleset3.source),
+      ruleset_id: ruleset3.id
+    }))
+  );
+}
+var init_ruleset_match = __esm({
+  "src/sandbox/ruleset-match.ts"() {
+    "use strict";
+    init_rulesets();
+  }
+});
+
+// src/sandbox/ruleset-shapes.ts
+function nodeId3(id) {
+  return Buffer.from(`RepositoryRuleset:${id}`).toString("base64url");
+}
+function links(base, ruleset3) {
+  const source = ruleset3.source;
+  if (source.type === "Repository") {
+    const full = sourceName(source);
+    return {
+      self: { href: `${base}/repos/${full}/rulesets/${ruleset3.id}` },
+      html: { href: `${base}/${full}/rules/${ruleset3.id}` }
+    };
+  }
+  const org = source.org.account.login;
+  return {
+    self: { href: `${base}/orgs/${org}/rulesets/${ruleset3.id}` },
+    html: { href: `${base}/organizations/${org}/settings/rules/${ruleset3.id}` }
+  };
+}
+function canEdit(world, ruleset3, caller) {
+  if (caller === null) return false;
+  if (caller.site_admin) return true;
+  const source = ruleset3.source;
+  if (source.type === "Organization") return source.org.owners.has(caller.id);
+  return world.can(source.repo, caller, "admin");
+}
+function callerBypass(world, ruleset3, repo, caller) {
+  if (caller === null) return "never";
+  const permission = world.permission(repo, caller);
+  const owner = repo.org?.owners.has(caller.id) ?? false;
+  const actor = ruleset3.bypass_actors.find(
+    (candidate) => candidate.actor_type === "OrganizationAdmin" && owner || candidate.actor_type === "User" && candidate.actor_id === caller.id || candidate.actor_type === "RepositoryRole" && REPOSITORY_ROLES.get(candidate.actor_id ?? 0) === permission
+  );
+  return actor ? BYPASS_OF_MODE[actor.bypass_mode] : "never";
+}
+function rulesetSummary(base, ruleset3) {
+  return {
+    id: ruleset3.id,
+    name: ruleset3.name,
+    target: ruleset3.target,
+    source_type: ruleset3.source.type,
+    source: sourceName(ruleset3.source),
+    enforcement: ruleset3.enforcement,
+    node_id: nodeId3(ruleset3.id),
+    _links: links(base, ruleset3),
+    created_at: ruleset3.created_at,
+    updated_at: ruleset3.updated_at
+  };
+}
+function rulesetShape2(base, world, ruleset3, caller, repo) {
+  return {
+    ...rulesetSummary(base, ruleset3),
+    ...canEdit(world, ruleset3, caller) ? { bypass_actors: ruleset3.bypass_actors.map((actor) => ({ ...actor })) } : {},
+    ...repo !== null ? { current_user_can_bypass: callerBypass(world, ruleset3, repo, caller) } : {},
+    conditions: ruleset3.conditions,
+    rules: ruleset3.rules
+  };
+}
+var BYPASS_OF_MODE;
+var init_ruleset_shapes = __esm({
+  "src/sandbox/ruleset-shapes.ts"() {
+    "use strict";
+    init_rulesets();
+    BYPASS_OF_MODE = {
+      always: "always",
+      pull_request: "pull_requests_only",
+      exempt: "exempt"
+    };
+  }
+});
+
+// src/sandbox/routes-rulesets.ts
+function includesParents(ctx) {
+  return ctx.query.get("includes_parents") !== "false";
+}
+function targetFilter(ctx) {
+  const given = ctx.query.get("targets");
+  if (given === null) return () => true;
+  const wanted = new Set(given.split(",").map((value) => value.trim()));
+  return (ruleset3) => wanted.has(ruleset3.target);
+}
+function ownedOrganization(ctx) {
+  const caller = requireCaller(ctx);
+  const org = ctx.world.organizations.get((ctx.params.org ?? "").toLowerCase());
+  if (!org || !org.owners.has(caller.id) && !caller.site_admin) throw notFound();
+  return org;
+}
+function memberOrganization(ctx) {
+  const caller = requireCaller(ctx);
+  const org = ctx.world.organizations.get((ctx.params.org ?? "").toLowerCase());
+  const member = org && (org.owners.has(caller.id) || org.members.has(caller.id));
+  if (!org || !member && !caller.site_admin) throw notFound();
+  return org;
+}
+function listed2(ctx, rulesets) {
+  const page = paginate(ctx, rulesets.filter(targetFilter(ctx)), "github");
+  return {
+    status: 200,
+    body: page.items.map((ruleset3) => rulesetSummary(ctx.base, ruleset3)),
+    headers: page.headers
+  };
+}
+function create(ctx, source, store) {
+  const result = rulesetFromBody(ctx.world, source, ctx.json());
+  if ("errors" in result) throw rulesetRefused(result.errors);
+  const now = isoTime(ctx.now());
+  const created = {
+    ...result.ruleset,
+    id: ctx.world.nextId.ruleset++,
+    created_at: now,
+    updated_at: now
+  };
+  store.set(created.id, created);
+  return created;
+}
+function update(ctx, current, store) {
+  const result = rulesetFromBody(ctx.world, current.source, ctx.json(), current);
+  if ("errors" in result) throw rulesetRefused(result.errors);
+  const updated = { ...current, ...result.ruleset, updated_at: isoTime(ctx.now()) };
+  store.set(updated.id, updated);
+  return updated;
+}
+function ownRuleset(ctx, store) {
+  const id = idParam(ctx.params.id);
+  const found = id === void 0 ? void 0 : store.get(id);
+  if (!found) throw notFound();
+  return found;
+}
+function visibleRuleset(ctx, repo) {
+  const id = idParam(ctx.params.id);
+  const found = rulesetsOf(repo, includesParents(ctx)).find((ruleset3) => ruleset3.id === id);
+  if (!found) throw notFound();
+  return found;
+}
+var rulesetRoutes;
+var init_routes_rulesets = __esm({
+  "src/sandbox/routes-rulesets.ts"() {
+    "use strict";
+    init_http_support();
+    init_pagination();
+    init_repo_access();
+    init_ruleset_match();
+    init_ruleset_shapes();
+    init_rulesets();
+    init_shapes();
+    rulesetRoutes = [
+      {
+        method: "GET",
+        pattern: "/repos/:owner/:repo/rulesets",
+        handler: (ctx) => {
+          const repo = visibleRepository(ctx);
+          return listed2(ctx, rulesetsOf(repo, includesParents(ctx)));
+        }
+      },
+      {
+        method: "POST",
+        pattern: "/repos/:owner/:repo/rulesets",
+        handler: (ctx) => {
+          const { repo, caller } = adminRepository(ctx);
+          assertUnlocked(ctx, repo);
+          const created = create(ctx, { type: "Repository", repo }, repo.rulesets);
+          return ok(rulesetShape2(ctx.base, ctx.world, created, caller, repo), 201);
+        }
+      },
+      {
+        method: "GET",
+        pattern: "/repos/:owner/:repo/rulesets/:id",
+        handler: (ctx) => {
+          const repo = visibleRepository(ctx);
+          return ok(rulesetShape2(ctx.base, ctx.world, visibleRuleset(ctx, repo), ctx.caller, repo));
+        }
+      },
+      {
+        method: "PUT",
+        pattern: "/repos/:owner/:repo/rulesets/:id",
+        handler: (ctx) => {
+          const { repo, caller } = adminRepository(ctx);
+          const current = ownRuleset(ctx, repo.rulesets);
+          assertUnlocked(ctx, repo);
+          const updated = update(ctx, current, repo.rulesets);
+          return ok(rulesetShape2(ctx.base, ctx.world, updated, caller, repo));
+        }
+      },
+      {
+        method: "DELETE",
+        pattern: "/repos/:owner/:repo/rulesets/:id",
+        handler: (ctx) => {
+          const { repo } = adminRepository(ctx);
+          const current = ownRuleset(ctx, repo.rulesets);
+          assertUnlocked(ctx, repo);
+          repo.rulesets.delete(current.id);
+          return noContent;
+        }
+      },
+      {
+        method: "GET",
+        pattern: "/repos/:owner/:repo/rules/branches/*branch",
+        handler: (ctx) => {
+          const repo = visibleRepository(ctx);
+          const page = paginate(ctx, branchRules(repo, ctx.params.branch ?? ""), "github");
+          return { status: 200, body: page.items, headers: page.headers };
+        }
+      },
+      {
+        method: "GET",
+        pattern: "/orgs/:org/rulesets",
+        handler: (ctx) => listed2(ctx, [...ownedOrganization(ctx).rulesets.values()])
+      },
+      {
+        method: "POST",
+        pattern: "/orgs/:org/rulesets",
+        handler: (ctx) => {
+          const org = ownedOrganization(ctx);
+          const created = create(ctx, { type: "Organization", org }, org.rulesets);
+          return ok(rulesetShape2(ctx.base, ctx.world, created, ctx.caller, null), 201);
+        }
+      },
+      {
+        method: "GET",
+        pattern: "/orgs/:org/rulesets/:id",
+        handler: (ctx) => {
+          const org = ownedOrganization(ctx);
+          return ok(rulesetShape2(ctx.base, ctx.world, ownRuleset(ctx, org.rulesets), ctx.caller, null));
+        }
+      },
+      {
+        method: "PUT",
+        pattern: "/orgs/:org/rulesets/:id",
+        handler: (ctx) => {
+          const org = ownedOrganization(ctx);
+          const updated = update(ctx, ownRuleset(ctx, org.rulesets), org.rulesets);
+          return ok(rulesetShape2(ctx.base, ctx.world, updated, ctx.caller, null));
+        }
+      },
+      {
+        method: "DELETE",
+        pattern: "/orgs/:org/rulesets/:id",
+        handler: (ctx) => {
+          const org = ownedOrganization(ctx);
+          org.rulesets.delete(ownRuleset(ctx, org.rulesets).id);
+          return noContent;
+        }
+      },
+      {
+        method: "GET",
+        pattern: "/orgs/:org/teams",
+        handler: (ctx) => {
+          const org = memberOrganization(ctx);
+          const teams = [...org.teams.values()].sort((a, b) => a.id - b.id);
+          const page = paginate(ctx, teams, "github");
+          return {
+            status: 200,
+            body: page.items.map((item) => team(ctx.base, item)),
+            headers: page.headers
+          };
+        }
+      },
+      {
+        method: "GET",
+        pattern: "/orgs/:org/installations",
+        handler: (ctx) => {
+          const org = ownedOrganization(ctx);
+          const all = [...ctx.world.installations.values()].filter((item) => item.account.id === org.account.id).sort((a, b) => a.id - b.id);
+          const page = paginate(ctx, all, "github");
+          return {
+            status: 200,
+            body: {
+              total_count: all.length,
+              installations: page.items.map((item) => installation(ctx.base, item))
+            },
+            headers: page.headers
+          };
+        }
+      },
+      {
+        method: "GET",
+        pattern: "/apps/:app_slug",
+        handler: (ctx) => {
+          const found = ctx.world.apps.get((ctx.params.app_slug ?? "").toLowerCase());
+          if (!found) throw notFound();
+          return ok(app(ctx.base, found));
+        }
+      }
+    ];
+  }
+});
+
 // src/sandbox/conditional.ts
 import { createHash as createHash5 } from "node:crypto";
 function githubEtag(headers, body, weak) {
@@ -40299,8 +42876,8 @@ function githubEtag(headers, body, weak) {
 function gitlabEtag(body) {
   return `"${createHash5("sha1").update(body).digest("hex")}"`;
 }
-function lastModifiedOf(pattern, body) {
-  if (pattern !== "/repos/:owner/:repo") return void 0;
+function lastModifiedOf(pattern3, body) {
+  if (pattern3 !== "/repos/:owner/:repo") return void 0;
   const updated = body?.updated_at;
   return typeof updated === "string" ? new Date(updated).toUTCString() : void 0;
 }
@@ -40314,9 +42891,9 @@ function notModifiedSince(header, lastModified) {
   const since = Date.parse(header);
   return Number.isFinite(since) && Date.parse(lastModified) <= since;
 }
-function conditionalReply(headers, family, pattern, reply) {
+function conditionalReply(headers, family, pattern3, reply) {
   const text = JSON.stringify(reply.body);
-  const lastModified = lastModifiedOf(pattern, reply.body);
+  const lastModified = lastModifiedOf(pattern3, reply.body);
   const etag = family === "github" ? githubEtag(headers, text, Array.isArray(reply.body)) : gitlabEtag(text);
   const validators = {
     ETag: etag,
@@ -40338,29 +42915,29 @@ var init_conditional = __esm({
 });
 
 // src/sandbox/installation-access.ts
-function installationRefusal(installation2, method, match, world) {
-  const { pattern } = match.route;
+function installationRefusal(installation3, method, match, world) {
+  const { pattern: pattern3 } = match.route;
   if (match.route.free) return void 0;
-  const permission = PERMISSION_OF[pattern];
+  const permission = PERMISSION_OF[pattern3];
   if (permission === void 0) return NOT_ACCESSIBLE;
   const { owner, repo: name2, org } = match.params;
   if (owner !== void 0 && name2 !== void 0) {
     const repo = world.repository(owner, name2);
-    if (repo !== void 0 && !covers(installation2, repo)) {
+    if (repo !== void 0 && !covers(installation3, repo)) {
       if (repo.private) return NOT_FOUND;
       if (permission !== "metadata") return NOT_ACCESSIBLE;
     }
   }
-  if (org !== void 0 && pattern.startsWith("/orgs/:org/migrations")) {
-    if (org.toLowerCase() !== installation2.account.login.toLowerCase()) return NOT_FOUND;
+  if (org !== void 0 && pattern3.startsWith("/orgs/:org/migrations")) {
+    if (org.toLowerCase() !== installation3.account.login.toLowerCase()) return NOT_FOUND;
   }
-  const level = installation2.permissions[permission];
+  const level = installation3.permissions[permission];
   const allowed = method === "GET" ? level !== void 0 : level === "write";
   return allowed ? void 0 : NOT_ACCESSIBLE;
 }
 function appJwtRefusal(match) {
-  const { pattern, free } = match.route;
-  const appEndpoint = pattern === "/app" || pattern.startsWith("/app/") || pattern.endsWith("/installation");
+  const { pattern: pattern3, free } = match.route;
+  const appEndpoint = pattern3 === "/app" || pattern3.startsWith("/app/") || pattern3.endsWith("/installation");
   return appEndpoint || free ? void 0 : NOT_ACCESSIBLE;
 }
 var PERMISSION_OF, NOT_ACCESSIBLE, NOT_FOUND;
@@ -40426,18 +43003,18 @@ function readBody(req) {
     req.resume();
     return Promise.resolve({ tooLarge: true });
   }
-  return new Promise((resolve8) => {
+  return new Promise((resolve9) => {
     const chunks = [];
     let size = 0;
     req.on("data", (chunk) => {
       size += chunk.length;
       if (size > MAX_BODY_BYTES) {
-        resolve8({ tooLarge: true });
+        resolve9({ tooLarge: true });
         chunks.length = 0;
       } else chunks.push(chunk);
     });
-    req.on("end", () => resolve8({ bytes: Buffer.concat(chunks) }));
-    req.on("error", () => resolve8({ tooLarge: true }));
+    req.on("end", () => resolve9({ bytes: Buffer.concat(chunks) }));
+    req.on("error", () => resolve9({ tooLarge: true }));
   });
 }
 function recordedBody(body) {
@@ -40453,7 +43030,7 @@ function recordedBody(body) {
 function parseJson(bytes, family) {
   const text = bytes.toString("utf8");
   if (text.trim() === "") return {};
-  const fail2 = (message) => new HttpError({
+  const fail3 = (message) => new HttpError({
     status: 400,
     body: family === "gitlab" ? { message: `400 Bad request - ${message}` } : { message, documentation_url: DOCS }
   });
@@ -40461,10 +43038,10 @@ function parseJson(bytes, family) {
   try {
     value = JSON.parse(text);
   } catch {
-    throw fail2("Problems parsing JSON");
+    throw fail3("Problems parsing JSON");
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw fail2("Body should be a JSON object");
+    throw fail3("Body should be a JSON object");
   }
   return value;
 }
@@ -40681,7 +43258,7 @@ var init_server = __esm({
     init_request_rules();
     init_stats();
     MAX_BODY_BYTES = 1024 * 1024;
-    sleep = (ms) => new Promise((resolve8) => setTimeout(resolve8, ms));
+    sleep = (ms) => new Promise((resolve9) => setTimeout(resolve9, ms));
   }
 });
 
@@ -40697,26 +43274,26 @@ __export(sandbox_exports, {
 });
 import { createServer } from "node:http";
 function checkOptions(options) {
-  const fail2 = (message) => {
+  const fail3 = (message) => {
     throw new RangeError(`sandbox: ${message}`);
   };
   const rate = options.failRate ?? 0;
-  if (!(rate >= 0 && rate <= 1)) fail2(`failRate must be between 0 and 1, got ${rate}`);
+  if (!(rate >= 0 && rate <= 1)) fail3(`failRate must be between 0 and 1, got ${rate}`);
   const limits = {};
   for (const [category, limit] of Object.entries(options.rateLimits ?? {})) {
     if (!isCategory(category)) {
-      fail2(`unknown rate-limit category '${category}' (known: ${CATEGORIES2.join(", ")})`);
+      fail3(`unknown rate-limit category '${category}' (known: ${CATEGORIES2.join(", ")})`);
     } else if (!Number.isInteger(limit) || limit < 0) {
-      fail2(`rate limit of ${category} must be a whole number, got ${limit}`);
+      fail3(`rate limit of ${category} must be a whole number, got ${limit}`);
     } else limits[category] = limit;
   }
   const ttl = options.tokenTtlSeconds;
   if (ttl !== void 0 && !(Number.isInteger(ttl) && ttl > 0)) {
-    fail2(`tokenTtlSeconds must be a positive whole number, got ${ttl}`);
+    fail3(`tokenTtlSeconds must be a positive whole number, got ${ttl}`);
   }
   const window = options.rateWindowSeconds;
   if (window !== void 0 && !(Number.isInteger(window) && window > 0)) {
-    fail2(`rateWindowSeconds must be a positive whole number, got ${window}`);
+    fail3(`rateWindowSeconds must be a positive whole number, got ${window}`);
   }
   return limits;
 }
@@ -40739,7 +43316,8 @@ async function startSandbox(options = {}) {
         ...issueRoutes,
         ...accountRoutes,
         ...appRoutes({ tokenTtlSeconds: options.tokenTtlSeconds ?? 3600, stats }),
-        ...planningRoutes
+        ...planningRoutes,
+        ...rulesetRoutes
       ]),
       limiter: new RateLimiter(limits, options.rateWindowSeconds, now),
       secondary: new SecondaryLimiter(
@@ -40757,11 +43335,11 @@ async function startSandbox(options = {}) {
       ...options.onRequest ? { onRequest: options.onRequest } : {}
     })
   );
-  await new Promise((resolve8, reject) => {
+  await new Promise((resolve9, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, host, () => {
       server.off("error", reject);
-      resolve8();
+      resolve9();
     });
   });
   const port = server.address().port;
@@ -40770,8 +43348,8 @@ async function startSandbox(options = {}) {
     url: base,
     port,
     stats: () => structuredClone(stats),
-    stop: () => new Promise((resolve8) => {
-      server.close(() => resolve8());
+    stop: () => new Promise((resolve9) => {
+      server.close(() => resolve9());
       server.closeAllConnections();
     })
   };
@@ -40790,6 +43368,7 @@ var init_sandbox = __esm({
     init_routes_issues();
     init_routes_planning();
     init_routes_repositories();
+    init_routes_rulesets();
     init_seed_file();
     init_server();
     init_stats();
@@ -40969,7 +43548,7 @@ function credentialsOf(command2, io, target2, state, baseUrl, againstSandbox, si
   );
 }
 function appAuthOf(command2, io, target2, app3, state, baseUrl, signal) {
-  const fail2 = (why) => new CliError(`${command2}: target '${target2.name}': ${why}`);
+  const fail3 = (why) => new CliError(`${command2}: target '${target2.name}': ${why}`);
   let pem;
   if ("file" in app3.privateKey) {
     const file2 = resolve3(io.cwd, app3.privateKey.file);
@@ -40977,14 +43556,14 @@ function appAuthOf(command2, io, target2, app3, state, baseUrl, signal) {
       pem = new Secret(readFileSync5(file2, "utf8"), `the key file ${app3.privateKey.file}`);
     } catch (error62) {
       const code2 = error62.code;
-      throw fail2(
+      throw fail3(
         `cannot read the App's private key ${app3.privateKey.file}: ${code2 === "ENOENT" ? "no such file" : code2 ?? "unreadable"}`
       );
     }
   } else if (app3.privateKey.value !== void 0) {
     pem = app3.privateKey.value;
   } else {
-    throw fail2(
+    throw fail3(
       `App ${app3.appId} needs its private key in the environment variable ${app3.privateKey.env}`
     );
   }
@@ -40995,13 +43574,13 @@ function appAuthOf(command2, io, target2, app3, state, baseUrl, signal) {
   try {
     privateKey = appPrivateKey(pem);
   } catch (error62) {
-    throw fail2(error62.message);
+    throw fail3(error62.message);
   }
   const owners = new Set(
     state.repositories.filter((entry) => entry.target === target2.name).map((entry) => entry.selector.owner.toLowerCase())
   );
   if (app3.installationId === void 0 && owners.size !== 1) {
-    throw fail2(
+    throw fail3(
       owners.size === 0 ? `App ${app3.appId} acts as one installation: set installation_id (no repository entry names the owner it is installed on)` : `App ${app3.appId} acts as one installation, on one account, but the target's repositories belong to ${[...owners].sort().join(", ")}: define one target per owner, or set installation_id`
     );
   }
@@ -41100,7 +43679,7 @@ async function expandRepositories(state, readers) {
     return found;
   };
   const globs = state.repositories.filter((entry) => entry.selector.kind === "glob");
-  const listed = await Promise.all(
+  const listed3 = await Promise.all(
     globs.map((entry) => {
       const reader = readers.get(entry.target);
       if (!reader) throw new Error(`no reader for target ${entry.target}`);
@@ -41116,7 +43695,7 @@ async function expandRepositories(state, readers) {
   globs.forEach((entry, index) => {
     const selector2 = entry.selector;
     if (selector2.kind !== "glob") return;
-    const result = listed[index];
+    const result = listed3[index];
     if (result.kind !== "found") {
       errors.push({
         entry,
@@ -41699,9 +44278,9 @@ async function confirm(io, plan2, autoApprove) {
       "apply: refusing to apply without confirmation: stdin is not a terminal (pass --auto-approve)"
     );
   }
-  const { create, update, delete: deletes } = plan2.summary;
+  const { create: create2, update: update2, delete: deletes } = plan2.summary;
   const answer = await io.prompt(
-    `Apply ${create} create(s), ${update} update(s), ${deletes} delete(s)? Only 'yes' is accepted: `
+    `Apply ${create2} create(s), ${update2} update(s), ${deletes} delete(s)? Only 'yes' is accepted: `
   );
   if (answer.trim() !== "yes") throw new CliError("apply: cancelled, nothing was applied");
 }
@@ -41837,9 +44416,9 @@ Exit 0 when everything was applied and verified; 1 otherwise.
         every: realEvery,
         budget: () => tightestWindow(clients.map((client) => client.budget()))
       });
-      const shown2 = { ...io, stderr: progress.output };
-      const state = loadState("apply", flags, shown2);
-      const session = await openSession("apply", flags, shown2, state, [], shardClientOptions(shard));
+      const shown3 = { ...io, stderr: progress.output };
+      const state = loadState("apply", flags, shown3);
+      const session = await openSession("apply", flags, shown3, state, [], shardClientOptions(shard));
       clients.push(...session.clients.values());
       session.onEvent((event) => progress.event(event));
       const rotateSecrets = values["rotate-secrets"] === true || saved?.rotate_secrets === true;
@@ -41856,7 +44435,7 @@ Exit 0 when everything was applied and verified; 1 otherwise.
         if (io.signal.aborted) {
           throw new CliError("apply: interrupted while reading live state; nothing was applied");
         }
-        const plan2 = saved === void 0 || savedFile === void 0 ? fresh : checked({ ...io, stderr: shown2.stderr }, saved, fresh, savedFile);
+        const plan2 = saved === void 0 || savedFile === void 0 ? fresh : checked({ ...io, stderr: shown3.stderr }, saved, fresh, savedFile);
         printPlan(io, plan2, format);
         if (!hasChanges(plan2)) {
           if (format === "text") io.stdout.write("Nothing to apply.\n");
@@ -41898,7 +44477,7 @@ Exit 0 when everything was applied and verified; 1 otherwise.
         io.stdout.write(
           renderApplyReport(report, format, { color: format === "text" && useColor(io) })
         );
-        if (result.stopped) shown2.stderr.write(resumeHint(outcomes, result.stopped, savedFile));
+        if (result.stopped) shown3.stderr.write(resumeHint(outcomes, result.stopped, savedFile));
         const failed = outcomes.some((outcome) => outcome.outcome === "failed");
         return failed || !report.verified || plan2.errors > 0 ? 1 : 0;
       } finally {
@@ -41943,8 +44522,8 @@ var init_sticky_comment = __esm({
 
 // src/report/drift-issue.ts
 function hasDrift(plan2) {
-  const { create, update, delete: deletes, report } = plan2.summary;
-  return create + update + deletes + report > 0;
+  const { create: create2, update: update2, delete: deletes, report } = plan2.summary;
+  return create2 + update2 + deletes + report > 0;
 }
 async function reportDriftIssue(client, input2) {
   const issues = `${repoPath2(input2.owner, input2.repo)}/issues`;
@@ -42291,18 +44870,220 @@ ${(0, import_yaml3.stringify)(exported.document, { lineWidth: 0 })}`);
   }
 });
 
+// src/resources/ruleset-migration.ts
+function migratedName(branch3) {
+  return `protect ${branch3}`;
+}
+async function migrationOf(reader, repo, branches, stage) {
+  const full = `${repo.owner}/${repo.name}`;
+  let names = branches;
+  if (names === void 0) {
+    const path = `${repoPath(repo)}/branches`;
+    const listed3 = mustFind(await reader.list(path, void 0, branchList2), path);
+    names = listed3.filter((branch3) => branch3.protected).map((branch3) => branch3.name);
+  }
+  const rulesets = {};
+  const comments = [];
+  for (const branch3 of names) {
+    const path = protectionPath(repo, branch3);
+    const read2 = await reader.getOrAbsent(path, {
+      name: "a Protected Branch",
+      schema: readProtection
+    });
+    if (read2.kind === "absent") {
+      comments.push(`${full} ${branch3}: no classic protection; nothing to migrate`);
+      continue;
+    }
+    const record3 = mustFind(read2, path);
+    const replacement = replacementFor(
+      branch3,
+      fromRead(record3),
+      record3.required_signatures?.enabled === true,
+      stage ? "evaluate" : "active"
+    );
+    rulesets[migratedName(branch3)] = replacement.settings;
+    comments.push(...replacement.notes.map((note) => `${full} ${branch3}: ${note}`));
+  }
+  return { rulesets, comments };
+}
+var branchList2;
+var init_ruleset_migration = __esm({
+  "src/resources/ruleset-migration.ts"() {
+    "use strict";
+    init_zod();
+    init_branch_protection();
+    init_context();
+    init_ruleset_classic();
+    branchList2 = {
+      name: "branches",
+      schema: looseObject({ name: string2(), protected: boolean2().optional() })
+    };
+  }
+});
+
+// src/engine/migrate-protection.ts
+function parseRepo2(fullName) {
+  const [owner, name2, extra] = fullName.split("/");
+  if (!owner || !name2 || extra !== void 0) {
+    throw new MigrationError(`--repo expects OWNER/REPO, got '${fullName}'`);
+  }
+  return { owner, name: name2 };
+}
+async function select(source, readers) {
+  if (source.kind === "repos") {
+    return source.repos.map((full) => ({ target: source.target, ...parseRepo2(full) }));
+  }
+  const expansion = await expandRepositories(source.state, readers);
+  const failed = expansion.errors[0];
+  if (failed !== void 0) {
+    const { owner } = failed.entry.selector;
+    throw new MigrationError(`cannot list the repositories of ${owner}: ${failed.error.message}`);
+  }
+  return expansion.repos.flatMap((repo) => {
+    const protections = repo.settings.branch_protection;
+    const branches = Object.entries(protections ?? {}).filter(([, desired]) => desired !== null).map(([branch3]) => branch3);
+    return branches.length === 0 ? [] : [{ target: repo.target, owner: repo.owner, name: repo.name, branches }];
+  });
+}
+async function migrateProtections(source, readers, options) {
+  const selected = await select(source, readers);
+  const comments = [];
+  const repositories = [];
+  for (const repo of selected) {
+    const reader = readers.get(repo.target);
+    if (!reader) throw new MigrationError(`target '${repo.target}' has no connection`);
+    const full = `${repo.owner}/${repo.name}`;
+    let migration3;
+    try {
+      migration3 = await migrationOf(reader, repo, repo.branches, options.stage);
+    } catch (error62) {
+      if (error62 instanceof ReadFailed) {
+        throw new MigrationError(`cannot read the protections of ${full}: ${error62.message}`);
+      }
+      throw error62;
+    }
+    comments.push(...migration3.comments);
+    const names = Object.keys(migration3.rulesets);
+    if (names.length === 0) continue;
+    if (source.kind === "config") {
+      const branches = names.map((name2) => migration3.rulesets[name2]?.replaces_protection ?? []).flat();
+      comments.push(
+        `${full}: take ${branches.map((branch3) => `branch_protection.${branch3}`).join(", ")} out of the configuration; the rulesets below replace them`
+      );
+    }
+    repositories.push({ name: full, target: repo.target, rulesets: migration3.rulesets });
+  }
+  return { document: { version: 1, repositories }, comments };
+}
+var MigrationError;
+var init_migrate_protection = __esm({
+  "src/engine/migrate-protection.ts"() {
+    "use strict";
+    init_context();
+    init_ruleset_migration();
+    init_expand();
+    MigrationError = class extends Error {
+    };
+  }
+});
+
+// src/cli/migrate.ts
+var migrate_exports = {};
+__export(migrate_exports, {
+  migrate: () => migrate
+});
+import { existsSync as existsSync2 } from "node:fs";
+import { resolve as resolve7 } from "node:path";
+var import_yaml4, help6, migrate;
+var init_migrate = __esm({
+  "src/cli/migrate.ts"() {
+    "use strict";
+    import_yaml4 = __toESM(require_dist(), 1);
+    init_migrate_protection();
+    init_args();
+    init_io();
+    init_session();
+    help6 = `usage: forgeplan migrate protection-to-rulesets [--repo OWNER/REPO]... [-c FILE]... [--stage]
+
+Reads classic branch protections and prints desired-state YAML with a ruleset per protected branch
+that enforces what the protection enforces and replaces it (replaces_protection). Planned, each
+change creates or updates the ruleset, checks GET …/rules/branches/<branch> for rules that cover
+the old protection, and only then deletes it. What has no exact ruleset equivalent is listed in
+comments (and in the plan's notes), never guessed.
+  --repo OWNER/REPO     every protected branch of this repository (repeatable)
+  -c, --config FILE     without --repo: the branches under branch_protection of the repositories
+                        this configuration selects; with --repo: only its targets
+  --stage               write the rulesets in evaluate mode: applying creates them beside the
+                        classic protections; set enforcement: active later to replace those
+  --sandbox, --sandbox-url URL   read from a sandbox instead
+`;
+    migrate = async (argv, io) => {
+      const { values, positionals } = parseFlags(
+        "migrate",
+        argv,
+        {
+          ...connectionFlags,
+          repo: { type: "string", multiple: true },
+          stage: { type: "boolean" },
+          help: { type: "boolean", short: "h" }
+        },
+        { positionals: true }
+      );
+      if (values.help) {
+        io.stdout.write(help6);
+        return 0;
+      }
+      const [what, ...extra] = positionals;
+      if (what !== "protection-to-rulesets" || extra.length > 0) {
+        throw new CliError(
+          `migrate: expected 'forgeplan migrate protection-to-rulesets', got '${positionals.join(" ")}'`
+        );
+      }
+      const repos = values.repo ?? [];
+      const configured = (values.config?.length ?? 0) > 0 || existsSync2(resolve7(io.cwd, "forgeplan.yaml"));
+      if (repos.length === 0 && !configured) {
+        throw new CliError("migrate: name the repositories with --repo OWNER/REPO or a config with -c");
+      }
+      const state = configured ? loadState("migrate", values, io) : loadState("migrate", { ...values, config: ["(defaults)"] }, io, () => "version: 1\n");
+      const target2 = state.targets.find((candidate) => candidate.type === "repository");
+      if (target2 === void 0) throw new CliError("migrate: no repository target to read from");
+      const session = await openSession("migrate", values, io, state, [target2.name]);
+      try {
+        const migrated = await migrateProtections(
+          repos.length > 0 ? { kind: "repos", repos, target: target2.name } : { kind: "config", state },
+          session.readers,
+          { stage: values.stage === true }
+        );
+        const header = [
+          "# Written by forgeplan migrate protection-to-rulesets from live state. Each ruleset replaces the",
+          "# classic protection of the branches under replaces_protection: plan shows the order.",
+          ...migrated.comments.map((comment2) => `# ${comment2}`)
+        ];
+        io.stdout.write(`${header.join("\n")}
+${(0, import_yaml4.stringify)(migrated.document, { lineWidth: 0 })}`);
+        return 0;
+      } catch (error62) {
+        if (error62 instanceof MigrationError) throw new CliError(`migrate: ${error62.message}`);
+        throw error62;
+      } finally {
+        await session.close();
+      }
+    };
+  }
+});
+
 // src/cli/schema.ts
 var schema_exports = {};
 __export(schema_exports, {
   schema: () => schema
 });
-var help6, schema;
+var help7, schema;
 var init_schema2 = __esm({
   "src/cli/schema.ts"() {
     "use strict";
     init_desired();
     init_args();
-    help6 = `usage: forgeplan schema
+    help7 = `usage: forgeplan schema
 
 Prints the JSON Schema of the desired-state file (the bytes of schema/forgeplan.schema.json).
 Editors use it through a first line such as:
@@ -42310,7 +45091,7 @@ Editors use it through a first line such as:
 `;
     schema = async (argv, io) => {
       const { values } = parseFlags("schema", argv, { help: { type: "boolean", short: "h" } });
-      io.stdout.write(values.help ? help6 : schemaText());
+      io.stdout.write(values.help ? help7 : schemaText());
       return 0;
     };
   }
@@ -42347,9 +45128,9 @@ function parseRateLimits(value) {
   }
   return limits;
 }
-function positive2(flag, value) {
-  const number4 = parseCount("sandbox", flag, value);
-  if (number4 === 0) throw new CliError(`sandbox: --${flag} must be at least 1`);
+function positive2(flag2, value) {
+  const number4 = parseCount("sandbox", flag2, value);
+  if (number4 === 0) throw new CliError(`sandbox: --${flag2} must be at least 1`);
   return number4;
 }
 var usage, sandbox;
@@ -42415,8 +45196,8 @@ options:
         running = await startSandbox(options);
       } catch (error62) {
         if (error62 instanceof SeedError) {
-          const shown2 = values.seed ?? "seed";
-          throw new CliError(`sandbox: ${error62.message.replace(options.seed ?? "", shown2)}`);
+          const shown3 = values.seed ?? "seed";
+          throw new CliError(`sandbox: ${error62.message.replace(options.seed ?? "", shown3)}`);
         }
         const code2 = error62.code;
         if (code2 === "EADDRINUSE") throw new CliError(`sandbox: port ${port} is already in use`);
@@ -42426,9 +45207,9 @@ options:
       io.stdout.write(`forgeplan sandbox listening on ${running.url}
 `);
       io.stdout.write("press Ctrl-C to stop\n");
-      await new Promise((resolve8) => {
-        if (io.signal.aborted) resolve8();
-        else io.signal.addEventListener("abort", () => resolve8(), { once: true });
+      await new Promise((resolve9) => {
+        if (io.signal.aborted) resolve9();
+        else io.signal.addEventListener("abort", () => resolve9(), { once: true });
       });
       await running.stop();
       io.stdout.write(`forgeplan sandbox stopped after ${running.stats().requests_total} requests
@@ -42439,9 +45220,9 @@ options:
 });
 
 // src/action/run.ts
-import { existsSync as existsSync2, mkdirSync as mkdirSync2, readdirSync as readdirSync3, readFileSync as readFileSync9, rmSync as rmSync2, statSync as statSync3 } from "node:fs";
+import { existsSync as existsSync3, mkdirSync as mkdirSync2, readdirSync as readdirSync3, readFileSync as readFileSync9, rmSync as rmSync2, statSync as statSync3 } from "node:fs";
 import { tmpdir } from "node:os";
-import { isAbsolute as isAbsolute3, join as join5, relative, resolve as resolve7 } from "node:path";
+import { isAbsolute as isAbsolute3, join as join5, relative, resolve as resolve8 } from "node:path";
 
 // src/cli/run.ts
 init_redact();
@@ -42454,6 +45235,7 @@ var commands = {
   apply: async () => (await Promise.resolve().then(() => (init_apply2(), apply_exports))).apply,
   drift: async () => (await Promise.resolve().then(() => (init_drift(), drift_exports))).drift,
   export: async () => (await Promise.resolve().then(() => (init_export2(), export_exports))).exportCommand,
+  migrate: async () => (await Promise.resolve().then(() => (init_migrate(), migrate_exports))).migrate,
   schema: async () => (await Promise.resolve().then(() => (init_schema2(), schema_exports))).schema,
   sandbox: async () => (await Promise.resolve().then(() => (init_sandbox2(), sandbox_exports2))).sandbox
 };
@@ -42465,6 +45247,7 @@ commands:
   apply      apply a plan, then re-read and verify
   drift      the plan for scheduled runs: exit 2 on any drift or audit finding
   export     print desired-state YAML from live state
+  migrate    protection-to-rulesets: YAML with rulesets that replace classic branch protection
   schema     print the JSON Schema of the config
   sandbox    run the local emulator of the service
 
@@ -42664,7 +45447,7 @@ function appendTo(path, text) {
 var SUMMARY_LIMIT = 9e5;
 function pullRequestOf(env) {
   const path = env.GITHUB_EVENT_PATH;
-  if (path === void 0 || !existsSync2(path)) return void 0;
+  if (path === void 0 || !existsSync3(path)) return void 0;
   const event = JSON.parse(readFileSync9(path, "utf8"));
   const number4 = event.pull_request?.number;
   if (typeof number4 !== "number") return void 0;
@@ -42688,12 +45471,12 @@ function configAnnotations(inputs, env, cwd, workspace, redactor) {
   const result = loadDesiredState(inputs.config, { cwd, env, redactor });
   if (result.ok) return [];
   return result.errors.map((error62) => {
-    const absolute = resolve7(cwd, error62.file);
-    const shown2 = relative(workspace, absolute);
+    const absolute = resolve8(cwd, error62.file);
+    const shown3 = relative(workspace, absolute);
     return {
       level: "error",
       title: "forgeplan config",
-      file: shown2.startsWith("..") || isAbsolute3(shown2) ? error62.file : shown2,
+      file: shown3.startsWith("..") || isAbsolute3(shown3) ? error62.file : shown3,
       line: error62.line,
       col: error62.column,
       message: error62.path === "" ? error62.message : `${error62.path}: ${error62.message}`
@@ -42702,8 +45485,8 @@ function configAnnotations(inputs, env, cwd, workspace, redactor) {
 }
 function mergeFiles(paths, cwd) {
   return paths.flatMap((path) => {
-    const full = resolve7(cwd, path);
-    if (!existsSync2(full) || !statSync3(full).isDirectory()) return [path];
+    const full = resolve8(cwd, path);
+    if (!existsSync3(full) || !statSync3(full).isDirectory()) return [path];
     return readdirSync3(full).filter((name2) => name2.endsWith(".json")).sort().map((name2) => join5(path, name2));
   });
 }
@@ -42833,7 +45616,7 @@ ${fence.open}`);
   const out = planPath(env, inputs);
   rmSync2(out, { force: true });
   const planned = await forgeplan(planArgs(inputs, out, cwd));
-  const plan2 = existsSync2(out) ? readPlan({ source: out, text: readFileSync9(out, "utf8") }) : void 0;
+  const plan2 = existsSync3(out) ? readPlan({ source: out, text: readFileSync9(out, "utf8") }) : void 0;
   let exitCode = planned.code;
   let applied;
   if (inputs.command === "apply" && planned.code === 2) {
@@ -42849,8 +45632,8 @@ ${fence.open}`);
   }
   const failures = applied === void 0 ? failureAnnotations(plan2, planned) : failureAnnotations(void 0, applied);
   for (const failure2 of failures) note(failure2);
-  const pullRequest = pullRequestOf(env);
-  const commit = pullRequest?.headSha ?? env.GITHUB_SHA;
+  const pullRequest2 = pullRequestOf(env);
+  const commit = pullRequest2?.headSha ?? env.GITHUB_SHA;
   const title = inputs.command === "drift" ? "forgeplan drift" : `forgeplan ${inputs.command}`;
   const runUrl = runPage(env);
   const markdownOptions = {
@@ -42867,7 +45650,7 @@ ${fence.open}`);
   }
   const wantComment = inputs.comment ?? (isPullRequestEvent(env) && inputs.shard === void 0);
   if (wantComment && plan2 !== void 0 && inputs.command !== "apply") {
-    await comment(context, { write, note, redactor }, inputs, pullRequest, plan2, markdownOptions);
+    await comment(context, { write, note, redactor }, inputs, pullRequest2, plan2, markdownOptions);
   }
   const changed = plan2 === void 0 ? false : inputs.command === "drift" ? hasDrift(plan2) : hasChanges(plan2);
   setOutputs({
@@ -42890,11 +45673,11 @@ function failureAnnotations(plan2, run) {
   if (failed.length > 0) {
     return failed.map((change) => {
       const error62 = change.error;
-      const where2 = [error62.request, error62.status].filter((part) => part !== void 0).join(" → ");
+      const where3 = [error62.request, error62.status].filter((part) => part !== void 0).join(" → ");
       return {
         level: "error",
         title: "forgeplan",
-        message: `${change.address}: ${where2 === "" ? "" : `${where2}: `}${error62.message}`
+        message: `${change.address}: ${where3 === "" ? "" : `${where3}: `}${error62.message}`
       };
     });
   }
@@ -42902,11 +45685,11 @@ function failureAnnotations(plan2, run) {
   const message = reason === void 0 ? "forgeplan exited 1; the log and the job summary say what failed" : reason.slice("forgeplan: ".length);
   return [{ level: "error", title: "forgeplan", message }];
 }
-async function comment(context, { write, note, redactor }, inputs, pullRequest, plan2, options) {
+async function comment(context, { write, note, redactor }, inputs, pullRequest2, plan2, options) {
   const { env } = context;
   const warn = (message) => note({ level: "warning", title: "forgeplan", message });
   const [owner, repo] = (env.GITHUB_REPOSITORY ?? "").split("/");
-  if (pullRequest === void 0 || !owner || !repo) {
+  if (pullRequest2 === void 0 || !owner || !repo) {
     warn("no pull request in this event: the plan is in the job summary only");
     return;
   }
@@ -42927,7 +45710,7 @@ async function comment(context, { write, note, redactor }, inputs, pullRequest, 
   try {
     const result = await upsertStickyComment(
       client,
-      { owner, repo, number: pullRequest.number },
+      { owner, repo, number: pullRequest2.number },
       COMMENT_MARKER,
       body
     );
@@ -42935,7 +45718,7 @@ async function comment(context, { write, note, redactor }, inputs, pullRequest, 
 `);
   } catch (error62) {
     if (!(error62 instanceof ForgeError)) throw error62;
-    warn(`could not comment on pull request #${pullRequest.number}: ${error62.message}`);
+    warn(`could not comment on pull request #${pullRequest2.number}: ${error62.message}`);
   }
 }
 

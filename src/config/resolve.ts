@@ -362,7 +362,10 @@ class Resolver {
     for (const setting of this.spec.settings) {
       const value = entry.settings[setting.key];
       if (value === undefined || setting.rules === undefined) continue;
-      const facts = entry.ownerType === undefined ? {} : { ownerType: entry.ownerType };
+      const facts = {
+        settings: entry.settings,
+        ...(entry.ownerType === undefined ? {} : { ownerType: entry.ownerType }),
+      };
       for (const problem of setting.rules(value, facts)) {
         const relative = [setting.key, ...problem.path];
         const layer = layerOf(layers, relative) ?? own;

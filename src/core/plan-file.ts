@@ -31,7 +31,7 @@ const CHANGE_KEYS = [
   "error",
 ];
 const DIFF_KEYS = ["path", "before", "after", "sensitive"];
-const REQUEST_KEYS = ["method", "path", "body"];
+const REQUEST_KEYS = ["method", "path", "body", "expect"];
 const ERROR_KEYS = ["message", "request", "status"];
 const SUMMARY_KEYS = ["create", "update", "delete", "report", "no-op"];
 
@@ -120,6 +120,7 @@ function fileSchema(kinds: readonly string[]) {
     method: z.enum(["GET", "PUT", "PATCH", "POST", "DELETE"]),
     path: z.string().startsWith("/", { error: 'expected a path starting with "/"' }),
     body: z.unknown().optional(),
+    expect: z.unknown().optional(),
   });
   const change = z.looseObject({
     address: z.string().min(1),

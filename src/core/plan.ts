@@ -32,6 +32,12 @@ export interface PlannedRequest {
    */
   path: string;
   body?: unknown;
+  /**
+   * For a GET among a change's requests: what its answer must show before the change goes on (the
+   * rules that apply to a branch before its classic protection is deleted). Never sent; the kind's
+   * `verify` checks the answer against it, and a miss stops the change there.
+   */
+  expect?: unknown;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { appFromSeed, buildInstallations } from "./build-apps.js";
 import { DEFAULT_CONTENT_TYPE } from "./hook-config.js";
 import { protectionFromBody } from "./protection.js";
+import { type Ruleset, type RulesetSource, rulesetFromBody } from "./rulesets.js";
 import type { RepositorySeed, WorldSeed } from "./seed-schema.js";
 import {
   type Account,
@@ -77,6 +78,8 @@ function buildRepository(world: World, seed: RepositorySeed, path: SeedPath): Re
     branches: new Map(),
     hooks: new Map(),
     invitations: new Map(),
+    rulesets: new Map(),
+    customProperties: new Map(Object.entries(seed.custom_properties)),
   };
   for (const [login, permission] of Object.entries(seed.collaborators)) {
     const user = world.account(login);
@@ -153,6 +156,42 @@ function applyProtections(world: World, seed: WorldSeed): void {
       if (branch) branch.protection = result.protection;
     });
   });
+}
+
+/**
+ * Rulesets are added after every repository, team and app exists (they name them by id), each with
+ * the same checks as a POST.
+ */
+function applyRulesets(world: World, seed: WorldSeed): void {
+  const ids = new Set<number>();
+  const add = (
+    source: RulesetSource,
+    store: Map<number, Ruleset>,
+    entries: ReadonlyArray<{ id: number } & Record<string, unknown>>,
+    path: SeedPath,
+  ) => {
+    entries.forEach(({ id, ...body }, index) => {
+      const at = [...path, "rulesets", index];
+      check(!ids.has(id), [...at, "id"], `ruleset id ${id} is used twice`);
+      ids.add(id);
+      const result = rulesetFromBody(world, source, body);
+      if ("errors" in result) throw new SeedProblem(at, result.errors.join("; "));
+      const stamp = "2026-01-02T09:00:00Z";
+      store.set(id, { ...result.ruleset, id, created_at: stamp, updated_at: stamp });
+    });
+  };
+  seed.organizations.forEach((orgSeed, index) => {
+    const org = world.organizations.get(orgSeed.login.toLowerCase());
+    if (org)
+      add({ type: "Organization", org }, org.rulesets, orgSeed.rulesets, ["organizations", index]);
+  });
+  seed.repositories.forEach((repoSeed, index) => {
+    const [owner = "", name = ""] = repoSeed.full_name.split("/");
+    const repo = world.repository(owner, name);
+    if (repo)
+      add({ type: "Repository", repo }, repo.rulesets, repoSeed.rulesets, ["repositories", index]);
+  });
+  world.nextId.ruleset = maxOf(ids) + 1;
 }
 
 function epicKey(ref: string): [string, number] {
@@ -320,6 +359,7 @@ export function buildWorld(seed: WorldSeed): World {
       members: new Set(),
       basePermission: orgSeed.base_permission,
       teams: new Map(),
+      rulesets: new Map(),
     };
     for (const [key, logins] of [
       ["owners", orgSeed.owners],
@@ -353,7 +393,6 @@ export function buildWorld(seed: WorldSeed): World {
     world.apps.set(appSeed.slug, value);
     world.appsById.set(appSeed.id, value);
   });
-
   let nextRepoId = maxOf(seed.repositories.map((repo) => repo.id ?? 0)) + 1;
   const hookIds = new Set<number>();
   const invitationIds = new Set<number>();
@@ -386,6 +425,7 @@ export function buildWorld(seed: WorldSeed): World {
   world.nextId.hook = maxOf(hookIds) + 1;
   applyProtections(world, seed);
   buildInstallations(world, seed, fail);
+  applyRulesets(world, seed);
 
   seed.gists.forEach((gistSeed, index) => {
     const owner = world.account(gistSeed.owner);

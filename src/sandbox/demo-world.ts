@@ -24,6 +24,20 @@ export const demoWorld: WorldSeedInput = {
         { slug: "platform", id: 1, name: "Platform", description: "Runs the build platform" },
         { slug: "release-managers", id: 2, name: "Release managers", description: null },
       ],
+      rulesets: [
+        {
+          id: 1,
+          name: "acme baseline",
+          target: "branch",
+          enforcement: "active",
+          conditions: {
+            ref_name: { include: ["~DEFAULT_BRANCH"], exclude: [] },
+            repository_name: { include: ["~ALL"], exclude: [], protected: false },
+          },
+          rules: [{ type: "deletion" }, { type: "non_fast_forward" }],
+          bypass_actors: [{ actor_type: "OrganizationAdmin", bypass_mode: "always" }],
+        },
+      ],
     },
   ],
   apps: [
@@ -34,6 +48,9 @@ export const demoWorld: WorldSeedInput = {
       owner: "acme",
       description: "Builds and reports the ci/build check",
       events: ["check_run", "push"],
+      installations: [
+        { id: 31001, account: "acme", permissions: { checks: "write", contents: "read" } },
+      ],
     },
   ],
   repositories: [
@@ -113,6 +130,20 @@ export const demoWorld: WorldSeedInput = {
           permissions: "admin",
           created_at: "2026-06-01T12:00:00Z",
           expired: true,
+        },
+      ],
+      rulesets: [
+        {
+          id: 2,
+          name: "release tags",
+          target: "tag",
+          enforcement: "active",
+          conditions: { ref_name: { include: ["refs/tags/v*"], exclude: [] } },
+          rules: [
+            { type: "deletion" },
+            { type: "update", parameters: { update_allows_fetch_and_merge: false } },
+          ],
+          bypass_actors: [{ actor_id: 2, actor_type: "Team", bypass_mode: "always" }],
         },
       ],
     },

@@ -47,6 +47,8 @@ export function withGeneratedRepositories(seed: WorldSeed, count: number): World
         updated_at: "2026-01-02T09:00:00Z",
       })),
       invitations: [],
+      rulesets: [],
+      custom_properties: {},
     });
   }
   return { ...seed, repositories: [...seed.repositories, ...generated] };

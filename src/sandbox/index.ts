@@ -17,6 +17,7 @@ import { hookRoutes } from "./routes-hooks.js";
 import { issueRoutes } from "./routes-issues.js";
 import { planningRoutes } from "./routes-planning.js";
 import { repositoryRoutes } from "./routes-repositories.js";
+import { rulesetRoutes } from "./routes-rulesets.js";
 import { checkSeed, readSeedFile, worldFromSeed } from "./seed-file.js";
 import { createRequestHandler, type RecordedRequest } from "./server.js";
 import { emptyStats, type SandboxStats } from "./stats.js";
@@ -116,6 +117,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
         ...accountRoutes,
         ...appRoutes({ tokenTtlSeconds: options.tokenTtlSeconds ?? 3600, stats }),
         ...planningRoutes,
+        ...rulesetRoutes,
       ]),
       limiter: new RateLimiter(limits, options.rateWindowSeconds, now),
       secondary: new SecondaryLimiter(

@@ -9,7 +9,7 @@ import {
   type RequestContext,
 } from "./http-support.js";
 import type { Route } from "./router.js";
-import { app as appShape, simpleUser } from "./shapes.js";
+import { app as appShape, installation as installationShape } from "./shapes.js";
 import type { SandboxStats } from "./stats.js";
 import type { Account, App, Installation } from "./world.js";
 
@@ -27,30 +27,6 @@ function requireApp(ctx: RequestContext): App {
     });
   }
   return ctx.app;
-}
-
-function installationShape(base: string, value: Installation): Record<string, unknown> {
-  return {
-    id: value.id,
-    account: simpleUser(base, value.account),
-    repository_selection: value.repositorySelection,
-    access_tokens_url: `${base}/app/installations/${value.id}/access_tokens`,
-    repositories_url: `${base}/installation/repositories`,
-    html_url: `${base}/settings/installations/${value.id}`,
-    app_id: value.app.id,
-    app_slug: value.app.slug,
-    target_id: value.account.id,
-    target_type: value.account.type,
-    permissions: value.permissions,
-    events: value.app.events,
-    created_at: value.created_at,
-    updated_at: value.created_at,
-    single_file_name: null,
-    has_multiple_single_files: false,
-    single_file_paths: [],
-    suspended_by: null,
-    suspended_at: null,
-  };
 }
 
 /** The App's installation on an account; 404 (as GitHub) when it is not installed there. */

@@ -17,6 +17,13 @@ const protection = z
   })
   .catchall(z.unknown());
 
+/** A ruleset in the write shape of its POST body, with its id; checked like a POST. */
+const ruleset = z
+  .object({
+    id: z.number().int().positive(),
+  })
+  .catchall(z.unknown());
+
 const hook = z.strictObject({
   id: z.number().int().positive(),
   /** The keys GitHub keeps (hook-config.ts); a seed cannot hold others, as no request can. */
@@ -65,6 +72,9 @@ const repository = z.strictObject({
   branches: z.array(branch).min(1, "a repository needs at least one branch"),
   hooks: z.array(hook).default([]),
   invitations: z.array(invitation).default([]),
+  rulesets: z.array(ruleset).default([]),
+  /** Custom property values, which organization rulesets can target. */
+  custom_properties: z.record(z.string(), z.string()).default({}),
 });
 
 const user = z.strictObject({
@@ -92,6 +102,7 @@ const organization = z.strictObject({
   /** The permission every member has on every repository of the organization. */
   base_permission: z.enum(["none", "pull", "triage", "push", "maintain", "admin"]).default("pull"),
   teams: z.array(team).default([]),
+  rulesets: z.array(ruleset).default([]),
 });
 
 /** Where an App is installed: one account, all of its repositories or those listed, with permissions. */

@@ -1,6 +1,7 @@
 import { createHash, type KeyObject } from "node:crypto";
 import type { HookConfig } from "./hook-config.js";
 import type { Protection } from "./protection.js";
+import type { Ruleset } from "./rulesets.js";
 
 /**
  * The live state of a sandbox: accounts, repositories and planning objects, indexed by lowercase
@@ -52,6 +53,8 @@ export interface Organization {
   members: Set<number>;
   basePermission: RepoPermission;
   teams: Map<string, Team>;
+  /** The organization's rulesets by id. */
+  rulesets: Map<number, Ruleset>;
 }
 
 export interface App {
@@ -136,6 +139,10 @@ export interface Repository {
   branches: Map<string, Branch>;
   hooks: Map<number, Hook>;
   invitations: Map<number, Invitation>;
+  /** The repository's own rulesets by id (organization rulesets live on the organization). */
+  rulesets: Map<number, Ruleset>;
+  /** Custom property values, which organization rulesets can target. */
+  customProperties: Map<string, string>;
 }
 
 export interface GistFile {
@@ -280,7 +287,7 @@ export class World {
   /** Issues by repository id, in number order (numbers start at 1 per repository). */
   readonly issues = new Map<number, Issue[]>();
   readonly issueComments = new Map<number, IssueComment>();
-  readonly nextId = { hook: 1, board: 1, epicLink: 1, issue: 1, issueComment: 1 };
+  readonly nextId = { hook: 1, board: 1, epicLink: 1, issue: 1, issueComment: 1, ruleset: 1 };
 
   account(login: string): Account | undefined {
     return this.accounts.get(login.toLowerCase());

@@ -18,7 +18,7 @@ describe("forgeplan validate", () => {
     expect(result).toEqual({
       code: 0,
       stdout:
-        "valid: examples/forgeplan.yaml (2 repository entries, 1 project, 1 group, 2 audits)\n",
+        "valid: examples/forgeplan.yaml (2 repository entries, 0 organizations, 1 project, 1 group, 2 audits)\n",
       stderr: "",
     });
   });
@@ -42,7 +42,7 @@ describe("forgeplan validate", () => {
     write("forgeplan.yaml", "version: 1\nrepositories: [{ name: acme/api }]\n");
     write("more.yaml", "version: 1\nrepositories: [{ name: acme/web }]\n");
     expect((await runInProcess(["validate"], { cwd: directory })).stdout).toBe(
-      "valid: forgeplan.yaml (1 repository entry, 0 projects, 0 groups, 0 audits)\n",
+      "valid: forgeplan.yaml (1 repository entry, 0 organizations, 0 projects, 0 groups, 0 audits)\n",
     );
     expect(
       (
@@ -51,7 +51,7 @@ describe("forgeplan validate", () => {
         })
       ).stdout,
     ).toBe(
-      "valid: forgeplan.yaml, more.yaml (2 repository entries, 0 projects, 0 groups, 0 audits)\n",
+      "valid: forgeplan.yaml, more.yaml (2 repository entries, 0 organizations, 0 projects, 0 groups, 0 audits)\n",
     );
   });
 
@@ -110,7 +110,7 @@ describe("forgeplan validate", () => {
     expect(result).toEqual({
       code: 0,
       stdout:
-        "valid: examples/planning-cleanup.yaml (0 repository entries, 2 projects, 2 groups, 0 audits)\n",
+        "valid: examples/planning-cleanup.yaml (0 repository entries, 0 organizations, 2 projects, 2 groups, 0 audits)\n",
       stderr: "",
     });
   });

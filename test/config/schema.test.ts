@@ -44,6 +44,7 @@ describe("the JSON Schema", () => {
       "defaults",
       "profiles",
       "repositories",
+      "organizations",
       "projects",
       "groups",
       "audits",
