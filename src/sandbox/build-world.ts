@@ -1,3 +1,4 @@
+import { definitionProblems, MAX_DEFINITIONS, setValues } from "./custom-properties.js";
 import { protectionFromBody } from "./protection.js";
 import type { RepositorySeed, WorldSeed } from "./seed-schema.js";
 import {
@@ -71,6 +72,7 @@ function buildRepository(world: World, seed: RepositorySeed, path: SeedPath): Re
     branches: new Map(),
     hooks: new Map(),
     invitations: new Map(),
+    properties: new Map(),
   };
   for (const [login, permission] of Object.entries(seed.collaborators)) {
     const user = world.account(login);
@@ -314,6 +316,7 @@ export function buildWorld(seed: WorldSeed): World {
       members: new Set(),
       basePermission: orgSeed.base_permission,
       teams: new Map(),
+      properties: new Map(),
     };
     for (const [key, logins] of [
       ["owners", orgSeed.owners],
@@ -332,6 +335,23 @@ export function buildWorld(seed: WorldSeed): World {
         `team '${teamSeed.slug}' is defined twice`,
       );
       org.teams.set(teamSeed.slug, { ...teamSeed, org });
+    });
+    check(
+      orgSeed.custom_properties.length <= MAX_DEFINITIONS,
+      [...path, "custom_properties"],
+      `an organization has at most ${MAX_DEFINITIONS} custom properties`,
+    );
+    orgSeed.custom_properties.forEach((definition, at) => {
+      const where = [...path, "custom_properties", at];
+      const key = definition.property_name.toLowerCase();
+      check(
+        !org.properties.has(key),
+        where,
+        `property '${definition.property_name}' is defined twice`,
+      );
+      const problems = definitionProblems(definition);
+      check(problems.length === 0, where, problems.join("; "));
+      org.properties.set(key, definition);
     });
     world.organizations.set(account.login.toLowerCase(), org);
   });
@@ -369,6 +389,20 @@ export function buildWorld(seed: WorldSeed): World {
       hookIds.add(hookSeed.id);
       repo.hooks.set(hookSeed.id, hookFromSeed(hookSeed));
     });
+    const values = Object.entries(repoSeed.custom_properties);
+    if (values.length > 0) {
+      check(
+        repo.org !== null,
+        [...path, "custom_properties"],
+        "custom properties belong to repositories of organizations",
+      );
+      const problems = setValues(
+        repo.org,
+        [repo],
+        values.map(([property_name, value]) => ({ property_name, value })),
+      );
+      check(problems.length === 0, [...path, "custom_properties"], problems.join("; "));
+    }
     for (const id of repo.invitations.keys()) {
       check(!invitationIds.has(id), [...path, "invitations"], `invitation id ${id} is used twice`);
       invitationIds.add(id);

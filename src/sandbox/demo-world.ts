@@ -24,6 +24,21 @@ export const demoWorld: WorldSeedInput = {
         { slug: "platform", id: 1, name: "Platform", description: "Runs the build platform" },
         { slug: "release-managers", id: 2, name: "Release managers", description: null },
       ],
+      custom_properties: [
+        {
+          property_name: "team",
+          value_type: "string",
+          description: "The team that owns the repository",
+        },
+        {
+          property_name: "tier",
+          value_type: "single_select",
+          required: true,
+          default_value: "standard",
+          allowed_values: ["critical", "standard"],
+          description: "How critical the service is",
+        },
+      ],
     },
   ],
   apps: [
@@ -116,6 +131,7 @@ export const demoWorld: WorldSeedInput = {
           expired: true,
         },
       ],
+      custom_properties: { team: "platform", tier: "critical" },
     },
     {
       full_name: "acme/web",
@@ -127,6 +143,7 @@ export const demoWorld: WorldSeedInput = {
       collaborators: { "octo-dev": "push" },
       teams: { platform: "push" },
       branches: [{ name: "main" }],
+      custom_properties: { team: "web" },
     },
     {
       full_name: "octo-admin/dotfiles",

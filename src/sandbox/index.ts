@@ -15,6 +15,7 @@ import { accountRoutes } from "./routes-account.js";
 import { hookRoutes } from "./routes-hooks.js";
 import { issueRoutes } from "./routes-issues.js";
 import { planningRoutes } from "./routes-planning.js";
+import { propertyRoutes } from "./routes-properties.js";
 import { repositoryRoutes } from "./routes-repositories.js";
 import { checkSeed, readSeedFile, worldFromSeed } from "./seed-file.js";
 import { createRequestHandler } from "./server.js";
@@ -101,6 +102,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
         ...issueRoutes,
         ...accountRoutes,
         ...planningRoutes,
+        ...propertyRoutes,
       ]),
       limiter: new RateLimiter(limits, options.rateWindowSeconds, now),
       secondary: new SecondaryLimiter(

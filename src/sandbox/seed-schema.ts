@@ -37,6 +37,21 @@ const invitation = z.strictObject({
   expired: z.boolean().default(false),
 });
 
+/** GitHub's custom property names: a-z, A-Z, 0-9, _, -, $, #, at most 75 characters. */
+const propertyName = z.string().regex(/^[A-Za-z0-9_$#-]{1,75}$/, "expected a custom property name");
+const propertyValue = z.union([z.string(), z.array(z.string())]);
+
+/** A custom property definition of an organization, as `PUT /orgs/{org}/properties/schema/{name}` takes it. */
+const customProperty = z.strictObject({
+  property_name: propertyName,
+  value_type: z.enum(["string", "single_select", "multi_select", "true_false", "url"]),
+  required: z.boolean().default(false),
+  default_value: propertyValue.nullable().default(null),
+  description: z.string().nullable().default(null),
+  allowed_values: z.array(z.string()).nullable().default(null),
+  values_editable_by: z.enum(["org_actors", "org_and_repo_actors"]).default("org_actors"),
+});
+
 const branch = z.strictObject({
   name: z.string().min(1),
   protection: protection.optional(),
@@ -59,6 +74,8 @@ const repository = z.strictObject({
   branches: z.array(branch).min(1, "a repository needs at least one branch"),
   hooks: z.array(hook).default([]),
   invitations: z.array(invitation).default([]),
+  /** Explicit custom property values by name; required properties without one take their default. */
+  custom_properties: z.record(propertyName, propertyValue).default({}),
 });
 
 const user = z.strictObject({
@@ -86,6 +103,7 @@ const organization = z.strictObject({
   /** The permission every member has on every repository of the organization. */
   base_permission: z.enum(["none", "pull", "triage", "push", "maintain", "admin"]).default("pull"),
   teams: z.array(team).default([]),
+  custom_properties: z.array(customProperty).default([]),
 });
 
 const app = z.strictObject({
@@ -193,3 +211,4 @@ export type WorldSeedInput = z.input<typeof worldSeedSchema>;
 export type WorldSeed = z.output<typeof worldSeedSchema>;
 export type RepositorySeed = WorldSeed["repositories"][number];
 export type HookSeed = RepositorySeed["hooks"][number];
+export type PropertySeed = WorldSeed["organizations"][number]["custom_properties"][number];

@@ -49,6 +49,20 @@ export interface Organization {
   members: Set<number>;
   basePermission: RepoPermission;
   teams: Map<string, Team>;
+  /** Custom property definitions by lower-case name, in the order they were defined. */
+  properties: Map<string, PropertyDefinition>;
+}
+
+export type PropertyValue = string | string[];
+
+export interface PropertyDefinition {
+  property_name: string;
+  value_type: "string" | "single_select" | "multi_select" | "true_false" | "url";
+  required: boolean;
+  default_value: PropertyValue | null;
+  description: string | null;
+  allowed_values: string[] | null;
+  values_editable_by: "org_actors" | "org_and_repo_actors";
 }
 
 export interface App {
@@ -107,6 +121,8 @@ export interface Repository {
   branches: Map<string, Branch>;
   hooks: Map<number, Hook>;
   invitations: Map<number, Invitation>;
+  /** Explicit custom property values by lower-case property name. */
+  properties: Map<string, PropertyValue>;
 }
 
 export interface GistFile {
