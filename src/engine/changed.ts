@@ -10,7 +10,7 @@ import {
 } from "../core/plan.js";
 import type { ResourceReader } from "../resources/context.js";
 import { KIND_NAMES, REPOSITORY_KINDS, sectionKind } from "../resources/index.js";
-import { expandRepositories, type RepoDesired, settingsOf } from "./expand.js";
+import { expandRepositories, ownerKey, type RepoDesired, settingsOf } from "./expand.js";
 import { holdBack, planWork } from "./plan.js";
 import { identity, keepParts, partsOf, type SettingPart } from "./setting-parts.js";
 import { shareReads } from "./shared-reads.js";
@@ -22,9 +22,8 @@ import { shareReads } from "./shared-reads.js";
  * them is also planned against what the revision asked for, over the same reads, so a difference
  * the service already had before the change is told apart from what the change makes.
  *
- * Globs are listed only where the comparison needs them: an owner whose glob entries changed (or
- * whose repositories the changed defaults reach), and an owner one of whose globs could select a
- * repository whose own entries changed. Nothing of an unchanged repository is read.
+ * Globs are listed only where the comparison needs them (see `whatToCompare`); nothing of an
+ * unchanged repository is read.
  */
 
 export interface ChangedPlanInput {
@@ -38,7 +37,6 @@ export interface ChangedPlanInput {
   rotateSecrets?: boolean;
 }
 
-const ownerKey = (target: string, owner: string) => `${target}\u0000${owner.toLowerCase()}`;
 const repoKey = (target: string, owner: string, name: string) =>
   `${ownerKey(target, owner)}/${name.toLowerCase()}`;
 
@@ -82,40 +80,59 @@ function indexEntries(state: DesiredState) {
 
 const union = <T>(...sets: Array<Iterable<T>>) => new Set(sets.flatMap((set) => [...set]));
 
-/** Which owners' globs to list and which named repositories to compare. */
+/**
+ * Which owners' globs to list, which repositories to read one by one instead, and which named
+ * repositories to compare. An owner whose glob entries changed (or whose repositories changed
+ * defaults reach) is listed: any of its repositories may be affected. A repository whose own entries
+ * changed needs the globs of its owner that could select it: for a few such repositories, reading
+ * each (and its custom properties) costs less than listing the owner, which takes a request per
+ * hundred repositories at least as many as the configuration names there.
+ */
 function whatToCompare(base: DesiredState, head: DesiredState) {
   const layers = (state: DesiredState) => identity(state.defaults.map((layer) => layer.value));
   const defaultsChanged = layers(base) !== layers(head);
   const before = indexEntries(base);
   const after = indexEntries(head);
-  const owners = new Set<string>();
+  const listed = new Set<string>();
   for (const key of union(before.globs.keys(), after.globs.keys())) {
     if (defaultsChanged || before.globs.get(key)?.signature !== after.globs.get(key)?.signature) {
-      owners.add(key);
+      listed.add(key);
     }
   }
   const named = new Set<string>();
+  const wanted = new Map<string, string[]>();
+  const namedPerOwner = new Map<string, number>();
   for (const key of union(before.named.keys(), after.named.keys())) {
+    const { target, selector } = (after.named.get(key) ?? before.named.get(key))!.entries[0]!;
+    if (selector.kind !== "name") continue;
+    const owner = ownerKey(target, selector.owner);
+    namedPerOwner.set(owner, (namedPerOwner.get(owner) ?? 0) + 1);
     const then = before.named.get(key);
     const now = after.named.get(key);
     if (!defaultsChanged && then?.signature === now?.signature) continue;
     named.add(key);
-    const { target, selector } = (now ?? then)!.entries[0]!;
-    if (selector.kind !== "name") continue;
     // A glob of its owner that could select it takes part in what it resolves to.
-    const owner = ownerKey(target, selector.owner);
-    const fullName = `${selector.owner}/${selector.repo}`;
     const globs = [
       ...(before.globs.get(owner)?.entries ?? []),
       ...(after.globs.get(owner)?.entries ?? []),
     ];
-    if (globs.some((glob) => selectsRepository(glob.selector, fullName))) owners.add(owner);
+    const fullName = `${selector.owner}/${selector.repo}`;
+    if (globs.some((glob) => selectsRepository(glob.selector, fullName))) {
+      wanted.set(owner, [...(wanted.get(owner) ?? []), selector.repo]);
+    }
+  }
+  const lookUp = new Map<string, string[]>();
+  for (const [owner, names] of wanted) {
+    if (listed.has(owner)) continue;
+    const listingPages = Math.max(1, Math.ceil((namedPerOwner.get(owner) ?? 0) / 100));
+    if (names.length <= listingPages) lookUp.set(owner, names);
+    else listed.add(owner);
   }
   // A named entry refines what the globs of a listed owner set: it is compared with them.
   for (const key of union(before.named.keys(), after.named.keys())) {
-    if (owners.has(key.slice(0, key.lastIndexOf("/")))) named.add(key);
+    if (listed.has(key.slice(0, key.lastIndexOf("/")))) named.add(key);
   }
-  return { owners, named, after };
+  return { listed, lookUp, named, after };
 }
 
 function byId(parts: readonly SettingPart[]): Map<string, SettingPart> {
@@ -274,7 +291,7 @@ export async function planChanged({
 }: ChangedPlanInput): Promise<Plan> {
   // Without a configuration at the revision, everything is new.
   const base: DesiredState = given ?? { ...head, defaults: [], repositories: [], sections: [] };
-  const { owners, named, after } = whatToCompare(base, head);
+  const { listed, lookUp, named, after } = whatToCompare(base, head);
   const shared = shareReads(readers);
   const compared = (state: DesiredState) => ({
     defaults: state.defaults,
@@ -283,13 +300,14 @@ export async function planChanged({
       if (selector.kind === "name") {
         return named.has(repoKey(entry.target, selector.owner, selector.repo));
       }
-      // A target the configuration no longer connects cannot be listed.
-      return owners.has(ownerKey(entry.target, selector.owner)) && shared.has(entry.target);
+      const owner = ownerKey(entry.target, selector.owner);
+      // A target the configuration no longer connects cannot be read.
+      return (listed.has(owner) || lookUp.has(owner)) && shared.has(entry.target);
     }),
   });
   const [baseExpansion, headExpansion] = await Promise.all([
-    expandRepositories(compared(base), shared),
-    expandRepositories(compared(head), shared),
+    expandRepositories(compared(base), shared, lookUp),
+    expandRepositories(compared(head), shared, lookUp),
   ]);
   const repos = compareRepositories(baseExpansion.repos, headExpansion.repos);
   const sections = compareSections(base.sections, head.sections);
@@ -303,7 +321,7 @@ export async function planChanged({
   }
   const unlisted = new Set<string>();
   for (const [key, { entries }] of after.globs) {
-    if (owners.has(key)) continue;
+    if (listed.has(key)) continue;
     for (const entry of entries) unlisted.add(describeSelector(entry.selector));
   }
 

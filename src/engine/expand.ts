@@ -31,21 +31,33 @@ const listedRepo = {
   }),
 };
 
+const propertyValue = z.looseObject({
+  property_name: z.string(),
+  value: z.union([z.string(), z.array(z.string())]).nullable(),
+});
+
 const propertyValues = {
   name: "custom property values",
   schema: z.looseObject({
     repository_name: z.string(),
-    properties: z.array(
-      z.looseObject({
-        property_name: z.string(),
-        value: z.union([z.string(), z.array(z.string())]).nullable(),
-      }),
-    ),
+    properties: z.array(propertyValue),
   }),
+};
+
+const repositoryValues = {
+  name: "a list of custom property values",
+  schema: z.array(propertyValue),
 };
 
 /** A repository's custom property values, by lower-case property name. */
 type Properties = ReadonlyMap<string, string | string[] | null>;
+type Listed = z.infer<typeof listedRepo.schema>;
+
+const byName = (values: ReadonlyArray<z.infer<typeof propertyValue>>): Properties =>
+  new Map(values.map((item) => [item.property_name.toLowerCase(), item.value]));
+
+/** The key of an owner of one target, as `expandRepositories` takes it in `lookUp`. */
+export const ownerKey = (target: string, owner: string) => `${target}\u0000${owner.toLowerCase()}`;
 
 /** Lists an account's repositories: as an organization first, then as a user. */
 async function listOwnerRepos(reader: ResourceReader, owner: string) {
@@ -73,12 +85,46 @@ async function listOwnerProperties(
   if (listed.kind !== "found") return listed;
   const byRepo = new Map<string, Properties>();
   for (const repo of listed.data) {
-    byRepo.set(
-      repo.repository_name.toLowerCase(),
-      new Map(repo.properties.map((item) => [item.property_name.toLowerCase(), item.value])),
-    );
+    byRepo.set(repo.repository_name.toLowerCase(), byName(repo.properties));
   }
   return { kind: "found", data: byRepo };
+}
+
+/**
+ * Some repositories of an owner read one by one, in the shape of the owner's listings: what a few
+ * repositories need costs a few reads, not a listing of the whole organization. A repository that
+ * is not there is left out, as a listing would.
+ */
+async function lookUpRepos(
+  reader: ResourceReader,
+  owner: string,
+  names: readonly string[],
+  withProperties: boolean,
+): Promise<{ repos: ReadResult<Listed[]>; properties: ReadResult<Map<string, Properties>> }> {
+  const reads = await Promise.all(
+    names.map(async (name) => {
+      const path = `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(name)}`;
+      // Both at once: the properties of a repository that turns out absent are not used.
+      const [repo, values] = await Promise.all([
+        reader.getOrAbsent(path, listedRepo),
+        withProperties
+          ? reader.getOrAbsent(`${path}/properties/values`, repositoryValues)
+          : undefined,
+      ]);
+      return { repo, values };
+    }),
+  );
+  const repos: Listed[] = [];
+  const properties = new Map<string, Properties>();
+  for (const { repo, values } of reads) {
+    if (repo.kind === "error") return { repos: repo, properties: repo };
+    if (repo.kind === "absent") continue;
+    if (values?.kind === "error") return { repos: values, properties: values };
+    repos.push(repo.data);
+    // A repository without properties (a user's) has none to match.
+    if (values?.kind === "found") properties.set(repo.data.name.toLowerCase(), byName(values.data));
+  }
+  return { repos: { kind: "found", data: repos }, properties: { kind: "found", data: properties } };
 }
 
 /** Whether a repository's values meet every wanted property: one of the values listed for it. */
@@ -124,6 +170,8 @@ function failure(
 export async function expandRepositories(
   state: Pick<DesiredState, "defaults" | "repositories">,
   readers: ReadonlyMap<string, ResourceReader>,
+  /** Owners (by `ownerKey`) whose globs are matched against these repositories only, read one by one. */
+  lookUp: ReadonlyMap<string, readonly string[]> = new Map(),
 ): Promise<Expansion> {
   const slots = new Map<
     string,
@@ -132,8 +180,14 @@ export async function expandRepositories(
   const errors: Expansion["errors"] = [];
   const repoListings = new Map<string, ReturnType<typeof listOwnerRepos>>();
   const propertyListings = new Map<string, ReturnType<typeof listOwnerProperties>>();
+  const lookUps = new Map<string, ReturnType<typeof lookUpRepos>>();
+  const needsProperties = new Set(
+    state.repositories
+      .filter((entry) => entry.selector.kind === "glob" && entry.selector.properties)
+      .map((entry) => ownerKey(entry.target, entry.selector.owner)),
+  );
   const slot = (target: string, owner: string, name: string) => {
-    const key = `${target}\u0000${owner.toLowerCase()}/${name.toLowerCase()}`;
+    const key = `${ownerKey(target, owner)}/${name.toLowerCase()}`;
     let found = slots.get(key);
     if (!found) {
       found = { target, owner, name, entries: [] };
@@ -147,8 +201,18 @@ export async function expandRepositories(
       const reader = readers.get(entry.target);
       if (!reader) throw new Error(`no reader for target ${entry.target}`);
       const owner = entry.selector.owner;
-      const key = `${entry.target}\u0000${owner.toLowerCase()}`;
+      const key = ownerKey(entry.target, owner);
       const wanted = entry.selector.kind === "glob" ? entry.selector.properties : undefined;
+      const names = lookUp.get(key);
+      if (names !== undefined) {
+        const found = await memoized(lookUps, key, () =>
+          lookUpRepos(reader, owner, names, needsProperties.has(key)),
+        );
+        return {
+          repos: found.repos,
+          properties: wanted === undefined ? undefined : found.properties,
+        };
+      }
       const [repos, properties] = await Promise.all([
         memoized(repoListings, key, () => listOwnerRepos(reader, owner)),
         wanted === undefined

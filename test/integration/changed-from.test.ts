@@ -156,6 +156,41 @@ describe("plan --changed-from REF", () => {
     });
   });
 
+  it("reads the one changed repository and its properties rather than listing its owner", async () => {
+    const sb = await world(30);
+    const repo = gitRepository();
+    const config = (linear: boolean) => `version: 1
+repositories:
+  - name: acme/*
+    where: { properties: { team: web } }
+    branch_protection:
+      main: { required_status_checks: null, enforce_admins: true, required_pull_request_reviews: null, restrictions: null }
+  - name: acme/web
+    branch_protection:
+      main: { required_linear_history: ${linear} }
+`;
+    repo.write({ "forgeplan.yaml": config(false) });
+    repo.commit("base");
+    repo.write({ "forgeplan.yaml": config(true) });
+    const before = await requests(sb);
+    const result = await runInProcess(
+      ["plan", "--sandbox-url", sb.url, "--changed-from", "HEAD", "--format", "json"],
+      { cwd: repo.dir },
+    );
+    // GET /rate_limit, acme/web and its custom properties, and its main protection.
+    expect((await requests(sb)) - before).toBe(4);
+    const planned = plan(result.stdout);
+    expect(planned.partial?.unlisted).toEqual(["acme/* where team=web"]);
+    expect(planned.changes.map((change) => [change.address, change.action])).toEqual([
+      ["github/acme/web/branch_protection/main", "create"],
+    ]);
+    // What the glob sets was already asked for: the service differs there since before the change.
+    expect(planned.changes[0]!.diff).toEqual([
+      { path: "enforce_admins", before: false, after: true, preexisting: true },
+      { path: "required_linear_history", before: false, after: true },
+    ]);
+  });
+
   it("lists every repository a profile edit reaches, reading only those", async () => {
     const sb = await world(30);
     const repo = gitRepository();
