@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Plan } from "../../src/core/plan.js";
 import type { RunningSandbox } from "../../src/sandbox/index.js";
-import { runInProcess } from "../helpers/cli.js";
+import { repoRoot, runInProcess } from "../helpers/cli.js";
 import { gitRepository } from "../helpers/git.js";
 import { api, configFile, sandbox } from "../helpers/sandbox.js";
 
@@ -286,6 +286,64 @@ repositories:
         "",
       ].join("\n"),
     );
+  });
+
+  it("plans a section entry that changed, and the repositories a change of defaults reaches", async () => {
+    const sb = await world();
+    const repo = gitRepository();
+    const demo = readFileSync(join(repoRoot, "examples/forgeplan.yaml"), "utf8");
+    repo.write({ "forgeplan.yaml": demo });
+    repo.commit("base");
+    const args = ["plan", "--sandbox-url", sb.url, "--changed-from", "HEAD", "--format", "json"];
+    repo.write({ "forgeplan.yaml": demo.replace("- name: Legacy triage # board 2", "- id: 2") });
+    const boards = plan((await runInProcess(args, { cwd: repo.dir })).stdout);
+    expect(boards.changes.map((change) => [change.address, change.action])).toEqual([
+      ["gitlab/acme/api/board/#2", "delete"],
+    ]);
+    // Named by id now: the entry by name is no longer in the configuration (the same board).
+    expect(boards.partial?.no_longer_managed).toEqual([
+      'gitlab/acme/api: board "Legacy triage" of project acme/api',
+    ]);
+
+    repo.write({
+      "forgeplan.yaml": demo.replace(
+        "\nrepositories:\n",
+        "\ndefaults:\n  invitations: { report_expired: false }\nrepositories:\n",
+      ),
+    });
+    const before = await requests(sb);
+    const defaults = plan((await runInProcess(args, { cwd: repo.dir })).stdout);
+    // GET /rate_limit, the invitations of both repositories (the defaults reach acme/web too), and
+    // the unchanged migration audit, read for the repositories a running migration would hold.
+    expect((await requests(sb)) - before).toBe(4);
+    expect(defaults.changes.map((change) => change.address)).toEqual([
+      "github/acme/api/invitation/1",
+      "github/acme/api/invitation/2",
+      "github/acme/api/invitation/3",
+    ]);
+  });
+
+  it("takes a secret read from another variable for a change, never for its value", async () => {
+    const sb = await world();
+    const repo = gitRepository();
+    const config = (variable: string) => `version: 1
+repositories:
+  - name: acme/web
+    webhooks:
+      hooks:
+        - { url: https://deploy.acme.example/hook, events: [push], secret: "\${${variable}}" }
+`;
+    repo.write({ "forgeplan.yaml": config("DEPLOY_SECRET") });
+    repo.commit("base");
+    const env = { DEPLOY_SECRET: "one", NEXT_SECRET: "one" };
+    const args = ["plan", "--sandbox-url", sb.url, "--changed-from", "HEAD", "--format", "json"];
+    const same = plan((await runInProcess(args, { cwd: repo.dir, env })).stdout);
+    expect(same.changes).toEqual([]);
+    repo.write({ "forgeplan.yaml": config("NEXT_SECRET") });
+    const renamed = plan((await runInProcess(args, { cwd: repo.dir, env })).stdout);
+    expect(renamed.changes.map((change) => [change.address, change.action])).toEqual([
+      ["github/acme/web/webhook/https://deploy.acme.example/hook", "create"],
+    ]);
   });
 
   it("stops with one line when the revision cannot be read or its configuration is invalid", async () => {
