@@ -1,26 +1,37 @@
 import { formatConfigError } from "../config/index.js";
 import { describeCounts, loadDesiredState, printState } from "../engine/desired.js";
+import { describeMatches, entryMatches } from "../engine/matches.js";
 import { parseFlags } from "./args.js";
-import type { Command } from "./io.js";
+import { CliError, type Command } from "./io.js";
+import { connectionFlags, openSession } from "./session.js";
 
-const help = `usage: forgeplan validate [-c FILE|DIR]... [--print]
+const help = `usage: forgeplan validate [-c FILE|DIR]... [--print] [--matches [--sandbox | --sandbox-url URL]]
 
-Loads and checks the desired state; no network, no token needed.
+Loads and checks the desired state; no network, no token needed (but for --matches).
   -c, --config FILE|DIR  a config file, or a directory of *.yaml/*.yml files (repeatable;
                          default forgeplan.yaml); several are merged in the order given
   --print                print the merged desired state, each value with the file:line it came from
+  --matches              also read the service (the targets' tokens, or a sandbox) and print which
+                         repositories each repository entry selects now (globs, custom properties)
+  --sandbox, --sandbox-url URL   read a sandbox for --matches
 Exit 0 when valid, 1 when not, with one line per problem on stderr: file:line:col: key.path: message
 `;
 
 export const validate: Command = async (argv, io) => {
   const { values } = parseFlags("validate", argv, {
-    config: { type: "string", short: "c", multiple: true },
+    config: connectionFlags.config,
+    sandbox: connectionFlags.sandbox,
+    "sandbox-url": connectionFlags["sandbox-url"],
     print: { type: "boolean" },
+    matches: { type: "boolean" },
     help: { type: "boolean", short: "h" },
   });
   if (values.help) {
     io.stdout.write(help);
     return 0;
+  }
+  if ((values.sandbox || values["sandbox-url"] !== undefined) && !values.matches) {
+    throw new CliError("validate: --sandbox and --sandbox-url are for --matches");
   }
   const result = loadDesiredState(values.config ?? [], { cwd: io.cwd, env: io.env });
   if (!result.ok) {
@@ -28,10 +39,18 @@ export const validate: Command = async (argv, io) => {
     return 1;
   }
   const { state } = result;
-  if (values.print) {
-    io.stdout.write(printState(state));
-    return 0;
+  io.stdout.write(
+    values.print
+      ? printState(state)
+      : `valid: ${state.files.join(", ")} (${describeCounts(state)})\n`,
+  );
+  if (values.matches) {
+    const session = await openSession("validate", values, io, state);
+    try {
+      io.stdout.write(`\n${describeMatches(await entryMatches(state, session.readers))}`);
+    } finally {
+      await session.close();
+    }
   }
-  io.stdout.write(`valid: ${state.files.join(", ")} (${describeCounts(state)})\n`);
   return 0;
 };

@@ -83,6 +83,37 @@ repositories:
     });
   });
 
+  it("shows which repositories each entry selects when validate may read the service", async () => {
+    const config = configFile(`version: 1
+repositories:
+  - name: acme/*
+    where: { properties: { tier: critical } }
+    branch_protection: { main: null }
+  - name: acme/web
+    branch_protection: { main: null }
+  - name: octo-admin/*
+    where: { properties: { team: web } }
+`);
+    const result = await runInProcess(["validate", "-c", config, "--matches", ...at()]);
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(
+      [
+        `valid: ${config} (3 repository entries, 0 projects, 0 groups, 0 audits)`,
+        "",
+        "Repository entries select, on the service now:",
+        `  acme/* where tier=critical (${config}:3): acme/api`,
+        `  acme/web (${config}:6): acme/web`,
+        `  octo-admin/* where team=web (${config}:8): could not be read: octo-admin has no custom properties: it is not an organization (or the token cannot see it)`,
+        "",
+      ].join("\n"),
+    );
+    const offline = await runInProcess(["validate", "-c", config, ...at()]);
+    expect(offline.stderr).toBe(
+      "forgeplan: validate: --sandbox and --sandbox-url are for --matches\n",
+    );
+  });
+
   it("refuses where on a name that is not a glob, and a property named twice", async () => {
     const config = configFile(`version: 1
 repositories:
