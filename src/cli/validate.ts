@@ -2,7 +2,7 @@ import { formatConfigError } from "../config/index.js";
 import { describeCounts, loadDesiredState, printState } from "../engine/desired.js";
 import { describeMatches, entryMatches } from "../engine/matches.js";
 import { parseFlags } from "./args.js";
-import { CliError, type Command } from "./io.js";
+import type { Command } from "./io.js";
 import { connectionFlags, openSession } from "./session.js";
 
 const help = `usage: forgeplan validate [-c FILE|DIR]... [--print] [--matches [--sandbox | --sandbox-url URL]]
@@ -13,7 +13,7 @@ Loads and checks the desired state; no network, no token needed (but for --match
   --print                print the merged desired state, each value with the file:line it came from
   --matches              also read the service (the targets' tokens, or a sandbox) and print which
                          repositories each repository entry selects now (globs, custom properties)
-  --sandbox, --sandbox-url URL   read a sandbox for --matches
+  --sandbox, --sandbox-url URL   read a sandbox for --matches (either implies it)
 Exit 0 when valid, 1 when not, with one line per problem on stderr: file:line:col: key.path: message
 `;
 
@@ -30,9 +30,6 @@ export const validate: Command = async (argv, io) => {
     io.stdout.write(help);
     return 0;
   }
-  if ((values.sandbox || values["sandbox-url"] !== undefined) && !values.matches) {
-    throw new CliError("validate: --sandbox and --sandbox-url are for --matches");
-  }
   const result = loadDesiredState(values.config ?? [], { cwd: io.cwd, env: io.env });
   if (!result.ok) {
     for (const error of result.errors) io.stderr.write(`${formatConfigError(error)}\n`);
@@ -44,7 +41,8 @@ export const validate: Command = async (argv, io) => {
       ? printState(state)
       : `valid: ${state.files.join(", ")} (${describeCounts(state)})\n`,
   );
-  if (values.matches) {
+  // Given a sandbox to read, what the entries select there is shown too.
+  if (values.matches || values.sandbox || values["sandbox-url"] !== undefined) {
     const session = await openSession("validate", values, io, state);
     try {
       io.stdout.write(`\n${describeMatches(await entryMatches(state, session.readers))}`);

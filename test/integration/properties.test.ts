@@ -97,20 +97,21 @@ repositories:
     const result = await runInProcess(["validate", "-c", config, "--matches", ...at()]);
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
+    const matches = [
+      "Repository entries select, on the service now:",
+      `  acme/* where tier=critical (${config}:3): acme/api`,
+      `  acme/web (${config}:6): acme/web`,
+      `  octo-admin/* where team=web (${config}:8): could not be read: octo-admin has no custom properties: it is not an organization (or the token cannot see it)`,
+      "",
+    ].join("\n");
     expect(result.stdout).toBe(
-      [
-        `valid: ${config} (3 repository entries, 0 projects, 0 groups, 0 audits)`,
-        "",
-        "Repository entries select, on the service now:",
-        `  acme/* where tier=critical (${config}:3): acme/api`,
-        `  acme/web (${config}:6): acme/web`,
-        `  octo-admin/* where team=web (${config}:8): could not be read: octo-admin has no custom properties: it is not an organization (or the token cannot see it)`,
-        "",
-      ].join("\n"),
+      `valid: ${config} (3 repository entries, 0 projects, 0 groups, 0 audits)\n\n${matches}`,
     );
-    const offline = await runInProcess(["validate", "-c", config, ...at()]);
-    expect(offline.stderr).toBe(
-      "forgeplan: validate: --sandbox and --sandbox-url are for --matches\n",
+    // --print with a sandbox to read shows them after the merged state.
+    const printed = await runInProcess(["validate", "-c", config, "--print", ...at()]);
+    expect(printed.stdout.endsWith(`\n\n${matches}`)).toBe(true);
+    expect(printed.stdout).toContain(
+      "github/acme/*/branch_protection/main (glob where tier=critical)",
     );
   });
 
