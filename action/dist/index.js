@@ -49,17 +49,6 @@ var __toESM = (mod, isNodeMode, target2) => (target2 = mod != null ? __create(__
   mod
 ));
 
-// src/cli/io.ts
-var CliError;
-var init_io = __esm({
-  "src/cli/io.ts"() {
-    "use strict";
-    CliError = class extends Error {
-      name = "CliError";
-    };
-  }
-});
-
 // src/config/errors.ts
 function formatPath(path) {
   let text = "";
@@ -107,942 +96,53 @@ var init_errors = __esm({
   }
 });
 
-// src/config/merge.ts
-function isMapping(value) {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
-function setKey(target2, key, value) {
-  if (key === "__proto__") {
-    Object.defineProperty(target2, key, {
-      value,
-      enumerable: true,
-      writable: true,
-      configurable: true
-    });
-  } else target2[key] = value;
-}
-function deepMerge(base, over) {
-  if (!isMapping(base) || !isMapping(over)) return copy(over);
-  const result = {};
-  for (const [key, value] of Object.entries(base)) {
-    if (!Object.hasOwn(over, key)) setKey(result, key, copy(value));
+// src/config/glob.ts
+function globToRegExp(glob) {
+  const known = cache.get(glob);
+  if (known !== void 0) return known;
+  let source = "";
+  for (let index = 0; index < glob.length; index++) {
+    const char = glob[index];
+    if (char === "*") source += ".*";
+    else if (char === "?") source += ".";
+    else if (char === "[") {
+      const end = glob.indexOf("]", index + 2);
+      if (end < 0) {
+        source += "\\[";
+        continue;
+      }
+      let body = glob.slice(index + 1, end);
+      const negated = body.startsWith("!");
+      if (negated) body = body.slice(1);
+      source += `[${negated ? "^" : ""}${body.replace(/[\\\]^]/g, "\\$&")}]`;
+      index = end;
+    } else source += char.replace(/[.+^${}()|\\/-]/g, "\\$&");
   }
-  for (const [key, value] of Object.entries(over)) {
-    setKey(result, key, Object.hasOwn(base, key) ? deepMerge(base[key], value) : copy(value));
-  }
-  return result;
+  const pattern = new RegExp(`^${source}$`, "i");
+  cache.set(glob, pattern);
+  return pattern;
 }
-function mergeLayers(layers) {
-  return layers.reduce((merged, layer2) => deepMerge(merged, layer2.value), {});
+function matchesGlob(glob, text) {
+  return globToRegExp(glob).test(text);
 }
-function copy(value) {
-  if (Array.isArray(value)) return value.map(copy);
-  if (isMapping(value)) {
-    const result = {};
-    for (const [key, child] of Object.entries(value)) setKey(result, key, copy(child));
-    return result;
-  }
-  return value;
+function selectsRepository(selector2, fullName) {
+  const slash = fullName.indexOf("/");
+  const owner = fullName.slice(0, slash);
+  const repo = fullName.slice(slash + 1);
+  if (slash < 0 || owner.toLowerCase() !== selector2.owner.toLowerCase()) return false;
+  if (selector2.kind === "name") return repo.toLowerCase() === selector2.repo.toLowerCase();
+  return matchesGlob(selector2.pattern, repo) && !selector2.exclude.some((glob) => matchesGlob(glob, repo));
 }
-function hasPath(value, path) {
-  let node2 = value;
-  for (const segment of path) {
-    if (node2 === null || typeof node2 !== "object" || !Object.hasOwn(node2, segment)) return false;
-    node2 = node2[segment];
-  }
-  return true;
+function describeSelector(selector2) {
+  if (selector2.kind === "name") return `${selector2.owner}/${selector2.repo}`;
+  const where2 = Object.entries(selector2.properties ?? {}).map(([name2, values]) => `${name2}=${values.join("|")}`).join(", ");
+  return `${selector2.owner}/${selector2.pattern}${where2 === "" ? "" : ` where ${where2}`}`;
 }
-function layerOf(layers, path) {
-  for (let index = layers.length - 1; index >= 0; index--) {
-    if (hasPath(layers[index].value, path)) return layers[index];
-  }
-  return void 0;
-}
-function leafPaths(value, prefix = []) {
-  if (!isMapping(value)) return [prefix];
-  const entries = Object.entries(value);
-  if (entries.length === 0) return prefix.length === 0 ? [] : [prefix];
-  return entries.flatMap(([key, child]) => leafPaths(child, [...prefix, key]));
-}
-var init_merge = __esm({
-  "src/config/merge.ts"() {
+var cache;
+var init_glob = __esm({
+  "src/config/glob.ts"() {
     "use strict";
-  }
-});
-
-// src/config/interpolate.ts
-function interpolate(value, env) {
-  const problems = [];
-  const walk = (node2, path) => {
-    if (typeof node2 === "string") {
-      const key = path[path.length - 1];
-      if (typeof key === "string" && SECRET_KEYS.has(key)) {
-        const name2 = ENV_REFERENCE.exec(node2)?.[1];
-        if (name2 !== void 0 && env[name2] === void 0) {
-          problems.push({ path, message: `environment variable ${name2} is not set` });
-        }
-        return node2;
-      }
-      return expand(node2, env, (message) => problems.push({ path, message }));
-    }
-    if (Array.isArray(node2)) return node2.map((item, index) => walk(item, [...path, index]));
-    if (node2 !== null && typeof node2 === "object") {
-      const result = {};
-      for (const [key, child] of Object.entries(node2))
-        setKey(result, key, walk(child, [...path, key]));
-      return result;
-    }
-    return node2;
-  };
-  return { value: walk(value, []), problems };
-}
-function expand(text, env, problem) {
-  if (!text.includes("${")) return text;
-  return text.replace(REFERENCE, (match, name2, closed2) => {
-    if (match === "$${") return "${";
-    if (closed2 === "" || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name2 ?? "")) {
-      problem(
-        `malformed reference ${JSON.stringify(match)}: write \${NAME} with letters, digits and _ (or $\${ for a literal \${)`
-      );
-      return match;
-    }
-    const found = env[name2];
-    if (found === void 0) {
-      problem(`environment variable ${name2} is not set`);
-      return match;
-    }
-    return found;
-  });
-}
-var SECRET_KEYS, ENV_REFERENCE, REFERENCE;
-var init_interpolate = __esm({
-  "src/config/interpolate.ts"() {
-    "use strict";
-    init_merge();
-    SECRET_KEYS = /* @__PURE__ */ new Set(["secret", "authorization_header"]);
-    ENV_REFERENCE = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
-    REFERENCE = /\$\$\{|\$\{([^}]*)(\}?)/g;
-  }
-});
-
-// src/config/issues.ts
-function issuesToErrors(issues, source) {
-  const errors = [];
-  const add = (path, message, at = "value") => errors.push(errorAt(source.locate(path, at), path, message));
-  const visit2 = (issue2, prefix) => {
-    const path = [...prefix, ...issue2.path];
-    const found = valueAt(source.value, path);
-    const mismatch = (expected) => add(
-      path,
-      found === void 0 ? `required key is missing (expected ${expected})` : `expected ${expected}, found ${describeFound(found, path)}`
-    );
-    switch (issue2.code) {
-      case "unrecognized_keys": {
-        const lines = issue2.message.split("\n");
-        issue2.keys.forEach(
-          (key, index) => add([...path, key], lines[index] ?? issue2.message, "key")
-        );
-        return;
-      }
-      case "invalid_key":
-        add(path, issue2.issues[0]?.message ?? "invalid key", "key");
-        return;
-      case "invalid_union": {
-        const alternatives = issue2.errors.map((branch3) => rootMismatch(branch3));
-        if (alternatives.every((expected) => expected !== void 0)) {
-          mismatch(alternatives.join(" or "));
-          return;
-        }
-        const index = alternatives.findIndex((expected) => expected === void 0);
-        for (const inner of issue2.errors[index] ?? []) visit2(inner, path);
-        return;
-      }
-      case "invalid_type":
-        if (issue2.expected === "never") add(path, issue2.message);
-        else mismatch(expectedType(issue2.expected));
-        return;
-      case "invalid_value":
-        mismatch(listValues(issue2.values));
-        return;
-      case "invalid_format":
-        add(
-          path,
-          isSensitive(path) ? issue2.message : `${issue2.message}, found ${describeFound(found, path)}`
-        );
-        return;
-      case "too_big": {
-        const limit = issue2.inclusive === false ? "less than" : "at most";
-        add(
-          path,
-          `expected ${limit} ${bound(issue2.maximum, issue2.origin)}, found ${describeSize(found, path)}`
-        );
-        return;
-      }
-      case "too_small": {
-        const limit = issue2.inclusive === false ? "more than" : "at least";
-        add(
-          path,
-          `expected ${limit} ${bound(issue2.minimum, issue2.origin)}, found ${describeSize(found, path)}`
-        );
-        return;
-      }
-      default:
-        add(path, issue2.message);
-    }
-  };
-  for (const issue2 of issues) visit2(issue2, []);
-  return errors;
-}
-function rootMismatch(branch3) {
-  const [only] = branch3;
-  if (branch3.length !== 1 || only === void 0 || only.path.length > 0) return void 0;
-  if (only.code === "invalid_type") return expectedType(only.expected);
-  if (only.code === "invalid_value") return listValues(only.values);
-  return void 0;
-}
-function expectedType(expected) {
-  switch (expected) {
-    case "object":
-    case "record":
-      return "a mapping";
-    case "array":
-      return "a list";
-    case "boolean":
-      return "true or false";
-    case "int":
-      return "a whole number";
-    case "null":
-      return "null";
-    default:
-      return `a ${expected}`;
-  }
-}
-function listValues(values) {
-  const shown2 = values.map((value) => JSON.stringify(value));
-  return shown2.length === 1 ? shown2[0] : `one of ${shown2.join(", ")}`;
-}
-function bound(limit, origin) {
-  if (origin === "array") return `${limit} ${limit === 1 ? "item" : "items"}`;
-  if (origin === "string") return `${limit} ${limit === 1 ? "character" : "characters"}`;
-  return String(limit);
-}
-function isSensitive(path) {
-  const key = path[path.length - 1];
-  return typeof key === "string" && (SECRET_KEYS.has(key) || key === "token");
-}
-function describeFound(value, path) {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "a list";
-  switch (typeof value) {
-    case "undefined":
-      return "nothing";
-    case "string":
-      return isSensitive(path) ? "a string" : `the string ${quote(value)}`;
-    case "number":
-      return isSensitive(path) ? "a number" : `the number ${value}`;
-    case "boolean":
-      return String(value);
-    case "object":
-      return "a mapping";
-    default:
-      return typeof value;
-  }
-}
-function describeSize(value, path) {
-  if (Array.isArray(value)) return value.length === 0 ? "none" : `${value.length}`;
-  if (typeof value === "string" && value.length === 0) return "an empty string";
-  return describeFound(value, path);
-}
-function quote(text) {
-  return JSON.stringify(text.length > 60 ? `${text.slice(0, 57)}...` : text);
-}
-function valueAt(root, path) {
-  let node2 = root;
-  for (const segment of path) {
-    if (node2 === null || typeof node2 !== "object") return void 0;
-    node2 = Object.hasOwn(node2, segment) ? node2[segment] : void 0;
-  }
-  return node2;
-}
-var init_issues = __esm({
-  "src/config/issues.ts"() {
-    "use strict";
-    init_errors();
-    init_interpolate();
-  }
-});
-
-// src/core/secret.ts
-import { inspect } from "node:util";
-function isSecret(value) {
-  return value instanceof Secret;
-}
-var REDACTED, Secret, SENSITIVE;
-var init_secret = __esm({
-  "src/core/secret.ts"() {
-    "use strict";
-    REDACTED = "(sensitive)";
-    Secret = class {
-      #value;
-      /** Where the value came from (an environment variable name), safe to print. */
-      source;
-      constructor(value, source) {
-        this.#value = value;
-        this.source = source;
-      }
-      reveal() {
-        return this.#value;
-      }
-      toString() {
-        return REDACTED;
-      }
-      toJSON() {
-        return REDACTED;
-      }
-      [inspect.custom]() {
-        return REDACTED;
-      }
-    };
-    SENSITIVE = REDACTED;
-  }
-});
-
-// src/config/conflicts.ts
-var describePlace, RepositoryConflicts, DefinedOnce;
-var init_conflicts = __esm({
-  "src/config/conflicts.ts"() {
-    "use strict";
-    init_errors();
-    init_merge();
-    describePlace = (place) => `${formatOrigin(place.origin)} (${formatPath(place.path)})`;
-    RepositoryConflicts = class {
-      constructor(resolver) {
-        this.resolver = resolver;
-      }
-      resolver;
-      #resolved = [];
-      add(resolved) {
-        this.#resolved.push(resolved);
-      }
-      finish() {
-        const groups = /* @__PURE__ */ new Map();
-        for (const resolved of this.#resolved) {
-          const group3 = groups.get(resolved.key);
-          if (group3 === void 0) groups.set(resolved.key, [resolved]);
-          else group3.push(resolved);
-        }
-        for (const group3 of groups.values()) if (group3.length > 1) this.#settle(group3);
-        return this.#resolved.map((resolved) => resolved.entry);
-      }
-      #place(resolved, path) {
-        const layer2 = layerOf(resolved.layers, path) ?? resolved.layers[resolved.layers.length - 1];
-        return this.resolver.place(layer2.source, [...layer2.path, ...path]);
-      }
-      #settle(group3) {
-        const name2 = group3[0].name;
-        const branches = new Set(
-          group3.flatMap((resolved) => Object.keys(resolved.entry.branchProtection))
-        );
-        for (const branch3 of branches) {
-          this.#single(
-            group3.filter((resolved) => Object.hasOwn(resolved.entry.branchProtection, branch3)),
-            ["branch_protection", branch3],
-            `the protection of branch ${branch3} of ${name2}`,
-            (resolved) => delete resolved.entry.branchProtection[branch3]
-          );
-        }
-        this.#single(
-          group3.filter((resolved) => resolved.entry.invitations !== void 0),
-          ["invitations"],
-          `the invitation audit of ${name2}`,
-          (resolved) => delete resolved.entry.invitations
-        );
-        this.#webhooks(group3, name2);
-      }
-      /** Keeps one definition of a resource among entries that have it; two that define it are an error. */
-      #single(having, path, what, drop) {
-        const owners = having.filter((resolved) => resolved.owns(path));
-        const [first, ...others] = owners;
-        for (const other of others) {
-          this.resolver.error(
-            this.#place(other, path),
-            `${what} is also defined at ${describePlace(this.#place(first, path))}; define it in one place`
-          );
-        }
-        const keeper = first ?? having[0];
-        for (const resolved of having) if (resolved !== keeper && !resolved.owns(path)) drop(resolved);
-      }
-      #webhooks(group3, name2) {
-        const having = group3.filter((resolved) => resolved.entry.webhooks !== void 0);
-        const owners = having.filter((resolved) => resolved.owns(["webhooks"]));
-        const keepers = owners.length > 0 ? owners : having.slice(0, 1);
-        for (const resolved of having) if (!keepers.includes(resolved)) delete resolved.entry.webhooks;
-        const authoritative = keepers.find(
-          (resolved) => resolved.entry.webhooks?.mode === "authoritative"
-        );
-        if (authoritative !== void 0 && keepers.length > 1) {
-          const other = keepers.find((resolved) => resolved !== authoritative);
-          const [later, earlier] = keepers.indexOf(other) > keepers.indexOf(authoritative) ? [other, authoritative] : [authoritative, other];
-          this.resolver.error(
-            this.#place(later, ["webhooks"]),
-            `the webhooks of ${name2} are also listed at ${describePlace(this.#place(earlier, ["webhooks"]))}; authoritative webhooks must be listed in one place`
-          );
-          return;
-        }
-        const defined = /* @__PURE__ */ new Map();
-        for (const resolved of keepers) {
-          resolved.entry.webhooks.hooks.forEach((hook3, index) => {
-            const place = this.#place(resolved, ["webhooks", "hooks", index]);
-            const keys = [`url ${hook3.url}`, ...hook3.id === void 0 ? [] : [`id ${hook3.id}`]];
-            const clash = keys.map((key) => defined.get(key)).find((first) => first !== void 0);
-            if (clash !== void 0 && clash.by !== resolved) {
-              this.resolver.error(
-                place,
-                `the hook ${hook3.url} of ${name2} is also defined at ${describePlace(clash.place)}; define it in one place`
-              );
-            }
-            for (const key of keys) if (!defined.has(key)) defined.set(key, { place, by: resolved });
-          });
-        }
-      }
-    };
-    DefinedOnce = class {
-      constructor(resolver) {
-        this.resolver = resolver;
-      }
-      resolver;
-      #places = /* @__PURE__ */ new Map();
-      once(key, place, what) {
-        const first = this.#places.get(key);
-        if (first === void 0) this.#places.set(key, place);
-        else
-          this.resolver.error(place, `${what} is also listed at ${describePlace(first)}; list it once`);
-      }
-    };
-  }
-});
-
-// src/config/rules.ts
-function actors(lists) {
-  if (lists === null || lists === void 0) return 0;
-  return (lists.users?.length ?? 0) + (lists.teams?.length ?? 0) + (lists.apps?.length ?? 0);
-}
-function branchProtectionProblems(settings) {
-  const problems = [];
-  const checks = settings.required_status_checks;
-  if (checks?.contexts !== void 0 && checks.checks !== void 0) {
-    problems.push({
-      path: ["required_status_checks", "contexts"],
-      message: "contexts and checks are both set; contexts is closing down, so list every check under checks"
-    });
-  }
-  const seen = /* @__PURE__ */ new Set();
-  (checks?.checks ?? []).forEach((check3, index) => {
-    if (seen.has(check3.context)) {
-      problems.push({
-        path: ["required_status_checks", "checks", index, "context"],
-        message: `context "${check3.context}" is listed twice; the service keeps one check per context`
-      });
-    }
-    seen.add(check3.context);
-  });
-  const reviews = settings.required_pull_request_reviews;
-  const counts = {
-    restrictions: actors(settings.restrictions),
-    dismissal_restrictions: actors(reviews?.dismissal_restrictions),
-    bypass_pull_request_allowances: actors(reviews?.bypass_pull_request_allowances)
-  };
-  const total = counts.restrictions + counts.dismissal_restrictions + counts.bypass_pull_request_allowances;
-  if (total > MAX_PROTECTION_ACTORS) {
-    const parts = Object.entries(counts).map(([name2, count]) => `${name2} ${count}`).join(", ");
-    problems.push({
-      path: [],
-      message: `${total} users, teams and apps in total (${parts}); the service allows at most ${MAX_PROTECTION_ACTORS} across these lists`
-    });
-  }
-  return problems;
-}
-function personalRepositoryProblems(settings) {
-  const problems = [];
-  if (settings.restrictions !== void 0 && settings.restrictions !== null) {
-    problems.push({
-      path: ["restrictions"],
-      message: "push restrictions are only for organization-owned repositories and owner_type is user; use null"
-    });
-  }
-  const dismissal = settings.required_pull_request_reviews?.dismissal_restrictions;
-  for (const list3 of ["users", "teams"]) {
-    if (dismissal?.[list3] !== void 0) {
-      problems.push({
-        path: ["required_pull_request_reviews", "dismissal_restrictions", list3],
-        message: `dismissal restrictions by ${list3} are only for organization-owned repositories and owner_type is user`
-      });
-    }
-  }
-  return problems;
-}
-var MAX_PROTECTION_ACTORS, WILDCARD_FREE_BRANCH, WILDCARD_BRANCH_MESSAGE;
-var init_rules = __esm({
-  "src/config/rules.ts"() {
-    "use strict";
-    MAX_PROTECTION_ACTORS = 100;
-    WILDCARD_FREE_BRANCH = /^[^*?[]+$/;
-    WILDCARD_BRANCH_MESSAGE = "branch names cannot hold wildcards (*, ? or [): the service refuses them here; wildcard patterns need the GraphQL API";
-  }
-});
-
-// src/config/suggest.ts
-function closest(word, candidates) {
-  const lower = word.toLowerCase();
-  let best;
-  let bestDistance = Number.POSITIVE_INFINITY;
-  for (const candidate of candidates) {
-    const distance = editDistance(lower, candidate.toLowerCase());
-    if (distance < bestDistance) {
-      best = candidate;
-      bestDistance = distance;
-    }
-  }
-  const allowed = Math.max(1, Math.floor(word.length / 3));
-  return bestDistance <= allowed ? best : void 0;
-}
-function unknownNameHint(word, candidates) {
-  const suggestion = closest(word, candidates);
-  if (suggestion !== void 0) return `did you mean "${suggestion}"?`;
-  return candidates.length === 0 ? "none are defined" : `expected one of: ${candidates.join(", ")}`;
-}
-function editDistance(a, b) {
-  const rows = a.length + 1;
-  const cols = b.length + 1;
-  const d = Array.from(
-    { length: rows },
-    (_, i) => Array.from({ length: cols }, (_2, j) => i === 0 ? j : j === 0 ? i : 0)
-  );
-  for (let i = 1; i < rows; i++) {
-    for (let j = 1; j < cols; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let value = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        value = Math.min(value, d[i - 2][j - 2] + 1);
-      }
-      d[i][j] = value;
-    }
-  }
-  return d[a.length][b.length];
-}
-var init_suggest = __esm({
-  "src/config/suggest.ts"() {
-    "use strict";
-  }
-});
-
-// src/config/resolve.ts
-function resolve(files, env) {
-  return new Resolver(files, env).run();
-}
-function selector(name2, exclude) {
-  const [owner, pattern] = name2.split("/");
-  if (!/[*?[]/.test(pattern)) return { kind: "name", owner, repo: pattern };
-  return { kind: "glob", owner, pattern, exclude: exclude.map((item) => item.split("/")[1]) };
-}
-function epicLink(link) {
-  if (link.link_id !== void 0) {
-    return { linkId: link.link_id, ...link.epic !== void 0 && { epic: link.epic } };
-  }
-  return {
-    epic: link.epic,
-    related: link.related,
-    ...link.related_group !== void 0 && { relatedGroup: link.related_group }
-  };
-}
-function identity(value) {
-  return typeof value === "number" ? `#${value}` : value.toLowerCase();
-}
-function isPrefix(prefix, path) {
-  return path.startsWith(`${prefix}.`) || path.startsWith(`${prefix}[`);
-}
-var DEFAULT_BASE_URL, DEFAULT_TOKEN_ENV, DEFAULT_TARGETS, SETTINGS_KEYS, Resolver;
-var init_resolve = __esm({
-  "src/config/resolve.ts"() {
-    "use strict";
-    init_secret();
-    init_errors();
-    init_interpolate();
-    init_merge();
-    init_conflicts();
-    init_rules();
-    init_suggest();
-    DEFAULT_BASE_URL = { repository: "https://api.github.com", planning: "https://gitlab.com" };
-    DEFAULT_TOKEN_ENV = { repository: "GITHUB_TOKEN", planning: "GITLAB_TOKEN" };
-    DEFAULT_TARGETS = { github: "repository", gitlab: "planning" };
-    SETTINGS_KEYS = ["branch_protection", "webhooks", "invitations"];
-    Resolver = class {
-      constructor(files, env) {
-        this.files = files;
-        this.env = env;
-      }
-      files;
-      env;
-      errors = [];
-      layers = /* @__PURE__ */ new WeakMap();
-      targets = /* @__PURE__ */ new Map();
-      profiles = /* @__PURE__ */ new Map();
-      defaults = [];
-      run() {
-        this.#collectTargets();
-        this.#collectProfiles();
-        this.#collectDefaults();
-        const repositories = new RepositoryConflicts(this);
-        const seen = new DefinedOnce(this);
-        const projects = [];
-        const groups = [];
-        const gists = [];
-        const migrations = [];
-        for (const { source, data } of this.files) {
-          data.repositories?.forEach(
-            (entry, index) => repositories.add(this.#repository(source, entry, ["repositories", index]))
-          );
-          data.projects?.forEach(
-            (entry, index) => projects.push(this.#project(source, entry, index, seen))
-          );
-          data.groups?.forEach((entry, index) => groups.push(this.#group(source, entry, index, seen)));
-          const gist3 = data.audits?.gists;
-          if (gist3 !== void 0) gists.push(this.#gists(source, gist3, seen));
-          data.audits?.migrations?.forEach(
-            (audit, index) => migrations.push(this.#migration(source, audit, index, seen))
-          );
-        }
-        const state = {
-          targets: [...this.targets.values()],
-          repositories: repositories.finish(),
-          projects,
-          groups,
-          gists,
-          migrations,
-          files: this.files.map((file2) => file2.source.file)
-        };
-        return { state, errors: this.errors, layers: this.layers };
-      }
-      place(source, path) {
-        return { origin: source.locate(path), path };
-      }
-      error(place, message) {
-        this.errors.push(errorAt(place.origin, place.path, message));
-      }
-      #project(source, entry, index, seen) {
-        const path = ["projects", index];
-        const target2 = this.target("planning", entry.target, source, path);
-        entry.boards_absent.forEach((board4, boardIndex) => {
-          const key = board4.id !== void 0 ? `id ${board4.id}` : `"${board4.name}"`;
-          seen.once(
-            `board|${target2}|${identity(entry.project)}|${key}`,
-            this.place(source, [...path, "boards_absent", boardIndex]),
-            `board ${key} of project ${entry.project}`
-          );
-        });
-        const resolved = {
-          target: target2 ?? "",
-          project: entry.project,
-          boardsAbsent: entry.boards_absent.map(
-            (board4) => board4.id !== void 0 ? { id: board4.id } : { name: board4.name }
-          ),
-          origin: source.locate(path)
-        };
-        this.#remember(resolved, source, path, entry);
-        return resolved;
-      }
-      #group(source, entry, index, seen) {
-        const path = ["groups", index];
-        const target2 = this.target("planning", entry.target, source, path);
-        const links = entry.epic_links_absent.map(epicLink);
-        links.forEach((link, linkIndex) => {
-          const key = "linkId" in link ? `link id ${link.linkId}` : link.relatedGroup !== void 0 ? `link from epic ${link.epic} to epic ${link.related} of group ${link.relatedGroup}` : `link between epics ${Math.min(link.epic, link.related)} and ${Math.max(link.epic, link.related)}`;
-          seen.once(
-            `epic-link|${target2}|${identity(entry.group)}|${key}`,
-            this.place(source, [...path, "epic_links_absent", linkIndex]),
-            `related-epic ${key} in group ${entry.group}`
-          );
-        });
-        const resolved = {
-          target: target2 ?? "",
-          group: entry.group,
-          epicLinksAbsent: links,
-          origin: source.locate(path)
-        };
-        this.#remember(resolved, source, path, entry);
-        return resolved;
-      }
-      #gists(source, gist3, seen) {
-        const path = ["audits", "gists"];
-        const target2 = this.target("repository", gist3.target, source, path);
-        seen.once(`gists|${target2}`, this.place(source, path), `the gist audit of target ${target2}`);
-        const resolved = {
-          target: target2 ?? "",
-          allowPublic: gist3.allow_public ?? false,
-          ...gist3.since !== void 0 && { since: gist3.since },
-          origin: source.locate(path)
-        };
-        this.#remember(resolved, source, path, gist3);
-        return resolved;
-      }
-      #migration(source, audit, index, seen) {
-        const path = ["audits", "migrations", index];
-        const target2 = this.target("repository", audit.target, source, path);
-        const owner = audit.org !== void 0 ? `organization ${audit.org.toLowerCase()}` : "your user";
-        seen.once(
-          `migration|${target2}|${owner}|${audit.id}`,
-          this.place(source, path),
-          `the audit of migration ${audit.id} of ${owner}`
-        );
-        const states = audit.state === void 0 ? void 0 : [audit.state].flat();
-        const resolved = {
-          target: target2 ?? "",
-          owner: audit.org !== void 0 ? { org: audit.org } : { user: true },
-          id: audit.id,
-          ...states !== void 0 && { states },
-          ...audit.repositories !== void 0 && { repositories: audit.repositories },
-          origin: source.locate(path)
-        };
-        this.#remember(resolved, source, path, audit);
-        return resolved;
-      }
-      #remember(resolved, source, path, value) {
-        this.layers.set(resolved, [{ label: "entry", source, path, value }]);
-      }
-      #collectTargets() {
-        const defined = /* @__PURE__ */ new Map();
-        for (const { source, data } of this.files) {
-          for (const [name2, target2] of Object.entries(data.targets ?? {})) {
-            const place = this.place(source, ["targets", name2]);
-            const first = defined.get(name2);
-            if (first !== void 0) {
-              this.error(
-                place,
-                `target "${name2}" is also defined at ${describePlace(first)}; define each target once`
-              );
-              continue;
-            }
-            defined.set(name2, place);
-            this.#addTarget({
-              name: name2,
-              type: target2.type,
-              baseUrl: target2.base_url ?? DEFAULT_BASE_URL[target2.type],
-              tokenEnv: target2.token_env ?? DEFAULT_TOKEN_ENV[target2.type]
-            });
-          }
-        }
-        if (defined.size > 0) return;
-        for (const [name2, type] of Object.entries(DEFAULT_TARGETS)) {
-          this.#addTarget({
-            name: name2,
-            type,
-            baseUrl: DEFAULT_BASE_URL[type],
-            tokenEnv: DEFAULT_TOKEN_ENV[type]
-          });
-        }
-      }
-      #addTarget(target2) {
-        const token = this.env[target2.tokenEnv];
-        this.targets.set(target2.name, {
-          ...target2,
-          baseUrl: target2.baseUrl.replace(/\/+$/, ""),
-          ...token !== void 0 && token !== "" && { token: new Secret(token, target2.tokenEnv) }
-        });
-      }
-      /** Resolves an entry's target: the one named, or the only one of the kind; undefined after an error. */
-      target(kind, name2, source, path) {
-        const ofKind = [...this.targets.values()].filter((target2) => target2.type === kind);
-        if (name2 === void 0) {
-          if (ofKind.length === 1) return ofKind[0].name;
-          this.error(
-            this.place(source, path),
-            ofKind.length === 0 ? `no ${kind} target is defined; add one under targets` : `several ${kind} targets are defined (${ofKind.map((target2) => target2.name).join(", ")}); choose one with target:`
-          );
-          return void 0;
-        }
-        const found = this.targets.get(name2);
-        const place = this.place(source, [...path, "target"]);
-        if (found === void 0) {
-          this.error(
-            place,
-            `unknown target "${name2}"; ${unknownNameHint(name2, [...this.targets.keys()])}`
-          );
-          return void 0;
-        }
-        if (found.type !== kind) {
-          this.error(place, `target "${name2}" is a ${found.type} target; this needs a ${kind} target`);
-          return void 0;
-        }
-        return name2;
-      }
-      #collectProfiles() {
-        for (const { source, data } of this.files) {
-          for (const [name2, settings] of Object.entries(data.profiles ?? {})) {
-            const path = ["profiles", name2];
-            const first = this.profiles.get(name2);
-            if (first !== void 0) {
-              this.error(
-                this.place(source, path),
-                `profile "${name2}" is also defined at ${describePlace(this.place(first.source, first.path))}; define each profile once`
-              );
-              continue;
-            }
-            this.profiles.set(name2, { label: `profile ${name2}`, source, path, value: settings });
-          }
-        }
-      }
-      /** Defaults may be spread over files, but each setting is written in one of them only. */
-      #collectDefaults() {
-        const written = /* @__PURE__ */ new Map();
-        for (const { source, data } of this.files) {
-          if (data.defaults === void 0) continue;
-          const leaves2 = leafPaths(data.defaults);
-          for (const leaf of leaves2) {
-            const clash = [...written.entries()].find(
-              ([key]) => key === formatPath(leaf) || isPrefix(key, formatPath(leaf)) || isPrefix(formatPath(leaf), key)
-            );
-            const place = this.place(source, ["defaults", ...leaf]);
-            if (clash !== void 0) {
-              this.error(
-                place,
-                `also set in the defaults at ${describePlace(clash[1])}; write each default in one file`
-              );
-            }
-          }
-          for (const leaf of leaves2)
-            written.set(formatPath(leaf), this.place(source, ["defaults", ...leaf]));
-          this.defaults.push({ label: "defaults", source, path: ["defaults"], value: data.defaults });
-        }
-      }
-      #repository(source, entry, path) {
-        const target2 = this.target("repository", entry.target, source, path);
-        const own2 = {};
-        for (const key of SETTINGS_KEYS) if (entry[key] !== void 0) own2[key] = entry[key];
-        const profileLayers = [];
-        const listed = /* @__PURE__ */ new Set();
-        for (const [index, name2] of (entry.profiles ?? []).entries()) {
-          const place = this.place(source, [...path, "profiles", index]);
-          const profile = this.profiles.get(name2);
-          if (listed.has(name2)) this.error(place, `profile "${name2}" is listed twice`);
-          else if (profile === void 0) {
-            this.error(
-              place,
-              `unknown profile "${name2}"; ${unknownNameHint(name2, [...this.profiles.keys()])}`
-            );
-          } else profileLayers.push(profile);
-          listed.add(name2);
-        }
-        const layers = [
-          ...this.defaults,
-          ...profileLayers,
-          { label: "entry", source, path, value: own2 }
-        ];
-        const merged = mergeLayers(layers);
-        const origin = source.locate(path);
-        const resolved = {
-          target: target2 ?? "",
-          origin,
-          selector: selector(entry.name, entry.exclude ?? []),
-          ...entry.owner_type !== void 0 && { ownerType: entry.owner_type },
-          branchProtection: merged.branch_protection ?? {}
-        };
-        this.#checkMergedProtection(resolved, layers, path);
-        if (merged.webhooks !== void 0) {
-          resolved.webhooks = {
-            mode: merged.webhooks.mode ?? "additive",
-            hooks: this.#hooks(merged.webhooks.hooks ?? [], layers)
-          };
-        }
-        if (merged.invitations !== void 0) {
-          const invitations2 = merged.invitations;
-          resolved.invitations = {
-            ...invitations2.allowed_invitees !== void 0 && {
-              allowedInvitees: invitations2.allowed_invitees
-            },
-            ...invitations2.max_age_days !== void 0 && { maxAgeDays: invitations2.max_age_days },
-            reportExpired: invitations2.report_expired ?? true
-          };
-        }
-        this.layers.set(resolved, layers);
-        const chosen = [...profileLayers, layers[layers.length - 1]];
-        const owns2 = (settingsPath) => chosen.some((layer2) => hasPath(layer2.value, settingsPath));
-        return {
-          entry: resolved,
-          layers,
-          owns: owns2,
-          key: `${target2}|${entry.name.toLowerCase()}`,
-          name: entry.name
-        };
-      }
-      /** The rules again on the merged settings, where defaults, profiles and the entry meet. */
-      #checkMergedProtection(entry, layers, entryPath) {
-        for (const [branch3, settings] of Object.entries(entry.branchProtection)) {
-          if (settings === null) continue;
-          const problems = [
-            ...branchProtectionProblems(settings),
-            ...entry.ownerType === "user" ? personalRepositoryProblems(settings) : []
-          ];
-          for (const problem of problems) {
-            const relative2 = ["branch_protection", branch3, ...problem.path];
-            const layer2 = layerOf(layers, relative2) ?? layers[layers.length - 1];
-            if (layer2.label === "entry") {
-              this.error(this.place(layer2.source, [...layer2.path, ...relative2]), problem.message);
-            } else {
-              const from = this.place(layer2.source, [...layer2.path, ...relative2]);
-              this.error(
-                this.place(layers[layers.length - 1].source, [...entryPath, ...relative2]),
-                `${problem.message} (merged from ${layer2.label} at ${formatOrigin(from.origin)})`
-              );
-            }
-          }
-        }
-      }
-      #hooks(hooks, layers) {
-        const layer2 = layerOf(layers, ["webhooks", "hooks"]) ?? layers[layers.length - 1];
-        const firstLines = /* @__PURE__ */ new Map();
-        return hooks.map((hook3, index) => {
-          const path = [...layer2.path, "webhooks", "hooks", index];
-          const origin = layer2.source.locate(path);
-          const keys = [[`url ${hook3.url}`, "url", "url"]];
-          if (hook3.id !== void 0) keys.push([`id ${hook3.id}`, "id", "id"]);
-          for (const [key, what, field] of keys) {
-            const first = firstLines.get(key);
-            if (first === void 0) firstLines.set(key, origin.line);
-            else {
-              this.error(
-                this.place(layer2.source, [...path, field]),
-                `another hook of this repository has the same ${what} (line ${first})`
-              );
-            }
-          }
-          if (hook3.secret_version !== void 0 && hook3.secret === void 0) {
-            this.error(
-              this.place(layer2.source, [...path, "secret_version"]),
-              "secret_version needs a secret to rotate"
-            );
-          }
-          return {
-            url: hook3.url,
-            ...hook3.id !== void 0 && { id: hook3.id },
-            ...hook3.events !== void 0 && { events: hook3.events },
-            ...hook3.active !== void 0 && { active: hook3.active },
-            ...hook3.content_type !== void 0 && { content_type: hook3.content_type },
-            ...hook3.branch_filter !== void 0 && { branch_filter: hook3.branch_filter },
-            ...hook3.config !== void 0 && { config: { ...hook3.config } },
-            ...hook3.secret !== void 0 && { secret: this.#secret(hook3.secret) },
-            ...hook3.secret_version !== void 0 && { secret_version: String(hook3.secret_version) },
-            ...hook3.authorization_header !== void 0 && {
-              authorization_header: this.#secret(hook3.authorization_header)
-            },
-            origin
-          };
-        });
-      }
-      #secret(reference) {
-        const name2 = ENV_REFERENCE.exec(reference)[1];
-        return new Secret(this.env[name2] ?? "", name2);
-      }
-    };
+    cache = /* @__PURE__ */ new Map();
   }
 });
 
@@ -1596,14 +696,14 @@ function codePointLength(str) {
   const units = str.length;
   if (!highSurrogate.test(str))
     return units;
-  let count = units;
+  let count2 = units;
   for (let i = 0; i < units - 1; i++) {
     if ((str.charCodeAt(i) & 64512) === 55296 && (str.charCodeAt(i + 1) & 64512) === 56320) {
-      count--;
+      count2--;
       i++;
     }
   }
-  return count;
+  return count2;
 }
 function getLengthableOrigin(input2) {
   if (Array.isArray(input2))
@@ -3455,8 +2555,8 @@ function handleExclusiveUnionResults(results, final, inst, ctx) {
   }
   return final;
 }
-function getDiscriminatedOption(union2, value) {
-  const internals = union2._zod;
+function getDiscriminatedOption(union3, value) {
+  const internals = union3._zod;
   let map2 = internals.bag.optionsMap;
   if (!map2) {
     map2 = discriminatorMap(internals.def);
@@ -4482,7 +3582,7 @@ var init_schemas = __esm({
         }
         return propValues;
       });
-      const isObject3 = isObject;
+      const isObject2 = isObject;
       const catchall = def.catchall;
       let value;
       const memo2 = globalConfig.memoizer;
@@ -4490,7 +3590,7 @@ var init_schemas = __esm({
       inst._zod.parse = (payload, ctx) => {
         value ?? (value = _normalized.value);
         const input2 = payload.value;
-        if (!isObject3(input2)) {
+        if (!isObject2(input2)) {
           payload.issues.push({
             expected: "object",
             code: "invalid_type",
@@ -4626,7 +3726,7 @@ var init_schemas = __esm({
         return doc.compile();
       };
       let fastpass;
-      const isObject3 = isObject;
+      const isObject2 = isObject;
       const jit = !globalConfig.jitless;
       const allowsEval2 = allowsEval;
       const fastEnabled = jit && allowsEval2.value;
@@ -4635,7 +3735,7 @@ var init_schemas = __esm({
       inst._zod.parse = (payload, ctx) => {
         value ?? (value = _normalized.value);
         const input2 = payload.value;
-        if (!isObject3(input2)) {
+        if (!isObject2(input2)) {
           payload.issues.push({
             expected: "object",
             code: "invalid_type",
@@ -5583,7 +4683,7 @@ function isRef(value) {
 function cloneIssues(issues) {
   return issues.map((iss) => iss.path ? { ...iss, path: iss.path.slice() } : { ...iss });
 }
-function isRecursive(inst, stack, resolve8) {
+function isRecursive(inst, stack, resolve9) {
   const cached2 = recursive.get(inst);
   if (cached2 !== void 0)
     return cached2 ? PROVEN : NONE;
@@ -5593,7 +4693,7 @@ function isRecursive(inst, stack, resolve8) {
   let result = NONE;
   const check3 = (child) => {
     if (result !== PROVEN && child?._zod) {
-      const answer = isRecursive(child, stack, resolve8);
+      const answer = isRecursive(child, stack, resolve9);
       if (answer > result)
         result = answer;
     }
@@ -5604,7 +4704,7 @@ function isRecursive(inst, stack, resolve8) {
       const desc = Object.getOwnPropertyDescriptor(sh, key);
       if (spread && !desc.enumerable)
         continue;
-      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve8) : NONE;
+      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve9) : NONE;
       if (child > answer)
         answer = child;
     }
@@ -5668,7 +4768,7 @@ function isRecursive(inst, stack, resolve8) {
       break;
     // `$ZodLazy` caches its inner on the def, so a resolved edge is followed exactly
     case "lazy": {
-      const inner = def._cachedInner ?? (resolve8 ? inst._zod.innerType : void 0);
+      const inner = def._cachedInner ?? (resolve9 ? inst._zod.innerType : void 0);
       merge3(inner ? isRecursive(inner, stack, false) : ASSUMED);
       break;
     }
@@ -6094,8 +5194,8 @@ var init_az = __esm({
 });
 
 // node_modules/zod/v4/locales/be.js
-function getBelarusianPlural(count, one, few, many) {
-  const absCount = Math.abs(count);
+function getBelarusianPlural(count2, one, few, many) {
+  const absCount = Math.abs(count2);
   const lastDigit = absCount % 10;
   const lastTwoDigits = absCount % 100;
   if (lastTwoDigits >= 11 && lastTwoDigits <= 19) {
@@ -8868,8 +7968,8 @@ var init_hu = __esm({
 });
 
 // node_modules/zod/v4/locales/hy.js
-function getArmenianPlural(count, one, many) {
-  return Math.abs(count) === 1 ? one : many;
+function getArmenianPlural(count2, one, many) {
+  return Math.abs(count2) === 1 ? one : many;
 }
 function withDefiniteArticle(word) {
   if (!word)
@@ -11744,8 +10844,8 @@ var init_ro = __esm({
 });
 
 // node_modules/zod/v4/locales/ru.js
-function getRussianPlural(count, one, few, many) {
-  const absCount = Math.abs(count);
+function getRussianPlural(count2, one, few, many) {
+  const absCount = Math.abs(count2);
   const lastDigit = absCount % 10;
   const lastTwoDigits = absCount % 100;
   if (lastTwoDigits >= 11 && lastTwoDigits <= 19) {
@@ -16899,12 +15999,12 @@ function foldIntersection(json2) {
   if (!unions.length) {
     folded = foldObjects(allOf);
   } else {
-    const union2 = unions[0];
-    const keyword = UNION_KEYS.find((k) => Array.isArray(union2[k]));
-    if (Object.keys(union2).length !== 1)
+    const union3 = unions[0];
+    const keyword = UNION_KEYS.find((k) => Array.isArray(union3[k]));
+    if (Object.keys(union3).length !== 1)
       return;
-    const rest = allOf.filter((m) => m !== union2);
-    const branches = union2[keyword].map((branch3) => foldObjects([...rest, branch3]));
+    const rest = allOf.filter((m) => m !== union3);
+    const branches = union3[keyword].map((branch3) => foldObjects([...rest, branch3]));
     if (branches.some((b) => !b))
       return;
     folded = { [keyword]: branches };
@@ -21454,7 +20554,180 @@ var init_zod = __esm({
   }
 });
 
-// src/config/schema.ts
+// src/core/plain.ts
+function isPlainObject2(value) {
+  if (typeof value !== "object" || value === null) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+var init_plain = __esm({
+  "src/core/plain.ts"() {
+    "use strict";
+  }
+});
+
+// src/config/merge.ts
+function setKey(target2, key, value) {
+  if (key === "__proto__") {
+    Object.defineProperty(target2, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true
+    });
+  } else target2[key] = value;
+}
+function deepMerge(base, over) {
+  if (!isPlainObject2(base) || !isPlainObject2(over)) return copy(over);
+  const result = {};
+  for (const [key, value] of Object.entries(base)) {
+    if (!Object.hasOwn(over, key)) setKey(result, key, copy(value));
+  }
+  for (const [key, value] of Object.entries(over)) {
+    setKey(result, key, Object.hasOwn(base, key) ? deepMerge(base[key], value) : copy(value));
+  }
+  return result;
+}
+function mergeLayers(layers) {
+  return layers.reduce((merged, layer) => deepMerge(merged, layer.value), {});
+}
+function copy(value) {
+  if (Array.isArray(value)) return value.map(copy);
+  if (isPlainObject2(value)) {
+    const result = {};
+    for (const [key, child] of Object.entries(value)) setKey(result, key, copy(child));
+    return result;
+  }
+  return value;
+}
+function hasPath(value, path) {
+  let node2 = value;
+  for (const segment of path) {
+    if (node2 === null || typeof node2 !== "object" || !Object.hasOwn(node2, segment)) return false;
+    node2 = node2[segment];
+  }
+  return true;
+}
+function layerOf(layers, path) {
+  for (let index = layers.length - 1; index >= 0; index--) {
+    if (hasPath(layers[index].value, path)) return layers[index];
+  }
+  return void 0;
+}
+function leafPaths(value, prefix = []) {
+  if (!isPlainObject2(value)) return [prefix];
+  const entries = Object.entries(value);
+  if (entries.length === 0) return prefix.length === 0 ? [] : [prefix];
+  return entries.flatMap(([key, child]) => leafPaths(child, [...prefix, key]));
+}
+var init_merge = __esm({
+  "src/config/merge.ts"() {
+    "use strict";
+    init_plain();
+  }
+});
+
+// src/config/interpolate.ts
+function interpolate(value, env) {
+  const problems = [];
+  const walk = (node2, path) => {
+    if (typeof node2 === "string") {
+      const key = path[path.length - 1];
+      if (typeof key === "string" && SECRET_KEYS.has(key)) {
+        const name2 = ENV_REFERENCE.exec(node2)?.[1];
+        if (name2 !== void 0 && env[name2] === void 0) {
+          problems.push({ path, message: `environment variable ${name2} is not set` });
+        }
+        return node2;
+      }
+      return expand(node2, env, (message) => problems.push({ path, message }));
+    }
+    if (Array.isArray(node2)) return node2.map((item, index) => walk(item, [...path, index]));
+    if (node2 !== null && typeof node2 === "object") {
+      const result = {};
+      for (const [key, child] of Object.entries(node2))
+        setKey(result, key, walk(child, [...path, key]));
+      return result;
+    }
+    return node2;
+  };
+  return { value: walk(value, []), problems };
+}
+function expand(text, env, problem) {
+  if (!text.includes("${")) return text;
+  return text.replace(REFERENCE, (match, name2, closed2) => {
+    if (match === "$${") return "${";
+    if (closed2 === "" || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name2 ?? "")) {
+      problem(
+        `malformed reference ${JSON.stringify(match)}: write \${NAME} with letters, digits and _ (or $\${ for a literal \${)`
+      );
+      return match;
+    }
+    const found = env[name2];
+    if (found === void 0) {
+      problem(`environment variable ${name2} is not set`);
+      return match;
+    }
+    return found;
+  });
+}
+var SECRET_KEYS, ENV_REFERENCE, REFERENCE;
+var init_interpolate = __esm({
+  "src/config/interpolate.ts"() {
+    "use strict";
+    init_merge();
+    SECRET_KEYS = /* @__PURE__ */ new Set(["secret", "authorization_header"]);
+    ENV_REFERENCE = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
+    REFERENCE = /\$\$\{|\$\{([^}]*)(\}?)/g;
+  }
+});
+
+// src/config/suggest.ts
+function closest(word, candidates) {
+  const lower = word.toLowerCase();
+  let best;
+  let bestDistance = Number.POSITIVE_INFINITY;
+  for (const candidate of candidates) {
+    const distance = editDistance(lower, candidate.toLowerCase());
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  const allowed = Math.max(1, Math.floor(word.length / 3));
+  return bestDistance <= allowed ? best : void 0;
+}
+function unknownNameHint(word, candidates) {
+  const suggestion = closest(word, candidates);
+  if (suggestion !== void 0) return `did you mean "${suggestion}"?`;
+  return candidates.length === 0 ? "none are defined" : `expected one of: ${candidates.join(", ")}`;
+}
+function editDistance(a, b) {
+  const rows = a.length + 1;
+  const cols = b.length + 1;
+  const d = Array.from(
+    { length: rows },
+    (_, i) => Array.from({ length: cols }, (_2, j) => i === 0 ? j : j === 0 ? i : 0)
+  );
+  for (let i = 1; i < rows; i++) {
+    for (let j = 1; j < cols; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let value = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        value = Math.min(value, d[i - 2][j - 2] + 1);
+      }
+      d[i][j] = value;
+    }
+  }
+  return d[a.length][b.length];
+}
+var init_suggest = __esm({
+  "src/config/suggest.ts"() {
+    "use strict";
+  }
+});
+
+// src/config/fields.ts
 function closed(shape) {
   const known = Object.keys(shape);
   return strictObject(shape, {
@@ -21464,25 +20737,23 @@ function closed(shape) {
 function orNull(schema2) {
   return union([schema2, _null3()]);
 }
-var OWNER, REPOSITORY, REPOSITORY_GLOB, PLANNING_PATH, REPOSITORY_NAME, REPOSITORY_SELECTOR, name, nameList, envVariable, secretReference, httpUrl2, positiveId, pathOrId, actorLists, statusCheck, requiredStatusChecks, requiredPullRequestReviews, pushRestrictions, branchProtectionSettings, branchName, branchProtections, RESERVED_HOOK_CONFIG, webhook, webhooks, invitations, settingsShape, repositorySettings, targetName, targetReference, repositoryEntry, board, projectEntry, epicLink2, groupEntry, UTC_TIME, gistAudit, migrationState, migrationAudit, target, configFile;
-var init_schema = __esm({
-  "src/config/schema.ts"() {
+var OWNER, REPOSITORY, REPOSITORY_GLOB, PLANNING_PATH, OWNER_NAME, REPOSITORY_NAME, REPOSITORY_SELECTOR, PROPERTY_NAME, name, nameList, secretReference, httpUrl2, positiveId, pathOrId, targetName, targetReference, UTC_TIME;
+var init_fields = __esm({
+  "src/config/fields.ts"() {
     "use strict";
     init_zod();
     init_interpolate();
-    init_rules();
     init_suggest();
     OWNER = "[A-Za-z0-9][A-Za-z0-9-]*";
     REPOSITORY = "[A-Za-z0-9._-]+";
     REPOSITORY_GLOB = "[A-Za-z0-9._*?\\[\\]!-]+";
     PLANNING_PATH = "[A-Za-z0-9_.][A-Za-z0-9_.-]*";
+    OWNER_NAME = new RegExp(`^${OWNER}$`);
     REPOSITORY_NAME = new RegExp(`^${OWNER}/${REPOSITORY}$`);
     REPOSITORY_SELECTOR = new RegExp(`^${OWNER}/${REPOSITORY_GLOB}$`);
+    PROPERTY_NAME = /^[A-Za-z0-9_$#-]{1,75}$/;
     name = (what) => string2().min(1).describe(what);
     nameList = (what) => array(name(what));
-    envVariable = string2().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, {
-      error: "expected an environment variable name such as GITHUB_TOKEN"
-    });
     secretReference = (what) => string2().regex(ENV_REFERENCE, {
       error: "literal secrets are refused: write ${NAME} and set the environment variable NAME"
     }).describe(
@@ -21496,232 +20767,138 @@ var init_schema = __esm({
         error: `expected a numeric id or a full path such as ${example}`
       })
     ]).describe(what);
-    actorLists = (what) => closed({
-      users: nameList("A user login.").optional().describe(`Users (logins) ${what}.`),
-      teams: nameList("A team slug.").optional().describe(`Teams (slugs) ${what}.`),
-      apps: nameList("An app slug.").optional().describe(`Apps (slugs) ${what}.`)
-    });
-    statusCheck = closed({
-      context: name("The name of the check, e.g. ci/build."),
-      app_id: int().min(-1).optional().describe(
-        "The app that must provide the check; -1 allows any app; leave out to use the app that recently provided it."
-      )
-    });
-    requiredStatusChecks = closed({
-      strict: boolean2().optional().describe("Branches must be up to date with the base branch before merging."),
-      contexts: nameList("A status check context.").optional().describe("Closing down in the service: use checks. Required status check contexts."),
-      checks: array(statusCheck).optional().describe(
-        "Required status checks, each with its context and optionally the app that must provide it."
-      )
-    });
-    requiredPullRequestReviews = closed({
-      dismissal_restrictions: actorLists("who may dismiss reviews").optional().describe(
-        "Who may dismiss pull request reviews; an empty mapping disables the restriction. Users and teams only for organization-owned repositories."
-      ),
-      dismiss_stale_reviews: boolean2().optional().describe("Dismiss approvals when new commits are pushed."),
-      require_code_owner_reviews: boolean2().optional().describe("Require a review from a code owner."),
-      required_approving_review_count: int().min(0).max(6).optional().describe("Approvals required before merging: 1 to 6, or 0 for none."),
-      require_last_push_approval: boolean2().optional().describe("The most recent push must be approved by someone other than the pusher."),
-      bypass_pull_request_allowances: actorLists("allowed to bypass pull request requirements").optional().describe("Who may bypass the pull request requirements.")
-    });
-    pushRestrictions = closed({
-      users: nameList("A user login.").describe("Users (logins) with push access."),
-      teams: nameList("A team slug.").describe("Teams (slugs) with push access."),
-      apps: nameList("An app slug.").optional().describe("Apps (slugs) with push access.")
-    });
-    branchProtectionSettings = closed({
-      required_status_checks: orNull(requiredStatusChecks).optional().describe("Status checks that must pass before merging; null disables the requirement."),
-      enforce_admins: orNull(boolean2()).optional().describe("Enforce the rules for administrators too; null or false disables."),
-      required_pull_request_reviews: orNull(requiredPullRequestReviews).optional().describe("Pull request review requirements; null disables them."),
-      restrictions: orNull(pushRestrictions).optional().describe(
-        "Who may push; null lets everyone with write access push. Only for organization-owned repositories."
-      ),
-      required_linear_history: boolean2().optional().describe("Forbid merge commits; the repository must allow squash or rebase merging."),
-      allow_force_pushes: orNull(boolean2()).optional().describe("Allow force pushes to the branch; null or false blocks them."),
-      allow_deletions: boolean2().optional().describe("Allow deleting the branch."),
-      block_creations: boolean2().optional().describe(
-        "Push restrictions also block creating matching branches, except for those allowed to push."
-      ),
-      required_conversation_resolution: boolean2().optional().describe("All review conversations must be resolved before merging."),
-      lock_branch: boolean2().optional().describe("Make the branch read-only."),
-      allow_fork_syncing: boolean2().optional().describe("Allow pulling upstream changes into a fork while the branch is locked.")
-    });
-    branchName = string2().regex(WILDCARD_FREE_BRANCH, { error: WILDCARD_BRANCH_MESSAGE });
-    branchProtections = record(
-      branchName,
-      orNull(branchProtectionSettings).describe(
-        "The protection of this branch; null means the branch must be unprotected."
-      )
-    ).superRefine((branches, context) => {
-      for (const [branch3, settings] of Object.entries(branches)) {
-        if (settings === null) continue;
-        for (const problem of branchProtectionProblems(settings)) {
-          context.addIssue({
-            code: "custom",
-            path: [branch3, ...problem.path],
-            message: problem.message
-          });
-        }
-      }
-    });
-    RESERVED_HOOK_CONFIG = ["url", "content_type", "secret"];
-    webhook = closed({
-      url: httpUrl2("https://ci.example.com/hook").describe(
-        "The delivery URL; hooks are matched to the live ones by it unless id is given."
-      ),
-      id: positiveId("Pins an existing hook by its id (then url is the URL to set)").optional(),
-      events: array(name("An event name, or * for all.")).optional().describe("The events that trigger the hook."),
-      active: boolean2().optional().describe("Whether deliveries are sent."),
-      content_type: _enum2(["json", "form"]).optional().describe("The payload format: json or form."),
-      branch_filter: string2().optional().describe("Only pushes to branches matching this filter trigger the hook."),
-      config: record(
-        string2().refine((key) => !RESERVED_HOOK_CONFIG.includes(key), {
-          error: "set this with the hook's own key (url, content_type or secret), not under config"
-        }),
-        string2().describe('A config value (always a string, e.g. insecure_ssl: "0").')
-      ).optional().describe("Further config keys of the hook, string to string (e.g. insecure_ssl)."),
-      secret: secretReference("The hook's signing secret").optional(),
-      secret_version: union([int().nonnegative(), string2().min(1)]).optional().describe(
-        "Secrets are write-only and cannot be compared with the live hook: change this value to send the secret again."
-      ),
-      authorization_header: secretReference("The Authorization header sent with deliveries").optional()
-    });
-    webhooks = closed({
-      mode: _enum2(["additive", "authoritative"]).optional().describe(
-        "additive (default): other live hooks are left alone; authoritative: hooks not listed are deleted."
-      ),
-      hooks: array(webhook).optional().describe("The hooks this repository must have.")
-    });
-    invitations = closed({
-      allowed_invitees: array(
-        string2().regex(/^[A-Za-z0-9*?[\]!-]+$/, { error: "expected a login or a glob such as octo-*" })
-      ).optional().describe("Logins (globs allowed) that may hold open invitations; leave out to allow anyone."),
-      max_age_days: int().positive().optional().describe("Report invitations older than this many days."),
-      report_expired: boolean2().optional().describe("Report expired invitations that are still listed (default true).")
-    });
-    settingsShape = {
-      branch_protection: branchProtections.optional().describe(
-        "Protection per branch name (no wildcards); null means the branch must be unprotected."
-      ),
-      webhooks: webhooks.optional().describe("The repository's webhooks."),
-      invitations: invitations.optional().describe("Audit of the repository's open invitations (reported, never changed).")
-    };
-    repositorySettings = closed(settingsShape);
     targetName = string2().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, {
       error: "expected a name of letters, digits, '.', '_' and '-'"
     });
     targetReference = (kind) => targetName.optional().describe(`The ${kind} target to use; optional when exactly one ${kind} target exists.`);
-    repositoryEntry = closed({
-      name: string2().regex(REPOSITORY_SELECTOR, {
-        error: 'expected "owner/repo" or a glob over one owner such as "acme/*" or "acme/svc-*"'
+    UTC_TIME = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:[0-5]\dZ$/;
+  }
+});
+
+// src/config/schema.ts
+function settingsShape(spec) {
+  return Object.fromEntries(
+    spec.settings.map((setting) => [setting.key, setting.schema.optional()])
+  );
+}
+function repositoryEntry(spec) {
+  return closed({
+    name: string2().regex(REPOSITORY_SELECTOR, {
+      error: 'expected "owner/repo" or a glob over one owner such as "acme/*" or "acme/svc-*"'
+    }).describe(
+      `The repository, "owner/repo", or a glob over one owner's repositories such as "acme/*".`
+    ),
+    exclude: array(
+      string2().regex(REPOSITORY_SELECTOR, {
+        error: 'expected "owner/repo" or a glob such as "acme/legacy-*"'
+      })
+    ).optional().describe("Repositories (globs allowed) that a glob name must not select."),
+    where: closed({
+      properties: record(
+        string2().regex(PROPERTY_NAME, {
+          error: "expected a custom property name: letters, digits, _, -, $ and #, at most 75"
+        }),
+        propertyValue
+      ).refine((wanted) => Object.keys(wanted).length > 0, {
+        error: "name at least one custom property"
       }).describe(
-        `The repository, "owner/repo", or a glob over one owner's repositories such as "acme/*".`
-      ),
-      exclude: array(
-        string2().regex(REPOSITORY_SELECTOR, {
-          error: 'expected "owner/repo" or a glob such as "acme/legacy-*"'
-        })
-      ).optional().describe("Repositories (globs allowed) that a glob name must not select."),
-      target: targetReference("repository"),
-      owner_type: _enum2(["organization", "user"]).optional().describe(
-        "Who owns the repository, when known; user enables the checks for personal repositories."
-      ),
-      profiles: array(targetName).optional().describe("Profiles applied in order, after defaults and before this entry's own settings."),
-      ...settingsShape
-    }).superRefine((entry, context) => {
-      const glob = /[*?[]/.test(entry.name);
-      if (entry.exclude !== void 0 && !glob) {
+        "Custom properties the repository must have, by name (case-insensitive): a value, or a list of values any of which will do; a multi-select property matches when it holds one of them."
+      )
+    }).optional().describe(
+      "What a repository of a glob name must also be: read from the organization's custom property values."
+    ),
+    target: targetReference("repository"),
+    owner_type: _enum2(["organization", "user"]).optional().describe(
+      "Who owns the repository, when known; user enables the checks for personal repositories."
+    ),
+    profiles: array(targetName).optional().describe("Profiles applied in order, after defaults and before this entry's own settings."),
+    ...settingsShape(spec)
+  }).superRefine((entry, context) => {
+    const glob = /[*?[]/.test(entry.name);
+    if (entry.where !== void 0 && !glob) {
+      context.addIssue({
+        code: "custom",
+        path: ["where"],
+        message: `where is only for glob names; ${entry.name} names one repository`
+      });
+    }
+    const seen = /* @__PURE__ */ new Set();
+    for (const property of Object.keys(entry.where?.properties ?? {})) {
+      if (seen.has(property.toLowerCase())) {
         context.addIssue({
           code: "custom",
-          path: ["exclude"],
-          message: `exclude is only for glob names; ${entry.name} names one repository`
+          path: ["where", "properties", property],
+          message: `custom property ${property} is named twice (names are case-insensitive)`
         });
       }
-      const owner = entry.name.split("/")[0].toLowerCase();
-      for (const [index, excluded2] of (entry.exclude ?? []).entries()) {
-        if (glob && excluded2.split("/")[0].toLowerCase() !== owner) {
-          context.addIssue({
-            code: "custom",
-            path: ["exclude", index],
-            message: `exclude must name repositories of ${entry.name.split("/")[0]}, the owner the name selects`
-          });
-        }
+      seen.add(property.toLowerCase());
+    }
+    if (entry.exclude !== void 0 && !glob) {
+      context.addIssue({
+        code: "custom",
+        path: ["exclude"],
+        message: `exclude is only for glob names; ${entry.name} names one repository`
+      });
+    }
+    const owner = entry.name.split("/")[0].toLowerCase();
+    for (const [index, excluded2] of (entry.exclude ?? []).entries()) {
+      if (glob && excluded2.split("/")[0].toLowerCase() !== owner) {
+        context.addIssue({
+          code: "custom",
+          path: ["exclude", index],
+          message: `exclude must name repositories of ${entry.name.split("/")[0]}, the owner the name selects`
+        });
       }
-      if (entry.owner_type === "user") {
-        for (const [branch3, settings] of Object.entries(entry.branch_protection ?? {})) {
-          if (settings === null) continue;
-          for (const problem of personalRepositoryProblems(settings)) {
-            context.addIssue({
-              code: "custom",
-              path: ["branch_protection", branch3, ...problem.path],
-              message: problem.message
-            });
-          }
-        }
-      }
-    });
-    board = closed({
-      name: name("The board's name.").optional(),
-      id: positiveId("The board's id.").optional()
-    }).refine((item) => item.name === void 0 !== (item.id === void 0), {
-      error: "give exactly one of name or id"
-    });
-    projectEntry = closed({
-      project: pathOrId("The project: numeric id or full path such as acme/api.", "acme/api", true),
-      target: targetReference("planning"),
-      boards_absent: array(board.describe("A board that must not exist, by name or id.")).min(1).describe("Issue boards that must not exist; they are deleted.")
-    });
-    epicLink2 = closed({
-      epic: positiveId("An epic's iid in this group.").optional(),
-      related: positiveId(
-        "The iid of the related epic (in related_group when given, else in this group)."
-      ).optional(),
-      related_group: pathOrId(
-        "The group of the related epic, when it is in another group.",
-        "partners",
-        false
-      ).optional(),
-      link_id: positiveId("The id of the related-epic link.").optional()
-    }).superRefine((link, context) => {
-      const message = (text) => context.addIssue({ code: "custom", path: [], message: text });
-      if (link.link_id === void 0 && (link.epic === void 0 || link.related === void 0)) {
-        message("give epic and related (the pair of epics), or link_id");
-      } else if (link.link_id !== void 0 && link.related !== void 0) {
-        message(
-          "give either the pair of epics (epic, related) or link_id (optionally with epic), not both"
-        );
-      }
-      if (link.related_group !== void 0 && link.related === void 0) {
-        message("related_group needs related");
-      }
-    });
-    groupEntry = closed({
-      group: pathOrId("The group: numeric id or full path such as acme.", "acme", false),
-      target: targetReference("planning"),
-      epic_links_absent: array(
-        epicLink2.describe(
-          "A related-epic link that must not exist: by the pair of epics, or by link id."
-        )
-      ).min(1).describe("Related-epic links that must not exist; they are deleted.")
-    });
-    UTC_TIME = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:[0-5]\dZ$/;
-    gistAudit = closed({
-      target: targetReference("repository"),
-      allow_public: boolean2().optional().describe("Whether public gists are allowed (default false: each is reported)."),
-      since: string2().regex(UTC_TIME, { error: "expected a UTC time such as 2026-01-01T00:00:00Z" }).optional().describe("Only audit gists updated after this time (YYYY-MM-DDTHH:MM:SSZ).")
-    });
-    migrationState = _enum2(["pending", "exporting", "exported", "failed"]);
-    migrationAudit = closed({
-      target: targetReference("repository"),
-      org: name("The organization that owns the migration.").optional(),
-      user: literal(true).optional().describe("true: a migration of the authenticated user."),
-      id: positiveId("The migration id."),
-      state: union([migrationState, array(migrationState).min(1)]).optional().describe("The expected state, or a list of acceptable states."),
-      repositories: array(
-        string2().regex(REPOSITORY_NAME, { error: 'expected "owner/repo"' }).describe('A repository, "owner/repo".')
-      ).optional().describe("The repositories the migration is expected to hold (in any order).")
-    }).refine((audit) => audit.org === void 0 !== (audit.user === void 0), {
-      error: "give exactly one of org (an organization migration) or user: true (your own migration)"
+    }
+  });
+}
+function sectionSchema(section2) {
+  const schema2 = section2.list ? array(section2.entry) : section2.entry;
+  return schema2.optional().describe(section2.description);
+}
+function sectionsShape(spec) {
+  const shape = {};
+  const groups = /* @__PURE__ */ new Map();
+  for (const section2 of spec.sections) {
+    const [first, second] = section2.at;
+    if (second === void 0) {
+      shape[first] = sectionSchema(section2);
+      continue;
+    }
+    const group3 = groups.get(first) ?? {};
+    group3[second] = sectionSchema(section2);
+    groups.set(first, group3);
+  }
+  for (const [key, members2] of groups) {
+    shape[key] = closed(members2).optional().describe(GROUP_DESCRIPTIONS[key] ?? key);
+  }
+  return shape;
+}
+function fileSchema(spec) {
+  const cached2 = built.get(spec);
+  if (cached2 !== void 0) return cached2;
+  const settings = closed(settingsShape(spec));
+  const schema2 = closed({
+    version: literal(1).describe("The format version; always 1."),
+    targets: record(targetName, target.describe("A connection to one service.")).optional().describe(
+      'Named connections. Without any, forgeplan uses "github" (repository, https://api.github.com, GITHUB_TOKEN) and "gitlab" (planning, https://gitlab.com, GITLAB_TOKEN).'
+    ),
+    defaults: settings.optional().describe("Settings applied to every repository entry, first."),
+    profiles: record(targetName, settings.describe("A named set of repository settings.")).optional().describe("Named settings that repository entries apply with profiles:, after defaults."),
+    repositories: array(repositoryEntry(spec).describe("Settings for one repository or a glob of them.")).optional().describe("Repository settings, per repository or glob of repositories."),
+    ...sectionsShape(spec)
+  });
+  built.set(spec, schema2);
+  return schema2;
+}
+var envVariable, target, propertyText, propertyValue, GROUP_DESCRIPTIONS, built;
+var init_schema = __esm({
+  "src/config/schema.ts"() {
+    "use strict";
+    init_zod();
+    init_fields();
+    envVariable = string2().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, {
+      error: "expected an environment variable name such as GITHUB_TOKEN"
     });
     target = closed({
       type: _enum2(["repository", "planning"]).describe(
@@ -21735,21 +20912,606 @@ var init_schema = __esm({
         error: "inline tokens are refused: put the token in an environment variable and name it with token_env"
       }).optional().describe("Refused: tokens are never written in the file; use token_env.")
     });
-    configFile = closed({
-      version: literal(1).describe("The format version; always 1."),
-      targets: record(targetName, target.describe("A connection to one service.")).optional().describe(
-        'Named connections. Without any, forgeplan uses "github" (repository, https://api.github.com, GITHUB_TOKEN) and "gitlab" (planning, https://gitlab.com, GITLAB_TOKEN).'
-      ),
-      defaults: repositorySettings.optional().describe("Settings applied to every repository entry, first."),
-      profiles: record(targetName, repositorySettings.describe("A named set of repository settings.")).optional().describe("Named settings that repository entries apply with profiles:, after defaults."),
-      repositories: array(repositoryEntry.describe("Settings for one repository or a glob of them.")).optional().describe("Repository settings: branch protections, webhooks, invitation audits."),
-      projects: array(projectEntry.describe("Clean-ups in one project.")).optional().describe("Planning-side clean-ups per project."),
-      groups: array(groupEntry.describe("Clean-ups in one group.")).optional().describe("Planning-side clean-ups per group."),
-      audits: closed({
-        gists: gistAudit.optional().describe("Audit of the authenticated user's gists."),
-        migrations: array(migrationAudit.describe("One migration and what it is expected to be.")).optional().describe("Audits of migrations: expected state and repositories.")
-      }).optional().describe("Reports that change nothing.")
+    propertyText = string2().regex(/^[\x20-\x21\x23-\x7e]+$/, {
+      error: 'expected a property value of printable ASCII characters without "'
     });
+    propertyValue = union([
+      propertyText,
+      boolean2(),
+      array(propertyText).min(1, { error: "list at least one value" })
+    ]);
+    GROUP_DESCRIPTIONS = {
+      audits: "Reports that change nothing."
+    };
+    built = /* @__PURE__ */ new WeakMap();
+  }
+});
+
+// src/config/json-schema.ts
+function configJsonSchema(spec) {
+  const generated = toJSONSchema(fileSchema(spec), { target: "draft-7", io: "input" });
+  const { $schema, ...rest } = generated;
+  return {
+    $schema,
+    title: "forgeplan desired state",
+    ...rest
+  };
+}
+function configJsonSchemaText(spec) {
+  return `${JSON.stringify(configJsonSchema(spec), null, 2)}
+`;
+}
+var init_json_schema2 = __esm({
+  "src/config/json-schema.ts"() {
+    "use strict";
+    init_zod();
+    init_schema();
+  }
+});
+
+// src/config/issues.ts
+function issuesToErrors(issues, source) {
+  const errors = [];
+  const add = (path, message, at = "value") => errors.push(errorAt(source.locate(path, at), path, message));
+  const visit2 = (issue2, prefix) => {
+    const path = [...prefix, ...issue2.path];
+    const found = valueAt(source.value, path);
+    const mismatch = (expected) => add(
+      path,
+      found === void 0 ? `required key is missing (expected ${expected})` : `expected ${expected}, found ${describeFound(found, path)}`
+    );
+    switch (issue2.code) {
+      case "unrecognized_keys": {
+        const lines = issue2.message.split("\n");
+        issue2.keys.forEach(
+          (key, index) => add([...path, key], lines[index] ?? issue2.message, "key")
+        );
+        return;
+      }
+      case "invalid_key":
+        add(path, issue2.issues[0]?.message ?? "invalid key", "key");
+        return;
+      case "invalid_union": {
+        const alternatives = issue2.errors.map((branch3) => rootMismatch(branch3));
+        if (alternatives.every((expected) => expected !== void 0)) {
+          mismatch(alternatives.join(" or "));
+          return;
+        }
+        const index = alternatives.findIndex((expected) => expected === void 0);
+        for (const inner of issue2.errors[index] ?? []) visit2(inner, path);
+        return;
+      }
+      case "invalid_type":
+        if (issue2.expected === "never") add(path, issue2.message);
+        else mismatch(expectedType(issue2.expected));
+        return;
+      case "invalid_value":
+        mismatch(listValues(issue2.values));
+        return;
+      case "invalid_format":
+        add(
+          path,
+          isSensitive(path) ? issue2.message : `${issue2.message}, found ${describeFound(found, path)}`
+        );
+        return;
+      case "too_big": {
+        const limit = issue2.inclusive === false ? "less than" : "at most";
+        add(
+          path,
+          `expected ${limit} ${bound(issue2.maximum, issue2.origin)}, found ${describeSize(found, path)}`
+        );
+        return;
+      }
+      case "too_small": {
+        const limit = issue2.inclusive === false ? "more than" : "at least";
+        add(
+          path,
+          `expected ${limit} ${bound(issue2.minimum, issue2.origin)}, found ${describeSize(found, path)}`
+        );
+        return;
+      }
+      default:
+        add(path, issue2.message);
+    }
+  };
+  for (const issue2 of issues) visit2(issue2, []);
+  return errors;
+}
+function rootMismatch(branch3) {
+  const [only] = branch3;
+  if (branch3.length !== 1 || only === void 0 || only.path.length > 0) return void 0;
+  if (only.code === "invalid_type") return expectedType(only.expected);
+  if (only.code === "invalid_value") return listValues(only.values);
+  return void 0;
+}
+function expectedType(expected) {
+  switch (expected) {
+    case "object":
+    case "record":
+      return "a mapping";
+    case "array":
+      return "a list";
+    case "boolean":
+      return "true or false";
+    case "int":
+      return "a whole number";
+    case "null":
+      return "null";
+    default:
+      return `a ${expected}`;
+  }
+}
+function listValues(values) {
+  const shown2 = values.map((value) => JSON.stringify(value));
+  return shown2.length === 1 ? shown2[0] : `one of ${shown2.join(", ")}`;
+}
+function bound(limit, origin) {
+  if (origin === "array") return `${limit} ${limit === 1 ? "item" : "items"}`;
+  if (origin === "string") return `${limit} ${limit === 1 ? "character" : "characters"}`;
+  return String(limit);
+}
+function isSensitive(path) {
+  const key = path[path.length - 1];
+  return typeof key === "string" && (SECRET_KEYS.has(key) || key === "token");
+}
+function describeFound(value, path) {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "a list";
+  switch (typeof value) {
+    case "undefined":
+      return "nothing";
+    case "string":
+      return isSensitive(path) ? "a string" : `the string ${quote(value)}`;
+    case "number":
+      return isSensitive(path) ? "a number" : `the number ${value}`;
+    case "boolean":
+      return String(value);
+    case "object":
+      return "a mapping";
+    default:
+      return typeof value;
+  }
+}
+function describeSize(value, path) {
+  if (Array.isArray(value)) return value.length === 0 ? "none" : `${value.length}`;
+  if (typeof value === "string" && value.length === 0) return "an empty string";
+  return describeFound(value, path);
+}
+function quote(text) {
+  return JSON.stringify(text.length > 60 ? `${text.slice(0, 57)}...` : text);
+}
+function valueAt(root, path) {
+  let node2 = root;
+  for (const segment of path) {
+    if (node2 === null || typeof node2 !== "object") return void 0;
+    node2 = Object.hasOwn(node2, segment) ? node2[segment] : void 0;
+  }
+  return node2;
+}
+var init_issues = __esm({
+  "src/config/issues.ts"() {
+    "use strict";
+    init_errors();
+    init_interpolate();
+  }
+});
+
+// src/core/secret.ts
+import { inspect } from "node:util";
+function isSecret(value) {
+  return value instanceof Secret;
+}
+var REDACTED, Secret, SENSITIVE;
+var init_secret = __esm({
+  "src/core/secret.ts"() {
+    "use strict";
+    REDACTED = "(sensitive)";
+    Secret = class {
+      #value;
+      /** Where the value came from (an environment variable name), safe to print. */
+      source;
+      constructor(value, source) {
+        this.#value = value;
+        this.source = source;
+      }
+      reveal() {
+        return this.#value;
+      }
+      toString() {
+        return REDACTED;
+      }
+      toJSON() {
+        return REDACTED;
+      }
+      [inspect.custom]() {
+        return REDACTED;
+      }
+    };
+    SENSITIVE = REDACTED;
+  }
+});
+
+// src/config/conflicts.ts
+var describePlace, RepositoryConflicts, DefinedOnce;
+var init_conflicts = __esm({
+  "src/config/conflicts.ts"() {
+    "use strict";
+    init_errors();
+    init_merge();
+    describePlace = (place) => `${formatOrigin(place.origin)} (${formatPath(place.path)})`;
+    RepositoryConflicts = class {
+      constructor(sink, settings) {
+        this.sink = sink;
+        this.settings = settings;
+      }
+      sink;
+      settings;
+      #entries = [];
+      #firsts = /* @__PURE__ */ new Map();
+      /** The name as the first entry of each key wrote it, for messages. */
+      #names = /* @__PURE__ */ new Map();
+      add(named) {
+        this.#entries.push(named);
+        if (!this.#names.has(named.key)) this.#names.set(named.key, named.name);
+        const shownName = this.#names.get(named.key);
+        const own2 = mergeLayers(named.entry.layers);
+        for (const setting of this.settings) {
+          const value = own2[setting.key];
+          if (value === void 0) continue;
+          for (const defined of setting.defines(value)) {
+            const key = `${named.key}|${setting.key}|${defined.id}`;
+            const place = this.#place(named.entry, [setting.key, ...defined.path]);
+            const first = this.#firsts.get(key);
+            if (first === void 0) this.#firsts.set(key, place);
+            else {
+              this.sink.error(
+                place,
+                `${defined.what} of ${shownName} is also defined at ${describePlace(first)}; define it in one place`
+              );
+            }
+          }
+        }
+      }
+      finish() {
+        return this.#entries.map((named) => named.entry);
+      }
+      #place(entry, path) {
+        const layer = layerOf(entry.layers, path) ?? entry.layers[entry.layers.length - 1];
+        return this.sink.place(layer.source, [...layer.path, ...path]);
+      }
+    };
+    DefinedOnce = class {
+      constructor(sink) {
+        this.sink = sink;
+      }
+      sink;
+      #places = /* @__PURE__ */ new Map();
+      once(key, place, what) {
+        const first = this.#places.get(key);
+        if (first === void 0) this.#places.set(key, place);
+        else this.sink.error(place, `${what} is also listed at ${describePlace(first)}; list it once`);
+      }
+    };
+  }
+});
+
+// src/config/resolve.ts
+function resolve(files, env, spec) {
+  return new Resolver(files, env, spec).run();
+}
+function selector(entry) {
+  const [owner, pattern] = entry.name.split("/");
+  if (!/[*?[]/.test(pattern)) return { kind: "name", owner, repo: pattern };
+  const wanted = entry.where?.properties;
+  return {
+    kind: "glob",
+    owner,
+    pattern,
+    exclude: (entry.exclude ?? []).map((item) => item.split("/")[1]),
+    ...wanted !== void 0 && {
+      properties: Object.fromEntries(
+        Object.entries(wanted).map(([name2, value]) => [
+          name2.toLowerCase(),
+          (Array.isArray(value) ? value : [value]).map(String)
+        ])
+      )
+    }
+  };
+}
+var DEFAULT_BASE_URL, DEFAULT_TOKEN_ENV, DEFAULT_TARGETS, Resolver;
+var init_resolve = __esm({
+  "src/config/resolve.ts"() {
+    "use strict";
+    init_secret();
+    init_errors();
+    init_conflicts();
+    init_glob();
+    init_merge();
+    init_suggest();
+    DEFAULT_BASE_URL = { repository: "https://api.github.com", planning: "https://gitlab.com" };
+    DEFAULT_TOKEN_ENV = { repository: "GITHUB_TOKEN", planning: "GITLAB_TOKEN" };
+    DEFAULT_TARGETS = { github: "repository", gitlab: "planning" };
+    Resolver = class {
+      constructor(files, env, spec) {
+        this.files = files;
+        this.env = env;
+        this.spec = spec;
+      }
+      files;
+      env;
+      spec;
+      errors = [];
+      targets = /* @__PURE__ */ new Map();
+      profiles = /* @__PURE__ */ new Map();
+      defaults = [];
+      run() {
+        this.#collectTargets();
+        this.#collectProfiles();
+        this.#collectDefaults();
+        const repositories = new RepositoryConflicts(this, this.spec.settings);
+        const seen = new DefinedOnce(this);
+        const sections = [];
+        for (const { source, data } of this.files) {
+          data.repositories?.forEach(
+            (entry, index) => repositories.add(this.#repository(source, entry, ["repositories", index]))
+          );
+          for (const section2 of this.spec.sections) {
+            sections.push(...this.#section(source, data, section2, seen));
+          }
+        }
+        const state = {
+          targets: [...this.targets.values()],
+          defaults: this.defaults,
+          repositories: repositories.finish(),
+          sections,
+          files: this.files.map((file2) => file2.source.file)
+        };
+        return { state, errors: this.errors };
+      }
+      place(source, path) {
+        return { origin: source.locate(path), path };
+      }
+      error(place, message) {
+        this.errors.push(errorAt(place.origin, place.path, message));
+      }
+      #section(source, data, section2, seen) {
+        const [first, second] = section2.at;
+        const written = second === void 0 ? data[first] : data[first]?.[second];
+        if (written === void 0) return [];
+        const base = [...section2.at];
+        const entries = section2.list ? written.map((entry, index) => [[...base, index], entry]) : [[base, written]];
+        const name2 = section2.at.join(".");
+        return entries.map(([path, value]) => {
+          const target2 = this.target(
+            section2.targetType,
+            value.target,
+            source,
+            path
+          );
+          for (const defined of section2.defines(value, target2 ?? "")) {
+            seen.once(
+              `${name2}|${target2}|${defined.id}`,
+              this.place(source, [...path, ...defined.path]),
+              defined.what
+            );
+          }
+          return {
+            section: name2,
+            target: target2 ?? "",
+            origin: source.locate(path),
+            value,
+            layer: { label: "entry", source, path, value }
+          };
+        });
+      }
+      #collectTargets() {
+        const defined = /* @__PURE__ */ new Map();
+        for (const { source, data } of this.files) {
+          for (const [name2, target2] of Object.entries(data.targets ?? {})) {
+            const place = this.place(source, ["targets", name2]);
+            const first = defined.get(name2);
+            if (first !== void 0) {
+              this.error(
+                place,
+                `target "${name2}" is also defined at ${describePlace(first)}; define each target once`
+              );
+              continue;
+            }
+            defined.set(name2, place);
+            this.#addTarget({
+              name: name2,
+              type: target2.type,
+              baseUrl: target2.base_url ?? DEFAULT_BASE_URL[target2.type],
+              tokenEnv: target2.token_env ?? DEFAULT_TOKEN_ENV[target2.type]
+            });
+          }
+        }
+        if (defined.size > 0) return;
+        for (const [name2, type] of Object.entries(DEFAULT_TARGETS)) {
+          this.#addTarget({
+            name: name2,
+            type,
+            baseUrl: DEFAULT_BASE_URL[type],
+            tokenEnv: DEFAULT_TOKEN_ENV[type]
+          });
+        }
+      }
+      #addTarget(target2) {
+        const token = this.env[target2.tokenEnv];
+        this.targets.set(target2.name, {
+          ...target2,
+          baseUrl: target2.baseUrl.replace(/\/+$/, ""),
+          ...token !== void 0 && token !== "" && { token: new Secret(token, target2.tokenEnv) }
+        });
+      }
+      /** Resolves an entry's target: the one named, or the only one of the kind; undefined after an error. */
+      target(kind, name2, source, path) {
+        const ofKind = [...this.targets.values()].filter((target2) => target2.type === kind);
+        if (name2 === void 0) {
+          if (ofKind.length === 1) return ofKind[0].name;
+          this.error(
+            this.place(source, path),
+            ofKind.length === 0 ? `no ${kind} target is defined; add one under targets` : `several ${kind} targets are defined (${ofKind.map((target2) => target2.name).join(", ")}); choose one with target:`
+          );
+          return void 0;
+        }
+        const found = this.targets.get(name2);
+        const place = this.place(source, [...path, "target"]);
+        if (found === void 0) {
+          this.error(
+            place,
+            `unknown target "${name2}"; ${unknownNameHint(name2, [...this.targets.keys()])}`
+          );
+          return void 0;
+        }
+        if (found.type !== kind) {
+          this.error(place, `target "${name2}" is a ${found.type} target; this needs a ${kind} target`);
+          return void 0;
+        }
+        return name2;
+      }
+      #collectProfiles() {
+        for (const { source, data } of this.files) {
+          for (const [name2, settings] of Object.entries(data.profiles ?? {})) {
+            const path = ["profiles", name2];
+            const first = this.profiles.get(name2);
+            if (first !== void 0) {
+              this.error(
+                this.place(source, path),
+                `profile "${name2}" is also defined at ${describePlace(this.place(first.source, first.path))}; define each profile once`
+              );
+              continue;
+            }
+            this.profiles.set(name2, { label: `profile ${name2}`, source, path, value: settings });
+          }
+        }
+      }
+      /**
+       * Defaults may be spread over files, but each setting is written in one of them only: a leaf, or
+       * a mapping one file writes whole while another writes inside it. Checked by map, not by scan, so
+       * it stays linear in the number of values.
+       */
+      #collectDefaults() {
+        const leaves2 = /* @__PURE__ */ new Map();
+        const inside = /* @__PURE__ */ new Map();
+        for (const { source, data } of this.files) {
+          if (data.defaults === void 0) continue;
+          const written = leafPaths(data.defaults);
+          for (const leaf of written) {
+            const place = this.place(source, ["defaults", ...leaf]);
+            const ancestors = leaf.slice(0, -1).map((_, end) => formatPath(leaf.slice(0, end + 1)));
+            const key = formatPath(leaf);
+            const clash = leaves2.get(key) ?? inside.get(key) ?? ancestors.map((ancestor) => leaves2.get(ancestor)).find((found) => found !== void 0);
+            if (clash !== void 0) {
+              this.error(
+                place,
+                `also set in the defaults at ${describePlace(clash)}; write each default in one file`
+              );
+            }
+          }
+          for (const leaf of written) {
+            const place = this.place(source, ["defaults", ...leaf]);
+            leaves2.set(formatPath(leaf), place);
+            for (let end = 1; end < leaf.length; end++) {
+              const ancestor = formatPath(leaf.slice(0, end));
+              if (!inside.has(ancestor)) inside.set(ancestor, place);
+            }
+          }
+          this.defaults.push({ label: "defaults", source, path: ["defaults"], value: data.defaults });
+        }
+      }
+      #repository(source, entry, path) {
+        const target2 = this.target("repository", entry.target, source, path);
+        const own2 = {};
+        for (const setting of this.spec.settings) {
+          if (entry[setting.key] !== void 0) own2[setting.key] = entry[setting.key];
+        }
+        const profileLayers = [];
+        const listed = /* @__PURE__ */ new Set();
+        for (const [index, name2] of (entry.profiles ?? []).entries()) {
+          const place = this.place(source, [...path, "profiles", index]);
+          const profile = this.profiles.get(name2);
+          if (listed.has(name2)) this.error(place, `profile "${name2}" is listed twice`);
+          else if (profile === void 0) {
+            this.error(
+              place,
+              `unknown profile "${name2}"; ${unknownNameHint(name2, [...this.profiles.keys()])}`
+            );
+          } else profileLayers.push(profile);
+          listed.add(name2);
+        }
+        const layers = [
+          ...profileLayers,
+          { label: "entry", source, path, value: own2 }
+        ];
+        const resolved = {
+          target: target2 ?? "",
+          origin: source.locate(path),
+          selector: selector(entry),
+          ...entry.owner_type !== void 0 && { ownerType: entry.owner_type },
+          layers,
+          settings: mergeLayers([...this.defaults, ...layers])
+        };
+        this.#checkMerged(resolved, path);
+        const key = `${target2}|${describeSelector(resolved.selector).toLowerCase()}`;
+        return { entry: resolved, key, name: entry.name };
+      }
+      /** The rules again on the merged settings, where defaults, profiles and the entry meet. */
+      #checkMerged(entry, entryPath) {
+        const layers = [...this.defaults, ...entry.layers];
+        const own2 = entry.layers[entry.layers.length - 1];
+        for (const setting of this.spec.settings) {
+          const value = entry.settings[setting.key];
+          if (value === void 0 || setting.rules === void 0) continue;
+          const facts = entry.ownerType === void 0 ? {} : { ownerType: entry.ownerType };
+          for (const problem of setting.rules(value, facts)) {
+            const relative2 = [setting.key, ...problem.path];
+            const layer = layerOf(layers, relative2) ?? own2;
+            const message = problem.sameAs === void 0 ? problem.message : `${problem.message} (line ${this.#lineOf(layers, [setting.key, ...problem.sameAs])})`;
+            if (layer.label === "entry") {
+              this.error(this.place(layer.source, [...layer.path, ...relative2]), message);
+            } else {
+              const from = this.place(layer.source, [...layer.path, ...relative2]);
+              this.error(
+                this.place(own2.source, [...entryPath, ...relative2]),
+                `${message} (merged from ${layer.label} at ${formatOrigin(from.origin)})`
+              );
+            }
+          }
+        }
+      }
+      #lineOf(layers, path) {
+        const layer = layerOf(layers, path) ?? layers[layers.length - 1];
+        return layer.source.locate([...layer.path, ...path]).line;
+      }
+    };
+  }
+});
+
+// src/config/secrets.ts
+function wrapSecrets(value, env) {
+  const walk = (node2, key) => {
+    if (typeof node2 === "string" && typeof key === "string" && SECRET_KEYS.has(key)) {
+      const name2 = ENV_REFERENCE.exec(node2)?.[1];
+      return name2 === void 0 ? node2 : new Secret(env[name2] ?? "", name2);
+    }
+    if (Array.isArray(node2)) return node2.map((item, index) => walk(item, index));
+    if (isPlainObject2(node2)) {
+      const result = {};
+      for (const [child, inner] of Object.entries(node2)) setKey(result, child, walk(inner, child));
+      return result;
+    }
+    return node2;
+  };
+  return walk(value, void 0);
+}
+var init_secrets = __esm({
+  "src/config/secrets.ts"() {
+    "use strict";
+    init_plain();
+    init_secret();
+    init_interpolate();
+    init_merge();
   }
 });
 
@@ -21814,13 +21576,13 @@ var require_identity = __commonJS({
 var require_visit = __commonJS({
   "node_modules/yaml/dist/visit.js"(exports) {
     "use strict";
-    var identity3 = require_identity();
+    var identity5 = require_identity();
     var BREAK = /* @__PURE__ */ Symbol("break visit");
     var SKIP = /* @__PURE__ */ Symbol("skip children");
     var REMOVE = /* @__PURE__ */ Symbol("remove node");
     function visit2(node2, visitor) {
       const visitor_ = initVisitor(visitor);
-      if (identity3.isDocument(node2)) {
+      if (identity5.isDocument(node2)) {
         const cd = visit_(null, node2.contents, visitor_, Object.freeze([node2]));
         if (cd === REMOVE)
           node2.contents = null;
@@ -21832,12 +21594,12 @@ var require_visit = __commonJS({
     visit2.REMOVE = REMOVE;
     function visit_(key, node2, visitor, path) {
       const ctrl = callVisitor(key, node2, visitor, path);
-      if (identity3.isNode(ctrl) || identity3.isPair(ctrl)) {
+      if (identity5.isNode(ctrl) || identity5.isPair(ctrl)) {
         replaceNode(key, path, ctrl);
         return visit_(key, ctrl, visitor, path);
       }
       if (typeof ctrl !== "symbol") {
-        if (identity3.isCollection(node2)) {
+        if (identity5.isCollection(node2)) {
           path = Object.freeze(path.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
             const ci = visit_(i, node2.items[i], visitor, path);
@@ -21850,7 +21612,7 @@ var require_visit = __commonJS({
               i -= 1;
             }
           }
-        } else if (identity3.isPair(node2)) {
+        } else if (identity5.isPair(node2)) {
           path = Object.freeze(path.concat(node2));
           const ck = visit_("key", node2.key, visitor, path);
           if (ck === BREAK)
@@ -21868,7 +21630,7 @@ var require_visit = __commonJS({
     }
     async function visitAsync(node2, visitor) {
       const visitor_ = initVisitor(visitor);
-      if (identity3.isDocument(node2)) {
+      if (identity5.isDocument(node2)) {
         const cd = await visitAsync_(null, node2.contents, visitor_, Object.freeze([node2]));
         if (cd === REMOVE)
           node2.contents = null;
@@ -21880,12 +21642,12 @@ var require_visit = __commonJS({
     visitAsync.REMOVE = REMOVE;
     async function visitAsync_(key, node2, visitor, path) {
       const ctrl = await callVisitor(key, node2, visitor, path);
-      if (identity3.isNode(ctrl) || identity3.isPair(ctrl)) {
+      if (identity5.isNode(ctrl) || identity5.isPair(ctrl)) {
         replaceNode(key, path, ctrl);
         return visitAsync_(key, ctrl, visitor, path);
       }
       if (typeof ctrl !== "symbol") {
-        if (identity3.isCollection(node2)) {
+        if (identity5.isCollection(node2)) {
           path = Object.freeze(path.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
             const ci = await visitAsync_(i, node2.items[i], visitor, path);
@@ -21898,7 +21660,7 @@ var require_visit = __commonJS({
               i -= 1;
             }
           }
-        } else if (identity3.isPair(node2)) {
+        } else if (identity5.isPair(node2)) {
           path = Object.freeze(path.concat(node2));
           const ck = await visitAsync_("key", node2.key, visitor, path);
           if (ck === BREAK)
@@ -21935,31 +21697,31 @@ var require_visit = __commonJS({
     function callVisitor(key, node2, visitor, path) {
       if (typeof visitor === "function")
         return visitor(key, node2, path);
-      if (identity3.isMap(node2))
+      if (identity5.isMap(node2))
         return visitor.Map?.(key, node2, path);
-      if (identity3.isSeq(node2))
+      if (identity5.isSeq(node2))
         return visitor.Seq?.(key, node2, path);
-      if (identity3.isPair(node2))
+      if (identity5.isPair(node2))
         return visitor.Pair?.(key, node2, path);
-      if (identity3.isScalar(node2))
+      if (identity5.isScalar(node2))
         return visitor.Scalar?.(key, node2, path);
-      if (identity3.isAlias(node2))
+      if (identity5.isAlias(node2))
         return visitor.Alias?.(key, node2, path);
       return void 0;
     }
     function replaceNode(key, path, node2) {
       const parent = path[path.length - 1];
-      if (identity3.isCollection(parent)) {
+      if (identity5.isCollection(parent)) {
         parent.items[key] = node2;
-      } else if (identity3.isPair(parent)) {
+      } else if (identity5.isPair(parent)) {
         if (key === "key")
           parent.key = node2;
         else
           parent.value = node2;
-      } else if (identity3.isDocument(parent)) {
+      } else if (identity5.isDocument(parent)) {
         parent.contents = node2;
       } else {
-        const pt = identity3.isAlias(parent) ? "alias" : "scalar";
+        const pt = identity5.isAlias(parent) ? "alias" : "scalar";
         throw new Error(`Cannot replace node with ${pt} parent`);
       }
     }
@@ -21972,7 +21734,7 @@ var require_visit = __commonJS({
 var require_directives = __commonJS({
   "node_modules/yaml/dist/doc/directives.js"(exports) {
     "use strict";
-    var identity3 = require_identity();
+    var identity5 = require_identity();
     var visit2 = require_visit();
     var escapeChars = {
       "!": "%21",
@@ -22115,10 +21877,10 @@ var require_directives = __commonJS({
         const lines = this.yaml.explicit ? [`%YAML ${this.yaml.version || "1.2"}`] : [];
         const tagEntries = Object.entries(this.tags);
         let tagNames;
-        if (doc && tagEntries.length > 0 && identity3.isNode(doc.contents)) {
+        if (doc && tagEntries.length > 0 && identity5.isNode(doc.contents)) {
           const tags = {};
           visit2.visit(doc.contents, (_key, node2) => {
-            if (identity3.isNode(node2) && node2.tag)
+            if (identity5.isNode(node2) && node2.tag)
               tags[node2.tag] = true;
           });
           tagNames = Object.keys(tags);
@@ -22143,7 +21905,7 @@ var require_directives = __commonJS({
 var require_anchors = __commonJS({
   "node_modules/yaml/dist/doc/anchors.js"(exports) {
     "use strict";
-    var identity3 = require_identity();
+    var identity5 = require_identity();
     var visit2 = require_visit();
     function anchorIsValid(anchor2) {
       if (/[\x00-\x19\s,[\]{}]/.test(anchor2)) {
@@ -22190,7 +21952,7 @@ var require_anchors = __commonJS({
         setAnchors: () => {
           for (const source of aliasObjects) {
             const ref = sourceObjects.get(source);
-            if (typeof ref === "object" && ref.anchor && (identity3.isScalar(ref.node) || identity3.isCollection(ref.node))) {
+            if (typeof ref === "object" && ref.anchor && (identity5.isScalar(ref.node) || identity5.isCollection(ref.node))) {
               ref.node.anchor = ref.anchor;
             } else {
               const error62 = new Error("Failed to resolve repeated object (this should not happen)");
@@ -22263,12 +22025,12 @@ var require_applyReviver = __commonJS({
 var require_toJS = __commonJS({
   "node_modules/yaml/dist/nodes/toJS.js"(exports) {
     "use strict";
-    var identity3 = require_identity();
+    var identity5 = require_identity();
     function toJS(value, arg, ctx) {
       if (Array.isArray(value))
         return value.map((v, i) => toJS(v, String(i), ctx));
       if (value && typeof value.toJSON === "function") {
-        if (!ctx || !identity3.hasAnchor(value))
+        if (!ctx || !identity5.hasAnchor(value))
           return value.toJSON(arg, ctx);
         const data = { aliasCount: 0, count: 1, res: void 0 };
         ctx.anchors.set(value, data);
@@ -22294,11 +22056,11 @@ var require_Node = __commonJS({
   "node_modules/yaml/dist/nodes/Node.js"(exports) {
     "use strict";
     var applyReviver = require_applyReviver();
-    var identity3 = require_identity();
+    var identity5 = require_identity();
     var toJS = require_toJS();
     var NodeBase = class {
       constructor(type) {
-        Object.defineProperty(this, identity3.NODE_TYPE, { value: type });
+        Object.defineProperty(this, identity5.NODE_TYPE, { value: type });
       }
       /** Create a copy of this node.  */
       clone() {
@@ -22309,7 +22071,7 @@ var require_Node = __commonJS({
       }
       /** A plain JavaScript representation of this node. */
       toJS(doc, { mapAsMap, maxAliasCount, onAnchor, reviver } = {}) {
-        if (!identity3.isDocument(doc))
+        if (!identity5.isDocument(doc))
           throw new TypeError("A document argument is required");
         const ctx = {
           anchors: /* @__PURE__ */ new Map(),
@@ -22321,8 +22083,8 @@ var require_Node = __commonJS({
         };
         const res = toJS.toJS(this, "", ctx);
         if (typeof onAnchor === "function")
-          for (const { count, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count);
+          for (const { count: count2, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count2);
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
     };
@@ -22336,12 +22098,12 @@ var require_Alias = __commonJS({
     "use strict";
     var anchors = require_anchors();
     var visit2 = require_visit();
-    var identity3 = require_identity();
+    var identity5 = require_identity();
     var Node2 = require_Node();
     var toJS = require_toJS();
     var Alias = class extends Node2.NodeBase {
       constructor(source) {
-        super(identity3.ALIAS);
+        super(identity5.ALIAS);
         this.source = source;
         Object.defineProperty(this, "tag", {
           set() {
@@ -22363,7 +22125,7 @@ var require_Alias = __commonJS({
           nodes = [];
           visit2.visit(doc, {
             Node: (_key, node2) => {
-              if (identity3.isAlias(node2) || identity3.hasAnchor(node2))
+              if (identity5.isAlias(node2) || identity5.hasAnchor(node2))
                 nodes.push(node2);
             }
           });
@@ -22425,19 +22187,19 @@ var require_Alias = __commonJS({
       }
     };
     function getAliasCount(doc, node2, anchors2) {
-      if (identity3.isAlias(node2)) {
+      if (identity5.isAlias(node2)) {
         const source = node2.resolve(doc);
         const anchor2 = anchors2 && source && anchors2.get(source);
         return anchor2 ? anchor2.count * anchor2.aliasCount : 0;
-      } else if (identity3.isCollection(node2)) {
-        let count = 0;
+      } else if (identity5.isCollection(node2)) {
+        let count2 = 0;
         for (const item of node2.items) {
           const c = getAliasCount(doc, item, anchors2);
-          if (c > count)
-            count = c;
+          if (c > count2)
+            count2 = c;
         }
-        return count;
-      } else if (identity3.isPair(node2)) {
+        return count2;
+      } else if (identity5.isPair(node2)) {
         const kc = getAliasCount(doc, node2.key, anchors2);
         const vc = getAliasCount(doc, node2.value, anchors2);
         return Math.max(kc, vc);
@@ -22452,13 +22214,13 @@ var require_Alias = __commonJS({
 var require_Scalar = __commonJS({
   "node_modules/yaml/dist/nodes/Scalar.js"(exports) {
     "use strict";
-    var identity3 = require_identity();
+    var identity5 = require_identity();
     var Node2 = require_Node();
     var toJS = require_toJS();
     var isScalarValue = (value) => !value || typeof value !== "function" && typeof value !== "object";
     var Scalar = class extends Node2.NodeBase {
       constructor(value) {
-        super(identity3.SCALAR);
+        super(identity5.SCALAR);
         this.value = value;
       }
       toJSON(arg, ctx) {
@@ -22483,7 +22245,7 @@ var require_createNode = __commonJS({
   "node_modules/yaml/dist/doc/createNode.js"(exports) {
     "use strict";
     var Alias = require_Alias();
-    var identity3 = require_identity();
+    var identity5 = require_identity();
     var Scalar = require_Scalar();
     var defaultTagPrefix = "tag:yaml.org,2002:";
     function findTagObject(value, tagName, tags) {
@@ -22497,12 +22259,12 @@ var require_createNode = __commonJS({
       return tags.find((t) => t.identify?.(value) && !t.format);
     }
     function createNode(value, tagName, ctx) {
-      if (identity3.isDocument(value))
+      if (identity5.isDocument(value))
         value = value.contents;
-      if (identity3.isNode(value))
+      if (identity5.isNode(value))
         return value;
-      if (identity3.isPair(value)) {
-        const map2 = ctx.schema[identity3.MAP].createNode?.(ctx.schema, null, ctx);
+      if (identity5.isPair(value)) {
+        const map2 = ctx.schema[identity5.MAP].createNode?.(ctx.schema, null, ctx);
         map2.items.push(value);
         return map2;
       }
@@ -22534,7 +22296,7 @@ var require_createNode = __commonJS({
             ref.node = node3;
           return node3;
         }
-        tagObj = value instanceof Map ? schema2[identity3.MAP] : Symbol.iterator in Object(value) ? schema2[identity3.SEQ] : schema2[identity3.MAP];
+        tagObj = value instanceof Map ? schema2[identity5.MAP] : Symbol.iterator in Object(value) ? schema2[identity5.SEQ] : schema2[identity5.MAP];
       }
       if (onTagObj) {
         onTagObj(tagObj);
@@ -22558,7 +22320,7 @@ var require_Collection = __commonJS({
   "node_modules/yaml/dist/nodes/Collection.js"(exports) {
     "use strict";
     var createNode = require_createNode();
-    var identity3 = require_identity();
+    var identity5 = require_identity();
     var Node2 = require_Node();
     function collectionFromPath(schema2, path, value) {
       let v = value;
@@ -22602,7 +22364,7 @@ var require_Collection = __commonJS({
         const copy2 = Object.create(Object.getPrototypeOf(this), Object.getOwnPropertyDescriptors(this));
         if (schema2)
           copy2.schema = schema2;
-        copy2.items = copy2.items.map((it) => identity3.isNode(it) || identity3.isPair(it) ? it.clone(schema2) : it);
+        copy2.items = copy2.items.map((it) => identity5.isNode(it) || identity5.isPair(it) ? it.clone(schema2) : it);
         if (this.range)
           copy2.range = this.range.slice();
         return copy2;
@@ -22618,7 +22380,7 @@ var require_Collection = __commonJS({
         else {
           const [key, ...rest] = path;
           const node2 = this.get(key, true);
-          if (identity3.isCollection(node2))
+          if (identity5.isCollection(node2))
             node2.addIn(rest, value);
           else if (node2 === void 0 && this.schema)
             this.set(key, collectionFromPath(this.schema, rest, value));
@@ -22635,7 +22397,7 @@ var require_Collection = __commonJS({
         if (rest.length === 0)
           return this.delete(key);
         const node2 = this.get(key, true);
-        if (identity3.isCollection(node2))
+        if (identity5.isCollection(node2))
           return node2.deleteIn(rest);
         else
           throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
@@ -22649,16 +22411,16 @@ var require_Collection = __commonJS({
         const [key, ...rest] = path;
         const node2 = this.get(key, true);
         if (rest.length === 0)
-          return !keepScalar && identity3.isScalar(node2) ? node2.value : node2;
+          return !keepScalar && identity5.isScalar(node2) ? node2.value : node2;
         else
-          return identity3.isCollection(node2) ? node2.getIn(rest, keepScalar) : void 0;
+          return identity5.isCollection(node2) ? node2.getIn(rest, keepScalar) : void 0;
       }
       hasAllNullValues(allowScalar) {
         return this.items.every((node2) => {
-          if (!identity3.isPair(node2))
+          if (!identity5.isPair(node2))
             return false;
           const n = node2.value;
-          return n == null || allowScalar && identity3.isScalar(n) && n.value == null && !n.commentBefore && !n.comment && !n.tag;
+          return n == null || allowScalar && identity5.isScalar(n) && n.value == null && !n.commentBefore && !n.comment && !n.tag;
         });
       }
       /**
@@ -22669,7 +22431,7 @@ var require_Collection = __commonJS({
         if (rest.length === 0)
           return this.has(key);
         const node2 = this.get(key, true);
-        return identity3.isCollection(node2) ? node2.hasIn(rest) : false;
+        return identity5.isCollection(node2) ? node2.hasIn(rest) : false;
       }
       /**
        * Sets a value in this collection. For `!!set`, `value` needs to be a
@@ -22681,7 +22443,7 @@ var require_Collection = __commonJS({
           this.set(key, value);
         } else {
           const node2 = this.get(key, true);
-          if (identity3.isCollection(node2))
+          if (identity5.isCollection(node2))
             node2.setIn(rest, value);
           else if (node2 === void 0 && this.schema)
             this.set(key, collectionFromPath(this.schema, rest, value));
@@ -23137,7 +22899,7 @@ var require_stringify = __commonJS({
   "node_modules/yaml/dist/stringify/stringify.js"(exports) {
     "use strict";
     var anchors = require_anchors();
-    var identity3 = require_identity();
+    var identity5 = require_identity();
     var stringifyComment = require_stringifyComment();
     var stringifyString = require_stringifyString();
     function createStringifyContext(doc, options) {
@@ -23190,7 +22952,7 @@ var require_stringify = __commonJS({
       }
       let tagObj = void 0;
       let obj;
-      if (identity3.isScalar(item)) {
+      if (identity5.isScalar(item)) {
         obj = item.value;
         let match = tags.filter((t) => t.identify?.(obj));
         if (match.length > 1) {
@@ -23213,7 +22975,7 @@ var require_stringify = __commonJS({
       if (!doc.directives)
         return "";
       const props = [];
-      const anchor2 = (identity3.isScalar(node2) || identity3.isCollection(node2)) && node2.anchor;
+      const anchor2 = (identity5.isScalar(node2) || identity5.isCollection(node2)) && node2.anchor;
       if (anchor2 && anchors.anchorIsValid(anchor2)) {
         anchors$1.add(anchor2);
         props.push(`&${anchor2}`);
@@ -23224,9 +22986,9 @@ var require_stringify = __commonJS({
       return props.join(" ");
     }
     function stringify3(item, ctx, onComment, onChompKeep) {
-      if (identity3.isPair(item))
+      if (identity5.isPair(item))
         return item.toString(ctx, onComment, onChompKeep);
-      if (identity3.isAlias(item)) {
+      if (identity5.isAlias(item)) {
         if (ctx.doc.directives)
           return item.toString(ctx);
         if (ctx.resolvedAliases?.has(item)) {
@@ -23240,15 +23002,15 @@ var require_stringify = __commonJS({
         }
       }
       let tagObj = void 0;
-      const node2 = identity3.isNode(item) ? item : ctx.doc.createNode(item, { onTagObj: (o) => tagObj = o });
+      const node2 = identity5.isNode(item) ? item : ctx.doc.createNode(item, { onTagObj: (o) => tagObj = o });
       tagObj ?? (tagObj = getTagObject(ctx.doc.schema.tags, node2));
       const props = stringifyProps(node2, tagObj, ctx);
       if (props.length > 0)
         ctx.indentAtStart = (ctx.indentAtStart ?? 0) + props.length + 1;
-      const str = typeof tagObj.stringify === "function" ? tagObj.stringify(node2, ctx, onComment, onChompKeep) : identity3.isScalar(node2) ? stringifyString.stringifyString(node2, ctx, onComment, onChompKeep) : node2.toString(ctx, onComment, onChompKeep);
+      const str = typeof tagObj.stringify === "function" ? tagObj.stringify(node2, ctx, onComment, onChompKeep) : identity5.isScalar(node2) ? stringifyString.stringifyString(node2, ctx, onComment, onChompKeep) : node2.toString(ctx, onComment, onChompKeep);
       if (!props)
         return str;
-      return identity3.isScalar(node2) || str[0] === "{" || str[0] === "[" ? `${props} ${str}` : `${props}
+      return identity5.isScalar(node2) || str[0] === "{" || str[0] === "[" ? `${props} ${str}` : `${props}
 ${ctx.indent}${str}`;
     }
     exports.createStringifyContext = createStringifyContext;
@@ -23260,23 +23022,23 @@ ${ctx.indent}${str}`;
 var require_stringifyPair = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyPair.js"(exports) {
     "use strict";
-    var identity3 = require_identity();
+    var identity5 = require_identity();
     var Scalar = require_Scalar();
     var stringify3 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyPair({ key, value }, ctx, onComment, onChompKeep) {
       const { allNullValues, doc, indent, indentStep, options: { commentString, indentSeq, simpleKeys } } = ctx;
-      let keyComment = identity3.isNode(key) && key.comment || null;
+      let keyComment = identity5.isNode(key) && key.comment || null;
       if (simpleKeys) {
         if (keyComment) {
           throw new Error("With simple keys, key nodes cannot have comments");
         }
-        if (identity3.isCollection(key) || !identity3.isNode(key) && typeof key === "object") {
+        if (identity5.isCollection(key) || !identity5.isNode(key) && typeof key === "object") {
           const msg = "With simple keys, collection cannot be used as a key value";
           throw new Error(msg);
         }
       }
-      let explicitKey = !simpleKeys && (!key || keyComment && value == null && !ctx.inFlow || identity3.isCollection(key) || (identity3.isScalar(key) ? key.type === Scalar.Scalar.BLOCK_FOLDED || key.type === Scalar.Scalar.BLOCK_LITERAL : typeof key === "object"));
+      let explicitKey = !simpleKeys && (!key || keyComment && value == null && !ctx.inFlow || identity5.isCollection(key) || (identity5.isScalar(key) ? key.type === Scalar.Scalar.BLOCK_FOLDED || key.type === Scalar.Scalar.BLOCK_LITERAL : typeof key === "object"));
       ctx = Object.assign({}, ctx, {
         allNullValues: false,
         implicitKey: !explicitKey && (simpleKeys || !allNullValues),
@@ -23317,7 +23079,7 @@ ${indent}:`;
           str += stringifyComment.lineComment(str, ctx.indent, commentString(keyComment));
       }
       let vsb, vcb, valueComment;
-      if (identity3.isNode(value)) {
+      if (identity5.isNode(value)) {
         vsb = !!value.spaceBefore;
         vcb = value.commentBefore;
         valueComment = value.comment;
@@ -23329,10 +23091,10 @@ ${indent}:`;
           value = doc.createNode(value);
       }
       ctx.implicitKey = false;
-      if (!explicitKey && !keyComment && identity3.isScalar(value))
+      if (!explicitKey && !keyComment && identity5.isScalar(value))
         ctx.indentAtStart = str.length + 1;
       chompKeep = false;
-      if (!indentSeq && indentStep.length >= 2 && !ctx.inFlow && !explicitKey && identity3.isSeq(value) && !value.flow && !value.tag && !value.anchor) {
+      if (!indentSeq && indentStep.length >= 2 && !ctx.inFlow && !explicitKey && identity5.isSeq(value) && !value.flow && !value.tag && !value.anchor) {
         ctx.indent = ctx.indent.substring(2);
       }
       let valueCommentDone = false;
@@ -23352,7 +23114,7 @@ ${stringifyComment.indentComment(cs, ctx.indent)}`;
           ws += `
 ${ctx.indent}`;
         }
-      } else if (!explicitKey && identity3.isCollection(value)) {
+      } else if (!explicitKey && identity5.isCollection(value)) {
         const vs0 = valueStr[0];
         const nl0 = valueStr.indexOf("\n");
         const hasNewline = nl0 !== -1;
@@ -23415,7 +23177,7 @@ var require_log = __commonJS({
 var require_merge = __commonJS({
   "node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports) {
     "use strict";
-    var identity3 = require_identity();
+    var identity5 = require_identity();
     var Scalar = require_Scalar();
     var MERGE_KEY = "<<";
     var merge3 = {
@@ -23428,10 +23190,10 @@ var require_merge = __commonJS({
       }),
       stringify: () => MERGE_KEY
     };
-    var isMergeKey = (ctx, key) => (merge3.identify(key) || identity3.isScalar(key) && (!key.type || key.type === Scalar.Scalar.PLAIN) && merge3.identify(key.value)) && ctx?.doc.schema.tags.some((tag) => tag.tag === merge3.tag && tag.default);
+    var isMergeKey = (ctx, key) => (merge3.identify(key) || identity5.isScalar(key) && (!key.type || key.type === Scalar.Scalar.PLAIN) && merge3.identify(key.value)) && ctx?.doc.schema.tags.some((tag) => tag.tag === merge3.tag && tag.default);
     function addMergeToJSMap(ctx, map2, value) {
       const source = resolveAliasValue(ctx, value);
-      if (identity3.isSeq(source))
+      if (identity5.isSeq(source))
         for (const it of source.items)
           mergeValue(ctx, map2, it);
       else if (Array.isArray(source))
@@ -23442,7 +23204,7 @@ var require_merge = __commonJS({
     }
     function mergeValue(ctx, map2, value) {
       const source = resolveAliasValue(ctx, value);
-      if (!identity3.isMap(source))
+      if (!identity5.isMap(source))
         throw new Error("Merge sources must be maps or map aliases");
       const srcMap = source.toJSON(null, ctx, Map);
       for (const [key, value2] of srcMap) {
@@ -23463,7 +23225,7 @@ var require_merge = __commonJS({
       return map2;
     }
     function resolveAliasValue(ctx, value) {
-      return ctx && identity3.isAlias(value) ? value.resolve(ctx.doc, ctx) : value;
+      return ctx && identity5.isAlias(value) ? value.resolve(ctx.doc, ctx) : value;
     }
     exports.addMergeToJSMap = addMergeToJSMap;
     exports.isMergeKey = isMergeKey;
@@ -23478,10 +23240,10 @@ var require_addPairToJSMap = __commonJS({
     var log = require_log();
     var merge3 = require_merge();
     var stringify3 = require_stringify();
-    var identity3 = require_identity();
+    var identity5 = require_identity();
     var toJS = require_toJS();
     function addPairToJSMap(ctx, map2, { key, value }) {
-      if (identity3.isNode(key) && key.addToJSMap)
+      if (identity5.isNode(key) && key.addToJSMap)
         key.addToJSMap(ctx, map2, value);
       else if (merge3.isMergeKey(ctx, key))
         merge3.addMergeToJSMap(ctx, map2, value);
@@ -23512,7 +23274,7 @@ var require_addPairToJSMap = __commonJS({
         return "";
       if (typeof jsKey !== "object")
         return String(jsKey);
-      if (identity3.isNode(key) && ctx?.doc) {
+      if (identity5.isNode(key) && ctx?.doc) {
         const strCtx = stringify3.createStringifyContext(ctx.doc, {});
         strCtx.anchors = /* @__PURE__ */ new Set();
         for (const node2 of ctx.anchors.keys())
@@ -23542,7 +23304,7 @@ var require_Pair = __commonJS({
     var createNode = require_createNode();
     var stringifyPair = require_stringifyPair();
     var addPairToJSMap = require_addPairToJSMap();
-    var identity3 = require_identity();
+    var identity5 = require_identity();
     function createPair(key, value, ctx) {
       const k = createNode.createNode(key, void 0, ctx);
       const v = createNode.createNode(value, void 0, ctx);
@@ -23550,15 +23312,15 @@ var require_Pair = __commonJS({
     }
     var Pair = class _Pair {
       constructor(key, value = null) {
-        Object.defineProperty(this, identity3.NODE_TYPE, { value: identity3.PAIR });
+        Object.defineProperty(this, identity5.NODE_TYPE, { value: identity5.PAIR });
         this.key = key;
         this.value = value;
       }
       clone(schema2) {
         let { key, value } = this;
-        if (identity3.isNode(key))
+        if (identity5.isNode(key))
           key = key.clone(schema2);
-        if (identity3.isNode(value))
+        if (identity5.isNode(value))
           value = value.clone(schema2);
         return new _Pair(key, value);
       }
@@ -23579,7 +23341,7 @@ var require_Pair = __commonJS({
 var require_stringifyCollection = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyCollection.js"(exports) {
     "use strict";
-    var identity3 = require_identity();
+    var identity5 = require_identity();
     var stringify3 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyCollection(collection, ctx, options) {
@@ -23595,14 +23357,14 @@ var require_stringifyCollection = __commonJS({
       for (let i = 0; i < items.length; ++i) {
         const item = items[i];
         let comment3 = null;
-        if (identity3.isNode(item)) {
+        if (identity5.isNode(item)) {
           if (!chompKeep && item.spaceBefore)
             lines.push("");
           addCommentBefore(ctx, lines, item.commentBefore, chompKeep);
           if (item.comment)
             comment3 = item.comment;
-        } else if (identity3.isPair(item)) {
-          const ik = identity3.isNode(item.key) ? item.key : null;
+        } else if (identity5.isPair(item)) {
+          const ik = identity5.isNode(item.key) ? item.key : null;
           if (ik) {
             if (!chompKeep && ik.spaceBefore)
               lines.push("");
@@ -23650,14 +23412,14 @@ ${indent}${line}` : "\n";
       for (let i = 0; i < items.length; ++i) {
         const item = items[i];
         let comment2 = null;
-        if (identity3.isNode(item)) {
+        if (identity5.isNode(item)) {
           if (item.spaceBefore)
             lines.push("");
           addCommentBefore(ctx, lines, item.commentBefore, false);
           if (item.comment)
             comment2 = item.comment;
-        } else if (identity3.isPair(item)) {
-          const ik = identity3.isNode(item.key) ? item.key : null;
+        } else if (identity5.isPair(item)) {
+          const ik = identity5.isNode(item.key) ? item.key : null;
           if (ik) {
             if (ik.spaceBefore)
               lines.push("");
@@ -23665,7 +23427,7 @@ ${indent}${line}` : "\n";
             if (ik.comment)
               reqNewline = true;
           }
-          const iv = identity3.isNode(item.value) ? item.value : null;
+          const iv = identity5.isNode(item.value) ? item.value : null;
           if (iv) {
             if (iv.comment)
               comment2 = iv.comment;
@@ -23733,16 +23495,16 @@ var require_YAMLMap = __commonJS({
     var stringifyCollection = require_stringifyCollection();
     var addPairToJSMap = require_addPairToJSMap();
     var Collection = require_Collection();
-    var identity3 = require_identity();
+    var identity5 = require_identity();
     var Pair = require_Pair();
     var Scalar = require_Scalar();
     function findPair(items, key) {
-      const k = identity3.isScalar(key) ? key.value : key;
+      const k = identity5.isScalar(key) ? key.value : key;
       for (const it of items) {
-        if (identity3.isPair(it)) {
+        if (identity5.isPair(it)) {
           if (it.key === key || it.key === k)
             return it;
-          if (identity3.isScalar(it.key) && it.key.value === k)
+          if (identity5.isScalar(it.key) && it.key.value === k)
             return it;
         }
       }
@@ -23753,7 +23515,7 @@ var require_YAMLMap = __commonJS({
         return "tag:yaml.org,2002:map";
       }
       constructor(schema2) {
-        super(identity3.MAP, schema2);
+        super(identity5.MAP, schema2);
         this.items = [];
       }
       /**
@@ -23791,7 +23553,7 @@ var require_YAMLMap = __commonJS({
        */
       add(pair, overwrite) {
         let _pair;
-        if (identity3.isPair(pair))
+        if (identity5.isPair(pair))
           _pair = pair;
         else if (!pair || typeof pair !== "object" || !("key" in pair)) {
           _pair = new Pair.Pair(pair, pair?.value);
@@ -23802,7 +23564,7 @@ var require_YAMLMap = __commonJS({
         if (prev) {
           if (!overwrite)
             throw new Error(`Key ${_pair.key} already set`);
-          if (identity3.isScalar(prev.value) && Scalar.isScalarValue(_pair.value))
+          if (identity5.isScalar(prev.value) && Scalar.isScalarValue(_pair.value))
             prev.value.value = _pair.value;
           else
             prev.value = _pair.value;
@@ -23826,7 +23588,7 @@ var require_YAMLMap = __commonJS({
       get(key, keepScalar) {
         const it = findPair(this.items, key);
         const node2 = it?.value;
-        return (!keepScalar && identity3.isScalar(node2) ? node2.value : node2) ?? void 0;
+        return (!keepScalar && identity5.isScalar(node2) ? node2.value : node2) ?? void 0;
       }
       has(key) {
         return !!findPair(this.items, key);
@@ -23851,7 +23613,7 @@ var require_YAMLMap = __commonJS({
         if (!ctx)
           return JSON.stringify(this);
         for (const item of this.items) {
-          if (!identity3.isPair(item))
+          if (!identity5.isPair(item))
             throw new Error(`Map items must all be pairs; found ${JSON.stringify(item)} instead`);
         }
         if (!ctx.allNullValues && this.hasAllNullValues(false))
@@ -23874,7 +23636,7 @@ var require_YAMLMap = __commonJS({
 var require_map = __commonJS({
   "node_modules/yaml/dist/schema/common/map.js"(exports) {
     "use strict";
-    var identity3 = require_identity();
+    var identity5 = require_identity();
     var YAMLMap = require_YAMLMap();
     var map2 = {
       collection: "map",
@@ -23882,7 +23644,7 @@ var require_map = __commonJS({
       nodeClass: YAMLMap.YAMLMap,
       tag: "tag:yaml.org,2002:map",
       resolve(map3, onError) {
-        if (!identity3.isMap(map3))
+        if (!identity5.isMap(map3))
           onError("Expected a mapping for this tag");
         return map3;
       },
@@ -23899,7 +23661,7 @@ var require_YAMLSeq = __commonJS({
     var createNode = require_createNode();
     var stringifyCollection = require_stringifyCollection();
     var Collection = require_Collection();
-    var identity3 = require_identity();
+    var identity5 = require_identity();
     var Scalar = require_Scalar();
     var toJS = require_toJS();
     var YAMLSeq = class extends Collection.Collection {
@@ -23907,7 +23669,7 @@ var require_YAMLSeq = __commonJS({
         return "tag:yaml.org,2002:seq";
       }
       constructor(schema2) {
-        super(identity3.SEQ, schema2);
+        super(identity5.SEQ, schema2);
         this.items = [];
       }
       add(value) {
@@ -23933,7 +23695,7 @@ var require_YAMLSeq = __commonJS({
         if (typeof idx !== "number")
           return void 0;
         const it = this.items[idx];
-        return !keepScalar && identity3.isScalar(it) ? it.value : it;
+        return !keepScalar && identity5.isScalar(it) ? it.value : it;
       }
       /**
        * Checks if the collection includes a value with the key `key`.
@@ -23957,7 +23719,7 @@ var require_YAMLSeq = __commonJS({
         if (typeof idx !== "number")
           throw new Error(`Expected a valid index, not ${key}.`);
         const prev = this.items[idx];
-        if (identity3.isScalar(prev) && Scalar.isScalarValue(value))
+        if (identity5.isScalar(prev) && Scalar.isScalarValue(value))
           prev.value = value;
         else
           this.items[idx] = value;
@@ -23999,7 +23761,7 @@ var require_YAMLSeq = __commonJS({
       }
     };
     function asItemIndex(key) {
-      let idx = identity3.isScalar(key) ? key.value : key;
+      let idx = identity5.isScalar(key) ? key.value : key;
       if (idx && typeof idx === "string")
         idx = Number(idx);
       return typeof idx === "number" && Number.isInteger(idx) && idx >= 0 ? idx : null;
@@ -24012,7 +23774,7 @@ var require_YAMLSeq = __commonJS({
 var require_seq = __commonJS({
   "node_modules/yaml/dist/schema/common/seq.js"(exports) {
     "use strict";
-    var identity3 = require_identity();
+    var identity5 = require_identity();
     var YAMLSeq = require_YAMLSeq();
     var seq = {
       collection: "seq",
@@ -24020,7 +23782,7 @@ var require_seq = __commonJS({
       nodeClass: YAMLSeq.YAMLSeq,
       tag: "tag:yaml.org,2002:seq",
       resolve(seq2, onError) {
-        if (!identity3.isSeq(seq2))
+        if (!identity5.isSeq(seq2))
           onError("Expected a sequence for this tag");
         return seq2;
       },
@@ -24374,17 +24136,17 @@ var require_binary = __commonJS({
 var require_pairs = __commonJS({
   "node_modules/yaml/dist/schema/yaml-1.1/pairs.js"(exports) {
     "use strict";
-    var identity3 = require_identity();
+    var identity5 = require_identity();
     var Pair = require_Pair();
     var Scalar = require_Scalar();
     var YAMLSeq = require_YAMLSeq();
     function resolvePairs(seq, onError) {
-      if (identity3.isSeq(seq)) {
+      if (identity5.isSeq(seq)) {
         for (let i = 0; i < seq.items.length; ++i) {
           let item = seq.items[i];
-          if (identity3.isPair(item))
+          if (identity5.isPair(item))
             continue;
-          else if (identity3.isMap(item)) {
+          else if (identity5.isMap(item)) {
             if (item.items.length > 1)
               onError("Each pair must have its own sequence indicator");
             const pair = item.items[0] || new Pair.Pair(new Scalar.Scalar(null));
@@ -24398,7 +24160,7 @@ ${cn.comment}` : item.comment;
             }
             item = pair;
           }
-          seq.items[i] = identity3.isPair(item) ? item : new Pair.Pair(item);
+          seq.items[i] = identity5.isPair(item) ? item : new Pair.Pair(item);
         }
       } else
         onError("Expected a sequence for this tag");
@@ -24452,7 +24214,7 @@ ${cn.comment}` : item.comment;
 var require_omap = __commonJS({
   "node_modules/yaml/dist/schema/yaml-1.1/omap.js"(exports) {
     "use strict";
-    var identity3 = require_identity();
+    var identity5 = require_identity();
     var toJS = require_toJS();
     var YAMLMap = require_YAMLMap();
     var YAMLSeq = require_YAMLSeq();
@@ -24479,7 +24241,7 @@ var require_omap = __commonJS({
           ctx.onCreate(map2);
         for (const pair of this.items) {
           let key, value;
-          if (identity3.isPair(pair)) {
+          if (identity5.isPair(pair)) {
             key = toJS.toJS(pair.key, "", ctx);
             value = toJS.toJS(pair.value, key, ctx);
           } else {
@@ -24509,7 +24271,7 @@ var require_omap = __commonJS({
         const pairs$1 = pairs.resolvePairs(seq, onError);
         const seenKeys = [];
         for (const { key } of pairs$1.items) {
-          if (identity3.isScalar(key)) {
+          if (identity5.isScalar(key)) {
             if (seenKeys.includes(key.value)) {
               onError(`Ordered maps must not include duplicate keys: ${key.value}`);
             } else {
@@ -24690,7 +24452,7 @@ var require_int2 = __commonJS({
 var require_set = __commonJS({
   "node_modules/yaml/dist/schema/yaml-1.1/set.js"(exports) {
     "use strict";
-    var identity3 = require_identity();
+    var identity5 = require_identity();
     var Pair = require_Pair();
     var YAMLMap = require_YAMLMap();
     var YAMLSet = class _YAMLSet extends YAMLMap.YAMLMap {
@@ -24700,7 +24462,7 @@ var require_set = __commonJS({
       }
       add(key) {
         let pair;
-        if (identity3.isPair(key))
+        if (identity5.isPair(key))
           pair = key;
         else if (key && typeof key === "object" && "key" in key && "value" in key && key.value === null)
           pair = new Pair.Pair(key.key, null);
@@ -24716,7 +24478,7 @@ var require_set = __commonJS({
        */
       get(key, keepPair) {
         const pair = YAMLMap.findPair(this.items, key);
-        return !keepPair && identity3.isPair(pair) ? identity3.isScalar(pair.key) ? pair.key.value : pair.key : pair;
+        return !keepPair && identity5.isPair(pair) ? identity5.isScalar(pair.key) ? pair.key.value : pair.key : pair;
       }
       set(key, value) {
         if (typeof value !== "boolean")
@@ -24760,7 +24522,7 @@ var require_set = __commonJS({
       tag: "tag:yaml.org,2002:set",
       createNode: (schema2, iterable, ctx) => YAMLSet.from(schema2, iterable, ctx),
       resolve(map2, onError) {
-        if (identity3.isMap(map2)) {
+        if (identity5.isMap(map2)) {
           if (map2.hasAllNullValues(true))
             return Object.assign(new YAMLSet(), map2);
           else
@@ -25005,7 +24767,7 @@ var require_tags = __commonJS({
 var require_Schema = __commonJS({
   "node_modules/yaml/dist/schema/Schema.js"(exports) {
     "use strict";
-    var identity3 = require_identity();
+    var identity5 = require_identity();
     var map2 = require_map();
     var seq = require_seq();
     var string4 = require_string();
@@ -25018,9 +24780,9 @@ var require_Schema = __commonJS({
         this.knownTags = resolveKnownTags ? tags.coreKnownTags : {};
         this.tags = tags.getTags(customTags, this.name, merge3);
         this.toStringOptions = toStringDefaults ?? null;
-        Object.defineProperty(this, identity3.MAP, { value: map2.map });
-        Object.defineProperty(this, identity3.SCALAR, { value: string4.string });
-        Object.defineProperty(this, identity3.SEQ, { value: seq.seq });
+        Object.defineProperty(this, identity5.MAP, { value: map2.map });
+        Object.defineProperty(this, identity5.SCALAR, { value: string4.string });
+        Object.defineProperty(this, identity5.SEQ, { value: seq.seq });
         this.sortMapEntries = typeof sortMapEntries === "function" ? sortMapEntries : sortMapEntries === true ? sortMapEntriesByKey : null;
       }
       clone() {
@@ -25037,7 +24799,7 @@ var require_Schema = __commonJS({
 var require_stringifyDocument = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyDocument.js"(exports) {
     "use strict";
-    var identity3 = require_identity();
+    var identity5 = require_identity();
     var stringify3 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyDocument(doc, options) {
@@ -25064,7 +24826,7 @@ var require_stringifyDocument = __commonJS({
       let chompKeep = false;
       let contentComment = null;
       if (doc.contents) {
-        if (identity3.isNode(doc.contents)) {
+        if (identity5.isNode(doc.contents)) {
           if (doc.contents.spaceBefore && hasDirectives)
             lines.push("");
           if (doc.contents.commentBefore) {
@@ -25119,7 +24881,7 @@ var require_Document = __commonJS({
     "use strict";
     var Alias = require_Alias();
     var Collection = require_Collection();
-    var identity3 = require_identity();
+    var identity5 = require_identity();
     var Pair = require_Pair();
     var toJS = require_toJS();
     var Schema = require_Schema();
@@ -25134,7 +24896,7 @@ var require_Document = __commonJS({
         this.comment = null;
         this.errors = [];
         this.warnings = [];
-        Object.defineProperty(this, identity3.NODE_TYPE, { value: identity3.DOC });
+        Object.defineProperty(this, identity5.NODE_TYPE, { value: identity5.DOC });
         let _replacer = null;
         if (typeof replacer === "function" || Array.isArray(replacer)) {
           _replacer = replacer;
@@ -25170,7 +24932,7 @@ var require_Document = __commonJS({
        */
       clone() {
         const copy2 = Object.create(_Document.prototype, {
-          [identity3.NODE_TYPE]: { value: identity3.DOC }
+          [identity5.NODE_TYPE]: { value: identity5.DOC }
         });
         copy2.commentBefore = this.commentBefore;
         copy2.comment = this.comment;
@@ -25180,7 +24942,7 @@ var require_Document = __commonJS({
         if (this.directives)
           copy2.directives = this.directives.clone();
         copy2.schema = this.schema.clone();
-        copy2.contents = identity3.isNode(this.contents) ? this.contents.clone(copy2.schema) : this.contents;
+        copy2.contents = identity5.isNode(this.contents) ? this.contents.clone(copy2.schema) : this.contents;
         if (this.range)
           copy2.range = this.range.slice();
         return copy2;
@@ -25243,7 +25005,7 @@ var require_Document = __commonJS({
           sourceObjects
         };
         const node2 = createNode.createNode(value, tag, ctx);
-        if (flow && identity3.isCollection(node2))
+        if (flow && identity5.isCollection(node2))
           node2.flow = true;
         setAnchors();
         return node2;
@@ -25283,7 +25045,7 @@ var require_Document = __commonJS({
        * `true` (collections are always returned intact).
        */
       get(key, keepScalar) {
-        return identity3.isCollection(this.contents) ? this.contents.get(key, keepScalar) : void 0;
+        return identity5.isCollection(this.contents) ? this.contents.get(key, keepScalar) : void 0;
       }
       /**
        * Returns item at `path`, or `undefined` if not found. By default unwraps
@@ -25292,14 +25054,14 @@ var require_Document = __commonJS({
        */
       getIn(path, keepScalar) {
         if (Collection.isEmptyPath(path))
-          return !keepScalar && identity3.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity3.isCollection(this.contents) ? this.contents.getIn(path, keepScalar) : void 0;
+          return !keepScalar && identity5.isScalar(this.contents) ? this.contents.value : this.contents;
+        return identity5.isCollection(this.contents) ? this.contents.getIn(path, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
        */
       has(key) {
-        return identity3.isCollection(this.contents) ? this.contents.has(key) : false;
+        return identity5.isCollection(this.contents) ? this.contents.has(key) : false;
       }
       /**
        * Checks if the document includes a value at `path`.
@@ -25307,7 +25069,7 @@ var require_Document = __commonJS({
       hasIn(path) {
         if (Collection.isEmptyPath(path))
           return this.contents !== void 0;
-        return identity3.isCollection(this.contents) ? this.contents.hasIn(path) : false;
+        return identity5.isCollection(this.contents) ? this.contents.hasIn(path) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -25389,8 +25151,8 @@ var require_Document = __commonJS({
         };
         const res = toJS.toJS(this.contents, jsonArg ?? "", ctx);
         if (typeof onAnchor === "function")
-          for (const { count, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count);
+          for (const { count: count2, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count2);
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
       /**
@@ -25414,7 +25176,7 @@ var require_Document = __commonJS({
       }
     };
     function assertCollection(contents) {
-      if (identity3.isCollection(contents))
+      if (identity5.isCollection(contents))
         return true;
       throw new Error("Expected a YAML collection as document contents");
     }
@@ -25467,12 +25229,12 @@ var require_errors = __commonJS({
         lineStr = prev + lineStr;
       }
       if (/[^ ]/.test(lineStr)) {
-        let count = 1;
+        let count2 = 1;
         const end = error62.linePos[1];
         if (end?.line === line && end.col > col) {
-          count = Math.max(1, Math.min(end.col - col, 80 - ci));
+          count2 = Math.max(1, Math.min(end.col - col, 80 - ci));
         }
-        const pointer = " ".repeat(ci) + "^".repeat(count);
+        const pointer = " ".repeat(ci) + "^".repeat(count2);
         error62.message += `:
 
 ${lineStr}
@@ -25685,12 +25447,12 @@ var require_util_flow_indent_check = __commonJS({
 var require_util_map_includes = __commonJS({
   "node_modules/yaml/dist/compose/util-map-includes.js"(exports) {
     "use strict";
-    var identity3 = require_identity();
+    var identity5 = require_identity();
     function mapIncludes(ctx, items, search) {
       const { uniqueKeys } = ctx.options;
       if (uniqueKeys === false)
         return false;
-      const isEqual = typeof uniqueKeys === "function" ? uniqueKeys : (a, b) => a === b || identity3.isScalar(a) && identity3.isScalar(b) && a.value === b.value;
+      const isEqual = typeof uniqueKeys === "function" ? uniqueKeys : (a, b) => a === b || identity5.isScalar(a) && identity5.isScalar(b) && a.value === b.value;
       return items.some((pair) => isEqual(pair.key, search));
     }
     exports.mapIncludes = mapIncludes;
@@ -25903,7 +25665,7 @@ var require_resolve_end = __commonJS({
 var require_resolve_flow_collection = __commonJS({
   "node_modules/yaml/dist/compose/resolve-flow-collection.js"(exports) {
     "use strict";
-    var identity3 = require_identity();
+    var identity5 = require_identity();
     var Pair = require_Pair();
     var YAMLMap = require_YAMLMap();
     var YAMLSeq = require_YAMLSeq();
@@ -25982,7 +25744,7 @@ var require_resolve_flow_collection = __commonJS({
             }
             if (prevItemComment) {
               let prev = coll.items[coll.items.length - 1];
-              if (identity3.isPair(prev))
+              if (identity5.isPair(prev))
                 prev = prev.value ?? prev.key;
               if (prev.comment)
                 prev.comment += "\n" + prevItemComment;
@@ -26097,7 +25859,7 @@ var require_resolve_flow_collection = __commonJS({
 var require_compose_collection = __commonJS({
   "node_modules/yaml/dist/compose/compose-collection.js"(exports) {
     "use strict";
-    var identity3 = require_identity();
+    var identity5 = require_identity();
     var Scalar = require_Scalar();
     var YAMLMap = require_YAMLMap();
     var YAMLSeq = require_YAMLSeq();
@@ -26147,7 +25909,7 @@ var require_compose_collection = __commonJS({
       }
       const coll = resolveCollection(CN, ctx, token, onError, tagName, tag);
       const res = tag.resolve?.(coll, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg), ctx.options) ?? coll;
-      const node2 = identity3.isNode(res) ? res : new Scalar.Scalar(res);
+      const node2 = identity5.isNode(res) ? res : new Scalar.Scalar(res);
       node2.range = coll.range;
       node2.tag = tagName;
       if (tag?.format)
@@ -26566,7 +26328,7 @@ var require_resolve_flow_scalar = __commonJS({
 var require_compose_scalar = __commonJS({
   "node_modules/yaml/dist/compose/compose-scalar.js"(exports) {
     "use strict";
-    var identity3 = require_identity();
+    var identity5 = require_identity();
     var Scalar = require_Scalar();
     var resolveBlockScalar = require_resolve_block_scalar();
     var resolveFlowScalar = require_resolve_flow_scalar();
@@ -26575,17 +26337,17 @@ var require_compose_scalar = __commonJS({
       const tagName = tagToken ? ctx.directives.tagName(tagToken.source, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg)) : null;
       let tag;
       if (ctx.options.stringKeys && ctx.atKey) {
-        tag = ctx.schema[identity3.SCALAR];
+        tag = ctx.schema[identity5.SCALAR];
       } else if (tagName)
         tag = findScalarTagByName(ctx.schema, value, tagName, tagToken, onError);
       else if (token.type === "scalar")
         tag = findScalarTagByTest(ctx, value, token, onError);
       else
-        tag = ctx.schema[identity3.SCALAR];
+        tag = ctx.schema[identity5.SCALAR];
       let scalar;
       try {
         const res = tag.resolve(value, (msg) => onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg), ctx.options);
-        scalar = identity3.isScalar(res) ? res : new Scalar.Scalar(res);
+        scalar = identity5.isScalar(res) ? res : new Scalar.Scalar(res);
       } catch (error62) {
         const msg = error62 instanceof Error ? error62.message : String(error62);
         onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg);
@@ -26605,7 +26367,7 @@ var require_compose_scalar = __commonJS({
     }
     function findScalarTagByName(schema2, value, tagName, tagToken, onError) {
       if (tagName === "!")
-        return schema2[identity3.SCALAR];
+        return schema2[identity5.SCALAR];
       const matchWithTest = [];
       for (const tag of schema2.tags) {
         if (!tag.collection && tag.tag === tagName) {
@@ -26624,12 +26386,12 @@ var require_compose_scalar = __commonJS({
         return kt;
       }
       onError(tagToken, "TAG_RESOLVE_FAILED", `Unresolved tag: ${tagName}`, tagName !== "tag:yaml.org,2002:str");
-      return schema2[identity3.SCALAR];
+      return schema2[identity5.SCALAR];
     }
     function findScalarTagByTest({ atKey, directives, schema: schema2 }, value, token, onError) {
-      const tag = schema2.tags.find((tag2) => (tag2.default === true || atKey && tag2.default === "key") && tag2.test?.test(value)) || schema2[identity3.SCALAR];
+      const tag = schema2.tags.find((tag2) => (tag2.default === true || atKey && tag2.default === "key") && tag2.test?.test(value)) || schema2[identity5.SCALAR];
       if (schema2.compat) {
-        const compat = schema2.compat.find((tag2) => tag2.default && tag2.test?.test(value)) ?? schema2[identity3.SCALAR];
+        const compat = schema2.compat.find((tag2) => tag2.default && tag2.test?.test(value)) ?? schema2[identity5.SCALAR];
         if (tag.tag !== compat.tag) {
           const ts = directives.tagString(tag.tag);
           const cs = directives.tagString(compat.tag);
@@ -26678,7 +26440,7 @@ var require_compose_node = __commonJS({
   "node_modules/yaml/dist/compose/compose-node.js"(exports) {
     "use strict";
     var Alias = require_Alias();
-    var identity3 = require_identity();
+    var identity5 = require_identity();
     var composeCollection = require_compose_collection();
     var composeScalar = require_compose_scalar();
     var resolveEnd = require_resolve_end();
@@ -26724,7 +26486,7 @@ var require_compose_node = __commonJS({
       node2 ?? (node2 = composeEmptyNode(ctx, token.offset, void 0, null, props, onError));
       if (anchor2 && node2.anchor === "")
         onError(anchor2, "BAD_ALIAS", "Anchor cannot be an empty string");
-      if (atKey && ctx.options.stringKeys && (!identity3.isScalar(node2) || typeof node2.value !== "string" || node2.tag && node2.tag !== "tag:yaml.org,2002:str")) {
+      if (atKey && ctx.options.stringKeys && (!identity5.isScalar(node2) || typeof node2.value !== "string" || node2.tag && node2.tag !== "tag:yaml.org,2002:str")) {
         const msg = "With stringKeys, all keys must be strings";
         onError(tag ?? token, "NON_STRING_KEY", msg);
       }
@@ -26830,7 +26592,7 @@ var require_composer = __commonJS({
     var directives = require_directives();
     var Document = require_Document();
     var errors = require_errors();
-    var identity3 = require_identity();
+    var identity5 = require_identity();
     var composeDoc = require_compose_doc();
     var resolveEnd = require_resolve_end();
     function getErrorPos(src) {
@@ -26892,9 +26654,9 @@ var require_composer = __commonJS({
 ${comment2}` : comment2;
           } else if (afterEmptyLine || doc.directives.docStart || !dc) {
             doc.commentBefore = comment2;
-          } else if (identity3.isCollection(dc) && !dc.flow && dc.items.length > 0) {
+          } else if (identity5.isCollection(dc) && !dc.flow && dc.items.length > 0) {
             let it = dc.items[0];
-            if (identity3.isPair(it))
+            if (identity5.isPair(it))
               it = it.key;
             const cb = it.commentBefore;
             it.commentBefore = cb ? `${comment2}
@@ -28942,7 +28704,7 @@ var require_public_api = __commonJS({
     var Document = require_Document();
     var errors = require_errors();
     var log = require_log();
-    var identity3 = require_identity();
+    var identity5 = require_identity();
     var lineCounter = require_line_counter();
     var parser = require_parser();
     function parseOptions(options) {
@@ -29020,7 +28782,7 @@ var require_public_api = __commonJS({
         if (!keepUndefined)
           return void 0;
       }
-      if (identity3.isDocument(value) && !_replacer)
+      if (identity5.isDocument(value) && !_replacer)
         return value.toString(options);
       return new Document.Document(value, _replacer, options).toString(options);
     }
@@ -29040,7 +28802,7 @@ var require_dist = __commonJS({
     var Schema = require_Schema();
     var errors = require_errors();
     var Alias = require_Alias();
-    var identity3 = require_identity();
+    var identity5 = require_identity();
     var Pair = require_Pair();
     var Scalar = require_Scalar();
     var YAMLMap = require_YAMLMap();
@@ -29058,14 +28820,14 @@ var require_dist = __commonJS({
     exports.YAMLParseError = errors.YAMLParseError;
     exports.YAMLWarning = errors.YAMLWarning;
     exports.Alias = Alias.Alias;
-    exports.isAlias = identity3.isAlias;
-    exports.isCollection = identity3.isCollection;
-    exports.isDocument = identity3.isDocument;
-    exports.isMap = identity3.isMap;
-    exports.isNode = identity3.isNode;
-    exports.isPair = identity3.isPair;
-    exports.isScalar = identity3.isScalar;
-    exports.isSeq = identity3.isSeq;
+    exports.isAlias = identity5.isAlias;
+    exports.isCollection = identity5.isCollection;
+    exports.isDocument = identity5.isDocument;
+    exports.isMap = identity5.isMap;
+    exports.isNode = identity5.isNode;
+    exports.isPair = identity5.isPair;
+    exports.isScalar = identity5.isScalar;
+    exports.isSeq = identity5.isSeq;
     exports.Pair = Pair.Pair;
     exports.Scalar = Scalar.Scalar;
     exports.YAMLMap = YAMLMap.YAMLMap;
@@ -29398,16 +29160,17 @@ function loadConfig(paths, options) {
     const source = { ...parsed.source, value };
     for (const problem of problems)
       errors.push(errorAt(source.locate(problem.path), problem.path, problem.message));
-    const checked2 = configFile.safeParse(value);
+    const checked2 = fileSchema(options.spec).safeParse(value);
     if (!checked2.success) errors.push(...issuesToErrors(checked2.error.issues, source));
-    else if (problems.length === 0 && parsed.problems.length === 0)
-      valid.push({ source, data: value });
+    else if (problems.length === 0 && parsed.problems.length === 0) {
+      valid.push({ source, data: wrapSecrets(value, options.env) });
+    }
   }
   const order = files.map((file2) => file2.display);
   if (errors.length > 0) return { ok: false, errors: sortErrors(errors, order) };
-  const resolved = resolve(valid, options.env);
+  const resolved = resolve(valid, options.env, options.spec);
   if (resolved.errors.length > 0) return { ok: false, errors: sortErrors(resolved.errors, order) };
-  return { ok: true, state: resolved.state, layers: resolved.layers };
+  return { ok: true, state: resolved.state };
 }
 function expandPaths(paths, cwd, errors) {
   const files = [];
@@ -29483,6 +29246,7 @@ var init_load = __esm({
     init_issues();
     init_resolve();
     init_schema();
+    init_secrets();
     init_source();
     DEFAULT_CONFIG = "forgeplan.yaml";
     FileTooLarge = class extends Error {
@@ -29490,82 +29254,10 @@ var init_load = __esm({
   }
 });
 
-// src/config/glob.ts
-function globToRegExp(glob) {
-  const known = cache.get(glob);
-  if (known !== void 0) return known;
-  let source = "";
-  for (let index = 0; index < glob.length; index++) {
-    const char = glob[index];
-    if (char === "*") source += ".*";
-    else if (char === "?") source += ".";
-    else if (char === "[") {
-      const end = glob.indexOf("]", index + 2);
-      if (end < 0) {
-        source += "\\[";
-        continue;
-      }
-      let body = glob.slice(index + 1, end);
-      const negated = body.startsWith("!");
-      if (negated) body = body.slice(1);
-      source += `[${negated ? "^" : ""}${body.replace(/[\\\]^]/g, "\\$&")}]`;
-      index = end;
-    } else source += char.replace(/[.+^${}()|\\/-]/g, "\\$&");
-  }
-  const pattern = new RegExp(`^${source}$`, "i");
-  cache.set(glob, pattern);
-  return pattern;
-}
-function matchesGlob(glob, text) {
-  return globToRegExp(glob).test(text);
-}
-function selectsRepository(selector2, fullName) {
-  const slash = fullName.indexOf("/");
-  const owner = fullName.slice(0, slash);
-  const repo = fullName.slice(slash + 1);
-  if (slash < 0 || owner.toLowerCase() !== selector2.owner.toLowerCase()) return false;
-  if (selector2.kind === "name") return repo.toLowerCase() === selector2.repo.toLowerCase();
-  return matchesGlob(selector2.pattern, repo) && !selector2.exclude.some((glob) => matchesGlob(glob, repo));
-}
-var cache;
-var init_glob = __esm({
-  "src/config/glob.ts"() {
-    "use strict";
-    cache = /* @__PURE__ */ new Map();
-  }
-});
-
-// src/config/json-schema.ts
-function configJsonSchema() {
-  const generated = toJSONSchema(configFile, { target: "draft-7", io: "input" });
-  const { $schema, ...rest } = generated;
-  return {
-    $schema,
-    title: "forgeplan desired state",
-    ...rest
-  };
-}
-function configJsonSchemaText() {
-  return `${JSON.stringify(configJsonSchema(), null, 2)}
-`;
-}
-var init_json_schema2 = __esm({
-  "src/config/json-schema.ts"() {
-    "use strict";
-    init_zod();
-    init_schema();
-  }
-});
-
 // src/config/index.ts
-function loadDesiredState(paths, options) {
-  const result = loadConfig(paths, options);
-  return result.ok ? { ok: true, state: result.state } : result;
-}
 var init_config = __esm({
   "src/config/index.ts"() {
     "use strict";
-    init_load();
     init_errors();
     init_glob();
     init_json_schema2();
@@ -29573,135 +29265,134 @@ var init_config = __esm({
   }
 });
 
+// src/core/plan.ts
+function resolveCreatedId(path, firstAnswer) {
+  if (!path.includes(CREATED_ID)) return path;
+  const id = firstAnswer?.id;
+  if (typeof id !== "number" && typeof id !== "string") {
+    throw new Error(`the answer to the change's first request carries no id for ${path}`);
+  }
+  return path.replaceAll(CREATED_ID, encodeURIComponent(String(id)));
+}
+function summarize(changes) {
+  const summary = { create: 0, update: 0, delete: 0, report: 0, "no-op": 0 };
+  for (const change of changes) summary[change.action] += 1;
+  return summary;
+}
+function addressOf(target2, scope, kind, name2) {
+  return `${target2}/${scope}/${kind}/${name2}`;
+}
+function newChange(target2, scope, kind, name2) {
+  return {
+    address: addressOf(target2, scope, kind, name2),
+    kind,
+    action: "no-op",
+    target: target2,
+    scope,
+    name: name2,
+    diff: [],
+    requests: []
+  };
+}
+function orderChanges(changes, kinds) {
+  const rank = new Map(kinds.map((kind, index) => [kind, index]));
+  return changes.map((change, index) => ({ change, index })).sort(
+    (a, b) => (rank.get(a.change.kind) ?? kinds.length) - (rank.get(b.change.kind) ?? kinds.length) || a.index - b.index
+  ).map(({ change }) => change);
+}
+function makePlan(changes) {
+  return {
+    format_version: 1,
+    changes,
+    summary: summarize(changes),
+    errors: changes.filter((change) => change.error !== void 0).length
+  };
+}
+function hasChanges(plan2) {
+  return plan2.summary.create + plan2.summary.update + plan2.summary.delete > 0;
+}
+var ACTIONS, CREATED_ID, OUTCOMES;
+var init_plan = __esm({
+  "src/core/plan.ts"() {
+    "use strict";
+    ACTIONS = ["create", "update", "delete", "no-op", "report"];
+    CREATED_ID = "{created.id}";
+    OUTCOMES = ["applied", "failed", "held", "skipped"];
+  }
+});
+
 // src/config/print.ts
-function printDesiredState(state, layers) {
+function printDesiredState(state, spec) {
   const blocks2 = [
     state.targets.map(
       (target2) => `target ${target2.name}: ${target2.type} ${target2.baseUrl}, token from ${target2.tokenEnv} (${target2.token === void 0 ? "not set" : "set"})`
     ).join("\n")
   ];
-  for (const entry of state.repositories)
-    blocks2.push(...repositoryBlocks(entry, layers.get(entry) ?? []));
-  for (const project3 of state.projects) {
-    const [layer2] = layers.get(project3) ?? [];
-    project3.boardsAbsent.forEach((board4, index) => {
-      const name2 = "id" in board4 ? `#${board4.id}` : board4.name;
-      const origin = layer2?.source.locate([...layer2.path, "boards_absent", index]) ?? project3.origin;
+  for (const entry of state.repositories) blocks2.push(...repositoryBlocks(entry, state, spec));
+  for (const entry of state.sections) {
+    const section2 = spec.sections.find((candidate) => candidate.at.join(".") === entry.section);
+    if (section2 === void 0) continue;
+    const scope = section2.scope(entry.value);
+    for (const wanted of section2.print(entry.value)) {
       blocks2.push(
-        block(`${project3.target}/${project3.project}/board/${name2}`, origin, [
-          row("must be absent", "true", origin)
-        ])
+        render(wanted, entry.target, scope, "", [entry.layer], entry.value, [], entry.origin)
       );
-    });
-  }
-  for (const group3 of state.groups) {
-    const [layer2] = layers.get(group3) ?? [];
-    group3.epicLinksAbsent.forEach((link, index) => {
-      const name2 = "linkId" in link ? `link-${link.linkId}` : `${link.epic}-${link.relatedGroup === void 0 ? "" : `${link.relatedGroup}#`}${link.related}`;
-      const origin = layer2?.source.locate([...layer2.path, "epic_links_absent", index]) ?? group3.origin;
-      blocks2.push(
-        block(`${group3.target}/${group3.group}/epic_link/${name2}`, origin, [
-          row("must be absent", "true", origin)
-        ])
-      );
-    });
-  }
-  for (const gist3 of state.gists) {
-    blocks2.push(
-      singleLayerBlock(
-        `${gist3.target}/(authenticated user)/gist/policy`,
-        gist3.origin,
-        layers.get(gist3),
-        [["allow_public", gist3.allowPublic]]
-      )
-    );
-  }
-  for (const migration3 of state.migrations) {
-    const owner = "org" in migration3.owner ? migration3.owner.org : "(authenticated user)";
-    blocks2.push(
-      singleLayerBlock(
-        `${migration3.target}/${owner}/migration/${migration3.id}`,
-        migration3.origin,
-        layers.get(migration3),
-        []
-      )
-    );
+    }
   }
   return `${blocks2.join("\n\n")}
 `;
 }
-function repositoryBlocks(entry, layers) {
+function repositoryBlocks(entry, state, spec) {
   const selector2 = entry.selector;
-  const prefix = selector2.kind === "name" ? `${entry.target}/${selector2.owner}/${selector2.repo}` : `${entry.target}/${selector2.owner}/${selector2.pattern}`;
-  const note = selector2.kind === "glob" ? ` (glob${selector2.exclude.length > 0 ? `, excluding ${selector2.exclude.join(", ")}` : ""})` : "";
-  const merged = mergeLayers(layers);
+  const scope = `${selector2.owner}/${selector2.kind === "name" ? selector2.repo : selector2.pattern}`;
+  const where2 = Object.entries(selector2.kind === "glob" ? selector2.properties ?? {} : {}).map(
+    ([name2, values]) => `${name2}=${values.join("|")}`
+  );
+  const note = selector2.kind === "glob" ? ` (glob${where2.length > 0 ? ` where ${where2.join(", ")}` : ""}${selector2.exclude.length > 0 ? `, excluding ${selector2.exclude.join(", ")}` : ""})` : "";
+  const layers = [...state.defaults, ...entry.layers];
   const blocks2 = [];
-  for (const [branch3, settings] of Object.entries(entry.branchProtection)) {
-    const base = ["branch_protection", branch3];
-    const origin = originOf(layers, base) ?? entry.origin;
-    const rows = settings === null ? [row("protection", "null (the branch must be unprotected)", origin)] : leafPaths(settings).map(
-      (leaf) => leafRow(layers, [...base, ...leaf], leaf, valueAt(settings, leaf))
-    );
-    blocks2.push(block(`${prefix}/branch_protection/${branch3}${note}`, origin, rows));
-  }
-  if (entry.webhooks !== void 0) {
-    const hooksLayer = layerOf(layers, ["webhooks", "hooks"]);
-    const modeRow = layerOf(layers, ["webhooks", "mode"]) === void 0 ? { key: "mode", value: JSON.stringify(entry.webhooks.mode), from: "default" } : leafRow(layers, ["webhooks", "mode"], ["mode"], entry.webhooks.mode);
-    blocks2.push(
-      block(`${prefix}/webhooks${note}`, originOf(layers, ["webhooks"]) ?? entry.origin, [modeRow])
-    );
-    entry.webhooks.hooks.forEach((hook3, index) => {
-      const raw2 = valueAt(merged, ["webhooks", "hooks", index]);
-      const rows = leafPaths(raw2).map((leaf) => {
-        const path = ["webhooks", "hooks", index, ...leaf];
-        const origin = hooksLayer.source.locate([...hooksLayer.path, ...path]);
-        return row(formatPath(leaf), shown(leaf, valueAt(raw2, leaf)), origin, hooksLayer.label);
-      });
-      blocks2.push(block(`${prefix}/webhook/${hook3.id ?? hook3.url}${note}`, hook3.origin, rows));
-    });
-  }
-  if (entry.invitations !== void 0) {
-    const raw2 = valueAt(merged, ["invitations"]);
-    const rows = leafPaths(raw2).map(
-      (leaf) => leafRow(layers, ["invitations", ...leaf], leaf, valueAt(raw2, leaf))
-    );
-    if (isMapping(raw2) && raw2.report_expired === void 0) {
-      rows.push({ key: "report_expired", value: "true", from: "default" });
+  for (const setting of spec.settings) {
+    const value = entry.settings[setting.key];
+    if (value === void 0) continue;
+    for (const wanted of setting.print(value)) {
+      blocks2.push(
+        render(wanted, entry.target, scope, note, layers, value, [setting.key], entry.origin)
+      );
     }
-    blocks2.push(
-      block(
-        `${prefix}/invitation/policy${note}`,
-        originOf(layers, ["invitations"]) ?? entry.origin,
-        rows
-      )
-    );
   }
   return blocks2;
 }
-function singleLayerBlock(title, origin, layers, defaults) {
-  const layer2 = layers?.[0];
-  const rows = layer2 === void 0 ? [] : leafPaths(layer2.value).map(
-    (leaf) => leafRow([layer2], leaf, leaf, valueAt(layer2.value, leaf))
-  );
-  for (const [key, value] of defaults) {
-    if (!rows.some((existing) => existing.key === key))
-      rows.push({ key, value: JSON.stringify(value), from: "default" });
+function render(wanted, target2, scope, note, layers, root, prefix, fallback) {
+  const base = [...prefix, ...wanted.path];
+  const origin = originOf(layers, base) ?? fallback;
+  const value = valueAt(root, wanted.path);
+  const rows = [];
+  if (wanted.fixed !== void 0) {
+    for (const [key, shown2] of wanted.fixed) rows.push(row(key, JSON.stringify(shown2), origin));
+  } else if (value === null) {
+    rows.push(row("value", "null (must be absent)", origin));
+  } else {
+    for (const leaf of leafPaths(value)) {
+      const path = [...base, ...leaf];
+      const layer = layerOf(layers, path);
+      rows.push(
+        row(formatPath(leaf), shown(valueAt(value, leaf)), originOf(layers, path), layer?.label)
+      );
+    }
   }
-  return block(title, origin, rows);
+  for (const [key, byDefault] of wanted.defaults ?? []) {
+    if (!rows.some((existing) => existing.key === key)) {
+      rows.push({ key, value: JSON.stringify(byDefault), from: "default" });
+    }
+  }
+  return block(`${addressOf(target2, scope, wanted.kind, wanted.name)}${note}`, origin, rows);
 }
 function originOf(layers, path) {
-  const layer2 = layerOf(layers, path);
-  return layer2?.source.locate([...layer2.path, ...path]);
+  const layer = layerOf(layers, path);
+  return layer?.source.locate([...layer.path, ...path]);
 }
-function leafRow(layers, path, leaf, value) {
-  const layer2 = layerOf(layers, path);
-  const origin = layer2?.source.locate([...layer2.path, ...path]);
-  return row(formatPath(leaf), shown(leaf, value), origin, layer2?.label);
-}
-function shown(leaf, value) {
-  const key = leaf[leaf.length - 1];
-  if (typeof key === "string" && SECRET_KEYS.has(key))
-    return `${SENSITIVE} from ${String(value).slice(2, -1)}`;
+function shown(value) {
+  if (isSecret(value)) return `${SENSITIVE} from ${value.source}`;
   return JSON.stringify(value);
 }
 function row(key, value, origin, label = "entry") {
@@ -29717,827 +29408,11 @@ function block(title, origin, rows) {
 var init_print = __esm({
   "src/config/print.ts"() {
     "use strict";
+    init_plan();
     init_secret();
     init_errors();
-    init_interpolate();
-    init_merge();
     init_issues();
-  }
-});
-
-// src/cli/args.ts
-import { parseArgs } from "node:util";
-function parseFlags(command2, argv, options, { positionals = false } = {}) {
-  try {
-    return parseArgs({ args: argv, options, allowPositionals: positionals, strict: true });
-  } catch (error62) {
-    const message = error62 instanceof Error ? error62.message : String(error62);
-    throw new CliError(`${command2}: ${message.split("\n")[0]} (see 'forgeplan help')`);
-  }
-}
-function parseCount(command2, flag, value) {
-  if (value === void 0) return void 0;
-  if (!/^\d+$/.test(value)) {
-    throw new CliError(`${command2}: --${flag} expects a whole number, got '${value}'`);
-  }
-  return Number(value);
-}
-var init_args = __esm({
-  "src/cli/args.ts"() {
-    "use strict";
-    init_io();
-  }
-});
-
-// src/cli/validate.ts
-var validate_exports = {};
-__export(validate_exports, {
-  validate: () => validate2
-});
-var help, validate2;
-var init_validate = __esm({
-  "src/cli/validate.ts"() {
-    "use strict";
-    init_config();
-    init_print();
-    init_args();
-    help = `usage: forgeplan validate [-c FILE|DIR]... [--print]
-
-Loads and checks the desired state; no network, no token needed.
-  -c, --config FILE|DIR  a config file, or a directory of *.yaml/*.yml files (repeatable;
-                         default forgeplan.yaml); several are merged in the order given
-  --print                print the merged desired state, each value with the file:line it came from
-Exit 0 when valid, 1 when not, with one line per problem on stderr: file:line:col: key.path: message
-`;
-    validate2 = async (argv, io) => {
-      const { values } = parseFlags("validate", argv, {
-        config: { type: "string", short: "c", multiple: true },
-        print: { type: "boolean" },
-        help: { type: "boolean", short: "h" }
-      });
-      if (values.help) {
-        io.stdout.write(help);
-        return 0;
-      }
-      const result = loadConfig(values.config ?? [], { cwd: io.cwd, env: io.env });
-      if (!result.ok) {
-        for (const error62 of result.errors) io.stderr.write(`${formatConfigError(error62)}
-`);
-        return 1;
-      }
-      const { state } = result;
-      if (values.print) {
-        io.stdout.write(printDesiredState(state, result.layers));
-        return 0;
-      }
-      const counts = [
-        [state.repositories.length, "repository entry", "repository entries"],
-        [state.projects.length, "project", "projects"],
-        [state.groups.length, "group", "groups"],
-        [state.gists.length + state.migrations.length, "audit", "audits"]
-      ];
-      const summary = counts.map(([count, one, many]) => `${count} ${count === 1 ? one : many}`).join(", ");
-      io.stdout.write(`valid: ${state.files.join(", ")} (${summary})
-`);
-      return 0;
-    };
-  }
-});
-
-// src/core/plan.ts
-function summarize(changes) {
-  const summary = { create: 0, update: 0, delete: 0, report: 0, "no-op": 0 };
-  for (const change3 of changes) summary[change3.action] += 1;
-  return summary;
-}
-function orderChanges(changes) {
-  return changes.map((change3, index) => ({ change: change3, index })).sort(
-    (a, b) => (kindOrder.get(a.change.kind) ?? 0) - (kindOrder.get(b.change.kind) ?? 0) || a.index - b.index
-  ).map(({ change: change3 }) => change3);
-}
-function makePlan(changes) {
-  return {
-    format_version: 1,
-    changes,
-    summary: summarize(changes),
-    errors: changes.filter((change3) => change3.error !== void 0).length
-  };
-}
-function hasChanges(plan3) {
-  return plan3.summary.create + plan3.summary.update + plan3.summary.delete > 0;
-}
-var RESOURCE_KINDS, ACTIONS, kindOrder, OUTCOMES;
-var init_plan = __esm({
-  "src/core/plan.ts"() {
-    "use strict";
-    RESOURCE_KINDS = [
-      "branch_protection",
-      "webhook",
-      "board",
-      "epic_link",
-      "invitation",
-      "gist",
-      "migration"
-    ];
-    ACTIONS = ["create", "update", "delete", "no-op", "report"];
-    kindOrder = new Map(RESOURCE_KINDS.map((kind, index) => [kind, index]));
-    OUTCOMES = ["applied", "failed", "held", "skipped"];
-  }
-});
-
-// src/render/value.ts
-function formatValue(value, maxLength = MAX_VALUE_LENGTH) {
-  return truncate(render(value), maxLength);
-}
-function render(value) {
-  if (value === void 0) return ABSENT;
-  if (value === null) return "null";
-  if (isSecret(value)) return SENSITIVE;
-  if (typeof value === "string") return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map(render).join(", ")}]`;
-  if (isPlainObject2(value)) {
-    const entries = Object.keys(value).filter((key) => value[key] !== void 0).sort().map((key) => `${BARE_KEY.test(key) ? key : JSON.stringify(key)}: ${render(value[key])}`);
-    return `{${entries.join(", ")}}`;
-  }
-  return String(value);
-}
-function truncate(text, maxLength) {
-  if (text.length <= maxLength) return text;
-  return `${Array.from(text).slice(0, maxLength - 1).join("")}…`;
-}
-function isPlainObject2(value) {
-  if (typeof value !== "object" || value === null) return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
-function redact(value) {
-  if (isSecret(value)) return SENSITIVE;
-  if (Array.isArray(value)) return value.map(redact);
-  if (isPlainObject2(value)) {
-    const copy2 = {};
-    for (const [key, item] of Object.entries(value)) {
-      if (item !== void 0) copy2[key] = redact(item);
-    }
-    return copy2;
-  }
-  return value;
-}
-var MAX_VALUE_LENGTH, ABSENT, BARE_KEY;
-var init_value = __esm({
-  "src/render/value.ts"() {
-    "use strict";
-    init_secret();
-    MAX_VALUE_LENGTH = 120;
-    ABSENT = "(absent)";
-    BARE_KEY = /^[A-Za-z_$][\w$-]*$/;
-  }
-});
-
-// src/render/json.ts
-function ordered(value, keys) {
-  if (!isPlainObject2(value)) return value;
-  const result = {};
-  for (const key of keys) if (key in value) result[key] = value[key];
-  for (const key of Object.keys(value)) if (!(key in result)) result[key] = value[key];
-  return result;
-}
-function list(value, each) {
-  return Array.isArray(value) ? value.map(each) : value;
-}
-function diffEntry(value) {
-  const entry = ordered(value, DIFF_KEYS);
-  if (isPlainObject2(entry) && entry.sensitive === true) {
-    if ("before" in entry) entry.before = SENSITIVE;
-    if ("after" in entry) entry.after = SENSITIVE;
-  }
-  return entry;
-}
-function change(value) {
-  const result = ordered(value, CHANGE_KEYS);
-  if (!isPlainObject2(result)) return result;
-  if ("diff" in result) result.diff = list(result.diff, diffEntry);
-  if ("requests" in result)
-    result.requests = list(result.requests, (r) => ordered(r, REQUEST_KEYS));
-  if ("error" in result) result.error = ordered(result.error, ERROR_KEYS);
-  return result;
-}
-function plan(value) {
-  const result = ordered(value, PLAN_KEYS);
-  if (!isPlainObject2(result)) return result;
-  if ("changes" in result) result.changes = list(result.changes, change);
-  if ("summary" in result) result.summary = ordered(result.summary, SUMMARY_KEYS);
-  return result;
-}
-function stringify(value) {
-  return `${JSON.stringify(value, null, 2)}
-`;
-}
-function* planJsonChunks(input2) {
-  const frame = stringify(plan(redact({ ...input2, changes: [] })));
-  const slot = frame.indexOf(CHANGES_SLOT);
-  if (input2.changes.length === 0 || slot < 0) {
-    yield frame;
-    return;
-  }
-  yield `${frame.slice(0, slot)}"changes": [
-`;
-  for (const [index, item] of input2.changes.entries()) {
-    const text = JSON.stringify(change(redact(item)), null, 2).replace(/^/gm, "    ");
-    yield index === 0 ? text : `,
-${text}`;
-  }
-  yield `
-  ]${frame.slice(slot + CHANGES_SLOT.length)}`;
-}
-function planJson(input2) {
-  return [...planJsonChunks(input2)].join("");
-}
-function applyReportJson(input2) {
-  const report = ordered(redact(input2), REPORT_KEYS);
-  if (!isPlainObject2(report)) return stringify(report);
-  report.outcomes = list(report.outcomes, (o) => ordered(o, OUTCOME_KEYS));
-  if ("verification" in report) report.verification = plan(report.verification);
-  return stringify(report);
-}
-var PLAN_KEYS, CHANGE_KEYS, DIFF_KEYS, REQUEST_KEYS, ERROR_KEYS, SUMMARY_KEYS, REPORT_KEYS, OUTCOME_KEYS, CHANGES_SLOT;
-var init_json = __esm({
-  "src/render/json.ts"() {
-    "use strict";
-    init_secret();
-    init_value();
-    PLAN_KEYS = ["format_version", "changes", "summary", "errors"];
-    CHANGE_KEYS = [
-      "address",
-      "kind",
-      "action",
-      "target",
-      "scope",
-      "name",
-      "diff",
-      "requests",
-      "findings",
-      "notes",
-      "live_fingerprint",
-      "error"
-    ];
-    DIFF_KEYS = ["path", "before", "after", "sensitive"];
-    REQUEST_KEYS = ["method", "path", "body"];
-    ERROR_KEYS = ["message", "request", "status"];
-    SUMMARY_KEYS = ["create", "update", "delete", "report", "no-op"];
-    REPORT_KEYS = ["outcomes", "verification", "verified"];
-    OUTCOME_KEYS = ["address", "kind", "action", "outcome", "request", "status", "message"];
-    CHANGES_SLOT = '"changes": []';
-  }
-});
-
-// src/render/wording.ts
-function plural2(count, one, many = `${one}s`) {
-  return `${count} ${count === 1 ? one : many}`;
-}
-function printable(text) {
-  return String(text).replace(
-    // eslint-disable-next-line no-control-regex
-    /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g,
-    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`
-  );
-}
-function describeFailure(failure2) {
-  const where2 = [failure2.request, failure2.status].filter((part) => part !== void 0).join(" → ");
-  const message = failure2.message ?? "";
-  if (where2 === "") return message;
-  return message === "" ? where2 : `${where2}: ${message}`;
-}
-function describeError(error62) {
-  return printable(describeFailure(error62));
-}
-function isShown(change3) {
-  return change3.action !== "no-op" || change3.error !== void 0 || (change3.notes?.length ?? 0) > 0;
-}
-function summaryCounts(summary) {
-  return [
-    `${summary.create} to create`,
-    `${summary.update} to update`,
-    `${summary.delete} to delete`,
-    `${summary.report} to report`,
-    `${summary["no-op"]} unchanged`
-  ].join(", ");
-}
-function errorCount(plan3) {
-  return `${plural2(plan3.errors, "change")} could not be planned.`;
-}
-function viewEntry(entry) {
-  const shown2 = (value) => entry.sensitive && value !== void 0 ? SENSITIVE : formatValue(value);
-  const shape = entry.before === void 0 && entry.after !== void 0 ? "added" : entry.after === void 0 && entry.before !== void 0 ? "removed" : "changed";
-  return {
-    shape,
-    path: printable(entry.path),
-    before: shown2(entry.before),
-    after: shown2(entry.after)
-  };
-}
-function remainingChanges(plan3) {
-  return (plan3?.changes ?? []).filter(
-    (change3) => change3.error !== void 0 || change3.action === "create" || change3.action === "update" || change3.action === "delete"
-  );
-}
-function applyCounts(report) {
-  return OUTCOMES.map(
-    (outcome) => `${report.outcomes.filter((item) => item.outcome === outcome).length} ${outcome}`
-  ).join(", ");
-}
-function verifiedDetail(remaining) {
-  return remaining === 0 ? "re-plan shows no changes." : `re-plan shows no changes for what was applied; not applied: ${plural2(remaining, "change")}.`;
-}
-var NO_CHANGES, ACTION_SYMBOL, ERROR_SYMBOL;
-var init_wording = __esm({
-  "src/render/wording.ts"() {
-    "use strict";
-    init_plan();
-    init_secret();
-    init_value();
-    NO_CHANGES = "No changes. Live state matches the desired state.";
-    ACTION_SYMBOL = {
-      create: "+",
-      update: "~",
-      delete: "-",
-      report: "!",
-      "no-op": " "
-    };
-    ERROR_SYMBOL = "✗";
-  }
-});
-
-// src/render/escape.ts
-function escapeInline(text) {
-  return printable(text).replace(/[\\`*_[\]<>&|~#!$^]/g, (char) => `\\${char}`).replace(/^[-+ ]/, (char) => char === " " ? "&#32;" : `\\${char}`).replace(/^(\d+)([.)])/, "$1\\$2");
-}
-function code(text) {
-  return `<code>${escapeInline(text)}</code>`;
-}
-function escapeHtml(text) {
-  return printable(text).replace(
-    /[&<>"]/g,
-    (char) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[char] ?? char
-  );
-}
-function linkTarget(url2) {
-  return `<${printable(url2).replace(/[\s<>]/g, (char) => encodeURIComponent(char))}>`;
-}
-var init_escape = __esm({
-  "src/render/escape.ts"() {
-    "use strict";
-    init_wording();
-  }
-});
-
-// src/render/fit.ts
-function fitParts(total, render2, maxLength) {
-  const whole = render2(total);
-  if (maxLength === void 0 || whole.length <= maxLength) return whole;
-  let low = 0;
-  let high = total - 1;
-  if (render2(low).length > maxLength) return wholeLines(render2(low), maxLength);
-  while (low < high) {
-    const middle = Math.ceil((low + high) / 2);
-    if (render2(middle).length <= maxLength) low = middle;
-    else high = middle - 1;
-  }
-  return render2(low);
-}
-function wholeLines(text, maxLength) {
-  const end = text.lastIndexOf("\n", maxLength - 1);
-  return end < 0 ? "" : text.slice(0, end + 1);
-}
-var init_fit = __esm({
-  "src/render/fit.ts"() {
-    "use strict";
-  }
-});
-
-// src/render/markdown.ts
-function document(parts) {
-  return `${parts.join("\n\n")}
-`;
-}
-function table(header, rows, align = "---") {
-  const line = (cells) => `| ${cells.join(" | ")} |`;
-  return [line(header), line(header.map(() => align)), ...rows.map(line)].join("\n");
-}
-function heading(options, fallback, verb) {
-  const parts = [`### ${escapeInline(options.title ?? fallback)}`];
-  if (options.commit !== void 0) parts.push(`${verb} at commit ${code(options.commit)}.`);
-  return parts;
-}
-function cutNote(hidden, what, subject, options) {
-  const where2 = options.detailsUrl === void 0 ? "the job summary" : `[the full ${subject}](${linkTarget(options.detailsUrl)})`;
-  return `_… ${plural2(hidden, `more ${what}`, `more ${what}s`)} not shown: the ${subject} is longer than GitHub's comment limit; see ${where2}._`;
-}
-function urgency(changes) {
-  if (changes.some((change3) => change3.error !== void 0)) return 0;
-  if (changes.some((change3) => change3.action === "delete")) return 1;
-  return 2;
-}
-function groupByScope(changes) {
-  const groups = /* @__PURE__ */ new Map();
-  for (const change3 of changes) {
-    const key = `${change3.target}/${change3.scope}`;
-    const group3 = groups.get(key);
-    if (group3 === void 0) groups.set(key, [change3]);
-    else group3.push(change3);
-  }
-  return groups;
-}
-function sectionSummary(scope, changes) {
-  const planned = changes.filter((change3) => change3.error === void 0);
-  const errors = changes.length - planned.length;
-  const counts = [
-    ...errors > 0 ? [plural2(errors, "error")] : [],
-    ...SECTION_COUNTS.map(([action, words]) => {
-      const count = planned.filter((change3) => change3.action === action).length;
-      return count > 0 ? `${count} ${words}` : "";
-    }).filter((text) => text !== "")
-  ];
-  const mark = ["❌ ", "⚠️ "][urgency(changes)] ?? "";
-  return `${mark}<b>${escapeHtml(scope)}</b>: ${counts.join(", ")}`;
-}
-function failureText(failure2) {
-  const where2 = [
-    ...failure2.request === void 0 ? [] : [code(failure2.request)],
-    ...failure2.status === void 0 ? [] : [String(failure2.status)]
-  ].join(" → ");
-  const message = escapeInline(failure2.message ?? "");
-  if (where2 === "") return message;
-  return message === "" ? where2 : `${where2}: ${message}`;
-}
-function changeEntry(change3) {
-  const parts = [];
-  if (change3.error !== void 0) {
-    parts.push(`**${ERROR_SYMBOL} could not be planned** ${code(change3.address)}`);
-    parts.push(`error: ${failureText(change3.error)}`);
-  } else {
-    parts.push(
-      `**${escapeInline(ACTION_SYMBOL[change3.action])} ${change3.action}** ${code(change3.address)}`
-    );
-    if (change3.diff.length > 0) {
-      const rows = change3.diff.map((entry) => {
-        const field = viewEntry(entry);
-        return [code(field.path), code(field.before), code(field.after)];
-      });
-      parts.push(table(["field", "before", "after"], rows));
-    }
-    const findings = change3.findings ?? [];
-    if (findings.length > 0) parts.push(findings.map((f) => `- ${escapeInline(f)}`).join("\n"));
-  }
-  const notes = change3.notes ?? [];
-  if (notes.length > 0)
-    parts.push(notes.map((note) => `- _note:_ ${escapeInline(note)}`).join("\n"));
-  return parts.join("\n\n");
-}
-function section(scope, changes) {
-  const open2 = urgency(changes) < 2 ? " open" : "";
-  return [
-    `<details${open2}><summary>${sectionSummary(scope, changes)}</summary>`,
-    ...changes.map(changeEntry),
-    "</details>"
-  ].join("\n\n");
-}
-function planMarkdown(plan3, options) {
-  const shown2 = plan3.changes.filter(isShown);
-  const sections = [...groupByScope(shown2)].map(([scope, changes], order) => ({ scope, changes, order })).sort((a, b) => urgency(a.changes) - urgency(b.changes) || a.order - b.order).map(({ scope, changes }) => section(scope, changes));
-  const { summary } = plan3;
-  const head = [
-    COMMENT_MARKER,
-    ...heading(options, "forgeplan plan", "Planned"),
-    table(
-      PLAN_COLUMNS,
-      [
-        [
-          summary.create,
-          summary.update,
-          summary.delete,
-          summary.report,
-          summary["no-op"],
-          plan3.errors
-        ].map(String)
-      ],
-      "---:"
-    )
-  ];
-  if (!hasChanges(plan3) && plan3.errors === 0) head.push(`**${NO_CHANGES}**`);
-  return fitParts(
-    sections.length,
-    (kept) => document([
-      ...head,
-      ...sections.slice(0, kept),
-      ...kept < sections.length ? [cutNote(sections.length - kept, "section", "plan", options)] : []
-    ]),
-    options.maxLength
-  );
-}
-function verification(report) {
-  const remaining = remainingChanges(report.verification);
-  if (report.verified) return `**Verified:** ${verifiedDetail(remaining.length)}`;
-  if (report.verification === void 0) return "**Not verified:** no re-plan was made.";
-  if (remaining.length === 0) return "**Not verified.**";
-  const lines = remaining.map((change3) => {
-    if (change3.error !== void 0)
-      return `- ${code(change3.address)}: ${failureText(change3.error)}`;
-    const paths = change3.diff.map((entry) => code(entry.path)).join(", ");
-    return `- ${code(change3.address)} (${change3.action})${paths === "" ? "" : `: ${paths}`}`;
-  });
-  return `**Not verified:** the re-plan still shows ${plural2(remaining.length, "change")}:
-
-${lines.join("\n")}`;
-}
-function applyReportMarkdown(report, options) {
-  const rank = (outcome) => ["failed", "held", "skipped", "applied"].indexOf(outcome.outcome);
-  const outcomes = report.outcomes.map((outcome, order) => ({ outcome, order })).sort((a, b) => rank(a.outcome) - rank(b.outcome) || a.order - b.order).map(({ outcome }) => [
-    OUTCOME_MARK[outcome.outcome],
-    code(outcome.address),
-    outcome.action,
-    outcome.request === void 0 ? "" : code(outcome.request),
-    outcome.status === void 0 ? "" : String(outcome.status),
-    escapeInline(outcome.message ?? "")
-  ]);
-  const counts = OUTCOMES.map(
-    (outcome) => `${report.outcomes.filter((item) => item.outcome === outcome).length}`
-  );
-  const head = [
-    COMMENT_MARKER,
-    ...heading(options, "forgeplan apply", "Applied"),
-    table(OUTCOMES, [counts], "---:"),
-    verification(report)
-  ];
-  return fitParts(
-    outcomes.length,
-    (kept) => document([
-      ...head,
-      ...kept > 0 ? [
-        table(
-          ["outcome", "change", "action", "request", "status", "message"],
-          outcomes.slice(0, kept)
-        )
-      ] : [],
-      ...kept < outcomes.length ? [cutNote(outcomes.length - kept, "outcome", "report", options)] : []
-    ]),
-    options.maxLength
-  );
-}
-var COMMENT_MARKER, SECTION_COUNTS, PLAN_COLUMNS, OUTCOME_MARK;
-var init_markdown = __esm({
-  "src/render/markdown.ts"() {
-    "use strict";
-    init_plan();
-    init_escape();
-    init_fit();
-    init_wording();
-    COMMENT_MARKER = "<!-- forgeplan -->";
-    SECTION_COUNTS = [
-      ["delete", "to delete"],
-      ["create", "to create"],
-      ["update", "to update"],
-      ["report", "to report"]
-    ];
-    PLAN_COLUMNS = ["create", "update", "delete", "report", "no-op", "errors"];
-    OUTCOME_MARK = {
-      applied: "✅ applied",
-      failed: "❌ failed",
-      held: "⏸️ held",
-      skipped: "⏭️ skipped"
-    };
-  }
-});
-
-// src/render/ansi.ts
-function styles(color) {
-  return color ? COLOR : PLAIN;
-}
-var wrap, COLOR, identity2, PLAIN;
-var init_ansi = __esm({
-  "src/render/ansi.ts"() {
-    "use strict";
-    wrap = (open2, close) => (text) => text === "" ? text : `\x1B[${open2}m${text}\x1B[${close}m`;
-    COLOR = {
-      bold: wrap(1, 22),
-      dim: wrap(2, 22),
-      green: wrap(32, 39),
-      yellow: wrap(33, 39),
-      red: wrap(31, 39),
-      cyan: wrap(36, 39)
-    };
-    identity2 = (text) => text;
-    PLAIN = {
-      bold: identity2,
-      dim: identity2,
-      green: identity2,
-      yellow: identity2,
-      red: identity2,
-      cyan: identity2
-    };
-  }
-});
-
-// src/render/text.ts
-function actionColor(action, s) {
-  switch (action) {
-    case "create":
-      return s.green;
-    case "update":
-      return s.yellow;
-    case "delete":
-      return s.red;
-    case "report":
-      return s.cyan;
-    case "no-op":
-      return s.dim;
-  }
-}
-function changeBlock(change3, s) {
-  const address = s.bold(printable(change3.address));
-  const lines = [];
-  if (change3.error !== void 0) {
-    lines.push(`${s.red(ERROR_SYMBOL)} ${address} could not be planned`);
-    lines.push(`${INDENT}${s.red("error:")} ${describeError(change3.error)}`);
-  } else {
-    const color = actionColor(change3.action, s);
-    lines.push(`${color(ACTION_SYMBOL[change3.action])} ${address} ${ACTION_PHRASE[change3.action]}`);
-    for (const entry of change3.diff) {
-      const field = viewEntry(entry);
-      if (field.shape === "added")
-        lines.push(`${INDENT}${s.green("+")} ${field.path}: ${field.after}`);
-      else if (field.shape === "removed")
-        lines.push(`${INDENT}${s.red("-")} ${field.path}: ${field.before}`);
-      else lines.push(`${INDENT}${field.path}: ${field.before} → ${field.after}`);
-    }
-    for (const finding of change3.findings ?? []) lines.push(`${INDENT}• ${printable(finding)}`);
-  }
-  for (const note of change3.notes ?? []) {
-    lines.push(s.dim(`${INDENT}note: ${printable(note)}`.trimEnd()));
-  }
-  return lines;
-}
-function blocks(changes, s) {
-  return changes.flatMap((change3) => [...changeBlock(change3, s), ""]);
-}
-function finish(lines) {
-  const trimmed = lines.map((line) => line.trimEnd());
-  while (trimmed.at(-1) === "") trimmed.pop();
-  return `${trimmed.join("\n")}
-`;
-}
-function planText(plan3, options) {
-  const s = styles(options.color === true);
-  const lines = blocks(plan3.changes.filter(isShown), s);
-  if (!hasChanges(plan3) && plan3.errors === 0) {
-    lines.push(s.green(NO_CHANGES));
-    if (plan3.summary.report > 0) lines.push(`${plural2(plan3.summary.report, "audit report")}.`);
-  } else {
-    lines.push(`Plan: ${summaryCounts(plan3.summary)}.`);
-    if (plan3.errors > 0) lines.push(s.red(errorCount(plan3)));
-  }
-  return finish(lines);
-}
-function outcomeLine(outcome, s) {
-  const head = `${OUTCOME_STYLE[outcome.outcome].symbol(s)} ${s.bold(printable(outcome.address))} (${outcome.action})`;
-  const why = printable(describeFailure(outcome));
-  return why === "" ? head : `${head}: ${why}`;
-}
-function applyReportText(report, options) {
-  const s = styles(options.color === true);
-  const lines = [];
-  for (const outcome of OUTCOMES) {
-    const matching = report.outcomes.filter((item) => item.outcome === outcome);
-    if (matching.length === 0) continue;
-    lines.push(`${OUTCOME_STYLE[outcome].heading} (${matching.length}):`);
-    lines.push(...matching.map((item) => `  ${outcomeLine(item, s)}`), "");
-  }
-  lines.push(`Apply: ${applyCounts(report)}.`);
-  const remaining = remainingChanges(report.verification);
-  if (report.verified) {
-    lines.push(s.green(`Verified: ${verifiedDetail(remaining.length)}`));
-  } else if (report.verification === void 0) {
-    lines.push(s.red("Not verified: no re-plan was made."));
-  } else if (remaining.length === 0) {
-    lines.push(s.red("Not verified."));
-  } else {
-    lines.push(
-      s.red(`Not verified: the re-plan still shows ${plural2(remaining.length, "change")}:`)
-    );
-    lines.push("", ...blocks(remaining, s));
-  }
-  return finish(lines);
-}
-var INDENT, ACTION_PHRASE, OUTCOME_STYLE;
-var init_text = __esm({
-  "src/render/text.ts"() {
-    "use strict";
-    init_plan();
-    init_ansi();
-    init_wording();
-    INDENT = "    ";
-    ACTION_PHRASE = {
-      create: "will be created",
-      update: "will be updated",
-      delete: "will be deleted",
-      report: "has findings",
-      "no-op": "is unchanged"
-    };
-    OUTCOME_STYLE = {
-      applied: { heading: "Applied", symbol: (s) => s.green("✓") },
-      failed: { heading: "Failed", symbol: (s) => s.red("✗") },
-      held: { heading: "Held", symbol: (s) => s.yellow("⏸") },
-      skipped: { heading: "Skipped", symbol: (s) => s.dim("○") }
-    };
-  }
-});
-
-// src/render/options.ts
-var FORMATS;
-var init_options = __esm({
-  "src/render/options.ts"() {
-    "use strict";
-    FORMATS = ["text", "markdown", "json"];
-  }
-});
-
-// src/render/index.ts
-function renderPlan(plan3, format, options = {}) {
-  switch (format) {
-    case "text":
-      return planText(plan3, options);
-    case "markdown":
-      return planMarkdown(plan3, options);
-    case "json":
-      return planJson(plan3);
-  }
-}
-function* renderPlanChunks(plan3, format, options = {}) {
-  if (format === "json") yield* planJsonChunks(plan3);
-  else yield renderPlan(plan3, format, options);
-}
-function renderApplyReport(report, format, options = {}) {
-  switch (format) {
-    case "text":
-      return applyReportText(report, options);
-    case "markdown":
-      return applyReportMarkdown(report, options);
-    case "json":
-      return applyReportJson(report);
-  }
-}
-var init_render = __esm({
-  "src/render/index.ts"() {
-    "use strict";
-    init_json();
-    init_markdown();
-    init_text();
-    init_markdown();
-    init_options();
-    init_value();
-  }
-});
-
-// src/cli/output.ts
-import { closeSync as closeSync2, openSync as openSync2, writeSync } from "node:fs";
-import { resolve as resolve2 } from "node:path";
-function parseFormat(command2, value) {
-  const format = value ?? "text";
-  if (!FORMATS.includes(format)) {
-    throw new CliError(
-      `${command2}: --format must be one of ${FORMATS.join(", ")}, got '${format}'`
-    );
-  }
-  return format;
-}
-function useColor(io) {
-  return io.stdout.isTTY && !io.env.NO_COLOR;
-}
-function printPlan(io, plan3, format) {
-  for (const chunk of renderPlanChunks(plan3, format, {
-    color: format === "text" && useColor(io)
-  })) {
-    io.stdout.write(chunk);
-  }
-}
-function savePlan(command2, io, plan3, path) {
-  const target2 = resolve2(io.cwd, path);
-  try {
-    const file2 = openSync2(target2, "w");
-    try {
-      for (const chunk of renderPlanChunks(plan3, "json")) writeSync(file2, chunk);
-    } finally {
-      closeSync2(file2);
-    }
-  } catch (error62) {
-    const reason = error62 instanceof Error ? error62.message : String(error62);
-    throw new CliError(`${command2}: cannot write the plan to ${path}: ${reason}`);
-  }
-}
-var init_output = __esm({
-  "src/cli/output.ts"() {
-    "use strict";
-    init_render();
-    init_io();
+    init_merge();
   }
 });
 
@@ -31087,8 +29962,8 @@ var init_json_with_bigint = __esm({
       const isFunctionReplacer = typeof replacer === "function";
       const propertyList = Array.isArray(replacer) ? new Set(replacer.map(String)) : null;
       const prepareVal = (parent, key, val) => {
-        const isObject3 = val !== null && typeof val === "object";
-        const hasToJSON = isObject3 && typeof val.toJSON === "function";
+        const isObject2 = val !== null && typeof val === "object";
+        const hasToJSON = isObject2 && typeof val.toJSON === "function";
         if (hasToJSON) {
           val = val.toJSON(key);
         }
@@ -31605,16 +30480,16 @@ function withDefaults2(oldEndpoint, newDefaults) {
     if (!endpointOptions.request || !endpointOptions.request.hook) {
       return fetchWrapper(endpoint2.parse(endpointOptions));
     }
-    const request22 = (route2, parameters22) => {
+    const request2 = (route2, parameters22) => {
       return fetchWrapper(
         endpoint2.parse(endpoint2.merge(route2, parameters22))
       );
     };
-    Object.assign(request22, {
+    Object.assign(request2, {
       endpoint: endpoint2,
       defaults: withDefaults2.bind(null, endpoint2)
     });
-    return endpointOptions.request.hook(request22, endpointOptions);
+    return endpointOptions.request.hook(request2, endpointOptions);
   };
   return Object.assign(newApi, {
     endpoint: endpoint2,
@@ -31733,27 +30608,27 @@ function pLimit(concurrency) {
     activeCount--;
     resumeNext();
   };
-  const run = async (function_, resolve8, arguments_) => {
+  const run = async (function_, resolve9, arguments_) => {
     const result = (async () => function_(...arguments_))();
-    resolve8(result);
+    resolve9(result);
     try {
       await result;
     } catch {
     }
     next();
   };
-  const enqueue = (function_, resolve8, reject, arguments_) => {
+  const enqueue = (function_, resolve9, reject, arguments_) => {
     const queueItem = { reject };
     new Promise((internalResolve) => {
       queueItem.run = internalResolve;
       queue.enqueue(queueItem);
-    }).then(run.bind(void 0, function_, resolve8, arguments_));
+    }).then(run.bind(void 0, function_, resolve9, arguments_));
     if (activeCount < concurrency) {
       resumeNext();
     }
   };
-  const generator = (function_, ...arguments_) => new Promise((resolve8, reject) => {
-    enqueue(function_, resolve8, reject, arguments_);
+  const generator = (function_, ...arguments_) => new Promise((resolve9, reject) => {
+    enqueue(function_, resolve9, reject, arguments_);
   });
   Object.defineProperties(generator, {
     activeCount: {
@@ -31945,7 +30820,7 @@ var init_clock = __esm({
     "use strict";
     systemClock = {
       now: () => Date.now(),
-      sleep: (ms, signal) => new Promise((resolve8, reject) => {
+      sleep: (ms, signal) => new Promise((resolve9, reject) => {
         if (signal?.aborted) {
           reject(signal.reason);
           return;
@@ -31957,7 +30832,7 @@ var init_clock = __esm({
         const timer = setTimeout(
           () => {
             signal?.removeEventListener("abort", onAbort);
-            resolve8();
+            resolve9();
           },
           Math.max(0, ms)
         );
@@ -32107,11 +30982,11 @@ function createHttpFetch(maxSockets) {
     "http:": new HttpAgent({ keepAlive: true, maxSockets }),
     "https:": new HttpsAgent({ keepAlive: true, maxSockets })
   };
-  const once = (url2, exchange) => new Promise((resolve8, reject) => {
+  const once = (url2, exchange) => new Promise((resolve9, reject) => {
     const { signal } = exchange;
     if (signal?.aborted) return reject(signal.reason);
     const send = url2.protocol === "https:" ? httpsRequest : httpRequest;
-    const request3 = send(url2, {
+    const request2 = send(url2, {
       method: exchange.method,
       headers: {
         "accept-encoding": "gzip, deflate, br",
@@ -32120,14 +30995,14 @@ function createHttpFetch(maxSockets) {
       },
       agent: agents[url2.protocol]
     });
-    const onAbort = () => request3.destroy(signal?.reason);
+    const onAbort = () => request2.destroy(signal?.reason);
     signal?.addEventListener("abort", onAbort, { once: true });
     const settle2 = () => signal?.removeEventListener("abort", onAbort);
-    request3.once("error", (error62) => {
+    request2.once("error", (error62) => {
       settle2();
       reject(signal?.aborted ? signal.reason : fetchFailed(error62));
     });
-    request3.once("response", (message) => {
+    request2.once("response", (message) => {
       const chunks = [];
       message.on("data", (chunk) => chunks.push(chunk));
       message.once("error", (error62) => {
@@ -32138,11 +31013,11 @@ function createHttpFetch(maxSockets) {
         settle2();
         const raw2 = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
         const decode4 = decoders[String(message.headers["content-encoding"] ?? "").trim()];
-        if (decode4 === void 0 || raw2.length === 0) return resolve8({ message, body: raw2 });
-        decode4(raw2).then((body) => resolve8({ message, body }), reject);
+        if (decode4 === void 0 || raw2.length === 0) return resolve9({ message, body: raw2 });
+        decode4(raw2).then((body) => resolve9({ message, body }), reject);
       });
     });
-    request3.end(exchange.body);
+    request2.end(exchange.body);
   });
   const httpFetch = async (input2, init = {}) => {
     let url2 = new URL(input2);
@@ -32276,10 +31151,10 @@ function transportFailure(error62) {
     refused
   };
 }
-function mayRetry(method, failure2) {
-  if (method === "POST") return "transport" in failure2 && failure2.transport.refused;
-  if ("transport" in failure2) return failure2.transport.transient;
-  return failure2.status >= 500;
+function mayRetry(method, failure3) {
+  if (method === "POST") return "transport" in failure3 && failure3.transport.refused;
+  if ("transport" in failure3) return failure3.transport.transient;
+  return failure3.status >= 500;
 }
 var TRANSIENT_CODES, TRANSIENT_MESSAGES;
 var init_retry_policy = __esm({
@@ -32404,7 +31279,7 @@ var init_write_lock = __esm({
         if (key === void 0) return task();
         const previous = this.#tails.get(key) ?? Promise.resolve();
         let done;
-        const current = new Promise((resolve8) => done = resolve8);
+        const current = new Promise((resolve9) => done = resolve9);
         const tail = previous.then(() => current);
         this.#tails.set(key, tail);
         await previous;
@@ -32909,6 +31784,21 @@ function changeError(message, method, path, status) {
   if (status !== void 0) error62.status = status;
   return error62;
 }
+function firstProblem(error62, prefix = "") {
+  const issue2 = error62.issues[0];
+  if (issue2 === void 0) return "invalid";
+  const where2 = issue2.path.map((part) => typeof part === "number" ? `[${part}]` : `.${String(part)}`).join("");
+  const at = `${prefix}${where2}`.replace(/^\./, "");
+  return at === "" ? issue2.message : `${at}: ${issue2.message}`;
+}
+function notShaped(path, status, shape, problem) {
+  return changeError(
+    `GET ${path} answered ${status} with a body that is not ${shape}: ${problem}`,
+    "GET",
+    path,
+    status
+  );
+}
 function toChangeError(error62, method, path) {
   if (error62 instanceof ForgeError) {
     return changeError(error62.detail || error62.message, error62.method, error62.path, error62.status);
@@ -32916,19 +31806,17 @@ function toChangeError(error62, method, path) {
   const message = error62 instanceof Error ? error62.message : String(error62);
   return changeError(message.split("\n")[0] ?? message, method, path);
 }
-function newChange(target2, scope, kind, name2) {
-  return {
-    address: `${target2}/${scope}/${kind}/${name2}`,
-    kind,
-    action: "no-op",
-    target: target2,
-    scope,
-    name: name2,
-    diff: [],
-    requests: []
-  };
+function mustFind(result, path) {
+  if (result.kind === "found") return result.data;
+  if (result.kind === "error") throw new ReadFailed(describeReadError(result.error));
+  throw new ReadFailed(`GET ${path} → 404 ${result.detail}`);
 }
-var ResourceReader;
+function describeReadError(error62) {
+  if (error62.message.startsWith("GET ")) return error62.message;
+  const where2 = [error62.request, error62.status].filter((part) => part !== void 0).join(" → ");
+  return where2 === "" ? error62.message : `${where2}: ${error62.message}`;
+}
+var ResourceReader, ReadFailed;
 var init_context = __esm({
   "src/resources/context.ts"() {
     "use strict";
@@ -32940,25 +31828,2531 @@ var init_context = __esm({
       }
       target;
       client;
-      async getOrAbsent(path, query) {
+      async getOrAbsent(path, shape, query) {
         try {
           const result = await this.client.getOrUndefined(path, query);
-          return result.found ? { kind: "found", data: result.data } : { kind: "absent", detail: result.detail };
+          if (!result.found) return { kind: "absent", detail: result.detail };
+          const parsed = shape.schema.safeParse(result.data);
+          if (!parsed.success) {
+            return {
+              kind: "error",
+              error: notShaped(path, 200, shape.name, firstProblem(parsed.error))
+            };
+          }
+          return { kind: "found", data: parsed.data };
         } catch (error62) {
           return { kind: "error", error: toChangeError(error62, "GET", path) };
         }
       }
-      async list(path, query) {
+      /** Every item of a list (all pages), each checked against the item shape. */
+      async list(path, query, item) {
+        let items;
         try {
-          return { kind: "found", data: await this.client.paginate(path, query) };
+          items = await this.client.paginate(path, query);
         } catch (error62) {
           if (error62 instanceof ForgeError && error62.status === 404) {
             return { kind: "absent", detail: error62.detail };
           }
           return { kind: "error", error: toChangeError(error62, "GET", path) };
         }
+        const data = [];
+        for (const [index, value] of items.entries()) {
+          const parsed = item.schema.safeParse(value);
+          if (!parsed.success) {
+            const problem = firstProblem(parsed.error, `[${index}]`);
+            return { kind: "error", error: notShaped(path, 200, `a list of ${item.name}`, problem) };
+          }
+          data.push(parsed.data);
+        }
+        return { kind: "found", data };
       }
     };
+    ReadFailed = class extends Error {
+      name = "ReadFailed";
+    };
+  }
+});
+
+// src/resources/fingerprint.ts
+import { createHash as createHash2 } from "node:crypto";
+function fingerprint(value) {
+  return createHash2("sha256").update(stableJson(value)).digest("hex").slice(0, 16);
+}
+function stableJson(value) {
+  return JSON.stringify(value, (_key, inner) => {
+    if (isPlainObject2(inner)) {
+      return Object.fromEntries(Object.entries(inner).sort(([a], [b]) => a < b ? -1 : 1));
+    }
+    return inner;
+  });
+}
+var init_fingerprint = __esm({
+  "src/resources/fingerprint.ts"() {
+    "use strict";
+    init_plain();
+  }
+});
+
+// src/resources/board.ts
+function projectPath(project3) {
+  return `/api/v4/projects/${encodeURIComponent(String(project3))}`;
+}
+function boardName(wanted) {
+  return wanted.id !== void 0 ? `#${wanted.id}` : wanted.name;
+}
+function identity(value) {
+  return typeof value === "number" ? `#${value}` : value.toLowerCase();
+}
+async function planBoards(reader, entry) {
+  const scope = String(entry.project);
+  const path = `${projectPath(entry.project)}/boards`;
+  const listed = await reader.list(path, void 0, { name: "issue boards", schema: readBoard });
+  return entry.boards_absent.map((wanted) => {
+    const change = newChange(reader.target, scope, "board", boardName(wanted));
+    if (listed.kind === "error") return { ...change, error: listed.error };
+    if (listed.kind === "absent") {
+      return { ...change, error: changeError(`project ${scope} was not found`, "GET", path, 404) };
+    }
+    const found = listed.data.find(
+      (candidate) => wanted.id !== void 0 ? candidate.id === wanted.id : candidate.name === wanted.name
+    );
+    if (!found) return { ...change, live_fingerprint: fingerprint(null) };
+    const live = { id: found.id, name: found.name ?? "" };
+    return {
+      ...change,
+      action: "delete",
+      diff: [{ path: "board", before: live }],
+      requests: [{ method: "DELETE", path: `${path}/${found.id}` }],
+      live_fingerprint: fingerprint(live)
+    };
+  });
+}
+var board, projectEntry, readBoard, boardKind;
+var init_board = __esm({
+  "src/resources/board.ts"() {
+    "use strict";
+    init_zod();
+    init_fields();
+    init_plan();
+    init_context();
+    init_fingerprint();
+    board = closed({
+      name: name("The board's name.").optional(),
+      id: positiveId("The board's id.").optional()
+    }).refine((item) => item.name === void 0 !== (item.id === void 0), {
+      error: "give exactly one of name or id"
+    });
+    projectEntry = closed({
+      project: pathOrId("The project: numeric id or full path such as acme/api.", "acme/api", true),
+      target: targetReference("planning"),
+      boards_absent: array(board.describe("A board that must not exist, by name or id.")).min(1).describe("Issue boards that must not exist; they are deleted.")
+    }).describe("Clean-ups in one project.");
+    readBoard = looseObject({ id: number2().int(), name: string2().optional() });
+    boardKind = {
+      name: "board",
+      section: {
+        spec: {
+          at: ["projects"],
+          entry: projectEntry,
+          list: true,
+          description: "Planning-side clean-ups per project.",
+          targetType: "planning",
+          noun: ["project", "projects"],
+          scope: (entry) => String(entry.project),
+          defines: (entry) => {
+            const { project: project3, boards_absent } = entry;
+            return boards_absent.map((wanted, index) => {
+              const key = wanted.id !== void 0 ? `id ${wanted.id}` : `"${wanted.name}"`;
+              return {
+                id: `${identity(project3)}|${key}`,
+                path: ["boards_absent", index],
+                what: `board ${key} of project ${project3}`
+              };
+            });
+          },
+          print: (entry) => entry.boards_absent.map((wanted, index) => ({
+            kind: "board",
+            name: boardName(wanted),
+            path: ["boards_absent", index],
+            fixed: [["must be absent", true]]
+          }))
+        },
+        plan: async ({ reader, entry }) => ({
+          changes: await planBoards(reader, entry)
+        }),
+        // Clean-ups name what must not exist, so live boards are listed as comments to pick from.
+        export: async (reader, project3) => {
+          const path = `${projectPath(project3)}/boards`;
+          const boards = mustFind(
+            await reader.list(path, void 0, { name: "issue boards", schema: readBoard }),
+            path
+          );
+          const listed = boards.map((found) => `${found.id} "${found.name ?? ""}"`).join(", ");
+          return {
+            entries: [],
+            comments: [
+              `project ${project3} boards (name any under projects[].boards_absent to delete it): ${listed || "none"}`
+            ]
+          };
+        }
+      }
+    };
+  }
+});
+
+// src/resources/branch-protection-settings.ts
+function actors(lists) {
+  if (lists === null || lists === void 0) return 0;
+  return (lists.users?.length ?? 0) + (lists.teams?.length ?? 0) + (lists.apps?.length ?? 0);
+}
+function branchProtectionProblems(settings) {
+  const problems = [];
+  const checks = settings.required_status_checks;
+  if (checks?.contexts !== void 0 && checks.checks !== void 0) {
+    problems.push({
+      path: ["required_status_checks", "contexts"],
+      message: "contexts and checks are both set; contexts is closing down, so list every check under checks"
+    });
+  }
+  const seen = /* @__PURE__ */ new Set();
+  (checks?.checks ?? []).forEach((check3, index) => {
+    if (seen.has(check3.context)) {
+      problems.push({
+        path: ["required_status_checks", "checks", index, "context"],
+        message: `context "${check3.context}" is listed twice; the service keeps one check per context`
+      });
+    }
+    seen.add(check3.context);
+  });
+  const reviews = settings.required_pull_request_reviews;
+  const counts = {
+    restrictions: actors(settings.restrictions),
+    dismissal_restrictions: actors(reviews?.dismissal_restrictions),
+    bypass_pull_request_allowances: actors(reviews?.bypass_pull_request_allowances)
+  };
+  const total = counts.restrictions + counts.dismissal_restrictions + counts.bypass_pull_request_allowances;
+  if (total > MAX_PROTECTION_ACTORS) {
+    const parts = Object.entries(counts).map(([name2, count2]) => `${name2} ${count2}`).join(", ");
+    problems.push({
+      path: [],
+      message: `${total} users, teams and apps in total (${parts}); the service allows at most ${MAX_PROTECTION_ACTORS} across these lists`
+    });
+  }
+  return problems;
+}
+function personalRepositoryProblems(settings) {
+  const problems = [];
+  if (settings.restrictions !== void 0 && settings.restrictions !== null) {
+    problems.push({
+      path: ["restrictions"],
+      message: "push restrictions are only for organization-owned repositories and owner_type is user; use null"
+    });
+  }
+  const dismissal = settings.required_pull_request_reviews?.dismissal_restrictions;
+  for (const list3 of ["users", "teams"]) {
+    if (dismissal?.[list3] !== void 0) {
+      problems.push({
+        path: ["required_pull_request_reviews", "dismissal_restrictions", list3],
+        message: `dismissal restrictions by ${list3} are only for organization-owned repositories and owner_type is user`
+      });
+    }
+  }
+  return problems;
+}
+function protectionRules(value, entry) {
+  const problems = [];
+  for (const [branch3, settings] of Object.entries(value)) {
+    if (settings === null) continue;
+    const found = [
+      ...branchProtectionProblems(settings),
+      ...entry.ownerType === "user" ? personalRepositoryProblems(settings) : []
+    ];
+    for (const problem of found)
+      problems.push({ path: [branch3, ...problem.path], message: problem.message });
+  }
+  return problems;
+}
+var MAX_PROTECTION_ACTORS, WILDCARD_FREE_BRANCH, WILDCARD_BRANCH_MESSAGE, actorLists, statusCheck, requiredStatusChecks, requiredPullRequestReviews, pushRestrictions, branchProtectionSettings, branchName, branchProtections;
+var init_branch_protection_settings = __esm({
+  "src/resources/branch-protection-settings.ts"() {
+    "use strict";
+    init_zod();
+    init_fields();
+    MAX_PROTECTION_ACTORS = 100;
+    WILDCARD_FREE_BRANCH = /^[^*?[]+$/;
+    WILDCARD_BRANCH_MESSAGE = "branch names cannot hold wildcards (*, ? or [): the service refuses them here; wildcard patterns need the GraphQL API";
+    actorLists = (what) => closed({
+      users: nameList("A user login.").optional().describe(`Users (logins) ${what}.`),
+      teams: nameList("A team slug.").optional().describe(`Teams (slugs) ${what}.`),
+      apps: nameList("An app slug.").optional().describe(`Apps (slugs) ${what}.`)
+    });
+    statusCheck = closed({
+      context: name("The name of the check, e.g. ci/build."),
+      app_id: int().min(-1).optional().describe(
+        "The app that must provide the check; -1 allows any app; leave out to use the app that recently provided it."
+      )
+    });
+    requiredStatusChecks = closed({
+      strict: boolean2().optional().describe("Branches must be up to date with the base branch before merging."),
+      contexts: nameList("A status check context.").optional().describe("Closing down in the service: use checks. Required status check contexts."),
+      checks: array(statusCheck).optional().describe(
+        "Required status checks, each with its context and optionally the app that must provide it."
+      )
+    });
+    requiredPullRequestReviews = closed({
+      dismissal_restrictions: actorLists("who may dismiss reviews").optional().describe(
+        "Who may dismiss pull request reviews; an empty mapping disables the restriction. Users and teams only for organization-owned repositories."
+      ),
+      dismiss_stale_reviews: boolean2().optional().describe("Dismiss approvals when new commits are pushed."),
+      require_code_owner_reviews: boolean2().optional().describe("Require a review from a code owner."),
+      required_approving_review_count: int().min(0).max(6).optional().describe("Approvals required before merging: 1 to 6, or 0 for none."),
+      require_last_push_approval: boolean2().optional().describe("The most recent push must be approved by someone other than the pusher."),
+      bypass_pull_request_allowances: actorLists("allowed to bypass pull request requirements").optional().describe("Who may bypass the pull request requirements.")
+    });
+    pushRestrictions = closed({
+      users: nameList("A user login.").describe("Users (logins) with push access."),
+      teams: nameList("A team slug.").describe("Teams (slugs) with push access."),
+      apps: nameList("An app slug.").optional().describe("Apps (slugs) with push access.")
+    });
+    branchProtectionSettings = closed({
+      required_status_checks: orNull(requiredStatusChecks).optional().describe("Status checks that must pass before merging; null disables the requirement."),
+      enforce_admins: orNull(boolean2()).optional().describe("Enforce the rules for administrators too; null or false disables."),
+      required_pull_request_reviews: orNull(requiredPullRequestReviews).optional().describe("Pull request review requirements; null disables them."),
+      restrictions: orNull(pushRestrictions).optional().describe(
+        "Who may push; null lets everyone with write access push. Only for organization-owned repositories."
+      ),
+      required_linear_history: boolean2().optional().describe("Forbid merge commits; the repository must allow squash or rebase merging."),
+      allow_force_pushes: orNull(boolean2()).optional().describe("Allow force pushes to the branch; null or false blocks them."),
+      allow_deletions: boolean2().optional().describe("Allow deleting the branch."),
+      block_creations: boolean2().optional().describe(
+        "Push restrictions also block creating matching branches, except for those allowed to push."
+      ),
+      required_conversation_resolution: boolean2().optional().describe("All review conversations must be resolved before merging."),
+      lock_branch: boolean2().optional().describe("Make the branch read-only."),
+      allow_fork_syncing: boolean2().optional().describe("Allow pulling upstream changes into a fork while the branch is locked.")
+    });
+    branchName = string2().regex(WILDCARD_FREE_BRANCH, { error: WILDCARD_BRANCH_MESSAGE });
+    branchProtections = record(
+      branchName,
+      orNull(branchProtectionSettings).describe(
+        "The protection of this branch; null means the branch must be unprotected."
+      )
+    ).superRefine((branches, context) => {
+      for (const [branch3, settings] of Object.entries(branches)) {
+        if (settings === null) continue;
+        for (const problem of branchProtectionProblems(settings)) {
+          context.addIssue({
+            code: "custom",
+            path: [branch3, ...problem.path],
+            message: problem.message
+          });
+        }
+      }
+    }).describe(
+      "Protection per branch name (no wildcards); null means the branch must be unprotected."
+    );
+  }
+});
+
+// node_modules/deep-diff/index.js
+var require_deep_diff = __commonJS({
+  "node_modules/deep-diff/index.js"(exports, module) {
+    (function(root, factory) {
+      var deepDiff2 = factory(root);
+      if (typeof define === "function" && define.amd) {
+        define("DeepDiff", function() {
+          return deepDiff2;
+        });
+      } else if (typeof exports === "object" || typeof navigator === "object" && navigator.product.match(/ReactNative/i)) {
+        module.exports = deepDiff2;
+      } else {
+        var _deepdiff = root.DeepDiff;
+        deepDiff2.noConflict = function() {
+          if (root.DeepDiff === deepDiff2) {
+            root.DeepDiff = _deepdiff;
+          }
+          return deepDiff2;
+        };
+        root.DeepDiff = deepDiff2;
+      }
+    })(exports, function(root) {
+      var validKinds = ["N", "E", "A", "D"];
+      function inherits(ctor, superCtor) {
+        ctor.super_ = superCtor;
+        ctor.prototype = Object.create(superCtor.prototype, {
+          constructor: {
+            value: ctor,
+            enumerable: false,
+            writable: true,
+            configurable: true
+          }
+        });
+      }
+      function Diff(kind, path) {
+        Object.defineProperty(this, "kind", {
+          value: kind,
+          enumerable: true
+        });
+        if (path && path.length) {
+          Object.defineProperty(this, "path", {
+            value: path,
+            enumerable: true
+          });
+        }
+      }
+      function DiffEdit(path, origin, value) {
+        DiffEdit.super_.call(this, "E", path);
+        Object.defineProperty(this, "lhs", {
+          value: origin,
+          enumerable: true
+        });
+        Object.defineProperty(this, "rhs", {
+          value,
+          enumerable: true
+        });
+      }
+      inherits(DiffEdit, Diff);
+      function DiffNew(path, value) {
+        DiffNew.super_.call(this, "N", path);
+        Object.defineProperty(this, "rhs", {
+          value,
+          enumerable: true
+        });
+      }
+      inherits(DiffNew, Diff);
+      function DiffDeleted(path, value) {
+        DiffDeleted.super_.call(this, "D", path);
+        Object.defineProperty(this, "lhs", {
+          value,
+          enumerable: true
+        });
+      }
+      inherits(DiffDeleted, Diff);
+      function DiffArray(path, index, item) {
+        DiffArray.super_.call(this, "A", path);
+        Object.defineProperty(this, "index", {
+          value: index,
+          enumerable: true
+        });
+        Object.defineProperty(this, "item", {
+          value: item,
+          enumerable: true
+        });
+      }
+      inherits(DiffArray, Diff);
+      function arrayRemove(arr, from, to) {
+        var rest = arr.slice((to || from) + 1 || arr.length);
+        arr.length = from < 0 ? arr.length + from : from;
+        arr.push.apply(arr, rest);
+        return arr;
+      }
+      function realTypeOf(subject) {
+        var type = typeof subject;
+        if (type !== "object") {
+          return type;
+        }
+        if (subject === Math) {
+          return "math";
+        } else if (subject === null) {
+          return "null";
+        } else if (Array.isArray(subject)) {
+          return "array";
+        } else if (Object.prototype.toString.call(subject) === "[object Date]") {
+          return "date";
+        } else if (typeof subject.toString === "function" && /^\/.*\//.test(subject.toString())) {
+          return "regexp";
+        }
+        return "object";
+      }
+      function hashThisString(string4) {
+        var hash2 = 0;
+        if (string4.length === 0) {
+          return hash2;
+        }
+        for (var i = 0; i < string4.length; i++) {
+          var char = string4.charCodeAt(i);
+          hash2 = (hash2 << 5) - hash2 + char;
+          hash2 = hash2 & hash2;
+        }
+        return hash2;
+      }
+      function getOrderIndependentHash(object2) {
+        var accum = 0;
+        var type = realTypeOf(object2);
+        if (type === "array") {
+          object2.forEach(function(item) {
+            accum += getOrderIndependentHash(item);
+          });
+          var arrayString = "[type: array, hash: " + accum + "]";
+          return accum + hashThisString(arrayString);
+        }
+        if (type === "object") {
+          for (var key in object2) {
+            if (object2.hasOwnProperty(key)) {
+              var keyValueString = "[ type: object, key: " + key + ", value hash: " + getOrderIndependentHash(object2[key]) + "]";
+              accum += hashThisString(keyValueString);
+            }
+          }
+          return accum;
+        }
+        var stringToHash = "[ type: " + type + " ; value: " + object2 + "]";
+        return accum + hashThisString(stringToHash);
+      }
+      function deepDiff2(lhs, rhs, changes, prefilter, path, key, stack, orderIndependent) {
+        changes = changes || [];
+        path = path || [];
+        stack = stack || [];
+        var currentPath = path.slice(0);
+        if (typeof key !== "undefined" && key !== null) {
+          if (prefilter) {
+            if (typeof prefilter === "function" && prefilter(currentPath, key)) {
+              return;
+            } else if (typeof prefilter === "object") {
+              if (prefilter.prefilter && prefilter.prefilter(currentPath, key)) {
+                return;
+              }
+              if (prefilter.normalize) {
+                var alt = prefilter.normalize(currentPath, key, lhs, rhs);
+                if (alt) {
+                  lhs = alt[0];
+                  rhs = alt[1];
+                }
+              }
+            }
+          }
+          currentPath.push(key);
+        }
+        if (realTypeOf(lhs) === "regexp" && realTypeOf(rhs) === "regexp") {
+          lhs = lhs.toString();
+          rhs = rhs.toString();
+        }
+        var ltype = typeof lhs;
+        var rtype = typeof rhs;
+        var i, j, k, other;
+        var ldefined = ltype !== "undefined" || stack && stack.length > 0 && stack[stack.length - 1].lhs && Object.getOwnPropertyDescriptor(stack[stack.length - 1].lhs, key);
+        var rdefined = rtype !== "undefined" || stack && stack.length > 0 && stack[stack.length - 1].rhs && Object.getOwnPropertyDescriptor(stack[stack.length - 1].rhs, key);
+        if (!ldefined && rdefined) {
+          changes.push(new DiffNew(currentPath, rhs));
+        } else if (!rdefined && ldefined) {
+          changes.push(new DiffDeleted(currentPath, lhs));
+        } else if (realTypeOf(lhs) !== realTypeOf(rhs)) {
+          changes.push(new DiffEdit(currentPath, lhs, rhs));
+        } else if (realTypeOf(lhs) === "date" && lhs - rhs !== 0) {
+          changes.push(new DiffEdit(currentPath, lhs, rhs));
+        } else if (ltype === "object" && lhs !== null && rhs !== null) {
+          for (i = stack.length - 1; i > -1; --i) {
+            if (stack[i].lhs === lhs) {
+              other = true;
+              break;
+            }
+          }
+          if (!other) {
+            stack.push({ lhs, rhs });
+            if (Array.isArray(lhs)) {
+              if (orderIndependent) {
+                lhs.sort(function(a, b) {
+                  return getOrderIndependentHash(a) - getOrderIndependentHash(b);
+                });
+                rhs.sort(function(a, b) {
+                  return getOrderIndependentHash(a) - getOrderIndependentHash(b);
+                });
+              }
+              i = rhs.length - 1;
+              j = lhs.length - 1;
+              while (i > j) {
+                changes.push(new DiffArray(currentPath, i, new DiffNew(void 0, rhs[i--])));
+              }
+              while (j > i) {
+                changes.push(new DiffArray(currentPath, j, new DiffDeleted(void 0, lhs[j--])));
+              }
+              for (; i >= 0; --i) {
+                deepDiff2(lhs[i], rhs[i], changes, prefilter, currentPath, i, stack, orderIndependent);
+              }
+            } else {
+              var akeys = Object.keys(lhs);
+              var pkeys = Object.keys(rhs);
+              for (i = 0; i < akeys.length; ++i) {
+                k = akeys[i];
+                other = pkeys.indexOf(k);
+                if (other >= 0) {
+                  deepDiff2(lhs[k], rhs[k], changes, prefilter, currentPath, k, stack, orderIndependent);
+                  pkeys[other] = null;
+                } else {
+                  deepDiff2(lhs[k], void 0, changes, prefilter, currentPath, k, stack, orderIndependent);
+                }
+              }
+              for (i = 0; i < pkeys.length; ++i) {
+                k = pkeys[i];
+                if (k) {
+                  deepDiff2(void 0, rhs[k], changes, prefilter, currentPath, k, stack, orderIndependent);
+                }
+              }
+            }
+            stack.length = stack.length - 1;
+          } else if (lhs !== rhs) {
+            changes.push(new DiffEdit(currentPath, lhs, rhs));
+          }
+        } else if (lhs !== rhs) {
+          if (!(ltype === "number" && isNaN(lhs) && isNaN(rhs))) {
+            changes.push(new DiffEdit(currentPath, lhs, rhs));
+          }
+        }
+      }
+      function observableDiff(lhs, rhs, observer, prefilter, orderIndependent) {
+        var changes = [];
+        deepDiff2(lhs, rhs, changes, prefilter, null, null, null, orderIndependent);
+        if (observer) {
+          for (var i = 0; i < changes.length; ++i) {
+            observer(changes[i]);
+          }
+        }
+        return changes;
+      }
+      function orderIndependentDeepDiff(lhs, rhs, changes, prefilter, path, key, stack) {
+        return deepDiff2(lhs, rhs, changes, prefilter, path, key, stack, true);
+      }
+      function accumulateDiff(lhs, rhs, prefilter, accum) {
+        var observer = accum ? function(difference) {
+          if (difference) {
+            accum.push(difference);
+          }
+        } : void 0;
+        var changes = observableDiff(lhs, rhs, observer, prefilter);
+        return accum ? accum : changes.length ? changes : void 0;
+      }
+      function accumulateOrderIndependentDiff(lhs, rhs, prefilter, accum) {
+        var observer = accum ? function(difference) {
+          if (difference) {
+            accum.push(difference);
+          }
+        } : void 0;
+        var changes = observableDiff(lhs, rhs, observer, prefilter, true);
+        return accum ? accum : changes.length ? changes : void 0;
+      }
+      function applyArrayChange(arr, index, change) {
+        if (change.path && change.path.length) {
+          var it = arr[index], i, u = change.path.length - 1;
+          for (i = 0; i < u; i++) {
+            it = it[change.path[i]];
+          }
+          switch (change.kind) {
+            case "A":
+              applyArrayChange(it[change.path[i]], change.index, change.item);
+              break;
+            case "D":
+              delete it[change.path[i]];
+              break;
+            case "E":
+            case "N":
+              it[change.path[i]] = change.rhs;
+              break;
+          }
+        } else {
+          switch (change.kind) {
+            case "A":
+              applyArrayChange(arr[index], change.index, change.item);
+              break;
+            case "D":
+              arr = arrayRemove(arr, index);
+              break;
+            case "E":
+            case "N":
+              arr[index] = change.rhs;
+              break;
+          }
+        }
+        return arr;
+      }
+      function applyChange(target2, source, change) {
+        if (typeof change === "undefined" && source && ~validKinds.indexOf(source.kind)) {
+          change = source;
+        }
+        if (target2 && change && change.kind) {
+          var it = target2, i = -1, last = change.path ? change.path.length - 1 : 0;
+          while (++i < last) {
+            if (typeof it[change.path[i]] === "undefined") {
+              it[change.path[i]] = typeof change.path[i + 1] !== "undefined" && typeof change.path[i + 1] === "number" ? [] : {};
+            }
+            it = it[change.path[i]];
+          }
+          switch (change.kind) {
+            case "A":
+              if (change.path && typeof it[change.path[i]] === "undefined") {
+                it[change.path[i]] = [];
+              }
+              applyArrayChange(change.path ? it[change.path[i]] : it, change.index, change.item);
+              break;
+            case "D":
+              delete it[change.path[i]];
+              break;
+            case "E":
+            case "N":
+              it[change.path[i]] = change.rhs;
+              break;
+          }
+        }
+      }
+      function revertArrayChange(arr, index, change) {
+        if (change.path && change.path.length) {
+          var it = arr[index], i, u = change.path.length - 1;
+          for (i = 0; i < u; i++) {
+            it = it[change.path[i]];
+          }
+          switch (change.kind) {
+            case "A":
+              revertArrayChange(it[change.path[i]], change.index, change.item);
+              break;
+            case "D":
+              it[change.path[i]] = change.lhs;
+              break;
+            case "E":
+              it[change.path[i]] = change.lhs;
+              break;
+            case "N":
+              delete it[change.path[i]];
+              break;
+          }
+        } else {
+          switch (change.kind) {
+            case "A":
+              revertArrayChange(arr[index], change.index, change.item);
+              break;
+            case "D":
+              arr[index] = change.lhs;
+              break;
+            case "E":
+              arr[index] = change.lhs;
+              break;
+            case "N":
+              arr = arrayRemove(arr, index);
+              break;
+          }
+        }
+        return arr;
+      }
+      function revertChange(target2, source, change) {
+        if (target2 && source && change && change.kind) {
+          var it = target2, i, u;
+          u = change.path.length - 1;
+          for (i = 0; i < u; i++) {
+            if (typeof it[change.path[i]] === "undefined") {
+              it[change.path[i]] = {};
+            }
+            it = it[change.path[i]];
+          }
+          switch (change.kind) {
+            case "A":
+              revertArrayChange(it[change.path[i]], change.index, change.item);
+              break;
+            case "D":
+              it[change.path[i]] = change.lhs;
+              break;
+            case "E":
+              it[change.path[i]] = change.lhs;
+              break;
+            case "N":
+              delete it[change.path[i]];
+              break;
+          }
+        }
+      }
+      function applyDiff(target2, source, filter) {
+        if (target2 && source) {
+          var onChange = function(change) {
+            if (!filter || filter(target2, source, change)) {
+              applyChange(target2, source, change);
+            }
+          };
+          observableDiff(target2, source, onChange);
+        }
+      }
+      Object.defineProperties(accumulateDiff, {
+        diff: {
+          value: accumulateDiff,
+          enumerable: true
+        },
+        orderIndependentDiff: {
+          value: accumulateOrderIndependentDiff,
+          enumerable: true
+        },
+        observableDiff: {
+          value: observableDiff,
+          enumerable: true
+        },
+        orderIndependentObservableDiff: {
+          value: orderIndependentDeepDiff,
+          enumerable: true
+        },
+        orderIndepHash: {
+          value: getOrderIndependentHash,
+          enumerable: true
+        },
+        applyDiff: {
+          value: applyDiff,
+          enumerable: true
+        },
+        applyChange: {
+          value: applyChange,
+          enumerable: true
+        },
+        revertChange: {
+          value: revertChange,
+          enumerable: true
+        },
+        isConflict: {
+          value: function() {
+            return typeof $conflict !== "undefined";
+          },
+          enumerable: true
+        }
+      });
+      accumulateDiff.DeepDiff = accumulateDiff;
+      if (root) {
+        root.DeepDiff = accumulateDiff;
+      }
+      return accumulateDiff;
+    });
+  }
+});
+
+// src/resources/diff.ts
+function diffValues(before, after, prefix = "") {
+  const raw2 = import_deep_diff.default.diff(before, after) ?? [];
+  const entries = /* @__PURE__ */ new Map();
+  for (const change of raw2) {
+    const path = change.path ?? [];
+    const arrayAt = path.findIndex((_, i) => Array.isArray(valueAt2(before, path.slice(0, i + 1))));
+    const cut = change.kind === "A" ? path.length : arrayAt >= 0 ? arrayAt + 1 : path.length;
+    const keyPath = path.slice(0, cut);
+    const key = joinPath(prefix, keyPath);
+    if (entries.has(key)) continue;
+    const entry = { path: key };
+    const lhs = keyPath.length === 0 ? before : valueAt2(before, keyPath);
+    const rhs = keyPath.length === 0 ? after : valueAt2(after, keyPath);
+    const added = isPlainObject2(rhs) && (lhs === null || lhs === void 0) ? leaves(rhs, key) : [];
+    const removed = isPlainObject2(lhs) && (rhs === null || rhs === void 0) ? leaves(lhs, key) : [];
+    for (const [leaf, value] of added) entries.set(leaf, { path: leaf, after: value });
+    for (const [leaf, value] of removed) entries.set(leaf, { path: leaf, before: value });
+    if (added.length + removed.length > 0) continue;
+    if (lhs !== void 0) entry.before = lhs;
+    if (rhs !== void 0) entry.after = rhs;
+    entries.set(key, entry);
+  }
+  return [...entries.values()];
+}
+function leaves(value, prefix) {
+  return Object.entries(value).flatMap(([key, inner]) => {
+    const path = prefix ? `${prefix}.${key}` : key;
+    if (isPlainObject2(inner)) return leaves(inner, path);
+    if (Array.isArray(inner) && inner.length === 0) return [];
+    return [[path, inner]];
+  });
+}
+function valueAt2(value, path) {
+  let current = value;
+  for (const key of path) {
+    if (current === null || typeof current !== "object") return void 0;
+    current = current[String(key)];
+  }
+  return current;
+}
+function joinPath(prefix, path) {
+  const parts = path.map(String);
+  if (prefix) parts.unshift(prefix);
+  return parts.join(".");
+}
+var import_deep_diff;
+var init_diff = __esm({
+  "src/resources/diff.ts"() {
+    "use strict";
+    import_deep_diff = __toESM(require_deep_diff(), 1);
+    init_plain();
+  }
+});
+
+// src/resources/principals.ts
+function principalSet(names2) {
+  return [...new Set((names2 ?? []).map((name2) => name2.toLowerCase()))].sort();
+}
+function isEmptyLists(lists) {
+  return !lists || lists.users.length + lists.teams.length + lists.apps.length === 0;
+}
+function loginsOf(items) {
+  return principalSet((items ?? []).map((item) => String(item?.login ?? "")).filter(Boolean));
+}
+function slugsOf(items) {
+  return principalSet(
+    (items ?? []).map((item) => String(item?.slug ?? item?.name ?? "")).filter(Boolean)
+  );
+}
+var NO_PRINCIPALS;
+var init_principals = __esm({
+  "src/resources/principals.ts"() {
+    "use strict";
+    NO_PRINCIPALS = Object.freeze({ users: [], teams: [], apps: [] });
+  }
+});
+
+// src/resources/branch-protection.ts
+function record2(value) {
+  return value !== null && typeof value === "object" ? value : void 0;
+}
+function enabled(value) {
+  return record2(value)?.enabled === true;
+}
+function sortChecks(checks) {
+  const seen = /* @__PURE__ */ new Map();
+  for (const check3 of checks) {
+    seen.set(`${check3.context}\0${check3.app_id === void 0 ? "auto" : check3.app_id}`, check3);
+  }
+  return [...seen.values()].sort(
+    (a, b) => a.context === b.context ? String(a.app_id ?? "").localeCompare(String(b.app_id ?? "")) : a.context < b.context ? -1 : 1
+  );
+}
+function appIdOf(value) {
+  return typeof value === "number" && value !== -1 ? value : null;
+}
+function readLists(value) {
+  const lists = record2(value);
+  if (!lists) return { ...NO_PRINCIPALS };
+  return {
+    users: loginsOf(lists.users),
+    teams: slugsOf(lists.teams),
+    apps: slugsOf(lists.apps)
+  };
+}
+function fromRead(read2) {
+  const live = record2(read2) ?? {};
+  const rsc = record2(live.required_status_checks);
+  const rpr = record2(live.required_pull_request_reviews);
+  const canonical = {
+    ...UNPROTECTED_DEFAULTS,
+    required_status_checks: rsc ? {
+      strict: rsc.strict === true,
+      checks: sortChecks(
+        Array.isArray(rsc.checks) && rsc.checks.length > 0 ? rsc.checks.map((c) => ({
+          context: String(c.context),
+          app_id: appIdOf(c.app_id)
+        })) : (rsc.contexts ?? []).map((context) => ({
+          context,
+          app_id: null
+        }))
+      )
+    } : null,
+    enforce_admins: enabled(live.enforce_admins),
+    required_pull_request_reviews: rpr ? {
+      dismissal_restrictions: readLists(rpr.dismissal_restrictions),
+      dismiss_stale_reviews: rpr.dismiss_stale_reviews === true,
+      require_code_owner_reviews: rpr.require_code_owner_reviews === true,
+      required_approving_review_count: typeof rpr.required_approving_review_count === "number" ? rpr.required_approving_review_count : DEFAULT_APPROVALS,
+      require_last_push_approval: rpr.require_last_push_approval === true,
+      bypass_pull_request_allowances: readLists(rpr.bypass_pull_request_allowances)
+    } : null,
+    restrictions: live.restrictions ? readLists(live.restrictions) : null
+  };
+  for (const flag of FLAGS) canonical[flag] = enabled(live[flag]);
+  return canonical;
+}
+function overlayLists(desired, base) {
+  if (desired === void 0) return base;
+  if (Object.keys(desired).length === 0) return { ...NO_PRINCIPALS };
+  return {
+    users: desired.users ? principalSet(desired.users) : base.users,
+    teams: desired.teams ? principalSet(desired.teams) : base.teams,
+    apps: desired.apps ? principalSet(desired.apps) : base.apps
+  };
+}
+function desiredChecks(written, live) {
+  return sortChecks(
+    written.map(({ context, app_id }) => {
+      if (app_id === -1) return { context, app_id: null };
+      if (app_id !== void 0) return { context, app_id };
+      const chosen = live.find((check3) => check3.context === context);
+      return chosen ? { context, app_id: chosen.app_id ?? null } : { context };
+    })
+  );
+}
+function targetOf(desired, live) {
+  const base = live ?? UNPROTECTED_DEFAULTS;
+  const target2 = { ...base };
+  if (desired.required_status_checks !== void 0) {
+    const rsc = desired.required_status_checks;
+    const liveChecks = base.required_status_checks?.checks ?? [];
+    target2.required_status_checks = rsc === null ? null : {
+      strict: rsc.strict ?? base.required_status_checks?.strict ?? false,
+      checks: rsc.checks ? desiredChecks(rsc.checks, liveChecks) : rsc.contexts ? desiredChecks(
+        rsc.contexts.map((context) => ({ context })),
+        liveChecks
+      ) : liveChecks
+    };
+  }
+  if (desired.enforce_admins !== void 0) target2.enforce_admins = desired.enforce_admins === true;
+  if (desired.required_pull_request_reviews !== void 0) {
+    const rpr = desired.required_pull_request_reviews;
+    const old = base.required_pull_request_reviews;
+    target2.required_pull_request_reviews = rpr === null ? null : {
+      dismissal_restrictions: overlayLists(
+        rpr.dismissal_restrictions,
+        old?.dismissal_restrictions ?? { ...NO_PRINCIPALS }
+      ),
+      dismiss_stale_reviews: rpr.dismiss_stale_reviews ?? old?.dismiss_stale_reviews ?? false,
+      require_code_owner_reviews: rpr.require_code_owner_reviews ?? old?.require_code_owner_reviews ?? false,
+      required_approving_review_count: rpr.required_approving_review_count ?? old?.required_approving_review_count ?? DEFAULT_APPROVALS,
+      require_last_push_approval: rpr.require_last_push_approval ?? old?.require_last_push_approval ?? false,
+      bypass_pull_request_allowances: overlayLists(
+        rpr.bypass_pull_request_allowances,
+        old?.bypass_pull_request_allowances ?? { ...NO_PRINCIPALS }
+      )
+    };
+  }
+  if (desired.restrictions !== void 0) {
+    const restrictions = desired.restrictions;
+    target2.restrictions = restrictions === null ? null : {
+      users: principalSet(restrictions.users),
+      teams: principalSet(restrictions.teams),
+      apps: restrictions.apps ? principalSet(restrictions.apps) : base.restrictions?.apps ?? []
+    };
+  }
+  for (const flag of FLAGS) {
+    const value = desired[flag];
+    if (value !== void 0) target2[flag] = value === true;
+  }
+  return target2;
+}
+function toBody(target2, live) {
+  const rsc = target2.required_status_checks;
+  const rpr = target2.required_pull_request_reviews;
+  const liveRpr = live?.required_pull_request_reviews;
+  const body = {
+    required_status_checks: rsc && {
+      strict: rsc.strict,
+      // `contexts` is closing down and derived from `checks`; sending both is refused upstream.
+      checks: rsc.checks.map(
+        (check3) => check3.app_id === void 0 ? { context: check3.context } : { context: check3.context, app_id: check3.app_id ?? -1 }
+      )
+    },
+    enforce_admins: target2.enforce_admins,
+    required_pull_request_reviews: rpr && {
+      dismiss_stale_reviews: rpr.dismiss_stale_reviews,
+      require_code_owner_reviews: rpr.require_code_owner_reviews,
+      required_approving_review_count: rpr.required_approving_review_count,
+      require_last_push_approval: rpr.require_last_push_approval,
+      // Omitted when empty and already empty: personal repositories refuse these lists entirely.
+      ...isEmptyLists(rpr.dismissal_restrictions) && isEmptyLists(liveRpr?.dismissal_restrictions) ? {} : {
+        dismissal_restrictions: isEmptyLists(rpr.dismissal_restrictions) ? {} : { ...rpr.dismissal_restrictions }
+      },
+      ...isEmptyLists(rpr.bypass_pull_request_allowances) && isEmptyLists(liveRpr?.bypass_pull_request_allowances) ? {} : { bypass_pull_request_allowances: { ...rpr.bypass_pull_request_allowances } }
+    },
+    restrictions: target2.restrictions && { ...target2.restrictions }
+  };
+  for (const flag of FLAGS) body[flag] = target2[flag];
+  return body;
+}
+function alignChecks(expected, actual) {
+  const rsc = expected.required_status_checks;
+  if (!rsc || !rsc.checks.some((check3) => check3.app_id === void 0)) return expected;
+  const chosen = actual?.required_status_checks?.checks ?? [];
+  return {
+    ...expected,
+    required_status_checks: {
+      ...rsc,
+      checks: sortChecks(
+        rsc.checks.map(
+          (check3) => check3.app_id !== void 0 ? check3 : {
+            context: check3.context,
+            app_id: chosen.find((c) => c.context === check3.context)?.app_id ?? null
+          }
+        )
+      )
+    }
+  };
+}
+function verifyWritten(request2, response) {
+  const parsed = readProtection.safeParse(response);
+  if (!parsed.success) {
+    return [{ path: "(response)", before: "a Protected Branch", after: "something else" }];
+  }
+  const actual = fromRead(parsed.data);
+  const expected = alignChecks(fromBody(request2.body), actual);
+  return diffValues(expected, actual);
+}
+function fromBody(body) {
+  const desired = record2(body) ?? {};
+  return targetOf(desired, null);
+}
+function protectionPath(repo, branch3) {
+  return `${repoPath(repo)}/branches/${encodeURIComponent(branch3)}/protection`;
+}
+async function planBranchProtection({
+  reader,
+  repo,
+  branch: branch3,
+  desired
+}) {
+  const scope = `${repo.owner}/${repo.name}`;
+  const base = newChange(reader.target, scope, "branch_protection", branch3);
+  const path = protectionPath(repo, branch3);
+  const read2 = await reader.getOrAbsent(path, {
+    name: "a Protected Branch",
+    schema: readProtection
+  });
+  if (read2.kind === "error") return { ...base, error: read2.error };
+  if (read2.kind === "absent" && read2.detail !== "Branch not protected") {
+    return {
+      ...base,
+      error: changeError(
+        read2.detail === "Branch not found" ? `branch '${branch3}' does not exist in ${scope}` : `repository ${scope} was not found (or the token cannot see it)`,
+        "GET",
+        path,
+        404
+      )
+    };
+  }
+  const live = read2.kind === "found" ? fromRead(read2.data) : null;
+  const notes = [];
+  if (read2.kind === "found" && enabled(record2(read2.data)?.required_signatures)) {
+    notes.push("required_signatures is enabled; the protection PUT cannot change it (not managed)");
+  }
+  const withNotes = (change) => notes.length > 0 ? { ...change, notes } : change;
+  base.live_fingerprint = fingerprint(live);
+  if (desired === null) {
+    if (live === null) return withNotes(base);
+    return withNotes({
+      ...base,
+      action: "delete",
+      diff: diffValues(live, {}),
+      requests: [{ method: "DELETE", path }]
+    });
+  }
+  const target2 = targetOf(desired, live);
+  const diff = diffValues(live ?? UNPROTECTED_DEFAULTS, target2);
+  if (live !== null && diff.length === 0) return withNotes(base);
+  const request2 = { method: "PUT", path, body: toBody(target2, live) };
+  return withNotes({
+    ...base,
+    action: live === null ? "create" : "update",
+    diff,
+    requests: [request2]
+  });
+}
+function toSettings(canonical) {
+  return toBody(canonical, null);
+}
+async function exportProtections(reader, repo) {
+  const path = `${repoPath(repo)}/branches`;
+  const branches = mustFind(await reader.list(path, void 0, branchList), path);
+  const protections = {};
+  for (const branch3 of branches.filter((candidate) => candidate.protected)) {
+    const path2 = protectionPath(repo, branch3.name);
+    const read2 = await reader.getOrAbsent(path2, {
+      name: "a Protected Branch",
+      schema: readProtection
+    });
+    if (read2.kind === "absent") continue;
+    protections[branch3.name] = toSettings(fromRead(mustFind(read2, path2)));
+  }
+  return Object.keys(protections).length > 0 ? protections : void 0;
+}
+var FLAGS, UNPROTECTED_DEFAULTS, DEFAULT_APPROVALS, enabledFlag, optionalFlag, principal, principalLists, readProtection, branchList, branchProtection;
+var init_branch_protection = __esm({
+  "src/resources/branch-protection.ts"() {
+    "use strict";
+    init_zod();
+    init_plan();
+    init_branch_protection_settings();
+    init_diff();
+    init_fingerprint();
+    init_principals();
+    init_context();
+    FLAGS = [
+      "required_linear_history",
+      "allow_force_pushes",
+      "allow_deletions",
+      "block_creations",
+      "required_conversation_resolution",
+      "lock_branch",
+      "allow_fork_syncing"
+    ];
+    UNPROTECTED_DEFAULTS = {
+      required_status_checks: null,
+      enforce_admins: false,
+      required_pull_request_reviews: null,
+      restrictions: null,
+      required_linear_history: false,
+      allow_force_pushes: false,
+      allow_deletions: false,
+      block_creations: false,
+      required_conversation_resolution: false,
+      lock_branch: false,
+      allow_fork_syncing: false
+    };
+    DEFAULT_APPROVALS = 1;
+    enabledFlag = looseObject({ enabled: boolean2() });
+    optionalFlag = looseObject({ enabled: boolean2().optional() });
+    principal = looseObject({
+      login: string2().optional(),
+      slug: string2().optional(),
+      name: string2().optional()
+    });
+    principalLists = looseObject({
+      users: array(principal).optional(),
+      teams: array(principal).optional(),
+      apps: array(principal).optional()
+    });
+    readProtection = looseObject({
+      url: string2(),
+      required_status_checks: looseObject({
+        strict: boolean2().optional(),
+        contexts: array(string2()).optional(),
+        checks: array(looseObject({ context: string2(), app_id: number2().int().nullish() })).optional()
+      }).nullish(),
+      enforce_admins: enabledFlag.nullish(),
+      required_pull_request_reviews: looseObject({
+        dismissal_restrictions: principalLists.nullish(),
+        dismiss_stale_reviews: boolean2().optional(),
+        require_code_owner_reviews: boolean2().optional(),
+        required_approving_review_count: number2().int().optional(),
+        require_last_push_approval: boolean2().optional(),
+        bypass_pull_request_allowances: principalLists.nullish()
+      }).nullish(),
+      restrictions: principalLists.nullish(),
+      required_signatures: enabledFlag.nullish(),
+      required_linear_history: enabledFlag.nullish(),
+      allow_force_pushes: enabledFlag.nullish(),
+      allow_deletions: enabledFlag.nullish(),
+      block_creations: enabledFlag.nullish(),
+      required_conversation_resolution: optionalFlag.nullish(),
+      lock_branch: optionalFlag.nullish(),
+      allow_fork_syncing: optionalFlag.nullish()
+    });
+    branchList = {
+      name: "branches",
+      schema: looseObject({ name: string2(), protected: boolean2().optional() })
+    };
+    branchProtection = {
+      name: "branch_protection",
+      repository: {
+        setting: {
+          key: "branch_protection",
+          schema: branchProtections,
+          rules: protectionRules,
+          defines: (value) => Object.keys(value).map((branch3) => ({
+            id: `branch ${branch3}`,
+            path: [branch3],
+            what: `the protection of branch ${branch3}`
+          })),
+          print: (value) => Object.keys(value).map((branch3) => ({
+            kind: "branch_protection",
+            name: branch3,
+            path: [branch3]
+          }))
+        },
+        plan: ({ reader, repo, value }) => Promise.all(
+          Object.entries(value).map(
+            ([branch3, desired]) => planBranchProtection({ reader, repo, branch: branch3, desired })
+          )
+        ),
+        export: exportProtections
+      },
+      verify: verifyWritten
+    };
+  }
+});
+
+// src/resources/epic-link.ts
+function linkName(wanted) {
+  if (wanted.link_id !== void 0) return `link-${wanted.link_id}`;
+  return wanted.related_group === void 0 ? `${wanted.epic}-${wanted.related}` : `${wanted.epic}-${wanted.related_group}/${wanted.related}`;
+}
+function linkIdentity(wanted) {
+  if (wanted.link_id !== void 0) return `link id ${wanted.link_id}`;
+  const { epic: epic3, related } = wanted;
+  return wanted.related_group !== void 0 ? `link from epic ${epic3} to epic ${related} of group ${wanted.related_group}` : `link between epics ${Math.min(epic3, related)} and ${Math.max(epic3, related)}`;
+}
+function identity2(value) {
+  return typeof value === "number" ? `#${value}` : value.toLowerCase();
+}
+function groupPath(group3) {
+  return `/api/v4/groups/${encodeURIComponent(String(group3))}`;
+}
+async function planEpicLinks(reader, entry) {
+  const scope = String(entry.group);
+  const related = /* @__PURE__ */ new Map();
+  const relatedOf = (iid) => {
+    let pending = related.get(iid);
+    if (!pending) {
+      pending = reader.list(`${groupPath(entry.group)}/epics/${iid}/related_epics`, void 0, {
+        name: "related epics",
+        schema: relatedEpic
+      });
+      related.set(iid, pending);
+    }
+    return pending;
+  };
+  const groupIds = /* @__PURE__ */ new Map();
+  const groupOf = (group3) => {
+    const key = String(group3).toLowerCase();
+    let pending = groupIds.get(key);
+    if (!pending) {
+      pending = reader.getOrAbsent(groupPath(group3), { name: "a group", schema: readGroup });
+      groupIds.set(key, pending);
+    }
+    return pending;
+  };
+  const planOne = async (wanted) => {
+    const change = newChange(reader.target, scope, "epic_link", linkName(wanted));
+    const byId2 = wanted.link_id !== void 0;
+    const epics = byId2 && wanted.epic === void 0 ? await listEpics(reader, entry.group) : [wanted.epic];
+    if (!Array.isArray(epics)) return { ...change, error: epics };
+    let targetGroupId;
+    if (!byId2) {
+      const group3 = await groupOf(wanted.related_group ?? entry.group);
+      if (group3.kind === "error") return { ...change, error: group3.error };
+      if (group3.kind === "absent") {
+        return {
+          ...change,
+          error: changeError(`group ${wanted.related_group ?? entry.group} was not found`)
+        };
+      }
+      targetGroupId = group3.data.id;
+    }
+    for (const epic3 of epics) {
+      const listed = await relatedOf(epic3);
+      if (listed.kind === "error") return { ...change, error: listed.error };
+      if (listed.kind === "absent") {
+        if (byId2 && wanted.epic === void 0) continue;
+        return {
+          ...change,
+          error: changeError(
+            `epic &${epic3} was not found in group ${scope}`,
+            "GET",
+            `${groupPath(entry.group)}/epics/${epic3}/related_epics`,
+            404
+          )
+        };
+      }
+      const link = listed.data.find(
+        (candidate) => byId2 ? candidate.related_epic_link_id === wanted.link_id : candidate.iid === wanted.related && candidate.group_id === targetGroupId
+      );
+      if (!link) continue;
+      const live = {
+        link_id: link.related_epic_link_id,
+        epic: epic3,
+        related: link.iid,
+        related_group_id: link.group_id,
+        link_type: link.link_type
+      };
+      return {
+        ...change,
+        action: "delete",
+        diff: [{ path: "link", before: live }],
+        requests: [
+          {
+            method: "DELETE",
+            path: `${groupPath(entry.group)}/epics/${epic3}/related_epics/${link.related_epic_link_id}`
+          }
+        ],
+        live_fingerprint: fingerprint(live)
+      };
+    }
+    return { ...change, live_fingerprint: fingerprint(null) };
+  };
+  return Promise.all(entry.epic_links_absent.map(planOne));
+}
+async function listEpics(reader, group3) {
+  const path = `${groupPath(group3)}/epics`;
+  const listed = await reader.list(path, void 0, { name: "epics", schema: readEpic });
+  if (listed.kind === "found") return listed.data.map((epic3) => epic3.iid);
+  if (listed.kind === "error") return listed.error;
+  return changeError(`group ${group3} was not found`, "GET", path, 404);
+}
+var epicLink, groupEntry, relatedEpic, readGroup, readEpic, epicLinkKind;
+var init_epic_link = __esm({
+  "src/resources/epic-link.ts"() {
+    "use strict";
+    init_zod();
+    init_fields();
+    init_plan();
+    init_context();
+    init_fingerprint();
+    epicLink = closed({
+      epic: positiveId("An epic's iid in this group.").optional(),
+      related: positiveId(
+        "The iid of the related epic (in related_group when given, else in this group)."
+      ).optional(),
+      related_group: pathOrId(
+        "The group of the related epic, when it is in another group.",
+        "partners",
+        false
+      ).optional(),
+      link_id: positiveId("The id of the related-epic link.").optional()
+    }).superRefine((link, context) => {
+      const message = (text) => context.addIssue({ code: "custom", path: [], message: text });
+      if (link.link_id === void 0 && (link.epic === void 0 || link.related === void 0)) {
+        message("give epic and related (the pair of epics), or link_id");
+      } else if (link.link_id !== void 0 && link.related !== void 0) {
+        message(
+          "give either the pair of epics (epic, related) or link_id (optionally with epic), not both"
+        );
+      }
+      if (link.related_group !== void 0 && link.related === void 0) {
+        message("related_group needs related");
+      }
+    });
+    groupEntry = closed({
+      group: pathOrId("The group: numeric id or full path such as acme.", "acme", false),
+      target: targetReference("planning"),
+      epic_links_absent: array(
+        epicLink.describe(
+          "A related-epic link that must not exist: by the pair of epics, or by link id."
+        )
+      ).min(1).describe("Related-epic links that must not exist; they are deleted.")
+    }).describe("Clean-ups in one group.");
+    relatedEpic = looseObject({
+      iid: number2().int(),
+      group_id: number2().int().optional(),
+      related_epic_link_id: number2().int(),
+      link_type: string2().nullish()
+    });
+    readGroup = looseObject({ id: number2().int() });
+    readEpic = looseObject({ iid: number2().int(), title: string2().nullish() });
+    epicLinkKind = {
+      name: "epic_link",
+      section: {
+        spec: {
+          at: ["groups"],
+          entry: groupEntry,
+          list: true,
+          description: "Planning-side clean-ups per group.",
+          targetType: "planning",
+          noun: ["group", "groups"],
+          scope: (entry) => String(entry.group),
+          defines: (entry) => {
+            const { group: group3, epic_links_absent } = entry;
+            return epic_links_absent.map((wanted, index) => ({
+              id: `${identity2(group3)}|${linkIdentity(wanted)}`,
+              path: ["epic_links_absent", index],
+              what: `related-epic ${linkIdentity(wanted)} in group ${group3}`
+            }));
+          },
+          print: (entry) => entry.epic_links_absent.map((wanted, index) => ({
+            kind: "epic_link",
+            name: linkName(wanted),
+            path: ["epic_links_absent", index],
+            fixed: [["must be absent", true]]
+          }))
+        },
+        plan: async ({ reader, entry }) => ({
+          changes: await planEpicLinks(reader, entry)
+        }),
+        // Clean-ups name what must not exist, so live epics are listed as comments to pick from.
+        export: async (reader, group3) => {
+          const path = `${groupPath(group3)}/epics`;
+          const epics = mustFind(
+            await reader.list(path, void 0, { name: "epics", schema: readEpic }),
+            path
+          );
+          const listed = epics.map((epic3) => `&${epic3.iid} "${epic3.title ?? ""}"`).join(", ");
+          return {
+            entries: [],
+            comments: [
+              `group ${group3} epics (name links between them under groups[].epic_links_absent): ${listed || "none"}`
+            ]
+          };
+        }
+      }
+    };
+  }
+});
+
+// src/resources/gist.ts
+async function auditGists(reader, audit) {
+  const listed = await reader.list("/gists", audit.since ? { since: audit.since } : void 0, {
+    name: "gists",
+    schema: readGist
+  });
+  const base = (scope, name2) => newChange(reader.target, scope, "gist", name2);
+  if (listed.kind === "error") return [{ ...base("gists", "*"), error: listed.error }];
+  if (listed.kind === "absent") return [];
+  return listed.data.map((gist3) => {
+    const change = base(gist3.owner?.login ?? "gists", gist3.id);
+    if (audit.allow_public === true || gist3.public !== true) return change;
+    const files = Object.keys(gist3.files ?? {});
+    return {
+      ...change,
+      action: "report",
+      findings: [
+        `public gist ${gist3.id}${gist3.description ? ` "${gist3.description}"` : ""} (${files.length} file${files.length === 1 ? "" : "s"}: ${files.join(", ")}), updated ${gist3.updated_at ?? "?"}`,
+        "public gists are not allowed (audits.gists.allow_public: false)"
+      ]
+    };
+  });
+}
+var gistAudit, readGist, SCOPE, gistKind;
+var init_gist = __esm({
+  "src/resources/gist.ts"() {
+    "use strict";
+    init_zod();
+    init_fields();
+    init_plan();
+    gistAudit = closed({
+      target: targetReference("repository"),
+      allow_public: boolean2().optional().describe("Whether public gists are allowed (default false: each is reported)."),
+      since: string2().regex(UTC_TIME, { error: "expected a UTC time such as 2026-01-01T00:00:00Z" }).optional().describe("Only audit gists updated after this time (YYYY-MM-DDTHH:MM:SSZ).")
+    }).describe("Audit of the authenticated user's gists.");
+    readGist = looseObject({
+      id: string2(),
+      public: boolean2().optional(),
+      description: string2().nullish(),
+      updated_at: string2().optional(),
+      owner: looseObject({ login: string2().optional() }).nullish(),
+      files: record(string2(), unknown()).optional()
+    });
+    SCOPE = "(authenticated user)";
+    gistKind = {
+      name: "gist",
+      section: {
+        spec: {
+          at: ["audits", "gists"],
+          entry: gistAudit,
+          list: false,
+          description: "Audit of the authenticated user's gists.",
+          targetType: "repository",
+          noun: ["audit", "audits"],
+          scope: () => SCOPE,
+          defines: (_entry, target2) => [
+            { id: "gists", path: [], what: `the gist audit of target ${target2}` }
+          ],
+          print: () => [
+            { kind: "gist", name: "policy", path: [], defaults: [["allow_public", false]] }
+          ]
+        },
+        plan: async ({ reader, entry }) => ({ changes: await auditGists(reader, entry) })
+      }
+    };
+  }
+});
+
+// src/resources/invitation.ts
+function invitationFindings(invitation4, policy, now) {
+  const findings = [];
+  const login2 = invitation4.invitee?.login ?? "(unknown)";
+  const allowed = policy.allowed_invitees;
+  if (allowed && !allowed.some((glob) => matchesGlob(glob, login2))) {
+    findings.push(`invitee ${login2} is not in allowed_invitees (${allowed.join(", ")})`);
+  }
+  const created = invitation4.created_at ? Date.parse(invitation4.created_at) : Number.NaN;
+  if (policy.max_age_days !== void 0 && Number.isFinite(created)) {
+    const ageDays = Math.floor((now - created) / DAY_MS);
+    if (ageDays > policy.max_age_days) {
+      findings.push(
+        `open for ${ageDays} days (created ${invitation4.created_at}), more than max_age_days ${policy.max_age_days}`
+      );
+    }
+  }
+  if (policy.report_expired !== false && invitation4.expired === true) {
+    findings.push("the invitation has expired but is still listed as open");
+  }
+  return findings;
+}
+async function auditInvitations(reader, repo, policy, now) {
+  const scope = `${repo.owner}/${repo.name}`;
+  const path = `${repoPath(repo)}/invitations`;
+  const base = (name2) => newChange(reader.target, scope, "invitation", name2);
+  const listed = await reader.list(path, void 0, {
+    name: "repository invitations",
+    schema: readInvitation
+  });
+  if (listed.kind === "error") return [{ ...base("*"), error: listed.error }];
+  if (listed.kind === "absent") {
+    return [
+      { ...base("*"), error: changeError(`repository ${scope} was not found`, "GET", path, 404) }
+    ];
+  }
+  return listed.data.map((invitation4) => {
+    const findings = invitationFindings(invitation4, policy, now);
+    const change = base(String(invitation4.id));
+    if (findings.length === 0) return change;
+    return {
+      ...change,
+      action: "report",
+      findings: [
+        `invitation ${invitation4.id}: ${invitation4.invitee?.login ?? "(unknown)"} (${invitation4.permissions ?? "?"}) invited by ${invitation4.inviter?.login ?? "(unknown)"}`,
+        ...findings
+      ]
+    };
+  });
+}
+var invitations, account, readInvitation, DAY_MS, invitation;
+var init_invitation = __esm({
+  "src/resources/invitation.ts"() {
+    "use strict";
+    init_zod();
+    init_fields();
+    init_glob();
+    init_plan();
+    init_context();
+    invitations = closed({
+      allowed_invitees: array(
+        string2().regex(/^[A-Za-z0-9*?[\]!-]+$/, { error: "expected a login or a glob such as octo-*" })
+      ).optional().describe("Logins (globs allowed) that may hold open invitations; leave out to allow anyone."),
+      max_age_days: int().positive().optional().describe("Report invitations older than this many days."),
+      report_expired: boolean2().optional().describe("Report expired invitations that are still listed (default true).")
+    }).describe("Audit of the repository's open invitations (reported, never changed).");
+    account = looseObject({ login: string2().optional() }).nullish();
+    readInvitation = looseObject({
+      id: number2().int(),
+      invitee: account,
+      inviter: account,
+      permissions: string2().optional(),
+      created_at: string2().optional(),
+      expired: boolean2().optional()
+    });
+    DAY_MS = 864e5;
+    invitation = {
+      name: "invitation",
+      repository: {
+        setting: {
+          key: "invitations",
+          schema: invitations,
+          defines: () => [{ id: "invitations", path: [], what: "the invitation audit" }],
+          print: () => [
+            { kind: "invitation", name: "policy", path: [], defaults: [["report_expired", true]] }
+          ]
+        },
+        plan: ({ reader, repo, value, options }) => auditInvitations(reader, repo, value, options.now)
+      }
+    };
+  }
+});
+
+// src/resources/migration.ts
+function scopeOf(audit) {
+  return audit.org ?? "user";
+}
+function migrationFindings(audit, live) {
+  const findings = [];
+  const states = audit.state === void 0 ? void 0 : [audit.state].flat();
+  if (states && !states.includes(live.state)) {
+    findings.push(`state is ${live.state}, expected ${states.join(" or ")}`);
+  }
+  if (audit.repositories) {
+    const expected = principalSet(audit.repositories);
+    const missing = expected.filter((name2) => !live.repositories.includes(name2));
+    const extra = live.repositories.filter((name2) => !expected.includes(name2));
+    if (missing.length > 0)
+      findings.push(`repositories missing from the migration: ${missing.join(", ")}`);
+    if (extra.length > 0)
+      findings.push(`unexpected repositories in the migration: ${extra.join(", ")}`);
+  }
+  return findings;
+}
+async function auditMigration(reader, audit) {
+  const scope = scopeOf(audit);
+  const change = newChange(reader.target, scope, "migration", String(audit.id));
+  const path = audit.org !== void 0 ? `/orgs/${encodeURIComponent(audit.org)}/migrations/${audit.id}` : `/user/migrations/${audit.id}`;
+  const read2 = await reader.getOrAbsent(path, { name: "a Migration", schema: readMigration });
+  if (read2.kind === "error") return { change: { ...change, error: read2.error } };
+  if (read2.kind === "absent") {
+    return {
+      change: {
+        ...change,
+        error: changeError(`migration ${audit.id} was not found`, "GET", path, 404)
+      }
+    };
+  }
+  let repositories = read2.data.repositories;
+  if (audit.user === true) {
+    const listed = await reader.list(`${path}/repositories`, void 0, {
+      name: "repositories",
+      schema: readRepository
+    });
+    if (listed.kind === "error") return { change: { ...change, error: listed.error } };
+    if (listed.kind === "found") repositories = listed.data;
+  }
+  const live = {
+    state: read2.data.state ?? "unknown",
+    lockRepositories: read2.data.lock_repositories === true,
+    repositories: principalSet(
+      (repositories ?? []).map((repo) => repo.full_name ?? "").filter(Boolean)
+    )
+  };
+  const findings = migrationFindings(audit, live);
+  if (findings.length === 0) return { change, live };
+  return {
+    change: {
+      ...change,
+      action: "report",
+      findings: [
+        `migration ${audit.id} (${scope}): state ${live.state}, ${live.repositories.length} repositories`,
+        ...findings
+      ]
+    },
+    live
+  };
+}
+function locksOf(live) {
+  if (!live || !live.lockRepositories) return [];
+  return live.state === "pending" || live.state === "exporting" ? live.repositories : [];
+}
+var migrationState, migrationAudit, readRepository, readMigration, migrationKind;
+var init_migration = __esm({
+  "src/resources/migration.ts"() {
+    "use strict";
+    init_zod();
+    init_fields();
+    init_plan();
+    init_context();
+    init_principals();
+    migrationState = _enum2(["pending", "exporting", "exported", "failed"]);
+    migrationAudit = closed({
+      target: targetReference("repository"),
+      org: name("The organization that owns the migration.").optional(),
+      user: literal(true).optional().describe("true: a migration of the authenticated user."),
+      id: positiveId("The migration id."),
+      state: union([migrationState, array(migrationState).min(1)]).optional().describe("The expected state, or a list of acceptable states."),
+      repositories: array(
+        string2().regex(REPOSITORY_NAME, { error: 'expected "owner/repo"' }).describe('A repository, "owner/repo".')
+      ).optional().describe("The repositories the migration is expected to hold (in any order).")
+    }).refine((audit) => audit.org === void 0 !== (audit.user === void 0), {
+      error: "give exactly one of org (an organization migration) or user: true (your own migration)"
+    }).describe("One migration and what it is expected to be.");
+    readRepository = looseObject({ full_name: string2().optional() });
+    readMigration = looseObject({
+      id: number2().int(),
+      state: string2().optional(),
+      lock_repositories: boolean2().optional(),
+      repositories: array(readRepository).optional()
+    });
+    migrationKind = {
+      name: "migration",
+      section: {
+        spec: {
+          at: ["audits", "migrations"],
+          entry: migrationAudit,
+          list: true,
+          description: "Audits of migrations: expected state and repositories.",
+          targetType: "repository",
+          noun: ["audit", "audits"],
+          scope: (entry) => scopeOf(entry),
+          defines: (entry) => {
+            const audit = entry;
+            const owner = audit.org !== void 0 ? `organization ${audit.org.toLowerCase()}` : "your user";
+            return [
+              {
+                id: `${owner}|${audit.id}`,
+                path: [],
+                what: `the audit of migration ${audit.id} of ${owner}`
+              }
+            ];
+          },
+          print: (entry) => [
+            { kind: "migration", name: String(entry.id), path: [] }
+          ]
+        },
+        // A running migration that locks repositories holds back changes to them whichever shard plans
+        // them, so every shard reads it.
+        everyShard: true,
+        plan: async ({ reader, entry }) => {
+          const { change, live } = await auditMigration(reader, entry);
+          const reason = `locked by migration ${change.name} (${live?.state}) with lock_repositories`;
+          return {
+            changes: [change],
+            holds: locksOf(live).map((scope) => ({ scope, reason }))
+          };
+        }
+      }
+    };
+  }
+});
+
+// src/resources/webhook-settings.ts
+function hookListRules(value) {
+  const problems = [];
+  const first = /* @__PURE__ */ new Map();
+  (value.hooks ?? []).forEach((hook3, index) => {
+    const keys = [[`url ${hook3.url}`, "url"]];
+    if (hook3.id !== void 0) keys.push([`id ${hook3.id}`, "id"]);
+    for (const [key, field] of keys) {
+      const earlier = first.get(key);
+      if (earlier === void 0) first.set(key, index);
+      else {
+        problems.push({
+          path: ["hooks", index, field],
+          message: `another hook of this repository has the same ${field}`,
+          sameAs: ["hooks", earlier]
+        });
+      }
+    }
+  });
+  return problems;
+}
+var webhook, webhooks;
+var init_webhook_settings = __esm({
+  "src/resources/webhook-settings.ts"() {
+    "use strict";
+    init_zod();
+    init_fields();
+    webhook = closed({
+      url: httpUrl2("https://ci.example.com/hook").describe(
+        "The delivery URL; hooks are matched to the live ones by it unless id is given."
+      ),
+      id: positiveId("Pins an existing hook by its id (then url is the URL to set)").optional(),
+      events: array(name("An event name, or * for all.")).optional().describe("The events that trigger the hook."),
+      active: boolean2().optional().describe("Whether deliveries are sent."),
+      content_type: _enum2(["json", "form"]).optional().describe("The payload format: json or form."),
+      branch_filter: string2().optional().describe("Only pushes to branches matching this filter trigger the hook."),
+      config: strictObject(
+        {
+          insecure_ssl: _enum2(["0", "1"]).optional().describe(
+            '"1" skips verifying the TLS certificate of the delivery URL; "0" (default) verifies it.'
+          )
+        },
+        {
+          error: (issue2) => issue2.code === "unrecognized_keys" ? issue2.keys.map(
+            (key) => `unknown key ${JSON.stringify(key)}: the service keeps only url, content_type, secret and insecure_ssl in a hook's config (url, content_type and secret have their own keys here)`
+          ).join("\n") : void 0
+        }
+      ).optional().describe("The hook's further config: insecure_ssl."),
+      secret: secretReference("The hook's signing secret").optional(),
+      secret_version: never({
+        error: "secret_version is no longer used: the service keeps no record of which secret was written; send secrets again with 'forgeplan apply --rotate-secrets'"
+      }).optional().describe("Refused: secrets are sent again with 'forgeplan apply --rotate-secrets'."),
+      authorization_header: secretReference("The Authorization header sent with deliveries").optional()
+    });
+    webhooks = closed({
+      mode: _enum2(["additive", "authoritative"]).optional().describe(
+        "additive (default): other live hooks are left alone; authoritative: hooks not listed are deleted."
+      ),
+      hooks: array(webhook).optional().describe("The hooks this repository must have.")
+    });
+  }
+});
+
+// src/resources/webhook.ts
+function eventSet(events) {
+  return [...new Set(events ?? [])].sort();
+}
+function fromRead2(hook3) {
+  const config2 = hook3.config ?? {};
+  return {
+    url: config2.url ?? hook3.url ?? "",
+    content_type: config2.content_type ?? hook3.content_type ?? CREATE_DEFAULTS.content_type,
+    events: eventSet(hook3.events),
+    active: hook3.active !== false,
+    // GitHub's hooks have no branch filter: every branch, as the spec's "*" says.
+    branch_filter: hook3.branch_filter || CREATE_DEFAULTS.branch_filter,
+    insecure_ssl: String(config2.insecure_ssl ?? CREATE_DEFAULTS.insecure_ssl),
+    secret: config2.secret ? "set" : "unset",
+    authorization_header: hook3.authorization_header ? "set" : "unset"
+  };
+}
+function secretRef(secret) {
+  return { $secret: secret.source };
+}
+function writeOnlyPlan(desired, live, rotate) {
+  const wanted = WRITE_ONLY.filter((key) => desired[key] !== void 0);
+  if (live === null) return { send: wanted, rotated: [], notes: [] };
+  const missing = wanted.filter((key) => live[key] === "unset");
+  const present = wanted.filter((key) => live[key] === "set");
+  if (rotate) {
+    const notes2 = present.length > 0 ? [`${present.join(" and ")} sent again (--rotate-secrets)`] : [];
+    return { send: wanted, rotated: present, notes: notes2 };
+  }
+  const notes = present.length > 0 ? [
+    `${present.join(" and ")} ${present.length > 1 ? "are" : "is"} write-only and could not be verified; apply with --rotate-secrets to send the current value again`
+  ] : [];
+  return { send: missing, rotated: [], notes };
+}
+function targetOf2(desired, live, send) {
+  const base = live ?? {
+    url: desired.url,
+    ...CREATE_DEFAULTS,
+    events: [...CREATE_DEFAULTS.events],
+    secret: "unset",
+    authorization_header: "unset"
+  };
+  const target2 = {
+    ...base,
+    url: desired.url,
+    content_type: desired.content_type ?? base.content_type,
+    events: desired.events ? eventSet(desired.events) : base.events,
+    active: desired.active ?? base.active,
+    // An empty filter is the service's "every branch", which reads back as "*".
+    branch_filter: desired.branch_filter === void 0 ? base.branch_filter : desired.branch_filter || CREATE_DEFAULTS.branch_filter,
+    insecure_ssl: desired.config?.insecure_ssl ?? base.insecure_ssl
+  };
+  for (const key of send) target2[key] = "set";
+  return target2;
+}
+function markSensitive(diff) {
+  return diff.map(
+    (entry) => WRITE_ONLY.includes(entry.path) ? { ...entry, sensitive: true } : entry
+  );
+}
+function diffOf(live, target2, rotated) {
+  const before = live ?? {};
+  const after = { ...target2 };
+  if (live === null) {
+    for (const key of WRITE_ONLY) if (after[key] === "unset") delete after[key];
+  }
+  const diff = diffValues(before, after);
+  for (const key of rotated) diff.push({ path: key, before: "set", after: "rotated" });
+  return markSensitive(diff);
+}
+function hooksPath(repo) {
+  return `${repoPath(repo)}/hooks`;
+}
+function requestsFor(path, id, live, target2, desired, send) {
+  const changed = (key) => live === null || JSON.stringify(live[key]) !== JSON.stringify(target2[key]);
+  const config2 = {};
+  if (live === null || changed("url")) config2.url = target2.url;
+  if (live === null || changed("content_type")) config2.content_type = target2.content_type;
+  if (changed("insecure_ssl") && (live !== null || desired.config?.insecure_ssl !== void 0)) {
+    config2.insecure_ssl = target2.insecure_ssl;
+  }
+  if (send.includes("secret") && desired.secret) config2.secret = secretRef(desired.secret);
+  const fields = {};
+  if (live !== null && changed("events")) fields.events = target2.events;
+  if (live !== null && changed("active")) fields.active = target2.active;
+  if (target2.branch_filter !== (live?.branch_filter ?? CREATE_DEFAULTS.branch_filter)) {
+    fields.branch_filter = target2.branch_filter;
+  }
+  if (send.includes("authorization_header") && desired.authorization_header) {
+    fields.authorization_header = secretRef(desired.authorization_header);
+  }
+  if (live === null || id === null) {
+    const create = {
+      method: "POST",
+      path,
+      body: { config: config2, events: target2.events, active: target2.active }
+    };
+    if (Object.keys(fields).length === 0) return [create];
+    return [create, { method: "PATCH", path: `${path}/${CREATED_ID}`, body: fields }];
+  }
+  const requests = [];
+  if (Object.keys(config2).length > 0) {
+    requests.push({ method: "PATCH", path: `${path}/${id}/config`, body: config2 });
+  }
+  if (Object.keys(fields).length > 0) {
+    requests.push({ method: "PATCH", path: `${path}/${id}`, body: fields });
+  }
+  return requests;
+}
+function verifyWritten2(request2, response) {
+  const sent = request2.body ?? {};
+  const isConfig = request2.path.endsWith("/config");
+  const parsed = isConfig ? readConfig.safeParse(response) : readHook.safeParse(response);
+  if (!parsed.success) {
+    return [{ path: "(response)", before: "a webhook", after: "something else" }];
+  }
+  const actual = isConfig ? fromRead2({ id: 0, config: parsed.data }) : fromRead2(parsed.data);
+  const config2 = isConfig ? sent : sent.config ?? {};
+  const expected = {};
+  const got = {};
+  const compare = (key, value) => {
+    expected[key] = value;
+    got[key] = actual[key];
+  };
+  for (const key of ["url", "content_type", "insecure_ssl"]) {
+    if (config2[key] !== void 0) compare(key, String(config2[key]));
+  }
+  if (config2.secret !== void 0) compare("secret", "set");
+  if (!isConfig) {
+    if (sent.events !== void 0) compare("events", eventSet(sent.events));
+    if (sent.active !== void 0) compare("active", sent.active);
+    if (sent.branch_filter !== void 0) compare("branch_filter", sent.branch_filter);
+    if (sent.authorization_header !== void 0) compare("authorization_header", "set");
+  }
+  return diffValues(expected, got);
+}
+function planHook(desired, found, path, rotateSecrets) {
+  const live = found ? fromRead2(found) : null;
+  const { send, rotated, notes } = writeOnlyPlan(desired, live, rotateSecrets);
+  const target2 = targetOf2(desired, live, send);
+  const diff = diffOf(live, target2, rotated);
+  const planned = {
+    ...notes.length > 0 ? { notes } : {},
+    live_fingerprint: fingerprint(live)
+  };
+  if (diff.length === 0 && live) return { action: "no-op", diff: [], requests: [], ...planned };
+  return {
+    action: live ? "update" : "create",
+    diff,
+    requests: requestsFor(path, found?.id ?? null, live, target2, desired, send),
+    ...planned
+  };
+}
+async function planWebhooks({
+  reader,
+  repo,
+  mode,
+  hooks,
+  rotateSecrets
+}) {
+  const scope = `${repo.owner}/${repo.name}`;
+  const change = (name2) => newChange(reader.target, scope, "webhook", name2);
+  const path = hooksPath(repo);
+  const listed = await reader.list(path, void 0, { name: "webhooks", schema: readHook });
+  if (listed.kind !== "found") {
+    const error62 = listed.kind === "error" ? listed.error : changeError(
+      `repository ${scope} was not found (or the token cannot see it)`,
+      "GET",
+      path,
+      404
+    );
+    return hooks.map((hook3) => ({ ...change(hook3.url), error: error62 }));
+  }
+  const live = listed.data;
+  const matched = /* @__PURE__ */ new Set();
+  const changes = [];
+  for (const desired of hooks) {
+    const found = desired.id !== void 0 ? live.find((hook3) => hook3.id === desired.id) : live.find((hook3) => !matched.has(hook3.id) && fromRead2(hook3).url === desired.url);
+    const base = change(desired.url);
+    if (desired.id !== void 0 && !found) {
+      changes.push({
+        ...base,
+        error: changeError(`hook id ${desired.id} does not exist in ${scope}`, "GET", path, 404)
+      });
+      continue;
+    }
+    if (found) matched.add(found.id);
+    changes.push({ ...base, ...planHook(desired, found, path, rotateSecrets) });
+  }
+  if (mode === "authoritative") {
+    for (const hook3 of live) {
+      if (matched.has(hook3.id)) continue;
+      const canonical = fromRead2(hook3);
+      if (hooks.some((desired) => desired.id === void 0 && desired.url === canonical.url))
+        continue;
+      changes.push({
+        ...change(canonical.url),
+        action: "delete",
+        diff: markSensitive(diffValues(canonical, {})),
+        requests: [{ method: "DELETE", path: `${path}/${hook3.id}` }],
+        live_fingerprint: fingerprint(canonical),
+        notes: [`hook id ${hook3.id} is not in the desired state (webhooks mode: authoritative)`]
+      });
+    }
+  }
+  return changes;
+}
+function toSettings2(hook3) {
+  const settings = {
+    url: hook3.url,
+    events: hook3.events,
+    active: hook3.active,
+    content_type: hook3.content_type === "form" ? "form" : "json",
+    branch_filter: hook3.branch_filter
+  };
+  if (hook3.insecure_ssl !== CREATE_DEFAULTS.insecure_ssl) {
+    settings.config = { insecure_ssl: hook3.insecure_ssl === "1" ? "1" : "0" };
+  }
+  return settings;
+}
+var readHook, readConfig, CREATE_DEFAULTS, WRITE_ONLY, webhook2;
+var init_webhook = __esm({
+  "src/resources/webhook.ts"() {
+    "use strict";
+    init_zod();
+    init_plan();
+    init_context();
+    init_webhook_settings();
+    init_diff();
+    init_fingerprint();
+    readHook = looseObject({
+      id: number2().int(),
+      url: string2().optional(),
+      content_type: string2().optional(),
+      active: boolean2().optional(),
+      events: array(string2()).optional(),
+      branch_filter: string2().nullish(),
+      authorization_header: string2().nullish(),
+      config: looseObject({
+        url: string2().optional(),
+        content_type: string2().optional(),
+        secret: string2().nullish(),
+        insecure_ssl: union([string2(), number2()]).optional()
+      }).nullish()
+    });
+    readConfig = looseObject({
+      url: string2().optional(),
+      content_type: string2().optional(),
+      secret: string2().nullish(),
+      insecure_ssl: union([string2(), number2()]).optional()
+    });
+    CREATE_DEFAULTS = {
+      content_type: "json",
+      events: ["push"],
+      active: true,
+      branch_filter: "*",
+      insecure_ssl: "0"
+    };
+    WRITE_ONLY = ["secret", "authorization_header"];
+    webhook2 = {
+      name: "webhook",
+      repository: {
+        setting: {
+          key: "webhooks",
+          schema: webhooks.describe("The repository's webhooks."),
+          rules: hookListRules,
+          // The hook list is one setting: a list replaces the list before it, so two entries of one
+          // repository listing hooks would depend on their order.
+          defines: () => [{ id: "webhooks", path: [], what: "the webhook list" }],
+          print: (value) => {
+            const { mode, hooks = [] } = value;
+            return [
+              { kind: "webhook", name: "*", path: [], fixed: [["mode", mode ?? "additive"]] },
+              ...hooks.map((hook3, index) => ({
+                kind: "webhook",
+                name: String(hook3.id ?? hook3.url),
+                path: ["hooks", index]
+              }))
+            ];
+          }
+        },
+        plan: ({ reader, repo, value, options }) => {
+          const { mode = "additive", hooks = [] } = value;
+          return planWebhooks({ reader, repo, mode, hooks, rotateSecrets: options.rotateSecrets });
+        },
+        export: async (reader, repo) => {
+          const path = hooksPath(repo);
+          const live = mustFind(
+            await reader.list(path, void 0, { name: "webhooks", schema: readHook }),
+            path
+          );
+          if (live.length === 0) return void 0;
+          return { mode: "additive", hooks: live.map((hook3) => toSettings2(fromRead2(hook3))) };
+        }
+      },
+      verify: verifyWritten2
+    };
+  }
+});
+
+// src/resources/index.ts
+function kindNamed(name2) {
+  return KINDS.find((kind) => kind.name === name2);
+}
+function sectionKind(section2) {
+  return SECTION_KINDS.find((kind) => kind.section.spec.at.join(".") === section2);
+}
+function verifyResponse(kind, request2, response) {
+  if (request2.method === "DELETE") return void 0;
+  const diff = kindNamed(kind)?.verify?.(request2, response) ?? [];
+  if (diff.length === 0) return void 0;
+  const parts = diff.map(
+    (entry) => `${entry.path}: sent ${JSON.stringify(entry.before ?? null)}, service has ${JSON.stringify(entry.after ?? null)}`
+  );
+  return `the service did not keep what was written (${parts.join("; ")})`;
+}
+var KINDS, KIND_NAMES, REPOSITORY_KINDS, SECTION_KINDS, configSpec;
+var init_resources = __esm({
+  "src/resources/index.ts"() {
+    "use strict";
+    init_board();
+    init_branch_protection();
+    init_epic_link();
+    init_gist();
+    init_invitation();
+    init_migration();
+    init_webhook();
+    KINDS = [
+      branchProtection,
+      webhook2,
+      boardKind,
+      epicLinkKind,
+      invitation,
+      gistKind,
+      migrationKind
+    ];
+    KIND_NAMES = KINDS.map((kind) => kind.name);
+    REPOSITORY_KINDS = KINDS.filter((kind) => !!kind.repository);
+    SECTION_KINDS = KINDS.filter(
+      (kind) => !!kind.section
+    );
+    configSpec = {
+      settings: REPOSITORY_KINDS.map((kind) => kind.repository.setting),
+      sections: SECTION_KINDS.map((kind) => kind.section.spec)
+    };
+  }
+});
+
+// src/engine/desired.ts
+function loadDesiredState(paths, options) {
+  return loadConfig(paths, { ...options, spec: configSpec });
+}
+function printState(state) {
+  return printDesiredState(state, configSpec);
+}
+function schemaText() {
+  return configJsonSchemaText(configSpec);
+}
+function describeCounts(state) {
+  const counts = /* @__PURE__ */ new Map([
+    ["repository entry", [state.repositories.length, "repository entry", "repository entries"]]
+  ]);
+  for (const section2 of configSpec.sections) {
+    const [one, many] = section2.noun;
+    const count2 = state.sections.filter((entry) => entry.section === section2.at.join(".")).length;
+    const known = counts.get(one);
+    counts.set(one, [(known?.[0] ?? 0) + count2, one, many]);
+  }
+  return [...counts.values()].map(([count2, one, many]) => `${count2} ${count2 === 1 ? one : many}`).join(", ");
+}
+var init_desired = __esm({
+  "src/engine/desired.ts"() {
+    "use strict";
+    init_config();
+    init_print();
+    init_resources();
+  }
+});
+
+// src/cli/io.ts
+var CliError;
+var init_io = __esm({
+  "src/cli/io.ts"() {
+    "use strict";
+    CliError = class extends Error {
+      name = "CliError";
+    };
+  }
+});
+
+// src/cli/revision.ts
+import { execFileSync } from "node:child_process";
+import { existsSync, statSync as statSync2 } from "node:fs";
+import { basename, dirname, resolve as resolve2 } from "node:path";
+function git(dir, args) {
+  try {
+    return execFileSync("git", ["-C", dir, ...args], {
+      maxBuffer: LIMITS.maxBytes + 1,
+      stdio: ["ignore", "pipe", "pipe"]
+    });
+  } catch (error62) {
+    const failed = error62;
+    if (failed.code === "ENOENT") throw new GitFailed("git is not installed (or not on PATH)");
+    if (failed.code === "ENOBUFS") {
+      throw new GitFailed(
+        `the file is larger than the ${LIMITS.maxBytes / (1024 * 1024)} MiB limit`
+      );
+    }
+    const said = failed.stderr?.toString("utf8").trim().split("\n")[0];
+    throw new GitFailed(said || failed.message.split("\n")[0]);
+  }
+}
+function hasRevision(dir, ref) {
+  try {
+    git(dir, ["rev-parse", "--verify", "--quiet", `${ref}^{commit}`]);
+    return true;
+  } catch (error62) {
+    if (error62 instanceof GitFailed) return false;
+    throw error62;
+  }
+}
+function objectType(dir, ref, name2) {
+  try {
+    return git(dir, ["cat-file", "-t", `${ref}:./${name2}`]).toString("utf8").trim();
+  } catch (error62) {
+    if (error62 instanceof GitFailed) return void 0;
+    throw error62;
+  }
+}
+function filesAt(ref, given, cwd) {
+  const absolute = resolve2(cwd, given);
+  const isDirectory = existsSync(absolute) && statSync2(absolute).isDirectory();
+  const dir = isDirectory ? absolute : dirname(absolute);
+  if (!existsSync(dir)) return [];
+  git(dir, ["rev-parse", "--show-toplevel"]);
+  if (!hasRevision(dir, ref)) {
+    throw new GitFailed(`${ref} is not a commit of the git repository at ${dir} (fetch it first)`);
+  }
+  const name2 = isDirectory ? "" : basename(absolute);
+  const type = objectType(dir, ref, name2);
+  if (type === "blob") {
+    return [{ display: `${ref}:${given}`, content: git(dir, ["show", `${ref}:./${name2}`]) }];
+  }
+  if (type !== "tree") return [];
+  const names2 = git(dir, ["ls-tree", "--full-tree", "--name-only", `${ref}:./${name2}`]).toString("utf8").split("\n").filter((entry) => /\.ya?ml$/i.test(entry)).sort();
+  const prefix = name2 === "" ? "" : `${name2}/`;
+  return names2.filter((entry) => objectType(dir, ref, `${prefix}${entry}`) === "blob").map((entry) => ({
+    display: `${ref}:${given.replace(/\/+$/, "")}/${entry}`,
+    content: git(dir, ["show", `${ref}:./${prefix}${entry}`])
+  }));
+}
+function loadStateAt(command2, ref, paths, io) {
+  let files;
+  try {
+    files = paths.flatMap((path) => filesAt(ref, path, io.cwd));
+  } catch (error62) {
+    if (error62 instanceof GitFailed) {
+      throw new CliError(`${command2}: --changed-from ${ref}: ${error62.message}`);
+    }
+    throw error62;
+  }
+  if (files.length === 0) return void 0;
+  const contents = new Map(files.map((file2) => [resolve2(io.cwd, file2.display), file2.content]));
+  const result = loadDesiredState(
+    files.map((file2) => file2.display),
+    {
+      cwd: io.cwd,
+      env: io.env,
+      readFile: (path) => {
+        const content = contents.get(path);
+        if (content === void 0) throw new Error(`${path} was not read from git`);
+        return content;
+      }
+    }
+  );
+  if (result.ok) return result.state;
+  for (const error62 of result.errors) io.stderr.write(`${formatConfigError(error62)}
+`);
+  const count2 = result.errors.length;
+  throw new CliError(
+    `${command2}: the configuration at ${ref} has ${count2} error${count2 === 1 ? "" : "s"}; plan without --changed-from to see the whole plan`
+  );
+}
+var GitFailed;
+var init_revision = __esm({
+  "src/cli/revision.ts"() {
+    "use strict";
+    init_config();
+    init_source();
+    init_desired();
+    init_io();
+    GitFailed = class extends Error {
+    };
+  }
+});
+
+// src/engine/expand.ts
+async function listOwnerRepos(reader, owner) {
+  const asOrg = await reader.list(
+    `/orgs/${encodeURIComponent(owner)}/repos`,
+    { type: "all" },
+    listedRepo
+  );
+  if (asOrg.kind !== "absent") return asOrg;
+  return reader.list(`/users/${encodeURIComponent(owner)}/repos`, { type: "owner" }, listedRepo);
+}
+async function listOwnerProperties(reader, owner) {
+  const path = `/orgs/${encodeURIComponent(owner)}/properties/values`;
+  const listed = await reader.list(path, void 0, propertyValues);
+  if (listed.kind !== "found") return listed;
+  const byRepo = /* @__PURE__ */ new Map();
+  for (const repo of listed.data) {
+    byRepo.set(repo.repository_name.toLowerCase(), byName(repo.properties));
+  }
+  return { kind: "found", data: byRepo };
+}
+async function lookUpRepos(reader, owner, names2, withProperties) {
+  const reads = await Promise.all(
+    names2.map(async (name2) => {
+      const path = `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(name2)}`;
+      const [repo, values] = await Promise.all([
+        reader.getOrAbsent(path, listedRepo),
+        withProperties ? reader.getOrAbsent(`${path}/properties/values`, repositoryValues) : void 0
+      ]);
+      return { repo, values };
+    })
+  );
+  const repos = [];
+  const properties = /* @__PURE__ */ new Map();
+  for (const { repo, values } of reads) {
+    if (repo.kind === "error") return { repos: repo, properties: repo };
+    if (repo.kind === "absent") continue;
+    if (values?.kind === "error") return { repos: values, properties: values };
+    repos.push(repo.data);
+    if (values?.kind === "found") properties.set(repo.data.name.toLowerCase(), byName(values.data));
+  }
+  return { repos: { kind: "found", data: repos }, properties: { kind: "found", data: properties } };
+}
+function matchesProperties(wanted, values) {
+  return Object.entries(wanted).every(([name2, accepted]) => {
+    const value = values?.get(name2);
+    if (value === void 0 || value === null) return false;
+    return Array.isArray(value) ? value.some((item) => accepted.includes(item)) : accepted.includes(value);
+  });
+}
+function memoized(reads, key, read2) {
+  let found = reads.get(key);
+  if (found === void 0) {
+    found = read2();
+    reads.set(key, found);
+  }
+  return found;
+}
+function failure2(result, absent) {
+  return result.kind === "error" ? result.error : { message: absent, status: 404 };
+}
+async function expandRepositories(state, readers, lookUp = /* @__PURE__ */ new Map()) {
+  const slots = /* @__PURE__ */ new Map();
+  const errors = [];
+  const repoListings = /* @__PURE__ */ new Map();
+  const propertyListings = /* @__PURE__ */ new Map();
+  const lookUps = /* @__PURE__ */ new Map();
+  const needsProperties = new Set(
+    state.repositories.filter((entry) => entry.selector.kind === "glob" && entry.selector.properties).map((entry) => ownerKey(entry.target, entry.selector.owner))
+  );
+  const slot = (target2, owner, name2) => {
+    const key = `${ownerKey(target2, owner)}/${name2.toLowerCase()}`;
+    let found = slots.get(key);
+    if (!found) {
+      found = { target: target2, owner, name: name2, entries: [] };
+      slots.set(key, found);
+    }
+    return found;
+  };
+  const globs = state.repositories.filter((entry) => entry.selector.kind === "glob");
+  const listed = await Promise.all(
+    globs.map(async (entry) => {
+      const reader = readers.get(entry.target);
+      if (!reader) throw new Error(`no reader for target ${entry.target}`);
+      const owner = entry.selector.owner;
+      const key = ownerKey(entry.target, owner);
+      const wanted = entry.selector.kind === "glob" ? entry.selector.properties : void 0;
+      const names2 = lookUp.get(key);
+      if (names2 !== void 0) {
+        const found = await memoized(
+          lookUps,
+          key,
+          () => lookUpRepos(reader, owner, names2, needsProperties.has(key))
+        );
+        return {
+          repos: found.repos,
+          properties: wanted === void 0 ? void 0 : found.properties
+        };
+      }
+      const [repos2, properties] = await Promise.all([
+        memoized(repoListings, key, () => listOwnerRepos(reader, owner)),
+        wanted === void 0 ? void 0 : memoized(propertyListings, key, () => listOwnerProperties(reader, owner))
+      ]);
+      return { repos: repos2, properties };
+    })
+  );
+  globs.forEach((entry, index) => {
+    const selector2 = entry.selector;
+    if (selector2.kind !== "glob") return;
+    const { repos: repos2, properties } = listed[index];
+    if (repos2.kind !== "found") {
+      errors.push({ entry, error: failure2(repos2, `account ${selector2.owner} was not found`) });
+      return;
+    }
+    if (properties !== void 0 && properties.kind !== "found") {
+      const absent = `${selector2.owner} has no custom properties: it is not an organization (or the token cannot see it)`;
+      errors.push({ entry, error: failure2(properties, absent) });
+      return;
+    }
+    const values = properties?.kind === "found" ? properties.data : void 0;
+    for (const repo of repos2.data) {
+      if (repo.archived) continue;
+      const owner = repo.owner?.login ?? selector2.owner;
+      if (!selectsRepository(selector2, `${owner}/${repo.name}`)) continue;
+      const wanted = selector2.properties;
+      if (wanted !== void 0 && !matchesProperties(wanted, values?.get(repo.name.toLowerCase()))) {
+        continue;
+      }
+      slot(entry.target, owner, repo.name).entries.push(entry);
+    }
+  });
+  for (const entry of state.repositories) {
+    if (entry.selector.kind !== "name") continue;
+    slot(entry.target, entry.selector.owner, entry.selector.repo).entries.push(entry);
+  }
+  const repos = [...slots.values()].map((repo) => ({
+    ...repo,
+    settings: settingsOf(state.defaults, repo.entries)
+  }));
+  return { repos, errors };
+}
+function settingsOf(defaults, entries) {
+  if (entries.length === 1) return entries[0].settings;
+  return mergeLayers([...defaults, ...entries.flatMap((entry) => entry.layers)]);
+}
+var listedRepo, propertyValue2, propertyValues, repositoryValues, byName, ownerKey;
+var init_expand = __esm({
+  "src/engine/expand.ts"() {
+    "use strict";
+    init_zod();
+    init_glob();
+    init_merge();
+    listedRepo = {
+      name: "repositories",
+      schema: looseObject({
+        name: string2(),
+        archived: boolean2().optional(),
+        owner: looseObject({ login: string2().optional() }).nullish()
+      })
+    };
+    propertyValue2 = looseObject({
+      property_name: string2(),
+      value: union([string2(), array(string2())]).nullable()
+    });
+    propertyValues = {
+      name: "custom property values",
+      schema: looseObject({
+        repository_name: string2(),
+        properties: array(propertyValue2)
+      })
+    };
+    repositoryValues = {
+      name: "a list of custom property values",
+      schema: array(propertyValue2)
+    };
+    byName = (values) => new Map(values.map((item) => [item.property_name.toLowerCase(), item.value]));
+    ownerKey = (target2, owner) => `${target2}\0${owner.toLowerCase()}`;
+  }
+});
+
+// src/engine/matches.ts
+async function entryMatches(state, readers) {
+  const expansion = await expandRepositories(state, readers);
+  return state.repositories.map((entry) => {
+    const failed = expansion.errors.find((item) => item.entry === entry);
+    const repositories = expansion.repos.filter((repo) => repo.entries.includes(entry)).map((repo) => `${repo.owner}/${repo.name}`);
+    return failed === void 0 ? { entry, repositories } : { entry, repositories, error: failed.error.message };
+  });
+}
+function describeMatches(matches) {
+  const lines = matches.map(({ entry, repositories, error: error62 }) => {
+    const where2 = `${describeSelector(entry.selector)} (${entry.origin.file}:${entry.origin.line})`;
+    if (error62 !== void 0) return `  ${where2}: could not be read: ${error62}`;
+    return `  ${where2}: ${repositories.length === 0 ? "nothing" : repositories.join(", ")}`;
+  });
+  return `Repository entries select, on the service now:
+${lines.join("\n")}
+`;
+}
+var init_matches = __esm({
+  "src/engine/matches.ts"() {
+    "use strict";
+    init_glob();
+    init_expand();
+  }
+});
+
+// src/cli/args.ts
+import { parseArgs } from "node:util";
+function parseFlags(command2, argv, options, { positionals = false } = {}) {
+  try {
+    return parseArgs({ args: argv, options, allowPositionals: positionals, strict: true });
+  } catch (error62) {
+    const message = error62 instanceof Error ? error62.message : String(error62);
+    throw new CliError(`${command2}: ${message.split("\n")[0]} (see 'forgeplan help')`);
+  }
+}
+function parseCount(command2, flag, value) {
+  if (value === void 0) return void 0;
+  if (!/^\d+$/.test(value)) {
+    throw new CliError(`${command2}: --${flag} expects a whole number, got '${value}'`);
+  }
+  return Number(value);
+}
+var init_args = __esm({
+  "src/cli/args.ts"() {
+    "use strict";
+    init_io();
   }
 });
 
@@ -33148,6 +34542,21 @@ var init_demo_world = __esm({
           teams: [
             { slug: "platform", id: 1, name: "Platform", description: "Runs the build platform" },
             { slug: "release-managers", id: 2, name: "Release managers", description: null }
+          ],
+          custom_properties: [
+            {
+              property_name: "team",
+              value_type: "string",
+              description: "The team that owns the repository"
+            },
+            {
+              property_name: "tier",
+              value_type: "single_select",
+              required: true,
+              default_value: "standard",
+              allowed_values: ["critical", "standard"],
+              description: "How critical the service is"
+            }
           ]
         }
       ],
@@ -33240,7 +34649,8 @@ var init_demo_world = __esm({
               created_at: "2026-06-01T12:00:00Z",
               expired: true
             }
-          ]
+          ],
+          custom_properties: { team: "platform", tier: "critical" }
         },
         {
           full_name: "acme/web",
@@ -33251,7 +34661,8 @@ var init_demo_world = __esm({
           allow_merge_commit: true,
           collaborators: { "octo-dev": "push" },
           teams: { platform: "push" },
-          branches: [{ name: "main" }]
+          branches: [{ name: "main" }],
+          custom_properties: { team: "web" }
         },
         {
           full_name: "octo-admin/dotfiles",
@@ -33397,11 +34808,11 @@ function mulberry32(seed) {
     return ((t ^ t >>> 14) >>> 0) / 4294967296;
   };
 }
-var KINDS, FaultInjector;
+var KINDS2, FaultInjector;
 var init_faults = __esm({
   "src/sandbox/faults.ts"() {
     "use strict";
-    KINDS = [502, 503, "secondary"];
+    KINDS2 = [502, 503, "secondary"];
     FaultInjector = class {
       constructor(rate, seed) {
         this.rate = rate;
@@ -33413,9 +34824,105 @@ var init_faults = __esm({
       next() {
         if (this.rate <= 0) return void 0;
         if (this.#random() >= this.rate) return void 0;
-        return KINDS[Math.floor(this.#random() * KINDS.length)];
+        return KINDS2[Math.floor(this.#random() * KINDS2.length)];
       }
     };
+  }
+});
+
+// src/sandbox/custom-properties.ts
+function definitionProblems(definition) {
+  const problems = [];
+  const name2 = definition.property_name;
+  if (!PROPERTY_NAME2.test(name2)) problems.push(`property_name '${name2}' is not a valid name`);
+  const selects = definition.value_type === "single_select" || definition.value_type === "multi_select";
+  const allowed = definition.allowed_values;
+  if (selects && (allowed === null || allowed.length === 0)) {
+    problems.push(`allowed_values are required for a ${definition.value_type} property`);
+  }
+  if (!selects && allowed !== null) {
+    problems.push(`allowed_values are only for single_select and multi_select properties`);
+  }
+  if (allowed !== null && allowed.length > MAX_ALLOWED_VALUES) {
+    problems.push(`allowed_values may hold at most ${MAX_ALLOWED_VALUES} values`);
+  }
+  for (const value of allowed ?? []) {
+    if (!PROPERTY_TEXT.test(value))
+      problems.push(`allowed value '${value}' has a " or a control character`);
+  }
+  if (definition.required && definition.default_value === null) {
+    problems.push("a required property needs a default_value");
+  }
+  if (definition.default_value !== null) {
+    const problem = valueProblem(definition, definition.default_value);
+    if (problem !== void 0) problems.push(`default_value: ${problem}`);
+  }
+  return problems;
+}
+function valueProblem(definition, value) {
+  const name2 = definition.property_name;
+  const allowed = definition.allowed_values ?? [];
+  if (definition.value_type === "multi_select") {
+    if (!Array.isArray(value)) return `${name2} is a multi_select property: its value is a list`;
+    const unknown2 = value.find((item) => !allowed.includes(item));
+    return unknown2 === void 0 ? void 0 : `'${unknown2}' is not an allowed value of ${name2}`;
+  }
+  if (Array.isArray(value))
+    return `${name2} is a ${definition.value_type} property: its value is a string`;
+  if (!PROPERTY_TEXT.test(value) || value === "") {
+    return `the value of ${name2} must be printable ASCII without "`;
+  }
+  switch (definition.value_type) {
+    case "single_select":
+      return allowed.includes(value) ? void 0 : `'${value}' is not an allowed value of ${name2}`;
+    case "true_false":
+      return value === "true" || value === "false" ? void 0 : `${name2} is true or false`;
+    case "url":
+      return URL.canParse(value) ? void 0 : `the value of ${name2} must be a URL`;
+    case "string":
+      return void 0;
+  }
+}
+function repositoryValues2(org, repo) {
+  if (org === null) return [];
+  const values = [];
+  for (const [key, definition] of org.properties) {
+    const value = repo.properties.get(key) ?? (definition.required ? definition.default_value : null);
+    if (value !== null && value !== void 0) {
+      values.push({ property_name: definition.property_name, value });
+    }
+  }
+  return values;
+}
+function setValues(org, repos, properties) {
+  const problems = [];
+  for (const { property_name: name2, value } of properties) {
+    const definition = org.properties.get(name2.toLowerCase());
+    if (definition === void 0) {
+      problems.push(`property '${name2}' is not defined for ${org.account.login}`);
+      continue;
+    }
+    if (value === null) continue;
+    const problem = valueProblem(definition, value);
+    if (problem !== void 0) problems.push(problem);
+  }
+  if (problems.length > 0) return problems;
+  for (const repo of repos) {
+    for (const { property_name: name2, value } of properties) {
+      if (value === null) repo.properties.delete(name2.toLowerCase());
+      else repo.properties.set(name2.toLowerCase(), Array.isArray(value) ? [...value] : value);
+    }
+  }
+  return [];
+}
+var PROPERTY_NAME2, PROPERTY_TEXT, MAX_ALLOWED_VALUES, MAX_DEFINITIONS;
+var init_custom_properties = __esm({
+  "src/sandbox/custom-properties.ts"() {
+    "use strict";
+    PROPERTY_NAME2 = /^[A-Za-z0-9_$#-]{1,75}$/;
+    PROPERTY_TEXT = /^[\x20-\x21\x23-\x7e]*$/;
+    MAX_ALLOWED_VALUES = 200;
+    MAX_DEFINITIONS = 100;
   }
 });
 
@@ -33423,16 +34930,16 @@ var init_faults = __esm({
 function nodeId(kind, id) {
   return Buffer.from(`${kind}:${id}`).toString("base64url");
 }
-function simpleUser(base, account) {
-  const url2 = `${base}/users/${account.login}`;
+function simpleUser(base, account2) {
+  const url2 = `${base}/users/${account2.login}`;
   return {
-    login: account.login,
-    id: account.id,
-    node_id: nodeId(account.type, account.id),
-    avatar_url: `${base}/avatars/u/${account.id}`,
+    login: account2.login,
+    id: account2.id,
+    node_id: nodeId(account2.type, account2.id),
+    avatar_url: `${base}/avatars/u/${account2.id}`,
     avatar_ref_id: null,
     url: url2,
-    html_url: `${base}/${account.login}`,
+    html_url: `${base}/${account2.login}`,
     followers_url: `${url2}/followers`,
     following_url: `${url2}/following{/other_user}`,
     gists_url: `${url2}/gists{/gist_id}`,
@@ -33442,13 +34949,13 @@ function simpleUser(base, account) {
     repos_url: `${url2}/repos`,
     events_url: `${url2}/events{/privacy}`,
     received_events_url: `${url2}/received_events`,
-    type: account.type,
-    site_admin: account.site_admin,
+    type: account2.type,
+    site_admin: account2.site_admin,
     user_view_type: "public"
   };
 }
-function authenticatedUser(base, account) {
-  return { ...simpleUser(base, account), name: account.name, email: account.email };
+function authenticatedUser(base, account2) {
+  return { ...simpleUser(base, account2), name: account2.name, email: account2.email };
 }
 function team(base, value) {
   const url2 = `${base}/organizations/${value.org.account.id}/team/${value.id}`;
@@ -33606,7 +35113,7 @@ function branch(base, repo, name2) {
     protection_url: `${url2}/branches/${encodeURIComponent(name2)}/protection`
   };
 }
-function invitation(base, world, repo, value, caller) {
+function invitation2(base, world, repo, value, caller) {
   return {
     id: value.id,
     node_id: nodeId("RepositoryInvitation", value.id),
@@ -33699,15 +35206,15 @@ function migration(base, world, value, caller, { withRepositories }) {
     ...value.state === "exported" ? { archive_url: `${url2}/archive` } : {}
   };
 }
-function planningUser(base, account) {
+function planningUser(base, account2) {
   return {
-    id: account.id,
-    username: account.login,
-    name: account.name ?? account.login,
+    id: account2.id,
+    username: account2.login,
+    name: account2.name ?? account2.login,
     state: "active",
     locked: false,
-    avatar_url: `${base}/avatars/u/${account.id}`,
-    web_url: `${base}/${account.login}`
+    avatar_url: `${base}/avatars/u/${account2.id}`,
+    web_url: `${base}/${account2.login}`
   };
 }
 function group(base, value) {
@@ -33752,7 +35259,7 @@ function epic(base, value) {
     }
   };
 }
-function relatedEpic(base, link, from) {
+function relatedEpic2(base, link, from) {
   const outgoing = link.source.id === from.id;
   return {
     ...epic(base, outgoing ? link.target : link.source),
@@ -33762,7 +35269,7 @@ function relatedEpic(base, link, from) {
     link_updated_at: link.updated_at
   };
 }
-function epicLink3(base, link) {
+function epicLink2(base, link) {
   return {
     id: link.id,
     source_epic: epic(base, link.source),
@@ -33899,10 +35406,10 @@ function protectionFromBody(world, repo, raw2, requiredSignatures) {
       `users, teams and apps: at most ${MAX_PRINCIPALS} may be listed in total, got ${total}`
     );
   }
-  const count = reviews?.required_approving_review_count;
-  if (count !== void 0 && (count < 0 || count > 6)) {
+  const count2 = reviews?.required_approving_review_count;
+  if (count2 !== void 0 && (count2 < 0 || count2 > 6)) {
     errors.push(
-      `required_pull_request_reviews.required_approving_review_count: must be 0 to 6, got ${count}`
+      `required_pull_request_reviews.required_approving_review_count: must be 0 to 6, got ${count2}`
     );
   }
   if (body.required_linear_history === true && !repo.allow_squash_merge && !repo.allow_rebase_merge) {
@@ -33940,7 +35447,7 @@ function protectionFromBody(world, repo, raw2, requiredSignatures) {
     reviewRecord = {
       dismiss_stale_reviews: reviews.dismiss_stale_reviews ?? false,
       require_code_owner_reviews: reviews.require_code_owner_reviews ?? false,
-      required_approving_review_count: count ?? 1,
+      required_approving_review_count: count2 ?? 1,
       require_last_push_approval: reviews.require_last_push_approval ?? false,
       dismissal_restrictions: dismissalGiven ? resolvePrincipals(world, repo, dismissal, "dismissal_restrictions", errors) : null,
       bypass_pull_request_allowances: bypassRecord && countPrincipals(bypass) > 0 ? bypassRecord : null
@@ -34036,14 +35543,14 @@ function protectedBranch(base, repo, branchName2, value) {
   }
   return record3;
 }
-var names, principalLists, bodySchema, MAX_PRINCIPALS, WILDCARD;
+var names, principalLists2, bodySchema, MAX_PRINCIPALS, WILDCARD;
 var init_protection = __esm({
   "src/sandbox/protection.ts"() {
     "use strict";
     init_zod();
     init_shapes();
     names = external_exports.array(external_exports.string());
-    principalLists = external_exports.object({
+    principalLists2 = external_exports.object({
       users: names.optional(),
       teams: names.optional(),
       apps: names.optional()
@@ -34061,12 +35568,12 @@ var init_protection = __esm({
       }).nullable(),
       enforce_admins: external_exports.boolean().nullable(),
       required_pull_request_reviews: external_exports.object({
-        dismissal_restrictions: principalLists.optional(),
+        dismissal_restrictions: principalLists2.optional(),
         dismiss_stale_reviews: external_exports.boolean().optional(),
         require_code_owner_reviews: external_exports.boolean().optional(),
         required_approving_review_count: external_exports.number().int().optional(),
         require_last_push_approval: external_exports.boolean().optional(),
-        bypass_pull_request_allowances: principalLists.optional()
+        bypass_pull_request_allowances: principalLists2.optional()
       }).nullable(),
       restrictions: external_exports.object({ users: names, teams: names, apps: names.optional() }).nullable(),
       required_linear_history: external_exports.boolean().optional(),
@@ -34083,9 +35590,9 @@ var init_protection = __esm({
 });
 
 // src/sandbox/world.ts
-import { createHash as createHash2 } from "node:crypto";
+import { createHash as createHash3 } from "node:crypto";
 function branchSha(fullName, branch3) {
-  return createHash2("sha1").update(`${fullName}@${branch3}`).digest("hex");
+  return createHash3("sha1").update(`${fullName}@${branch3}`).digest("hex");
 }
 var PERMISSION_LEVEL, ROLE_LEVEL, World;
 var init_world = __esm({
@@ -34248,7 +35755,8 @@ function buildRepository(world, seed, path) {
     recentChecks: new Map(Object.entries(seed.recent_checks)),
     branches: /* @__PURE__ */ new Map(),
     hooks: /* @__PURE__ */ new Map(),
-    invitations: /* @__PURE__ */ new Map()
+    invitations: /* @__PURE__ */ new Map(),
+    properties: /* @__PURE__ */ new Map()
   };
   for (const [login2, permission] of Object.entries(seed.collaborators)) {
     const user2 = world.account(login2);
@@ -34437,22 +35945,22 @@ function buildPlanning(world, seed) {
 }
 function buildWorld(seed) {
   const world = new World();
-  const addAccount = (account, path) => {
+  const addAccount = (account2, path) => {
     check2(
-      !world.accounts.has(account.login.toLowerCase()),
+      !world.accounts.has(account2.login.toLowerCase()),
       [...path, "login"],
-      `login '${account.login}' is used twice`
+      `login '${account2.login}' is used twice`
     );
     check2(
-      !world.accountsById.has(account.id),
+      !world.accountsById.has(account2.id),
       [...path, "id"],
-      `account id ${account.id} is used twice`
+      `account id ${account2.id} is used twice`
     );
-    world.accounts.set(account.login.toLowerCase(), account);
-    world.accountsById.set(account.id, account);
+    world.accounts.set(account2.login.toLowerCase(), account2);
+    world.accountsById.set(account2.id, account2);
   };
   seed.users.forEach((user2, index) => {
-    const account = {
+    const account2 = {
       login: user2.login,
       id: user2.id,
       name: user2.name,
@@ -34460,15 +35968,15 @@ function buildWorld(seed) {
       type: "User",
       site_admin: user2.site_admin
     };
-    addAccount(account, ["users", index]);
+    addAccount(account2, ["users", index]);
     if (user2.token !== void 0) {
       check2(!world.tokens.has(user2.token), ["users", index, "token"], "this token is used twice");
-      world.tokens.set(user2.token, account);
+      world.tokens.set(user2.token, account2);
     }
   });
   seed.organizations.forEach((orgSeed, index) => {
     const path = ["organizations", index];
-    const account = {
+    const account2 = {
       login: orgSeed.login,
       id: orgSeed.id,
       name: orgSeed.name,
@@ -34476,13 +35984,14 @@ function buildWorld(seed) {
       type: "Organization",
       site_admin: false
     };
-    addAccount(account, path);
+    addAccount(account2, path);
     const org = {
-      account,
+      account: account2,
       owners: /* @__PURE__ */ new Set(),
       members: /* @__PURE__ */ new Set(),
       basePermission: orgSeed.base_permission,
-      teams: /* @__PURE__ */ new Map()
+      teams: /* @__PURE__ */ new Map(),
+      properties: /* @__PURE__ */ new Map()
     };
     for (const [key, logins] of [
       ["owners", orgSeed.owners],
@@ -34502,7 +36011,24 @@ function buildWorld(seed) {
       );
       org.teams.set(teamSeed.slug, { ...teamSeed, org });
     });
-    world.organizations.set(account.login.toLowerCase(), org);
+    check2(
+      orgSeed.custom_properties.length <= MAX_DEFINITIONS,
+      [...path, "custom_properties"],
+      `an organization has at most ${MAX_DEFINITIONS} custom properties`
+    );
+    orgSeed.custom_properties.forEach((definition, at) => {
+      const where2 = [...path, "custom_properties", at];
+      const key = definition.property_name.toLowerCase();
+      check2(
+        !org.properties.has(key),
+        where2,
+        `property '${definition.property_name}' is defined twice`
+      );
+      const problems = definitionProblems(definition);
+      check2(problems.length === 0, where2, problems.join("; "));
+      org.properties.set(key, definition);
+    });
+    world.organizations.set(account2.login.toLowerCase(), org);
   });
   seed.apps.forEach((appSeed, index) => {
     const owner = world.account(appSeed.owner);
@@ -34537,6 +36063,20 @@ function buildWorld(seed) {
       hookIds.add(hookSeed.id);
       repo.hooks.set(hookSeed.id, hookFromSeed(hookSeed));
     });
+    const values = Object.entries(repoSeed.custom_properties);
+    if (values.length > 0) {
+      check2(
+        repo.org !== null,
+        [...path, "custom_properties"],
+        "custom properties belong to repositories of organizations"
+      );
+      const problems = setValues(
+        repo.org,
+        [repo],
+        values.map(([property_name, value]) => ({ property_name, value }))
+      );
+      check2(problems.length === 0, [...path, "custom_properties"], problems.join("; "));
+    }
     for (const id of repo.invitations.keys()) {
       check2(!invitationIds.has(id), [...path, "invitations"], `invitation id ${id} is used twice`);
       invitationIds.add(id);
@@ -34590,6 +36130,7 @@ var SeedProblem;
 var init_build_world = __esm({
   "src/sandbox/build-world.ts"() {
     "use strict";
+    init_custom_properties();
     init_protection();
     init_world();
     SeedProblem = class extends Error {
@@ -34603,7 +36144,7 @@ var init_build_world = __esm({
 });
 
 // src/sandbox/seed-schema.ts
-var login, timestamp, repoPermission, groupRole, protection, hook2, invitation2, branch2, repository2, user, team2, organization, app2, gistFile, gist2, migration2, epic2, group2, board3, project2, epicRef, epicLink4, worldSeedSchema;
+var login, timestamp, repoPermission, groupRole, protection, hook2, invitation3, propertyName, propertyValue3, customProperty, branch2, repository2, user, team2, organization, app2, gistFile, gist2, migration2, epic2, group2, board3, project2, epicRef, epicLink3, worldSeedSchema;
 var init_seed_schema = __esm({
   "src/sandbox/seed-schema.ts"() {
     "use strict";
@@ -34625,13 +36166,24 @@ var init_seed_schema = __esm({
       created_at: timestamp.optional(),
       updated_at: timestamp.optional()
     });
-    invitation2 = external_exports.strictObject({
+    invitation3 = external_exports.strictObject({
       id: external_exports.number().int().positive(),
       invitee: login,
       inviter: login,
       permissions: external_exports.enum(["read", "write", "admin", "triage", "maintain"]),
       created_at: timestamp,
       expired: external_exports.boolean().default(false)
+    });
+    propertyName = external_exports.string().regex(/^[A-Za-z0-9_$#-]{1,75}$/, "expected a custom property name");
+    propertyValue3 = external_exports.union([external_exports.string(), external_exports.array(external_exports.string())]);
+    customProperty = external_exports.strictObject({
+      property_name: propertyName,
+      value_type: external_exports.enum(["string", "single_select", "multi_select", "true_false", "url"]),
+      required: external_exports.boolean().default(false),
+      default_value: propertyValue3.nullable().default(null),
+      description: external_exports.string().nullable().default(null),
+      allowed_values: external_exports.array(external_exports.string()).nullable().default(null),
+      values_editable_by: external_exports.enum(["org_actors", "org_and_repo_actors"]).default("org_actors")
     });
     branch2 = external_exports.strictObject({
       name: external_exports.string().min(1),
@@ -34653,7 +36205,9 @@ var init_seed_schema = __esm({
       recent_checks: external_exports.record(external_exports.string(), external_exports.number().int()).default({}),
       branches: external_exports.array(branch2).min(1, "a repository needs at least one branch"),
       hooks: external_exports.array(hook2).default([]),
-      invitations: external_exports.array(invitation2).default([])
+      invitations: external_exports.array(invitation3).default([]),
+      /** Explicit custom property values by name; required properties without one take their default. */
+      custom_properties: external_exports.record(propertyName, propertyValue3).default({})
     });
     user = external_exports.strictObject({
       login,
@@ -34677,7 +36231,8 @@ var init_seed_schema = __esm({
       members: external_exports.array(login).default([]),
       /** The permission every member has on every repository of the organization. */
       base_permission: external_exports.enum(["none", "pull", "triage", "push", "maintain", "admin"]).default("pull"),
-      teams: external_exports.array(team2).default([])
+      teams: external_exports.array(team2).default([]),
+      custom_properties: external_exports.array(customProperty).default([])
     });
     app2 = external_exports.strictObject({
       id: external_exports.number().int().positive(),
@@ -34748,7 +36303,7 @@ var init_seed_schema = __esm({
       boards: external_exports.array(board3).default([])
     });
     epicRef = external_exports.string().regex(/^[A-Za-z0-9_.-]+&\d+$/, "expected GROUP&IID, e.g. acme&1");
-    epicLink4 = external_exports.strictObject({
+    epicLink3 = external_exports.strictObject({
       id: external_exports.number().int().positive(),
       source: epicRef,
       target: epicRef,
@@ -34764,7 +36319,7 @@ var init_seed_schema = __esm({
       migrations: external_exports.array(migration2).default([]),
       groups: external_exports.array(group2).default([]),
       projects: external_exports.array(project2).default([]),
-      epic_links: external_exports.array(epicLink4).default([])
+      epic_links: external_exports.array(epicLink3).default([])
     });
   }
 });
@@ -34833,19 +36388,23 @@ var init_seed_file = __esm({
 });
 
 // src/sandbox/generate.ts
-function withGeneratedRepositories(seed, count) {
-  if (count === 0) return seed;
-  if (!seed.organizations.some((org) => org.login.toLowerCase() === "acme")) {
+function withGeneratedRepositories(seed, count2) {
+  if (count2 === 0) return seed;
+  const acme = seed.organizations.find((org) => org.login.toLowerCase() === "acme");
+  if (acme === void 0) {
     throw new SeedError("--generate needs an organization 'acme' in the seed");
   }
-  const width = Math.max(4, String(count).length);
+  const definesTeam = acme.custom_properties.some(
+    (property) => property.property_name.toLowerCase() === "team"
+  );
+  const width = Math.max(4, String(count2).length);
   let hookId = 0;
   for (const repo of seed.repositories)
     for (const hook3 of repo.hooks) hookId = Math.max(hookId, hook3.id);
   let repoId = 0;
   for (const repo of seed.repositories) repoId = Math.max(repoId, repo.id ?? 0);
   const generated = [];
-  for (let index = 1; index <= count; index++) {
+  for (let index = 1; index <= count2; index++) {
     generated.push({
       full_name: `acme/repo-${String(index).padStart(width, "0")}`,
       id: Math.max(1e5, repoId) + index,
@@ -34869,12 +36428,18 @@ function withGeneratedRepositories(seed, count) {
         created_at: "2026-01-02T09:00:00Z",
         updated_at: "2026-01-02T09:00:00Z"
       })),
-      invitations: []
+      invitations: [],
+      custom_properties: {
+        team: `team-${String((index - 1) % GENERATED_TEAMS + 1).padStart(2, "0")}`
+      }
     });
   }
-  return { ...seed, repositories: [...seed.repositories, ...generated] };
+  const organizations = definesTeam ? seed.organizations : seed.organizations.map(
+    (org) => org === acme ? { ...org, custom_properties: [...org.custom_properties, TEAM_PROPERTY] } : org
+  );
+  return { ...seed, organizations, repositories: [...seed.repositories, ...generated] };
 }
-var GENERATED_HOOK_URLS;
+var GENERATED_HOOK_URLS, GENERATED_TEAMS, TEAM_PROPERTY;
 var init_generate = __esm({
   "src/sandbox/generate.ts"() {
     "use strict";
@@ -34883,6 +36448,16 @@ var init_generate = __esm({
       { url: "https://ci.acme.example/hooks/forge", events: ["push"] },
       { url: "https://chat.acme.example/notify", events: ["issues"] }
     ];
+    GENERATED_TEAMS = 10;
+    TEAM_PROPERTY = {
+      property_name: "team",
+      value_type: "string",
+      required: false,
+      default_value: null,
+      description: "The team that owns the repository",
+      allowed_values: null,
+      values_editable_by: "org_actors"
+    };
   }
 });
 
@@ -34992,15 +36567,15 @@ var init_rate_limits = __esm({
       #points = /* @__PURE__ */ new Map();
       /** Registers a request in flight for `key`; false (and nothing registered) when over the limit. */
       enter(key) {
-        const count = this.#inFlight.get(key) ?? 0;
-        if (count >= this.options.maxConcurrent) return false;
-        this.#inFlight.set(key, count + 1);
+        const count2 = this.#inFlight.get(key) ?? 0;
+        if (count2 >= this.options.maxConcurrent) return false;
+        this.#inFlight.set(key, count2 + 1);
         return true;
       }
       leave(key) {
-        const count = (this.#inFlight.get(key) ?? 1) - 1;
-        if (count <= 0) this.#inFlight.delete(key);
-        else this.#inFlight.set(key, count);
+        const count2 = (this.#inFlight.get(key) ?? 1) - 1;
+        if (count2 <= 0) this.#inFlight.delete(key);
+        else this.#inFlight.set(key, count2);
       }
       /** Spends points on an endpoint; returns the seconds to wait when the minute's budget is gone. */
       spend(key, endpoint2, points) {
@@ -35872,7 +37447,7 @@ var init_routes_planning = __esm({
           const page = paginate(ctx, linksOf(ctx, from, requireCaller(ctx, "gitlab")), "gitlab");
           return {
             status: 200,
-            body: page.items.map((link) => relatedEpic(ctx.base, link, from)),
+            body: page.items.map((link) => relatedEpic2(ctx.base, link, from)),
             headers: page.headers
           };
         }
@@ -35908,7 +37483,7 @@ var init_routes_planning = __esm({
             updated_at: now
           };
           ctx.world.addEpicLink(link);
-          return ok(epicLink3(ctx.base, link), 201);
+          return ok(epicLink2(ctx.base, link), 201);
         }
       },
       {
@@ -35926,7 +37501,7 @@ var init_routes_planning = __esm({
             if (!ctx.world.hasRole(side.group, caller, "guest")) throw gitlabForbidden();
           }
           ctx.world.removeEpicLink(link);
-          return ok(epicLink3(ctx.base, link));
+          return ok(epicLink2(ctx.base, link));
         }
       },
       {
@@ -35990,17 +37565,254 @@ var init_routes_planning = __esm({
   }
 });
 
+// src/sandbox/routes-properties.ts
+function organizationOf(ctx) {
+  const org = ctx.world.organizations.get((ctx.params.org ?? "").toLowerCase());
+  if (org === void 0) throw notFound();
+  return org;
+}
+function memberOrganization(ctx) {
+  const caller = requireCaller(ctx);
+  const org = organizationOf(ctx);
+  const member = org.owners.has(caller.id) || org.members.has(caller.id) || caller.site_admin;
+  if (!member) throw notFound();
+  return org;
+}
+function ownerOrganization(ctx) {
+  const caller = requireCaller(ctx);
+  const org = memberOrganization(ctx);
+  if (!org.owners.has(caller.id) && !caller.site_admin) {
+    throw forbidden("Must be an owner of the organization.");
+  }
+  return org;
+}
+function definitionBody(ctx, org, definition) {
+  return {
+    property_name: definition.property_name,
+    url: `${ctx.base}/orgs/${org.account.login}/properties/schema/${encodeURIComponent(definition.property_name)}`,
+    source_type: "organization",
+    value_type: definition.value_type,
+    required: definition.required,
+    default_value: definition.default_value,
+    description: definition.description,
+    allowed_values: definition.allowed_values,
+    values_editable_by: definition.values_editable_by
+  };
+}
+function definitionOf(ctx, org) {
+  const found = org.properties.get((ctx.params.name ?? "").toLowerCase());
+  if (found === void 0) throw notFound();
+  return found;
+}
+function isValue(value) {
+  return typeof value === "string" || Array.isArray(value) && value.every((item) => typeof item === "string");
+}
+function definitionFromBody(name2, body) {
+  const errors = [];
+  const { value_type: type, required: required2 = false, default_value: fallback = null } = body;
+  const { description = null, allowed_values: allowed = null } = body;
+  const editors = body.values_editable_by ?? "org_actors";
+  if (!VALUE_TYPES.includes(type)) {
+    errors.push(`value_type must be one of ${VALUE_TYPES.join(", ")}`);
+  }
+  if (typeof required2 !== "boolean") errors.push("required must be a boolean");
+  if (fallback !== null && !isValue(fallback)) {
+    errors.push("default_value must be a string, a list of strings or null");
+  }
+  if (description !== null && typeof description !== "string") {
+    errors.push("description must be a string or null");
+  }
+  if (allowed !== null && !(Array.isArray(allowed) && allowed.every((v) => typeof v === "string"))) {
+    errors.push("allowed_values must be a list of strings or null");
+  }
+  if (!EDITORS.includes(editors)) {
+    errors.push(`values_editable_by must be one of ${EDITORS.join(", ")}`);
+  }
+  if (errors.length > 0) throw validationFailed(errors);
+  const definition = {
+    property_name: name2,
+    value_type: type,
+    required: required2,
+    default_value: fallback,
+    description,
+    allowed_values: allowed,
+    values_editable_by: editors
+  };
+  const problems = definitionProblems(definition);
+  if (problems.length > 0) throw validationFailed(problems);
+  return definition;
+}
+function valuesFromBody(body) {
+  const list3 = body.properties;
+  const shaped = Array.isArray(list3) && list3.every(
+    (item) => typeof item === "object" && item !== null && typeof item.property_name === "string" && (item.value === null || isValue(item.value))
+  );
+  if (!shaped) {
+    throw validationFailed([
+      "properties must be a list of {property_name, value} with a string, a list of strings or null"
+    ]);
+  }
+  return list3;
+}
+function visibleRepositories(ctx, org) {
+  const all = ctx.world.repositoriesByOwner.get(org.account.login.toLowerCase()) ?? [];
+  return ctx.world.seesAllOf(org, ctx.caller) ? all : all.filter((repo) => ctx.world.can(repo, ctx.caller, "pull"));
+}
+var MAX_REPOSITORIES_PER_PATCH, VALUE_TYPES, EDITORS, propertyRoutes;
+var init_routes_properties = __esm({
+  "src/sandbox/routes-properties.ts"() {
+    "use strict";
+    init_custom_properties();
+    init_http_support();
+    init_pagination();
+    init_repo_access();
+    MAX_REPOSITORIES_PER_PATCH = 30;
+    VALUE_TYPES = ["string", "single_select", "multi_select", "true_false", "url"];
+    EDITORS = ["org_actors", "org_and_repo_actors"];
+    propertyRoutes = [
+      {
+        method: "GET",
+        pattern: "/orgs/:org/properties/schema",
+        handler: (ctx) => {
+          const org = memberOrganization(ctx);
+          return ok([...org.properties.values()].map((item) => definitionBody(ctx, org, item)));
+        }
+      },
+      {
+        method: "GET",
+        pattern: "/orgs/:org/properties/schema/:name",
+        handler: (ctx) => {
+          const org = memberOrganization(ctx);
+          return ok(definitionBody(ctx, org, definitionOf(ctx, org)));
+        }
+      },
+      {
+        method: "PUT",
+        pattern: "/orgs/:org/properties/schema/:name",
+        handler: (ctx) => {
+          const org = ownerOrganization(ctx);
+          const name2 = ctx.params.name ?? "";
+          if (!PROPERTY_NAME2.test(name2)) {
+            throw validationFailed([`property_name '${name2}' is not a valid name`]);
+          }
+          const key = name2.toLowerCase();
+          if (!org.properties.has(key) && org.properties.size >= MAX_DEFINITIONS) {
+            throw validationFailed([
+              `an organization has at most ${MAX_DEFINITIONS} custom properties`
+            ]);
+          }
+          const definition = definitionFromBody(
+            org.properties.get(key)?.property_name ?? name2,
+            ctx.json()
+          );
+          org.properties.set(key, definition);
+          return ok(definitionBody(ctx, org, definition));
+        }
+      },
+      {
+        method: "DELETE",
+        pattern: "/orgs/:org/properties/schema/:name",
+        handler: (ctx) => {
+          const org = ownerOrganization(ctx);
+          const key = definitionOf(ctx, org).property_name.toLowerCase();
+          org.properties.delete(key);
+          for (const repo of ctx.world.repositoriesByOwner.get(org.account.login.toLowerCase()) ?? []) {
+            repo.properties.delete(key);
+          }
+          return noContent;
+        }
+      },
+      {
+        method: "GET",
+        pattern: "/orgs/:org/properties/values",
+        handler: (ctx) => {
+          const org = memberOrganization(ctx);
+          if (ctx.query.has("repository_query")) {
+            throw validationFailed(["repository_query is not supported by the sandbox"]);
+          }
+          const page = paginate(ctx, visibleRepositories(ctx, org), "github");
+          return {
+            status: 200,
+            body: page.items.map((repo) => ({
+              repository_id: repo.id,
+              repository_name: repo.name,
+              repository_full_name: `${repo.owner.login}/${repo.name}`,
+              properties: repositoryValues2(org, repo)
+            })),
+            headers: page.headers
+          };
+        }
+      },
+      {
+        method: "PATCH",
+        pattern: "/orgs/:org/properties/values",
+        handler: (ctx) => {
+          const org = ownerOrganization(ctx);
+          const body = ctx.json();
+          const names2 = body.repository_names;
+          if (!Array.isArray(names2) || names2.length === 0 || names2.length > MAX_REPOSITORIES_PER_PATCH || !names2.every((name2) => typeof name2 === "string")) {
+            throw validationFailed([
+              `repository_names must list 1 to ${MAX_REPOSITORIES_PER_PATCH} repository names`
+            ]);
+          }
+          const properties = valuesFromBody(body);
+          const repos = names2.map((name2) => {
+            const repo = ctx.world.repository(org.account.login, name2);
+            if (repo === void 0) {
+              throw validationFailed([`'${name2}' is not a repository of ${org.account.login}`]);
+            }
+            return repo;
+          });
+          const problems = setValues(org, repos, properties);
+          if (problems.length > 0) throw validationFailed(problems);
+          return noContent;
+        }
+      },
+      {
+        method: "GET",
+        pattern: "/repos/:owner/:repo/properties/values",
+        handler: (ctx) => {
+          const repo = visibleRepository(ctx);
+          return ok(repositoryValues2(repo.org, repo));
+        }
+      },
+      {
+        method: "PATCH",
+        pattern: "/repos/:owner/:repo/properties/values",
+        handler: (ctx) => {
+          const { repo, caller } = adminRepository(ctx);
+          if (repo.org === null) {
+            throw validationFailed(["custom properties belong to repositories of organizations"]);
+          }
+          const org = repo.org;
+          const properties = valuesFromBody(ctx.json());
+          const owner = org.owners.has(caller.id) || caller.site_admin;
+          for (const { property_name: name2 } of properties) {
+            const editors = org.properties.get(name2.toLowerCase())?.values_editable_by;
+            if (!owner && editors === "org_actors") {
+              throw forbidden(`Only owners of ${org.account.login} may set ${name2}.`);
+            }
+          }
+          const problems = setValues(org, [repo], properties);
+          if (problems.length > 0) throw validationFailed(problems);
+          return noContent;
+        }
+      }
+    ];
+  }
+});
+
 // src/sandbox/routes-repositories.ts
 function branchOf(ctx, repo) {
   const found = repo.branches.get(ctx.params.branch ?? "");
   if (!found) throw notFound("Branch not found");
   return found;
 }
-function listRepositories(ctx, account) {
-  if (!account) throw notFound();
-  const all = ctx.world.repositoriesByOwner.get(account.login.toLowerCase()) ?? [];
-  const org = ctx.world.organizations.get(account.login.toLowerCase());
-  const visible = org && ctx.world.seesAllOf(org, ctx.caller) || ctx.caller?.id === account.id ? all : all.filter((repo) => ctx.world.can(repo, ctx.caller, "pull"));
+function listRepositories(ctx, account2) {
+  if (!account2) throw notFound();
+  const all = ctx.world.repositoriesByOwner.get(account2.login.toLowerCase()) ?? [];
+  const org = ctx.world.organizations.get(account2.login.toLowerCase());
+  const visible = org && ctx.world.seesAllOf(org, ctx.caller) || ctx.caller?.id === account2.id ? all : all.filter((repo) => ctx.world.can(repo, ctx.caller, "pull"));
   const page = paginate(ctx, visible, "github");
   return {
     status: 200,
@@ -36095,7 +37907,7 @@ var init_routes_repositories = __esm({
           const page = paginate(ctx, all, "github");
           return {
             status: 200,
-            body: page.items.map((item) => invitation(ctx.base, ctx.world, repo, item, caller)),
+            body: page.items.map((item) => invitation2(ctx.base, ctx.world, repo, item, caller)),
             headers: page.headers
           };
         }
@@ -36152,7 +37964,7 @@ var init_stats = __esm({
 });
 
 // src/sandbox/server.ts
-import { createHash as createHash3 } from "node:crypto";
+import { createHash as createHash4 } from "node:crypto";
 function credentials(req, family, world) {
   let token;
   const header = req.headers.authorization;
@@ -36170,18 +37982,18 @@ function readBody(req) {
     req.resume();
     return Promise.resolve({ tooLarge: true });
   }
-  return new Promise((resolve8) => {
+  return new Promise((resolve9) => {
     const chunks = [];
     let size = 0;
     req.on("data", (chunk) => {
       size += chunk.length;
       if (size > MAX_BODY_BYTES) {
-        resolve8({ tooLarge: true });
+        resolve9({ tooLarge: true });
         chunks.length = 0;
       } else chunks.push(chunk);
     });
-    req.on("end", () => resolve8({ bytes: Buffer.concat(chunks) }));
-    req.on("error", () => resolve8({ tooLarge: true }));
+    req.on("end", () => resolve9({ bytes: Buffer.concat(chunks) }));
+    req.on("error", () => resolve9({ tooLarge: true }));
   });
 }
 function parseJson(bytes, family) {
@@ -36210,7 +38022,7 @@ function decodePath(pathname) {
   }
 }
 function etagOf(text) {
-  return `"${createHash3("sha1").update(text).digest("hex")}"`;
+  return `"${createHash4("sha1").update(text).digest("hex")}"`;
 }
 function matchesEtag(header, etag) {
   if (header === void 0) return false;
@@ -36393,7 +38205,7 @@ var init_server = __esm({
     init_rate_limits();
     init_stats();
     MAX_BODY_BYTES = 1024 * 1024;
-    sleep = (ms) => new Promise((resolve8) => setTimeout(resolve8, ms));
+    sleep = (ms) => new Promise((resolve9) => setTimeout(resolve9, ms));
   }
 });
 
@@ -36444,7 +38256,8 @@ async function startSandbox(options = {}) {
         ...hookRoutes,
         ...issueRoutes,
         ...accountRoutes,
-        ...planningRoutes
+        ...planningRoutes,
+        ...propertyRoutes
       ]),
       limiter: new RateLimiter(limits, options.rateWindowSeconds, now),
       secondary: new SecondaryLimiter(
@@ -36461,11 +38274,11 @@ async function startSandbox(options = {}) {
       base: () => base
     })
   );
-  await new Promise((resolve8, reject) => {
+  await new Promise((resolve9, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, host, () => {
       server.off("error", reject);
-      resolve8();
+      resolve9();
     });
   });
   const port = server.address().port;
@@ -36474,8 +38287,8 @@ async function startSandbox(options = {}) {
     url: base,
     port,
     stats: () => structuredClone(stats),
-    stop: () => new Promise((resolve8) => {
-      server.close(() => resolve8());
+    stop: () => new Promise((resolve9) => {
+      server.close(() => resolve9());
       server.closeAllConnections();
     })
   };
@@ -36492,6 +38305,7 @@ var init_sandbox = __esm({
     init_routes_hooks();
     init_routes_issues();
     init_routes_planning();
+    init_routes_properties();
     init_routes_repositories();
     init_seed_file();
     init_server();
@@ -36517,29 +38331,27 @@ function loadState(command2, flags, io, readFile) {
   if (result.ok) return result.state;
   for (const error62 of result.errors) io.stderr.write(`${formatConfigError(error62)}
 `);
-  const count = result.errors.length;
+  const count2 = result.errors.length;
   throw new CliError(
-    `${command2}: the configuration has ${count} error${count === 1 ? "" : "s"}; nothing was read or changed`
+    `${command2}: the configuration has ${count2} error${count2 === 1 ? "" : "s"}; nothing was read or changed`
   );
 }
 function usedTargets(state) {
   return /* @__PURE__ */ new Set([
     ...state.repositories.map((entry) => entry.target),
-    ...state.projects.map((entry) => entry.target),
-    ...state.groups.map((entry) => entry.target),
-    ...state.gists.map((entry) => entry.target),
-    ...state.migrations.map((entry) => entry.target)
+    ...state.sections.map((entry) => entry.target)
   ]);
 }
 function collectSecrets(state) {
   const secrets = /* @__PURE__ */ new Map();
-  for (const entry of state.repositories) {
-    for (const hook3 of entry.webhooks?.hooks ?? []) {
-      for (const secret of [hook3.secret, hook3.authorization_header]) {
-        if (secret) secrets.set(secret.source, secret);
-      }
-    }
-  }
+  const walk = (value) => {
+    if (isSecret(value)) secrets.set(value.source, value);
+    else if (Array.isArray(value)) value.forEach(walk);
+    else if (isPlainObject2(value)) Object.values(value).forEach(walk);
+  };
+  walk(state.defaults.map((layer) => layer.value));
+  walk(state.repositories.map((entry) => entry.layers.map((layer) => layer.value)));
+  walk(state.sections.map((entry) => entry.value));
   return secrets;
 }
 function reportEvent(io, event) {
@@ -36656,7 +38468,9 @@ var init_session = __esm({
   "src/cli/session.ts"() {
     "use strict";
     init_config();
+    init_plain();
     init_secret();
+    init_desired();
     init_client();
     init_context();
     init_args();
@@ -36678,1544 +38492,994 @@ var init_session = __esm({
   }
 });
 
-// src/engine/merge.ts
-function isRecord(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+// src/cli/validate.ts
+var validate_exports = {};
+__export(validate_exports, {
+  validate: () => validate2
+});
+var help, validate2;
+var init_validate = __esm({
+  "src/cli/validate.ts"() {
+    "use strict";
+    init_config();
+    init_desired();
+    init_matches();
+    init_args();
+    init_session();
+    help = `usage: forgeplan validate [-c FILE|DIR]... [--print] [--matches [--sandbox | --sandbox-url URL]]
+
+Loads and checks the desired state; no network, no token needed (but for --matches).
+  -c, --config FILE|DIR  a config file, or a directory of *.yaml/*.yml files (repeatable;
+                         default forgeplan.yaml); several are merged in the order given
+  --print                print the merged desired state, each value with the file:line it came from
+  --matches              also read the service (the targets' tokens, or a sandbox) and print which
+                         repositories each repository entry selects now (globs, custom properties)
+  --sandbox, --sandbox-url URL   read a sandbox for --matches (either implies it)
+Exit 0 when valid, 1 when not, with one line per problem on stderr: file:line:col: key.path: message
+`;
+    validate2 = async (argv, io) => {
+      const { values } = parseFlags("validate", argv, {
+        config: connectionFlags.config,
+        sandbox: connectionFlags.sandbox,
+        "sandbox-url": connectionFlags["sandbox-url"],
+        print: { type: "boolean" },
+        matches: { type: "boolean" },
+        help: { type: "boolean", short: "h" }
+      });
+      if (values.help) {
+        io.stdout.write(help);
+        return 0;
+      }
+      const result = loadDesiredState(values.config ?? [], { cwd: io.cwd, env: io.env });
+      if (!result.ok) {
+        for (const error62 of result.errors) io.stderr.write(`${formatConfigError(error62)}
+`);
+        return 1;
+      }
+      const { state } = result;
+      io.stdout.write(
+        values.print ? printState(state) : `valid: ${state.files.join(", ")} (${describeCounts(state)})
+`
+      );
+      if (values.matches || values.sandbox || values["sandbox-url"] !== void 0) {
+        const session = await openSession("validate", values, io, state);
+        try {
+          io.stdout.write(`
+${describeMatches(await entryMatches(state, session.readers))}`);
+        } finally {
+          await session.close();
+        }
+      }
+      return 0;
+    };
+  }
+});
+
+// src/core/plan-file.ts
+function ordered(value, keys) {
+  if (!isPlainObject2(value)) return value;
+  const result = {};
+  for (const key of keys) if (key in value) result[key] = value[key];
+  for (const key of Object.keys(value)) if (!(key in result)) result[key] = value[key];
+  return result;
 }
-function checkChange(value, where2) {
-  if (!isRecord(value)) throw new PlanFileError(`${where2}: expected an object`);
-  for (const key of ["address", "target", "scope", "name"]) {
-    if (typeof value[key] !== "string")
-      throw new PlanFileError(`${where2}.${key}: expected a string`);
-  }
-  if (!kinds.has(String(value.kind))) {
-    throw new PlanFileError(`${where2}.kind: unknown kind '${String(value.kind)}'`);
-  }
-  if (!actions.has(String(value.action))) {
-    throw new PlanFileError(`${where2}.action: unknown action '${String(value.action)}'`);
-  }
-  if (!Array.isArray(value.diff) || !Array.isArray(value.requests)) {
-    throw new PlanFileError(`${where2}: expected 'diff' and 'requests' lists`);
-  }
-  return value;
+function list(value, each) {
+  return Array.isArray(value) ? value.map(each) : value;
 }
-function parsePlan({ source, text }) {
+function plainData(value) {
+  return JSON.parse(JSON.stringify(value) ?? "null");
+}
+function diffEntry(value) {
+  const entry = ordered(value, DIFF_KEYS);
+  if (isPlainObject2(entry) && entry.sensitive === true) {
+    if ("before" in entry) entry.before = SENSITIVE;
+    if ("after" in entry) entry.after = SENSITIVE;
+  }
+  return entry;
+}
+function changeJson(value) {
+  const result = ordered(plainData(value), CHANGE_KEYS);
+  if (!isPlainObject2(result)) return result;
+  if ("diff" in result) result.diff = list(result.diff, diffEntry);
+  if ("requests" in result)
+    result.requests = list(result.requests, (r) => ordered(r, REQUEST_KEYS));
+  if ("error" in result) result.error = ordered(result.error, ERROR_KEYS);
+  return result;
+}
+function planData(value) {
+  const result = ordered(plainData(value), PLAN_KEYS);
+  if (!isPlainObject2(result)) return result;
+  if ("changes" in result) result.changes = list(result.changes, changeJson);
+  if ("summary" in result) result.summary = ordered(result.summary, SUMMARY_KEYS);
+  if ("partial" in result) result.partial = ordered(result.partial, PARTIAL_KEYS);
+  return result;
+}
+function stringify(value) {
+  return `${JSON.stringify(value, null, 2)}
+`;
+}
+function* planFileChunks(input2) {
+  const frame = stringify(planData({ ...input2, changes: [] }));
+  const slot = frame.indexOf(CHANGES_SLOT);
+  if (input2.changes.length === 0 || slot < 0) {
+    yield frame;
+    return;
+  }
+  yield `${frame.slice(0, slot)}"changes": [
+`;
+  for (const [index, item] of input2.changes.entries()) {
+    const text = JSON.stringify(changeJson(item), null, 2).replace(/^/gm, "    ");
+    yield index === 0 ? text : `,
+${text}`;
+  }
+  yield `
+  ]${frame.slice(slot + CHANGES_SLOT.length)}`;
+}
+function planFileText(input2) {
+  return [...planFileChunks(input2)].join("");
+}
+function fileSchema2(kinds) {
+  const request2 = looseObject({
+    method: _enum2(["GET", "PUT", "PATCH", "POST", "DELETE"]),
+    path: string2().startsWith("/", { error: 'expected a path starting with "/"' }),
+    body: unknown().optional()
+  });
+  const change = looseObject({
+    address: string2().min(1),
+    kind: string2().refine((kind) => kinds.includes(kind), {
+      error: (issue2) => `unknown kind '${String(issue2.input)}'`
+    }),
+    action: _enum2(ACTIONS),
+    target: string2().min(1),
+    scope: string2(),
+    name: string2(),
+    diff: array(looseObject({ path: string2(), preexisting: literal(true).optional() })),
+    requests: array(request2),
+    findings: array(string2()).optional(),
+    notes: array(string2()).optional(),
+    live_fingerprint: string2().optional(),
+    held: string2().optional(),
+    error: looseObject({
+      message: string2(),
+      request: string2().optional(),
+      status: number2().optional()
+    }).optional()
+  });
+  return looseObject({
+    format_version: literal(1),
+    changes: array(change),
+    summary: strictObject({
+      create: count,
+      update: count,
+      delete: count,
+      report: count,
+      "no-op": count
+    }),
+    errors: count.optional(),
+    config: array(string2().min(1)).min(1).optional(),
+    rotate_secrets: literal(true).optional(),
+    partial: strictObject({
+      changed_from: string2().min(1),
+      unchanged: count,
+      unlisted: array(string2()),
+      no_longer_managed: array(string2())
+    }).optional()
+  });
+}
+function where(path) {
+  return path.map(
+    (part, index) => typeof part === "number" ? `[${part}]` : `${index === 0 ? "" : "."}${String(part)}`
+  ).join("");
+}
+function readPlanFile(text, file2, kinds) {
   let value;
   try {
     value = JSON.parse(text);
   } catch (error62) {
-    const reason = error62 instanceof Error ? error62.message : String(error62);
-    throw new PlanFileError(`${source}: not JSON (${reason})`);
+    const reason = error62 instanceof Error ? error62.message.split("\n")[0] : String(error62);
+    throw new PlanFileError(`${file2} is not valid JSON: ${reason}`);
   }
-  if (!isRecord(value) || value.format_version !== 1 || !Array.isArray(value.changes)) {
+  if (!isPlainObject2(value)) {
+    throw new PlanFileError(`${file2} is not a forgeplan plan (expected a JSON object)`);
+  }
+  if (value.format_version === void 0) {
     throw new PlanFileError(
-      `${source}: not a forgeplan plan (expected format_version 1 and a changes list)`
+      `${file2} is not a forgeplan plan (expected format_version 1 and a changes list)`
     );
   }
-  const changes = value.changes.map(
-    (change3, index) => checkChange(change3, `${source}: changes[${index}]`)
+  if (value.format_version !== 1) {
+    throw new PlanFileError(
+      `${file2} has format_version ${JSON.stringify(value.format_version)}; this forgeplan reads format_version 1`
+    );
+  }
+  const parsed = fileSchema2(kinds).safeParse(value);
+  if (!parsed.success) {
+    const issue2 = parsed.error.issues[0];
+    throw new PlanFileError(`${file2}: ${where(issue2?.path ?? [])}: ${issue2?.message}`);
+  }
+  const changes = parsed.data.changes;
+  const seen = /* @__PURE__ */ new Set();
+  for (const [index, change] of changes.entries()) {
+    if (seen.has(change.address)) {
+      throw new PlanFileError(
+        `${file2}: changes[${index}]: ${change.address} is listed twice; a plan holds each change once`
+      );
+    }
+    seen.add(change.address);
+  }
+  const plan2 = makePlan(changes);
+  const stored = parsed.data.summary;
+  const counted = summarize(changes);
+  const differs = Object.keys(counted).filter(
+    (action) => stored[action] !== counted[action]
   );
-  return makePlan(changes);
+  if (differs.length > 0) {
+    const detail = differs.map((action) => `${action} ${stored[action]} ≠ ${counted[action]}`);
+    throw new PlanFileError(
+      `${file2}: summary does not match its changes (${detail.join(", ")}); the file was edited or damaged`
+    );
+  }
+  return {
+    ...plan2,
+    ...parsed.data.config ? { config: parsed.data.config } : {},
+    ...parsed.data.rotate_secrets ? { rotate_secrets: true } : {},
+    ...parsed.data.partial ? { partial: parsed.data.partial } : {}
+  };
+}
+var PlanFileError, PLAN_KEYS, CHANGE_KEYS, DIFF_KEYS, PARTIAL_KEYS, REQUEST_KEYS, ERROR_KEYS, SUMMARY_KEYS, CHANGES_SLOT, count;
+var init_plan_file = __esm({
+  "src/core/plan-file.ts"() {
+    "use strict";
+    init_zod();
+    init_plan();
+    init_plain();
+    init_secret();
+    PlanFileError = class extends Error {
+      name = "PlanFileError";
+    };
+    PLAN_KEYS = ["format_version", "partial", "changes", "summary", "errors"];
+    CHANGE_KEYS = [
+      "address",
+      "kind",
+      "action",
+      "target",
+      "scope",
+      "name",
+      "diff",
+      "requests",
+      "findings",
+      "notes",
+      "live_fingerprint",
+      "error"
+    ];
+    DIFF_KEYS = ["path", "before", "after", "sensitive", "preexisting"];
+    PARTIAL_KEYS = ["changed_from", "unchanged", "unlisted", "no_longer_managed"];
+    REQUEST_KEYS = ["method", "path", "body"];
+    ERROR_KEYS = ["message", "request", "status"];
+    SUMMARY_KEYS = ["create", "update", "delete", "report", "no-op"];
+    CHANGES_SLOT = '"changes": []';
+    count = number2().int().nonnegative();
+  }
+});
+
+// src/render/value.ts
+function formatValue(value, maxLength = MAX_VALUE_LENGTH) {
+  return truncate(render2(value), maxLength);
+}
+function render2(value) {
+  if (value === void 0) return ABSENT;
+  if (value === null) return "null";
+  if (isSecret(value)) return SENSITIVE;
+  if (typeof value === "string") return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map(render2).join(", ")}]`;
+  if (isPlainObject2(value)) {
+    const entries = Object.keys(value).filter((key) => value[key] !== void 0).sort().map((key) => `${BARE_KEY.test(key) ? key : JSON.stringify(key)}: ${render2(value[key])}`);
+    return `{${entries.join(", ")}}`;
+  }
+  return String(value);
+}
+function truncate(text, maxLength) {
+  if (text.length <= maxLength) return text;
+  return `${Array.from(text).slice(0, maxLength - 1).join("")}…`;
+}
+function redact(value) {
+  if (isSecret(value)) return SENSITIVE;
+  if (Array.isArray(value)) return value.map(redact);
+  if (isPlainObject2(value)) {
+    const copy2 = {};
+    for (const [key, item] of Object.entries(value)) {
+      if (item !== void 0) copy2[key] = redact(item);
+    }
+    return copy2;
+  }
+  return value;
+}
+var MAX_VALUE_LENGTH, ABSENT, BARE_KEY;
+var init_value = __esm({
+  "src/render/value.ts"() {
+    "use strict";
+    init_secret();
+    init_plain();
+    MAX_VALUE_LENGTH = 120;
+    ABSENT = "(absent)";
+    BARE_KEY = /^[A-Za-z_$][\w$-]*$/;
+  }
+});
+
+// src/render/json.ts
+function* planJsonChunks(input2) {
+  yield* planFileChunks(input2);
+}
+function planJson(input2) {
+  return planFileText(input2);
+}
+function applyReportJson(input2) {
+  const report = ordered(redact(input2), REPORT_KEYS);
+  if (!isPlainObject2(report)) return `${JSON.stringify(report, null, 2)}
+`;
+  report.outcomes = Array.isArray(report.outcomes) ? report.outcomes.map((o) => ordered(o, OUTCOME_KEYS)) : report.outcomes;
+  if ("verification" in report) report.verification = planData(report.verification);
+  return `${JSON.stringify(report, null, 2)}
+`;
+}
+var REPORT_KEYS, OUTCOME_KEYS;
+var init_json = __esm({
+  "src/render/json.ts"() {
+    "use strict";
+    init_plan_file();
+    init_plain();
+    init_value();
+    REPORT_KEYS = ["outcomes", "verification", "verified"];
+    OUTCOME_KEYS = ["address", "kind", "action", "outcome", "request", "status", "message"];
+  }
+});
+
+// src/render/wording.ts
+function plural2(count2, one, many = `${one}s`) {
+  return `${count2} ${count2 === 1 ? one : many}`;
+}
+function printable(text) {
+  return String(text).replace(
+    // eslint-disable-next-line no-control-regex
+    /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`
+  );
+}
+function describeFailure(failure3) {
+  const where2 = [failure3.request, failure3.status].filter((part) => part !== void 0).join(" → ");
+  const message = failure3.message ?? "";
+  if (where2 === "") return message;
+  return message === "" ? where2 : `${where2}: ${message}`;
+}
+function describeError(error62) {
+  return printable(describeFailure(error62));
+}
+function isShown(change) {
+  return change.action !== "no-op" || change.error !== void 0 || (change.notes?.length ?? 0) > 0;
+}
+function summaryCounts(summary) {
+  return [
+    `${summary.create} to create`,
+    `${summary.update} to update`,
+    `${summary.delete} to delete`,
+    `${summary.report} to report`,
+    `${summary["no-op"]} unchanged`
+  ].join(", ");
+}
+function errorCount(plan2) {
+  return `${plural2(plan2.errors, "change")} could not be planned.`;
+}
+function viewEntry(entry) {
+  const shown2 = (value) => entry.sensitive && value !== void 0 ? SENSITIVE : formatValue(value);
+  const shape = entry.before === void 0 && entry.after !== void 0 ? "added" : entry.after === void 0 && entry.before !== void 0 ? "removed" : "changed";
+  return {
+    shape,
+    path: printable(entry.path),
+    before: shown2(entry.before),
+    after: shown2(entry.after)
+  };
+}
+function remainingChanges(plan2) {
+  return (plan2?.changes ?? []).filter(
+    (change) => change.error !== void 0 || change.action === "create" || change.action === "update" || change.action === "delete"
+  );
+}
+function applyCounts(report) {
+  return OUTCOMES.map(
+    (outcome) => `${report.outcomes.filter((item) => item.outcome === outcome).length} ${outcome}`
+  ).join(", ");
+}
+function verifiedDetail(remaining) {
+  return remaining === 0 ? "re-plan shows no changes." : `re-plan shows no changes for what was applied; not applied: ${plural2(remaining, "change")}.`;
+}
+var NO_CHANGES, ACTION_SYMBOL, ERROR_SYMBOL;
+var init_wording = __esm({
+  "src/render/wording.ts"() {
+    "use strict";
+    init_plan();
+    init_secret();
+    init_value();
+    NO_CHANGES = "No changes. Live state matches the desired state.";
+    ACTION_SYMBOL = {
+      create: "+",
+      update: "~",
+      delete: "-",
+      report: "!",
+      "no-op": " "
+    };
+    ERROR_SYMBOL = "✗";
+  }
+});
+
+// src/render/changed.ts
+function splitPreexisting(change) {
+  const before = change.diff.filter((entry) => entry.preexisting === true);
+  if (before.length === 0) return { own: change };
+  const rest = change.diff.filter((entry) => entry.preexisting !== true);
+  if (rest.length === 0) return { preexisting: change };
+  const { notes: _notes, ...quiet } = change;
+  return { own: { ...change, diff: rest }, preexisting: { ...quiet, diff: before } };
+}
+function changeViews(plan2, changes) {
+  if (plan2.partial === void 0) return { own: [...changes], preexisting: [] };
+  const views = changes.map(splitPreexisting);
+  return {
+    own: views.flatMap((view) => view.own ? [view.own] : []),
+    preexisting: views.flatMap((view) => view.preexisting ? [view.preexisting] : [])
+  };
+}
+function partialNotes(partial2) {
+  const unlisted = partial2.unlisted.length === 0 ? "" : `, and the repositories of ${partial2.unlisted.join(", ")} (not listed: nothing they set changed)`;
+  const lines = [
+    `Left out as unchanged since ${partial2.changed_from}: ${plural2(partial2.unchanged, "resource")}${unlisted}. For the whole plan, plan without --changed-from (in the Action: changed-from: none).`
+  ];
+  const released = partial2.no_longer_managed;
+  if (released.length > 0) {
+    const more = released.length > LISTED ? `, and ${released.length - LISTED} more` : "";
+    lines.push(
+      `No longer in the configuration, left as they are on the service: ${released.slice(0, LISTED).join("; ")}${more}.`
+    );
+  }
+  return lines;
+}
+var preexistingHeading, LISTED;
+var init_changed = __esm({
+  "src/render/changed.ts"() {
+    "use strict";
+    init_wording();
+    preexistingHeading = (partial2) => `Already differs on the service, not changed since ${partial2.changed_from}`;
+    LISTED = 20;
+  }
+});
+
+// src/render/escape.ts
+function escapeInline(text) {
+  return printable(text).replace(/[\\`*_[\]<>&|~#!$^]/g, (char) => `\\${char}`).replace(/^[-+ ]/, (char) => char === " " ? "&#32;" : `\\${char}`).replace(/^(\d+)([.)])/, "$1\\$2");
+}
+function code(text) {
+  return `<code>${escapeInline(text)}</code>`;
+}
+function escapeHtml(text) {
+  return printable(text).replace(
+    /[&<>"]/g,
+    (char) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[char] ?? char
+  );
+}
+function linkTarget(url2) {
+  return `<${printable(url2).replace(/[\s<>]/g, (char) => encodeURIComponent(char))}>`;
+}
+var init_escape = __esm({
+  "src/render/escape.ts"() {
+    "use strict";
+    init_wording();
+  }
+});
+
+// src/render/fit.ts
+function fitParts(total, render3, maxLength) {
+  const whole = render3(total);
+  if (maxLength === void 0 || whole.length <= maxLength) return whole;
+  let low = 0;
+  let high = total - 1;
+  if (render3(low).length > maxLength) return wholeLines(render3(low), maxLength);
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if (render3(middle).length <= maxLength) low = middle;
+    else high = middle - 1;
+  }
+  return render3(low);
+}
+function wholeLines(text, maxLength) {
+  const end = text.lastIndexOf("\n", maxLength - 1);
+  return end < 0 ? "" : text.slice(0, end + 1);
+}
+var init_fit = __esm({
+  "src/render/fit.ts"() {
+    "use strict";
+  }
+});
+
+// src/render/markdown.ts
+function document(parts) {
+  return `${parts.join("\n\n")}
+`;
+}
+function table(header, rows, align = "---") {
+  const line = (cells) => `| ${cells.join(" | ")} |`;
+  return [line(header), line(header.map(() => align)), ...rows.map(line)].join("\n");
+}
+function heading(options, fallback, verb) {
+  const parts = [`### ${escapeInline(options.title ?? fallback)}`];
+  if (options.commit !== void 0) parts.push(`${verb} at commit ${code(options.commit)}.`);
+  return parts;
+}
+function cutNote(hidden, what, subject, options) {
+  const where2 = options.detailsUrl === void 0 ? "the job summary" : `[the full ${subject}](${linkTarget(options.detailsUrl)})`;
+  return `_… ${plural2(hidden, `more ${what}`, `more ${what}s`)} not shown: the ${subject} is longer than GitHub's comment limit; see ${where2}._`;
+}
+function urgency(changes) {
+  if (changes.some((change) => change.error !== void 0)) return 0;
+  if (changes.some((change) => change.action === "delete")) return 1;
+  return 2;
+}
+function groupByScope(changes) {
+  const groups = /* @__PURE__ */ new Map();
+  for (const change of changes) {
+    const key = `${change.target}/${change.scope}`;
+    const group3 = groups.get(key);
+    if (group3 === void 0) groups.set(key, [change]);
+    else group3.push(change);
+  }
+  return groups;
+}
+function sectionSummary(scope, changes) {
+  const planned = changes.filter((change) => change.error === void 0);
+  const errors = changes.length - planned.length;
+  const counts = [
+    ...errors > 0 ? [plural2(errors, "error")] : [],
+    ...SECTION_COUNTS.map(([action, words]) => {
+      const count2 = planned.filter((change) => change.action === action).length;
+      return count2 > 0 ? `${count2} ${words}` : "";
+    }).filter((text) => text !== "")
+  ];
+  const mark = ["❌ ", "⚠️ "][urgency(changes)] ?? "";
+  return `${mark}<b>${escapeHtml(scope)}</b>: ${counts.join(", ")}`;
+}
+function failureText(failure3) {
+  const where2 = [
+    ...failure3.request === void 0 ? [] : [code(failure3.request)],
+    ...failure3.status === void 0 ? [] : [String(failure3.status)]
+  ].join(" → ");
+  const message = escapeInline(failure3.message ?? "");
+  if (where2 === "") return message;
+  return message === "" ? where2 : `${where2}: ${message}`;
+}
+function changeEntry(change) {
+  const parts = [];
+  if (change.error !== void 0) {
+    parts.push(`**${ERROR_SYMBOL} could not be planned** ${code(change.address)}`);
+    parts.push(`error: ${failureText(change.error)}`);
+  } else {
+    parts.push(
+      `**${escapeInline(ACTION_SYMBOL[change.action])} ${change.action}** ${code(change.address)}`
+    );
+    if (change.diff.length > 0) {
+      const rows = change.diff.map((entry) => {
+        const field = viewEntry(entry);
+        return [code(field.path), code(field.before), code(field.after)];
+      });
+      parts.push(table(["field", "before", "after"], rows));
+    }
+    const findings = change.findings ?? [];
+    if (findings.length > 0) parts.push(findings.map((f) => `- ${escapeInline(f)}`).join("\n"));
+  }
+  const notes = change.notes ?? [];
+  if (notes.length > 0)
+    parts.push(notes.map((note) => `- _note:_ ${escapeInline(note)}`).join("\n"));
+  return parts.join("\n\n");
+}
+function section(scope, changes) {
+  const open2 = urgency(changes) < 2 ? " open" : "";
+  return [
+    `<details${open2}><summary>${sectionSummary(scope, changes)}</summary>`,
+    ...changes.map(changeEntry),
+    "</details>"
+  ].join("\n\n");
+}
+function preexistingSection(partial2, changes) {
+  return [
+    `<details><summary>ℹ️ ${escapeHtml(preexistingHeading(partial2))}: ${plural2(changes.length, "resource")}</summary>`,
+    ...changes.map(changeEntry),
+    "</details>"
+  ].join("\n\n");
+}
+function planMarkdown(plan2, options) {
+  const { own: own2, preexisting } = changeViews(plan2, plan2.changes.filter(isShown));
+  const sections = [...groupByScope(own2)].map(([scope, changes], order) => ({ scope, changes, order })).sort((a, b) => urgency(a.changes) - urgency(b.changes) || a.order - b.order).map(({ scope, changes }) => section(scope, changes));
+  if (plan2.partial !== void 0 && preexisting.length > 0) {
+    sections.push(preexistingSection(plan2.partial, preexisting));
+  }
+  const { summary } = plan2;
+  const head = [
+    COMMENT_MARKER,
+    ...heading(options, "forgeplan plan", "Planned"),
+    table(
+      PLAN_COLUMNS,
+      [
+        [
+          summary.create,
+          summary.update,
+          summary.delete,
+          summary.report,
+          summary["no-op"],
+          plan2.errors
+        ].map(String)
+      ],
+      "---:"
+    )
+  ];
+  if (!hasChanges(plan2) && plan2.errors === 0) head.push(`**${NO_CHANGES}**`);
+  if (plan2.partial !== void 0) {
+    head.push(
+      partialNotes(plan2.partial).map((line) => `_${escapeInline(line)}_`).join("\n\n")
+    );
+  }
+  return fitParts(
+    sections.length,
+    (kept) => document([
+      ...head,
+      ...sections.slice(0, kept),
+      ...kept < sections.length ? [cutNote(sections.length - kept, "section", "plan", options)] : []
+    ]),
+    options.maxLength
+  );
+}
+function verification(report) {
+  const remaining = remainingChanges(report.verification);
+  if (report.verified) return `**Verified:** ${verifiedDetail(remaining.length)}`;
+  if (report.verification === void 0) return "**Not verified:** no re-plan was made.";
+  if (remaining.length === 0) return "**Not verified.**";
+  const lines = remaining.map((change) => {
+    if (change.error !== void 0)
+      return `- ${code(change.address)}: ${failureText(change.error)}`;
+    const paths = change.diff.map((entry) => code(entry.path)).join(", ");
+    return `- ${code(change.address)} (${change.action})${paths === "" ? "" : `: ${paths}`}`;
+  });
+  return `**Not verified:** the re-plan still shows ${plural2(remaining.length, "change")}:
+
+${lines.join("\n")}`;
+}
+function applyReportMarkdown(report, options) {
+  const rank = (outcome) => ["failed", "held", "skipped", "applied"].indexOf(outcome.outcome);
+  const outcomes = report.outcomes.map((outcome, order) => ({ outcome, order })).sort((a, b) => rank(a.outcome) - rank(b.outcome) || a.order - b.order).map(({ outcome }) => [
+    OUTCOME_MARK[outcome.outcome],
+    code(outcome.address),
+    outcome.action,
+    outcome.request === void 0 ? "" : code(outcome.request),
+    outcome.status === void 0 ? "" : String(outcome.status),
+    escapeInline(outcome.message ?? "")
+  ]);
+  const counts = OUTCOMES.map(
+    (outcome) => `${report.outcomes.filter((item) => item.outcome === outcome).length}`
+  );
+  const head = [
+    COMMENT_MARKER,
+    ...heading(options, "forgeplan apply", "Applied"),
+    table(OUTCOMES, [counts], "---:"),
+    verification(report)
+  ];
+  return fitParts(
+    outcomes.length,
+    (kept) => document([
+      ...head,
+      ...kept > 0 ? [
+        table(
+          ["outcome", "change", "action", "request", "status", "message"],
+          outcomes.slice(0, kept)
+        )
+      ] : [],
+      ...kept < outcomes.length ? [cutNote(outcomes.length - kept, "outcome", "report", options)] : []
+    ]),
+    options.maxLength
+  );
+}
+var COMMENT_MARKER, SECTION_COUNTS, PLAN_COLUMNS, OUTCOME_MARK;
+var init_markdown = __esm({
+  "src/render/markdown.ts"() {
+    "use strict";
+    init_plan();
+    init_changed();
+    init_escape();
+    init_fit();
+    init_wording();
+    COMMENT_MARKER = "<!-- forgeplan -->";
+    SECTION_COUNTS = [
+      ["delete", "to delete"],
+      ["create", "to create"],
+      ["update", "to update"],
+      ["report", "to report"]
+    ];
+    PLAN_COLUMNS = ["create", "update", "delete", "report", "no-op", "errors"];
+    OUTCOME_MARK = {
+      applied: "✅ applied",
+      failed: "❌ failed",
+      held: "⏸️ held",
+      skipped: "⏭️ skipped"
+    };
+  }
+});
+
+// src/render/ansi.ts
+function styles(color) {
+  return color ? COLOR : PLAIN;
+}
+var wrap, COLOR, identity3, PLAIN;
+var init_ansi = __esm({
+  "src/render/ansi.ts"() {
+    "use strict";
+    wrap = (open2, close) => (text) => text === "" ? text : `\x1B[${open2}m${text}\x1B[${close}m`;
+    COLOR = {
+      bold: wrap(1, 22),
+      dim: wrap(2, 22),
+      green: wrap(32, 39),
+      yellow: wrap(33, 39),
+      red: wrap(31, 39),
+      cyan: wrap(36, 39)
+    };
+    identity3 = (text) => text;
+    PLAIN = {
+      bold: identity3,
+      dim: identity3,
+      green: identity3,
+      yellow: identity3,
+      red: identity3,
+      cyan: identity3
+    };
+  }
+});
+
+// src/render/text.ts
+function actionColor(action, s) {
+  switch (action) {
+    case "create":
+      return s.green;
+    case "update":
+      return s.yellow;
+    case "delete":
+      return s.red;
+    case "report":
+      return s.cyan;
+    case "no-op":
+      return s.dim;
+  }
+}
+function changeBlock(change, s) {
+  const address = s.bold(printable(change.address));
+  const lines = [];
+  if (change.error !== void 0) {
+    lines.push(`${s.red(ERROR_SYMBOL)} ${address} could not be planned`);
+    lines.push(`${INDENT}${s.red("error:")} ${describeError(change.error)}`);
+  } else {
+    const color = actionColor(change.action, s);
+    lines.push(`${color(ACTION_SYMBOL[change.action])} ${address} ${ACTION_PHRASE[change.action]}`);
+    for (const entry of change.diff) {
+      const field = viewEntry(entry);
+      if (field.shape === "added")
+        lines.push(`${INDENT}${s.green("+")} ${field.path}: ${field.after}`);
+      else if (field.shape === "removed")
+        lines.push(`${INDENT}${s.red("-")} ${field.path}: ${field.before}`);
+      else lines.push(`${INDENT}${field.path}: ${field.before} → ${field.after}`);
+    }
+    for (const finding of change.findings ?? []) lines.push(`${INDENT}• ${printable(finding)}`);
+  }
+  for (const note of change.notes ?? []) {
+    lines.push(s.dim(`${INDENT}note: ${printable(note)}`.trimEnd()));
+  }
+  return lines;
+}
+function blocks(changes, s) {
+  return changes.flatMap((change) => [...changeBlock(change, s), ""]);
+}
+function finish(lines) {
+  const trimmed = lines.map((line) => line.trimEnd());
+  while (trimmed.at(-1) === "") trimmed.pop();
+  return `${trimmed.join("\n")}
+`;
+}
+function planText(plan2, options) {
+  const s = styles(options.color === true);
+  const { own: own2, preexisting } = changeViews(plan2, plan2.changes.filter(isShown));
+  const lines = blocks(own2, s);
+  if (plan2.partial !== void 0 && preexisting.length > 0) {
+    lines.push(
+      s.bold(`${printable(preexistingHeading(plan2.partial))}:`),
+      "",
+      ...blocks(preexisting, s)
+    );
+  }
+  if (!hasChanges(plan2) && plan2.errors === 0) {
+    lines.push(s.green(NO_CHANGES));
+    if (plan2.summary.report > 0) lines.push(`${plural2(plan2.summary.report, "audit report")}.`);
+  } else {
+    lines.push(`Plan: ${summaryCounts(plan2.summary)}.`);
+    if (plan2.errors > 0) lines.push(s.red(errorCount(plan2)));
+  }
+  if (plan2.partial !== void 0) lines.push(...partialNotes(plan2.partial).map(printable));
+  return finish(lines);
+}
+function outcomeLine(outcome, s) {
+  const head = `${OUTCOME_STYLE[outcome.outcome].symbol(s)} ${s.bold(printable(outcome.address))} (${outcome.action})`;
+  const why = printable(describeFailure(outcome));
+  return why === "" ? head : `${head}: ${why}`;
+}
+function applyReportText(report, options) {
+  const s = styles(options.color === true);
+  const lines = [];
+  for (const outcome of OUTCOMES) {
+    const matching = report.outcomes.filter((item) => item.outcome === outcome);
+    if (matching.length === 0) continue;
+    lines.push(`${OUTCOME_STYLE[outcome].heading} (${matching.length}):`);
+    lines.push(...matching.map((item) => `  ${outcomeLine(item, s)}`), "");
+  }
+  lines.push(`Apply: ${applyCounts(report)}.`);
+  const remaining = remainingChanges(report.verification);
+  if (report.verified) {
+    lines.push(s.green(`Verified: ${verifiedDetail(remaining.length)}`));
+  } else if (report.verification === void 0) {
+    lines.push(s.red("Not verified: no re-plan was made."));
+  } else if (remaining.length === 0) {
+    lines.push(s.red("Not verified."));
+  } else {
+    lines.push(
+      s.red(`Not verified: the re-plan still shows ${plural2(remaining.length, "change")}:`)
+    );
+    lines.push("", ...blocks(remaining, s));
+  }
+  return finish(lines);
+}
+var INDENT, ACTION_PHRASE, OUTCOME_STYLE;
+var init_text = __esm({
+  "src/render/text.ts"() {
+    "use strict";
+    init_plan();
+    init_ansi();
+    init_changed();
+    init_wording();
+    INDENT = "    ";
+    ACTION_PHRASE = {
+      create: "will be created",
+      update: "will be updated",
+      delete: "will be deleted",
+      report: "has findings",
+      "no-op": "is unchanged"
+    };
+    OUTCOME_STYLE = {
+      applied: { heading: "Applied", symbol: (s) => s.green("✓") },
+      failed: { heading: "Failed", symbol: (s) => s.red("✗") },
+      held: { heading: "Held", symbol: (s) => s.yellow("⏸") },
+      skipped: { heading: "Skipped", symbol: (s) => s.dim("○") }
+    };
+  }
+});
+
+// src/render/options.ts
+var FORMATS;
+var init_options = __esm({
+  "src/render/options.ts"() {
+    "use strict";
+    FORMATS = ["text", "markdown", "json"];
+  }
+});
+
+// src/render/index.ts
+function renderPlan(plan2, format, options = {}) {
+  switch (format) {
+    case "text":
+      return planText(plan2, options);
+    case "markdown":
+      return planMarkdown(plan2, options);
+    case "json":
+      return planJson(plan2);
+  }
+}
+function* renderPlanChunks(plan2, format, options = {}) {
+  if (format === "json") yield* planJsonChunks(plan2);
+  else yield renderPlan(plan2, format, options);
+}
+function renderApplyReport(report, format, options = {}) {
+  switch (format) {
+    case "text":
+      return applyReportText(report, options);
+    case "markdown":
+      return applyReportMarkdown(report, options);
+    case "json":
+      return applyReportJson(report);
+  }
+}
+var init_render = __esm({
+  "src/render/index.ts"() {
+    "use strict";
+    init_json();
+    init_markdown();
+    init_text();
+    init_markdown();
+    init_options();
+    init_value();
+  }
+});
+
+// src/cli/output.ts
+import { closeSync as closeSync2, openSync as openSync2, writeSync } from "node:fs";
+import { resolve as resolve4 } from "node:path";
+function parseFormat(command2, value) {
+  const format = value ?? "text";
+  if (!FORMATS.includes(format)) {
+    throw new CliError(
+      `${command2}: --format must be one of ${FORMATS.join(", ")}, got '${format}'`
+    );
+  }
+  return format;
+}
+function useColor(io) {
+  return io.stdout.isTTY && !io.env.NO_COLOR;
+}
+function printPlan(io, plan2, format) {
+  for (const chunk of renderPlanChunks(plan2, format, {
+    color: format === "text" && useColor(io)
+  })) {
+    io.stdout.write(chunk);
+  }
+}
+function savePlan(command2, io, plan2, path) {
+  const target2 = resolve4(io.cwd, path);
+  try {
+    const file2 = openSync2(target2, "w");
+    try {
+      for (const chunk of renderPlanChunks(plan2, "json")) writeSync(file2, chunk);
+    } finally {
+      closeSync2(file2);
+    }
+  } catch (error62) {
+    const reason = error62 instanceof Error ? error62.message : String(error62);
+    throw new CliError(`${command2}: cannot write the plan to ${path}: ${reason}`);
+  }
+}
+var init_output = __esm({
+  "src/cli/output.ts"() {
+    "use strict";
+    init_render();
+    init_io();
+  }
+});
+
+// src/engine/merge.ts
+function readPlan({ source, text }) {
+  return readPlanFile(text, source, KIND_NAMES);
 }
 function mergePlans(sources) {
   if (sources.length === 0) throw new PlanFileError("no plans to merge");
   const seen = /* @__PURE__ */ new Map();
   const changes = [];
   for (const source of sources) {
-    for (const change3 of parsePlan(source).changes) {
-      const first = seen.get(change3.address);
+    for (const change of readPlan(source).changes) {
+      const first = seen.get(change.address);
       if (first !== void 0) {
         throw new PlanFileError(
-          `${change3.address} is in both ${first} and ${source.source}; merge the plans of one sharded run (--shard K/N)`
+          `${change.address} is in both ${first} and ${source.source}; merge the plans of one sharded run (--shard K/N)`
         );
       }
-      seen.set(change3.address, source.source);
-      changes.push(change3);
+      seen.set(change.address, source.source);
+      changes.push(change);
     }
   }
-  return makePlan(orderChanges(changes));
+  return makePlan(orderChanges(changes, KIND_NAMES));
 }
-var PlanFileError, kinds, actions;
 var init_merge2 = __esm({
   "src/engine/merge.ts"() {
     "use strict";
     init_plan();
-    PlanFileError = class extends Error {
-      name = "PlanFileError";
-    };
-    kinds = new Set(RESOURCE_KINDS);
-    actions = new Set(ACTIONS);
-  }
-});
-
-// src/resources/fingerprint.ts
-import { createHash as createHash4 } from "node:crypto";
-function fingerprint(value) {
-  return createHash4("sha256").update(stableJson(value)).digest("hex").slice(0, 16);
-}
-function stableJson(value) {
-  return JSON.stringify(value, (_key, inner) => {
-    if (inner && typeof inner === "object" && !Array.isArray(inner)) {
-      return Object.fromEntries(
-        Object.entries(inner).sort(([a], [b]) => a < b ? -1 : 1)
-      );
-    }
-    return inner;
-  });
-}
-var init_fingerprint = __esm({
-  "src/resources/fingerprint.ts"() {
-    "use strict";
-  }
-});
-
-// src/resources/board.ts
-function projectPath(project3) {
-  return `/api/v4/projects/${encodeURIComponent(String(project3))}`;
-}
-async function planBoards(reader, entry) {
-  const scope = String(entry.project);
-  const path = `${projectPath(entry.project)}/boards`;
-  const listed = await reader.list(path);
-  return entry.boardsAbsent.map((wanted) => {
-    const name2 = "id" in wanted ? `#${wanted.id}` : wanted.name;
-    const change3 = newChange(reader.target, scope, "board", name2);
-    if (listed.kind === "error") return { ...change3, error: listed.error };
-    if (listed.kind === "absent") {
-      return { ...change3, error: changeError(`project ${scope} was not found`, "GET", path, 404) };
-    }
-    const board4 = listed.data.find(
-      (candidate) => "id" in wanted ? candidate.id === wanted.id : candidate.name === wanted.name
-    );
-    if (!board4) return { ...change3, live_fingerprint: fingerprint(null) };
-    const live = { id: board4.id, name: board4.name ?? "" };
-    return {
-      ...change3,
-      action: "delete",
-      diff: [{ path: "board", before: live }],
-      requests: [{ method: "DELETE", path: `${path}/${board4.id}` }],
-      live_fingerprint: fingerprint(live)
-    };
-  });
-}
-var init_board = __esm({
-  "src/resources/board.ts"() {
-    "use strict";
-    init_context();
-    init_fingerprint();
-  }
-});
-
-// node_modules/deep-diff/index.js
-var require_deep_diff = __commonJS({
-  "node_modules/deep-diff/index.js"(exports, module) {
-    (function(root, factory) {
-      var deepDiff2 = factory(root);
-      if (typeof define === "function" && define.amd) {
-        define("DeepDiff", function() {
-          return deepDiff2;
-        });
-      } else if (typeof exports === "object" || typeof navigator === "object" && navigator.product.match(/ReactNative/i)) {
-        module.exports = deepDiff2;
-      } else {
-        var _deepdiff = root.DeepDiff;
-        deepDiff2.noConflict = function() {
-          if (root.DeepDiff === deepDiff2) {
-            root.DeepDiff = _deepdiff;
-          }
-          return deepDiff2;
-        };
-        root.DeepDiff = deepDiff2;
-      }
-    })(exports, function(root) {
-      var validKinds = ["N", "E", "A", "D"];
-      function inherits(ctor, superCtor) {
-        ctor.super_ = superCtor;
-        ctor.prototype = Object.create(superCtor.prototype, {
-          constructor: {
-            value: ctor,
-            enumerable: false,
-            writable: true,
-            configurable: true
-          }
-        });
-      }
-      function Diff(kind, path) {
-        Object.defineProperty(this, "kind", {
-          value: kind,
-          enumerable: true
-        });
-        if (path && path.length) {
-          Object.defineProperty(this, "path", {
-            value: path,
-            enumerable: true
-          });
-        }
-      }
-      function DiffEdit(path, origin, value) {
-        DiffEdit.super_.call(this, "E", path);
-        Object.defineProperty(this, "lhs", {
-          value: origin,
-          enumerable: true
-        });
-        Object.defineProperty(this, "rhs", {
-          value,
-          enumerable: true
-        });
-      }
-      inherits(DiffEdit, Diff);
-      function DiffNew(path, value) {
-        DiffNew.super_.call(this, "N", path);
-        Object.defineProperty(this, "rhs", {
-          value,
-          enumerable: true
-        });
-      }
-      inherits(DiffNew, Diff);
-      function DiffDeleted(path, value) {
-        DiffDeleted.super_.call(this, "D", path);
-        Object.defineProperty(this, "lhs", {
-          value,
-          enumerable: true
-        });
-      }
-      inherits(DiffDeleted, Diff);
-      function DiffArray(path, index, item) {
-        DiffArray.super_.call(this, "A", path);
-        Object.defineProperty(this, "index", {
-          value: index,
-          enumerable: true
-        });
-        Object.defineProperty(this, "item", {
-          value: item,
-          enumerable: true
-        });
-      }
-      inherits(DiffArray, Diff);
-      function arrayRemove(arr, from, to) {
-        var rest = arr.slice((to || from) + 1 || arr.length);
-        arr.length = from < 0 ? arr.length + from : from;
-        arr.push.apply(arr, rest);
-        return arr;
-      }
-      function realTypeOf(subject) {
-        var type = typeof subject;
-        if (type !== "object") {
-          return type;
-        }
-        if (subject === Math) {
-          return "math";
-        } else if (subject === null) {
-          return "null";
-        } else if (Array.isArray(subject)) {
-          return "array";
-        } else if (Object.prototype.toString.call(subject) === "[object Date]") {
-          return "date";
-        } else if (typeof subject.toString === "function" && /^\/.*\//.test(subject.toString())) {
-          return "regexp";
-        }
-        return "object";
-      }
-      function hashThisString(string4) {
-        var hash2 = 0;
-        if (string4.length === 0) {
-          return hash2;
-        }
-        for (var i = 0; i < string4.length; i++) {
-          var char = string4.charCodeAt(i);
-          hash2 = (hash2 << 5) - hash2 + char;
-          hash2 = hash2 & hash2;
-        }
-        return hash2;
-      }
-      function getOrderIndependentHash(object2) {
-        var accum = 0;
-        var type = realTypeOf(object2);
-        if (type === "array") {
-          object2.forEach(function(item) {
-            accum += getOrderIndependentHash(item);
-          });
-          var arrayString = "[type: array, hash: " + accum + "]";
-          return accum + hashThisString(arrayString);
-        }
-        if (type === "object") {
-          for (var key in object2) {
-            if (object2.hasOwnProperty(key)) {
-              var keyValueString = "[ type: object, key: " + key + ", value hash: " + getOrderIndependentHash(object2[key]) + "]";
-              accum += hashThisString(keyValueString);
-            }
-          }
-          return accum;
-        }
-        var stringToHash = "[ type: " + type + " ; value: " + object2 + "]";
-        return accum + hashThisString(stringToHash);
-      }
-      function deepDiff2(lhs, rhs, changes, prefilter, path, key, stack, orderIndependent) {
-        changes = changes || [];
-        path = path || [];
-        stack = stack || [];
-        var currentPath = path.slice(0);
-        if (typeof key !== "undefined" && key !== null) {
-          if (prefilter) {
-            if (typeof prefilter === "function" && prefilter(currentPath, key)) {
-              return;
-            } else if (typeof prefilter === "object") {
-              if (prefilter.prefilter && prefilter.prefilter(currentPath, key)) {
-                return;
-              }
-              if (prefilter.normalize) {
-                var alt = prefilter.normalize(currentPath, key, lhs, rhs);
-                if (alt) {
-                  lhs = alt[0];
-                  rhs = alt[1];
-                }
-              }
-            }
-          }
-          currentPath.push(key);
-        }
-        if (realTypeOf(lhs) === "regexp" && realTypeOf(rhs) === "regexp") {
-          lhs = lhs.toString();
-          rhs = rhs.toString();
-        }
-        var ltype = typeof lhs;
-        var rtype = typeof rhs;
-        var i, j, k, other;
-        var ldefined = ltype !== "undefined" || stack && stack.length > 0 && stack[stack.length - 1].lhs && Object.getOwnPropertyDescriptor(stack[stack.length - 1].lhs, key);
-        var rdefined = rtype !== "undefined" || stack && stack.length > 0 && stack[stack.length - 1].rhs && Object.getOwnPropertyDescriptor(stack[stack.length - 1].rhs, key);
-        if (!ldefined && rdefined) {
-          changes.push(new DiffNew(currentPath, rhs));
-        } else if (!rdefined && ldefined) {
-          changes.push(new DiffDeleted(currentPath, lhs));
-        } else if (realTypeOf(lhs) !== realTypeOf(rhs)) {
-          changes.push(new DiffEdit(currentPath, lhs, rhs));
-        } else if (realTypeOf(lhs) === "date" && lhs - rhs !== 0) {
-          changes.push(new DiffEdit(currentPath, lhs, rhs));
-        } else if (ltype === "object" && lhs !== null && rhs !== null) {
-          for (i = stack.length - 1; i > -1; --i) {
-            if (stack[i].lhs === lhs) {
-              other = true;
-              break;
-            }
-          }
-          if (!other) {
-            stack.push({ lhs, rhs });
-            if (Array.isArray(lhs)) {
-              if (orderIndependent) {
-                lhs.sort(function(a, b) {
-                  return getOrderIndependentHash(a) - getOrderIndependentHash(b);
-                });
-                rhs.sort(function(a, b) {
-                  return getOrderIndependentHash(a) - getOrderIndependentHash(b);
-                });
-              }
-              i = rhs.length - 1;
-              j = lhs.length - 1;
-              while (i > j) {
-                changes.push(new DiffArray(currentPath, i, new DiffNew(void 0, rhs[i--])));
-              }
-              while (j > i) {
-                changes.push(new DiffArray(currentPath, j, new DiffDeleted(void 0, lhs[j--])));
-              }
-              for (; i >= 0; --i) {
-                deepDiff2(lhs[i], rhs[i], changes, prefilter, currentPath, i, stack, orderIndependent);
-              }
-            } else {
-              var akeys = Object.keys(lhs);
-              var pkeys = Object.keys(rhs);
-              for (i = 0; i < akeys.length; ++i) {
-                k = akeys[i];
-                other = pkeys.indexOf(k);
-                if (other >= 0) {
-                  deepDiff2(lhs[k], rhs[k], changes, prefilter, currentPath, k, stack, orderIndependent);
-                  pkeys[other] = null;
-                } else {
-                  deepDiff2(lhs[k], void 0, changes, prefilter, currentPath, k, stack, orderIndependent);
-                }
-              }
-              for (i = 0; i < pkeys.length; ++i) {
-                k = pkeys[i];
-                if (k) {
-                  deepDiff2(void 0, rhs[k], changes, prefilter, currentPath, k, stack, orderIndependent);
-                }
-              }
-            }
-            stack.length = stack.length - 1;
-          } else if (lhs !== rhs) {
-            changes.push(new DiffEdit(currentPath, lhs, rhs));
-          }
-        } else if (lhs !== rhs) {
-          if (!(ltype === "number" && isNaN(lhs) && isNaN(rhs))) {
-            changes.push(new DiffEdit(currentPath, lhs, rhs));
-          }
-        }
-      }
-      function observableDiff(lhs, rhs, observer, prefilter, orderIndependent) {
-        var changes = [];
-        deepDiff2(lhs, rhs, changes, prefilter, null, null, null, orderIndependent);
-        if (observer) {
-          for (var i = 0; i < changes.length; ++i) {
-            observer(changes[i]);
-          }
-        }
-        return changes;
-      }
-      function orderIndependentDeepDiff(lhs, rhs, changes, prefilter, path, key, stack) {
-        return deepDiff2(lhs, rhs, changes, prefilter, path, key, stack, true);
-      }
-      function accumulateDiff(lhs, rhs, prefilter, accum) {
-        var observer = accum ? function(difference) {
-          if (difference) {
-            accum.push(difference);
-          }
-        } : void 0;
-        var changes = observableDiff(lhs, rhs, observer, prefilter);
-        return accum ? accum : changes.length ? changes : void 0;
-      }
-      function accumulateOrderIndependentDiff(lhs, rhs, prefilter, accum) {
-        var observer = accum ? function(difference) {
-          if (difference) {
-            accum.push(difference);
-          }
-        } : void 0;
-        var changes = observableDiff(lhs, rhs, observer, prefilter, true);
-        return accum ? accum : changes.length ? changes : void 0;
-      }
-      function applyArrayChange(arr, index, change3) {
-        if (change3.path && change3.path.length) {
-          var it = arr[index], i, u = change3.path.length - 1;
-          for (i = 0; i < u; i++) {
-            it = it[change3.path[i]];
-          }
-          switch (change3.kind) {
-            case "A":
-              applyArrayChange(it[change3.path[i]], change3.index, change3.item);
-              break;
-            case "D":
-              delete it[change3.path[i]];
-              break;
-            case "E":
-            case "N":
-              it[change3.path[i]] = change3.rhs;
-              break;
-          }
-        } else {
-          switch (change3.kind) {
-            case "A":
-              applyArrayChange(arr[index], change3.index, change3.item);
-              break;
-            case "D":
-              arr = arrayRemove(arr, index);
-              break;
-            case "E":
-            case "N":
-              arr[index] = change3.rhs;
-              break;
-          }
-        }
-        return arr;
-      }
-      function applyChange(target2, source, change3) {
-        if (typeof change3 === "undefined" && source && ~validKinds.indexOf(source.kind)) {
-          change3 = source;
-        }
-        if (target2 && change3 && change3.kind) {
-          var it = target2, i = -1, last = change3.path ? change3.path.length - 1 : 0;
-          while (++i < last) {
-            if (typeof it[change3.path[i]] === "undefined") {
-              it[change3.path[i]] = typeof change3.path[i + 1] !== "undefined" && typeof change3.path[i + 1] === "number" ? [] : {};
-            }
-            it = it[change3.path[i]];
-          }
-          switch (change3.kind) {
-            case "A":
-              if (change3.path && typeof it[change3.path[i]] === "undefined") {
-                it[change3.path[i]] = [];
-              }
-              applyArrayChange(change3.path ? it[change3.path[i]] : it, change3.index, change3.item);
-              break;
-            case "D":
-              delete it[change3.path[i]];
-              break;
-            case "E":
-            case "N":
-              it[change3.path[i]] = change3.rhs;
-              break;
-          }
-        }
-      }
-      function revertArrayChange(arr, index, change3) {
-        if (change3.path && change3.path.length) {
-          var it = arr[index], i, u = change3.path.length - 1;
-          for (i = 0; i < u; i++) {
-            it = it[change3.path[i]];
-          }
-          switch (change3.kind) {
-            case "A":
-              revertArrayChange(it[change3.path[i]], change3.index, change3.item);
-              break;
-            case "D":
-              it[change3.path[i]] = change3.lhs;
-              break;
-            case "E":
-              it[change3.path[i]] = change3.lhs;
-              break;
-            case "N":
-              delete it[change3.path[i]];
-              break;
-          }
-        } else {
-          switch (change3.kind) {
-            case "A":
-              revertArrayChange(arr[index], change3.index, change3.item);
-              break;
-            case "D":
-              arr[index] = change3.lhs;
-              break;
-            case "E":
-              arr[index] = change3.lhs;
-              break;
-            case "N":
-              arr = arrayRemove(arr, index);
-              break;
-          }
-        }
-        return arr;
-      }
-      function revertChange(target2, source, change3) {
-        if (target2 && source && change3 && change3.kind) {
-          var it = target2, i, u;
-          u = change3.path.length - 1;
-          for (i = 0; i < u; i++) {
-            if (typeof it[change3.path[i]] === "undefined") {
-              it[change3.path[i]] = {};
-            }
-            it = it[change3.path[i]];
-          }
-          switch (change3.kind) {
-            case "A":
-              revertArrayChange(it[change3.path[i]], change3.index, change3.item);
-              break;
-            case "D":
-              it[change3.path[i]] = change3.lhs;
-              break;
-            case "E":
-              it[change3.path[i]] = change3.lhs;
-              break;
-            case "N":
-              delete it[change3.path[i]];
-              break;
-          }
-        }
-      }
-      function applyDiff(target2, source, filter) {
-        if (target2 && source) {
-          var onChange = function(change3) {
-            if (!filter || filter(target2, source, change3)) {
-              applyChange(target2, source, change3);
-            }
-          };
-          observableDiff(target2, source, onChange);
-        }
-      }
-      Object.defineProperties(accumulateDiff, {
-        diff: {
-          value: accumulateDiff,
-          enumerable: true
-        },
-        orderIndependentDiff: {
-          value: accumulateOrderIndependentDiff,
-          enumerable: true
-        },
-        observableDiff: {
-          value: observableDiff,
-          enumerable: true
-        },
-        orderIndependentObservableDiff: {
-          value: orderIndependentDeepDiff,
-          enumerable: true
-        },
-        orderIndepHash: {
-          value: getOrderIndependentHash,
-          enumerable: true
-        },
-        applyDiff: {
-          value: applyDiff,
-          enumerable: true
-        },
-        applyChange: {
-          value: applyChange,
-          enumerable: true
-        },
-        revertChange: {
-          value: revertChange,
-          enumerable: true
-        },
-        isConflict: {
-          value: function() {
-            return typeof $conflict !== "undefined";
-          },
-          enumerable: true
-        }
-      });
-      accumulateDiff.DeepDiff = accumulateDiff;
-      if (root) {
-        root.DeepDiff = accumulateDiff;
-      }
-      return accumulateDiff;
-    });
-  }
-});
-
-// src/resources/diff.ts
-function diffValues(before, after, prefix = "") {
-  const raw2 = import_deep_diff.default.diff(before, after) ?? [];
-  const entries = /* @__PURE__ */ new Map();
-  for (const change3 of raw2) {
-    const path = change3.path ?? [];
-    const arrayAt = path.findIndex((_, i) => Array.isArray(valueAt2(before, path.slice(0, i + 1))));
-    const cut = change3.kind === "A" ? path.length : arrayAt >= 0 ? arrayAt + 1 : path.length;
-    const keyPath = path.slice(0, cut);
-    const key = joinPath(prefix, keyPath);
-    if (entries.has(key)) continue;
-    const entry = { path: key };
-    const lhs = keyPath.length === 0 ? before : valueAt2(before, keyPath);
-    const rhs = keyPath.length === 0 ? after : valueAt2(after, keyPath);
-    const added = isPlainObject5(rhs) && (lhs === null || lhs === void 0) ? leaves(rhs, key) : [];
-    const removed = isPlainObject5(lhs) && (rhs === null || rhs === void 0) ? leaves(lhs, key) : [];
-    for (const [leaf, value] of added) entries.set(leaf, { path: leaf, after: value });
-    for (const [leaf, value] of removed) entries.set(leaf, { path: leaf, before: value });
-    if (added.length + removed.length > 0) continue;
-    if (lhs !== void 0) entry.before = lhs;
-    if (rhs !== void 0) entry.after = rhs;
-    entries.set(key, entry);
-  }
-  return [...entries.values()];
-}
-function isPlainObject5(value) {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
-function leaves(value, prefix) {
-  return Object.entries(value).flatMap(([key, inner]) => {
-    const path = prefix ? `${prefix}.${key}` : key;
-    if (isPlainObject5(inner)) return leaves(inner, path);
-    if (Array.isArray(inner) && inner.length === 0) return [];
-    return [[path, inner]];
-  });
-}
-function valueAt2(value, path) {
-  let current = value;
-  for (const key of path) {
-    if (current === null || typeof current !== "object") return void 0;
-    current = current[String(key)];
-  }
-  return current;
-}
-function joinPath(prefix, path) {
-  const parts = path.map(String);
-  if (prefix) parts.unshift(prefix);
-  return parts.join(".");
-}
-var import_deep_diff;
-var init_diff = __esm({
-  "src/resources/diff.ts"() {
-    "use strict";
-    import_deep_diff = __toESM(require_deep_diff(), 1);
-  }
-});
-
-// src/resources/principals.ts
-function principalSet(names2) {
-  return [...new Set((names2 ?? []).map((name2) => name2.toLowerCase()))].sort();
-}
-function isEmptyLists(lists) {
-  return !lists || lists.users.length + lists.teams.length + lists.apps.length === 0;
-}
-function loginsOf(items) {
-  return principalSet((items ?? []).map((item) => String(item?.login ?? "")).filter(Boolean));
-}
-function slugsOf(items) {
-  return principalSet(
-    (items ?? []).map((item) => String(item?.slug ?? item?.name ?? "")).filter(Boolean)
-  );
-}
-var NO_PRINCIPALS;
-var init_principals = __esm({
-  "src/resources/principals.ts"() {
-    "use strict";
-    NO_PRINCIPALS = Object.freeze({ users: [], teams: [], apps: [] });
-  }
-});
-
-// src/resources/branch-protection.ts
-function record2(value) {
-  return value !== null && typeof value === "object" ? value : void 0;
-}
-function enabled(value) {
-  return record2(value)?.enabled === true;
-}
-function sortChecks(checks) {
-  const seen = /* @__PURE__ */ new Map();
-  for (const check3 of checks) {
-    seen.set(`${check3.context}\0${check3.app_id === void 0 ? "auto" : check3.app_id}`, check3);
-  }
-  return [...seen.values()].sort(
-    (a, b) => a.context === b.context ? String(a.app_id ?? "").localeCompare(String(b.app_id ?? "")) : a.context < b.context ? -1 : 1
-  );
-}
-function appIdOf(value) {
-  return typeof value === "number" && value !== -1 ? value : null;
-}
-function readLists(value) {
-  const lists = record2(value);
-  if (!lists) return { ...NO_PRINCIPALS };
-  return {
-    users: loginsOf(lists.users),
-    teams: slugsOf(lists.teams),
-    apps: slugsOf(lists.apps)
-  };
-}
-function fromRead(read2) {
-  const live = record2(read2) ?? {};
-  const rsc = record2(live.required_status_checks);
-  const rpr = record2(live.required_pull_request_reviews);
-  const canonical = {
-    ...UNPROTECTED_DEFAULTS,
-    required_status_checks: rsc ? {
-      strict: rsc.strict === true,
-      checks: sortChecks(
-        Array.isArray(rsc.checks) && rsc.checks.length > 0 ? rsc.checks.map((c) => ({
-          context: String(c.context),
-          app_id: appIdOf(c.app_id)
-        })) : (rsc.contexts ?? []).map((context) => ({
-          context,
-          app_id: null
-        }))
-      )
-    } : null,
-    enforce_admins: enabled(live.enforce_admins),
-    required_pull_request_reviews: rpr ? {
-      dismissal_restrictions: readLists(rpr.dismissal_restrictions),
-      dismiss_stale_reviews: rpr.dismiss_stale_reviews === true,
-      require_code_owner_reviews: rpr.require_code_owner_reviews === true,
-      required_approving_review_count: typeof rpr.required_approving_review_count === "number" ? rpr.required_approving_review_count : 0,
-      require_last_push_approval: rpr.require_last_push_approval === true,
-      bypass_pull_request_allowances: readLists(rpr.bypass_pull_request_allowances)
-    } : null,
-    restrictions: live.restrictions ? readLists(live.restrictions) : null
-  };
-  for (const flag of FLAGS) canonical[flag] = enabled(live[flag]);
-  return canonical;
-}
-function overlayLists(desired, base) {
-  if (desired === void 0) return base;
-  if (Object.keys(desired).length === 0) return { ...NO_PRINCIPALS };
-  return {
-    users: desired.users ? principalSet(desired.users) : base.users,
-    teams: desired.teams ? principalSet(desired.teams) : base.teams,
-    apps: desired.apps ? principalSet(desired.apps) : base.apps
-  };
-}
-function desiredChecks(written, live) {
-  return sortChecks(
-    written.map(({ context, app_id }) => {
-      if (app_id === -1) return { context, app_id: null };
-      if (app_id !== void 0) return { context, app_id };
-      const chosen = live.find((check3) => check3.context === context);
-      return chosen ? { context, app_id: chosen.app_id ?? null } : { context };
-    })
-  );
-}
-function targetOf(desired, live) {
-  const base = live ?? UNPROTECTED_DEFAULTS;
-  const target2 = { ...base };
-  if (desired.required_status_checks !== void 0) {
-    const rsc = desired.required_status_checks;
-    const liveChecks = base.required_status_checks?.checks ?? [];
-    target2.required_status_checks = rsc === null ? null : {
-      strict: rsc.strict ?? base.required_status_checks?.strict ?? false,
-      checks: rsc.checks ? desiredChecks(rsc.checks, liveChecks) : rsc.contexts ? desiredChecks(
-        rsc.contexts.map((context) => ({ context })),
-        liveChecks
-      ) : liveChecks
-    };
-  }
-  if (desired.enforce_admins !== void 0) target2.enforce_admins = desired.enforce_admins === true;
-  if (desired.required_pull_request_reviews !== void 0) {
-    const rpr = desired.required_pull_request_reviews;
-    const old = base.required_pull_request_reviews;
-    target2.required_pull_request_reviews = rpr === null ? null : {
-      dismissal_restrictions: overlayLists(
-        rpr.dismissal_restrictions,
-        old?.dismissal_restrictions ?? { ...NO_PRINCIPALS }
-      ),
-      dismiss_stale_reviews: rpr.dismiss_stale_reviews ?? old?.dismiss_stale_reviews ?? false,
-      require_code_owner_reviews: rpr.require_code_owner_reviews ?? old?.require_code_owner_reviews ?? false,
-      required_approving_review_count: rpr.required_approving_review_count ?? old?.required_approving_review_count ?? DEFAULT_APPROVALS,
-      require_last_push_approval: rpr.require_last_push_approval ?? old?.require_last_push_approval ?? false,
-      bypass_pull_request_allowances: overlayLists(
-        rpr.bypass_pull_request_allowances,
-        old?.bypass_pull_request_allowances ?? { ...NO_PRINCIPALS }
-      )
-    };
-  }
-  if (desired.restrictions !== void 0) {
-    const restrictions = desired.restrictions;
-    target2.restrictions = restrictions === null ? null : {
-      users: principalSet(restrictions.users),
-      teams: principalSet(restrictions.teams),
-      apps: restrictions.apps ? principalSet(restrictions.apps) : base.restrictions?.apps ?? []
-    };
-  }
-  for (const flag of FLAGS) {
-    const value = desired[flag];
-    if (value !== void 0) target2[flag] = value === true;
-  }
-  return target2;
-}
-function toBody(target2, live) {
-  const rsc = target2.required_status_checks;
-  const rpr = target2.required_pull_request_reviews;
-  const liveRpr = live?.required_pull_request_reviews;
-  const body = {
-    required_status_checks: rsc && {
-      strict: rsc.strict,
-      // `contexts` is closing down and derived from `checks`; sending both is refused upstream.
-      checks: rsc.checks.map(
-        (check3) => check3.app_id === void 0 ? { context: check3.context } : { context: check3.context, app_id: check3.app_id ?? -1 }
-      )
-    },
-    enforce_admins: target2.enforce_admins,
-    required_pull_request_reviews: rpr && {
-      dismiss_stale_reviews: rpr.dismiss_stale_reviews,
-      require_code_owner_reviews: rpr.require_code_owner_reviews,
-      required_approving_review_count: rpr.required_approving_review_count,
-      require_last_push_approval: rpr.require_last_push_approval,
-      // Omitted when empty and already empty: personal repositories refuse these lists entirely.
-      ...isEmptyLists(rpr.dismissal_restrictions) && isEmptyLists(liveRpr?.dismissal_restrictions) ? {} : {
-        dismissal_restrictions: isEmptyLists(rpr.dismissal_restrictions) ? {} : { ...rpr.dismissal_restrictions }
-      },
-      ...isEmptyLists(rpr.bypass_pull_request_allowances) && isEmptyLists(liveRpr?.bypass_pull_request_allowances) ? {} : { bypass_pull_request_allowances: { ...rpr.bypass_pull_request_allowances } }
-    },
-    restrictions: target2.restrictions && { ...target2.restrictions }
-  };
-  for (const flag of FLAGS) body[flag] = target2[flag];
-  return body;
-}
-function alignChecks(expected, actual) {
-  const rsc = expected.required_status_checks;
-  if (!rsc || !rsc.checks.some((check3) => check3.app_id === void 0)) return expected;
-  const chosen = actual?.required_status_checks?.checks ?? [];
-  return {
-    ...expected,
-    required_status_checks: {
-      ...rsc,
-      checks: sortChecks(
-        rsc.checks.map(
-          (check3) => check3.app_id !== void 0 ? check3 : {
-            context: check3.context,
-            app_id: chosen.find((c) => c.context === check3.context)?.app_id ?? null
-          }
-        )
-      )
-    }
-  };
-}
-function verifyWritten(body, response) {
-  const actual = fromRead(response);
-  const expected = alignChecks(fromBody(body), actual);
-  return diffValues(expected, actual);
-}
-function fromBody(body) {
-  const desired = record2(body) ?? {};
-  return targetOf(desired, null);
-}
-function protectionPath(repo, branch3) {
-  return `${repoPath(repo)}/branches/${encodeURIComponent(branch3)}/protection`;
-}
-async function planBranchProtection({
-  reader,
-  repo,
-  branch: branch3,
-  desired
-}) {
-  const scope = `${repo.owner}/${repo.name}`;
-  const base = newChange(reader.target, scope, "branch_protection", branch3);
-  const path = protectionPath(repo, branch3);
-  const read2 = await reader.getOrAbsent(path);
-  if (read2.kind === "error") return { ...base, error: read2.error };
-  if (read2.kind === "absent" && read2.detail !== "Branch not protected") {
-    return {
-      ...base,
-      error: changeError(
-        read2.detail === "Branch not found" ? `branch '${branch3}' does not exist in ${scope}` : `repository ${scope} was not found (or the token cannot see it)`,
-        "GET",
-        path,
-        404
-      )
-    };
-  }
-  const live = read2.kind === "found" ? fromRead(read2.data) : null;
-  const notes = [];
-  if (read2.kind === "found" && enabled(record2(read2.data)?.required_signatures)) {
-    notes.push("required_signatures is enabled; the protection PUT cannot change it (not managed)");
-  }
-  const withNotes = (change3) => notes.length > 0 ? { ...change3, notes } : change3;
-  base.live_fingerprint = fingerprint(live);
-  if (desired === null) {
-    if (live === null) return withNotes(base);
-    return withNotes({
-      ...base,
-      action: "delete",
-      diff: diffValues(live, {}),
-      requests: [{ method: "DELETE", path }]
-    });
-  }
-  const target2 = targetOf(desired, live);
-  const diff = diffValues(live ?? UNPROTECTED_DEFAULTS, target2);
-  if (live !== null && diff.length === 0) return withNotes(base);
-  const request3 = { method: "PUT", path, body: toBody(target2, live) };
-  return withNotes({
-    ...base,
-    action: live === null ? "create" : "update",
-    diff,
-    requests: [request3]
-  });
-}
-function toSettings(canonical) {
-  return toBody(canonical, null);
-}
-var FLAGS, UNPROTECTED_DEFAULTS, DEFAULT_APPROVALS;
-var init_branch_protection = __esm({
-  "src/resources/branch-protection.ts"() {
-    "use strict";
-    init_diff();
-    init_fingerprint();
-    init_principals();
-    init_context();
-    FLAGS = [
-      "required_linear_history",
-      "allow_force_pushes",
-      "allow_deletions",
-      "block_creations",
-      "required_conversation_resolution",
-      "lock_branch",
-      "allow_fork_syncing"
-    ];
-    UNPROTECTED_DEFAULTS = {
-      required_status_checks: null,
-      enforce_admins: false,
-      required_pull_request_reviews: null,
-      restrictions: null,
-      required_linear_history: false,
-      allow_force_pushes: false,
-      allow_deletions: false,
-      block_creations: false,
-      required_conversation_resolution: false,
-      lock_branch: false,
-      allow_fork_syncing: false
-    };
-    DEFAULT_APPROVALS = 1;
-  }
-});
-
-// src/resources/epic-link.ts
-function groupPath(group3) {
-  return `/api/v4/groups/${encodeURIComponent(String(group3))}`;
-}
-async function planEpicLinks(reader, entry) {
-  const scope = String(entry.group);
-  const related = /* @__PURE__ */ new Map();
-  const relatedOf = (iid) => {
-    let pending = related.get(iid);
-    if (!pending) {
-      pending = reader.list(`${groupPath(entry.group)}/epics/${iid}/related_epics`);
-      related.set(iid, pending);
-    }
-    return pending;
-  };
-  const groupIds = /* @__PURE__ */ new Map();
-  const groupOf = (group3) => {
-    const key = String(group3).toLowerCase();
-    let pending = groupIds.get(key);
-    if (!pending) {
-      pending = reader.getOrAbsent(groupPath(group3));
-      groupIds.set(key, pending);
-    }
-    return pending;
-  };
-  const planOne = async (wanted) => {
-    const name2 = "linkId" in wanted ? `link-${wanted.linkId}` : wanted.relatedGroup === void 0 ? `${wanted.epic}-${wanted.related}` : `${wanted.epic}-${wanted.relatedGroup}/${wanted.related}`;
-    const change3 = newChange(reader.target, scope, "epic_link", name2);
-    const epics = "linkId" in wanted ? wanted.epic !== void 0 ? [wanted.epic] : await listEpics(reader, entry.group) : [wanted.epic];
-    if (!Array.isArray(epics)) return { ...change3, error: epics };
-    let targetGroupId;
-    if (!("linkId" in wanted)) {
-      const group3 = await groupOf(wanted.relatedGroup ?? entry.group);
-      if (group3.kind === "error") return { ...change3, error: group3.error };
-      if (group3.kind === "absent") {
-        return {
-          ...change3,
-          error: changeError(`group ${wanted.relatedGroup ?? entry.group} was not found`)
-        };
-      }
-      targetGroupId = group3.data.id;
-    }
-    for (const epic3 of epics) {
-      const listed = await relatedOf(epic3);
-      if (listed.kind === "error") return { ...change3, error: listed.error };
-      if (listed.kind === "absent") {
-        if ("linkId" in wanted && wanted.epic === void 0) continue;
-        return {
-          ...change3,
-          error: changeError(
-            `epic &${epic3} was not found in group ${scope}`,
-            "GET",
-            `${groupPath(entry.group)}/epics/${epic3}/related_epics`,
-            404
-          )
-        };
-      }
-      const link = listed.data.find(
-        (candidate) => "linkId" in wanted ? candidate.related_epic_link_id === wanted.linkId : candidate.iid === wanted.related && candidate.group_id === targetGroupId
-      );
-      if (!link) continue;
-      const live = {
-        link_id: link.related_epic_link_id,
-        epic: epic3,
-        related: link.iid,
-        related_group_id: link.group_id,
-        link_type: link.link_type
-      };
-      return {
-        ...change3,
-        action: "delete",
-        diff: [{ path: "link", before: live }],
-        requests: [
-          {
-            method: "DELETE",
-            path: `${groupPath(entry.group)}/epics/${epic3}/related_epics/${link.related_epic_link_id}`
-          }
-        ],
-        live_fingerprint: fingerprint(live)
-      };
-    }
-    return { ...change3, live_fingerprint: fingerprint(null) };
-  };
-  return Promise.all(entry.epicLinksAbsent.map(planOne));
-}
-async function listEpics(reader, group3) {
-  const path = `${groupPath(group3)}/epics`;
-  const listed = await reader.list(path);
-  if (listed.kind === "found") return listed.data.map((epic3) => epic3.iid);
-  if (listed.kind === "error") return listed.error;
-  return changeError(`group ${group3} was not found`, "GET", path, 404);
-}
-var init_epic_link = __esm({
-  "src/resources/epic-link.ts"() {
-    "use strict";
-    init_context();
-    init_fingerprint();
-  }
-});
-
-// src/resources/gist.ts
-async function auditGists(reader, audit) {
-  const listed = await reader.list(
-    "/gists",
-    audit.since ? { since: audit.since } : void 0
-  );
-  const base = (scope, name2) => newChange(reader.target, scope, "gist", name2);
-  if (listed.kind === "error") return [{ ...base("gists", "*"), error: listed.error }];
-  if (listed.kind === "absent") return [];
-  return listed.data.map((gist3) => {
-    const change3 = base(gist3.owner?.login ?? "gists", gist3.id);
-    if (audit.allowPublic || gist3.public !== true) return change3;
-    const files = Object.keys(gist3.files ?? {});
-    return {
-      ...change3,
-      action: "report",
-      findings: [
-        `public gist ${gist3.id}${gist3.description ? ` "${gist3.description}"` : ""} (${files.length} file${files.length === 1 ? "" : "s"}: ${files.join(", ")}), updated ${gist3.updated_at ?? "?"}`,
-        "public gists are not allowed (audits.gists.allow_public: false)"
-      ]
-    };
-  });
-}
-var init_gist = __esm({
-  "src/resources/gist.ts"() {
-    "use strict";
-    init_context();
-  }
-});
-
-// src/resources/invitation.ts
-function invitationFindings(invitation3, policy, now) {
-  const findings = [];
-  const login2 = invitation3.invitee?.login ?? "(unknown)";
-  if (policy.allowedInvitees && !policy.allowedInvitees.some((glob) => matchesGlob(glob, login2))) {
-    findings.push(
-      `invitee ${login2} is not in allowed_invitees (${policy.allowedInvitees.join(", ")})`
-    );
-  }
-  const created = invitation3.created_at ? Date.parse(invitation3.created_at) : Number.NaN;
-  if (policy.maxAgeDays !== void 0 && Number.isFinite(created)) {
-    const ageDays = Math.floor((now - created) / DAY_MS);
-    if (ageDays > policy.maxAgeDays) {
-      findings.push(
-        `open for ${ageDays} days (created ${invitation3.created_at}), more than max_age_days ${policy.maxAgeDays}`
-      );
-    }
-  }
-  if (policy.reportExpired && invitation3.expired === true) {
-    findings.push("the invitation has expired but is still listed as open");
-  }
-  return findings;
-}
-async function auditInvitations(reader, repo, policy, now) {
-  const scope = `${repo.owner}/${repo.name}`;
-  const path = `${repoPath(repo)}/invitations`;
-  const base = (name2) => newChange(reader.target, scope, "invitation", name2);
-  const listed = await reader.list(path);
-  if (listed.kind === "error") return [{ ...base("*"), error: listed.error }];
-  if (listed.kind === "absent") {
-    return [
-      { ...base("*"), error: changeError(`repository ${scope} was not found`, "GET", path, 404) }
-    ];
-  }
-  return listed.data.map((invitation3) => {
-    const findings = invitationFindings(invitation3, policy, now);
-    const change3 = base(String(invitation3.id));
-    if (findings.length === 0) return change3;
-    return {
-      ...change3,
-      action: "report",
-      findings: [
-        `invitation ${invitation3.id}: ${invitation3.invitee?.login ?? "(unknown)"} (${invitation3.permissions ?? "?"}) invited by ${invitation3.inviter?.login ?? "(unknown)"}`,
-        ...findings
-      ]
-    };
-  });
-}
-var DAY_MS;
-var init_invitation = __esm({
-  "src/resources/invitation.ts"() {
-    "use strict";
-    init_context();
-    init_glob();
-    DAY_MS = 864e5;
-  }
-});
-
-// src/resources/migration.ts
-function migrationFindings(audit, live) {
-  const findings = [];
-  if (audit.states && !audit.states.includes(live.state)) {
-    findings.push(`state is ${live.state}, expected ${audit.states.join(" or ")}`);
-  }
-  if (audit.repositories) {
-    const expected = principalSet(audit.repositories);
-    const missing = expected.filter((name2) => !live.repositories.includes(name2));
-    const extra = live.repositories.filter((name2) => !expected.includes(name2));
-    if (missing.length > 0)
-      findings.push(`repositories missing from the migration: ${missing.join(", ")}`);
-    if (extra.length > 0)
-      findings.push(`unexpected repositories in the migration: ${extra.join(", ")}`);
-  }
-  return findings;
-}
-async function auditMigration(reader, audit) {
-  const scope = "org" in audit.owner ? audit.owner.org : "user";
-  const change3 = newChange(reader.target, scope, "migration", String(audit.id));
-  const path = "org" in audit.owner ? `/orgs/${encodeURIComponent(audit.owner.org)}/migrations/${audit.id}` : `/user/migrations/${audit.id}`;
-  const read2 = await reader.getOrAbsent(path);
-  if (read2.kind === "error") return { change: { ...change3, error: read2.error } };
-  if (read2.kind === "absent") {
-    return {
-      change: {
-        ...change3,
-        error: changeError(`migration ${audit.id} was not found`, "GET", path, 404)
-      }
-    };
-  }
-  let repositories = read2.data.repositories;
-  if ("user" in audit.owner) {
-    const listed = await reader.list(`${path}/repositories`);
-    if (listed.kind === "error") return { change: { ...change3, error: listed.error } };
-    if (listed.kind === "found") repositories = listed.data;
-  }
-  const live = {
-    state: read2.data.state ?? "unknown",
-    lockRepositories: read2.data.lock_repositories === true,
-    repositories: principalSet(
-      (repositories ?? []).map((repo) => repo.full_name ?? "").filter(Boolean)
-    )
-  };
-  const findings = migrationFindings(audit, live);
-  if (findings.length === 0) return { change: change3, live };
-  return {
-    change: {
-      ...change3,
-      action: "report",
-      findings: [
-        `migration ${audit.id} (${scope}): state ${live.state}, ${live.repositories.length} repositories`,
-        ...findings
-      ]
-    },
-    live
-  };
-}
-function locksOf(live) {
-  if (!live || !live.lockRepositories) return [];
-  return live.state === "pending" || live.state === "exporting" ? live.repositories : [];
-}
-var init_migration = __esm({
-  "src/resources/migration.ts"() {
-    "use strict";
-    init_context();
-    init_principals();
-  }
-});
-
-// src/resources/webhook.ts
-function eventSet(events) {
-  return [...new Set(events ?? [])].sort();
-}
-function withoutEmpty(config2) {
-  return Object.fromEntries(Object.entries(config2).filter(([, value]) => value !== ""));
-}
-function extraConfig(config2) {
-  const extra = {};
-  for (const [key, value] of Object.entries(config2 ?? {})) {
-    if (!OWN_KEYS.has(key)) extra[key] = value;
-  }
-  return extra;
-}
-function fromRead2(hook3) {
-  const config2 = hook3.config ?? {};
-  const canonical = {
-    url: config2.url ?? hook3.url ?? "",
-    content_type: config2.content_type ?? hook3.content_type ?? CREATE_DEFAULTS.content_type,
-    events: eventSet(hook3.events),
-    active: hook3.active !== false,
-    branch_filter: hook3.branch_filter || CREATE_DEFAULTS.branch_filter,
-    config: extraConfig(config2),
-    secret: config2.secret ? "set" : "unset",
-    authorization_header: hook3.authorization_header ? "set" : "unset"
-  };
-  const version3 = config2[SECRET_VERSION_KEY];
-  if (version3) canonical.secret_version = version3;
-  return canonical;
-}
-function secretRef(secret) {
-  return { $secret: secret.source };
-}
-function writeOnlyPlan(desired, live) {
-  const notes = [];
-  const wanted = ["secret", "authorization_header"].filter((key) => desired[key]);
-  if (wanted.length === 0) return { rotate: false, notes };
-  if (live === null) return { rotate: true, notes };
-  const missing = wanted.filter((key) => live[key] === "unset");
-  const versionChanged = desired.secret_version !== void 0 && desired.secret_version !== live.secret_version;
-  if (missing.length > 0 || versionChanged) return { rotate: true, notes };
-  notes.push(
-    `${wanted.join(" and ")} ${wanted.length > 1 ? "are" : "is"} write-only and could not be verified` + (desired.secret_version === void 0 ? "; set secret_version and bump it to rotate" : ` (secret_version ${desired.secret_version} already written)`)
-  );
-  return { rotate: false, notes };
-}
-function targetOf2(desired, live, rotate) {
-  const base = live ?? {
-    url: desired.url,
-    ...CREATE_DEFAULTS,
-    events: [...CREATE_DEFAULTS.events],
-    config: {},
-    secret: "unset",
-    authorization_header: "unset"
-  };
-  const target2 = {
-    ...base,
-    url: desired.url,
-    content_type: desired.content_type ?? base.content_type,
-    events: desired.events ? eventSet(desired.events) : base.events,
-    active: desired.active ?? base.active,
-    // An empty filter is the service's "every branch", which reads back as "*".
-    branch_filter: desired.branch_filter === void 0 ? base.branch_filter : desired.branch_filter || CREATE_DEFAULTS.branch_filter,
-    config: withoutEmpty({ ...base.config, ...extraConfig(desired.config) })
-  };
-  if (rotate) {
-    if (desired.secret) target2.secret = "set";
-    if (desired.authorization_header) target2.authorization_header = "set";
-    if (desired.secret_version !== void 0) target2.secret_version = desired.secret_version;
-  }
-  return target2;
-}
-function markSensitive(diff) {
-  return diff.map(
-    (entry) => WRITE_ONLY_PATHS.has(entry.path) ? { ...entry, sensitive: true } : entry
-  );
-}
-function toBody2(target2, live, desired, rotate) {
-  const body = {};
-  const config2 = {};
-  if (!live || live.url !== target2.url) config2.url = target2.url;
-  if (!live || live.content_type !== target2.content_type) config2.content_type = target2.content_type;
-  for (const [key, value] of Object.entries(target2.config)) {
-    if (!live || live.config[key] !== value) config2[key] = value;
-  }
-  const removed = live ? Object.keys(live.config) : Object.keys(extraConfig(desired.config)).filter((key) => desired.config?.[key] === "");
-  for (const key of removed) {
-    if (!(key in target2.config)) config2[key] = "";
-  }
-  if (rotate && desired.secret) config2.secret = secretRef(desired.secret);
-  if (rotate && target2.secret_version !== void 0 && target2.secret_version !== live?.secret_version) {
-    config2[SECRET_VERSION_KEY] = target2.secret_version;
-  }
-  if (Object.keys(config2).length > 0) body.config = config2;
-  if (!live || live.events.join("\n") !== target2.events.join("\n")) body.events = target2.events;
-  if (!live || live.active !== target2.active) body.active = target2.active;
-  if (!live || live.branch_filter !== target2.branch_filter)
-    body.branch_filter = target2.branch_filter;
-  if (rotate && desired.authorization_header) {
-    body.authorization_header = secretRef(desired.authorization_header);
-  }
-  return body;
-}
-function verifyWritten2(body, response) {
-  const sent = body ?? {};
-  const actual = fromRead2(response);
-  const expected = {};
-  const got = {};
-  const config2 = sent.config ?? {};
-  for (const [key, value] of Object.entries(config2)) {
-    if (key === "secret") {
-      expected.secret = "set";
-      got.secret = actual.secret;
-    } else if (key === "url" || key === "content_type") {
-      expected[key] = value;
-      got[key] = actual[key];
-    } else if (key === SECRET_VERSION_KEY) {
-      expected.secret_version = value;
-      got.secret_version = actual.secret_version;
-    } else {
-      expected[`config.${key}`] = value === "" ? void 0 : value;
-      got[`config.${key}`] = actual.config[key];
-    }
-  }
-  if (sent.events !== void 0) {
-    expected.events = eventSet(sent.events);
-    got.events = actual.events;
-  }
-  for (const key of ["active", "branch_filter"]) {
-    if (sent[key] !== void 0) {
-      expected[key] = sent[key];
-      got[key] = actual[key];
-    }
-  }
-  if (sent.authorization_header !== void 0) {
-    expected.authorization_header = "set";
-    got.authorization_header = actual.authorization_header;
-  }
-  return diffValues(expected, got);
-}
-function hooksPath(repo) {
-  return `${repoPath(repo)}/hooks`;
-}
-async function planWebhooks({
-  reader,
-  repo,
-  mode,
-  hooks
-}) {
-  const scope = `${repo.owner}/${repo.name}`;
-  const change3 = (name2) => newChange(reader.target, scope, "webhook", name2);
-  const path = hooksPath(repo);
-  const listed = await reader.list(path);
-  if (listed.kind !== "found") {
-    const error62 = listed.kind === "error" ? listed.error : changeError(
-      `repository ${scope} was not found (or the token cannot see it)`,
-      "GET",
-      path,
-      404
-    );
-    return hooks.map((hook3) => ({ ...change3(hook3.url), error: error62 }));
-  }
-  const live = listed.data;
-  const matched = /* @__PURE__ */ new Set();
-  const changes = [];
-  for (const desired of hooks) {
-    const found = desired.id !== void 0 ? live.find((hook3) => hook3.id === desired.id) : live.find((hook3) => !matched.has(hook3.id) && fromRead2(hook3).url === desired.url);
-    const base = change3(desired.url);
-    if (desired.id !== void 0 && !found) {
-      changes.push({
-        ...base,
-        error: changeError(`hook id ${desired.id} does not exist in ${scope}`, "GET", path, 404)
-      });
-      continue;
-    }
-    if (found) matched.add(found.id);
-    const liveHook = found ? fromRead2(found) : null;
-    const { rotate, notes } = writeOnlyPlan(desired, liveHook);
-    const target2 = targetOf2(desired, liveHook, rotate);
-    const diff = markSensitive(diffValues(liveHook ?? {}, target2));
-    const withNotes = notes.length > 0 ? { notes } : {};
-    base.live_fingerprint = fingerprint(liveHook);
-    if (diff.length === 0 && liveHook) {
-      changes.push({ ...base, ...withNotes });
-      continue;
-    }
-    const request3 = found ? {
-      method: "PATCH",
-      path: `${path}/${found.id}`,
-      body: toBody2(target2, liveHook, desired, rotate)
-    } : { method: "POST", path, body: toBody2(target2, null, desired, rotate) };
-    changes.push({
-      ...base,
-      ...withNotes,
-      action: found ? "update" : "create",
-      diff,
-      requests: [request3]
-    });
-  }
-  if (mode === "authoritative") {
-    for (const hook3 of live) {
-      if (matched.has(hook3.id)) continue;
-      const canonical = fromRead2(hook3);
-      if (hooks.some((desired) => desired.id === void 0 && desired.url === canonical.url))
-        continue;
-      changes.push({
-        ...change3(canonical.url),
-        action: "delete",
-        diff: markSensitive(diffValues(canonical, {})),
-        requests: [{ method: "DELETE", path: `${path}/${hook3.id}` }],
-        live_fingerprint: fingerprint(canonical),
-        notes: [`hook id ${hook3.id} is not in the desired state (webhooks mode: authoritative)`]
-      });
-    }
-  }
-  return changes;
-}
-function toSettings2(hook3) {
-  const settings = {
-    url: hook3.url,
-    events: hook3.events,
-    active: hook3.active,
-    content_type: hook3.content_type === "form" ? "form" : "json",
-    branch_filter: hook3.branch_filter
-  };
-  if (Object.keys(hook3.config).length > 0) settings.config = { ...hook3.config };
-  return settings;
-}
-var SECRET_VERSION_KEY, OWN_KEYS, CREATE_DEFAULTS, WRITE_ONLY_PATHS;
-var init_webhook = __esm({
-  "src/resources/webhook.ts"() {
-    "use strict";
-    init_context();
-    init_diff();
-    init_fingerprint();
-    SECRET_VERSION_KEY = "forgeplan_secret_version";
-    OWN_KEYS = /* @__PURE__ */ new Set(["url", "content_type", "secret", SECRET_VERSION_KEY]);
-    CREATE_DEFAULTS = {
-      content_type: "json",
-      events: ["push"],
-      active: true,
-      branch_filter: "*"
-    };
-    WRITE_ONLY_PATHS = /* @__PURE__ */ new Set(["secret", "authorization_header"]);
-  }
-});
-
-// src/engine/expand.ts
-function isObject2(value) {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
-function deepMerge2(base, over) {
-  if (!isObject2(base) || !isObject2(over)) return over;
-  const merged = { ...base };
-  for (const [key, value] of Object.entries(over)) {
-    merged[key] = key in merged ? deepMerge2(merged[key], value) : value;
-  }
-  return merged;
-}
-function layer(into, entry) {
-  for (const [branch3, settings] of Object.entries(entry.branchProtection)) {
-    const previous = into.branchProtection.get(branch3);
-    into.branchProtection.set(
-      branch3,
-      previous === void 0 || previous === null || settings === null ? settings : deepMerge2(previous, settings)
-    );
-  }
-  if (entry.webhooks) {
-    const hooks = new Map((into.webhooks?.hooks ?? []).map((hook3) => [hook3.url, hook3]));
-    for (const hook3 of entry.webhooks.hooks) {
-      const previous = hooks.get(hook3.url);
-      hooks.set(hook3.url, previous ? { ...previous, ...hook3 } : hook3);
-    }
-    into.webhooks = { mode: entry.webhooks.mode, hooks: [...hooks.values()] };
-  }
-  if (entry.invitations) into.invitations = entry.invitations;
-}
-async function listOwnerRepos(reader, owner) {
-  const asOrg = await reader.list(`/orgs/${encodeURIComponent(owner)}/repos`, {
-    type: "all"
-  });
-  if (asOrg.kind !== "absent") return asOrg;
-  return reader.list(`/users/${encodeURIComponent(owner)}/repos`, { type: "owner" });
-}
-async function expandRepositories(entries, readers) {
-  const repos = /* @__PURE__ */ new Map();
-  const errors = [];
-  const listings = /* @__PURE__ */ new Map();
-  const slot = (target2, owner, name2) => {
-    const key = `${target2}\0${owner.toLowerCase()}/${name2.toLowerCase()}`;
-    let repo = repos.get(key);
-    if (!repo) {
-      repo = { target: target2, owner, name: name2, branchProtection: /* @__PURE__ */ new Map() };
-      repos.set(key, repo);
-    }
-    return repo;
-  };
-  const globs = entries.filter((entry) => entry.selector.kind === "glob");
-  const listed = await Promise.all(
-    globs.map((entry) => {
-      const reader = readers.get(entry.target);
-      if (!reader) throw new Error(`no reader for target ${entry.target}`);
-      const key = `${entry.target}\0${entry.selector.owner.toLowerCase()}`;
-      let listing = listings.get(key);
-      if (!listing) {
-        listing = listOwnerRepos(reader, entry.selector.owner);
-        listings.set(key, listing);
-      }
-      return listing;
-    })
-  );
-  globs.forEach((entry, index) => {
-    const selector2 = entry.selector;
-    if (selector2.kind !== "glob") return;
-    const result = listed[index];
-    if (result.kind !== "found") {
-      errors.push({
-        entry,
-        error: result.kind === "error" ? result.error : { message: `account ${selector2.owner} was not found`, status: 404 }
-      });
-      return;
-    }
-    for (const repo of result.data) {
-      if (repo.archived) continue;
-      const owner = repo.owner?.login ?? selector2.owner;
-      if (!selectsRepository(selector2, `${owner}/${repo.name}`)) continue;
-      layer(slot(entry.target, owner, repo.name), entry);
-    }
-  });
-  for (const entry of entries) {
-    if (entry.selector.kind !== "name") continue;
-    layer(slot(entry.target, entry.selector.owner, entry.selector.repo), entry);
-  }
-  return { repos: [...repos.values()], errors };
-}
-var init_expand = __esm({
-  "src/engine/expand.ts"() {
-    "use strict";
-    init_glob();
+    init_plan_file();
+    init_resources();
   }
 });
 
@@ -38243,86 +39507,458 @@ async function runWindowed(tasks, width) {
   await Promise.all(Array.from({ length: Math.min(width, tasks.length) }, lane));
   return results;
 }
-async function buildPlan({ state, readers, now }) {
-  const expansion = await expandRepositories(state.repositories, readers);
-  const work = [];
-  for (const { entry, error: error62 } of expansion.errors) {
-    const selector2 = entry.selector;
-    const scope = `${selector2.owner}/${selector2.kind === "glob" ? selector2.pattern : selector2.repo}`;
-    work.push(
-      () => Promise.resolve({
-        address: `${entry.target}/${scope}/branch_protection/*`,
-        kind: "branch_protection",
-        action: "no-op",
-        target: entry.target,
-        scope,
-        name: "*",
-        diff: [],
-        requests: [],
-        error: error62
-      })
-    );
+async function buildPlan({
+  state,
+  readers,
+  now,
+  rotateSecrets = false
+}) {
+  const expansion = await expandRepositories(state, readers);
+  const planned = await planWork({ ...expansion, sections: state.sections }, readers, {
+    now,
+    rotateSecrets
+  });
+  holdBack(planned.changes, planned.holds);
+  return makePlan(orderChanges(planned.changes, KIND_NAMES));
+}
+async function planWork(work, readers, options) {
+  const tasks = [];
+  for (const { entry, error: error62 } of work.errors) {
+    const scope = describeSelector(entry.selector);
+    const changes = REPOSITORY_KINDS.filter(
+      (kind) => entry.settings[kind.repository.setting.key] !== void 0
+    ).map((kind) => ({ ...newChange(entry.target, scope, kind.name, "*"), error: error62 }));
+    tasks.push(() => Promise.resolve({ changes }));
   }
-  for (const repo of expansion.repos) {
+  for (const repo of work.repos) {
     const reader = readerFor(readers, repo.target);
     const ref = { owner: repo.owner, name: repo.name };
-    for (const [branch3, desired] of repo.branchProtection) {
-      work.push(() => planBranchProtection({ reader, repo: ref, branch: branch3, desired }));
+    const note = propertyMatch(repo.entries);
+    for (const kind of REPOSITORY_KINDS) {
+      const value = repo.settings[kind.repository.setting.key];
+      if (value === void 0) continue;
+      tasks.push(async () => {
+        const changes = await kind.repository.plan({ reader, repo: ref, value, options });
+        return { changes: note === void 0 ? changes : changes.map((c) => withNote(c, note)) };
+      });
     }
-    const { webhooks: webhooks2, invitations: invitations2 } = repo;
-    if (webhooks2) work.push(() => planWebhooks({ reader, repo: ref, ...webhooks2 }));
-    if (invitations2) work.push(() => auditInvitations(reader, ref, invitations2, now));
   }
-  for (const project3 of state.projects) {
-    const reader = readerFor(readers, project3.target);
-    work.push(() => planBoards(reader, project3));
+  for (const entry of work.sections) {
+    const kind = sectionKind(entry.section);
+    if (kind === void 0) throw new Error(`no kind plans the section ${entry.section}`);
+    const reader = readerFor(readers, entry.target);
+    const scope = kind.section.spec.scope(entry.value);
+    tasks.push(() => kind.section.plan({ reader, entry: entry.value, scope, options }));
   }
-  for (const group3 of state.groups) {
-    const reader = readerFor(readers, group3.target);
-    work.push(() => planEpicLinks(reader, group3));
-  }
-  for (const gists of state.gists) {
-    const reader = readerFor(readers, gists.target);
-    work.push(() => auditGists(reader, gists));
-  }
-  const migrations = await Promise.all(
-    state.migrations.map((audit) => auditMigration(readerFor(readers, audit.target), audit))
-  );
-  const changes = (await runWindowed(work, PLANNING_WINDOW)).flat();
-  changes.push(...migrations.map((result) => result.change));
-  holdLockedRepositories(changes, migrations);
-  return makePlan(orderChanges(changes));
+  const planned = await runWindowed(tasks, PLANNING_WINDOW);
+  return {
+    changes: planned.flatMap((result) => result.changes),
+    holds: planned.flatMap((result) => result.holds ?? [])
+  };
 }
-function holdLockedRepositories(changes, migrations) {
-  const locked = /* @__PURE__ */ new Map();
-  for (const { change: change3, live } of migrations) {
-    for (const repo of locksOf(live)) {
-      locked.set(
-        repo,
-        `locked by migration ${change3.name} (${live?.state}) with lock_repositories`
-      );
-    }
-  }
-  if (locked.size === 0) return;
-  for (const change3 of changes) {
-    const reason = locked.get(change3.scope.toLowerCase());
-    if (reason && change3.requests.length > 0) change3.held = `${change3.scope} is ${reason}`;
+function propertyMatch(entries) {
+  const matched = entries.filter(
+    (entry) => entry.selector.kind === "glob" && entry.selector.properties !== void 0
+  );
+  if (matched.length === 0) return void 0;
+  const names2 = matched.map(
+    (entry) => `${describeSelector(entry.selector)} (${entry.origin.file}:${entry.origin.line})`
+  );
+  return `selected by ${names2.join(" and ")}`;
+}
+function withNote(change, note) {
+  if (change.action === "no-op" || change.error !== void 0) return change;
+  return { ...change, notes: [...change.notes ?? [], note] };
+}
+function holdBack(changes, holds) {
+  if (holds.length === 0) return;
+  const held = new Map(holds.map((hold) => [hold.scope.toLowerCase(), hold.reason]));
+  for (const change of changes) {
+    const reason = held.get(change.scope.toLowerCase());
+    if (reason && change.requests.length > 0) change.held = `${change.scope} is ${reason}`;
   }
 }
 var PLANNING_WINDOW;
 var init_plan2 = __esm({
   "src/engine/plan.ts"() {
     "use strict";
+    init_glob();
     init_plan();
-    init_board();
-    init_branch_protection();
-    init_epic_link();
-    init_gist();
-    init_invitation();
-    init_migration();
-    init_webhook();
+    init_resources();
     init_expand();
     PLANNING_WINDOW = 512;
+  }
+});
+
+// src/engine/setting-parts.ts
+function valueAt3(value, path) {
+  let node2 = value;
+  for (const segment of path) {
+    if (!isPlainObject2(node2) && !Array.isArray(node2)) return void 0;
+    node2 = node2[segment];
+  }
+  return node2;
+}
+function partsOf(setting, value) {
+  if (value === void 0) return [];
+  return setting.defines(value).map((defined) => ({ ...defined, value: valueAt3(value, defined.path) }));
+}
+function identity4(value) {
+  if (value === void 0) return "(absent)";
+  const plain = (node2) => {
+    if (isSecret(node2)) return { $secret: node2.source };
+    if (Array.isArray(node2)) return node2.map(plain);
+    if (isPlainObject2(node2)) {
+      const result = {};
+      for (const [key, child] of Object.entries(node2)) setKey(result, key, plain(child));
+      return result;
+    }
+    return node2;
+  };
+  return stableJson(plain(value));
+}
+function keepParts(value, paths) {
+  if (paths.some((path) => path.length === 0)) return value;
+  const result = {};
+  for (const path of paths) {
+    let node2 = result;
+    for (const segment of path.slice(0, -1)) {
+      const key = String(segment);
+      if (!isPlainObject2(node2[key])) setKey(node2, key, {});
+      node2 = node2[key];
+    }
+    setKey(node2, String(path.at(-1)), valueAt3(value, path));
+  }
+  return result;
+}
+function dropParts(value, paths) {
+  if (paths.some((path) => path.length === 0)) return void 0;
+  if (!isPlainObject2(value)) return value;
+  const drop = (node2, path) => {
+    const [head, ...rest] = path.map(String);
+    const result = {};
+    for (const [key, child] of Object.entries(node2)) {
+      if (key !== head) setKey(result, key, child);
+      else if (rest.length > 0 && isPlainObject2(child)) setKey(result, key, drop(child, rest));
+    }
+    return result;
+  };
+  const left = paths.reduce((node2, path) => drop(node2, path), value);
+  return Object.keys(left).length === 0 ? void 0 : left;
+}
+var init_setting_parts = __esm({
+  "src/engine/setting-parts.ts"() {
+    "use strict";
+    init_merge();
+    init_plain();
+    init_secret();
+    init_fingerprint();
+  }
+});
+
+// src/engine/shared-reads.ts
+function shareReads(readers) {
+  return new Map(
+    [...readers].map(([target2, reader]) => [target2, new SharedReader(target2, reader.client)])
+  );
+}
+var SharedReader;
+var init_shared_reads = __esm({
+  "src/engine/shared-reads.ts"() {
+    "use strict";
+    init_context();
+    SharedReader = class extends ResourceReader {
+      #reads = /* @__PURE__ */ new Map();
+      #once(shape, key, read2) {
+        let byKey = this.#reads.get(shape.schema);
+        if (byKey === void 0) {
+          byKey = /* @__PURE__ */ new Map();
+          this.#reads.set(shape.schema, byKey);
+        }
+        let found = byKey.get(key);
+        if (found === void 0) {
+          found = read2();
+          byKey.set(key, found);
+        }
+        return found;
+      }
+      getOrAbsent(path, shape, query) {
+        return this.#once(
+          shape,
+          `get ${path} ${JSON.stringify(query ?? {})}`,
+          () => super.getOrAbsent(path, shape, query)
+        );
+      }
+      list(path, query, item) {
+        return this.#once(
+          item,
+          `list ${path} ${JSON.stringify(query ?? {})}`,
+          () => super.list(path, query, item)
+        );
+      }
+    };
+  }
+});
+
+// src/engine/changed.ts
+function indexEntries(state) {
+  const globs = /* @__PURE__ */ new Map();
+  const named = /* @__PURE__ */ new Map();
+  for (const entry of state.repositories) {
+    const selector2 = entry.selector;
+    const [map2, key] = selector2.kind === "glob" ? [globs, ownerKey(entry.target, selector2.owner)] : [named, repoKey(entry.target, selector2.owner, selector2.repo)];
+    const list3 = map2.get(key);
+    if (list3) list3.push(entry);
+    else map2.set(key, [entry]);
+  }
+  const signed = (map2) => new Map(
+    [...map2].map(([key, entries]) => [
+      key,
+      {
+        entries,
+        signature: identity4(
+          entries.map((entry) => ({
+            selector: entry.selector,
+            layers: entry.layers.map((layer) => layer.value)
+          }))
+        )
+      }
+    ])
+  );
+  return { globs: signed(globs), named: signed(named) };
+}
+function whatToCompare(base, head) {
+  const layers = (state) => identity4(state.defaults.map((layer) => layer.value));
+  const defaultsChanged = layers(base) !== layers(head);
+  const before = indexEntries(base);
+  const after = indexEntries(head);
+  const listed = /* @__PURE__ */ new Set();
+  for (const key of union2(before.globs.keys(), after.globs.keys())) {
+    if (defaultsChanged || before.globs.get(key)?.signature !== after.globs.get(key)?.signature) {
+      listed.add(key);
+    }
+  }
+  const named = /* @__PURE__ */ new Set();
+  const wanted = /* @__PURE__ */ new Map();
+  const namedPerOwner = /* @__PURE__ */ new Map();
+  for (const key of union2(before.named.keys(), after.named.keys())) {
+    const { target: target2, selector: selector2 } = (after.named.get(key) ?? before.named.get(key)).entries[0];
+    if (selector2.kind !== "name") continue;
+    const owner = ownerKey(target2, selector2.owner);
+    namedPerOwner.set(owner, (namedPerOwner.get(owner) ?? 0) + 1);
+    const then = before.named.get(key);
+    const now = after.named.get(key);
+    if (!defaultsChanged && then?.signature === now?.signature) continue;
+    named.add(key);
+    const globs = [
+      ...before.globs.get(owner)?.entries ?? [],
+      ...after.globs.get(owner)?.entries ?? []
+    ];
+    const fullName = `${selector2.owner}/${selector2.repo}`;
+    if (globs.some((glob) => selectsRepository(glob.selector, fullName))) {
+      wanted.set(owner, [...wanted.get(owner) ?? [], selector2.repo]);
+    }
+  }
+  const lookUp = /* @__PURE__ */ new Map();
+  for (const [owner, names2] of wanted) {
+    if (listed.has(owner)) continue;
+    const listingPages = Math.max(1, Math.ceil((namedPerOwner.get(owner) ?? 0) / 100));
+    if (names2.length <= listingPages) lookUp.set(owner, names2);
+    else listed.add(owner);
+  }
+  for (const key of union2(before.named.keys(), after.named.keys())) {
+    if (listed.has(key.slice(0, key.lastIndexOf("/")))) named.add(key);
+  }
+  return { listed, lookUp, named, after };
+}
+function byId(parts) {
+  return new Map(parts.map((part) => [part.id, part]));
+}
+function compareRepositories(baseRepos, headRepos) {
+  const result = { head: [], base: [], unchanged: 0, released: [] };
+  const keyOf2 = (repo) => repoKey(repo.target, repo.owner, repo.name);
+  const before = new Map(baseRepos.map((repo) => [keyOf2(repo), repo]));
+  const after = new Map(headRepos.map((repo) => [keyOf2(repo), repo]));
+  for (const key of union2(before.keys(), after.keys())) {
+    const then = before.get(key);
+    const now = after.get(key);
+    const repo = now ?? then;
+    const scope = `${repo.target}/${repo.owner}/${repo.name}`;
+    const headSettings = {};
+    const baseSettings = {};
+    for (const kind of REPOSITORY_KINDS) {
+      const setting = kind.repository.setting;
+      const thenParts = byId(partsOf(setting, then?.settings[setting.key]));
+      const nowParts = byId(partsOf(setting, now?.settings[setting.key]));
+      const headPaths = [];
+      const basePaths = [];
+      for (const [id, part] of nowParts) {
+        const was = thenParts.get(id);
+        if (was !== void 0 && identity4(was.value) === identity4(part.value)) {
+          result.unchanged += 1;
+          continue;
+        }
+        headPaths.push(part.path);
+        if (was !== void 0) basePaths.push(was.path);
+      }
+      for (const [id, part] of thenParts) {
+        if (!nowParts.has(id)) result.released.push(`${scope}: ${part.what}`);
+      }
+      if (headPaths.length > 0) {
+        headSettings[setting.key] = keepParts(now.settings[setting.key], headPaths);
+      }
+      if (basePaths.length > 0) {
+        baseSettings[setting.key] = keepParts(then.settings[setting.key], basePaths);
+      }
+    }
+    if (now !== void 0 && Object.keys(headSettings).length > 0) {
+      result.head.push({ ...now, settings: headSettings });
+    }
+    if (then !== void 0 && Object.keys(baseSettings).length > 0) {
+      result.base.push({ ...then, settings: baseSettings });
+    }
+  }
+  return result;
+}
+function sectionParts(entry) {
+  const kind = sectionKind(entry.section);
+  if (kind === void 0) throw new Error(`no kind plans the section ${entry.section}`);
+  const spec = kind.section.spec;
+  return {
+    kind,
+    scope: `${entry.target}/${spec.scope(entry.value)}`,
+    defined: spec.defines(entry.value, entry.target)
+  };
+}
+function compareSections(base, head) {
+  const result = { head: [], base: [], holding: [], unchanged: 0, released: [] };
+  const signature = (entry) => identity4({ section: entry.section, target: entry.target, value: entry.value });
+  const waiting = [...base];
+  const take = (matches) => {
+    const index = waiting.findIndex(matches);
+    return index < 0 ? void 0 : waiting.splice(index, 1)[0];
+  };
+  const changed = [];
+  for (const entry of head) {
+    const same = take((then) => signature(then) === signature(entry));
+    if (same === void 0) {
+      changed.push(entry);
+      continue;
+    }
+    const { kind, defined } = sectionParts(entry);
+    result.unchanged += defined.length;
+    if (kind.section.everyShard) result.holding.push(entry);
+  }
+  for (const entry of changed) {
+    const { scope, defined } = sectionParts(entry);
+    result.head.push(entry);
+    const then = take(
+      (candidate) => candidate.section === entry.section && sectionParts(candidate).scope === scope
+    );
+    if (then === void 0) continue;
+    result.base.push(then);
+    const ids = new Set(defined.map((item) => item.id));
+    for (const item of sectionParts(then).defined) {
+      if (!ids.has(item.id)) result.released.push(`${scope}: ${item.what}`);
+    }
+  }
+  for (const entry of waiting) {
+    const { scope, defined } = sectionParts(entry);
+    result.released.push(...defined.map((item) => `${scope}: ${item.what}`));
+  }
+  return result;
+}
+function markPreexisting(change, before) {
+  if (before === void 0 || before.error !== void 0 || change.error !== void 0) {
+    return change;
+  }
+  const known = new Set(before.diff.map(differenceOf));
+  if (!change.diff.some((entry) => known.has(differenceOf(entry)))) return change;
+  return {
+    ...change,
+    diff: change.diff.map(
+      (entry) => known.has(differenceOf(entry)) ? { ...entry, preexisting: true } : entry
+    )
+  };
+}
+async function planChanged({
+  base: given,
+  head,
+  changedFrom: changedFrom2,
+  readers,
+  now,
+  rotateSecrets = false
+}) {
+  const base = given ?? { ...head, defaults: [], repositories: [], sections: [] };
+  const { listed, lookUp, named, after } = whatToCompare(base, head);
+  const shared = shareReads(readers);
+  const compared = (state) => ({
+    defaults: state.defaults,
+    repositories: state.repositories.filter((entry) => {
+      const selector2 = entry.selector;
+      if (selector2.kind === "name") {
+        return named.has(repoKey(entry.target, selector2.owner, selector2.repo));
+      }
+      const owner = ownerKey(entry.target, selector2.owner);
+      return (listed.has(owner) || lookUp.has(owner)) && shared.has(entry.target);
+    })
+  });
+  const [baseExpansion, headExpansion] = await Promise.all([
+    expandRepositories(compared(base), shared, lookUp),
+    expandRepositories(compared(head), shared, lookUp)
+  ]);
+  const repos = compareRepositories(baseExpansion.repos, headExpansion.repos);
+  const sections = compareSections(base.sections, head.sections);
+  let unchanged = repos.unchanged + sections.unchanged;
+  for (const [key, { entries }] of after.named) {
+    if (named.has(key)) continue;
+    const settings = settingsOf(head.defaults, entries);
+    for (const kind of REPOSITORY_KINDS) {
+      unchanged += partsOf(kind.repository.setting, settings[kind.repository.setting.key]).length;
+    }
+  }
+  const unlisted = /* @__PURE__ */ new Set();
+  for (const [key, { entries }] of after.globs) {
+    if (listed.has(key)) continue;
+    for (const entry of entries) unlisted.add(describeSelector(entry.selector));
+  }
+  const options = { now, rotateSecrets };
+  const [planned, before, holding] = await Promise.all([
+    planWork(
+      { repos: repos.head, errors: headExpansion.errors, sections: sections.head },
+      shared,
+      options
+    ),
+    planWork({ repos: repos.base, errors: [], sections: sections.base }, shared, options),
+    planWork({ repos: [], errors: [], sections: sections.holding }, shared, options)
+  ]);
+  const earlier = new Map(before.changes.map((change) => [change.address, change]));
+  const changes = planned.changes.map(
+    (change) => markPreexisting(change, earlier.get(change.address))
+  );
+  holdBack(changes, [...planned.holds, ...holding.holds]);
+  const partial2 = {
+    changed_from: changedFrom2,
+    unchanged,
+    unlisted: [...unlisted],
+    no_longer_managed: [...repos.released, ...sections.released]
+  };
+  return { ...makePlan(orderChanges(changes, KIND_NAMES)), partial: partial2 };
+}
+var repoKey, union2, differenceOf;
+var init_changed2 = __esm({
+  "src/engine/changed.ts"() {
+    "use strict";
+    init_glob();
+    init_plan();
+    init_resources();
+    init_expand();
+    init_plan2();
+    init_setting_parts();
+    init_shared_reads();
+    repoKey = (target2, owner, name2) => `${ownerKey(target2, owner)}/${name2.toLowerCase()}`;
+    union2 = (...sets) => new Set(sets.flatMap((set2) => [...set2]));
+    differenceOf = (entry) => identity4({ path: entry.path, before: entry.before, after: entry.after });
   }
 });
 
@@ -38332,22 +39968,22 @@ function parseShard(text) {
   const match = /^\s*(\d{1,4})\s*\/\s*(\d{1,4})\s*$/.exec(text);
   if (match === null) throw new Error(`expects K/N such as 1/4, got '${text}'`);
   const index = Number(match[1]);
-  const count = Number(match[2]);
-  if (count < 1 || index < 1 || index > count) {
+  const count2 = Number(match[2]);
+  if (count2 < 1 || index < 1 || index > count2) {
     throw new Error(`expects 1 ≤ K ≤ N, got '${text}'`);
   }
-  return { index, count };
+  return { index, count: count2 };
 }
-function shardOf(key, count) {
+function shardOf(key, count2) {
   const hash2 = createHash5("sha256").update(key.toLowerCase()).digest();
-  return hash2.readUIntBE(0, 6) % count + 1;
+  return hash2.readUIntBE(0, 6) % count2 + 1;
 }
 function owns(shard, target2, scope) {
   return shardOf(`${target2}/${scope}`, shard.count) === shard.index;
 }
 async function shardState(state, readers, shard) {
   const globs = state.repositories.filter((entry) => entry.selector.kind === "glob");
-  const expansion = await expandRepositories(globs, readers);
+  const expansion = await expandRepositories({ defaults: [], repositories: globs }, readers);
   const failed = new Set(expansion.errors.map(({ entry }) => entry));
   const repositories = [];
   for (const entry of globs) {
@@ -38361,7 +39997,7 @@ async function shardState(state, readers, shard) {
     }
     for (const repo of expansion.repos) {
       if (repo.target !== entry.target) continue;
-      if (!selectsRepository(selector2, `${repo.owner}/${repo.name}`)) continue;
+      if (!repo.entries.includes(entry)) continue;
       if (!owns(shard, repo.target, `${repo.owner}/${repo.name}`)) continue;
       repositories.push({
         ...entry,
@@ -38377,30 +40013,32 @@ async function shardState(state, readers, shard) {
   return {
     ...state,
     repositories,
-    projects: state.projects.filter((entry) => owns(shard, entry.target, String(entry.project))),
-    groups: state.groups.filter((entry) => owns(shard, entry.target, String(entry.group))),
-    // A gist audit's scope is the token's user, known only once read: the target stands in for it.
-    gists: state.gists.filter((entry) => owns(shard, entry.target, "~gists"))
+    sections: state.sections.filter((entry) => {
+      const kind = sectionKind(entry.section);
+      if (kind === void 0 || kind.section.everyShard) return true;
+      return owns(shard, entry.target, kind.section.spec.scope(entry.value));
+    })
   };
 }
-function migrationInShard(change3, shard) {
-  return change3.kind !== "migration" || owns(shard, change3.target, change3.scope);
-}
-function shardPlan(plan3, shard) {
-  return makePlan(plan3.changes.filter((change3) => migrationInShard(change3, shard)));
+function shardPlan(plan2, shard) {
+  return makePlan(
+    plan2.changes.filter(
+      (change) => kindNamed(change.kind)?.section?.everyShard !== true || owns(shard, change.target, change.scope)
+    )
+  );
 }
 var init_shard = __esm({
   "src/engine/shard.ts"() {
     "use strict";
-    init_glob();
     init_plan();
+    init_resources();
     init_expand();
   }
 });
 
 // src/cli/sharding.ts
 import { readFileSync as readFileSync5 } from "node:fs";
-import { resolve as resolve4 } from "node:path";
+import { resolve as resolve5 } from "node:path";
 function shardOption(command2, text) {
   if (text === void 0) return void 0;
   try {
@@ -38412,11 +40050,26 @@ function shardOption(command2, text) {
 function shardClientOptions(shard) {
   return shard === void 0 ? {} : { shareOfBudget: 1 / shard.count };
 }
-async function planPart(state, readers, shard) {
+async function planPart(state, readers, shard, { rotateSecrets = false } = {}) {
   const now = Date.now();
-  if (shard === void 0) return buildPlan({ state, readers, now });
+  const withOptions = (plan2) => rotateSecrets ? { ...plan2, rotate_secrets: true } : plan2;
+  if (shard === void 0)
+    return withOptions(await buildPlan({ state, readers, now, rotateSecrets }));
   const part = await shardState(state, readers, shard);
-  return shardPlan(await buildPlan({ state: part, readers, now }), shard);
+  return withOptions(
+    shardPlan(await buildPlan({ state: part, readers, now, rotateSecrets }), shard)
+  );
+}
+async function planChanges(changedFrom2, base, head, readers, rotateSecrets) {
+  const plan2 = await planChanged({
+    base,
+    head,
+    changedFrom: changedFrom2,
+    readers,
+    now: Date.now(),
+    rotateSecrets
+  });
+  return rotateSecrets ? { ...plan2, rotate_secrets: true } : plan2;
 }
 function mergePlanFiles(command2, io, files) {
   if (files.length === 0) {
@@ -38424,7 +40077,7 @@ function mergePlanFiles(command2, io, files) {
   }
   const sources = files.map((file2) => {
     try {
-      return { source: file2, text: readFileSync5(resolve4(io.cwd, file2), "utf8") };
+      return { source: file2, text: readFileSync5(resolve5(io.cwd, file2), "utf8") };
     } catch (error62) {
       const reason = error62.code ?? error62.message;
       throw new CliError(`${command2}: cannot read the plan ${file2}: ${reason}`);
@@ -38441,6 +40094,7 @@ var init_sharding = __esm({
   "src/cli/sharding.ts"() {
     "use strict";
     init_merge2();
+    init_changed2();
     init_plan2();
     init_shard();
     init_io();
@@ -38450,9 +40104,9 @@ var init_sharding = __esm({
 // src/cli/plan.ts
 var plan_exports = {};
 __export(plan_exports, {
-  plan: () => plan2
+  plan: () => plan
 });
-var help2, plan2;
+var help2, plan;
 var init_plan3 = __esm({
   "src/cli/plan.ts"() {
     "use strict";
@@ -38460,9 +40114,10 @@ var init_plan3 = __esm({
     init_args();
     init_io();
     init_output();
+    init_revision();
     init_session();
     init_sharding();
-    help2 = `usage: forgeplan plan [-c FILE|DIR]... [--format text|markdown|json] [--out PLAN.json] [--shard K/N]
+    help2 = `usage: forgeplan plan [-c FILE|DIR]... [--format text|markdown|json] [--out PLAN.json] [--shard K/N | --changed-from REF]
        forgeplan plan --merge SHARD.json... [--format text|markdown|json] [--out PLAN.json]
 
 Reads the live state of everything the desired state names and prints the plan.
@@ -38474,10 +40129,16 @@ Reads the live state of everything the desired state names and prints the plan.
   --concurrency N         concurrent reads (default 8, at most 100)
   --write-interval MS     spacing between mutating requests (default 1000; 0 against a sandbox)
   --shard K/N             plan only shard K of N (by repository, project, group), at 1/N of the rate budget
+  --changed-from REF      plan only what the configuration changes since the git revision REF (a
+                          pull request's base): the resources whose resolved desired state differs,
+                          with what the service already differed in shown apart; the plan says how
+                          many resources it left out, and a saved one is marked partial
+  --rotate-secrets        send every managed webhook secret and authorization header again (they are
+                          write-only, so a plan cannot tell whether the service holds the current value)
   --merge SHARD.json...   combine the plans of all N shards (saved with --out) into one; reads nothing live
 Exit 0: no changes (audit reports alone don't count); 2: changes; 1: errors.
 `;
-    plan2 = async (argv, io) => {
+    plan = async (argv, io) => {
       const { values, positionals } = parseFlags(
         "plan",
         argv,
@@ -38486,7 +40147,9 @@ Exit 0: no changes (audit reports alone don't count); 2: changes; 1: errors.
           format: { type: "string" },
           out: { type: "string" },
           shard: { type: "string" },
+          "changed-from": { type: "string" },
           merge: { type: "boolean" },
+          "rotate-secrets": { type: "boolean" },
           help: { type: "boolean", short: "h" }
         },
         { positionals: true }
@@ -38501,8 +40164,17 @@ Exit 0: no changes (audit reports alone don't count); 2: changes; 1: errors.
           `plan: unexpected argument '${positionals[0]}' (plan files go after --merge)`
         );
       }
+      const changedFrom2 = values["changed-from"];
       if (values.merge && (values.shard !== void 0 || values.config !== void 0)) {
         throw new CliError("plan: --merge combines saved plans; it takes no -c or --shard");
+      }
+      if (changedFrom2 !== void 0 && (values.merge || values.shard !== void 0)) {
+        throw new CliError(
+          "plan: --changed-from plans one change whole; it takes no --shard or --merge"
+        );
+      }
+      if (changedFrom2?.trim() === "" || changedFrom2?.startsWith("-")) {
+        throw new CliError(`plan: --changed-from expects a git revision, got '${changedFrom2}'`);
       }
       const shard = shardOption("plan", values.shard);
       let result;
@@ -38510,9 +40182,11 @@ Exit 0: no changes (audit reports alone don't count); 2: changes; 1: errors.
         result = mergePlanFiles("plan", io, positionals);
       } else {
         const state = loadState("plan", values, io);
+        const base = changedFrom2 === void 0 ? void 0 : loadStateAt("plan", changedFrom2, configPaths(values), io);
         const session = await openSession("plan", values, io, state, [], shardClientOptions(shard));
+        const rotateSecrets = values["rotate-secrets"] === true;
         try {
-          result = await planPart(state, session.readers, shard);
+          result = changedFrom2 === void 0 ? await planPart(state, session.readers, shard, { rotateSecrets }) : await planChanges(changedFrom2, base, state, session.readers, rotateSecrets);
         } finally {
           await session.close();
         }
@@ -38532,34 +40206,18 @@ Exit 0: no changes (audit reports alone don't count); 2: changes; 1: errors.
   }
 });
 
-// src/resources/verify.ts
-function verifyResponse(kind, request3, response) {
-  if (request3.method === "DELETE") return void 0;
-  const verify = verifiers[kind];
-  if (!verify) return void 0;
-  const diff = verify(request3.body, response);
-  if (diff.length === 0) return void 0;
-  const parts = diff.map(
-    (entry) => `${entry.path}: sent ${JSON.stringify(entry.before ?? null)}, service has ${JSON.stringify(entry.after ?? null)}`
-  );
-  return `the service did not keep what was written (${parts.join("; ")})`;
-}
-var verifiers;
-var init_verify = __esm({
-  "src/resources/verify.ts"() {
-    "use strict";
-    init_branch_protection();
-    init_webhook();
-    verifiers = {
-      branch_protection: verifyWritten,
-      webhook: verifyWritten2
-    };
-  }
-});
-
 // src/engine/secrets.ts
 function isSecretRef(value) {
   return value !== null && typeof value === "object" && Object.keys(value).length === 1 && typeof value.$secret === "string";
+}
+function secretRefsIn(value) {
+  if (isSecretRef(value)) return [value.$secret];
+  if (value === null || typeof value !== "object") return [];
+  return Object.values(value).flatMap(secretRefsIn);
+}
+function missingSecrets(bodies, secrets, env) {
+  const names2 = new Set(bodies.flatMap(secretRefsIn));
+  return [...names2].filter((name2) => !secrets.has(name2) && env[name2] === void 0).sort();
 }
 function resolveSecrets(value, secrets, env) {
   if (isSecretRef(value)) {
@@ -38575,75 +40233,79 @@ function resolveSecrets(value, secrets, env) {
   }
   return value;
 }
-var init_secrets = __esm({
+var init_secrets2 = __esm({
   "src/engine/secrets.ts"() {
     "use strict";
   }
 });
 
 // src/engine/apply.ts
-function outcomeOf(change3, rest) {
-  return { address: change3.address, kind: change3.kind, action: change3.action, ...rest };
+function outcomeOf(change, rest) {
+  return { address: change.address, kind: change.kind, action: change.action, ...rest };
 }
 function describe3(reason) {
   return reason.kind === "rate-limit" ? reason.error.message : "apply was interrupted";
 }
-function stoppedAt(change3, index, stop2, reason) {
+function stoppedAt(change, index, stop2, reason) {
   if (index === 0) {
     stop2.notAttempted++;
-    return outcomeOf(change3, { outcome: "skipped", message: `not attempted: ${describe3(reason)}` });
+    return outcomeOf(change, { outcome: "skipped", message: `not attempted: ${describe3(reason)}` });
   }
-  const request3 = change3.requests[index];
-  return outcomeOf(change3, {
+  const request2 = change.requests[index];
+  return outcomeOf(change, {
     outcome: "failed",
-    ...request3 ? { request: `${request3.method} ${request3.path}` } : {},
-    message: `stopped after ${index} of ${change3.requests.length} requests: ${describe3(reason)}`
+    ...request2 ? { request: `${request2.method} ${request2.path}` } : {},
+    message: `stopped after ${index} of ${change.requests.length} requests: ${describe3(reason)}`
   });
 }
-function unanswered(change3, label, stop2) {
+function unanswered(change, label, stop2) {
   stop2.unanswered++;
-  return outcomeOf(change3, {
+  return outcomeOf(change, {
     outcome: "skipped",
     request: label,
     message: "interrupted before an answer arrived: it may or may not have been applied (a re-run plans from live state)"
   });
 }
-async function applyOne(change3, input2, stop2) {
-  if (change3.held) return outcomeOf(change3, { outcome: "held", message: change3.held });
-  if (change3.action === "delete" && !input2.allowDelete) {
-    return outcomeOf(change3, { outcome: "skipped", message: "deletes need --allow-delete" });
+async function applyOne(change, input2, stop2) {
+  if (change.held) return outcomeOf(change, { outcome: "held", message: change.held });
+  if (change.action === "delete" && !input2.allowDelete) {
+    return outcomeOf(change, { outcome: "skipped", message: "deletes need --allow-delete" });
   }
-  const client = input2.clients.get(change3.target);
+  const client = input2.clients.get(change.target);
   if (!client) {
-    return outcomeOf(change3, {
+    return outcomeOf(change, {
       outcome: "failed",
-      message: `target '${change3.target}' has no connection`
+      message: `target '${change.target}' has no connection`
     });
   }
-  for (const [index, request3] of change3.requests.entries()) {
-    const label = `${request3.method} ${request3.path}`;
+  let firstAnswer;
+  for (const [index, planned] of change.requests.entries()) {
+    let label = `${planned.method} ${planned.path}`;
     if (input2.signal?.aborted) stop2.reason ??= { kind: "interrupted" };
-    if (stop2.reason !== void 0) return stoppedAt(change3, index, stop2, stop2.reason);
+    if (stop2.reason !== void 0) return stoppedAt(change, index, stop2, stop2.reason);
     try {
-      const body = request3.body === void 0 ? void 0 : resolveSecrets(request3.body, input2.secrets, input2.env);
-      const response = await client.request(request3.method, request3.path, {
+      const request2 = { ...planned, path: resolveCreatedId(planned.path, firstAnswer) };
+      label = `${request2.method} ${request2.path}`;
+      const body = request2.body === void 0 ? void 0 : resolveSecrets(request2.body, input2.secrets, input2.env);
+      const response = await client.request(request2.method, request2.path, {
         body,
-        writeKey: `${change3.target}/${change3.scope}`
+        writeKey: `${change.target}/${change.scope}`
       });
-      const problem = verifyResponse(change3.kind, request3, response.data);
+      if (index === 0) firstAnswer = response.data;
+      const problem = verifyResponse(change.kind, request2, response.data);
       if (problem)
-        return outcomeOf(change3, { outcome: "failed", request: label, message: problem });
+        return outcomeOf(change, { outcome: "failed", request: label, message: problem });
     } catch (error62) {
       if (error62 instanceof RateLimitWaitExceeded) {
         stop2.reason ??= { kind: "rate-limit", error: error62 };
-        return stoppedAt(change3, index, stop2, { kind: "rate-limit", error: error62 });
+        return stoppedAt(change, index, stop2, { kind: "rate-limit", error: error62 });
       }
       if (input2.signal?.aborted) {
         stop2.reason ??= { kind: "interrupted" };
-        return unanswered(change3, label, stop2);
+        return unanswered(change, label, stop2);
       }
       if (error62 instanceof ForgeError) {
-        return outcomeOf(change3, {
+        return outcomeOf(change, {
           outcome: "failed",
           request: label,
           status: error62.status,
@@ -38651,29 +40313,29 @@ async function applyOne(change3, input2, stop2) {
         });
       }
       const message = error62 instanceof Error ? error62.message : String(error62);
-      return outcomeOf(change3, { outcome: "failed", request: label, message });
+      return outcomeOf(change, { outcome: "failed", request: label, message });
     }
   }
-  return outcomeOf(change3, { outcome: "applied" });
+  return outcomeOf(change, { outcome: "applied" });
 }
-function applicableChanges(plan3) {
-  return plan3.changes.filter((change3) => change3.requests.length > 0 && change3.error === void 0);
+function applicableChanges(plan2) {
+  return plan2.changes.filter((change) => change.requests.length > 0 && change.error === void 0);
 }
 async function applyPlan(input2) {
   const byKind = /* @__PURE__ */ new Map();
-  for (const change3 of applicableChanges(input2.plan)) {
-    const list3 = byKind.get(change3.kind) ?? [];
-    list3.push(change3);
-    byKind.set(change3.kind, list3);
+  for (const change of applicableChanges(input2.plan)) {
+    const list3 = byKind.get(change.kind) ?? [];
+    list3.push(change);
+    byKind.set(change.kind, list3);
   }
   const stop2 = { notAttempted: 0, unanswered: 0 };
   const outcomes = [];
-  for (const kind of RESOURCE_KINDS) {
+  for (const kind of KIND_NAMES) {
     const changes = byKind.get(kind);
     if (!changes) continue;
     const results = await Promise.all(
-      changes.map(async (change3) => {
-        const outcome = await applyOne(change3, input2, stop2);
+      changes.map(async (change) => {
+        const outcome = await applyOne(change, input2, stop2);
         input2.onOutcome?.(outcome);
         return outcome;
       })
@@ -38689,48 +40351,12 @@ var init_apply = __esm({
     "use strict";
     init_plan();
     init_client();
-    init_verify();
-    init_secrets();
+    init_resources();
+    init_secrets2();
   }
 });
 
 // src/engine/saved-plan.ts
-function where(path) {
-  return path.map(
-    (part, index) => typeof part === "number" ? `[${part}]` : `${index === 0 ? "" : "."}${String(part)}`
-  ).join("");
-}
-function parseSavedPlan(text, file2) {
-  let value;
-  try {
-    value = JSON.parse(text);
-  } catch (error62) {
-    const reason = error62 instanceof Error ? error62.message.split("\n")[0] : String(error62);
-    throw new SavedPlanError(`${file2} is not valid JSON: ${reason}`);
-  }
-  if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    throw new SavedPlanError(`${file2} is not a forgeplan plan (expected a JSON object)`);
-  }
-  const version3 = value.format_version;
-  if (version3 !== 1) {
-    throw new SavedPlanError(
-      `${file2} has format_version ${JSON.stringify(version3) ?? "missing"}; this forgeplan reads format_version 1`
-    );
-  }
-  const parsed = savedPlan.safeParse(value);
-  if (!parsed.success) {
-    const issue2 = parsed.error.issues[0];
-    throw new SavedPlanError(`${file2}: ${where(issue2?.path ?? [])}: ${issue2?.message}`);
-  }
-  const changes = parsed.data.changes;
-  return {
-    format_version: 1,
-    changes,
-    summary: parsed.data.summary,
-    errors: changes.filter((entry) => entry.error !== void 0).length,
-    ...parsed.data.config ? { config: parsed.data.config } : {}
-  };
-}
 function sendsRequests(entry) {
   return entry !== void 0 && entry.requests.length > 0 && entry.error === void 0;
 }
@@ -38781,45 +40407,10 @@ function withCurrentHolds(saved, fresh) {
     })
   };
 }
-var SavedPlanError, request2, change2, savedPlan;
 var init_saved_plan = __esm({
   "src/engine/saved-plan.ts"() {
     "use strict";
-    init_zod();
-    init_plan();
     init_fingerprint();
-    SavedPlanError = class extends Error {
-      name = "SavedPlanError";
-    };
-    request2 = external_exports.object({
-      method: external_exports.enum(["GET", "PUT", "PATCH", "POST", "DELETE"]),
-      path: external_exports.string().startsWith("/", { error: 'expected a path starting with "/"' }),
-      body: external_exports.unknown().optional()
-    });
-    change2 = external_exports.looseObject({
-      address: external_exports.string().min(1),
-      kind: external_exports.enum(RESOURCE_KINDS),
-      action: external_exports.enum(ACTIONS),
-      target: external_exports.string().min(1),
-      scope: external_exports.string(),
-      name: external_exports.string(),
-      diff: external_exports.array(external_exports.unknown()),
-      requests: external_exports.array(request2),
-      live_fingerprint: external_exports.string().optional(),
-      held: external_exports.string().optional(),
-      error: external_exports.looseObject({
-        message: external_exports.string(),
-        request: external_exports.string().optional(),
-        status: external_exports.number().optional()
-      }).optional()
-    });
-    savedPlan = external_exports.looseObject({
-      format_version: external_exports.literal(1),
-      changes: external_exports.array(change2),
-      summary: external_exports.looseObject({}),
-      errors: external_exports.number().int().nonnegative().optional(),
-      config: external_exports.array(external_exports.string().min(1)).min(1).optional()
-    });
   }
 });
 
@@ -38830,23 +40421,23 @@ __export(apply_exports, {
   verificationOf: () => verificationOf
 });
 import { readFileSync as readFileSync6 } from "node:fs";
-import { resolve as resolve5 } from "node:path";
+import { resolve as resolve6 } from "node:path";
 function verificationOf(outcomes, replan) {
   const applied = new Set(
     outcomes.filter((outcome) => outcome.outcome === "applied").map((outcome) => outcome.address)
   );
   return replan.changes.every(
-    (change3) => !applied.has(change3.address) || change3.action === "no-op" && !change3.error
+    (change) => !applied.has(change.address) || change.action === "no-op" && !change.error
   );
 }
-async function confirm(io, plan3, autoApprove) {
+async function confirm(io, plan2, autoApprove) {
   if (autoApprove) return;
   if (!io.stdinIsTTY || !io.prompt) {
     throw new CliError(
       "apply: refusing to apply without confirmation: stdin is not a terminal (pass --auto-approve)"
     );
   }
-  const { create, update, delete: deletes } = plan3.summary;
+  const { create, update, delete: deletes } = plan2.summary;
   const answer = await io.prompt(
     `Apply ${create} create(s), ${update} update(s), ${deletes} delete(s)? Only 'yes' is accepted: `
   );
@@ -38855,15 +40446,15 @@ async function confirm(io, plan3, autoApprove) {
 function readSavedPlan(io, file2) {
   let text;
   try {
-    text = readFileSync6(resolve5(io.cwd, file2), "utf8");
+    text = readFileSync6(resolve6(io.cwd, file2), "utf8");
   } catch (error62) {
     const missing = error62.code === "ENOENT";
     throw new CliError(`apply: ${file2}: ${missing ? "no such file" : "cannot be read"}`);
   }
   try {
-    return parseSavedPlan(text, file2);
+    return readPlan({ source: file2, text });
   } catch (error62) {
-    if (error62 instanceof SavedPlanError) throw new CliError(`apply: ${error62.message}`);
+    if (error62 instanceof PlanFileError) throw new CliError(`apply: ${error62.message}`);
     throw error62;
   }
 }
@@ -38883,9 +40474,9 @@ function checked(io, saved, fresh, file2) {
     io.stderr.write(`forgeplan: apply: refused ${refusal.address}: ${refusal.reason}
 `);
   }
-  const count = refusals.length;
+  const count2 = refusals.length;
   throw new CliError(
-    `apply: ${file2} no longer matches what it would do now: ${count} change${count === 1 ? "" : "s"} refused; nothing was applied (make a new plan)`
+    `apply: ${file2} no longer matches what it would do now: ${count2} change${count2 === 1 ? "" : "s"} refused; nothing was applied (make a new plan)`
   );
 }
 function resumeHint(outcomes, stopped, savedFile) {
@@ -38906,12 +40497,15 @@ var init_apply2 = __esm({
     "use strict";
     init_plan();
     init_apply();
+    init_merge2();
     init_saved_plan();
+    init_secrets2();
     init_render();
     init_args();
     init_io();
     init_output();
     init_progress();
+    init_revision();
     init_session();
     init_sharding();
     help3 = `usage: forgeplan apply [-c FILE|DIR]... [--auto-approve] [--allow-delete] [--format FORMAT]
@@ -38925,6 +40519,9 @@ and verifies that nothing is left to do.
   --allow-delete          also apply planned deletes (otherwise they are skipped)
   --format FORMAT         text (default), markdown or json, for the plan and the report
   --shard K/N             apply only this shard's part (same partition as 'plan --shard')
+  --allow-partial         apply a saved plan of what changed since a revision ('plan --changed-from'),
+                          checked against a fresh plan made the same way
+  --rotate-secrets        also send every managed webhook secret and authorization header again
   --max-wait DURATION     longest wait for a rate-limit reset before stopping cleanly (default 15m)
   --cache DIR             keep the conditional-request cache in DIR between runs
   --sandbox, --sandbox-url URL, --concurrency N, --write-interval MS   as for 'plan'
@@ -38940,6 +40537,8 @@ Exit 0 when everything was applied and verified; 1 otherwise.
           "auto-approve": { type: "boolean" },
           "allow-delete": { type: "boolean" },
           shard: { type: "string" },
+          "allow-partial": { type: "boolean" },
+          "rotate-secrets": { type: "boolean" },
           help: { type: "boolean", short: "h" }
         },
         { positionals: true }
@@ -38957,6 +40556,15 @@ Exit 0 when everything was applied and verified; 1 otherwise.
       const format = parseFormat("apply", values.format);
       const savedFile = positionals[0];
       const saved = savedFile === void 0 ? void 0 : readSavedPlan(io, savedFile);
+      const partial2 = saved?.partial;
+      if (partial2 !== void 0 && values["allow-partial"] !== true) {
+        throw new CliError(
+          `apply: ${savedFile} holds only what changed since ${partial2.changed_from} (plan --changed-from), not the whole configuration: apply it with --allow-partial, or make a whole plan`
+        );
+      }
+      if (partial2 !== void 0 && shard !== void 0) {
+        throw new CliError("apply: a plan made with --changed-from is applied whole; drop --shard");
+      }
       const flags = configFlags(values, saved, savedFile);
       const clients = [];
       const progress = new Progress({
@@ -38967,34 +40575,46 @@ Exit 0 when everything was applied and verified; 1 otherwise.
       });
       const shown2 = { ...io, stderr: progress.output };
       const state = loadState("apply", flags, shown2);
+      const base = partial2 === void 0 ? void 0 : loadStateAt("apply", partial2.changed_from, configPaths(flags), shown2);
       const session = await openSession("apply", flags, shown2, state, [], shardClientOptions(shard));
       clients.push(...session.clients.values());
       session.onEvent((event) => progress.event(event));
-      const replan = async (label) => {
+      const rotateSecrets = values["rotate-secrets"] === true || saved?.rotate_secrets === true;
+      const replan = async (label, rotate) => {
         progress.begin(label);
         try {
-          return await planPart(state, session.readers, shard);
+          return partial2 === void 0 ? await planPart(state, session.readers, shard, { rotateSecrets: rotate }) : await planChanges(partial2.changed_from, base, state, session.readers, rotate);
         } finally {
           progress.end();
         }
       };
       try {
-        const fresh = await replan("reading live state");
+        const fresh = await replan("reading live state", rotateSecrets);
         if (io.signal.aborted) {
           throw new CliError("apply: interrupted while reading live state; nothing was applied");
         }
-        const plan3 = saved === void 0 || savedFile === void 0 ? fresh : checked(shown2, saved, fresh, savedFile);
-        printPlan(io, plan3, format);
-        if (!hasChanges(plan3)) {
+        const plan2 = saved === void 0 || savedFile === void 0 ? fresh : checked(shown2, saved, fresh, savedFile);
+        printPlan(io, plan2, format);
+        if (!hasChanges(plan2)) {
           if (format === "text") io.stdout.write("Nothing to apply.\n");
-          return plan3.errors > 0 ? 1 : 0;
+          return plan2.errors > 0 ? 1 : 0;
         }
-        await confirm(io, plan3, values["auto-approve"] === true);
-        progress.begin("applying", applicableChanges(plan3).length);
+        const missing = missingSecrets(
+          applicableChanges(plan2).flatMap((change) => change.requests.map((request2) => request2.body)),
+          session.secrets,
+          io.env
+        );
+        if (missing.length > 0) {
+          throw new CliError(
+            `apply: the plan sends secrets from ${missing.join(", ")}, which ${missing.length === 1 ? "is" : "are"} not set; nothing was applied`
+          );
+        }
+        await confirm(io, plan2, values["auto-approve"] === true);
+        progress.begin("applying", applicableChanges(plan2).length);
         let result;
         try {
           result = await applyPlan({
-            plan: plan3,
+            plan: plan2,
             clients: session.clients,
             allowDelete: values["allow-delete"] === true,
             secrets: session.secrets,
@@ -39006,7 +40626,7 @@ Exit 0 when everything was applied and verified; 1 otherwise.
           progress.end();
         }
         const { outcomes } = result;
-        const verification2 = result.stopped ? void 0 : await replan("verifying");
+        const verification2 = result.stopped ? void 0 : await replan("verifying", false);
         const report = {
           outcomes,
           ...verification2 ? { verification: verification2 } : {},
@@ -39017,7 +40637,7 @@ Exit 0 when everything was applied and verified; 1 otherwise.
         );
         if (result.stopped) shown2.stderr.write(resumeHint(outcomes, result.stopped, savedFile));
         const failed = outcomes.some((outcome) => outcome.outcome === "failed");
-        return failed || !report.verified || plan3.errors > 0 ? 1 : 0;
+        return failed || !report.verified || plan2.errors > 0 ? 1 : 0;
       } finally {
         progress.end();
         await session.close();
@@ -39026,7 +40646,7 @@ Exit 0 when everything was applied and verified; 1 otherwise.
   }
 });
 
-// src/action/sticky-comment.ts
+// src/report/sticky-comment.ts
 function repoPath2(owner, repo) {
   return `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`;
 }
@@ -39052,15 +40672,15 @@ async function upsertStickyComment(client, ref, marker, body) {
 }
 var GITHUB_BODY_LIMIT;
 var init_sticky_comment = __esm({
-  "src/action/sticky-comment.ts"() {
+  "src/report/sticky-comment.ts"() {
     "use strict";
     GITHUB_BODY_LIMIT = 65536;
   }
 });
 
-// src/action/drift-issue.ts
-function hasDrift(plan3) {
-  const { create, update, delete: deletes, report } = plan3.summary;
+// src/report/drift-issue.ts
+function hasDrift(plan2) {
+  const { create, update, delete: deletes, report } = plan2.summary;
   return create + update + deletes + report > 0;
 }
 async function reportDriftIssue(client, input2) {
@@ -39095,7 +40715,7 @@ ${input2.body}`;
 }
 var DRIFT_MARKER, DRIFT_TITLE;
 var init_drift_issue = __esm({
-  "src/action/drift-issue.ts"() {
+  "src/report/drift-issue.ts"() {
     "use strict";
     init_sticky_comment();
     DRIFT_MARKER = "<!-- forgeplan-drift -->";
@@ -39217,21 +40837,21 @@ Exit 0: no drift; 2: drift (a create, update, delete or audit finding); 1: error
         { ...shardClientOptions(shard), ...cache2 === void 0 ? {} : { cache: cache2 } }
       );
       try {
-        const plan3 = await planPart(state, session.readers, shard);
-        printPlan(io, plan3, format);
-        if (values.out) savePlan("drift", io, plan3, values.out);
+        const plan2 = await planPart(state, session.readers, shard);
+        printPlan(io, plan2, format);
+        if (values.out) savePlan("drift", io, plan2, values.out);
         if (cache2 !== void 0) reportCacheUse(io, session.clients.values());
-        const drifted = hasDrift(plan3);
+        const drifted = hasDrift(plan2);
         if (issueRepo !== void 0 && viaTarget !== void 0) {
           const client = session.clients.get(viaTarget);
           if (client === void 0) throw new CliError(`drift: target '${viaTarget}' is not connected`);
-          if (!drifted && plan3.errors > 0) {
+          if (!drifted && plan2.errors > 0) {
             io.stderr.write("forgeplan: the drift issue is left as it is: the plan has errors\n");
           } else {
             const result = await reportDriftIssue(client, {
               ...issueRepo,
               drifted,
-              body: renderPlan(plan3, "markdown", {
+              body: renderPlan(plan2, "markdown", {
                 title: "forgeplan drift",
                 maxLength: GITHUB_BODY_LIMIT - DRIFT_MARKER.length - 1
               }),
@@ -39250,7 +40870,7 @@ Exit 0: no drift; 2: drift (a create, update, delete or audit finding); 1: error
             }
           }
         }
-        if (plan3.errors > 0) return 1;
+        if (plan2.errors > 0) return 1;
         return drifted ? 2 : 0;
       } finally {
         await session.close();
@@ -39260,13 +40880,11 @@ Exit 0: no drift; 2: drift (a create, update, delete or audit finding); 1: error
 });
 
 // src/engine/export.ts
-async function must(promise2, what) {
+async function reading(what, read2) {
   try {
-    return await promise2;
+    return await read2();
   } catch (error62) {
-    if (error62 instanceof ForgeError) {
-      throw new ExportError(`cannot read ${what}: ${error62.message}`);
-    }
+    if (error62 instanceof ReadFailed) throw new ExportError(`cannot read ${what}: ${error62.message}`);
     throw error62;
   }
 }
@@ -39276,78 +40894,149 @@ async function exportRepo(reader, fullName) {
     throw new ExportError(`--repo expects OWNER/REPO, got '${fullName}'`);
   }
   const repo = { owner, name: name2 };
-  const base = repoPath(repo);
-  const branches = await must(
-    reader.client.paginate(`${base}/branches`),
-    `the branches of ${fullName}`
-  );
-  const protections = {};
-  for (const branch3 of branches.filter((candidate) => candidate.protected)) {
-    const read2 = await must(
-      reader.client.get(protectionPath(repo, branch3.name)),
-      `the protection of ${fullName} ${branch3.name}`
-    );
-    protections[branch3.name] = toSettings(fromRead(read2));
-  }
-  const hooks = await must(
-    reader.client.paginate(`${base}/hooks`),
-    `the hooks of ${fullName}`
-  );
   const entry = { name: fullName, target: reader.target };
-  if (Object.keys(protections).length > 0) entry.branch_protection = protections;
-  if (hooks.length > 0) {
-    entry.webhooks = {
-      mode: "additive",
-      hooks: hooks.map((hook3) => toSettings2(fromRead2(hook3)))
-    };
+  for (const kind of REPOSITORY_KINDS) {
+    const exported = kind.repository.export;
+    if (exported === void 0) continue;
+    const value = await reading(
+      `the ${kind.name} settings of ${fullName}`,
+      () => exported(reader, repo)
+    );
+    if (value !== void 0) entry[kind.repository.setting.key] = value;
   }
   return entry;
 }
-async function exportState(request3, repositoryReader, planningReader) {
+async function globMatches(reader, selector2) {
+  const entry = {
+    target: reader.target,
+    origin: { file: "export", line: 1, column: 1 },
+    selector: selector2,
+    layers: [],
+    settings: {}
+  };
+  const expansion = await expandRepositories(
+    { defaults: [], repositories: [entry] },
+    /* @__PURE__ */ new Map([[reader.target, reader]])
+  );
+  const failed = expansion.errors[0];
+  if (failed !== void 0) {
+    throw new ExportError(`cannot list ${describeSelector(selector2)}: ${failed.error.message}`);
+  }
+  return expansion.repos.map((repo) => `${repo.owner}/${repo.name}`);
+}
+async function exportGlob(reader, glob, where2) {
+  const [owner = "", pattern = "", extra] = glob.split("/");
+  if (owner === "" || pattern === "" || extra !== void 0) {
+    throw new ExportError(`--repo expects OWNER/REPO or OWNER/GLOB, got '${glob}'`);
+  }
+  const selector2 = {
+    kind: "glob",
+    owner,
+    pattern,
+    exclude: [],
+    ...where2 !== void 0 && { properties: where2 }
+  };
+  const names2 = await globMatches(reader, selector2);
+  const named = await Promise.all(names2.map((name2) => exportRepo(reader, name2)));
+  const shared = {
+    name: glob,
+    ...where2 !== void 0 && {
+      where: {
+        properties: Object.fromEntries(
+          Object.entries(where2).map(([key, values]) => [
+            key,
+            values.length === 1 ? values[0] : values
+          ])
+        )
+      }
+    },
+    target: reader.target
+  };
+  for (const kind of REPOSITORY_KINDS) {
+    const setting = kind.repository.setting;
+    const [first, ...rest] = named.map((entry) => partsOf(setting, entry[setting.key]));
+    const alike = (first ?? []).filter(
+      (part) => rest.every(
+        (parts) => parts.some(
+          (other) => other.id === part.id && identity4(other.value) === identity4(part.value)
+        )
+      )
+    );
+    if (alike.length === 0) continue;
+    const paths = alike.map((part) => part.path);
+    shared[setting.key] = keepParts(named[0][setting.key], paths);
+    for (const entry of named) {
+      const left = dropParts(entry[setting.key], paths);
+      if (left === void 0) delete entry[setting.key];
+      else entry[setting.key] = left;
+    }
+  }
+  const comment2 = names2.length === 0 ? `${describeSelector(selector2)} selects no repository now` : `${describeSelector(selector2)} selects ${names2.join(", ")}: what all of them share is on its entry, the rest on each repository's own`;
+  const own2 = named.filter(
+    (entry) => REPOSITORY_KINDS.some((kind) => entry[kind.repository.setting.key] !== void 0)
+  );
+  return { entries: [shared, ...own2], comment: comment2 };
+}
+async function exportState(request2, readerOf) {
   const document2 = { version: 1 };
   const comments = [];
-  if (request3.repos.length > 0) {
-    if (!repositoryReader) throw new ExportError("no repository target to export from");
-    document2.repositories = await Promise.all(
-      request3.repos.map((name2) => exportRepo(repositoryReader, name2))
+  if (request2.repos.length > 0) {
+    const reader = readerOf("repository");
+    if (!reader) throw new ExportError("no repository target to export from");
+    if (request2.where !== void 0 && !request2.repos.some(isGlob)) {
+      throw new ExportError(
+        "--where selects among the repositories of a glob: give --repo OWNER/GLOB"
+      );
+    }
+    const exported = await Promise.all(
+      request2.repos.map(
+        async (name2) => isGlob(name2) ? exportGlob(reader, name2, request2.where) : { entries: [await exportRepo(reader, name2)], comment: void 0 }
+      )
     );
+    for (const item of exported) if (item.comment !== void 0) comments.push(item.comment);
+    document2.repositories = exported.flatMap((item) => item.entries);
   }
-  for (const project3 of request3.projects) {
-    if (!planningReader) throw new ExportError("no planning target to export from");
-    const boards = await must(
-      planningReader.client.paginate(
-        `${projectPath(project3)}/boards`
-      ),
-      `the boards of project ${project3}`
-    );
-    comments.push(
-      `project ${project3} boards (name any under projects[].boards_absent to delete it): ` + (boards.map((board4) => `${board4.id} "${board4.name}"`).join(", ") || "none")
-    );
-  }
-  for (const group3 of request3.groups) {
-    if (!planningReader) throw new ExportError("no planning target to export from");
-    const epics = await must(
-      planningReader.client.paginate(`${groupPath(group3)}/epics`),
-      `the epics of group ${group3}`
-    );
-    comments.push(
-      `group ${group3} epics (name links between them under groups[].epic_links_absent): ` + (epics.map((epic3) => `&${epic3.iid} "${epic3.title ?? ""}"`).join(", ") || "none")
-    );
+  for (const [section2, ids] of request2.sections) {
+    const kind = sectionKind(section2);
+    const exported = kind?.section.export;
+    if (kind === void 0 || exported === void 0) {
+      throw new ExportError(`nothing exports the section ${section2}`);
+    }
+    const reader = readerOf(kind.section.spec.targetType);
+    if (!reader) {
+      throw new ExportError(`no ${kind.section.spec.targetType} target to export from`);
+    }
+    const entries = [];
+    for (const id of ids) {
+      const result = await reading(`the ${section2} entry ${id}`, () => exported(reader, id));
+      entries.push(...result.entries);
+      comments.push(...result.comments);
+    }
+    if (entries.length > 0) placeAt(document2, section2.split("."), entries);
   }
   return { document: document2, comments };
 }
-var ExportError;
+function placeAt(document2, path, value) {
+  const [head, ...rest] = path;
+  if (rest.length === 0) {
+    document2[head] = value;
+    return;
+  }
+  const inner = document2[head] ??= {};
+  placeAt(inner, rest, value);
+}
+var ExportError, isGlob;
 var init_export = __esm({
   "src/engine/export.ts"() {
     "use strict";
-    init_client();
-    init_branch_protection();
+    init_glob();
     init_context();
-    init_webhook();
-    init_board();
-    init_epic_link();
+    init_resources();
+    init_expand();
+    init_setting_parts();
     ExportError = class extends Error {
     };
+    isGlob = (name2) => /[*?[]/.test(name2);
   }
 });
 
@@ -39356,23 +41045,45 @@ var export_exports = {};
 __export(export_exports, {
   exportCommand: () => exportCommand
 });
-import { existsSync } from "node:fs";
-import { resolve as resolve6 } from "node:path";
+import { existsSync as existsSync2 } from "node:fs";
+import { resolve as resolve7 } from "node:path";
+function propertiesWanted(flags) {
+  if (flags.length === 0) return void 0;
+  const wanted = {};
+  for (const flag of flags) {
+    const equals = flag.indexOf("=");
+    const name2 = flag.slice(0, equals).toLowerCase();
+    const value = flag.slice(equals + 1);
+    if (equals < 0 || !PROPERTY_NAME.test(name2) || value === "") {
+      throw new CliError(
+        `export: --where expects PROPERTY=VALUE such as team=payments, got '${flag}'`
+      );
+    }
+    (wanted[name2] ??= []).push(value);
+  }
+  return wanted;
+}
 var import_yaml3, help5, exportCommand;
 var init_export2 = __esm({
   "src/cli/export.ts"() {
     "use strict";
     import_yaml3 = __toESM(require_dist(), 1);
     init_export();
+    init_fields();
     init_args();
     init_io();
     init_session();
-    help5 = `usage: forgeplan export [--repo OWNER/REPO]... [--project ID]... [--group ID]... [-c FILE]
+    help5 = `usage: forgeplan export [--repo OWNER/REPO|OWNER/GLOB]... [--where PROPERTY=VALUE]... [--project ID]... [--group ID]... [-c FILE]
 
 Prints desired-state YAML read from live state; planning it shows no changes. Repository settings
 (branch protections, webhooks without their write-only secrets) are written out in full; projects and
 groups are listed as comments, since their clean-ups name what must not exist.
-  --repo OWNER/REPO     a repository to export (repeatable)
+  --repo OWNER/REPO     a repository to export (repeatable); a glob (acme/*) exports every
+                        repository it selects: what all of them share on one glob entry, the rest
+                        on each repository's own entry
+  --where NAME=VALUE    only the repositories of a glob whose custom property NAME has VALUE
+                        (repeatable; the same NAME twice accepts either value), written as the
+                        glob entry's where
   --project ID          a planning project whose boards to list (repeatable)
   --group ID            a planning group whose epics to list (repeatable)
   -c, --config FILE     take the targets from this config (default: forgeplan.yaml if present,
@@ -39383,6 +41094,7 @@ groups are listed as comments, since their clean-ups name what must not exist.
       const { values } = parseFlags("export", argv, {
         ...connectionFlags,
         repo: { type: "string", multiple: true },
+        where: { type: "string", multiple: true },
         project: { type: "string", multiple: true },
         group: { type: "string", multiple: true },
         help: { type: "boolean", short: "h" }
@@ -39391,31 +41103,38 @@ groups are listed as comments, since their clean-ups name what must not exist.
         io.stdout.write(help5);
         return 0;
       }
-      const request3 = {
+      const projects = values.project ?? [];
+      const groups = values.group ?? [];
+      const where2 = propertiesWanted(values.where ?? []);
+      const request2 = {
         repos: values.repo ?? [],
-        projects: values.project ?? [],
-        groups: values.group ?? []
+        ...where2 !== void 0 && { where: where2 },
+        sections: new Map(
+          [
+            ["projects", projects],
+            ["groups", groups]
+          ].filter(([, ids]) => ids.length > 0)
+        )
       };
-      if (request3.repos.length + request3.projects.length + request3.groups.length === 0) {
+      if (request2.repos.length + projects.length + groups.length === 0) {
         throw new CliError(
           "export: name what to export with --repo OWNER/REPO, --project ID or --group ID"
         );
       }
-      const configured = (values.config?.length ?? 0) > 0 || existsSync(resolve6(io.cwd, "forgeplan.yaml"));
+      const configured = (values.config?.length ?? 0) > 0 || existsSync2(resolve7(io.cwd, "forgeplan.yaml"));
       const state = configured ? loadState("export", values, io) : loadState("export", { ...values, config: ["(defaults)"] }, io, () => "version: 1\n");
       const repositoryTarget = state.targets.find((target2) => target2.type === "repository");
       const planningTarget = state.targets.find((target2) => target2.type === "planning");
       const use = [
-        ...request3.repos.length > 0 && repositoryTarget ? [repositoryTarget.name] : [],
-        ...request3.projects.length + request3.groups.length > 0 && planningTarget ? [planningTarget.name] : []
+        ...request2.repos.length > 0 && repositoryTarget ? [repositoryTarget.name] : [],
+        ...projects.length + groups.length > 0 && planningTarget ? [planningTarget.name] : []
       ];
       const session = await openSession("export", values, io, state, use);
       try {
-        const exported = await exportState(
-          request3,
-          repositoryTarget && session.readers.get(repositoryTarget.name),
-          planningTarget && session.readers.get(planningTarget.name)
-        );
+        const exported = await exportState(request2, (type) => {
+          const target2 = type === "repository" ? repositoryTarget : planningTarget;
+          return target2 && session.readers.get(target2.name);
+        });
         const header = [
           "# Exported by forgeplan from live state; `forgeplan plan` on it shows no changes.",
           ...exported.comments.map((comment2) => `# ${comment2}`)
@@ -39442,7 +41161,7 @@ var help6, schema;
 var init_schema2 = __esm({
   "src/cli/schema.ts"() {
     "use strict";
-    init_config();
+    init_desired();
     init_args();
     help6 = `usage: forgeplan schema
 
@@ -39452,7 +41171,7 @@ Editors use it through a first line such as:
 `;
     schema = async (argv, io) => {
       const { values } = parseFlags("schema", argv, { help: { type: "boolean", short: "h" } });
-      io.stdout.write(values.help ? help6 : configJsonSchemaText());
+      io.stdout.write(values.help ? help6 : schemaText());
       return 0;
     };
   }
@@ -39565,9 +41284,9 @@ options:
       io.stdout.write(`forgeplan sandbox listening on ${running.url}
 `);
       io.stdout.write("press Ctrl-C to stop\n");
-      await new Promise((resolve8) => {
-        if (io.signal.aborted) resolve8();
-        else io.signal.addEventListener("abort", () => resolve8(), { once: true });
+      await new Promise((resolve9) => {
+        if (io.signal.aborted) resolve9();
+        else io.signal.addEventListener("abort", () => resolve9(), { once: true });
       });
       await running.stop();
       io.stdout.write(`forgeplan sandbox stopped after ${running.stats().requests_total} requests
@@ -39578,9 +41297,10 @@ options:
 });
 
 // src/action/run.ts
-import { existsSync as existsSync2, mkdirSync as mkdirSync2, readdirSync as readdirSync2, readFileSync as readFileSync8, rmSync as rmSync2, statSync as statSync2 } from "node:fs";
+init_revision();
+import { existsSync as existsSync3, mkdirSync as mkdirSync2, readdirSync as readdirSync2, readFileSync as readFileSync8, rmSync as rmSync2, statSync as statSync3 } from "node:fs";
 import { tmpdir } from "node:os";
-import { isAbsolute as isAbsolute2, join as join4, relative, resolve as resolve7 } from "node:path";
+import { dirname as dirname2, isAbsolute as isAbsolute2, join as join4, relative, resolve as resolve8 } from "node:path";
 
 // src/cli/run.ts
 init_io();
@@ -39647,7 +41367,7 @@ async function runCli(argv, io) {
 }
 
 // src/action/run.ts
-init_config();
+init_desired();
 init_plan();
 init_secret();
 init_merge2();
@@ -39710,6 +41430,13 @@ function readInputs(env) {
   if (command2 !== "drift" && (cache2 !== void 0 || reportIssue !== void 0)) {
     throw new InputError("inputs 'cache' and 'report-issue' belong to command drift");
   }
+  const changedFrom2 = raw(env, "changed-from");
+  const ownRevision = changedFrom2 !== void 0 && changedFrom2 !== "auto" && changedFrom2 !== "none";
+  if (ownRevision && (command2 !== "plan" || shard !== void 0 || merge3.length > 0)) {
+    throw new InputError(
+      "input 'changed-from' plans one change whole: use it with command plan, without shard or merge"
+    );
+  }
   const concurrency = raw(env, "concurrency");
   const writeInterval = raw(env, "write-interval");
   const githubToken = raw(env, "github-token");
@@ -39726,6 +41453,7 @@ function readInputs(env) {
     ...shard !== void 0 ? { shard } : {},
     ...cache2 !== void 0 ? { cache: cache2 } : {},
     ...reportIssue !== void 0 ? { reportIssue } : {},
+    ...changedFrom2 !== void 0 && changedFrom2 !== "auto" ? { changedFrom: changedFrom2 } : {},
     ...githubToken !== void 0 ? { githubToken } : {},
     ...gitlabToken !== void 0 ? { gitlabToken } : {}
   };
@@ -39783,12 +41511,17 @@ function appendTo(path, text) {
 var SUMMARY_LIMIT = 9e5;
 function pullRequestOf(env) {
   const path = env.GITHUB_EVENT_PATH;
-  if (path === void 0 || !existsSync2(path)) return void 0;
+  if (path === void 0 || !existsSync3(path)) return void 0;
   const event = JSON.parse(readFileSync8(path, "utf8"));
   const number4 = event.pull_request?.number;
   if (typeof number4 !== "number") return void 0;
   const sha = event.pull_request?.head?.sha;
-  return { number: number4, ...typeof sha === "string" ? { headSha: sha } : {} };
+  const base = event.pull_request?.base?.sha;
+  return {
+    number: number4,
+    ...typeof sha === "string" ? { headSha: sha } : {},
+    ...typeof base === "string" ? { baseSha: base } : {}
+  };
 }
 function isPullRequestEvent(env) {
   return env.GITHUB_EVENT_NAME === "pull_request" || env.GITHUB_EVENT_NAME === "pull_request_target";
@@ -39805,7 +41538,7 @@ function configAnnotations(inputs, env, cwd, workspace) {
   const result = loadDesiredState(inputs.config, { cwd, env });
   if (result.ok) return [];
   return result.errors.map((error62) => {
-    const absolute = resolve7(cwd, error62.file);
+    const absolute = resolve8(cwd, error62.file);
     const shown2 = relative(workspace, absolute);
     return {
       level: "error",
@@ -39819,8 +41552,8 @@ function configAnnotations(inputs, env, cwd, workspace) {
 }
 function mergeFiles(paths, cwd) {
   return paths.flatMap((path) => {
-    const full = resolve7(cwd, path);
-    if (!existsSync2(full) || !statSync2(full).isDirectory()) return [path];
+    const full = resolve8(cwd, path);
+    if (!existsSync3(full) || !statSync3(full).isDirectory()) return [path];
     return readdirSync2(full).filter((name2) => name2.endsWith(".json")).sort().map((name2) => join4(path, name2));
   });
 }
@@ -39837,7 +41570,24 @@ function connectionArgs(inputs) {
     ...inputs.writeInterval !== void 0 ? ["--write-interval", inputs.writeInterval] : []
   ];
 }
-function planArgs(inputs, out, cwd) {
+function changedFrom(env, inputs, cwd, warn) {
+  if (inputs.changedFrom !== void 0) {
+    return inputs.changedFrom === "none" ? void 0 : inputs.changedFrom;
+  }
+  const plansWhole = inputs.command === "plan" && !inputs.shard && inputs.merge.length === 0;
+  const base = pullRequestOf(env)?.baseSha;
+  if (!plansWhole || env.GITHUB_EVENT_NAME !== "pull_request" || base === void 0) {
+    return void 0;
+  }
+  const config2 = resolve8(cwd, inputs.config[0] ?? ".");
+  const dir = existsSync3(config2) && statSync3(config2).isDirectory() ? config2 : dirname2(config2);
+  if (existsSync3(dir) && hasRevision(dir, base)) return base;
+  warn(
+    `the pull request's base commit ${base} is not in the checkout (actions/checkout with fetch-depth: 0 fetches it): planning the whole configuration`
+  );
+  return void 0;
+}
+function planArgs(inputs, out, cwd, revision) {
   const common = ["--format", inputs.format, "--out", out];
   if (inputs.merge.length > 0) {
     return ["plan", "--merge", ...mergeFiles(inputs.merge, cwd), ...common];
@@ -39853,7 +41603,8 @@ function planArgs(inputs, out, cwd) {
       ...inputs.reportIssue !== void 0 ? ["--report-issue", inputs.reportIssue] : []
     ];
   }
-  return ["plan", ...connectionArgs(inputs), ...shard, ...common];
+  const scope = revision === void 0 ? [] : ["--changed-from", revision];
+  return ["plan", ...connectionArgs(inputs), ...shard, ...scope, ...common];
 }
 async function runAction(context) {
   const { env, write } = context;
@@ -39906,8 +41657,14 @@ ${fence.open}`);
   };
   const out = planPath(env, inputs);
   rmSync2(out, { force: true });
-  const planned = await forgeplan(planArgs(inputs, out, cwd));
-  const plan3 = existsSync2(out) ? parsePlan({ source: out, text: readFileSync8(out, "utf8") }) : void 0;
+  const revision = changedFrom(
+    env,
+    inputs,
+    cwd,
+    (message) => write(annotation({ level: "warning", title: "forgeplan", message }))
+  );
+  const planned = await forgeplan(planArgs(inputs, out, cwd, revision));
+  const plan2 = existsSync3(out) ? readPlan({ source: out, text: readFileSync8(out, "utf8") }) : void 0;
   let exitCode = planned.code;
   let applied;
   if (inputs.command === "apply" && planned.code === 2) {
@@ -39921,7 +41678,7 @@ ${fence.open}`);
     ]);
     exitCode = applied.code;
   }
-  const failures = applied === void 0 ? failureAnnotations(plan3, planned) : failureAnnotations(void 0, applied);
+  const failures = applied === void 0 ? failureAnnotations(plan2, planned) : failureAnnotations(void 0, applied);
   for (const note of failures) write(annotation(note));
   const pullRequest = pullRequestOf(env);
   const commit = pullRequest?.headSha ?? env.GITHUB_SHA;
@@ -39933,18 +41690,18 @@ ${fence.open}`);
     ...runUrl !== void 0 ? { detailsUrl: runUrl } : {}
   };
   if (env.GITHUB_STEP_SUMMARY !== void 0) {
-    const summary = applied?.stdout ?? (plan3 ? renderPlan(plan3, "markdown", { ...markdownOptions, maxLength: SUMMARY_LIMIT }) : "");
+    const summary = applied?.stdout ?? (plan2 ? renderPlan(plan2, "markdown", { ...markdownOptions, maxLength: SUMMARY_LIMIT }) : "");
     if (summary !== "") appendTo(env.GITHUB_STEP_SUMMARY, summary);
   }
   const wantComment = inputs.comment ?? (isPullRequestEvent(env) && inputs.shard === void 0);
-  if (wantComment && plan3 !== void 0 && inputs.command !== "apply") {
-    await comment(context, inputs, pullRequest, plan3, markdownOptions);
+  if (wantComment && plan2 !== void 0 && inputs.command !== "apply") {
+    await comment(context, inputs, pullRequest, plan2, markdownOptions);
   }
-  const changed = plan3 === void 0 ? false : inputs.command === "drift" ? hasDrift(plan3) : hasChanges(plan3);
+  const changed = plan2 === void 0 ? false : inputs.command === "drift" ? hasDrift(plan2) : hasChanges(plan2);
   setOutputs({
     "exit-code": String(exitCode),
     "has-changes": String(changed),
-    ...plan3 !== void 0 ? { "plan-json": out } : {}
+    ...plan2 !== void 0 ? { "plan-json": out } : {}
   });
   if (exitCode === 1) return 1;
   return inputs.command === "drift" && exitCode === 2 ? 1 : 0;
@@ -39955,17 +41712,17 @@ function runPage(env) {
   const attempt = env.GITHUB_RUN_ATTEMPT;
   return `${server}/${repo}/actions/runs/${run}${attempt !== void 0 ? `/attempts/${attempt}` : ""}`;
 }
-function failureAnnotations(plan3, run) {
+function failureAnnotations(plan2, run) {
   if (run.code !== 1) return [];
-  const failed = plan3?.changes.filter((change3) => change3.error !== void 0) ?? [];
+  const failed = plan2?.changes.filter((change) => change.error !== void 0) ?? [];
   if (failed.length > 0) {
-    return failed.map((change3) => {
-      const error62 = change3.error;
+    return failed.map((change) => {
+      const error62 = change.error;
       const where2 = [error62.request, error62.status].filter((part) => part !== void 0).join(" → ");
       return {
         level: "error",
         title: "forgeplan",
-        message: `${change3.address}: ${where2 === "" ? "" : `${where2}: `}${error62.message}`
+        message: `${change.address}: ${where2 === "" ? "" : `${where2}: `}${error62.message}`
       };
     });
   }
@@ -39973,7 +41730,7 @@ function failureAnnotations(plan3, run) {
   const message = reason === void 0 ? "forgeplan exited 1; the log and the job summary say what failed" : reason.slice("forgeplan: ".length);
   return [{ level: "error", title: "forgeplan", message }];
 }
-async function comment(context, inputs, pullRequest, plan3, options) {
+async function comment(context, inputs, pullRequest, plan2, options) {
   const { env, write } = context;
   const warn = (message) => write(annotation({ level: "warning", title: "forgeplan", message }));
   const [owner, repo] = (env.GITHUB_REPOSITORY ?? "").split("/");
@@ -39992,7 +41749,7 @@ async function comment(context, inputs, pullRequest, plan3, options) {
     writeIntervalMs: 0,
     ...context.signal !== void 0 ? { signal: context.signal } : {}
   });
-  const body = renderPlan(plan3, "markdown", { ...options, maxLength: GITHUB_BODY_LIMIT });
+  const body = renderPlan(plan2, "markdown", { ...options, maxLength: GITHUB_BODY_LIMIT });
   try {
     const result = await upsertStickyComment(
       client,
