@@ -34063,7 +34063,6 @@ function filesAt(ref, given, cwd) {
   const absolute = resolve2(cwd, given);
   const isDirectory = existsSync(absolute) && statSync2(absolute).isDirectory();
   const dir = isDirectory ? absolute : dirname(absolute);
-  if (!existsSync(dir)) return [];
   git(dir, ["rev-parse", "--show-toplevel"]);
   if (!hasRevision(dir, ref)) {
     throw new GitFailed(`${ref} is not a commit of the git repository at ${dir} (fetch it first)`);

@@ -71,7 +71,7 @@ function filesAt(ref: string, given: string, cwd: string): FileAtRevision[] {
   const absolute = resolve(cwd, given);
   const isDirectory = existsSync(absolute) && statSync(absolute).isDirectory();
   const dir = isDirectory ? absolute : dirname(absolute);
-  if (!existsSync(dir)) return [];
+  // Fails with git's own words when the configuration is not in a git repository.
   git(dir, ["rev-parse", "--show-toplevel"]);
   if (!hasRevision(dir, ref)) {
     throw new GitFailed(`${ref} is not a commit of the git repository at ${dir} (fetch it first)`);
