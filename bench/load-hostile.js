@@ -79,7 +79,9 @@ const directory = mkdtempSync(join(tmpdir(), "forgeplan-bench-"));
 try {
   const merge = run(directory, "merge-keys", mergeKeys(), (result) => {
     if (!result.ok) throw new Error(`merge keys: ${formatConfigError(result.errors[0])}`);
-    const merged = result.state.repositories.filter((entry) => entry.settings.branch_protection?.main);
+    const merged = result.state.repositories.filter(
+      (entry) => entry.settings.branch_protection?.main,
+    );
     if (merged.length !== MERGE_ENTRIES) throw new Error(`merge keys: ${merged.length} merged`);
   });
   const duplicate = run(directory, "duplicates", duplicates(), (result, file) => {

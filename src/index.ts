@@ -12,6 +12,7 @@ export type {
   Change,
   ChangeOutcome,
   DiffEntry,
+  PartialPlan,
   Plan,
   PlannedRequest,
 } from "./core/plan.js";
@@ -20,6 +21,7 @@ export { hasChanges, makePlan } from "./core/plan.js";
 export { Redactor } from "./core/redact.js";
 export { Secret } from "./core/secret.js";
 export { applyPlan } from "./engine/apply.js";
+export { type ChangedPlanInput, planChanged } from "./engine/changed.js";
 export { buildPlan } from "./engine/plan.js";
 export { ForgeClient, type ForgeClientOptions } from "./forge/client.js";
 export { renderApplyReport, renderPlan } from "./render/index.js";

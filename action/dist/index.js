@@ -49,317 +49,6 @@ var __toESM = (mod, isNodeMode, target2) => (target2 = mod != null ? __create(__
   mod
 ));
 
-// src/core/secret.ts
-import { inspect } from "node:util";
-function isSecret(value) {
-  return value instanceof Secret;
-}
-var REDACTED, Secret, SENSITIVE;
-var init_secret = __esm({
-  "src/core/secret.ts"() {
-    "use strict";
-    REDACTED = "(sensitive)";
-    Secret = class {
-      #value;
-      /** Where the value came from (an environment variable name), safe to print. */
-      source;
-      constructor(value, source) {
-        this.#value = value;
-        this.source = source;
-      }
-      reveal() {
-        return this.#value;
-      }
-      toString() {
-        return REDACTED;
-      }
-      toJSON() {
-        return REDACTED;
-      }
-      [inspect.custom]() {
-        return REDACTED;
-      }
-    };
-    SENSITIVE = REDACTED;
-  }
-});
-
-// src/core/redact.ts
-function variantsOf(text) {
-  const found = /* @__PURE__ */ new Set();
-  for (const base of /* @__PURE__ */ new Set([text, collapsed(text)])) {
-    for (const encode3 of ENCODINGS) {
-      let encoded;
-      try {
-        encoded = encode3(base);
-      } catch {
-        continue;
-      }
-      for (const present2 of PRESENTATIONS) found.add(present2(encoded));
-    }
-  }
-  return [...found].filter((variant) => variant.length >= MIN_SEARCHED_LENGTH).sort((a, b) => b.length - a.length);
-}
-function prefixPattern(text, minimum) {
-  const chars = Array.from(text);
-  const head = chars.slice(0, minimum).map(escapeRegExp).join("");
-  const tail = chars.slice(minimum).reverse().reduce((inner, char) => `(?:${escapeRegExp(char)}${inner})?`, "");
-  return head + tail;
-}
-function longestAlphanumericRun(text) {
-  return (text.match(/[A-Za-z0-9]+/g) ?? []).reduce(
-    (longest, run) => run.length > longest.length ? run : longest,
-    ""
-  );
-}
-function itemOf(text, id) {
-  const variants = variantsOf(text);
-  const alternatives = variants.map(escapeRegExp).join("|");
-  const cut = variants.filter((variant) => variant.length > MIN_SEARCHED_LENGTH).map((variant) => prefixPattern(variant, MIN_SEARCHED_LENGTH)).join("|");
-  return {
-    text,
-    id,
-    variants,
-    pattern: new RegExp(alternatives, "g"),
-    truncated: new RegExp(cut === "" ? "(?!)" : `(?:${cut})["']?(?:…|\\.\\.\\.)`, "g"),
-    anchor: longestAlphanumericRun(text)
-  };
-}
-var MIN_SEARCHED_LENGTH, json, uri, uriLower, uriWhole, form, printable, markdown, markdownAll, html, collapsed, same, ENCODINGS, PRESENTATIONS, escapeRegExp, PLACEHOLDER_START, PLACEHOLDER, Redactor;
-var init_redact = __esm({
-  "src/core/redact.ts"() {
-    "use strict";
-    init_secret();
-    MIN_SEARCHED_LENGTH = 6;
-    json = (text) => JSON.stringify(text).slice(1, -1);
-    uri = (text) => encodeURIComponent(text);
-    uriLower = (text) => encodeURIComponent(text).replace(/%[0-9A-F]{2}/g, (hex3) => hex3.toLowerCase());
-    uriWhole = (text) => encodeURI(text);
-    form = (text) => new URLSearchParams([["", text]]).toString().slice(1);
-    printable = (text) => (
-      // eslint-disable-next-line no-control-regex
-      text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (char) => {
-        return `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`;
-      })
-    );
-    markdown = (text) => printable(text).replace(/[\\`*_[\]<>&|~#!$^]/g, "\\$&");
-    markdownAll = (text) => text.replace(/[!-/:-@[-`{-~]/g, "\\$&");
-    html = (text) => printable(text).replace(
-      /[&<>"']/g,
-      (char) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[char] ?? char
-    );
-    collapsed = (text) => text.replace(/\s+/g, " ");
-    same = (text) => text;
-    ENCODINGS = [
-      same,
-      json,
-      (text) => json(json(text)),
-      uri,
-      uriLower,
-      uriWhole,
-      form,
-      printable,
-      // YAML's single-quoted style (export writes YAML) doubles the quote.
-      (text) => text.replace(/'/g, "''")
-    ];
-    PRESENTATIONS = [
-      same,
-      markdown,
-      markdownAll,
-      html,
-      json,
-      (text) => json(markdown(text)),
-      (text) => json(markdownAll(text))
-    ];
-    escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-    PLACEHOLDER_START = "(sensitive:";
-    PLACEHOLDER = /\(sensitive:([^:()]*):(\d+):([0-9a-f]+)\)/g;
-    Redactor = class {
-      /** Searched values by text; fields are searched only when they hold a value too short to search. */
-      #items = /* @__PURE__ */ new Map();
-      /** Sorted longest first, rebuilt after a change, so a field is replaced before a value inside it. */
-      #ordered;
-      /** Strings sensitive values were interpolated into: diff values equal to one print "(sensitive)". */
-      #fields = /* @__PURE__ */ new Set();
-      /**
-       * A sensitive value — a token, a webhook secret, an environment variable's value — and the
-       * variable it came from (named in cache placeholders, never printed with the value).
-       */
-      add(value, source) {
-        if (value.length >= MIN_SEARCHED_LENGTH) this.#search(value, source);
-      }
-      /**
-       * A config string that sensitive values were interpolated into, with those values. The field is
-       * searched as a whole when one of the values is too short to be searched on its own.
-       */
-      addField(field, values) {
-        for (const { value, source } of values) this.add(value, source);
-        if (field === "") return;
-        this.#fields.add(field);
-        const hidden = values.some(({ value }) => value !== "" && value.length < MIN_SEARCHED_LENGTH);
-        if (hidden && field.length >= MIN_SEARCHED_LENGTH) {
-          this.#search(field, values.map(({ source }) => source).join("+"));
-        }
-      }
-      /** The values to register with `::add-mask::`: those searched in text, as written. */
-      masks() {
-        return [...this.#items.keys()];
-      }
-      /** `text` with every sensitive value (in any of its forms) replaced by "(sensitive)". */
-      redact(text) {
-        return this.#replace(text, () => SENSITIVE);
-      }
-      /** Whether `text` holds a sensitive value, or is a string one was interpolated into. */
-      holds(text) {
-        return this.#fields.has(text) || this.redact(text) !== text;
-      }
-      /** A deep copy of `value` with every string redacted; unchanged parts are shared, not copied. */
-      redactValue(value) {
-        return this.#items.size === 0 ? value : this.#walk(value);
-      }
-      /**
-       * The plan as it may be shown or saved: a diff entry whose value holds a sensitive value is
-       * marked sensitive (it is still compared; only its values are hidden), then every string is
-       * redacted — addresses, messages from the service, notes.
-       */
-      plan(plan2) {
-        if (this.#items.size === 0 && this.#fields.size === 0) return plan2;
-        return { ...plan2, changes: plan2.changes.map((change) => this.change(change)) };
-      }
-      change(change) {
-        if (this.#items.size === 0 && this.#fields.size === 0) return change;
-        const marked = change.diff.some((entry) => !entry.sensitive && this.#diffHolds(entry)) ? {
-          ...change,
-          diff: change.diff.map(
-            (entry) => !entry.sensitive && this.#diffHolds(entry) ? { ...entry, sensitive: true } : entry
-          )
-        } : change;
-        return this.redactValue(marked);
-      }
-      /** Wraps a terminal-like output so everything written through it is redacted first. */
-      writer(output2) {
-        return { write: (text) => output2.write(this.redact(text)), isTTY: output2.isTTY };
-      }
-      /**
-       * For files forgeplan reads back (the conditional-request cache): each sensitive value becomes a
-       * placeholder naming the variable it came from, which form it was in, and `digest` of the value,
-       * so `unseal` can put it back. Undefined when the text already holds something that looks like a
-       * placeholder (it could not be told apart from ours).
-       */
-      seal(text, digest) {
-        if (text.includes(PLACEHOLDER_START)) return void 0;
-        let cut = false;
-        const sealed = this.#replace(text, ({ item, variant }) => {
-          if (variant < 0) cut = true;
-          return `${PLACEHOLDER_START}${encodeURIComponent(item.id)}:${variant}:${digest(item.text)})`;
-        });
-        return cut ? void 0 : sealed;
-      }
-      /**
-       * The sealed text with each placeholder replaced by the value it stood for — only when a value
-       * known now has the same source and digest. Undefined otherwise: the value changed (or is not
-       * set), and restoring another one would make a stale answer look current.
-       */
-      unseal(text, digest) {
-        if (!text.includes(PLACEHOLDER_START)) return text;
-        let missing = false;
-        const restored = text.replace(PLACEHOLDER, (_match, id, variant, hash2) => {
-          const item = [...this.#items.values()].find(
-            (candidate) => encodeURIComponent(candidate.id) === id && digest(candidate.text) === hash2
-          );
-          const form2 = item?.variants[Number(variant)];
-          if (form2 === void 0) missing = true;
-          return form2 ?? "";
-        });
-        return missing ? void 0 : restored;
-      }
-      #search(text, id) {
-        if (this.#items.has(text)) return;
-        this.#items.set(text, itemOf(text, id));
-        this.#ordered = void 0;
-      }
-      #replace(text, by) {
-        if (this.#items.size === 0 || text === "") return text;
-        this.#ordered ??= [...this.#items.values()].sort((a, b) => b.text.length - a.text.length);
-        const cut = text.includes("…") || text.includes("...");
-        if (!cut && this.#ordered.every((item) => item.anchor !== "" && !text.includes(item.anchor))) {
-          return text;
-        }
-        return text.split(SENSITIVE).map((part) => {
-          let result = part;
-          for (const item of this.#ordered) {
-            if (item.anchor === "" || result.includes(item.anchor)) {
-              result = result.replace(
-                item.pattern,
-                (match) => by({ item, variant: item.variants.indexOf(match) })
-              );
-            }
-            if (result.includes("…") || result.includes("...")) {
-              result = result.replace(item.truncated, () => by({ item, variant: -1 }));
-            }
-          }
-          return result;
-        }).join(SENSITIVE);
-      }
-      /** Redacts every string inside `value`; copies only the objects and arrays on a changed path. */
-      #walk(value) {
-        if (typeof value === "string") return this.redact(value);
-        if (Array.isArray(value)) {
-          let copy3;
-          value.forEach((item, index) => {
-            const redacted = this.#walk(item);
-            if (redacted !== item) copy3 ??= value.slice();
-            if (copy3 !== void 0) copy3[index] = redacted;
-          });
-          return copy3 ?? value;
-        }
-        if (value === null || typeof value !== "object" || isSecret(value)) return value;
-        const proto = Object.getPrototypeOf(value);
-        if (proto !== Object.prototype && proto !== null) return value;
-        let copy2;
-        const record3 = value;
-        for (const key in record3) {
-          if (!Object.hasOwn(record3, key)) continue;
-          const inner = record3[key];
-          const redacted = this.#walk(inner);
-          if (redacted !== inner) copy2 ??= { ...value };
-          if (copy2 !== void 0) {
-            Object.defineProperty(copy2, key, {
-              value: redacted,
-              enumerable: true,
-              writable: true,
-              configurable: true
-            });
-          }
-        }
-        return copy2 ?? value;
-      }
-      #diffHolds(entry) {
-        return this.#valueHolds(entry.before) || this.#valueHolds(entry.after);
-      }
-      #valueHolds(value) {
-        if (typeof value === "string") return this.holds(value);
-        if (Array.isArray(value)) return value.some((item) => this.#valueHolds(item));
-        if (value !== null && typeof value === "object" && !isSecret(value)) {
-          return Object.values(value).some((item) => this.#valueHolds(item));
-        }
-        return false;
-      }
-    };
-  }
-});
-
-// src/cli/io.ts
-var CliError;
-var init_io = __esm({
-  "src/cli/io.ts"() {
-    "use strict";
-    CliError = class extends Error {
-      name = "CliError";
-    };
-  }
-});
-
 // src/config/errors.ts
 function formatPath(path) {
   let text = "";
@@ -443,6 +132,11 @@ function selectsRepository(selector2, fullName) {
   if (slash < 0 || owner.toLowerCase() !== selector2.owner.toLowerCase()) return false;
   if (selector2.kind === "name") return repo.toLowerCase() === selector2.repo.toLowerCase();
   return matchesGlob(selector2.pattern, repo) && !selector2.exclude.some((glob) => matchesGlob(glob, repo));
+}
+function describeSelector(selector2) {
+  if (selector2.kind === "name") return `${selector2.owner}/${selector2.repo}`;
+  const where3 = Object.entries(selector2.properties ?? {}).map(([name2, values]) => `${name2}=${values.join("|")}`).join(", ");
+  return `${selector2.owner}/${selector2.pattern}${where3 === "" ? "" : ` where ${where3}`}`;
 }
 var cache;
 var init_glob = __esm({
@@ -2861,8 +2555,8 @@ function handleExclusiveUnionResults(results, final, inst, ctx) {
   }
   return final;
 }
-function getDiscriminatedOption(union2, value) {
-  const internals = union2._zod;
+function getDiscriminatedOption(union3, value) {
+  const internals = union3._zod;
   let map2 = internals.bag.optionsMap;
   if (!map2) {
     map2 = discriminatorMap(internals.def);
@@ -4989,7 +4683,7 @@ function isRef(value) {
 function cloneIssues(issues) {
   return issues.map((iss) => iss.path ? { ...iss, path: iss.path.slice() } : { ...iss });
 }
-function isRecursive(inst, stack, resolve9) {
+function isRecursive(inst, stack, resolve10) {
   const cached2 = recursive.get(inst);
   if (cached2 !== void 0)
     return cached2 ? PROVEN : NONE;
@@ -4999,7 +4693,7 @@ function isRecursive(inst, stack, resolve9) {
   let result = NONE;
   const check3 = (child) => {
     if (result !== PROVEN && child?._zod) {
-      const answer = isRecursive(child, stack, resolve9);
+      const answer = isRecursive(child, stack, resolve10);
       if (answer > result)
         result = answer;
     }
@@ -5010,7 +4704,7 @@ function isRecursive(inst, stack, resolve9) {
       const desc = Object.getOwnPropertyDescriptor(sh, key);
       if (spread && !desc.enumerable)
         continue;
-      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve9) : NONE;
+      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve10) : NONE;
       if (child > answer)
         answer = child;
     }
@@ -5074,7 +4768,7 @@ function isRecursive(inst, stack, resolve9) {
       break;
     // `$ZodLazy` caches its inner on the def, so a resolved edge is followed exactly
     case "lazy": {
-      const inner = def._cachedInner ?? (resolve9 ? inst._zod.innerType : void 0);
+      const inner = def._cachedInner ?? (resolve10 ? inst._zod.innerType : void 0);
       merge3(inner ? isRecursive(inner, stack, false) : ASSUMED);
       break;
     }
@@ -16305,12 +15999,12 @@ function foldIntersection(json3) {
   if (!unions.length) {
     folded = foldObjects(allOf);
   } else {
-    const union2 = unions[0];
-    const keyword = UNION_KEYS.find((k) => Array.isArray(union2[k]));
-    if (Object.keys(union2).length !== 1)
+    const union3 = unions[0];
+    const keyword = UNION_KEYS.find((k) => Array.isArray(union3[k]));
+    if (Object.keys(union3).length !== 1)
       return;
-    const rest = allOf.filter((m) => m !== union2);
-    const branches = union2[keyword].map((branch3) => foldObjects([...rest, branch3]));
+    const rest = allOf.filter((m) => m !== union3);
+    const branches = union3[keyword].map((branch3) => foldObjects([...rest, branch3]));
     if (branches.some((b) => !b))
       return;
     folded = { [keyword]: branches };
@@ -17983,7 +17677,7 @@ __export(schemas_exports2, {
   invertCodec: () => invertCodec,
   ipv4: () => ipv42,
   ipv6: () => ipv62,
-  json: () => json2,
+  json: () => json,
   jwt: () => jwt,
   keyof: () => keyof,
   ksuid: () => ksuid2,
@@ -18518,7 +18212,7 @@ function _instanceof(cls, params = {}) {
   };
   return inst;
 }
-function json2(params) {
+function json(params) {
   const jsonSchema = lazy(() => {
     return union([string2(params), number2(), boolean2(), _null3(), array(jsonSchema), record(string2(), jsonSchema)]);
   });
@@ -20728,7 +20422,7 @@ __export(external_exports, {
   ipv4: () => ipv42,
   ipv6: () => ipv62,
   iso: () => iso_exports,
-  json: () => json2,
+  json: () => json,
   jwt: () => jwt,
   keyof: () => keyof,
   ksuid: () => ksuid2,
@@ -21082,7 +20776,7 @@ function closed(shape) {
 function orNull(schema2) {
   return union([schema2, _null3()]);
 }
-var OWNER, REPOSITORY, REPOSITORY_GLOB, PLANNING_PATH, OWNER_NAME, REPOSITORY_NAME, REPOSITORY_SELECTOR, name, nameList, secretReference, httpUrl2, positiveId, pathOrId, targetName, targetReference, UTC_TIME;
+var OWNER, REPOSITORY, REPOSITORY_GLOB, PLANNING_PATH, OWNER_NAME, REPOSITORY_NAME, REPOSITORY_SELECTOR, PROPERTY_NAME, name, nameList, secretReference, httpUrl2, positiveId, pathOrId, targetName, targetReference, UTC_TIME;
 var init_fields = __esm({
   "src/config/fields.ts"() {
     "use strict";
@@ -21096,6 +20790,7 @@ var init_fields = __esm({
     OWNER_NAME = new RegExp(`^${OWNER}$`);
     REPOSITORY_NAME = new RegExp(`^${OWNER}/${REPOSITORY}$`);
     REPOSITORY_SELECTOR = new RegExp(`^${OWNER}/${REPOSITORY_GLOB}$`);
+    PROPERTY_NAME = /^[A-Za-z0-9_$#-]{1,75}$/;
     name = (what) => string2().min(1).describe(what);
     nameList = (what) => array(name(what));
     secretReference = (what) => string2().regex(ENV_REFERENCE, {
@@ -21137,6 +20832,20 @@ function repositoryEntry(spec) {
         error: 'expected "owner/repo" or a glob such as "acme/legacy-*"'
       })
     ).optional().describe("Repositories (globs allowed) that a glob name must not select."),
+    where: closed({
+      properties: record(
+        string2().regex(PROPERTY_NAME, {
+          error: "expected a custom property name: letters, digits, _, -, $ and #, at most 75"
+        }),
+        propertyValue
+      ).refine((wanted) => Object.keys(wanted).length > 0, {
+        error: "name at least one custom property"
+      }).describe(
+        "Custom properties the repository must have, by name (case-insensitive): a value, or a list of values any of which will do; a multi-select property matches when it holds one of them."
+      )
+    }).optional().describe(
+      "What a repository of a glob name must also be: read from the organization's custom property values."
+    ),
     target: targetReference("repository"),
     owner_type: _enum2(["organization", "user"]).optional().describe(
       "Who owns the repository, when known; user enables the checks for personal repositories."
@@ -21145,6 +20854,24 @@ function repositoryEntry(spec) {
     ...settingsShape(spec)
   }).superRefine((entry, context) => {
     const glob = /[*?[]/.test(entry.name);
+    if (entry.where !== void 0 && !glob) {
+      context.addIssue({
+        code: "custom",
+        path: ["where"],
+        message: `where is only for glob names; ${entry.name} names one repository`
+      });
+    }
+    const seen = /* @__PURE__ */ new Set();
+    for (const property of Object.keys(entry.where?.properties ?? {})) {
+      if (seen.has(property.toLowerCase())) {
+        context.addIssue({
+          code: "custom",
+          path: ["where", "properties", property],
+          message: `custom property ${property} is named twice (names are case-insensitive)`
+        });
+      }
+      seen.add(property.toLowerCase());
+    }
     if (entry.exclude !== void 0 && !glob) {
       context.addIssue({
         code: "custom",
@@ -21203,7 +20930,7 @@ function fileSchema(spec) {
   built.set(spec, schema2);
   return schema2;
 }
-var envVariable, numericId, target, GROUP_DESCRIPTIONS, built;
+var envVariable, numericId, target, propertyText, propertyValue, GROUP_DESCRIPTIONS, built;
 var init_schema = __esm({
   "src/config/schema.ts"() {
     "use strict";
@@ -21270,6 +20997,14 @@ var init_schema = __esm({
         );
       }
     });
+    propertyText = string2().regex(/^[\x20-\x21\x23-\x7e]+$/, {
+      error: 'expected a property value of printable ASCII characters without "'
+    });
+    propertyValue = union([
+      propertyText,
+      boolean2(),
+      array(propertyText).min(1, { error: "list at least one value" })
+    ]);
     GROUP_DESCRIPTIONS = {
       audits: "Reports that change nothing."
     };
@@ -21446,6 +21181,41 @@ var init_issues = __esm({
   }
 });
 
+// src/core/secret.ts
+import { inspect } from "node:util";
+function isSecret(value) {
+  return value instanceof Secret;
+}
+var REDACTED, Secret, SENSITIVE;
+var init_secret = __esm({
+  "src/core/secret.ts"() {
+    "use strict";
+    REDACTED = "(sensitive)";
+    Secret = class {
+      #value;
+      /** Where the value came from (an environment variable name), safe to print. */
+      source;
+      constructor(value, source) {
+        this.#value = value;
+        this.source = source;
+      }
+      reveal() {
+        return this.#value;
+      }
+      toString() {
+        return REDACTED;
+      }
+      toJSON() {
+        return REDACTED;
+      }
+      [inspect.custom]() {
+        return REDACTED;
+      }
+    };
+    SENSITIVE = REDACTED;
+  }
+});
+
 // src/config/conflicts.ts
 var describePlace, RepositoryConflicts, DefinedOnce;
 var init_conflicts = __esm({
@@ -21515,10 +21285,24 @@ import { dirname, isAbsolute, join } from "node:path";
 function resolve(files, env, spec) {
   return new Resolver(files, env, spec).run();
 }
-function selector(name2, exclude) {
-  const [owner, pattern3] = name2.split("/");
+function selector(entry) {
+  const [owner, pattern3] = entry.name.split("/");
   if (!/[*?[]/.test(pattern3)) return { kind: "name", owner, repo: pattern3 };
-  return { kind: "glob", owner, pattern: pattern3, exclude: exclude.map((item) => item.split("/")[1]) };
+  const wanted = entry.where?.properties;
+  return {
+    kind: "glob",
+    owner,
+    pattern: pattern3,
+    exclude: (entry.exclude ?? []).map((item) => item.split("/")[1]),
+    ...wanted !== void 0 && {
+      properties: Object.fromEntries(
+        Object.entries(wanted).map(([name2, value]) => [
+          name2.toLowerCase(),
+          (Array.isArray(value) ? value : [value]).map(String)
+        ])
+      )
+    }
+  };
 }
 function relativeTo(configFile, path) {
   return isAbsolute(path) ? path : join(dirname(configFile), path);
@@ -21530,6 +21314,7 @@ var init_resolve = __esm({
     init_secret();
     init_errors();
     init_conflicts();
+    init_glob();
     init_merge();
     init_suggest();
     DEFAULT_BASE_URL = { repository: "https://api.github.com", planning: "https://gitlab.com" };
@@ -21786,13 +21571,14 @@ var init_resolve = __esm({
         const resolved = {
           target: target2 ?? "",
           origin: source.locate(path),
-          selector: selector(entry.name, entry.exclude ?? []),
+          selector: selector(entry),
           ...entry.owner_type !== void 0 && { ownerType: entry.owner_type },
           layers,
           settings: mergeLayers([...this.defaults, ...layers])
         };
         this.#checkMerged(resolved, path);
-        return { entry: resolved, key: `${target2}|${entry.name.toLowerCase()}`, name: entry.name };
+        const key = `${target2}|${describeSelector(resolved.selector).toLowerCase()}`;
+        return { entry: resolved, key, name: entry.name };
       }
       /** The rules again on the merged settings, where defaults, profiles and the entry meet. */
       #checkMerged(entry, entryPath) {
@@ -21917,13 +21703,13 @@ var require_identity = __commonJS({
 var require_visit = __commonJS({
   "node_modules/yaml/dist/visit.js"(exports) {
     "use strict";
-    var identity4 = require_identity();
+    var identity5 = require_identity();
     var BREAK = /* @__PURE__ */ Symbol("break visit");
     var SKIP = /* @__PURE__ */ Symbol("skip children");
     var REMOVE = /* @__PURE__ */ Symbol("remove node");
     function visit2(node2, visitor) {
       const visitor_ = initVisitor(visitor);
-      if (identity4.isDocument(node2)) {
+      if (identity5.isDocument(node2)) {
         const cd = visit_(null, node2.contents, visitor_, Object.freeze([node2]));
         if (cd === REMOVE)
           node2.contents = null;
@@ -21935,12 +21721,12 @@ var require_visit = __commonJS({
     visit2.REMOVE = REMOVE;
     function visit_(key, node2, visitor, path) {
       const ctrl = callVisitor(key, node2, visitor, path);
-      if (identity4.isNode(ctrl) || identity4.isPair(ctrl)) {
+      if (identity5.isNode(ctrl) || identity5.isPair(ctrl)) {
         replaceNode(key, path, ctrl);
         return visit_(key, ctrl, visitor, path);
       }
       if (typeof ctrl !== "symbol") {
-        if (identity4.isCollection(node2)) {
+        if (identity5.isCollection(node2)) {
           path = Object.freeze(path.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
             const ci = visit_(i, node2.items[i], visitor, path);
@@ -21953,7 +21739,7 @@ var require_visit = __commonJS({
               i -= 1;
             }
           }
-        } else if (identity4.isPair(node2)) {
+        } else if (identity5.isPair(node2)) {
           path = Object.freeze(path.concat(node2));
           const ck = visit_("key", node2.key, visitor, path);
           if (ck === BREAK)
@@ -21971,7 +21757,7 @@ var require_visit = __commonJS({
     }
     async function visitAsync(node2, visitor) {
       const visitor_ = initVisitor(visitor);
-      if (identity4.isDocument(node2)) {
+      if (identity5.isDocument(node2)) {
         const cd = await visitAsync_(null, node2.contents, visitor_, Object.freeze([node2]));
         if (cd === REMOVE)
           node2.contents = null;
@@ -21983,12 +21769,12 @@ var require_visit = __commonJS({
     visitAsync.REMOVE = REMOVE;
     async function visitAsync_(key, node2, visitor, path) {
       const ctrl = await callVisitor(key, node2, visitor, path);
-      if (identity4.isNode(ctrl) || identity4.isPair(ctrl)) {
+      if (identity5.isNode(ctrl) || identity5.isPair(ctrl)) {
         replaceNode(key, path, ctrl);
         return visitAsync_(key, ctrl, visitor, path);
       }
       if (typeof ctrl !== "symbol") {
-        if (identity4.isCollection(node2)) {
+        if (identity5.isCollection(node2)) {
           path = Object.freeze(path.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
             const ci = await visitAsync_(i, node2.items[i], visitor, path);
@@ -22001,7 +21787,7 @@ var require_visit = __commonJS({
               i -= 1;
             }
           }
-        } else if (identity4.isPair(node2)) {
+        } else if (identity5.isPair(node2)) {
           path = Object.freeze(path.concat(node2));
           const ck = await visitAsync_("key", node2.key, visitor, path);
           if (ck === BREAK)
@@ -22038,31 +21824,31 @@ var require_visit = __commonJS({
     function callVisitor(key, node2, visitor, path) {
       if (typeof visitor === "function")
         return visitor(key, node2, path);
-      if (identity4.isMap(node2))
+      if (identity5.isMap(node2))
         return visitor.Map?.(key, node2, path);
-      if (identity4.isSeq(node2))
+      if (identity5.isSeq(node2))
         return visitor.Seq?.(key, node2, path);
-      if (identity4.isPair(node2))
+      if (identity5.isPair(node2))
         return visitor.Pair?.(key, node2, path);
-      if (identity4.isScalar(node2))
+      if (identity5.isScalar(node2))
         return visitor.Scalar?.(key, node2, path);
-      if (identity4.isAlias(node2))
+      if (identity5.isAlias(node2))
         return visitor.Alias?.(key, node2, path);
       return void 0;
     }
     function replaceNode(key, path, node2) {
       const parent = path[path.length - 1];
-      if (identity4.isCollection(parent)) {
+      if (identity5.isCollection(parent)) {
         parent.items[key] = node2;
-      } else if (identity4.isPair(parent)) {
+      } else if (identity5.isPair(parent)) {
         if (key === "key")
           parent.key = node2;
         else
           parent.value = node2;
-      } else if (identity4.isDocument(parent)) {
+      } else if (identity5.isDocument(parent)) {
         parent.contents = node2;
       } else {
-        const pt = identity4.isAlias(parent) ? "alias" : "scalar";
+        const pt = identity5.isAlias(parent) ? "alias" : "scalar";
         throw new Error(`Cannot replace node with ${pt} parent`);
       }
     }
@@ -22075,7 +21861,7 @@ var require_visit = __commonJS({
 var require_directives = __commonJS({
   "node_modules/yaml/dist/doc/directives.js"(exports) {
     "use strict";
-    var identity4 = require_identity();
+    var identity5 = require_identity();
     var visit2 = require_visit();
     var escapeChars = {
       "!": "%21",
@@ -22218,10 +22004,10 @@ var require_directives = __commonJS({
         const lines = this.yaml.explicit ? [`%YAML ${this.yaml.version || "1.2"}`] : [];
         const tagEntries = Object.entries(this.tags);
         let tagNames;
-        if (doc && tagEntries.length > 0 && identity4.isNode(doc.contents)) {
+        if (doc && tagEntries.length > 0 && identity5.isNode(doc.contents)) {
           const tags = {};
           visit2.visit(doc.contents, (_key, node2) => {
-            if (identity4.isNode(node2) && node2.tag)
+            if (identity5.isNode(node2) && node2.tag)
               tags[node2.tag] = true;
           });
           tagNames = Object.keys(tags);
@@ -22246,7 +22032,7 @@ var require_directives = __commonJS({
 var require_anchors = __commonJS({
   "node_modules/yaml/dist/doc/anchors.js"(exports) {
     "use strict";
-    var identity4 = require_identity();
+    var identity5 = require_identity();
     var visit2 = require_visit();
     function anchorIsValid(anchor2) {
       if (/[\x00-\x19\s,[\]{}]/.test(anchor2)) {
@@ -22293,7 +22079,7 @@ var require_anchors = __commonJS({
         setAnchors: () => {
           for (const source of aliasObjects) {
             const ref = sourceObjects.get(source);
-            if (typeof ref === "object" && ref.anchor && (identity4.isScalar(ref.node) || identity4.isCollection(ref.node))) {
+            if (typeof ref === "object" && ref.anchor && (identity5.isScalar(ref.node) || identity5.isCollection(ref.node))) {
               ref.node.anchor = ref.anchor;
             } else {
               const error62 = new Error("Failed to resolve repeated object (this should not happen)");
@@ -22366,12 +22152,12 @@ var require_applyReviver = __commonJS({
 var require_toJS = __commonJS({
   "node_modules/yaml/dist/nodes/toJS.js"(exports) {
     "use strict";
-    var identity4 = require_identity();
+    var identity5 = require_identity();
     function toJS(value, arg, ctx) {
       if (Array.isArray(value))
         return value.map((v, i) => toJS(v, String(i), ctx));
       if (value && typeof value.toJSON === "function") {
-        if (!ctx || !identity4.hasAnchor(value))
+        if (!ctx || !identity5.hasAnchor(value))
           return value.toJSON(arg, ctx);
         const data = { aliasCount: 0, count: 1, res: void 0 };
         ctx.anchors.set(value, data);
@@ -22397,11 +22183,11 @@ var require_Node = __commonJS({
   "node_modules/yaml/dist/nodes/Node.js"(exports) {
     "use strict";
     var applyReviver = require_applyReviver();
-    var identity4 = require_identity();
+    var identity5 = require_identity();
     var toJS = require_toJS();
     var NodeBase = class {
       constructor(type) {
-        Object.defineProperty(this, identity4.NODE_TYPE, { value: type });
+        Object.defineProperty(this, identity5.NODE_TYPE, { value: type });
       }
       /** Create a copy of this node.  */
       clone() {
@@ -22412,7 +22198,7 @@ var require_Node = __commonJS({
       }
       /** A plain JavaScript representation of this node. */
       toJS(doc, { mapAsMap, maxAliasCount, onAnchor, reviver } = {}) {
-        if (!identity4.isDocument(doc))
+        if (!identity5.isDocument(doc))
           throw new TypeError("A document argument is required");
         const ctx = {
           anchors: /* @__PURE__ */ new Map(),
@@ -22439,12 +22225,12 @@ var require_Alias = __commonJS({
     "use strict";
     var anchors = require_anchors();
     var visit2 = require_visit();
-    var identity4 = require_identity();
+    var identity5 = require_identity();
     var Node2 = require_Node();
     var toJS = require_toJS();
     var Alias = class extends Node2.NodeBase {
       constructor(source) {
-        super(identity4.ALIAS);
+        super(identity5.ALIAS);
         this.source = source;
         Object.defineProperty(this, "tag", {
           set() {
@@ -22466,7 +22252,7 @@ var require_Alias = __commonJS({
           nodes = [];
           visit2.visit(doc, {
             Node: (_key, node2) => {
-              if (identity4.isAlias(node2) || identity4.hasAnchor(node2))
+              if (identity5.isAlias(node2) || identity5.hasAnchor(node2))
                 nodes.push(node2);
             }
           });
@@ -22528,11 +22314,11 @@ var require_Alias = __commonJS({
       }
     };
     function getAliasCount(doc, node2, anchors2) {
-      if (identity4.isAlias(node2)) {
+      if (identity5.isAlias(node2)) {
         const source = node2.resolve(doc);
         const anchor2 = anchors2 && source && anchors2.get(source);
         return anchor2 ? anchor2.count * anchor2.aliasCount : 0;
-      } else if (identity4.isCollection(node2)) {
+      } else if (identity5.isCollection(node2)) {
         let count2 = 0;
         for (const item of node2.items) {
           const c = getAliasCount(doc, item, anchors2);
@@ -22540,7 +22326,7 @@ var require_Alias = __commonJS({
             count2 = c;
         }
         return count2;
-      } else if (identity4.isPair(node2)) {
+      } else if (identity5.isPair(node2)) {
         const kc = getAliasCount(doc, node2.key, anchors2);
         const vc = getAliasCount(doc, node2.value, anchors2);
         return Math.max(kc, vc);
@@ -22555,13 +22341,13 @@ var require_Alias = __commonJS({
 var require_Scalar = __commonJS({
   "node_modules/yaml/dist/nodes/Scalar.js"(exports) {
     "use strict";
-    var identity4 = require_identity();
+    var identity5 = require_identity();
     var Node2 = require_Node();
     var toJS = require_toJS();
     var isScalarValue = (value) => !value || typeof value !== "function" && typeof value !== "object";
     var Scalar = class extends Node2.NodeBase {
       constructor(value) {
-        super(identity4.SCALAR);
+        super(identity5.SCALAR);
         this.value = value;
       }
       toJSON(arg, ctx) {
@@ -22586,7 +22372,7 @@ var require_createNode = __commonJS({
   "node_modules/yaml/dist/doc/createNode.js"(exports) {
     "use strict";
     var Alias = require_Alias();
-    var identity4 = require_identity();
+    var identity5 = require_identity();
     var Scalar = require_Scalar();
     var defaultTagPrefix = "tag:yaml.org,2002:";
     function findTagObject(value, tagName, tags) {
@@ -22600,12 +22386,12 @@ var require_createNode = __commonJS({
       return tags.find((t) => t.identify?.(value) && !t.format);
     }
     function createNode(value, tagName, ctx) {
-      if (identity4.isDocument(value))
+      if (identity5.isDocument(value))
         value = value.contents;
-      if (identity4.isNode(value))
+      if (identity5.isNode(value))
         return value;
-      if (identity4.isPair(value)) {
-        const map2 = ctx.schema[identity4.MAP].createNode?.(ctx.schema, null, ctx);
+      if (identity5.isPair(value)) {
+        const map2 = ctx.schema[identity5.MAP].createNode?.(ctx.schema, null, ctx);
         map2.items.push(value);
         return map2;
       }
@@ -22637,7 +22423,7 @@ var require_createNode = __commonJS({
             ref.node = node3;
           return node3;
         }
-        tagObj = value instanceof Map ? schema2[identity4.MAP] : Symbol.iterator in Object(value) ? schema2[identity4.SEQ] : schema2[identity4.MAP];
+        tagObj = value instanceof Map ? schema2[identity5.MAP] : Symbol.iterator in Object(value) ? schema2[identity5.SEQ] : schema2[identity5.MAP];
       }
       if (onTagObj) {
         onTagObj(tagObj);
@@ -22661,7 +22447,7 @@ var require_Collection = __commonJS({
   "node_modules/yaml/dist/nodes/Collection.js"(exports) {
     "use strict";
     var createNode = require_createNode();
-    var identity4 = require_identity();
+    var identity5 = require_identity();
     var Node2 = require_Node();
     function collectionFromPath(schema2, path, value) {
       let v = value;
@@ -22705,7 +22491,7 @@ var require_Collection = __commonJS({
         const copy2 = Object.create(Object.getPrototypeOf(this), Object.getOwnPropertyDescriptors(this));
         if (schema2)
           copy2.schema = schema2;
-        copy2.items = copy2.items.map((it) => identity4.isNode(it) || identity4.isPair(it) ? it.clone(schema2) : it);
+        copy2.items = copy2.items.map((it) => identity5.isNode(it) || identity5.isPair(it) ? it.clone(schema2) : it);
         if (this.range)
           copy2.range = this.range.slice();
         return copy2;
@@ -22721,7 +22507,7 @@ var require_Collection = __commonJS({
         else {
           const [key, ...rest] = path;
           const node2 = this.get(key, true);
-          if (identity4.isCollection(node2))
+          if (identity5.isCollection(node2))
             node2.addIn(rest, value);
           else if (node2 === void 0 && this.schema)
             this.set(key, collectionFromPath(this.schema, rest, value));
@@ -22738,7 +22524,7 @@ var require_Collection = __commonJS({
         if (rest.length === 0)
           return this.delete(key);
         const node2 = this.get(key, true);
-        if (identity4.isCollection(node2))
+        if (identity5.isCollection(node2))
           return node2.deleteIn(rest);
         else
           throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
@@ -22752,16 +22538,16 @@ var require_Collection = __commonJS({
         const [key, ...rest] = path;
         const node2 = this.get(key, true);
         if (rest.length === 0)
-          return !keepScalar && identity4.isScalar(node2) ? node2.value : node2;
+          return !keepScalar && identity5.isScalar(node2) ? node2.value : node2;
         else
-          return identity4.isCollection(node2) ? node2.getIn(rest, keepScalar) : void 0;
+          return identity5.isCollection(node2) ? node2.getIn(rest, keepScalar) : void 0;
       }
       hasAllNullValues(allowScalar) {
         return this.items.every((node2) => {
-          if (!identity4.isPair(node2))
+          if (!identity5.isPair(node2))
             return false;
           const n = node2.value;
-          return n == null || allowScalar && identity4.isScalar(n) && n.value == null && !n.commentBefore && !n.comment && !n.tag;
+          return n == null || allowScalar && identity5.isScalar(n) && n.value == null && !n.commentBefore && !n.comment && !n.tag;
         });
       }
       /**
@@ -22772,7 +22558,7 @@ var require_Collection = __commonJS({
         if (rest.length === 0)
           return this.has(key);
         const node2 = this.get(key, true);
-        return identity4.isCollection(node2) ? node2.hasIn(rest) : false;
+        return identity5.isCollection(node2) ? node2.hasIn(rest) : false;
       }
       /**
        * Sets a value in this collection. For `!!set`, `value` needs to be a
@@ -22784,7 +22570,7 @@ var require_Collection = __commonJS({
           this.set(key, value);
         } else {
           const node2 = this.get(key, true);
-          if (identity4.isCollection(node2))
+          if (identity5.isCollection(node2))
             node2.setIn(rest, value);
           else if (node2 === void 0 && this.schema)
             this.set(key, collectionFromPath(this.schema, rest, value));
@@ -23240,7 +23026,7 @@ var require_stringify = __commonJS({
   "node_modules/yaml/dist/stringify/stringify.js"(exports) {
     "use strict";
     var anchors = require_anchors();
-    var identity4 = require_identity();
+    var identity5 = require_identity();
     var stringifyComment = require_stringifyComment();
     var stringifyString = require_stringifyString();
     function createStringifyContext(doc, options) {
@@ -23293,7 +23079,7 @@ var require_stringify = __commonJS({
       }
       let tagObj = void 0;
       let obj;
-      if (identity4.isScalar(item)) {
+      if (identity5.isScalar(item)) {
         obj = item.value;
         let match = tags.filter((t) => t.identify?.(obj));
         if (match.length > 1) {
@@ -23316,7 +23102,7 @@ var require_stringify = __commonJS({
       if (!doc.directives)
         return "";
       const props = [];
-      const anchor2 = (identity4.isScalar(node2) || identity4.isCollection(node2)) && node2.anchor;
+      const anchor2 = (identity5.isScalar(node2) || identity5.isCollection(node2)) && node2.anchor;
       if (anchor2 && anchors.anchorIsValid(anchor2)) {
         anchors$1.add(anchor2);
         props.push(`&${anchor2}`);
@@ -23327,9 +23113,9 @@ var require_stringify = __commonJS({
       return props.join(" ");
     }
     function stringify4(item, ctx, onComment, onChompKeep) {
-      if (identity4.isPair(item))
+      if (identity5.isPair(item))
         return item.toString(ctx, onComment, onChompKeep);
-      if (identity4.isAlias(item)) {
+      if (identity5.isAlias(item)) {
         if (ctx.doc.directives)
           return item.toString(ctx);
         if (ctx.resolvedAliases?.has(item)) {
@@ -23343,15 +23129,15 @@ var require_stringify = __commonJS({
         }
       }
       let tagObj = void 0;
-      const node2 = identity4.isNode(item) ? item : ctx.doc.createNode(item, { onTagObj: (o) => tagObj = o });
+      const node2 = identity5.isNode(item) ? item : ctx.doc.createNode(item, { onTagObj: (o) => tagObj = o });
       tagObj ?? (tagObj = getTagObject(ctx.doc.schema.tags, node2));
       const props = stringifyProps(node2, tagObj, ctx);
       if (props.length > 0)
         ctx.indentAtStart = (ctx.indentAtStart ?? 0) + props.length + 1;
-      const str = typeof tagObj.stringify === "function" ? tagObj.stringify(node2, ctx, onComment, onChompKeep) : identity4.isScalar(node2) ? stringifyString.stringifyString(node2, ctx, onComment, onChompKeep) : node2.toString(ctx, onComment, onChompKeep);
+      const str = typeof tagObj.stringify === "function" ? tagObj.stringify(node2, ctx, onComment, onChompKeep) : identity5.isScalar(node2) ? stringifyString.stringifyString(node2, ctx, onComment, onChompKeep) : node2.toString(ctx, onComment, onChompKeep);
       if (!props)
         return str;
-      return identity4.isScalar(node2) || str[0] === "{" || str[0] === "[" ? `${props} ${str}` : `${props}
+      return identity5.isScalar(node2) || str[0] === "{" || str[0] === "[" ? `${props} ${str}` : `${props}
 ${ctx.indent}${str}`;
     }
     exports.createStringifyContext = createStringifyContext;
@@ -23363,23 +23149,23 @@ ${ctx.indent}${str}`;
 var require_stringifyPair = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyPair.js"(exports) {
     "use strict";
-    var identity4 = require_identity();
+    var identity5 = require_identity();
     var Scalar = require_Scalar();
     var stringify4 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyPair({ key, value }, ctx, onComment, onChompKeep) {
       const { allNullValues, doc, indent, indentStep, options: { commentString, indentSeq, simpleKeys } } = ctx;
-      let keyComment = identity4.isNode(key) && key.comment || null;
+      let keyComment = identity5.isNode(key) && key.comment || null;
       if (simpleKeys) {
         if (keyComment) {
           throw new Error("With simple keys, key nodes cannot have comments");
         }
-        if (identity4.isCollection(key) || !identity4.isNode(key) && typeof key === "object") {
+        if (identity5.isCollection(key) || !identity5.isNode(key) && typeof key === "object") {
           const msg = "With simple keys, collection cannot be used as a key value";
           throw new Error(msg);
         }
       }
-      let explicitKey = !simpleKeys && (!key || keyComment && value == null && !ctx.inFlow || identity4.isCollection(key) || (identity4.isScalar(key) ? key.type === Scalar.Scalar.BLOCK_FOLDED || key.type === Scalar.Scalar.BLOCK_LITERAL : typeof key === "object"));
+      let explicitKey = !simpleKeys && (!key || keyComment && value == null && !ctx.inFlow || identity5.isCollection(key) || (identity5.isScalar(key) ? key.type === Scalar.Scalar.BLOCK_FOLDED || key.type === Scalar.Scalar.BLOCK_LITERAL : typeof key === "object"));
       ctx = Object.assign({}, ctx, {
         allNullValues: false,
         implicitKey: !explicitKey && (simpleKeys || !allNullValues),
@@ -23420,7 +23206,7 @@ ${indent}:`;
           str += stringifyComment.lineComment(str, ctx.indent, commentString(keyComment));
       }
       let vsb, vcb, valueComment;
-      if (identity4.isNode(value)) {
+      if (identity5.isNode(value)) {
         vsb = !!value.spaceBefore;
         vcb = value.commentBefore;
         valueComment = value.comment;
@@ -23432,10 +23218,10 @@ ${indent}:`;
           value = doc.createNode(value);
       }
       ctx.implicitKey = false;
-      if (!explicitKey && !keyComment && identity4.isScalar(value))
+      if (!explicitKey && !keyComment && identity5.isScalar(value))
         ctx.indentAtStart = str.length + 1;
       chompKeep = false;
-      if (!indentSeq && indentStep.length >= 2 && !ctx.inFlow && !explicitKey && identity4.isSeq(value) && !value.flow && !value.tag && !value.anchor) {
+      if (!indentSeq && indentStep.length >= 2 && !ctx.inFlow && !explicitKey && identity5.isSeq(value) && !value.flow && !value.tag && !value.anchor) {
         ctx.indent = ctx.indent.substring(2);
       }
       let valueCommentDone = false;
@@ -23455,7 +23241,7 @@ ${stringifyComment.indentComment(cs, ctx.indent)}`;
           ws += `
 ${ctx.indent}`;
         }
-      } else if (!explicitKey && identity4.isCollection(value)) {
+      } else if (!explicitKey && identity5.isCollection(value)) {
         const vs0 = valueStr[0];
         const nl0 = valueStr.indexOf("\n");
         const hasNewline = nl0 !== -1;
@@ -23518,7 +23304,7 @@ var require_log = __commonJS({
 var require_merge = __commonJS({
   "node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports) {
     "use strict";
-    var identity4 = require_identity();
+    var identity5 = require_identity();
     var Scalar = require_Scalar();
     var MERGE_KEY = "<<";
     var merge3 = {
@@ -23531,10 +23317,10 @@ var require_merge = __commonJS({
       }),
       stringify: () => MERGE_KEY
     };
-    var isMergeKey2 = (ctx, key) => (merge3.identify(key) || identity4.isScalar(key) && (!key.type || key.type === Scalar.Scalar.PLAIN) && merge3.identify(key.value)) && ctx?.doc.schema.tags.some((tag) => tag.tag === merge3.tag && tag.default);
+    var isMergeKey2 = (ctx, key) => (merge3.identify(key) || identity5.isScalar(key) && (!key.type || key.type === Scalar.Scalar.PLAIN) && merge3.identify(key.value)) && ctx?.doc.schema.tags.some((tag) => tag.tag === merge3.tag && tag.default);
     function addMergeToJSMap(ctx, map2, value) {
       const source = resolveAliasValue(ctx, value);
-      if (identity4.isSeq(source))
+      if (identity5.isSeq(source))
         for (const it of source.items)
           mergeValue(ctx, map2, it);
       else if (Array.isArray(source))
@@ -23545,7 +23331,7 @@ var require_merge = __commonJS({
     }
     function mergeValue(ctx, map2, value) {
       const source = resolveAliasValue(ctx, value);
-      if (!identity4.isMap(source))
+      if (!identity5.isMap(source))
         throw new Error("Merge sources must be maps or map aliases");
       const srcMap = source.toJSON(null, ctx, Map);
       for (const [key, value2] of srcMap) {
@@ -23566,7 +23352,7 @@ var require_merge = __commonJS({
       return map2;
     }
     function resolveAliasValue(ctx, value) {
-      return ctx && identity4.isAlias(value) ? value.resolve(ctx.doc, ctx) : value;
+      return ctx && identity5.isAlias(value) ? value.resolve(ctx.doc, ctx) : value;
     }
     exports.addMergeToJSMap = addMergeToJSMap;
     exports.isMergeKey = isMergeKey2;
@@ -23581,10 +23367,10 @@ var require_addPairToJSMap = __commonJS({
     var log = require_log();
     var merge3 = require_merge();
     var stringify4 = require_stringify();
-    var identity4 = require_identity();
+    var identity5 = require_identity();
     var toJS = require_toJS();
     function addPairToJSMap(ctx, map2, { key, value }) {
-      if (identity4.isNode(key) && key.addToJSMap)
+      if (identity5.isNode(key) && key.addToJSMap)
         key.addToJSMap(ctx, map2, value);
       else if (merge3.isMergeKey(ctx, key))
         merge3.addMergeToJSMap(ctx, map2, value);
@@ -23615,7 +23401,7 @@ var require_addPairToJSMap = __commonJS({
         return "";
       if (typeof jsKey !== "object")
         return String(jsKey);
-      if (identity4.isNode(key) && ctx?.doc) {
+      if (identity5.isNode(key) && ctx?.doc) {
         const strCtx = stringify4.createStringifyContext(ctx.doc, {});
         strCtx.anchors = /* @__PURE__ */ new Set();
         for (const node2 of ctx.anchors.keys())
@@ -23645,7 +23431,7 @@ var require_Pair = __commonJS({
     var createNode = require_createNode();
     var stringifyPair = require_stringifyPair();
     var addPairToJSMap = require_addPairToJSMap();
-    var identity4 = require_identity();
+    var identity5 = require_identity();
     function createPair(key, value, ctx) {
       const k = createNode.createNode(key, void 0, ctx);
       const v = createNode.createNode(value, void 0, ctx);
@@ -23653,15 +23439,15 @@ var require_Pair = __commonJS({
     }
     var Pair = class _Pair {
       constructor(key, value = null) {
-        Object.defineProperty(this, identity4.NODE_TYPE, { value: identity4.PAIR });
+        Object.defineProperty(this, identity5.NODE_TYPE, { value: identity5.PAIR });
         this.key = key;
         this.value = value;
       }
       clone(schema2) {
         let { key, value } = this;
-        if (identity4.isNode(key))
+        if (identity5.isNode(key))
           key = key.clone(schema2);
-        if (identity4.isNode(value))
+        if (identity5.isNode(value))
           value = value.clone(schema2);
         return new _Pair(key, value);
       }
@@ -23682,7 +23468,7 @@ var require_Pair = __commonJS({
 var require_stringifyCollection = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyCollection.js"(exports) {
     "use strict";
-    var identity4 = require_identity();
+    var identity5 = require_identity();
     var stringify4 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyCollection(collection, ctx, options) {
@@ -23698,14 +23484,14 @@ var require_stringifyCollection = __commonJS({
       for (let i = 0; i < items.length; ++i) {
         const item = items[i];
         let comment3 = null;
-        if (identity4.isNode(item)) {
+        if (identity5.isNode(item)) {
           if (!chompKeep && item.spaceBefore)
             lines.push("");
           addCommentBefore(ctx, lines, item.commentBefore, chompKeep);
           if (item.comment)
             comment3 = item.comment;
-        } else if (identity4.isPair(item)) {
-          const ik = identity4.isNode(item.key) ? item.key : null;
+        } else if (identity5.isPair(item)) {
+          const ik = identity5.isNode(item.key) ? item.key : null;
           if (ik) {
             if (!chompKeep && ik.spaceBefore)
               lines.push("");
@@ -23753,14 +23539,14 @@ ${indent}${line}` : "\n";
       for (let i = 0; i < items.length; ++i) {
         const item = items[i];
         let comment2 = null;
-        if (identity4.isNode(item)) {
+        if (identity5.isNode(item)) {
           if (item.spaceBefore)
             lines.push("");
           addCommentBefore(ctx, lines, item.commentBefore, false);
           if (item.comment)
             comment2 = item.comment;
-        } else if (identity4.isPair(item)) {
-          const ik = identity4.isNode(item.key) ? item.key : null;
+        } else if (identity5.isPair(item)) {
+          const ik = identity5.isNode(item.key) ? item.key : null;
           if (ik) {
             if (ik.spaceBefore)
               lines.push("");
@@ -23768,7 +23554,7 @@ ${indent}${line}` : "\n";
             if (ik.comment)
               reqNewline = true;
           }
-          const iv = identity4.isNode(item.value) ? item.value : null;
+          const iv = identity5.isNode(item.value) ? item.value : null;
           if (iv) {
             if (iv.comment)
               comment2 = iv.comment;
@@ -23836,16 +23622,16 @@ var require_YAMLMap = __commonJS({
     var stringifyCollection = require_stringifyCollection();
     var addPairToJSMap = require_addPairToJSMap();
     var Collection = require_Collection();
-    var identity4 = require_identity();
+    var identity5 = require_identity();
     var Pair = require_Pair();
     var Scalar = require_Scalar();
     function findPair(items, key) {
-      const k = identity4.isScalar(key) ? key.value : key;
+      const k = identity5.isScalar(key) ? key.value : key;
       for (const it of items) {
-        if (identity4.isPair(it)) {
+        if (identity5.isPair(it)) {
           if (it.key === key || it.key === k)
             return it;
-          if (identity4.isScalar(it.key) && it.key.value === k)
+          if (identity5.isScalar(it.key) && it.key.value === k)
             return it;
         }
       }
@@ -23856,7 +23642,7 @@ var require_YAMLMap = __commonJS({
         return "tag:yaml.org,2002:map";
       }
       constructor(schema2) {
-        super(identity4.MAP, schema2);
+        super(identity5.MAP, schema2);
         this.items = [];
       }
       /**
@@ -23894,7 +23680,7 @@ var require_YAMLMap = __commonJS({
        */
       add(pair, overwrite) {
         let _pair;
-        if (identity4.isPair(pair))
+        if (identity5.isPair(pair))
           _pair = pair;
         else if (!pair || typeof pair !== "object" || !("key" in pair)) {
           _pair = new Pair.Pair(pair, pair?.value);
@@ -23905,7 +23691,7 @@ var require_YAMLMap = __commonJS({
         if (prev) {
           if (!overwrite)
             throw new Error(`Key ${_pair.key} already set`);
-          if (identity4.isScalar(prev.value) && Scalar.isScalarValue(_pair.value))
+          if (identity5.isScalar(prev.value) && Scalar.isScalarValue(_pair.value))
             prev.value.value = _pair.value;
           else
             prev.value = _pair.value;
@@ -23929,7 +23715,7 @@ var require_YAMLMap = __commonJS({
       get(key, keepScalar) {
         const it = findPair(this.items, key);
         const node2 = it?.value;
-        return (!keepScalar && identity4.isScalar(node2) ? node2.value : node2) ?? void 0;
+        return (!keepScalar && identity5.isScalar(node2) ? node2.value : node2) ?? void 0;
       }
       has(key) {
         return !!findPair(this.items, key);
@@ -23954,7 +23740,7 @@ var require_YAMLMap = __commonJS({
         if (!ctx)
           return JSON.stringify(this);
         for (const item of this.items) {
-          if (!identity4.isPair(item))
+          if (!identity5.isPair(item))
             throw new Error(`Map items must all be pairs; found ${JSON.stringify(item)} instead`);
         }
         if (!ctx.allNullValues && this.hasAllNullValues(false))
@@ -23977,7 +23763,7 @@ var require_YAMLMap = __commonJS({
 var require_map = __commonJS({
   "node_modules/yaml/dist/schema/common/map.js"(exports) {
     "use strict";
-    var identity4 = require_identity();
+    var identity5 = require_identity();
     var YAMLMap = require_YAMLMap();
     var map2 = {
       collection: "map",
@@ -23985,7 +23771,7 @@ var require_map = __commonJS({
       nodeClass: YAMLMap.YAMLMap,
       tag: "tag:yaml.org,2002:map",
       resolve(map3, onError) {
-        if (!identity4.isMap(map3))
+        if (!identity5.isMap(map3))
           onError("Expected a mapping for this tag");
         return map3;
       },
@@ -24002,7 +23788,7 @@ var require_YAMLSeq = __commonJS({
     var createNode = require_createNode();
     var stringifyCollection = require_stringifyCollection();
     var Collection = require_Collection();
-    var identity4 = require_identity();
+    var identity5 = require_identity();
     var Scalar = require_Scalar();
     var toJS = require_toJS();
     var YAMLSeq = class extends Collection.Collection {
@@ -24010,7 +23796,7 @@ var require_YAMLSeq = __commonJS({
         return "tag:yaml.org,2002:seq";
       }
       constructor(schema2) {
-        super(identity4.SEQ, schema2);
+        super(identity5.SEQ, schema2);
         this.items = [];
       }
       add(value) {
@@ -24036,7 +23822,7 @@ var require_YAMLSeq = __commonJS({
         if (typeof idx !== "number")
           return void 0;
         const it = this.items[idx];
-        return !keepScalar && identity4.isScalar(it) ? it.value : it;
+        return !keepScalar && identity5.isScalar(it) ? it.value : it;
       }
       /**
        * Checks if the collection includes a value with the key `key`.
@@ -24060,7 +23846,7 @@ var require_YAMLSeq = __commonJS({
         if (typeof idx !== "number")
           throw new Error(`Expected a valid index, not ${key}.`);
         const prev = this.items[idx];
-        if (identity4.isScalar(prev) && Scalar.isScalarValue(value))
+        if (identity5.isScalar(prev) && Scalar.isScalarValue(value))
           prev.value = value;
         else
           this.items[idx] = value;
@@ -24102,7 +23888,7 @@ var require_YAMLSeq = __commonJS({
       }
     };
     function asItemIndex(key) {
-      let idx = identity4.isScalar(key) ? key.value : key;
+      let idx = identity5.isScalar(key) ? key.value : key;
       if (idx && typeof idx === "string")
         idx = Number(idx);
       return typeof idx === "number" && Number.isInteger(idx) && idx >= 0 ? idx : null;
@@ -24115,7 +23901,7 @@ var require_YAMLSeq = __commonJS({
 var require_seq = __commonJS({
   "node_modules/yaml/dist/schema/common/seq.js"(exports) {
     "use strict";
-    var identity4 = require_identity();
+    var identity5 = require_identity();
     var YAMLSeq = require_YAMLSeq();
     var seq = {
       collection: "seq",
@@ -24123,7 +23909,7 @@ var require_seq = __commonJS({
       nodeClass: YAMLSeq.YAMLSeq,
       tag: "tag:yaml.org,2002:seq",
       resolve(seq2, onError) {
-        if (!identity4.isSeq(seq2))
+        if (!identity5.isSeq(seq2))
           onError("Expected a sequence for this tag");
         return seq2;
       },
@@ -24477,17 +24263,17 @@ var require_binary = __commonJS({
 var require_pairs = __commonJS({
   "node_modules/yaml/dist/schema/yaml-1.1/pairs.js"(exports) {
     "use strict";
-    var identity4 = require_identity();
+    var identity5 = require_identity();
     var Pair = require_Pair();
     var Scalar = require_Scalar();
     var YAMLSeq = require_YAMLSeq();
     function resolvePairs(seq, onError) {
-      if (identity4.isSeq(seq)) {
+      if (identity5.isSeq(seq)) {
         for (let i = 0; i < seq.items.length; ++i) {
           let item = seq.items[i];
-          if (identity4.isPair(item))
+          if (identity5.isPair(item))
             continue;
-          else if (identity4.isMap(item)) {
+          else if (identity5.isMap(item)) {
             if (item.items.length > 1)
               onError("Each pair must have its own sequence indicator");
             const pair = item.items[0] || new Pair.Pair(new Scalar.Scalar(null));
@@ -24501,7 +24287,7 @@ ${cn.comment}` : item.comment;
             }
             item = pair;
           }
-          seq.items[i] = identity4.isPair(item) ? item : new Pair.Pair(item);
+          seq.items[i] = identity5.isPair(item) ? item : new Pair.Pair(item);
         }
       } else
         onError("Expected a sequence for this tag");
@@ -24555,7 +24341,7 @@ ${cn.comment}` : item.comment;
 var require_omap = __commonJS({
   "node_modules/yaml/dist/schema/yaml-1.1/omap.js"(exports) {
     "use strict";
-    var identity4 = require_identity();
+    var identity5 = require_identity();
     var toJS = require_toJS();
     var YAMLMap = require_YAMLMap();
     var YAMLSeq = require_YAMLSeq();
@@ -24582,7 +24368,7 @@ var require_omap = __commonJS({
           ctx.onCreate(map2);
         for (const pair of this.items) {
           let key, value;
-          if (identity4.isPair(pair)) {
+          if (identity5.isPair(pair)) {
             key = toJS.toJS(pair.key, "", ctx);
             value = toJS.toJS(pair.value, key, ctx);
           } else {
@@ -24612,7 +24398,7 @@ var require_omap = __commonJS({
         const pairs$1 = pairs.resolvePairs(seq, onError);
         const seenKeys = [];
         for (const { key } of pairs$1.items) {
-          if (identity4.isScalar(key)) {
+          if (identity5.isScalar(key)) {
             if (seenKeys.includes(key.value)) {
               onError(`Ordered maps must not include duplicate keys: ${key.value}`);
             } else {
@@ -24793,7 +24579,7 @@ var require_int2 = __commonJS({
 var require_set = __commonJS({
   "node_modules/yaml/dist/schema/yaml-1.1/set.js"(exports) {
     "use strict";
-    var identity4 = require_identity();
+    var identity5 = require_identity();
     var Pair = require_Pair();
     var YAMLMap = require_YAMLMap();
     var YAMLSet = class _YAMLSet extends YAMLMap.YAMLMap {
@@ -24803,7 +24589,7 @@ var require_set = __commonJS({
       }
       add(key) {
         let pair;
-        if (identity4.isPair(key))
+        if (identity5.isPair(key))
           pair = key;
         else if (key && typeof key === "object" && "key" in key && "value" in key && key.value === null)
           pair = new Pair.Pair(key.key, null);
@@ -24819,7 +24605,7 @@ var require_set = __commonJS({
        */
       get(key, keepPair) {
         const pair = YAMLMap.findPair(this.items, key);
-        return !keepPair && identity4.isPair(pair) ? identity4.isScalar(pair.key) ? pair.key.value : pair.key : pair;
+        return !keepPair && identity5.isPair(pair) ? identity5.isScalar(pair.key) ? pair.key.value : pair.key : pair;
       }
       set(key, value) {
         if (typeof value !== "boolean")
@@ -24863,7 +24649,7 @@ var require_set = __commonJS({
       tag: "tag:yaml.org,2002:set",
       createNode: (schema2, iterable, ctx) => YAMLSet.from(schema2, iterable, ctx),
       resolve(map2, onError) {
-        if (identity4.isMap(map2)) {
+        if (identity5.isMap(map2)) {
           if (map2.hasAllNullValues(true))
             return Object.assign(new YAMLSet(), map2);
           else
@@ -25108,7 +24894,7 @@ var require_tags = __commonJS({
 var require_Schema = __commonJS({
   "node_modules/yaml/dist/schema/Schema.js"(exports) {
     "use strict";
-    var identity4 = require_identity();
+    var identity5 = require_identity();
     var map2 = require_map();
     var seq = require_seq();
     var string4 = require_string();
@@ -25121,9 +24907,9 @@ var require_Schema = __commonJS({
         this.knownTags = resolveKnownTags ? tags.coreKnownTags : {};
         this.tags = tags.getTags(customTags, this.name, merge3);
         this.toStringOptions = toStringDefaults ?? null;
-        Object.defineProperty(this, identity4.MAP, { value: map2.map });
-        Object.defineProperty(this, identity4.SCALAR, { value: string4.string });
-        Object.defineProperty(this, identity4.SEQ, { value: seq.seq });
+        Object.defineProperty(this, identity5.MAP, { value: map2.map });
+        Object.defineProperty(this, identity5.SCALAR, { value: string4.string });
+        Object.defineProperty(this, identity5.SEQ, { value: seq.seq });
         this.sortMapEntries = typeof sortMapEntries === "function" ? sortMapEntries : sortMapEntries === true ? sortMapEntriesByKey : null;
       }
       clone() {
@@ -25140,7 +24926,7 @@ var require_Schema = __commonJS({
 var require_stringifyDocument = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyDocument.js"(exports) {
     "use strict";
-    var identity4 = require_identity();
+    var identity5 = require_identity();
     var stringify4 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyDocument(doc, options) {
@@ -25167,7 +24953,7 @@ var require_stringifyDocument = __commonJS({
       let chompKeep = false;
       let contentComment = null;
       if (doc.contents) {
-        if (identity4.isNode(doc.contents)) {
+        if (identity5.isNode(doc.contents)) {
           if (doc.contents.spaceBefore && hasDirectives)
             lines.push("");
           if (doc.contents.commentBefore) {
@@ -25222,7 +25008,7 @@ var require_Document = __commonJS({
     "use strict";
     var Alias = require_Alias();
     var Collection = require_Collection();
-    var identity4 = require_identity();
+    var identity5 = require_identity();
     var Pair = require_Pair();
     var toJS = require_toJS();
     var Schema = require_Schema();
@@ -25237,7 +25023,7 @@ var require_Document = __commonJS({
         this.comment = null;
         this.errors = [];
         this.warnings = [];
-        Object.defineProperty(this, identity4.NODE_TYPE, { value: identity4.DOC });
+        Object.defineProperty(this, identity5.NODE_TYPE, { value: identity5.DOC });
         let _replacer = null;
         if (typeof replacer === "function" || Array.isArray(replacer)) {
           _replacer = replacer;
@@ -25273,7 +25059,7 @@ var require_Document = __commonJS({
        */
       clone() {
         const copy2 = Object.create(_Document.prototype, {
-          [identity4.NODE_TYPE]: { value: identity4.DOC }
+          [identity5.NODE_TYPE]: { value: identity5.DOC }
         });
         copy2.commentBefore = this.commentBefore;
         copy2.comment = this.comment;
@@ -25283,7 +25069,7 @@ var require_Document = __commonJS({
         if (this.directives)
           copy2.directives = this.directives.clone();
         copy2.schema = this.schema.clone();
-        copy2.contents = identity4.isNode(this.contents) ? this.contents.clone(copy2.schema) : this.contents;
+        copy2.contents = identity5.isNode(this.contents) ? this.contents.clone(copy2.schema) : this.contents;
         if (this.range)
           copy2.range = this.range.slice();
         return copy2;
@@ -25346,7 +25132,7 @@ var require_Document = __commonJS({
           sourceObjects
         };
         const node2 = createNode.createNode(value, tag, ctx);
-        if (flow && identity4.isCollection(node2))
+        if (flow && identity5.isCollection(node2))
           node2.flow = true;
         setAnchors();
         return node2;
@@ -25386,7 +25172,7 @@ var require_Document = __commonJS({
        * `true` (collections are always returned intact).
        */
       get(key, keepScalar) {
-        return identity4.isCollection(this.contents) ? this.contents.get(key, keepScalar) : void 0;
+        return identity5.isCollection(this.contents) ? this.contents.get(key, keepScalar) : void 0;
       }
       /**
        * Returns item at `path`, or `undefined` if not found. By default unwraps
@@ -25395,14 +25181,14 @@ var require_Document = __commonJS({
        */
       getIn(path, keepScalar) {
         if (Collection.isEmptyPath(path))
-          return !keepScalar && identity4.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity4.isCollection(this.contents) ? this.contents.getIn(path, keepScalar) : void 0;
+          return !keepScalar && identity5.isScalar(this.contents) ? this.contents.value : this.contents;
+        return identity5.isCollection(this.contents) ? this.contents.getIn(path, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
        */
       has(key) {
-        return identity4.isCollection(this.contents) ? this.contents.has(key) : false;
+        return identity5.isCollection(this.contents) ? this.contents.has(key) : false;
       }
       /**
        * Checks if the document includes a value at `path`.
@@ -25410,7 +25196,7 @@ var require_Document = __commonJS({
       hasIn(path) {
         if (Collection.isEmptyPath(path))
           return this.contents !== void 0;
-        return identity4.isCollection(this.contents) ? this.contents.hasIn(path) : false;
+        return identity5.isCollection(this.contents) ? this.contents.hasIn(path) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -25517,7 +25303,7 @@ var require_Document = __commonJS({
       }
     };
     function assertCollection(contents) {
-      if (identity4.isCollection(contents))
+      if (identity5.isCollection(contents))
         return true;
       throw new Error("Expected a YAML collection as document contents");
     }
@@ -25788,12 +25574,12 @@ var require_util_flow_indent_check = __commonJS({
 var require_util_map_includes = __commonJS({
   "node_modules/yaml/dist/compose/util-map-includes.js"(exports) {
     "use strict";
-    var identity4 = require_identity();
+    var identity5 = require_identity();
     function mapIncludes(ctx, items, search) {
       const { uniqueKeys } = ctx.options;
       if (uniqueKeys === false)
         return false;
-      const isEqual = typeof uniqueKeys === "function" ? uniqueKeys : (a, b) => a === b || identity4.isScalar(a) && identity4.isScalar(b) && a.value === b.value;
+      const isEqual = typeof uniqueKeys === "function" ? uniqueKeys : (a, b) => a === b || identity5.isScalar(a) && identity5.isScalar(b) && a.value === b.value;
       return items.some((pair) => isEqual(pair.key, search));
     }
     exports.mapIncludes = mapIncludes;
@@ -26006,7 +25792,7 @@ var require_resolve_end = __commonJS({
 var require_resolve_flow_collection = __commonJS({
   "node_modules/yaml/dist/compose/resolve-flow-collection.js"(exports) {
     "use strict";
-    var identity4 = require_identity();
+    var identity5 = require_identity();
     var Pair = require_Pair();
     var YAMLMap = require_YAMLMap();
     var YAMLSeq = require_YAMLSeq();
@@ -26085,7 +25871,7 @@ var require_resolve_flow_collection = __commonJS({
             }
             if (prevItemComment) {
               let prev = coll.items[coll.items.length - 1];
-              if (identity4.isPair(prev))
+              if (identity5.isPair(prev))
                 prev = prev.value ?? prev.key;
               if (prev.comment)
                 prev.comment += "\n" + prevItemComment;
@@ -26200,7 +25986,7 @@ var require_resolve_flow_collection = __commonJS({
 var require_compose_collection = __commonJS({
   "node_modules/yaml/dist/compose/compose-collection.js"(exports) {
     "use strict";
-    var identity4 = require_identity();
+    var identity5 = require_identity();
     var Scalar = require_Scalar();
     var YAMLMap = require_YAMLMap();
     var YAMLSeq = require_YAMLSeq();
@@ -26250,7 +26036,7 @@ var require_compose_collection = __commonJS({
       }
       const coll = resolveCollection(CN, ctx, token, onError, tagName, tag);
       const res = tag.resolve?.(coll, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg), ctx.options) ?? coll;
-      const node2 = identity4.isNode(res) ? res : new Scalar.Scalar(res);
+      const node2 = identity5.isNode(res) ? res : new Scalar.Scalar(res);
       node2.range = coll.range;
       node2.tag = tagName;
       if (tag?.format)
@@ -26669,7 +26455,7 @@ var require_resolve_flow_scalar = __commonJS({
 var require_compose_scalar = __commonJS({
   "node_modules/yaml/dist/compose/compose-scalar.js"(exports) {
     "use strict";
-    var identity4 = require_identity();
+    var identity5 = require_identity();
     var Scalar = require_Scalar();
     var resolveBlockScalar = require_resolve_block_scalar();
     var resolveFlowScalar = require_resolve_flow_scalar();
@@ -26678,17 +26464,17 @@ var require_compose_scalar = __commonJS({
       const tagName = tagToken ? ctx.directives.tagName(tagToken.source, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg)) : null;
       let tag;
       if (ctx.options.stringKeys && ctx.atKey) {
-        tag = ctx.schema[identity4.SCALAR];
+        tag = ctx.schema[identity5.SCALAR];
       } else if (tagName)
         tag = findScalarTagByName(ctx.schema, value, tagName, tagToken, onError);
       else if (token.type === "scalar")
         tag = findScalarTagByTest(ctx, value, token, onError);
       else
-        tag = ctx.schema[identity4.SCALAR];
+        tag = ctx.schema[identity5.SCALAR];
       let scalar;
       try {
         const res = tag.resolve(value, (msg) => onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg), ctx.options);
-        scalar = identity4.isScalar(res) ? res : new Scalar.Scalar(res);
+        scalar = identity5.isScalar(res) ? res : new Scalar.Scalar(res);
       } catch (error62) {
         const msg = error62 instanceof Error ? error62.message : String(error62);
         onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg);
@@ -26708,7 +26494,7 @@ var require_compose_scalar = __commonJS({
     }
     function findScalarTagByName(schema2, value, tagName, tagToken, onError) {
       if (tagName === "!")
-        return schema2[identity4.SCALAR];
+        return schema2[identity5.SCALAR];
       const matchWithTest = [];
       for (const tag of schema2.tags) {
         if (!tag.collection && tag.tag === tagName) {
@@ -26727,12 +26513,12 @@ var require_compose_scalar = __commonJS({
         return kt;
       }
       onError(tagToken, "TAG_RESOLVE_FAILED", `Unresolved tag: ${tagName}`, tagName !== "tag:yaml.org,2002:str");
-      return schema2[identity4.SCALAR];
+      return schema2[identity5.SCALAR];
     }
     function findScalarTagByTest({ atKey, directives, schema: schema2 }, value, token, onError) {
-      const tag = schema2.tags.find((tag2) => (tag2.default === true || atKey && tag2.default === "key") && tag2.test?.test(value)) || schema2[identity4.SCALAR];
+      const tag = schema2.tags.find((tag2) => (tag2.default === true || atKey && tag2.default === "key") && tag2.test?.test(value)) || schema2[identity5.SCALAR];
       if (schema2.compat) {
-        const compat = schema2.compat.find((tag2) => tag2.default && tag2.test?.test(value)) ?? schema2[identity4.SCALAR];
+        const compat = schema2.compat.find((tag2) => tag2.default && tag2.test?.test(value)) ?? schema2[identity5.SCALAR];
         if (tag.tag !== compat.tag) {
           const ts = directives.tagString(tag.tag);
           const cs = directives.tagString(compat.tag);
@@ -26781,7 +26567,7 @@ var require_compose_node = __commonJS({
   "node_modules/yaml/dist/compose/compose-node.js"(exports) {
     "use strict";
     var Alias = require_Alias();
-    var identity4 = require_identity();
+    var identity5 = require_identity();
     var composeCollection = require_compose_collection();
     var composeScalar = require_compose_scalar();
     var resolveEnd = require_resolve_end();
@@ -26827,7 +26613,7 @@ var require_compose_node = __commonJS({
       node2 ?? (node2 = composeEmptyNode(ctx, token.offset, void 0, null, props, onError));
       if (anchor2 && node2.anchor === "")
         onError(anchor2, "BAD_ALIAS", "Anchor cannot be an empty string");
-      if (atKey && ctx.options.stringKeys && (!identity4.isScalar(node2) || typeof node2.value !== "string" || node2.tag && node2.tag !== "tag:yaml.org,2002:str")) {
+      if (atKey && ctx.options.stringKeys && (!identity5.isScalar(node2) || typeof node2.value !== "string" || node2.tag && node2.tag !== "tag:yaml.org,2002:str")) {
         const msg = "With stringKeys, all keys must be strings";
         onError(tag ?? token, "NON_STRING_KEY", msg);
       }
@@ -26933,7 +26719,7 @@ var require_composer = __commonJS({
     var directives = require_directives();
     var Document = require_Document();
     var errors = require_errors();
-    var identity4 = require_identity();
+    var identity5 = require_identity();
     var composeDoc = require_compose_doc();
     var resolveEnd = require_resolve_end();
     function getErrorPos(src) {
@@ -26995,9 +26781,9 @@ var require_composer = __commonJS({
 ${comment2}` : comment2;
           } else if (afterEmptyLine || doc.directives.docStart || !dc) {
             doc.commentBefore = comment2;
-          } else if (identity4.isCollection(dc) && !dc.flow && dc.items.length > 0) {
+          } else if (identity5.isCollection(dc) && !dc.flow && dc.items.length > 0) {
             let it = dc.items[0];
-            if (identity4.isPair(it))
+            if (identity5.isPair(it))
               it = it.key;
             const cb = it.commentBefore;
             it.commentBefore = cb ? `${comment2}
@@ -29045,7 +28831,7 @@ var require_public_api = __commonJS({
     var Document = require_Document();
     var errors = require_errors();
     var log = require_log();
-    var identity4 = require_identity();
+    var identity5 = require_identity();
     var lineCounter = require_line_counter();
     var parser = require_parser();
     function parseOptions(options) {
@@ -29123,7 +28909,7 @@ var require_public_api = __commonJS({
         if (!keepUndefined)
           return void 0;
       }
-      if (identity4.isDocument(value) && !_replacer)
+      if (identity5.isDocument(value) && !_replacer)
         return value.toString(options);
       return new Document.Document(value, _replacer, options).toString(options);
     }
@@ -29143,7 +28929,7 @@ var require_dist = __commonJS({
     var Schema = require_Schema();
     var errors = require_errors();
     var Alias = require_Alias();
-    var identity4 = require_identity();
+    var identity5 = require_identity();
     var Pair = require_Pair();
     var Scalar = require_Scalar();
     var YAMLMap = require_YAMLMap();
@@ -29161,14 +28947,14 @@ var require_dist = __commonJS({
     exports.YAMLParseError = errors.YAMLParseError;
     exports.YAMLWarning = errors.YAMLWarning;
     exports.Alias = Alias.Alias;
-    exports.isAlias = identity4.isAlias;
-    exports.isCollection = identity4.isCollection;
-    exports.isDocument = identity4.isDocument;
-    exports.isMap = identity4.isMap;
-    exports.isNode = identity4.isNode;
-    exports.isPair = identity4.isPair;
-    exports.isScalar = identity4.isScalar;
-    exports.isSeq = identity4.isSeq;
+    exports.isAlias = identity5.isAlias;
+    exports.isCollection = identity5.isCollection;
+    exports.isDocument = identity5.isDocument;
+    exports.isMap = identity5.isMap;
+    exports.isNode = identity5.isNode;
+    exports.isPair = identity5.isPair;
+    exports.isScalar = identity5.isScalar;
+    exports.isSeq = identity5.isSeq;
     exports.Pair = Pair.Pair;
     exports.Scalar = Scalar.Scalar;
     exports.YAMLMap = YAMLMap.YAMLMap;
@@ -29819,7 +29605,10 @@ function printDesiredState(state, spec) {
 function repositoryBlocks(entry, state, spec) {
   const selector2 = entry.selector;
   const scope = `${selector2.owner}/${selector2.kind === "name" ? selector2.repo : selector2.pattern}`;
-  const note = selector2.kind === "glob" ? ` (glob${selector2.exclude.length > 0 ? `, excluding ${selector2.exclude.join(", ")}` : ""})` : "";
+  const where3 = Object.entries(selector2.kind === "glob" ? selector2.properties ?? {} : {}).map(
+    ([name2, values]) => `${name2}=${values.join("|")}`
+  );
+  const note = selector2.kind === "glob" ? ` (glob${where3.length > 0 ? ` where ${where3.join(", ")}` : ""}${selector2.exclude.length > 0 ? `, excluding ${selector2.exclude.join(", ")}` : ""})` : "";
   const layers = [...state.defaults, ...entry.layers];
   const blocks2 = [];
   for (const setting of spec.settings) {
@@ -31079,27 +30868,27 @@ function pLimit(concurrency) {
     activeCount--;
     resumeNext();
   };
-  const run = async (function_, resolve9, arguments_) => {
+  const run = async (function_, resolve10, arguments_) => {
     const result = (async () => function_(...arguments_))();
-    resolve9(result);
+    resolve10(result);
     try {
       await result;
     } catch {
     }
     next();
   };
-  const enqueue = (function_, resolve9, reject, arguments_) => {
+  const enqueue = (function_, resolve10, reject, arguments_) => {
     const queueItem = { reject };
     new Promise((internalResolve) => {
       queueItem.run = internalResolve;
       queue.enqueue(queueItem);
-    }).then(run.bind(void 0, function_, resolve9, arguments_));
+    }).then(run.bind(void 0, function_, resolve10, arguments_));
     if (activeCount < concurrency) {
       resumeNext();
     }
   };
-  const generator = (function_, ...arguments_) => new Promise((resolve9, reject) => {
-    enqueue(function_, resolve9, reject, arguments_);
+  const generator = (function_, ...arguments_) => new Promise((resolve10, reject) => {
+    enqueue(function_, resolve10, reject, arguments_);
   });
   Object.defineProperties(generator, {
     activeCount: {
@@ -31192,6 +30981,271 @@ var init_auth = __esm({
   }
 });
 
+// src/core/redact.ts
+function variantsOf(text) {
+  const found = /* @__PURE__ */ new Set();
+  for (const base of /* @__PURE__ */ new Set([text, collapsed(text)])) {
+    for (const encode3 of ENCODINGS) {
+      let encoded;
+      try {
+        encoded = encode3(base);
+      } catch {
+        continue;
+      }
+      for (const present2 of PRESENTATIONS) found.add(present2(encoded));
+    }
+  }
+  return [...found].filter((variant) => variant.length >= MIN_SEARCHED_LENGTH).sort((a, b) => b.length - a.length);
+}
+function prefixPattern(text, minimum) {
+  const chars = Array.from(text);
+  const head = chars.slice(0, minimum).map(escapeRegExp).join("");
+  const tail = chars.slice(minimum).reverse().reduce((inner, char) => `(?:${escapeRegExp(char)}${inner})?`, "");
+  return head + tail;
+}
+function longestAlphanumericRun(text) {
+  return (text.match(/[A-Za-z0-9]+/g) ?? []).reduce(
+    (longest, run) => run.length > longest.length ? run : longest,
+    ""
+  );
+}
+function itemOf(text, id) {
+  const variants = variantsOf(text);
+  const alternatives = variants.map(escapeRegExp).join("|");
+  const cut = variants.filter((variant) => variant.length > MIN_SEARCHED_LENGTH).map((variant) => prefixPattern(variant, MIN_SEARCHED_LENGTH)).join("|");
+  return {
+    text,
+    id,
+    variants,
+    pattern: new RegExp(alternatives, "g"),
+    truncated: new RegExp(cut === "" ? "(?!)" : `(?:${cut})["']?(?:…|\\.\\.\\.)`, "g"),
+    anchor: longestAlphanumericRun(text)
+  };
+}
+var MIN_SEARCHED_LENGTH, json2, uri, uriLower, uriWhole, form, printable, markdown, markdownAll, html, collapsed, same, ENCODINGS, PRESENTATIONS, escapeRegExp, PLACEHOLDER_START, PLACEHOLDER, Redactor;
+var init_redact = __esm({
+  "src/core/redact.ts"() {
+    "use strict";
+    init_secret();
+    MIN_SEARCHED_LENGTH = 6;
+    json2 = (text) => JSON.stringify(text).slice(1, -1);
+    uri = (text) => encodeURIComponent(text);
+    uriLower = (text) => encodeURIComponent(text).replace(/%[0-9A-F]{2}/g, (hex3) => hex3.toLowerCase());
+    uriWhole = (text) => encodeURI(text);
+    form = (text) => new URLSearchParams([["", text]]).toString().slice(1);
+    printable = (text) => (
+      // eslint-disable-next-line no-control-regex
+      text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (char) => {
+        return `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`;
+      })
+    );
+    markdown = (text) => printable(text).replace(/[\\`*_[\]<>&|~#!$^]/g, "\\$&");
+    markdownAll = (text) => text.replace(/[!-/:-@[-`{-~]/g, "\\$&");
+    html = (text) => printable(text).replace(
+      /[&<>"']/g,
+      (char) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[char] ?? char
+    );
+    collapsed = (text) => text.replace(/\s+/g, " ");
+    same = (text) => text;
+    ENCODINGS = [
+      same,
+      json2,
+      (text) => json2(json2(text)),
+      uri,
+      uriLower,
+      uriWhole,
+      form,
+      printable,
+      // YAML's single-quoted style (export writes YAML) doubles the quote.
+      (text) => text.replace(/'/g, "''")
+    ];
+    PRESENTATIONS = [
+      same,
+      markdown,
+      markdownAll,
+      html,
+      json2,
+      (text) => json2(markdown(text)),
+      (text) => json2(markdownAll(text))
+    ];
+    escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    PLACEHOLDER_START = "(sensitive:";
+    PLACEHOLDER = /\(sensitive:([^:()]*):(\d+):([0-9a-f]+)\)/g;
+    Redactor = class {
+      /** Searched values by text; fields are searched only when they hold a value too short to search. */
+      #items = /* @__PURE__ */ new Map();
+      /** Sorted longest first, rebuilt after a change, so a field is replaced before a value inside it. */
+      #ordered;
+      /** Strings sensitive values were interpolated into: diff values equal to one print "(sensitive)". */
+      #fields = /* @__PURE__ */ new Set();
+      /**
+       * A sensitive value — a token, a webhook secret, an environment variable's value — and the
+       * variable it came from (named in cache placeholders, never printed with the value).
+       */
+      add(value, source) {
+        if (value.length >= MIN_SEARCHED_LENGTH) this.#search(value, source);
+      }
+      /**
+       * A config string that sensitive values were interpolated into, with those values. The field is
+       * searched as a whole when one of the values is too short to be searched on its own.
+       */
+      addField(field, values) {
+        for (const { value, source } of values) this.add(value, source);
+        if (field === "") return;
+        this.#fields.add(field);
+        const hidden = values.some(({ value }) => value !== "" && value.length < MIN_SEARCHED_LENGTH);
+        if (hidden && field.length >= MIN_SEARCHED_LENGTH) {
+          this.#search(field, values.map(({ source }) => source).join("+"));
+        }
+      }
+      /** The values to register with `::add-mask::`: those searched in text, as written. */
+      masks() {
+        return [...this.#items.keys()];
+      }
+      /** `text` with every sensitive value (in any of its forms) replaced by "(sensitive)". */
+      redact(text) {
+        return this.#replace(text, () => SENSITIVE);
+      }
+      /** Whether `text` holds a sensitive value, or is a string one was interpolated into. */
+      holds(text) {
+        return this.#fields.has(text) || this.redact(text) !== text;
+      }
+      /** A deep copy of `value` with every string redacted; unchanged parts are shared, not copied. */
+      redactValue(value) {
+        return this.#items.size === 0 ? value : this.#walk(value);
+      }
+      /**
+       * The plan as it may be shown or saved: a diff entry whose value holds a sensitive value is
+       * marked sensitive (it is still compared; only its values are hidden), then every string is
+       * redacted — addresses, messages from the service, notes.
+       */
+      plan(plan2) {
+        if (this.#items.size === 0 && this.#fields.size === 0) return plan2;
+        return { ...plan2, changes: plan2.changes.map((change) => this.change(change)) };
+      }
+      change(change) {
+        if (this.#items.size === 0 && this.#fields.size === 0) return change;
+        const marked = change.diff.some((entry) => !entry.sensitive && this.#diffHolds(entry)) ? {
+          ...change,
+          diff: change.diff.map(
+            (entry) => !entry.sensitive && this.#diffHolds(entry) ? { ...entry, sensitive: true } : entry
+          )
+        } : change;
+        return this.redactValue(marked);
+      }
+      /** Wraps a terminal-like output so everything written through it is redacted first. */
+      writer(output2) {
+        return { write: (text) => output2.write(this.redact(text)), isTTY: output2.isTTY };
+      }
+      /**
+       * For files forgeplan reads back (the conditional-request cache): each sensitive value becomes a
+       * placeholder naming the variable it came from, which form it was in, and `digest` of the value,
+       * so `unseal` can put it back. Undefined when the text already holds something that looks like a
+       * placeholder (it could not be told apart from ours).
+       */
+      seal(text, digest) {
+        if (text.includes(PLACEHOLDER_START)) return void 0;
+        let cut = false;
+        const sealed = this.#replace(text, ({ item, variant }) => {
+          if (variant < 0) cut = true;
+          return `${PLACEHOLDER_START}${encodeURIComponent(item.id)}:${variant}:${digest(item.text)})`;
+        });
+        return cut ? void 0 : sealed;
+      }
+      /**
+       * The sealed text with each placeholder replaced by the value it stood for — only when a value
+       * known now has the same source and digest. Undefined otherwise: the value changed (or is not
+       * set), and restoring another one would make a stale answer look current.
+       */
+      unseal(text, digest) {
+        if (!text.includes(PLACEHOLDER_START)) return text;
+        let missing = false;
+        const restored = text.replace(PLACEHOLDER, (_match, id, variant, hash2) => {
+          const item = [...this.#items.values()].find(
+            (candidate) => encodeURIComponent(candidate.id) === id && digest(candidate.text) === hash2
+          );
+          const form2 = item?.variants[Number(variant)];
+          if (form2 === void 0) missing = true;
+          return form2 ?? "";
+        });
+        return missing ? void 0 : restored;
+      }
+      #search(text, id) {
+        if (this.#items.has(text)) return;
+        this.#items.set(text, itemOf(text, id));
+        this.#ordered = void 0;
+      }
+      #replace(text, by) {
+        if (this.#items.size === 0 || text === "") return text;
+        this.#ordered ??= [...this.#items.values()].sort((a, b) => b.text.length - a.text.length);
+        const cut = text.includes("…") || text.includes("...");
+        if (!cut && this.#ordered.every((item) => item.anchor !== "" && !text.includes(item.anchor))) {
+          return text;
+        }
+        return text.split(SENSITIVE).map((part) => {
+          let result = part;
+          for (const item of this.#ordered) {
+            if (item.anchor === "" || result.includes(item.anchor)) {
+              result = result.replace(
+                item.pattern,
+                (match) => by({ item, variant: item.variants.indexOf(match) })
+              );
+            }
+            if (result.includes("…") || result.includes("...")) {
+              result = result.replace(item.truncated, () => by({ item, variant: -1 }));
+            }
+          }
+          return result;
+        }).join(SENSITIVE);
+      }
+      /** Redacts every string inside `value`; copies only the objects and arrays on a changed path. */
+      #walk(value) {
+        if (typeof value === "string") return this.redact(value);
+        if (Array.isArray(value)) {
+          let copy3;
+          value.forEach((item, index) => {
+            const redacted = this.#walk(item);
+            if (redacted !== item) copy3 ??= value.slice();
+            if (copy3 !== void 0) copy3[index] = redacted;
+          });
+          return copy3 ?? value;
+        }
+        if (value === null || typeof value !== "object" || isSecret(value)) return value;
+        const proto = Object.getPrototypeOf(value);
+        if (proto !== Object.prototype && proto !== null) return value;
+        let copy2;
+        const record3 = value;
+        for (const key in record3) {
+          if (!Object.hasOwn(record3, key)) continue;
+          const inner = record3[key];
+          const redacted = this.#walk(inner);
+          if (redacted !== inner) copy2 ??= { ...value };
+          if (copy2 !== void 0) {
+            Object.defineProperty(copy2, key, {
+              value: redacted,
+              enumerable: true,
+              writable: true,
+              configurable: true
+            });
+          }
+        }
+        return copy2 ?? value;
+      }
+      #diffHolds(entry) {
+        return this.#valueHolds(entry.before) || this.#valueHolds(entry.after);
+      }
+      #valueHolds(value) {
+        if (typeof value === "string") return this.holds(value);
+        if (Array.isArray(value)) return value.some((item) => this.#valueHolds(item));
+        if (value !== null && typeof value === "object" && !isSecret(value)) {
+          return Object.values(value).some((item) => this.#valueHolds(item));
+        }
+        return false;
+      }
+    };
+  }
+});
+
 // src/forge/cache.ts
 import { createHash, randomBytes, scryptSync } from "node:crypto";
 import {
@@ -31209,8 +31263,8 @@ import { join as join3 } from "node:path";
 function sha256(text) {
   return createHash("sha256").update(text).digest("hex");
 }
-function cacheKey(method, url2, identity4) {
-  return sha256(JSON.stringify([method, url2, identity4]));
+function cacheKey(method, url2, identity5) {
+  return sha256(JSON.stringify([method, url2, identity5]));
 }
 function decode4(parsed) {
   if (typeof parsed !== "object" || parsed === null) return void 0;
@@ -31345,7 +31399,7 @@ var init_clock = __esm({
     "use strict";
     systemClock = {
       now: () => Date.now(),
-      sleep: (ms, signal) => new Promise((resolve9, reject) => {
+      sleep: (ms, signal) => new Promise((resolve10, reject) => {
         if (signal?.aborted) {
           reject(signal.reason);
           return;
@@ -31357,7 +31411,7 @@ var init_clock = __esm({
         const timer = setTimeout(
           () => {
             signal?.removeEventListener("abort", onAbort);
-            resolve9();
+            resolve10();
           },
           Math.max(0, ms)
         );
@@ -31548,7 +31602,7 @@ function createHttpFetch(maxSockets, maxBytes = CLIENT_DEFAULTS.maxResponseBytes
     "http:": new HttpAgent({ keepAlive: true, maxSockets }),
     "https:": new HttpsAgent({ keepAlive: true, maxSockets })
   };
-  const once = (url2, exchange) => new Promise((resolve9, reject) => {
+  const once = (url2, exchange) => new Promise((resolve10, reject) => {
     const { signal } = exchange;
     if (signal?.aborted) return reject(signal.reason);
     const send = url2.protocol === "https:" ? httpsRequest : httpRequest;
@@ -31589,9 +31643,9 @@ function createHttpFetch(maxSockets, maxBytes = CLIENT_DEFAULTS.maxResponseBytes
         settle2();
         const raw2 = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
         const decode5 = decoders[String(message.headers["content-encoding"] ?? "").trim()];
-        if (decode5 === void 0 || raw2.length === 0) return resolve9({ message, body: raw2 });
+        if (decode5 === void 0 || raw2.length === 0) return resolve10({ message, body: raw2 });
         decode5(raw2, { maxOutputLength: maxBytes }).then(
-          (body) => resolve9({ message, body }),
+          (body) => resolve10({ message, body }),
           (error62) => reject(
             error62.code === "ERR_BUFFER_TOO_LARGE" ? tooLarge(status, maxBytes) : error62
           )
@@ -32119,10 +32173,10 @@ function transportFailure(error62) {
     neverSent: code2 !== void 0 && NEVER_SENT_CODES.has(code2)
   };
 }
-function mayRetry(method, failure2) {
-  if (method === "POST") return "transport" in failure2 && failure2.transport.refused;
-  if ("transport" in failure2) return failure2.transport.transient;
-  return failure2.status >= 500;
+function mayRetry(method, failure3) {
+  if (method === "POST") return "transport" in failure3 && failure3.transport.refused;
+  if ("transport" in failure3) return failure3.transport.transient;
+  return failure3.status >= 500;
 }
 var TRANSIENT_CODES, NEVER_SENT_CODES, TRANSIENT_MESSAGES;
 var init_retry_policy = __esm({
@@ -32331,7 +32385,7 @@ var init_write_lock = __esm({
         if (key === void 0) return task();
         const previous = this.#tails.get(key) ?? Promise.resolve();
         let done;
-        const current = new Promise((resolve9) => done = resolve9);
+        const current = new Promise((resolve10) => done = resolve10);
         const tail = previous.then(() => current);
         this.#tails.set(key, tail);
         await previous;
@@ -32614,8 +32668,8 @@ var init_client = __esm({
       async #exchange(method, url2, body, cacheable = true) {
         const path = displayPath(url2, this.#base);
         const ticket = this.#pacer.ticket(method, path);
-        const identity4 = method === "GET" && this.#cache !== void 0 && !ticket.free && cacheable ? await this.#identity() : void 0;
-        const key = identity4 !== void 0 ? cacheKey(method, url2.href, identity4) : void 0;
+        const identity5 = method === "GET" && this.#cache !== void 0 && !ticket.free && cacheable ? await this.#identity() : void 0;
+        const key = identity5 !== void 0 ? cacheKey(method, url2.href, identity5) : void 0;
         let attempts = 0;
         let retries = 0;
         let throttles = 0;
@@ -34195,11 +34249,11 @@ async function planEpicLinks(reader, entry) {
   };
   const planOne = async (wanted) => {
     const change = newChange(reader.target, scope, "epic_link", linkName(wanted));
-    const byId2 = wanted.link_id !== void 0;
-    const epics = byId2 && wanted.epic === void 0 ? await listEpics(reader, entry.group) : [wanted.epic];
+    const byId3 = wanted.link_id !== void 0;
+    const epics = byId3 && wanted.epic === void 0 ? await listEpics(reader, entry.group) : [wanted.epic];
     if (!Array.isArray(epics)) return { ...change, error: epics };
     let targetGroupId;
-    if (!byId2) {
+    if (!byId3) {
       const group3 = await groupOf(wanted.related_group ?? entry.group);
       if (group3.kind === "error") return { ...change, error: group3.error };
       if (group3.kind === "absent") {
@@ -34214,7 +34268,7 @@ async function planEpicLinks(reader, entry) {
       const listed3 = await relatedOf(epic3);
       if (listed3.kind === "error") return { ...change, error: listed3.error };
       if (listed3.kind === "absent") {
-        if (byId2 && wanted.epic === void 0) continue;
+        if (byId3 && wanted.epic === void 0) continue;
         return {
           ...change,
           error: changeError(
@@ -34226,7 +34280,7 @@ async function planEpicLinks(reader, entry) {
         };
       }
       const link = listed3.data.find(
-        (candidate) => byId2 ? candidate.related_epic_link_id === wanted.link_id : candidate.iid === wanted.related && candidate.group_id === targetGroupId
+        (candidate) => byId3 ? candidate.related_epic_link_id === wanted.link_id : candidate.iid === wanted.related && candidate.group_id === targetGroupId
       );
       if (!link) continue;
       const live = {
@@ -36085,11 +36139,11 @@ async function listLive(where3) {
     schema: listedRuleset
   });
   if (listed3.kind !== "found") return listed3;
-  const byName2 = /* @__PURE__ */ new Map();
+  const byName3 = /* @__PURE__ */ new Map();
   for (const item of listed3.data) {
-    if (item.source_type === void 0 || item.source_type === own2) byName2.set(item.name, item.id);
+    if (item.source_type === void 0 || item.source_type === own2) byName3.set(item.name, item.id);
   }
-  return { kind: "found", data: byName2 };
+  return { kind: "found", data: byName3 };
 }
 async function replaceClassic(reader, repo, branch3, desired) {
   const path = protectionPath(repo, branch3);
@@ -36814,6 +36868,328 @@ var init_desired = __esm({
   }
 });
 
+// src/cli/io.ts
+var CliError;
+var init_io = __esm({
+  "src/cli/io.ts"() {
+    "use strict";
+    CliError = class extends Error {
+      name = "CliError";
+    };
+  }
+});
+
+// src/cli/revision.ts
+import { execFileSync } from "node:child_process";
+import { existsSync, statSync as statSync3 } from "node:fs";
+import { basename, dirname as dirname2, resolve as resolve2 } from "node:path";
+function git(dir, args) {
+  try {
+    return execFileSync("git", ["-C", dir, ...args], {
+      maxBuffer: LIMITS.maxBytes + 1,
+      stdio: ["ignore", "pipe", "pipe"]
+    });
+  } catch (error62) {
+    const failed = error62;
+    if (failed.code === "ENOENT") throw new GitFailed("git is not installed (or not on PATH)");
+    if (failed.code === "ENOBUFS") {
+      throw new GitFailed(
+        `the file is larger than the ${LIMITS.maxBytes / (1024 * 1024)} MiB limit`
+      );
+    }
+    const said = failed.stderr?.toString("utf8").trim().split("\n")[0];
+    throw new GitFailed(said || failed.message.split("\n")[0]);
+  }
+}
+function hasRevision(dir, ref) {
+  try {
+    git(dir, ["rev-parse", "--verify", "--quiet", `${ref}^{commit}`]);
+    return true;
+  } catch (error62) {
+    if (error62 instanceof GitFailed) return false;
+    throw error62;
+  }
+}
+function objectType(dir, ref, name2) {
+  try {
+    return git(dir, ["cat-file", "-t", `${ref}:./${name2}`]).toString("utf8").trim();
+  } catch (error62) {
+    if (error62 instanceof GitFailed) return void 0;
+    throw error62;
+  }
+}
+function filesAt(ref, given, cwd) {
+  const absolute = resolve2(cwd, given);
+  const isDirectory = existsSync(absolute) && statSync3(absolute).isDirectory();
+  const dir = isDirectory ? absolute : dirname2(absolute);
+  git(dir, ["rev-parse", "--show-toplevel"]);
+  if (!hasRevision(dir, ref)) {
+    throw new GitFailed(`${ref} is not a commit of the git repository at ${dir} (fetch it first)`);
+  }
+  const name2 = isDirectory ? "" : basename(absolute);
+  const type = objectType(dir, ref, name2);
+  if (type === "blob") {
+    return [{ display: `${ref}:${given}`, content: git(dir, ["show", `${ref}:./${name2}`]) }];
+  }
+  if (type !== "tree") return [];
+  const names = git(dir, ["ls-tree", "--full-tree", "--name-only", `${ref}:./${name2}`]).toString("utf8").split("\n").filter((entry) => /\.ya?ml$/i.test(entry)).sort();
+  const prefix = name2 === "" ? "" : `${name2}/`;
+  return names.filter((entry) => objectType(dir, ref, `${prefix}${entry}`) === "blob").map((entry) => ({
+    display: `${ref}:${given.replace(/\/+$/, "")}/${entry}`,
+    content: git(dir, ["show", `${ref}:./${prefix}${entry}`])
+  }));
+}
+function loadStateAt(command2, ref, paths, io) {
+  let files;
+  try {
+    files = paths.flatMap((path) => filesAt(ref, path, io.cwd));
+  } catch (error62) {
+    if (error62 instanceof GitFailed) {
+      throw new CliError(`${command2}: --changed-from ${ref}: ${error62.message}`);
+    }
+    throw error62;
+  }
+  if (files.length === 0) return void 0;
+  const contents = new Map(files.map((file2) => [resolve2(io.cwd, file2.display), file2.content]));
+  const result = loadDesiredState(
+    files.map((file2) => file2.display),
+    {
+      cwd: io.cwd,
+      env: io.env,
+      readFile: (path) => {
+        const content = contents.get(path);
+        if (content === void 0) throw new Error(`${path} was not read from git`);
+        return content;
+      }
+    }
+  );
+  if (result.ok) return result.state;
+  for (const error62 of result.errors) io.stderr.write(`${formatConfigError(error62)}
+`);
+  const count2 = result.errors.length;
+  throw new CliError(
+    `${command2}: the configuration at ${ref} has ${count2} error${count2 === 1 ? "" : "s"}; plan without --changed-from to see the whole plan`
+  );
+}
+var GitFailed;
+var init_revision = __esm({
+  "src/cli/revision.ts"() {
+    "use strict";
+    init_config();
+    init_source();
+    init_desired();
+    init_io();
+    GitFailed = class extends Error {
+    };
+  }
+});
+
+// src/engine/expand.ts
+async function listOwnerRepos(reader, owner) {
+  const asOrg = await reader.list(
+    `/orgs/${encodeURIComponent(owner)}/repos`,
+    { type: "all" },
+    listedRepo
+  );
+  if (asOrg.kind !== "absent") return asOrg;
+  return reader.list(`/users/${encodeURIComponent(owner)}/repos`, { type: "owner" }, listedRepo);
+}
+async function listOwnerProperties(reader, owner) {
+  const path = `/orgs/${encodeURIComponent(owner)}/properties/values`;
+  const listed3 = await reader.list(path, void 0, propertyValues);
+  if (listed3.kind !== "found") return listed3;
+  const byRepo = /* @__PURE__ */ new Map();
+  for (const repo of listed3.data) {
+    byRepo.set(repo.repository_name.toLowerCase(), byName(repo.properties));
+  }
+  return { kind: "found", data: byRepo };
+}
+async function lookUpRepos(reader, owner, names, withProperties2) {
+  const reads = await Promise.all(
+    names.map(async (name2) => {
+      const path = `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(name2)}`;
+      const [repo, values] = await Promise.all([
+        reader.getOrAbsent(path, listedRepo),
+        withProperties2 ? reader.getOrAbsent(`${path}/properties/values`, repositoryValues) : void 0
+      ]);
+      return { repo, values };
+    })
+  );
+  const repos = [];
+  const properties = /* @__PURE__ */ new Map();
+  for (const { repo, values } of reads) {
+    if (repo.kind === "error") return { repos: repo, properties: repo };
+    if (repo.kind === "absent") continue;
+    if (values?.kind === "error") return { repos: values, properties: values };
+    repos.push(repo.data);
+    if (values?.kind === "found") properties.set(repo.data.name.toLowerCase(), byName(values.data));
+  }
+  return { repos: { kind: "found", data: repos }, properties: { kind: "found", data: properties } };
+}
+function matchesProperties(wanted, values) {
+  return Object.entries(wanted).every(([name2, accepted]) => {
+    const value = values?.get(name2);
+    if (value === void 0 || value === null) return false;
+    return Array.isArray(value) ? value.some((item) => accepted.includes(item)) : accepted.includes(value);
+  });
+}
+function memoized(reads, key, read2) {
+  let found = reads.get(key);
+  if (found === void 0) {
+    found = read2();
+    reads.set(key, found);
+  }
+  return found;
+}
+function failure2(result, absent) {
+  return result.kind === "error" ? result.error : { message: absent, status: 404 };
+}
+async function expandRepositories(state, readers, lookUp = /* @__PURE__ */ new Map()) {
+  const slots = /* @__PURE__ */ new Map();
+  const errors = [];
+  const repoListings = /* @__PURE__ */ new Map();
+  const propertyListings = /* @__PURE__ */ new Map();
+  const lookUps = /* @__PURE__ */ new Map();
+  const needsProperties = new Set(
+    state.repositories.filter((entry) => entry.selector.kind === "glob" && entry.selector.properties).map((entry) => ownerKey(entry.target, entry.selector.owner))
+  );
+  const slot = (target2, owner, name2) => {
+    const key = `${ownerKey(target2, owner)}/${name2.toLowerCase()}`;
+    let found = slots.get(key);
+    if (!found) {
+      found = { target: target2, owner, name: name2, entries: [] };
+      slots.set(key, found);
+    }
+    return found;
+  };
+  const globs = state.repositories.filter((entry) => entry.selector.kind === "glob");
+  const listed3 = await Promise.all(
+    globs.map(async (entry) => {
+      const reader = readers.get(entry.target);
+      if (!reader) throw new Error(`no reader for target ${entry.target}`);
+      const owner = entry.selector.owner;
+      const key = ownerKey(entry.target, owner);
+      const wanted = entry.selector.kind === "glob" ? entry.selector.properties : void 0;
+      const names = lookUp.get(key);
+      if (names !== void 0) {
+        const found = await memoized(
+          lookUps,
+          key,
+          () => lookUpRepos(reader, owner, names, needsProperties.has(key))
+        );
+        return {
+          repos: found.repos,
+          properties: wanted === void 0 ? void 0 : found.properties
+        };
+      }
+      const [repos2, properties] = await Promise.all([
+        memoized(repoListings, key, () => listOwnerRepos(reader, owner)),
+        wanted === void 0 ? void 0 : memoized(propertyListings, key, () => listOwnerProperties(reader, owner))
+      ]);
+      return { repos: repos2, properties };
+    })
+  );
+  globs.forEach((entry, index) => {
+    const selector2 = entry.selector;
+    if (selector2.kind !== "glob") return;
+    const { repos: repos2, properties } = listed3[index];
+    if (repos2.kind !== "found") {
+      errors.push({ entry, error: failure2(repos2, `account ${selector2.owner} was not found`) });
+      return;
+    }
+    if (properties !== void 0 && properties.kind !== "found") {
+      const absent = `${selector2.owner} has no custom properties: it is not an organization (or the token cannot see it)`;
+      errors.push({ entry, error: failure2(properties, absent) });
+      return;
+    }
+    const values = properties?.kind === "found" ? properties.data : void 0;
+    for (const repo of repos2.data) {
+      if (repo.archived) continue;
+      const owner = repo.owner?.login ?? selector2.owner;
+      if (!selectsRepository(selector2, `${owner}/${repo.name}`)) continue;
+      const wanted = selector2.properties;
+      if (wanted !== void 0 && !matchesProperties(wanted, values?.get(repo.name.toLowerCase()))) {
+        continue;
+      }
+      slot(entry.target, owner, repo.name).entries.push(entry);
+    }
+  });
+  for (const entry of state.repositories) {
+    if (entry.selector.kind !== "name") continue;
+    slot(entry.target, entry.selector.owner, entry.selector.repo).entries.push(entry);
+  }
+  const repos = [...slots.values()].map((repo) => ({
+    ...repo,
+    settings: settingsOf(state.defaults, repo.entries)
+  }));
+  return { repos, errors };
+}
+function settingsOf(defaults, entries) {
+  if (entries.length === 1) return entries[0].settings;
+  return mergeLayers([...defaults, ...entries.flatMap((entry) => entry.layers)]);
+}
+var listedRepo, propertyValue2, propertyValues, repositoryValues, byName, ownerKey;
+var init_expand = __esm({
+  "src/engine/expand.ts"() {
+    "use strict";
+    init_zod();
+    init_glob();
+    init_merge();
+    listedRepo = {
+      name: "repositories",
+      schema: looseObject({
+        name: string2(),
+        archived: boolean2().optional(),
+        owner: looseObject({ login: string2().optional() }).nullish()
+      })
+    };
+    propertyValue2 = looseObject({
+      property_name: string2(),
+      value: union([string2(), array(string2())]).nullable()
+    });
+    propertyValues = {
+      name: "custom property values",
+      schema: looseObject({
+        repository_name: string2(),
+        properties: array(propertyValue2)
+      })
+    };
+    repositoryValues = {
+      name: "a list of custom property values",
+      schema: array(propertyValue2)
+    };
+    byName = (values) => new Map(values.map((item) => [item.property_name.toLowerCase(), item.value]));
+    ownerKey = (target2, owner) => `${target2}\0${owner.toLowerCase()}`;
+  }
+});
+
+// src/engine/matches.ts
+async function entryMatches(state, readers) {
+  const expansion = await expandRepositories(state, readers);
+  return state.repositories.map((entry) => {
+    const failed = expansion.errors.find((item) => item.entry === entry);
+    const repositories = expansion.repos.filter((repo) => repo.entries.includes(entry)).map((repo) => `${repo.owner}/${repo.name}`);
+    return failed === void 0 ? { entry, repositories } : { entry, repositories, error: failed.error.message };
+  });
+}
+function describeMatches(matches) {
+  const lines = matches.map(({ entry, repositories, error: error62 }) => {
+    const where3 = `${describeSelector(entry.selector)} (${entry.origin.file}:${entry.origin.line})`;
+    if (error62 !== void 0) return `  ${where3}: could not be read: ${error62}`;
+    return `  ${where3}: ${repositories.length === 0 ? "nothing" : repositories.join(", ")}`;
+  });
+  return `Repository entries select, on the service now:
+${lines.join("\n")}
+`;
+}
+var init_matches = __esm({
+  "src/engine/matches.ts"() {
+    "use strict";
+    init_glob();
+    init_expand();
+  }
+});
+
 // src/cli/args.ts
 import { parseArgs } from "node:util";
 function parseFlags(command2, argv, options, { positionals = false } = {}) {
@@ -36834,889 +37210,6 @@ function parseCount(command2, flag2, value) {
 var init_args = __esm({
   "src/cli/args.ts"() {
     "use strict";
-    init_io();
-  }
-});
-
-// src/cli/validate.ts
-var validate_exports = {};
-__export(validate_exports, {
-  validate: () => validate2
-});
-var help, validate2;
-var init_validate = __esm({
-  "src/cli/validate.ts"() {
-    "use strict";
-    init_config();
-    init_desired();
-    init_args();
-    help = `usage: forgeplan validate [-c FILE|DIR]... [--print]
-
-Loads and checks the desired state; no network, no token needed.
-  -c, --config FILE|DIR  a config file, or a directory of *.yaml/*.yml files (repeatable;
-                         default forgeplan.yaml); several are merged in the order given
-  --print                print the merged desired state, each value with the file:line it came from
-Exit 0 when valid, 1 when not, with one line per problem on stderr: file:line:col: key.path: message
-`;
-    validate2 = async (argv, io) => {
-      const { values } = parseFlags("validate", argv, {
-        config: { type: "string", short: "c", multiple: true },
-        print: { type: "boolean" },
-        help: { type: "boolean", short: "h" }
-      });
-      if (values.help) {
-        io.stdout.write(help);
-        return 0;
-      }
-      const result = loadDesiredState(values.config ?? [], {
-        cwd: io.cwd,
-        env: io.env,
-        redactor: io.redactor
-      });
-      if (!result.ok) {
-        for (const error62 of result.errors) io.stderr.write(`${formatConfigError(error62)}
-`);
-        return 1;
-      }
-      const { state } = result;
-      if (values.print) {
-        io.stdout.write(printState(state));
-        return 0;
-      }
-      io.stdout.write(`valid: ${state.files.join(", ")} (${describeCounts(state)})
-`);
-      return 0;
-    };
-  }
-});
-
-// src/core/plan-file.ts
-function ordered(value, keys2) {
-  if (!isPlainObject2(value)) return value;
-  const result = {};
-  for (const key of keys2) if (key in value) result[key] = value[key];
-  for (const key of Object.keys(value)) if (!(key in result)) result[key] = value[key];
-  return result;
-}
-function list(value, each) {
-  return Array.isArray(value) ? value.map(each) : value;
-}
-function plainData(value) {
-  return JSON.parse(JSON.stringify(value) ?? "null");
-}
-function diffEntry(value) {
-  const entry = ordered(value, DIFF_KEYS);
-  if (isPlainObject2(entry) && entry.sensitive === true) {
-    if ("before" in entry) entry.before = SENSITIVE;
-    if ("after" in entry) entry.after = SENSITIVE;
-  }
-  return entry;
-}
-function changeJson(value) {
-  const result = ordered(plainData(value), CHANGE_KEYS);
-  if (!isPlainObject2(result)) return result;
-  if ("diff" in result) result.diff = list(result.diff, diffEntry);
-  if ("requests" in result)
-    result.requests = list(result.requests, (r) => ordered(r, REQUEST_KEYS));
-  if ("error" in result) result.error = ordered(result.error, ERROR_KEYS);
-  return result;
-}
-function planData(value) {
-  const result = ordered(plainData(value), PLAN_KEYS);
-  if (!isPlainObject2(result)) return result;
-  if ("changes" in result) result.changes = list(result.changes, changeJson);
-  if ("summary" in result) result.summary = ordered(result.summary, SUMMARY_KEYS);
-  return result;
-}
-function stringify(value) {
-  return `${JSON.stringify(value, null, 2)}
-`;
-}
-function* planFileChunks(input2) {
-  const frame = stringify(planData({ ...input2, changes: [] }));
-  const slot = frame.indexOf(CHANGES_SLOT);
-  if (input2.changes.length === 0 || slot < 0) {
-    yield frame;
-    return;
-  }
-  yield `${frame.slice(0, slot)}"changes": [
-`;
-  for (const [index, item] of input2.changes.entries()) {
-    const text = JSON.stringify(changeJson(item), null, 2).replace(/^/gm, "    ");
-    yield index === 0 ? text : `,
-${text}`;
-  }
-  yield `
-  ]${frame.slice(slot + CHANGES_SLOT.length)}`;
-}
-function planFileText(input2) {
-  return [...planFileChunks(input2)].join("");
-}
-function fileSchema2(kinds) {
-  const request2 = looseObject({
-    method: _enum2(["GET", "PUT", "PATCH", "POST", "DELETE"]),
-    path: string2().startsWith("/", { error: 'expected a path starting with "/"' }),
-    body: unknown().optional(),
-    expect: unknown().optional()
-  });
-  const change = looseObject({
-    address: string2().min(1),
-    kind: string2().refine((kind) => kinds.includes(kind), {
-      error: (issue2) => `unknown kind '${String(issue2.input)}'`
-    }),
-    action: _enum2(ACTIONS),
-    target: string2().min(1),
-    scope: string2(),
-    name: string2(),
-    diff: array(looseObject({ path: string2() })),
-    requests: array(request2),
-    findings: array(string2()).optional(),
-    notes: array(string2()).optional(),
-    live_fingerprint: string2().optional(),
-    held: string2().optional(),
-    error: looseObject({
-      message: string2(),
-      request: string2().optional(),
-      status: number2().optional()
-    }).optional()
-  });
-  return looseObject({
-    format_version: literal(1),
-    changes: array(change),
-    summary: strictObject({
-      create: count,
-      update: count,
-      delete: count,
-      report: count,
-      "no-op": count
-    }),
-    errors: count.optional(),
-    config: array(string2().min(1)).min(1).optional(),
-    rotate_secrets: literal(true).optional()
-  });
-}
-function where2(path) {
-  return path.map(
-    (part, index) => typeof part === "number" ? `[${part}]` : `${index === 0 ? "" : "."}${String(part)}`
-  ).join("");
-}
-function readPlanFile(text, file2, kinds) {
-  let value;
-  try {
-    value = JSON.parse(text);
-  } catch (error62) {
-    const reason = error62 instanceof Error ? error62.message.split("\n")[0] : String(error62);
-    throw new PlanFileError(`${file2} is not valid JSON: ${reason}`);
-  }
-  if (!isPlainObject2(value)) {
-    throw new PlanFileError(`${file2} is not a forgeplan plan (expected a JSON object)`);
-  }
-  if (value.format_version === void 0) {
-    throw new PlanFileError(
-      `${file2} is not a forgeplan plan (expected format_version 1 and a changes list)`
-    );
-  }
-  if (value.format_version !== 1) {
-    throw new PlanFileError(
-      `${file2} has format_version ${JSON.stringify(value.format_version)}; this forgeplan reads format_version 1`
-    );
-  }
-  const parsed = fileSchema2(kinds).safeParse(value);
-  if (!parsed.success) {
-    const issue2 = parsed.error.issues[0];
-    throw new PlanFileError(`${file2}: ${where2(issue2?.path ?? [])}: ${issue2?.message}`);
-  }
-  const changes = parsed.data.changes;
-  const seen = /* @__PURE__ */ new Set();
-  for (const [index, change] of changes.entries()) {
-    if (seen.has(change.address)) {
-      throw new PlanFileError(
-        `${file2}: changes[${index}]: ${change.address} is listed twice; a plan holds each change once`
-      );
-    }
-    seen.add(change.address);
-  }
-  const plan2 = makePlan(changes);
-  const stored = parsed.data.summary;
-  const counted = summarize(changes);
-  const differs = Object.keys(counted).filter(
-    (action) => stored[action] !== counted[action]
-  );
-  if (differs.length > 0) {
-    const detail = differs.map((action) => `${action} ${stored[action]} ≠ ${counted[action]}`);
-    throw new PlanFileError(
-      `${file2}: summary does not match its changes (${detail.join(", ")}); the file was edited or damaged`
-    );
-  }
-  return {
-    ...plan2,
-    ...parsed.data.config ? { config: parsed.data.config } : {},
-    ...parsed.data.rotate_secrets ? { rotate_secrets: true } : {}
-  };
-}
-var PlanFileError, PLAN_KEYS, CHANGE_KEYS, DIFF_KEYS, REQUEST_KEYS, ERROR_KEYS, SUMMARY_KEYS, CHANGES_SLOT, count;
-var init_plan_file = __esm({
-  "src/core/plan-file.ts"() {
-    "use strict";
-    init_zod();
-    init_plan();
-    init_plain();
-    init_secret();
-    PlanFileError = class extends Error {
-      name = "PlanFileError";
-    };
-    PLAN_KEYS = ["format_version", "changes", "summary", "errors"];
-    CHANGE_KEYS = [
-      "address",
-      "kind",
-      "action",
-      "target",
-      "scope",
-      "name",
-      "diff",
-      "requests",
-      "findings",
-      "notes",
-      "live_fingerprint",
-      "error"
-    ];
-    DIFF_KEYS = ["path", "before", "after", "sensitive"];
-    REQUEST_KEYS = ["method", "path", "body", "expect"];
-    ERROR_KEYS = ["message", "request", "status"];
-    SUMMARY_KEYS = ["create", "update", "delete", "report", "no-op"];
-    CHANGES_SLOT = '"changes": []';
-    count = number2().int().nonnegative();
-  }
-});
-
-// src/render/value.ts
-function formatValue(value, maxLength = MAX_VALUE_LENGTH) {
-  return truncate(render2(value), maxLength);
-}
-function render2(value) {
-  if (value === void 0) return ABSENT;
-  if (value === null) return "null";
-  if (isSecret(value)) return SENSITIVE;
-  if (typeof value === "string") return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map(render2).join(", ")}]`;
-  if (isPlainObject2(value)) {
-    const entries = Object.keys(value).filter((key) => value[key] !== void 0).sort().map((key) => `${BARE_KEY.test(key) ? key : JSON.stringify(key)}: ${render2(value[key])}`);
-    return `{${entries.join(", ")}}`;
-  }
-  return String(value);
-}
-function truncate(text, maxLength) {
-  if (text.length <= maxLength) return text;
-  return `${Array.from(text).slice(0, maxLength - 1).join("")}…`;
-}
-function redact(value) {
-  if (isSecret(value)) return SENSITIVE;
-  if (Array.isArray(value)) return value.map(redact);
-  if (isPlainObject2(value)) {
-    const copy2 = {};
-    for (const [key, item] of Object.entries(value)) {
-      if (item !== void 0) copy2[key] = redact(item);
-    }
-    return copy2;
-  }
-  return value;
-}
-var MAX_VALUE_LENGTH, ABSENT, BARE_KEY;
-var init_value = __esm({
-  "src/render/value.ts"() {
-    "use strict";
-    init_secret();
-    init_plain();
-    MAX_VALUE_LENGTH = 120;
-    ABSENT = "(absent)";
-    BARE_KEY = /^[A-Za-z_$][\w$-]*$/;
-  }
-});
-
-// src/render/json.ts
-function* planJsonChunks(input2) {
-  yield* planFileChunks(input2);
-}
-function planJson(input2) {
-  return planFileText(input2);
-}
-function applyReportJson(input2) {
-  const report = ordered(redact(input2), REPORT_KEYS);
-  if (!isPlainObject2(report)) return `${JSON.stringify(report, null, 2)}
-`;
-  report.outcomes = Array.isArray(report.outcomes) ? report.outcomes.map((o) => ordered(o, OUTCOME_KEYS)) : report.outcomes;
-  if ("verification" in report) report.verification = planData(report.verification);
-  return `${JSON.stringify(report, null, 2)}
-`;
-}
-var REPORT_KEYS, OUTCOME_KEYS;
-var init_json = __esm({
-  "src/render/json.ts"() {
-    "use strict";
-    init_plan_file();
-    init_plain();
-    init_value();
-    REPORT_KEYS = ["outcomes", "verification", "verified"];
-    OUTCOME_KEYS = ["address", "kind", "action", "outcome", "request", "status", "message"];
-  }
-});
-
-// src/render/wording.ts
-function plural2(count2, one, many = `${one}s`) {
-  return `${count2} ${count2 === 1 ? one : many}`;
-}
-function printable2(text) {
-  return String(text).replace(
-    // eslint-disable-next-line no-control-regex
-    /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g,
-    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`
-  );
-}
-function describeFailure(failure2, style = {
-  request: (text) => text,
-  message: (text) => text
-}) {
-  const status = failure2.status === 0 ? void 0 : failure2.status;
-  const said = messageAfterStatus(status, failure2.message ?? "");
-  const message = style.message(said);
-  if (failure2.request === void 0) {
-    const where4 = status === void 0 ? "" : String(status);
-    return where4 === "" ? message : message === "" ? where4 : `${where4}: ${message}`;
-  }
-  const request2 = style.request(failure2.request);
-  if (said.startsWith(`answered ${status} `)) return `${request2} ${message}`;
-  const where3 = status === void 0 ? request2 : `${request2} → ${status}`;
-  return message === "" ? where3 : `${where3}: ${message}`;
-}
-function messageAfterStatus(status, message) {
-  return status !== void 0 && message.startsWith(`${status} `) ? message.slice(String(status).length + 1) : message;
-}
-function describeError(error62) {
-  return printable2(describeFailure(error62));
-}
-function isShown(change) {
-  return change.action !== "no-op" || change.error !== void 0 || (change.notes?.length ?? 0) > 0;
-}
-function summaryCounts(summary) {
-  return [
-    `${summary.create} to create`,
-    `${summary.update} to update`,
-    `${summary.delete} to delete`,
-    `${summary.report} to report`,
-    `${summary["no-op"]} unchanged`
-  ].join(", ");
-}
-function errorCount(plan2) {
-  return `${plural2(plan2.errors, "change")} could not be planned.`;
-}
-function viewEntry(entry) {
-  const shown3 = (value) => entry.sensitive && value !== void 0 ? SENSITIVE : formatValue(value);
-  const shape = entry.before === void 0 && entry.after !== void 0 ? "added" : entry.after === void 0 && entry.before !== void 0 ? "removed" : "changed";
-  return {
-    shape,
-    path: printable2(entry.path),
-    before: shown3(entry.before),
-    after: shown3(entry.after)
-  };
-}
-function remainingChanges(plan2) {
-  return (plan2?.changes ?? []).filter(
-    (change) => change.error !== void 0 || change.action === "create" || change.action === "update" || change.action === "delete"
-  );
-}
-function applyCounts(report) {
-  return OUTCOMES.map(
-    (outcome) => `${report.outcomes.filter((item) => item.outcome === outcome).length} ${outcome}`
-  ).join(", ");
-}
-function verifiedDetail(remaining) {
-  return remaining === 0 ? "re-plan shows no changes." : `re-plan shows no changes for what was applied; not applied: ${plural2(remaining, "change")}.`;
-}
-var NO_CHANGES, ACTION_SYMBOL, ERROR_SYMBOL;
-var init_wording = __esm({
-  "src/render/wording.ts"() {
-    "use strict";
-    init_plan();
-    init_secret();
-    init_value();
-    NO_CHANGES = "No changes. Live state matches the desired state.";
-    ACTION_SYMBOL = {
-      create: "+",
-      update: "~",
-      delete: "-",
-      report: "!",
-      "no-op": " "
-    };
-    ERROR_SYMBOL = "✗";
-  }
-});
-
-// src/render/escape.ts
-function escapeInline(text) {
-  return printable2(text).replace(/[\\`*_[\]<>&|~#!$^]/g, (char) => `\\${char}`).replace(/^[-+ ]/, (char) => char === " " ? "&#32;" : `\\${char}`).replace(/^(\d+)([.)])/, "$1\\$2");
-}
-function code(text) {
-  return `<code>${escapeInline(text)}</code>`;
-}
-function escapeHtml(text) {
-  return printable2(text).replace(
-    /[&<>"]/g,
-    (char) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[char] ?? char
-  );
-}
-function linkTarget2(url2) {
-  return `<${printable2(url2).replace(/[\s<>]/g, (char) => encodeURIComponent(char))}>`;
-}
-var init_escape = __esm({
-  "src/render/escape.ts"() {
-    "use strict";
-    init_wording();
-  }
-});
-
-// src/render/fit.ts
-function fitParts(total, render3, maxLength) {
-  const whole = render3(total);
-  if (maxLength === void 0 || whole.length <= maxLength) return whole;
-  let low = 0;
-  let high = total - 1;
-  if (render3(low).length > maxLength) return wholeLines(render3(low), maxLength);
-  while (low < high) {
-    const middle = Math.ceil((low + high) / 2);
-    if (render3(middle).length <= maxLength) low = middle;
-    else high = middle - 1;
-  }
-  return render3(low);
-}
-function wholeLines(text, maxLength) {
-  const end = text.lastIndexOf("\n", maxLength - 1);
-  return end < 0 ? "" : text.slice(0, end + 1);
-}
-var init_fit = __esm({
-  "src/render/fit.ts"() {
-    "use strict";
-  }
-});
-
-// src/render/markdown.ts
-function document(parts) {
-  return `${parts.join("\n\n")}
-`;
-}
-function table(header, rows, align = "---") {
-  const line = (cells) => `| ${cells.join(" | ")} |`;
-  return [line(header), line(header.map(() => align)), ...rows.map(line)].join("\n");
-}
-function heading(options, fallback, verb) {
-  const parts = [`### ${escapeInline(options.title ?? fallback)}`];
-  if (options.commit !== void 0) parts.push(`${verb} at commit ${code(options.commit)}.`);
-  return parts;
-}
-function cutNote(hidden, what, subject, options) {
-  const where3 = options.detailsUrl === void 0 ? "the job summary" : `[the full ${subject}](${linkTarget2(options.detailsUrl)})`;
-  return `_… ${plural2(hidden, `more ${what}`, `more ${what}s`)} not shown: the ${subject} is longer than GitHub's comment limit; see ${where3}._`;
-}
-function urgency(changes) {
-  if (changes.some((change) => change.error !== void 0)) return 0;
-  if (changes.some((change) => change.action === "delete")) return 1;
-  return 2;
-}
-function groupByScope(changes) {
-  const groups = /* @__PURE__ */ new Map();
-  for (const change of changes) {
-    const key = `${change.target}/${change.scope}`;
-    const group3 = groups.get(key);
-    if (group3 === void 0) groups.set(key, [change]);
-    else group3.push(change);
-  }
-  return groups;
-}
-function sectionSummary(scope, changes) {
-  const planned = changes.filter((change) => change.error === void 0);
-  const errors = changes.length - planned.length;
-  const counts = [
-    ...errors > 0 ? [plural2(errors, "error")] : [],
-    ...SECTION_COUNTS.map(([action, words]) => {
-      const count2 = planned.filter((change) => change.action === action).length;
-      return count2 > 0 ? `${count2} ${words}` : "";
-    }).filter((text) => text !== "")
-  ];
-  const mark = ["❌ ", "⚠️ "][urgency(changes)] ?? "";
-  return `${mark}<b>${escapeHtml(scope)}</b>: ${counts.join(", ")}`;
-}
-function failureText(failure2) {
-  return describeFailure(failure2, { request: code, message: escapeInline });
-}
-function changeEntry(change) {
-  const parts = [];
-  if (change.error !== void 0) {
-    parts.push(`**${ERROR_SYMBOL} could not be planned** ${code(change.address)}`);
-    parts.push(`error: ${failureText(change.error)}`);
-  } else {
-    parts.push(
-      `**${escapeInline(ACTION_SYMBOL[change.action])} ${change.action}** ${code(change.address)}`
-    );
-    if (change.diff.length > 0) {
-      const rows = change.diff.map((entry) => {
-        const field = viewEntry(entry);
-        return [code(field.path), code(field.before), code(field.after)];
-      });
-      parts.push(table(["field", "before", "after"], rows));
-    }
-    const findings = change.findings ?? [];
-    if (findings.length > 0) parts.push(findings.map((f) => `- ${escapeInline(f)}`).join("\n"));
-  }
-  const notes = change.notes ?? [];
-  if (notes.length > 0)
-    parts.push(notes.map((note) => `- _note:_ ${escapeInline(note)}`).join("\n"));
-  return parts.join("\n\n");
-}
-function section(scope, changes) {
-  const open2 = urgency(changes) < 2 ? " open" : "";
-  return [
-    `<details${open2}><summary>${sectionSummary(scope, changes)}</summary>`,
-    ...changes.map(changeEntry),
-    "</details>"
-  ].join("\n\n");
-}
-function planMarkdown(plan2, options) {
-  const shown3 = plan2.changes.filter(isShown);
-  const sections = [...groupByScope(shown3)].map(([scope, changes], order) => ({ scope, changes, order })).sort((a, b) => urgency(a.changes) - urgency(b.changes) || a.order - b.order).map(({ scope, changes }) => section(scope, changes));
-  const { summary } = plan2;
-  const head = [
-    COMMENT_MARKER,
-    ...heading(options, "forgeplan plan", "Planned"),
-    table(
-      PLAN_COLUMNS,
-      [
-        [
-          summary.create,
-          summary.update,
-          summary.delete,
-          summary.report,
-          summary["no-op"],
-          plan2.errors
-        ].map(String)
-      ],
-      "---:"
-    )
-  ];
-  if (!hasChanges(plan2) && plan2.errors === 0) head.push(`**${NO_CHANGES}**`);
-  return fitParts(
-    sections.length,
-    (kept) => document([
-      ...head,
-      ...sections.slice(0, kept),
-      ...kept < sections.length ? [cutNote(sections.length - kept, "section", "plan", options)] : []
-    ]),
-    options.maxLength
-  );
-}
-function verification(report) {
-  const remaining = remainingChanges(report.verification);
-  if (report.verified) return `**Verified:** ${verifiedDetail(remaining.length)}`;
-  if (report.verification === void 0) return "**Not verified:** no re-plan was made.";
-  if (remaining.length === 0) return "**Not verified.**";
-  const lines = remaining.map((change) => {
-    if (change.error !== void 0)
-      return `- ${code(change.address)}: ${failureText(change.error)}`;
-    const paths = change.diff.map((entry) => code(entry.path)).join(", ");
-    return `- ${code(change.address)} (${change.action})${paths === "" ? "" : `: ${paths}`}`;
-  });
-  return `**Not verified:** the re-plan still shows ${plural2(remaining.length, "change")}:
-
-${lines.join("\n")}`;
-}
-function applyReportMarkdown(report, options) {
-  const rank = (outcome) => ["failed", "held", "skipped", "applied"].indexOf(outcome.outcome);
-  const outcomes = report.outcomes.map((outcome, order) => ({ outcome, order })).sort((a, b) => rank(a.outcome) - rank(b.outcome) || a.order - b.order).map(({ outcome }) => [
-    OUTCOME_MARK[outcome.outcome],
-    code(outcome.address),
-    outcome.action,
-    outcome.request === void 0 ? "" : code(outcome.request),
-    outcome.status === void 0 ? "" : String(outcome.status),
-    escapeInline(outcome.message ?? "")
-  ]);
-  const counts = OUTCOMES.map(
-    (outcome) => `${report.outcomes.filter((item) => item.outcome === outcome).length}`
-  );
-  const head = [
-    COMMENT_MARKER,
-    ...heading(options, "forgeplan apply", "Applied"),
-    table(OUTCOMES, [counts], "---:"),
-    verification(report)
-  ];
-  return fitParts(
-    outcomes.length,
-    (kept) => document([
-      ...head,
-      ...kept > 0 ? [
-        table(
-          ["outcome", "change", "action", "request", "status", "message"],
-          outcomes.slice(0, kept)
-        )
-      ] : [],
-      ...kept < outcomes.length ? [cutNote(outcomes.length - kept, "outcome", "report", options)] : []
-    ]),
-    options.maxLength
-  );
-}
-var COMMENT_MARKER, SECTION_COUNTS, PLAN_COLUMNS, OUTCOME_MARK;
-var init_markdown = __esm({
-  "src/render/markdown.ts"() {
-    "use strict";
-    init_plan();
-    init_escape();
-    init_fit();
-    init_wording();
-    COMMENT_MARKER = "<!-- forgeplan -->";
-    SECTION_COUNTS = [
-      ["delete", "to delete"],
-      ["create", "to create"],
-      ["update", "to update"],
-      ["report", "to report"]
-    ];
-    PLAN_COLUMNS = ["create", "update", "delete", "report", "no-op", "errors"];
-    OUTCOME_MARK = {
-      applied: "✅ applied",
-      failed: "❌ failed",
-      held: "⏸️ held",
-      skipped: "⏭️ skipped"
-    };
-  }
-});
-
-// src/render/ansi.ts
-function styles(color) {
-  return color ? COLOR : PLAIN;
-}
-var wrap, COLOR, identity3, PLAIN;
-var init_ansi = __esm({
-  "src/render/ansi.ts"() {
-    "use strict";
-    wrap = (open2, close) => (text) => text === "" ? text : `\x1B[${open2}m${text}\x1B[${close}m`;
-    COLOR = {
-      bold: wrap(1, 22),
-      dim: wrap(2, 22),
-      green: wrap(32, 39),
-      yellow: wrap(33, 39),
-      red: wrap(31, 39),
-      cyan: wrap(36, 39)
-    };
-    identity3 = (text) => text;
-    PLAIN = {
-      bold: identity3,
-      dim: identity3,
-      green: identity3,
-      yellow: identity3,
-      red: identity3,
-      cyan: identity3
-    };
-  }
-});
-
-// src/render/text.ts
-function actionColor(action, s) {
-  switch (action) {
-    case "create":
-      return s.green;
-    case "update":
-      return s.yellow;
-    case "delete":
-      return s.red;
-    case "report":
-      return s.cyan;
-    case "no-op":
-      return s.dim;
-  }
-}
-function changeBlock(change, s) {
-  const address = s.bold(printable2(change.address));
-  const lines = [];
-  if (change.error !== void 0) {
-    lines.push(`${s.red(ERROR_SYMBOL)} ${address} could not be planned`);
-    lines.push(`${INDENT}${s.red("error:")} ${describeError(change.error)}`);
-  } else {
-    const color = actionColor(change.action, s);
-    lines.push(`${color(ACTION_SYMBOL[change.action])} ${address} ${ACTION_PHRASE[change.action]}`);
-    for (const entry of change.diff) {
-      const field = viewEntry(entry);
-      if (field.shape === "added")
-        lines.push(`${INDENT}${s.green("+")} ${field.path}: ${field.after}`);
-      else if (field.shape === "removed")
-        lines.push(`${INDENT}${s.red("-")} ${field.path}: ${field.before}`);
-      else lines.push(`${INDENT}${field.path}: ${field.before} → ${field.after}`);
-    }
-    for (const finding of change.findings ?? []) lines.push(`${INDENT}• ${printable2(finding)}`);
-  }
-  for (const note of change.notes ?? []) {
-    lines.push(s.dim(`${INDENT}note: ${printable2(note)}`.trimEnd()));
-  }
-  return lines;
-}
-function blocks(changes, s) {
-  return changes.flatMap((change) => [...changeBlock(change, s), ""]);
-}
-function finish(lines) {
-  const trimmed = lines.map((line) => line.trimEnd());
-  while (trimmed.at(-1) === "") trimmed.pop();
-  return `${trimmed.join("\n")}
-`;
-}
-function planText(plan2, options) {
-  const s = styles(options.color === true);
-  const lines = blocks(plan2.changes.filter(isShown), s);
-  if (!hasChanges(plan2) && plan2.errors === 0) {
-    lines.push(s.green(NO_CHANGES));
-    if (plan2.summary.report > 0) lines.push(`${plural2(plan2.summary.report, "audit report")}.`);
-  } else {
-    lines.push(`Plan: ${summaryCounts(plan2.summary)}.`);
-    if (plan2.errors > 0) lines.push(s.red(errorCount(plan2)));
-  }
-  return finish(lines);
-}
-function outcomeLine(outcome, s) {
-  const head = `${OUTCOME_STYLE[outcome.outcome].symbol(s)} ${s.bold(printable2(outcome.address))} (${outcome.action})`;
-  const why = printable2(describeFailure(outcome));
-  return why === "" ? head : `${head}: ${why}`;
-}
-function applyReportText(report, options) {
-  const s = styles(options.color === true);
-  const lines = [];
-  for (const outcome of OUTCOMES) {
-    const matching = report.outcomes.filter((item) => item.outcome === outcome);
-    if (matching.length === 0) continue;
-    lines.push(`${OUTCOME_STYLE[outcome].heading} (${matching.length}):`);
-    lines.push(...matching.map((item) => `  ${outcomeLine(item, s)}`), "");
-  }
-  lines.push(`Apply: ${applyCounts(report)}.`);
-  const remaining = remainingChanges(report.verification);
-  if (report.verified) {
-    lines.push(s.green(`Verified: ${verifiedDetail(remaining.length)}`));
-  } else if (report.verification === void 0) {
-    lines.push(s.red("Not verified: no re-plan was made."));
-  } else if (remaining.length === 0) {
-    lines.push(s.red("Not verified."));
-  } else {
-    lines.push(
-      s.red(`Not verified: the re-plan still shows ${plural2(remaining.length, "change")}:`)
-    );
-    lines.push("", ...blocks(remaining, s));
-  }
-  return finish(lines);
-}
-var INDENT, ACTION_PHRASE, OUTCOME_STYLE;
-var init_text = __esm({
-  "src/render/text.ts"() {
-    "use strict";
-    init_plan();
-    init_ansi();
-    init_wording();
-    INDENT = "    ";
-    ACTION_PHRASE = {
-      create: "will be created",
-      update: "will be updated",
-      delete: "will be deleted",
-      report: "has findings",
-      "no-op": "is unchanged"
-    };
-    OUTCOME_STYLE = {
-      applied: { heading: "Applied", symbol: (s) => s.green("✓") },
-      failed: { heading: "Failed", symbol: (s) => s.red("✗") },
-      held: { heading: "Held", symbol: (s) => s.yellow("⏸") },
-      skipped: { heading: "Skipped", symbol: (s) => s.dim("○") }
-    };
-  }
-});
-
-// src/render/options.ts
-var FORMATS;
-var init_options = __esm({
-  "src/render/options.ts"() {
-    "use strict";
-    FORMATS = ["text", "markdown", "json"];
-  }
-});
-
-// src/render/index.ts
-function renderPlan(plan2, format, options = {}) {
-  switch (format) {
-    case "text":
-      return planText(plan2, options);
-    case "markdown":
-      return planMarkdown(plan2, options);
-    case "json":
-      return planJson(plan2);
-  }
-}
-function* renderPlanChunks(plan2, format, options = {}) {
-  if (format === "json") yield* planJsonChunks(plan2);
-  else yield renderPlan(plan2, format, options);
-}
-function renderApplyReport(report, format, options = {}) {
-  switch (format) {
-    case "text":
-      return applyReportText(report, options);
-    case "markdown":
-      return applyReportMarkdown(report, options);
-    case "json":
-      return applyReportJson(report);
-  }
-}
-var init_render = __esm({
-  "src/render/index.ts"() {
-    "use strict";
-    init_json();
-    init_markdown();
-    init_text();
-    init_markdown();
-    init_options();
-    init_value();
-  }
-});
-
-// src/cli/output.ts
-import { closeSync as closeSync2, openSync as openSync2, writeSync } from "node:fs";
-import { resolve as resolve2 } from "node:path";
-function parseFormat(command2, value) {
-  const format = value ?? "text";
-  if (!FORMATS.includes(format)) {
-    throw new CliError(
-      `${command2}: --format must be one of ${FORMATS.join(", ")}, got '${format}'`
-    );
-  }
-  return format;
-}
-function useColor(io) {
-  return io.stdout.isTTY && !io.env.NO_COLOR;
-}
-function printPlan(io, plan2, format) {
-  for (const chunk of renderPlanChunks(io.redactor.plan(plan2), format, {
-    color: format === "text" && useColor(io)
-  })) {
-    io.stdout.write(chunk);
-  }
-}
-function savePlan(command2, io, plan2, path) {
-  const target2 = resolve2(io.cwd, path);
-  try {
-    const file2 = openSync2(target2, "w");
-    try {
-      for (const chunk of renderPlanChunks(io.redactor.plan(plan2), "json")) {
-        writeSync(file2, io.redactor.redact(chunk));
-      }
-    } finally {
-      closeSync2(file2);
-    }
-  } catch (error62) {
-    const reason = error62 instanceof Error ? error62.message : String(error62);
-    throw new CliError(`${command2}: cannot write the plan to ${path}: ${reason}`);
-  }
-}
-var init_output = __esm({
-  "src/cli/output.ts"() {
-    "use strict";
-    init_render();
     init_io();
   }
 });
@@ -38146,6 +37639,21 @@ var init_demo_world = __esm({
               rules: [{ type: "deletion" }, { type: "non_fast_forward" }],
               bypass_actors: [{ actor_type: "OrganizationAdmin", bypass_mode: "always" }]
             }
+          ],
+          custom_properties: [
+            {
+              property_name: "team",
+              value_type: "string",
+              description: "The team that owns the repository"
+            },
+            {
+              property_name: "tier",
+              value_type: "single_select",
+              required: true,
+              default_value: "standard",
+              allowed_values: ["critical", "standard"],
+              description: "How critical the service is"
+            }
           ]
         }
       ],
@@ -38254,7 +37762,8 @@ var init_demo_world = __esm({
               ],
               bypass_actors: [{ actor_id: 2, actor_type: "Team", bypass_mode: "always" }]
             }
-          ]
+          ],
+          custom_properties: { team: "platform", tier: "critical" }
         },
         {
           full_name: "acme/web",
@@ -38265,7 +37774,8 @@ var init_demo_world = __esm({
           allow_merge_commit: true,
           collaborators: { "octo-dev": "push" },
           teams: { platform: "push" },
-          branches: [{ name: "main" }]
+          branches: [{ name: "main" }],
+          custom_properties: { team: "web" }
         },
         {
           full_name: "octo-admin/dotfiles",
@@ -38537,6 +38047,102 @@ var init_hook_config = __esm({
     HOOK_CONFIG_KEYS = ["url", "content_type", "secret", "insecure_ssl"];
     DEFAULT_CONTENT_TYPE = "form";
     SECRET_MASK = "********";
+  }
+});
+
+// src/sandbox/custom-properties.ts
+function definitionProblems(definition) {
+  const problems = [];
+  const name2 = definition.property_name;
+  if (!PROPERTY_NAME2.test(name2)) problems.push(`property_name '${name2}' is not a valid name`);
+  const selects = definition.value_type === "single_select" || definition.value_type === "multi_select";
+  const allowed = definition.allowed_values;
+  if (selects && (allowed === null || allowed.length === 0)) {
+    problems.push(`allowed_values are required for a ${definition.value_type} property`);
+  }
+  if (!selects && allowed !== null) {
+    problems.push(`allowed_values are only for single_select and multi_select properties`);
+  }
+  if (allowed !== null && allowed.length > MAX_ALLOWED_VALUES) {
+    problems.push(`allowed_values may hold at most ${MAX_ALLOWED_VALUES} values`);
+  }
+  for (const value of allowed ?? []) {
+    if (!PROPERTY_TEXT.test(value))
+      problems.push(`allowed value '${value}' has a " or a control character`);
+  }
+  if (definition.required && definition.default_value === null) {
+    problems.push("a required property needs a default_value");
+  }
+  if (definition.default_value !== null) {
+    const problem = valueProblem(definition, definition.default_value);
+    if (problem !== void 0) problems.push(`default_value: ${problem}`);
+  }
+  return problems;
+}
+function valueProblem(definition, value) {
+  const name2 = definition.property_name;
+  const allowed = definition.allowed_values ?? [];
+  if (definition.value_type === "multi_select") {
+    if (!Array.isArray(value)) return `${name2} is a multi_select property: its value is a list`;
+    const unknown2 = value.find((item) => !allowed.includes(item));
+    return unknown2 === void 0 ? void 0 : `'${unknown2}' is not an allowed value of ${name2}`;
+  }
+  if (Array.isArray(value))
+    return `${name2} is a ${definition.value_type} property: its value is a string`;
+  if (!PROPERTY_TEXT.test(value) || value === "") {
+    return `the value of ${name2} must be printable ASCII without "`;
+  }
+  switch (definition.value_type) {
+    case "single_select":
+      return allowed.includes(value) ? void 0 : `'${value}' is not an allowed value of ${name2}`;
+    case "true_false":
+      return value === "true" || value === "false" ? void 0 : `${name2} is true or false`;
+    case "url":
+      return URL.canParse(value) ? void 0 : `the value of ${name2} must be a URL`;
+    case "string":
+      return void 0;
+  }
+}
+function repositoryValues2(org, repo) {
+  if (org === null) return [];
+  const values = [];
+  for (const [key, definition] of org.properties) {
+    const value = repo.properties.get(key) ?? (definition.required ? definition.default_value : null);
+    if (value !== null && value !== void 0) {
+      values.push({ property_name: definition.property_name, value });
+    }
+  }
+  return values;
+}
+function setValues(org, repos, properties) {
+  const problems = [];
+  for (const { property_name: name2, value } of properties) {
+    const definition = org.properties.get(name2.toLowerCase());
+    if (definition === void 0) {
+      problems.push(`property '${name2}' is not defined for ${org.account.login}`);
+      continue;
+    }
+    if (value === null) continue;
+    const problem = valueProblem(definition, value);
+    if (problem !== void 0) problems.push(problem);
+  }
+  if (problems.length > 0) return problems;
+  for (const repo of repos) {
+    for (const { property_name: name2, value } of properties) {
+      if (value === null) repo.properties.delete(name2.toLowerCase());
+      else repo.properties.set(name2.toLowerCase(), Array.isArray(value) ? [...value] : value);
+    }
+  }
+  return [];
+}
+var PROPERTY_NAME2, PROPERTY_TEXT, MAX_ALLOWED_VALUES, MAX_DEFINITIONS;
+var init_custom_properties = __esm({
+  "src/sandbox/custom-properties.ts"() {
+    "use strict";
+    PROPERTY_NAME2 = /^[A-Za-z0-9_$#-]{1,75}$/;
+    PROPERTY_TEXT = /^[\x20-\x21\x23-\x7e]*$/;
+    MAX_ALLOWED_VALUES = 200;
+    MAX_DEFINITIONS = 100;
   }
 });
 
@@ -38835,6 +38441,2240 @@ var init_request_schemas = __esm({
             properties: { body: { type: "string" } },
             required: ["body"]
           }
+        },
+        "POST /repos/{owner}/{repo}/rulesets": {
+          documentation_url: "https://docs.github.com/rest/repos/rules#create-a-repository-ruleset",
+          schema: {
+            type: "object",
+            properties: {
+              name: { type: "string" },
+              target: { type: "string", enum: ["branch", "tag", "push"] },
+              enforcement: { type: "string", enum: ["disabled", "active", "evaluate"] },
+              bypass_actors: {
+                type: "array",
+                items: {
+                  type: "object",
+                  required: ["actor_type"],
+                  properties: {
+                    actor_id: { type: "integer", nullable: true },
+                    actor_type: {
+                      type: "string",
+                      enum: [
+                        "Integration",
+                        "OrganizationAdmin",
+                        "RepositoryRole",
+                        "Team",
+                        "DeployKey",
+                        "User"
+                      ]
+                    },
+                    bypass_mode: { type: "string", enum: ["always", "pull_request", "exempt"] }
+                  }
+                }
+              },
+              conditions: {
+                type: "object",
+                properties: {
+                  ref_name: {
+                    type: "object",
+                    properties: {
+                      include: { type: "array", items: { type: "string" } },
+                      exclude: { type: "array", items: { type: "string" } }
+                    }
+                  }
+                }
+              },
+              rules: {
+                type: "array",
+                items: {
+                  type: "object",
+                  oneOf: [
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: { type: { type: "string", enum: ["creation"] } }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["update"] },
+                        parameters: {
+                          type: "object",
+                          properties: { update_allows_fetch_and_merge: { type: "boolean" } },
+                          required: ["update_allows_fetch_and_merge"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: { type: { type: "string", enum: ["deletion"] } }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["required_linear_history"] }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["merge_queue"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            check_response_timeout_minutes: { type: "integer" },
+                            grouping_strategy: {
+                              type: "string",
+                              enum: ["ALLGREEN", "HEADGREEN"]
+                            },
+                            max_entries_to_build: { type: "integer" },
+                            max_entries_to_merge: { type: "integer" },
+                            merge_method: { type: "string", enum: ["MERGE", "SQUASH", "REBASE"] },
+                            min_entries_to_merge: { type: "integer" },
+                            min_entries_to_merge_wait_minutes: { type: "integer" }
+                          },
+                          required: [
+                            "check_response_timeout_minutes",
+                            "grouping_strategy",
+                            "max_entries_to_build",
+                            "max_entries_to_merge",
+                            "merge_method",
+                            "min_entries_to_merge",
+                            "min_entries_to_merge_wait_minutes"
+                          ]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["required_deployments"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            required_deployment_environments: {
+                              type: "array",
+                              items: { type: "string" }
+                            }
+                          },
+                          required: ["required_deployment_environments"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: { type: { type: "string", enum: ["required_signatures"] } }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["pull_request"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            allowed_merge_methods: {
+                              type: "array",
+                              items: { type: "string", enum: ["merge", "squash", "rebase"] }
+                            },
+                            dismiss_stale_reviews_on_push: { type: "boolean" },
+                            dismissal_restriction: {
+                              type: "object",
+                              properties: {
+                                allowed_actors: {
+                                  type: "array",
+                                  items: {
+                                    type: "object",
+                                    properties: {
+                                      id: { type: "integer" },
+                                      type: {
+                                        type: "string",
+                                        enum: [
+                                          "User",
+                                          "Team",
+                                          "IntegrationInstallation",
+                                          "RepositoryRole"
+                                        ]
+                                      }
+                                    },
+                                    required: ["id", "type"]
+                                  }
+                                },
+                                enabled: { type: "boolean" }
+                              },
+                              required: ["enabled"]
+                            },
+                            require_code_owner_review: { type: "boolean" },
+                            require_last_push_approval: { type: "boolean" },
+                            required_approving_review_count: { type: "integer" },
+                            required_review_thread_resolution: { type: "boolean" },
+                            required_reviewers: {
+                              type: "array",
+                              items: {
+                                type: "object",
+                                properties: {
+                                  file_patterns: { type: "array", items: { type: "string" } },
+                                  minimum_approvals: { type: "integer" },
+                                  reviewer: {
+                                    type: "object",
+                                    properties: {
+                                      id: { type: "integer" },
+                                      type: { type: "string", enum: ["Team"] }
+                                    },
+                                    required: ["id", "type"]
+                                  }
+                                },
+                                required: ["file_patterns", "minimum_approvals", "reviewer"]
+                              }
+                            }
+                          },
+                          required: [
+                            "dismiss_stale_reviews_on_push",
+                            "require_code_owner_review",
+                            "require_last_push_approval",
+                            "required_approving_review_count",
+                            "required_review_thread_resolution"
+                          ]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["required_status_checks"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            do_not_enforce_on_create: { type: "boolean" },
+                            required_status_checks: {
+                              type: "array",
+                              items: {
+                                type: "object",
+                                properties: {
+                                  context: { type: "string" },
+                                  integration_id: { type: "integer" }
+                                },
+                                required: ["context"]
+                              }
+                            },
+                            strict_required_status_checks_policy: { type: "boolean" }
+                          },
+                          required: ["required_status_checks", "strict_required_status_checks_policy"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: { type: { type: "string", enum: ["non_fast_forward"] } }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["commit_message_pattern"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            name: { type: "string" },
+                            negate: { type: "boolean" },
+                            operator: {
+                              type: "string",
+                              enum: ["starts_with", "ends_with", "contains", "regex"]
+                            },
+                            pattern: { type: "string" }
+                          },
+                          required: ["operator", "pattern"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["commit_author_email_pattern"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            name: { type: "string" },
+                            negate: { type: "boolean" },
+                            operator: {
+                              type: "string",
+                              enum: ["starts_with", "ends_with", "contains", "regex"]
+                            },
+                            pattern: { type: "string" }
+                          },
+                          required: ["operator", "pattern"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["committer_email_pattern"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            name: { type: "string" },
+                            negate: { type: "boolean" },
+                            operator: {
+                              type: "string",
+                              enum: ["starts_with", "ends_with", "contains", "regex"]
+                            },
+                            pattern: { type: "string" }
+                          },
+                          required: ["operator", "pattern"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["branch_name_pattern"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            name: { type: "string" },
+                            negate: { type: "boolean" },
+                            operator: {
+                              type: "string",
+                              enum: ["starts_with", "ends_with", "contains", "regex"]
+                            },
+                            pattern: { type: "string" }
+                          },
+                          required: ["operator", "pattern"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["tag_name_pattern"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            name: { type: "string" },
+                            negate: { type: "boolean" },
+                            operator: {
+                              type: "string",
+                              enum: ["starts_with", "ends_with", "contains", "regex"]
+                            },
+                            pattern: { type: "string" }
+                          },
+                          required: ["operator", "pattern"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["workflows"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            do_not_enforce_on_create: { type: "boolean" },
+                            workflows: {
+                              type: "array",
+                              items: {
+                                type: "object",
+                                properties: {
+                                  path: { type: "string" },
+                                  ref: { type: "string" },
+                                  repository_id: { type: "integer" },
+                                  sha: { type: "string" }
+                                },
+                                required: ["path", "repository_id"]
+                              }
+                            }
+                          },
+                          required: ["workflows"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["code_scanning"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            code_scanning_tools: {
+                              type: "array",
+                              items: {
+                                type: "object",
+                                properties: {
+                                  alerts_threshold: {
+                                    type: "string",
+                                    enum: ["none", "errors", "errors_and_warnings", "all"]
+                                  },
+                                  security_alerts_threshold: {
+                                    type: "string",
+                                    enum: [
+                                      "none",
+                                      "critical",
+                                      "high_or_higher",
+                                      "medium_or_higher",
+                                      "all"
+                                    ]
+                                  },
+                                  tool: { type: "string" }
+                                },
+                                required: ["alerts_threshold", "security_alerts_threshold", "tool"]
+                              }
+                            }
+                          },
+                          required: ["code_scanning_tools"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["copilot_code_review"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            review_draft_pull_requests: { type: "boolean" },
+                            review_on_push: { type: "boolean" }
+                          }
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["license_compliance_scanning"] }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["file_path_restriction"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            restricted_file_paths: { type: "array", items: { type: "string" } }
+                          },
+                          required: ["restricted_file_paths"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["max_file_path_length"] },
+                        parameters: {
+                          type: "object",
+                          properties: { max_file_path_length: { type: "integer" } },
+                          required: ["max_file_path_length"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["file_extension_restriction"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            restricted_file_extensions: {
+                              type: "array",
+                              items: { type: "string" }
+                            }
+                          },
+                          required: ["restricted_file_extensions"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["max_file_size"] },
+                        parameters: {
+                          type: "object",
+                          properties: { max_file_size: { type: "integer" } },
+                          required: ["max_file_size"]
+                        }
+                      }
+                    }
+                  ]
+                }
+              }
+            },
+            required: ["name", "enforcement"]
+          }
+        },
+        "PUT /repos/{owner}/{repo}/rulesets/{ruleset_id}": {
+          documentation_url: "https://docs.github.com/rest/repos/rules#update-a-repository-ruleset",
+          schema: {
+            type: "object",
+            properties: {
+              name: { type: "string" },
+              target: { type: "string", enum: ["branch", "tag", "push"] },
+              enforcement: { type: "string", enum: ["disabled", "active", "evaluate"] },
+              bypass_actors: {
+                type: "array",
+                items: {
+                  type: "object",
+                  required: ["actor_type"],
+                  properties: {
+                    actor_id: { type: "integer", nullable: true },
+                    actor_type: {
+                      type: "string",
+                      enum: [
+                        "Integration",
+                        "OrganizationAdmin",
+                        "RepositoryRole",
+                        "Team",
+                        "DeployKey",
+                        "User"
+                      ]
+                    },
+                    bypass_mode: { type: "string", enum: ["always", "pull_request", "exempt"] }
+                  }
+                }
+              },
+              conditions: {
+                type: "object",
+                properties: {
+                  ref_name: {
+                    type: "object",
+                    properties: {
+                      include: { type: "array", items: { type: "string" } },
+                      exclude: { type: "array", items: { type: "string" } }
+                    }
+                  }
+                }
+              },
+              rules: {
+                type: "array",
+                items: {
+                  type: "object",
+                  oneOf: [
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: { type: { type: "string", enum: ["creation"] } }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["update"] },
+                        parameters: {
+                          type: "object",
+                          properties: { update_allows_fetch_and_merge: { type: "boolean" } },
+                          required: ["update_allows_fetch_and_merge"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: { type: { type: "string", enum: ["deletion"] } }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["required_linear_history"] }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["merge_queue"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            check_response_timeout_minutes: { type: "integer" },
+                            grouping_strategy: {
+                              type: "string",
+                              enum: ["ALLGREEN", "HEADGREEN"]
+                            },
+                            max_entries_to_build: { type: "integer" },
+                            max_entries_to_merge: { type: "integer" },
+                            merge_method: { type: "string", enum: ["MERGE", "SQUASH", "REBASE"] },
+                            min_entries_to_merge: { type: "integer" },
+                            min_entries_to_merge_wait_minutes: { type: "integer" }
+                          },
+                          required: [
+                            "check_response_timeout_minutes",
+                            "grouping_strategy",
+                            "max_entries_to_build",
+                            "max_entries_to_merge",
+                            "merge_method",
+                            "min_entries_to_merge",
+                            "min_entries_to_merge_wait_minutes"
+                          ]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["required_deployments"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            required_deployment_environments: {
+                              type: "array",
+                              items: { type: "string" }
+                            }
+                          },
+                          required: ["required_deployment_environments"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: { type: { type: "string", enum: ["required_signatures"] } }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["pull_request"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            allowed_merge_methods: {
+                              type: "array",
+                              items: { type: "string", enum: ["merge", "squash", "rebase"] }
+                            },
+                            dismiss_stale_reviews_on_push: { type: "boolean" },
+                            dismissal_restriction: {
+                              type: "object",
+                              properties: {
+                                allowed_actors: {
+                                  type: "array",
+                                  items: {
+                                    type: "object",
+                                    properties: {
+                                      id: { type: "integer" },
+                                      type: {
+                                        type: "string",
+                                        enum: [
+                                          "User",
+                                          "Team",
+                                          "IntegrationInstallation",
+                                          "RepositoryRole"
+                                        ]
+                                      }
+                                    },
+                                    required: ["id", "type"]
+                                  }
+                                },
+                                enabled: { type: "boolean" }
+                              },
+                              required: ["enabled"]
+                            },
+                            require_code_owner_review: { type: "boolean" },
+                            require_last_push_approval: { type: "boolean" },
+                            required_approving_review_count: { type: "integer" },
+                            required_review_thread_resolution: { type: "boolean" },
+                            required_reviewers: {
+                              type: "array",
+                              items: {
+                                type: "object",
+                                properties: {
+                                  file_patterns: { type: "array", items: { type: "string" } },
+                                  minimum_approvals: { type: "integer" },
+                                  reviewer: {
+                                    type: "object",
+                                    properties: {
+                                      id: { type: "integer" },
+                                      type: { type: "string", enum: ["Team"] }
+                                    },
+                                    required: ["id", "type"]
+                                  }
+                                },
+                                required: ["file_patterns", "minimum_approvals", "reviewer"]
+                              }
+                            }
+                          },
+                          required: [
+                            "dismiss_stale_reviews_on_push",
+                            "require_code_owner_review",
+                            "require_last_push_approval",
+                            "required_approving_review_count",
+                            "required_review_thread_resolution"
+                          ]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["required_status_checks"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            do_not_enforce_on_create: { type: "boolean" },
+                            required_status_checks: {
+                              type: "array",
+                              items: {
+                                type: "object",
+                                properties: {
+                                  context: { type: "string" },
+                                  integration_id: { type: "integer" }
+                                },
+                                required: ["context"]
+                              }
+                            },
+                            strict_required_status_checks_policy: { type: "boolean" }
+                          },
+                          required: ["required_status_checks", "strict_required_status_checks_policy"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: { type: { type: "string", enum: ["non_fast_forward"] } }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["commit_message_pattern"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            name: { type: "string" },
+                            negate: { type: "boolean" },
+                            operator: {
+                              type: "string",
+                              enum: ["starts_with", "ends_with", "contains", "regex"]
+                            },
+                            pattern: { type: "string" }
+                          },
+                          required: ["operator", "pattern"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["commit_author_email_pattern"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            name: { type: "string" },
+                            negate: { type: "boolean" },
+                            operator: {
+                              type: "string",
+                              enum: ["starts_with", "ends_with", "contains", "regex"]
+                            },
+                            pattern: { type: "string" }
+                          },
+                          required: ["operator", "pattern"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["committer_email_pattern"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            name: { type: "string" },
+                            negate: { type: "boolean" },
+                            operator: {
+                              type: "string",
+                              enum: ["starts_with", "ends_with", "contains", "regex"]
+                            },
+                            pattern: { type: "string" }
+                          },
+                          required: ["operator", "pattern"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["branch_name_pattern"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            name: { type: "string" },
+                            negate: { type: "boolean" },
+                            operator: {
+                              type: "string",
+                              enum: ["starts_with", "ends_with", "contains", "regex"]
+                            },
+                            pattern: { type: "string" }
+                          },
+                          required: ["operator", "pattern"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["tag_name_pattern"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            name: { type: "string" },
+                            negate: { type: "boolean" },
+                            operator: {
+                              type: "string",
+                              enum: ["starts_with", "ends_with", "contains", "regex"]
+                            },
+                            pattern: { type: "string" }
+                          },
+                          required: ["operator", "pattern"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["workflows"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            do_not_enforce_on_create: { type: "boolean" },
+                            workflows: {
+                              type: "array",
+                              items: {
+                                type: "object",
+                                properties: {
+                                  path: { type: "string" },
+                                  ref: { type: "string" },
+                                  repository_id: { type: "integer" },
+                                  sha: { type: "string" }
+                                },
+                                required: ["path", "repository_id"]
+                              }
+                            }
+                          },
+                          required: ["workflows"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["code_scanning"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            code_scanning_tools: {
+                              type: "array",
+                              items: {
+                                type: "object",
+                                properties: {
+                                  alerts_threshold: {
+                                    type: "string",
+                                    enum: ["none", "errors", "errors_and_warnings", "all"]
+                                  },
+                                  security_alerts_threshold: {
+                                    type: "string",
+                                    enum: [
+                                      "none",
+                                      "critical",
+                                      "high_or_higher",
+                                      "medium_or_higher",
+                                      "all"
+                                    ]
+                                  },
+                                  tool: { type: "string" }
+                                },
+                                required: ["alerts_threshold", "security_alerts_threshold", "tool"]
+                              }
+                            }
+                          },
+                          required: ["code_scanning_tools"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["copilot_code_review"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            review_draft_pull_requests: { type: "boolean" },
+                            review_on_push: { type: "boolean" }
+                          }
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["license_compliance_scanning"] }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["file_path_restriction"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            restricted_file_paths: { type: "array", items: { type: "string" } }
+                          },
+                          required: ["restricted_file_paths"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["max_file_path_length"] },
+                        parameters: {
+                          type: "object",
+                          properties: { max_file_path_length: { type: "integer" } },
+                          required: ["max_file_path_length"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["file_extension_restriction"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            restricted_file_extensions: {
+                              type: "array",
+                              items: { type: "string" }
+                            }
+                          },
+                          required: ["restricted_file_extensions"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["max_file_size"] },
+                        parameters: {
+                          type: "object",
+                          properties: { max_file_size: { type: "integer" } },
+                          required: ["max_file_size"]
+                        }
+                      }
+                    }
+                  ]
+                }
+              }
+            }
+          }
+        },
+        "POST /orgs/{org}/rulesets": {
+          documentation_url: "https://docs.github.com/rest/orgs/rules#create-an-organization-repository-ruleset",
+          schema: {
+            type: "object",
+            properties: {
+              name: { type: "string" },
+              target: { type: "string", enum: ["branch", "tag", "push", "repository"] },
+              enforcement: { type: "string", enum: ["disabled", "active", "evaluate"] },
+              bypass_actors: {
+                type: "array",
+                items: {
+                  type: "object",
+                  required: ["actor_type"],
+                  properties: {
+                    actor_id: { type: "integer", nullable: true },
+                    actor_type: {
+                      type: "string",
+                      enum: [
+                        "Integration",
+                        "OrganizationAdmin",
+                        "RepositoryRole",
+                        "Team",
+                        "DeployKey",
+                        "User"
+                      ]
+                    },
+                    bypass_mode: { type: "string", enum: ["always", "pull_request", "exempt"] }
+                  }
+                }
+              },
+              conditions: {
+                type: "object",
+                oneOf: [
+                  {
+                    type: "object",
+                    allOf: [
+                      {
+                        type: "object",
+                        properties: {
+                          ref_name: {
+                            type: "object",
+                            properties: {
+                              include: { type: "array", items: { type: "string" } },
+                              exclude: { type: "array", items: { type: "string" } }
+                            }
+                          }
+                        }
+                      },
+                      {
+                        type: "object",
+                        properties: {
+                          repository_name: {
+                            type: "object",
+                            properties: {
+                              include: { type: "array", items: { type: "string" } },
+                              exclude: { type: "array", items: { type: "string" } },
+                              protected: { type: "boolean" }
+                            }
+                          }
+                        },
+                        required: ["repository_name"]
+                      }
+                    ]
+                  },
+                  {
+                    type: "object",
+                    allOf: [
+                      {
+                        type: "object",
+                        properties: {
+                          ref_name: {
+                            type: "object",
+                            properties: {
+                              include: { type: "array", items: { type: "string" } },
+                              exclude: { type: "array", items: { type: "string" } }
+                            }
+                          }
+                        }
+                      },
+                      {
+                        type: "object",
+                        properties: {
+                          repository_id: {
+                            type: "object",
+                            properties: {
+                              repository_ids: { type: "array", items: { type: "integer" } }
+                            }
+                          }
+                        },
+                        required: ["repository_id"]
+                      }
+                    ]
+                  },
+                  {
+                    type: "object",
+                    allOf: [
+                      {
+                        type: "object",
+                        properties: {
+                          ref_name: {
+                            type: "object",
+                            properties: {
+                              include: { type: "array", items: { type: "string" } },
+                              exclude: { type: "array", items: { type: "string" } }
+                            }
+                          }
+                        }
+                      },
+                      {
+                        type: "object",
+                        properties: {
+                          repository_property: {
+                            type: "object",
+                            properties: {
+                              include: {
+                                type: "array",
+                                items: {
+                                  type: "object",
+                                  properties: {
+                                    name: { type: "string" },
+                                    property_values: {
+                                      type: "array",
+                                      items: { type: "string" }
+                                    },
+                                    source: { type: "string", enum: ["custom", "system"] }
+                                  },
+                                  required: ["name", "property_values"]
+                                }
+                              },
+                              exclude: {
+                                type: "array",
+                                items: {
+                                  type: "object",
+                                  properties: {
+                                    name: { type: "string" },
+                                    property_values: {
+                                      type: "array",
+                                      items: { type: "string" }
+                                    },
+                                    source: { type: "string", enum: ["custom", "system"] }
+                                  },
+                                  required: ["name", "property_values"]
+                                }
+                              }
+                            }
+                          }
+                        },
+                        required: ["repository_property"]
+                      }
+                    ]
+                  }
+                ]
+              },
+              rules: {
+                type: "array",
+                items: {
+                  type: "object",
+                  oneOf: [
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: { type: { type: "string", enum: ["creation"] } }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["update"] },
+                        parameters: {
+                          type: "object",
+                          properties: { update_allows_fetch_and_merge: { type: "boolean" } },
+                          required: ["update_allows_fetch_and_merge"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: { type: { type: "string", enum: ["deletion"] } }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["required_linear_history"] }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["required_deployments"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            required_deployment_environments: {
+                              type: "array",
+                              items: { type: "string" }
+                            }
+                          },
+                          required: ["required_deployment_environments"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: { type: { type: "string", enum: ["required_signatures"] } }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["pull_request"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            allowed_merge_methods: {
+                              type: "array",
+                              items: { type: "string", enum: ["merge", "squash", "rebase"] }
+                            },
+                            dismiss_stale_reviews_on_push: { type: "boolean" },
+                            dismissal_restriction: {
+                              type: "object",
+                              properties: {
+                                allowed_actors: {
+                                  type: "array",
+                                  items: {
+                                    type: "object",
+                                    properties: {
+                                      id: { type: "integer" },
+                                      type: {
+                                        type: "string",
+                                        enum: [
+                                          "User",
+                                          "Team",
+                                          "IntegrationInstallation",
+                                          "RepositoryRole"
+                                        ]
+                                      }
+                                    },
+                                    required: ["id", "type"]
+                                  }
+                                },
+                                enabled: { type: "boolean" }
+                              },
+                              required: ["enabled"]
+                            },
+                            require_code_owner_review: { type: "boolean" },
+                            require_last_push_approval: { type: "boolean" },
+                            required_approving_review_count: { type: "integer" },
+                            required_review_thread_resolution: { type: "boolean" },
+                            required_reviewers: {
+                              type: "array",
+                              items: {
+                                type: "object",
+                                properties: {
+                                  file_patterns: { type: "array", items: { type: "string" } },
+                                  minimum_approvals: { type: "integer" },
+                                  reviewer: {
+                                    type: "object",
+                                    properties: {
+                                      id: { type: "integer" },
+                                      type: { type: "string", enum: ["Team"] }
+                                    },
+                                    required: ["id", "type"]
+                                  }
+                                },
+                                required: ["file_patterns", "minimum_approvals", "reviewer"]
+                              }
+                            }
+                          },
+                          required: [
+                            "dismiss_stale_reviews_on_push",
+                            "require_code_owner_review",
+                            "require_last_push_approval",
+                            "required_approving_review_count",
+                            "required_review_thread_resolution"
+                          ]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["required_status_checks"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            do_not_enforce_on_create: { type: "boolean" },
+                            required_status_checks: {
+                              type: "array",
+                              items: {
+                                type: "object",
+                                properties: {
+                                  context: { type: "string" },
+                                  integration_id: { type: "integer" }
+                                },
+                                required: ["context"]
+                              }
+                            },
+                            strict_required_status_checks_policy: { type: "boolean" }
+                          },
+                          required: ["required_status_checks", "strict_required_status_checks_policy"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: { type: { type: "string", enum: ["non_fast_forward"] } }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["commit_message_pattern"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            name: { type: "string" },
+                            negate: { type: "boolean" },
+                            operator: {
+                              type: "string",
+                              enum: ["starts_with", "ends_with", "contains", "regex"]
+                            },
+                            pattern: { type: "string" }
+                          },
+                          required: ["operator", "pattern"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["commit_author_email_pattern"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            name: { type: "string" },
+                            negate: { type: "boolean" },
+                            operator: {
+                              type: "string",
+                              enum: ["starts_with", "ends_with", "contains", "regex"]
+                            },
+                            pattern: { type: "string" }
+                          },
+                          required: ["operator", "pattern"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["committer_email_pattern"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            name: { type: "string" },
+                            negate: { type: "boolean" },
+                            operator: {
+                              type: "string",
+                              enum: ["starts_with", "ends_with", "contains", "regex"]
+                            },
+                            pattern: { type: "string" }
+                          },
+                          required: ["operator", "pattern"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["branch_name_pattern"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            name: { type: "string" },
+                            negate: { type: "boolean" },
+                            operator: {
+                              type: "string",
+                              enum: ["starts_with", "ends_with", "contains", "regex"]
+                            },
+                            pattern: { type: "string" }
+                          },
+                          required: ["operator", "pattern"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["tag_name_pattern"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            name: { type: "string" },
+                            negate: { type: "boolean" },
+                            operator: {
+                              type: "string",
+                              enum: ["starts_with", "ends_with", "contains", "regex"]
+                            },
+                            pattern: { type: "string" }
+                          },
+                          required: ["operator", "pattern"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["file_path_restriction"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            restricted_file_paths: { type: "array", items: { type: "string" } }
+                          },
+                          required: ["restricted_file_paths"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["max_file_path_length"] },
+                        parameters: {
+                          type: "object",
+                          properties: { max_file_path_length: { type: "integer" } },
+                          required: ["max_file_path_length"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["file_extension_restriction"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            restricted_file_extensions: {
+                              type: "array",
+                              items: { type: "string" }
+                            }
+                          },
+                          required: ["restricted_file_extensions"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["max_file_size"] },
+                        parameters: {
+                          type: "object",
+                          properties: { max_file_size: { type: "integer" } },
+                          required: ["max_file_size"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["workflows"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            do_not_enforce_on_create: { type: "boolean" },
+                            workflows: {
+                              type: "array",
+                              items: {
+                                type: "object",
+                                properties: {
+                                  path: { type: "string" },
+                                  ref: { type: "string" },
+                                  repository_id: { type: "integer" },
+                                  sha: { type: "string" }
+                                },
+                                required: ["path", "repository_id"]
+                              }
+                            }
+                          },
+                          required: ["workflows"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["code_scanning"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            code_scanning_tools: {
+                              type: "array",
+                              items: {
+                                type: "object",
+                                properties: {
+                                  alerts_threshold: {
+                                    type: "string",
+                                    enum: ["none", "errors", "errors_and_warnings", "all"]
+                                  },
+                                  security_alerts_threshold: {
+                                    type: "string",
+                                    enum: [
+                                      "none",
+                                      "critical",
+                                      "high_or_higher",
+                                      "medium_or_higher",
+                                      "all"
+                                    ]
+                                  },
+                                  tool: { type: "string" }
+                                },
+                                required: ["alerts_threshold", "security_alerts_threshold", "tool"]
+                              }
+                            }
+                          },
+                          required: ["code_scanning_tools"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["copilot_code_review"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            review_draft_pull_requests: { type: "boolean" },
+                            review_on_push: { type: "boolean" }
+                          }
+                        }
+                      }
+                    }
+                  ]
+                }
+              }
+            },
+            required: ["name", "enforcement"]
+          }
+        },
+        "PUT /orgs/{org}/rulesets/{ruleset_id}": {
+          documentation_url: "https://docs.github.com/rest/orgs/rules#update-an-organization-repository-ruleset",
+          schema: {
+            type: "object",
+            properties: {
+              name: { type: "string" },
+              target: { type: "string", enum: ["branch", "tag", "push", "repository"] },
+              enforcement: { type: "string", enum: ["disabled", "active", "evaluate"] },
+              bypass_actors: {
+                type: "array",
+                items: {
+                  type: "object",
+                  required: ["actor_type"],
+                  properties: {
+                    actor_id: { type: "integer", nullable: true },
+                    actor_type: {
+                      type: "string",
+                      enum: [
+                        "Integration",
+                        "OrganizationAdmin",
+                        "RepositoryRole",
+                        "Team",
+                        "DeployKey",
+                        "User"
+                      ]
+                    },
+                    bypass_mode: { type: "string", enum: ["always", "pull_request", "exempt"] }
+                  }
+                }
+              },
+              conditions: {
+                type: "object",
+                oneOf: [
+                  {
+                    type: "object",
+                    allOf: [
+                      {
+                        type: "object",
+                        properties: {
+                          ref_name: {
+                            type: "object",
+                            properties: {
+                              include: { type: "array", items: { type: "string" } },
+                              exclude: { type: "array", items: { type: "string" } }
+                            }
+                          }
+                        }
+                      },
+                      {
+                        type: "object",
+                        properties: {
+                          repository_name: {
+                            type: "object",
+                            properties: {
+                              include: { type: "array", items: { type: "string" } },
+                              exclude: { type: "array", items: { type: "string" } },
+                              protected: { type: "boolean" }
+                            }
+                          }
+                        },
+                        required: ["repository_name"]
+                      }
+                    ]
+                  },
+                  {
+                    type: "object",
+                    allOf: [
+                      {
+                        type: "object",
+                        properties: {
+                          ref_name: {
+                            type: "object",
+                            properties: {
+                              include: { type: "array", items: { type: "string" } },
+                              exclude: { type: "array", items: { type: "string" } }
+                            }
+                          }
+                        }
+                      },
+                      {
+                        type: "object",
+                        properties: {
+                          repository_id: {
+                            type: "object",
+                            properties: {
+                              repository_ids: { type: "array", items: { type: "integer" } }
+                            }
+                          }
+                        },
+                        required: ["repository_id"]
+                      }
+                    ]
+                  },
+                  {
+                    type: "object",
+                    allOf: [
+                      {
+                        type: "object",
+                        properties: {
+                          ref_name: {
+                            type: "object",
+                            properties: {
+                              include: { type: "array", items: { type: "string" } },
+                              exclude: { type: "array", items: { type: "string" } }
+                            }
+                          }
+                        }
+                      },
+                      {
+                        type: "object",
+                        properties: {
+                          repository_property: {
+                            type: "object",
+                            properties: {
+                              include: {
+                                type: "array",
+                                items: {
+                                  type: "object",
+                                  properties: {
+                                    name: { type: "string" },
+                                    property_values: {
+                                      type: "array",
+                                      items: { type: "string" }
+                                    },
+                                    source: { type: "string", enum: ["custom", "system"] }
+                                  },
+                                  required: ["name", "property_values"]
+                                }
+                              },
+                              exclude: {
+                                type: "array",
+                                items: {
+                                  type: "object",
+                                  properties: {
+                                    name: { type: "string" },
+                                    property_values: {
+                                      type: "array",
+                                      items: { type: "string" }
+                                    },
+                                    source: { type: "string", enum: ["custom", "system"] }
+                                  },
+                                  required: ["name", "property_values"]
+                                }
+                              }
+                            }
+                          }
+                        },
+                        required: ["repository_property"]
+                      }
+                    ]
+                  }
+                ]
+              },
+              rules: {
+                type: "array",
+                items: {
+                  type: "object",
+                  oneOf: [
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: { type: { type: "string", enum: ["creation"] } }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["update"] },
+                        parameters: {
+                          type: "object",
+                          properties: { update_allows_fetch_and_merge: { type: "boolean" } },
+                          required: ["update_allows_fetch_and_merge"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: { type: { type: "string", enum: ["deletion"] } }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["required_linear_history"] }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["required_deployments"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            required_deployment_environments: {
+                              type: "array",
+                              items: { type: "string" }
+                            }
+                          },
+                          required: ["required_deployment_environments"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: { type: { type: "string", enum: ["required_signatures"] } }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["pull_request"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            allowed_merge_methods: {
+                              type: "array",
+                              items: { type: "string", enum: ["merge", "squash", "rebase"] }
+                            },
+                            dismiss_stale_reviews_on_push: { type: "boolean" },
+                            dismissal_restriction: {
+                              type: "object",
+                              properties: {
+                                allowed_actors: {
+                                  type: "array",
+                                  items: {
+                                    type: "object",
+                                    properties: {
+                                      id: { type: "integer" },
+                                      type: {
+                                        type: "string",
+                                        enum: [
+                                          "User",
+                                          "Team",
+                                          "IntegrationInstallation",
+                                          "RepositoryRole"
+                                        ]
+                                      }
+                                    },
+                                    required: ["id", "type"]
+                                  }
+                                },
+                                enabled: { type: "boolean" }
+                              },
+                              required: ["enabled"]
+                            },
+                            require_code_owner_review: { type: "boolean" },
+                            require_last_push_approval: { type: "boolean" },
+                            required_approving_review_count: { type: "integer" },
+                            required_review_thread_resolution: { type: "boolean" },
+                            required_reviewers: {
+                              type: "array",
+                              items: {
+                                type: "object",
+                                properties: {
+                                  file_patterns: { type: "array", items: { type: "string" } },
+                                  minimum_approvals: { type: "integer" },
+                                  reviewer: {
+                                    type: "object",
+                                    properties: {
+                                      id: { type: "integer" },
+                                      type: { type: "string", enum: ["Team"] }
+                                    },
+                                    required: ["id", "type"]
+                                  }
+                                },
+                                required: ["file_patterns", "minimum_approvals", "reviewer"]
+                              }
+                            }
+                          },
+                          required: [
+                            "dismiss_stale_reviews_on_push",
+                            "require_code_owner_review",
+                            "require_last_push_approval",
+                            "required_approving_review_count",
+                            "required_review_thread_resolution"
+                          ]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["required_status_checks"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            do_not_enforce_on_create: { type: "boolean" },
+                            required_status_checks: {
+                              type: "array",
+                              items: {
+                                type: "object",
+                                properties: {
+                                  context: { type: "string" },
+                                  integration_id: { type: "integer" }
+                                },
+                                required: ["context"]
+                              }
+                            },
+                            strict_required_status_checks_policy: { type: "boolean" }
+                          },
+                          required: ["required_status_checks", "strict_required_status_checks_policy"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: { type: { type: "string", enum: ["non_fast_forward"] } }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["commit_message_pattern"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            name: { type: "string" },
+                            negate: { type: "boolean" },
+                            operator: {
+                              type: "string",
+                              enum: ["starts_with", "ends_with", "contains", "regex"]
+                            },
+                            pattern: { type: "string" }
+                          },
+                          required: ["operator", "pattern"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["commit_author_email_pattern"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            name: { type: "string" },
+                            negate: { type: "boolean" },
+                            operator: {
+                              type: "string",
+                              enum: ["starts_with", "ends_with", "contains", "regex"]
+                            },
+                            pattern: { type: "string" }
+                          },
+                          required: ["operator", "pattern"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["committer_email_pattern"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            name: { type: "string" },
+                            negate: { type: "boolean" },
+                            operator: {
+                              type: "string",
+                              enum: ["starts_with", "ends_with", "contains", "regex"]
+                            },
+                            pattern: { type: "string" }
+                          },
+                          required: ["operator", "pattern"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["branch_name_pattern"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            name: { type: "string" },
+                            negate: { type: "boolean" },
+                            operator: {
+                              type: "string",
+                              enum: ["starts_with", "ends_with", "contains", "regex"]
+                            },
+                            pattern: { type: "string" }
+                          },
+                          required: ["operator", "pattern"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["tag_name_pattern"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            name: { type: "string" },
+                            negate: { type: "boolean" },
+                            operator: {
+                              type: "string",
+                              enum: ["starts_with", "ends_with", "contains", "regex"]
+                            },
+                            pattern: { type: "string" }
+                          },
+                          required: ["operator", "pattern"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["file_path_restriction"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            restricted_file_paths: { type: "array", items: { type: "string" } }
+                          },
+                          required: ["restricted_file_paths"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["max_file_path_length"] },
+                        parameters: {
+                          type: "object",
+                          properties: { max_file_path_length: { type: "integer" } },
+                          required: ["max_file_path_length"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["file_extension_restriction"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            restricted_file_extensions: {
+                              type: "array",
+                              items: { type: "string" }
+                            }
+                          },
+                          required: ["restricted_file_extensions"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["max_file_size"] },
+                        parameters: {
+                          type: "object",
+                          properties: { max_file_size: { type: "integer" } },
+                          required: ["max_file_size"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["workflows"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            do_not_enforce_on_create: { type: "boolean" },
+                            workflows: {
+                              type: "array",
+                              items: {
+                                type: "object",
+                                properties: {
+                                  path: { type: "string" },
+                                  ref: { type: "string" },
+                                  repository_id: { type: "integer" },
+                                  sha: { type: "string" }
+                                },
+                                required: ["path", "repository_id"]
+                              }
+                            }
+                          },
+                          required: ["workflows"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["code_scanning"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            code_scanning_tools: {
+                              type: "array",
+                              items: {
+                                type: "object",
+                                properties: {
+                                  alerts_threshold: {
+                                    type: "string",
+                                    enum: ["none", "errors", "errors_and_warnings", "all"]
+                                  },
+                                  security_alerts_threshold: {
+                                    type: "string",
+                                    enum: [
+                                      "none",
+                                      "critical",
+                                      "high_or_higher",
+                                      "medium_or_higher",
+                                      "all"
+                                    ]
+                                  },
+                                  tool: { type: "string" }
+                                },
+                                required: ["alerts_threshold", "security_alerts_threshold", "tool"]
+                              }
+                            }
+                          },
+                          required: ["code_scanning_tools"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["copilot_code_review"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            review_draft_pull_requests: { type: "boolean" },
+                            review_on_push: { type: "boolean" }
+                          }
+                        }
+                      }
+                    }
+                  ]
+                }
+              }
+            }
+          }
+        },
+        "PUT /orgs/{org}/properties/schema/{custom_property_name}": {
+          documentation_url: "https://docs.github.com/rest/orgs/custom-properties#create-or-update-a-custom-property-for-an-organization",
+          schema: {
+            type: "object",
+            properties: {
+              value_type: {
+                type: "string",
+                enum: ["string", "single_select", "multi_select", "true_false", "url"]
+              },
+              required: { type: "boolean" },
+              default_value: {
+                oneOf: [{ type: "string" }, { type: "array", items: { type: "string" } }],
+                nullable: true
+              },
+              description: { type: "string", nullable: true },
+              allowed_values: { type: "array", items: { type: "string" }, nullable: true },
+              values_editable_by: {
+                type: "string",
+                nullable: true,
+                enum: ["org_actors", "org_and_repo_actors"]
+              },
+              require_explicit_values: { type: "boolean" }
+            },
+            required: ["value_type"]
+          }
+        },
+        "PATCH /orgs/{org}/properties/values": {
+          documentation_url: "https://docs.github.com/rest/orgs/custom-properties#create-or-update-custom-property-values-for-organization-repositories",
+          schema: {
+            type: "object",
+            properties: {
+              repository_names: { type: "array", items: { type: "string" } },
+              properties: {
+                type: "array",
+                items: {
+                  type: "object",
+                  properties: {
+                    property_name: { type: "string" },
+                    value: {
+                      oneOf: [
+                        { type: "string" },
+                        { type: "array", items: { type: "string" } }
+                      ],
+                      nullable: true
+                    }
+                  },
+                  required: ["property_name", "value"]
+                }
+              }
+            },
+            required: ["repository_names", "properties"]
+          }
+        },
+        "PATCH /repos/{owner}/{repo}/properties/values": {
+          documentation_url: "https://docs.github.com/rest/repos/custom-properties#create-or-update-custom-property-values-for-a-repository",
+          schema: {
+            type: "object",
+            properties: {
+              properties: {
+                type: "array",
+                items: {
+                  type: "object",
+                  properties: {
+                    property_name: { type: "string" },
+                    value: {
+                      oneOf: [
+                        { type: "string" },
+                        { type: "array", items: { type: "string" } }
+                      ],
+                      nullable: true
+                    }
+                  },
+                  required: ["property_name", "value"]
+                }
+              }
+            },
+            required: ["properties"]
+          }
+        },
+        "POST /app/installations/{installation_id}/access_tokens": {
+          documentation_url: "https://docs.github.com/rest/apps/apps#create-an-installation-access-token-for-an-app",
+          schema: {
+            type: "object",
+            properties: {
+              repositories: { type: "array", items: { type: "string" } },
+              repository_ids: { type: "array", items: { type: "integer" } },
+              permissions: {
+                type: "object",
+                properties: {
+                  actions: { type: "string", enum: ["read", "write"] },
+                  administration: { type: "string", enum: ["read", "write"] },
+                  artifact_metadata: { type: "string", enum: ["read", "write"] },
+                  attestations: { type: "string", enum: ["read", "write"] },
+                  checks: { type: "string", enum: ["read", "write"] },
+                  code_quality: { type: "string", enum: ["read", "write"] },
+                  codespaces: { type: "string", enum: ["read", "write"] },
+                  contents: { type: "string", enum: ["read", "write"] },
+                  dependabot_secrets: { type: "string", enum: ["read", "write"] },
+                  deployments: { type: "string", enum: ["read", "write"] },
+                  discussions: { type: "string", enum: ["read", "write"] },
+                  environments: { type: "string", enum: ["read", "write"] },
+                  issues: { type: "string", enum: ["read", "write"] },
+                  merge_queues: { type: "string", enum: ["read", "write"] },
+                  metadata: { type: "string", enum: ["read", "write"] },
+                  packages: { type: "string", enum: ["read", "write"] },
+                  pages: { type: "string", enum: ["read", "write"] },
+                  pull_requests: { type: "string", enum: ["read", "write"] },
+                  repository_custom_properties: { type: "string", enum: ["read", "write"] },
+                  repository_hooks: { type: "string", enum: ["read", "write"] },
+                  repository_projects: { type: "string", enum: ["read", "write", "admin"] },
+                  secret_scanning_alerts: { type: "string", enum: ["read", "write"] },
+                  secrets: { type: "string", enum: ["read", "write"] },
+                  security_events: { type: "string", enum: ["read", "write"] },
+                  single_file: { type: "string", enum: ["read", "write"] },
+                  statuses: { type: "string", enum: ["read", "write"] },
+                  vulnerability_alerts: { type: "string", enum: ["read", "write"] },
+                  workflows: { type: "string", enum: ["write"] },
+                  custom_properties_for_organizations: {
+                    type: "string",
+                    enum: ["read", "write"]
+                  },
+                  members: { type: "string", enum: ["read", "write"] },
+                  organization_administration: { type: "string", enum: ["read", "write"] },
+                  organization_custom_roles: { type: "string", enum: ["read", "write"] },
+                  organization_custom_org_roles: { type: "string", enum: ["read", "write"] },
+                  organization_custom_properties: {
+                    type: "string",
+                    enum: ["read", "write", "admin"]
+                  },
+                  organization_copilot_seat_management: {
+                    type: "string",
+                    enum: ["read", "write"]
+                  },
+                  organization_copilot_agent_settings: {
+                    type: "string",
+                    enum: ["read", "write"]
+                  },
+                  organization_announcement_banners: { type: "string", enum: ["read", "write"] },
+                  organization_events: { type: "string", enum: ["read"] },
+                  organization_hooks: { type: "string", enum: ["read", "write"] },
+                  organization_personal_access_tokens: {
+                    type: "string",
+                    enum: ["read", "write"]
+                  },
+                  organization_personal_access_token_requests: {
+                    type: "string",
+                    enum: ["read", "write"]
+                  },
+                  organization_plan: { type: "string", enum: ["read"] },
+                  organization_projects: { type: "string", enum: ["read", "write", "admin"] },
+                  organization_packages: { type: "string", enum: ["read", "write"] },
+                  organization_secrets: { type: "string", enum: ["read", "write"] },
+                  organization_self_hosted_runners: { type: "string", enum: ["read", "write"] },
+                  organization_user_blocking: { type: "string", enum: ["read", "write"] },
+                  email_addresses: { type: "string", enum: ["read", "write"] },
+                  followers: { type: "string", enum: ["read", "write"] },
+                  git_ssh_keys: { type: "string", enum: ["read", "write"] },
+                  gpg_keys: { type: "string", enum: ["read", "write"] },
+                  interaction_limits: { type: "string", enum: ["read", "write"] },
+                  profile: { type: "string", enum: ["write"] },
+                  starring: { type: "string", enum: ["read", "write"] },
+                  enterprise_custom_properties_for_organizations: {
+                    type: "string",
+                    enum: ["read", "write", "admin"]
+                  }
+                }
+              }
+            }
+          }
         }
       }
     };
@@ -38983,6 +40823,9 @@ var init_openapi_check = __esm({
 function withProperties(schema2, added) {
   return { ...schema2, properties: { ...schema2.properties, ...added } };
 }
+function refusedBeforeRoute(operation) {
+  return !OWN_WORDS.has(operation);
+}
 function documentationUrl(operation) {
   return operation !== void 0 && OPERATIONS.get(operation)?.documentation_url || DOCS;
 }
@@ -39086,7 +40929,7 @@ function ruleRefusal(operation, errors, resource) {
     }
   };
 }
-var SPEC_EXCEPTIONS, SPEC_OPERATIONS, OPERATIONS;
+var SPEC_EXCEPTIONS, SPEC_OPERATIONS, OPERATIONS, OWN_WORDS;
 var init_request_rules = __esm({
   "src/sandbox/request-rules.ts"() {
     "use strict";
@@ -39125,6 +40968,12 @@ var init_request_rules = __esm({
         return [key, exception ? { ...operation, schema: exception(operation.schema) } : operation];
       })
     );
+    OWN_WORDS = /* @__PURE__ */ new Set([
+      "POST /repos/{owner}/{repo}/rulesets",
+      "PUT /repos/{owner}/{repo}/rulesets/{ruleset_id}",
+      "POST /orgs/{org}/rulesets",
+      "PUT /orgs/{org}/rulesets/{ruleset_id}"
+    ]);
   }
 });
 
@@ -40393,7 +42242,7 @@ function buildRepository(world, seed, path) {
     hooks: /* @__PURE__ */ new Map(),
     invitations: /* @__PURE__ */ new Map(),
     rulesets: /* @__PURE__ */ new Map(),
-    customProperties: new Map(Object.entries(seed.custom_properties))
+    properties: /* @__PURE__ */ new Map()
   };
   for (const [login2, permission] of Object.entries(seed.collaborators)) {
     const user2 = world.account(login2);
@@ -40654,7 +42503,8 @@ function buildWorld(seed) {
       members: /* @__PURE__ */ new Set(),
       basePermission: orgSeed.base_permission,
       teams: /* @__PURE__ */ new Map(),
-      rulesets: /* @__PURE__ */ new Map()
+      rulesets: /* @__PURE__ */ new Map(),
+      properties: /* @__PURE__ */ new Map()
     };
     for (const [key, logins] of [
       ["owners", orgSeed.owners],
@@ -40673,6 +42523,23 @@ function buildWorld(seed) {
         `team '${teamSeed.slug}' is defined twice`
       );
       org.teams.set(teamSeed.slug, { ...teamSeed, org });
+    });
+    check2(
+      orgSeed.custom_properties.length <= MAX_DEFINITIONS,
+      [...path, "custom_properties"],
+      `an organization has at most ${MAX_DEFINITIONS} custom properties`
+    );
+    orgSeed.custom_properties.forEach((definition, at) => {
+      const where3 = [...path, "custom_properties", at];
+      const key = definition.property_name.toLowerCase();
+      check2(
+        !org.properties.has(key),
+        where3,
+        `property '${definition.property_name}' is defined twice`
+      );
+      const problems = definitionProblems(definition);
+      check2(problems.length === 0, where3, problems.join("; "));
+      org.properties.set(key, definition);
     });
     world.organizations.set(account2.login.toLowerCase(), org);
   });
@@ -40709,6 +42576,20 @@ function buildWorld(seed) {
       hookIds.add(hookSeed.id);
       repo.hooks.set(hookSeed.id, hookFromSeed(hookSeed));
     });
+    const values = Object.entries(repoSeed.custom_properties);
+    if (values.length > 0) {
+      check2(
+        repo.org !== null,
+        [...path, "custom_properties"],
+        "custom properties belong to repositories of organizations"
+      );
+      const problems = setValues(
+        repo.org,
+        [repo],
+        values.map(([property_name, value]) => ({ property_name, value }))
+      );
+      check2(problems.length === 0, [...path, "custom_properties"], problems.join("; "));
+    }
     for (const id of repo.invitations.keys()) {
       check2(!invitationIds.has(id), [...path, "invitations"], `invitation id ${id} is used twice`);
       invitationIds.add(id);
@@ -40766,6 +42647,7 @@ var init_build_world = __esm({
     "use strict";
     init_build_apps();
     init_hook_config();
+    init_custom_properties();
     init_protection();
     init_rulesets();
     init_world();
@@ -40780,7 +42662,7 @@ var init_build_world = __esm({
 });
 
 // src/sandbox/seed-schema.ts
-var login, timestamp, repoPermission, groupRole, protection, ruleset2, hook2, invitation3, branch2, repository2, user, team2, organization, installation2, app2, gistFile, gist2, migration2, epic2, group2, board3, project2, epicRef, epicLink3, worldSeedSchema;
+var login, timestamp, repoPermission, groupRole, protection, ruleset2, hook2, invitation3, propertyName, propertyValue3, customProperty, branch2, repository2, user, team2, organization, installation2, app2, gistFile, gist2, migration2, epic2, group2, board3, project2, epicRef, epicLink3, worldSeedSchema;
 var init_seed_schema = __esm({
   "src/sandbox/seed-schema.ts"() {
     "use strict";
@@ -40819,6 +42701,17 @@ var init_seed_schema = __esm({
       created_at: timestamp,
       expired: external_exports.boolean().default(false)
     });
+    propertyName = external_exports.string().regex(/^[A-Za-z0-9_$#-]{1,75}$/, "expected a custom property name");
+    propertyValue3 = external_exports.union([external_exports.string(), external_exports.array(external_exports.string())]);
+    customProperty = external_exports.strictObject({
+      property_name: propertyName,
+      value_type: external_exports.enum(["string", "single_select", "multi_select", "true_false", "url"]),
+      required: external_exports.boolean().default(false),
+      default_value: propertyValue3.nullable().default(null),
+      description: external_exports.string().nullable().default(null),
+      allowed_values: external_exports.array(external_exports.string()).nullable().default(null),
+      values_editable_by: external_exports.enum(["org_actors", "org_and_repo_actors"]).default("org_actors")
+    });
     branch2 = external_exports.strictObject({
       name: external_exports.string().min(1),
       protection: protection.optional()
@@ -40841,8 +42734,8 @@ var init_seed_schema = __esm({
       hooks: external_exports.array(hook2).default([]),
       invitations: external_exports.array(invitation3).default([]),
       rulesets: external_exports.array(ruleset2).default([]),
-      /** Custom property values, which organization rulesets can target. */
-      custom_properties: external_exports.record(external_exports.string(), external_exports.string()).default({})
+      /** Explicit custom property values by name; required properties without one take their default. */
+      custom_properties: external_exports.record(propertyName, propertyValue3).default({})
     });
     user = external_exports.strictObject({
       login,
@@ -40867,7 +42760,8 @@ var init_seed_schema = __esm({
       /** The permission every member has on every repository of the organization. */
       base_permission: external_exports.enum(["none", "pull", "triage", "push", "maintain", "admin"]).default("pull"),
       teams: external_exports.array(team2).default([]),
-      rulesets: external_exports.array(ruleset2).default([])
+      rulesets: external_exports.array(ruleset2).default([]),
+      custom_properties: external_exports.array(customProperty).default([])
     });
     installation2 = external_exports.strictObject({
       id: external_exports.number().int().positive(),
@@ -41038,9 +42932,13 @@ var init_seed_file = __esm({
 // src/sandbox/generate.ts
 function withGeneratedRepositories(seed, count2) {
   if (count2 === 0) return seed;
-  if (!seed.organizations.some((org) => org.login.toLowerCase() === "acme")) {
+  const acme = seed.organizations.find((org) => org.login.toLowerCase() === "acme");
+  if (acme === void 0) {
     throw new SeedError("--generate needs an organization 'acme' in the seed");
   }
+  const definesTeam = acme.custom_properties.some(
+    (property) => property.property_name.toLowerCase() === "team"
+  );
   const width = Math.max(4, String(count2).length);
   let hookId = 0;
   for (const repo of seed.repositories)
@@ -41074,12 +42972,17 @@ function withGeneratedRepositories(seed, count2) {
       })),
       invitations: [],
       rulesets: [],
-      custom_properties: {}
+      custom_properties: {
+        team: `team-${String((index - 1) % GENERATED_TEAMS + 1).padStart(2, "0")}`
+      }
     });
   }
-  return { ...seed, repositories: [...seed.repositories, ...generated] };
+  const organizations = definesTeam ? seed.organizations : seed.organizations.map(
+    (org) => org === acme ? { ...org, custom_properties: [...org.custom_properties, TEAM_PROPERTY] } : org
+  );
+  return { ...seed, organizations, repositories: [...seed.repositories, ...generated] };
 }
-var GENERATED_HOOK_URLS;
+var GENERATED_HOOK_URLS, GENERATED_TEAMS, TEAM_PROPERTY;
 var init_generate = __esm({
   "src/sandbox/generate.ts"() {
     "use strict";
@@ -41088,6 +42991,16 @@ var init_generate = __esm({
       { url: "https://ci.acme.example/hooks/forge", events: ["push"] },
       { url: "https://chat.acme.example/notify", events: ["issues"] }
     ];
+    GENERATED_TEAMS = 10;
+    TEAM_PROPERTY = {
+      property_name: "team",
+      value_type: "string",
+      required: false,
+      default_value: null,
+      description: "The team that owns the repository",
+      allowed_values: null,
+      values_editable_by: "org_actors"
+    };
   }
 });
 
@@ -41282,7 +43195,7 @@ var init_router = __esm({
 });
 
 // src/sandbox/id-paths.ts
-function byName(segments, world) {
+function byName2(segments, world) {
   const [head, id = "", ...rest] = segments;
   if (!DIGITS.test(id)) return segments;
   if (head === "repositories") {
@@ -41604,6 +43517,7 @@ function appRoutes(options) {
     {
       method: "POST",
       pattern: "/app/installations/:id/access_tokens",
+      operation: "POST /app/installations/{installation_id}/access_tokens",
       handler: (ctx) => {
         const installation3 = requireApp(ctx).installations.get(idParam(ctx.params.id) ?? 0);
         if (installation3 === void 0) throw notFound();
@@ -42354,6 +44268,259 @@ var init_routes_planning = __esm({
   }
 });
 
+// src/sandbox/routes-properties.ts
+function organizationOf(ctx) {
+  const org = ctx.world.organizations.get((ctx.params.org ?? "").toLowerCase());
+  if (org === void 0) throw notFound();
+  return org;
+}
+function memberOrganization(ctx) {
+  const caller = requireCaller(ctx);
+  const org = organizationOf(ctx);
+  const member = org.owners.has(caller.id) || org.members.has(caller.id) || caller.site_admin;
+  if (!member) throw notFound();
+  return org;
+}
+function ownerOrganization(ctx) {
+  const caller = requireCaller(ctx);
+  const org = memberOrganization(ctx);
+  if (!org.owners.has(caller.id) && !caller.site_admin) {
+    throw forbidden("Must be an owner of the organization.");
+  }
+  return org;
+}
+function definitionBody(ctx, org, definition) {
+  return {
+    property_name: definition.property_name,
+    url: `${ctx.base}/orgs/${org.account.login}/properties/schema/${encodeURIComponent(definition.property_name)}`,
+    source_type: "organization",
+    value_type: definition.value_type,
+    required: definition.required,
+    default_value: definition.default_value,
+    description: definition.description,
+    allowed_values: definition.allowed_values,
+    values_editable_by: definition.values_editable_by
+  };
+}
+function definitionOf(ctx, org) {
+  const found = org.properties.get((ctx.params.name ?? "").toLowerCase());
+  if (found === void 0) throw notFound();
+  return found;
+}
+function isValue(value) {
+  return typeof value === "string" || Array.isArray(value) && value.every((item) => typeof item === "string");
+}
+function definitionFromBody(ctx, name2, body) {
+  const errors = [];
+  const { value_type: type, required: required2 = false, default_value: fallback = null } = body;
+  const { description = null, allowed_values: allowed = null } = body;
+  const editors = body.values_editable_by ?? "org_actors";
+  if (!VALUE_TYPES.includes(type)) {
+    errors.push(`value_type must be one of ${VALUE_TYPES.join(", ")}`);
+  }
+  if (typeof required2 !== "boolean") errors.push("required must be a boolean");
+  if (fallback !== null && !isValue(fallback)) {
+    errors.push("default_value must be a string, a list of strings or null");
+  }
+  if (description !== null && typeof description !== "string") {
+    errors.push("description must be a string or null");
+  }
+  if (allowed !== null && !(Array.isArray(allowed) && allowed.every((v) => typeof v === "string"))) {
+    errors.push("allowed_values must be a list of strings or null");
+  }
+  if (!EDITORS.includes(editors)) {
+    errors.push(`values_editable_by must be one of ${EDITORS.join(", ")}`);
+  }
+  if (errors.length > 0) throw ctx.invalid(errors, "CustomProperty");
+  const definition = {
+    property_name: name2,
+    value_type: type,
+    required: required2,
+    default_value: fallback,
+    description,
+    allowed_values: allowed,
+    values_editable_by: editors
+  };
+  const problems = definitionProblems(definition);
+  if (problems.length > 0) throw ctx.invalid(problems, "CustomProperty");
+  return definition;
+}
+function valuesFromBody(ctx, body) {
+  const list3 = body.properties;
+  const shaped = Array.isArray(list3) && list3.every(
+    (item) => typeof item === "object" && item !== null && typeof item.property_name === "string" && (item.value === null || isValue(item.value))
+  );
+  if (!shaped) {
+    throw ctx.invalid(
+      [
+        "properties must be a list of {property_name, value} with a string, a list of strings or null"
+      ],
+      "CustomProperty"
+    );
+  }
+  return list3;
+}
+function visibleRepositories(ctx, org) {
+  const all = ctx.world.repositoriesByOwner.get(org.account.login.toLowerCase()) ?? [];
+  return ctx.world.seesAllOf(org, ctx.caller) ? all : all.filter((repo) => ctx.world.can(repo, ctx.caller, "pull"));
+}
+var MAX_REPOSITORIES_PER_PATCH, VALUE_TYPES, EDITORS, propertyRoutes;
+var init_routes_properties = __esm({
+  "src/sandbox/routes-properties.ts"() {
+    "use strict";
+    init_custom_properties();
+    init_http_support();
+    init_pagination();
+    init_repo_access();
+    MAX_REPOSITORIES_PER_PATCH = 30;
+    VALUE_TYPES = ["string", "single_select", "multi_select", "true_false", "url"];
+    EDITORS = ["org_actors", "org_and_repo_actors"];
+    propertyRoutes = [
+      {
+        method: "GET",
+        pattern: "/orgs/:org/properties/schema",
+        handler: (ctx) => {
+          const org = memberOrganization(ctx);
+          return ok([...org.properties.values()].map((item) => definitionBody(ctx, org, item)));
+        }
+      },
+      {
+        method: "GET",
+        pattern: "/orgs/:org/properties/schema/:name",
+        handler: (ctx) => {
+          const org = memberOrganization(ctx);
+          return ok(definitionBody(ctx, org, definitionOf(ctx, org)));
+        }
+      },
+      {
+        method: "PUT",
+        pattern: "/orgs/:org/properties/schema/:name",
+        operation: "PUT /orgs/{org}/properties/schema/{custom_property_name}",
+        handler: (ctx) => {
+          const org = ownerOrganization(ctx);
+          const name2 = ctx.params.name ?? "";
+          if (!PROPERTY_NAME2.test(name2)) {
+            throw ctx.invalid([`property_name '${name2}' is not a valid name`], "CustomProperty");
+          }
+          const key = name2.toLowerCase();
+          if (!org.properties.has(key) && org.properties.size >= MAX_DEFINITIONS) {
+            throw ctx.invalid(
+              [`an organization has at most ${MAX_DEFINITIONS} custom properties`],
+              "CustomProperty"
+            );
+          }
+          const definition = definitionFromBody(
+            ctx,
+            org.properties.get(key)?.property_name ?? name2,
+            ctx.json()
+          );
+          org.properties.set(key, definition);
+          return ok(definitionBody(ctx, org, definition));
+        }
+      },
+      {
+        method: "DELETE",
+        pattern: "/orgs/:org/properties/schema/:name",
+        operation: "DELETE /orgs/{org}/properties/schema/{custom_property_name}",
+        handler: (ctx) => {
+          const org = ownerOrganization(ctx);
+          const key = definitionOf(ctx, org).property_name.toLowerCase();
+          org.properties.delete(key);
+          for (const repo of ctx.world.repositoriesByOwner.get(org.account.login.toLowerCase()) ?? []) {
+            repo.properties.delete(key);
+          }
+          return noContent;
+        }
+      },
+      {
+        method: "GET",
+        pattern: "/orgs/:org/properties/values",
+        handler: (ctx) => {
+          const org = memberOrganization(ctx);
+          if (ctx.query.has("repository_query")) {
+            throw ctx.invalid(["repository_query is not supported by the sandbox"], "CustomProperty");
+          }
+          const page = paginate(ctx, visibleRepositories(ctx, org), "github");
+          return {
+            status: 200,
+            body: page.items.map((repo) => ({
+              repository_id: repo.id,
+              repository_name: repo.name,
+              repository_full_name: `${repo.owner.login}/${repo.name}`,
+              properties: repositoryValues2(org, repo)
+            })),
+            headers: page.headers
+          };
+        }
+      },
+      {
+        method: "PATCH",
+        pattern: "/orgs/:org/properties/values",
+        operation: "PATCH /orgs/{org}/properties/values",
+        handler: (ctx) => {
+          const org = ownerOrganization(ctx);
+          const body = ctx.json();
+          const names = body.repository_names;
+          if (!Array.isArray(names) || names.length === 0 || names.length > MAX_REPOSITORIES_PER_PATCH || !names.every((name2) => typeof name2 === "string")) {
+            throw ctx.invalid(
+              [`repository_names must list 1 to ${MAX_REPOSITORIES_PER_PATCH} repository names`],
+              "CustomProperty"
+            );
+          }
+          const properties = valuesFromBody(ctx, body);
+          const repos = names.map((name2) => {
+            const repo = ctx.world.repository(org.account.login, name2);
+            if (repo === void 0) {
+              throw ctx.invalid(
+                [`'${name2}' is not a repository of ${org.account.login}`],
+                "CustomProperty"
+              );
+            }
+            return repo;
+          });
+          const problems = setValues(org, repos, properties);
+          if (problems.length > 0) throw ctx.invalid(problems, "CustomProperty");
+          return noContent;
+        }
+      },
+      {
+        method: "GET",
+        pattern: "/repos/:owner/:repo/properties/values",
+        handler: (ctx) => {
+          const repo = visibleRepository(ctx);
+          return ok(repositoryValues2(repo.org, repo));
+        }
+      },
+      {
+        method: "PATCH",
+        pattern: "/repos/:owner/:repo/properties/values",
+        operation: "PATCH /repos/{owner}/{repo}/properties/values",
+        handler: (ctx) => {
+          const { repo, caller } = adminRepository(ctx);
+          if (repo.org === null) {
+            throw ctx.invalid(
+              ["custom properties belong to repositories of organizations"],
+              "CustomProperty"
+            );
+          }
+          const org = repo.org;
+          const properties = valuesFromBody(ctx, ctx.json());
+          const owner = org.owners.has(caller.id) || caller.site_admin;
+          for (const { property_name: name2 } of properties) {
+            const editors = org.properties.get(name2.toLowerCase())?.values_editable_by;
+            if (!owner && editors === "org_actors") {
+              throw forbidden(`Only owners of ${org.account.login} may set ${name2}.`);
+            }
+          }
+          const problems = setValues(org, [repo], properties);
+          if (problems.length > 0) throw ctx.invalid(problems, "CustomProperty");
+          return noContent;
+        }
+      }
+    ];
+  }
+});
+
 // src/sandbox/routes-repositories.ts
 function branchOf(ctx, repo) {
   const found = repo.branches.get(ctx.params.branch ?? "");
@@ -42531,8 +44698,12 @@ function refMatches(conditions, ref, repo) {
   );
 }
 function propertyMatches(spec, repo) {
-  const value = spec.source === "custom" ? repo.customProperties.get(spec.name) : void 0;
-  return value !== void 0 && spec.property_values.includes(value);
+  if (spec.source !== "custom") return false;
+  const found = repositoryValues2(repo.org, repo).find(
+    (entry) => entry.property_name.toLowerCase() === spec.name.toLowerCase()
+  );
+  if (found === void 0) return false;
+  return [found.value].flat().some((value) => spec.property_values.includes(value));
 }
 function selectsRepository2(ruleset3, repo) {
   const conditions = ruleset3.conditions;
@@ -42572,6 +44743,7 @@ var init_ruleset_match = __esm({
   "src/sandbox/ruleset-match.ts"() {
     "use strict";
     init_rulesets();
+    init_custom_properties();
   }
 });
 
@@ -42662,7 +44834,7 @@ function ownedOrganization(ctx) {
   if (!org || !org.owners.has(caller.id) && !caller.site_admin) throw notFound();
   return org;
 }
-function memberOrganization(ctx) {
+function memberOrganization2(ctx) {
   const caller = requireCaller(ctx);
   const org = ctx.world.organizations.get((ctx.params.org ?? "").toLowerCase());
   const member = org && (org.owners.has(caller.id) || org.members.has(caller.id));
@@ -42732,6 +44904,7 @@ var init_routes_rulesets = __esm({
       {
         method: "POST",
         pattern: "/repos/:owner/:repo/rulesets",
+        operation: "POST /repos/{owner}/{repo}/rulesets",
         handler: (ctx) => {
           const { repo, caller } = adminRepository(ctx);
           assertUnlocked(ctx, repo);
@@ -42750,6 +44923,7 @@ var init_routes_rulesets = __esm({
       {
         method: "PUT",
         pattern: "/repos/:owner/:repo/rulesets/:id",
+        operation: "PUT /repos/{owner}/{repo}/rulesets/{ruleset_id}",
         handler: (ctx) => {
           const { repo, caller } = adminRepository(ctx);
           const current = ownRuleset(ctx, repo.rulesets);
@@ -42761,6 +44935,7 @@ var init_routes_rulesets = __esm({
       {
         method: "DELETE",
         pattern: "/repos/:owner/:repo/rulesets/:id",
+        operation: "DELETE /repos/{owner}/{repo}/rulesets/{ruleset_id}",
         handler: (ctx) => {
           const { repo } = adminRepository(ctx);
           const current = ownRuleset(ctx, repo.rulesets);
@@ -42786,6 +44961,7 @@ var init_routes_rulesets = __esm({
       {
         method: "POST",
         pattern: "/orgs/:org/rulesets",
+        operation: "POST /orgs/{org}/rulesets",
         handler: (ctx) => {
           const org = ownedOrganization(ctx);
           const created = create(ctx, { type: "Organization", org }, org.rulesets);
@@ -42803,6 +44979,7 @@ var init_routes_rulesets = __esm({
       {
         method: "PUT",
         pattern: "/orgs/:org/rulesets/:id",
+        operation: "PUT /orgs/{org}/rulesets/{ruleset_id}",
         handler: (ctx) => {
           const org = ownedOrganization(ctx);
           const updated = update(ctx, ownRuleset(ctx, org.rulesets), org.rulesets);
@@ -42812,6 +44989,7 @@ var init_routes_rulesets = __esm({
       {
         method: "DELETE",
         pattern: "/orgs/:org/rulesets/:id",
+        operation: "DELETE /orgs/{org}/rulesets/{ruleset_id}",
         handler: (ctx) => {
           const org = ownedOrganization(ctx);
           org.rulesets.delete(ownRuleset(ctx, org.rulesets).id);
@@ -42822,7 +45000,7 @@ var init_routes_rulesets = __esm({
         method: "GET",
         pattern: "/orgs/:org/teams",
         handler: (ctx) => {
-          const org = memberOrganization(ctx);
+          const org = memberOrganization2(ctx);
           const teams = [...org.teams.values()].sort((a, b) => a.id - b.id);
           const page = paginate(ctx, teams, "github");
           return {
@@ -43003,18 +45181,18 @@ function readBody(req) {
     req.resume();
     return Promise.resolve({ tooLarge: true });
   }
-  return new Promise((resolve9) => {
+  return new Promise((resolve10) => {
     const chunks = [];
     let size = 0;
     req.on("data", (chunk) => {
       size += chunk.length;
       if (size > MAX_BODY_BYTES) {
-        resolve9({ tooLarge: true });
+        resolve10({ tooLarge: true });
         chunks.length = 0;
       } else chunks.push(chunk);
     });
-    req.on("end", () => resolve9({ bytes: Buffer.concat(chunks) }));
-    req.on("error", () => resolve9({ tooLarge: true }));
+    req.on("end", () => resolve10({ bytes: Buffer.concat(chunks) }));
+    req.on("error", () => resolve10({ tooLarge: true }));
   });
 }
 function recordedBody(body) {
@@ -43115,7 +45293,7 @@ function createRequestHandler(pipeline) {
       json: () => {
         const body = parseJson(bytes, family);
         const operation = match.route.operation;
-        const violations2 = operation === void 0 ? [] : requestViolations(operation, body);
+        const violations2 = operation === void 0 || !refusedBeforeRoute(operation) ? [] : requestViolations(operation, body);
         if (operation !== void 0 && violations2.length > 0) {
           stats.invalid_request_bodies++;
           throw new HttpError(schemaRefusal(operation, violations2));
@@ -43152,7 +45330,7 @@ function createRequestHandler(pipeline) {
     const rateKey = "rateKey" in principal2 ? principal2.rateKey : `address:${req.socket.remoteAddress}`;
     const reply = (value) => send(res, value, rateKey, anonymous, family);
     const segments = decodePath(url2.pathname);
-    const match = segments ? router.match(method, byName(segments, world)) : { methodMismatch: false };
+    const match = segments ? router.match(method, byName2(segments, world)) : { methodMismatch: false };
     const route = "route" in match ? match.route : void 0;
     const record3 = (body) => pipeline.onRequest?.({
       method: req.method ?? "GET",
@@ -43258,7 +45436,7 @@ var init_server = __esm({
     init_request_rules();
     init_stats();
     MAX_BODY_BYTES = 1024 * 1024;
-    sleep = (ms) => new Promise((resolve9) => setTimeout(resolve9, ms));
+    sleep = (ms) => new Promise((resolve10) => setTimeout(resolve10, ms));
   }
 });
 
@@ -43317,7 +45495,8 @@ async function startSandbox(options = {}) {
         ...accountRoutes,
         ...appRoutes({ tokenTtlSeconds: options.tokenTtlSeconds ?? 3600, stats }),
         ...planningRoutes,
-        ...rulesetRoutes
+        ...rulesetRoutes,
+        ...propertyRoutes
       ]),
       limiter: new RateLimiter(limits, options.rateWindowSeconds, now),
       secondary: new SecondaryLimiter(
@@ -43335,11 +45514,11 @@ async function startSandbox(options = {}) {
       ...options.onRequest ? { onRequest: options.onRequest } : {}
     })
   );
-  await new Promise((resolve9, reject) => {
+  await new Promise((resolve10, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, host, () => {
       server.off("error", reject);
-      resolve9();
+      resolve10();
     });
   });
   const port = server.address().port;
@@ -43348,8 +45527,8 @@ async function startSandbox(options = {}) {
     url: base,
     port,
     stats: () => structuredClone(stats),
-    stop: () => new Promise((resolve9) => {
-      server.close(() => resolve9());
+    stop: () => new Promise((resolve10) => {
+      server.close(() => resolve10());
       server.closeAllConnections();
     })
   };
@@ -43367,6 +45546,7 @@ var init_sandbox = __esm({
     init_routes_hooks();
     init_routes_issues();
     init_routes_planning();
+    init_routes_properties();
     init_routes_repositories();
     init_routes_rulesets();
     init_seed_file();
@@ -43624,6 +45804,980 @@ var init_session = __esm({
   }
 });
 
+// src/cli/validate.ts
+var validate_exports = {};
+__export(validate_exports, {
+  validate: () => validate2
+});
+var help, validate2;
+var init_validate = __esm({
+  "src/cli/validate.ts"() {
+    "use strict";
+    init_config();
+    init_desired();
+    init_matches();
+    init_args();
+    init_session();
+    help = `usage: forgeplan validate [-c FILE|DIR]... [--print] [--matches [--sandbox | --sandbox-url URL]]
+
+Loads and checks the desired state; no network, no token needed (but for --matches).
+  -c, --config FILE|DIR  a config file, or a directory of *.yaml/*.yml files (repeatable;
+                         default forgeplan.yaml); several are merged in the order given
+  --print                print the merged desired state, each value with the file:line it came from
+  --matches              also read the service (the targets' tokens, or a sandbox) and print which
+                         repositories each repository entry selects now (globs, custom properties)
+  --sandbox, --sandbox-url URL   read a sandbox for --matches (either implies it)
+Exit 0 when valid, 1 when not, with one line per problem on stderr: file:line:col: key.path: message
+`;
+    validate2 = async (argv, io) => {
+      const { values } = parseFlags("validate", argv, {
+        config: connectionFlags.config,
+        sandbox: connectionFlags.sandbox,
+        "sandbox-url": connectionFlags["sandbox-url"],
+        print: { type: "boolean" },
+        matches: { type: "boolean" },
+        help: { type: "boolean", short: "h" }
+      });
+      if (values.help) {
+        io.stdout.write(help);
+        return 0;
+      }
+      const result = loadDesiredState(values.config ?? [], {
+        cwd: io.cwd,
+        env: io.env,
+        redactor: io.redactor
+      });
+      if (!result.ok) {
+        for (const error62 of result.errors) io.stderr.write(`${formatConfigError(error62)}
+`);
+        return 1;
+      }
+      const { state } = result;
+      io.stdout.write(
+        values.print ? printState(state) : `valid: ${state.files.join(", ")} (${describeCounts(state)})
+`
+      );
+      if (values.matches || values.sandbox || values["sandbox-url"] !== void 0) {
+        const session = await openSession("validate", values, io, state);
+        try {
+          io.stdout.write(`
+${describeMatches(await entryMatches(state, session.readers))}`);
+        } finally {
+          await session.close();
+        }
+      }
+      return 0;
+    };
+  }
+});
+
+// src/core/plan-file.ts
+function ordered(value, keys2) {
+  if (!isPlainObject2(value)) return value;
+  const result = {};
+  for (const key of keys2) if (key in value) result[key] = value[key];
+  for (const key of Object.keys(value)) if (!(key in result)) result[key] = value[key];
+  return result;
+}
+function list(value, each) {
+  return Array.isArray(value) ? value.map(each) : value;
+}
+function plainData(value) {
+  return JSON.parse(JSON.stringify(value) ?? "null");
+}
+function diffEntry(value) {
+  const entry = ordered(value, DIFF_KEYS);
+  if (isPlainObject2(entry) && entry.sensitive === true) {
+    if ("before" in entry) entry.before = SENSITIVE;
+    if ("after" in entry) entry.after = SENSITIVE;
+  }
+  return entry;
+}
+function changeJson(value) {
+  const result = ordered(plainData(value), CHANGE_KEYS);
+  if (!isPlainObject2(result)) return result;
+  if ("diff" in result) result.diff = list(result.diff, diffEntry);
+  if ("requests" in result)
+    result.requests = list(result.requests, (r) => ordered(r, REQUEST_KEYS));
+  if ("error" in result) result.error = ordered(result.error, ERROR_KEYS);
+  return result;
+}
+function planData(value) {
+  const result = ordered(plainData(value), PLAN_KEYS);
+  if (!isPlainObject2(result)) return result;
+  if ("changes" in result) result.changes = list(result.changes, changeJson);
+  if ("summary" in result) result.summary = ordered(result.summary, SUMMARY_KEYS);
+  if ("partial" in result) result.partial = ordered(result.partial, PARTIAL_KEYS);
+  return result;
+}
+function stringify(value) {
+  return `${JSON.stringify(value, null, 2)}
+`;
+}
+function* planFileChunks(input2) {
+  const frame = stringify(planData({ ...input2, changes: [] }));
+  const slot = frame.indexOf(CHANGES_SLOT);
+  if (input2.changes.length === 0 || slot < 0) {
+    yield frame;
+    return;
+  }
+  yield `${frame.slice(0, slot)}"changes": [
+`;
+  for (const [index, item] of input2.changes.entries()) {
+    const text = JSON.stringify(changeJson(item), null, 2).replace(/^/gm, "    ");
+    yield index === 0 ? text : `,
+${text}`;
+  }
+  yield `
+  ]${frame.slice(slot + CHANGES_SLOT.length)}`;
+}
+function planFileText(input2) {
+  return [...planFileChunks(input2)].join("");
+}
+function fileSchema2(kinds) {
+  const request2 = looseObject({
+    method: _enum2(["GET", "PUT", "PATCH", "POST", "DELETE"]),
+    path: string2().startsWith("/", { error: 'expected a path starting with "/"' }),
+    body: unknown().optional(),
+    expect: unknown().optional()
+  });
+  const change = looseObject({
+    address: string2().min(1),
+    kind: string2().refine((kind) => kinds.includes(kind), {
+      error: (issue2) => `unknown kind '${String(issue2.input)}'`
+    }),
+    action: _enum2(ACTIONS),
+    target: string2().min(1),
+    scope: string2(),
+    name: string2(),
+    diff: array(looseObject({ path: string2(), preexisting: literal(true).optional() })),
+    requests: array(request2),
+    findings: array(string2()).optional(),
+    notes: array(string2()).optional(),
+    live_fingerprint: string2().optional(),
+    held: string2().optional(),
+    error: looseObject({
+      message: string2(),
+      request: string2().optional(),
+      status: number2().optional()
+    }).optional()
+  });
+  return looseObject({
+    format_version: literal(1),
+    changes: array(change),
+    summary: strictObject({
+      create: count,
+      update: count,
+      delete: count,
+      report: count,
+      "no-op": count
+    }),
+    errors: count.optional(),
+    config: array(string2().min(1)).min(1).optional(),
+    rotate_secrets: literal(true).optional(),
+    partial: strictObject({
+      changed_from: string2().min(1),
+      unchanged: count,
+      unlisted: array(string2()),
+      no_longer_managed: array(string2())
+    }).optional()
+  });
+}
+function where2(path) {
+  return path.map(
+    (part, index) => typeof part === "number" ? `[${part}]` : `${index === 0 ? "" : "."}${String(part)}`
+  ).join("");
+}
+function readPlanFile(text, file2, kinds) {
+  let value;
+  try {
+    value = JSON.parse(text);
+  } catch (error62) {
+    const reason = error62 instanceof Error ? error62.message.split("\n")[0] : String(error62);
+    throw new PlanFileError(`${file2} is not valid JSON: ${reason}`);
+  }
+  if (!isPlainObject2(value)) {
+    throw new PlanFileError(`${file2} is not a forgeplan plan (expected a JSON object)`);
+  }
+  if (value.format_version === void 0) {
+    throw new PlanFileError(
+      `${file2} is not a forgeplan plan (expected format_version 1 and a changes list)`
+    );
+  }
+  if (value.format_version !== 1) {
+    throw new PlanFileError(
+      `${file2} has format_version ${JSON.stringify(value.format_version)}; this forgeplan reads format_version 1`
+    );
+  }
+  const parsed = fileSchema2(kinds).safeParse(value);
+  if (!parsed.success) {
+    const issue2 = parsed.error.issues[0];
+    throw new PlanFileError(`${file2}: ${where2(issue2?.path ?? [])}: ${issue2?.message}`);
+  }
+  const changes = parsed.data.changes;
+  const seen = /* @__PURE__ */ new Set();
+  for (const [index, change] of changes.entries()) {
+    if (seen.has(change.address)) {
+      throw new PlanFileError(
+        `${file2}: changes[${index}]: ${change.address} is listed twice; a plan holds each change once`
+      );
+    }
+    seen.add(change.address);
+  }
+  const plan2 = makePlan(changes);
+  const stored = parsed.data.summary;
+  const counted = summarize(changes);
+  const differs = Object.keys(counted).filter(
+    (action) => stored[action] !== counted[action]
+  );
+  if (differs.length > 0) {
+    const detail = differs.map((action) => `${action} ${stored[action]} ≠ ${counted[action]}`);
+    throw new PlanFileError(
+      `${file2}: summary does not match its changes (${detail.join(", ")}); the file was edited or damaged`
+    );
+  }
+  return {
+    ...plan2,
+    ...parsed.data.config ? { config: parsed.data.config } : {},
+    ...parsed.data.rotate_secrets ? { rotate_secrets: true } : {},
+    ...parsed.data.partial ? { partial: parsed.data.partial } : {}
+  };
+}
+var PlanFileError, PLAN_KEYS, CHANGE_KEYS, DIFF_KEYS, PARTIAL_KEYS, REQUEST_KEYS, ERROR_KEYS, SUMMARY_KEYS, CHANGES_SLOT, count;
+var init_plan_file = __esm({
+  "src/core/plan-file.ts"() {
+    "use strict";
+    init_zod();
+    init_plan();
+    init_plain();
+    init_secret();
+    PlanFileError = class extends Error {
+      name = "PlanFileError";
+    };
+    PLAN_KEYS = ["format_version", "partial", "changes", "summary", "errors"];
+    CHANGE_KEYS = [
+      "address",
+      "kind",
+      "action",
+      "target",
+      "scope",
+      "name",
+      "diff",
+      "requests",
+      "findings",
+      "notes",
+      "live_fingerprint",
+      "error"
+    ];
+    DIFF_KEYS = ["path", "before", "after", "sensitive", "preexisting"];
+    PARTIAL_KEYS = ["changed_from", "unchanged", "unlisted", "no_longer_managed"];
+    REQUEST_KEYS = ["method", "path", "body", "expect"];
+    ERROR_KEYS = ["message", "request", "status"];
+    SUMMARY_KEYS = ["create", "update", "delete", "report", "no-op"];
+    CHANGES_SLOT = '"changes": []';
+    count = number2().int().nonnegative();
+  }
+});
+
+// src/render/value.ts
+function formatValue(value, maxLength = MAX_VALUE_LENGTH) {
+  return truncate(render2(value), maxLength);
+}
+function render2(value) {
+  if (value === void 0) return ABSENT;
+  if (value === null) return "null";
+  if (isSecret(value)) return SENSITIVE;
+  if (typeof value === "string") return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map(render2).join(", ")}]`;
+  if (isPlainObject2(value)) {
+    const entries = Object.keys(value).filter((key) => value[key] !== void 0).sort().map((key) => `${BARE_KEY.test(key) ? key : JSON.stringify(key)}: ${render2(value[key])}`);
+    return `{${entries.join(", ")}}`;
+  }
+  return String(value);
+}
+function truncate(text, maxLength) {
+  if (text.length <= maxLength) return text;
+  return `${Array.from(text).slice(0, maxLength - 1).join("")}…`;
+}
+function redact(value) {
+  if (isSecret(value)) return SENSITIVE;
+  if (Array.isArray(value)) return value.map(redact);
+  if (isPlainObject2(value)) {
+    const copy2 = {};
+    for (const [key, item] of Object.entries(value)) {
+      if (item !== void 0) copy2[key] = redact(item);
+    }
+    return copy2;
+  }
+  return value;
+}
+var MAX_VALUE_LENGTH, ABSENT, BARE_KEY;
+var init_value = __esm({
+  "src/render/value.ts"() {
+    "use strict";
+    init_secret();
+    init_plain();
+    MAX_VALUE_LENGTH = 120;
+    ABSENT = "(absent)";
+    BARE_KEY = /^[A-Za-z_$][\w$-]*$/;
+  }
+});
+
+// src/render/json.ts
+function* planJsonChunks(input2) {
+  yield* planFileChunks(input2);
+}
+function planJson(input2) {
+  return planFileText(input2);
+}
+function applyReportJson(input2) {
+  const report = ordered(redact(input2), REPORT_KEYS);
+  if (!isPlainObject2(report)) return `${JSON.stringify(report, null, 2)}
+`;
+  report.outcomes = Array.isArray(report.outcomes) ? report.outcomes.map((o) => ordered(o, OUTCOME_KEYS)) : report.outcomes;
+  if ("verification" in report) report.verification = planData(report.verification);
+  return `${JSON.stringify(report, null, 2)}
+`;
+}
+var REPORT_KEYS, OUTCOME_KEYS;
+var init_json = __esm({
+  "src/render/json.ts"() {
+    "use strict";
+    init_plan_file();
+    init_plain();
+    init_value();
+    REPORT_KEYS = ["outcomes", "verification", "verified"];
+    OUTCOME_KEYS = ["address", "kind", "action", "outcome", "request", "status", "message"];
+  }
+});
+
+// src/render/wording.ts
+function plural2(count2, one, many = `${one}s`) {
+  return `${count2} ${count2 === 1 ? one : many}`;
+}
+function printable2(text) {
+  return String(text).replace(
+    // eslint-disable-next-line no-control-regex
+    /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`
+  );
+}
+function describeFailure(failure3, style = {
+  request: (text) => text,
+  message: (text) => text
+}) {
+  const status = failure3.status === 0 ? void 0 : failure3.status;
+  const said = messageAfterStatus(status, failure3.message ?? "");
+  const message = style.message(said);
+  if (failure3.request === void 0) {
+    const where4 = status === void 0 ? "" : String(status);
+    return where4 === "" ? message : message === "" ? where4 : `${where4}: ${message}`;
+  }
+  const request2 = style.request(failure3.request);
+  if (said.startsWith(`answered ${status} `)) return `${request2} ${message}`;
+  const where3 = status === void 0 ? request2 : `${request2} → ${status}`;
+  return message === "" ? where3 : `${where3}: ${message}`;
+}
+function messageAfterStatus(status, message) {
+  return status !== void 0 && message.startsWith(`${status} `) ? message.slice(String(status).length + 1) : message;
+}
+function describeError(error62) {
+  return printable2(describeFailure(error62));
+}
+function isShown(change) {
+  return change.action !== "no-op" || change.error !== void 0 || (change.notes?.length ?? 0) > 0;
+}
+function summaryCounts(summary) {
+  return [
+    `${summary.create} to create`,
+    `${summary.update} to update`,
+    `${summary.delete} to delete`,
+    `${summary.report} to report`,
+    `${summary["no-op"]} unchanged`
+  ].join(", ");
+}
+function errorCount(plan2) {
+  return `${plural2(plan2.errors, "change")} could not be planned.`;
+}
+function viewEntry(entry) {
+  const shown3 = (value) => entry.sensitive && value !== void 0 ? SENSITIVE : formatValue(value);
+  const shape = entry.before === void 0 && entry.after !== void 0 ? "added" : entry.after === void 0 && entry.before !== void 0 ? "removed" : "changed";
+  return {
+    shape,
+    path: printable2(entry.path),
+    before: shown3(entry.before),
+    after: shown3(entry.after)
+  };
+}
+function remainingChanges(plan2) {
+  return (plan2?.changes ?? []).filter(
+    (change) => change.error !== void 0 || change.action === "create" || change.action === "update" || change.action === "delete"
+  );
+}
+function applyCounts(report) {
+  return OUTCOMES.map(
+    (outcome) => `${report.outcomes.filter((item) => item.outcome === outcome).length} ${outcome}`
+  ).join(", ");
+}
+function verifiedDetail(remaining) {
+  return remaining === 0 ? "re-plan shows no changes." : `re-plan shows no changes for what was applied; not applied: ${plural2(remaining, "change")}.`;
+}
+var NO_CHANGES, ACTION_SYMBOL, ERROR_SYMBOL;
+var init_wording = __esm({
+  "src/render/wording.ts"() {
+    "use strict";
+    init_plan();
+    init_secret();
+    init_value();
+    NO_CHANGES = "No changes. Live state matches the desired state.";
+    ACTION_SYMBOL = {
+      create: "+",
+      update: "~",
+      delete: "-",
+      report: "!",
+      "no-op": " "
+    };
+    ERROR_SYMBOL = "✗";
+  }
+});
+
+// src/render/changed.ts
+function splitPreexisting(change) {
+  const before = change.diff.filter((entry) => entry.preexisting === true);
+  if (before.length === 0) return { own: change };
+  const rest = change.diff.filter((entry) => entry.preexisting !== true);
+  if (rest.length === 0) return { preexisting: change };
+  const { notes: _notes, ...quiet } = change;
+  return { own: { ...change, diff: rest }, preexisting: { ...quiet, diff: before } };
+}
+function changeViews(plan2, changes) {
+  if (plan2.partial === void 0) return { own: [...changes], preexisting: [] };
+  const views = changes.map(splitPreexisting);
+  return {
+    own: views.flatMap((view) => view.own ? [view.own] : []),
+    preexisting: views.flatMap((view) => view.preexisting ? [view.preexisting] : [])
+  };
+}
+function partialNotes(partial2) {
+  const unlisted = partial2.unlisted.length === 0 ? "" : `, and the repositories of ${partial2.unlisted.join(", ")} (not listed: nothing they set changed)`;
+  const lines = [
+    `Left out as unchanged since ${partial2.changed_from}: ${plural2(partial2.unchanged, "resource")}${unlisted}. For the whole plan, plan without --changed-from (in the Action: changed-from: none).`
+  ];
+  const released = partial2.no_longer_managed;
+  if (released.length > 0) {
+    const more = released.length > LISTED ? `, and ${released.length - LISTED} more` : "";
+    lines.push(
+      `No longer in the configuration, left as they are on the service: ${released.slice(0, LISTED).join("; ")}${more}.`
+    );
+  }
+  return lines;
+}
+var preexistingHeading, LISTED;
+var init_changed = __esm({
+  "src/render/changed.ts"() {
+    "use strict";
+    init_wording();
+    preexistingHeading = (partial2) => `Already differs on the service, not changed since ${partial2.changed_from}`;
+    LISTED = 20;
+  }
+});
+
+// src/render/escape.ts
+function escapeInline(text) {
+  return printable2(text).replace(/[\\`*_[\]<>&|~#!$^]/g, (char) => `\\${char}`).replace(/^[-+ ]/, (char) => char === " " ? "&#32;" : `\\${char}`).replace(/^(\d+)([.)])/, "$1\\$2");
+}
+function code(text) {
+  return `<code>${escapeInline(text)}</code>`;
+}
+function escapeHtml(text) {
+  return printable2(text).replace(
+    /[&<>"]/g,
+    (char) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[char] ?? char
+  );
+}
+function linkTarget2(url2) {
+  return `<${printable2(url2).replace(/[\s<>]/g, (char) => encodeURIComponent(char))}>`;
+}
+var init_escape = __esm({
+  "src/render/escape.ts"() {
+    "use strict";
+    init_wording();
+  }
+});
+
+// src/render/fit.ts
+function fitParts(total, render3, maxLength) {
+  const whole = render3(total);
+  if (maxLength === void 0 || whole.length <= maxLength) return whole;
+  let low = 0;
+  let high = total - 1;
+  if (render3(low).length > maxLength) return wholeLines(render3(low), maxLength);
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if (render3(middle).length <= maxLength) low = middle;
+    else high = middle - 1;
+  }
+  return render3(low);
+}
+function wholeLines(text, maxLength) {
+  const end = text.lastIndexOf("\n", maxLength - 1);
+  return end < 0 ? "" : text.slice(0, end + 1);
+}
+var init_fit = __esm({
+  "src/render/fit.ts"() {
+    "use strict";
+  }
+});
+
+// src/render/markdown.ts
+function document(parts) {
+  return `${parts.join("\n\n")}
+`;
+}
+function table(header, rows, align = "---") {
+  const line = (cells) => `| ${cells.join(" | ")} |`;
+  return [line(header), line(header.map(() => align)), ...rows.map(line)].join("\n");
+}
+function heading(options, fallback, verb) {
+  const parts = [`### ${escapeInline(options.title ?? fallback)}`];
+  if (options.commit !== void 0) parts.push(`${verb} at commit ${code(options.commit)}.`);
+  return parts;
+}
+function cutNote(hidden, what, subject, options) {
+  const where3 = options.detailsUrl === void 0 ? "the job summary" : `[the full ${subject}](${linkTarget2(options.detailsUrl)})`;
+  return `_… ${plural2(hidden, `more ${what}`, `more ${what}s`)} not shown: the ${subject} is longer than GitHub's comment limit; see ${where3}._`;
+}
+function urgency(changes) {
+  if (changes.some((change) => change.error !== void 0)) return 0;
+  if (changes.some((change) => change.action === "delete")) return 1;
+  return 2;
+}
+function groupByScope(changes) {
+  const groups = /* @__PURE__ */ new Map();
+  for (const change of changes) {
+    const key = `${change.target}/${change.scope}`;
+    const group3 = groups.get(key);
+    if (group3 === void 0) groups.set(key, [change]);
+    else group3.push(change);
+  }
+  return groups;
+}
+function sectionSummary(scope, changes) {
+  const planned = changes.filter((change) => change.error === void 0);
+  const errors = changes.length - planned.length;
+  const counts = [
+    ...errors > 0 ? [plural2(errors, "error")] : [],
+    ...SECTION_COUNTS.map(([action, words]) => {
+      const count2 = planned.filter((change) => change.action === action).length;
+      return count2 > 0 ? `${count2} ${words}` : "";
+    }).filter((text) => text !== "")
+  ];
+  const mark = ["❌ ", "⚠️ "][urgency(changes)] ?? "";
+  return `${mark}<b>${escapeHtml(scope)}</b>: ${counts.join(", ")}`;
+}
+function failureText(failure3) {
+  return describeFailure(failure3, { request: code, message: escapeInline });
+}
+function changeEntry(change) {
+  const parts = [];
+  if (change.error !== void 0) {
+    parts.push(`**${ERROR_SYMBOL} could not be planned** ${code(change.address)}`);
+    parts.push(`error: ${failureText(change.error)}`);
+  } else {
+    parts.push(
+      `**${escapeInline(ACTION_SYMBOL[change.action])} ${change.action}** ${code(change.address)}`
+    );
+    if (change.diff.length > 0) {
+      const rows = change.diff.map((entry) => {
+        const field = viewEntry(entry);
+        return [code(field.path), code(field.before), code(field.after)];
+      });
+      parts.push(table(["field", "before", "after"], rows));
+    }
+    const findings = change.findings ?? [];
+    if (findings.length > 0) parts.push(findings.map((f) => `- ${escapeInline(f)}`).join("\n"));
+  }
+  const notes = change.notes ?? [];
+  if (notes.length > 0)
+    parts.push(notes.map((note) => `- _note:_ ${escapeInline(note)}`).join("\n"));
+  return parts.join("\n\n");
+}
+function section(scope, changes) {
+  const open2 = urgency(changes) < 2 ? " open" : "";
+  return [
+    `<details${open2}><summary>${sectionSummary(scope, changes)}</summary>`,
+    ...changes.map(changeEntry),
+    "</details>"
+  ].join("\n\n");
+}
+function preexistingSection(partial2, changes) {
+  return [
+    `<details><summary>ℹ️ ${escapeHtml(preexistingHeading(partial2))}: ${plural2(changes.length, "resource")}</summary>`,
+    ...changes.map(changeEntry),
+    "</details>"
+  ].join("\n\n");
+}
+function planMarkdown(plan2, options) {
+  const { own: own2, preexisting } = changeViews(plan2, plan2.changes.filter(isShown));
+  const sections = [...groupByScope(own2)].map(([scope, changes], order) => ({ scope, changes, order })).sort((a, b) => urgency(a.changes) - urgency(b.changes) || a.order - b.order).map(({ scope, changes }) => section(scope, changes));
+  if (plan2.partial !== void 0 && preexisting.length > 0) {
+    sections.push(preexistingSection(plan2.partial, preexisting));
+  }
+  const { summary } = plan2;
+  const head = [
+    COMMENT_MARKER,
+    ...heading(options, "forgeplan plan", "Planned"),
+    table(
+      PLAN_COLUMNS,
+      [
+        [
+          summary.create,
+          summary.update,
+          summary.delete,
+          summary.report,
+          summary["no-op"],
+          plan2.errors
+        ].map(String)
+      ],
+      "---:"
+    )
+  ];
+  if (!hasChanges(plan2) && plan2.errors === 0) head.push(`**${NO_CHANGES}**`);
+  if (plan2.partial !== void 0) {
+    head.push(
+      partialNotes(plan2.partial).map((line) => `_${escapeInline(line)}_`).join("\n\n")
+    );
+  }
+  return fitParts(
+    sections.length,
+    (kept) => document([
+      ...head,
+      ...sections.slice(0, kept),
+      ...kept < sections.length ? [cutNote(sections.length - kept, "section", "plan", options)] : []
+    ]),
+    options.maxLength
+  );
+}
+function verification(report) {
+  const remaining = remainingChanges(report.verification);
+  if (report.verified) return `**Verified:** ${verifiedDetail(remaining.length)}`;
+  if (report.verification === void 0) return "**Not verified:** no re-plan was made.";
+  if (remaining.length === 0) return "**Not verified.**";
+  const lines = remaining.map((change) => {
+    if (change.error !== void 0)
+      return `- ${code(change.address)}: ${failureText(change.error)}`;
+    const paths = change.diff.map((entry) => code(entry.path)).join(", ");
+    return `- ${code(change.address)} (${change.action})${paths === "" ? "" : `: ${paths}`}`;
+  });
+  return `**Not verified:** the re-plan still shows ${plural2(remaining.length, "change")}:
+
+${lines.join("\n")}`;
+}
+function applyReportMarkdown(report, options) {
+  const rank = (outcome) => ["failed", "held", "skipped", "applied"].indexOf(outcome.outcome);
+  const outcomes = report.outcomes.map((outcome, order) => ({ outcome, order })).sort((a, b) => rank(a.outcome) - rank(b.outcome) || a.order - b.order).map(({ outcome }) => [
+    OUTCOME_MARK[outcome.outcome],
+    code(outcome.address),
+    outcome.action,
+    outcome.request === void 0 ? "" : code(outcome.request),
+    outcome.status === void 0 ? "" : String(outcome.status),
+    escapeInline(outcome.message ?? "")
+  ]);
+  const counts = OUTCOMES.map(
+    (outcome) => `${report.outcomes.filter((item) => item.outcome === outcome).length}`
+  );
+  const head = [
+    COMMENT_MARKER,
+    ...heading(options, "forgeplan apply", "Applied"),
+    table(OUTCOMES, [counts], "---:"),
+    verification(report)
+  ];
+  return fitParts(
+    outcomes.length,
+    (kept) => document([
+      ...head,
+      ...kept > 0 ? [
+        table(
+          ["outcome", "change", "action", "request", "status", "message"],
+          outcomes.slice(0, kept)
+        )
+      ] : [],
+      ...kept < outcomes.length ? [cutNote(outcomes.length - kept, "outcome", "report", options)] : []
+    ]),
+    options.maxLength
+  );
+}
+var COMMENT_MARKER, SECTION_COUNTS, PLAN_COLUMNS, OUTCOME_MARK;
+var init_markdown = __esm({
+  "src/render/markdown.ts"() {
+    "use strict";
+    init_plan();
+    init_changed();
+    init_escape();
+    init_fit();
+    init_wording();
+    COMMENT_MARKER = "<!-- forgeplan -->";
+    SECTION_COUNTS = [
+      ["delete", "to delete"],
+      ["create", "to create"],
+      ["update", "to update"],
+      ["report", "to report"]
+    ];
+    PLAN_COLUMNS = ["create", "update", "delete", "report", "no-op", "errors"];
+    OUTCOME_MARK = {
+      applied: "✅ applied",
+      failed: "❌ failed",
+      held: "⏸️ held",
+      skipped: "⏭️ skipped"
+    };
+  }
+});
+
+// src/render/ansi.ts
+function styles(color) {
+  return color ? COLOR : PLAIN;
+}
+var wrap, COLOR, identity3, PLAIN;
+var init_ansi = __esm({
+  "src/render/ansi.ts"() {
+    "use strict";
+    wrap = (open2, close) => (text) => text === "" ? text : `\x1B[${open2}m${text}\x1B[${close}m`;
+    COLOR = {
+      bold: wrap(1, 22),
+      dim: wrap(2, 22),
+      green: wrap(32, 39),
+      yellow: wrap(33, 39),
+      red: wrap(31, 39),
+      cyan: wrap(36, 39)
+    };
+    identity3 = (text) => text;
+    PLAIN = {
+      bold: identity3,
+      dim: identity3,
+      green: identity3,
+      yellow: identity3,
+      red: identity3,
+      cyan: identity3
+    };
+  }
+});
+
+// src/render/text.ts
+function actionColor(action, s) {
+  switch (action) {
+    case "create":
+      return s.green;
+    case "update":
+      return s.yellow;
+    case "delete":
+      return s.red;
+    case "report":
+      return s.cyan;
+    case "no-op":
+      return s.dim;
+  }
+}
+function changeBlock(change, s) {
+  const address = s.bold(printable2(change.address));
+  const lines = [];
+  if (change.error !== void 0) {
+    lines.push(`${s.red(ERROR_SYMBOL)} ${address} could not be planned`);
+    lines.push(`${INDENT}${s.red("error:")} ${describeError(change.error)}`);
+  } else {
+    const color = actionColor(change.action, s);
+    lines.push(`${color(ACTION_SYMBOL[change.action])} ${address} ${ACTION_PHRASE[change.action]}`);
+    for (const entry of change.diff) {
+      const field = viewEntry(entry);
+      if (field.shape === "added")
+        lines.push(`${INDENT}${s.green("+")} ${field.path}: ${field.after}`);
+      else if (field.shape === "removed")
+        lines.push(`${INDENT}${s.red("-")} ${field.path}: ${field.before}`);
+      else lines.push(`${INDENT}${field.path}: ${field.before} → ${field.after}`);
+    }
+    for (const finding of change.findings ?? []) lines.push(`${INDENT}• ${printable2(finding)}`);
+  }
+  for (const note of change.notes ?? []) {
+    lines.push(s.dim(`${INDENT}note: ${printable2(note)}`.trimEnd()));
+  }
+  return lines;
+}
+function blocks(changes, s) {
+  return changes.flatMap((change) => [...changeBlock(change, s), ""]);
+}
+function finish(lines) {
+  const trimmed = lines.map((line) => line.trimEnd());
+  while (trimmed.at(-1) === "") trimmed.pop();
+  return `${trimmed.join("\n")}
+`;
+}
+function planText(plan2, options) {
+  const s = styles(options.color === true);
+  const { own: own2, preexisting } = changeViews(plan2, plan2.changes.filter(isShown));
+  const lines = blocks(own2, s);
+  if (plan2.partial !== void 0 && preexisting.length > 0) {
+    lines.push(
+      s.bold(`${printable2(preexistingHeading(plan2.partial))}:`),
+      "",
+      ...blocks(preexisting, s)
+    );
+  }
+  if (!hasChanges(plan2) && plan2.errors === 0) {
+    lines.push(s.green(NO_CHANGES));
+    if (plan2.summary.report > 0) lines.push(`${plural2(plan2.summary.report, "audit report")}.`);
+  } else {
+    lines.push(`Plan: ${summaryCounts(plan2.summary)}.`);
+    if (plan2.errors > 0) lines.push(s.red(errorCount(plan2)));
+  }
+  if (plan2.partial !== void 0) lines.push(...partialNotes(plan2.partial).map(printable2));
+  return finish(lines);
+}
+function outcomeLine(outcome, s) {
+  const head = `${OUTCOME_STYLE[outcome.outcome].symbol(s)} ${s.bold(printable2(outcome.address))} (${outcome.action})`;
+  const why = printable2(describeFailure(outcome));
+  return why === "" ? head : `${head}: ${why}`;
+}
+function applyReportText(report, options) {
+  const s = styles(options.color === true);
+  const lines = [];
+  for (const outcome of OUTCOMES) {
+    const matching = report.outcomes.filter((item) => item.outcome === outcome);
+    if (matching.length === 0) continue;
+    lines.push(`${OUTCOME_STYLE[outcome].heading} (${matching.length}):`);
+    lines.push(...matching.map((item) => `  ${outcomeLine(item, s)}`), "");
+  }
+  lines.push(`Apply: ${applyCounts(report)}.`);
+  const remaining = remainingChanges(report.verification);
+  if (report.verified) {
+    lines.push(s.green(`Verified: ${verifiedDetail(remaining.length)}`));
+  } else if (report.verification === void 0) {
+    lines.push(s.red("Not verified: no re-plan was made."));
+  } else if (remaining.length === 0) {
+    lines.push(s.red("Not verified."));
+  } else {
+    lines.push(
+      s.red(`Not verified: the re-plan still shows ${plural2(remaining.length, "change")}:`)
+    );
+    lines.push("", ...blocks(remaining, s));
+  }
+  return finish(lines);
+}
+var INDENT, ACTION_PHRASE, OUTCOME_STYLE;
+var init_text = __esm({
+  "src/render/text.ts"() {
+    "use strict";
+    init_plan();
+    init_ansi();
+    init_changed();
+    init_wording();
+    INDENT = "    ";
+    ACTION_PHRASE = {
+      create: "will be created",
+      update: "will be updated",
+      delete: "will be deleted",
+      report: "has findings",
+      "no-op": "is unchanged"
+    };
+    OUTCOME_STYLE = {
+      applied: { heading: "Applied", symbol: (s) => s.green("✓") },
+      failed: { heading: "Failed", symbol: (s) => s.red("✗") },
+      held: { heading: "Held", symbol: (s) => s.yellow("⏸") },
+      skipped: { heading: "Skipped", symbol: (s) => s.dim("○") }
+    };
+  }
+});
+
+// src/render/options.ts
+var FORMATS;
+var init_options = __esm({
+  "src/render/options.ts"() {
+    "use strict";
+    FORMATS = ["text", "markdown", "json"];
+  }
+});
+
+// src/render/index.ts
+function renderPlan(plan2, format, options = {}) {
+  switch (format) {
+    case "text":
+      return planText(plan2, options);
+    case "markdown":
+      return planMarkdown(plan2, options);
+    case "json":
+      return planJson(plan2);
+  }
+}
+function* renderPlanChunks(plan2, format, options = {}) {
+  if (format === "json") yield* planJsonChunks(plan2);
+  else yield renderPlan(plan2, format, options);
+}
+function renderApplyReport(report, format, options = {}) {
+  switch (format) {
+    case "text":
+      return applyReportText(report, options);
+    case "markdown":
+      return applyReportMarkdown(report, options);
+    case "json":
+      return applyReportJson(report);
+  }
+}
+var init_render = __esm({
+  "src/render/index.ts"() {
+    "use strict";
+    init_json();
+    init_markdown();
+    init_text();
+    init_markdown();
+    init_options();
+    init_value();
+  }
+});
+
+// src/cli/output.ts
+import { closeSync as closeSync2, openSync as openSync2, writeSync } from "node:fs";
+import { resolve as resolve4 } from "node:path";
+function parseFormat(command2, value) {
+  const format = value ?? "text";
+  if (!FORMATS.includes(format)) {
+    throw new CliError(
+      `${command2}: --format must be one of ${FORMATS.join(", ")}, got '${format}'`
+    );
+  }
+  return format;
+}
+function useColor(io) {
+  return io.stdout.isTTY && !io.env.NO_COLOR;
+}
+function printPlan(io, plan2, format) {
+  for (const chunk of renderPlanChunks(io.redactor.plan(plan2), format, {
+    color: format === "text" && useColor(io)
+  })) {
+    io.stdout.write(chunk);
+  }
+}
+function savePlan(command2, io, plan2, path) {
+  const target2 = resolve4(io.cwd, path);
+  try {
+    const file2 = openSync2(target2, "w");
+    try {
+      for (const chunk of renderPlanChunks(io.redactor.plan(plan2), "json")) {
+        writeSync(file2, io.redactor.redact(chunk));
+      }
+    } finally {
+      closeSync2(file2);
+    }
+  } catch (error62) {
+    const reason = error62 instanceof Error ? error62.message : String(error62);
+    throw new CliError(`${command2}: cannot write the plan to ${path}: ${reason}`);
+  }
+}
+var init_output = __esm({
+  "src/cli/output.ts"() {
+    "use strict";
+    init_render();
+    init_io();
+  }
+});
+
 // src/engine/merge.ts
 function readPlan({ source, text }) {
   return readPlanFile(text, source, KIND_NAMES);
@@ -43652,93 +46806,6 @@ var init_merge2 = __esm({
     init_plan();
     init_plan_file();
     init_resources();
-  }
-});
-
-// src/engine/expand.ts
-async function listOwnerRepos(reader, owner) {
-  const asOrg = await reader.list(
-    `/orgs/${encodeURIComponent(owner)}/repos`,
-    { type: "all" },
-    listedRepo
-  );
-  if (asOrg.kind !== "absent") return asOrg;
-  return reader.list(`/users/${encodeURIComponent(owner)}/repos`, { type: "owner" }, listedRepo);
-}
-async function expandRepositories(state, readers) {
-  const slots = /* @__PURE__ */ new Map();
-  const errors = [];
-  const listings = /* @__PURE__ */ new Map();
-  const slot = (target2, owner, name2) => {
-    const key = `${target2}\0${owner.toLowerCase()}/${name2.toLowerCase()}`;
-    let found = slots.get(key);
-    if (!found) {
-      found = { target: target2, owner, name: name2, entries: [] };
-      slots.set(key, found);
-    }
-    return found;
-  };
-  const globs = state.repositories.filter((entry) => entry.selector.kind === "glob");
-  const listed3 = await Promise.all(
-    globs.map((entry) => {
-      const reader = readers.get(entry.target);
-      if (!reader) throw new Error(`no reader for target ${entry.target}`);
-      const key = `${entry.target}\0${entry.selector.owner.toLowerCase()}`;
-      let listing = listings.get(key);
-      if (!listing) {
-        listing = listOwnerRepos(reader, entry.selector.owner);
-        listings.set(key, listing);
-      }
-      return listing;
-    })
-  );
-  globs.forEach((entry, index) => {
-    const selector2 = entry.selector;
-    if (selector2.kind !== "glob") return;
-    const result = listed3[index];
-    if (result.kind !== "found") {
-      errors.push({
-        entry,
-        error: result.kind === "error" ? result.error : { message: `account ${selector2.owner} was not found`, status: 404 }
-      });
-      return;
-    }
-    for (const repo of result.data) {
-      if (repo.archived) continue;
-      const owner = repo.owner?.login ?? selector2.owner;
-      if (!selectsRepository(selector2, `${owner}/${repo.name}`)) continue;
-      slot(entry.target, owner, repo.name).entries.push(entry);
-    }
-  });
-  for (const entry of state.repositories) {
-    if (entry.selector.kind !== "name") continue;
-    slot(entry.target, entry.selector.owner, entry.selector.repo).entries.push(entry);
-  }
-  const repos = [...slots.values()].map(({ entries, ...repo }) => ({
-    ...repo,
-    settings: settingsOf(state.defaults, entries)
-  }));
-  return { repos, errors };
-}
-function settingsOf(defaults, entries) {
-  if (entries.length === 1) return entries[0].settings;
-  return mergeLayers([...defaults, ...entries.flatMap((entry) => entry.layers)]);
-}
-var listedRepo;
-var init_expand = __esm({
-  "src/engine/expand.ts"() {
-    "use strict";
-    init_zod();
-    init_glob();
-    init_merge();
-    listedRepo = {
-      name: "repositories",
-      schema: looseObject({
-        name: string2(),
-        archived: boolean2().optional(),
-        owner: looseObject({ login: string2().optional() }).nullish()
-      })
-    };
   }
 });
 
@@ -43772,42 +46839,63 @@ async function buildPlan({
   now,
   rotateSecrets = false
 }) {
-  const options = { now, rotateSecrets };
   const expansion = await expandRepositories(state, readers);
-  const work = [];
-  for (const { entry, error: error62 } of expansion.errors) {
-    const selector2 = entry.selector;
-    const scope = `${selector2.owner}/${selector2.kind === "glob" ? selector2.pattern : selector2.repo}`;
-    const changes2 = REPOSITORY_KINDS.filter(
+  const planned = await planWork({ ...expansion, sections: state.sections }, readers, {
+    now,
+    rotateSecrets
+  });
+  holdBack(planned.changes, planned.holds);
+  return makePlan(orderChanges(planned.changes, KIND_NAMES));
+}
+async function planWork(work, readers, options) {
+  const tasks = [];
+  const failed = /* @__PURE__ */ new Set();
+  for (const { entry, error: error62 } of work.errors) {
+    const scope = describeSelector(entry.selector);
+    const changes = REPOSITORY_KINDS.filter(
       (kind) => entry.settings[kind.repository.setting.key] !== void 0
-    ).map((kind) => ({ ...newChange(entry.target, scope, kind.name, "*"), error: error62 }));
-    work.push(() => Promise.resolve({ changes: changes2 }));
+    ).map((kind) => ({ ...newChange(entry.target, scope, kind.name, "*"), error: error62 })).filter((change) => !failed.has(change.address) && failed.add(change.address));
+    tasks.push(() => Promise.resolve({ changes }));
   }
-  for (const repo of expansion.repos) {
+  for (const repo of work.repos) {
     const reader = readerFor(readers, repo.target);
     const ref = { owner: repo.owner, name: repo.name };
+    const note = propertyMatch(repo.entries);
     for (const kind of REPOSITORY_KINDS) {
       const value = repo.settings[kind.repository.setting.key];
       if (value === void 0) continue;
-      work.push(async () => ({
-        changes: await kind.repository.plan({ reader, repo: ref, value, options })
-      }));
+      tasks.push(async () => {
+        const changes = await kind.repository.plan({ reader, repo: ref, value, options });
+        return { changes: note === void 0 ? changes : changes.map((c) => withNote(c, note)) };
+      });
     }
   }
-  for (const entry of state.sections) {
+  for (const entry of work.sections) {
     const kind = sectionKind(entry.section);
     if (kind === void 0) throw new Error(`no kind plans the section ${entry.section}`);
     const reader = readerFor(readers, entry.target);
     const scope = kind.section.spec.scope(entry.value);
-    work.push(() => kind.section.plan({ reader, entry: entry.value, scope, options }));
+    tasks.push(() => kind.section.plan({ reader, entry: entry.value, scope, options }));
   }
-  const planned = await runWindowed(work, PLANNING_WINDOW);
-  const changes = planned.flatMap((result) => result.changes);
-  holdBack(
-    changes,
-    planned.flatMap((result) => result.holds ?? [])
+  const planned = await runWindowed(tasks, PLANNING_WINDOW);
+  return {
+    changes: planned.flatMap((result) => result.changes),
+    holds: planned.flatMap((result) => result.holds ?? [])
+  };
+}
+function propertyMatch(entries) {
+  const matched = entries.filter(
+    (entry) => entry.selector.kind === "glob" && entry.selector.properties !== void 0
   );
-  return makePlan(orderChanges(changes, KIND_NAMES));
+  if (matched.length === 0) return void 0;
+  const names = matched.map(
+    (entry) => `${describeSelector(entry.selector)} (${entry.origin.file}:${entry.origin.line})`
+  );
+  return `selected by ${names.join(" and ")}`;
+}
+function withNote(change, note) {
+  if (change.action === "no-op" || change.error !== void 0) return change;
+  return { ...change, notes: [...change.notes ?? [], note] };
 }
 function holdBack(changes, holds) {
   if (holds.length === 0) return;
@@ -43821,10 +46909,383 @@ var PLANNING_WINDOW;
 var init_plan2 = __esm({
   "src/engine/plan.ts"() {
     "use strict";
+    init_glob();
     init_plan();
     init_resources();
     init_expand();
     PLANNING_WINDOW = 512;
+  }
+});
+
+// src/engine/setting-parts.ts
+function valueAt3(value, path) {
+  let node2 = value;
+  for (const segment of path) {
+    if (!isPlainObject2(node2) && !Array.isArray(node2)) return void 0;
+    node2 = node2[segment];
+  }
+  return node2;
+}
+function partsOf(setting, value) {
+  if (value === void 0) return [];
+  return setting.defines(value).map((defined) => ({ ...defined, value: valueAt3(value, defined.path) }));
+}
+function identity4(value) {
+  if (value === void 0) return "(absent)";
+  const plain = (node2) => {
+    if (isSecret(node2)) return { $secret: node2.source };
+    if (Array.isArray(node2)) return node2.map(plain);
+    if (isPlainObject2(node2)) {
+      const result = {};
+      for (const [key, child] of Object.entries(node2)) setKey(result, key, plain(child));
+      return result;
+    }
+    return node2;
+  };
+  return stableJson(plain(value));
+}
+function keepParts(value, paths) {
+  if (paths.some((path) => path.length === 0)) return value;
+  const result = {};
+  for (const path of paths) {
+    let node2 = result;
+    for (const segment of path.slice(0, -1)) {
+      const key = String(segment);
+      if (!isPlainObject2(node2[key])) setKey(node2, key, {});
+      node2 = node2[key];
+    }
+    setKey(node2, String(path.at(-1)), valueAt3(value, path));
+  }
+  return result;
+}
+function dropParts(value, paths) {
+  if (paths.some((path) => path.length === 0)) return void 0;
+  if (!isPlainObject2(value)) return value;
+  const drop = (node2, path) => {
+    const [head, ...rest] = path.map(String);
+    const result = {};
+    for (const [key, child] of Object.entries(node2)) {
+      if (key !== head) setKey(result, key, child);
+      else if (rest.length > 0 && isPlainObject2(child)) setKey(result, key, drop(child, rest));
+    }
+    return result;
+  };
+  const left = paths.reduce((node2, path) => drop(node2, path), value);
+  return Object.keys(left).length === 0 ? void 0 : left;
+}
+var init_setting_parts = __esm({
+  "src/engine/setting-parts.ts"() {
+    "use strict";
+    init_merge();
+    init_plain();
+    init_secret();
+    init_fingerprint();
+  }
+});
+
+// src/engine/shared-reads.ts
+function shareReads(readers) {
+  return new Map(
+    [...readers].map(([target2, reader]) => [target2, new SharedReader(target2, reader.client)])
+  );
+}
+var SharedReader;
+var init_shared_reads = __esm({
+  "src/engine/shared-reads.ts"() {
+    "use strict";
+    init_context();
+    SharedReader = class extends ResourceReader {
+      #reads = /* @__PURE__ */ new Map();
+      #once(shape, key, read2) {
+        let byKey = this.#reads.get(shape.schema);
+        if (byKey === void 0) {
+          byKey = /* @__PURE__ */ new Map();
+          this.#reads.set(shape.schema, byKey);
+        }
+        let found = byKey.get(key);
+        if (found === void 0) {
+          found = read2();
+          byKey.set(key, found);
+        }
+        return found;
+      }
+      getOrAbsent(path, shape, query) {
+        return this.#once(
+          shape,
+          `get ${path} ${JSON.stringify(query ?? {})}`,
+          () => super.getOrAbsent(path, shape, query)
+        );
+      }
+      list(path, query, item) {
+        return this.#once(
+          item,
+          `list ${path} ${JSON.stringify(query ?? {})}`,
+          () => super.list(path, query, item)
+        );
+      }
+    };
+  }
+});
+
+// src/engine/changed.ts
+function indexEntries(state) {
+  const globs = /* @__PURE__ */ new Map();
+  const named = /* @__PURE__ */ new Map();
+  for (const entry of state.repositories) {
+    const selector2 = entry.selector;
+    const [map2, key] = selector2.kind === "glob" ? [globs, ownerKey(entry.target, selector2.owner)] : [named, repoKey(entry.target, selector2.owner, selector2.repo)];
+    const list3 = map2.get(key);
+    if (list3) list3.push(entry);
+    else map2.set(key, [entry]);
+  }
+  const signed = (map2) => new Map(
+    [...map2].map(([key, entries]) => [
+      key,
+      {
+        entries,
+        signature: identity4(
+          entries.map((entry) => ({
+            selector: entry.selector,
+            layers: entry.layers.map((layer) => layer.value)
+          }))
+        )
+      }
+    ])
+  );
+  return { globs: signed(globs), named: signed(named) };
+}
+function whatToCompare(base, head) {
+  const layers = (state) => identity4(state.defaults.map((layer) => layer.value));
+  const defaultsChanged = layers(base) !== layers(head);
+  const before = indexEntries(base);
+  const after = indexEntries(head);
+  const listed3 = /* @__PURE__ */ new Set();
+  for (const key of union2(before.globs.keys(), after.globs.keys())) {
+    if (defaultsChanged || before.globs.get(key)?.signature !== after.globs.get(key)?.signature) {
+      listed3.add(key);
+    }
+  }
+  const named = /* @__PURE__ */ new Set();
+  const wanted = /* @__PURE__ */ new Map();
+  const namedPerOwner = /* @__PURE__ */ new Map();
+  for (const key of union2(before.named.keys(), after.named.keys())) {
+    const { target: target2, selector: selector2 } = (after.named.get(key) ?? before.named.get(key)).entries[0];
+    if (selector2.kind !== "name") continue;
+    const owner = ownerKey(target2, selector2.owner);
+    namedPerOwner.set(owner, (namedPerOwner.get(owner) ?? 0) + 1);
+    const then = before.named.get(key);
+    const now = after.named.get(key);
+    if (!defaultsChanged && then?.signature === now?.signature) continue;
+    named.add(key);
+    const globs = [
+      ...before.globs.get(owner)?.entries ?? [],
+      ...after.globs.get(owner)?.entries ?? []
+    ];
+    const fullName = `${selector2.owner}/${selector2.repo}`;
+    if (globs.some((glob) => selectsRepository(glob.selector, fullName))) {
+      wanted.set(owner, [...wanted.get(owner) ?? [], selector2.repo]);
+    }
+  }
+  const lookUp = /* @__PURE__ */ new Map();
+  for (const [owner, names] of wanted) {
+    if (listed3.has(owner)) continue;
+    const listingPages = Math.max(1, Math.ceil((namedPerOwner.get(owner) ?? 0) / 100));
+    if (names.length <= listingPages) lookUp.set(owner, names);
+    else listed3.add(owner);
+  }
+  for (const key of union2(before.named.keys(), after.named.keys())) {
+    if (listed3.has(key.slice(0, key.lastIndexOf("/")))) named.add(key);
+  }
+  return { listed: listed3, lookUp, named, after };
+}
+function byId2(parts) {
+  return new Map(parts.map((part) => [part.id, part]));
+}
+function compareRepositories(baseRepos, headRepos) {
+  const result = { head: [], base: [], unchanged: 0, released: [] };
+  const keyOf2 = (repo) => repoKey(repo.target, repo.owner, repo.name);
+  const before = new Map(baseRepos.map((repo) => [keyOf2(repo), repo]));
+  const after = new Map(headRepos.map((repo) => [keyOf2(repo), repo]));
+  for (const key of union2(before.keys(), after.keys())) {
+    const then = before.get(key);
+    const now = after.get(key);
+    const repo = now ?? then;
+    const scope = `${repo.target}/${repo.owner}/${repo.name}`;
+    const headSettings = {};
+    const baseSettings = {};
+    for (const kind of REPOSITORY_KINDS) {
+      const setting = kind.repository.setting;
+      const thenParts = byId2(partsOf(setting, then?.settings[setting.key]));
+      const nowParts = byId2(partsOf(setting, now?.settings[setting.key]));
+      const headPaths = [];
+      const basePaths = [];
+      for (const [id, part] of nowParts) {
+        const was = thenParts.get(id);
+        if (was !== void 0 && identity4(was.value) === identity4(part.value)) {
+          result.unchanged += 1;
+          continue;
+        }
+        headPaths.push(part.path);
+        if (was !== void 0) basePaths.push(was.path);
+      }
+      for (const [id, part] of thenParts) {
+        if (!nowParts.has(id)) result.released.push(`${scope}: ${part.what}`);
+      }
+      if (headPaths.length > 0) {
+        headSettings[setting.key] = keepParts(now.settings[setting.key], headPaths);
+      }
+      if (basePaths.length > 0) {
+        baseSettings[setting.key] = keepParts(then.settings[setting.key], basePaths);
+      }
+    }
+    if (now !== void 0 && Object.keys(headSettings).length > 0) {
+      result.head.push({ ...now, settings: headSettings });
+    }
+    if (then !== void 0 && Object.keys(baseSettings).length > 0) {
+      result.base.push({ ...then, settings: baseSettings });
+    }
+  }
+  return result;
+}
+function sectionParts(entry) {
+  const kind = sectionKind(entry.section);
+  if (kind === void 0) throw new Error(`no kind plans the section ${entry.section}`);
+  const spec = kind.section.spec;
+  return {
+    kind,
+    scope: `${entry.target}/${spec.scope(entry.value)}`,
+    defined: spec.defines(entry.value, entry.target)
+  };
+}
+function compareSections(base, head) {
+  const result = { head: [], base: [], holding: [], unchanged: 0, released: [] };
+  const signature = (entry) => identity4({ section: entry.section, target: entry.target, value: entry.value });
+  const waiting = [...base];
+  const take = (matches) => {
+    const index = waiting.findIndex(matches);
+    return index < 0 ? void 0 : waiting.splice(index, 1)[0];
+  };
+  const changed = [];
+  for (const entry of head) {
+    const same2 = take((then) => signature(then) === signature(entry));
+    if (same2 === void 0) {
+      changed.push(entry);
+      continue;
+    }
+    const { kind, defined } = sectionParts(entry);
+    result.unchanged += defined.length;
+    if (kind.section.everyShard) result.holding.push(entry);
+  }
+  for (const entry of changed) {
+    const { scope, defined } = sectionParts(entry);
+    result.head.push(entry);
+    const then = take(
+      (candidate) => candidate.section === entry.section && sectionParts(candidate).scope === scope
+    );
+    if (then === void 0) continue;
+    result.base.push(then);
+    const ids = new Set(defined.map((item) => item.id));
+    for (const item of sectionParts(then).defined) {
+      if (!ids.has(item.id)) result.released.push(`${scope}: ${item.what}`);
+    }
+  }
+  for (const entry of waiting) {
+    const { scope, defined } = sectionParts(entry);
+    result.released.push(...defined.map((item) => `${scope}: ${item.what}`));
+  }
+  return result;
+}
+function markPreexisting(change, before) {
+  if (before === void 0 || before.error !== void 0 || change.error !== void 0) {
+    return change;
+  }
+  const known = new Set(before.diff.map(differenceOf));
+  if (!change.diff.some((entry) => known.has(differenceOf(entry)))) return change;
+  return {
+    ...change,
+    diff: change.diff.map(
+      (entry) => known.has(differenceOf(entry)) ? { ...entry, preexisting: true } : entry
+    )
+  };
+}
+async function planChanged({
+  base: given,
+  head,
+  changedFrom: changedFrom2,
+  readers,
+  now,
+  rotateSecrets = false
+}) {
+  const base = given ?? { ...head, defaults: [], repositories: [], sections: [] };
+  const { listed: listed3, lookUp, named, after } = whatToCompare(base, head);
+  const shared = shareReads(readers);
+  const compared = (state) => ({
+    defaults: state.defaults,
+    repositories: state.repositories.filter((entry) => {
+      const selector2 = entry.selector;
+      if (selector2.kind === "name") {
+        return named.has(repoKey(entry.target, selector2.owner, selector2.repo));
+      }
+      const owner = ownerKey(entry.target, selector2.owner);
+      return (listed3.has(owner) || lookUp.has(owner)) && shared.has(entry.target);
+    })
+  });
+  const [baseExpansion, headExpansion] = await Promise.all([
+    expandRepositories(compared(base), shared, lookUp),
+    expandRepositories(compared(head), shared, lookUp)
+  ]);
+  const repos = compareRepositories(baseExpansion.repos, headExpansion.repos);
+  const sections = compareSections(base.sections, head.sections);
+  let unchanged = repos.unchanged + sections.unchanged;
+  for (const [key, { entries }] of after.named) {
+    if (named.has(key)) continue;
+    const settings = settingsOf(head.defaults, entries);
+    for (const kind of REPOSITORY_KINDS) {
+      unchanged += partsOf(kind.repository.setting, settings[kind.repository.setting.key]).length;
+    }
+  }
+  const unlisted = /* @__PURE__ */ new Set();
+  for (const [key, { entries }] of after.globs) {
+    if (listed3.has(key)) continue;
+    for (const entry of entries) unlisted.add(describeSelector(entry.selector));
+  }
+  const options = { now, rotateSecrets };
+  const [planned, before, holding] = await Promise.all([
+    planWork(
+      { repos: repos.head, errors: headExpansion.errors, sections: sections.head },
+      shared,
+      options
+    ),
+    planWork({ repos: repos.base, errors: [], sections: sections.base }, shared, options),
+    planWork({ repos: [], errors: [], sections: sections.holding }, shared, options)
+  ]);
+  const earlier = new Map(before.changes.map((change) => [change.address, change]));
+  const changes = planned.changes.map(
+    (change) => markPreexisting(change, earlier.get(change.address))
+  );
+  holdBack(changes, [...planned.holds, ...holding.holds]);
+  const partial2 = {
+    changed_from: changedFrom2,
+    unchanged,
+    unlisted: [...unlisted],
+    no_longer_managed: [...repos.released, ...sections.released]
+  };
+  return { ...makePlan(orderChanges(changes, KIND_NAMES)), partial: partial2 };
+}
+var repoKey, union2, differenceOf;
+var init_changed2 = __esm({
+  "src/engine/changed.ts"() {
+    "use strict";
+    init_glob();
+    init_plan();
+    init_resources();
+    init_expand();
+    init_plan2();
+    init_setting_parts();
+    init_shared_reads();
+    repoKey = (target2, owner, name2) => `${ownerKey(target2, owner)}/${name2.toLowerCase()}`;
+    union2 = (...sets) => new Set(sets.flatMap((set3) => [...set3]));
+    differenceOf = (entry) => identity4({ path: entry.path, before: entry.before, after: entry.after });
   }
 });
 
@@ -43863,7 +47324,7 @@ async function shardState(state, readers, shard) {
     }
     for (const repo of expansion.repos) {
       if (repo.target !== entry.target) continue;
-      if (!selectsRepository(selector2, `${repo.owner}/${repo.name}`)) continue;
+      if (!repo.entries.includes(entry)) continue;
       if (!owns(shard, repo.target, `${repo.owner}/${repo.name}`)) continue;
       repositories.push({
         ...entry,
@@ -43896,7 +47357,6 @@ function shardPlan(plan2, shard) {
 var init_shard = __esm({
   "src/engine/shard.ts"() {
     "use strict";
-    init_glob();
     init_plan();
     init_resources();
     init_expand();
@@ -43905,7 +47365,7 @@ var init_shard = __esm({
 
 // src/cli/sharding.ts
 import { readFileSync as readFileSync6 } from "node:fs";
-import { resolve as resolve4 } from "node:path";
+import { resolve as resolve5 } from "node:path";
 function shardOption(command2, text) {
   if (text === void 0) return void 0;
   try {
@@ -43927,13 +47387,24 @@ async function planPart(state, readers, shard, { rotateSecrets = false } = {}) {
     shardPlan(await buildPlan({ state: part, readers, now, rotateSecrets }), shard)
   );
 }
+async function planChanges(changedFrom2, base, head, readers, rotateSecrets) {
+  const plan2 = await planChanged({
+    base,
+    head,
+    changedFrom: changedFrom2,
+    readers,
+    now: Date.now(),
+    rotateSecrets
+  });
+  return rotateSecrets ? { ...plan2, rotate_secrets: true } : plan2;
+}
 function mergePlanFiles(command2, io, files) {
   if (files.length === 0) {
     throw new CliError(`${command2}: --merge needs the plan files of the shards (saved with --out)`);
   }
   const sources = files.map((file2) => {
     try {
-      return { source: file2, text: readFileSync6(resolve4(io.cwd, file2), "utf8") };
+      return { source: file2, text: readFileSync6(resolve5(io.cwd, file2), "utf8") };
     } catch (error62) {
       const reason = error62.code ?? error62.message;
       throw new CliError(`${command2}: cannot read the plan ${file2}: ${reason}`);
@@ -43950,6 +47421,7 @@ var init_sharding = __esm({
   "src/cli/sharding.ts"() {
     "use strict";
     init_merge2();
+    init_changed2();
     init_plan2();
     init_shard();
     init_io();
@@ -43969,9 +47441,10 @@ var init_plan3 = __esm({
     init_args();
     init_io();
     init_output();
+    init_revision();
     init_session();
     init_sharding();
-    help2 = `usage: forgeplan plan [-c FILE|DIR]... [--format text|markdown|json] [--out PLAN.json] [--shard K/N]
+    help2 = `usage: forgeplan plan [-c FILE|DIR]... [--format text|markdown|json] [--out PLAN.json] [--shard K/N | --changed-from REF]
        forgeplan plan --merge SHARD.json... [--format text|markdown|json] [--out PLAN.json]
 
 Reads the live state of everything the desired state names and prints the plan.
@@ -43983,6 +47456,10 @@ Reads the live state of everything the desired state names and prints the plan.
   --concurrency N         concurrent reads (default 8, at most 100)
   --write-interval MS     spacing between mutating requests (default 1000; 0 against a sandbox)
   --shard K/N             plan only shard K of N (by repository, project, group), at 1/N of the rate budget
+  --changed-from REF      plan only what the configuration changes since the git revision REF (a
+                          pull request's base): the resources whose resolved desired state differs,
+                          with what the service already differed in shown apart; the plan says how
+                          many resources it left out, and a saved one is marked partial
   --rotate-secrets        send every managed webhook secret and authorization header again (they are
                           write-only, so a plan cannot tell whether the service holds the current value)
   --merge SHARD.json...   combine the plans of all N shards (saved with --out) into one; reads nothing live
@@ -43997,6 +47474,7 @@ Exit 0: no changes (audit reports alone don't count); 2: changes; 1: errors.
           format: { type: "string" },
           out: { type: "string" },
           shard: { type: "string" },
+          "changed-from": { type: "string" },
           merge: { type: "boolean" },
           "rotate-secrets": { type: "boolean" },
           help: { type: "boolean", short: "h" }
@@ -44013,8 +47491,17 @@ Exit 0: no changes (audit reports alone don't count); 2: changes; 1: errors.
           `plan: unexpected argument '${positionals[0]}' (plan files go after --merge)`
         );
       }
+      const changedFrom2 = values["changed-from"];
       if (values.merge && (values.shard !== void 0 || values.config !== void 0)) {
         throw new CliError("plan: --merge combines saved plans; it takes no -c or --shard");
+      }
+      if (changedFrom2 !== void 0 && (values.merge || values.shard !== void 0)) {
+        throw new CliError(
+          "plan: --changed-from plans one change whole; it takes no --shard or --merge"
+        );
+      }
+      if (changedFrom2?.trim() === "" || changedFrom2?.startsWith("-")) {
+        throw new CliError(`plan: --changed-from expects a git revision, got '${changedFrom2}'`);
       }
       const shard = shardOption("plan", values.shard);
       let result;
@@ -44022,11 +47509,11 @@ Exit 0: no changes (audit reports alone don't count); 2: changes; 1: errors.
         result = mergePlanFiles("plan", io, positionals);
       } else {
         const state = loadState("plan", values, io);
+        const base = changedFrom2 === void 0 ? void 0 : loadStateAt("plan", changedFrom2, configPaths(values), io);
         const session = await openSession("plan", values, io, state, [], shardClientOptions(shard));
+        const rotateSecrets = values["rotate-secrets"] === true;
         try {
-          result = await planPart(state, session.readers, shard, {
-            rotateSecrets: values["rotate-secrets"] === true
-          });
+          result = changedFrom2 === void 0 ? await planPart(state, session.readers, shard, { rotateSecrets }) : await planChanges(changedFrom2, base, state, session.readers, rotateSecrets);
         } finally {
           await session.close();
         }
@@ -44262,7 +47749,7 @@ __export(apply_exports, {
   verificationOf: () => verificationOf
 });
 import { readFileSync as readFileSync7 } from "node:fs";
-import { resolve as resolve5 } from "node:path";
+import { resolve as resolve6 } from "node:path";
 function verificationOf(outcomes, replan) {
   const applied = new Set(
     outcomes.filter((outcome) => outcome.outcome === "applied").map((outcome) => outcome.address)
@@ -44287,7 +47774,7 @@ async function confirm(io, plan2, autoApprove) {
 function readSavedPlan(io, file2) {
   let text;
   try {
-    text = readFileSync7(resolve5(io.cwd, file2), "utf8");
+    text = readFileSync7(resolve6(io.cwd, file2), "utf8");
   } catch (error62) {
     const missing = error62.code === "ENOENT";
     throw new CliError(`apply: ${file2}: ${missing ? "no such file" : "cannot be read"}`);
@@ -44361,6 +47848,7 @@ var init_apply2 = __esm({
     init_io();
     init_output();
     init_progress();
+    init_revision();
     init_session();
     init_sharding();
     help3 = `usage: forgeplan apply [-c FILE|DIR]... [--auto-approve] [--allow-delete] [--format FORMAT]
@@ -44374,6 +47862,8 @@ and verifies that nothing is left to do.
   --allow-delete          also apply planned deletes (otherwise they are skipped)
   --format FORMAT         text (default), markdown or json, for the plan and the report
   --shard K/N             apply only this shard's part (same partition as 'plan --shard')
+  --allow-partial         apply a saved plan of what changed since a revision ('plan --changed-from'),
+                          checked against a fresh plan made the same way
   --rotate-secrets        also send every managed webhook secret and authorization header again
   --max-wait DURATION     longest wait for a rate-limit reset before stopping cleanly (default 15m)
   --cache DIR             keep the conditional-request cache in DIR between runs
@@ -44390,6 +47880,7 @@ Exit 0 when everything was applied and verified; 1 otherwise.
           "auto-approve": { type: "boolean" },
           "allow-delete": { type: "boolean" },
           shard: { type: "string" },
+          "allow-partial": { type: "boolean" },
           "rotate-secrets": { type: "boolean" },
           help: { type: "boolean", short: "h" }
         },
@@ -44408,6 +47899,15 @@ Exit 0 when everything was applied and verified; 1 otherwise.
       const format = parseFormat("apply", values.format);
       const savedFile = positionals[0];
       const saved = savedFile === void 0 ? void 0 : readSavedPlan(io, savedFile);
+      const partial2 = saved?.partial;
+      if (partial2 !== void 0 && values["allow-partial"] !== true) {
+        throw new CliError(
+          `apply: ${savedFile} holds only what changed since ${partial2.changed_from} (plan --changed-from), not the whole configuration: apply it with --allow-partial, or make a whole plan`
+        );
+      }
+      if (partial2 !== void 0 && shard !== void 0) {
+        throw new CliError("apply: a plan made with --changed-from is applied whole; drop --shard");
+      }
       const flags = configFlags(values, saved, savedFile);
       const clients = [];
       const progress = new Progress({
@@ -44418,6 +47918,7 @@ Exit 0 when everything was applied and verified; 1 otherwise.
       });
       const shown3 = { ...io, stderr: progress.output };
       const state = loadState("apply", flags, shown3);
+      const base = partial2 === void 0 ? void 0 : loadStateAt("apply", partial2.changed_from, configPaths(flags), shown3);
       const session = await openSession("apply", flags, shown3, state, [], shardClientOptions(shard));
       clients.push(...session.clients.values());
       session.onEvent((event) => progress.event(event));
@@ -44425,7 +47926,7 @@ Exit 0 when everything was applied and verified; 1 otherwise.
       const replan = async (label, rotate) => {
         progress.begin(label);
         try {
-          return await planPart(state, session.readers, shard, { rotateSecrets: rotate });
+          return partial2 === void 0 ? await planPart(state, session.readers, shard, { rotateSecrets: rotate }) : await planChanges(partial2.changed_from, base, state, session.readers, rotate);
         } finally {
           progress.end();
         }
@@ -44733,15 +48234,95 @@ async function exportRepo(reader, fullName) {
   }
   return entry;
 }
+async function globMatches(reader, selector2) {
+  const entry = {
+    target: reader.target,
+    origin: { file: "export", line: 1, column: 1 },
+    selector: selector2,
+    layers: [],
+    settings: {}
+  };
+  const expansion = await expandRepositories(
+    { defaults: [], repositories: [entry] },
+    /* @__PURE__ */ new Map([[reader.target, reader]])
+  );
+  const failed = expansion.errors[0];
+  if (failed !== void 0) {
+    throw new ExportError(`cannot list ${describeSelector(selector2)}: ${failed.error.message}`);
+  }
+  return expansion.repos.map((repo) => `${repo.owner}/${repo.name}`);
+}
+async function exportGlob(reader, glob, where3) {
+  const [owner = "", pattern3 = "", extra] = glob.split("/");
+  if (owner === "" || pattern3 === "" || extra !== void 0) {
+    throw new ExportError(`--repo expects OWNER/REPO or OWNER/GLOB, got '${glob}'`);
+  }
+  const selector2 = {
+    kind: "glob",
+    owner,
+    pattern: pattern3,
+    exclude: [],
+    ...where3 !== void 0 && { properties: where3 }
+  };
+  const names = await globMatches(reader, selector2);
+  const named = await Promise.all(names.map((name2) => exportRepo(reader, name2)));
+  const shared = {
+    name: glob,
+    ...where3 !== void 0 && {
+      where: {
+        properties: Object.fromEntries(
+          Object.entries(where3).map(([key, values]) => [
+            key,
+            values.length === 1 ? values[0] : values
+          ])
+        )
+      }
+    },
+    target: reader.target
+  };
+  for (const kind of REPOSITORY_KINDS) {
+    const setting = kind.repository.setting;
+    const [first, ...rest] = named.map((entry) => partsOf(setting, entry[setting.key]));
+    const alike = (first ?? []).filter(
+      (part) => rest.every(
+        (parts) => parts.some(
+          (other) => other.id === part.id && identity4(other.value) === identity4(part.value)
+        )
+      )
+    );
+    if (alike.length === 0) continue;
+    const paths = alike.map((part) => part.path);
+    shared[setting.key] = keepParts(named[0][setting.key], paths);
+    for (const entry of named) {
+      const left = dropParts(entry[setting.key], paths);
+      if (left === void 0) delete entry[setting.key];
+      else entry[setting.key] = left;
+    }
+  }
+  const comment2 = names.length === 0 ? `${describeSelector(selector2)} selects no repository now` : `${describeSelector(selector2)} selects ${names.join(", ")}: what all of them share is on its entry, the rest on each repository's own`;
+  const own2 = named.filter(
+    (entry) => REPOSITORY_KINDS.some((kind) => entry[kind.repository.setting.key] !== void 0)
+  );
+  return { entries: [shared, ...own2], comment: comment2 };
+}
 async function exportState(request2, readerOf) {
   const document2 = { version: 1 };
   const comments = [];
   if (request2.repos.length > 0) {
     const reader = readerOf("repository");
     if (!reader) throw new ExportError("no repository target to export from");
-    document2.repositories = await Promise.all(
-      request2.repos.map((name2) => exportRepo(reader, name2))
+    if (request2.where !== void 0 && !request2.repos.some(isGlob)) {
+      throw new ExportError(
+        "--where selects among the repositories of a glob: give --repo OWNER/GLOB"
+      );
+    }
+    const exported = await Promise.all(
+      request2.repos.map(
+        async (name2) => isGlob(name2) ? exportGlob(reader, name2, request2.where) : { entries: [await exportRepo(reader, name2)], comment: void 0 }
+      )
     );
+    for (const item of exported) if (item.comment !== void 0) comments.push(item.comment);
+    document2.repositories = exported.flatMap((item) => item.entries);
   }
   for (const [section2, ids] of request2.sections) {
     const kind = sectionKind(section2);
@@ -44772,14 +48353,18 @@ function placeAt(document2, path, value) {
   const inner = document2[head] ??= {};
   placeAt(inner, rest, value);
 }
-var ExportError;
+var ExportError, isGlob;
 var init_export = __esm({
   "src/engine/export.ts"() {
     "use strict";
+    init_glob();
     init_context();
     init_resources();
+    init_expand();
+    init_setting_parts();
     ExportError = class extends Error {
     };
+    isGlob = (name2) => /[*?[]/.test(name2);
   }
 });
 
@@ -44788,23 +48373,45 @@ var export_exports = {};
 __export(export_exports, {
   exportCommand: () => exportCommand
 });
-import { existsSync } from "node:fs";
-import { resolve as resolve6 } from "node:path";
+import { existsSync as existsSync2 } from "node:fs";
+import { resolve as resolve7 } from "node:path";
+function propertiesWanted(flags) {
+  if (flags.length === 0) return void 0;
+  const wanted = {};
+  for (const flag2 of flags) {
+    const equals = flag2.indexOf("=");
+    const name2 = flag2.slice(0, equals).toLowerCase();
+    const value = flag2.slice(equals + 1);
+    if (equals < 0 || !PROPERTY_NAME.test(name2) || value === "") {
+      throw new CliError(
+        `export: --where expects PROPERTY=VALUE such as team=payments, got '${flag2}'`
+      );
+    }
+    (wanted[name2] ??= []).push(value);
+  }
+  return wanted;
+}
 var import_yaml3, help5, exportCommand;
 var init_export2 = __esm({
   "src/cli/export.ts"() {
     "use strict";
     import_yaml3 = __toESM(require_dist(), 1);
     init_export();
+    init_fields();
     init_args();
     init_io();
     init_session();
-    help5 = `usage: forgeplan export [--repo OWNER/REPO]... [--project ID]... [--group ID]... [-c FILE]
+    help5 = `usage: forgeplan export [--repo OWNER/REPO|OWNER/GLOB]... [--where PROPERTY=VALUE]... [--project ID]... [--group ID]... [-c FILE]
 
 Prints desired-state YAML read from live state; planning it shows no changes. Repository settings
 (branch protections, webhooks without their write-only secrets) are written out in full; projects and
 groups are listed as comments, since their clean-ups name what must not exist.
-  --repo OWNER/REPO     a repository to export (repeatable)
+  --repo OWNER/REPO     a repository to export (repeatable); a glob (acme/*) exports every
+                        repository it selects: what all of them share on one glob entry, the rest
+                        on each repository's own entry
+  --where NAME=VALUE    only the repositories of a glob whose custom property NAME has VALUE
+                        (repeatable; the same NAME twice accepts either value), written as the
+                        glob entry's where
   --project ID          a planning project whose boards to list (repeatable)
   --group ID            a planning group whose epics to list (repeatable)
   -c, --config FILE     take the targets from this config (default: forgeplan.yaml if present,
@@ -44815,6 +48422,7 @@ groups are listed as comments, since their clean-ups name what must not exist.
       const { values } = parseFlags("export", argv, {
         ...connectionFlags,
         repo: { type: "string", multiple: true },
+        where: { type: "string", multiple: true },
         project: { type: "string", multiple: true },
         group: { type: "string", multiple: true },
         help: { type: "boolean", short: "h" }
@@ -44825,8 +48433,10 @@ groups are listed as comments, since their clean-ups name what must not exist.
       }
       const projects = values.project ?? [];
       const groups = values.group ?? [];
+      const where3 = propertiesWanted(values.where ?? []);
       const request2 = {
         repos: values.repo ?? [],
+        ...where3 !== void 0 && { where: where3 },
         sections: new Map(
           [
             ["projects", projects],
@@ -44839,7 +48449,7 @@ groups are listed as comments, since their clean-ups name what must not exist.
           "export: name what to export with --repo OWNER/REPO, --project ID or --group ID"
         );
       }
-      const configured = (values.config?.length ?? 0) > 0 || existsSync(resolve6(io.cwd, "forgeplan.yaml"));
+      const configured = (values.config?.length ?? 0) > 0 || existsSync2(resolve7(io.cwd, "forgeplan.yaml"));
       const state = configured ? loadState("export", values, io) : loadState("export", { ...values, config: ["(defaults)"] }, io, () => "version: 1\n");
       const repositoryTarget = state.targets.find((target2) => target2.type === "repository");
       const planningTarget = state.targets.find((target2) => target2.type === "planning");
@@ -44992,8 +48602,8 @@ var migrate_exports = {};
 __export(migrate_exports, {
   migrate: () => migrate
 });
-import { existsSync as existsSync2 } from "node:fs";
-import { resolve as resolve7 } from "node:path";
+import { existsSync as existsSync3 } from "node:fs";
+import { resolve as resolve8 } from "node:path";
 var import_yaml4, help6, migrate;
 var init_migrate = __esm({
   "src/cli/migrate.ts"() {
@@ -45040,7 +48650,7 @@ comments (and in the plan's notes), never guessed.
         );
       }
       const repos = values.repo ?? [];
-      const configured = (values.config?.length ?? 0) > 0 || existsSync2(resolve7(io.cwd, "forgeplan.yaml"));
+      const configured = (values.config?.length ?? 0) > 0 || existsSync3(resolve8(io.cwd, "forgeplan.yaml"));
       if (repos.length === 0 && !configured) {
         throw new CliError("migrate: name the repositories with --repo OWNER/REPO or a config with -c");
       }
@@ -45207,9 +48817,9 @@ options:
       io.stdout.write(`forgeplan sandbox listening on ${running.url}
 `);
       io.stdout.write("press Ctrl-C to stop\n");
-      await new Promise((resolve9) => {
-        if (io.signal.aborted) resolve9();
-        else io.signal.addEventListener("abort", () => resolve9(), { once: true });
+      await new Promise((resolve10) => {
+        if (io.signal.aborted) resolve10();
+        else io.signal.addEventListener("abort", () => resolve10(), { once: true });
       });
       await running.stop();
       io.stdout.write(`forgeplan sandbox stopped after ${running.stats().requests_total} requests
@@ -45220,9 +48830,10 @@ options:
 });
 
 // src/action/run.ts
-import { existsSync as existsSync3, mkdirSync as mkdirSync2, readdirSync as readdirSync3, readFileSync as readFileSync9, rmSync as rmSync2, statSync as statSync3 } from "node:fs";
+init_revision();
+import { existsSync as existsSync4, mkdirSync as mkdirSync2, readdirSync as readdirSync3, readFileSync as readFileSync9, rmSync as rmSync2, statSync as statSync4 } from "node:fs";
 import { tmpdir } from "node:os";
-import { isAbsolute as isAbsolute3, join as join5, relative, resolve as resolve8 } from "node:path";
+import { dirname as dirname3, isAbsolute as isAbsolute3, join as join5, relative, resolve as resolve9 } from "node:path";
 
 // src/cli/run.ts
 init_redact();
@@ -45365,6 +48976,13 @@ function readInputs(env) {
   if (command2 !== "drift" && (cache2 !== void 0 || reportIssue !== void 0)) {
     throw new InputError("inputs 'cache' and 'report-issue' belong to command drift");
   }
+  const changedFrom2 = raw(env, "changed-from");
+  const ownRevision = changedFrom2 !== void 0 && changedFrom2 !== "auto" && changedFrom2 !== "none";
+  if (ownRevision && (command2 !== "plan" || shard !== void 0 || merge3.length > 0)) {
+    throw new InputError(
+      "input 'changed-from' plans one change whole: use it with command plan, without shard or merge"
+    );
+  }
   const concurrency = raw(env, "concurrency");
   const writeInterval = raw(env, "write-interval");
   const githubToken = raw(env, "github-token");
@@ -45389,6 +49007,7 @@ function readInputs(env) {
     ...shard !== void 0 ? { shard } : {},
     ...cache2 !== void 0 ? { cache: cache2 } : {},
     ...reportIssue !== void 0 ? { reportIssue } : {},
+    ...changedFrom2 !== void 0 && changedFrom2 !== "auto" ? { changedFrom: changedFrom2 } : {},
     ...githubToken !== void 0 ? { githubToken } : {},
     ...gitlabToken !== void 0 ? { gitlabToken } : {},
     ...appId !== void 0 && privateKey !== void 0 ? { appId, privateKey } : {}
@@ -45447,12 +49066,17 @@ function appendTo(path, text) {
 var SUMMARY_LIMIT = 9e5;
 function pullRequestOf(env) {
   const path = env.GITHUB_EVENT_PATH;
-  if (path === void 0 || !existsSync3(path)) return void 0;
+  if (path === void 0 || !existsSync4(path)) return void 0;
   const event = JSON.parse(readFileSync9(path, "utf8"));
   const number4 = event.pull_request?.number;
   if (typeof number4 !== "number") return void 0;
   const sha = event.pull_request?.head?.sha;
-  return { number: number4, ...typeof sha === "string" ? { headSha: sha } : {} };
+  const base = event.pull_request?.base?.sha;
+  return {
+    number: number4,
+    ...typeof sha === "string" ? { headSha: sha } : {},
+    ...typeof base === "string" ? { baseSha: base } : {}
+  };
 }
 function isPullRequestEvent(env) {
   return env.GITHUB_EVENT_NAME === "pull_request" || env.GITHUB_EVENT_NAME === "pull_request_target";
@@ -45471,7 +49095,7 @@ function configAnnotations(inputs, env, cwd, workspace, redactor) {
   const result = loadDesiredState(inputs.config, { cwd, env, redactor });
   if (result.ok) return [];
   return result.errors.map((error62) => {
-    const absolute = resolve8(cwd, error62.file);
+    const absolute = resolve9(cwd, error62.file);
     const shown3 = relative(workspace, absolute);
     return {
       level: "error",
@@ -45485,8 +49109,8 @@ function configAnnotations(inputs, env, cwd, workspace, redactor) {
 }
 function mergeFiles(paths, cwd) {
   return paths.flatMap((path) => {
-    const full = resolve8(cwd, path);
-    if (!existsSync3(full) || !statSync3(full).isDirectory()) return [path];
+    const full = resolve9(cwd, path);
+    if (!existsSync4(full) || !statSync4(full).isDirectory()) return [path];
     return readdirSync3(full).filter((name2) => name2.endsWith(".json")).sort().map((name2) => join5(path, name2));
   });
 }
@@ -45503,7 +49127,24 @@ function connectionArgs(inputs) {
     ...inputs.writeInterval !== void 0 ? ["--write-interval", inputs.writeInterval] : []
   ];
 }
-function planArgs(inputs, out, cwd) {
+function changedFrom(env, inputs, cwd, warn) {
+  if (inputs.changedFrom !== void 0) {
+    return inputs.changedFrom === "none" ? void 0 : inputs.changedFrom;
+  }
+  const plansWhole = inputs.command === "plan" && !inputs.shard && inputs.merge.length === 0;
+  const base = pullRequestOf(env)?.baseSha;
+  if (!plansWhole || env.GITHUB_EVENT_NAME !== "pull_request" || base === void 0) {
+    return void 0;
+  }
+  const config2 = resolve9(cwd, inputs.config[0] ?? ".");
+  const dir = existsSync4(config2) && statSync4(config2).isDirectory() ? config2 : dirname3(config2);
+  if (existsSync4(dir) && hasRevision(dir, base)) return base;
+  warn(
+    `the pull request's base commit ${base} is not in the checkout (actions/checkout with fetch-depth: 0 fetches it): planning the whole configuration`
+  );
+  return void 0;
+}
+function planArgs(inputs, out, cwd, revision) {
   const common = ["--format", inputs.format, "--out", out];
   if (inputs.merge.length > 0) {
     return ["plan", "--merge", ...mergeFiles(inputs.merge, cwd), ...common];
@@ -45519,7 +49160,8 @@ function planArgs(inputs, out, cwd) {
       ...inputs.reportIssue !== void 0 ? ["--report-issue", inputs.reportIssue] : []
     ];
   }
-  return ["plan", ...connectionArgs(inputs), ...shard, ...common];
+  const scope = revision === void 0 ? [] : ["--changed-from", revision];
+  return ["plan", ...connectionArgs(inputs), ...shard, ...scope, ...common];
 }
 async function runAction(context) {
   const redactor = new Redactor();
@@ -45615,8 +49257,14 @@ ${fence.open}`);
   };
   const out = planPath(env, inputs);
   rmSync2(out, { force: true });
-  const planned = await forgeplan(planArgs(inputs, out, cwd));
-  const plan2 = existsSync3(out) ? readPlan({ source: out, text: readFileSync9(out, "utf8") }) : void 0;
+  const revision = changedFrom(
+    env,
+    inputs,
+    cwd,
+    (message) => write(annotation({ level: "warning", title: "forgeplan", message }))
+  );
+  const planned = await forgeplan(planArgs(inputs, out, cwd, revision));
+  const plan2 = existsSync4(out) ? readPlan({ source: out, text: readFileSync9(out, "utf8") }) : void 0;
   let exitCode = planned.code;
   let applied;
   if (inputs.command === "apply" && planned.code === 2) {
@@ -45631,7 +49279,7 @@ ${fence.open}`);
     exitCode = applied.code;
   }
   const failures = applied === void 0 ? failureAnnotations(plan2, planned) : failureAnnotations(void 0, applied);
-  for (const failure2 of failures) note(failure2);
+  for (const failure3 of failures) note(failure3);
   const pullRequest2 = pullRequestOf(env);
   const commit = pullRequest2?.headSha ?? env.GITHUB_SHA;
   const title = inputs.command === "drift" ? "forgeplan drift" : `forgeplan ${inputs.command}`;

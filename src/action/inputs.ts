@@ -23,6 +23,11 @@ export interface ActionInputs {
   merge: string[];
   cache?: string;
   reportIssue?: string;
+  /**
+   * plan: the git revision to plan the configuration's changes from; "none" plans everything;
+   * undefined: decided by the event (a pull request's base commit).
+   */
+  changedFrom?: string;
   githubToken?: string;
   gitlabToken?: string;
   /** The `github` target signs in as this GitHub App (with `privateKey`) instead of with the token. */
@@ -92,6 +97,13 @@ export function readInputs(env: Env): ActionInputs {
   if (command !== "drift" && (cache !== undefined || reportIssue !== undefined)) {
     throw new InputError("inputs 'cache' and 'report-issue' belong to command drift");
   }
+  const changedFrom = raw(env, "changed-from");
+  const ownRevision = changedFrom !== undefined && changedFrom !== "auto" && changedFrom !== "none";
+  if (ownRevision && (command !== "plan" || shard !== undefined || merge.length > 0)) {
+    throw new InputError(
+      "input 'changed-from' plans one change whole: use it with command plan, without shard or merge",
+    );
+  }
   const concurrency = raw(env, "concurrency");
   const writeInterval = raw(env, "write-interval");
   const githubToken = raw(env, "github-token");
@@ -116,6 +128,7 @@ export function readInputs(env: Env): ActionInputs {
     ...(shard !== undefined ? { shard } : {}),
     ...(cache !== undefined ? { cache } : {}),
     ...(reportIssue !== undefined ? { reportIssue } : {}),
+    ...(changedFrom !== undefined && changedFrom !== "auto" ? { changedFrom } : {}),
     ...(githubToken !== undefined ? { githubToken } : {}),
     ...(gitlabToken !== undefined ? { gitlabToken } : {}),
     ...(appId !== undefined && privateKey !== undefined ? { appId, privateKey } : {}),

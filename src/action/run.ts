@@ -1,7 +1,8 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { isAbsolute, join, relative, resolve } from "node:path";
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import type { CliIO } from "../cli/io.js";
+import { hasRevision } from "../cli/revision.js";
 import { runCli } from "../cli/run.js";
 import { loadDesiredState } from "../engine/desired.js";
 import { hasChanges, type Plan } from "../core/plan.js";
@@ -44,6 +45,7 @@ const SUMMARY_LIMIT = 900_000;
 interface PullRequest {
   number: number;
   headSha?: string;
+  baseSha?: string;
 }
 
 interface CliRun {
@@ -56,12 +58,17 @@ function pullRequestOf(env: ActionEnvironment["env"]): PullRequest | undefined {
   const path = env.GITHUB_EVENT_PATH;
   if (path === undefined || !existsSync(path)) return undefined;
   const event = JSON.parse(readFileSync(path, "utf8")) as {
-    pull_request?: { number?: unknown; head?: { sha?: unknown } };
+    pull_request?: { number?: unknown; head?: { sha?: unknown }; base?: { sha?: unknown } };
   };
   const number = event.pull_request?.number;
   if (typeof number !== "number") return undefined;
   const sha = event.pull_request?.head?.sha;
-  return { number, ...(typeof sha === "string" ? { headSha: sha } : {}) };
+  const base = event.pull_request?.base?.sha;
+  return {
+    number,
+    ...(typeof sha === "string" ? { headSha: sha } : {}),
+    ...(typeof base === "string" ? { baseSha: base } : {}),
+  };
 }
 
 function isPullRequestEvent(env: ActionEnvironment["env"]): boolean {
@@ -134,8 +141,41 @@ function connectionArgs(inputs: ActionInputs): string[] {
   ];
 }
 
+/**
+ * The revision a plan shows the changes from: the input's, or on a pull_request event the pull
+ * request's base commit, when the checkout has it (actions/checkout fetches one commit unless told
+ * `fetch-depth: 0`); without it the plan is of the whole configuration, with a warning.
+ */
+function changedFrom(
+  env: ActionEnvironment["env"],
+  inputs: ActionInputs,
+  cwd: string,
+  warn: (message: string) => void,
+): string | undefined {
+  if (inputs.changedFrom !== undefined) {
+    return inputs.changedFrom === "none" ? undefined : inputs.changedFrom;
+  }
+  const plansWhole = inputs.command === "plan" && !inputs.shard && inputs.merge.length === 0;
+  const base = pullRequestOf(env)?.baseSha;
+  if (!plansWhole || env.GITHUB_EVENT_NAME !== "pull_request" || base === undefined) {
+    return undefined;
+  }
+  const config = resolve(cwd, inputs.config[0] ?? ".");
+  const dir = existsSync(config) && statSync(config).isDirectory() ? config : dirname(config);
+  if (existsSync(dir) && hasRevision(dir, base)) return base;
+  warn(
+    `the pull request's base commit ${base} is not in the checkout (actions/checkout with fetch-depth: 0 fetches it): planning the whole configuration`,
+  );
+  return undefined;
+}
+
 /** The forgeplan command lines of a plan or drift run. */
-function planArgs(inputs: ActionInputs, out: string, cwd: string): string[] {
+function planArgs(
+  inputs: ActionInputs,
+  out: string,
+  cwd: string,
+  revision: string | undefined,
+): string[] {
   const common = ["--format", inputs.format, "--out", out];
   if (inputs.merge.length > 0) {
     return ["plan", "--merge", ...mergeFiles(inputs.merge, cwd), ...common];
@@ -151,7 +191,8 @@ function planArgs(inputs: ActionInputs, out: string, cwd: string): string[] {
       ...(inputs.reportIssue !== undefined ? ["--report-issue", inputs.reportIssue] : []),
     ];
   }
-  return ["plan", ...connectionArgs(inputs), ...shard, ...common];
+  const scope = revision === undefined ? [] : ["--changed-from", revision];
+  return ["plan", ...connectionArgs(inputs), ...shard, ...scope, ...common];
 }
 
 export async function runAction(context: ActionEnvironment): Promise<number> {
@@ -269,7 +310,10 @@ async function runSteps(context: ActionEnvironment, redactor: Redactor): Promise
 
   const out = planPath(env, inputs);
   rmSync(out, { force: true });
-  const planned = await forgeplan(planArgs(inputs, out, cwd));
+  const revision = changedFrom(env, inputs, cwd, (message) =>
+    write(annotation({ level: "warning", title: "forgeplan", message })),
+  );
+  const planned = await forgeplan(planArgs(inputs, out, cwd, revision));
   const plan = existsSync(out)
     ? readPlan({ source: out, text: readFileSync(out, "utf8") })
     : undefined;

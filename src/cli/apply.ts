@@ -12,8 +12,15 @@ import { parseFlags } from "./args.js";
 import { type Command, CliError, type CliIO, type CommandIO } from "./io.js";
 import { parseFormat, printPlan, useColor } from "./output.js";
 import { clockTime, Progress, realEvery, tightestWindow } from "./progress.js";
-import { type ConnectionFlags, connectionFlags, loadState, openSession } from "./session.js";
-import { planPart, shardClientOptions, shardOption } from "./sharding.js";
+import { loadStateAt } from "./revision.js";
+import {
+  type ConnectionFlags,
+  configPaths,
+  connectionFlags,
+  loadState,
+  openSession,
+} from "./session.js";
+import { planChanges, planPart, shardClientOptions, shardOption } from "./sharding.js";
 
 /**
  * Verification: after apply, a fresh plan must show every applied change as no-op. Anything else
@@ -137,6 +144,8 @@ and verifies that nothing is left to do.
   --allow-delete          also apply planned deletes (otherwise they are skipped)
   --format FORMAT         text (default), markdown or json, for the plan and the report
   --shard K/N             apply only this shard's part (same partition as 'plan --shard')
+  --allow-partial         apply a saved plan of what changed since a revision ('plan --changed-from'),
+                          checked against a fresh plan made the same way
   --rotate-secrets        also send every managed webhook secret and authorization header again
   --max-wait DURATION     longest wait for a rate-limit reset before stopping cleanly (default 15m)
   --cache DIR             keep the conditional-request cache in DIR between runs
@@ -158,6 +167,7 @@ export const apply: Command = async (argv, io) => {
       "auto-approve": { type: "boolean" },
       "allow-delete": { type: "boolean" },
       shard: { type: "string" },
+      "allow-partial": { type: "boolean" },
       "rotate-secrets": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
@@ -176,6 +186,16 @@ export const apply: Command = async (argv, io) => {
   const format = parseFormat("apply", values.format);
   const savedFile = positionals[0];
   const saved = savedFile === undefined ? undefined : readSavedPlan(io, savedFile);
+  const partial = saved?.partial;
+  if (partial !== undefined && values["allow-partial"] !== true) {
+    throw new CliError(
+      `apply: ${savedFile} holds only what changed since ${partial.changed_from} (plan --changed-from), ` +
+        "not the whole configuration: apply it with --allow-partial, or make a whole plan",
+    );
+  }
+  if (partial !== undefined && shard !== undefined) {
+    throw new CliError("apply: a plan made with --changed-from is applied whole; drop --shard");
+  }
   const flags = configFlags(values, saved, savedFile);
 
   const clients: ForgeClient[] = [];
@@ -188,6 +208,11 @@ export const apply: Command = async (argv, io) => {
   // Wait lines and errors go through the progress output, so they never break its live line.
   const shown: CliIO = { ...io, stderr: progress.output };
   const state = loadState("apply", flags, shown);
+  // A partial plan is checked against a fresh plan of the same change, at the same revision.
+  const base =
+    partial === undefined
+      ? undefined
+      : loadStateAt("apply", partial.changed_from, configPaths(flags), shown);
   const session = await openSession("apply", flags, shown, state, [], shardClientOptions(shard));
   clients.push(...session.clients.values());
   session.onEvent((event) => progress.event(event));
@@ -196,7 +221,9 @@ export const apply: Command = async (argv, io) => {
   const replan = async (label: string, rotate: boolean): Promise<Plan> => {
     progress.begin(label);
     try {
-      return await planPart(state, session.readers, shard, { rotateSecrets: rotate });
+      return partial === undefined
+        ? await planPart(state, session.readers, shard, { rotateSecrets: rotate })
+        : await planChanges(partial.changed_from, base, state, session.readers, rotate);
     } finally {
       progress.end();
     }

@@ -3,22 +3,46 @@ import { resolve } from "node:path";
 import { stringify } from "yaml";
 import type { DesiredState } from "../config/model.js";
 import { ExportError, type ExportRequest, exportState } from "../engine/export.js";
+import { PROPERTY_NAME } from "../config/fields.js";
 import { parseFlags } from "./args.js";
 import { type Command, CliError } from "./io.js";
 import { connectionFlags, loadState, openSession } from "./session.js";
 
-const help = `usage: forgeplan export [--repo OWNER/REPO]... [--project ID]... [--group ID]... [-c FILE]
+const help = `usage: forgeplan export [--repo OWNER/REPO|OWNER/GLOB]... [--where PROPERTY=VALUE]... [--project ID]... [--group ID]... [-c FILE]
 
 Prints desired-state YAML read from live state; planning it shows no changes. Repository settings
 (branch protections, webhooks without their write-only secrets) are written out in full; projects and
 groups are listed as comments, since their clean-ups name what must not exist.
-  --repo OWNER/REPO     a repository to export (repeatable)
+  --repo OWNER/REPO     a repository to export (repeatable); a glob (acme/*) exports every
+                        repository it selects: what all of them share on one glob entry, the rest
+                        on each repository's own entry
+  --where NAME=VALUE    only the repositories of a glob whose custom property NAME has VALUE
+                        (repeatable; the same NAME twice accepts either value), written as the
+                        glob entry's where
   --project ID          a planning project whose boards to list (repeatable)
   --group ID            a planning group whose epics to list (repeatable)
   -c, --config FILE     take the targets from this config (default: forgeplan.yaml if present,
                         else the default GitHub and GitLab targets)
   --sandbox, --sandbox-url URL   read from a sandbox instead
 `;
+
+/** `--where team=payments --where team=web`: property names (lower-cased) and the values accepted. */
+function propertiesWanted(flags: readonly string[]): Record<string, string[]> | undefined {
+  if (flags.length === 0) return undefined;
+  const wanted: Record<string, string[]> = {};
+  for (const flag of flags) {
+    const equals = flag.indexOf("=");
+    const name = flag.slice(0, equals).toLowerCase();
+    const value = flag.slice(equals + 1);
+    if (equals < 0 || !PROPERTY_NAME.test(name) || value === "") {
+      throw new CliError(
+        `export: --where expects PROPERTY=VALUE such as team=payments, got '${flag}'`,
+      );
+    }
+    (wanted[name] ??= []).push(value);
+  }
+  return wanted;
+}
 
 /**
  * `forgeplan export`: prints desired-state YAML for the named repositories, projects and groups,
@@ -28,6 +52,7 @@ export const exportCommand: Command = async (argv, io) => {
   const { values } = parseFlags("export", argv, {
     ...connectionFlags,
     repo: { type: "string", multiple: true },
+    where: { type: "string", multiple: true },
     project: { type: "string", multiple: true },
     group: { type: "string", multiple: true },
     help: { type: "boolean", short: "h" },
@@ -38,8 +63,10 @@ export const exportCommand: Command = async (argv, io) => {
   }
   const projects = values.project ?? [];
   const groups = values.group ?? [];
+  const where = propertiesWanted(values.where ?? []);
   const request: ExportRequest = {
     repos: values.repo ?? [],
+    ...(where !== undefined && { where }),
     sections: new Map(
       (
         [

@@ -2,10 +2,17 @@ import { hasChanges, type Plan } from "../core/plan.js";
 import { parseFlags } from "./args.js";
 import { type Command, CliError } from "./io.js";
 import { parseFormat, printPlan, savePlan } from "./output.js";
+import { loadStateAt } from "./revision.js";
 import { configPaths, connectionFlags, loadState, openSession } from "./session.js";
-import { mergePlanFiles, planPart, shardClientOptions, shardOption } from "./sharding.js";
+import {
+  mergePlanFiles,
+  planChanges,
+  planPart,
+  shardClientOptions,
+  shardOption,
+} from "./sharding.js";
 
-const help = `usage: forgeplan plan [-c FILE|DIR]... [--format text|markdown|json] [--out PLAN.json] [--shard K/N]
+const help = `usage: forgeplan plan [-c FILE|DIR]... [--format text|markdown|json] [--out PLAN.json] [--shard K/N | --changed-from REF]
        forgeplan plan --merge SHARD.json... [--format text|markdown|json] [--out PLAN.json]
 
 Reads the live state of everything the desired state names and prints the plan.
@@ -17,6 +24,10 @@ Reads the live state of everything the desired state names and prints the plan.
   --concurrency N         concurrent reads (default 8, at most 100)
   --write-interval MS     spacing between mutating requests (default 1000; 0 against a sandbox)
   --shard K/N             plan only shard K of N (by repository, project, group), at 1/N of the rate budget
+  --changed-from REF      plan only what the configuration changes since the git revision REF (a
+                          pull request's base): the resources whose resolved desired state differs,
+                          with what the service already differed in shown apart; the plan says how
+                          many resources it left out, and a saved one is marked partial
   --rotate-secrets        send every managed webhook secret and authorization header again (they are
                           write-only, so a plan cannot tell whether the service holds the current value)
   --merge SHARD.json...   combine the plans of all N shards (saved with --out) into one; reads nothing live
@@ -36,6 +47,7 @@ export const plan: Command = async (argv, io) => {
       format: { type: "string" },
       out: { type: "string" },
       shard: { type: "string" },
+      "changed-from": { type: "string" },
       merge: { type: "boolean" },
       "rotate-secrets": { type: "boolean" },
       help: { type: "boolean", short: "h" },
@@ -52,8 +64,17 @@ export const plan: Command = async (argv, io) => {
       `plan: unexpected argument '${positionals[0]}' (plan files go after --merge)`,
     );
   }
+  const changedFrom = values["changed-from"];
   if (values.merge && (values.shard !== undefined || values.config !== undefined)) {
     throw new CliError("plan: --merge combines saved plans; it takes no -c or --shard");
+  }
+  if (changedFrom !== undefined && (values.merge || values.shard !== undefined)) {
+    throw new CliError(
+      "plan: --changed-from plans one change whole; it takes no --shard or --merge",
+    );
+  }
+  if (changedFrom?.trim() === "" || changedFrom?.startsWith("-")) {
+    throw new CliError(`plan: --changed-from expects a git revision, got '${changedFrom}'`);
   }
   const shard = shardOption("plan", values.shard);
   let result: Plan;
@@ -61,11 +82,18 @@ export const plan: Command = async (argv, io) => {
     result = mergePlanFiles("plan", io, positionals);
   } else {
     const state = loadState("plan", values, io);
+    // Read before connecting: a revision that cannot be read stops the plan before any request.
+    const base =
+      changedFrom === undefined
+        ? undefined
+        : loadStateAt("plan", changedFrom, configPaths(values), io);
     const session = await openSession("plan", values, io, state, [], shardClientOptions(shard));
+    const rotateSecrets = values["rotate-secrets"] === true;
     try {
-      result = await planPart(state, session.readers, shard, {
-        rotateSecrets: values["rotate-secrets"] === true,
-      });
+      result =
+        changedFrom === undefined
+          ? await planPart(state, session.readers, shard, { rotateSecrets })
+          : await planChanges(changedFrom, base, state, session.readers, rotateSecrets);
     } finally {
       await session.close();
     }

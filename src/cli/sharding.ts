@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import type { DesiredState } from "../config/model.js";
 import type { Plan } from "../core/plan.js";
 import { mergePlans, PlanFileError, type PlanSource } from "../engine/merge.js";
+import { planChanged } from "../engine/changed.js";
 import { buildPlan } from "../engine/plan.js";
 import { parseShard, type Shard, shardPlan, shardState } from "../engine/shard.js";
 import type { ResourceReader } from "../resources/context.js";
@@ -39,6 +40,25 @@ export async function planPart(
   return withOptions(
     shardPlan(await buildPlan({ state: part, readers, now, rotateSecrets }), shard),
   );
+}
+
+/** The plan of what the configuration changes since a revision (`base`: its state there, if any). */
+export async function planChanges(
+  changedFrom: string,
+  base: DesiredState | undefined,
+  head: DesiredState,
+  readers: ReadonlyMap<string, ResourceReader>,
+  rotateSecrets: boolean,
+): Promise<Plan> {
+  const plan = await planChanged({
+    base,
+    head,
+    changedFrom,
+    readers,
+    now: Date.now(),
+    rotateSecrets,
+  });
+  return rotateSecrets ? { ...plan, rotate_secrets: true } : plan;
 }
 
 /** `plan --merge a.json b.json …`: the shard plans, read relative to the working directory. */

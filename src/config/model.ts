@@ -36,8 +36,17 @@ export interface AppAuthConfig {
 
 export type RepositorySelector =
   | { kind: "name"; owner: string; repo: string }
-  /** `pattern` and `exclude` are globs over the repository name (owner removed); case-insensitive. */
-  | { kind: "glob"; owner: string; pattern: string; exclude: string[] };
+  /**
+   * `pattern` and `exclude` are globs over the repository name (owner removed); case-insensitive.
+   * `properties`: custom property names (lower-cased) and the values any of which selects.
+   */
+  | {
+      kind: "glob";
+      owner: string;
+      pattern: string;
+      exclude: string[];
+      properties?: Record<string, string[]>;
+    };
 
 /** One source of settings: defaults, a profile or an entry's own keys, and where it was written. */
 export type SettingsLayer = Layer<SourceFile>;

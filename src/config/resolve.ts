@@ -2,6 +2,7 @@ import { dirname, isAbsolute, join } from "node:path";
 import { Secret } from "../core/secret.js";
 import { type ConfigError, type Path, errorAt, formatOrigin, formatPath } from "./errors.js";
 import { DefinedOnce, type Place, RepositoryConflicts, describePlace } from "./conflicts.js";
+import { describeSelector } from "./glob.js";
 import { layerOf, leafPaths, mergeLayers } from "./merge.js";
 import type {
   AppAuthConfig,
@@ -346,13 +347,15 @@ class Resolver {
     const resolved: RepositoryEntry = {
       target: target ?? "",
       origin: source.locate(path),
-      selector: selector(entry.name, entry.exclude ?? []),
+      selector: selector(entry),
       ...(entry.owner_type !== undefined && { ownerType: entry.owner_type }),
       layers,
       settings: mergeLayers([...this.defaults, ...layers]) as Record<string, unknown>,
     };
     this.#checkMerged(resolved, path);
-    return { entry: resolved, key: `${target}|${entry.name.toLowerCase()}`, name: entry.name };
+    // Entries with the same name and conditions select the same repositories.
+    const key = `${target}|${describeSelector(resolved.selector).toLowerCase()}`;
+    return { entry: resolved, key, name: entry.name };
   }
 
   /** The rules again on the merged settings, where defaults, profiles and the entry meet. */
@@ -392,10 +395,24 @@ class Resolver {
   }
 }
 
-function selector(name: string, exclude: readonly string[]): RepositorySelector {
-  const [owner, pattern] = name.split("/") as [string, string];
+function selector(entry: RepositoryInput): RepositorySelector {
+  const [owner, pattern] = entry.name.split("/") as [string, string];
   if (!/[*?[]/.test(pattern)) return { kind: "name", owner, repo: pattern };
-  return { kind: "glob", owner, pattern, exclude: exclude.map((item) => item.split("/")[1]!) };
+  const wanted = entry.where?.properties;
+  return {
+    kind: "glob",
+    owner,
+    pattern,
+    exclude: (entry.exclude ?? []).map((item) => item.split("/")[1]!),
+    ...(wanted !== undefined && {
+      properties: Object.fromEntries(
+        Object.entries(wanted).map(([name, value]) => [
+          name.toLowerCase(),
+          (Array.isArray(value) ? value : [value]).map(String),
+        ]),
+      ),
+    }),
+  };
 }
 
 /** A path written in a config file, relative to that file's directory. */

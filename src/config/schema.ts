@@ -8,7 +8,14 @@
  * resource kinds through a ConfigSpec.
  */
 import * as z from "zod";
-import { closed, httpUrl, REPOSITORY_SELECTOR, targetName, targetReference } from "./fields.js";
+import {
+  closed,
+  httpUrl,
+  PROPERTY_NAME,
+  REPOSITORY_SELECTOR,
+  targetName,
+  targetReference,
+} from "./fields.js";
 import type { ConfigSpec, SectionSpec } from "./spec.js";
 
 const envVariable = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, {
@@ -111,6 +118,16 @@ function settingsShape(spec: ConfigSpec): z.ZodRawShape {
   );
 }
 
+/** GitHub's custom property values: printable ASCII without `"`; a true_false property is "true"/"false". */
+const propertyText = z.string().regex(/^[\x20-\x21\x23-\x7e]+$/, {
+  error: 'expected a property value of printable ASCII characters without "',
+});
+const propertyValue = z.union([
+  propertyText,
+  z.boolean(),
+  z.array(propertyText).min(1, { error: "list at least one value" }),
+]);
+
 function repositoryEntry(spec: ConfigSpec) {
   return closed({
     name: z
@@ -129,6 +146,25 @@ function repositoryEntry(spec: ConfigSpec) {
       )
       .optional()
       .describe("Repositories (globs allowed) that a glob name must not select."),
+    where: closed({
+      properties: z
+        .record(
+          z.string().regex(PROPERTY_NAME, {
+            error: "expected a custom property name: letters, digits, _, -, $ and #, at most 75",
+          }),
+          propertyValue,
+        )
+        .refine((wanted) => Object.keys(wanted).length > 0, {
+          error: "name at least one custom property",
+        })
+        .describe(
+          "Custom properties the repository must have, by name (case-insensitive): a value, or a list of values any of which will do; a multi-select property matches when it holds one of them.",
+        ),
+    })
+      .optional()
+      .describe(
+        "What a repository of a glob name must also be: read from the organization's custom property values.",
+      ),
     target: targetReference("repository"),
     owner_type: z
       .enum(["organization", "user"])
@@ -143,6 +179,24 @@ function repositoryEntry(spec: ConfigSpec) {
     ...settingsShape(spec),
   }).superRefine((entry, context) => {
     const glob = /[*?[]/.test(entry.name);
+    if (entry.where !== undefined && !glob) {
+      context.addIssue({
+        code: "custom",
+        path: ["where"],
+        message: `where is only for glob names; ${entry.name} names one repository`,
+      });
+    }
+    const seen = new Set<string>();
+    for (const property of Object.keys(entry.where?.properties ?? {})) {
+      if (seen.has(property.toLowerCase())) {
+        context.addIssue({
+          code: "custom",
+          path: ["where", "properties", property],
+          message: `custom property ${property} is named twice (names are case-insensitive)`,
+        });
+      }
+      seen.add(property.toLowerCase());
+    }
     if (entry.exclude !== undefined && !glob) {
       context.addIssue({
         code: "custom",
@@ -245,6 +299,7 @@ export interface ConfigFile {
     {
       name: string;
       exclude?: string[];
+      where?: { properties: Record<string, string | boolean | string[]> };
       target?: string;
       owner_type?: "organization" | "user";
       profiles?: string[];

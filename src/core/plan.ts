@@ -14,6 +14,11 @@ export interface DiffEntry {
   after?: unknown;
   /** The value is write-only or secret: renderers print "(sensitive)" for both sides. */
   sensitive?: boolean;
+  /**
+   * In a plan of what changed since a revision (`plan --changed-from`): the service already differs
+   * here from what the configuration asked for at that revision; the change does not make it so.
+   */
+  preexisting?: true;
 }
 
 /**
@@ -112,6 +117,25 @@ export interface Plan {
    * re-plans the same way to check it.
    */
   rotate_secrets?: true;
+  /**
+   * The plan holds only what changed in the configuration since a revision (`plan --changed-from`);
+   * `apply` refuses it unless told `--allow-partial`.
+   */
+  partial?: PartialPlan;
+}
+
+export interface PartialPlan {
+  /** The revision the configuration was compared with, as given. */
+  changed_from: string;
+  /**
+   * Resources whose desired state is the same at that revision, which were neither read nor planned:
+   * those of every repository compared and of every section entry.
+   */
+  unchanged: number;
+  /** Unchanged glob entries whose repositories were not listed, so are not counted in `unchanged`. */
+  unlisted: string[];
+  /** Resources the revision's configuration managed and this one does not: left as they are. */
+  no_longer_managed: string[];
 }
 
 export function summarize(changes: readonly Change[]): PlanSummary {

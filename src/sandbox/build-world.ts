@@ -1,5 +1,6 @@
 import { appFromSeed, buildInstallations } from "./build-apps.js";
 import { DEFAULT_CONTENT_TYPE } from "./hook-config.js";
+import { definitionProblems, MAX_DEFINITIONS, setValues } from "./custom-properties.js";
 import { protectionFromBody } from "./protection.js";
 import { type Ruleset, type RulesetSource, rulesetFromBody } from "./rulesets.js";
 import type { RepositorySeed, WorldSeed } from "./seed-schema.js";
@@ -79,7 +80,7 @@ function buildRepository(world: World, seed: RepositorySeed, path: SeedPath): Re
     hooks: new Map(),
     invitations: new Map(),
     rulesets: new Map(),
-    customProperties: new Map(Object.entries(seed.custom_properties)),
+    properties: new Map(),
   };
   for (const [login, permission] of Object.entries(seed.collaborators)) {
     const user = world.account(login);
@@ -360,6 +361,7 @@ export function buildWorld(seed: WorldSeed): World {
       basePermission: orgSeed.base_permission,
       teams: new Map(),
       rulesets: new Map(),
+      properties: new Map(),
     };
     for (const [key, logins] of [
       ["owners", orgSeed.owners],
@@ -378,6 +380,23 @@ export function buildWorld(seed: WorldSeed): World {
         `team '${teamSeed.slug}' is defined twice`,
       );
       org.teams.set(teamSeed.slug, { ...teamSeed, org });
+    });
+    check(
+      orgSeed.custom_properties.length <= MAX_DEFINITIONS,
+      [...path, "custom_properties"],
+      `an organization has at most ${MAX_DEFINITIONS} custom properties`,
+    );
+    orgSeed.custom_properties.forEach((definition, at) => {
+      const where = [...path, "custom_properties", at];
+      const key = definition.property_name.toLowerCase();
+      check(
+        !org.properties.has(key),
+        where,
+        `property '${definition.property_name}' is defined twice`,
+      );
+      const problems = definitionProblems(definition);
+      check(problems.length === 0, where, problems.join("; "));
+      org.properties.set(key, definition);
     });
     world.organizations.set(account.login.toLowerCase(), org);
   });
@@ -414,6 +433,20 @@ export function buildWorld(seed: WorldSeed): World {
       hookIds.add(hookSeed.id);
       repo.hooks.set(hookSeed.id, hookFromSeed(hookSeed));
     });
+    const values = Object.entries(repoSeed.custom_properties);
+    if (values.length > 0) {
+      check(
+        repo.org !== null,
+        [...path, "custom_properties"],
+        "custom properties belong to repositories of organizations",
+      );
+      const problems = setValues(
+        repo.org,
+        [repo],
+        values.map(([property_name, value]) => ({ property_name, value })),
+      );
+      check(problems.length === 0, [...path, "custom_properties"], problems.join("; "));
+    }
     for (const id of repo.invitations.keys()) {
       check(!invitationIds.has(id), [...path, "invitations"], `invitation id ${id} is used twice`);
       invitationIds.add(id);

@@ -38,6 +38,21 @@ export const demoWorld: WorldSeedInput = {
           bypass_actors: [{ actor_type: "OrganizationAdmin", bypass_mode: "always" }],
         },
       ],
+      custom_properties: [
+        {
+          property_name: "team",
+          value_type: "string",
+          description: "The team that owns the repository",
+        },
+        {
+          property_name: "tier",
+          value_type: "single_select",
+          required: true,
+          default_value: "standard",
+          allowed_values: ["critical", "standard"],
+          description: "How critical the service is",
+        },
+      ],
     },
   ],
   apps: [
@@ -146,6 +161,7 @@ export const demoWorld: WorldSeedInput = {
           bypass_actors: [{ actor_id: 2, actor_type: "Team", bypass_mode: "always" }],
         },
       ],
+      custom_properties: { team: "platform", tier: "critical" },
     },
     {
       full_name: "acme/web",
@@ -157,6 +173,7 @@ export const demoWorld: WorldSeedInput = {
       collaborators: { "octo-dev": "push" },
       teams: { platform: "push" },
       branches: [{ name: "main" }],
+      custom_properties: { team: "web" },
     },
     {
       full_name: "octo-admin/dotfiles",

@@ -16,6 +16,7 @@ import { appRoutes } from "./routes-apps.js";
 import { hookRoutes } from "./routes-hooks.js";
 import { issueRoutes } from "./routes-issues.js";
 import { planningRoutes } from "./routes-planning.js";
+import { propertyRoutes } from "./routes-properties.js";
 import { repositoryRoutes } from "./routes-repositories.js";
 import { rulesetRoutes } from "./routes-rulesets.js";
 import { checkSeed, readSeedFile, worldFromSeed } from "./seed-file.js";
@@ -118,6 +119,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
         ...appRoutes({ tokenTtlSeconds: options.tokenTtlSeconds ?? 3600, stats }),
         ...planningRoutes,
         ...rulesetRoutes,
+        ...propertyRoutes,
       ]),
       limiter: new RateLimiter(limits, options.rateWindowSeconds, now),
       secondary: new SecondaryLimiter(

@@ -59,6 +59,7 @@ export function appRoutes(options: { tokenTtlSeconds: number; stats: SandboxStat
     {
       method: "POST",
       pattern: "/app/installations/:id/access_tokens",
+      operation: "POST /app/installations/{installation_id}/access_tokens",
       handler: (ctx) => {
         const installation = requireApp(ctx).installations.get(idParam(ctx.params.id) ?? 0);
         if (installation === undefined) throw notFound();

@@ -110,6 +110,7 @@ export const rulesetRoutes: Route[] = [
   {
     method: "POST",
     pattern: "/repos/:owner/:repo/rulesets",
+    operation: "POST /repos/{owner}/{repo}/rulesets",
     handler: (ctx) => {
       const { repo, caller } = adminRepository(ctx);
       assertUnlocked(ctx, repo);
@@ -128,6 +129,7 @@ export const rulesetRoutes: Route[] = [
   {
     method: "PUT",
     pattern: "/repos/:owner/:repo/rulesets/:id",
+    operation: "PUT /repos/{owner}/{repo}/rulesets/{ruleset_id}",
     handler: (ctx) => {
       const { repo, caller } = adminRepository(ctx);
       const current = ownRuleset(ctx, repo.rulesets);
@@ -139,6 +141,7 @@ export const rulesetRoutes: Route[] = [
   {
     method: "DELETE",
     pattern: "/repos/:owner/:repo/rulesets/:id",
+    operation: "DELETE /repos/{owner}/{repo}/rulesets/{ruleset_id}",
     handler: (ctx) => {
       const { repo } = adminRepository(ctx);
       const current = ownRuleset(ctx, repo.rulesets);
@@ -165,6 +168,7 @@ export const rulesetRoutes: Route[] = [
   {
     method: "POST",
     pattern: "/orgs/:org/rulesets",
+    operation: "POST /orgs/{org}/rulesets",
     handler: (ctx) => {
       const org = ownedOrganization(ctx);
       const created = create(ctx, { type: "Organization", org }, org.rulesets);
@@ -182,6 +186,7 @@ export const rulesetRoutes: Route[] = [
   {
     method: "PUT",
     pattern: "/orgs/:org/rulesets/:id",
+    operation: "PUT /orgs/{org}/rulesets/{ruleset_id}",
     handler: (ctx) => {
       const org = ownedOrganization(ctx);
       const updated = update(ctx, ownRuleset(ctx, org.rulesets), org.rulesets);
@@ -191,6 +196,7 @@ export const rulesetRoutes: Route[] = [
   {
     method: "DELETE",
     pattern: "/orgs/:org/rulesets/:id",
+    operation: "DELETE /orgs/{org}/rulesets/{ruleset_id}",
     handler: (ctx) => {
       const org = ownedOrganization(ctx);
       org.rulesets.delete(ownRuleset(ctx, org.rulesets).id);

@@ -6,6 +6,7 @@ import {
   sourceName,
 } from "./rulesets.js";
 import type { Repository } from "./world.js";
+import { repositoryValues } from "./custom-properties.js";
 
 /**
  * Which rulesets apply where: an organization ruleset's repositories, a ruleset's refs, and so the
@@ -52,9 +53,17 @@ function refMatches(conditions: Conditions | null, ref: string, repo: Repository
   );
 }
 
+/**
+ * A custom property condition: the repository's value (its own, or a required property's default)
+ * is one of the values named; a multi-select value matches when any of its values is.
+ */
 function propertyMatches(spec: PropertySpec, repo: Repository): boolean {
-  const value = spec.source === "custom" ? repo.customProperties.get(spec.name) : undefined;
-  return value !== undefined && spec.property_values.includes(value);
+  if (spec.source !== "custom") return false;
+  const found = repositoryValues(repo.org, repo).find(
+    (entry) => entry.property_name.toLowerCase() === spec.name.toLowerCase(),
+  );
+  if (found === undefined) return false;
+  return [found.value].flat().some((value) => spec.property_values.includes(value));
 }
 
 /** Whether an organization ruleset's conditions select the repository. */

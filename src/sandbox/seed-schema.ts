@@ -50,6 +50,21 @@ const invitation = z.strictObject({
   expired: z.boolean().default(false),
 });
 
+/** GitHub's custom property names: a-z, A-Z, 0-9, _, -, $, #, at most 75 characters. */
+const propertyName = z.string().regex(/^[A-Za-z0-9_$#-]{1,75}$/, "expected a custom property name");
+const propertyValue = z.union([z.string(), z.array(z.string())]);
+
+/** A custom property definition of an organization, as `PUT /orgs/{org}/properties/schema/{name}` takes it. */
+const customProperty = z.strictObject({
+  property_name: propertyName,
+  value_type: z.enum(["string", "single_select", "multi_select", "true_false", "url"]),
+  required: z.boolean().default(false),
+  default_value: propertyValue.nullable().default(null),
+  description: z.string().nullable().default(null),
+  allowed_values: z.array(z.string()).nullable().default(null),
+  values_editable_by: z.enum(["org_actors", "org_and_repo_actors"]).default("org_actors"),
+});
+
 const branch = z.strictObject({
   name: z.string().min(1),
   protection: protection.optional(),
@@ -73,8 +88,8 @@ const repository = z.strictObject({
   hooks: z.array(hook).default([]),
   invitations: z.array(invitation).default([]),
   rulesets: z.array(ruleset).default([]),
-  /** Custom property values, which organization rulesets can target. */
-  custom_properties: z.record(z.string(), z.string()).default({}),
+  /** Explicit custom property values by name; required properties without one take their default. */
+  custom_properties: z.record(propertyName, propertyValue).default({}),
 });
 
 const user = z.strictObject({
@@ -103,6 +118,7 @@ const organization = z.strictObject({
   base_permission: z.enum(["none", "pull", "triage", "push", "maintain", "admin"]).default("pull"),
   teams: z.array(team).default([]),
   rulesets: z.array(ruleset).default([]),
+  custom_properties: z.array(customProperty).default([]),
 });
 
 /** Where an App is installed: one account, all of its repositories or those listed, with permissions. */
@@ -226,3 +242,4 @@ export type WorldSeed = z.output<typeof worldSeedSchema>;
 export type RepositorySeed = WorldSeed["repositories"][number];
 export type HookSeed = RepositorySeed["hooks"][number];
 export type AppSeed = WorldSeed["apps"][number];
+export type PropertySeed = WorldSeed["organizations"][number]["custom_properties"][number];

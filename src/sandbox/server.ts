@@ -11,7 +11,12 @@ import {
   WRITE_POINTS,
 } from "./rate-limits.js";
 import { byName } from "./id-paths.js";
-import { requestViolations, ruleRefusal, schemaRefusal } from "./request-rules.js";
+import {
+  refusedBeforeRoute,
+  requestViolations,
+  ruleRefusal,
+  schemaRefusal,
+} from "./request-rules.js";
 import type { Match, Router } from "./router.js";
 import { countInto, type SandboxStats } from "./stats.js";
 import type { Account, App, World } from "./world.js";
@@ -207,7 +212,10 @@ export function createRequestHandler(pipeline: Pipeline) {
       json: () => {
         const body = parseJson(bytes, family);
         const operation = match.route.operation;
-        const violations = operation === undefined ? [] : requestViolations(operation, body);
+        const violations =
+          operation === undefined || !refusedBeforeRoute(operation)
+            ? []
+            : requestViolations(operation, body);
         if (operation !== undefined && violations.length > 0) {
           stats.invalid_request_bodies++;
           throw new HttpError(schemaRefusal(operation, violations));

@@ -55,6 +55,20 @@ export interface Organization {
   teams: Map<string, Team>;
   /** The organization's rulesets by id. */
   rulesets: Map<number, Ruleset>;
+  /** Custom property definitions by lower-case name, in the order they were defined. */
+  properties: Map<string, PropertyDefinition>;
+}
+
+export type PropertyValue = string | string[];
+
+export interface PropertyDefinition {
+  property_name: string;
+  value_type: "string" | "single_select" | "multi_select" | "true_false" | "url";
+  required: boolean;
+  default_value: PropertyValue | null;
+  description: string | null;
+  allowed_values: string[] | null;
+  values_editable_by: "org_actors" | "org_and_repo_actors";
 }
 
 export interface App {
@@ -141,8 +155,8 @@ export interface Repository {
   invitations: Map<number, Invitation>;
   /** The repository's own rulesets by id (organization rulesets live on the organization). */
   rulesets: Map<number, Ruleset>;
-  /** Custom property values, which organization rulesets can target. */
-  customProperties: Map<string, string>;
+  /** Explicit custom property values by lower-case property name. */
+  properties: Map<string, PropertyValue>;
 }
 
 export interface GistFile {
