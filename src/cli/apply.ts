@@ -20,7 +20,13 @@ import {
   loadState,
   openSession,
 } from "./session.js";
-import { planChanges, planPart, shardClientOptions, shardOption } from "./sharding.js";
+import {
+  planChanges,
+  planPart,
+  shardClientOptions,
+  shardOption,
+  targetOption,
+} from "./sharding.js";
 
 /**
  * Verification: after apply, a fresh plan must show every applied change as no-op. Anything else
@@ -147,6 +153,8 @@ and verifies that nothing is left to do.
   --allow-partial         apply a saved plan of what changed since a revision ('plan --changed-from'),
                           checked against a fresh plan made the same way
   --rotate-secrets        also send every managed webhook secret and authorization header again
+  --target ADDRESS        apply only what this address matches (repeatable; globs: github/acme/api/*,
+                          */branch_protection/main); only what the targets reach is read
   --max-wait DURATION     longest wait for a rate-limit reset before stopping cleanly (default 15m)
   --cache DIR             keep the conditional-request cache in DIR between runs
   --sandbox, --sandbox-url URL, --concurrency N, --write-interval MS   as for 'plan'
@@ -169,6 +177,7 @@ export const apply: Command = async (argv, io) => {
       shard: { type: "string" },
       "allow-partial": { type: "boolean" },
       "rotate-secrets": { type: "boolean" },
+      target: { type: "string", multiple: true },
       help: { type: "boolean", short: "h" },
     },
     { positionals: true },
@@ -218,11 +227,18 @@ export const apply: Command = async (argv, io) => {
   session.onEvent((event) => progress.event(event));
   // A saved plan is checked against a fresh plan made the same way it was.
   const rotateSecrets = values["rotate-secrets"] === true || saved?.rotate_secrets === true;
+  if (saved?.targets !== undefined && values.target !== undefined) {
+    throw new CliError(`apply: ${savedFile} was planned with its own --target; give none`);
+  }
+  const targets = targetOption("apply", saved?.targets ?? values.target);
   const replan = async (label: string, rotate: boolean): Promise<Plan> => {
     progress.begin(label);
     try {
       return partial === undefined
-        ? await planPart(state, session.readers, shard, { rotateSecrets: rotate })
+        ? await planPart(state, session.readers, shard, {
+            rotateSecrets: rotate,
+            ...(targets ? { targets } : {}),
+          })
         : await planChanges(partial.changed_from, base, state, session.readers, rotate);
     } finally {
       progress.end();

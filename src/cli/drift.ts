@@ -7,7 +7,7 @@ import { parseFlags } from "./args.js";
 import { type Command, CliError, type CliIO } from "./io.js";
 import { parseFormat, printPlan, savePlan } from "./output.js";
 import { connectionFlags, loadState, openSession } from "./session.js";
-import { planPart, shardClientOptions, shardOption } from "./sharding.js";
+import { planPart, shardClientOptions, shardOption, targetOption } from "./sharding.js";
 
 const help = `usage: forgeplan drift [-c FILE|DIR]... [--format text|markdown|json] [--out PLAN.json]
                        [--cache DIR [--refresh]] [--report-issue OWNER/REPO] [--shard K/N]
@@ -21,6 +21,7 @@ included, and changes nothing.
                              has not changed is answered 304 (no rate budget) and planned from its body
   --refresh                  read everything in full this time (the cache is rewritten)
   --report-issue OWNER/REPO  keep one drift issue there: opened or updated on drift, closed once gone
+  --target ADDRESS           check only what this address matches (repeatable; globs allowed)
   --shard K/N                check only shard K of N, at 1/N of the rate budget
   --sandbox, --sandbox-url URL, --concurrency N, --write-interval MS: as for 'forgeplan plan'
 Exit 0: no drift; 2: drift (a create, update, delete or audit finding); 1: errors.
@@ -67,6 +68,7 @@ export const drift: Command = async (argv, io) => {
     refresh: { type: "boolean" },
     "report-issue": { type: "string" },
     shard: { type: "string" },
+    target: { type: "string", multiple: true },
     help: { type: "boolean", short: "h" },
   });
   if (values.help) {
@@ -75,8 +77,14 @@ export const drift: Command = async (argv, io) => {
   }
   const format = parseFormat("drift", values.format);
   const shard = shardOption("drift", values.shard);
+  const targets = targetOption("drift", values.target);
   const issueRepo =
     values["report-issue"] === undefined ? undefined : parseRepo(values["report-issue"]);
+  if (issueRepo !== undefined && targets !== undefined) {
+    throw new CliError(
+      "drift: --report-issue needs the whole plan: a targeted check would close the issue over drift it did not look at",
+    );
+  }
   if (issueRepo !== undefined && shard !== undefined) {
     throw new CliError(
       "drift: --report-issue needs the whole plan; with shards, merge their plans (plan --merge) and report from there",
@@ -96,7 +104,7 @@ export const drift: Command = async (argv, io) => {
     shardClientOptions(shard),
   );
   try {
-    const plan = await planPart(state, session.readers, shard);
+    const plan = await planPart(state, session.readers, shard, targets ? { targets } : {});
     printPlan(io, plan, format);
     if (values.out) savePlan("drift", io, plan, values.out);
     if (values.cache !== undefined) reportCacheUse(io, session.clients.values());

@@ -5,6 +5,7 @@ import { parseFormat, printPlan, savePlan } from "./output.js";
 import { loadStateAt } from "./revision.js";
 import { configPaths, connectionFlags, loadState, openSession } from "./session.js";
 import {
+  targetOption,
   mergePlanFiles,
   planChanges,
   planPart,
@@ -28,6 +29,8 @@ Reads the live state of everything the desired state names and prints the plan.
                           pull request's base): the resources whose resolved desired state differs,
                           with what the service already differed in shown apart; the plan says how
                           many resources it left out, and a saved one is marked partial
+  --target ADDRESS        plan only what this address matches (repeatable; globs: github/acme/api/*,
+                          */branch_protection/main); only what the targets reach is read
   --rotate-secrets        send every managed webhook secret and authorization header again (they are
                           write-only, so a plan cannot tell whether the service holds the current value)
   --merge SHARD.json...   combine the plans of all N shards (saved with --out) into one; reads nothing live
@@ -50,6 +53,7 @@ export const plan: Command = async (argv, io) => {
       "changed-from": { type: "string" },
       merge: { type: "boolean" },
       "rotate-secrets": { type: "boolean" },
+      target: { type: "string", multiple: true },
       help: { type: "boolean", short: "h" },
     },
     { positionals: true },
@@ -73,6 +77,12 @@ export const plan: Command = async (argv, io) => {
       "plan: --changed-from plans one change whole; it takes no --shard or --merge",
     );
   }
+  if (values.target !== undefined && (changedFrom !== undefined || values.merge)) {
+    throw new CliError(
+      "plan: --target narrows a plan of live state; it takes no --changed-from or --merge",
+    );
+  }
+  const targets = targetOption("plan", values.target);
   if (changedFrom?.trim() === "" || changedFrom?.startsWith("-")) {
     throw new CliError(`plan: --changed-from expects a git revision, got '${changedFrom}'`);
   }
@@ -92,7 +102,10 @@ export const plan: Command = async (argv, io) => {
     try {
       result =
         changedFrom === undefined
-          ? await planPart(state, session.readers, shard, { rotateSecrets })
+          ? await planPart(state, session.readers, shard, {
+              rotateSecrets,
+              ...(targets ? { targets } : {}),
+            })
           : await planChanges(changedFrom, base, state, session.readers, rotateSecrets);
     } finally {
       await session.close();

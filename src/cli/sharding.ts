@@ -8,6 +8,7 @@ import { buildPlan } from "../engine/plan.js";
 import { parseShard, type Shard, shardPlan, shardState } from "../engine/shard.js";
 import type { ResourceReader } from "../resources/context.js";
 import { CliError, type CliIO } from "./io.js";
+import { TargetFilter } from "../engine/targets.js";
 
 /** `--shard K/N` for plan and drift; undefined when the flag is absent. */
 export function shardOption(command: string, text: string | undefined): Shard | undefined {
@@ -29,17 +30,32 @@ export async function planPart(
   state: DesiredState,
   readers: ReadonlyMap<string, ResourceReader>,
   shard: Shard | undefined,
-  { rotateSecrets = false }: { rotateSecrets?: boolean } = {},
+  { rotateSecrets = false, targets }: { rotateSecrets?: boolean; targets?: TargetFilter } = {},
 ): Promise<Plan> {
   const now = Date.now();
+  const options = { now, rotateSecrets, ...(targets ? { targets } : {}) };
   const withOptions = (plan: Plan): Plan =>
     rotateSecrets ? { ...plan, rotate_secrets: true } : plan;
-  if (shard === undefined)
-    return withOptions(await buildPlan({ state, readers, now, rotateSecrets }));
+  if (shard === undefined) return withOptions(await buildPlan({ state, readers, ...options }));
   const part = await shardState(state, readers, shard);
-  return withOptions(
-    shardPlan(await buildPlan({ state: part, readers, now, rotateSecrets }), shard),
-  );
+  const plan = shardPlan(await buildPlan({ state: part, readers, ...options }), shard);
+  return withOptions(targets ? { ...plan, targets: [...targets.patterns] } : plan);
+}
+
+/** `--target ADDRESS`, repeatable: what a run acts on; undefined without the flag. */
+export function targetOption(
+  command: string,
+  patterns: readonly string[] | undefined,
+): TargetFilter | undefined {
+  if (patterns === undefined || patterns.length === 0) return undefined;
+  for (const pattern of patterns) {
+    if (pattern.trim() === "" || pattern.split("/").length < 2) {
+      throw new CliError(
+        `${command}: --target expects an address such as github/acme/api/branch_protection/main (globs allowed: github/acme/*), got '${pattern}'`,
+      );
+    }
+  }
+  return new TargetFilter(patterns);
 }
 
 /** The plan of what the configuration changes since a revision (`base`: its state there, if any). */

@@ -160,6 +160,7 @@ function fileSchema(kinds: readonly string[]) {
     errors: count.optional(),
     config: z.array(z.string().min(1)).min(1).optional(),
     rotate_secrets: z.literal(true).optional(),
+    targets: z.array(z.string().min(1)).min(1).optional(),
     partial: z
       .strictObject({
         changed_from: z.string().min(1),
@@ -237,6 +238,7 @@ export function readPlanFile(text: string, file: string, kinds: readonly string[
     ...plan,
     ...(parsed.data.config ? { config: parsed.data.config } : {}),
     ...(parsed.data.rotate_secrets ? { rotate_secrets: true } : {}),
+    ...(parsed.data.targets ? { targets: parsed.data.targets } : {}),
     ...(parsed.data.partial ? { partial: parsed.data.partial } : {}),
   };
 }

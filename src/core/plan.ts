@@ -122,6 +122,11 @@ export interface Plan {
    * `apply` refuses it unless told `--allow-partial`.
    */
   partial?: PartialPlan;
+  /**
+   * The `--target` patterns the plan was made with: it holds only what they match, and
+   * `apply PLAN.json` re-plans with the same ones to check it.
+   */
+  targets?: string[];
 }
 
 export interface PartialPlan {

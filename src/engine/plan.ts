@@ -10,6 +10,7 @@ import {
   sectionKind,
 } from "../resources/index.js";
 import { type Expansion, expandRepositories } from "./expand.js";
+import { type TargetFilter, targetedRepos } from "./targets.js";
 
 export interface PlanInput {
   state: DesiredState;
@@ -19,6 +20,8 @@ export interface PlanInput {
   now: number;
   /** Send managed webhook secrets and authorization headers again (they cannot be compared). */
   rotateSecrets?: boolean;
+  /** Plan only what these address patterns reach (`--target`). */
+  targets?: TargetFilter;
 }
 
 function readerFor(readers: ReadonlyMap<string, ResourceReader>, target: string): ResourceReader {
@@ -69,14 +72,37 @@ export async function buildPlan({
   readers,
   now,
   rotateSecrets = false,
+  targets,
 }: PlanInput): Promise<Plan> {
-  const expansion = await expandRepositories(state, readers);
-  const planned = await planWork({ ...expansion, sections: state.sections }, readers, {
-    now,
-    rotateSecrets,
+  if (targets === undefined) {
+    const expansion = await expandRepositories(state, readers);
+    const planned = await planWork({ ...expansion, sections: state.sections }, readers, {
+      now,
+      rotateSecrets,
+    });
+    holdBack(planned.changes, planned.holds);
+    return makePlan(orderChanges(planned.changes, KIND_NAMES));
+  }
+  // An owner no target reaches is not even listed.
+  const reached = state.repositories.filter((entry) =>
+    targets.reaches(`${entry.target}/${entry.selector.owner}/`),
+  );
+  const expansion = await expandRepositories({ ...state, repositories: reached }, readers);
+  const sections = state.sections.filter((entry) => {
+    const kind = sectionKind(entry.section);
+    if (kind === undefined) return true;
+    // What a section entry holds back (a running migration) matters whatever is targeted.
+    if (kind.section.everyShard) return true;
+    return targets.reaches(`${entry.target}/${kind.section.spec.scope(entry.value)}/${kind.name}/`);
   });
+  const planned = await planWork(
+    { ...expansion, repos: targetedRepos(expansion, targets), sections },
+    readers,
+    { now, rotateSecrets },
+  );
   holdBack(planned.changes, planned.holds);
-  return makePlan(orderChanges(planned.changes, KIND_NAMES));
+  const changes = planned.changes.filter((change) => targets.matches(change.address));
+  return { ...makePlan(orderChanges(changes, KIND_NAMES)), targets: [...targets.patterns] };
 }
 
 /**

@@ -35,6 +35,20 @@ export function changeViews(
 export const preexistingHeading = (partial: PartialPlan) =>
   `Already differs on the service, not changed since ${partial.changed_from}`;
 
+/**
+ * The lines that say what a plan covers when it is not the whole configuration: a plan of a change
+ * (`--changed-from`), or of what `--target` patterns match.
+ */
+export function scopeNotes(plan: Plan): string[] {
+  const notes = plan.partial === undefined ? [] : partialNotes(plan.partial);
+  if (plan.targets !== undefined) {
+    notes.push(
+      `Only what --target ${plan.targets.join(", ")} matches was read and planned; plan without --target for the whole configuration.`,
+    );
+  }
+  return notes;
+}
+
 /** How many `no_longer_managed` entries are listed before "and N more". */
 const LISTED = 20;
 

@@ -7,7 +7,7 @@ import type {
   Plan,
 } from "../core/plan.js";
 import { hasChanges, OUTCOMES } from "../core/plan.js";
-import { changeViews, partialNotes, preexistingHeading } from "./changed.js";
+import { changeViews, preexistingHeading, scopeNotes } from "./changed.js";
 import { code, escapeHtml, escapeInline, linkTarget } from "./escape.js";
 import { fitParts } from "./fit.js";
 import type { RenderOptions } from "./options.js";
@@ -170,13 +170,8 @@ export function planMarkdown(plan: Plan, options: RenderOptions): string {
     ),
   ];
   if (!hasChanges(plan) && plan.errors === 0) head.push(`**${NO_CHANGES}**`);
-  if (plan.partial !== undefined) {
-    head.push(
-      partialNotes(plan.partial)
-        .map((line) => `_${escapeInline(line)}_`)
-        .join("\n\n"),
-    );
-  }
+  const notes = scopeNotes(plan);
+  if (notes.length > 0) head.push(notes.map((line) => `_${escapeInline(line)}_`).join("\n\n"));
   return fitParts(
     sections.length,
     (kept) =>

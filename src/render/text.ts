@@ -1,7 +1,7 @@
 import type { Action, ApplyReport, Change, ChangeOutcome, Outcome, Plan } from "../core/plan.js";
 import { hasChanges, OUTCOMES } from "../core/plan.js";
 import { styles, type Styles } from "./ansi.js";
-import { changeViews, partialNotes, preexistingHeading } from "./changed.js";
+import { changeViews, preexistingHeading, scopeNotes } from "./changed.js";
 import type { RenderOptions } from "./options.js";
 import {
   ACTION_SYMBOL,
@@ -98,7 +98,7 @@ export function planText(plan: Plan, options: RenderOptions): string {
     lines.push(`Plan: ${summaryCounts(plan.summary)}.`);
     if (plan.errors > 0) lines.push(s.red(errorCount(plan)));
   }
-  if (plan.partial !== undefined) lines.push(...partialNotes(plan.partial).map(printable));
+  lines.push(...scopeNotes(plan).map(printable));
   return finish(lines);
 }
 
