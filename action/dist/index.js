@@ -20023,7 +20023,7 @@ function visit(schema2, fnOrHandlers) {
     return h ? h(node2, rewritten) : node2;
   };
   const cache2 = /* @__PURE__ */ new Map();
-  function run(s) {
+  function run2(s) {
     const cached2 = cache2.get(s);
     if (cached2 === RESOLVING) {
       return new $ZodLazy({
@@ -20049,21 +20049,21 @@ function visit(schema2, fnOrHandlers) {
         let changed = false;
         const newShape = {};
         for (const k of keys2) {
-          const mapped = run(oldShape[k]);
+          const mapped = run2(oldShape[k]);
           if (mapped !== oldShape[k])
             changed = true;
           newShape[k] = mapped;
         }
         let newCatchall = def.catchall;
         if (def.catchall) {
-          newCatchall = run(def.catchall);
+          newCatchall = run2(def.catchall);
           if (newCatchall !== def.catchall)
             changed = true;
         }
         return changed ? clone(s, { ...def, shape: newShape, catchall: newCatchall }) : s;
       }
       case "array": {
-        const mapped = run(def.element);
+        const mapped = run2(def.element);
         return mapped === def.element ? s : clone(s, { ...def, element: mapped });
       }
       case "tuple": {
@@ -20071,14 +20071,14 @@ function visit(schema2, fnOrHandlers) {
         let changed = false;
         const newItems = [];
         for (const item of oldItems) {
-          const mapped = run(item);
+          const mapped = run2(item);
           if (mapped !== item)
             changed = true;
           newItems.push(mapped);
         }
         let newRest = def.rest;
         if (def.rest) {
-          newRest = run(def.rest);
+          newRest = run2(def.rest);
           if (newRest !== def.rest)
             changed = true;
         }
@@ -20086,12 +20086,12 @@ function visit(schema2, fnOrHandlers) {
       }
       case "record":
       case "map": {
-        const newKey = run(def.keyType);
-        const newVal = run(def.valueType);
+        const newKey = run2(def.keyType);
+        const newVal = run2(def.valueType);
         return newKey === def.keyType && newVal === def.valueType ? s : clone(s, { ...def, keyType: newKey, valueType: newVal });
       }
       case "set": {
-        const newVal = run(def.valueType);
+        const newVal = run2(def.valueType);
         return newVal === def.valueType ? s : clone(s, { ...def, valueType: newVal });
       }
       case "union": {
@@ -20099,7 +20099,7 @@ function visit(schema2, fnOrHandlers) {
         let changed = false;
         const newOptions = [];
         for (const opt of oldOptions) {
-          const mapped = run(opt);
+          const mapped = run2(opt);
           if (mapped !== opt)
             changed = true;
           newOptions.push(mapped);
@@ -20107,8 +20107,8 @@ function visit(schema2, fnOrHandlers) {
         return changed ? clone(s, { ...def, options: newOptions }) : s;
       }
       case "intersection": {
-        const newLeft = run(def.left);
-        const newRight = run(def.right);
+        const newLeft = run2(def.left);
+        const newRight = run2(def.right);
         return newLeft === def.left && newRight === def.right ? s : clone(s, { ...def, left: newLeft, right: newRight });
       }
       case "optional":
@@ -20120,23 +20120,23 @@ function visit(schema2, fnOrHandlers) {
       case "nonoptional":
       case "promise":
       case "success": {
-        const newInner = run(def.innerType);
+        const newInner = run2(def.innerType);
         return newInner === def.innerType ? s : clone(s, { ...def, innerType: newInner });
       }
       case "pipe": {
-        const newIn = run(def.in);
-        const newOut = run(def.out);
+        const newIn = run2(def.in);
+        const newOut = run2(def.out);
         return newIn === def.in && newOut === def.out ? s : clone(s, { ...def, in: newIn, out: newOut });
       }
       case "function": {
-        const newInput = run(def.input);
-        const newOutput = run(def.output);
+        const newInput = run2(def.input);
+        const newOutput = run2(def.output);
         return newInput === def.input && newOutput === def.output ? s : clone(s, { ...def, input: newInput, output: newOutput });
       }
       case "lazy": {
         const original = def.getter;
         const { _cachedInner, ...rest } = def;
-        return clone(s, { ...rest, getter: () => run(original()) });
+        return clone(s, { ...rest, getter: () => run2(original()) });
       }
       // A leaf by choice: `parts` are regex fragments, not data positions.
       case "template_literal":
@@ -20167,7 +20167,7 @@ function visit(schema2, fnOrHandlers) {
       }
     }
   }
-  return run(schema2);
+  return run2(schema2);
 }
 var RESOLVING;
 var init_visit = __esm({
@@ -30868,7 +30868,7 @@ function pLimit(concurrency) {
     activeCount--;
     resumeNext();
   };
-  const run = async (function_, resolve10, arguments_) => {
+  const run2 = async (function_, resolve10, arguments_) => {
     const result = (async () => function_(...arguments_))();
     resolve10(result);
     try {
@@ -30882,7 +30882,7 @@ function pLimit(concurrency) {
     new Promise((internalResolve) => {
       queueItem.run = internalResolve;
       queue.enqueue(queueItem);
-    }).then(run.bind(void 0, function_, resolve10, arguments_));
+    }).then(run2.bind(void 0, function_, resolve10, arguments_));
     if (activeCount < concurrency) {
       resumeNext();
     }
@@ -31005,7 +31005,7 @@ function prefixPattern(text, minimum) {
 }
 function longestAlphanumericRun(text) {
   return (text.match(/[A-Za-z0-9]+/g) ?? []).reduce(
-    (longest, run) => run.length > longest.length ? run : longest,
+    (longest, run2) => run2.length > longest.length ? run2 : longest,
     ""
   );
 }
@@ -36920,13 +36920,13 @@ function objectType(dir, ref, name2) {
 }
 function filesAt(ref, given, cwd) {
   const absolute = resolve2(cwd, given);
-  const isDirectory = existsSync(absolute) && statSync3(absolute).isDirectory();
-  const dir = isDirectory ? absolute : dirname2(absolute);
+  const isDirectory2 = existsSync(absolute) && statSync3(absolute).isDirectory();
+  const dir = isDirectory2 ? absolute : dirname2(absolute);
   git(dir, ["rev-parse", "--show-toplevel"]);
   if (!hasRevision(dir, ref)) {
     throw new GitFailed(`${ref} is not a commit of the git repository at ${dir} (fetch it first)`);
   }
-  const name2 = isDirectory ? "" : basename(absolute);
+  const name2 = isDirectory2 ? "" : basename(absolute);
   const type = objectType(dir, ref, name2);
   if (type === "blob") {
     return [{ display: `${ref}:${given}`, content: git(dir, ["show", `${ref}:./${name2}`]) }];
@@ -45975,6 +45975,7 @@ function fileSchema2(kinds) {
     errors: count.optional(),
     config: array(string2().min(1)).min(1).optional(),
     rotate_secrets: literal(true).optional(),
+    targets: array(string2().min(1)).min(1).optional(),
     partial: strictObject({
       changed_from: string2().min(1),
       unchanged: count,
@@ -46040,6 +46041,7 @@ function readPlanFile(text, file2, kinds) {
     ...plan2,
     ...parsed.data.config ? { config: parsed.data.config } : {},
     ...parsed.data.rotate_secrets ? { rotate_secrets: true } : {},
+    ...parsed.data.targets ? { targets: parsed.data.targets } : {},
     ...parsed.data.partial ? { partial: parsed.data.partial } : {}
   };
 }
@@ -46258,6 +46260,15 @@ function changeViews(plan2, changes) {
     preexisting: views.flatMap((view) => view.preexisting ? [view.preexisting] : [])
   };
 }
+function scopeNotes(plan2) {
+  const notes = plan2.partial === void 0 ? [] : partialNotes(plan2.partial);
+  if (plan2.targets !== void 0) {
+    notes.push(
+      `Only what --target ${plan2.targets.join(", ")} matches was read and planned; plan without --target for the whole configuration.`
+    );
+  }
+  return notes;
+}
 function partialNotes(partial2) {
   const unlisted = partial2.unlisted.length === 0 ? "" : `, and the repositories of ${partial2.unlisted.join(", ")} (not listed: nothing they set changed)`;
   const lines = [
@@ -46443,11 +46454,8 @@ function planMarkdown(plan2, options) {
     )
   ];
   if (!hasChanges(plan2) && plan2.errors === 0) head.push(`**${NO_CHANGES}**`);
-  if (plan2.partial !== void 0) {
-    head.push(
-      partialNotes(plan2.partial).map((line) => `_${escapeInline(line)}_`).join("\n\n")
-    );
-  }
+  const notes = scopeNotes(plan2);
+  if (notes.length > 0) head.push(notes.map((line) => `_${escapeInline(line)}_`).join("\n\n"));
   return fitParts(
     sections.length,
     (kept) => document([
@@ -46628,7 +46636,7 @@ function planText(plan2, options) {
     lines.push(`Plan: ${summaryCounts(plan2.summary)}.`);
     if (plan2.errors > 0) lines.push(s.red(errorCount(plan2)));
   }
-  if (plan2.partial !== void 0) lines.push(...partialNotes(plan2.partial).map(printable2));
+  lines.push(...scopeNotes(plan2).map(printable2));
   return finish(lines);
 }
 function outcomeLine(outcome, s) {
@@ -46809,6 +46817,197 @@ var init_merge2 = __esm({
   }
 });
 
+// src/engine/setting-parts.ts
+function valueAt3(value, path) {
+  let node2 = value;
+  for (const segment of path) {
+    if (!isPlainObject2(node2) && !Array.isArray(node2)) return void 0;
+    node2 = node2[segment];
+  }
+  return node2;
+}
+function partsOf(setting, value) {
+  if (value === void 0) return [];
+  return setting.defines(value).map((defined) => ({ ...defined, value: valueAt3(value, defined.path) }));
+}
+function identity4(value) {
+  if (value === void 0) return "(absent)";
+  const plain = (node2) => {
+    if (isSecret(node2)) return { $secret: node2.source };
+    if (Array.isArray(node2)) return node2.map(plain);
+    if (isPlainObject2(node2)) {
+      const result = {};
+      for (const [key, child] of Object.entries(node2)) setKey(result, key, plain(child));
+      return result;
+    }
+    return node2;
+  };
+  return stableJson(plain(value));
+}
+function keepParts(value, paths) {
+  if (paths.some((path) => path.length === 0)) return value;
+  const result = {};
+  for (const path of paths) {
+    let node2 = result;
+    for (const segment of path.slice(0, -1)) {
+      const key = String(segment);
+      if (!isPlainObject2(node2[key])) setKey(node2, key, {});
+      node2 = node2[key];
+    }
+    setKey(node2, String(path.at(-1)), valueAt3(value, path));
+  }
+  return result;
+}
+function dropParts(value, paths) {
+  if (paths.some((path) => path.length === 0)) return void 0;
+  if (!isPlainObject2(value)) return value;
+  const drop = (node2, path) => {
+    const [head, ...rest] = path.map(String);
+    const result = {};
+    for (const [key, child] of Object.entries(node2)) {
+      if (key !== head) setKey(result, key, child);
+      else if (rest.length > 0 && isPlainObject2(child)) setKey(result, key, drop(child, rest));
+    }
+    return result;
+  };
+  const left = paths.reduce((node2, path) => drop(node2, path), value);
+  return Object.keys(left).length === 0 ? void 0 : left;
+}
+var init_setting_parts = __esm({
+  "src/engine/setting-parts.ts"() {
+    "use strict";
+    init_merge();
+    init_plain();
+    init_secret();
+    init_fingerprint();
+  }
+});
+
+// src/engine/targets.ts
+function tokenize(pattern3) {
+  const tokens = [];
+  for (let index = 0; index < pattern3.length; index++) {
+    const char = pattern3[index];
+    if (char === "*") {
+      if (tokens.at(-1)?.kind !== "star") tokens.push({ kind: "star" });
+    } else if (char === "?") {
+      tokens.push({ kind: "any" });
+    } else if (char === "[" && pattern3.indexOf("]", index + 2) > index) {
+      const end = pattern3.indexOf("]", index + 2);
+      let body = pattern3.slice(index + 1, end);
+      const negated = body.startsWith("!") || body.startsWith("^");
+      if (negated) body = body.slice(1);
+      const ranges = [];
+      for (let at = 0; at < body.length; at++) {
+        const from = body[at];
+        if (body[at + 1] === "-" && at + 2 < body.length) {
+          ranges.push([from, body[at + 2]]);
+          at += 2;
+        } else ranges.push([from, from]);
+      }
+      tokens.push({ kind: "class", negated, ranges });
+      index = end;
+    } else {
+      tokens.push({ kind: "char", char });
+    }
+  }
+  return tokens;
+}
+function accepts(token, char) {
+  switch (token.kind) {
+    case "char":
+      return token.char === char;
+    case "any":
+    case "star":
+      return true;
+    case "class": {
+      const inside = token.ranges.some(([from, to]) => char >= from && char <= to);
+      return inside !== token.negated;
+    }
+  }
+}
+function closure(tokens, positions) {
+  const reached = /* @__PURE__ */ new Set();
+  const pending = [...positions];
+  while (pending.length > 0) {
+    const position = pending.pop();
+    if (reached.has(position)) continue;
+    reached.add(position);
+    if (tokens[position]?.kind === "star") pending.push(position + 1);
+  }
+  return reached;
+}
+function run(tokens, text) {
+  let positions = closure(tokens, [0]);
+  for (const char of text) {
+    const next = [];
+    for (const position of positions) {
+      const token = tokens[position];
+      if (token === void 0 || !accepts(token, char)) continue;
+      next.push(token.kind === "star" ? position : position + 1);
+    }
+    positions = closure(tokens, next);
+    if (positions.size === 0) break;
+  }
+  return positions;
+}
+function targetedRepos(expansion, filter) {
+  const repos = [];
+  for (const repo of expansion.repos) {
+    const scope = `${repo.owner}/${repo.name}`;
+    const settings = {};
+    for (const kind of REPOSITORY_KINDS) {
+      const setting = kind.repository.setting;
+      const value = repo.settings[setting.key];
+      if (value === void 0) continue;
+      if (!filter.reaches(`${repo.target}/${scope}/${kind.name}/`)) continue;
+      settings[setting.key] = narrowed(
+        value,
+        setting,
+        (name2, blockKind) => filter.matches(addressOf(repo.target, scope, blockKind, name2))
+      );
+    }
+    if (Object.keys(settings).length > 0) repos.push({ ...repo, settings });
+  }
+  return repos;
+}
+function narrowed(value, setting, named) {
+  const defined = setting.defines(value).map((part) => JSON.stringify(part.path));
+  const blocks2 = setting.print(value);
+  const separable = blocks2.every((block2) => defined.includes(JSON.stringify(block2.path)));
+  if (!separable) return value;
+  const wanted = blocks2.filter((block2) => named(block2.name, block2.kind));
+  return wanted.length === 0 ? value : keepParts(
+    value,
+    wanted.map((block2) => block2.path)
+  );
+}
+var TargetFilter;
+var init_targets = __esm({
+  "src/engine/targets.ts"() {
+    "use strict";
+    init_plan();
+    init_resources();
+    init_setting_parts();
+    TargetFilter = class {
+      patterns;
+      #tokens;
+      constructor(patterns3) {
+        this.patterns = patterns3;
+        this.#tokens = patterns3.map(tokenize);
+      }
+      /** Whether a pattern matches the whole address. */
+      matches(address) {
+        return this.#tokens.some((tokens) => run(tokens, address).has(tokens.length));
+      }
+      /** Whether some address that starts with `prefix` could match a pattern. */
+      reaches(prefix) {
+        return this.#tokens.some((tokens) => run(tokens, prefix).size > 0);
+      }
+    };
+  }
+});
+
 // src/engine/plan.ts
 function readerFor(readers, target2) {
   const reader = readers.get(target2);
@@ -46837,15 +47036,36 @@ async function buildPlan({
   state,
   readers,
   now,
-  rotateSecrets = false
+  rotateSecrets = false,
+  targets
 }) {
-  const expansion = await expandRepositories(state, readers);
-  const planned = await planWork({ ...expansion, sections: state.sections }, readers, {
-    now,
-    rotateSecrets
+  if (targets === void 0) {
+    const expansion2 = await expandRepositories(state, readers);
+    const planned2 = await planWork({ ...expansion2, sections: state.sections }, readers, {
+      now,
+      rotateSecrets
+    });
+    holdBack(planned2.changes, planned2.holds);
+    return makePlan(orderChanges(planned2.changes, KIND_NAMES));
+  }
+  const reached = state.repositories.filter(
+    (entry) => targets.reaches(`${entry.target}/${entry.selector.owner}/`)
+  );
+  const expansion = await expandRepositories({ ...state, repositories: reached }, readers);
+  const sections = state.sections.filter((entry) => {
+    const kind = sectionKind(entry.section);
+    if (kind === void 0) return true;
+    if (kind.section.everyShard) return true;
+    return targets.reaches(`${entry.target}/${kind.section.spec.scope(entry.value)}/${kind.name}/`);
   });
+  const planned = await planWork(
+    { ...expansion, repos: targetedRepos(expansion, targets), sections },
+    readers,
+    { now, rotateSecrets }
+  );
   holdBack(planned.changes, planned.holds);
-  return makePlan(orderChanges(planned.changes, KIND_NAMES));
+  const changes = planned.changes.filter((change) => targets.matches(change.address));
+  return { ...makePlan(orderChanges(changes, KIND_NAMES)), targets: [...targets.patterns] };
 }
 async function planWork(work, readers, options) {
   const tasks = [];
@@ -46913,73 +47133,8 @@ var init_plan2 = __esm({
     init_plan();
     init_resources();
     init_expand();
+    init_targets();
     PLANNING_WINDOW = 512;
-  }
-});
-
-// src/engine/setting-parts.ts
-function valueAt3(value, path) {
-  let node2 = value;
-  for (const segment of path) {
-    if (!isPlainObject2(node2) && !Array.isArray(node2)) return void 0;
-    node2 = node2[segment];
-  }
-  return node2;
-}
-function partsOf(setting, value) {
-  if (value === void 0) return [];
-  return setting.defines(value).map((defined) => ({ ...defined, value: valueAt3(value, defined.path) }));
-}
-function identity4(value) {
-  if (value === void 0) return "(absent)";
-  const plain = (node2) => {
-    if (isSecret(node2)) return { $secret: node2.source };
-    if (Array.isArray(node2)) return node2.map(plain);
-    if (isPlainObject2(node2)) {
-      const result = {};
-      for (const [key, child] of Object.entries(node2)) setKey(result, key, plain(child));
-      return result;
-    }
-    return node2;
-  };
-  return stableJson(plain(value));
-}
-function keepParts(value, paths) {
-  if (paths.some((path) => path.length === 0)) return value;
-  const result = {};
-  for (const path of paths) {
-    let node2 = result;
-    for (const segment of path.slice(0, -1)) {
-      const key = String(segment);
-      if (!isPlainObject2(node2[key])) setKey(node2, key, {});
-      node2 = node2[key];
-    }
-    setKey(node2, String(path.at(-1)), valueAt3(value, path));
-  }
-  return result;
-}
-function dropParts(value, paths) {
-  if (paths.some((path) => path.length === 0)) return void 0;
-  if (!isPlainObject2(value)) return value;
-  const drop = (node2, path) => {
-    const [head, ...rest] = path.map(String);
-    const result = {};
-    for (const [key, child] of Object.entries(node2)) {
-      if (key !== head) setKey(result, key, child);
-      else if (rest.length > 0 && isPlainObject2(child)) setKey(result, key, drop(child, rest));
-    }
-    return result;
-  };
-  const left = paths.reduce((node2, path) => drop(node2, path), value);
-  return Object.keys(left).length === 0 ? void 0 : left;
-}
-var init_setting_parts = __esm({
-  "src/engine/setting-parts.ts"() {
-    "use strict";
-    init_merge();
-    init_plain();
-    init_secret();
-    init_fingerprint();
   }
 });
 
@@ -47377,15 +47532,25 @@ function shardOption(command2, text) {
 function shardClientOptions(shard) {
   return shard === void 0 ? {} : { shareOfBudget: 1 / shard.count };
 }
-async function planPart(state, readers, shard, { rotateSecrets = false } = {}) {
+async function planPart(state, readers, shard, { rotateSecrets = false, targets } = {}) {
   const now = Date.now();
-  const withOptions = (plan2) => rotateSecrets ? { ...plan2, rotate_secrets: true } : plan2;
-  if (shard === void 0)
-    return withOptions(await buildPlan({ state, readers, now, rotateSecrets }));
+  const options = { now, rotateSecrets, ...targets ? { targets } : {} };
+  const withOptions = (plan3) => rotateSecrets ? { ...plan3, rotate_secrets: true } : plan3;
+  if (shard === void 0) return withOptions(await buildPlan({ state, readers, ...options }));
   const part = await shardState(state, readers, shard);
-  return withOptions(
-    shardPlan(await buildPlan({ state: part, readers, now, rotateSecrets }), shard)
-  );
+  const plan2 = shardPlan(await buildPlan({ state: part, readers, ...options }), shard);
+  return withOptions(targets ? { ...plan2, targets: [...targets.patterns] } : plan2);
+}
+function targetOption(command2, patterns3) {
+  if (patterns3 === void 0 || patterns3.length === 0) return void 0;
+  for (const pattern3 of patterns3) {
+    if (pattern3.trim() === "" || pattern3.split("/").length < 2) {
+      throw new CliError(
+        `${command2}: --target expects an address such as github/acme/api/branch_protection/main (globs allowed: github/acme/*), got '${pattern3}'`
+      );
+    }
+  }
+  return new TargetFilter(patterns3);
 }
 async function planChanges(changedFrom2, base, head, readers, rotateSecrets) {
   const plan2 = await planChanged({
@@ -47425,6 +47590,7 @@ var init_sharding = __esm({
     init_plan2();
     init_shard();
     init_io();
+    init_targets();
   }
 });
 
@@ -47460,6 +47626,8 @@ Reads the live state of everything the desired state names and prints the plan.
                           pull request's base): the resources whose resolved desired state differs,
                           with what the service already differed in shown apart; the plan says how
                           many resources it left out, and a saved one is marked partial
+  --target ADDRESS        plan only what this address matches (repeatable; globs: github/acme/api/*,
+                          */branch_protection/main); only what the targets reach is read
   --rotate-secrets        send every managed webhook secret and authorization header again (they are
                           write-only, so a plan cannot tell whether the service holds the current value)
   --merge SHARD.json...   combine the plans of all N shards (saved with --out) into one; reads nothing live
@@ -47477,6 +47645,7 @@ Exit 0: no changes (audit reports alone don't count); 2: changes; 1: errors.
           "changed-from": { type: "string" },
           merge: { type: "boolean" },
           "rotate-secrets": { type: "boolean" },
+          target: { type: "string", multiple: true },
           help: { type: "boolean", short: "h" }
         },
         { positionals: true }
@@ -47500,6 +47669,12 @@ Exit 0: no changes (audit reports alone don't count); 2: changes; 1: errors.
           "plan: --changed-from plans one change whole; it takes no --shard or --merge"
         );
       }
+      if (values.target !== void 0 && (changedFrom2 !== void 0 || values.merge)) {
+        throw new CliError(
+          "plan: --target narrows a plan of live state; it takes no --changed-from or --merge"
+        );
+      }
+      const targets = targetOption("plan", values.target);
       if (changedFrom2?.trim() === "" || changedFrom2?.startsWith("-")) {
         throw new CliError(`plan: --changed-from expects a git revision, got '${changedFrom2}'`);
       }
@@ -47513,7 +47688,10 @@ Exit 0: no changes (audit reports alone don't count); 2: changes; 1: errors.
         const session = await openSession("plan", values, io, state, [], shardClientOptions(shard));
         const rotateSecrets = values["rotate-secrets"] === true;
         try {
-          result = changedFrom2 === void 0 ? await planPart(state, session.readers, shard, { rotateSecrets }) : await planChanges(changedFrom2, base, state, session.readers, rotateSecrets);
+          result = changedFrom2 === void 0 ? await planPart(state, session.readers, shard, {
+            rotateSecrets,
+            ...targets ? { targets } : {}
+          }) : await planChanges(changedFrom2, base, state, session.readers, rotateSecrets);
         } finally {
           await session.close();
         }
@@ -47865,6 +48043,8 @@ and verifies that nothing is left to do.
   --allow-partial         apply a saved plan of what changed since a revision ('plan --changed-from'),
                           checked against a fresh plan made the same way
   --rotate-secrets        also send every managed webhook secret and authorization header again
+  --target ADDRESS        apply only what this address matches (repeatable; globs: github/acme/api/*,
+                          */branch_protection/main); only what the targets reach is read
   --max-wait DURATION     longest wait for a rate-limit reset before stopping cleanly (default 15m)
   --cache DIR             keep the conditional-request cache in DIR between runs
   --sandbox, --sandbox-url URL, --concurrency N, --write-interval MS   as for 'plan'
@@ -47882,6 +48062,7 @@ Exit 0 when everything was applied and verified; 1 otherwise.
           shard: { type: "string" },
           "allow-partial": { type: "boolean" },
           "rotate-secrets": { type: "boolean" },
+          target: { type: "string", multiple: true },
           help: { type: "boolean", short: "h" }
         },
         { positionals: true }
@@ -47923,10 +48104,17 @@ Exit 0 when everything was applied and verified; 1 otherwise.
       clients.push(...session.clients.values());
       session.onEvent((event) => progress.event(event));
       const rotateSecrets = values["rotate-secrets"] === true || saved?.rotate_secrets === true;
+      if (saved?.targets !== void 0 && values.target !== void 0) {
+        throw new CliError(`apply: ${savedFile} was planned with its own --target; give none`);
+      }
+      const targets = targetOption("apply", saved?.targets ?? values.target);
       const replan = async (label, rotate) => {
         progress.begin(label);
         try {
-          return partial2 === void 0 ? await planPart(state, session.readers, shard, { rotateSecrets: rotate }) : await planChanges(partial2.changed_from, base, state, session.readers, rotate);
+          return partial2 === void 0 ? await planPart(state, session.readers, shard, {
+            rotateSecrets: rotate,
+            ...targets ? { targets } : {}
+          }) : await planChanges(partial2.changed_from, base, state, session.readers, rotate);
         } finally {
           progress.end();
         }
@@ -48124,6 +48312,7 @@ included, and changes nothing.
                              has not changed is answered 304 (no rate budget) and planned from its body
   --refresh                  read everything in full this time (the cache is rewritten)
   --report-issue OWNER/REPO  keep one drift issue there: opened or updated on drift, closed once gone
+  --target ADDRESS           check only what this address matches (repeatable; globs allowed)
   --shard K/N                check only shard K of N, at 1/N of the rate budget
   --sandbox, --sandbox-url URL, --concurrency N, --write-interval MS: as for 'forgeplan plan'
 Exit 0: no drift; 2: drift (a create, update, delete or audit finding); 1: errors.
@@ -48137,6 +48326,7 @@ Exit 0: no drift; 2: drift (a create, update, delete or audit finding); 1: error
         refresh: { type: "boolean" },
         "report-issue": { type: "string" },
         shard: { type: "string" },
+        target: { type: "string", multiple: true },
         help: { type: "boolean", short: "h" }
       });
       if (values.help) {
@@ -48145,7 +48335,13 @@ Exit 0: no drift; 2: drift (a create, update, delete or audit finding); 1: error
       }
       const format = parseFormat("drift", values.format);
       const shard = shardOption("drift", values.shard);
+      const targets = targetOption("drift", values.target);
       const issueRepo = values["report-issue"] === void 0 ? void 0 : parseRepo(values["report-issue"]);
+      if (issueRepo !== void 0 && targets !== void 0) {
+        throw new CliError(
+          "drift: --report-issue needs the whole plan: a targeted check would close the issue over drift it did not look at"
+        );
+      }
       if (issueRepo !== void 0 && shard !== void 0) {
         throw new CliError(
           "drift: --report-issue needs the whole plan; with shards, merge their plans (plan --merge) and report from there"
@@ -48165,7 +48361,7 @@ Exit 0: no drift; 2: drift (a create, update, delete or audit finding); 1: error
         shardClientOptions(shard)
       );
       try {
-        const plan2 = await planPart(state, session.readers, shard);
+        const plan2 = await planPart(state, session.readers, shard, targets ? { targets } : {});
         printPlan(io, plan2, format);
         if (values.out) savePlan("drift", io, plan2, values.out);
         if (values.cache !== void 0) reportCacheUse(io, session.clients.values());
@@ -48321,7 +48517,10 @@ async function exportState(request2, readerOf) {
         async (name2) => isGlob(name2) ? exportGlob(reader, name2, request2.where) : { entries: [await exportRepo(reader, name2)], comment: void 0 }
       )
     );
-    for (const item of exported) if (item.comment !== void 0) comments.push(item.comment);
+    exported.forEach((item, index) => {
+      if (item.comment === void 0) return;
+      comments.push({ text: item.comment, owner: request2.repos[index].split("/")[0] });
+    });
     document2.repositories = exported.flatMap((item) => item.entries);
   }
   for (const [section2, ids] of request2.sections) {
@@ -48338,7 +48537,7 @@ async function exportState(request2, readerOf) {
     for (const id of ids) {
       const result = await reading(`the ${section2} entry ${id}`, () => exported(reader, id));
       entries.push(...result.entries);
-      comments.push(...result.comments);
+      comments.push(...result.comments.map((text) => ({ text })));
     }
     if (entries.length > 0) placeAt(document2, section2.split("."), entries);
   }
@@ -48373,8 +48572,8 @@ var export_exports = {};
 __export(export_exports, {
   exportCommand: () => exportCommand
 });
-import { existsSync as existsSync2 } from "node:fs";
-import { resolve as resolve7 } from "node:path";
+import { existsSync as existsSync2, mkdirSync as mkdirSync2, statSync as statSync4, writeFileSync as writeFileSync2 } from "node:fs";
+import { join as join4, resolve as resolve7 } from "node:path";
 function propertiesWanted(flags) {
   if (flags.length === 0) return void 0;
   const wanted = {};
@@ -48391,7 +48590,72 @@ function propertiesWanted(flags) {
   }
   return wanted;
 }
-var import_yaml3, help5, exportCommand;
+function yamlOf(document2, comments) {
+  const header = [HEADER, ...comments.map((comment2) => `# ${comment2.text}`)];
+  return `${header.join("\n")}
+${(0, import_yaml3.stringify)(document2, { lineWidth: 0 })}`;
+}
+function exportFiles(exported, split) {
+  const { document: document2, comments } = exported;
+  if (!split) return /* @__PURE__ */ new Map([[SINGLE, yamlOf(document2, comments)]]);
+  const owners = /* @__PURE__ */ new Map();
+  const add = (owner, key, entry) => {
+    const file2 = owners.get(owner) ?? {};
+    (file2[key] ??= []).push(entry);
+    owners.set(owner, file2);
+  };
+  const entries = (key) => document2[key] ?? [];
+  for (const entry of entries("repositories"))
+    add(entry.name.split("/")[0], "repositories", entry);
+  for (const entry of entries("organizations")) add(entry.name, "organizations", entry);
+  const files = /* @__PURE__ */ new Map();
+  for (const [owner, sections] of owners) {
+    const about = comments.filter((comment2) => comment2.owner === owner);
+    files.set(`${owner}.yaml`, yamlOf({ version: 1, ...sections }, about));
+  }
+  const rest = Object.fromEntries(
+    Object.entries(document2).filter(([key]) => key !== "repositories" && key !== "organizations")
+  );
+  const restComments = comments.filter(
+    (comment2) => comment2.owner === void 0 || !owners.has(comment2.owner)
+  );
+  if (Object.keys(rest).length > 1 || restComments.length > 0) {
+    files.set("planning.yaml", yamlOf(rest, restComments));
+  }
+  return files;
+}
+function isDirectory(io, path) {
+  if (path.endsWith("/")) return true;
+  try {
+    return statSync4(resolve7(io.cwd, path)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+function writeFiles(io, out, files) {
+  const base = resolve7(io.cwd, out);
+  try {
+    if (files.has(SINGLE)) {
+      writeFileSync2(
+        base,
+        io.redactor ? io.redactor.redact(files.get(SINGLE)) : files.get(SINGLE)
+      );
+      return;
+    }
+    mkdirSync2(base, { recursive: true });
+    for (const [name2, text] of files) {
+      writeFileSync2(join4(base, name2), io.redactor ? io.redactor.redact(text) : text);
+    }
+  } catch (error62) {
+    const reason = error62.code ?? error62.message;
+    throw new CliError(`export: cannot write ${out}: ${reason}`);
+  }
+  io.stderr.write(
+    `forgeplan: exported ${files.size} file${files.size === 1 ? "" : "s"} to ${out}
+`
+  );
+}
+var import_yaml3, help5, exportCommand, SINGLE, HEADER;
 var init_export2 = __esm({
   "src/cli/export.ts"() {
     "use strict";
@@ -48400,8 +48664,10 @@ var init_export2 = __esm({
     init_fields();
     init_args();
     init_io();
+    init_progress();
     init_session();
-    help5 = `usage: forgeplan export [--repo OWNER/REPO|OWNER/GLOB]... [--where PROPERTY=VALUE]... [--project ID]... [--group ID]... [-c FILE]
+    help5 = `usage: forgeplan export [--repo OWNER/REPO|OWNER/GLOB]... [--org OWNER]... [--where PROPERTY=VALUE]...
+                        [--project ID]... [--group ID]... [--out FILE|DIR/] [-c FILE]
 
 Prints desired-state YAML read from live state; planning it shows no changes. Repository settings
 (branch protections, webhooks without their write-only secrets) are written out in full; projects and
@@ -48409,6 +48675,9 @@ groups are listed as comments, since their clean-ups name what must not exist.
   --repo OWNER/REPO     a repository to export (repeatable); a glob (acme/*) exports every
                         repository it selects: what all of them share on one glob entry, the rest
                         on each repository's own entry
+  --org OWNER           every repository of OWNER (as --repo OWNER/*) and its organization rulesets
+  --out FILE|DIR/       write to FILE instead of stdout, or to a directory (a trailing / or an
+                        existing one): a file per owner, planning.yaml for the planning side
   --where NAME=VALUE    only the repositories of a glob whose custom property NAME has VALUE
                         (repeatable; the same NAME twice accepts either value), written as the
                         glob entry's where
@@ -48422,6 +48691,8 @@ groups are listed as comments, since their clean-ups name what must not exist.
       const { values } = parseFlags("export", argv, {
         ...connectionFlags,
         repo: { type: "string", multiple: true },
+        org: { type: "string", multiple: true },
+        out: { type: "string" },
         where: { type: "string", multiple: true },
         project: { type: "string", multiple: true },
         group: { type: "string", multiple: true },
@@ -48433,12 +48704,19 @@ groups are listed as comments, since their clean-ups name what must not exist.
       }
       const projects = values.project ?? [];
       const groups = values.group ?? [];
+      const orgs = values.org ?? [];
+      for (const org of orgs) {
+        if (!OWNER_NAME.test(org))
+          throw new CliError(`export: --org expects a name such as acme, got '${org}'`);
+      }
       const where3 = propertiesWanted(values.where ?? []);
       const request2 = {
-        repos: values.repo ?? [],
+        // A whole owner: every repository it has, and its organization settings.
+        repos: [...values.repo ?? [], ...orgs.map((org) => `${org}/*`)],
         ...where3 !== void 0 && { where: where3 },
         sections: new Map(
           [
+            ["organizations", orgs],
             ["projects", projects],
             ["groups", groups]
           ].filter(([, ids]) => ids.length > 0)
@@ -48446,7 +48724,7 @@ groups are listed as comments, since their clean-ups name what must not exist.
       };
       if (request2.repos.length + projects.length + groups.length === 0) {
         throw new CliError(
-          "export: name what to export with --repo OWNER/REPO, --project ID or --group ID"
+          "export: name what to export with --repo OWNER/REPO, --org OWNER, --project ID or --group ID"
         );
       }
       const configured = (values.config?.length ?? 0) > 0 || existsSync2(resolve7(io.cwd, "forgeplan.yaml"));
@@ -48457,26 +48735,47 @@ groups are listed as comments, since their clean-ups name what must not exist.
         ...request2.repos.length > 0 && repositoryTarget ? [repositoryTarget.name] : [],
         ...projects.length + groups.length > 0 && planningTarget ? [planningTarget.name] : []
       ];
-      const session = await openSession("export", values, io, state, use);
+      const progress = new Progress({
+        output: io.stderr,
+        now: Date.now,
+        every: realEvery,
+        budget: () => tightestWindow([...session.clients.values()].map((client) => client.budget()))
+      });
+      const session = await openSession(
+        "export",
+        values,
+        { ...io, stderr: progress.output },
+        state,
+        use
+      );
+      session.onEvent((event) => progress.event(event));
       try {
+        progress.begin("exporting");
         const exported = await exportState(request2, (type) => {
           const target2 = type === "repository" ? repositoryTarget : planningTarget;
           return target2 && session.readers.get(target2.name);
         });
-        const header = [
-          "# Exported by forgeplan from live state; `forgeplan plan` on it shows no changes.",
-          ...exported.comments.map((comment2) => `# ${comment2}`)
-        ];
-        io.stdout.write(`${header.join("\n")}
-${(0, import_yaml3.stringify)(exported.document, { lineWidth: 0 })}`);
+        progress.end();
+        const files = exportFiles(
+          exported,
+          values.out === void 0 ? false : isDirectory(io, values.out)
+        );
+        if (values.out === void 0) {
+          io.stdout.write(files.get(SINGLE));
+          return 0;
+        }
+        writeFiles(io, values.out, files);
         return 0;
       } catch (error62) {
         if (error62 instanceof ExportError) throw new CliError(`export: ${error62.message}`);
         throw error62;
       } finally {
+        progress.end();
         await session.close();
       }
     };
+    SINGLE = "";
+    HEADER = "# Exported by forgeplan from live state; `forgeplan plan` on it shows no changes.";
   }
 });
 
@@ -48712,7 +49011,7 @@ var sandbox_exports2 = {};
 __export(sandbox_exports2, {
   sandbox: () => sandbox
 });
-import { isAbsolute as isAbsolute2, join as join4 } from "node:path";
+import { isAbsolute as isAbsolute2, join as join5 } from "node:path";
 function parseFailRate(value) {
   if (value === void 0) return void 0;
   const rate = Number(value);
@@ -48791,7 +49090,7 @@ options:
       }
       const options = {
         port,
-        seed: values.seed === void 0 || isAbsolute2(values.seed) ? values.seed : join4(io.cwd, values.seed),
+        seed: values.seed === void 0 || isAbsolute2(values.seed) ? values.seed : join5(io.cwd, values.seed),
         generate: parseCount("sandbox", "generate", values.generate),
         latencyMs: parseCount("sandbox", "latency", values.latency),
         failRate: parseFailRate(values["fail-rate"]),
@@ -48831,9 +49130,9 @@ options:
 
 // src/action/run.ts
 init_revision();
-import { existsSync as existsSync4, mkdirSync as mkdirSync2, readdirSync as readdirSync3, readFileSync as readFileSync9, rmSync as rmSync2, statSync as statSync4 } from "node:fs";
+import { existsSync as existsSync4, mkdirSync as mkdirSync3, readdirSync as readdirSync3, readFileSync as readFileSync9, rmSync as rmSync2, statSync as statSync5 } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname as dirname3, isAbsolute as isAbsolute3, join as join5, relative, resolve as resolve9 } from "node:path";
+import { dirname as dirname3, isAbsolute as isAbsolute3, join as join6, relative, resolve as resolve9 } from "node:path";
 
 // src/cli/run.ts
 init_redact();
@@ -49110,15 +49409,15 @@ function configAnnotations(inputs, env, cwd, workspace, redactor) {
 function mergeFiles(paths, cwd) {
   return paths.flatMap((path) => {
     const full = resolve9(cwd, path);
-    if (!existsSync4(full) || !statSync4(full).isDirectory()) return [path];
-    return readdirSync3(full).filter((name2) => name2.endsWith(".json")).sort().map((name2) => join5(path, name2));
+    if (!existsSync4(full) || !statSync5(full).isDirectory()) return [path];
+    return readdirSync3(full).filter((name2) => name2.endsWith(".json")).sort().map((name2) => join6(path, name2));
   });
 }
 function planPath(env, inputs) {
-  const dir = join5(env.RUNNER_TEMP ?? tmpdir(), "forgeplan");
-  mkdirSync2(dir, { recursive: true });
+  const dir = join6(env.RUNNER_TEMP ?? tmpdir(), "forgeplan");
+  mkdirSync3(dir, { recursive: true });
   const name2 = inputs.shard ? `plan-shard-${inputs.shard.index}-of-${inputs.shard.count}` : "plan";
-  return join5(dir, `${name2}.json`);
+  return join6(dir, `${name2}.json`);
 }
 function connectionArgs(inputs) {
   return [
@@ -49137,7 +49436,7 @@ function changedFrom(env, inputs, cwd, warn) {
     return void 0;
   }
   const config2 = resolve9(cwd, inputs.config[0] ?? ".");
-  const dir = existsSync4(config2) && statSync4(config2).isDirectory() ? config2 : dirname3(config2);
+  const dir = existsSync4(config2) && statSync5(config2).isDirectory() ? config2 : dirname3(config2);
   if (existsSync4(dir) && hasRevision(dir, base)) return base;
   warn(
     `the pull request's base commit ${base} is not in the checkout (actions/checkout with fetch-depth: 0 fetches it): planning the whole configuration`
@@ -49310,13 +49609,13 @@ ${fence.open}`);
   return inputs.command === "drift" && exitCode === 2 ? 1 : 0;
 }
 function runPage(env) {
-  const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repo, GITHUB_RUN_ID: run } = env;
-  if (server === void 0 || repo === void 0 || run === void 0) return void 0;
+  const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repo, GITHUB_RUN_ID: run2 } = env;
+  if (server === void 0 || repo === void 0 || run2 === void 0) return void 0;
   const attempt = env.GITHUB_RUN_ATTEMPT;
-  return `${server}/${repo}/actions/runs/${run}${attempt !== void 0 ? `/attempts/${attempt}` : ""}`;
+  return `${server}/${repo}/actions/runs/${run2}${attempt !== void 0 ? `/attempts/${attempt}` : ""}`;
 }
-function failureAnnotations(plan2, run) {
-  if (run.code !== 1) return [];
+function failureAnnotations(plan2, run2) {
+  if (run2.code !== 1) return [];
   const failed = plan2?.changes.filter((change) => change.error !== void 0) ?? [];
   if (failed.length > 0) {
     return failed.map((change) => {
@@ -49329,7 +49628,7 @@ function failureAnnotations(plan2, run) {
       };
     });
   }
-  const reason = run.stderr.split("\n").filter((line) => line.startsWith("forgeplan: ")).pop();
+  const reason = run2.stderr.split("\n").filter((line) => line.startsWith("forgeplan: ")).pop();
   const message = reason === void 0 ? "forgeplan exited 1; the log and the job summary say what failed" : reason.slice("forgeplan: ".length);
   return [{ level: "error", title: "forgeplan", message }];
 }

@@ -21,7 +21,13 @@ export interface ExportRequest {
 export interface ExportedState {
   document: Record<string, unknown>;
   /** Facts worth a comment in the YAML (existing boards and links a clean-up could name). */
-  comments: string[];
+  comments: ExportComment[];
+}
+
+export interface ExportComment {
+  text: string;
+  /** The owner whose repositories the comment is about, so a file per owner can carry it. */
+  owner?: string;
 }
 
 export class ExportError extends Error {}
@@ -151,7 +157,7 @@ export async function exportState(
   readerOf: (targetType: "repository" | "planning") => ResourceReader | undefined,
 ): Promise<ExportedState> {
   const document: Record<string, unknown> = { version: 1 };
-  const comments: string[] = [];
+  const comments: ExportComment[] = [];
   if (request.repos.length > 0) {
     const reader = readerOf("repository");
     if (!reader) throw new ExportError("no repository target to export from");
@@ -167,7 +173,10 @@ export async function exportState(
           : { entries: [await exportRepo(reader, name)], comment: undefined },
       ),
     );
-    for (const item of exported) if (item.comment !== undefined) comments.push(item.comment);
+    exported.forEach((item, index) => {
+      if (item.comment === undefined) return;
+      comments.push({ text: item.comment, owner: request.repos[index]!.split("/")[0]! });
+    });
     document.repositories = exported.flatMap((item) => item.entries);
   }
   for (const [section, ids] of request.sections) {
@@ -184,7 +193,7 @@ export async function exportState(
     for (const id of ids) {
       const result = await reading(`the ${section} entry ${id}`, () => exported(reader, id));
       entries.push(...result.entries);
-      comments.push(...result.comments);
+      comments.push(...result.comments.map((text) => ({ text })));
     }
     if (entries.length > 0) placeAt(document, section.split("."), entries);
   }
