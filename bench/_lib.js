@@ -333,3 +333,74 @@ export async function measurePlan({
     dir.remove();
   }
 }
+
+/** The App the App scenarios sign in as, installed on `acme` (every repository, generated ones too). */
+export const BENCH_APP_ID = 4242;
+
+/**
+ * Writes a seed file (the demo world plus App 4242 with a fresh public key, installed on `acme`
+ * with administration and webhooks write) and the App's private key into `dir`, and returns the
+ * config header of a `github` target that signs in as that App.
+ */
+export async function appWorld(dir) {
+  const { generateKeyPairSync } = await import("node:crypto");
+  const { stringify } = await import("yaml");
+  const { demoWorld } = await import(join(ROOT, "dist", "sandbox", "index.js"));
+  const { publicKey, privateKey } = generateKeyPairSync("rsa", {
+    modulusLength: 2048,
+    publicKeyEncoding: { type: "spki", format: "pem" },
+    privateKeyEncoding: { type: "pkcs1", format: "pem" },
+  });
+  const seed = {
+    ...demoWorld,
+    apps: [
+      ...demoWorld.apps,
+      {
+        id: BENCH_APP_ID,
+        slug: "settings-bot",
+        name: "Settings Bot",
+        owner: "acme",
+        public_key: publicKey,
+        installations: [
+          {
+            id: 77,
+            account: "acme",
+            permissions: { administration: "write", repository_hooks: "write" },
+          },
+        ],
+      },
+    ],
+  };
+  const seedFile = join(dir, "world.yaml");
+  writeFileSync(seedFile, stringify(seed));
+  const keyFile = join(dir, "app.pem");
+  writeFileSync(keyFile, privateKey, { mode: 0o600 });
+  const targets = [
+    "targets:",
+    `  github: { type: repository, app_id: ${BENCH_APP_ID}, private_key_file: app.pem }`,
+  ].join("\n");
+  return { seedFile, keyFile, privateKey, targets };
+}
+
+/**
+ * The installation's core budget used so far, read the way forgeplan reads it: `GET /rate_limit`
+ * (free) with an installation token this scenario mints with the App's JWT.
+ */
+export async function installationCoreUsed(url, privateKey) {
+  const { createSign } = await import("node:crypto");
+  const { Buffer } = await import("node:buffer");
+  const now = Math.floor(Date.now() / 1000);
+  const encode = (value) => Buffer.from(JSON.stringify(value)).toString("base64url");
+  const unsigned = `${encode({ alg: "RS256", typ: "JWT" })}.${encode({ iat: now - 60, exp: now + 540, iss: BENCH_APP_ID })}`;
+  const signature = createSign("sha256").update(unsigned).sign(privateKey).toString("base64url");
+  const minted = await fetch(`${url}/app/installations/77/access_tokens`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${unsigned}.${signature}` },
+  });
+  if (minted.status !== 201) throw new Error(`minting a token answered ${minted.status}`);
+  const { token } = await minted.json();
+  const overview = await fetch(`${url}/rate_limit`, {
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  return (await overview.json()).resources.core.used;
+}

@@ -1,6 +1,5 @@
 // Writes src/sandbox/request-schemas.json: the request-body schemas GitHub publishes (in
-// @octokit/openapi, a devDependency) for the write operations the sandbox serves on repository
-// paths, so the shipped sandbox checks bodies as GitHub does without loading the whole description.
+// @octokit/openapi, a devDependency) for the write operations the sandbox serves on GitHub's paths, so the shipped sandbox checks bodies as GitHub does without loading the whole description.
 // `$ref`s are inlined and only the keywords the checker reads are kept. test/sandbox/request-schemas
 // .test.ts fails when the committed file differs from what this prints: after an update of
 // @octokit/openapi, or a new operation below, run `node scripts/generate-request-schemas.js`.
@@ -22,6 +21,14 @@ export const OPERATIONS = [
   "PATCH /repos/{owner}/{repo}/issues/{issue_number}",
   "POST /repos/{owner}/{repo}/issues/{issue_number}/comments",
   "PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}",
+  "POST /repos/{owner}/{repo}/rulesets",
+  "PUT /repos/{owner}/{repo}/rulesets/{ruleset_id}",
+  "POST /orgs/{org}/rulesets",
+  "PUT /orgs/{org}/rulesets/{ruleset_id}",
+  "PUT /orgs/{org}/properties/schema/{custom_property_name}",
+  "PATCH /orgs/{org}/properties/values",
+  "PATCH /repos/{owner}/{repo}/properties/values",
+  "POST /app/installations/{installation_id}/access_tokens",
 ];
 
 const KEPT = new Set([

@@ -25,6 +25,7 @@ export type {
   ChangeOutcome,
   DiffEntry,
   Outcome,
+  PartialPlan,
   Plan,
   PlannedRequest,
   PlanSummary,
@@ -34,6 +35,7 @@ export { hasChanges, makePlan } from "./core/plan.js";
 export { Redactor } from "./core/redact.js";
 export { Secret } from "./core/secret.js";
 export { applyPlan } from "./engine/apply.js";
+export { type ChangedPlanInput, planChanged } from "./engine/changed.js";
 export { buildPlan } from "./engine/plan.js";
 export { ForgeClient, type ForgeClientOptions } from "./forge/client.js";
 export { renderApplyReport, renderPlan } from "./render/index.js";

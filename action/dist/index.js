@@ -49,362 +49,6 @@ var __toESM = (mod, isNodeMode, target2) => (target2 = mod != null ? __create(__
   mod
 ));
 
-// src/config/suggest.ts
-function closest(word, candidates) {
-  const lower = word.toLowerCase();
-  let best;
-  let bestDistance = Number.POSITIVE_INFINITY;
-  for (const candidate of candidates) {
-    const distance = editDistance(lower, candidate.toLowerCase());
-    if (distance < bestDistance) {
-      best = candidate;
-      bestDistance = distance;
-    }
-  }
-  const allowed = Math.max(1, Math.floor(word.length / 3));
-  return bestDistance <= allowed ? best : void 0;
-}
-function unknownNameHint(word, candidates) {
-  const suggestion = closest(word, candidates);
-  if (suggestion !== void 0) return `did you mean "${suggestion}"?`;
-  return candidates.length === 0 ? "none are defined" : `expected one of: ${candidates.join(", ")}`;
-}
-function editDistance(a, b) {
-  const rows = a.length + 1;
-  const cols = b.length + 1;
-  const d = Array.from(
-    { length: rows },
-    (_, i) => Array.from({ length: cols }, (_2, j) => i === 0 ? j : j === 0 ? i : 0)
-  );
-  for (let i = 1; i < rows; i++) {
-    for (let j = 1; j < cols; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let value = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        value = Math.min(value, d[i - 2][j - 2] + 1);
-      }
-      d[i][j] = value;
-    }
-  }
-  return d[a.length][b.length];
-}
-var init_suggest = __esm({
-  "src/config/suggest.ts"() {
-    "use strict";
-  }
-});
-
-// src/core/secret.ts
-import { inspect } from "node:util";
-function isSecret(value) {
-  return value instanceof Secret;
-}
-var REDACTED, Secret, SENSITIVE;
-var init_secret = __esm({
-  "src/core/secret.ts"() {
-    "use strict";
-    REDACTED = "(sensitive)";
-    Secret = class {
-      #value;
-      /** Where the value came from (an environment variable name), safe to print. */
-      source;
-      constructor(value, source) {
-        this.#value = value;
-        this.source = source;
-      }
-      reveal() {
-        return this.#value;
-      }
-      toString() {
-        return REDACTED;
-      }
-      toJSON() {
-        return REDACTED;
-      }
-      [inspect.custom]() {
-        return REDACTED;
-      }
-    };
-    SENSITIVE = REDACTED;
-  }
-});
-
-// src/core/redact.ts
-function variantsOf(text) {
-  const found = /* @__PURE__ */ new Set();
-  for (const base of /* @__PURE__ */ new Set([text, collapsed(text)])) {
-    for (const encode3 of ENCODINGS) {
-      let encoded;
-      try {
-        encoded = encode3(base);
-      } catch {
-        continue;
-      }
-      for (const present of PRESENTATIONS) found.add(present(encoded));
-    }
-  }
-  return [...found].filter((variant) => variant.length >= MIN_SEARCHED_LENGTH).sort((a, b) => b.length - a.length);
-}
-function prefixPattern(text, minimum) {
-  const chars = Array.from(text);
-  const head = chars.slice(0, minimum).map(escapeRegExp).join("");
-  const tail = chars.slice(minimum).reverse().reduce((inner, char) => `(?:${escapeRegExp(char)}${inner})?`, "");
-  return head + tail;
-}
-function longestAlphanumericRun(text) {
-  return (text.match(/[A-Za-z0-9]+/g) ?? []).reduce(
-    (longest, run) => run.length > longest.length ? run : longest,
-    ""
-  );
-}
-function itemOf(text, id) {
-  const variants = variantsOf(text);
-  const alternatives = variants.map(escapeRegExp).join("|");
-  const cut = variants.filter((variant) => variant.length > MIN_SEARCHED_LENGTH).map((variant) => prefixPattern(variant, MIN_SEARCHED_LENGTH)).join("|");
-  return {
-    text,
-    id,
-    variants,
-    pattern: new RegExp(alternatives, "g"),
-    truncated: new RegExp(cut === "" ? "(?!)" : `(?:${cut})["']?(?:…|\\.\\.\\.)`, "g"),
-    anchor: longestAlphanumericRun(text)
-  };
-}
-var MIN_SEARCHED_LENGTH, json, uri, uriLower, uriWhole, form, printable, markdown, markdownAll, html, collapsed, same, ENCODINGS, PRESENTATIONS, escapeRegExp, PLACEHOLDER_START, PLACEHOLDER, Redactor;
-var init_redact = __esm({
-  "src/core/redact.ts"() {
-    "use strict";
-    init_secret();
-    MIN_SEARCHED_LENGTH = 6;
-    json = (text) => JSON.stringify(text).slice(1, -1);
-    uri = (text) => encodeURIComponent(text);
-    uriLower = (text) => encodeURIComponent(text).replace(/%[0-9A-F]{2}/g, (hex3) => hex3.toLowerCase());
-    uriWhole = (text) => encodeURI(text);
-    form = (text) => new URLSearchParams([["", text]]).toString().slice(1);
-    printable = (text) => (
-      // eslint-disable-next-line no-control-regex
-      text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (char) => {
-        return `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`;
-      })
-    );
-    markdown = (text) => printable(text).replace(/[\\`*_[\]<>&|~#!$^]/g, "\\$&");
-    markdownAll = (text) => text.replace(/[!-/:-@[-`{-~]/g, "\\$&");
-    html = (text) => printable(text).replace(
-      /[&<>"']/g,
-      (char) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[char] ?? char
-    );
-    collapsed = (text) => text.replace(/\s+/g, " ");
-    same = (text) => text;
-    ENCODINGS = [
-      same,
-      json,
-      (text) => json(json(text)),
-      uri,
-      uriLower,
-      uriWhole,
-      form,
-      printable,
-      // YAML's single-quoted style (export writes YAML) doubles the quote.
-      (text) => text.replace(/'/g, "''")
-    ];
-    PRESENTATIONS = [
-      same,
-      markdown,
-      markdownAll,
-      html,
-      json,
-      (text) => json(markdown(text)),
-      (text) => json(markdownAll(text))
-    ];
-    escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-    PLACEHOLDER_START = "(sensitive:";
-    PLACEHOLDER = /\(sensitive:([^:()]*):(\d+):([0-9a-f]+)\)/g;
-    Redactor = class {
-      /** Searched values by text; fields are searched only when they hold a value too short to search. */
-      #items = /* @__PURE__ */ new Map();
-      /** Sorted longest first, rebuilt after a change, so a field is replaced before a value inside it. */
-      #ordered;
-      /** Strings sensitive values were interpolated into: diff values equal to one print "(sensitive)". */
-      #fields = /* @__PURE__ */ new Set();
-      /**
-       * A sensitive value — a token, a webhook secret, an environment variable's value — and the
-       * variable it came from (named in cache placeholders, never printed with the value).
-       */
-      add(value, source) {
-        if (value.length >= MIN_SEARCHED_LENGTH) this.#search(value, source);
-      }
-      /**
-       * A config string that sensitive values were interpolated into, with those values. The field is
-       * searched as a whole when one of the values is too short to be searched on its own.
-       */
-      addField(field, values) {
-        for (const { value, source } of values) this.add(value, source);
-        if (field === "") return;
-        this.#fields.add(field);
-        const hidden = values.some(({ value }) => value !== "" && value.length < MIN_SEARCHED_LENGTH);
-        if (hidden && field.length >= MIN_SEARCHED_LENGTH) {
-          this.#search(field, values.map(({ source }) => source).join("+"));
-        }
-      }
-      /** The values to register with `::add-mask::`: those searched in text, as written. */
-      masks() {
-        return [...this.#items.keys()];
-      }
-      /** `text` with every sensitive value (in any of its forms) replaced by "(sensitive)". */
-      redact(text) {
-        return this.#replace(text, () => SENSITIVE);
-      }
-      /** Whether `text` holds a sensitive value, or is a string one was interpolated into. */
-      holds(text) {
-        return this.#fields.has(text) || this.redact(text) !== text;
-      }
-      /** A deep copy of `value` with every string redacted; unchanged parts are shared, not copied. */
-      redactValue(value) {
-        return this.#items.size === 0 ? value : this.#walk(value);
-      }
-      /**
-       * The plan as it may be shown or saved: a diff entry whose value holds a sensitive value is
-       * marked sensitive (it is still compared; only its values are hidden), then every string is
-       * redacted — addresses, messages from the service, notes.
-       */
-      plan(plan2) {
-        if (this.#items.size === 0 && this.#fields.size === 0) return plan2;
-        return { ...plan2, changes: plan2.changes.map((change) => this.change(change)) };
-      }
-      change(change) {
-        if (this.#items.size === 0 && this.#fields.size === 0) return change;
-        const marked = change.diff.some((entry2) => !entry2.sensitive && this.#diffHolds(entry2)) ? {
-          ...change,
-          diff: change.diff.map(
-            (entry2) => !entry2.sensitive && this.#diffHolds(entry2) ? { ...entry2, sensitive: true } : entry2
-          )
-        } : change;
-        return this.redactValue(marked);
-      }
-      /** Wraps a terminal-like output so everything written through it is redacted first. */
-      writer(output2) {
-        return { write: (text) => output2.write(this.redact(text)), isTTY: output2.isTTY };
-      }
-      /**
-       * For files forgeplan reads back (the conditional-request cache): each sensitive value becomes a
-       * placeholder naming the variable it came from, which form it was in, and `digest` of the value,
-       * so `unseal` can put it back. Undefined when the text already holds something that looks like a
-       * placeholder (it could not be told apart from ours).
-       */
-      seal(text, digest) {
-        if (text.includes(PLACEHOLDER_START)) return void 0;
-        let cut = false;
-        const sealed = this.#replace(text, ({ item, variant }) => {
-          if (variant < 0) cut = true;
-          return `${PLACEHOLDER_START}${encodeURIComponent(item.id)}:${variant}:${digest(item.text)})`;
-        });
-        return cut ? void 0 : sealed;
-      }
-      /**
-       * The sealed text with each placeholder replaced by the value it stood for — only when a value
-       * known now has the same source and digest. Undefined otherwise: the value changed (or is not
-       * set), and restoring another one would make a stale answer look current.
-       */
-      unseal(text, digest) {
-        if (!text.includes(PLACEHOLDER_START)) return text;
-        let missing = false;
-        const restored = text.replace(PLACEHOLDER, (_match, id, variant, hash2) => {
-          const item = [...this.#items.values()].find(
-            (candidate) => encodeURIComponent(candidate.id) === id && digest(candidate.text) === hash2
-          );
-          const form2 = item?.variants[Number(variant)];
-          if (form2 === void 0) missing = true;
-          return form2 ?? "";
-        });
-        return missing ? void 0 : restored;
-      }
-      #search(text, id) {
-        if (this.#items.has(text)) return;
-        this.#items.set(text, itemOf(text, id));
-        this.#ordered = void 0;
-      }
-      #replace(text, by) {
-        if (this.#items.size === 0 || text === "") return text;
-        this.#ordered ??= [...this.#items.values()].sort((a, b) => b.text.length - a.text.length);
-        const cut = text.includes("…") || text.includes("...");
-        if (!cut && this.#ordered.every((item) => item.anchor !== "" && !text.includes(item.anchor))) {
-          return text;
-        }
-        return text.split(SENSITIVE).map((part) => {
-          let result = part;
-          for (const item of this.#ordered) {
-            if (item.anchor === "" || result.includes(item.anchor)) {
-              result = result.replace(
-                item.pattern,
-                (match) => by({ item, variant: item.variants.indexOf(match) })
-              );
-            }
-            if (result.includes("…") || result.includes("...")) {
-              result = result.replace(item.truncated, () => by({ item, variant: -1 }));
-            }
-          }
-          return result;
-        }).join(SENSITIVE);
-      }
-      /** Redacts every string inside `value`; copies only the objects and arrays on a changed path. */
-      #walk(value) {
-        if (typeof value === "string") return this.redact(value);
-        if (Array.isArray(value)) {
-          let copy3;
-          value.forEach((item, index) => {
-            const redacted = this.#walk(item);
-            if (redacted !== item) copy3 ??= value.slice();
-            if (copy3 !== void 0) copy3[index] = redacted;
-          });
-          return copy3 ?? value;
-        }
-        if (value === null || typeof value !== "object" || isSecret(value)) return value;
-        const proto = Object.getPrototypeOf(value);
-        if (proto !== Object.prototype && proto !== null) return value;
-        let copy2;
-        const record3 = value;
-        for (const key in record3) {
-          if (!Object.hasOwn(record3, key)) continue;
-          const inner = record3[key];
-          const redacted = this.#walk(inner);
-          if (redacted !== inner) copy2 ??= { ...value };
-          if (copy2 !== void 0) {
-            Object.defineProperty(copy2, key, {
-              value: redacted,
-              enumerable: true,
-              writable: true,
-              configurable: true
-            });
-          }
-        }
-        return copy2 ?? value;
-      }
-      #diffHolds(entry2) {
-        return this.#valueHolds(entry2.before) || this.#valueHolds(entry2.after);
-      }
-      #valueHolds(value) {
-        if (typeof value === "string") return this.holds(value);
-        if (Array.isArray(value)) return value.some((item) => this.#valueHolds(item));
-        if (value !== null && typeof value === "object" && !isSecret(value)) {
-          return Object.values(value).some((item) => this.#valueHolds(item));
-        }
-        return false;
-      }
-    };
-  }
-});
-
-// src/cli/io.ts
-var CliError;
-var init_io = __esm({
-  "src/cli/io.ts"() {
-    "use strict";
-    CliError = class extends Error {
-      name = "CliError";
-    };
-  }
-});
-
 // src/config/errors.ts
 function formatPath(path) {
   let text = "";
@@ -416,8 +60,8 @@ function formatPath(path) {
   return text;
 }
 function formatConfigError(error62) {
-  const where2 = `${error62.file}:${error62.line}:${error62.column}`;
-  return error62.path === "" ? `${where2}: ${error62.message}` : `${where2}: ${error62.path}: ${error62.message}`;
+  const where3 = `${error62.file}:${error62.line}:${error62.column}`;
+  return error62.path === "" ? `${where3}: ${error62.message}` : `${where3}: ${error62.path}: ${error62.message}`;
 }
 function errorAt(origin, path, message) {
   return {
@@ -474,9 +118,9 @@ function globToRegExp(glob) {
       index = end;
     } else source += char.replace(/[.+^${}()|\\/-]/g, "\\$&");
   }
-  const pattern = new RegExp(`^${source}$`, "i");
-  cache.set(glob, pattern);
-  return pattern;
+  const pattern3 = new RegExp(`^${source}$`, "i");
+  cache.set(glob, pattern3);
+  return pattern3;
 }
 function matchesGlob(glob, text) {
   return globToRegExp(glob).test(text);
@@ -488,6 +132,11 @@ function selectsRepository(selector2, fullName) {
   if (slash < 0 || owner.toLowerCase() !== selector2.owner.toLowerCase()) return false;
   if (selector2.kind === "name") return repo.toLowerCase() === selector2.repo.toLowerCase();
   return matchesGlob(selector2.pattern, repo) && !selector2.exclude.some((glob) => matchesGlob(glob, repo));
+}
+function describeSelector(selector2) {
+  if (selector2.kind === "name") return `${selector2.owner}/${selector2.repo}`;
+  const where3 = Object.entries(selector2.properties ?? {}).map(([name2, values]) => `${name2}=${values.join("|")}`).join(", ");
+  return `${selector2.owner}/${selector2.pattern}${where3 === "" ? "" : ` where ${where3}`}`;
 }
 var cache;
 var init_glob = __esm({
@@ -1116,8 +765,8 @@ function uint8ArrayToBase64(bytes) {
   }
   return btoa(binaryString);
 }
-function base64urlToUint8Array(base64url3) {
-  const base643 = base64url3.replace(/-/g, "+").replace(/_/g, "/");
+function base64urlToUint8Array(base64url4) {
+  const base643 = base64url4.replace(/-/g, "+").replace(/_/g, "/");
   const padding = "=".repeat((4 - base643.length % 4) % 4);
   return base64ToUint8Array(base643 + padding);
 }
@@ -2396,8 +2045,8 @@ var init_checks = __esm({
     $ZodCheckIncludes = /* @__PURE__ */ $constructor("$ZodCheckIncludes", (inst, def) => {
       $ZodCheck.init(inst, def);
       const escapedRegex = escapeRegex(def.includes);
-      const pattern = new RegExp(typeof def.position === "number" ? `^.{${def.position},}${escapedRegex}` : escapedRegex);
-      def.pattern = pattern;
+      const pattern3 = new RegExp(typeof def.position === "number" ? `^.{${def.position},}${escapedRegex}` : escapedRegex);
+      def.pattern = pattern3;
       inst._zod.check = (payload) => {
         if (payload.value.includes(def.includes, def.position))
           return;
@@ -2414,8 +2063,8 @@ var init_checks = __esm({
     });
     $ZodCheckStartsWith = /* @__PURE__ */ $constructor("$ZodCheckStartsWith", (inst, def) => {
       $ZodCheck.init(inst, def);
-      const pattern = new RegExp(`^${escapeRegex(def.prefix)}.*`);
-      def.pattern ?? (def.pattern = pattern);
+      const pattern3 = new RegExp(`^${escapeRegex(def.prefix)}.*`);
+      def.pattern ?? (def.pattern = pattern3);
       inst._zod.check = (payload) => {
         if (payload.value.startsWith(def.prefix))
           return;
@@ -2432,8 +2081,8 @@ var init_checks = __esm({
     });
     $ZodCheckEndsWith = /* @__PURE__ */ $constructor("$ZodCheckEndsWith", (inst, def) => {
       $ZodCheck.init(inst, def);
-      const pattern = new RegExp(`.*${escapeRegex(def.suffix)}$`);
-      def.pattern ?? (def.pattern = pattern);
+      const pattern3 = new RegExp(`.*${escapeRegex(def.suffix)}$`);
+      def.pattern ?? (def.pattern = pattern3);
       inst._zod.check = (payload) => {
         if (payload.value.endsWith(def.suffix))
           return;
@@ -2906,8 +2555,8 @@ function handleExclusiveUnionResults(results, final, inst, ctx) {
   }
   return final;
 }
-function getDiscriminatedOption(union2, value) {
-  const internals = union2._zod;
+function getDiscriminatedOption(union3, value) {
+  const internals = union3._zod;
   let map2 = internals.bag.optionsMap;
   if (!map2) {
     map2 = discriminatorMap(internals.def);
@@ -3190,14 +2839,14 @@ function handleReadonlyResult(payload) {
 }
 function leafPattern(schema2) {
   const def = schema2._zod.def;
-  let pattern = def.pattern;
+  let pattern3 = def.pattern;
   let isInt = !!def.format?.includes("int");
   let minimum;
   let maximum;
   for (const ch of def.checks ?? []) {
     const d = ch._zod.def;
     if (d.pattern)
-      pattern = d.pattern;
+      pattern3 = d.pattern;
     isInt || (isInt = !!d.format?.includes("int"));
     const lo = d.minimum ?? d.length;
     const hi = d.maximum ?? d.length;
@@ -3206,8 +2855,8 @@ function leafPattern(schema2) {
     if (hi !== void 0 && (maximum === void 0 || hi < maximum))
       maximum = hi;
   }
-  if (pattern)
-    return pattern.source;
+  if (pattern3)
+    return pattern3.source;
   if (minimum !== void 0 && maximum !== void 0 && minimum > maximum)
     return "(?!)";
   if (minimum !== void 0 || maximum !== void 0)
@@ -4118,8 +3767,8 @@ var init_schemas = __esm({
       });
       defineLazyInternal(inst, "pattern", (zod) => {
         if (zod.def.options.every((o) => o._zod.pattern)) {
-          const patterns = zod.def.options.map((o) => o._zod.pattern);
-          return new RegExp(`^(${patterns.map((p) => cleanRegex(p.source)).join("|")})$`);
+          const patterns3 = zod.def.options.map((o) => o._zod.pattern);
+          return new RegExp(`^(${patterns3.map((p) => cleanRegex(p.source)).join("|")})$`);
         }
         return void 0;
       });
@@ -4668,8 +4317,8 @@ var init_schemas = __esm({
         return values ? /* @__PURE__ */ new Set([...values, void 0]) : void 0;
       });
       defineLazyInternal(inst, "pattern", (zod) => {
-        const pattern = zod.def.innerType._zod.pattern;
-        return pattern ? new RegExp(`^(${cleanRegex(pattern.source)})?$`) : void 0;
+        const pattern3 = zod.def.innerType._zod.pattern;
+        return pattern3 ? new RegExp(`^(${cleanRegex(pattern3.source)})?$`) : void 0;
       });
       inst._zod.parse = (payload, ctx) => {
         if (payload.value === void 0) {
@@ -4696,8 +4345,8 @@ var init_schemas = __esm({
       defineLazyInternal(inst, "optin", (zod) => zod.def.innerType._zod.optin);
       defineLazyInternal(inst, "optout", (zod) => zod.def.innerType._zod.optout);
       defineLazyInternal(inst, "pattern", (zod) => {
-        const pattern = zod.def.innerType._zod.pattern;
-        return pattern ? new RegExp(`^(${cleanRegex(pattern.source)}|null)$`) : void 0;
+        const pattern3 = zod.def.innerType._zod.pattern;
+        return pattern3 ? new RegExp(`^(${cleanRegex(pattern3.source)}|null)$`) : void 0;
       });
       defineLazyInternal(inst, "values", (zod) => {
         return zod.def.innerType._zod.values ? /* @__PURE__ */ new Set([...zod.def.innerType._zod.values, null]) : void 0;
@@ -5034,7 +4683,7 @@ function isRef(value) {
 function cloneIssues(issues) {
   return issues.map((iss) => iss.path ? { ...iss, path: iss.path.slice() } : { ...iss });
 }
-function isRecursive(inst, stack, resolve8) {
+function isRecursive(inst, stack, resolve11) {
   const cached2 = recursive.get(inst);
   if (cached2 !== void 0)
     return cached2 ? PROVEN : NONE;
@@ -5044,7 +4693,7 @@ function isRecursive(inst, stack, resolve8) {
   let result = NONE;
   const check3 = (child) => {
     if (result !== PROVEN && child?._zod) {
-      const answer = isRecursive(child, stack, resolve8);
+      const answer = isRecursive(child, stack, resolve11);
       if (answer > result)
         result = answer;
     }
@@ -5055,7 +4704,7 @@ function isRecursive(inst, stack, resolve8) {
       const desc = Object.getOwnPropertyDescriptor(sh, key);
       if (spread && !desc.enumerable)
         continue;
-      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve8) : NONE;
+      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve11) : NONE;
       if (child > answer)
         answer = child;
     }
@@ -5119,7 +4768,7 @@ function isRecursive(inst, stack, resolve8) {
       break;
     // `$ZodLazy` caches its inner on the def, so a resolved edge is followed exactly
     case "lazy": {
-      const inner = def._cachedInner ?? (resolve8 ? inst._zod.innerType : void 0);
+      const inner = def._cachedInner ?? (resolve11 ? inst._zod.innerType : void 0);
       merge3(inner ? isRecursive(inner, stack, false) : ASSUMED);
       break;
     }
@@ -14807,9 +14456,9 @@ function generateFileCheck(doc, accessor) {
 }
 function generateTemplateLiteralCheck(doc, ctx, schema2, accessor) {
   doc.write(`if (typeof ${accessor} !== "string") return INVALID;`);
-  const pattern = schema2._zod.pattern;
-  if (pattern) {
-    const patternConst = addConstant(ctx, pattern);
+  const pattern3 = schema2._zod.pattern;
+  if (pattern3) {
+    const patternConst = addConstant(ctx, pattern3);
     doc.write(`${patternConst}.lastIndex = 0;`);
     doc.write(`if (!${patternConst}.test(${accessor})) return INVALID;`);
   }
@@ -15588,12 +15237,12 @@ function _length(length, params) {
   });
 }
 // @__NO_SIDE_EFFECTS__
-function _regex(pattern, params) {
+function _regex(pattern3, params) {
   return new $ZodCheckRegex({
     check: "string_format",
     format: "regex",
     ...normalizeParams(params),
-    pattern
+    pattern: pattern3
   });
 }
 // @__NO_SIDE_EFFECTS__
@@ -16350,12 +15999,12 @@ function foldIntersection(json3) {
   if (!unions.length) {
     folded = foldObjects(allOf);
   } else {
-    const union2 = unions[0];
-    const keyword = UNION_KEYS.find((k) => Array.isArray(union2[k]));
-    if (Object.keys(union2).length !== 1)
+    const union3 = unions[0];
+    const keyword = UNION_KEYS.find((k) => Array.isArray(union3[k]));
+    if (Object.keys(union3).length !== 1)
       return;
-    const rest = allOf.filter((m) => m !== union2);
-    const branches = union2[keyword].map((branch3) => foldObjects([...rest, branch3]));
+    const rest = allOf.filter((m) => m !== union3);
+    const branches = union3[keyword].map((branch3) => foldObjects([...rest, branch3]));
     if (branches.some((b) => !b))
       return;
     folded = { [keyword]: branches };
@@ -16624,8 +16273,8 @@ function aggregateChecks(schema2) {
   }
   if (bag.mime)
     intersectMime(agg, bag.mime);
-  for (const pattern of bag.patterns ?? [])
-    addPattern(agg, pattern);
+  for (const pattern3 of bag.patterns ?? [])
+    addPattern(agg, pattern3);
   return agg;
 }
 function inputOptin(schema2) {
@@ -16771,9 +16420,9 @@ var init_json_schema_processors = __esm({
       if (!agg.multipleOf.includes(value))
         agg.multipleOf.push(value);
     };
-    addPattern = (agg, pattern) => {
+    addPattern = (agg, pattern3) => {
       agg.patterns ?? (agg.patterns = /* @__PURE__ */ new Set());
-      agg.patterns.add(pattern);
+      agg.patterns.add(pattern3);
     };
     intersectMime = (agg, mime) => {
       agg.mime = agg.mime ? agg.mime.filter((m) => mime.includes(m)) : [...mime];
@@ -16830,7 +16479,7 @@ var init_json_schema_processors = __esm({
     stringProcessor = (schema2, ctx, _json, _params) => {
       const json3 = _json;
       json3.type = "string";
-      const { minimum, maximum, format, patterns, contentEncoding, laxFormat } = aggregateChecks(schema2);
+      const { minimum, maximum, format, patterns: patterns3, contentEncoding, laxFormat } = aggregateChecks(schema2);
       if (typeof minimum === "number")
         json3.minLength = minimum;
       if (typeof maximum === "number")
@@ -16845,8 +16494,8 @@ var init_json_schema_processors = __esm({
       }
       if (contentEncoding)
         json3.contentEncoding = contentEncoding;
-      if (patterns && patterns.size > 0) {
-        const patternList = [...patterns].map(exactPattern);
+      if (patterns3 && patterns3.size > 0) {
+        const patternList = [...patterns3].map(exactPattern);
         if (patternList.length === 1)
           json3.pattern = patternList[0].source;
         else if (patternList.length > 1) {
@@ -16993,11 +16642,11 @@ var init_json_schema_processors = __esm({
     };
     templateLiteralProcessor = (schema2, _ctx, json3, _params) => {
       const _json = json3;
-      const pattern = schema2._zod.pattern;
-      if (!pattern)
+      const pattern3 = schema2._zod.pattern;
+      if (!pattern3)
         throw new Error("Pattern not found in template literal");
       _json.type = "string";
-      _json.pattern = pattern.source;
+      _json.pattern = pattern3.source;
     };
     fileProcessor = (schema2, _ctx, json3, _params) => {
       const _json = json3;
@@ -17189,15 +16838,15 @@ var init_json_schema_processors = __esm({
       const def = schema2._zod.def;
       json3.type = "object";
       const keyType = def.keyType;
-      const patterns = aggregateChecks(keyType).patterns;
-      if (def.mode === "loose" && patterns && patterns.size > 0) {
+      const patterns3 = aggregateChecks(keyType).patterns;
+      if (def.mode === "loose" && patterns3 && patterns3.size > 0) {
         const valueSchema = processSchema(def.valueType, ctx, {
           ...params,
           path: [...params.path, "patternProperties", "*"]
         });
         json3.patternProperties = {};
-        for (const pattern of patterns) {
-          assignProp(json3.patternProperties, exactPattern(pattern).source, valueSchema);
+        for (const pattern3 of patterns3) {
+          assignProp(json3.patternProperties, exactPattern(pattern3).source, valueSchema);
         }
       } else {
         if (ctx.target === "draft-07" || ctx.target === "draft-2020-12") {
@@ -18028,7 +17677,7 @@ __export(schemas_exports2, {
   invertCodec: () => invertCodec,
   ipv4: () => ipv42,
   ipv6: () => ipv62,
-  json: () => json2,
+  json: () => json,
   jwt: () => jwt,
   keyof: () => keyof,
   ksuid: () => ksuid2,
@@ -18563,7 +18212,7 @@ function _instanceof(cls, params = {}) {
   };
   return inst;
 }
-function json2(params) {
+function json(params) {
   const jsonSchema = lazy(() => {
     return union([string2(params), number2(), boolean2(), _null3(), array(jsonSchema), record(string2(), jsonSchema)]);
   });
@@ -20024,9 +19673,9 @@ function convertBaseSchema(schema2, ctx) {
         const patternProps = schema2.patternProperties;
         const patternKeys = Object.keys(patternProps);
         const looseRecords = [];
-        for (const pattern of patternKeys) {
-          const patternValue = convertSchema(patternProps[pattern], ctx);
-          const keySchema = z.string().regex(new RegExp(pattern));
+        for (const pattern3 of patternKeys) {
+          const patternValue = convertSchema(patternProps[pattern3], ctx);
+          const keySchema = z.string().regex(new RegExp(pattern3));
           looseRecords.push(z.looseRecord(keySchema, patternValue));
         }
         const schemasToIntersect = [];
@@ -20047,7 +19696,7 @@ function convertBaseSchema(schema2, ctx) {
         }
         if (schema2.additionalProperties === false) {
           const propertyKeys = Object.keys(shape);
-          const patterns = patternKeys.map((p) => new RegExp(p));
+          const patterns3 = patternKeys.map((p) => new RegExp(p));
           const basePatternSchema = zodSchema;
           zodSchema = zodSchema.check((payload) => {
             if (!isPlainObject(payload.value))
@@ -20056,7 +19705,7 @@ function convertBaseSchema(schema2, ctx) {
             for (const key of Object.keys(payload.value)) {
               if (propertyKeys.includes(key))
                 continue;
-              if (patterns.some((regex) => regex.test(key)))
+              if (patterns3.some((regex) => regex.test(key)))
                 continue;
               unrecognized.push(key);
             }
@@ -20374,7 +20023,7 @@ function visit(schema2, fnOrHandlers) {
     return h ? h(node2, rewritten) : node2;
   };
   const cache2 = /* @__PURE__ */ new Map();
-  function run(s) {
+  function run2(s) {
     const cached2 = cache2.get(s);
     if (cached2 === RESOLVING) {
       return new $ZodLazy({
@@ -20400,21 +20049,21 @@ function visit(schema2, fnOrHandlers) {
         let changed = false;
         const newShape = {};
         for (const k of keys2) {
-          const mapped = run(oldShape[k]);
+          const mapped = run2(oldShape[k]);
           if (mapped !== oldShape[k])
             changed = true;
           newShape[k] = mapped;
         }
         let newCatchall = def.catchall;
         if (def.catchall) {
-          newCatchall = run(def.catchall);
+          newCatchall = run2(def.catchall);
           if (newCatchall !== def.catchall)
             changed = true;
         }
         return changed ? clone(s, { ...def, shape: newShape, catchall: newCatchall }) : s;
       }
       case "array": {
-        const mapped = run(def.element);
+        const mapped = run2(def.element);
         return mapped === def.element ? s : clone(s, { ...def, element: mapped });
       }
       case "tuple": {
@@ -20422,14 +20071,14 @@ function visit(schema2, fnOrHandlers) {
         let changed = false;
         const newItems = [];
         for (const item of oldItems) {
-          const mapped = run(item);
+          const mapped = run2(item);
           if (mapped !== item)
             changed = true;
           newItems.push(mapped);
         }
         let newRest = def.rest;
         if (def.rest) {
-          newRest = run(def.rest);
+          newRest = run2(def.rest);
           if (newRest !== def.rest)
             changed = true;
         }
@@ -20437,12 +20086,12 @@ function visit(schema2, fnOrHandlers) {
       }
       case "record":
       case "map": {
-        const newKey = run(def.keyType);
-        const newVal = run(def.valueType);
+        const newKey = run2(def.keyType);
+        const newVal = run2(def.valueType);
         return newKey === def.keyType && newVal === def.valueType ? s : clone(s, { ...def, keyType: newKey, valueType: newVal });
       }
       case "set": {
-        const newVal = run(def.valueType);
+        const newVal = run2(def.valueType);
         return newVal === def.valueType ? s : clone(s, { ...def, valueType: newVal });
       }
       case "union": {
@@ -20450,7 +20099,7 @@ function visit(schema2, fnOrHandlers) {
         let changed = false;
         const newOptions = [];
         for (const opt of oldOptions) {
-          const mapped = run(opt);
+          const mapped = run2(opt);
           if (mapped !== opt)
             changed = true;
           newOptions.push(mapped);
@@ -20458,8 +20107,8 @@ function visit(schema2, fnOrHandlers) {
         return changed ? clone(s, { ...def, options: newOptions }) : s;
       }
       case "intersection": {
-        const newLeft = run(def.left);
-        const newRight = run(def.right);
+        const newLeft = run2(def.left);
+        const newRight = run2(def.right);
         return newLeft === def.left && newRight === def.right ? s : clone(s, { ...def, left: newLeft, right: newRight });
       }
       case "optional":
@@ -20471,23 +20120,23 @@ function visit(schema2, fnOrHandlers) {
       case "nonoptional":
       case "promise":
       case "success": {
-        const newInner = run(def.innerType);
+        const newInner = run2(def.innerType);
         return newInner === def.innerType ? s : clone(s, { ...def, innerType: newInner });
       }
       case "pipe": {
-        const newIn = run(def.in);
-        const newOut = run(def.out);
+        const newIn = run2(def.in);
+        const newOut = run2(def.out);
         return newIn === def.in && newOut === def.out ? s : clone(s, { ...def, in: newIn, out: newOut });
       }
       case "function": {
-        const newInput = run(def.input);
-        const newOutput = run(def.output);
+        const newInput = run2(def.input);
+        const newOutput = run2(def.output);
         return newInput === def.input && newOutput === def.output ? s : clone(s, { ...def, input: newInput, output: newOutput });
       }
       case "lazy": {
         const original = def.getter;
         const { _cachedInner, ...rest } = def;
-        return clone(s, { ...rest, getter: () => run(original()) });
+        return clone(s, { ...rest, getter: () => run2(original()) });
       }
       // A leaf by choice: `parts` are regex fragments, not data positions.
       case "template_literal":
@@ -20518,7 +20167,7 @@ function visit(schema2, fnOrHandlers) {
       }
     }
   }
-  return run(schema2);
+  return run2(schema2);
 }
 var RESOLVING;
 var init_visit = __esm({
@@ -20773,7 +20422,7 @@ __export(external_exports, {
   ipv4: () => ipv42,
   ipv6: () => ipv62,
   iso: () => iso_exports,
-  json: () => json2,
+  json: () => json,
   jwt: () => jwt,
   keyof: () => keyof,
   ksuid: () => ksuid2,
@@ -21105,6 +20754,51 @@ var init_interpolate = __esm({
   }
 });
 
+// src/config/suggest.ts
+function closest(word, candidates) {
+  const lower = word.toLowerCase();
+  let best;
+  let bestDistance = Number.POSITIVE_INFINITY;
+  for (const candidate of candidates) {
+    const distance = editDistance(lower, candidate.toLowerCase());
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  const allowed = Math.max(1, Math.floor(word.length / 3));
+  return bestDistance <= allowed ? best : void 0;
+}
+function unknownNameHint(word, candidates) {
+  const suggestion = closest(word, candidates);
+  if (suggestion !== void 0) return `did you mean "${suggestion}"?`;
+  return candidates.length === 0 ? "none are defined" : `expected one of: ${candidates.join(", ")}`;
+}
+function editDistance(a, b) {
+  const rows = a.length + 1;
+  const cols = b.length + 1;
+  const d = Array.from(
+    { length: rows },
+    (_, i) => Array.from({ length: cols }, (_2, j) => i === 0 ? j : j === 0 ? i : 0)
+  );
+  for (let i = 1; i < rows; i++) {
+    for (let j = 1; j < cols; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let value = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        value = Math.min(value, d[i - 2][j - 2] + 1);
+      }
+      d[i][j] = value;
+    }
+  }
+  return d[a.length][b.length];
+}
+var init_suggest = __esm({
+  "src/config/suggest.ts"() {
+    "use strict";
+  }
+});
+
 // src/config/fields.ts
 function closed(shape) {
   const known = Object.keys(shape);
@@ -21115,7 +20809,7 @@ function closed(shape) {
 function orNull(schema2) {
   return union([schema2, _null3()]);
 }
-var OWNER, REPOSITORY, REPOSITORY_GLOB, PLANNING_PATH, OWNER_NAME, REPOSITORY_NAME, REPOSITORY_SELECTOR, name, nameList, secretReference, httpUrl2, positiveId, pathOrId, targetName, targetReference, UTC_TIME;
+var OWNER, REPOSITORY, REPOSITORY_GLOB, PLANNING_PATH, OWNER_NAME, REPOSITORY_NAME, REPOSITORY_SELECTOR, PROPERTY_NAME, name, nameList, secretReference, httpUrl2, positiveId, pathOrId, targetName, targetReference, UTC_TIME;
 var init_fields = __esm({
   "src/config/fields.ts"() {
     "use strict";
@@ -21129,6 +20823,7 @@ var init_fields = __esm({
     OWNER_NAME = new RegExp(`^${OWNER}$`);
     REPOSITORY_NAME = new RegExp(`^${OWNER}/${REPOSITORY}$`);
     REPOSITORY_SELECTOR = new RegExp(`^${OWNER}/${REPOSITORY_GLOB}$`);
+    PROPERTY_NAME = /^[A-Za-z0-9_$#-]{1,75}$/;
     name = (what) => string2().min(1).describe(what);
     nameList = (what) => array(name(what));
     secretReference = (what) => string2().regex(ENV_REFERENCE, {
@@ -21170,6 +20865,20 @@ function repositoryEntry(spec) {
         error: 'expected "owner/repo" or a glob such as "acme/legacy-*"'
       })
     ).optional().describe("Repositories (globs allowed) that a glob name must not select."),
+    where: closed({
+      properties: record(
+        string2().regex(PROPERTY_NAME, {
+          error: "expected a custom property name: letters, digits, _, -, $ and #, at most 75"
+        }),
+        propertyValue
+      ).refine((wanted) => Object.keys(wanted).length > 0, {
+        error: "name at least one custom property"
+      }).describe(
+        "Custom properties the repository must have, by name (case-insensitive): a value, or a list of values any of which will do; a multi-select property matches when it holds one of them."
+      )
+    }).optional().describe(
+      "What a repository of a glob name must also be: read from the organization's custom property values."
+    ),
     target: targetReference("repository"),
     owner_type: _enum2(["organization", "user"]).optional().describe(
       "Who owns the repository, when known; user enables the checks for personal repositories."
@@ -21178,6 +20887,24 @@ function repositoryEntry(spec) {
     ...settingsShape(spec)
   }).superRefine((entry2, context) => {
     const glob = /[*?[]/.test(entry2.name);
+    if (entry2.where !== void 0 && !glob) {
+      context.addIssue({
+        code: "custom",
+        path: ["where"],
+        message: `where is only for glob names; ${entry2.name} names one repository`
+      });
+    }
+    const seen = /* @__PURE__ */ new Set();
+    for (const property of Object.keys(entry2.where?.properties ?? {})) {
+      if (seen.has(property.toLowerCase())) {
+        context.addIssue({
+          code: "custom",
+          path: ["where", "properties", property],
+          message: `custom property ${property} is named twice (names are case-insensitive)`
+        });
+      }
+      seen.add(property.toLowerCase());
+    }
     if (entry2.exclude !== void 0 && !glob) {
       context.addIssue({
         code: "custom",
@@ -21236,7 +20963,7 @@ function fileSchema(spec) {
   built.set(spec, schema2);
   return schema2;
 }
-var envVariable, target, GROUP_DESCRIPTIONS, built;
+var envVariable, numericId, target, propertyText, propertyValue, GROUP_DESCRIPTIONS, built;
 var init_schema = __esm({
   "src/config/schema.ts"() {
     "use strict";
@@ -21245,6 +20972,12 @@ var init_schema = __esm({
     envVariable = string2().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, {
       error: "expected an environment variable name such as GITHUB_TOKEN"
     });
+    numericId = (what) => union([
+      int().positive(),
+      string2().regex(/^[1-9][0-9]{0,15}$/, {
+        error: "expected a positive number, or ${NAME} to read it from the environment"
+      })
+    ]).describe(`${what}: a number, or \${NAME} to read it from the environment.`);
     target = closed({
       type: _enum2(["repository", "planning"]).describe(
         "repository: repository-style paths (GitHub-like); planning: /api/v4 paths (GitLab-like)."
@@ -21255,8 +20988,56 @@ var init_schema = __esm({
       ),
       token: never({
         error: "inline tokens are refused: put the token in an environment variable and name it with token_env"
-      }).optional().describe("Refused: tokens are never written in the file; use token_env.")
+      }).optional().describe("Refused: tokens are never written in the file; use token_env."),
+      app_id: numericId("The GitHub App's id").optional().describe(
+        "Authenticate as this GitHub App's installation instead of with a token (repository targets): its id, a number or ${NAME}."
+      ),
+      private_key_env: envVariable.optional().describe("The environment variable holding the App's private key (PEM)."),
+      private_key_file: string2().min(1).optional().describe("A file holding the App's private key (PEM), relative to this file."),
+      private_key: never({
+        error: "inline private keys are refused: put the key in an environment variable (private_key_env) or a file (private_key_file)"
+      }).optional().describe(
+        "Refused: keys are never written in the file; use private_key_env or private_key_file."
+      ),
+      installation_id: numericId("The installation's id").optional().describe(
+        "The App installation to act as; by default the one on the owner of the target's repositories."
+      )
+    }).superRefine((value, context) => {
+      const keys2 = ["private_key_env", "private_key_file"];
+      const given = keys2.filter((key) => value[key] !== void 0);
+      const problem = (path, message) => context.addIssue({ code: "custom", path: [path], message });
+      if (value.app_id === void 0) {
+        for (const key of [
+          ...given,
+          ...value.installation_id !== void 0 ? ["installation_id"] : []
+        ]) {
+          problem(key, "only for App authentication: add app_id");
+        }
+        return;
+      }
+      if (value.type !== "repository")
+        problem("app_id", "GitHub App authentication is for repository targets");
+      if (value.token_env !== void 0) {
+        problem(
+          "token_env",
+          "a target authenticates with a token or as an App: remove token_env or app_id"
+        );
+      }
+      if (given.length !== 1) {
+        problem(
+          "app_id",
+          "an App needs its private key: set one of private_key_env and private_key_file"
+        );
+      }
     });
+    propertyText = string2().regex(/^[\x20-\x21\x23-\x7e]+$/, {
+      error: 'expected a property value of printable ASCII characters without "'
+    });
+    propertyValue = union([
+      propertyText,
+      boolean2(),
+      array(propertyText).min(1, { error: "list at least one value" })
+    ]);
     GROUP_DESCRIPTIONS = {
       audits: "Reports that change nothing."
     };
@@ -21379,8 +21160,8 @@ function expectedType(expected) {
   }
 }
 function listValues(values) {
-  const shown2 = values.map((value) => JSON.stringify(value));
-  return shown2.length === 1 ? shown2[0] : `one of ${shown2.join(", ")}`;
+  const shown3 = values.map((value) => JSON.stringify(value));
+  return shown3.length === 1 ? shown3[0] : `one of ${shown3.join(", ")}`;
 }
 function bound(limit, origin) {
   if (origin === "array") return `${limit} ${limit === 1 ? "item" : "items"}`;
@@ -21430,6 +21211,41 @@ var init_issues = __esm({
     "use strict";
     init_errors();
     init_interpolate();
+  }
+});
+
+// src/core/secret.ts
+import { inspect } from "node:util";
+function isSecret(value) {
+  return value instanceof Secret;
+}
+var REDACTED, Secret, SENSITIVE;
+var init_secret = __esm({
+  "src/core/secret.ts"() {
+    "use strict";
+    REDACTED = "(sensitive)";
+    Secret = class {
+      #value;
+      /** Where the value came from (an environment variable name), safe to print. */
+      source;
+      constructor(value, source) {
+        this.#value = value;
+        this.source = source;
+      }
+      reveal() {
+        return this.#value;
+      }
+      toString() {
+        return REDACTED;
+      }
+      toJSON() {
+        return REDACTED;
+      }
+      [inspect.custom]() {
+        return REDACTED;
+      }
+    };
+    SENSITIVE = REDACTED;
   }
 });
 
@@ -21498,26 +21314,50 @@ var init_conflicts = __esm({
 });
 
 // src/config/resolve.ts
+import { dirname, isAbsolute, join } from "node:path";
 function resolve(files, env, spec) {
   return new Resolver(files, env, spec).run();
 }
-function selector(name2, exclude) {
-  const [owner, pattern] = name2.split("/");
-  if (!/[*?[]/.test(pattern)) return { kind: "name", owner, repo: pattern };
-  return { kind: "glob", owner, pattern, exclude: exclude.map((item) => item.split("/")[1]) };
+function selector(entry2) {
+  const [owner, pattern3] = entry2.name.split("/");
+  if (!/[*?[]/.test(pattern3)) return { kind: "name", owner, repo: pattern3 };
+  const wanted = entry2.where?.properties;
+  return {
+    kind: "glob",
+    owner,
+    pattern: pattern3,
+    exclude: (entry2.exclude ?? []).map((item) => item.split("/")[1]),
+    ...wanted !== void 0 && {
+      properties: Object.fromEntries(
+        Object.entries(wanted).map(([name2, value]) => [
+          name2.toLowerCase(),
+          (Array.isArray(value) ? value : [value]).map(String)
+        ])
+      )
+    }
+  };
 }
-var DEFAULT_BASE_URL, DEFAULT_TOKEN_ENV, DEFAULT_TARGETS, Resolver;
+function relativeTo(configFile, path) {
+  return isAbsolute(path) ? path : join(dirname(configFile), path);
+}
+var DEFAULT_BASE_URL, DEFAULT_TOKEN_ENV, DEFAULT_TARGETS, DEFAULT_APP_ENV, Resolver;
 var init_resolve = __esm({
   "src/config/resolve.ts"() {
     "use strict";
     init_secret();
     init_errors();
     init_conflicts();
+    init_glob();
     init_merge();
     init_suggest();
     DEFAULT_BASE_URL = { repository: "https://api.github.com", planning: "https://gitlab.com" };
     DEFAULT_TOKEN_ENV = { repository: "GITHUB_TOKEN", planning: "GITLAB_TOKEN" };
     DEFAULT_TARGETS = { github: "repository", gitlab: "planning" };
+    DEFAULT_APP_ENV = {
+      appId: "GITHUB_APP_ID",
+      privateKey: "GITHUB_APP_PRIVATE_KEY",
+      installationId: "GITHUB_APP_INSTALLATION_ID"
+    };
     Resolver = class {
       constructor(files, env, spec) {
         this.files = files;
@@ -21606,23 +21446,43 @@ var init_resolve = __esm({
               continue;
             }
             defined.set(name2, place);
+            const app3 = target2.app_id === void 0 ? void 0 : this.#app(
+              Number(target2.app_id),
+              target2.installation_id,
+              target2.private_key_env !== void 0 ? { env: target2.private_key_env } : { file: relativeTo(source.file, target2.private_key_file ?? "") }
+            );
             this.#addTarget({
               name: name2,
               type: target2.type,
               baseUrl: target2.base_url ?? DEFAULT_BASE_URL[target2.type],
-              tokenEnv: target2.token_env ?? DEFAULT_TOKEN_ENV[target2.type]
+              tokenEnv: target2.token_env ?? DEFAULT_TOKEN_ENV[target2.type],
+              ...app3 !== void 0 ? { app: app3 } : {}
             });
           }
         }
         if (defined.size > 0) return;
+        const appId = this.env[DEFAULT_APP_ENV.appId];
         for (const [name2, type] of Object.entries(DEFAULT_TARGETS)) {
+          const app3 = type === "repository" && appId !== void 0 && /^[1-9][0-9]{0,15}$/.test(appId) ? this.#app(Number(appId), this.env[DEFAULT_APP_ENV.installationId], {
+            env: DEFAULT_APP_ENV.privateKey
+          }) : void 0;
           this.#addTarget({
             name: name2,
             type,
             baseUrl: DEFAULT_BASE_URL[type],
-            tokenEnv: DEFAULT_TOKEN_ENV[type]
+            tokenEnv: DEFAULT_TOKEN_ENV[type],
+            ...app3 !== void 0 ? { app: app3 } : {}
           });
         }
+      }
+      /** App authentication; a key from the environment is read now, like tokens (absent is no error). */
+      #app(appId, installationId, key) {
+        const pem = "env" in key ? this.env[key.env] : void 0;
+        return {
+          appId,
+          ...installationId !== void 0 && /^[1-9][0-9]*$/.test(String(installationId)) ? { installationId: Number(installationId) } : {},
+          privateKey: "env" in key && pem !== void 0 && pem !== "" ? { env: key.env, value: new Secret(pem, key.env) } : key
+        };
       }
       #addTarget(target2) {
         const token = this.env[target2.tokenEnv];
@@ -21724,18 +21584,18 @@ var init_resolve = __esm({
           if (entry2[setting.key] !== void 0) own2[setting.key] = entry2[setting.key];
         }
         const profileLayers = [];
-        const listed = /* @__PURE__ */ new Set();
+        const listed3 = /* @__PURE__ */ new Set();
         for (const [index, name2] of (entry2.profiles ?? []).entries()) {
           const place = this.place(source, [...path, "profiles", index]);
           const profile = this.profiles.get(name2);
-          if (listed.has(name2)) this.error(place, `profile "${name2}" is listed twice`);
+          if (listed3.has(name2)) this.error(place, `profile "${name2}" is listed twice`);
           else if (profile === void 0) {
             this.error(
               place,
               `unknown profile "${name2}"; ${unknownNameHint(name2, [...this.profiles.keys()])}`
             );
           } else profileLayers.push(profile);
-          listed.add(name2);
+          listed3.add(name2);
         }
         const layers = [
           ...profileLayers,
@@ -21744,13 +21604,14 @@ var init_resolve = __esm({
         const resolved = {
           target: target2 ?? "",
           origin: source.locate(path),
-          selector: selector(entry2.name, entry2.exclude ?? []),
+          selector: selector(entry2),
           ...entry2.owner_type !== void 0 && { ownerType: entry2.owner_type },
           layers,
           settings: mergeLayers([...this.defaults, ...layers])
         };
         this.#checkMerged(resolved, path);
-        return { entry: resolved, key: `${target2}|${entry2.name.toLowerCase()}`, name: entry2.name };
+        const key = `${target2}|${describeSelector(resolved.selector).toLowerCase()}`;
+        return { entry: resolved, key, name: entry2.name };
       }
       /** The rules again on the merged settings, where defaults, profiles and the entry meet. */
       #checkMerged(entry2, entryPath) {
@@ -21759,7 +21620,10 @@ var init_resolve = __esm({
         for (const setting of this.spec.settings) {
           const value = entry2.settings[setting.key];
           if (value === void 0 || setting.rules === void 0) continue;
-          const facts = entry2.ownerType === void 0 ? {} : { ownerType: entry2.ownerType };
+          const facts = {
+            settings: entry2.settings,
+            ...entry2.ownerType === void 0 ? {} : { ownerType: entry2.ownerType }
+          };
           for (const problem of setting.rules(value, facts)) {
             const relative2 = [setting.key, ...problem.path];
             const layer = layerOf(layers, relative2) ?? own2;
@@ -21872,13 +21736,13 @@ var require_identity = __commonJS({
 var require_visit = __commonJS({
   "node_modules/yaml/dist/visit.js"(exports) {
     "use strict";
-    var identity4 = require_identity();
+    var identity5 = require_identity();
     var BREAK = /* @__PURE__ */ Symbol("break visit");
     var SKIP = /* @__PURE__ */ Symbol("skip children");
     var REMOVE = /* @__PURE__ */ Symbol("remove node");
     function visit2(node2, visitor) {
       const visitor_ = initVisitor(visitor);
-      if (identity4.isDocument(node2)) {
+      if (identity5.isDocument(node2)) {
         const cd = visit_(null, node2.contents, visitor_, Object.freeze([node2]));
         if (cd === REMOVE)
           node2.contents = null;
@@ -21890,12 +21754,12 @@ var require_visit = __commonJS({
     visit2.REMOVE = REMOVE;
     function visit_(key, node2, visitor, path) {
       const ctrl = callVisitor(key, node2, visitor, path);
-      if (identity4.isNode(ctrl) || identity4.isPair(ctrl)) {
+      if (identity5.isNode(ctrl) || identity5.isPair(ctrl)) {
         replaceNode(key, path, ctrl);
         return visit_(key, ctrl, visitor, path);
       }
       if (typeof ctrl !== "symbol") {
-        if (identity4.isCollection(node2)) {
+        if (identity5.isCollection(node2)) {
           path = Object.freeze(path.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
             const ci = visit_(i, node2.items[i], visitor, path);
@@ -21908,7 +21772,7 @@ var require_visit = __commonJS({
               i -= 1;
             }
           }
-        } else if (identity4.isPair(node2)) {
+        } else if (identity5.isPair(node2)) {
           path = Object.freeze(path.concat(node2));
           const ck = visit_("key", node2.key, visitor, path);
           if (ck === BREAK)
@@ -21926,7 +21790,7 @@ var require_visit = __commonJS({
     }
     async function visitAsync(node2, visitor) {
       const visitor_ = initVisitor(visitor);
-      if (identity4.isDocument(node2)) {
+      if (identity5.isDocument(node2)) {
         const cd = await visitAsync_(null, node2.contents, visitor_, Object.freeze([node2]));
         if (cd === REMOVE)
           node2.contents = null;
@@ -21938,12 +21802,12 @@ var require_visit = __commonJS({
     visitAsync.REMOVE = REMOVE;
     async function visitAsync_(key, node2, visitor, path) {
       const ctrl = await callVisitor(key, node2, visitor, path);
-      if (identity4.isNode(ctrl) || identity4.isPair(ctrl)) {
+      if (identity5.isNode(ctrl) || identity5.isPair(ctrl)) {
         replaceNode(key, path, ctrl);
         return visitAsync_(key, ctrl, visitor, path);
       }
       if (typeof ctrl !== "symbol") {
-        if (identity4.isCollection(node2)) {
+        if (identity5.isCollection(node2)) {
           path = Object.freeze(path.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
             const ci = await visitAsync_(i, node2.items[i], visitor, path);
@@ -21956,7 +21820,7 @@ var require_visit = __commonJS({
               i -= 1;
             }
           }
-        } else if (identity4.isPair(node2)) {
+        } else if (identity5.isPair(node2)) {
           path = Object.freeze(path.concat(node2));
           const ck = await visitAsync_("key", node2.key, visitor, path);
           if (ck === BREAK)
@@ -21993,31 +21857,31 @@ var require_visit = __commonJS({
     function callVisitor(key, node2, visitor, path) {
       if (typeof visitor === "function")
         return visitor(key, node2, path);
-      if (identity4.isMap(node2))
+      if (identity5.isMap(node2))
         return visitor.Map?.(key, node2, path);
-      if (identity4.isSeq(node2))
+      if (identity5.isSeq(node2))
         return visitor.Seq?.(key, node2, path);
-      if (identity4.isPair(node2))
+      if (identity5.isPair(node2))
         return visitor.Pair?.(key, node2, path);
-      if (identity4.isScalar(node2))
+      if (identity5.isScalar(node2))
         return visitor.Scalar?.(key, node2, path);
-      if (identity4.isAlias(node2))
+      if (identity5.isAlias(node2))
         return visitor.Alias?.(key, node2, path);
       return void 0;
     }
     function replaceNode(key, path, node2) {
       const parent = path[path.length - 1];
-      if (identity4.isCollection(parent)) {
+      if (identity5.isCollection(parent)) {
         parent.items[key] = node2;
-      } else if (identity4.isPair(parent)) {
+      } else if (identity5.isPair(parent)) {
         if (key === "key")
           parent.key = node2;
         else
           parent.value = node2;
-      } else if (identity4.isDocument(parent)) {
+      } else if (identity5.isDocument(parent)) {
         parent.contents = node2;
       } else {
-        const pt = identity4.isAlias(parent) ? "alias" : "scalar";
+        const pt = identity5.isAlias(parent) ? "alias" : "scalar";
         throw new Error(`Cannot replace node with ${pt} parent`);
       }
     }
@@ -22030,7 +21894,7 @@ var require_visit = __commonJS({
 var require_directives = __commonJS({
   "node_modules/yaml/dist/doc/directives.js"(exports) {
     "use strict";
-    var identity4 = require_identity();
+    var identity5 = require_identity();
     var visit2 = require_visit();
     var escapeChars = {
       "!": "%21",
@@ -22173,10 +22037,10 @@ var require_directives = __commonJS({
         const lines = this.yaml.explicit ? [`%YAML ${this.yaml.version || "1.2"}`] : [];
         const tagEntries = Object.entries(this.tags);
         let tagNames;
-        if (doc && tagEntries.length > 0 && identity4.isNode(doc.contents)) {
+        if (doc && tagEntries.length > 0 && identity5.isNode(doc.contents)) {
           const tags = {};
           visit2.visit(doc.contents, (_key, node2) => {
-            if (identity4.isNode(node2) && node2.tag)
+            if (identity5.isNode(node2) && node2.tag)
               tags[node2.tag] = true;
           });
           tagNames = Object.keys(tags);
@@ -22201,7 +22065,7 @@ var require_directives = __commonJS({
 var require_anchors = __commonJS({
   "node_modules/yaml/dist/doc/anchors.js"(exports) {
     "use strict";
-    var identity4 = require_identity();
+    var identity5 = require_identity();
     var visit2 = require_visit();
     function anchorIsValid(anchor2) {
       if (/[\x00-\x19\s,[\]{}]/.test(anchor2)) {
@@ -22248,7 +22112,7 @@ var require_anchors = __commonJS({
         setAnchors: () => {
           for (const source of aliasObjects) {
             const ref = sourceObjects.get(source);
-            if (typeof ref === "object" && ref.anchor && (identity4.isScalar(ref.node) || identity4.isCollection(ref.node))) {
+            if (typeof ref === "object" && ref.anchor && (identity5.isScalar(ref.node) || identity5.isCollection(ref.node))) {
               ref.node.anchor = ref.anchor;
             } else {
               const error62 = new Error("Failed to resolve repeated object (this should not happen)");
@@ -22321,12 +22185,12 @@ var require_applyReviver = __commonJS({
 var require_toJS = __commonJS({
   "node_modules/yaml/dist/nodes/toJS.js"(exports) {
     "use strict";
-    var identity4 = require_identity();
+    var identity5 = require_identity();
     function toJS(value, arg, ctx) {
       if (Array.isArray(value))
         return value.map((v, i) => toJS(v, String(i), ctx));
       if (value && typeof value.toJSON === "function") {
-        if (!ctx || !identity4.hasAnchor(value))
+        if (!ctx || !identity5.hasAnchor(value))
           return value.toJSON(arg, ctx);
         const data = { aliasCount: 0, count: 1, res: void 0 };
         ctx.anchors.set(value, data);
@@ -22352,11 +22216,11 @@ var require_Node = __commonJS({
   "node_modules/yaml/dist/nodes/Node.js"(exports) {
     "use strict";
     var applyReviver = require_applyReviver();
-    var identity4 = require_identity();
+    var identity5 = require_identity();
     var toJS = require_toJS();
     var NodeBase = class {
       constructor(type) {
-        Object.defineProperty(this, identity4.NODE_TYPE, { value: type });
+        Object.defineProperty(this, identity5.NODE_TYPE, { value: type });
       }
       /** Create a copy of this node.  */
       clone() {
@@ -22367,7 +22231,7 @@ var require_Node = __commonJS({
       }
       /** A plain JavaScript representation of this node. */
       toJS(doc, { mapAsMap, maxAliasCount, onAnchor, reviver } = {}) {
-        if (!identity4.isDocument(doc))
+        if (!identity5.isDocument(doc))
           throw new TypeError("A document argument is required");
         const ctx = {
           anchors: /* @__PURE__ */ new Map(),
@@ -22394,12 +22258,12 @@ var require_Alias = __commonJS({
     "use strict";
     var anchors = require_anchors();
     var visit2 = require_visit();
-    var identity4 = require_identity();
+    var identity5 = require_identity();
     var Node2 = require_Node();
     var toJS = require_toJS();
     var Alias = class extends Node2.NodeBase {
       constructor(source) {
-        super(identity4.ALIAS);
+        super(identity5.ALIAS);
         this.source = source;
         Object.defineProperty(this, "tag", {
           set() {
@@ -22421,7 +22285,7 @@ var require_Alias = __commonJS({
           nodes = [];
           visit2.visit(doc, {
             Node: (_key, node2) => {
-              if (identity4.isAlias(node2) || identity4.hasAnchor(node2))
+              if (identity5.isAlias(node2) || identity5.hasAnchor(node2))
                 nodes.push(node2);
             }
           });
@@ -22483,11 +22347,11 @@ var require_Alias = __commonJS({
       }
     };
     function getAliasCount(doc, node2, anchors2) {
-      if (identity4.isAlias(node2)) {
+      if (identity5.isAlias(node2)) {
         const source = node2.resolve(doc);
         const anchor2 = anchors2 && source && anchors2.get(source);
         return anchor2 ? anchor2.count * anchor2.aliasCount : 0;
-      } else if (identity4.isCollection(node2)) {
+      } else if (identity5.isCollection(node2)) {
         let count2 = 0;
         for (const item of node2.items) {
           const c = getAliasCount(doc, item, anchors2);
@@ -22495,7 +22359,7 @@ var require_Alias = __commonJS({
             count2 = c;
         }
         return count2;
-      } else if (identity4.isPair(node2)) {
+      } else if (identity5.isPair(node2)) {
         const kc = getAliasCount(doc, node2.key, anchors2);
         const vc = getAliasCount(doc, node2.value, anchors2);
         return Math.max(kc, vc);
@@ -22510,13 +22374,13 @@ var require_Alias = __commonJS({
 var require_Scalar = __commonJS({
   "node_modules/yaml/dist/nodes/Scalar.js"(exports) {
     "use strict";
-    var identity4 = require_identity();
+    var identity5 = require_identity();
     var Node2 = require_Node();
     var toJS = require_toJS();
     var isScalarValue = (value) => !value || typeof value !== "function" && typeof value !== "object";
     var Scalar = class extends Node2.NodeBase {
       constructor(value) {
-        super(identity4.SCALAR);
+        super(identity5.SCALAR);
         this.value = value;
       }
       toJSON(arg, ctx) {
@@ -22541,7 +22405,7 @@ var require_createNode = __commonJS({
   "node_modules/yaml/dist/doc/createNode.js"(exports) {
     "use strict";
     var Alias = require_Alias();
-    var identity4 = require_identity();
+    var identity5 = require_identity();
     var Scalar = require_Scalar();
     var defaultTagPrefix = "tag:yaml.org,2002:";
     function findTagObject(value, tagName, tags) {
@@ -22555,12 +22419,12 @@ var require_createNode = __commonJS({
       return tags.find((t) => t.identify?.(value) && !t.format);
     }
     function createNode(value, tagName, ctx) {
-      if (identity4.isDocument(value))
+      if (identity5.isDocument(value))
         value = value.contents;
-      if (identity4.isNode(value))
+      if (identity5.isNode(value))
         return value;
-      if (identity4.isPair(value)) {
-        const map2 = ctx.schema[identity4.MAP].createNode?.(ctx.schema, null, ctx);
+      if (identity5.isPair(value)) {
+        const map2 = ctx.schema[identity5.MAP].createNode?.(ctx.schema, null, ctx);
         map2.items.push(value);
         return map2;
       }
@@ -22592,7 +22456,7 @@ var require_createNode = __commonJS({
             ref.node = node3;
           return node3;
         }
-        tagObj = value instanceof Map ? schema2[identity4.MAP] : Symbol.iterator in Object(value) ? schema2[identity4.SEQ] : schema2[identity4.MAP];
+        tagObj = value instanceof Map ? schema2[identity5.MAP] : Symbol.iterator in Object(value) ? schema2[identity5.SEQ] : schema2[identity5.MAP];
       }
       if (onTagObj) {
         onTagObj(tagObj);
@@ -22616,7 +22480,7 @@ var require_Collection = __commonJS({
   "node_modules/yaml/dist/nodes/Collection.js"(exports) {
     "use strict";
     var createNode = require_createNode();
-    var identity4 = require_identity();
+    var identity5 = require_identity();
     var Node2 = require_Node();
     function collectionFromPath(schema2, path, value) {
       let v = value;
@@ -22660,7 +22524,7 @@ var require_Collection = __commonJS({
         const copy2 = Object.create(Object.getPrototypeOf(this), Object.getOwnPropertyDescriptors(this));
         if (schema2)
           copy2.schema = schema2;
-        copy2.items = copy2.items.map((it) => identity4.isNode(it) || identity4.isPair(it) ? it.clone(schema2) : it);
+        copy2.items = copy2.items.map((it) => identity5.isNode(it) || identity5.isPair(it) ? it.clone(schema2) : it);
         if (this.range)
           copy2.range = this.range.slice();
         return copy2;
@@ -22676,7 +22540,7 @@ var require_Collection = __commonJS({
         else {
           const [key, ...rest] = path;
           const node2 = this.get(key, true);
-          if (identity4.isCollection(node2))
+          if (identity5.isCollection(node2))
             node2.addIn(rest, value);
           else if (node2 === void 0 && this.schema)
             this.set(key, collectionFromPath(this.schema, rest, value));
@@ -22693,7 +22557,7 @@ var require_Collection = __commonJS({
         if (rest.length === 0)
           return this.delete(key);
         const node2 = this.get(key, true);
-        if (identity4.isCollection(node2))
+        if (identity5.isCollection(node2))
           return node2.deleteIn(rest);
         else
           throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
@@ -22707,16 +22571,16 @@ var require_Collection = __commonJS({
         const [key, ...rest] = path;
         const node2 = this.get(key, true);
         if (rest.length === 0)
-          return !keepScalar && identity4.isScalar(node2) ? node2.value : node2;
+          return !keepScalar && identity5.isScalar(node2) ? node2.value : node2;
         else
-          return identity4.isCollection(node2) ? node2.getIn(rest, keepScalar) : void 0;
+          return identity5.isCollection(node2) ? node2.getIn(rest, keepScalar) : void 0;
       }
       hasAllNullValues(allowScalar) {
         return this.items.every((node2) => {
-          if (!identity4.isPair(node2))
+          if (!identity5.isPair(node2))
             return false;
           const n = node2.value;
-          return n == null || allowScalar && identity4.isScalar(n) && n.value == null && !n.commentBefore && !n.comment && !n.tag;
+          return n == null || allowScalar && identity5.isScalar(n) && n.value == null && !n.commentBefore && !n.comment && !n.tag;
         });
       }
       /**
@@ -22727,7 +22591,7 @@ var require_Collection = __commonJS({
         if (rest.length === 0)
           return this.has(key);
         const node2 = this.get(key, true);
-        return identity4.isCollection(node2) ? node2.hasIn(rest) : false;
+        return identity5.isCollection(node2) ? node2.hasIn(rest) : false;
       }
       /**
        * Sets a value in this collection. For `!!set`, `value` needs to be a
@@ -22739,7 +22603,7 @@ var require_Collection = __commonJS({
           this.set(key, value);
         } else {
           const node2 = this.get(key, true);
-          if (identity4.isCollection(node2))
+          if (identity5.isCollection(node2))
             node2.setIn(rest, value);
           else if (node2 === void 0 && this.schema)
             this.set(key, collectionFromPath(this.schema, rest, value));
@@ -23195,7 +23059,7 @@ var require_stringify = __commonJS({
   "node_modules/yaml/dist/stringify/stringify.js"(exports) {
     "use strict";
     var anchors = require_anchors();
-    var identity4 = require_identity();
+    var identity5 = require_identity();
     var stringifyComment = require_stringifyComment();
     var stringifyString = require_stringifyString();
     function createStringifyContext(doc, options) {
@@ -23248,7 +23112,7 @@ var require_stringify = __commonJS({
       }
       let tagObj = void 0;
       let obj;
-      if (identity4.isScalar(item)) {
+      if (identity5.isScalar(item)) {
         obj = item.value;
         let match = tags.filter((t) => t.identify?.(obj));
         if (match.length > 1) {
@@ -23271,7 +23135,7 @@ var require_stringify = __commonJS({
       if (!doc.directives)
         return "";
       const props = [];
-      const anchor2 = (identity4.isScalar(node2) || identity4.isCollection(node2)) && node2.anchor;
+      const anchor2 = (identity5.isScalar(node2) || identity5.isCollection(node2)) && node2.anchor;
       if (anchor2 && anchors.anchorIsValid(anchor2)) {
         anchors$1.add(anchor2);
         props.push(`&${anchor2}`);
@@ -23281,10 +23145,10 @@ var require_stringify = __commonJS({
         props.push(doc.directives.tagString(tag));
       return props.join(" ");
     }
-    function stringify3(item, ctx, onComment, onChompKeep) {
-      if (identity4.isPair(item))
+    function stringify4(item, ctx, onComment, onChompKeep) {
+      if (identity5.isPair(item))
         return item.toString(ctx, onComment, onChompKeep);
-      if (identity4.isAlias(item)) {
+      if (identity5.isAlias(item)) {
         if (ctx.doc.directives)
           return item.toString(ctx);
         if (ctx.resolvedAliases?.has(item)) {
@@ -23298,19 +23162,19 @@ var require_stringify = __commonJS({
         }
       }
       let tagObj = void 0;
-      const node2 = identity4.isNode(item) ? item : ctx.doc.createNode(item, { onTagObj: (o) => tagObj = o });
+      const node2 = identity5.isNode(item) ? item : ctx.doc.createNode(item, { onTagObj: (o) => tagObj = o });
       tagObj ?? (tagObj = getTagObject(ctx.doc.schema.tags, node2));
       const props = stringifyProps(node2, tagObj, ctx);
       if (props.length > 0)
         ctx.indentAtStart = (ctx.indentAtStart ?? 0) + props.length + 1;
-      const str = typeof tagObj.stringify === "function" ? tagObj.stringify(node2, ctx, onComment, onChompKeep) : identity4.isScalar(node2) ? stringifyString.stringifyString(node2, ctx, onComment, onChompKeep) : node2.toString(ctx, onComment, onChompKeep);
+      const str = typeof tagObj.stringify === "function" ? tagObj.stringify(node2, ctx, onComment, onChompKeep) : identity5.isScalar(node2) ? stringifyString.stringifyString(node2, ctx, onComment, onChompKeep) : node2.toString(ctx, onComment, onChompKeep);
       if (!props)
         return str;
-      return identity4.isScalar(node2) || str[0] === "{" || str[0] === "[" ? `${props} ${str}` : `${props}
+      return identity5.isScalar(node2) || str[0] === "{" || str[0] === "[" ? `${props} ${str}` : `${props}
 ${ctx.indent}${str}`;
     }
     exports.createStringifyContext = createStringifyContext;
-    exports.stringify = stringify3;
+    exports.stringify = stringify4;
   }
 });
 
@@ -23318,23 +23182,23 @@ ${ctx.indent}${str}`;
 var require_stringifyPair = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyPair.js"(exports) {
     "use strict";
-    var identity4 = require_identity();
+    var identity5 = require_identity();
     var Scalar = require_Scalar();
-    var stringify3 = require_stringify();
+    var stringify4 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyPair({ key, value }, ctx, onComment, onChompKeep) {
       const { allNullValues, doc, indent, indentStep, options: { commentString, indentSeq, simpleKeys } } = ctx;
-      let keyComment = identity4.isNode(key) && key.comment || null;
+      let keyComment = identity5.isNode(key) && key.comment || null;
       if (simpleKeys) {
         if (keyComment) {
           throw new Error("With simple keys, key nodes cannot have comments");
         }
-        if (identity4.isCollection(key) || !identity4.isNode(key) && typeof key === "object") {
+        if (identity5.isCollection(key) || !identity5.isNode(key) && typeof key === "object") {
           const msg = "With simple keys, collection cannot be used as a key value";
           throw new Error(msg);
         }
       }
-      let explicitKey = !simpleKeys && (!key || keyComment && value == null && !ctx.inFlow || identity4.isCollection(key) || (identity4.isScalar(key) ? key.type === Scalar.Scalar.BLOCK_FOLDED || key.type === Scalar.Scalar.BLOCK_LITERAL : typeof key === "object"));
+      let explicitKey = !simpleKeys && (!key || keyComment && value == null && !ctx.inFlow || identity5.isCollection(key) || (identity5.isScalar(key) ? key.type === Scalar.Scalar.BLOCK_FOLDED || key.type === Scalar.Scalar.BLOCK_LITERAL : typeof key === "object"));
       ctx = Object.assign({}, ctx, {
         allNullValues: false,
         implicitKey: !explicitKey && (simpleKeys || !allNullValues),
@@ -23342,7 +23206,7 @@ var require_stringifyPair = __commonJS({
       });
       let keyCommentDone = false;
       let chompKeep = false;
-      let str = stringify3.stringify(key, ctx, () => keyCommentDone = true, () => chompKeep = true);
+      let str = stringify4.stringify(key, ctx, () => keyCommentDone = true, () => chompKeep = true);
       if (!explicitKey && !ctx.inFlow && str.length > 1024) {
         if (simpleKeys)
           throw new Error("With simple keys, single line scalar must not span more than 1024 characters");
@@ -23375,7 +23239,7 @@ ${indent}:`;
           str += stringifyComment.lineComment(str, ctx.indent, commentString(keyComment));
       }
       let vsb, vcb, valueComment;
-      if (identity4.isNode(value)) {
+      if (identity5.isNode(value)) {
         vsb = !!value.spaceBefore;
         vcb = value.commentBefore;
         valueComment = value.comment;
@@ -23387,14 +23251,14 @@ ${indent}:`;
           value = doc.createNode(value);
       }
       ctx.implicitKey = false;
-      if (!explicitKey && !keyComment && identity4.isScalar(value))
+      if (!explicitKey && !keyComment && identity5.isScalar(value))
         ctx.indentAtStart = str.length + 1;
       chompKeep = false;
-      if (!indentSeq && indentStep.length >= 2 && !ctx.inFlow && !explicitKey && identity4.isSeq(value) && !value.flow && !value.tag && !value.anchor) {
+      if (!indentSeq && indentStep.length >= 2 && !ctx.inFlow && !explicitKey && identity5.isSeq(value) && !value.flow && !value.tag && !value.anchor) {
         ctx.indent = ctx.indent.substring(2);
       }
       let valueCommentDone = false;
-      const valueStr = stringify3.stringify(value, ctx, () => valueCommentDone = true, () => chompKeep = true);
+      const valueStr = stringify4.stringify(value, ctx, () => valueCommentDone = true, () => chompKeep = true);
       let ws = " ";
       if (keyComment || vsb || vcb) {
         ws = vsb ? "\n" : "";
@@ -23410,7 +23274,7 @@ ${stringifyComment.indentComment(cs, ctx.indent)}`;
           ws += `
 ${ctx.indent}`;
         }
-      } else if (!explicitKey && identity4.isCollection(value)) {
+      } else if (!explicitKey && identity5.isCollection(value)) {
         const vs0 = valueStr[0];
         const nl0 = valueStr.indexOf("\n");
         const hasNewline = nl0 !== -1;
@@ -23473,7 +23337,7 @@ var require_log = __commonJS({
 var require_merge = __commonJS({
   "node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports) {
     "use strict";
-    var identity4 = require_identity();
+    var identity5 = require_identity();
     var Scalar = require_Scalar();
     var MERGE_KEY = "<<";
     var merge3 = {
@@ -23486,10 +23350,10 @@ var require_merge = __commonJS({
       }),
       stringify: () => MERGE_KEY
     };
-    var isMergeKey2 = (ctx, key) => (merge3.identify(key) || identity4.isScalar(key) && (!key.type || key.type === Scalar.Scalar.PLAIN) && merge3.identify(key.value)) && ctx?.doc.schema.tags.some((tag) => tag.tag === merge3.tag && tag.default);
+    var isMergeKey2 = (ctx, key) => (merge3.identify(key) || identity5.isScalar(key) && (!key.type || key.type === Scalar.Scalar.PLAIN) && merge3.identify(key.value)) && ctx?.doc.schema.tags.some((tag) => tag.tag === merge3.tag && tag.default);
     function addMergeToJSMap(ctx, map2, value) {
       const source = resolveAliasValue(ctx, value);
-      if (identity4.isSeq(source))
+      if (identity5.isSeq(source))
         for (const it of source.items)
           mergeValue(ctx, map2, it);
       else if (Array.isArray(source))
@@ -23500,7 +23364,7 @@ var require_merge = __commonJS({
     }
     function mergeValue(ctx, map2, value) {
       const source = resolveAliasValue(ctx, value);
-      if (!identity4.isMap(source))
+      if (!identity5.isMap(source))
         throw new Error("Merge sources must be maps or map aliases");
       const srcMap = source.toJSON(null, ctx, Map);
       for (const [key, value2] of srcMap) {
@@ -23521,7 +23385,7 @@ var require_merge = __commonJS({
       return map2;
     }
     function resolveAliasValue(ctx, value) {
-      return ctx && identity4.isAlias(value) ? value.resolve(ctx.doc, ctx) : value;
+      return ctx && identity5.isAlias(value) ? value.resolve(ctx.doc, ctx) : value;
     }
     exports.addMergeToJSMap = addMergeToJSMap;
     exports.isMergeKey = isMergeKey2;
@@ -23535,11 +23399,11 @@ var require_addPairToJSMap = __commonJS({
     "use strict";
     var log = require_log();
     var merge3 = require_merge();
-    var stringify3 = require_stringify();
-    var identity4 = require_identity();
+    var stringify4 = require_stringify();
+    var identity5 = require_identity();
     var toJS = require_toJS();
     function addPairToJSMap(ctx, map2, { key, value }) {
-      if (identity4.isNode(key) && key.addToJSMap)
+      if (identity5.isNode(key) && key.addToJSMap)
         key.addToJSMap(ctx, map2, value);
       else if (merge3.isMergeKey(ctx, key))
         merge3.addMergeToJSMap(ctx, map2, value);
@@ -23570,8 +23434,8 @@ var require_addPairToJSMap = __commonJS({
         return "";
       if (typeof jsKey !== "object")
         return String(jsKey);
-      if (identity4.isNode(key) && ctx?.doc) {
-        const strCtx = stringify3.createStringifyContext(ctx.doc, {});
+      if (identity5.isNode(key) && ctx?.doc) {
+        const strCtx = stringify4.createStringifyContext(ctx.doc, {});
         strCtx.anchors = /* @__PURE__ */ new Set();
         for (const node2 of ctx.anchors.keys())
           strCtx.anchors.add(node2.anchor);
@@ -23600,7 +23464,7 @@ var require_Pair = __commonJS({
     var createNode = require_createNode();
     var stringifyPair = require_stringifyPair();
     var addPairToJSMap = require_addPairToJSMap();
-    var identity4 = require_identity();
+    var identity5 = require_identity();
     function createPair(key, value, ctx) {
       const k = createNode.createNode(key, void 0, ctx);
       const v = createNode.createNode(value, void 0, ctx);
@@ -23608,15 +23472,15 @@ var require_Pair = __commonJS({
     }
     var Pair = class _Pair {
       constructor(key, value = null) {
-        Object.defineProperty(this, identity4.NODE_TYPE, { value: identity4.PAIR });
+        Object.defineProperty(this, identity5.NODE_TYPE, { value: identity5.PAIR });
         this.key = key;
         this.value = value;
       }
       clone(schema2) {
         let { key, value } = this;
-        if (identity4.isNode(key))
+        if (identity5.isNode(key))
           key = key.clone(schema2);
-        if (identity4.isNode(value))
+        if (identity5.isNode(value))
           value = value.clone(schema2);
         return new _Pair(key, value);
       }
@@ -23637,13 +23501,13 @@ var require_Pair = __commonJS({
 var require_stringifyCollection = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyCollection.js"(exports) {
     "use strict";
-    var identity4 = require_identity();
-    var stringify3 = require_stringify();
+    var identity5 = require_identity();
+    var stringify4 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyCollection(collection, ctx, options) {
       const flow = ctx.inFlow ?? collection.flow;
-      const stringify4 = flow ? stringifyFlowCollection : stringifyBlockCollection;
-      return stringify4(collection, ctx, options);
+      const stringify5 = flow ? stringifyFlowCollection : stringifyBlockCollection;
+      return stringify5(collection, ctx, options);
     }
     function stringifyBlockCollection({ comment: comment2, items }, ctx, { blockItemPrefix, flowChars, itemIndent, onChompKeep, onComment }) {
       const { indent, options: { commentString } } = ctx;
@@ -23653,14 +23517,14 @@ var require_stringifyCollection = __commonJS({
       for (let i = 0; i < items.length; ++i) {
         const item = items[i];
         let comment3 = null;
-        if (identity4.isNode(item)) {
+        if (identity5.isNode(item)) {
           if (!chompKeep && item.spaceBefore)
             lines.push("");
           addCommentBefore(ctx, lines, item.commentBefore, chompKeep);
           if (item.comment)
             comment3 = item.comment;
-        } else if (identity4.isPair(item)) {
-          const ik = identity4.isNode(item.key) ? item.key : null;
+        } else if (identity5.isPair(item)) {
+          const ik = identity5.isNode(item.key) ? item.key : null;
           if (ik) {
             if (!chompKeep && ik.spaceBefore)
               lines.push("");
@@ -23668,7 +23532,7 @@ var require_stringifyCollection = __commonJS({
           }
         }
         chompKeep = false;
-        let str2 = stringify3.stringify(item, itemCtx, () => comment3 = null, () => chompKeep = true);
+        let str2 = stringify4.stringify(item, itemCtx, () => comment3 = null, () => chompKeep = true);
         if (comment3)
           str2 += stringifyComment.lineComment(str2, itemIndent, commentString(comment3));
         if (chompKeep && comment3)
@@ -23708,14 +23572,14 @@ ${indent}${line}` : "\n";
       for (let i = 0; i < items.length; ++i) {
         const item = items[i];
         let comment2 = null;
-        if (identity4.isNode(item)) {
+        if (identity5.isNode(item)) {
           if (item.spaceBefore)
             lines.push("");
           addCommentBefore(ctx, lines, item.commentBefore, false);
           if (item.comment)
             comment2 = item.comment;
-        } else if (identity4.isPair(item)) {
-          const ik = identity4.isNode(item.key) ? item.key : null;
+        } else if (identity5.isPair(item)) {
+          const ik = identity5.isNode(item.key) ? item.key : null;
           if (ik) {
             if (ik.spaceBefore)
               lines.push("");
@@ -23723,7 +23587,7 @@ ${indent}${line}` : "\n";
             if (ik.comment)
               reqNewline = true;
           }
-          const iv = identity4.isNode(item.value) ? item.value : null;
+          const iv = identity5.isNode(item.value) ? item.value : null;
           if (iv) {
             if (iv.comment)
               comment2 = iv.comment;
@@ -23735,7 +23599,7 @@ ${indent}${line}` : "\n";
         }
         if (comment2)
           reqNewline = true;
-        let str = stringify3.stringify(item, itemCtx, () => comment2 = null);
+        let str = stringify4.stringify(item, itemCtx, () => comment2 = null);
         reqNewline || (reqNewline = lines.length > linesAtValue || str.includes("\n"));
         if (i < items.length - 1) {
           str += ",";
@@ -23791,16 +23655,16 @@ var require_YAMLMap = __commonJS({
     var stringifyCollection = require_stringifyCollection();
     var addPairToJSMap = require_addPairToJSMap();
     var Collection = require_Collection();
-    var identity4 = require_identity();
+    var identity5 = require_identity();
     var Pair = require_Pair();
     var Scalar = require_Scalar();
     function findPair(items, key) {
-      const k = identity4.isScalar(key) ? key.value : key;
+      const k = identity5.isScalar(key) ? key.value : key;
       for (const it of items) {
-        if (identity4.isPair(it)) {
+        if (identity5.isPair(it)) {
           if (it.key === key || it.key === k)
             return it;
-          if (identity4.isScalar(it.key) && it.key.value === k)
+          if (identity5.isScalar(it.key) && it.key.value === k)
             return it;
         }
       }
@@ -23811,7 +23675,7 @@ var require_YAMLMap = __commonJS({
         return "tag:yaml.org,2002:map";
       }
       constructor(schema2) {
-        super(identity4.MAP, schema2);
+        super(identity5.MAP, schema2);
         this.items = [];
       }
       /**
@@ -23849,7 +23713,7 @@ var require_YAMLMap = __commonJS({
        */
       add(pair, overwrite) {
         let _pair;
-        if (identity4.isPair(pair))
+        if (identity5.isPair(pair))
           _pair = pair;
         else if (!pair || typeof pair !== "object" || !("key" in pair)) {
           _pair = new Pair.Pair(pair, pair?.value);
@@ -23860,7 +23724,7 @@ var require_YAMLMap = __commonJS({
         if (prev) {
           if (!overwrite)
             throw new Error(`Key ${_pair.key} already set`);
-          if (identity4.isScalar(prev.value) && Scalar.isScalarValue(_pair.value))
+          if (identity5.isScalar(prev.value) && Scalar.isScalarValue(_pair.value))
             prev.value.value = _pair.value;
           else
             prev.value = _pair.value;
@@ -23884,7 +23748,7 @@ var require_YAMLMap = __commonJS({
       get(key, keepScalar) {
         const it = findPair(this.items, key);
         const node2 = it?.value;
-        return (!keepScalar && identity4.isScalar(node2) ? node2.value : node2) ?? void 0;
+        return (!keepScalar && identity5.isScalar(node2) ? node2.value : node2) ?? void 0;
       }
       has(key) {
         return !!findPair(this.items, key);
@@ -23909,7 +23773,7 @@ var require_YAMLMap = __commonJS({
         if (!ctx)
           return JSON.stringify(this);
         for (const item of this.items) {
-          if (!identity4.isPair(item))
+          if (!identity5.isPair(item))
             throw new Error(`Map items must all be pairs; found ${JSON.stringify(item)} instead`);
         }
         if (!ctx.allNullValues && this.hasAllNullValues(false))
@@ -23932,7 +23796,7 @@ var require_YAMLMap = __commonJS({
 var require_map = __commonJS({
   "node_modules/yaml/dist/schema/common/map.js"(exports) {
     "use strict";
-    var identity4 = require_identity();
+    var identity5 = require_identity();
     var YAMLMap = require_YAMLMap();
     var map2 = {
       collection: "map",
@@ -23940,7 +23804,7 @@ var require_map = __commonJS({
       nodeClass: YAMLMap.YAMLMap,
       tag: "tag:yaml.org,2002:map",
       resolve(map3, onError) {
-        if (!identity4.isMap(map3))
+        if (!identity5.isMap(map3))
           onError("Expected a mapping for this tag");
         return map3;
       },
@@ -23957,7 +23821,7 @@ var require_YAMLSeq = __commonJS({
     var createNode = require_createNode();
     var stringifyCollection = require_stringifyCollection();
     var Collection = require_Collection();
-    var identity4 = require_identity();
+    var identity5 = require_identity();
     var Scalar = require_Scalar();
     var toJS = require_toJS();
     var YAMLSeq = class extends Collection.Collection {
@@ -23965,7 +23829,7 @@ var require_YAMLSeq = __commonJS({
         return "tag:yaml.org,2002:seq";
       }
       constructor(schema2) {
-        super(identity4.SEQ, schema2);
+        super(identity5.SEQ, schema2);
         this.items = [];
       }
       add(value) {
@@ -23991,7 +23855,7 @@ var require_YAMLSeq = __commonJS({
         if (typeof idx !== "number")
           return void 0;
         const it = this.items[idx];
-        return !keepScalar && identity4.isScalar(it) ? it.value : it;
+        return !keepScalar && identity5.isScalar(it) ? it.value : it;
       }
       /**
        * Checks if the collection includes a value with the key `key`.
@@ -24015,7 +23879,7 @@ var require_YAMLSeq = __commonJS({
         if (typeof idx !== "number")
           throw new Error(`Expected a valid index, not ${key}.`);
         const prev = this.items[idx];
-        if (identity4.isScalar(prev) && Scalar.isScalarValue(value))
+        if (identity5.isScalar(prev) && Scalar.isScalarValue(value))
           prev.value = value;
         else
           this.items[idx] = value;
@@ -24057,7 +23921,7 @@ var require_YAMLSeq = __commonJS({
       }
     };
     function asItemIndex(key) {
-      let idx = identity4.isScalar(key) ? key.value : key;
+      let idx = identity5.isScalar(key) ? key.value : key;
       if (idx && typeof idx === "string")
         idx = Number(idx);
       return typeof idx === "number" && Number.isInteger(idx) && idx >= 0 ? idx : null;
@@ -24070,7 +23934,7 @@ var require_YAMLSeq = __commonJS({
 var require_seq = __commonJS({
   "node_modules/yaml/dist/schema/common/seq.js"(exports) {
     "use strict";
-    var identity4 = require_identity();
+    var identity5 = require_identity();
     var YAMLSeq = require_YAMLSeq();
     var seq = {
       collection: "seq",
@@ -24078,7 +23942,7 @@ var require_seq = __commonJS({
       nodeClass: YAMLSeq.YAMLSeq,
       tag: "tag:yaml.org,2002:seq",
       resolve(seq2, onError) {
-        if (!identity4.isSeq(seq2))
+        if (!identity5.isSeq(seq2))
           onError("Expected a sequence for this tag");
         return seq2;
       },
@@ -24244,7 +24108,7 @@ var require_int = __commonJS({
       resolve: (str, _onError, opt) => intResolve(str, 2, 8, opt),
       stringify: (node2) => intStringify(node2, 8, "0o")
     };
-    var int2 = {
+    var int3 = {
       identify: intIdentify,
       default: true,
       tag: "tag:yaml.org,2002:int",
@@ -24261,7 +24125,7 @@ var require_int = __commonJS({
       resolve: (str, _onError, opt) => intResolve(str, 2, 16, opt),
       stringify: (node2) => intStringify(node2, 16, "0x")
     };
-    exports.int = int2;
+    exports.int = int3;
     exports.intHex = intHex;
     exports.intOct = intOct;
   }
@@ -24277,16 +24141,16 @@ var require_schema = __commonJS({
     var string4 = require_string();
     var bool = require_bool();
     var float = require_float();
-    var int2 = require_int();
+    var int3 = require_int();
     var schema2 = [
       map2.map,
       seq.seq,
       string4.string,
       _null4.nullTag,
       bool.boolTag,
-      int2.intOct,
-      int2.int,
-      int2.intHex,
+      int3.intOct,
+      int3.int,
+      int3.intHex,
       float.floatNaN,
       float.floatExp,
       float.float
@@ -24432,17 +24296,17 @@ var require_binary = __commonJS({
 var require_pairs = __commonJS({
   "node_modules/yaml/dist/schema/yaml-1.1/pairs.js"(exports) {
     "use strict";
-    var identity4 = require_identity();
+    var identity5 = require_identity();
     var Pair = require_Pair();
     var Scalar = require_Scalar();
     var YAMLSeq = require_YAMLSeq();
     function resolvePairs(seq, onError) {
-      if (identity4.isSeq(seq)) {
+      if (identity5.isSeq(seq)) {
         for (let i = 0; i < seq.items.length; ++i) {
           let item = seq.items[i];
-          if (identity4.isPair(item))
+          if (identity5.isPair(item))
             continue;
-          else if (identity4.isMap(item)) {
+          else if (identity5.isMap(item)) {
             if (item.items.length > 1)
               onError("Each pair must have its own sequence indicator");
             const pair = item.items[0] || new Pair.Pair(new Scalar.Scalar(null));
@@ -24456,7 +24320,7 @@ ${cn.comment}` : item.comment;
             }
             item = pair;
           }
-          seq.items[i] = identity4.isPair(item) ? item : new Pair.Pair(item);
+          seq.items[i] = identity5.isPair(item) ? item : new Pair.Pair(item);
         }
       } else
         onError("Expected a sequence for this tag");
@@ -24510,7 +24374,7 @@ ${cn.comment}` : item.comment;
 var require_omap = __commonJS({
   "node_modules/yaml/dist/schema/yaml-1.1/omap.js"(exports) {
     "use strict";
-    var identity4 = require_identity();
+    var identity5 = require_identity();
     var toJS = require_toJS();
     var YAMLMap = require_YAMLMap();
     var YAMLSeq = require_YAMLSeq();
@@ -24537,7 +24401,7 @@ var require_omap = __commonJS({
           ctx.onCreate(map2);
         for (const pair of this.items) {
           let key, value;
-          if (identity4.isPair(pair)) {
+          if (identity5.isPair(pair)) {
             key = toJS.toJS(pair.key, "", ctx);
             value = toJS.toJS(pair.value, key, ctx);
           } else {
@@ -24567,7 +24431,7 @@ var require_omap = __commonJS({
         const pairs$1 = pairs.resolvePairs(seq, onError);
         const seenKeys = [];
         for (const { key } of pairs$1.items) {
-          if (identity4.isScalar(key)) {
+          if (identity5.isScalar(key)) {
             if (seenKeys.includes(key.value)) {
               onError(`Ordered maps must not include duplicate keys: ${key.value}`);
             } else {
@@ -24672,8 +24536,8 @@ var require_int2 = __commonJS({
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
     function intResolve(str, offset, radix, { intAsBigInt }) {
-      const sign = str[0];
-      if (sign === "-" || sign === "+")
+      const sign2 = str[0];
+      if (sign2 === "-" || sign2 === "+")
         offset += 1;
       str = str.substring(offset).replace(/_/g, "");
       if (intAsBigInt) {
@@ -24689,10 +24553,10 @@ var require_int2 = __commonJS({
             break;
         }
         const n2 = BigInt(str);
-        return sign === "-" ? BigInt(-1) * n2 : n2;
+        return sign2 === "-" ? BigInt(-1) * n2 : n2;
       }
       const n = parseInt(str, radix);
-      return sign === "-" ? -1 * n : n;
+      return sign2 === "-" ? -1 * n : n;
     }
     function intStringify(node2, radix, prefix) {
       const { value } = node2;
@@ -24720,7 +24584,7 @@ var require_int2 = __commonJS({
       resolve: (str, _onError, opt) => intResolve(str, 1, 8, opt),
       stringify: (node2) => intStringify(node2, 8, "0")
     };
-    var int2 = {
+    var int3 = {
       identify: intIdentify,
       default: true,
       tag: "tag:yaml.org,2002:int",
@@ -24737,7 +24601,7 @@ var require_int2 = __commonJS({
       resolve: (str, _onError, opt) => intResolve(str, 2, 16, opt),
       stringify: (node2) => intStringify(node2, 16, "0x")
     };
-    exports.int = int2;
+    exports.int = int3;
     exports.intBin = intBin;
     exports.intHex = intHex;
     exports.intOct = intOct;
@@ -24748,7 +24612,7 @@ var require_int2 = __commonJS({
 var require_set = __commonJS({
   "node_modules/yaml/dist/schema/yaml-1.1/set.js"(exports) {
     "use strict";
-    var identity4 = require_identity();
+    var identity5 = require_identity();
     var Pair = require_Pair();
     var YAMLMap = require_YAMLMap();
     var YAMLSet = class _YAMLSet extends YAMLMap.YAMLMap {
@@ -24758,7 +24622,7 @@ var require_set = __commonJS({
       }
       add(key) {
         let pair;
-        if (identity4.isPair(key))
+        if (identity5.isPair(key))
           pair = key;
         else if (key && typeof key === "object" && "key" in key && "value" in key && key.value === null)
           pair = new Pair.Pair(key.key, null);
@@ -24774,7 +24638,7 @@ var require_set = __commonJS({
        */
       get(key, keepPair) {
         const pair = YAMLMap.findPair(this.items, key);
-        return !keepPair && identity4.isPair(pair) ? identity4.isScalar(pair.key) ? pair.key.value : pair.key : pair;
+        return !keepPair && identity5.isPair(pair) ? identity5.isScalar(pair.key) ? pair.key.value : pair.key : pair;
       }
       set(key, value) {
         if (typeof value !== "boolean")
@@ -24799,18 +24663,18 @@ var require_set = __commonJS({
       }
       static from(schema2, iterable, ctx) {
         const { replacer } = ctx;
-        const set3 = new this(schema2);
+        const set4 = new this(schema2);
         if (iterable && Symbol.iterator in Object(iterable))
           for (let value of iterable) {
             if (typeof replacer === "function")
               value = replacer.call(iterable, value, value);
-            set3.items.push(Pair.createPair(value, null, ctx));
+            set4.items.push(Pair.createPair(value, null, ctx));
           }
-        return set3;
+        return set4;
       }
     };
     YAMLSet.tag = "tag:yaml.org,2002:set";
-    var set2 = {
+    var set3 = {
       collection: "map",
       identify: (value) => value instanceof Set,
       nodeClass: YAMLSet,
@@ -24818,7 +24682,7 @@ var require_set = __commonJS({
       tag: "tag:yaml.org,2002:set",
       createNode: (schema2, iterable, ctx) => YAMLSet.from(schema2, iterable, ctx),
       resolve(map2, onError) {
-        if (identity4.isMap(map2)) {
+        if (identity5.isMap(map2)) {
           if (map2.hasAllNullValues(true))
             return Object.assign(new YAMLSet(), map2);
           else
@@ -24829,7 +24693,7 @@ var require_set = __commonJS({
       }
     };
     exports.YAMLSet = YAMLSet;
-    exports.set = set2;
+    exports.set = set3;
   }
 });
 
@@ -24839,11 +24703,11 @@ var require_timestamp = __commonJS({
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     function parseSexagesimal(str, asBigInt) {
-      const sign = str[0];
-      const parts = sign === "-" || sign === "+" ? str.substring(1) : str;
+      const sign2 = str[0];
+      const parts = sign2 === "-" || sign2 === "+" ? str.substring(1) : str;
       const num = (n) => asBigInt ? BigInt(n) : Number(n);
       const res = parts.replace(/_/g, "").split(":").reduce((res2, p) => res2 * num(60) + num(p), num(0));
-      return sign === "-" ? num(-1) * res : res;
+      return sign2 === "-" ? num(-1) * res : res;
     }
     function stringifySexagesimal(node2) {
       let { value } = node2;
@@ -24852,9 +24716,9 @@ var require_timestamp = __commonJS({
         num = (n) => BigInt(n);
       else if (isNaN(value) || !isFinite(value))
         return stringifyNumber.stringifyNumber(node2);
-      let sign = "";
+      let sign2 = "";
       if (value < 0) {
-        sign = "-";
+        sign2 = "-";
         value *= num(-1);
       }
       const _60 = num(60);
@@ -24869,7 +24733,7 @@ var require_timestamp = __commonJS({
           parts.unshift(value);
         }
       }
-      return sign + parts.map((n) => String(n).padStart(2, "0")).join(":").replace(/000000\d*$/, "");
+      return sign2 + parts.map((n) => String(n).padStart(2, "0")).join(":").replace(/000000\d*$/, "");
     }
     var intTime = {
       identify: (value) => typeof value === "bigint" || Number.isInteger(value),
@@ -24932,11 +24796,11 @@ var require_schema3 = __commonJS({
     var binary = require_binary();
     var bool = require_bool2();
     var float = require_float2();
-    var int2 = require_int2();
+    var int3 = require_int2();
     var merge3 = require_merge();
     var omap = require_omap();
     var pairs = require_pairs();
-    var set2 = require_set();
+    var set3 = require_set();
     var timestamp2 = require_timestamp();
     var schema2 = [
       map2.map,
@@ -24945,10 +24809,10 @@ var require_schema3 = __commonJS({
       _null4.nullTag,
       bool.trueTag,
       bool.falseTag,
-      int2.intBin,
-      int2.intOct,
-      int2.int,
-      int2.intHex,
+      int3.intBin,
+      int3.intOct,
+      int3.int,
+      int3.intHex,
       float.floatNaN,
       float.floatExp,
       float.float,
@@ -24956,7 +24820,7 @@ var require_schema3 = __commonJS({
       merge3.merge,
       omap.omap,
       pairs.pairs,
-      set2.set,
+      set3.set,
       timestamp2.intTime,
       timestamp2.floatTime,
       timestamp2.timestamp
@@ -24975,7 +24839,7 @@ var require_tags = __commonJS({
     var string4 = require_string();
     var bool = require_bool();
     var float = require_float();
-    var int2 = require_int();
+    var int3 = require_int();
     var schema2 = require_schema();
     var schema$1 = require_schema2();
     var binary = require_binary();
@@ -24983,7 +24847,7 @@ var require_tags = __commonJS({
     var omap = require_omap();
     var pairs = require_pairs();
     var schema$2 = require_schema3();
-    var set2 = require_set();
+    var set3 = require_set();
     var timestamp2 = require_timestamp();
     var schemas = /* @__PURE__ */ new Map([
       ["core", schema2.schema],
@@ -24999,9 +24863,9 @@ var require_tags = __commonJS({
       floatExp: float.floatExp,
       floatNaN: float.floatNaN,
       floatTime: timestamp2.floatTime,
-      int: int2.int,
-      intHex: int2.intHex,
-      intOct: int2.intOct,
+      int: int3.int,
+      intHex: int3.intHex,
+      intOct: int3.intOct,
       intTime: timestamp2.intTime,
       map: map2.map,
       merge: merge3.merge,
@@ -25009,7 +24873,7 @@ var require_tags = __commonJS({
       omap: omap.omap,
       pairs: pairs.pairs,
       seq: seq.seq,
-      set: set2.set,
+      set: set3.set,
       timestamp: timestamp2.timestamp
     };
     var coreKnownTags = {
@@ -25017,7 +24881,7 @@ var require_tags = __commonJS({
       "tag:yaml.org,2002:merge": merge3.merge,
       "tag:yaml.org,2002:omap": omap.omap,
       "tag:yaml.org,2002:pairs": pairs.pairs,
-      "tag:yaml.org,2002:set": set2.set,
+      "tag:yaml.org,2002:set": set3.set,
       "tag:yaml.org,2002:timestamp": timestamp2.timestamp
     };
     function getTags(customTags, schemaName, addMergeTag) {
@@ -25063,7 +24927,7 @@ var require_tags = __commonJS({
 var require_Schema = __commonJS({
   "node_modules/yaml/dist/schema/Schema.js"(exports) {
     "use strict";
-    var identity4 = require_identity();
+    var identity5 = require_identity();
     var map2 = require_map();
     var seq = require_seq();
     var string4 = require_string();
@@ -25076,9 +24940,9 @@ var require_Schema = __commonJS({
         this.knownTags = resolveKnownTags ? tags.coreKnownTags : {};
         this.tags = tags.getTags(customTags, this.name, merge3);
         this.toStringOptions = toStringDefaults ?? null;
-        Object.defineProperty(this, identity4.MAP, { value: map2.map });
-        Object.defineProperty(this, identity4.SCALAR, { value: string4.string });
-        Object.defineProperty(this, identity4.SEQ, { value: seq.seq });
+        Object.defineProperty(this, identity5.MAP, { value: map2.map });
+        Object.defineProperty(this, identity5.SCALAR, { value: string4.string });
+        Object.defineProperty(this, identity5.SEQ, { value: seq.seq });
         this.sortMapEntries = typeof sortMapEntries === "function" ? sortMapEntries : sortMapEntries === true ? sortMapEntriesByKey : null;
       }
       clone() {
@@ -25095,8 +24959,8 @@ var require_Schema = __commonJS({
 var require_stringifyDocument = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyDocument.js"(exports) {
     "use strict";
-    var identity4 = require_identity();
-    var stringify3 = require_stringify();
+    var identity5 = require_identity();
+    var stringify4 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyDocument(doc, options) {
       const lines = [];
@@ -25111,7 +24975,7 @@ var require_stringifyDocument = __commonJS({
       }
       if (hasDirectives)
         lines.push("---");
-      const ctx = stringify3.createStringifyContext(doc, options);
+      const ctx = stringify4.createStringifyContext(doc, options);
       const { commentString } = ctx.options;
       if (doc.commentBefore) {
         if (lines.length !== 1)
@@ -25122,7 +24986,7 @@ var require_stringifyDocument = __commonJS({
       let chompKeep = false;
       let contentComment = null;
       if (doc.contents) {
-        if (identity4.isNode(doc.contents)) {
+        if (identity5.isNode(doc.contents)) {
           if (doc.contents.spaceBefore && hasDirectives)
             lines.push("");
           if (doc.contents.commentBefore) {
@@ -25133,7 +24997,7 @@ var require_stringifyDocument = __commonJS({
           contentComment = doc.contents.comment;
         }
         const onChompKeep = contentComment ? void 0 : () => chompKeep = true;
-        let body = stringify3.stringify(doc.contents, ctx, () => contentComment = null, onChompKeep);
+        let body = stringify4.stringify(doc.contents, ctx, () => contentComment = null, onChompKeep);
         if (contentComment)
           body += stringifyComment.lineComment(body, "", commentString(contentComment));
         if ((body[0] === "|" || body[0] === ">") && lines[lines.length - 1] === "---") {
@@ -25141,7 +25005,7 @@ var require_stringifyDocument = __commonJS({
         } else
           lines.push(body);
       } else {
-        lines.push(stringify3.stringify(doc.contents, ctx));
+        lines.push(stringify4.stringify(doc.contents, ctx));
       }
       if (doc.directives?.docEnd) {
         if (doc.comment) {
@@ -25177,7 +25041,7 @@ var require_Document = __commonJS({
     "use strict";
     var Alias = require_Alias();
     var Collection = require_Collection();
-    var identity4 = require_identity();
+    var identity5 = require_identity();
     var Pair = require_Pair();
     var toJS = require_toJS();
     var Schema = require_Schema();
@@ -25192,7 +25056,7 @@ var require_Document = __commonJS({
         this.comment = null;
         this.errors = [];
         this.warnings = [];
-        Object.defineProperty(this, identity4.NODE_TYPE, { value: identity4.DOC });
+        Object.defineProperty(this, identity5.NODE_TYPE, { value: identity5.DOC });
         let _replacer = null;
         if (typeof replacer === "function" || Array.isArray(replacer)) {
           _replacer = replacer;
@@ -25228,7 +25092,7 @@ var require_Document = __commonJS({
        */
       clone() {
         const copy2 = Object.create(_Document.prototype, {
-          [identity4.NODE_TYPE]: { value: identity4.DOC }
+          [identity5.NODE_TYPE]: { value: identity5.DOC }
         });
         copy2.commentBefore = this.commentBefore;
         copy2.comment = this.comment;
@@ -25238,7 +25102,7 @@ var require_Document = __commonJS({
         if (this.directives)
           copy2.directives = this.directives.clone();
         copy2.schema = this.schema.clone();
-        copy2.contents = identity4.isNode(this.contents) ? this.contents.clone(copy2.schema) : this.contents;
+        copy2.contents = identity5.isNode(this.contents) ? this.contents.clone(copy2.schema) : this.contents;
         if (this.range)
           copy2.range = this.range.slice();
         return copy2;
@@ -25301,7 +25165,7 @@ var require_Document = __commonJS({
           sourceObjects
         };
         const node2 = createNode.createNode(value, tag, ctx);
-        if (flow && identity4.isCollection(node2))
+        if (flow && identity5.isCollection(node2))
           node2.flow = true;
         setAnchors();
         return node2;
@@ -25341,7 +25205,7 @@ var require_Document = __commonJS({
        * `true` (collections are always returned intact).
        */
       get(key, keepScalar) {
-        return identity4.isCollection(this.contents) ? this.contents.get(key, keepScalar) : void 0;
+        return identity5.isCollection(this.contents) ? this.contents.get(key, keepScalar) : void 0;
       }
       /**
        * Returns item at `path`, or `undefined` if not found. By default unwraps
@@ -25350,14 +25214,14 @@ var require_Document = __commonJS({
        */
       getIn(path, keepScalar) {
         if (Collection.isEmptyPath(path))
-          return !keepScalar && identity4.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity4.isCollection(this.contents) ? this.contents.getIn(path, keepScalar) : void 0;
+          return !keepScalar && identity5.isScalar(this.contents) ? this.contents.value : this.contents;
+        return identity5.isCollection(this.contents) ? this.contents.getIn(path, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
        */
       has(key) {
-        return identity4.isCollection(this.contents) ? this.contents.has(key) : false;
+        return identity5.isCollection(this.contents) ? this.contents.has(key) : false;
       }
       /**
        * Checks if the document includes a value at `path`.
@@ -25365,7 +25229,7 @@ var require_Document = __commonJS({
       hasIn(path) {
         if (Collection.isEmptyPath(path))
           return this.contents !== void 0;
-        return identity4.isCollection(this.contents) ? this.contents.hasIn(path) : false;
+        return identity5.isCollection(this.contents) ? this.contents.hasIn(path) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -25472,7 +25336,7 @@ var require_Document = __commonJS({
       }
     };
     function assertCollection(contents) {
-      if (identity4.isCollection(contents))
+      if (identity5.isCollection(contents))
         return true;
       throw new Error("Expected a YAML collection as document contents");
     }
@@ -25743,12 +25607,12 @@ var require_util_flow_indent_check = __commonJS({
 var require_util_map_includes = __commonJS({
   "node_modules/yaml/dist/compose/util-map-includes.js"(exports) {
     "use strict";
-    var identity4 = require_identity();
+    var identity5 = require_identity();
     function mapIncludes(ctx, items, search) {
       const { uniqueKeys } = ctx.options;
       if (uniqueKeys === false)
         return false;
-      const isEqual = typeof uniqueKeys === "function" ? uniqueKeys : (a, b) => a === b || identity4.isScalar(a) && identity4.isScalar(b) && a.value === b.value;
+      const isEqual = typeof uniqueKeys === "function" ? uniqueKeys : (a, b) => a === b || identity5.isScalar(a) && identity5.isScalar(b) && a.value === b.value;
       return items.some((pair) => isEqual(pair.key, search));
     }
     exports.mapIncludes = mapIncludes;
@@ -25961,7 +25825,7 @@ var require_resolve_end = __commonJS({
 var require_resolve_flow_collection = __commonJS({
   "node_modules/yaml/dist/compose/resolve-flow-collection.js"(exports) {
     "use strict";
-    var identity4 = require_identity();
+    var identity5 = require_identity();
     var Pair = require_Pair();
     var YAMLMap = require_YAMLMap();
     var YAMLSeq = require_YAMLSeq();
@@ -26040,7 +25904,7 @@ var require_resolve_flow_collection = __commonJS({
             }
             if (prevItemComment) {
               let prev = coll.items[coll.items.length - 1];
-              if (identity4.isPair(prev))
+              if (identity5.isPair(prev))
                 prev = prev.value ?? prev.key;
               if (prev.comment)
                 prev.comment += "\n" + prevItemComment;
@@ -26155,7 +26019,7 @@ var require_resolve_flow_collection = __commonJS({
 var require_compose_collection = __commonJS({
   "node_modules/yaml/dist/compose/compose-collection.js"(exports) {
     "use strict";
-    var identity4 = require_identity();
+    var identity5 = require_identity();
     var Scalar = require_Scalar();
     var YAMLMap = require_YAMLMap();
     var YAMLSeq = require_YAMLSeq();
@@ -26205,7 +26069,7 @@ var require_compose_collection = __commonJS({
       }
       const coll = resolveCollection(CN, ctx, token, onError, tagName, tag);
       const res = tag.resolve?.(coll, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg), ctx.options) ?? coll;
-      const node2 = identity4.isNode(res) ? res : new Scalar.Scalar(res);
+      const node2 = identity5.isNode(res) ? res : new Scalar.Scalar(res);
       node2.range = coll.range;
       node2.tag = tagName;
       if (tag?.format)
@@ -26624,32 +26488,32 @@ var require_resolve_flow_scalar = __commonJS({
 var require_compose_scalar = __commonJS({
   "node_modules/yaml/dist/compose/compose-scalar.js"(exports) {
     "use strict";
-    var identity4 = require_identity();
+    var identity5 = require_identity();
     var Scalar = require_Scalar();
     var resolveBlockScalar = require_resolve_block_scalar();
     var resolveFlowScalar = require_resolve_flow_scalar();
     function composeScalar(ctx, token, tagToken, onError) {
-      const { value, type, comment: comment2, range } = token.type === "block-scalar" ? resolveBlockScalar.resolveBlockScalar(ctx, token, onError) : resolveFlowScalar.resolveFlowScalar(token, ctx.options.strict, onError);
+      const { value, type, comment: comment2, range: range2 } = token.type === "block-scalar" ? resolveBlockScalar.resolveBlockScalar(ctx, token, onError) : resolveFlowScalar.resolveFlowScalar(token, ctx.options.strict, onError);
       const tagName = tagToken ? ctx.directives.tagName(tagToken.source, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg)) : null;
       let tag;
       if (ctx.options.stringKeys && ctx.atKey) {
-        tag = ctx.schema[identity4.SCALAR];
+        tag = ctx.schema[identity5.SCALAR];
       } else if (tagName)
         tag = findScalarTagByName(ctx.schema, value, tagName, tagToken, onError);
       else if (token.type === "scalar")
         tag = findScalarTagByTest(ctx, value, token, onError);
       else
-        tag = ctx.schema[identity4.SCALAR];
+        tag = ctx.schema[identity5.SCALAR];
       let scalar;
       try {
         const res = tag.resolve(value, (msg) => onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg), ctx.options);
-        scalar = identity4.isScalar(res) ? res : new Scalar.Scalar(res);
+        scalar = identity5.isScalar(res) ? res : new Scalar.Scalar(res);
       } catch (error62) {
         const msg = error62 instanceof Error ? error62.message : String(error62);
         onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg);
         scalar = new Scalar.Scalar(value);
       }
-      scalar.range = range;
+      scalar.range = range2;
       scalar.source = value;
       if (type)
         scalar.type = type;
@@ -26663,7 +26527,7 @@ var require_compose_scalar = __commonJS({
     }
     function findScalarTagByName(schema2, value, tagName, tagToken, onError) {
       if (tagName === "!")
-        return schema2[identity4.SCALAR];
+        return schema2[identity5.SCALAR];
       const matchWithTest = [];
       for (const tag of schema2.tags) {
         if (!tag.collection && tag.tag === tagName) {
@@ -26682,12 +26546,12 @@ var require_compose_scalar = __commonJS({
         return kt;
       }
       onError(tagToken, "TAG_RESOLVE_FAILED", `Unresolved tag: ${tagName}`, tagName !== "tag:yaml.org,2002:str");
-      return schema2[identity4.SCALAR];
+      return schema2[identity5.SCALAR];
     }
     function findScalarTagByTest({ atKey, directives, schema: schema2 }, value, token, onError) {
-      const tag = schema2.tags.find((tag2) => (tag2.default === true || atKey && tag2.default === "key") && tag2.test?.test(value)) || schema2[identity4.SCALAR];
+      const tag = schema2.tags.find((tag2) => (tag2.default === true || atKey && tag2.default === "key") && tag2.test?.test(value)) || schema2[identity5.SCALAR];
       if (schema2.compat) {
-        const compat = schema2.compat.find((tag2) => tag2.default && tag2.test?.test(value)) ?? schema2[identity4.SCALAR];
+        const compat = schema2.compat.find((tag2) => tag2.default && tag2.test?.test(value)) ?? schema2[identity5.SCALAR];
         if (tag.tag !== compat.tag) {
           const ts = directives.tagString(tag.tag);
           const cs = directives.tagString(compat.tag);
@@ -26736,7 +26600,7 @@ var require_compose_node = __commonJS({
   "node_modules/yaml/dist/compose/compose-node.js"(exports) {
     "use strict";
     var Alias = require_Alias();
-    var identity4 = require_identity();
+    var identity5 = require_identity();
     var composeCollection = require_compose_collection();
     var composeScalar = require_compose_scalar();
     var resolveEnd = require_resolve_end();
@@ -26782,7 +26646,7 @@ var require_compose_node = __commonJS({
       node2 ?? (node2 = composeEmptyNode(ctx, token.offset, void 0, null, props, onError));
       if (anchor2 && node2.anchor === "")
         onError(anchor2, "BAD_ALIAS", "Anchor cannot be an empty string");
-      if (atKey && ctx.options.stringKeys && (!identity4.isScalar(node2) || typeof node2.value !== "string" || node2.tag && node2.tag !== "tag:yaml.org,2002:str")) {
+      if (atKey && ctx.options.stringKeys && (!identity5.isScalar(node2) || typeof node2.value !== "string" || node2.tag && node2.tag !== "tag:yaml.org,2002:str")) {
         const msg = "With stringKeys, all keys must be strings";
         onError(tag ?? token, "NON_STRING_KEY", msg);
       }
@@ -26888,7 +26752,7 @@ var require_composer = __commonJS({
     var directives = require_directives();
     var Document = require_Document();
     var errors = require_errors();
-    var identity4 = require_identity();
+    var identity5 = require_identity();
     var composeDoc = require_compose_doc();
     var resolveEnd = require_resolve_end();
     function getErrorPos(src) {
@@ -26950,9 +26814,9 @@ var require_composer = __commonJS({
 ${comment2}` : comment2;
           } else if (afterEmptyLine || doc.directives.docStart || !dc) {
             doc.commentBefore = comment2;
-          } else if (identity4.isCollection(dc) && !dc.flow && dc.items.length > 0) {
+          } else if (identity5.isCollection(dc) && !dc.flow && dc.items.length > 0) {
             let it = dc.items[0];
-            if (identity4.isPair(it))
+            if (identity5.isPair(it))
               it = it.key;
             const cb = it.commentBefore;
             it.commentBefore = cb ? `${comment2}
@@ -27277,7 +27141,7 @@ var require_cst_scalar = __commonJS({
 var require_cst_stringify = __commonJS({
   "node_modules/yaml/dist/parse/cst-stringify.js"(exports) {
     "use strict";
-    var stringify3 = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
+    var stringify4 = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
     function stringifyToken(token) {
       switch (token.type) {
         case "block-scalar": {
@@ -27330,7 +27194,7 @@ var require_cst_stringify = __commonJS({
         res += stringifyToken(value);
       return res;
     }
-    exports.stringify = stringify3;
+    exports.stringify = stringify4;
   }
 });
 
@@ -29000,7 +28864,7 @@ var require_public_api = __commonJS({
     var Document = require_Document();
     var errors = require_errors();
     var log = require_log();
-    var identity4 = require_identity();
+    var identity5 = require_identity();
     var lineCounter = require_line_counter();
     var parser = require_parser();
     function parseOptions(options) {
@@ -29060,7 +28924,7 @@ var require_public_api = __commonJS({
       }
       return doc.toJS(Object.assign({ reviver: _reviver }, options));
     }
-    function stringify3(value, replacer, options) {
+    function stringify4(value, replacer, options) {
       let _replacer = null;
       if (typeof replacer === "function" || Array.isArray(replacer)) {
         _replacer = replacer;
@@ -29078,14 +28942,14 @@ var require_public_api = __commonJS({
         if (!keepUndefined)
           return void 0;
       }
-      if (identity4.isDocument(value) && !_replacer)
+      if (identity5.isDocument(value) && !_replacer)
         return value.toString(options);
       return new Document.Document(value, _replacer, options).toString(options);
     }
     exports.parse = parse5;
     exports.parseAllDocuments = parseAllDocuments;
     exports.parseDocument = parseDocument2;
-    exports.stringify = stringify3;
+    exports.stringify = stringify4;
   }
 });
 
@@ -29098,7 +28962,7 @@ var require_dist = __commonJS({
     var Schema = require_Schema();
     var errors = require_errors();
     var Alias = require_Alias();
-    var identity4 = require_identity();
+    var identity5 = require_identity();
     var Pair = require_Pair();
     var Scalar = require_Scalar();
     var YAMLMap = require_YAMLMap();
@@ -29116,14 +28980,14 @@ var require_dist = __commonJS({
     exports.YAMLParseError = errors.YAMLParseError;
     exports.YAMLWarning = errors.YAMLWarning;
     exports.Alias = Alias.Alias;
-    exports.isAlias = identity4.isAlias;
-    exports.isCollection = identity4.isCollection;
-    exports.isDocument = identity4.isDocument;
-    exports.isMap = identity4.isMap;
-    exports.isNode = identity4.isNode;
-    exports.isPair = identity4.isPair;
-    exports.isScalar = identity4.isScalar;
-    exports.isSeq = identity4.isSeq;
+    exports.isAlias = identity5.isAlias;
+    exports.isCollection = identity5.isCollection;
+    exports.isDocument = identity5.isDocument;
+    exports.isMap = identity5.isMap;
+    exports.isNode = identity5.isNode;
+    exports.isPair = identity5.isPair;
+    exports.isScalar = identity5.isScalar;
+    exports.isSeq = identity5.isSeq;
     exports.Pair = Pair.Pair;
     exports.Scalar = Scalar.Scalar;
     exports.YAMLMap = YAMLMap.YAMLMap;
@@ -29390,8 +29254,8 @@ var init_source = __esm({
         for (const pair of map2.items) {
           if (!isMergeKey(pair.key)) continue;
           const value = this.resolve(pair.value);
-          const listed = (0, import_yaml.isSeq)(value) ? value.items.map((item) => this.resolve(item)) : [value];
-          for (const source of listed) if ((0, import_yaml.isMap)(source)) sources.push(source);
+          const listed3 = (0, import_yaml.isSeq)(value) ? value.items.map((item) => this.resolve(item)) : [value];
+          for (const source of listed3) if ((0, import_yaml.isMap)(source)) sources.push(source);
         }
         return sources;
       }
@@ -29531,8 +29395,8 @@ var init_source = __esm({
       /** Adds the keys a merge key brings in that the mapping does not write itself. */
       #merge(pair, result) {
         const value = this.index.resolve(pair.value);
-        const listed = (0, import_yaml.isSeq)(value) ? value.items.map((item) => ({ item, written: (0, import_yaml.isSeq)(pair.value) ? item : pair.value })) : [{ item: pair.value, written: pair.value }];
-        for (const { item, written } of listed) {
+        const listed3 = (0, import_yaml.isSeq)(value) ? value.items.map((item) => ({ item, written: (0, import_yaml.isSeq)(pair.value) ? item : pair.value })) : [{ item: pair.value, written: pair.value }];
+        for (const { item, written } of listed3) {
           const source = this.index.resolve(item);
           if (!(0, import_yaml.isMap)(source)) {
             this.#at(
@@ -29569,7 +29433,7 @@ import {
   readSync,
   statSync
 } from "node:fs";
-import { join, resolve as resolvePath } from "node:path";
+import { join as join2, resolve as resolvePath } from "node:path";
 function loadConfig(paths, options) {
   const errors = [];
   const files = expandPaths(paths.length > 0 ? paths : [DEFAULT_CONFIG], options.cwd, errors);
@@ -29658,7 +29522,7 @@ function expandPaths(paths, cwd, errors) {
         )
       );
     }
-    for (const name2 of names) add(join(path, name2));
+    for (const name2 of names) add(join2(path, name2));
   }
   return files;
 }
@@ -29820,7 +29684,10 @@ function printDesiredState(state, spec) {
 function repositoryBlocks(entry2, state, spec) {
   const selector2 = entry2.selector;
   const scope = `${selector2.owner}/${selector2.kind === "name" ? selector2.repo : selector2.pattern}`;
-  const note = selector2.kind === "glob" ? ` (glob${selector2.exclude.length > 0 ? `, excluding ${selector2.exclude.join(", ")}` : ""})` : "";
+  const where3 = Object.entries(selector2.kind === "glob" ? selector2.properties ?? {} : {}).map(
+    ([name2, values]) => `${name2}=${values.join("|")}`
+  );
+  const note = selector2.kind === "glob" ? ` (glob${where3.length > 0 ? ` where ${where3.join(", ")}` : ""}${selector2.exclude.length > 0 ? `, excluding ${selector2.exclude.join(", ")}` : ""})` : "";
   const layers = [...state.defaults, ...entry2.layers];
   const blocks2 = [];
   for (const setting of spec.settings) {
@@ -29840,7 +29707,7 @@ function render(wanted, target2, scope, note, layers, root, prefix, fallback) {
   const value = valueAt(root, wanted.path);
   const rows = [];
   if (wanted.fixed !== void 0) {
-    for (const [key, shown2] of wanted.fixed) rows.push(row(key, JSON.stringify(shown2), origin));
+    for (const [key, shown3] of wanted.fixed) rows.push(row(key, JSON.stringify(shown3), origin));
   } else if (value === null) {
     rows.push(row("value", "null (must be absent)", origin));
   } else {
@@ -30246,11 +30113,11 @@ var require_dist2 = __commonJS({
       }
       let result = type;
       if (parameters2) {
-        for (const param of Object.keys(parameters2)) {
-          if (!TOKEN_REGEXP.test(param)) {
-            throw new TypeError(`Invalid parameter name: ${param}`);
+        for (const param2 of Object.keys(parameters2)) {
+          if (!TOKEN_REGEXP.test(param2)) {
+            throw new TypeError(`Invalid parameter name: ${param2}`);
           }
-          result += `; ${param}=${qstring(parameters2[param])}`;
+          result += `; ${param2}=${qstring(parameters2[param2])}`;
         }
       }
       return result;
@@ -31030,27 +30897,27 @@ function pLimit(concurrency) {
     activeCount--;
     resumeNext();
   };
-  const run = async (function_, resolve8, arguments_) => {
+  const run2 = async (function_, resolve11, arguments_) => {
     const result = (async () => function_(...arguments_))();
-    resolve8(result);
+    resolve11(result);
     try {
       await result;
     } catch {
     }
     next();
   };
-  const enqueue = (function_, resolve8, reject, arguments_) => {
+  const enqueue = (function_, resolve11, reject, arguments_) => {
     const queueItem = { reject };
     new Promise((internalResolve) => {
       queueItem.run = internalResolve;
       queue.enqueue(queueItem);
-    }).then(run.bind(void 0, function_, resolve8, arguments_));
+    }).then(run2.bind(void 0, function_, resolve11, arguments_));
     if (activeCount < concurrency) {
       resumeNext();
     }
   };
-  const generator = (function_, ...arguments_) => new Promise((resolve8, reject) => {
-    enqueue(function_, resolve8, reject, arguments_);
+  const generator = (function_, ...arguments_) => new Promise((resolve11, reject) => {
+    enqueue(function_, resolve11, reject, arguments_);
   });
   Object.defineProperties(generator, {
     activeCount: {
@@ -31116,56 +30983,391 @@ var init_p_limit = __esm({
   }
 });
 
+// src/forge/auth.ts
+var StaticTokenAuth;
+var init_auth = __esm({
+  "src/forge/auth.ts"() {
+    "use strict";
+    init_secret();
+    StaticTokenAuth = class {
+      #header;
+      description = void 0;
+      constructor(token) {
+        this.#header = token === void 0 ? void 0 : new Secret(`Bearer ${token.reveal()}`, token.source);
+      }
+      async authorization() {
+        return this.#header;
+      }
+      /** A static token that was refused will be refused again. */
+      async renew() {
+        return false;
+      }
+      /** Only the service knows whose token it is (the client asks it once, when a cache needs it). */
+      async identity() {
+        return this.#header === void 0 ? "anonymous" : void 0;
+      }
+    };
+  }
+});
+
+// src/core/redact.ts
+function variantsOf(text) {
+  const found = /* @__PURE__ */ new Set();
+  for (const base of /* @__PURE__ */ new Set([text, collapsed(text)])) {
+    for (const encode3 of ENCODINGS) {
+      let encoded;
+      try {
+        encoded = encode3(base);
+      } catch {
+        continue;
+      }
+      for (const present2 of PRESENTATIONS) found.add(present2(encoded));
+    }
+  }
+  return [...found].filter((variant) => variant.length >= MIN_SEARCHED_LENGTH).sort((a, b) => b.length - a.length);
+}
+function prefixPattern(text, minimum) {
+  const chars = Array.from(text);
+  const head = chars.slice(0, minimum).map(escapeRegExp).join("");
+  const tail = chars.slice(minimum).reverse().reduce((inner, char) => `(?:${escapeRegExp(char)}${inner})?`, "");
+  return head + tail;
+}
+function longestAlphanumericRun(text) {
+  return (text.match(/[A-Za-z0-9]+/g) ?? []).reduce(
+    (longest, run2) => run2.length > longest.length ? run2 : longest,
+    ""
+  );
+}
+function itemOf(text, id) {
+  const variants = variantsOf(text);
+  const alternatives = variants.map(escapeRegExp).join("|");
+  const cut = variants.filter((variant) => variant.length > MIN_SEARCHED_LENGTH).map((variant) => prefixPattern(variant, MIN_SEARCHED_LENGTH)).join("|");
+  return {
+    text,
+    id,
+    variants,
+    pattern: new RegExp(alternatives, "g"),
+    truncated: new RegExp(cut === "" ? "(?!)" : `(?:${cut})["']?(?:…|\\.\\.\\.)`, "g"),
+    anchor: longestAlphanumericRun(text)
+  };
+}
+var MIN_SEARCHED_LENGTH, json2, uri, uriLower, uriWhole, form, printable, markdown, markdownAll, html, collapsed, same, ENCODINGS, PRESENTATIONS, escapeRegExp, PLACEHOLDER_START, PLACEHOLDER, Redactor;
+var init_redact = __esm({
+  "src/core/redact.ts"() {
+    "use strict";
+    init_secret();
+    MIN_SEARCHED_LENGTH = 6;
+    json2 = (text) => JSON.stringify(text).slice(1, -1);
+    uri = (text) => encodeURIComponent(text);
+    uriLower = (text) => encodeURIComponent(text).replace(/%[0-9A-F]{2}/g, (hex3) => hex3.toLowerCase());
+    uriWhole = (text) => encodeURI(text);
+    form = (text) => new URLSearchParams([["", text]]).toString().slice(1);
+    printable = (text) => (
+      // eslint-disable-next-line no-control-regex
+      text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (char) => {
+        return `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`;
+      })
+    );
+    markdown = (text) => printable(text).replace(/[\\`*_[\]<>&|~#!$^]/g, "\\$&");
+    markdownAll = (text) => text.replace(/[!-/:-@[-`{-~]/g, "\\$&");
+    html = (text) => printable(text).replace(
+      /[&<>"']/g,
+      (char) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[char] ?? char
+    );
+    collapsed = (text) => text.replace(/\s+/g, " ");
+    same = (text) => text;
+    ENCODINGS = [
+      same,
+      json2,
+      (text) => json2(json2(text)),
+      uri,
+      uriLower,
+      uriWhole,
+      form,
+      printable,
+      // YAML's single-quoted style (export writes YAML) doubles the quote.
+      (text) => text.replace(/'/g, "''")
+    ];
+    PRESENTATIONS = [
+      same,
+      markdown,
+      markdownAll,
+      html,
+      json2,
+      (text) => json2(markdown(text)),
+      (text) => json2(markdownAll(text))
+    ];
+    escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    PLACEHOLDER_START = "(sensitive:";
+    PLACEHOLDER = /\(sensitive:([^:()]*):(\d+):([0-9a-f]+)\)/g;
+    Redactor = class {
+      /** Searched values by text; fields are searched only when they hold a value too short to search. */
+      #items = /* @__PURE__ */ new Map();
+      /** Sorted longest first, rebuilt after a change, so a field is replaced before a value inside it. */
+      #ordered;
+      /** Strings sensitive values were interpolated into: diff values equal to one print "(sensitive)". */
+      #fields = /* @__PURE__ */ new Set();
+      /**
+       * A sensitive value — a token, a webhook secret, an environment variable's value — and the
+       * variable it came from (named in cache placeholders, never printed with the value).
+       */
+      add(value, source) {
+        if (value.length >= MIN_SEARCHED_LENGTH) this.#search(value, source);
+      }
+      /**
+       * A config string that sensitive values were interpolated into, with those values. The field is
+       * searched as a whole when one of the values is too short to be searched on its own.
+       */
+      addField(field, values) {
+        for (const { value, source } of values) this.add(value, source);
+        if (field === "") return;
+        this.#fields.add(field);
+        const hidden = values.some(({ value }) => value !== "" && value.length < MIN_SEARCHED_LENGTH);
+        if (hidden && field.length >= MIN_SEARCHED_LENGTH) {
+          this.#search(field, values.map(({ source }) => source).join("+"));
+        }
+      }
+      /** The values to register with `::add-mask::`: those searched in text, as written. */
+      masks() {
+        return [...this.#items.keys()];
+      }
+      /** `text` with every sensitive value (in any of its forms) replaced by "(sensitive)". */
+      redact(text) {
+        return this.#replace(text, () => SENSITIVE);
+      }
+      /** Whether `text` holds a sensitive value, or is a string one was interpolated into. */
+      holds(text) {
+        return this.#fields.has(text) || this.redact(text) !== text;
+      }
+      /** A deep copy of `value` with every string redacted; unchanged parts are shared, not copied. */
+      redactValue(value) {
+        return this.#items.size === 0 ? value : this.#walk(value);
+      }
+      /**
+       * The plan as it may be shown or saved: a diff entry whose value holds a sensitive value is
+       * marked sensitive (it is still compared; only its values are hidden), then every string is
+       * redacted — addresses, messages from the service, notes.
+       */
+      plan(plan2) {
+        if (this.#items.size === 0 && this.#fields.size === 0) return plan2;
+        return { ...plan2, changes: plan2.changes.map((change) => this.change(change)) };
+      }
+      change(change) {
+        if (this.#items.size === 0 && this.#fields.size === 0) return change;
+        const marked = change.diff.some((entry2) => !entry2.sensitive && this.#diffHolds(entry2)) ? {
+          ...change,
+          diff: change.diff.map(
+            (entry2) => !entry2.sensitive && this.#diffHolds(entry2) ? { ...entry2, sensitive: true } : entry2
+          )
+        } : change;
+        return this.redactValue(marked);
+      }
+      /** Wraps a terminal-like output so everything written through it is redacted first. */
+      writer(output2) {
+        return { write: (text) => output2.write(this.redact(text)), isTTY: output2.isTTY };
+      }
+      /**
+       * For files forgeplan reads back (the conditional-request cache): each sensitive value becomes a
+       * placeholder naming the variable it came from, which form it was in, and `digest` of the value,
+       * so `unseal` can put it back. Undefined when the text already holds something that looks like a
+       * placeholder (it could not be told apart from ours).
+       */
+      seal(text, digest) {
+        if (text.includes(PLACEHOLDER_START)) return void 0;
+        let cut = false;
+        const sealed = this.#replace(text, ({ item, variant }) => {
+          if (variant < 0) cut = true;
+          return `${PLACEHOLDER_START}${encodeURIComponent(item.id)}:${variant}:${digest(item.text)})`;
+        });
+        return cut ? void 0 : sealed;
+      }
+      /**
+       * The sealed text with each placeholder replaced by the value it stood for — only when a value
+       * known now has the same source and digest. Undefined otherwise: the value changed (or is not
+       * set), and restoring another one would make a stale answer look current.
+       */
+      unseal(text, digest) {
+        if (!text.includes(PLACEHOLDER_START)) return text;
+        let missing = false;
+        const restored = text.replace(PLACEHOLDER, (_match, id, variant, hash2) => {
+          const item = [...this.#items.values()].find(
+            (candidate) => encodeURIComponent(candidate.id) === id && digest(candidate.text) === hash2
+          );
+          const form2 = item?.variants[Number(variant)];
+          if (form2 === void 0) missing = true;
+          return form2 ?? "";
+        });
+        return missing ? void 0 : restored;
+      }
+      #search(text, id) {
+        if (this.#items.has(text)) return;
+        this.#items.set(text, itemOf(text, id));
+        this.#ordered = void 0;
+      }
+      #replace(text, by) {
+        if (this.#items.size === 0 || text === "") return text;
+        this.#ordered ??= [...this.#items.values()].sort((a, b) => b.text.length - a.text.length);
+        const cut = text.includes("…") || text.includes("...");
+        if (!cut && this.#ordered.every((item) => item.anchor !== "" && !text.includes(item.anchor))) {
+          return text;
+        }
+        return text.split(SENSITIVE).map((part) => {
+          let result = part;
+          for (const item of this.#ordered) {
+            if (item.anchor === "" || result.includes(item.anchor)) {
+              result = result.replace(
+                item.pattern,
+                (match) => by({ item, variant: item.variants.indexOf(match) })
+              );
+            }
+            if (result.includes("…") || result.includes("...")) {
+              result = result.replace(item.truncated, () => by({ item, variant: -1 }));
+            }
+          }
+          return result;
+        }).join(SENSITIVE);
+      }
+      /** Redacts every string inside `value`; copies only the objects and arrays on a changed path. */
+      #walk(value) {
+        if (typeof value === "string") return this.redact(value);
+        if (Array.isArray(value)) {
+          let copy3;
+          value.forEach((item, index) => {
+            const redacted = this.#walk(item);
+            if (redacted !== item) copy3 ??= value.slice();
+            if (copy3 !== void 0) copy3[index] = redacted;
+          });
+          return copy3 ?? value;
+        }
+        if (value === null || typeof value !== "object" || isSecret(value)) return value;
+        const proto = Object.getPrototypeOf(value);
+        if (proto !== Object.prototype && proto !== null) return value;
+        let copy2;
+        const record3 = value;
+        for (const key in record3) {
+          if (!Object.hasOwn(record3, key)) continue;
+          const inner = record3[key];
+          const redacted = this.#walk(inner);
+          if (redacted !== inner) copy2 ??= { ...value };
+          if (copy2 !== void 0) {
+            Object.defineProperty(copy2, key, {
+              value: redacted,
+              enumerable: true,
+              writable: true,
+              configurable: true
+            });
+          }
+        }
+        return copy2 ?? value;
+      }
+      #diffHolds(entry2) {
+        return this.#valueHolds(entry2.before) || this.#valueHolds(entry2.after);
+      }
+      #valueHolds(value) {
+        if (typeof value === "string") return this.holds(value);
+        if (Array.isArray(value)) return value.some((item) => this.#valueHolds(item));
+        if (value !== null && typeof value === "object" && !isSecret(value)) {
+          return Object.values(value).some((item) => this.#valueHolds(item));
+        }
+        return false;
+      }
+    };
+  }
+});
+
 // src/forge/cache.ts
 import { createHash, randomBytes, scryptSync } from "node:crypto";
-import { linkSync, mkdirSync, readFileSync as readFileSync2, renameSync, rmSync, writeFileSync } from "node:fs";
-import { join as join2 } from "node:path";
+import {
+  linkSync,
+  mkdirSync,
+  readdirSync as readdirSync2,
+  readFileSync as readFileSync2,
+  renameSync,
+  rmSync,
+  statSync as statSync2,
+  utimesSync,
+  writeFileSync
+} from "node:fs";
+import { join as join3 } from "node:path";
 function sha256(text) {
   return createHash("sha256").update(text).digest("hex");
 }
-function cacheKey(method, url2, tokenIdentity) {
-  return sha256(JSON.stringify([method, url2, tokenIdentity]));
+function cacheKey(method, url2, identity5) {
+  return sha256(JSON.stringify([method, url2, identity5]));
 }
-var DirectoryCache;
+function decode4(parsed) {
+  if (typeof parsed !== "object" || parsed === null) return void 0;
+  const stored = parsed;
+  if (stored.format !== FORMAT || typeof stored.etag !== "string") return void 0;
+  if (typeof stored.body !== "string") return void 0;
+  if (stored.scheme !== "github" && stored.scheme !== "opaque") return void 0;
+  const vary = Array.isArray(stored.vary) ? stored.vary.filter((name2) => typeof name2 === "string") : void 0;
+  return {
+    etag: stored.etag,
+    scheme: stored.scheme,
+    body: Buffer.from(stored.body, "utf8"),
+    ...vary !== void 0 ? { vary } : {},
+    ...typeof stored.link === "string" ? { link: stored.link } : {},
+    ...typeof stored.lastModified === "string" ? { lastModified: stored.lastModified } : {}
+  };
+}
+var UNUSED_ENTRY_DAYS, DAY_MS, FORMAT, DirectoryCache;
 var init_cache = __esm({
   "src/forge/cache.ts"() {
     "use strict";
     init_redact();
+    UNUSED_ENTRY_DAYS = 30;
+    DAY_MS = 24 * 60 * 60 * 1e3;
+    FORMAT = 2;
     DirectoryCache = class {
       dir;
       #redactor;
       #digests = /* @__PURE__ */ new Map();
       #salt;
-      constructor(dir, redactor = new Redactor()) {
+      constructor(dir, options = {}) {
         this.dir = dir;
-        this.#redactor = redactor;
+        this.#redactor = options.redactor ?? new Redactor();
         mkdirSync(dir, { recursive: true, mode: 448 });
+        const now = (options.now ?? Date.now)();
+        this.#prune(now - (options.maxUnusedDays ?? UNUSED_ENTRY_DAYS) * DAY_MS, now - DAY_MS);
       }
       get(key) {
+        const file2 = this.#file(key);
         let parsed;
         try {
-          const text = this.#redactor.unseal(readFileSync2(this.#file(key), "utf8"), this.#digest);
+          const text = this.#redactor.unseal(readFileSync2(file2, "utf8"), this.#digest);
           if (text === void 0) return void 0;
           parsed = JSON.parse(text);
         } catch {
           return void 0;
         }
-        if (typeof parsed !== "object" || parsed === null) return void 0;
-        const entry2 = parsed;
-        if (typeof entry2.etag !== "string" || !("body" in entry2)) return void 0;
-        return {
-          etag: entry2.etag,
-          body: entry2.body,
-          ...typeof entry2.link === "string" ? { link: entry2.link } : {}
-        };
+        const entry2 = decode4(parsed);
+        if (entry2 === void 0) return void 0;
+        const now = /* @__PURE__ */ new Date();
+        try {
+          utimesSync(file2, now, now);
+        } catch {
+        }
+        return entry2;
       }
       set(key, entry2) {
-        const text = this.#redactor.seal(JSON.stringify(entry2), this.#digest);
-        if (text === void 0) return;
+        const text = entry2.body.toString("utf8");
+        if (!Buffer.from(text, "utf8").equals(entry2.body)) return;
         const file2 = this.#file(key);
         const temporary = `${file2}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
+        const stored = {
+          format: FORMAT,
+          etag: entry2.etag,
+          scheme: entry2.scheme,
+          ...entry2.vary !== void 0 ? { vary: entry2.vary } : {},
+          ...entry2.link !== void 0 ? { link: entry2.link } : {},
+          ...entry2.lastModified !== void 0 ? { lastModified: entry2.lastModified } : {},
+          body: text
+        };
+        const sealed = this.#redactor.seal(JSON.stringify(stored), this.#digest);
+        if (sealed === void 0) return;
         try {
-          writeFileSync(temporary, text, { mode: 384 });
+          writeFileSync(temporary, sealed, { mode: 384 });
           renameSync(temporary, file2);
         } catch (error62) {
           rmSync(temporary, { force: true });
@@ -31173,7 +31375,7 @@ var init_cache = __esm({
         }
       }
       #file(key) {
-        return join2(this.dir, `${sha256(key)}.json`);
+        return join3(this.dir, `${sha256(key)}.json`);
       }
       /**
        * What stands for a value in a sealed file: scrypt with the directory's own random salt, slow on
@@ -31190,7 +31392,7 @@ var init_cache = __esm({
       };
       #saltOf() {
         if (this.#salt !== void 0) return this.#salt;
-        const file2 = join2(this.dir, "salt");
+        const file2 = join3(this.dir, "salt");
         const temporary = `${file2}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
         try {
           writeFileSync(temporary, randomBytes(16).toString("hex"), { mode: 384 });
@@ -31203,6 +31405,18 @@ var init_cache = __esm({
         this.#salt = Buffer.from(readFileSync2(file2, "utf8"), "hex");
         return this.#salt;
       }
+      /** Drops entries last used before `entriesBefore` and temporary files older than `temporaryBefore`. */
+      #prune(entriesBefore, temporaryBefore) {
+        for (const name2 of readdirSync2(this.dir)) {
+          const before = name2.endsWith(".tmp") ? temporaryBefore : name2.endsWith(".json") ? entriesBefore : void 0;
+          if (before === void 0) continue;
+          const file2 = join3(this.dir, name2);
+          try {
+            if (statSync2(file2).mtimeMs < before) rmSync(file2, { force: true });
+          } catch {
+          }
+        }
+      }
     };
   }
 });
@@ -31214,7 +31428,7 @@ var init_clock = __esm({
     "use strict";
     systemClock = {
       now: () => Date.now(),
-      sleep: (ms, signal) => new Promise((resolve8, reject) => {
+      sleep: (ms, signal) => new Promise((resolve11, reject) => {
         if (signal?.aborted) {
           reject(signal.reason);
           return;
@@ -31226,7 +31440,7 @@ var init_clock = __esm({
         const timer = setTimeout(
           () => {
             signal?.removeEventListener("abort", onAbort);
-            resolve8();
+            resolve11();
           },
           Math.max(0, ms)
         );
@@ -31419,7 +31633,7 @@ function createHttpFetch(maxSockets, maxBytes = CLIENT_DEFAULTS.maxResponseBytes
     "http:": new HttpAgent({ keepAlive: true, maxSockets }),
     "https:": new HttpsAgent({ keepAlive: true, maxSockets })
   };
-  const once = (url2, exchange) => new Promise((resolve8, reject) => {
+  const once = (url2, exchange) => new Promise((resolve11, reject) => {
     const { signal } = exchange;
     if (signal?.aborted) return reject(signal.reason);
     const send = url2.protocol === "https:" ? httpsRequest : httpRequest;
@@ -31435,11 +31649,11 @@ function createHttpFetch(maxSockets, maxBytes = CLIENT_DEFAULTS.maxResponseBytes
     const onAbort = () => request2.destroy(signal?.reason);
     signal?.addEventListener("abort", onAbort, { once: true });
     const settle2 = () => signal?.removeEventListener("abort", onAbort);
-    const fail = (error62) => {
+    const fail3 = (error62) => {
       settle2();
       reject(signal?.aborted ? signal.reason : error62);
     };
-    request2.once("error", (error62) => fail(fetchFailed(error62)));
+    request2.once("error", (error62) => fail3(fetchFailed(error62)));
     request2.once("response", (message) => {
       const status = message.statusCode ?? 0;
       const refuse = () => {
@@ -31455,14 +31669,14 @@ function createHttpFetch(maxSockets, maxBytes = CLIENT_DEFAULTS.maxResponseBytes
         if (received > maxBytes) refuse();
         else chunks.push(chunk);
       });
-      message.once("error", (error62) => fail(fetchFailed(error62)));
+      message.once("error", (error62) => fail3(fetchFailed(error62)));
       message.once("end", () => {
         settle2();
         const raw2 = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
-        const decode4 = decoders[String(message.headers["content-encoding"] ?? "").trim()];
-        if (decode4 === void 0 || raw2.length === 0) return resolve8({ message, body: raw2 });
-        decode4(raw2, { maxOutputLength: maxBytes }).then(
-          (body) => resolve8({ message, body }),
+        const decode5 = decoders[String(message.headers["content-encoding"] ?? "").trim()];
+        if (decode5 === void 0 || raw2.length === 0) return resolve11({ message, body: raw2 });
+        decode5(raw2, { maxOutputLength: maxBytes }).then(
+          (body) => resolve11({ message, body }),
           (error62) => reject(
             error62.code === "ERR_BUFFER_TOO_LARGE" ? tooLarge(status, maxBytes) : error62
           )
@@ -31994,20 +32208,20 @@ function transportFailure(error62) {
   const code2 = chain.map((e) => e.code).find((c) => typeof c === "string");
   const innermost = chain[chain.length - 1];
   const message = innermost instanceof Error ? innermost.message : String(error62);
-  const refused = code2 === "ECONNREFUSED";
+  const refused2 = code2 === "ECONNREFUSED";
   const transient = code2 !== void 0 ? TRANSIENT_CODES.has(code2) : chain.some((e) => e instanceof Error && TRANSIENT_MESSAGES.test(e.message));
-  const what = refused ? "connection refused" : code2 === "ECONNRESET" ? "connection reset" : message;
+  const what = refused2 ? "connection refused" : code2 === "ECONNRESET" ? "connection reset" : message;
   return {
     description: code2 !== void 0 && !what.includes(code2) ? `${what} (${code2})` : what,
     transient,
-    refused,
+    refused: refused2,
     neverSent: code2 !== void 0 && NEVER_SENT_CODES.has(code2)
   };
 }
-function mayRetry(method, failure2) {
-  if (method === "POST") return "transport" in failure2 && failure2.transport.refused;
-  if ("transport" in failure2) return failure2.transport.transient;
-  return failure2.status >= 500;
+function mayRetry(method, failure3) {
+  if (method === "POST") return "transport" in failure3 && failure3.transport.refused;
+  if ("transport" in failure3) return failure3.transport.transient;
+  return failure3.status >= 500;
 }
 var TRANSIENT_CODES, NEVER_SENT_CODES, TRANSIENT_MESSAGES;
 var init_retry_policy = __esm({
@@ -32048,7 +32262,11 @@ function answered(method, status, rawHeaders, body) {
     headers["content-type"],
     body
   );
-  return answer.usable ? { kind: "response", status, headers, data: answer.data } : { kind: "refused", status, detail: answer.problem, unusableAnswer: true };
+  if (!answer.usable) {
+    return { kind: "refused", status, detail: answer.problem, unusableAnswer: true };
+  }
+  const raw2 = body instanceof Uint8Array ? Buffer.from(body.buffer, body.byteOffset, body.byteLength) : void 0;
+  return { kind: "response", status, headers, data: answer.data, ...raw2 ? { raw: raw2 } : {} };
 }
 function timedOut(timeoutMs) {
   return {
@@ -32173,6 +32391,34 @@ var init_urls = __esm({
   }
 });
 
+// src/forge/validator.ts
+import { createHash as createHash2 } from "node:crypto";
+function githubValidator(headers, body, vary, weak) {
+  const hash2 = createHash2("sha256");
+  for (const name2 of HASHED) {
+    const value = headers[name2];
+    if (value !== void 0 && (vary === void 0 || vary.includes(name2))) {
+      hash2.update(`${value}:`);
+    }
+  }
+  const tag = `"${hash2.update(body).digest("hex")}"`;
+  return weak ? `W/${tag}` : tag;
+}
+function varyOf(header) {
+  if (header === void 0) return void 0;
+  return header.split(",").map((name2) => name2.trim().toLowerCase()).filter((name2) => name2 !== "");
+}
+function sameTag(a, b) {
+  return a.replace(/^W\//, "") === b.replace(/^W\//, "");
+}
+var HASHED;
+var init_validator = __esm({
+  "src/forge/validator.ts"() {
+    "use strict";
+    HASHED = ["accept", "authorization", "cookie"];
+  }
+});
+
 // src/forge/write-lock.ts
 var KeyedSerializer;
 var init_write_lock = __esm({
@@ -32184,7 +32430,7 @@ var init_write_lock = __esm({
         if (key === void 0) return task();
         const previous = this.#tails.get(key) ?? Promise.resolve();
         let done;
-        const current = new Promise((resolve8) => done = resolve8);
+        const current = new Promise((resolve11) => done = resolve11);
         const tail = previous.then(() => current);
         this.#tails.set(key, tail);
         await previous;
@@ -32231,6 +32477,7 @@ var init_client = __esm({
     "use strict";
     init_dist_bundle2();
     init_p_limit();
+    init_auth();
     init_cache();
     init_clock();
     init_defaults();
@@ -32243,6 +32490,7 @@ var init_client = __esm({
     init_retry_policy();
     init_reveal();
     init_urls();
+    init_validator();
     init_write_lock();
     init_cache();
     init_clock();
@@ -32255,8 +32503,9 @@ var init_client = __esm({
     } };
     ForgeClient = class {
       #kind;
+      #accept;
       #base;
-      #token;
+      #auth;
       #maxWaitMs;
       #maxPages;
       #retries;
@@ -32271,7 +32520,7 @@ var init_client = __esm({
       #pacer;
       #writeKeys = new KeyedSerializer();
       #stats = { requests: 0, retries: 0, notModified: 0, waitsMs: 0 };
-      #tokenIdentity;
+      #identityOnce;
       constructor(options) {
         const concurrency = options.concurrency ?? CLIENT_DEFAULTS.concurrency;
         if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 100) {
@@ -32301,7 +32550,10 @@ var init_client = __esm({
         if (this.#base.username !== "" || this.#base.password !== "") {
           throw new Error("the base URL must not carry credentials; pass the token separately");
         }
-        this.#token = options.token;
+        if (options.auth !== void 0 && options.token !== void 0) {
+          throw new Error("pass either a token or an auth provider, not both");
+        }
+        this.#auth = options.auth ?? new StaticTokenAuth(options.token);
         this.#retries = options.retries ?? CLIENT_DEFAULTS.retries;
         this.#cache = options.cache;
         this.#clock = options.clock ?? systemClock;
@@ -32327,10 +32579,11 @@ var init_client = __esm({
             this.#onEvent({ type: "wait", ...wait });
           }
         });
+        this.#accept = options.kind === "repository" ? "application/vnd.github+json" : "application/json";
         this.#octokit = request.defaults({
           baseUrl: this.#base.href.replace(/\/+$/, ""),
           headers: {
-            accept: options.kind === "repository" ? "application/vnd.github+json" : "application/json",
+            accept: this.#accept,
             "user-agent": options.userAgent ?? `forgeplan/${packageVersion()}`,
             ...options.kind === "repository" ? { "x-github-api-version": "2022-11-28" } : {}
           },
@@ -32382,8 +32635,8 @@ var init_client = __esm({
           why: `the most forgeplan reads of one listing`
         };
         while (url2 !== void 0) {
-          const shown2 = displayPath(url2, this.#base);
-          const refuse = (detail) => new ForgeError({ method: "GET", path: shown2, status: 0, detail });
+          const shown3 = displayPath(url2, this.#base);
+          const refuse = (detail) => new ForgeError({ method: "GET", path: shown3, status: 0, detail });
           if (seen.has(url2.href)) {
             throw refuse("the next-page link leads back to a page already read");
           }
@@ -32395,7 +32648,7 @@ var init_client = __esm({
           if (!Array.isArray(page.data)) {
             throw new ForgeError({
               method: "GET",
-              path: shown2,
+              path: shown3,
               status: page.status,
               detail: "expected a list in the response"
             });
@@ -32452,36 +32705,47 @@ var init_client = __esm({
       stats() {
         return { ...this.#stats };
       }
+      /** How errors name the credential, when it is more than a token: "installation 42 of App 1 on acme". */
+      get credential() {
+        return this.#auth.description;
+      }
       /** The single path every request takes: pacing, attempts, retries, cache and error mapping. */
-      async #exchange(method, url2, body) {
+      async #exchange(method, url2, body, cacheable = true) {
         const path = displayPath(url2, this.#base);
         const ticket = this.#pacer.ticket(method, path);
-        const key = method === "GET" && this.#cache !== void 0 && !ticket.free ? cacheKey(method, url2.href, this.#identity()) : void 0;
+        const identity5 = method === "GET" && this.#cache !== void 0 && !ticket.free && cacheable ? await this.#identity() : void 0;
+        const key = identity5 !== void 0 ? cacheKey(method, url2.href, identity5) : void 0;
         let attempts = 0;
         let retries = 0;
         let throttles = 0;
         let retriedDelete = false;
         let answerLost = false;
+        let renewed = false;
         for (; ; ) {
           await this.#pacer.awaitWriteTurn(ticket);
           const cached2 = key !== void 0 ? this.#cache?.get(key) : void 0;
-          const outcome = await this.#limit(() => this.#attempt(ticket, url2, body, cached2?.etag));
+          const { outcome, sent } = await this.#limit(() => this.#attempt(ticket, url2, body, cached2));
           attempts++;
-          const settled = this.#settle(ticket, outcome, key, cached2, retriedDelete);
+          const settled = this.#settle(ticket, outcome, key, cached2, sent, retriedDelete);
           if (settled !== void 0) return settled;
           answerLost ||= ticket.mutating && lostAnswer(outcome);
-          const fail = (status2, detail2, note, unusableAnswer = false) => new ForgeError({
-            method,
-            path,
-            status: status2,
-            detail: detail2,
-            attempts,
-            mayHaveBeenApplied: answerLost,
-            unusableAnswer,
-            ...note !== void 0 ? { note } : attempts > 1 ? { note: `after ${attempts} attempts` } : {}
-          });
+          const fail3 = (status2, detail2, note, unusableAnswer = false) => {
+            const said = note ?? (attempts > 1 ? `after ${attempts} attempts` : void 0);
+            const hidden = status2 === 404 ? this.#hiddenNote(path) : void 0;
+            const notes = [said, hidden].filter((part) => part !== void 0).join("; ");
+            return new ForgeError({
+              method,
+              path,
+              status: status2,
+              detail: detail2,
+              attempts,
+              mayHaveBeenApplied: answerLost,
+              unusableAnswer,
+              ...notes !== "" ? { note: notes } : {}
+            });
+          };
           if (outcome.kind === "refused") {
-            throw fail(outcome.status, outcome.detail, void 0, outcome.unusableAnswer);
+            throw fail3(outcome.status, outcome.detail, void 0, outcome.unusableAnswer);
           }
           let retryAfter;
           let status = 0;
@@ -32490,30 +32754,35 @@ var init_client = __esm({
             const { headers, data } = outcome;
             status = outcome.status;
             detail = serviceMessage(status, data);
+            if (status === 401 && !renewed && await this.#auth.renew(sent)) {
+              renewed = true;
+              this.#onEvent({ type: "reauthenticated", method, path });
+              continue;
+            }
             const now = this.#clock.now();
             const throttle = throttleOf(status, headers, detail, now, SKEW_MS);
             if (throttle !== void 0) {
               if (throttles >= this.#retries.max) {
                 const throttled = `${throttles + 1} of them throttled`;
-                throw fail(status, detail, `gave up after ${attempts} attempts, ${throttled}`);
+                throw fail3(status, detail, `gave up after ${attempts} attempts, ${throttled}`);
               }
               throttles++;
               this.#pacer.holdAfter(ticket, throttle, status, throttles);
               continue;
             }
-            if (!mayRetry(method, { status })) throw fail(status, detail);
+            if (!mayRetry(method, { status })) throw fail3(status, detail);
             retryAfter = retryAfterMs(headers, now);
           } else {
             detail = outcome.failure.description;
-            if (!mayRetry(method, { transport: outcome.failure })) throw fail(status, detail);
+            if (!mayRetry(method, { transport: outcome.failure })) throw fail3(status, detail);
           }
           if (retries >= this.#retries.max) {
-            throw fail(status, detail, `gave up after ${attempts} attempts`);
+            throw fail3(status, detail, `gave up after ${attempts} attempts`);
           }
           const delayMs = Math.max(backoffDelay(retries, this.#retries, this.#random), retryAfter ?? 0);
           if (delayMs > this.#maxWaitMs) {
             const after = attempts > 1 ? ` after ${attempts} attempts` : "";
-            throw fail(
+            throw fail3(
               status,
               detail,
               `stopped${after}: the service asks to retry in ${Math.ceil(delayMs / 1e3)} s, beyond the maximum wait`
@@ -32531,25 +32800,27 @@ var init_client = __esm({
        * The answers that end a request successfully: a usable 2xx (cached when it has an ETag), 304,
        * 404 on a retried DELETE. A 2xx that cannot be used becomes a refusal.
        */
-      #settle(ticket, outcome, key, cached2, retriedDelete) {
+      #settle(ticket, outcome, key, cached2, sent, retriedDelete) {
         if (outcome.kind !== "response") return void 0;
-        const { status, headers, data } = outcome;
+        const { status, headers, data, raw: raw2 } = outcome;
         if (status >= 200 && status < 300) {
-          if (key !== void 0 && headers.etag !== void 0) {
-            this.#cache?.set(key, {
-              etag: headers.etag,
-              body: data,
-              ...headers.link !== void 0 ? { link: headers.link } : {}
-            });
+          if (key !== void 0 && headers.etag !== void 0 && raw2 !== void 0) {
+            this.#cache?.set(key, this.#entryOf(headers, headers.etag, raw2, sent));
           }
           return { status, data, headers, fromCache: false };
         }
         if (status === 304 && cached2 !== void 0) {
+          let body;
+          try {
+            body = JSON.parse(cached2.body.toString("utf8"));
+          } catch {
+            return void 0;
+          }
           this.#stats.notModified++;
           const link = headers.link ?? cached2.link;
           return {
             status,
-            data: cached2.body,
+            data: body,
             headers: { ...headers, ...link !== void 0 ? { link } : {} },
             fromCache: true
           };
@@ -32559,9 +32830,19 @@ var init_client = __esm({
         }
         return void 0;
       }
-      /** One attempt, inside a concurrency slot: wait for pacing, send, and record what came back. */
-      async #attempt(ticket, url2, body, etag) {
+      /**
+       * One attempt, inside a concurrency slot: wait for pacing and a credential, send, and record what
+       * came back, with the credential it was sent with.
+       */
+      async #attempt(ticket, url2, body, cached2) {
         await this.#pacer.admit(ticket);
+        let sent;
+        try {
+          sent = await this.#auth.authorization();
+        } catch (error62) {
+          this.#pacer.done(ticket, void 0, false);
+          throw error62;
+        }
         const started = this.#clock.now();
         this.#stats.requests++;
         const timeout = new AbortController();
@@ -32572,7 +32853,10 @@ var init_client = __esm({
           const response = await this.#octokit({
             method: ticket.method,
             url: literalUrl(url2),
-            headers: this.#headers(etag),
+            headers: {
+              ...sent !== void 0 ? { authorization: sent.reveal() } : {},
+              ...cached2 !== void 0 ? this.#conditions(cached2, sent) : {}
+            },
             ...body !== void 0 ? { data: revealSecrets(body) } : {},
             request: { signal }
           });
@@ -32594,26 +32878,86 @@ var init_client = __esm({
             path: ticket.path,
             status: outcome.status,
             ms: this.#clock.now() - started,
-            fromCache: outcome.status === 304 && etag !== void 0
+            fromCache: outcome.status === 304 && cached2 !== void 0
           });
         }
-        return outcome;
+        return { outcome, sent };
       }
       #record(ticket, outcome) {
         const report = outcome.kind === "response" ? reportedWindow(outcome.headers, this.#kind) : void 0;
         const spent = outcome.kind === "transport" ? !outcome.failure.refused : !(outcome.kind === "response" && outcome.status === 304);
         this.#pacer.done(ticket, report, spent);
       }
-      #headers(etag) {
+      /** The headers this client sends that GitHub's ETag hashes (it never sends a Cookie). */
+      #hashedHeaders(sent) {
         return {
-          ...this.#token !== void 0 ? { authorization: `Bearer ${this.#token.reveal()}` } : {},
-          ...etag !== void 0 ? { "if-none-match": etag } : {}
+          accept: this.#accept,
+          ...sent !== void 0 ? { authorization: sent.reveal() } : {}
         };
       }
-      /** Cache entries belong to one credential; the key holds a hash of it, never the token. */
+      /**
+       * The conditional headers for a stored answer: the validator GitHub would compute for this
+       * request's own headers over the stored body (so an entry outlives the token it was read with),
+       * or the stored ETag when the service's ETags are not GitHub's; and If-Modified-Since where the
+       * answer had a Last-Modified. A server that follows RFC 9110 §13.1.3 ignores the date when a
+       * validator is sent, so a 304 always comes from a validator made for this request.
+       */
+      #conditions(cached2, sent) {
+        const validator = cached2.scheme === "github" ? githubValidator(
+          this.#hashedHeaders(sent),
+          cached2.body,
+          cached2.vary,
+          cached2.etag.startsWith("W/")
+        ) : cached2.etag;
+        return {
+          "if-none-match": validator,
+          ...cached2.lastModified !== void 0 ? { "if-modified-since": cached2.lastModified } : {}
+        };
+      }
+      /** The entry stored for a 2xx answer; whether its ETag is GitHub's is checked against the body. */
+      #entryOf(headers, etag, raw2, sent) {
+        const vary = varyOf(headers.vary);
+        const github = sameTag(githubValidator(this.#hashedHeaders(sent), raw2, vary, false), etag);
+        return {
+          etag,
+          scheme: github ? "github" : "opaque",
+          body: raw2,
+          ...vary !== void 0 ? { vary } : {},
+          ...headers.link !== void 0 ? { link: headers.link } : {},
+          ...headers["last-modified"] !== void 0 ? { lastModified: headers["last-modified"] } : {}
+        };
+      }
+      /** What a 404 may mean when the credential covers only part of the service (an App installation). */
+      #hiddenNote(path) {
+        const credential = this.#auth.description;
+        if (credential === void 0) return void 0;
+        const repository3 = /^\/repos\/([^/?]+\/[^/?]+)/.exec(path)?.[1];
+        return repository3 !== void 0 ? `${credential} does not cover ${repository3}, or it does not exist` : `as ${credential}`;
+      }
+      /**
+       * Who the credential acts as, for cache keys: the App installation, or for a static token the
+       * account it belongs to, asked of the service once (`GET /user`), so a new token of the same user
+       * (a rotated personal token) finds the entries of the last. A token the service will not name
+       * (an installation token minted outside forgeplan, the Action's own GITHUB_TOKEN: `GET /user` is
+       * not for integrations) gets no entries: keyed by the token, they could only grow the cache by a
+       * copy per token and never be used by the next run.
+       */
       #identity() {
-        this.#tokenIdentity ??= this.#token !== void 0 ? sha256(`token:${this.#token.reveal()}`) : "anonymous";
-        return this.#tokenIdentity;
+        this.#identityOnce ??= (async () => {
+          const known = await this.#auth.identity();
+          if (known !== void 0) return known;
+          const path = this.#kind === "repository" ? "/user" : "/api/v4/user";
+          try {
+            const url2 = buildUrl(this.#base.href, path, void 0);
+            const me = (await this.#exchange("GET", url2, void 0, false)).data;
+            const name2 = isObject2(me) ? this.#kind === "repository" ? me.login : me.username : void 0;
+            if (typeof name2 === "string" && name2 !== "") return `user:${name2.toLowerCase()}`;
+          } catch (error62) {
+            if (!(error62 instanceof ForgeError)) throw error62;
+          }
+          return void 0;
+        })();
+        return this.#identityOnce;
       }
     };
   }
@@ -32632,8 +32976,8 @@ function changeError(message, method, path, status) {
 function firstProblem(error62, prefix = "") {
   const issue2 = error62.issues[0];
   if (issue2 === void 0) return "invalid";
-  const where2 = issue2.path.map((part) => typeof part === "number" ? `[${part}]` : `.${String(part)}`).join("");
-  const at = `${prefix}${where2}`.replace(/^\./, "");
+  const where3 = issue2.path.map((part) => typeof part === "number" ? `[${part}]` : `.${String(part)}`).join("");
+  const at = `${prefix}${where3}`.replace(/^\./, "");
   return at === "" ? issue2.message : `${at}: ${issue2.message}`;
 }
 function notShaped(path, status, shape, problem) {
@@ -32658,8 +33002,8 @@ function mustFind(result, path) {
 }
 function describeReadError(error62) {
   if (error62.message.startsWith("GET ")) return error62.message;
-  const where2 = [error62.request, error62.status].filter((part) => part !== void 0).join(" → ");
-  return where2 === "" ? error62.message : `${where2}: ${error62.message}`;
+  const where3 = [error62.request, error62.status].filter((part) => part !== void 0).join(" → ");
+  return where3 === "" ? error62.message : `${where3}: ${error62.message}`;
 }
 var ResourceReader, ReadFailed;
 var init_context = __esm({
@@ -32673,6 +33017,10 @@ var init_context = __esm({
       }
       target;
       client;
+      /** Who reads, as a "not found" error names it: "the token", or the App installation. */
+      get credential() {
+        return this.client.credential ?? "the token";
+      }
       async getOrAbsent(path, shape, query) {
         try {
           const result = await this.client.getOrUndefined(path, query);
@@ -32719,9 +33067,9 @@ var init_context = __esm({
 });
 
 // src/resources/fingerprint.ts
-import { createHash as createHash2 } from "node:crypto";
+import { createHash as createHash3 } from "node:crypto";
 function fingerprint(value) {
-  return createHash2("sha256").update(stableJson(value)).digest("hex").slice(0, 16);
+  return createHash3("sha256").update(stableJson(value)).digest("hex").slice(0, 16);
 }
 var init_fingerprint = __esm({
   "src/resources/fingerprint.ts"() {
@@ -32743,14 +33091,14 @@ function identity(value) {
 async function planBoards(reader, entry2) {
   const scope = String(entry2.project);
   const path = `${projectPath(entry2.project)}/boards`;
-  const listed = await reader.list(path, void 0, { name: "issue boards", schema: readBoard });
+  const listed3 = await reader.list(path, void 0, { name: "issue boards", schema: readBoard });
   return entry2.boards_absent.map((wanted) => {
     const change = newChange(reader.target, scope, "board", boardName(wanted));
-    if (listed.kind === "error") return { ...change, error: listed.error };
-    if (listed.kind === "absent") {
+    if (listed3.kind === "error") return { ...change, error: listed3.error };
+    if (listed3.kind === "absent") {
       return { ...change, error: changeError(`project ${scope} was not found`, "GET", path, 404) };
     }
-    const found = listed.data.find(
+    const found = listed3.data.find(
       (candidate) => wanted.id !== void 0 ? candidate.id === wanted.id : candidate.name === wanted.name
     );
     if (!found) return { ...change, live_fingerprint: fingerprint(null) };
@@ -32824,11 +33172,11 @@ var init_board = __esm({
             await reader.list(path, void 0, { name: "issue boards", schema: readBoard }),
             path
           );
-          const listed = boards.map((found) => `${found.id} "${found.name ?? ""}"`).join(", ");
+          const listed3 = boards.map((found) => `${found.id} "${found.name ?? ""}"`).join(", ");
           return {
             entries: [],
             comments: [
-              `project ${project3} boards (name any under projects[].boards_absent to delete it): ${listed || "none"}`
+              `project ${project3} boards (name any under projects[].boards_absent to delete it): ${listed3 || "none"}`
             ]
           };
         }
@@ -33587,7 +33935,7 @@ function fromRead(read2) {
     } : null,
     restrictions: live.restrictions ? readLists(live.restrictions) : null
   };
-  for (const flag of FLAGS) canonical[flag] = enabled(live[flag]);
+  for (const flag2 of FLAGS) canonical[flag2] = enabled(live[flag2]);
   return canonical;
 }
 function overlayLists(desired, base) {
@@ -33650,9 +33998,9 @@ function targetOf(desired, live) {
       apps: restrictions.apps ? principalSet(restrictions.apps) : base.restrictions?.apps ?? []
     };
   }
-  for (const flag of FLAGS) {
-    const value = desired[flag];
-    if (value !== void 0) target2[flag] = value === true;
+  for (const flag2 of FLAGS) {
+    const value = desired[flag2];
+    if (value !== void 0) target2[flag2] = value === true;
   }
   return target2;
 }
@@ -33682,7 +34030,7 @@ function toBody(target2, live) {
     },
     restrictions: target2.restrictions && { ...target2.restrictions }
   };
-  for (const flag of FLAGS) body[flag] = target2[flag];
+  for (const flag2 of FLAGS) body[flag2] = target2[flag2];
   return body;
 }
 function alignChecks(expected, actual) {
@@ -33738,7 +34086,7 @@ async function planBranchProtection({
     return {
       ...base,
       error: changeError(
-        read2.detail === "Branch not found" ? `branch '${branch3}' does not exist in ${scope}` : `repository ${scope} was not found (or the token cannot see it)`,
+        read2.detail === "Branch not found" ? `branch '${branch3}' does not exist in ${scope}` : `repository ${scope} was not found (or ${reader.credential} cannot see it)`,
         "GET",
         path,
         404
@@ -33938,11 +34286,11 @@ async function planEpicLinks(reader, entry2) {
   };
   const planOne = async (wanted) => {
     const change = newChange(reader.target, scope, "epic_link", linkName(wanted));
-    const byId2 = wanted.link_id !== void 0;
-    const epics = byId2 && wanted.epic === void 0 ? await listEpics(reader, entry2.group) : [wanted.epic];
+    const byId3 = wanted.link_id !== void 0;
+    const epics = byId3 && wanted.epic === void 0 ? await listEpics(reader, entry2.group) : [wanted.epic];
     if (!Array.isArray(epics)) return { ...change, error: epics };
     let targetGroupId;
-    if (!byId2) {
+    if (!byId3) {
       const group3 = await groupOf(wanted.related_group ?? entry2.group);
       if (group3.kind === "error") return { ...change, error: group3.error };
       if (group3.kind === "absent") {
@@ -33954,10 +34302,10 @@ async function planEpicLinks(reader, entry2) {
       targetGroupId = group3.data.id;
     }
     for (const epic3 of epics) {
-      const listed = await relatedOf(epic3);
-      if (listed.kind === "error") return { ...change, error: listed.error };
-      if (listed.kind === "absent") {
-        if (byId2 && wanted.epic === void 0) continue;
+      const listed3 = await relatedOf(epic3);
+      if (listed3.kind === "error") return { ...change, error: listed3.error };
+      if (listed3.kind === "absent") {
+        if (byId3 && wanted.epic === void 0) continue;
         return {
           ...change,
           error: changeError(
@@ -33968,8 +34316,8 @@ async function planEpicLinks(reader, entry2) {
           )
         };
       }
-      const link = listed.data.find(
-        (candidate) => byId2 ? candidate.related_epic_link_id === wanted.link_id : candidate.iid === wanted.related && candidate.group_id === targetGroupId
+      const link = listed3.data.find(
+        (candidate) => byId3 ? candidate.related_epic_link_id === wanted.link_id : candidate.iid === wanted.related && candidate.group_id === targetGroupId
       );
       if (!link) continue;
       const live = {
@@ -33998,9 +34346,9 @@ async function planEpicLinks(reader, entry2) {
 }
 async function listEpics(reader, group3) {
   const path = `${groupPath(group3)}/epics`;
-  const listed = await reader.list(path, void 0, { name: "epics", schema: readEpic });
-  if (listed.kind === "found") return listed.data.map((epic3) => epic3.iid);
-  if (listed.kind === "error") return listed.error;
+  const listed3 = await reader.list(path, void 0, { name: "epics", schema: readEpic });
+  if (listed3.kind === "found") return listed3.data.map((epic3) => epic3.iid);
+  if (listed3.kind === "error") return listed3.error;
   return changeError(`group ${group3} was not found`, "GET", path, 404);
 }
 var epicLink, groupEntry, relatedEpic, readGroup, readEpic, epicLinkKind;
@@ -34089,11 +34437,11 @@ var init_epic_link = __esm({
             await reader.list(path, void 0, { name: "epics", schema: readEpic }),
             path
           );
-          const listed = epics.map((epic3) => `&${epic3.iid} "${epic3.title ?? ""}"`).join(", ");
+          const listed3 = epics.map((epic3) => `&${epic3.iid} "${epic3.title ?? ""}"`).join(", ");
           return {
             entries: [],
             comments: [
-              `group ${group3} epics (name links between them under groups[].epic_links_absent): ${listed || "none"}`
+              `group ${group3} epics (name links between them under groups[].epic_links_absent): ${listed3 || "none"}`
             ]
           };
         }
@@ -34104,14 +34452,14 @@ var init_epic_link = __esm({
 
 // src/resources/gist.ts
 async function auditGists(reader, audit) {
-  const listed = await reader.list("/gists", audit.since ? { since: audit.since } : void 0, {
+  const listed3 = await reader.list("/gists", audit.since ? { since: audit.since } : void 0, {
     name: "gists",
     schema: readGist
   });
   const base = (scope, name2) => newChange(reader.target, scope, "gist", name2);
-  if (listed.kind === "error") return [{ ...base("gists", "*"), error: listed.error }];
-  if (listed.kind === "absent") return [];
-  return listed.data.map((gist3) => {
+  if (listed3.kind === "error") return [{ ...base("gists", "*"), error: listed3.error }];
+  if (listed3.kind === "absent") return [];
+  return listed3.data.map((gist3) => {
     const change = base(gist3.owner?.login ?? "gists", gist3.id);
     if (audit.allow_public === true || gist3.public !== true) return change;
     const files = Object.keys(gist3.files ?? {});
@@ -34180,7 +34528,7 @@ function invitationFindings(invitation4, policy, now) {
   }
   const created = invitation4.created_at ? Date.parse(invitation4.created_at) : Number.NaN;
   if (policy.max_age_days !== void 0 && Number.isFinite(created)) {
-    const ageDays = Math.floor((now - created) / DAY_MS);
+    const ageDays = Math.floor((now - created) / DAY_MS2);
     if (ageDays > policy.max_age_days) {
       findings.push(
         `open for ${ageDays} days (created ${invitation4.created_at}), more than max_age_days ${policy.max_age_days}`
@@ -34196,17 +34544,17 @@ async function auditInvitations(reader, repo, policy, now) {
   const scope = `${repo.owner}/${repo.name}`;
   const path = `${repoPath(repo)}/invitations`;
   const base = (name2) => newChange(reader.target, scope, "invitation", name2);
-  const listed = await reader.list(path, void 0, {
+  const listed3 = await reader.list(path, void 0, {
     name: "repository invitations",
     schema: readInvitation
   });
-  if (listed.kind === "error") return [{ ...base("*"), error: listed.error }];
-  if (listed.kind === "absent") {
+  if (listed3.kind === "error") return [{ ...base("*"), error: listed3.error }];
+  if (listed3.kind === "absent") {
     return [
       { ...base("*"), error: changeError(`repository ${scope} was not found`, "GET", path, 404) }
     ];
   }
-  return listed.data.map((invitation4) => {
+  return listed3.data.map((invitation4) => {
     const findings = invitationFindings(invitation4, policy, now);
     const change = base(String(invitation4.id));
     if (findings.length === 0) return change;
@@ -34220,7 +34568,7 @@ async function auditInvitations(reader, repo, policy, now) {
     };
   });
 }
-var invitations, account, readInvitation, DAY_MS, invitation;
+var invitations, account, readInvitation, DAY_MS2, invitation;
 var init_invitation = __esm({
   "src/resources/invitation.ts"() {
     "use strict";
@@ -34245,7 +34593,7 @@ var init_invitation = __esm({
       created_at: string2().optional(),
       expired: boolean2().optional()
     });
-    DAY_MS = 864e5;
+    DAY_MS2 = 864e5;
     invitation = {
       name: "invitation",
       repository: {
@@ -34300,12 +34648,12 @@ async function auditMigration(reader, audit) {
   }
   let repositories = read2.data.repositories;
   if (audit.user === true) {
-    const listed = await reader.list(`${path}/repositories`, void 0, {
+    const listed3 = await reader.list(`${path}/repositories`, void 0, {
       name: "repositories",
       schema: readRepository
     });
-    if (listed.kind === "error") return { change: { ...change, error: listed.error } };
-    if (listed.kind === "found") repositories = listed.data;
+    if (listed3.kind === "error") return { change: { ...change, error: listed3.error } };
+    if (listed3.kind === "found") repositories = listed3.data;
   }
   const live = {
     state: read2.data.state ?? "unknown",
@@ -34403,6 +34751,1712 @@ var init_migration = __esm({
   }
 });
 
+// src/resources/ruleset-classic.ts
+function requirementsOf(protection2, requiredSignatures) {
+  const requirements = [];
+  if (!protection2.allow_deletions) requirements.push({ type: "deletion" });
+  if (!protection2.allow_force_pushes) requirements.push({ type: "non_fast_forward" });
+  if (protection2.required_linear_history) requirements.push({ type: "required_linear_history" });
+  if (requiredSignatures) requirements.push({ type: "required_signatures" });
+  if (protection2.lock_branch) {
+    requirements.push({
+      type: "update",
+      parameters: { update_allows_fetch_and_merge: protection2.allow_fork_syncing }
+    });
+  }
+  const reviews = protection2.required_pull_request_reviews;
+  if (reviews) {
+    requirements.push({
+      type: "pull_request",
+      parameters: {
+        required_approving_review_count: reviews.required_approving_review_count,
+        dismiss_stale_reviews_on_push: reviews.dismiss_stale_reviews,
+        require_code_owner_review: reviews.require_code_owner_reviews,
+        require_last_push_approval: reviews.require_last_push_approval,
+        required_review_thread_resolution: protection2.required_conversation_resolution
+      }
+    });
+  }
+  const checks = protection2.required_status_checks;
+  if (checks) {
+    requirements.push({
+      type: "required_status_checks",
+      parameters: {
+        strict_required_status_checks_policy: checks.strict,
+        required_status_checks: checks.checks.map(
+          ({ context, app_id }) => typeof app_id === "number" ? { context, integration_id: app_id } : { context }
+        )
+      }
+    });
+  }
+  return requirements;
+}
+function listed(what, lists) {
+  const parts = ["users", "teams", "apps"].filter((key) => lists[key].length > 0).map((key) => `${key} ${lists[key].join(", ")}`);
+  return `${what} (${parts.join("; ")})`;
+}
+function notEquivalent(protection2) {
+  const notes = [];
+  if (!protection2.enforce_admins) {
+    notes.push(
+      "enforce_admins is off: the classic protection does not bind administrators, a ruleset binds everyone not in bypass_actors; not migrated (add { role: admin } to bypass_actors to keep admins out of it)"
+    );
+  }
+  if (protection2.restrictions) {
+    notes.push(
+      `${listed("restrictions on who may push", protection2.restrictions)} have no ruleset equivalent: a ruleset lets only its bypass actors past its rules, the inverse of an allow list; not migrated`
+    );
+  }
+  if (protection2.block_creations) {
+    notes.push(
+      "block_creations works together with the push restrictions, which have no equivalent; not migrated"
+    );
+  }
+  const reviews = protection2.required_pull_request_reviews;
+  if (reviews) {
+    const bypass = reviews.bypass_pull_request_allowances;
+    if (bypass.users.length + bypass.teams.length + bypass.apps.length > 0) {
+      notes.push(
+        `${listed("bypass_pull_request_allowances", bypass)} have no exact equivalent: a bypass actor bypasses the whole ruleset, not only its pull request rule; not migrated`
+      );
+    }
+    if (reviews.dismissal_restrictions.users.length > 0) {
+      notes.push(
+        `review dismissal by users (${reviews.dismissal_restrictions.users.join(", ")}) is not migrated: forgeplan names no users in rulesets`
+      );
+    }
+  } else if (protection2.required_conversation_resolution) {
+    notes.push(
+      "required_conversation_resolution without required reviews has no equivalent: a ruleset resolves conversations only inside its pull_request rule; not migrated"
+    );
+  }
+  return notes;
+}
+function rulesOf(protection2, requirements) {
+  const rules2 = {};
+  for (const requirement of requirements) {
+    if (requirement.type === "pull_request") {
+      const dismissal = protection2.required_pull_request_reviews?.dismissal_restrictions;
+      const actors2 = [
+        ...(dismissal?.teams ?? []).map((team3) => ({ team: team3 })),
+        ...(dismissal?.apps ?? []).map((app3) => ({ app: app3 }))
+      ];
+      rules2.pull_request = {
+        ...requirement.parameters,
+        ...actors2.length > 0 ? { dismissal_restriction: { enabled: true, allowed_actors: actors2 } } : {}
+      };
+    } else rules2[requirement.type] = requirement.parameters ?? true;
+  }
+  return rules2;
+}
+function replacementFor(branch3, protection2, requiredSignatures, enforcement) {
+  return {
+    settings: {
+      target: "branch",
+      enforcement,
+      conditions: { ref_name: { include: [`refs/heads/${branch3}`], exclude: [] } },
+      bypass_actors: [],
+      rules: rulesOf(protection2, requirementsOf(protection2, requiredSignatures)),
+      replaces_protection: [branch3]
+    },
+    notes: notEquivalent(protection2)
+  };
+}
+function param(rule, key) {
+  const parameters2 = rule.parameters;
+  return parameters2 !== null && typeof parameters2 === "object" ? parameters2[key] : void 0;
+}
+function uncovered(effective, requirements) {
+  const gaps = [];
+  for (const requirement of requirements) {
+    const rules2 = effective.filter((rule) => rule.type === requirement.type);
+    if (rules2.length === 0) {
+      gaps.push({ path: requirement.type, before: requirement.parameters ?? true });
+      continue;
+    }
+    const wanted = requirement.parameters ?? {};
+    for (const [key, value] of Object.entries(wanted)) {
+      const found = rules2.map((rule) => param(rule, key));
+      const path = `${requirement.type}.${key}`;
+      if (key === "update_allows_fetch_and_merge") {
+        if (value === false && !found.includes(false))
+          gaps.push({ path, before: false, after: true });
+      } else if (typeof value === "number") {
+        const best = Math.max(...found.map((item) => typeof item === "number" ? item : 0));
+        if (best < value) gaps.push({ path, before: value, after: best });
+      } else if (value === true && !found.includes(true)) {
+        gaps.push({ path, before: true, after: false });
+      } else if (Array.isArray(value)) {
+        const checks = found.flatMap((item) => Array.isArray(item) ? item : []);
+        for (const check3 of value) {
+          const covered = checks.some(
+            (candidate) => candidate.context === check3.context && (check3.integration_id === void 0 || candidate.integration_id === check3.integration_id)
+          );
+          if (!covered) gaps.push({ path: `${path}[${String(check3.context)}]`, before: check3 });
+        }
+      }
+    }
+  }
+  return gaps;
+}
+var init_ruleset_classic = __esm({
+  "src/resources/ruleset-classic.ts"() {
+    "use strict";
+  }
+});
+
+// src/resources/ruleset-actors.ts
+function oneActor(value, context, kinds) {
+  const given = kinds.filter((kind) => value[kind] !== void 0);
+  if (given.length !== 1) {
+    context.addIssue({
+      code: "custom",
+      path: [],
+      message: `give exactly one of ${kinds.join(", ")}${given.length > 1 ? ` (found ${given.join(" and ")})` : ""}`
+    });
+  }
+}
+var ROLE_IDS, ORGANIZATION_ADMIN, ROLES, bypassMode, ACTOR_KINDS, role, bypassActor, ruleActor;
+var init_ruleset_actors = __esm({
+  "src/resources/ruleset-actors.ts"() {
+    "use strict";
+    init_zod();
+    init_fields();
+    ROLE_IDS = { maintain: 2, write: 4, admin: 5 };
+    ORGANIZATION_ADMIN = "OrganizationAdmin";
+    ROLES = [ORGANIZATION_ADMIN, ...Object.keys(ROLE_IDS)];
+    bypassMode = _enum2(["always", "pull_request", "exempt"]).optional().describe(
+      "always (default); pull_request: only through pull requests (branch rulesets); exempt: the rules do not run for this actor."
+    );
+    ACTOR_KINDS = ["role", "team", "app", "deploy_keys"];
+    role = _enum2(ROLES).describe(
+      `A repository role (admin, maintain, write) or ${ORGANIZATION_ADMIN} (organization owners).`
+    );
+    bypassActor = closed({
+      role: role.optional(),
+      team: name("A team slug of the organization.").optional(),
+      app: name("A GitHub App slug.").optional(),
+      deploy_keys: literal(true).optional().describe("true: deploy keys may bypass."),
+      bypass_mode: bypassMode
+    }).superRefine((value, context) => oneActor(value, context, ACTOR_KINDS)).describe("Who may bypass the ruleset: one of role, team, app or deploy_keys.");
+    ruleActor = closed({
+      role: _enum2(Object.keys(ROLE_IDS)).optional().describe("A repository role: admin, maintain or write."),
+      team: name("A team slug of the organization.").optional(),
+      app: name("A GitHub App slug (installed on the organization).").optional()
+    }).superRefine((value, context) => oneActor(value, context, ["role", "team", "app"]));
+  }
+});
+
+// src/resources/ruleset-rules.ts
+function ruleFitsTarget(type, target2) {
+  if (target2 === "push") return PUSH_RULES.has(type);
+  if (PUSH_RULES.has(type)) return false;
+  if (target2 === "tag") return !BRANCH_ONLY_RULES.has(type);
+  return type !== "tag_name_pattern";
+}
+var RULE_TYPES, UNSUPPORTED_RULE_TYPES, PATTERN_RULES, PUSH_RULES, BRANCH_ONLY_RULES, present, pattern, pullRequest, statusChecks, MERGE_QUEUE_DEFAULTS, mergeQueue, rulesShape, rules;
+var init_ruleset_rules = __esm({
+  "src/resources/ruleset-rules.ts"() {
+    "use strict";
+    init_zod();
+    init_fields();
+    init_suggest();
+    init_ruleset_actors();
+    RULE_TYPES = [
+      "creation",
+      "update",
+      "deletion",
+      "required_linear_history",
+      "required_signatures",
+      "non_fast_forward",
+      "pull_request",
+      "required_status_checks",
+      "merge_queue",
+      "required_deployments",
+      "commit_message_pattern",
+      "commit_author_email_pattern",
+      "committer_email_pattern",
+      "branch_name_pattern",
+      "tag_name_pattern",
+      "code_scanning",
+      "workflows",
+      "file_path_restriction",
+      "max_file_size",
+      "file_extension_restriction",
+      "max_file_path_length"
+    ];
+    UNSUPPORTED_RULE_TYPES = ["copilot_code_review", "license_compliance_scanning"];
+    PATTERN_RULES = [
+      "commit_message_pattern",
+      "commit_author_email_pattern",
+      "committer_email_pattern",
+      "branch_name_pattern",
+      "tag_name_pattern"
+    ];
+    PUSH_RULES = /* @__PURE__ */ new Set([
+      "file_path_restriction",
+      "max_file_size",
+      "file_extension_restriction",
+      "max_file_path_length"
+    ]);
+    BRANCH_ONLY_RULES = /* @__PURE__ */ new Set([
+      "pull_request",
+      "required_status_checks",
+      "merge_queue",
+      "required_deployments",
+      "required_linear_history",
+      "workflows",
+      "code_scanning",
+      "branch_name_pattern"
+    ]);
+    present = (what) => orNull(literal(true)).describe(`true: ${what}; null leaves the rule out.`);
+    pattern = (what) => orNull(
+      closed({
+        operator: _enum2(["starts_with", "ends_with", "contains", "regex"]).describe("How the pattern matches."),
+        pattern: string2().describe("The pattern."),
+        negate: boolean2().optional().describe("true: the rule fails when the pattern matches."),
+        name: string2().optional().describe("How the rule is shown on the service.")
+      })
+    ).describe(`${what} must match a pattern; null leaves the rule out.`);
+    pullRequest = closed({
+      required_approving_review_count: int().min(0).max(10).optional().describe("Approving reviews required before merging: 0 (default) to 10."),
+      dismiss_stale_reviews_on_push: boolean2().optional().describe("New reviewable commits dismiss earlier approvals."),
+      require_code_owner_review: boolean2().optional().describe("Require an approving review from a code owner of changed files."),
+      require_last_push_approval: boolean2().optional().describe("The most recent push must be approved by someone other than its pusher."),
+      required_review_thread_resolution: boolean2().optional().describe("All review conversations must be resolved before merging."),
+      allowed_merge_methods: array(_enum2(["merge", "squash", "rebase"])).min(1, { error: "at least one merge method must be allowed" }).optional().describe("The merge methods allowed (default: merge, squash and rebase)."),
+      dismissal_restriction: closed({
+        enabled: boolean2().optional().describe("Restrict who may dismiss reviews (default true)."),
+        allowed_actors: array(ruleActor).optional().describe("Who may dismiss reviews: roles, teams and apps.")
+      }).optional().describe("Who may dismiss pull request reviews."),
+      required_reviewers: array(
+        closed({
+          team: name("The team that must review."),
+          file_patterns: nameList("A file pattern (fnmatch).").min(1).describe("Changes to files matching these patterns need the team's approval."),
+          minimum_approvals: int().min(0).describe("Approvals needed from the team (0: the team is asked, approval optional).")
+        })
+      ).optional().describe("Teams that must approve changes to matching files.")
+    });
+    statusChecks = closed({
+      strict_required_status_checks_policy: boolean2().optional().describe("Pull requests must be tested with the latest code of the branch."),
+      do_not_enforce_on_create: boolean2().optional().describe("Allow creating refs that the checks would otherwise block."),
+      required_status_checks: array(
+        closed({
+          context: name("The status check context, e.g. ci/build."),
+          integration_id: int().positive().optional().describe("The app that must provide the check; leave out to accept any source.")
+        })
+      ).optional().describe("The checks that must pass.")
+    });
+    MERGE_QUEUE_DEFAULTS = {
+      check_response_timeout_minutes: 60,
+      grouping_strategy: "ALLGREEN",
+      max_entries_to_build: 5,
+      max_entries_to_merge: 5,
+      merge_method: "MERGE",
+      min_entries_to_merge: 1,
+      min_entries_to_merge_wait_minutes: 5
+    };
+    mergeQueue = closed({
+      check_response_timeout_minutes: int().min(1).max(360).optional().describe("Minutes a required check may take (default 60)."),
+      grouping_strategy: _enum2(["ALLGREEN", "HEADGREEN"]).optional().describe("ALLGREEN (default): every merge group commit must pass; HEADGREEN: only the head."),
+      max_entries_to_build: int().min(0).max(100).optional().describe("Queued pull requests built at once (default 5)."),
+      max_entries_to_merge: int().min(0).max(100).optional().describe("Pull requests merged together at most (default 5)."),
+      merge_method: _enum2(["MERGE", "SQUASH", "REBASE"]).optional().describe("How queued pull requests are merged (default MERGE)."),
+      min_entries_to_merge: int().min(0).max(100).optional().describe("Pull requests merged together at least (default 1)."),
+      min_entries_to_merge_wait_minutes: int().min(0).max(360).optional().describe("Minutes to wait for the minimum group (default 5).")
+    });
+    rulesShape = {
+      creation: present("only bypass actors may create matching refs").optional(),
+      update: orNull(
+        union([
+          literal(true),
+          closed({
+            update_allows_fetch_and_merge: boolean2().optional().describe("The branch may still pull changes from its upstream repository.")
+          })
+        ])
+      ).optional().describe(
+        "true or parameters: only bypass actors may update matching refs; null leaves it out."
+      ),
+      deletion: present("only bypass actors may delete matching refs").optional(),
+      required_linear_history: present("merge commits may not be pushed").optional(),
+      required_signatures: present("commits must have verified signatures").optional(),
+      non_fast_forward: present("force pushes are blocked").optional(),
+      pull_request: orNull(pullRequest).optional().describe("Changes must go through a pull request; null leaves the rule out."),
+      required_status_checks: orNull(statusChecks).optional().describe("Status checks must pass before a ref is updated; null leaves the rule out."),
+      merge_queue: orNull(mergeQueue).optional().describe("Merges go through a merge queue (repository rulesets only); null leaves it out."),
+      required_deployments: orNull(
+        closed({
+          required_deployment_environments: nameList("An environment name.").describe(
+            "Environments that must be deployed to successfully first."
+          )
+        })
+      ).optional().describe("Deployments must succeed before merging; null leaves the rule out."),
+      commit_message_pattern: pattern("Commit messages").optional(),
+      commit_author_email_pattern: pattern("Commit author emails").optional(),
+      committer_email_pattern: pattern("Committer emails").optional(),
+      branch_name_pattern: pattern("Branch names").optional(),
+      tag_name_pattern: pattern("Tag names").optional(),
+      code_scanning: orNull(
+        closed({
+          code_scanning_tools: array(
+            closed({
+              tool: name("The code scanning tool, e.g. CodeQL."),
+              alerts_threshold: _enum2(["none", "errors", "errors_and_warnings", "all"]).describe("Alert severity that blocks a ref update."),
+              security_alerts_threshold: _enum2(["none", "critical", "high_or_higher", "medium_or_higher", "all"]).describe("Security alert severity that blocks a ref update.")
+            })
+          ).min(1).describe("Tools that must provide results.")
+        })
+      ).optional().describe("Code scanning results must be present and pass; null leaves the rule out."),
+      workflows: orNull(
+        closed({
+          do_not_enforce_on_create: boolean2().optional().describe("Allow creating refs that the workflows would otherwise block."),
+          workflows: array(
+            closed({
+              path: name("The workflow file, e.g. .github/workflows/ci.yml."),
+              repository_id: int().positive().describe("The id of the repository holding it."),
+              ref: string2().optional().describe("The ref of the workflow file."),
+              sha: string2().optional().describe("The commit of the workflow file.")
+            })
+          ).min(1).describe("Workflows that must pass.")
+        })
+      ).optional().describe("Workflows must pass before merging; null leaves the rule out."),
+      file_path_restriction: orNull(
+        closed({
+          restricted_file_paths: nameList("A file path.").min(1).describe("Paths a push may not change.")
+        })
+      ).optional().describe("Push rulesets: paths that may not be pushed; null leaves the rule out."),
+      max_file_size: orNull(
+        closed({
+          max_file_size: int().min(1).max(100).describe("The largest file a push may carry, in MB.")
+        })
+      ).optional().describe("Push rulesets: a file size limit; null leaves the rule out."),
+      file_extension_restriction: orNull(
+        closed({
+          restricted_file_extensions: nameList("A file extension, e.g. *.exe.").min(1).describe("Extensions a push may not carry.")
+        })
+      ).optional().describe("Push rulesets: extensions that may not be pushed; null leaves the rule out."),
+      max_file_path_length: orNull(
+        closed({
+          max_file_path_length: int().min(1).max(32767).describe("The longest file path a push may carry.")
+        })
+      ).optional().describe("Push rulesets: a path length limit; null leaves the rule out.")
+    };
+    rules = strictObject(rulesShape, {
+      error: (issue2) => issue2.code === "unrecognized_keys" ? issue2.keys.map(
+        (key) => UNSUPPORTED_RULE_TYPES.includes(key) ? `rule type "${key}" is not supported by forgeplan; manage it on the service and leave this ruleset to forgeplan without it` : `unknown rule type ${JSON.stringify(key)}; ${unknownNameHint(key, RULE_TYPES)}`
+      ).join("\n") : void 0
+    }).describe("The rules, keyed by type; a type not written is not in the ruleset.");
+  }
+});
+
+// src/resources/ruleset-canonical.ts
+function byJson(values) {
+  const unique2 = new Map(values.map((value) => [JSON.stringify(value), value]));
+  return [...unique2.entries()].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0).map(([, v]) => v);
+}
+function normalizeParameters(type, raw2) {
+  switch (type) {
+    case "update":
+      return { update_allows_fetch_and_merge: raw2.update_allows_fetch_and_merge === true };
+    case "pull_request": {
+      const dismissal = raw2.dismissal_restriction;
+      const enabled2 = dismissal?.enabled === true;
+      const methods = raw2.allowed_merge_methods;
+      return {
+        required_approving_review_count: raw2.required_approving_review_count ?? 0,
+        dismiss_stale_reviews_on_push: raw2.dismiss_stale_reviews_on_push === true,
+        require_code_owner_review: raw2.require_code_owner_review === true,
+        require_last_push_approval: raw2.require_last_push_approval === true,
+        required_review_thread_resolution: raw2.required_review_thread_resolution === true,
+        allowed_merge_methods: MERGE_METHODS.filter(
+          (method) => (methods ?? MERGE_METHODS).includes(method)
+        ),
+        dismissal_restriction: {
+          enabled: enabled2,
+          allowed_actors: enabled2 ? byJson((dismissal?.allowed_actors ?? []).map(({ id, type: type2 }) => ({ id, type: type2 }))) : []
+        },
+        required_reviewers: byJson(
+          (raw2.required_reviewers ?? []).map((item) => ({
+            file_patterns: set2(item.file_patterns),
+            minimum_approvals: item.minimum_approvals,
+            reviewer: { id: item.reviewer.id, type: "Team" }
+          }))
+        )
+      };
+    }
+    case "required_status_checks":
+      return {
+        strict_required_status_checks_policy: raw2.strict_required_status_checks_policy === true,
+        do_not_enforce_on_create: raw2.do_not_enforce_on_create === true,
+        required_status_checks: byJson(
+          (raw2.required_status_checks ?? []).map(
+            ({ context, integration_id }) => typeof integration_id === "number" ? { context, integration_id } : { context }
+          )
+        )
+      };
+    case "merge_queue":
+      return Object.fromEntries(
+        Object.entries(MERGE_QUEUE_DEFAULTS).map(([key, fallback]) => [key, raw2[key] ?? fallback])
+      );
+    case "required_deployments":
+      return {
+        required_deployment_environments: set2(raw2.required_deployment_environments)
+      };
+    case "code_scanning":
+      return {
+        code_scanning_tools: byJson(
+          (raw2.code_scanning_tools ?? []).map((tool) => ({
+            tool: tool.tool,
+            alerts_threshold: tool.alerts_threshold,
+            security_alerts_threshold: tool.security_alerts_threshold
+          }))
+        )
+      };
+    case "workflows":
+      return {
+        do_not_enforce_on_create: raw2.do_not_enforce_on_create === true,
+        workflows: byJson(
+          (raw2.workflows ?? []).map((workflow) => ({
+            path: workflow.path,
+            repository_id: workflow.repository_id,
+            ...typeof workflow.ref === "string" ? { ref: workflow.ref } : {},
+            ...typeof workflow.sha === "string" ? { sha: workflow.sha } : {}
+          }))
+        )
+      };
+    case "file_path_restriction":
+      return { restricted_file_paths: set2(raw2.restricted_file_paths) };
+    case "file_extension_restriction":
+      return { restricted_file_extensions: set2(raw2.restricted_file_extensions) };
+    case "max_file_size":
+      return { max_file_size: raw2.max_file_size };
+    case "max_file_path_length":
+      return { max_file_path_length: raw2.max_file_path_length };
+    default:
+      if (PATTERN_RULES.includes(type)) {
+        return {
+          operator: raw2.operator,
+          pattern: raw2.pattern,
+          negate: raw2.negate === true,
+          name: typeof raw2.name === "string" ? raw2.name : ""
+        };
+      }
+      return raw2;
+  }
+}
+function specs(values) {
+  return byJson(
+    (values ?? []).map((spec) => ({
+      name: spec.name,
+      property_values: set2(spec.property_values),
+      source: spec.source === "system" ? "system" : "custom"
+    }))
+  );
+}
+function normalizeConditions(raw2) {
+  const conditions = {
+    ref_name: { include: set2(raw2?.ref_name?.include), exclude: set2(raw2?.ref_name?.exclude) }
+  };
+  if (raw2?.repository_name) {
+    conditions.repository_name = {
+      include: set2(raw2.repository_name.include),
+      exclude: set2(raw2.repository_name.exclude),
+      protected: raw2.repository_name.protected === true
+    };
+  }
+  if (raw2?.repository_property) {
+    conditions.repository_property = {
+      include: specs(raw2.repository_property.include),
+      exclude: specs(raw2.repository_property.exclude)
+    };
+  }
+  if (raw2?.repository_id) {
+    conditions.repository_id = {
+      repository_ids: [...new Set(raw2.repository_id.repository_ids ?? [])].sort((a, b) => a - b)
+    };
+  }
+  return conditions;
+}
+function where(prefix, error62) {
+  const issue2 = error62.issues[0];
+  const path = (issue2?.path ?? []).map((part) => typeof part === "number" ? `[${part}]` : `.${String(part)}`).join("");
+  const at = `${prefix}${path}`.replace(/^\./, "");
+  const message = issue2?.message ?? "invalid";
+  return at === "" ? message : `${at}: ${message}`;
+}
+function normalizeRuleset(value, actorsKnown) {
+  const parsed = readRuleset.safeParse(value);
+  if (!parsed.success) return { kind: "malformed", problem: where("", parsed.error) };
+  const read2 = parsed.data;
+  if (read2.bypass_actors === void 0 && !actorsKnown) {
+    return {
+      kind: "malformed",
+      problem: "bypass_actors is missing: the token may not edit this ruleset, so its bypass list cannot be compared"
+    };
+  }
+  const unmanaged = (read2.rules ?? []).map((rule) => rule.type).filter((type) => !RULE_TYPES.includes(type));
+  if (unmanaged.length > 0) return { kind: "unmanaged", types: [...new Set(unmanaged)] };
+  const rules2 = {};
+  for (const [index, rule] of (read2.rules ?? []).entries()) {
+    const type = rule.type;
+    const schema2 = PARAMETERS[type];
+    if (schema2 === null) {
+      rules2[type] = null;
+      continue;
+    }
+    const parameters2 = schema2.safeParse(rule.parameters ?? {});
+    if (!parameters2.success) {
+      return { kind: "malformed", problem: where(`rules[${index}].parameters`, parameters2.error) };
+    }
+    rules2[type] = normalizeParameters(type, parameters2.data);
+  }
+  return {
+    kind: "ok",
+    ruleset: {
+      name: read2.name,
+      target: read2.target ?? "branch",
+      enforcement: read2.enforcement,
+      bypass_actors: byJson(
+        (read2.bypass_actors ?? []).map((actor) => ({
+          actor_id: ID_LESS.has(actor.actor_type) ? null : actor.actor_id ?? null,
+          actor_type: actor.actor_type,
+          bypass_mode: actor.bypass_mode ?? "always"
+        }))
+      ),
+      conditions: normalizeConditions(read2.conditions),
+      rules: rules2
+    }
+  };
+}
+function rulesBody(rules2) {
+  return RULE_TYPES.filter((type) => rules2[type] !== void 0).map((type) => {
+    const parameters2 = rules2[type];
+    return parameters2 === null || parameters2 === void 0 ? { type } : { type, parameters: parameters2 };
+  });
+}
+function requestBody(ruleset3, level) {
+  const { ref_name, ...targeting } = ruleset3.conditions;
+  const refs = ruleset3.target === "push" ? {} : { ref_name };
+  return {
+    name: ruleset3.name,
+    target: ruleset3.target,
+    enforcement: ruleset3.enforcement,
+    bypass_actors: ruleset3.bypass_actors.map((actor) => ({ ...actor })),
+    conditions: level === "repository" ? refs : { ...refs, ...targeting },
+    rules: rulesBody(ruleset3.rules)
+  };
+}
+function actorName(namer, type, id) {
+  switch (type) {
+    case "OrganizationAdmin":
+      return "OrganizationAdmin";
+    case "DeployKey":
+      return "deploy keys";
+    case "RepositoryRole":
+      return `role ${ROLE_NAMES[id ?? 0] ?? `#${id}`}`;
+    case "Team":
+      return `team ${namer("Team", id) ?? `#${id}`}`;
+    case "Integration":
+      return `app ${namer("Integration", id) ?? `#${id}`}`;
+    case "IntegrationInstallation":
+      return `app ${namer("IntegrationInstallation", id) ?? `(installation #${id})`}`;
+    default:
+      return `${type.toLowerCase()} #${id}`;
+  }
+}
+function shown2(ruleset3, namer) {
+  const rules2 = {};
+  for (const type of RULE_TYPES) {
+    const parameters2 = ruleset3.rules[type];
+    if (parameters2 === void 0) continue;
+    if (parameters2 === null) rules2[type] = true;
+    else if (type === "pull_request") {
+      const dismissal = parameters2.dismissal_restriction;
+      rules2[type] = {
+        ...parameters2,
+        dismissal_restriction: {
+          enabled: dismissal.enabled,
+          allowed_actors: set2(
+            dismissal.allowed_actors.map((actor) => actorName(namer, actor.type, actor.id))
+          )
+        },
+        required_reviewers: parameters2.required_reviewers.map(({ reviewer, ...rest }) => ({
+          team: namer("Team", reviewer.id) ?? `#${reviewer.id}`,
+          ...rest
+        }))
+      };
+    } else rules2[type] = parameters2;
+  }
+  return {
+    target: ruleset3.target,
+    enforcement: ruleset3.enforcement,
+    conditions: ruleset3.conditions,
+    bypass_actors: set2(
+      ruleset3.bypass_actors.map(
+        (actor) => `${actorName(namer, actor.actor_type, actor.actor_id)} (${actor.bypass_mode})`
+      )
+    ),
+    rules: rules2
+  };
+}
+function referencedIds(ruleset3) {
+  const refs = [];
+  for (const actor of ruleset3.bypass_actors) {
+    if (actor.actor_id !== null) refs.push({ type: actor.actor_type, id: actor.actor_id });
+  }
+  const pullRequest2 = ruleset3.rules.pull_request;
+  if (pullRequest2) {
+    const dismissal = pullRequest2.dismissal_restriction;
+    refs.push(...dismissal.allowed_actors);
+    for (const reviewer of pullRequest2.required_reviewers) {
+      refs.push({ type: "Team", id: reviewer.reviewer.id });
+    }
+  }
+  return refs;
+}
+var int2, flag, strings, pattern2, PARAMETERS, patterns, propertySpec, readRuleset, listedRuleset, set2, MERGE_METHODS, ID_LESS, ROLE_NAMES;
+var init_ruleset_canonical = __esm({
+  "src/resources/ruleset-canonical.ts"() {
+    "use strict";
+    init_zod();
+    init_ruleset_rules();
+    int2 = number2().int();
+    flag = boolean2().optional();
+    strings = array(string2());
+    pattern2 = looseObject({
+      operator: string2(),
+      pattern: string2(),
+      negate: flag,
+      name: string2().nullish()
+    });
+    PARAMETERS = {
+      creation: null,
+      update: looseObject({ update_allows_fetch_and_merge: flag }),
+      deletion: null,
+      required_linear_history: null,
+      required_signatures: null,
+      non_fast_forward: null,
+      pull_request: looseObject({
+        required_approving_review_count: int2.optional(),
+        dismiss_stale_reviews_on_push: flag,
+        require_code_owner_review: flag,
+        require_last_push_approval: flag,
+        required_review_thread_resolution: flag,
+        allowed_merge_methods: strings.optional(),
+        dismissal_restriction: looseObject({
+          enabled: flag,
+          allowed_actors: array(looseObject({ id: int2, type: string2() })).nullish()
+        }).nullish(),
+        required_reviewers: array(
+          looseObject({
+            file_patterns: strings,
+            minimum_approvals: int2,
+            reviewer: looseObject({ id: int2, type: string2() })
+          })
+        ).nullish()
+      }),
+      required_status_checks: looseObject({
+        strict_required_status_checks_policy: flag,
+        do_not_enforce_on_create: flag,
+        required_status_checks: array(looseObject({ context: string2(), integration_id: int2.nullish() })).optional()
+      }),
+      merge_queue: looseObject({
+        check_response_timeout_minutes: int2.optional(),
+        grouping_strategy: string2().optional(),
+        max_entries_to_build: int2.optional(),
+        max_entries_to_merge: int2.optional(),
+        merge_method: string2().optional(),
+        min_entries_to_merge: int2.optional(),
+        min_entries_to_merge_wait_minutes: int2.optional()
+      }),
+      required_deployments: looseObject({ required_deployment_environments: strings.optional() }),
+      commit_message_pattern: pattern2,
+      commit_author_email_pattern: pattern2,
+      committer_email_pattern: pattern2,
+      branch_name_pattern: pattern2,
+      tag_name_pattern: pattern2,
+      code_scanning: looseObject({
+        code_scanning_tools: array(
+          looseObject({
+            tool: string2(),
+            alerts_threshold: string2(),
+            security_alerts_threshold: string2()
+          })
+        ).optional()
+      }),
+      workflows: looseObject({
+        do_not_enforce_on_create: flag,
+        workflows: array(
+          looseObject({
+            path: string2(),
+            repository_id: int2,
+            ref: string2().nullish(),
+            sha: string2().nullish()
+          })
+        ).optional()
+      }),
+      file_path_restriction: looseObject({ restricted_file_paths: strings.optional() }),
+      max_file_size: looseObject({ max_file_size: int2 }),
+      file_extension_restriction: looseObject({ restricted_file_extensions: strings.optional() }),
+      max_file_path_length: looseObject({ max_file_path_length: int2 })
+    };
+    patterns = looseObject({ include: strings.nullish(), exclude: strings.nullish() });
+    propertySpec = looseObject({
+      name: string2(),
+      property_values: strings,
+      source: string2().optional()
+    });
+    readRuleset = looseObject({
+      id: int2.optional(),
+      name: string2(),
+      target: string2().optional(),
+      source_type: string2().optional(),
+      enforcement: string2(),
+      bypass_actors: array(
+        looseObject({
+          actor_id: int2.nullish(),
+          actor_type: _enum2([
+            "Integration",
+            "OrganizationAdmin",
+            "RepositoryRole",
+            "Team",
+            "DeployKey",
+            "User"
+          ]),
+          bypass_mode: _enum2(["always", "pull_request", "exempt"]).optional()
+        })
+      ).optional(),
+      conditions: looseObject({
+        ref_name: patterns.nullish(),
+        repository_name: patterns.extend({ protected: boolean2().nullish() }).nullish(),
+        repository_property: looseObject({
+          include: array(propertySpec).nullish(),
+          exclude: array(propertySpec).nullish()
+        }).nullish(),
+        repository_id: looseObject({ repository_ids: array(int2).nullish() }).nullish()
+      }).nullish(),
+      rules: array(looseObject({ type: string2(), parameters: unknown().optional() })).optional()
+    });
+    listedRuleset = looseObject({
+      id: int2,
+      name: string2(),
+      source_type: string2().optional()
+    });
+    set2 = (values) => [...new Set(values ?? [])].sort();
+    MERGE_METHODS = ["merge", "squash", "rebase"];
+    ID_LESS = /* @__PURE__ */ new Set(["OrganizationAdmin", "DeployKey"]);
+    ROLE_NAMES = { 2: "maintain", 4: "write", 5: "admin" };
+  }
+});
+
+// src/resources/ruleset-directory.ts
+function fail(result, message, path) {
+  if (result.kind === "error") throw new Unresolved(result.error);
+  throw new Unresolved(changeError(message, "GET", path, 404));
+}
+function directoryOf(reader, owner) {
+  let byOwner = directories.get(reader);
+  if (!byOwner) {
+    byOwner = /* @__PURE__ */ new Map();
+    directories.set(reader, byOwner);
+  }
+  const key = owner.toLowerCase();
+  let found = byOwner.get(key);
+  if (!found) {
+    found = new Directory(reader, owner);
+    byOwner.set(key, found);
+  }
+  return found;
+}
+var teamShape, installationsShape, appShape, Unresolved, Directory, directories;
+var init_ruleset_directory = __esm({
+  "src/resources/ruleset-directory.ts"() {
+    "use strict";
+    init_zod();
+    init_context();
+    init_ruleset_canonical();
+    init_ruleset_actors();
+    teamShape = {
+      name: "teams",
+      schema: looseObject({ id: number2().int(), slug: string2() })
+    };
+    installationsShape = {
+      name: "an installation list",
+      schema: looseObject({
+        total_count: number2().int(),
+        installations: array(
+          looseObject({ id: number2().int(), app_id: number2().int(), app_slug: string2() })
+        )
+      })
+    };
+    appShape = {
+      name: "a GitHub app",
+      schema: looseObject({ id: number2().int(), slug: string2().optional() })
+    };
+    Unresolved = class extends Error {
+      constructor(error62) {
+        super(error62.message);
+        this.error = error62;
+      }
+      error;
+    };
+    Directory = class {
+      constructor(reader, owner) {
+        this.reader = reader;
+        this.owner = owner;
+      }
+      reader;
+      owner;
+      #teams;
+      #installations;
+      #apps = /* @__PURE__ */ new Map();
+      /** Names of ids learnt from any read, for showing live state: "Team:2" → "release-managers". */
+      #names = /* @__PURE__ */ new Map();
+      get #org() {
+        return `/orgs/${encodeURIComponent(this.owner)}`;
+      }
+      #teamList() {
+        this.#teams ??= this.reader.list(`${this.#org}/teams`, void 0, teamShape).then((result) => {
+          if (result.kind === "found") {
+            for (const team3 of result.data) this.#names.set(`Team:${team3.id}`, team3.slug);
+          }
+          return result;
+        });
+        return this.#teams;
+      }
+      /**
+       * The organization's installations. The operation is not paginated by Link here: it answers an
+       * object, so up to 100 are read and a longer list is refused rather than read in part.
+       */
+      #installationList() {
+        const path = `${this.#org}/installations`;
+        this.#installations ??= this.reader.getOrAbsent(path, installationsShape, { per_page: 100 }).then((result) => {
+          if (result.kind !== "found") return result;
+          const { installations, total_count } = result.data;
+          if (total_count > installations.length) {
+            return {
+              kind: "error",
+              error: changeError(
+                `${this.owner} has ${total_count} app installations; forgeplan reads at most ${installations.length}`,
+                "GET",
+                path
+              )
+            };
+          }
+          for (const item of installations) {
+            this.#names.set(`Integration:${item.app_id}`, item.app_slug);
+            this.#names.set(`IntegrationInstallation:${item.id}`, item.app_slug);
+          }
+          return { kind: "found", data: installations };
+        });
+        return this.#installations;
+      }
+      /** A team of the organization by slug; throws Unresolved when there is none. */
+      async teamId(slug) {
+        const path = `${this.#org}/teams`;
+        const teams = await this.#teamList();
+        if (teams.kind !== "found")
+          fail(teams, `teams belong to organizations, and ${this.owner} is not one`, path);
+        const found = teams.data.find((team3) => team3.slug.toLowerCase() === slug.toLowerCase());
+        if (!found) {
+          throw new Unresolved(
+            changeError(`team "${slug}" does not exist in ${this.owner}`, "GET", path, 200)
+          );
+        }
+        return found.id;
+      }
+      async #appId(slug) {
+        const path = `/apps/${encodeURIComponent(slug)}`;
+        let lookup = this.#apps.get(slug.toLowerCase());
+        if (!lookup) {
+          lookup = this.reader.getOrAbsent(path, appShape);
+          this.#apps.set(slug.toLowerCase(), lookup);
+        }
+        const result = await lookup;
+        if (result.kind !== "found") fail(result, `app "${slug}" does not exist`, path);
+        this.#names.set(`Integration:${result.data.id}`, result.data.slug ?? slug);
+        return result.data.id;
+      }
+      async #installationId(slug) {
+        const path = `${this.#org}/installations`;
+        const installations = await this.#installationList();
+        if (installations.kind !== "found") {
+          fail(
+            installations,
+            `app installations belong to organizations, and ${this.owner} is not one`,
+            path
+          );
+        }
+        const found = installations.data.find(
+          (item) => item.app_slug.toLowerCase() === slug.toLowerCase()
+        );
+        if (!found) {
+          throw new Unresolved(
+            changeError(`app "${slug}" is not installed on ${this.owner}`, "GET", path, 200)
+          );
+        }
+        return found.id;
+      }
+      /** A bypass actor as the service takes it; throws Unresolved for a name that does not exist. */
+      async bypassActor(actor) {
+        const bypass_mode = actor.bypass_mode ?? "always";
+        if (actor.role === ORGANIZATION_ADMIN) {
+          return { actor_id: null, actor_type: "OrganizationAdmin", bypass_mode };
+        }
+        if (actor.role !== void 0) {
+          return { actor_id: ROLE_IDS[actor.role] ?? null, actor_type: "RepositoryRole", bypass_mode };
+        }
+        if (actor.team !== void 0) {
+          return { actor_id: await this.teamId(actor.team), actor_type: "Team", bypass_mode };
+        }
+        if (actor.app !== void 0) {
+          return { actor_id: await this.#appId(actor.app), actor_type: "Integration", bypass_mode };
+        }
+        return { actor_id: null, actor_type: "DeployKey", bypass_mode };
+      }
+      /** An actor inside a rule (who may dismiss reviews): apps are named by their installation. */
+      async ruleActor(actor) {
+        if (actor.role !== void 0) return { id: ROLE_IDS[actor.role] ?? 0, type: "RepositoryRole" };
+        if (actor.team !== void 0) return { id: await this.teamId(actor.team), type: "Team" };
+        return { id: await this.#installationId(actor.app ?? ""), type: "IntegrationInstallation" };
+      }
+      /**
+       * Learns the names of ids a live ruleset holds that resolving the desired one did not name. A list
+       * that cannot be read leaves the ids unnamed (they are shown as ids); `strict` makes it a failure.
+       */
+      async learn(refs, strict) {
+        const unknown2 = refs.filter(
+          ({ type, id }) => this.#needsName(type) && !this.#names.has(`${type}:${id}`)
+        );
+        if (unknown2.some(({ type }) => type === "Team"))
+          await this.#learnFrom(this.#teamList(), strict);
+        if (unknown2.some(({ type }) => type === "Integration" || type === "IntegrationInstallation")) {
+          await this.#learnFrom(this.#installationList(), strict);
+        }
+      }
+      #needsName(type) {
+        return type === "Team" || type === "Integration" || type === "IntegrationInstallation";
+      }
+      async #learnFrom(read2, strict) {
+        const result = await read2;
+        if (strict && result.kind === "error") throw new ReadFailed(result.error.message);
+      }
+      namer = (type, id) => this.#names.get(`${type}:${id}`);
+      /** The name of an id for export, which must write every actor by name. */
+      mustName(type, id) {
+        const name2 = this.namer(type, id);
+        if (name2 === void 0) {
+          throw new ReadFailed(
+            `${actorName(this.namer, type, id)} of ${this.owner} has no name forgeplan can write`
+          );
+        }
+        return name2;
+      }
+    };
+    directories = /* @__PURE__ */ new WeakMap();
+  }
+});
+
+// src/resources/ruleset-mapping.ts
+async function parametersOf(dir, type, value) {
+  if (value === true) return type === "update" ? {} : void 0;
+  const given = value;
+  if (type !== "pull_request") return given;
+  const {
+    dismissal_restriction: dismissal,
+    required_reviewers: reviewers,
+    ...rest
+  } = given;
+  return {
+    ...rest,
+    ...dismissal === void 0 ? {} : {
+      dismissal_restriction: {
+        enabled: dismissal.enabled ?? true,
+        allowed_actors: await Promise.all(
+          (dismissal.allowed_actors ?? []).map((actor) => dir.ruleActor(actor))
+        )
+      }
+    },
+    required_reviewers: await Promise.all(
+      (reviewers ?? []).map(async ({ team: team3, file_patterns, minimum_approvals }) => ({
+        file_patterns,
+        minimum_approvals,
+        reviewer: { id: await dir.teamId(team3), type: "Team" }
+      }))
+    )
+  };
+}
+async function desiredRuleset(dir, name2, settings) {
+  const rules2 = [];
+  for (const type of RULE_TYPES) {
+    const value = settings.rules?.[type];
+    if (value === void 0 || value === null) continue;
+    const parameters2 = await parametersOf(dir, type, value);
+    rules2.push(parameters2 === void 0 ? { type } : { type, parameters: parameters2 });
+  }
+  const raw2 = {
+    name: name2,
+    target: settings.target ?? "branch",
+    enforcement: settings.enforcement ?? "active",
+    bypass_actors: await Promise.all(
+      (settings.bypass_actors ?? []).map((actor) => dir.bypassActor(actor))
+    ),
+    conditions: settings.conditions ?? {},
+    rules: rules2
+  };
+  const normalized = normalizeRuleset(raw2, true);
+  if (normalized.kind !== "ok")
+    throw new Error(`ruleset ${name2} does not normalize: ${JSON.stringify(normalized)}`);
+  return normalized.ruleset;
+}
+function bypassSettings(dir, ruleset3) {
+  return ruleset3.bypass_actors.map((actor) => {
+    const mode = { bypass_mode: actor.bypass_mode };
+    switch (actor.actor_type) {
+      case "OrganizationAdmin":
+        return { role: ORGANIZATION_ADMIN, ...mode };
+      case "DeployKey":
+        return { deploy_keys: true, ...mode };
+      case "RepositoryRole": {
+        const role2 = ROLE_NAMES2.get(actor.actor_id ?? 0);
+        if (role2 === void 0) {
+          throw new ReadFailed(
+            `ruleset "${ruleset3.name}" lets repository role ${actor.actor_id} bypass it; forgeplan writes only admin, maintain and write`
+          );
+        }
+        return { role: role2, ...mode };
+      }
+      case "Team":
+        return { team: dir.mustName("Team", actor.actor_id), ...mode };
+      case "Integration":
+        return { app: dir.mustName("Integration", actor.actor_id), ...mode };
+      default:
+        throw new ReadFailed(
+          `ruleset "${ruleset3.name}" lets ${actor.actor_type} ${actor.actor_id} bypass it; forgeplan names no ${actor.actor_type} actors`
+        );
+    }
+  });
+}
+function ruleActorSettings(dir, actor) {
+  if (actor.type === "RepositoryRole") {
+    const role2 = ROLE_NAMES2.get(actor.id);
+    if (role2 !== void 0) return { role: role2 };
+  }
+  if (actor.type === "Team") return { team: dir.mustName("Team", actor.id) };
+  if (actor.type === "IntegrationInstallation") {
+    return { app: dir.mustName("IntegrationInstallation", actor.id) };
+  }
+  throw new ReadFailed(`review dismissal by ${actor.type} ${actor.id} cannot be written by name`);
+}
+function ruleSettings(dir, type, parameters2) {
+  if (parameters2 === null) return true;
+  if (type !== "pull_request") return parameters2;
+  const { dismissal_restriction, required_reviewers, ...rest } = parameters2;
+  return {
+    ...rest,
+    ...dismissal_restriction.enabled ? {
+      dismissal_restriction: {
+        enabled: true,
+        allowed_actors: dismissal_restriction.allowed_actors.map(
+          (actor) => ruleActorSettings(dir, actor)
+        )
+      }
+    } : {},
+    ...required_reviewers.length > 0 ? {
+      required_reviewers: required_reviewers.map(
+        ({ reviewer, file_patterns, minimum_approvals }) => ({
+          team: dir.mustName("Team", reviewer.id),
+          file_patterns,
+          minimum_approvals
+        })
+      )
+    } : {}
+  };
+}
+function rulesetSettings(dir, ruleset3, level) {
+  const { ref_name, repository_name, repository_property, repository_id } = ruleset3.conditions;
+  if (repository_id !== void 0) {
+    throw new ReadFailed(
+      `ruleset "${ruleset3.name}" targets repositories by id; forgeplan writes repository_name or repository_property`
+    );
+  }
+  if (!["branch", "tag", "push"].includes(ruleset3.target)) {
+    throw new ReadFailed(
+      `ruleset "${ruleset3.name}" targets ${ruleset3.target}, which forgeplan does not manage`
+    );
+  }
+  const conditions = {
+    ...ruleset3.target === "push" ? {} : { ref_name },
+    ...level === "organization" && repository_name ? { repository_name } : {},
+    ...level === "organization" && repository_property ? { repository_property } : {}
+  };
+  const rules2 = {};
+  for (const type of RULE_TYPES) {
+    const parameters2 = ruleset3.rules[type];
+    if (parameters2 !== void 0) rules2[type] = ruleSettings(dir, type, parameters2);
+  }
+  return {
+    target: ruleset3.target,
+    enforcement: ruleset3.enforcement,
+    ...Object.keys(conditions).length > 0 ? { conditions } : {},
+    bypass_actors: bypassSettings(dir, ruleset3),
+    rules: rules2
+  };
+}
+var ROLE_NAMES2;
+var init_ruleset_mapping = __esm({
+  "src/resources/ruleset-mapping.ts"() {
+    "use strict";
+    init_context();
+    init_ruleset_canonical();
+    init_ruleset_actors();
+    init_ruleset_rules();
+    ROLE_NAMES2 = new Map(Object.entries(ROLE_IDS).map(([role2, id]) => [id, role2]));
+  }
+});
+
+// src/resources/ruleset-settings.ts
+function rulesetShape(level) {
+  return {
+    target: _enum2(["branch", "tag", "push"]).optional().describe("What the ruleset governs: branch (default), tag or push."),
+    enforcement: _enum2(["active", "evaluate", "disabled"]).optional().describe("active (default), evaluate (report, do not enforce) or disabled."),
+    conditions: (level === "repository" ? repositoryConditions : organizationConditions).optional().describe(
+      level === "repository" ? "Which refs the ruleset applies to." : "Which repositories and refs the ruleset applies to."
+    ),
+    bypass_actors: array(bypassActor).optional().describe("Who may bypass the ruleset (default: nobody)."),
+    rules: rules.optional()
+  };
+}
+function rulesetsSchema(level) {
+  const schema2 = record(
+    rulesetName,
+    orNull(level === "repository" ? repositoryRuleset : organizationRuleset).describe(
+      "The ruleset of this name; null means no ruleset of this name may exist."
+    )
+  );
+  if (level === "repository") return schema2.describe("Rulesets by name.");
+  return schema2.superRefine((value, context) => {
+    for (const problem of rulesetsProblems(value, "organization")) {
+      context.addIssue({
+        code: "custom",
+        path: problem.path,
+        message: problem.message
+      });
+    }
+  }).describe("Rulesets by name.");
+}
+function refPatternProblems(settings, target2) {
+  const refName = settings.conditions?.ref_name;
+  if (refName === void 0) return [];
+  const prefix = REF_PREFIX[target2];
+  if (prefix === void 0) {
+    return [
+      {
+        path: ["conditions", "ref_name"],
+        message: "push rulesets do not target refs; leave out conditions.ref_name"
+      }
+    ];
+  }
+  const problems = [];
+  for (const key of ["include", "exclude"]) {
+    (refName[key] ?? []).forEach((ref, index) => {
+      const special = ref === "~ALL" || target2 === "branch" && ref === "~DEFAULT_BRANCH";
+      if (!special && !ref.startsWith(prefix)) {
+        problems.push({
+          path: ["conditions", "ref_name", key, index],
+          message: `a ${target2} pattern is a full ref name: write ${prefix}${ref.replace(/^refs\/\w+\//, "")}${target2 === "branch" ? ", ~DEFAULT_BRANCH" : ""} or ~ALL`
+        });
+      }
+    });
+  }
+  return problems;
+}
+function actorKey(actor) {
+  if (actor.role !== void 0) return `role ${actor.role}`;
+  if (actor.team !== void 0) return `team ${actor.team.toLowerCase()}`;
+  if (actor.app !== void 0) return `app ${actor.app.toLowerCase()}`;
+  return "deploy keys";
+}
+function rulesetProblems(settings, level) {
+  const target2 = settings.target ?? "branch";
+  const problems = refPatternProblems(settings, target2);
+  for (const [type, value] of Object.entries(settings.rules ?? {})) {
+    if (value === null || value === void 0) continue;
+    if (!ruleFitsTarget(type, target2)) {
+      problems.push({
+        path: ["rules", type],
+        message: `${type} is not available in ${target2} rulesets`
+      });
+    }
+    if (level === "organization" && type === "merge_queue") {
+      problems.push({
+        path: ["rules", type],
+        message: "merge_queue is not available in organization rulesets; set it per repository"
+      });
+    }
+  }
+  const seen = /* @__PURE__ */ new Map();
+  (settings.bypass_actors ?? []).forEach((actor, index) => {
+    const key = actorKey(actor);
+    const earlier = seen.get(key);
+    if (earlier !== void 0) {
+      problems.push({
+        path: ["bypass_actors", index],
+        message: `${key} is listed twice`,
+        sameAs: ["bypass_actors", earlier]
+      });
+    }
+    seen.set(key, index);
+    if (actor.bypass_mode === "pull_request" && (target2 !== "branch" || actor.deploy_keys)) {
+      problems.push({
+        path: ["bypass_actors", index, "bypass_mode"],
+        message: "bypass_mode pull_request applies only to branch rulesets, and not to deploy keys"
+      });
+    }
+    if (level === "organization" && actor.deploy_keys) {
+      problems.push({
+        path: ["bypass_actors", index, "deploy_keys"],
+        message: "deploy keys belong to repositories; name them in repository rulesets"
+      });
+    }
+  });
+  const conditions = settings.conditions;
+  if (level === "organization") {
+    const ways = ["repository_name", "repository_property"].filter(
+      (key) => conditions?.[key] !== void 0
+    );
+    if (ways.length !== 1) {
+      problems.push({
+        path: ways.length === 0 ? [] : ["conditions"],
+        message: "an organization ruleset targets repositories with exactly one of conditions.repository_name or conditions.repository_property"
+      });
+    }
+  }
+  if (settings.replaces_protection !== void 0 && target2 !== "branch") {
+    problems.push({
+      path: ["replaces_protection"],
+      message: "only branch rulesets replace classic branch protection"
+    });
+  }
+  return problems;
+}
+function prefixed(problems, prefix) {
+  return problems.map((problem) => ({
+    ...problem,
+    path: [...prefix, ...problem.path],
+    ...problem.sameAs ? { sameAs: [...prefix, ...problem.sameAs] } : {}
+  }));
+}
+function rulesetsProblems(value, level) {
+  return Object.entries(value).flatMap(
+    ([rulesetName2, settings]) => settings === null ? [] : prefixed(rulesetProblems(settings, level), [rulesetName2])
+  );
+}
+function repositoryRulesetRules(value, entry2) {
+  const rulesets = value;
+  const problems = rulesetsProblems(rulesets, "repository");
+  const replacedBy = /* @__PURE__ */ new Map();
+  const protections = entry2.settings?.branch_protection;
+  for (const [rulesetName2, settings] of Object.entries(rulesets)) {
+    (settings?.replaces_protection ?? []).forEach((branch3, index) => {
+      const path = [rulesetName2, "replaces_protection", index];
+      const earlier = replacedBy.get(branch3);
+      if (earlier !== void 0) {
+        problems.push({
+          path,
+          message: `branch ${branch3} is replaced by another ruleset too; one ruleset replaces a branch's protection`,
+          sameAs: earlier
+        });
+      }
+      replacedBy.set(branch3, path);
+      if (protections?.[branch3] !== void 0) {
+        problems.push({
+          path,
+          message: `branch ${branch3} is replaced by this ruleset and also set under branch_protection; leave it out of branch_protection`
+        });
+      }
+    });
+  }
+  return problems;
+}
+var refPatterns, repositoryName, propertySpec2, repositoryProperty, repositoryConditions, organizationConditions, branchName2, repositoryRuleset, organizationRuleset, rulesetName, REF_PREFIX;
+var init_ruleset_settings = __esm({
+  "src/resources/ruleset-settings.ts"() {
+    "use strict";
+    init_zod();
+    init_fields();
+    init_ruleset_actors();
+    init_ruleset_rules();
+    refPatterns = closed({
+      include: array(string2().min(1)).optional().describe(
+        "Patterns of refs the ruleset applies to: ~DEFAULT_BRANCH, ~ALL or refs/heads/… (fnmatch)."
+      ),
+      exclude: array(string2().min(1)).optional().describe("Patterns of refs it does not apply to.")
+    });
+    repositoryName = closed({
+      include: array(string2().min(1)).optional().describe("Repository names or patterns; ~ALL for every repository."),
+      exclude: array(string2().min(1)).optional().describe("Repository names or patterns left out."),
+      protected: boolean2().optional().describe("Prevent renaming the targeted repositories.")
+    });
+    propertySpec2 = closed({
+      name: name("The custom property."),
+      property_values: nameList("A value.").min(1).describe("Values that match."),
+      source: _enum2(["custom", "system"]).optional().describe("custom (default) or system.")
+    });
+    repositoryProperty = closed({
+      include: array(propertySpec2).optional().describe("Properties that must all match."),
+      exclude: array(propertySpec2).optional().describe("Properties that must not match.")
+    });
+    repositoryConditions = closed({
+      ref_name: refPatterns.optional().describe("The branches or tags the ruleset applies to.")
+    });
+    organizationConditions = closed({
+      ref_name: refPatterns.optional().describe("The branches or tags the ruleset applies to."),
+      repository_name: repositoryName.optional().describe("The repositories, by name (give this or repository_property)."),
+      repository_property: repositoryProperty.optional().describe("The repositories, by custom property (give this or repository_name).")
+    });
+    branchName2 = string2().regex(/^[^*?[]+$/, {
+      error: "a branch name without wildcards (*, ? or [), as classic protection names it"
+    });
+    repositoryRuleset = closed({
+      ...rulesetShape("repository"),
+      replaces_protection: array(branchName2).optional().describe(
+        "Branches whose classic protection this ruleset replaces: each is deleted, in the same change, once GET …/rules/branches/<branch> shows rules that cover it."
+      )
+    }).describe("A ruleset, managed whole: what is not written takes its default.");
+    organizationRuleset = closed(rulesetShape("organization")).describe(
+      "An organization ruleset, managed whole: what is not written takes its default."
+    );
+    rulesetName = string2().min(1).max(100);
+    REF_PREFIX = {
+      branch: "refs/heads/",
+      tag: "refs/tags/",
+      push: void 0
+    };
+  }
+});
+
+// src/resources/ruleset.ts
+function refused(path, problem) {
+  return changeError(
+    `GET ${path} answered 200 with a body that is not ${SHAPE.name}: ${problem}`,
+    "GET",
+    path,
+    200
+  );
+}
+async function readLive(where3, id) {
+  const path = `${where3.base}/${id}`;
+  const read2 = await where3.reader.getOrAbsent(path, SHAPE);
+  if (read2.kind === "error") return { error: read2.error };
+  if (read2.kind === "absent") {
+    return {
+      error: changeError(`ruleset ${id} disappeared while it was planned`, "GET", path, 404)
+    };
+  }
+  const normalized = normalizeRuleset(read2.data, false);
+  if (normalized.kind === "malformed") return { error: refused(path, normalized.problem) };
+  if (normalized.kind === "unmanaged") {
+    return {
+      error: changeError(
+        `ruleset "${read2.data.name}" has rules forgeplan does not manage (${normalized.types.join(", ")}); writing it would remove them, so it is left alone`,
+        "GET",
+        path,
+        200
+      )
+    };
+  }
+  return normalized;
+}
+async function listLive(where3) {
+  const query = where3.level === "repository" ? { includes_parents: "false" } : void 0;
+  const own2 = where3.level === "repository" ? "Repository" : "Organization";
+  const listed3 = await where3.reader.list(where3.base, query, {
+    name: "rulesets",
+    schema: listedRuleset
+  });
+  if (listed3.kind !== "found") return listed3;
+  const byName3 = /* @__PURE__ */ new Map();
+  for (const item of listed3.data) {
+    if (item.source_type === void 0 || item.source_type === own2) byName3.set(item.name, item.id);
+  }
+  return { kind: "found", data: byName3 };
+}
+async function replaceClassic(reader, repo, branch3, desired) {
+  const path = protectionPath(repo, branch3);
+  const read2 = await reader.getOrAbsent(path, {
+    name: "a Protected Branch",
+    schema: readProtection
+  });
+  if (read2.kind === "error") return { error: read2.error };
+  if (read2.kind === "absent") return void 0;
+  const protection2 = fromRead(read2.data);
+  const requirements = requirementsOf(protection2, read2.data.required_signatures?.enabled === true);
+  const notes = notEquivalent(protection2).map((note) => `classic protection of ${branch3}: ${note}`);
+  const base = { branch: branch3, live: protection2 };
+  if (desired.enforcement !== "active") {
+    return {
+      ...base,
+      requests: [],
+      diff: [],
+      notes: [
+        ...notes,
+        `the classic protection of ${branch3} is kept while the ruleset's enforcement is ${desired.enforcement}: the service applies no rule of such a ruleset; set enforcement: active to replace it`
+      ]
+    };
+  }
+  const own2 = Object.entries(desired.rules).map(([type, parameters2]) => ({ type, parameters: parameters2 }));
+  const gaps = uncovered(own2, requirements);
+  if (gaps.length > 0) {
+    notes.push(
+      `this ruleset alone does not cover the classic protection of ${branch3} (${gaps.map((gap) => gap.path).join(", ")}): it is deleted only if the branch's rules from all rulesets cover it`
+    );
+  }
+  const expect = { branch: branch3, rules: requirements };
+  const rulesPath = `${repoPath(repo)}/rules/branches/${encodeURIComponent(branch3)}?per_page=100`;
+  return {
+    ...base,
+    requests: [
+      { method: "GET", path: rulesPath, expect },
+      { method: "DELETE", path }
+    ],
+    diff: [
+      {
+        path: `replaces_protection.${branch3}`,
+        before: "classic protection",
+        after: "deleted once the branch's rules cover it"
+      }
+    ],
+    notes
+  };
+}
+async function replaceAll(reader, repo, branches, desired) {
+  const replacements = [];
+  for (const branch3 of branches) {
+    const replacement = await replaceClassic(reader, repo, branch3, desired);
+    if (replacement === void 0) continue;
+    if ("error" in replacement) return replacement;
+    replacements.push(replacement);
+  }
+  return replacements;
+}
+async function planRuleset({
+  where: where3,
+  name: name2,
+  desired,
+  liveId,
+  repo
+}) {
+  const base = newChange(where3.reader.target, where3.scope, "ruleset", name2);
+  let live = null;
+  if (liveId !== void 0) {
+    const read2 = await readLive(where3, liveId);
+    if ("error" in read2) return { ...base, error: read2.error };
+    live = read2.ruleset;
+  }
+  let target2 = null;
+  try {
+    if (desired !== null) target2 = await desiredRuleset(where3.dir, name2, desired);
+  } catch (error62) {
+    if (error62 instanceof Unresolved) return { ...base, error: error62.error };
+    throw error62;
+  }
+  if (live) await where3.dir.learn(referencedIds(live), false);
+  const liveShown = live && shown2(live, where3.dir.namer);
+  const path = liveId === void 0 ? where3.base : `${where3.base}/${liveId}`;
+  if (target2 === null) {
+    if (liveShown === null) return { ...base, live_fingerprint: fingerprint(null) };
+    return {
+      ...base,
+      action: "delete",
+      diff: diffValues(liveShown, {}),
+      requests: [{ method: "DELETE", path }],
+      live_fingerprint: fingerprint(liveShown)
+    };
+  }
+  const diff = diffValues(liveShown ?? {}, shown2(target2, where3.dir.namer));
+  const requests = diff.length === 0 ? [] : [{ method: live === null ? "POST" : "PUT", path, body: requestBody(target2, where3.level) }];
+  const notes = [];
+  const classic = {};
+  const replacements = repo === void 0 ? [] : await replaceAll(where3.reader, repo, desired?.replaces_protection ?? [], target2);
+  if ("error" in replacements) return { ...base, error: replacements.error };
+  for (const replacement of replacements) {
+    requests.push(...replacement.requests);
+    diff.push(...replacement.diff);
+    notes.push(...replacement.notes);
+    classic[replacement.branch] = replacement.live;
+  }
+  const planned = {
+    ...base,
+    ...notes.length > 0 ? { notes } : {},
+    live_fingerprint: fingerprint({ ruleset: liveShown, classic })
+  };
+  if (requests.length === 0) return planned;
+  return { ...planned, action: live === null ? "create" : "update", diff, requests };
+}
+async function planRulesets(where3, rulesets, repo) {
+  const listed3 = await listLive(where3);
+  if (listed3.kind !== "found") {
+    const error62 = listed3.kind === "error" ? listed3.error : changeError(
+      `${where3.scope} was not found (or the token cannot see its rulesets)`,
+      "GET",
+      where3.base,
+      404
+    );
+    return Object.keys(rulesets).map((name2) => ({
+      ...newChange(where3.reader.target, where3.scope, "ruleset", name2),
+      error: error62
+    }));
+  }
+  return Promise.all(
+    Object.entries(rulesets).map(
+      ([name2, desired]) => planRuleset({
+        where: where3,
+        name: name2,
+        desired,
+        liveId: listed3.data.get(name2),
+        ...repo ? { repo } : {}
+      })
+    )
+  );
+}
+async function exportRulesets(where3) {
+  const names = mustFind(await listLive(where3), where3.base);
+  const rulesets = {};
+  for (const [name2, id] of [...names].sort(([a], [b]) => a < b ? -1 : 1)) {
+    const read2 = await readLive(where3, id);
+    if ("error" in read2) throw new ReadFailed(read2.error.message);
+    await where3.dir.learn(referencedIds(read2.ruleset), true);
+    rulesets[name2] = rulesetSettings(where3.dir, read2.ruleset, where3.level);
+  }
+  return Object.keys(rulesets).length > 0 ? rulesets : void 0;
+}
+function repositoryWhere(reader, repo) {
+  return {
+    reader,
+    level: "repository",
+    base: `${repoPath(repo)}/rulesets`,
+    scope: `${repo.owner}/${repo.name}`,
+    dir: directoryOf(reader, repo.owner)
+  };
+}
+function organizationWhere(reader, org) {
+  return {
+    reader,
+    level: "organization",
+    base: `/orgs/${encodeURIComponent(org)}/rulesets`,
+    scope: org,
+    dir: directoryOf(reader, org)
+  };
+}
+function verifyWritten2(request2, response) {
+  if (request2.method === "GET") {
+    const expected = request2.expect;
+    if (!Array.isArray(response)) {
+      return [
+        {
+          path: `rules of branch ${expected.branch}`,
+          before: "a list of rules",
+          after: "something else"
+        }
+      ];
+    }
+    return uncovered(response, expected.rules).map((gap) => ({
+      ...gap,
+      path: `rules of branch ${expected.branch}: ${gap.path}`
+    }));
+  }
+  const sent = normalizeRuleset(request2.body, true);
+  const answered2 = normalizeRuleset(response, true);
+  if (sent.kind !== "ok" || answered2.kind !== "ok") {
+    return [{ path: "(response)", before: SHAPE.name, after: "something else" }];
+  }
+  const diff = diffValues(shown2(sent.ruleset, noNamer), shown2(answered2.ruleset, noNamer));
+  if (sent.ruleset.name !== answered2.ruleset.name) {
+    diff.push({ path: "name", before: sent.ruleset.name, after: answered2.ruleset.name });
+  }
+  return diff;
+}
+function printRulesets(rulesets, prefix) {
+  return Object.keys(rulesets ?? {}).map((name2) => ({
+    kind: "ruleset",
+    name: name2,
+    path: [...prefix, name2]
+  }));
+}
+var SHAPE, noNamer, organizationEntry, ruleset;
+var init_ruleset = __esm({
+  "src/resources/ruleset.ts"() {
+    "use strict";
+    init_zod();
+    init_fields();
+    init_plan();
+    init_branch_protection();
+    init_context();
+    init_diff();
+    init_fingerprint();
+    init_ruleset_classic();
+    init_ruleset_canonical();
+    init_ruleset_directory();
+    init_ruleset_mapping();
+    init_ruleset_settings();
+    SHAPE = { name: "a Repository ruleset", schema: readRuleset };
+    noNamer = () => void 0;
+    organizationEntry = closed({
+      name: string2().regex(OWNER_NAME, { error: "expected an organization login such as acme" }).describe("The organization."),
+      target: targetReference("repository"),
+      rulesets: rulesetsSchema("organization").optional()
+    }).describe("An organization and its rulesets.");
+    ruleset = {
+      name: "ruleset",
+      repository: {
+        setting: {
+          key: "rulesets",
+          schema: rulesetsSchema("repository"),
+          rules: repositoryRulesetRules,
+          defines: (value) => Object.keys(value).map((name2) => ({
+            id: `ruleset ${name2}`,
+            path: [name2],
+            what: `the ruleset "${name2}"`
+          })),
+          print: (value) => printRulesets(value, [])
+        },
+        plan: ({ reader, repo, value }) => planRulesets(repositoryWhere(reader, repo), value, repo),
+        export: (reader, repo) => exportRulesets(repositoryWhere(reader, repo))
+      },
+      section: {
+        spec: {
+          at: ["organizations"],
+          entry: organizationEntry,
+          list: true,
+          description: "Organizations and their rulesets.",
+          targetType: "repository",
+          noun: ["organization", "organizations"],
+          scope: (entry2) => entry2.name,
+          defines: (entry2) => {
+            const { name: name2, rulesets } = entry2;
+            return Object.keys(rulesets ?? {}).map((ruleset3) => ({
+              id: `${name2.toLowerCase()}|ruleset ${ruleset3}`,
+              path: ["rulesets", ruleset3],
+              what: `the ruleset "${ruleset3}" of organization ${name2}`
+            }));
+          },
+          print: (entry2) => printRulesets(entry2.rulesets, ["rulesets"])
+        },
+        plan: async ({ reader, entry: entry2 }) => {
+          const { name: name2, rulesets } = entry2;
+          return { changes: await planRulesets(organizationWhere(reader, name2), rulesets ?? {}) };
+        },
+        export: async (reader, id) => {
+          const rulesets = await exportRulesets(organizationWhere(reader, id));
+          return { entries: [{ name: id, ...rulesets ? { rulesets } : {} }], comments: [] };
+        }
+      },
+      verify: verifyWritten2
+    };
+  }
+});
+
 // src/resources/webhook-settings.ts
 function hookListRules(value) {
   const problems = [];
@@ -34492,13 +36546,13 @@ function writeOnlyPlan(desired, live, rotate) {
   const wanted = WRITE_ONLY.filter((key) => desired[key] !== void 0);
   if (live === null) return { send: wanted, rotated: [], notes: [] };
   const missing = wanted.filter((key) => live[key] === "unset");
-  const present = wanted.filter((key) => live[key] === "set");
+  const present2 = wanted.filter((key) => live[key] === "set");
   if (rotate) {
-    const notes2 = present.length > 0 ? [`${present.join(" and ")} sent again (--rotate-secrets)`] : [];
-    return { send: wanted, rotated: present, notes: notes2 };
+    const notes2 = present2.length > 0 ? [`${present2.join(" and ")} sent again (--rotate-secrets)`] : [];
+    return { send: wanted, rotated: present2, notes: notes2 };
   }
-  const notes = present.length > 0 ? [
-    `${present.join(" and ")} ${present.length > 1 ? "are" : "is"} write-only and could not be verified; apply with --rotate-secrets to send the current value again`
+  const notes = present2.length > 0 ? [
+    `${present2.join(" and ")} ${present2.length > 1 ? "are" : "is"} write-only and could not be verified; apply with --rotate-secrets to send the current value again`
   ] : [];
   return { send: missing, rotated: [], notes };
 }
@@ -34560,13 +36614,13 @@ function requestsFor(path, id, live, target2, desired, send) {
     fields.authorization_header = secretRef(desired.authorization_header);
   }
   if (live === null || id === null) {
-    const create = {
+    const create2 = {
       method: "POST",
       path,
       body: { config: config2, events: target2.events, active: target2.active }
     };
-    if (Object.keys(fields).length === 0) return [create];
-    return [create, { method: "PATCH", path: `${path}/${CREATED_ID}`, body: fields }];
+    if (Object.keys(fields).length === 0) return [create2];
+    return [create2, { method: "PATCH", path: `${path}/${CREATED_ID}`, body: fields }];
   }
   const requests = [];
   if (Object.keys(config2).length > 0) {
@@ -34577,7 +36631,7 @@ function requestsFor(path, id, live, target2, desired, send) {
   }
   return requests;
 }
-function verifyWritten2(request2, response) {
+function verifyWritten3(request2, response) {
   const sent = request2.body ?? {};
   const isConfig = request2.path.endsWith("/config");
   const parsed = isConfig ? readConfig.safeParse(response) : readHook.safeParse(response);
@@ -34631,17 +36685,17 @@ async function planWebhooks({
   const scope = `${repo.owner}/${repo.name}`;
   const change = (name2) => newChange(reader.target, scope, "webhook", name2);
   const path = hooksPath(repo);
-  const listed = await reader.list(path, void 0, { name: "webhooks", schema: readHook });
-  if (listed.kind !== "found") {
-    const error62 = listed.kind === "error" ? listed.error : changeError(
-      `repository ${scope} was not found (or the token cannot see it)`,
+  const listed3 = await reader.list(path, void 0, { name: "webhooks", schema: readHook });
+  if (listed3.kind !== "found") {
+    const error62 = listed3.kind === "error" ? listed3.error : changeError(
+      `repository ${scope} was not found (or ${reader.credential} cannot see it)`,
       "GET",
       path,
       404
     );
     return hooks.map((hook3) => ({ ...change(hook3.url), error: error62 }));
   }
-  const live = listed.data;
+  const live = listed3.data;
   const matched = /* @__PURE__ */ new Set();
   const changes = [];
   for (const desired of hooks) {
@@ -34764,7 +36818,7 @@ var init_webhook = __esm({
           return { mode: "additive", hooks: live.map((hook3) => toSettings2(fromRead2(hook3))) };
         }
       },
-      verify: verifyWritten2
+      verify: verifyWritten3
     };
   }
 });
@@ -34780,10 +36834,11 @@ function verifyResponse(kind, request2, response) {
   if (request2.method === "DELETE") return void 0;
   const diff = kindNamed(kind)?.verify?.(request2, response) ?? [];
   if (diff.length === 0) return void 0;
+  const read2 = request2.method === "GET";
   const parts = diff.map(
-    (entry2) => `${entry2.path}: sent ${JSON.stringify(entry2.before ?? null)}, service has ${JSON.stringify(entry2.after ?? null)}`
+    (entry2) => `${entry2.path}: ${read2 ? "needs" : "sent"} ${JSON.stringify(entry2.before ?? null)}, service has ${JSON.stringify(entry2.after ?? null)}`
   );
-  return `the service did not keep what was written (${parts.join("; ")})`;
+  return read2 ? `the answer does not show what the change needs before it goes on (${parts.join("; ")})` : `the service did not keep what was written (${parts.join("; ")})`;
 }
 var KINDS, KIND_NAMES, REPOSITORY_KINDS, SECTION_KINDS, configSpec;
 var init_resources = __esm({
@@ -34795,8 +36850,10 @@ var init_resources = __esm({
     init_gist();
     init_invitation();
     init_migration();
+    init_ruleset();
     init_webhook();
     KINDS = [
+      ruleset,
       branchProtection,
       webhook2,
       boardKind,
@@ -34845,6 +36902,328 @@ var init_desired = __esm({
     init_config();
     init_print();
     init_resources();
+  }
+});
+
+// src/cli/io.ts
+var CliError;
+var init_io = __esm({
+  "src/cli/io.ts"() {
+    "use strict";
+    CliError = class extends Error {
+      name = "CliError";
+    };
+  }
+});
+
+// src/cli/revision.ts
+import { execFileSync } from "node:child_process";
+import { existsSync, statSync as statSync3 } from "node:fs";
+import { basename, dirname as dirname2, resolve as resolve2 } from "node:path";
+function git(dir, args) {
+  try {
+    return execFileSync("git", ["-C", dir, ...args], {
+      maxBuffer: LIMITS.maxBytes + 1,
+      stdio: ["ignore", "pipe", "pipe"]
+    });
+  } catch (error62) {
+    const failed = error62;
+    if (failed.code === "ENOENT") throw new GitFailed("git is not installed (or not on PATH)");
+    if (failed.code === "ENOBUFS") {
+      throw new GitFailed(
+        `the file is larger than the ${LIMITS.maxBytes / (1024 * 1024)} MiB limit`
+      );
+    }
+    const said = failed.stderr?.toString("utf8").trim().split("\n")[0];
+    throw new GitFailed(said || failed.message.split("\n")[0]);
+  }
+}
+function hasRevision(dir, ref) {
+  try {
+    git(dir, ["rev-parse", "--verify", "--quiet", `${ref}^{commit}`]);
+    return true;
+  } catch (error62) {
+    if (error62 instanceof GitFailed) return false;
+    throw error62;
+  }
+}
+function objectType(dir, ref, name2) {
+  try {
+    return git(dir, ["cat-file", "-t", `${ref}:./${name2}`]).toString("utf8").trim();
+  } catch (error62) {
+    if (error62 instanceof GitFailed) return void 0;
+    throw error62;
+  }
+}
+function filesAt(ref, given, cwd) {
+  const absolute = resolve2(cwd, given);
+  const isDirectory2 = existsSync(absolute) && statSync3(absolute).isDirectory();
+  const dir = isDirectory2 ? absolute : dirname2(absolute);
+  git(dir, ["rev-parse", "--show-toplevel"]);
+  if (!hasRevision(dir, ref)) {
+    throw new GitFailed(`${ref} is not a commit of the git repository at ${dir} (fetch it first)`);
+  }
+  const name2 = isDirectory2 ? "" : basename(absolute);
+  const type = objectType(dir, ref, name2);
+  if (type === "blob") {
+    return [{ display: `${ref}:${given}`, content: git(dir, ["show", `${ref}:./${name2}`]) }];
+  }
+  if (type !== "tree") return [];
+  const names = git(dir, ["ls-tree", "--full-tree", "--name-only", `${ref}:./${name2}`]).toString("utf8").split("\n").filter((entry2) => /\.ya?ml$/i.test(entry2)).sort();
+  const prefix = name2 === "" ? "" : `${name2}/`;
+  return names.filter((entry2) => objectType(dir, ref, `${prefix}${entry2}`) === "blob").map((entry2) => ({
+    display: `${ref}:${given.replace(/\/+$/, "")}/${entry2}`,
+    content: git(dir, ["show", `${ref}:./${prefix}${entry2}`])
+  }));
+}
+function loadStateAt(command2, ref, paths, io) {
+  let files;
+  try {
+    files = paths.flatMap((path) => filesAt(ref, path, io.cwd));
+  } catch (error62) {
+    if (error62 instanceof GitFailed) {
+      throw new CliError(`${command2}: --changed-from ${ref}: ${error62.message}`);
+    }
+    throw error62;
+  }
+  if (files.length === 0) return void 0;
+  const contents = new Map(files.map((file2) => [resolve2(io.cwd, file2.display), file2.content]));
+  const result = loadDesiredState(
+    files.map((file2) => file2.display),
+    {
+      cwd: io.cwd,
+      env: io.env,
+      readFile: (path) => {
+        const content = contents.get(path);
+        if (content === void 0) throw new Error(`${path} was not read from git`);
+        return content;
+      }
+    }
+  );
+  if (result.ok) return result.state;
+  for (const error62 of result.errors) io.stderr.write(`${formatConfigError(error62)}
+`);
+  const count2 = result.errors.length;
+  throw new CliError(
+    `${command2}: the configuration at ${ref} has ${count2} error${count2 === 1 ? "" : "s"}; plan without --changed-from to see the whole plan`
+  );
+}
+var GitFailed;
+var init_revision = __esm({
+  "src/cli/revision.ts"() {
+    "use strict";
+    init_config();
+    init_source();
+    init_desired();
+    init_io();
+    GitFailed = class extends Error {
+    };
+  }
+});
+
+// src/engine/expand.ts
+async function listOwnerRepos(reader, owner) {
+  const asOrg = await reader.list(
+    `/orgs/${encodeURIComponent(owner)}/repos`,
+    { type: "all" },
+    listedRepo
+  );
+  if (asOrg.kind !== "absent") return asOrg;
+  return reader.list(`/users/${encodeURIComponent(owner)}/repos`, { type: "owner" }, listedRepo);
+}
+async function listOwnerProperties(reader, owner) {
+  const path = `/orgs/${encodeURIComponent(owner)}/properties/values`;
+  const listed3 = await reader.list(path, void 0, propertyValues);
+  if (listed3.kind !== "found") return listed3;
+  const byRepo = /* @__PURE__ */ new Map();
+  for (const repo of listed3.data) {
+    byRepo.set(repo.repository_name.toLowerCase(), byName(repo.properties));
+  }
+  return { kind: "found", data: byRepo };
+}
+async function lookUpRepos(reader, owner, names, withProperties2) {
+  const reads = await Promise.all(
+    names.map(async (name2) => {
+      const path = `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(name2)}`;
+      const [repo, values] = await Promise.all([
+        reader.getOrAbsent(path, listedRepo),
+        withProperties2 ? reader.getOrAbsent(`${path}/properties/values`, repositoryValues) : void 0
+      ]);
+      return { repo, values };
+    })
+  );
+  const repos = [];
+  const properties = /* @__PURE__ */ new Map();
+  for (const { repo, values } of reads) {
+    if (repo.kind === "error") return { repos: repo, properties: repo };
+    if (repo.kind === "absent") continue;
+    if (values?.kind === "error") return { repos: values, properties: values };
+    repos.push(repo.data);
+    if (values?.kind === "found") properties.set(repo.data.name.toLowerCase(), byName(values.data));
+  }
+  return { repos: { kind: "found", data: repos }, properties: { kind: "found", data: properties } };
+}
+function matchesProperties(wanted, values) {
+  return Object.entries(wanted).every(([name2, accepted]) => {
+    const value = values?.get(name2);
+    if (value === void 0 || value === null) return false;
+    return Array.isArray(value) ? value.some((item) => accepted.includes(item)) : accepted.includes(value);
+  });
+}
+function memoized(reads, key, read2) {
+  let found = reads.get(key);
+  if (found === void 0) {
+    found = read2();
+    reads.set(key, found);
+  }
+  return found;
+}
+function failure2(result, absent) {
+  return result.kind === "error" ? result.error : { message: absent, status: 404 };
+}
+async function expandRepositories(state, readers, lookUp = /* @__PURE__ */ new Map()) {
+  const slots = /* @__PURE__ */ new Map();
+  const errors = [];
+  const repoListings = /* @__PURE__ */ new Map();
+  const propertyListings = /* @__PURE__ */ new Map();
+  const lookUps = /* @__PURE__ */ new Map();
+  const needsProperties = new Set(
+    state.repositories.filter((entry2) => entry2.selector.kind === "glob" && entry2.selector.properties).map((entry2) => ownerKey(entry2.target, entry2.selector.owner))
+  );
+  const slot = (target2, owner, name2) => {
+    const key = `${ownerKey(target2, owner)}/${name2.toLowerCase()}`;
+    let found = slots.get(key);
+    if (!found) {
+      found = { target: target2, owner, name: name2, entries: [] };
+      slots.set(key, found);
+    }
+    return found;
+  };
+  const globs = state.repositories.filter((entry2) => entry2.selector.kind === "glob");
+  const listed3 = await Promise.all(
+    globs.map(async (entry2) => {
+      const reader = readers.get(entry2.target);
+      if (!reader) throw new Error(`no reader for target ${entry2.target}`);
+      const owner = entry2.selector.owner;
+      const key = ownerKey(entry2.target, owner);
+      const wanted = entry2.selector.kind === "glob" ? entry2.selector.properties : void 0;
+      const names = lookUp.get(key);
+      if (names !== void 0) {
+        const found = await memoized(
+          lookUps,
+          key,
+          () => lookUpRepos(reader, owner, names, needsProperties.has(key))
+        );
+        return {
+          repos: found.repos,
+          properties: wanted === void 0 ? void 0 : found.properties
+        };
+      }
+      const [repos2, properties] = await Promise.all([
+        memoized(repoListings, key, () => listOwnerRepos(reader, owner)),
+        wanted === void 0 ? void 0 : memoized(propertyListings, key, () => listOwnerProperties(reader, owner))
+      ]);
+      return { repos: repos2, properties };
+    })
+  );
+  globs.forEach((entry2, index) => {
+    const selector2 = entry2.selector;
+    if (selector2.kind !== "glob") return;
+    const { repos: repos2, properties } = listed3[index];
+    if (repos2.kind !== "found") {
+      errors.push({ entry: entry2, error: failure2(repos2, `account ${selector2.owner} was not found`) });
+      return;
+    }
+    if (properties !== void 0 && properties.kind !== "found") {
+      const absent = `${selector2.owner} has no custom properties: it is not an organization (or the token cannot see it)`;
+      errors.push({ entry: entry2, error: failure2(properties, absent) });
+      return;
+    }
+    const values = properties?.kind === "found" ? properties.data : void 0;
+    for (const repo of repos2.data) {
+      if (repo.archived) continue;
+      const owner = repo.owner?.login ?? selector2.owner;
+      if (!selectsRepository(selector2, `${owner}/${repo.name}`)) continue;
+      const wanted = selector2.properties;
+      if (wanted !== void 0 && !matchesProperties(wanted, values?.get(repo.name.toLowerCase()))) {
+        continue;
+      }
+      slot(entry2.target, owner, repo.name).entries.push(entry2);
+    }
+  });
+  for (const entry2 of state.repositories) {
+    if (entry2.selector.kind !== "name") continue;
+    slot(entry2.target, entry2.selector.owner, entry2.selector.repo).entries.push(entry2);
+  }
+  const repos = [...slots.values()].map((repo) => ({
+    ...repo,
+    settings: settingsOf(state.defaults, repo.entries)
+  }));
+  return { repos, errors };
+}
+function settingsOf(defaults, entries) {
+  if (entries.length === 1) return entries[0].settings;
+  return mergeLayers([...defaults, ...entries.flatMap((entry2) => entry2.layers)]);
+}
+var listedRepo, propertyValue2, propertyValues, repositoryValues, byName, ownerKey;
+var init_expand = __esm({
+  "src/engine/expand.ts"() {
+    "use strict";
+    init_zod();
+    init_glob();
+    init_merge();
+    listedRepo = {
+      name: "repositories",
+      schema: looseObject({
+        name: string2(),
+        archived: boolean2().optional(),
+        owner: looseObject({ login: string2().optional() }).nullish()
+      })
+    };
+    propertyValue2 = looseObject({
+      property_name: string2(),
+      value: union([string2(), array(string2())]).nullable()
+    });
+    propertyValues = {
+      name: "custom property values",
+      schema: looseObject({
+        repository_name: string2(),
+        properties: array(propertyValue2)
+      })
+    };
+    repositoryValues = {
+      name: "a list of custom property values",
+      schema: array(propertyValue2)
+    };
+    byName = (values) => new Map(values.map((item) => [item.property_name.toLowerCase(), item.value]));
+    ownerKey = (target2, owner) => `${target2}\0${owner.toLowerCase()}`;
+  }
+});
+
+// src/engine/matches.ts
+async function entryMatches(state, readers) {
+  const expansion = await expandRepositories(state, readers);
+  return state.repositories.map((entry2) => {
+    const failed = expansion.errors.find((item) => item.entry === entry2);
+    const repositories = expansion.repos.filter((repo) => repo.entries.includes(entry2)).map((repo) => `${repo.owner}/${repo.name}`);
+    return failed === void 0 ? { entry: entry2, repositories } : { entry: entry2, repositories, error: failed.error.message };
+  });
+}
+function describeMatches(matches) {
+  const lines = matches.map(({ entry: entry2, repositories, error: error62 }) => {
+    const where3 = `${describeSelector(entry2.selector)} (${entry2.origin.file}:${entry2.origin.line})`;
+    if (error62 !== void 0) return `  ${where3}: could not be read: ${error62}`;
+    return `  ${where3}: ${repositories.length === 0 ? "nothing" : repositories.join(", ")}`;
+  });
+  return `Repository entries select, on the service now:
+${lines.join("\n")}
+`;
+}
+var init_matches = __esm({
+  "src/engine/matches.ts"() {
+    "use strict";
+    init_glob();
+    init_expand();
   }
 });
 
@@ -34897,10 +37276,10 @@ function parseFlags(command2, argv, options, { positionals = false } = {}) {
     throw new CliError(`${command2}: ${message.split("\n")[0]}; ${helpHint(command2)}`);
   }
 }
-function parseCount(command2, flag, value) {
+function parseCount(command2, flag2, value) {
   if (value === void 0) return void 0;
   if (!/^\d+$/.test(value)) {
-    throw new CliError(`${command2}: --${flag} expects a whole number, got '${value}'`);
+    throw new CliError(`${command2}: --${flag2} expects a whole number, got '${value}'`);
   }
   return Number(value);
 }
@@ -34909,925 +37288,6 @@ var init_args = __esm({
     "use strict";
     init_suggest();
     init_io();
-  }
-});
-
-// src/cli/validate.ts
-var validate_exports = {};
-__export(validate_exports, {
-  flags: () => flags,
-  help: () => help,
-  validate: () => validate2
-});
-function neededVariables(state, referenced, env) {
-  const used = /* @__PURE__ */ new Set([
-    ...state.repositories.map((entry2) => entry2.target),
-    ...state.sections.map((entry2) => entry2.target)
-  ]);
-  const notes = new Map(referenced.map((name2) => [name2, []]));
-  for (const target2 of state.targets) {
-    if (!used.has(target2.name) || notes.has(target2.tokenEnv)) continue;
-    notes.set(target2.tokenEnv, [`token of target ${target2.name}`]);
-  }
-  return [...notes].map(([name2, said]) => {
-    const all = [...said, ...env[name2] === void 0 ? ["not set"] : []];
-    return all.length === 0 ? name2 : `${name2} (${all.join(", ")})`;
-  }).join(", ");
-}
-var flags, help, validate2;
-var init_validate = __esm({
-  "src/cli/validate.ts"() {
-    "use strict";
-    init_config();
-    init_desired();
-    init_args();
-    flags = {
-      config: { type: "string", short: "c", multiple: true },
-      print: { type: "boolean" },
-      help: { type: "boolean", short: "h" }
-    };
-    help = `usage: forgeplan validate [-c FILE|DIR]... [--print]
-
-Loads and checks the desired state; no network, no token needed. Environment variables need not be
-set: a value that refers to one that is not is checked once it is, by plan. Then lists the variables
-a plan will need, saying which are not set.
-  -c, --config FILE|DIR    a config file, or a directory of *.yaml/*.yml files (repeatable;
-                           default forgeplan.yaml; - reads stdin); several are merged in the order given
-  --print                  print the merged desired state, each value with the file:line it came from
-  -h, --help               this text
-Exit 0 when valid, 1 when not, with one line per problem on stderr: file:line:col: key.path: message
-`;
-    validate2 = async (argv, io) => {
-      const { values } = parseFlags("validate", argv, flags);
-      if (values.help) {
-        io.stdout.write(help);
-        return 0;
-      }
-      const result = loadDesiredState(values.config ?? [], {
-        cwd: io.cwd,
-        env: io.env,
-        redactor: io.redactor,
-        allowUnset: true
-      });
-      if (!result.ok) {
-        for (const error62 of result.errors) io.stderr.write(`${formatConfigError(error62)}
-`);
-        return 1;
-      }
-      const { state } = result;
-      if (values.print) {
-        io.stdout.write(printState(state));
-        return 0;
-      }
-      io.stdout.write(`valid: ${state.files.join(", ")} (${describeCounts(state)})
-`);
-      const needed = neededVariables(state, result.variables, io.env);
-      if (needed !== "") io.stdout.write(`a plan needs: ${needed}
-`);
-      return 0;
-    };
-  }
-});
-
-// src/core/plan-file.ts
-function ordered(value, keys2) {
-  if (!isPlainObject2(value)) return value;
-  const result = {};
-  for (const key of keys2) if (key in value) result[key] = value[key];
-  for (const key of Object.keys(value)) if (!(key in result)) result[key] = value[key];
-  return result;
-}
-function list(value, each) {
-  return Array.isArray(value) ? value.map(each) : value;
-}
-function plainData(value) {
-  return JSON.parse(JSON.stringify(value) ?? "null");
-}
-function diffEntry(value) {
-  const entry2 = ordered(value, DIFF_KEYS);
-  if (isPlainObject2(entry2) && entry2.sensitive === true) {
-    if ("before" in entry2) entry2.before = SENSITIVE;
-    if ("after" in entry2) entry2.after = SENSITIVE;
-  }
-  return entry2;
-}
-function changeJson(value) {
-  const result = ordered(plainData(value), CHANGE_KEYS);
-  if (!isPlainObject2(result)) return result;
-  if ("diff" in result) result.diff = list(result.diff, diffEntry);
-  if ("requests" in result)
-    result.requests = list(result.requests, (r) => ordered(r, REQUEST_KEYS));
-  if ("error" in result) result.error = ordered(result.error, ERROR_KEYS);
-  return result;
-}
-function planData(value) {
-  const result = ordered(plainData(value), PLAN_KEYS);
-  if (!isPlainObject2(result)) return result;
-  if ("changes" in result) result.changes = list(result.changes, changeJson);
-  if ("summary" in result) result.summary = ordered(result.summary, SUMMARY_KEYS);
-  return result;
-}
-function stringify(value) {
-  return `${JSON.stringify(value, null, 2)}
-`;
-}
-function* planFileChunks(input2) {
-  const frame = stringify(planData({ ...input2, changes: [] }));
-  const slot = frame.indexOf(CHANGES_SLOT);
-  if (input2.changes.length === 0 || slot < 0) {
-    yield frame;
-    return;
-  }
-  yield `${frame.slice(0, slot)}"changes": [
-`;
-  for (const [index, item] of input2.changes.entries()) {
-    const text = JSON.stringify(changeJson(item), null, 2).replace(/^/gm, "    ");
-    yield index === 0 ? text : `,
-${text}`;
-  }
-  yield `
-  ]${frame.slice(slot + CHANGES_SLOT.length)}`;
-}
-function planFileText(input2) {
-  return [...planFileChunks(input2)].join("");
-}
-function fileSchema2(kinds) {
-  const request2 = looseObject({
-    method: _enum2(["GET", "PUT", "PATCH", "POST", "DELETE"]),
-    path: string2().startsWith("/", { error: 'expected a path starting with "/"' }),
-    body: unknown().optional()
-  });
-  const change = looseObject({
-    address: string2().min(1),
-    kind: string2().refine((kind) => kinds.includes(kind), {
-      error: (issue2) => `unknown kind '${String(issue2.input)}'`
-    }),
-    action: _enum2(ACTIONS),
-    target: string2().min(1),
-    scope: string2(),
-    name: string2(),
-    diff: array(looseObject({ path: string2() })),
-    requests: array(request2),
-    findings: array(string2()).optional(),
-    notes: array(string2()).optional(),
-    live_fingerprint: string2().optional(),
-    held: string2().optional(),
-    error: looseObject({
-      message: string2(),
-      request: string2().optional(),
-      status: number2().optional()
-    }).optional()
-  });
-  return looseObject({
-    format_version: literal(1),
-    changes: array(change),
-    summary: strictObject({
-      create: count,
-      update: count,
-      delete: count,
-      report: count,
-      "no-op": count
-    }),
-    errors: count.optional(),
-    config: array(string2().min(1)).min(1).optional(),
-    rotate_secrets: literal(true).optional(),
-    shard: strictObject({ index: count.min(1), count: count.min(1) }).refine((shard) => shard.index <= shard.count, { error: "expected index ≤ count" }).optional()
-  });
-}
-function where(path) {
-  return path.map(
-    (part, index) => typeof part === "number" ? `[${part}]` : `${index === 0 ? "" : "."}${String(part)}`
-  ).join("");
-}
-function readPlanFile(text, file2, kinds) {
-  let value;
-  try {
-    value = JSON.parse(text);
-  } catch (error62) {
-    const reason = error62 instanceof Error ? error62.message.split("\n")[0] : String(error62);
-    throw new PlanFileError(`${file2} is not valid JSON: ${reason}`);
-  }
-  if (!isPlainObject2(value)) {
-    throw new PlanFileError(`${file2} is not a forgeplan plan (expected a JSON object)`);
-  }
-  if (value.format_version === void 0) {
-    throw new PlanFileError(
-      `${file2} is not a forgeplan plan (expected format_version 1 and a changes list)`
-    );
-  }
-  if (value.format_version !== 1) {
-    throw new PlanFileError(
-      `${file2} has format_version ${JSON.stringify(value.format_version)}; this forgeplan reads format_version 1`
-    );
-  }
-  const parsed = fileSchema2(kinds).safeParse(value);
-  if (!parsed.success) {
-    const issue2 = parsed.error.issues[0];
-    throw new PlanFileError(`${file2}: ${where(issue2?.path ?? [])}: ${issue2?.message}`);
-  }
-  const changes = parsed.data.changes;
-  const seen = /* @__PURE__ */ new Set();
-  for (const [index, change] of changes.entries()) {
-    if (seen.has(change.address)) {
-      throw new PlanFileError(
-        `${file2}: changes[${index}]: ${change.address} is listed twice; a plan holds each change once`
-      );
-    }
-    seen.add(change.address);
-  }
-  const plan2 = makePlan(changes);
-  const stored = parsed.data.summary;
-  const counted2 = summarize(changes);
-  const differs = Object.keys(counted2).filter(
-    (action) => stored[action] !== counted2[action]
-  );
-  if (differs.length > 0) {
-    const detail = differs.map((action) => `${action} ${stored[action]} ≠ ${counted2[action]}`);
-    throw new PlanFileError(
-      `${file2}: summary does not match its changes (${detail.join(", ")}); the file was edited or damaged`
-    );
-  }
-  return {
-    ...plan2,
-    ...parsed.data.config ? { config: parsed.data.config } : {},
-    ...parsed.data.rotate_secrets ? { rotate_secrets: true } : {},
-    ...parsed.data.shard ? { shard: parsed.data.shard } : {}
-  };
-}
-var PlanFileError, PLAN_KEYS, CHANGE_KEYS, DIFF_KEYS, REQUEST_KEYS, ERROR_KEYS, SUMMARY_KEYS, CHANGES_SLOT, count;
-var init_plan_file = __esm({
-  "src/core/plan-file.ts"() {
-    "use strict";
-    init_zod();
-    init_plan();
-    init_plain();
-    init_secret();
-    PlanFileError = class extends Error {
-      name = "PlanFileError";
-    };
-    PLAN_KEYS = ["format_version", "changes", "summary", "errors"];
-    CHANGE_KEYS = [
-      "address",
-      "kind",
-      "action",
-      "target",
-      "scope",
-      "name",
-      "diff",
-      "requests",
-      "findings",
-      "notes",
-      "live_fingerprint",
-      "error"
-    ];
-    DIFF_KEYS = ["path", "before", "after", "sensitive"];
-    REQUEST_KEYS = ["method", "path", "body"];
-    ERROR_KEYS = ["message", "request", "status"];
-    SUMMARY_KEYS = ["create", "update", "delete", "report", "no-op"];
-    CHANGES_SLOT = '"changes": []';
-    count = number2().int().nonnegative();
-  }
-});
-
-// src/render/value.ts
-function formatValue(value, maxLength = MAX_VALUE_LENGTH) {
-  return truncate(render2(value), maxLength);
-}
-function render2(value) {
-  if (value === void 0) return ABSENT;
-  if (value === null) return "null";
-  if (isSecret(value)) return SENSITIVE;
-  if (typeof value === "string") return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map(render2).join(", ")}]`;
-  if (isPlainObject2(value)) {
-    const entries = Object.keys(value).filter((key) => value[key] !== void 0).sort().map((key) => `${BARE_KEY.test(key) ? key : JSON.stringify(key)}: ${render2(value[key])}`);
-    return `{${entries.join(", ")}}`;
-  }
-  return String(value);
-}
-function truncate(text, maxLength) {
-  if (text.length <= maxLength) return text;
-  return `${Array.from(text).slice(0, maxLength - 1).join("")}…`;
-}
-function redact(value) {
-  if (isSecret(value)) return SENSITIVE;
-  if (Array.isArray(value)) return value.map(redact);
-  if (isPlainObject2(value)) {
-    const copy2 = {};
-    for (const [key, item] of Object.entries(value)) {
-      if (item !== void 0) copy2[key] = redact(item);
-    }
-    return copy2;
-  }
-  return value;
-}
-var MAX_VALUE_LENGTH, ABSENT, BARE_KEY;
-var init_value = __esm({
-  "src/render/value.ts"() {
-    "use strict";
-    init_secret();
-    init_plain();
-    MAX_VALUE_LENGTH = 120;
-    ABSENT = "(absent)";
-    BARE_KEY = /^[A-Za-z_$][\w$-]*$/;
-  }
-});
-
-// src/render/json.ts
-function* planJsonChunks(input2) {
-  yield* planFileChunks(input2);
-}
-function planJson(input2) {
-  return planFileText(input2);
-}
-function applyReportJson(input2) {
-  const report = ordered(redact(input2), REPORT_KEYS);
-  if (!isPlainObject2(report)) return `${JSON.stringify(report, null, 2)}
-`;
-  report.outcomes = Array.isArray(report.outcomes) ? report.outcomes.map((o) => ordered(o, OUTCOME_KEYS)) : report.outcomes;
-  if ("verification" in report) report.verification = planData(report.verification);
-  return `${JSON.stringify(report, null, 2)}
-`;
-}
-var REPORT_KEYS, OUTCOME_KEYS;
-var init_json = __esm({
-  "src/render/json.ts"() {
-    "use strict";
-    init_plan_file();
-    init_plain();
-    init_value();
-    REPORT_KEYS = ["outcomes", "verification", "verified"];
-    OUTCOME_KEYS = ["address", "kind", "action", "outcome", "request", "status", "message"];
-  }
-});
-
-// src/render/wording.ts
-function plural2(count2, one, many = `${one}s`) {
-  return `${count2} ${count2 === 1 ? one : many}`;
-}
-function printable2(text) {
-  return String(text).replace(
-    // eslint-disable-next-line no-control-regex
-    /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g,
-    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`
-  );
-}
-function describeFailure(failure2, style = {
-  request: (text) => text,
-  message: (text) => text
-}) {
-  const status = failure2.status === 0 ? void 0 : failure2.status;
-  const said = messageAfterStatus(status, failure2.message ?? "");
-  const message = style.message(said);
-  if (failure2.request === void 0) {
-    const where3 = status === void 0 ? "" : String(status);
-    return where3 === "" ? message : message === "" ? where3 : `${where3}: ${message}`;
-  }
-  const request2 = style.request(failure2.request);
-  if (said.startsWith(`answered ${status} `)) return `${request2} ${message}`;
-  const where2 = status === void 0 ? request2 : `${request2} → ${status}`;
-  return message === "" ? where2 : `${where2}: ${message}`;
-}
-function messageAfterStatus(status, message) {
-  return status !== void 0 && message.startsWith(`${status} `) ? message.slice(String(status).length + 1) : message;
-}
-function describeError(error62) {
-  return printable2(describeFailure(error62));
-}
-function isShown(change) {
-  return change.action !== "no-op" || change.error !== void 0 || (change.notes?.length ?? 0) > 0;
-}
-function summaryCounts(summary, errors = 0) {
-  return [
-    `${summary.create} to create`,
-    `${summary.update} to update`,
-    `${summary.delete} to delete`,
-    `${summary.report} to report`,
-    `${summary["no-op"]} unchanged`,
-    ...errors > 0 ? [plural2(errors, "error")] : []
-  ].join(", ");
-}
-function errorCount(plan2) {
-  return `${plural2(plan2.errors, "change")} could not be planned.`;
-}
-function viewEntry(entry2, action) {
-  const shown2 = (value) => entry2.sensitive && value !== void 0 ? SENSITIVE : formatValue(value);
-  const before = action === "create" ? void 0 : entry2.before;
-  const shape = before === void 0 && entry2.after !== void 0 ? "added" : entry2.after === void 0 && before !== void 0 ? "removed" : "changed";
-  return {
-    shape,
-    path: printable2(entry2.path),
-    before: shown2(before),
-    after: shown2(entry2.after)
-  };
-}
-function remainingChanges(plan2) {
-  return (plan2?.changes ?? []).filter(
-    (change) => change.error !== void 0 || change.action === "create" || change.action === "update" || change.action === "delete"
-  );
-}
-function applyCounts(report) {
-  return OUTCOMES.map(
-    (outcome) => `${report.outcomes.filter((item) => item.outcome === outcome).length} ${outcome}`
-  ).join(", ");
-}
-function verifiedDetail(remaining) {
-  return remaining === 0 ? "re-plan shows no changes." : `re-plan shows no changes for what was applied; not applied: ${plural2(remaining, "change")}.`;
-}
-var NO_CHANGES, ACTION_SYMBOL, ERROR_SYMBOL;
-var init_wording = __esm({
-  "src/render/wording.ts"() {
-    "use strict";
-    init_plan();
-    init_secret();
-    init_value();
-    NO_CHANGES = "No changes. Live state matches the desired state.";
-    ACTION_SYMBOL = {
-      create: "+",
-      update: "~",
-      delete: "-",
-      report: "!",
-      "no-op": " "
-    };
-    ERROR_SYMBOL = "✗";
-  }
-});
-
-// src/render/escape.ts
-function escapeInline(text) {
-  return printable2(text).replace(/[\\`*_[\]<>&|~#!$^]/g, (char) => `\\${char}`).replace(/^[-+ ]/, (char) => char === " " ? "&#32;" : `\\${char}`).replace(/^(\d+)([.)])/, "$1\\$2");
-}
-function code(text) {
-  return `<code>${escapeInline(text)}</code>`;
-}
-function escapeHtml(text) {
-  return printable2(text).replace(
-    /[&<>"]/g,
-    (char) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[char] ?? char
-  );
-}
-function linkTarget2(url2) {
-  return `<${printable2(url2).replace(/[\s<>]/g, (char) => encodeURIComponent(char))}>`;
-}
-var init_escape = __esm({
-  "src/render/escape.ts"() {
-    "use strict";
-    init_wording();
-  }
-});
-
-// src/render/fit.ts
-function fitParts(total, render3, maxLength) {
-  const whole = render3(total);
-  if (maxLength === void 0 || whole.length <= maxLength) return whole;
-  let low = 0;
-  let high = total - 1;
-  if (render3(low).length > maxLength) return wholeLines(render3(low), maxLength);
-  while (low < high) {
-    const middle = Math.ceil((low + high) / 2);
-    if (render3(middle).length <= maxLength) low = middle;
-    else high = middle - 1;
-  }
-  return render3(low);
-}
-function wholeLines(text, maxLength) {
-  const end = text.lastIndexOf("\n", maxLength - 1);
-  return end < 0 ? "" : text.slice(0, end + 1);
-}
-var init_fit = __esm({
-  "src/render/fit.ts"() {
-    "use strict";
-  }
-});
-
-// src/render/markdown.ts
-function document(parts) {
-  return `${parts.join("\n\n")}
-`;
-}
-function table(header, rows, align = "---") {
-  const line = (cells) => `| ${cells.join(" | ")} |`;
-  return [line(header), line(header.map(() => align)), ...rows.map(line)].join("\n");
-}
-function heading(options, fallback, verb) {
-  const parts = [`### ${escapeInline(options.title ?? fallback)}`];
-  if (options.commit !== void 0) parts.push(`${verb} at commit ${code(options.commit)}.`);
-  return parts;
-}
-function cutNote(hidden, what, subject, options) {
-  const where2 = options.detailsUrl === void 0 ? "the job summary" : `[the full ${subject}](${linkTarget2(options.detailsUrl)})`;
-  return `_… ${plural2(hidden, `more ${what}`, `more ${what}s`)} not shown: the ${subject} is longer than GitHub's comment limit; see ${where2}._`;
-}
-function urgency(changes) {
-  if (changes.some((change) => change.error !== void 0)) return 0;
-  if (changes.some((change) => change.action === "delete")) return 1;
-  return 2;
-}
-function groupByScope(changes) {
-  const groups = /* @__PURE__ */ new Map();
-  for (const change of changes) {
-    const key = `${change.target}/${change.scope}`;
-    const group3 = groups.get(key);
-    if (group3 === void 0) groups.set(key, [change]);
-    else group3.push(change);
-  }
-  return groups;
-}
-function sectionSummary(scope, changes) {
-  const planned = changes.filter((change) => change.error === void 0);
-  const errors = changes.length - planned.length;
-  const counts = [
-    ...errors > 0 ? [plural2(errors, "error")] : [],
-    ...SECTION_COUNTS.map(([action, words]) => {
-      const count2 = planned.filter((change) => change.action === action).length;
-      return count2 > 0 ? `${count2} ${words}` : "";
-    }).filter((text) => text !== "")
-  ];
-  const mark = ["❌ ", "⚠️ "][urgency(changes)] ?? "";
-  return `${mark}<b>${escapeHtml(scope)}</b>: ${counts.join(", ")}`;
-}
-function failureText(failure2) {
-  return describeFailure(failure2, { request: code, message: escapeInline });
-}
-function changeEntry(change) {
-  const parts = [];
-  if (change.error !== void 0) {
-    parts.push(`**${ERROR_SYMBOL} could not be planned** ${code(change.address)}`);
-    parts.push(`error: ${failureText(change.error)}`);
-  } else {
-    parts.push(
-      `**${escapeInline(ACTION_SYMBOL[change.action])} ${change.action}** ${code(change.address)}`
-    );
-    if (change.diff.length > 0) {
-      const rows = change.diff.map((entry2) => {
-        const field = viewEntry(entry2, change.action);
-        return [code(field.path), code(field.before), code(field.after)];
-      });
-      parts.push(table(["field", "before", "after"], rows));
-    }
-    const findings = change.findings ?? [];
-    if (findings.length > 0) parts.push(findings.map((f) => `- ${escapeInline(f)}`).join("\n"));
-  }
-  const notes = change.notes ?? [];
-  if (notes.length > 0)
-    parts.push(notes.map((note) => `- _note:_ ${escapeInline(note)}`).join("\n"));
-  return parts.join("\n\n");
-}
-function section(scope, changes) {
-  const open2 = urgency(changes) < 2 ? " open" : "";
-  return [
-    `<details${open2}><summary>${sectionSummary(scope, changes)}</summary>`,
-    ...changes.map(changeEntry),
-    "</details>"
-  ].join("\n\n");
-}
-function planMarkdown(plan2, options) {
-  const shown2 = plan2.changes.filter(isShown);
-  const sections = [...groupByScope(shown2)].map(([scope, changes], order) => ({ scope, changes, order })).sort((a, b) => urgency(a.changes) - urgency(b.changes) || a.order - b.order).map(({ scope, changes }) => section(scope, changes));
-  const { summary } = plan2;
-  const head = [
-    options.marker ?? COMMENT_MARKER,
-    ...heading(options, "forgeplan plan", "Planned"),
-    table(
-      PLAN_COLUMNS,
-      [
-        [
-          summary.create,
-          summary.update,
-          summary.delete,
-          summary.report,
-          summary["no-op"],
-          plan2.errors
-        ].map(String)
-      ],
-      "---:"
-    )
-  ];
-  if (!hasChanges(plan2) && plan2.errors === 0) head.push(`**${NO_CHANGES}**`);
-  return fitParts(
-    sections.length,
-    (kept) => document([
-      ...head,
-      ...sections.slice(0, kept),
-      ...kept < sections.length ? [cutNote(sections.length - kept, "section", "plan", options)] : []
-    ]),
-    options.maxLength
-  );
-}
-function verification(report) {
-  const remaining = remainingChanges(report.verification);
-  if (report.verified) return `**Verified:** ${verifiedDetail(remaining.length)}`;
-  if (report.verification === void 0) return "**Not verified:** no re-plan was made.";
-  if (remaining.length === 0) return "**Not verified.**";
-  const lines = remaining.map((change) => {
-    if (change.error !== void 0)
-      return `- ${code(change.address)}: ${failureText(change.error)}`;
-    const paths = change.diff.map((entry2) => code(entry2.path)).join(", ");
-    return `- ${code(change.address)} (${change.action})${paths === "" ? "" : `: ${paths}`}`;
-  });
-  return `**Not verified:** the re-plan still shows ${plural2(remaining.length, "change")}:
-
-${lines.join("\n")}`;
-}
-function applyReportMarkdown(report, options) {
-  const rank = (outcome) => ["failed", "held", "skipped", "applied"].indexOf(outcome.outcome);
-  const outcomes = report.outcomes.map((outcome, order) => ({ outcome, order })).sort((a, b) => rank(a.outcome) - rank(b.outcome) || a.order - b.order).map(({ outcome }) => [
-    OUTCOME_MARK[outcome.outcome],
-    code(outcome.address),
-    outcome.action,
-    outcome.request === void 0 ? "" : code(outcome.request),
-    outcome.status === void 0 ? "" : String(outcome.status),
-    escapeInline(outcome.message ?? "")
-  ]);
-  const counts = OUTCOMES.map(
-    (outcome) => `${report.outcomes.filter((item) => item.outcome === outcome).length}`
-  );
-  const head = [
-    options.marker ?? COMMENT_MARKER,
-    ...heading(options, "forgeplan apply", "Applied"),
-    table(OUTCOMES, [counts], "---:"),
-    verification(report)
-  ];
-  return fitParts(
-    outcomes.length,
-    (kept) => document([
-      ...head,
-      ...kept > 0 ? [
-        table(
-          ["outcome", "change", "action", "request", "status", "message"],
-          outcomes.slice(0, kept)
-        )
-      ] : [],
-      ...kept < outcomes.length ? [cutNote(outcomes.length - kept, "outcome", "report", options)] : []
-    ]),
-    options.maxLength
-  );
-}
-var COMMENT_MARKER, SECTION_COUNTS, PLAN_COLUMNS, OUTCOME_MARK;
-var init_markdown = __esm({
-  "src/render/markdown.ts"() {
-    "use strict";
-    init_plan();
-    init_escape();
-    init_fit();
-    init_wording();
-    COMMENT_MARKER = "<!-- forgeplan -->";
-    SECTION_COUNTS = [
-      ["delete", "to delete"],
-      ["create", "to create"],
-      ["update", "to update"],
-      ["report", "to report"]
-    ];
-    PLAN_COLUMNS = ["create", "update", "delete", "report", "no-op", "errors"];
-    OUTCOME_MARK = {
-      applied: "✅ applied",
-      failed: "❌ failed",
-      held: "⏸️ held",
-      skipped: "⏭️ skipped"
-    };
-  }
-});
-
-// src/render/ansi.ts
-function styles(color) {
-  return color ? COLOR : PLAIN;
-}
-var wrap, COLOR, identity3, PLAIN;
-var init_ansi = __esm({
-  "src/render/ansi.ts"() {
-    "use strict";
-    wrap = (open2, close) => (text) => text === "" ? text : `\x1B[${open2}m${text}\x1B[${close}m`;
-    COLOR = {
-      bold: wrap(1, 22),
-      dim: wrap(2, 22),
-      green: wrap(32, 39),
-      yellow: wrap(33, 39),
-      red: wrap(31, 39),
-      cyan: wrap(36, 39)
-    };
-    identity3 = (text) => text;
-    PLAIN = {
-      bold: identity3,
-      dim: identity3,
-      green: identity3,
-      yellow: identity3,
-      red: identity3,
-      cyan: identity3
-    };
-  }
-});
-
-// src/render/text.ts
-function actionColor(action, s) {
-  switch (action) {
-    case "create":
-      return s.green;
-    case "update":
-      return s.yellow;
-    case "delete":
-      return s.red;
-    case "report":
-      return s.cyan;
-    case "no-op":
-      return s.dim;
-  }
-}
-function changeBlock(change, s) {
-  const address = s.bold(printable2(change.address));
-  const lines = [];
-  if (change.error !== void 0) {
-    lines.push(`${s.red(ERROR_SYMBOL)} ${address} could not be planned`);
-    lines.push(`${INDENT}${s.red("error:")} ${describeError(change.error)}`);
-  } else {
-    const color = actionColor(change.action, s);
-    lines.push(`${color(ACTION_SYMBOL[change.action])} ${address} ${ACTION_PHRASE[change.action]}`);
-    for (const entry2 of change.diff) {
-      const field = viewEntry(entry2, change.action);
-      if (field.shape === "added")
-        lines.push(`${INDENT}${s.green("+")} ${field.path}: ${field.after}`);
-      else if (field.shape === "removed")
-        lines.push(`${INDENT}${s.red("-")} ${field.path}: ${field.before}`);
-      else lines.push(`${INDENT}${field.path}: ${field.before} → ${field.after}`);
-    }
-    for (const finding of change.findings ?? []) lines.push(`${INDENT}• ${printable2(finding)}`);
-  }
-  for (const note of change.notes ?? []) {
-    lines.push(s.dim(`${INDENT}note: ${printable2(note)}`.trimEnd()));
-  }
-  return lines;
-}
-function blocks(changes, s) {
-  return changes.flatMap((change) => [...changeBlock(change, s), ""]);
-}
-function finish(lines) {
-  const trimmed = lines.map((line) => line.trimEnd());
-  while (trimmed.at(-1) === "") trimmed.pop();
-  return `${trimmed.join("\n")}
-`;
-}
-function planText(plan2, options) {
-  const s = styles(options.color === true);
-  const lines = blocks(plan2.changes.filter(isShown), s);
-  if (!hasChanges(plan2) && plan2.errors === 0) {
-    lines.push(s.green(NO_CHANGES));
-    if (plan2.summary.report > 0) lines.push(`${plural2(plan2.summary.report, "audit report")}.`);
-  } else {
-    lines.push(`Plan: ${summaryCounts(plan2.summary, plan2.errors)}.`);
-    if (plan2.errors > 0) lines.push(s.red(errorCount(plan2)));
-  }
-  return finish(lines);
-}
-function outcomeLine(outcome, s) {
-  const head = `${OUTCOME_STYLE[outcome.outcome].symbol(s)} ${s.bold(printable2(outcome.address))} (${outcome.action})`;
-  const why = printable2(describeFailure(outcome));
-  return why === "" ? head : `${head}: ${why}`;
-}
-function applyReportText(report, options) {
-  const s = styles(options.color === true);
-  const lines = [];
-  for (const outcome of OUTCOMES) {
-    const matching = report.outcomes.filter((item) => item.outcome === outcome);
-    if (matching.length === 0) continue;
-    lines.push(`${OUTCOME_STYLE[outcome].heading} (${matching.length}):`);
-    lines.push(...matching.map((item) => `  ${outcomeLine(item, s)}`), "");
-  }
-  lines.push(`Apply: ${applyCounts(report)}.`);
-  const remaining = remainingChanges(report.verification);
-  if (report.verified) {
-    lines.push(s.green(`Verified: ${verifiedDetail(remaining.length)}`));
-  } else if (report.verification === void 0) {
-    lines.push(s.red("Not verified: no re-plan was made."));
-  } else if (remaining.length === 0) {
-    lines.push(s.red("Not verified."));
-  } else {
-    lines.push(
-      s.red(`Not verified: the re-plan still shows ${plural2(remaining.length, "change")}:`)
-    );
-    lines.push("", ...blocks(remaining, s));
-  }
-  return finish(lines);
-}
-var INDENT, ACTION_PHRASE, OUTCOME_STYLE;
-var init_text = __esm({
-  "src/render/text.ts"() {
-    "use strict";
-    init_plan();
-    init_ansi();
-    init_wording();
-    INDENT = "    ";
-    ACTION_PHRASE = {
-      create: "will be created",
-      update: "will be updated",
-      delete: "will be deleted",
-      report: "has findings",
-      "no-op": "is unchanged"
-    };
-    OUTCOME_STYLE = {
-      applied: { heading: "Applied", symbol: (s) => s.green("✓") },
-      failed: { heading: "Failed", symbol: (s) => s.red("✗") },
-      held: { heading: "Held", symbol: (s) => s.yellow("⏸") },
-      skipped: { heading: "Skipped", symbol: (s) => s.dim("○") }
-    };
-  }
-});
-
-// src/render/options.ts
-var FORMATS;
-var init_options = __esm({
-  "src/render/options.ts"() {
-    "use strict";
-    FORMATS = ["text", "markdown", "json"];
-  }
-});
-
-// src/render/index.ts
-function renderPlan(plan2, format, options = {}) {
-  switch (format) {
-    case "text":
-      return planText(plan2, options);
-    case "markdown":
-      return planMarkdown(plan2, options);
-    case "json":
-      return planJson(plan2);
-  }
-}
-function* renderPlanChunks(plan2, format, options = {}) {
-  if (format === "json") yield* planJsonChunks(plan2);
-  else yield renderPlan(plan2, format, options);
-}
-function renderApplyReport(report, format, options = {}) {
-  switch (format) {
-    case "text":
-      return applyReportText(report, options);
-    case "markdown":
-      return applyReportMarkdown(report, options);
-    case "json":
-      return applyReportJson(report);
-  }
-}
-var init_render = __esm({
-  "src/render/index.ts"() {
-    "use strict";
-    init_json();
-    init_markdown();
-    init_text();
-    init_markdown();
-    init_options();
-    init_value();
-  }
-});
-
-// src/cli/output.ts
-import { closeSync as closeSync2, openSync as openSync2, writeSync } from "node:fs";
-import { resolve as resolve2 } from "node:path";
-function parseFormat(command2, value) {
-  const format = value ?? "text";
-  if (!FORMATS.includes(format)) {
-    throw new CliError(
-      `${command2}: --format must be one of ${FORMATS.join(", ")}, got '${format}'`
-    );
-  }
-  return format;
-}
-function useColor(io, noColorFlag) {
-  if (noColorFlag === true) return false;
-  const force = io.env.FORCE_COLOR;
-  if (force !== void 0) return force !== "0" && force !== "false";
-  if (io.env.NO_COLOR) return false;
-  if (io.env.TERM === "dumb") return false;
-  return io.stdout.isTTY;
-}
-function printPlan(io, plan2, format, color) {
-  for (const chunk of renderPlanChunks(io.redactor.plan(plan2), format, {
-    color: format === "text" && color
-  })) {
-    io.stdout.write(chunk);
-  }
-}
-function savePlan(command2, io, plan2, path) {
-  const target2 = resolve2(io.cwd, path);
-  try {
-    const file2 = openSync2(target2, "w");
-    try {
-      for (const chunk of renderPlanChunks(io.redactor.plan(plan2), "json")) {
-        writeSync(file2, io.redactor.redact(chunk));
-      }
-    } finally {
-      closeSync2(file2);
-    }
-  } catch (error62) {
-    const reason = error62 instanceof Error ? error62.message : String(error62);
-    throw new CliError(`${command2}: cannot write the plan to ${path}: ${reason}`);
-  }
-}
-var colorFlag, colorHelp;
-var init_output = __esm({
-  "src/cli/output.ts"() {
-    "use strict";
-    init_render();
-    init_io();
-    colorFlag = { "no-color": { type: "boolean" } };
-    colorHelp = "  --no-color               no colour, even on a terminal (also NO_COLOR=1 or TERM=dumb;\n                           FORCE_COLOR=1 colours what is not a terminal)\n";
   }
 });
 
@@ -35878,26 +37338,319 @@ var init_secrets2 = __esm({
   }
 });
 
-// src/library/connect.ts
-var SANDBOX_ADMIN_TOKEN;
-var init_connect = __esm({
-  "src/library/connect.ts"() {
+// src/forge/app-jwt.ts
+import { createPrivateKey, sign } from "node:crypto";
+function base64url3(data) {
+  return Buffer.from(data).toString("base64url");
+}
+function signAppJwt(appId, key, nowMs) {
+  const now = Math.floor(nowMs / 1e3);
+  const header = base64url3(JSON.stringify({ alg: "RS256", typ: "JWT" }));
+  const payload = base64url3(
+    JSON.stringify({ iat: now - JWT_BACKDATE_S, exp: now + JWT_LIFETIME_S, iss: appId })
+  );
+  const signature = sign("sha256", Buffer.from(`${header}.${payload}`), key);
+  return new Secret(`${header}.${payload}.${base64url3(signature)}`, `JWT of App ${appId}`);
+}
+function appPrivateKey(pem) {
+  let key;
+  try {
+    key = createPrivateKey(pem.reveal().replace(/\\n/g, "\n"));
+  } catch {
+    throw new Error(`${pem.source} does not hold a PEM private key`);
+  }
+  if (key.asymmetricKeyType !== "rsa") {
+    throw new Error(
+      `${pem.source} holds a ${key.asymmetricKeyType} key; GitHub Apps sign with RSA`
+    );
+  }
+  return key;
+}
+var JWT_BACKDATE_S, JWT_LIFETIME_S;
+var init_app_jwt = __esm({
+  "src/forge/app-jwt.ts"() {
     "use strict";
     init_secret();
+    JWT_BACKDATE_S = 60;
+    JWT_LIFETIME_S = 540;
+  }
+});
+
+// src/forge/app-auth.ts
+function isTransient(answer) {
+  return "failure" in answer ? answer.transient : answer.status >= 500;
+}
+var MAX_REFRESH_MARGIN_MS, EXCHANGE_ATTEMPTS, AppInstallationAuth;
+var init_app_auth = __esm({
+  "src/forge/app-auth.ts"() {
+    "use strict";
+    init_secret();
+    init_app_jwt();
+    init_errors4();
+    MAX_REFRESH_MARGIN_MS = 5 * 6e4;
+    EXCHANGE_ATTEMPTS = 3;
+    AppInstallationAuth = class {
+      #options;
+      #installationId;
+      #token;
+      #refreshing;
+      constructor(options) {
+        if (options.installationId === void 0 && options.owner === void 0) {
+          throw new Error(
+            "an App installation needs an installation id or the owner it is installed on"
+          );
+        }
+        this.#options = options;
+        this.#installationId = options.installationId;
+      }
+      get description() {
+        const { appId, owner } = this.#options;
+        const installation3 = this.#installationId !== void 0 ? `installation ${this.#installationId}` : "installation";
+        return `${installation3} of App ${appId}${owner !== void 0 ? ` on ${owner}` : ""}`;
+      }
+      async authorization() {
+        const token = this.#token;
+        if (token !== void 0 && this.#options.clock.now() < token.refreshAt) return token.header;
+        return (await this.#refresh()).header;
+      }
+      async renew(sent) {
+        if (sent === void 0) return false;
+        if (this.#token !== void 0 && this.#token.header !== sent) return true;
+        if (this.#refreshing === void 0) this.#token = void 0;
+        return (await this.#refresh()).header !== sent;
+      }
+      async identity() {
+        return `app:${this.#options.appId}/installation:${await this.#installation()}`;
+      }
+      #refresh() {
+        this.#refreshing ??= this.#mint().finally(() => {
+          this.#refreshing = void 0;
+        });
+        return this.#refreshing;
+      }
+      async #mint() {
+        const installation3 = await this.#installation();
+        const path = `/app/installations/${installation3}/access_tokens`;
+        const answer = await this.#send("POST", path, false);
+        const received = this.#options.clock.now();
+        const data = answer.data;
+        const expiresAt = typeof data?.expires_at === "string" ? Date.parse(data.expires_at) : NaN;
+        if (typeof data?.token !== "string" || data.token === "" || !(expiresAt > received)) {
+          throw new ForgeError({
+            method: "POST",
+            path,
+            status: answer.status,
+            detail: "a body without a token and a future expires_at",
+            unusableAnswer: true
+          });
+        }
+        const margin = Math.min(MAX_REFRESH_MARGIN_MS, (expiresAt - received) / 4);
+        this.#options.onSecret?.(data.token, this.description);
+        const token = {
+          header: new Secret(`Bearer ${data.token}`, this.description),
+          expiresAt,
+          refreshAt: expiresAt - margin
+        };
+        this.#token = token;
+        this.#options.onToken?.(expiresAt);
+        return token;
+      }
+      /** The installation id: given, or found on the owner (organization first, then user). */
+      async #installation() {
+        if (this.#installationId !== void 0) return this.#installationId;
+        const owner = encodeURIComponent(this.#options.owner ?? "");
+        for (const path of [`/orgs/${owner}/installation`, `/users/${owner}/installation`]) {
+          const answer = await this.#send("GET", path, true);
+          if (answer.status === 404) continue;
+          const id = answer.data?.id;
+          if (!(typeof id === "number" && Number.isInteger(id) && id > 0)) {
+            throw new ForgeError({
+              method: "GET",
+              path,
+              status: answer.status,
+              detail: "a body without an installation id",
+              unusableAnswer: true
+            });
+          }
+          this.#installationId = id;
+          return id;
+        }
+        throw new ForgeError({
+          method: "GET",
+          path: `/users/${owner}/installation`,
+          status: 404,
+          detail: `App ${this.#options.appId} is not installed on ${this.#options.owner}`
+        });
+      }
+      /**
+       * One App request, signed with a fresh JWT, repeated while it fails on the way (creating a
+       * token twice is harmless: the first is never used). For a look-up (`lookUp`), a 404 is an
+       * answer, so the next place can be tried; every other failure throws.
+       */
+      async #send(method, path, lookUp) {
+        const { appId, privateKey, request: request2, clock } = this.#options;
+        const once = () => {
+          const jwt2 = signAppJwt(appId, privateKey, clock.now());
+          this.#options.onSecret?.(jwt2.reveal(), `the JWT of App ${appId}`);
+          return request2(method, path, jwt2);
+        };
+        let answer = await once();
+        for (let attempt = 1; attempt < EXCHANGE_ATTEMPTS && isTransient(answer); attempt++) {
+          await clock.sleep(500 * attempt);
+          answer = await once();
+        }
+        const fail3 = (status, detail) => new ForgeError({ method, path, status, detail, note: `signed as App ${appId}` });
+        if ("failure" in answer) throw fail3(0, answer.failure);
+        if (answer.status >= 200 && answer.status < 300) return answer;
+        if (answer.status === 404 && lookUp) return answer;
+        throw fail3(answer.status, serviceMessage(answer.status, answer.data));
+      }
+    };
+  }
+});
+
+// src/forge/app-request.ts
+function createAppRequest(options) {
+  const send = request.defaults({
+    baseUrl: options.baseUrl.replace(/\/+$/, ""),
+    headers: {
+      accept: "application/vnd.github+json",
+      "user-agent": options.userAgent,
+      "x-github-api-version": "2022-11-28"
+    },
+    request: { fetch: createHttpFetch(2), log: silentLog2 }
+  });
+  const timeoutMs = options.timeoutMs ?? CLIENT_DEFAULTS.timeoutMs;
+  return async (method, path, authorization) => {
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = options.signal !== void 0 ? AbortSignal.any([timeout, options.signal]) : timeout;
+    try {
+      const response = await send({
+        method,
+        url: path,
+        headers: { authorization: authorization.reveal() },
+        request: { signal }
+      });
+      return { status: response.status, data: response.data };
+    } catch (error62) {
+      if (options.signal?.aborted) throw options.signal.reason;
+      const outcome = fromThrown(error62);
+      if (outcome.kind === "response") return { status: outcome.status, data: outcome.data };
+      if (outcome.kind === "refused") {
+        return { status: 0, failure: outcome.detail, transient: false };
+      }
+      return {
+        status: 0,
+        failure: timeout.aborted ? `timed out after ${timeoutMs} ms` : outcome.failure.description,
+        transient: outcome.failure.transient
+      };
+    }
+  };
+}
+var silentLog2;
+var init_app_request = __esm({
+  "src/forge/app-request.ts"() {
+    "use strict";
+    init_dist_bundle2();
+    init_defaults();
+    init_http_fetch();
+    init_outcome();
+    silentLog2 = { debug: () => {
+    }, info: () => {
+    }, warn: () => {
+    }, error: () => {
+    } };
+  }
+});
+
+// src/library/credentials.ts
+import { readFileSync as readFileSync4 } from "node:fs";
+import { resolve as resolve3 } from "node:path";
+function credentialsFor(target2, state, options) {
+  if (target2.app !== void 0) return { auth: appAuthOf(target2, target2.app, state, options) };
+  if (options.againstSandbox) return { token: new Secret(SANDBOX_ADMIN_TOKEN, "sandbox") };
+  if (target2.token) return { token: target2.token };
+  throw new ConnectionError(
+    `target '${target2.name}' needs a token in the environment variable ${target2.tokenEnv}`,
+    { missingToken: true }
+  );
+}
+function appAuthOf(target2, app3, state, { baseUrl, signal, cwd, redactor }) {
+  const fail3 = (why) => new ConnectionError(`target '${target2.name}': ${why}`);
+  let pem;
+  if ("file" in app3.privateKey) {
+    const file2 = resolve3(cwd, app3.privateKey.file);
+    try {
+      pem = new Secret(readFileSync4(file2, "utf8"), `the key file ${app3.privateKey.file}`);
+    } catch (error62) {
+      const code2 = error62.code;
+      throw fail3(
+        `cannot read the App's private key ${app3.privateKey.file}: ${code2 === "ENOENT" ? "no such file" : code2 ?? "unreadable"}`
+      );
+    }
+  } else if (app3.privateKey.value !== void 0) {
+    pem = app3.privateKey.value;
+  } else {
+    throw fail3(
+      `App ${app3.appId} needs its private key in the environment variable ${app3.privateKey.env}`
+    );
+  }
+  for (const line of pem.reveal().split(/\\n|\n/)) {
+    if (line.trim() !== "" && !line.startsWith("-----")) redactor?.add(line.trim(), pem.source);
+  }
+  let privateKey;
+  try {
+    privateKey = appPrivateKey(pem);
+  } catch (error62) {
+    throw fail3(error62.message);
+  }
+  const owners = new Set(
+    state.repositories.filter((entry2) => entry2.target === target2.name).map((entry2) => entry2.selector.owner.toLowerCase())
+  );
+  if (app3.installationId === void 0 && owners.size !== 1) {
+    throw fail3(
+      owners.size === 0 ? `App ${app3.appId} acts as one installation: set installation_id (no repository entry names the owner it is installed on)` : `App ${app3.appId} acts as one installation, on one account, but the target's repositories belong to ${[...owners].sort().join(", ")}: define one target per owner, or set installation_id`
+    );
+  }
+  return new AppInstallationAuth({
+    appId: app3.appId,
+    privateKey,
+    ...app3.installationId !== void 0 ? { installationId: app3.installationId } : { owner: [...owners][0] },
+    request: createAppRequest({ baseUrl, userAgent: "forgeplan", ...signal ? { signal } : {} }),
+    clock: systemClock,
+    ...redactor ? { onSecret: redactor.add.bind(redactor) } : {}
+  });
+}
+var SANDBOX_ADMIN_TOKEN, ConnectionError;
+var init_credentials = __esm({
+  "src/library/credentials.ts"() {
+    "use strict";
+    init_secret();
+    init_app_auth();
+    init_app_jwt();
+    init_app_request();
     init_client();
-    init_context();
     SANDBOX_ADMIN_TOKEN = "sandbox-admin";
+    ConnectionError = class extends Error {
+      name = "ConnectionError";
+      /** The target has no token (a sandbox needs none). */
+      missingToken;
+      constructor(message, { missingToken = false } = {}) {
+        super(message);
+        this.missingToken = missingToken;
+      }
+    };
   }
 });
 
 // src/cli/duration.ts
-function parseDuration(command2, flag, value) {
+function parseDuration(command2, flag2, value) {
   if (value === void 0) return void 0;
   const parts = [...value.matchAll(/(\d+)(ms|s|m|h)/g)];
   const whole = parts.map((part) => part[0]).join("");
   if (parts.length === 0 || whole !== value) {
     throw new CliError(
-      `${command2}: --${flag} expects a duration such as 90s, 15m or 1h30m, got '${value}'`
+      `${command2}: --${flag2} expects a duration such as 90s, 15m or 1h30m, got '${value}'`
     );
   }
   return parts.reduce(
@@ -36076,6 +37829,35 @@ var init_demo_world = __esm({
           teams: [
             { slug: "platform", id: 1, name: "Platform", description: "Runs the build platform" },
             { slug: "release-managers", id: 2, name: "Release managers", description: null }
+          ],
+          rulesets: [
+            {
+              id: 1,
+              name: "acme baseline",
+              target: "branch",
+              enforcement: "active",
+              conditions: {
+                ref_name: { include: ["~DEFAULT_BRANCH"], exclude: [] },
+                repository_name: { include: ["~ALL"], exclude: [], protected: false }
+              },
+              rules: [{ type: "deletion" }, { type: "non_fast_forward" }],
+              bypass_actors: [{ actor_type: "OrganizationAdmin", bypass_mode: "always" }]
+            }
+          ],
+          custom_properties: [
+            {
+              property_name: "team",
+              value_type: "string",
+              description: "The team that owns the repository"
+            },
+            {
+              property_name: "tier",
+              value_type: "single_select",
+              required: true,
+              default_value: "standard",
+              allowed_values: ["critical", "standard"],
+              description: "How critical the service is"
+            }
           ]
         }
       ],
@@ -36086,7 +37868,10 @@ var init_demo_world = __esm({
           name: "CI Bot",
           owner: "acme",
           description: "Builds and reports the ci/build check",
-          events: ["check_run", "push"]
+          events: ["check_run", "push"],
+          installations: [
+            { id: 31001, account: "acme", permissions: { checks: "write", contents: "read" } }
+          ]
         }
       ],
       repositories: [
@@ -36167,7 +37952,22 @@ var init_demo_world = __esm({
               created_at: "2026-06-01T12:00:00Z",
               expired: true
             }
-          ]
+          ],
+          rulesets: [
+            {
+              id: 2,
+              name: "release tags",
+              target: "tag",
+              enforcement: "active",
+              conditions: { ref_name: { include: ["refs/tags/v*"], exclude: [] } },
+              rules: [
+                { type: "deletion" },
+                { type: "update", parameters: { update_allows_fetch_and_merge: false } }
+              ],
+              bypass_actors: [{ actor_id: 2, actor_type: "Team", bypass_mode: "always" }]
+            }
+          ],
+          custom_properties: { team: "platform", tier: "critical" }
         },
         {
           full_name: "acme/web",
@@ -36178,7 +37978,8 @@ var init_demo_world = __esm({
           allow_merge_commit: true,
           collaborators: { "octo-dev": "push" },
           teams: { platform: "push" },
-          branches: [{ name: "main" }]
+          branches: [{ name: "main" }],
+          custom_properties: { team: "web" }
         },
         {
           full_name: "octo-admin/dotfiles",
@@ -36346,6 +38147,83 @@ var init_faults = __esm({
   }
 });
 
+// src/sandbox/build-apps.ts
+import { createPublicKey } from "node:crypto";
+function appFromSeed(seed, owner, index, problem) {
+  let publicKey;
+  if (seed.public_key !== void 0) {
+    try {
+      publicKey = createPublicKey(seed.public_key);
+    } catch {
+      problem(["apps", index, "public_key"], "expected a PEM public key");
+    }
+    if (publicKey.asymmetricKeyType !== "rsa") {
+      problem(["apps", index, "public_key"], "GitHub Apps sign with RSA keys");
+    }
+  }
+  const { public_key: _key, installations: _installations, ...fields } = seed;
+  return { ...fields, owner, publicKey, installations: /* @__PURE__ */ new Map() };
+}
+function buildInstallations(world, seed, problem) {
+  seed.apps.forEach((appSeed, index) => {
+    const app3 = world.appsById.get(appSeed.id);
+    if (app3 === void 0) return;
+    appSeed.installations.forEach((entry2, at) => {
+      const path = ["apps", index, "installations", at];
+      if (world.installations.has(entry2.id)) {
+        problem([...path, "id"], `installation id ${entry2.id} is used twice`);
+      }
+      const account2 = world.account(entry2.account);
+      if (account2 === void 0 || account2.type === "Bot") {
+        problem([...path, "account"], `unknown account '${entry2.account}'`);
+      }
+      const repositories = /* @__PURE__ */ new Set();
+      entry2.repositories.forEach((fullName, position) => {
+        const [owner = "", name2 = ""] = fullName.split("/");
+        const repo = world.repository(owner, name2);
+        if (repo === void 0 || repo.owner.id !== account2.id) {
+          problem(
+            [...path, "repositories", position],
+            `'${fullName}' is not a repository of ${account2.login}`
+          );
+        }
+        repositories.add(repo.id);
+      });
+      const installation3 = {
+        id: entry2.id,
+        app: app3,
+        account: account2,
+        repositorySelection: entry2.repository_selection,
+        repositories,
+        // Every installation can read metadata (GitHub grants it to every App).
+        permissions: { ...entry2.permissions, metadata: entry2.permissions.metadata ?? "read" },
+        created_at: entry2.created_at,
+        bot: botOf(app3)
+      };
+      installation3.bot.installation = installation3;
+      app3.installations.set(entry2.id, installation3);
+      world.installations.set(entry2.id, installation3);
+    });
+  });
+}
+function botOf(app3) {
+  return {
+    login: `${app3.slug}[bot]`,
+    id: BOT_ID_BASE + app3.id,
+    name: null,
+    email: null,
+    type: "Bot",
+    site_admin: false
+  };
+}
+var BOT_ID_BASE;
+var init_build_apps = __esm({
+  "src/sandbox/build-apps.ts"() {
+    "use strict";
+    BOT_ID_BASE = 9e8;
+  }
+});
+
 // src/sandbox/hook-config.ts
 function mergeConfig(current, sent, keepSecret) {
   const config2 = { ...current };
@@ -36359,12 +38237,12 @@ function mergeConfig(current, sent, keepSecret) {
   return config2;
 }
 function configShape(config2) {
-  const shown2 = {};
+  const shown3 = {};
   for (const key of HOOK_CONFIG_KEYS) {
     const value = config2[key];
-    if (value !== void 0) shown2[key] = key === "secret" ? SECRET_MASK : value;
+    if (value !== void 0) shown3[key] = key === "secret" ? SECRET_MASK : value;
   }
-  return shown2;
+  return shown3;
 }
 var HOOK_CONFIG_KEYS, DEFAULT_CONTENT_TYPE, SECRET_MASK;
 var init_hook_config = __esm({
@@ -36373,6 +38251,102 @@ var init_hook_config = __esm({
     HOOK_CONFIG_KEYS = ["url", "content_type", "secret", "insecure_ssl"];
     DEFAULT_CONTENT_TYPE = "form";
     SECRET_MASK = "********";
+  }
+});
+
+// src/sandbox/custom-properties.ts
+function definitionProblems(definition) {
+  const problems = [];
+  const name2 = definition.property_name;
+  if (!PROPERTY_NAME2.test(name2)) problems.push(`property_name '${name2}' is not a valid name`);
+  const selects = definition.value_type === "single_select" || definition.value_type === "multi_select";
+  const allowed = definition.allowed_values;
+  if (selects && (allowed === null || allowed.length === 0)) {
+    problems.push(`allowed_values are required for a ${definition.value_type} property`);
+  }
+  if (!selects && allowed !== null) {
+    problems.push(`allowed_values are only for single_select and multi_select properties`);
+  }
+  if (allowed !== null && allowed.length > MAX_ALLOWED_VALUES) {
+    problems.push(`allowed_values may hold at most ${MAX_ALLOWED_VALUES} values`);
+  }
+  for (const value of allowed ?? []) {
+    if (!PROPERTY_TEXT.test(value))
+      problems.push(`allowed value '${value}' has a " or a control character`);
+  }
+  if (definition.required && definition.default_value === null) {
+    problems.push("a required property needs a default_value");
+  }
+  if (definition.default_value !== null) {
+    const problem = valueProblem(definition, definition.default_value);
+    if (problem !== void 0) problems.push(`default_value: ${problem}`);
+  }
+  return problems;
+}
+function valueProblem(definition, value) {
+  const name2 = definition.property_name;
+  const allowed = definition.allowed_values ?? [];
+  if (definition.value_type === "multi_select") {
+    if (!Array.isArray(value)) return `${name2} is a multi_select property: its value is a list`;
+    const unknown2 = value.find((item) => !allowed.includes(item));
+    return unknown2 === void 0 ? void 0 : `'${unknown2}' is not an allowed value of ${name2}`;
+  }
+  if (Array.isArray(value))
+    return `${name2} is a ${definition.value_type} property: its value is a string`;
+  if (!PROPERTY_TEXT.test(value) || value === "") {
+    return `the value of ${name2} must be printable ASCII without "`;
+  }
+  switch (definition.value_type) {
+    case "single_select":
+      return allowed.includes(value) ? void 0 : `'${value}' is not an allowed value of ${name2}`;
+    case "true_false":
+      return value === "true" || value === "false" ? void 0 : `${name2} is true or false`;
+    case "url":
+      return URL.canParse(value) ? void 0 : `the value of ${name2} must be a URL`;
+    case "string":
+      return void 0;
+  }
+}
+function repositoryValues2(org, repo) {
+  if (org === null) return [];
+  const values = [];
+  for (const [key, definition] of org.properties) {
+    const value = repo.properties.get(key) ?? (definition.required ? definition.default_value : null);
+    if (value !== null && value !== void 0) {
+      values.push({ property_name: definition.property_name, value });
+    }
+  }
+  return values;
+}
+function setValues(org, repos, properties) {
+  const problems = [];
+  for (const { property_name: name2, value } of properties) {
+    const definition = org.properties.get(name2.toLowerCase());
+    if (definition === void 0) {
+      problems.push(`property '${name2}' is not defined for ${org.account.login}`);
+      continue;
+    }
+    if (value === null) continue;
+    const problem = valueProblem(definition, value);
+    if (problem !== void 0) problems.push(problem);
+  }
+  if (problems.length > 0) return problems;
+  for (const repo of repos) {
+    for (const { property_name: name2, value } of properties) {
+      if (value === null) repo.properties.delete(name2.toLowerCase());
+      else repo.properties.set(name2.toLowerCase(), Array.isArray(value) ? [...value] : value);
+    }
+  }
+  return [];
+}
+var PROPERTY_NAME2, PROPERTY_TEXT, MAX_ALLOWED_VALUES, MAX_DEFINITIONS;
+var init_custom_properties = __esm({
+  "src/sandbox/custom-properties.ts"() {
+    "use strict";
+    PROPERTY_NAME2 = /^[A-Za-z0-9_$#-]{1,75}$/;
+    PROPERTY_TEXT = /^[\x20-\x21\x23-\x7e]*$/;
+    MAX_ALLOWED_VALUES = 200;
+    MAX_DEFINITIONS = 100;
   }
 });
 
@@ -36701,6 +38675,2240 @@ var init_request_schemas = __esm({
             properties: { body: { type: "string" } },
             required: ["body"]
           }
+        },
+        "POST /repos/{owner}/{repo}/rulesets": {
+          documentation_url: "https://docs.github.com/rest/repos/rules#create-a-repository-ruleset",
+          schema: {
+            type: "object",
+            properties: {
+              name: { type: "string" },
+              target: { type: "string", enum: ["branch", "tag", "push"] },
+              enforcement: { type: "string", enum: ["disabled", "active", "evaluate"] },
+              bypass_actors: {
+                type: "array",
+                items: {
+                  type: "object",
+                  required: ["actor_type"],
+                  properties: {
+                    actor_id: { type: "integer", nullable: true },
+                    actor_type: {
+                      type: "string",
+                      enum: [
+                        "Integration",
+                        "OrganizationAdmin",
+                        "RepositoryRole",
+                        "Team",
+                        "DeployKey",
+                        "User"
+                      ]
+                    },
+                    bypass_mode: { type: "string", enum: ["always", "pull_request", "exempt"] }
+                  }
+                }
+              },
+              conditions: {
+                type: "object",
+                properties: {
+                  ref_name: {
+                    type: "object",
+                    properties: {
+                      include: { type: "array", items: { type: "string" } },
+                      exclude: { type: "array", items: { type: "string" } }
+                    }
+                  }
+                }
+              },
+              rules: {
+                type: "array",
+                items: {
+                  type: "object",
+                  oneOf: [
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: { type: { type: "string", enum: ["creation"] } }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["update"] },
+                        parameters: {
+                          type: "object",
+                          properties: { update_allows_fetch_and_merge: { type: "boolean" } },
+                          required: ["update_allows_fetch_and_merge"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: { type: { type: "string", enum: ["deletion"] } }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["required_linear_history"] }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["merge_queue"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            check_response_timeout_minutes: { type: "integer" },
+                            grouping_strategy: {
+                              type: "string",
+                              enum: ["ALLGREEN", "HEADGREEN"]
+                            },
+                            max_entries_to_build: { type: "integer" },
+                            max_entries_to_merge: { type: "integer" },
+                            merge_method: { type: "string", enum: ["MERGE", "SQUASH", "REBASE"] },
+                            min_entries_to_merge: { type: "integer" },
+                            min_entries_to_merge_wait_minutes: { type: "integer" }
+                          },
+                          required: [
+                            "check_response_timeout_minutes",
+                            "grouping_strategy",
+                            "max_entries_to_build",
+                            "max_entries_to_merge",
+                            "merge_method",
+                            "min_entries_to_merge",
+                            "min_entries_to_merge_wait_minutes"
+                          ]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["required_deployments"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            required_deployment_environments: {
+                              type: "array",
+                              items: { type: "string" }
+                            }
+                          },
+                          required: ["required_deployment_environments"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: { type: { type: "string", enum: ["required_signatures"] } }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["pull_request"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            allowed_merge_methods: {
+                              type: "array",
+                              items: { type: "string", enum: ["merge", "squash", "rebase"] }
+                            },
+                            dismiss_stale_reviews_on_push: { type: "boolean" },
+                            dismissal_restriction: {
+                              type: "object",
+                              properties: {
+                                allowed_actors: {
+                                  type: "array",
+                                  items: {
+                                    type: "object",
+                                    properties: {
+                                      id: { type: "integer" },
+                                      type: {
+                                        type: "string",
+                                        enum: [
+                                          "User",
+                                          "Team",
+                                          "IntegrationInstallation",
+                                          "RepositoryRole"
+                                        ]
+                                      }
+                                    },
+                                    required: ["id", "type"]
+                                  }
+                                },
+                                enabled: { type: "boolean" }
+                              },
+                              required: ["enabled"]
+                            },
+                            require_code_owner_review: { type: "boolean" },
+                            require_last_push_approval: { type: "boolean" },
+                            required_approving_review_count: { type: "integer" },
+                            required_review_thread_resolution: { type: "boolean" },
+                            required_reviewers: {
+                              type: "array",
+                              items: {
+                                type: "object",
+                                properties: {
+                                  file_patterns: { type: "array", items: { type: "string" } },
+                                  minimum_approvals: { type: "integer" },
+                                  reviewer: {
+                                    type: "object",
+                                    properties: {
+                                      id: { type: "integer" },
+                                      type: { type: "string", enum: ["Team"] }
+                                    },
+                                    required: ["id", "type"]
+                                  }
+                                },
+                                required: ["file_patterns", "minimum_approvals", "reviewer"]
+                              }
+                            }
+                          },
+                          required: [
+                            "dismiss_stale_reviews_on_push",
+                            "require_code_owner_review",
+                            "require_last_push_approval",
+                            "required_approving_review_count",
+                            "required_review_thread_resolution"
+                          ]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["required_status_checks"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            do_not_enforce_on_create: { type: "boolean" },
+                            required_status_checks: {
+                              type: "array",
+                              items: {
+                                type: "object",
+                                properties: {
+                                  context: { type: "string" },
+                                  integration_id: { type: "integer" }
+                                },
+                                required: ["context"]
+                              }
+                            },
+                            strict_required_status_checks_policy: { type: "boolean" }
+                          },
+                          required: ["required_status_checks", "strict_required_status_checks_policy"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: { type: { type: "string", enum: ["non_fast_forward"] } }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["commit_message_pattern"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            name: { type: "string" },
+                            negate: { type: "boolean" },
+                            operator: {
+                              type: "string",
+                              enum: ["starts_with", "ends_with", "contains", "regex"]
+                            },
+                            pattern: { type: "string" }
+                          },
+                          required: ["operator", "pattern"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["commit_author_email_pattern"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            name: { type: "string" },
+                            negate: { type: "boolean" },
+                            operator: {
+                              type: "string",
+                              enum: ["starts_with", "ends_with", "contains", "regex"]
+                            },
+                            pattern: { type: "string" }
+                          },
+                          required: ["operator", "pattern"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["committer_email_pattern"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            name: { type: "string" },
+                            negate: { type: "boolean" },
+                            operator: {
+                              type: "string",
+                              enum: ["starts_with", "ends_with", "contains", "regex"]
+                            },
+                            pattern: { type: "string" }
+                          },
+                          required: ["operator", "pattern"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["branch_name_pattern"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            name: { type: "string" },
+                            negate: { type: "boolean" },
+                            operator: {
+                              type: "string",
+                              enum: ["starts_with", "ends_with", "contains", "regex"]
+                            },
+                            pattern: { type: "string" }
+                          },
+                          required: ["operator", "pattern"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["tag_name_pattern"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            name: { type: "string" },
+                            negate: { type: "boolean" },
+                            operator: {
+                              type: "string",
+                              enum: ["starts_with", "ends_with", "contains", "regex"]
+                            },
+                            pattern: { type: "string" }
+                          },
+                          required: ["operator", "pattern"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["workflows"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            do_not_enforce_on_create: { type: "boolean" },
+                            workflows: {
+                              type: "array",
+                              items: {
+                                type: "object",
+                                properties: {
+                                  path: { type: "string" },
+                                  ref: { type: "string" },
+                                  repository_id: { type: "integer" },
+                                  sha: { type: "string" }
+                                },
+                                required: ["path", "repository_id"]
+                              }
+                            }
+                          },
+                          required: ["workflows"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["code_scanning"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            code_scanning_tools: {
+                              type: "array",
+                              items: {
+                                type: "object",
+                                properties: {
+                                  alerts_threshold: {
+                                    type: "string",
+                                    enum: ["none", "errors", "errors_and_warnings", "all"]
+                                  },
+                                  security_alerts_threshold: {
+                                    type: "string",
+                                    enum: [
+                                      "none",
+                                      "critical",
+                                      "high_or_higher",
+                                      "medium_or_higher",
+                                      "all"
+                                    ]
+                                  },
+                                  tool: { type: "string" }
+                                },
+                                required: ["alerts_threshold", "security_alerts_threshold", "tool"]
+                              }
+                            }
+                          },
+                          required: ["code_scanning_tools"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["copilot_code_review"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            review_draft_pull_requests: { type: "boolean" },
+                            review_on_push: { type: "boolean" }
+                          }
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["license_compliance_scanning"] }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["file_path_restriction"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            restricted_file_paths: { type: "array", items: { type: "string" } }
+                          },
+                          required: ["restricted_file_paths"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["max_file_path_length"] },
+                        parameters: {
+                          type: "object",
+                          properties: { max_file_path_length: { type: "integer" } },
+                          required: ["max_file_path_length"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["file_extension_restriction"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            restricted_file_extensions: {
+                              type: "array",
+                              items: { type: "string" }
+                            }
+                          },
+                          required: ["restricted_file_extensions"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["max_file_size"] },
+                        parameters: {
+                          type: "object",
+                          properties: { max_file_size: { type: "integer" } },
+                          required: ["max_file_size"]
+                        }
+                      }
+                    }
+                  ]
+                }
+              }
+            },
+            required: ["name", "enforcement"]
+          }
+        },
+        "PUT /repos/{owner}/{repo}/rulesets/{ruleset_id}": {
+          documentation_url: "https://docs.github.com/rest/repos/rules#update-a-repository-ruleset",
+          schema: {
+            type: "object",
+            properties: {
+              name: { type: "string" },
+              target: { type: "string", enum: ["branch", "tag", "push"] },
+              enforcement: { type: "string", enum: ["disabled", "active", "evaluate"] },
+              bypass_actors: {
+                type: "array",
+                items: {
+                  type: "object",
+                  required: ["actor_type"],
+                  properties: {
+                    actor_id: { type: "integer", nullable: true },
+                    actor_type: {
+                      type: "string",
+                      enum: [
+                        "Integration",
+                        "OrganizationAdmin",
+                        "RepositoryRole",
+                        "Team",
+                        "DeployKey",
+                        "User"
+                      ]
+                    },
+                    bypass_mode: { type: "string", enum: ["always", "pull_request", "exempt"] }
+                  }
+                }
+              },
+              conditions: {
+                type: "object",
+                properties: {
+                  ref_name: {
+                    type: "object",
+                    properties: {
+                      include: { type: "array", items: { type: "string" } },
+                      exclude: { type: "array", items: { type: "string" } }
+                    }
+                  }
+                }
+              },
+              rules: {
+                type: "array",
+                items: {
+                  type: "object",
+                  oneOf: [
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: { type: { type: "string", enum: ["creation"] } }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["update"] },
+                        parameters: {
+                          type: "object",
+                          properties: { update_allows_fetch_and_merge: { type: "boolean" } },
+                          required: ["update_allows_fetch_and_merge"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: { type: { type: "string", enum: ["deletion"] } }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["required_linear_history"] }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["merge_queue"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            check_response_timeout_minutes: { type: "integer" },
+                            grouping_strategy: {
+                              type: "string",
+                              enum: ["ALLGREEN", "HEADGREEN"]
+                            },
+                            max_entries_to_build: { type: "integer" },
+                            max_entries_to_merge: { type: "integer" },
+                            merge_method: { type: "string", enum: ["MERGE", "SQUASH", "REBASE"] },
+                            min_entries_to_merge: { type: "integer" },
+                            min_entries_to_merge_wait_minutes: { type: "integer" }
+                          },
+                          required: [
+                            "check_response_timeout_minutes",
+                            "grouping_strategy",
+                            "max_entries_to_build",
+                            "max_entries_to_merge",
+                            "merge_method",
+                            "min_entries_to_merge",
+                            "min_entries_to_merge_wait_minutes"
+                          ]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["required_deployments"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            required_deployment_environments: {
+                              type: "array",
+                              items: { type: "string" }
+                            }
+                          },
+                          required: ["required_deployment_environments"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: { type: { type: "string", enum: ["required_signatures"] } }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["pull_request"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            allowed_merge_methods: {
+                              type: "array",
+                              items: { type: "string", enum: ["merge", "squash", "rebase"] }
+                            },
+                            dismiss_stale_reviews_on_push: { type: "boolean" },
+                            dismissal_restriction: {
+                              type: "object",
+                              properties: {
+                                allowed_actors: {
+                                  type: "array",
+                                  items: {
+                                    type: "object",
+                                    properties: {
+                                      id: { type: "integer" },
+                                      type: {
+                                        type: "string",
+                                        enum: [
+                                          "User",
+                                          "Team",
+                                          "IntegrationInstallation",
+                                          "RepositoryRole"
+                                        ]
+                                      }
+                                    },
+                                    required: ["id", "type"]
+                                  }
+                                },
+                                enabled: { type: "boolean" }
+                              },
+                              required: ["enabled"]
+                            },
+                            require_code_owner_review: { type: "boolean" },
+                            require_last_push_approval: { type: "boolean" },
+                            required_approving_review_count: { type: "integer" },
+                            required_review_thread_resolution: { type: "boolean" },
+                            required_reviewers: {
+                              type: "array",
+                              items: {
+                                type: "object",
+                                properties: {
+                                  file_patterns: { type: "array", items: { type: "string" } },
+                                  minimum_approvals: { type: "integer" },
+                                  reviewer: {
+                                    type: "object",
+                                    properties: {
+                                      id: { type: "integer" },
+                                      type: { type: "string", enum: ["Team"] }
+                                    },
+                                    required: ["id", "type"]
+                                  }
+                                },
+                                required: ["file_patterns", "minimum_approvals", "reviewer"]
+                              }
+                            }
+                          },
+                          required: [
+                            "dismiss_stale_reviews_on_push",
+                            "require_code_owner_review",
+                            "require_last_push_approval",
+                            "required_approving_review_count",
+                            "required_review_thread_resolution"
+                          ]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["required_status_checks"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            do_not_enforce_on_create: { type: "boolean" },
+                            required_status_checks: {
+                              type: "array",
+                              items: {
+                                type: "object",
+                                properties: {
+                                  context: { type: "string" },
+                                  integration_id: { type: "integer" }
+                                },
+                                required: ["context"]
+                              }
+                            },
+                            strict_required_status_checks_policy: { type: "boolean" }
+                          },
+                          required: ["required_status_checks", "strict_required_status_checks_policy"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: { type: { type: "string", enum: ["non_fast_forward"] } }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["commit_message_pattern"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            name: { type: "string" },
+                            negate: { type: "boolean" },
+                            operator: {
+                              type: "string",
+                              enum: ["starts_with", "ends_with", "contains", "regex"]
+                            },
+                            pattern: { type: "string" }
+                          },
+                          required: ["operator", "pattern"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["commit_author_email_pattern"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            name: { type: "string" },
+                            negate: { type: "boolean" },
+                            operator: {
+                              type: "string",
+                              enum: ["starts_with", "ends_with", "contains", "regex"]
+                            },
+                            pattern: { type: "string" }
+                          },
+                          required: ["operator", "pattern"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["committer_email_pattern"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            name: { type: "string" },
+                            negate: { type: "boolean" },
+                            operator: {
+                              type: "string",
+                              enum: ["starts_with", "ends_with", "contains", "regex"]
+                            },
+                            pattern: { type: "string" }
+                          },
+                          required: ["operator", "pattern"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["branch_name_pattern"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            name: { type: "string" },
+                            negate: { type: "boolean" },
+                            operator: {
+                              type: "string",
+                              enum: ["starts_with", "ends_with", "contains", "regex"]
+                            },
+                            pattern: { type: "string" }
+                          },
+                          required: ["operator", "pattern"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["tag_name_pattern"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            name: { type: "string" },
+                            negate: { type: "boolean" },
+                            operator: {
+                              type: "string",
+                              enum: ["starts_with", "ends_with", "contains", "regex"]
+                            },
+                            pattern: { type: "string" }
+                          },
+                          required: ["operator", "pattern"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["workflows"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            do_not_enforce_on_create: { type: "boolean" },
+                            workflows: {
+                              type: "array",
+                              items: {
+                                type: "object",
+                                properties: {
+                                  path: { type: "string" },
+                                  ref: { type: "string" },
+                                  repository_id: { type: "integer" },
+                                  sha: { type: "string" }
+                                },
+                                required: ["path", "repository_id"]
+                              }
+                            }
+                          },
+                          required: ["workflows"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["code_scanning"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            code_scanning_tools: {
+                              type: "array",
+                              items: {
+                                type: "object",
+                                properties: {
+                                  alerts_threshold: {
+                                    type: "string",
+                                    enum: ["none", "errors", "errors_and_warnings", "all"]
+                                  },
+                                  security_alerts_threshold: {
+                                    type: "string",
+                                    enum: [
+                                      "none",
+                                      "critical",
+                                      "high_or_higher",
+                                      "medium_or_higher",
+                                      "all"
+                                    ]
+                                  },
+                                  tool: { type: "string" }
+                                },
+                                required: ["alerts_threshold", "security_alerts_threshold", "tool"]
+                              }
+                            }
+                          },
+                          required: ["code_scanning_tools"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["copilot_code_review"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            review_draft_pull_requests: { type: "boolean" },
+                            review_on_push: { type: "boolean" }
+                          }
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["license_compliance_scanning"] }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["file_path_restriction"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            restricted_file_paths: { type: "array", items: { type: "string" } }
+                          },
+                          required: ["restricted_file_paths"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["max_file_path_length"] },
+                        parameters: {
+                          type: "object",
+                          properties: { max_file_path_length: { type: "integer" } },
+                          required: ["max_file_path_length"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["file_extension_restriction"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            restricted_file_extensions: {
+                              type: "array",
+                              items: { type: "string" }
+                            }
+                          },
+                          required: ["restricted_file_extensions"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["max_file_size"] },
+                        parameters: {
+                          type: "object",
+                          properties: { max_file_size: { type: "integer" } },
+                          required: ["max_file_size"]
+                        }
+                      }
+                    }
+                  ]
+                }
+              }
+            }
+          }
+        },
+        "POST /orgs/{org}/rulesets": {
+          documentation_url: "https://docs.github.com/rest/orgs/rules#create-an-organization-repository-ruleset",
+          schema: {
+            type: "object",
+            properties: {
+              name: { type: "string" },
+              target: { type: "string", enum: ["branch", "tag", "push", "repository"] },
+              enforcement: { type: "string", enum: ["disabled", "active", "evaluate"] },
+              bypass_actors: {
+                type: "array",
+                items: {
+                  type: "object",
+                  required: ["actor_type"],
+                  properties: {
+                    actor_id: { type: "integer", nullable: true },
+                    actor_type: {
+                      type: "string",
+                      enum: [
+                        "Integration",
+                        "OrganizationAdmin",
+                        "RepositoryRole",
+                        "Team",
+                        "DeployKey",
+                        "User"
+                      ]
+                    },
+                    bypass_mode: { type: "string", enum: ["always", "pull_request", "exempt"] }
+                  }
+                }
+              },
+              conditions: {
+                type: "object",
+                oneOf: [
+                  {
+                    type: "object",
+                    allOf: [
+                      {
+                        type: "object",
+                        properties: {
+                          ref_name: {
+                            type: "object",
+                            properties: {
+                              include: { type: "array", items: { type: "string" } },
+                              exclude: { type: "array", items: { type: "string" } }
+                            }
+                          }
+                        }
+                      },
+                      {
+                        type: "object",
+                        properties: {
+                          repository_name: {
+                            type: "object",
+                            properties: {
+                              include: { type: "array", items: { type: "string" } },
+                              exclude: { type: "array", items: { type: "string" } },
+                              protected: { type: "boolean" }
+                            }
+                          }
+                        },
+                        required: ["repository_name"]
+                      }
+                    ]
+                  },
+                  {
+                    type: "object",
+                    allOf: [
+                      {
+                        type: "object",
+                        properties: {
+                          ref_name: {
+                            type: "object",
+                            properties: {
+                              include: { type: "array", items: { type: "string" } },
+                              exclude: { type: "array", items: { type: "string" } }
+                            }
+                          }
+                        }
+                      },
+                      {
+                        type: "object",
+                        properties: {
+                          repository_id: {
+                            type: "object",
+                            properties: {
+                              repository_ids: { type: "array", items: { type: "integer" } }
+                            }
+                          }
+                        },
+                        required: ["repository_id"]
+                      }
+                    ]
+                  },
+                  {
+                    type: "object",
+                    allOf: [
+                      {
+                        type: "object",
+                        properties: {
+                          ref_name: {
+                            type: "object",
+                            properties: {
+                              include: { type: "array", items: { type: "string" } },
+                              exclude: { type: "array", items: { type: "string" } }
+                            }
+                          }
+                        }
+                      },
+                      {
+                        type: "object",
+                        properties: {
+                          repository_property: {
+                            type: "object",
+                            properties: {
+                              include: {
+                                type: "array",
+                                items: {
+                                  type: "object",
+                                  properties: {
+                                    name: { type: "string" },
+                                    property_values: {
+                                      type: "array",
+                                      items: { type: "string" }
+                                    },
+                                    source: { type: "string", enum: ["custom", "system"] }
+                                  },
+                                  required: ["name", "property_values"]
+                                }
+                              },
+                              exclude: {
+                                type: "array",
+                                items: {
+                                  type: "object",
+                                  properties: {
+                                    name: { type: "string" },
+                                    property_values: {
+                                      type: "array",
+                                      items: { type: "string" }
+                                    },
+                                    source: { type: "string", enum: ["custom", "system"] }
+                                  },
+                                  required: ["name", "property_values"]
+                                }
+                              }
+                            }
+                          }
+                        },
+                        required: ["repository_property"]
+                      }
+                    ]
+                  }
+                ]
+              },
+              rules: {
+                type: "array",
+                items: {
+                  type: "object",
+                  oneOf: [
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: { type: { type: "string", enum: ["creation"] } }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["update"] },
+                        parameters: {
+                          type: "object",
+                          properties: { update_allows_fetch_and_merge: { type: "boolean" } },
+                          required: ["update_allows_fetch_and_merge"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: { type: { type: "string", enum: ["deletion"] } }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["required_linear_history"] }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["required_deployments"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            required_deployment_environments: {
+                              type: "array",
+                              items: { type: "string" }
+                            }
+                          },
+                          required: ["required_deployment_environments"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: { type: { type: "string", enum: ["required_signatures"] } }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["pull_request"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            allowed_merge_methods: {
+                              type: "array",
+                              items: { type: "string", enum: ["merge", "squash", "rebase"] }
+                            },
+                            dismiss_stale_reviews_on_push: { type: "boolean" },
+                            dismissal_restriction: {
+                              type: "object",
+                              properties: {
+                                allowed_actors: {
+                                  type: "array",
+                                  items: {
+                                    type: "object",
+                                    properties: {
+                                      id: { type: "integer" },
+                                      type: {
+                                        type: "string",
+                                        enum: [
+                                          "User",
+                                          "Team",
+                                          "IntegrationInstallation",
+                                          "RepositoryRole"
+                                        ]
+                                      }
+                                    },
+                                    required: ["id", "type"]
+                                  }
+                                },
+                                enabled: { type: "boolean" }
+                              },
+                              required: ["enabled"]
+                            },
+                            require_code_owner_review: { type: "boolean" },
+                            require_last_push_approval: { type: "boolean" },
+                            required_approving_review_count: { type: "integer" },
+                            required_review_thread_resolution: { type: "boolean" },
+                            required_reviewers: {
+                              type: "array",
+                              items: {
+                                type: "object",
+                                properties: {
+                                  file_patterns: { type: "array", items: { type: "string" } },
+                                  minimum_approvals: { type: "integer" },
+                                  reviewer: {
+                                    type: "object",
+                                    properties: {
+                                      id: { type: "integer" },
+                                      type: { type: "string", enum: ["Team"] }
+                                    },
+                                    required: ["id", "type"]
+                                  }
+                                },
+                                required: ["file_patterns", "minimum_approvals", "reviewer"]
+                              }
+                            }
+                          },
+                          required: [
+                            "dismiss_stale_reviews_on_push",
+                            "require_code_owner_review",
+                            "require_last_push_approval",
+                            "required_approving_review_count",
+                            "required_review_thread_resolution"
+                          ]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["required_status_checks"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            do_not_enforce_on_create: { type: "boolean" },
+                            required_status_checks: {
+                              type: "array",
+                              items: {
+                                type: "object",
+                                properties: {
+                                  context: { type: "string" },
+                                  integration_id: { type: "integer" }
+                                },
+                                required: ["context"]
+                              }
+                            },
+                            strict_required_status_checks_policy: { type: "boolean" }
+                          },
+                          required: ["required_status_checks", "strict_required_status_checks_policy"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: { type: { type: "string", enum: ["non_fast_forward"] } }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["commit_message_pattern"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            name: { type: "string" },
+                            negate: { type: "boolean" },
+                            operator: {
+                              type: "string",
+                              enum: ["starts_with", "ends_with", "contains", "regex"]
+                            },
+                            pattern: { type: "string" }
+                          },
+                          required: ["operator", "pattern"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["commit_author_email_pattern"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            name: { type: "string" },
+                            negate: { type: "boolean" },
+                            operator: {
+                              type: "string",
+                              enum: ["starts_with", "ends_with", "contains", "regex"]
+                            },
+                            pattern: { type: "string" }
+                          },
+                          required: ["operator", "pattern"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["committer_email_pattern"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            name: { type: "string" },
+                            negate: { type: "boolean" },
+                            operator: {
+                              type: "string",
+                              enum: ["starts_with", "ends_with", "contains", "regex"]
+                            },
+                            pattern: { type: "string" }
+                          },
+                          required: ["operator", "pattern"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["branch_name_pattern"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            name: { type: "string" },
+                            negate: { type: "boolean" },
+                            operator: {
+                              type: "string",
+                              enum: ["starts_with", "ends_with", "contains", "regex"]
+                            },
+                            pattern: { type: "string" }
+                          },
+                          required: ["operator", "pattern"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["tag_name_pattern"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            name: { type: "string" },
+                            negate: { type: "boolean" },
+                            operator: {
+                              type: "string",
+                              enum: ["starts_with", "ends_with", "contains", "regex"]
+                            },
+                            pattern: { type: "string" }
+                          },
+                          required: ["operator", "pattern"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["file_path_restriction"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            restricted_file_paths: { type: "array", items: { type: "string" } }
+                          },
+                          required: ["restricted_file_paths"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["max_file_path_length"] },
+                        parameters: {
+                          type: "object",
+                          properties: { max_file_path_length: { type: "integer" } },
+                          required: ["max_file_path_length"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["file_extension_restriction"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            restricted_file_extensions: {
+                              type: "array",
+                              items: { type: "string" }
+                            }
+                          },
+                          required: ["restricted_file_extensions"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["max_file_size"] },
+                        parameters: {
+                          type: "object",
+                          properties: { max_file_size: { type: "integer" } },
+                          required: ["max_file_size"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["workflows"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            do_not_enforce_on_create: { type: "boolean" },
+                            workflows: {
+                              type: "array",
+                              items: {
+                                type: "object",
+                                properties: {
+                                  path: { type: "string" },
+                                  ref: { type: "string" },
+                                  repository_id: { type: "integer" },
+                                  sha: { type: "string" }
+                                },
+                                required: ["path", "repository_id"]
+                              }
+                            }
+                          },
+                          required: ["workflows"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["code_scanning"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            code_scanning_tools: {
+                              type: "array",
+                              items: {
+                                type: "object",
+                                properties: {
+                                  alerts_threshold: {
+                                    type: "string",
+                                    enum: ["none", "errors", "errors_and_warnings", "all"]
+                                  },
+                                  security_alerts_threshold: {
+                                    type: "string",
+                                    enum: [
+                                      "none",
+                                      "critical",
+                                      "high_or_higher",
+                                      "medium_or_higher",
+                                      "all"
+                                    ]
+                                  },
+                                  tool: { type: "string" }
+                                },
+                                required: ["alerts_threshold", "security_alerts_threshold", "tool"]
+                              }
+                            }
+                          },
+                          required: ["code_scanning_tools"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["copilot_code_review"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            review_draft_pull_requests: { type: "boolean" },
+                            review_on_push: { type: "boolean" }
+                          }
+                        }
+                      }
+                    }
+                  ]
+                }
+              }
+            },
+            required: ["name", "enforcement"]
+          }
+        },
+        "PUT /orgs/{org}/rulesets/{ruleset_id}": {
+          documentation_url: "https://docs.github.com/rest/orgs/rules#update-an-organization-repository-ruleset",
+          schema: {
+            type: "object",
+            properties: {
+              name: { type: "string" },
+              target: { type: "string", enum: ["branch", "tag", "push", "repository"] },
+              enforcement: { type: "string", enum: ["disabled", "active", "evaluate"] },
+              bypass_actors: {
+                type: "array",
+                items: {
+                  type: "object",
+                  required: ["actor_type"],
+                  properties: {
+                    actor_id: { type: "integer", nullable: true },
+                    actor_type: {
+                      type: "string",
+                      enum: [
+                        "Integration",
+                        "OrganizationAdmin",
+                        "RepositoryRole",
+                        "Team",
+                        "DeployKey",
+                        "User"
+                      ]
+                    },
+                    bypass_mode: { type: "string", enum: ["always", "pull_request", "exempt"] }
+                  }
+                }
+              },
+              conditions: {
+                type: "object",
+                oneOf: [
+                  {
+                    type: "object",
+                    allOf: [
+                      {
+                        type: "object",
+                        properties: {
+                          ref_name: {
+                            type: "object",
+                            properties: {
+                              include: { type: "array", items: { type: "string" } },
+                              exclude: { type: "array", items: { type: "string" } }
+                            }
+                          }
+                        }
+                      },
+                      {
+                        type: "object",
+                        properties: {
+                          repository_name: {
+                            type: "object",
+                            properties: {
+                              include: { type: "array", items: { type: "string" } },
+                              exclude: { type: "array", items: { type: "string" } },
+                              protected: { type: "boolean" }
+                            }
+                          }
+                        },
+                        required: ["repository_name"]
+                      }
+                    ]
+                  },
+                  {
+                    type: "object",
+                    allOf: [
+                      {
+                        type: "object",
+                        properties: {
+                          ref_name: {
+                            type: "object",
+                            properties: {
+                              include: { type: "array", items: { type: "string" } },
+                              exclude: { type: "array", items: { type: "string" } }
+                            }
+                          }
+                        }
+                      },
+                      {
+                        type: "object",
+                        properties: {
+                          repository_id: {
+                            type: "object",
+                            properties: {
+                              repository_ids: { type: "array", items: { type: "integer" } }
+                            }
+                          }
+                        },
+                        required: ["repository_id"]
+                      }
+                    ]
+                  },
+                  {
+                    type: "object",
+                    allOf: [
+                      {
+                        type: "object",
+                        properties: {
+                          ref_name: {
+                            type: "object",
+                            properties: {
+                              include: { type: "array", items: { type: "string" } },
+                              exclude: { type: "array", items: { type: "string" } }
+                            }
+                          }
+                        }
+                      },
+                      {
+                        type: "object",
+                        properties: {
+                          repository_property: {
+                            type: "object",
+                            properties: {
+                              include: {
+                                type: "array",
+                                items: {
+                                  type: "object",
+                                  properties: {
+                                    name: { type: "string" },
+                                    property_values: {
+                                      type: "array",
+                                      items: { type: "string" }
+                                    },
+                                    source: { type: "string", enum: ["custom", "system"] }
+                                  },
+                                  required: ["name", "property_values"]
+                                }
+                              },
+                              exclude: {
+                                type: "array",
+                                items: {
+                                  type: "object",
+                                  properties: {
+                                    name: { type: "string" },
+                                    property_values: {
+                                      type: "array",
+                                      items: { type: "string" }
+                                    },
+                                    source: { type: "string", enum: ["custom", "system"] }
+                                  },
+                                  required: ["name", "property_values"]
+                                }
+                              }
+                            }
+                          }
+                        },
+                        required: ["repository_property"]
+                      }
+                    ]
+                  }
+                ]
+              },
+              rules: {
+                type: "array",
+                items: {
+                  type: "object",
+                  oneOf: [
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: { type: { type: "string", enum: ["creation"] } }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["update"] },
+                        parameters: {
+                          type: "object",
+                          properties: { update_allows_fetch_and_merge: { type: "boolean" } },
+                          required: ["update_allows_fetch_and_merge"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: { type: { type: "string", enum: ["deletion"] } }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["required_linear_history"] }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["required_deployments"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            required_deployment_environments: {
+                              type: "array",
+                              items: { type: "string" }
+                            }
+                          },
+                          required: ["required_deployment_environments"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: { type: { type: "string", enum: ["required_signatures"] } }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["pull_request"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            allowed_merge_methods: {
+                              type: "array",
+                              items: { type: "string", enum: ["merge", "squash", "rebase"] }
+                            },
+                            dismiss_stale_reviews_on_push: { type: "boolean" },
+                            dismissal_restriction: {
+                              type: "object",
+                              properties: {
+                                allowed_actors: {
+                                  type: "array",
+                                  items: {
+                                    type: "object",
+                                    properties: {
+                                      id: { type: "integer" },
+                                      type: {
+                                        type: "string",
+                                        enum: [
+                                          "User",
+                                          "Team",
+                                          "IntegrationInstallation",
+                                          "RepositoryRole"
+                                        ]
+                                      }
+                                    },
+                                    required: ["id", "type"]
+                                  }
+                                },
+                                enabled: { type: "boolean" }
+                              },
+                              required: ["enabled"]
+                            },
+                            require_code_owner_review: { type: "boolean" },
+                            require_last_push_approval: { type: "boolean" },
+                            required_approving_review_count: { type: "integer" },
+                            required_review_thread_resolution: { type: "boolean" },
+                            required_reviewers: {
+                              type: "array",
+                              items: {
+                                type: "object",
+                                properties: {
+                                  file_patterns: { type: "array", items: { type: "string" } },
+                                  minimum_approvals: { type: "integer" },
+                                  reviewer: {
+                                    type: "object",
+                                    properties: {
+                                      id: { type: "integer" },
+                                      type: { type: "string", enum: ["Team"] }
+                                    },
+                                    required: ["id", "type"]
+                                  }
+                                },
+                                required: ["file_patterns", "minimum_approvals", "reviewer"]
+                              }
+                            }
+                          },
+                          required: [
+                            "dismiss_stale_reviews_on_push",
+                            "require_code_owner_review",
+                            "require_last_push_approval",
+                            "required_approving_review_count",
+                            "required_review_thread_resolution"
+                          ]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["required_status_checks"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            do_not_enforce_on_create: { type: "boolean" },
+                            required_status_checks: {
+                              type: "array",
+                              items: {
+                                type: "object",
+                                properties: {
+                                  context: { type: "string" },
+                                  integration_id: { type: "integer" }
+                                },
+                                required: ["context"]
+                              }
+                            },
+                            strict_required_status_checks_policy: { type: "boolean" }
+                          },
+                          required: ["required_status_checks", "strict_required_status_checks_policy"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: { type: { type: "string", enum: ["non_fast_forward"] } }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["commit_message_pattern"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            name: { type: "string" },
+                            negate: { type: "boolean" },
+                            operator: {
+                              type: "string",
+                              enum: ["starts_with", "ends_with", "contains", "regex"]
+                            },
+                            pattern: { type: "string" }
+                          },
+                          required: ["operator", "pattern"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["commit_author_email_pattern"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            name: { type: "string" },
+                            negate: { type: "boolean" },
+                            operator: {
+                              type: "string",
+                              enum: ["starts_with", "ends_with", "contains", "regex"]
+                            },
+                            pattern: { type: "string" }
+                          },
+                          required: ["operator", "pattern"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["committer_email_pattern"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            name: { type: "string" },
+                            negate: { type: "boolean" },
+                            operator: {
+                              type: "string",
+                              enum: ["starts_with", "ends_with", "contains", "regex"]
+                            },
+                            pattern: { type: "string" }
+                          },
+                          required: ["operator", "pattern"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["branch_name_pattern"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            name: { type: "string" },
+                            negate: { type: "boolean" },
+                            operator: {
+                              type: "string",
+                              enum: ["starts_with", "ends_with", "contains", "regex"]
+                            },
+                            pattern: { type: "string" }
+                          },
+                          required: ["operator", "pattern"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["tag_name_pattern"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            name: { type: "string" },
+                            negate: { type: "boolean" },
+                            operator: {
+                              type: "string",
+                              enum: ["starts_with", "ends_with", "contains", "regex"]
+                            },
+                            pattern: { type: "string" }
+                          },
+                          required: ["operator", "pattern"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["file_path_restriction"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            restricted_file_paths: { type: "array", items: { type: "string" } }
+                          },
+                          required: ["restricted_file_paths"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["max_file_path_length"] },
+                        parameters: {
+                          type: "object",
+                          properties: { max_file_path_length: { type: "integer" } },
+                          required: ["max_file_path_length"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["file_extension_restriction"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            restricted_file_extensions: {
+                              type: "array",
+                              items: { type: "string" }
+                            }
+                          },
+                          required: ["restricted_file_extensions"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["max_file_size"] },
+                        parameters: {
+                          type: "object",
+                          properties: { max_file_size: { type: "integer" } },
+                          required: ["max_file_size"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["workflows"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            do_not_enforce_on_create: { type: "boolean" },
+                            workflows: {
+                              type: "array",
+                              items: {
+                                type: "object",
+                                properties: {
+                                  path: { type: "string" },
+                                  ref: { type: "string" },
+                                  repository_id: { type: "integer" },
+                                  sha: { type: "string" }
+                                },
+                                required: ["path", "repository_id"]
+                              }
+                            }
+                          },
+                          required: ["workflows"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["code_scanning"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            code_scanning_tools: {
+                              type: "array",
+                              items: {
+                                type: "object",
+                                properties: {
+                                  alerts_threshold: {
+                                    type: "string",
+                                    enum: ["none", "errors", "errors_and_warnings", "all"]
+                                  },
+                                  security_alerts_threshold: {
+                                    type: "string",
+                                    enum: [
+                                      "none",
+                                      "critical",
+                                      "high_or_higher",
+                                      "medium_or_higher",
+                                      "all"
+                                    ]
+                                  },
+                                  tool: { type: "string" }
+                                },
+                                required: ["alerts_threshold", "security_alerts_threshold", "tool"]
+                              }
+                            }
+                          },
+                          required: ["code_scanning_tools"]
+                        }
+                      }
+                    },
+                    {
+                      type: "object",
+                      required: ["type"],
+                      properties: {
+                        type: { type: "string", enum: ["copilot_code_review"] },
+                        parameters: {
+                          type: "object",
+                          properties: {
+                            review_draft_pull_requests: { type: "boolean" },
+                            review_on_push: { type: "boolean" }
+                          }
+                        }
+                      }
+                    }
+                  ]
+                }
+              }
+            }
+          }
+        },
+        "PUT /orgs/{org}/properties/schema/{custom_property_name}": {
+          documentation_url: "https://docs.github.com/rest/orgs/custom-properties#create-or-update-a-custom-property-for-an-organization",
+          schema: {
+            type: "object",
+            properties: {
+              value_type: {
+                type: "string",
+                enum: ["string", "single_select", "multi_select", "true_false", "url"]
+              },
+              required: { type: "boolean" },
+              default_value: {
+                oneOf: [{ type: "string" }, { type: "array", items: { type: "string" } }],
+                nullable: true
+              },
+              description: { type: "string", nullable: true },
+              allowed_values: { type: "array", items: { type: "string" }, nullable: true },
+              values_editable_by: {
+                type: "string",
+                nullable: true,
+                enum: ["org_actors", "org_and_repo_actors"]
+              },
+              require_explicit_values: { type: "boolean" }
+            },
+            required: ["value_type"]
+          }
+        },
+        "PATCH /orgs/{org}/properties/values": {
+          documentation_url: "https://docs.github.com/rest/orgs/custom-properties#create-or-update-custom-property-values-for-organization-repositories",
+          schema: {
+            type: "object",
+            properties: {
+              repository_names: { type: "array", items: { type: "string" } },
+              properties: {
+                type: "array",
+                items: {
+                  type: "object",
+                  properties: {
+                    property_name: { type: "string" },
+                    value: {
+                      oneOf: [
+                        { type: "string" },
+                        { type: "array", items: { type: "string" } }
+                      ],
+                      nullable: true
+                    }
+                  },
+                  required: ["property_name", "value"]
+                }
+              }
+            },
+            required: ["repository_names", "properties"]
+          }
+        },
+        "PATCH /repos/{owner}/{repo}/properties/values": {
+          documentation_url: "https://docs.github.com/rest/repos/custom-properties#create-or-update-custom-property-values-for-a-repository",
+          schema: {
+            type: "object",
+            properties: {
+              properties: {
+                type: "array",
+                items: {
+                  type: "object",
+                  properties: {
+                    property_name: { type: "string" },
+                    value: {
+                      oneOf: [
+                        { type: "string" },
+                        { type: "array", items: { type: "string" } }
+                      ],
+                      nullable: true
+                    }
+                  },
+                  required: ["property_name", "value"]
+                }
+              }
+            },
+            required: ["properties"]
+          }
+        },
+        "POST /app/installations/{installation_id}/access_tokens": {
+          documentation_url: "https://docs.github.com/rest/apps/apps#create-an-installation-access-token-for-an-app",
+          schema: {
+            type: "object",
+            properties: {
+              repositories: { type: "array", items: { type: "string" } },
+              repository_ids: { type: "array", items: { type: "integer" } },
+              permissions: {
+                type: "object",
+                properties: {
+                  actions: { type: "string", enum: ["read", "write"] },
+                  administration: { type: "string", enum: ["read", "write"] },
+                  artifact_metadata: { type: "string", enum: ["read", "write"] },
+                  attestations: { type: "string", enum: ["read", "write"] },
+                  checks: { type: "string", enum: ["read", "write"] },
+                  code_quality: { type: "string", enum: ["read", "write"] },
+                  codespaces: { type: "string", enum: ["read", "write"] },
+                  contents: { type: "string", enum: ["read", "write"] },
+                  dependabot_secrets: { type: "string", enum: ["read", "write"] },
+                  deployments: { type: "string", enum: ["read", "write"] },
+                  discussions: { type: "string", enum: ["read", "write"] },
+                  environments: { type: "string", enum: ["read", "write"] },
+                  issues: { type: "string", enum: ["read", "write"] },
+                  merge_queues: { type: "string", enum: ["read", "write"] },
+                  metadata: { type: "string", enum: ["read", "write"] },
+                  packages: { type: "string", enum: ["read", "write"] },
+                  pages: { type: "string", enum: ["read", "write"] },
+                  pull_requests: { type: "string", enum: ["read", "write"] },
+                  repository_custom_properties: { type: "string", enum: ["read", "write"] },
+                  repository_hooks: { type: "string", enum: ["read", "write"] },
+                  repository_projects: { type: "string", enum: ["read", "write", "admin"] },
+                  secret_scanning_alerts: { type: "string", enum: ["read", "write"] },
+                  secrets: { type: "string", enum: ["read", "write"] },
+                  security_events: { type: "string", enum: ["read", "write"] },
+                  single_file: { type: "string", enum: ["read", "write"] },
+                  statuses: { type: "string", enum: ["read", "write"] },
+                  vulnerability_alerts: { type: "string", enum: ["read", "write"] },
+                  workflows: { type: "string", enum: ["write"] },
+                  custom_properties_for_organizations: {
+                    type: "string",
+                    enum: ["read", "write"]
+                  },
+                  members: { type: "string", enum: ["read", "write"] },
+                  organization_administration: { type: "string", enum: ["read", "write"] },
+                  organization_custom_roles: { type: "string", enum: ["read", "write"] },
+                  organization_custom_org_roles: { type: "string", enum: ["read", "write"] },
+                  organization_custom_properties: {
+                    type: "string",
+                    enum: ["read", "write", "admin"]
+                  },
+                  organization_copilot_seat_management: {
+                    type: "string",
+                    enum: ["read", "write"]
+                  },
+                  organization_copilot_agent_settings: {
+                    type: "string",
+                    enum: ["read", "write"]
+                  },
+                  organization_announcement_banners: { type: "string", enum: ["read", "write"] },
+                  organization_events: { type: "string", enum: ["read"] },
+                  organization_hooks: { type: "string", enum: ["read", "write"] },
+                  organization_personal_access_tokens: {
+                    type: "string",
+                    enum: ["read", "write"]
+                  },
+                  organization_personal_access_token_requests: {
+                    type: "string",
+                    enum: ["read", "write"]
+                  },
+                  organization_plan: { type: "string", enum: ["read"] },
+                  organization_projects: { type: "string", enum: ["read", "write", "admin"] },
+                  organization_packages: { type: "string", enum: ["read", "write"] },
+                  organization_secrets: { type: "string", enum: ["read", "write"] },
+                  organization_self_hosted_runners: { type: "string", enum: ["read", "write"] },
+                  organization_user_blocking: { type: "string", enum: ["read", "write"] },
+                  email_addresses: { type: "string", enum: ["read", "write"] },
+                  followers: { type: "string", enum: ["read", "write"] },
+                  git_ssh_keys: { type: "string", enum: ["read", "write"] },
+                  gpg_keys: { type: "string", enum: ["read", "write"] },
+                  interaction_limits: { type: "string", enum: ["read", "write"] },
+                  profile: { type: "string", enum: ["write"] },
+                  starring: { type: "string", enum: ["read", "write"] },
+                  enterprise_custom_properties_for_organizations: {
+                    type: "string",
+                    enum: ["read", "write", "admin"]
+                  }
+                }
+              }
+            }
+          }
         }
       }
     };
@@ -36849,6 +41057,9 @@ var init_openapi_check = __esm({
 function withProperties(schema2, added) {
   return { ...schema2, properties: { ...schema2.properties, ...added } };
 }
+function refusedBeforeRoute(operation) {
+  return !OWN_WORDS.has(operation);
+}
 function documentationUrl(operation) {
   return operation !== void 0 && OPERATIONS.get(operation)?.documentation_url || DOCS;
 }
@@ -36952,7 +41163,7 @@ function ruleRefusal(operation, errors, resource) {
     }
   };
 }
-var SPEC_EXCEPTIONS, SPEC_OPERATIONS, OPERATIONS;
+var SPEC_EXCEPTIONS, SPEC_OPERATIONS, OPERATIONS, OWN_WORDS;
 var init_request_rules = __esm({
   "src/sandbox/request-rules.ts"() {
     "use strict";
@@ -36991,6 +41202,12 @@ var init_request_rules = __esm({
         return [key, exception ? { ...operation, schema: exception(operation.schema) } : operation];
       })
     );
+    OWN_WORDS = /* @__PURE__ */ new Set([
+      "POST /repos/{owner}/{repo}/rulesets",
+      "PUT /repos/{owner}/{repo}/rulesets/{ruleset_id}",
+      "POST /orgs/{org}/rulesets",
+      "PUT /orgs/{org}/rulesets/{ruleset_id}"
+    ]);
   }
 });
 
@@ -37386,6 +41603,29 @@ function board2(base, value) {
     lists: []
   };
 }
+function installation(base, value) {
+  return {
+    id: value.id,
+    account: simpleUser(base, value.account),
+    repository_selection: value.repositorySelection,
+    access_tokens_url: `${base}/app/installations/${value.id}/access_tokens`,
+    repositories_url: `${base}/installation/repositories`,
+    html_url: `${base}/settings/installations/${value.id}`,
+    app_id: value.app.id,
+    app_slug: value.app.slug,
+    target_id: value.account.id,
+    target_type: value.account.type,
+    permissions: value.permissions,
+    events: value.app.events,
+    created_at: value.created_at,
+    updated_at: value.created_at,
+    single_file_name: null,
+    has_multiple_single_files: false,
+    single_file_paths: [],
+    suspended_by: null,
+    suspended_at: null
+  };
+}
 var LANGUAGES, INVERSE_LINK;
 var init_shapes = __esm({
   "src/sandbox/shapes.ts"() {
@@ -37537,8 +41777,8 @@ function principalsShape(base, value) {
     apps: value.apps.map((item) => app(base, item))
   };
 }
-function protectedBranch(base, repo, branchName2, value) {
-  const url2 = `${base}/repos/${repo.owner.login}/${repo.name}/branches/${encodeURIComponent(branchName2)}/protection`;
+function protectedBranch(base, repo, branchName3, value) {
+  const url2 = `${base}/repos/${repo.owner.login}/${repo.name}/branches/${encodeURIComponent(branchName3)}/protection`;
   const record3 = { url: url2 };
   const checks = value.required_status_checks;
   if (checks) {
@@ -37614,10 +41854,444 @@ var init_protection = __esm({
   }
 });
 
+// src/sandbox/rulesets.ts
+function ruleFitsTarget2(type, target2) {
+  if (target2 === "repository") return false;
+  if (target2 === "push") return PUSH_RULES2.has(type);
+  if (PUSH_RULES2.has(type)) return false;
+  if (target2 === "tag") return !BRANCH_ONLY_RULES2.has(type);
+  return type !== "tag_name_pattern";
+}
+function rulesetRefused(errors) {
+  return new HttpError({
+    status: 422,
+    body: { message: "Validation Failed", errors, documentation_url: DOCS, status: "422" }
+  });
+}
+function propertyError(issue2, prefix = []) {
+  const path = [...prefix, ...issue2.path].map(String).join("/");
+  const received = /received (\w+)$/.exec(issue2.message)?.[1];
+  const detail = received === "null" ? "data cannot be null" : issue2.message;
+  return `Invalid property /${path}: ${detail}`;
+}
+function ownerOf(source) {
+  return source.type === "Repository" ? { org: source.repo.org, repo: source.repo } : { org: source.org, repo: null };
+}
+function findRepositoryById(world, id) {
+  for (const repo of world.repositories.values()) if (repo.id === id) return repo;
+  return void 0;
+}
+function checkActors(world, source, target2, actors2, errors) {
+  const { org } = ownerOf(source);
+  const seen = /* @__PURE__ */ new Set();
+  for (const actor of actors2) {
+    const key = `${actor.actor_type}:${actor.actor_id}`;
+    if (seen.has(key)) errors.push(`Invalid bypass actors: ${key} is listed twice`);
+    seen.add(key);
+    if (actor.bypass_mode === "pull_request" && (target2 !== "branch" || actor.actor_type === "DeployKey")) {
+      errors.push(
+        `Invalid bypass actors: bypass_mode pull_request applies to branch rulesets and not to deploy keys`
+      );
+    }
+    const id = actor.actor_id;
+    switch (actor.actor_type) {
+      case "OrganizationAdmin":
+        if (org === null)
+          errors.push(
+            "Invalid bypass actors: OrganizationAdmin is not applicable for personal repositories"
+          );
+        break;
+      case "DeployKey":
+        break;
+      case "RepositoryRole":
+        if (id === null || !REPOSITORY_ROLES.has(id))
+          errors.push(`Invalid bypass actors: repository role ${id} does not exist`);
+        break;
+      case "Team":
+        if (org === null || ![...org.teams.values()].some((team3) => team3.id === id)) {
+          errors.push(`Invalid bypass actors: team ${id} does not exist in this organization`);
+        }
+        break;
+      case "Integration":
+        if (id === null || !world.appsById.has(id))
+          errors.push(`Invalid bypass actors: app ${id} does not exist`);
+        break;
+      case "User":
+        if (id === null || world.accountsById.get(id)?.type !== "User")
+          errors.push(`Invalid bypass actors: user ${id} does not exist`);
+        break;
+    }
+  }
+}
+function actorExists(world, owner, actor) {
+  switch (actor.type) {
+    case "User":
+      return world.accountsById.get(actor.id)?.type === "User";
+    case "Team":
+      return owner.org !== null && [...owner.org.teams.values()].some((team3) => team3.id === actor.id);
+    case "RepositoryRole":
+      return REPOSITORY_ROLES.has(actor.id);
+    case "IntegrationInstallation": {
+      const installation3 = world.installations.get(actor.id);
+      return installation3 !== void 0 && installation3.account.id === owner.org?.account.id;
+    }
+  }
+}
+function checkRule(world, owner, type, parameters2, errors) {
+  const refuse = (detail) => errors.push(`Invalid rule '${type}': ${detail}`);
+  switch (type) {
+    case "pull_request": {
+      const methods = parameters2.allowed_merge_methods;
+      if (methods !== void 0 && methods.length === 0) {
+        refuse("allowed_merge_methods: at least one option must be enabled");
+      }
+      const dismissal = parameters2.dismissal_restriction;
+      for (const actor of dismissal?.allowed_actors ?? []) {
+        if (!actorExists(world, owner, actor))
+          refuse(`dismissal_restriction: ${actor.type} ${actor.id} does not exist`);
+      }
+      const reviewers = parameters2.required_reviewers ?? [];
+      for (const reviewer of reviewers) {
+        if (!actorExists(world, owner, { id: reviewer.reviewer.id, type: "Team" }))
+          refuse(`required_reviewers: team ${reviewer.reviewer.id} does not exist`);
+        if (reviewer.file_patterns.length === 0)
+          refuse("required_reviewers: file_patterns may not be empty");
+        if (reviewer.minimum_approvals < 0)
+          refuse("required_reviewers: minimum_approvals may not be negative");
+      }
+      const order = ["merge", "squash", "rebase"];
+      return {
+        ...parameters2,
+        allowed_merge_methods: order.filter((method) => (methods ?? order).includes(method))
+      };
+    }
+    case "required_status_checks": {
+      const checks = parameters2.required_status_checks;
+      if (checks.some(
+        (check3) => check3.integration_id !== void 0 && !world.appsById.has(check3.integration_id)
+      )) {
+        refuse("Invalid parameter required_status_checks: Invalid integration ids");
+      }
+      return { do_not_enforce_on_create: false, ...parameters2 };
+    }
+    case "workflows": {
+      for (const workflow of parameters2.workflows) {
+        if (findRepositoryById(world, workflow.repository_id) === void 0) {
+          refuse(`repository ${workflow.repository_id} does not exist`);
+        }
+      }
+      return { do_not_enforce_on_create: false, ...parameters2 };
+    }
+    case "commit_message_pattern":
+    case "commit_author_email_pattern":
+    case "committer_email_pattern":
+    case "branch_name_pattern":
+    case "tag_name_pattern": {
+      if (parameters2.operator === "regex") {
+        try {
+          new RegExp(String(parameters2.pattern));
+        } catch {
+          refuse(`pattern is not a valid regular expression`);
+        }
+      }
+      return { negate: false, ...parameters2 };
+    }
+    default:
+      return parameters2;
+  }
+}
+function parseRules(world, owner, target2, raw2, errors) {
+  const rules2 = [];
+  const seen = /* @__PURE__ */ new Set();
+  raw2.forEach((item, index) => {
+    const noMatch = `Invalid property /rules/${index}: data matches no possible input`;
+    const type = item?.type;
+    if (typeof type !== "string" || !(type in RULE_PARAMETERS)) {
+      errors.push(noMatch);
+      return;
+    }
+    const schema2 = RULE_PARAMETERS[type] ?? null;
+    let parameters2;
+    const given = item.parameters;
+    if (schema2 === null) parameters2 = void 0;
+    else if (given === void 0 && type === "update") {
+      parameters2 = { update_allows_fetch_and_merge: false };
+    } else {
+      const parsed = schema2.safeParse(given ?? {});
+      if (!parsed.success) {
+        errors.push(noMatch);
+        return;
+      }
+      parameters2 = parsed.data;
+    }
+    if (seen.has(type)) {
+      errors.push(`Invalid rules: '${type}' is listed more than once`);
+      return;
+    }
+    seen.add(type);
+    if (!ruleFitsTarget2(type, target2)) {
+      errors.push(`Invalid rule '${type}': not available for ${target2} rulesets`);
+      return;
+    }
+    if (owner.repo === null && REPOSITORY_ONLY_RULES.has(type)) {
+      errors.push(`Invalid rule '${type}': not available for organization rulesets`);
+      return;
+    }
+    rules2.push(
+      parameters2 === void 0 ? { type } : { type, parameters: checkRule(world, owner, type, parameters2, errors) }
+    );
+  });
+  return rules2;
+}
+function patterns2(value) {
+  return { include: value?.include ?? [], exclude: value?.exclude ?? [] };
+}
+function parseConditions(raw2, owner, errors) {
+  const conditions = {};
+  if (raw2.ref_name !== void 0) conditions.ref_name = patterns2(raw2.ref_name);
+  if (owner.repo !== null) return conditions;
+  const ways = ["repository_name", "repository_id", "repository_property"].filter(
+    (key) => raw2[key] !== void 0
+  );
+  if (ways.length !== 1) {
+    errors.push("Invalid property /conditions: data matches no possible input");
+    return conditions;
+  }
+  if (raw2.repository_name) {
+    conditions.repository_name = {
+      ...patterns2(raw2.repository_name),
+      protected: raw2.repository_name.protected ?? false
+    };
+  }
+  if (raw2.repository_id) {
+    conditions.repository_id = { repository_ids: raw2.repository_id.repository_ids ?? [] };
+  }
+  if (raw2.repository_property) {
+    const specs2 = (list3) => (list3 ?? []).map((spec) => ({ ...spec, source: spec.source ?? "custom" }));
+    conditions.repository_property = {
+      include: specs2(raw2.repository_property.include),
+      exclude: specs2(raw2.repository_property.exclude)
+    };
+  }
+  return conditions;
+}
+function rulesetFromBody(world, source, raw2, current) {
+  const parsed = bodySchema.safeParse(raw2);
+  if (!parsed.success) return { errors: parsed.error.issues.map((issue2) => propertyError(issue2)) };
+  const body = parsed.data;
+  const owner = ownerOf(source);
+  const errors = [];
+  const name2 = body.name ?? current?.name;
+  const enforcement = body.enforcement ?? current?.enforcement;
+  if (name2 === void 0) errors.push("Invalid property /name: is required");
+  if (enforcement === void 0) errors.push("Invalid property /enforcement: is required");
+  const target2 = body.target ?? current?.target ?? "branch";
+  if (owner.repo !== null && target2 === "repository") {
+    errors.push("Invalid property /target: repository is only for organization rulesets");
+  }
+  if (name2 !== void 0 && name2.trim() === "")
+    errors.push("Invalid property /name: may not be empty");
+  const siblings = owner.repo !== null ? owner.repo.rulesets : owner.org?.rulesets ?? /* @__PURE__ */ new Map();
+  for (const other of siblings.values()) {
+    if (other.id !== current?.id && other.name === name2) errors.push("Name must be unique");
+  }
+  const actors2 = body.bypass_actors?.map((actor) => ({
+    // OrganizationAdmin and DeployKey have no id: GitHub ignores one that is sent and reads back
+    // null (github/rest-api-description#4406).
+    actor_id: actor.actor_type === "OrganizationAdmin" || actor.actor_type === "DeployKey" ? null : actor.actor_id ?? null,
+    actor_type: actor.actor_type,
+    bypass_mode: actor.bypass_mode ?? "always"
+  })) ?? current?.bypass_actors ?? [];
+  checkActors(world, source, target2, actors2, errors);
+  let conditions = current?.conditions ?? null;
+  if (body.conditions !== void 0) conditions = parseConditions(body.conditions, owner, errors);
+  if (owner.repo === null && conditions === null) {
+    errors.push("Invalid property /conditions: organization rulesets must target repositories");
+  }
+  const rules2 = body.rules !== void 0 ? parseRules(world, owner, target2, body.rules, errors) : (current?.rules ?? []).filter((rule) => {
+    const fits = ruleFitsTarget2(rule.type, target2);
+    if (!fits)
+      errors.push(`Invalid rule '${rule.type}': not available for ${target2} rulesets`);
+    return fits;
+  });
+  if (errors.length > 0 || name2 === void 0 || enforcement === void 0) return { errors };
+  return {
+    ruleset: { name: name2, target: target2, enforcement, source, bypass_actors: actors2, conditions, rules: rules2 }
+  };
+}
+function sourceName(source) {
+  return source.type === "Repository" ? `${source.repo.owner.login}/${source.repo.name}` : source.org.account.login;
+}
+var TARGETS, ACTOR_TYPES, REPOSITORY_ROLES, strings2, namePatterns, propertySpec3, conditionsSchema, actorSchema, bodySchema, patternParameters, actorParameter, range, RULE_PARAMETERS, PUSH_RULES2, BRANCH_ONLY_RULES2, REPOSITORY_ONLY_RULES;
+var init_rulesets = __esm({
+  "src/sandbox/rulesets.ts"() {
+    "use strict";
+    init_zod();
+    init_http_support();
+    TARGETS = ["branch", "tag", "push", "repository"];
+    ACTOR_TYPES = [
+      "Integration",
+      "OrganizationAdmin",
+      "RepositoryRole",
+      "Team",
+      "DeployKey",
+      "User"
+    ];
+    REPOSITORY_ROLES = /* @__PURE__ */ new Map([
+      [2, "maintain"],
+      [4, "write"],
+      [5, "admin"]
+    ]);
+    strings2 = external_exports.array(external_exports.string());
+    namePatterns = external_exports.object({ include: strings2.optional(), exclude: strings2.optional() });
+    propertySpec3 = external_exports.object({
+      name: external_exports.string(),
+      property_values: strings2,
+      source: external_exports.enum(["custom", "system"]).optional()
+    });
+    conditionsSchema = external_exports.object({
+      ref_name: namePatterns.optional(),
+      repository_name: namePatterns.extend({ protected: external_exports.boolean().optional() }).optional(),
+      repository_id: external_exports.object({ repository_ids: external_exports.array(external_exports.number().int()).optional() }).optional(),
+      repository_property: external_exports.object({
+        include: external_exports.array(propertySpec3).optional(),
+        exclude: external_exports.array(propertySpec3).optional()
+      }).optional()
+    });
+    actorSchema = external_exports.object({
+      actor_id: external_exports.number().int().nullable().optional(),
+      actor_type: external_exports.enum(ACTOR_TYPES),
+      bypass_mode: external_exports.enum(["always", "pull_request", "exempt"]).optional()
+    });
+    bodySchema = external_exports.object({
+      name: external_exports.string().optional(),
+      target: external_exports.enum(TARGETS).optional(),
+      enforcement: external_exports.enum(["disabled", "active", "evaluate"]).optional(),
+      bypass_actors: external_exports.array(actorSchema).optional(),
+      conditions: conditionsSchema.optional(),
+      rules: external_exports.array(external_exports.unknown()).optional()
+    });
+    patternParameters = external_exports.object({
+      name: external_exports.string().optional(),
+      negate: external_exports.boolean().optional(),
+      operator: external_exports.enum(["starts_with", "ends_with", "contains", "regex"]),
+      pattern: external_exports.string()
+    });
+    actorParameter = external_exports.object({
+      id: external_exports.number().int(),
+      type: external_exports.enum(["User", "Team", "IntegrationInstallation", "RepositoryRole"])
+    });
+    range = (min, max) => external_exports.number().int().min(min).max(max);
+    RULE_PARAMETERS = {
+      creation: null,
+      update: external_exports.object({ update_allows_fetch_and_merge: external_exports.boolean() }),
+      deletion: null,
+      required_linear_history: null,
+      merge_queue: external_exports.object({
+        check_response_timeout_minutes: range(1, 360),
+        grouping_strategy: external_exports.enum(["ALLGREEN", "HEADGREEN"]),
+        max_entries_to_build: range(0, 100),
+        max_entries_to_merge: range(0, 100),
+        merge_method: external_exports.enum(["MERGE", "SQUASH", "REBASE"]),
+        min_entries_to_merge: range(0, 100),
+        min_entries_to_merge_wait_minutes: range(0, 360)
+      }),
+      required_deployments: external_exports.object({ required_deployment_environments: strings2 }),
+      required_signatures: null,
+      pull_request: external_exports.object({
+        allowed_merge_methods: external_exports.array(external_exports.enum(["merge", "squash", "rebase"])).optional(),
+        dismiss_stale_reviews_on_push: external_exports.boolean(),
+        dismissal_restriction: external_exports.object({ enabled: external_exports.boolean(), allowed_actors: external_exports.array(actorParameter).optional() }).optional(),
+        require_code_owner_review: external_exports.boolean(),
+        require_last_push_approval: external_exports.boolean(),
+        required_approving_review_count: range(0, 10),
+        required_review_thread_resolution: external_exports.boolean(),
+        required_reviewers: external_exports.array(
+          external_exports.object({
+            file_patterns: strings2,
+            minimum_approvals: external_exports.number().int(),
+            reviewer: external_exports.object({ id: external_exports.number().int(), type: external_exports.literal("Team") })
+          })
+        ).optional()
+      }),
+      required_status_checks: external_exports.object({
+        do_not_enforce_on_create: external_exports.boolean().optional(),
+        required_status_checks: external_exports.array(
+          external_exports.object({ context: external_exports.string(), integration_id: external_exports.number().int().optional() })
+        ),
+        strict_required_status_checks_policy: external_exports.boolean()
+      }),
+      non_fast_forward: null,
+      commit_message_pattern: patternParameters,
+      commit_author_email_pattern: patternParameters,
+      committer_email_pattern: patternParameters,
+      branch_name_pattern: patternParameters,
+      tag_name_pattern: patternParameters,
+      workflows: external_exports.object({
+        do_not_enforce_on_create: external_exports.boolean().optional(),
+        workflows: external_exports.array(
+          external_exports.object({
+            path: external_exports.string(),
+            repository_id: external_exports.number().int(),
+            ref: external_exports.string().optional(),
+            sha: external_exports.string().optional()
+          })
+        )
+      }),
+      code_scanning: external_exports.object({
+        code_scanning_tools: external_exports.array(
+          external_exports.object({
+            alerts_threshold: external_exports.enum(["none", "errors", "errors_and_warnings", "all"]),
+            security_alerts_threshold: external_exports.enum([
+              "none",
+              "critical",
+              "high_or_higher",
+              "medium_or_higher",
+              "all"
+            ]),
+            tool: external_exports.string()
+          })
+        )
+      }),
+      copilot_code_review: external_exports.object({
+        review_draft_pull_requests: external_exports.boolean().optional(),
+        review_on_push: external_exports.boolean().optional()
+      }),
+      license_compliance_scanning: null,
+      file_path_restriction: external_exports.object({ restricted_file_paths: strings2 }),
+      max_file_path_length: external_exports.object({ max_file_path_length: range(1, 32767) }),
+      file_extension_restriction: external_exports.object({ restricted_file_extensions: strings2 }),
+      max_file_size: external_exports.object({ max_file_size: range(1, 100) })
+    };
+    PUSH_RULES2 = /* @__PURE__ */ new Set([
+      "file_path_restriction",
+      "max_file_path_length",
+      "file_extension_restriction",
+      "max_file_size"
+    ]);
+    BRANCH_ONLY_RULES2 = /* @__PURE__ */ new Set([
+      "pull_request",
+      "copilot_code_review",
+      "required_status_checks",
+      "merge_queue",
+      "required_deployments",
+      "required_linear_history",
+      "workflows",
+      "code_scanning",
+      "branch_name_pattern"
+    ]);
+    REPOSITORY_ONLY_RULES = /* @__PURE__ */ new Set(["merge_queue", "license_compliance_scanning"]);
+  }
+});
+
 // src/sandbox/world.ts
-import { createHash as createHash3 } from "node:crypto";
+import { createHash as createHash4 } from "node:crypto";
 function branchSha(fullName, branch3) {
-  return createHash3("sha1").update(`${fullName}@${branch3}`).digest("hex");
+  return createHash4("sha1").update(`${fullName}@${branch3}`).digest("hex");
+}
+function covers(installation3, repo) {
+  if (repo.owner.id !== installation3.account.id) return false;
+  return installation3.repositorySelection === "all" || installation3.repositories.has(repo.id);
 }
 var PERMISSION_LEVEL, ROLE_LEVEL, World;
 var init_world = __esm({
@@ -37647,6 +42321,9 @@ var init_world = __esm({
       organizations = /* @__PURE__ */ new Map();
       apps = /* @__PURE__ */ new Map();
       appsById = /* @__PURE__ */ new Map();
+      installations = /* @__PURE__ */ new Map();
+      /** Issued installation tokens, expired ones included until the next token is issued. */
+      installationTokens = /* @__PURE__ */ new Map();
       repositories = /* @__PURE__ */ new Map();
       /** Repositories by owner login, in seed order, for the listing endpoints. */
       repositoriesByOwner = /* @__PURE__ */ new Map();
@@ -37666,7 +42343,15 @@ var init_world = __esm({
       /** Issues by repository id, in number order (numbers start at 1 per repository). */
       issues = /* @__PURE__ */ new Map();
       issueComments = /* @__PURE__ */ new Map();
-      nextId = { hook: 1, board: 1, epicLink: 1, issue: 1, issueComment: 1, pull: 1 };
+      nextId = {
+        hook: 1,
+        board: 1,
+        epicLink: 1,
+        issue: 1,
+        issueComment: 1,
+        ruleset: 1,
+        pull: 1
+      };
       account(login2) {
         return this.accounts.get(login2.toLowerCase());
       }
@@ -37683,6 +42368,9 @@ var init_world = __esm({
       }
       permission(repo, user2) {
         if (user2 === null) return repo.private ? "none" : "pull";
+        if (user2.installation !== void 0) {
+          return covers(user2.installation, repo) ? "admin" : repo.private ? "none" : "pull";
+        }
         if (repo.owner.id === user2.id || user2.site_admin) return "admin";
         let best = repo.private ? "none" : "pull";
         const raise = (candidate) => {
@@ -37696,6 +42384,14 @@ var init_world = __esm({
         }
         raise(repo.collaborators.get(user2.id));
         return best;
+      }
+      /**
+       * Whether a caller may administer an organization: an owner, a site admin, or an installation on
+       * it (whose App permissions the request pipeline checks per operation).
+       */
+      administers(org, user2) {
+        if (user2.installation !== void 0) return user2.installation.account.id === org.account.id;
+        return org.owners.has(user2.id) || user2.site_admin;
       }
       can(repo, user2, needed) {
         return PERMISSION_LEVEL[this.permission(repo, user2)] >= PERMISSION_LEVEL[needed];
@@ -37719,14 +42415,14 @@ var init_world = __esm({
       hasRole(group3, user2, minimum) {
         if (user2 === null) return false;
         if (user2.site_admin) return true;
-        const role = group3.members.get(user2.id);
-        return role !== void 0 && ROLE_LEVEL[role] >= ROLE_LEVEL[minimum];
+        const role2 = group3.members.get(user2.id);
+        return role2 !== void 0 && ROLE_LEVEL[role2] >= ROLE_LEVEL[minimum];
       }
       addEpicLink(link) {
         this.epicLinks.set(link.id, link);
         for (const epic3 of [link.source, link.target]) {
-          const set2 = this.linksByEpic.get(epic3.id);
-          if (set2) set2.add(link);
+          const set3 = this.linksByEpic.get(epic3.id);
+          if (set3) set3.add(link);
           else this.linksByEpic.set(epic3.id, /* @__PURE__ */ new Set([link]));
         }
       }
@@ -37742,6 +42438,9 @@ var init_world = __esm({
 // src/sandbox/build-world.ts
 function check2(condition, path, message) {
   if (!condition) throw new SeedProblem(path, message);
+}
+function fail2(path, message) {
+  throw new SeedProblem(path, message);
 }
 function maxOf(values) {
   let max = 0;
@@ -37783,7 +42482,9 @@ function buildRepository(world, seed, path) {
     recentChecks: new Map(Object.entries(seed.recent_checks)),
     branches: /* @__PURE__ */ new Map(),
     hooks: /* @__PURE__ */ new Map(),
-    invitations: /* @__PURE__ */ new Map()
+    invitations: /* @__PURE__ */ new Map(),
+    rulesets: /* @__PURE__ */ new Map(),
+    properties: /* @__PURE__ */ new Map()
   };
   for (const [login2, permission] of Object.entries(seed.collaborators)) {
     const user2 = world.account(login2);
@@ -37858,6 +42559,32 @@ function applyProtections(world, seed) {
     });
   });
 }
+function applyRulesets(world, seed) {
+  const ids = /* @__PURE__ */ new Set();
+  const add = (source, store, entries, path) => {
+    entries.forEach(({ id, ...body }, index) => {
+      const at = [...path, "rulesets", index];
+      check2(!ids.has(id), [...at, "id"], `ruleset id ${id} is used twice`);
+      ids.add(id);
+      const result = rulesetFromBody(world, source, body);
+      if ("errors" in result) throw new SeedProblem(at, result.errors.join("; "));
+      const stamp = "2026-01-02T09:00:00Z";
+      store.set(id, { ...result.ruleset, id, created_at: stamp, updated_at: stamp });
+    });
+  };
+  seed.organizations.forEach((orgSeed, index) => {
+    const org = world.organizations.get(orgSeed.login.toLowerCase());
+    if (org)
+      add({ type: "Organization", org }, org.rulesets, orgSeed.rulesets, ["organizations", index]);
+  });
+  seed.repositories.forEach((repoSeed, index) => {
+    const [owner = "", name2 = ""] = repoSeed.full_name.split("/");
+    const repo = world.repository(owner, name2);
+    if (repo)
+      add({ type: "Repository", repo }, repo.rulesets, repoSeed.rulesets, ["repositories", index]);
+  });
+  world.nextId.ruleset = maxOf(ids) + 1;
+}
 function epicKey(ref) {
   const [groupPath2 = "", iid = "0"] = ref.split("&");
   return [groupPath2.toLowerCase(), Number(iid)];
@@ -37883,10 +42610,10 @@ function buildPlanning(world, seed) {
       members: /* @__PURE__ */ new Map(),
       epics: /* @__PURE__ */ new Map()
     };
-    for (const [login2, role] of Object.entries(groupSeed.members)) {
+    for (const [login2, role2] of Object.entries(groupSeed.members)) {
       const user2 = world.account(login2);
       check2(user2?.type === "User", [...path, "members", login2], `unknown user '${login2}'`);
-      group3.members.set(user2.id, role);
+      group3.members.set(user2.id, role2);
     }
     groupSeed.epics.forEach((epicSeed, epicIndex) => {
       const at = [...path, "epics", epicIndex];
@@ -38017,7 +42744,9 @@ function buildWorld(seed) {
       owners: /* @__PURE__ */ new Set(),
       members: /* @__PURE__ */ new Set(),
       basePermission: orgSeed.base_permission,
-      teams: /* @__PURE__ */ new Map()
+      teams: /* @__PURE__ */ new Map(),
+      rulesets: /* @__PURE__ */ new Map(),
+      properties: /* @__PURE__ */ new Map()
     };
     for (const [key, logins] of [
       ["owners", orgSeed.owners],
@@ -38037,6 +42766,23 @@ function buildWorld(seed) {
       );
       org.teams.set(teamSeed.slug, { ...teamSeed, org });
     });
+    check2(
+      orgSeed.custom_properties.length <= MAX_DEFINITIONS,
+      [...path, "custom_properties"],
+      `an organization has at most ${MAX_DEFINITIONS} custom properties`
+    );
+    orgSeed.custom_properties.forEach((definition, at) => {
+      const where3 = [...path, "custom_properties", at];
+      const key = definition.property_name.toLowerCase();
+      check2(
+        !org.properties.has(key),
+        where3,
+        `property '${definition.property_name}' is defined twice`
+      );
+      const problems = definitionProblems(definition);
+      check2(problems.length === 0, where3, problems.join("; "));
+      org.properties.set(key, definition);
+    });
     world.organizations.set(account2.login.toLowerCase(), org);
   });
   seed.apps.forEach((appSeed, index) => {
@@ -38047,7 +42793,7 @@ function buildWorld(seed) {
       ["apps", index, "id"],
       `app id ${appSeed.id} is used twice`
     );
-    const value = { ...appSeed, owner };
+    const value = appFromSeed(appSeed, owner, index, fail2);
     world.apps.set(appSeed.slug, value);
     world.appsById.set(appSeed.id, value);
   });
@@ -38072,6 +42818,20 @@ function buildWorld(seed) {
       hookIds.add(hookSeed.id);
       repo.hooks.set(hookSeed.id, hookFromSeed(hookSeed));
     });
+    const values = Object.entries(repoSeed.custom_properties);
+    if (values.length > 0) {
+      check2(
+        repo.org !== null,
+        [...path, "custom_properties"],
+        "custom properties belong to repositories of organizations"
+      );
+      const problems = setValues(
+        repo.org,
+        [repo],
+        values.map(([property_name, value]) => ({ property_name, value }))
+      );
+      check2(problems.length === 0, [...path, "custom_properties"], problems.join("; "));
+    }
     for (const id of repo.invitations.keys()) {
       check2(!invitationIds.has(id), [...path, "invitations"], `invitation id ${id} is used twice`);
       invitationIds.add(id);
@@ -38082,6 +42842,8 @@ function buildWorld(seed) {
   });
   world.nextId.hook = maxOf(hookIds) + 1;
   applyProtections(world, seed);
+  buildInstallations(world, seed, fail2);
+  applyRulesets(world, seed);
   seed.gists.forEach((gistSeed, index) => {
     const owner = world.account(gistSeed.owner);
     check2(owner?.type === "User", ["gists", index, "owner"], `unknown user '${gistSeed.owner}'`);
@@ -38125,8 +42887,11 @@ var SeedProblem;
 var init_build_world = __esm({
   "src/sandbox/build-world.ts"() {
     "use strict";
+    init_build_apps();
     init_hook_config();
+    init_custom_properties();
     init_protection();
+    init_rulesets();
     init_world();
     SeedProblem = class extends Error {
       constructor(path, message) {
@@ -38139,7 +42904,7 @@ var init_build_world = __esm({
 });
 
 // src/sandbox/seed-schema.ts
-var login, timestamp, repoPermission, groupRole, protection, hook2, invitation3, branch2, repository2, user, team2, organization, app2, gistFile, gist2, migration2, epic2, group2, board3, project2, epicRef, epicLink3, worldSeedSchema;
+var login, timestamp, repoPermission, groupRole, protection, ruleset2, hook2, invitation3, propertyName, propertyValue3, customProperty, branch2, repository2, user, team2, organization, installation2, app2, gistFile, gist2, migration2, epic2, group2, board3, project2, epicRef, epicLink3, worldSeedSchema;
 var init_seed_schema = __esm({
   "src/sandbox/seed-schema.ts"() {
     "use strict";
@@ -38150,6 +42915,9 @@ var init_seed_schema = __esm({
     groupRole = external_exports.enum(["guest", "planner", "reporter", "developer", "maintainer", "owner"]);
     protection = external_exports.object({
       required_signatures: external_exports.boolean().optional()
+    }).catchall(external_exports.unknown());
+    ruleset2 = external_exports.object({
+      id: external_exports.number().int().positive()
     }).catchall(external_exports.unknown());
     hook2 = external_exports.strictObject({
       id: external_exports.number().int().positive(),
@@ -38175,6 +42943,17 @@ var init_seed_schema = __esm({
       created_at: timestamp,
       expired: external_exports.boolean().default(false)
     });
+    propertyName = external_exports.string().regex(/^[A-Za-z0-9_$#-]{1,75}$/, "expected a custom property name");
+    propertyValue3 = external_exports.union([external_exports.string(), external_exports.array(external_exports.string())]);
+    customProperty = external_exports.strictObject({
+      property_name: propertyName,
+      value_type: external_exports.enum(["string", "single_select", "multi_select", "true_false", "url"]),
+      required: external_exports.boolean().default(false),
+      default_value: propertyValue3.nullable().default(null),
+      description: external_exports.string().nullable().default(null),
+      allowed_values: external_exports.array(external_exports.string()).nullable().default(null),
+      values_editable_by: external_exports.enum(["org_actors", "org_and_repo_actors"]).default("org_actors")
+    });
     branch2 = external_exports.strictObject({
       name: external_exports.string().min(1),
       protection: protection.optional()
@@ -38195,7 +42974,10 @@ var init_seed_schema = __esm({
       recent_checks: external_exports.record(external_exports.string(), external_exports.number().int()).default({}),
       branches: external_exports.array(branch2).min(1, "a repository needs at least one branch"),
       hooks: external_exports.array(hook2).default([]),
-      invitations: external_exports.array(invitation3).default([])
+      invitations: external_exports.array(invitation3).default([]),
+      rulesets: external_exports.array(ruleset2).default([]),
+      /** Explicit custom property values by name; required properties without one take their default. */
+      custom_properties: external_exports.record(propertyName, propertyValue3).default({})
     });
     user = external_exports.strictObject({
       login,
@@ -38219,7 +43001,19 @@ var init_seed_schema = __esm({
       members: external_exports.array(login).default([]),
       /** The permission every member has on every repository of the organization. */
       base_permission: external_exports.enum(["none", "pull", "triage", "push", "maintain", "admin"]).default("pull"),
-      teams: external_exports.array(team2).default([])
+      teams: external_exports.array(team2).default([]),
+      rulesets: external_exports.array(ruleset2).default([]),
+      custom_properties: external_exports.array(customProperty).default([])
+    });
+    installation2 = external_exports.strictObject({
+      id: external_exports.number().int().positive(),
+      account: login,
+      repository_selection: external_exports.enum(["all", "selected"]).default("all"),
+      /** With `selected`: the repositories (OWNER/NAME, of `account`) the installation covers. */
+      repositories: external_exports.array(external_exports.string()).default([]),
+      /** App permission → read | write, e.g. { administration: write, repository_hooks: read }; metadata is always read. */
+      permissions: external_exports.record(external_exports.string(), external_exports.enum(["read", "write"])).default({}),
+      created_at: timestamp.default("2026-01-02T09:00:00Z")
     });
     app2 = external_exports.strictObject({
       id: external_exports.number().int().positive(),
@@ -38228,7 +43022,10 @@ var init_seed_schema = __esm({
       owner: login,
       description: external_exports.string().nullable().default(null),
       events: external_exports.array(external_exports.string()).default([]),
-      created_at: timestamp.default("2026-01-02T09:00:00Z")
+      created_at: timestamp.default("2026-01-02T09:00:00Z"),
+      /** The public half of the App's key (PEM): JWTs signed with its private key authenticate as it. */
+      public_key: external_exports.string().optional(),
+      installations: external_exports.array(installation2).default([])
     });
     gistFile = external_exports.union([
       external_exports.string(),
@@ -38312,7 +43109,7 @@ var init_seed_schema = __esm({
 });
 
 // src/sandbox/seed-file.ts
-import { readFileSync as readFileSync4 } from "node:fs";
+import { readFileSync as readFileSync5 } from "node:fs";
 function keyOf(path) {
   return path.map(
     (part, index) => typeof part === "number" ? `[${part}]` : index === 0 ? part : `.${part}`
@@ -38347,7 +43144,7 @@ function lineOf(doc, lines, path) {
 function readSeedFile(file2) {
   let text;
   try {
-    text = readFileSync4(file2, "utf8");
+    text = readFileSync5(file2, "utf8");
   } catch (error62) {
     const missing = error62.code === "ENOENT";
     throw new SeedError(`${file2}: ${missing ? "no such file" : "cannot be read"}`);
@@ -38377,9 +43174,13 @@ var init_seed_file = __esm({
 // src/sandbox/generate.ts
 function withGeneratedRepositories(seed, count2) {
   if (count2 === 0) return seed;
-  if (!seed.organizations.some((org) => org.login.toLowerCase() === "acme")) {
+  const acme = seed.organizations.find((org) => org.login.toLowerCase() === "acme");
+  if (acme === void 0) {
     throw new SeedError("--generate needs an organization 'acme' in the seed");
   }
+  const definesTeam = acme.custom_properties.some(
+    (property) => property.property_name.toLowerCase() === "team"
+  );
   const width = Math.max(4, String(count2).length);
   let hookId = 0;
   for (const repo of seed.repositories)
@@ -38411,12 +43212,19 @@ function withGeneratedRepositories(seed, count2) {
         created_at: "2026-01-02T09:00:00Z",
         updated_at: "2026-01-02T09:00:00Z"
       })),
-      invitations: []
+      invitations: [],
+      rulesets: [],
+      custom_properties: {
+        team: `team-${String((index - 1) % GENERATED_TEAMS + 1).padStart(2, "0")}`
+      }
     });
   }
-  return { ...seed, repositories: [...seed.repositories, ...generated] };
+  const organizations = definesTeam ? seed.organizations : seed.organizations.map(
+    (org) => org === acme ? { ...org, custom_properties: [...org.custom_properties, TEAM_PROPERTY] } : org
+  );
+  return { ...seed, organizations, repositories: [...seed.repositories, ...generated] };
 }
-var GENERATED_HOOK_URLS;
+var GENERATED_HOOK_URLS, GENERATED_TEAMS, TEAM_PROPERTY;
 var init_generate = __esm({
   "src/sandbox/generate.ts"() {
     "use strict";
@@ -38425,6 +43233,16 @@ var init_generate = __esm({
       { url: "https://ci.acme.example/hooks/forge", events: ["push"] },
       { url: "https://chat.acme.example/notify", events: ["issues"] }
     ];
+    GENERATED_TEAMS = 10;
+    TEAM_PROPERTY = {
+      property_name: "team",
+      value_type: "string",
+      required: false,
+      default_value: null,
+      description: "The team that owns the repository",
+      allowed_values: null,
+      values_editable_by: "org_actors"
+    };
   }
 });
 
@@ -38564,9 +43382,9 @@ var init_rate_limits = __esm({
 });
 
 // src/sandbox/router.ts
-function matchSegments(pattern, path, params) {
-  if (pattern.length === 0) return path.length === 0;
-  const [head, ...rest] = pattern;
+function matchSegments(pattern3, path, params) {
+  if (pattern3.length === 0) return path.length === 0;
+  const [head, ...rest] = pattern3;
   if (head.startsWith("*")) {
     for (let take = 1; take <= path.length - rest.length; take++) {
       if (matchSegments(rest, path.slice(take), params)) {
@@ -38619,7 +43437,7 @@ var init_router = __esm({
 });
 
 // src/sandbox/id-paths.ts
-function byName(segments, world) {
+function byName2(segments, world) {
   const [head, id = "", ...rest] = segments;
   if (!DIGITS.test(id)) return segments;
   if (head === "repositories") {
@@ -38681,13 +43499,13 @@ function paginate(ctx, all, family) {
     url2.searchParams.set("page", String(target2));
     return `<${url2.href}>; rel="${rel}"`;
   };
-  const links = [];
-  if (page > 1) links.push(link(Math.min(page - 1, lastPage2), "prev"));
-  if (page < lastPage2) links.push(link(page + 1, "next"));
-  if (page !== lastPage2) links.push(link(lastPage2, "last"));
-  if (page > 1) links.push(link(1, "first"));
+  const links2 = [];
+  if (page > 1) links2.push(link(Math.min(page - 1, lastPage2), "prev"));
+  if (page < lastPage2) links2.push(link(page + 1, "next"));
+  if (page !== lastPage2) links2.push(link(lastPage2, "last"));
+  if (page > 1) links2.push(link(1, "first"));
   const headers = {};
-  if (links.length > 0) headers.Link = links.join(", ");
+  if (links2.length > 0) headers.Link = links2.join(", ");
   if (family === "gitlab") {
     headers["X-Total"] = String(all.length);
     headers["X-Total-Pages"] = String(lastPage2);
@@ -38738,7 +43556,7 @@ function orgMigration(ctx) {
   const id = idParam(ctx.params.id);
   const found = id === void 0 ? void 0 : ctx.world.migrations.get(id);
   if (!org || !found || found.owner.id !== org.account.id) throw notFound();
-  if (!org.owners.has(caller.id) && !caller.site_admin) throw notFound();
+  if (!ctx.world.administers(org, caller)) throw notFound();
   return found;
 }
 function excluded(ctx) {
@@ -38820,6 +43638,198 @@ var init_routes_account = __esm({
         handler: (ctx) => migrationRepositories(ctx, orgMigration(ctx))
       }
     ];
+  }
+});
+
+// src/sandbox/credentials.ts
+import { randomBytes as randomBytes2, verify } from "node:crypto";
+function authenticate(req, family, world, now) {
+  let token;
+  const header = req.headers.authorization;
+  if (header !== void 0) {
+    const match = /^(?:bearer|token)\s+(\S+)\s*$/i.exec(header);
+    token = match ? match[1] : header;
+  } else if (family === "gitlab" && typeof req.headers["private-token"] === "string") {
+    token = req.headers["private-token"];
+  }
+  if (token === void 0) return { kind: "anonymous" };
+  const user2 = world.tokens.get(token);
+  if (user2 !== void 0) return { kind: "user", account: user2, rateKey: `token:${token}` };
+  const issued = world.installationTokens.get(token);
+  if (issued !== void 0 && family === "github") {
+    if (issued.expiresAt <= now) return { kind: "refused", message: "Bad credentials" };
+    const { installation: installation3 } = issued;
+    return {
+      kind: "installation",
+      installation: installation3,
+      account: installation3.bot,
+      // GitHub's budget of an installation is the installation's, whichever of its tokens is used.
+      rateKey: `installation:${installation3.id}`
+    };
+  }
+  if (family === "github" && token.split(".").length === 3) return appFromJwt(token, world, now);
+  return { kind: "refused", message: "Bad credentials" };
+}
+function appFromJwt(token, world, now) {
+  const refused2 = (message) => ({ kind: "refused", message });
+  const [encodedHeader = "", encodedPayload = "", signature = ""] = token.split(".");
+  const header = decodeJson(encodedHeader);
+  const payload = decodeJson(encodedPayload);
+  if (header?.alg !== "RS256" || payload === void 0) return refused2(UNDECODABLE);
+  const app3 = world.appsById.get(Number(payload.iss));
+  if (app3?.publicKey === void 0) return refused2(UNDECODABLE);
+  const signed = verify(
+    "sha256",
+    Buffer.from(`${encodedHeader}.${encodedPayload}`),
+    app3.publicKey,
+    Buffer.from(signature, "base64url")
+  );
+  if (!signed) return refused2(UNDECODABLE);
+  const seconds = Math.floor(now / 1e3);
+  const { iat, exp } = payload;
+  if (!Number.isInteger(iat) || iat > seconds) return refused2(IAT_INVALID);
+  if (typeof exp !== "number" || exp <= seconds) return refused2(EXPIRED);
+  if (exp > seconds + MAX_JWT_AHEAD_S) return refused2(EXP_TOO_FAR);
+  return { kind: "app", app: app3, rateKey: `app:${app3.id}` };
+}
+function decodeJson(part) {
+  try {
+    const value = JSON.parse(Buffer.from(part, "base64url").toString("utf8"));
+    return typeof value === "object" && value !== null && !Array.isArray(value) ? value : void 0;
+  } catch {
+    return void 0;
+  }
+}
+function issueInstallationToken(world, installation3, now, ttlSeconds) {
+  for (const [token2, issued] of world.installationTokens) {
+    if (issued.expiresAt <= now) world.installationTokens.delete(token2);
+  }
+  const token = `ghs_${randomBytes2(18).toString("hex")}`;
+  const expiresAt = (Math.floor(now / 1e3) + ttlSeconds) * 1e3;
+  world.installationTokens.set(token, { installation: installation3, expiresAt });
+  return { token, expiresAt };
+}
+var MAX_JWT_AHEAD_S, UNDECODABLE, EXP_TOO_FAR, EXPIRED, IAT_INVALID;
+var init_credentials2 = __esm({
+  "src/sandbox/credentials.ts"() {
+    "use strict";
+    MAX_JWT_AHEAD_S = 600;
+    UNDECODABLE = "A JSON web token could not be decoded";
+    EXP_TOO_FAR = "'Expiration time' claim ('exp') is too far in the future";
+    EXPIRED = "'Expiration time' claim ('exp') must be a numeric value representing the future time at which the assertion expires";
+    IAT_INVALID = "'Issued at' claim ('iat') must be an Integer representing the time that the assertion was issued";
+  }
+});
+
+// src/sandbox/routes-apps.ts
+function requireApp(ctx) {
+  if (ctx.app === null) {
+    throw new HttpError({
+      status: 401,
+      body: { message: "A JSON web token could not be decoded", documentation_url: DOCS }
+    });
+  }
+  return ctx.app;
+}
+function installationOn(app3, account2) {
+  for (const installation3 of app3.installations.values()) {
+    if (installation3.account.id === account2?.id) return installation3;
+  }
+  throw notFound();
+}
+function appRoutes(options) {
+  return [
+    {
+      method: "GET",
+      pattern: "/app",
+      handler: (ctx) => {
+        const app3 = requireApp(ctx);
+        return ok({ ...app(ctx.base, app3), installations_count: app3.installations.size });
+      }
+    },
+    {
+      method: "GET",
+      pattern: "/app/installations/:id",
+      handler: (ctx) => {
+        const installation3 = requireApp(ctx).installations.get(idParam(ctx.params.id) ?? 0);
+        if (installation3 === void 0) throw notFound();
+        return ok(installation(ctx.base, installation3));
+      }
+    },
+    {
+      method: "POST",
+      pattern: "/app/installations/:id/access_tokens",
+      operation: "POST /app/installations/{installation_id}/access_tokens",
+      handler: (ctx) => {
+        const installation3 = requireApp(ctx).installations.get(idParam(ctx.params.id) ?? 0);
+        if (installation3 === void 0) throw notFound();
+        const body = ctx.json();
+        const narrowing = ["repositories", "repository_ids", "permissions"].filter(
+          (key) => body[key] !== void 0
+        );
+        if (narrowing.length > 0) {
+          throw ctx.invalid(
+            [
+              `the sandbox issues tokens for the whole installation; ${narrowing.join(", ")} cannot narrow them`
+            ],
+            "InstallationAccessToken"
+          );
+        }
+        const issued = issueInstallationToken(
+          ctx.world,
+          installation3,
+          ctx.now(),
+          options.tokenTtlSeconds
+        );
+        options.stats.installation_tokens_issued++;
+        return ok(
+          {
+            token: issued.token,
+            expires_at: isoTime(issued.expiresAt),
+            permissions: installation3.permissions,
+            repository_selection: installation3.repositorySelection
+          },
+          201
+        );
+      }
+    },
+    {
+      method: "GET",
+      pattern: "/orgs/:org/installation",
+      handler: (ctx) => {
+        const org = ctx.world.organizations.get((ctx.params.org ?? "").toLowerCase());
+        return ok(installation(ctx.base, installationOn(requireApp(ctx), org?.account)));
+      }
+    },
+    {
+      method: "GET",
+      pattern: "/users/:user/installation",
+      handler: (ctx) => {
+        const account2 = ctx.world.account(ctx.params.user ?? "");
+        return ok(installation(ctx.base, installationOn(requireApp(ctx), account2)));
+      }
+    },
+    {
+      method: "GET",
+      pattern: "/repos/:owner/:repo/installation",
+      handler: (ctx) => {
+        const app3 = requireApp(ctx);
+        const repo = ctx.world.repository(ctx.params.owner ?? "", ctx.params.repo ?? "");
+        const installation3 = installationOn(app3, repo?.owner);
+        if (repo === void 0 || installation3.repositorySelection === "selected" && !installation3.repositories.has(repo.id)) {
+          throw notFound();
+        }
+        return ok(installation(ctx.base, installation3));
+      }
+    }
+  ];
+}
+var init_routes_apps = __esm({
+  "src/sandbox/routes-apps.ts"() {
+    "use strict";
+    init_credentials2();
+    init_http_support();
+    init_shapes();
   }
 });
 
@@ -39337,8 +44347,8 @@ function parameters(ctx) {
   return { ...Object.fromEntries(ctx.query), ...ctx.json() };
 }
 function linksOf(ctx, from, caller) {
-  const links = [...ctx.world.linksByEpic.get(from.id) ?? []];
-  return links.filter((link) => {
+  const links2 = [...ctx.world.linksByEpic.get(from.id) ?? []];
+  return links2.filter((link) => {
     const other = link.source.id === from.id ? link.target : link.source;
     return ctx.world.hasRole(other.group, caller, "guest");
   }).sort((a, b) => a.id - b.id);
@@ -39513,8 +44523,261 @@ var init_routes_planning = __esm({
   }
 });
 
+// src/sandbox/routes-properties.ts
+function organizationOf(ctx) {
+  const org = ctx.world.organizations.get((ctx.params.org ?? "").toLowerCase());
+  if (org === void 0) throw notFound();
+  return org;
+}
+function memberOrganization(ctx) {
+  const caller = requireCaller(ctx);
+  const org = organizationOf(ctx);
+  const member = org.owners.has(caller.id) || org.members.has(caller.id) || caller.site_admin;
+  if (!member) throw notFound();
+  return org;
+}
+function ownerOrganization(ctx) {
+  const caller = requireCaller(ctx);
+  const org = memberOrganization(ctx);
+  if (!org.owners.has(caller.id) && !caller.site_admin) {
+    throw forbidden("Must be an owner of the organization.");
+  }
+  return org;
+}
+function definitionBody(ctx, org, definition) {
+  return {
+    property_name: definition.property_name,
+    url: `${ctx.base}/orgs/${org.account.login}/properties/schema/${encodeURIComponent(definition.property_name)}`,
+    source_type: "organization",
+    value_type: definition.value_type,
+    required: definition.required,
+    default_value: definition.default_value,
+    description: definition.description,
+    allowed_values: definition.allowed_values,
+    values_editable_by: definition.values_editable_by
+  };
+}
+function definitionOf(ctx, org) {
+  const found = org.properties.get((ctx.params.name ?? "").toLowerCase());
+  if (found === void 0) throw notFound();
+  return found;
+}
+function isValue(value) {
+  return typeof value === "string" || Array.isArray(value) && value.every((item) => typeof item === "string");
+}
+function definitionFromBody(ctx, name2, body) {
+  const errors = [];
+  const { value_type: type, required: required2 = false, default_value: fallback = null } = body;
+  const { description = null, allowed_values: allowed = null } = body;
+  const editors = body.values_editable_by ?? "org_actors";
+  if (!VALUE_TYPES.includes(type)) {
+    errors.push(`value_type must be one of ${VALUE_TYPES.join(", ")}`);
+  }
+  if (typeof required2 !== "boolean") errors.push("required must be a boolean");
+  if (fallback !== null && !isValue(fallback)) {
+    errors.push("default_value must be a string, a list of strings or null");
+  }
+  if (description !== null && typeof description !== "string") {
+    errors.push("description must be a string or null");
+  }
+  if (allowed !== null && !(Array.isArray(allowed) && allowed.every((v) => typeof v === "string"))) {
+    errors.push("allowed_values must be a list of strings or null");
+  }
+  if (!EDITORS.includes(editors)) {
+    errors.push(`values_editable_by must be one of ${EDITORS.join(", ")}`);
+  }
+  if (errors.length > 0) throw ctx.invalid(errors, "CustomProperty");
+  const definition = {
+    property_name: name2,
+    value_type: type,
+    required: required2,
+    default_value: fallback,
+    description,
+    allowed_values: allowed,
+    values_editable_by: editors
+  };
+  const problems = definitionProblems(definition);
+  if (problems.length > 0) throw ctx.invalid(problems, "CustomProperty");
+  return definition;
+}
+function valuesFromBody(ctx, body) {
+  const list3 = body.properties;
+  const shaped = Array.isArray(list3) && list3.every(
+    (item) => typeof item === "object" && item !== null && typeof item.property_name === "string" && (item.value === null || isValue(item.value))
+  );
+  if (!shaped) {
+    throw ctx.invalid(
+      [
+        "properties must be a list of {property_name, value} with a string, a list of strings or null"
+      ],
+      "CustomProperty"
+    );
+  }
+  return list3;
+}
+function visibleRepositories(ctx, org) {
+  const all = ctx.world.repositoriesByOwner.get(org.account.login.toLowerCase()) ?? [];
+  return ctx.world.seesAllOf(org, ctx.caller) ? all : all.filter((repo) => ctx.world.can(repo, ctx.caller, "pull"));
+}
+var MAX_REPOSITORIES_PER_PATCH, VALUE_TYPES, EDITORS, propertyRoutes;
+var init_routes_properties = __esm({
+  "src/sandbox/routes-properties.ts"() {
+    "use strict";
+    init_custom_properties();
+    init_http_support();
+    init_pagination();
+    init_repo_access();
+    MAX_REPOSITORIES_PER_PATCH = 30;
+    VALUE_TYPES = ["string", "single_select", "multi_select", "true_false", "url"];
+    EDITORS = ["org_actors", "org_and_repo_actors"];
+    propertyRoutes = [
+      {
+        method: "GET",
+        pattern: "/orgs/:org/properties/schema",
+        handler: (ctx) => {
+          const org = memberOrganization(ctx);
+          return ok([...org.properties.values()].map((item) => definitionBody(ctx, org, item)));
+        }
+      },
+      {
+        method: "GET",
+        pattern: "/orgs/:org/properties/schema/:name",
+        handler: (ctx) => {
+          const org = memberOrganization(ctx);
+          return ok(definitionBody(ctx, org, definitionOf(ctx, org)));
+        }
+      },
+      {
+        method: "PUT",
+        pattern: "/orgs/:org/properties/schema/:name",
+        operation: "PUT /orgs/{org}/properties/schema/{custom_property_name}",
+        handler: (ctx) => {
+          const org = ownerOrganization(ctx);
+          const name2 = ctx.params.name ?? "";
+          if (!PROPERTY_NAME2.test(name2)) {
+            throw ctx.invalid([`property_name '${name2}' is not a valid name`], "CustomProperty");
+          }
+          const key = name2.toLowerCase();
+          if (!org.properties.has(key) && org.properties.size >= MAX_DEFINITIONS) {
+            throw ctx.invalid(
+              [`an organization has at most ${MAX_DEFINITIONS} custom properties`],
+              "CustomProperty"
+            );
+          }
+          const definition = definitionFromBody(
+            ctx,
+            org.properties.get(key)?.property_name ?? name2,
+            ctx.json()
+          );
+          org.properties.set(key, definition);
+          return ok(definitionBody(ctx, org, definition));
+        }
+      },
+      {
+        method: "DELETE",
+        pattern: "/orgs/:org/properties/schema/:name",
+        operation: "DELETE /orgs/{org}/properties/schema/{custom_property_name}",
+        handler: (ctx) => {
+          const org = ownerOrganization(ctx);
+          const key = definitionOf(ctx, org).property_name.toLowerCase();
+          org.properties.delete(key);
+          for (const repo of ctx.world.repositoriesByOwner.get(org.account.login.toLowerCase()) ?? []) {
+            repo.properties.delete(key);
+          }
+          return noContent;
+        }
+      },
+      {
+        method: "GET",
+        pattern: "/orgs/:org/properties/values",
+        handler: (ctx) => {
+          const org = memberOrganization(ctx);
+          if (ctx.query.has("repository_query")) {
+            throw ctx.invalid(["repository_query is not supported by the sandbox"], "CustomProperty");
+          }
+          const page = paginate(ctx, visibleRepositories(ctx, org), "github");
+          return {
+            status: 200,
+            body: page.items.map((repo) => ({
+              repository_id: repo.id,
+              repository_name: repo.name,
+              repository_full_name: `${repo.owner.login}/${repo.name}`,
+              properties: repositoryValues2(org, repo)
+            })),
+            headers: page.headers
+          };
+        }
+      },
+      {
+        method: "PATCH",
+        pattern: "/orgs/:org/properties/values",
+        operation: "PATCH /orgs/{org}/properties/values",
+        handler: (ctx) => {
+          const org = ownerOrganization(ctx);
+          const body = ctx.json();
+          const names = body.repository_names;
+          if (!Array.isArray(names) || names.length === 0 || names.length > MAX_REPOSITORIES_PER_PATCH || !names.every((name2) => typeof name2 === "string")) {
+            throw ctx.invalid(
+              [`repository_names must list 1 to ${MAX_REPOSITORIES_PER_PATCH} repository names`],
+              "CustomProperty"
+            );
+          }
+          const properties = valuesFromBody(ctx, body);
+          const repos = names.map((name2) => {
+            const repo = ctx.world.repository(org.account.login, name2);
+            if (repo === void 0) {
+              throw ctx.invalid(
+                [`'${name2}' is not a repository of ${org.account.login}`],
+                "CustomProperty"
+              );
+            }
+            return repo;
+          });
+          const problems = setValues(org, repos, properties);
+          if (problems.length > 0) throw ctx.invalid(problems, "CustomProperty");
+          return noContent;
+        }
+      },
+      {
+        method: "GET",
+        pattern: "/repos/:owner/:repo/properties/values",
+        handler: (ctx) => {
+          const repo = visibleRepository(ctx);
+          return ok(repositoryValues2(repo.org, repo));
+        }
+      },
+      {
+        method: "PATCH",
+        pattern: "/repos/:owner/:repo/properties/values",
+        operation: "PATCH /repos/{owner}/{repo}/properties/values",
+        handler: (ctx) => {
+          const { repo, caller } = adminRepository(ctx);
+          if (repo.org === null) {
+            throw ctx.invalid(
+              ["custom properties belong to repositories of organizations"],
+              "CustomProperty"
+            );
+          }
+          const org = repo.org;
+          const properties = valuesFromBody(ctx, ctx.json());
+          const owner = org.owners.has(caller.id) || caller.site_admin;
+          for (const { property_name: name2 } of properties) {
+            const editors = org.properties.get(name2.toLowerCase())?.values_editable_by;
+            if (!owner && editors === "org_actors") {
+              throw forbidden(`Only owners of ${org.account.login} may set ${name2}.`);
+            }
+          }
+          const problems = setValues(org, [repo], properties);
+          if (problems.length > 0) throw ctx.invalid(problems, "CustomProperty");
+          return noContent;
+        }
+      }
+    ];
+  }
+});
+
 // src/sandbox/routes-pulls.ts
-import { createHash as createHash4 } from "node:crypto";
+import { createHash as createHash5 } from "node:crypto";
 function pullsOf(ctx, repo) {
   return issuesOf(ctx.world, repo).flatMap((issue2) => issue2.pull ? [issue2.pull] : []);
 }
@@ -39704,7 +44967,7 @@ var init_routes_pulls = __esm({
           const base = repo.branches.get(pull.base.ref);
           if (base === void 0) throw githubError(405, "Pull Request is not mergeable");
           const now = isoTime(ctx.now());
-          const sha = createHash4("sha1").update(`merge ${base.sha} ${pull.head.sha} #${pull.issue.number}`).digest("hex");
+          const sha = createHash5("sha1").update(`merge ${base.sha} ${pull.head.sha} #${pull.issue.number}`).digest("hex");
           base.sha = sha;
           pull.merged_at = now;
           pull.merged_by = caller;
@@ -39887,6 +45150,490 @@ var init_routes_repositories = __esm({
   }
 });
 
+// src/sandbox/ruleset-match.ts
+function escapeRegExp2(text) {
+  return text.replace(/[.+^${}()|\\]/g, "\\$&");
+}
+function fnmatch(pattern3, value) {
+  let source = "";
+  for (let index = 0; index < pattern3.length; index++) {
+    const char = pattern3[index];
+    if (char === "*" && pattern3[index + 1] === "*") {
+      source += ".*";
+      index++;
+    } else if (char === "*") source += "[^/]*";
+    else if (char === "?") source += "[^/]";
+    else if (char === "[" || char === "]") source += `\\${char}`;
+    else source += escapeRegExp2(char);
+  }
+  return new RegExp(`^${source}$`).test(value);
+}
+function namesMatch(value, name2, special) {
+  const hit = (pattern3) => special(pattern3) || fnmatch(pattern3, name2);
+  return value.include.some(hit) && !value.exclude.some(hit);
+}
+function refMatches(conditions, ref, repo) {
+  const refName = conditions?.ref_name;
+  if (refName === void 0) return false;
+  return namesMatch(
+    refName,
+    ref,
+    (pattern3) => pattern3 === "~ALL" || pattern3 === "~DEFAULT_BRANCH" && ref === `refs/heads/${repo.default_branch}`
+  );
+}
+function propertyMatches(spec, repo) {
+  if (spec.source !== "custom") return false;
+  const found = repositoryValues2(repo.org, repo).find(
+    (entry2) => entry2.property_name.toLowerCase() === spec.name.toLowerCase()
+  );
+  if (found === void 0) return false;
+  return [found.value].flat().some((value) => spec.property_values.includes(value));
+}
+function selectsRepository2(ruleset3, repo) {
+  const conditions = ruleset3.conditions;
+  if (conditions === null) return false;
+  if (conditions.repository_name) {
+    return namesMatch(conditions.repository_name, repo.name, (pattern3) => pattern3 === "~ALL");
+  }
+  if (conditions.repository_id) return conditions.repository_id.repository_ids.includes(repo.id);
+  if (conditions.repository_property) {
+    const { include, exclude } = conditions.repository_property;
+    return include.every((spec) => propertyMatches(spec, repo)) && !exclude.some((spec) => propertyMatches(spec, repo));
+  }
+  return false;
+}
+function rulesetsOf(repo, withParents) {
+  const own2 = [...repo.rulesets.values()];
+  if (!withParents || repo.org === null) return own2;
+  const inherited = [...repo.org.rulesets.values()].filter(
+    (ruleset3) => selectsRepository2(ruleset3, repo)
+  );
+  return [...own2, ...inherited].sort((a, b) => a.id - b.id);
+}
+function branchRules(repo, branch3) {
+  const ref = `refs/heads/${branch3}`;
+  return rulesetsOf(repo, true).filter(
+    (ruleset3) => ruleset3.enforcement === "active" && ruleset3.target === "branch" && refMatches(ruleset3.conditions, ref, repo)
+  ).flatMap(
+    (ruleset3) => ruleset3.rules.map((rule) => ({
+      ...rule,
+      ruleset_source_type: ruleset3.source.type,
+      ruleset_source: sourceName(ruleset3.source),
+      ruleset_id: ruleset3.id
+    }))
+  );
+}
+var init_ruleset_match = __esm({
+  "src/sandbox/ruleset-match.ts"() {
+    "use strict";
+    init_rulesets();
+    init_custom_properties();
+  }
+});
+
+// src/sandbox/ruleset-shapes.ts
+function nodeId3(id) {
+  return Buffer.from(`RepositoryRuleset:${id}`).toString("base64url");
+}
+function links(base, ruleset3) {
+  const source = ruleset3.source;
+  if (source.type === "Repository") {
+    const full = sourceName(source);
+    return {
+      self: { href: `${base}/repos/${full}/rulesets/${ruleset3.id}` },
+      html: { href: `${base}/${full}/rules/${ruleset3.id}` }
+    };
+  }
+  const org = source.org.account.login;
+  return {
+    self: { href: `${base}/orgs/${org}/rulesets/${ruleset3.id}` },
+    html: { href: `${base}/organizations/${org}/settings/rules/${ruleset3.id}` }
+  };
+}
+function canEdit(world, ruleset3, caller) {
+  if (caller === null) return false;
+  if (caller.site_admin) return true;
+  const source = ruleset3.source;
+  if (source.type === "Organization") return source.org.owners.has(caller.id);
+  return world.can(source.repo, caller, "admin");
+}
+function callerBypass(world, ruleset3, repo, caller) {
+  if (caller === null) return "never";
+  const permission = world.permission(repo, caller);
+  const owner = repo.org?.owners.has(caller.id) ?? false;
+  const actor = ruleset3.bypass_actors.find(
+    (candidate) => candidate.actor_type === "OrganizationAdmin" && owner || candidate.actor_type === "User" && candidate.actor_id === caller.id || candidate.actor_type === "RepositoryRole" && REPOSITORY_ROLES.get(candidate.actor_id ?? 0) === permission
+  );
+  return actor ? BYPASS_OF_MODE[actor.bypass_mode] : "never";
+}
+function rulesetSummary(base, ruleset3) {
+  return {
+    id: ruleset3.id,
+    name: ruleset3.name,
+    target: ruleset3.target,
+    source_type: ruleset3.source.type,
+    source: sourceName(ruleset3.source),
+    enforcement: ruleset3.enforcement,
+    node_id: nodeId3(ruleset3.id),
+    _links: links(base, ruleset3),
+    created_at: ruleset3.created_at,
+    updated_at: ruleset3.updated_at
+  };
+}
+function rulesetShape2(base, world, ruleset3, caller, repo) {
+  return {
+    ...rulesetSummary(base, ruleset3),
+    ...canEdit(world, ruleset3, caller) ? { bypass_actors: ruleset3.bypass_actors.map((actor) => ({ ...actor })) } : {},
+    ...repo !== null ? { current_user_can_bypass: callerBypass(world, ruleset3, repo, caller) } : {},
+    conditions: ruleset3.conditions,
+    rules: ruleset3.rules
+  };
+}
+var BYPASS_OF_MODE;
+var init_ruleset_shapes = __esm({
+  "src/sandbox/ruleset-shapes.ts"() {
+    "use strict";
+    init_rulesets();
+    BYPASS_OF_MODE = {
+      always: "always",
+      pull_request: "pull_requests_only",
+      exempt: "exempt"
+    };
+  }
+});
+
+// src/sandbox/routes-rulesets.ts
+function includesParents(ctx) {
+  return ctx.query.get("includes_parents") !== "false";
+}
+function targetFilter(ctx) {
+  const given = ctx.query.get("targets");
+  if (given === null) return () => true;
+  const wanted = new Set(given.split(",").map((value) => value.trim()));
+  return (ruleset3) => wanted.has(ruleset3.target);
+}
+function ownedOrganization(ctx) {
+  const caller = requireCaller(ctx);
+  const org = ctx.world.organizations.get((ctx.params.org ?? "").toLowerCase());
+  if (!org || !org.owners.has(caller.id) && !caller.site_admin) throw notFound();
+  return org;
+}
+function memberOrganization2(ctx) {
+  const caller = requireCaller(ctx);
+  const org = ctx.world.organizations.get((ctx.params.org ?? "").toLowerCase());
+  const member = org && (org.owners.has(caller.id) || org.members.has(caller.id));
+  if (!org || !member && !caller.site_admin) throw notFound();
+  return org;
+}
+function listed2(ctx, rulesets) {
+  const page = paginate(ctx, rulesets.filter(targetFilter(ctx)), "github");
+  return {
+    status: 200,
+    body: page.items.map((ruleset3) => rulesetSummary(ctx.base, ruleset3)),
+    headers: page.headers
+  };
+}
+function create(ctx, source, store) {
+  const result = rulesetFromBody(ctx.world, source, ctx.json());
+  if ("errors" in result) throw rulesetRefused(result.errors);
+  const now = isoTime(ctx.now());
+  const created = {
+    ...result.ruleset,
+    id: ctx.world.nextId.ruleset++,
+    created_at: now,
+    updated_at: now
+  };
+  store.set(created.id, created);
+  return created;
+}
+function update(ctx, current, store) {
+  const result = rulesetFromBody(ctx.world, current.source, ctx.json(), current);
+  if ("errors" in result) throw rulesetRefused(result.errors);
+  const updated = { ...current, ...result.ruleset, updated_at: isoTime(ctx.now()) };
+  store.set(updated.id, updated);
+  return updated;
+}
+function ownRuleset(ctx, store) {
+  const id = idParam(ctx.params.id);
+  const found = id === void 0 ? void 0 : store.get(id);
+  if (!found) throw notFound();
+  return found;
+}
+function visibleRuleset(ctx, repo) {
+  const id = idParam(ctx.params.id);
+  const found = rulesetsOf(repo, includesParents(ctx)).find((ruleset3) => ruleset3.id === id);
+  if (!found) throw notFound();
+  return found;
+}
+var rulesetRoutes;
+var init_routes_rulesets = __esm({
+  "src/sandbox/routes-rulesets.ts"() {
+    "use strict";
+    init_http_support();
+    init_pagination();
+    init_repo_access();
+    init_ruleset_match();
+    init_ruleset_shapes();
+    init_rulesets();
+    init_shapes();
+    rulesetRoutes = [
+      {
+        method: "GET",
+        pattern: "/repos/:owner/:repo/rulesets",
+        handler: (ctx) => {
+          const repo = visibleRepository(ctx);
+          return listed2(ctx, rulesetsOf(repo, includesParents(ctx)));
+        }
+      },
+      {
+        method: "POST",
+        pattern: "/repos/:owner/:repo/rulesets",
+        operation: "POST /repos/{owner}/{repo}/rulesets",
+        handler: (ctx) => {
+          const { repo, caller } = adminRepository(ctx);
+          assertUnlocked(ctx, repo);
+          const created = create(ctx, { type: "Repository", repo }, repo.rulesets);
+          return ok(rulesetShape2(ctx.base, ctx.world, created, caller, repo), 201);
+        }
+      },
+      {
+        method: "GET",
+        pattern: "/repos/:owner/:repo/rulesets/:id",
+        handler: (ctx) => {
+          const repo = visibleRepository(ctx);
+          return ok(rulesetShape2(ctx.base, ctx.world, visibleRuleset(ctx, repo), ctx.caller, repo));
+        }
+      },
+      {
+        method: "PUT",
+        pattern: "/repos/:owner/:repo/rulesets/:id",
+        operation: "PUT /repos/{owner}/{repo}/rulesets/{ruleset_id}",
+        handler: (ctx) => {
+          const { repo, caller } = adminRepository(ctx);
+          const current = ownRuleset(ctx, repo.rulesets);
+          assertUnlocked(ctx, repo);
+          const updated = update(ctx, current, repo.rulesets);
+          return ok(rulesetShape2(ctx.base, ctx.world, updated, caller, repo));
+        }
+      },
+      {
+        method: "DELETE",
+        pattern: "/repos/:owner/:repo/rulesets/:id",
+        operation: "DELETE /repos/{owner}/{repo}/rulesets/{ruleset_id}",
+        handler: (ctx) => {
+          const { repo } = adminRepository(ctx);
+          const current = ownRuleset(ctx, repo.rulesets);
+          assertUnlocked(ctx, repo);
+          repo.rulesets.delete(current.id);
+          return noContent;
+        }
+      },
+      {
+        method: "GET",
+        pattern: "/repos/:owner/:repo/rules/branches/*branch",
+        handler: (ctx) => {
+          const repo = visibleRepository(ctx);
+          const page = paginate(ctx, branchRules(repo, ctx.params.branch ?? ""), "github");
+          return { status: 200, body: page.items, headers: page.headers };
+        }
+      },
+      {
+        method: "GET",
+        pattern: "/orgs/:org/rulesets",
+        handler: (ctx) => listed2(ctx, [...ownedOrganization(ctx).rulesets.values()])
+      },
+      {
+        method: "POST",
+        pattern: "/orgs/:org/rulesets",
+        operation: "POST /orgs/{org}/rulesets",
+        handler: (ctx) => {
+          const org = ownedOrganization(ctx);
+          const created = create(ctx, { type: "Organization", org }, org.rulesets);
+          return ok(rulesetShape2(ctx.base, ctx.world, created, ctx.caller, null), 201);
+        }
+      },
+      {
+        method: "GET",
+        pattern: "/orgs/:org/rulesets/:id",
+        handler: (ctx) => {
+          const org = ownedOrganization(ctx);
+          return ok(rulesetShape2(ctx.base, ctx.world, ownRuleset(ctx, org.rulesets), ctx.caller, null));
+        }
+      },
+      {
+        method: "PUT",
+        pattern: "/orgs/:org/rulesets/:id",
+        operation: "PUT /orgs/{org}/rulesets/{ruleset_id}",
+        handler: (ctx) => {
+          const org = ownedOrganization(ctx);
+          const updated = update(ctx, ownRuleset(ctx, org.rulesets), org.rulesets);
+          return ok(rulesetShape2(ctx.base, ctx.world, updated, ctx.caller, null));
+        }
+      },
+      {
+        method: "DELETE",
+        pattern: "/orgs/:org/rulesets/:id",
+        operation: "DELETE /orgs/{org}/rulesets/{ruleset_id}",
+        handler: (ctx) => {
+          const org = ownedOrganization(ctx);
+          org.rulesets.delete(ownRuleset(ctx, org.rulesets).id);
+          return noContent;
+        }
+      },
+      {
+        method: "GET",
+        pattern: "/orgs/:org/teams",
+        handler: (ctx) => {
+          const org = memberOrganization2(ctx);
+          const teams = [...org.teams.values()].sort((a, b) => a.id - b.id);
+          const page = paginate(ctx, teams, "github");
+          return {
+            status: 200,
+            body: page.items.map((item) => team(ctx.base, item)),
+            headers: page.headers
+          };
+        }
+      },
+      {
+        method: "GET",
+        pattern: "/orgs/:org/installations",
+        handler: (ctx) => {
+          const org = ownedOrganization(ctx);
+          const all = [...ctx.world.installations.values()].filter((item) => item.account.id === org.account.id).sort((a, b) => a.id - b.id);
+          const page = paginate(ctx, all, "github");
+          return {
+            status: 200,
+            body: {
+              total_count: all.length,
+              installations: page.items.map((item) => installation(ctx.base, item))
+            },
+            headers: page.headers
+          };
+        }
+      },
+      {
+        method: "GET",
+        pattern: "/apps/:app_slug",
+        handler: (ctx) => {
+          const found = ctx.world.apps.get((ctx.params.app_slug ?? "").toLowerCase());
+          if (!found) throw notFound();
+          return ok(app(ctx.base, found));
+        }
+      }
+    ];
+  }
+});
+
+// src/sandbox/conditional.ts
+import { createHash as createHash6 } from "node:crypto";
+function githubEtag(headers, body, weak) {
+  const hash2 = createHash6("sha256");
+  for (const name2 of HASHED_HEADERS) {
+    const value = headers[name2];
+    if (typeof value === "string") hash2.update(`${value}:`);
+  }
+  const tag = `"${hash2.update(body).digest("hex")}"`;
+  return weak ? `W/${tag}` : tag;
+}
+function gitlabEtag(body) {
+  return `"${createHash6("sha1").update(body).digest("hex")}"`;
+}
+function lastModifiedOf(pattern3, body) {
+  if (pattern3 !== "/repos/:owner/:repo") return void 0;
+  const updated = body?.updated_at;
+  return typeof updated === "string" ? new Date(updated).toUTCString() : void 0;
+}
+function matchesEtag(header, etag) {
+  if (header === void 0) return false;
+  const bare = etag.replace(/^W\//, "");
+  return header.split(",").map((value) => value.trim().replace(/^W\//, "")).some((value) => value === bare || value === "*");
+}
+function notModifiedSince(header, lastModified) {
+  if (header === void 0) return false;
+  const since = Date.parse(header);
+  return Number.isFinite(since) && Date.parse(lastModified) <= since;
+}
+function conditionalReply(headers, family, pattern3, reply) {
+  const text = JSON.stringify(reply.body);
+  const lastModified = lastModifiedOf(pattern3, reply.body);
+  const etag = family === "github" ? githubEtag(headers, text, Array.isArray(reply.body)) : gitlabEtag(text);
+  const validators = {
+    ETag: etag,
+    ...family === "github" ? { Vary: VARY } : {},
+    ...lastModified !== void 0 ? { "Last-Modified": lastModified } : {}
+  };
+  const inm = headers["if-none-match"];
+  const unchanged = inm !== void 0 ? matchesEtag(inm, etag) : lastModified !== void 0 && notModifiedSince(headers["if-modified-since"], lastModified);
+  if (unchanged) return { status: 304, headers: { ...reply.headers, ...validators } };
+  return { ...reply, body: text, headers: { ...reply.headers, ...validators } };
+}
+var VARY, HASHED_HEADERS;
+var init_conditional = __esm({
+  "src/sandbox/conditional.ts"() {
+    "use strict";
+    VARY = "Accept, Authorization, Cookie, X-GitHub-OTP";
+    HASHED_HEADERS = ["accept", "authorization", "cookie"];
+  }
+});
+
+// src/sandbox/installation-access.ts
+function installationRefusal(installation3, method, match, world) {
+  const { pattern: pattern3 } = match.route;
+  if (match.route.free) return void 0;
+  const permission = PERMISSION_OF[pattern3];
+  if (permission === void 0) return NOT_ACCESSIBLE;
+  const { owner, repo: name2, org } = match.params;
+  if (owner !== void 0 && name2 !== void 0) {
+    const repo = world.repository(owner, name2);
+    if (repo !== void 0 && !covers(installation3, repo)) {
+      if (repo.private) return NOT_FOUND;
+      if (permission !== "metadata") return NOT_ACCESSIBLE;
+    }
+  }
+  if (org !== void 0 && pattern3.startsWith("/orgs/:org/migrations")) {
+    if (org.toLowerCase() !== installation3.account.login.toLowerCase()) return NOT_FOUND;
+  }
+  const level = installation3.permissions[permission];
+  const allowed = method === "GET" ? level !== void 0 : level === "write";
+  return allowed ? void 0 : NOT_ACCESSIBLE;
+}
+function appJwtRefusal(match) {
+  const { pattern: pattern3, free } = match.route;
+  const appEndpoint = pattern3 === "/app" || pattern3.startsWith("/app/") || pattern3.endsWith("/installation");
+  return appEndpoint || free ? void 0 : NOT_ACCESSIBLE;
+}
+var PERMISSION_OF, NOT_ACCESSIBLE, NOT_FOUND;
+var init_installation_access = __esm({
+  "src/sandbox/installation-access.ts"() {
+    "use strict";
+    init_http_support();
+    init_world();
+    PERMISSION_OF = {
+      "/repos/:owner/:repo": "metadata",
+      "/repos/:owner/:repo/branches": "metadata",
+      "/repos/:owner/:repo/branches/*branch": "metadata",
+      "/repos/:owner/:repo/branches/*branch/protection": "administration",
+      "/repos/:owner/:repo/hooks": "repository_hooks",
+      "/repos/:owner/:repo/hooks/:id": "repository_hooks",
+      "/repos/:owner/:repo/invitations": "administration",
+      "/repos/:owner/:repo/invitations/:id": "administration",
+      "/repos/:owner/:repo/issues": "issues",
+      "/repos/:owner/:repo/issues/:number": "issues",
+      "/repos/:owner/:repo/issues/:number/comments": "issues",
+      "/repos/:owner/:repo/issues/comments/:id": "issues",
+      "/orgs/:org/repos": "metadata",
+      "/users/:user/repos": "metadata",
+      "/orgs/:org/migrations/:id": "organization_administration",
+      "/orgs/:org/migrations/:id/repositories": "organization_administration"
+    };
+    NOT_ACCESSIBLE = {
+      status: 403,
+      body: { message: "Resource not accessible by integration", documentation_url: DOCS }
+    };
+    NOT_FOUND = { status: 404, body: { message: "Not Found", documentation_url: DOCS } };
+  }
+});
+
 // src/sandbox/stats.ts
 function emptyStats() {
   return {
@@ -39896,6 +45643,7 @@ function emptyStats() {
     not_modified_responses: 0,
     server_errors_injected: 0,
     mutations_applied: 0,
+    installation_tokens_issued: 0,
     invalid_request_bodies: 0,
     requests_by_method: {},
     responses_by_status: {}
@@ -39911,36 +45659,24 @@ var init_stats = __esm({
 });
 
 // src/sandbox/server.ts
-import { createHash as createHash5 } from "node:crypto";
-function credentials(req, family, world) {
-  let token;
-  const header = req.headers.authorization;
-  if (header !== void 0) {
-    const match = /^(?:bearer|token)\s+(\S+)\s*$/i.exec(header);
-    token = match ? match[1] : header;
-  } else if (family === "gitlab" && typeof req.headers["private-token"] === "string") {
-    token = req.headers["private-token"];
-  }
-  return { token, caller: token === void 0 ? null : world.tokens.get(token) ?? null };
-}
 function readBody(req) {
   const declared = Number(req.headers["content-length"] ?? 0);
   if (declared > MAX_BODY_BYTES) {
     req.resume();
     return Promise.resolve({ tooLarge: true });
   }
-  return new Promise((resolve8) => {
+  return new Promise((resolve11) => {
     const chunks = [];
     let size = 0;
     req.on("data", (chunk) => {
       size += chunk.length;
       if (size > MAX_BODY_BYTES) {
-        resolve8({ tooLarge: true });
+        resolve11({ tooLarge: true });
         chunks.length = 0;
       } else chunks.push(chunk);
     });
-    req.on("end", () => resolve8({ bytes: Buffer.concat(chunks) }));
-    req.on("error", () => resolve8({ tooLarge: true }));
+    req.on("end", () => resolve11({ bytes: Buffer.concat(chunks) }));
+    req.on("error", () => resolve11({ tooLarge: true }));
   });
 }
 function recordedBody(body) {
@@ -39956,7 +45692,7 @@ function recordedBody(body) {
 function parseJson(bytes, family) {
   const text = bytes.toString("utf8");
   if (text.trim() === "") return {};
-  const fail = (message) => new HttpError({
+  const fail3 = (message) => new HttpError({
     status: 400,
     body: family === "gitlab" ? { message: `400 Bad request - ${message}` } : { message, documentation_url: DOCS }
   });
@@ -39964,10 +45700,10 @@ function parseJson(bytes, family) {
   try {
     value = JSON.parse(text);
   } catch {
-    throw fail("Problems parsing JSON");
+    throw fail3("Problems parsing JSON");
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw fail("Body should be a JSON object");
+    throw fail3("Body should be a JSON object");
   }
   return value;
 }
@@ -39977,13 +45713,6 @@ function decodePath(pathname) {
   } catch {
     return void 0;
   }
-}
-function etagOf(text) {
-  return `"${createHash5("sha1").update(text).digest("hex")}"`;
-}
-function matchesEtag(header, etag) {
-  if (header === void 0) return false;
-  return header.split(",").map((value) => value.trim().replace(/^W\//, "")).some((value) => value === etag || value === "*");
 }
 function secondaryReply(family, retryAfter) {
   const message = "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.";
@@ -40032,7 +45761,7 @@ function createRequestHandler(pipeline) {
     headers["Content-Length"] = String(Buffer.byteLength(text));
     res.writeHead(reply.status, headers).end(text);
   }
-  function dispatch(req, method, url2, match, bytes, caller, rateKey) {
+  function dispatch(req, method, url2, match, bytes, caller, app3, rateKey) {
     const family = match.route.family;
     const ctx = {
       method,
@@ -40041,13 +45770,14 @@ function createRequestHandler(pipeline) {
       params: match.params,
       query: url2.searchParams,
       caller,
+      app: app3,
       world,
       now: pipeline.now,
       rateOverview: () => limiter.overview(rateKey, caller === null),
       json: () => {
         const body = parseJson(bytes, family);
         const operation = match.route.operation;
-        const violations2 = operation === void 0 ? [] : requestViolations(operation, body);
+        const violations2 = operation === void 0 || !refusedBeforeRoute(operation) ? [] : requestViolations(operation, body);
         if (operation !== void 0 && violations2.length > 0) {
           stats.invalid_request_bodies++;
           throw new HttpError(schemaRefusal(operation, violations2));
@@ -40064,12 +45794,7 @@ function createRequestHandler(pipeline) {
       reply = error62.reply;
     }
     if (method !== "GET" || reply.status !== 200) return reply;
-    const text = JSON.stringify(reply.body);
-    const etag = etagOf(text);
-    if (matchesEtag(req.headers["if-none-match"], etag)) {
-      return { status: 304, headers: { ...reply.headers, ETag: etag } };
-    }
-    return { ...reply, body: text, headers: { ...reply.headers, ETag: etag } };
+    return conditionalReply(req.headers, family, match.route.pattern, reply);
   }
   async function handle(req, res) {
     const method = req.method === "HEAD" ? "GET" : req.method ?? "GET";
@@ -40082,12 +45807,14 @@ function createRequestHandler(pipeline) {
     stats.requests_total++;
     countInto(stats.requests_by_method, method);
     const family = url2.pathname.startsWith("/api/") ? "gitlab" : "github";
-    const { token, caller } = credentials(req, family, world);
-    const anonymous = caller === null;
-    const rateKey = caller ? `token:${token}` : `address:${req.socket.remoteAddress}`;
+    const principal2 = authenticate(req, family, world, pipeline.now());
+    const caller = principal2.kind === "user" || principal2.kind === "installation" ? principal2.account : null;
+    const app3 = principal2.kind === "app" ? principal2.app : null;
+    const anonymous = !("rateKey" in principal2);
+    const rateKey = "rateKey" in principal2 ? principal2.rateKey : `address:${req.socket.remoteAddress}`;
     const reply = (value) => send(res, value, rateKey, anonymous, family);
     const segments = decodePath(url2.pathname);
-    const match = segments ? router.match(method, byName(segments, world)) : { methodMismatch: false };
+    const match = segments ? router.match(method, byName2(segments, world)) : { methodMismatch: false };
     const route = "route" in match ? match.route : void 0;
     const record3 = (body) => pipeline.onRequest?.({
       method: req.method ?? "GET",
@@ -40127,8 +45854,10 @@ function createRequestHandler(pipeline) {
         });
         return;
       }
-      if (token !== void 0 && caller === null) {
-        reply(unauthenticated(family, true));
+      if (principal2.kind === "refused") {
+        reply(
+          family === "gitlab" ? { status: 401, body: { message: "401 Unauthorized" } } : { status: 401, body: { message: principal2.message, documentation_url: DOCS } }
+        );
         return;
       }
       if (!route?.free) {
@@ -40143,7 +45872,7 @@ function createRequestHandler(pipeline) {
         }
         if (!limiter.take(rateKey, "core", anonymous)) {
           stats.rate_limited_responses++;
-          const who = caller ? `user ID ${caller.id}` : String(req.socket.remoteAddress);
+          const who = principal2.kind === "installation" ? `installation ID ${principal2.installation.id}` : caller ? `user ID ${caller.id}` : String(req.socket.remoteAddress);
           reply({
             status: 403,
             body: { message: `API rate limit exceeded for ${who}.`, documentation_url: DOCS }
@@ -40155,7 +45884,8 @@ function createRequestHandler(pipeline) {
         reply(notFoundReply(family, match.methodMismatch));
         return;
       }
-      const answer = dispatch(req, method, url2, match, body.bytes, caller, rateKey);
+      const refusal = principal2.kind === "installation" ? installationRefusal(principal2.installation, method, match, world) : principal2.kind === "app" ? appJwtRefusal(match) : void 0;
+      const answer = refusal ?? dispatch(req, method, url2, match, body.bytes, caller, app3, rateKey);
       if (answer.status === 304) {
         stats.not_modified_responses++;
         if (!match.route.free) limiter.refund(rateKey, "core");
@@ -40181,13 +45911,16 @@ var MAX_BODY_BYTES, sleep;
 var init_server = __esm({
   "src/sandbox/server.ts"() {
     "use strict";
+    init_conditional();
+    init_credentials2();
     init_http_support();
+    init_installation_access();
     init_rate_limits();
     init_id_paths();
     init_request_rules();
     init_stats();
     MAX_BODY_BYTES = 1024 * 1024;
-    sleep = (ms) => new Promise((resolve8) => setTimeout(resolve8, ms));
+    sleep = (ms) => new Promise((resolve11) => setTimeout(resolve11, ms));
   }
 });
 
@@ -40203,22 +45936,26 @@ __export(sandbox_exports, {
 });
 import { createServer } from "node:http";
 function checkOptions(options) {
-  const fail = (message) => {
+  const fail3 = (message) => {
     throw new RangeError(`sandbox: ${message}`);
   };
   const rate = options.failRate ?? 0;
-  if (!(rate >= 0 && rate <= 1)) fail(`failRate must be between 0 and 1, got ${rate}`);
+  if (!(rate >= 0 && rate <= 1)) fail3(`failRate must be between 0 and 1, got ${rate}`);
   const limits = {};
   for (const [category, limit] of Object.entries(options.rateLimits ?? {})) {
     if (!isCategory(category)) {
-      fail(`unknown rate-limit category '${category}' (known: ${CATEGORIES2.join(", ")})`);
+      fail3(`unknown rate-limit category '${category}' (known: ${CATEGORIES2.join(", ")})`);
     } else if (!Number.isInteger(limit) || limit < 0) {
-      fail(`rate limit of ${category} must be a whole number, got ${limit}`);
+      fail3(`rate limit of ${category} must be a whole number, got ${limit}`);
     } else limits[category] = limit;
+  }
+  const ttl = options.tokenTtlSeconds;
+  if (ttl !== void 0 && !(Number.isInteger(ttl) && ttl > 0)) {
+    fail3(`tokenTtlSeconds must be a positive whole number, got ${ttl}`);
   }
   const window = options.rateWindowSeconds;
   if (window !== void 0 && !(Number.isInteger(window) && window > 0)) {
-    fail(`rateWindowSeconds must be a positive whole number, got ${window}`);
+    fail3(`rateWindowSeconds must be a positive whole number, got ${window}`);
   }
   return limits;
 }
@@ -40241,7 +45978,10 @@ async function startSandbox(options = {}) {
         ...issueRoutes,
         ...pullRoutes,
         ...accountRoutes,
-        ...planningRoutes
+        ...appRoutes({ tokenTtlSeconds: options.tokenTtlSeconds ?? 3600, stats }),
+        ...planningRoutes,
+        ...rulesetRoutes,
+        ...propertyRoutes
       ]),
       limiter: new RateLimiter(limits, options.rateWindowSeconds, now),
       secondary: new SecondaryLimiter(
@@ -40259,11 +45999,11 @@ async function startSandbox(options = {}) {
       ...options.onRequest ? { onRequest: options.onRequest } : {}
     })
   );
-  await new Promise((resolve8, reject) => {
+  await new Promise((resolve11, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, host, () => {
       server.off("error", reject);
-      resolve8();
+      resolve11();
     });
   });
   const port = server.address().port;
@@ -40272,8 +46012,8 @@ async function startSandbox(options = {}) {
     url: base,
     port,
     stats: () => structuredClone(stats),
-    stop: () => new Promise((resolve8) => {
-      server.close(() => resolve8());
+    stop: () => new Promise((resolve11) => {
+      server.close(() => resolve11());
       server.closeAllConnections();
     })
   };
@@ -40287,11 +46027,14 @@ var init_sandbox = __esm({
     init_rate_limits();
     init_router();
     init_routes_account();
+    init_routes_apps();
     init_routes_hooks();
     init_routes_issues();
     init_routes_planning();
+    init_routes_properties();
     init_routes_pulls();
     init_routes_repositories();
+    init_routes_rulesets();
     init_seed_file();
     init_server();
     init_stats();
@@ -40304,16 +46047,16 @@ var init_sandbox = __esm({
 
 // src/cli/session.ts
 import { setMaxListeners } from "node:events";
-import { resolve as resolve3 } from "node:path";
+import { resolve as resolve4 } from "node:path";
 function connectionHelp(except = []) {
-  return CONNECTION_HELP.filter(([flag]) => !except.includes(flag)).map(([, line]) => `${line}
+  return CONNECTION_HELP.filter(([flag2]) => !except.includes(flag2)).map(([, line]) => `${line}
 `).join("");
 }
-function configPaths(flags8) {
-  return flags8.config?.length ? flags8.config : ["forgeplan.yaml"];
+function configPaths(flags9) {
+  return flags9.config?.length ? flags9.config : ["forgeplan.yaml"];
 }
-function loadState(command2, flags8, io, readFile) {
-  const result = loadDesiredState(configPaths(flags8), {
+function loadState(command2, flags9, io, readFile) {
+  const result = loadDesiredState(configPaths(flags9), {
     cwd: io.cwd,
     env: io.env,
     ...readFile ? { readFile } : {},
@@ -40361,33 +46104,33 @@ function reportEvent(io, event) {
 function waitSource(source) {
   return source === "backoff" ? "forgeplan's own back-off, as the answer said not how long" : source === "reset" ? "the reset the service reported" : "as the service's Retry-After asks";
 }
-async function openSession(command2, flags8, io, state, alsoUse = [], clientOptions = {}) {
-  let sandboxUrl = flags8["sandbox-url"];
+async function openSession(command2, flags9, io, state, alsoUse = [], clientOptions = {}) {
+  let sandboxUrl = flags9["sandbox-url"];
   let stopSandbox;
-  if (flags8.sandbox && sandboxUrl) {
+  if (flags9.sandbox && sandboxUrl) {
     throw new CliError(`${command2}: use either --sandbox or --sandbox-url, not both`);
   }
   if (sandboxUrl !== void 0 && !/^https?:\/\/[^/]+/.test(sandboxUrl)) {
     throw new CliError(`${command2}: --sandbox-url expects an http(s) URL, got '${sandboxUrl}'`);
   }
-  if (flags8.sandbox) {
+  if (flags9.sandbox) {
     const { startSandbox: startSandbox2 } = await Promise.resolve().then(() => (init_sandbox(), sandbox_exports));
     const sandbox2 = await startSandbox2({ port: 0 });
     sandboxUrl = sandbox2.url;
     stopSandbox = () => sandbox2.stop();
   }
   const againstSandbox = sandboxUrl !== void 0;
-  const concurrency = parseCount(command2, "concurrency", flags8.concurrency) ?? CLIENT_DEFAULTS.concurrency;
+  const concurrency = parseCount(command2, "concurrency", flags9.concurrency) ?? CLIENT_DEFAULTS.concurrency;
   if (concurrency < 1 || concurrency > 100) {
     throw new CliError(`${command2}: --concurrency must be between 1 and 100, got ${concurrency}`);
   }
-  const writeIntervalMs = parseCount(command2, "write-interval", flags8["write-interval"]) ?? (againstSandbox ? 0 : CLIENT_DEFAULTS.writeIntervalMs);
-  const pointsPerMinute = parseCount(command2, "points-per-minute", flags8["points-per-minute"]);
+  const writeIntervalMs = parseCount(command2, "write-interval", flags9["write-interval"]) ?? (againstSandbox ? 0 : CLIENT_DEFAULTS.writeIntervalMs);
+  const pointsPerMinute = parseCount(command2, "points-per-minute", flags9["points-per-minute"]);
   if (pointsPerMinute === 0) {
     throw new CliError(`${command2}: --points-per-minute must be at least 1`);
   }
-  const maxWaitMs = parseDuration(command2, "max-wait", flags8["max-wait"]) ?? CLIENT_DEFAULTS.maxWaitMs;
-  const cache2 = flags8.cache !== void 0 ? openCache(command2, io, flags8.cache, flags8.refresh === true) : void 0;
+  const maxWaitMs = parseDuration(command2, "max-wait", flags9["max-wait"]) ?? CLIENT_DEFAULTS.maxWaitMs;
+  const cache2 = flags9.cache !== void 0 ? openCache(command2, io, flags9.cache, flags9.refresh === true) : void 0;
   const listeners = [];
   const signal = sessionSignal(io.signal);
   const used = usedTargets(state);
@@ -40396,10 +46139,11 @@ async function openSession(command2, flags8, io, state, alsoUse = [], clientOpti
   const readers = /* @__PURE__ */ new Map();
   for (const target2 of state.targets) {
     if (!used.has(target2.name)) continue;
+    const baseUrl = sandboxUrl ?? target2.baseUrl;
     const client = new ForgeClient({
-      baseUrl: sandboxUrl ?? target2.baseUrl,
+      baseUrl,
       kind: target2.type,
-      token: againstSandbox ? new Secret(SANDBOX_ADMIN_TOKEN, "sandbox") : tokenOf(command2, target2),
+      ...credentialsOf(command2, io, target2, state, baseUrl, againstSandbox, signal),
       concurrency,
       writeIntervalMs,
       maxWaitMs,
@@ -40451,29 +46195,39 @@ function sessionSignal(parent) {
 function openCache(command2, io, dir, refresh) {
   let cache2;
   try {
-    cache2 = new DirectoryCache(resolve3(io.cwd, dir), io.redactor);
+    cache2 = new DirectoryCache(resolve4(io.cwd, dir), {
+      ...io.redactor ? { redactor: io.redactor } : {}
+    });
   } catch (error62) {
     const reason = error62 instanceof Error ? error62.message : String(error62);
     throw new CliError(`${command2}: cannot use --cache ${dir}: ${reason}`);
   }
   return refresh ? { get: () => void 0, set: (key, entry2) => cache2.set(key, entry2) } : cache2;
 }
-function tokenOf(command2, target2) {
-  if (target2.token) return target2.token;
-  throw new CliError(
-    `${command2}: target '${target2.name}' needs a token in the environment variable ${target2.tokenEnv} (or run against the sandbox with --sandbox)`
-  );
+function credentialsOf(command2, io, target2, state, baseUrl, againstSandbox, signal) {
+  try {
+    return credentialsFor(target2, state, {
+      baseUrl,
+      againstSandbox,
+      signal,
+      cwd: io.cwd,
+      ...io.redactor ? { redactor: io.redactor } : {}
+    });
+  } catch (error62) {
+    if (!(error62 instanceof ConnectionError)) throw error62;
+    const hint = error62.missingToken ? " (or run against the sandbox with --sandbox)" : "";
+    throw new CliError(`${command2}: ${error62.message}${hint}`);
+  }
 }
 var connectionFlags, CONNECTION_HELP;
 var init_session = __esm({
   "src/cli/session.ts"() {
     "use strict";
     init_config();
-    init_secret();
     init_desired();
     init_secrets2();
     init_client();
-    init_connect();
+    init_credentials();
     init_context();
     init_args();
     init_duration();
@@ -40517,6 +46271,1034 @@ var init_session = __esm({
         "  --cache DIR              keep the conditional-request cache (ETags and bodies) in DIR between runs"
       ]
     ];
+  }
+});
+
+// src/cli/validate.ts
+var validate_exports = {};
+__export(validate_exports, {
+  flags: () => flags,
+  help: () => help,
+  validate: () => validate2
+});
+function neededVariables(state, referenced, env) {
+  const used = /* @__PURE__ */ new Set([
+    ...state.repositories.map((entry2) => entry2.target),
+    ...state.sections.map((entry2) => entry2.target)
+  ]);
+  const notes = new Map(referenced.map((name2) => [name2, []]));
+  for (const target2 of state.targets) {
+    if (!used.has(target2.name)) continue;
+    const key = target2.app?.privateKey;
+    if (key !== void 0 && !("env" in key)) continue;
+    const name2 = key !== void 0 && "env" in key ? key.env : target2.tokenEnv;
+    if (notes.has(name2)) continue;
+    notes.set(name2, [
+      `${key === void 0 ? "token" : "App private key"} of target ${target2.name}`
+    ]);
+  }
+  return [...notes].map(([name2, said]) => {
+    const all = [...said, ...env[name2] === void 0 ? ["not set"] : []];
+    return all.length === 0 ? name2 : `${name2} (${all.join(", ")})`;
+  }).join(", ");
+}
+var flags, help, validate2;
+var init_validate = __esm({
+  "src/cli/validate.ts"() {
+    "use strict";
+    init_config();
+    init_desired();
+    init_matches();
+    init_args();
+    init_session();
+    flags = {
+      config: connectionFlags.config,
+      sandbox: connectionFlags.sandbox,
+      "sandbox-url": connectionFlags["sandbox-url"],
+      print: { type: "boolean" },
+      matches: { type: "boolean" },
+      help: { type: "boolean", short: "h" }
+    };
+    help = `usage: forgeplan validate [-c FILE|DIR]... [--print] [--matches [--sandbox | --sandbox-url URL]]
+
+Loads and checks the desired state; no network, no token needed (but for --matches). Environment
+variables need not be set: a value that refers to one that is not is checked once it is, by plan.
+Then lists the variables a plan will need, saying which are not set.
+  -c, --config FILE|DIR    a config file, or a directory of *.yaml/*.yml files (repeatable;
+                           default forgeplan.yaml; - reads stdin); several are merged in the order given
+  --print                  print the merged desired state, each value with the file:line it came from
+  --matches                also read the service (the targets' tokens, or a sandbox) and print which
+                           repositories each repository entry selects now (globs, custom properties);
+                           the variables the entries use must then be set
+  --sandbox, --sandbox-url URL   read a sandbox for --matches (either implies it)
+  -h, --help               this text
+Exit 0 when valid, 1 when not, with one line per problem on stderr: file:line:col: key.path: message
+`;
+    validate2 = async (argv, io) => {
+      const { values } = parseFlags("validate", argv, flags);
+      if (values.help) {
+        io.stdout.write(help);
+        return 0;
+      }
+      const matching = values.matches || values.sandbox || values["sandbox-url"] !== void 0;
+      const result = loadDesiredState(values.config ?? [], {
+        cwd: io.cwd,
+        env: io.env,
+        redactor: io.redactor,
+        allowUnset: !matching
+      });
+      if (!result.ok) {
+        for (const error62 of result.errors) io.stderr.write(`${formatConfigError(error62)}
+`);
+        return 1;
+      }
+      const { state } = result;
+      if (values.print) io.stdout.write(printState(state));
+      else {
+        io.stdout.write(`valid: ${state.files.join(", ")} (${describeCounts(state)})
+`);
+        const needed = neededVariables(state, result.variables, io.env);
+        if (needed !== "") io.stdout.write(`a plan needs: ${needed}
+`);
+      }
+      if (matching) {
+        const session = await openSession("validate", values, io, state);
+        try {
+          io.stdout.write(`
+${describeMatches(await entryMatches(state, session.readers))}`);
+        } finally {
+          await session.close();
+        }
+      }
+      return 0;
+    };
+  }
+});
+
+// src/core/plan-file.ts
+function ordered(value, keys2) {
+  if (!isPlainObject2(value)) return value;
+  const result = {};
+  for (const key of keys2) if (key in value) result[key] = value[key];
+  for (const key of Object.keys(value)) if (!(key in result)) result[key] = value[key];
+  return result;
+}
+function list(value, each) {
+  return Array.isArray(value) ? value.map(each) : value;
+}
+function plainData(value) {
+  return JSON.parse(JSON.stringify(value) ?? "null");
+}
+function diffEntry(value) {
+  const entry2 = ordered(value, DIFF_KEYS);
+  if (isPlainObject2(entry2) && entry2.sensitive === true) {
+    if ("before" in entry2) entry2.before = SENSITIVE;
+    if ("after" in entry2) entry2.after = SENSITIVE;
+  }
+  return entry2;
+}
+function changeJson(value) {
+  const result = ordered(plainData(value), CHANGE_KEYS);
+  if (!isPlainObject2(result)) return result;
+  if ("diff" in result) result.diff = list(result.diff, diffEntry);
+  if ("requests" in result)
+    result.requests = list(result.requests, (r) => ordered(r, REQUEST_KEYS));
+  if ("error" in result) result.error = ordered(result.error, ERROR_KEYS);
+  return result;
+}
+function planData(value) {
+  const result = ordered(plainData(value), PLAN_KEYS);
+  if (!isPlainObject2(result)) return result;
+  if ("changes" in result) result.changes = list(result.changes, changeJson);
+  if ("summary" in result) result.summary = ordered(result.summary, SUMMARY_KEYS);
+  if ("partial" in result) result.partial = ordered(result.partial, PARTIAL_KEYS);
+  return result;
+}
+function stringify(value) {
+  return `${JSON.stringify(value, null, 2)}
+`;
+}
+function* planFileChunks(input2) {
+  const frame = stringify(planData({ ...input2, changes: [] }));
+  const slot = frame.indexOf(CHANGES_SLOT);
+  if (input2.changes.length === 0 || slot < 0) {
+    yield frame;
+    return;
+  }
+  yield `${frame.slice(0, slot)}"changes": [
+`;
+  for (const [index, item] of input2.changes.entries()) {
+    const text = JSON.stringify(changeJson(item), null, 2).replace(/^/gm, "    ");
+    yield index === 0 ? text : `,
+${text}`;
+  }
+  yield `
+  ]${frame.slice(slot + CHANGES_SLOT.length)}`;
+}
+function planFileText(input2) {
+  return [...planFileChunks(input2)].join("");
+}
+function fileSchema2(kinds) {
+  const request2 = looseObject({
+    method: _enum2(["GET", "PUT", "PATCH", "POST", "DELETE"]),
+    path: string2().startsWith("/", { error: 'expected a path starting with "/"' }),
+    body: unknown().optional(),
+    expect: unknown().optional()
+  });
+  const change = looseObject({
+    address: string2().min(1),
+    kind: string2().refine((kind) => kinds.includes(kind), {
+      error: (issue2) => `unknown kind '${String(issue2.input)}'`
+    }),
+    action: _enum2(ACTIONS),
+    target: string2().min(1),
+    scope: string2(),
+    name: string2(),
+    diff: array(looseObject({ path: string2(), preexisting: literal(true).optional() })),
+    requests: array(request2),
+    findings: array(string2()).optional(),
+    notes: array(string2()).optional(),
+    live_fingerprint: string2().optional(),
+    held: string2().optional(),
+    error: looseObject({
+      message: string2(),
+      request: string2().optional(),
+      status: number2().optional()
+    }).optional()
+  });
+  return looseObject({
+    format_version: literal(1),
+    changes: array(change),
+    summary: strictObject({
+      create: count,
+      update: count,
+      delete: count,
+      report: count,
+      "no-op": count
+    }),
+    errors: count.optional(),
+    config: array(string2().min(1)).min(1).optional(),
+    rotate_secrets: literal(true).optional(),
+    shard: strictObject({ index: count.min(1), count: count.min(1) }).refine((shard) => shard.index <= shard.count, { error: "expected index ≤ count" }).optional(),
+    targets: array(string2().min(1)).min(1).optional(),
+    partial: strictObject({
+      changed_from: string2().min(1),
+      unchanged: count,
+      unlisted: array(string2()),
+      no_longer_managed: array(string2())
+    }).optional()
+  });
+}
+function where2(path) {
+  return path.map(
+    (part, index) => typeof part === "number" ? `[${part}]` : `${index === 0 ? "" : "."}${String(part)}`
+  ).join("");
+}
+function readPlanFile(text, file2, kinds) {
+  let value;
+  try {
+    value = JSON.parse(text);
+  } catch (error62) {
+    const reason = error62 instanceof Error ? error62.message.split("\n")[0] : String(error62);
+    throw new PlanFileError(`${file2} is not valid JSON: ${reason}`);
+  }
+  if (!isPlainObject2(value)) {
+    throw new PlanFileError(`${file2} is not a forgeplan plan (expected a JSON object)`);
+  }
+  if (value.format_version === void 0) {
+    throw new PlanFileError(
+      `${file2} is not a forgeplan plan (expected format_version 1 and a changes list)`
+    );
+  }
+  if (value.format_version !== 1) {
+    throw new PlanFileError(
+      `${file2} has format_version ${JSON.stringify(value.format_version)}; this forgeplan reads format_version 1`
+    );
+  }
+  const parsed = fileSchema2(kinds).safeParse(value);
+  if (!parsed.success) {
+    const issue2 = parsed.error.issues[0];
+    throw new PlanFileError(`${file2}: ${where2(issue2?.path ?? [])}: ${issue2?.message}`);
+  }
+  const changes = parsed.data.changes;
+  const seen = /* @__PURE__ */ new Set();
+  for (const [index, change] of changes.entries()) {
+    if (seen.has(change.address)) {
+      throw new PlanFileError(
+        `${file2}: changes[${index}]: ${change.address} is listed twice; a plan holds each change once`
+      );
+    }
+    seen.add(change.address);
+  }
+  const plan2 = makePlan(changes);
+  const stored = parsed.data.summary;
+  const counted2 = summarize(changes);
+  const differs = Object.keys(counted2).filter(
+    (action) => stored[action] !== counted2[action]
+  );
+  if (differs.length > 0) {
+    const detail = differs.map((action) => `${action} ${stored[action]} ≠ ${counted2[action]}`);
+    throw new PlanFileError(
+      `${file2}: summary does not match its changes (${detail.join(", ")}); the file was edited or damaged`
+    );
+  }
+  return {
+    ...plan2,
+    ...parsed.data.config ? { config: parsed.data.config } : {},
+    ...parsed.data.rotate_secrets ? { rotate_secrets: true } : {},
+    ...parsed.data.shard ? { shard: parsed.data.shard } : {},
+    ...parsed.data.targets ? { targets: parsed.data.targets } : {},
+    ...parsed.data.partial ? { partial: parsed.data.partial } : {}
+  };
+}
+var PlanFileError, PLAN_KEYS, CHANGE_KEYS, DIFF_KEYS, PARTIAL_KEYS, REQUEST_KEYS, ERROR_KEYS, SUMMARY_KEYS, CHANGES_SLOT, count;
+var init_plan_file = __esm({
+  "src/core/plan-file.ts"() {
+    "use strict";
+    init_zod();
+    init_plan();
+    init_plain();
+    init_secret();
+    PlanFileError = class extends Error {
+      name = "PlanFileError";
+    };
+    PLAN_KEYS = ["format_version", "partial", "changes", "summary", "errors"];
+    CHANGE_KEYS = [
+      "address",
+      "kind",
+      "action",
+      "target",
+      "scope",
+      "name",
+      "diff",
+      "requests",
+      "findings",
+      "notes",
+      "live_fingerprint",
+      "error"
+    ];
+    DIFF_KEYS = ["path", "before", "after", "sensitive", "preexisting"];
+    PARTIAL_KEYS = ["changed_from", "unchanged", "unlisted", "no_longer_managed"];
+    REQUEST_KEYS = ["method", "path", "body", "expect"];
+    ERROR_KEYS = ["message", "request", "status"];
+    SUMMARY_KEYS = ["create", "update", "delete", "report", "no-op"];
+    CHANGES_SLOT = '"changes": []';
+    count = number2().int().nonnegative();
+  }
+});
+
+// src/render/value.ts
+function formatValue(value, maxLength = MAX_VALUE_LENGTH) {
+  return truncate(render2(value), maxLength);
+}
+function render2(value) {
+  if (value === void 0) return ABSENT;
+  if (value === null) return "null";
+  if (isSecret(value)) return SENSITIVE;
+  if (typeof value === "string") return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map(render2).join(", ")}]`;
+  if (isPlainObject2(value)) {
+    const entries = Object.keys(value).filter((key) => value[key] !== void 0).sort().map((key) => `${BARE_KEY.test(key) ? key : JSON.stringify(key)}: ${render2(value[key])}`);
+    return `{${entries.join(", ")}}`;
+  }
+  return String(value);
+}
+function truncate(text, maxLength) {
+  if (text.length <= maxLength) return text;
+  return `${Array.from(text).slice(0, maxLength - 1).join("")}…`;
+}
+function redact(value) {
+  if (isSecret(value)) return SENSITIVE;
+  if (Array.isArray(value)) return value.map(redact);
+  if (isPlainObject2(value)) {
+    const copy2 = {};
+    for (const [key, item] of Object.entries(value)) {
+      if (item !== void 0) copy2[key] = redact(item);
+    }
+    return copy2;
+  }
+  return value;
+}
+var MAX_VALUE_LENGTH, ABSENT, BARE_KEY;
+var init_value = __esm({
+  "src/render/value.ts"() {
+    "use strict";
+    init_secret();
+    init_plain();
+    MAX_VALUE_LENGTH = 120;
+    ABSENT = "(absent)";
+    BARE_KEY = /^[A-Za-z_$][\w$-]*$/;
+  }
+});
+
+// src/render/json.ts
+function* planJsonChunks(input2) {
+  yield* planFileChunks(input2);
+}
+function planJson(input2) {
+  return planFileText(input2);
+}
+function applyReportJson(input2) {
+  const report = ordered(redact(input2), REPORT_KEYS);
+  if (!isPlainObject2(report)) return `${JSON.stringify(report, null, 2)}
+`;
+  report.outcomes = Array.isArray(report.outcomes) ? report.outcomes.map((o) => ordered(o, OUTCOME_KEYS)) : report.outcomes;
+  if ("verification" in report) report.verification = planData(report.verification);
+  return `${JSON.stringify(report, null, 2)}
+`;
+}
+var REPORT_KEYS, OUTCOME_KEYS;
+var init_json = __esm({
+  "src/render/json.ts"() {
+    "use strict";
+    init_plan_file();
+    init_plain();
+    init_value();
+    REPORT_KEYS = ["outcomes", "verification", "verified"];
+    OUTCOME_KEYS = ["address", "kind", "action", "outcome", "request", "status", "message"];
+  }
+});
+
+// src/render/wording.ts
+function plural2(count2, one, many = `${one}s`) {
+  return `${count2} ${count2 === 1 ? one : many}`;
+}
+function printable2(text) {
+  return String(text).replace(
+    // eslint-disable-next-line no-control-regex
+    /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`
+  );
+}
+function describeFailure(failure3, style = {
+  request: (text) => text,
+  message: (text) => text
+}) {
+  const status = failure3.status === 0 ? void 0 : failure3.status;
+  const said = messageAfterStatus(status, failure3.message ?? "");
+  const message = style.message(said);
+  if (failure3.request === void 0) {
+    const where4 = status === void 0 ? "" : String(status);
+    return where4 === "" ? message : message === "" ? where4 : `${where4}: ${message}`;
+  }
+  const request2 = style.request(failure3.request);
+  if (said.startsWith(`answered ${status} `)) return `${request2} ${message}`;
+  const where3 = status === void 0 ? request2 : `${request2} → ${status}`;
+  return message === "" ? where3 : `${where3}: ${message}`;
+}
+function messageAfterStatus(status, message) {
+  return status !== void 0 && message.startsWith(`${status} `) ? message.slice(String(status).length + 1) : message;
+}
+function describeError(error62) {
+  return printable2(describeFailure(error62));
+}
+function isShown(change) {
+  return change.action !== "no-op" || change.error !== void 0 || (change.notes?.length ?? 0) > 0;
+}
+function summaryCounts(summary, errors = 0) {
+  return [
+    `${summary.create} to create`,
+    `${summary.update} to update`,
+    `${summary.delete} to delete`,
+    `${summary.report} to report`,
+    `${summary["no-op"]} unchanged`,
+    ...errors > 0 ? [plural2(errors, "error")] : []
+  ].join(", ");
+}
+function errorCount(plan2) {
+  return `${plural2(plan2.errors, "change")} could not be planned.`;
+}
+function viewEntry(entry2, action) {
+  const shown3 = (value) => entry2.sensitive && value !== void 0 ? SENSITIVE : formatValue(value);
+  const before = action === "create" ? void 0 : entry2.before;
+  const shape = before === void 0 && entry2.after !== void 0 ? "added" : entry2.after === void 0 && before !== void 0 ? "removed" : "changed";
+  return {
+    shape,
+    path: printable2(entry2.path),
+    before: shown3(before),
+    after: shown3(entry2.after)
+  };
+}
+function remainingChanges(plan2) {
+  return (plan2?.changes ?? []).filter(
+    (change) => change.error !== void 0 || change.action === "create" || change.action === "update" || change.action === "delete"
+  );
+}
+function applyCounts(report) {
+  return OUTCOMES.map(
+    (outcome) => `${report.outcomes.filter((item) => item.outcome === outcome).length} ${outcome}`
+  ).join(", ");
+}
+function verifiedDetail(remaining) {
+  return remaining === 0 ? "re-plan shows no changes." : `re-plan shows no changes for what was applied; not applied: ${plural2(remaining, "change")}.`;
+}
+var NO_CHANGES, ACTION_SYMBOL, ERROR_SYMBOL;
+var init_wording = __esm({
+  "src/render/wording.ts"() {
+    "use strict";
+    init_plan();
+    init_secret();
+    init_value();
+    NO_CHANGES = "No changes. Live state matches the desired state.";
+    ACTION_SYMBOL = {
+      create: "+",
+      update: "~",
+      delete: "-",
+      report: "!",
+      "no-op": " "
+    };
+    ERROR_SYMBOL = "✗";
+  }
+});
+
+// src/render/changed.ts
+function splitPreexisting(change) {
+  const before = change.diff.filter((entry2) => entry2.preexisting === true);
+  if (before.length === 0) return { own: change };
+  const rest = change.diff.filter((entry2) => entry2.preexisting !== true);
+  if (rest.length === 0) return { preexisting: change };
+  const { notes: _notes, ...quiet } = change;
+  return { own: { ...change, diff: rest }, preexisting: { ...quiet, diff: before } };
+}
+function changeViews(plan2, changes) {
+  if (plan2.partial === void 0) return { own: [...changes], preexisting: [] };
+  const views = changes.map(splitPreexisting);
+  return {
+    own: views.flatMap((view) => view.own ? [view.own] : []),
+    preexisting: views.flatMap((view) => view.preexisting ? [view.preexisting] : [])
+  };
+}
+function scopeNotes(plan2) {
+  const notes = plan2.partial === void 0 ? [] : partialNotes(plan2.partial);
+  if (plan2.targets !== void 0) {
+    notes.push(
+      `Only what --target ${plan2.targets.join(", ")} matches was read and planned; plan without --target for the whole configuration.`
+    );
+  }
+  return notes;
+}
+function partialNotes(partial2) {
+  const unlisted = partial2.unlisted.length === 0 ? "" : `, and the repositories of ${partial2.unlisted.join(", ")} (not listed: nothing they set changed)`;
+  const lines = [
+    `Left out as unchanged since ${partial2.changed_from}: ${plural2(partial2.unchanged, "resource")}${unlisted}. For the whole plan, plan without --changed-from (in the Action: changed-from: none).`
+  ];
+  const released = partial2.no_longer_managed;
+  if (released.length > 0) {
+    const more = released.length > LISTED ? `, and ${released.length - LISTED} more` : "";
+    lines.push(
+      `No longer in the configuration, left as they are on the service: ${released.slice(0, LISTED).join("; ")}${more}.`
+    );
+  }
+  return lines;
+}
+var preexistingHeading, LISTED;
+var init_changed = __esm({
+  "src/render/changed.ts"() {
+    "use strict";
+    init_wording();
+    preexistingHeading = (partial2) => `Already differs on the service, not changed since ${partial2.changed_from}`;
+    LISTED = 20;
+  }
+});
+
+// src/render/escape.ts
+function escapeInline(text) {
+  return printable2(text).replace(/[\\`*_[\]<>&|~#!$^]/g, (char) => `\\${char}`).replace(/^[-+ ]/, (char) => char === " " ? "&#32;" : `\\${char}`).replace(/^(\d+)([.)])/, "$1\\$2");
+}
+function code(text) {
+  return `<code>${escapeInline(text)}</code>`;
+}
+function escapeHtml(text) {
+  return printable2(text).replace(
+    /[&<>"]/g,
+    (char) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[char] ?? char
+  );
+}
+function linkTarget2(url2) {
+  return `<${printable2(url2).replace(/[\s<>]/g, (char) => encodeURIComponent(char))}>`;
+}
+var init_escape = __esm({
+  "src/render/escape.ts"() {
+    "use strict";
+    init_wording();
+  }
+});
+
+// src/render/fit.ts
+function fitParts(total, render3, maxLength) {
+  const whole = render3(total);
+  if (maxLength === void 0 || whole.length <= maxLength) return whole;
+  let low = 0;
+  let high = total - 1;
+  if (render3(low).length > maxLength) return wholeLines(render3(low), maxLength);
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if (render3(middle).length <= maxLength) low = middle;
+    else high = middle - 1;
+  }
+  return render3(low);
+}
+function wholeLines(text, maxLength) {
+  const end = text.lastIndexOf("\n", maxLength - 1);
+  return end < 0 ? "" : text.slice(0, end + 1);
+}
+var init_fit = __esm({
+  "src/render/fit.ts"() {
+    "use strict";
+  }
+});
+
+// src/render/markdown.ts
+function document(parts) {
+  return `${parts.join("\n\n")}
+`;
+}
+function table(header, rows, align = "---") {
+  const line = (cells) => `| ${cells.join(" | ")} |`;
+  return [line(header), line(header.map(() => align)), ...rows.map(line)].join("\n");
+}
+function heading(options, fallback, verb) {
+  const parts = [`### ${escapeInline(options.title ?? fallback)}`];
+  if (options.commit !== void 0) parts.push(`${verb} at commit ${code(options.commit)}.`);
+  return parts;
+}
+function cutNote(hidden, what, subject, options) {
+  const where3 = options.detailsUrl === void 0 ? "the job summary" : `[the full ${subject}](${linkTarget2(options.detailsUrl)})`;
+  return `_… ${plural2(hidden, `more ${what}`, `more ${what}s`)} not shown: the ${subject} is longer than GitHub's comment limit; see ${where3}._`;
+}
+function urgency(changes) {
+  if (changes.some((change) => change.error !== void 0)) return 0;
+  if (changes.some((change) => change.action === "delete")) return 1;
+  return 2;
+}
+function groupByScope(changes) {
+  const groups = /* @__PURE__ */ new Map();
+  for (const change of changes) {
+    const key = `${change.target}/${change.scope}`;
+    const group3 = groups.get(key);
+    if (group3 === void 0) groups.set(key, [change]);
+    else group3.push(change);
+  }
+  return groups;
+}
+function sectionSummary(scope, changes) {
+  const planned = changes.filter((change) => change.error === void 0);
+  const errors = changes.length - planned.length;
+  const counts = [
+    ...errors > 0 ? [plural2(errors, "error")] : [],
+    ...SECTION_COUNTS.map(([action, words]) => {
+      const count2 = planned.filter((change) => change.action === action).length;
+      return count2 > 0 ? `${count2} ${words}` : "";
+    }).filter((text) => text !== "")
+  ];
+  const mark = ["❌ ", "⚠️ "][urgency(changes)] ?? "";
+  return `${mark}<b>${escapeHtml(scope)}</b>: ${counts.join(", ")}`;
+}
+function failureText(failure3) {
+  return describeFailure(failure3, { request: code, message: escapeInline });
+}
+function changeEntry(change) {
+  const parts = [];
+  if (change.error !== void 0) {
+    parts.push(`**${ERROR_SYMBOL} could not be planned** ${code(change.address)}`);
+    parts.push(`error: ${failureText(change.error)}`);
+  } else {
+    parts.push(
+      `**${escapeInline(ACTION_SYMBOL[change.action])} ${change.action}** ${code(change.address)}`
+    );
+    if (change.diff.length > 0) {
+      const rows = change.diff.map((entry2) => {
+        const field = viewEntry(entry2, change.action);
+        return [code(field.path), code(field.before), code(field.after)];
+      });
+      parts.push(table(["field", "before", "after"], rows));
+    }
+    const findings = change.findings ?? [];
+    if (findings.length > 0) parts.push(findings.map((f) => `- ${escapeInline(f)}`).join("\n"));
+  }
+  const notes = change.notes ?? [];
+  if (notes.length > 0)
+    parts.push(notes.map((note) => `- _note:_ ${escapeInline(note)}`).join("\n"));
+  return parts.join("\n\n");
+}
+function section(scope, changes) {
+  const open2 = urgency(changes) < 2 ? " open" : "";
+  return [
+    `<details${open2}><summary>${sectionSummary(scope, changes)}</summary>`,
+    ...changes.map(changeEntry),
+    "</details>"
+  ].join("\n\n");
+}
+function preexistingSection(partial2, changes) {
+  return [
+    `<details><summary>ℹ️ ${escapeHtml(preexistingHeading(partial2))}: ${plural2(changes.length, "resource")}</summary>`,
+    ...changes.map(changeEntry),
+    "</details>"
+  ].join("\n\n");
+}
+function planMarkdown(plan2, options) {
+  const { own: own2, preexisting } = changeViews(plan2, plan2.changes.filter(isShown));
+  const sections = [...groupByScope(own2)].map(([scope, changes], order) => ({ scope, changes, order })).sort((a, b) => urgency(a.changes) - urgency(b.changes) || a.order - b.order).map(({ scope, changes }) => section(scope, changes));
+  if (plan2.partial !== void 0 && preexisting.length > 0) {
+    sections.push(preexistingSection(plan2.partial, preexisting));
+  }
+  const { summary } = plan2;
+  const head = [
+    options.marker ?? COMMENT_MARKER,
+    ...heading(options, "forgeplan plan", "Planned"),
+    table(
+      PLAN_COLUMNS,
+      [
+        [
+          summary.create,
+          summary.update,
+          summary.delete,
+          summary.report,
+          summary["no-op"],
+          plan2.errors
+        ].map(String)
+      ],
+      "---:"
+    )
+  ];
+  if (!hasChanges(plan2) && plan2.errors === 0) head.push(`**${NO_CHANGES}**`);
+  const notes = scopeNotes(plan2);
+  if (notes.length > 0) head.push(notes.map((line) => `_${escapeInline(line)}_`).join("\n\n"));
+  return fitParts(
+    sections.length,
+    (kept) => document([
+      ...head,
+      ...sections.slice(0, kept),
+      ...kept < sections.length ? [cutNote(sections.length - kept, "section", "plan", options)] : []
+    ]),
+    options.maxLength
+  );
+}
+function verification(report) {
+  const remaining = remainingChanges(report.verification);
+  if (report.verified) return `**Verified:** ${verifiedDetail(remaining.length)}`;
+  if (report.verification === void 0) return "**Not verified:** no re-plan was made.";
+  if (remaining.length === 0) return "**Not verified.**";
+  const lines = remaining.map((change) => {
+    if (change.error !== void 0)
+      return `- ${code(change.address)}: ${failureText(change.error)}`;
+    const paths = change.diff.map((entry2) => code(entry2.path)).join(", ");
+    return `- ${code(change.address)} (${change.action})${paths === "" ? "" : `: ${paths}`}`;
+  });
+  return `**Not verified:** the re-plan still shows ${plural2(remaining.length, "change")}:
+
+${lines.join("\n")}`;
+}
+function applyReportMarkdown(report, options) {
+  const rank = (outcome) => ["failed", "held", "skipped", "applied"].indexOf(outcome.outcome);
+  const outcomes = report.outcomes.map((outcome, order) => ({ outcome, order })).sort((a, b) => rank(a.outcome) - rank(b.outcome) || a.order - b.order).map(({ outcome }) => [
+    OUTCOME_MARK[outcome.outcome],
+    code(outcome.address),
+    outcome.action,
+    outcome.request === void 0 ? "" : code(outcome.request),
+    outcome.status === void 0 ? "" : String(outcome.status),
+    escapeInline(outcome.message ?? "")
+  ]);
+  const counts = OUTCOMES.map(
+    (outcome) => `${report.outcomes.filter((item) => item.outcome === outcome).length}`
+  );
+  const head = [
+    options.marker ?? COMMENT_MARKER,
+    ...heading(options, "forgeplan apply", "Applied"),
+    table(OUTCOMES, [counts], "---:"),
+    verification(report)
+  ];
+  return fitParts(
+    outcomes.length,
+    (kept) => document([
+      ...head,
+      ...kept > 0 ? [
+        table(
+          ["outcome", "change", "action", "request", "status", "message"],
+          outcomes.slice(0, kept)
+        )
+      ] : [],
+      ...kept < outcomes.length ? [cutNote(outcomes.length - kept, "outcome", "report", options)] : []
+    ]),
+    options.maxLength
+  );
+}
+var COMMENT_MARKER, SECTION_COUNTS, PLAN_COLUMNS, OUTCOME_MARK;
+var init_markdown = __esm({
+  "src/render/markdown.ts"() {
+    "use strict";
+    init_plan();
+    init_changed();
+    init_escape();
+    init_fit();
+    init_wording();
+    COMMENT_MARKER = "<!-- forgeplan -->";
+    SECTION_COUNTS = [
+      ["delete", "to delete"],
+      ["create", "to create"],
+      ["update", "to update"],
+      ["report", "to report"]
+    ];
+    PLAN_COLUMNS = ["create", "update", "delete", "report", "no-op", "errors"];
+    OUTCOME_MARK = {
+      applied: "✅ applied",
+      failed: "❌ failed",
+      held: "⏸️ held",
+      skipped: "⏭️ skipped"
+    };
+  }
+});
+
+// src/render/ansi.ts
+function styles(color) {
+  return color ? COLOR : PLAIN;
+}
+var wrap, COLOR, identity3, PLAIN;
+var init_ansi = __esm({
+  "src/render/ansi.ts"() {
+    "use strict";
+    wrap = (open2, close) => (text) => text === "" ? text : `\x1B[${open2}m${text}\x1B[${close}m`;
+    COLOR = {
+      bold: wrap(1, 22),
+      dim: wrap(2, 22),
+      green: wrap(32, 39),
+      yellow: wrap(33, 39),
+      red: wrap(31, 39),
+      cyan: wrap(36, 39)
+    };
+    identity3 = (text) => text;
+    PLAIN = {
+      bold: identity3,
+      dim: identity3,
+      green: identity3,
+      yellow: identity3,
+      red: identity3,
+      cyan: identity3
+    };
+  }
+});
+
+// src/render/text.ts
+function actionColor(action, s) {
+  switch (action) {
+    case "create":
+      return s.green;
+    case "update":
+      return s.yellow;
+    case "delete":
+      return s.red;
+    case "report":
+      return s.cyan;
+    case "no-op":
+      return s.dim;
+  }
+}
+function changeBlock(change, s) {
+  const address = s.bold(printable2(change.address));
+  const lines = [];
+  if (change.error !== void 0) {
+    lines.push(`${s.red(ERROR_SYMBOL)} ${address} could not be planned`);
+    lines.push(`${INDENT}${s.red("error:")} ${describeError(change.error)}`);
+  } else {
+    const color = actionColor(change.action, s);
+    lines.push(`${color(ACTION_SYMBOL[change.action])} ${address} ${ACTION_PHRASE[change.action]}`);
+    for (const entry2 of change.diff) {
+      const field = viewEntry(entry2, change.action);
+      if (field.shape === "added")
+        lines.push(`${INDENT}${s.green("+")} ${field.path}: ${field.after}`);
+      else if (field.shape === "removed")
+        lines.push(`${INDENT}${s.red("-")} ${field.path}: ${field.before}`);
+      else lines.push(`${INDENT}${field.path}: ${field.before} → ${field.after}`);
+    }
+    for (const finding of change.findings ?? []) lines.push(`${INDENT}• ${printable2(finding)}`);
+  }
+  for (const note of change.notes ?? []) {
+    lines.push(s.dim(`${INDENT}note: ${printable2(note)}`.trimEnd()));
+  }
+  return lines;
+}
+function blocks(changes, s) {
+  return changes.flatMap((change) => [...changeBlock(change, s), ""]);
+}
+function finish(lines) {
+  const trimmed = lines.map((line) => line.trimEnd());
+  while (trimmed.at(-1) === "") trimmed.pop();
+  return `${trimmed.join("\n")}
+`;
+}
+function planText(plan2, options) {
+  const s = styles(options.color === true);
+  const { own: own2, preexisting } = changeViews(plan2, plan2.changes.filter(isShown));
+  const lines = blocks(own2, s);
+  if (plan2.partial !== void 0 && preexisting.length > 0) {
+    lines.push(
+      s.bold(`${printable2(preexistingHeading(plan2.partial))}:`),
+      "",
+      ...blocks(preexisting, s)
+    );
+  }
+  if (!hasChanges(plan2) && plan2.errors === 0) {
+    lines.push(s.green(NO_CHANGES));
+    if (plan2.summary.report > 0) lines.push(`${plural2(plan2.summary.report, "audit report")}.`);
+  } else {
+    lines.push(`Plan: ${summaryCounts(plan2.summary, plan2.errors)}.`);
+    if (plan2.errors > 0) lines.push(s.red(errorCount(plan2)));
+  }
+  lines.push(...scopeNotes(plan2).map(printable2));
+  return finish(lines);
+}
+function outcomeLine(outcome, s) {
+  const head = `${OUTCOME_STYLE[outcome.outcome].symbol(s)} ${s.bold(printable2(outcome.address))} (${outcome.action})`;
+  const why = printable2(describeFailure(outcome));
+  return why === "" ? head : `${head}: ${why}`;
+}
+function applyReportText(report, options) {
+  const s = styles(options.color === true);
+  const lines = [];
+  for (const outcome of OUTCOMES) {
+    const matching = report.outcomes.filter((item) => item.outcome === outcome);
+    if (matching.length === 0) continue;
+    lines.push(`${OUTCOME_STYLE[outcome].heading} (${matching.length}):`);
+    lines.push(...matching.map((item) => `  ${outcomeLine(item, s)}`), "");
+  }
+  lines.push(`Apply: ${applyCounts(report)}.`);
+  const remaining = remainingChanges(report.verification);
+  if (report.verified) {
+    lines.push(s.green(`Verified: ${verifiedDetail(remaining.length)}`));
+  } else if (report.verification === void 0) {
+    lines.push(s.red("Not verified: no re-plan was made."));
+  } else if (remaining.length === 0) {
+    lines.push(s.red("Not verified."));
+  } else {
+    lines.push(
+      s.red(`Not verified: the re-plan still shows ${plural2(remaining.length, "change")}:`)
+    );
+    lines.push("", ...blocks(remaining, s));
+  }
+  return finish(lines);
+}
+var INDENT, ACTION_PHRASE, OUTCOME_STYLE;
+var init_text = __esm({
+  "src/render/text.ts"() {
+    "use strict";
+    init_plan();
+    init_ansi();
+    init_changed();
+    init_wording();
+    INDENT = "    ";
+    ACTION_PHRASE = {
+      create: "will be created",
+      update: "will be updated",
+      delete: "will be deleted",
+      report: "has findings",
+      "no-op": "is unchanged"
+    };
+    OUTCOME_STYLE = {
+      applied: { heading: "Applied", symbol: (s) => s.green("✓") },
+      failed: { heading: "Failed", symbol: (s) => s.red("✗") },
+      held: { heading: "Held", symbol: (s) => s.yellow("⏸") },
+      skipped: { heading: "Skipped", symbol: (s) => s.dim("○") }
+    };
+  }
+});
+
+// src/render/options.ts
+var FORMATS;
+var init_options = __esm({
+  "src/render/options.ts"() {
+    "use strict";
+    FORMATS = ["text", "markdown", "json"];
+  }
+});
+
+// src/render/index.ts
+function renderPlan(plan2, format, options = {}) {
+  switch (format) {
+    case "text":
+      return planText(plan2, options);
+    case "markdown":
+      return planMarkdown(plan2, options);
+    case "json":
+      return planJson(plan2);
+  }
+}
+function* renderPlanChunks(plan2, format, options = {}) {
+  if (format === "json") yield* planJsonChunks(plan2);
+  else yield renderPlan(plan2, format, options);
+}
+function renderApplyReport(report, format, options = {}) {
+  switch (format) {
+    case "text":
+      return applyReportText(report, options);
+    case "markdown":
+      return applyReportMarkdown(report, options);
+    case "json":
+      return applyReportJson(report);
+  }
+}
+var init_render = __esm({
+  "src/render/index.ts"() {
+    "use strict";
+    init_json();
+    init_markdown();
+    init_text();
+    init_markdown();
+    init_options();
+    init_value();
+  }
+});
+
+// src/cli/output.ts
+import { closeSync as closeSync2, openSync as openSync2, writeSync } from "node:fs";
+import { resolve as resolve5 } from "node:path";
+function parseFormat(command2, value) {
+  const format = value ?? "text";
+  if (!FORMATS.includes(format)) {
+    throw new CliError(
+      `${command2}: --format must be one of ${FORMATS.join(", ")}, got '${format}'`
+    );
+  }
+  return format;
+}
+function useColor(io, noColorFlag) {
+  if (noColorFlag === true) return false;
+  const force = io.env.FORCE_COLOR;
+  if (force !== void 0) return force !== "0" && force !== "false";
+  if (io.env.NO_COLOR) return false;
+  if (io.env.TERM === "dumb") return false;
+  return io.stdout.isTTY;
+}
+function printPlan(io, plan2, format, color) {
+  for (const chunk of renderPlanChunks(io.redactor.plan(plan2), format, {
+    color: format === "text" && color
+  })) {
+    io.stdout.write(chunk);
+  }
+}
+function savePlan(command2, io, plan2, path) {
+  const target2 = resolve5(io.cwd, path);
+  try {
+    const file2 = openSync2(target2, "w");
+    try {
+      for (const chunk of renderPlanChunks(io.redactor.plan(plan2), "json")) {
+        writeSync(file2, io.redactor.redact(chunk));
+      }
+    } finally {
+      closeSync2(file2);
+    }
+  } catch (error62) {
+    const reason = error62 instanceof Error ? error62.message : String(error62);
+    throw new CliError(`${command2}: cannot write the plan to ${path}: ${reason}`);
+  }
+}
+var colorFlag, colorHelp;
+var init_output = __esm({
+  "src/cli/output.ts"() {
+    "use strict";
+    init_render();
+    init_io();
+    colorFlag = { "no-color": { type: "boolean" } };
+    colorHelp = "  --no-color               no colour, even on a terminal (also NO_COLOR=1 or TERM=dumb;\n                           FORCE_COLOR=1 colours what is not a terminal)\n";
   }
 });
 
@@ -40588,164 +47370,194 @@ var init_merge2 = __esm({
   }
 });
 
-// src/engine/expand.ts
-async function listOwnerRepos(reader, owner) {
-  const asOrg = await reader.list(
-    `/orgs/${encodeURIComponent(owner)}/repos`,
-    { type: "all" },
-    listedRepo
-  );
-  if (asOrg.kind !== "absent") return asOrg;
-  return reader.list(`/users/${encodeURIComponent(owner)}/repos`, { type: "owner" }, listedRepo);
-}
-async function expandRepositories(state, readers) {
-  const slots = /* @__PURE__ */ new Map();
-  const errors = [];
-  const listings = /* @__PURE__ */ new Map();
-  const slot = (target2, owner, name2) => {
-    const key = `${target2}\0${owner.toLowerCase()}/${name2.toLowerCase()}`;
-    let found = slots.get(key);
-    if (!found) {
-      found = { target: target2, owner, name: name2, entries: [] };
-      slots.set(key, found);
-    }
-    return found;
-  };
-  const globs = state.repositories.filter((entry2) => entry2.selector.kind === "glob");
-  const listed = await Promise.all(
-    globs.map((entry2) => {
-      const reader = readers.get(entry2.target);
-      if (!reader) throw new Error(`no reader for target ${entry2.target}`);
-      const key = `${entry2.target}\0${entry2.selector.owner.toLowerCase()}`;
-      let listing = listings.get(key);
-      if (!listing) {
-        listing = listOwnerRepos(reader, entry2.selector.owner);
-        listings.set(key, listing);
-      }
-      return listing;
-    })
-  );
-  globs.forEach((entry2, index) => {
-    const selector2 = entry2.selector;
-    if (selector2.kind !== "glob") return;
-    const result = listed[index];
-    if (result.kind !== "found") {
-      errors.push({
-        entry: entry2,
-        error: result.kind === "error" ? result.error : { message: `account ${selector2.owner} was not found`, status: 404 }
-      });
-      return;
-    }
-    for (const repo of result.data) {
-      if (repo.archived) continue;
-      const owner = repo.owner?.login ?? selector2.owner;
-      if (!selectsRepository(selector2, `${owner}/${repo.name}`)) continue;
-      slot(entry2.target, owner, repo.name).entries.push(entry2);
-    }
-  });
-  for (const entry2 of state.repositories) {
-    if (entry2.selector.kind !== "name") continue;
-    slot(entry2.target, entry2.selector.owner, entry2.selector.repo).entries.push(entry2);
+// src/engine/setting-parts.ts
+function valueAt3(value, path) {
+  let node2 = value;
+  for (const segment of path) {
+    if (!isPlainObject2(node2) && !Array.isArray(node2)) return void 0;
+    node2 = node2[segment];
   }
-  const repos = [...slots.values()].map(({ entries, ...repo }) => ({
-    ...repo,
-    settings: settingsOf(state.defaults, entries)
-  }));
-  return { repos, errors };
+  return node2;
 }
-function settingsOf(defaults, entries) {
-  if (entries.length === 1) return entries[0].settings;
-  return mergeLayers([...defaults, ...entries.flatMap((entry2) => entry2.layers)]);
+function partsOf(setting, value) {
+  if (value === void 0) return [];
+  return setting.defines(value).map((defined) => ({ ...defined, value: valueAt3(value, defined.path) }));
 }
-var listedRepo;
-var init_expand = __esm({
-  "src/engine/expand.ts"() {
+function identity4(value) {
+  if (value === void 0) return "(absent)";
+  const plain = (node2) => {
+    if (isSecret(node2)) return { $secret: node2.source };
+    if (Array.isArray(node2)) return node2.map(plain);
+    if (isPlainObject2(node2)) {
+      const result = {};
+      for (const [key, child] of Object.entries(node2)) setKey(result, key, plain(child));
+      return result;
+    }
+    return node2;
+  };
+  return stableJson(plain(value));
+}
+function keepParts(value, paths) {
+  if (paths.some((path) => path.length === 0)) return value;
+  const result = {};
+  for (const path of paths) {
+    let node2 = result;
+    for (const segment of path.slice(0, -1)) {
+      const key = String(segment);
+      if (!isPlainObject2(node2[key])) setKey(node2, key, {});
+      node2 = node2[key];
+    }
+    setKey(node2, String(path.at(-1)), valueAt3(value, path));
+  }
+  return result;
+}
+function dropParts(value, paths) {
+  if (paths.some((path) => path.length === 0)) return void 0;
+  if (!isPlainObject2(value)) return value;
+  const drop = (node2, path) => {
+    const [head, ...rest] = path.map(String);
+    const result = {};
+    for (const [key, child] of Object.entries(node2)) {
+      if (key !== head) setKey(result, key, child);
+      else if (rest.length > 0 && isPlainObject2(child)) setKey(result, key, drop(child, rest));
+    }
+    return result;
+  };
+  const left = paths.reduce((node2, path) => drop(node2, path), value);
+  return Object.keys(left).length === 0 ? void 0 : left;
+}
+var init_setting_parts = __esm({
+  "src/engine/setting-parts.ts"() {
     "use strict";
-    init_zod();
-    init_glob();
     init_merge();
-    listedRepo = {
-      name: "repositories",
-      schema: looseObject({
-        name: string2(),
-        archived: boolean2().optional(),
-        owner: looseObject({ login: string2().optional() }).nullish()
-      })
-    };
+    init_plain();
+    init_secret();
+    init_plain();
   }
 });
 
-// src/engine/shard.ts
-import { createHash as createHash6 } from "node:crypto";
-function parseShard(text) {
-  const match = /^\s*(\d{1,4})\s*\/\s*(\d{1,4})\s*$/.exec(text);
-  if (match === null) throw new Error(`expects K/N such as 1/4, got '${text}'`);
-  const index = Number(match[1]);
-  const count2 = Number(match[2]);
-  if (count2 < 1 || index < 1 || index > count2) {
-    throw new Error(`expects 1 ≤ K ≤ N, got '${text}'`);
-  }
-  return { index, count: count2 };
-}
-function shardOf(key, count2) {
-  const hash2 = createHash6("sha256").update(key.toLowerCase()).digest();
-  return hash2.readUIntBE(0, 6) % count2 + 1;
-}
-function owns(shard, target2, scope) {
-  return shardOf(`${target2}/${scope}`, shard.count) === shard.index;
-}
-async function shardState(state, readers, shard) {
-  const globs = state.repositories.filter((entry2) => entry2.selector.kind === "glob");
-  const expansion = await expandRepositories({ defaults: [], repositories: globs }, readers);
-  const failed = new Set(expansion.errors.map(({ entry: entry2 }) => entry2));
-  const repositories = [];
-  for (const entry2 of globs) {
-    const selector2 = entry2.selector;
-    if (selector2.kind !== "glob") continue;
-    if (failed.has(entry2)) {
-      if (owns(shard, entry2.target, `${selector2.owner}/${selector2.pattern}`)) {
-        repositories.push(entry2);
+// src/engine/targets.ts
+function tokenize(pattern3) {
+  const tokens = [];
+  for (let index = 0; index < pattern3.length; index++) {
+    const char = pattern3[index];
+    if (char === "*") {
+      if (tokens.at(-1)?.kind !== "star") tokens.push({ kind: "star" });
+    } else if (char === "?") {
+      tokens.push({ kind: "any" });
+    } else if (char === "[" && pattern3.indexOf("]", index + 2) > index) {
+      const end = pattern3.indexOf("]", index + 2);
+      let body = pattern3.slice(index + 1, end);
+      const negated = body.startsWith("!") || body.startsWith("^");
+      if (negated) body = body.slice(1);
+      const ranges = [];
+      for (let at = 0; at < body.length; at++) {
+        const from = body[at];
+        if (body[at + 1] === "-" && at + 2 < body.length) {
+          ranges.push([from, body[at + 2]]);
+          at += 2;
+        } else ranges.push([from, from]);
       }
-      continue;
-    }
-    for (const repo of expansion.repos) {
-      if (repo.target !== entry2.target) continue;
-      if (!selectsRepository(selector2, `${repo.owner}/${repo.name}`)) continue;
-      if (!owns(shard, repo.target, `${repo.owner}/${repo.name}`)) continue;
-      repositories.push({
-        ...entry2,
-        selector: { kind: "name", owner: repo.owner, repo: repo.name }
-      });
+      tokens.push({ kind: "class", negated, ranges });
+      index = end;
+    } else {
+      tokens.push({ kind: "char", char });
     }
   }
-  for (const entry2 of state.repositories) {
-    const selector2 = entry2.selector;
-    if (selector2.kind !== "name") continue;
-    if (owns(shard, entry2.target, `${selector2.owner}/${selector2.repo}`)) repositories.push(entry2);
-  }
-  return {
-    ...state,
-    repositories,
-    sections: state.sections.filter((entry2) => {
-      const kind = sectionKind(entry2.section);
-      if (kind === void 0 || kind.section.everyShard) return true;
-      return owns(shard, entry2.target, kind.section.spec.scope(entry2.value));
-    })
-  };
+  return tokens;
 }
-function shardPlan(plan2, shard) {
-  const changes = plan2.changes.filter(
-    (change) => kindNamed(change.kind)?.section?.everyShard !== true || owns(shard, change.target, change.scope)
+function accepts(token, char) {
+  switch (token.kind) {
+    case "char":
+      return token.char === char;
+    case "any":
+    case "star":
+      return true;
+    case "class": {
+      const inside = token.ranges.some(([from, to]) => char >= from && char <= to);
+      return inside !== token.negated;
+    }
+  }
+}
+function closure(tokens, positions) {
+  const reached = /* @__PURE__ */ new Set();
+  const pending = [...positions];
+  while (pending.length > 0) {
+    const position = pending.pop();
+    if (reached.has(position)) continue;
+    reached.add(position);
+    if (tokens[position]?.kind === "star") pending.push(position + 1);
+  }
+  return reached;
+}
+function run(tokens, text) {
+  let positions = closure(tokens, [0]);
+  for (const char of text) {
+    const next = [];
+    for (const position of positions) {
+      const token = tokens[position];
+      if (token === void 0 || !accepts(token, char)) continue;
+      next.push(token.kind === "star" ? position : position + 1);
+    }
+    positions = closure(tokens, next);
+    if (positions.size === 0) break;
+  }
+  return positions;
+}
+function targetedRepos(expansion, filter) {
+  const repos = [];
+  for (const repo of expansion.repos) {
+    const scope = `${repo.owner}/${repo.name}`;
+    const settings = {};
+    for (const kind of REPOSITORY_KINDS) {
+      const setting = kind.repository.setting;
+      const value = repo.settings[setting.key];
+      if (value === void 0) continue;
+      if (!filter.reaches(`${repo.target}/${scope}/${kind.name}/`)) continue;
+      settings[setting.key] = narrowed(
+        value,
+        setting,
+        (name2, blockKind) => filter.matches(addressOf(repo.target, scope, blockKind, name2))
+      );
+    }
+    if (Object.keys(settings).length > 0) repos.push({ ...repo, settings });
+  }
+  return repos;
+}
+function narrowed(value, setting, named2) {
+  const defined = setting.defines(value).map((part) => JSON.stringify(part.path));
+  const blocks2 = setting.print(value);
+  const separable = blocks2.every((block2) => defined.includes(JSON.stringify(block2.path)));
+  if (!separable) return value;
+  const wanted = blocks2.filter((block2) => named2(block2.name, block2.kind));
+  return wanted.length === 0 ? value : keepParts(
+    value,
+    wanted.map((block2) => block2.path)
   );
-  return { ...makePlan(changes), shard: { index: shard.index, count: shard.count } };
 }
-var init_shard = __esm({
-  "src/engine/shard.ts"() {
+var TargetFilter;
+var init_targets = __esm({
+  "src/engine/targets.ts"() {
     "use strict";
-    init_glob();
     init_plan();
     init_resources();
-    init_expand();
+    init_setting_parts();
+    TargetFilter = class {
+      patterns;
+      #tokens;
+      constructor(patterns3) {
+        this.patterns = patterns3;
+        this.#tokens = patterns3.map(tokenize);
+      }
+      /** Whether a pattern matches the whole address. */
+      matches(address) {
+        return this.#tokens.some((tokens) => run(tokens, address).has(tokens.length));
+      }
+      /** Whether some address that starts with `prefix` could match a pattern. */
+      reaches(prefix) {
+        return this.#tokens.some((tokens) => run(tokens, prefix).size > 0);
+      }
+    };
   }
 });
 
@@ -40777,44 +47589,86 @@ async function buildPlan({
   state,
   readers,
   now,
-  rotateSecrets = false
+  rotateSecrets = false,
+  targets
 }) {
-  const options = { now, rotateSecrets };
-  const expansion = await expandRepositories(state, readers);
-  const work = [];
-  for (const { entry: entry2, error: error62 } of expansion.errors) {
-    const selector2 = entry2.selector;
-    const scope = `${selector2.owner}/${selector2.kind === "glob" ? selector2.pattern : selector2.repo}`;
-    const changes2 = REPOSITORY_KINDS.filter(
-      (kind) => entry2.settings[kind.repository.setting.key] !== void 0
-    ).map((kind) => ({ ...newChange(entry2.target, scope, kind.name, "*"), error: error62 }));
-    work.push(() => Promise.resolve({ changes: changes2 }));
+  if (targets === void 0) {
+    const expansion2 = await expandRepositories(state, readers);
+    const planned2 = await planWork({ ...expansion2, sections: state.sections }, readers, {
+      now,
+      rotateSecrets
+    });
+    holdBack(planned2.changes, planned2.holds);
+    return makePlan(orderChanges(planned2.changes, KIND_NAMES));
   }
-  for (const repo of expansion.repos) {
+  const reached = state.repositories.filter(
+    (entry2) => targets.reaches(`${entry2.target}/${entry2.selector.owner}/`)
+  );
+  const expansion = await expandRepositories({ ...state, repositories: reached }, readers);
+  const sections = state.sections.filter((entry2) => {
+    const kind = sectionKind(entry2.section);
+    if (kind === void 0) return true;
+    if (kind.section.everyShard) return true;
+    return targets.reaches(`${entry2.target}/${kind.section.spec.scope(entry2.value)}/${kind.name}/`);
+  });
+  const planned = await planWork(
+    { ...expansion, repos: targetedRepos(expansion, targets), sections },
+    readers,
+    { now, rotateSecrets }
+  );
+  holdBack(planned.changes, planned.holds);
+  const changes = planned.changes.filter((change) => targets.matches(change.address));
+  return { ...makePlan(orderChanges(changes, KIND_NAMES)), targets: [...targets.patterns] };
+}
+async function planWork(work, readers, options) {
+  const tasks = [];
+  const failed = /* @__PURE__ */ new Set();
+  for (const { entry: entry2, error: error62 } of work.errors) {
+    const scope = describeSelector(entry2.selector);
+    const changes = REPOSITORY_KINDS.filter(
+      (kind) => entry2.settings[kind.repository.setting.key] !== void 0
+    ).map((kind) => ({ ...newChange(entry2.target, scope, kind.name, "*"), error: error62 })).filter((change) => !failed.has(change.address) && failed.add(change.address));
+    tasks.push(() => Promise.resolve({ changes }));
+  }
+  for (const repo of work.repos) {
     const reader = readerFor(readers, repo.target);
     const ref = { owner: repo.owner, name: repo.name };
+    const note = propertyMatch(repo.entries);
     for (const kind of REPOSITORY_KINDS) {
       const value = repo.settings[kind.repository.setting.key];
       if (value === void 0) continue;
-      work.push(async () => ({
-        changes: await kind.repository.plan({ reader, repo: ref, value, options })
-      }));
+      tasks.push(async () => {
+        const changes = await kind.repository.plan({ reader, repo: ref, value, options });
+        return { changes: note === void 0 ? changes : changes.map((c) => withNote(c, note)) };
+      });
     }
   }
-  for (const entry2 of state.sections) {
+  for (const entry2 of work.sections) {
     const kind = sectionKind(entry2.section);
     if (kind === void 0) throw new Error(`no kind plans the section ${entry2.section}`);
     const reader = readerFor(readers, entry2.target);
     const scope = kind.section.spec.scope(entry2.value);
-    work.push(() => kind.section.plan({ reader, entry: entry2.value, scope, options }));
+    tasks.push(() => kind.section.plan({ reader, entry: entry2.value, scope, options }));
   }
-  const planned = await runWindowed(work, PLANNING_WINDOW);
-  const changes = planned.flatMap((result) => result.changes);
-  holdBack(
-    changes,
-    planned.flatMap((result) => result.holds ?? [])
+  const planned = await runWindowed(tasks, PLANNING_WINDOW);
+  return {
+    changes: planned.flatMap((result) => result.changes),
+    holds: planned.flatMap((result) => result.holds ?? [])
+  };
+}
+function propertyMatch(entries) {
+  const matched = entries.filter(
+    (entry2) => entry2.selector.kind === "glob" && entry2.selector.properties !== void 0
   );
-  return makePlan(orderChanges(changes, KIND_NAMES));
+  if (matched.length === 0) return void 0;
+  const names = matched.map(
+    (entry2) => `${describeSelector(entry2.selector)} (${entry2.origin.file}:${entry2.origin.line})`
+  );
+  return `selected by ${names.join(" and ")}`;
+}
+function withNote(change, note) {
+  if (change.action === "no-op" || change.error !== void 0) return change;
+  return { ...change, notes: [...change.notes ?? [], note] };
 }
 function holdBack(changes, holds) {
   if (holds.length === 0) return;
@@ -40828,23 +47682,403 @@ var PLANNING_WINDOW;
 var init_plan2 = __esm({
   "src/engine/plan.ts"() {
     "use strict";
+    init_glob();
     init_plan();
     init_resources();
     init_expand();
+    init_targets();
     PLANNING_WINDOW = 512;
   }
 });
 
-// src/engine/plan-part.ts
-async function planPart(state, readers, shard, { rotateSecrets = false } = {}) {
-  const now = Date.now();
-  const withOptions = (plan2) => rotateSecrets ? { ...plan2, rotate_secrets: true } : plan2;
-  if (shard === void 0)
-    return withOptions(await buildPlan({ state, readers, now, rotateSecrets }));
-  const part = await shardState(state, readers, shard);
-  return withOptions(
-    shardPlan(await buildPlan({ state: part, readers, now, rotateSecrets }), shard)
+// src/engine/shared-reads.ts
+function shareReads(readers) {
+  return new Map(
+    [...readers].map(([target2, reader]) => [target2, new SharedReader(target2, reader.client)])
   );
+}
+var SharedReader;
+var init_shared_reads = __esm({
+  "src/engine/shared-reads.ts"() {
+    "use strict";
+    init_context();
+    SharedReader = class extends ResourceReader {
+      #reads = /* @__PURE__ */ new Map();
+      #once(shape, key, read2) {
+        let byKey = this.#reads.get(shape.schema);
+        if (byKey === void 0) {
+          byKey = /* @__PURE__ */ new Map();
+          this.#reads.set(shape.schema, byKey);
+        }
+        let found = byKey.get(key);
+        if (found === void 0) {
+          found = read2();
+          byKey.set(key, found);
+        }
+        return found;
+      }
+      getOrAbsent(path, shape, query) {
+        return this.#once(
+          shape,
+          `get ${path} ${JSON.stringify(query ?? {})}`,
+          () => super.getOrAbsent(path, shape, query)
+        );
+      }
+      list(path, query, item) {
+        return this.#once(
+          item,
+          `list ${path} ${JSON.stringify(query ?? {})}`,
+          () => super.list(path, query, item)
+        );
+      }
+    };
+  }
+});
+
+// src/engine/changed.ts
+function indexEntries(state) {
+  const globs = /* @__PURE__ */ new Map();
+  const named2 = /* @__PURE__ */ new Map();
+  for (const entry2 of state.repositories) {
+    const selector2 = entry2.selector;
+    const [map2, key] = selector2.kind === "glob" ? [globs, ownerKey(entry2.target, selector2.owner)] : [named2, repoKey(entry2.target, selector2.owner, selector2.repo)];
+    const list3 = map2.get(key);
+    if (list3) list3.push(entry2);
+    else map2.set(key, [entry2]);
+  }
+  const signed = (map2) => new Map(
+    [...map2].map(([key, entries]) => [
+      key,
+      {
+        entries,
+        signature: identity4(
+          entries.map((entry2) => ({
+            selector: entry2.selector,
+            layers: entry2.layers.map((layer) => layer.value)
+          }))
+        )
+      }
+    ])
+  );
+  return { globs: signed(globs), named: signed(named2) };
+}
+function whatToCompare(base, head) {
+  const layers = (state) => identity4(state.defaults.map((layer) => layer.value));
+  const defaultsChanged = layers(base) !== layers(head);
+  const before = indexEntries(base);
+  const after = indexEntries(head);
+  const listed3 = /* @__PURE__ */ new Set();
+  for (const key of union2(before.globs.keys(), after.globs.keys())) {
+    if (defaultsChanged || before.globs.get(key)?.signature !== after.globs.get(key)?.signature) {
+      listed3.add(key);
+    }
+  }
+  const named2 = /* @__PURE__ */ new Set();
+  const wanted = /* @__PURE__ */ new Map();
+  const namedPerOwner = /* @__PURE__ */ new Map();
+  for (const key of union2(before.named.keys(), after.named.keys())) {
+    const { target: target2, selector: selector2 } = (after.named.get(key) ?? before.named.get(key)).entries[0];
+    if (selector2.kind !== "name") continue;
+    const owner = ownerKey(target2, selector2.owner);
+    namedPerOwner.set(owner, (namedPerOwner.get(owner) ?? 0) + 1);
+    const then = before.named.get(key);
+    const now = after.named.get(key);
+    if (!defaultsChanged && then?.signature === now?.signature) continue;
+    named2.add(key);
+    const globs = [
+      ...before.globs.get(owner)?.entries ?? [],
+      ...after.globs.get(owner)?.entries ?? []
+    ];
+    const fullName = `${selector2.owner}/${selector2.repo}`;
+    if (globs.some((glob) => selectsRepository(glob.selector, fullName))) {
+      wanted.set(owner, [...wanted.get(owner) ?? [], selector2.repo]);
+    }
+  }
+  const lookUp = /* @__PURE__ */ new Map();
+  for (const [owner, names] of wanted) {
+    if (listed3.has(owner)) continue;
+    const listingPages = Math.max(1, Math.ceil((namedPerOwner.get(owner) ?? 0) / 100));
+    if (names.length <= listingPages) lookUp.set(owner, names);
+    else listed3.add(owner);
+  }
+  for (const key of union2(before.named.keys(), after.named.keys())) {
+    if (listed3.has(key.slice(0, key.lastIndexOf("/")))) named2.add(key);
+  }
+  return { listed: listed3, lookUp, named: named2, after };
+}
+function byId2(parts) {
+  return new Map(parts.map((part) => [part.id, part]));
+}
+function compareRepositories(baseRepos, headRepos) {
+  const result = { head: [], base: [], unchanged: 0, released: [] };
+  const keyOf2 = (repo) => repoKey(repo.target, repo.owner, repo.name);
+  const before = new Map(baseRepos.map((repo) => [keyOf2(repo), repo]));
+  const after = new Map(headRepos.map((repo) => [keyOf2(repo), repo]));
+  for (const key of union2(before.keys(), after.keys())) {
+    const then = before.get(key);
+    const now = after.get(key);
+    const repo = now ?? then;
+    const scope = `${repo.target}/${repo.owner}/${repo.name}`;
+    const headSettings = {};
+    const baseSettings = {};
+    for (const kind of REPOSITORY_KINDS) {
+      const setting = kind.repository.setting;
+      const thenParts = byId2(partsOf(setting, then?.settings[setting.key]));
+      const nowParts = byId2(partsOf(setting, now?.settings[setting.key]));
+      const headPaths = [];
+      const basePaths = [];
+      for (const [id, part] of nowParts) {
+        const was = thenParts.get(id);
+        if (was !== void 0 && identity4(was.value) === identity4(part.value)) {
+          result.unchanged += 1;
+          continue;
+        }
+        headPaths.push(part.path);
+        if (was !== void 0) basePaths.push(was.path);
+      }
+      for (const [id, part] of thenParts) {
+        if (!nowParts.has(id)) result.released.push(`${scope}: ${part.what}`);
+      }
+      if (headPaths.length > 0) {
+        headSettings[setting.key] = keepParts(now.settings[setting.key], headPaths);
+      }
+      if (basePaths.length > 0) {
+        baseSettings[setting.key] = keepParts(then.settings[setting.key], basePaths);
+      }
+    }
+    if (now !== void 0 && Object.keys(headSettings).length > 0) {
+      result.head.push({ ...now, settings: headSettings });
+    }
+    if (then !== void 0 && Object.keys(baseSettings).length > 0) {
+      result.base.push({ ...then, settings: baseSettings });
+    }
+  }
+  return result;
+}
+function sectionParts(entry2) {
+  const kind = sectionKind(entry2.section);
+  if (kind === void 0) throw new Error(`no kind plans the section ${entry2.section}`);
+  const spec = kind.section.spec;
+  return {
+    kind,
+    scope: `${entry2.target}/${spec.scope(entry2.value)}`,
+    defined: spec.defines(entry2.value, entry2.target)
+  };
+}
+function compareSections(base, head) {
+  const result = { head: [], base: [], holding: [], unchanged: 0, released: [] };
+  const signature = (entry2) => identity4({ section: entry2.section, target: entry2.target, value: entry2.value });
+  const waiting = [...base];
+  const take = (matches) => {
+    const index = waiting.findIndex(matches);
+    return index < 0 ? void 0 : waiting.splice(index, 1)[0];
+  };
+  const changed = [];
+  for (const entry2 of head) {
+    const same2 = take((then) => signature(then) === signature(entry2));
+    if (same2 === void 0) {
+      changed.push(entry2);
+      continue;
+    }
+    const { kind, defined } = sectionParts(entry2);
+    result.unchanged += defined.length;
+    if (kind.section.everyShard) result.holding.push(entry2);
+  }
+  for (const entry2 of changed) {
+    const { scope, defined } = sectionParts(entry2);
+    result.head.push(entry2);
+    const then = take(
+      (candidate) => candidate.section === entry2.section && sectionParts(candidate).scope === scope
+    );
+    if (then === void 0) continue;
+    result.base.push(then);
+    const ids = new Set(defined.map((item) => item.id));
+    for (const item of sectionParts(then).defined) {
+      if (!ids.has(item.id)) result.released.push(`${scope}: ${item.what}`);
+    }
+  }
+  for (const entry2 of waiting) {
+    const { scope, defined } = sectionParts(entry2);
+    result.released.push(...defined.map((item) => `${scope}: ${item.what}`));
+  }
+  return result;
+}
+function markPreexisting(change, before) {
+  if (before === void 0 || before.error !== void 0 || change.error !== void 0) {
+    return change;
+  }
+  const known = new Set(before.diff.map(differenceOf));
+  if (!change.diff.some((entry2) => known.has(differenceOf(entry2)))) return change;
+  return {
+    ...change,
+    diff: change.diff.map(
+      (entry2) => known.has(differenceOf(entry2)) ? { ...entry2, preexisting: true } : entry2
+    )
+  };
+}
+async function planChanged({
+  base: given,
+  head,
+  changedFrom: changedFrom2,
+  readers,
+  now,
+  rotateSecrets = false
+}) {
+  const base = given ?? { ...head, defaults: [], repositories: [], sections: [] };
+  const { listed: listed3, lookUp, named: named2, after } = whatToCompare(base, head);
+  const shared = shareReads(readers);
+  const compared = (state) => ({
+    defaults: state.defaults,
+    repositories: state.repositories.filter((entry2) => {
+      const selector2 = entry2.selector;
+      if (selector2.kind === "name") {
+        return named2.has(repoKey(entry2.target, selector2.owner, selector2.repo));
+      }
+      const owner = ownerKey(entry2.target, selector2.owner);
+      return (listed3.has(owner) || lookUp.has(owner)) && shared.has(entry2.target);
+    })
+  });
+  const [baseExpansion, headExpansion] = await Promise.all([
+    expandRepositories(compared(base), shared, lookUp),
+    expandRepositories(compared(head), shared, lookUp)
+  ]);
+  const repos = compareRepositories(baseExpansion.repos, headExpansion.repos);
+  const sections = compareSections(base.sections, head.sections);
+  let unchanged = repos.unchanged + sections.unchanged;
+  for (const [key, { entries }] of after.named) {
+    if (named2.has(key)) continue;
+    const settings = settingsOf(head.defaults, entries);
+    for (const kind of REPOSITORY_KINDS) {
+      unchanged += partsOf(kind.repository.setting, settings[kind.repository.setting.key]).length;
+    }
+  }
+  const unlisted = /* @__PURE__ */ new Set();
+  for (const [key, { entries }] of after.globs) {
+    if (listed3.has(key)) continue;
+    for (const entry2 of entries) unlisted.add(describeSelector(entry2.selector));
+  }
+  const options = { now, rotateSecrets };
+  const [planned, before, holding] = await Promise.all([
+    planWork(
+      { repos: repos.head, errors: headExpansion.errors, sections: sections.head },
+      shared,
+      options
+    ),
+    planWork({ repos: repos.base, errors: [], sections: sections.base }, shared, options),
+    planWork({ repos: [], errors: [], sections: sections.holding }, shared, options)
+  ]);
+  const earlier = new Map(before.changes.map((change) => [change.address, change]));
+  const changes = planned.changes.map(
+    (change) => markPreexisting(change, earlier.get(change.address))
+  );
+  holdBack(changes, [...planned.holds, ...holding.holds]);
+  const partial2 = {
+    changed_from: changedFrom2,
+    unchanged,
+    unlisted: [...unlisted],
+    no_longer_managed: [...repos.released, ...sections.released]
+  };
+  return { ...makePlan(orderChanges(changes, KIND_NAMES)), partial: partial2 };
+}
+var repoKey, union2, differenceOf;
+var init_changed2 = __esm({
+  "src/engine/changed.ts"() {
+    "use strict";
+    init_glob();
+    init_plan();
+    init_resources();
+    init_expand();
+    init_plan2();
+    init_setting_parts();
+    init_shared_reads();
+    repoKey = (target2, owner, name2) => `${ownerKey(target2, owner)}/${name2.toLowerCase()}`;
+    union2 = (...sets) => new Set(sets.flatMap((set3) => [...set3]));
+    differenceOf = (entry2) => identity4({ path: entry2.path, before: entry2.before, after: entry2.after });
+  }
+});
+
+// src/engine/shard.ts
+import { createHash as createHash7 } from "node:crypto";
+function parseShard(text) {
+  const match = /^\s*(\d{1,4})\s*\/\s*(\d{1,4})\s*$/.exec(text);
+  if (match === null) throw new Error(`expects K/N such as 1/4, got '${text}'`);
+  const index = Number(match[1]);
+  const count2 = Number(match[2]);
+  if (count2 < 1 || index < 1 || index > count2) {
+    throw new Error(`expects 1 ≤ K ≤ N, got '${text}'`);
+  }
+  return { index, count: count2 };
+}
+function shardOf(key, count2) {
+  const hash2 = createHash7("sha256").update(key.toLowerCase()).digest();
+  return hash2.readUIntBE(0, 6) % count2 + 1;
+}
+function owns(shard, target2, scope) {
+  return shardOf(`${target2}/${scope}`, shard.count) === shard.index;
+}
+async function shardState(state, readers, shard) {
+  const globs = state.repositories.filter((entry2) => entry2.selector.kind === "glob");
+  const expansion = await expandRepositories({ defaults: [], repositories: globs }, readers);
+  const failed = new Set(expansion.errors.map(({ entry: entry2 }) => entry2));
+  const repositories = [];
+  for (const entry2 of globs) {
+    const selector2 = entry2.selector;
+    if (selector2.kind !== "glob") continue;
+    if (failed.has(entry2)) {
+      if (owns(shard, entry2.target, `${selector2.owner}/${selector2.pattern}`)) {
+        repositories.push(entry2);
+      }
+      continue;
+    }
+    for (const repo of expansion.repos) {
+      if (repo.target !== entry2.target) continue;
+      if (!repo.entries.includes(entry2)) continue;
+      if (!owns(shard, repo.target, `${repo.owner}/${repo.name}`)) continue;
+      repositories.push({
+        ...entry2,
+        selector: { kind: "name", owner: repo.owner, repo: repo.name }
+      });
+    }
+  }
+  for (const entry2 of state.repositories) {
+    const selector2 = entry2.selector;
+    if (selector2.kind !== "name") continue;
+    if (owns(shard, entry2.target, `${selector2.owner}/${selector2.repo}`)) repositories.push(entry2);
+  }
+  return {
+    ...state,
+    repositories,
+    sections: state.sections.filter((entry2) => {
+      const kind = sectionKind(entry2.section);
+      if (kind === void 0 || kind.section.everyShard) return true;
+      return owns(shard, entry2.target, kind.section.spec.scope(entry2.value));
+    })
+  };
+}
+function shardPlan(plan2, shard) {
+  const changes = plan2.changes.filter(
+    (change) => kindNamed(change.kind)?.section?.everyShard !== true || owns(shard, change.target, change.scope)
+  );
+  return { ...makePlan(changes), shard: { index: shard.index, count: shard.count } };
+}
+var init_shard = __esm({
+  "src/engine/shard.ts"() {
+    "use strict";
+    init_plan();
+    init_resources();
+    init_expand();
+  }
+});
+
+// src/engine/plan-part.ts
+async function planPart(state, readers, shard, { rotateSecrets = false, targets } = {}) {
+  const now = Date.now();
+  const options = { now, rotateSecrets, ...targets ? { targets } : {} };
+  const withOptions = (plan3) => rotateSecrets ? { ...plan3, rotate_secrets: true } : plan3;
+  if (shard === void 0) return withOptions(await buildPlan({ state, readers, ...options }));
+  const part = await shardState(state, readers, shard);
+  const plan2 = shardPlan(await buildPlan({ state: part, readers, ...options }), shard);
+  return withOptions(targets ? { ...plan2, targets: [...targets.patterns] } : plan2);
 }
 var init_plan_part = __esm({
   "src/engine/plan-part.ts"() {
@@ -40855,8 +48089,8 @@ var init_plan_part = __esm({
 });
 
 // src/cli/sharding.ts
-import { readFileSync as readFileSync5 } from "node:fs";
-import { resolve as resolve4 } from "node:path";
+import { readFileSync as readFileSync6 } from "node:fs";
+import { resolve as resolve6 } from "node:path";
 function shardOption(command2, text) {
   if (text === void 0) return void 0;
   try {
@@ -40868,13 +48102,35 @@ function shardOption(command2, text) {
 function shardClientOptions(shard) {
   return shard === void 0 ? {} : { shareOfBudget: 1 / shard.count };
 }
+function targetOption(command2, patterns3) {
+  if (patterns3 === void 0 || patterns3.length === 0) return void 0;
+  for (const pattern3 of patterns3) {
+    if (pattern3.trim() === "" || pattern3.split("/").length < 2) {
+      throw new CliError(
+        `${command2}: --target expects an address such as github/acme/api/branch_protection/main (globs allowed: github/acme/*), got '${pattern3}'`
+      );
+    }
+  }
+  return new TargetFilter(patterns3);
+}
+async function planChanges(changedFrom2, base, head, readers, rotateSecrets) {
+  const plan2 = await planChanged({
+    base,
+    head,
+    changedFrom: changedFrom2,
+    readers,
+    now: Date.now(),
+    rotateSecrets
+  });
+  return rotateSecrets ? { ...plan2, rotate_secrets: true } : plan2;
+}
 function mergePlanFiles(command2, io, files) {
   if (files.length === 0) {
     throw new CliError(`${command2}: --merge needs the plan files of the shards (saved with --out)`);
   }
   const sources = files.map((file2) => {
     try {
-      return { source: file2, text: readFileSync5(resolve4(io.cwd, file2), "utf8") };
+      return { source: file2, text: readFileSync6(resolve6(io.cwd, file2), "utf8") };
     } catch (error62) {
       const reason = error62.code ?? error62.message;
       throw new CliError(`${command2}: cannot read the plan ${file2}: ${reason}`);
@@ -40891,8 +48147,10 @@ var init_sharding = __esm({
   "src/cli/sharding.ts"() {
     "use strict";
     init_merge2();
+    init_changed2();
     init_shard();
     init_io();
+    init_targets();
     init_plan_part();
   }
 });
@@ -40912,6 +48170,7 @@ var init_plan3 = __esm({
     init_args();
     init_io();
     init_output();
+    init_revision();
     init_session();
     init_sharding();
     flags2 = {
@@ -40920,17 +48179,25 @@ var init_plan3 = __esm({
       format: { type: "string" },
       out: { type: "string" },
       shard: { type: "string" },
+      "changed-from": { type: "string" },
       merge: { type: "boolean" },
       "rotate-secrets": { type: "boolean" },
+      target: { type: "string", multiple: true },
       help: { type: "boolean", short: "h" }
     };
-    help2 = `usage: forgeplan plan [-c FILE|DIR]... [--format text|markdown|json] [--out PLAN.json] [--shard K/N]
+    help2 = `usage: forgeplan plan [-c FILE|DIR]... [--format text|markdown|json] [--out PLAN.json] [--shard K/N | --changed-from REF]
        forgeplan plan --merge SHARD.json... [--format text|markdown|json] [--out PLAN.json]
 
 Reads the live state of everything the desired state names and prints the plan.
 ${connectionHelp()}  --format FORMAT          text (default; coloured on a terminal), markdown (PR comment), json
 ${colorHelp}  --out PLAN.json          also save the plan as JSON (apply it later with 'forgeplan apply PLAN.json')
   --shard K/N              plan only shard K of N (by repository, project, group), at 1/N of the rate budget
+  --changed-from REF       plan only what the configuration changes since the git revision REF (a
+                           pull request's base): the resources whose resolved desired state differs,
+                           with what the service already differed in shown apart; the plan says how
+                           many resources it left out, and a saved one is marked partial
+  --target ADDRESS         plan only what this address matches (repeatable; globs: github/acme/api/*,
+                           */branch_protection/main); only what the targets reach is read
   --rotate-secrets         send every managed webhook secret and authorization header again (they are
                            write-only, so a plan cannot tell whether the service holds the current value)
   --merge SHARD.json...    combine the plans of all N shards (saved with --out) into one; reads nothing live
@@ -40950,8 +48217,23 @@ Exit 0: no changes (audit reports alone don't count); 2: changes; 1: errors.
           looksLikeConfig(stray) ? `plan: unexpected argument '${stray}': ${configHint(stray)}` : `plan: unexpected argument '${stray}' (plan files go after --merge)`
         );
       }
+      const changedFrom2 = values["changed-from"];
       if (values.merge && (values.shard !== void 0 || values.config !== void 0)) {
         throw new CliError("plan: --merge combines saved plans; it takes no -c or --shard");
+      }
+      if (changedFrom2 !== void 0 && (values.merge || values.shard !== void 0)) {
+        throw new CliError(
+          "plan: --changed-from plans one change whole; it takes no --shard or --merge"
+        );
+      }
+      if (values.target !== void 0 && (changedFrom2 !== void 0 || values.merge)) {
+        throw new CliError(
+          "plan: --target narrows a plan of live state; it takes no --changed-from or --merge"
+        );
+      }
+      const targets = targetOption("plan", values.target);
+      if (changedFrom2?.trim() === "" || changedFrom2?.startsWith("-")) {
+        throw new CliError(`plan: --changed-from expects a git revision, got '${changedFrom2}'`);
       }
       const shard = shardOption("plan", values.shard);
       let result;
@@ -40959,11 +48241,14 @@ Exit 0: no changes (audit reports alone don't count); 2: changes; 1: errors.
         result = mergePlanFiles("plan", io, positionals);
       } else {
         const state = loadState("plan", values, io);
+        const base = changedFrom2 === void 0 ? void 0 : loadStateAt("plan", changedFrom2, configPaths(values), io);
         const session = await openSession("plan", values, io, state, [], shardClientOptions(shard));
+        const rotateSecrets = values["rotate-secrets"] === true;
         try {
-          result = await planPart(state, session.readers, shard, {
-            rotateSecrets: values["rotate-secrets"] === true
-          });
+          result = changedFrom2 === void 0 ? await planPart(state, session.readers, shard, {
+            rotateSecrets,
+            ...targets ? { targets } : {}
+          }) : await planChanges(changedFrom2, base, state, session.readers, rotateSecrets);
         } finally {
           await session.close();
         }
@@ -41194,8 +48479,8 @@ __export(apply_exports, {
   flags: () => flags3,
   help: () => help3
 });
-import { readFileSync as readFileSync6 } from "node:fs";
-import { resolve as resolve5 } from "node:path";
+import { readFileSync as readFileSync7 } from "node:fs";
+import { resolve as resolve7 } from "node:path";
 function confirmationQuestion(plan2, allowDelete) {
   const changes = applicableChanges(plan2);
   const count2 = (action) => changes.filter(
@@ -41227,7 +48512,7 @@ function readSavedPlan(io, file2) {
   }
   let text;
   try {
-    text = readFileSync6(resolve5(io.cwd, file2), "utf8");
+    text = readFileSync7(resolve7(io.cwd, file2), "utf8");
   } catch (error62) {
     const missing = error62.code === "ENOENT";
     throw new CliError(`apply: ${file2}: ${missing ? "no such file" : "cannot be read"}`);
@@ -41239,14 +48524,14 @@ function readSavedPlan(io, file2) {
     throw error62;
   }
 }
-function configFlags(flags8, saved, file2) {
-  if (saved === void 0 || flags8.config?.length) return flags8;
+function configFlags(flags9, saved, file2) {
+  if (saved === void 0 || flags9.config?.length) return flags9;
   if (saved.config === void 0) {
     throw new CliError(
       `apply: ${file2} does not record the configuration it was made from; pass it with -c FILE`
     );
   }
-  return { ...flags8, config: saved.config };
+  return { ...flags9, config: saved.config };
 }
 function checked(io, saved, fresh, file2) {
   const result = savedPlanToApply(saved, fresh, io.redactor.plan(fresh));
@@ -41307,6 +48592,7 @@ var init_apply2 = __esm({
     init_io();
     init_output();
     init_progress();
+    init_revision();
     init_session();
     init_sharding();
     flags3 = {
@@ -41316,7 +48602,9 @@ var init_apply2 = __esm({
       "auto-approve": { type: "boolean" },
       "allow-delete": { type: "boolean" },
       shard: { type: "string" },
+      "allow-partial": { type: "boolean" },
       "rotate-secrets": { type: "boolean" },
+      target: { type: "string", multiple: true },
       help: { type: "boolean", short: "h" }
     };
     help3 = `usage: forgeplan apply [-c FILE|DIR]... [--auto-approve] [--allow-delete] [--format FORMAT]
@@ -41330,7 +48618,11 @@ ${connectionHelp()}  --auto-approve           apply without asking (required whe
   --allow-delete           also apply planned deletes (otherwise they are skipped)
   --format FORMAT          text (default), markdown or json, for the plan and the report
 ${colorHelp}  --shard K/N              apply only this shard's part (same partition as 'plan --shard')
+  --allow-partial          apply a saved plan of what changed since a revision ('plan --changed-from'),
+                           checked against a fresh plan made the same way
   --rotate-secrets         also send every managed webhook secret and authorization header again
+  --target ADDRESS         apply only what this address matches (repeatable; globs: github/acme/api/*,
+                           */branch_protection/main); only what the targets reach is read
   -h, --help               this text
 Exit 0 when everything was applied and verified; 1 otherwise.
 `;
@@ -41350,6 +48642,15 @@ Exit 0 when everything was applied and verified; 1 otherwise.
       const savedFile = positionals[0];
       const saved = savedFile === void 0 ? void 0 : readSavedPlan(io, savedFile);
       const shard = shardOption("apply", values.shard) ?? saved?.shard;
+      const partial2 = saved?.partial;
+      if (partial2 !== void 0 && values["allow-partial"] !== true) {
+        throw new CliError(
+          `apply: ${savedFile} holds only what changed since ${partial2.changed_from} (plan --changed-from), not the whole configuration: apply it with --allow-partial, or make a whole plan`
+        );
+      }
+      if (partial2 !== void 0 && shard !== void 0) {
+        throw new CliError("apply: a plan made with --changed-from is applied whole; drop --shard");
+      }
       const connection = configFlags(values, saved, savedFile);
       const clients = [];
       const progress = new Progress({
@@ -41358,12 +48659,13 @@ Exit 0 when everything was applied and verified; 1 otherwise.
         every: realEvery,
         budget: () => tightestWindow(clients.map((client) => client.budget()))
       });
-      const shown2 = { ...io, stderr: progress.output };
-      const state = loadState("apply", connection, shown2);
+      const shown3 = { ...io, stderr: progress.output };
+      const state = loadState("apply", connection, shown3);
+      const base = partial2 === void 0 ? void 0 : loadStateAt("apply", partial2.changed_from, configPaths(connection), shown3);
       const session = await openSession(
         "apply",
         connection,
-        shown2,
+        shown3,
         state,
         [],
         shardClientOptions(shard)
@@ -41371,10 +48673,17 @@ Exit 0 when everything was applied and verified; 1 otherwise.
       clients.push(...session.clients.values());
       session.onEvent((event) => progress.event(event));
       const rotateSecrets = values["rotate-secrets"] === true || saved?.rotate_secrets === true;
+      if (saved?.targets !== void 0 && values.target !== void 0) {
+        throw new CliError(`apply: ${savedFile} was planned with its own --target; give none`);
+      }
+      const targets = targetOption("apply", saved?.targets ?? values.target);
       const replan = async (label, rotate) => {
         progress.begin(label);
         try {
-          return await planPart(state, session.readers, shard, { rotateSecrets: rotate });
+          return partial2 === void 0 ? await planPart(state, session.readers, shard, {
+            rotateSecrets: rotate,
+            ...targets ? { targets } : {}
+          }) : await planChanges(partial2.changed_from, base, state, session.readers, rotate);
         } finally {
           progress.end();
         }
@@ -41384,12 +48693,12 @@ Exit 0 when everything was applied and verified; 1 otherwise.
         if (io.signal.aborted) {
           throw new CliError("apply: interrupted while reading live state; nothing was applied");
         }
-        const plan2 = saved === void 0 || savedFile === void 0 ? fresh : checked({ ...io, stderr: shown2.stderr }, saved, fresh, savedFile);
+        const plan2 = saved === void 0 || savedFile === void 0 ? fresh : checked({ ...io, stderr: shown3.stderr }, saved, fresh, savedFile);
         printPlan(io, plan2, format, color);
         if (!hasChanges(plan2)) {
           if (format === "text") io.stdout.write("Nothing to apply.\n");
           if (plan2.errors === 0) return 0;
-          shown2.stderr.write(`forgeplan: apply: ${unplanned(plan2)}
+          shown3.stderr.write(`forgeplan: apply: ${unplanned(plan2)}
 `);
           return 1;
         }
@@ -41429,12 +48738,12 @@ Exit 0 when everything was applied and verified; 1 otherwise.
         };
         io.stdout.write(renderApplyReport(report, format, { color: format === "text" && color }));
         if (result.stopped) {
-          shown2.stderr.write(resumeHint(outcomes, result.stopped, savedFile));
+          shown3.stderr.write(resumeHint(outcomes, result.stopped, savedFile));
           return 1;
         }
         const cause = failureCause(outcomes, report, plan2);
         if (cause === void 0) return 0;
-        shown2.stderr.write(`forgeplan: apply: ${cause}
+        shown3.stderr.write(`forgeplan: apply: ${cause}
 `);
         return 1;
       } finally {
@@ -41491,8 +48800,8 @@ var init_sticky_comment = __esm({
 
 // src/report/drift-issue.ts
 function hasDrift(plan2) {
-  const { create, update, delete: deletes, report } = plan2.summary;
-  return create + update + deletes + report > 0;
+  const { create: create2, update: update2, delete: deletes, report } = plan2.summary;
+  return create2 + update2 + deletes + report > 0;
 }
 async function reportDriftIssue(client, input2) {
   const issues = `${repoPath2(input2.owner, input2.repo)}/issues`;
@@ -41590,6 +48899,7 @@ var init_drift = __esm({
       refresh: { type: "boolean" },
       "report-issue": { type: "string" },
       shard: { type: "string" },
+      target: { type: "string", multiple: true },
       help: { type: "boolean", short: "h" }
     };
     help4 = `usage: forgeplan drift [-c FILE|DIR]... [--format text|markdown|json] [--out PLAN.json]
@@ -41603,6 +48913,7 @@ ${colorHelp}  --out PLAN.json          also save the plan as JSON
                            has not changed is answered 304 (no rate budget) and planned from its body
   --refresh                read everything in full this time (the cache is rewritten)
   --report-issue OWNER/REPO  keep one drift issue there: opened or updated on drift, closed once gone
+  --target ADDRESS         check only what this address matches (repeatable; globs allowed)
   --shard K/N              check only shard K of N, at 1/N of the rate budget
   -h, --help               this text
 Exit 0: no drift; 2: drift (a create, update, delete or audit finding); 1: errors.
@@ -41615,7 +48926,13 @@ Exit 0: no drift; 2: drift (a create, update, delete or audit finding); 1: error
       }
       const format = parseFormat("drift", values.format);
       const shard = shardOption("drift", values.shard);
+      const targets = targetOption("drift", values.target);
       const issueRepo = values["report-issue"] === void 0 ? void 0 : parseRepo(values["report-issue"]);
+      if (issueRepo !== void 0 && targets !== void 0) {
+        throw new CliError(
+          "drift: --report-issue needs the whole plan: a targeted check would close the issue over drift it did not look at"
+        );
+      }
       if (issueRepo !== void 0 && shard !== void 0) {
         throw new CliError(
           "drift: --report-issue needs the whole plan; with shards, merge their plans (plan --merge) and report from there"
@@ -41635,7 +48952,7 @@ Exit 0: no drift; 2: drift (a create, update, delete or audit finding); 1: error
         shardClientOptions(shard)
       );
       try {
-        const plan2 = await planPart(state, session.readers, shard);
+        const plan2 = await planPart(state, session.readers, shard, targets ? { targets } : {});
         printPlan(io, plan2, format, useColor(io, values["no-color"]));
         if (values.out) savePlan("drift", io, plan2, values.out);
         if (values.cache !== void 0) reportCacheUse(io, session.clients.values());
@@ -41704,15 +49021,98 @@ async function exportRepo(reader, fullName) {
   }
   return entry2;
 }
+async function globMatches(reader, selector2) {
+  const entry2 = {
+    target: reader.target,
+    origin: { file: "export", line: 1, column: 1 },
+    selector: selector2,
+    layers: [],
+    settings: {}
+  };
+  const expansion = await expandRepositories(
+    { defaults: [], repositories: [entry2] },
+    /* @__PURE__ */ new Map([[reader.target, reader]])
+  );
+  const failed = expansion.errors[0];
+  if (failed !== void 0) {
+    throw new ExportError(`cannot list ${describeSelector(selector2)}: ${failed.error.message}`);
+  }
+  return expansion.repos.map((repo) => `${repo.owner}/${repo.name}`);
+}
+async function exportGlob(reader, glob, where3) {
+  const [owner = "", pattern3 = "", extra] = glob.split("/");
+  if (owner === "" || pattern3 === "" || extra !== void 0) {
+    throw new ExportError(`--repo expects OWNER/REPO or OWNER/GLOB, got '${glob}'`);
+  }
+  const selector2 = {
+    kind: "glob",
+    owner,
+    pattern: pattern3,
+    exclude: [],
+    ...where3 !== void 0 && { properties: where3 }
+  };
+  const names = await globMatches(reader, selector2);
+  const named2 = await Promise.all(names.map((name2) => exportRepo(reader, name2)));
+  const shared = {
+    name: glob,
+    ...where3 !== void 0 && {
+      where: {
+        properties: Object.fromEntries(
+          Object.entries(where3).map(([key, values]) => [
+            key,
+            values.length === 1 ? values[0] : values
+          ])
+        )
+      }
+    },
+    target: reader.target
+  };
+  for (const kind of REPOSITORY_KINDS) {
+    const setting = kind.repository.setting;
+    const [first, ...rest] = named2.map((entry2) => partsOf(setting, entry2[setting.key]));
+    const alike = (first ?? []).filter(
+      (part) => rest.every(
+        (parts) => parts.some(
+          (other) => other.id === part.id && identity4(other.value) === identity4(part.value)
+        )
+      )
+    );
+    if (alike.length === 0) continue;
+    const paths = alike.map((part) => part.path);
+    shared[setting.key] = keepParts(named2[0][setting.key], paths);
+    for (const entry2 of named2) {
+      const left = dropParts(entry2[setting.key], paths);
+      if (left === void 0) delete entry2[setting.key];
+      else entry2[setting.key] = left;
+    }
+  }
+  const comment2 = names.length === 0 ? `${describeSelector(selector2)} selects no repository now` : `${describeSelector(selector2)} selects ${names.join(", ")}: what all of them share is on its entry, the rest on each repository's own`;
+  const own2 = named2.filter(
+    (entry2) => REPOSITORY_KINDS.some((kind) => entry2[kind.repository.setting.key] !== void 0)
+  );
+  return { entries: [shared, ...own2], comment: comment2 };
+}
 async function exportState(request2, readerOf) {
   const document2 = { version: 1 };
   const comments = [];
   if (request2.repos.length > 0) {
     const reader = readerOf("repository");
     if (!reader) throw new ExportError("no repository target to export from");
-    document2.repositories = await Promise.all(
-      request2.repos.map((name2) => exportRepo(reader, name2))
+    if (request2.where !== void 0 && !request2.repos.some(isGlob)) {
+      throw new ExportError(
+        "--where selects among the repositories of a glob: give --repo OWNER/GLOB"
+      );
+    }
+    const exported = await Promise.all(
+      request2.repos.map(
+        async (name2) => isGlob(name2) ? exportGlob(reader, name2, request2.where) : { entries: [await exportRepo(reader, name2)], comment: void 0 }
+      )
     );
+    exported.forEach((item, index) => {
+      if (item.comment === void 0) return;
+      comments.push({ text: item.comment, owner: request2.repos[index].split("/")[0] });
+    });
+    document2.repositories = exported.flatMap((item) => item.entries);
   }
   for (const [section2, ids] of request2.sections) {
     const kind = sectionKind(section2);
@@ -41728,7 +49128,7 @@ async function exportState(request2, readerOf) {
     for (const id of ids) {
       const result = await reading(`the ${section2} entry ${id}`, () => exported(reader, id));
       entries.push(...result.entries);
-      comments.push(...result.comments);
+      comments.push(...result.comments.map((text) => ({ text })));
     }
     if (entries.length > 0) placeAt(document2, section2.split("."), entries);
   }
@@ -41743,14 +49143,18 @@ function placeAt(document2, path, value) {
   const inner = document2[head] ??= {};
   placeAt(inner, rest, value);
 }
-var ExportError;
+var ExportError, isGlob;
 var init_export = __esm({
   "src/engine/export.ts"() {
     "use strict";
+    init_glob();
     init_context();
     init_resources();
+    init_expand();
+    init_setting_parts();
     ExportError = class extends Error {
     };
+    isGlob = (name2) => /[*?[]/.test(name2);
   }
 });
 
@@ -41761,30 +49165,125 @@ __export(export_exports, {
   flags: () => flags5,
   help: () => help5
 });
-import { existsSync } from "node:fs";
-import { resolve as resolve6 } from "node:path";
-var import_yaml3, flags5, help5, exportCommand;
+import { existsSync as existsSync2, mkdirSync as mkdirSync2, statSync as statSync4, writeFileSync as writeFileSync2 } from "node:fs";
+import { join as join4, resolve as resolve8 } from "node:path";
+function propertiesWanted(flags9) {
+  if (flags9.length === 0) return void 0;
+  const wanted = {};
+  for (const flag2 of flags9) {
+    const equals = flag2.indexOf("=");
+    const name2 = flag2.slice(0, equals).toLowerCase();
+    const value = flag2.slice(equals + 1);
+    if (equals < 0 || !PROPERTY_NAME.test(name2) || value === "") {
+      throw new CliError(
+        `export: --where expects PROPERTY=VALUE such as team=payments, got '${flag2}'`
+      );
+    }
+    (wanted[name2] ??= []).push(value);
+  }
+  return wanted;
+}
+function yamlOf(document2, comments) {
+  const header = [HEADER, ...comments.map((comment2) => `# ${comment2.text}`)];
+  return `${header.join("\n")}
+${(0, import_yaml3.stringify)(document2, { lineWidth: 0 })}`;
+}
+function exportFiles(exported, split) {
+  const { document: document2, comments } = exported;
+  if (!split) return /* @__PURE__ */ new Map([[SINGLE, yamlOf(document2, comments)]]);
+  const owners = /* @__PURE__ */ new Map();
+  const add = (owner, key, entry2) => {
+    const file2 = owners.get(owner) ?? {};
+    (file2[key] ??= []).push(entry2);
+    owners.set(owner, file2);
+  };
+  const entries = (key) => document2[key] ?? [];
+  for (const entry2 of entries("repositories"))
+    add(entry2.name.split("/")[0], "repositories", entry2);
+  for (const entry2 of entries("organizations")) add(entry2.name, "organizations", entry2);
+  const files = /* @__PURE__ */ new Map();
+  for (const [owner, sections] of owners) {
+    const about = comments.filter((comment2) => comment2.owner === owner);
+    files.set(`${owner}.yaml`, yamlOf({ version: 1, ...sections }, about));
+  }
+  const rest = Object.fromEntries(
+    Object.entries(document2).filter(([key]) => key !== "repositories" && key !== "organizations")
+  );
+  const restComments = comments.filter(
+    (comment2) => comment2.owner === void 0 || !owners.has(comment2.owner)
+  );
+  if (Object.keys(rest).length > 1 || restComments.length > 0) {
+    files.set("planning.yaml", yamlOf(rest, restComments));
+  }
+  return files;
+}
+function isDirectory(io, path) {
+  if (path.endsWith("/")) return true;
+  try {
+    return statSync4(resolve8(io.cwd, path)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+function writeFiles(io, out, files) {
+  const base = resolve8(io.cwd, out);
+  try {
+    if (files.has(SINGLE)) {
+      writeFileSync2(
+        base,
+        io.redactor ? io.redactor.redact(files.get(SINGLE)) : files.get(SINGLE)
+      );
+      return;
+    }
+    mkdirSync2(base, { recursive: true });
+    for (const [name2, text] of files) {
+      writeFileSync2(join4(base, name2), io.redactor ? io.redactor.redact(text) : text);
+    }
+  } catch (error62) {
+    const reason = error62.code ?? error62.message;
+    throw new CliError(`export: cannot write ${out}: ${reason}`);
+  }
+  io.stderr.write(
+    `forgeplan: exported ${files.size} file${files.size === 1 ? "" : "s"} to ${out}
+`
+  );
+}
+var import_yaml3, flags5, help5, exportCommand, SINGLE, HEADER;
 var init_export2 = __esm({
   "src/cli/export.ts"() {
     "use strict";
     import_yaml3 = __toESM(require_dist(), 1);
     init_export();
+    init_fields();
     init_args();
     init_io();
+    init_progress();
     init_session();
     flags5 = {
       ...connectionFlags,
       repo: { type: "string", multiple: true },
+      org: { type: "string", multiple: true },
+      out: { type: "string" },
+      where: { type: "string", multiple: true },
       project: { type: "string", multiple: true },
       group: { type: "string", multiple: true },
       help: { type: "boolean", short: "h" }
     };
-    help5 = `usage: forgeplan export [--repo OWNER/REPO]... [--project ID]... [--group ID]... [-c FILE]
+    help5 = `usage: forgeplan export [--repo OWNER/REPO|OWNER/GLOB]... [--org OWNER]... [--where PROPERTY=VALUE]...
+                        [--project ID]... [--group ID]... [--out FILE|DIR/] [-c FILE]
 
 Prints desired-state YAML read from live state; planning it shows no changes. Repository settings
 (branch protections, webhooks without their write-only secrets) are written out in full; projects and
 groups are listed as comments, since their clean-ups name what must not exist.
-  --repo OWNER/REPO        a repository to export (repeatable)
+  --repo OWNER/REPO        a repository to export (repeatable); a glob (acme/*) exports every
+                           repository it selects: what all of them share on one glob entry, the rest
+                           on each repository's own entry
+  --org OWNER              every repository of OWNER (as --repo OWNER/*) and its organization rulesets
+  --out FILE|DIR/          write to FILE instead of stdout, or to a directory (a trailing / or an
+                           existing one): a file per owner, planning.yaml for the planning side
+  --where NAME=VALUE       only the repositories of a glob whose custom property NAME has VALUE
+                           (repeatable; the same NAME twice accepts either value), written as the
+                           glob entry's where
   --project ID             a planning project whose boards to list (repeatable)
   --group ID               a planning group whose epics to list (repeatable)
 ${connectionHelp(["config"])}  -c, --config FILE        take the targets from this config (default: forgeplan.yaml if present,
@@ -41799,10 +49298,19 @@ ${connectionHelp(["config"])}  -c, --config FILE        take the targets from th
       }
       const projects = values.project ?? [];
       const groups = values.group ?? [];
+      const orgs = values.org ?? [];
+      for (const org of orgs) {
+        if (!OWNER_NAME.test(org))
+          throw new CliError(`export: --org expects a name such as acme, got '${org}'`);
+      }
+      const where3 = propertiesWanted(values.where ?? []);
       const request2 = {
-        repos: values.repo ?? [],
+        // A whole owner: every repository it has, and its organization settings.
+        repos: [...values.repo ?? [], ...orgs.map((org) => `${org}/*`)],
+        ...where3 !== void 0 && { where: where3 },
         sections: new Map(
           [
+            ["organizations", orgs],
             ["projects", projects],
             ["groups", groups]
           ].filter(([, ids]) => ids.length > 0)
@@ -41810,10 +49318,10 @@ ${connectionHelp(["config"])}  -c, --config FILE        take the targets from th
       };
       if (request2.repos.length + projects.length + groups.length === 0) {
         throw new CliError(
-          "export: name what to export with --repo OWNER/REPO, --project ID or --group ID"
+          "export: name what to export with --repo OWNER/REPO, --org OWNER, --project ID or --group ID"
         );
       }
-      const configured = (values.config?.length ?? 0) > 0 || existsSync(resolve6(io.cwd, "forgeplan.yaml"));
+      const configured = (values.config?.length ?? 0) > 0 || existsSync2(resolve8(io.cwd, "forgeplan.yaml"));
       const state = configured ? loadState("export", values, io) : loadState("export", { ...values, config: ["(defaults)"] }, io, () => "version: 1\n");
       const repositoryTarget = state.targets.find((target2) => target2.type === "repository");
       const planningTarget = state.targets.find((target2) => target2.type === "planning");
@@ -41821,21 +49329,242 @@ ${connectionHelp(["config"])}  -c, --config FILE        take the targets from th
         ...request2.repos.length > 0 && repositoryTarget ? [repositoryTarget.name] : [],
         ...projects.length + groups.length > 0 && planningTarget ? [planningTarget.name] : []
       ];
-      const session = await openSession("export", values, io, state, use);
+      const progress = new Progress({
+        output: io.stderr,
+        now: Date.now,
+        every: realEvery,
+        budget: () => tightestWindow([...session.clients.values()].map((client) => client.budget()))
+      });
+      const session = await openSession(
+        "export",
+        values,
+        { ...io, stderr: progress.output },
+        state,
+        use
+      );
+      session.onEvent((event) => progress.event(event));
       try {
+        progress.begin("exporting");
         const exported = await exportState(request2, (type) => {
           const target2 = type === "repository" ? repositoryTarget : planningTarget;
           return target2 && session.readers.get(target2.name);
         });
-        const header = [
-          "# Exported by forgeplan from live state; `forgeplan plan` on it shows no changes.",
-          ...exported.comments.map((comment2) => `# ${comment2}`)
-        ];
-        io.stdout.write(`${header.join("\n")}
-${(0, import_yaml3.stringify)(exported.document, { lineWidth: 0 })}`);
+        progress.end();
+        const files = exportFiles(
+          exported,
+          values.out === void 0 ? false : isDirectory(io, values.out)
+        );
+        if (values.out === void 0) {
+          io.stdout.write(files.get(SINGLE));
+          return 0;
+        }
+        writeFiles(io, values.out, files);
         return 0;
       } catch (error62) {
         if (error62 instanceof ExportError) throw new CliError(`export: ${error62.message}`);
+        throw error62;
+      } finally {
+        progress.end();
+        await session.close();
+      }
+    };
+    SINGLE = "";
+    HEADER = "# Exported by forgeplan from live state; `forgeplan plan` on it shows no changes.";
+  }
+});
+
+// src/resources/ruleset-migration.ts
+function migratedName(branch3) {
+  return `protect ${branch3}`;
+}
+async function migrationOf(reader, repo, branches, stage) {
+  const full = `${repo.owner}/${repo.name}`;
+  let names = branches;
+  if (names === void 0) {
+    const path = `${repoPath(repo)}/branches`;
+    const listed3 = mustFind(await reader.list(path, void 0, branchList2), path);
+    names = listed3.filter((branch3) => branch3.protected).map((branch3) => branch3.name);
+  }
+  const rulesets = {};
+  const comments = [];
+  for (const branch3 of names) {
+    const path = protectionPath(repo, branch3);
+    const read2 = await reader.getOrAbsent(path, {
+      name: "a Protected Branch",
+      schema: readProtection
+    });
+    if (read2.kind === "absent") {
+      comments.push(`${full} ${branch3}: no classic protection; nothing to migrate`);
+      continue;
+    }
+    const record3 = mustFind(read2, path);
+    const replacement = replacementFor(
+      branch3,
+      fromRead(record3),
+      record3.required_signatures?.enabled === true,
+      stage ? "evaluate" : "active"
+    );
+    rulesets[migratedName(branch3)] = replacement.settings;
+    comments.push(...replacement.notes.map((note) => `${full} ${branch3}: ${note}`));
+  }
+  return { rulesets, comments };
+}
+var branchList2;
+var init_ruleset_migration = __esm({
+  "src/resources/ruleset-migration.ts"() {
+    "use strict";
+    init_zod();
+    init_branch_protection();
+    init_context();
+    init_ruleset_classic();
+    branchList2 = {
+      name: "branches",
+      schema: looseObject({ name: string2(), protected: boolean2().optional() })
+    };
+  }
+});
+
+// src/engine/migrate-protection.ts
+function parseRepo2(fullName) {
+  const [owner, name2, extra] = fullName.split("/");
+  if (!owner || !name2 || extra !== void 0) {
+    throw new MigrationError(`--repo expects OWNER/REPO, got '${fullName}'`);
+  }
+  return { owner, name: name2 };
+}
+async function select(source, readers) {
+  if (source.kind === "repos") {
+    return source.repos.map((full) => ({ target: source.target, ...parseRepo2(full) }));
+  }
+  const expansion = await expandRepositories(source.state, readers);
+  const failed = expansion.errors[0];
+  if (failed !== void 0) {
+    const { owner } = failed.entry.selector;
+    throw new MigrationError(`cannot list the repositories of ${owner}: ${failed.error.message}`);
+  }
+  return expansion.repos.flatMap((repo) => {
+    const protections = repo.settings.branch_protection;
+    const branches = Object.entries(protections ?? {}).filter(([, desired]) => desired !== null).map(([branch3]) => branch3);
+    return branches.length === 0 ? [] : [{ target: repo.target, owner: repo.owner, name: repo.name, branches }];
+  });
+}
+async function migrateProtections(source, readers, options) {
+  const selected = await select(source, readers);
+  const comments = [];
+  const repositories = [];
+  for (const repo of selected) {
+    const reader = readers.get(repo.target);
+    if (!reader) throw new MigrationError(`target '${repo.target}' has no connection`);
+    const full = `${repo.owner}/${repo.name}`;
+    let migration3;
+    try {
+      migration3 = await migrationOf(reader, repo, repo.branches, options.stage);
+    } catch (error62) {
+      if (error62 instanceof ReadFailed) {
+        throw new MigrationError(`cannot read the protections of ${full}: ${error62.message}`);
+      }
+      throw error62;
+    }
+    comments.push(...migration3.comments);
+    const names = Object.keys(migration3.rulesets);
+    if (names.length === 0) continue;
+    if (source.kind === "config") {
+      const branches = names.map((name2) => migration3.rulesets[name2]?.replaces_protection ?? []).flat();
+      comments.push(
+        `${full}: take ${branches.map((branch3) => `branch_protection.${branch3}`).join(", ")} out of the configuration; the rulesets below replace them`
+      );
+    }
+    repositories.push({ name: full, target: repo.target, rulesets: migration3.rulesets });
+  }
+  return { document: { version: 1, repositories }, comments };
+}
+var MigrationError;
+var init_migrate_protection = __esm({
+  "src/engine/migrate-protection.ts"() {
+    "use strict";
+    init_context();
+    init_ruleset_migration();
+    init_expand();
+    MigrationError = class extends Error {
+    };
+  }
+});
+
+// src/cli/migrate.ts
+var migrate_exports = {};
+__export(migrate_exports, {
+  flags: () => flags6,
+  help: () => help6,
+  migrate: () => migrate
+});
+import { existsSync as existsSync3 } from "node:fs";
+import { resolve as resolve9 } from "node:path";
+var import_yaml4, flags6, help6, migrate;
+var init_migrate = __esm({
+  "src/cli/migrate.ts"() {
+    "use strict";
+    import_yaml4 = __toESM(require_dist(), 1);
+    init_migrate_protection();
+    init_args();
+    init_io();
+    init_session();
+    flags6 = {
+      ...connectionFlags,
+      repo: { type: "string", multiple: true },
+      stage: { type: "boolean" },
+      help: { type: "boolean", short: "h" }
+    };
+    help6 = `usage: forgeplan migrate protection-to-rulesets [--repo OWNER/REPO]... [-c FILE]... [--stage]
+
+Reads classic branch protections and prints desired-state YAML with a ruleset per protected branch
+that enforces what the protection enforces and replaces it (replaces_protection). Planned, each
+change creates or updates the ruleset, checks GET …/rules/branches/<branch> for rules that cover
+the old protection, and only then deletes it. What has no exact ruleset equivalent is listed in
+comments (and in the plan's notes), never guessed.
+  --repo OWNER/REPO        every protected branch of this repository (repeatable)
+  -c, --config FILE        without --repo: the branches under branch_protection of the repositories
+                           this configuration selects; with --repo: only its targets
+  --stage                  write the rulesets in evaluate mode: applying creates them beside the
+                           classic protections; set enforcement: active later to replace those
+${connectionHelp(["config"])}  -h, --help               this text
+`;
+    migrate = async (argv, io) => {
+      const { values, positionals } = parseFlags("migrate", argv, flags6, { positionals: true });
+      if (values.help) {
+        io.stdout.write(help6);
+        return 0;
+      }
+      const [what, ...extra] = positionals;
+      if (what !== "protection-to-rulesets" || extra.length > 0) {
+        throw new CliError(
+          `migrate: expected 'forgeplan migrate protection-to-rulesets', got '${positionals.join(" ")}'`
+        );
+      }
+      const repos = values.repo ?? [];
+      const configured = (values.config?.length ?? 0) > 0 || existsSync3(resolve9(io.cwd, "forgeplan.yaml"));
+      if (repos.length === 0 && !configured) {
+        throw new CliError("migrate: name the repositories with --repo OWNER/REPO or a config with -c");
+      }
+      const state = configured ? loadState("migrate", values, io) : loadState("migrate", { ...values, config: ["(defaults)"] }, io, () => "version: 1\n");
+      const target2 = state.targets.find((candidate) => candidate.type === "repository");
+      if (target2 === void 0) throw new CliError("migrate: no repository target to read from");
+      const session = await openSession("migrate", values, io, state, [target2.name]);
+      try {
+        const migrated = await migrateProtections(
+          repos.length > 0 ? { kind: "repos", repos, target: target2.name } : { kind: "config", state },
+          session.readers,
+          { stage: values.stage === true }
+        );
+        const header = [
+          "# Written by forgeplan migrate protection-to-rulesets from live state. Each ruleset replaces the",
+          "# classic protection of the branches under replaces_protection: plan shows the order.",
+          ...migrated.comments.map((comment2) => `# ${comment2}`)
+        ];
+        io.stdout.write(`${header.join("\n")}
+${(0, import_yaml4.stringify)(migrated.document, { lineWidth: 0 })}`);
+        return 0;
+      } catch (error62) {
+        if (error62 instanceof MigrationError) throw new CliError(`migrate: ${error62.message}`);
         throw error62;
       } finally {
         await session.close();
@@ -41847,18 +49576,18 @@ ${(0, import_yaml3.stringify)(exported.document, { lineWidth: 0 })}`);
 // src/cli/schema.ts
 var schema_exports = {};
 __export(schema_exports, {
-  flags: () => flags6,
-  help: () => help6,
+  flags: () => flags7,
+  help: () => help7,
   schema: () => schema
 });
-var flags6, help6, schema;
+var flags7, help7, schema;
 var init_schema2 = __esm({
   "src/cli/schema.ts"() {
     "use strict";
     init_desired();
     init_args();
-    flags6 = { help: { type: "boolean", short: "h" } };
-    help6 = `usage: forgeplan schema
+    flags7 = { help: { type: "boolean", short: "h" } };
+    help7 = `usage: forgeplan schema
 
 Prints the JSON Schema of the desired-state file (the bytes of schema/forgeplan.schema.json).
   -h, --help   this text
@@ -41867,8 +49596,8 @@ Editors use it through a first line such as:
   # yaml-language-server: $schema=../schema/forgeplan.schema.json
 `;
     schema = async (argv, io) => {
-      const { values } = parseFlags("schema", argv, flags6);
-      io.stdout.write(values.help ? help6 : schemaText());
+      const { values } = parseFlags("schema", argv, flags7);
+      io.stdout.write(values.help ? help7 : schemaText());
       return 0;
     };
   }
@@ -41877,11 +49606,11 @@ Editors use it through a first line such as:
 // src/cli/sandbox.ts
 var sandbox_exports2 = {};
 __export(sandbox_exports2, {
-  flags: () => flags7,
-  help: () => help7,
+  flags: () => flags8,
+  help: () => help8,
   sandbox: () => sandbox
 });
-import { isAbsolute, join as join3 } from "node:path";
+import { isAbsolute as isAbsolute2, join as join5 } from "node:path";
 function parseFailRate(value) {
   if (value === void 0) return void 0;
   const rate = Number(value);
@@ -41907,19 +49636,19 @@ function parseRateLimits(value) {
   }
   return limits;
 }
-function positive2(flag, value) {
-  const number4 = parseCount("sandbox", flag, value);
-  if (number4 === 0) throw new CliError(`sandbox: --${flag} must be at least 1`);
+function positive2(flag2, value) {
+  const number4 = parseCount("sandbox", flag2, value);
+  if (number4 === 0) throw new CliError(`sandbox: --${flag2} must be at least 1`);
   return number4;
 }
-var flags7, help7, sandbox;
+var flags8, help8, sandbox;
 var init_sandbox2 = __esm({
   "src/cli/sandbox.ts"() {
     "use strict";
     init_sandbox();
     init_args();
     init_io();
-    flags7 = {
+    flags8 = {
       port: { type: "string" },
       seed: { type: "string" },
       generate: { type: "string" },
@@ -41929,9 +49658,10 @@ var init_sandbox2 = __esm({
       "rate-limit": { type: "string" },
       "rate-window": { type: "string" },
       "secondary-limit": { type: "string" },
+      "token-ttl": { type: "string" },
       help: { type: "boolean", short: "h" }
     };
-    help7 = `usage: forgeplan sandbox [options]
+    help8 = `usage: forgeplan sandbox [options]
 
 Runs the local emulator of the service on 127.0.0.1 until interrupted.
 
@@ -41946,12 +49676,13 @@ options:
   --rate-window SECONDS  length of every rate-limit window
   --secondary-limit N    secondary limit: points a minute per endpoint and token (default 900;
                          a read costs 1, a write 5)
+  --token-ttl SECONDS    lifetime of GitHub App installation tokens (default 3600)
   -h, --help             this text
 `;
     sandbox = async (argv, io) => {
-      const { values } = parseFlags("sandbox", argv, flags7);
+      const { values } = parseFlags("sandbox", argv, flags8);
       if (values.help) {
-        io.stdout.write(help7);
+        io.stdout.write(help8);
         return 0;
       }
       const port = parseCount("sandbox", "port", values.port);
@@ -41960,22 +49691,23 @@ options:
       }
       const options = {
         port,
-        seed: values.seed === void 0 || isAbsolute(values.seed) ? values.seed : join3(io.cwd, values.seed),
+        seed: values.seed === void 0 || isAbsolute2(values.seed) ? values.seed : join5(io.cwd, values.seed),
         generate: parseCount("sandbox", "generate", values.generate),
         latencyMs: parseCount("sandbox", "latency", values.latency),
         failRate: parseFailRate(values["fail-rate"]),
         faultSeed: parseCount("sandbox", "fault-seed", values["fault-seed"]),
         rateLimits: parseRateLimits(values["rate-limit"]),
         rateWindowSeconds: positive2("rate-window", values["rate-window"]),
-        secondaryPointsPerMinute: positive2("secondary-limit", values["secondary-limit"])
+        secondaryPointsPerMinute: positive2("secondary-limit", values["secondary-limit"]),
+        tokenTtlSeconds: positive2("token-ttl", values["token-ttl"])
       };
       let running;
       try {
         running = await startSandbox(options);
       } catch (error62) {
         if (error62 instanceof SeedError) {
-          const shown2 = values.seed ?? "seed";
-          throw new CliError(`sandbox: ${error62.message.replace(options.seed ?? "", shown2)}`);
+          const shown3 = values.seed ?? "seed";
+          throw new CliError(`sandbox: ${error62.message.replace(options.seed ?? "", shown3)}`);
         }
         const code2 = error62.code;
         if (code2 === "EADDRINUSE") throw new CliError(`sandbox: port ${port} is already in use`);
@@ -41985,9 +49717,9 @@ options:
       io.stdout.write(`forgeplan sandbox listening on ${running.url}
 `);
       io.stdout.write("press Ctrl-C to stop\n");
-      await new Promise((resolve8) => {
-        if (io.signal.aborted) resolve8();
-        else io.signal.addEventListener("abort", () => resolve8(), { once: true });
+      await new Promise((resolve11) => {
+        if (io.signal.aborted) resolve11();
+        else io.signal.addEventListener("abort", () => resolve11(), { once: true });
       });
       await running.stop();
       io.stdout.write(`forgeplan sandbox stopped after ${running.stats().requests_total} requests
@@ -41998,15 +49730,16 @@ options:
 });
 
 // src/action/run.ts
-import { existsSync as existsSync2, mkdirSync as mkdirSync2, readdirSync as readdirSync2, readFileSync as readFileSync8, rmSync as rmSync2, statSync as statSync2 } from "node:fs";
+init_revision();
+import { existsSync as existsSync4, mkdirSync as mkdirSync3, readdirSync as readdirSync3, readFileSync as readFileSync9, rmSync as rmSync2, statSync as statSync5 } from "node:fs";
 import { tmpdir } from "node:os";
-import { isAbsolute as isAbsolute2, join as join4, relative, resolve as resolve7 } from "node:path";
+import { dirname as dirname3, isAbsolute as isAbsolute3, join as join6, relative, resolve as resolve10 } from "node:path";
 
 // src/cli/run.ts
 init_suggest();
 init_redact();
 init_io();
-import { readFileSync as readFileSync7 } from "node:fs";
+import { readFileSync as readFileSync8 } from "node:fs";
 var INTERRUPTED = 130;
 var commands = {
   validate: async () => (await Promise.resolve().then(() => (init_validate(), validate_exports))).validate,
@@ -42014,6 +49747,7 @@ var commands = {
   apply: async () => (await Promise.resolve().then(() => (init_apply2(), apply_exports))).apply,
   drift: async () => (await Promise.resolve().then(() => (init_drift(), drift_exports))).drift,
   export: async () => (await Promise.resolve().then(() => (init_export2(), export_exports))).exportCommand,
+  migrate: async () => (await Promise.resolve().then(() => (init_migrate(), migrate_exports))).migrate,
   schema: async () => (await Promise.resolve().then(() => (init_schema2(), schema_exports))).schema,
   sandbox: async () => (await Promise.resolve().then(() => (init_sandbox2(), sandbox_exports2))).sandbox
 };
@@ -42025,6 +49759,7 @@ commands:
   apply      apply a plan, then re-read and verify
   drift      the plan for scheduled runs: exit 2 on any drift or audit finding
   export     print desired-state YAML from live state
+  migrate    protection-to-rulesets: YAML with rulesets that replace classic branch protection
   schema     print the JSON Schema of the config
   sandbox    run the local emulator of the service
   version    print forgeplan's version (also -v, --version)
@@ -42032,7 +49767,7 @@ commands:
 Run 'forgeplan <command> --help' for a command's options.
 `;
 function version2() {
-  const pkg = JSON.parse(readFileSync7(new URL("../../package.json", import.meta.url), "utf8"));
+  const pkg = JSON.parse(readFileSync8(new URL("../../package.json", import.meta.url), "utf8"));
   return pkg.version;
 }
 async function runCli(argv, outer) {
@@ -42093,7 +49828,7 @@ init_wording();
 
 // src/report/plan-digest.ts
 init_plain();
-import { createHash as createHash7 } from "node:crypto";
+import { createHash as createHash8 } from "node:crypto";
 function counted(change) {
   return change.error !== void 0 || change.requests.length > 0;
 }
@@ -42102,12 +49837,13 @@ function entry(change) {
   return stableJson({ address, action, diff, requests, held, error: error62 });
 }
 function sha2562(text) {
-  return createHash7("sha256").update(text).digest("hex");
+  return createHash8("sha256").update(text).digest("hex");
 }
 function planDigest(plan2) {
   const entries = plan2.changes.filter(counted).map((change) => [change.address, sha2562(entry(change))]).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
   return {
     sha256: sha2562(stableJson(entries)),
+    ...plan2.partial !== void 0 ? { partial: true } : {},
     changes: Object.fromEntries(entries.map(([address, digest]) => [address, digest.slice(0, 16)]))
   };
 }
@@ -42116,7 +49852,8 @@ var SUFFIX = " -->";
 function digestLine(digest, maxLength = 2e4) {
   const line = (value) => `${PREFIX}${JSON.stringify(value).replace(/>/g, "\\u003e")}${SUFFIX}`;
   const whole = line(digest);
-  return whole.length <= maxLength ? whole : line({ sha256: digest.sha256 });
+  if (whole.length <= maxLength) return whole;
+  return line({ sha256: digest.sha256, ...digest.partial ? { partial: true } : {} });
 }
 function readDigest(text) {
   const start = text.indexOf(PREFIX);
@@ -42126,13 +49863,18 @@ function readDigest(text) {
   try {
     const value = JSON.parse(text.slice(start + PREFIX.length, end));
     if (value === null || typeof value !== "object") return void 0;
-    const { sha256: whole, changes } = value;
+    const {
+      sha256: whole,
+      partial: partial2,
+      changes
+    } = value;
     if (typeof whole !== "string" || !/^[0-9a-f]{64}$/.test(whole)) return void 0;
-    if (changes === void 0) return { sha256: whole };
+    const head = { sha256: whole, ...partial2 === true ? { partial: true } : {} };
+    if (changes === void 0) return head;
     if (changes === null || typeof changes !== "object") return void 0;
     const entries = Object.entries(changes);
     if (!entries.every(([, digest]) => typeof digest === "string")) return void 0;
-    return { sha256: whole, changes: Object.fromEntries(entries) };
+    return { ...head, changes: Object.fromEntries(entries) };
   } catch {
     return void 0;
   }
@@ -42168,7 +49910,7 @@ function raw(env, name2) {
   return value === void 0 || value === "" ? void 0 : value;
 }
 function tokenInputs(env) {
-  return ["github-token", "gitlab-token"].map((name2) => env[`INPUT_${name2.toUpperCase()}`]).filter((value) => value !== void 0 && value.trim() !== "");
+  return ["github-token", "gitlab-token", "private-key"].map((name2) => env[`INPUT_${name2.toUpperCase()}`]).filter((value) => value !== void 0 && value.trim() !== "");
 }
 function boolean4(env, name2) {
   const value = raw(env, name2);
@@ -42215,10 +49957,25 @@ function readInputs(env) {
   if (acceptReplan && command2 !== "apply") {
     throw new InputError("input 'accept-replan' belongs to command apply");
   }
+  const changedFrom2 = raw(env, "changed-from");
+  const ownRevision = changedFrom2 !== void 0 && changedFrom2 !== "auto" && changedFrom2 !== "none";
+  if (ownRevision && (command2 !== "plan" || shard !== void 0 || merge3.length > 0)) {
+    throw new InputError(
+      "input 'changed-from' plans one change whole: use it with command plan, without shard or merge"
+    );
+  }
   const concurrency = raw(env, "concurrency");
   const writeInterval = raw(env, "write-interval");
   const githubToken = raw(env, "github-token");
   const gitlabToken = raw(env, "gitlab-token");
+  const appId = raw(env, "app-id");
+  const privateKey = raw(env, "private-key");
+  if (appId === void 0 !== (privateKey === void 0)) {
+    throw new InputError("inputs 'app-id' and 'private-key' go together: give both or neither");
+  }
+  if (appId !== void 0 && !/^[1-9][0-9]*$/.test(appId)) {
+    throw new InputError(`input 'app-id' must be the App's numeric id, got '${appId}'`);
+  }
   const config2 = list2(raw(env, "config") ?? "forgeplan.yaml");
   return {
     command: command2,
@@ -42234,8 +49991,10 @@ function readInputs(env) {
     ...shard !== void 0 ? { shard } : {},
     ...cache2 !== void 0 ? { cache: cache2 } : {},
     ...reportIssue !== void 0 ? { reportIssue } : {},
+    ...changedFrom2 !== void 0 && changedFrom2 !== "auto" ? { changedFrom: changedFrom2 } : {},
     ...githubToken !== void 0 ? { githubToken } : {},
-    ...gitlabToken !== void 0 ? { gitlabToken } : {}
+    ...gitlabToken !== void 0 ? { gitlabToken } : {},
+    ...appId !== void 0 && privateKey !== void 0 ? { appId, privateKey } : {}
   };
 }
 
@@ -42245,8 +50004,8 @@ init_sticky_comment();
 // src/action/reviewed-plan.ts
 init_wording();
 init_sticky_comment();
-async function reviewedPlan(client, where2, marker) {
-  const { owner, repo, sha } = where2;
+async function reviewedPlan(client, where3, marker) {
+  const { owner, repo, sha } = where3;
   const pulls = await client.paginate(
     `${repoPath2(owner, repo)}/commits/${encodeURIComponent(sha)}/pulls`
   );
@@ -42276,8 +50035,8 @@ async function reviewedPlan(client, where2, marker) {
 }
 var NAMED = 10;
 function named(addresses) {
-  const shown2 = addresses.slice(0, NAMED).join(", ");
-  return addresses.length > NAMED ? `${shown2} and ${addresses.length - NAMED} more` : shown2;
+  const shown3 = addresses.slice(0, NAMED).join(", ");
+  return addresses.length > NAMED ? `${shown3} and ${addresses.length - NAMED} more` : shown3;
 }
 function describeDifference(difference) {
   if (difference.unitemized) {
@@ -42301,7 +50060,7 @@ function compareWithReviewed(reviewed, plan2) {
 }
 
 // src/action/workflow-commands.ts
-import { randomBytes as randomBytes2 } from "node:crypto";
+import { randomBytes as randomBytes3 } from "node:crypto";
 import { appendFileSync } from "node:fs";
 function escapeData(text) {
   return text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
@@ -42326,7 +50085,7 @@ function annotation(note) {
   );
 }
 function stopCommands() {
-  const token = randomBytes2(16).toString("hex");
+  const token = randomBytes3(16).toString("hex");
   return { open: `::stop-commands::${token}
 `, close: `::${token}::
 ` };
@@ -42334,7 +50093,7 @@ function stopCommands() {
 function outputBlock(name2, value) {
   let delimiter;
   do
-    delimiter = `ghadelimiter_${randomBytes2(12).toString("hex")}`;
+    delimiter = `ghadelimiter_${randomBytes3(12).toString("hex")}`;
   while (value.includes(delimiter));
   return `${name2}<<${delimiter}
 ${value}
@@ -42349,12 +50108,17 @@ function appendTo(path, text) {
 var SUMMARY_LIMIT = 9e5;
 function pullRequestOf(env) {
   const path = env.GITHUB_EVENT_PATH;
-  if (path === void 0 || !existsSync2(path)) return void 0;
-  const event = JSON.parse(readFileSync8(path, "utf8"));
+  if (path === void 0 || !existsSync4(path)) return void 0;
+  const event = JSON.parse(readFileSync9(path, "utf8"));
   const number4 = event.pull_request?.number;
   if (typeof number4 !== "number") return void 0;
   const sha = event.pull_request?.head?.sha;
-  return { number: number4, ...typeof sha === "string" ? { headSha: sha } : {} };
+  const base = event.pull_request?.base?.sha;
+  return {
+    number: number4,
+    ...typeof sha === "string" ? { headSha: sha } : {},
+    ...typeof base === "string" ? { baseSha: base } : {}
+  };
 }
 function isPullRequestEvent(env) {
   return env.GITHUB_EVENT_NAME === "pull_request" || env.GITHUB_EVENT_NAME === "pull_request_target";
@@ -42365,18 +50129,20 @@ function cliEnvironment(env, inputs) {
     if (!key.startsWith("INPUT_")) result[key] = value;
   if (inputs.githubToken !== void 0) result.GITHUB_TOKEN = inputs.githubToken;
   if (inputs.gitlabToken !== void 0) result.GITLAB_TOKEN = inputs.gitlabToken;
+  if (inputs.appId !== void 0) result.GITHUB_APP_ID = inputs.appId;
+  if (inputs.privateKey !== void 0) result.GITHUB_APP_PRIVATE_KEY = inputs.privateKey;
   return result;
 }
 function configAnnotations(inputs, env, cwd, workspace, redactor) {
   const result = loadDesiredState(inputs.config, { cwd, env, redactor });
   if (result.ok) return [];
   return result.errors.map((error62) => {
-    const absolute = resolve7(cwd, error62.file);
-    const shown2 = relative(workspace, absolute);
+    const absolute = resolve10(cwd, error62.file);
+    const shown3 = relative(workspace, absolute);
     return {
       level: "error",
       title: "forgeplan config",
-      file: shown2.startsWith("..") || isAbsolute2(shown2) ? error62.file : shown2,
+      file: shown3.startsWith("..") || isAbsolute3(shown3) ? error62.file : shown3,
       line: error62.line,
       col: error62.column,
       message: error62.path === "" ? error62.message : `${error62.path}: ${error62.message}`
@@ -42385,16 +50151,16 @@ function configAnnotations(inputs, env, cwd, workspace, redactor) {
 }
 function mergeFiles(paths, cwd) {
   return paths.flatMap((path) => {
-    const full = resolve7(cwd, path);
-    if (!existsSync2(full) || !statSync2(full).isDirectory()) return [path];
-    return readdirSync2(full).filter((name2) => name2.endsWith(".json")).sort().map((name2) => join4(path, name2));
+    const full = resolve10(cwd, path);
+    if (!existsSync4(full) || !statSync5(full).isDirectory()) return [path];
+    return readdirSync3(full).filter((name2) => name2.endsWith(".json")).sort().map((name2) => join6(path, name2));
   });
 }
 function planPath(env, inputs) {
-  const dir = join4(env.RUNNER_TEMP ?? tmpdir(), "forgeplan");
-  mkdirSync2(dir, { recursive: true });
+  const dir = join6(env.RUNNER_TEMP ?? tmpdir(), "forgeplan");
+  mkdirSync3(dir, { recursive: true });
   const name2 = inputs.shard ? `plan-shard-${inputs.shard.index}-of-${inputs.shard.count}` : "plan";
-  return join4(dir, `${name2}.json`);
+  return join6(dir, `${name2}.json`);
 }
 function connectionArgs(inputs) {
   return [
@@ -42403,7 +50169,26 @@ function connectionArgs(inputs) {
     ...inputs.writeInterval !== void 0 ? ["--write-interval", inputs.writeInterval] : []
   ];
 }
-function planArgs(inputs, out, cwd) {
+function changedFrom(env, inputs, cwd, warn) {
+  if (inputs.changedFrom !== void 0) {
+    return inputs.changedFrom === "none" ? void 0 : inputs.changedFrom;
+  }
+  const plansWhole = inputs.command === "plan" && !inputs.shard && inputs.merge.length === 0;
+  const base = pullRequestOf(env)?.baseSha;
+  if (!plansWhole || env.GITHUB_EVENT_NAME !== "pull_request" || base === void 0) {
+    return void 0;
+  }
+  if (hasRevision(configDirectory(inputs, cwd), base)) return base;
+  warn(
+    `the pull request's base commit ${base} is not in the checkout (actions/checkout with fetch-depth: 0 fetches it): planning the whole configuration`
+  );
+  return void 0;
+}
+function configDirectory(inputs, cwd) {
+  const config2 = resolve10(cwd, inputs.config[0] ?? ".");
+  return existsSync4(config2) && statSync5(config2).isDirectory() ? config2 : dirname3(config2);
+}
+function planArgs(inputs, out, cwd, revision) {
   const common = ["--format", inputs.format, "--out", out];
   if (inputs.merge.length > 0) {
     return ["plan", "--merge", ...mergeFiles(inputs.merge, cwd), ...common];
@@ -42419,7 +50204,8 @@ function planArgs(inputs, out, cwd) {
       ...inputs.reportIssue !== void 0 ? ["--report-issue", inputs.reportIssue] : []
     ];
   }
-  return ["plan", ...connectionArgs(inputs), ...shard, ...common];
+  const scope = revision === void 0 ? [] : ["--changed-from", revision];
+  return ["plan", ...connectionArgs(inputs), ...shard, ...scope, ...common];
 }
 async function runAction(context) {
   const redactor = new Redactor();
@@ -42453,8 +50239,16 @@ async function runSteps(context, redactor) {
   const { env } = context;
   const tokens = tokenInputs(env);
   for (const token of new Set(tokens)) context.write(maskCommands(token));
-  for (const token of tokens) redactor.add(token, "token input");
-  const mask = masker(context, redactor, tokens);
+  for (const token of tokens) {
+    for (const line of token.split("\n")) {
+      if (line.trim() !== "" && !line.startsWith("-----")) redactor.add(line.trim(), "token input");
+    }
+  }
+  const mask = masker(
+    context,
+    redactor,
+    tokens.flatMap((token) => token.split("\n").map((line) => line.trim()))
+  );
   const write = (text) => context.write(redactor.redact(text));
   const note = (annotated) => write(annotation({ ...annotated, message: redactor.redact(annotated.message) }));
   const setOutputs = (values) => {
@@ -42507,15 +50301,22 @@ ${fence.open}`);
   };
   const out = planPath(env, inputs);
   rmSync2(out, { force: true });
-  const planned = await forgeplan(planArgs(inputs, out, cwd));
-  const plan2 = existsSync2(out) ? readPlan({ source: out, text: readFileSync8(out, "utf8") }) : void 0;
+  const review = inputs.command === "apply" && !inputs.acceptReplan ? await lookUpReview(context, inputs, cwd) : void 0;
+  const revision = review?.go === true ? review.revision : changedFrom(
+    env,
+    inputs,
+    cwd,
+    (message) => write(annotation({ level: "warning", title: "forgeplan", message }))
+  );
+  const planned = await forgeplan(planArgs(inputs, out, cwd, revision));
+  const plan2 = existsSync4(out) ? readPlan({ source: out, text: readFileSync9(out, "utf8") }) : void 0;
   let exitCode = planned.code;
   let applied;
   let unreviewed;
   if (inputs.command === "apply" && planned.code === 2 && plan2 !== void 0) {
-    const gate = inputs.acceptReplan ? { go: true, said: "accept-replan: true: applying the plan made now, reviewed or not" } : await checkReviewed(context, inputs, plan2);
+    const gate = review === void 0 ? { go: true, said: "accept-replan: true: applying the plan made now, reviewed or not" } : review.go ? compareReviewed(review, plan2) : review;
     if (gate.go) {
-      if (gate.said !== void 0) write(`forgeplan: ${gate.said}
+      write(`forgeplan: ${gate.said}
 `);
       applied = await forgeplan([
         "apply",
@@ -42523,6 +50324,7 @@ ${fence.open}`);
         ...connectionArgs(inputs),
         "--auto-approve",
         ...inputs.allowDelete ? ["--allow-delete"] : [],
+        ...plan2.partial !== void 0 ? ["--allow-partial"] : [],
         "--format",
         "markdown"
       ]);
@@ -42533,7 +50335,7 @@ ${fence.open}`);
     }
   }
   const failures = unreviewed !== void 0 ? [{ level: "error", title: "forgeplan apply", message: unreviewed.message }] : applied === void 0 ? failureAnnotations(plan2, planned) : failureAnnotations(void 0, applied);
-  for (const failure2 of failures) note(failure2);
+  for (const failure3 of failures) note(failure3);
   if (inputs.command === "drift" && exitCode === 2 && plan2 !== void 0) {
     note({
       level: "error",
@@ -42541,8 +50343,8 @@ ${fence.open}`);
       message: `live state drifted from the desired state: ${summaryCounts(plan2.summary)}; the job summary has the plan`
     });
   }
-  const pullRequest = pullRequestOf(env);
-  const commit = pullRequest?.headSha ?? env.GITHUB_SHA;
+  const pullRequest2 = pullRequestOf(env);
+  const commit = pullRequest2?.headSha ?? env.GITHUB_SHA;
   const title = inputs.command === "drift" ? "forgeplan drift" : `forgeplan ${inputs.command}`;
   const runUrl = runPage(env);
   const markdownOptions = {
@@ -42565,7 +50367,7 @@ ${planned2}` : planned2);
   }
   const wantComment = inputs.comment ?? (isPullRequestEvent(env) && inputs.shard === void 0);
   if (wantComment && plan2 !== void 0 && inputs.command !== "apply") {
-    await comment(context, { write, note, redactor }, inputs, pullRequest, plan2, markdownOptions);
+    await comment(context, { write, note, redactor }, inputs, pullRequest2, plan2, markdownOptions);
   }
   const changed = plan2 === void 0 ? false : inputs.command === "drift" ? hasDrift(plan2) : hasChanges(plan2);
   setOutputs({
@@ -42577,34 +50379,34 @@ ${planned2}` : planned2);
   return inputs.command === "drift" && exitCode === 2 ? 1 : 0;
 }
 function runPage(env) {
-  const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repo, GITHUB_RUN_ID: run } = env;
-  if (server === void 0 || repo === void 0 || run === void 0) return void 0;
+  const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repo, GITHUB_RUN_ID: run2 } = env;
+  if (server === void 0 || repo === void 0 || run2 === void 0) return void 0;
   const attempt = env.GITHUB_RUN_ATTEMPT;
-  return `${server}/${repo}/actions/runs/${run}${attempt !== void 0 ? `/attempts/${attempt}` : ""}`;
+  return `${server}/${repo}/actions/runs/${run2}${attempt !== void 0 ? `/attempts/${attempt}` : ""}`;
 }
-function failureAnnotations(plan2, run) {
-  if (run.code !== 1) return [];
+function failureAnnotations(plan2, run2) {
+  if (run2.code !== 1) return [];
   const failed = plan2?.changes.filter((change) => change.error !== void 0) ?? [];
   if (failed.length > 0) {
     return failed.map((change) => {
       const error62 = change.error;
-      const where2 = [error62.request, error62.status].filter((part) => part !== void 0).join(" → ");
+      const where3 = [error62.request, error62.status].filter((part) => part !== void 0).join(" → ");
       return {
         level: "error",
         title: "forgeplan",
-        message: `${change.address}: ${where2 === "" ? "" : `${where2}: `}${error62.message}`
+        message: `${change.address}: ${where3 === "" ? "" : `${where3}: `}${error62.message}`
       };
     });
   }
-  const reason = run.stderr.split("\n").filter((line) => line.startsWith("forgeplan: ")).pop();
+  const reason = run2.stderr.split("\n").filter((line) => line.startsWith("forgeplan: ")).pop();
   const message = reason === void 0 ? "forgeplan exited 1; the log and the job summary say what failed" : reason.slice("forgeplan: ".length);
   return [{ level: "error", title: "forgeplan", message }];
 }
-async function comment(context, { write, note, redactor }, inputs, pullRequest, plan2, options) {
+async function comment(context, { write, note, redactor }, inputs, pullRequest2, plan2, options) {
   const { env } = context;
   const warn = (message) => note({ level: "warning", title: "forgeplan", message });
   const [owner, repo] = (env.GITHUB_REPOSITORY ?? "").split("/");
-  if (pullRequest === void 0 || !owner || !repo) {
+  if (pullRequest2 === void 0 || !owner || !repo) {
     warn("no pull request in this event: the plan is in the job summary only");
     return;
   }
@@ -42625,7 +50427,7 @@ ${digestLine(planDigest(plan2))}`;
   try {
     const result = await upsertStickyComment(
       client,
-      { owner, repo, number: pullRequest.number },
+      { owner, repo, number: pullRequest2.number },
       commentMarker(inputs.commentKey),
       body
     );
@@ -42633,7 +50435,7 @@ ${digestLine(planDigest(plan2))}`;
 `);
   } catch (error62) {
     if (!(error62 instanceof ForgeError)) throw error62;
-    warn(`could not comment on pull request #${pullRequest.number}: ${error62.message}`);
+    warn(`could not comment on pull request #${pullRequest2.number}: ${error62.message}`);
   }
 }
 function workflowClient(context, token) {
@@ -42645,21 +50447,23 @@ function workflowClient(context, token) {
     ...context.signal !== void 0 ? { signal: context.signal } : {}
   });
 }
-async function checkReviewed(context, inputs, plan2) {
+function stopUnreviewed(why) {
+  return {
+    go: false,
+    message: `${why}; nothing was applied (set accept-replan: true to apply a plan nobody reviewed)`
+  };
+}
+async function lookUpReview(context, inputs, cwd) {
   const { env } = context;
   const sha = env.GITHUB_SHA;
   const [owner, repo] = (env.GITHUB_REPOSITORY ?? "").split("/");
-  const stop2 = (why) => ({
-    go: false,
-    message: `${why}; nothing was applied (set accept-replan: true to apply a plan nobody reviewed)`
-  });
   if (sha === void 0 || !owner || !repo) {
-    return stop2(
+    return stopUnreviewed(
       "GITHUB_SHA and GITHUB_REPOSITORY are needed to find the pull request this merge belongs to"
     );
   }
   if (inputs.githubToken === void 0) {
-    return stop2("no github-token to find the pull request this merge belongs to");
+    return stopUnreviewed("no github-token to find the pull request this merge belongs to");
   }
   let reviewed;
   try {
@@ -42670,17 +50474,43 @@ async function checkReviewed(context, inputs, plan2) {
     );
   } catch (error62) {
     if (!(error62 instanceof ForgeError)) throw error62;
-    return stop2(`could not read the pull request of commit ${sha.slice(0, 12)}: ${error62.message}`);
+    return stopUnreviewed(
+      `could not read the pull request of commit ${sha.slice(0, 12)}: ${error62.message}`
+    );
   }
-  if (!reviewed.found) return stop2(reviewed.reason);
-  const compared = compareWithReviewed(reviewed.digest, plan2);
-  const where2 = `pull request #${reviewed.pullRequest}`;
+  if (!reviewed.found) return stopUnreviewed(reviewed.reason);
+  if (reviewed.digest.partial !== true) return { go: true, reviewed, sha };
+  const before = pushedFrom(env);
+  if (before === void 0) {
+    return stopUnreviewed(
+      `pull request #${reviewed.pullRequest} showed the plan of its change, and this run is not a push that says which commit it came after`
+    );
+  }
+  if (!hasRevision(configDirectory(inputs, cwd), before)) {
+    return stopUnreviewed(
+      `pull request #${reviewed.pullRequest} showed the plan of its change; planning the same change needs the commit before the push, ${before.slice(0, 12)}, in the checkout (actions/checkout with fetch-depth: 0)`
+    );
+  }
+  return { go: true, reviewed, sha, revision: before };
+}
+function pushedFrom(env) {
+  const path = env.GITHUB_EVENT_PATH;
+  if (env.GITHUB_EVENT_NAME !== "push" || path === void 0 || !existsSync4(path)) return void 0;
+  const before = JSON.parse(readFileSync9(path, "utf8")).before;
+  return typeof before === "string" && /^[0-9a-f]{40}$/.test(before) && !/^0+$/.test(before) ? before : void 0;
+}
+function compareReviewed(review, plan2) {
+  const compared = compareWithReviewed(review.reviewed.digest, plan2);
+  const where3 = `pull request #${review.reviewed.pullRequest}`;
   if (compared.same) {
-    return { go: true, said: `the plan is the one reviewed on ${where2} (${reviewed.commentUrl})` };
+    return {
+      go: true,
+      said: `the plan is the one reviewed on ${where3} (${review.reviewed.commentUrl})`
+    };
   }
   return {
     go: false,
-    message: `the plan at commit ${sha.slice(0, 12)} is not the one reviewed on ${where2}: ${describeDifference(compared.difference)}; nothing was applied. Review the new plan in the job summary and plan it on a new pull request, or set accept-replan: true to apply it as it is`
+    message: `the plan at commit ${review.sha.slice(0, 12)} is not the one reviewed on ${where3}: ${describeDifference(compared.difference)}; nothing was applied. Review the new plan in the job summary and plan it on a new pull request, or set accept-replan: true to apply it as it is`
   };
 }
 

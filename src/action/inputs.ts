@@ -23,12 +23,20 @@ export interface ActionInputs {
   merge: string[];
   cache?: string;
   reportIssue?: string;
+  /**
+   * plan: the git revision to plan the configuration's changes from; "none" plans everything;
+   * undefined: decided by the event (a pull request's base commit).
+   */
+  changedFrom?: string;
   githubToken?: string;
   gitlabToken?: string;
   /** Which sticky comment is this step's: the config paths unless given, so configs keep their own. */
   commentKey: string;
   /** apply: apply a fresh plan even when it is not the one the merged pull request showed. */
   acceptReplan: boolean;
+  /** The `github` target signs in as this GitHub App (with `privateKey`) instead of with the token. */
+  appId?: string;
+  privateKey?: string;
 }
 
 export class InputError extends Error {
@@ -42,9 +50,9 @@ function raw(env: Env, name: string): string | undefined {
   return value === undefined || value === "" ? undefined : value;
 }
 
-/** The tokens, read first so they can be masked before anything else is written. */
+/** The tokens and the App's key, read first so they can be masked before anything else is written. */
 export function tokenInputs(env: Env): string[] {
-  return ["github-token", "gitlab-token"]
+  return ["github-token", "gitlab-token", "private-key"]
     .map((name) => env[`INPUT_${name.toUpperCase()}`])
     .filter((value): value is string => value !== undefined && value.trim() !== "");
 }
@@ -97,10 +105,25 @@ export function readInputs(env: Env): ActionInputs {
   if (acceptReplan && command !== "apply") {
     throw new InputError("input 'accept-replan' belongs to command apply");
   }
+  const changedFrom = raw(env, "changed-from");
+  const ownRevision = changedFrom !== undefined && changedFrom !== "auto" && changedFrom !== "none";
+  if (ownRevision && (command !== "plan" || shard !== undefined || merge.length > 0)) {
+    throw new InputError(
+      "input 'changed-from' plans one change whole: use it with command plan, without shard or merge",
+    );
+  }
   const concurrency = raw(env, "concurrency");
   const writeInterval = raw(env, "write-interval");
   const githubToken = raw(env, "github-token");
   const gitlabToken = raw(env, "gitlab-token");
+  const appId = raw(env, "app-id");
+  const privateKey = raw(env, "private-key");
+  if ((appId === undefined) !== (privateKey === undefined)) {
+    throw new InputError("inputs 'app-id' and 'private-key' go together: give both or neither");
+  }
+  if (appId !== undefined && !/^[1-9][0-9]*$/.test(appId)) {
+    throw new InputError(`input 'app-id' must be the App's numeric id, got '${appId}'`);
+  }
   const config = list(raw(env, "config") ?? "forgeplan.yaml");
   return {
     command: command as ActionCommand,
@@ -116,7 +139,9 @@ export function readInputs(env: Env): ActionInputs {
     ...(shard !== undefined ? { shard } : {}),
     ...(cache !== undefined ? { cache } : {}),
     ...(reportIssue !== undefined ? { reportIssue } : {}),
+    ...(changedFrom !== undefined && changedFrom !== "auto" ? { changedFrom } : {}),
     ...(githubToken !== undefined ? { githubToken } : {}),
     ...(gitlabToken !== undefined ? { gitlabToken } : {}),
+    ...(appId !== undefined && privateKey !== undefined ? { appId, privateKey } : {}),
   };
 }

@@ -1,7 +1,8 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { isAbsolute, join, relative, resolve } from "node:path";
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import type { CliIO } from "../cli/io.js";
+import { hasRevision } from "../cli/revision.js";
 import { runCli } from "../cli/run.js";
 import { loadDesiredState } from "../engine/desired.js";
 import { hasChanges, type Plan } from "../core/plan.js";
@@ -53,6 +54,7 @@ const SUMMARY_LIMIT = 900_000;
 interface PullRequest {
   number: number;
   headSha?: string;
+  baseSha?: string;
 }
 
 interface CliRun {
@@ -65,12 +67,17 @@ function pullRequestOf(env: ActionEnvironment["env"]): PullRequest | undefined {
   const path = env.GITHUB_EVENT_PATH;
   if (path === undefined || !existsSync(path)) return undefined;
   const event = JSON.parse(readFileSync(path, "utf8")) as {
-    pull_request?: { number?: unknown; head?: { sha?: unknown } };
+    pull_request?: { number?: unknown; head?: { sha?: unknown }; base?: { sha?: unknown } };
   };
   const number = event.pull_request?.number;
   if (typeof number !== "number") return undefined;
   const sha = event.pull_request?.head?.sha;
-  return { number, ...(typeof sha === "string" ? { headSha: sha } : {}) };
+  const base = event.pull_request?.base?.sha;
+  return {
+    number,
+    ...(typeof sha === "string" ? { headSha: sha } : {}),
+    ...(typeof base === "string" ? { baseSha: base } : {}),
+  };
 }
 
 function isPullRequestEvent(env: ActionEnvironment["env"]): boolean {
@@ -86,6 +93,9 @@ function cliEnvironment(env: ActionEnvironment["env"], inputs: ActionInputs) {
     if (!key.startsWith("INPUT_")) result[key] = value;
   if (inputs.githubToken !== undefined) result.GITHUB_TOKEN = inputs.githubToken;
   if (inputs.gitlabToken !== undefined) result.GITLAB_TOKEN = inputs.gitlabToken;
+  // The default github target reads these (config/resolve.ts); a file's own targets name them.
+  if (inputs.appId !== undefined) result.GITHUB_APP_ID = inputs.appId;
+  if (inputs.privateKey !== undefined) result.GITHUB_APP_PRIVATE_KEY = inputs.privateKey;
   return result;
 }
 
@@ -140,8 +150,45 @@ function connectionArgs(inputs: ActionInputs): string[] {
   ];
 }
 
+/**
+ * The revision a plan shows the changes from: the input's, or on a pull_request event the pull
+ * request's base commit, when the checkout has it (actions/checkout fetches one commit unless told
+ * `fetch-depth: 0`); without it the plan is of the whole configuration, with a warning.
+ */
+function changedFrom(
+  env: ActionEnvironment["env"],
+  inputs: ActionInputs,
+  cwd: string,
+  warn: (message: string) => void,
+): string | undefined {
+  if (inputs.changedFrom !== undefined) {
+    return inputs.changedFrom === "none" ? undefined : inputs.changedFrom;
+  }
+  const plansWhole = inputs.command === "plan" && !inputs.shard && inputs.merge.length === 0;
+  const base = pullRequestOf(env)?.baseSha;
+  if (!plansWhole || env.GITHUB_EVENT_NAME !== "pull_request" || base === undefined) {
+    return undefined;
+  }
+  if (hasRevision(configDirectory(inputs, cwd), base)) return base;
+  warn(
+    `the pull request's base commit ${base} is not in the checkout (actions/checkout with fetch-depth: 0 fetches it): planning the whole configuration`,
+  );
+  return undefined;
+}
+
+/** The directory of the (first) configuration: where git is asked about revisions. */
+function configDirectory(inputs: ActionInputs, cwd: string): string {
+  const config = resolve(cwd, inputs.config[0] ?? ".");
+  return existsSync(config) && statSync(config).isDirectory() ? config : dirname(config);
+}
+
 /** The forgeplan command lines of a plan or drift run. */
-function planArgs(inputs: ActionInputs, out: string, cwd: string): string[] {
+function planArgs(
+  inputs: ActionInputs,
+  out: string,
+  cwd: string,
+  revision: string | undefined,
+): string[] {
   const common = ["--format", inputs.format, "--out", out];
   if (inputs.merge.length > 0) {
     return ["plan", "--merge", ...mergeFiles(inputs.merge, cwd), ...common];
@@ -157,7 +204,8 @@ function planArgs(inputs: ActionInputs, out: string, cwd: string): string[] {
       ...(inputs.reportIssue !== undefined ? ["--report-issue", inputs.reportIssue] : []),
     ];
   }
-  return ["plan", ...connectionArgs(inputs), ...shard, ...common];
+  const scope = revision === undefined ? [] : ["--changed-from", revision];
+  return ["plan", ...connectionArgs(inputs), ...shard, ...scope, ...common];
 }
 
 export async function runAction(context: ActionEnvironment): Promise<number> {
@@ -204,8 +252,18 @@ async function runSteps(context: ActionEnvironment, redactor: Redactor): Promise
   // Before anything else, so that no later line can show a token.
   const tokens = tokenInputs(env);
   for (const token of new Set(tokens)) context.write(maskCommands(token));
-  for (const token of tokens) redactor.add(token, "token input");
-  const mask = masker(context, redactor, tokens);
+  // A private key is taught line by line, as it is masked: a mask of the whole key would be one
+  // command holding every line.
+  for (const token of tokens) {
+    for (const line of token.split("\n")) {
+      if (line.trim() !== "" && !line.startsWith("-----")) redactor.add(line.trim(), "token input");
+    }
+  }
+  const mask = masker(
+    context,
+    redactor,
+    tokens.flatMap((token) => token.split("\n").map((line) => line.trim())),
+  );
   // Everything else the log gets passes through the redactor; annotation messages before they are
   // escaped for the runner, since escaping could hide a value from it.
   const write = (text: string) => context.write(redactor.redact(text));
@@ -265,7 +323,18 @@ async function runSteps(context: ActionEnvironment, redactor: Redactor): Promise
 
   const out = planPath(env, inputs);
   rmSync(out, { force: true });
-  const planned = await forgeplan(planArgs(inputs, out, cwd));
+  // On merge, the reviewed plan is looked up first: a plan of a change is compared with the change.
+  const review =
+    inputs.command === "apply" && !inputs.acceptReplan
+      ? await lookUpReview(context, inputs, cwd)
+      : undefined;
+  const revision =
+    review?.go === true
+      ? review.revision
+      : changedFrom(env, inputs, cwd, (message) =>
+          write(annotation({ level: "warning", title: "forgeplan", message })),
+        );
+  const planned = await forgeplan(planArgs(inputs, out, cwd, revision));
   const plan = existsSync(out)
     ? readPlan({ source: out, text: readFileSync(out, "utf8") })
     : undefined;
@@ -273,11 +342,14 @@ async function runSteps(context: ActionEnvironment, redactor: Redactor): Promise
   let applied: CliRun | undefined;
   let unreviewed: Unreviewed | undefined;
   if (inputs.command === "apply" && planned.code === 2 && plan !== undefined) {
-    const gate: { go: true; said?: string } | Unreviewed = inputs.acceptReplan
-      ? { go: true, said: "accept-replan: true: applying the plan made now, reviewed or not" }
-      : await checkReviewed(context, inputs, plan);
+    const gate: { go: true; said: string } | Unreviewed =
+      review === undefined
+        ? { go: true, said: "accept-replan: true: applying the plan made now, reviewed or not" }
+        : review.go
+          ? compareReviewed(review, plan)
+          : review;
     if (gate.go) {
-      if (gate.said !== undefined) write(`forgeplan: ${gate.said}\n`);
+      write(`forgeplan: ${gate.said}\n`);
       // The plan just checked is applied as saved: apply refuses it if anything moved since.
       applied = await forgeplan([
         "apply",
@@ -285,6 +357,7 @@ async function runSteps(context: ActionEnvironment, redactor: Redactor): Promise
         ...connectionArgs(inputs),
         "--auto-approve",
         ...(inputs.allowDelete ? ["--allow-delete"] : []),
+        ...(plan.partial !== undefined ? ["--allow-partial"] : []),
         "--format",
         "markdown",
       ]);
@@ -457,30 +530,43 @@ interface Unreviewed {
   message: string;
 }
 
+/** The merged pull request's reviewed plan, and the revision to plan its change from when it was one. */
+interface Review {
+  go: true;
+  reviewed: Extract<Reviewed, { found: true }>;
+  /** The push's previous commit: the reviewed plan was of a change, so the same change is planned. */
+  revision?: string;
+  sha: string;
+}
+
+function stopUnreviewed(why: string): Unreviewed {
+  return {
+    go: false,
+    message: `${why}; nothing was applied (set accept-replan: true to apply a plan nobody reviewed)`,
+  };
+}
+
 /**
- * On merge, apply only what the pull request's comment showed: the plan made now must have the
- * digest the merged pull request's sticky comment carries. Anything else stops the step, saying
- * how the plans differ, or why there is no reviewed plan to compare with.
+ * On merge, apply only what the pull request's comment showed. First the comment: the pull
+ * request whose merge made this commit, and the digest its sticky comment for this comment-key
+ * carries. A digest of a change (the comment showed `plan --changed-from` the pull request's base)
+ * is compared with the change the push made: planned from the commit before it.
  */
-async function checkReviewed(
+async function lookUpReview(
   context: ActionEnvironment,
   inputs: ActionInputs,
-  plan: Plan,
-): Promise<{ go: true; said?: string } | Unreviewed> {
+  cwd: string,
+): Promise<Review | Unreviewed> {
   const { env } = context;
   const sha = env.GITHUB_SHA;
   const [owner, repo] = (env.GITHUB_REPOSITORY ?? "").split("/");
-  const stop = (why: string): Unreviewed => ({
-    go: false,
-    message: `${why}; nothing was applied (set accept-replan: true to apply a plan nobody reviewed)`,
-  });
   if (sha === undefined || !owner || !repo) {
-    return stop(
+    return stopUnreviewed(
       "GITHUB_SHA and GITHUB_REPOSITORY are needed to find the pull request this merge belongs to",
     );
   }
   if (inputs.githubToken === undefined) {
-    return stop("no github-token to find the pull request this merge belongs to");
+    return stopUnreviewed("no github-token to find the pull request this merge belongs to");
   }
   let reviewed: Reviewed;
   try {
@@ -491,18 +577,50 @@ async function checkReviewed(
     );
   } catch (error) {
     if (!(error instanceof ForgeError)) throw error;
-    return stop(`could not read the pull request of commit ${sha.slice(0, 12)}: ${error.message}`);
+    return stopUnreviewed(
+      `could not read the pull request of commit ${sha.slice(0, 12)}: ${error.message}`,
+    );
   }
-  if (!reviewed.found) return stop(reviewed.reason);
-  const compared = compareWithReviewed(reviewed.digest, plan);
-  const where = `pull request #${reviewed.pullRequest}`;
+  if (!reviewed.found) return stopUnreviewed(reviewed.reason);
+  if (reviewed.digest.partial !== true) return { go: true, reviewed, sha };
+  const before = pushedFrom(env);
+  if (before === undefined) {
+    return stopUnreviewed(
+      `pull request #${reviewed.pullRequest} showed the plan of its change, and this run is not a push that says which commit it came after`,
+    );
+  }
+  if (!hasRevision(configDirectory(inputs, cwd), before)) {
+    return stopUnreviewed(
+      `pull request #${reviewed.pullRequest} showed the plan of its change; planning the same change needs the commit before the push, ${before.slice(0, 12)}, in the checkout (actions/checkout with fetch-depth: 0)`,
+    );
+  }
+  return { go: true, reviewed, sha, revision: before };
+}
+
+/** A push event's `before`: the commit the branch was at; none for a new branch or other events. */
+function pushedFrom(env: ActionEnvironment["env"]): string | undefined {
+  const path = env.GITHUB_EVENT_PATH;
+  if (env.GITHUB_EVENT_NAME !== "push" || path === undefined || !existsSync(path)) return undefined;
+  const before = (JSON.parse(readFileSync(path, "utf8")) as { before?: unknown }).before;
+  return typeof before === "string" && /^[0-9a-f]{40}$/.test(before) && !/^0+$/.test(before)
+    ? before
+    : undefined;
+}
+
+/** Then the plan made now must have the digest the comment carries; anything else stops the step. */
+function compareReviewed(review: Review, plan: Plan): { go: true; said: string } | Unreviewed {
+  const compared = compareWithReviewed(review.reviewed.digest, plan);
+  const where = `pull request #${review.reviewed.pullRequest}`;
   if (compared.same) {
-    return { go: true, said: `the plan is the one reviewed on ${where} (${reviewed.commentUrl})` };
+    return {
+      go: true,
+      said: `the plan is the one reviewed on ${where} (${review.reviewed.commentUrl})`,
+    };
   }
   return {
     go: false,
     message:
-      `the plan at commit ${sha.slice(0, 12)} is not the one reviewed on ${where}: ` +
+      `the plan at commit ${review.sha.slice(0, 12)} is not the one reviewed on ${where}: ` +
       `${describeDifference(compared.difference)}; nothing was applied. Review the new plan in the ` +
       "job summary and plan it on a new pull request, or set accept-replan: true to apply it as it is",
   };

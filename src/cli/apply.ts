@@ -13,14 +13,22 @@ import { configHint, looksLikeConfig, parseFlags } from "./args.js";
 import { type Command, CliError, type CliIO, type CommandIO } from "./io.js";
 import { colorFlag, colorHelp, parseFormat, printPlan, useColor } from "./output.js";
 import { clockTime, Progress, realEvery, tightestWindow } from "./progress.js";
+import { loadStateAt } from "./revision.js";
 import {
   type ConnectionFlags,
+  configPaths,
   connectionFlags,
   connectionHelp,
   loadState,
   openSession,
 } from "./session.js";
-import { planPart, shardClientOptions, shardOption } from "./sharding.js";
+import {
+  planChanges,
+  planPart,
+  shardClientOptions,
+  shardOption,
+  targetOption,
+} from "./sharding.js";
 
 /**
  * The question asks about what will be sent: a held change and, without --allow-delete, a delete
@@ -170,7 +178,9 @@ export const flags = {
   "auto-approve": { type: "boolean" },
   "allow-delete": { type: "boolean" },
   shard: { type: "string" },
+  "allow-partial": { type: "boolean" },
   "rotate-secrets": { type: "boolean" },
+  target: { type: "string", multiple: true },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -185,7 +195,11 @@ ${connectionHelp()}  --auto-approve           apply without asking (required whe
   --allow-delete           also apply planned deletes (otherwise they are skipped)
   --format FORMAT          text (default), markdown or json, for the plan and the report
 ${colorHelp}  --shard K/N              apply only this shard's part (same partition as 'plan --shard')
+  --allow-partial          apply a saved plan of what changed since a revision ('plan --changed-from'),
+                           checked against a fresh plan made the same way
   --rotate-secrets         also send every managed webhook secret and authorization header again
+  --target ADDRESS         apply only what this address matches (repeatable; globs: github/acme/api/*,
+                           */branch_protection/main); only what the targets reach is read
   -h, --help               this text
 Exit 0 when everything was applied and verified; 1 otherwise.
 `;
@@ -211,6 +225,16 @@ export const apply: Command = async (argv, io) => {
   const saved = savedFile === undefined ? undefined : readSavedPlan(io, savedFile);
   // A saved shard plan is checked against a fresh plan of its own shard.
   const shard = shardOption("apply", values.shard) ?? saved?.shard;
+  const partial = saved?.partial;
+  if (partial !== undefined && values["allow-partial"] !== true) {
+    throw new CliError(
+      `apply: ${savedFile} holds only what changed since ${partial.changed_from} (plan --changed-from), ` +
+        "not the whole configuration: apply it with --allow-partial, or make a whole plan",
+    );
+  }
+  if (partial !== undefined && shard !== undefined) {
+    throw new CliError("apply: a plan made with --changed-from is applied whole; drop --shard");
+  }
   const connection = configFlags(values, saved, savedFile);
 
   const clients: ForgeClient[] = [];
@@ -223,6 +247,11 @@ export const apply: Command = async (argv, io) => {
   // Wait lines and errors go through the progress output, so they never break its live line.
   const shown: CliIO = { ...io, stderr: progress.output };
   const state = loadState("apply", connection, shown);
+  // A partial plan is checked against a fresh plan of the same change, at the same revision.
+  const base =
+    partial === undefined
+      ? undefined
+      : loadStateAt("apply", partial.changed_from, configPaths(connection), shown);
   const session = await openSession(
     "apply",
     connection,
@@ -235,10 +264,19 @@ export const apply: Command = async (argv, io) => {
   session.onEvent((event) => progress.event(event));
   // A saved plan is checked against a fresh plan made the same way it was.
   const rotateSecrets = values["rotate-secrets"] === true || saved?.rotate_secrets === true;
+  if (saved?.targets !== undefined && values.target !== undefined) {
+    throw new CliError(`apply: ${savedFile} was planned with its own --target; give none`);
+  }
+  const targets = targetOption("apply", saved?.targets ?? values.target);
   const replan = async (label: string, rotate: boolean): Promise<Plan> => {
     progress.begin(label);
     try {
-      return await planPart(state, session.readers, shard, { rotateSecrets: rotate });
+      return partial === undefined
+        ? await planPart(state, session.readers, shard, {
+            rotateSecrets: rotate,
+            ...(targets ? { targets } : {}),
+          })
+        : await planChanges(partial.changed_from, base, state, session.readers, rotate);
     } finally {
       progress.end();
     }

@@ -7,7 +7,7 @@ import { parseFlags } from "./args.js";
 import { type Command, CliError, type CliIO } from "./io.js";
 import { colorFlag, colorHelp, parseFormat, printPlan, savePlan, useColor } from "./output.js";
 import { connectionFlags, connectionHelp, loadState, openSession } from "./session.js";
-import { planPart, shardClientOptions, shardOption } from "./sharding.js";
+import { planPart, shardClientOptions, shardOption, targetOption } from "./sharding.js";
 
 export const flags = {
   ...connectionFlags,
@@ -17,6 +17,7 @@ export const flags = {
   refresh: { type: "boolean" },
   "report-issue": { type: "string" },
   shard: { type: "string" },
+  target: { type: "string", multiple: true },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -31,6 +32,7 @@ ${colorHelp}  --out PLAN.json          also save the plan as JSON
                            has not changed is answered 304 (no rate budget) and planned from its body
   --refresh                read everything in full this time (the cache is rewritten)
   --report-issue OWNER/REPO  keep one drift issue there: opened or updated on drift, closed once gone
+  --target ADDRESS         check only what this address matches (repeatable; globs allowed)
   --shard K/N              check only shard K of N, at 1/N of the rate budget
   -h, --help               this text
 Exit 0: no drift; 2: drift (a create, update, delete or audit finding); 1: errors.
@@ -76,8 +78,14 @@ export const drift: Command = async (argv, io) => {
   }
   const format = parseFormat("drift", values.format);
   const shard = shardOption("drift", values.shard);
+  const targets = targetOption("drift", values.target);
   const issueRepo =
     values["report-issue"] === undefined ? undefined : parseRepo(values["report-issue"]);
+  if (issueRepo !== undefined && targets !== undefined) {
+    throw new CliError(
+      "drift: --report-issue needs the whole plan: a targeted check would close the issue over drift it did not look at",
+    );
+  }
   if (issueRepo !== undefined && shard !== undefined) {
     throw new CliError(
       "drift: --report-issue needs the whole plan; with shards, merge their plans (plan --merge) and report from there",
@@ -97,7 +105,7 @@ export const drift: Command = async (argv, io) => {
     shardClientOptions(shard),
   );
   try {
-    const plan = await planPart(state, session.readers, shard);
+    const plan = await planPart(state, session.readers, shard, targets ? { targets } : {});
     printPlan(io, plan, format, useColor(io, values["no-color"]));
     if (values.out) savePlan("drift", io, plan, values.out);
     if (values.cache !== undefined) reportCacheUse(io, session.clients.values());

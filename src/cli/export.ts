@@ -1,32 +1,70 @@
-import { existsSync } from "node:fs";
-import { resolve } from "node:path";
+import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { stringify } from "yaml";
 import type { DesiredState } from "../config/model.js";
-import { ExportError, type ExportRequest, exportState } from "../engine/export.js";
+import {
+  type ExportComment,
+  ExportError,
+  type ExportRequest,
+  type ExportedState,
+  exportState,
+} from "../engine/export.js";
+import { OWNER_NAME, PROPERTY_NAME } from "../config/fields.js";
 import { parseFlags } from "./args.js";
-import { type Command, CliError } from "./io.js";
+import { type Command, CliError, type CliIO } from "./io.js";
+import { Progress, realEvery, tightestWindow } from "./progress.js";
 import { connectionFlags, connectionHelp, loadState, openSession } from "./session.js";
 
 export const flags = {
   ...connectionFlags,
   repo: { type: "string", multiple: true },
+  org: { type: "string", multiple: true },
+  out: { type: "string" },
+  where: { type: "string", multiple: true },
   project: { type: "string", multiple: true },
   group: { type: "string", multiple: true },
   help: { type: "boolean", short: "h" },
 } as const;
 
-export const help = `usage: forgeplan export [--repo OWNER/REPO]... [--project ID]... [--group ID]... [-c FILE]
+export const help = `usage: forgeplan export [--repo OWNER/REPO|OWNER/GLOB]... [--org OWNER]... [--where PROPERTY=VALUE]...
+                        [--project ID]... [--group ID]... [--out FILE|DIR/] [-c FILE]
 
 Prints desired-state YAML read from live state; planning it shows no changes. Repository settings
 (branch protections, webhooks without their write-only secrets) are written out in full; projects and
 groups are listed as comments, since their clean-ups name what must not exist.
-  --repo OWNER/REPO        a repository to export (repeatable)
+  --repo OWNER/REPO        a repository to export (repeatable); a glob (acme/*) exports every
+                           repository it selects: what all of them share on one glob entry, the rest
+                           on each repository's own entry
+  --org OWNER              every repository of OWNER (as --repo OWNER/*) and its organization rulesets
+  --out FILE|DIR/          write to FILE instead of stdout, or to a directory (a trailing / or an
+                           existing one): a file per owner, planning.yaml for the planning side
+  --where NAME=VALUE       only the repositories of a glob whose custom property NAME has VALUE
+                           (repeatable; the same NAME twice accepts either value), written as the
+                           glob entry's where
   --project ID             a planning project whose boards to list (repeatable)
   --group ID               a planning group whose epics to list (repeatable)
 ${connectionHelp(["config"])}  -c, --config FILE        take the targets from this config (default: forgeplan.yaml if present,
                            else the default GitHub and GitLab targets)
   -h, --help               this text
 `;
+
+/** `--where team=payments --where team=web`: property names (lower-cased) and the values accepted. */
+function propertiesWanted(flags: readonly string[]): Record<string, string[]> | undefined {
+  if (flags.length === 0) return undefined;
+  const wanted: Record<string, string[]> = {};
+  for (const flag of flags) {
+    const equals = flag.indexOf("=");
+    const name = flag.slice(0, equals).toLowerCase();
+    const value = flag.slice(equals + 1);
+    if (equals < 0 || !PROPERTY_NAME.test(name) || value === "") {
+      throw new CliError(
+        `export: --where expects PROPERTY=VALUE such as team=payments, got '${flag}'`,
+      );
+    }
+    (wanted[name] ??= []).push(value);
+  }
+  return wanted;
+}
 
 /**
  * `forgeplan export`: prints desired-state YAML for the named repositories, projects and groups,
@@ -40,11 +78,20 @@ export const exportCommand: Command = async (argv, io) => {
   }
   const projects = values.project ?? [];
   const groups = values.group ?? [];
+  const orgs = values.org ?? [];
+  for (const org of orgs) {
+    if (!OWNER_NAME.test(org))
+      throw new CliError(`export: --org expects a name such as acme, got '${org}'`);
+  }
+  const where = propertiesWanted(values.where ?? []);
   const request: ExportRequest = {
-    repos: values.repo ?? [],
+    // A whole owner: every repository it has, and its organization settings.
+    repos: [...(values.repo ?? []), ...orgs.map((org) => `${org}/*`)],
+    ...(where !== undefined && { where }),
     sections: new Map(
       (
         [
+          ["organizations", orgs],
           ["projects", projects],
           ["groups", groups],
         ] as const
@@ -53,7 +100,7 @@ export const exportCommand: Command = async (argv, io) => {
   };
   if (request.repos.length + projects.length + groups.length === 0) {
     throw new CliError(
-      "export: name what to export with --repo OWNER/REPO, --project ID or --group ID",
+      "export: name what to export with --repo OWNER/REPO, --org OWNER, --project ID or --group ID",
     );
   }
   const configured =
@@ -68,22 +115,120 @@ export const exportCommand: Command = async (argv, io) => {
     ...(request.repos.length > 0 && repositoryTarget ? [repositoryTarget.name] : []),
     ...(projects.length + groups.length > 0 && planningTarget ? [planningTarget.name] : []),
   ];
-  const session = await openSession("export", values, io, state, use);
+  // Reads are paced like a plan's; a long export says how far it got on stderr.
+  const progress = new Progress({
+    output: io.stderr,
+    now: Date.now,
+    every: realEvery,
+    budget: () => tightestWindow([...session.clients.values()].map((client) => client.budget())),
+  });
+  const session = await openSession(
+    "export",
+    values,
+    { ...io, stderr: progress.output },
+    state,
+    use,
+  );
+  session.onEvent((event) => progress.event(event));
   try {
+    progress.begin("exporting");
     const exported = await exportState(request, (type) => {
       const target = type === "repository" ? repositoryTarget : planningTarget;
       return target && session.readers.get(target.name);
     });
-    const header = [
-      "# Exported by forgeplan from live state; `forgeplan plan` on it shows no changes.",
-      ...exported.comments.map((comment) => `# ${comment}`),
-    ];
-    io.stdout.write(`${header.join("\n")}\n${stringify(exported.document, { lineWidth: 0 })}`);
+    progress.end();
+    const files = exportFiles(
+      exported,
+      values.out === undefined ? false : isDirectory(io, values.out),
+    );
+    if (values.out === undefined) {
+      io.stdout.write(files.get(SINGLE)!);
+      return 0;
+    }
+    writeFiles(io, values.out, files);
     return 0;
   } catch (error) {
     if (error instanceof ExportError) throw new CliError(`export: ${error.message}`);
     throw error;
   } finally {
+    progress.end();
     await session.close();
   }
 };
+
+/** The key of the one document printed or written as one file. */
+const SINGLE = "";
+const HEADER = "# Exported by forgeplan from live state; `forgeplan plan` on it shows no changes.";
+
+function yamlOf(document: Record<string, unknown>, comments: readonly ExportComment[]): string {
+  const header = [HEADER, ...comments.map((comment) => `# ${comment.text}`)];
+  return `${header.join("\n")}\n${stringify(document, { lineWidth: 0 })}`;
+}
+
+/**
+ * The YAML to write: one document, or (for a directory) one file per owner — its repositories and
+ * its organization entry — plus `planning.yaml` for what the planning side lists. The files load
+ * together (`-c DIR`) as the one document would.
+ */
+function exportFiles(exported: ExportedState, split: boolean): Map<string, string> {
+  const { document, comments } = exported;
+  if (!split) return new Map([[SINGLE, yamlOf(document, comments)]]);
+  const owners = new Map<string, Record<string, unknown[]>>();
+  const add = (owner: string, key: string, entry: unknown) => {
+    const file = owners.get(owner) ?? {};
+    (file[key] ??= []).push(entry);
+    owners.set(owner, file);
+  };
+  const entries = (key: string) => (document[key] as Array<{ name: string }> | undefined) ?? [];
+  for (const entry of entries("repositories"))
+    add(entry.name.split("/")[0]!, "repositories", entry);
+  for (const entry of entries("organizations")) add(entry.name, "organizations", entry);
+  const files = new Map<string, string>();
+  for (const [owner, sections] of owners) {
+    const about = comments.filter((comment) => comment.owner === owner);
+    files.set(`${owner}.yaml`, yamlOf({ version: 1, ...sections }, about));
+  }
+  // What is not an owner's (planning sections, and the comments listing their live boards).
+  const rest = Object.fromEntries(
+    Object.entries(document).filter(([key]) => key !== "repositories" && key !== "organizations"),
+  );
+  const restComments = comments.filter(
+    (comment) => comment.owner === undefined || !owners.has(comment.owner),
+  );
+  if (Object.keys(rest).length > 1 || restComments.length > 0) {
+    files.set("planning.yaml", yamlOf(rest, restComments));
+  }
+  return files;
+}
+
+function isDirectory(io: CliIO, path: string): boolean {
+  if (path.endsWith("/")) return true;
+  try {
+    return statSync(resolve(io.cwd, path)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function writeFiles(io: CliIO, out: string, files: ReadonlyMap<string, string>): void {
+  const base = resolve(io.cwd, out);
+  try {
+    if (files.has(SINGLE)) {
+      writeFileSync(
+        base,
+        io.redactor ? io.redactor.redact(files.get(SINGLE)!) : files.get(SINGLE)!,
+      );
+      return;
+    }
+    mkdirSync(base, { recursive: true });
+    for (const [name, text] of files) {
+      writeFileSync(join(base, name), io.redactor ? io.redactor.redact(text) : text);
+    }
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new CliError(`export: cannot write ${out}: ${reason}`);
+  }
+  io.stderr.write(
+    `forgeplan: exported ${files.size} file${files.size === 1 ? "" : "s"} to ${out}\n`,
+  );
+}

@@ -2,8 +2,16 @@ import { hasChanges, type Plan } from "../core/plan.js";
 import { configHint, looksLikeConfig, parseFlags } from "./args.js";
 import { type Command, CliError } from "./io.js";
 import { colorFlag, colorHelp, parseFormat, printPlan, savePlan, useColor } from "./output.js";
+import { loadStateAt } from "./revision.js";
 import { configPaths, connectionFlags, connectionHelp, loadState, openSession } from "./session.js";
-import { mergePlanFiles, planPart, shardClientOptions, shardOption } from "./sharding.js";
+import {
+  targetOption,
+  mergePlanFiles,
+  planChanges,
+  planPart,
+  shardClientOptions,
+  shardOption,
+} from "./sharding.js";
 
 export const flags = {
   ...connectionFlags,
@@ -11,18 +19,26 @@ export const flags = {
   format: { type: "string" },
   out: { type: "string" },
   shard: { type: "string" },
+  "changed-from": { type: "string" },
   merge: { type: "boolean" },
   "rotate-secrets": { type: "boolean" },
+  target: { type: "string", multiple: true },
   help: { type: "boolean", short: "h" },
 } as const;
 
-export const help = `usage: forgeplan plan [-c FILE|DIR]... [--format text|markdown|json] [--out PLAN.json] [--shard K/N]
+export const help = `usage: forgeplan plan [-c FILE|DIR]... [--format text|markdown|json] [--out PLAN.json] [--shard K/N | --changed-from REF]
        forgeplan plan --merge SHARD.json... [--format text|markdown|json] [--out PLAN.json]
 
 Reads the live state of everything the desired state names and prints the plan.
 ${connectionHelp()}  --format FORMAT          text (default; coloured on a terminal), markdown (PR comment), json
 ${colorHelp}  --out PLAN.json          also save the plan as JSON (apply it later with 'forgeplan apply PLAN.json')
   --shard K/N              plan only shard K of N (by repository, project, group), at 1/N of the rate budget
+  --changed-from REF       plan only what the configuration changes since the git revision REF (a
+                           pull request's base): the resources whose resolved desired state differs,
+                           with what the service already differed in shown apart; the plan says how
+                           many resources it left out, and a saved one is marked partial
+  --target ADDRESS         plan only what this address matches (repeatable; globs: github/acme/api/*,
+                           */branch_protection/main); only what the targets reach is read
   --rotate-secrets         send every managed webhook secret and authorization header again (they are
                            write-only, so a plan cannot tell whether the service holds the current value)
   --merge SHARD.json...    combine the plans of all N shards (saved with --out) into one; reads nothing live
@@ -49,8 +65,23 @@ export const plan: Command = async (argv, io) => {
         : `plan: unexpected argument '${stray}' (plan files go after --merge)`,
     );
   }
+  const changedFrom = values["changed-from"];
   if (values.merge && (values.shard !== undefined || values.config !== undefined)) {
     throw new CliError("plan: --merge combines saved plans; it takes no -c or --shard");
+  }
+  if (changedFrom !== undefined && (values.merge || values.shard !== undefined)) {
+    throw new CliError(
+      "plan: --changed-from plans one change whole; it takes no --shard or --merge",
+    );
+  }
+  if (values.target !== undefined && (changedFrom !== undefined || values.merge)) {
+    throw new CliError(
+      "plan: --target narrows a plan of live state; it takes no --changed-from or --merge",
+    );
+  }
+  const targets = targetOption("plan", values.target);
+  if (changedFrom?.trim() === "" || changedFrom?.startsWith("-")) {
+    throw new CliError(`plan: --changed-from expects a git revision, got '${changedFrom}'`);
   }
   const shard = shardOption("plan", values.shard);
   let result: Plan;
@@ -58,11 +89,21 @@ export const plan: Command = async (argv, io) => {
     result = mergePlanFiles("plan", io, positionals);
   } else {
     const state = loadState("plan", values, io);
+    // Read before connecting: a revision that cannot be read stops the plan before any request.
+    const base =
+      changedFrom === undefined
+        ? undefined
+        : loadStateAt("plan", changedFrom, configPaths(values), io);
     const session = await openSession("plan", values, io, state, [], shardClientOptions(shard));
+    const rotateSecrets = values["rotate-secrets"] === true;
     try {
-      result = await planPart(state, session.readers, shard, {
-        rotateSecrets: values["rotate-secrets"] === true,
-      });
+      result =
+        changedFrom === undefined
+          ? await planPart(state, session.readers, shard, {
+              rotateSecrets,
+              ...(targets ? { targets } : {}),
+            })
+          : await planChanges(changedFrom, base, state, session.readers, rotateSecrets);
     } finally {
       await session.close();
     }

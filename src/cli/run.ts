@@ -16,6 +16,7 @@ const commands: Record<string, () => Promise<Command>> = {
   apply: async () => (await import("./apply.js")).apply,
   drift: async () => (await import("./drift.js")).drift,
   export: async () => (await import("./export.js")).exportCommand,
+  migrate: async () => (await import("./migrate.js")).migrate,
   schema: async () => (await import("./schema.js")).schema,
   sandbox: async () => (await import("./sandbox.js")).sandbox,
 };
@@ -28,6 +29,7 @@ commands:
   apply      apply a plan, then re-read and verify
   drift      the plan for scheduled runs: exit 2 on any drift or audit finding
   export     print desired-state YAML from live state
+  migrate    protection-to-rulesets: YAML with rulesets that replace classic branch protection
   schema     print the JSON Schema of the config
   sandbox    run the local emulator of the service
   version    print forgeplan's version (also -v, --version)

@@ -13,6 +13,7 @@ export const flags = {
   "rate-limit": { type: "string" },
   "rate-window": { type: "string" },
   "secondary-limit": { type: "string" },
+  "token-ttl": { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -31,6 +32,7 @@ options:
   --rate-window SECONDS  length of every rate-limit window
   --secondary-limit N    secondary limit: points a minute per endpoint and token (default 900;
                          a read costs 1, a write 5)
+  --token-ttl SECONDS    lifetime of GitHub App installation tokens (default 3600)
   -h, --help             this text
 `;
 
@@ -90,6 +92,7 @@ export const sandbox: Command = async (argv, io) => {
     rateLimits: parseRateLimits(values["rate-limit"]),
     rateWindowSeconds: positive("rate-window", values["rate-window"]),
     secondaryPointsPerMinute: positive("secondary-limit", values["secondary-limit"]),
+    tokenTtlSeconds: positive("token-ttl", values["token-ttl"]),
   };
 
   let running;

@@ -2,7 +2,7 @@ import { setMaxListeners } from "node:events";
 import { resolve } from "node:path";
 import { formatConfigError } from "../config/index.js";
 import type { DesiredState, TargetConfig } from "../config/model.js";
-import { Secret } from "../core/secret.js";
+import type { Secret } from "../core/secret.js";
 import { loadDesiredState } from "../engine/desired.js";
 import { collectSecrets } from "../engine/secrets.js";
 import {
@@ -14,7 +14,7 @@ import {
   type ForgeClientOptions,
   ForgeError,
 } from "../forge/client.js";
-import { SANDBOX_ADMIN_TOKEN } from "../library/connect.js";
+import { ConnectionError, type Credentials, credentialsFor } from "../library/credentials.js";
 import { ResourceReader } from "../resources/context.js";
 import { parseCount } from "./args.js";
 import { parseDuration } from "./duration.js";
@@ -226,10 +226,11 @@ export async function openSession(
   const readers = new Map<string, ResourceReader>();
   for (const target of state.targets) {
     if (!used.has(target.name)) continue;
+    const baseUrl = sandboxUrl ?? target.baseUrl;
     const client = new ForgeClient({
-      baseUrl: sandboxUrl ?? target.baseUrl,
+      baseUrl,
       kind: target.type,
-      token: againstSandbox ? new Secret(SANDBOX_ADMIN_TOKEN, "sandbox") : tokenOf(command, target),
+      ...credentialsOf(command, io, target, state, baseUrl, againstSandbox, signal),
       concurrency,
       writeIntervalMs,
       maxWaitMs,
@@ -285,14 +286,17 @@ function sessionSignal(parent: AbortSignal): AbortSignal {
 }
 
 /**
- * The conditional-request cache kept between runs (--cache DIR); entries are keyed by a hash of the
- * token, never the token, and hold no sensitive value in plain text (the redactor seals them).
+ * The conditional-request cache kept between runs (--cache DIR); entries are keyed by who the
+ * credential acts as (an App installation, a user), never the token, hold no sensitive value in
+ * plain text (the redactor seals them), and entries unused for 30 days are dropped as it opens.
  * Refreshing reads nothing from it but still writes to it: a full read that rewrites every entry.
  */
 function openCache(command: string, io: CliIO, dir: string, refresh: boolean): ConditionalCache {
   let cache: DirectoryCache;
   try {
-    cache = new DirectoryCache(resolve(io.cwd, dir), io.redactor);
+    cache = new DirectoryCache(resolve(io.cwd, dir), {
+      ...(io.redactor ? { redactor: io.redactor } : {}),
+    });
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new CliError(`${command}: cannot use --cache ${dir}: ${reason}`);
@@ -300,10 +304,30 @@ function openCache(command: string, io: CliIO, dir: string, refresh: boolean): C
   return refresh ? { get: () => undefined, set: (key, entry) => cache.set(key, entry) } : cache;
 }
 
-function tokenOf(command: string, target: TargetConfig): Secret {
-  if (target.token) return target.token;
-  throw new CliError(
-    `${command}: target '${target.name}' needs a token in the environment variable ${target.tokenEnv} ` +
-      "(or run against the sandbox with --sandbox)",
-  );
+/**
+ * How a target's client authenticates (the library's rules: an App installation, the sandbox's
+ * admin token, or the target's token), with the library's refusals as this command's.
+ */
+function credentialsOf(
+  command: string,
+  io: CliIO,
+  target: TargetConfig,
+  state: DesiredState,
+  baseUrl: string,
+  againstSandbox: boolean,
+  signal: AbortSignal,
+): Credentials {
+  try {
+    return credentialsFor(target, state, {
+      baseUrl,
+      againstSandbox,
+      signal,
+      cwd: io.cwd,
+      ...(io.redactor ? { redactor: io.redactor } : {}),
+    });
+  } catch (error) {
+    if (!(error instanceof ConnectionError)) throw error;
+    const hint = error.missingToken ? " (or run against the sandbox with --sandbox)" : "";
+    throw new CliError(`${command}: ${error.message}${hint}`);
+  }
 }

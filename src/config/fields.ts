@@ -37,6 +37,11 @@ const PLANNING_PATH = "[A-Za-z0-9_.][A-Za-z0-9_.-]*";
 export const OWNER_NAME = new RegExp(`^${OWNER}$`);
 export const REPOSITORY_NAME = new RegExp(`^${OWNER}/${REPOSITORY}$`);
 export const REPOSITORY_SELECTOR = new RegExp(`^${OWNER}/${REPOSITORY_GLOB}$`);
+/**
+ * A custom property name as GitHub allows it ("Names: a-z, A-Z, 0-9, _, -, $, #", at most 75
+ * characters: docs.github.com, "Managing custom properties for repositories in your organization").
+ */
+export const PROPERTY_NAME = /^[A-Za-z0-9_$#-]{1,75}$/;
 
 export const name = (what: string) => z.string().min(1).describe(what);
 export const nameList = (what: string) => z.array(name(what));

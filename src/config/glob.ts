@@ -47,3 +47,15 @@ export function selectsRepository(selector: RepositorySelector, fullName: string
     matchesGlob(selector.pattern, repo) && !selector.exclude.some((glob) => matchesGlob(glob, repo))
   );
 }
+
+/**
+ * An entry's selection as the user reads it: `acme/api`, `acme/svc-*` or `acme/* where team=payments`
+ * (any of several values joined with `|`); exclusions are not part of it.
+ */
+export function describeSelector(selector: RepositorySelector): string {
+  if (selector.kind === "name") return `${selector.owner}/${selector.repo}`;
+  const where = Object.entries(selector.properties ?? {})
+    .map(([name, values]) => `${name}=${values.join("|")}`)
+    .join(", ");
+  return `${selector.owner}/${selector.pattern}${where === "" ? "" : ` where ${where}`}`;
+}

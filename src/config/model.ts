@@ -20,12 +20,33 @@ export interface TargetConfig {
   tokenEnv: string;
   /** Read from `tokenEnv` at load time when set; absent is not a load error (validate needs no token). */
   token?: Secret;
+  /** Set when the target authenticates as a GitHub App installation rather than with a token. */
+  app?: AppAuthConfig;
+}
+
+export interface AppAuthConfig {
+  appId: number;
+  installationId?: number;
+  /**
+   * Where the private key is: an environment variable (read at load time, like tokens), or a file
+   * (relative to the working directory, read when connecting).
+   */
+  privateKey: { env: string; value?: Secret } | { file: string };
 }
 
 export type RepositorySelector =
   | { kind: "name"; owner: string; repo: string }
-  /** `pattern` and `exclude` are globs over the repository name (owner removed); case-insensitive. */
-  | { kind: "glob"; owner: string; pattern: string; exclude: string[] };
+  /**
+   * `pattern` and `exclude` are globs over the repository name (owner removed); case-insensitive.
+   * `properties`: custom property names (lower-cased) and the values any of which selects.
+   */
+  | {
+      kind: "glob";
+      owner: string;
+      pattern: string;
+      exclude: string[];
+      properties?: Record<string, string[]>;
+    };
 
 /** One source of settings: defaults, a profile or an entry's own keys, and where it was written. */
 export type SettingsLayer = Layer<SourceFile>;

@@ -44,9 +44,12 @@ export function printDesiredState(state: DesiredState, spec: ConfigSpec): string
 function repositoryBlocks(entry: RepositoryEntry, state: DesiredState, spec: ConfigSpec): string[] {
   const selector = entry.selector;
   const scope = `${selector.owner}/${selector.kind === "name" ? selector.repo : selector.pattern}`;
+  const where = Object.entries(selector.kind === "glob" ? (selector.properties ?? {}) : {}).map(
+    ([name, values]) => `${name}=${values.join("|")}`,
+  );
   const note =
     selector.kind === "glob"
-      ? ` (glob${selector.exclude.length > 0 ? `, excluding ${selector.exclude.join(", ")}` : ""})`
+      ? ` (glob${where.length > 0 ? ` where ${where.join(", ")}` : ""}${selector.exclude.length > 0 ? `, excluding ${selector.exclude.join(", ")}` : ""})`
       : "";
   const layers = [...state.defaults, ...entry.layers];
   const blocks: string[] = [];

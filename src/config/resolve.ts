@@ -1,8 +1,11 @@
+import { dirname, isAbsolute, join } from "node:path";
 import { Secret } from "../core/secret.js";
 import { type ConfigError, type Path, errorAt, formatOrigin, formatPath } from "./errors.js";
 import { DefinedOnce, type Place, RepositoryConflicts, describePlace } from "./conflicts.js";
+import { describeSelector } from "./glob.js";
 import { layerOf, leafPaths, mergeLayers } from "./merge.js";
 import type {
+  AppAuthConfig,
   DesiredState,
   RepositoryEntry,
   RepositorySelector,
@@ -28,6 +31,15 @@ const DEFAULT_BASE_URL = { repository: "https://api.github.com", planning: "http
 const DEFAULT_TOKEN_ENV = { repository: "GITHUB_TOKEN", planning: "GITLAB_TOKEN" };
 /** The connections used when no file defines any. */
 const DEFAULT_TARGETS = { github: "repository", gitlab: "planning" } as const;
+/**
+ * The default `github` target signs in as an App when these are set (the Action's `app-id` and
+ * `private-key` inputs set them); a file that defines its targets names its own.
+ */
+const DEFAULT_APP_ENV = {
+  appId: "GITHUB_APP_ID",
+  privateKey: "GITHUB_APP_PRIVATE_KEY",
+  installationId: "GITHUB_APP_INSTALLATION_ID",
+};
 
 /**
  * Builds the desired state from files that passed the schema: merges them in order, resolves
@@ -143,23 +155,61 @@ class Resolver {
           continue;
         }
         defined.set(name, place);
+        const app =
+          target.app_id === undefined
+            ? undefined
+            : this.#app(
+                Number(target.app_id),
+                target.installation_id,
+                target.private_key_env !== undefined
+                  ? { env: target.private_key_env }
+                  : { file: relativeTo(source.file, target.private_key_file ?? "") },
+              );
         this.#addTarget({
           name,
           type: target.type,
           baseUrl: target.base_url ?? DEFAULT_BASE_URL[target.type],
           tokenEnv: target.token_env ?? DEFAULT_TOKEN_ENV[target.type],
+          ...(app !== undefined ? { app } : {}),
         });
       }
     }
     if (defined.size > 0) return;
+    const appId = this.env[DEFAULT_APP_ENV.appId];
     for (const [name, type] of Object.entries(DEFAULT_TARGETS)) {
+      const app =
+        type === "repository" && appId !== undefined && /^[1-9][0-9]{0,15}$/.test(appId)
+          ? this.#app(Number(appId), this.env[DEFAULT_APP_ENV.installationId], {
+              env: DEFAULT_APP_ENV.privateKey,
+            })
+          : undefined;
       this.#addTarget({
         name,
         type,
         baseUrl: DEFAULT_BASE_URL[type],
         tokenEnv: DEFAULT_TOKEN_ENV[type],
+        ...(app !== undefined ? { app } : {}),
       });
     }
+  }
+
+  /** App authentication; a key from the environment is read now, like tokens (absent is no error). */
+  #app(
+    appId: number,
+    installationId: number | string | undefined,
+    key: { env: string } | { file: string },
+  ): AppAuthConfig {
+    const pem = "env" in key ? this.env[key.env] : undefined;
+    return {
+      appId,
+      ...(installationId !== undefined && /^[1-9][0-9]*$/.test(String(installationId))
+        ? { installationId: Number(installationId) }
+        : {}),
+      privateKey:
+        "env" in key && pem !== undefined && pem !== ""
+          ? { env: key.env, value: new Secret(pem, key.env) }
+          : key,
+    };
   }
 
   #addTarget(target: Omit<TargetConfig, "token">): void {
@@ -297,13 +347,15 @@ class Resolver {
     const resolved: RepositoryEntry = {
       target: target ?? "",
       origin: source.locate(path),
-      selector: selector(entry.name, entry.exclude ?? []),
+      selector: selector(entry),
       ...(entry.owner_type !== undefined && { ownerType: entry.owner_type }),
       layers,
       settings: mergeLayers([...this.defaults, ...layers]) as Record<string, unknown>,
     };
     this.#checkMerged(resolved, path);
-    return { entry: resolved, key: `${target}|${entry.name.toLowerCase()}`, name: entry.name };
+    // Entries with the same name and conditions select the same repositories.
+    const key = `${target}|${describeSelector(resolved.selector).toLowerCase()}`;
+    return { entry: resolved, key, name: entry.name };
   }
 
   /** The rules again on the merged settings, where defaults, profiles and the entry meet. */
@@ -313,7 +365,10 @@ class Resolver {
     for (const setting of this.spec.settings) {
       const value = entry.settings[setting.key];
       if (value === undefined || setting.rules === undefined) continue;
-      const facts = entry.ownerType === undefined ? {} : { ownerType: entry.ownerType };
+      const facts = {
+        settings: entry.settings,
+        ...(entry.ownerType === undefined ? {} : { ownerType: entry.ownerType }),
+      };
       for (const problem of setting.rules(value, facts)) {
         const relative = [setting.key, ...problem.path];
         const layer = layerOf(layers, relative) ?? own;
@@ -340,8 +395,27 @@ class Resolver {
   }
 }
 
-function selector(name: string, exclude: readonly string[]): RepositorySelector {
-  const [owner, pattern] = name.split("/") as [string, string];
+function selector(entry: RepositoryInput): RepositorySelector {
+  const [owner, pattern] = entry.name.split("/") as [string, string];
   if (!/[*?[]/.test(pattern)) return { kind: "name", owner, repo: pattern };
-  return { kind: "glob", owner, pattern, exclude: exclude.map((item) => item.split("/")[1]!) };
+  const wanted = entry.where?.properties;
+  return {
+    kind: "glob",
+    owner,
+    pattern,
+    exclude: (entry.exclude ?? []).map((item) => item.split("/")[1]!),
+    ...(wanted !== undefined && {
+      properties: Object.fromEntries(
+        Object.entries(wanted).map(([name, value]) => [
+          name.toLowerCase(),
+          (Array.isArray(value) ? value : [value]).map(String),
+        ]),
+      ),
+    }),
+  };
+}
+
+/** A path written in a config file, relative to that file's directory. */
+function relativeTo(configFile: string, path: string): string {
+  return isAbsolute(path) ? path : join(dirname(configFile), path);
 }

@@ -8,12 +8,30 @@
  * resource kinds through a ConfigSpec.
  */
 import * as z from "zod";
-import { closed, httpUrl, REPOSITORY_SELECTOR, targetName, targetReference } from "./fields.js";
+import {
+  closed,
+  httpUrl,
+  PROPERTY_NAME,
+  REPOSITORY_SELECTOR,
+  targetName,
+  targetReference,
+} from "./fields.js";
 import type { ConfigSpec, SectionSpec } from "./spec.js";
 
 const envVariable = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, {
   error: "expected an environment variable name such as GITHUB_TOKEN",
 });
+
+/** A positive id, as a number or as `${VAR}` (interpolated values are strings). */
+const numericId = (what: string) =>
+  z
+    .union([
+      z.int().positive(),
+      z.string().regex(/^[1-9][0-9]{0,15}$/, {
+        error: "expected a positive number, or ${NAME} to read it from the environment",
+      }),
+    ])
+    .describe(`${what}: a number, or \${NAME} to read it from the environment.`);
 
 const target = closed({
   type: z
@@ -36,6 +54,61 @@ const target = closed({
     })
     .optional()
     .describe("Refused: tokens are never written in the file; use token_env."),
+  app_id: numericId("The GitHub App's id")
+    .optional()
+    .describe(
+      "Authenticate as this GitHub App's installation instead of with a token (repository targets): its id, a number or ${NAME}.",
+    ),
+  private_key_env: envVariable
+    .optional()
+    .describe("The environment variable holding the App's private key (PEM)."),
+  private_key_file: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("A file holding the App's private key (PEM), relative to this file."),
+  private_key: z
+    .never({
+      error:
+        "inline private keys are refused: put the key in an environment variable (private_key_env) or a file (private_key_file)",
+    })
+    .optional()
+    .describe(
+      "Refused: keys are never written in the file; use private_key_env or private_key_file.",
+    ),
+  installation_id: numericId("The installation's id")
+    .optional()
+    .describe(
+      "The App installation to act as; by default the one on the owner of the target's repositories.",
+    ),
+}).superRefine((value, context) => {
+  const keys = ["private_key_env", "private_key_file"] as const;
+  const given = keys.filter((key) => value[key] !== undefined);
+  const problem = (path: string, message: string) =>
+    context.addIssue({ code: "custom", path: [path], message });
+  if (value.app_id === undefined) {
+    for (const key of [
+      ...given,
+      ...(value.installation_id !== undefined ? ["installation_id"] : []),
+    ]) {
+      problem(key, "only for App authentication: add app_id");
+    }
+    return;
+  }
+  if (value.type !== "repository")
+    problem("app_id", "GitHub App authentication is for repository targets");
+  if (value.token_env !== undefined) {
+    problem(
+      "token_env",
+      "a target authenticates with a token or as an App: remove token_env or app_id",
+    );
+  }
+  if (given.length !== 1) {
+    problem(
+      "app_id",
+      "an App needs its private key: set one of private_key_env and private_key_file",
+    );
+  }
 });
 
 /** The repository settings keys, each optional: a key not written is not managed. */
@@ -44,6 +117,16 @@ function settingsShape(spec: ConfigSpec): z.ZodRawShape {
     spec.settings.map((setting) => [setting.key, setting.schema.optional()]),
   );
 }
+
+/** GitHub's custom property values: printable ASCII without `"`; a true_false property is "true"/"false". */
+const propertyText = z.string().regex(/^[\x20-\x21\x23-\x7e]+$/, {
+  error: 'expected a property value of printable ASCII characters without "',
+});
+const propertyValue = z.union([
+  propertyText,
+  z.boolean(),
+  z.array(propertyText).min(1, { error: "list at least one value" }),
+]);
 
 function repositoryEntry(spec: ConfigSpec) {
   return closed({
@@ -63,6 +146,25 @@ function repositoryEntry(spec: ConfigSpec) {
       )
       .optional()
       .describe("Repositories (globs allowed) that a glob name must not select."),
+    where: closed({
+      properties: z
+        .record(
+          z.string().regex(PROPERTY_NAME, {
+            error: "expected a custom property name: letters, digits, _, -, $ and #, at most 75",
+          }),
+          propertyValue,
+        )
+        .refine((wanted) => Object.keys(wanted).length > 0, {
+          error: "name at least one custom property",
+        })
+        .describe(
+          "Custom properties the repository must have, by name (case-insensitive): a value, or a list of values any of which will do; a multi-select property matches when it holds one of them.",
+        ),
+    })
+      .optional()
+      .describe(
+        "What a repository of a glob name must also be: read from the organization's custom property values.",
+      ),
     target: targetReference("repository"),
     owner_type: z
       .enum(["organization", "user"])
@@ -77,6 +179,24 @@ function repositoryEntry(spec: ConfigSpec) {
     ...settingsShape(spec),
   }).superRefine((entry, context) => {
     const glob = /[*?[]/.test(entry.name);
+    if (entry.where !== undefined && !glob) {
+      context.addIssue({
+        code: "custom",
+        path: ["where"],
+        message: `where is only for glob names; ${entry.name} names one repository`,
+      });
+    }
+    const seen = new Set<string>();
+    for (const property of Object.keys(entry.where?.properties ?? {})) {
+      if (seen.has(property.toLowerCase())) {
+        context.addIssue({
+          code: "custom",
+          path: ["where", "properties", property],
+          message: `custom property ${property} is named twice (names are case-insensitive)`,
+        });
+      }
+      seen.add(property.toLowerCase());
+    }
     if (entry.exclude !== undefined && !glob) {
       context.addIssue({
         code: "custom",
@@ -163,7 +283,15 @@ export interface ConfigFile {
   version: 1;
   targets?: Record<
     string,
-    { type: "repository" | "planning"; base_url?: string; token_env?: string }
+    {
+      type: "repository" | "planning";
+      base_url?: string;
+      token_env?: string;
+      app_id?: number | string;
+      private_key_env?: string;
+      private_key_file?: string;
+      installation_id?: number | string;
+    }
   >;
   defaults?: Record<string, unknown>;
   profiles?: Record<string, Record<string, unknown>>;
@@ -171,6 +299,7 @@ export interface ConfigFile {
     {
       name: string;
       exclude?: string[];
+      where?: { properties: Record<string, string | boolean | string[]> };
       target?: string;
       owner_type?: "organization" | "user";
       profiles?: string[];

@@ -18,6 +18,11 @@ export interface RuleProblem {
 /** What a rule may know about the entry a setting belongs to. */
 export interface EntryFacts {
   ownerType?: "organization" | "user";
+  /**
+   * Every setting of the entry, by key, as its defaults, profiles and own keys make it: for a rule
+   * that involves another kind's setting (a branch a ruleset replaces must not also be protected).
+   */
+  settings?: Readonly<Record<string, unknown>>;
 }
 
 /**

@@ -15,7 +15,7 @@ export class PlanFileError extends Error {
 }
 
 // Keys a newer engine adds that are not listed here follow the known ones in their own order.
-const PLAN_KEYS = ["format_version", "changes", "summary", "errors"];
+const PLAN_KEYS = ["format_version", "partial", "changes", "summary", "errors"];
 const CHANGE_KEYS = [
   "address",
   "kind",
@@ -30,8 +30,9 @@ const CHANGE_KEYS = [
   "live_fingerprint",
   "error",
 ];
-const DIFF_KEYS = ["path", "before", "after", "sensitive"];
-const REQUEST_KEYS = ["method", "path", "body"];
+const DIFF_KEYS = ["path", "before", "after", "sensitive", "preexisting"];
+const PARTIAL_KEYS = ["changed_from", "unchanged", "unlisted", "no_longer_managed"];
+const REQUEST_KEYS = ["method", "path", "body", "expect"];
 const ERROR_KEYS = ["message", "request", "status"];
 const SUMMARY_KEYS = ["create", "update", "delete", "report", "no-op"];
 
@@ -80,6 +81,7 @@ export function planData(value: unknown): unknown {
   if (!isPlainObject(result)) return result;
   if ("changes" in result) result.changes = list(result.changes, changeJson);
   if ("summary" in result) result.summary = ordered(result.summary, SUMMARY_KEYS);
+  if ("partial" in result) result.partial = ordered(result.partial, PARTIAL_KEYS);
   return result;
 }
 
@@ -120,6 +122,7 @@ function fileSchema(kinds: readonly string[]) {
     method: z.enum(["GET", "PUT", "PATCH", "POST", "DELETE"]),
     path: z.string().startsWith("/", { error: 'expected a path starting with "/"' }),
     body: z.unknown().optional(),
+    expect: z.unknown().optional(),
   });
   const change = z.looseObject({
     address: z.string().min(1),
@@ -130,7 +133,7 @@ function fileSchema(kinds: readonly string[]) {
     target: z.string().min(1),
     scope: z.string(),
     name: z.string(),
-    diff: z.array(z.looseObject({ path: z.string() })),
+    diff: z.array(z.looseObject({ path: z.string(), preexisting: z.literal(true).optional() })),
     requests: z.array(request),
     findings: z.array(z.string()).optional(),
     notes: z.array(z.string()).optional(),
@@ -160,6 +163,15 @@ function fileSchema(kinds: readonly string[]) {
     shard: z
       .strictObject({ index: count.min(1), count: count.min(1) })
       .refine((shard) => shard.index <= shard.count, { error: "expected index ≤ count" })
+      .optional(),
+    targets: z.array(z.string().min(1)).min(1).optional(),
+    partial: z
+      .strictObject({
+        changed_from: z.string().min(1),
+        unchanged: count,
+        unlisted: z.array(z.string()),
+        no_longer_managed: z.array(z.string()),
+      })
       .optional(),
   });
 }
@@ -231,5 +243,7 @@ export function readPlanFile(text: string, file: string, kinds: readonly string[
     ...(parsed.data.config ? { config: parsed.data.config } : {}),
     ...(parsed.data.rotate_secrets ? { rotate_secrets: true } : {}),
     ...(parsed.data.shard ? { shard: parsed.data.shard } : {}),
+    ...(parsed.data.targets ? { targets: parsed.data.targets } : {}),
+    ...(parsed.data.partial ? { partial: parsed.data.partial } : {}),
   };
 }

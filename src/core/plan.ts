@@ -14,6 +14,11 @@ export interface DiffEntry {
   after?: unknown;
   /** The value is write-only or secret: renderers print "(sensitive)" for both sides. */
   sensitive?: boolean;
+  /**
+   * In a plan of what changed since a revision (`plan --changed-from`): the service already differs
+   * here from what the configuration asked for at that revision; the change does not make it so.
+   */
+  preexisting?: true;
 }
 
 /**
@@ -32,6 +37,12 @@ export interface PlannedRequest {
    */
   path: string;
   body?: unknown;
+  /**
+   * For a GET among a change's requests: what its answer must show before the change goes on (the
+   * rules that apply to a branch before its classic protection is deleted). Never sent; the kind's
+   * `verify` checks the answer against it, and a miss stops the change there.
+   */
+  expect?: unknown;
 }
 
 /**
@@ -111,6 +122,30 @@ export interface Plan {
    * complete set of shard plans from one that misses or repeats a shard.
    */
   shard?: { index: number; count: number };
+  /**
+   * The plan holds only what changed in the configuration since a revision (`plan --changed-from`);
+   * `apply` refuses it unless told `--allow-partial`.
+   */
+  partial?: PartialPlan;
+  /**
+   * The `--target` patterns the plan was made with: it holds only what they match, and
+   * `apply PLAN.json` re-plans with the same ones to check it.
+   */
+  targets?: string[];
+}
+
+export interface PartialPlan {
+  /** The revision the configuration was compared with, as given. */
+  changed_from: string;
+  /**
+   * Resources whose desired state is the same at that revision, which were neither read nor planned:
+   * those of every repository compared and of every section entry.
+   */
+  unchanged: number;
+  /** Unchanged glob entries whose repositories were not listed, so are not counted in `unchanged`. */
+  unlisted: string[];
+  /** Resources the revision's configuration managed and this one does not: left as they are. */
+  no_longer_managed: string[];
 }
 
 /**

@@ -6,8 +6,9 @@ const REDACTED = "(sensitive)";
  * A value that must never reach output: tokens, webhook secrets, authorization headers.
  * Every way a value is usually printed (String(), JSON.stringify, util.inspect, template strings)
  * yields "(sensitive)"; only `reveal()` gives the real value, and it is called only where a value
- * leaves the process: the forge client's Authorization header and request bodies, and apply, which
- * puts a secret in place of its reference in a planned body just before sending it.
+ * leaves the process — the forge client's Authorization header and request bodies, and apply, which
+ * puts a secret in place of its reference in a planned body just before sending it — and where the
+ * run's redactor learns a value so it can take it out of every output.
  */
 export class Secret {
   readonly #value: string;

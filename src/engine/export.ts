@@ -1,12 +1,19 @@
+import { describeSelector } from "../config/glob.js";
+import type { RepositoryEntry, RepositorySelector } from "../config/model.js";
 import { type ResourceReader, ReadFailed } from "../resources/context.js";
 import { REPOSITORY_KINDS, sectionKind } from "../resources/index.js";
+import { expandRepositories } from "./expand.js";
+import { dropParts, identity, keepParts, partsOf } from "./setting-parts.js";
 
 /**
  * Builds desired-state YAML data from live state, kind by kind: what it returns validates and plans
  * as no-op against the same live state.
  */
 export interface ExportRequest {
+  /** `owner/repo`, or a glob over one owner's repositories (`acme/*`). */
   repos: string[];
+  /** Custom properties the repositories of a glob must have: name → values any of which will do. */
+  where?: Record<string, string[]>;
   /** Ids to export per section ("projects": project ids or paths …). */
   sections: ReadonlyMap<string, readonly string[]>;
 }
@@ -14,7 +21,13 @@ export interface ExportRequest {
 export interface ExportedState {
   document: Record<string, unknown>;
   /** Facts worth a comment in the YAML (existing boards and links a clean-up could name). */
-  comments: string[];
+  comments: ExportComment[];
+}
+
+export interface ExportComment {
+  text: string;
+  /** The owner whose repositories the comment is about, so a file per owner can carry it. */
+  owner?: string;
 }
 
 export class ExportError extends Error {}
@@ -47,18 +60,124 @@ async function exportRepo(reader: ResourceReader, fullName: string) {
   return entry;
 }
 
+const isGlob = (name: string) => /[*?[]/.test(name);
+
+/** The repositories a glob (and `where`) selects on the service, as `owner/name`. */
+async function globMatches(
+  reader: ResourceReader,
+  selector: Extract<RepositorySelector, { kind: "glob" }>,
+): Promise<string[]> {
+  const entry: RepositoryEntry = {
+    target: reader.target,
+    origin: { file: "export", line: 1, column: 1 },
+    selector,
+    layers: [],
+    settings: {},
+  };
+  const expansion = await expandRepositories(
+    { defaults: [], repositories: [entry] },
+    new Map([[reader.target, reader]]),
+  );
+  const failed = expansion.errors[0];
+  if (failed !== undefined) {
+    throw new ExportError(`cannot list ${describeSelector(selector)}: ${failed.error.message}`);
+  }
+  return expansion.repos.map((repo) => `${repo.owner}/${repo.name}`);
+}
+
+/**
+ * A glob's repositories as one glob entry (with the `where` asked for) holding every resource all of
+ * them have alike, and one entry per repository with the rest: each resource is defined once per
+ * repository, so planning it shows no change whatever the merge order.
+ */
+async function exportGlob(
+  reader: ResourceReader,
+  glob: string,
+  where: Record<string, string[]> | undefined,
+): Promise<{ entries: Array<Record<string, unknown>>; comment: string }> {
+  const [owner = "", pattern = "", extra] = glob.split("/");
+  if (owner === "" || pattern === "" || extra !== undefined) {
+    throw new ExportError(`--repo expects OWNER/REPO or OWNER/GLOB, got '${glob}'`);
+  }
+  const selector = {
+    kind: "glob" as const,
+    owner,
+    pattern,
+    exclude: [],
+    ...(where !== undefined && { properties: where }),
+  };
+  const names = await globMatches(reader, selector);
+  const named = await Promise.all(names.map((name) => exportRepo(reader, name)));
+  const shared: Record<string, unknown> = {
+    name: glob,
+    ...(where !== undefined && {
+      where: {
+        properties: Object.fromEntries(
+          Object.entries(where).map(([key, values]) => [
+            key,
+            values.length === 1 ? values[0] : values,
+          ]),
+        ),
+      },
+    }),
+    target: reader.target,
+  };
+  for (const kind of REPOSITORY_KINDS) {
+    const setting = kind.repository.setting;
+    const [first, ...rest] = named.map((entry) => partsOf(setting, entry[setting.key]));
+    const alike = (first ?? []).filter((part) =>
+      rest.every((parts) =>
+        parts.some(
+          (other) => other.id === part.id && identity(other.value) === identity(part.value),
+        ),
+      ),
+    );
+    if (alike.length === 0) continue;
+    const paths = alike.map((part) => part.path);
+    shared[setting.key] = keepParts(named[0]![setting.key], paths);
+    for (const entry of named) {
+      const left = dropParts(entry[setting.key], paths);
+      if (left === undefined) delete entry[setting.key];
+      else entry[setting.key] = left;
+    }
+  }
+  const comment =
+    names.length === 0
+      ? `${describeSelector(selector)} selects no repository now`
+      : `${describeSelector(selector)} selects ${names.join(", ")}: what all of them share is on its entry, the rest on each repository's own`;
+  // A repository with nothing of its own is written by the glob entry alone.
+  const own = named.filter((entry) =>
+    REPOSITORY_KINDS.some((kind) => entry[kind.repository.setting.key] !== undefined),
+  );
+  return { entries: [shared, ...own], comment };
+}
+
 export async function exportState(
   request: ExportRequest,
   readerOf: (targetType: "repository" | "planning") => ResourceReader | undefined,
 ): Promise<ExportedState> {
   const document: Record<string, unknown> = { version: 1 };
-  const comments: string[] = [];
+  const comments: ExportComment[] = [];
   if (request.repos.length > 0) {
     const reader = readerOf("repository");
     if (!reader) throw new ExportError("no repository target to export from");
-    document.repositories = await Promise.all(
-      request.repos.map((name) => exportRepo(reader, name)),
+    if (request.where !== undefined && !request.repos.some(isGlob)) {
+      throw new ExportError(
+        "--where selects among the repositories of a glob: give --repo OWNER/GLOB",
+      );
+    }
+    const exported = await Promise.all(
+      request.repos.map(async (name) =>
+        isGlob(name)
+          ? exportGlob(reader, name, request.where)
+          : { entries: [await exportRepo(reader, name)], comment: undefined },
+      ),
     );
+    exported.forEach((item, index) => {
+      if (item.comment === undefined) return;
+      comments.push({ text: item.comment, owner: request.repos[index]!.split("/")[0]! });
+    });
+    document.repositories = exported.flatMap((item) => item.entries);
   }
   for (const [section, ids] of request.sections) {
     const kind = sectionKind(section);
@@ -74,7 +193,7 @@ export async function exportState(
     for (const id of ids) {
       const result = await reading(`the ${section} entry ${id}`, () => exported(reader, id));
       entries.push(...result.entries);
-      comments.push(...result.comments);
+      comments.push(...result.comments.map((text) => ({ text })));
     }
     if (entries.length > 0) placeAt(document, section.split("."), entries);
   }

@@ -1,4 +1,5 @@
-import type { DesiredState } from "../config/model.js";
+import { describeSelector } from "../config/glob.js";
+import type { DesiredState, RepositoryEntry, SectionEntry } from "../config/model.js";
 import { type Change, makePlan, newChange, orderChanges, type Plan } from "../core/plan.js";
 import type { ResourceReader } from "../resources/context.js";
 import {
@@ -8,7 +9,8 @@ import {
   REPOSITORY_KINDS,
   sectionKind,
 } from "../resources/index.js";
-import { expandRepositories } from "./expand.js";
+import { type Expansion, expandRepositories } from "./expand.js";
+import { type TargetFilter, targetedRepos } from "./targets.js";
 
 export interface PlanInput {
   state: DesiredState;
@@ -18,6 +20,8 @@ export interface PlanInput {
   now: number;
   /** Send managed webhook secrets and authorization headers again (they cannot be compared). */
   rotateSecrets?: boolean;
+  /** Plan only what these address patterns reach (`--target`). */
+  targets?: TargetFilter;
 }
 
 function readerFor(readers: ReadonlyMap<string, ResourceReader>, target: string): ResourceReader {
@@ -68,48 +72,113 @@ export async function buildPlan({
   readers,
   now,
   rotateSecrets = false,
+  targets,
 }: PlanInput): Promise<Plan> {
-  const options: PlanOptions = { now, rotateSecrets };
-  const expansion = await expandRepositories(state, readers);
-  const work: Array<() => Promise<Planned>> = [];
-  for (const { entry, error } of expansion.errors) {
-    const selector = entry.selector;
-    const scope = `${selector.owner}/${selector.kind === "glob" ? selector.pattern : selector.repo}`;
+  if (targets === undefined) {
+    const expansion = await expandRepositories(state, readers);
+    const planned = await planWork({ ...expansion, sections: state.sections }, readers, {
+      now,
+      rotateSecrets,
+    });
+    holdBack(planned.changes, planned.holds);
+    return makePlan(orderChanges(planned.changes, KIND_NAMES));
+  }
+  // An owner no target reaches is not even listed.
+  const reached = state.repositories.filter((entry) =>
+    targets.reaches(`${entry.target}/${entry.selector.owner}/`),
+  );
+  const expansion = await expandRepositories({ ...state, repositories: reached }, readers);
+  const sections = state.sections.filter((entry) => {
+    const kind = sectionKind(entry.section);
+    if (kind === undefined) return true;
+    // What a section entry holds back (a running migration) matters whatever is targeted.
+    if (kind.section.everyShard) return true;
+    return targets.reaches(`${entry.target}/${kind.section.spec.scope(entry.value)}/${kind.name}/`);
+  });
+  const planned = await planWork(
+    { ...expansion, repos: targetedRepos(expansion, targets), sections },
+    readers,
+    { now, rotateSecrets },
+  );
+  holdBack(planned.changes, planned.holds);
+  const changes = planned.changes.filter((change) => targets.matches(change.address));
+  return { ...makePlan(orderChanges(changes, KIND_NAMES)), targets: [...targets.patterns] };
+}
+
+/**
+ * What to read and plan: repositories with the settings to plan for each (a part of what their
+ * entries ask for reads only that part), the globs that could not be expanded, and section entries.
+ */
+export interface PlanWork extends Expansion {
+  sections: readonly SectionEntry[];
+}
+
+/** Plans exactly the work given; holds are returned, not applied, so a caller can combine plans. */
+export async function planWork(
+  work: PlanWork,
+  readers: ReadonlyMap<string, ResourceReader>,
+  options: PlanOptions,
+): Promise<{ changes: Change[]; holds: Hold[] }> {
+  const tasks: Array<() => Promise<Planned>> = [];
+  // Several entries with one selector fail together: each address is reported once.
+  const failed = new Set<string>();
+  for (const { entry, error } of work.errors) {
+    const scope = describeSelector(entry.selector);
     // What the glob would have planned, kind by kind, could not be planned.
     const changes = REPOSITORY_KINDS.filter(
       (kind) => entry.settings[kind.repository.setting.key] !== undefined,
-    ).map((kind) => ({ ...newChange(entry.target, scope, kind.name, "*"), error }));
-    work.push(() => Promise.resolve({ changes }));
+    )
+      .map((kind) => ({ ...newChange(entry.target, scope, kind.name, "*"), error }))
+      .filter((change) => !failed.has(change.address) && failed.add(change.address));
+    tasks.push(() => Promise.resolve({ changes }));
   }
-  for (const repo of expansion.repos) {
+  for (const repo of work.repos) {
     const reader = readerFor(readers, repo.target);
     const ref = { owner: repo.owner, name: repo.name };
+    const note = propertyMatch(repo.entries);
     for (const kind of REPOSITORY_KINDS) {
       const value = repo.settings[kind.repository.setting.key];
       if (value === undefined) continue;
-      work.push(async () => ({
-        changes: await kind.repository.plan({ reader, repo: ref, value, options }),
-      }));
+      tasks.push(async () => {
+        const changes = await kind.repository.plan({ reader, repo: ref, value, options });
+        return { changes: note === undefined ? changes : changes.map((c) => withNote(c, note)) };
+      });
     }
   }
-  for (const entry of state.sections) {
+  for (const entry of work.sections) {
     const kind = sectionKind(entry.section);
     if (kind === undefined) throw new Error(`no kind plans the section ${entry.section}`);
     const reader = readerFor(readers, entry.target);
     const scope = kind.section.spec.scope(entry.value);
-    work.push(() => kind.section.plan({ reader, entry: entry.value, scope, options }));
+    tasks.push(() => kind.section.plan({ reader, entry: entry.value, scope, options }));
   }
-  const planned = await runWindowed(work, PLANNING_WINDOW);
-  const changes = planned.flatMap((result) => result.changes);
-  holdBack(
-    changes,
-    planned.flatMap((result) => result.holds ?? []),
+  const planned = await runWindowed(tasks, PLANNING_WINDOW);
+  return {
+    changes: planned.flatMap((result) => result.changes),
+    holds: planned.flatMap((result) => result.holds ?? []),
+  };
+}
+
+/** Which entries chose a repository by its custom properties, for the reviewer: undefined if none. */
+function propertyMatch(entries: readonly RepositoryEntry[]): string | undefined {
+  const matched = entries.filter(
+    (entry) => entry.selector.kind === "glob" && entry.selector.properties !== undefined,
   );
-  return makePlan(orderChanges(changes, KIND_NAMES));
+  if (matched.length === 0) return undefined;
+  const names = matched.map(
+    (entry) => `${describeSelector(entry.selector)} (${entry.origin.file}:${entry.origin.line})`,
+  );
+  return `selected by ${names.join(" and ")}`;
+}
+
+/** Changes that do something name why their repository was chosen; unchanged ones stay quiet. */
+function withNote(change: Change, note: string): Change {
+  if (change.action === "no-op" || change.error !== undefined) return change;
+  return { ...change, notes: [...(change.notes ?? []), note] };
 }
 
 /** Marks the changes of held scopes (e.g. repositories a running migration locks) as held. */
-function holdBack(changes: Change[], holds: readonly Hold[]): void {
+export function holdBack(changes: Change[], holds: readonly Hold[]): void {
   if (holds.length === 0) return;
   const held = new Map(holds.map((hold) => [hold.scope.toLowerCase(), hold.reason]));
   for (const change of changes) {

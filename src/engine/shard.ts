@@ -1,5 +1,4 @@
 import { createHash } from "node:crypto";
-import { selectsRepository } from "../config/glob.js";
 import type { DesiredState, RepositoryEntry } from "../config/model.js";
 import { makePlan, type Plan } from "../core/plan.js";
 import type { ResourceReader } from "../resources/context.js";
@@ -71,7 +70,7 @@ export async function shardState(
     }
     for (const repo of expansion.repos) {
       if (repo.target !== entry.target) continue;
-      if (!selectsRepository(selector, `${repo.owner}/${repo.name}`)) continue;
+      if (!repo.entries.includes(entry)) continue;
       if (!owns(shard, repo.target, `${repo.owner}/${repo.name}`)) continue;
       repositories.push({
         ...entry,

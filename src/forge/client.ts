@@ -2,8 +2,9 @@ import { readFileSync } from "node:fs";
 import { request as octokitRequest } from "@octokit/request";
 import pLimit, { type LimitFunction } from "p-limit";
 import type { Secret } from "../core/secret.js";
+import { type AuthProvider, StaticTokenAuth } from "./auth.js";
 import type { RateWindow } from "./budget.js";
-import { type CacheEntry, type ConditionalCache, cacheKey, sha256 } from "./cache.js";
+import { type CacheEntry, type ConditionalCache, cacheKey } from "./cache.js";
 import { type Clock, systemClock } from "./clock.js";
 import { CLIENT_DEFAULTS } from "./defaults.js";
 import { ForgeError, serviceMessage } from "./errors.js";
@@ -25,6 +26,7 @@ import type {
   RequestOptions,
 } from "./types.js";
 import { buildUrl, displayPath, lastPage, literalUrl, nextLink } from "./urls.js";
+import { githubValidator, type RequestHeaders, sameTag, varyOf } from "./validator.js";
 import { KeyedSerializer } from "./write-lock.js";
 
 export type { CacheEntry, ConditionalCache } from "./cache.js";
@@ -57,8 +59,9 @@ const silentLog = { debug: () => {}, info: () => {}, warn: () => {}, error: () =
  */
 export class ForgeClient {
   readonly #kind: "repository" | "planning";
+  readonly #accept: string;
   readonly #base: URL;
-  readonly #token: Secret | undefined;
+  readonly #auth: AuthProvider;
   readonly #maxWaitMs: number;
   readonly #maxPages: number;
   readonly #retries: RetryPolicy;
@@ -73,7 +76,7 @@ export class ForgeClient {
   readonly #pacer: Pacer;
   readonly #writeKeys = new KeyedSerializer();
   readonly #stats: ClientStats = { requests: 0, retries: 0, notModified: 0, waitsMs: 0 };
-  #tokenIdentity: string | undefined;
+  #identityOnce: Promise<string | undefined> | undefined;
 
   constructor(options: ForgeClientOptions) {
     const concurrency = options.concurrency ?? CLIENT_DEFAULTS.concurrency;
@@ -104,7 +107,10 @@ export class ForgeClient {
     if (this.#base.username !== "" || this.#base.password !== "") {
       throw new Error("the base URL must not carry credentials; pass the token separately");
     }
-    this.#token = options.token;
+    if (options.auth !== undefined && options.token !== undefined) {
+      throw new Error("pass either a token or an auth provider, not both");
+    }
+    this.#auth = options.auth ?? new StaticTokenAuth(options.token);
     this.#retries = options.retries ?? CLIENT_DEFAULTS.retries;
     this.#cache = options.cache;
     this.#clock = options.clock ?? systemClock;
@@ -129,10 +135,12 @@ export class ForgeClient {
         this.#onEvent({ type: "wait", ...wait });
       },
     });
+    this.#accept =
+      options.kind === "repository" ? "application/vnd.github+json" : "application/json";
     this.#octokit = octokitRequest.defaults({
       baseUrl: this.#base.href.replace(/\/+$/, ""),
       headers: {
-        accept: options.kind === "repository" ? "application/vnd.github+json" : "application/json",
+        accept: this.#accept,
         "user-agent": options.userAgent ?? `forgeplan/${packageVersion()}`,
         ...(options.kind === "repository" ? { "x-github-api-version": "2022-11-28" } : {}),
       },
@@ -272,14 +280,25 @@ export class ForgeClient {
     return { ...this.#stats };
   }
 
+  /** How errors name the credential, when it is more than a token: "installation 42 of App 1 on acme". */
+  get credential(): string | undefined {
+    return this.#auth.description;
+  }
+
   /** The single path every request takes: pacing, attempts, retries, cache and error mapping. */
-  async #exchange<T>(method: Method, url: URL, body?: unknown): Promise<ForgeResponse<T>> {
+  async #exchange<T>(
+    method: Method,
+    url: URL,
+    body?: unknown,
+    cacheable = true,
+  ): Promise<ForgeResponse<T>> {
     const path = displayPath(url, this.#base);
     const ticket = this.#pacer.ticket(method, path);
-    const key =
-      method === "GET" && this.#cache !== undefined && !ticket.free
-        ? cacheKey(method, url.href, this.#identity())
+    const identity =
+      method === "GET" && this.#cache !== undefined && !ticket.free && cacheable
+        ? await this.#identity()
         : undefined;
+    const key = identity !== undefined ? cacheKey(method, url.href, identity) : undefined;
     let attempts = 0;
     let retries = 0;
     let throttles = 0;
@@ -287,16 +306,21 @@ export class ForgeClient {
     let retriedDelete = false;
     // An attempt of this write was sent and its answer lost: it may have been carried out.
     let answerLost = false;
+    // A 401 is answered with a fresh credential once; a second 401 is the answer.
+    let renewed = false;
     for (;;) {
       await this.#pacer.awaitWriteTurn(ticket);
       const cached = key !== undefined ? this.#cache?.get(key) : undefined;
-      const outcome = await this.#limit(() => this.#attempt(ticket, url, body, cached?.etag));
+      const { outcome, sent } = await this.#limit(() => this.#attempt(ticket, url, body, cached));
       attempts++;
-      const settled = this.#settle<T>(ticket, outcome, key, cached, retriedDelete);
+      const settled = this.#settle<T>(ticket, outcome, key, cached, sent, retriedDelete);
       if (settled !== undefined) return settled;
       answerLost ||= ticket.mutating && lostAnswer(outcome);
-      const fail = (status: number, detail: string, note?: string, unusableAnswer = false) =>
-        new ForgeError({
+      const fail = (status: number, detail: string, note?: string, unusableAnswer = false) => {
+        const said = note ?? (attempts > 1 ? `after ${attempts} attempts` : undefined);
+        const hidden = status === 404 ? this.#hiddenNote(path) : undefined;
+        const notes = [said, hidden].filter((part) => part !== undefined).join("; ");
+        return new ForgeError({
           method,
           path,
           status,
@@ -304,12 +328,9 @@ export class ForgeClient {
           attempts,
           mayHaveBeenApplied: answerLost,
           unusableAnswer,
-          ...(note !== undefined
-            ? { note }
-            : attempts > 1
-              ? { note: `after ${attempts} attempts` }
-              : {}),
+          ...(notes !== "" ? { note: notes } : {}),
         });
+      };
       if (outcome.kind === "refused") {
         throw fail(outcome.status, outcome.detail, undefined, outcome.unusableAnswer);
       }
@@ -320,6 +341,12 @@ export class ForgeClient {
         const { headers, data } = outcome;
         status = outcome.status;
         detail = serviceMessage(status, data);
+        // A 401 is given before the request is carried out, so even a write may be sent again.
+        if (status === 401 && !renewed && (await this.#auth.renew(sent))) {
+          renewed = true;
+          this.#onEvent({ type: "reauthenticated", method, path });
+          continue;
+        }
         const now = this.#clock.now();
         const throttle = throttleOf(status, headers, detail, now, SKEW_MS);
         if (throttle !== undefined) {
@@ -368,26 +395,30 @@ export class ForgeClient {
     outcome: Outcome,
     key: string | undefined,
     cached: CacheEntry | undefined,
+    sent: Secret | undefined,
     retriedDelete: boolean,
   ): ForgeResponse<T> | undefined {
     if (outcome.kind !== "response") return undefined;
-    const { status, headers, data } = outcome;
+    const { status, headers, data, raw } = outcome;
     if (status >= 200 && status < 300) {
-      if (key !== undefined && headers.etag !== undefined) {
-        this.#cache?.set(key, {
-          etag: headers.etag,
-          body: data,
-          ...(headers.link !== undefined ? { link: headers.link } : {}),
-        });
+      if (key !== undefined && headers.etag !== undefined && raw !== undefined) {
+        this.#cache?.set(key, this.#entryOf(headers, headers.etag, raw, sent));
       }
       return { status, data: data as T, headers, fromCache: false };
     }
     if (status === 304 && cached !== undefined) {
+      let body: unknown;
+      try {
+        body = JSON.parse(cached.body.toString("utf8"));
+      } catch {
+        // A damaged entry: the 304 cannot be served from it, and the request fails as it is.
+        return undefined;
+      }
       this.#stats.notModified++;
       const link = headers.link ?? cached.link;
       return {
         status,
-        data: cached.body as T,
+        data: body as T,
         headers: { ...headers, ...(link !== undefined ? { link } : {}) },
         fromCache: true,
       };
@@ -399,14 +430,24 @@ export class ForgeClient {
     return undefined;
   }
 
-  /** One attempt, inside a concurrency slot: wait for pacing, send, and record what came back. */
+  /**
+   * One attempt, inside a concurrency slot: wait for pacing and a credential, send, and record what
+   * came back, with the credential it was sent with.
+   */
   async #attempt(
     ticket: Ticket,
     url: URL,
     body: unknown,
-    etag: string | undefined,
-  ): Promise<Outcome> {
+    cached: CacheEntry | undefined,
+  ): Promise<{ outcome: Outcome; sent: Secret | undefined }> {
     await this.#pacer.admit(ticket);
+    let sent: Secret | undefined;
+    try {
+      sent = await this.#auth.authorization();
+    } catch (error) {
+      this.#pacer.done(ticket, undefined, false);
+      throw error;
+    }
     const started = this.#clock.now();
     this.#stats.requests++;
     const timeout = new AbortController();
@@ -418,7 +459,10 @@ export class ForgeClient {
       const response = await this.#octokit({
         method: ticket.method,
         url: literalUrl(url),
-        headers: this.#headers(etag),
+        headers: {
+          ...(sent !== undefined ? { authorization: sent.reveal() } : {}),
+          ...(cached !== undefined ? this.#conditions(cached, sent) : {}),
+        },
         ...(body !== undefined ? { data: revealSecrets(body) } : {}),
         request: { signal },
       });
@@ -440,10 +484,10 @@ export class ForgeClient {
         path: ticket.path,
         status: outcome.status,
         ms: this.#clock.now() - started,
-        fromCache: outcome.status === 304 && etag !== undefined,
+        fromCache: outcome.status === 304 && cached !== undefined,
       });
     }
-    return outcome;
+    return { outcome, sent };
   }
 
   #record(ticket: Ticket, outcome: Outcome): void {
@@ -458,18 +502,94 @@ export class ForgeClient {
     this.#pacer.done(ticket, report, spent);
   }
 
-  #headers(etag: string | undefined): Record<string, string> {
+  /** The headers this client sends that GitHub's ETag hashes (it never sends a Cookie). */
+  #hashedHeaders(sent: Secret | undefined): RequestHeaders {
     return {
-      ...(this.#token !== undefined ? { authorization: `Bearer ${this.#token.reveal()}` } : {}),
-      ...(etag !== undefined ? { "if-none-match": etag } : {}),
+      accept: this.#accept,
+      ...(sent !== undefined ? { authorization: sent.reveal() } : {}),
     };
   }
 
-  /** Cache entries belong to one credential; the key holds a hash of it, never the token. */
-  #identity(): string {
-    this.#tokenIdentity ??=
-      this.#token !== undefined ? sha256(`token:${this.#token.reveal()}`) : "anonymous";
-    return this.#tokenIdentity;
+  /**
+   * The conditional headers for a stored answer: the validator GitHub would compute for this
+   * request's own headers over the stored body (so an entry outlives the token it was read with),
+   * or the stored ETag when the service's ETags are not GitHub's; and If-Modified-Since where the
+   * answer had a Last-Modified. A server that follows RFC 9110 §13.1.3 ignores the date when a
+   * validator is sent, so a 304 always comes from a validator made for this request.
+   */
+  #conditions(cached: CacheEntry, sent: Secret | undefined): Record<string, string> {
+    const validator =
+      cached.scheme === "github"
+        ? githubValidator(
+            this.#hashedHeaders(sent),
+            cached.body,
+            cached.vary,
+            cached.etag.startsWith("W/"),
+          )
+        : cached.etag;
+    return {
+      "if-none-match": validator,
+      ...(cached.lastModified !== undefined ? { "if-modified-since": cached.lastModified } : {}),
+    };
+  }
+
+  /** The entry stored for a 2xx answer; whether its ETag is GitHub's is checked against the body. */
+  #entryOf(
+    headers: Record<string, string>,
+    etag: string,
+    raw: Buffer,
+    sent: Secret | undefined,
+  ): CacheEntry {
+    const vary = varyOf(headers.vary);
+    const github = sameTag(githubValidator(this.#hashedHeaders(sent), raw, vary, false), etag);
+    return {
+      etag,
+      scheme: github ? "github" : "opaque",
+      body: raw,
+      ...(vary !== undefined ? { vary } : {}),
+      ...(headers.link !== undefined ? { link: headers.link } : {}),
+      ...(headers["last-modified"] !== undefined ? { lastModified: headers["last-modified"] } : {}),
+    };
+  }
+
+  /** What a 404 may mean when the credential covers only part of the service (an App installation). */
+  #hiddenNote(path: string): string | undefined {
+    const credential = this.#auth.description;
+    if (credential === undefined) return undefined;
+    const repository = /^\/repos\/([^/?]+\/[^/?]+)/.exec(path)?.[1];
+    return repository !== undefined
+      ? `${credential} does not cover ${repository}, or it does not exist`
+      : `as ${credential}`;
+  }
+
+  /**
+   * Who the credential acts as, for cache keys: the App installation, or for a static token the
+   * account it belongs to, asked of the service once (`GET /user`), so a new token of the same user
+   * (a rotated personal token) finds the entries of the last. A token the service will not name
+   * (an installation token minted outside forgeplan, the Action's own GITHUB_TOKEN: `GET /user` is
+   * not for integrations) gets no entries: keyed by the token, they could only grow the cache by a
+   * copy per token and never be used by the next run.
+   */
+  #identity(): Promise<string | undefined> {
+    this.#identityOnce ??= (async () => {
+      const known = await this.#auth.identity();
+      if (known !== undefined) return known;
+      const path = this.#kind === "repository" ? "/user" : "/api/v4/user";
+      try {
+        const url = buildUrl(this.#base.href, path, undefined);
+        const me = (await this.#exchange<unknown>("GET", url, undefined, false)).data;
+        const name = isObject(me)
+          ? this.#kind === "repository"
+            ? me.login
+            : me.username
+          : undefined;
+        if (typeof name === "string" && name !== "") return `user:${name.toLowerCase()}`;
+      } catch (error) {
+        if (!(error instanceof ForgeError)) throw error;
+      }
+      return undefined;
+    })();
+    return this.#identityOnce;
   }
 }
 

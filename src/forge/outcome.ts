@@ -4,7 +4,14 @@ import { type TransportFailure, transportFailure } from "./retry-policy.js";
 
 /** What one attempt ended with. */
 export type Outcome =
-  | { kind: "response"; status: number; headers: Record<string, string>; data: unknown }
+  | {
+      kind: "response";
+      status: number;
+      headers: Record<string, string>;
+      data: unknown;
+      /** A success's body bytes as received, for the conditional cache. */
+      raw?: Buffer;
+    }
   | { kind: "transport"; failure: TransportFailure }
   /** An answer forgeplan cannot use or follow: never retried, it would end the same way again. */
   | { kind: "refused"; status: number; detail: string; unusableAnswer: boolean };
@@ -29,9 +36,14 @@ export function answered(
     headers["content-type"],
     body as Uint8Array | string | undefined,
   );
-  return answer.usable
-    ? { kind: "response", status, headers, data: answer.data }
-    : { kind: "refused", status, detail: answer.problem, unusableAnswer: true };
+  if (!answer.usable) {
+    return { kind: "refused", status, detail: answer.problem, unusableAnswer: true };
+  }
+  const raw =
+    body instanceof Uint8Array
+      ? Buffer.from(body.buffer, body.byteOffset, body.byteLength)
+      : undefined;
+  return { kind: "response", status, headers, data: answer.data, ...(raw ? { raw } : {}) };
 }
 
 /** An attempt the client's own timer ended: the request may have reached the service. */

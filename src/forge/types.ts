@@ -1,6 +1,7 @@
 // The vocabulary of the forge client: its options, answers and the events it reports.
 import type { RateWindow } from "./budget.js";
 import type { ConditionalCache } from "./cache.js";
+import type { AuthProvider } from "./auth.js";
 import type { Clock } from "./clock.js";
 import type { Secret } from "../core/secret.js";
 import type { RetryPolicy } from "./retry-policy.js";
@@ -25,6 +26,12 @@ export type ClientEvent =
       attempt: number;
       delayMs: number;
       reason: string;
+    }
+  | {
+      /** A 401 was answered with a fresh credential (a new installation token): sent again. */
+      type: "reauthenticated";
+      method: string;
+      path: string;
     }
   | {
       type: "wait";
@@ -62,7 +69,9 @@ export interface ForgeClientOptions {
   baseUrl: string;
   /** planning: GitLab-style target (RateLimit-* headers); both kinds send Authorization: Bearer. */
   kind: "repository" | "planning";
+  /** A static token; or `auth` for any other credential (a GitHub App installation). */
   token?: Secret;
+  auth?: AuthProvider;
   /** Requests in flight at once, 1..100; default 8. */
   concurrency?: number;
   /** Spacing between the starts of mutating requests; default 1000. */

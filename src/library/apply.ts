@@ -4,6 +4,7 @@ import { applicableChanges, applyPlan, type StopReason, verificationOf } from ".
 import { planPart } from "../engine/plan-part.js";
 import { type Refusal, savedPlanToApply } from "../engine/saved-plan.js";
 import { collectSecrets, missingSecrets } from "../engine/secrets.js";
+import { TargetFilter } from "../engine/targets.js";
 import type { ConnectOptions } from "./connect.js";
 import { asSaved, connectFor, load, type LoadingOptions } from "./plan.js";
 
@@ -46,6 +47,11 @@ export type ApplyResult =
  * paced, and verified by one more plan. Anything that moved refuses the whole plan.
  */
 export async function apply(reviewed: Plan, options: ApplyOptions = {}): Promise<ApplyResult> {
+  if (reviewed.partial !== undefined) {
+    throw new TypeError(
+      `the plan holds only what changed since ${reviewed.partial.changed_from} (plan --changed-from): apply it with forgeplan apply --allow-partial, which plans the same change again from git`,
+    );
+  }
   const configPaths = options.config ?? reviewed.config;
   if (configPaths === undefined) {
     throw new TypeError(
@@ -57,8 +63,13 @@ export async function apply(reviewed: Plan, options: ApplyOptions = {}): Promise
   const { loaded } = loading;
   const { state, redactor, env } = loaded;
   const connection = await connectFor(loaded, options, reviewed.shard);
+  // A plan made for some addresses only is checked against a fresh plan of the same ones.
+  const targets = reviewed.targets ? new TargetFilter(reviewed.targets) : undefined;
   const replan = (rotateSecrets: boolean) =>
-    planPart(state, connection.readers, reviewed.shard, { rotateSecrets });
+    planPart(state, connection.readers, reviewed.shard, {
+      rotateSecrets,
+      ...(targets ? { targets } : {}),
+    });
   const fresh = await replan(reviewed.rotate_secrets === true);
   const checked = savedPlanToApply(reviewed, fresh, redactor.plan(fresh));
   if ("refusals" in checked) return { status: "refused", refusals: checked.refusals };

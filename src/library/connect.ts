@@ -1,10 +1,10 @@
 import type { DesiredState } from "../config/model.js";
-import { Secret } from "../core/secret.js";
+import type { Redactor } from "../core/redact.js";
 import { CLIENT_DEFAULTS, type ClientEvent, ForgeClient, ForgeError } from "../forge/client.js";
 import { ResourceReader } from "../resources/context.js";
+import { ConnectionError, credentialsFor } from "./credentials.js";
 
-/** The demo world's admin token: the sandbox is a local emulator, so this is not a secret. */
-export const SANDBOX_ADMIN_TOKEN = "sandbox-admin";
+export { ConnectionError };
 
 /** How the library reaches the targets of a desired state. */
 export interface ConnectOptions {
@@ -27,23 +27,21 @@ export interface ConnectOptions {
   onEvent?: (event: ClientEvent) => void;
 }
 
-/** A target that cannot be used: no token in its variable, or the service refused the first read. */
-export class ConnectionError extends Error {
-  override name = "ConnectionError";
-}
-
 export interface Connection {
   clients: Map<string, ForgeClient>;
   readers: Map<string, ResourceReader>;
 }
 
 /**
- * One client and reader per target the desired state uses, primed (`GET /rate_limit`, which costs
- * nothing) so a target that cannot be used fails here, before anything is planned.
+ * One client and reader per target the desired state uses, signed in as its token or GitHub App
+ * says, and primed (`GET /rate_limit`, which costs nothing) so a target that cannot be used fails
+ * here, before anything is planned.
  */
 export async function connect(
   state: DesiredState,
   options: ConnectOptions,
+  /** Where an App's key file is relative to, and the redactor that learns its lines and tokens. */
+  context: { cwd: string; redactor: Redactor },
   shareOfBudget?: number,
 ): Promise<Connection> {
   const used = new Set([
@@ -55,16 +53,16 @@ export async function connect(
   const readers = new Map<string, ResourceReader>();
   for (const target of state.targets) {
     if (!used.has(target.name)) continue;
-    const token = sandbox ? new Secret(SANDBOX_ADMIN_TOKEN, "sandbox") : target.token;
-    if (token === undefined) {
-      throw new ConnectionError(
-        `target '${target.name}' needs a token in the environment variable ${target.tokenEnv}`,
-      );
-    }
+    const baseUrl = options.sandboxUrl ?? target.baseUrl;
     const client = new ForgeClient({
-      baseUrl: options.sandboxUrl ?? target.baseUrl,
+      baseUrl,
       kind: target.type,
-      token,
+      ...credentialsFor(target, state, {
+        baseUrl,
+        againstSandbox: sandbox,
+        signal: options.signal,
+        ...context,
+      }),
       concurrency: options.concurrency ?? CLIENT_DEFAULTS.concurrency,
       writeIntervalMs: options.writeIntervalMs ?? (sandbox ? 0 : CLIENT_DEFAULTS.writeIntervalMs),
       maxWaitMs: options.maxWaitMs ?? CLIENT_DEFAULTS.maxWaitMs,

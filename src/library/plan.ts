@@ -8,6 +8,7 @@ import { loadDesiredState } from "../engine/desired.js";
 import { readPlan } from "../engine/merge.js";
 import { planPart } from "../engine/plan-part.js";
 import type { Shard } from "../engine/shard.js";
+import { TargetFilter } from "../engine/targets.js";
 import { type Connection, connect, type ConnectOptions } from "./connect.js";
 
 /** Where the configuration is read from and what it interpolates. */
@@ -28,6 +29,11 @@ export interface PlanOptions extends ConnectOptions, LoadingOptions {
   shard?: Shard;
   /** Send every managed webhook secret and authorization header again (they are write-only). */
   rotateSecrets?: boolean;
+  /**
+   * Plan only what these addresses match, as `--target` does (globs allowed, such as
+   * `github/acme/api/*`); only what they reach is read.
+   */
+  targets?: readonly string[];
 }
 
 /**
@@ -49,6 +55,7 @@ export interface Loaded {
   state: DesiredState;
   redactor: Redactor;
   env: Readonly<Record<string, string | undefined>>;
+  cwd: string;
 }
 
 /** Loads the configuration, with every error's message redacted (it may quote a value). */
@@ -58,8 +65,9 @@ export function load(
 ): { ok: true; loaded: Loaded } | { ok: false; errors: ConfigError[] } {
   const redactor = options.redactor ?? new Redactor();
   const env = options.env ?? process.env;
+  const cwd = options.cwd ?? process.cwd();
   const result = loadDesiredState(configPaths, {
-    cwd: options.cwd ?? process.cwd(),
+    cwd,
     env,
     redactor,
   });
@@ -69,7 +77,7 @@ export function load(
       errors: result.errors.map((error) => ({ ...error, message: redactor.redact(error.message) })),
     };
   }
-  return { ok: true, loaded: { state: result.state, redactor, env } };
+  return { ok: true, loaded: { state: result.state, redactor, env, cwd } };
 }
 
 /** Connects the loaded state's targets, at the shard's share of the rate budget. */
@@ -78,7 +86,12 @@ export function connectFor(
   options: ConnectOptions,
   shard: Shard | undefined,
 ): Promise<Connection> {
-  return connect(loaded.state, options, shard === undefined ? undefined : 1 / shard.count);
+  return connect(
+    loaded.state,
+    options,
+    { cwd: loaded.cwd, redactor: loaded.redactor },
+    shard === undefined ? undefined : 1 / shard.count,
+  );
 }
 
 /**
@@ -105,6 +118,7 @@ export async function plan(
   const connection = await connectFor(loaded, options, options.shard);
   const fresh = await planPart(loaded.state, connection.readers, options.shard, {
     rotateSecrets: options.rotateSecrets === true,
+    ...(options.targets?.length ? { targets: new TargetFilter(options.targets) } : {}),
   });
   const config = configPaths.length > 0 ? [...configPaths] : [DEFAULT_CONFIG];
   const result = asSaved(loaded.redactor, { ...fresh, config });

@@ -1,5 +1,13 @@
-import type { Action, ApplyReport, Change, ChangeOutcome, Plan } from "../core/plan.js";
+import type {
+  Action,
+  ApplyReport,
+  Change,
+  ChangeOutcome,
+  PartialPlan,
+  Plan,
+} from "../core/plan.js";
 import { hasChanges, OUTCOMES } from "../core/plan.js";
+import { changeViews, preexistingHeading, scopeNotes } from "./changed.js";
 import { code, escapeHtml, escapeInline, linkTarget } from "./escape.js";
 import { fitParts } from "./fit.js";
 import type { RenderOptions } from "./options.js";
@@ -124,12 +132,24 @@ function section(scope: string, changes: readonly Change[]): string {
 
 const PLAN_COLUMNS = ["create", "update", "delete", "report", "no-op", "errors"];
 
+/** The differences the service already had, in one closed section after the change's own. */
+function preexistingSection(partial: PartialPlan, changes: readonly Change[]): string {
+  return [
+    `<details><summary>ℹ️ ${escapeHtml(preexistingHeading(partial))}: ${plural(changes.length, "resource")}</summary>`,
+    ...changes.map(changeEntry),
+    "</details>",
+  ].join("\n\n");
+}
+
 export function planMarkdown(plan: Plan, options: RenderOptions): string {
-  const shown = plan.changes.filter(isShown);
-  const sections = [...groupByScope(shown)]
+  const { own, preexisting } = changeViews(plan, plan.changes.filter(isShown));
+  const sections = [...groupByScope(own)]
     .map(([scope, changes], order) => ({ scope, changes, order }))
     .sort((a, b) => urgency(a.changes) - urgency(b.changes) || a.order - b.order)
     .map(({ scope, changes }) => section(scope, changes));
+  if (plan.partial !== undefined && preexisting.length > 0) {
+    sections.push(preexistingSection(plan.partial, preexisting));
+  }
   const { summary } = plan;
   const head = [
     options.marker ?? COMMENT_MARKER,
@@ -150,6 +170,8 @@ export function planMarkdown(plan: Plan, options: RenderOptions): string {
     ),
   ];
   if (!hasChanges(plan) && plan.errors === 0) head.push(`**${NO_CHANGES}**`);
+  const notes = scopeNotes(plan);
+  if (notes.length > 0) head.push(notes.map((line) => `_${escapeInline(line)}_`).join("\n\n"));
   return fitParts(
     sections.length,
     (kept) =>

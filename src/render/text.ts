@@ -1,6 +1,7 @@
 import type { Action, ApplyReport, Change, ChangeOutcome, Outcome, Plan } from "../core/plan.js";
 import { hasChanges, OUTCOMES } from "../core/plan.js";
 import { styles, type Styles } from "./ansi.js";
+import { changeViews, preexistingHeading, scopeNotes } from "./changed.js";
 import type { RenderOptions } from "./options.js";
 import {
   ACTION_SYMBOL,
@@ -81,7 +82,15 @@ function finish(lines: string[]): string {
 
 export function planText(plan: Plan, options: RenderOptions): string {
   const s = styles(options.color === true);
-  const lines = blocks(plan.changes.filter(isShown), s);
+  const { own, preexisting } = changeViews(plan, plan.changes.filter(isShown));
+  const lines = blocks(own, s);
+  if (plan.partial !== undefined && preexisting.length > 0) {
+    lines.push(
+      s.bold(`${printable(preexistingHeading(plan.partial))}:`),
+      "",
+      ...blocks(preexisting, s),
+    );
+  }
   if (!hasChanges(plan) && plan.errors === 0) {
     lines.push(s.green(NO_CHANGES));
     if (plan.summary.report > 0) lines.push(`${plural(plan.summary.report, "audit report")}.`);
@@ -89,6 +98,7 @@ export function planText(plan: Plan, options: RenderOptions): string {
     lines.push(`Plan: ${summaryCounts(plan.summary, plan.errors)}.`);
     if (plan.errors > 0) lines.push(s.red(errorCount(plan)));
   }
+  lines.push(...scopeNotes(plan).map(printable));
   return finish(lines);
 }
 

@@ -15,6 +15,11 @@ export interface PlanDigest {
   /** SHA-256 of the whole: equal digests mean the plans would do the same. */
   sha256: string;
   /**
+   * The plan was of a change (`plan --changed-from`): a run that checks it must plan the same
+   * change, not the whole configuration. Not part of `sha256`, which is of what the plan would do.
+   */
+  partial?: true;
+  /**
    * A short digest per address, to say which changes differ; left out when the plan is too large
    * to carry them in a pull-request comment.
    */
@@ -41,6 +46,7 @@ export function planDigest(plan: Plan): PlanDigest {
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return {
     sha256: sha256(stableJson(entries)),
+    ...(plan.partial !== undefined ? { partial: true as const } : {}),
     changes: Object.fromEntries(entries.map(([address, digest]) => [address, digest.slice(0, 16)])),
   };
 }
@@ -57,7 +63,8 @@ export function digestLine(digest: PlanDigest, maxLength = 20_000): string {
   const line = (value: PlanDigest) =>
     `${PREFIX}${JSON.stringify(value).replace(/>/g, "\\u003e")}${SUFFIX}`;
   const whole = line(digest);
-  return whole.length <= maxLength ? whole : line({ sha256: digest.sha256 });
+  if (whole.length <= maxLength) return whole;
+  return line({ sha256: digest.sha256, ...(digest.partial ? { partial: true as const } : {}) });
 }
 
 /** The digest a document's hidden line carries, if it carries a readable one. */
@@ -69,13 +76,18 @@ export function readDigest(text: string): PlanDigest | undefined {
   try {
     const value = JSON.parse(text.slice(start + PREFIX.length, end)) as unknown;
     if (value === null || typeof value !== "object") return undefined;
-    const { sha256: whole, changes } = value as { sha256?: unknown; changes?: unknown };
+    const {
+      sha256: whole,
+      partial,
+      changes,
+    } = value as { sha256?: unknown; partial?: unknown; changes?: unknown };
     if (typeof whole !== "string" || !/^[0-9a-f]{64}$/.test(whole)) return undefined;
-    if (changes === undefined) return { sha256: whole };
+    const head = { sha256: whole, ...(partial === true ? { partial: true as const } : {}) };
+    if (changes === undefined) return head;
     if (changes === null || typeof changes !== "object") return undefined;
     const entries = Object.entries(changes);
     if (!entries.every(([, digest]) => typeof digest === "string")) return undefined;
-    return { sha256: whole, changes: Object.fromEntries(entries) as Record<string, string> };
+    return { ...head, changes: Object.fromEntries(entries) as Record<string, string> };
   } catch {
     return undefined;
   }

@@ -439,7 +439,7 @@ export async function planBranchProtection({
       error: changeError(
         read.detail === "Branch not found"
           ? `branch '${branch}' does not exist in ${scope}`
-          : `repository ${scope} was not found (or the token cannot see it)`,
+          : `repository ${scope} was not found (or ${reader.credential} cannot see it)`,
         "GET",
         path,
         404,

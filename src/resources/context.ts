@@ -73,6 +73,11 @@ export class ResourceReader {
     readonly client: ForgeClient,
   ) {}
 
+  /** Who reads, as a "not found" error names it: "the token", or the App installation. */
+  get credential(): string {
+    return this.client.credential ?? "the token";
+  }
+
   async getOrAbsent<T>(path: string, shape: Shape<T>, query?: Query): Promise<ReadResult<T>> {
     try {
       const result = await this.client.getOrUndefined<unknown>(path, query);

@@ -7,15 +7,18 @@ import { gistKind } from "./gist.js";
 import { invitation } from "./invitation.js";
 import type { KindModule, RepositoryPart, SectionPart } from "./kind.js";
 import { migrationKind } from "./migration.js";
+import { ruleset } from "./ruleset.js";
 import { webhook } from "./webhook.js";
 
 export type { Hold, KindModule, PlanOptions, RepositoryPart, SectionPart } from "./kind.js";
 
 /**
- * The kinds of resource, in the order plans list them and apply applies them: protections, hooks,
+ * The kinds of resource, in the order plans list them and apply applies them: rulesets, then classic
+ * protections (a ruleset is in place before a classic protection it makes redundant goes), hooks,
  * clean-ups, audits. The one place a kind is registered (docs/adding-a-kind.md).
  */
 export const KINDS: readonly KindModule[] = [
+  ruleset,
   branchProtection,
   webhook,
   boardKind,
@@ -54,6 +57,7 @@ export function sectionKind(section: string): (KindModule & { section: SectionPa
 /**
  * After a write, what the service answered is compared with what was sent: the service may silently
  * drop or change values (GitHub drops principals without write access), and that must fail loudly.
+ * A GET among a change's requests is checked against what it expects before the change goes on.
  */
 export function verifyResponse(
   kind: string,
@@ -63,9 +67,13 @@ export function verifyResponse(
   if (request.method === "DELETE") return undefined;
   const diff = kindNamed(kind)?.verify?.(request, response) ?? [];
   if (diff.length === 0) return undefined;
+  // A GET in a change checks the answer against what the change needs before it goes on.
+  const read = request.method === "GET";
   const parts = diff.map(
     (entry) =>
-      `${entry.path}: sent ${JSON.stringify(entry.before ?? null)}, service has ${JSON.stringify(entry.after ?? null)}`,
+      `${entry.path}: ${read ? "needs" : "sent"} ${JSON.stringify(entry.before ?? null)}, service has ${JSON.stringify(entry.after ?? null)}`,
   );
-  return `the service did not keep what was written (${parts.join("; ")})`;
+  return read
+    ? `the answer does not show what the change needs before it goes on (${parts.join("; ")})`
+    : `the service did not keep what was written (${parts.join("; ")})`;
 }

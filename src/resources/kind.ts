@@ -15,7 +15,10 @@ export interface KindModule {
   readonly repository?: RepositoryPart;
   /** Desired state in a section of the file of its own. */
   readonly section?: SectionPart;
-  /** What differs between what a write sent and what the service answered (nothing: agreed). */
+  /**
+   * What differs between what a write sent and what the service answered, or what the answer to a
+   * GET among a change's requests lacks of the request's `expect` (nothing: agreed).
+   */
   verify?(request: PlannedRequest, response: unknown): DiffEntry[];
 }
 

@@ -335,7 +335,7 @@ export async function planWebhooks({
       listed.kind === "error"
         ? listed.error
         : changeError(
-            `repository ${scope} was not found (or the token cannot see it)`,
+            `repository ${scope} was not found (or ${reader.credential} cannot see it)`,
             "GET",
             path,
             404,

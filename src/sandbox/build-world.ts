@@ -1,5 +1,8 @@
+import { appFromSeed, buildInstallations } from "./build-apps.js";
 import { DEFAULT_CONTENT_TYPE } from "./hook-config.js";
+import { definitionProblems, MAX_DEFINITIONS, setValues } from "./custom-properties.js";
 import { protectionFromBody } from "./protection.js";
+import { type Ruleset, type RulesetSource, rulesetFromBody } from "./rulesets.js";
 import type { RepositorySeed, WorldSeed } from "./seed-schema.js";
 import {
   type Account,
@@ -26,6 +29,10 @@ export class SeedProblem extends Error {
 
 function check(condition: boolean, path: SeedPath, message: string): asserts condition {
   if (!condition) throw new SeedProblem(path, message);
+}
+
+function fail(path: SeedPath, message: string): never {
+  throw new SeedProblem(path, message);
 }
 
 /** Math.max without spreading, so worlds of many thousands of repositories stay within the stack. */
@@ -72,6 +79,8 @@ function buildRepository(world: World, seed: RepositorySeed, path: SeedPath): Re
     branches: new Map(),
     hooks: new Map(),
     invitations: new Map(),
+    rulesets: new Map(),
+    properties: new Map(),
   };
   for (const [login, permission] of Object.entries(seed.collaborators)) {
     const user = world.account(login);
@@ -148,6 +157,42 @@ function applyProtections(world: World, seed: WorldSeed): void {
       if (branch) branch.protection = result.protection;
     });
   });
+}
+
+/**
+ * Rulesets are added after every repository, team and app exists (they name them by id), each with
+ * the same checks as a POST.
+ */
+function applyRulesets(world: World, seed: WorldSeed): void {
+  const ids = new Set<number>();
+  const add = (
+    source: RulesetSource,
+    store: Map<number, Ruleset>,
+    entries: ReadonlyArray<{ id: number } & Record<string, unknown>>,
+    path: SeedPath,
+  ) => {
+    entries.forEach(({ id, ...body }, index) => {
+      const at = [...path, "rulesets", index];
+      check(!ids.has(id), [...at, "id"], `ruleset id ${id} is used twice`);
+      ids.add(id);
+      const result = rulesetFromBody(world, source, body);
+      if ("errors" in result) throw new SeedProblem(at, result.errors.join("; "));
+      const stamp = "2026-01-02T09:00:00Z";
+      store.set(id, { ...result.ruleset, id, created_at: stamp, updated_at: stamp });
+    });
+  };
+  seed.organizations.forEach((orgSeed, index) => {
+    const org = world.organizations.get(orgSeed.login.toLowerCase());
+    if (org)
+      add({ type: "Organization", org }, org.rulesets, orgSeed.rulesets, ["organizations", index]);
+  });
+  seed.repositories.forEach((repoSeed, index) => {
+    const [owner = "", name = ""] = repoSeed.full_name.split("/");
+    const repo = world.repository(owner, name);
+    if (repo)
+      add({ type: "Repository", repo }, repo.rulesets, repoSeed.rulesets, ["repositories", index]);
+  });
+  world.nextId.ruleset = maxOf(ids) + 1;
 }
 
 function epicKey(ref: string): [string, number] {
@@ -315,6 +360,8 @@ export function buildWorld(seed: WorldSeed): World {
       members: new Set(),
       basePermission: orgSeed.base_permission,
       teams: new Map(),
+      rulesets: new Map(),
+      properties: new Map(),
     };
     for (const [key, logins] of [
       ["owners", orgSeed.owners],
@@ -334,6 +381,23 @@ export function buildWorld(seed: WorldSeed): World {
       );
       org.teams.set(teamSeed.slug, { ...teamSeed, org });
     });
+    check(
+      orgSeed.custom_properties.length <= MAX_DEFINITIONS,
+      [...path, "custom_properties"],
+      `an organization has at most ${MAX_DEFINITIONS} custom properties`,
+    );
+    orgSeed.custom_properties.forEach((definition, at) => {
+      const where = [...path, "custom_properties", at];
+      const key = definition.property_name.toLowerCase();
+      check(
+        !org.properties.has(key),
+        where,
+        `property '${definition.property_name}' is defined twice`,
+      );
+      const problems = definitionProblems(definition);
+      check(problems.length === 0, where, problems.join("; "));
+      org.properties.set(key, definition);
+    });
     world.organizations.set(account.login.toLowerCase(), org);
   });
   seed.apps.forEach((appSeed, index) => {
@@ -344,11 +408,10 @@ export function buildWorld(seed: WorldSeed): World {
       ["apps", index, "id"],
       `app id ${appSeed.id} is used twice`,
     );
-    const value = { ...appSeed, owner };
+    const value = appFromSeed(appSeed, owner, index, fail);
     world.apps.set(appSeed.slug, value);
     world.appsById.set(appSeed.id, value);
   });
-
   let nextRepoId = maxOf(seed.repositories.map((repo) => repo.id ?? 0)) + 1;
   const hookIds = new Set<number>();
   const invitationIds = new Set<number>();
@@ -370,6 +433,20 @@ export function buildWorld(seed: WorldSeed): World {
       hookIds.add(hookSeed.id);
       repo.hooks.set(hookSeed.id, hookFromSeed(hookSeed));
     });
+    const values = Object.entries(repoSeed.custom_properties);
+    if (values.length > 0) {
+      check(
+        repo.org !== null,
+        [...path, "custom_properties"],
+        "custom properties belong to repositories of organizations",
+      );
+      const problems = setValues(
+        repo.org,
+        [repo],
+        values.map(([property_name, value]) => ({ property_name, value })),
+      );
+      check(problems.length === 0, [...path, "custom_properties"], problems.join("; "));
+    }
     for (const id of repo.invitations.keys()) {
       check(!invitationIds.has(id), [...path, "invitations"], `invitation id ${id} is used twice`);
       invitationIds.add(id);
@@ -380,6 +457,8 @@ export function buildWorld(seed: WorldSeed): World {
   });
   world.nextId.hook = maxOf(hookIds) + 1;
   applyProtections(world, seed);
+  buildInstallations(world, seed, fail);
+  applyRulesets(world, seed);
 
   seed.gists.forEach((gistSeed, index) => {
     const owner = world.account(gistSeed.owner);

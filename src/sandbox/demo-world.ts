@@ -24,6 +24,35 @@ export const demoWorld: WorldSeedInput = {
         { slug: "platform", id: 1, name: "Platform", description: "Runs the build platform" },
         { slug: "release-managers", id: 2, name: "Release managers", description: null },
       ],
+      rulesets: [
+        {
+          id: 1,
+          name: "acme baseline",
+          target: "branch",
+          enforcement: "active",
+          conditions: {
+            ref_name: { include: ["~DEFAULT_BRANCH"], exclude: [] },
+            repository_name: { include: ["~ALL"], exclude: [], protected: false },
+          },
+          rules: [{ type: "deletion" }, { type: "non_fast_forward" }],
+          bypass_actors: [{ actor_type: "OrganizationAdmin", bypass_mode: "always" }],
+        },
+      ],
+      custom_properties: [
+        {
+          property_name: "team",
+          value_type: "string",
+          description: "The team that owns the repository",
+        },
+        {
+          property_name: "tier",
+          value_type: "single_select",
+          required: true,
+          default_value: "standard",
+          allowed_values: ["critical", "standard"],
+          description: "How critical the service is",
+        },
+      ],
     },
   ],
   apps: [
@@ -34,6 +63,9 @@ export const demoWorld: WorldSeedInput = {
       owner: "acme",
       description: "Builds and reports the ci/build check",
       events: ["check_run", "push"],
+      installations: [
+        { id: 31001, account: "acme", permissions: { checks: "write", contents: "read" } },
+      ],
     },
   ],
   repositories: [
@@ -115,6 +147,21 @@ export const demoWorld: WorldSeedInput = {
           expired: true,
         },
       ],
+      rulesets: [
+        {
+          id: 2,
+          name: "release tags",
+          target: "tag",
+          enforcement: "active",
+          conditions: { ref_name: { include: ["refs/tags/v*"], exclude: [] } },
+          rules: [
+            { type: "deletion" },
+            { type: "update", parameters: { update_allows_fetch_and_merge: false } },
+          ],
+          bypass_actors: [{ actor_id: 2, actor_type: "Team", bypass_mode: "always" }],
+        },
+      ],
+      custom_properties: { team: "platform", tier: "critical" },
     },
     {
       full_name: "acme/web",
@@ -126,6 +173,7 @@ export const demoWorld: WorldSeedInput = {
       collaborators: { "octo-dev": "push" },
       teams: { platform: "push" },
       branches: [{ name: "main" }],
+      custom_properties: { team: "web" },
     },
     {
       full_name: "octo-admin/dotfiles",

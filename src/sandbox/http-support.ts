@@ -1,4 +1,4 @@
-import type { Account, World } from "./world.js";
+import type { Account, App, World } from "./world.js";
 
 /**
  * The request context handlers receive and the replies they return. Handlers are synchronous and
@@ -28,6 +28,8 @@ export interface RequestContext {
   params: Record<string, string>;
   query: URLSearchParams;
   caller: Account | null;
+  /** The App whose JWT signed the request (only the App endpoints accept one). */
+  app: App | null;
   world: World;
   now: () => number;
   /** `GET /rate_limit`'s body for the caller's budget. */

@@ -12,11 +12,14 @@ import {
 } from "./rate-limits.js";
 import { Router } from "./router.js";
 import { accountRoutes } from "./routes-account.js";
+import { appRoutes } from "./routes-apps.js";
 import { hookRoutes } from "./routes-hooks.js";
 import { issueRoutes } from "./routes-issues.js";
 import { planningRoutes } from "./routes-planning.js";
+import { propertyRoutes } from "./routes-properties.js";
 import { pullRoutes } from "./routes-pulls.js";
 import { repositoryRoutes } from "./routes-repositories.js";
+import { rulesetRoutes } from "./routes-rulesets.js";
 import { checkSeed, readSeedFile, worldFromSeed } from "./seed-file.js";
 import { createRequestHandler, type RecordedRequest } from "./server.js";
 import { emptyStats, type SandboxStats } from "./stats.js";
@@ -49,6 +52,8 @@ export interface SandboxOptions {
   maxConcurrentPerToken?: number;
   /** Secondary limit: points per minute per endpoint and token (default 900; writes cost 5, reads 1). */
   secondaryPointsPerMinute?: number;
+  /** Lifetime of installation access tokens, in seconds (default 3600, GitHub's hour). */
+  tokenTtlSeconds?: number;
   /** Millisecond clock, injectable for tests of reset windows. */
   now?: () => number;
   /**
@@ -78,6 +83,10 @@ function checkOptions(options: SandboxOptions): Partial<Record<Category, number>
     } else if (!Number.isInteger(limit) || limit < 0) {
       fail(`rate limit of ${category} must be a whole number, got ${limit}`);
     } else limits[category] = limit;
+  }
+  const ttl = options.tokenTtlSeconds;
+  if (ttl !== undefined && !(Number.isInteger(ttl) && ttl > 0)) {
+    fail(`tokenTtlSeconds must be a positive whole number, got ${ttl}`);
   }
   const window = options.rateWindowSeconds;
   if (window !== undefined && !(Number.isInteger(window) && window > 0)) {
@@ -109,7 +118,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
         ...issueRoutes,
         ...pullRoutes,
         ...accountRoutes,
+        ...appRoutes({ tokenTtlSeconds: options.tokenTtlSeconds ?? 3600, stats }),
         ...planningRoutes,
+        ...rulesetRoutes,
+        ...propertyRoutes,
       ]),
       limiter: new RateLimiter(limits, options.rateWindowSeconds, now),
       secondary: new SecondaryLimiter(

@@ -62,6 +62,25 @@ const OPERATIONS: ReadonlyMap<string, Operation> = new Map(
   }),
 );
 
+/**
+ * Operations whose endpoint answers a body outside its schema in words of its own, which their
+ * routes give: GitHub's rulesets API refuses with `Validation Failed` and errors such as
+ * `Invalid property /conditions: data matches no possible input` (docs/service-decisions.md,
+ * rulesets), not the `Invalid request.` of other endpoints. Their schemas still say what a client
+ * may send (`requestViolations`).
+ */
+const OWN_WORDS: ReadonlySet<string> = new Set([
+  "POST /repos/{owner}/{repo}/rulesets",
+  "PUT /repos/{owner}/{repo}/rulesets/{ruleset_id}",
+  "POST /orgs/{org}/rulesets",
+  "PUT /orgs/{org}/rulesets/{ruleset_id}",
+]);
+
+/** Whether the sandbox refuses a body outside the operation's schema before its route runs. */
+export function refusedBeforeRoute(operation: string): boolean {
+  return !OWN_WORDS.has(operation);
+}
+
 /** The operation's page in GitHub's documentation, which its error bodies point at. */
 function documentationUrl(operation: string | undefined): string {
   return (operation !== undefined && OPERATIONS.get(operation)?.documentation_url) || DOCS;

@@ -41,7 +41,7 @@ function orgMigration(ctx: RequestContext): Migration {
   const id = idParam(ctx.params.id);
   const found = id === undefined ? undefined : ctx.world.migrations.get(id);
   if (!org || !found || found.owner.id !== org.account.id) throw notFound();
-  if (!org.owners.has(caller.id) && !caller.site_admin) throw notFound();
+  if (!ctx.world.administers(org, caller)) throw notFound();
   return found;
 }
 

@@ -17,6 +17,13 @@ const protection = z
   })
   .catchall(z.unknown());
 
+/** A ruleset in the write shape of its POST body, with its id; checked like a POST. */
+const ruleset = z
+  .object({
+    id: z.number().int().positive(),
+  })
+  .catchall(z.unknown());
+
 const hook = z.strictObject({
   id: z.number().int().positive(),
   /** The keys GitHub keeps (hook-config.ts); a seed cannot hold others, as no request can. */
@@ -43,6 +50,21 @@ const invitation = z.strictObject({
   expired: z.boolean().default(false),
 });
 
+/** GitHub's custom property names: a-z, A-Z, 0-9, _, -, $, #, at most 75 characters. */
+const propertyName = z.string().regex(/^[A-Za-z0-9_$#-]{1,75}$/, "expected a custom property name");
+const propertyValue = z.union([z.string(), z.array(z.string())]);
+
+/** A custom property definition of an organization, as `PUT /orgs/{org}/properties/schema/{name}` takes it. */
+const customProperty = z.strictObject({
+  property_name: propertyName,
+  value_type: z.enum(["string", "single_select", "multi_select", "true_false", "url"]),
+  required: z.boolean().default(false),
+  default_value: propertyValue.nullable().default(null),
+  description: z.string().nullable().default(null),
+  allowed_values: z.array(z.string()).nullable().default(null),
+  values_editable_by: z.enum(["org_actors", "org_and_repo_actors"]).default("org_actors"),
+});
+
 const branch = z.strictObject({
   name: z.string().min(1),
   protection: protection.optional(),
@@ -65,6 +87,9 @@ const repository = z.strictObject({
   branches: z.array(branch).min(1, "a repository needs at least one branch"),
   hooks: z.array(hook).default([]),
   invitations: z.array(invitation).default([]),
+  rulesets: z.array(ruleset).default([]),
+  /** Explicit custom property values by name; required properties without one take their default. */
+  custom_properties: z.record(propertyName, propertyValue).default({}),
 });
 
 const user = z.strictObject({
@@ -92,6 +117,20 @@ const organization = z.strictObject({
   /** The permission every member has on every repository of the organization. */
   base_permission: z.enum(["none", "pull", "triage", "push", "maintain", "admin"]).default("pull"),
   teams: z.array(team).default([]),
+  rulesets: z.array(ruleset).default([]),
+  custom_properties: z.array(customProperty).default([]),
+});
+
+/** Where an App is installed: one account, all of its repositories or those listed, with permissions. */
+const installation = z.strictObject({
+  id: z.number().int().positive(),
+  account: login,
+  repository_selection: z.enum(["all", "selected"]).default("all"),
+  /** With `selected`: the repositories (OWNER/NAME, of `account`) the installation covers. */
+  repositories: z.array(z.string()).default([]),
+  /** App permission → read | write, e.g. { administration: write, repository_hooks: read }; metadata is always read. */
+  permissions: z.record(z.string(), z.enum(["read", "write"])).default({}),
+  created_at: timestamp.default("2026-01-02T09:00:00Z"),
 });
 
 const app = z.strictObject({
@@ -102,6 +141,9 @@ const app = z.strictObject({
   description: z.string().nullable().default(null),
   events: z.array(z.string()).default([]),
   created_at: timestamp.default("2026-01-02T09:00:00Z"),
+  /** The public half of the App's key (PEM): JWTs signed with its private key authenticate as it. */
+  public_key: z.string().optional(),
+  installations: z.array(installation).default([]),
 });
 
 const gistFile = z.union([
@@ -199,3 +241,5 @@ export type WorldSeedInput = z.input<typeof worldSeedSchema>;
 export type WorldSeed = z.output<typeof worldSeedSchema>;
 export type RepositorySeed = WorldSeed["repositories"][number];
 export type HookSeed = RepositorySeed["hooks"][number];
+export type AppSeed = WorldSeed["apps"][number];
+export type PropertySeed = WorldSeed["organizations"][number]["custom_properties"][number];

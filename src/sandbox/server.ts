@@ -1,14 +1,9 @@
-import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { conditionalReply } from "./conditional.js";
+import { authenticate } from "./credentials.js";
 import type { FaultInjector } from "./faults.js";
-import {
-  DOCS,
-  type Family,
-  HttpError,
-  type Reply,
-  type RequestContext,
-  unauthenticated,
-} from "./http-support.js";
+import { DOCS, type Family, HttpError, type Reply, type RequestContext } from "./http-support.js";
+import { appJwtRefusal, installationRefusal } from "./installation-access.js";
 import {
   type RateLimiter,
   READ_POINTS,
@@ -16,10 +11,15 @@ import {
   WRITE_POINTS,
 } from "./rate-limits.js";
 import { byName } from "./id-paths.js";
-import { requestViolations, ruleRefusal, schemaRefusal } from "./request-rules.js";
+import {
+  refusedBeforeRoute,
+  requestViolations,
+  ruleRefusal,
+  schemaRefusal,
+} from "./request-rules.js";
 import type { Match, Router } from "./router.js";
 import { countInto, type SandboxStats } from "./stats.js";
-import type { Account, World } from "./world.js";
+import type { Account, App, World } from "./world.js";
 
 /**
  * The request pipeline: count, authenticate, inject faults, wait out latency, apply secondary and
@@ -50,23 +50,6 @@ export interface Pipeline {
   stats: SandboxStats;
   base: () => string;
   onRequest?: (request: RecordedRequest) => void;
-}
-
-interface Credentials {
-  token: string | undefined;
-  caller: Account | null;
-}
-
-function credentials(req: IncomingMessage, family: Family, world: World): Credentials {
-  let token: string | undefined;
-  const header = req.headers.authorization;
-  if (header !== undefined) {
-    const match = /^(?:bearer|token)\s+(\S+)\s*$/i.exec(header);
-    token = match ? match[1] : header;
-  } else if (family === "gitlab" && typeof req.headers["private-token"] === "string") {
-    token = req.headers["private-token"];
-  }
-  return { token, caller: token === undefined ? null : (world.tokens.get(token) ?? null) };
 }
 
 type Body = { bytes: Buffer } | { tooLarge: true };
@@ -132,18 +115,6 @@ function decodePath(pathname: string): string[] | undefined {
   } catch {
     return undefined;
   }
-}
-
-function etagOf(text: string): string {
-  return `"${createHash("sha1").update(text).digest("hex")}"`;
-}
-
-function matchesEtag(header: string | undefined, etag: string): boolean {
-  if (header === undefined) return false;
-  return header
-    .split(",")
-    .map((value) => value.trim().replace(/^W\//, ""))
-    .some((value) => value === etag || value === "*");
 }
 
 function secondaryReply(family: Family, retryAfter: number): Reply {
@@ -223,6 +194,7 @@ export function createRequestHandler(pipeline: Pipeline) {
     match: Match,
     bytes: Buffer,
     caller: Account | null,
+    app: App | null,
     rateKey: string,
   ): Reply {
     const family = match.route.family;
@@ -233,13 +205,17 @@ export function createRequestHandler(pipeline: Pipeline) {
       params: match.params,
       query: url.searchParams,
       caller,
+      app,
       world,
       now: pipeline.now,
       rateOverview: () => limiter.overview(rateKey, caller === null),
       json: () => {
         const body = parseJson(bytes, family);
         const operation = match.route.operation;
-        const violations = operation === undefined ? [] : requestViolations(operation, body);
+        const violations =
+          operation === undefined || !refusedBeforeRoute(operation)
+            ? []
+            : requestViolations(operation, body);
         if (operation !== undefined && violations.length > 0) {
           stats.invalid_request_bodies++;
           throw new HttpError(schemaRefusal(operation, violations));
@@ -257,12 +233,7 @@ export function createRequestHandler(pipeline: Pipeline) {
       reply = error.reply;
     }
     if (method !== "GET" || reply.status !== 200) return reply;
-    const text = JSON.stringify(reply.body);
-    const etag = etagOf(text);
-    if (matchesEtag(req.headers["if-none-match"], etag)) {
-      return { status: 304, headers: { ...reply.headers, ETag: etag } };
-    }
-    return { ...reply, body: text, headers: { ...reply.headers, ETag: etag } };
+    return conditionalReply(req.headers, family, match.route.pattern, reply);
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -276,9 +247,13 @@ export function createRequestHandler(pipeline: Pipeline) {
     stats.requests_total++;
     countInto(stats.requests_by_method, method);
     const family: Family = url.pathname.startsWith("/api/") ? "gitlab" : "github";
-    const { token, caller } = credentials(req, family, world);
-    const anonymous = caller === null;
-    const rateKey = caller ? `token:${token}` : `address:${req.socket.remoteAddress}`;
+    const principal = authenticate(req, family, world, pipeline.now());
+    const caller =
+      principal.kind === "user" || principal.kind === "installation" ? principal.account : null;
+    const app = principal.kind === "app" ? principal.app : null;
+    const anonymous = !("rateKey" in principal);
+    const rateKey =
+      "rateKey" in principal ? principal.rateKey : `address:${req.socket.remoteAddress}`;
     const reply = (value: Reply) => send(res, value, rateKey, anonymous, family);
 
     const segments = decodePath(url.pathname);
@@ -329,8 +304,12 @@ export function createRequestHandler(pipeline: Pipeline) {
         });
         return;
       }
-      if (token !== undefined && caller === null) {
-        reply(unauthenticated(family, true));
+      if (principal.kind === "refused") {
+        reply(
+          family === "gitlab"
+            ? { status: 401, body: { message: "401 Unauthorized" } }
+            : { status: 401, body: { message: principal.message, documentation_url: DOCS } },
+        );
         return;
       }
       if (!route?.free) {
@@ -345,7 +324,12 @@ export function createRequestHandler(pipeline: Pipeline) {
         }
         if (!limiter.take(rateKey, "core", anonymous)) {
           stats.rate_limited_responses++;
-          const who = caller ? `user ID ${caller.id}` : String(req.socket.remoteAddress);
+          const who =
+            principal.kind === "installation"
+              ? `installation ID ${principal.installation.id}`
+              : caller
+                ? `user ID ${caller.id}`
+                : String(req.socket.remoteAddress);
           reply({
             status: 403,
             body: { message: `API rate limit exceeded for ${who}.`, documentation_url: DOCS },
@@ -357,7 +341,13 @@ export function createRequestHandler(pipeline: Pipeline) {
         reply(notFoundReply(family, match.methodMismatch));
         return;
       }
-      const answer = dispatch(req, method, url, match, body.bytes, caller, rateKey);
+      const refusal =
+        principal.kind === "installation"
+          ? installationRefusal(principal.installation, method, match, world)
+          : principal.kind === "app"
+            ? appJwtRefusal(match)
+            : undefined;
+      const answer = refusal ?? dispatch(req, method, url, match, body.bytes, caller, app, rateKey);
       if (answer.status === 304) {
         stats.not_modified_responses++;
         if (!match.route.free) limiter.refund(rateKey, "core");

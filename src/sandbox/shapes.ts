@@ -1,5 +1,6 @@
 import { configShape, DEFAULT_CONTENT_TYPE, SECRET_MASK } from "./hook-config.js";
 import type {
+  Installation,
   Account,
   App,
   Board,
@@ -475,5 +476,30 @@ export function board(base: string, value: Board): Json {
     hide_closed_list: value.hide_closed_list,
     project: project(base, value.project),
     lists: [],
+  };
+}
+
+/** An App installation (`GET /app/installations/{id}`, `GET /orgs/{org}/installations`). */
+export function installation(base: string, value: Installation): Record<string, unknown> {
+  return {
+    id: value.id,
+    account: simpleUser(base, value.account),
+    repository_selection: value.repositorySelection,
+    access_tokens_url: `${base}/app/installations/${value.id}/access_tokens`,
+    repositories_url: `${base}/installation/repositories`,
+    html_url: `${base}/settings/installations/${value.id}`,
+    app_id: value.app.id,
+    app_slug: value.app.slug,
+    target_id: value.account.id,
+    target_type: value.account.type,
+    permissions: value.permissions,
+    events: value.app.events,
+    created_at: value.created_at,
+    updated_at: value.created_at,
+    single_file_name: null,
+    has_multiple_single_files: false,
+    single_file_paths: [],
+    suspended_by: null,
+    suspended_at: null,
   };
 }

@@ -11,6 +11,8 @@ export interface SandboxStats {
   server_errors_injected: number;
   /** Successful state-changing requests (2xx answers to PUT, PATCH, POST and DELETE). */
   mutations_applied: number;
+  /** Installation access tokens issued (`POST /app/installations/{id}/access_tokens`). */
+  installation_tokens_issued: number;
   /** Bodies refused with 422 because GitHub's request schema for the operation refuses them. */
   invalid_request_bodies: number;
   requests_by_method: Record<string, number>;
@@ -25,6 +27,7 @@ export function emptyStats(): SandboxStats {
     not_modified_responses: 0,
     server_errors_injected: 0,
     mutations_applied: 0,
+    installation_tokens_issued: 0,
     invalid_request_bodies: 0,
     requests_by_method: {},
     responses_by_status: {},

@@ -1,6 +1,7 @@
-import { createHash } from "node:crypto";
+import { createHash, type KeyObject } from "node:crypto";
 import type { HookConfig } from "./hook-config.js";
 import type { Protection } from "./protection.js";
+import type { Ruleset } from "./rulesets.js";
 
 /**
  * The live state of a sandbox: accounts, repositories and planning objects, indexed by lowercase
@@ -32,8 +33,10 @@ export interface Account {
   id: number;
   name: string | null;
   email: string | null;
-  type: "User" | "Organization";
+  type: "User" | "Organization" | "Bot";
   site_admin: boolean;
+  /** Set for an App installation's bot: what its installation tokens act as. */
+  installation?: Installation;
 }
 
 export interface Team {
@@ -50,6 +53,22 @@ export interface Organization {
   members: Set<number>;
   basePermission: RepoPermission;
   teams: Map<string, Team>;
+  /** The organization's rulesets by id. */
+  rulesets: Map<number, Ruleset>;
+  /** Custom property definitions by lower-case name, in the order they were defined. */
+  properties: Map<string, PropertyDefinition>;
+}
+
+export type PropertyValue = string | string[];
+
+export interface PropertyDefinition {
+  property_name: string;
+  value_type: "string" | "single_select" | "multi_select" | "true_false" | "url";
+  required: boolean;
+  default_value: PropertyValue | null;
+  description: string | null;
+  allowed_values: string[] | null;
+  values_editable_by: "org_actors" | "org_and_repo_actors";
 }
 
 export interface App {
@@ -60,6 +79,32 @@ export interface App {
   description: string | null;
   events: string[];
   created_at: string;
+  /** Verifies the App's JWTs; an App without one cannot authenticate. */
+  publicKey: KeyObject | undefined;
+  installations: Map<number, Installation>;
+}
+
+export type AppPermissionLevel = "read" | "write";
+
+/** An App installed on one account, over all of its repositories or a selection of them. */
+export interface Installation {
+  id: number;
+  app: App;
+  account: Account;
+  repositorySelection: "all" | "selected";
+  /** Repository ids, when the selection is "selected". */
+  repositories: Set<number>;
+  /** App permission name (administration, repository_hooks, …) → level. */
+  permissions: Record<string, AppPermissionLevel>;
+  created_at: string;
+  /** The bot account its tokens act as ("slug[bot]"). */
+  bot: Account;
+}
+
+/** An installation access token: which installation, and until when (ms since the epoch). */
+export interface InstallationToken {
+  installation: Installation;
+  expiresAt: number;
 }
 
 export interface Hook {
@@ -108,6 +153,10 @@ export interface Repository {
   branches: Map<string, Branch>;
   hooks: Map<number, Hook>;
   invitations: Map<number, Invitation>;
+  /** The repository's own rulesets by id (organization rulesets live on the organization). */
+  rulesets: Map<number, Ruleset>;
+  /** Explicit custom property values by lower-case property name. */
+  properties: Map<string, PropertyValue>;
 }
 
 export interface GistFile {
@@ -245,6 +294,9 @@ export class World {
   readonly organizations = new Map<string, Organization>();
   readonly apps = new Map<string, App>();
   readonly appsById = new Map<number, App>();
+  readonly installations = new Map<number, Installation>();
+  /** Issued installation tokens, expired ones included until the next token is issued. */
+  readonly installationTokens = new Map<string, InstallationToken>();
   readonly repositories = new Map<string, Repository>();
   /** Repositories by owner login, in seed order, for the listing endpoints. */
   readonly repositoriesByOwner = new Map<string, Repository[]>();
@@ -264,7 +316,15 @@ export class World {
   /** Issues by repository id, in number order (numbers start at 1 per repository). */
   readonly issues = new Map<number, Issue[]>();
   readonly issueComments = new Map<number, IssueComment>();
-  readonly nextId = { hook: 1, board: 1, epicLink: 1, issue: 1, issueComment: 1, pull: 1 };
+  readonly nextId = {
+    hook: 1,
+    board: 1,
+    epicLink: 1,
+    issue: 1,
+    issueComment: 1,
+    ruleset: 1,
+    pull: 1,
+  };
 
   account(login: string): Account | undefined {
     return this.accounts.get(login.toLowerCase());
@@ -285,6 +345,11 @@ export class World {
 
   permission(repo: Repository, user: Account | null): RepoPermission {
     if (user === null) return repo.private ? "none" : "pull";
+    // What an installation may do on a repository it covers is limited by its App permissions,
+    // which the request pipeline checks per operation (installation-access.ts).
+    if (user.installation !== undefined) {
+      return covers(user.installation, repo) ? "admin" : repo.private ? "none" : "pull";
+    }
     if (repo.owner.id === user.id || user.site_admin) return "admin";
     let best: RepoPermission = repo.private ? "none" : "pull";
     const raise = (candidate: RepoPermission | undefined) => {
@@ -298,6 +363,15 @@ export class World {
     }
     raise(repo.collaborators.get(user.id));
     return best;
+  }
+
+  /**
+   * Whether a caller may administer an organization: an owner, a site admin, or an installation on
+   * it (whose App permissions the request pipeline checks per operation).
+   */
+  administers(org: Organization, user: Account): boolean {
+    if (user.installation !== undefined) return user.installation.account.id === org.account.id;
+    return org.owners.has(user.id) || user.site_admin;
   }
 
   can(repo: Repository, user: Account | null, needed: RepoPermission): boolean {
@@ -349,4 +423,10 @@ export class World {
     this.linksByEpic.get(link.source.id)?.delete(link);
     this.linksByEpic.get(link.target.id)?.delete(link);
   }
+}
+
+/** Whether an installation's tokens reach a repository: it is on the installation's account and selected. */
+export function covers(installation: Installation, repo: Repository): boolean {
+  if (repo.owner.id !== installation.account.id) return false;
+  return installation.repositorySelection === "all" || installation.repositories.has(repo.id);
 }

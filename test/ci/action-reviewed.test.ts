@@ -1,4 +1,5 @@
-import { readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { commentMarker } from "../../src/report/sticky-comment.js";
@@ -166,5 +167,107 @@ describe("comment-key", () => {
       "<!-- forgeplan: forgeplan.yaml -->",
       "<!-- forgeplan: planning -->",
     ]);
+  });
+});
+
+/** Commits the workspace's files (a git repository from the first call); returns the commit. */
+function commit(dir: string, message: string): string {
+  const git = (...args: string[]) =>
+    execFileSync("git", ["-C", dir, ...args], { stdio: ["ignore", "pipe", "ignore"] })
+      .toString("utf8")
+      .trim();
+  if (!existsSync(join(dir, ".git"))) git("init", "--quiet");
+  git("add", "--all");
+  git("-c", "user.name=test", "-c", "user.email=test@forgeplan.invalid", "commit", "-qm", message);
+  return git("rev-parse", "HEAD");
+}
+
+describe("a pull request's change, reviewed and applied on merge", () => {
+  it("plans the change the push made, compares it with the comment and applies only it", async () => {
+    const sandbox = await world();
+    const cwd = workspace(sandbox, demoBody);
+    const base = commit(cwd, "base");
+    const settled = await runActionStep({
+      sandbox,
+      cwd,
+      inputs: {
+        ...tokens,
+        ...fast,
+        command: "apply",
+        "allow-delete": "true",
+        "accept-replan": "true",
+      },
+    });
+    expect(settled.outputs["exit-code"]).toBe("0");
+    const file = join(cwd, "forgeplan.yaml");
+    writeFileSync(
+      file,
+      readFileSync(file, "utf8").replace(
+        "required_approving_review_count: 2",
+        "required_approving_review_count: 3",
+      ),
+    );
+    const head = commit(cwd, "three approvals");
+    // Drift nobody reviewed, outside the change: the reviewed apply leaves it to the drift check.
+    await call(sandbox, "PUT", "/repos/acme/web/branches/main/protection", {
+      token: SECRET_TOKEN,
+      body: {
+        required_status_checks: null,
+        enforce_admins: false,
+        required_pull_request_reviews: null,
+        restrictions: null,
+      },
+    });
+    const pull = await openPull(sandbox);
+    const planned = await runActionStep({
+      sandbox,
+      cwd,
+      inputs: tokens,
+      event: {
+        name: "pull_request",
+        payload: {
+          pull_request: { number: pull.number, head: { sha: head }, base: { sha: base } },
+        },
+      },
+    });
+    expect(planned.log).toContain(`--changed-from ${base}`);
+    const [comment] = (
+      await call(sandbox, "GET", `/repos/acme/api/issues/${pull.number}/comments`, {
+        token: SECRET_TOKEN,
+      })
+    ).body;
+    expect(comment.body).toContain('"partial":true');
+    const sha = await merge(sandbox, pull.number);
+
+    const applied = await runActionStep({
+      sandbox,
+      cwd,
+      inputs: { ...tokens, ...fast, command: "apply" },
+      event: { name: "push", payload: { before: base } },
+      env: { GITHUB_SHA: sha },
+    });
+    expect(applied.code).toBe(0);
+    expect(applied.log).toContain(`--changed-from ${base}`);
+    expect(applied.log).toContain(`the plan is the one reviewed on pull request #${pull.number}`);
+    expect(applied.log).toContain("--allow-partial");
+    const api = await call(sandbox, "GET", "/repos/acme/api/branches/main/protection", {
+      token: SECRET_TOKEN,
+    });
+    expect(api.body.required_pull_request_reviews.required_approving_review_count).toBe(3);
+    const web = await call(sandbox, "GET", "/repos/acme/web/branches/main/protection", {
+      token: SECRET_TOKEN,
+    });
+    expect(web.body.enforce_admins.enabled).toBe(false);
+
+    const shallow = await runActionStep({
+      sandbox,
+      cwd,
+      inputs: { ...tokens, ...fast, command: "apply" },
+      event: { name: "push", payload: { before: "e".repeat(40) } },
+      env: { GITHUB_SHA: sha },
+    });
+    expect(shallow.log).toContain(
+      `showed the plan of its change; planning the same change needs the commit before the push, eeeeeeeeeeee, in the checkout (actions/checkout with fetch-depth: 0)`,
+    );
   });
 });

@@ -61,6 +61,7 @@ describe("the JSON Schema", () => {
       "defaults",
       "profiles",
       "repositories",
+      "organizations",
       "projects",
       "groups",
       "audits",

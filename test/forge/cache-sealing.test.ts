@@ -36,7 +36,14 @@ function redactorWith(value: string | undefined): Redactor {
 
 async function listHooks(cache: DirectoryCache) {
   const clock = new FakeClock();
-  service ??= await FakeService.start((request) => conditional(request, hooks), clock);
+  // The cache keys entries by the account the token acts as, which GET /user names.
+  service ??= await FakeService.start(
+    (request) =>
+      request.path === "/user"
+        ? { status: 200, body: { login: "octo-admin" } }
+        : conditional(request, hooks),
+    clock,
+  );
   const client = new ForgeClient({
     baseUrl: service.url,
     kind: "repository",
@@ -59,14 +66,16 @@ describe("the directory cache with sensitive values", () => {
   it("writes no value in plain text, and answers the next run from the sealed entry on 304", async () => {
     const dir = mkdtempSync(join(tmpdir(), "forgeplan-cache-"));
     dirs.push(dir);
-    await listHooks(new DirectoryCache(dir, redactorWith(COLLECTOR_TOKEN)));
+    await listHooks(new DirectoryCache(dir, { redactor: redactorWith(COLLECTOR_TOKEN) }));
     const written = cacheFiles(dir);
     expect(written).toContain("(sensitive:COLLECTOR_TOKEN:");
     for (const form of [COLLECTOR_TOKEN, encodeURIComponent(COLLECTOR_TOKEN), "ct_9f2e7"]) {
       expect(written).not.toContain(form);
     }
 
-    const next = await listHooks(new DirectoryCache(dir, redactorWith(COLLECTOR_TOKEN)));
+    const next = await listHooks(
+      new DirectoryCache(dir, { redactor: redactorWith(COLLECTOR_TOKEN) }),
+    );
     expect(next.sent.headers["if-none-match"]).toBeDefined();
     expect(next.response).toMatchObject({ status: 304, fromCache: true, data: hooks });
   });
@@ -75,8 +84,8 @@ describe("the directory cache with sensitive values", () => {
     for (const now of ["ct_rotated-value-1", undefined]) {
       const dir = mkdtempSync(join(tmpdir(), "forgeplan-cache-"));
       dirs.push(dir);
-      await listHooks(new DirectoryCache(dir, redactorWith(COLLECTOR_TOKEN)));
-      const run = await listHooks(new DirectoryCache(dir, redactorWith(now)));
+      await listHooks(new DirectoryCache(dir, { redactor: redactorWith(COLLECTOR_TOKEN) }));
+      const run = await listHooks(new DirectoryCache(dir, { redactor: redactorWith(now) }));
       expect(run.sent.headers["if-none-match"]).toBeUndefined();
       expect(run.response).toMatchObject({ status: 200, fromCache: false, data: hooks });
     }

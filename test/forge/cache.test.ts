@@ -32,9 +32,12 @@ function tempDir(): string {
 }
 
 const handler: Handler = (request) =>
-  request.path.startsWith("/gists")
-    ? pagedList(items)(request)
-    : conditional(request, { name: "main", protected: true });
+  request.path === "/user"
+    ? // Each token is its own user here, as the cache keys entries by the account.
+      { status: 200, body: { login: `user-of-${String(request.headers.authorization)}` } }
+    : request.path.startsWith("/gists")
+      ? pagedList(items)(request)
+      : conditional(request, { name: "main", protected: true });
 
 async function clientWith(cache: ConditionalCache, token = TOKEN) {
   const clock = new FakeClock();
@@ -59,10 +62,15 @@ describe("conditional requests", () => {
     const second = await client.request("GET", "/repos/acme/api/branches/main");
     expect(first).toMatchObject({ status: 200, fromCache: false });
     expect(second).toMatchObject({ status: 304, fromCache: true, data: first.data });
-    expect(service?.received).toHaveLength(2);
-    expect(service?.received[1]?.headers["if-none-match"]).toBe(first.headers.etag);
+    // The first request of a cached client asks whose the token is (GET /user), once.
+    expect(service?.received.map((request) => request.path)).toEqual([
+      "/user",
+      "/repos/acme/api/branches/main",
+      "/repos/acme/api/branches/main",
+    ]);
+    expect(service?.received[2]?.headers["if-none-match"]).toBe(first.headers.etag);
     expect(client.stats().notModified).toBe(1);
-    expect(events.map((e) => e.type === "request" && e.fromCache)).toEqual([false, true]);
+    expect(events.map((e) => e.type === "request" && e.fromCache)).toEqual([false, false, true]);
   });
 
   it("caches every page, so pagination still follows Link when pages answer 304", async () => {
@@ -70,7 +78,7 @@ describe("conditional requests", () => {
     const { client } = await clientWith(cache);
     expect(await client.paginate("/gists")).toEqual(items);
     expect(await client.paginate("/gists")).toEqual(items);
-    expect(client.stats()).toMatchObject({ requests: 6, notModified: 3 });
+    expect(client.stats()).toMatchObject({ requests: 7, notModified: 3 });
   });
 
   it("keeps entries in a directory between runs, keyed without the token", async () => {
@@ -93,20 +101,27 @@ describe("conditional requests", () => {
     const other = await clientWith(new DirectoryCache(dir), "another-token");
     const response = await other.client.request("GET", "/repos/acme/api/branches/main");
     expect(response.fromCache).toBe(false);
-    expect(service?.received[1]?.headers["if-none-match"]).toBeUndefined();
+    // The tokens belong to two users: the second finds no entry of the first.
+    expect(service?.received.at(-1)?.headers["if-none-match"]).toBeUndefined();
   });
 
   it("treats an unreadable entry as a miss", async () => {
     const dir = tempDir();
     const cache = new DirectoryCache(dir);
-    cache.set("k", { etag: '"1"', body: { a: 1 } });
+    cache.set("k", { etag: '"1"', scheme: "opaque", body: Buffer.from('{"a":1}') });
     const [file] = readdirSync(dir);
     writeFileSync(join(dir, file ?? ""), '{"etag": "torn');
     expect(cache.get("k")).toBeUndefined();
-    cache.set("k", { etag: '"2"', body: [1], link: '<x>; rel="next"' });
+    cache.set("k", {
+      etag: '"2"',
+      scheme: "opaque",
+      body: Buffer.from("[1]"),
+      link: '<x>; rel="next"',
+    });
     expect(new DirectoryCache(dir).get("k")).toEqual({
       etag: '"2"',
-      body: [1],
+      scheme: "opaque",
+      body: Buffer.from("[1]"),
       link: '<x>; rel="next"',
     });
   });

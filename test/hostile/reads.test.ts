@@ -1,5 +1,8 @@
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { describe, expect, it } from "vitest";
+import { readPlan } from "../../src/engine/merge.js";
 import { runInProcess } from "../helpers/cli.js";
 import { configFile } from "../helpers/sandbox.js";
 import { answer, hostile, json } from "./server.js";
@@ -44,6 +47,33 @@ async function planAndApply(url: string, config: string) {
   const applied = await runInProcess(["apply", "-c", config, ...at, "--auto-approve"]);
   return { planned, applied };
 }
+
+describe("a glob that cannot be listed", () => {
+  it("is one error per address however many entries share it, so its saved plan reads back", async () => {
+    const proxy = await service({});
+    const config = configFile(`version: 1
+repositories:
+  - { name: "ghost/*", branch_protection: { main: { enforce_admins: true } } }
+  - { name: "ghost/*", branch_protection: { dev: { enforce_admins: true } } }
+`);
+    const out = join(dirname(config), "plan.json");
+    const planned = await runInProcess([
+      "plan",
+      "-c",
+      config,
+      "--sandbox-url",
+      proxy.url,
+      "--out",
+      out,
+    ]);
+    expect(planned.code).toBe(1);
+    const saved = readPlan({ source: out, text: readFileSync(out, "utf8") });
+    expect(saved.changes.map((change) => change.address)).toEqual([
+      "github/ghost/*/branch_protection/*",
+    ]);
+    expect(saved.errors).toBe(1);
+  });
+});
 
 describe("a read that is not the shape of its operation", () => {
   it("a protection answered 200 with an HTML page writes nothing and exits 1 naming the request", async () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import * as apply from "../../src/cli/apply.js";
 import * as drift from "../../src/cli/drift.js";
 import * as exportCommand from "../../src/cli/export.js";
+import * as migrate from "../../src/cli/migrate.js";
 import * as plan from "../../src/cli/plan.js";
 import * as sandbox from "../../src/cli/sandbox.js";
 import * as schema from "../../src/cli/schema.js";
@@ -9,7 +10,16 @@ import * as validate from "../../src/cli/validate.js";
 import { version } from "../../src/cli/run.js";
 import { runBuilt, runInProcess } from "../helpers/cli.js";
 
-const commands = { apply, drift, export: exportCommand, plan, sandbox, schema, validate };
+const commands = {
+  apply,
+  drift,
+  export: exportCommand,
+  migrate,
+  plan,
+  sandbox,
+  schema,
+  validate,
+};
 
 describe("each command's --help", () => {
   it.each(Object.entries(commands))("names every flag %s accepts", async (name, command) => {

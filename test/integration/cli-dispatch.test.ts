@@ -12,7 +12,7 @@ describe("forgeplan dispatcher", () => {
     const result = await runInProcess(["frobnicate"]);
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(
-      "forgeplan: unknown command 'frobnicate' (commands: validate, plan, apply, drift, export, schema, sandbox)\n",
+      "forgeplan: unknown command 'frobnicate' (commands: validate, plan, apply, drift, export, migrate, schema, sandbox)\n",
     );
   });
 

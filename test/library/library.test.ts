@@ -88,6 +88,22 @@ describe("the library's one-call plan and apply", () => {
     ]);
   });
 
+  it("plans and applies only what targets match, when given addresses", async () => {
+    world = await sandbox();
+    const planned = await plan(demo, {
+      ...at(world),
+      targets: ["github/acme/web/branch_protection/*"],
+    });
+    if (!planned.ok) throw new Error("the demo config is valid");
+    expect(planned.plan.targets).toEqual(["github/acme/web/branch_protection/*"]);
+    expect(planned.plan.changes.map((change) => change.address)).toEqual([
+      "github/acme/web/branch_protection/main",
+    ]);
+    const applied = await apply(planned.plan, at(world));
+    expect(applied).toMatchObject({ status: "applied", succeeded: true });
+    expect(world.stats().mutations_applied).toBe(1);
+  });
+
   it("needs a token for a real target, and never shows a sensitive value", async () => {
     const secretConfig = configFile(
       [
@@ -103,7 +119,12 @@ describe("the library's one-call plan and apply", () => {
     await expect(
       plan([secretConfig], { env: { COLLECTOR_TOKEN: "tok-abcdef-123" } }),
     ).rejects.toThrow(
-      new ConnectionError("target 'github' needs a token in the environment variable GITHUB_TOKEN"),
+      new ConnectionError(
+        "target 'github' needs a token in the environment variable GITHUB_TOKEN",
+        {
+          missingToken: true,
+        },
+      ),
     );
     world = await sandbox();
     const planned = await plan([secretConfig], {

@@ -108,6 +108,105 @@ describe("responses shared with GitHub validate against its published OpenAPI sc
   });
 });
 
+describe("ruleset responses validate against GitHub's published OpenAPI schemas", () => {
+  const body = {
+    name: "main",
+    enforcement: "active",
+    bypass_actors: [
+      { actor_id: 5, actor_type: "RepositoryRole", bypass_mode: "always" },
+      { actor_type: "OrganizationAdmin" },
+      { actor_id: 1, actor_type: "Team", bypass_mode: "pull_request" },
+    ],
+    conditions: { ref_name: { include: ["~DEFAULT_BRANCH"], exclude: [] } },
+    rules: [
+      { type: "deletion" },
+      {
+        type: "pull_request",
+        parameters: {
+          required_approving_review_count: 1,
+          dismiss_stale_reviews_on_push: false,
+          require_code_owner_review: false,
+          require_last_push_approval: false,
+          required_review_thread_resolution: false,
+          dismissal_restriction: {
+            enabled: true,
+            allowed_actors: [{ id: 31001, type: "IntegrationInstallation" }],
+          },
+        },
+      },
+      {
+        type: "required_status_checks",
+        parameters: {
+          strict_required_status_checks_policy: true,
+          required_status_checks: [{ context: "ci/build", integration_id: 15368 }],
+        },
+      },
+    ],
+  };
+
+  it("repository rulesets: list, create, read, update", async () => {
+    const sb = await sandbox();
+    const path = "/repos/{owner}/{repo}/rulesets";
+    const one = `${path}/{ruleset_id}`;
+    const created = await call(sb, "POST", "/repos/acme/api/rulesets", { body });
+    expect(created.status).toBe(201);
+    expect(check(responseSchema(path, "post", "201"), created.body)).toEqual([]);
+    const read = await call(sb, "GET", `/repos/acme/api/rulesets/${created.body.id}`);
+    expect(check(responseSchema(one, "get"), read.body)).toEqual([]);
+    const inherited = await call(sb, "GET", "/repos/acme/api/rulesets/1");
+    expect(check(responseSchema(one, "get"), inherited.body)).toEqual([]);
+    const updated = await call(sb, "PUT", `/repos/acme/api/rulesets/${created.body.id}`, {
+      body: { enforcement: "evaluate" },
+    });
+    expect(check(responseSchema(one, "put"), updated.body)).toEqual([]);
+    const listed = await call(sb, "GET", "/repos/acme/api/rulesets");
+    expect(listed.body).toHaveLength(3);
+    expect(check(responseSchema(path, "get"), listed.body)).toEqual([]);
+  });
+
+  it("organization rulesets: list, create, read, update", async () => {
+    const sb = await sandbox();
+    const path = "/orgs/{org}/rulesets";
+    const one = `${path}/{ruleset_id}`;
+    const created = await call(sb, "POST", "/orgs/acme/rulesets", {
+      body: {
+        ...body,
+        conditions: { ...body.conditions, repository_name: { include: ["~ALL"], exclude: [] } },
+      },
+    });
+    expect(created.status).toBe(201);
+    expect(check(responseSchema(path, "post", "201"), created.body)).toEqual([]);
+    expect(
+      check(responseSchema(one, "get"), (await call(sb, "GET", "/orgs/acme/rulesets/1")).body),
+    ).toEqual([]);
+    const updated = await call(sb, "PUT", `/orgs/acme/rulesets/${created.body.id}`, {
+      body: { enforcement: "disabled" },
+    });
+    expect(check(responseSchema(one, "put"), updated.body)).toEqual([]);
+    expect(
+      check(responseSchema(path, "get"), (await call(sb, "GET", "/orgs/acme/rulesets")).body),
+    ).toEqual([]);
+  });
+
+  it("rules for a branch, an organization's teams and installations, an app", async () => {
+    const sb = await sandbox();
+    await call(sb, "POST", "/repos/acme/api/rulesets", { body });
+    const rules = await call(sb, "GET", "/repos/acme/api/rules/branches/main");
+    expect(rules.body.length).toBeGreaterThan(3);
+    expect(
+      check(responseSchema("/repos/{owner}/{repo}/rules/branches/{branch}", "get"), rules.body),
+    ).toEqual([]);
+    const teams = await call(sb, "GET", "/orgs/acme/teams");
+    expect(check(responseSchema("/orgs/{org}/teams", "get"), teams.body)).toEqual([]);
+    const installations = await call(sb, "GET", "/orgs/acme/installations");
+    expect(check(responseSchema("/orgs/{org}/installations", "get"), installations.body)).toEqual(
+      [],
+    );
+    const found = await call(sb, "GET", "/apps/ci-bot");
+    expect(check(responseSchema("/apps/{app_slug}", "get"), found.body)).toEqual([]);
+  });
+});
+
 describe("where the spec deliberately differs from GitHub, the spec wins", () => {
   it("users carry the spec's avatar_ref_id instead of GitHub's gravatar_id", async () => {
     const sb = await sandbox();

@@ -81,3 +81,66 @@ export function responseSchema(path: string, method: string, status = "200"): Sc
   if (!schema) throw new Error(`no published schema for ${method.toUpperCase()} ${path} ${status}`);
   return schema;
 }
+
+/** The JSON schema GitHub publishes for an operation's request body. */
+export function requestSchema(path: string, method: string): Schema {
+  const operation = github.paths[path]?.[method] as
+    { requestBody?: { content: Record<string, { schema: Schema }> } } | undefined;
+  const schema = operation?.requestBody?.content["application/json"]?.schema;
+  if (!schema) throw new Error(`no published request schema for ${method.toUpperCase()} ${path}`);
+  return schema;
+}
+
+function resolved(schema: Schema, schemas: Record<string, Schema>): Schema {
+  return typeof schema.$ref === "string"
+    ? resolved(schemas[schema.$ref.replace("#/components/schemas/", "")] ?? {}, schemas)
+    : schema;
+}
+
+/** The members a schema declares for `value`: its own, its allOf parts', and matching alternatives'. */
+function declared(
+  schema: Schema,
+  value: unknown,
+  schemas: Record<string, Schema>,
+): Map<string, Schema> {
+  const target = resolved(schema, schemas);
+  const members = new Map(Object.entries((target.properties ?? {}) as Record<string, Schema>));
+  const parts = [
+    ...((target.allOf as Schema[] | undefined) ?? []),
+    ...[
+      ...((target.oneOf as Schema[] | undefined) ?? []),
+      ...((target.anyOf as Schema[] | undefined) ?? []),
+    ].filter((part) => check(part, value, schemas).length === 0),
+  ];
+  for (const part of parts) {
+    for (const [key, member] of declared(part, value, schemas))
+      if (!members.has(key)) members.set(key, member);
+  }
+  return members;
+}
+
+/**
+ * Members of a request body that its schema does not declare, at any depth. GitHub's request schemas
+ * leave `additionalProperties` open, so `check` alone would let a misspelt member through.
+ */
+export function undeclared(
+  schema: Schema,
+  value: unknown,
+  schemas: Record<string, Schema> = specSchemas,
+  path = "$",
+): string[] {
+  const target = resolved(schema, schemas);
+  if (Array.isArray(value)) {
+    const items = target.items as Schema | undefined;
+    return items
+      ? value.flatMap((item, index) => undeclared(items, item, schemas, `${path}[${index}]`))
+      : [];
+  }
+  if (value === null || typeof value !== "object") return [];
+  const members = declared(target, value, schemas);
+  return Object.entries(value as Record<string, unknown>).flatMap(([key, member]) => {
+    const memberSchema = members.get(key);
+    if (memberSchema === undefined) return [`${path}: '${key}' is not in the schema`];
+    return undeclared(memberSchema, member, schemas, `${path}.${key}`);
+  });
+}

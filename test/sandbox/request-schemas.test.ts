@@ -4,10 +4,14 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { checkedOperations } from "../../src/sandbox/index.js";
+import { appRoutes } from "../../src/sandbox/routes-apps.js";
+import { emptyStats } from "../../src/sandbox/stats.js";
 import { hookRoutes } from "../../src/sandbox/routes-hooks.js";
 import { issueRoutes } from "../../src/sandbox/routes-issues.js";
+import { propertyRoutes } from "../../src/sandbox/routes-properties.js";
 import { pullRoutes } from "../../src/sandbox/routes-pulls.js";
 import { repositoryRoutes } from "../../src/sandbox/routes-repositories.js";
+import { rulesetRoutes } from "../../src/sandbox/routes-rulesets.js";
 import { repoRoot } from "../helpers/cli.js";
 import { github } from "./openapi-check.js";
 
@@ -31,15 +35,21 @@ describe("src/sandbox/request-schemas.json", () => {
     expect(committed, "src/sandbox/request-schemas.json is stale").toBe(stdout);
   });
 
-  it("holds the request schema of every write the sandbox serves on repository paths", () => {
-    const writes = [...repositoryRoutes, ...hookRoutes, ...issueRoutes, ...pullRoutes].filter(
-      (route) => route.method !== "GET",
-    );
-    expect(writes.length).toBeGreaterThanOrEqual(11);
+  it("holds the request schema of every write the sandbox serves on GitHub's paths", () => {
+    const writes = [
+      ...repositoryRoutes,
+      ...hookRoutes,
+      ...issueRoutes,
+      ...rulesetRoutes,
+      ...propertyRoutes,
+      ...pullRoutes,
+      ...appRoutes({ tokenTtlSeconds: 3600, stats: emptyStats() }),
+    ].filter((route) => route.method !== "GET");
+    expect(writes.length).toBeGreaterThanOrEqual(22);
     for (const route of writes) {
       expect(route.operation, `${route.method} ${route.pattern} names no operation`).toBeDefined();
       const operation = route.operation ?? "";
-      expect(operation.startsWith(`${route.method} /repos/`), operation).toBe(true);
+      expect(operation.startsWith(`${route.method} /`), operation).toBe(true);
       expect(githubOperation(operation), `${operation} is not GitHub's`).toBeDefined();
     }
     const withBodies = writes

@@ -123,6 +123,25 @@ describe("seed files", () => {
     );
   });
 
+  it("check custom property values in the seed like a PATCH", async () => {
+    const message = await seedError(
+      [
+        "organizations:",
+        "  - login: org",
+        "    id: 1",
+        "    custom_properties:",
+        "      - { property_name: tier, value_type: single_select, allowed_values: [gold] }",
+        "repositories:",
+        "  - full_name: org/x",
+        "    branches: [{name: main}]",
+        "    custom_properties: { tier: silver, team: web }",
+      ].join("\n"),
+    );
+    expect(message).toBe(
+      "world.yaml:9: repositories[0].custom_properties: 'silver' is not an allowed value of tier; property 'team' is not defined for org",
+    );
+  });
+
   it("report YAML syntax errors and missing files in one line", async () => {
     expect(await seedError("users:\n  - login: [unclosed\n")).toMatch(/^world\.yaml:\d+: /);
     await expect(startSandbox({ seed: "/nonexistent/world.yaml" })).rejects.toThrow(

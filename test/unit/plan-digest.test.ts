@@ -45,6 +45,20 @@ describe("the plan digest", () => {
     expect(planDigest(failed).changes).toHaveProperty(["github/acme/api/branch_protection/x"]);
   });
 
+  it("says when the plan was of a change, which is not part of what it would do", () => {
+    const whole = makePlan([change("main")]);
+    const partial = {
+      ...whole,
+      partial: { changed_from: "abc", unchanged: 3, unlisted: [], no_longer_managed: [] },
+    };
+    expect(planDigest(partial)).toEqual({ ...planDigest(whole), partial: true });
+    expect(readDigest(digestLine(planDigest(partial)))?.partial).toBe(true);
+    expect(readDigest(digestLine(planDigest(partial), 100))).toEqual({
+      sha256: planDigest(whole).sha256,
+      partial: true,
+    });
+  });
+
   it("says which changes differ", () => {
     const reviewed = planDigest(makePlan([change("main"), change("dev")]));
     const now = planDigest(makePlan([change("main", { diff: [] }), change("release")]));

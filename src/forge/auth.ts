@@ -1,0 +1,50 @@
+import { Secret } from "../core/secret.js";
+
+/**
+ * Where the client gets the Authorization header of each attempt. A target has one: a static
+ * token, or a GitHub App installation whose tokens are minted and refreshed while the run goes on.
+ */
+export interface AuthProvider {
+  /**
+   * The Authorization header value for the next attempt ("Bearer …"), or undefined to send none.
+   * Waits for a refresh in flight; throws ForgeError when no credential can be had.
+   */
+  authorization(): Promise<Secret | undefined>;
+  /**
+   * The service answered 401 to an attempt sent with `sent`. Resolves true when another credential
+   * is now to be had (a fresh installation token), so the request is worth one more attempt.
+   */
+  renew(sent: Secret | undefined): Promise<boolean>;
+  /**
+   * Who the credential acts as, if the provider knows it without asking the service: what cached
+   * answers are keyed by, so they outlive the token ("app:1/installation:42").
+   */
+  identity(): Promise<string | undefined>;
+  /** How errors name the credential when the service hides something from it, e.g. "installation 42 of App 1". */
+  readonly description: string | undefined;
+}
+
+/** A token that lives as long as the run: from an environment variable, or none at all. */
+export class StaticTokenAuth implements AuthProvider {
+  readonly #header: Secret | undefined;
+  readonly description = undefined;
+
+  constructor(token: Secret | undefined) {
+    this.#header =
+      token === undefined ? undefined : new Secret(`Bearer ${token.reveal()}`, token.source);
+  }
+
+  async authorization(): Promise<Secret | undefined> {
+    return this.#header;
+  }
+
+  /** A static token that was refused will be refused again. */
+  async renew(): Promise<boolean> {
+    return false;
+  }
+
+  /** Only the service knows whose token it is (the client asks it once, when a cache needs it). */
+  async identity(): Promise<string | undefined> {
+    return this.#header === undefined ? "anonymous" : undefined;
+  }
+}

@@ -1,0 +1,77 @@
+import { generateKeyPairSync } from "node:crypto";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { stringify } from "yaml";
+import { demoWorld } from "../../src/sandbox/index.js";
+
+/** An RSA key pair as GitHub hands an App's key out (PKCS#1 PEM), made fresh for the test run. */
+export interface AppKeys {
+  publicKey: string;
+  privateKey: string;
+}
+
+let cached: AppKeys | undefined;
+
+/** One key pair per test file: generating RSA keys takes a while, and any key will do. */
+export function appKeys(): AppKeys {
+  cached ??= generateKeyPairSync("rsa", {
+    modulusLength: 2048,
+    publicKeyEncoding: { type: "spki", format: "pem" },
+    privateKeyEncoding: { type: "pkcs1", format: "pem" },
+  });
+  return cached;
+}
+
+export const APP_ID = 4242;
+export const INSTALLATION_ID = 77;
+
+/**
+ * A seed file: the demo world with App 4242 ("settings-bot") installed on `acme` as installation
+ * 77, with `permissions` (default: administration, webhooks and issues write) on the repositories
+ * `selected` (default: all of acme's).
+ */
+export function appSeedFile(
+  publicKey: string,
+  options: { selected?: string[]; permissions?: Record<string, string> } = {},
+): string {
+  const seed = {
+    ...demoWorld,
+    apps: [
+      ...(demoWorld.apps ?? []),
+      {
+        id: APP_ID,
+        slug: "settings-bot",
+        name: "Settings Bot",
+        owner: "acme",
+        public_key: publicKey,
+        installations: [
+          {
+            id: INSTALLATION_ID,
+            account: "acme",
+            ...(options.selected !== undefined
+              ? { repository_selection: "selected", repositories: options.selected }
+              : {}),
+            permissions: options.permissions ?? {
+              administration: "write",
+              repository_hooks: "write",
+              issues: "write",
+            },
+          },
+        ],
+      },
+    ],
+  };
+  const dir = mkdtempSync(join(tmpdir(), "forgeplan-app-"));
+  const file = join(dir, "world.yaml");
+  writeFileSync(file, stringify(seed));
+  return file;
+}
+
+/** A private key written to a file of its own, as a user keeps the one GitHub hands out. */
+export function keyFile(privateKey: string): string {
+  const dir = mkdtempSync(join(tmpdir(), "forgeplan-key-"));
+  const file = join(dir, "app.pem");
+  writeFileSync(file, privateKey, { mode: 0o600 });
+  return file;
+}

@@ -1,0 +1,174 @@
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { apply, plan } from "../../src/index.js";
+import { type RunningSandbox, startSandbox } from "../../src/sandbox/index.js";
+import { APP_ID, appKeys, appSeedFile, INSTALLATION_ID, keyFile } from "../helpers/apps.js";
+import { runInProcess } from "../helpers/cli.js";
+
+let world: RunningSandbox | undefined;
+afterEach(async () => {
+  await world?.stop();
+  world = undefined;
+});
+
+const PROTECTION = `    branch_protection:
+      main:
+        enforce_admins: true
+        required_pull_request_reviews: { required_approving_review_count: 1 }
+        required_status_checks: null
+        restrictions: null
+`;
+
+/** A config directory whose `github` target signs in as App 4242 with the key in `app.pem` beside it. */
+function appConfig(repositories: string[], target = "    private_key_file: app.pem\n"): string {
+  const dir = mkdtempSync(join(tmpdir(), "forgeplan-appcfg-"));
+  copyFileSync(keyFile(appKeys().privateKey), join(dir, "app.pem"));
+  writeFileSync(
+    join(dir, "forgeplan.yaml"),
+    `version: 1
+targets:
+  github:
+    type: repository
+    app_id: ${APP_ID}
+${target}repositories:
+${repositories.map((name) => `  - name: ${name}\n${PROTECTION}`).join("")}`,
+  );
+  return dir;
+}
+
+async function start(options: { selected?: string[]; ttl?: number; generate?: number } = {}) {
+  world = await startSandbox({
+    port: 0,
+    seed: appSeedFile(appKeys().publicKey, options),
+    generate: options.generate ?? 0,
+    ...(options.ttl !== undefined ? { tokenTtlSeconds: options.ttl } : {}),
+  });
+  return world;
+}
+
+/** Nothing that authenticates appears anywhere: not the key, not a token, not a JWT. */
+function expectNoCredential(texts: string[]): void {
+  const key = appKeys().privateKey.split("\n")[1] ?? "";
+  for (const text of texts) {
+    expect(text).not.toContain(key);
+    expect(text).not.toMatch(/ghs_[0-9a-f]{8}/);
+    expect(text).not.toMatch(/eyJ[\w-]+\.eyJ/);
+  }
+}
+
+describe("the library with a target authenticated as a GitHub App", () => {
+  it("plans and applies through installation tokens, as the CLI does", async () => {
+    const sb = await start();
+    const cwd = appConfig(["acme/api", "acme/web"]);
+    const planned = await plan([], { cwd, env: {}, sandboxUrl: sb.url });
+    if (!planned.ok) throw new Error("the config is valid");
+    expect(planned.plan.changes.map((change) => change.action)).toEqual(["update", "create"]);
+    const applied = await apply(planned.plan, { cwd, env: {}, sandboxUrl: sb.url });
+    expect(applied).toMatchObject({ status: "applied", succeeded: true });
+    expect(sb.stats().installation_tokens_issued).toBe(2);
+    expectNoCredential([JSON.stringify(planned), JSON.stringify(applied)]);
+  });
+});
+
+describe("a target authenticated only as a GitHub App", () => {
+  it("plans, applies and checks drift with installation tokens, no static token anywhere", async () => {
+    const sb = await start();
+    const cwd = appConfig(["acme/api", "acme/web"]);
+    const at = ["--sandbox-url", sb.url];
+    const outputs: string[] = [];
+    const plan = await runInProcess(["plan", ...at, "--format", "json"], { cwd, env: {} });
+    outputs.push(plan.stdout, plan.stderr);
+    expect([plan.code, plan.stderr]).toEqual([2, ""]);
+    const changes = (JSON.parse(plan.stdout) as { changes: Array<{ action: string }> }).changes;
+    expect(changes.map((change) => change.action)).toEqual(["update", "create"]);
+
+    const apply = await runInProcess(["apply", ...at, "--auto-approve"], { cwd, env: {} });
+    outputs.push(apply.stdout, apply.stderr);
+    expect(apply.code).toBe(0);
+
+    const drift = await runInProcess(["drift", ...at, "--cache", "cache"], { cwd, env: {} });
+    outputs.push(drift.stdout, drift.stderr);
+    expect(drift.code).toBe(0);
+    expect(sb.stats().installation_tokens_issued).toBe(3);
+    expectNoCredential([
+      ...outputs,
+      ...readdirSync(join(cwd, "cache")).map((file) =>
+        readFileSync(join(cwd, "cache", file), "utf8"),
+      ),
+    ]);
+  });
+
+  it("takes the key from an environment variable", async () => {
+    const sb = await start();
+    const cwd = appConfig(["acme/api"], "    private_key_env: SETTINGS_BOT_KEY\n");
+    const plan = await runInProcess(["plan", "--sandbox-url", sb.url], {
+      cwd,
+      env: { SETTINGS_BOT_KEY: appKeys().privateKey },
+    });
+    expect([plan.code, plan.stderr]).toEqual([2, ""]);
+    expectNoCredential([plan.stdout]);
+  });
+
+  it("names the repository and the installation when the installation does not cover it", async () => {
+    const sb = await start({ selected: ["acme/api"] });
+    const cwd = appConfig(["acme/api", "acme/web"]);
+    const plan = await runInProcess(["plan", "--sandbox-url", sb.url], { cwd, env: {} });
+    expect(plan.code).toBe(1);
+    expect(plan.stdout).toContain(
+      `repository acme/web was not found (or installation ${INSTALLATION_ID} of App ${APP_ID} on acme cannot see it)`,
+    );
+  });
+
+  it("applies through several token lifetimes without a failed request", async () => {
+    // 20 writes 200 ms apart under 2-second tokens: at least two lifetimes of writes.
+    const sb = await start({ ttl: 2, generate: 20 });
+    const cwd = appConfig(["acme/repo-*"]);
+    const apply = await runInProcess(
+      ["apply", "--sandbox-url", sb.url, "--auto-approve", "--write-interval", "200"],
+      { cwd, env: {} },
+    );
+    expect([apply.code, apply.stderr]).toEqual([0, ""]);
+    expect(apply.stdout).toContain("20 applied, 0 failed");
+    expect(sb.stats().installation_tokens_issued).toBeGreaterThanOrEqual(3);
+    expect(sb.stats().responses_by_status["401"]).toBeUndefined();
+  }, 30_000);
+
+  it.each([
+    [
+      "a key file that is not there",
+      "    private_key_file: missing.pem\n",
+      {},
+      "plan: target 'github': cannot read the App's private key missing.pem: no such file",
+    ],
+    [
+      "a key variable that is not set",
+      "    private_key_env: SETTINGS_BOT_KEY\n",
+      {},
+      `plan: target 'github': App ${APP_ID} needs its private key in the environment variable SETTINGS_BOT_KEY`,
+    ],
+    [
+      "a key variable that holds no key",
+      "    private_key_env: SETTINGS_BOT_KEY\n",
+      { SETTINGS_BOT_KEY: "not a key" },
+      "plan: target 'github': SETTINGS_BOT_KEY does not hold a PEM private key",
+    ],
+  ])("refuses %s in one line, before any request", async (_what, target, env, message) => {
+    const sb = await start();
+    const cwd = appConfig(["acme/api"], target);
+    const plan = await runInProcess(["plan", "--sandbox-url", sb.url], { cwd, env });
+    expect([plan.code, plan.stdout, plan.stderr]).toEqual([1, "", `forgeplan: ${message}\n`]);
+    expect(sb.stats().requests_total).toBe(0);
+  });
+
+  it("refuses a target whose repositories span owners without an installation id", async () => {
+    const sb = await start();
+    const cwd = appConfig(["acme/api", "octo-admin/dotfiles"]);
+    const plan = await runInProcess(["plan", "--sandbox-url", sb.url], { cwd, env: {} });
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toContain(
+      `App ${APP_ID} acts as one installation, on one account, but the target's repositories belong to acme, octo-admin`,
+    );
+  });
+});
