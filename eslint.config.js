@@ -4,7 +4,8 @@ import tseslint from "typescript-eslint";
 /**
  * The layers of src/, each allowed to import only the layers below it (design: cli/ and action/ →
  * engine/ → resources/ → forge/, config/, render/ → core/; report/ holds what both cli/ and action/
- * use). The sandbox is an independent implementation and imports nothing of the reconciler.
+ * use; library/ is the one-call plan and apply of the package's API, below cli/). The sandbox is an
+ * independent implementation and imports nothing of the reconciler.
  */
 const LAYERS = {
   core: [],
@@ -14,7 +15,8 @@ const LAYERS = {
   resources: ["core", "config", "forge"],
   engine: ["core", "config", "forge", "resources"],
   report: ["core", "forge", "render"],
-  cli: ["core", "config", "forge", "render", "resources", "engine", "report", "sandbox"],
+  library: ["core", "config", "forge", "render", "resources", "engine"],
+  cli: ["core", "config", "forge", "render", "resources", "engine", "report", "library", "sandbox"],
   action: ["core", "config", "forge", "render", "resources", "engine", "report", "cli"],
   sandbox: [],
 };

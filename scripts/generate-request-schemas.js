@@ -15,6 +15,8 @@ export const OPERATIONS = [
   "POST /repos/{owner}/{repo}/hooks",
   "PATCH /repos/{owner}/{repo}/hooks/{hook_id}",
   "PATCH /repos/{owner}/{repo}/hooks/{hook_id}/config",
+  "POST /repos/{owner}/{repo}/pulls",
+  "PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge",
   "POST /repos/{owner}/{repo}/issues",
   "PATCH /repos/{owner}/{repo}/issues/{issue_number}",
   "POST /repos/{owner}/{repo}/issues/{issue_number}/comments",

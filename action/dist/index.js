@@ -2637,7 +2637,7 @@ function handleIntersectionResults(result, left, right) {
   const unrecKeys = /* @__PURE__ */ new Map();
   let unrecIssue;
   const keyIssues = /* @__PURE__ */ new Map();
-  const collect = (iss, side) => {
+  const collect = (iss, side2) => {
     let keys2;
     if (iss.code === "unrecognized_keys" && !iss.path?.length) {
       unrecIssue ?? (unrecIssue = iss);
@@ -2653,7 +2653,7 @@ function handleIntersectionResults(result, left, right) {
     for (const k of keys2) {
       if (!unrecKeys.has(k))
         unrecKeys.set(k, {});
-      unrecKeys.get(k)[side] = true;
+      unrecKeys.get(k)[side2] = true;
     }
     return true;
   };
@@ -4683,7 +4683,7 @@ function isRef(value) {
 function cloneIssues(issues) {
   return issues.map((iss) => iss.path ? { ...iss, path: iss.path.slice() } : { ...iss });
 }
-function isRecursive(inst, stack, resolve10) {
+function isRecursive(inst, stack, resolve11) {
   const cached2 = recursive.get(inst);
   if (cached2 !== void 0)
     return cached2 ? PROVEN : NONE;
@@ -4693,7 +4693,7 @@ function isRecursive(inst, stack, resolve10) {
   let result = NONE;
   const check3 = (child) => {
     if (result !== PROVEN && child?._zod) {
-      const answer = isRecursive(child, stack, resolve10);
+      const answer = isRecursive(child, stack, resolve11);
       if (answer > result)
         result = answer;
     }
@@ -4704,7 +4704,7 @@ function isRecursive(inst, stack, resolve10) {
       const desc = Object.getOwnPropertyDescriptor(sh, key);
       if (spread && !desc.enumerable)
         continue;
-      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve10) : NONE;
+      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve11) : NONE;
       if (child > answer)
         answer = child;
     }
@@ -4768,7 +4768,7 @@ function isRecursive(inst, stack, resolve10) {
       break;
     // `$ZodLazy` caches its inner on the def, so a resolved edge is followed exactly
     case "lazy": {
-      const inner = def._cachedInner ?? (resolve10 ? inst._zod.innerType : void 0);
+      const inner = def._cachedInner ?? (resolve11 ? inst._zod.innerType : void 0);
       merge3(inner ? isRecursive(inner, stack, false) : ASSUMED);
       break;
     }
@@ -4861,9 +4861,9 @@ var init_memoizer = __esm({
         if (!bucket)
           return empty;
         handoff = void 0;
-        const entry = { value: empty, issues: null };
-        bucket.set(payload.value, entry);
-        open.push(entry);
+        const entry2 = { value: empty, issues: null };
+        bucket.set(payload.value, entry2);
+        open.push(entry2);
         return empty;
       },
       guard(inst) {
@@ -4937,16 +4937,16 @@ var init_memoizer = __esm({
             const depth = open.length;
             const result = base(payload, ctx);
             handoff = void 0;
-            const entry = open.length > depth ? open.pop() : void 0;
+            const entry2 = open.length > depth ? open.pop() : void 0;
             if (result instanceof Promise) {
               return result.then((r) => {
-                if (entry)
-                  entry.issues = r.issues.length ? cloneIssues(r.issues) : NO_ISSUES;
+                if (entry2)
+                  entry2.issues = r.issues.length ? cloneIssues(r.issues) : NO_ISSUES;
                 return r;
               });
             }
-            if (entry)
-              entry.issues = result.issues.length ? cloneIssues(result.issues) : NO_ISSUES;
+            if (entry2)
+              entry2.issues = result.issues.length ? cloneIssues(result.issues) : NO_ISSUES;
             return result;
           };
           inst._zod.parse = wrapped;
@@ -15822,42 +15822,42 @@ function extractDefs(ctx, schema2) {
   if (ctx.external && ctx.sharedDefsExtractedFor === ctx.external)
     return;
   const idToSchema = /* @__PURE__ */ new Map();
-  for (const entry of ctx.seen.entries()) {
-    const id = ctx.metadataRegistry.get(entry[0])?.id;
+  for (const entry2 of ctx.seen.entries()) {
+    const id = ctx.metadataRegistry.get(entry2[0])?.id;
     if (id) {
       const existing = idToSchema.get(id);
-      if (existing && existing !== entry[0]) {
+      if (existing && existing !== entry2[0]) {
         throw new Error(`Duplicate schema id "${id}" detected during JSON Schema conversion. Two different schemas cannot share the same id when converted together.`);
       }
-      idToSchema.set(id, entry[0]);
+      idToSchema.set(id, entry2[0]);
     }
   }
-  const makeURI = (entry) => {
+  const makeURI = (entry2) => {
     const defsSegment = ctx.target === "draft-2020-12" ? "$defs" : "definitions";
     if (ctx.external) {
-      const externalId = ctx.external.registry.get(entry[0])?.id;
+      const externalId = ctx.external.registry.get(entry2[0])?.id;
       const uriGenerator = ctx.external.uri ?? ((id2) => id2);
       if (externalId) {
         return { ref: uriGenerator(externalId) };
       }
-      const id = entry[1].defId ?? entry[1].schema.id ?? `schema${ctx.counter++}`;
-      entry[1].defId = id;
+      const id = entry2[1].defId ?? entry2[1].schema.id ?? `schema${ctx.counter++}`;
+      entry2[1].defId = id;
       return { defId: id, ref: `${uriGenerator("__shared")}#/${defsSegment}/${encodeJSONPointerSegment(id)}` };
     }
     const uriPrefix = `#`;
     const defUriPrefix = `${uriPrefix}/${defsSegment}/`;
-    if (entry[1] === root && !entry[1].schema.id) {
+    if (entry2[1] === root && !entry2[1].schema.id) {
       return { ref: uriPrefix };
     }
-    const defId = entry[1].schema.id ?? `__schema${ctx.counter++}`;
+    const defId = entry2[1].schema.id ?? `__schema${ctx.counter++}`;
     return { defId, ref: defUriPrefix + encodeJSONPointerSegment(defId) };
   };
-  const extractToDef = (entry) => {
-    if (entry[1].schema.$ref) {
+  const extractToDef = (entry2) => {
+    if (entry2[1].schema.$ref) {
       return;
     }
-    const seen = entry[1];
-    const { ref, defId } = makeURI(entry);
+    const seen = entry2[1];
+    const { ref, defId } = makeURI(entry2);
     seen.def = { ...seen.schema };
     if (defId)
       seen.defId = defId;
@@ -15868,8 +15868,8 @@ function extractDefs(ctx, schema2) {
     schema3.$ref = ref;
   };
   if (ctx.cycles === "throw") {
-    for (const entry of ctx.seen.entries()) {
-      const seen = entry[1];
+    for (const entry2 of ctx.seen.entries()) {
+      const seen = entry2[1];
       if (seen.cycle) {
         throw new Error(`Cycle detected: #/${seen.cycle?.join("/")}/<root>
 
@@ -15877,31 +15877,31 @@ Set the \`cycles\` parameter to \`"ref"\` to resolve cyclical schemas with defs.
       }
     }
   }
-  for (const entry of ctx.seen.entries()) {
-    const seen = entry[1];
-    if (schema2 === entry[0]) {
-      extractToDef(entry);
+  for (const entry2 of ctx.seen.entries()) {
+    const seen = entry2[1];
+    if (schema2 === entry2[0]) {
+      extractToDef(entry2);
       continue;
     }
     if (ctx.external) {
-      const ext = ctx.external.registry.get(entry[0])?.id;
-      if (schema2 !== entry[0] && ext) {
-        extractToDef(entry);
+      const ext = ctx.external.registry.get(entry2[0])?.id;
+      if (schema2 !== entry2[0] && ext) {
+        extractToDef(entry2);
         continue;
       }
     }
-    const id = ctx.metadataRegistry.get(entry[0])?.id;
+    const id = ctx.metadataRegistry.get(entry2[0])?.id;
     if (id) {
-      extractToDef(entry);
+      extractToDef(entry2);
       continue;
     }
     if (seen.cycle) {
-      extractToDef(entry);
+      extractToDef(entry2);
       continue;
     }
     if (seen.count > 1) {
       if (ctx.reused === "ref") {
-        extractToDef(entry);
+        extractToDef(entry2);
       }
     }
   }
@@ -16081,12 +16081,12 @@ function finalize(ctx, schema2) {
     });
   };
   if (!ctx.external || ctx.sharedEmitDoneFor !== ctx.external) {
-    for (const entry of [...ctx.seen.entries()].reverse()) {
-      flattenRef(entry[0]);
+    for (const entry2 of [...ctx.seen.entries()].reverse()) {
+      flattenRef(entry2[0]);
     }
     if (ctx.target !== "openapi-3.0") {
-      for (const entry of ctx.seen.entries()) {
-        compactTypeUnion(entry[1].def ?? entry[1].schema);
+      for (const entry2 of ctx.seen.entries()) {
+        compactTypeUnion(entry2[1].def ?? entry2[1].schema);
       }
     }
     for (const rewrite of ctx.deferred)
@@ -16133,8 +16133,8 @@ function finalize(ctx, schema2) {
     delete result.id;
   const defs = ctx.external?.defs ?? {};
   if (!ctx.external || ctx.sharedEmitDoneFor !== ctx.external) {
-    for (const entry of ctx.seen.entries()) {
-      const seen = entry[1];
+    for (const entry2 of ctx.seen.entries()) {
+      const seen = entry2[1];
       if (seen.def && seen.defId) {
         if (seen.def.id === seen.defId)
           delete seen.def.id;
@@ -16325,9 +16325,9 @@ function stringifyKeyNames(bySchema, json3, visited) {
 }
 function rewriteKeyNames(ctx) {
   const bySchema = /* @__PURE__ */ new Map();
-  for (const entry of ctx.seen.values()) {
-    if (entry.def && !bySchema.has(entry.schema))
-      bySchema.set(entry.schema, entry);
+  for (const entry2 of ctx.seen.values()) {
+    if (entry2.def && !bySchema.has(entry2.schema))
+      bySchema.set(entry2.schema, entry2);
   }
   const rewrites = /* @__PURE__ */ new Map();
   for (const record3 of pendingRecords.get(ctx) ?? []) {
@@ -16341,8 +16341,8 @@ function rewriteKeyNames(ctx) {
   }
   if (!rewrites.size)
     return;
-  for (const entry of ctx.seen.values()) {
-    for (const carrier of [entry.schema, entry.def]) {
+  for (const entry2 of ctx.seen.values()) {
+    for (const carrier of [entry2.schema, entry2.def]) {
       const rewritten = carrier && rewrites.get(carrier.propertyNames);
       if (rewritten)
         carrier.propertyNames = rewritten;
@@ -16367,8 +16367,8 @@ function toJSONSchema(input2, params) {
     const registry2 = input2;
     const ctx2 = initializeContext({ ...params, processors: allProcessors });
     const defs = {};
-    for (const entry of registry2._idmap.entries()) {
-      const [_, schema2] = entry;
+    for (const entry2 of registry2._idmap.entries()) {
+      const [_, schema2] = entry2;
       processSchema(schema2, ctx2);
     }
     const schemas = {};
@@ -16378,8 +16378,8 @@ function toJSONSchema(input2, params) {
       defs
     };
     ctx2.external = external;
-    for (const entry of registry2._idmap.entries()) {
-      const [key, schema2] = entry;
+    for (const entry2 of registry2._idmap.entries()) {
+      const [key, schema2] = entry2;
       extractDefs(ctx2, schema2);
       assignProp(schemas, key, finalize(ctx2, schema2));
     }
@@ -20197,11 +20197,11 @@ var init_deep_partial = __esm({
 });
 
 // node_modules/zod/v4/classic/in-out.js
-function withChecks(side, checks) {
+function withChecks(side2, checks) {
   if (!checks?.length)
-    return side;
-  const def = side._zod.def;
-  return clone(side, mergeDefs(def, { checks: [...def.checks ?? [], ...checks] }), { parent: true });
+    return side2;
+  const def = side2._zod.def;
+  return clone(side2, mergeDefs(def, { checks: [...def.checks ?? [], ...checks] }), { parent: true });
 }
 function outSide(def) {
   return withChecks(def.out, def.checks);
@@ -20560,6 +20560,14 @@ function isPlainObject2(value) {
   const proto = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
 }
+function stableJson(value) {
+  return JSON.stringify(value, (_key, inner) => {
+    if (isPlainObject2(inner)) {
+      return Object.fromEntries(Object.entries(inner).sort(([a], [b]) => a < b ? -1 : 1));
+    }
+    return inner;
+  });
+}
 var init_plain = __esm({
   "src/core/plain.ts"() {
     "use strict";
@@ -20628,26 +20636,54 @@ var init_merge = __esm({
 });
 
 // src/config/interpolate.ts
-function interpolate(value, env) {
-  const result = { value: void 0, problems: [], sensitive: [], secrets: [] };
+function interpolate(value, env, { allowUnset = false } = {}) {
+  const result = {
+    value: void 0,
+    problems: [],
+    sensitive: [],
+    secrets: [],
+    names: [],
+    unresolved: []
+  };
+  const names = /* @__PURE__ */ new Set();
+  let missing = false;
   const path = [];
   const problem = (message) => result.problems.push({ path: [...path], message });
+  const lookup = (name2) => {
+    if (!names.has(name2)) {
+      names.add(name2);
+      result.names.push(name2);
+    }
+    const found = env[name2];
+    if (found !== void 0) return found;
+    if (allowUnset) missing = true;
+    else problem(`environment variable ${name2} is not set`);
+    return void 0;
+  };
   const walk = (node2) => {
     if (typeof node2 === "string") {
-      const key = path[path.length - 1];
-      if (typeof key === "string" && SECRET_KEYS.has(key)) {
-        const name2 = ENV_REFERENCE.exec(node2)?.[1];
-        if (name2 === void 0) return node2;
-        const found = env[name2];
-        if (found === void 0) problem(`environment variable ${name2} is not set`);
-        else result.secrets.push({ name: name2, value: found });
-        return node2;
-      }
-      if (!node2.includes("${")) return node2;
-      const expanded = expand(node2, env, problem);
-      if (expanded.values.length > 0) result.sensitive.push(expanded);
-      return expanded.text;
+      missing = false;
+      const expanded = walkString(node2);
+      if (missing) result.unresolved.push([...path]);
+      return expanded;
     }
+    return walkContainer(node2);
+  };
+  const walkString = (node2) => {
+    const key = path[path.length - 1];
+    if (typeof key === "string" && SECRET_KEYS.has(key)) {
+      const name2 = ENV_REFERENCE.exec(node2)?.[1];
+      if (name2 === void 0) return node2;
+      const found = lookup(name2);
+      if (found !== void 0) result.secrets.push({ name: name2, value: found });
+      return node2;
+    }
+    if (!node2.includes("${")) return node2;
+    const expanded = expand(node2, lookup, problem);
+    if (expanded.values.length > 0) result.sensitive.push(expanded);
+    return expanded.text;
+  };
+  const walkContainer = (node2) => {
     if (Array.isArray(node2)) {
       let copy2;
       node2.forEach((item, index) => {
@@ -20677,7 +20713,7 @@ function interpolate(value, env) {
   result.value = walk(value);
   return result;
 }
-function expand(text, env, problem) {
+function expand(text, lookup, problem) {
   const values = [];
   const expanded = text.replace(
     REFERENCE,
@@ -20697,11 +20733,8 @@ function expand(text, env, problem) {
         );
         return match;
       }
-      const found = env[name2];
-      if (found === void 0) {
-        problem(`environment variable ${name2} is not set`);
-        return match;
-      }
+      const found = lookup(name2);
+      if (found === void 0) return match;
       if (modifier === void 0) values.push({ name: name2, value: found });
       return found;
     }
@@ -20852,17 +20885,17 @@ function repositoryEntry(spec) {
     ),
     profiles: array(targetName).optional().describe("Profiles applied in order, after defaults and before this entry's own settings."),
     ...settingsShape(spec)
-  }).superRefine((entry, context) => {
-    const glob = /[*?[]/.test(entry.name);
-    if (entry.where !== void 0 && !glob) {
+  }).superRefine((entry2, context) => {
+    const glob = /[*?[]/.test(entry2.name);
+    if (entry2.where !== void 0 && !glob) {
       context.addIssue({
         code: "custom",
         path: ["where"],
-        message: `where is only for glob names; ${entry.name} names one repository`
+        message: `where is only for glob names; ${entry2.name} names one repository`
       });
     }
     const seen = /* @__PURE__ */ new Set();
-    for (const property of Object.keys(entry.where?.properties ?? {})) {
+    for (const property of Object.keys(entry2.where?.properties ?? {})) {
       if (seen.has(property.toLowerCase())) {
         context.addIssue({
           code: "custom",
@@ -20872,20 +20905,20 @@ function repositoryEntry(spec) {
       }
       seen.add(property.toLowerCase());
     }
-    if (entry.exclude !== void 0 && !glob) {
+    if (entry2.exclude !== void 0 && !glob) {
       context.addIssue({
         code: "custom",
         path: ["exclude"],
-        message: `exclude is only for glob names; ${entry.name} names one repository`
+        message: `exclude is only for glob names; ${entry2.name} names one repository`
       });
     }
-    const owner = entry.name.split("/")[0].toLowerCase();
-    for (const [index, excluded2] of (entry.exclude ?? []).entries()) {
+    const owner = entry2.name.split("/")[0].toLowerCase();
+    for (const [index, excluded2] of (entry2.exclude ?? []).entries()) {
       if (glob && excluded2.split("/")[0].toLowerCase() !== owner) {
         context.addIssue({
           code: "custom",
           path: ["exclude", index],
-          message: `exclude must name repositories of ${entry.name.split("/")[0]}, the owner the name selects`
+          message: `exclude must name repositories of ${entry2.name.split("/")[0]}, the owner the name selects`
         });
       }
     }
@@ -21235,17 +21268,17 @@ var init_conflicts = __esm({
       #firsts = /* @__PURE__ */ new Map();
       /** The name as the first entry of each key wrote it, for messages. */
       #names = /* @__PURE__ */ new Map();
-      add(named) {
-        this.#entries.push(named);
-        if (!this.#names.has(named.key)) this.#names.set(named.key, named.name);
-        const shownName = this.#names.get(named.key);
-        const own2 = mergeLayers(named.entry.layers);
+      add(named2) {
+        this.#entries.push(named2);
+        if (!this.#names.has(named2.key)) this.#names.set(named2.key, named2.name);
+        const shownName = this.#names.get(named2.key);
+        const own2 = mergeLayers(named2.entry.layers);
         for (const setting of this.settings) {
           const value = own2[setting.key];
           if (value === void 0) continue;
           for (const defined of setting.defines(value)) {
-            const key = `${named.key}|${setting.key}|${defined.id}`;
-            const place = this.#place(named.entry, [setting.key, ...defined.path]);
+            const key = `${named2.key}|${setting.key}|${defined.id}`;
+            const place = this.#place(named2.entry, [setting.key, ...defined.path]);
             const first = this.#firsts.get(key);
             if (first === void 0) this.#firsts.set(key, place);
             else {
@@ -21258,10 +21291,10 @@ var init_conflicts = __esm({
         }
       }
       finish() {
-        return this.#entries.map((named) => named.entry);
+        return this.#entries.map((named2) => named2.entry);
       }
-      #place(entry, path) {
-        const layer = layerOf(entry.layers, path) ?? entry.layers[entry.layers.length - 1];
+      #place(entry2, path) {
+        const layer = layerOf(entry2.layers, path) ?? entry2.layers[entry2.layers.length - 1];
         return this.sink.place(layer.source, [...layer.path, ...path]);
       }
     };
@@ -21285,15 +21318,15 @@ import { dirname, isAbsolute, join } from "node:path";
 function resolve(files, env, spec) {
   return new Resolver(files, env, spec).run();
 }
-function selector(entry) {
-  const [owner, pattern3] = entry.name.split("/");
+function selector(entry2) {
+  const [owner, pattern3] = entry2.name.split("/");
   if (!/[*?[]/.test(pattern3)) return { kind: "name", owner, repo: pattern3 };
-  const wanted = entry.where?.properties;
+  const wanted = entry2.where?.properties;
   return {
     kind: "glob",
     owner,
     pattern: pattern3,
-    exclude: (entry.exclude ?? []).map((item) => item.split("/")[1]),
+    exclude: (entry2.exclude ?? []).map((item) => item.split("/")[1]),
     ...wanted !== void 0 && {
       properties: Object.fromEntries(
         Object.entries(wanted).map(([name2, value]) => [
@@ -21348,7 +21381,7 @@ var init_resolve = __esm({
         const sections = [];
         for (const { source, data } of this.files) {
           data.repositories?.forEach(
-            (entry, index) => repositories.add(this.#repository(source, entry, ["repositories", index]))
+            (entry2, index) => repositories.add(this.#repository(source, entry2, ["repositories", index]))
           );
           for (const section2 of this.spec.sections) {
             sections.push(...this.#section(source, data, section2, seen));
@@ -21374,7 +21407,7 @@ var init_resolve = __esm({
         const written = second === void 0 ? data[first] : data[first]?.[second];
         if (written === void 0) return [];
         const base = [...section2.at];
-        const entries = section2.list ? written.map((entry, index) => [[...base, index], entry]) : [[base, written]];
+        const entries = section2.list ? written.map((entry2, index) => [[...base, index], entry2]) : [[base, written]];
         const name2 = section2.at.join(".");
         return entries.map(([path, value]) => {
           const target2 = this.target(
@@ -21544,15 +21577,15 @@ var init_resolve = __esm({
           this.defaults.push({ label: "defaults", source, path: ["defaults"], value: data.defaults });
         }
       }
-      #repository(source, entry, path) {
-        const target2 = this.target("repository", entry.target, source, path);
+      #repository(source, entry2, path) {
+        const target2 = this.target("repository", entry2.target, source, path);
         const own2 = {};
         for (const setting of this.spec.settings) {
-          if (entry[setting.key] !== void 0) own2[setting.key] = entry[setting.key];
+          if (entry2[setting.key] !== void 0) own2[setting.key] = entry2[setting.key];
         }
         const profileLayers = [];
         const listed3 = /* @__PURE__ */ new Set();
-        for (const [index, name2] of (entry.profiles ?? []).entries()) {
+        for (const [index, name2] of (entry2.profiles ?? []).entries()) {
           const place = this.place(source, [...path, "profiles", index]);
           const profile = this.profiles.get(name2);
           if (listed3.has(name2)) this.error(place, `profile "${name2}" is listed twice`);
@@ -21571,25 +21604,25 @@ var init_resolve = __esm({
         const resolved = {
           target: target2 ?? "",
           origin: source.locate(path),
-          selector: selector(entry),
-          ...entry.owner_type !== void 0 && { ownerType: entry.owner_type },
+          selector: selector(entry2),
+          ...entry2.owner_type !== void 0 && { ownerType: entry2.owner_type },
           layers,
           settings: mergeLayers([...this.defaults, ...layers])
         };
         this.#checkMerged(resolved, path);
         const key = `${target2}|${describeSelector(resolved.selector).toLowerCase()}`;
-        return { entry: resolved, key, name: entry.name };
+        return { entry: resolved, key, name: entry2.name };
       }
       /** The rules again on the merged settings, where defaults, profiles and the entry meet. */
-      #checkMerged(entry, entryPath) {
-        const layers = [...this.defaults, ...entry.layers];
-        const own2 = entry.layers[entry.layers.length - 1];
+      #checkMerged(entry2, entryPath) {
+        const layers = [...this.defaults, ...entry2.layers];
+        const own2 = entry2.layers[entry2.layers.length - 1];
         for (const setting of this.spec.settings) {
-          const value = entry.settings[setting.key];
+          const value = entry2.settings[setting.key];
           if (value === void 0 || setting.rules === void 0) continue;
           const facts = {
-            settings: entry.settings,
-            ...entry.ownerType === void 0 ? {} : { ownerType: entry.ownerType }
+            settings: entry2.settings,
+            ...entry2.ownerType === void 0 ? {} : { ownerType: entry2.ownerType }
           };
           for (const problem of setting.rules(value, facts)) {
             const relative2 = [setting.key, ...problem.path];
@@ -29391,12 +29424,23 @@ var init_source = __esm({
 });
 
 // src/config/load.ts
-import { closeSync, fstatSync, openSync, readdirSync, readFileSync, statSync } from "node:fs";
+import {
+  closeSync,
+  fstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  statSync
+} from "node:fs";
 import { join as join2, resolve as resolvePath } from "node:path";
 function loadConfig(paths, options) {
   const errors = [];
   const files = expandPaths(paths.length > 0 ? paths : [DEFAULT_CONFIG], options.cwd, errors);
   const valid = [];
+  const variables = /* @__PURE__ */ new Set();
+  const unknown2 = /* @__PURE__ */ new Set();
+  const known = (found) => found.filter((error62) => !unknown2.has(positionKey(error62)));
   for (const file2 of files) {
     const content = read(file2, options, errors);
     if (content === void 0) continue;
@@ -29406,7 +29450,13 @@ function loadConfig(paths, options) {
       continue;
     }
     errors.push(...parsed.problems);
-    const { value, problems, sensitive, secrets } = interpolate(parsed.source.value, options.env);
+    const { value, problems: problems2, sensitive, secrets, names, unresolved } = interpolate(
+      parsed.source.value,
+      options.env,
+      { allowUnset: options.allowUnset === true }
+    );
+    for (const name2 of names) variables.add(name2);
+    for (const path of unresolved) unknown2.add(positionKey(parsed.source.locate(path)));
     for (const secret of secrets) options.redactor?.add(secret.value, secret.name);
     for (const field of sensitive) {
       options.redactor?.addField(
@@ -29415,11 +29465,12 @@ function loadConfig(paths, options) {
       );
     }
     const source = { ...parsed.source, value };
-    for (const problem of problems)
+    for (const problem of problems2)
       errors.push(errorAt(source.locate(problem.path), problem.path, problem.message));
     const checked2 = fileSchema(options.spec).safeParse(value);
-    if (!checked2.success) errors.push(...issuesToErrors(checked2.error.issues, source));
-    else if (problems.length === 0 && parsed.problems.length === 0) {
+    const invalid = checked2.success ? [] : known(issuesToErrors(checked2.error.issues, source));
+    errors.push(...invalid);
+    if (invalid.length === 0 && problems2.length === 0 && parsed.problems.length === 0) {
       valid.push({ source, data: wrapSecrets(value, options.env) });
     }
   }
@@ -29429,8 +29480,12 @@ function loadConfig(paths, options) {
   for (const target2 of resolved.state.targets) {
     if (target2.token) options.redactor?.add(target2.token.reveal(), target2.tokenEnv);
   }
-  if (resolved.errors.length > 0) return { ok: false, errors: sortErrors(resolved.errors, order) };
-  return { ok: true, state: resolved.state };
+  const problems = known(resolved.errors);
+  if (problems.length > 0) return { ok: false, errors: sortErrors(problems, order) };
+  return { ok: true, state: resolved.state, variables: [...variables] };
+}
+function positionKey(at) {
+  return `${at.file}:${at.line}:${at.column}`;
 }
 function expandPaths(paths, cwd, errors) {
   const files = [];
@@ -29442,6 +29497,11 @@ function expandPaths(paths, cwd, errors) {
     files.push({ display, absolute });
   };
   for (const path of paths) {
+    if (path === STDIN_PATH) {
+      if (!seen.has(STDIN_PATH)) files.push({ display: STDIN_NAME, absolute: STDIN_PATH });
+      seen.add(STDIN_PATH);
+      continue;
+    }
     const absolute = resolvePath(cwd, path);
     let directory = false;
     try {
@@ -29468,6 +29528,7 @@ function expandPaths(paths, cwd, errors) {
 }
 function read(file2, options, errors) {
   try {
+    if (file2.absolute === STDIN_PATH) return (options.readStdin ?? readStdinBounded)();
     return (options.readFile ?? readBounded)(file2.absolute);
   } catch (error62) {
     if (error62 instanceof FileTooLarge) {
@@ -29487,6 +29548,22 @@ function read(file2, options, errors) {
     return void 0;
   }
 }
+function readStdinBounded() {
+  const chunks = [];
+  const buffer = Buffer.alloc(64 * 1024);
+  let total = 0;
+  for (; ; ) {
+    const read2 = readSync(0, buffer, 0, buffer.length, null);
+    if (read2 === 0) return Buffer.concat(chunks);
+    total += read2;
+    if (total > LIMITS.maxBytes) {
+      throw new FileTooLarge(
+        `the input is larger than the ${LIMITS.maxBytes / (1024 * 1024)} MiB limit`
+      );
+    }
+    chunks.push(Buffer.from(buffer.subarray(0, read2)));
+  }
+}
 function readBounded(path) {
   const descriptor = openSync(path, "r");
   try {
@@ -29497,7 +29574,7 @@ function readBounded(path) {
     closeSync(descriptor);
   }
 }
-var DEFAULT_CONFIG, FileTooLarge;
+var DEFAULT_CONFIG, STDIN_PATH, STDIN_NAME, FileTooLarge;
 var init_load = __esm({
   "src/config/load.ts"() {
     "use strict";
@@ -29509,6 +29586,8 @@ var init_load = __esm({
     init_secrets();
     init_source();
     DEFAULT_CONFIG = "forgeplan.yaml";
+    STDIN_PATH = "-";
+    STDIN_NAME = "<stdin>";
     FileTooLarge = class extends Error {
     };
   }
@@ -29536,7 +29615,7 @@ function resolveCreatedId(path, firstAnswer) {
 }
 function summarize(changes) {
   const summary = { create: 0, update: 0, delete: 0, report: 0, "no-op": 0 };
-  for (const change of changes) summary[change.action] += 1;
+  for (const change of changes) if (change.error === void 0) summary[change.action] += 1;
   return summary;
 }
 function addressOf(target2, scope, kind, name2) {
@@ -29588,35 +29667,35 @@ function printDesiredState(state, spec) {
       (target2) => `target ${target2.name}: ${target2.type} ${target2.baseUrl}, token from ${target2.tokenEnv} (${target2.token === void 0 ? "not set" : "set"})`
     ).join("\n")
   ];
-  for (const entry of state.repositories) blocks2.push(...repositoryBlocks(entry, state, spec));
-  for (const entry of state.sections) {
-    const section2 = spec.sections.find((candidate) => candidate.at.join(".") === entry.section);
+  for (const entry2 of state.repositories) blocks2.push(...repositoryBlocks(entry2, state, spec));
+  for (const entry2 of state.sections) {
+    const section2 = spec.sections.find((candidate) => candidate.at.join(".") === entry2.section);
     if (section2 === void 0) continue;
-    const scope = section2.scope(entry.value);
-    for (const wanted of section2.print(entry.value)) {
+    const scope = section2.scope(entry2.value);
+    for (const wanted of section2.print(entry2.value)) {
       blocks2.push(
-        render(wanted, entry.target, scope, "", [entry.layer], entry.value, [], entry.origin)
+        render(wanted, entry2.target, scope, "", [entry2.layer], entry2.value, [], entry2.origin)
       );
     }
   }
   return `${blocks2.join("\n\n")}
 `;
 }
-function repositoryBlocks(entry, state, spec) {
-  const selector2 = entry.selector;
+function repositoryBlocks(entry2, state, spec) {
+  const selector2 = entry2.selector;
   const scope = `${selector2.owner}/${selector2.kind === "name" ? selector2.repo : selector2.pattern}`;
   const where3 = Object.entries(selector2.kind === "glob" ? selector2.properties ?? {} : {}).map(
     ([name2, values]) => `${name2}=${values.join("|")}`
   );
   const note = selector2.kind === "glob" ? ` (glob${where3.length > 0 ? ` where ${where3.join(", ")}` : ""}${selector2.exclude.length > 0 ? `, excluding ${selector2.exclude.join(", ")}` : ""})` : "";
-  const layers = [...state.defaults, ...entry.layers];
+  const layers = [...state.defaults, ...entry2.layers];
   const blocks2 = [];
   for (const setting of spec.settings) {
-    const value = entry.settings[setting.key];
+    const value = entry2.settings[setting.key];
     if (value === void 0) continue;
     for (const wanted of setting.print(value)) {
       blocks2.push(
-        render(wanted, entry.target, scope, note, layers, value, [setting.key], entry.origin)
+        render(wanted, entry2.target, scope, note, layers, value, [setting.key], entry2.origin)
       );
     }
   }
@@ -30011,191 +30090,141 @@ var init_dist_bundle = __esm({
 });
 
 // node_modules/content-type/dist/index.js
-function parse4(header, options) {
-  const stopFlags = SEMI_FLAG | (options?.comma === true ? COMMA_FLAG : 0);
-  const len = header.length;
-  let valueStart = options?.start ?? 0;
-  while ((CHAR_MAP[header.charCodeAt(valueStart)] & OWS) !== 0) {
-    valueStart++;
-  }
-  let index = valueStart;
-  let typeFlags = 0;
-  let whitespace = -1;
-  let stop2 = options?.parameters === false ? COMMA_FLAG : 0;
-  while (index < len) {
-    const code2 = header.charCodeAt(index);
-    const flags = CHAR_MAP[code2];
-    if ((flags & stopFlags) !== 0) {
-      stop2 |= flags & COMMA_FLAG;
-      break;
-    }
-    if ((flags & OWS) !== 0) {
-      if (whitespace === -1)
-        whitespace = index;
-    } else {
-      whitespace = -1;
-    }
-    typeFlags |= code2 & NON_ASCII | flags;
-    index++;
-  }
-  const valueEnd = whitespace === -1 ? index : whitespace;
-  const value = header.slice(valueStart, valueEnd);
-  const type = (typeFlags & CASE_FLAGS) === 0 ? value : value.toLowerCase();
-  if (index === len || stop2 !== 0) {
-    return { type, index, parameters: new NullObject() };
-  }
-  return parseParameters(header, type, index, len, stopFlags);
-}
-function parseParameters(header, type, index, len, stopFlags) {
-  const parameters2 = new NullObject();
-  parameter: while (index < len) {
-    index++;
-    while ((CHAR_MAP[header.charCodeAt(index)] & OWS) !== 0) {
-      index++;
-    }
-    const keyStart = index;
-    let keyFlags = 0;
-    let keyWhitespace = -1;
-    while (index < len) {
-      const code2 = header.charCodeAt(index);
-      const flags = CHAR_MAP[code2];
-      if ((flags & stopFlags) !== 0) {
-        if ((flags & COMMA_FLAG) !== 0)
-          break parameter;
-        continue parameter;
-      }
-      if (code2 === EQ) {
-        const keyEnd = keyWhitespace === -1 ? index : keyWhitespace;
-        const value = header.slice(keyStart, keyEnd);
-        const key = (keyFlags & CASE_FLAGS) === 0 ? value : value.toLowerCase();
-        index++;
-        while ((CHAR_MAP[header.charCodeAt(index)] & OWS) !== 0) {
-          index++;
-        }
-        if (index < len && header.charCodeAt(index) === DQUOTE) {
-          const quotedStart = ++index;
-          let escaped = false;
-          while (index < len) {
-            const code3 = header.charCodeAt(index);
-            if (code3 === DQUOTE) {
-              if (parameters2[key] === void 0) {
-                parameters2[key] = escaped ? unescapeQuotedPairs(header, quotedStart, index) : header.slice(quotedStart, index);
-              }
-              index++;
-              let stop3 = 0;
-              while (index < len) {
-                const code4 = header.charCodeAt(index);
-                const flags2 = CHAR_MAP[code4];
-                if ((flags2 & stopFlags) !== 0) {
-                  stop3 = flags2 & COMMA_FLAG;
-                  break;
-                }
-                index++;
-              }
-              if (stop3 !== 0)
-                break parameter;
-              continue parameter;
-            }
-            if (code3 === BSLASH && index + 1 < len) {
-              escaped = true;
-              index += 2;
-              continue;
-            }
-            index++;
-          }
-          continue parameter;
-        }
-        const valueStart = index;
-        let stop2 = 0;
-        let valueWhitespace = -1;
-        while (index < len) {
-          const code3 = header.charCodeAt(index);
-          const flags2 = CHAR_MAP[code3];
-          if ((flags2 & stopFlags) !== 0) {
-            stop2 = flags2 & COMMA_FLAG;
-            break;
-          }
-          if ((flags2 & OWS) !== 0) {
-            if (valueWhitespace === -1)
-              valueWhitespace = index;
-          } else {
-            valueWhitespace = -1;
-          }
-          index++;
-        }
-        if (parameters2[key] === void 0) {
-          const valueEnd = valueWhitespace === -1 ? index : valueWhitespace;
-          parameters2[key] = header.slice(valueStart, valueEnd);
-        }
-        if (stop2 !== 0)
-          break parameter;
-        continue parameter;
-      }
-      if ((flags & OWS) !== 0) {
-        if (keyWhitespace === -1)
-          keyWhitespace = index;
-      } else {
-        keyWhitespace = -1;
-      }
-      keyFlags |= code2 & NON_ASCII | flags;
-      index++;
-    }
-  }
-  return { type, index, parameters: parameters2 };
-}
-function unescapeQuotedPairs(str, start, end) {
-  let result = "";
-  for (let index = start; index < end; index++) {
-    if (str.charCodeAt(index) === BSLASH) {
-      result += str.slice(start, index);
-      start = ++index;
-    }
-  }
-  return result + str.slice(start, end);
-}
-var SP, HTAB, SEMI, EQ, DQUOTE, BSLASH, COMMA, LOWER_CASE, OWS, SEMI_FLAG, COMMA_FLAG, TOKEN_FLAG, NON_ASCII, CASE_FLAGS, CHAR_MAP, NullObject;
-var init_dist = __esm({
-  "node_modules/content-type/dist/index.js"() {
-    SP = 32;
-    HTAB = 9;
-    SEMI = 59;
-    EQ = 61;
-    DQUOTE = 34;
-    BSLASH = 92;
-    COMMA = 44;
-    LOWER_CASE = 1;
-    OWS = 2;
-    SEMI_FLAG = 4;
-    COMMA_FLAG = 8;
-    TOKEN_FLAG = 16;
-    NON_ASCII = 65280;
-    CASE_FLAGS = LOWER_CASE | NON_ASCII;
-    CHAR_MAP = new Uint8Array(256);
-    CHAR_MAP[HTAB] |= OWS;
-    CHAR_MAP[SP] |= OWS;
-    CHAR_MAP[SEMI] |= SEMI_FLAG;
-    CHAR_MAP[COMMA] |= COMMA_FLAG;
-    for (let code2 = 128; code2 <= 255; code2++) {
-      CHAR_MAP[code2] |= LOWER_CASE;
-    }
-    for (const char of "!#$%&'*+-.^_`|~") {
-      CHAR_MAP[char.charCodeAt(0)] |= TOKEN_FLAG;
-    }
-    for (let code2 = 48; code2 <= 57; code2++) {
-      CHAR_MAP[code2] |= TOKEN_FLAG;
-    }
-    for (let code2 = 65; code2 <= 90; code2++) {
-      CHAR_MAP[code2] |= LOWER_CASE | TOKEN_FLAG;
-    }
-    for (let code2 = 97; code2 <= 122; code2++) {
-      CHAR_MAP[code2] |= TOKEN_FLAG;
-    }
-    NullObject = /* @__PURE__ */ (() => {
+var require_dist2 = __commonJS({
+  "node_modules/content-type/dist/index.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.format = format;
+    exports.parse = parse5;
+    var TEXT_REGEXP = /^[\u0009\u0020-\u007e\u0080-\u00ff]*$/;
+    var TOKEN_REGEXP = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+    var QUOTE_REGEXP = /[\\"]/g;
+    var TYPE_REGEXP = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+    var NullObject = /* @__PURE__ */ (() => {
       const C = function() {
       };
       C.prototype = /* @__PURE__ */ Object.create(null);
       return C;
     })();
+    function format(obj) {
+      const { type, parameters: parameters2 } = obj;
+      if (!type || !TYPE_REGEXP.test(type)) {
+        throw new TypeError(`Invalid type: ${type}`);
+      }
+      let result = type;
+      if (parameters2) {
+        for (const param2 of Object.keys(parameters2)) {
+          if (!TOKEN_REGEXP.test(param2)) {
+            throw new TypeError(`Invalid parameter name: ${param2}`);
+          }
+          result += `; ${param2}=${qstring(parameters2[param2])}`;
+        }
+      }
+      return result;
+    }
+    function parse5(header, options) {
+      const stopChar = options?.comma === true ? COMMA : 65536;
+      const len = header.length;
+      let index = skipOWS(header, options?.start ?? 0, len);
+      const valueStart = index;
+      index = skipValue(header, index, len, stopChar);
+      const valueEnd = trailingOWS(header, valueStart, index);
+      const type = header.slice(valueStart, valueEnd).toLowerCase();
+      if (options?.parameters === false) {
+        return { type, index, parameters: new NullObject() };
+      }
+      return parseParameters(header, type, index, len, stopChar);
+    }
+    var SP = 32;
+    var HTAB = 9;
+    var SEMI = 59;
+    var EQ = 61;
+    var DQUOTE = 34;
+    var BSLASH = 92;
+    var COMMA = 44;
+    function parseParameters(header, type, index, len, stopChar) {
+      const parameters2 = new NullObject();
+      parameter: while (index < len) {
+        if (header.charCodeAt(index) === stopChar)
+          break;
+        index = skipOWS(header, index + 1, len);
+        const keyStart = index;
+        while (index < len) {
+          const code2 = header.charCodeAt(index);
+          if (code2 === stopChar)
+            break parameter;
+          if (code2 === SEMI)
+            continue parameter;
+          if (code2 === EQ) {
+            const keyEnd = trailingOWS(header, keyStart, index);
+            const key = header.slice(keyStart, keyEnd).toLowerCase();
+            index = skipOWS(header, index + 1, len);
+            if (index < len && header.charCodeAt(index) === DQUOTE) {
+              index++;
+              let value = "";
+              while (index < len) {
+                const code3 = header.charCodeAt(index++);
+                if (code3 === DQUOTE) {
+                  index = skipValue(header, index, len, stopChar);
+                  if (parameters2[key] === void 0)
+                    parameters2[key] = value;
+                  break;
+                }
+                if (code3 === BSLASH && index < len) {
+                  value += header[index++];
+                  continue;
+                }
+                value += String.fromCharCode(code3);
+              }
+              continue parameter;
+            }
+            const valueStart = index;
+            index = skipValue(header, index, len, stopChar);
+            if (parameters2[key] === void 0) {
+              const valueEnd = trailingOWS(header, valueStart, index);
+              parameters2[key] = header.slice(valueStart, valueEnd);
+            }
+            continue parameter;
+          }
+          index++;
+        }
+      }
+      return { type, index, parameters: parameters2 };
+    }
+    function skipValue(str, index, len, stopChar) {
+      while (index < len) {
+        const code2 = str.charCodeAt(index);
+        if (code2 === SEMI || code2 === stopChar)
+          break;
+        index++;
+      }
+      return index;
+    }
+    function skipOWS(header, index, len) {
+      while (index < len) {
+        const char = header.charCodeAt(index);
+        if (char !== SP && char !== HTAB)
+          break;
+        index++;
+      }
+      return index;
+    }
+    function trailingOWS(header, start, end) {
+      while (end > start) {
+        const char = header.charCodeAt(end - 1);
+        if (char !== SP && char !== HTAB)
+          break;
+        end--;
+      }
+      return end;
+    }
+    function qstring(str) {
+      if (TOKEN_REGEXP.test(str))
+        return str;
+      if (TEXT_REGEXP.test(str))
+        return `"${str.replace(QUOTE_REGEXP, "\\$&")}"`;
+      throw new TypeError(`Invalid parameter value: ${str}`);
+    }
   }
 });
 
@@ -30695,7 +30724,7 @@ async function getResponseData(response) {
   if (!contentType) {
     return response.text().catch(noop);
   }
-  const mimetype = parse4(contentType);
+  const mimetype = (0, import_content_type.parse)(contentType);
   if (isJSONResponse(mimetype)) {
     let text = "";
     try {
@@ -30756,15 +30785,15 @@ function withDefaults2(oldEndpoint, newDefaults) {
     defaults: withDefaults2.bind(null, endpoint2)
   });
 }
-var VERSION2, defaults_default, noop, request;
+var import_content_type, VERSION2, defaults_default, noop, request;
 var init_dist_bundle2 = __esm({
   "node_modules/@octokit/request/dist-bundle/index.js"() {
     init_dist_bundle();
     init_universal_user_agent();
-    init_dist();
+    import_content_type = __toESM(require_dist2(), 1);
     init_json_with_bigint();
     init_dist_src();
-    VERSION2 = "10.0.16";
+    VERSION2 = "10.0.14";
     defaults_default = {
       headers: {
         "user-agent": `octokit-request.js/${VERSION2} ${getUserAgent()}`
@@ -30868,27 +30897,27 @@ function pLimit(concurrency) {
     activeCount--;
     resumeNext();
   };
-  const run2 = async (function_, resolve10, arguments_) => {
+  const run2 = async (function_, resolve11, arguments_) => {
     const result = (async () => function_(...arguments_))();
-    resolve10(result);
+    resolve11(result);
     try {
       await result;
     } catch {
     }
     next();
   };
-  const enqueue = (function_, resolve10, reject, arguments_) => {
+  const enqueue = (function_, resolve11, reject, arguments_) => {
     const queueItem = { reject };
     new Promise((internalResolve) => {
       queueItem.run = internalResolve;
       queue.enqueue(queueItem);
-    }).then(run2.bind(void 0, function_, resolve10, arguments_));
+    }).then(run2.bind(void 0, function_, resolve11, arguments_));
     if (activeCount < concurrency) {
       resumeNext();
     }
   };
-  const generator = (function_, ...arguments_) => new Promise((resolve10, reject) => {
-    enqueue(function_, resolve10, reject, arguments_);
+  const generator = (function_, ...arguments_) => new Promise((resolve11, reject) => {
+    enqueue(function_, resolve11, reject, arguments_);
   });
   Object.defineProperties(generator, {
     activeCount: {
@@ -31125,10 +31154,10 @@ var init_redact = __esm({
       }
       change(change) {
         if (this.#items.size === 0 && this.#fields.size === 0) return change;
-        const marked = change.diff.some((entry) => !entry.sensitive && this.#diffHolds(entry)) ? {
+        const marked = change.diff.some((entry2) => !entry2.sensitive && this.#diffHolds(entry2)) ? {
           ...change,
           diff: change.diff.map(
-            (entry) => !entry.sensitive && this.#diffHolds(entry) ? { ...entry, sensitive: true } : entry
+            (entry2) => !entry2.sensitive && this.#diffHolds(entry2) ? { ...entry2, sensitive: true } : entry2
           )
         } : change;
         return this.redactValue(marked);
@@ -31231,8 +31260,8 @@ var init_redact = __esm({
         }
         return copy2 ?? value;
       }
-      #diffHolds(entry) {
-        return this.#valueHolds(entry.before) || this.#valueHolds(entry.after);
+      #diffHolds(entry2) {
+        return this.#valueHolds(entry2.before) || this.#valueHolds(entry2.after);
       }
       #valueHolds(value) {
         if (typeof value === "string") return this.holds(value);
@@ -31312,27 +31341,27 @@ var init_cache = __esm({
         } catch {
           return void 0;
         }
-        const entry = decode4(parsed);
-        if (entry === void 0) return void 0;
+        const entry2 = decode4(parsed);
+        if (entry2 === void 0) return void 0;
         const now = /* @__PURE__ */ new Date();
         try {
           utimesSync(file2, now, now);
         } catch {
         }
-        return entry;
+        return entry2;
       }
-      set(key, entry) {
-        const text = entry.body.toString("utf8");
-        if (!Buffer.from(text, "utf8").equals(entry.body)) return;
+      set(key, entry2) {
+        const text = entry2.body.toString("utf8");
+        if (!Buffer.from(text, "utf8").equals(entry2.body)) return;
         const file2 = this.#file(key);
         const temporary = `${file2}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
         const stored = {
           format: FORMAT,
-          etag: entry.etag,
-          scheme: entry.scheme,
-          ...entry.vary !== void 0 ? { vary: entry.vary } : {},
-          ...entry.link !== void 0 ? { link: entry.link } : {},
-          ...entry.lastModified !== void 0 ? { lastModified: entry.lastModified } : {},
+          etag: entry2.etag,
+          scheme: entry2.scheme,
+          ...entry2.vary !== void 0 ? { vary: entry2.vary } : {},
+          ...entry2.link !== void 0 ? { link: entry2.link } : {},
+          ...entry2.lastModified !== void 0 ? { lastModified: entry2.lastModified } : {},
           body: text
         };
         const sealed = this.#redactor.seal(JSON.stringify(stored), this.#digest);
@@ -31399,7 +31428,7 @@ var init_clock = __esm({
     "use strict";
     systemClock = {
       now: () => Date.now(),
-      sleep: (ms, signal) => new Promise((resolve10, reject) => {
+      sleep: (ms, signal) => new Promise((resolve11, reject) => {
         if (signal?.aborted) {
           reject(signal.reason);
           return;
@@ -31411,7 +31440,7 @@ var init_clock = __esm({
         const timer = setTimeout(
           () => {
             signal?.removeEventListener("abort", onAbort);
-            resolve10();
+            resolve11();
           },
           Math.max(0, ms)
         );
@@ -31456,8 +31485,10 @@ function waitDescription(category, until, waitMs, basis) {
   switch (basis.kind) {
     case "reset":
       return `rate limit "${category}" exhausted: it resets at ${at}, ${wait} from now`;
+    case "points":
+      return `secondary rate limit on ${category}: its points a minute are spent until ${at}, ${wait} from now`;
     case "answer": {
-      const what = basis.reason === "secondary-limit" ? `secondary rate limit on ${basis.request} (${basis.status})` : basis.reason === "rate-limit-reset" ? `rate limit "${category}" exhausted on ${basis.request} (${basis.status})` : `${basis.request} throttled (${basis.status})`;
+      const what = basis.reason === "secondary-limit" ? `secondary rate limit on ${basis.endpoint}: ${basis.request} answered ${basis.status}` : basis.reason === "rate-limit-reset" ? `rate limit "${category}" exhausted on ${basis.request} (${basis.status})` : `${basis.request} throttled (${basis.status})`;
       const answers = `${basis.answers} such answer${basis.answers === 1 ? "" : "s"}`;
       return basis.source === "retry-after" ? `${what}: the service asks to wait ${wait} (Retry-After), until ${at}` : `${what}: the service said not how long to wait, and forgeplan's own back-off after ${answers} is ${wait}, until ${at}`;
     }
@@ -31602,7 +31633,7 @@ function createHttpFetch(maxSockets, maxBytes = CLIENT_DEFAULTS.maxResponseBytes
     "http:": new HttpAgent({ keepAlive: true, maxSockets }),
     "https:": new HttpsAgent({ keepAlive: true, maxSockets })
   };
-  const once = (url2, exchange) => new Promise((resolve10, reject) => {
+  const once = (url2, exchange) => new Promise((resolve11, reject) => {
     const { signal } = exchange;
     if (signal?.aborted) return reject(signal.reason);
     const send = url2.protocol === "https:" ? httpsRequest : httpRequest;
@@ -31643,9 +31674,9 @@ function createHttpFetch(maxSockets, maxBytes = CLIENT_DEFAULTS.maxResponseBytes
         settle2();
         const raw2 = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
         const decode5 = decoders[String(message.headers["content-encoding"] ?? "").trim()];
-        if (decode5 === void 0 || raw2.length === 0) return resolve10({ message, body: raw2 });
+        if (decode5 === void 0 || raw2.length === 0) return resolve11({ message, body: raw2 });
         decode5(raw2, { maxOutputLength: maxBytes }).then(
-          (body) => resolve10({ message, body }),
+          (body) => resolve11({ message, body }),
           (error62) => reject(
             error62.code === "ERR_BUFFER_TOO_LARGE" ? tooLarge(status, maxBytes) : error62
           )
@@ -31743,7 +31774,7 @@ var init_http_fetch = __esm({
 // src/forge/limits.ts
 function categoryOf(path) {
   const match = CATEGORIES.find(
-    (entry) => entry.exact ? path === entry.prefix : path.startsWith(entry.prefix)
+    (entry2) => entry2.exact ? path === entry2.prefix : path.startsWith(entry2.prefix)
   );
   return match?.category ?? DEFAULT_CATEGORY;
 }
@@ -31840,9 +31871,9 @@ function endpointKey(path) {
     (s) => segments.length > s.prefix.length && s.prefix.every((part, i) => segments[i] === part)
   );
   if (scope !== void 0) {
-    const named = segments.slice(scope.prefix.length, scope.prefix.length + scope.names.length);
-    out.push(...scope.prefix, ...scope.names.slice(0, named.length));
-    rest = segments.slice(scope.prefix.length + named.length);
+    const named2 = segments.slice(scope.prefix.length, scope.prefix.length + scope.names.length);
+    out.push(...scope.prefix, ...scope.names.slice(0, named2.length));
+    rest = segments.slice(scope.prefix.length + named2.length);
     if (scope.prefix[0] === "repos" && rest[0] === "branches" && rest.length > 1) {
       const end = rest.indexOf("protection", 1);
       out.push("branches", "{branch}");
@@ -31888,9 +31919,9 @@ var init_points = __esm({
         const entries = (this.#spent.get(key) ?? []).filter((e) => e.at + this.#windowMs > now);
         let used = entries.reduce((sum, e) => sum + e.cost, 0);
         if (entries.length > 0 && used + cost > this.#budget) {
-          for (const entry of entries) {
-            used -= entry.cost;
-            if (used + cost <= this.#budget || used === 0) return entry.at + this.#windowMs - now;
+          for (const entry2 of entries) {
+            used -= entry2.cost;
+            if (used + cost <= this.#budget || used === 0) return entry2.at + this.#windowMs - now;
           }
         }
         entries.push({ at: now, cost });
@@ -32033,11 +32064,23 @@ var init_pacer = __esm({
             until,
             until - now,
             this.#options.maxWaitMs,
-            source === "reset" ? { kind: "reset" } : { kind: "answer", request: request2, status, reason: throttle.reason, source, answers }
+            source === "reset" ? { kind: "reset" } : {
+              kind: "answer",
+              request: request2,
+              endpoint: ticket.endpoint,
+              status,
+              reason: throttle.reason,
+              source,
+              answers
+            }
           );
         }
         const after = { request: request2, status, source, waitMs: until - now };
-        this.#announce({ category: ticket.category, until, reason: throttle.reason, after }, now);
+        const endpoint2 = throttle.reason === "secondary-limit" ? { endpoint: ticket.endpoint } : {};
+        this.#announce(
+          { category: ticket.category, until, reason: throttle.reason, ...endpoint2, after },
+          now
+        );
         this.#pausedUntil = Math.max(this.#pausedUntil, until);
       }
       /** What GET /rate_limit reported of a category. */
@@ -32054,11 +32097,13 @@ var init_pacer = __esm({
        */
       #holdForPoints(endpoint2, until, now) {
         if (until - now > this.#options.maxWaitMs) {
-          throw new RateLimitWaitExceeded(endpoint2, until, until - now, this.#options.maxWaitMs);
+          throw new RateLimitWaitExceeded(endpoint2, until, until - now, this.#options.maxWaitMs, {
+            kind: "points"
+          });
         }
         const announced = this.#announced.get(`${endpoint2} secondary-limit`);
         if (until - now >= SKEW_MS && (announced === void 0 || announced < now)) {
-          this.#announce({ category: endpoint2, until, reason: "secondary-limit" }, now);
+          this.#announce({ category: endpoint2, until, reason: "secondary-limit", endpoint: endpoint2 }, now);
         }
       }
       /** Tells the client about a wait, once per category, reason and end. */
@@ -32385,7 +32430,7 @@ var init_write_lock = __esm({
         if (key === void 0) return task();
         const previous = this.#tails.get(key) ?? Promise.resolve();
         let done;
-        const current = new Promise((resolve10) => done = resolve10);
+        const current = new Promise((resolve11) => done = resolve11);
         const tail = previous.then(() => current);
         this.#tails.set(key, tail);
         await previous;
@@ -33026,14 +33071,6 @@ import { createHash as createHash3 } from "node:crypto";
 function fingerprint(value) {
   return createHash3("sha256").update(stableJson(value)).digest("hex").slice(0, 16);
 }
-function stableJson(value) {
-  return JSON.stringify(value, (_key, inner) => {
-    if (isPlainObject2(inner)) {
-      return Object.fromEntries(Object.entries(inner).sort(([a], [b]) => a < b ? -1 : 1));
-    }
-    return inner;
-  });
-}
 var init_fingerprint = __esm({
   "src/resources/fingerprint.ts"() {
     "use strict";
@@ -33051,11 +33088,11 @@ function boardName(wanted) {
 function identity(value) {
   return typeof value === "number" ? `#${value}` : value.toLowerCase();
 }
-async function planBoards(reader, entry) {
-  const scope = String(entry.project);
-  const path = `${projectPath(entry.project)}/boards`;
+async function planBoards(reader, entry2) {
+  const scope = String(entry2.project);
+  const path = `${projectPath(entry2.project)}/boards`;
   const listed3 = await reader.list(path, void 0, { name: "issue boards", schema: readBoard });
-  return entry.boards_absent.map((wanted) => {
+  return entry2.boards_absent.map((wanted) => {
     const change = newChange(reader.target, scope, "board", boardName(wanted));
     if (listed3.kind === "error") return { ...change, error: listed3.error };
     if (listed3.kind === "absent") {
@@ -33106,9 +33143,9 @@ var init_board = __esm({
           description: "Planning-side clean-ups per project.",
           targetType: "planning",
           noun: ["project", "projects"],
-          scope: (entry) => String(entry.project),
-          defines: (entry) => {
-            const { project: project3, boards_absent } = entry;
+          scope: (entry2) => String(entry2.project),
+          defines: (entry2) => {
+            const { project: project3, boards_absent } = entry2;
             return boards_absent.map((wanted, index) => {
               const key = wanted.id !== void 0 ? `id ${wanted.id}` : `"${wanted.name}"`;
               return {
@@ -33118,15 +33155,15 @@ var init_board = __esm({
               };
             });
           },
-          print: (entry) => entry.boards_absent.map((wanted, index) => ({
+          print: (entry2) => entry2.boards_absent.map((wanted, index) => ({
             kind: "board",
             name: boardName(wanted),
             path: ["boards_absent", index],
             fixed: [["must be absent", true]]
           }))
         },
-        plan: async ({ reader, entry }) => ({
-          changes: await planBoards(reader, entry)
+        plan: async ({ reader, entry: entry2 }) => ({
+          changes: await planBoards(reader, entry2)
         }),
         // Clean-ups name what must not exist, so live boards are listed as comments to pick from.
         export: async (reader, project3) => {
@@ -33207,13 +33244,13 @@ function personalRepositoryProblems(settings) {
   }
   return problems;
 }
-function protectionRules(value, entry) {
+function protectionRules(value, entry2) {
   const problems = [];
   for (const [branch3, settings] of Object.entries(value)) {
     if (settings === null) continue;
     const found = [
       ...branchProtectionProblems(settings),
-      ...entry.ownerType === "user" ? personalRepositoryProblems(settings) : []
+      ...entry2.ownerType === "user" ? personalRepositoryProblems(settings) : []
     ];
     for (const problem of found)
       problems.push({ path: [branch3, ...problem.path], message: problem.message });
@@ -33246,7 +33283,7 @@ var init_branch_protection_settings = __esm({
       checks: array(statusCheck).optional().describe(
         "Required status checks, each with its context and optionally the app that must provide it."
       )
-    });
+    }).meta({ not: { required: ["contexts", "checks"] } });
     requiredPullRequestReviews = closed({
       dismissal_restrictions: actorLists("who may dismiss reviews").optional().describe(
         "Who may dismiss pull request reviews; an empty mapping disables the restriction. Users and teams only for organization-owned repositories."
@@ -33774,7 +33811,7 @@ function diffValues(before, after, prefix = "") {
     const keyPath = path.slice(0, cut);
     const key = joinPath(prefix, keyPath);
     if (entries.has(key)) continue;
-    const entry = { path: key };
+    const entry2 = { path: key };
     const lhs = keyPath.length === 0 ? before : valueAt2(before, keyPath);
     const rhs = keyPath.length === 0 ? after : valueAt2(after, keyPath);
     const added = isPlainObject2(rhs) && (lhs === null || lhs === void 0) ? leaves(rhs, key) : [];
@@ -33782,9 +33819,9 @@ function diffValues(before, after, prefix = "") {
     for (const [leaf, value] of added) entries.set(leaf, { path: leaf, after: value });
     for (const [leaf, value] of removed) entries.set(leaf, { path: leaf, before: value });
     if (added.length + removed.length > 0) continue;
-    if (lhs !== void 0) entry.before = lhs;
-    if (rhs !== void 0) entry.after = rhs;
-    entries.set(key, entry);
+    if (lhs !== void 0) entry2.before = lhs;
+    if (rhs !== void 0) entry2.after = rhs;
+    entries.set(key, entry2);
   }
   return [...entries.values()];
 }
@@ -34223,13 +34260,13 @@ function identity2(value) {
 function groupPath(group3) {
   return `/api/v4/groups/${encodeURIComponent(String(group3))}`;
 }
-async function planEpicLinks(reader, entry) {
-  const scope = String(entry.group);
+async function planEpicLinks(reader, entry2) {
+  const scope = String(entry2.group);
   const related = /* @__PURE__ */ new Map();
   const relatedOf = (iid) => {
     let pending = related.get(iid);
     if (!pending) {
-      pending = reader.list(`${groupPath(entry.group)}/epics/${iid}/related_epics`, void 0, {
+      pending = reader.list(`${groupPath(entry2.group)}/epics/${iid}/related_epics`, void 0, {
         name: "related epics",
         schema: relatedEpic
       });
@@ -34250,16 +34287,16 @@ async function planEpicLinks(reader, entry) {
   const planOne = async (wanted) => {
     const change = newChange(reader.target, scope, "epic_link", linkName(wanted));
     const byId3 = wanted.link_id !== void 0;
-    const epics = byId3 && wanted.epic === void 0 ? await listEpics(reader, entry.group) : [wanted.epic];
+    const epics = byId3 && wanted.epic === void 0 ? await listEpics(reader, entry2.group) : [wanted.epic];
     if (!Array.isArray(epics)) return { ...change, error: epics };
     let targetGroupId;
     if (!byId3) {
-      const group3 = await groupOf(wanted.related_group ?? entry.group);
+      const group3 = await groupOf(wanted.related_group ?? entry2.group);
       if (group3.kind === "error") return { ...change, error: group3.error };
       if (group3.kind === "absent") {
         return {
           ...change,
-          error: changeError(`group ${wanted.related_group ?? entry.group} was not found`)
+          error: changeError(`group ${wanted.related_group ?? entry2.group} was not found`)
         };
       }
       targetGroupId = group3.data.id;
@@ -34274,7 +34311,7 @@ async function planEpicLinks(reader, entry) {
           error: changeError(
             `epic &${epic3} was not found in group ${scope}`,
             "GET",
-            `${groupPath(entry.group)}/epics/${epic3}/related_epics`,
+            `${groupPath(entry2.group)}/epics/${epic3}/related_epics`,
             404
           )
         };
@@ -34297,7 +34334,7 @@ async function planEpicLinks(reader, entry) {
         requests: [
           {
             method: "DELETE",
-            path: `${groupPath(entry.group)}/epics/${epic3}/related_epics/${link.related_epic_link_id}`
+            path: `${groupPath(entry2.group)}/epics/${epic3}/related_epics/${link.related_epic_link_id}`
           }
         ],
         live_fingerprint: fingerprint(live)
@@ -34305,7 +34342,7 @@ async function planEpicLinks(reader, entry) {
     }
     return { ...change, live_fingerprint: fingerprint(null) };
   };
-  return Promise.all(entry.epic_links_absent.map(planOne));
+  return Promise.all(entry2.epic_links_absent.map(planOne));
 }
 async function listEpics(reader, group3) {
   const path = `${groupPath(group3)}/epics`;
@@ -34374,24 +34411,24 @@ var init_epic_link = __esm({
           description: "Planning-side clean-ups per group.",
           targetType: "planning",
           noun: ["group", "groups"],
-          scope: (entry) => String(entry.group),
-          defines: (entry) => {
-            const { group: group3, epic_links_absent } = entry;
+          scope: (entry2) => String(entry2.group),
+          defines: (entry2) => {
+            const { group: group3, epic_links_absent } = entry2;
             return epic_links_absent.map((wanted, index) => ({
               id: `${identity2(group3)}|${linkIdentity(wanted)}`,
               path: ["epic_links_absent", index],
               what: `related-epic ${linkIdentity(wanted)} in group ${group3}`
             }));
           },
-          print: (entry) => entry.epic_links_absent.map((wanted, index) => ({
+          print: (entry2) => entry2.epic_links_absent.map((wanted, index) => ({
             kind: "epic_link",
             name: linkName(wanted),
             path: ["epic_links_absent", index],
             fixed: [["must be absent", true]]
           }))
         },
-        plan: async ({ reader, entry }) => ({
-          changes: await planEpicLinks(reader, entry)
+        plan: async ({ reader, entry: entry2 }) => ({
+          changes: await planEpicLinks(reader, entry2)
         }),
         // Clean-ups name what must not exist, so live epics are listed as comments to pick from.
         export: async (reader, group3) => {
@@ -34475,7 +34512,7 @@ var init_gist = __esm({
             { kind: "gist", name: "policy", path: [], defaults: [["allow_public", false]] }
           ]
         },
-        plan: async ({ reader, entry }) => ({ changes: await auditGists(reader, entry) })
+        plan: async ({ reader, entry: entry2 }) => ({ changes: await auditGists(reader, entry2) })
       }
     };
   }
@@ -34682,9 +34719,9 @@ var init_migration = __esm({
           description: "Audits of migrations: expected state and repositories.",
           targetType: "repository",
           noun: ["audit", "audits"],
-          scope: (entry) => scopeOf(entry),
-          defines: (entry) => {
-            const audit = entry;
+          scope: (entry2) => scopeOf(entry2),
+          defines: (entry2) => {
+            const audit = entry2;
             const owner = audit.org !== void 0 ? `organization ${audit.org.toLowerCase()}` : "your user";
             return [
               {
@@ -34694,15 +34731,15 @@ var init_migration = __esm({
               }
             ];
           },
-          print: (entry) => [
-            { kind: "migration", name: String(entry.id), path: [] }
+          print: (entry2) => [
+            { kind: "migration", name: String(entry2.id), path: [] }
           ]
         },
         // A running migration that locks repositories holds back changes to them whichever shard plans
         // them, so every shard reads it.
         everyShard: true,
-        plan: async ({ reader, entry }) => {
-          const { change, live } = await auditMigration(reader, entry);
+        plan: async ({ reader, entry: entry2 }) => {
+          const { change, live } = await auditMigration(reader, entry2);
           const reason = `locked by migration ${change.name} (${live?.state}) with lock_repositories`;
           return {
             changes: [change],
@@ -36015,11 +36052,11 @@ function rulesetsProblems(value, level) {
     ([rulesetName2, settings]) => settings === null ? [] : prefixed(rulesetProblems(settings, level), [rulesetName2])
   );
 }
-function repositoryRulesetRules(value, entry) {
+function repositoryRulesetRules(value, entry2) {
   const rulesets = value;
   const problems = rulesetsProblems(rulesets, "repository");
   const replacedBy = /* @__PURE__ */ new Map();
-  const protections = entry.settings?.branch_protection;
+  const protections = entry2.settings?.branch_protection;
   for (const [rulesetName2, settings] of Object.entries(rulesets)) {
     (settings?.replaces_protection ?? []).forEach((branch3, index) => {
       const path = [rulesetName2, "replaces_protection", index];
@@ -36395,19 +36432,19 @@ var init_ruleset = __esm({
           description: "Organizations and their rulesets.",
           targetType: "repository",
           noun: ["organization", "organizations"],
-          scope: (entry) => entry.name,
-          defines: (entry) => {
-            const { name: name2, rulesets } = entry;
+          scope: (entry2) => entry2.name,
+          defines: (entry2) => {
+            const { name: name2, rulesets } = entry2;
             return Object.keys(rulesets ?? {}).map((ruleset3) => ({
               id: `${name2.toLowerCase()}|ruleset ${ruleset3}`,
               path: ["rulesets", ruleset3],
               what: `the ruleset "${ruleset3}" of organization ${name2}`
             }));
           },
-          print: (entry) => printRulesets(entry.rulesets, ["rulesets"])
+          print: (entry2) => printRulesets(entry2.rulesets, ["rulesets"])
         },
-        plan: async ({ reader, entry }) => {
-          const { name: name2, rulesets } = entry;
+        plan: async ({ reader, entry: entry2 }) => {
+          const { name: name2, rulesets } = entry2;
           return { changes: await planRulesets(organizationWhere(reader, name2), rulesets ?? {}) };
         },
         export: async (reader, id) => {
@@ -36542,7 +36579,7 @@ function targetOf2(desired, live, send) {
 }
 function markSensitive(diff) {
   return diff.map(
-    (entry) => WRITE_ONLY.includes(entry.path) ? { ...entry, sensitive: true } : entry
+    (entry2) => WRITE_ONLY.includes(entry2.path) ? { ...entry2, sensitive: true } : entry2
   );
 }
 function diffOf(live, target2, rotated) {
@@ -36799,7 +36836,7 @@ function verifyResponse(kind, request2, response) {
   if (diff.length === 0) return void 0;
   const read2 = request2.method === "GET";
   const parts = diff.map(
-    (entry) => `${entry.path}: ${read2 ? "needs" : "sent"} ${JSON.stringify(entry.before ?? null)}, service has ${JSON.stringify(entry.after ?? null)}`
+    (entry2) => `${entry2.path}: ${read2 ? "needs" : "sent"} ${JSON.stringify(entry2.before ?? null)}, service has ${JSON.stringify(entry2.after ?? null)}`
   );
   return read2 ? `the answer does not show what the change needs before it goes on (${parts.join("; ")})` : `the service did not keep what was written (${parts.join("; ")})`;
 }
@@ -36853,7 +36890,7 @@ function describeCounts(state) {
   ]);
   for (const section2 of configSpec.sections) {
     const [one, many] = section2.noun;
-    const count2 = state.sections.filter((entry) => entry.section === section2.at.join(".")).length;
+    const count2 = state.sections.filter((entry2) => entry2.section === section2.at.join(".")).length;
     const known = counts.get(one);
     counts.set(one, [(known?.[0] ?? 0) + count2, one, many]);
   }
@@ -36932,11 +36969,11 @@ function filesAt(ref, given, cwd) {
     return [{ display: `${ref}:${given}`, content: git(dir, ["show", `${ref}:./${name2}`]) }];
   }
   if (type !== "tree") return [];
-  const names = git(dir, ["ls-tree", "--full-tree", "--name-only", `${ref}:./${name2}`]).toString("utf8").split("\n").filter((entry) => /\.ya?ml$/i.test(entry)).sort();
+  const names = git(dir, ["ls-tree", "--full-tree", "--name-only", `${ref}:./${name2}`]).toString("utf8").split("\n").filter((entry2) => /\.ya?ml$/i.test(entry2)).sort();
   const prefix = name2 === "" ? "" : `${name2}/`;
-  return names.filter((entry) => objectType(dir, ref, `${prefix}${entry}`) === "blob").map((entry) => ({
-    display: `${ref}:${given.replace(/\/+$/, "")}/${entry}`,
-    content: git(dir, ["show", `${ref}:./${prefix}${entry}`])
+  return names.filter((entry2) => objectType(dir, ref, `${prefix}${entry2}`) === "blob").map((entry2) => ({
+    display: `${ref}:${given.replace(/\/+$/, "")}/${entry2}`,
+    content: git(dir, ["show", `${ref}:./${prefix}${entry2}`])
   }));
 }
 function loadStateAt(command2, ref, paths, io) {
@@ -37051,7 +37088,7 @@ async function expandRepositories(state, readers, lookUp = /* @__PURE__ */ new M
   const propertyListings = /* @__PURE__ */ new Map();
   const lookUps = /* @__PURE__ */ new Map();
   const needsProperties = new Set(
-    state.repositories.filter((entry) => entry.selector.kind === "glob" && entry.selector.properties).map((entry) => ownerKey(entry.target, entry.selector.owner))
+    state.repositories.filter((entry2) => entry2.selector.kind === "glob" && entry2.selector.properties).map((entry2) => ownerKey(entry2.target, entry2.selector.owner))
   );
   const slot = (target2, owner, name2) => {
     const key = `${ownerKey(target2, owner)}/${name2.toLowerCase()}`;
@@ -37062,14 +37099,14 @@ async function expandRepositories(state, readers, lookUp = /* @__PURE__ */ new M
     }
     return found;
   };
-  const globs = state.repositories.filter((entry) => entry.selector.kind === "glob");
+  const globs = state.repositories.filter((entry2) => entry2.selector.kind === "glob");
   const listed3 = await Promise.all(
-    globs.map(async (entry) => {
-      const reader = readers.get(entry.target);
-      if (!reader) throw new Error(`no reader for target ${entry.target}`);
-      const owner = entry.selector.owner;
-      const key = ownerKey(entry.target, owner);
-      const wanted = entry.selector.kind === "glob" ? entry.selector.properties : void 0;
+    globs.map(async (entry2) => {
+      const reader = readers.get(entry2.target);
+      if (!reader) throw new Error(`no reader for target ${entry2.target}`);
+      const owner = entry2.selector.owner;
+      const key = ownerKey(entry2.target, owner);
+      const wanted = entry2.selector.kind === "glob" ? entry2.selector.properties : void 0;
       const names = lookUp.get(key);
       if (names !== void 0) {
         const found = await memoized(
@@ -37089,17 +37126,17 @@ async function expandRepositories(state, readers, lookUp = /* @__PURE__ */ new M
       return { repos: repos2, properties };
     })
   );
-  globs.forEach((entry, index) => {
-    const selector2 = entry.selector;
+  globs.forEach((entry2, index) => {
+    const selector2 = entry2.selector;
     if (selector2.kind !== "glob") return;
     const { repos: repos2, properties } = listed3[index];
     if (repos2.kind !== "found") {
-      errors.push({ entry, error: failure2(repos2, `account ${selector2.owner} was not found`) });
+      errors.push({ entry: entry2, error: failure2(repos2, `account ${selector2.owner} was not found`) });
       return;
     }
     if (properties !== void 0 && properties.kind !== "found") {
       const absent = `${selector2.owner} has no custom properties: it is not an organization (or the token cannot see it)`;
-      errors.push({ entry, error: failure2(properties, absent) });
+      errors.push({ entry: entry2, error: failure2(properties, absent) });
       return;
     }
     const values = properties?.kind === "found" ? properties.data : void 0;
@@ -37111,12 +37148,12 @@ async function expandRepositories(state, readers, lookUp = /* @__PURE__ */ new M
       if (wanted !== void 0 && !matchesProperties(wanted, values?.get(repo.name.toLowerCase()))) {
         continue;
       }
-      slot(entry.target, owner, repo.name).entries.push(entry);
+      slot(entry2.target, owner, repo.name).entries.push(entry2);
     }
   });
-  for (const entry of state.repositories) {
-    if (entry.selector.kind !== "name") continue;
-    slot(entry.target, entry.selector.owner, entry.selector.repo).entries.push(entry);
+  for (const entry2 of state.repositories) {
+    if (entry2.selector.kind !== "name") continue;
+    slot(entry2.target, entry2.selector.owner, entry2.selector.repo).entries.push(entry2);
   }
   const repos = [...slots.values()].map((repo) => ({
     ...repo,
@@ -37126,7 +37163,7 @@ async function expandRepositories(state, readers, lookUp = /* @__PURE__ */ new M
 }
 function settingsOf(defaults, entries) {
   if (entries.length === 1) return entries[0].settings;
-  return mergeLayers([...defaults, ...entries.flatMap((entry) => entry.layers)]);
+  return mergeLayers([...defaults, ...entries.flatMap((entry2) => entry2.layers)]);
 }
 var listedRepo, propertyValue2, propertyValues, repositoryValues, byName, ownerKey;
 var init_expand = __esm({
@@ -37166,15 +37203,15 @@ var init_expand = __esm({
 // src/engine/matches.ts
 async function entryMatches(state, readers) {
   const expansion = await expandRepositories(state, readers);
-  return state.repositories.map((entry) => {
-    const failed = expansion.errors.find((item) => item.entry === entry);
-    const repositories = expansion.repos.filter((repo) => repo.entries.includes(entry)).map((repo) => `${repo.owner}/${repo.name}`);
-    return failed === void 0 ? { entry, repositories } : { entry, repositories, error: failed.error.message };
+  return state.repositories.map((entry2) => {
+    const failed = expansion.errors.find((item) => item.entry === entry2);
+    const repositories = expansion.repos.filter((repo) => repo.entries.includes(entry2)).map((repo) => `${repo.owner}/${repo.name}`);
+    return failed === void 0 ? { entry: entry2, repositories } : { entry: entry2, repositories, error: failed.error.message };
   });
 }
 function describeMatches(matches) {
-  const lines = matches.map(({ entry, repositories, error: error62 }) => {
-    const where3 = `${describeSelector(entry.selector)} (${entry.origin.file}:${entry.origin.line})`;
+  const lines = matches.map(({ entry: entry2, repositories, error: error62 }) => {
+    const where3 = `${describeSelector(entry2.selector)} (${entry2.origin.file}:${entry2.origin.line})`;
     if (error62 !== void 0) return `  ${where3}: could not be read: ${error62}`;
     return `  ${where3}: ${repositories.length === 0 ? "nothing" : repositories.join(", ")}`;
   });
@@ -37192,12 +37229,51 @@ var init_matches = __esm({
 
 // src/cli/args.ts
 import { parseArgs } from "node:util";
+function helpHint(command2) {
+  return `see 'forgeplan ${command2} --help'`;
+}
+function looksLikeConfig(argument) {
+  return /\.ya?ml$/i.test(argument);
+}
+function configHint(argument) {
+  return `${argument} is a configuration: name it with -c (-c ${argument})`;
+}
+function problemWith(command2, argv, options, positionals) {
+  const { tokens } = parseArgs({
+    args: argv,
+    options,
+    allowPositionals: true,
+    strict: false,
+    tokens: true
+  });
+  for (const token of tokens) {
+    if (token.kind === "positional") {
+      if (positionals) continue;
+      return looksLikeConfig(token.value) ? `unexpected argument '${token.value}': ${configHint(token.value)}` : `unexpected argument '${token.value}'`;
+    }
+    if (token.kind !== "option") continue;
+    const option = Object.hasOwn(options, token.name) ? options[token.name] : void 0;
+    if (option === void 0) {
+      const known = Object.keys(options).map((key) => `--${key}`);
+      const suggestion = token.rawName.startsWith("--") ? closest(token.rawName, known) : void 0;
+      return `unknown option ${token.rawName}${suggestion === void 0 ? "" : ` (did you mean ${suggestion}?)`}`;
+    }
+    const value = token.value;
+    if (option.type === "string" && (value === void 0 || !token.inlineValue && value.startsWith("-") && value !== "-")) {
+      return `${token.rawName} needs a value`;
+    }
+    if (option.type === "boolean" && token.inlineValue) return `${token.rawName} takes no value`;
+  }
+  return void 0;
+}
 function parseFlags(command2, argv, options, { positionals = false } = {}) {
+  const problem = problemWith(command2, argv, options, positionals);
+  if (problem !== void 0) throw new CliError(`${command2}: ${problem}; ${helpHint(command2)}`);
   try {
     return parseArgs({ args: argv, options, allowPositionals: positionals, strict: true });
   } catch (error62) {
     const message = error62 instanceof Error ? error62.message : String(error62);
-    throw new CliError(`${command2}: ${message.split("\n")[0]} (see 'forgeplan help')`);
+    throw new CliError(`${command2}: ${message.split("\n")[0]}; ${helpHint(command2)}`);
   }
 }
 function parseCount(command2, flag2, value) {
@@ -37210,7 +37286,55 @@ function parseCount(command2, flag2, value) {
 var init_args = __esm({
   "src/cli/args.ts"() {
     "use strict";
+    init_suggest();
     init_io();
+  }
+});
+
+// src/engine/secrets.ts
+function isSecretRef(value) {
+  return value !== null && typeof value === "object" && Object.keys(value).length === 1 && typeof value.$secret === "string";
+}
+function secretRefsIn(value) {
+  if (isSecretRef(value)) return [value.$secret];
+  if (value === null || typeof value !== "object") return [];
+  return Object.values(value).flatMap(secretRefsIn);
+}
+function missingSecrets(bodies, secrets, env) {
+  const names = new Set(bodies.flatMap(secretRefsIn));
+  return [...names].filter((name2) => !secrets.has(name2) && env[name2] === void 0).sort();
+}
+function resolveSecrets(value, secrets, env) {
+  if (isSecretRef(value)) {
+    const resolved = secrets.get(value.$secret)?.reveal() ?? env[value.$secret];
+    if (resolved === void 0) throw new Error(`secret ${value.$secret} is not set`);
+    return resolved;
+  }
+  if (Array.isArray(value)) return value.map((item) => resolveSecrets(item, secrets, env));
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, inner]) => [key, resolveSecrets(inner, secrets, env)])
+    );
+  }
+  return value;
+}
+function collectSecrets(state) {
+  const secrets = /* @__PURE__ */ new Map();
+  const walk = (value) => {
+    if (isSecret(value)) secrets.set(value.source, value);
+    else if (Array.isArray(value)) value.forEach(walk);
+    else if (isPlainObject2(value)) Object.values(value).forEach(walk);
+  };
+  walk(state.defaults.map((layer) => layer.value));
+  walk(state.repositories.map((entry2) => entry2.layers.map((layer) => layer.value)));
+  walk(state.sections.map((entry2) => entry2.value));
+  return secrets;
+}
+var init_secrets2 = __esm({
+  "src/engine/secrets.ts"() {
+    "use strict";
+    init_plain();
+    init_secret();
   }
 });
 
@@ -37436,6 +37560,86 @@ var init_app_request = __esm({
     }, warn: () => {
     }, error: () => {
     } };
+  }
+});
+
+// src/library/credentials.ts
+import { readFileSync as readFileSync4 } from "node:fs";
+import { resolve as resolve3 } from "node:path";
+function credentialsFor(target2, state, options) {
+  if (target2.app !== void 0) return { auth: appAuthOf(target2, target2.app, state, options) };
+  if (options.againstSandbox) return { token: new Secret(SANDBOX_ADMIN_TOKEN, "sandbox") };
+  if (target2.token) return { token: target2.token };
+  throw new ConnectionError(
+    `target '${target2.name}' needs a token in the environment variable ${target2.tokenEnv}`,
+    { missingToken: true }
+  );
+}
+function appAuthOf(target2, app3, state, { baseUrl, signal, cwd, redactor }) {
+  const fail3 = (why) => new ConnectionError(`target '${target2.name}': ${why}`);
+  let pem;
+  if ("file" in app3.privateKey) {
+    const file2 = resolve3(cwd, app3.privateKey.file);
+    try {
+      pem = new Secret(readFileSync4(file2, "utf8"), `the key file ${app3.privateKey.file}`);
+    } catch (error62) {
+      const code2 = error62.code;
+      throw fail3(
+        `cannot read the App's private key ${app3.privateKey.file}: ${code2 === "ENOENT" ? "no such file" : code2 ?? "unreadable"}`
+      );
+    }
+  } else if (app3.privateKey.value !== void 0) {
+    pem = app3.privateKey.value;
+  } else {
+    throw fail3(
+      `App ${app3.appId} needs its private key in the environment variable ${app3.privateKey.env}`
+    );
+  }
+  for (const line of pem.reveal().split(/\\n|\n/)) {
+    if (line.trim() !== "" && !line.startsWith("-----")) redactor?.add(line.trim(), pem.source);
+  }
+  let privateKey;
+  try {
+    privateKey = appPrivateKey(pem);
+  } catch (error62) {
+    throw fail3(error62.message);
+  }
+  const owners = new Set(
+    state.repositories.filter((entry2) => entry2.target === target2.name).map((entry2) => entry2.selector.owner.toLowerCase())
+  );
+  if (app3.installationId === void 0 && owners.size !== 1) {
+    throw fail3(
+      owners.size === 0 ? `App ${app3.appId} acts as one installation: set installation_id (no repository entry names the owner it is installed on)` : `App ${app3.appId} acts as one installation, on one account, but the target's repositories belong to ${[...owners].sort().join(", ")}: define one target per owner, or set installation_id`
+    );
+  }
+  return new AppInstallationAuth({
+    appId: app3.appId,
+    privateKey,
+    ...app3.installationId !== void 0 ? { installationId: app3.installationId } : { owner: [...owners][0] },
+    request: createAppRequest({ baseUrl, userAgent: "forgeplan", ...signal ? { signal } : {} }),
+    clock: systemClock,
+    ...redactor ? { onSecret: redactor.add.bind(redactor) } : {}
+  });
+}
+var SANDBOX_ADMIN_TOKEN, ConnectionError;
+var init_credentials = __esm({
+  "src/library/credentials.ts"() {
+    "use strict";
+    init_secret();
+    init_app_auth();
+    init_app_jwt();
+    init_app_request();
+    init_client();
+    SANDBOX_ADMIN_TOKEN = "sandbox-admin";
+    ConnectionError = class extends Error {
+      name = "ConnectionError";
+      /** The target has no token (a sandbox needs none). */
+      missingToken;
+      constructor(message, { missingToken = false } = {}) {
+        super(message);
+        this.missingToken = missingToken;
+      }
+    };
   }
 });
 
@@ -37964,17 +38168,17 @@ function buildInstallations(world, seed, problem) {
   seed.apps.forEach((appSeed, index) => {
     const app3 = world.appsById.get(appSeed.id);
     if (app3 === void 0) return;
-    appSeed.installations.forEach((entry, at) => {
+    appSeed.installations.forEach((entry2, at) => {
       const path = ["apps", index, "installations", at];
-      if (world.installations.has(entry.id)) {
-        problem([...path, "id"], `installation id ${entry.id} is used twice`);
+      if (world.installations.has(entry2.id)) {
+        problem([...path, "id"], `installation id ${entry2.id} is used twice`);
       }
-      const account2 = world.account(entry.account);
+      const account2 = world.account(entry2.account);
       if (account2 === void 0 || account2.type === "Bot") {
-        problem([...path, "account"], `unknown account '${entry.account}'`);
+        problem([...path, "account"], `unknown account '${entry2.account}'`);
       }
       const repositories = /* @__PURE__ */ new Set();
-      entry.repositories.forEach((fullName, position) => {
+      entry2.repositories.forEach((fullName, position) => {
         const [owner = "", name2 = ""] = fullName.split("/");
         const repo = world.repository(owner, name2);
         if (repo === void 0 || repo.owner.id !== account2.id) {
@@ -37986,19 +38190,19 @@ function buildInstallations(world, seed, problem) {
         repositories.add(repo.id);
       });
       const installation3 = {
-        id: entry.id,
+        id: entry2.id,
         app: app3,
         account: account2,
-        repositorySelection: entry.repository_selection,
+        repositorySelection: entry2.repository_selection,
         repositories,
         // Every installation can read metadata (GitHub grants it to every App).
-        permissions: { ...entry.permissions, metadata: entry.permissions.metadata ?? "read" },
-        created_at: entry.created_at,
+        permissions: { ...entry2.permissions, metadata: entry2.permissions.metadata ?? "read" },
+        created_at: entry2.created_at,
         bot: botOf(app3)
       };
       installation3.bot.installation = installation3;
-      app3.installations.set(entry.id, installation3);
-      world.installations.set(entry.id, installation3);
+      app3.installations.set(entry2.id, installation3);
+      world.installations.set(entry2.id, installation3);
     });
   });
 }
@@ -38281,6 +38485,36 @@ var init_request_schemas = __esm({
               content_type: { type: "string" },
               secret: { type: "string" },
               insecure_ssl: { oneOf: [{ type: "string" }, { type: "number" }] }
+            }
+          }
+        },
+        "POST /repos/{owner}/{repo}/pulls": {
+          documentation_url: "https://docs.github.com/rest/pulls/pulls#create-a-pull-request",
+          schema: {
+            type: "object",
+            properties: {
+              title: { type: "string" },
+              head: { type: "string" },
+              head_repo: { type: "string", format: "repo.nwo" },
+              base: { type: "string" },
+              body: { type: "string" },
+              maintainer_can_modify: { type: "boolean" },
+              draft: { type: "boolean" },
+              issue: { type: "integer", format: "int64" }
+            },
+            required: ["head", "base"]
+          }
+        },
+        "PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge": {
+          documentation_url: "https://docs.github.com/rest/pulls/pulls#merge-a-pull-request",
+          schema: {
+            type: "object",
+            nullable: true,
+            properties: {
+              commit_title: { type: "string" },
+              commit_message: { type: "string" },
+              sha: { type: "string" },
+              merge_method: { type: "string", enum: ["merge", "squash", "rebase"] }
             }
           }
         },
@@ -42109,7 +42343,15 @@ var init_world = __esm({
       /** Issues by repository id, in number order (numbers start at 1 per repository). */
       issues = /* @__PURE__ */ new Map();
       issueComments = /* @__PURE__ */ new Map();
-      nextId = { hook: 1, board: 1, epicLink: 1, issue: 1, issueComment: 1, ruleset: 1 };
+      nextId = {
+        hook: 1,
+        board: 1,
+        epicLink: 1,
+        issue: 1,
+        issueComment: 1,
+        ruleset: 1,
+        pull: 1
+      };
       account(login2) {
         return this.accounts.get(login2.toLowerCase());
       }
@@ -42867,7 +43109,7 @@ var init_seed_schema = __esm({
 });
 
 // src/sandbox/seed-file.ts
-import { readFileSync as readFileSync4 } from "node:fs";
+import { readFileSync as readFileSync5 } from "node:fs";
 function keyOf(path) {
   return path.map(
     (part, index) => typeof part === "number" ? `[${part}]` : index === 0 ? part : `.${part}`
@@ -42902,7 +43144,7 @@ function lineOf(doc, lines, path) {
 function readSeedFile(file2) {
   let text;
   try {
-    text = readFileSync4(file2, "utf8");
+    text = readFileSync5(file2, "utf8");
   } catch (error62) {
     const missing = error62.code === "ENOENT";
     throw new SeedError(`${file2}: ${missing ? "no such file" : "cannot be read"}`);
@@ -43468,7 +43710,7 @@ function issueInstallationToken(world, installation3, now, ttlSeconds) {
   return { token, expiresAt };
 }
 var MAX_JWT_AHEAD_S, UNDECODABLE, EXP_TOO_FAR, EXPIRED, IAT_INVALID;
-var init_credentials = __esm({
+var init_credentials2 = __esm({
   "src/sandbox/credentials.ts"() {
     "use strict";
     MAX_JWT_AHEAD_S = 600;
@@ -43585,7 +43827,7 @@ function appRoutes(options) {
 var init_routes_apps = __esm({
   "src/sandbox/routes-apps.ts"() {
     "use strict";
-    init_credentials();
+    init_credentials2();
     init_http_support();
     init_shapes();
   }
@@ -43788,6 +44030,17 @@ function reactions(url2) {
 function repoUrl(base, repo) {
   return `${base}/repos/${repo.owner.login}/${repo.name}`;
 }
+function labelsShape(repository3, labels) {
+  return labels.map((name2, index) => ({
+    id: index + 1,
+    node_id: nodeId2("Label", index + 1),
+    url: `${repository3}/labels/${encodeURIComponent(name2)}`,
+    name: name2,
+    description: null,
+    color: "ededed",
+    default: false
+  }));
+}
 function issueShape(ctx, value) {
   const repository3 = repoUrl(ctx.base, value.repo);
   const url2 = `${repository3}/issues/${value.number}`;
@@ -43806,15 +44059,7 @@ function issueShape(ctx, value) {
     title: value.title,
     body: value.body,
     user: simpleUser(ctx.base, value.user),
-    labels: value.labels.map((name2, index) => ({
-      id: index + 1,
-      node_id: nodeId2("Label", index + 1),
-      url: `${repository3}/labels/${encodeURIComponent(name2)}`,
-      name: name2,
-      description: null,
-      color: "ededed",
-      default: false
-    })),
+    labels: labelsShape(repository3, value.labels),
     assignee: null,
     assignees: [],
     milestone: null,
@@ -43826,7 +44071,17 @@ function issueShape(ctx, value) {
     updated_at: value.updated_at,
     closed_by: value.closed_by === null ? null : simpleUser(ctx.base, value.closed_by),
     author_association: association(value.repo, value.user),
-    reactions: reactions(url2)
+    reactions: reactions(url2),
+    // GitHub marks an issue that is a pull request with links to it.
+    ...value.pull === void 0 ? {} : {
+      pull_request: {
+        url: `${repository3}/pulls/${value.number}`,
+        html_url: `${ctx.base}/${value.repo.owner.login}/${value.repo.name}/pull/${value.number}`,
+        diff_url: `${ctx.base}/${value.repo.owner.login}/${value.repo.name}/pull/${value.number}.diff`,
+        patch_url: `${ctx.base}/${value.repo.owner.login}/${value.repo.name}/pull/${value.number}.patch`,
+        merged_at: value.pull.merged_at
+      }
+    }
   };
 }
 function commentShape(ctx, value) {
@@ -44200,8 +44455,8 @@ var init_routes_planning = __esm({
           if (!link || link.source.id !== from.id && link.target.id !== from.id) {
             throw gitlabNotFound("Related epic link Not Found");
           }
-          for (const side of [link.source, link.target]) {
-            if (!ctx.world.hasRole(side.group, caller, "guest")) throw gitlabForbidden();
+          for (const side2 of [link.source, link.target]) {
+            if (!ctx.world.hasRole(side2.group, caller, "guest")) throw gitlabForbidden();
           }
           ctx.world.removeEpicLink(link);
           return ok(epicLink2(ctx.base, link));
@@ -44521,6 +44776,235 @@ var init_routes_properties = __esm({
   }
 });
 
+// src/sandbox/routes-pulls.ts
+import { createHash as createHash5 } from "node:crypto";
+function pullsOf(ctx, repo) {
+  return issuesOf(ctx.world, repo).flatMap((issue2) => issue2.pull ? [issue2.pull] : []);
+}
+function pullOf(ctx, repo) {
+  const number4 = idParam(ctx.params.number);
+  const found = number4 === void 0 ? void 0 : issuesOf(ctx.world, repo)[number4 - 1]?.pull;
+  if (!found) throw notFound();
+  return found;
+}
+function side(ctx, repo, branch3) {
+  return {
+    label: `${repo.owner.login}:${branch3.ref}`,
+    ref: branch3.ref,
+    sha: branch3.sha,
+    user: simpleUser(ctx.base, repo.owner),
+    repo: repository(ctx.base, ctx.world, repo, ctx.caller)
+  };
+}
+function pullShape(ctx, pull, full) {
+  const issue2 = pull.issue;
+  const repo = issue2.repo;
+  const repository3 = repoUrl(ctx.base, repo);
+  const url2 = `${repository3}/pulls/${issue2.number}`;
+  const html2 = `${ctx.base}/${repo.owner.login}/${repo.name}/pull/${issue2.number}`;
+  const issueUrl = `${repository3}/issues/${issue2.number}`;
+  const link = (href) => ({ href });
+  const base = repo.branches.get(pull.base.ref);
+  const simple = {
+    url: url2,
+    id: pull.id,
+    node_id: nodeId2("PullRequest", pull.id),
+    html_url: html2,
+    diff_url: `${html2}.diff`,
+    patch_url: `${html2}.patch`,
+    issue_url: issueUrl,
+    commits_url: `${url2}/commits`,
+    review_comments_url: `${url2}/comments`,
+    review_comment_url: `${repository3}/pulls/comments{/number}`,
+    comments_url: `${issueUrl}/comments`,
+    statuses_url: `${repository3}/statuses/${pull.head.sha}`,
+    number: issue2.number,
+    state: issue2.state,
+    locked: false,
+    title: issue2.title,
+    user: simpleUser(ctx.base, issue2.user),
+    body: issue2.body,
+    labels: labelsShape(repository3, issue2.labels),
+    milestone: null,
+    active_lock_reason: null,
+    created_at: issue2.created_at,
+    updated_at: issue2.updated_at,
+    closed_at: issue2.closed_at,
+    merged_at: pull.merged_at,
+    merge_commit_sha: pull.merge_commit_sha,
+    assignee: null,
+    assignees: [],
+    requested_reviewers: [],
+    requested_teams: [],
+    head: side(ctx, repo, pull.head),
+    base: side(ctx, repo, { ref: pull.base.ref, sha: base?.sha ?? pull.base.sha }),
+    _links: {
+      self: link(url2),
+      html: link(html2),
+      issue: link(issueUrl),
+      comments: link(`${issueUrl}/comments`),
+      review_comments: link(`${url2}/comments`),
+      review_comment: link(`${repository3}/pulls/comments{/number}`),
+      commits: link(`${url2}/commits`),
+      statuses: link(`${repository3}/statuses/${pull.head.sha}`)
+    },
+    author_association: association(repo, issue2.user),
+    auto_merge: null,
+    draft: false
+  };
+  if (!full) return simple;
+  const open2 = issue2.state === "open";
+  return {
+    ...simple,
+    merged: pull.merged_at !== null,
+    mergeable: open2 ? true : null,
+    rebaseable: open2 ? true : null,
+    mergeable_state: open2 ? "clean" : "unknown",
+    merged_by: pull.merged_by === null ? null : simpleUser(ctx.base, pull.merged_by),
+    comments: issue2.comments.length,
+    review_comments: 0,
+    maintainer_can_modify: false,
+    commits: 1,
+    additions: 0,
+    deletions: 0,
+    changed_files: 0
+  };
+}
+function knownCommit(ctx, repo, sha) {
+  for (const branch3 of repo.branches.values()) if (branch3.sha === sha) return true;
+  return pullsOf(ctx, repo).some(
+    (pull) => pull.head.sha === sha || pull.base.sha === sha || pull.merge_commit_sha === sha
+  );
+}
+var pullRoutes;
+var init_routes_pulls = __esm({
+  "src/sandbox/routes-pulls.ts"() {
+    "use strict";
+    init_http_support();
+    init_pagination();
+    init_repo_access();
+    init_routes_issues();
+    init_shapes();
+    pullRoutes = [
+      {
+        method: "POST",
+        pattern: "/repos/:owner/:repo/pulls",
+        operation: "POST /repos/{owner}/{repo}/pulls",
+        handler: (ctx) => {
+          const repo = visibleRepository(ctx);
+          const caller = requireCaller(ctx);
+          if (!ctx.world.can(repo, caller, "push")) {
+            throw forbidden("Must have push access to open a pull request from this repository.");
+          }
+          const body = ctx.json();
+          const errors = [];
+          const title = titleField(body.title ?? "", errors);
+          const text = bodyField(body.body, errors);
+          const head = repo.branches.get(String(body.head));
+          const base = repo.branches.get(String(body.base));
+          if (head === void 0)
+            errors.push(`head: no branch '${String(body.head)}' in this repository`);
+          if (base === void 0)
+            errors.push(`base: no branch '${String(body.base)}' in this repository`);
+          if (head !== void 0 && base !== void 0 && head.sha === base.sha) {
+            errors.push(`No commits between ${base.name} and ${head.name}`);
+          }
+          if (errors.length > 0 || title === void 0 || head === void 0 || base === void 0) {
+            throw ctx.invalid(errors, "PullRequest");
+          }
+          const list3 = issuesOf(ctx.world, repo);
+          const now = isoTime(ctx.now());
+          const issue2 = {
+            id: ctx.world.nextId.issue++,
+            number: list3.length + 1,
+            repo,
+            title,
+            body: text ?? null,
+            state: "open",
+            state_reason: null,
+            user: caller,
+            labels: [],
+            comments: [],
+            created_at: now,
+            updated_at: now,
+            closed_at: null,
+            closed_by: null
+          };
+          issue2.pull = {
+            id: ctx.world.nextId.pull++,
+            issue: issue2,
+            head: { ref: head.name, sha: head.sha },
+            base: { ref: base.name, sha: base.sha },
+            merged_at: null,
+            merged_by: null,
+            merge_commit_sha: null
+          };
+          list3.push(issue2);
+          return ok(pullShape(ctx, issue2.pull, true), 201);
+        }
+      },
+      {
+        method: "GET",
+        pattern: "/repos/:owner/:repo/pulls/:number",
+        handler: (ctx) => ok(pullShape(ctx, pullOf(ctx, visibleRepository(ctx)), true))
+      },
+      {
+        method: "PUT",
+        pattern: "/repos/:owner/:repo/pulls/:number/merge",
+        operation: "PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge",
+        handler: (ctx) => {
+          const repo = visibleRepository(ctx);
+          const caller = requireCaller(ctx);
+          const pull = pullOf(ctx, repo);
+          if (!ctx.world.can(repo, caller, "push")) {
+            throw forbidden("Must have push access to merge this pull request.");
+          }
+          const body = ctx.json();
+          if (pull.issue.state !== "open") throw githubError(405, "Pull Request is not mergeable");
+          if (body.sha !== void 0 && body.sha !== pull.head.sha) {
+            throw githubError(409, "Head branch was modified. Review and try the merge again.");
+          }
+          const base = repo.branches.get(pull.base.ref);
+          if (base === void 0) throw githubError(405, "Pull Request is not mergeable");
+          const now = isoTime(ctx.now());
+          const sha = createHash5("sha1").update(`merge ${base.sha} ${pull.head.sha} #${pull.issue.number}`).digest("hex");
+          base.sha = sha;
+          pull.merged_at = now;
+          pull.merged_by = caller;
+          pull.merge_commit_sha = sha;
+          pull.issue.state = "closed";
+          pull.issue.state_reason = "completed";
+          pull.issue.closed_at = now;
+          pull.issue.closed_by = caller;
+          pull.issue.updated_at = now;
+          return ok({ sha, merged: true, message: "Pull Request successfully merged" });
+        }
+      },
+      {
+        method: "GET",
+        pattern: "/repos/:owner/:repo/commits/:sha/pulls",
+        handler: (ctx) => {
+          const repo = visibleRepository(ctx);
+          const sha = ctx.params.sha ?? "";
+          const pulls = pullsOf(ctx, repo);
+          let found = pulls.filter((pull) => pull.merge_commit_sha === sha);
+          if (found.length === 0) found = pulls.filter((pull) => pull.head.sha === sha);
+          if (found.length === 0) found = pulls.filter((pull) => pull.head.ref === sha);
+          if (found.length === 0 && !knownCommit(ctx, repo, sha) && !repo.branches.has(sha)) {
+            throw githubError(422, `No commit found for SHA: ${sha}`);
+          }
+          const page = paginate(ctx, found, "github");
+          return {
+            status: 200,
+            body: page.items.map((pull) => pullShape(ctx, pull, false)),
+            headers: page.headers
+          };
+        }
+      }
+    ];
+  }
+});
+
 // src/sandbox/routes-repositories.ts
 function branchOf(ctx, repo) {
   const found = repo.branches.get(ctx.params.branch ?? "");
@@ -44700,7 +45184,7 @@ function refMatches(conditions, ref, repo) {
 function propertyMatches(spec, repo) {
   if (spec.source !== "custom") return false;
   const found = repositoryValues2(repo.org, repo).find(
-    (entry) => entry.property_name.toLowerCase() === spec.name.toLowerCase()
+    (entry2) => entry2.property_name.toLowerCase() === spec.name.toLowerCase()
   );
   if (found === void 0) return false;
   return [found.value].flat().some((value) => spec.property_values.includes(value));
@@ -45041,9 +45525,9 @@ var init_routes_rulesets = __esm({
 });
 
 // src/sandbox/conditional.ts
-import { createHash as createHash5 } from "node:crypto";
+import { createHash as createHash6 } from "node:crypto";
 function githubEtag(headers, body, weak) {
-  const hash2 = createHash5("sha256");
+  const hash2 = createHash6("sha256");
   for (const name2 of HASHED_HEADERS) {
     const value = headers[name2];
     if (typeof value === "string") hash2.update(`${value}:`);
@@ -45052,7 +45536,7 @@ function githubEtag(headers, body, weak) {
   return weak ? `W/${tag}` : tag;
 }
 function gitlabEtag(body) {
-  return `"${createHash5("sha1").update(body).digest("hex")}"`;
+  return `"${createHash6("sha1").update(body).digest("hex")}"`;
 }
 function lastModifiedOf(pattern3, body) {
   if (pattern3 !== "/repos/:owner/:repo") return void 0;
@@ -45181,18 +45665,18 @@ function readBody(req) {
     req.resume();
     return Promise.resolve({ tooLarge: true });
   }
-  return new Promise((resolve10) => {
+  return new Promise((resolve11) => {
     const chunks = [];
     let size = 0;
     req.on("data", (chunk) => {
       size += chunk.length;
       if (size > MAX_BODY_BYTES) {
-        resolve10({ tooLarge: true });
+        resolve11({ tooLarge: true });
         chunks.length = 0;
       } else chunks.push(chunk);
     });
-    req.on("end", () => resolve10({ bytes: Buffer.concat(chunks) }));
-    req.on("error", () => resolve10({ tooLarge: true }));
+    req.on("end", () => resolve11({ bytes: Buffer.concat(chunks) }));
+    req.on("error", () => resolve11({ tooLarge: true }));
   });
 }
 function recordedBody(body) {
@@ -45428,7 +45912,7 @@ var init_server = __esm({
   "src/sandbox/server.ts"() {
     "use strict";
     init_conditional();
-    init_credentials();
+    init_credentials2();
     init_http_support();
     init_installation_access();
     init_rate_limits();
@@ -45436,7 +45920,7 @@ var init_server = __esm({
     init_request_rules();
     init_stats();
     MAX_BODY_BYTES = 1024 * 1024;
-    sleep = (ms) => new Promise((resolve10) => setTimeout(resolve10, ms));
+    sleep = (ms) => new Promise((resolve11) => setTimeout(resolve11, ms));
   }
 });
 
@@ -45492,6 +45976,7 @@ async function startSandbox(options = {}) {
         ...repositoryRoutes,
         ...hookRoutes,
         ...issueRoutes,
+        ...pullRoutes,
         ...accountRoutes,
         ...appRoutes({ tokenTtlSeconds: options.tokenTtlSeconds ?? 3600, stats }),
         ...planningRoutes,
@@ -45514,11 +45999,11 @@ async function startSandbox(options = {}) {
       ...options.onRequest ? { onRequest: options.onRequest } : {}
     })
   );
-  await new Promise((resolve10, reject) => {
+  await new Promise((resolve11, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, host, () => {
       server.off("error", reject);
-      resolve10();
+      resolve11();
     });
   });
   const port = server.address().port;
@@ -45527,8 +46012,8 @@ async function startSandbox(options = {}) {
     url: base,
     port,
     stats: () => structuredClone(stats),
-    stop: () => new Promise((resolve10) => {
-      server.close(() => resolve10());
+    stop: () => new Promise((resolve11) => {
+      server.close(() => resolve11());
       server.closeAllConnections();
     })
   };
@@ -45547,6 +46032,7 @@ var init_sandbox = __esm({
     init_routes_issues();
     init_routes_planning();
     init_routes_properties();
+    init_routes_pulls();
     init_routes_repositories();
     init_routes_rulesets();
     init_seed_file();
@@ -45561,13 +46047,16 @@ var init_sandbox = __esm({
 
 // src/cli/session.ts
 import { setMaxListeners } from "node:events";
-import { readFileSync as readFileSync5 } from "node:fs";
-import { resolve as resolve3 } from "node:path";
-function configPaths(flags) {
-  return flags.config?.length ? flags.config : ["forgeplan.yaml"];
+import { resolve as resolve4 } from "node:path";
+function connectionHelp(except = []) {
+  return CONNECTION_HELP.filter(([flag2]) => !except.includes(flag2)).map(([, line]) => `${line}
+`).join("");
 }
-function loadState(command2, flags, io, readFile) {
-  const result = loadDesiredState(configPaths(flags), {
+function configPaths(flags9) {
+  return flags9.config?.length ? flags9.config : ["forgeplan.yaml"];
+}
+function loadState(command2, flags9, io, readFile) {
+  const result = loadDesiredState(configPaths(flags9), {
     cwd: io.cwd,
     env: io.env,
     ...readFile ? { readFile } : {},
@@ -45583,26 +46072,22 @@ function loadState(command2, flags, io, readFile) {
 }
 function usedTargets(state) {
   return /* @__PURE__ */ new Set([
-    ...state.repositories.map((entry) => entry.target),
-    ...state.sections.map((entry) => entry.target)
+    ...state.repositories.map((entry2) => entry2.target),
+    ...state.sections.map((entry2) => entry2.target)
   ]);
-}
-function collectSecrets(state) {
-  const secrets = /* @__PURE__ */ new Map();
-  const walk = (value) => {
-    if (isSecret(value)) secrets.set(value.source, value);
-    else if (Array.isArray(value)) value.forEach(walk);
-    else if (isPlainObject2(value)) Object.values(value).forEach(walk);
-  };
-  walk(state.defaults.map((layer) => layer.value));
-  walk(state.repositories.map((entry) => entry.layers.map((layer) => layer.value)));
-  walk(state.sections.map((entry) => entry.value));
-  return secrets;
 }
 function reportEvent(io, event) {
   if (event.type !== "wait") return;
   const until = `until ${clockTime(event.until)} UTC`;
   const { after } = event;
+  if (event.reason === "secondary-limit") {
+    const answer = after === void 0 ? `waiting ${until}, pacing the endpoint to its points a minute (--points-per-minute)` : `${after.request} answered ${after.status}; waiting ${Math.ceil(after.waitMs / 1e3)} s ${until}, ${waitSource(after.source)}`;
+    io.stderr.write(
+      `forgeplan: secondary rate limit on ${event.endpoint ?? event.category}: ${answer}
+`
+    );
+    return;
+  }
   if (after === void 0) {
     io.stderr.write(
       `forgeplan: waiting for ${event.reason === "rate-limit-reset" ? "rate-limit reset" : event.reason} (${event.category}) ${until}
@@ -45610,40 +46095,42 @@ function reportEvent(io, event) {
     );
     return;
   }
-  const what = event.reason === "secondary-limit" ? "secondary rate limit" : event.reason === "rate-limit-reset" ? `rate limit (${event.category}) exhausted` : "throttled";
-  const why = after.source === "backoff" ? "forgeplan's own back-off, as the answer said not how long" : after.source === "reset" ? "the reset the service reported" : "as the service's Retry-After asks";
+  const what = event.reason === "rate-limit-reset" ? `rate limit (${event.category}) exhausted` : "throttled";
   io.stderr.write(
-    `forgeplan: ${what} on ${after.request} (${after.status}): waiting ${Math.ceil(after.waitMs / 1e3)} s ${until}, ${why}
+    `forgeplan: ${what} on ${after.request} (${after.status}): waiting ${Math.ceil(after.waitMs / 1e3)} s ${until}, ${waitSource(after.source)}
 `
   );
 }
-async function openSession(command2, flags, io, state, alsoUse = [], clientOptions = {}) {
-  let sandboxUrl = flags["sandbox-url"];
+function waitSource(source) {
+  return source === "backoff" ? "forgeplan's own back-off, as the answer said not how long" : source === "reset" ? "the reset the service reported" : "as the service's Retry-After asks";
+}
+async function openSession(command2, flags9, io, state, alsoUse = [], clientOptions = {}) {
+  let sandboxUrl = flags9["sandbox-url"];
   let stopSandbox;
-  if (flags.sandbox && sandboxUrl) {
+  if (flags9.sandbox && sandboxUrl) {
     throw new CliError(`${command2}: use either --sandbox or --sandbox-url, not both`);
   }
   if (sandboxUrl !== void 0 && !/^https?:\/\/[^/]+/.test(sandboxUrl)) {
     throw new CliError(`${command2}: --sandbox-url expects an http(s) URL, got '${sandboxUrl}'`);
   }
-  if (flags.sandbox) {
+  if (flags9.sandbox) {
     const { startSandbox: startSandbox2 } = await Promise.resolve().then(() => (init_sandbox(), sandbox_exports));
     const sandbox2 = await startSandbox2({ port: 0 });
     sandboxUrl = sandbox2.url;
     stopSandbox = () => sandbox2.stop();
   }
   const againstSandbox = sandboxUrl !== void 0;
-  const concurrency = parseCount(command2, "concurrency", flags.concurrency) ?? CLIENT_DEFAULTS.concurrency;
+  const concurrency = parseCount(command2, "concurrency", flags9.concurrency) ?? CLIENT_DEFAULTS.concurrency;
   if (concurrency < 1 || concurrency > 100) {
     throw new CliError(`${command2}: --concurrency must be between 1 and 100, got ${concurrency}`);
   }
-  const writeIntervalMs = parseCount(command2, "write-interval", flags["write-interval"]) ?? (againstSandbox ? 0 : CLIENT_DEFAULTS.writeIntervalMs);
-  const pointsPerMinute = parseCount(command2, "points-per-minute", flags["points-per-minute"]);
+  const writeIntervalMs = parseCount(command2, "write-interval", flags9["write-interval"]) ?? (againstSandbox ? 0 : CLIENT_DEFAULTS.writeIntervalMs);
+  const pointsPerMinute = parseCount(command2, "points-per-minute", flags9["points-per-minute"]);
   if (pointsPerMinute === 0) {
     throw new CliError(`${command2}: --points-per-minute must be at least 1`);
   }
-  const maxWaitMs = parseDuration(command2, "max-wait", flags["max-wait"]) ?? CLIENT_DEFAULTS.maxWaitMs;
-  const cache2 = flags.cache !== void 0 ? openCache(command2, io, flags.cache, flags.refresh === true) : void 0;
+  const maxWaitMs = parseDuration(command2, "max-wait", flags9["max-wait"]) ?? CLIENT_DEFAULTS.maxWaitMs;
+  const cache2 = flags9.cache !== void 0 ? openCache(command2, io, flags9.cache, flags9.refresh === true) : void 0;
   const listeners = [];
   const signal = sessionSignal(io.signal);
   const used = usedTargets(state);
@@ -45708,89 +46195,44 @@ function sessionSignal(parent) {
 function openCache(command2, io, dir, refresh) {
   let cache2;
   try {
-    cache2 = new DirectoryCache(resolve3(io.cwd, dir), {
+    cache2 = new DirectoryCache(resolve4(io.cwd, dir), {
       ...io.redactor ? { redactor: io.redactor } : {}
     });
   } catch (error62) {
     const reason = error62 instanceof Error ? error62.message : String(error62);
     throw new CliError(`${command2}: cannot use --cache ${dir}: ${reason}`);
   }
-  return refresh ? { get: () => void 0, set: (key, entry) => cache2.set(key, entry) } : cache2;
+  return refresh ? { get: () => void 0, set: (key, entry2) => cache2.set(key, entry2) } : cache2;
 }
 function credentialsOf(command2, io, target2, state, baseUrl, againstSandbox, signal) {
-  if (target2.app !== void 0) {
-    return { auth: appAuthOf(command2, io, target2, target2.app, state, baseUrl, signal) };
-  }
-  if (againstSandbox) return { token: new Secret(SANDBOX_ADMIN_TOKEN, "sandbox") };
-  if (target2.token) return { token: target2.token };
-  throw new CliError(
-    `${command2}: target '${target2.name}' needs a token in the environment variable ${target2.tokenEnv} (or run against the sandbox with --sandbox)`
-  );
-}
-function appAuthOf(command2, io, target2, app3, state, baseUrl, signal) {
-  const fail3 = (why) => new CliError(`${command2}: target '${target2.name}': ${why}`);
-  let pem;
-  if ("file" in app3.privateKey) {
-    const file2 = resolve3(io.cwd, app3.privateKey.file);
-    try {
-      pem = new Secret(readFileSync5(file2, "utf8"), `the key file ${app3.privateKey.file}`);
-    } catch (error62) {
-      const code2 = error62.code;
-      throw fail3(
-        `cannot read the App's private key ${app3.privateKey.file}: ${code2 === "ENOENT" ? "no such file" : code2 ?? "unreadable"}`
-      );
-    }
-  } else if (app3.privateKey.value !== void 0) {
-    pem = app3.privateKey.value;
-  } else {
-    throw fail3(
-      `App ${app3.appId} needs its private key in the environment variable ${app3.privateKey.env}`
-    );
-  }
-  for (const line of pem.reveal().split(/\\n|\n/)) {
-    if (line.trim() !== "" && !line.startsWith("-----")) io.redactor?.add(line.trim(), pem.source);
-  }
-  let privateKey;
   try {
-    privateKey = appPrivateKey(pem);
+    return credentialsFor(target2, state, {
+      baseUrl,
+      againstSandbox,
+      signal,
+      cwd: io.cwd,
+      ...io.redactor ? { redactor: io.redactor } : {}
+    });
   } catch (error62) {
-    throw fail3(error62.message);
+    if (!(error62 instanceof ConnectionError)) throw error62;
+    const hint = error62.missingToken ? " (or run against the sandbox with --sandbox)" : "";
+    throw new CliError(`${command2}: ${error62.message}${hint}`);
   }
-  const owners = new Set(
-    state.repositories.filter((entry) => entry.target === target2.name).map((entry) => entry.selector.owner.toLowerCase())
-  );
-  if (app3.installationId === void 0 && owners.size !== 1) {
-    throw fail3(
-      owners.size === 0 ? `App ${app3.appId} acts as one installation: set installation_id (no repository entry names the owner it is installed on)` : `App ${app3.appId} acts as one installation, on one account, but the target's repositories belong to ${[...owners].sort().join(", ")}: define one target per owner, or set installation_id`
-    );
-  }
-  return new AppInstallationAuth({
-    appId: app3.appId,
-    privateKey,
-    ...app3.installationId !== void 0 ? { installationId: app3.installationId } : { owner: [...owners][0] },
-    request: createAppRequest({ baseUrl, userAgent: "forgeplan", signal }),
-    clock: systemClock,
-    ...io.redactor ? { onSecret: io.redactor.add.bind(io.redactor) } : {}
-  });
 }
-var SANDBOX_ADMIN_TOKEN, connectionFlags;
+var connectionFlags, CONNECTION_HELP;
 var init_session = __esm({
   "src/cli/session.ts"() {
     "use strict";
     init_config();
-    init_plain();
-    init_secret();
     init_desired();
+    init_secrets2();
     init_client();
-    init_app_auth();
-    init_app_jwt();
-    init_app_request();
+    init_credentials();
     init_context();
     init_args();
     init_duration();
     init_io();
     init_progress();
-    SANDBOX_ADMIN_TOKEN = "sandbox-admin";
     connectionFlags = {
       config: { type: "string", short: "c", multiple: true },
       sandbox: { type: "boolean" },
@@ -45801,15 +46243,66 @@ var init_session = __esm({
       "max-wait": { type: "string" },
       cache: { type: "string" }
     };
+    CONNECTION_HELP = [
+      [
+        "config",
+        "  -c, --config FILE|DIR    desired state (repeatable; default forgeplan.yaml; - reads stdin)"
+      ],
+      [
+        "sandbox",
+        "  --sandbox                start an embedded sandbox with the demo world and run against it"
+      ],
+      ["sandbox-url", "  --sandbox-url URL        run against a running sandbox (forgeplan sandbox)"],
+      ["concurrency", "  --concurrency N          concurrent reads (default 8, at most 100)"],
+      [
+        "write-interval",
+        "  --write-interval MS      spacing between mutating requests (default 1000; 0 against a sandbox)"
+      ],
+      [
+        "points-per-minute",
+        "  --points-per-minute N    the secondary limit each endpoint is paced to (default 900; a read\n                           costs 1 point, a write 5)"
+      ],
+      [
+        "max-wait",
+        "  --max-wait DURATION      longest any request waits for rate limits (90s, 15m, 1h30m; default 15m)"
+      ],
+      [
+        "cache",
+        "  --cache DIR              keep the conditional-request cache (ETags and bodies) in DIR between runs"
+      ]
+    ];
   }
 });
 
 // src/cli/validate.ts
 var validate_exports = {};
 __export(validate_exports, {
+  flags: () => flags,
+  help: () => help,
   validate: () => validate2
 });
-var help, validate2;
+function neededVariables(state, referenced, env) {
+  const used = /* @__PURE__ */ new Set([
+    ...state.repositories.map((entry2) => entry2.target),
+    ...state.sections.map((entry2) => entry2.target)
+  ]);
+  const notes = new Map(referenced.map((name2) => [name2, []]));
+  for (const target2 of state.targets) {
+    if (!used.has(target2.name)) continue;
+    const key = target2.app?.privateKey;
+    if (key !== void 0 && !("env" in key)) continue;
+    const name2 = key !== void 0 && "env" in key ? key.env : target2.tokenEnv;
+    if (notes.has(name2)) continue;
+    notes.set(name2, [
+      `${key === void 0 ? "token" : "App private key"} of target ${target2.name}`
+    ]);
+  }
+  return [...notes].map(([name2, said]) => {
+    const all = [...said, ...env[name2] === void 0 ? ["not set"] : []];
+    return all.length === 0 ? name2 : `${name2} (${all.join(", ")})`;
+  }).join(", ");
+}
+var flags, help, validate2;
 var init_validate = __esm({
   "src/cli/validate.ts"() {
     "use strict";
@@ -45818,34 +46311,41 @@ var init_validate = __esm({
     init_matches();
     init_args();
     init_session();
+    flags = {
+      config: connectionFlags.config,
+      sandbox: connectionFlags.sandbox,
+      "sandbox-url": connectionFlags["sandbox-url"],
+      print: { type: "boolean" },
+      matches: { type: "boolean" },
+      help: { type: "boolean", short: "h" }
+    };
     help = `usage: forgeplan validate [-c FILE|DIR]... [--print] [--matches [--sandbox | --sandbox-url URL]]
 
-Loads and checks the desired state; no network, no token needed (but for --matches).
-  -c, --config FILE|DIR  a config file, or a directory of *.yaml/*.yml files (repeatable;
-                         default forgeplan.yaml); several are merged in the order given
-  --print                print the merged desired state, each value with the file:line it came from
-  --matches              also read the service (the targets' tokens, or a sandbox) and print which
-                         repositories each repository entry selects now (globs, custom properties)
+Loads and checks the desired state; no network, no token needed (but for --matches). Environment
+variables need not be set: a value that refers to one that is not is checked once it is, by plan.
+Then lists the variables a plan will need, saying which are not set.
+  -c, --config FILE|DIR    a config file, or a directory of *.yaml/*.yml files (repeatable;
+                           default forgeplan.yaml; - reads stdin); several are merged in the order given
+  --print                  print the merged desired state, each value with the file:line it came from
+  --matches                also read the service (the targets' tokens, or a sandbox) and print which
+                           repositories each repository entry selects now (globs, custom properties);
+                           the variables the entries use must then be set
   --sandbox, --sandbox-url URL   read a sandbox for --matches (either implies it)
+  -h, --help               this text
 Exit 0 when valid, 1 when not, with one line per problem on stderr: file:line:col: key.path: message
 `;
     validate2 = async (argv, io) => {
-      const { values } = parseFlags("validate", argv, {
-        config: connectionFlags.config,
-        sandbox: connectionFlags.sandbox,
-        "sandbox-url": connectionFlags["sandbox-url"],
-        print: { type: "boolean" },
-        matches: { type: "boolean" },
-        help: { type: "boolean", short: "h" }
-      });
+      const { values } = parseFlags("validate", argv, flags);
       if (values.help) {
         io.stdout.write(help);
         return 0;
       }
+      const matching = values.matches || values.sandbox || values["sandbox-url"] !== void 0;
       const result = loadDesiredState(values.config ?? [], {
         cwd: io.cwd,
         env: io.env,
-        redactor: io.redactor
+        redactor: io.redactor,
+        allowUnset: !matching
       });
       if (!result.ok) {
         for (const error62 of result.errors) io.stderr.write(`${formatConfigError(error62)}
@@ -45853,11 +46353,15 @@ Exit 0 when valid, 1 when not, with one line per problem on stderr: file:line:co
         return 1;
       }
       const { state } = result;
-      io.stdout.write(
-        values.print ? printState(state) : `valid: ${state.files.join(", ")} (${describeCounts(state)})
-`
-      );
-      if (values.matches || values.sandbox || values["sandbox-url"] !== void 0) {
+      if (values.print) io.stdout.write(printState(state));
+      else {
+        io.stdout.write(`valid: ${state.files.join(", ")} (${describeCounts(state)})
+`);
+        const needed = neededVariables(state, result.variables, io.env);
+        if (needed !== "") io.stdout.write(`a plan needs: ${needed}
+`);
+      }
+      if (matching) {
         const session = await openSession("validate", values, io, state);
         try {
           io.stdout.write(`
@@ -45886,12 +46390,12 @@ function plainData(value) {
   return JSON.parse(JSON.stringify(value) ?? "null");
 }
 function diffEntry(value) {
-  const entry = ordered(value, DIFF_KEYS);
-  if (isPlainObject2(entry) && entry.sensitive === true) {
-    if ("before" in entry) entry.before = SENSITIVE;
-    if ("after" in entry) entry.after = SENSITIVE;
+  const entry2 = ordered(value, DIFF_KEYS);
+  if (isPlainObject2(entry2) && entry2.sensitive === true) {
+    if ("before" in entry2) entry2.before = SENSITIVE;
+    if ("after" in entry2) entry2.after = SENSITIVE;
   }
-  return entry;
+  return entry2;
 }
 function changeJson(value) {
   const result = ordered(plainData(value), CHANGE_KEYS);
@@ -45975,6 +46479,7 @@ function fileSchema2(kinds) {
     errors: count.optional(),
     config: array(string2().min(1)).min(1).optional(),
     rotate_secrets: literal(true).optional(),
+    shard: strictObject({ index: count.min(1), count: count.min(1) }).refine((shard) => shard.index <= shard.count, { error: "expected index ≤ count" }).optional(),
     targets: array(string2().min(1)).min(1).optional(),
     partial: strictObject({
       changed_from: string2().min(1),
@@ -46027,12 +46532,12 @@ function readPlanFile(text, file2, kinds) {
   }
   const plan2 = makePlan(changes);
   const stored = parsed.data.summary;
-  const counted = summarize(changes);
-  const differs = Object.keys(counted).filter(
-    (action) => stored[action] !== counted[action]
+  const counted2 = summarize(changes);
+  const differs = Object.keys(counted2).filter(
+    (action) => stored[action] !== counted2[action]
   );
   if (differs.length > 0) {
-    const detail = differs.map((action) => `${action} ${stored[action]} ≠ ${counted[action]}`);
+    const detail = differs.map((action) => `${action} ${stored[action]} ≠ ${counted2[action]}`);
     throw new PlanFileError(
       `${file2}: summary does not match its changes (${detail.join(", ")}); the file was edited or damaged`
     );
@@ -46041,6 +46546,7 @@ function readPlanFile(text, file2, kinds) {
     ...plan2,
     ...parsed.data.config ? { config: parsed.data.config } : {},
     ...parsed.data.rotate_secrets ? { rotate_secrets: true } : {},
+    ...parsed.data.shard ? { shard: parsed.data.shard } : {},
     ...parsed.data.targets ? { targets: parsed.data.targets } : {},
     ...parsed.data.partial ? { partial: parsed.data.partial } : {}
   };
@@ -46189,26 +46695,28 @@ function describeError(error62) {
 function isShown(change) {
   return change.action !== "no-op" || change.error !== void 0 || (change.notes?.length ?? 0) > 0;
 }
-function summaryCounts(summary) {
+function summaryCounts(summary, errors = 0) {
   return [
     `${summary.create} to create`,
     `${summary.update} to update`,
     `${summary.delete} to delete`,
     `${summary.report} to report`,
-    `${summary["no-op"]} unchanged`
+    `${summary["no-op"]} unchanged`,
+    ...errors > 0 ? [plural2(errors, "error")] : []
   ].join(", ");
 }
 function errorCount(plan2) {
   return `${plural2(plan2.errors, "change")} could not be planned.`;
 }
-function viewEntry(entry) {
-  const shown3 = (value) => entry.sensitive && value !== void 0 ? SENSITIVE : formatValue(value);
-  const shape = entry.before === void 0 && entry.after !== void 0 ? "added" : entry.after === void 0 && entry.before !== void 0 ? "removed" : "changed";
+function viewEntry(entry2, action) {
+  const shown3 = (value) => entry2.sensitive && value !== void 0 ? SENSITIVE : formatValue(value);
+  const before = action === "create" ? void 0 : entry2.before;
+  const shape = before === void 0 && entry2.after !== void 0 ? "added" : entry2.after === void 0 && before !== void 0 ? "removed" : "changed";
   return {
     shape,
-    path: printable2(entry.path),
-    before: shown3(entry.before),
-    after: shown3(entry.after)
+    path: printable2(entry2.path),
+    before: shown3(before),
+    after: shown3(entry2.after)
   };
 }
 function remainingChanges(plan2) {
@@ -46245,9 +46753,9 @@ var init_wording = __esm({
 
 // src/render/changed.ts
 function splitPreexisting(change) {
-  const before = change.diff.filter((entry) => entry.preexisting === true);
+  const before = change.diff.filter((entry2) => entry2.preexisting === true);
   if (before.length === 0) return { own: change };
-  const rest = change.diff.filter((entry) => entry.preexisting !== true);
+  const rest = change.diff.filter((entry2) => entry2.preexisting !== true);
   if (rest.length === 0) return { preexisting: change };
   const { notes: _notes, ...quiet } = change;
   return { own: { ...change, diff: rest }, preexisting: { ...quiet, diff: before } };
@@ -46399,8 +46907,8 @@ function changeEntry(change) {
       `**${escapeInline(ACTION_SYMBOL[change.action])} ${change.action}** ${code(change.address)}`
     );
     if (change.diff.length > 0) {
-      const rows = change.diff.map((entry) => {
-        const field = viewEntry(entry);
+      const rows = change.diff.map((entry2) => {
+        const field = viewEntry(entry2, change.action);
         return [code(field.path), code(field.before), code(field.after)];
       });
       parts.push(table(["field", "before", "after"], rows));
@@ -46436,7 +46944,7 @@ function planMarkdown(plan2, options) {
   }
   const { summary } = plan2;
   const head = [
-    COMMENT_MARKER,
+    options.marker ?? COMMENT_MARKER,
     ...heading(options, "forgeplan plan", "Planned"),
     table(
       PLAN_COLUMNS,
@@ -46474,7 +46982,7 @@ function verification(report) {
   const lines = remaining.map((change) => {
     if (change.error !== void 0)
       return `- ${code(change.address)}: ${failureText(change.error)}`;
-    const paths = change.diff.map((entry) => code(entry.path)).join(", ");
+    const paths = change.diff.map((entry2) => code(entry2.path)).join(", ");
     return `- ${code(change.address)} (${change.action})${paths === "" ? "" : `: ${paths}`}`;
   });
   return `**Not verified:** the re-plan still shows ${plural2(remaining.length, "change")}:
@@ -46495,7 +47003,7 @@ function applyReportMarkdown(report, options) {
     (outcome) => `${report.outcomes.filter((item) => item.outcome === outcome).length}`
   );
   const head = [
-    COMMENT_MARKER,
+    options.marker ?? COMMENT_MARKER,
     ...heading(options, "forgeplan apply", "Applied"),
     table(OUTCOMES, [counts], "---:"),
     verification(report)
@@ -46594,8 +47102,8 @@ function changeBlock(change, s) {
   } else {
     const color = actionColor(change.action, s);
     lines.push(`${color(ACTION_SYMBOL[change.action])} ${address} ${ACTION_PHRASE[change.action]}`);
-    for (const entry of change.diff) {
-      const field = viewEntry(entry);
+    for (const entry2 of change.diff) {
+      const field = viewEntry(entry2, change.action);
       if (field.shape === "added")
         lines.push(`${INDENT}${s.green("+")} ${field.path}: ${field.after}`);
       else if (field.shape === "removed")
@@ -46633,7 +47141,7 @@ function planText(plan2, options) {
     lines.push(s.green(NO_CHANGES));
     if (plan2.summary.report > 0) lines.push(`${plural2(plan2.summary.report, "audit report")}.`);
   } else {
-    lines.push(`Plan: ${summaryCounts(plan2.summary)}.`);
+    lines.push(`Plan: ${summaryCounts(plan2.summary, plan2.errors)}.`);
     if (plan2.errors > 0) lines.push(s.red(errorCount(plan2)));
   }
   lines.push(...scopeNotes(plan2).map(printable2));
@@ -46742,7 +47250,7 @@ var init_render = __esm({
 
 // src/cli/output.ts
 import { closeSync as closeSync2, openSync as openSync2, writeSync } from "node:fs";
-import { resolve as resolve4 } from "node:path";
+import { resolve as resolve5 } from "node:path";
 function parseFormat(command2, value) {
   const format = value ?? "text";
   if (!FORMATS.includes(format)) {
@@ -46752,18 +47260,23 @@ function parseFormat(command2, value) {
   }
   return format;
 }
-function useColor(io) {
-  return io.stdout.isTTY && !io.env.NO_COLOR;
+function useColor(io, noColorFlag) {
+  if (noColorFlag === true) return false;
+  const force = io.env.FORCE_COLOR;
+  if (force !== void 0) return force !== "0" && force !== "false";
+  if (io.env.NO_COLOR) return false;
+  if (io.env.TERM === "dumb") return false;
+  return io.stdout.isTTY;
 }
-function printPlan(io, plan2, format) {
+function printPlan(io, plan2, format, color) {
   for (const chunk of renderPlanChunks(io.redactor.plan(plan2), format, {
-    color: format === "text" && useColor(io)
+    color: format === "text" && color
   })) {
     io.stdout.write(chunk);
   }
 }
 function savePlan(command2, io, plan2, path) {
-  const target2 = resolve4(io.cwd, path);
+  const target2 = resolve5(io.cwd, path);
   try {
     const file2 = openSync2(target2, "w");
     try {
@@ -46778,11 +47291,14 @@ function savePlan(command2, io, plan2, path) {
     throw new CliError(`${command2}: cannot write the plan to ${path}: ${reason}`);
   }
 }
+var colorFlag, colorHelp;
 var init_output = __esm({
   "src/cli/output.ts"() {
     "use strict";
     init_render();
     init_io();
+    colorFlag = { "no-color": { type: "boolean" } };
+    colorHelp = "  --no-color               no colour, even on a terminal (also NO_COLOR=1 or TERM=dumb;\n                           FORCE_COLOR=1 colours what is not a terminal)\n";
   }
 });
 
@@ -46792,10 +47308,12 @@ function readPlan({ source, text }) {
 }
 function mergePlans(sources) {
   if (sources.length === 0) throw new PlanFileError("no plans to merge");
+  const plans = sources.map((source) => ({ source, plan: readPlan(source) }));
+  checkShardSet(plans);
   const seen = /* @__PURE__ */ new Map();
   const changes = [];
-  for (const source of sources) {
-    for (const change of readPlan(source).changes) {
+  for (const { source, plan: plan2 } of plans) {
+    for (const change of plan2.changes) {
       const first = seen.get(change.address);
       if (first !== void 0) {
         throw new PlanFileError(
@@ -46807,6 +47325,41 @@ function mergePlans(sources) {
     }
   }
   return makePlan(orderChanges(changes, KIND_NAMES));
+}
+function checkShardSet(plans) {
+  const byIndex = /* @__PURE__ */ new Map();
+  let count2;
+  let first = "";
+  for (const { source, plan: plan2 } of plans) {
+    const shard = plan2.shard;
+    if (shard === void 0) {
+      throw new PlanFileError(
+        `${source.source} is not a shard plan (it records no --shard K/N); merge the plans of the shards of one run`
+      );
+    }
+    if (count2 !== void 0 && shard.count !== count2) {
+      throw new PlanFileError(
+        `${source.source} is shard ${shard.index}/${shard.count} but ${first}; merge the plans of one sharded run`
+      );
+    }
+    count2 ??= shard.count;
+    if (first === "") first = `${source.source} is shard ${shard.index}/${shard.count}`;
+    const other = byIndex.get(shard.index);
+    if (other !== void 0) {
+      throw new PlanFileError(
+        `shard ${shard.index}/${shard.count} is in both ${other} and ${source.source}; merge each shard once`
+      );
+    }
+    byIndex.set(shard.index, source.source);
+  }
+  const missing = Array.from({ length: count2 ?? 0 }, (_, i) => i + 1).filter(
+    (index) => !byIndex.has(index)
+  );
+  if (missing.length > 0) {
+    throw new PlanFileError(
+      `shard${missing.length === 1 ? "" : "s"} ${missing.map((index) => `${index}/${count2}`).join(", ")} ${missing.length === 1 ? "is" : "are"} missing: a merged plan needs the plans of all ${count2} shards`
+    );
+  }
 }
 var init_merge2 = __esm({
   "src/engine/merge.ts"() {
@@ -46879,7 +47432,7 @@ var init_setting_parts = __esm({
     init_merge();
     init_plain();
     init_secret();
-    init_fingerprint();
+    init_plain();
   }
 });
 
@@ -46971,12 +47524,12 @@ function targetedRepos(expansion, filter) {
   }
   return repos;
 }
-function narrowed(value, setting, named) {
+function narrowed(value, setting, named2) {
   const defined = setting.defines(value).map((part) => JSON.stringify(part.path));
   const blocks2 = setting.print(value);
   const separable = blocks2.every((block2) => defined.includes(JSON.stringify(block2.path)));
   if (!separable) return value;
-  const wanted = blocks2.filter((block2) => named(block2.name, block2.kind));
+  const wanted = blocks2.filter((block2) => named2(block2.name, block2.kind));
   return wanted.length === 0 ? value : keepParts(
     value,
     wanted.map((block2) => block2.path)
@@ -47049,14 +47602,14 @@ async function buildPlan({
     return makePlan(orderChanges(planned2.changes, KIND_NAMES));
   }
   const reached = state.repositories.filter(
-    (entry) => targets.reaches(`${entry.target}/${entry.selector.owner}/`)
+    (entry2) => targets.reaches(`${entry2.target}/${entry2.selector.owner}/`)
   );
   const expansion = await expandRepositories({ ...state, repositories: reached }, readers);
-  const sections = state.sections.filter((entry) => {
-    const kind = sectionKind(entry.section);
+  const sections = state.sections.filter((entry2) => {
+    const kind = sectionKind(entry2.section);
     if (kind === void 0) return true;
     if (kind.section.everyShard) return true;
-    return targets.reaches(`${entry.target}/${kind.section.spec.scope(entry.value)}/${kind.name}/`);
+    return targets.reaches(`${entry2.target}/${kind.section.spec.scope(entry2.value)}/${kind.name}/`);
   });
   const planned = await planWork(
     { ...expansion, repos: targetedRepos(expansion, targets), sections },
@@ -47070,11 +47623,11 @@ async function buildPlan({
 async function planWork(work, readers, options) {
   const tasks = [];
   const failed = /* @__PURE__ */ new Set();
-  for (const { entry, error: error62 } of work.errors) {
-    const scope = describeSelector(entry.selector);
+  for (const { entry: entry2, error: error62 } of work.errors) {
+    const scope = describeSelector(entry2.selector);
     const changes = REPOSITORY_KINDS.filter(
-      (kind) => entry.settings[kind.repository.setting.key] !== void 0
-    ).map((kind) => ({ ...newChange(entry.target, scope, kind.name, "*"), error: error62 })).filter((change) => !failed.has(change.address) && failed.add(change.address));
+      (kind) => entry2.settings[kind.repository.setting.key] !== void 0
+    ).map((kind) => ({ ...newChange(entry2.target, scope, kind.name, "*"), error: error62 })).filter((change) => !failed.has(change.address) && failed.add(change.address));
     tasks.push(() => Promise.resolve({ changes }));
   }
   for (const repo of work.repos) {
@@ -47090,12 +47643,12 @@ async function planWork(work, readers, options) {
       });
     }
   }
-  for (const entry of work.sections) {
-    const kind = sectionKind(entry.section);
-    if (kind === void 0) throw new Error(`no kind plans the section ${entry.section}`);
-    const reader = readerFor(readers, entry.target);
-    const scope = kind.section.spec.scope(entry.value);
-    tasks.push(() => kind.section.plan({ reader, entry: entry.value, scope, options }));
+  for (const entry2 of work.sections) {
+    const kind = sectionKind(entry2.section);
+    if (kind === void 0) throw new Error(`no kind plans the section ${entry2.section}`);
+    const reader = readerFor(readers, entry2.target);
+    const scope = kind.section.spec.scope(entry2.value);
+    tasks.push(() => kind.section.plan({ reader, entry: entry2.value, scope, options }));
   }
   const planned = await runWindowed(tasks, PLANNING_WINDOW);
   return {
@@ -47105,11 +47658,11 @@ async function planWork(work, readers, options) {
 }
 function propertyMatch(entries) {
   const matched = entries.filter(
-    (entry) => entry.selector.kind === "glob" && entry.selector.properties !== void 0
+    (entry2) => entry2.selector.kind === "glob" && entry2.selector.properties !== void 0
   );
   if (matched.length === 0) return void 0;
   const names = matched.map(
-    (entry) => `${describeSelector(entry.selector)} (${entry.origin.file}:${entry.origin.line})`
+    (entry2) => `${describeSelector(entry2.selector)} (${entry2.origin.file}:${entry2.origin.line})`
   );
   return `selected by ${names.join(" and ")}`;
 }
@@ -47185,13 +47738,13 @@ var init_shared_reads = __esm({
 // src/engine/changed.ts
 function indexEntries(state) {
   const globs = /* @__PURE__ */ new Map();
-  const named = /* @__PURE__ */ new Map();
-  for (const entry of state.repositories) {
-    const selector2 = entry.selector;
-    const [map2, key] = selector2.kind === "glob" ? [globs, ownerKey(entry.target, selector2.owner)] : [named, repoKey(entry.target, selector2.owner, selector2.repo)];
+  const named2 = /* @__PURE__ */ new Map();
+  for (const entry2 of state.repositories) {
+    const selector2 = entry2.selector;
+    const [map2, key] = selector2.kind === "glob" ? [globs, ownerKey(entry2.target, selector2.owner)] : [named2, repoKey(entry2.target, selector2.owner, selector2.repo)];
     const list3 = map2.get(key);
-    if (list3) list3.push(entry);
-    else map2.set(key, [entry]);
+    if (list3) list3.push(entry2);
+    else map2.set(key, [entry2]);
   }
   const signed = (map2) => new Map(
     [...map2].map(([key, entries]) => [
@@ -47199,15 +47752,15 @@ function indexEntries(state) {
       {
         entries,
         signature: identity4(
-          entries.map((entry) => ({
-            selector: entry.selector,
-            layers: entry.layers.map((layer) => layer.value)
+          entries.map((entry2) => ({
+            selector: entry2.selector,
+            layers: entry2.layers.map((layer) => layer.value)
           }))
         )
       }
     ])
   );
-  return { globs: signed(globs), named: signed(named) };
+  return { globs: signed(globs), named: signed(named2) };
 }
 function whatToCompare(base, head) {
   const layers = (state) => identity4(state.defaults.map((layer) => layer.value));
@@ -47220,7 +47773,7 @@ function whatToCompare(base, head) {
       listed3.add(key);
     }
   }
-  const named = /* @__PURE__ */ new Set();
+  const named2 = /* @__PURE__ */ new Set();
   const wanted = /* @__PURE__ */ new Map();
   const namedPerOwner = /* @__PURE__ */ new Map();
   for (const key of union2(before.named.keys(), after.named.keys())) {
@@ -47231,7 +47784,7 @@ function whatToCompare(base, head) {
     const then = before.named.get(key);
     const now = after.named.get(key);
     if (!defaultsChanged && then?.signature === now?.signature) continue;
-    named.add(key);
+    named2.add(key);
     const globs = [
       ...before.globs.get(owner)?.entries ?? [],
       ...after.globs.get(owner)?.entries ?? []
@@ -47249,9 +47802,9 @@ function whatToCompare(base, head) {
     else listed3.add(owner);
   }
   for (const key of union2(before.named.keys(), after.named.keys())) {
-    if (listed3.has(key.slice(0, key.lastIndexOf("/")))) named.add(key);
+    if (listed3.has(key.slice(0, key.lastIndexOf("/")))) named2.add(key);
   }
-  return { listed: listed3, lookUp, named, after };
+  return { listed: listed3, lookUp, named: named2, after };
 }
 function byId2(parts) {
   return new Map(parts.map((part) => [part.id, part]));
@@ -47302,40 +47855,40 @@ function compareRepositories(baseRepos, headRepos) {
   }
   return result;
 }
-function sectionParts(entry) {
-  const kind = sectionKind(entry.section);
-  if (kind === void 0) throw new Error(`no kind plans the section ${entry.section}`);
+function sectionParts(entry2) {
+  const kind = sectionKind(entry2.section);
+  if (kind === void 0) throw new Error(`no kind plans the section ${entry2.section}`);
   const spec = kind.section.spec;
   return {
     kind,
-    scope: `${entry.target}/${spec.scope(entry.value)}`,
-    defined: spec.defines(entry.value, entry.target)
+    scope: `${entry2.target}/${spec.scope(entry2.value)}`,
+    defined: spec.defines(entry2.value, entry2.target)
   };
 }
 function compareSections(base, head) {
   const result = { head: [], base: [], holding: [], unchanged: 0, released: [] };
-  const signature = (entry) => identity4({ section: entry.section, target: entry.target, value: entry.value });
+  const signature = (entry2) => identity4({ section: entry2.section, target: entry2.target, value: entry2.value });
   const waiting = [...base];
   const take = (matches) => {
     const index = waiting.findIndex(matches);
     return index < 0 ? void 0 : waiting.splice(index, 1)[0];
   };
   const changed = [];
-  for (const entry of head) {
-    const same2 = take((then) => signature(then) === signature(entry));
+  for (const entry2 of head) {
+    const same2 = take((then) => signature(then) === signature(entry2));
     if (same2 === void 0) {
-      changed.push(entry);
+      changed.push(entry2);
       continue;
     }
-    const { kind, defined } = sectionParts(entry);
+    const { kind, defined } = sectionParts(entry2);
     result.unchanged += defined.length;
-    if (kind.section.everyShard) result.holding.push(entry);
+    if (kind.section.everyShard) result.holding.push(entry2);
   }
-  for (const entry of changed) {
-    const { scope, defined } = sectionParts(entry);
-    result.head.push(entry);
+  for (const entry2 of changed) {
+    const { scope, defined } = sectionParts(entry2);
+    result.head.push(entry2);
     const then = take(
-      (candidate) => candidate.section === entry.section && sectionParts(candidate).scope === scope
+      (candidate) => candidate.section === entry2.section && sectionParts(candidate).scope === scope
     );
     if (then === void 0) continue;
     result.base.push(then);
@@ -47344,8 +47897,8 @@ function compareSections(base, head) {
       if (!ids.has(item.id)) result.released.push(`${scope}: ${item.what}`);
     }
   }
-  for (const entry of waiting) {
-    const { scope, defined } = sectionParts(entry);
+  for (const entry2 of waiting) {
+    const { scope, defined } = sectionParts(entry2);
     result.released.push(...defined.map((item) => `${scope}: ${item.what}`));
   }
   return result;
@@ -47355,11 +47908,11 @@ function markPreexisting(change, before) {
     return change;
   }
   const known = new Set(before.diff.map(differenceOf));
-  if (!change.diff.some((entry) => known.has(differenceOf(entry)))) return change;
+  if (!change.diff.some((entry2) => known.has(differenceOf(entry2)))) return change;
   return {
     ...change,
     diff: change.diff.map(
-      (entry) => known.has(differenceOf(entry)) ? { ...entry, preexisting: true } : entry
+      (entry2) => known.has(differenceOf(entry2)) ? { ...entry2, preexisting: true } : entry2
     )
   };
 }
@@ -47372,17 +47925,17 @@ async function planChanged({
   rotateSecrets = false
 }) {
   const base = given ?? { ...head, defaults: [], repositories: [], sections: [] };
-  const { listed: listed3, lookUp, named, after } = whatToCompare(base, head);
+  const { listed: listed3, lookUp, named: named2, after } = whatToCompare(base, head);
   const shared = shareReads(readers);
   const compared = (state) => ({
     defaults: state.defaults,
-    repositories: state.repositories.filter((entry) => {
-      const selector2 = entry.selector;
+    repositories: state.repositories.filter((entry2) => {
+      const selector2 = entry2.selector;
       if (selector2.kind === "name") {
-        return named.has(repoKey(entry.target, selector2.owner, selector2.repo));
+        return named2.has(repoKey(entry2.target, selector2.owner, selector2.repo));
       }
-      const owner = ownerKey(entry.target, selector2.owner);
-      return (listed3.has(owner) || lookUp.has(owner)) && shared.has(entry.target);
+      const owner = ownerKey(entry2.target, selector2.owner);
+      return (listed3.has(owner) || lookUp.has(owner)) && shared.has(entry2.target);
     })
   });
   const [baseExpansion, headExpansion] = await Promise.all([
@@ -47393,7 +47946,7 @@ async function planChanged({
   const sections = compareSections(base.sections, head.sections);
   let unchanged = repos.unchanged + sections.unchanged;
   for (const [key, { entries }] of after.named) {
-    if (named.has(key)) continue;
+    if (named2.has(key)) continue;
     const settings = settingsOf(head.defaults, entries);
     for (const kind of REPOSITORY_KINDS) {
       unchanged += partsOf(kind.repository.setting, settings[kind.repository.setting.key]).length;
@@ -47402,7 +47955,7 @@ async function planChanged({
   const unlisted = /* @__PURE__ */ new Set();
   for (const [key, { entries }] of after.globs) {
     if (listed3.has(key)) continue;
-    for (const entry of entries) unlisted.add(describeSelector(entry.selector));
+    for (const entry2 of entries) unlisted.add(describeSelector(entry2.selector));
   }
   const options = { now, rotateSecrets };
   const [planned, before, holding] = await Promise.all([
@@ -47440,12 +47993,12 @@ var init_changed2 = __esm({
     init_shared_reads();
     repoKey = (target2, owner, name2) => `${ownerKey(target2, owner)}/${name2.toLowerCase()}`;
     union2 = (...sets) => new Set(sets.flatMap((set3) => [...set3]));
-    differenceOf = (entry) => identity4({ path: entry.path, before: entry.before, after: entry.after });
+    differenceOf = (entry2) => identity4({ path: entry2.path, before: entry2.before, after: entry2.after });
   }
 });
 
 // src/engine/shard.ts
-import { createHash as createHash6 } from "node:crypto";
+import { createHash as createHash7 } from "node:crypto";
 function parseShard(text) {
   const match = /^\s*(\d{1,4})\s*\/\s*(\d{1,4})\s*$/.exec(text);
   if (match === null) throw new Error(`expects K/N such as 1/4, got '${text}'`);
@@ -47457,57 +48010,56 @@ function parseShard(text) {
   return { index, count: count2 };
 }
 function shardOf(key, count2) {
-  const hash2 = createHash6("sha256").update(key.toLowerCase()).digest();
+  const hash2 = createHash7("sha256").update(key.toLowerCase()).digest();
   return hash2.readUIntBE(0, 6) % count2 + 1;
 }
 function owns(shard, target2, scope) {
   return shardOf(`${target2}/${scope}`, shard.count) === shard.index;
 }
 async function shardState(state, readers, shard) {
-  const globs = state.repositories.filter((entry) => entry.selector.kind === "glob");
+  const globs = state.repositories.filter((entry2) => entry2.selector.kind === "glob");
   const expansion = await expandRepositories({ defaults: [], repositories: globs }, readers);
-  const failed = new Set(expansion.errors.map(({ entry }) => entry));
+  const failed = new Set(expansion.errors.map(({ entry: entry2 }) => entry2));
   const repositories = [];
-  for (const entry of globs) {
-    const selector2 = entry.selector;
+  for (const entry2 of globs) {
+    const selector2 = entry2.selector;
     if (selector2.kind !== "glob") continue;
-    if (failed.has(entry)) {
-      if (owns(shard, entry.target, `${selector2.owner}/${selector2.pattern}`)) {
-        repositories.push(entry);
+    if (failed.has(entry2)) {
+      if (owns(shard, entry2.target, `${selector2.owner}/${selector2.pattern}`)) {
+        repositories.push(entry2);
       }
       continue;
     }
     for (const repo of expansion.repos) {
-      if (repo.target !== entry.target) continue;
-      if (!repo.entries.includes(entry)) continue;
+      if (repo.target !== entry2.target) continue;
+      if (!repo.entries.includes(entry2)) continue;
       if (!owns(shard, repo.target, `${repo.owner}/${repo.name}`)) continue;
       repositories.push({
-        ...entry,
+        ...entry2,
         selector: { kind: "name", owner: repo.owner, repo: repo.name }
       });
     }
   }
-  for (const entry of state.repositories) {
-    const selector2 = entry.selector;
+  for (const entry2 of state.repositories) {
+    const selector2 = entry2.selector;
     if (selector2.kind !== "name") continue;
-    if (owns(shard, entry.target, `${selector2.owner}/${selector2.repo}`)) repositories.push(entry);
+    if (owns(shard, entry2.target, `${selector2.owner}/${selector2.repo}`)) repositories.push(entry2);
   }
   return {
     ...state,
     repositories,
-    sections: state.sections.filter((entry) => {
-      const kind = sectionKind(entry.section);
+    sections: state.sections.filter((entry2) => {
+      const kind = sectionKind(entry2.section);
       if (kind === void 0 || kind.section.everyShard) return true;
-      return owns(shard, entry.target, kind.section.spec.scope(entry.value));
+      return owns(shard, entry2.target, kind.section.spec.scope(entry2.value));
     })
   };
 }
 function shardPlan(plan2, shard) {
-  return makePlan(
-    plan2.changes.filter(
-      (change) => kindNamed(change.kind)?.section?.everyShard !== true || owns(shard, change.target, change.scope)
-    )
+  const changes = plan2.changes.filter(
+    (change) => kindNamed(change.kind)?.section?.everyShard !== true || owns(shard, change.target, change.scope)
   );
+  return { ...makePlan(changes), shard: { index: shard.index, count: shard.count } };
 }
 var init_shard = __esm({
   "src/engine/shard.ts"() {
@@ -47518,9 +48070,27 @@ var init_shard = __esm({
   }
 });
 
+// src/engine/plan-part.ts
+async function planPart(state, readers, shard, { rotateSecrets = false, targets } = {}) {
+  const now = Date.now();
+  const options = { now, rotateSecrets, ...targets ? { targets } : {} };
+  const withOptions = (plan3) => rotateSecrets ? { ...plan3, rotate_secrets: true } : plan3;
+  if (shard === void 0) return withOptions(await buildPlan({ state, readers, ...options }));
+  const part = await shardState(state, readers, shard);
+  const plan2 = shardPlan(await buildPlan({ state: part, readers, ...options }), shard);
+  return withOptions(targets ? { ...plan2, targets: [...targets.patterns] } : plan2);
+}
+var init_plan_part = __esm({
+  "src/engine/plan-part.ts"() {
+    "use strict";
+    init_plan2();
+    init_shard();
+  }
+});
+
 // src/cli/sharding.ts
 import { readFileSync as readFileSync6 } from "node:fs";
-import { resolve as resolve5 } from "node:path";
+import { resolve as resolve6 } from "node:path";
 function shardOption(command2, text) {
   if (text === void 0) return void 0;
   try {
@@ -47531,15 +48101,6 @@ function shardOption(command2, text) {
 }
 function shardClientOptions(shard) {
   return shard === void 0 ? {} : { shareOfBudget: 1 / shard.count };
-}
-async function planPart(state, readers, shard, { rotateSecrets = false, targets } = {}) {
-  const now = Date.now();
-  const options = { now, rotateSecrets, ...targets ? { targets } : {} };
-  const withOptions = (plan3) => rotateSecrets ? { ...plan3, rotate_secrets: true } : plan3;
-  if (shard === void 0) return withOptions(await buildPlan({ state, readers, ...options }));
-  const part = await shardState(state, readers, shard);
-  const plan2 = shardPlan(await buildPlan({ state: part, readers, ...options }), shard);
-  return withOptions(targets ? { ...plan2, targets: [...targets.patterns] } : plan2);
 }
 function targetOption(command2, patterns3) {
   if (patterns3 === void 0 || patterns3.length === 0) return void 0;
@@ -47569,7 +48130,7 @@ function mergePlanFiles(command2, io, files) {
   }
   const sources = files.map((file2) => {
     try {
-      return { source: file2, text: readFileSync6(resolve5(io.cwd, file2), "utf8") };
+      return { source: file2, text: readFileSync6(resolve6(io.cwd, file2), "utf8") };
     } catch (error62) {
       const reason = error62.code ?? error62.message;
       throw new CliError(`${command2}: cannot read the plan ${file2}: ${reason}`);
@@ -47587,19 +48148,21 @@ var init_sharding = __esm({
     "use strict";
     init_merge2();
     init_changed2();
-    init_plan2();
     init_shard();
     init_io();
     init_targets();
+    init_plan_part();
   }
 });
 
 // src/cli/plan.ts
 var plan_exports = {};
 __export(plan_exports, {
+  flags: () => flags2,
+  help: () => help2,
   plan: () => plan
 });
-var help2, plan;
+var flags2, help2, plan;
 var init_plan3 = __esm({
   "src/cli/plan.ts"() {
     "use strict";
@@ -47610,54 +48173,48 @@ var init_plan3 = __esm({
     init_revision();
     init_session();
     init_sharding();
+    flags2 = {
+      ...connectionFlags,
+      ...colorFlag,
+      format: { type: "string" },
+      out: { type: "string" },
+      shard: { type: "string" },
+      "changed-from": { type: "string" },
+      merge: { type: "boolean" },
+      "rotate-secrets": { type: "boolean" },
+      target: { type: "string", multiple: true },
+      help: { type: "boolean", short: "h" }
+    };
     help2 = `usage: forgeplan plan [-c FILE|DIR]... [--format text|markdown|json] [--out PLAN.json] [--shard K/N | --changed-from REF]
        forgeplan plan --merge SHARD.json... [--format text|markdown|json] [--out PLAN.json]
 
 Reads the live state of everything the desired state names and prints the plan.
-  -c, --config FILE|DIR   desired state (repeatable; default forgeplan.yaml)
-  --format FORMAT         text (default; colored on a terminal), markdown (PR comment), json
-  --out PLAN.json         also save the plan as JSON (apply it later with 'forgeplan apply PLAN.json')
-  --sandbox               start an embedded sandbox with the demo world and plan against it
-  --sandbox-url URL       plan against a running sandbox (forgeplan sandbox)
-  --concurrency N         concurrent reads (default 8, at most 100)
-  --write-interval MS     spacing between mutating requests (default 1000; 0 against a sandbox)
-  --shard K/N             plan only shard K of N (by repository, project, group), at 1/N of the rate budget
-  --changed-from REF      plan only what the configuration changes since the git revision REF (a
-                          pull request's base): the resources whose resolved desired state differs,
-                          with what the service already differed in shown apart; the plan says how
-                          many resources it left out, and a saved one is marked partial
-  --target ADDRESS        plan only what this address matches (repeatable; globs: github/acme/api/*,
-                          */branch_protection/main); only what the targets reach is read
-  --rotate-secrets        send every managed webhook secret and authorization header again (they are
-                          write-only, so a plan cannot tell whether the service holds the current value)
-  --merge SHARD.json...   combine the plans of all N shards (saved with --out) into one; reads nothing live
+${connectionHelp()}  --format FORMAT          text (default; coloured on a terminal), markdown (PR comment), json
+${colorHelp}  --out PLAN.json          also save the plan as JSON (apply it later with 'forgeplan apply PLAN.json')
+  --shard K/N              plan only shard K of N (by repository, project, group), at 1/N of the rate budget
+  --changed-from REF       plan only what the configuration changes since the git revision REF (a
+                           pull request's base): the resources whose resolved desired state differs,
+                           with what the service already differed in shown apart; the plan says how
+                           many resources it left out, and a saved one is marked partial
+  --target ADDRESS         plan only what this address matches (repeatable; globs: github/acme/api/*,
+                           */branch_protection/main); only what the targets reach is read
+  --rotate-secrets         send every managed webhook secret and authorization header again (they are
+                           write-only, so a plan cannot tell whether the service holds the current value)
+  --merge SHARD.json...    combine the plans of all N shards (saved with --out) into one; reads nothing live
+  -h, --help               this text
 Exit 0: no changes (audit reports alone don't count); 2: changes; 1: errors.
 `;
     plan = async (argv, io) => {
-      const { values, positionals } = parseFlags(
-        "plan",
-        argv,
-        {
-          ...connectionFlags,
-          format: { type: "string" },
-          out: { type: "string" },
-          shard: { type: "string" },
-          "changed-from": { type: "string" },
-          merge: { type: "boolean" },
-          "rotate-secrets": { type: "boolean" },
-          target: { type: "string", multiple: true },
-          help: { type: "boolean", short: "h" }
-        },
-        { positionals: true }
-      );
+      const { values, positionals } = parseFlags("plan", argv, flags2, { positionals: true });
       if (values.help) {
         io.stdout.write(help2);
         return 0;
       }
       const format = parseFormat("plan", values.format);
-      if (!values.merge && positionals.length > 0) {
+      const stray = values.merge ? void 0 : positionals[0];
+      if (stray !== void 0) {
         throw new CliError(
-          `plan: unexpected argument '${positionals[0]}' (plan files go after --merge)`
+          looksLikeConfig(stray) ? `plan: unexpected argument '${stray}': ${configHint(stray)}` : `plan: unexpected argument '${stray}' (plan files go after --merge)`
         );
       }
       const changedFrom2 = values["changed-from"];
@@ -47696,7 +48253,7 @@ Exit 0: no changes (audit reports alone don't count); 2: changes; 1: errors.
           await session.close();
         }
       }
-      printPlan(io, result, format);
+      printPlan(io, result, format, useColor(io, values["no-color"]));
       if (values.out) {
         savePlan(
           "plan",
@@ -47708,39 +48265,6 @@ Exit 0: no changes (audit reports alone don't count); 2: changes; 1: errors.
       if (result.errors > 0) return 1;
       return hasChanges(result) ? 2 : 0;
     };
-  }
-});
-
-// src/engine/secrets.ts
-function isSecretRef(value) {
-  return value !== null && typeof value === "object" && Object.keys(value).length === 1 && typeof value.$secret === "string";
-}
-function secretRefsIn(value) {
-  if (isSecretRef(value)) return [value.$secret];
-  if (value === null || typeof value !== "object") return [];
-  return Object.values(value).flatMap(secretRefsIn);
-}
-function missingSecrets(bodies, secrets, env) {
-  const names = new Set(bodies.flatMap(secretRefsIn));
-  return [...names].filter((name2) => !secrets.has(name2) && env[name2] === void 0).sort();
-}
-function resolveSecrets(value, secrets, env) {
-  if (isSecretRef(value)) {
-    const resolved = secrets.get(value.$secret)?.reveal() ?? env[value.$secret];
-    if (resolved === void 0) throw new Error(`secret ${value.$secret} is not set`);
-    return resolved;
-  }
-  if (Array.isArray(value)) return value.map((item) => resolveSecrets(item, secrets, env));
-  if (value !== null && typeof value === "object") {
-    return Object.fromEntries(
-      Object.entries(value).map(([key, inner]) => [key, resolveSecrets(inner, secrets, env)])
-    );
-  }
-  return value;
-}
-var init_secrets2 = __esm({
-  "src/engine/secrets.ts"() {
-    "use strict";
   }
 });
 
@@ -47852,6 +48376,14 @@ async function applyPlan(input2) {
   const { reason, notAttempted, unanswered: caught } = stop2;
   return { outcomes, stopped: { reason, notAttempted, unanswered: caught } };
 }
+function verificationOf(outcomes, replan) {
+  const applied = new Set(
+    outcomes.filter((outcome) => outcome.outcome === "applied").map((outcome) => outcome.address)
+  );
+  return replan.changes.every(
+    (change) => !applied.has(change.address) || change.action === "no-op" && !change.error
+  );
+}
 var init_apply = __esm({
   "src/engine/apply.ts"() {
     "use strict";
@@ -47863,60 +48395,79 @@ var init_apply = __esm({
 });
 
 // src/engine/saved-plan.ts
-function sendsRequests(entry) {
-  return entry !== void 0 && entry.requests.length > 0 && entry.error === void 0;
+function sendsRequests(entry2) {
+  return entry2 !== void 0 && entry2.requests.length > 0 && entry2.error === void 0;
 }
 function checkSavedPlan(saved, fresh) {
-  const freshByAddress = new Map(fresh.changes.map((entry) => [entry.address, entry]));
-  const savedByAddress = new Map(saved.changes.map((entry) => [entry.address, entry]));
+  const freshByAddress = new Map(fresh.changes.map((entry2) => [entry2.address, entry2]));
+  const savedByAddress = new Map(saved.changes.map((entry2) => [entry2.address, entry2]));
   const refusals = [];
-  for (const entry of saved.changes.filter(sendsRequests)) {
-    const now = freshByAddress.get(entry.address);
-    const reason = refusalOf(entry, now);
-    if (reason !== void 0) refusals.push({ address: entry.address, reason });
+  for (const entry2 of saved.changes.filter(sendsRequests)) {
+    const now = freshByAddress.get(entry2.address);
+    const reason = refusalOf(entry2, now);
+    if (reason !== void 0) refusals.push({ address: entry2.address, reason });
   }
-  for (const entry of fresh.changes.filter(sendsRequests)) {
-    if (sendsRequests(savedByAddress.get(entry.address))) continue;
+  for (const entry2 of fresh.changes.filter(sendsRequests)) {
+    if (sendsRequests(savedByAddress.get(entry2.address))) continue;
     refusals.push({
-      address: entry.address,
-      reason: `a fresh plan has a ${entry.action} here that the saved plan does not (the live state or the configuration changed)`
+      address: entry2.address,
+      reason: `a fresh plan has a ${entry2.action} here that the saved plan does not (the live state or the configuration changed)`
     });
   }
   return refusals;
 }
-function refusalOf(entry, now) {
+function refusalOf(entry2, now) {
   if (now === void 0) return "it is no longer in the plan (the configuration changed)";
   if (now.error !== void 0) return `it cannot be checked now: ${now.error.message}`;
-  if (entry.live_fingerprint === void 0) {
+  if (entry2.live_fingerprint === void 0) {
     return "the saved plan records no live fingerprint for it";
   }
-  if (now.live_fingerprint !== entry.live_fingerprint) {
+  if (now.live_fingerprint !== entry2.live_fingerprint) {
     return "the live state changed since the plan was made";
   }
-  if (stableJson(now.requests) !== stableJson(entry.requests)) {
+  if (stableJson(now.requests) !== stableJson(entry2.requests)) {
     return "a fresh plan would send different requests (the configuration changed)";
   }
   return void 0;
 }
 function withCurrentHolds(saved, fresh) {
-  const freshByAddress = new Map(fresh.changes.map((entry) => [entry.address, entry]));
+  const freshByAddress = new Map(fresh.changes.map((entry2) => [entry2.address, entry2]));
   return {
     ...saved,
-    changes: saved.changes.map((entry) => {
-      const current = freshByAddress.get(entry.address)?.held;
-      if (current !== void 0) return { ...entry, held: current };
-      if (entry.held === void 0) return entry;
+    changes: saved.changes.map((entry2) => {
+      const current = freshByAddress.get(entry2.address)?.held;
+      if (current !== void 0) return { ...entry2, held: current };
+      if (entry2.held === void 0) return entry2;
       return {
-        ...entry,
-        held: `${entry.held} when the plan was made; make a new plan to apply it`
+        ...entry2,
+        held: `${entry2.held} when the plan was made; make a new plan to apply it`
       };
     })
+  };
+}
+function savedPlanToApply(saved, fresh, redactedFresh) {
+  const refusals = checkSavedPlan(saved, redactedFresh);
+  if (refusals.length > 0) return { refusals };
+  const freshByAddress = new Map(
+    redactedFresh.changes.map((change, index) => [change.address, fresh.changes[index]])
+  );
+  const plan2 = withCurrentHolds(saved, redactedFresh);
+  return {
+    plan: {
+      ...plan2,
+      changes: plan2.changes.map((change) => {
+        const current = freshByAddress.get(change.address);
+        if (current === void 0 || change.requests.length === 0) return change;
+        const { address, scope, name: name2, requests } = current;
+        return { ...change, address, scope, name: name2, requests };
+      })
+    }
   };
 }
 var init_saved_plan = __esm({
   "src/engine/saved-plan.ts"() {
     "use strict";
-    init_fingerprint();
+    init_plain();
   }
 });
 
@@ -47924,35 +48475,44 @@ var init_saved_plan = __esm({
 var apply_exports = {};
 __export(apply_exports, {
   apply: () => apply,
-  verificationOf: () => verificationOf
+  confirmationQuestion: () => confirmationQuestion,
+  flags: () => flags3,
+  help: () => help3
 });
 import { readFileSync as readFileSync7 } from "node:fs";
-import { resolve as resolve6 } from "node:path";
-function verificationOf(outcomes, replan) {
-  const applied = new Set(
-    outcomes.filter((outcome) => outcome.outcome === "applied").map((outcome) => outcome.address)
-  );
-  return replan.changes.every(
-    (change) => !applied.has(change.address) || change.action === "no-op" && !change.error
-  );
+import { resolve as resolve7 } from "node:path";
+function confirmationQuestion(plan2, allowDelete) {
+  const changes = applicableChanges(plan2);
+  const count2 = (action) => changes.filter(
+    (change) => change.action === action && !change.held && (allowDelete || action !== "delete")
+  ).length;
+  const held = changes.filter((change) => change.held).length;
+  const skippedDeletes = allowDelete ? 0 : changes.filter((change) => change.action === "delete" && !change.held).length;
+  const notes = [
+    ...skippedDeletes > 0 ? [`${skippedDeletes} planned delete(s) skipped: they need --allow-delete`] : [],
+    ...held > 0 ? [`${held} held`] : []
+  ];
+  return `Apply ${count2("create")} create(s), ${count2("update")} update(s), ${count2("delete")} delete(s)?${notes.length > 0 ? ` (${notes.join("; ")})` : ""} Only 'yes' is accepted: `;
 }
-async function confirm(io, plan2, autoApprove) {
+async function confirm(io, question, autoApprove) {
   if (autoApprove) return;
   if (!io.stdinIsTTY || !io.prompt) {
     throw new CliError(
       "apply: refusing to apply without confirmation: stdin is not a terminal (pass --auto-approve)"
     );
   }
-  const { create: create2, update: update2, delete: deletes } = plan2.summary;
-  const answer = await io.prompt(
-    `Apply ${create2} create(s), ${update2} update(s), ${deletes} delete(s)? Only 'yes' is accepted: `
-  );
+  const answer = await io.prompt(question);
   if (answer.trim() !== "yes") throw new CliError("apply: cancelled, nothing was applied");
 }
 function readSavedPlan(io, file2) {
+  if (looksLikeConfig(file2)) {
+    throw new CliError(
+      `apply: ${configHint(file2)}; a file given alone is a saved plan (plan --out)`
+    );
+  }
   let text;
   try {
-    text = readFileSync7(resolve6(io.cwd, file2), "utf8");
+    text = readFileSync7(resolve7(io.cwd, file2), "utf8");
   } catch (error62) {
     const missing = error62.code === "ENOENT";
     throw new CliError(`apply: ${file2}: ${missing ? "no such file" : "cannot be read"}`);
@@ -47964,33 +48524,19 @@ function readSavedPlan(io, file2) {
     throw error62;
   }
 }
-function configFlags(flags, saved, file2) {
-  if (saved === void 0 || flags.config?.length) return flags;
+function configFlags(flags9, saved, file2) {
+  if (saved === void 0 || flags9.config?.length) return flags9;
   if (saved.config === void 0) {
     throw new CliError(
       `apply: ${file2} does not record the configuration it was made from; pass it with -c FILE`
     );
   }
-  return { ...flags, config: saved.config };
+  return { ...flags9, config: saved.config };
 }
 function checked(io, saved, fresh, file2) {
-  const redacted = io.redactor.plan(fresh);
-  const refusals = checkSavedPlan(saved, redacted);
-  if (refusals.length === 0) {
-    const freshByAddress = new Map(
-      redacted.changes.map((change, index) => [change.address, fresh.changes[index]])
-    );
-    const plan2 = withCurrentHolds(saved, redacted);
-    return {
-      ...plan2,
-      changes: plan2.changes.map((change) => {
-        const current = freshByAddress.get(change.address);
-        if (current === void 0 || change.requests.length === 0) return change;
-        const { address, scope, name: name2, requests } = current;
-        return { ...change, address, scope, name: name2, requests };
-      })
-    };
-  }
+  const result = savedPlanToApply(saved, fresh, io.redactor.plan(fresh));
+  if ("plan" in result) return result.plan;
+  const { refusals } = result;
   for (const refusal of refusals) {
     io.stderr.write(`forgeplan: apply: refused ${refusal.address}: ${refusal.reason}
 `);
@@ -47999,6 +48545,25 @@ function checked(io, saved, fresh, file2) {
   throw new CliError(
     `apply: ${file2} no longer matches what it would do now: ${count2} change${count2 === 1 ? "" : "s"} refused; nothing was applied (make a new plan)`
   );
+}
+function unplanned(plan2) {
+  return `${plural2(plan2.errors, "change")} could not be planned, so ${plan2.errors === 1 ? "it was" : "they were"} not applied (the plan above says why)`;
+}
+function failureCause(outcomes, report, plan2) {
+  const failed = outcomes.filter((outcome) => outcome.outcome === "failed");
+  const [first] = failed;
+  if (first !== void 0) {
+    const more = failed.length > 1 ? `, and ${failed.length - 1} more` : "";
+    return `${plural2(failed.length, "change")} failed: ${first.address}: ${describeFailure(first)}${more}`;
+  }
+  if (!report.verified) {
+    const applied = new Set(
+      outcomes.filter((outcome) => outcome.outcome === "applied").map((outcome) => outcome.address)
+    );
+    const remaining = remainingChanges(report.verification).map((change) => change.address).filter((address) => applied.has(address));
+    return `not verified: the re-plan still shows ${plural2(remaining.length, "change")} for what was applied${remaining.length > 0 ? `: ${remaining.join(", ")}` : ""}`;
+  }
+  return plan2.errors > 0 ? unplanned(plan2) : void 0;
 }
 function resumeHint(outcomes, stopped, savedFile) {
   const { reason } = stopped;
@@ -48012,7 +48577,7 @@ function resumeHint(outcomes, stopped, savedFile) {
   return `forgeplan: ${head}. ${counts}; ${next}${longer}
 `;
 }
-var help3, apply;
+var flags3, help3, apply;
 var init_apply2 = __esm({
   "src/cli/apply.ts"() {
     "use strict";
@@ -48022,6 +48587,7 @@ var init_apply2 = __esm({
     init_saved_plan();
     init_secrets2();
     init_render();
+    init_wording();
     init_args();
     init_io();
     init_output();
@@ -48029,57 +48595,53 @@ var init_apply2 = __esm({
     init_revision();
     init_session();
     init_sharding();
+    flags3 = {
+      ...connectionFlags,
+      ...colorFlag,
+      format: { type: "string" },
+      "auto-approve": { type: "boolean" },
+      "allow-delete": { type: "boolean" },
+      shard: { type: "string" },
+      "allow-partial": { type: "boolean" },
+      "rotate-secrets": { type: "boolean" },
+      target: { type: "string", multiple: true },
+      help: { type: "boolean", short: "h" }
+    };
     help3 = `usage: forgeplan apply [-c FILE|DIR]... [--auto-approve] [--allow-delete] [--format FORMAT]
        forgeplan apply PLAN.json [-c FILE|DIR]... [--auto-approve] [--allow-delete]
 
 Plans (or checks a saved plan against a fresh plan), asks for confirmation, applies, then re-reads
 and verifies that nothing is left to do.
-  -c, --config FILE|DIR   desired state (repeatable; default forgeplan.yaml, or the saved plan's)
-  PLAN.json               apply exactly this saved plan (from 'plan --out'), refused if live state moved
-  --auto-approve          apply without asking (required when stdin is not a terminal)
-  --allow-delete          also apply planned deletes (otherwise they are skipped)
-  --format FORMAT         text (default), markdown or json, for the plan and the report
-  --shard K/N             apply only this shard's part (same partition as 'plan --shard')
-  --allow-partial         apply a saved plan of what changed since a revision ('plan --changed-from'),
-                          checked against a fresh plan made the same way
-  --rotate-secrets        also send every managed webhook secret and authorization header again
-  --target ADDRESS        apply only what this address matches (repeatable; globs: github/acme/api/*,
-                          */branch_protection/main); only what the targets reach is read
-  --max-wait DURATION     longest wait for a rate-limit reset before stopping cleanly (default 15m)
-  --cache DIR             keep the conditional-request cache in DIR between runs
-  --sandbox, --sandbox-url URL, --concurrency N, --write-interval MS   as for 'plan'
+  PLAN.json                apply exactly this saved plan (from 'plan --out'), refused if live state
+                           moved; its configuration is the one it records unless -c is given
+${connectionHelp()}  --auto-approve           apply without asking (required when stdin is not a terminal)
+  --allow-delete           also apply planned deletes (otherwise they are skipped)
+  --format FORMAT          text (default), markdown or json, for the plan and the report
+${colorHelp}  --shard K/N              apply only this shard's part (same partition as 'plan --shard')
+  --allow-partial          apply a saved plan of what changed since a revision ('plan --changed-from'),
+                           checked against a fresh plan made the same way
+  --rotate-secrets         also send every managed webhook secret and authorization header again
+  --target ADDRESS         apply only what this address matches (repeatable; globs: github/acme/api/*,
+                           */branch_protection/main); only what the targets reach is read
+  -h, --help               this text
 Exit 0 when everything was applied and verified; 1 otherwise.
 `;
     apply = async (argv, io) => {
-      const { values, positionals } = parseFlags(
-        "apply",
-        argv,
-        {
-          ...connectionFlags,
-          format: { type: "string" },
-          "auto-approve": { type: "boolean" },
-          "allow-delete": { type: "boolean" },
-          shard: { type: "string" },
-          "allow-partial": { type: "boolean" },
-          "rotate-secrets": { type: "boolean" },
-          target: { type: "string", multiple: true },
-          help: { type: "boolean", short: "h" }
-        },
-        { positionals: true }
-      );
+      const { values, positionals } = parseFlags("apply", argv, flags3, { positionals: true });
       if (values.help) {
         io.stdout.write(help3);
         return 0;
       }
-      const shard = shardOption("apply", values.shard);
       if (positionals.length > 1) {
         throw new CliError(
           `apply: expected at most one saved plan file, got ${positionals.length} arguments`
         );
       }
       const format = parseFormat("apply", values.format);
+      const color = useColor(io, values["no-color"]);
       const savedFile = positionals[0];
       const saved = savedFile === void 0 ? void 0 : readSavedPlan(io, savedFile);
+      const shard = shardOption("apply", values.shard) ?? saved?.shard;
       const partial2 = saved?.partial;
       if (partial2 !== void 0 && values["allow-partial"] !== true) {
         throw new CliError(
@@ -48089,7 +48651,7 @@ Exit 0 when everything was applied and verified; 1 otherwise.
       if (partial2 !== void 0 && shard !== void 0) {
         throw new CliError("apply: a plan made with --changed-from is applied whole; drop --shard");
       }
-      const flags = configFlags(values, saved, savedFile);
+      const connection = configFlags(values, saved, savedFile);
       const clients = [];
       const progress = new Progress({
         output: io.stderr,
@@ -48098,9 +48660,16 @@ Exit 0 when everything was applied and verified; 1 otherwise.
         budget: () => tightestWindow(clients.map((client) => client.budget()))
       });
       const shown3 = { ...io, stderr: progress.output };
-      const state = loadState("apply", flags, shown3);
-      const base = partial2 === void 0 ? void 0 : loadStateAt("apply", partial2.changed_from, configPaths(flags), shown3);
-      const session = await openSession("apply", flags, shown3, state, [], shardClientOptions(shard));
+      const state = loadState("apply", connection, shown3);
+      const base = partial2 === void 0 ? void 0 : loadStateAt("apply", partial2.changed_from, configPaths(connection), shown3);
+      const session = await openSession(
+        "apply",
+        connection,
+        shown3,
+        state,
+        [],
+        shardClientOptions(shard)
+      );
       clients.push(...session.clients.values());
       session.onEvent((event) => progress.event(event));
       const rotateSecrets = values["rotate-secrets"] === true || saved?.rotate_secrets === true;
@@ -48125,10 +48694,13 @@ Exit 0 when everything was applied and verified; 1 otherwise.
           throw new CliError("apply: interrupted while reading live state; nothing was applied");
         }
         const plan2 = saved === void 0 || savedFile === void 0 ? fresh : checked({ ...io, stderr: shown3.stderr }, saved, fresh, savedFile);
-        printPlan(io, plan2, format);
+        printPlan(io, plan2, format, color);
         if (!hasChanges(plan2)) {
           if (format === "text") io.stdout.write("Nothing to apply.\n");
-          return plan2.errors > 0 ? 1 : 0;
+          if (plan2.errors === 0) return 0;
+          shown3.stderr.write(`forgeplan: apply: ${unplanned(plan2)}
+`);
+          return 1;
         }
         const missing = missingSecrets(
           applicableChanges(plan2).flatMap((change) => change.requests.map((request2) => request2.body)),
@@ -48140,14 +48712,15 @@ Exit 0 when everything was applied and verified; 1 otherwise.
             `apply: the plan sends secrets from ${missing.join(", ")}, which ${missing.length === 1 ? "is" : "are"} not set; nothing was applied`
           );
         }
-        await confirm(io, plan2, values["auto-approve"] === true);
+        const allowDelete = values["allow-delete"] === true;
+        await confirm(io, confirmationQuestion(plan2, allowDelete), values["auto-approve"] === true);
         progress.begin("applying", applicableChanges(plan2).length);
         let result;
         try {
           result = await applyPlan({
             plan: plan2,
             clients: session.clients,
-            allowDelete: values["allow-delete"] === true,
+            allowDelete,
             secrets: session.secrets,
             env: io.env,
             onOutcome: () => progress.settled(),
@@ -48163,12 +48736,16 @@ Exit 0 when everything was applied and verified; 1 otherwise.
           ...verification2 ? { verification: io.redactor.plan(verification2) } : {},
           verified: verification2 !== void 0 && verificationOf(outcomes, verification2)
         };
-        io.stdout.write(
-          renderApplyReport(report, format, { color: format === "text" && useColor(io) })
-        );
-        if (result.stopped) shown3.stderr.write(resumeHint(outcomes, result.stopped, savedFile));
-        const failed = outcomes.some((outcome) => outcome.outcome === "failed");
-        return failed || !report.verified || plan2.errors > 0 ? 1 : 0;
+        io.stdout.write(renderApplyReport(report, format, { color: format === "text" && color }));
+        if (result.stopped) {
+          shown3.stderr.write(resumeHint(outcomes, result.stopped, savedFile));
+          return 1;
+        }
+        const cause = failureCause(outcomes, report, plan2);
+        if (cause === void 0) return 0;
+        shown3.stderr.write(`forgeplan: apply: ${cause}
+`);
+        return 1;
       } finally {
         progress.end();
         await session.close();
@@ -48178,13 +48755,25 @@ Exit 0 when everything was applied and verified; 1 otherwise.
 });
 
 // src/report/sticky-comment.ts
+function commentMarker(key) {
+  return `<!-- forgeplan: ${encodeURIComponent(key).replace(/%2F/gi, "/")} -->`;
+}
 function repoPath2(owner, repo) {
   return `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`;
 }
+async function findStickyComment(client, ref, marker) {
+  const comments = await client.paginate(
+    `${repoPath2(ref.owner, ref.repo)}/issues/${ref.number}/comments`
+  );
+  const found = comments.find((comment2) => startsWithLine(comment2.body ?? "", marker));
+  return found && { id: found.id, body: found.body ?? "", html_url: found.html_url };
+}
+function startsWithLine(body, marker) {
+  return body.startsWith(marker) && (body.length === marker.length || /^\r?\n/.test(body.slice(marker.length)));
+}
 async function upsertStickyComment(client, ref, marker, body) {
   const issue2 = `${repoPath2(ref.owner, ref.repo)}/issues/${ref.number}`;
-  const comments = await client.paginate(`${issue2}/comments`);
-  const existing = comments.find((comment2) => (comment2.body ?? "").startsWith(marker));
+  const existing = await findStickyComment(client, ref, marker);
   if (existing === void 0) {
     const created = await client.request("POST", `${issue2}/comments`, {
       body: { body }
@@ -48257,7 +48846,9 @@ var init_drift_issue = __esm({
 // src/cli/drift.ts
 var drift_exports = {};
 __export(drift_exports, {
-  drift: () => drift
+  drift: () => drift,
+  flags: () => flags4,
+  help: () => help4
 });
 function parseRepo(text) {
   const match = /^([\w.-]+)\/([\w.-]+)$/.exec(text);
@@ -48287,7 +48878,7 @@ function reportCacheUse(io, clients) {
 `
   );
 }
-var help4, drift;
+var flags4, help4, drift;
 var init_drift = __esm({
   "src/cli/drift.ts"() {
     "use strict";
@@ -48300,35 +48891,35 @@ var init_drift = __esm({
     init_output();
     init_session();
     init_sharding();
+    flags4 = {
+      ...connectionFlags,
+      ...colorFlag,
+      format: { type: "string" },
+      out: { type: "string" },
+      refresh: { type: "boolean" },
+      "report-issue": { type: "string" },
+      shard: { type: "string" },
+      target: { type: "string", multiple: true },
+      help: { type: "boolean", short: "h" }
+    };
     help4 = `usage: forgeplan drift [-c FILE|DIR]... [--format text|markdown|json] [--out PLAN.json]
                        [--cache DIR [--refresh]] [--report-issue OWNER/REPO] [--shard K/N]
 
 The plan for scheduled runs: reports anything that differs from the desired state, audit findings
 included, and changes nothing.
-  -c, --config FILE|DIR      desired state (repeatable; default forgeplan.yaml)
-  --format FORMAT            text (default), markdown, json
-  --out PLAN.json            also save the plan as JSON
-  --cache DIR                keep the ETag and body of every read in DIR between runs: a resource that
-                             has not changed is answered 304 (no rate budget) and planned from its body
-  --refresh                  read everything in full this time (the cache is rewritten)
+${connectionHelp(["cache"])}  --format FORMAT          text (default), markdown, json
+${colorHelp}  --out PLAN.json          also save the plan as JSON
+  --cache DIR              keep the ETag and body of every read in DIR between runs: a resource that
+                           has not changed is answered 304 (no rate budget) and planned from its body
+  --refresh                read everything in full this time (the cache is rewritten)
   --report-issue OWNER/REPO  keep one drift issue there: opened or updated on drift, closed once gone
-  --target ADDRESS           check only what this address matches (repeatable; globs allowed)
-  --shard K/N                check only shard K of N, at 1/N of the rate budget
-  --sandbox, --sandbox-url URL, --concurrency N, --write-interval MS: as for 'forgeplan plan'
+  --target ADDRESS         check only what this address matches (repeatable; globs allowed)
+  --shard K/N              check only shard K of N, at 1/N of the rate budget
+  -h, --help               this text
 Exit 0: no drift; 2: drift (a create, update, delete or audit finding); 1: errors.
 `;
     drift = async (argv, io) => {
-      const { values } = parseFlags("drift", argv, {
-        ...connectionFlags,
-        format: { type: "string" },
-        out: { type: "string" },
-        cache: { type: "string" },
-        refresh: { type: "boolean" },
-        "report-issue": { type: "string" },
-        shard: { type: "string" },
-        target: { type: "string", multiple: true },
-        help: { type: "boolean", short: "h" }
-      });
+      const { values } = parseFlags("drift", argv, flags4);
       if (values.help) {
         io.stdout.write(help4);
         return 0;
@@ -48362,7 +48953,7 @@ Exit 0: no drift; 2: drift (a create, update, delete or audit finding); 1: error
       );
       try {
         const plan2 = await planPart(state, session.readers, shard, targets ? { targets } : {});
-        printPlan(io, plan2, format);
+        printPlan(io, plan2, format, useColor(io, values["no-color"]));
         if (values.out) savePlan("drift", io, plan2, values.out);
         if (values.cache !== void 0) reportCacheUse(io, session.clients.values());
         const drifted = hasDrift(plan2);
@@ -48418,7 +49009,7 @@ async function exportRepo(reader, fullName) {
     throw new ExportError(`--repo expects OWNER/REPO, got '${fullName}'`);
   }
   const repo = { owner, name: name2 };
-  const entry = { name: fullName, target: reader.target };
+  const entry2 = { name: fullName, target: reader.target };
   for (const kind of REPOSITORY_KINDS) {
     const exported = kind.repository.export;
     if (exported === void 0) continue;
@@ -48426,12 +49017,12 @@ async function exportRepo(reader, fullName) {
       `the ${kind.name} settings of ${fullName}`,
       () => exported(reader, repo)
     );
-    if (value !== void 0) entry[kind.repository.setting.key] = value;
+    if (value !== void 0) entry2[kind.repository.setting.key] = value;
   }
-  return entry;
+  return entry2;
 }
 async function globMatches(reader, selector2) {
-  const entry = {
+  const entry2 = {
     target: reader.target,
     origin: { file: "export", line: 1, column: 1 },
     selector: selector2,
@@ -48439,7 +49030,7 @@ async function globMatches(reader, selector2) {
     settings: {}
   };
   const expansion = await expandRepositories(
-    { defaults: [], repositories: [entry] },
+    { defaults: [], repositories: [entry2] },
     /* @__PURE__ */ new Map([[reader.target, reader]])
   );
   const failed = expansion.errors[0];
@@ -48461,7 +49052,7 @@ async function exportGlob(reader, glob, where3) {
     ...where3 !== void 0 && { properties: where3 }
   };
   const names = await globMatches(reader, selector2);
-  const named = await Promise.all(names.map((name2) => exportRepo(reader, name2)));
+  const named2 = await Promise.all(names.map((name2) => exportRepo(reader, name2)));
   const shared = {
     name: glob,
     ...where3 !== void 0 && {
@@ -48478,7 +49069,7 @@ async function exportGlob(reader, glob, where3) {
   };
   for (const kind of REPOSITORY_KINDS) {
     const setting = kind.repository.setting;
-    const [first, ...rest] = named.map((entry) => partsOf(setting, entry[setting.key]));
+    const [first, ...rest] = named2.map((entry2) => partsOf(setting, entry2[setting.key]));
     const alike = (first ?? []).filter(
       (part) => rest.every(
         (parts) => parts.some(
@@ -48488,16 +49079,16 @@ async function exportGlob(reader, glob, where3) {
     );
     if (alike.length === 0) continue;
     const paths = alike.map((part) => part.path);
-    shared[setting.key] = keepParts(named[0][setting.key], paths);
-    for (const entry of named) {
-      const left = dropParts(entry[setting.key], paths);
-      if (left === void 0) delete entry[setting.key];
-      else entry[setting.key] = left;
+    shared[setting.key] = keepParts(named2[0][setting.key], paths);
+    for (const entry2 of named2) {
+      const left = dropParts(entry2[setting.key], paths);
+      if (left === void 0) delete entry2[setting.key];
+      else entry2[setting.key] = left;
     }
   }
   const comment2 = names.length === 0 ? `${describeSelector(selector2)} selects no repository now` : `${describeSelector(selector2)} selects ${names.join(", ")}: what all of them share is on its entry, the rest on each repository's own`;
-  const own2 = named.filter(
-    (entry) => REPOSITORY_KINDS.some((kind) => entry[kind.repository.setting.key] !== void 0)
+  const own2 = named2.filter(
+    (entry2) => REPOSITORY_KINDS.some((kind) => entry2[kind.repository.setting.key] !== void 0)
   );
   return { entries: [shared, ...own2], comment: comment2 };
 }
@@ -48570,14 +49161,16 @@ var init_export = __esm({
 // src/cli/export.ts
 var export_exports = {};
 __export(export_exports, {
-  exportCommand: () => exportCommand
+  exportCommand: () => exportCommand,
+  flags: () => flags5,
+  help: () => help5
 });
 import { existsSync as existsSync2, mkdirSync as mkdirSync2, statSync as statSync4, writeFileSync as writeFileSync2 } from "node:fs";
-import { join as join4, resolve as resolve7 } from "node:path";
-function propertiesWanted(flags) {
-  if (flags.length === 0) return void 0;
+import { join as join4, resolve as resolve8 } from "node:path";
+function propertiesWanted(flags9) {
+  if (flags9.length === 0) return void 0;
   const wanted = {};
-  for (const flag2 of flags) {
+  for (const flag2 of flags9) {
     const equals = flag2.indexOf("=");
     const name2 = flag2.slice(0, equals).toLowerCase();
     const value = flag2.slice(equals + 1);
@@ -48599,15 +49192,15 @@ function exportFiles(exported, split) {
   const { document: document2, comments } = exported;
   if (!split) return /* @__PURE__ */ new Map([[SINGLE, yamlOf(document2, comments)]]);
   const owners = /* @__PURE__ */ new Map();
-  const add = (owner, key, entry) => {
+  const add = (owner, key, entry2) => {
     const file2 = owners.get(owner) ?? {};
-    (file2[key] ??= []).push(entry);
+    (file2[key] ??= []).push(entry2);
     owners.set(owner, file2);
   };
   const entries = (key) => document2[key] ?? [];
-  for (const entry of entries("repositories"))
-    add(entry.name.split("/")[0], "repositories", entry);
-  for (const entry of entries("organizations")) add(entry.name, "organizations", entry);
+  for (const entry2 of entries("repositories"))
+    add(entry2.name.split("/")[0], "repositories", entry2);
+  for (const entry2 of entries("organizations")) add(entry2.name, "organizations", entry2);
   const files = /* @__PURE__ */ new Map();
   for (const [owner, sections] of owners) {
     const about = comments.filter((comment2) => comment2.owner === owner);
@@ -48627,13 +49220,13 @@ function exportFiles(exported, split) {
 function isDirectory(io, path) {
   if (path.endsWith("/")) return true;
   try {
-    return statSync4(resolve7(io.cwd, path)).isDirectory();
+    return statSync4(resolve8(io.cwd, path)).isDirectory();
   } catch {
     return false;
   }
 }
 function writeFiles(io, out, files) {
-  const base = resolve7(io.cwd, out);
+  const base = resolve8(io.cwd, out);
   try {
     if (files.has(SINGLE)) {
       writeFileSync2(
@@ -48655,7 +49248,7 @@ function writeFiles(io, out, files) {
 `
   );
 }
-var import_yaml3, help5, exportCommand, SINGLE, HEADER;
+var import_yaml3, flags5, help5, exportCommand, SINGLE, HEADER;
 var init_export2 = __esm({
   "src/cli/export.ts"() {
     "use strict";
@@ -48666,38 +49259,39 @@ var init_export2 = __esm({
     init_io();
     init_progress();
     init_session();
+    flags5 = {
+      ...connectionFlags,
+      repo: { type: "string", multiple: true },
+      org: { type: "string", multiple: true },
+      out: { type: "string" },
+      where: { type: "string", multiple: true },
+      project: { type: "string", multiple: true },
+      group: { type: "string", multiple: true },
+      help: { type: "boolean", short: "h" }
+    };
     help5 = `usage: forgeplan export [--repo OWNER/REPO|OWNER/GLOB]... [--org OWNER]... [--where PROPERTY=VALUE]...
                         [--project ID]... [--group ID]... [--out FILE|DIR/] [-c FILE]
 
 Prints desired-state YAML read from live state; planning it shows no changes. Repository settings
 (branch protections, webhooks without their write-only secrets) are written out in full; projects and
 groups are listed as comments, since their clean-ups name what must not exist.
-  --repo OWNER/REPO     a repository to export (repeatable); a glob (acme/*) exports every
-                        repository it selects: what all of them share on one glob entry, the rest
-                        on each repository's own entry
-  --org OWNER           every repository of OWNER (as --repo OWNER/*) and its organization rulesets
-  --out FILE|DIR/       write to FILE instead of stdout, or to a directory (a trailing / or an
-                        existing one): a file per owner, planning.yaml for the planning side
-  --where NAME=VALUE    only the repositories of a glob whose custom property NAME has VALUE
-                        (repeatable; the same NAME twice accepts either value), written as the
-                        glob entry's where
-  --project ID          a planning project whose boards to list (repeatable)
-  --group ID            a planning group whose epics to list (repeatable)
-  -c, --config FILE     take the targets from this config (default: forgeplan.yaml if present,
-                        else the default GitHub and GitLab targets)
-  --sandbox, --sandbox-url URL   read from a sandbox instead
+  --repo OWNER/REPO        a repository to export (repeatable); a glob (acme/*) exports every
+                           repository it selects: what all of them share on one glob entry, the rest
+                           on each repository's own entry
+  --org OWNER              every repository of OWNER (as --repo OWNER/*) and its organization rulesets
+  --out FILE|DIR/          write to FILE instead of stdout, or to a directory (a trailing / or an
+                           existing one): a file per owner, planning.yaml for the planning side
+  --where NAME=VALUE       only the repositories of a glob whose custom property NAME has VALUE
+                           (repeatable; the same NAME twice accepts either value), written as the
+                           glob entry's where
+  --project ID             a planning project whose boards to list (repeatable)
+  --group ID               a planning group whose epics to list (repeatable)
+${connectionHelp(["config"])}  -c, --config FILE        take the targets from this config (default: forgeplan.yaml if present,
+                           else the default GitHub and GitLab targets)
+  -h, --help               this text
 `;
     exportCommand = async (argv, io) => {
-      const { values } = parseFlags("export", argv, {
-        ...connectionFlags,
-        repo: { type: "string", multiple: true },
-        org: { type: "string", multiple: true },
-        out: { type: "string" },
-        where: { type: "string", multiple: true },
-        project: { type: "string", multiple: true },
-        group: { type: "string", multiple: true },
-        help: { type: "boolean", short: "h" }
-      });
+      const { values } = parseFlags("export", argv, flags5);
       if (values.help) {
         io.stdout.write(help5);
         return 0;
@@ -48727,7 +49321,7 @@ groups are listed as comments, since their clean-ups name what must not exist.
           "export: name what to export with --repo OWNER/REPO, --org OWNER, --project ID or --group ID"
         );
       }
-      const configured = (values.config?.length ?? 0) > 0 || existsSync2(resolve7(io.cwd, "forgeplan.yaml"));
+      const configured = (values.config?.length ?? 0) > 0 || existsSync2(resolve8(io.cwd, "forgeplan.yaml"));
       const state = configured ? loadState("export", values, io) : loadState("export", { ...values, config: ["(defaults)"] }, io, () => "version: 1\n");
       const repositoryTarget = state.targets.find((target2) => target2.type === "repository");
       const planningTarget = state.targets.find((target2) => target2.type === "planning");
@@ -48899,11 +49493,13 @@ var init_migrate_protection = __esm({
 // src/cli/migrate.ts
 var migrate_exports = {};
 __export(migrate_exports, {
+  flags: () => flags6,
+  help: () => help6,
   migrate: () => migrate
 });
 import { existsSync as existsSync3 } from "node:fs";
-import { resolve as resolve8 } from "node:path";
-var import_yaml4, help6, migrate;
+import { resolve as resolve9 } from "node:path";
+var import_yaml4, flags6, help6, migrate;
 var init_migrate = __esm({
   "src/cli/migrate.ts"() {
     "use strict";
@@ -48912,6 +49508,12 @@ var init_migrate = __esm({
     init_args();
     init_io();
     init_session();
+    flags6 = {
+      ...connectionFlags,
+      repo: { type: "string", multiple: true },
+      stage: { type: "boolean" },
+      help: { type: "boolean", short: "h" }
+    };
     help6 = `usage: forgeplan migrate protection-to-rulesets [--repo OWNER/REPO]... [-c FILE]... [--stage]
 
 Reads classic branch protections and prints desired-state YAML with a ruleset per protected branch
@@ -48919,25 +49521,15 @@ that enforces what the protection enforces and replaces it (replaces_protection)
 change creates or updates the ruleset, checks GET …/rules/branches/<branch> for rules that cover
 the old protection, and only then deletes it. What has no exact ruleset equivalent is listed in
 comments (and in the plan's notes), never guessed.
-  --repo OWNER/REPO     every protected branch of this repository (repeatable)
-  -c, --config FILE     without --repo: the branches under branch_protection of the repositories
-                        this configuration selects; with --repo: only its targets
-  --stage               write the rulesets in evaluate mode: applying creates them beside the
-                        classic protections; set enforcement: active later to replace those
-  --sandbox, --sandbox-url URL   read from a sandbox instead
+  --repo OWNER/REPO        every protected branch of this repository (repeatable)
+  -c, --config FILE        without --repo: the branches under branch_protection of the repositories
+                           this configuration selects; with --repo: only its targets
+  --stage                  write the rulesets in evaluate mode: applying creates them beside the
+                           classic protections; set enforcement: active later to replace those
+${connectionHelp(["config"])}  -h, --help               this text
 `;
     migrate = async (argv, io) => {
-      const { values, positionals } = parseFlags(
-        "migrate",
-        argv,
-        {
-          ...connectionFlags,
-          repo: { type: "string", multiple: true },
-          stage: { type: "boolean" },
-          help: { type: "boolean", short: "h" }
-        },
-        { positionals: true }
-      );
+      const { values, positionals } = parseFlags("migrate", argv, flags6, { positionals: true });
       if (values.help) {
         io.stdout.write(help6);
         return 0;
@@ -48949,7 +49541,7 @@ comments (and in the plan's notes), never guessed.
         );
       }
       const repos = values.repo ?? [];
-      const configured = (values.config?.length ?? 0) > 0 || existsSync3(resolve8(io.cwd, "forgeplan.yaml"));
+      const configured = (values.config?.length ?? 0) > 0 || existsSync3(resolve9(io.cwd, "forgeplan.yaml"));
       if (repos.length === 0 && !configured) {
         throw new CliError("migrate: name the repositories with --repo OWNER/REPO or a config with -c");
       }
@@ -48984,22 +49576,27 @@ ${(0, import_yaml4.stringify)(migrated.document, { lineWidth: 0 })}`);
 // src/cli/schema.ts
 var schema_exports = {};
 __export(schema_exports, {
+  flags: () => flags7,
+  help: () => help7,
   schema: () => schema
 });
-var help7, schema;
+var flags7, help7, schema;
 var init_schema2 = __esm({
   "src/cli/schema.ts"() {
     "use strict";
     init_desired();
     init_args();
+    flags7 = { help: { type: "boolean", short: "h" } };
     help7 = `usage: forgeplan schema
 
 Prints the JSON Schema of the desired-state file (the bytes of schema/forgeplan.schema.json).
+  -h, --help   this text
+
 Editors use it through a first line such as:
   # yaml-language-server: $schema=../schema/forgeplan.schema.json
 `;
     schema = async (argv, io) => {
-      const { values } = parseFlags("schema", argv, { help: { type: "boolean", short: "h" } });
+      const { values } = parseFlags("schema", argv, flags7);
       io.stdout.write(values.help ? help7 : schemaText());
       return 0;
     };
@@ -49009,6 +49606,8 @@ Editors use it through a first line such as:
 // src/cli/sandbox.ts
 var sandbox_exports2 = {};
 __export(sandbox_exports2, {
+  flags: () => flags8,
+  help: () => help8,
   sandbox: () => sandbox
 });
 import { isAbsolute as isAbsolute2, join as join5 } from "node:path";
@@ -49023,10 +49622,10 @@ function parseFailRate(value) {
 function parseRateLimits(value) {
   if (value === void 0) return void 0;
   const limits = {};
-  for (const entry of value.split(",")) {
-    const match = /^\s*([a-z_]+)\s*=\s*(\d+)\s*$/.exec(entry);
+  for (const entry2 of value.split(",")) {
+    const match = /^\s*([a-z_]+)\s*=\s*(\d+)\s*$/.exec(entry2);
     if (!match?.[1] || !match[2]) {
-      throw new CliError(`sandbox: --rate-limit expects CATEGORY=N[,…], got '${entry}'`);
+      throw new CliError(`sandbox: --rate-limit expects CATEGORY=N[,…], got '${entry2}'`);
     }
     if (!CATEGORIES2.includes(match[1])) {
       throw new CliError(
@@ -49042,14 +49641,27 @@ function positive2(flag2, value) {
   if (number4 === 0) throw new CliError(`sandbox: --${flag2} must be at least 1`);
   return number4;
 }
-var usage, sandbox;
+var flags8, help8, sandbox;
 var init_sandbox2 = __esm({
   "src/cli/sandbox.ts"() {
     "use strict";
     init_sandbox();
     init_args();
     init_io();
-    usage = `usage: forgeplan sandbox [options]
+    flags8 = {
+      port: { type: "string" },
+      seed: { type: "string" },
+      generate: { type: "string" },
+      latency: { type: "string" },
+      "fail-rate": { type: "string" },
+      "fault-seed": { type: "string" },
+      "rate-limit": { type: "string" },
+      "rate-window": { type: "string" },
+      "secondary-limit": { type: "string" },
+      "token-ttl": { type: "string" },
+      help: { type: "boolean", short: "h" }
+    };
+    help8 = `usage: forgeplan sandbox [options]
 
 Runs the local emulator of the service on 127.0.0.1 until interrupted.
 
@@ -49065,23 +49677,12 @@ options:
   --secondary-limit N    secondary limit: points a minute per endpoint and token (default 900;
                          a read costs 1, a write 5)
   --token-ttl SECONDS    lifetime of GitHub App installation tokens (default 3600)
+  -h, --help             this text
 `;
     sandbox = async (argv, io) => {
-      const { values } = parseFlags("sandbox", argv, {
-        port: { type: "string" },
-        seed: { type: "string" },
-        generate: { type: "string" },
-        latency: { type: "string" },
-        "fail-rate": { type: "string" },
-        "fault-seed": { type: "string" },
-        "rate-limit": { type: "string" },
-        "rate-window": { type: "string" },
-        "secondary-limit": { type: "string" },
-        "token-ttl": { type: "string" },
-        help: { type: "boolean", short: "h" }
-      });
+      const { values } = parseFlags("sandbox", argv, flags8);
       if (values.help) {
-        io.stdout.write(usage);
+        io.stdout.write(help8);
         return 0;
       }
       const port = parseCount("sandbox", "port", values.port);
@@ -49116,9 +49717,9 @@ options:
       io.stdout.write(`forgeplan sandbox listening on ${running.url}
 `);
       io.stdout.write("press Ctrl-C to stop\n");
-      await new Promise((resolve10) => {
-        if (io.signal.aborted) resolve10();
-        else io.signal.addEventListener("abort", () => resolve10(), { once: true });
+      await new Promise((resolve11) => {
+        if (io.signal.aborted) resolve11();
+        else io.signal.addEventListener("abort", () => resolve11(), { once: true });
       });
       await running.stop();
       io.stdout.write(`forgeplan sandbox stopped after ${running.stats().requests_total} requests
@@ -49132,9 +49733,10 @@ options:
 init_revision();
 import { existsSync as existsSync4, mkdirSync as mkdirSync3, readdirSync as readdirSync3, readFileSync as readFileSync9, rmSync as rmSync2, statSync as statSync5 } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname as dirname3, isAbsolute as isAbsolute3, join as join6, relative, resolve as resolve9 } from "node:path";
+import { dirname as dirname3, isAbsolute as isAbsolute3, join as join6, relative, resolve as resolve10 } from "node:path";
 
 // src/cli/run.ts
+init_suggest();
 init_redact();
 init_io();
 import { readFileSync as readFileSync8 } from "node:fs";
@@ -49149,7 +49751,7 @@ var commands = {
   schema: async () => (await Promise.resolve().then(() => (init_schema2(), schema_exports))).schema,
   sandbox: async () => (await Promise.resolve().then(() => (init_sandbox2(), sandbox_exports2))).sandbox
 };
-var usage2 = `usage: forgeplan <command> [options]
+var usage = `usage: forgeplan <command> [options]
 
 commands:
   validate   load and check the desired state
@@ -49160,6 +49762,7 @@ commands:
   migrate    protection-to-rulesets: YAML with rulesets that replace classic branch protection
   schema     print the JSON Schema of the config
   sandbox    run the local emulator of the service
+  version    print forgeplan's version (also -v, --version)
 
 Run 'forgeplan <command> --help' for a command's options.
 `;
@@ -49178,18 +49781,20 @@ async function runCli(argv, outer) {
   const [name2, ...rest] = argv;
   try {
     if (name2 === void 0 || name2 === "help" || name2 === "--help" || name2 === "-h") {
-      io.stdout.write(usage2);
+      io.stdout.write(usage);
       return name2 === void 0 ? 1 : 0;
     }
-    if (name2 === "--version" || name2 === "-V") {
+    if (name2 === "--version" || name2 === "-V" || name2 === "-v" || name2 === "version") {
       io.stdout.write(`${version2()}
 `);
       return 0;
     }
     const load = commands[name2];
     if (load === void 0) {
+      const known = Object.keys(commands);
+      const suggestion = name2.startsWith("-") ? void 0 : closest(name2, known);
       throw new CliError(
-        `unknown command '${name2}' (commands: ${Object.keys(commands).join(", ")})`
+        suggestion === void 0 ? `unknown command '${name2}' (commands: ${known.join(", ")})` : `unknown command '${name2}' (did you mean '${suggestion}'?); see 'forgeplan --help'`
       );
     }
     const command2 = await load();
@@ -49217,7 +49822,80 @@ init_redact();
 init_secret();
 init_merge2();
 init_client();
+init_escape();
 init_render();
+init_wording();
+
+// src/report/plan-digest.ts
+init_plain();
+import { createHash as createHash8 } from "node:crypto";
+function counted(change) {
+  return change.error !== void 0 || change.requests.length > 0;
+}
+function entry(change) {
+  const { address, action, diff, requests, held, error: error62 } = change;
+  return stableJson({ address, action, diff, requests, held, error: error62 });
+}
+function sha2562(text) {
+  return createHash8("sha256").update(text).digest("hex");
+}
+function planDigest(plan2) {
+  const entries = plan2.changes.filter(counted).map((change) => [change.address, sha2562(entry(change))]).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
+  return {
+    sha256: sha2562(stableJson(entries)),
+    ...plan2.partial !== void 0 ? { partial: true } : {},
+    changes: Object.fromEntries(entries.map(([address, digest]) => [address, digest.slice(0, 16)]))
+  };
+}
+var PREFIX = "<!-- forgeplan-plan-digest ";
+var SUFFIX = " -->";
+function digestLine(digest, maxLength = 2e4) {
+  const line = (value) => `${PREFIX}${JSON.stringify(value).replace(/>/g, "\\u003e")}${SUFFIX}`;
+  const whole = line(digest);
+  if (whole.length <= maxLength) return whole;
+  return line({ sha256: digest.sha256, ...digest.partial ? { partial: true } : {} });
+}
+function readDigest(text) {
+  const start = text.indexOf(PREFIX);
+  if (start < 0) return void 0;
+  const end = text.indexOf(SUFFIX, start + PREFIX.length);
+  if (end < 0) return void 0;
+  try {
+    const value = JSON.parse(text.slice(start + PREFIX.length, end));
+    if (value === null || typeof value !== "object") return void 0;
+    const {
+      sha256: whole,
+      partial: partial2,
+      changes
+    } = value;
+    if (typeof whole !== "string" || !/^[0-9a-f]{64}$/.test(whole)) return void 0;
+    const head = { sha256: whole, ...partial2 === true ? { partial: true } : {} };
+    if (changes === void 0) return head;
+    if (changes === null || typeof changes !== "object") return void 0;
+    const entries = Object.entries(changes);
+    if (!entries.every(([, digest]) => typeof digest === "string")) return void 0;
+    return { ...head, changes: Object.fromEntries(entries) };
+  } catch {
+    return void 0;
+  }
+}
+function digestDifference(reviewed, now) {
+  if (reviewed.changes === void 0 || now.changes === void 0) {
+    return { added: [], removed: [], changed: [], unitemized: true };
+  }
+  const before = reviewed.changes;
+  const after = now.changes;
+  return {
+    added: Object.keys(after).filter((address) => !Object.hasOwn(before, address)),
+    removed: Object.keys(before).filter((address) => !Object.hasOwn(after, address)),
+    changed: Object.keys(after).filter(
+      (address) => Object.hasOwn(before, address) && before[address] !== after[address]
+    ),
+    unitemized: false
+  };
+}
+
+// src/action/run.ts
 init_drift_issue();
 
 // src/action/inputs.ts
@@ -49275,6 +49953,10 @@ function readInputs(env) {
   if (command2 !== "drift" && (cache2 !== void 0 || reportIssue !== void 0)) {
     throw new InputError("inputs 'cache' and 'report-issue' belong to command drift");
   }
+  const acceptReplan = boolean4(env, "accept-replan") ?? false;
+  if (acceptReplan && command2 !== "apply") {
+    throw new InputError("input 'accept-replan' belongs to command apply");
+  }
   const changedFrom2 = raw(env, "changed-from");
   const ownRevision = changedFrom2 !== void 0 && changedFrom2 !== "auto" && changedFrom2 !== "none";
   if (ownRevision && (command2 !== "plan" || shard !== void 0 || merge3.length > 0)) {
@@ -49294,9 +49976,12 @@ function readInputs(env) {
   if (appId !== void 0 && !/^[1-9][0-9]*$/.test(appId)) {
     throw new InputError(`input 'app-id' must be the App's numeric id, got '${appId}'`);
   }
+  const config2 = list2(raw(env, "config") ?? "forgeplan.yaml");
   return {
     command: command2,
-    config: list2(raw(env, "config") ?? "forgeplan.yaml"),
+    config: config2,
+    commentKey: raw(env, "comment-key") ?? config2.join(" "),
+    acceptReplan,
     format,
     comment: commentText === void 0 ? void 0 : comment2,
     allowDelete: boolean4(env, "allow-delete") ?? false,
@@ -49316,6 +50001,64 @@ function readInputs(env) {
 // src/action/run.ts
 init_sticky_comment();
 
+// src/action/reviewed-plan.ts
+init_wording();
+init_sticky_comment();
+async function reviewedPlan(client, where3, marker) {
+  const { owner, repo, sha } = where3;
+  const pulls = await client.paginate(
+    `${repoPath2(owner, repo)}/commits/${encodeURIComponent(sha)}/pulls`
+  );
+  const merged = pulls.find((pull) => pull.merged_at !== null && pull.merge_commit_sha === sha);
+  if (merged === void 0) {
+    return {
+      found: false,
+      reason: `commit ${sha.slice(0, 12)} is not the merge of a pull request, so no reviewed plan belongs to it`
+    };
+  }
+  const number4 = merged.number;
+  const comment2 = await findStickyComment(client, { owner, repo, number: number4 }, marker);
+  if (comment2 === void 0) {
+    return {
+      found: false,
+      reason: `pull request #${number4} has no forgeplan plan comment for this comment-key, so its plan was not reviewed there`
+    };
+  }
+  const digest = readDigest(comment2.body);
+  if (digest === void 0) {
+    return {
+      found: false,
+      reason: `the plan comment of pull request #${number4} carries no plan digest (an older forgeplan wrote it)`
+    };
+  }
+  return { found: true, pullRequest: number4, commentUrl: comment2.html_url, digest };
+}
+var NAMED = 10;
+function named(addresses) {
+  const shown3 = addresses.slice(0, NAMED).join(", ");
+  return addresses.length > NAMED ? `${shown3} and ${addresses.length - NAMED} more` : shown3;
+}
+function describeDifference(difference) {
+  if (difference.unitemized) {
+    return "the plans differ (the reviewed plan was too large to record its changes one by one)";
+  }
+  const parts = [
+    ...difference.added.length > 0 ? [`${plural2(difference.added.length, "new change")}: ${named(difference.added)}`] : [],
+    ...difference.changed.length > 0 ? [
+      `${plural2(difference.changed.length, "change")} planned differently: ${named(difference.changed)}`
+    ] : [],
+    ...difference.removed.length > 0 ? [
+      `${plural2(difference.removed.length, "reviewed change")} no longer planned: ${named(difference.removed)}`
+    ] : []
+  ];
+  return parts.length > 0 ? parts.join("; ") : "the plans differ";
+}
+function compareWithReviewed(reviewed, plan2) {
+  const now = planDigest(plan2);
+  if (now.sha256 === reviewed.sha256) return { same: true };
+  return { same: false, difference: digestDifference(reviewed, now) };
+}
+
 // src/action/workflow-commands.ts
 import { randomBytes as randomBytes3 } from "node:crypto";
 import { appendFileSync } from "node:fs";
@@ -49326,7 +50069,7 @@ function escapeProperty(text) {
   return escapeData(text).replace(/:/g, "%3A").replace(/,/g, "%2C");
 }
 function command(name2, properties, message) {
-  const props = Object.entries(properties).filter((entry) => entry[1] !== void 0).map(([key, value]) => `${key}=${escapeProperty(String(value))}`).join(",");
+  const props = Object.entries(properties).filter((entry2) => entry2[1] !== void 0).map(([key, value]) => `${key}=${escapeProperty(String(value))}`).join(",");
   return `::${name2}${props === "" ? "" : ` ${props}`}::${escapeData(message)}
 `;
 }
@@ -49394,7 +50137,7 @@ function configAnnotations(inputs, env, cwd, workspace, redactor) {
   const result = loadDesiredState(inputs.config, { cwd, env, redactor });
   if (result.ok) return [];
   return result.errors.map((error62) => {
-    const absolute = resolve9(cwd, error62.file);
+    const absolute = resolve10(cwd, error62.file);
     const shown3 = relative(workspace, absolute);
     return {
       level: "error",
@@ -49408,7 +50151,7 @@ function configAnnotations(inputs, env, cwd, workspace, redactor) {
 }
 function mergeFiles(paths, cwd) {
   return paths.flatMap((path) => {
-    const full = resolve9(cwd, path);
+    const full = resolve10(cwd, path);
     if (!existsSync4(full) || !statSync5(full).isDirectory()) return [path];
     return readdirSync3(full).filter((name2) => name2.endsWith(".json")).sort().map((name2) => join6(path, name2));
   });
@@ -49435,13 +50178,15 @@ function changedFrom(env, inputs, cwd, warn) {
   if (!plansWhole || env.GITHUB_EVENT_NAME !== "pull_request" || base === void 0) {
     return void 0;
   }
-  const config2 = resolve9(cwd, inputs.config[0] ?? ".");
-  const dir = existsSync4(config2) && statSync5(config2).isDirectory() ? config2 : dirname3(config2);
-  if (existsSync4(dir) && hasRevision(dir, base)) return base;
+  if (hasRevision(configDirectory(inputs, cwd), base)) return base;
   warn(
     `the pull request's base commit ${base} is not in the checkout (actions/checkout with fetch-depth: 0 fetches it): planning the whole configuration`
   );
   return void 0;
+}
+function configDirectory(inputs, cwd) {
+  const config2 = resolve10(cwd, inputs.config[0] ?? ".");
+  return existsSync4(config2) && statSync5(config2).isDirectory() ? config2 : dirname3(config2);
 }
 function planArgs(inputs, out, cwd, revision) {
   const common = ["--format", inputs.format, "--out", out];
@@ -49556,7 +50301,8 @@ ${fence.open}`);
   };
   const out = planPath(env, inputs);
   rmSync2(out, { force: true });
-  const revision = changedFrom(
+  const review = inputs.command === "apply" && !inputs.acceptReplan ? await lookUpReview(context, inputs, cwd) : void 0;
+  const revision = review?.go === true ? review.revision : changedFrom(
     env,
     inputs,
     cwd,
@@ -49566,19 +50312,37 @@ ${fence.open}`);
   const plan2 = existsSync4(out) ? readPlan({ source: out, text: readFileSync9(out, "utf8") }) : void 0;
   let exitCode = planned.code;
   let applied;
-  if (inputs.command === "apply" && planned.code === 2) {
-    applied = await forgeplan([
-      "apply",
-      ...connectionArgs(inputs),
-      "--auto-approve",
-      ...inputs.allowDelete ? ["--allow-delete"] : [],
-      "--format",
-      "markdown"
-    ]);
-    exitCode = applied.code;
+  let unreviewed;
+  if (inputs.command === "apply" && planned.code === 2 && plan2 !== void 0) {
+    const gate = review === void 0 ? { go: true, said: "accept-replan: true: applying the plan made now, reviewed or not" } : review.go ? compareReviewed(review, plan2) : review;
+    if (gate.go) {
+      write(`forgeplan: ${gate.said}
+`);
+      applied = await forgeplan([
+        "apply",
+        out,
+        ...connectionArgs(inputs),
+        "--auto-approve",
+        ...inputs.allowDelete ? ["--allow-delete"] : [],
+        ...plan2.partial !== void 0 ? ["--allow-partial"] : [],
+        "--format",
+        "markdown"
+      ]);
+      exitCode = applied.code;
+    } else {
+      unreviewed = gate;
+      exitCode = 1;
+    }
   }
-  const failures = applied === void 0 ? failureAnnotations(plan2, planned) : failureAnnotations(void 0, applied);
+  const failures = unreviewed !== void 0 ? [{ level: "error", title: "forgeplan apply", message: unreviewed.message }] : applied === void 0 ? failureAnnotations(plan2, planned) : failureAnnotations(void 0, applied);
   for (const failure3 of failures) note(failure3);
+  if (inputs.command === "drift" && exitCode === 2 && plan2 !== void 0) {
+    note({
+      level: "error",
+      title: "forgeplan drift",
+      message: `live state drifted from the desired state: ${summaryCounts(plan2.summary)}; the job summary has the plan`
+    });
+  }
   const pullRequest2 = pullRequestOf(env);
   const commit = pullRequest2?.headSha ?? env.GITHUB_SHA;
   const title = inputs.command === "drift" ? "forgeplan drift" : `forgeplan ${inputs.command}`;
@@ -49589,10 +50353,16 @@ ${fence.open}`);
     ...runUrl !== void 0 ? { detailsUrl: runUrl } : {}
   };
   if (env.GITHUB_STEP_SUMMARY !== void 0) {
-    const summary = applied?.stdout ?? (plan2 ? renderPlan(redactor.plan(plan2), "markdown", {
+    const planned2 = plan2 ? renderPlan(redactor.plan(plan2), "markdown", {
       ...markdownOptions,
-      maxLength: SUMMARY_LIMIT
-    }) : "");
+      ...unreviewed !== void 0 ? { title: "forgeplan apply: the plan that was not applied" } : {},
+      maxLength: SUMMARY_LIMIT - (unreviewed?.message.length ?? 0) - 100
+    }) : "";
+    const summary = applied?.stdout ?? (unreviewed !== void 0 ? `### forgeplan apply: stopped
+
+${escapeInline(unreviewed.message)}
+
+${planned2}` : planned2);
     if (summary !== "") appendTo(env.GITHUB_STEP_SUMMARY, redactor.redact(summary));
   }
   const wantComment = inputs.comment ?? (isPullRequestEvent(env) && inputs.shard === void 0);
@@ -49644,21 +50414,21 @@ async function comment(context, { write, note, redactor }, inputs, pullRequest2,
     warn("no github-token: the plan is in the job summary only");
     return;
   }
-  const client = new ForgeClient({
-    baseUrl: env.GITHUB_API_URL ?? "https://api.github.com",
-    kind: "repository",
-    token: new Secret(inputs.githubToken, "input github-token"),
-    writeIntervalMs: 0,
-    ...context.signal !== void 0 ? { signal: context.signal } : {}
-  });
+  const client = workflowClient(context, inputs.githubToken);
+  const marker = `${commentMarker(inputs.commentKey)}
+${digestLine(planDigest(plan2))}`;
   const body = redactor.redact(
-    renderPlan(redactor.plan(plan2), "markdown", { ...options, maxLength: GITHUB_BODY_LIMIT })
+    renderPlan(redactor.plan(plan2), "markdown", {
+      ...options,
+      marker,
+      maxLength: GITHUB_BODY_LIMIT
+    })
   );
   try {
     const result = await upsertStickyComment(
       client,
       { owner, repo, number: pullRequest2.number },
-      COMMENT_MARKER,
+      commentMarker(inputs.commentKey),
       body
     );
     write(`forgeplan: pull-request comment ${result.action}: ${result.html_url}
@@ -49667,6 +50437,81 @@ async function comment(context, { write, note, redactor }, inputs, pullRequest2,
     if (!(error62 instanceof ForgeError)) throw error62;
     warn(`could not comment on pull request #${pullRequest2.number}: ${error62.message}`);
   }
+}
+function workflowClient(context, token) {
+  return new ForgeClient({
+    baseUrl: context.env.GITHUB_API_URL ?? "https://api.github.com",
+    kind: "repository",
+    token: new Secret(token, "input github-token"),
+    writeIntervalMs: 0,
+    ...context.signal !== void 0 ? { signal: context.signal } : {}
+  });
+}
+function stopUnreviewed(why) {
+  return {
+    go: false,
+    message: `${why}; nothing was applied (set accept-replan: true to apply a plan nobody reviewed)`
+  };
+}
+async function lookUpReview(context, inputs, cwd) {
+  const { env } = context;
+  const sha = env.GITHUB_SHA;
+  const [owner, repo] = (env.GITHUB_REPOSITORY ?? "").split("/");
+  if (sha === void 0 || !owner || !repo) {
+    return stopUnreviewed(
+      "GITHUB_SHA and GITHUB_REPOSITORY are needed to find the pull request this merge belongs to"
+    );
+  }
+  if (inputs.githubToken === void 0) {
+    return stopUnreviewed("no github-token to find the pull request this merge belongs to");
+  }
+  let reviewed;
+  try {
+    reviewed = await reviewedPlan(
+      workflowClient(context, inputs.githubToken),
+      { owner, repo, sha },
+      commentMarker(inputs.commentKey)
+    );
+  } catch (error62) {
+    if (!(error62 instanceof ForgeError)) throw error62;
+    return stopUnreviewed(
+      `could not read the pull request of commit ${sha.slice(0, 12)}: ${error62.message}`
+    );
+  }
+  if (!reviewed.found) return stopUnreviewed(reviewed.reason);
+  if (reviewed.digest.partial !== true) return { go: true, reviewed, sha };
+  const before = pushedFrom(env);
+  if (before === void 0) {
+    return stopUnreviewed(
+      `pull request #${reviewed.pullRequest} showed the plan of its change, and this run is not a push that says which commit it came after`
+    );
+  }
+  if (!hasRevision(configDirectory(inputs, cwd), before)) {
+    return stopUnreviewed(
+      `pull request #${reviewed.pullRequest} showed the plan of its change; planning the same change needs the commit before the push, ${before.slice(0, 12)}, in the checkout (actions/checkout with fetch-depth: 0)`
+    );
+  }
+  return { go: true, reviewed, sha, revision: before };
+}
+function pushedFrom(env) {
+  const path = env.GITHUB_EVENT_PATH;
+  if (env.GITHUB_EVENT_NAME !== "push" || path === void 0 || !existsSync4(path)) return void 0;
+  const before = JSON.parse(readFileSync9(path, "utf8")).before;
+  return typeof before === "string" && /^[0-9a-f]{40}$/.test(before) && !/^0+$/.test(before) ? before : void 0;
+}
+function compareReviewed(review, plan2) {
+  const compared = compareWithReviewed(review.reviewed.digest, plan2);
+  const where3 = `pull request #${review.reviewed.pullRequest}`;
+  if (compared.same) {
+    return {
+      go: true,
+      said: `the plan is the one reviewed on ${where3} (${review.reviewed.commentUrl})`
+    };
+  }
+  return {
+    go: false,
+    message: `the plan at commit ${review.sha.slice(0, 12)} is not the one reviewed on ${where3}: ${describeDifference(compared.difference)}; nothing was applied. Review the new plan in the job summary and plan it on a new pull request, or set accept-replan: true to apply it as it is`
+  };
 }
 
 // src/action/main.ts

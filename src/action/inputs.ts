@@ -30,6 +30,10 @@ export interface ActionInputs {
   changedFrom?: string;
   githubToken?: string;
   gitlabToken?: string;
+  /** Which sticky comment is this step's: the config paths unless given, so configs keep their own. */
+  commentKey: string;
+  /** apply: apply a fresh plan even when it is not the one the merged pull request showed. */
+  acceptReplan: boolean;
   /** The `github` target signs in as this GitHub App (with `privateKey`) instead of with the token. */
   appId?: string;
   privateKey?: string;
@@ -97,6 +101,10 @@ export function readInputs(env: Env): ActionInputs {
   if (command !== "drift" && (cache !== undefined || reportIssue !== undefined)) {
     throw new InputError("inputs 'cache' and 'report-issue' belong to command drift");
   }
+  const acceptReplan = boolean(env, "accept-replan") ?? false;
+  if (acceptReplan && command !== "apply") {
+    throw new InputError("input 'accept-replan' belongs to command apply");
+  }
   const changedFrom = raw(env, "changed-from");
   const ownRevision = changedFrom !== undefined && changedFrom !== "auto" && changedFrom !== "none";
   if (ownRevision && (command !== "plan" || shard !== undefined || merge.length > 0)) {
@@ -116,9 +124,12 @@ export function readInputs(env: Env): ActionInputs {
   if (appId !== undefined && !/^[1-9][0-9]*$/.test(appId)) {
     throw new InputError(`input 'app-id' must be the App's numeric id, got '${appId}'`);
   }
+  const config = list(raw(env, "config") ?? "forgeplan.yaml");
   return {
     command: command as ActionCommand,
-    config: list(raw(env, "config") ?? "forgeplan.yaml"),
+    config,
+    commentKey: raw(env, "comment-key") ?? config.join(" "),
+    acceptReplan,
     format: format as Format,
     comment: commentText === undefined ? undefined : comment,
     allowDelete: boolean(env, "allow-delete") ?? false,

@@ -10,10 +10,19 @@ import { Redactor } from "../core/redact.js";
 import { Secret } from "../core/secret.js";
 import { readPlan } from "../engine/merge.js";
 import { ForgeClient, ForgeError } from "../forge/client.js";
-import { COMMENT_MARKER, renderPlan } from "../render/index.js";
+import { escapeInline } from "../render/escape.js";
+import { renderPlan } from "../render/index.js";
+import { summaryCounts } from "../render/wording.js";
+import { digestLine, planDigest } from "../report/plan-digest.js";
 import { hasDrift } from "../report/drift-issue.js";
 import { type ActionInputs, InputError, readInputs, tokenInputs } from "./inputs.js";
-import { GITHUB_BODY_LIMIT, upsertStickyComment } from "../report/sticky-comment.js";
+import { commentMarker, GITHUB_BODY_LIMIT, upsertStickyComment } from "../report/sticky-comment.js";
+import {
+  compareWithReviewed,
+  describeDifference,
+  type Reviewed,
+  reviewedPlan,
+} from "./reviewed-plan.js";
 import {
   type Annotation,
   annotation,
@@ -160,13 +169,17 @@ function changedFrom(
   if (!plansWhole || env.GITHUB_EVENT_NAME !== "pull_request" || base === undefined) {
     return undefined;
   }
-  const config = resolve(cwd, inputs.config[0] ?? ".");
-  const dir = existsSync(config) && statSync(config).isDirectory() ? config : dirname(config);
-  if (existsSync(dir) && hasRevision(dir, base)) return base;
+  if (hasRevision(configDirectory(inputs, cwd), base)) return base;
   warn(
     `the pull request's base commit ${base} is not in the checkout (actions/checkout with fetch-depth: 0 fetches it): planning the whole configuration`,
   );
   return undefined;
+}
+
+/** The directory of the (first) configuration: where git is asked about revisions. */
+function configDirectory(inputs: ActionInputs, cwd: string): string {
+  const config = resolve(cwd, inputs.config[0] ?? ".");
+  return existsSync(config) && statSync(config).isDirectory() ? config : dirname(config);
 }
 
 /** The forgeplan command lines of a plan or drift run. */
@@ -310,32 +323,66 @@ async function runSteps(context: ActionEnvironment, redactor: Redactor): Promise
 
   const out = planPath(env, inputs);
   rmSync(out, { force: true });
-  const revision = changedFrom(env, inputs, cwd, (message) =>
-    write(annotation({ level: "warning", title: "forgeplan", message })),
-  );
+  // On merge, the reviewed plan is looked up first: a plan of a change is compared with the change.
+  const review =
+    inputs.command === "apply" && !inputs.acceptReplan
+      ? await lookUpReview(context, inputs, cwd)
+      : undefined;
+  const revision =
+    review?.go === true
+      ? review.revision
+      : changedFrom(env, inputs, cwd, (message) =>
+          write(annotation({ level: "warning", title: "forgeplan", message })),
+        );
   const planned = await forgeplan(planArgs(inputs, out, cwd, revision));
   const plan = existsSync(out)
     ? readPlan({ source: out, text: readFileSync(out, "utf8") })
     : undefined;
   let exitCode = planned.code;
   let applied: CliRun | undefined;
-  if (inputs.command === "apply" && planned.code === 2) {
-    applied = await forgeplan([
-      "apply",
-      ...connectionArgs(inputs),
-      "--auto-approve",
-      ...(inputs.allowDelete ? ["--allow-delete"] : []),
-      "--format",
-      "markdown",
-    ]);
-    exitCode = applied.code;
+  let unreviewed: Unreviewed | undefined;
+  if (inputs.command === "apply" && planned.code === 2 && plan !== undefined) {
+    const gate: { go: true; said: string } | Unreviewed =
+      review === undefined
+        ? { go: true, said: "accept-replan: true: applying the plan made now, reviewed or not" }
+        : review.go
+          ? compareReviewed(review, plan)
+          : review;
+    if (gate.go) {
+      write(`forgeplan: ${gate.said}\n`);
+      // The plan just checked is applied as saved: apply refuses it if anything moved since.
+      applied = await forgeplan([
+        "apply",
+        out,
+        ...connectionArgs(inputs),
+        "--auto-approve",
+        ...(inputs.allowDelete ? ["--allow-delete"] : []),
+        ...(plan.partial !== undefined ? ["--allow-partial"] : []),
+        "--format",
+        "markdown",
+      ]);
+      exitCode = applied.code;
+    } else {
+      unreviewed = gate;
+      exitCode = 1;
+    }
   }
 
   const failures =
-    applied === undefined
-      ? failureAnnotations(plan, planned)
-      : failureAnnotations(undefined, applied);
+    unreviewed !== undefined
+      ? [{ level: "error" as const, title: "forgeplan apply", message: unreviewed.message }]
+      : applied === undefined
+        ? failureAnnotations(plan, planned)
+        : failureAnnotations(undefined, applied);
   for (const failure of failures) note(failure);
+  if (inputs.command === "drift" && exitCode === 2 && plan !== undefined) {
+    // The step fails on drift; the annotation says why, where a failed run is looked at first.
+    note({
+      level: "error",
+      title: "forgeplan drift",
+      message: `live state drifted from the desired state: ${summaryCounts(plan.summary)}; the job summary has the plan`,
+    });
+  }
 
   const pullRequest = pullRequestOf(env);
   const commit = pullRequest?.headSha ?? env.GITHUB_SHA;
@@ -347,14 +394,20 @@ async function runSteps(context: ActionEnvironment, redactor: Redactor): Promise
     ...(runUrl !== undefined ? { detailsUrl: runUrl } : {}),
   };
   if (env.GITHUB_STEP_SUMMARY !== undefined) {
+    const planned = plan
+      ? renderPlan(redactor.plan(plan), "markdown", {
+          ...markdownOptions,
+          ...(unreviewed !== undefined
+            ? { title: "forgeplan apply: the plan that was not applied" }
+            : {}),
+          maxLength: SUMMARY_LIMIT - (unreviewed?.message.length ?? 0) - 100,
+        })
+      : "";
     const summary =
       applied?.stdout ??
-      (plan
-        ? renderPlan(redactor.plan(plan), "markdown", {
-            ...markdownOptions,
-            maxLength: SUMMARY_LIMIT,
-          })
-        : "");
+      (unreviewed !== undefined
+        ? `### forgeplan apply: stopped\n\n${escapeInline(unreviewed.message)}\n\n${planned}`
+        : planned);
     if (summary !== "") appendTo(env.GITHUB_STEP_SUMMARY, redactor.redact(summary));
   }
 
@@ -434,21 +487,22 @@ async function comment(
     warn("no github-token: the plan is in the job summary only");
     return;
   }
-  const client = new ForgeClient({
-    baseUrl: env.GITHUB_API_URL ?? "https://api.github.com",
-    kind: "repository",
-    token: new Secret(inputs.githubToken, "input github-token"),
-    writeIntervalMs: 0,
-    ...(context.signal !== undefined ? { signal: context.signal } : {}),
-  });
+  const client = workflowClient(context, inputs.githubToken);
+  // The hidden first lines: which step's comment this is, and the digest of the plan it shows, which
+  // the apply on merge compares its own plan with.
+  const marker = `${commentMarker(inputs.commentKey)}\n${digestLine(planDigest(plan))}`;
   const body = redactor.redact(
-    renderPlan(redactor.plan(plan), "markdown", { ...options, maxLength: GITHUB_BODY_LIMIT }),
+    renderPlan(redactor.plan(plan), "markdown", {
+      ...options,
+      marker,
+      maxLength: GITHUB_BODY_LIMIT,
+    }),
   );
   try {
     const result = await upsertStickyComment(
       client,
       { owner, repo, number: pullRequest.number },
-      COMMENT_MARKER,
+      commentMarker(inputs.commentKey),
       body,
     );
     write(`forgeplan: pull-request comment ${result.action}: ${result.html_url}\n`);
@@ -457,4 +511,117 @@ async function comment(
     // A pull request from a fork gets a read-only token: the plan stays in the job summary.
     warn(`could not comment on pull request #${pullRequest.number}: ${error.message}`);
   }
+}
+
+/** The client of the repository the workflow runs in: its comments and pull requests. */
+function workflowClient(context: ActionEnvironment, token: string): ForgeClient {
+  return new ForgeClient({
+    baseUrl: context.env.GITHUB_API_URL ?? "https://api.github.com",
+    kind: "repository",
+    token: new Secret(token, "input github-token"),
+    writeIntervalMs: 0,
+    ...(context.signal !== undefined ? { signal: context.signal } : {}),
+  });
+}
+
+/** Why an apply on merge stopped before sending anything: its plan is not one that was reviewed. */
+interface Unreviewed {
+  go: false;
+  message: string;
+}
+
+/** The merged pull request's reviewed plan, and the revision to plan its change from when it was one. */
+interface Review {
+  go: true;
+  reviewed: Extract<Reviewed, { found: true }>;
+  /** The push's previous commit: the reviewed plan was of a change, so the same change is planned. */
+  revision?: string;
+  sha: string;
+}
+
+function stopUnreviewed(why: string): Unreviewed {
+  return {
+    go: false,
+    message: `${why}; nothing was applied (set accept-replan: true to apply a plan nobody reviewed)`,
+  };
+}
+
+/**
+ * On merge, apply only what the pull request's comment showed. First the comment: the pull
+ * request whose merge made this commit, and the digest its sticky comment for this comment-key
+ * carries. A digest of a change (the comment showed `plan --changed-from` the pull request's base)
+ * is compared with the change the push made: planned from the commit before it.
+ */
+async function lookUpReview(
+  context: ActionEnvironment,
+  inputs: ActionInputs,
+  cwd: string,
+): Promise<Review | Unreviewed> {
+  const { env } = context;
+  const sha = env.GITHUB_SHA;
+  const [owner, repo] = (env.GITHUB_REPOSITORY ?? "").split("/");
+  if (sha === undefined || !owner || !repo) {
+    return stopUnreviewed(
+      "GITHUB_SHA and GITHUB_REPOSITORY are needed to find the pull request this merge belongs to",
+    );
+  }
+  if (inputs.githubToken === undefined) {
+    return stopUnreviewed("no github-token to find the pull request this merge belongs to");
+  }
+  let reviewed: Reviewed;
+  try {
+    reviewed = await reviewedPlan(
+      workflowClient(context, inputs.githubToken),
+      { owner, repo, sha },
+      commentMarker(inputs.commentKey),
+    );
+  } catch (error) {
+    if (!(error instanceof ForgeError)) throw error;
+    return stopUnreviewed(
+      `could not read the pull request of commit ${sha.slice(0, 12)}: ${error.message}`,
+    );
+  }
+  if (!reviewed.found) return stopUnreviewed(reviewed.reason);
+  if (reviewed.digest.partial !== true) return { go: true, reviewed, sha };
+  const before = pushedFrom(env);
+  if (before === undefined) {
+    return stopUnreviewed(
+      `pull request #${reviewed.pullRequest} showed the plan of its change, and this run is not a push that says which commit it came after`,
+    );
+  }
+  if (!hasRevision(configDirectory(inputs, cwd), before)) {
+    return stopUnreviewed(
+      `pull request #${reviewed.pullRequest} showed the plan of its change; planning the same change needs the commit before the push, ${before.slice(0, 12)}, in the checkout (actions/checkout with fetch-depth: 0)`,
+    );
+  }
+  return { go: true, reviewed, sha, revision: before };
+}
+
+/** A push event's `before`: the commit the branch was at; none for a new branch or other events. */
+function pushedFrom(env: ActionEnvironment["env"]): string | undefined {
+  const path = env.GITHUB_EVENT_PATH;
+  if (env.GITHUB_EVENT_NAME !== "push" || path === undefined || !existsSync(path)) return undefined;
+  const before = (JSON.parse(readFileSync(path, "utf8")) as { before?: unknown }).before;
+  return typeof before === "string" && /^[0-9a-f]{40}$/.test(before) && !/^0+$/.test(before)
+    ? before
+    : undefined;
+}
+
+/** Then the plan made now must have the digest the comment carries; anything else stops the step. */
+function compareReviewed(review: Review, plan: Plan): { go: true; said: string } | Unreviewed {
+  const compared = compareWithReviewed(review.reviewed.digest, plan);
+  const where = `pull request #${review.reviewed.pullRequest}`;
+  if (compared.same) {
+    return {
+      go: true,
+      said: `the plan is the one reviewed on ${where} (${review.reviewed.commentUrl})`,
+    };
+  }
+  return {
+    go: false,
+    message:
+      `the plan at commit ${review.sha.slice(0, 12)} is not the one reviewed on ${where}: ` +
+      `${describeDifference(compared.difference)}; nothing was applied. Review the new plan in the ` +
+      "job summary and plan it on a new pull request, or set accept-replan: true to apply it as it is",
+  };
 }

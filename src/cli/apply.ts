@@ -2,21 +2,23 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { ApplyReport, ChangeOutcome, Plan } from "../core/plan.js";
 import { hasChanges } from "../core/plan.js";
-import { type ApplyResult, applicableChanges, applyPlan } from "../engine/apply.js";
+import { type ApplyResult, applicableChanges, applyPlan, verificationOf } from "../engine/apply.js";
 import { PlanFileError, readPlan } from "../engine/merge.js";
-import { checkSavedPlan, withCurrentHolds } from "../engine/saved-plan.js";
+import { savedPlanToApply } from "../engine/saved-plan.js";
 import { missingSecrets } from "../engine/secrets.js";
 import type { ForgeClient } from "../forge/client.js";
 import { renderApplyReport } from "../render/index.js";
-import { parseFlags } from "./args.js";
+import { describeFailure, plural, remainingChanges } from "../render/wording.js";
+import { configHint, looksLikeConfig, parseFlags } from "./args.js";
 import { type Command, CliError, type CliIO, type CommandIO } from "./io.js";
-import { parseFormat, printPlan, useColor } from "./output.js";
+import { colorFlag, colorHelp, parseFormat, printPlan, useColor } from "./output.js";
 import { clockTime, Progress, realEvery, tightestWindow } from "./progress.js";
 import { loadStateAt } from "./revision.js";
 import {
   type ConnectionFlags,
   configPaths,
   connectionFlags,
+  connectionHelp,
   loadState,
   openSession,
 } from "./session.js";
@@ -29,33 +31,48 @@ import {
 } from "./sharding.js";
 
 /**
- * Verification: after apply, a fresh plan must show every applied change as no-op. Anything else
- * (the service kept something else, or something changed meanwhile) is reported and exits 1.
+ * The question asks about what will be sent: a held change and, without --allow-delete, a delete
+ * are planned but not applied, so they are named after the counts, not in them.
  */
-export function verificationOf(outcomes: readonly ChangeOutcome[], replan: Plan): boolean {
-  const applied = new Set(
-    outcomes.filter((outcome) => outcome.outcome === "applied").map((outcome) => outcome.address),
-  );
-  return replan.changes.every(
-    (change) => !applied.has(change.address) || (change.action === "no-op" && !change.error),
+export function confirmationQuestion(plan: Plan, allowDelete: boolean): string {
+  const changes = applicableChanges(plan);
+  const count = (action: string) =>
+    changes.filter(
+      (change) => change.action === action && !change.held && (allowDelete || action !== "delete"),
+    ).length;
+  const held = changes.filter((change) => change.held).length;
+  const skippedDeletes = allowDelete
+    ? 0
+    : changes.filter((change) => change.action === "delete" && !change.held).length;
+  const notes = [
+    ...(skippedDeletes > 0
+      ? [`${skippedDeletes} planned delete(s) skipped: they need --allow-delete`]
+      : []),
+    ...(held > 0 ? [`${held} held`] : []),
+  ];
+  return (
+    `Apply ${count("create")} create(s), ${count("update")} update(s), ${count("delete")} delete(s)?` +
+    `${notes.length > 0 ? ` (${notes.join("; ")})` : ""} Only 'yes' is accepted: `
   );
 }
 
-async function confirm(io: CliIO, plan: Plan, autoApprove: boolean): Promise<void> {
+async function confirm(io: CliIO, question: string, autoApprove: boolean): Promise<void> {
   if (autoApprove) return;
   if (!io.stdinIsTTY || !io.prompt) {
     throw new CliError(
       "apply: refusing to apply without confirmation: stdin is not a terminal (pass --auto-approve)",
     );
   }
-  const { create, update, delete: deletes } = plan.summary;
-  const answer = await io.prompt(
-    `Apply ${create} create(s), ${update} update(s), ${deletes} delete(s)? Only 'yes' is accepted: `,
-  );
+  const answer = await io.prompt(question);
   if (answer.trim() !== "yes") throw new CliError("apply: cancelled, nothing was applied");
 }
 
 function readSavedPlan(io: CliIO, file: string): Plan {
+  if (looksLikeConfig(file)) {
+    throw new CliError(
+      `apply: ${configHint(file)}; a file given alone is a saved plan (plan --out)`,
+    );
+  }
   let text: string;
   try {
     text = readFileSync(resolve(io.cwd, file), "utf8");
@@ -84,28 +101,12 @@ function configFlags(flags: ConnectionFlags, saved: Plan | undefined, file: stri
 
 /**
  * A saved plan may be applied only if a fresh plan agrees with it change by change; otherwise every
- * refused change is named on stderr and nothing is applied. The saved plan shows sensitive values as
- * "(sensitive)", so it is compared with the fresh plan redacted the same way, and what is sent are
- * the fresh plan's requests, which equal the saved ones once redacted.
+ * refused change is named on stderr and nothing is applied.
  */
 function checked(io: CommandIO, saved: Plan, fresh: Plan, file: string): Plan {
-  const redacted = io.redactor.plan(fresh);
-  const refusals = checkSavedPlan(saved, redacted);
-  if (refusals.length === 0) {
-    const freshByAddress = new Map(
-      redacted.changes.map((change, index) => [change.address, fresh.changes[index]!]),
-    );
-    const plan = withCurrentHolds(saved, redacted);
-    return {
-      ...plan,
-      changes: plan.changes.map((change) => {
-        const current = freshByAddress.get(change.address);
-        if (current === undefined || change.requests.length === 0) return change;
-        const { address, scope, name, requests } = current;
-        return { ...change, address, scope, name, requests };
-      }),
-    };
-  }
+  const result = savedPlanToApply(saved, fresh, io.redactor.plan(fresh));
+  if ("plan" in result) return result.plan;
+  const { refusals } = result;
   for (const refusal of refusals) {
     io.stderr.write(`forgeplan: apply: refused ${refusal.address}: ${refusal.reason}\n`);
   }
@@ -114,6 +115,37 @@ function checked(io: CommandIO, saved: Plan, fresh: Plan, file: string): Plan {
     `apply: ${file} no longer matches what it would do now: ${count} change${count === 1 ? "" : "s"} refused; ` +
       "nothing was applied (make a new plan)",
   );
+}
+
+function unplanned(plan: Plan): string {
+  return `${plural(plan.errors, "change")} could not be planned, so ${plan.errors === 1 ? "it was" : "they were"} not applied (the plan above says why)`;
+}
+
+/**
+ * Why a finished apply failed, in one line (the report above has the detail): the first failed
+ * change, then verification, then changes that could not be planned; undefined when it succeeded.
+ */
+function failureCause(
+  outcomes: readonly ChangeOutcome[],
+  report: ApplyReport,
+  plan: Plan,
+): string | undefined {
+  const failed = outcomes.filter((outcome) => outcome.outcome === "failed");
+  const [first] = failed;
+  if (first !== undefined) {
+    const more = failed.length > 1 ? `, and ${failed.length - 1} more` : "";
+    return `${plural(failed.length, "change")} failed: ${first.address}: ${describeFailure(first)}${more}`;
+  }
+  if (!report.verified) {
+    const applied = new Set(
+      outcomes.filter((outcome) => outcome.outcome === "applied").map((outcome) => outcome.address),
+    );
+    const remaining = remainingChanges(report.verification)
+      .map((change) => change.address)
+      .filter((address) => applied.has(address));
+    return `not verified: the re-plan still shows ${plural(remaining.length, "change")} for what was applied${remaining.length > 0 ? `: ${remaining.join(", ")}` : ""}`;
+  }
+  return plan.errors > 0 ? unplanned(plan) : undefined;
 }
 
 /** Where a run stopped early, and how to pick up exactly the remainder. */
@@ -139,25 +171,36 @@ function resumeHint(
   return `forgeplan: ${head}. ${counts}; ${next}${longer}\n`;
 }
 
-const help = `usage: forgeplan apply [-c FILE|DIR]... [--auto-approve] [--allow-delete] [--format FORMAT]
+export const flags = {
+  ...connectionFlags,
+  ...colorFlag,
+  format: { type: "string" },
+  "auto-approve": { type: "boolean" },
+  "allow-delete": { type: "boolean" },
+  shard: { type: "string" },
+  "allow-partial": { type: "boolean" },
+  "rotate-secrets": { type: "boolean" },
+  target: { type: "string", multiple: true },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+export const help = `usage: forgeplan apply [-c FILE|DIR]... [--auto-approve] [--allow-delete] [--format FORMAT]
        forgeplan apply PLAN.json [-c FILE|DIR]... [--auto-approve] [--allow-delete]
 
 Plans (or checks a saved plan against a fresh plan), asks for confirmation, applies, then re-reads
 and verifies that nothing is left to do.
-  -c, --config FILE|DIR   desired state (repeatable; default forgeplan.yaml, or the saved plan's)
-  PLAN.json               apply exactly this saved plan (from 'plan --out'), refused if live state moved
-  --auto-approve          apply without asking (required when stdin is not a terminal)
-  --allow-delete          also apply planned deletes (otherwise they are skipped)
-  --format FORMAT         text (default), markdown or json, for the plan and the report
-  --shard K/N             apply only this shard's part (same partition as 'plan --shard')
-  --allow-partial         apply a saved plan of what changed since a revision ('plan --changed-from'),
-                          checked against a fresh plan made the same way
-  --rotate-secrets        also send every managed webhook secret and authorization header again
-  --target ADDRESS        apply only what this address matches (repeatable; globs: github/acme/api/*,
-                          */branch_protection/main); only what the targets reach is read
-  --max-wait DURATION     longest wait for a rate-limit reset before stopping cleanly (default 15m)
-  --cache DIR             keep the conditional-request cache in DIR between runs
-  --sandbox, --sandbox-url URL, --concurrency N, --write-interval MS   as for 'plan'
+  PLAN.json                apply exactly this saved plan (from 'plan --out'), refused if live state
+                           moved; its configuration is the one it records unless -c is given
+${connectionHelp()}  --auto-approve           apply without asking (required when stdin is not a terminal)
+  --allow-delete           also apply planned deletes (otherwise they are skipped)
+  --format FORMAT          text (default), markdown or json, for the plan and the report
+${colorHelp}  --shard K/N              apply only this shard's part (same partition as 'plan --shard')
+  --allow-partial          apply a saved plan of what changed since a revision ('plan --changed-from'),
+                           checked against a fresh plan made the same way
+  --rotate-secrets         also send every managed webhook secret and authorization header again
+  --target ADDRESS         apply only what this address matches (repeatable; globs: github/acme/api/*,
+                           */branch_protection/main); only what the targets reach is read
+  -h, --help               this text
 Exit 0 when everything was applied and verified; 1 otherwise.
 `;
 
@@ -166,35 +209,22 @@ Exit 0 when everything was applied and verified; 1 otherwise.
  * confirm, apply, then re-read and verify; exit 0 only when everything was applied and verified.
  */
 export const apply: Command = async (argv, io) => {
-  const { values, positionals } = parseFlags(
-    "apply",
-    argv,
-    {
-      ...connectionFlags,
-      format: { type: "string" },
-      "auto-approve": { type: "boolean" },
-      "allow-delete": { type: "boolean" },
-      shard: { type: "string" },
-      "allow-partial": { type: "boolean" },
-      "rotate-secrets": { type: "boolean" },
-      target: { type: "string", multiple: true },
-      help: { type: "boolean", short: "h" },
-    },
-    { positionals: true },
-  );
+  const { values, positionals } = parseFlags("apply", argv, flags, { positionals: true });
   if (values.help) {
     io.stdout.write(help);
     return 0;
   }
-  const shard = shardOption("apply", values.shard);
   if (positionals.length > 1) {
     throw new CliError(
       `apply: expected at most one saved plan file, got ${positionals.length} arguments`,
     );
   }
   const format = parseFormat("apply", values.format);
+  const color = useColor(io, values["no-color"]);
   const savedFile = positionals[0];
   const saved = savedFile === undefined ? undefined : readSavedPlan(io, savedFile);
+  // A saved shard plan is checked against a fresh plan of its own shard.
+  const shard = shardOption("apply", values.shard) ?? saved?.shard;
   const partial = saved?.partial;
   if (partial !== undefined && values["allow-partial"] !== true) {
     throw new CliError(
@@ -205,7 +235,7 @@ export const apply: Command = async (argv, io) => {
   if (partial !== undefined && shard !== undefined) {
     throw new CliError("apply: a plan made with --changed-from is applied whole; drop --shard");
   }
-  const flags = configFlags(values, saved, savedFile);
+  const connection = configFlags(values, saved, savedFile);
 
   const clients: ForgeClient[] = [];
   const progress = new Progress({
@@ -216,13 +246,20 @@ export const apply: Command = async (argv, io) => {
   });
   // Wait lines and errors go through the progress output, so they never break its live line.
   const shown: CliIO = { ...io, stderr: progress.output };
-  const state = loadState("apply", flags, shown);
+  const state = loadState("apply", connection, shown);
   // A partial plan is checked against a fresh plan of the same change, at the same revision.
   const base =
     partial === undefined
       ? undefined
-      : loadStateAt("apply", partial.changed_from, configPaths(flags), shown);
-  const session = await openSession("apply", flags, shown, state, [], shardClientOptions(shard));
+      : loadStateAt("apply", partial.changed_from, configPaths(connection), shown);
+  const session = await openSession(
+    "apply",
+    connection,
+    shown,
+    state,
+    [],
+    shardClientOptions(shard),
+  );
   clients.push(...session.clients.values());
   session.onEvent((event) => progress.event(event));
   // A saved plan is checked against a fresh plan made the same way it was.
@@ -253,10 +290,12 @@ export const apply: Command = async (argv, io) => {
       saved === undefined || savedFile === undefined
         ? fresh
         : checked({ ...io, stderr: shown.stderr }, saved, fresh, savedFile);
-    printPlan(io, plan, format);
+    printPlan(io, plan, format, color);
     if (!hasChanges(plan)) {
       if (format === "text") io.stdout.write("Nothing to apply.\n");
-      return plan.errors > 0 ? 1 : 0;
+      if (plan.errors === 0) return 0;
+      shown.stderr.write(`forgeplan: apply: ${unplanned(plan)}\n`);
+      return 1;
     }
     const missing = missingSecrets(
       applicableChanges(plan).flatMap((change) => change.requests.map((request) => request.body)),
@@ -268,14 +307,15 @@ export const apply: Command = async (argv, io) => {
         `apply: the plan sends secrets from ${missing.join(", ")}, which ${missing.length === 1 ? "is" : "are"} not set; nothing was applied`,
       );
     }
-    await confirm(io, plan, values["auto-approve"] === true);
+    const allowDelete = values["allow-delete"] === true;
+    await confirm(io, confirmationQuestion(plan, allowDelete), values["auto-approve"] === true);
     progress.begin("applying", applicableChanges(plan).length);
     let result: ApplyResult;
     try {
       result = await applyPlan({
         plan,
         clients: session.clients,
-        allowDelete: values["allow-delete"] === true,
+        allowDelete,
         secrets: session.secrets,
         env: io.env,
         onOutcome: () => progress.settled(),
@@ -292,12 +332,15 @@ export const apply: Command = async (argv, io) => {
       ...(verification ? { verification: io.redactor.plan(verification) } : {}),
       verified: verification !== undefined && verificationOf(outcomes, verification),
     };
-    io.stdout.write(
-      renderApplyReport(report, format, { color: format === "text" && useColor(io) }),
-    );
-    if (result.stopped) shown.stderr.write(resumeHint(outcomes, result.stopped, savedFile));
-    const failed = outcomes.some((outcome) => outcome.outcome === "failed");
-    return failed || !report.verified || plan.errors > 0 ? 1 : 0;
+    io.stdout.write(renderApplyReport(report, format, { color: format === "text" && color }));
+    if (result.stopped) {
+      shown.stderr.write(resumeHint(outcomes, result.stopped, savedFile));
+      return 1;
+    }
+    const cause = failureCause(outcomes, report, plan);
+    if (cause === undefined) return 0;
+    shown.stderr.write(`forgeplan: apply: ${cause}\n`);
+    return 1;
   } finally {
     progress.end();
     await session.close();

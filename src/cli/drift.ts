@@ -5,25 +5,36 @@ import { type ForgeClient, ForgeError } from "../forge/client.js";
 import { renderPlan } from "../render/index.js";
 import { parseFlags } from "./args.js";
 import { type Command, CliError, type CliIO } from "./io.js";
-import { parseFormat, printPlan, savePlan } from "./output.js";
-import { connectionFlags, loadState, openSession } from "./session.js";
+import { colorFlag, colorHelp, parseFormat, printPlan, savePlan, useColor } from "./output.js";
+import { connectionFlags, connectionHelp, loadState, openSession } from "./session.js";
 import { planPart, shardClientOptions, shardOption, targetOption } from "./sharding.js";
 
-const help = `usage: forgeplan drift [-c FILE|DIR]... [--format text|markdown|json] [--out PLAN.json]
+export const flags = {
+  ...connectionFlags,
+  ...colorFlag,
+  format: { type: "string" },
+  out: { type: "string" },
+  refresh: { type: "boolean" },
+  "report-issue": { type: "string" },
+  shard: { type: "string" },
+  target: { type: "string", multiple: true },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+export const help = `usage: forgeplan drift [-c FILE|DIR]... [--format text|markdown|json] [--out PLAN.json]
                        [--cache DIR [--refresh]] [--report-issue OWNER/REPO] [--shard K/N]
 
 The plan for scheduled runs: reports anything that differs from the desired state, audit findings
 included, and changes nothing.
-  -c, --config FILE|DIR      desired state (repeatable; default forgeplan.yaml)
-  --format FORMAT            text (default), markdown, json
-  --out PLAN.json            also save the plan as JSON
-  --cache DIR                keep the ETag and body of every read in DIR between runs: a resource that
-                             has not changed is answered 304 (no rate budget) and planned from its body
-  --refresh                  read everything in full this time (the cache is rewritten)
+${connectionHelp(["cache"])}  --format FORMAT          text (default), markdown, json
+${colorHelp}  --out PLAN.json          also save the plan as JSON
+  --cache DIR              keep the ETag and body of every read in DIR between runs: a resource that
+                           has not changed is answered 304 (no rate budget) and planned from its body
+  --refresh                read everything in full this time (the cache is rewritten)
   --report-issue OWNER/REPO  keep one drift issue there: opened or updated on drift, closed once gone
-  --target ADDRESS           check only what this address matches (repeatable; globs allowed)
-  --shard K/N                check only shard K of N, at 1/N of the rate budget
-  --sandbox, --sandbox-url URL, --concurrency N, --write-interval MS: as for 'forgeplan plan'
+  --target ADDRESS         check only what this address matches (repeatable; globs allowed)
+  --shard K/N              check only shard K of N, at 1/N of the rate budget
+  -h, --help               this text
 Exit 0: no drift; 2: drift (a create, update, delete or audit finding); 1: errors.
 `;
 
@@ -60,17 +71,7 @@ function reportCacheUse(io: CliIO, clients: Iterable<ForgeClient>): void {
 
 /** `forgeplan drift`: exit 0 no drift, 2 drift, 1 errors. */
 export const drift: Command = async (argv, io) => {
-  const { values } = parseFlags("drift", argv, {
-    ...connectionFlags,
-    format: { type: "string" },
-    out: { type: "string" },
-    cache: { type: "string" },
-    refresh: { type: "boolean" },
-    "report-issue": { type: "string" },
-    shard: { type: "string" },
-    target: { type: "string", multiple: true },
-    help: { type: "boolean", short: "h" },
-  });
+  const { values } = parseFlags("drift", argv, flags);
   if (values.help) {
     io.stdout.write(help);
     return 0;
@@ -105,7 +106,7 @@ export const drift: Command = async (argv, io) => {
   );
   try {
     const plan = await planPart(state, session.readers, shard, targets ? { targets } : {});
-    printPlan(io, plan, format);
+    printPlan(io, plan, format, useColor(io, values["no-color"]));
     if (values.out) savePlan("drift", io, plan, values.out);
     if (values.cache !== undefined) reportCacheUse(io, session.clients.values());
     const drifted = hasDrift(plan);

@@ -13,28 +13,39 @@ import { OWNER_NAME, PROPERTY_NAME } from "../config/fields.js";
 import { parseFlags } from "./args.js";
 import { type Command, CliError, type CliIO } from "./io.js";
 import { Progress, realEvery, tightestWindow } from "./progress.js";
-import { connectionFlags, loadState, openSession } from "./session.js";
+import { connectionFlags, connectionHelp, loadState, openSession } from "./session.js";
 
-const help = `usage: forgeplan export [--repo OWNER/REPO|OWNER/GLOB]... [--org OWNER]... [--where PROPERTY=VALUE]...
+export const flags = {
+  ...connectionFlags,
+  repo: { type: "string", multiple: true },
+  org: { type: "string", multiple: true },
+  out: { type: "string" },
+  where: { type: "string", multiple: true },
+  project: { type: "string", multiple: true },
+  group: { type: "string", multiple: true },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+export const help = `usage: forgeplan export [--repo OWNER/REPO|OWNER/GLOB]... [--org OWNER]... [--where PROPERTY=VALUE]...
                         [--project ID]... [--group ID]... [--out FILE|DIR/] [-c FILE]
 
 Prints desired-state YAML read from live state; planning it shows no changes. Repository settings
 (branch protections, webhooks without their write-only secrets) are written out in full; projects and
 groups are listed as comments, since their clean-ups name what must not exist.
-  --repo OWNER/REPO     a repository to export (repeatable); a glob (acme/*) exports every
-                        repository it selects: what all of them share on one glob entry, the rest
-                        on each repository's own entry
-  --org OWNER           every repository of OWNER (as --repo OWNER/*) and its organization rulesets
-  --out FILE|DIR/       write to FILE instead of stdout, or to a directory (a trailing / or an
-                        existing one): a file per owner, planning.yaml for the planning side
-  --where NAME=VALUE    only the repositories of a glob whose custom property NAME has VALUE
-                        (repeatable; the same NAME twice accepts either value), written as the
-                        glob entry's where
-  --project ID          a planning project whose boards to list (repeatable)
-  --group ID            a planning group whose epics to list (repeatable)
-  -c, --config FILE     take the targets from this config (default: forgeplan.yaml if present,
-                        else the default GitHub and GitLab targets)
-  --sandbox, --sandbox-url URL   read from a sandbox instead
+  --repo OWNER/REPO        a repository to export (repeatable); a glob (acme/*) exports every
+                           repository it selects: what all of them share on one glob entry, the rest
+                           on each repository's own entry
+  --org OWNER              every repository of OWNER (as --repo OWNER/*) and its organization rulesets
+  --out FILE|DIR/          write to FILE instead of stdout, or to a directory (a trailing / or an
+                           existing one): a file per owner, planning.yaml for the planning side
+  --where NAME=VALUE       only the repositories of a glob whose custom property NAME has VALUE
+                           (repeatable; the same NAME twice accepts either value), written as the
+                           glob entry's where
+  --project ID             a planning project whose boards to list (repeatable)
+  --group ID               a planning group whose epics to list (repeatable)
+${connectionHelp(["config"])}  -c, --config FILE        take the targets from this config (default: forgeplan.yaml if present,
+                           else the default GitHub and GitLab targets)
+  -h, --help               this text
 `;
 
 /** `--where team=payments --where team=web`: property names (lower-cased) and the values accepted. */
@@ -60,16 +71,7 @@ function propertiesWanted(flags: readonly string[]): Record<string, string[]> | 
  * read from live state. Without a config file it uses the default targets (GitHub and GitLab).
  */
 export const exportCommand: Command = async (argv, io) => {
-  const { values } = parseFlags("export", argv, {
-    ...connectionFlags,
-    repo: { type: "string", multiple: true },
-    org: { type: "string", multiple: true },
-    out: { type: "string" },
-    where: { type: "string", multiple: true },
-    project: { type: "string", multiple: true },
-    group: { type: "string", multiple: true },
-    help: { type: "boolean", short: "h" },
-  });
+  const { values } = parseFlags("export", argv, flags);
   if (values.help) {
     io.stdout.write(help);
     return 0;

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { createInterface } from "node:readline/promises";
+import { isatty } from "node:tty";
 import type { CliIO } from "./io.js";
 import { runCli } from "./run.js";
 
@@ -11,7 +12,9 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 const io: CliIO = {
   stdout: { write: (text) => process.stdout.write(text), isTTY: process.stdout.isTTY === true },
   stderr: { write: (text) => process.stderr.write(text), isTTY: process.stderr.isTTY === true },
-  stdinIsTTY: process.stdin.isTTY === true,
+  // Not process.stdin.isTTY: creating that stream can make descriptor 0 non-blocking, and `-c -`
+  // reads it synchronously.
+  stdinIsTTY: isatty(0),
   env: process.env,
   cwd: process.cwd(),
   signal: controller.signal,

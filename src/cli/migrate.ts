@@ -5,36 +5,33 @@ import type { DesiredState } from "../config/model.js";
 import { MigrationError, migrateProtections } from "../engine/migrate-protection.js";
 import { parseFlags } from "./args.js";
 import { type Command, CliError } from "./io.js";
-import { connectionFlags, loadState, openSession } from "./session.js";
+import { connectionFlags, connectionHelp, loadState, openSession } from "./session.js";
 
-const help = `usage: forgeplan migrate protection-to-rulesets [--repo OWNER/REPO]... [-c FILE]... [--stage]
+export const flags = {
+  ...connectionFlags,
+  repo: { type: "string", multiple: true },
+  stage: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+export const help = `usage: forgeplan migrate protection-to-rulesets [--repo OWNER/REPO]... [-c FILE]... [--stage]
 
 Reads classic branch protections and prints desired-state YAML with a ruleset per protected branch
 that enforces what the protection enforces and replaces it (replaces_protection). Planned, each
 change creates or updates the ruleset, checks GET …/rules/branches/<branch> for rules that cover
 the old protection, and only then deletes it. What has no exact ruleset equivalent is listed in
 comments (and in the plan's notes), never guessed.
-  --repo OWNER/REPO     every protected branch of this repository (repeatable)
-  -c, --config FILE     without --repo: the branches under branch_protection of the repositories
-                        this configuration selects; with --repo: only its targets
-  --stage               write the rulesets in evaluate mode: applying creates them beside the
-                        classic protections; set enforcement: active later to replace those
-  --sandbox, --sandbox-url URL   read from a sandbox instead
+  --repo OWNER/REPO        every protected branch of this repository (repeatable)
+  -c, --config FILE        without --repo: the branches under branch_protection of the repositories
+                           this configuration selects; with --repo: only its targets
+  --stage                  write the rulesets in evaluate mode: applying creates them beside the
+                           classic protections; set enforcement: active later to replace those
+${connectionHelp(["config"])}  -h, --help               this text
 `;
 
 /** `forgeplan migrate protection-to-rulesets`. */
 export const migrate: Command = async (argv, io) => {
-  const { values, positionals } = parseFlags(
-    "migrate",
-    argv,
-    {
-      ...connectionFlags,
-      repo: { type: "string", multiple: true },
-      stage: { type: "boolean" },
-      help: { type: "boolean", short: "h" },
-    },
-    { positionals: true },
-  );
+  const { values, positionals } = parseFlags("migrate", argv, flags, { positionals: true });
   if (values.help) {
     io.stdout.write(help);
     return 0;

@@ -14,15 +14,32 @@ export function parseFormat(command: string, value: string | undefined): Format 
   return format as Format;
 }
 
-/** Colors only on a terminal, and never when NO_COLOR is set (https://no-color.org). */
-export function useColor(io: CliIO): boolean {
-  return io.stdout.isTTY && !io.env.NO_COLOR;
+/** The flag of the commands that print a plan in colour on a terminal. */
+export const colorFlag = { "no-color": { type: "boolean" } } as const;
+
+export const colorHelp =
+  "  --no-color               no colour, even on a terminal (also NO_COLOR=1 or TERM=dumb;\n" +
+  "                           FORCE_COLOR=1 colours what is not a terminal)\n";
+
+/**
+ * Whether text output is coloured: never with --no-color; as FORCE_COLOR says when it is set ("0"
+ * and "false" turn colour off, anything else on), which wins over NO_COLOR and TERM=dumb as in
+ * node's own tty.getColorDepth(); never when NO_COLOR is set and not empty (https://no-color.org)
+ * or on a dumb terminal (TERM=dumb); otherwise only on a terminal.
+ */
+export function useColor(io: CliIO, noColorFlag: boolean | undefined): boolean {
+  if (noColorFlag === true) return false;
+  const force = io.env.FORCE_COLOR;
+  if (force !== undefined) return force !== "0" && force !== "false";
+  if (io.env.NO_COLOR) return false;
+  if (io.env.TERM === "dumb") return false;
+  return io.stdout.isTTY;
 }
 
 /** Prints the plan as the redactor lets it be shown: sensitive diff values and strings hidden. */
-export function printPlan(io: CommandIO, plan: Plan, format: Format): void {
+export function printPlan(io: CommandIO, plan: Plan, format: Format, color: boolean): void {
   for (const chunk of renderPlanChunks(io.redactor.plan(plan), format, {
-    color: format === "text" && useColor(io),
+    color: format === "text" && color,
   })) {
     io.stdout.write(chunk);
   }

@@ -1,9 +1,9 @@
 import { hasChanges, type Plan } from "../core/plan.js";
-import { parseFlags } from "./args.js";
+import { configHint, looksLikeConfig, parseFlags } from "./args.js";
 import { type Command, CliError } from "./io.js";
-import { parseFormat, printPlan, savePlan } from "./output.js";
+import { colorFlag, colorHelp, parseFormat, printPlan, savePlan, useColor } from "./output.js";
 import { loadStateAt } from "./revision.js";
-import { configPaths, connectionFlags, loadState, openSession } from "./session.js";
+import { configPaths, connectionFlags, connectionHelp, loadState, openSession } from "./session.js";
 import {
   targetOption,
   mergePlanFiles,
@@ -13,27 +13,36 @@ import {
   shardOption,
 } from "./sharding.js";
 
-const help = `usage: forgeplan plan [-c FILE|DIR]... [--format text|markdown|json] [--out PLAN.json] [--shard K/N | --changed-from REF]
+export const flags = {
+  ...connectionFlags,
+  ...colorFlag,
+  format: { type: "string" },
+  out: { type: "string" },
+  shard: { type: "string" },
+  "changed-from": { type: "string" },
+  merge: { type: "boolean" },
+  "rotate-secrets": { type: "boolean" },
+  target: { type: "string", multiple: true },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+export const help = `usage: forgeplan plan [-c FILE|DIR]... [--format text|markdown|json] [--out PLAN.json] [--shard K/N | --changed-from REF]
        forgeplan plan --merge SHARD.json... [--format text|markdown|json] [--out PLAN.json]
 
 Reads the live state of everything the desired state names and prints the plan.
-  -c, --config FILE|DIR   desired state (repeatable; default forgeplan.yaml)
-  --format FORMAT         text (default; colored on a terminal), markdown (PR comment), json
-  --out PLAN.json         also save the plan as JSON (apply it later with 'forgeplan apply PLAN.json')
-  --sandbox               start an embedded sandbox with the demo world and plan against it
-  --sandbox-url URL       plan against a running sandbox (forgeplan sandbox)
-  --concurrency N         concurrent reads (default 8, at most 100)
-  --write-interval MS     spacing between mutating requests (default 1000; 0 against a sandbox)
-  --shard K/N             plan only shard K of N (by repository, project, group), at 1/N of the rate budget
-  --changed-from REF      plan only what the configuration changes since the git revision REF (a
-                          pull request's base): the resources whose resolved desired state differs,
-                          with what the service already differed in shown apart; the plan says how
-                          many resources it left out, and a saved one is marked partial
-  --target ADDRESS        plan only what this address matches (repeatable; globs: github/acme/api/*,
-                          */branch_protection/main); only what the targets reach is read
-  --rotate-secrets        send every managed webhook secret and authorization header again (they are
-                          write-only, so a plan cannot tell whether the service holds the current value)
-  --merge SHARD.json...   combine the plans of all N shards (saved with --out) into one; reads nothing live
+${connectionHelp()}  --format FORMAT          text (default; coloured on a terminal), markdown (PR comment), json
+${colorHelp}  --out PLAN.json          also save the plan as JSON (apply it later with 'forgeplan apply PLAN.json')
+  --shard K/N              plan only shard K of N (by repository, project, group), at 1/N of the rate budget
+  --changed-from REF       plan only what the configuration changes since the git revision REF (a
+                           pull request's base): the resources whose resolved desired state differs,
+                           with what the service already differed in shown apart; the plan says how
+                           many resources it left out, and a saved one is marked partial
+  --target ADDRESS         plan only what this address matches (repeatable; globs: github/acme/api/*,
+                           */branch_protection/main); only what the targets reach is read
+  --rotate-secrets         send every managed webhook secret and authorization header again (they are
+                           write-only, so a plan cannot tell whether the service holds the current value)
+  --merge SHARD.json...    combine the plans of all N shards (saved with --out) into one; reads nothing live
+  -h, --help               this text
 Exit 0: no changes (audit reports alone don't count); 2: changes; 1: errors.
 `;
 
@@ -42,30 +51,18 @@ Exit 0: no changes (audit reports alone don't count); 2: changes; 1: errors.
  * are creates, updates or deletes, 1 when anything could not be planned.
  */
 export const plan: Command = async (argv, io) => {
-  const { values, positionals } = parseFlags(
-    "plan",
-    argv,
-    {
-      ...connectionFlags,
-      format: { type: "string" },
-      out: { type: "string" },
-      shard: { type: "string" },
-      "changed-from": { type: "string" },
-      merge: { type: "boolean" },
-      "rotate-secrets": { type: "boolean" },
-      target: { type: "string", multiple: true },
-      help: { type: "boolean", short: "h" },
-    },
-    { positionals: true },
-  );
+  const { values, positionals } = parseFlags("plan", argv, flags, { positionals: true });
   if (values.help) {
     io.stdout.write(help);
     return 0;
   }
   const format = parseFormat("plan", values.format);
-  if (!values.merge && positionals.length > 0) {
+  const stray = values.merge ? undefined : positionals[0];
+  if (stray !== undefined) {
     throw new CliError(
-      `plan: unexpected argument '${positionals[0]}' (plan files go after --merge)`,
+      looksLikeConfig(stray)
+        ? `plan: unexpected argument '${stray}': ${configHint(stray)}`
+        : `plan: unexpected argument '${stray}' (plan files go after --merge)`,
     );
   }
   const changedFrom = values["changed-from"];
@@ -111,7 +108,7 @@ export const plan: Command = async (argv, io) => {
       await session.close();
     }
   }
-  printPlan(io, result, format);
+  printPlan(io, result, format, useColor(io, values["no-color"]));
   if (values.out) {
     // A saved plan records the configuration it was made from, so `apply PLAN.json` can re-check it.
     savePlan(

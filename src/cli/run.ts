@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { closest } from "../config/suggest.js";
 import { Redactor } from "../core/redact.js";
 import { CliError, type CliIO, type Command, type CommandIO } from "./io.js";
 
@@ -31,6 +32,7 @@ commands:
   migrate    protection-to-rulesets: YAML with rulesets that replace classic branch protection
   schema     print the JSON Schema of the config
   sandbox    run the local emulator of the service
+  version    print forgeplan's version (also -v, --version)
 
 Run 'forgeplan <command> --help' for a command's options.
 `;
@@ -60,14 +62,18 @@ export async function runCli(argv: string[], outer: CliIO): Promise<number> {
       io.stdout.write(usage);
       return name === undefined ? 1 : 0;
     }
-    if (name === "--version" || name === "-V") {
+    if (name === "--version" || name === "-V" || name === "-v" || name === "version") {
       io.stdout.write(`${version()}\n`);
       return 0;
     }
     const load = commands[name];
     if (load === undefined) {
+      const known = Object.keys(commands);
+      const suggestion = name.startsWith("-") ? undefined : closest(name, known);
       throw new CliError(
-        `unknown command '${name}' (commands: ${Object.keys(commands).join(", ")})`,
+        suggestion === undefined
+          ? `unknown command '${name}' (commands: ${known.join(", ")})`
+          : `unknown command '${name}' (did you mean '${suggestion}'?); see 'forgeplan --help'`,
       );
     }
     const command = await load();

@@ -3,7 +3,21 @@ import { CATEGORIES, SeedError, type SandboxOptions, startSandbox } from "../san
 import { parseCount, parseFlags } from "./args.js";
 import { CliError, type Command } from "./io.js";
 
-const usage = `usage: forgeplan sandbox [options]
+export const flags = {
+  port: { type: "string" },
+  seed: { type: "string" },
+  generate: { type: "string" },
+  latency: { type: "string" },
+  "fail-rate": { type: "string" },
+  "fault-seed": { type: "string" },
+  "rate-limit": { type: "string" },
+  "rate-window": { type: "string" },
+  "secondary-limit": { type: "string" },
+  "token-ttl": { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+export const help = `usage: forgeplan sandbox [options]
 
 Runs the local emulator of the service on 127.0.0.1 until interrupted.
 
@@ -19,6 +33,7 @@ options:
   --secondary-limit N    secondary limit: points a minute per endpoint and token (default 900;
                          a read costs 1, a write 5)
   --token-ttl SECONDS    lifetime of GitHub App installation tokens (default 3600)
+  -h, --help             this text
 `;
 
 function parseFailRate(value: string | undefined): number | undefined {
@@ -55,21 +70,9 @@ function positive(flag: string, value: string | undefined): number | undefined {
 }
 
 export const sandbox: Command = async (argv, io) => {
-  const { values } = parseFlags("sandbox", argv, {
-    port: { type: "string" },
-    seed: { type: "string" },
-    generate: { type: "string" },
-    latency: { type: "string" },
-    "fail-rate": { type: "string" },
-    "fault-seed": { type: "string" },
-    "rate-limit": { type: "string" },
-    "rate-window": { type: "string" },
-    "secondary-limit": { type: "string" },
-    "token-ttl": { type: "string" },
-    help: { type: "boolean", short: "h" },
-  });
+  const { values } = parseFlags("sandbox", argv, flags);
   if (values.help) {
-    io.stdout.write(usage);
+    io.stdout.write(help);
     return 0;
   }
   const port = parseCount("sandbox", "port", values.port);

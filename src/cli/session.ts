@@ -1,11 +1,10 @@
 import { setMaxListeners } from "node:events";
-import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { formatConfigError } from "../config/index.js";
 import type { DesiredState, TargetConfig } from "../config/model.js";
-import { isPlainObject } from "../core/plain.js";
-import { isSecret, Secret } from "../core/secret.js";
+import type { Secret } from "../core/secret.js";
 import { loadDesiredState } from "../engine/desired.js";
+import { collectSecrets } from "../engine/secrets.js";
 import {
   CLIENT_DEFAULTS,
   type ClientEvent,
@@ -13,21 +12,14 @@ import {
   DirectoryCache,
   ForgeClient,
   type ForgeClientOptions,
-  systemClock,
   ForgeError,
 } from "../forge/client.js";
-import { AppInstallationAuth } from "../forge/app-auth.js";
-import { appPrivateKey } from "../forge/app-jwt.js";
-import { createAppRequest } from "../forge/app-request.js";
-import type { AuthProvider } from "../forge/auth.js";
+import { ConnectionError, type Credentials, credentialsFor } from "../library/credentials.js";
 import { ResourceReader } from "../resources/context.js";
 import { parseCount } from "./args.js";
 import { parseDuration } from "./duration.js";
 import { CliError, type CliIO } from "./io.js";
 import { clockTime } from "./progress.js";
-
-/** The demo world's admin token: the sandbox is a local emulator, so this is not a secret. */
-const SANDBOX_ADMIN_TOKEN = "sandbox-admin";
 
 export const connectionFlags = {
   config: { type: "string", short: "c", multiple: true },
@@ -39,6 +31,44 @@ export const connectionFlags = {
   "max-wait": { type: "string" },
   cache: { type: "string" },
 } as const;
+
+/** How `--help` describes each of `connectionFlags`, in their order. */
+const CONNECTION_HELP: ReadonlyArray<readonly [keyof typeof connectionFlags, string]> = [
+  [
+    "config",
+    "  -c, --config FILE|DIR    desired state (repeatable; default forgeplan.yaml; - reads stdin)",
+  ],
+  [
+    "sandbox",
+    "  --sandbox                start an embedded sandbox with the demo world and run against it",
+  ],
+  ["sandbox-url", "  --sandbox-url URL        run against a running sandbox (forgeplan sandbox)"],
+  ["concurrency", "  --concurrency N          concurrent reads (default 8, at most 100)"],
+  [
+    "write-interval",
+    "  --write-interval MS      spacing between mutating requests (default 1000; 0 against a sandbox)",
+  ],
+  [
+    "points-per-minute",
+    "  --points-per-minute N    the secondary limit each endpoint is paced to (default 900; a read\n" +
+      "                           costs 1 point, a write 5)",
+  ],
+  [
+    "max-wait",
+    "  --max-wait DURATION      longest any request waits for rate limits (90s, 15m, 1h30m; default 15m)",
+  ],
+  [
+    "cache",
+    "  --cache DIR              keep the conditional-request cache (ETags and bodies) in DIR between runs",
+  ],
+];
+
+/** The `--help` lines of the connection flags, but those a command describes its own way. */
+export function connectionHelp(except: ReadonlyArray<keyof typeof connectionFlags> = []): string {
+  return CONNECTION_HELP.filter(([flag]) => !except.includes(flag))
+    .map(([, line]) => `${line}\n`)
+    .join("");
+}
 
 export interface ConnectionFlags {
   config?: string[];
@@ -97,20 +127,6 @@ function usedTargets(state: DesiredState): Set<string> {
   ]);
 }
 
-/** Every secret the desired state holds (whichever kind's), by the variable it came from. */
-function collectSecrets(state: DesiredState): Map<string, Secret> {
-  const secrets = new Map<string, Secret>();
-  const walk = (value: unknown): void => {
-    if (isSecret(value)) secrets.set(value.source, value);
-    else if (Array.isArray(value)) value.forEach(walk);
-    else if (isPlainObject(value)) Object.values(value).forEach(walk);
-  };
-  walk(state.defaults.map((layer) => layer.value));
-  walk(state.repositories.map((entry) => entry.layers.map((layer) => layer.value)));
-  walk(state.sections.map((entry) => entry.value));
-  return secrets;
-}
-
 /**
  * A visible line for every wait that holds requests, so a paced run never looks hung. A wait after
  * a throttling answer says which request was throttled, how long forgeplan waits and why that long.
@@ -119,6 +135,17 @@ export function reportEvent(io: CliIO, event: ClientEvent): void {
   if (event.type !== "wait") return;
   const until = `until ${clockTime(event.until)} UTC`;
   const { after } = event;
+  // A secondary limit is counted per endpoint: its line always names the endpoint first.
+  if (event.reason === "secondary-limit") {
+    const answer =
+      after === undefined
+        ? `waiting ${until}, pacing the endpoint to its points a minute (--points-per-minute)`
+        : `${after.request} answered ${after.status}; waiting ${Math.ceil(after.waitMs / 1000)} s ${until}, ${waitSource(after.source)}`;
+    io.stderr.write(
+      `forgeplan: secondary rate limit on ${event.endpoint ?? event.category}: ${answer}\n`,
+    );
+    return;
+  }
   if (after === undefined) {
     io.stderr.write(
       `forgeplan: waiting for ${event.reason === "rate-limit-reset" ? "rate-limit reset" : event.reason} ` +
@@ -127,20 +154,19 @@ export function reportEvent(io: CliIO, event: ClientEvent): void {
     return;
   }
   const what =
-    event.reason === "secondary-limit"
-      ? "secondary rate limit"
-      : event.reason === "rate-limit-reset"
-        ? `rate limit (${event.category}) exhausted`
-        : "throttled";
-  const why =
-    after.source === "backoff"
-      ? "forgeplan's own back-off, as the answer said not how long"
-      : after.source === "reset"
-        ? "the reset the service reported"
-        : "as the service's Retry-After asks";
+    event.reason === "rate-limit-reset" ? `rate limit (${event.category}) exhausted` : "throttled";
   io.stderr.write(
-    `forgeplan: ${what} on ${after.request} (${after.status}): waiting ${Math.ceil(after.waitMs / 1000)} s ${until}, ${why}\n`,
+    `forgeplan: ${what} on ${after.request} (${after.status}): waiting ${Math.ceil(after.waitMs / 1000)} s ${until}, ${waitSource(after.source)}\n`,
   );
+}
+
+/** Who chose how long a wait after a throttling answer is. */
+function waitSource(source: "retry-after" | "reset" | "backoff"): string {
+  return source === "backoff"
+    ? "forgeplan's own back-off, as the answer said not how long"
+    : source === "reset"
+      ? "the reset the service reported"
+      : "as the service's Retry-After asks";
 }
 
 /**
@@ -279,9 +305,8 @@ function openCache(command: string, io: CliIO, dir: string, refresh: boolean): C
 }
 
 /**
- * How a target's client authenticates: as the GitHub App installation it names (against a sandbox
- * too, whose seed then declares the App), else with its token — the demo world's admin token
- * against a sandbox.
+ * How a target's client authenticates (the library's rules: an App installation, the sandbox's
+ * admin token, or the target's token), with the library's refusals as this command's.
  */
 function credentialsOf(
   command: string,
@@ -291,77 +316,18 @@ function credentialsOf(
   baseUrl: string,
   againstSandbox: boolean,
   signal: AbortSignal,
-): { auth: AuthProvider } | { token: Secret } {
-  if (target.app !== undefined) {
-    return { auth: appAuthOf(command, io, target, target.app, state, baseUrl, signal) };
-  }
-  if (againstSandbox) return { token: new Secret(SANDBOX_ADMIN_TOKEN, "sandbox") };
-  if (target.token) return { token: target.token };
-  throw new CliError(
-    `${command}: target '${target.name}' needs a token in the environment variable ${target.tokenEnv} ` +
-      "(or run against the sandbox with --sandbox)",
-  );
-}
-
-function appAuthOf(
-  command: string,
-  io: CliIO,
-  target: TargetConfig,
-  app: NonNullable<TargetConfig["app"]>,
-  state: DesiredState,
-  baseUrl: string,
-  signal: AbortSignal,
-): AuthProvider {
-  const fail = (why: string) => new CliError(`${command}: target '${target.name}': ${why}`);
-  let pem: Secret;
-  if ("file" in app.privateKey) {
-    const file = resolve(io.cwd, app.privateKey.file);
-    try {
-      pem = new Secret(readFileSync(file, "utf8"), `the key file ${app.privateKey.file}`);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      throw fail(
-        `cannot read the App's private key ${app.privateKey.file}: ${code === "ENOENT" ? "no such file" : (code ?? "unreadable")}`,
-      );
-    }
-  } else if (app.privateKey.value !== undefined) {
-    pem = app.privateKey.value;
-  } else {
-    throw fail(
-      `App ${app.appId} needs its private key in the environment variable ${app.privateKey.env}`,
-    );
-  }
-  // No line of the key reaches any output (a line is what a PEM's text is cut at, and masked by).
-  for (const line of pem.reveal().split(/\\n|\n/)) {
-    if (line.trim() !== "" && !line.startsWith("-----")) io.redactor?.add(line.trim(), pem.source);
-  }
-  let privateKey;
+): Credentials {
   try {
-    privateKey = appPrivateKey(pem);
+    return credentialsFor(target, state, {
+      baseUrl,
+      againstSandbox,
+      signal,
+      cwd: io.cwd,
+      ...(io.redactor ? { redactor: io.redactor } : {}),
+    });
   } catch (error) {
-    throw fail((error as Error).message);
+    if (!(error instanceof ConnectionError)) throw error;
+    const hint = error.missingToken ? " (or run against the sandbox with --sandbox)" : "";
+    throw new CliError(`${command}: ${error.message}${hint}`);
   }
-  // An installation is on one account: without its id, it is the one on the owner of the target's repositories.
-  const owners = new Set(
-    state.repositories
-      .filter((entry) => entry.target === target.name)
-      .map((entry) => entry.selector.owner.toLowerCase()),
-  );
-  if (app.installationId === undefined && owners.size !== 1) {
-    throw fail(
-      owners.size === 0
-        ? `App ${app.appId} acts as one installation: set installation_id (no repository entry names the owner it is installed on)`
-        : `App ${app.appId} acts as one installation, on one account, but the target's repositories belong to ${[...owners].sort().join(", ")}: define one target per owner, or set installation_id`,
-    );
-  }
-  return new AppInstallationAuth({
-    appId: app.appId,
-    privateKey,
-    ...(app.installationId !== undefined
-      ? { installationId: app.installationId }
-      : { owner: [...owners][0]! }),
-    request: createAppRequest({ baseUrl, userAgent: "forgeplan", signal }),
-    clock: systemClock,
-    ...(io.redactor ? { onSecret: io.redactor.add.bind(io.redactor) } : {}),
-  });
 }

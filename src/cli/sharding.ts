@@ -4,11 +4,12 @@ import type { DesiredState } from "../config/model.js";
 import type { Plan } from "../core/plan.js";
 import { mergePlans, PlanFileError, type PlanSource } from "../engine/merge.js";
 import { planChanged } from "../engine/changed.js";
-import { buildPlan } from "../engine/plan.js";
-import { parseShard, type Shard, shardPlan, shardState } from "../engine/shard.js";
+import { parseShard, type Shard } from "../engine/shard.js";
 import type { ResourceReader } from "../resources/context.js";
 import { CliError, type CliIO } from "./io.js";
 import { TargetFilter } from "../engine/targets.js";
+
+export { planPart } from "../engine/plan-part.js";
 
 /** `--shard K/N` for plan and drift; undefined when the flag is absent. */
 export function shardOption(command: string, text: string | undefined): Shard | undefined {
@@ -23,23 +24,6 @@ export function shardOption(command: string, text: string | undefined): Shard | 
 /** What a shard passes to its clients: its fair part of a rate budget the N jobs share. */
 export function shardClientOptions(shard: Shard | undefined): { shareOfBudget?: number } {
   return shard === undefined ? {} : { shareOfBudget: 1 / shard.count };
-}
-
-/** The plan of the whole desired state, or of one shard of it. */
-export async function planPart(
-  state: DesiredState,
-  readers: ReadonlyMap<string, ResourceReader>,
-  shard: Shard | undefined,
-  { rotateSecrets = false, targets }: { rotateSecrets?: boolean; targets?: TargetFilter } = {},
-): Promise<Plan> {
-  const now = Date.now();
-  const options = { now, rotateSecrets, ...(targets ? { targets } : {}) };
-  const withOptions = (plan: Plan): Plan =>
-    rotateSecrets ? { ...plan, rotate_secrets: true } : plan;
-  if (shard === undefined) return withOptions(await buildPlan({ state, readers, ...options }));
-  const part = await shardState(state, readers, shard);
-  const plan = shardPlan(await buildPlan({ state: part, readers, ...options }), shard);
-  return withOptions(targets ? { ...plan, targets: [...targets.patterns] } : plan);
 }
 
 /** `--target ADDRESS`, repeatable: what a run acts on; undefined without the flag. */

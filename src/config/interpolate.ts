@@ -36,6 +36,18 @@ export interface Interpolated {
   sensitive: SensitiveString[];
   /** The values of secret keys' references (`secret: ${NAME}`), which stay unexpanded. */
   secrets: EnvValue[];
+  /** Every variable the file refers to, set or not, in the order first referred to. */
+  names: string[];
+  /** With `allowUnset`: where a string refers to a variable that is not set (kept as written). */
+  unresolved: Path[];
+}
+
+export interface InterpolateOptions {
+  /**
+   * A variable that is not set is no problem: its reference is kept as written and the string's
+   * path listed in `unresolved` (validating the shape of a config without its secrets).
+   */
+  allowUnset?: boolean;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -46,26 +58,60 @@ type Env = Readonly<Record<string, string | undefined>>;
  * only checked, not expanded: the resolver turns them into Secret objects so the value itself never
  * sits in a plain string. Parts without references are returned as they are, not copied.
  */
-export function interpolate(value: unknown, env: Env): Interpolated {
-  const result: Interpolated = { value: undefined, problems: [], sensitive: [], secrets: [] };
+export function interpolate(
+  value: unknown,
+  env: Env,
+  { allowUnset = false }: InterpolateOptions = {},
+): Interpolated {
+  const result: Interpolated = {
+    value: undefined,
+    problems: [],
+    sensitive: [],
+    secrets: [],
+    names: [],
+    unresolved: [],
+  };
+  const names = new Set<string>();
+  /** Set when the string being expanded refers to a variable that is not set (allowUnset). */
+  let missing = false;
   const path: Array<string | number> = [];
   const problem = (message: string) => result.problems.push({ path: [...path], message });
+  /** The variable's value; when it is not set, a problem, or with allowUnset an unresolved string. */
+  const lookup = (name: string): string | undefined => {
+    if (!names.has(name)) {
+      names.add(name);
+      result.names.push(name);
+    }
+    const found = env[name];
+    if (found !== undefined) return found;
+    if (allowUnset) missing = true;
+    else problem(`environment variable ${name} is not set`);
+    return undefined;
+  };
   const walk = (node: unknown): unknown => {
     if (typeof node === "string") {
-      const key = path[path.length - 1];
-      if (typeof key === "string" && SECRET_KEYS.has(key)) {
-        const name = ENV_REFERENCE.exec(node)?.[1];
-        if (name === undefined) return node;
-        const found = env[name];
-        if (found === undefined) problem(`environment variable ${name} is not set`);
-        else result.secrets.push({ name, value: found });
-        return node;
-      }
-      if (!node.includes("${")) return node;
-      const expanded = expand(node, env, problem);
-      if (expanded.values.length > 0) result.sensitive.push(expanded);
-      return expanded.text;
+      missing = false;
+      const expanded = walkString(node);
+      if (missing) result.unresolved.push([...path]);
+      return expanded;
     }
+    return walkContainer(node);
+  };
+  const walkString = (node: string): string => {
+    const key = path[path.length - 1];
+    if (typeof key === "string" && SECRET_KEYS.has(key)) {
+      const name = ENV_REFERENCE.exec(node)?.[1];
+      if (name === undefined) return node;
+      const found = lookup(name);
+      if (found !== undefined) result.secrets.push({ name, value: found });
+      return node;
+    }
+    if (!node.includes("${")) return node;
+    const expanded = expand(node, lookup, problem);
+    if (expanded.values.length > 0) result.sensitive.push(expanded);
+    return expanded.text;
+  };
+  const walkContainer = (node: unknown): unknown => {
     if (Array.isArray(node)) {
       let copy: unknown[] | undefined;
       node.forEach((item, index) => {
@@ -99,7 +145,11 @@ export function interpolate(value: unknown, env: Env): Interpolated {
 const REFERENCE = /\$\$\{|\$\{([^}]*)(\}?)/g;
 const NAME = /^([A-Za-z_][A-Za-z0-9_]*)(?::([A-Za-z]*))?$/;
 
-function expand(text: string, env: Env, problem: (message: string) => void): SensitiveString {
+function expand(
+  text: string,
+  lookup: (name: string) => string | undefined,
+  problem: (message: string) => void,
+): SensitiveString {
   const values: EnvValue[] = [];
   const expanded = text.replace(
     REFERENCE,
@@ -119,11 +169,8 @@ function expand(text: string, env: Env, problem: (message: string) => void): Sen
         );
         return match;
       }
-      const found = env[name];
-      if (found === undefined) {
-        problem(`environment variable ${name} is not set`);
-        return match;
-      }
+      const found = lookup(name);
+      if (found === undefined) return match;
       if (modifier === undefined) values.push({ name, value: found });
       return found;
     },

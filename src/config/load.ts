@@ -1,4 +1,12 @@
-import { closeSync, fstatSync, openSync, readdirSync, readFileSync, statSync } from "node:fs";
+import {
+  closeSync,
+  fstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  statSync,
+} from "node:fs";
 import { join, resolve as resolvePath } from "node:path";
 import type { Redactor } from "../core/redact.js";
 import { type ConfigError, errorAt, sortErrors } from "./errors.js";
@@ -23,11 +31,31 @@ export interface LoadOptions {
    * marked public, the targets' tokens — also when the load fails, since its errors may quote them.
    */
   redactor?: Redactor;
+  /**
+   * Validate the shape only: a variable that is not set is no error, and a value that refers to one
+   * is not checked (what it will be is not known), as `terraform validate` treats unknown values.
+   */
+  allowUnset?: boolean;
+  /** Reads standard input, for the path `-`; file descriptor 0 by default. */
+  readStdin?: () => string | Uint8Array;
 }
 
 export const DEFAULT_CONFIG = "forgeplan.yaml";
 
-export type LoadResult = { ok: true; state: DesiredState } | { ok: false; errors: ConfigError[] };
+/** The path that names standard input (`-c -`), as most command-line tools take it. */
+export const STDIN_PATH = "-";
+
+/** How errors and `validate` name standard input. */
+export const STDIN_NAME = "<stdin>";
+
+export type LoadResult =
+  | {
+      ok: true;
+      state: DesiredState;
+      /** The environment variables the files refer to (`${NAME}`), in the order first referred to. */
+      variables: string[];
+    }
+  | { ok: false; errors: ConfigError[] };
 
 /**
  * Loads files and directories (a directory = its *.yaml / *.yml files in name order), in the order
@@ -37,6 +65,10 @@ export function loadConfig(paths: readonly string[], options: LoadOptions): Load
   const errors: ConfigError[] = [];
   const files = expandPaths(paths.length > 0 ? paths : [DEFAULT_CONFIG], options.cwd, errors);
   const valid: ValidFile[] = [];
+  const variables = new Set<string>();
+  /** Positions of values that refer to unset variables (allowUnset): not checked. */
+  const unknown = new Set<string>();
+  const known = (found: ConfigError[]) => found.filter((error) => !unknown.has(positionKey(error)));
   for (const file of files) {
     const content = read(file, options, errors);
     if (content === undefined) continue;
@@ -46,7 +78,13 @@ export function loadConfig(paths: readonly string[], options: LoadOptions): Load
       continue;
     }
     errors.push(...parsed.problems);
-    const { value, problems, sensitive, secrets } = interpolate(parsed.source.value, options.env);
+    const { value, problems, sensitive, secrets, names, unresolved } = interpolate(
+      parsed.source.value,
+      options.env,
+      { allowUnset: options.allowUnset === true },
+    );
+    for (const name of names) variables.add(name);
+    for (const path of unresolved) unknown.add(positionKey(parsed.source.locate(path)));
     for (const secret of secrets) options.redactor?.add(secret.value, secret.name);
     for (const field of sensitive) {
       options.redactor?.addField(
@@ -58,8 +96,9 @@ export function loadConfig(paths: readonly string[], options: LoadOptions): Load
     for (const problem of problems)
       errors.push(errorAt(source.locate(problem.path), problem.path, problem.message));
     const checked = fileSchema(options.spec).safeParse(value);
-    if (!checked.success) errors.push(...issuesToErrors(checked.error.issues, source));
-    else if (problems.length === 0 && parsed.problems.length === 0) {
+    const invalid = checked.success ? [] : known(issuesToErrors(checked.error.issues, source));
+    errors.push(...invalid);
+    if (invalid.length === 0 && problems.length === 0 && parsed.problems.length === 0) {
       valid.push({ source, data: wrapSecrets(value, options.env) as ConfigFile });
     }
   }
@@ -69,8 +108,13 @@ export function loadConfig(paths: readonly string[], options: LoadOptions): Load
   for (const target of resolved.state.targets) {
     if (target.token) options.redactor?.add(target.token.reveal(), target.tokenEnv);
   }
-  if (resolved.errors.length > 0) return { ok: false, errors: sortErrors(resolved.errors, order) };
-  return { ok: true, state: resolved.state };
+  const problems = known(resolved.errors);
+  if (problems.length > 0) return { ok: false, errors: sortErrors(problems, order) };
+  return { ok: true, state: resolved.state, variables: [...variables] };
+}
+
+function positionKey(at: { file: string; line: number; column: number }): string {
+  return `${at.file}:${at.line}:${at.column}`;
 }
 
 interface FileToLoad {
@@ -89,6 +133,11 @@ function expandPaths(paths: readonly string[], cwd: string, errors: ConfigError[
     files.push({ display, absolute });
   };
   for (const path of paths) {
+    if (path === STDIN_PATH) {
+      if (!seen.has(STDIN_PATH)) files.push({ display: STDIN_NAME, absolute: STDIN_PATH });
+      seen.add(STDIN_PATH);
+      continue;
+    }
     const absolute = resolvePath(cwd, path);
     let directory = false;
     try {
@@ -123,6 +172,7 @@ function read(
   errors: ConfigError[],
 ): string | Uint8Array | undefined {
   try {
+    if (file.absolute === STDIN_PATH) return (options.readStdin ?? readStdinBounded)();
     return (options.readFile ?? readBounded)(file.absolute);
   } catch (error) {
     if (error instanceof FileTooLarge) {
@@ -151,6 +201,27 @@ function read(
 }
 
 class FileTooLarge extends Error {}
+
+/**
+ * Reads standard input to its end, refusing it once it passes the size limit rather than holding
+ * whatever is piped in. Blocking reads of descriptor 0, as `-c -` is read before anything else runs.
+ */
+function readStdinBounded(): Uint8Array {
+  const chunks: Buffer[] = [];
+  const buffer = Buffer.alloc(64 * 1024);
+  let total = 0;
+  for (;;) {
+    const read = readSync(0, buffer, 0, buffer.length, null);
+    if (read === 0) return Buffer.concat(chunks);
+    total += read;
+    if (total > LIMITS.maxBytes) {
+      throw new FileTooLarge(
+        `the input is larger than the ${LIMITS.maxBytes / (1024 * 1024)} MiB limit`,
+      );
+    }
+    chunks.push(Buffer.from(buffer.subarray(0, read)));
+  }
+}
 
 /** Reads a file, refusing (without reading it) one over the size limit. */
 function readBounded(path: string): Uint8Array {

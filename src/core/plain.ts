@@ -8,3 +8,13 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   const proto: unknown = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
 }
+
+/** JSON with every mapping's keys sorted, so equal data always gives the same text (digests). */
+export function stableJson(value: unknown): string {
+  return JSON.stringify(value, (_key, inner: unknown) => {
+    if (isPlainObject(inner)) {
+      return Object.fromEntries(Object.entries(inner).sort(([a], [b]) => (a < b ? -1 : 1)));
+    }
+    return inner;
+  });
+}

@@ -118,6 +118,11 @@ export interface Plan {
    */
   rotate_secrets?: true;
   /**
+   * The plan covers shard `index` of `count` (`--shard K/N`, 1-based), so `plan --merge` can tell a
+   * complete set of shard plans from one that misses or repeats a shard.
+   */
+  shard?: { index: number; count: number };
+  /**
    * The plan holds only what changed in the configuration since a revision (`plan --changed-from`);
    * `apply` refuses it unless told `--allow-partial`.
    */
@@ -143,9 +148,13 @@ export interface PartialPlan {
   no_longer_managed: string[];
 }
 
+/**
+ * Counts the changes by action. A change that could not be planned is counted in the plan's
+ * `errors`, not here: nothing is known of what it would do, so it is not "unchanged" either.
+ */
 export function summarize(changes: readonly Change[]): PlanSummary {
   const summary: PlanSummary = { create: 0, update: 0, delete: 0, report: 0, "no-op": 0 };
-  for (const change of changes) summary[change.action] += 1;
+  for (const change of changes) if (change.error === undefined) summary[change.action] += 1;
   return summary;
 }
 

@@ -180,3 +180,16 @@ export async function applyPlan(input: ApplyInput): Promise<ApplyResult> {
   const { reason, notAttempted, unanswered: caught } = stop;
   return { outcomes, stopped: { reason, notAttempted, unanswered: caught } };
 }
+
+/**
+ * Verification: after apply, a fresh plan must show every applied change as no-op. Anything else
+ * (the service kept something else, or something changed meanwhile) is not verified.
+ */
+export function verificationOf(outcomes: readonly ChangeOutcome[], replan: Plan): boolean {
+  const applied = new Set(
+    outcomes.filter((outcome) => outcome.outcome === "applied").map((outcome) => outcome.address),
+  );
+  return replan.changes.every(
+    (change) => !applied.has(change.address) || (change.action === "no-op" && !change.error),
+  );
+}

@@ -1,5 +1,5 @@
 import type { Change, Plan } from "../core/plan.js";
-import { stableJson } from "../resources/fingerprint.js";
+import { stableJson } from "../core/plain.js";
 
 /** A saved change that may not be applied, and why. */
 export interface Refusal {
@@ -68,5 +68,35 @@ export function withCurrentHolds(saved: Plan, fresh: Plan): Plan {
         held: `${entry.held} when the plan was made; make a new plan to apply it`,
       };
     }),
+  };
+}
+
+/**
+ * What apply sends for a saved plan, or why it must not: the saved plan is compared with the fresh
+ * plan redacted the way the saved one was written (sensitive values read "(sensitive)" in both),
+ * and once they agree, each change sends the fresh plan's requests, which equal the saved ones once
+ * redacted and carry the values the saved file could not hold.
+ */
+export function savedPlanToApply(
+  saved: Plan,
+  fresh: Plan,
+  redactedFresh: Plan,
+): { plan: Plan } | { refusals: Refusal[] } {
+  const refusals = checkSavedPlan(saved, redactedFresh);
+  if (refusals.length > 0) return { refusals };
+  const freshByAddress = new Map(
+    redactedFresh.changes.map((change, index) => [change.address, fresh.changes[index]!]),
+  );
+  const plan = withCurrentHolds(saved, redactedFresh);
+  return {
+    plan: {
+      ...plan,
+      changes: plan.changes.map((change) => {
+        const current = freshByAddress.get(change.address);
+        if (current === undefined || change.requests.length === 0) return change;
+        const { address, scope, name, requests } = current;
+        return { ...change, address, scope, name, requests };
+      }),
+    },
   };
 }

@@ -1,5 +1,7 @@
+import type { DesiredState } from "../config/model.js";
 import type { SecretRef } from "../core/plan.js";
-import type { Secret } from "../core/secret.js";
+import { isPlainObject } from "../core/plain.js";
+import { isSecret, type Secret } from "../core/secret.js";
 
 function isSecretRef(value: unknown): value is SecretRef {
   return (
@@ -52,4 +54,18 @@ export function resolveSecrets(
     );
   }
   return value;
+}
+
+/** Every secret the desired state holds (whichever kind's), by the variable it came from. */
+export function collectSecrets(state: DesiredState): Map<string, Secret> {
+  const secrets = new Map<string, Secret>();
+  const walk = (value: unknown): void => {
+    if (isSecret(value)) secrets.set(value.source, value);
+    else if (Array.isArray(value)) value.forEach(walk);
+    else if (isPlainObject(value)) Object.values(value).forEach(walk);
+  };
+  walk(state.defaults.map((layer) => layer.value));
+  walk(state.repositories.map((entry) => entry.layers.map((layer) => layer.value)));
+  walk(state.sections.map((entry) => entry.value));
+  return secrets;
 }

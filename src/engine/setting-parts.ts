@@ -2,7 +2,7 @@ import { setKey } from "../config/merge.js";
 import type { SettingSpec } from "../config/spec.js";
 import { isPlainObject } from "../core/plain.js";
 import { isSecret } from "../core/secret.js";
-import { stableJson } from "../resources/fingerprint.js";
+import { stableJson } from "../core/plain.js";
 
 /**
  * A repository setting taken apart into the resources it defines (its `defines`: one per branch

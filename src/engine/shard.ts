@@ -94,13 +94,15 @@ export async function shardState(
   };
 }
 
-/** The shard's plan of a sharded state: what every shard reads is reported by its own shard only. */
+/**
+ * The shard's plan of a sharded state: what every shard reads is reported by its own shard only.
+ * The plan records which shard it is, for `plan --merge`.
+ */
 export function shardPlan(plan: Plan, shard: Shard): Plan {
-  return makePlan(
-    plan.changes.filter(
-      (change) =>
-        kindNamed(change.kind)?.section?.everyShard !== true ||
-        owns(shard, change.target, change.scope),
-    ),
+  const changes = plan.changes.filter(
+    (change) =>
+      kindNamed(change.kind)?.section?.everyShard !== true ||
+      owns(shard, change.target, change.scope),
   );
+  return { ...makePlan(changes), shard: { index: shard.index, count: shard.count } };
 }

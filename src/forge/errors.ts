@@ -79,13 +79,17 @@ export type WaitBasis =
       kind: "answer";
       /** "GET /repos/acme/api/hooks" */
       request: string;
+      /** Its endpoint (route template), which a secondary limit counts points in. */
+      endpoint: string;
       status: number;
       reason: WaitReason;
       source: "retry-after" | "backoff";
       /** Throttling answers to this request so far, this one included. */
       answers: number;
     }
-  | { kind: "total"; waitedMs: number };
+  | { kind: "total"; waitedMs: number }
+  /** The endpoint's secondary-limit points a minute (the category is then the endpoint). */
+  | { kind: "points" };
 
 /** Waiting for the rate limit would take longer than the caller allows (`maxWaitMs`). */
 export class RateLimitWaitExceeded extends Error {
@@ -123,10 +127,12 @@ function waitDescription(
   switch (basis.kind) {
     case "reset":
       return `rate limit "${category}" exhausted: it resets at ${at}, ${wait} from now`;
+    case "points":
+      return `secondary rate limit on ${category}: its points a minute are spent until ${at}, ${wait} from now`;
     case "answer": {
       const what =
         basis.reason === "secondary-limit"
-          ? `secondary rate limit on ${basis.request} (${basis.status})`
+          ? `secondary rate limit on ${basis.endpoint}: ${basis.request} answered ${basis.status}`
           : basis.reason === "rate-limit-reset"
             ? `rate limit "${category}" exhausted on ${basis.request} (${basis.status})`
             : `${basis.request} throttled (${basis.status})`;

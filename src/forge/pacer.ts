@@ -12,6 +12,8 @@ export interface Wait {
   until: number;
   reason: WaitReason;
   category: string;
+  /** The endpoint a secondary-limit wait is about. */
+  endpoint?: string;
   after?: ThrottledAnswer;
 }
 
@@ -181,11 +183,23 @@ export class Pacer {
         this.#options.maxWaitMs,
         source === "reset"
           ? { kind: "reset" }
-          : { kind: "answer", request, status, reason: throttle.reason, source, answers },
+          : {
+              kind: "answer",
+              request,
+              endpoint: ticket.endpoint,
+              status,
+              reason: throttle.reason,
+              source,
+              answers,
+            },
       );
     }
     const after: ThrottledAnswer = { request, status, source, waitMs: until - now };
-    this.#announce({ category: ticket.category, until, reason: throttle.reason, after }, now);
+    const endpoint = throttle.reason === "secondary-limit" ? { endpoint: ticket.endpoint } : {};
+    this.#announce(
+      { category: ticket.category, until, reason: throttle.reason, ...endpoint, after },
+      now,
+    );
     this.#pausedUntil = Math.max(this.#pausedUntil, until);
   }
 
@@ -205,11 +219,13 @@ export class Pacer {
    */
   #holdForPoints(endpoint: string, until: number, now: number): void {
     if (until - now > this.#options.maxWaitMs) {
-      throw new RateLimitWaitExceeded(endpoint, until, until - now, this.#options.maxWaitMs);
+      throw new RateLimitWaitExceeded(endpoint, until, until - now, this.#options.maxWaitMs, {
+        kind: "points",
+      });
     }
     const announced = this.#announced.get(`${endpoint} secondary-limit`);
     if (until - now >= SKEW_MS && (announced === undefined || announced < now)) {
-      this.#announce({ category: endpoint, until, reason: "secondary-limit" }, now);
+      this.#announce({ category: endpoint, until, reason: "secondary-limit", endpoint }, now);
     }
   }
 

@@ -40,6 +40,11 @@ export type ClientEvent =
       /** rate-limit-reset, retry-after, secondary-limit: requests are held until `until`. */
       reason: WaitReason;
       category: string;
+      /**
+       * For a secondary-limit wait, the endpoint (route template) whose points ran out: the one
+       * thing such a wait is about, whether forgeplan paced it or the service's answer throttled it.
+       */
+      endpoint?: string;
       /** Set when the wait follows a throttling answer: which request, and who chose how long. */
       after?: ThrottledAnswer;
     };

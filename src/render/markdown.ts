@@ -107,7 +107,7 @@ function changeEntry(change: Change): string {
     );
     if (change.diff.length > 0) {
       const rows = change.diff.map((entry) => {
-        const field = viewEntry(entry);
+        const field = viewEntry(entry, change.action);
         return [code(field.path), code(field.before), code(field.after)];
       });
       parts.push(table(["field", "before", "after"], rows));
@@ -152,7 +152,7 @@ export function planMarkdown(plan: Plan, options: RenderOptions): string {
   }
   const { summary } = plan;
   const head = [
-    COMMENT_MARKER,
+    options.marker ?? COMMENT_MARKER,
     ...heading(options, "forgeplan plan", "Planned"),
     table(
       PLAN_COLUMNS,
@@ -226,7 +226,7 @@ export function applyReportMarkdown(report: ApplyReport, options: RenderOptions)
     (outcome) => `${report.outcomes.filter((item) => item.outcome === outcome).length}`,
   );
   const head = [
-    COMMENT_MARKER,
+    options.marker ?? COMMENT_MARKER,
     ...heading(options, "forgeplan apply", "Applied"),
     table(OUTCOMES, [counts], "---:"),
     verification(report),

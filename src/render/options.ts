@@ -5,6 +5,12 @@ export const FORMATS: readonly Format[] = ["text", "markdown", "json"];
 export interface RenderOptions {
   /** text only: ANSI colors; the caller decides from the TTY and NO_COLOR. */
   color?: boolean;
+  /**
+   * markdown: the hidden first line(s), HTML comments by which a document is found again and that
+   * carry data for machines (a pull-request comment's key and plan digest); default
+   * `<!-- forgeplan -->`.
+   */
+  marker?: string;
   /** markdown: the header line, e.g. "Plan for acme/settings@1a2b3c4". */
   title?: string;
   /** markdown: the commit the plan was made at, shown as "Planned at commit abc1234". */

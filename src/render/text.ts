@@ -55,7 +55,7 @@ function changeBlock(change: Change, s: Styles): string[] {
     const color = actionColor(change.action, s);
     lines.push(`${color(ACTION_SYMBOL[change.action])} ${address} ${ACTION_PHRASE[change.action]}`);
     for (const entry of change.diff) {
-      const field = viewEntry(entry);
+      const field = viewEntry(entry, change.action);
       if (field.shape === "added")
         lines.push(`${INDENT}${s.green("+")} ${field.path}: ${field.after}`);
       else if (field.shape === "removed")
@@ -95,7 +95,7 @@ export function planText(plan: Plan, options: RenderOptions): string {
     lines.push(s.green(NO_CHANGES));
     if (plan.summary.report > 0) lines.push(`${plural(plan.summary.report, "audit report")}.`);
   } else {
-    lines.push(`Plan: ${summaryCounts(plan.summary)}.`);
+    lines.push(`Plan: ${summaryCounts(plan.summary, plan.errors)}.`);
     if (plan.errors > 0) lines.push(s.red(errorCount(plan)));
   }
   lines.push(...scopeNotes(plan).map(printable));

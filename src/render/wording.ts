@@ -78,14 +78,18 @@ export function isShown(change: Change): boolean {
   return change.action !== "no-op" || change.error !== undefined || (change.notes?.length ?? 0) > 0;
 }
 
-/** "2 to create, 3 to update, 1 to delete, 4 to report, 10 unchanged" — every count, always. */
-export function summaryCounts(summary: PlanSummary): string {
+/**
+ * "2 to create, 3 to update, 1 to delete, 4 to report, 10 unchanged" — every count, always — and
+ * ", 1 error" when changes could not be planned (they are in no other count).
+ */
+export function summaryCounts(summary: PlanSummary, errors = 0): string {
   return [
     `${summary.create} to create`,
     `${summary.update} to update`,
     `${summary.delete} to delete`,
     `${summary.report} to report`,
     `${summary["no-op"]} unchanged`,
+    ...(errors > 0 ? [plural(errors, "error")] : []),
   ].join(", ");
 }
 
@@ -111,19 +115,25 @@ export interface FieldView {
   after: string;
 }
 
-export function viewEntry(entry: DiffEntry): FieldView {
+/**
+ * A diff entry of a change with `action`. On a create every field is added: what the diff holds as
+ * `before` (a disabled setting of an unprotected branch reads `false`) is no value of the resource,
+ * which does not exist yet.
+ */
+export function viewEntry(entry: DiffEntry, action?: Action): FieldView {
   const shown = (value: unknown) =>
     entry.sensitive && value !== undefined ? SENSITIVE : formatValue(value);
+  const before = action === "create" ? undefined : entry.before;
   const shape =
-    entry.before === undefined && entry.after !== undefined
+    before === undefined && entry.after !== undefined
       ? "added"
-      : entry.after === undefined && entry.before !== undefined
+      : entry.after === undefined && before !== undefined
         ? "removed"
         : "changed";
   return {
     shape,
     path: printable(entry.path),
-    before: shown(entry.before),
+    before: shown(before),
     after: shown(entry.after),
   };
 }

@@ -27,8 +27,38 @@ interface IssueComment {
   html_url: string;
 }
 
+/**
+ * The hidden first line of this step's sticky comment: `<!-- forgeplan: KEY -->`, the key
+ * URL-encoded (slashes kept) so it cannot end the HTML comment, and the whole line matched so one
+ * key is never a prefix of another's marker.
+ */
+export function commentMarker(key: string): string {
+  return `<!-- forgeplan: ${encodeURIComponent(key).replace(/%2F/gi, "/")} -->`;
+}
+
 export function repoPath(owner: string, repo: string): string {
   return `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`;
+}
+
+/** The comment of the issue or pull request that starts with `marker`, if any. */
+export async function findStickyComment(
+  client: ForgeClient,
+  ref: IssueRef,
+  marker: string,
+): Promise<{ id: number; body: string; html_url: string } | undefined> {
+  const comments = await client.paginate<IssueComment>(
+    `${repoPath(ref.owner, ref.repo)}/issues/${ref.number}/comments`,
+  );
+  const found = comments.find((comment) => startsWithLine(comment.body ?? "", marker));
+  return found && { id: found.id, body: found.body ?? "", html_url: found.html_url };
+}
+
+/** A body that starts with the marker as a whole line (not a longer marker it is a prefix of). */
+function startsWithLine(body: string, marker: string): boolean {
+  return (
+    body.startsWith(marker) &&
+    (body.length === marker.length || /^\r?\n/.test(body.slice(marker.length)))
+  );
 }
 
 /**
@@ -42,8 +72,7 @@ export async function upsertStickyComment(
   body: string,
 ): Promise<CommentResult> {
   const issue = `${repoPath(ref.owner, ref.repo)}/issues/${ref.number}`;
-  const comments = await client.paginate<IssueComment>(`${issue}/comments`);
-  const existing = comments.find((comment) => (comment.body ?? "").startsWith(marker));
+  const existing = await findStickyComment(client, ref, marker);
   if (existing === undefined) {
     const created = await client.request<IssueComment>("POST", `${issue}/comments`, {
       body: { body },

@@ -48,7 +48,9 @@ const requiredStatusChecks = closed({
     .describe(
       "Required status checks, each with its context and optionally the app that must provide it.",
     ),
-});
+})
+  // The rule branchProtectionProblems checks, said in the JSON Schema too, so editors flag it.
+  .meta({ not: { required: ["contexts", "checks"] } });
 
 const requiredPullRequestReviews = closed({
   dismissal_restrictions: actorLists("who may dismiss reviews")

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { isPlainObject } from "../core/plain.js";
+import { stableJson } from "../core/plain.js";
 
 /**
  * A short digest of a normalized live state. A saved plan records it per change; apply re-reads and
@@ -7,13 +7,4 @@ import { isPlainObject } from "../core/plain.js";
  */
 export function fingerprint(value: unknown): string {
   return createHash("sha256").update(stableJson(value)).digest("hex").slice(0, 16);
-}
-
-export function stableJson(value: unknown): string {
-  return JSON.stringify(value, (_key, inner: unknown) => {
-    if (isPlainObject(inner)) {
-      return Object.fromEntries(Object.entries(inner).sort(([a], [b]) => (a < b ? -1 : 1)));
-    }
-    return inner;
-  });
 }

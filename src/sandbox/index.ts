@@ -17,6 +17,7 @@ import { hookRoutes } from "./routes-hooks.js";
 import { issueRoutes } from "./routes-issues.js";
 import { planningRoutes } from "./routes-planning.js";
 import { propertyRoutes } from "./routes-properties.js";
+import { pullRoutes } from "./routes-pulls.js";
 import { repositoryRoutes } from "./routes-repositories.js";
 import { rulesetRoutes } from "./routes-rulesets.js";
 import { checkSeed, readSeedFile, worldFromSeed } from "./seed-file.js";
@@ -115,6 +116,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
         ...repositoryRoutes,
         ...hookRoutes,
         ...issueRoutes,
+        ...pullRoutes,
         ...accountRoutes,
         ...appRoutes({ tokenTtlSeconds: options.tokenTtlSeconds ?? 3600, stats }),
         ...planningRoutes,

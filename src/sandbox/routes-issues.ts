@@ -25,11 +25,11 @@ export const MAX_BODY_CHARACTERS = 65_536;
 
 type Json = Record<string, unknown>;
 
-function nodeId(kind: string, id: number): string {
+export function nodeId(kind: string, id: number): string {
   return Buffer.from(`${kind}:${id}`).toString("base64url");
 }
 
-function association(repo: Repository, user: Account): string {
+export function association(repo: Repository, user: Account): string {
   if (repo.owner.id === user.id) return "OWNER";
   if (repo.org?.owners.has(user.id) || repo.org?.members.has(user.id)) return "MEMBER";
   return repo.collaborators.has(user.id) ? "COLLABORATOR" : "NONE";
@@ -44,8 +44,21 @@ function reactions(url: string): Json {
   };
 }
 
-function repoUrl(base: string, repo: Repository): string {
+export function repoUrl(base: string, repo: Repository): string {
   return `${base}/repos/${repo.owner.login}/${repo.name}`;
+}
+
+/** An issue's labels as GitHub shows them on issues and pull requests. */
+export function labelsShape(repository: string, labels: readonly string[]): Json[] {
+  return labels.map((name, index) => ({
+    id: index + 1,
+    node_id: nodeId("Label", index + 1),
+    url: `${repository}/labels/${encodeURIComponent(name)}`,
+    name,
+    description: null,
+    color: "ededed",
+    default: false,
+  }));
 }
 
 function issueShape(ctx: RequestContext, value: Issue): Json {
@@ -66,15 +79,7 @@ function issueShape(ctx: RequestContext, value: Issue): Json {
     title: value.title,
     body: value.body,
     user: simpleUser(ctx.base, value.user),
-    labels: value.labels.map((name, index) => ({
-      id: index + 1,
-      node_id: nodeId("Label", index + 1),
-      url: `${repository}/labels/${encodeURIComponent(name)}`,
-      name,
-      description: null,
-      color: "ededed",
-      default: false,
-    })),
+    labels: labelsShape(repository, value.labels),
     assignee: null,
     assignees: [],
     milestone: null,
@@ -87,6 +92,18 @@ function issueShape(ctx: RequestContext, value: Issue): Json {
     closed_by: value.closed_by === null ? null : simpleUser(ctx.base, value.closed_by),
     author_association: association(value.repo, value.user),
     reactions: reactions(url),
+    // GitHub marks an issue that is a pull request with links to it.
+    ...(value.pull === undefined
+      ? {}
+      : {
+          pull_request: {
+            url: `${repository}/pulls/${value.number}`,
+            html_url: `${ctx.base}/${value.repo.owner.login}/${value.repo.name}/pull/${value.number}`,
+            diff_url: `${ctx.base}/${value.repo.owner.login}/${value.repo.name}/pull/${value.number}.diff`,
+            patch_url: `${ctx.base}/${value.repo.owner.login}/${value.repo.name}/pull/${value.number}.patch`,
+            merged_at: value.pull.merged_at,
+          },
+        }),
   };
 }
 
@@ -108,7 +125,7 @@ function commentShape(ctx: RequestContext, value: IssueComment): Json {
   };
 }
 
-function issuesOf(world: World, repo: Repository): Issue[] {
+export function issuesOf(world: World, repo: Repository): Issue[] {
   let list = world.issues.get(repo.id);
   if (list === undefined) {
     list = [];
@@ -138,7 +155,7 @@ function commentOf(ctx: RequestContext, repo: Repository): IssueComment {
  */
 
 /** A body within GitHub's limit (a string, or null where the schema allows it). */
-function bodyField<T extends string | null | undefined>(value: T, errors: string[]): T {
+export function bodyField<T extends string | null | undefined>(value: T, errors: string[]): T {
   if (typeof value === "string" && value.length > MAX_BODY_CHARACTERS) {
     errors.push(`body is too long (maximum is ${MAX_BODY_CHARACTERS} characters)`);
   }
@@ -146,7 +163,7 @@ function bodyField<T extends string | null | undefined>(value: T, errors: string
 }
 
 /** The schema takes a string or an integer; a title must say something. */
-function titleField(value: string | number, errors: string[]): string | undefined {
+export function titleField(value: string | number, errors: string[]): string | undefined {
   if (typeof value === "number") return String(value);
   if (value.trim() !== "") return value;
   errors.push("title: expected a non-empty string");

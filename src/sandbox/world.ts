@@ -256,6 +256,21 @@ export interface Issue {
   updated_at: string;
   closed_at: string | null;
   closed_by: Account | null;
+  /** Set when the issue is a pull request, which shares the repository's issue numbers. */
+  pull?: PullRequest;
+}
+
+/** A pull request: its issue (number, title, state, comments) and the branches it merges. */
+export interface PullRequest {
+  id: number;
+  issue: Issue;
+  head: { ref: string; sha: string };
+  /** The base branch, and its head commit when the pull request was opened. */
+  base: { ref: string; sha: string };
+  merged_at: string | null;
+  merged_by: Account | null;
+  /** The commit the merge made on the base branch. */
+  merge_commit_sha: string | null;
 }
 
 export interface IssueComment {
@@ -301,7 +316,15 @@ export class World {
   /** Issues by repository id, in number order (numbers start at 1 per repository). */
   readonly issues = new Map<number, Issue[]>();
   readonly issueComments = new Map<number, IssueComment>();
-  readonly nextId = { hook: 1, board: 1, epicLink: 1, issue: 1, issueComment: 1, ruleset: 1 };
+  readonly nextId = {
+    hook: 1,
+    board: 1,
+    epicLink: 1,
+    issue: 1,
+    issueComment: 1,
+    ruleset: 1,
+    pull: 1,
+  };
 
   account(login: string): Account | undefined {
     return this.accounts.get(login.toLowerCase());

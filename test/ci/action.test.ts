@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Plan } from "../../src/core/plan.js";
 import { COMMENT_MARKER } from "../../src/render/index.js";
+import { commentMarker } from "../../src/report/sticky-comment.js";
 import { repoRoot } from "../helpers/cli.js";
 import { call } from "../helpers/sandbox.js";
 import { runActionStep, SECRET_TOKEN, tempDir, workspace, world } from "./helpers.js";
@@ -71,14 +72,14 @@ describe("the Action on a pull request", () => {
     expect(first.log).toContain("forgeplan: pull-request comment created");
     const created = await comments(sandbox, number);
     expect(created).toHaveLength(1);
-    expect(created[0]!.body.startsWith(COMMENT_MARKER)).toBe(true);
+    expect(created[0]!.body.startsWith(`${commentMarker("forgeplan.yaml")}\n`)).toBe(true);
     expect(created[0]!.body).toContain(`Planned at commit <code>${SHA1}</code>.`);
     expect(created[0]!.body).toContain("<b>github/acme/web</b>: 1 to create");
 
     await call(sandbox, "POST", `/repos/acme/api/issues/${number}/comments`, {
       token: SECRET_TOKEN,
       body: {
-        body: `> ${COMMENT_MARKER}\n> a reviewer quoting the plan`,
+        body: `> ${commentMarker("forgeplan.yaml")}\n> a reviewer quoting the plan`,
       },
     });
     const second = await runActionStep({
@@ -225,6 +226,23 @@ describe("the Action's errors, outputs and commands", () => {
     expect((await comments(sandbox, number))[0]!.body).toContain("could not be planned");
   });
 
+  it("ends a failed apply with an annotation that says which change failed and why", async () => {
+    const sandbox = await world();
+    const cwd = workspace(
+      sandbox,
+      "repositories:\n  - name: acme/web\n    branch_protection:\n      main:\n        restrictions: { users: [nobody-here], teams: [] }\n",
+    );
+    const run = await runActionStep({
+      sandbox,
+      cwd,
+      inputs: { ...tokens, ...fast, command: "apply", "accept-replan": "true" },
+    });
+    expect(run.code).toBe(1);
+    expect(run.log).toContain(
+      "::error title=forgeplan::apply: 1 change failed: github/acme/web/branch_protection/main: PUT /repos/acme/web/branches/main/protection → 422: Validation Failed: restrictions.users: user 'nobody-here' does not exist\n",
+    );
+  });
+
   it("refuses bad inputs with an annotation before reading anything", async () => {
     const sandbox = await world();
     const cwd = workspace(sandbox, "");
@@ -252,10 +270,16 @@ describe("the Action's errors, outputs and commands", () => {
     expect(run.log.indexOf(`::${fence![1]}::`)).toBeGreaterThan(run.log.indexOf("Plan: "));
   });
 
-  it("applies on push: plans, applies with the report in the job summary, then has nothing to do", async () => {
+  it("applies on push with accept-replan: plans, applies with the report in the job summary, then has nothing to do", async () => {
     const sandbox = await world();
     const cwd = workspace(sandbox, demoBody);
-    const inputs = { ...tokens, ...fast, command: "apply", "allow-delete": "true" };
+    const inputs = {
+      ...tokens,
+      ...fast,
+      command: "apply",
+      "allow-delete": "true",
+      "accept-replan": "true",
+    };
     const applied = await runActionStep({ sandbox, cwd, inputs });
     expect(applied.code).toBe(0);
     expect(applied.outputs).toMatchObject({ "exit-code": "0", "has-changes": "true" });
@@ -280,9 +304,17 @@ describe("the Action's errors, outputs and commands", () => {
     expect(found.code).toBe(1);
     expect(found.outputs).toMatchObject({ "exit-code": "2", "has-changes": "true" });
     expect(found.log).toContain("forgeplan: drift issue acme/api#1 opened");
+    // The failed step says why in an annotation.
+    expect(found.log).toContain(
+      "::error title=forgeplan drift::live state drifted from the desired state: 1 to create, 0 to update, 0 to delete, 0 to report, 0 unchanged; the job summary has the plan\n",
+    );
     const issue = await call(sandbox, "GET", "/repos/acme/api/issues/1", { token: SECRET_TOKEN });
     expect(issue.body.body).toContain("<b>github/acme/web</b>: 1 to create");
-    await runActionStep({ sandbox, cwd, inputs: { ...tokens, ...fast, command: "apply" } });
+    await runActionStep({
+      sandbox,
+      cwd,
+      inputs: { ...tokens, ...fast, command: "apply", "accept-replan": "true" },
+    });
     const clean = await runActionStep({ sandbox, cwd, inputs: drift });
     expect(clean.outputs["exit-code"]).toBe("0");
     expect(clean.code).toBe(0);

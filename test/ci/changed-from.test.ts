@@ -25,7 +25,8 @@ async function applyBase(sandbox: Awaited<ReturnType<typeof world>>, cwd: string
   const applied = await runActionStep({
     sandbox,
     cwd,
-    inputs: { ...tokens, command: "apply", "write-interval": "0" },
+    // No pull request was merged here: the base is applied as it is, reviewed or not.
+    inputs: { ...tokens, command: "apply", "write-interval": "0", "accept-replan": "true" },
   });
   expect(applied.outputs["exit-code"]).toBe("0");
 }

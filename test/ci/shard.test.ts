@@ -106,6 +106,26 @@ describe("--shard K/N", () => {
       { env, cwd },
     );
     expect((JSON.parse(mergedJson.stdout) as Plan).summary).toEqual(fullPlan.summary);
+    expect(shards.map((shard) => shard.shard)).toEqual([
+      { index: 1, count: 3 },
+      { index: 2, count: 3 },
+      { index: 3, count: 3 },
+    ]);
+
+    const incomplete = await runInProcess(["plan", "--merge", "s1.json", "s3.json"], { env, cwd });
+    expect(incomplete).toEqual({
+      code: 1,
+      stdout: "",
+      stderr:
+        "forgeplan: plan: shard 2/3 is missing: a merged plan needs the plans of all 3 shards\n",
+    });
+    const repeated = await runInProcess(
+      ["plan", "--merge", "s1.json", "s2.json", "s3.json", "s3.json"],
+      { env, cwd },
+    );
+    expect(repeated.stderr).toBe(
+      "forgeplan: plan: shard 3/3 is in both s3.json and s3.json; merge each shard once\n",
+    );
   });
 
   it("gives each of N shards 1/N of the rate budget", () => {
@@ -153,12 +173,14 @@ describe("plan --merge", () => {
       requests: [],
     };
     const summary = { create: 0, update: 1, delete: 0, report: 0, "no-op": 0 };
-    const text = JSON.stringify({ format_version: 1, changes: [change], summary });
+    const shard = { index: 1, count: 1 };
+    const text = JSON.stringify({ format_version: 1, changes: [change], summary, shard });
     expect(mergePlans([{ source: "a.json", text }]).summary.update).toBe(1);
     const edited = JSON.stringify({
       format_version: 1,
       changes: [change],
       summary: { ...summary, update: 99 },
+      shard,
     });
     expect(() => mergePlans([{ source: "d.json", text: edited }])).toThrow(
       "d.json: summary does not match its changes (update 99 ≠ 1); the file was edited or damaged",
@@ -169,6 +191,24 @@ describe("plan --merge", () => {
         { source: "b.json", text },
       ]),
     ).toThrow(PlanFileError);
+    const second = JSON.stringify({
+      format_version: 1,
+      changes: [{ ...change, address: "github/acme/web/webhook/x", scope: "acme/web" }],
+      summary,
+      shard: { index: 2, count: 2 },
+    });
+    expect(() =>
+      mergePlans([
+        { source: "one-of-one.json", text },
+        { source: "two-of-two.json", text: second },
+      ]),
+    ).toThrow(
+      "two-of-two.json is shard 2/2 but one-of-one.json is shard 1/1; merge the plans of one sharded run",
+    );
+    const whole = JSON.stringify({ format_version: 1, changes: [change], summary });
+    expect(() => mergePlans([{ source: "whole.json", text: whole }])).toThrow(
+      "whole.json is not a shard plan (it records no --shard K/N); merge the plans of the shards of one run",
+    );
     const badKind = JSON.stringify({ format_version: 1, changes: [{ ...change, kind: "robot" }] });
     expect(() => mergePlans([{ source: "c.json", text: badKind }])).toThrow(
       "c.json: changes[0].kind: unknown kind 'robot'",

@@ -37,11 +37,21 @@ describe("Action inputs", () => {
       comment: undefined,
       allowDelete: false,
       merge: [],
+      commentKey: "forgeplan.yaml",
+      acceptReplan: false,
     });
     expect(readInputs({ INPUT_COMMENT: "auto", INPUT_CONFIG: "a.yaml\n b/ " })).toMatchObject({
       comment: undefined,
       config: ["a.yaml", "b/"],
+      commentKey: "a.yaml b/",
     });
+    expect(
+      readInputs({
+        "INPUT_COMMENT-KEY": "org",
+        INPUT_COMMAND: "apply",
+        "INPUT_ACCEPT-REPLAN": "true",
+      }),
+    ).toMatchObject({ commentKey: "org", acceptReplan: true });
     expect(readInputs({ INPUT_COMMENT: "False", INPUT_SHARD: "2/3" })).toMatchObject({
       comment: false,
       shard: { index: 2, count: 3 },
@@ -57,6 +67,7 @@ describe("Action inputs", () => {
         "input 'merge' combines shard plans: use it with command plan and no shard",
       ],
       [{ INPUT_CACHE: ".cache" }, "inputs 'cache' and 'report-issue' belong to command drift"],
+      [{ "INPUT_ACCEPT-REPLAN": "true" }, "input 'accept-replan' belongs to command apply"],
     ];
     for (const [env, message] of cases) {
       expect(() => readInputs(env)).toThrow(new InputError(message));

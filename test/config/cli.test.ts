@@ -1,8 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { runBuilt, runInProcess } from "../helpers/cli.js";
+import { repoRoot, runBuilt, runInProcess } from "../helpers/cli.js";
 
 const directory = mkdtempSync(join(tmpdir(), "forgeplan-validate-"));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
@@ -18,9 +18,46 @@ describe("forgeplan validate", () => {
     expect(result).toEqual({
       code: 0,
       stdout:
-        "valid: examples/forgeplan.yaml (2 repository entries, 0 organizations, 1 project, 1 group, 2 audits)\n",
+        "valid: examples/forgeplan.yaml (2 repository entries, 0 organizations, 1 project, 1 group, 2 audits)\n" +
+        "a plan needs: GITHUB_TOKEN (token of target github, not set), GITLAB_TOKEN (token of target gitlab, not set)\n",
       stderr: "",
     });
+  });
+
+  it("checks the shape without the variables' values, then lists what a plan will need", async () => {
+    write(
+      "vars.yaml",
+      [
+        "version: 1",
+        "repositories:",
+        "  - name: ${REPOSITORY}",
+        "    branch_protection:",
+        "      main: { enforce_admins: true }",
+        "    webhooks:",
+        "      hooks:",
+        '        - url: "https://${COLLECTOR_HOST:public}/h?t=${COLLECTOR_TOKEN}"',
+        "          secret: ${HOOK_SECRET}",
+        "",
+      ].join("\n"),
+    );
+    const result = await runInProcess(["validate", "-c", "vars.yaml"], {
+      cwd: directory,
+      env: { COLLECTOR_HOST: "collector.example", GITHUB_TOKEN: "ghp_set_but_never_shown" },
+    });
+    expect(result).toEqual({
+      code: 0,
+      stdout:
+        "valid: vars.yaml (1 repository entry, 0 organizations, 0 projects, 0 groups, 0 audits)\n" +
+        "a plan needs: REPOSITORY (not set), COLLECTOR_HOST, COLLECTOR_TOKEN (not set), HOOK_SECRET (not set), GITHUB_TOKEN (token of target github)\n",
+      stderr: "",
+    });
+    const planned = await runInProcess(["plan", "-c", "vars.yaml", "--sandbox"], {
+      cwd: directory,
+    });
+    expect(planned.code).toBe(1);
+    expect(planned.stderr).toContain(
+      "vars.yaml:3:11: repositories[0].name: environment variable REPOSITORY is not set",
+    );
   });
 
   it("exits 1 with every problem on its own stderr line, file:line:col: key.path: message", async () => {
@@ -41,8 +78,9 @@ describe("forgeplan validate", () => {
   it("merges several -c files in order and reads forgeplan.yaml by default", async () => {
     write("forgeplan.yaml", "version: 1\nrepositories: [{ name: acme/api }]\n");
     write("more.yaml", "version: 1\nrepositories: [{ name: acme/web }]\n");
+    const github = "a plan needs: GITHUB_TOKEN (token of target github, not set)\n";
     expect((await runInProcess(["validate"], { cwd: directory })).stdout).toBe(
-      "valid: forgeplan.yaml (1 repository entry, 0 organizations, 0 projects, 0 groups, 0 audits)\n",
+      `valid: forgeplan.yaml (1 repository entry, 0 organizations, 0 projects, 0 groups, 0 audits)\n${github}`,
     );
     expect(
       (
@@ -51,7 +89,7 @@ describe("forgeplan validate", () => {
         })
       ).stdout,
     ).toBe(
-      "valid: forgeplan.yaml, more.yaml (2 repository entries, 0 organizations, 0 projects, 0 groups, 0 audits)\n",
+      `valid: forgeplan.yaml, more.yaml (2 repository entries, 0 organizations, 0 projects, 0 groups, 0 audits)\n${github}`,
     );
   });
 
@@ -102,7 +140,27 @@ describe("forgeplan validate", () => {
   it("refuses an unknown flag with one line", async () => {
     const result = await runInProcess(["validate", "--frobnicate"]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/^forgeplan: validate: Unknown option '--frobnicate'.*\n$/);
+    expect(result.stderr).toBe(
+      "forgeplan: validate: unknown option --frobnicate; see 'forgeplan validate --help'\n",
+    );
+  });
+
+  it("reads the configuration from stdin with -c -, naming it <stdin> in errors", async () => {
+    const demo = readFileSync(`${repoRoot}examples/forgeplan.yaml`, "utf8");
+    expect(await runBuilt(["validate", "-c", "-"], { input: demo })).toEqual({
+      code: 0,
+      stdout:
+        "valid: <stdin> (2 repository entries, 0 organizations, 1 project, 1 group, 2 audits)\n" +
+        "a plan needs: GITHUB_TOKEN (token of target github, not set), GITLAB_TOKEN (token of target gitlab, not set)\n",
+      stderr: "",
+    });
+    const bad = "version: 1\nrepositories:\n  - name: acme/api\n    bogus: 1\n";
+    const refused = await runBuilt(["validate", "-c", "-"], { input: bad });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^<stdin>:4:5: repositories\[0\]\.bogus: unknown key "bogus"/);
+    const planned = await runBuilt(["plan", "-c", "-", "--sandbox"], { input: demo });
+    expect(planned.code).toBe(2);
+    expect(planned.stdout).toContain("Plan: 1 to create, 2 to update, 2 to delete");
   });
 
   it("runs as a built command", async () => {
@@ -110,7 +168,8 @@ describe("forgeplan validate", () => {
     expect(result).toEqual({
       code: 0,
       stdout:
-        "valid: examples/planning-cleanup.yaml (0 repository entries, 0 organizations, 2 projects, 2 groups, 0 audits)\n",
+        "valid: examples/planning-cleanup.yaml (0 repository entries, 0 organizations, 2 projects, 2 groups, 0 audits)\n" +
+        "a plan needs: ACME_GITLAB_TOKEN (token of target gitlab, not set)\n",
       stderr: "",
     });
   });

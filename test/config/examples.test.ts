@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import YAML from "yaml";
 import { formatConfigError, type RepositoryEntry } from "../../src/config/index.js";
 import { loadDesiredState } from "../../src/engine/desired.js";
 import { repoRoot } from "../helpers/cli.js";
@@ -26,6 +27,23 @@ describe("examples", () => {
     );
     expect(load(name).files).toEqual([`examples/${name}`]);
   });
+
+  it.each(examples)(
+    "%s reads the same in YAML 1.1 tools: no bare timestamp that they would turn into a date",
+    (name) => {
+      const dates: string[] = [];
+      const walk = (value: unknown, path: string): void => {
+        if (value instanceof Date) dates.push(path);
+        else if (Array.isArray(value)) value.forEach((item, i) => walk(item, `${path}[${i}]`));
+        else if (value !== null && typeof value === "object") {
+          for (const [key, item] of Object.entries(value)) walk(item, `${path}.${key}`);
+        }
+      };
+      const text = readFileSync(`${repoRoot}examples/${name}`, "utf8");
+      walk(YAML.parse(text, { version: "1.1", merge: true }), "$");
+      expect(dates).toEqual([]);
+    },
+  );
 
   it("the baseline and the planning clean-up validate together, as one desired state", () => {
     const result = loadDesiredState(

@@ -16,6 +16,23 @@ describe("the JSON Schema", () => {
     expect(result).toEqual({ code: 0, stdout: committed, stderr: "" });
   });
 
+  it("refuses contexts and checks together, as validate does", () => {
+    const found: unknown[] = [];
+    const walk = (node: unknown): void => {
+      if (node === null || typeof node !== "object") return;
+      const schema = node as Record<string, unknown>;
+      const properties = schema.properties as Record<string, unknown> | undefined;
+      if (properties?.contexts !== undefined && properties.checks !== undefined) {
+        found.push(schema.not);
+      }
+      Object.values(schema).forEach(walk);
+    };
+    walk(JSON.parse(committed));
+    // Wherever branch protection can be written: defaults, profiles and entries.
+    expect(found).toHaveLength(3);
+    for (const not of found) expect(not).toEqual({ required: ["contexts", "checks"] });
+  });
+
   it("describes every field, for editors' hover help", () => {
     const undescribed: string[] = [];
     const walk = (node: unknown, path: string): void => {

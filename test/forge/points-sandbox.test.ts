@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { Secret } from "../../src/core/secret.js";
 import { type ClientEvent, ForgeClient } from "../../src/forge/client.js";
 import type { RunningSandbox } from "../../src/sandbox/index.js";
+import { reportEvent } from "../../src/cli/session.js";
 import { sandbox } from "../helpers/sandbox.js";
 import { FakeClock } from "./fake-clock.js";
 
@@ -10,6 +11,16 @@ afterEach(async () => {
   await world?.stop();
   world = undefined;
 });
+
+function cliIO() {
+  return {
+    stdout: { write: () => {}, isTTY: false },
+    stdinIsTTY: false,
+    env: {},
+    cwd: "/",
+    signal: new AbortController().signal,
+  };
+}
 
 const protection = {
   required_status_checks: null,
@@ -54,8 +65,19 @@ describe("pacing by the per-endpoint point budget", () => {
         type: "wait",
         reason: "secondary-limit",
         category: "/repos/{owner}/{repo}/branches/{branch}/protection",
+        endpoint: "/repos/{owner}/{repo}/branches/{branch}/protection",
         until: started + 61_000,
       },
+    ]);
+    // Said the way a throttling answer's wait is: the endpoint first (test/hostile/messages.test.ts).
+    const lines: string[] = [];
+    const stderr = { write: (text: string) => void lines.push(text), isTTY: false };
+    const io = { ...cliIO(), stderr };
+    for (const wait of waits) reportEvent(io, wait);
+    expect(lines).toEqual([
+      expect.stringMatching(
+        /^forgeplan: secondary rate limit on \/repos\/\{owner\}\/\{repo\}\/branches\/\{branch\}\/protection: waiting until \d\d:\d\d:\d\d UTC, pacing the endpoint to its points a minute \(--points-per-minute\)\n$/,
+      ),
     ]);
     expect(clock.now() - started).toBeGreaterThanOrEqual(61_000);
     expect(client.stats().waitsMs).toBe(61_000);
@@ -80,7 +102,7 @@ describe("pacing by the per-endpoint point budget", () => {
     await put();
     await put();
     await expect(put()).rejects.toThrow(
-      /rate limit "\/repos\/\{owner\}\/\{repo\}\/branches\/\{branch\}\/protection" exhausted: .*longer than the maximum wait of 5 s/,
+      /^secondary rate limit on \/repos\/\{owner\}\/\{repo\}\/branches\/\{branch\}\/protection: its points a minute are spent until .*Z, .* from now, longer than the maximum wait of 5 s$/,
     );
     expect(world.stats().secondary_limited_responses).toBe(0);
   });

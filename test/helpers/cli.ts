@@ -55,15 +55,22 @@ export async function runInProcess(
 /** Runs the built CLI as a user would, in a child process (the build is made by the global setup). */
 export function runBuilt(
   argv: string[],
-  options: { env?: Record<string, string | undefined>; cwd?: string; timeoutMs?: number } = {},
+  options: {
+    env?: Record<string, string | undefined>;
+    cwd?: string;
+    timeoutMs?: number;
+    /** Piped to the command's stdin, which otherwise ends at once. */
+    input?: string;
+  } = {},
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [builtCli, ...argv], {
       cwd: options.cwd ?? repoRoot,
       env: { PATH: process.env.PATH, ...options.env },
-      stdio: ["ignore", "pipe", "pipe"],
+      stdio: ["pipe", "pipe", "pipe"],
       timeout: options.timeoutMs ?? 30_000,
     });
+    child.stdin.end(options.input);
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk) => {

@@ -39,7 +39,7 @@ describe("a secondary limit", () => {
     const error = await failure(client.get("/repos/acme/api/hooks"));
     expect(error).toBeInstanceOf(RateLimitWaitExceeded);
     expect(error.message).toMatch(
-      /^secondary rate limit on GET \/repos\/acme\/api\/hooks \(403\): the service said not how long to wait, and forgeplan's own back-off after 1 such answer is 60 s, until .*Z, longer than the maximum wait of 30 s$/,
+      /^secondary rate limit on \/repos\/\{owner\}\/\{repo\}\/hooks: GET \/repos\/acme\/api\/hooks answered 403: the service said not how long to wait, and forgeplan's own back-off after 1 such answer is 60 s, until .*Z, longer than the maximum wait of 30 s$/,
     );
   });
 
@@ -49,7 +49,7 @@ describe("a secondary limit", () => {
     );
     const { client } = clientOf(service.url, { maxWaitMs: 30_000 });
     expect((await failure(client.get("/repos/acme/api/hooks"))).message).toMatch(
-      /^secondary rate limit on GET \/repos\/acme\/api\/hooks \(403\): the service asks to wait 2 min \(Retry-After\), until .*Z, longer than the maximum wait of 30 s$/,
+      /^secondary rate limit on \/repos\/\{owner\}\/\{repo\}\/hooks: GET \/repos\/acme\/api\/hooks answered 403: the service asks to wait 2 min \(Retry-After\), until .*Z, longer than the maximum wait of 30 s$/,
     );
   });
 
@@ -68,7 +68,7 @@ describe("a secondary limit", () => {
     for (const event of events) reportEvent(io, event);
     expect(lines).toEqual([
       expect.stringMatching(
-        /^forgeplan: secondary rate limit on GET \/repos\/acme\/api\/hooks \(403\): waiting 60 s until \d\d:\d\d:\d\d UTC, forgeplan's own back-off, as the answer said not how long\n$/,
+        /^forgeplan: secondary rate limit on \/repos\/\{owner\}\/\{repo\}\/hooks: GET \/repos\/acme\/api\/hooks answered 403; waiting 60 s until \d\d:\d\d:\d\d UTC, forgeplan's own back-off, as the answer said not how long\n$/,
       ),
       expect.stringMatching(
         /^forgeplan: throttled on GET \/repos\/acme\/api\/hooks \(429\): waiting 7 s until \d\d:\d\d:\d\d UTC, as the service's Retry-After asks\n$/,

@@ -2,6 +2,7 @@ import { copyFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { apply, plan } from "../../src/index.js";
 import { type RunningSandbox, startSandbox } from "../../src/sandbox/index.js";
 import { APP_ID, appKeys, appSeedFile, INSTALLATION_ID, keyFile } from "../helpers/apps.js";
 import { runInProcess } from "../helpers/cli.js";
@@ -56,6 +57,20 @@ function expectNoCredential(texts: string[]): void {
     expect(text).not.toMatch(/eyJ[\w-]+\.eyJ/);
   }
 }
+
+describe("the library with a target authenticated as a GitHub App", () => {
+  it("plans and applies through installation tokens, as the CLI does", async () => {
+    const sb = await start();
+    const cwd = appConfig(["acme/api", "acme/web"]);
+    const planned = await plan([], { cwd, env: {}, sandboxUrl: sb.url });
+    if (!planned.ok) throw new Error("the config is valid");
+    expect(planned.plan.changes.map((change) => change.action)).toEqual(["update", "create"]);
+    const applied = await apply(planned.plan, { cwd, env: {}, sandboxUrl: sb.url });
+    expect(applied).toMatchObject({ status: "applied", succeeded: true });
+    expect(sb.stats().installation_tokens_issued).toBe(2);
+    expectNoCredential([JSON.stringify(planned), JSON.stringify(applied)]);
+  });
+});
 
 describe("a target authenticated only as a GitHub App", () => {
   it("plans, applies and checks drift with installation tokens, no static token anywhere", async () => {

@@ -56,7 +56,11 @@ describe("--max-wait", () => {
     expect(first.code).toBe(1);
     expect(first.stdout).toContain("Apply: 10 applied, 0 failed, 0 held, 5 skipped.");
     expect(first.stdout).toContain("Not verified: no re-plan was made.");
-    expect(first.stdout.match(/not attempted: secondary rate limit on PUT /g)).toHaveLength(5);
+    expect(
+      first.stdout.match(
+        /not attempted: secondary rate limit on \/repos\/\{owner\}\/\{repo\}\/branches\/\{branch\}\/protection: PUT /g,
+      ),
+    ).toHaveLength(5);
     expect(first.stderr).toMatch(
       /^forgeplan: apply stopped: .*longer than the maximum wait of 5 s\. 10 applied, 0 failed, 5 not attempted; re-run the same command after \d\d:\d\d:\d\d UTC to apply the rest/m,
     );

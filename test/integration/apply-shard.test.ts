@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Plan } from "../../src/core/plan.js";
 import type { RunningSandbox } from "../../src/sandbox/index.js";
@@ -46,6 +49,28 @@ repositories:
     const after = await runInProcess(["plan", ...at]);
     expect(after.stdout).toContain("No changes.");
     expect(after.code).toBe(0);
+  });
+
+  it("applies a saved shard plan against a fresh plan of the shard it records", async () => {
+    world = await sandbox({ generate: 4 });
+    const config = configFile(`version: 1
+repositories:
+  - name: acme/repo-*
+    branch_protection:
+      main: { enforce_admins: true }
+`);
+    const at = ["-c", config, "--sandbox-url", world.url];
+    const out = join(mkdtempSync(join(tmpdir(), "forgeplan-shard-")), "shard.json");
+    const planned = await runInProcess(["plan", ...at, "--shard", "1/2", "--out", out]);
+    expect(planned.code).toBe(2);
+    const saved = JSON.parse(readFileSync(out, "utf8")) as Plan;
+    expect(saved.shard).toEqual({ index: 1, count: 2 });
+    const result = await runInProcess(["apply", out, "--sandbox-url", world.url, "--auto-approve"]);
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    expect(world.stats().mutations_applied).toBe(
+      saved.changes.filter((c) => c.action === "create").length,
+    );
   });
 
   it("explains a malformed shard in one line", async () => {

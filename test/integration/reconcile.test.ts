@@ -332,6 +332,14 @@ describe("confirmation on a terminal", () => {
     expect(world.stats().mutations_applied).toBe(5);
   });
 
+  it("asks about what will be applied: deletes without --allow-delete are named, not counted", async () => {
+    const result = await runInProcess(["apply", "-c", demo, ...at()], { tty: true, answer: "no" });
+    expect(result.stderr).toContain(
+      "Apply 1 create(s), 2 update(s), 0 delete(s)? (2 planned delete(s) skipped: they need --allow-delete) Only 'yes' is accepted: ",
+    );
+    expect(result.code).toBe(1);
+  });
+
   it("changes nothing when the user types anything else", async () => {
     const result = await runInProcess(["apply", "-c", demo, ...at()], { tty: true, answer: "y" });
     expect(result.code).toBe(1);
@@ -348,9 +356,35 @@ describe("confirmation on a terminal", () => {
     });
     expect(plain.stdout).not.toContain("\u001b[");
   });
+
+  it("leaves colour off with --no-color or on a dumb terminal, and forces it with FORCE_COLOR", async () => {
+    const plan = (options: { tty: boolean; env?: Record<string, string> }, ...flags: string[]) =>
+      runInProcess(["plan", "-c", demo, ...at(), ...flags], options);
+    expect((await plan({ tty: true }, "--no-color")).stdout).not.toContain("\u001b[");
+    expect((await plan({ tty: true, env: { TERM: "dumb" } })).stdout).not.toContain("\u001b[");
+    expect((await plan({ tty: false, env: { FORCE_COLOR: "1" } })).stdout).toContain("\u001b[");
+    expect((await plan({ tty: true, env: { FORCE_COLOR: "0" } })).stdout).not.toContain("\u001b[");
+    const forced = await plan({ tty: false, env: { FORCE_COLOR: "1" } }, "--no-color");
+    expect(forced.stdout).not.toContain("\u001b[");
+  });
 });
 
 describe("errors from the service", () => {
+  it("ends a failed apply with one stderr line naming the change and the cause", async () => {
+    const path = configFile(`version: 1
+repositories:
+  - name: acme/web
+    branch_protection:
+      main:
+        restrictions: { users: [nobody-here], teams: [] }
+`);
+    const result = await runInProcess(["apply", "-c", path, ...at(), "--auto-approve"]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      "forgeplan: apply: 1 change failed: github/acme/web/branch_protection/main: PUT /repos/acme/web/branches/main/protection → 422: Validation Failed: restrictions.users: user 'nobody-here' does not exist\n",
+    );
+  });
+
   it("names a missing epic with the request and status, and plans the rest", async () => {
     const path = configFile(`version: 1
 groups:
@@ -392,7 +426,7 @@ describe("secondary-limit pacing from the command line", () => {
     );
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatch(
-      /^rate limit "\/repos\/\{owner\}\/\{repo\}\/branches\/\{branch\}\/protection" exhausted: .* longer than the maximum wait of 1 s$/,
+      /^secondary rate limit on \/repos\/\{owner\}\/\{repo\}\/branches\/\{branch\}\/protection: its points a minute are spent until .* longer than the maximum wait of 1 s$/,
     );
     expect(world.stats().secondary_limited_responses).toBe(0);
   });

@@ -33,7 +33,7 @@ describe("markdown plan", () => {
         "",
         "| create | update | delete | report | no-op | errors |",
         "| ---: | ---: | ---: | ---: | ---: | ---: |",
-        "| 1 | 0 | 0 | 1 | 2 | 1 |",
+        "| 1 | 0 | 0 | 1 | 1 | 1 |",
         "",
         "<details open><summary>❌ <b>github/acme/ghost</b>: 1 error</summary>",
         "",

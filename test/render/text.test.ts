@@ -35,11 +35,54 @@ describe("text plan", () => {
         "✗ github/acme/ghost/branch_protection/main could not be planned",
         "    error: GET /repos/acme/ghost/branches/main → 404: Not Found",
         "",
-        "Plan: 1 to create, 1 to update, 1 to delete, 1 to report, 2 unchanged.",
+        "Plan: 1 to create, 1 to update, 1 to delete, 1 to report, 1 unchanged, 1 error.",
         "1 change could not be planned.",
         "",
       ].join("\n"),
     );
+  });
+
+  it("marks every field of a create as added, whatever the diff holds as before", () => {
+    const create = change({
+      kind: "branch_protection",
+      action: "create",
+      target: "github",
+      scope: "acme/web",
+      name: "main",
+      diff: [
+        { path: "enforce_admins", before: false, after: true },
+        { path: "required_linear_history", after: true },
+      ],
+    });
+    expect(renderPlan(makePlan([create]), "text")).toBe(
+      [
+        "+ github/acme/web/branch_protection/main will be created",
+        "    + enforce_admins: true",
+        "    + required_linear_history: true",
+        "",
+        "Plan: 1 to create, 0 to update, 0 to delete, 0 to report, 0 unchanged.",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("counts a change that could not be planned as an error, not as unchanged", () => {
+    const failed = change({
+      kind: "branch_protection",
+      action: "no-op",
+      target: "github",
+      scope: "acme/ghost",
+      name: "main",
+      error: { message: "Not Found", request: "GET /repos/acme/ghost/branches/main", status: 404 },
+    });
+    const plan = makePlan([failed]);
+    expect(plan.summary["no-op"]).toBe(0);
+    expect(plan.errors).toBe(1);
+    expect(renderPlan(plan, "text").split("\n").slice(-3)).toEqual([
+      "Plan: 0 to create, 0 to update, 0 to delete, 0 to report, 0 unchanged, 1 error.",
+      "1 change could not be planned.",
+      "",
+    ]);
   });
 
   it("says so when nothing changes", () => {

@@ -9,6 +9,7 @@ import { emptyStats } from "../../src/sandbox/stats.js";
 import { hookRoutes } from "../../src/sandbox/routes-hooks.js";
 import { issueRoutes } from "../../src/sandbox/routes-issues.js";
 import { propertyRoutes } from "../../src/sandbox/routes-properties.js";
+import { pullRoutes } from "../../src/sandbox/routes-pulls.js";
 import { repositoryRoutes } from "../../src/sandbox/routes-repositories.js";
 import { rulesetRoutes } from "../../src/sandbox/routes-rulesets.js";
 import { repoRoot } from "../helpers/cli.js";
@@ -41,6 +42,7 @@ describe("src/sandbox/request-schemas.json", () => {
       ...issueRoutes,
       ...rulesetRoutes,
       ...propertyRoutes,
+      ...pullRoutes,
       ...appRoutes({ tokenTtlSeconds: 3600, stats: emptyStats() }),
     ].filter((route) => route.method !== "GET");
     expect(writes.length).toBeGreaterThanOrEqual(22);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type Change, makePlan } from "../../src/core/plan.js";
+import { planFileText } from "../../src/core/plan-file.js";
 import { readPlan } from "../../src/engine/merge.js";
 import { checkSavedPlan, withCurrentHolds } from "../../src/engine/saved-plan.js";
 import { missingSecrets } from "../../src/engine/secrets.js";
@@ -101,6 +102,16 @@ describe("parseSavedPlan", () => {
   it("reads back what plan --out writes", () => {
     const plan = { ...makePlan([change("main")]), config: ["forgeplan.yaml"] };
     expect(parseSavedPlan(JSON.stringify(plan), "p.json")).toEqual(plan);
+  });
+
+  it("counts a change that could not be planned as an error when writing and when reading", () => {
+    const failed = noop("ghost", { error: { message: "Not Found", status: 404 } });
+    const plan = makePlan([change("main"), failed]);
+    expect(plan.summary).toEqual({ create: 0, update: 1, delete: 0, report: 0, "no-op": 0 });
+    expect(plan.errors).toBe(1);
+    const read = parseSavedPlan(planFileText(plan), "p.json");
+    expect(read.summary).toEqual(plan.summary);
+    expect(read.errors).toBe(1);
   });
 
   it("refuses what is not a plan, in one line", () => {

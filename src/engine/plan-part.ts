@@ -1,0 +1,23 @@
+import type { DesiredState } from "../config/model.js";
+import type { Plan } from "../core/plan.js";
+import type { ResourceReader } from "../resources/context.js";
+import { buildPlan } from "./plan.js";
+import { type Shard, shardPlan, shardState } from "./shard.js";
+import type { TargetFilter } from "./targets.js";
+
+/** The plan of the whole desired state, or of one shard of it. */
+export async function planPart(
+  state: DesiredState,
+  readers: ReadonlyMap<string, ResourceReader>,
+  shard: Shard | undefined,
+  { rotateSecrets = false, targets }: { rotateSecrets?: boolean; targets?: TargetFilter } = {},
+): Promise<Plan> {
+  const now = Date.now();
+  const options = { now, rotateSecrets, ...(targets ? { targets } : {}) };
+  const withOptions = (plan: Plan): Plan =>
+    rotateSecrets ? { ...plan, rotate_secrets: true } : plan;
+  if (shard === undefined) return withOptions(await buildPlan({ state, readers, ...options }));
+  const part = await shardState(state, readers, shard);
+  const plan = shardPlan(await buildPlan({ state: part, readers, ...options }), shard);
+  return withOptions(targets ? { ...plan, targets: [...targets.patterns] } : plan);
+}

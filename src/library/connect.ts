@@ -1,0 +1,88 @@
+import type { DesiredState } from "../config/model.js";
+import type { Redactor } from "../core/redact.js";
+import { CLIENT_DEFAULTS, type ClientEvent, ForgeClient, ForgeError } from "../forge/client.js";
+import { ResourceReader } from "../resources/context.js";
+import { ConnectionError, credentialsFor } from "./credentials.js";
+
+export { ConnectionError };
+
+/** How the library reaches the targets of a desired state. */
+export interface ConnectOptions {
+  /**
+   * Point every target at a running sandbox (`startSandbox()`, `forgeplan sandbox`) with the demo
+   * world's admin token; otherwise each target's `base_url` with the token from its `token_env`.
+   */
+  sandboxUrl?: string;
+  /** Concurrent reads (default 8). */
+  concurrency?: number;
+  /** Spacing of mutating requests in ms (default 1000 against a real service, 0 against a sandbox). */
+  writeIntervalMs?: number;
+  /** The secondary limit each endpoint is paced to (default 900 points a minute). */
+  pointsPerMinute?: number;
+  /** Longest any request waits for rate limits (default 15 minutes). */
+  maxWaitMs?: number;
+  /** Stops the run: nothing further is sent once it fires. */
+  signal?: AbortSignal;
+  /** Every request, retry and wait of the clients (progress, logs). */
+  onEvent?: (event: ClientEvent) => void;
+}
+
+export interface Connection {
+  clients: Map<string, ForgeClient>;
+  readers: Map<string, ResourceReader>;
+}
+
+/**
+ * One client and reader per target the desired state uses, signed in as its token or GitHub App
+ * says, and primed (`GET /rate_limit`, which costs nothing) so a target that cannot be used fails
+ * here, before anything is planned.
+ */
+export async function connect(
+  state: DesiredState,
+  options: ConnectOptions,
+  /** Where an App's key file is relative to, and the redactor that learns its lines and tokens. */
+  context: { cwd: string; redactor: Redactor },
+  shareOfBudget?: number,
+): Promise<Connection> {
+  const used = new Set([
+    ...state.repositories.map((entry) => entry.target),
+    ...state.sections.map((entry) => entry.target),
+  ]);
+  const sandbox = options.sandboxUrl !== undefined;
+  const clients = new Map<string, ForgeClient>();
+  const readers = new Map<string, ResourceReader>();
+  for (const target of state.targets) {
+    if (!used.has(target.name)) continue;
+    const baseUrl = options.sandboxUrl ?? target.baseUrl;
+    const client = new ForgeClient({
+      baseUrl,
+      kind: target.type,
+      ...credentialsFor(target, state, {
+        baseUrl,
+        againstSandbox: sandbox,
+        signal: options.signal,
+        ...context,
+      }),
+      concurrency: options.concurrency ?? CLIENT_DEFAULTS.concurrency,
+      writeIntervalMs: options.writeIntervalMs ?? (sandbox ? 0 : CLIENT_DEFAULTS.writeIntervalMs),
+      maxWaitMs: options.maxWaitMs ?? CLIENT_DEFAULTS.maxWaitMs,
+      ...(options.pointsPerMinute === undefined
+        ? {}
+        : { pointsPerMinute: options.pointsPerMinute }),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
+      ...(shareOfBudget === undefined ? {} : { shareOfBudget }),
+    });
+    clients.set(target.name, client);
+    readers.set(target.name, new ResourceReader(target.name, client));
+  }
+  await Promise.all(
+    [...clients].map(([name, client]) =>
+      client.prime().catch((error: unknown) => {
+        if (!(error instanceof ForgeError)) throw error;
+        throw new ConnectionError(`target '${name}' cannot be used: ${error.message}`);
+      }),
+    ),
+  );
+  return { clients, readers };
+}

@@ -1,0 +1,41 @@
+import { execFile } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+import { repoRoot } from "../helpers/cli.js";
+
+const run = promisify(execFile);
+
+function librarySection(): string {
+  const readme = readFileSync(join(repoRoot, "README.md"), "utf8");
+  const start = readme.indexOf("\n## Library\n");
+  const end = readme.indexOf("\n## ", start + 1);
+  return readme.slice(start, end === -1 ? undefined : end);
+}
+
+describe("the README's library example", () => {
+  it("runs as written against the package as installed, and applies and verifies the demo plan", async () => {
+    const [example] = [...librarySection().matchAll(/```js\n([\s\S]*?)```/g)].map(
+      (match) => match[1] ?? "",
+    );
+    expect(example).toContain('from "forgeplan"');
+    // A project that installed forgeplan: `import "forgeplan"` resolves to this package's exports.
+    const project = mkdtempSync(join(tmpdir(), "forgeplan-library-"));
+    mkdirSync(join(project, "node_modules"));
+    symlinkSync(repoRoot, join(project, "node_modules", "forgeplan"), "dir");
+    writeFileSync(join(project, "example.mjs"), example ?? "");
+    const { stdout, stderr } = await run(process.execPath, [join(project, "example.mjs")], {
+      cwd: repoRoot,
+      env: { PATH: process.env.PATH },
+      encoding: "utf8",
+    });
+    expect(stderr).toBe("");
+    expect(stdout).toContain(
+      "Plan: 1 to create, 2 to update, 2 to delete, 3 to report, 5 unchanged.",
+    );
+    expect(stdout).toContain("Apply: 5 applied, 0 failed, 0 held, 0 skipped.");
+    expect(stdout).toContain("Verified: re-plan shows no changes.");
+  });
+});
