@@ -44109,6 +44109,28 @@ function issuesOf(world, repo) {
   }
   return list3;
 }
+function openIssue(ctx, repo, user2, fields) {
+  const list3 = issuesOf(ctx.world, repo);
+  const now = isoTime(ctx.now());
+  const issue2 = {
+    id: ctx.world.nextId.issue++,
+    number: list3.length + 1,
+    repo,
+    title: fields.title,
+    body: fields.body ?? null,
+    state: "open",
+    state_reason: null,
+    user: user2,
+    labels: fields.labels,
+    comments: [],
+    created_at: now,
+    updated_at: now,
+    closed_at: null,
+    closed_by: null
+  };
+  list3.push(issue2);
+  return issue2;
+}
 function issueOf(ctx, repo) {
   const number4 = idParam(ctx.params.number);
   const found = number4 === void 0 ? void 0 : issuesOf(ctx.world, repo)[number4 - 1];
@@ -44184,25 +44206,7 @@ var init_routes_issues = __esm({
           const text = bodyField(body.body, errors);
           const labels = labelsField(body.labels, errors);
           if (errors.length > 0 || title === void 0) throw ctx.invalid(errors, "Issue");
-          const list3 = issuesOf(ctx.world, repo);
-          const now = isoTime(ctx.now());
-          const created = {
-            id: ctx.world.nextId.issue++,
-            number: list3.length + 1,
-            repo,
-            title,
-            body: text ?? null,
-            state: "open",
-            state_reason: null,
-            user: caller,
-            labels: labels ?? [],
-            comments: [],
-            created_at: now,
-            updated_at: now,
-            closed_at: null,
-            closed_by: null
-          };
-          list3.push(created);
+          const created = openIssue(ctx, repo, caller, { title, body: text, labels: labels ?? [] });
           return ok(issueShape(ctx, created), 201);
         }
       },
@@ -44912,24 +44916,7 @@ var init_routes_pulls = __esm({
           if (errors.length > 0 || title === void 0 || head === void 0 || base === void 0) {
             throw ctx.invalid(errors, "PullRequest");
           }
-          const list3 = issuesOf(ctx.world, repo);
-          const now = isoTime(ctx.now());
-          const issue2 = {
-            id: ctx.world.nextId.issue++,
-            number: list3.length + 1,
-            repo,
-            title,
-            body: text ?? null,
-            state: "open",
-            state_reason: null,
-            user: caller,
-            labels: [],
-            comments: [],
-            created_at: now,
-            updated_at: now,
-            closed_at: null,
-            closed_by: null
-          };
+          const issue2 = openIssue(ctx, repo, caller, { title, body: text, labels: [] });
           issue2.pull = {
             id: ctx.world.nextId.pull++,
             issue: issue2,
@@ -44939,7 +44926,6 @@ var init_routes_pulls = __esm({
             merged_by: null,
             merge_commit_sha: null
           };
-          list3.push(issue2);
           return ok(pullShape(ctx, issue2.pull, true), 201);
         }
       },

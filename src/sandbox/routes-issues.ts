@@ -134,6 +134,38 @@ export function issuesOf(world: World, repo: Repository): Issue[] {
   return list;
 }
 
+/**
+ * Opens an issue in `repo` and returns it. Pull requests are opened through this too: on GitHub a
+ * pull request is an issue with a pull attached, and the two share one sequence of numbers.
+ */
+export function openIssue(
+  ctx: RequestContext,
+  repo: Repository,
+  user: Account,
+  fields: { title: string; body: string | undefined; labels: string[] },
+): Issue {
+  const list = issuesOf(ctx.world, repo);
+  const now = isoTime(ctx.now());
+  const issue: Issue = {
+    id: ctx.world.nextId.issue++,
+    number: list.length + 1,
+    repo,
+    title: fields.title,
+    body: fields.body ?? null,
+    state: "open",
+    state_reason: null,
+    user,
+    labels: fields.labels,
+    comments: [],
+    created_at: now,
+    updated_at: now,
+    closed_at: null,
+    closed_by: null,
+  };
+  list.push(issue);
+  return issue;
+}
+
 function issueOf(ctx: RequestContext, repo: Repository): Issue {
   const number = idParam(ctx.params.number);
   const found = number === undefined ? undefined : issuesOf(ctx.world, repo)[number - 1];
@@ -220,25 +252,7 @@ export const issueRoutes: Route[] = [
       const text = bodyField(body.body as string | undefined, errors);
       const labels = labelsField(body.labels as Labels, errors);
       if (errors.length > 0 || title === undefined) throw ctx.invalid(errors, "Issue");
-      const list = issuesOf(ctx.world, repo);
-      const now = isoTime(ctx.now());
-      const created: Issue = {
-        id: ctx.world.nextId.issue++,
-        number: list.length + 1,
-        repo,
-        title,
-        body: text ?? null,
-        state: "open",
-        state_reason: null,
-        user: caller,
-        labels: labels ?? [],
-        comments: [],
-        created_at: now,
-        updated_at: now,
-        closed_at: null,
-        closed_by: null,
-      };
-      list.push(created);
+      const created = openIssue(ctx, repo, caller, { title, body: text, labels: labels ?? [] });
       return ok(issueShape(ctx, created), 201);
     },
   },

@@ -18,11 +18,12 @@ import {
   issuesOf,
   labelsShape,
   nodeId,
+  openIssue,
   repoUrl,
   titleField,
 } from "./routes-issues.js";
 import { repository, simpleUser } from "./shapes.js";
-import type { Issue, PullRequest, Repository } from "./world.js";
+import type { PullRequest, Repository } from "./world.js";
 
 /**
  * Pull requests, in GitHub's shapes, as far as a workflow needs them: open one between two branches
@@ -170,24 +171,7 @@ export const pullRoutes: Route[] = [
       if (errors.length > 0 || title === undefined || head === undefined || base === undefined) {
         throw ctx.invalid(errors, "PullRequest");
       }
-      const list = issuesOf(ctx.world, repo);
-      const now = isoTime(ctx.now());
-      const issue: Issue = {
-        id: ctx.world.nextId.issue++,
-        number: list.length + 1,
-        repo,
-        title,
-        body: text ?? null,
-        state: "open",
-        state_reason: null,
-        user: caller,
-        labels: [],
-        comments: [],
-        created_at: now,
-        updated_at: now,
-        closed_at: null,
-        closed_by: null,
-      };
+      const issue = openIssue(ctx, repo, caller, { title, body: text, labels: [] });
       issue.pull = {
         id: ctx.world.nextId.pull++,
         issue,
@@ -197,7 +181,6 @@ export const pullRoutes: Route[] = [
         merged_by: null,
         merge_commit_sha: null,
       };
-      list.push(issue);
       return ok(pullShape(ctx, issue.pull, true), 201);
     },
   },
