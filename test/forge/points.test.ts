@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { endpointKey } from "../../src/forge/endpoint.js";
 import { PointWindow } from "../../src/forge/points.js";
@@ -31,6 +32,47 @@ describe("PointWindow", () => {
     expect(points.admit("a", 5, t0)).toBe(0);
     expect(points.admit("b", 5, t0)).toBe(0);
     expect(points.admit("a", 1, t0)).toBe(60_000);
+  });
+
+  it("answers as a pass over the whole window would, for any sequence of requests", () => {
+    // The reference sums the window on every call; PointWindow keeps a running total instead.
+    const reference = (budget: number, windowMs: number) => {
+      const spent = new Map<string, { at: number; cost: number }[]>();
+      return (key: string, cost: number, now: number): number => {
+        const entries = (spent.get(key) ?? []).filter((e) => e.at + windowMs > now);
+        let used = entries.reduce((sum, e) => sum + e.cost, 0);
+        if (entries.length > 0 && used + cost > budget) {
+          for (const entry of entries) {
+            used -= entry.cost;
+            if (used + cost <= budget || used === 0) return entry.at + windowMs - now;
+          }
+        }
+        entries.push({ at: now, cost });
+        spent.set(key, entries);
+        return 0;
+      };
+    };
+    const request = fc.record({
+      key: fc.constantFrom("a", "b"),
+      cost: fc.constantFrom(1, 5),
+      gapMs: fc.integer({ min: 0, max: 3000 }),
+    });
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 40 }),
+        fc.array(request, { minLength: 1500, maxLength: 3000 }),
+        (budget, requests) => {
+          const points = new PointWindow(budget, 10_000);
+          const expected = reference(budget, 10_000);
+          let now = t0;
+          for (const { key, cost, gapMs } of requests) {
+            now += gapMs;
+            expect(points.admit(key, cost, now)).toBe(expected(key, cost, now));
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
   });
 
   it("sends a request costing more than the whole budget alone into an empty window", () => {
