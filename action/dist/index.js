@@ -31898,7 +31898,7 @@ var init_endpoint = __esm({
 });
 
 // src/forge/points.ts
-var PointWindow;
+var PointWindow, Ledger;
 var init_points = __esm({
   "src/forge/points.ts"() {
     "use strict";
@@ -31916,17 +31916,42 @@ var init_points = __esm({
        * empty window, so it is sent rather than held forever.
        */
       admit(key, cost, now) {
-        const entries = (this.#spent.get(key) ?? []).filter((e) => e.at + this.#windowMs > now);
-        let used = entries.reduce((sum, e) => sum + e.cost, 0);
-        if (entries.length > 0 && used + cost > this.#budget) {
-          for (const entry2 of entries) {
+        let ledger = this.#spent.get(key);
+        if (ledger === void 0) {
+          ledger = new Ledger();
+          this.#spent.set(key, ledger);
+        }
+        ledger.expire(now - this.#windowMs);
+        const { entries, first } = ledger;
+        if (first < entries.length && ledger.used + cost > this.#budget) {
+          let used = ledger.used;
+          for (let index = first; index < entries.length; index++) {
+            const entry2 = entries[index];
             used -= entry2.cost;
             if (used + cost <= this.#budget || used === 0) return entry2.at + this.#windowMs - now;
           }
         }
         entries.push({ at: now, cost });
-        this.#spent.set(key, entries);
+        ledger.used += cost;
         return 0;
+      }
+    };
+    Ledger = class {
+      entries = [];
+      /** Entries before this index have left the window. */
+      first = 0;
+      used = 0;
+      /** Drops what was spent at or before `cutoff`; dropped entries are compacted away in batches. */
+      expire(cutoff) {
+        const { entries } = this;
+        while (this.first < entries.length && entries[this.first].at <= cutoff) {
+          this.used -= entries[this.first].cost;
+          this.first++;
+        }
+        if (this.first > 1024 && this.first * 2 > entries.length) {
+          entries.splice(0, this.first);
+          this.first = 0;
+        }
       }
     };
   }
