@@ -48766,46 +48766,75 @@ Exit 0 when everything was applied and verified; 1 otherwise.
 });
 
 // src/report/sticky-comment.ts
+async function commentAuthor(client) {
+  let login2;
+  try {
+    login2 = (await client.get("/user")).login;
+  } catch (error62) {
+    if (error62 instanceof ForgeError && error62.status === 403) return ACTIONS_BOT;
+    throw error62;
+  }
+  if (typeof login2 !== "string" || login2 === "") {
+    throw new ForgeError({
+      method: "GET",
+      path: "/user",
+      status: 200,
+      detail: "a body without the account's login",
+      unusableAnswer: true
+    });
+  }
+  return login2;
+}
 function commentMarker(key) {
   return `<!-- forgeplan: ${encodeURIComponent(key).replace(/%2F/gi, "/")} -->`;
 }
 function repoPath2(owner, repo) {
   return `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`;
 }
-async function findStickyComment(client, ref, marker) {
+async function findStickyComment(client, ref, marker, author) {
   const comments = await client.paginate(
     `${repoPath2(ref.owner, ref.repo)}/issues/${ref.number}/comments`
   );
-  const found = comments.find((comment2) => startsWithLine(comment2.body ?? "", marker));
+  const wanted = author.toLowerCase();
+  const found = comments.find(
+    (comment2) => comment2.user?.login?.toLowerCase() === wanted && startsWithLine(comment2.body ?? "", marker)
+  );
   return found && { id: found.id, body: found.body ?? "", html_url: found.html_url };
 }
 function startsWithLine(body, marker) {
   return body.startsWith(marker) && (body.length === marker.length || /^\r?\n/.test(body.slice(marker.length)));
 }
-async function upsertStickyComment(client, ref, marker, body) {
+async function upsertStickyComment(client, ref, marker, author, body) {
   const issue2 = `${repoPath2(ref.owner, ref.repo)}/issues/${ref.number}`;
-  const existing = await findStickyComment(client, ref, marker);
+  const existing = await findStickyComment(client, ref, marker, author);
   if (existing === void 0) {
     const created = await client.request("POST", `${issue2}/comments`, {
       body: { body }
     });
-    return { action: "created", id: created.data.id, html_url: created.data.html_url };
+    return {
+      action: "created",
+      id: created.data.id,
+      html_url: created.data.html_url,
+      author: created.data.user?.login
+    };
   }
   if (existing.body === body) {
-    return { action: "unchanged", id: existing.id, html_url: existing.html_url };
+    return { action: "unchanged", id: existing.id, html_url: existing.html_url, author };
   }
   const updated = await client.request(
     "PATCH",
     `${repoPath2(ref.owner, ref.repo)}/issues/comments/${existing.id}`,
     { body: { body } }
   );
-  return { action: "updated", id: updated.data.id, html_url: updated.data.html_url };
+  return { action: "updated", id: updated.data.id, html_url: updated.data.html_url, author };
 }
-var GITHUB_BODY_LIMIT;
+var GITHUB_BODY_LIMIT, ACTIONS_BOT;
 var init_sticky_comment = __esm({
   "src/report/sticky-comment.ts"() {
     "use strict";
+    init_client();
     GITHUB_BODY_LIMIT = 65536;
+    ACTIONS_BOT = "github-actions[bot]";
   }
 });
 
@@ -49988,6 +50017,7 @@ function readInputs(env) {
     throw new InputError(`input 'app-id' must be the App's numeric id, got '${appId}'`);
   }
   const config2 = list2(raw(env, "config") ?? "forgeplan.yaml");
+  const commentAuthor2 = raw(env, "comment-author");
   return {
     command: command2,
     config: config2,
@@ -50004,6 +50034,7 @@ function readInputs(env) {
     ...reportIssue !== void 0 ? { reportIssue } : {},
     ...changedFrom2 !== void 0 && changedFrom2 !== "auto" ? { changedFrom: changedFrom2 } : {},
     ...githubToken !== void 0 ? { githubToken } : {},
+    ...commentAuthor2 !== void 0 ? { commentAuthor: commentAuthor2 } : {},
     ...gitlabToken !== void 0 ? { gitlabToken } : {},
     ...appId !== void 0 && privateKey !== void 0 ? { appId, privateKey } : {}
   };
@@ -50015,7 +50046,7 @@ init_sticky_comment();
 // src/action/reviewed-plan.ts
 init_wording();
 init_sticky_comment();
-async function reviewedPlan(client, where3, marker) {
+async function reviewedPlan(client, where3, marker, author) {
   const { owner, repo, sha } = where3;
   const pulls = await client.paginate(
     `${repoPath2(owner, repo)}/commits/${encodeURIComponent(sha)}/pulls`
@@ -50028,11 +50059,11 @@ async function reviewedPlan(client, where3, marker) {
     };
   }
   const number4 = merged.number;
-  const comment2 = await findStickyComment(client, { owner, repo, number: number4 }, marker);
+  const comment2 = await findStickyComment(client, { owner, repo, number: number4 }, marker, author);
   if (comment2 === void 0) {
     return {
       found: false,
-      reason: `pull request #${number4} has no forgeplan plan comment for this comment-key, so its plan was not reviewed there`
+      reason: `pull request #${number4} has no forgeplan plan comment by ${author} for this comment-key, so its plan was not reviewed there`
     };
   }
   const digest = readDigest(comment2.body);
@@ -50436,14 +50467,21 @@ ${digestLine(planDigest(plan2))}`;
     })
   );
   try {
+    const author = inputs.commentAuthor ?? await commentAuthor(client);
     const result = await upsertStickyComment(
       client,
       { owner, repo, number: pullRequest2.number },
       commentMarker(inputs.commentKey),
+      author,
       body
     );
     write(`forgeplan: pull-request comment ${result.action}: ${result.html_url}
 `);
+    if (result.author !== void 0 && result.author.toLowerCase() !== author.toLowerCase()) {
+      warn(
+        `the comment was written as ${result.author}, not ${author}: set comment-author: ${result.author} so the next plan edits it and the apply on merge finds it`
+      );
+    }
   } catch (error62) {
     if (!(error62 instanceof ForgeError)) throw error62;
     warn(`could not comment on pull request #${pullRequest2.number}: ${error62.message}`);
@@ -50478,10 +50516,12 @@ async function lookUpReview(context, inputs, cwd) {
   }
   let reviewed;
   try {
+    const client = workflowClient(context, inputs.githubToken);
     reviewed = await reviewedPlan(
-      workflowClient(context, inputs.githubToken),
+      client,
       { owner, repo, sha },
-      commentMarker(inputs.commentKey)
+      commentMarker(inputs.commentKey),
+      inputs.commentAuthor ?? await commentAuthor(client)
     );
   } catch (error62) {
     if (!(error62 instanceof ForgeError)) throw error62;

@@ -32,6 +32,11 @@ export interface ActionInputs {
   gitlabToken?: string;
   /** Which sticky comment is this step's: the config paths unless given, so configs keep their own. */
   commentKey: string;
+  /**
+   * The login the github-token writes comments as, when the token cannot say (an App's installation
+   * token other than the workflow's own); otherwise asked of the service.
+   */
+  commentAuthor?: string;
   /** apply: apply a fresh plan even when it is not the one the merged pull request showed. */
   acceptReplan: boolean;
   /** The `github` target signs in as this GitHub App (with `privateKey`) instead of with the token. */
@@ -125,6 +130,7 @@ export function readInputs(env: Env): ActionInputs {
     throw new InputError(`input 'app-id' must be the App's numeric id, got '${appId}'`);
   }
   const config = list(raw(env, "config") ?? "forgeplan.yaml");
+  const commentAuthor = raw(env, "comment-author");
   return {
     command: command as ActionCommand,
     config,
@@ -141,6 +147,7 @@ export function readInputs(env: Env): ActionInputs {
     ...(reportIssue !== undefined ? { reportIssue } : {}),
     ...(changedFrom !== undefined && changedFrom !== "auto" ? { changedFrom } : {}),
     ...(githubToken !== undefined ? { githubToken } : {}),
+    ...(commentAuthor !== undefined ? { commentAuthor } : {}),
     ...(gitlabToken !== undefined ? { gitlabToken } : {}),
     ...(appId !== undefined && privateKey !== undefined ? { appId, privateKey } : {}),
   };

@@ -16,7 +16,12 @@ import { summaryCounts } from "../render/wording.js";
 import { digestLine, planDigest } from "../report/plan-digest.js";
 import { hasDrift } from "../report/drift-issue.js";
 import { type ActionInputs, InputError, readInputs, tokenInputs } from "./inputs.js";
-import { commentMarker, GITHUB_BODY_LIMIT, upsertStickyComment } from "../report/sticky-comment.js";
+import {
+  commentAuthor,
+  commentMarker,
+  GITHUB_BODY_LIMIT,
+  upsertStickyComment,
+} from "../report/sticky-comment.js";
 import {
   compareWithReviewed,
   describeDifference,
@@ -499,13 +504,21 @@ async function comment(
     }),
   );
   try {
+    const author = inputs.commentAuthor ?? (await commentAuthor(client));
     const result = await upsertStickyComment(
       client,
       { owner, repo, number: pullRequest.number },
       commentMarker(inputs.commentKey),
+      author,
       body,
     );
     write(`forgeplan: pull-request comment ${result.action}: ${result.html_url}\n`);
+    if (result.author !== undefined && result.author.toLowerCase() !== author.toLowerCase()) {
+      // Without this, every push would add a comment and the apply on merge would find none.
+      warn(
+        `the comment was written as ${result.author}, not ${author}: set comment-author: ${result.author} so the next plan edits it and the apply on merge finds it`,
+      );
+    }
   } catch (error) {
     if (!(error instanceof ForgeError)) throw error;
     // A pull request from a fork gets a read-only token: the plan stays in the job summary.
@@ -570,10 +583,12 @@ async function lookUpReview(
   }
   let reviewed: Reviewed;
   try {
+    const client = workflowClient(context, inputs.githubToken);
     reviewed = await reviewedPlan(
-      workflowClient(context, inputs.githubToken),
+      client,
       { owner, repo, sha },
       commentMarker(inputs.commentKey),
+      inputs.commentAuthor ?? (await commentAuthor(client)),
     );
   } catch (error) {
     if (!(error instanceof ForgeError)) throw error;

@@ -1,8 +1,9 @@
-import type { ForgeClient } from "../forge/client.js";
+import { type ForgeClient, ForgeError } from "../forge/client.js";
 
 /**
  * The sticky pull-request comment: one per pull request, found by the marker it starts with and
- * edited in place on every push. Pull requests take their comments through the issue endpoints.
+ * the account that wrote it, and edited in place on every push. Pull requests take their comments
+ * through the issue endpoints.
  */
 
 /** GitHub refuses comment and issue bodies longer than this many characters. */
@@ -19,12 +20,48 @@ export interface CommentResult {
   action: "created" | "updated" | "unchanged";
   id: number;
   html_url: string;
+  /** The account the service says wrote the comment. */
+  author: string | undefined;
 }
 
 interface IssueComment {
   id: number;
   body?: string | null;
   html_url: string;
+  user?: { login?: string } | null;
+}
+
+/** The account the workflow's own token (`GITHUB_TOKEN`) writes comments as, on GitHub. */
+export const ACTIONS_BOT = "github-actions[bot]";
+
+/**
+ * The login the comments `client` posts are written by: the account `GET /user` names for a
+ * personal or OAuth token. An installation token — the workflow's `GITHUB_TOKEN`, or an App's —
+ * cannot read `GET /user` (GitHub answers 403 "Resource not accessible by integration") and writes
+ * as its App's bot: `github-actions[bot]` for `GITHUB_TOKEN`; another App's bot must be named (the
+ * Action's `comment-author` input).
+ *
+ * Anyone who can read a pull request can comment on it, marker and all, and can edit their own
+ * comment later: a comment only counts as the plan comment when this account wrote it.
+ */
+export async function commentAuthor(client: ForgeClient): Promise<string> {
+  let login: unknown;
+  try {
+    login = (await client.get<{ login?: unknown }>("/user")).login;
+  } catch (error) {
+    if (error instanceof ForgeError && error.status === 403) return ACTIONS_BOT;
+    throw error;
+  }
+  if (typeof login !== "string" || login === "") {
+    throw new ForgeError({
+      method: "GET",
+      path: "/user",
+      status: 200,
+      detail: "a body without the account's login",
+      unusableAnswer: true,
+    });
+  }
+  return login;
 }
 
 /**
@@ -40,16 +77,22 @@ export function repoPath(owner: string, repo: string): string {
   return `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`;
 }
 
-/** The comment of the issue or pull request that starts with `marker`, if any. */
+/** The comment of the issue or pull request that `author` wrote starting with `marker`, if any. */
 export async function findStickyComment(
   client: ForgeClient,
   ref: IssueRef,
   marker: string,
+  author: string,
 ): Promise<{ id: number; body: string; html_url: string } | undefined> {
   const comments = await client.paginate<IssueComment>(
     `${repoPath(ref.owner, ref.repo)}/issues/${ref.number}/comments`,
   );
-  const found = comments.find((comment) => startsWithLine(comment.body ?? "", marker));
+  // Logins are case-insensitive on GitHub.
+  const wanted = author.toLowerCase();
+  const found = comments.find(
+    (comment) =>
+      comment.user?.login?.toLowerCase() === wanted && startsWithLine(comment.body ?? "", marker),
+  );
   return found && { id: found.id, body: found.body ?? "", html_url: found.html_url };
 }
 
@@ -62,30 +105,37 @@ function startsWithLine(body: string, marker: string): boolean {
 }
 
 /**
- * Creates the comment, or edits the existing one. Only a comment that *starts* with the marker is
- * ours: a reply quoting it holds the marker further in and is left alone.
+ * Creates the comment, or edits the existing one. Only a comment `author` wrote that *starts* with
+ * the marker is ours: a reply quoting it holds the marker further in, and a comment someone else
+ * wrote with the marker is theirs; both are left alone.
  */
 export async function upsertStickyComment(
   client: ForgeClient,
   ref: IssueRef,
   marker: string,
+  author: string,
   body: string,
 ): Promise<CommentResult> {
   const issue = `${repoPath(ref.owner, ref.repo)}/issues/${ref.number}`;
-  const existing = await findStickyComment(client, ref, marker);
+  const existing = await findStickyComment(client, ref, marker, author);
   if (existing === undefined) {
     const created = await client.request<IssueComment>("POST", `${issue}/comments`, {
       body: { body },
     });
-    return { action: "created", id: created.data.id, html_url: created.data.html_url };
+    return {
+      action: "created",
+      id: created.data.id,
+      html_url: created.data.html_url,
+      author: created.data.user?.login,
+    };
   }
   if (existing.body === body) {
-    return { action: "unchanged", id: existing.id, html_url: existing.html_url };
+    return { action: "unchanged", id: existing.id, html_url: existing.html_url, author };
   }
   const updated = await client.request<IssueComment>(
     "PATCH",
     `${repoPath(ref.owner, ref.repo)}/issues/comments/${existing.id}`,
     { body: { body } },
   );
-  return { action: "updated", id: updated.data.id, html_url: updated.data.html_url };
+  return { action: "updated", id: updated.data.id, html_url: updated.data.html_url, author };
 }

@@ -1,9 +1,12 @@
+import { createPrivateKey } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type RunningSandbox, startSandbox } from "../../src/sandbox/index.js";
-import { APP_ID, appKeys, appSeedFile } from "../helpers/apps.js";
-import { runActionStep, tempDir } from "./helpers.js";
+import { signAppJwt } from "../../src/forge/app-jwt.js";
+import { APP_ID, appKeys, appSeedFile, INSTALLATION_ID } from "../helpers/apps.js";
+import { call } from "../helpers/sandbox.js";
+import { runActionStep, tempDir, workspace } from "./helpers.js";
 
 let sandbox: RunningSandbox | undefined;
 afterEach(async () => {
@@ -63,5 +66,79 @@ describe("the Action signed in as a GitHub App", () => {
       "::error title=forgeplan::inputs 'app-id' and 'private-key' go together: give both or neither",
     );
     expect(sandbox.stats().requests_total).toBe(0);
+  });
+});
+
+describe("the plan comment written with an installation token", () => {
+  /** An installation token of App 4242 (named `slug`), as the workflow's GITHUB_TOKEN is one. */
+  async function installationToken(running: RunningSandbox): Promise<string> {
+    const jwt = signAppJwt(APP_ID, createPrivateKey(appKeys().privateKey), Date.now());
+    const answer = await call(
+      running,
+      "POST",
+      `/app/installations/${INSTALLATION_ID}/access_tokens`,
+      { token: jwt.reveal() },
+    );
+    expect(answer.status).toBe(201);
+    return answer.body.token as string;
+  }
+
+  async function planTwice(slug: string, more: Record<string, string> = {}) {
+    sandbox = await startSandbox({ port: 0, seed: appSeedFile(appKeys().publicKey, { slug }) });
+    const running = sandbox;
+    const pull = (
+      await call(running, "POST", "/repos/acme/api/pulls", {
+        token: "sandbox-admin",
+        body: { title: "Settings", head: "release", base: "main" },
+      })
+    ).body as { number: number; head: { sha: string } };
+    const cwd = workspace(running, protectApi);
+    const inputs = {
+      "github-token": await installationToken(running),
+      "gitlab-token": "sandbox-admin",
+      ...more,
+    };
+    const event = {
+      name: "pull_request",
+      payload: { pull_request: { number: pull.number, head: { sha: pull.head.sha } } },
+    };
+    const runs = [
+      await runActionStep({ sandbox: running, cwd, inputs, event }),
+      await runActionStep({ sandbox: running, cwd, inputs, event }),
+    ];
+    const comments = (
+      await call(running, "GET", `/repos/acme/api/issues/${pull.number}/comments`, {
+        token: "sandbox-admin",
+      })
+    ).body as Array<{ user: { login: string } }>;
+    return { runs, authors: comments.map((comment) => comment.user.login) };
+  }
+
+  const protectApi = [
+    "repositories:",
+    "  - name: acme/api",
+    "    branch_protection:",
+    "      main: { enforce_admins: false }",
+    "",
+  ].join("\n");
+
+  it("is found again as github-actions[bot], the account GITHUB_TOKEN writes as", async () => {
+    const { runs, authors } = await planTwice("github-actions");
+    expect(authors).toEqual(["github-actions[bot]"]);
+    expect(runs[0]!.log).toContain("forgeplan: pull-request comment created: ");
+    expect(runs[1]!.log).toMatch(/forgeplan: pull-request comment (updated|unchanged): /);
+    expect(runs[0]!.log).not.toContain("::warning");
+  });
+
+  it("says which comment-author to set when another App's token writes it, and is found with it", async () => {
+    const unnamed = await planTwice("settings-bot");
+    expect(unnamed.authors).toEqual(["settings-bot[bot]", "settings-bot[bot]"]);
+    expect(unnamed.runs[0]!.log).toContain(
+      "::warning title=forgeplan::the comment was written as settings-bot[bot], not github-actions[bot]: set comment-author: settings-bot[bot] so the next plan edits it and the apply on merge finds it\n",
+    );
+    await sandbox?.stop();
+    const named = await planTwice("settings-bot", { "comment-author": "settings-bot[bot]" });
+    expect(named.authors).toEqual(["settings-bot[bot]"]);
+    expect(named.runs[1]!.log).not.toContain("::warning");
   });
 });

@@ -138,9 +138,75 @@ describe("the Action applies on merge only what the pull request showed", () => 
     const unplanned = await applyOnPush(sandbox, cwd, sha);
     expect(unplanned.code).toBe(1);
     expect(unplanned.log).toContain(
-      `pull request #${pull.number} has no forgeplan plan comment for this comment-key`,
+      `pull request #${pull.number} has no forgeplan plan comment by octo-admin for this comment-key`,
     );
     expect(sandbox.stats().mutations_applied).toBe(merged);
+  });
+
+  it("trusts only the plan comment the token's own account wrote, not one someone else posted with the marker", async () => {
+    const sandbox = await world();
+    const cwd = workspace(sandbox, demoBody);
+    const pull = await openPull(sandbox);
+    const comments = `/repos/acme/api/issues/${pull.number}/comments`;
+    const marker = commentMarker("forgeplan.yaml");
+    // A reader of the repository comments first, with the step's marker.
+    const forged = (
+      await call(sandbox, "POST", comments, {
+        token: "sandbox-reader",
+        body: {
+          body: `${marker}
+looks like a plan`,
+        },
+      })
+    ).body as { id: number };
+    await planOnPull(sandbox, cwd, pull);
+    const listed = (await call(sandbox, "GET", comments, { token: SECRET_TOKEN })).body as Array<{
+      id: number;
+      body: string;
+      user: { login: string };
+    }>;
+    // The step wrote its own comment and left the reader's alone.
+    expect(listed.map((comment) => [comment.user.login, comment.body.split("\n")[0]])).toEqual([
+      ["octo-reader", marker],
+      ["octo-admin", marker],
+    ]);
+    expect(listed[0]!.body).toBe(`${marker}\nlooks like a plan`);
+
+    // The live state moves after the review; the reader learns the digest of the plan it moved to
+    // (here from a second step's comment) and puts it in their own comment.
+    await call(sandbox, "PATCH", "/repos/acme/api/hooks/1", {
+      token: SECRET_TOKEN,
+      body: { active: false },
+    });
+    await runActionStep({
+      sandbox,
+      cwd,
+      inputs: { ...tokens, "comment-key": "scratch" },
+      event: {
+        name: "pull_request",
+        payload: { pull_request: { number: pull.number, head: { sha: pull.head } } },
+      },
+    });
+    const scratch = (
+      (await call(sandbox, "GET", comments, { token: SECRET_TOKEN })).body as Array<{
+        body: string;
+      }>
+    ).find((comment) => comment.body.startsWith(commentMarker("scratch")))!;
+    const movedDigest = scratch.body.split("\n")[1]!;
+    expect(movedDigest).toMatch(/^<!-- forgeplan-plan-digest /);
+    await call(sandbox, "PATCH", `/repos/acme/api/issues/comments/${forged.id}`, {
+      token: "sandbox-reader",
+      body: { body: `${marker}\n${movedDigest}\n` },
+    });
+
+    const sha = await merge(sandbox, pull.number);
+    const before = sandbox.stats().mutations_applied;
+    const stopped = await applyOnPush(sandbox, cwd, sha);
+    expect(stopped.code).toBe(1);
+    expect(stopped.log).toContain(
+      `is not the one reviewed on pull request #${pull.number}: 1 change planned differently: github/acme/api/webhook/https://ci.acme.example/hooks/forge`,
+    );
+    expect(sandbox.stats().mutations_applied).toBe(before);
   });
 });
 

@@ -27,13 +27,13 @@ export const APP_ID = 4242;
 export const INSTALLATION_ID = 77;
 
 /**
- * A seed file: the demo world with App 4242 ("settings-bot") installed on `acme` as installation
+ * A seed file: the demo world with App 4242 (`slug`, default "settings-bot") installed on `acme` as installation
  * 77, with `permissions` (default: administration, webhooks and issues write) on the repositories
  * `selected` (default: all of acme's).
  */
 export function appSeedFile(
   publicKey: string,
-  options: { selected?: string[]; permissions?: Record<string, string> } = {},
+  options: { selected?: string[]; permissions?: Record<string, string>; slug?: string } = {},
 ): string {
   const seed = {
     ...demoWorld,
@@ -41,7 +41,7 @@ export function appSeedFile(
       ...(demoWorld.apps ?? []),
       {
         id: APP_ID,
-        slug: "settings-bot",
+        slug: options.slug ?? "settings-bot",
         name: "Settings Bot",
         owner: "acme",
         public_key: publicKey,
