@@ -31006,6 +31006,10 @@ var init_auth = __esm({
       async identity() {
         return this.#header === void 0 ? "anonymous" : void 0;
       }
+      /** Only the service knows whose token it is. */
+      async login() {
+        return void 0;
+      }
     };
   }
 });
@@ -32958,6 +32962,32 @@ var init_client = __esm({
         if (credential === void 0) return void 0;
         const repository3 = /^\/repos\/([^/?]+\/[^/?]+)/.exec(path)?.[1];
         return repository3 !== void 0 ? `${credential} does not cover ${repository3}, or it does not exist` : `as ${credential}`;
+      }
+      /**
+       * The login what this client writes is shown as: an App installation's bot, or the account
+       * `GET /user` names for a personal or OAuth token. Undefined for a token the service will not
+       * name (`GET /user` answers 403 to any installation token, e.g. a workflow's GITHUB_TOKEN).
+       */
+      async login() {
+        const known = await this.#auth.login();
+        if (known !== void 0) return known;
+        let login2;
+        try {
+          login2 = (await this.get("/user")).login;
+        } catch (error62) {
+          if (error62 instanceof ForgeError && error62.status === 403) return void 0;
+          throw error62;
+        }
+        if (typeof login2 !== "string" || login2 === "") {
+          throw new ForgeError({
+            method: "GET",
+            path: "/user",
+            status: 200,
+            detail: "a body without the account's login",
+            unusableAnswer: true
+          });
+        }
+        return login2;
       }
       /**
        * Who the credential acts as, for cache keys: the App installation, or for a static token the
@@ -37417,6 +37447,7 @@ var init_app_auth = __esm({
     AppInstallationAuth = class {
       #options;
       #installationId;
+      #login;
       #token;
       #refreshing;
       constructor(options) {
@@ -37446,6 +37477,23 @@ var init_app_auth = __esm({
       }
       async identity() {
         return `app:${this.#options.appId}/installation:${await this.#installation()}`;
+      }
+      /** The App's bot, "slug[bot]": what its installation tokens write as (`GET /app`, once). */
+      login() {
+        this.#login ??= this.#send("GET", "/app", false).then(({ status, data }) => {
+          const slug = data?.slug;
+          if (typeof slug !== "string" || slug === "") {
+            throw new ForgeError({
+              method: "GET",
+              path: "/app",
+              status,
+              detail: "a body without the App's slug",
+              unusableAnswer: true
+            });
+          }
+          return `${slug}[bot]`;
+        });
+        return this.#login;
       }
       #refresh() {
         this.#refreshing ??= this.#mint().finally(() => {
@@ -48767,23 +48815,7 @@ Exit 0 when everything was applied and verified; 1 otherwise.
 
 // src/report/sticky-comment.ts
 async function commentAuthor(client) {
-  let login2;
-  try {
-    login2 = (await client.get("/user")).login;
-  } catch (error62) {
-    if (error62 instanceof ForgeError && error62.status === 403) return ACTIONS_BOT;
-    throw error62;
-  }
-  if (typeof login2 !== "string" || login2 === "") {
-    throw new ForgeError({
-      method: "GET",
-      path: "/user",
-      status: 200,
-      detail: "a body without the account's login",
-      unusableAnswer: true
-    });
-  }
-  return login2;
+  return await client.login() ?? ACTIONS_BOT;
 }
 function commentMarker(key) {
   return `<!-- forgeplan: ${encodeURIComponent(key).replace(/%2F/gi, "/")} -->`;
@@ -48832,7 +48864,6 @@ var GITHUB_BODY_LIMIT, ACTIONS_BOT;
 var init_sticky_comment = __esm({
   "src/report/sticky-comment.ts"() {
     "use strict";
-    init_client();
     GITHUB_BODY_LIMIT = 65536;
     ACTIONS_BOT = "github-actions[bot]";
   }
@@ -48846,8 +48877,9 @@ function hasDrift(plan2) {
 async function reportDriftIssue(client, input2) {
   const issues = `${repoPath2(input2.owner, input2.repo)}/issues`;
   const open2 = await client.paginate(issues, { state: "open" });
+  const author = input2.author.toLowerCase();
   const existing = open2.find(
-    (issue2) => issue2.pull_request === void 0 && (issue2.body ?? "").startsWith(DRIFT_MARKER)
+    (issue2) => issue2.pull_request === void 0 && issue2.user?.login?.toLowerCase() === author && (issue2.body ?? "").startsWith(DRIFT_MARKER)
   );
   const body = `${DRIFT_MARKER}
 ${input2.body}`;
@@ -48865,7 +48897,13 @@ ${input2.body}`;
     const opened = await client.request("POST", issues, {
       body: { title: DRIFT_TITLE, body }
     });
-    return { action: "opened", number: opened.data.number, html_url: opened.data.html_url };
+    const openedBy = opened.data.user?.login;
+    return {
+      action: "opened",
+      number: opened.data.number,
+      html_url: opened.data.html_url,
+      ...openedBy !== void 0 && { openedBy }
+    };
   }
   if (existing.body === body) {
     return { action: "unchanged", number: existing.number, html_url: existing.html_url };
@@ -49003,15 +49041,21 @@ Exit 0: no drift; 2: drift (a create, update, delete or audit finding); 1: error
           if (!drifted && plan2.errors > 0) {
             io.stderr.write("forgeplan: the drift issue is left as it is: the plan has errors\n");
           } else {
-            const result = await reportDriftIssue(client, {
-              ...issueRepo,
-              drifted,
-              body: renderPlan(io.redactor.plan(plan2), "markdown", {
-                title: "forgeplan drift",
-                maxLength: GITHUB_BODY_LIMIT - DRIFT_MARKER.length - 1
-              }),
-              resolvedNote: `No drift at ${(/* @__PURE__ */ new Date()).toISOString()}: live state matches the desired state again.`
-            }).catch((error62) => {
+            const report = async () => {
+              const author2 = await commentAuthor(client);
+              const result2 = await reportDriftIssue(client, {
+                ...issueRepo,
+                drifted,
+                author: author2,
+                body: renderPlan(io.redactor.plan(plan2), "markdown", {
+                  title: "forgeplan drift",
+                  maxLength: GITHUB_BODY_LIMIT - DRIFT_MARKER.length - 1
+                }),
+                resolvedNote: `No drift at ${(/* @__PURE__ */ new Date()).toISOString()}: live state matches the desired state again.`
+              });
+              return { author: author2, result: result2 };
+            };
+            const { author, result } = await report().catch((error62) => {
               if (error62 instanceof ForgeError) {
                 throw new CliError(`drift: could not report the drift issue: ${error62.message}`);
               }
@@ -49020,6 +49064,12 @@ Exit 0: no drift; 2: drift (a create, update, delete or audit finding); 1: error
             if (result.action !== "none") {
               io.stderr.write(
                 `forgeplan: drift issue ${issueRepo.owner}/${issueRepo.repo}#${result.number} ${result.action}
+`
+              );
+            }
+            if (result.openedBy !== void 0 && result.openedBy.toLowerCase() !== author.toLowerCase()) {
+              io.stderr.write(
+                `forgeplan: warning: the drift issue was opened as ${result.openedBy}, not ${author}, so the next run will not find it: sign the target in as the App (app_id and its private key) so forgeplan knows the login it writes as
 `
               );
             }

@@ -49,6 +49,7 @@ const EXCHANGE_ATTEMPTS = 3;
 export class AppInstallationAuth implements AuthProvider {
   readonly #options: AppAuthOptions;
   #installationId: number | undefined;
+  #login: Promise<string> | undefined;
   #token: InstallationToken | undefined;
   #refreshing: Promise<InstallationToken> | undefined;
 
@@ -85,6 +86,24 @@ export class AppInstallationAuth implements AuthProvider {
 
   async identity(): Promise<string> {
     return `app:${this.#options.appId}/installation:${await this.#installation()}`;
+  }
+
+  /** The App's bot, "slug[bot]": what its installation tokens write as (`GET /app`, once). */
+  login(): Promise<string> {
+    this.#login ??= this.#send("GET", "/app", false).then(({ status, data }) => {
+      const slug = (data as { slug?: unknown } | undefined)?.slug;
+      if (typeof slug !== "string" || slug === "") {
+        throw new ForgeError({
+          method: "GET",
+          path: "/app",
+          status,
+          detail: "a body without the App's slug",
+          unusableAnswer: true,
+        });
+      }
+      return `${slug}[bot]`;
+    });
+    return this.#login;
   }
 
   #refresh(): Promise<InstallationToken> {

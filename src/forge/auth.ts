@@ -20,6 +20,11 @@ export interface AuthProvider {
    * answers are keyed by, so they outlive the token ("app:1/installation:42").
    */
   identity(): Promise<string | undefined>;
+  /**
+   * The login what the credential writes (comments, issues) is shown as, if the provider can say
+   * without `GET /user`: an App installation writes as its App's bot, "slug[bot]".
+   */
+  login(): Promise<string | undefined>;
   /** How errors name the credential when the service hides something from it, e.g. "installation 42 of App 1". */
   readonly description: string | undefined;
 }
@@ -46,5 +51,10 @@ export class StaticTokenAuth implements AuthProvider {
   /** Only the service knows whose token it is (the client asks it once, when a cache needs it). */
   async identity(): Promise<string | undefined> {
     return this.#header === undefined ? "anonymous" : undefined;
+  }
+
+  /** Only the service knows whose token it is. */
+  async login(): Promise<string | undefined> {
+    return undefined;
   }
 }

@@ -563,6 +563,33 @@ export class ForgeClient {
   }
 
   /**
+   * The login what this client writes is shown as: an App installation's bot, or the account
+   * `GET /user` names for a personal or OAuth token. Undefined for a token the service will not
+   * name (`GET /user` answers 403 to any installation token, e.g. a workflow's GITHUB_TOKEN).
+   */
+  async login(): Promise<string | undefined> {
+    const known = await this.#auth.login();
+    if (known !== undefined) return known;
+    let login: unknown;
+    try {
+      login = (await this.get<{ login?: unknown }>("/user")).login;
+    } catch (error) {
+      if (error instanceof ForgeError && error.status === 403) return undefined;
+      throw error;
+    }
+    if (typeof login !== "string" || login === "") {
+      throw new ForgeError({
+        method: "GET",
+        path: "/user",
+        status: 200,
+        detail: "a body without the account's login",
+        unusableAnswer: true,
+      });
+    }
+    return login;
+  }
+
+  /**
    * Who the credential acts as, for cache keys: the App installation, or for a static token the
    * account it belongs to, asked of the service once (`GET /user`), so a new token of the same user
    * (a rotated personal token) finds the entries of the last. A token the service will not name

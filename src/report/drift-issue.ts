@@ -3,7 +3,8 @@ import type { ForgeClient } from "../forge/client.js";
 import { repoPath } from "./sticky-comment.js";
 
 /**
- * The drift issue: a single open issue, found by the marker its body starts with, that says what
+ * The drift issue: a single open issue, found by the marker its body starts with and the account
+ * that opened it (anyone may open an issue with the marker, and edit it later), that says what
  * drifted. It is opened when drift appears, edited while drift stays, and closed with a comment once
  * live state matches the desired state again. When drift comes back after that, a new issue is opened,
  * so each episode keeps its own history.
@@ -22,6 +23,8 @@ export interface DriftIssueInput {
   owner: string;
   repo: string;
   drifted: boolean;
+  /** The login the client writes as: only an issue it opened is the drift issue. */
+  author: string;
   /** The body when drifted: the plan as markdown, within GitHub's 65,536-character limit. */
   body: string;
   /** What the closing comment says, e.g. "No drift at 2026-01-05T03:00:00Z." */
@@ -32,6 +35,8 @@ export interface DriftIssueResult {
   action: "opened" | "updated" | "unchanged" | "closed" | "none";
   number?: number;
   html_url?: string;
+  /** The account the service says opened the issue, when this call opened it. */
+  openedBy?: string;
 }
 
 interface Issue {
@@ -40,6 +45,7 @@ interface Issue {
   html_url: string;
   /** Present on pull requests, which the issue list includes. */
   pull_request?: unknown;
+  user?: { login?: string } | null;
 }
 
 export async function reportDriftIssue(
@@ -48,8 +54,13 @@ export async function reportDriftIssue(
 ): Promise<DriftIssueResult> {
   const issues = `${repoPath(input.owner, input.repo)}/issues`;
   const open = await client.paginate<Issue>(issues, { state: "open" });
+  // Logins are case-insensitive on GitHub.
+  const author = input.author.toLowerCase();
   const existing = open.find(
-    (issue) => issue.pull_request === undefined && (issue.body ?? "").startsWith(DRIFT_MARKER),
+    (issue) =>
+      issue.pull_request === undefined &&
+      issue.user?.login?.toLowerCase() === author &&
+      (issue.body ?? "").startsWith(DRIFT_MARKER),
   );
   const body = `${DRIFT_MARKER}\n${input.body}`;
   if (!input.drifted) {
@@ -66,7 +77,13 @@ export async function reportDriftIssue(
     const opened = await client.request<Issue>("POST", issues, {
       body: { title: DRIFT_TITLE, body },
     });
-    return { action: "opened", number: opened.data.number, html_url: opened.data.html_url };
+    const openedBy = opened.data.user?.login;
+    return {
+      action: "opened",
+      number: opened.data.number,
+      html_url: opened.data.html_url,
+      ...(openedBy !== undefined && { openedBy }),
+    };
   }
   if (existing.body === body) {
     return { action: "unchanged", number: existing.number, html_url: existing.html_url };

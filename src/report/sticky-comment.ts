@@ -1,4 +1,4 @@
-import { type ForgeClient, ForgeError } from "../forge/client.js";
+import type { ForgeClient } from "../forge/client.js";
 
 /**
  * The sticky pull-request comment: one per pull request, found by the marker it starts with and
@@ -35,33 +35,17 @@ interface IssueComment {
 export const ACTIONS_BOT = "github-actions[bot]";
 
 /**
- * The login the comments `client` posts are written by: the account `GET /user` names for a
- * personal or OAuth token. An installation token — the workflow's `GITHUB_TOKEN`, or an App's —
- * cannot read `GET /user` (GitHub answers 403 "Resource not accessible by integration") and writes
- * as its App's bot: `github-actions[bot]` for `GITHUB_TOKEN`; another App's bot must be named (the
- * Action's `comment-author` input).
+ * The login the comments and issues `client` posts are written by: its App's bot when it signs in
+ * as an App, else the account `GET /user` names for a personal or OAuth token. An installation
+ * token given as a token cannot read `GET /user` (GitHub answers 403 "Resource not accessible by
+ * integration"); the workflow's `GITHUB_TOKEN`, the usual one, writes as `github-actions[bot]`, and
+ * another App's bot must be named (the Action's `comment-author` input).
  *
  * Anyone who can read a pull request can comment on it, marker and all, and can edit their own
- * comment later: a comment only counts as the plan comment when this account wrote it.
+ * comment or issue later: one counts as forgeplan's only when this account wrote it.
  */
 export async function commentAuthor(client: ForgeClient): Promise<string> {
-  let login: unknown;
-  try {
-    login = (await client.get<{ login?: unknown }>("/user")).login;
-  } catch (error) {
-    if (error instanceof ForgeError && error.status === 403) return ACTIONS_BOT;
-    throw error;
-  }
-  if (typeof login !== "string" || login === "") {
-    throw new ForgeError({
-      method: "GET",
-      path: "/user",
-      status: 200,
-      detail: "a body without the account's login",
-      unusableAnswer: true,
-    });
-  }
-  return login;
+  return (await client.login()) ?? ACTIONS_BOT;
 }
 
 /**

@@ -1,7 +1,9 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Plan } from "../../src/core/plan.js";
+import { startSandbox } from "../../src/sandbox/index.js";
+import { APP_ID, appKeys, appSeedFile } from "../helpers/apps.js";
 import { runInProcess } from "../helpers/cli.js";
 import { call } from "../helpers/sandbox.js";
 import { SECRET_TOKEN, tempDir, workspace, world } from "./helpers.js";
@@ -134,6 +136,64 @@ describe("forgeplan drift --cache", () => {
     expect(after).toMatchObject({ state: "closed", state_reason: "completed", comments: 1 });
     const quiet = await runInProcess(["drift", ...report], { env, cwd });
     expect(quiet).toMatchObject({ code: 0, stderr: "" });
+  });
+
+  it("keeps to the issue its own account opened, not one someone else opened with the marker", async () => {
+    const sandbox = await world();
+    const cwd = workspace(
+      sandbox,
+      "repositories:\n  - name: acme/web\n    branch_protection:\n      main: { enforce_admins: true }\n",
+    );
+    // A reader opens an issue with the drift marker before the first drift check.
+    await call(sandbox, "POST", "/repos/acme/api/issues", {
+      token: "sandbox-reader",
+      body: { title: "drift", body: "<!-- forgeplan-drift -->\nno drift here" },
+    });
+    const report = ["--report-issue", "acme/api", "--write-interval", "0"];
+    const first = await runInProcess(["drift", ...report], { env, cwd });
+    expect(first.stderr).toBe("forgeplan: drift issue acme/api#2 opened\n");
+    const second = await runInProcess(["drift", ...report], { env, cwd });
+    expect(second.stderr).toBe("forgeplan: drift issue acme/api#2 unchanged\n");
+    const theirs = (await call(sandbox, "GET", "/repos/acme/api/issues/1", { token: SECRET_TOKEN }))
+      .body;
+    expect(theirs).toMatchObject({
+      body: "<!-- forgeplan-drift -->\nno drift here",
+      state: "open",
+      user: { login: "octo-reader" },
+    });
+  });
+
+  it("signed in as an App, finds the issue its bot opened on the next run", async () => {
+    const sandbox = await startSandbox({ port: 0, seed: appSeedFile(appKeys().publicKey) });
+    try {
+      const cwd = tempDir();
+      writeFileSync(
+        join(cwd, "forgeplan.yaml"),
+        [
+          "version: 1",
+          "targets:",
+          `  github: { type: repository, base_url: "${sandbox.url}", app_id: ${APP_ID}, private_key_env: APP_KEY }`,
+          "repositories:",
+          "  - name: acme/web",
+          "    branch_protection:",
+          "      main: { enforce_admins: true }",
+          "",
+        ].join("\n"),
+      );
+      const appEnv = { APP_KEY: appKeys().privateKey };
+      const report = ["drift", "--report-issue", "acme/api", "--write-interval", "0"];
+      const first = await runInProcess(report, { env: appEnv, cwd });
+      expect(first.stderr).toMatch(/^forgeplan: drift issue acme\/api#\d+ opened\n$/);
+      const number = /#(\d+)/.exec(first.stderr)![1];
+      const second = await runInProcess(report, { env: appEnv, cwd });
+      expect(second.stderr).toBe(`forgeplan: drift issue acme/api#${number} unchanged\n`);
+      const issue = (
+        await call(sandbox, "GET", `/repos/acme/api/issues/${number}`, { token: "sandbox-admin" })
+      ).body;
+      expect(issue.user.login).toBe("settings-bot[bot]");
+    } finally {
+      await sandbox.stop();
+    }
   });
 
   it("refuses flags that cannot work together, with one line each", async () => {

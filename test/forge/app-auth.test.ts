@@ -84,6 +84,15 @@ describe("an App installation as a target's credential", () => {
     expect(sb.stats().installation_tokens_issued).toBe(1);
   });
 
+  it("writes as the App's bot, named once from GET /app, where GET /user is refused", async () => {
+    const { client, sb } = await setUp();
+    const before = sb.stats().requests_total;
+    expect(await client.login()).toBe("settings-bot[bot]");
+    expect(await client.login()).toBe("settings-bot[bot]");
+    expect(sb.stats().requests_total - before).toBe(1);
+    await expect(client.get("/user")).rejects.toThrow("403 Resource not accessible by integration");
+  });
+
   it("refreshes the token before it expires, once for all requests that need it", async () => {
     const { client, clock, sb, tokens } = await setUp({
       ttl: 600,
