@@ -48814,6 +48814,9 @@ Exit 0 when everything was applied and verified; 1 otherwise.
 });
 
 // src/report/sticky-comment.ts
+function sameLogin(a, b) {
+  return a !== void 0 && a.toLowerCase() === b.toLowerCase();
+}
 async function commentAuthor(client) {
   return await client.login() ?? ACTIONS_BOT;
 }
@@ -48827,9 +48830,8 @@ async function findStickyComment(client, ref, marker, author) {
   const comments = await client.paginate(
     `${repoPath2(ref.owner, ref.repo)}/issues/${ref.number}/comments`
   );
-  const wanted = author.toLowerCase();
   const found = comments.find(
-    (comment2) => comment2.user?.login?.toLowerCase() === wanted && startsWithLine(comment2.body ?? "", marker)
+    (comment2) => sameLogin(comment2.user?.login, author) && startsWithLine(comment2.body ?? "", marker)
   );
   return found && { id: found.id, body: found.body ?? "", html_url: found.html_url };
 }
@@ -48877,9 +48879,8 @@ function hasDrift(plan2) {
 async function reportDriftIssue(client, input2) {
   const issues = `${repoPath2(input2.owner, input2.repo)}/issues`;
   const open2 = await client.paginate(issues, { state: "open" });
-  const author = input2.author.toLowerCase();
   const existing = open2.find(
-    (issue2) => issue2.pull_request === void 0 && issue2.user?.login?.toLowerCase() === author && (issue2.body ?? "").startsWith(DRIFT_MARKER)
+    (issue2) => issue2.pull_request === void 0 && sameLogin(issue2.user?.login, input2.author) && (issue2.body ?? "").startsWith(DRIFT_MARKER)
   );
   const body = `${DRIFT_MARKER}
 ${input2.body}`;
@@ -49067,7 +49068,7 @@ Exit 0: no drift; 2: drift (a create, update, delete or audit finding); 1: error
 `
               );
             }
-            if (result.openedBy !== void 0 && result.openedBy.toLowerCase() !== author.toLowerCase()) {
+            if (result.openedBy !== void 0 && !sameLogin(result.openedBy, author)) {
               io.stderr.write(
                 `forgeplan: warning: the drift issue was opened as ${result.openedBy}, not ${author}, so the next run will not find it: sign the target in as the App (app_id and its private key) so forgeplan knows the login it writes as
 `
@@ -50527,7 +50528,7 @@ ${digestLine(planDigest(plan2))}`;
     );
     write(`forgeplan: pull-request comment ${result.action}: ${result.html_url}
 `);
-    if (result.author !== void 0 && result.author.toLowerCase() !== author.toLowerCase()) {
+    if (result.author !== void 0 && !sameLogin(result.author, author)) {
       warn(
         `the comment was written as ${result.author}, not ${author}: set comment-author: ${result.author} so the next plan edits it and the apply on merge finds it`
       );

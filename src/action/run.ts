@@ -20,6 +20,7 @@ import {
   commentAuthor,
   commentMarker,
   GITHUB_BODY_LIMIT,
+  sameLogin,
   upsertStickyComment,
 } from "../report/sticky-comment.js";
 import {
@@ -513,7 +514,7 @@ async function comment(
       body,
     );
     write(`forgeplan: pull-request comment ${result.action}: ${result.html_url}\n`);
-    if (result.author !== undefined && result.author.toLowerCase() !== author.toLowerCase()) {
+    if (result.author !== undefined && !sameLogin(result.author, author)) {
       // Without this, every push would add a comment and the apply on merge would find none.
       warn(
         `the comment was written as ${result.author}, not ${author}: set comment-author: ${result.author} so the next plan edits it and the apply on merge finds it`,

@@ -1,6 +1,6 @@
 import type { DesiredState } from "../config/model.js";
 import { DRIFT_MARKER, hasDrift, reportDriftIssue } from "../report/drift-issue.js";
-import { commentAuthor, GITHUB_BODY_LIMIT } from "../report/sticky-comment.js";
+import { commentAuthor, GITHUB_BODY_LIMIT, sameLogin } from "../report/sticky-comment.js";
 import { type ForgeClient, ForgeError } from "../forge/client.js";
 import { renderPlan } from "../render/index.js";
 import { parseFlags } from "./args.js";
@@ -141,10 +141,7 @@ export const drift: Command = async (argv, io) => {
             `forgeplan: drift issue ${issueRepo.owner}/${issueRepo.repo}#${result.number} ${result.action}\n`,
           );
         }
-        if (
-          result.openedBy !== undefined &&
-          result.openedBy.toLowerCase() !== author.toLowerCase()
-        ) {
+        if (result.openedBy !== undefined && !sameLogin(result.openedBy, author)) {
           // An installation token of another App, given as a token: the next run looks for its
           // issue under the wrong login and would open another.
           io.stderr.write(

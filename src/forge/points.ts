@@ -48,7 +48,7 @@ export class PointWindow {
  * One key's spending in the window, oldest first, with its running total: an admission costs the
  * entries that expire since the last one, not a pass over the whole window. A plan of 10,000
  * repositories sends 20,000 requests to one endpoint inside a minute; summing the window on every
- * admission made pacing quadratic (9 of 22 CPU-seconds in `bench/scale.js` at 10,000).
+ * admission made pacing quadratic (about 10 of 23 CPU-seconds in `bench/scale.js` at 10,000).
  */
 class Ledger {
   readonly entries: { at: number; cost: number }[] = [];

@@ -1,6 +1,6 @@
 import type { Plan } from "../core/plan.js";
 import type { ForgeClient } from "../forge/client.js";
-import { repoPath } from "./sticky-comment.js";
+import { repoPath, sameLogin } from "./sticky-comment.js";
 
 /**
  * The drift issue: a single open issue, found by the marker its body starts with and the account
@@ -54,12 +54,10 @@ export async function reportDriftIssue(
 ): Promise<DriftIssueResult> {
   const issues = `${repoPath(input.owner, input.repo)}/issues`;
   const open = await client.paginate<Issue>(issues, { state: "open" });
-  // Logins are case-insensitive on GitHub.
-  const author = input.author.toLowerCase();
   const existing = open.find(
     (issue) =>
       issue.pull_request === undefined &&
-      issue.user?.login?.toLowerCase() === author &&
+      sameLogin(issue.user?.login, input.author) &&
       (issue.body ?? "").startsWith(DRIFT_MARKER),
   );
   const body = `${DRIFT_MARKER}\n${input.body}`;

@@ -31,6 +31,11 @@ interface IssueComment {
   user?: { login?: string } | null;
 }
 
+/** Whether two logins name one account: GitHub's logins are case-insensitive. */
+export function sameLogin(a: string | undefined, b: string): boolean {
+  return a !== undefined && a.toLowerCase() === b.toLowerCase();
+}
+
 /** The account the workflow's own token (`GITHUB_TOKEN`) writes comments as, on GitHub. */
 export const ACTIONS_BOT = "github-actions[bot]";
 
@@ -71,11 +76,9 @@ export async function findStickyComment(
   const comments = await client.paginate<IssueComment>(
     `${repoPath(ref.owner, ref.repo)}/issues/${ref.number}/comments`,
   );
-  // Logins are case-insensitive on GitHub.
-  const wanted = author.toLowerCase();
   const found = comments.find(
     (comment) =>
-      comment.user?.login?.toLowerCase() === wanted && startsWithLine(comment.body ?? "", marker),
+      sameLogin(comment.user?.login, author) && startsWithLine(comment.body ?? "", marker),
   );
   return found && { id: found.id, body: found.body ?? "", html_url: found.html_url };
 }
