@@ -60,8 +60,8 @@ function formatPath(path) {
   return text;
 }
 function formatConfigError(error62) {
-  const where3 = `${error62.file}:${error62.line}:${error62.column}`;
-  return error62.path === "" ? `${where3}: ${error62.message}` : `${where3}: ${error62.path}: ${error62.message}`;
+  const where = `${error62.file}:${error62.line}:${error62.column}`;
+  return error62.path === "" ? `${where}: ${error62.message}` : `${where}: ${error62.path}: ${error62.message}`;
 }
 function errorAt(origin, path, message) {
   return {
@@ -135,8 +135,8 @@ function selectsRepository(selector2, fullName) {
 }
 function describeSelector(selector2) {
   if (selector2.kind === "name") return `${selector2.owner}/${selector2.repo}`;
-  const where3 = Object.entries(selector2.properties ?? {}).map(([name2, values]) => `${name2}=${values.join("|")}`).join(", ");
-  return `${selector2.owner}/${selector2.pattern}${where3 === "" ? "" : ` where ${where3}`}`;
+  const where = Object.entries(selector2.properties ?? {}).map(([name2, values]) => `${name2}=${values.join("|")}`).join(", ");
+  return `${selector2.owner}/${selector2.pattern}${where === "" ? "" : ` where ${where}`}`;
 }
 var cache;
 var init_glob = __esm({
@@ -29684,10 +29684,10 @@ function printDesiredState(state, spec) {
 function repositoryBlocks(entry2, state, spec) {
   const selector2 = entry2.selector;
   const scope = `${selector2.owner}/${selector2.kind === "name" ? selector2.repo : selector2.pattern}`;
-  const where3 = Object.entries(selector2.kind === "glob" ? selector2.properties ?? {} : {}).map(
+  const where = Object.entries(selector2.kind === "glob" ? selector2.properties ?? {} : {}).map(
     ([name2, values]) => `${name2}=${values.join("|")}`
   );
-  const note = selector2.kind === "glob" ? ` (glob${where3.length > 0 ? ` where ${where3.join(", ")}` : ""}${selector2.exclude.length > 0 ? `, excluding ${selector2.exclude.join(", ")}` : ""})` : "";
+  const note = selector2.kind === "glob" ? ` (glob${where.length > 0 ? ` where ${where.join(", ")}` : ""}${selector2.exclude.length > 0 ? `, excluding ${selector2.exclude.join(", ")}` : ""})` : "";
   const layers = [...state.defaults, ...entry2.layers];
   const blocks2 = [];
   for (const setting of spec.settings) {
@@ -29752,6 +29752,20 @@ var init_print = __esm({
     init_errors();
     init_issues();
     init_merge();
+  }
+});
+
+// src/core/zod-problem.ts
+function firstProblem(error62, prefix = "") {
+  const issue2 = error62.issues[0];
+  const path = (issue2?.path ?? []).map((part) => typeof part === "number" ? `[${part}]` : `.${String(part)}`).join("");
+  const at = `${prefix}${path}`.replace(/^\./, "");
+  const message = issue2?.message ?? "invalid";
+  return at === "" ? message : `${at}: ${message}`;
+}
+var init_zod_problem = __esm({
+  "src/core/zod-problem.ts"() {
+    "use strict";
   }
 });
 
@@ -33028,13 +33042,6 @@ function changeError(message, method, path, status) {
   if (status !== void 0) error62.status = status;
   return error62;
 }
-function firstProblem(error62, prefix = "") {
-  const issue2 = error62.issues[0];
-  if (issue2 === void 0) return "invalid";
-  const where3 = issue2.path.map((part) => typeof part === "number" ? `[${part}]` : `.${String(part)}`).join("");
-  const at = `${prefix}${where3}`.replace(/^\./, "");
-  return at === "" ? issue2.message : `${at}: ${issue2.message}`;
-}
 function notShaped(path, status, shape, problem) {
   return changeError(
     `GET ${path} answered ${status} with a body that is not ${shape}: ${problem}`,
@@ -33057,13 +33064,14 @@ function mustFind(result, path) {
 }
 function describeReadError(error62) {
   if (error62.message.startsWith("GET ")) return error62.message;
-  const where3 = [error62.request, error62.status].filter((part) => part !== void 0).join(" → ");
-  return where3 === "" ? error62.message : `${where3}: ${error62.message}`;
+  const where = [error62.request, error62.status].filter((part) => part !== void 0).join(" → ");
+  return where === "" ? error62.message : `${where}: ${error62.message}`;
 }
 var ResourceReader, ReadFailed;
 var init_context = __esm({
   "src/resources/context.ts"() {
     "use strict";
+    init_zod_problem();
     init_client();
     ResourceReader = class {
       constructor(target2, client) {
@@ -35332,16 +35340,9 @@ function normalizeConditions(raw2) {
   }
   return conditions;
 }
-function where(prefix, error62) {
-  const issue2 = error62.issues[0];
-  const path = (issue2?.path ?? []).map((part) => typeof part === "number" ? `[${part}]` : `.${String(part)}`).join("");
-  const at = `${prefix}${path}`.replace(/^\./, "");
-  const message = issue2?.message ?? "invalid";
-  return at === "" ? message : `${at}: ${message}`;
-}
 function normalizeRuleset(value, actorsKnown) {
   const parsed = readRuleset.safeParse(value);
-  if (!parsed.success) return { kind: "malformed", problem: where("", parsed.error) };
+  if (!parsed.success) return { kind: "malformed", problem: firstProblem(parsed.error) };
   const read2 = parsed.data;
   if (read2.bypass_actors === void 0 && !actorsKnown) {
     return {
@@ -35361,7 +35362,10 @@ function normalizeRuleset(value, actorsKnown) {
     }
     const parameters2 = schema2.safeParse(rule.parameters ?? {});
     if (!parameters2.success) {
-      return { kind: "malformed", problem: where(`rules[${index}].parameters`, parameters2.error) };
+      return {
+        kind: "malformed",
+        problem: firstProblem(parameters2.error, `rules[${index}].parameters`)
+      };
     }
     rules2[type] = normalizeParameters(type, parameters2.data);
   }
@@ -35474,6 +35478,7 @@ var init_ruleset_canonical = __esm({
   "src/resources/ruleset-canonical.ts"() {
     "use strict";
     init_zod();
+    init_zod_problem();
     init_ruleset_rules();
     int2 = number2().int();
     flag = boolean2().optional();
@@ -36200,9 +36205,9 @@ function refused(path, problem) {
     200
   );
 }
-async function readLive(where3, id) {
-  const path = `${where3.base}/${id}`;
-  const read2 = await where3.reader.getOrAbsent(path, SHAPE);
+async function readLive(where, id) {
+  const path = `${where.base}/${id}`;
+  const read2 = await where.reader.getOrAbsent(path, SHAPE);
   if (read2.kind === "error") return { error: read2.error };
   if (read2.kind === "absent") {
     return {
@@ -36223,10 +36228,10 @@ async function readLive(where3, id) {
   }
   return normalized;
 }
-async function listLive(where3) {
-  const query = where3.level === "repository" ? { includes_parents: "false" } : void 0;
-  const own2 = where3.level === "repository" ? "Repository" : "Organization";
-  const listed3 = await where3.reader.list(where3.base, query, {
+async function listLive(where) {
+  const query = where.level === "repository" ? { includes_parents: "false" } : void 0;
+  const own2 = where.level === "repository" ? "Repository" : "Organization";
+  const listed3 = await where.reader.list(where.base, query, {
     name: "rulesets",
     schema: listedRuleset
   });
@@ -36296,29 +36301,29 @@ async function replaceAll(reader, repo, branches, desired) {
   return replacements;
 }
 async function planRuleset({
-  where: where3,
+  where,
   name: name2,
   desired,
   liveId,
   repo
 }) {
-  const base = newChange(where3.reader.target, where3.scope, "ruleset", name2);
+  const base = newChange(where.reader.target, where.scope, "ruleset", name2);
   let live = null;
   if (liveId !== void 0) {
-    const read2 = await readLive(where3, liveId);
+    const read2 = await readLive(where, liveId);
     if ("error" in read2) return { ...base, error: read2.error };
     live = read2.ruleset;
   }
   let target2 = null;
   try {
-    if (desired !== null) target2 = await desiredRuleset(where3.dir, name2, desired);
+    if (desired !== null) target2 = await desiredRuleset(where.dir, name2, desired);
   } catch (error62) {
     if (error62 instanceof Unresolved) return { ...base, error: error62.error };
     throw error62;
   }
-  if (live) await where3.dir.learn(referencedIds(live), false);
-  const liveShown = live && shown2(live, where3.dir.namer);
-  const path = liveId === void 0 ? where3.base : `${where3.base}/${liveId}`;
+  if (live) await where.dir.learn(referencedIds(live), false);
+  const liveShown = live && shown2(live, where.dir.namer);
+  const path = liveId === void 0 ? where.base : `${where.base}/${liveId}`;
   if (target2 === null) {
     if (liveShown === null) return { ...base, live_fingerprint: fingerprint(null) };
     return {
@@ -36329,11 +36334,11 @@ async function planRuleset({
       live_fingerprint: fingerprint(liveShown)
     };
   }
-  const diff = diffValues(liveShown ?? {}, shown2(target2, where3.dir.namer));
-  const requests = diff.length === 0 ? [] : [{ method: live === null ? "POST" : "PUT", path, body: requestBody(target2, where3.level) }];
+  const diff = diffValues(liveShown ?? {}, shown2(target2, where.dir.namer));
+  const requests = diff.length === 0 ? [] : [{ method: live === null ? "POST" : "PUT", path, body: requestBody(target2, where.level) }];
   const notes = [];
   const classic = {};
-  const replacements = repo === void 0 ? [] : await replaceAll(where3.reader, repo, desired?.replaces_protection ?? [], target2);
+  const replacements = repo === void 0 ? [] : await replaceAll(where.reader, repo, desired?.replaces_protection ?? [], target2);
   if ("error" in replacements) return { ...base, error: replacements.error };
   for (const replacement of replacements) {
     requests.push(...replacement.requests);
@@ -36349,24 +36354,24 @@ async function planRuleset({
   if (requests.length === 0) return planned;
   return { ...planned, action: live === null ? "create" : "update", diff, requests };
 }
-async function planRulesets(where3, rulesets, repo) {
-  const listed3 = await listLive(where3);
+async function planRulesets(where, rulesets, repo) {
+  const listed3 = await listLive(where);
   if (listed3.kind !== "found") {
     const error62 = listed3.kind === "error" ? listed3.error : changeError(
-      `${where3.scope} was not found (or the token cannot see its rulesets)`,
+      `${where.scope} was not found (or the token cannot see its rulesets)`,
       "GET",
-      where3.base,
+      where.base,
       404
     );
     return Object.keys(rulesets).map((name2) => ({
-      ...newChange(where3.reader.target, where3.scope, "ruleset", name2),
+      ...newChange(where.reader.target, where.scope, "ruleset", name2),
       error: error62
     }));
   }
   return Promise.all(
     Object.entries(rulesets).map(
       ([name2, desired]) => planRuleset({
-        where: where3,
+        where,
         name: name2,
         desired,
         liveId: listed3.data.get(name2),
@@ -36375,14 +36380,14 @@ async function planRulesets(where3, rulesets, repo) {
     )
   );
 }
-async function exportRulesets(where3) {
-  const names = mustFind(await listLive(where3), where3.base);
+async function exportRulesets(where) {
+  const names = mustFind(await listLive(where), where.base);
   const rulesets = {};
   for (const [name2, id] of [...names].sort(([a], [b]) => a < b ? -1 : 1)) {
-    const read2 = await readLive(where3, id);
+    const read2 = await readLive(where, id);
     if ("error" in read2) throw new ReadFailed(read2.error.message);
-    await where3.dir.learn(referencedIds(read2.ruleset), true);
-    rulesets[name2] = rulesetSettings(where3.dir, read2.ruleset, where3.level);
+    await where.dir.learn(referencedIds(read2.ruleset), true);
+    rulesets[name2] = rulesetSettings(where.dir, read2.ruleset, where.level);
   }
   return Object.keys(rulesets).length > 0 ? rulesets : void 0;
 }
@@ -37266,9 +37271,9 @@ async function entryMatches(state, readers) {
 }
 function describeMatches(matches) {
   const lines = matches.map(({ entry: entry2, repositories, error: error62 }) => {
-    const where3 = `${describeSelector(entry2.selector)} (${entry2.origin.file}:${entry2.origin.line})`;
-    if (error62 !== void 0) return `  ${where3}: could not be read: ${error62}`;
-    return `  ${where3}: ${repositories.length === 0 ? "nothing" : repositories.join(", ")}`;
+    const where = `${describeSelector(entry2.selector)} (${entry2.origin.file}:${entry2.origin.line})`;
+    if (error62 !== void 0) return `  ${where}: could not be read: ${error62}`;
+    return `  ${where}: ${repositories.length === 0 ? "nothing" : repositories.join(", ")}`;
   });
   return `Repository entries select, on the service now:
 ${lines.join("\n")}
@@ -42845,15 +42850,15 @@ function buildWorld(seed) {
       `an organization has at most ${MAX_DEFINITIONS} custom properties`
     );
     orgSeed.custom_properties.forEach((definition, at) => {
-      const where3 = [...path, "custom_properties", at];
+      const where = [...path, "custom_properties", at];
       const key = definition.property_name.toLowerCase();
       check2(
         !org.properties.has(key),
-        where3,
+        where,
         `property '${definition.property_name}' is defined twice`
       );
       const problems = definitionProblems(definition);
-      check2(problems.length === 0, where3, problems.join("; "));
+      check2(problems.length === 0, where, problems.join("; "));
       org.properties.set(key, definition);
     });
     world.organizations.set(account2.login.toLowerCase(), org);
@@ -46548,11 +46553,6 @@ function fileSchema2(kinds) {
     }).optional()
   });
 }
-function where2(path) {
-  return path.map(
-    (part, index) => typeof part === "number" ? `[${part}]` : `${index === 0 ? "" : "."}${String(part)}`
-  ).join("");
-}
 function readPlanFile(text, file2, kinds) {
   let value;
   try {
@@ -46576,8 +46576,7 @@ function readPlanFile(text, file2, kinds) {
   }
   const parsed = fileSchema2(kinds).safeParse(value);
   if (!parsed.success) {
-    const issue2 = parsed.error.issues[0];
-    throw new PlanFileError(`${file2}: ${where2(issue2?.path ?? [])}: ${issue2?.message}`);
+    throw new PlanFileError(`${file2}: ${firstProblem(parsed.error)}`);
   }
   const changes = parsed.data.changes;
   const seen = /* @__PURE__ */ new Set();
@@ -46618,6 +46617,7 @@ var init_plan_file = __esm({
     init_plan();
     init_plain();
     init_secret();
+    init_zod_problem();
     PlanFileError = class extends Error {
       name = "PlanFileError";
     };
@@ -46737,13 +46737,13 @@ function describeFailure(failure3, style = {
   const said = messageAfterStatus(status, failure3.message ?? "");
   const message = style.message(said);
   if (failure3.request === void 0) {
-    const where4 = status === void 0 ? "" : String(status);
-    return where4 === "" ? message : message === "" ? where4 : `${where4}: ${message}`;
+    const where2 = status === void 0 ? "" : String(status);
+    return where2 === "" ? message : message === "" ? where2 : `${where2}: ${message}`;
   }
   const request2 = style.request(failure3.request);
   if (said.startsWith(`answered ${status} `)) return `${request2} ${message}`;
-  const where3 = status === void 0 ? request2 : `${request2} → ${status}`;
-  return message === "" ? where3 : `${where3}: ${message}`;
+  const where = status === void 0 ? request2 : `${request2} → ${status}`;
+  return message === "" ? where : `${where}: ${message}`;
 }
 function messageAfterStatus(status, message) {
   return status !== void 0 && message.startsWith(`${status} `) ? message.slice(String(status).length + 1) : message;
@@ -46922,8 +46922,8 @@ function heading(options, fallback, verb) {
   return parts;
 }
 function cutNote(hidden, what, subject, options) {
-  const where3 = options.detailsUrl === void 0 ? "the job summary" : `[the full ${subject}](${linkTarget2(options.detailsUrl)})`;
-  return `_… ${plural2(hidden, `more ${what}`, `more ${what}s`)} not shown: the ${subject} is longer than GitHub's comment limit; see ${where3}._`;
+  const where = options.detailsUrl === void 0 ? "the job summary" : `[the full ${subject}](${linkTarget2(options.detailsUrl)})`;
+  return `_… ${plural2(hidden, `more ${what}`, `more ${what}s`)} not shown: the ${subject} is longer than GitHub's comment limit; see ${where}._`;
 }
 function urgency(changes) {
   if (changes.some((change) => change.error !== void 0)) return 0;
@@ -48813,6 +48813,29 @@ Exit 0 when everything was applied and verified; 1 otherwise.
   }
 });
 
+// src/report/shaped-list.ts
+async function shapedList(client, path, item, query = {}) {
+  const items = await client.paginate(path, query);
+  return items.map((value, index) => {
+    const parsed = item.schema.safeParse(value);
+    if (parsed.success) return parsed.data;
+    throw new ForgeError({
+      method: "GET",
+      path,
+      status: 200,
+      detail: `a body that is not a list of ${item.name}: ${firstProblem(parsed.error, `[${index}]`)}`,
+      unusableAnswer: true
+    });
+  });
+}
+var init_shaped_list = __esm({
+  "src/report/shaped-list.ts"() {
+    "use strict";
+    init_zod_problem();
+    init_client();
+  }
+});
+
 // src/report/sticky-comment.ts
 function sameLogin(a, b) {
   return a !== void 0 && a.toLowerCase() === b.toLowerCase();
@@ -48827,8 +48850,10 @@ function repoPath2(owner, repo) {
   return `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`;
 }
 async function findStickyComment(client, ref, marker, author) {
-  const comments = await client.paginate(
-    `${repoPath2(ref.owner, ref.repo)}/issues/${ref.number}/comments`
+  const comments = await shapedList(
+    client,
+    `${repoPath2(ref.owner, ref.repo)}/issues/${ref.number}/comments`,
+    issueComment
   );
   const found = comments.find(
     (comment2) => sameLogin(comment2.user?.login, author) && startsWithLine(comment2.body ?? "", marker)
@@ -48862,11 +48887,22 @@ async function upsertStickyComment(client, ref, marker, author, body) {
   );
   return { action: "updated", id: updated.data.id, html_url: updated.data.html_url, author };
 }
-var GITHUB_BODY_LIMIT, ACTIONS_BOT;
+var GITHUB_BODY_LIMIT, issueComment, ACTIONS_BOT;
 var init_sticky_comment = __esm({
   "src/report/sticky-comment.ts"() {
     "use strict";
+    init_zod();
+    init_shaped_list();
     GITHUB_BODY_LIMIT = 65536;
+    issueComment = {
+      name: "issue comments",
+      schema: object({
+        id: number2().int().positive(),
+        body: string2().nullish(),
+        html_url: string2(),
+        user: object({ login: string2() }).nullable()
+      })
+    };
     ACTIONS_BOT = "github-actions[bot]";
   }
 });
@@ -48878,7 +48914,7 @@ function hasDrift(plan2) {
 }
 async function reportDriftIssue(client, input2) {
   const issues = `${repoPath2(input2.owner, input2.repo)}/issues`;
-  const open2 = await client.paginate(issues, { state: "open" });
+  const open2 = await shapedList(client, issues, issueShape2, { state: "open" });
   const existing = open2.find(
     (issue2) => issue2.pull_request === void 0 && sameLogin(issue2.user?.login, input2.author) && (issue2.body ?? "").startsWith(DRIFT_MARKER)
   );
@@ -48912,13 +48948,26 @@ ${input2.body}`;
   await client.request("PATCH", `${issues}/${existing.number}`, { body: { body } });
   return { action: "updated", number: existing.number, html_url: existing.html_url };
 }
-var DRIFT_MARKER, DRIFT_TITLE;
+var DRIFT_MARKER, DRIFT_TITLE, issueShape2;
 var init_drift_issue = __esm({
   "src/report/drift-issue.ts"() {
     "use strict";
+    init_zod();
+    init_shaped_list();
     init_sticky_comment();
     DRIFT_MARKER = "<!-- forgeplan-drift -->";
     DRIFT_TITLE = "forgeplan: live settings drifted from the desired state";
+    issueShape2 = {
+      name: "issues",
+      schema: object({
+        number: number2().int().positive(),
+        body: string2().nullish(),
+        html_url: string2(),
+        /** Present on pull requests, which the issue list includes. */
+        pull_request: unknown().optional(),
+        user: object({ login: string2() }).nullable()
+      })
+    };
   }
 });
 
@@ -49130,7 +49179,7 @@ async function globMatches(reader, selector2) {
   }
   return expansion.repos.map((repo) => `${repo.owner}/${repo.name}`);
 }
-async function exportGlob(reader, glob, where3) {
+async function exportGlob(reader, glob, where) {
   const [owner = "", pattern3 = "", extra] = glob.split("/");
   if (owner === "" || pattern3 === "" || extra !== void 0) {
     throw new ExportError(`--repo expects OWNER/REPO or OWNER/GLOB, got '${glob}'`);
@@ -49140,16 +49189,16 @@ async function exportGlob(reader, glob, where3) {
     owner,
     pattern: pattern3,
     exclude: [],
-    ...where3 !== void 0 && { properties: where3 }
+    ...where !== void 0 && { properties: where }
   };
   const names = await globMatches(reader, selector2);
   const named2 = await Promise.all(names.map((name2) => exportRepo(reader, name2)));
   const shared = {
     name: glob,
-    ...where3 !== void 0 && {
+    ...where !== void 0 && {
       where: {
         properties: Object.fromEntries(
-          Object.entries(where3).map(([key, values]) => [
+          Object.entries(where).map(([key, values]) => [
             key,
             values.length === 1 ? values[0] : values
           ])
@@ -49394,11 +49443,11 @@ ${connectionHelp(["config"])}  -c, --config FILE        take the targets from th
         if (!OWNER_NAME.test(org))
           throw new CliError(`export: --org expects a name such as acme, got '${org}'`);
       }
-      const where3 = propertiesWanted(values.where ?? []);
+      const where = propertiesWanted(values.where ?? []);
       const request2 = {
         // A whole owner: every repository it has, and its organization settings.
         repos: [...values.repo ?? [], ...orgs.map((org) => `${org}/*`)],
-        ...where3 !== void 0 && { where: where3 },
+        ...where !== void 0 && { where },
         sections: new Map(
           [
             ["organizations", orgs],
@@ -50095,12 +50144,24 @@ function readInputs(env) {
 init_sticky_comment();
 
 // src/action/reviewed-plan.ts
+init_zod();
 init_wording();
+init_shaped_list();
 init_sticky_comment();
-async function reviewedPlan(client, where3, marker, author) {
-  const { owner, repo, sha } = where3;
-  const pulls = await client.paginate(
-    `${repoPath2(owner, repo)}/commits/${encodeURIComponent(sha)}/pulls`
+var associatedPull = {
+  name: "pull requests",
+  schema: object({
+    number: number2().int().positive(),
+    merged_at: string2().nullable(),
+    merge_commit_sha: string2().nullable()
+  })
+};
+async function reviewedPlan(client, where, marker, author) {
+  const { owner, repo, sha } = where;
+  const pulls = await shapedList(
+    client,
+    `${repoPath2(owner, repo)}/commits/${encodeURIComponent(sha)}/pulls`,
+    associatedPull
   );
   const merged = pulls.find((pull) => pull.merged_at !== null && pull.merge_commit_sha === sha);
   if (merged === void 0) {
@@ -50483,11 +50544,11 @@ function failureAnnotations(plan2, run2) {
   if (failed.length > 0) {
     return failed.map((change) => {
       const error62 = change.error;
-      const where3 = [error62.request, error62.status].filter((part) => part !== void 0).join(" → ");
+      const where = [error62.request, error62.status].filter((part) => part !== void 0).join(" → ");
       return {
         level: "error",
         title: "forgeplan",
-        message: `${change.address}: ${where3 === "" ? "" : `${where3}: `}${error62.message}`
+        message: `${change.address}: ${where === "" ? "" : `${where}: `}${error62.message}`
       };
     });
   }
@@ -50603,16 +50664,16 @@ function pushedFrom(env) {
 }
 function compareReviewed(review, plan2) {
   const compared = compareWithReviewed(review.reviewed.digest, plan2);
-  const where3 = `pull request #${review.reviewed.pullRequest}`;
+  const where = `pull request #${review.reviewed.pullRequest}`;
   if (compared.same) {
     return {
       go: true,
-      said: `the plan is the one reviewed on ${where3} (${review.reviewed.commentUrl})`
+      said: `the plan is the one reviewed on ${where} (${review.reviewed.commentUrl})`
     };
   }
   return {
     go: false,
-    message: `the plan at commit ${review.sha.slice(0, 12)} is not the one reviewed on ${where3}: ${describeDifference(compared.difference)}; nothing was applied. Review the new plan in the job summary and plan it on a new pull request, or set accept-replan: true to apply it as it is`
+    message: `the plan at commit ${review.sha.slice(0, 12)} is not the one reviewed on ${where}: ${describeDifference(compared.difference)}; nothing was applied. Review the new plan in the job summary and plan it on a new pull request, or set accept-replan: true to apply it as it is`
   };
 }
 

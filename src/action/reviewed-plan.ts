@@ -1,3 +1,4 @@
+import * as z from "zod";
 import type { Plan } from "../core/plan.js";
 import type { ForgeClient } from "../forge/client.js";
 import { plural } from "../render/wording.js";
@@ -8,6 +9,7 @@ import {
   planDigest,
   readDigest,
 } from "../report/plan-digest.js";
+import { shapedList } from "../report/shaped-list.js";
 import { findStickyComment, repoPath } from "../report/sticky-comment.js";
 
 /**
@@ -20,11 +22,15 @@ export type Reviewed =
   | { found: true; pullRequest: number; commentUrl: string; digest: PlanDigest }
   | { found: false; reason: string };
 
-interface AssociatedPull {
-  number: number;
-  merged_at: string | null;
-  merge_commit_sha: string | null;
-}
+/** The members of GitHub's pull-request-simple that tell the merge of a commit. */
+const associatedPull = {
+  name: "pull requests",
+  schema: z.object({
+    number: z.number().int().positive(),
+    merged_at: z.string().nullable(),
+    merge_commit_sha: z.string().nullable(),
+  }),
+};
 
 export async function reviewedPlan(
   client: ForgeClient,
@@ -33,8 +39,10 @@ export async function reviewedPlan(
   author: string,
 ): Promise<Reviewed> {
   const { owner, repo, sha } = where;
-  const pulls = await client.paginate<AssociatedPull>(
+  const pulls = await shapedList(
+    client,
     `${repoPath(owner, repo)}/commits/${encodeURIComponent(sha)}/pulls`,
+    associatedPull,
   );
   const merged = pulls.find((pull) => pull.merged_at !== null && pull.merge_commit_sha === sha);
   if (merged === undefined) {

@@ -2,6 +2,7 @@ import * as z from "zod";
 import { ACTIONS, type Change, makePlan, type Plan, summarize } from "./plan.js";
 import { isPlainObject } from "./plain.js";
 import { SENSITIVE } from "./secret.js";
+import { firstProblem } from "./zod-problem.js";
 
 /**
  * The plan file (`plan --out`, `--format json`): the only code that writes and reads it. Writing
@@ -176,14 +177,6 @@ function fileSchema(kinds: readonly string[]) {
   });
 }
 
-function where(path: ReadonlyArray<PropertyKey>): string {
-  return path
-    .map((part, index) =>
-      typeof part === "number" ? `[${part}]` : `${index === 0 ? "" : "."}${String(part)}`,
-    )
-    .join("");
-}
-
 /**
  * Reads a plan file. Anything that is not such a plan is refused with one line naming the file and
  * the first key that is wrong; so is a plan whose summary does not count its own changes (a hand-
@@ -213,8 +206,7 @@ export function readPlanFile(text: string, file: string, kinds: readonly string[
   }
   const parsed = fileSchema(kinds).safeParse(value);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new PlanFileError(`${file}: ${where(issue?.path ?? [])}: ${issue?.message}`);
+    throw new PlanFileError(`${file}: ${firstProblem(parsed.error)}`);
   }
   const changes = parsed.data.changes as Change[];
   const seen = new Set<string>();

@@ -1,5 +1,7 @@
 import type { Plan } from "../core/plan.js";
+import * as z from "zod";
 import type { ForgeClient } from "../forge/client.js";
+import { shapedList } from "./shaped-list.js";
 import { repoPath, sameLogin } from "./sticky-comment.js";
 
 /**
@@ -39,21 +41,26 @@ export interface DriftIssueResult {
   openedBy?: string;
 }
 
-interface Issue {
-  number: number;
-  body?: string | null;
-  html_url: string;
-  /** Present on pull requests, which the issue list includes. */
-  pull_request?: unknown;
-  user?: { login?: string } | null;
-}
+/** The members of GitHub's issue the drift issue needs. */
+const issueShape = {
+  name: "issues",
+  schema: z.object({
+    number: z.number().int().positive(),
+    body: z.string().nullish(),
+    html_url: z.string(),
+    /** Present on pull requests, which the issue list includes. */
+    pull_request: z.unknown().optional(),
+    user: z.object({ login: z.string() }).nullable(),
+  }),
+};
+type Issue = z.infer<typeof issueShape.schema>;
 
 export async function reportDriftIssue(
   client: ForgeClient,
   input: DriftIssueInput,
 ): Promise<DriftIssueResult> {
   const issues = `${repoPath(input.owner, input.repo)}/issues`;
-  const open = await client.paginate<Issue>(issues, { state: "open" });
+  const open = await shapedList(client, issues, issueShape, { state: "open" });
   const existing = open.find(
     (issue) =>
       issue.pull_request === undefined &&

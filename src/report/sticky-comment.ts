@@ -1,4 +1,6 @@
+import * as z from "zod";
 import type { ForgeClient } from "../forge/client.js";
+import { shapedList } from "./shaped-list.js";
 
 /**
  * The sticky pull-request comment: one per pull request, found by the marker it starts with and
@@ -24,12 +26,17 @@ export interface CommentResult {
   author: string | undefined;
 }
 
-interface IssueComment {
-  id: number;
-  body?: string | null;
-  html_url: string;
-  user?: { login?: string } | null;
-}
+/** The members of GitHub's issue-comment the sticky comment needs. */
+const issueComment = {
+  name: "issue comments",
+  schema: z.object({
+    id: z.number().int().positive(),
+    body: z.string().nullish(),
+    html_url: z.string(),
+    user: z.object({ login: z.string() }).nullable(),
+  }),
+};
+type IssueComment = z.infer<typeof issueComment.schema>;
 
 /** Whether two logins name one account: GitHub's logins are case-insensitive. */
 export function sameLogin(a: string | undefined, b: string): boolean {
@@ -73,8 +80,10 @@ export async function findStickyComment(
   marker: string,
   author: string,
 ): Promise<{ id: number; body: string; html_url: string } | undefined> {
-  const comments = await client.paginate<IssueComment>(
+  const comments = await shapedList(
+    client,
     `${repoPath(ref.owner, ref.repo)}/issues/${ref.number}/comments`,
+    issueComment,
   );
   const found = comments.find(
     (comment) =>

@@ -1,5 +1,6 @@
 import type * as z from "zod";
 import type { ChangeError } from "../core/plan.js";
+import { firstProblem } from "../core/zod-problem.js";
 import { type ForgeClient, ForgeError } from "../forge/client.js";
 
 export interface RepoRef {
@@ -39,17 +40,6 @@ export interface Shape<T> {
 }
 
 type Query = Record<string, string | number>;
-
-/** `[3].config.url: expected string, received number`: where the answer first differs from the shape. */
-function firstProblem(error: z.ZodError, prefix = ""): string {
-  const issue = error.issues[0];
-  if (issue === undefined) return "invalid";
-  const where = issue.path
-    .map((part) => (typeof part === "number" ? `[${part}]` : `.${String(part)}`))
-    .join("");
-  const at = `${prefix}${where}`.replace(/^\./, "");
-  return at === "" ? issue.message : `${at}: ${issue.message}`;
-}
 
 function notShaped(path: string, status: number, shape: string, problem: string): ChangeError {
   return changeError(

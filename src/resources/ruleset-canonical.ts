@@ -17,6 +17,7 @@
  *   workflows and merge methods are sets: their order never matters.
  */
 import * as z from "zod";
+import { firstProblem } from "../core/zod-problem.js";
 import { MERGE_QUEUE_DEFAULTS, PATTERN_RULES, RULE_TYPES, type RuleType } from "./ruleset-rules.js";
 
 type Json = Record<string, unknown>;
@@ -362,24 +363,13 @@ export type Normalized =
   /** Not the shape of a ruleset: where it first differs. */
   | { kind: "malformed"; problem: string };
 
-/** `rules[2].parameters.max_file_size: …`: where a value first differs from the shape. */
-function where(prefix: string, error: z.ZodError): string {
-  const issue = error.issues[0];
-  const path = (issue?.path ?? [])
-    .map((part) => (typeof part === "number" ? `[${part}]` : `.${String(part)}`))
-    .join("");
-  const at = `${prefix}${path}`.replace(/^\./, "");
-  const message = issue?.message ?? "invalid";
-  return at === "" ? message : `${at}: ${message}`;
-}
-
 /**
  * Normalizes a ruleset read from the service, a request body, or a desired body. `actorsKnown`:
  * whether a missing `bypass_actors` means "none" (a body) or "not shown to this caller" (a read).
  */
 export function normalizeRuleset(value: unknown, actorsKnown: boolean): Normalized {
   const parsed = readRuleset.safeParse(value);
-  if (!parsed.success) return { kind: "malformed", problem: where("", parsed.error) };
+  if (!parsed.success) return { kind: "malformed", problem: firstProblem(parsed.error) };
   const read = parsed.data;
   if (read.bypass_actors === undefined && !actorsKnown) {
     return {
@@ -402,7 +392,10 @@ export function normalizeRuleset(value: unknown, actorsKnown: boolean): Normaliz
     }
     const parameters = schema.safeParse(rule.parameters ?? {});
     if (!parameters.success) {
-      return { kind: "malformed", problem: where(`rules[${index}].parameters`, parameters.error) };
+      return {
+        kind: "malformed",
+        problem: firstProblem(parameters.error, `rules[${index}].parameters`),
+      };
     }
     rules[type] = normalizeParameters(type, parameters.data as Json);
   }
