@@ -2,7 +2,7 @@ import { appFromSeed, buildInstallations } from "./build-apps.js";
 import { DEFAULT_CONTENT_TYPE } from "./hook-config.js";
 import { definitionProblems, MAX_DEFINITIONS, setValues } from "./custom-properties.js";
 import { protectionFromBody } from "./protection.js";
-import { type Ruleset, type RulesetSource, rulesetFromBody } from "./rulesets.js";
+import { rulesetFromBody } from "./rulesets.js";
 import type { RepositorySeed, WorldSeed } from "./seed-schema.js";
 import {
   type Account,
@@ -13,6 +13,8 @@ import {
   type Organization,
   type Repository,
   World,
+  type Ruleset,
+  type RulesetSource,
 } from "./world.js";
 
 export type SeedPath = (string | number)[];

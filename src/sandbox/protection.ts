@@ -1,42 +1,11 @@
 import { requestViolations } from "./request-rules.js";
 import { app, simpleUser, team } from "./shapes.js";
-import type { Account, App, Repository, Team, World } from "./world.js";
+import type { Account, App, Principals, Protection, Repository, Team, World } from "./world.js";
 
 /**
- * Branch protection: the PUT body's checks and rules (spec endpoint 1), the stored record, and the
- * Protected Branch read shape.
+ * Branch protection: the PUT body's checks and rules (spec endpoint 1), turning it into the stored
+ * record (world.ts), and the Protected Branch read shape.
  */
-
-export interface Principals {
-  users: Account[];
-  teams: Team[];
-  apps: App[];
-}
-
-export interface Protection {
-  required_status_checks: {
-    strict: boolean;
-    checks: { context: string; app_id: number | null }[];
-  } | null;
-  enforce_admins: boolean;
-  required_pull_request_reviews: {
-    dismiss_stale_reviews: boolean;
-    require_code_owner_reviews: boolean;
-    required_approving_review_count: number;
-    require_last_push_approval: boolean;
-    dismissal_restrictions: Principals | null;
-    bypass_pull_request_allowances: Principals | null;
-  } | null;
-  restrictions: Principals | null;
-  required_signatures: boolean;
-  required_linear_history: boolean;
-  allow_force_pushes: boolean;
-  allow_deletions: boolean;
-  block_creations: boolean;
-  required_conversation_resolution: boolean;
-  lock_branch: boolean;
-  allow_fork_syncing: boolean;
-}
 
 interface PrincipalLists {
   users?: string[];

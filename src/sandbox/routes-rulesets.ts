@@ -13,9 +13,9 @@ import { adminRepository, assertUnlocked, visibleRepository } from "./repo-acces
 import type { Route } from "./router.js";
 import { branchRules, rulesetsOf } from "./ruleset-match.js";
 import { rulesetShape, rulesetSummary } from "./ruleset-shapes.js";
-import { type Ruleset, type RulesetSource, rulesetFromBody, rulesetRefused } from "./rulesets.js";
+import { rulesetFromBody, rulesetRefused } from "./rulesets.js";
 import { app, installation, team } from "./shapes.js";
-import type { Organization, Repository } from "./world.js";
+import type { Organization, Repository, Ruleset, RulesetSource } from "./world.js";
 
 /**
  * Repository and organization rulesets (list, read, create, update, delete), the rules that apply to

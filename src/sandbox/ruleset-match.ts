@@ -1,11 +1,5 @@
-import {
-  type Conditions,
-  type NamePatterns,
-  type PropertySpec,
-  type Ruleset,
-  sourceName,
-} from "./rulesets.js";
-import type { Repository } from "./world.js";
+import { sourceName } from "./rulesets.js";
+import type { Conditions, NamePatterns, PropertySpec, Repository, Ruleset } from "./world.js";
 import { repositoryValues } from "./custom-properties.js";
 
 /**

@@ -1,5 +1,5 @@
-import { type BypassMode, REPOSITORY_ROLES, type Ruleset, sourceName } from "./rulesets.js";
-import type { Account, Repository, World } from "./world.js";
+import { REPOSITORY_ROLES, sourceName } from "./rulesets.js";
+import type { Account, BypassMode, Repository, Ruleset, World } from "./world.js";
 
 /** The ruleset's read shapes: as lists show it, and the Repository ruleset. */
 

@@ -1,17 +1,28 @@
 import { z } from "zod";
 import { DOCS, HttpError } from "./http-support.js";
-import type { Organization, Repository, World } from "./world.js";
+import type {
+  ActorType,
+  BypassActor,
+  Conditions,
+  NamePatterns,
+  Organization,
+  PropertySpec,
+  Repository,
+  Rule,
+  Ruleset,
+  RulesetSource,
+  Target,
+  World,
+} from "./world.js";
 
 /**
  * Repository and organization rulesets: the POST/PUT bodies of `/repos/{owner}/{repo}/rulesets` and
  * `/orgs/{org}/rulesets` checked as GitHub checks them (its request schemas in @octokit/openapi, and
- * the rules it refuses with a 422), and the record stored. Where they apply is ruleset-match.ts,
+ * the rules it refuses with a 422), and the record stored (its type is in world.ts). Where they apply is ruleset-match.ts,
  * how they read ruleset-shapes.ts.
  */
 
-const TARGETS = ["branch", "tag", "push", "repository"] as const;
-export type Target = (typeof TARGETS)[number];
-export type Enforcement = "disabled" | "active" | "evaluate";
+const TARGETS = ["branch", "tag", "push", "repository"] as const satisfies readonly Target[];
 const ACTOR_TYPES = [
   "Integration",
   "OrganizationAdmin",
@@ -19,54 +30,7 @@ const ACTOR_TYPES = [
   "Team",
   "DeployKey",
   "User",
-] as const;
-type ActorType = (typeof ACTOR_TYPES)[number];
-export type BypassMode = "always" | "pull_request" | "exempt";
-
-export interface BypassActor {
-  actor_id: number | null;
-  actor_type: ActorType;
-  bypass_mode: BypassMode;
-}
-
-export interface Rule {
-  type: string;
-  parameters?: Record<string, unknown>;
-}
-
-export interface NamePatterns {
-  include: string[];
-  exclude: string[];
-}
-
-export interface PropertySpec {
-  name: string;
-  property_values: string[];
-  source: "custom" | "system";
-}
-
-export interface Conditions {
-  ref_name?: NamePatterns;
-  repository_name?: NamePatterns & { protected: boolean };
-  repository_id?: { repository_ids: number[] };
-  repository_property?: { include: PropertySpec[]; exclude: PropertySpec[] };
-}
-
-export type RulesetSource =
-  { type: "Repository"; repo: Repository } | { type: "Organization"; org: Organization };
-
-export interface Ruleset {
-  id: number;
-  name: string;
-  target: Target;
-  enforcement: Enforcement;
-  source: RulesetSource;
-  bypass_actors: BypassActor[];
-  conditions: Conditions | null;
-  rules: Rule[];
-  created_at: string;
-  updated_at: string;
-}
+] as const satisfies readonly ActorType[];
 
 /**
  * The built-in repository roles a bypass list can name, by id: GitHub does not publish these ids;

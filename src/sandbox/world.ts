@@ -1,7 +1,5 @@
 import { createHash, type KeyObject } from "node:crypto";
 import type { HookConfig } from "./hook-config.js";
-import type { Protection } from "./protection.js";
-import type { Ruleset } from "./rulesets.js";
 
 /**
  * The live state of a sandbox: accounts, repositories and planning objects, indexed by lowercase
@@ -429,4 +427,94 @@ export class World {
 export function covers(installation: Installation, repo: Repository): boolean {
   if (repo.owner.id !== installation.account.id) return false;
   return installation.repositorySelection === "all" || installation.repositories.has(repo.id);
+}
+
+/*
+ * The records of branch protections and rulesets. They live here with the rest of the world, not
+ * beside their handlers (protection.ts, rulesets.ts), so the world imports nothing that imports it.
+ */
+
+/** The users, teams and apps a protection names. */
+export interface Principals {
+  users: Account[];
+  teams: Team[];
+  apps: App[];
+}
+
+/** Branch protection as stored: the PUT body (spec endpoint 1) with its checks and rules applied. */
+export interface Protection {
+  required_status_checks: {
+    strict: boolean;
+    checks: { context: string; app_id: number | null }[];
+  } | null;
+  enforce_admins: boolean;
+  required_pull_request_reviews: {
+    dismiss_stale_reviews: boolean;
+    require_code_owner_reviews: boolean;
+    required_approving_review_count: number;
+    require_last_push_approval: boolean;
+    dismissal_restrictions: Principals | null;
+    bypass_pull_request_allowances: Principals | null;
+  } | null;
+  restrictions: Principals | null;
+  required_signatures: boolean;
+  required_linear_history: boolean;
+  allow_force_pushes: boolean;
+  allow_deletions: boolean;
+  block_creations: boolean;
+  required_conversation_resolution: boolean;
+  lock_branch: boolean;
+  allow_fork_syncing: boolean;
+}
+
+export type Target = "branch" | "tag" | "push" | "repository";
+export type Enforcement = "disabled" | "active" | "evaluate";
+export type ActorType =
+  "Integration" | "OrganizationAdmin" | "RepositoryRole" | "Team" | "DeployKey" | "User";
+export type BypassMode = "always" | "pull_request" | "exempt";
+
+export interface BypassActor {
+  actor_id: number | null;
+  actor_type: ActorType;
+  bypass_mode: BypassMode;
+}
+
+export interface Rule {
+  type: string;
+  parameters?: Record<string, unknown>;
+}
+
+export interface NamePatterns {
+  include: string[];
+  exclude: string[];
+}
+
+export interface PropertySpec {
+  name: string;
+  property_values: string[];
+  source: "custom" | "system";
+}
+
+export interface Conditions {
+  ref_name?: NamePatterns;
+  repository_name?: NamePatterns & { protected: boolean };
+  repository_id?: { repository_ids: number[] };
+  repository_property?: { include: PropertySpec[]; exclude: PropertySpec[] };
+}
+
+export type RulesetSource =
+  { type: "Repository"; repo: Repository } | { type: "Organization"; org: Organization };
+
+/** A ruleset as stored, from the POST/PUT bodies rulesets.ts checks as GitHub does. */
+export interface Ruleset {
+  id: number;
+  name: string;
+  target: Target;
+  enforcement: Enforcement;
+  source: RulesetSource;
+  bypass_actors: BypassActor[];
+  conditions: Conditions | null;
+  rules: Rule[];
+  created_at: string;
+  updated_at: string;
 }
