@@ -48849,23 +48849,24 @@ function commentMarker(key) {
 function repoPath2(owner, repo) {
   return `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`;
 }
-async function findStickyComment(client, ref, marker, author) {
-  const comments = await shapedList(
+async function findStickyComment(client, ref, marker, authors) {
+  const comments = (await shapedList(
     client,
     `${repoPath2(ref.owner, ref.repo)}/issues/${ref.number}/comments`,
     issueComment
-  );
-  const found = comments.find(
-    (comment2) => sameLogin(comment2.user?.login, author) && startsWithLine(comment2.body ?? "", marker)
-  );
-  return found && { id: found.id, body: found.body ?? "", html_url: found.html_url };
+  )).filter((comment2) => startsWithLine(comment2.body ?? "", marker));
+  for (const author of authors) {
+    const found = comments.find((comment2) => sameLogin(comment2.user?.login, author));
+    if (found) return { id: found.id, body: found.body ?? "", html_url: found.html_url };
+  }
+  return void 0;
 }
 function startsWithLine(body, marker) {
   return body.startsWith(marker) && (body.length === marker.length || /^\r?\n/.test(body.slice(marker.length)));
 }
 async function upsertStickyComment(client, ref, marker, author, body) {
   const issue2 = `${repoPath2(ref.owner, ref.repo)}/issues/${ref.number}`;
-  const existing = await findStickyComment(client, ref, marker, author);
+  const existing = await findStickyComment(client, ref, marker, [author]);
   if (existing === void 0) {
     const created = await client.request("POST", `${issue2}/comments`, {
       body: { body }
@@ -50156,7 +50157,7 @@ var associatedPull = {
     merge_commit_sha: string2().nullable()
   })
 };
-async function reviewedPlan(client, where, marker, author) {
+async function reviewedPlan(client, where, marker, authors) {
   const { owner, repo, sha } = where;
   const pulls = await shapedList(
     client,
@@ -50171,11 +50172,11 @@ async function reviewedPlan(client, where, marker, author) {
     };
   }
   const number4 = merged.number;
-  const comment2 = await findStickyComment(client, { owner, repo, number: number4 }, marker, author);
+  const comment2 = await findStickyComment(client, { owner, repo, number: number4 }, marker, authors);
   if (comment2 === void 0) {
     return {
       found: false,
-      reason: `pull request #${number4} has no forgeplan plan comment by ${author} for this comment-key, so its plan was not reviewed there`
+      reason: `pull request #${number4} has no forgeplan plan comment by ${authors.join(" or ")} for this comment-key, so its plan was not reviewed there`
     };
   }
   const digest = readDigest(comment2.body);
@@ -50608,6 +50609,11 @@ function workflowClient(context, token) {
     ...context.signal !== void 0 ? { signal: context.signal } : {}
   });
 }
+async function trustedAuthors(client, inputs) {
+  if (inputs.commentAuthor !== void 0) return [inputs.commentAuthor];
+  const own2 = await commentAuthor(client);
+  return sameLogin(own2, ACTIONS_BOT) ? [own2] : [own2, ACTIONS_BOT];
+}
 function stopUnreviewed(why) {
   return {
     go: false,
@@ -50633,7 +50639,7 @@ async function lookUpReview(context, inputs, cwd) {
       client,
       { owner, repo, sha },
       commentMarker(inputs.commentKey),
-      inputs.commentAuthor ?? await commentAuthor(client)
+      await trustedAuthors(client, inputs)
     );
   } catch (error62) {
     if (!(error62 instanceof ForgeError)) throw error62;

@@ -36,7 +36,7 @@ export async function reviewedPlan(
   client: ForgeClient,
   where: { owner: string; repo: string; sha: string },
   marker: string,
-  author: string,
+  authors: readonly string[],
 ): Promise<Reviewed> {
   const { owner, repo, sha } = where;
   const pulls = await shapedList(
@@ -52,11 +52,11 @@ export async function reviewedPlan(
     };
   }
   const number = merged.number;
-  const comment = await findStickyComment(client, { owner, repo, number }, marker, author);
+  const comment = await findStickyComment(client, { owner, repo, number }, marker, authors);
   if (comment === undefined) {
     return {
       found: false,
-      reason: `pull request #${number} has no forgeplan plan comment by ${author} for this comment-key, so its plan was not reviewed there`,
+      reason: `pull request #${number} has no forgeplan plan comment by ${authors.join(" or ")} for this comment-key, so its plan was not reviewed there`,
     };
   }
   const digest = readDigest(comment.body);

@@ -17,6 +17,7 @@ import { digestLine, planDigest } from "../report/plan-digest.js";
 import { hasDrift } from "../report/drift-issue.js";
 import { type ActionInputs, InputError, readInputs, tokenInputs } from "./inputs.js";
 import {
+  ACTIONS_BOT,
   commentAuthor,
   commentMarker,
   GITHUB_BODY_LIMIT,
@@ -538,6 +539,18 @@ function workflowClient(context: ActionEnvironment, token: string): ForgeClient 
   });
 }
 
+/**
+ * Whose plan comment an apply on merge trusts: `comment-author` if given; else the account its own
+ * github-token writes as, then github-actions[bot]. A plan step often comments with the workflow's
+ * own token while the apply needs one that can administer; only this repository's workflows write
+ * as that bot, and a pull request from a fork gets a token that cannot comment.
+ */
+async function trustedAuthors(client: ForgeClient, inputs: ActionInputs): Promise<string[]> {
+  if (inputs.commentAuthor !== undefined) return [inputs.commentAuthor];
+  const own = await commentAuthor(client);
+  return sameLogin(own, ACTIONS_BOT) ? [own] : [own, ACTIONS_BOT];
+}
+
 /** Why an apply on merge stopped before sending anything: its plan is not one that was reviewed. */
 interface Unreviewed {
   go: false;
@@ -589,7 +602,7 @@ async function lookUpReview(
       client,
       { owner, repo, sha },
       commentMarker(inputs.commentKey),
-      inputs.commentAuthor ?? (await commentAuthor(client)),
+      await trustedAuthors(client, inputs),
     );
   } catch (error) {
     if (!(error instanceof ForgeError)) throw error;

@@ -73,23 +73,28 @@ export function repoPath(owner: string, repo: string): string {
   return `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`;
 }
 
-/** The comment of the issue or pull request that `author` wrote starting with `marker`, if any. */
+/**
+ * The comment of the issue or pull request that starts with `marker` and that one of `authors`
+ * wrote — the first author's if there is one, else the next's — if any.
+ */
 export async function findStickyComment(
   client: ForgeClient,
   ref: IssueRef,
   marker: string,
-  author: string,
+  authors: readonly string[],
 ): Promise<{ id: number; body: string; html_url: string } | undefined> {
-  const comments = await shapedList(
-    client,
-    `${repoPath(ref.owner, ref.repo)}/issues/${ref.number}/comments`,
-    issueComment,
-  );
-  const found = comments.find(
-    (comment) =>
-      sameLogin(comment.user?.login, author) && startsWithLine(comment.body ?? "", marker),
-  );
-  return found && { id: found.id, body: found.body ?? "", html_url: found.html_url };
+  const comments = (
+    await shapedList(
+      client,
+      `${repoPath(ref.owner, ref.repo)}/issues/${ref.number}/comments`,
+      issueComment,
+    )
+  ).filter((comment) => startsWithLine(comment.body ?? "", marker));
+  for (const author of authors) {
+    const found = comments.find((comment) => sameLogin(comment.user?.login, author));
+    if (found) return { id: found.id, body: found.body ?? "", html_url: found.html_url };
+  }
+  return undefined;
 }
 
 /** A body that starts with the marker as a whole line (not a longer marker it is a prefix of). */
@@ -113,7 +118,7 @@ export async function upsertStickyComment(
   body: string,
 ): Promise<CommentResult> {
   const issue = `${repoPath(ref.owner, ref.repo)}/issues/${ref.number}`;
-  const existing = await findStickyComment(client, ref, marker, author);
+  const existing = await findStickyComment(client, ref, marker, [author]);
   if (existing === undefined) {
     const created = await client.request<IssueComment>("POST", `${issue}/comments`, {
       body: { body },

@@ -118,7 +118,7 @@ describe("the plan comment written with an installation token", () => {
     "repositories:",
     "  - name: acme/api",
     "    branch_protection:",
-    "      main: { enforce_admins: false }",
+    "      main: { enforce_admins: true }",
     "",
   ].join("\n");
 
@@ -128,6 +128,35 @@ describe("the plan comment written with an installation token", () => {
     expect(runs[0]!.log).toContain("forgeplan: pull-request comment created: ");
     expect(runs[1]!.log).toMatch(/forgeplan: pull-request comment (updated|unchanged): /);
     expect(runs[0]!.log).not.toContain("::warning");
+  });
+
+  it("is the reviewed plan for an apply whose github-token is another account's", async () => {
+    // The plan step comments with the workflow's own token; the apply needs a token that administers.
+    const { runs } = await planTwice("github-actions");
+    expect(runs[0]!.code).toBe(0);
+    const running = sandbox!;
+    const merged = (
+      await call(running, "PUT", "/repos/acme/api/pulls/1/merge", {
+        token: "sandbox-admin",
+        body: {},
+      })
+    ).body as { sha: string };
+    const before = running.stats().mutations_applied;
+    const applied = await runActionStep({
+      sandbox: running,
+      cwd: workspace(running, protectApi),
+      inputs: {
+        "github-token": "sandbox-admin",
+        "gitlab-token": "sandbox-admin",
+        command: "apply",
+        "write-interval": "0",
+      },
+      event: { name: "push", payload: {} },
+      env: { GITHUB_SHA: merged.sha },
+    });
+    expect(applied.log).toContain("forgeplan: the plan is the one reviewed on pull request #1 (");
+    expect(applied.code).toBe(0);
+    expect(running.stats().mutations_applied).toBeGreaterThan(before);
   });
 
   it("says which comment-author to set when another App's token writes it, and is found with it", async () => {

@@ -138,7 +138,7 @@ describe("the Action applies on merge only what the pull request showed", () => 
     const unplanned = await applyOnPush(sandbox, cwd, sha);
     expect(unplanned.code).toBe(1);
     expect(unplanned.log).toContain(
-      `pull request #${pull.number} has no forgeplan plan comment by octo-admin for this comment-key`,
+      `pull request #${pull.number} has no forgeplan plan comment by octo-admin or github-actions[bot] for this comment-key`,
     );
     expect(sandbox.stats().mutations_applied).toBe(merged);
   });

@@ -54,7 +54,7 @@ describe("listings of the Action's comment, the drift issue and the merged pull 
     const service = await listing([{ number: 3, merged_at: 5, merge_commit_sha: "abc" }]);
     const { client } = clientOf(service.url);
     const error = await failure(
-      reviewedPlan(client, { owner: "acme", repo: "api", sha: "abc" }, commentMarker("k"), "me"),
+      reviewedPlan(client, { owner: "acme", repo: "api", sha: "abc" }, commentMarker("k"), ["me"]),
     );
     expect(error.message).toContain(
       "/commits/abc/pulls answered 200 with a body that is not a list of pull requests: [0].merged_at: ",
