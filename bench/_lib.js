@@ -225,6 +225,33 @@ export const CONCURRENCY = 8;
 const UNLIMITED = { core: 10_000_000, secondaryPoints: 10_000_000 };
 
 /**
+ * A sandbox process with a generated world of `repositories` (on top of `seedFile`, if given),
+ * answering after `latencyMs`, under a core limit of `coreLimit` per `windowSeconds` (unlimited by
+ * default) and no secondary limit to speak of: what the scenarios that measure forgeplan run against.
+ */
+export function startGeneratedWorld({
+  repositories,
+  latencyMs,
+  seedFile,
+  coreLimit = UNLIMITED.core,
+  windowSeconds,
+}) {
+  return startSandboxProcess(
+    [
+      ...(seedFile !== undefined ? ["--seed", seedFile] : []),
+      "--generate",
+      String(repositories),
+      "--latency",
+      String(latencyMs),
+      "--rate-limit",
+      `core=${coreLimit}`,
+      ...(windowSeconds !== undefined ? ["--rate-window", String(windowSeconds)] : []),
+    ],
+    { secondaryPointsPerMinute: UNLIMITED.secondaryPoints },
+  );
+}
+
+/**
  * Plans `planConfig()` over a generated world of `repositories` with `latencyMs` per answer and
  * returns the figures every plan scenario reports. `ideal_s` is requests × latency ÷ concurrency.
  * Without `coreLimit` neither rate limit applies. `withFloor` also times a bare client (floor_s).
@@ -272,18 +299,12 @@ export async function measurePlan({
   withFloor = false,
 }) {
   const dir = tempDir();
-  const sandbox = await startSandboxProcess(
-    [
-      "--generate",
-      String(repositories),
-      "--latency",
-      String(latencyMs),
-      "--rate-limit",
-      `core=${coreLimit ?? UNLIMITED.core}`,
-      ...(windowSeconds !== undefined ? ["--rate-window", String(windowSeconds)] : []),
-    ],
-    { secondaryPointsPerMinute: UNLIMITED.secondaryPoints },
-  );
+  const sandbox = await startGeneratedWorld({
+    repositories,
+    latencyMs,
+    ...(coreLimit !== undefined ? { coreLimit } : {}),
+    windowSeconds,
+  });
   try {
     const config = join(dir.path, "forgeplan.yaml");
     writeFileSync(config, planConfig());

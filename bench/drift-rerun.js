@@ -12,7 +12,7 @@ import {
   quick,
   report,
   runForgeplan,
-  startSandboxProcess,
+  startGeneratedWorld,
   statsDelta,
   tempDir,
 } from "./_lib.js";
@@ -20,17 +20,7 @@ import {
 const repositories = quick ? 300 : 1000;
 const latencyMs = 20;
 const dir = tempDir();
-const sandbox = await startSandboxProcess(
-  [
-    "--generate",
-    String(repositories),
-    "--latency",
-    String(latencyMs),
-    "--rate-limit",
-    "core=10000000",
-  ],
-  { secondaryPointsPerMinute: 10_000_000 },
-);
+const sandbox = await startGeneratedWorld({ repositories, latencyMs });
 try {
   const config = join(dir.path, "forgeplan.yaml");
   writeFileSync(config, planConfig());

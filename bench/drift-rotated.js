@@ -14,7 +14,7 @@ import {
   quick,
   report,
   runForgeplan,
-  startSandboxProcess,
+  startGeneratedWorld,
   statsDelta,
   tempDir,
 } from "./_lib.js";
@@ -23,19 +23,7 @@ const repositories = quick ? 300 : 1000;
 const latencyMs = 20;
 const dir = tempDir();
 const app = await appWorld(dir.path);
-const sandbox = await startSandboxProcess(
-  [
-    "--seed",
-    app.seedFile,
-    "--generate",
-    String(repositories),
-    "--latency",
-    String(latencyMs),
-    "--rate-limit",
-    "core=10000000",
-  ],
-  { secondaryPointsPerMinute: 10_000_000 },
-);
+const sandbox = await startGeneratedWorld({ repositories, latencyMs, seedFile: app.seedFile });
 try {
   const config = join(dir.path, "forgeplan.yaml");
   writeFileSync(config, planConfig().replace("version: 1\n", `version: 1\n${app.targets}\n`));

@@ -19,7 +19,7 @@ import {
   quick,
   report,
   runForgeplan,
-  startSandboxProcess,
+  startGeneratedWorld,
   statsDelta,
   tempDir,
 } from "./_lib.js";
@@ -55,17 +55,7 @@ function config({ linearHistory = false, reviewsOf = 0 } = {}) {
 const dir = tempDir();
 const git = (...args) =>
   execFileSync("git", ["-C", dir.path, ...args], { stdio: ["ignore", "pipe", "ignore"] });
-const sandbox = await startSandboxProcess(
-  [
-    "--generate",
-    String(repositories),
-    "--latency",
-    String(latencyMs),
-    "--rate-limit",
-    "core=10000000",
-  ],
-  { secondaryPointsPerMinute: 10_000_000 },
-);
+const sandbox = await startGeneratedWorld({ repositories, latencyMs });
 try {
   const file = join(dir.path, "forgeplan.yaml");
   writeFileSync(file, config({}));
