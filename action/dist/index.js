@@ -31518,6 +31518,12 @@ function formatDuration(ms) {
   const seconds = Math.ceil(ms / 1e3);
   return seconds < 120 ? `${seconds} s` : `${Math.ceil(seconds / 60)} min`;
 }
+function permissionsNote(header) {
+  if (header === void 0 || header.length > MAX_DETAIL) return void 0;
+  const sets = header.split(";").map((set3) => set3.trim()).filter((set3) => set3 !== "");
+  if (sets.length === 0 || !sets.every((set3) => PERMISSION_SET.test(set3))) return void 0;
+  return `the token needs ${sets.map((set3) => set3.replaceAll(",", " and ")).join(" or ")}`;
+}
 function serviceMessage(status, data) {
   const text = describeBody(data);
   const line = text.replace(/\s+/g, " ").trim();
@@ -31552,7 +31558,7 @@ function describeErrorItem(item) {
   if (typeof error62.message === "string") return error62.message;
   return [error62.resource, error62.field, error62.code].filter((part) => typeof part === "string").join(" ");
 }
-var ForgeError, RateLimitWaitExceeded, MAX_DETAIL;
+var ForgeError, RateLimitWaitExceeded, MAX_DETAIL, PERMISSION_SET;
 var init_errors4 = __esm({
   "src/forge/errors.ts"() {
     "use strict";
@@ -31612,6 +31618,7 @@ var init_errors4 = __esm({
       }
     };
     MAX_DETAIL = 300;
+    PERMISSION_SET = /^[a-z_]+=(read|write|admin)(,[a-z_]+=(read|write|admin))*$/;
   }
 });
 
@@ -32813,7 +32820,11 @@ var init_client = __esm({
               this.#pacer.holdAfter(ticket, throttle, status, throttles);
               continue;
             }
-            if (!mayRetry(method, { status })) throw fail3(status, detail);
+            if (!mayRetry(method, { status })) {
+              const needs = status === 403 ? permissionsNote(headers["x-accepted-github-permissions"]) : void 0;
+              const after = attempts > 1 ? `; after ${attempts} attempts` : "";
+              throw fail3(status, detail, needs === void 0 ? void 0 : `${needs}${after}`);
+            }
             retryAfter = retryAfterMs(headers, now);
           } else {
             detail = outcome.failure.description;
@@ -43089,8 +43100,8 @@ var init_seed_schema = __esm({
       repository_selection: external_exports.enum(["all", "selected"]).default("all"),
       /** With `selected`: the repositories (OWNER/NAME, of `account`) the installation covers. */
       repositories: external_exports.array(external_exports.string()).default([]),
-      /** App permission → read | write, e.g. { administration: write, repository_hooks: read }; metadata is always read. */
-      permissions: external_exports.record(external_exports.string(), external_exports.enum(["read", "write"])).default({}),
+      /** App permission → read | write | admin, e.g. { administration: write, repository_hooks: read }; metadata is always read. */
+      permissions: external_exports.record(external_exports.string(), external_exports.enum(["read", "write", "admin"])).default({}),
       created_at: timestamp.default("2026-01-02T09:00:00Z")
     });
     app2 = external_exports.strictObject({
@@ -44605,23 +44616,31 @@ var init_routes_planning = __esm({
   }
 });
 
-// src/sandbox/routes-properties.ts
-function organizationOf(ctx) {
-  const org = ctx.world.organizations.get((ctx.params.org ?? "").toLowerCase());
-  if (org === void 0) throw notFound();
-  return org;
-}
+// src/sandbox/org-access.ts
 function memberOrganization(ctx) {
   const caller = requireCaller(ctx);
-  const org = organizationOf(ctx);
-  const member = org.owners.has(caller.id) || org.members.has(caller.id) || caller.site_admin;
-  if (!member) throw notFound();
+  const org = ctx.world.organizations.get((ctx.params.org ?? "").toLowerCase());
+  if (org === void 0) throw notFound();
+  if (!ctx.world.administers(org, caller) && !org.members.has(caller.id)) throw notFound();
   return org;
 }
+function administeredOrganization(ctx) {
+  const org = ctx.world.organizations.get((ctx.params.org ?? "").toLowerCase());
+  if (org === void 0 || !ctx.world.administers(org, requireCaller(ctx))) throw notFound();
+  return org;
+}
+var init_org_access = __esm({
+  "src/sandbox/org-access.ts"() {
+    "use strict";
+    init_http_support();
+  }
+});
+
+// src/sandbox/routes-properties.ts
 function ownerOrganization(ctx) {
   const caller = requireCaller(ctx);
   const org = memberOrganization(ctx);
-  if (!org.owners.has(caller.id) && !caller.site_admin) {
+  if (!ctx.world.administers(org, caller)) {
     throw forbidden("Must be an owner of the organization.");
   }
   return org;
@@ -44707,6 +44726,7 @@ var init_routes_properties = __esm({
     "use strict";
     init_custom_properties();
     init_http_support();
+    init_org_access();
     init_pagination();
     init_repo_access();
     MAX_REPOSITORIES_PER_PATCH = 30;
@@ -45316,8 +45336,13 @@ function links(base, ruleset3) {
 }
 function canEdit(world, ruleset3, caller) {
   if (caller === null) return false;
-  if (caller.site_admin) return true;
   const source = ruleset3.source;
+  const installation3 = caller.installation;
+  if (installation3 !== void 0) {
+    const [reaches, permission] = source.type === "Organization" ? [world.administers(source.org, caller), "organization_administration"] : [covers(installation3, source.repo), "administration"];
+    return reaches && installation3.permissions[permission] === "write";
+  }
+  if (caller.site_admin) return true;
   if (source.type === "Organization") return source.org.owners.has(caller.id);
   return world.can(source.repo, caller, "admin");
 }
@@ -45358,6 +45383,7 @@ var init_ruleset_shapes = __esm({
   "src/sandbox/ruleset-shapes.ts"() {
     "use strict";
     init_rulesets();
+    init_world();
     BYPASS_OF_MODE = {
       always: "always",
       pull_request: "pull_requests_only",
@@ -45375,19 +45401,6 @@ function targetFilter(ctx) {
   if (given === null) return () => true;
   const wanted = new Set(given.split(",").map((value) => value.trim()));
   return (ruleset3) => wanted.has(ruleset3.target);
-}
-function ownedOrganization(ctx) {
-  const caller = requireCaller(ctx);
-  const org = ctx.world.organizations.get((ctx.params.org ?? "").toLowerCase());
-  if (!org || !org.owners.has(caller.id) && !caller.site_admin) throw notFound();
-  return org;
-}
-function memberOrganization2(ctx) {
-  const caller = requireCaller(ctx);
-  const org = ctx.world.organizations.get((ctx.params.org ?? "").toLowerCase());
-  const member = org && (org.owners.has(caller.id) || org.members.has(caller.id));
-  if (!org || !member && !caller.site_admin) throw notFound();
-  return org;
 }
 function listed2(ctx, rulesets) {
   const page = paginate(ctx, rulesets.filter(targetFilter(ctx)), "github");
@@ -45434,6 +45447,7 @@ var init_routes_rulesets = __esm({
   "src/sandbox/routes-rulesets.ts"() {
     "use strict";
     init_http_support();
+    init_org_access();
     init_pagination();
     init_repo_access();
     init_ruleset_match();
@@ -45504,14 +45518,14 @@ var init_routes_rulesets = __esm({
       {
         method: "GET",
         pattern: "/orgs/:org/rulesets",
-        handler: (ctx) => listed2(ctx, [...ownedOrganization(ctx).rulesets.values()])
+        handler: (ctx) => listed2(ctx, [...administeredOrganization(ctx).rulesets.values()])
       },
       {
         method: "POST",
         pattern: "/orgs/:org/rulesets",
         operation: "POST /orgs/{org}/rulesets",
         handler: (ctx) => {
-          const org = ownedOrganization(ctx);
+          const org = administeredOrganization(ctx);
           const created = create(ctx, { type: "Organization", org }, org.rulesets);
           return ok(rulesetShape2(ctx.base, ctx.world, created, ctx.caller, null), 201);
         }
@@ -45520,7 +45534,7 @@ var init_routes_rulesets = __esm({
         method: "GET",
         pattern: "/orgs/:org/rulesets/:id",
         handler: (ctx) => {
-          const org = ownedOrganization(ctx);
+          const org = administeredOrganization(ctx);
           return ok(rulesetShape2(ctx.base, ctx.world, ownRuleset(ctx, org.rulesets), ctx.caller, null));
         }
       },
@@ -45529,7 +45543,7 @@ var init_routes_rulesets = __esm({
         pattern: "/orgs/:org/rulesets/:id",
         operation: "PUT /orgs/{org}/rulesets/{ruleset_id}",
         handler: (ctx) => {
-          const org = ownedOrganization(ctx);
+          const org = administeredOrganization(ctx);
           const updated = update(ctx, ownRuleset(ctx, org.rulesets), org.rulesets);
           return ok(rulesetShape2(ctx.base, ctx.world, updated, ctx.caller, null));
         }
@@ -45539,7 +45553,7 @@ var init_routes_rulesets = __esm({
         pattern: "/orgs/:org/rulesets/:id",
         operation: "DELETE /orgs/{org}/rulesets/{ruleset_id}",
         handler: (ctx) => {
-          const org = ownedOrganization(ctx);
+          const org = administeredOrganization(ctx);
           org.rulesets.delete(ownRuleset(ctx, org.rulesets).id);
           return noContent;
         }
@@ -45548,7 +45562,7 @@ var init_routes_rulesets = __esm({
         method: "GET",
         pattern: "/orgs/:org/teams",
         handler: (ctx) => {
-          const org = memberOrganization2(ctx);
+          const org = memberOrganization(ctx);
           const teams = [...org.teams.values()].sort((a, b) => a.id - b.id);
           const page = paginate(ctx, teams, "github");
           return {
@@ -45562,7 +45576,7 @@ var init_routes_rulesets = __esm({
         method: "GET",
         pattern: "/orgs/:org/installations",
         handler: (ctx) => {
-          const org = ownedOrganization(ctx);
+          const org = administeredOrganization(ctx);
           const all = [...ctx.world.installations.values()].filter((item) => item.account.id === org.account.id).sort((a, b) => a.id - b.id);
           const page = paginate(ctx, all, "github");
           return {
@@ -45641,55 +45655,128 @@ var init_conditional = __esm({
 });
 
 // src/sandbox/installation-access.ts
+function acceptedPermissions(method, match) {
+  const sets = ACCEPTED[`${method} ${match.route.pattern}`];
+  return sets?.map(
+    (set3) => Object.entries(set3).map(([permission, level]) => `${permission}=${level}`).join(",")
+  ).join("; ");
+}
 function installationRefusal(installation3, method, match, world) {
-  const { pattern: pattern3 } = match.route;
   if (match.route.free) return void 0;
-  const permission = PERMISSION_OF[pattern3];
-  if (permission === void 0) return NOT_ACCESSIBLE;
-  const { owner, repo: name2, org } = match.params;
+  const sets = ACCEPTED[`${method} ${match.route.pattern}`];
+  if (sets === void 0) return NOT_ACCESSIBLE;
+  const { owner, repo: name2 } = match.params;
   if (owner !== void 0 && name2 !== void 0) {
     const repo = world.repository(owner, name2);
     if (repo !== void 0 && !covers(installation3, repo)) {
       if (repo.private) return NOT_FOUND;
-      if (permission !== "metadata") return NOT_ACCESSIBLE;
+      if (!sets.some((set3) => Object.keys(set3).every((permission) => permission === "metadata")))
+        return NOT_ACCESSIBLE;
     }
   }
-  if (org !== void 0 && pattern3.startsWith("/orgs/:org/migrations")) {
-    if (org.toLowerCase() !== installation3.account.login.toLowerCase()) return NOT_FOUND;
+  const { org } = match.params;
+  if (org !== void 0 && !match.route.pattern.endsWith("/repos")) {
+    if (org.toLowerCase() !== installation3.account.login.toLowerCase()) return NOT_ACCESSIBLE;
   }
-  const level = installation3.permissions[permission];
-  const allowed = method === "GET" ? level !== void 0 : level === "write";
-  return allowed ? void 0 : NOT_ACCESSIBLE;
+  const granted = (set3) => Object.entries(set3).every(([permission, level]) => {
+    const held = installation3.permissions[permission];
+    return held !== void 0 && RANK[held] >= RANK[level];
+  });
+  return sets.some(granted) ? void 0 : NOT_ACCESSIBLE;
 }
 function appJwtRefusal(match) {
   const { pattern: pattern3, free } = match.route;
   const appEndpoint = pattern3 === "/app" || pattern3.startsWith("/app/") || pattern3.endsWith("/installation");
   return appEndpoint || free ? void 0 : NOT_ACCESSIBLE;
 }
-var PERMISSION_OF, NOT_ACCESSIBLE, NOT_FOUND;
+var ACCEPTED, RANK, NOT_ACCESSIBLE, NOT_FOUND;
 var init_installation_access = __esm({
   "src/sandbox/installation-access.ts"() {
     "use strict";
     init_http_support();
     init_world();
-    PERMISSION_OF = {
-      "/repos/:owner/:repo": "metadata",
-      "/repos/:owner/:repo/branches": "metadata",
-      "/repos/:owner/:repo/branches/*branch": "metadata",
-      "/repos/:owner/:repo/branches/*branch/protection": "administration",
-      "/repos/:owner/:repo/hooks": "repository_hooks",
-      "/repos/:owner/:repo/hooks/:id": "repository_hooks",
-      "/repos/:owner/:repo/invitations": "administration",
-      "/repos/:owner/:repo/invitations/:id": "administration",
-      "/repos/:owner/:repo/issues": "issues",
-      "/repos/:owner/:repo/issues/:number": "issues",
-      "/repos/:owner/:repo/issues/:number/comments": "issues",
-      "/repos/:owner/:repo/issues/comments/:id": "issues",
-      "/orgs/:org/repos": "metadata",
-      "/users/:user/repos": "metadata",
-      "/orgs/:org/migrations/:id": "organization_administration",
-      "/orgs/:org/migrations/:id/repositories": "organization_administration"
+    ACCEPTED = {
+      "GET /repos/:owner/:repo": [{ metadata: "read" }],
+      "GET /orgs/:org/repos": [{ metadata: "read" }],
+      "GET /users/:user/repos": [{ metadata: "read" }],
+      "GET /repos/:owner/:repo/branches": [{ contents: "read" }],
+      "GET /repos/:owner/:repo/branches/*branch": [{ contents: "read" }],
+      "GET /repos/:owner/:repo/branches/*branch/protection": [{ administration: "read" }],
+      "PUT /repos/:owner/:repo/branches/*branch/protection": [{ administration: "write" }],
+      "DELETE /repos/:owner/:repo/branches/*branch/protection": [{ administration: "write" }],
+      "GET /repos/:owner/:repo/hooks": [{ repository_hooks: "read" }],
+      "POST /repos/:owner/:repo/hooks": [{ repository_hooks: "write" }],
+      "GET /repos/:owner/:repo/hooks/:id": [{ repository_hooks: "read" }],
+      "PATCH /repos/:owner/:repo/hooks/:id": [{ repository_hooks: "write" }],
+      "DELETE /repos/:owner/:repo/hooks/:id": [{ repository_hooks: "write" }],
+      "GET /repos/:owner/:repo/hooks/:id/config": [{ repository_hooks: "read" }],
+      "PATCH /repos/:owner/:repo/hooks/:id/config": [{ repository_hooks: "write" }],
+      "GET /repos/:owner/:repo/invitations": [{ administration: "read" }],
+      "PATCH /repos/:owner/:repo/invitations/:id": [{ administration: "write" }],
+      "DELETE /repos/:owner/:repo/invitations/:id": [{ administration: "write" }],
+      "GET /repos/:owner/:repo/issues": [{ issues: "read" }],
+      "POST /repos/:owner/:repo/issues": [{ issues: "write" }],
+      "GET /repos/:owner/:repo/issues/:number": [{ issues: "read" }],
+      "PATCH /repos/:owner/:repo/issues/:number": [{ issues: "write" }, { pull_requests: "write" }],
+      "GET /repos/:owner/:repo/issues/:number/comments": [
+        { issues: "read" },
+        { pull_requests: "read" }
+      ],
+      "POST /repos/:owner/:repo/issues/:number/comments": [
+        { issues: "write" },
+        { pull_requests: "write" }
+      ],
+      "GET /repos/:owner/:repo/issues/comments/:id": [{ issues: "read" }, { pull_requests: "read" }],
+      "PATCH /repos/:owner/:repo/issues/comments/:id": [
+        { issues: "write" },
+        { pull_requests: "write" }
+      ],
+      "POST /repos/:owner/:repo/pulls": [{ pull_requests: "write" }],
+      "GET /repos/:owner/:repo/pulls/:number": [{ pull_requests: "read" }, { contents: "read" }],
+      "PUT /repos/:owner/:repo/pulls/:number/merge": [{ contents: "write" }],
+      "GET /repos/:owner/:repo/commits/:sha/pulls": [{ pull_requests: "read" }],
+      "GET /repos/:owner/:repo/properties/values": [{ metadata: "read" }],
+      "PATCH /repos/:owner/:repo/properties/values": [{ repository_custom_properties: "write" }],
+      "GET /repos/:owner/:repo/rulesets": [{ metadata: "read" }],
+      "POST /repos/:owner/:repo/rulesets": [{ administration: "write" }],
+      "GET /repos/:owner/:repo/rulesets/:id": [{ metadata: "read" }],
+      "PUT /repos/:owner/:repo/rulesets/:id": [{ administration: "write" }],
+      "DELETE /repos/:owner/:repo/rulesets/:id": [{ administration: "write" }],
+      "GET /repos/:owner/:repo/rules/branches/*branch": [{ metadata: "read" }],
+      // GitHub lists even the reads of organization rulesets under Administration write.
+      "GET /orgs/:org/rulesets": [{ organization_administration: "write" }],
+      "POST /orgs/:org/rulesets": [{ organization_administration: "write" }],
+      "GET /orgs/:org/rulesets/:id": [{ organization_administration: "write" }],
+      "PUT /orgs/:org/rulesets/:id": [{ organization_administration: "write" }],
+      "DELETE /orgs/:org/rulesets/:id": [{ organization_administration: "write" }],
+      "GET /orgs/:org/teams": [{ members: "read" }],
+      "GET /orgs/:org/properties/schema": [
+        { organization_custom_properties: "read" },
+        { members: "read" }
+      ],
+      "GET /orgs/:org/properties/schema/:name": [
+        { organization_custom_properties: "read" },
+        { members: "read" }
+      ],
+      "PUT /orgs/:org/properties/schema/:name": [
+        { organization_custom_properties: "admin" },
+        { organization_administration: "write" }
+      ],
+      "DELETE /orgs/:org/properties/schema/:name": [
+        { organization_custom_properties: "admin" },
+        { organization_administration: "write" }
+      ],
+      "GET /orgs/:org/properties/values": [
+        { organization_custom_properties: "read" },
+        { members: "read" }
+      ],
+      "PATCH /orgs/:org/properties/values": [
+        { organization_custom_properties: "write" },
+        { organization_administration: "write" }
+      ],
+      "GET /apps/:app_slug": [{}]
     };
+    RANK = { read: 1, write: 2, admin: 3 };
     NOT_ACCESSIBLE = {
       status: 403,
       body: { message: "Resource not accessible by integration", documentation_url: DOCS }
@@ -45949,7 +46036,12 @@ function createRequestHandler(pipeline) {
         return;
       }
       const refusal = principal2.kind === "installation" ? installationRefusal(principal2.installation, method, match, world) : principal2.kind === "app" ? appJwtRefusal(match) : void 0;
-      const answer = refusal ?? dispatch(req, method, url2, match, body.bytes, caller, app3, rateKey);
+      const handled = refusal ?? dispatch(req, method, url2, match, body.bytes, caller, app3, rateKey);
+      const accepted = principal2.kind === "installation" ? acceptedPermissions(method, match) : void 0;
+      const answer = accepted === void 0 ? handled : {
+        ...handled,
+        headers: { ...handled.headers, "X-Accepted-GitHub-Permissions": accepted }
+      };
       if (answer.status === 304) {
         stats.not_modified_responses++;
         if (!match.route.free) limiter.refund(rateKey, "core");

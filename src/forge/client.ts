@@ -7,7 +7,7 @@ import type { RateWindow } from "./budget.js";
 import { type CacheEntry, type ConditionalCache, cacheKey } from "./cache.js";
 import { type Clock, systemClock } from "./clock.js";
 import { CLIENT_DEFAULTS } from "./defaults.js";
-import { ForgeError, serviceMessage } from "./errors.js";
+import { ForgeError, permissionsNote, serviceMessage } from "./errors.js";
 import { createHttpFetch } from "./http-fetch.js";
 import { FREE_PATH, SKEW_MS } from "./limits.js";
 import { Pacer, type Ticket } from "./pacer.js";
@@ -358,7 +358,12 @@ export class ForgeClient {
           this.#pacer.holdAfter(ticket, throttle, status, throttles);
           continue;
         }
-        if (!mayRetry(method, { status })) throw fail(status, detail);
+        if (!mayRetry(method, { status })) {
+          const needs =
+            status === 403 ? permissionsNote(headers["x-accepted-github-permissions"]) : undefined;
+          const after = attempts > 1 ? `; after ${attempts} attempts` : "";
+          throw fail(status, detail, needs === undefined ? undefined : `${needs}${after}`);
+        }
         retryAfter = retryAfterMs(headers, now);
       } else {
         detail = outcome.failure.description;

@@ -156,6 +156,24 @@ function formatDuration(ms: number): string {
 
 const MAX_DETAIL = 300;
 
+const PERMISSION_SET = /^[a-z_]+=(read|write|admin)(,[a-z_]+=(read|write|admin))*$/;
+
+/**
+ * What a refused request needs, from GitHub's `X-Accepted-GitHub-Permissions` (sets separated by
+ * ";", a set's permissions by ","): "the token needs repository_hooks=write", or with several sets
+ * "… needs issues=write or pull_requests=write". A value not of that form is left out: it comes
+ * from the service, and is shown only when it is what the header means.
+ */
+export function permissionsNote(header: string | undefined): string | undefined {
+  if (header === undefined || header.length > MAX_DETAIL) return undefined;
+  const sets = header
+    .split(";")
+    .map((set) => set.trim())
+    .filter((set) => set !== "");
+  if (sets.length === 0 || !sets.every((set) => PERMISSION_SET.test(set))) return undefined;
+  return `the token needs ${sets.map((set) => set.replaceAll(",", " and ")).join(" or ")}`;
+}
+
 /**
  * The service's message as one line: GitHub's `message` plus its `errors` (strings in Validation
  * Error Simple, objects in the full form), or GitLab's `message` (a string or a field → messages map)

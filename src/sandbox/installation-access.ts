@@ -1,39 +1,130 @@
 import { DOCS, type Reply } from "./http-support.js";
 import type { Match } from "./router.js";
-import { covers, type Installation, type World } from "./world.js";
+import { type AppPermissionLevel, covers, type Installation, type World } from "./world.js";
+
+/** Permission → the least level it needs; every permission of the set is needed. */
+type PermissionSet = Readonly<Record<string, AppPermissionLevel>>;
 
 /**
- * What an installation token may reach: the repositories of its installation, and only the
- * operations its App permissions allow. GitHub's "Permissions required for GitHub Apps" names the
- * permission of each operation; reads need read or write, other methods write. A repository the
- * installation does not cover is hidden (404, as for any caller that cannot see it); an operation
- * its permissions do not allow, or one no installation can use (a user's own gists and
- * migrations), answers GitHub's 403 "Resource not accessible by integration".
+ * What an installation token may call, by `METHOD pattern`: the permission sets GitHub accepts,
+ * any one of which is enough. From GitHub's "Permissions required for GitHub Apps"
+ * (docs.github.com/en/rest/authentication/permissions-required-for-github-apps, as cached by
+ * octokit/app-permissions on 2026-03-17), where an operation listed under several permissions, each
+ * naming the others under "Additional permissions", is one of the page's "endpoints [that] work with
+ * any one permission from a set" (issue comments take Issues or Pull requests, as
+ * `pull-requests: write` is all a workflow's token needs to comment on its pull request). Not on
+ * that page: `PATCH …/properties/values` of a repository, whose permission is
+ * `repository_custom_properties` ("to view and edit custom properties for a repository", the
+ * app-permissions schema in @octokit/openapi); `GET /apps/{app_slug}`, which needs none. The
+ * organization migrations are `enabledForGitHubApps: false` in @octokit/openapi, and a user's gists
+ * and migrations and `GET /user` belong to a user: none is here, so an installation is refused them.
  */
-const PERMISSION_OF: Record<string, string> = {
-  "/repos/:owner/:repo": "metadata",
-  "/repos/:owner/:repo/branches": "metadata",
-  "/repos/:owner/:repo/branches/*branch": "metadata",
-  "/repos/:owner/:repo/branches/*branch/protection": "administration",
-  "/repos/:owner/:repo/hooks": "repository_hooks",
-  "/repos/:owner/:repo/hooks/:id": "repository_hooks",
-  "/repos/:owner/:repo/invitations": "administration",
-  "/repos/:owner/:repo/invitations/:id": "administration",
-  "/repos/:owner/:repo/issues": "issues",
-  "/repos/:owner/:repo/issues/:number": "issues",
-  "/repos/:owner/:repo/issues/:number/comments": "issues",
-  "/repos/:owner/:repo/issues/comments/:id": "issues",
-  "/orgs/:org/repos": "metadata",
-  "/users/:user/repos": "metadata",
-  "/orgs/:org/migrations/:id": "organization_administration",
-  "/orgs/:org/migrations/:id/repositories": "organization_administration",
+const ACCEPTED: Readonly<Record<string, readonly PermissionSet[]>> = {
+  "GET /repos/:owner/:repo": [{ metadata: "read" }],
+  "GET /orgs/:org/repos": [{ metadata: "read" }],
+  "GET /users/:user/repos": [{ metadata: "read" }],
+  "GET /repos/:owner/:repo/branches": [{ contents: "read" }],
+  "GET /repos/:owner/:repo/branches/*branch": [{ contents: "read" }],
+  "GET /repos/:owner/:repo/branches/*branch/protection": [{ administration: "read" }],
+  "PUT /repos/:owner/:repo/branches/*branch/protection": [{ administration: "write" }],
+  "DELETE /repos/:owner/:repo/branches/*branch/protection": [{ administration: "write" }],
+  "GET /repos/:owner/:repo/hooks": [{ repository_hooks: "read" }],
+  "POST /repos/:owner/:repo/hooks": [{ repository_hooks: "write" }],
+  "GET /repos/:owner/:repo/hooks/:id": [{ repository_hooks: "read" }],
+  "PATCH /repos/:owner/:repo/hooks/:id": [{ repository_hooks: "write" }],
+  "DELETE /repos/:owner/:repo/hooks/:id": [{ repository_hooks: "write" }],
+  "GET /repos/:owner/:repo/hooks/:id/config": [{ repository_hooks: "read" }],
+  "PATCH /repos/:owner/:repo/hooks/:id/config": [{ repository_hooks: "write" }],
+  "GET /repos/:owner/:repo/invitations": [{ administration: "read" }],
+  "PATCH /repos/:owner/:repo/invitations/:id": [{ administration: "write" }],
+  "DELETE /repos/:owner/:repo/invitations/:id": [{ administration: "write" }],
+  "GET /repos/:owner/:repo/issues": [{ issues: "read" }],
+  "POST /repos/:owner/:repo/issues": [{ issues: "write" }],
+  "GET /repos/:owner/:repo/issues/:number": [{ issues: "read" }],
+  "PATCH /repos/:owner/:repo/issues/:number": [{ issues: "write" }, { pull_requests: "write" }],
+  "GET /repos/:owner/:repo/issues/:number/comments": [
+    { issues: "read" },
+    { pull_requests: "read" },
+  ],
+  "POST /repos/:owner/:repo/issues/:number/comments": [
+    { issues: "write" },
+    { pull_requests: "write" },
+  ],
+  "GET /repos/:owner/:repo/issues/comments/:id": [{ issues: "read" }, { pull_requests: "read" }],
+  "PATCH /repos/:owner/:repo/issues/comments/:id": [
+    { issues: "write" },
+    { pull_requests: "write" },
+  ],
+  "POST /repos/:owner/:repo/pulls": [{ pull_requests: "write" }],
+  "GET /repos/:owner/:repo/pulls/:number": [{ pull_requests: "read" }, { contents: "read" }],
+  "PUT /repos/:owner/:repo/pulls/:number/merge": [{ contents: "write" }],
+  "GET /repos/:owner/:repo/commits/:sha/pulls": [{ pull_requests: "read" }],
+  "GET /repos/:owner/:repo/properties/values": [{ metadata: "read" }],
+  "PATCH /repos/:owner/:repo/properties/values": [{ repository_custom_properties: "write" }],
+  "GET /repos/:owner/:repo/rulesets": [{ metadata: "read" }],
+  "POST /repos/:owner/:repo/rulesets": [{ administration: "write" }],
+  "GET /repos/:owner/:repo/rulesets/:id": [{ metadata: "read" }],
+  "PUT /repos/:owner/:repo/rulesets/:id": [{ administration: "write" }],
+  "DELETE /repos/:owner/:repo/rulesets/:id": [{ administration: "write" }],
+  "GET /repos/:owner/:repo/rules/branches/*branch": [{ metadata: "read" }],
+  // GitHub lists even the reads of organization rulesets under Administration write.
+  "GET /orgs/:org/rulesets": [{ organization_administration: "write" }],
+  "POST /orgs/:org/rulesets": [{ organization_administration: "write" }],
+  "GET /orgs/:org/rulesets/:id": [{ organization_administration: "write" }],
+  "PUT /orgs/:org/rulesets/:id": [{ organization_administration: "write" }],
+  "DELETE /orgs/:org/rulesets/:id": [{ organization_administration: "write" }],
+  "GET /orgs/:org/teams": [{ members: "read" }],
+  "GET /orgs/:org/properties/schema": [
+    { organization_custom_properties: "read" },
+    { members: "read" },
+  ],
+  "GET /orgs/:org/properties/schema/:name": [
+    { organization_custom_properties: "read" },
+    { members: "read" },
+  ],
+  "PUT /orgs/:org/properties/schema/:name": [
+    { organization_custom_properties: "admin" },
+    { organization_administration: "write" },
+  ],
+  "DELETE /orgs/:org/properties/schema/:name": [
+    { organization_custom_properties: "admin" },
+    { organization_administration: "write" },
+  ],
+  "GET /orgs/:org/properties/values": [
+    { organization_custom_properties: "read" },
+    { members: "read" },
+  ],
+  "PATCH /orgs/:org/properties/values": [
+    { organization_custom_properties: "write" },
+    { organization_administration: "write" },
+  ],
+  "GET /apps/:app_slug": [{}],
 };
+
+const RANK: Record<AppPermissionLevel, number> = { read: 1, write: 2, admin: 3 };
 
 const NOT_ACCESSIBLE: Reply = {
   status: 403,
   body: { message: "Resource not accessible by integration", documentation_url: DOCS },
 };
 const NOT_FOUND: Reply = { status: 404, body: { message: "Not Found", documentation_url: DOCS } };
+
+/**
+ * GitHub's `X-Accepted-GitHub-Permissions` for the operation: the sets it accepts, separated by
+ * "; ", each set's permissions by "," ("repository_projects=write; organization_projects=admin",
+ * GitHub's changelog of 2023-08-10 that introduced the header); undefined where no installation
+ * may call it.
+ */
+export function acceptedPermissions(method: string, match: Match): string | undefined {
+  const sets = ACCEPTED[`${method} ${match.route.pattern}`];
+  return sets
+    ?.map((set) =>
+      Object.entries(set)
+        .map(([permission, level]) => `${permission}=${level}`)
+        .join(","),
+    )
+    .join("; ");
+}
 
 /** The refusal of an installation's request, or undefined when it may go on to its handler. */
 export function installationRefusal(
@@ -42,25 +133,31 @@ export function installationRefusal(
   match: Match,
   world: World,
 ): Reply | undefined {
-  const { pattern } = match.route;
   if (match.route.free) return undefined;
-  const permission = PERMISSION_OF[pattern];
-  if (permission === undefined) return NOT_ACCESSIBLE;
-  const { owner, repo: name, org } = match.params;
+  const sets = ACCEPTED[`${method} ${match.route.pattern}`];
+  if (sets === undefined) return NOT_ACCESSIBLE;
+  const { owner, repo: name } = match.params;
   if (owner !== undefined && name !== undefined) {
     const repo = world.repository(owner, name);
     // A repository that does not exist is the handler's 404, with its own words.
     if (repo !== undefined && !covers(installation, repo)) {
       if (repo.private) return NOT_FOUND;
-      if (permission !== "metadata") return NOT_ACCESSIBLE;
+      // A public repository outside the installation: its metadata is public, nothing else is.
+      if (!sets.some((set) => Object.keys(set).every((permission) => permission === "metadata")))
+        return NOT_ACCESSIBLE;
     }
   }
-  if (org !== undefined && pattern.startsWith("/orgs/:org/migrations")) {
-    if (org.toLowerCase() !== installation.account.login.toLowerCase()) return NOT_FOUND;
+  // An installation's organization permissions are for the organization it is installed on.
+  const { org } = match.params;
+  if (org !== undefined && !match.route.pattern.endsWith("/repos")) {
+    if (org.toLowerCase() !== installation.account.login.toLowerCase()) return NOT_ACCESSIBLE;
   }
-  const level = installation.permissions[permission];
-  const allowed = method === "GET" ? level !== undefined : level === "write";
-  return allowed ? undefined : NOT_ACCESSIBLE;
+  const granted = (set: PermissionSet) =>
+    Object.entries(set).every(([permission, level]) => {
+      const held = installation.permissions[permission];
+      return held !== undefined && RANK[held] >= RANK[level];
+    });
+  return sets.some(granted) ? undefined : NOT_ACCESSIBLE;
 }
 
 /**

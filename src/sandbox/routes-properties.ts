@@ -13,6 +13,7 @@ import {
   type RequestContext,
   requireCaller,
 } from "./http-support.js";
+import { memberOrganization } from "./org-access.js";
 import { paginate } from "./pagination.js";
 import { adminRepository, visibleRepository } from "./repo-access.js";
 import type { Route } from "./router.js";
@@ -28,25 +29,10 @@ import type { Organization, PropertyDefinition, PropertyValue, Repository } from
 /** "A maximum of 30 repositories can be updated in a single request" (the spec, PATCH values). */
 const MAX_REPOSITORIES_PER_PATCH = 30;
 
-function organizationOf(ctx: RequestContext): Organization {
-  const org = ctx.world.organizations.get((ctx.params.org ?? "").toLowerCase());
-  if (org === undefined) throw notFound();
-  return org;
-}
-
-/** For reads: members and owners; everyone else is told the organization is not there. */
-function memberOrganization(ctx: RequestContext): Organization {
-  const caller = requireCaller(ctx);
-  const org = organizationOf(ctx);
-  const member = org.owners.has(caller.id) || org.members.has(caller.id) || caller.site_admin;
-  if (!member) throw notFound();
-  return org;
-}
-
 function ownerOrganization(ctx: RequestContext): Organization {
   const caller = requireCaller(ctx);
   const org = memberOrganization(ctx);
-  if (!org.owners.has(caller.id) && !caller.site_admin) {
+  if (!ctx.world.administers(org, caller)) {
     throw forbidden("Must be an owner of the organization.");
   }
   return org;

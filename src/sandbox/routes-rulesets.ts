@@ -6,8 +6,8 @@ import {
   ok,
   type Reply,
   type RequestContext,
-  requireCaller,
 } from "./http-support.js";
+import { administeredOrganization, memberOrganization } from "./org-access.js";
 import { paginate } from "./pagination.js";
 import { adminRepository, assertUnlocked, visibleRepository } from "./repo-access.js";
 import type { Route } from "./router.js";
@@ -15,7 +15,7 @@ import { branchRules, rulesetsOf } from "./ruleset-match.js";
 import { rulesetShape, rulesetSummary } from "./ruleset-shapes.js";
 import { rulesetFromBody, rulesetRefused } from "./rulesets.js";
 import { app, installation, team } from "./shapes.js";
-import type { Organization, Repository, Ruleset, RulesetSource } from "./world.js";
+import type { Repository, Ruleset, RulesetSource } from "./world.js";
 
 /**
  * Repository and organization rulesets (list, read, create, update, delete), the rules that apply to
@@ -37,21 +37,6 @@ function targetFilter(ctx: RequestContext): (ruleset: Ruleset) => boolean {
 }
 
 /** Organization rulesets, installations: for owners; GitHub hides them from everyone else. */
-function ownedOrganization(ctx: RequestContext): Organization {
-  const caller = requireCaller(ctx);
-  const org = ctx.world.organizations.get((ctx.params.org ?? "").toLowerCase());
-  if (!org || (!org.owners.has(caller.id) && !caller.site_admin)) throw notFound();
-  return org;
-}
-
-function memberOrganization(ctx: RequestContext): Organization {
-  const caller = requireCaller(ctx);
-  const org = ctx.world.organizations.get((ctx.params.org ?? "").toLowerCase());
-  const member = org && (org.owners.has(caller.id) || org.members.has(caller.id));
-  if (!org || (!member && !caller.site_admin)) throw notFound();
-  return org;
-}
-
 function listed(ctx: RequestContext, rulesets: Ruleset[]): Reply {
   const page = paginate(ctx, rulesets.filter(targetFilter(ctx)), "github");
   return {
@@ -163,14 +148,14 @@ export const rulesetRoutes: Route[] = [
   {
     method: "GET",
     pattern: "/orgs/:org/rulesets",
-    handler: (ctx) => listed(ctx, [...ownedOrganization(ctx).rulesets.values()]),
+    handler: (ctx) => listed(ctx, [...administeredOrganization(ctx).rulesets.values()]),
   },
   {
     method: "POST",
     pattern: "/orgs/:org/rulesets",
     operation: "POST /orgs/{org}/rulesets",
     handler: (ctx) => {
-      const org = ownedOrganization(ctx);
+      const org = administeredOrganization(ctx);
       const created = create(ctx, { type: "Organization", org }, org.rulesets);
       return ok(rulesetShape(ctx.base, ctx.world, created, ctx.caller, null), 201);
     },
@@ -179,7 +164,7 @@ export const rulesetRoutes: Route[] = [
     method: "GET",
     pattern: "/orgs/:org/rulesets/:id",
     handler: (ctx) => {
-      const org = ownedOrganization(ctx);
+      const org = administeredOrganization(ctx);
       return ok(rulesetShape(ctx.base, ctx.world, ownRuleset(ctx, org.rulesets), ctx.caller, null));
     },
   },
@@ -188,7 +173,7 @@ export const rulesetRoutes: Route[] = [
     pattern: "/orgs/:org/rulesets/:id",
     operation: "PUT /orgs/{org}/rulesets/{ruleset_id}",
     handler: (ctx) => {
-      const org = ownedOrganization(ctx);
+      const org = administeredOrganization(ctx);
       const updated = update(ctx, ownRuleset(ctx, org.rulesets), org.rulesets);
       return ok(rulesetShape(ctx.base, ctx.world, updated, ctx.caller, null));
     },
@@ -198,7 +183,7 @@ export const rulesetRoutes: Route[] = [
     pattern: "/orgs/:org/rulesets/:id",
     operation: "DELETE /orgs/{org}/rulesets/{ruleset_id}",
     handler: (ctx) => {
-      const org = ownedOrganization(ctx);
+      const org = administeredOrganization(ctx);
       org.rulesets.delete(ownRuleset(ctx, org.rulesets).id);
       return noContent;
     },
@@ -221,7 +206,7 @@ export const rulesetRoutes: Route[] = [
     method: "GET",
     pattern: "/orgs/:org/installations",
     handler: (ctx) => {
-      const org = ownedOrganization(ctx);
+      const org = administeredOrganization(ctx);
       const all = [...ctx.world.installations.values()]
         .filter((item) => item.account.id === org.account.id)
         .sort((a, b) => a.id - b.id);

@@ -1,5 +1,12 @@
 import { REPOSITORY_ROLES, sourceName } from "./rulesets.js";
-import type { Account, BypassMode, Repository, Ruleset, World } from "./world.js";
+import {
+  type Account,
+  type BypassMode,
+  covers,
+  type Repository,
+  type Ruleset,
+  type World,
+} from "./world.js";
 
 /** The ruleset's read shapes: as lists show it, and the Repository ruleset. */
 
@@ -23,11 +30,22 @@ function links(base: string, ruleset: Ruleset) {
   };
 }
 
-/** Whether the caller may edit the ruleset: repository admins, organization owners. */
+/**
+ * Whether the caller may edit the ruleset: repository admins, organization owners, and an
+ * installation whose App may write it (Administration of the repository, or of the organization).
+ */
 function canEdit(world: World, ruleset: Ruleset, caller: Account | null): boolean {
   if (caller === null) return false;
-  if (caller.site_admin) return true;
   const source = ruleset.source;
+  const installation = caller.installation;
+  if (installation !== undefined) {
+    const [reaches, permission] =
+      source.type === "Organization"
+        ? [world.administers(source.org, caller), "organization_administration"]
+        : [covers(installation, source.repo), "administration"];
+    return reaches && installation.permissions[permission] === "write";
+  }
+  if (caller.site_admin) return true;
   if (source.type === "Organization") return source.org.owners.has(caller.id);
   return world.can(source.repo, caller, "admin");
 }

@@ -128,8 +128,8 @@ const installation = z.strictObject({
   repository_selection: z.enum(["all", "selected"]).default("all"),
   /** With `selected`: the repositories (OWNER/NAME, of `account`) the installation covers. */
   repositories: z.array(z.string()).default([]),
-  /** App permission → read | write, e.g. { administration: write, repository_hooks: read }; metadata is always read. */
-  permissions: z.record(z.string(), z.enum(["read", "write"])).default({}),
+  /** App permission → read | write | admin, e.g. { administration: write, repository_hooks: read }; metadata is always read. */
+  permissions: z.record(z.string(), z.enum(["read", "write", "admin"])).default({}),
   created_at: timestamp.default("2026-01-02T09:00:00Z"),
 });
 

@@ -3,7 +3,7 @@ import { conditionalReply } from "./conditional.js";
 import { authenticate } from "./credentials.js";
 import type { FaultInjector } from "./faults.js";
 import { DOCS, type Family, HttpError, type Reply, type RequestContext } from "./http-support.js";
-import { appJwtRefusal, installationRefusal } from "./installation-access.js";
+import { acceptedPermissions, appJwtRefusal, installationRefusal } from "./installation-access.js";
 import {
   type RateLimiter,
   READ_POINTS,
@@ -347,7 +347,18 @@ export function createRequestHandler(pipeline: Pipeline) {
           : principal.kind === "app"
             ? appJwtRefusal(match)
             : undefined;
-      const answer = refusal ?? dispatch(req, method, url, match, body.bytes, caller, app, rateKey);
+      const handled =
+        refusal ?? dispatch(req, method, url, match, body.bytes, caller, app, rateKey);
+      const accepted =
+        principal.kind === "installation" ? acceptedPermissions(method, match) : undefined;
+      // GitHub tells fine-grained callers what an operation takes, on every answer.
+      const answer =
+        accepted === undefined
+          ? handled
+          : {
+              ...handled,
+              headers: { ...handled.headers, "X-Accepted-GitHub-Permissions": accepted },
+            };
       if (answer.status === 304) {
         stats.not_modified_responses++;
         if (!match.route.free) limiter.refund(rateKey, "core");

@@ -82,7 +82,8 @@ export interface App {
   installations: Map<number, Installation>;
 }
 
-export type AppPermissionLevel = "read" | "write";
+/** GitHub's levels; `admin` exists for a few permissions only (organization custom properties). */
+export type AppPermissionLevel = "read" | "write" | "admin";
 
 /** An App installed on one account, over all of its repositories or a selection of them. */
 export interface Installation {

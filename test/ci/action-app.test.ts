@@ -83,25 +83,44 @@ describe("the plan comment written with an installation token", () => {
     return answer.body.token as string;
   }
 
-  async function planTwice(slug: string, more: Record<string, string> = {}) {
-    sandbox = await startSandbox({ port: 0, seed: appSeedFile(appKeys().publicKey, { slug }) });
+  interface Pull {
+    number: number;
+    head: { sha: string };
+  }
+
+  /** Pull request #1 of acme/api, from `release` into `main`. */
+  async function openPull(running: RunningSandbox): Promise<Pull> {
+    const answer = await call(running, "POST", "/repos/acme/api/pulls", {
+      token: "sandbox-admin",
+      body: { title: "Settings", head: "release", base: "main" },
+    });
+    return answer.body as Pull;
+  }
+
+  const pullRequestEvent = (pull: Pull) => ({
+    name: "pull_request",
+    payload: { pull_request: { number: pull.number, head: { sha: pull.head.sha } } },
+  });
+
+  /** A sandbox with App 4242 installed, pull request #1 open, and the Action's inputs for it. */
+  async function onPullRequest(
+    seed: Parameters<typeof appSeedFile>[1],
+    more: Record<string, string> = {},
+  ) {
+    sandbox = await startSandbox({ port: 0, seed: appSeedFile(appKeys().publicKey, seed) });
     const running = sandbox;
-    const pull = (
-      await call(running, "POST", "/repos/acme/api/pulls", {
-        token: "sandbox-admin",
-        body: { title: "Settings", head: "release", base: "main" },
-      })
-    ).body as { number: number; head: { sha: string } };
-    const cwd = workspace(running, protectApi);
+    const pull = await openPull(running);
     const inputs = {
       "github-token": await installationToken(running),
       "gitlab-token": "sandbox-admin",
       ...more,
     };
-    const event = {
-      name: "pull_request",
-      payload: { pull_request: { number: pull.number, head: { sha: pull.head.sha } } },
-    };
+    return { running, pull, cwd: workspace(running, protectApi), inputs };
+  }
+
+  async function planTwice(slug: string, more: Record<string, string> = {}) {
+    const { running, pull, cwd, inputs } = await onPullRequest({ slug }, more);
+    const event = pullRequestEvent(pull);
     const runs = [
       await runActionStep({ sandbox: running, cwd, inputs, event }),
       await runActionStep({ sandbox: running, cwd, inputs, event }),
@@ -157,6 +176,39 @@ describe("the plan comment written with an installation token", () => {
     expect(applied.log).toContain("forgeplan: the plan is the one reviewed on pull request #1 (");
     expect(applied.code).toBe(0);
     expect(running.stats().mutations_applied).toBeGreaterThan(before);
+  });
+
+  it("is the reviewed plan for an apply with the same App's token, which reads the merge with Pull requests", async () => {
+    // A settings App that plans, comments and applies: Administration write for the protection,
+    // Pull requests write for the comment, and read for finding the merged pull request.
+    const { running, pull, cwd, inputs } = await onPullRequest(
+      { permissions: { administration: "write", pull_requests: "write" } },
+      { "comment-author": "settings-bot[bot]" },
+    );
+    const planned = await runActionStep({
+      sandbox: running,
+      cwd,
+      inputs,
+      event: pullRequestEvent(pull),
+    });
+    expect([planned.code, planned.outputs["exit-code"]]).toEqual([0, "2"]);
+    const merged = (
+      await call(running, "PUT", `/repos/acme/api/pulls/${pull.number}/merge`, {
+        token: "sandbox-admin",
+        body: {},
+      })
+    ).body as { sha: string };
+    const applied = await runActionStep({
+      sandbox: running,
+      cwd,
+      inputs: { ...inputs, command: "apply", "write-interval": "0" },
+      event: { name: "push", payload: {} },
+      env: { GITHUB_SHA: merged.sha },
+    });
+    expect(applied.log).toContain(
+      `forgeplan: the plan is the one reviewed on pull request #${pull.number} (`,
+    );
+    expect(applied.code).toBe(0);
   });
 
   it("says which comment-author to set when another App's token writes it, and is found with it", async () => {

@@ -2,10 +2,34 @@ import { describe, expect, it } from "vitest";
 import { readAnswer } from "../../src/forge/answer.js";
 import { RateBudget } from "../../src/forge/budget.js";
 import { categoryOf } from "../../src/forge/limits.js";
-import { serviceMessage } from "../../src/forge/errors.js";
+import { permissionsNote, serviceMessage } from "../../src/forge/errors.js";
 import { reportedWindow, retryAfterMs, throttleOf } from "../../src/forge/rate-headers.js";
 import { backoffDelay, mayRetry, transportFailure } from "../../src/forge/retry-policy.js";
 import { displayPath, lastPage, nextLink } from "../../src/forge/urls.js";
+
+describe("permissionsNote", () => {
+  it("says what GitHub's X-Accepted-GitHub-Permissions asks for: sets as alternatives", () => {
+    expect(permissionsNote("members=read")).toBe("the token needs members=read");
+    expect(permissionsNote("issues=write; pull_requests=write")).toBe(
+      "the token needs issues=write or pull_requests=write",
+    );
+    expect(permissionsNote("repository_projects=write,organization_projects=admin")).toBe(
+      "the token needs repository_projects=write and organization_projects=admin",
+    );
+  });
+
+  it("leaves out a value that is not of that header's form", () => {
+    for (const value of [
+      undefined,
+      "",
+      ";",
+      "members",
+      "members=read; <script>",
+      "x=y".repeat(200),
+    ])
+      expect(permissionsNote(value)).toBeUndefined();
+  });
+});
 
 describe("serviceMessage", () => {
   it("joins GitHub's message and Validation Error Simple strings", () => {

@@ -33,10 +33,17 @@ export const INSTALLATION_ID = 77;
  */
 export function appSeedFile(
   publicKey: string,
-  options: { selected?: string[]; permissions?: Record<string, string>; slug?: string } = {},
+  options: {
+    selected?: string[];
+    permissions?: Record<string, string>;
+    slug?: string;
+    /** Organizations added to the demo world's. */
+    organizations?: unknown[];
+  } = {},
 ): string {
   const seed = {
     ...demoWorld,
+    organizations: [...(demoWorld.organizations ?? []), ...(options.organizations ?? [])],
     apps: [
       ...(demoWorld.apps ?? []),
       {

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { apply, plan } from "../../src/index.js";
 import { type RunningSandbox, startSandbox } from "../../src/sandbox/index.js";
 import { APP_ID, appKeys, appSeedFile, INSTALLATION_ID, keyFile } from "../helpers/apps.js";
+import { call } from "../helpers/sandbox.js";
 import { runInProcess } from "../helpers/cli.js";
 
 let world: RunningSandbox | undefined;
@@ -38,7 +39,14 @@ ${repositories.map((name) => `  - name: ${name}\n${PROTECTION}`).join("")}`,
   return dir;
 }
 
-async function start(options: { selected?: string[]; ttl?: number; generate?: number } = {}) {
+async function start(
+  options: {
+    selected?: string[];
+    ttl?: number;
+    generate?: number;
+    permissions?: Record<string, string>;
+  } = {},
+) {
   world = await startSandbox({
     port: 0,
     seed: appSeedFile(appKeys().publicKey, options),
@@ -169,6 +177,83 @@ describe("a target authenticated only as a GitHub App", () => {
     expect(plan.code).toBe(1);
     expect(plan.stderr).toContain(
       `App ${APP_ID} acts as one installation, on one account, but the target's repositories belong to acme, octo-admin`,
+    );
+  });
+});
+
+/**
+ * Webhooks, rulesets and an organization ruleset, managed by App 4242 with the permissions README
+ * names for them: its hook edit is a config change of the hook that has a secret.
+ */
+const EVERY_KIND = `version: 1
+targets:
+  github:
+    type: repository
+    app_id: ${APP_ID}
+    private_key_file: app.pem
+repositories:
+  - name: acme/api
+    webhooks:
+      hooks:
+        - url: https://ci.acme.example/hooks/forge
+          events: [push, pull_request]
+          content_type: form
+          active: true
+    rulesets:
+      release tags:
+        target: tag
+        conditions: { ref_name: { include: ["refs/tags/v*"], exclude: [] } }
+        bypass_actors: [{ team: release-managers }, { app: settings-bot }]
+        rules: { deletion: true }
+organizations:
+  - name: acme
+    rulesets:
+      acme baseline:
+        conditions:
+          ref_name: { include: ["~DEFAULT_BRANCH"] }
+          repository_name: { include: ["~ALL"] }
+        bypass_actors: [{ role: OrganizationAdmin }]
+        rules: { deletion: true, non_fast_forward: true, required_linear_history: true }
+`;
+
+const APP_PERMISSIONS = {
+  administration: "write",
+  repository_hooks: "write",
+  members: "read",
+  organization_administration: "write",
+};
+
+describe("an App with the permissions README names", () => {
+  it("manages webhooks, rulesets and organization rulesets, keeping the hook's secret", async () => {
+    const sb = await start({ permissions: APP_PERMISSIONS });
+    const cwd = appConfig([]);
+    writeFileSync(join(cwd, "forgeplan.yaml"), EVERY_KIND);
+    const at = ["--sandbox-url", sb.url];
+    const plan = await runInProcess(["plan", ...at, "--format", "json"], { cwd, env: {} });
+    expect([plan.code, plan.stderr]).toEqual([2, ""]);
+    const planned = JSON.parse(plan.stdout) as { changes: Array<{ address: string }> };
+    expect(planned.changes.map((change) => change.address).sort()).toEqual([
+      "github/acme/api/ruleset/release tags",
+      "github/acme/api/webhook/https://ci.acme.example/hooks/forge",
+      "github/acme/ruleset/acme baseline",
+    ]);
+    const apply = await runInProcess(["apply", ...at, "--auto-approve"], { cwd, env: {} });
+    expect([apply.code, apply.stderr]).toEqual([0, ""]);
+    const again = await runInProcess(["plan", ...at], { cwd, env: {} });
+    expect([again.code, again.stderr]).toEqual([0, ""]);
+    const config = await call(sb, "GET", "/repos/acme/api/hooks/1/config");
+    expect(config.body).toMatchObject({ content_type: "form", secret: "********" });
+  });
+
+  it("names the permission a refused read needs", async () => {
+    const { members: _members, ...withoutMembers } = APP_PERMISSIONS;
+    const sb = await start({ permissions: withoutMembers });
+    const cwd = appConfig([]);
+    writeFileSync(join(cwd, "forgeplan.yaml"), EVERY_KIND);
+    const plan = await runInProcess(["plan", "--sandbox-url", sb.url], { cwd, env: {} });
+    expect(plan.code).toBe(1);
+    expect(plan.stdout).toContain(
+      "GET /orgs/acme/teams?per_page=100 → 403: Resource not accessible by integration (the token needs members=read)",
     );
   });
 });

@@ -2,7 +2,7 @@ import { createHash, sign } from "node:crypto";
 import { get } from "node:http";
 import { describe, expect, it } from "vitest";
 import { APP_ID, appKeys, appSeedFile, INSTALLATION_ID } from "../helpers/apps.js";
-import { call, sandbox } from "./helpers.js";
+import { ADMIN, call, sandbox } from "./helpers.js";
 
 const NOW = Date.parse("2026-03-01T12:00:00Z");
 const seconds = Math.floor(NOW / 1000);
@@ -23,6 +23,7 @@ async function appSandbox(
     ttl?: number;
     selected?: string[];
     permissions?: Record<string, string>;
+    organizations?: unknown[];
   } = {},
 ) {
   return sandbox({
@@ -268,13 +269,77 @@ describe("ETags as GitHub computes them", () => {
   });
 });
 
-describe("an installation with organization permissions", () => {
-  it("reads its organization's migrations, and no hooks without repository_hooks", async () => {
-    const sb = await appSandbox({ permissions: { organization_administration: "read" } });
+describe("an installation's permissions, as GitHub requires them", () => {
+  const accepted = (answer: { headers: Headers }) =>
+    answer.headers.get("x-accepted-github-permissions");
+
+  it("take each operation's own permission and name it in X-Accepted-GitHub-Permissions", async () => {
+    const sb = await appSandbox({ permissions: { repository_hooks: "write" } });
     const { token } = await mint(sb);
-    const own = await call(sb, "GET", "/orgs/acme/migrations/2", { token });
-    expect([own.status, own.body.state]).toEqual([200, "exported"]);
-    const hooks = await call(sb, "GET", "/repos/acme/api/hooks", { token });
-    expect(hooks.status).toBe(403);
+    const config = await call(sb, "PATCH", "/repos/acme/api/hooks/1/config", {
+      token,
+      body: { content_type: "json" },
+    });
+    expect([config.status, accepted(config)]).toEqual([200, "repository_hooks=write"]);
+    // Listing branches takes Contents, not Metadata; writing a ruleset takes Administration.
+    const branches = await call(sb, "GET", "/repos/acme/api/branches", { token });
+    expect([branches.status, branches.body.message, accepted(branches)]).toEqual([
+      403,
+      "Resource not accessible by integration",
+      "contents=read",
+    ]);
+    const rulesets = await call(sb, "GET", "/repos/acme/api/rulesets", { token });
+    expect([rulesets.status, accepted(rulesets)]).toEqual([200, "metadata=read"]);
+    const created = await call(sb, "POST", "/repos/acme/api/rulesets", {
+      token,
+      body: { name: "x", enforcement: "active", target: "branch", rules: [{ type: "deletion" }] },
+    });
+    expect([created.status, accepted(created)]).toEqual([403, "administration=write"]);
+    const teams = await call(sb, "GET", "/orgs/acme/teams", { token });
+    expect([teams.status, accepted(teams)]).toEqual([403, "members=read"]);
+    // GitHub lists even the reads of organization rulesets under Administration write.
+    const orgRulesets = await call(sb, "GET", "/orgs/acme/rulesets", { token });
+    expect([orgRulesets.status, accepted(orgRulesets)]).toEqual([
+      403,
+      "organization_administration=write",
+    ]);
+    const app = await call(sb, "GET", "/apps/settings-bot", { token });
+    expect([app.status, app.body.slug]).toEqual([200, "settings-bot"]);
+  });
+
+  it("take either permission where GitHub accepts either", async () => {
+    const sb = await appSandbox({ permissions: { pull_requests: "write" } });
+    const { token } = await mint(sb);
+    const issue = await call(sb, "POST", "/repos/acme/api/issues", {
+      token: ADMIN,
+      body: { title: "a pull request's stand-in" },
+    });
+    const comment = await call(sb, "POST", `/repos/acme/api/issues/${issue.body.number}/comments`, {
+      token,
+      body: { body: "plan" },
+    });
+    expect([comment.status, accepted(comment)]).toEqual([201, "issues=write; pull_requests=write"]);
+    const pulls = await call(sb, "GET", "/repos/acme/api/commits/main/pulls", { token });
+    expect([pulls.status, accepted(pulls)]).toEqual([200, "pull_requests=read"]);
+    const issues = await call(sb, "GET", "/repos/acme/api/issues", { token });
+    expect([issues.status, accepted(issues)]).toEqual([403, "issues=read"]);
+  });
+
+  it("refuse what GitHub does not open to Apps, and another organization's resources", async () => {
+    const sb = await appSandbox({
+      permissions: { organization_administration: "write", members: "read" },
+      organizations: [{ login: "globex", id: 300, name: "Globex", owners: ["octo-admin"] }],
+    });
+    const { token } = await mint(sb);
+    // @octokit/openapi: enabledForGitHubApps is false for the organization migrations.
+    const migration = await call(sb, "GET", "/orgs/acme/migrations/2", { token });
+    expect([migration.status, accepted(migration)]).toEqual([403, null]);
+    expect((await call(sb, "GET", "/orgs/acme/teams", { token })).status).toBe(200);
+    const other = await call(sb, "GET", "/orgs/globex/teams", { token });
+    expect([other.status, other.body.message]).toEqual([
+      403,
+      "Resource not accessible by integration",
+    ]);
+    expect((await call(sb, "GET", "/orgs/globex/teams", { token: ADMIN })).status).toBe(200);
   });
 });
