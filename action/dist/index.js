@@ -45655,15 +45655,25 @@ var init_conditional = __esm({
 });
 
 // src/sandbox/installation-access.ts
-function acceptedPermissions(method, match) {
-  const sets = ACCEPTED[`${method} ${match.route.pattern}`];
-  return sets?.map(
+function acceptedSets(method, match, world) {
+  const operation = `${method} ${match.route.pattern}`;
+  const level = BY_TARGET[operation];
+  if (level === void 0) return ACCEPTED[operation];
+  const { owner, repo: name2, number: number4, id } = match.params;
+  const repo = world.repository(owner ?? "", name2 ?? "");
+  const issues = repo === void 0 ? [] : world.issues.get(repo.id) ?? [];
+  const comment2 = id === void 0 ? void 0 : world.issueComments.get(Number(id));
+  const issue2 = number4 === void 0 ? comment2?.issue : issues[Number(number4) - 1];
+  return [issue2?.pull !== void 0 ? { pull_requests: level } : { issues: level }];
+}
+function acceptedPermissions(method, match, world) {
+  return acceptedSets(method, match, world)?.map(
     (set3) => Object.entries(set3).map(([permission, level]) => `${permission}=${level}`).join(",")
   ).join("; ");
 }
 function installationRefusal(installation3, method, match, world) {
   if (match.route.free) return void 0;
-  const sets = ACCEPTED[`${method} ${match.route.pattern}`];
+  const sets = acceptedSets(method, match, world);
   if (sets === void 0) return NOT_ACCESSIBLE;
   const { owner, repo: name2 } = match.params;
   if (owner !== void 0 && name2 !== void 0) {
@@ -45689,7 +45699,7 @@ function appJwtRefusal(match) {
   const appEndpoint = pattern3 === "/app" || pattern3.startsWith("/app/") || pattern3.endsWith("/installation");
   return appEndpoint || free ? void 0 : NOT_ACCESSIBLE;
 }
-var ACCEPTED, RANK, NOT_ACCESSIBLE, NOT_FOUND;
+var ACCEPTED, BY_TARGET, RANK, NOT_ACCESSIBLE, NOT_FOUND;
 var init_installation_access = __esm({
   "src/sandbox/installation-access.ts"() {
     "use strict";
@@ -45717,20 +45727,6 @@ var init_installation_access = __esm({
       "GET /repos/:owner/:repo/issues": [{ issues: "read" }],
       "POST /repos/:owner/:repo/issues": [{ issues: "write" }],
       "GET /repos/:owner/:repo/issues/:number": [{ issues: "read" }],
-      "PATCH /repos/:owner/:repo/issues/:number": [{ issues: "write" }, { pull_requests: "write" }],
-      "GET /repos/:owner/:repo/issues/:number/comments": [
-        { issues: "read" },
-        { pull_requests: "read" }
-      ],
-      "POST /repos/:owner/:repo/issues/:number/comments": [
-        { issues: "write" },
-        { pull_requests: "write" }
-      ],
-      "GET /repos/:owner/:repo/issues/comments/:id": [{ issues: "read" }, { pull_requests: "read" }],
-      "PATCH /repos/:owner/:repo/issues/comments/:id": [
-        { issues: "write" },
-        { pull_requests: "write" }
-      ],
       "POST /repos/:owner/:repo/pulls": [{ pull_requests: "write" }],
       "GET /repos/:owner/:repo/pulls/:number": [{ pull_requests: "read" }, { contents: "read" }],
       "PUT /repos/:owner/:repo/pulls/:number/merge": [{ contents: "write" }],
@@ -45775,6 +45771,13 @@ var init_installation_access = __esm({
         { organization_administration: "write" }
       ],
       "GET /apps/:app_slug": [{}]
+    };
+    BY_TARGET = {
+      "PATCH /repos/:owner/:repo/issues/:number": "write",
+      "GET /repos/:owner/:repo/issues/:number/comments": "read",
+      "POST /repos/:owner/:repo/issues/:number/comments": "write",
+      "GET /repos/:owner/:repo/issues/comments/:id": "read",
+      "PATCH /repos/:owner/:repo/issues/comments/:id": "write"
     };
     RANK = { read: 1, write: 2, admin: 3 };
     NOT_ACCESSIBLE = {
@@ -46037,7 +46040,7 @@ function createRequestHandler(pipeline) {
       }
       const refusal = principal2.kind === "installation" ? installationRefusal(principal2.installation, method, match, world) : principal2.kind === "app" ? appJwtRefusal(match) : void 0;
       const handled = refusal ?? dispatch(req, method, url2, match, body.bytes, caller, app3, rateKey);
-      const accepted = principal2.kind === "installation" ? acceptedPermissions(method, match) : void 0;
+      const accepted = principal2.kind === "installation" ? acceptedPermissions(method, match, world) : void 0;
       const answer = accepted === void 0 ? handled : {
         ...handled,
         headers: { ...handled.headers, "X-Accepted-GitHub-Permissions": accepted }

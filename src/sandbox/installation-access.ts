@@ -11,8 +11,7 @@ type PermissionSet = Readonly<Record<string, AppPermissionLevel>>;
  * (docs.github.com/en/rest/authentication/permissions-required-for-github-apps, as cached by
  * octokit/app-permissions on 2026-03-17), where an operation listed under several permissions, each
  * naming the others under "Additional permissions", is one of the page's "endpoints [that] work with
- * any one permission from a set" (issue comments take Issues or Pull requests, as
- * `pull-requests: write` is all a workflow's token needs to comment on its pull request). Not on
+ * any one permission from a set" — except issue comments and issue edits (BY_TARGET). Not on
  * that page: `PATCH …/properties/values` of a repository, whose permission is
  * `repository_custom_properties` ("to view and edit custom properties for a repository", the
  * app-permissions schema in @octokit/openapi); `GET /apps/{app_slug}`, which needs none. The
@@ -41,20 +40,6 @@ const ACCEPTED: Readonly<Record<string, readonly PermissionSet[]>> = {
   "GET /repos/:owner/:repo/issues": [{ issues: "read" }],
   "POST /repos/:owner/:repo/issues": [{ issues: "write" }],
   "GET /repos/:owner/:repo/issues/:number": [{ issues: "read" }],
-  "PATCH /repos/:owner/:repo/issues/:number": [{ issues: "write" }, { pull_requests: "write" }],
-  "GET /repos/:owner/:repo/issues/:number/comments": [
-    { issues: "read" },
-    { pull_requests: "read" },
-  ],
-  "POST /repos/:owner/:repo/issues/:number/comments": [
-    { issues: "write" },
-    { pull_requests: "write" },
-  ],
-  "GET /repos/:owner/:repo/issues/comments/:id": [{ issues: "read" }, { pull_requests: "read" }],
-  "PATCH /repos/:owner/:repo/issues/comments/:id": [
-    { issues: "write" },
-    { pull_requests: "write" },
-  ],
   "POST /repos/:owner/:repo/pulls": [{ pull_requests: "write" }],
   "GET /repos/:owner/:repo/pulls/:number": [{ pull_requests: "read" }, { contents: "read" }],
   "PUT /repos/:owner/:repo/pulls/:number/merge": [{ contents: "write" }],
@@ -101,7 +86,39 @@ const ACCEPTED: Readonly<Record<string, readonly PermissionSet[]>> = {
   "GET /apps/:app_slug": [{}],
 };
 
+/**
+ * The page lists these under both Issues and Pull requests, but GitHub takes the permission of what
+ * the number is: Issues for an issue, Pull requests for a pull request ("Commenting on a PR via the
+ * issues.createComment API keys its permission off the target resource, so pull-requests: write
+ * covers it", ynab/ynab-sdk-ruby#95; a workflow token with Issues read is refused a pull request's
+ * comments, github community discussion #210157).
+ */
+const BY_TARGET: Readonly<Record<string, AppPermissionLevel>> = {
+  "PATCH /repos/:owner/:repo/issues/:number": "write",
+  "GET /repos/:owner/:repo/issues/:number/comments": "read",
+  "POST /repos/:owner/:repo/issues/:number/comments": "write",
+  "GET /repos/:owner/:repo/issues/comments/:id": "read",
+  "PATCH /repos/:owner/:repo/issues/comments/:id": "write",
+};
+
 const RANK: Record<AppPermissionLevel, number> = { read: 1, write: 2, admin: 3 };
+
+/** The permission sets the operation takes, any one enough; undefined where no installation may call it. */
+function acceptedSets(
+  method: string,
+  match: Match,
+  world: World,
+): readonly PermissionSet[] | undefined {
+  const operation = `${method} ${match.route.pattern}`;
+  const level = BY_TARGET[operation];
+  if (level === undefined) return ACCEPTED[operation];
+  const { owner, repo: name, number, id } = match.params;
+  const repo = world.repository(owner ?? "", name ?? "");
+  const issues = repo === undefined ? [] : (world.issues.get(repo.id) ?? []);
+  const comment = id === undefined ? undefined : world.issueComments.get(Number(id));
+  const issue = number === undefined ? comment?.issue : issues[Number(number) - 1];
+  return [issue?.pull !== undefined ? { pull_requests: level } : { issues: level }];
+}
 
 const NOT_ACCESSIBLE: Reply = {
   status: 403,
@@ -115,9 +132,12 @@ const NOT_FOUND: Reply = { status: 404, body: { message: "Not Found", documentat
  * GitHub's changelog of 2023-08-10 that introduced the header); undefined where no installation
  * may call it.
  */
-export function acceptedPermissions(method: string, match: Match): string | undefined {
-  const sets = ACCEPTED[`${method} ${match.route.pattern}`];
-  return sets
+export function acceptedPermissions(
+  method: string,
+  match: Match,
+  world: World,
+): string | undefined {
+  return acceptedSets(method, match, world)
     ?.map((set) =>
       Object.entries(set)
         .map(([permission, level]) => `${permission}=${level}`)
@@ -134,7 +154,7 @@ export function installationRefusal(
   world: World,
 ): Reply | undefined {
   if (match.route.free) return undefined;
-  const sets = ACCEPTED[`${method} ${match.route.pattern}`];
+  const sets = acceptedSets(method, match, world);
   if (sets === undefined) return NOT_ACCESSIBLE;
   const { owner, repo: name } = match.params;
   if (owner !== undefined && name !== undefined) {

@@ -350,7 +350,7 @@ export function createRequestHandler(pipeline: Pipeline) {
       const handled =
         refusal ?? dispatch(req, method, url, match, body.bytes, caller, app, rateKey);
       const accepted =
-        principal.kind === "installation" ? acceptedPermissions(method, match) : undefined;
+        principal.kind === "installation" ? acceptedPermissions(method, match, world) : undefined;
       // GitHub tells fine-grained callers what an operation takes, on every answer.
       const answer =
         accepted === undefined

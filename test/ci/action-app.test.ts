@@ -119,7 +119,9 @@ describe("the plan comment written with an installation token", () => {
   }
 
   async function planTwice(slug: string, more: Record<string, string> = {}) {
-    const { running, pull, cwd, inputs } = await onPullRequest({ slug }, more);
+    // The permissions a workflow's token has with `pull-requests: write`, and Administration to plan.
+    const permissions = { administration: "read", pull_requests: "write" };
+    const { running, pull, cwd, inputs } = await onPullRequest({ slug, permissions }, more);
     const event = pullRequestEvent(pull);
     const runs = [
       await runActionStep({ sandbox: running, cwd, inputs, event }),

@@ -307,18 +307,31 @@ describe("an installation's permissions, as GitHub requires them", () => {
     expect([app.status, app.body.slug]).toEqual([200, "settings-bot"]);
   });
 
-  it("take either permission where GitHub accepts either", async () => {
+  it("take Issues for an issue's comments and Pull requests for a pull request's", async () => {
     const sb = await appSandbox({ permissions: { pull_requests: "write" } });
     const { token } = await mint(sb);
     const issue = await call(sb, "POST", "/repos/acme/api/issues", {
       token: ADMIN,
-      body: { title: "a pull request's stand-in" },
+      body: { title: "an issue" },
     });
-    const comment = await call(sb, "POST", `/repos/acme/api/issues/${issue.body.number}/comments`, {
+    const pull = await call(sb, "POST", "/repos/acme/api/pulls", {
+      token: ADMIN,
+      body: { title: "a pull request", head: "release", base: "main" },
+    });
+    const comment = (number: number) =>
+      call(sb, "POST", `/repos/acme/api/issues/${number}/comments`, {
+        token,
+        body: { body: "plan" },
+      });
+    const onPull = await comment(pull.body.number);
+    expect([onPull.status, accepted(onPull)]).toEqual([201, "pull_requests=write"]);
+    const onIssue = await comment(issue.body.number);
+    expect([onIssue.status, accepted(onIssue)]).toEqual([403, "issues=write"]);
+    const edited = await call(sb, "PATCH", `/repos/acme/api/issues/comments/${onPull.body.id}`, {
       token,
-      body: { body: "plan" },
+      body: { body: "plan, again" },
     });
-    expect([comment.status, accepted(comment)]).toEqual([201, "issues=write; pull_requests=write"]);
+    expect([edited.status, accepted(edited)]).toEqual([200, "pull_requests=write"]);
     const pulls = await call(sb, "GET", "/repos/acme/api/commits/main/pulls", { token });
     expect([pulls.status, accepted(pulls)]).toEqual([200, "pull_requests=read"]);
     const issues = await call(sb, "GET", "/repos/acme/api/issues", { token });
