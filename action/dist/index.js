@@ -45746,30 +45746,15 @@ var init_installation_access = __esm({
       "PUT /orgs/:org/rulesets/:id": [{ organization_administration: "write" }],
       "DELETE /orgs/:org/rulesets/:id": [{ organization_administration: "write" }],
       "GET /orgs/:org/teams": [{ members: "read" }],
-      "GET /orgs/:org/properties/schema": [
-        { organization_custom_properties: "read" },
-        { members: "read" }
-      ],
-      "GET /orgs/:org/properties/schema/:name": [
-        { organization_custom_properties: "read" },
-        { members: "read" }
-      ],
-      "PUT /orgs/:org/properties/schema/:name": [
-        { organization_custom_properties: "admin" },
-        { organization_administration: "write" }
-      ],
-      "DELETE /orgs/:org/properties/schema/:name": [
-        { organization_custom_properties: "admin" },
-        { organization_administration: "write" }
-      ],
-      "GET /orgs/:org/properties/values": [
-        { organization_custom_properties: "read" },
-        { members: "read" }
-      ],
-      "PATCH /orgs/:org/properties/values": [
-        { organization_custom_properties: "write" },
-        { organization_administration: "write" }
-      ],
+      // The page also lists these under Members and organization Administration; each endpoint's own
+      // page names one set ("The token must have the following permission set:
+      // organization_custom_properties:read", docs.github.com/en/rest/orgs/custom-properties).
+      "GET /orgs/:org/properties/schema": [{ organization_custom_properties: "read" }],
+      "GET /orgs/:org/properties/schema/:name": [{ organization_custom_properties: "read" }],
+      "PUT /orgs/:org/properties/schema/:name": [{ organization_custom_properties: "admin" }],
+      "DELETE /orgs/:org/properties/schema/:name": [{ organization_custom_properties: "admin" }],
+      "GET /orgs/:org/properties/values": [{ organization_custom_properties: "read" }],
+      "PATCH /orgs/:org/properties/values": [{ organization_custom_properties: "write" }],
       "GET /apps/:app_slug": [{}]
     };
     BY_TARGET = {

@@ -245,6 +245,29 @@ describe("an App with the permissions README names", () => {
     expect(config.body).toMatchObject({ content_type: "form", secret: "********" });
   });
 
+  it("selects repositories by custom property with organization Custom properties read", async () => {
+    const sb = await start({
+      permissions: { administration: "read", organization_custom_properties: "read" },
+    });
+    const cwd = appConfig([]);
+    writeFileSync(
+      join(cwd, "forgeplan.yaml"),
+      `${EVERY_KIND.slice(0, EVERY_KIND.indexOf("repositories:"))}repositories:
+  - name: acme/*
+    where: { properties: { team: web } }
+${PROTECTION}`,
+    );
+    const plan = await runInProcess(["plan", "--sandbox-url", sb.url, "--format", "json"], {
+      cwd,
+      env: {},
+    });
+    expect([plan.code, plan.stderr]).toEqual([2, ""]);
+    const planned = JSON.parse(plan.stdout) as { changes: Array<{ address: string }> };
+    expect(planned.changes.map((change) => change.address)).toEqual([
+      "github/acme/web/branch_protection/main",
+    ]);
+  });
+
   it("names the permission a refused read needs", async () => {
     const { members: _members, ...withoutMembers } = APP_PERMISSIONS;
     const sb = await start({ permissions: withoutMembers });
