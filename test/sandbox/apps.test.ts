@@ -338,6 +338,20 @@ describe("an installation's permissions, as GitHub requires them", () => {
     expect([issues.status, accepted(issues)]).toEqual([403, "issues=read"]);
   });
 
+  it("show a ruleset's bypass actors to an installation that may write it, as to people", async () => {
+    const bypass = async (administration: string) => {
+      const sb = await appSandbox({ permissions: { administration } });
+      const { token } = await mint(sb);
+      const ruleset = await call(sb, "GET", "/repos/acme/api/rulesets/2", { token });
+      expect(ruleset.status).toBe(200);
+      return ruleset.body.bypass_actors;
+    };
+    expect(await bypass("read")).toBeUndefined();
+    expect(await bypass("write")).toEqual([
+      { actor_id: 2, actor_type: "Team", bypass_mode: "always" },
+    ]);
+  });
+
   it("refuse what GitHub does not open to Apps, and another organization's resources", async () => {
     const sb = await appSandbox({
       permissions: { organization_administration: "write", members: "read" },
