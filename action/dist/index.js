@@ -31520,9 +31520,11 @@ function formatDuration(ms) {
 }
 function permissionsNote(header) {
   if (header === void 0 || header.length > MAX_DETAIL) return void 0;
-  const sets = header.split(";").map((set3) => set3.trim()).filter((set3) => set3 !== "");
-  if (sets.length === 0 || !sets.every((set3) => PERMISSION_SET.test(set3))) return void 0;
-  return `the token needs ${sets.map((set3) => set3.replaceAll(",", " and ")).join(" or ")}`;
+  const sets = header.split(";").filter((set3) => set3.trim() !== "").map((set3) => set3.split(",").map((permission) => permission.trim()));
+  if (sets.length === 0 || !sets.flat().every((permission) => PERMISSION.test(permission))) {
+    return void 0;
+  }
+  return `the token needs ${sets.map((set3) => set3.join(" and ")).join(" or ")}`;
 }
 function serviceMessage(status, data) {
   const text = describeBody(data);
@@ -31558,7 +31560,7 @@ function describeErrorItem(item) {
   if (typeof error62.message === "string") return error62.message;
   return [error62.resource, error62.field, error62.code].filter((part) => typeof part === "string").join(" ");
 }
-var ForgeError, RateLimitWaitExceeded, MAX_DETAIL, PERMISSION_SET;
+var ForgeError, RateLimitWaitExceeded, MAX_DETAIL, PERMISSION;
 var init_errors4 = __esm({
   "src/forge/errors.ts"() {
     "use strict";
@@ -31618,7 +31620,7 @@ var init_errors4 = __esm({
       }
     };
     MAX_DETAIL = 300;
-    PERMISSION_SET = /^[a-z_]+=(read|write|admin)(,[a-z_]+=(read|write|admin))*$/;
+    PERMISSION = /^[a-z_]+=(read|write|admin)$/;
   }
 });
 

@@ -156,7 +156,7 @@ function formatDuration(ms: number): string {
 
 const MAX_DETAIL = 300;
 
-const PERMISSION_SET = /^[a-z_]+=(read|write|admin)(,[a-z_]+=(read|write|admin))*$/;
+const PERMISSION = /^[a-z_]+=(read|write|admin)$/;
 
 /**
  * What a refused request needs, from GitHub's `X-Accepted-GitHub-Permissions` (sets separated by
@@ -168,10 +168,12 @@ export function permissionsNote(header: string | undefined): string | undefined 
   if (header === undefined || header.length > MAX_DETAIL) return undefined;
   const sets = header
     .split(";")
-    .map((set) => set.trim())
-    .filter((set) => set !== "");
-  if (sets.length === 0 || !sets.every((set) => PERMISSION_SET.test(set))) return undefined;
-  return `the token needs ${sets.map((set) => set.replaceAll(",", " and ")).join(" or ")}`;
+    .filter((set) => set.trim() !== "")
+    .map((set) => set.split(",").map((permission) => permission.trim()));
+  if (sets.length === 0 || !sets.flat().every((permission) => PERMISSION.test(permission))) {
+    return undefined;
+  }
+  return `the token needs ${sets.map((set) => set.join(" and ")).join(" or ")}`;
 }
 
 /**

@@ -13,7 +13,7 @@ describe("permissionsNote", () => {
     expect(permissionsNote("issues=write; pull_requests=write")).toBe(
       "the token needs issues=write or pull_requests=write",
     );
-    expect(permissionsNote("repository_projects=write,organization_projects=admin")).toBe(
+    expect(permissionsNote("repository_projects=write, organization_projects=admin")).toBe(
       "the token needs repository_projects=write and organization_projects=admin",
     );
   });
