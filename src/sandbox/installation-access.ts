@@ -59,6 +59,7 @@ const ACCEPTED: Readonly<Record<string, readonly PermissionSet[]>> = {
   "PUT /orgs/:org/rulesets/:id": [{ organization_administration: "write" }],
   "DELETE /orgs/:org/rulesets/:id": [{ organization_administration: "write" }],
   "GET /orgs/:org/teams": [{ members: "read" }],
+  "GET /orgs/:org/installations": [{ organization_administration: "read" }],
   // The page also lists these under Members and organization Administration; each endpoint's own
   // page names one set ("The token must have the following permission set:
   // organization_custom_properties:read", docs.github.com/en/rest/orgs/custom-properties).

@@ -36,7 +36,6 @@ function targetFilter(ctx: RequestContext): (ruleset: Ruleset) => boolean {
   return (ruleset) => wanted.has(ruleset.target);
 }
 
-/** Organization rulesets, installations: for owners; GitHub hides them from everyone else. */
 function listed(ctx: RequestContext, rulesets: Ruleset[]): Reply {
   const page = paginate(ctx, rulesets.filter(targetFilter(ctx)), "github");
   return {
