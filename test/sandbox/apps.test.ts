@@ -362,6 +362,11 @@ describe("an installation's permissions, as GitHub requires them", () => {
     const migration = await call(sb, "GET", "/orgs/acme/migrations/2", { token });
     expect([migration.status, accepted(migration)]).toEqual([403, null]);
     expect((await call(sb, "GET", "/orgs/acme/teams", { token })).status).toBe(200);
+    const installations = await call(sb, "GET", "/orgs/acme/installations", { token });
+    expect([installations.status, accepted(installations)]).toEqual([
+      200,
+      "organization_administration=read",
+    ]);
     // Members reads teams, not property values: those take organization Custom properties.
     const values = await call(sb, "GET", "/orgs/acme/properties/values", { token });
     expect([values.status, accepted(values)]).toEqual([403, "organization_custom_properties=read"]);
