@@ -268,6 +268,29 @@ ${PROTECTION}`,
     ]);
   });
 
+  it("exports with Contents read, which listing branches takes, and names it when missing", async () => {
+    const exported = async (permissions: Record<string, string>) => {
+      const sb = await start({ permissions });
+      const cwd = appConfig(["acme/api"]);
+      const run = await runInProcess(["export", "--repo", "acme/api", "--sandbox-url", sb.url], {
+        cwd,
+        env: {},
+      });
+      await sb.stop();
+      world = undefined;
+      return run;
+    };
+    // Administration write and Members read: export reads rulesets, whose bypass actors only an
+    // editor sees, and names their teams.
+    const readers = { administration: "write", repository_hooks: "read", members: "read" };
+    const refused = await exported(readers);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("(the token needs contents=read)");
+    const done = await exported({ ...readers, contents: "read" });
+    expect([done.code, done.stderr]).toEqual([0, ""]);
+    expect(done.stdout).toContain("name: acme/api");
+  });
+
   it("names the permission a refused read needs", async () => {
     const { members: _members, ...withoutMembers } = APP_PERMISSIONS;
     const sb = await start({ permissions: withoutMembers });
