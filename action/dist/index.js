@@ -33072,8 +33072,11 @@ function toChangeError(error62, method, path) {
 }
 function mustFind(result, path) {
   if (result.kind === "found") return result.data;
-  if (result.kind === "error") throw new ReadFailed(describeReadError(result.error));
+  if (result.kind === "error") throw readFailure(result.error);
   throw new ReadFailed(`GET ${path} → 404 ${result.detail}`);
+}
+function readFailure(error62) {
+  return new ReadFailed(describeReadError(error62));
 }
 function describeReadError(error62) {
   if (error62.message.startsWith("GET ")) return error62.message;
@@ -35812,7 +35815,7 @@ var init_ruleset_directory = __esm({
       }
       async #learnFrom(read2, strict) {
         const result = await read2;
-        if (strict && result.kind === "error") throw new ReadFailed(result.error.message);
+        if (strict && result.kind === "error") throw readFailure(result.error);
       }
       namer = (type, id) => this.#names.get(`${type}:${id}`);
       /** The name of an id for export, which must write every actor by name. */

@@ -126,8 +126,13 @@ export class ReadFailed extends Error {
 /** The data of a read that must succeed (export has no plan to record an error in). */
 export function mustFind<T>(result: ReadResult<T>, path: string): T {
   if (result.kind === "found") return result.data;
-  if (result.kind === "error") throw new ReadFailed(describeReadError(result.error));
+  if (result.kind === "error") throw readFailure(result.error);
   throw new ReadFailed(`GET ${path} → 404 ${result.detail}`);
+}
+
+/** A read that failed, as export reports it: the request and the answer, then what went wrong. */
+export function readFailure(error: ChangeError): ReadFailed {
+  return new ReadFailed(describeReadError(error));
 }
 
 function describeReadError(error: ChangeError): string {

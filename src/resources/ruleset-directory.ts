@@ -5,7 +5,13 @@
  */
 import * as z from "zod";
 import type { ChangeError } from "../core/plan.js";
-import { changeError, type ReadResult, ReadFailed, type ResourceReader } from "./context.js";
+import {
+  changeError,
+  type ReadResult,
+  ReadFailed,
+  readFailure,
+  type ResourceReader,
+} from "./context.js";
 import { actorName, type GhActor, type Namer } from "./ruleset-canonical.js";
 import {
   type BypassActorSettings,
@@ -198,7 +204,7 @@ export class Directory {
 
   async #learnFrom(read: Promise<ReadResult<unknown>>, strict: boolean): Promise<void> {
     const result = await read;
-    if (strict && result.kind === "error") throw new ReadFailed(result.error.message);
+    if (strict && result.kind === "error") throw readFailure(result.error);
   }
 
   readonly namer: Namer = (type, id) => this.#names.get(`${type}:${id}`);

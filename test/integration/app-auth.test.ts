@@ -286,6 +286,12 @@ ${PROTECTION}`,
     const refused = await exported(readers);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain("(the token needs contents=read)");
+    // What it reads about teams fails the same way, naming the request and the answer.
+    const { members: _members, ...noMembers } = readers;
+    const teams = await exported({ ...noMembers, contents: "read" });
+    expect(teams.stderr).toBe(
+      "forgeplan: export: cannot read the ruleset settings of acme/api: GET /orgs/acme/teams?per_page=100 → 403: Resource not accessible by integration (the token needs members=read)\n",
+    );
     const done = await exported({ ...readers, contents: "read" });
     expect([done.code, done.stderr]).toEqual([0, ""]);
     expect(done.stdout).toContain("name: acme/api");
