@@ -49262,7 +49262,9 @@ async function globMatches(reader, selector2) {
   );
   const failed = expansion.errors[0];
   if (failed !== void 0) {
-    throw new ExportError(`cannot list ${describeSelector(selector2)}: ${failed.error.message}`);
+    throw new ExportError(
+      `cannot list ${describeSelector(selector2)}: ${describeReadError(failed.error)}`
+    );
   }
   return expansion.repos.map((repo) => `${repo.owner}/${repo.name}`);
 }
@@ -49667,7 +49669,9 @@ async function select(source, readers) {
   const failed = expansion.errors[0];
   if (failed !== void 0) {
     const { owner } = failed.entry.selector;
-    throw new MigrationError(`cannot list the repositories of ${owner}: ${failed.error.message}`);
+    throw new MigrationError(
+      `cannot list the repositories of ${owner}: ${describeReadError(failed.error)}`
+    );
   }
   return expansion.repos.flatMap((repo) => {
     const protections = repo.settings.branch_protection;

@@ -1,5 +1,5 @@
 import type { DesiredState } from "../config/model.js";
-import { ReadFailed, type ResourceReader } from "../resources/context.js";
+import { describeReadError, ReadFailed, type ResourceReader } from "../resources/context.js";
 import { type Migration, migrationOf } from "../resources/ruleset-migration.js";
 import { expandRepositories } from "./expand.js";
 
@@ -51,7 +51,9 @@ async function select(
   const failed = expansion.errors[0];
   if (failed !== undefined) {
     const { owner } = failed.entry.selector;
-    throw new MigrationError(`cannot list the repositories of ${owner}: ${failed.error.message}`);
+    throw new MigrationError(
+      `cannot list the repositories of ${owner}: ${describeReadError(failed.error)}`,
+    );
   }
   return expansion.repos.flatMap((repo) => {
     const protections = repo.settings.branch_protection as Record<string, unknown> | undefined;

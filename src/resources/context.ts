@@ -135,7 +135,8 @@ export function readFailure(error: ChangeError): ReadFailed {
   return new ReadFailed(describeReadError(error));
 }
 
-function describeReadError(error: ChangeError): string {
+/** A failed read in one line: "GET /orgs/acme/repos → 403: Resource not accessible by integration". */
+export function describeReadError(error: ChangeError): string {
   if (error.message.startsWith("GET ")) return error.message;
   const where = [error.request, error.status].filter((part) => part !== undefined).join(" → ");
   return where === "" ? error.message : `${where}: ${error.message}`;

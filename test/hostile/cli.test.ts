@@ -30,3 +30,38 @@ describe("plan against a service that reports a limit of 0", () => {
     expect(service.seen.map((r) => r.url)).toEqual(["/rate_limit"]);
   });
 });
+
+describe("export and migrate when listing an owner's repositories is refused", () => {
+  it("name the request, its status and what the token needs", async () => {
+    const service = await hostile((req, res) =>
+      req.url === "/rate_limit"
+        ? answer(res, 200, json, {
+            resources: { core: { limit: 5000, remaining: 5000, reset: 1, used: 0 } },
+          })
+        : answer(
+            res,
+            403,
+            { ...json, "X-Accepted-GitHub-Permissions": "metadata=read" },
+            { message: "Resource not accessible by integration" },
+          ),
+    );
+    const at = ["--sandbox-url", service.url];
+    const refused =
+      "GET /orgs/acme/repos?type=all&per_page=100 → 403: Resource not accessible by integration (the token needs metadata=read)";
+    const exported = await runInProcess(["export", "--repo", "acme/*", ...at]);
+    expect([exported.code, exported.stdout, exported.stderr]).toEqual([
+      1,
+      "",
+      `forgeplan: export: cannot list acme/*: ${refused}\n`,
+    ]);
+    const glob = configFile(`version: 1
+repositories:
+  - name: acme/*
+    branch_protection:
+      main: { enforce_admins: true }
+`);
+    const migrated = await runInProcess(["migrate", "protection-to-rulesets", "-c", glob, ...at]);
+    expect([migrated.code, migrated.stdout]).toEqual([1, ""]);
+    expect(migrated.stderr).toContain(`cannot list the repositories of acme: ${refused}`);
+  });
+});
