@@ -29755,6 +29755,32 @@ var init_print = __esm({
   }
 });
 
+// src/core/failure-text.ts
+function describeFailure(failure3, style = {
+  request: (text) => text,
+  message: (text) => text
+}) {
+  const status = failure3.status === 0 ? void 0 : failure3.status;
+  const said = messageAfterStatus(status, failure3.message ?? "");
+  const message = style.message(said);
+  if (failure3.request === void 0) {
+    const where2 = status === void 0 ? "" : String(status);
+    return where2 === "" ? message : message === "" ? where2 : `${where2}: ${message}`;
+  }
+  const request2 = style.request(failure3.request);
+  if (said.startsWith(`answered ${status} `)) return `${request2} ${message}`;
+  const where = status === void 0 ? request2 : `${request2} → ${status}`;
+  return message === "" ? where : `${where}: ${message}`;
+}
+function messageAfterStatus(status, message) {
+  return status !== void 0 && message.startsWith(`${status} `) ? message.slice(String(status).length + 1) : message;
+}
+var init_failure_text = __esm({
+  "src/core/failure-text.ts"() {
+    "use strict";
+  }
+});
+
 // src/core/zod-problem.ts
 function firstProblem(error62, prefix = "") {
   const issue2 = error62.issues[0];
@@ -33057,7 +33083,7 @@ function changeError(message, method, path, status) {
 }
 function notShaped(path, status, shape, problem) {
   return changeError(
-    `GET ${path} answered ${status} with a body that is not ${shape}: ${problem}`,
+    `answered ${status} with a body that is not ${shape}: ${problem}`,
     "GET",
     path,
     status
@@ -33073,20 +33099,16 @@ function toChangeError(error62, method, path) {
 function mustFind(result, path) {
   if (result.kind === "found") return result.data;
   if (result.kind === "error") throw readFailure(result.error);
-  throw new ReadFailed(`GET ${path} → 404 ${result.detail}`);
+  throw readFailure(changeError(result.detail, "GET", path, 404));
 }
 function readFailure(error62) {
-  return new ReadFailed(describeReadError(error62));
-}
-function describeReadError(error62) {
-  if (error62.message.startsWith("GET ")) return error62.message;
-  const where = [error62.request, error62.status].filter((part) => part !== void 0).join(" → ");
-  return where === "" ? error62.message : `${where}: ${error62.message}`;
+  return new ReadFailed(describeFailure(error62));
 }
 var ResourceReader, ReadFailed;
 var init_context = __esm({
   "src/resources/context.ts"() {
     "use strict";
+    init_failure_text();
     init_zod_problem();
     init_client();
     ResourceReader = class {
@@ -36215,7 +36237,7 @@ var init_ruleset_settings = __esm({
 // src/resources/ruleset.ts
 function refused(path, problem) {
   return changeError(
-    `GET ${path} answered 200 with a body that is not ${SHAPE.name}: ${problem}`,
+    `answered 200 with a body that is not ${SHAPE.name}: ${problem}`,
     "GET",
     path,
     200
@@ -36401,7 +36423,7 @@ async function exportRulesets(where) {
   const rulesets = {};
   for (const [name2, id] of [...names].sort(([a], [b]) => a < b ? -1 : 1)) {
     const read2 = await readLive(where, id);
-    if ("error" in read2) throw new ReadFailed(read2.error.message);
+    if ("error" in read2) throw readFailure(read2.error);
     await where.dir.learn(referencedIds(read2.ruleset), true);
     rulesets[name2] = rulesetSettings(where.dir, read2.ruleset, where.level);
   }
@@ -37282,7 +37304,7 @@ async function entryMatches(state, readers) {
   return state.repositories.map((entry2) => {
     const failed = expansion.errors.find((item) => item.entry === entry2);
     const repositories = expansion.repos.filter((repo) => repo.entries.includes(entry2)).map((repo) => `${repo.owner}/${repo.name}`);
-    return failed === void 0 ? { entry: entry2, repositories } : { entry: entry2, repositories, error: failed.error.message };
+    return failed === void 0 ? { entry: entry2, repositories } : { entry: entry2, repositories, error: describeFailure(failed.error) };
   });
 }
 function describeMatches(matches) {
@@ -37298,6 +37320,7 @@ ${lines.join("\n")}
 var init_matches = __esm({
   "src/engine/matches.ts"() {
     "use strict";
+    init_failure_text();
     init_glob();
     init_expand();
   }
@@ -46815,25 +46838,6 @@ function printable2(text) {
     (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`
   );
 }
-function describeFailure(failure3, style = {
-  request: (text) => text,
-  message: (text) => text
-}) {
-  const status = failure3.status === 0 ? void 0 : failure3.status;
-  const said = messageAfterStatus(status, failure3.message ?? "");
-  const message = style.message(said);
-  if (failure3.request === void 0) {
-    const where2 = status === void 0 ? "" : String(status);
-    return where2 === "" ? message : message === "" ? where2 : `${where2}: ${message}`;
-  }
-  const request2 = style.request(failure3.request);
-  if (said.startsWith(`answered ${status} `)) return `${request2} ${message}`;
-  const where = status === void 0 ? request2 : `${request2} → ${status}`;
-  return message === "" ? where : `${where}: ${message}`;
-}
-function messageAfterStatus(status, message) {
-  return status !== void 0 && message.startsWith(`${status} `) ? message.slice(String(status).length + 1) : message;
-}
 function describeError(error62) {
   return printable2(describeFailure(error62));
 }
@@ -46883,6 +46887,7 @@ var init_wording = __esm({
     "use strict";
     init_plan();
     init_secret();
+    init_failure_text();
     init_value();
     NO_CHANGES = "No changes. Live state matches the desired state.";
     ACTION_SYMBOL = {
@@ -47172,6 +47177,7 @@ var COMMENT_MARKER, SECTION_COUNTS, PLAN_COLUMNS, OUTCOME_MARK;
 var init_markdown = __esm({
   "src/render/markdown.ts"() {
     "use strict";
+    init_failure_text();
     init_plan();
     init_changed();
     init_escape();
@@ -47326,6 +47332,7 @@ var INDENT, ACTION_PHRASE, OUTCOME_STYLE;
 var init_text = __esm({
   "src/render/text.ts"() {
     "use strict";
+    init_failure_text();
     init_plan();
     init_ansi();
     init_changed();
@@ -48563,7 +48570,7 @@ function checkSavedPlan(saved, fresh) {
 }
 function refusalOf(entry2, now) {
   if (now === void 0) return "it is no longer in the plan (the configuration changed)";
-  if (now.error !== void 0) return `it cannot be checked now: ${now.error.message}`;
+  if (now.error !== void 0) return `it cannot be checked now: ${describeFailure(now.error)}`;
   if (entry2.live_fingerprint === void 0) {
     return "the saved plan records no live fingerprint for it";
   }
@@ -48612,6 +48619,7 @@ function savedPlanToApply(saved, fresh, redactedFresh) {
 var init_saved_plan = __esm({
   "src/engine/saved-plan.ts"() {
     "use strict";
+    init_failure_text();
     init_plain();
   }
 });
@@ -48732,6 +48740,7 @@ var init_apply2 = __esm({
     init_saved_plan();
     init_secrets2();
     init_render();
+    init_failure_text();
     init_wording();
     init_args();
     init_io();
@@ -49263,7 +49272,7 @@ async function globMatches(reader, selector2) {
   const failed = expansion.errors[0];
   if (failed !== void 0) {
     throw new ExportError(
-      `cannot list ${describeSelector(selector2)}: ${describeReadError(failed.error)}`
+      `cannot list ${describeSelector(selector2)}: ${describeFailure(failed.error)}`
     );
   }
   return expansion.repos.map((repo) => `${repo.owner}/${repo.name}`);
@@ -49376,6 +49385,7 @@ var ExportError, isGlob;
 var init_export = __esm({
   "src/engine/export.ts"() {
     "use strict";
+    init_failure_text();
     init_glob();
     init_context();
     init_resources();
@@ -49670,7 +49680,7 @@ async function select(source, readers) {
   if (failed !== void 0) {
     const { owner } = failed.entry.selector;
     throw new MigrationError(
-      `cannot list the repositories of ${owner}: ${describeReadError(failed.error)}`
+      `cannot list the repositories of ${owner}: ${describeFailure(failed.error)}`
     );
   }
   return expansion.repos.flatMap((repo) => {
@@ -49713,6 +49723,7 @@ var MigrationError;
 var init_migrate_protection = __esm({
   "src/engine/migrate-protection.ts"() {
     "use strict";
+    init_failure_text();
     init_context();
     init_ruleset_migration();
     init_expand();
@@ -49962,6 +49973,7 @@ options:
 
 // src/action/run.ts
 init_revision();
+init_failure_text();
 import { existsSync as existsSync4, mkdirSync as mkdirSync3, readdirSync as readdirSync3, readFileSync as readFileSync9, rmSync as rmSync2, statSync as statSync5 } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname as dirname3, isAbsolute as isAbsolute3, join as join6, relative, resolve as resolve10 } from "node:path";
@@ -50633,15 +50645,11 @@ function failureAnnotations(plan2, run2) {
   if (run2.code !== 1) return [];
   const failed = plan2?.changes.filter((change) => change.error !== void 0) ?? [];
   if (failed.length > 0) {
-    return failed.map((change) => {
-      const error62 = change.error;
-      const where = [error62.request, error62.status].filter((part) => part !== void 0).join(" → ");
-      return {
-        level: "error",
-        title: "forgeplan",
-        message: `${change.address}: ${where === "" ? "" : `${where}: `}${error62.message}`
-      };
-    });
+    return failed.map((change) => ({
+      level: "error",
+      title: "forgeplan",
+      message: `${change.address}: ${describeFailure(change.error)}`
+    }));
   }
   const reason = run2.stderr.split("\n").filter((line) => line.startsWith("forgeplan: ")).pop();
   const message = reason === void 0 ? "forgeplan exited 1; the log and the job summary say what failed" : reason.slice("forgeplan: ".length);

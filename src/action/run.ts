@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import type { CliIO } from "../cli/io.js";
 import { hasRevision } from "../cli/revision.js";
+import { describeFailure } from "../core/failure-text.js";
 import { runCli } from "../cli/run.js";
 import { loadDesiredState } from "../engine/desired.js";
 import { hasChanges, type Plan } from "../core/plan.js";
@@ -447,15 +448,11 @@ function failureAnnotations(plan: Plan | undefined, run: CliRun): Annotation[] {
   if (run.code !== 1) return [];
   const failed = plan?.changes.filter((change) => change.error !== undefined) ?? [];
   if (failed.length > 0) {
-    return failed.map((change) => {
-      const error = change.error!;
-      const where = [error.request, error.status].filter((part) => part !== undefined).join(" → ");
-      return {
-        level: "error",
-        title: "forgeplan",
-        message: `${change.address}: ${where === "" ? "" : `${where}: `}${error.message}`,
-      };
-    });
+    return failed.map((change) => ({
+      level: "error",
+      title: "forgeplan",
+      message: `${change.address}: ${describeFailure(change.error!)}`,
+    }));
   }
   const reason = run.stderr
     .split("\n")

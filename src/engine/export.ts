@@ -1,6 +1,7 @@
+import { describeFailure } from "../core/failure-text.js";
 import { describeSelector } from "../config/glob.js";
 import type { RepositoryEntry, RepositorySelector } from "../config/model.js";
-import { describeReadError, type ResourceReader, ReadFailed } from "../resources/context.js";
+import { type ResourceReader, ReadFailed } from "../resources/context.js";
 import { REPOSITORY_KINDS, sectionKind } from "../resources/index.js";
 import { expandRepositories } from "./expand.js";
 import { dropParts, identity, keepParts, partsOf } from "./setting-parts.js";
@@ -81,7 +82,7 @@ async function globMatches(
   const failed = expansion.errors[0];
   if (failed !== undefined) {
     throw new ExportError(
-      `cannot list ${describeSelector(selector)}: ${describeReadError(failed.error)}`,
+      `cannot list ${describeSelector(selector)}: ${describeFailure(failed.error)}`,
     );
   }
   return expansion.repos.map((repo) => `${repo.owner}/${repo.name}`);

@@ -1,3 +1,4 @@
+import { describeFailure } from "../core/failure-text.js";
 import { describeSelector } from "../config/glob.js";
 import type { DesiredState, RepositoryEntry } from "../config/model.js";
 import type { ResourceReader } from "../resources/context.js";
@@ -27,7 +28,7 @@ export async function entryMatches(
       .map((repo) => `${repo.owner}/${repo.name}`);
     return failed === undefined
       ? { entry, repositories }
-      : { entry, repositories, error: failed.error.message };
+      : { entry, repositories, error: describeFailure(failed.error) };
   });
 }
 

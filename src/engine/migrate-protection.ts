@@ -1,5 +1,6 @@
 import type { DesiredState } from "../config/model.js";
-import { describeReadError, ReadFailed, type ResourceReader } from "../resources/context.js";
+import { describeFailure } from "../core/failure-text.js";
+import { ReadFailed, type ResourceReader } from "../resources/context.js";
 import { type Migration, migrationOf } from "../resources/ruleset-migration.js";
 import { expandRepositories } from "./expand.js";
 
@@ -52,7 +53,7 @@ async function select(
   if (failed !== undefined) {
     const { owner } = failed.entry.selector;
     throw new MigrationError(
-      `cannot list the repositories of ${owner}: ${describeReadError(failed.error)}`,
+      `cannot list the repositories of ${owner}: ${describeFailure(failed.error)}`,
     );
   }
   return expansion.repos.flatMap((repo) => {

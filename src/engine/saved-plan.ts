@@ -1,3 +1,4 @@
+import { describeFailure } from "../core/failure-text.js";
 import type { Change, Plan } from "../core/plan.js";
 import { stableJson } from "../core/plain.js";
 
@@ -38,7 +39,7 @@ export function checkSavedPlan(saved: Plan, fresh: Plan): Refusal[] {
 
 function refusalOf(entry: Change, now: Change | undefined): string | undefined {
   if (now === undefined) return "it is no longer in the plan (the configuration changed)";
-  if (now.error !== undefined) return `it cannot be checked now: ${now.error.message}`;
+  if (now.error !== undefined) return `it cannot be checked now: ${describeFailure(now.error)}`;
   if (entry.live_fingerprint === undefined) {
     return "the saved plan records no live fingerprint for it";
   }

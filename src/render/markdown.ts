@@ -6,6 +6,7 @@ import type {
   PartialPlan,
   Plan,
 } from "../core/plan.js";
+import { describeFailure } from "../core/failure-text.js";
 import { hasChanges, OUTCOMES } from "../core/plan.js";
 import { changeViews, preexistingHeading, scopeNotes } from "./changed.js";
 import { code, escapeHtml, escapeInline, linkTarget } from "./escape.js";
@@ -14,7 +15,6 @@ import type { RenderOptions } from "./options.js";
 import {
   ACTION_SYMBOL,
   ERROR_SYMBOL,
-  describeFailure,
   NO_CHANGES,
   isShown,
   plural,

@@ -1,4 +1,5 @@
 import type { Action, ApplyReport, Change, ChangeOutcome, Outcome, Plan } from "../core/plan.js";
+import { describeFailure } from "../core/failure-text.js";
 import { hasChanges, OUTCOMES } from "../core/plan.js";
 import { styles, type Styles } from "./ansi.js";
 import { changeViews, preexistingHeading, scopeNotes } from "./changed.js";
@@ -9,7 +10,6 @@ import {
   NO_CHANGES,
   applyCounts,
   describeError,
-  describeFailure,
   errorCount,
   isShown,
   plural,

@@ -9,6 +9,7 @@ import type {
 } from "../core/plan.js";
 import { OUTCOMES } from "../core/plan.js";
 import { SENSITIVE } from "../core/secret.js";
+import { describeFailure } from "../core/failure-text.js";
 import { formatValue } from "./value.js";
 
 /** The phrases and views every human-readable format shares, so text and markdown say the same thing. */
@@ -30,40 +31,6 @@ export function printable(text: string): string {
     /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g,
     (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
   );
-}
-
-/**
- * "GET /repos/acme/ghost → 404: Not Found", leaving out what is unknown and saying the status once:
- * GitLab's messages start with it ("403 Forbidden"), and a message about an unusable answer already
- * names it ("answered 200 with text/html, not JSON").
- */
-export function describeFailure(
-  failure: { request?: string; status?: number; message?: string },
-  /** How the request and the message are written out (markdown: as code, escaped). */
-  style: { request(text: string): string; message(text: string): string } = {
-    request: (text) => text,
-    message: (text) => text,
-  },
-): string {
-  // Status 0 means no answer arrived: there is no status to show.
-  const status = failure.status === 0 ? undefined : failure.status;
-  const said = messageAfterStatus(status, failure.message ?? "");
-  const message = style.message(said);
-  if (failure.request === undefined) {
-    const where = status === undefined ? "" : String(status);
-    return where === "" ? message : message === "" ? where : `${where}: ${message}`;
-  }
-  const request = style.request(failure.request);
-  if (said.startsWith(`answered ${status} `)) return `${request} ${message}`;
-  const where = status === undefined ? request : `${request} → ${status}`;
-  return message === "" ? where : `${where}: ${message}`;
-}
-
-/** The message without a leading repeat of the status ("403 Forbidden" after 403 is "Forbidden"). */
-function messageAfterStatus(status: number | undefined, message: string): string {
-  return status !== undefined && message.startsWith(`${status} `)
-    ? message.slice(String(status).length + 1)
-    : message;
 }
 
 export function describeError(error: ChangeError): string {

@@ -1,5 +1,6 @@
 import type * as z from "zod";
 import type { ChangeError } from "../core/plan.js";
+import { describeFailure } from "../core/failure-text.js";
 import { firstProblem } from "../core/zod-problem.js";
 import { type ForgeClient, ForgeError } from "../forge/client.js";
 
@@ -41,9 +42,10 @@ export interface Shape<T> {
 
 type Query = Record<string, string | number>;
 
+/** Worded after the request it names ("GET … answered 200 with a body that is not …"). */
 function notShaped(path: string, status: number, shape: string, problem: string): ChangeError {
   return changeError(
-    `GET ${path} answered ${status} with a body that is not ${shape}: ${problem}`,
+    `answered ${status} with a body that is not ${shape}: ${problem}`,
     "GET",
     path,
     status,
@@ -127,17 +129,10 @@ export class ReadFailed extends Error {
 export function mustFind<T>(result: ReadResult<T>, path: string): T {
   if (result.kind === "found") return result.data;
   if (result.kind === "error") throw readFailure(result.error);
-  throw new ReadFailed(`GET ${path} → 404 ${result.detail}`);
+  throw readFailure(changeError(result.detail, "GET", path, 404));
 }
 
 /** A read that failed, as export reports it: the request and the answer, then what went wrong. */
 export function readFailure(error: ChangeError): ReadFailed {
-  return new ReadFailed(describeReadError(error));
-}
-
-/** A failed read in one line: "GET /orgs/acme/repos → 403: Resource not accessible by integration". */
-export function describeReadError(error: ChangeError): string {
-  if (error.message.startsWith("GET ")) return error.message;
-  const where = [error.request, error.status].filter((part) => part !== undefined).join(" → ");
-  return where === "" ? error.message : `${where}: ${error.message}`;
+  return new ReadFailed(describeFailure(error));
 }

@@ -11,8 +11,8 @@ import { fromRead, protectionPath, readProtection } from "./branch-protection.js
 import {
   changeError,
   mustFind,
-  ReadFailed,
   type ReadResult,
+  readFailure,
   repoPath,
   type RepoRef,
   type ResourceReader,
@@ -72,7 +72,7 @@ interface Where {
 
 function refused(path: string, problem: string): ChangeError {
   return changeError(
-    `GET ${path} answered 200 with a body that is not ${SHAPE.name}: ${problem}`,
+    `answered 200 with a body that is not ${SHAPE.name}: ${problem}`,
     "GET",
     path,
     200,
@@ -311,7 +311,7 @@ async function exportRulesets(where: Where): Promise<Rulesets | undefined> {
   const rulesets: Rulesets = {};
   for (const [name, id] of [...names].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const read = await readLive(where, id);
-    if ("error" in read) throw new ReadFailed(read.error.message);
+    if ("error" in read) throw readFailure(read.error);
     await where.dir.learn(referencedIds(read.ruleset), true);
     rulesets[name] = rulesetSettings(where.dir, read.ruleset, where.level);
   }

@@ -96,8 +96,10 @@ describe("a read that is not the shape of its operation", () => {
     const { planned, applied } = await planAndApply(proxy.url, protectionConfig());
     expect(planned.code).toBe(1);
     expect(planned.stdout).toContain(
-      `GET ${PROTECTION} answered 200 with a body that is not a Protected Branch: url: `,
+      `error: GET ${PROTECTION} answered 200 with a body that is not a Protected Branch: url: `,
     );
+    // The request is named once, not again inside the message ("GET … → 200: GET … answered").
+    expect(planned.stdout).not.toContain(`→ 200: GET`);
     expect(applied.code).toBe(1);
     expect(proxy.seen.filter((request) => request.method !== "GET")).toEqual([]);
   });
