@@ -37127,11 +37127,10 @@ async function listOwnerRepos(reader, owner) {
     listedRepo
   );
   if (asOrg.kind !== "absent") return asOrg;
-  return reader.list(`/users/${encodeURIComponent(owner)}/repos`, { type: "owner" }, listedRepo);
+  return reader.list(ownerReposPath(owner), { type: "owner" }, listedRepo);
 }
 async function listOwnerProperties(reader, owner) {
-  const path = `/orgs/${encodeURIComponent(owner)}/properties/values`;
-  const listed3 = await reader.list(path, void 0, propertyValues);
+  const listed3 = await reader.list(propertiesPath(owner), void 0, propertyValues);
   if (listed3.kind !== "found") return listed3;
   const byRepo = /* @__PURE__ */ new Map();
   for (const repo of listed3.data) {
@@ -37176,8 +37175,8 @@ function memoized(reads, key, read2) {
   }
   return found;
 }
-function failure2(result, absent) {
-  return result.kind === "error" ? result.error : { message: absent, status: 404 };
+function failure2(result, path, absent) {
+  return result.kind === "error" ? result.error : changeError(absent, "GET", path, 404);
 }
 async function expandRepositories(state, readers, lookUp = /* @__PURE__ */ new Map()) {
   const slots = /* @__PURE__ */ new Map();
@@ -37229,12 +37228,19 @@ async function expandRepositories(state, readers, lookUp = /* @__PURE__ */ new M
     if (selector2.kind !== "glob") return;
     const { repos: repos2, properties } = listed3[index];
     if (repos2.kind !== "found") {
-      errors.push({ entry: entry2, error: failure2(repos2, `account ${selector2.owner} was not found`) });
+      errors.push({
+        entry: entry2,
+        error: failure2(
+          repos2,
+          ownerReposPath(selector2.owner),
+          `account ${selector2.owner} was not found`
+        )
+      });
       return;
     }
     if (properties !== void 0 && properties.kind !== "found") {
       const absent = `${selector2.owner} has no custom properties: it is not an organization (or the token cannot see it)`;
-      errors.push({ entry: entry2, error: failure2(properties, absent) });
+      errors.push({ entry: entry2, error: failure2(properties, propertiesPath(selector2.owner), absent) });
       return;
     }
     const values = properties?.kind === "found" ? properties.data : void 0;
@@ -37263,13 +37269,14 @@ function settingsOf(defaults, entries) {
   if (entries.length === 1) return entries[0].settings;
   return mergeLayers([...defaults, ...entries.flatMap((entry2) => entry2.layers)]);
 }
-var listedRepo, propertyValue2, propertyValues, repositoryValues, byName, ownerKey;
+var listedRepo, propertyValue2, propertyValues, repositoryValues, byName, ownerKey, ownerReposPath, propertiesPath;
 var init_expand = __esm({
   "src/engine/expand.ts"() {
     "use strict";
     init_zod();
     init_glob();
     init_merge();
+    init_context();
     listedRepo = {
       name: "repositories",
       schema: looseObject({
@@ -37295,6 +37302,8 @@ var init_expand = __esm({
     };
     byName = (values) => new Map(values.map((item) => [item.property_name.toLowerCase(), item.value]));
     ownerKey = (target2, owner) => `${target2}\0${owner.toLowerCase()}`;
+    ownerReposPath = (owner) => `/users/${encodeURIComponent(owner)}/repos`;
+    propertiesPath = (owner) => `/orgs/${encodeURIComponent(owner)}/properties/values`;
   }
 });
 
@@ -45368,7 +45377,8 @@ function canEdit(world, ruleset3, caller) {
   const installation3 = caller.installation;
   if (installation3 !== void 0) {
     const [reaches, permission] = source.type === "Organization" ? [world.administers(source.org, caller), "organization_administration"] : [covers(installation3, source.repo), "administration"];
-    return reaches && installation3.permissions[permission] === "write";
+    const held = installation3.permissions[permission];
+    return reaches && (held === "write" || held === "admin");
   }
   if (caller.site_admin) return true;
   if (source.type === "Organization") return source.org.owners.has(caller.id);
@@ -45683,51 +45693,56 @@ var init_conditional = __esm({
 });
 
 // src/sandbox/installation-access.ts
-function acceptedSets(method, match, world) {
+function acceptedSets(installation3, method, match, world) {
   const operation = `${method} ${match.route.pattern}`;
   const level = BY_TARGET[operation];
   if (level === void 0) return ACCEPTED[operation];
   const { owner, repo: name2, number: number4, id } = match.params;
   const repo = world.repository(owner ?? "", name2 ?? "");
-  const issues = repo === void 0 ? [] : world.issues.get(repo.id) ?? [];
-  const comment2 = id === void 0 ? void 0 : world.issueComments.get(Number(id));
-  const issue2 = number4 === void 0 ? comment2?.issue : issues[Number(number4) - 1];
+  if (repo === void 0 || repo.private && !covers(installation3, repo)) {
+    return [{ issues: level }];
+  }
+  const comment2 = world.issueComments.get(idParam(id) ?? 0);
+  const issue2 = number4 !== void 0 ? (world.issues.get(repo.id) ?? [])[(idParam(number4) ?? 0) - 1] : comment2?.issue.repo === repo ? comment2.issue : void 0;
   return [issue2?.pull !== void 0 ? { pull_requests: level } : { issues: level }];
 }
-function acceptedPermissions(method, match, world) {
-  return acceptedSets(method, match, world)?.map(
+function acceptedHeader(sets) {
+  const written = sets.map(
     (set3) => Object.entries(set3).map(([permission, level]) => `${permission}=${level}`).join(",")
-  ).join("; ");
+  ).filter((set3) => set3 !== "");
+  return written.length > 0 ? written.join("; ") : void 0;
 }
-function installationRefusal(installation3, method, match, world) {
-  if (match.route.free) return void 0;
-  const sets = acceptedSets(method, match, world);
-  if (sets === void 0) return NOT_ACCESSIBLE;
-  const { owner, repo: name2 } = match.params;
-  if (owner !== void 0 && name2 !== void 0) {
-    const repo = world.repository(owner, name2);
-    if (repo !== void 0 && !covers(installation3, repo)) {
-      if (repo.private) return NOT_FOUND;
-      if (!sets.some((set3) => Object.keys(set3).every((permission) => permission === "metadata")))
-        return NOT_ACCESSIBLE;
+function installationAccess(installation3, method, match, world) {
+  if (match.route.free) return {};
+  const sets = acceptedSets(installation3, method, match, world);
+  if (sets === void 0) return { refusal: NOT_ACCESSIBLE };
+  const accepted = acceptedHeader(sets);
+  const withHeader = accepted === void 0 ? {} : { accepted };
+  const publicRead = method === "GET" && sets.some((set3) => Object.keys(set3).every((permission) => PUBLIC_READ.has(permission)));
+  const { owner, repo: name2, org } = match.params;
+  const repo = owner !== void 0 && name2 !== void 0 ? world.repository(owner, name2) : void 0;
+  if (repo !== void 0 && !covers(installation3, repo)) {
+    if (repo.private) return { refusal: NOT_FOUND };
+    return publicRead ? withHeader : { refusal: NOT_ACCESSIBLE };
+  }
+  if (org !== void 0 && match.route.pattern !== "/orgs/:org/repos") {
+    if (org.toLowerCase() !== installation3.account.login.toLowerCase()) {
+      return { refusal: NOT_ACCESSIBLE };
     }
   }
-  const { org } = match.params;
-  if (org !== void 0 && !match.route.pattern.endsWith("/repos")) {
-    if (org.toLowerCase() !== installation3.account.login.toLowerCase()) return NOT_ACCESSIBLE;
-  }
+  if (repo !== void 0 && !repo.private && publicRead) return withHeader;
   const granted = (set3) => Object.entries(set3).every(([permission, level]) => {
     const held = installation3.permissions[permission];
     return held !== void 0 && RANK[held] >= RANK[level];
   });
-  return sets.some(granted) ? void 0 : NOT_ACCESSIBLE;
+  return sets.some(granted) ? withHeader : { refusal: NOT_ACCESSIBLE, ...withHeader };
 }
 function appJwtRefusal(match) {
   const { pattern: pattern3, free } = match.route;
   const appEndpoint = pattern3 === "/app" || pattern3.startsWith("/app/") || pattern3.endsWith("/installation");
   return appEndpoint || free ? void 0 : NOT_ACCESSIBLE;
 }
-var ACCEPTED, BY_TARGET, RANK, NOT_ACCESSIBLE, NOT_FOUND;
+var ACCEPTED, BY_TARGET, RANK, PUBLIC_READ, NOT_ACCESSIBLE, NOT_FOUND;
 var init_installation_access = __esm({
   "src/sandbox/installation-access.ts"() {
     "use strict";
@@ -45750,7 +45765,6 @@ var init_installation_access = __esm({
       "GET /repos/:owner/:repo/hooks/:id/config": [{ repository_hooks: "read" }],
       "PATCH /repos/:owner/:repo/hooks/:id/config": [{ repository_hooks: "write" }],
       "GET /repos/:owner/:repo/invitations": [{ administration: "read" }],
-      "PATCH /repos/:owner/:repo/invitations/:id": [{ administration: "write" }],
       "DELETE /repos/:owner/:repo/invitations/:id": [{ administration: "write" }],
       "GET /repos/:owner/:repo/issues": [{ issues: "read" }],
       "POST /repos/:owner/:repo/issues": [{ issues: "write" }],
@@ -45794,6 +45808,7 @@ var init_installation_access = __esm({
       "PATCH /repos/:owner/:repo/issues/comments/:id": "write"
     };
     RANK = { read: 1, write: 2, admin: 3 };
+    PUBLIC_READ = /* @__PURE__ */ new Set(["metadata", "contents", "issues", "pull_requests"]);
     NOT_ACCESSIBLE = {
       status: 403,
       body: { message: "Resource not accessible by integration", documentation_url: DOCS }
@@ -46052,9 +46067,10 @@ function createRequestHandler(pipeline) {
         reply(notFoundReply(family, match.methodMismatch));
         return;
       }
-      const refusal = principal2.kind === "installation" ? installationRefusal(principal2.installation, method, match, world) : principal2.kind === "app" ? appJwtRefusal(match) : void 0;
+      const access = principal2.kind === "installation" ? installationAccess(principal2.installation, method, match, world) : void 0;
+      const refusal = access !== void 0 ? access.refusal : principal2.kind === "app" ? appJwtRefusal(match) : void 0;
       const handled = refusal ?? dispatch(req, method, url2, match, body.bytes, caller, app3, rateKey);
-      const accepted = principal2.kind === "installation" ? acceptedPermissions(method, match, world) : void 0;
+      const accepted = access?.accepted;
       const answer = accepted === void 0 ? handled : {
         ...handled,
         headers: { ...handled.headers, "X-Accepted-GitHub-Permissions": accepted }

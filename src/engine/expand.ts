@@ -3,7 +3,7 @@ import { selectsRepository } from "../config/glob.js";
 import { mergeLayers } from "../config/merge.js";
 import type { DesiredState, RepositoryEntry } from "../config/model.js";
 import type { ChangeError } from "../core/plan.js";
-import type { ReadResult, ResourceReader } from "../resources/context.js";
+import { changeError, type ReadResult, type ResourceReader } from "../resources/context.js";
 
 /** The desired state of one repository after globs are expanded and entries layered. */
 export interface RepoDesired {
@@ -60,6 +60,9 @@ const byName = (values: ReadonlyArray<z.infer<typeof propertyValue>>): Propertie
 export const ownerKey = (target: string, owner: string) => `${target}\u0000${owner.toLowerCase()}`;
 
 /** Lists an account's repositories: as an organization first, then as a user. */
+const ownerReposPath = (owner: string) => `/users/${encodeURIComponent(owner)}/repos`;
+const propertiesPath = (owner: string) => `/orgs/${encodeURIComponent(owner)}/properties/values`;
+
 async function listOwnerRepos(reader: ResourceReader, owner: string) {
   const asOrg = await reader.list(
     `/orgs/${encodeURIComponent(owner)}/repos`,
@@ -67,7 +70,7 @@ async function listOwnerRepos(reader: ResourceReader, owner: string) {
     listedRepo,
   );
   if (asOrg.kind !== "absent") return asOrg;
-  return reader.list(`/users/${encodeURIComponent(owner)}/repos`, { type: "owner" }, listedRepo);
+  return reader.list(ownerReposPath(owner), { type: "owner" }, listedRepo);
 }
 
 /**
@@ -80,8 +83,7 @@ async function listOwnerProperties(
   reader: ResourceReader,
   owner: string,
 ): Promise<ReadResult<Map<string, Properties>>> {
-  const path = `/orgs/${encodeURIComponent(owner)}/properties/values`;
-  const listed = await reader.list(path, undefined, propertyValues);
+  const listed = await reader.list(propertiesPath(owner), undefined, propertyValues);
   if (listed.kind !== "found") return listed;
   const byRepo = new Map<string, Properties>();
   for (const repo of listed.data) {
@@ -152,12 +154,13 @@ function memoized<T>(reads: Map<string, T>, key: string, read: () => T): T {
   return found;
 }
 
-/** Why a listing could not be used: its error, or what a 404 means for it. */
+/** Why a listing could not be used: its error, or what the 404 of its (last) request means. */
 function failure(
   result: Exclude<ReadResult<unknown>, { kind: "found" }>,
+  path: string,
   absent: string,
 ): ChangeError {
-  return result.kind === "error" ? result.error : { message: absent, status: 404 };
+  return result.kind === "error" ? result.error : changeError(absent, "GET", path, 404);
 }
 
 /**
@@ -227,12 +230,20 @@ export async function expandRepositories(
     if (selector.kind !== "glob") return;
     const { repos, properties } = listed[index]!;
     if (repos.kind !== "found") {
-      errors.push({ entry, error: failure(repos, `account ${selector.owner} was not found`) });
+      // Neither /orgs/{owner}/repos nor, after it, /users/{owner}/repos found the owner.
+      errors.push({
+        entry,
+        error: failure(
+          repos,
+          ownerReposPath(selector.owner),
+          `account ${selector.owner} was not found`,
+        ),
+      });
       return;
     }
     if (properties !== undefined && properties.kind !== "found") {
       const absent = `${selector.owner} has no custom properties: it is not an organization (or the token cannot see it)`;
-      errors.push({ entry, error: failure(properties, absent) });
+      errors.push({ entry, error: failure(properties, propertiesPath(selector.owner), absent) });
       return;
     }
     const values = properties?.kind === "found" ? properties.data : undefined;

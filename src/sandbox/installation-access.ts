@@ -1,4 +1,4 @@
-import { DOCS, type Reply } from "./http-support.js";
+import { DOCS, idParam, type Reply } from "./http-support.js";
 import type { Match } from "./router.js";
 import { type AppPermissionLevel, covers, type Installation, type World } from "./world.js";
 
@@ -8,8 +8,8 @@ type PermissionSet = Readonly<Record<string, AppPermissionLevel>>;
 /**
  * What an installation token may call, by `METHOD pattern`: the permission sets GitHub accepts,
  * any one of which is enough. From GitHub's "Permissions required for GitHub Apps"
- * (docs.github.com/en/rest/authentication/permissions-required-for-github-apps, as cached by
- * octokit/app-permissions on 2026-03-17), where an operation listed under several permissions, each
+ * (docs.github.com/en/rest/authentication/permissions-required-for-github-apps, in the copy
+ * octokit/app-permissions keeps as cache/api.github.com.html, last changed 2023-11-01), where an operation listed under several permissions, each
  * naming the others under "Additional permissions", is one of the page's "endpoints [that] work with
  * any one permission from a set" — except issue comments and issue edits (BY_TARGET). Not on
  * that page: `PATCH …/properties/values` of a repository, whose permission is
@@ -35,7 +35,6 @@ const ACCEPTED: Readonly<Record<string, readonly PermissionSet[]>> = {
   "GET /repos/:owner/:repo/hooks/:id/config": [{ repository_hooks: "read" }],
   "PATCH /repos/:owner/:repo/hooks/:id/config": [{ repository_hooks: "write" }],
   "GET /repos/:owner/:repo/invitations": [{ administration: "read" }],
-  "PATCH /repos/:owner/:repo/invitations/:id": [{ administration: "write" }],
   "DELETE /repos/:owner/:repo/invitations/:id": [{ administration: "write" }],
   "GET /repos/:owner/:repo/issues": [{ issues: "read" }],
   "POST /repos/:owner/:repo/issues": [{ issues: "write" }],
@@ -89,8 +88,20 @@ const BY_TARGET: Readonly<Record<string, AppPermissionLevel>> = {
 
 const RANK: Record<AppPermissionLevel, number> = { read: 1, write: 2, admin: 3 };
 
-/** The permission sets the operation takes, any one enough; undefined where no installation may call it. */
+/**
+ * What a public repository shows anyone: reads that take only these permissions ("This endpoint can
+ * be used without authentication or the aforementioned permissions if only public resources are
+ * requested", GitHub's pages of such reads, e.g. "Get all custom property values for a repository").
+ */
+const PUBLIC_READ = new Set(["metadata", "contents", "issues", "pull_requests"]);
+
+/**
+ * The permission sets the operation takes, any one enough; undefined where no installation may call
+ * it. An issue operation takes the permission of what its number is, looked up only in a repository
+ * the installation may see (else its answer would tell a hidden issue from a pull request).
+ */
 function acceptedSets(
+  installation: Installation,
   method: string,
   match: Match,
   world: World,
@@ -100,9 +111,16 @@ function acceptedSets(
   if (level === undefined) return ACCEPTED[operation];
   const { owner, repo: name, number, id } = match.params;
   const repo = world.repository(owner ?? "", name ?? "");
-  const issues = repo === undefined ? [] : (world.issues.get(repo.id) ?? []);
-  const comment = id === undefined ? undefined : world.issueComments.get(Number(id));
-  const issue = number === undefined ? comment?.issue : issues[Number(number) - 1];
+  if (repo === undefined || (repo.private && !covers(installation, repo))) {
+    return [{ issues: level }];
+  }
+  const comment = world.issueComments.get(idParam(id) ?? 0);
+  const issue =
+    number !== undefined
+      ? (world.issues.get(repo.id) ?? [])[(idParam(number) ?? 0) - 1]
+      : comment?.issue.repo === repo
+        ? comment.issue
+        : undefined;
   return [issue?.pull !== undefined ? { pull_requests: level } : { issues: level }];
 }
 
@@ -113,57 +131,67 @@ const NOT_ACCESSIBLE: Reply = {
 const NOT_FOUND: Reply = { status: 404, body: { message: "Not Found", documentation_url: DOCS } };
 
 /**
- * GitHub's `X-Accepted-GitHub-Permissions` for the operation: the sets it accepts, separated by
- * "; ", each set's permissions by "," ("repository_projects=write; organization_projects=admin",
- * GitHub's changelog of 2023-08-10 that introduced the header); undefined where no installation
- * may call it.
+ * GitHub's `X-Accepted-GitHub-Permissions`: the sets an operation accepts, separated by "; ", each
+ * set's permissions by "," ("repository_projects=write; organization_projects=admin", GitHub's
+ * changelog of 2023-08-10 that introduced the header); none for an operation that takes none.
  */
-export function acceptedPermissions(
-  method: string,
-  match: Match,
-  world: World,
-): string | undefined {
-  return acceptedSets(method, match, world)
-    ?.map((set) =>
+function acceptedHeader(sets: readonly PermissionSet[]): string | undefined {
+  const written = sets
+    .map((set) =>
       Object.entries(set)
         .map(([permission, level]) => `${permission}=${level}`)
         .join(","),
     )
-    .join("; ");
+    .filter((set) => set !== "");
+  return written.length > 0 ? written.join("; ") : undefined;
 }
 
-/** The refusal of an installation's request, or undefined when it may go on to its handler. */
-export function installationRefusal(
+export interface InstallationAccess {
+  /** The answer instead of the handler's, when the installation may not make the request. */
+  refusal?: Reply;
+  /**
+   * What the operation takes, sent with the answer; left out when the answer is not about
+   * permissions (a repository or organization the installation does not reach).
+   */
+  accepted?: string;
+}
+
+/** Whether an installation's request may go on to its handler, and what its answer says it takes. */
+export function installationAccess(
   installation: Installation,
   method: string,
   match: Match,
   world: World,
-): Reply | undefined {
-  if (match.route.free) return undefined;
-  const sets = acceptedSets(method, match, world);
-  if (sets === undefined) return NOT_ACCESSIBLE;
-  const { owner, repo: name } = match.params;
-  if (owner !== undefined && name !== undefined) {
-    const repo = world.repository(owner, name);
-    // A repository that does not exist is the handler's 404, with its own words.
-    if (repo !== undefined && !covers(installation, repo)) {
-      if (repo.private) return NOT_FOUND;
-      // A public repository outside the installation: its metadata is public, nothing else is.
-      if (!sets.some((set) => Object.keys(set).every((permission) => permission === "metadata")))
-        return NOT_ACCESSIBLE;
-    }
+): InstallationAccess {
+  if (match.route.free) return {};
+  const sets = acceptedSets(installation, method, match, world);
+  if (sets === undefined) return { refusal: NOT_ACCESSIBLE };
+  const accepted = acceptedHeader(sets);
+  const withHeader = accepted === undefined ? {} : { accepted };
+  const publicRead =
+    method === "GET" &&
+    sets.some((set) => Object.keys(set).every((permission) => PUBLIC_READ.has(permission)));
+  const { owner, repo: name, org } = match.params;
+  const repo =
+    owner !== undefined && name !== undefined ? world.repository(owner, name) : undefined;
+  // A repository that does not exist is the handler's 404, with its own words.
+  if (repo !== undefined && !covers(installation, repo)) {
+    if (repo.private) return { refusal: NOT_FOUND };
+    return publicRead ? withHeader : { refusal: NOT_ACCESSIBLE };
   }
   // An installation's organization permissions are for the organization it is installed on.
-  const { org } = match.params;
-  if (org !== undefined && !match.route.pattern.endsWith("/repos")) {
-    if (org.toLowerCase() !== installation.account.login.toLowerCase()) return NOT_ACCESSIBLE;
+  if (org !== undefined && match.route.pattern !== "/orgs/:org/repos") {
+    if (org.toLowerCase() !== installation.account.login.toLowerCase()) {
+      return { refusal: NOT_ACCESSIBLE };
+    }
   }
+  if (repo !== undefined && !repo.private && publicRead) return withHeader;
   const granted = (set: PermissionSet) =>
     Object.entries(set).every(([permission, level]) => {
       const held = installation.permissions[permission];
       return held !== undefined && RANK[held] >= RANK[level];
     });
-  return sets.some(granted) ? undefined : NOT_ACCESSIBLE;
+  return sets.some(granted) ? withHeader : { refusal: NOT_ACCESSIBLE, ...withHeader };
 }
 
 /**

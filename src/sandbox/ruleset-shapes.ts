@@ -43,7 +43,8 @@ function canEdit(world: World, ruleset: Ruleset, caller: Account | null): boolea
       source.type === "Organization"
         ? [world.administers(source.org, caller), "organization_administration"]
         : [covers(installation, source.repo), "administration"];
-    return reaches && installation.permissions[permission] === "write";
+    const held = installation.permissions[permission];
+    return reaches && (held === "write" || held === "admin");
   }
   if (caller.site_admin) return true;
   if (source.type === "Organization") return source.org.owners.has(caller.id);

@@ -3,7 +3,7 @@ import { conditionalReply } from "./conditional.js";
 import { authenticate } from "./credentials.js";
 import type { FaultInjector } from "./faults.js";
 import { DOCS, type Family, HttpError, type Reply, type RequestContext } from "./http-support.js";
-import { acceptedPermissions, appJwtRefusal, installationRefusal } from "./installation-access.js";
+import { appJwtRefusal, installationAccess } from "./installation-access.js";
 import {
   type RateLimiter,
   READ_POINTS,
@@ -341,16 +341,19 @@ export function createRequestHandler(pipeline: Pipeline) {
         reply(notFoundReply(family, match.methodMismatch));
         return;
       }
-      const refusal =
+      const access =
         principal.kind === "installation"
-          ? installationRefusal(principal.installation, method, match, world)
+          ? installationAccess(principal.installation, method, match, world)
+          : undefined;
+      const refusal =
+        access !== undefined
+          ? access.refusal
           : principal.kind === "app"
             ? appJwtRefusal(match)
             : undefined;
       const handled =
         refusal ?? dispatch(req, method, url, match, body.bytes, caller, app, rateKey);
-      const accepted =
-        principal.kind === "installation" ? acceptedPermissions(method, match, world) : undefined;
+      const accepted = access?.accepted;
       // GitHub tells fine-grained callers what an operation takes, on every answer.
       const answer =
         accepted === undefined

@@ -103,7 +103,7 @@ repositories:
       "Repository entries select, on the service now:",
       `  acme/* where tier=critical (${config}:3): acme/api`,
       `  acme/web (${config}:6): acme/web`,
-      `  octo-admin/* where team=web (${config}:8): could not be read: 404: octo-admin has no custom properties: it is not an organization (or the token cannot see it)`,
+      `  octo-admin/* where team=web (${config}:8): could not be read: GET /orgs/octo-admin/properties/values → 404: octo-admin has no custom properties: it is not an organization (or the token cannot see it)`,
       "",
     ].join("\n");
     expect(result.stdout).toBe(

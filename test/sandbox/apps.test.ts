@@ -336,6 +336,61 @@ describe("an installation's permissions, as GitHub requires them", () => {
     expect([pulls.status, accepted(pulls)]).toEqual([200, "pull_requests=read"]);
     const issues = await call(sb, "GET", "/repos/acme/api/issues", { token });
     expect([issues.status, accepted(issues)]).toEqual([403, "issues=read"]);
+    // Issues alone does not read a pull request's comments.
+    const issuesOnly = await appSandbox({ permissions: { issues: "write" } });
+    const other = await mint(issuesOnly);
+    await call(issuesOnly, "POST", "/repos/acme/api/pulls", {
+      token: ADMIN,
+      body: { title: "a pull request", head: "release", base: "main" },
+    });
+    const read = await call(issuesOnly, "GET", "/repos/acme/api/issues/1/comments", {
+      token: other.token,
+    });
+    expect([read.status, accepted(read)]).toEqual([403, "pull_requests=read"]);
+  });
+
+  it("tell nothing of what the installation may not see", async () => {
+    const sb = await appSandbox({
+      selected: ["acme/web"],
+      permissions: { pull_requests: "write" },
+    });
+    const { token } = await mint(sb);
+    const pull = await call(sb, "POST", "/repos/acme/api/pulls", {
+      token: ADMIN,
+      body: { title: "a hidden pull request", head: "release", base: "main" },
+    });
+    const comment = await call(sb, "POST", `/repos/acme/api/issues/${pull.body.number}/comments`, {
+      token: ADMIN,
+      body: { body: "hidden" },
+    });
+    expect([pull.status, comment.status]).toEqual([201, 201]);
+    // A private repository outside the installation: 404, and no header that would say the number
+    // is a pull request.
+    const hidden = await call(sb, "GET", `/repos/acme/api/issues/${pull.body.number}/comments`, {
+      token,
+    });
+    expect([hidden.status, accepted(hidden)]).toEqual([404, null]);
+    // Another repository's comment id is not looked up through this one.
+    const elsewhere = await call(
+      sb,
+      "PATCH",
+      `/repos/acme/web/issues/comments/${comment.body.id}`,
+      {
+        token,
+        body: { body: "edited" },
+      },
+    );
+    expect([elsewhere.status, accepted(elsewhere)]).toEqual([403, "issues=write"]);
+  });
+
+  it("read a public repository's public parts without the permissions, and nothing else", async () => {
+    const sb = await appSandbox({ permissions: { administration: "read" } });
+    const { token } = await mint(sb);
+    // octo-admin/dotfiles is public and outside the installation (it is on acme).
+    const branches = await call(sb, "GET", "/repos/octo-admin/dotfiles/branches", { token });
+    expect([branches.status, accepted(branches)]).toEqual([200, "contents=read"]);
+    const hooks = await call(sb, "GET", "/repos/octo-admin/dotfiles/hooks", { token });
+    expect([hooks.status, accepted(hooks)]).toEqual([403, null]);
   });
 
   it("show a ruleset's bypass actors to an installation that may write it, as to people", async () => {
@@ -371,9 +426,11 @@ describe("an installation's permissions, as GitHub requires them", () => {
     const values = await call(sb, "GET", "/orgs/acme/properties/values", { token });
     expect([values.status, accepted(values)]).toEqual([403, "organization_custom_properties=read"]);
     const other = await call(sb, "GET", "/orgs/globex/teams", { token });
-    expect([other.status, other.body.message]).toEqual([
+    // No permission would change this answer: it names none.
+    expect([other.status, other.body.message, accepted(other)]).toEqual([
       403,
       "Resource not accessible by integration",
+      null,
     ]);
     expect((await call(sb, "GET", "/orgs/globex/teams", { token: ADMIN })).status).toBe(200);
   });
