@@ -9,10 +9,10 @@ type PermissionSet = Readonly<Record<string, AppPermissionLevel>>;
  * What an installation token may call, by `METHOD pattern`: the permission sets GitHub accepts,
  * any one of which is enough. From GitHub's "Permissions required for GitHub Apps"
  * (docs.github.com/en/rest/authentication/permissions-required-for-github-apps, in the copy
- * octokit/app-permissions keeps as cache/api.github.com.html, last changed 2023-11-01), where an operation listed under several permissions, each
- * naming the others under "Additional permissions", is one of the page's "endpoints [that] work with
- * any one permission from a set" — except issue comments and issue edits (BY_TARGET). Not on
- * that page: `PATCH …/properties/values` of a repository, whose permission is
+ * octokit/app-permissions keeps as cache/api.github.com.html, last changed 2023-11-01), where an
+ * operation listed under several permissions, each naming the others under "Additional
+ * permissions", is one of the page's "endpoints [that] work with any one permission from a set" —
+ * except issue comments and edits (BY_TARGET) and custom properties (below). Not on that page: `PATCH …/properties/values` of a repository, whose permission is
  * `repository_custom_properties` ("to view and edit custom properties for a repository", the
  * app-permissions schema in @octokit/openapi); `GET /apps/{app_slug}`, which needs none. The
  * organization migrations are `enabledForGitHubApps: false` in @octokit/openapi, and a user's gists
