@@ -29094,12 +29094,23 @@ function decode3(file2, content) {
   }
 }
 function compose(text, lines) {
-  const tokens = [...new import_yaml.Parser(lines.addNewLine).parse(text)];
-  const tooDeep = findTooDeep(tokens);
-  if (tooDeep !== void 0) return tooDeep;
-  return [
-    ...new import_yaml.Composer({ prettyErrors: false, uniqueKeys: false, version: "1.2" }).compose(tokens)
-  ];
+  return withoutEnvironment(() => {
+    const tokens = [...new import_yaml.Parser(lines.addNewLine).parse(text)];
+    const tooDeep = findTooDeep(tokens);
+    if (tooDeep !== void 0) return tooDeep;
+    return [
+      ...new import_yaml.Composer({ prettyErrors: false, uniqueKeys: false, version: "1.2" }).compose(tokens)
+    ];
+  });
+}
+function withoutEnvironment(work) {
+  const env = process.env;
+  process.env = {};
+  try {
+    return work();
+  } finally {
+    process.env = env;
+  }
 }
 function findTooDeep(roots) {
   const tokens = [...roots];

@@ -163,6 +163,28 @@ describe("forgeplan validate", () => {
     expect(planned.stdout).toContain("Plan: 1 to create, 2 to update, 2 to delete");
   });
 
+  it("prints no more when the YAML library's debugging variables are set", async () => {
+    // yaml 2 prints every token (LOG_TOKENS) and every composed document (LOG_STREAM) to stdout.
+    const input = [
+      "version: 1",
+      "repositories:",
+      "  - name: acme/api",
+      "    webhooks:",
+      "      hooks:",
+      "        - { url: https://ci.example/hook, secret: hunter2-literal }",
+      "",
+    ].join("\n");
+    const quiet = await runBuilt(["validate", "-c", "-"], { input });
+    const debugging = await runBuilt(["validate", "-c", "-"], {
+      input,
+      env: { LOG_TOKENS: "1", LOG_STREAM: "1" },
+    });
+    expect(debugging).toEqual(quiet);
+    expect(quiet.code).toBe(1);
+    expect(quiet.stderr).toContain("secret: literal secrets are refused");
+    expect(`${quiet.stdout}${quiet.stderr}`).not.toContain("hunter2");
+  });
+
   it("runs as a built command", async () => {
     const result = await runBuilt(["validate", "-c", "examples/planning-cleanup.yaml"]);
     expect(result).toEqual({
