@@ -33398,7 +33398,7 @@ var init_branch_protection_settings = __esm({
     }).meta({ not: { required: ["contexts", "checks"] } });
     requiredPullRequestReviews = closed({
       dismissal_restrictions: actorLists("who may dismiss reviews").optional().describe(
-        "Who may dismiss pull request reviews; an empty mapping disables the restriction. Users and teams only for organization-owned repositories."
+        "Who may dismiss pull request reviews; an empty mapping lifts the restriction, empty lists restrict dismissal to admins. Users and teams only for organization-owned repositories."
       ),
       dismiss_stale_reviews: boolean2().optional().describe("Dismiss approvals when new commits are pushed."),
       require_code_owner_reviews: boolean2().optional().describe("Require a review from a code owner."),
@@ -34038,7 +34038,8 @@ function fromRead(read2) {
     } : null,
     enforce_admins: enabled(live.enforce_admins),
     required_pull_request_reviews: rpr ? {
-      dismissal_restrictions: readLists(rpr.dismissal_restrictions),
+      // The service leaves the object out unless dismissal is restricted.
+      dismissal_restrictions: record2(rpr.dismissal_restrictions) ? readLists(rpr.dismissal_restrictions) : null,
       dismiss_stale_reviews: rpr.dismiss_stale_reviews === true,
       require_code_owner_reviews: rpr.require_code_owner_reviews === true,
       required_approving_review_count: typeof rpr.required_approving_review_count === "number" ? rpr.required_approving_review_count : DEFAULT_APPROVALS,
@@ -34058,6 +34059,11 @@ function overlayLists(desired, base) {
     teams: desired.teams ? principalSet(desired.teams) : base.teams,
     apps: desired.apps ? principalSet(desired.apps) : base.apps
   };
+}
+function overlayDismissal(desired, base) {
+  if (desired === void 0) return base;
+  if (Object.keys(desired).length === 0) return null;
+  return overlayLists(desired, base ?? NO_PRINCIPALS);
 }
 function desiredChecks(written, live) {
   return sortChecks(
@@ -34088,9 +34094,9 @@ function targetOf(desired, live) {
     const rpr = desired.required_pull_request_reviews;
     const old = base.required_pull_request_reviews;
     target2.required_pull_request_reviews = rpr === null ? null : {
-      dismissal_restrictions: overlayLists(
+      dismissal_restrictions: overlayDismissal(
         rpr.dismissal_restrictions,
-        old?.dismissal_restrictions ?? { ...NO_PRINCIPALS }
+        old?.dismissal_restrictions ?? null
       ),
       dismiss_stale_reviews: rpr.dismiss_stale_reviews ?? old?.dismiss_stale_reviews ?? false,
       require_code_owner_reviews: rpr.require_code_owner_reviews ?? old?.require_code_owner_reviews ?? false,
@@ -34134,10 +34140,9 @@ function toBody(target2, live) {
       require_code_owner_reviews: rpr.require_code_owner_reviews,
       required_approving_review_count: rpr.required_approving_review_count,
       require_last_push_approval: rpr.require_last_push_approval,
-      // Omitted when empty and already empty: personal repositories refuse these lists entirely.
-      ...isEmptyLists(rpr.dismissal_restrictions) && isEmptyLists(liveRpr?.dismissal_restrictions) ? {} : {
-        dismissal_restrictions: isEmptyLists(rpr.dismissal_restrictions) ? {} : { ...rpr.dismissal_restrictions }
-      },
+      // Sent whenever dismissal is restricted, lists empty or not: left out, the PUT would lift the
+      // restriction. Lifted with `{}` only when it is on: personal repositories refuse the key.
+      ...rpr.dismissal_restrictions !== null ? { dismissal_restrictions: { ...rpr.dismissal_restrictions } } : liveRpr?.dismissal_restrictions ? { dismissal_restrictions: {} } : {},
       ...isEmptyLists(rpr.bypass_pull_request_allowances) && isEmptyLists(liveRpr?.bypass_pull_request_allowances) ? {} : { bypass_pull_request_allowances: { ...rpr.bypass_pull_request_allowances } }
     },
     restrictions: target2.restrictions && { ...target2.restrictions }
@@ -34932,9 +34937,10 @@ function notEquivalent(protection2) {
         `${listed("bypass_pull_request_allowances", bypass)} have no exact equivalent: a bypass actor bypasses the whole ruleset, not only its pull request rule; not migrated`
       );
     }
-    if (reviews.dismissal_restrictions.users.length > 0) {
+    const dismissal = reviews.dismissal_restrictions;
+    if (dismissal !== null && dismissal.users.length > 0) {
       notes.push(
-        `review dismissal by users (${reviews.dismissal_restrictions.users.join(", ")}) is not migrated: forgeplan names no users in rulesets`
+        `review dismissal by users (${dismissal.users.join(", ")}) is not migrated: forgeplan names no users in rulesets`
       );
     }
   } else if (protection2.required_conversation_resolution) {
@@ -34949,13 +34955,17 @@ function rulesOf(protection2, requirements) {
   for (const requirement of requirements) {
     if (requirement.type === "pull_request") {
       const dismissal = protection2.required_pull_request_reviews?.dismissal_restrictions;
-      const actors2 = [
-        ...(dismissal?.teams ?? []).map((team3) => ({ team: team3 })),
-        ...(dismissal?.apps ?? []).map((app3) => ({ app: app3 }))
-      ];
       rules2.pull_request = {
         ...requirement.parameters,
-        ...actors2.length > 0 ? { dismissal_restriction: { enabled: true, allowed_actors: actors2 } } : {}
+        ...dismissal ? {
+          dismissal_restriction: {
+            enabled: true,
+            allowed_actors: [
+              ...dismissal.teams.map((team3) => ({ team: team3 })),
+              ...dismissal.apps.map((app3) => ({ app: app3 }))
+            ]
+          }
+        } : {}
       };
     } else rules2[requirement.type] = requirement.parameters ?? true;
   }

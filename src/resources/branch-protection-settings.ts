@@ -56,7 +56,7 @@ const requiredPullRequestReviews = closed({
   dismissal_restrictions: actorLists("who may dismiss reviews")
     .optional()
     .describe(
-      "Who may dismiss pull request reviews; an empty mapping disables the restriction. Users and teams only for organization-owned repositories.",
+      "Who may dismiss pull request reviews; an empty mapping lifts the restriction, empty lists restrict dismissal to admins. Users and teams only for organization-owned repositories.",
     ),
   dismiss_stale_reviews: z
     .boolean()

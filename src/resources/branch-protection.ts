@@ -24,6 +24,9 @@ import type { KindModule } from "./kind.js";
  *
  * - `{url, enabled}` wrappers become booleans; every url is dropped; absent and null mean disabled.
  * - Users/teams/apps are lower-cased, sorted sets of logins/slugs.
+ * - Review dismissal is `null` when anyone who may review may dismiss, and lists when it is
+ *   restricted to them; with every list empty only admins may dismiss, which is a state of its own
+ *   (GitHub's "Restrict who can dismiss pull request reviews" with nobody named), not "no restriction".
  * - Status checks are `{context, app_id}` sets: `app_id: null` means any app (written as -1); a check
  *   without `app_id` lets the service pick the app, so it matches whatever app the service chose.
  * - The PUT replaces the whole record, so the record to write is built from live state plus the
@@ -38,7 +41,7 @@ export interface CanonicalProtection {
   required_status_checks: { strict: boolean; checks: StatusCheck[] } | null;
   enforce_admins: boolean;
   required_pull_request_reviews: {
-    dismissal_restrictions: PrincipalLists;
+    dismissal_restrictions: PrincipalLists | null;
     dismiss_stale_reviews: boolean;
     require_code_owner_reviews: boolean;
     required_approving_review_count: number;
@@ -206,7 +209,10 @@ export function fromRead(read: unknown): CanonicalProtection {
     enforce_admins: enabled(live.enforce_admins),
     required_pull_request_reviews: rpr
       ? {
-          dismissal_restrictions: readLists(rpr.dismissal_restrictions),
+          // The service leaves the object out unless dismissal is restricted.
+          dismissal_restrictions: record(rpr.dismissal_restrictions)
+            ? readLists(rpr.dismissal_restrictions)
+            : null,
           dismiss_stale_reviews: rpr.dismiss_stale_reviews === true,
           require_code_owner_reviews: rpr.require_code_owner_reviews === true,
           required_approving_review_count:
@@ -223,18 +229,30 @@ export function fromRead(read: unknown): CanonicalProtection {
   return canonical;
 }
 
-function overlayLists(
-  desired: { users?: string[]; teams?: string[]; apps?: string[] } | undefined,
-  base: PrincipalLists,
-): PrincipalLists {
+type WrittenLists = { users?: string[]; teams?: string[]; apps?: string[] };
+
+/** Lists written replace those of `base`, lists not written keep them; an empty object clears all. */
+function overlayLists(desired: WrittenLists | undefined, base: PrincipalLists): PrincipalLists {
   if (desired === undefined) return base;
-  // An empty object disables (the spec's rule for dismissal_restrictions); lists written replace.
   if (Object.keys(desired).length === 0) return { ...NO_PRINCIPALS };
   return {
     users: desired.users ? principalSet(desired.users) : base.users,
     teams: desired.teams ? principalSet(desired.teams) : base.teams,
     apps: desired.apps ? principalSet(desired.apps) : base.apps,
   };
+}
+
+/**
+ * An empty object lifts the restriction (the spec's rule for dismissal_restrictions); an object with
+ * lists restricts dismissal to them, to admins only when they are empty.
+ */
+function overlayDismissal(
+  desired: WrittenLists | undefined,
+  base: PrincipalLists | null,
+): PrincipalLists | null {
+  if (desired === undefined) return base;
+  if (Object.keys(desired).length === 0) return null;
+  return overlayLists(desired, base ?? NO_PRINCIPALS);
 }
 
 function desiredChecks(
@@ -285,9 +303,9 @@ export function targetOf(
       rpr === null
         ? null
         : {
-            dismissal_restrictions: overlayLists(
+            dismissal_restrictions: overlayDismissal(
               rpr.dismissal_restrictions,
-              old?.dismissal_restrictions ?? { ...NO_PRINCIPALS },
+              old?.dismissal_restrictions ?? null,
             ),
             dismiss_stale_reviews: rpr.dismiss_stale_reviews ?? old?.dismiss_stale_reviews ?? false,
             require_code_owner_reviews:
@@ -345,14 +363,13 @@ export function toBody(target: CanonicalProtection, live: CanonicalProtection | 
       require_code_owner_reviews: rpr.require_code_owner_reviews,
       required_approving_review_count: rpr.required_approving_review_count,
       require_last_push_approval: rpr.require_last_push_approval,
-      // Omitted when empty and already empty: personal repositories refuse these lists entirely.
-      ...(isEmptyLists(rpr.dismissal_restrictions) && isEmptyLists(liveRpr?.dismissal_restrictions)
-        ? {}
-        : {
-            dismissal_restrictions: isEmptyLists(rpr.dismissal_restrictions)
-              ? {}
-              : { ...rpr.dismissal_restrictions },
-          }),
+      // Sent whenever dismissal is restricted, lists empty or not: left out, the PUT would lift the
+      // restriction. Lifted with `{}` only when it is on: personal repositories refuse the key.
+      ...(rpr.dismissal_restrictions !== null
+        ? { dismissal_restrictions: { ...rpr.dismissal_restrictions } }
+        : liveRpr?.dismissal_restrictions
+          ? { dismissal_restrictions: {} }
+          : {}),
       ...(isEmptyLists(rpr.bypass_pull_request_allowances) &&
       isEmptyLists(liveRpr?.bypass_pull_request_allowances)
         ? {}

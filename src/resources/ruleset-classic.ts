@@ -108,9 +108,10 @@ export function notEquivalent(protection: CanonicalProtection): string[] {
         `${listed("bypass_pull_request_allowances", bypass)} have no exact equivalent: a bypass actor bypasses the whole ruleset, not only its pull request rule; not migrated`,
       );
     }
-    if (reviews.dismissal_restrictions.users.length > 0) {
+    const dismissal = reviews.dismissal_restrictions;
+    if (dismissal !== null && dismissal.users.length > 0) {
       notes.push(
-        `review dismissal by users (${reviews.dismissal_restrictions.users.join(", ")}) is not migrated: forgeplan names no users in rulesets`,
+        `review dismissal by users (${dismissal.users.join(", ")}) is not migrated: forgeplan names no users in rulesets`,
       );
     }
   } else if (protection.required_conversation_resolution) {
@@ -127,14 +128,19 @@ function rulesOf(protection: CanonicalProtection, requirements: Requirement[]): 
   for (const requirement of requirements) {
     if (requirement.type === "pull_request") {
       const dismissal = protection.required_pull_request_reviews?.dismissal_restrictions;
-      const actors = [
-        ...(dismissal?.teams ?? []).map((team) => ({ team })),
-        ...(dismissal?.apps ?? []).map((app) => ({ app })),
-      ];
+      // Restricted to nobody (admins only) stays restricted: enabled with no actors.
       rules.pull_request = {
         ...requirement.parameters,
-        ...(actors.length > 0
-          ? { dismissal_restriction: { enabled: true, allowed_actors: actors } }
+        ...(dismissal
+          ? {
+              dismissal_restriction: {
+                enabled: true,
+                allowed_actors: [
+                  ...dismissal.teams.map((team) => ({ team })),
+                  ...dismissal.apps.map((app) => ({ app })),
+                ],
+              },
+            }
           : {}),
       };
     } else rules[requirement.type] = requirement.parameters ?? true;

@@ -55,7 +55,7 @@ const REVIEW_SWITCHES = [
   "require_last_push_approval",
 ] as const;
 
-const REVIEW_LISTS = ["dismissal_restrictions", "bypass_pull_request_allowances"] as const;
+const DISMISSAL = "required_pull_request_reviews.dismissal_restrictions";
 
 const protectionMutations: ProtectionMutation[] = [
   ...(["enforce_admins", ...PROTECTION_FLAGS] as const).map((flag): ProtectionMutation => ({
@@ -183,18 +183,54 @@ const protectionMutations: ProtectionMutation[] = [
     path: `required_pull_request_reviews.${key}`,
     managed: (desired) => desired.required_pull_request_reviews?.[key] !== undefined,
   })),
-  ...REVIEW_LISTS.map((list): ProtectionMutation => ({
-    name: `toggle a pusher in ${list}.users`,
-    group: `rpr.${list}`,
+  {
+    name: "toggle a pusher in bypass_pull_request_allowances.users",
+    group: "rpr.bypass_pull_request_allowances",
     applies: (live) => live.required_pull_request_reviews !== null,
     mutate: (live, repo) => {
       const rpr = live.required_pull_request_reviews!;
-      const lists = (rpr[list] as PrincipalNames | undefined) ?? { users: [], teams: [], apps: [] };
-      rpr[list] = { ...lists, users: toggle(lists.users, repo.users[0]!) };
+      const lists = (rpr.bypass_pull_request_allowances as PrincipalNames | undefined) ?? {
+        users: [],
+        teams: [],
+        apps: [],
+      };
+      rpr.bypass_pull_request_allowances = { ...lists, users: toggle(lists.users, repo.users[0]!) };
     },
-    path: `required_pull_request_reviews.${list}.users`,
-    managed: (desired) => listManaged(desired.required_pull_request_reviews?.[list], "users"),
-  })),
+    path: "required_pull_request_reviews.bypass_pull_request_allowances.users",
+    managed: (desired) =>
+      listManaged(desired.required_pull_request_reviews?.bypass_pull_request_allowances, "users"),
+  },
+  // Review dismissal restricted to nobody (admins only) is a state of its own, unlike an empty
+  // bypass list: turning the restriction on shows as the restriction, not as one of its lists.
+  {
+    name: "restrict review dismissal to a user",
+    group: "rpr.dismissal_restrictions",
+    applies: (live) =>
+      live.required_pull_request_reviews !== null &&
+      live.required_pull_request_reviews.dismissal_restrictions === undefined,
+    mutate: (live, repo) => {
+      live.required_pull_request_reviews!.dismissal_restrictions = {
+        users: [repo.users[0]!],
+        teams: [],
+        apps: [],
+      };
+    },
+    path: DISMISSAL,
+    managed: (desired) =>
+      desired.required_pull_request_reviews?.dismissal_restrictions !== undefined,
+  },
+  {
+    name: "toggle a user who may dismiss reviews",
+    group: "rpr.dismissal_restrictions",
+    applies: (live) => live.required_pull_request_reviews?.dismissal_restrictions !== undefined,
+    mutate: (live, repo) => {
+      const lists = live.required_pull_request_reviews!.dismissal_restrictions as PrincipalNames;
+      lists.users = toggle(lists.users, repo.users[0]!);
+    },
+    path: `${DISMISSAL}.users`,
+    managed: (desired) =>
+      listManaged(desired.required_pull_request_reviews?.dismissal_restrictions, "users"),
+  },
   {
     name: "lift push restrictions",
     group: "restrictions",

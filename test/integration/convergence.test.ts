@@ -95,13 +95,29 @@ async function converge(world: RunningSandbox, live: LiveRepo, s: Scenario) {
 }
 
 /** Sections that are null when off; when one appears or disappears the plan lists its fields. */
-const SECTIONS = ["required_status_checks", "required_pull_request_reviews", "restrictions"];
+type DiffEntry = Plan["changes"][number]["diff"][number];
 
-/** The path a mutation is expected under: a field of a section that appeared or went is the section. */
-function pathShown(entry: Plan["changes"][number]["diff"][number]): string {
-  const section = SECTIONS.find((name) => entry.path.startsWith(`${name}.`));
-  const oneSided = (entry.before === undefined) !== (entry.after === undefined);
-  return section && oneSided ? section : entry.path;
+/** Parts that appear and go as a whole, the outermost first. */
+const SECTIONS = [
+  "required_status_checks",
+  "required_pull_request_reviews",
+  "required_pull_request_reviews.dismissal_restrictions",
+  "restrictions",
+];
+
+const oneSided = (entry: DiffEntry) => (entry.before === undefined) !== (entry.after === undefined);
+const within = (entry: DiffEntry) =>
+  SECTIONS.filter((section) => entry.path.startsWith(`${section}.`));
+
+/** The paths a change shows its mutations under: a field of a section that came or went is the section. */
+function pathsShown(diff: readonly DiffEntry[]): string[] {
+  // A section came or went when a field of its own (not of a section inside it) shows one-sided.
+  const whole = new Set(diff.filter(oneSided).map((entry) => within(entry).at(-1)));
+  const shown = diff.map((entry) => {
+    const section = within(entry).find((name) => whole.has(name));
+    return section !== undefined && oneSided(entry) ? section : entry.path;
+  });
+  return [...new Set(shown)].sort();
 }
 
 function shownAs(plan: Plan): Expected {
@@ -109,7 +125,7 @@ function shownAs(plan: Plan): Expected {
   for (const change of pendingChanges(plan)) {
     shown[change.address] =
       change.action === "update"
-        ? { action: "update", paths: [...new Set(change.diff.map(pathShown))].sort() }
+        ? { action: "update", paths: pathsShown(change.diff) }
         : { action: change.action };
   }
   return shown;

@@ -280,6 +280,44 @@ repositories:
   });
 });
 
+describe("review dismissal restricted to admins", () => {
+  it("survives a change to another review setting, and exports as no change", async () => {
+    const protection = "/repos/acme/api/branches/release/protection";
+    const restricted = await call(world, "PUT", protection, {
+      body: {
+        required_status_checks: null,
+        enforce_admins: false,
+        required_pull_request_reviews: { dismissal_restrictions: { users: [], teams: [] } },
+        restrictions: null,
+      },
+    });
+    expect(restricted.status).toBe(200);
+    const path = configFile(`version: 1
+repositories:
+  - name: acme/api
+    branch_protection:
+      release:
+        required_pull_request_reviews: { required_approving_review_count: 2 }
+`);
+    const planned = await runInProcess(["plan", "-c", path, ...at(), "--format", "json"]);
+    const change = planJson(planned.stdout).changes.find((c) => c.action === "update");
+    expect(change?.diff.map((entry) => entry.path)).toEqual([
+      "required_pull_request_reviews.required_approving_review_count",
+    ]);
+    const applied = await runInProcess(["apply", "-c", path, ...at(), "--auto-approve"]);
+    expect([applied.code, applied.stderr]).toEqual([0, ""]);
+    const read = await call(world, "GET", protection);
+    expect(read.body.required_pull_request_reviews.dismissal_restrictions).toMatchObject({
+      users: [],
+      teams: [],
+    });
+    const exported = await runInProcess(["export", "--repo", "acme/api", ...at()]);
+    expect(exported.stdout).toContain("dismissal_restrictions:");
+    const again = await runInProcess(["plan", "-c", configFile(exported.stdout), ...at()]);
+    expect([again.code, again.stdout]).toEqual([0, expect.stringContaining("No changes.")]);
+  });
+});
+
 describe("export", () => {
   it("prints YAML that validates and plans as no change against the same live state", async () => {
     const exported = await runInProcess([

@@ -16,7 +16,7 @@ const live: CanonicalProtection = {
   ...UNPROTECTED_DEFAULTS,
   required_status_checks: { strict: true, checks: [{ context: "ci/build", app_id: 15368 }] },
   required_pull_request_reviews: {
-    dismissal_restrictions: { users: [], teams: [], apps: [] },
+    dismissal_restrictions: null,
     dismiss_stale_reviews: true,
     require_code_owner_reviews: false,
     required_approving_review_count: 1,
@@ -158,6 +158,81 @@ describe("branch protection normalization", () => {
       required_pull_request_reviews: Record<string, unknown>;
     };
     expect(body.required_pull_request_reviews.dismissal_restrictions).toEqual({});
+  });
+
+  describe("review dismissal restricted to nobody (admins only)", () => {
+    const adminsOnly: CanonicalProtection = {
+      ...live,
+      required_pull_request_reviews: {
+        ...live.required_pull_request_reviews!,
+        dismissal_restrictions: { users: [], teams: [], apps: [] },
+      },
+    };
+    const read = (dismissal: object | undefined) =>
+      fromRead({
+        url: "https://sandbox.example/repos/acme/api/branches/main/protection",
+        required_pull_request_reviews: {
+          required_approving_review_count: 1,
+          ...(dismissal === undefined ? {} : { dismissal_restrictions: dismissal }),
+        },
+      });
+
+    it("reads apart from no restriction, and exports as settings that plan as no change", () => {
+      const restricted = read({ url: "u", users_url: "u", teams_url: "u", users: [], teams: [] });
+      const unrestricted = read(undefined);
+      expect(restricted.required_pull_request_reviews?.dismissal_restrictions).toEqual({
+        users: [],
+        teams: [],
+        apps: [],
+      });
+      expect(unrestricted.required_pull_request_reviews?.dismissal_restrictions).toBeNull();
+      for (const current of [restricted, unrestricted]) {
+        expect(planDiff(toSettings(current), current)).toEqual([]);
+      }
+    });
+
+    it("stays restricted when the desired state does not write it", () => {
+      const desired = { required_pull_request_reviews: { required_approving_review_count: 2 } };
+      expect(planDiff(desired, adminsOnly)).toEqual([
+        {
+          path: "required_pull_request_reviews.required_approving_review_count",
+          before: 1,
+          after: 2,
+        },
+      ]);
+      const body = toBody(targetOf(desired, adminsOnly), adminsOnly) as {
+        required_pull_request_reviews: Record<string, unknown>;
+      };
+      expect(body.required_pull_request_reviews.dismissal_restrictions).toEqual({
+        users: [],
+        teams: [],
+        apps: [],
+      });
+    });
+
+    it("is what empty lists ask for, and an empty object lifts it", () => {
+      const restrict = { required_pull_request_reviews: { dismissal_restrictions: { users: [] } } };
+      const restricted = targetOf(restrict, live);
+      expect(restricted.required_pull_request_reviews?.dismissal_restrictions).toEqual({
+        users: [],
+        teams: [],
+        apps: [],
+      });
+      expect(planDiff(restrict)).toEqual([
+        {
+          path: "required_pull_request_reviews.dismissal_restrictions",
+          before: null,
+          after: { users: [], teams: [], apps: [] },
+        },
+      ]);
+      const lift = { required_pull_request_reviews: { dismissal_restrictions: {} } };
+      const lifted = targetOf(lift, adminsOnly);
+      expect(lifted.required_pull_request_reviews?.dismissal_restrictions).toBeNull();
+      const body = toBody(lifted, adminsOnly) as {
+        required_pull_request_reviews: Record<string, unknown>;
+      };
+      expect(body.required_pull_request_reviews.dismissal_restrictions).toEqual({});
+    });
   });
 
   it("fills the spec defaults for a newly protected branch", () => {

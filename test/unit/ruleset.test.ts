@@ -200,6 +200,26 @@ describe("classic protection and rulesets", () => {
     });
   });
 
+  it("keeps review dismissal restricted when the classic protection names only users, or nobody", () => {
+    const dismissal = (lists: CanonicalProtection["restrictions"]) =>
+      replacementFor(
+        "main",
+        {
+          ...classic,
+          required_pull_request_reviews: {
+            ...classic.required_pull_request_reviews!,
+            dismissal_restrictions: lists,
+          },
+        },
+        false,
+        "active",
+      ).settings.rules?.pull_request?.dismissal_restriction;
+    const restricted = { enabled: true, allowed_actors: [] };
+    expect(dismissal({ users: [], teams: [], apps: [] })).toEqual(restricted);
+    expect(dismissal({ users: ["octo-dev"], teams: [], apps: [] })).toEqual(restricted);
+    expect(dismissal(null)).toBeUndefined();
+  });
+
   it("says what has no exact equivalent, and guesses none of it", () => {
     const notes = notEquivalent(classic);
     expect(notes).toHaveLength(4);
