@@ -50060,9 +50060,14 @@ async function runCli(argv, outer) {
   };
   const [name2, ...rest] = argv;
   try {
-    if (name2 === void 0 || name2 === "help" || name2 === "--help" || name2 === "-h") {
+    if (name2 === void 0) {
+      throw new CliError(
+        `no command given (commands: ${Object.keys(commands).join(", ")}); see 'forgeplan --help'`
+      );
+    }
+    if (name2 === "help" || name2 === "--help" || name2 === "-h") {
       io.stdout.write(usage);
-      return name2 === void 0 ? 1 : 0;
+      return 0;
     }
     if (name2 === "--version" || name2 === "-V" || name2 === "-v" || name2 === "version") {
       io.stdout.write(`${version2()}

@@ -58,9 +58,14 @@ export async function runCli(argv: string[], outer: CliIO): Promise<number> {
   };
   const [name, ...rest] = argv;
   try {
-    if (name === undefined || name === "help" || name === "--help" || name === "-h") {
+    if (name === undefined) {
+      throw new CliError(
+        `no command given (commands: ${Object.keys(commands).join(", ")}); see 'forgeplan --help'`,
+      );
+    }
+    if (name === "help" || name === "--help" || name === "-h") {
       io.stdout.write(usage);
-      return name === undefined ? 1 : 0;
+      return 0;
     }
     if (name === "--version" || name === "-V" || name === "-v" || name === "version") {
       io.stdout.write(`${version()}\n`);

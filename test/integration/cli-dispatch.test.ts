@@ -16,6 +16,15 @@ describe("forgeplan dispatcher", () => {
     );
   });
 
+  it("without a command, exits 1 with one line on stderr", async () => {
+    expect(await runInProcess([])).toEqual({
+      code: 1,
+      stdout: "",
+      stderr:
+        "forgeplan: no command given (commands: validate, plan, apply, drift, export, migrate, schema, sandbox); see 'forgeplan --help'\n",
+    });
+  });
+
   it("prints usage with help and exits 0", async () => {
     const result = await runInProcess(["help"]);
     expect(result.code).toBe(0);
