@@ -46843,6 +46843,18 @@ function* planJsonChunks(input2) {
 function planJson(input2) {
   return planFileText(input2);
 }
+function* applyJsonChunks(plan2, report) {
+  const indent = (text) => text.replace(/\n/g, "\n  ");
+  yield '{\n  "plan": ';
+  let held;
+  for (const chunk of planJsonChunks(plan2)) {
+    if (held !== void 0) yield indent(held);
+    held = chunk;
+  }
+  yield indent((held ?? "").trimEnd());
+  yield `,
+${applyReportJson(report).slice("{\n".length)}`;
+}
 function applyReportJson(input2) {
   const report = ordered(redact(input2), REPORT_KEYS);
   if (!isPlainObject2(report)) return `${JSON.stringify(report, null, 2)}
@@ -47431,6 +47443,7 @@ var init_render = __esm({
     init_json();
     init_markdown();
     init_text();
+    init_json();
     init_markdown();
     init_options();
     init_value();
@@ -47463,6 +47476,9 @@ function printPlan(io, plan2, format, color) {
   })) {
     io.stdout.write(chunk);
   }
+}
+function printApplyJson(io, plan2, report) {
+  for (const chunk of applyJsonChunks(io.redactor.plan(plan2), report)) io.stdout.write(chunk);
 }
 function savePlan(command2, io, plan2, path) {
   const target2 = resolve5(io.cwd, path);
@@ -48807,7 +48823,9 @@ and verifies that nothing is left to do.
                            moved; its configuration is the one it records unless -c is given
 ${connectionHelp()}  --auto-approve           apply without asking (required when stdin is not a terminal)
   --allow-delete           also apply planned deletes (otherwise they are skipped)
-  --format FORMAT          text (default), markdown or json, for the plan and the report
+  --format FORMAT          text (default), markdown or json, for the plan and the report; json is
+                           one document {plan, outcomes, verification, verified} and needs
+                           --auto-approve
 ${colorHelp}  --shard K/N              apply only this shard's part (same partition as 'plan --shard')
   --allow-partial          apply a saved plan of what changed since a revision ('plan --changed-from'),
                            checked against a fresh plan made the same way
@@ -48829,6 +48847,11 @@ Exit 0 when everything was applied and verified; 1 otherwise.
         );
       }
       const format = parseFormat("apply", values.format);
+      if (format === "json" && values["auto-approve"] !== true) {
+        throw new CliError(
+          "apply: --format json asks no question: pass --auto-approve (review the plan first with 'forgeplan plan')"
+        );
+      }
       const color = useColor(io, values["no-color"]);
       const savedFile = positionals[0];
       const saved = savedFile === void 0 ? void 0 : readSavedPlan(io, savedFile);
@@ -48885,9 +48908,11 @@ Exit 0 when everything was applied and verified; 1 otherwise.
           throw new CliError("apply: interrupted while reading live state; nothing was applied");
         }
         const plan2 = saved === void 0 || savedFile === void 0 ? fresh : checked({ ...io, stderr: shown3.stderr }, saved, fresh, savedFile);
-        printPlan(io, plan2, format, color);
+        if (format !== "json") printPlan(io, plan2, format, color);
         if (!hasChanges(plan2)) {
           if (format === "text") io.stdout.write("Nothing to apply.\n");
+          if (format === "json")
+            printApplyJson(io, plan2, { outcomes: [], verified: plan2.errors === 0 });
           if (plan2.errors === 0) return 0;
           shown3.stderr.write(`forgeplan: apply: ${unplanned(plan2)}
 `);
@@ -48927,7 +48952,8 @@ Exit 0 when everything was applied and verified; 1 otherwise.
           ...verification2 ? { verification: io.redactor.plan(verification2) } : {},
           verified: verification2 !== void 0 && verificationOf(outcomes, verification2)
         };
-        io.stdout.write(renderApplyReport(report, format, { color: format === "text" && color }));
+        if (format === "json") printApplyJson(io, plan2, report);
+        else io.stdout.write(renderApplyReport(report, format, { color: format === "text" && color }));
         if (result.stopped) {
           shown3.stderr.write(resumeHint(outcomes, result.stopped, savedFile));
           return 1;

@@ -12,7 +12,14 @@ import { describeFailure } from "../core/failure-text.js";
 import { plural, remainingChanges } from "../render/wording.js";
 import { configHint, looksLikeConfig, parseFlags } from "./args.js";
 import { type Command, CliError, type CliIO, type CommandIO } from "./io.js";
-import { colorFlag, colorHelp, parseFormat, printPlan, useColor } from "./output.js";
+import {
+  colorFlag,
+  colorHelp,
+  parseFormat,
+  printApplyJson,
+  printPlan,
+  useColor,
+} from "./output.js";
 import { clockTime, Progress, realEvery, tightestWindow } from "./progress.js";
 import { loadStateAt } from "./revision.js";
 import {
@@ -194,7 +201,9 @@ and verifies that nothing is left to do.
                            moved; its configuration is the one it records unless -c is given
 ${connectionHelp()}  --auto-approve           apply without asking (required when stdin is not a terminal)
   --allow-delete           also apply planned deletes (otherwise they are skipped)
-  --format FORMAT          text (default), markdown or json, for the plan and the report
+  --format FORMAT          text (default), markdown or json, for the plan and the report; json is
+                           one document {plan, outcomes, verification, verified} and needs
+                           --auto-approve
 ${colorHelp}  --shard K/N              apply only this shard's part (same partition as 'plan --shard')
   --allow-partial          apply a saved plan of what changed since a revision ('plan --changed-from'),
                            checked against a fresh plan made the same way
@@ -221,6 +230,12 @@ export const apply: Command = async (argv, io) => {
     );
   }
   const format = parseFormat("apply", values.format);
+  // As terraform's -json: the output is one document, with no plan shown to answer a prompt.
+  if (format === "json" && values["auto-approve"] !== true) {
+    throw new CliError(
+      "apply: --format json asks no question: pass --auto-approve (review the plan first with 'forgeplan plan')",
+    );
+  }
   const color = useColor(io, values["no-color"]);
   const savedFile = positionals[0];
   const saved = savedFile === undefined ? undefined : readSavedPlan(io, savedFile);
@@ -291,9 +306,11 @@ export const apply: Command = async (argv, io) => {
       saved === undefined || savedFile === undefined
         ? fresh
         : checked({ ...io, stderr: shown.stderr }, saved, fresh, savedFile);
-    printPlan(io, plan, format, color);
+    if (format !== "json") printPlan(io, plan, format, color);
     if (!hasChanges(plan)) {
       if (format === "text") io.stdout.write("Nothing to apply.\n");
+      if (format === "json")
+        printApplyJson(io, plan, { outcomes: [], verified: plan.errors === 0 });
       if (plan.errors === 0) return 0;
       shown.stderr.write(`forgeplan: apply: ${unplanned(plan)}\n`);
       return 1;
@@ -333,7 +350,8 @@ export const apply: Command = async (argv, io) => {
       ...(verification ? { verification: io.redactor.plan(verification) } : {}),
       verified: verification !== undefined && verificationOf(outcomes, verification),
     };
-    io.stdout.write(renderApplyReport(report, format, { color: format === "text" && color }));
+    if (format === "json") printApplyJson(io, plan, report);
+    else io.stdout.write(renderApplyReport(report, format, { color: format === "text" && color }));
     if (result.stopped) {
       shown.stderr.write(resumeHint(outcomes, result.stopped, savedFile));
       return 1;

@@ -1,7 +1,7 @@
 import { closeSync, openSync, writeSync } from "node:fs";
 import { resolve } from "node:path";
-import type { Plan } from "../core/plan.js";
-import { FORMATS, type Format, renderPlanChunks } from "../render/index.js";
+import type { ApplyReport, Plan } from "../core/plan.js";
+import { applyJsonChunks, FORMATS, type Format, renderPlanChunks } from "../render/index.js";
 import { CliError, type CliIO, type CommandIO } from "./io.js";
 
 export function parseFormat(command: string, value: string | undefined): Format {
@@ -43,6 +43,11 @@ export function printPlan(io: CommandIO, plan: Plan, format: Format, color: bool
   })) {
     io.stdout.write(chunk);
   }
+}
+
+/** `apply --format json`: the plan applied and the report, one document, redacted like the plan. */
+export function printApplyJson(io: CommandIO, plan: Plan, report: ApplyReport): void {
+  for (const chunk of applyJsonChunks(io.redactor.plan(plan), report)) io.stdout.write(chunk);
 }
 
 /**

@@ -9,6 +9,7 @@ import { applyReportText, planText } from "./text.js";
  * pull-request comment or job summary, and the contract's JSON. Secrets print "(sensitive)" in all three.
  */
 
+export { applyJsonChunks } from "./json.js";
 export { COMMENT_MARKER } from "./markdown.js";
 export { FORMATS, type Format, type RenderOptions } from "./options.js";
 export { formatValue } from "./value.js";

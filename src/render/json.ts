@@ -18,6 +18,23 @@ export function planJson(input: Plan): string {
   return planFileText(input);
 }
 
+/**
+ * `apply --format json`: one document, the plan applied (as `plan --format json` prints it) and
+ * then what came of it, so the whole output parses as JSON. The plan comes in pieces, as for `plan`.
+ */
+export function* applyJsonChunks(plan: Plan, report: ApplyReport): Generator<string> {
+  const indent = (text: string) => text.replace(/\n/g, "\n  ");
+  yield '{\n  "plan": ';
+  let held: string | undefined;
+  for (const chunk of planJsonChunks(plan)) {
+    if (held !== undefined) yield indent(held);
+    held = chunk;
+  }
+  yield indent((held ?? "").trimEnd());
+  // The report's own document without its opening brace: its members follow the plan's.
+  yield `,\n${applyReportJson(report).slice("{\n".length)}`;
+}
+
 export function applyReportJson(input: ApplyReport): string {
   const report = ordered(redact(input), REPORT_KEYS);
   if (!isPlainObject(report)) return `${JSON.stringify(report, null, 2)}\n`;

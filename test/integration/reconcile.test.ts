@@ -349,6 +349,51 @@ describe("renderers through the CLI", () => {
     expect(json.summary).toEqual({ create: 1, update: 2, delete: 2, report: 3, "no-op": 5 });
   });
 
+  it("applies with --format json as one document, and asks no question", async () => {
+    const applied = await runInProcess([
+      "apply",
+      "-c",
+      demo,
+      ...at(),
+      "--auto-approve",
+      "--allow-delete",
+      "--format",
+      "json",
+    ]);
+    expect([applied.code, applied.stderr]).toEqual([0, ""]);
+    const document = JSON.parse(applied.stdout) as {
+      plan: Plan;
+      outcomes: Array<{ outcome: string }>;
+      verification: Plan;
+      verified: boolean;
+    };
+    expect(Object.keys(document)).toEqual(["plan", "outcomes", "verification", "verified"]);
+    expect(document.plan.summary).toMatchObject({ create: 1, update: 2, delete: 2 });
+    expect(document.outcomes.map((outcome) => outcome.outcome)).toEqual(Array(5).fill("applied"));
+    expect(document.verified).toBe(true);
+    const again = await runInProcess([
+      "apply",
+      "-c",
+      demo,
+      ...at(),
+      "--auto-approve",
+      "--format",
+      "json",
+    ]);
+    expect(again.code).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ outcomes: [], verified: true });
+    const asked = await runInProcess(["apply", "-c", demo, ...at(), "--format", "json"], {
+      tty: true,
+      answer: "yes",
+    });
+    expect(asked).toEqual({
+      code: 1,
+      stdout: "",
+      stderr:
+        "forgeplan: apply: --format json asks no question: pass --auto-approve (review the plan first with 'forgeplan plan')\n",
+    });
+  });
+
   it("exits 0 when only audits report", async () => {
     const path = configFile("version: 1\naudits:\n  gists: { allow_public: false }\n");
     const result = await runInProcess(["plan", "-c", path, ...at()]);
