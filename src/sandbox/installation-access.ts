@@ -16,12 +16,12 @@ type PermissionSet = Readonly<Record<string, AppPermissionLevel>>;
  * `repository_custom_properties` ("to view and edit custom properties for a repository", the
  * app-permissions schema in @octokit/openapi); `GET /apps/{app_slug}`, which needs none; `GET
  * /installation/repositories`, an installation's list of its own repositories, which needs none
- * either (in neither copy of the page, nor in the data the current one is built from, github/docs
- * src/github-apps/data/fpt-2022-11-28/server-to-server-permissions.json). The organization
- * migrations are `enabledForGitHubApps: false` in @octokit/openapi, and a user's gists and
- * migrations, `GET /user` and `GET /user/repos` belong to a user (the page lists `GET /user/repos`
- * under Metadata for user access tokens only: no IAT in its token types, `"server-to-server": false`
- * in that data): none is here, so an installation is refused them.
+ * either. The organization migrations are `enabledForGitHubApps: false` in @octokit/openapi, and a
+ * user's gists and migrations, `GET /user` and `GET /user/repos` belong to a user: none is here,
+ * so an installation is refused them. (The page lists `GET /user/repos` under Metadata for user
+ * access tokens only: its token types name no IAT, and the data GitHub's documentation builds the
+ * page from says `"server-to-server": false`, github/docs
+ * src/github-apps/data/fpt-2022-11-28/server-to-server-permissions.json.)
  */
 const ACCEPTED: Readonly<Record<string, readonly PermissionSet[]>> = {
   "GET /repos/:owner/:repo": [{ metadata: "read" }],

@@ -54,6 +54,29 @@ async function plannedRepos(cwd: string, env: Record<string, string>): Promise<s
   return [...repos].sort();
 }
 
+/**
+ * `alice/*` expanded against a service that knows no organization alice and will not name the
+ * token (a workflow's GITHUB_TOKEN), and answers `GET /installation/repositories` with `page`.
+ */
+async function expandForWorkflowToken(page: unknown) {
+  const service = await hostile((req, res) => {
+    if (req.url?.startsWith("/installation/repositories")) answer(res, 200, json, page);
+    else if (req.url === "/user") {
+      answer(res, 403, json, { message: "Resource not accessible by integration" });
+    } else answer(res, 404, json, { message: "Not Found" });
+  });
+  const loaded = loadDesiredState([workspace(service.url, ["alice/*"], TOKEN)], {
+    cwd: "/",
+    env: {},
+  });
+  if (!loaded.ok) throw new Error("the config is valid");
+  const { client } = clientOf(service.url);
+  return expandRepositories(
+    loaded.state,
+    new Map([["github", new ResourceReader("github", client)]]),
+  );
+}
+
 describe("a glob over a personal account", () => {
   it("plans the account's private repositories with the account's own token", async () => {
     const sb = await start(userWorldFile());
@@ -103,24 +126,18 @@ describe("a glob over a personal account", () => {
     );
   });
 
-  it("names the request when the installation's listing is not in GitHub's shape", async () => {
-    const service = await hostile((req, res) => {
-      if (req.url?.startsWith("/installation/repositories")) {
-        answer(res, 200, json, { total_count: 1, repositories: { name: "notes" } });
-      } else if (req.url === "/user") {
-        answer(res, 403, json, { message: "Resource not accessible by integration" });
-      } else answer(res, 404, json, { message: "Not Found" });
-    });
-    const loaded = loadDesiredState([workspace(service.url, ["alice/*"], TOKEN)], {
-      cwd: "/",
-      env: { GITHUB_TOKEN: "ghs_workflowtoken" },
-    });
-    if (!loaded.ok) throw new Error("the config is valid");
-    const { client } = clientOf(service.url);
-    const expansion = await expandRepositories(
-      loaded.state,
-      new Map([["github", new ResourceReader("github", client)]]),
+  it("reports an account that does not exist with the user listing that answered 404", async () => {
+    const sb = await start(userWorldFile());
+    const cwd = workspace(sb.url, ["nobody/*"], TOKEN);
+    const planned = await runInProcess(["plan"], { cwd, env: { GITHUB_TOKEN: ALICE } });
+    expect(planned.code).toBe(1);
+    expect(planned.stdout).toContain(
+      "error: GET /users/nobody/repos → 404: account nobody was not found",
     );
+  });
+
+  it("names the request when the installation's listing is not in GitHub's shape", async () => {
+    const expansion = await expandForWorkflowToken({ total_count: 1, repositories: { name: "n" } });
     expect(expansion.repos).toEqual([]);
     expect(expansion.errors.map(({ error }) => error)).toEqual([
       {
@@ -129,5 +146,18 @@ describe("a glob over a personal account", () => {
         status: 200,
       },
     ]);
+  });
+
+  it("keeps the owner's repositories of the installation's listing, archived ones left out", async () => {
+    const expansion = await expandForWorkflowToken({
+      total_count: 3,
+      repositories: [
+        { name: "notes", owner: { login: "Alice" } },
+        { name: "attic", owner: { login: "alice" }, archived: true },
+        { name: "api", owner: { login: "acme" } },
+      ],
+    });
+    expect(expansion.errors).toEqual([]);
+    expect(expansion.repos.map((repo) => `${repo.owner}/${repo.name}`)).toEqual(["Alice/notes"]);
   });
 });
