@@ -21584,18 +21584,18 @@ var init_resolve = __esm({
           if (entry2[setting.key] !== void 0) own2[setting.key] = entry2[setting.key];
         }
         const profileLayers = [];
-        const listed3 = /* @__PURE__ */ new Set();
+        const listed4 = /* @__PURE__ */ new Set();
         for (const [index, name2] of (entry2.profiles ?? []).entries()) {
           const place = this.place(source, [...path, "profiles", index]);
           const profile = this.profiles.get(name2);
-          if (listed3.has(name2)) this.error(place, `profile "${name2}" is listed twice`);
+          if (listed4.has(name2)) this.error(place, `profile "${name2}" is listed twice`);
           else if (profile === void 0) {
             this.error(
               place,
               `unknown profile "${name2}"; ${unknownNameHint(name2, [...this.profiles.keys()])}`
             );
           } else profileLayers.push(profile);
-          listed3.add(name2);
+          listed4.add(name2);
         }
         const layers = [
           ...profileLayers,
@@ -29265,8 +29265,8 @@ var init_source = __esm({
         for (const pair of map2.items) {
           if (!isMergeKey(pair.key)) continue;
           const value = this.resolve(pair.value);
-          const listed3 = (0, import_yaml.isSeq)(value) ? value.items.map((item) => this.resolve(item)) : [value];
-          for (const source of listed3) if ((0, import_yaml.isMap)(source)) sources.push(source);
+          const listed4 = (0, import_yaml.isSeq)(value) ? value.items.map((item) => this.resolve(item)) : [value];
+          for (const source of listed4) if ((0, import_yaml.isMap)(source)) sources.push(source);
         }
         return sources;
       }
@@ -29406,8 +29406,8 @@ var init_source = __esm({
       /** Adds the keys a merge key brings in that the mapping does not write itself. */
       #merge(pair, result) {
         const value = this.index.resolve(pair.value);
-        const listed3 = (0, import_yaml.isSeq)(value) ? value.items.map((item) => ({ item, written: (0, import_yaml.isSeq)(pair.value) ? item : pair.value })) : [{ item: pair.value, written: pair.value }];
-        for (const { item, written } of listed3) {
+        const listed4 = (0, import_yaml.isSeq)(value) ? value.items.map((item) => ({ item, written: (0, import_yaml.isSeq)(pair.value) ? item : pair.value })) : [{ item: pair.value, written: pair.value }];
+        for (const { item, written } of listed4) {
           const source = this.index.resolve(item);
           if (!(0, import_yaml.isMap)(source)) {
             this.#at(
@@ -32536,6 +32536,10 @@ var init_write_lock = __esm({
 
 // src/forge/client.ts
 import { readFileSync as readFileSync3 } from "node:fs";
+function pageItems(data, itemsUnder) {
+  const list3 = itemsUnder === void 0 ? data : isObject2(data) ? data[itemsUnder] : void 0;
+  return Array.isArray(list3) ? list3 : void 0;
+}
 function isObject2(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
@@ -32710,9 +32714,11 @@ var init_client = __esm({
        * Every item of a list, 100 per page, following Link rel="next" on the same origin to the end.
        * A listing is bounded: at most `maxPages` pages, and no more than the last page its first page
        * names (rel="last"), plus one for items added while it is read; a link back to a page already
-       * read, or past the bound, fails the request instead of reading on.
+       * read, or past the bound, fails the request instead of reading on. Each page is the list itself,
+       * or with `itemsUnder` an object holding it under that key (`GET /installation/repositories`
+       * answers `{total_count, repositories}`); a page of another shape fails the request.
        */
-      async paginate(path, query = {}) {
+      async paginate(path, query = {}, { itemsUnder } = {}) {
         let url2 = buildUrl(this.#base.href, path, {
           ...query,
           per_page: query.per_page ?? 100
@@ -32734,15 +32740,16 @@ var init_client = __esm({
           }
           seen.add(url2.href);
           const page = await this.#exchange("GET", url2);
-          if (!Array.isArray(page.data)) {
+          const listed4 = pageItems(page.data, itemsUnder);
+          if (listed4 === void 0) {
             throw new ForgeError({
               method: "GET",
               path: shown3,
               status: page.status,
-              detail: "expected a list in the response"
+              detail: itemsUnder === void 0 ? "expected a list in the response" : `expected an object with a list under "${itemsUnder}" in the response`
             });
           }
-          for (const item of page.data) items.push(item);
+          for (const item of listed4) items.push(item);
           let next;
           let last;
           try {
@@ -33149,11 +33156,11 @@ var init_context = __esm({
           return { kind: "error", error: toChangeError(error62, "GET", path) };
         }
       }
-      /** Every item of a list (all pages), each checked against the item shape. */
-      async list(path, query, item) {
+      /** Every item of a list (all pages, shaped as `pages` says), each checked against the item shape. */
+      async list(path, query, item, pages = {}) {
         let items;
         try {
-          items = await this.client.paginate(path, query);
+          items = await this.client.paginate(path, query, pages);
         } catch (error62) {
           if (error62 instanceof ForgeError && error62.status === 404) {
             return { kind: "absent", detail: error62.detail };
@@ -33203,14 +33210,14 @@ function identity(value) {
 async function planBoards(reader, entry2) {
   const scope = String(entry2.project);
   const path = `${projectPath(entry2.project)}/boards`;
-  const listed3 = await reader.list(path, void 0, { name: "issue boards", schema: readBoard });
+  const listed4 = await reader.list(path, void 0, { name: "issue boards", schema: readBoard });
   return entry2.boards_absent.map((wanted) => {
     const change = newChange(reader.target, scope, "board", boardName(wanted));
-    if (listed3.kind === "error") return { ...change, error: listed3.error };
-    if (listed3.kind === "absent") {
+    if (listed4.kind === "error") return { ...change, error: listed4.error };
+    if (listed4.kind === "absent") {
       return { ...change, error: changeError(`project ${scope} was not found`, "GET", path, 404) };
     }
-    const found = listed3.data.find(
+    const found = listed4.data.find(
       (candidate) => wanted.id !== void 0 ? candidate.id === wanted.id : candidate.name === wanted.name
     );
     if (!found) return { ...change, live_fingerprint: fingerprint(null) };
@@ -33284,11 +33291,11 @@ var init_board = __esm({
             await reader.list(path, void 0, { name: "issue boards", schema: readBoard }),
             path
           );
-          const listed3 = boards.map((found) => `${found.id} "${found.name ?? ""}"`).join(", ");
+          const listed4 = boards.map((found) => `${found.id} "${found.name ?? ""}"`).join(", ");
           return {
             entries: [],
             comments: [
-              `project ${project3} boards (name any under projects[].boards_absent to delete it): ${listed3 || "none"}`
+              `project ${project3} boards (name any under projects[].boards_absent to delete it): ${listed4 || "none"}`
             ]
           };
         }
@@ -34419,9 +34426,9 @@ async function planEpicLinks(reader, entry2) {
       targetGroupId = group3.data.id;
     }
     for (const epic3 of epics) {
-      const listed3 = await relatedOf(epic3);
-      if (listed3.kind === "error") return { ...change, error: listed3.error };
-      if (listed3.kind === "absent") {
+      const listed4 = await relatedOf(epic3);
+      if (listed4.kind === "error") return { ...change, error: listed4.error };
+      if (listed4.kind === "absent") {
         if (byId3 && wanted.epic === void 0) continue;
         return {
           ...change,
@@ -34433,7 +34440,7 @@ async function planEpicLinks(reader, entry2) {
           )
         };
       }
-      const link = listed3.data.find(
+      const link = listed4.data.find(
         (candidate) => byId3 ? candidate.related_epic_link_id === wanted.link_id : candidate.iid === wanted.related && candidate.group_id === targetGroupId
       );
       if (!link) continue;
@@ -34463,9 +34470,9 @@ async function planEpicLinks(reader, entry2) {
 }
 async function listEpics(reader, group3) {
   const path = `${groupPath(group3)}/epics`;
-  const listed3 = await reader.list(path, void 0, { name: "epics", schema: readEpic });
-  if (listed3.kind === "found") return listed3.data.map((epic3) => epic3.iid);
-  if (listed3.kind === "error") return listed3.error;
+  const listed4 = await reader.list(path, void 0, { name: "epics", schema: readEpic });
+  if (listed4.kind === "found") return listed4.data.map((epic3) => epic3.iid);
+  if (listed4.kind === "error") return listed4.error;
   return changeError(`group ${group3} was not found`, "GET", path, 404);
 }
 var epicLink, groupEntry, relatedEpic, readGroup, readEpic, epicLinkKind;
@@ -34554,11 +34561,11 @@ var init_epic_link = __esm({
             await reader.list(path, void 0, { name: "epics", schema: readEpic }),
             path
           );
-          const listed3 = epics.map((epic3) => `&${epic3.iid} "${epic3.title ?? ""}"`).join(", ");
+          const listed4 = epics.map((epic3) => `&${epic3.iid} "${epic3.title ?? ""}"`).join(", ");
           return {
             entries: [],
             comments: [
-              `group ${group3} epics (name links between them under groups[].epic_links_absent): ${listed3 || "none"}`
+              `group ${group3} epics (name links between them under groups[].epic_links_absent): ${listed4 || "none"}`
             ]
           };
         }
@@ -34569,14 +34576,14 @@ var init_epic_link = __esm({
 
 // src/resources/gist.ts
 async function auditGists(reader, audit) {
-  const listed3 = await reader.list("/gists", audit.since ? { since: audit.since } : void 0, {
+  const listed4 = await reader.list("/gists", audit.since ? { since: audit.since } : void 0, {
     name: "gists",
     schema: readGist
   });
   const base = (scope, name2) => newChange(reader.target, scope, "gist", name2);
-  if (listed3.kind === "error") return [{ ...base("gists", "*"), error: listed3.error }];
-  if (listed3.kind === "absent") return [];
-  return listed3.data.map((gist3) => {
+  if (listed4.kind === "error") return [{ ...base("gists", "*"), error: listed4.error }];
+  if (listed4.kind === "absent") return [];
+  return listed4.data.map((gist3) => {
     const change = base(gist3.owner?.login ?? "gists", gist3.id);
     if (audit.allow_public === true || gist3.public !== true) return change;
     const files = Object.keys(gist3.files ?? {});
@@ -34661,17 +34668,17 @@ async function auditInvitations(reader, repo, policy, now) {
   const scope = `${repo.owner}/${repo.name}`;
   const path = `${repoPath(repo)}/invitations`;
   const base = (name2) => newChange(reader.target, scope, "invitation", name2);
-  const listed3 = await reader.list(path, void 0, {
+  const listed4 = await reader.list(path, void 0, {
     name: "repository invitations",
     schema: readInvitation
   });
-  if (listed3.kind === "error") return [{ ...base("*"), error: listed3.error }];
-  if (listed3.kind === "absent") {
+  if (listed4.kind === "error") return [{ ...base("*"), error: listed4.error }];
+  if (listed4.kind === "absent") {
     return [
       { ...base("*"), error: changeError(`repository ${scope} was not found`, "GET", path, 404) }
     ];
   }
-  return listed3.data.map((invitation4) => {
+  return listed4.data.map((invitation4) => {
     const findings = invitationFindings(invitation4, policy, now);
     const change = base(String(invitation4.id));
     if (findings.length === 0) return change;
@@ -34765,12 +34772,12 @@ async function auditMigration(reader, audit) {
   }
   let repositories = read2.data.repositories;
   if (audit.user === true) {
-    const listed3 = await reader.list(`${path}/repositories`, void 0, {
+    const listed4 = await reader.list(`${path}/repositories`, void 0, {
       name: "repositories",
       schema: readRepository
     });
-    if (listed3.kind === "error") return { change: { ...change, error: listed3.error } };
-    if (listed3.kind === "found") repositories = listed3.data;
+    if (listed4.kind === "error") return { change: { ...change, error: listed4.error } };
+    if (listed4.kind === "found") repositories = listed4.data;
   }
   const live = {
     state: read2.data.state ?? "unknown",
@@ -36290,13 +36297,13 @@ async function readLive(where, id) {
 async function listLive(where) {
   const query = where.level === "repository" ? { includes_parents: "false" } : void 0;
   const own2 = where.level === "repository" ? "Repository" : "Organization";
-  const listed3 = await where.reader.list(where.base, query, {
+  const listed4 = await where.reader.list(where.base, query, {
     name: "rulesets",
     schema: listedRuleset
   });
-  if (listed3.kind !== "found") return listed3;
+  if (listed4.kind !== "found") return listed4;
   const byName3 = /* @__PURE__ */ new Map();
-  for (const item of listed3.data) {
+  for (const item of listed4.data) {
     if (item.source_type === void 0 || item.source_type === own2) byName3.set(item.name, item.id);
   }
   return { kind: "found", data: byName3 };
@@ -36414,9 +36421,9 @@ async function planRuleset({
   return { ...planned, action: live === null ? "create" : "update", diff, requests };
 }
 async function planRulesets(where, rulesets, repo) {
-  const listed3 = await listLive(where);
-  if (listed3.kind !== "found") {
-    const error62 = listed3.kind === "error" ? listed3.error : changeError(
+  const listed4 = await listLive(where);
+  if (listed4.kind !== "found") {
+    const error62 = listed4.kind === "error" ? listed4.error : changeError(
       `${where.scope} was not found (or the token cannot see its rulesets)`,
       "GET",
       where.base,
@@ -36433,7 +36440,7 @@ async function planRulesets(where, rulesets, repo) {
         where,
         name: name2,
         desired,
-        liveId: listed3.data.get(name2),
+        liveId: listed4.data.get(name2),
         ...repo ? { repo } : {}
       })
     )
@@ -36804,9 +36811,9 @@ async function planWebhooks({
   const scope = `${repo.owner}/${repo.name}`;
   const change = (name2) => newChange(reader.target, scope, "webhook", name2);
   const path = hooksPath(repo);
-  const listed3 = await reader.list(path, void 0, { name: "webhooks", schema: readHook });
-  if (listed3.kind !== "found") {
-    const error62 = listed3.kind === "error" ? listed3.error : changeError(
+  const listed4 = await reader.list(path, void 0, { name: "webhooks", schema: readHook });
+  if (listed4.kind !== "found") {
+    const error62 = listed4.kind === "error" ? listed4.error : changeError(
       `repository ${scope} was not found (or ${reader.credential} cannot see it)`,
       "GET",
       path,
@@ -36814,7 +36821,7 @@ async function planWebhooks({
     );
     return hooks.map((hook3) => ({ ...change(hook3.url), error: error62 }));
   }
-  const live = listed3.data;
+  const live = listed4.data;
   const matched = /* @__PURE__ */ new Set();
   const changes = [];
   for (const desired of hooks) {
@@ -37141,20 +37148,51 @@ var init_revision = __esm({
 });
 
 // src/engine/expand.ts
-async function listOwnerRepos(reader, owner) {
+function userListing(owner, login2) {
+  if (login2 === void 0) {
+    return { path: "/installation/repositories", pages: { itemsUnder: "repositories" } };
+  }
+  if (login2.toLowerCase() === owner.toLowerCase()) {
+    return { path: "/user/repos", query: { affiliation: "owner" } };
+  }
+  return { path: `/users/${encodeURIComponent(owner)}/repos`, query: { type: "owner" } };
+}
+async function readerLogin(reader) {
+  if (reader.client.credential !== void 0) return { kind: "found", data: void 0 };
+  try {
+    return { kind: "found", data: await reader.client.login() };
+  } catch (error62) {
+    return { kind: "error", error: toChangeError(error62, "GET", "/user") };
+  }
+}
+function ownedBy(repos, owner) {
+  const wanted = owner.toLowerCase();
+  return repos.filter((repo) => (repo.owner?.login ?? owner).toLowerCase() === wanted);
+}
+async function listOwnerRepos(reader, owner, loginOf) {
   const asOrg = await reader.list(
     `/orgs/${encodeURIComponent(owner)}/repos`,
     { type: "all" },
     listedRepo
   );
   if (asOrg.kind !== "absent") return asOrg;
-  return reader.list(ownerReposPath(owner), { type: "owner" }, listedRepo);
+  const login2 = await loginOf();
+  if (login2.kind === "error") return login2;
+  const listing = userListing(owner, login2.data);
+  const listed4 = await reader.list(listing.path, listing.query, listedRepo, listing.pages);
+  if (listed4.kind === "absent") {
+    return {
+      kind: "error",
+      error: changeError(`account ${owner} was not found`, "GET", listing.path, 404)
+    };
+  }
+  return listed4.kind === "found" ? { kind: "found", data: ownedBy(listed4.data, owner) } : listed4;
 }
 async function listOwnerProperties(reader, owner) {
-  const listed3 = await reader.list(propertiesPath(owner), void 0, propertyValues);
-  if (listed3.kind !== "found") return listed3;
+  const listed4 = await reader.list(propertiesPath(owner), void 0, propertyValues);
+  if (listed4.kind !== "found") return listed4;
   const byRepo = /* @__PURE__ */ new Map();
-  for (const repo of listed3.data) {
+  for (const repo of listed4.data) {
     byRepo.set(repo.repository_name.toLowerCase(), byName(repo.properties));
   }
   return { kind: "found", data: byRepo };
@@ -37204,6 +37242,7 @@ async function expandRepositories(state, readers, lookUp = /* @__PURE__ */ new M
   const errors = [];
   const repoListings = /* @__PURE__ */ new Map();
   const propertyListings = /* @__PURE__ */ new Map();
+  const logins = /* @__PURE__ */ new Map();
   const lookUps = /* @__PURE__ */ new Map();
   const needsProperties = new Set(
     state.repositories.filter((entry2) => entry2.selector.kind === "glob" && entry2.selector.properties).map((entry2) => ownerKey(entry2.target, entry2.selector.owner))
@@ -37218,7 +37257,7 @@ async function expandRepositories(state, readers, lookUp = /* @__PURE__ */ new M
     return found;
   };
   const globs = state.repositories.filter((entry2) => entry2.selector.kind === "glob");
-  const listed3 = await Promise.all(
+  const listed4 = await Promise.all(
     globs.map(async (entry2) => {
       const reader = readers.get(entry2.target);
       if (!reader) throw new Error(`no reader for target ${entry2.target}`);
@@ -37238,7 +37277,11 @@ async function expandRepositories(state, readers, lookUp = /* @__PURE__ */ new M
         };
       }
       const [repos2, properties] = await Promise.all([
-        memoized(repoListings, key, () => listOwnerRepos(reader, owner)),
+        memoized(
+          repoListings,
+          key,
+          () => listOwnerRepos(reader, owner, () => memoized(logins, reader, () => readerLogin(reader)))
+        ),
         wanted === void 0 ? void 0 : memoized(propertyListings, key, () => listOwnerProperties(reader, owner))
       ]);
       return { repos: repos2, properties };
@@ -37247,16 +37290,9 @@ async function expandRepositories(state, readers, lookUp = /* @__PURE__ */ new M
   globs.forEach((entry2, index) => {
     const selector2 = entry2.selector;
     if (selector2.kind !== "glob") return;
-    const { repos: repos2, properties } = listed3[index];
-    if (repos2.kind !== "found") {
-      errors.push({
-        entry: entry2,
-        error: failure2(
-          repos2,
-          ownerReposPath(selector2.owner),
-          `account ${selector2.owner} was not found`
-        )
-      });
+    const { repos: repos2, properties } = listed4[index];
+    if (repos2.kind === "error") {
+      errors.push({ entry: entry2, error: repos2.error });
       return;
     }
     if (properties !== void 0 && properties.kind !== "found") {
@@ -37290,7 +37326,7 @@ function settingsOf(defaults, entries) {
   if (entries.length === 1) return entries[0].settings;
   return mergeLayers([...defaults, ...entries.flatMap((entry2) => entry2.layers)]);
 }
-var listedRepo, propertyValue2, propertyValues, repositoryValues, byName, ownerKey, ownerReposPath, propertiesPath;
+var listedRepo, propertyValue2, propertyValues, repositoryValues, byName, ownerKey, propertiesPath;
 var init_expand = __esm({
   "src/engine/expand.ts"() {
     "use strict";
@@ -37323,7 +37359,6 @@ var init_expand = __esm({
     };
     byName = (values) => new Map(values.map((item) => [item.property_name.toLowerCase(), item.value]));
     ownerKey = (target2, owner) => `${target2}\0${owner.toLowerCase()}`;
-    ownerReposPath = (owner) => `/users/${encodeURIComponent(owner)}/repos`;
     propertiesPath = (owner) => `/orgs/${encodeURIComponent(owner)}/properties/values`;
   }
 });
@@ -45147,25 +45182,113 @@ var init_routes_pulls = __esm({
   }
 });
 
+// src/sandbox/user-repos.ts
+function byFullName(a, b) {
+  const left = `${a.owner.login}/${a.name}`.toLowerCase();
+  const right = `${b.owner.login}/${b.name}`.toLowerCase();
+  return left < right ? -1 : left > right ? 1 : 0;
+}
+function affiliatedRepositories(world, user2, affiliation, visibility) {
+  const tests = affiliation.flatMap((name2) => AFFILIATED[name2] ?? []);
+  return [...world.repositories.values()].filter((repo) => visibility === "all" || repo.private === (visibility === "private")).filter((repo) => tests.some((test) => test(repo, user2))).sort(byFullName);
+}
+function publicRepositories(world, account2, type) {
+  const affiliation = USER_TYPES[type ?? "owner"] ?? USER_TYPES.owner;
+  return affiliatedRepositories(world, account2, affiliation, "public");
+}
+function authenticatedRepositories(world, caller, query) {
+  if (query.type !== null) {
+    if (query.visibility !== null || query.affiliation !== null) return void 0;
+    const chosen = AUTHENTICATED_TYPES[query.type] ?? AUTHENTICATED_TYPES.all;
+    return affiliatedRepositories(world, caller, chosen.affiliation, chosen.visibility);
+  }
+  const affiliation = query.affiliation?.split(",").map((name2) => name2.trim()) ?? EVERY_AFFILIATION;
+  const visibility = ["public", "private"].includes(query.visibility ?? "") ? query.visibility : "all";
+  return affiliatedRepositories(world, caller, affiliation, visibility);
+}
+function installationRepositories(world, installation3) {
+  const owned = world.repositoriesByOwner.get(installation3.account.login.toLowerCase()) ?? [];
+  return owned.filter((repo) => covers(installation3, repo));
+}
+var AFFILIATED, EVERY_AFFILIATION, MEMBER, AUTHENTICATED_TYPES, USER_TYPES;
+var init_user_repos = __esm({
+  "src/sandbox/user-repos.ts"() {
+    "use strict";
+    init_world();
+    AFFILIATED = {
+      owner: (repo, user2) => repo.owner.id === user2.id,
+      collaborator: (repo, user2) => repo.collaborators.has(user2.id),
+      // Through the organization's base permission: the sandbox keeps no team members.
+      organization_member: (repo, user2) => repo.org !== null && (repo.org.owners.has(user2.id) || repo.org.members.has(user2.id) && repo.org.basePermission !== "none")
+    };
+    EVERY_AFFILIATION = Object.keys(AFFILIATED);
+    MEMBER = ["collaborator", "organization_member"];
+    AUTHENTICATED_TYPES = {
+      all: { affiliation: EVERY_AFFILIATION, visibility: "all" },
+      owner: { affiliation: ["owner"], visibility: "all" },
+      public: { affiliation: EVERY_AFFILIATION, visibility: "public" },
+      private: { affiliation: EVERY_AFFILIATION, visibility: "private" },
+      member: { affiliation: MEMBER, visibility: "all" }
+    };
+    USER_TYPES = {
+      owner: ["owner"],
+      member: MEMBER,
+      all: EVERY_AFFILIATION
+    };
+  }
+});
+
 // src/sandbox/routes-repositories.ts
 function branchOf(ctx, repo) {
   const found = repo.branches.get(ctx.params.branch ?? "");
   if (!found) throw notFound("Branch not found");
   return found;
 }
-function listRepositories(ctx, account2) {
-  if (!account2) throw notFound();
-  const all = ctx.world.repositoriesByOwner.get(account2.login.toLowerCase()) ?? [];
-  const org = ctx.world.organizations.get(account2.login.toLowerCase());
-  const visible = org && ctx.world.seesAllOf(org, ctx.caller) || ctx.caller?.id === account2.id ? all : all.filter((repo) => ctx.world.can(repo, ctx.caller, "pull"));
-  const page = paginate(ctx, visible, "github");
+function listed2(ctx, repos, shape) {
+  const page = paginate(ctx, repos, "github");
   return {
     status: 200,
-    body: page.items.map((repo) => minimalRepository(ctx.base, ctx.world, repo, ctx.caller)),
+    body: page.items.map((repo) => shape(ctx.base, ctx.world, repo, ctx.caller)),
     headers: page.headers
   };
 }
-var repositoryRoutes;
+function organizationRepositories(ctx) {
+  const org = ctx.world.organizations.get((ctx.params.org ?? "").toLowerCase());
+  if (!org) throw notFound();
+  const all = ctx.world.repositoriesByOwner.get(org.account.login.toLowerCase()) ?? [];
+  const visible = ctx.world.seesAllOf(org, ctx.caller) ? all : all.filter((repo) => ctx.world.can(repo, ctx.caller, "pull"));
+  return listed2(ctx, visible, minimalRepository);
+}
+function callerRepositories(ctx) {
+  const found = authenticatedRepositories(ctx.world, requireCaller(ctx), {
+    type: ctx.query.get("type"),
+    visibility: ctx.query.get("visibility"),
+    affiliation: ctx.query.get("affiliation")
+  });
+  if (found === void 0) {
+    throw ctx.invalid(
+      ["type cannot be used together with visibility or affiliation"],
+      "Repository"
+    );
+  }
+  return listed2(ctx, found, repository);
+}
+function installationListing(ctx) {
+  const installation3 = requireCaller(ctx).installation;
+  if (installation3 === void 0) throw forbidden(INSTALLATION_ONLY);
+  const all = installationRepositories(ctx.world, installation3);
+  const page = paginate(ctx, all, "github");
+  return {
+    status: 200,
+    body: {
+      total_count: all.length,
+      repository_selection: installation3.repositorySelection,
+      repositories: page.items.map((repo) => repository(ctx.base, ctx.world, repo, ctx.caller))
+    },
+    headers: page.headers
+  };
+}
+var INSTALLATION_ONLY, repositoryRoutes;
 var init_routes_repositories = __esm({
   "src/sandbox/routes-repositories.ts"() {
     "use strict";
@@ -45174,6 +45297,8 @@ var init_routes_repositories = __esm({
     init_protection();
     init_repo_access();
     init_shapes();
+    init_user_repos();
+    INSTALLATION_ONLY = "You must authenticate with an installation access token in order to list repositories for an installation.";
     repositoryRoutes = [
       {
         method: "GET",
@@ -45278,15 +45403,29 @@ var init_routes_repositories = __esm({
       {
         method: "GET",
         pattern: "/orgs/:org/repos",
-        handler: (ctx) => {
-          const org = ctx.world.organizations.get((ctx.params.org ?? "").toLowerCase());
-          return listRepositories(ctx, org?.account);
-        }
+        handler: organizationRepositories
       },
       {
         method: "GET",
         pattern: "/users/:user/repos",
-        handler: (ctx) => listRepositories(ctx, ctx.world.account(ctx.params.user ?? ""))
+        handler: (ctx) => {
+          const account2 = ctx.world.account(ctx.params.user ?? "");
+          if (!account2) throw notFound();
+          const found = publicRepositories(ctx.world, account2, ctx.query.get("type"));
+          return listed2(ctx, found, minimalRepository);
+        }
+      },
+      {
+        method: "GET",
+        pattern: "/user/repos",
+        // Named so that its 422 takes GitHub's Validation Error, the operation's published answer.
+        operation: "GET /user/repos",
+        handler: callerRepositories
+      },
+      {
+        method: "GET",
+        pattern: "/installation/repositories",
+        handler: installationListing
       }
     ];
   }
@@ -45461,7 +45600,7 @@ function targetFilter(ctx) {
   const wanted = new Set(given.split(",").map((value) => value.trim()));
   return (ruleset3) => wanted.has(ruleset3.target);
 }
-function listed2(ctx, rulesets) {
+function listed3(ctx, rulesets) {
   const page = paginate(ctx, rulesets.filter(targetFilter(ctx)), "github");
   return {
     status: 200,
@@ -45519,7 +45658,7 @@ var init_routes_rulesets = __esm({
         pattern: "/repos/:owner/:repo/rulesets",
         handler: (ctx) => {
           const repo = visibleRepository(ctx);
-          return listed2(ctx, rulesetsOf(repo, includesParents(ctx)));
+          return listed3(ctx, rulesetsOf(repo, includesParents(ctx)));
         }
       },
       {
@@ -45577,7 +45716,7 @@ var init_routes_rulesets = __esm({
       {
         method: "GET",
         pattern: "/orgs/:org/rulesets",
-        handler: (ctx) => listed2(ctx, [...administeredOrganization(ctx).rulesets.values()])
+        handler: (ctx) => listed3(ctx, [...administeredOrganization(ctx).rulesets.values()])
       },
       {
         method: "POST",
@@ -45819,7 +45958,8 @@ var init_installation_access = __esm({
       "DELETE /orgs/:org/properties/schema/:name": [{ organization_custom_properties: "admin" }],
       "GET /orgs/:org/properties/values": [{ organization_custom_properties: "read" }],
       "PATCH /orgs/:org/properties/values": [{ organization_custom_properties: "write" }],
-      "GET /apps/:app_slug": [{}]
+      "GET /apps/:app_slug": [{}],
+      "GET /installation/repositories": [{}]
     };
     BY_TARGET = {
       "PATCH /repos/:owner/:repo/issues/:number": "write",
@@ -47929,11 +48069,11 @@ var init_shared_reads = __esm({
           () => super.getOrAbsent(path, shape, query)
         );
       }
-      list(path, query, item) {
+      list(path, query, item, pages = {}) {
         return this.#once(
           item,
-          `list ${path} ${JSON.stringify(query ?? {})}`,
-          () => super.list(path, query, item)
+          `list ${path} ${JSON.stringify([query ?? {}, pages])}`,
+          () => super.list(path, query, item, pages)
         );
       }
     };
@@ -47972,10 +48112,10 @@ function whatToCompare(base, head) {
   const defaultsChanged = layers(base) !== layers(head);
   const before = indexEntries(base);
   const after = indexEntries(head);
-  const listed3 = /* @__PURE__ */ new Set();
+  const listed4 = /* @__PURE__ */ new Set();
   for (const key of union2(before.globs.keys(), after.globs.keys())) {
     if (defaultsChanged || before.globs.get(key)?.signature !== after.globs.get(key)?.signature) {
-      listed3.add(key);
+      listed4.add(key);
     }
   }
   const named2 = /* @__PURE__ */ new Set();
@@ -48001,15 +48141,15 @@ function whatToCompare(base, head) {
   }
   const lookUp = /* @__PURE__ */ new Map();
   for (const [owner, names] of wanted) {
-    if (listed3.has(owner)) continue;
+    if (listed4.has(owner)) continue;
     const listingPages = Math.max(1, Math.ceil((namedPerOwner.get(owner) ?? 0) / 100));
     if (names.length <= listingPages) lookUp.set(owner, names);
-    else listed3.add(owner);
+    else listed4.add(owner);
   }
   for (const key of union2(before.named.keys(), after.named.keys())) {
-    if (listed3.has(key.slice(0, key.lastIndexOf("/")))) named2.add(key);
+    if (listed4.has(key.slice(0, key.lastIndexOf("/")))) named2.add(key);
   }
-  return { listed: listed3, lookUp, named: named2, after };
+  return { listed: listed4, lookUp, named: named2, after };
 }
 function byId2(parts) {
   return new Map(parts.map((part) => [part.id, part]));
@@ -48130,7 +48270,7 @@ async function planChanged({
   rotateSecrets = false
 }) {
   const base = given ?? { ...head, defaults: [], repositories: [], sections: [] };
-  const { listed: listed3, lookUp, named: named2, after } = whatToCompare(base, head);
+  const { listed: listed4, lookUp, named: named2, after } = whatToCompare(base, head);
   const shared = shareReads(readers);
   const compared = (state) => ({
     defaults: state.defaults,
@@ -48140,7 +48280,7 @@ async function planChanged({
         return named2.has(repoKey(entry2.target, selector2.owner, selector2.repo));
       }
       const owner = ownerKey(entry2.target, selector2.owner);
-      return (listed3.has(owner) || lookUp.has(owner)) && shared.has(entry2.target);
+      return (listed4.has(owner) || lookUp.has(owner)) && shared.has(entry2.target);
     })
   });
   const [baseExpansion, headExpansion] = await Promise.all([
@@ -48159,7 +48299,7 @@ async function planChanged({
   }
   const unlisted = /* @__PURE__ */ new Set();
   for (const [key, { entries }] of after.globs) {
-    if (listed3.has(key)) continue;
+    if (listed4.has(key)) continue;
     for (const entry2 of entries) unlisted.add(describeSelector(entry2.selector));
   }
   const options = { now, rotateSecrets };
@@ -49684,8 +49824,8 @@ async function migrationOf(reader, repo, branches, stage) {
   let names = branches;
   if (names === void 0) {
     const path = `${repoPath(repo)}/branches`;
-    const listed3 = mustFind(await reader.list(path, void 0, branchList2), path);
-    names = listed3.filter((branch3) => branch3.protected).map((branch3) => branch3.name);
+    const listed4 = mustFind(await reader.list(path, void 0, branchList2), path);
+    names = listed4.filter((branch3) => branch3.protected).map((branch3) => branch3.name);
   }
   const rulesets = {};
   const comments = [];

@@ -3,7 +3,13 @@ import { selectsRepository } from "../config/glob.js";
 import { mergeLayers } from "../config/merge.js";
 import type { DesiredState, RepositoryEntry } from "../config/model.js";
 import type { ChangeError } from "../core/plan.js";
-import { changeError, type ReadResult, type ResourceReader } from "../resources/context.js";
+import type { PageShape } from "../forge/client.js";
+import {
+  changeError,
+  type ReadResult,
+  type ResourceReader,
+  toChangeError,
+} from "../resources/context.js";
 
 /** The desired state of one repository after globs are expanded and entries layered. */
 export interface RepoDesired {
@@ -59,18 +65,79 @@ const byName = (values: ReadonlyArray<z.infer<typeof propertyValue>>): Propertie
 /** The key of an owner of one target, as `expandRepositories` takes it in `lookUp`. */
 export const ownerKey = (target: string, owner: string) => `${target}\u0000${owner.toLowerCase()}`;
 
-/** Lists an account's repositories: as an organization first, then as a user. */
-const ownerReposPath = (owner: string) => `/users/${encodeURIComponent(owner)}/repos`;
 const propertiesPath = (owner: string) => `/orgs/${encodeURIComponent(owner)}/properties/values`;
 
-async function listOwnerRepos(reader: ResourceReader, owner: string) {
+/** A read that either found what it read or failed: "absent" has been given its meaning. */
+type Listing<T> = Exclude<ReadResult<T>, { kind: "absent" }>;
+
+/** Where a user's repositories are listed for one credential, and how the pages hold them. */
+interface UserListing {
+  path: string;
+  query?: Record<string, string>;
+  pages?: PageShape;
+}
+
+/**
+ * The listing that shows the credential a user's repositories, private ones included where it may
+ * see them. `GET /users/{username}/repos` lists only public repositories, even to the user's own
+ * token ("Lists public repositories for the specified user", the operation's description in
+ * `@octokit/openapi`; octokit/octokit.js#968): the user's token lists them all with `GET
+ * /user/repos`, an App installation (`login` undefined) those it covers with `GET
+ * /installation/repositories`, and any other token can list no more than the public ones.
+ */
+function userListing(owner: string, login: string | undefined): UserListing {
+  if (login === undefined) {
+    return { path: "/installation/repositories", pages: { itemsUnder: "repositories" } };
+  }
+  if (login.toLowerCase() === owner.toLowerCase()) {
+    return { path: "/user/repos", query: { affiliation: "owner" } };
+  }
+  return { path: `/users/${encodeURIComponent(owner)}/repos`, query: { type: "owner" } };
+}
+
+/**
+ * The login of the user whose token a reader holds; undefined for an App installation: forgeplan's
+ * own App credential, or a token `GET /user` will not name (a workflow's GITHUB_TOKEN).
+ */
+async function readerLogin(reader: ResourceReader): Promise<Listing<string | undefined>> {
+  if (reader.client.credential !== undefined) return { kind: "found", data: undefined };
+  try {
+    return { kind: "found", data: await reader.client.login() };
+  } catch (error) {
+    return { kind: "error", error: toChangeError(error, "GET", "/user") };
+  }
+}
+
+/** The repositories `owner` owns: an installation lists its own account's, whoever a glob is over. */
+function ownedBy(repos: readonly Listed[], owner: string): Listed[] {
+  const wanted = owner.toLowerCase();
+  return repos.filter((repo) => (repo.owner?.login ?? owner).toLowerCase() === wanted);
+}
+
+/** Lists an account's repositories: as an organization first, then as a user (see `userListing`). */
+async function listOwnerRepos(
+  reader: ResourceReader,
+  owner: string,
+  loginOf: () => Promise<Listing<string | undefined>>,
+): Promise<Listing<Listed[]>> {
   const asOrg = await reader.list(
     `/orgs/${encodeURIComponent(owner)}/repos`,
     { type: "all" },
     listedRepo,
   );
   if (asOrg.kind !== "absent") return asOrg;
-  return reader.list(ownerReposPath(owner), { type: "owner" }, listedRepo);
+  const login = await loginOf();
+  if (login.kind === "error") return login;
+  const listing = userListing(owner, login.data);
+  const listed = await reader.list(listing.path, listing.query, listedRepo, listing.pages);
+  // Neither /orgs/{owner}/repos nor, after it, the user listing knows the owner.
+  if (listed.kind === "absent") {
+    return {
+      kind: "error",
+      error: changeError(`account ${owner} was not found`, "GET", listing.path, 404),
+    };
+  }
+  return listed.kind === "found" ? { kind: "found", data: ownedBy(listed.data, owner) } : listed;
 }
 
 /**
@@ -102,7 +169,7 @@ async function lookUpRepos(
   owner: string,
   names: readonly string[],
   withProperties: boolean,
-): Promise<{ repos: ReadResult<Listed[]>; properties: ReadResult<Map<string, Properties>> }> {
+): Promise<{ repos: Listing<Listed[]>; properties: ReadResult<Map<string, Properties>> }> {
   const reads = await Promise.all(
     names.map(async (name) => {
       const path = `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(name)}`;
@@ -144,8 +211,8 @@ export function matchesProperties(
   });
 }
 
-/** One read per key: every glob of an owner shares its listings. */
-function memoized<T>(reads: Map<string, T>, key: string, read: () => T): T {
+/** One read per key: every glob of an owner shares its listings, every owner a reader's login. */
+function memoized<K, T>(reads: Map<K, T>, key: K, read: () => T): T {
   let found = reads.get(key);
   if (found === undefined) {
     found = read();
@@ -183,6 +250,7 @@ export async function expandRepositories(
   const errors: Expansion["errors"] = [];
   const repoListings = new Map<string, ReturnType<typeof listOwnerRepos>>();
   const propertyListings = new Map<string, ReturnType<typeof listOwnerProperties>>();
+  const logins = new Map<ResourceReader, ReturnType<typeof readerLogin>>();
   const lookUps = new Map<string, ReturnType<typeof lookUpRepos>>();
   const needsProperties = new Set(
     state.repositories
@@ -217,7 +285,9 @@ export async function expandRepositories(
         };
       }
       const [repos, properties] = await Promise.all([
-        memoized(repoListings, key, () => listOwnerRepos(reader, owner)),
+        memoized(repoListings, key, () =>
+          listOwnerRepos(reader, owner, () => memoized(logins, reader, () => readerLogin(reader))),
+        ),
         wanted === undefined
           ? undefined
           : memoized(propertyListings, key, () => listOwnerProperties(reader, owner)),
@@ -229,16 +299,8 @@ export async function expandRepositories(
     const selector = entry.selector;
     if (selector.kind !== "glob") return;
     const { repos, properties } = listed[index]!;
-    if (repos.kind !== "found") {
-      // Neither /orgs/{owner}/repos nor, after it, /users/{owner}/repos found the owner.
-      errors.push({
-        entry,
-        error: failure(
-          repos,
-          ownerReposPath(selector.owner),
-          `account ${selector.owner} was not found`,
-        ),
-      });
+    if (repos.kind === "error") {
+      errors.push({ entry, error: repos.error });
       return;
     }
     if (properties !== undefined && properties.kind !== "found") {

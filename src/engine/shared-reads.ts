@@ -1,3 +1,4 @@
+import type { PageShape } from "../forge/client.js";
 import { type ReadResult, ResourceReader, type Shape } from "../resources/context.js";
 
 type Query = Record<string, string | number>;
@@ -38,9 +39,10 @@ export class SharedReader extends ResourceReader {
     path: string,
     query: Query | undefined,
     item: Shape<T>,
+    pages: PageShape = {},
   ): Promise<ReadResult<T[]>> {
-    return this.#once(item, `list ${path} ${JSON.stringify(query ?? {})}`, () =>
-      super.list(path, query, item),
+    return this.#once(item, `list ${path} ${JSON.stringify([query ?? {}, pages])}`, () =>
+      super.list(path, query, item, pages),
     );
   }
 }

@@ -21,6 +21,7 @@ import type {
   ForgeClientOptions,
   ForgeResponse,
   Method,
+  PageShape,
   Query,
   RateLimitOverview,
   RequestOptions,
@@ -43,6 +44,7 @@ export type {
   ForgeClientOptions,
   ForgeResponse,
   Method,
+  PageShape,
   Query,
   RateLimitOverview,
   RequestOptions,
@@ -188,9 +190,11 @@ export class ForgeClient {
    * Every item of a list, 100 per page, following Link rel="next" on the same origin to the end.
    * A listing is bounded: at most `maxPages` pages, and no more than the last page its first page
    * names (rel="last"), plus one for items added while it is read; a link back to a page already
-   * read, or past the bound, fails the request instead of reading on.
+   * read, or past the bound, fails the request instead of reading on. Each page is the list itself,
+   * or with `itemsUnder` an object holding it under that key (`GET /installation/repositories`
+   * answers `{total_count, repositories}`); a page of another shape fails the request.
    */
-  async paginate<T>(path: string, query: Query = {}): Promise<T[]> {
+  async paginate<T>(path: string, query: Query = {}, { itemsUnder }: PageShape = {}): Promise<T[]> {
     let url: URL | undefined = buildUrl(this.#base.href, path, {
       ...query,
       per_page: query.per_page ?? 100,
@@ -213,16 +217,20 @@ export class ForgeClient {
       }
       seen.add(url.href);
       const page: ForgeResponse<unknown> = await this.#exchange<unknown>("GET", url);
-      if (!Array.isArray(page.data)) {
+      const listed = pageItems(page.data, itemsUnder);
+      if (listed === undefined) {
         throw new ForgeError({
           method: "GET",
           path: shown,
           status: page.status,
-          detail: "expected a list in the response",
+          detail:
+            itemsUnder === undefined
+              ? "expected a list in the response"
+              : `expected an object with a list under "${itemsUnder}" in the response`,
         });
       }
       // One at a time: spreading a page into push() puts every item on the stack.
-      for (const item of page.data as T[]) items.push(item);
+      for (const item of listed as T[]) items.push(item);
       let next: URL | undefined;
       let last: number | undefined;
       try {
@@ -623,6 +631,12 @@ export class ForgeClient {
     })();
     return this.#identityOnce;
   }
+}
+
+/** The items of a page: the page itself, or the list under `itemsUnder`; undefined if not there. */
+function pageItems(data: unknown, itemsUnder: string | undefined): unknown[] | undefined {
+  const list = itemsUnder === undefined ? data : isObject(data) ? data[itemsUnder] : undefined;
+  return Array.isArray(list) ? list : undefined;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -9,6 +9,12 @@ import type { RetryPolicy } from "./retry-policy.js";
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 export type Query = Record<string, string | number | undefined>;
 
+/** How a listing's pages hold their items (`paginate`). */
+export interface PageShape {
+  /** The key of the list in a page that is an object; absent when each page is the list. */
+  itemsUnder?: string;
+}
+
 export type ClientEvent =
   | {
       type: "request";

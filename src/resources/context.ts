@@ -2,7 +2,7 @@ import type * as z from "zod";
 import type { ChangeError } from "../core/plan.js";
 import { describeFailure } from "../core/failure-text.js";
 import { firstProblem } from "../core/zod-problem.js";
-import { type ForgeClient, ForgeError } from "../forge/client.js";
+import { type ForgeClient, ForgeError, type PageShape } from "../forge/client.js";
 
 export interface RepoRef {
   owner: string;
@@ -87,11 +87,16 @@ export class ResourceReader {
     }
   }
 
-  /** Every item of a list (all pages), each checked against the item shape. */
-  async list<T>(path: string, query: Query | undefined, item: Shape<T>): Promise<ReadResult<T[]>> {
+  /** Every item of a list (all pages, shaped as `pages` says), each checked against the item shape. */
+  async list<T>(
+    path: string,
+    query: Query | undefined,
+    item: Shape<T>,
+    pages: PageShape = {},
+  ): Promise<ReadResult<T[]>> {
     let items: unknown[];
     try {
-      items = await this.client.paginate<unknown>(path, query);
+      items = await this.client.paginate<unknown>(path, query, pages);
     } catch (error) {
       if (error instanceof ForgeError && error.status === 404) {
         return { kind: "absent", detail: error.detail };

@@ -14,9 +14,14 @@ type PermissionSet = Readonly<Record<string, AppPermissionLevel>>;
  * permissions", is one of the page's "endpoints [that] work with any one permission from a set" —
  * except issue comments and edits (BY_TARGET) and custom properties (below). Not on that page: `PATCH …/properties/values` of a repository, whose permission is
  * `repository_custom_properties` ("to view and edit custom properties for a repository", the
- * app-permissions schema in @octokit/openapi); `GET /apps/{app_slug}`, which needs none. The
- * organization migrations are `enabledForGitHubApps: false` in @octokit/openapi, and a user's gists
- * and migrations and `GET /user` belong to a user: none is here, so an installation is refused them.
+ * app-permissions schema in @octokit/openapi); `GET /apps/{app_slug}`, which needs none; `GET
+ * /installation/repositories`, an installation's list of its own repositories, which needs none
+ * either. The organization migrations are `enabledForGitHubApps: false` in @octokit/openapi, and a
+ * user's gists and migrations, `GET /user` and `GET /user/repos` belong to a user: none is here,
+ * so an installation is refused them. (The page lists `GET /user/repos` under Metadata for user
+ * access tokens only: its token types name no IAT, and the data GitHub's documentation builds the
+ * page from says `"server-to-server": false`, github/docs
+ * src/github-apps/data/fpt-2022-11-28/server-to-server-permissions.json.)
  */
 const ACCEPTED: Readonly<Record<string, readonly PermissionSet[]>> = {
   "GET /repos/:owner/:repo": [{ metadata: "read" }],
@@ -69,6 +74,7 @@ const ACCEPTED: Readonly<Record<string, readonly PermissionSet[]>> = {
   "GET /orgs/:org/properties/values": [{ organization_custom_properties: "read" }],
   "PATCH /orgs/:org/properties/values": [{ organization_custom_properties: "write" }],
   "GET /apps/:app_slug": [{}],
+  "GET /installation/repositories": [{}],
 };
 
 /**

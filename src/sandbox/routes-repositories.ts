@@ -1,4 +1,12 @@
-import { noContent, notFound, ok, type RequestContext } from "./http-support.js";
+import {
+  forbidden,
+  noContent,
+  notFound,
+  ok,
+  type Reply,
+  type RequestContext,
+  requireCaller,
+} from "./http-support.js";
 import { paginate } from "./pagination.js";
 import {
   isWildcardBranch,
@@ -9,7 +17,12 @@ import {
 import { adminRepository, assertUnlocked, visibleRepository } from "./repo-access.js";
 import type { Route } from "./router.js";
 import { branch, invitation, minimalRepository, repository } from "./shapes.js";
-import type { Account, Repository } from "./world.js";
+import {
+  authenticatedRepositories,
+  installationRepositories,
+  publicRepositories,
+} from "./user-repos.js";
+import type { Repository } from "./world.js";
 
 function branchOf(ctx: RequestContext, repo: Repository) {
   const found = repo.branches.get(ctx.params.branch ?? "");
@@ -17,19 +30,68 @@ function branchOf(ctx: RequestContext, repo: Repository) {
   return found;
 }
 
-/** Repositories of an account the caller can see; a plain slice when it can see them all. */
-function listRepositories(ctx: RequestContext, account: Account | undefined) {
-  if (!account) throw notFound();
-  const all = ctx.world.repositoriesByOwner.get(account.login.toLowerCase()) ?? [];
-  const org = ctx.world.organizations.get(account.login.toLowerCase());
-  const visible =
-    (org && ctx.world.seesAllOf(org, ctx.caller)) || ctx.caller?.id === account.id
-      ? all
-      : all.filter((repo) => ctx.world.can(repo, ctx.caller, "pull"));
-  const page = paginate(ctx, visible, "github");
+/** The answer of a repository listing: one page of `repos`, each in the listing's shape. */
+function listed(
+  ctx: RequestContext,
+  repos: readonly Repository[],
+  shape: typeof minimalRepository,
+): Reply {
+  const page = paginate(ctx, repos, "github");
   return {
     status: 200,
-    body: page.items.map((repo) => minimalRepository(ctx.base, ctx.world, repo, ctx.caller)),
+    body: page.items.map((repo) => shape(ctx.base, ctx.world, repo, ctx.caller)),
+    headers: page.headers,
+  };
+}
+
+/** An organization's repositories the caller can see; a plain slice when it can see them all. */
+function organizationRepositories(ctx: RequestContext): Reply {
+  const org = ctx.world.organizations.get((ctx.params.org ?? "").toLowerCase());
+  if (!org) throw notFound();
+  const all = ctx.world.repositoriesByOwner.get(org.account.login.toLowerCase()) ?? [];
+  const visible = ctx.world.seesAllOf(org, ctx.caller)
+    ? all
+    : all.filter((repo) => ctx.world.can(repo, ctx.caller, "pull"));
+  return listed(ctx, visible, minimalRepository);
+}
+
+/** `GET /user/repos` for the caller; an installation never gets here (installation-access.ts). */
+function callerRepositories(ctx: RequestContext): Reply {
+  const found = authenticatedRepositories(ctx.world, requireCaller(ctx), {
+    type: ctx.query.get("type"),
+    visibility: ctx.query.get("visibility"),
+    affiliation: ctx.query.get("affiliation"),
+  });
+  if (found === undefined) {
+    throw ctx.invalid(
+      ["type cannot be used together with visibility or affiliation"],
+      "Repository",
+    );
+  }
+  return listed(ctx, found, repository);
+}
+
+/**
+ * GitHub's message to a token that is not an installation's, as clients record it (its documentation
+ * says only "You must use an installation access token to access this endpoint", quoted in
+ * octokit/octokit.js#1270); the operation's published answer is 403 with a Basic Error.
+ */
+const INSTALLATION_ONLY =
+  "You must authenticate with an installation access token in order to list repositories for an installation.";
+
+/** `GET /installation/repositories`: the installation's repositories, one page in GitHub's wrapper. */
+function installationListing(ctx: RequestContext): Reply {
+  const installation = requireCaller(ctx).installation;
+  if (installation === undefined) throw forbidden(INSTALLATION_ONLY);
+  const all = installationRepositories(ctx.world, installation);
+  const page = paginate(ctx, all, "github");
+  return {
+    status: 200,
+    body: {
+      total_count: all.length,
+      repository_selection: installation.repositorySelection,
+      repositories: page.items.map((repo) => repository(ctx.base, ctx.world, repo, ctx.caller)),
+    },
     headers: page.headers,
   };
 }
@@ -138,14 +200,28 @@ export const repositoryRoutes: Route[] = [
   {
     method: "GET",
     pattern: "/orgs/:org/repos",
-    handler: (ctx) => {
-      const org = ctx.world.organizations.get((ctx.params.org ?? "").toLowerCase());
-      return listRepositories(ctx, org?.account);
-    },
+    handler: organizationRepositories,
   },
   {
     method: "GET",
     pattern: "/users/:user/repos",
-    handler: (ctx) => listRepositories(ctx, ctx.world.account(ctx.params.user ?? "")),
+    handler: (ctx) => {
+      const account = ctx.world.account(ctx.params.user ?? "");
+      if (!account) throw notFound();
+      const found = publicRepositories(ctx.world, account, ctx.query.get("type"));
+      return listed(ctx, found, minimalRepository);
+    },
+  },
+  {
+    method: "GET",
+    pattern: "/user/repos",
+    // Named so that its 422 takes GitHub's Validation Error, the operation's published answer.
+    operation: "GET /user/repos",
+    handler: callerRepositories,
+  },
+  {
+    method: "GET",
+    pattern: "/installation/repositories",
+    handler: installationListing,
   },
 ];

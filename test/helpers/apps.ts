@@ -1,5 +1,5 @@
 import { generateKeyPairSync } from "node:crypto";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { stringify } from "yaml";
@@ -73,6 +73,26 @@ export function appSeedFile(
   const file = join(dir, "world.yaml");
   writeFileSync(file, stringify(seed));
   return file;
+}
+
+/**
+ * A config directory: `forgeplan.yaml` with the `github` repository target (its further keys in
+ * `target`, lines indented by four spaces) and the repository entries given, and the App's private
+ * key beside it as `app.pem`.
+ */
+export function appKeyWorkspace(target: string, repositories: string): string {
+  const dir = mkdtempSync(join(tmpdir(), "forgeplan-appcfg-"));
+  copyFileSync(keyFile(appKeys().privateKey), join(dir, "app.pem"));
+  writeFileSync(
+    join(dir, "forgeplan.yaml"),
+    `version: 1
+targets:
+  github:
+    type: repository
+${target}repositories:
+${repositories}`,
+  );
+  return dir;
 }
 
 /** A private key written to a file of its own, as a user keeps the one GitHub hands out. */

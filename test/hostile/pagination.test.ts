@@ -66,3 +66,31 @@ describe("a listing that does not end", () => {
     );
   });
 });
+
+describe("a listing whose pages hold their items under a key", () => {
+  const INSTALLATION = "/installation/repositories";
+  const pages = { itemsUnder: "repositories" };
+
+  it("reads the items of every page from under the key", async () => {
+    const service = await hostile((req, res) => {
+      const page = Number(new URL(req.url ?? "/", "http://x").searchParams.get("page") ?? 1);
+      const next = `<http://${req.headers.host}${INSTALLATION}?per_page=100&page=2>; rel="next"`;
+      const body = { total_count: 2, repositories: [{ id: page }] };
+      answer(res, 200, page === 1 ? { ...json, link: next } : json, body);
+    });
+    const { client } = clientOf(service.url);
+    expect(await client.paginate(INSTALLATION, {}, pages)).toEqual([{ id: 1 }, { id: 2 }]);
+  });
+
+  it.each([
+    ["a bare list", [{ id: 1 }]],
+    ["no list under the key", { total_count: 1, repositories: { id: 1 } }],
+    ["no key at all", { total_count: 0 }],
+  ])("fails a page that is %s, naming the request", async (_what, body) => {
+    const service = await hostile((_req, res) => answer(res, 200, json, body));
+    const { client } = clientOf(service.url);
+    expect((await failure(client.paginate(INSTALLATION, {}, pages))).message).toBe(
+      `GET ${INSTALLATION}?per_page=100 → 200 expected an object with a list under "repositories" in the response`,
+    );
+  });
+});

@@ -1,10 +1,9 @@
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { apply, plan } from "../../src/index.js";
 import { type RunningSandbox, startSandbox } from "../../src/sandbox/index.js";
-import { APP_ID, appKeys, appSeedFile, INSTALLATION_ID, keyFile } from "../helpers/apps.js";
+import { APP_ID, appKeys, appKeyWorkspace, appSeedFile, INSTALLATION_ID } from "../helpers/apps.js";
 import { call } from "../helpers/sandbox.js";
 import { runInProcess } from "../helpers/cli.js";
 
@@ -24,19 +23,10 @@ const PROTECTION = `    branch_protection:
 
 /** A config directory whose `github` target signs in as App 4242 with the key in `app.pem` beside it. */
 function appConfig(repositories: string[], target = "    private_key_file: app.pem\n"): string {
-  const dir = mkdtempSync(join(tmpdir(), "forgeplan-appcfg-"));
-  copyFileSync(keyFile(appKeys().privateKey), join(dir, "app.pem"));
-  writeFileSync(
-    join(dir, "forgeplan.yaml"),
-    `version: 1
-targets:
-  github:
-    type: repository
-    app_id: ${APP_ID}
-${target}repositories:
-${repositories.map((name) => `  - name: ${name}\n${PROTECTION}`).join("")}`,
+  return appKeyWorkspace(
+    `    app_id: ${APP_ID}\n${target}`,
+    repositories.map((name) => `  - name: ${name}\n${PROTECTION}`).join(""),
   );
-  return dir;
 }
 
 async function start(
