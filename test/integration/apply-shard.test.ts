@@ -36,7 +36,7 @@ repositories:
       ]);
       expect(result.stderr).toBe("");
       expect(result.code).toBe(0);
-      const plan = JSON.parse(result.stdout.slice(0, result.stdout.indexOf("\n}\n") + 3)) as Plan;
+      const { plan } = JSON.parse(result.stdout) as { plan: Plan };
       applied.push(plan.changes.filter((c) => c.action === "create").map((c) => c.scope));
     }
     const [first = [], second = []] = applied;
