@@ -38436,6 +38436,24 @@ var init_hook_config = __esm({
   }
 });
 
+// src/sandbox/hook-overlap.ts
+function overlappingHook(hooks, candidate) {
+  for (const other of hooks) {
+    if (other.id !== candidate.id && other.config.url === candidate.config.url && eventsOverlap(other.events, candidate.events)) {
+      return other;
+    }
+  }
+  return void 0;
+}
+function eventsOverlap(a, b) {
+  return a.some((x) => b.some((y) => x === y || x === "*" || y === "*"));
+}
+var init_hook_overlap = __esm({
+  "src/sandbox/hook-overlap.ts"() {
+    "use strict";
+  }
+});
+
 // src/sandbox/custom-properties.ts
 function definitionProblems(definition) {
   const problems = [];
@@ -42998,7 +43016,14 @@ function buildWorld(seed) {
         `hook id ${hookSeed.id} is used twice`
       );
       hookIds.add(hookSeed.id);
-      repo.hooks.set(hookSeed.id, hookFromSeed(hookSeed));
+      const built2 = hookFromSeed(hookSeed);
+      const clash = overlappingHook(repo.hooks.values(), built2);
+      check2(
+        clash === void 0,
+        [...path, "hooks", at],
+        `hook ${clash?.id} has the same url and an event in common ("Hook already exists on this repository")`
+      );
+      repo.hooks.set(hookSeed.id, built2);
     });
     const values = Object.entries(repoSeed.custom_properties);
     if (values.length > 0) {
@@ -43071,6 +43096,7 @@ var init_build_world = __esm({
     "use strict";
     init_build_apps();
     init_hook_config();
+    init_hook_overlap();
     init_custom_properties();
     init_protection();
     init_rulesets();
@@ -44041,18 +44067,15 @@ var init_repo_access = __esm({
 });
 
 // src/sandbox/routes-hooks.ts
-function checkConfig(ctx, repo, config2, self) {
+function checkHook(ctx, repo, candidate) {
   const errors = [];
+  const { config: config2 } = candidate;
   const url2 = config2.url;
   if (url2 === void 0) errors.push("config.url: is required");
   else if (!/^https?:\/\/[^\s/]+/.test(url2))
     errors.push(`config.url: '${url2}' is not an http(s) URL`);
-  else {
-    for (const other of repo.hooks.values()) {
-      if (other.id !== self && other.config.url === url2) {
-        errors.push("Hook already exists on this repository");
-      }
-    }
+  else if (overlappingHook(repo.hooks.values(), candidate) !== void 0) {
+    errors.push("Hook already exists on this repository");
   }
   if (config2.content_type !== void 0 && !CONTENT_TYPES.has(config2.content_type)) {
     errors.push(`config.content_type: must be json or form, got '${config2.content_type}'`);
@@ -44080,7 +44103,7 @@ function editHook(ctx, edit) {
   const current = hookOf(ctx, repo);
   assertUnlocked(ctx, repo);
   const updated = { ...edit(current, ctx.json()), updated_at: isoTime(ctx.now()) };
-  checkConfig(ctx, repo, updated.config, current.id);
+  checkHook(ctx, repo, updated);
   repo.hooks.set(updated.id, updated);
   return updated;
 }
@@ -44089,6 +44112,7 @@ var init_routes_hooks = __esm({
   "src/sandbox/routes-hooks.ts"() {
     "use strict";
     init_hook_config();
+    init_hook_overlap();
     init_http_support();
     init_pagination();
     init_repo_access();
@@ -44130,12 +44154,13 @@ var init_routes_hooks = __esm({
             body.config ?? {},
             true
           );
-          checkConfig(ctx, repo, config2, 0);
+          const events = unique(body.events ?? ["push"]);
+          checkHook(ctx, repo, { id: 0, config: config2, events });
           const now = isoTime(ctx.now());
           const created = {
             id: ctx.world.nextId.hook++,
             config: config2,
-            events: unique(body.events ?? ["push"]),
+            events,
             active: body.active ?? true,
             branch_filter: "*",
             authorization_header: void 0,
