@@ -36868,7 +36868,7 @@ function deletions(hooks, unpinned, path) {
       live_fingerprint: fingerprint(canonical),
       notes: [`hook id ${hook3.id} is not in the desired state (webhooks mode: authoritative)`]
     };
-    return [{ url: canonical.url, id: hook3.id, part }];
+    return [{ url: canonical.url, id: hook3.id, part, deleted: true }];
   });
 }
 async function planWebhooks({
@@ -36880,9 +36880,15 @@ async function planWebhooks({
 }) {
   const scope = `${repo.owner}/${repo.name}`;
   const named2 = (parts2) => {
+    const sharedByDesired = sharedUrls(parts2.filter((entry2) => !entry2.deleted).map((e) => e.url));
     const shared = sharedUrls(parts2.map((entry2) => entry2.url));
-    return parts2.map(({ url: url2, id, part }) => ({
-      ...newChange(reader.target, scope, "webhook", hookName(url2, id, shared)),
+    return parts2.map(({ url: url2, id, part, deleted }) => ({
+      ...newChange(
+        reader.target,
+        scope,
+        "webhook",
+        hookName(url2, id, deleted ? shared : sharedByDesired)
+      ),
       ...part
     }));
   };
@@ -36980,8 +36986,7 @@ var init_webhook = __esm({
             return [
               { kind: "webhook", name: "*", path: [], fixed: [["mode", mode ?? "additive"]] },
               // Named as the plan names them: by the URL to set, also when pinned by id, with `#<id>`
-              // where hooks of the list share it (a plan also adds it beside a live hook it deletes
-              // at that URL, which only the live state shows).
+              // where hooks of the list share it.
               ...hooks.map((hook3, index) => ({
                 kind: "webhook",
                 name: hookName(hook3.url, hook3.id, shared),

@@ -324,6 +324,8 @@ interface HookPart {
   url: string;
   id: number | undefined;
   part: Partial<Change>;
+  /** A live hook authoritative mode deletes. */
+  deleted?: true;
 }
 
 /** The urls that more than one of `urls` has. */
@@ -336,8 +338,10 @@ function sharedUrls(urls: readonly string[]): Set<string> {
 
 /**
  * The name of a hook change: its url, or `<url>#<id>` when another change of the repository is at
- * that url too (hooks pinned to different ids, a hook deleted next to a kept one), so that no address
- * appears twice in a plan. It depends only on the desired and live state, so it is stable across runs.
+ * that url too, so that no address appears twice in a plan. A desired hook is suffixed only when
+ * another desired hook shares its url (hooks pinned to different ids), never because of a hook
+ * deleted beside it: its name must not change once that delete is applied, or the re-plan that
+ * verifies an apply would not find it. A deleted hook is suffixed whenever its url is shared.
  */
 function hookName(url: string, id: number | undefined, shared: ReadonlySet<string>): string {
   return id !== undefined && shared.has(url) ? `${url}#${id}` : url;
@@ -400,7 +404,7 @@ function deletions(
       live_fingerprint: fingerprint(canonical),
       notes: [`hook id ${hook.id} is not in the desired state (webhooks mode: authoritative)`],
     };
-    return [{ url: canonical.url, id: hook.id, part }];
+    return [{ url: canonical.url, id: hook.id, part, deleted: true as const }];
   });
 }
 
@@ -414,9 +418,15 @@ export async function planWebhooks({
 }: WebhookPlanInput): Promise<Change[]> {
   const scope = `${repo.owner}/${repo.name}`;
   const named = (parts: readonly HookPart[]): Change[] => {
+    const sharedByDesired = sharedUrls(parts.filter((entry) => !entry.deleted).map((e) => e.url));
     const shared = sharedUrls(parts.map((entry) => entry.url));
-    return parts.map(({ url, id, part }) => ({
-      ...newChange(reader.target, scope, "webhook", hookName(url, id, shared)),
+    return parts.map(({ url, id, part, deleted }) => ({
+      ...newChange(
+        reader.target,
+        scope,
+        "webhook",
+        hookName(url, id, deleted ? shared : sharedByDesired),
+      ),
       ...part,
     }));
   };
@@ -484,8 +494,7 @@ export const webhook: KindModule = {
         return [
           { kind: "webhook", name: "*", path: [], fixed: [["mode", mode ?? "additive"]] },
           // Named as the plan names them: by the URL to set, also when pinned by id, with `#<id>`
-          // where hooks of the list share it (a plan also adds it beside a live hook it deletes
-          // at that URL, which only the live state shows).
+          // where hooks of the list share it.
           ...hooks.map((hook, index) => ({
             kind: "webhook",
             name: hookName(hook.url, hook.id, shared),
