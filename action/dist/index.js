@@ -36585,24 +36585,48 @@ var init_ruleset = __esm({
 
 // src/resources/webhook-settings.ts
 function hookListRules(value) {
-  const problems = [];
-  const first = /* @__PURE__ */ new Map();
-  (value.hooks ?? []).forEach((hook3, index) => {
-    const keys2 = [[`url ${hook3.url}`, "url"]];
-    if (hook3.id !== void 0) keys2.push([`id ${hook3.id}`, "id"]);
-    for (const [key, field] of keys2) {
-      const earlier = first.get(key);
-      if (earlier === void 0) first.set(key, index);
-      else {
-        problems.push({
-          path: ["hooks", index, field],
-          message: `another hook of this repository has the same ${field}`,
-          sameAs: ["hooks", earlier]
-        });
-      }
-    }
+  const hooks = value.hooks ?? [];
+  return hooks.flatMap((hook3, index) => {
+    const earlier = hooks.slice(0, index);
+    return [...sameIdProblems(hook3, index, earlier), ...sameUrlProblems(hook3, index, earlier)];
   });
-  return problems;
+}
+function sameIdProblems(hook3, index, earlier) {
+  if (hook3.id === void 0) return [];
+  const first = earlier.findIndex((other) => other.id === hook3.id);
+  if (first < 0) return [];
+  return [
+    {
+      path: ["hooks", index, "id"],
+      message: "another hook of this repository has the same id",
+      sameAs: ["hooks", first]
+    }
+  ];
+}
+function sameUrlProblems(hook3, index, earlier) {
+  const sharing = earlier.flatMap((other, at) => other.url === hook3.url ? [at] : []);
+  const unpinned = hook3.id === void 0 ? sharing[0] : sharing.find((at) => earlier[at]?.id === void 0);
+  if (unpinned !== void 0) {
+    return [
+      {
+        path: ["hooks", index, "url"],
+        message: "another hook of this repository has the same url; hooks may share a url only when each is pinned by id",
+        sameAs: ["hooks", unpinned]
+      }
+    ];
+  }
+  const overlapping = sharing.find((at) => eventsOverlap(hook3.events, earlier[at]?.events));
+  if (overlapping === void 0) return [];
+  return [
+    {
+      path: ["hooks", index, "events"],
+      message: "another hook of this repository has the same url and some of these events (* is every event); the service refuses two such hooks",
+      sameAs: ["hooks", overlapping, "events"]
+    }
+  ];
+}
+function eventsOverlap(a, b) {
+  return (a ?? []).some((x) => (b ?? []).some((y) => x === y || x === "*" || y === "*"));
 }
 var webhook, webhooks;
 var init_webhook_settings = __esm({
@@ -36801,6 +36825,52 @@ function planHook(desired, found, path, rotateSecrets) {
     ...planned
   };
 }
+function sharedUrls(urls) {
+  const seen = /* @__PURE__ */ new Set();
+  const shared = /* @__PURE__ */ new Set();
+  for (const url2 of urls) (seen.has(url2) ? shared : seen).add(url2);
+  return shared;
+}
+function hookName(url2, id, shared) {
+  return id !== void 0 && shared.has(url2) ? `${url2}#${id}` : url2;
+}
+function matchOf(desired, live, unpinned, scope, path) {
+  if (desired.id !== void 0) {
+    const hook3 = live.find((candidate) => candidate.id === desired.id);
+    if (hook3) return { hook: hook3 };
+    return {
+      error: changeError(`hook id ${desired.id} does not exist in ${scope}`, "GET", path, 404)
+    };
+  }
+  const atUrl = unpinned.filter((hook3) => fromRead2(hook3).url === desired.url);
+  if (atUrl.length < 2) return { hook: atUrl[0] };
+  const ids = atUrl.map((hook3) => hook3.id).join(", ");
+  return {
+    error: changeError(
+      `${atUrl.length} hooks of ${scope} have this url (ids ${ids}): pin the one to manage with id`,
+      "GET",
+      path,
+      200
+    )
+  };
+}
+function deletions(hooks, unpinned, path) {
+  const urlsOfUnpinned = new Set(
+    hooks.filter((hook3) => hook3.id === void 0).map((hook3) => hook3.url)
+  );
+  return unpinned.flatMap((hook3) => {
+    const canonical = fromRead2(hook3);
+    if (urlsOfUnpinned.has(canonical.url)) return [];
+    const part = {
+      action: "delete",
+      diff: markSensitive(diffValues(canonical, {})),
+      requests: [{ method: "DELETE", path: `${path}/${hook3.id}` }],
+      live_fingerprint: fingerprint(canonical),
+      notes: [`hook id ${hook3.id} is not in the desired state (webhooks mode: authoritative)`]
+    };
+    return [{ url: canonical.url, id: hook3.id, part, deleted: true }];
+  });
+}
 async function planWebhooks({
   reader,
   repo,
@@ -36809,7 +36879,19 @@ async function planWebhooks({
   rotateSecrets
 }) {
   const scope = `${repo.owner}/${repo.name}`;
-  const change = (name2) => newChange(reader.target, scope, "webhook", name2);
+  const named2 = (parts2) => {
+    const sharedByDesired = sharedUrls(parts2.filter((entry2) => !entry2.deleted).map((e) => e.url));
+    const shared = sharedUrls(parts2.map((entry2) => entry2.url));
+    return parts2.map(({ url: url2, id, part, deleted }) => ({
+      ...newChange(
+        reader.target,
+        scope,
+        "webhook",
+        hookName(url2, id, deleted ? shared : sharedByDesired)
+      ),
+      ...part
+    }));
+  };
   const path = hooksPath(repo);
   const listed4 = await reader.list(path, void 0, { name: "webhooks", schema: readHook });
   if (listed4.kind !== "found") {
@@ -36819,45 +36901,26 @@ async function planWebhooks({
       path,
       404
     );
-    return hooks.map((hook3) => ({ ...change(hook3.url), error: error62 }));
+    return named2(hooks.map((hook3) => ({ url: hook3.url, id: hook3.id, part: { error: error62 } })));
   }
   const live = listed4.data;
-  const matched = /* @__PURE__ */ new Set();
-  const changes = [];
-  for (const desired of hooks) {
-    const found = desired.id !== void 0 ? live.find((hook3) => hook3.id === desired.id) : live.find((hook3) => !matched.has(hook3.id) && fromRead2(hook3).url === desired.url);
-    const base = change(desired.url);
-    if (desired.id !== void 0 && !found) {
-      changes.push({
-        ...base,
-        error: changeError(`hook id ${desired.id} does not exist in ${scope}`, "GET", path, 404)
-      });
-      continue;
-    }
-    if (found) matched.add(found.id);
-    changes.push({ ...base, ...planHook(desired, found, path, rotateSecrets) });
-  }
-  if (mode === "authoritative") {
-    for (const hook3 of live) {
-      if (matched.has(hook3.id)) continue;
-      const canonical = fromRead2(hook3);
-      if (hooks.some((desired) => desired.id === void 0 && desired.url === canonical.url))
-        continue;
-      changes.push({
-        ...change(canonical.url),
-        action: "delete",
-        diff: markSensitive(diffValues(canonical, {})),
-        requests: [{ method: "DELETE", path: `${path}/${hook3.id}` }],
-        live_fingerprint: fingerprint(canonical),
-        notes: [`hook id ${hook3.id} is not in the desired state (webhooks mode: authoritative)`]
-      });
-    }
-  }
-  return changes;
+  const unpinned = live.filter((hook3) => !hooks.some((desired) => desired.id === hook3.id));
+  const parts = hooks.map((desired) => {
+    const match = matchOf(desired, live, unpinned, scope, path);
+    if ("error" in match) return { url: desired.url, id: desired.id, part: { error: match.error } };
+    return {
+      url: desired.url,
+      id: desired.id ?? match.hook?.id,
+      part: planHook(desired, match.hook, path, rotateSecrets)
+    };
+  });
+  if (mode === "authoritative") parts.push(...deletions(hooks, unpinned, path));
+  return named2(parts);
 }
-function toSettings2(hook3) {
+function toSettings2(hook3, id) {
   const settings = {
     url: hook3.url,
+    ...id === void 0 ? {} : { id },
     events: hook3.events,
     active: hook3.active,
     content_type: hook3.content_type === "form" ? "form" : "json",
@@ -36919,12 +36982,14 @@ var init_webhook = __esm({
           defines: () => [{ id: "webhooks", path: [], what: "the webhook list" }],
           print: (value) => {
             const { mode, hooks = [] } = value;
+            const shared = sharedUrls(hooks.map((hook3) => hook3.url));
             return [
               { kind: "webhook", name: "*", path: [], fixed: [["mode", mode ?? "additive"]] },
-              // Named as the plan names them: by the URL to set, also when pinned by id.
+              // Named as the plan names them: by the URL to set, also when pinned by id, with `#<id>`
+              // where hooks of the list share it.
               ...hooks.map((hook3, index) => ({
                 kind: "webhook",
-                name: hook3.url,
+                name: hookName(hook3.url, hook3.id, shared),
                 path: ["hooks", index]
               }))
             ];
@@ -36941,7 +37006,14 @@ var init_webhook = __esm({
             path
           );
           if (live.length === 0) return void 0;
-          return { mode: "additive", hooks: live.map((hook3) => toSettings2(fromRead2(hook3))) };
+          const canonical = live.map((hook3) => ({ id: hook3.id, hook: fromRead2(hook3) }));
+          const shared = sharedUrls(canonical.map(({ hook: hook3 }) => hook3.url));
+          return {
+            mode: "additive",
+            hooks: canonical.map(
+              ({ id, hook: hook3 }) => toSettings2(hook3, shared.has(hook3.url) ? id : void 0)
+            )
+          };
         }
       },
       verify: verifyWritten3
@@ -38433,6 +38505,24 @@ var init_hook_config = __esm({
     HOOK_CONFIG_KEYS = ["url", "content_type", "secret", "insecure_ssl"];
     DEFAULT_CONTENT_TYPE = "form";
     SECRET_MASK = "********";
+  }
+});
+
+// src/sandbox/hook-overlap.ts
+function overlappingHook(hooks, candidate) {
+  for (const other of hooks) {
+    if (other.id !== candidate.id && other.config.url === candidate.config.url && eventsOverlap2(other.events, candidate.events)) {
+      return other;
+    }
+  }
+  return void 0;
+}
+function eventsOverlap2(a, b) {
+  return a.some((x) => b.some((y) => x === y || x === "*" || y === "*"));
+}
+var init_hook_overlap = __esm({
+  "src/sandbox/hook-overlap.ts"() {
+    "use strict";
   }
 });
 
@@ -42998,7 +43088,14 @@ function buildWorld(seed) {
         `hook id ${hookSeed.id} is used twice`
       );
       hookIds.add(hookSeed.id);
-      repo.hooks.set(hookSeed.id, hookFromSeed(hookSeed));
+      const built2 = hookFromSeed(hookSeed);
+      const clash = overlappingHook(repo.hooks.values(), built2);
+      check2(
+        clash === void 0,
+        [...path, "hooks", at],
+        `hook ${clash?.id} has the same url and an event in common ("Hook already exists on this repository")`
+      );
+      repo.hooks.set(hookSeed.id, built2);
     });
     const values = Object.entries(repoSeed.custom_properties);
     if (values.length > 0) {
@@ -43071,6 +43168,7 @@ var init_build_world = __esm({
     "use strict";
     init_build_apps();
     init_hook_config();
+    init_hook_overlap();
     init_custom_properties();
     init_protection();
     init_rulesets();
@@ -44041,18 +44139,15 @@ var init_repo_access = __esm({
 });
 
 // src/sandbox/routes-hooks.ts
-function checkConfig(ctx, repo, config2, self) {
+function checkHook(ctx, repo, candidate) {
   const errors = [];
+  const { config: config2 } = candidate;
   const url2 = config2.url;
   if (url2 === void 0) errors.push("config.url: is required");
   else if (!/^https?:\/\/[^\s/]+/.test(url2))
     errors.push(`config.url: '${url2}' is not an http(s) URL`);
-  else {
-    for (const other of repo.hooks.values()) {
-      if (other.id !== self && other.config.url === url2) {
-        errors.push("Hook already exists on this repository");
-      }
-    }
+  else if (overlappingHook(repo.hooks.values(), candidate) !== void 0) {
+    errors.push("Hook already exists on this repository");
   }
   if (config2.content_type !== void 0 && !CONTENT_TYPES.has(config2.content_type)) {
     errors.push(`config.content_type: must be json or form, got '${config2.content_type}'`);
@@ -44080,7 +44175,7 @@ function editHook(ctx, edit) {
   const current = hookOf(ctx, repo);
   assertUnlocked(ctx, repo);
   const updated = { ...edit(current, ctx.json()), updated_at: isoTime(ctx.now()) };
-  checkConfig(ctx, repo, updated.config, current.id);
+  checkHook(ctx, repo, updated);
   repo.hooks.set(updated.id, updated);
   return updated;
 }
@@ -44089,6 +44184,7 @@ var init_routes_hooks = __esm({
   "src/sandbox/routes-hooks.ts"() {
     "use strict";
     init_hook_config();
+    init_hook_overlap();
     init_http_support();
     init_pagination();
     init_repo_access();
@@ -44130,12 +44226,13 @@ var init_routes_hooks = __esm({
             body.config ?? {},
             true
           );
-          checkConfig(ctx, repo, config2, 0);
+          const events = unique(body.events ?? ["push"]);
+          checkHook(ctx, repo, { id: 0, config: config2, events });
           const now = isoTime(ctx.now());
           const created = {
             id: ctx.world.nextId.hook++,
             config: config2,
-            events: unique(body.events ?? ["push"]),
+            events,
             active: body.active ?? true,
             branch_filter: "*",
             authorization_header: void 0,

@@ -85,24 +85,73 @@ export interface Webhooks {
   hooks?: WebhookSettings[];
 }
 
-/** Two hooks of one list with the same url (or the same pinned id) could never both be matched. */
+/**
+ * Hooks of one list that could not all be matched, or could not all exist. A pinned id names one
+ * hook. An unpinned hook is matched by its url, so no other hook of the list may have that url;
+ * hooks pinned by id may share one, as GitHub allows while their events differ ("Multiple webhooks
+ * can share the same `config` as long as those webhooks do not have any `events` that overlap", the
+ * description of `POST /repos/{owner}/{repo}/hooks` in @octokit/openapi). Events that are not
+ * written are the live hook's, which only the plan sees.
+ */
 export function hookListRules(value: unknown): RuleProblem[] {
-  const problems: RuleProblem[] = [];
-  const first = new Map<string, number>();
-  ((value as Webhooks).hooks ?? []).forEach((hook, index) => {
-    const keys: Array<[string, "url" | "id"]> = [[`url ${hook.url}`, "url"]];
-    if (hook.id !== undefined) keys.push([`id ${hook.id}`, "id"]);
-    for (const [key, field] of keys) {
-      const earlier = first.get(key);
-      if (earlier === undefined) first.set(key, index);
-      else {
-        problems.push({
-          path: ["hooks", index, field],
-          message: `another hook of this repository has the same ${field}`,
-          sameAs: ["hooks", earlier],
-        });
-      }
-    }
+  const hooks = (value as Webhooks).hooks ?? [];
+  return hooks.flatMap((hook, index) => {
+    const earlier = hooks.slice(0, index);
+    return [...sameIdProblems(hook, index, earlier), ...sameUrlProblems(hook, index, earlier)];
   });
-  return problems;
+}
+
+function sameIdProblems(
+  hook: WebhookSettings,
+  index: number,
+  earlier: readonly WebhookSettings[],
+): RuleProblem[] {
+  if (hook.id === undefined) return [];
+  const first = earlier.findIndex((other) => other.id === hook.id);
+  if (first < 0) return [];
+  return [
+    {
+      path: ["hooks", index, "id"],
+      message: "another hook of this repository has the same id",
+      sameAs: ["hooks", first],
+    },
+  ];
+}
+
+function sameUrlProblems(
+  hook: WebhookSettings,
+  index: number,
+  earlier: readonly WebhookSettings[],
+): RuleProblem[] {
+  const sharing = earlier.flatMap((other, at) => (other.url === hook.url ? [at] : []));
+  const unpinned =
+    hook.id === undefined ? sharing[0] : sharing.find((at) => earlier[at]?.id === undefined);
+  if (unpinned !== undefined) {
+    return [
+      {
+        path: ["hooks", index, "url"],
+        message:
+          "another hook of this repository has the same url; hooks may share a url only when each is pinned by id",
+        sameAs: ["hooks", unpinned],
+      },
+    ];
+  }
+  const overlapping = sharing.find((at) => eventsOverlap(hook.events, earlier[at]?.events));
+  if (overlapping === undefined) return [];
+  return [
+    {
+      path: ["hooks", index, "events"],
+      message:
+        "another hook of this repository has the same url and some of these events (* is every event); the service refuses two such hooks",
+      sameAs: ["hooks", overlapping, "events"],
+    },
+  ];
+}
+
+/** Whether two written event lists share an event; `*` is every event. */
+function eventsOverlap(
+  a: readonly string[] | undefined,
+  b: readonly string[] | undefined,
+): boolean {
+  return (a ?? []).some((x) => (b ?? []).some((y) => x === y || x === "*" || y === "*"));
 }

@@ -1,6 +1,7 @@
 import * as z from "zod";
 import {
   type Change,
+  type ChangeError,
   CREATED_ID,
   type DiffEntry,
   newChange,
@@ -318,6 +319,95 @@ export interface WebhookPlanInput {
   rotateSecrets: boolean;
 }
 
+/** A hook change before it is named: the url it is at, the hook it is about (if known), its plan. */
+interface HookPart {
+  url: string;
+  id: number | undefined;
+  part: Partial<Change>;
+  /** A live hook authoritative mode deletes. */
+  deleted?: true;
+}
+
+/** The urls that more than one of `urls` has. */
+function sharedUrls(urls: readonly string[]): Set<string> {
+  const seen = new Set<string>();
+  const shared = new Set<string>();
+  for (const url of urls) (seen.has(url) ? shared : seen).add(url);
+  return shared;
+}
+
+/**
+ * The name of a hook change: its url, or `<url>#<id>` when another change of the repository is at
+ * that url too, so that no address appears twice in a plan. A desired hook is suffixed only when
+ * another desired hook shares its url (hooks pinned to different ids), never because of a hook
+ * deleted beside it: its name must not change once that delete is applied, or the re-plan that
+ * verifies an apply would not find it. A deleted hook is suffixed whenever its url is shared.
+ */
+function hookName(url: string, id: number | undefined, shared: ReadonlySet<string>): string {
+  return id !== undefined && shared.has(url) ? `${url}#${id}` : url;
+}
+
+/** The live hook a desired hook is about (none: it is created), or why it cannot be told. */
+type Match = { hook: ReadHook | undefined } | { error: ChangeError };
+
+/**
+ * A pinned hook is the hook of its id. An unpinned one is the hook at its url among those no desired
+ * hook pins; several there is an error, never a pick, as GitHub lets hooks share a url.
+ */
+function matchOf(
+  desired: WebhookSettings,
+  live: readonly ReadHook[],
+  unpinned: readonly ReadHook[],
+  scope: string,
+  path: string,
+): Match {
+  if (desired.id !== undefined) {
+    const hook = live.find((candidate) => candidate.id === desired.id);
+    if (hook) return { hook };
+    return {
+      error: changeError(`hook id ${desired.id} does not exist in ${scope}`, "GET", path, 404),
+    };
+  }
+  const atUrl = unpinned.filter((hook) => fromRead(hook).url === desired.url);
+  if (atUrl.length < 2) return { hook: atUrl[0] };
+  const ids = atUrl.map((hook) => hook.id).join(", ");
+  return {
+    error: changeError(
+      `${atUrl.length} hooks of ${scope} have this url (ids ${ids}): pin the one to manage with id`,
+      "GET",
+      path,
+      200,
+    ),
+  };
+}
+
+/**
+ * Authoritative mode deletes the live hooks no desired hook is about: those no id pins and no
+ * unpinned hook's url reaches (that hook matched the one there, or found several and is an error
+ * that deletes none of them).
+ */
+function deletions(
+  hooks: readonly WebhookSettings[],
+  unpinned: readonly ReadHook[],
+  path: string,
+): HookPart[] {
+  const urlsOfUnpinned = new Set(
+    hooks.filter((hook) => hook.id === undefined).map((hook) => hook.url),
+  );
+  return unpinned.flatMap((hook) => {
+    const canonical = fromRead(hook);
+    if (urlsOfUnpinned.has(canonical.url)) return [];
+    const part: Partial<Change> = {
+      action: "delete",
+      diff: markSensitive(diffValues(canonical, {})),
+      requests: [{ method: "DELETE", path: `${path}/${hook.id}` }],
+      live_fingerprint: fingerprint(canonical),
+      notes: [`hook id ${hook.id} is not in the desired state (webhooks mode: authoritative)`],
+    };
+    return [{ url: canonical.url, id: hook.id, part, deleted: true as const }];
+  });
+}
+
 /** Lists a repository's hooks once and plans every desired hook against them. */
 export async function planWebhooks({
   reader,
@@ -327,7 +417,19 @@ export async function planWebhooks({
   rotateSecrets,
 }: WebhookPlanInput): Promise<Change[]> {
   const scope = `${repo.owner}/${repo.name}`;
-  const change = (name: string): Change => newChange(reader.target, scope, "webhook", name);
+  const named = (parts: readonly HookPart[]): Change[] => {
+    const sharedByDesired = sharedUrls(parts.filter((entry) => !entry.deleted).map((e) => e.url));
+    const shared = sharedUrls(parts.map((entry) => entry.url));
+    return parts.map(({ url, id, part, deleted }) => ({
+      ...newChange(
+        reader.target,
+        scope,
+        "webhook",
+        hookName(url, id, deleted ? shared : sharedByDesired),
+      ),
+      ...part,
+    }));
+  };
   const path = hooksPath(repo);
   const listed = await reader.list(path, undefined, { name: "webhooks", schema: readHook });
   if (listed.kind !== "found") {
@@ -340,53 +442,31 @@ export async function planWebhooks({
             path,
             404,
           );
-    return hooks.map((hook) => ({ ...change(hook.url), error }));
+    return named(hooks.map((hook) => ({ url: hook.url, id: hook.id, part: { error } })));
   }
   const live = listed.data;
-  const matched = new Set<number>();
-  const changes: Change[] = [];
-  for (const desired of hooks) {
-    const found =
-      desired.id !== undefined
-        ? live.find((hook) => hook.id === desired.id)
-        : live.find((hook) => !matched.has(hook.id) && fromRead(hook).url === desired.url);
-    const base = change(desired.url);
-    if (desired.id !== undefined && !found) {
-      changes.push({
-        ...base,
-        error: changeError(`hook id ${desired.id} does not exist in ${scope}`, "GET", path, 404),
-      });
-      continue;
-    }
-    if (found) matched.add(found.id);
-    changes.push({ ...base, ...planHook(desired, found, path, rotateSecrets) });
-  }
-  if (mode === "authoritative") {
-    for (const hook of live) {
-      if (matched.has(hook.id)) continue;
-      const canonical = fromRead(hook);
-      if (hooks.some((desired) => desired.id === undefined && desired.url === canonical.url))
-        continue;
-      changes.push({
-        ...change(canonical.url),
-        action: "delete",
-        diff: markSensitive(diffValues(canonical, {})),
-        requests: [{ method: "DELETE", path: `${path}/${hook.id}` }],
-        live_fingerprint: fingerprint(canonical),
-        notes: [`hook id ${hook.id} is not in the desired state (webhooks mode: authoritative)`],
-      });
-    }
-  }
-  return changes;
+  const unpinned = live.filter((hook) => !hooks.some((desired) => desired.id === hook.id));
+  const parts = hooks.map((desired): HookPart => {
+    const match = matchOf(desired, live, unpinned, scope, path);
+    if ("error" in match) return { url: desired.url, id: desired.id, part: { error: match.error } };
+    return {
+      url: desired.url,
+      id: desired.id ?? match.hook?.id,
+      part: planHook(desired, match.hook, path, rotateSecrets),
+    };
+  });
+  if (mode === "authoritative") parts.push(...deletions(hooks, unpinned, path));
+  return named(parts);
 }
 
 /**
- * The desired-state entry that reproduces a live hook (used by export). Write-only values cannot be
- * read, so they are left out: an exported hook leaves its secret unmanaged.
+ * The desired-state entry that reproduces a live hook (used by export), pinned by `id` when given.
+ * Write-only values cannot be read, so they are left out: an exported hook leaves its secret unmanaged.
  */
-export function toSettings(hook: CanonicalHook): WebhookSettings {
+export function toSettings(hook: CanonicalHook, id?: number): WebhookSettings {
   const settings: WebhookSettings = {
     url: hook.url,
+    ...(id === undefined ? {} : { id }),
     events: hook.events,
     active: hook.active,
     content_type: hook.content_type === "form" ? "form" : "json",
@@ -410,12 +490,14 @@ export const webhook: KindModule = {
       defines: () => [{ id: "webhooks", path: [], what: "the webhook list" }],
       print: (value) => {
         const { mode, hooks = [] } = value as Webhooks;
+        const shared = sharedUrls(hooks.map((hook) => hook.url));
         return [
           { kind: "webhook", name: "*", path: [], fixed: [["mode", mode ?? "additive"]] },
-          // Named as the plan names them: by the URL to set, also when pinned by id.
+          // Named as the plan names them: by the URL to set, also when pinned by id, with `#<id>`
+          // where hooks of the list share it.
           ...hooks.map((hook, index) => ({
             kind: "webhook",
-            name: hook.url,
+            name: hookName(hook.url, hook.id, shared),
             path: ["hooks", index],
           })),
         ];
@@ -432,7 +514,15 @@ export const webhook: KindModule = {
         path,
       );
       if (live.length === 0) return undefined;
-      return { mode: "additive", hooks: live.map((hook) => toSettings(fromRead(hook))) };
+      // A hook whose url another hook shares can only be told from it by its id.
+      const canonical = live.map((hook) => ({ id: hook.id, hook: fromRead(hook) }));
+      const shared = sharedUrls(canonical.map(({ hook }) => hook.url));
+      return {
+        mode: "additive",
+        hooks: canonical.map(({ id, hook }) =>
+          toSettings(hook, shared.has(hook.url) ? id : undefined),
+        ),
+      };
     },
   },
   verify: verifyWritten,

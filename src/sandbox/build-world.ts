@@ -1,5 +1,6 @@
 import { appFromSeed, buildInstallations } from "./build-apps.js";
 import { DEFAULT_CONTENT_TYPE } from "./hook-config.js";
+import { overlappingHook } from "./hook-overlap.js";
 import { definitionProblems, MAX_DEFINITIONS, setValues } from "./custom-properties.js";
 import { protectionFromBody } from "./protection.js";
 import { rulesetFromBody } from "./rulesets.js";
@@ -433,7 +434,15 @@ export function buildWorld(seed: WorldSeed): World {
         `hook id ${hookSeed.id} is used twice`,
       );
       hookIds.add(hookSeed.id);
-      repo.hooks.set(hookSeed.id, hookFromSeed(hookSeed));
+      const built = hookFromSeed(hookSeed);
+      // A seed holds only what requests could have made, so GitHub's rule for shared URLs holds.
+      const clash = overlappingHook(repo.hooks.values(), built);
+      check(
+        clash === undefined,
+        [...path, "hooks", at],
+        `hook ${clash?.id} has the same url and an event in common ("Hook already exists on this repository")`,
+      );
+      repo.hooks.set(hookSeed.id, built);
     });
     const values = Object.entries(repoSeed.custom_properties);
     if (values.length > 0) {

@@ -1,4 +1,5 @@
-import { DEFAULT_CONTENT_TYPE, type HookConfig, configShape, mergeConfig } from "./hook-config.js";
+import { DEFAULT_CONTENT_TYPE, configShape, mergeConfig } from "./hook-config.js";
+import { overlappingHook } from "./hook-overlap.js";
 import {
   hookNotFound,
   idParam,
@@ -24,23 +25,23 @@ const CONTENT_TYPES = new Set(["json", "form"]);
 
 type Body = Record<string, unknown>;
 
-function checkConfig(
+/**
+ * Checks a hook as it would be stored (`id` 0 for one not created yet): its config, and whether
+ * another hook has its URL and an event in common (hook-overlap.ts, GitHub's documented rule).
+ */
+function checkHook(
   ctx: RequestContext,
   repo: Repository,
-  config: HookConfig,
-  self: number,
+  candidate: Pick<Hook, "id" | "config" | "events">,
 ): void {
   const errors: string[] = [];
+  const { config } = candidate;
   const url = config.url;
   if (url === undefined) errors.push("config.url: is required");
   else if (!/^https?:\/\/[^\s/]+/.test(url))
     errors.push(`config.url: '${url}' is not an http(s) URL`);
-  else {
-    for (const other of repo.hooks.values()) {
-      if (other.id !== self && other.config.url === url) {
-        errors.push("Hook already exists on this repository");
-      }
-    }
+  else if (overlappingHook(repo.hooks.values(), candidate) !== undefined) {
+    errors.push("Hook already exists on this repository");
   }
   if (config.content_type !== undefined && !CONTENT_TYPES.has(config.content_type)) {
     errors.push(`config.content_type: must be json or form, got '${config.content_type}'`);
@@ -74,7 +75,7 @@ function editHook(ctx: RequestContext, edit: (current: Hook, body: Body) => Hook
   const current = hookOf(ctx, repo);
   assertUnlocked(ctx, repo);
   const updated = { ...edit(current, ctx.json()), updated_at: isoTime(ctx.now()) };
-  checkConfig(ctx, repo, updated.config, current.id);
+  checkHook(ctx, repo, updated);
   repo.hooks.set(updated.id, updated);
   return updated;
 }
@@ -117,14 +118,15 @@ export const hookRoutes: Route[] = [
         (body.config ?? {}) as Body,
         true,
       );
-      checkConfig(ctx, repo, config, 0);
+      const events = unique((body.events as string[] | undefined) ?? ["push"]);
+      checkHook(ctx, repo, { id: 0, config, events });
       const now = isoTime(ctx.now());
       // GitHub's create body has neither `branch_filter` nor `authorization_header`: the schema
       // refuses them, so a new hook has the defaults until a PATCH (spec endpoint 2) sets them.
       const created: Hook = {
         id: ctx.world.nextId.hook++,
         config,
-        events: unique((body.events as string[] | undefined) ?? ["push"]),
+        events,
         active: (body.active as boolean | undefined) ?? true,
         branch_filter: "*",
         authorization_header: undefined,

@@ -405,8 +405,29 @@ const cases: Case[] = [
       `),
     },
     errors: [
-      "a.yaml:7:16: repositories[0].webhooks.hooks[1].url: another hook of this repository has the same url (line 6)",
+      "a.yaml:7:16: repositories[0].webhooks.hooks[1].url: another hook of this repository has the same url; hooks may share a url only when each is pinned by id (line 6)",
       "a.yaml:9:49: repositories[0].webhooks.hooks[3].id: another hook of this repository has the same id (line 8)",
+    ],
+  },
+  {
+    name: "webhooks sharing a url: each pinned by id, with events that do not overlap",
+    files: {
+      "a.yaml": repo(yaml`
+          webhooks:
+            hooks:
+              - { url: "https://ci.example/h", id: 3, events: [push] }
+              - { url: "https://ci.example/h", id: 7, events: [issues, release] }
+              - { url: "https://ci.example/h", id: 8 }
+              - { url: "https://ci.example/h", id: 9, events: [pull_request, release] }
+              - { url: "https://all.example/h", id: 10, events: ["*"] }
+              - { url: "https://all.example/h", id: 11, events: [push] }
+              - { url: "https://ci.example/h" }
+      `),
+    },
+    errors: [
+      "a.yaml:9:57: repositories[0].webhooks.hooks[3].events: another hook of this repository has the same url and some of these events (* is every event); the service refuses two such hooks (line 7)",
+      "a.yaml:11:59: repositories[0].webhooks.hooks[5].events: another hook of this repository has the same url and some of these events (* is every event); the service refuses two such hooks (line 10)",
+      "a.yaml:12:18: repositories[0].webhooks.hooks[6].url: another hook of this repository has the same url; hooks may share a url only when each is pinned by id (line 6)",
     ],
   },
   {

@@ -74,7 +74,7 @@ describe("responses shared with GitHub validate against its published OpenAPI sc
   it("422 bodies: GitHub's Validation Error, and the spec's Validation Error Simple", async () => {
     const sb = await sandbox();
     const duplicate = await call(sb, "POST", "/repos/acme/api/hooks", {
-      body: { config: { url: "https://chat.acme.example/notify" } },
+      body: { config: { url: "https://chat.acme.example/notify" }, events: ["issues"] },
     });
     expect(duplicate.status).toBe(422);
     expect(

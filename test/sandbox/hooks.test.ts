@@ -123,7 +123,7 @@ describe("PATCH hook", () => {
       [{ config: { url: "" } }, "config.url: is required"],
       [{ config: { url: "ftp://x" } }, "config.url: 'ftp://x' is not an http(s) URL"],
       [
-        { config: { url: "https://chat.acme.example/notify" } },
+        { config: { url: "https://chat.acme.example/notify" }, events: ["push", "issues"] },
         "Hook already exists on this repository",
       ],
       [{ config: { content_type: "xml" } }, "config.content_type: must be json or form, got 'xml'"],
@@ -364,5 +364,61 @@ describe("events on PATCH", () => {
       `For 'properties/branch_filter', ["main"] is not a string.`,
       `For 'properties/remove_events', "push" is not an array.`,
     ]);
+  });
+});
+
+describe("hooks sharing a URL", () => {
+  const url = "https://chat.acme.example/notify";
+
+  it("are accepted while their events do not overlap, as GitHub's POST documents", async () => {
+    const sb = await sandbox();
+    const created = await call(sb, "POST", HOOKS, {
+      body: { config: { url, secret: "shared-secret" }, events: ["push", "release"] },
+    });
+    expect([created.status, created.body.events]).toEqual([201, ["push", "release"]]);
+    const moved = await call(sb, "PATCH", `${HOOKS}/1/config`, { body: { url } });
+    expect([moved.status, moved.body.secret]).toEqual([422, undefined]);
+    const disjoint = await call(sb, "PATCH", `${HOOKS}/1`, { body: { events: ["deployment"] } });
+    expect(disjoint.status).toBe(200);
+    const joined = await call(sb, "PATCH", `${HOOKS}/1/config`, { body: { url } });
+    expect([joined.status, joined.body.secret]).toEqual([200, "********"]);
+    const listed = (await call(sb, "GET", HOOKS)).body as Array<{ id: number; url: string }>;
+    expect(listed.map((hook) => [hook.id, hook.url])).toEqual([
+      [1, url],
+      [2, url],
+      [3, url],
+    ]);
+    expect((await call(sb, "GET", `${HOOKS}/3`)).body.config.secret).toBe("********");
+  });
+
+  it("are refused with GitHub's 422 once their events overlap, * overlapping every event", async () => {
+    const sb = await sandbox();
+    const refusals: [string, string, unknown][] = [
+      ["POST", HOOKS, { config: { url }, events: ["release", "issue_comment"] }],
+      ["POST", HOOKS, { config: { url }, events: ["*"] }],
+      ["PATCH", `${HOOKS}/1`, { config: { url, content_type: "json" }, events: ["issues"] }],
+      ["PATCH", `${HOOKS}/1`, { config: { url, content_type: "json" }, events: ["*"] }],
+    ];
+    for (const [method, path, body] of refusals) {
+      const answer = await call(sb, method, path, { body });
+      expect(answer.status).toBe(422);
+      expect(JSON.stringify(answer.body.errors)).toContain(
+        "Hook already exists on this repository",
+      );
+    }
+    const allEvents = await call(sb, "POST", HOOKS, {
+      body: { config: { url: "https://new.acme.example/h" }, events: ["*"] },
+    });
+    expect(allEvents.status).toBe(201);
+    const beside = await call(sb, "POST", HOOKS, {
+      body: { config: { url: "https://new.acme.example/h" }, events: ["push"] },
+    });
+    expect(beside.status).toBe(422);
+    // Events added with GitHub's add_events count as well.
+    const added = await call(sb, "PATCH", `${HOOKS}/2`, { body: { add_events: ["push"] } });
+    expect(added.status).toBe(200);
+    const moved = await call(sb, "PATCH", `${HOOKS}/1/config`, { body: { url } });
+    expect(moved.status).toBe(422);
+    expect((await call(sb, "GET", HOOKS)).body).toHaveLength(3);
   });
 });

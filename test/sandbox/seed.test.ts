@@ -123,6 +123,31 @@ describe("seed files", () => {
     );
   });
 
+  it("hold hooks sharing a url only while their events do not overlap, as GitHub's POST does", async () => {
+    const hooks = (second: string) =>
+      [
+        "users:",
+        "  - { login: ann, id: 1, token: ann-token }",
+        "repositories:",
+        "  - full_name: ann/x",
+        "    branches: [{name: main}]",
+        "    hooks:",
+        "      - { id: 1, config: { url: 'https://h.example/x' }, events: [push] }",
+        `      - { id: 2, config: { url: 'https://h.example/x' }, events: ${second} }`,
+      ].join("\n");
+    expect(await seedError(hooks("[release, '*']"))).toBe(
+      'world.yaml:8: repositories[0].hooks[1]: hook 1 has the same url and an event in common ("Hook already exists on this repository")',
+    );
+    const sb = await sandbox({ seed: seedFile(hooks("[release]")) });
+    const listed = await call(sb, "GET", "/repos/ann/x/hooks", { token: "ann-token" });
+    expect(
+      listed.body.map((hook: { id: number; events: string[] }) => [hook.id, hook.events]),
+    ).toEqual([
+      [1, ["push"]],
+      [2, ["release"]],
+    ]);
+  });
+
   it("check custom property values in the seed like a PATCH", async () => {
     const message = await seedError(
       [
