@@ -48803,16 +48803,18 @@ async function applyPlan(input2) {
   const stop2 = { notAttempted: 0, unanswered: 0 };
   const outcomes = [];
   for (const kind of KIND_NAMES) {
-    const changes = byKind.get(kind);
-    if (!changes) continue;
-    const results = await Promise.all(
-      changes.map(async (change) => {
-        const outcome = await applyOne(change, input2, stop2);
-        input2.onOutcome?.(outcome);
-        return outcome;
-      })
-    );
-    outcomes.push(...results);
+    const changes = byKind.get(kind) ?? [];
+    const deletes = changes.filter((change) => change.action === "delete");
+    for (const step of [deletes, changes.filter((change) => change.action !== "delete")]) {
+      const results = await Promise.all(
+        step.map(async (change) => {
+          const outcome = await applyOne(change, input2, stop2);
+          input2.onOutcome?.(outcome);
+          return outcome;
+        })
+      );
+      outcomes.push(...results);
+    }
   }
   if (stop2.reason === void 0) return { outcomes };
   const { reason, notAttempted, unanswered: caught } = stop2;

@@ -149,8 +149,10 @@ export function applicableChanges(plan: Plan): Change[] {
 
 /**
  * Applies every change that has requests, kind by kind in the plan's order (protections, then hooks,
- * then clean-ups). Within a kind changes run concurrently; the client serializes writes per repository,
- * spaces them and paces them by the rate budget. Each change is sent once (retries of idempotent
+ * then clean-ups). Within a kind the deletes go first, as what they remove can stand in the way of
+ * the rest (GitHub refuses a hook whose events overlap another's at its URL, which a delete of that
+ * hook in the same plan frees); then the others. The changes of one step run concurrently; the
+ * client serializes writes per repository, spaces them and paces them by the rate budget. Each change is sent once (retries of idempotent
  * requests are the client's); one failure does not stop the others. A rate-limit wait longer than
  * the client allows, or an interruption, stops the run: nothing further is sent, and the result says
  * where it stopped.
@@ -165,16 +167,18 @@ export async function applyPlan(input: ApplyInput): Promise<ApplyResult> {
   const stop: Stop = { notAttempted: 0, unanswered: 0 };
   const outcomes: ChangeOutcome[] = [];
   for (const kind of KIND_NAMES) {
-    const changes = byKind.get(kind);
-    if (!changes) continue;
-    const results = await Promise.all(
-      changes.map(async (change) => {
-        const outcome = await applyOne(change, input, stop);
-        input.onOutcome?.(outcome);
-        return outcome;
-      }),
-    );
-    outcomes.push(...results);
+    const changes = byKind.get(kind) ?? [];
+    const deletes = changes.filter((change) => change.action === "delete");
+    for (const step of [deletes, changes.filter((change) => change.action !== "delete")]) {
+      const results = await Promise.all(
+        step.map(async (change) => {
+          const outcome = await applyOne(change, input, stop);
+          input.onOutcome?.(outcome);
+          return outcome;
+        }),
+      );
+      outcomes.push(...results);
+    }
   }
   if (stop.reason === undefined) return { outcomes };
   const { reason, notAttempted, unanswered: caught } = stop;

@@ -196,6 +196,28 @@ describe("authoritative mode with a pinned hook", () => {
     expect(again.code).toBe(0);
     expect(webhookChanges(again.plan)).toEqual([[ADDRESS, "no-op"]]);
   });
+
+  it("deletes the other hook before taking its events, which GitHub would refuse while it is there", async () => {
+    const path = hooksConfig(
+      "authoritative",
+      `{ url: "${CI}", id: 1, events: [push, pull_request, release] }`,
+    );
+    const applied = await runInProcess(
+      ["apply", "-c", path, ...at(), "--auto-approve", "--allow-delete"],
+      { env },
+    );
+    expect([applied.code, applied.stderr]).toEqual([0, ""]);
+    expect(writes.map((request) => `${request.method} ${request.path}`)).toEqual([
+      `DELETE ${HOOKS}/2`,
+      `DELETE ${HOOKS}/3`,
+      `PATCH ${HOOKS}/1`,
+    ]);
+    const live = await liveHooks();
+    expect(live.map((hook) => [hook.id, hook.events, hook.config.secret])).toEqual([
+      [1, ["pull_request", "push", "release"], "********"],
+    ]);
+    expect(hookPatchesWithConfig()).toEqual([]);
+  });
 });
 
 describe("export of a repository whose hooks share a url", () => {
