@@ -222,8 +222,9 @@ export interface EpicLink {
 
 /**
  * A link as GitLab stores it: `is_blocked_by` becomes `blocks` from the other epic, so the link's
- * own answers (the DELETE's body) name the blocking epic as the source (GitLab's API spec for
- * related epic links: "For `is_blocked_by` we swap the source and target and use `block` as type").
+ * own answers (the DELETE's body) name the blocking epic as the source
+ * (ee/spec/requests/api/related_epic_links_spec.rb: "For `is_blocked_by` we swap the source and
+ * target and use `block` as type").
  */
 export function storedLink(
   source: Epic,
