@@ -4683,7 +4683,7 @@ function isRef(value) {
 function cloneIssues(issues) {
   return issues.map((iss) => iss.path ? { ...iss, path: iss.path.slice() } : { ...iss });
 }
-function isRecursive(inst, stack, resolve11) {
+function isRecursive(inst, stack, resolve12) {
   const cached2 = recursive.get(inst);
   if (cached2 !== void 0)
     return cached2 ? PROVEN : NONE;
@@ -4693,7 +4693,7 @@ function isRecursive(inst, stack, resolve11) {
   let result = NONE;
   const check3 = (child) => {
     if (result !== PROVEN && child?._zod) {
-      const answer = isRecursive(child, stack, resolve11);
+      const answer = isRecursive(child, stack, resolve12);
       if (answer > result)
         result = answer;
     }
@@ -4704,7 +4704,7 @@ function isRecursive(inst, stack, resolve11) {
       const desc = Object.getOwnPropertyDescriptor(sh, key);
       if (spread && !desc.enumerable)
         continue;
-      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve11) : NONE;
+      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve12) : NONE;
       if (child > answer)
         answer = child;
     }
@@ -4768,7 +4768,7 @@ function isRecursive(inst, stack, resolve11) {
       break;
     // `$ZodLazy` caches its inner on the def, so a resolved edge is followed exactly
     case "lazy": {
-      const inner = def._cachedInner ?? (resolve11 ? inst._zod.innerType : void 0);
+      const inner = def._cachedInner ?? (resolve12 ? inst._zod.innerType : void 0);
       merge3(inner ? isRecursive(inner, stack, false) : ASSUMED);
       break;
     }
@@ -30948,27 +30948,27 @@ function pLimit(concurrency) {
     activeCount--;
     resumeNext();
   };
-  const run2 = async (function_, resolve11, arguments_) => {
+  const run2 = async (function_, resolve12, arguments_) => {
     const result = (async () => function_(...arguments_))();
-    resolve11(result);
+    resolve12(result);
     try {
       await result;
     } catch {
     }
     next();
   };
-  const enqueue = (function_, resolve11, reject, arguments_) => {
+  const enqueue = (function_, resolve12, reject, arguments_) => {
     const queueItem = { reject };
     new Promise((internalResolve) => {
       queueItem.run = internalResolve;
       queue.enqueue(queueItem);
-    }).then(run2.bind(void 0, function_, resolve11, arguments_));
+    }).then(run2.bind(void 0, function_, resolve12, arguments_));
     if (activeCount < concurrency) {
       resumeNext();
     }
   };
-  const generator = (function_, ...arguments_) => new Promise((resolve11, reject) => {
-    enqueue(function_, resolve11, reject, arguments_);
+  const generator = (function_, ...arguments_) => new Promise((resolve12, reject) => {
+    enqueue(function_, resolve12, reject, arguments_);
   });
   Object.defineProperties(generator, {
     activeCount: {
@@ -31483,7 +31483,7 @@ var init_clock = __esm({
     "use strict";
     systemClock = {
       now: () => Date.now(),
-      sleep: (ms, signal) => new Promise((resolve11, reject) => {
+      sleep: (ms, signal) => new Promise((resolve12, reject) => {
         if (signal?.aborted) {
           reject(signal.reason);
           return;
@@ -31495,7 +31495,7 @@ var init_clock = __esm({
         const timer = setTimeout(
           () => {
             signal?.removeEventListener("abort", onAbort);
-            resolve11();
+            resolve12();
           },
           Math.max(0, ms)
         );
@@ -31697,7 +31697,7 @@ function createHttpFetch(maxSockets, maxBytes = CLIENT_DEFAULTS.maxResponseBytes
     "http:": new HttpAgent({ keepAlive: true, maxSockets }),
     "https:": new HttpsAgent({ keepAlive: true, maxSockets })
   };
-  const once = (url2, exchange) => new Promise((resolve11, reject) => {
+  const once = (url2, exchange) => new Promise((resolve12, reject) => {
     const { signal } = exchange;
     if (signal?.aborted) return reject(signal.reason);
     const send = url2.protocol === "https:" ? httpsRequest : httpRequest;
@@ -31738,9 +31738,9 @@ function createHttpFetch(maxSockets, maxBytes = CLIENT_DEFAULTS.maxResponseBytes
         settle2();
         const raw2 = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
         const decode5 = decoders[String(message.headers["content-encoding"] ?? "").trim()];
-        if (decode5 === void 0 || raw2.length === 0) return resolve11({ message, body: raw2 });
+        if (decode5 === void 0 || raw2.length === 0) return resolve12({ message, body: raw2 });
         decode5(raw2, { maxOutputLength: maxBytes }).then(
-          (body) => resolve11({ message, body }),
+          (body) => resolve12({ message, body }),
           (error62) => reject(
             error62.code === "ERR_BUFFER_TOO_LARGE" ? tooLarge(status, maxBytes) : error62
           )
@@ -32519,7 +32519,7 @@ var init_write_lock = __esm({
         if (key === void 0) return task();
         const previous = this.#tails.get(key) ?? Promise.resolve();
         let done;
-        const current = new Promise((resolve11) => done = resolve11);
+        const current = new Promise((resolve12) => done = resolve12);
         const tail = previous.then(() => current);
         this.#tails.set(key, tail);
         await previous;
@@ -33204,23 +33204,62 @@ function projectPath(project3) {
 function boardName(wanted) {
   return wanted.id !== void 0 ? `#${wanted.id}` : wanted.name;
 }
+function entryKey(wanted) {
+  return wanted.id !== void 0 ? `id ${wanted.id}` : `"${wanted.name}"`;
+}
 function identity(value) {
   return typeof value === "number" ? `#${value}` : value.toLowerCase();
+}
+function idList(boards) {
+  return `${boards.length === 1 ? "id" : "ids"} ${boards.map((found) => found.id).join(", ")}`;
+}
+function resolve2(wanted, listed4, scope) {
+  if (wanted.id !== void 0) return listed4.find((candidate) => candidate.id === wanted.id);
+  const named2 = listed4.filter((candidate) => candidate.name === wanted.name);
+  if (named2.length <= 1) return named2[0];
+  return `${named2.length} boards of project ${scope} are named "${wanted.name}" (${idList(named2)}): name the one to delete by id`;
 }
 async function planBoards(reader, entry2) {
   const scope = String(entry2.project);
   const path = `${projectPath(entry2.project)}/boards`;
   const listed4 = await reader.list(path, void 0, { name: "issue boards", schema: readBoard });
-  return entry2.boards_absent.map((wanted) => {
-    const change = newChange(reader.target, scope, "board", boardName(wanted));
-    if (listed4.kind === "error") return { ...change, error: listed4.error };
-    if (listed4.kind === "absent") {
-      return { ...change, error: changeError(`project ${scope} was not found`, "GET", path, 404) };
+  const changes = entry2.boards_absent.map(
+    (wanted) => newChange(reader.target, scope, "board", boardName(wanted))
+  );
+  if (listed4.kind === "error") return changes.map((change) => ({ ...change, error: listed4.error }));
+  if (listed4.kind === "absent") {
+    const error62 = changeError(`project ${scope} was not found`, "GET", path, 404);
+    return changes.map((change) => ({ ...change, error: error62 }));
+  }
+  const boards = listed4.data;
+  const resolved = entry2.boards_absent.map((wanted) => resolve2(wanted, boards, scope));
+  const deleted = /* @__PURE__ */ new Map();
+  resolved.forEach((found, index) => {
+    if (typeof found === "object" && !deleted.has(found.id)) deleted.set(found.id, index);
+  });
+  const everyBoard = boards.length > 0 && deleted.size === boards.length;
+  return changes.map((change, index) => {
+    const found = resolved[index];
+    if (typeof found === "string") return { ...change, error: changeError(found) };
+    if (found === void 0) return { ...change, live_fingerprint: fingerprint(null) };
+    const first = deleted.get(found.id);
+    if (first !== index) {
+      const other = entry2.boards_absent[first ?? 0];
+      return {
+        ...change,
+        error: changeError(
+          `names the same board (id ${found.id}) as the entry ${entryKey(other)}: list it once`
+        )
+      };
     }
-    const found = listed4.data.find(
-      (candidate) => wanted.id !== void 0 ? candidate.id === wanted.id : candidate.name === wanted.name
-    );
-    if (!found) return { ...change, live_fingerprint: fingerprint(null) };
+    if (everyBoard) {
+      return {
+        ...change,
+        error: changeError(
+          `would delete every board of project ${scope} (${idList(boards)}), and GitLab keeps a project's last board: leave one of them out`
+        )
+      };
+    }
     const live = { id: found.id, name: found.name ?? "" };
     return {
       ...change,
@@ -33266,7 +33305,7 @@ var init_board = __esm({
           defines: (entry2) => {
             const { project: project3, boards_absent } = entry2;
             return boards_absent.map((wanted, index) => {
-              const key = wanted.id !== void 0 ? `id ${wanted.id}` : `"${wanted.name}"`;
+              const key = entryKey(wanted);
               return {
                 id: `${identity(project3)}|${key}`,
                 path: ["boards_absent", index],
@@ -34470,12 +34509,12 @@ async function planEpicLinks(reader, entry2) {
 }
 async function listEpics(reader, group3) {
   const path = `${groupPath(group3)}/epics`;
-  const listed4 = await reader.list(path, void 0, { name: "epics", schema: readEpic });
+  const listed4 = await reader.list(path, OWN_EPICS, { name: "epics", schema: readEpic });
   if (listed4.kind === "found") return listed4.data.map((epic3) => epic3.iid);
   if (listed4.kind === "error") return listed4.error;
   return changeError(`group ${group3} was not found`, "GET", path, 404);
 }
-var epicLink, groupEntry, relatedEpic, readGroup, readEpic, epicLinkKind;
+var epicLink, groupEntry, relatedEpic, readGroup, readEpic, OWN_EPICS, epicLinkKind;
 var init_epic_link = __esm({
   "src/resources/epic-link.ts"() {
     "use strict";
@@ -34525,6 +34564,7 @@ var init_epic_link = __esm({
     });
     readGroup = looseObject({ id: number2().int() });
     readEpic = looseObject({ iid: number2().int(), title: string2().nullish() });
+    OWN_EPICS = { include_descendant_groups: "false" };
     epicLinkKind = {
       name: "epic_link",
       section: {
@@ -34558,7 +34598,7 @@ var init_epic_link = __esm({
         export: async (reader, group3) => {
           const path = `${groupPath(group3)}/epics`;
           const epics = mustFind(
-            await reader.list(path, void 0, { name: "epics", schema: readEpic }),
+            await reader.list(path, OWN_EPICS, { name: "epics", schema: readEpic }),
             path
           );
           const listed4 = epics.map((epic3) => `&${epic3.iid} "${epic3.title ?? ""}"`).join(", ");
@@ -37117,7 +37157,7 @@ var init_io = __esm({
 // src/cli/revision.ts
 import { execFileSync } from "node:child_process";
 import { existsSync, statSync as statSync3 } from "node:fs";
-import { basename, dirname as dirname2, resolve as resolve2 } from "node:path";
+import { basename, dirname as dirname2, resolve as resolve3 } from "node:path";
 function git(dir, args) {
   try {
     return execFileSync("git", ["-C", dir, ...args], {
@@ -37154,7 +37194,7 @@ function objectType(dir, ref, name2) {
   }
 }
 function filesAt(ref, given, cwd) {
-  const absolute = resolve2(cwd, given);
+  const absolute = resolve3(cwd, given);
   const isDirectory2 = existsSync(absolute) && statSync3(absolute).isDirectory();
   const dir = isDirectory2 ? absolute : dirname2(absolute);
   git(dir, ["rev-parse", "--show-toplevel"]);
@@ -37185,7 +37225,7 @@ function loadStateAt(command2, ref, paths, io) {
     throw error62;
   }
   if (files.length === 0) return void 0;
-  const contents = new Map(files.map((file2) => [resolve2(io.cwd, file2.display), file2.content]));
+  const contents = new Map(files.map((file2) => [resolve3(io.cwd, file2.display), file2.content]));
   const result = loadDesiredState(
     files.map((file2) => file2.display),
     {
@@ -37819,7 +37859,7 @@ var init_app_request = __esm({
 
 // src/library/credentials.ts
 import { readFileSync as readFileSync4 } from "node:fs";
-import { resolve as resolve3 } from "node:path";
+import { resolve as resolve4 } from "node:path";
 function credentialsFor(target2, state, options) {
   if (target2.app !== void 0) return { auth: appAuthOf(target2, target2.app, state, options) };
   if (options.againstSandbox) return { token: new Secret(SANDBOX_ADMIN_TOKEN, "sandbox") };
@@ -37833,7 +37873,7 @@ function appAuthOf(target2, app3, state, { baseUrl, signal, cwd, redactor }) {
   const fail3 = (why) => new ConnectionError(`target '${target2.name}': ${why}`);
   let pem;
   if ("file" in app3.privateKey) {
-    const file2 = resolve3(cwd, app3.privateKey.file);
+    const file2 = resolve4(cwd, app3.privateKey.file);
     try {
       pem = new Secret(readFileSync4(file2, "utf8"), `the key file ${app3.privateKey.file}`);
     } catch (error62) {
@@ -41912,7 +41952,7 @@ var init_shapes = __esm({
       js: ["JavaScript", "application/javascript"],
       ts: ["TypeScript", "application/typescript"]
     };
-    INVERSE_LINK = { relates_to: "relates_to", blocks: "is_blocked_by", is_blocked_by: "blocks" };
+    INVERSE_LINK = { relates_to: "relates_to", blocks: "is_blocked_by" };
   }
 });
 
@@ -42558,6 +42598,9 @@ var init_rulesets = __esm({
 
 // src/sandbox/world.ts
 import { createHash as createHash4 } from "node:crypto";
+function storedLink(source, target2, linkType) {
+  return linkType === "is_blocked_by" ? { source: target2, target: source, link_type: "blocks" } : { source, target: target2, link_type: linkType };
+}
 function branchSha(fullName, branch3) {
   return createHash4("sha1").update(`${fullName}@${branch3}`).digest("hex");
 }
@@ -42960,9 +43003,11 @@ function buildPlanning(world, seed) {
     );
     world.addEpicLink({
       id: linkSeed.id,
-      source: find(linkSeed.source, "source"),
-      target: find(linkSeed.target, "target"),
-      link_type: linkSeed.link_type,
+      ...storedLink(
+        find(linkSeed.source, "source"),
+        find(linkSeed.target, "target"),
+        linkSeed.link_type
+      ),
       created_at: linkSeed.created_at,
       updated_at: linkSeed.created_at
     });
@@ -44649,6 +44694,7 @@ var init_routes_planning = __esm({
     init_http_support();
     init_pagination();
     init_shapes();
+    init_world();
     LINK_TYPES = /* @__PURE__ */ new Set(["relates_to", "blocks", "is_blocked_by"]);
     planningRoutes = [
       {
@@ -44685,12 +44731,8 @@ var init_routes_planning = __esm({
         pattern: "/api/v4/groups/:id/epics/:iid/related_epics",
         handler: (ctx) => {
           const from = epicOf(ctx, visibleGroup(ctx, ctx.params.id), ctx.params.iid);
-          const page = paginate(ctx, linksOf(ctx, from, requireCaller(ctx, "gitlab")), "gitlab");
-          return {
-            status: 200,
-            body: page.items.map((link) => relatedEpic2(ctx.base, link, from)),
-            headers: page.headers
-          };
+          const links2 = linksOf(ctx, from, requireCaller(ctx, "gitlab"));
+          return ok(links2.map((link) => relatedEpic2(ctx.base, link, from)));
         }
       },
       {
@@ -44717,9 +44759,7 @@ var init_routes_planning = __esm({
           const now = isoTime(ctx.now());
           const link = {
             id: ctx.world.nextId.epicLink++,
-            source,
-            target: target2,
-            link_type: linkType,
+            ...storedLink(source, target2, linkType),
             created_at: now,
             updated_at: now
           };
@@ -44736,7 +44776,7 @@ var init_routes_planning = __esm({
           const id = idParam(ctx.params.link);
           const link = id === void 0 ? void 0 : ctx.world.epicLinks.get(id);
           if (!link || link.source.id !== from.id && link.target.id !== from.id) {
-            throw gitlabNotFound("Related epic link Not Found");
+            throw gitlabNotFound();
           }
           for (const side2 of [link.source, link.target]) {
             if (!ctx.world.hasRole(side2.group, caller, "guest")) throw gitlabForbidden();
@@ -44798,6 +44838,12 @@ var init_routes_planning = __esm({
           const found = visibleProject(ctx);
           const target2 = boardOf(ctx, found);
           if (!ctx.world.hasRole(found.group, ctx.caller, "reporter")) throw gitlabForbidden();
+          if (found.boards.size === 1) {
+            throw gitlabError(
+              400,
+              "The board could not be deleted, because the parent doesn't have any other boards."
+            );
+          }
           found.boards.delete(target2.id);
           return ok(board2(ctx.base, target2));
         }
@@ -46106,18 +46152,18 @@ function readBody(req) {
     req.resume();
     return Promise.resolve({ tooLarge: true });
   }
-  return new Promise((resolve11) => {
+  return new Promise((resolve12) => {
     const chunks = [];
     let size = 0;
     req.on("data", (chunk) => {
       size += chunk.length;
       if (size > MAX_BODY_BYTES) {
-        resolve11({ tooLarge: true });
+        resolve12({ tooLarge: true });
         chunks.length = 0;
       } else chunks.push(chunk);
     });
-    req.on("end", () => resolve11({ bytes: Buffer.concat(chunks) }));
-    req.on("error", () => resolve11({ tooLarge: true }));
+    req.on("end", () => resolve12({ bytes: Buffer.concat(chunks) }));
+    req.on("error", () => resolve12({ tooLarge: true }));
   });
 }
 function recordedBody(body) {
@@ -46367,7 +46413,7 @@ var init_server = __esm({
     init_request_rules();
     init_stats();
     MAX_BODY_BYTES = 1024 * 1024;
-    sleep = (ms) => new Promise((resolve11) => setTimeout(resolve11, ms));
+    sleep = (ms) => new Promise((resolve12) => setTimeout(resolve12, ms));
   }
 });
 
@@ -46446,11 +46492,11 @@ async function startSandbox(options = {}) {
       ...options.onRequest ? { onRequest: options.onRequest } : {}
     })
   );
-  await new Promise((resolve11, reject) => {
+  await new Promise((resolve12, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, host, () => {
       server.off("error", reject);
-      resolve11();
+      resolve12();
     });
   });
   const port = server.address().port;
@@ -46459,8 +46505,8 @@ async function startSandbox(options = {}) {
     url: base,
     port,
     stats: () => structuredClone(stats),
-    stop: () => new Promise((resolve11) => {
-      server.close(() => resolve11());
+    stop: () => new Promise((resolve12) => {
+      server.close(() => resolve12());
       server.closeAllConnections();
     })
   };
@@ -46494,7 +46540,7 @@ var init_sandbox = __esm({
 
 // src/cli/session.ts
 import { setMaxListeners } from "node:events";
-import { resolve as resolve4 } from "node:path";
+import { resolve as resolve5 } from "node:path";
 function connectionHelp(except = []) {
   return CONNECTION_HELP.filter(([flag2]) => !except.includes(flag2)).map(([, line]) => `${line}
 `).join("");
@@ -46642,7 +46688,7 @@ function sessionSignal(parent) {
 function openCache(command2, io, dir, refresh) {
   let cache2;
   try {
-    cache2 = new DirectoryCache(resolve4(io.cwd, dir), {
+    cache2 = new DirectoryCache(resolve5(io.cwd, dir), {
       ...io.redactor ? { redactor: io.redactor } : {}
     });
   } catch (error62) {
@@ -47689,7 +47735,7 @@ var init_render = __esm({
 
 // src/cli/output.ts
 import { closeSync as closeSync2, openSync as openSync2, writeSync } from "node:fs";
-import { resolve as resolve5 } from "node:path";
+import { resolve as resolve6 } from "node:path";
 function parseFormat(command2, value) {
   const format = value ?? "text";
   if (!FORMATS.includes(format)) {
@@ -47718,7 +47764,7 @@ function printApplyJson(io, plan2, report) {
   for (const chunk of applyJsonChunks(io.redactor.plan(plan2), report)) io.stdout.write(chunk);
 }
 function savePlan(command2, io, plan2, path) {
-  const target2 = resolve5(io.cwd, path);
+  const target2 = resolve6(io.cwd, path);
   try {
     const file2 = openSync2(target2, "w");
     try {
@@ -48532,7 +48578,7 @@ var init_plan_part = __esm({
 
 // src/cli/sharding.ts
 import { readFileSync as readFileSync6 } from "node:fs";
-import { resolve as resolve6 } from "node:path";
+import { resolve as resolve7 } from "node:path";
 function shardOption(command2, text) {
   if (text === void 0) return void 0;
   try {
@@ -48572,7 +48618,7 @@ function mergePlanFiles(command2, io, files) {
   }
   const sources = files.map((file2) => {
     try {
-      return { source: file2, text: readFileSync6(resolve6(io.cwd, file2), "utf8") };
+      return { source: file2, text: readFileSync6(resolve7(io.cwd, file2), "utf8") };
     } catch (error62) {
       const reason = error62.code ?? error62.message;
       throw new CliError(`${command2}: cannot read the plan ${file2}: ${reason}`);
@@ -48925,7 +48971,7 @@ __export(apply_exports, {
   help: () => help3
 });
 import { readFileSync as readFileSync7 } from "node:fs";
-import { resolve as resolve7 } from "node:path";
+import { resolve as resolve8 } from "node:path";
 function confirmationQuestion(plan2, allowDelete) {
   const changes = applicableChanges(plan2);
   const count2 = (action) => changes.filter(
@@ -48957,7 +49003,7 @@ function readSavedPlan(io, file2) {
   }
   let text;
   try {
-    text = readFileSync7(resolve7(io.cwd, file2), "utf8");
+    text = readFileSync7(resolve8(io.cwd, file2), "utf8");
   } catch (error62) {
     const missing = error62.code === "ENOENT";
     throw new CliError(`apply: ${file2}: ${missing ? "no such file" : "cannot be read"}`);
@@ -49707,7 +49753,7 @@ __export(export_exports, {
   help: () => help5
 });
 import { existsSync as existsSync2, mkdirSync as mkdirSync2, statSync as statSync4, writeFileSync as writeFileSync2 } from "node:fs";
-import { join as join4, resolve as resolve8 } from "node:path";
+import { join as join4, resolve as resolve9 } from "node:path";
 function propertiesWanted(flags9) {
   if (flags9.length === 0) return void 0;
   const wanted = {};
@@ -49761,13 +49807,13 @@ function exportFiles(exported, split) {
 function isDirectory(io, path) {
   if (path.endsWith("/")) return true;
   try {
-    return statSync4(resolve8(io.cwd, path)).isDirectory();
+    return statSync4(resolve9(io.cwd, path)).isDirectory();
   } catch {
     return false;
   }
 }
 function writeFiles(io, out, files) {
-  const base = resolve8(io.cwd, out);
+  const base = resolve9(io.cwd, out);
   try {
     if (files.has(SINGLE)) {
       writeFileSync2(
@@ -49862,7 +49908,7 @@ ${connectionHelp(["config"])}  -c, --config FILE        take the targets from th
           "export: name what to export with --repo OWNER/REPO, --org OWNER, --project ID or --group ID"
         );
       }
-      const configured = (values.config?.length ?? 0) > 0 || existsSync2(resolve8(io.cwd, "forgeplan.yaml"));
+      const configured = (values.config?.length ?? 0) > 0 || existsSync2(resolve9(io.cwd, "forgeplan.yaml"));
       const state = configured ? loadState("export", values, io) : loadState("export", { ...values, config: ["(defaults)"] }, io, () => "version: 1\n");
       const repositoryTarget = state.targets.find((target2) => target2.type === "repository");
       const planningTarget = state.targets.find((target2) => target2.type === "planning");
@@ -50042,7 +50088,7 @@ __export(migrate_exports, {
   migrate: () => migrate
 });
 import { existsSync as existsSync3 } from "node:fs";
-import { resolve as resolve9 } from "node:path";
+import { resolve as resolve10 } from "node:path";
 var import_yaml4, flags6, help6, migrate;
 var init_migrate = __esm({
   "src/cli/migrate.ts"() {
@@ -50085,7 +50131,7 @@ ${connectionHelp(["config"])}  -h, --help               this text
         );
       }
       const repos = values.repo ?? [];
-      const configured = (values.config?.length ?? 0) > 0 || existsSync3(resolve9(io.cwd, "forgeplan.yaml"));
+      const configured = (values.config?.length ?? 0) > 0 || existsSync3(resolve10(io.cwd, "forgeplan.yaml"));
       if (repos.length === 0 && !configured) {
         throw new CliError("migrate: name the repositories with --repo OWNER/REPO or a config with -c");
       }
@@ -50261,9 +50307,9 @@ options:
       io.stdout.write(`forgeplan sandbox listening on ${running.url}
 `);
       io.stdout.write("press Ctrl-C to stop\n");
-      await new Promise((resolve11) => {
-        if (io.signal.aborted) resolve11();
-        else io.signal.addEventListener("abort", () => resolve11(), { once: true });
+      await new Promise((resolve12) => {
+        if (io.signal.aborted) resolve12();
+        else io.signal.addEventListener("abort", () => resolve12(), { once: true });
       });
       await running.stop();
       io.stdout.write(`forgeplan sandbox stopped after ${running.stats().requests_total} requests
@@ -50278,7 +50324,7 @@ init_revision();
 init_failure_text();
 import { existsSync as existsSync4, mkdirSync as mkdirSync3, readdirSync as readdirSync3, readFileSync as readFileSync9, rmSync as rmSync2, statSync as statSync5 } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname as dirname3, isAbsolute as isAbsolute3, join as join6, relative, resolve as resolve10 } from "node:path";
+import { dirname as dirname3, isAbsolute as isAbsolute3, join as join6, relative, resolve as resolve11 } from "node:path";
 
 // src/cli/run.ts
 init_suggest();
@@ -50701,7 +50747,7 @@ function configAnnotations(inputs, env, cwd, workspace, redactor) {
   const result = loadDesiredState(inputs.config, { cwd, env, redactor });
   if (result.ok) return [];
   return result.errors.map((error62) => {
-    const absolute = resolve10(cwd, error62.file);
+    const absolute = resolve11(cwd, error62.file);
     const shown3 = relative(workspace, absolute);
     return {
       level: "error",
@@ -50715,7 +50761,7 @@ function configAnnotations(inputs, env, cwd, workspace, redactor) {
 }
 function mergeFiles(paths, cwd) {
   return paths.flatMap((path) => {
-    const full = resolve10(cwd, path);
+    const full = resolve11(cwd, path);
     if (!existsSync4(full) || !statSync5(full).isDirectory()) return [path];
     return readdirSync3(full).filter((name2) => name2.endsWith(".json")).sort().map((name2) => join6(path, name2));
   });
@@ -50749,7 +50795,7 @@ function changedFrom(env, inputs, cwd, warn) {
   return void 0;
 }
 function configDirectory(inputs, cwd) {
-  const config2 = resolve10(cwd, inputs.config[0] ?? ".");
+  const config2 = resolve11(cwd, inputs.config[0] ?? ".");
   return existsSync4(config2) && statSync5(config2).isDirectory() ? config2 : dirname3(config2);
 }
 function planArgs(inputs, out, cwd, revision) {

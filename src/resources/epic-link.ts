@@ -181,9 +181,18 @@ export async function planEpicLinks(reader: ResourceReader, entry: GroupEntry): 
   return Promise.all(entry.epic_links_absent.map(planOne));
 }
 
+/**
+ * A group's own epics. GitLab lists the epics of every subgroup too unless told not to
+ * (`include_descendant_groups`, default true since gitlab-ee!4182 "Include epics from subgroups"),
+ * and their iids count in their own groups: read from this group's path they would name other
+ * epics of this group, or none.
+ */
+const OWN_EPICS = { include_descendant_groups: "false" };
+
+/** The iids of the group's own epics. */
 async function listEpics(reader: ResourceReader, group: string | number) {
   const path = `${groupPath(group)}/epics`;
-  const listed = await reader.list(path, undefined, { name: "epics", schema: readEpic });
+  const listed = await reader.list(path, OWN_EPICS, { name: "epics", schema: readEpic });
   if (listed.kind === "found") return listed.data.map((epic) => epic.iid);
   if (listed.kind === "error") return listed.error;
   return changeError(`group ${group} was not found`, "GET", path, 404);
@@ -223,7 +232,7 @@ export const epicLinkKind: KindModule = {
     export: async (reader, group) => {
       const path = `${groupPath(group)}/epics`;
       const epics = mustFind(
-        await reader.list(path, undefined, { name: "epics", schema: readEpic }),
+        await reader.list(path, OWN_EPICS, { name: "epics", schema: readEpic }),
         path,
       );
       const listed = epics.map((epic) => `&${epic.iid} "${epic.title ?? ""}"`).join(", ");

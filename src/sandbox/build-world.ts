@@ -16,6 +16,7 @@ import {
   World,
   type Ruleset,
   type RulesetSource,
+  storedLink,
 } from "./world.js";
 
 export type SeedPath = (string | number)[];
@@ -304,9 +305,11 @@ function buildPlanning(world: World, seed: WorldSeed): void {
     );
     world.addEpicLink({
       id: linkSeed.id,
-      source: find(linkSeed.source, "source"),
-      target: find(linkSeed.target, "target"),
-      link_type: linkSeed.link_type,
+      ...storedLink(
+        find(linkSeed.source, "source"),
+        find(linkSeed.target, "target"),
+        linkSeed.link_type,
+      ),
       created_at: linkSeed.created_at,
       updated_at: linkSeed.created_at,
     });

@@ -12,7 +12,15 @@ import {
 import { paginate } from "./pagination.js";
 import type { Route } from "./router.js";
 import { board, epic, epicLink, group, planningUser, project, relatedEpic } from "./shapes.js";
-import type { Account, Board, Epic, EpicLink, Group, Project } from "./world.js";
+import {
+  type Account,
+  type Board,
+  type Epic,
+  type EpicLink,
+  type Group,
+  type Project,
+  storedLink,
+} from "./world.js";
 
 /**
  * Planning paths (GitLab v4 shapes): groups, epics and their related-epic links (spec endpoint 8),
@@ -109,13 +117,12 @@ export const planningRoutes: Route[] = [
     method: "GET",
     pattern: "/api/v4/groups/:id/epics/:iid/related_epics",
     handler: (ctx) => {
+      // Not paginated: GitLab presents every related epic the caller can read in one answer, with
+      // no per_page and no Link or X-Total headers (ee/lib/api/related_epic_links.rb, `present
+      // related_epics` without `paginate`).
       const from = epicOf(ctx, visibleGroup(ctx, ctx.params.id), ctx.params.iid);
-      const page = paginate(ctx, linksOf(ctx, from, requireCaller(ctx, "gitlab")), "gitlab");
-      return {
-        status: 200,
-        body: page.items.map((link) => relatedEpic(ctx.base, link, from)),
-        headers: page.headers,
-      };
+      const links = linksOf(ctx, from, requireCaller(ctx, "gitlab"));
+      return ok(links.map((link) => relatedEpic(ctx.base, link, from)));
     },
   },
   {
@@ -142,9 +149,7 @@ export const planningRoutes: Route[] = [
       const now = isoTime(ctx.now());
       const link: EpicLink = {
         id: ctx.world.nextId.epicLink++,
-        source,
-        target,
-        link_type: linkType as EpicLink["link_type"],
+        ...storedLink(source, target, linkType as Parameters<typeof storedLink>[2]),
         created_at: now,
         updated_at: now,
       };
@@ -161,7 +166,9 @@ export const planningRoutes: Route[] = [
       const id = idParam(ctx.params.link);
       const link = id === undefined ? undefined : ctx.world.epicLinks.get(id);
       if (!link || (link.source.id !== from.id && link.target.id !== from.id)) {
-        throw gitlabNotFound("Related epic link Not Found");
+        // GitLab finds the link among the epic's own (`for_source_or_target(epic).find`), and an
+        // ActiveRecord::RecordNotFound answers `404 Not found`.
+        throw gitlabNotFound();
       }
       // The spec: the caller needs a role (Guest or higher) in both groups of the link.
       for (const side of [link.source, link.target]) {
@@ -225,6 +232,16 @@ export const planningRoutes: Route[] = [
       const target = boardOf(ctx, found);
       // Deleting boards needs Reporter or higher in the project's group (our choice; see the decisions doc).
       if (!ctx.world.hasRole(found.group, ctx.caller, "reporter")) throw gitlabForbidden();
+      // GitLab keeps a project's last board (Boards::DestroyService: "The board could not be deleted,
+      // because the parent doesn't have any other boards."), though its API answers that DELETE 204
+      // all the same. The spec's success answer is the deleted board, so the sandbox refuses with the
+      // spec's Bad Request and GitLab's words instead of answering a board it did not delete.
+      if (found.boards.size === 1) {
+        throw gitlabError(
+          400,
+          "The board could not be deleted, because the parent doesn't have any other boards.",
+        );
+      }
       found.boards.delete(target.id);
       return ok(board(ctx.base, target));
     },

@@ -411,7 +411,7 @@ export function epic(base: string, value: Epic): Json {
   };
 }
 
-const INVERSE_LINK = { relates_to: "relates_to", blocks: "is_blocked_by", is_blocked_by: "blocks" };
+const INVERSE_LINK = { relates_to: "relates_to", blocks: "is_blocked_by" };
 
 /** An entry of `GET …/related_epics`: the other epic, with the link as seen from `from`. */
 export function relatedEpic(base: string, link: EpicLink, from: Epic): Json {

@@ -215,9 +215,25 @@ export interface EpicLink {
   id: number;
   source: Epic;
   target: Epic;
-  link_type: "relates_to" | "blocks" | "is_blocked_by";
+  link_type: "relates_to" | "blocks";
   created_at: string;
   updated_at: string;
+}
+
+/**
+ * A link as GitLab stores it: `is_blocked_by` becomes `blocks` from the other epic, so the link's
+ * own answers (the DELETE's body) name the blocking epic as the source
+ * (ee/spec/requests/api/related_epic_links_spec.rb: "For `is_blocked_by` we swap the source and
+ * target and use `block` as type").
+ */
+export function storedLink(
+  source: Epic,
+  target: Epic,
+  linkType: "relates_to" | "blocks" | "is_blocked_by",
+): Pick<EpicLink, "source" | "target" | "link_type"> {
+  return linkType === "is_blocked_by"
+    ? { source: target, target: source, link_type: "blocks" }
+    : { source, target, link_type: linkType };
 }
 
 export interface Project {

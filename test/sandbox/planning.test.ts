@@ -78,7 +78,7 @@ describe("DELETE related epic link", () => {
     expect((await call(sb, "GET", RELATED)).body).toEqual([]);
     expect((await call(sb, "GET", "/api/v4/groups/1/epics/2/related_epics")).body).toEqual([]);
     const again = await call(sb, "DELETE", `${RELATED}/1`);
-    expect([again.status, again.body.message]).toEqual([404, "404 Related epic link Not Found"]);
+    expect([again.status, again.body.message]).toEqual([404, "404 Not found"]);
   });
 
   it("can be deleted from the target epic's side", async () => {
