@@ -34614,18 +34614,59 @@ var init_epic_link = __esm({
   }
 });
 
+// src/resources/user-reads.ts
+function needsUser(error62, why) {
+  if (error62.status !== 401 && error62.status !== 403) return error62;
+  return { ...error62, message: `${error62.message}; ${why}` };
+}
+async function credentialUser(reader, why) {
+  const read2 = await reader.getOrAbsent("/user", { name: "a user", schema: authenticatedUser });
+  if (read2.kind === "found") return { login: read2.data.login };
+  if (read2.kind === "error") return { error: needsUser(read2.error, why) };
+  return { error: changeError(`${read2.detail}; ${why}`, "GET", "/user", 404) };
+}
+var authenticatedUser;
+var init_user_reads = __esm({
+  "src/resources/user-reads.ts"() {
+    "use strict";
+    init_zod();
+    init_context();
+    authenticatedUser = looseObject({ login: string2().min(1) });
+  }
+});
+
 // src/resources/gist.ts
+function ownerOf(gist3) {
+  return gist3.owner?.login ?? gist3.user?.login;
+}
 async function auditGists(reader, audit) {
-  const listed4 = await reader.list("/gists", audit.since ? { since: audit.since } : void 0, {
+  const base = (scope, name2) => newChange(reader.target, scope, "gist", name2);
+  const failed = (error62) => [{ ...base("gists", "*"), error: error62 }];
+  const user2 = await credentialUser(reader, NEEDS_USER);
+  if ("error" in user2) return failed(user2.error);
+  const path = "/gists";
+  const listed4 = await reader.list(path, audit.since ? { since: audit.since } : void 0, {
     name: "gists",
     schema: readGist
   });
-  const base = (scope, name2) => newChange(reader.target, scope, "gist", name2);
-  if (listed4.kind === "error") return [{ ...base("gists", "*"), error: listed4.error }];
-  if (listed4.kind === "absent") return [];
+  if (listed4.kind === "error") return failed(needsUser(listed4.error, NEEDS_USER));
+  if (listed4.kind === "absent") return failed(changeError(listed4.detail, "GET", path, 404));
+  const login2 = user2.login.toLowerCase();
+  const foreign = listed4.data.find((gist3) => ownerOf(gist3)?.toLowerCase() !== login2);
+  if (foreign !== void 0) {
+    const owner = ownerOf(foreign) ?? "no owner shown";
+    return failed(
+      changeError(
+        `answered 200 with gist ${foreign.id} of ${owner} among the gists of ${user2.login}, the token's user: not that user's own list, so nothing was audited`,
+        "GET",
+        path,
+        200
+      )
+    );
+  }
   return listed4.data.map((gist3) => {
-    const change = base(gist3.owner?.login ?? "gists", gist3.id);
-    if (audit.allow_public === true || gist3.public !== true) return change;
+    const change = base(ownerOf(gist3) ?? user2.login, gist3.id);
+    if (audit.allow_public === true || !gist3.public) return change;
     const files = Object.keys(gist3.files ?? {});
     return {
       ...change,
@@ -34637,27 +34678,32 @@ async function auditGists(reader, audit) {
     };
   });
 }
-var gistAudit, readGist, SCOPE, gistKind;
+var gistAudit, account, readGist, SCOPE, NEEDS_USER, gistKind;
 var init_gist = __esm({
   "src/resources/gist.ts"() {
     "use strict";
     init_zod();
     init_fields();
     init_plan();
+    init_context();
+    init_user_reads();
     gistAudit = closed({
       target: targetReference("repository"),
       allow_public: boolean2().optional().describe("Whether public gists are allowed (default false: each is reported)."),
       since: string2().regex(UTC_TIME, { error: "expected a UTC time such as 2026-01-01T00:00:00Z" }).optional().describe("Only audit gists updated after this time (YYYY-MM-DDTHH:MM:SSZ).")
     }).describe("Audit of the authenticated user's gists.");
+    account = looseObject({ login: string2().optional() }).nullish();
     readGist = looseObject({
       id: string2(),
-      public: boolean2().optional(),
+      public: boolean2(),
       description: string2().nullish(),
       updated_at: string2().optional(),
-      owner: looseObject({ login: string2().optional() }).nullish(),
+      owner: account,
+      user: account,
       files: record(string2(), unknown()).optional()
     });
     SCOPE = "(authenticated user)";
+    NEEDS_USER = "the gist audit reads the gists of the token's user (GET /gists): it needs a user's token, not an App installation's (nor a workflow's GITHUB_TOKEN)";
     gistKind = {
       name: "gist",
       section: {
@@ -34685,13 +34731,17 @@ var init_gist = __esm({
 // src/resources/invitation.ts
 function invitationFindings(invitation4, policy, now) {
   const findings = [];
-  const login2 = invitation4.invitee?.login ?? "(unknown)";
+  const login2 = invitation4.invitee?.login;
   const allowed = policy.allowed_invitees;
-  if (allowed && !allowed.some((glob) => matchesGlob(glob, login2))) {
+  if (allowed && login2 === void 0) {
+    findings.push(
+      `the invitee is not shown, so it cannot be matched against allowed_invitees (${allowed.join(", ")})`
+    );
+  } else if (allowed && login2 !== void 0 && !allowed.some((glob) => matchesGlob(glob, login2))) {
     findings.push(`invitee ${login2} is not in allowed_invitees (${allowed.join(", ")})`);
   }
-  const created = invitation4.created_at ? Date.parse(invitation4.created_at) : Number.NaN;
-  if (policy.max_age_days !== void 0 && Number.isFinite(created)) {
+  const created = Date.parse(invitation4.created_at);
+  if (policy.max_age_days !== void 0) {
     const ageDays = Math.floor((now - created) / DAY_MS2);
     if (ageDays > policy.max_age_days) {
       findings.push(
@@ -34726,13 +34776,13 @@ async function auditInvitations(reader, repo, policy, now) {
       ...change,
       action: "report",
       findings: [
-        `invitation ${invitation4.id}: ${invitation4.invitee?.login ?? "(unknown)"} (${invitation4.permissions ?? "?"}) invited by ${invitation4.inviter?.login ?? "(unknown)"}`,
+        `invitation ${invitation4.id}: ${invitation4.invitee?.login ?? "(invitee not shown)"} (${invitation4.permissions}) invited by ${invitation4.inviter?.login ?? "(not shown)"}`,
         ...findings
       ]
     };
   });
 }
-var invitations, account, readInvitation, DAY_MS2, invitation;
+var invitations, account2, readInvitation, DAY_MS2, invitation;
 var init_invitation = __esm({
   "src/resources/invitation.ts"() {
     "use strict";
@@ -34748,13 +34798,15 @@ var init_invitation = __esm({
       max_age_days: int().positive().optional().describe("Report invitations older than this many days."),
       report_expired: boolean2().optional().describe("Report expired invitations that are still listed (default true).")
     }).describe("Audit of the repository's open invitations (reported, never changed).");
-    account = looseObject({ login: string2().optional() }).nullish();
+    account2 = looseObject({ login: string2().optional() }).nullish();
     readInvitation = looseObject({
       id: number2().int(),
-      invitee: account,
-      inviter: account,
-      permissions: string2().optional(),
-      created_at: string2().optional(),
+      invitee: account2,
+      inviter: account2,
+      permissions: string2(),
+      created_at: string2().refine((value) => Number.isFinite(Date.parse(value)), {
+        error: "expected a date-time"
+      }),
       expired: boolean2().optional()
     });
     DAY_MS2 = 864e5;
@@ -34796,35 +34848,38 @@ function migrationFindings(audit, live) {
   }
   return findings;
 }
+function needed(audit) {
+  return audit.org !== void 0 ? `an organization migration is read with the token of an owner of ${audit.org}, not an App installation's` : "a user migration is read with its user's token, not an App installation's (nor a workflow's GITHUB_TOKEN)";
+}
 async function auditMigration(reader, audit) {
   const scope = scopeOf(audit);
   const change = newChange(reader.target, scope, "migration", String(audit.id));
+  const failed = (error62) => ({
+    change: { ...change, error: needsUser(error62, needed(audit)) }
+  });
   const path = audit.org !== void 0 ? `/orgs/${encodeURIComponent(audit.org)}/migrations/${audit.id}` : `/user/migrations/${audit.id}`;
   const read2 = await reader.getOrAbsent(path, { name: "a Migration", schema: readMigration });
-  if (read2.kind === "error") return { change: { ...change, error: read2.error } };
+  if (read2.kind === "error") return failed(read2.error);
   if (read2.kind === "absent") {
-    return {
-      change: {
-        ...change,
-        error: changeError(`migration ${audit.id} was not found`, "GET", path, 404)
-      }
-    };
+    const whose = audit.org !== void 0 ? `of organization ${audit.org} was not found (or the token's user is not an owner of ${audit.org})` : "was not found among the token's user's migrations";
+    return failed(changeError(`migration ${audit.id} ${whose}`, "GET", path, 404));
   }
   let repositories = read2.data.repositories;
-  if (audit.user === true) {
+  if (repositories === void 0 || audit.user === true) {
     const listed4 = await reader.list(`${path}/repositories`, void 0, {
       name: "repositories",
       schema: readRepository
     });
-    if (listed4.kind === "error") return { change: { ...change, error: listed4.error } };
-    if (listed4.kind === "found") repositories = listed4.data;
+    if (listed4.kind === "error") return failed(listed4.error);
+    if (listed4.kind === "absent") {
+      return failed(changeError(listed4.detail, "GET", `${path}/repositories`, 404));
+    }
+    repositories = listed4.data;
   }
   const live = {
-    state: read2.data.state ?? "unknown",
-    lockRepositories: read2.data.lock_repositories === true,
-    repositories: principalSet(
-      (repositories ?? []).map((repo) => repo.full_name ?? "").filter(Boolean)
-    )
+    state: read2.data.state,
+    lockRepositories: read2.data.lock_repositories,
+    repositories: principalSet(repositories.map((repo) => repo.full_name))
   };
   const findings = migrationFindings(audit, live);
   if (findings.length === 0) return { change, live };
@@ -34853,6 +34908,7 @@ var init_migration = __esm({
     init_plan();
     init_context();
     init_principals();
+    init_user_reads();
     migrationState = _enum2(["pending", "exporting", "exported", "failed"]);
     migrationAudit = closed({
       target: targetReference("repository"),
@@ -34866,11 +34922,11 @@ var init_migration = __esm({
     }).refine((audit) => audit.org === void 0 !== (audit.user === void 0), {
       error: "give exactly one of org (an organization migration) or user: true (your own migration)"
     }).describe("One migration and what it is expected to be.");
-    readRepository = looseObject({ full_name: string2().optional() });
+    readRepository = looseObject({ full_name: string2() });
     readMigration = looseObject({
       id: number2().int(),
-      state: string2().optional(),
-      lock_repositories: boolean2().optional(),
+      state: string2(),
+      lock_repositories: boolean2(),
       repositories: array(readRepository).optional()
     });
     migrationKind = {
@@ -38467,18 +38523,18 @@ function buildInstallations(world, seed, problem) {
       if (world.installations.has(entry2.id)) {
         problem([...path, "id"], `installation id ${entry2.id} is used twice`);
       }
-      const account2 = world.account(entry2.account);
-      if (account2 === void 0 || account2.type === "Bot") {
+      const account3 = world.account(entry2.account);
+      if (account3 === void 0 || account3.type === "Bot") {
         problem([...path, "account"], `unknown account '${entry2.account}'`);
       }
       const repositories = /* @__PURE__ */ new Set();
       entry2.repositories.forEach((fullName, position) => {
         const [owner = "", name2 = ""] = fullName.split("/");
         const repo = world.repository(owner, name2);
-        if (repo === void 0 || repo.owner.id !== account2.id) {
+        if (repo === void 0 || repo.owner.id !== account3.id) {
           problem(
             [...path, "repositories", position],
-            `'${fullName}' is not a repository of ${account2.login}`
+            `'${fullName}' is not a repository of ${account3.login}`
           );
         }
         repositories.add(repo.id);
@@ -38486,7 +38542,7 @@ function buildInstallations(world, seed, problem) {
       const installation3 = {
         id: entry2.id,
         app: app3,
-        account: account2,
+        account: account3,
         repositorySelection: entry2.repository_selection,
         repositories,
         // Every installation can read metadata (GitHub grants it to every App).
@@ -41527,16 +41583,16 @@ var init_request_rules = __esm({
 function nodeId(kind, id) {
   return Buffer.from(`${kind}:${id}`).toString("base64url");
 }
-function simpleUser(base, account2) {
-  const url2 = `${base}/users/${account2.login}`;
+function simpleUser(base, account3) {
+  const url2 = `${base}/users/${account3.login}`;
   return {
-    login: account2.login,
-    id: account2.id,
-    node_id: nodeId(account2.type, account2.id),
-    avatar_url: `${base}/avatars/u/${account2.id}`,
+    login: account3.login,
+    id: account3.id,
+    node_id: nodeId(account3.type, account3.id),
+    avatar_url: `${base}/avatars/u/${account3.id}`,
     avatar_ref_id: null,
     url: url2,
-    html_url: `${base}/${account2.login}`,
+    html_url: `${base}/${account3.login}`,
     followers_url: `${url2}/followers`,
     following_url: `${url2}/following{/other_user}`,
     gists_url: `${url2}/gists{/gist_id}`,
@@ -41546,13 +41602,13 @@ function simpleUser(base, account2) {
     repos_url: `${url2}/repos`,
     events_url: `${url2}/events{/privacy}`,
     received_events_url: `${url2}/received_events`,
-    type: account2.type,
-    site_admin: account2.site_admin,
+    type: account3.type,
+    site_admin: account3.site_admin,
     user_view_type: "public"
   };
 }
-function authenticatedUser(base, account2) {
-  return { ...simpleUser(base, account2), name: account2.name, email: account2.email };
+function authenticatedUser2(base, account3) {
+  return { ...simpleUser(base, account3), name: account3.name, email: account3.email };
 }
 function team(base, value) {
   const url2 = `${base}/organizations/${value.org.account.id}/team/${value.id}`;
@@ -41801,15 +41857,15 @@ function migration(base, world, value, caller, { withRepositories }) {
     ...value.state === "exported" ? { archive_url: `${url2}/archive` } : {}
   };
 }
-function planningUser(base, account2) {
+function planningUser(base, account3) {
   return {
-    id: account2.id,
-    username: account2.login,
-    name: account2.name ?? account2.login,
+    id: account3.id,
+    username: account3.login,
+    name: account3.name ?? account3.login,
     state: "active",
     locked: false,
-    avatar_url: `${base}/avatars/u/${account2.id}`,
-    web_url: `${base}/${account2.login}`
+    avatar_url: `${base}/avatars/u/${account3.id}`,
+    web_url: `${base}/${account3.login}`
   };
 }
 function group(base, value) {
@@ -42186,7 +42242,7 @@ function propertyError(issue2, prefix = []) {
   const detail = received === "null" ? "data cannot be null" : issue2.message;
   return `Invalid property /${path}: ${detail}`;
 }
-function ownerOf(source) {
+function ownerOf2(source) {
   return source.type === "Repository" ? { org: source.repo.org, repo: source.repo } : { org: source.org, repo: null };
 }
 function findRepositoryById(world, id) {
@@ -42194,7 +42250,7 @@ function findRepositoryById(world, id) {
   return void 0;
 }
 function checkActors(world, source, target2, actors2, errors) {
-  const { org } = ownerOf(source);
+  const { org } = ownerOf2(source);
   const seen = /* @__PURE__ */ new Set();
   for (const actor of actors2) {
     const key = `${actor.actor_type}:${actor.actor_id}`;
@@ -42391,7 +42447,7 @@ function rulesetFromBody(world, source, raw2, current) {
   const parsed = bodySchema.safeParse(raw2);
   if (!parsed.success) return { errors: parsed.error.issues.map((issue2) => propertyError(issue2)) };
   const body = parsed.data;
-  const owner = ownerOf(source);
+  const owner = ownerOf2(source);
   const errors = [];
   const name2 = body.name ?? current?.name;
   const enforcement = body.enforcement ?? current?.enforcement;
@@ -42708,8 +42764,8 @@ var init_world = __esm({
         if (user2.installation !== void 0) return user2.installation.account.id === org.account.id;
         return org.owners.has(user2.id) || user2.site_admin;
       }
-      can(repo, user2, needed) {
-        return PERMISSION_LEVEL[this.permission(repo, user2)] >= PERMISSION_LEVEL[needed];
+      can(repo, user2, needed2) {
+        return PERMISSION_LEVEL[this.permission(repo, user2)] >= PERMISSION_LEVEL[needed2];
       }
       teamCanPush(repo, team3) {
         const access = repo.teamAccess.get(team3.id);
@@ -43016,22 +43072,22 @@ function buildPlanning(world, seed) {
 }
 function buildWorld(seed) {
   const world = new World();
-  const addAccount = (account2, path) => {
+  const addAccount = (account3, path) => {
     check2(
-      !world.accounts.has(account2.login.toLowerCase()),
+      !world.accounts.has(account3.login.toLowerCase()),
       [...path, "login"],
-      `login '${account2.login}' is used twice`
+      `login '${account3.login}' is used twice`
     );
     check2(
-      !world.accountsById.has(account2.id),
+      !world.accountsById.has(account3.id),
       [...path, "id"],
-      `account id ${account2.id} is used twice`
+      `account id ${account3.id} is used twice`
     );
-    world.accounts.set(account2.login.toLowerCase(), account2);
-    world.accountsById.set(account2.id, account2);
+    world.accounts.set(account3.login.toLowerCase(), account3);
+    world.accountsById.set(account3.id, account3);
   };
   seed.users.forEach((user2, index) => {
-    const account2 = {
+    const account3 = {
       login: user2.login,
       id: user2.id,
       name: user2.name,
@@ -43039,15 +43095,15 @@ function buildWorld(seed) {
       type: "User",
       site_admin: user2.site_admin
     };
-    addAccount(account2, ["users", index]);
+    addAccount(account3, ["users", index]);
     if (user2.token !== void 0) {
       check2(!world.tokens.has(user2.token), ["users", index, "token"], "this token is used twice");
-      world.tokens.set(user2.token, account2);
+      world.tokens.set(user2.token, account3);
     }
   });
   seed.organizations.forEach((orgSeed, index) => {
     const path = ["organizations", index];
-    const account2 = {
+    const account3 = {
       login: orgSeed.login,
       id: orgSeed.id,
       name: orgSeed.name,
@@ -43055,9 +43111,9 @@ function buildWorld(seed) {
       type: "Organization",
       site_admin: false
     };
-    addAccount(account2, path);
+    addAccount(account3, path);
     const org = {
-      account: account2,
+      account: account3,
       owners: /* @__PURE__ */ new Set(),
       members: /* @__PURE__ */ new Set(),
       basePermission: orgSeed.base_permission,
@@ -43100,7 +43156,7 @@ function buildWorld(seed) {
       check2(problems.length === 0, where, problems.join("; "));
       org.properties.set(key, definition);
     });
-    world.organizations.set(account2.login.toLowerCase(), org);
+    world.organizations.set(account3.login.toLowerCase(), org);
   });
   seed.apps.forEach((appSeed, index) => {
     const owner = world.account(appSeed.owner);
@@ -43769,11 +43825,11 @@ function byName2(segments, world) {
     const repo = world.repositoriesById.get(Number(id));
     if (repo) return ["repos", repo.owner.login, repo.name, ...rest];
   }
-  const account2 = world.accountsById.get(Number(id));
-  if (head === "organizations" && account2?.type === "Organization") {
-    return ["orgs", account2.login, ...rest];
+  const account3 = world.accountsById.get(Number(id));
+  if (head === "organizations" && account3?.type === "Organization") {
+    return ["orgs", account3.login, ...rest];
   }
-  if (head === "user" && account2?.type === "User") return ["users", account2.login, ...rest];
+  if (head === "user" && account3?.type === "User") return ["users", account3.login, ...rest];
   return segments;
 }
 function decoded(segment) {
@@ -43789,12 +43845,12 @@ function byId(pathname, world) {
     const repo = world.repository(decoded(name2), decoded(rest[0]));
     if (repo) return ["", "repositories", repo.id, ...rest.slice(1)].join("/");
   }
-  const account2 = world.account(decoded(name2));
-  if (account2 && rest.length === 1 && rest[0] === "repos") {
-    if (head === "orgs" && account2.type === "Organization") {
-      return `/organizations/${account2.id}/repos`;
+  const account3 = world.account(decoded(name2));
+  if (account3 && rest.length === 1 && rest[0] === "repos") {
+    if (head === "orgs" && account3.type === "Organization") {
+      return `/organizations/${account3.id}/repos`;
     }
-    if (head === "users") return `/user/${account2.id}/repos`;
+    if (head === "users") return `/user/${account3.id}/repos`;
   }
   return pathname;
 }
@@ -43908,7 +43964,7 @@ var init_routes_account = __esm({
       {
         method: "GET",
         pattern: "/user",
-        handler: (ctx) => ok(authenticatedUser(ctx.base, requireCaller(ctx)))
+        handler: (ctx) => ok(authenticatedUser2(ctx.base, requireCaller(ctx)))
       },
       {
         method: "GET",
@@ -43936,7 +43992,9 @@ var init_routes_account = __esm({
         pattern: "/user/migrations/:id",
         handler: (ctx) => ok(
           migration(ctx.base, ctx.world, userMigration(ctx), requireCaller(ctx), {
-            withRepositories: true
+            // GitHub's user migration status takes `exclude` as the organization's does
+            // (migrations/get-status-for-authenticated-user in @octokit/openapi).
+            withRepositories: !excluded(ctx).has("repositories")
           })
         )
       },
@@ -44056,9 +44114,9 @@ function requireApp(ctx) {
   }
   return ctx.app;
 }
-function installationOn(app3, account2) {
+function installationOn(app3, account3) {
   for (const installation3 of app3.installations.values()) {
-    if (installation3.account.id === account2?.id) return installation3;
+    if (installation3.account.id === account3?.id) return installation3;
   }
   throw notFound();
 }
@@ -44130,8 +44188,8 @@ function appRoutes(options) {
       method: "GET",
       pattern: "/users/:user/installation",
       handler: (ctx) => {
-        const account2 = ctx.world.account(ctx.params.user ?? "");
-        return ok(installation(ctx.base, installationOn(requireApp(ctx), account2)));
+        const account3 = ctx.world.account(ctx.params.user ?? "");
+        return ok(installation(ctx.base, installationOn(requireApp(ctx), account3)));
       }
     },
     {
@@ -45335,9 +45393,9 @@ function affiliatedRepositories(world, user2, affiliation, visibility) {
   const tests = affiliation.flatMap((name2) => AFFILIATED[name2] ?? []);
   return [...world.repositories.values()].filter((repo) => visibility === "all" || repo.private === (visibility === "private")).filter((repo) => tests.some((test) => test(repo, user2))).sort(byFullName);
 }
-function publicRepositories(world, account2, type) {
+function publicRepositories(world, account3, type) {
   const affiliation = USER_TYPES[type ?? "owner"] ?? USER_TYPES.owner;
-  return affiliatedRepositories(world, account2, affiliation, "public");
+  return affiliatedRepositories(world, account3, affiliation, "public");
 }
 function authenticatedRepositories(world, caller, query) {
   if (query.type !== null) {
@@ -45552,9 +45610,9 @@ var init_routes_repositories = __esm({
         method: "GET",
         pattern: "/users/:user/repos",
         handler: (ctx) => {
-          const account2 = ctx.world.account(ctx.params.user ?? "");
-          if (!account2) throw notFound();
-          const found = publicRepositories(ctx.world, account2, ctx.query.get("type"));
+          const account3 = ctx.world.account(ctx.params.user ?? "");
+          if (!account3) throw notFound();
+          const found = publicRepositories(ctx.world, account3, ctx.query.get("type"));
           return listed2(ctx, found, minimalRepository);
         }
       },
@@ -46850,8 +46908,8 @@ Exit 0 when valid, 1 when not, with one line per problem on stderr: file:line:co
       else {
         io.stdout.write(`valid: ${state.files.join(", ")} (${describeCounts(state)})
 `);
-        const needed = neededVariables(state, result.variables, io.env);
-        if (needed !== "") io.stdout.write(`a plan needs: ${needed}
+        const needed2 = neededVariables(state, result.variables, io.env);
+        if (needed2 !== "") io.stdout.write(`a plan needs: ${needed2}
 `);
       }
       if (matching) {

@@ -29,13 +29,20 @@ const invitations = closed({
 
 export type InvitationPolicy = z.infer<typeof invitations>;
 
+// GitHub's schema makes invitee and inviter nullable (nullable-simple-user): an invitation whose
+// account is not shown is still listed, and audited as such.
 const account = z.looseObject({ login: z.string().optional() }).nullish();
+// `created_at` and `permissions` are required of a Repository Invitation (the spec; GitHub's
+// schema): an invitation without a readable `created_at` is an error, never one of unknown age that
+// max_age_days passes over.
 const readInvitation = z.looseObject({
   id: z.number().int(),
   invitee: account,
   inviter: account,
-  permissions: z.string().optional(),
-  created_at: z.string().optional(),
+  permissions: z.string(),
+  created_at: z.string().refine((value) => Number.isFinite(Date.parse(value)), {
+    error: "expected a date-time",
+  }),
   expired: z.boolean().optional(),
 });
 type ReadInvitation = z.infer<typeof readInvitation>;
@@ -43,18 +50,22 @@ type ReadInvitation = z.infer<typeof readInvitation>;
 const DAY_MS = 86_400_000;
 
 export function invitationFindings(
-  invitation: ReadInvitation,
+  invitation: Pick<ReadInvitation, "id" | "invitee" | "created_at" | "expired">,
   policy: InvitationPolicy,
   now: number,
 ): string[] {
   const findings: string[] = [];
-  const login = invitation.invitee?.login ?? "(unknown)";
+  const login = invitation.invitee?.login;
   const allowed = policy.allowed_invitees;
-  if (allowed && !allowed.some((glob) => matchesGlob(glob, login))) {
+  if (allowed && login === undefined) {
+    findings.push(
+      `the invitee is not shown, so it cannot be matched against allowed_invitees (${allowed.join(", ")})`,
+    );
+  } else if (allowed && login !== undefined && !allowed.some((glob) => matchesGlob(glob, login))) {
     findings.push(`invitee ${login} is not in allowed_invitees (${allowed.join(", ")})`);
   }
-  const created = invitation.created_at ? Date.parse(invitation.created_at) : Number.NaN;
-  if (policy.max_age_days !== undefined && Number.isFinite(created)) {
+  const created = Date.parse(invitation.created_at);
+  if (policy.max_age_days !== undefined) {
     const ageDays = Math.floor((now - created) / DAY_MS);
     if (ageDays > policy.max_age_days) {
       findings.push(
@@ -95,7 +106,7 @@ export async function auditInvitations(
       ...change,
       action: "report",
       findings: [
-        `invitation ${invitation.id}: ${invitation.invitee?.login ?? "(unknown)"} (${invitation.permissions ?? "?"}) invited by ${invitation.inviter?.login ?? "(unknown)"}`,
+        `invitation ${invitation.id}: ${invitation.invitee?.login ?? "(invitee not shown)"} (${invitation.permissions}) invited by ${invitation.inviter?.login ?? "(not shown)"}`,
         ...findings,
       ],
     };

@@ -1,9 +1,10 @@
 import * as z from "zod";
 import { closed, name, positiveId, REPOSITORY_NAME, targetReference } from "../config/fields.js";
-import { type Change, newChange } from "../core/plan.js";
+import { type Change, type ChangeError, newChange } from "../core/plan.js";
 import { changeError, type ResourceReader } from "./context.js";
 import type { KindModule } from "./kind.js";
 import { principalSet } from "./principals.js";
+import { needsUser } from "./user-reads.js";
 
 /**
  * Audit of a migration's state and repositories. A migration that locks its repositories and is
@@ -42,11 +43,13 @@ function scopeOf(audit: MigrationAudit): string {
   return audit.org ?? "user";
 }
 
-const readRepository = z.looseObject({ full_name: z.string().optional() });
+const readRepository = z.looseObject({ full_name: z.string() });
+// `state` and `lock_repositories` decide the findings and the holds: a Migration without them is not
+// the spec's Migration, and is an error rather than taken for an unlocked one in an unknown state.
 const readMigration = z.looseObject({
   id: z.number().int(),
-  state: z.string().optional(),
-  lock_repositories: z.boolean().optional(),
+  state: z.string(),
+  lock_repositories: z.boolean(),
   repositories: z.array(readRepository).optional(),
 });
 
@@ -79,42 +82,58 @@ export function migrationFindings(audit: MigrationAudit, live: MigrationLive): s
   return findings;
 }
 
+/**
+ * What a refused read of the migration needs. GitHub opens neither family to Apps
+ * (`enabledForGitHubApps: false` in @octokit/openapi for every migrations operation).
+ */
+function needed(audit: MigrationAudit): string {
+  return audit.org !== undefined
+    ? `an organization migration is read with the token of an owner of ${audit.org}, not an App installation's`
+    : "a user migration is read with its user's token, not an App installation's (nor a workflow's GITHUB_TOKEN)";
+}
+
 export async function auditMigration(
   reader: ResourceReader,
   audit: MigrationAudit,
 ): Promise<MigrationAuditResult> {
   const scope = scopeOf(audit);
   const change = newChange(reader.target, scope, "migration", String(audit.id));
+  const failed = (error: ChangeError): MigrationAuditResult => ({
+    change: { ...change, error: needsUser(error, needed(audit)) },
+  });
   const path =
     audit.org !== undefined
       ? `/orgs/${encodeURIComponent(audit.org)}/migrations/${audit.id}`
       : `/user/migrations/${audit.id}`;
   const read = await reader.getOrAbsent(path, { name: "a Migration", schema: readMigration });
-  if (read.kind === "error") return { change: { ...change, error: read.error } };
+  if (read.kind === "error") return failed(read.error);
   if (read.kind === "absent") {
-    return {
-      change: {
-        ...change,
-        error: changeError(`migration ${audit.id} was not found`, "GET", path, 404),
-      },
-    };
+    const whose =
+      audit.org !== undefined
+        ? `of organization ${audit.org} was not found (or the token's user is not an owner of ${audit.org})`
+        : "was not found among the token's user's migrations";
+    return failed(changeError(`migration ${audit.id} ${whose}`, "GET", path, 404));
   }
   let repositories = read.data.repositories;
-  if (audit.user === true) {
-    // The user migration's own record may omit repositories; the spec lists them separately.
+  // A record's `repositories` are "only returned for export migrations" (GitHub's Migration schema),
+  // so a record without them is not a migration of nothing: the repositories are then read from the
+  // migration's own list (migrations/list-repos-for-org). The user migration's record is not the
+  // spec's operation, its list is (spec endpoint 6), so that list is always read.
+  if (repositories === undefined || audit.user === true) {
     const listed = await reader.list(`${path}/repositories`, undefined, {
       name: "repositories",
       schema: readRepository,
     });
-    if (listed.kind === "error") return { change: { ...change, error: listed.error } };
-    if (listed.kind === "found") repositories = listed.data;
+    if (listed.kind === "error") return failed(listed.error);
+    if (listed.kind === "absent") {
+      return failed(changeError(listed.detail, "GET", `${path}/repositories`, 404));
+    }
+    repositories = listed.data;
   }
   const live: MigrationLive = {
-    state: read.data.state ?? "unknown",
-    lockRepositories: read.data.lock_repositories === true,
-    repositories: principalSet(
-      (repositories ?? []).map((repo) => repo.full_name ?? "").filter(Boolean),
-    ),
+    state: read.data.state,
+    lockRepositories: read.data.lock_repositories,
+    repositories: principalSet(repositories.map((repo) => repo.full_name)),
   };
   const findings = migrationFindings(audit, live);
   if (findings.length === 0) return { change, live };

@@ -97,7 +97,9 @@ export const accountRoutes: Route[] = [
     handler: (ctx) =>
       ok(
         migration(ctx.base, ctx.world, userMigration(ctx), requireCaller(ctx), {
-          withRepositories: true,
+          // GitHub's user migration status takes `exclude` as the organization's does
+          // (migrations/get-status-for-authenticated-user in @octokit/openapi).
+          withRepositories: !excluded(ctx).has("repositories"),
         }),
       ),
   },
