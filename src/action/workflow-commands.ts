@@ -28,12 +28,18 @@ export function command(
   return `::${name}${props === "" ? "" : ` ${props}`}::${escapeData(message)}\n`;
 }
 
-/** One `::add-mask::` per line: the runner masks line by line, so a multi-line secret needs each. */
+/**
+ * One `::add-mask::` per line: the runner masks line by line, so a multi-line secret needs each.
+ * Each line is escaped as a command's message, as actions/toolkit's `setSecret` sends it
+ * (`issueCommand('add-mask', {}, secret)`, packages/core/src/core.ts): the runner decodes %25, %0D
+ * and %0A in every command's data (actions/runner ActionCommand.cs, `UnescapeData`), so a secret
+ * holding `%25` sent as it is would be masked as the shorter value it decodes to, and then shown.
+ */
 export function maskCommands(secret: string): string {
   return secret
     .split(/\r?\n/)
     .filter((line) => line.trim() !== "")
-    .map((line) => `::add-mask::${line}\n`)
+    .map((line) => `::add-mask::${escapeData(line)}\n`)
     .join("");
 }
 
