@@ -31,6 +31,7 @@ import {
   type Reviewed,
   reviewedPlan,
 } from "./reviewed-plan.js";
+import { fitStepSummary } from "./step-summary.js";
 import {
   type Annotation,
   annotation,
@@ -55,9 +56,6 @@ export interface ActionEnvironment {
   write(text: string): void;
   signal?: AbortSignal;
 }
-
-/** GitHub refuses a step summary over 1 MiB; leave room for multi-byte characters. */
-const SUMMARY_LIMIT = 900_000;
 
 interface PullRequest {
   number: number;
@@ -402,21 +400,25 @@ async function runSteps(context: ActionEnvironment, redactor: Redactor): Promise
     ...(runUrl !== undefined ? { detailsUrl: runUrl } : {}),
   };
   if (env.GITHUB_STEP_SUMMARY !== undefined) {
-    const planned = plan
-      ? renderPlan(redactor.plan(plan), "markdown", {
-          ...markdownOptions,
-          ...(unreviewed !== undefined
-            ? { title: "forgeplan apply: the plan that was not applied" }
-            : {}),
-          maxLength: SUMMARY_LIMIT - (unreviewed?.message.length ?? 0) - 100,
-        })
-      : "";
-    const summary =
-      applied?.stdout ??
-      (unreviewed !== undefined
-        ? `### forgeplan apply: stopped\n\n${escapeInline(unreviewed.message)}\n\n${planned}`
-        : planned);
-    if (summary !== "") appendTo(env.GITHUB_STEP_SUMMARY, redactor.redact(summary));
+    const stopped =
+      unreviewed === undefined
+        ? ""
+        : `### forgeplan apply: stopped\n\n${escapeInline(unreviewed.message)}\n\n`;
+    const summary = (maxLength: number) => {
+      const planned = plan
+        ? renderPlan(redactor.plan(plan), "markdown", {
+            ...markdownOptions,
+            ...(unreviewed !== undefined
+              ? { title: "forgeplan apply: the plan that was not applied" }
+              : {}),
+            maxLength: Math.max(maxLength - stopped.length, 0),
+          })
+        : "";
+      return redactor.redact(applied?.stdout ?? `${stopped}${planned}`);
+    };
+    if (applied !== undefined || plan !== undefined) {
+      appendTo(env.GITHUB_STEP_SUMMARY, fitStepSummary(summary));
+    }
   }
 
   const wantComment = inputs.comment ?? (isPullRequestEvent(env) && inputs.shard === undefined);
