@@ -39,6 +39,7 @@ import {
   maskCommands,
   outputBlock,
   stopCommands,
+  withinAnnotationLimit,
 } from "./workflow-commands.js";
 
 /**
@@ -299,7 +300,17 @@ async function runSteps(context: ActionEnvironment, redactor: Redactor): Promise
     // Loading taught the redactor the configuration's values: mask them before anything prints.
     mask();
     if (problems.length > 0) {
-      for (const problem of problems) note(problem);
+      const { shown, left } = withinAnnotationLimit(problems, "the log lists them");
+      for (const problem of shown) note(problem);
+      if (left.length > 0) {
+        // Fenced, as forgeplan's own output is: a message may quote the config's text.
+        const fence = stopCommands();
+        const lines = left.map((problem) => {
+          const at = [problem.file, problem.line, problem.col].filter((part) => part !== undefined);
+          return `forgeplan: ${at.join(":")}: ${problem.message}\n`;
+        });
+        write(`${fence.open}${lines.join("")}${fence.close}`);
+      }
       setOutputs({ "exit-code": "1", "has-changes": "false" });
       return 1;
     }
@@ -380,7 +391,8 @@ async function runSteps(context: ActionEnvironment, redactor: Redactor): Promise
       : applied === undefined
         ? failureAnnotations(plan, planned)
         : failureAnnotations(undefined, applied);
-  for (const failure of failures) note(failure);
+  const failed = withinAnnotationLimit(failures, "the job summary and the log say which and why");
+  for (const failure of failed.shown) note(failure);
   if (inputs.command === "drift" && exitCode === 2 && plan !== undefined) {
     // The step fails on drift; the annotation says why, where a failed run is looked at first.
     note({

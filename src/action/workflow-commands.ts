@@ -61,6 +61,44 @@ export function annotation(note: Annotation): string {
 }
 
 /**
+ * GitHub keeps this many annotations of each level a step and drops the rest unseen ("GitHub
+ * Actions are limited to 10 warning annotations and 10 error annotations per step", checks/create
+ * in GitHub's OpenAPI description).
+ */
+export const ANNOTATIONS_PER_LEVEL = 10;
+
+/**
+ * The annotations to write, at most the limit of each level: a level with more keeps its first
+ * ones and ends with one that says how many more there are and `where` they are. Those it leaves
+ * out are returned too, for the caller to write where it says.
+ */
+export function withinAnnotationLimit(
+  notes: readonly Annotation[],
+  where: string,
+): { shown: Annotation[]; left: Annotation[] } {
+  const shown: Annotation[] = [];
+  const left: Annotation[] = [];
+  for (const level of ["error", "warning", "notice"] as const) {
+    const ofLevel = notes.filter((note) => note.level === level);
+    if (ofLevel.length <= ANNOTATIONS_PER_LEVEL) continue;
+    left.push(...ofLevel.slice(ANNOTATIONS_PER_LEVEL - 1));
+  }
+  for (const note of notes) if (!left.includes(note)) shown.push(note);
+  for (const level of ["error", "warning", "notice"] as const) {
+    const count = left.filter((note) => note.level === level).length;
+    if (count > 0) {
+      const title = left.find((note) => note.level === level)?.title;
+      shown.push({
+        level,
+        ...(title !== undefined ? { title } : {}),
+        message: `${count} more ${level === "notice" ? "notices" : `${level}s`}: ${where}`,
+      });
+    }
+  }
+  return { shown, left };
+}
+
+/**
  * Wraps text that is not ours (the plan quotes names from the config and the service) so that no line
  * of it can be taken for a workflow command; returns the opening and closing lines.
  */
