@@ -752,16 +752,16 @@ function cleanEnum(obj) {
 }
 function base64ToUint8Array(base643) {
   const binaryString = atob(base643);
-  const bytes = new Uint8Array(binaryString.length);
+  const bytes2 = new Uint8Array(binaryString.length);
   for (let i = 0; i < binaryString.length; i++) {
-    bytes[i] = binaryString.charCodeAt(i);
+    bytes2[i] = binaryString.charCodeAt(i);
   }
-  return bytes;
+  return bytes2;
 }
-function uint8ArrayToBase64(bytes) {
+function uint8ArrayToBase64(bytes2) {
   let binaryString = "";
-  for (let i = 0; i < bytes.length; i++) {
-    binaryString += String.fromCharCode(bytes[i]);
+  for (let i = 0; i < bytes2.length; i++) {
+    binaryString += String.fromCharCode(bytes2[i]);
   }
   return btoa(binaryString);
 }
@@ -770,22 +770,22 @@ function base64urlToUint8Array(base64url4) {
   const padding = "=".repeat((4 - base643.length % 4) % 4);
   return base64ToUint8Array(base643 + padding);
 }
-function uint8ArrayToBase64url(bytes) {
-  return uint8ArrayToBase64(bytes).replace(/\+/g, "-").replace(/\//g, "_").replace(/=/g, "");
+function uint8ArrayToBase64url(bytes2) {
+  return uint8ArrayToBase64(bytes2).replace(/\+/g, "-").replace(/\//g, "_").replace(/=/g, "");
 }
 function hexToUint8Array(hex3) {
   const cleanHex = hex3.replace(/^0x/, "");
   if (cleanHex.length % 2 !== 0) {
     throw new Error("Invalid hex string length");
   }
-  const bytes = new Uint8Array(cleanHex.length / 2);
+  const bytes2 = new Uint8Array(cleanHex.length / 2);
   for (let i = 0; i < cleanHex.length; i += 2) {
-    bytes[i / 2] = Number.parseInt(cleanHex.slice(i, i + 2), 16);
+    bytes2[i / 2] = Number.parseInt(cleanHex.slice(i, i + 2), 16);
   }
-  return bytes;
+  return bytes2;
 }
-function uint8ArrayToHex(bytes) {
-  return Array.from(bytes).map((b) => b.toString(16).padStart(2, "0")).join("");
+function uint8ArrayToHex(bytes2) {
+  return Array.from(bytes2).map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 function members(proto, table2) {
   for (const key in table2) {
@@ -29064,8 +29064,8 @@ function parseSource(file2, content) {
 function fileError(file2, message) {
   return { ok: false, errors: [errorAt({ file: file2, line: 1, column: 1 }, [], message)] };
 }
-function sizeMessage(bytes) {
-  return `the file is larger than the ${LIMITS.maxBytes / (1024 * 1024)} MiB limit (${bytes} bytes)`;
+function sizeMessage(bytes2) {
+  return `the file is larger than the ${LIMITS.maxBytes / (1024 * 1024)} MiB limit (${bytes2} bytes)`;
 }
 function decode3(file2, content) {
   const nul = typeof content === "string" ? content.indexOf("\0") : content.indexOf(0);
@@ -31673,9 +31673,9 @@ function tooLarge(status, maxBytes) {
     true
   );
 }
-function formatBytes(bytes) {
-  const mib = bytes / (1024 * 1024);
-  return Number.isInteger(mib) ? `${mib} MiB` : `${bytes} bytes`;
+function formatBytes(bytes2) {
+  const mib = bytes2 / (1024 * 1024);
+  return Number.isInteger(mib) ? `${mib} MiB` : `${bytes2} bytes`;
 }
 function responseOf(url2, message, body) {
   return {
@@ -44273,11 +44273,11 @@ function hookOf(ctx, repo) {
     throw hookNotFound(ctx, `Hook ${ctx.params.id} not found on ${repo.owner.login}/${repo.name}`);
   return found;
 }
-function editHook(ctx, edit) {
+function editHook(ctx, edit2) {
   const { repo } = adminRepository(ctx);
   const current = hookOf(ctx, repo);
   assertUnlocked(ctx, repo);
-  const updated = { ...edit(current, ctx.json()), updated_at: isoTime(ctx.now()) };
+  const updated = { ...edit2(current, ctx.json()), updated_at: isoTime(ctx.now()) };
   checkHook(ctx, repo, updated);
   repo.hooks.set(updated.id, updated);
   return updated;
@@ -44696,6 +44696,26 @@ var init_routes_issues = __esm({
           comment2.body = text;
           comment2.updated_at = isoTime(ctx.now());
           return ok(commentShape(ctx, comment2));
+        }
+      },
+      {
+        // GitHub's "Delete an issue comment" (204, no body). Who may: the same as for an edit, its
+        // author or someone with write access (GitHub's "Managing disruptive comments" gives people
+        // with write access the editing and deleting of others' comments).
+        method: "DELETE",
+        pattern: "/repos/:owner/:repo/issues/comments/:id",
+        operation: "DELETE /repos/{owner}/{repo}/issues/comments/{comment_id}",
+        handler: (ctx) => {
+          const repo = visibleRepository(ctx);
+          const caller = requireCaller(ctx);
+          const comment2 = commentOf(ctx, repo);
+          if (comment2.user.id !== caller.id && !ctx.world.can(repo, caller, "push")) {
+            throw forbidden("Must have push rights to delete another user's comment.");
+          }
+          const comments = comment2.issue.comments;
+          comments.splice(comments.indexOf(comment2), 1);
+          ctx.world.issueComments.delete(comment2.id);
+          return noContent;
         }
       }
     ];
@@ -46167,7 +46187,8 @@ var init_installation_access = __esm({
       "GET /repos/:owner/:repo/issues/:number/comments": "read",
       "POST /repos/:owner/:repo/issues/:number/comments": "write",
       "GET /repos/:owner/:repo/issues/comments/:id": "read",
-      "PATCH /repos/:owner/:repo/issues/comments/:id": "write"
+      "PATCH /repos/:owner/:repo/issues/comments/:id": "write",
+      "DELETE /repos/:owner/:repo/issues/comments/:id": "write"
     };
     RANK = { read: 1, write: 2, admin: 3 };
     PUBLIC_READ = /* @__PURE__ */ new Set(["metadata", "contents", "issues", "pull_requests"]);
@@ -46234,8 +46255,8 @@ function recordedBody(body) {
     return text;
   }
 }
-function parseJson(bytes, family) {
-  const text = bytes.toString("utf8");
+function parseJson(bytes2, family) {
+  const text = bytes2.toString("utf8");
   if (text.trim() === "") return {};
   const fail3 = (message) => new HttpError({
     status: 400,
@@ -46306,7 +46327,7 @@ function createRequestHandler(pipeline) {
     headers["Content-Length"] = String(Buffer.byteLength(text));
     res.writeHead(reply.status, headers).end(text);
   }
-  function dispatch(req, method, url2, match, bytes, caller, app3, rateKey) {
+  function dispatch(req, method, url2, match, bytes2, caller, app3, rateKey) {
     const family = match.route.family;
     const ctx = {
       method,
@@ -46320,7 +46341,7 @@ function createRequestHandler(pipeline) {
       now: pipeline.now,
       rateOverview: () => limiter.overview(rateKey, caller === null),
       json: () => {
-        const body = parseJson(bytes, family);
+        const body = parseJson(bytes2, family);
         const operation = match.route.operation;
         const violations2 = operation === void 0 || !refusedBeforeRoute(operation) ? [] : requestViolations(operation, body);
         if (operation !== void 0 && violations2.length > 0) {
@@ -49372,13 +49393,17 @@ async function upsertStickyComment(client, ref, marker, author, body) {
     const created = await client.request("POST", `${issue2}/comments`, {
       body: { body }
     });
-    return {
+    const result = {
       action: "created",
       id: created.data.id,
       html_url: created.data.html_url,
       author: created.data.user?.login
     };
+    return await keepOldest(client, ref, marker, author, body, result);
   }
+  return await edit(client, ref, existing, author, body);
+}
+async function edit(client, ref, existing, author, body) {
   if (existing.body === body) {
     return { action: "unchanged", id: existing.id, html_url: existing.html_url, author };
   }
@@ -49388,6 +49413,13 @@ async function upsertStickyComment(client, ref, marker, author, body) {
     { body: { body } }
   );
   return { action: "updated", id: updated.data.id, html_url: updated.data.html_url, author };
+}
+async function keepOldest(client, ref, marker, author, body, created) {
+  const oldest = await findStickyComment(client, ref, marker, [author]);
+  if (oldest === void 0 || oldest.id >= created.id) return created;
+  const kept = await edit(client, ref, oldest, author, body);
+  await client.request("DELETE", `${repoPath2(ref.owner, ref.repo)}/issues/comments/${created.id}`);
+  return kept;
 }
 var GITHUB_BODY_LIMIT, issueComment, ACTIONS_BOT;
 var init_sticky_comment = __esm({
@@ -50727,6 +50759,28 @@ function compareWithReviewed(reviewed, plan2) {
   return { same: false, difference: digestDifference(reviewed, now) };
 }
 
+// src/action/step-summary.ts
+var STEP_SUMMARY_BYTES = 1024 * 1024;
+var SUMMARY_CUT_NOTE = "\n\n_The rest is cut here: GitHub keeps at most 1 MiB of a step's summary. The step's log has all of it._\n";
+function bytes(text) {
+  return Buffer.byteLength(text, "utf8");
+}
+function fitStepSummary(render3, limit = STEP_SUMMARY_BYTES) {
+  let maxLength = limit;
+  let text = render3(maxLength);
+  for (let tries = 0; tries < 4 && bytes(text) > limit; tries++) {
+    maxLength = Math.floor(maxLength * limit / bytes(text) * 0.98);
+    text = render3(maxLength);
+  }
+  return bytes(text) <= limit ? text : cutAtLine(text, limit);
+}
+function cutAtLine(text, limit) {
+  const room = limit - bytes(SUMMARY_CUT_NOTE);
+  const encoded = Buffer.from(text, "utf8").subarray(0, Math.max(room, 0));
+  const end = encoded.lastIndexOf(10);
+  return `${end < 0 ? "" : encoded.subarray(0, end + 1).toString("utf8")}${SUMMARY_CUT_NOTE}`;
+}
+
 // src/action/workflow-commands.ts
 import { randomBytes as randomBytes3 } from "node:crypto";
 import { appendFileSync } from "node:fs";
@@ -50742,7 +50796,7 @@ function command(name2, properties, message) {
 `;
 }
 function maskCommands(secret) {
-  return secret.split(/\r?\n/).filter((line) => line.trim() !== "").map((line) => `::add-mask::${line}
+  return secret.split(/\r?\n/).filter((line) => line.trim() !== "").map((line) => `::add-mask::${escapeData(line)}
 `).join("");
 }
 function annotation(note) {
@@ -50751,6 +50805,29 @@ function annotation(note) {
     { file: note.file, line: note.line, col: note.col, title: note.title },
     note.message
   );
+}
+var ANNOTATIONS_PER_LEVEL = 10;
+function withinAnnotationLimit(notes, where) {
+  const shown3 = [];
+  const left = [];
+  for (const level of ["error", "warning", "notice"]) {
+    const ofLevel = notes.filter((note) => note.level === level);
+    if (ofLevel.length <= ANNOTATIONS_PER_LEVEL) continue;
+    left.push(...ofLevel.slice(ANNOTATIONS_PER_LEVEL - 1));
+  }
+  for (const note of notes) if (!left.includes(note)) shown3.push(note);
+  for (const level of ["error", "warning", "notice"]) {
+    const count2 = left.filter((note) => note.level === level).length;
+    if (count2 > 0) {
+      const title = left.find((note) => note.level === level)?.title;
+      shown3.push({
+        level,
+        ...title !== void 0 ? { title } : {},
+        message: `${count2} more ${level === "notice" ? "notices" : `${level}s`}: ${where}`
+      });
+    }
+  }
+  return { shown: shown3, left };
 }
 function stopCommands() {
   const token = randomBytes3(16).toString("hex");
@@ -50773,7 +50850,6 @@ function appendTo(path, text) {
 }
 
 // src/action/run.ts
-var SUMMARY_LIMIT = 9e5;
 function pullRequestOf(env) {
   const path = env.GITHUB_EVENT_PATH;
   if (path === void 0 || !existsSync4(path)) return void 0;
@@ -50941,7 +51017,17 @@ async function runSteps(context, redactor) {
     const problems = configAnnotations(inputs, cliEnv, cwd, workspace, redactor);
     mask();
     if (problems.length > 0) {
-      for (const problem of problems) note(problem);
+      const { shown: shown3, left } = withinAnnotationLimit(problems, "the log lists them");
+      for (const problem of shown3) note(problem);
+      if (left.length > 0) {
+        const fence = stopCommands();
+        const lines = left.map((problem) => {
+          const at = [problem.file, problem.line, problem.col].filter((part) => part !== void 0);
+          return `forgeplan: ${at.join(":")}: ${problem.message}
+`;
+        });
+        write(`${fence.open}${lines.join("")}${fence.close}`);
+      }
       setOutputs({ "exit-code": "1", "has-changes": "false" });
       return 1;
     }
@@ -51003,7 +51089,8 @@ ${fence.open}`);
     }
   }
   const failures = unreviewed !== void 0 ? [{ level: "error", title: "forgeplan apply", message: unreviewed.message }] : applied === void 0 ? failureAnnotations(plan2, planned) : failureAnnotations(void 0, applied);
-  for (const failure3 of failures) note(failure3);
+  const failed = withinAnnotationLimit(failures, "the job summary and the log say which and why");
+  for (const failure3 of failed.shown) note(failure3);
   if (inputs.command === "drift" && exitCode === 2 && plan2 !== void 0) {
     note({
       level: "error",
@@ -51021,17 +51108,22 @@ ${fence.open}`);
     ...runUrl !== void 0 ? { detailsUrl: runUrl } : {}
   };
   if (env.GITHUB_STEP_SUMMARY !== void 0) {
-    const planned2 = plan2 ? renderPlan(redactor.plan(plan2), "markdown", {
-      ...markdownOptions,
-      ...unreviewed !== void 0 ? { title: "forgeplan apply: the plan that was not applied" } : {},
-      maxLength: SUMMARY_LIMIT - (unreviewed?.message.length ?? 0) - 100
-    }) : "";
-    const summary = applied?.stdout ?? (unreviewed !== void 0 ? `### forgeplan apply: stopped
+    const stopped = unreviewed === void 0 ? "" : `### forgeplan apply: stopped
 
 ${escapeInline(unreviewed.message)}
 
-${planned2}` : planned2);
-    if (summary !== "") appendTo(env.GITHUB_STEP_SUMMARY, redactor.redact(summary));
+`;
+    const summary = (maxLength) => {
+      const planned2 = plan2 ? renderPlan(redactor.plan(plan2), "markdown", {
+        ...markdownOptions,
+        ...unreviewed !== void 0 ? { title: "forgeplan apply: the plan that was not applied" } : {},
+        maxLength: Math.max(maxLength - stopped.length, 0)
+      }) : "";
+      return redactor.redact(applied?.stdout ?? `${stopped}${planned2}`);
+    };
+    if (applied !== void 0 || plan2 !== void 0) {
+      appendTo(env.GITHUB_STEP_SUMMARY, fitStepSummary(summary));
+    }
   }
   const wantComment = inputs.comment ?? (isPullRequestEvent(env) && inputs.shard === void 0);
   if (wantComment && plan2 !== void 0 && inputs.command !== "apply") {

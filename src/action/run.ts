@@ -31,6 +31,7 @@ import {
   type Reviewed,
   reviewedPlan,
 } from "./reviewed-plan.js";
+import { fitStepSummary } from "./step-summary.js";
 import {
   type Annotation,
   annotation,
@@ -38,6 +39,7 @@ import {
   maskCommands,
   outputBlock,
   stopCommands,
+  withinAnnotationLimit,
 } from "./workflow-commands.js";
 
 /**
@@ -55,9 +57,6 @@ export interface ActionEnvironment {
   write(text: string): void;
   signal?: AbortSignal;
 }
-
-/** GitHub refuses a step summary over 1 MiB; leave room for multi-byte characters. */
-const SUMMARY_LIMIT = 900_000;
 
 interface PullRequest {
   number: number;
@@ -301,7 +300,17 @@ async function runSteps(context: ActionEnvironment, redactor: Redactor): Promise
     // Loading taught the redactor the configuration's values: mask them before anything prints.
     mask();
     if (problems.length > 0) {
-      for (const problem of problems) note(problem);
+      const { shown, left } = withinAnnotationLimit(problems, "the log lists them");
+      for (const problem of shown) note(problem);
+      if (left.length > 0) {
+        // Fenced, as forgeplan's own output is: a message may quote the config's text.
+        const fence = stopCommands();
+        const lines = left.map((problem) => {
+          const at = [problem.file, problem.line, problem.col].filter((part) => part !== undefined);
+          return `forgeplan: ${at.join(":")}: ${problem.message}\n`;
+        });
+        write(`${fence.open}${lines.join("")}${fence.close}`);
+      }
       setOutputs({ "exit-code": "1", "has-changes": "false" });
       return 1;
     }
@@ -382,7 +391,8 @@ async function runSteps(context: ActionEnvironment, redactor: Redactor): Promise
       : applied === undefined
         ? failureAnnotations(plan, planned)
         : failureAnnotations(undefined, applied);
-  for (const failure of failures) note(failure);
+  const failed = withinAnnotationLimit(failures, "the job summary and the log say which and why");
+  for (const failure of failed.shown) note(failure);
   if (inputs.command === "drift" && exitCode === 2 && plan !== undefined) {
     // The step fails on drift; the annotation says why, where a failed run is looked at first.
     note({
@@ -402,21 +412,25 @@ async function runSteps(context: ActionEnvironment, redactor: Redactor): Promise
     ...(runUrl !== undefined ? { detailsUrl: runUrl } : {}),
   };
   if (env.GITHUB_STEP_SUMMARY !== undefined) {
-    const planned = plan
-      ? renderPlan(redactor.plan(plan), "markdown", {
-          ...markdownOptions,
-          ...(unreviewed !== undefined
-            ? { title: "forgeplan apply: the plan that was not applied" }
-            : {}),
-          maxLength: SUMMARY_LIMIT - (unreviewed?.message.length ?? 0) - 100,
-        })
-      : "";
-    const summary =
-      applied?.stdout ??
-      (unreviewed !== undefined
-        ? `### forgeplan apply: stopped\n\n${escapeInline(unreviewed.message)}\n\n${planned}`
-        : planned);
-    if (summary !== "") appendTo(env.GITHUB_STEP_SUMMARY, redactor.redact(summary));
+    const stopped =
+      unreviewed === undefined
+        ? ""
+        : `### forgeplan apply: stopped\n\n${escapeInline(unreviewed.message)}\n\n`;
+    const summary = (maxLength: number) => {
+      const planned = plan
+        ? renderPlan(redactor.plan(plan), "markdown", {
+            ...markdownOptions,
+            ...(unreviewed !== undefined
+              ? { title: "forgeplan apply: the plan that was not applied" }
+              : {}),
+            maxLength: Math.max(maxLength - stopped.length, 0),
+          })
+        : "";
+      return redactor.redact(applied?.stdout ?? `${stopped}${planned}`);
+    };
+    if (applied !== undefined || plan !== undefined) {
+      appendTo(env.GITHUB_STEP_SUMMARY, fitStepSummary(summary));
+    }
   }
 
   const wantComment = inputs.comment ?? (isPullRequestEvent(env) && inputs.shard === undefined);

@@ -28,12 +28,18 @@ export function command(
   return `::${name}${props === "" ? "" : ` ${props}`}::${escapeData(message)}\n`;
 }
 
-/** One `::add-mask::` per line: the runner masks line by line, so a multi-line secret needs each. */
+/**
+ * One `::add-mask::` per line: the runner masks line by line, so a multi-line secret needs each.
+ * Each line is escaped as a command's message, as actions/toolkit's `setSecret` sends it
+ * (`issueCommand('add-mask', {}, secret)`, packages/core/src/core.ts): the runner decodes %25, %0D
+ * and %0A in every command's data (actions/runner ActionCommand.cs, `UnescapeData`), so a secret
+ * holding `%25` sent as it is would be masked as the shorter value it decodes to, and then shown.
+ */
 export function maskCommands(secret: string): string {
   return secret
     .split(/\r?\n/)
     .filter((line) => line.trim() !== "")
-    .map((line) => `::add-mask::${line}\n`)
+    .map((line) => `::add-mask::${escapeData(line)}\n`)
     .join("");
 }
 
@@ -52,6 +58,44 @@ export function annotation(note: Annotation): string {
     { file: note.file, line: note.line, col: note.col, title: note.title },
     note.message,
   );
+}
+
+/**
+ * GitHub keeps this many annotations of each level a step and drops the rest unseen ("GitHub
+ * Actions are limited to 10 warning annotations and 10 error annotations per step", checks/create
+ * in GitHub's OpenAPI description).
+ */
+export const ANNOTATIONS_PER_LEVEL = 10;
+
+/**
+ * The annotations to write, at most the limit of each level: a level with more keeps its first
+ * ones and ends with one that says how many more there are and `where` they are. Those it leaves
+ * out are returned too, for the caller to write where it says.
+ */
+export function withinAnnotationLimit(
+  notes: readonly Annotation[],
+  where: string,
+): { shown: Annotation[]; left: Annotation[] } {
+  const shown: Annotation[] = [];
+  const left: Annotation[] = [];
+  for (const level of ["error", "warning", "notice"] as const) {
+    const ofLevel = notes.filter((note) => note.level === level);
+    if (ofLevel.length <= ANNOTATIONS_PER_LEVEL) continue;
+    left.push(...ofLevel.slice(ANNOTATIONS_PER_LEVEL - 1));
+  }
+  for (const note of notes) if (!left.includes(note)) shown.push(note);
+  for (const level of ["error", "warning", "notice"] as const) {
+    const count = left.filter((note) => note.level === level).length;
+    if (count > 0) {
+      const title = left.find((note) => note.level === level)?.title;
+      shown.push({
+        level,
+        ...(title !== undefined ? { title } : {}),
+        message: `${count} more ${level === "notice" ? "notices" : `${level}s`}: ${where}`,
+      });
+    }
+  }
+  return { shown, left };
 }
 
 /**

@@ -123,13 +123,24 @@ export async function upsertStickyComment(
     const created = await client.request<IssueComment>("POST", `${issue}/comments`, {
       body: { body },
     });
-    return {
+    const result: CommentResult = {
       action: "created",
       id: created.data.id,
       html_url: created.data.html_url,
       author: created.data.user?.login,
     };
+    return await keepOldest(client, ref, marker, author, body, result);
   }
+  return await edit(client, ref, existing, author, body);
+}
+
+async function edit(
+  client: ForgeClient,
+  ref: IssueRef,
+  existing: { id: number; body: string; html_url: string },
+  author: string,
+  body: string,
+): Promise<CommentResult> {
   if (existing.body === body) {
     return { action: "unchanged", id: existing.id, html_url: existing.html_url, author };
   }
@@ -139,4 +150,28 @@ export async function upsertStickyComment(
     { body: { body } },
   );
   return { action: "updated", id: updated.data.id, html_url: updated.data.html_url, author };
+}
+
+/**
+ * Two runs for one pull request (two pushes close together) can each find no comment and each
+ * create one: nothing on GitHub makes find-then-create atomic. GitHub lists an issue's comments "by
+ * ascending ID" (issues/list-comments), so every run agrees which of them is the oldest without
+ * talking to the others: a run whose new comment is not the oldest moves its body there and
+ * deletes its own, and one comment is left however many raced (the fix of the same race in
+ * buildinternet/uploads#554; serialising the workflow with `concurrency:` avoids it altogether).
+ */
+async function keepOldest(
+  client: ForgeClient,
+  ref: IssueRef,
+  marker: string,
+  author: string,
+  body: string,
+  created: CommentResult,
+): Promise<CommentResult> {
+  const oldest = await findStickyComment(client, ref, marker, [author]);
+  if (oldest === undefined || oldest.id >= created.id) return created;
+  // The body goes to the oldest first, so a delete that fails leaves a duplicate, never a loss.
+  const kept = await edit(client, ref, oldest, author, body);
+  await client.request("DELETE", `${repoPath(ref.owner, ref.repo)}/issues/comments/${created.id}`);
+  return kept;
 }

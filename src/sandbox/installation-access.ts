@@ -90,6 +90,7 @@ const BY_TARGET: Readonly<Record<string, AppPermissionLevel>> = {
   "POST /repos/:owner/:repo/issues/:number/comments": "write",
   "GET /repos/:owner/:repo/issues/comments/:id": "read",
   "PATCH /repos/:owner/:repo/issues/comments/:id": "write",
+  "DELETE /repos/:owner/:repo/issues/comments/:id": "write",
 };
 
 const RANK: Record<AppPermissionLevel, number> = { read: 1, write: 2, admin: 3 };

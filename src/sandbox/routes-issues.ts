@@ -2,6 +2,7 @@ import {
   forbidden,
   idParam,
   isoTime,
+  noContent,
   notFound,
   ok,
   type RequestContext,
@@ -361,6 +362,26 @@ export const issueRoutes: Route[] = [
       comment.body = text;
       comment.updated_at = isoTime(ctx.now());
       return ok(commentShape(ctx, comment));
+    },
+  },
+  {
+    // GitHub's "Delete an issue comment" (204, no body). Who may: the same as for an edit, its
+    // author or someone with write access (GitHub's "Managing disruptive comments" gives people
+    // with write access the editing and deleting of others' comments).
+    method: "DELETE",
+    pattern: "/repos/:owner/:repo/issues/comments/:id",
+    operation: "DELETE /repos/{owner}/{repo}/issues/comments/{comment_id}",
+    handler: (ctx) => {
+      const repo = visibleRepository(ctx);
+      const caller = requireCaller(ctx);
+      const comment = commentOf(ctx, repo);
+      if (comment.user.id !== caller.id && !ctx.world.can(repo, caller, "push")) {
+        throw forbidden("Must have push rights to delete another user's comment.");
+      }
+      const comments = comment.issue.comments;
+      comments.splice(comments.indexOf(comment), 1);
+      ctx.world.issueComments.delete(comment.id);
+      return noContent;
     },
   },
 ];
