@@ -356,10 +356,35 @@ function normalizeConditions(raw: ReadRuleset["conditions"]): GhConditions {
 
 const ID_LESS = new Set(["OrganizationAdmin", "DeployKey"]);
 
+/** What GitHub answers for a parameter that is not set: nothing, false, zero, empty. */
+function isOff(value: unknown): boolean {
+  if (Array.isArray(value)) return value.length === 0;
+  if (typeof value === "object" && value !== null) return Object.keys(value).length === 0;
+  return value === undefined || value === null || value === false || value === 0 || value === "";
+}
+
+/**
+ * The parameters of a managed rule that forgeplan does not know and that are set, as
+ * `type.parameter: value`. GitHub answers parameters its published schema lacks (e.g.
+ * `pull_request.automatic_copilot_code_review_enabled`: integrations/terraform-provider-github#2694,
+ * google/go-github#3505), `false` unless set in its web UI. A PUT's `rules` are the rules as sent,
+ * so writing the rule without such a parameter would reset it: one that is set stops the write;
+ * one that is off is what leaving it out gives, so it is ignored (no perpetual diff).
+ */
+function unknownParameters(type: RuleType, schema: z.ZodType, given: unknown): string[] {
+  if (typeof given !== "object" || given === null || Array.isArray(given)) return [];
+  const known = (schema as z.ZodObject).shape;
+  return Object.entries(given)
+    .filter(([key, value]) => !(key in known) && !isOff(value))
+    .map(([key, value]) => `${type}.${key}: ${JSON.stringify(value)}`);
+}
+
 export type Normalized =
   | { kind: "ok"; ruleset: GhRuleset }
   /** A rule type forgeplan does not manage: writing the ruleset would remove it. */
   | { kind: "unmanaged"; types: string[] }
+  /** A parameter forgeplan does not know, set: writing the rule would reset it. */
+  | { kind: "unknown-parameters"; parameters: string[] }
   /** Not the shape of a ruleset: where it first differs. */
   | { kind: "malformed"; problem: string };
 
@@ -383,6 +408,7 @@ export function normalizeRuleset(value: unknown, actorsKnown: boolean): Normaliz
     .filter((type) => !(RULE_TYPES as readonly string[]).includes(type));
   if (unmanaged.length > 0) return { kind: "unmanaged", types: [...new Set(unmanaged)] };
   const rules: GhRuleset["rules"] = {};
+  const unknown: string[] = [];
   for (const [index, rule] of (read.rules ?? []).entries()) {
     const type = rule.type as RuleType;
     const schema = PARAMETERS[type];
@@ -390,6 +416,7 @@ export function normalizeRuleset(value: unknown, actorsKnown: boolean): Normaliz
       rules[type] = null;
       continue;
     }
+    unknown.push(...unknownParameters(type, schema, rule.parameters));
     const parameters = schema.safeParse(rule.parameters ?? {});
     if (!parameters.success) {
       return {
@@ -399,6 +426,7 @@ export function normalizeRuleset(value: unknown, actorsKnown: boolean): Normaliz
     }
     rules[type] = normalizeParameters(type, parameters.data as Json);
   }
+  if (unknown.length > 0) return { kind: "unknown-parameters", parameters: unknown };
   return {
     kind: "ok",
     ruleset: {

@@ -104,6 +104,16 @@ async function readLive(
       ),
     };
   }
+  if (normalized.kind === "unknown-parameters") {
+    return {
+      error: changeError(
+        `ruleset "${read.data.name}" has rule parameters forgeplan does not manage (${normalized.parameters.join(", ")}); writing it would reset them, so it is left alone`,
+        "GET",
+        path,
+        200,
+      ),
+    };
+  }
   return normalized;
 }
 
