@@ -22,8 +22,16 @@ import { MERGE_QUEUE_DEFAULTS, PATTERN_RULES, RULE_TYPES, type RuleType } from "
 
 type Json = Record<string, unknown>;
 
-export type ActorType =
-  "Integration" | "OrganizationAdmin" | "RepositoryRole" | "Team" | "DeployKey" | "User";
+/** The bypass actor types of GitHub's `repository-ruleset-bypass-actor` schema. */
+const ACTOR_TYPES = [
+  "Integration",
+  "OrganizationAdmin",
+  "RepositoryRole",
+  "Team",
+  "DeployKey",
+  "User",
+] as const;
+export type ActorType = (typeof ACTOR_TYPES)[number];
 
 export interface GhActor {
   actor_id: number | null;
@@ -169,14 +177,9 @@ export const readRuleset = z.looseObject({
     .array(
       z.looseObject({
         actor_id: int.nullish(),
-        actor_type: z.enum([
-          "Integration",
-          "OrganizationAdmin",
-          "RepositoryRole",
-          "Team",
-          "DeployKey",
-          "User",
-        ]),
+        // Any string: a type GitHub added since (e.g. EnterpriseOwner,
+        // integrations/terraform-provider-github#3487) is named, not taken for a malformed read.
+        actor_type: z.string(),
         bypass_mode: z.enum(["always", "pull_request", "exempt"]).optional(),
       }),
     )
@@ -383,8 +386,11 @@ export type Normalized =
   | { kind: "ok"; ruleset: GhRuleset }
   /** A rule type forgeplan does not manage: writing the ruleset would remove it. */
   | { kind: "unmanaged"; types: string[] }
-  /** A parameter forgeplan does not know, set: writing the rule would reset it. */
-  | { kind: "unknown-parameters"; parameters: string[] }
+  /**
+   * Settings forgeplan cannot write: a rule parameter it does not know that is set, a bypass actor
+   * of a type it does not know. Writing the ruleset would reset or remove them.
+   */
+  | { kind: "unknown"; settings: string[] }
   /** Not the shape of a ruleset: where it first differs. */
   | { kind: "malformed"; problem: string };
 
@@ -408,7 +414,11 @@ export function normalizeRuleset(value: unknown, actorsKnown: boolean): Normaliz
     .filter((type) => !(RULE_TYPES as readonly string[]).includes(type));
   if (unmanaged.length > 0) return { kind: "unmanaged", types: [...new Set(unmanaged)] };
   const rules: GhRuleset["rules"] = {};
-  const unknown: string[] = [];
+  const unknown = (read.bypass_actors ?? [])
+    .filter((actor) => !(ACTOR_TYPES as readonly string[]).includes(actor.actor_type))
+    .map(
+      (actor) => `bypass actor ${actor.actor_type}${actor.actor_id ? ` ${actor.actor_id}` : ""}`,
+    );
   for (const [index, rule] of (read.rules ?? []).entries()) {
     const type = rule.type as RuleType;
     const schema = PARAMETERS[type];
@@ -426,7 +436,7 @@ export function normalizeRuleset(value: unknown, actorsKnown: boolean): Normaliz
     }
     rules[type] = normalizeParameters(type, parameters.data as Json);
   }
-  if (unknown.length > 0) return { kind: "unknown-parameters", parameters: unknown };
+  if (unknown.length > 0) return { kind: "unknown", settings: unknown };
   return {
     kind: "ok",
     ruleset: {
@@ -436,7 +446,7 @@ export function normalizeRuleset(value: unknown, actorsKnown: boolean): Normaliz
       bypass_actors: byJson(
         (read.bypass_actors ?? []).map((actor) => ({
           actor_id: ID_LESS.has(actor.actor_type) ? null : (actor.actor_id ?? null),
-          actor_type: actor.actor_type,
+          actor_type: actor.actor_type as ActorType,
           bypass_mode: actor.bypass_mode ?? "always",
         })),
       ),

@@ -104,10 +104,10 @@ async function readLive(
       ),
     };
   }
-  if (normalized.kind === "unknown-parameters") {
+  if (normalized.kind === "unknown") {
     return {
       error: changeError(
-        `ruleset "${read.data.name}" has rule parameters forgeplan does not manage (${normalized.parameters.join(", ")}); writing it would reset them, so it is left alone`,
+        `ruleset "${read.data.name}" has settings forgeplan does not manage (${normalized.settings.join(", ")}); writing it would reset them, so it is left alone`,
         "GET",
         path,
         200,

@@ -85,7 +85,7 @@ describe("rule parameters GitHub answers beyond its schema", () => {
       requests: [],
       error: {
         message:
-          'ruleset "reviewed" has rule parameters forgeplan does not manage (pull_request.automatic_copilot_code_review_enabled: true); writing it would reset them, so it is left alone',
+          'ruleset "reviewed" has settings forgeplan does not manage (pull_request.automatic_copilot_code_review_enabled: true); writing it would reset them, so it is left alone',
         request: `GET /repos/acme/api/rulesets/${created.body.id}`,
       },
     });

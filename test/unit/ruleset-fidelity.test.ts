@@ -42,11 +42,25 @@ describe("rule parameters forgeplan does not know", () => {
         false,
       ),
     ).toEqual({
-      kind: "unknown-parameters",
-      parameters: [
+      kind: "unknown",
+      settings: [
         "pull_request.automatic_copilot_code_review_enabled: true",
         'pull_request.review_mode: "strict"',
       ],
+    });
+  });
+
+  it("names a bypass actor of a type it does not know instead of calling the read malformed", () => {
+    const withOwner = {
+      ...read({}),
+      bypass_actors: [
+        { actor_id: null, actor_type: "EnterpriseOwner", bypass_mode: "always" },
+        { actor_id: 5, actor_type: "RepositoryRole", bypass_mode: "always" },
+      ],
+    };
+    expect(normalizeRuleset(withOwner, false)).toEqual({
+      kind: "unknown",
+      settings: ["bypass actor EnterpriseOwner"],
     });
   });
 });
