@@ -35502,6 +35502,16 @@ function normalizeConditions(raw2) {
   }
   return conditions;
 }
+function isOff(value) {
+  if (Array.isArray(value)) return value.length === 0;
+  if (typeof value === "object" && value !== null) return Object.keys(value).length === 0;
+  return value === void 0 || value === null || value === false || value === 0 || value === "";
+}
+function unknownParameters(type, schema2, given) {
+  if (typeof given !== "object" || given === null || Array.isArray(given)) return [];
+  const known = schema2.shape;
+  return Object.entries(given).filter(([key, value]) => !(key in known) && !isOff(value)).map(([key, value]) => `${type}.${key}: ${JSON.stringify(value)}`);
+}
 function normalizeRuleset(value, actorsKnown) {
   const parsed = readRuleset.safeParse(value);
   if (!parsed.success) return { kind: "malformed", problem: firstProblem(parsed.error) };
@@ -35515,6 +35525,9 @@ function normalizeRuleset(value, actorsKnown) {
   const unmanaged = (read2.rules ?? []).map((rule) => rule.type).filter((type) => !RULE_TYPES.includes(type));
   if (unmanaged.length > 0) return { kind: "unmanaged", types: [...new Set(unmanaged)] };
   const rules2 = {};
+  const unknown2 = (read2.bypass_actors ?? []).filter((actor) => !ACTOR_TYPES.includes(actor.actor_type)).map(
+    (actor) => `bypass actor ${actor.actor_type}${actor.actor_id ? ` ${actor.actor_id}` : ""}`
+  );
   for (const [index, rule] of (read2.rules ?? []).entries()) {
     const type = rule.type;
     const schema2 = PARAMETERS[type];
@@ -35522,6 +35535,7 @@ function normalizeRuleset(value, actorsKnown) {
       rules2[type] = null;
       continue;
     }
+    unknown2.push(...unknownParameters(type, schema2, rule.parameters));
     const parameters2 = schema2.safeParse(rule.parameters ?? {});
     if (!parameters2.success) {
       return {
@@ -35531,6 +35545,7 @@ function normalizeRuleset(value, actorsKnown) {
     }
     rules2[type] = normalizeParameters(type, parameters2.data);
   }
+  if (unknown2.length > 0) return { kind: "unknown", settings: unknown2 };
   return {
     kind: "ok",
     ruleset: {
@@ -35635,13 +35650,21 @@ function referencedIds(ruleset3) {
   }
   return refs;
 }
-var int2, flag, strings, pattern2, PARAMETERS, patterns, propertySpec, readRuleset, listedRuleset, set2, MERGE_METHODS, ID_LESS, ROLE_NAMES;
+var ACTOR_TYPES, int2, flag, strings, pattern2, PARAMETERS, patterns, propertySpec, readRuleset, listedRuleset, set2, MERGE_METHODS, ID_LESS, ROLE_NAMES;
 var init_ruleset_canonical = __esm({
   "src/resources/ruleset-canonical.ts"() {
     "use strict";
     init_zod();
     init_zod_problem();
     init_ruleset_rules();
+    ACTOR_TYPES = [
+      "Integration",
+      "OrganizationAdmin",
+      "RepositoryRole",
+      "Team",
+      "DeployKey",
+      "User"
+    ];
     int2 = number2().int();
     flag = boolean2().optional();
     strings = array(string2());
@@ -35737,14 +35760,9 @@ var init_ruleset_canonical = __esm({
       bypass_actors: array(
         looseObject({
           actor_id: int2.nullish(),
-          actor_type: _enum2([
-            "Integration",
-            "OrganizationAdmin",
-            "RepositoryRole",
-            "Team",
-            "DeployKey",
-            "User"
-          ]),
+          // Any string: a type GitHub added since (e.g. EnterpriseOwner,
+          // integrations/terraform-provider-github#3487) is named, not taken for a malformed read.
+          actor_type: string2(),
           bypass_mode: _enum2(["always", "pull_request", "exempt"]).optional()
         })
       ).optional(),
@@ -36382,6 +36400,16 @@ async function readLive(where, id) {
     return {
       error: changeError(
         `ruleset "${read2.data.name}" has rules forgeplan does not manage (${normalized.types.join(", ")}); writing it would remove them, so it is left alone`,
+        "GET",
+        path,
+        200
+      )
+    };
+  }
+  if (normalized.kind === "unknown") {
+    return {
+      error: changeError(
+        `ruleset "${read2.data.name}" has settings forgeplan does not manage (${normalized.settings.join(", ")}); writing it would reset them, so it is left alone`,
         "GET",
         path,
         200
@@ -42329,6 +42357,7 @@ function checkRule(world, owner, type, parameters2, errors) {
       }
       const order = ["merge", "squash", "rebase"];
       return {
+        automatic_copilot_code_review_enabled: false,
         ...parameters2,
         allowed_merge_methods: order.filter((method) => (methods ?? order).includes(method))
       };
@@ -42490,14 +42519,14 @@ function rulesetFromBody(world, source, raw2, current) {
 function sourceName(source) {
   return source.type === "Repository" ? `${source.repo.owner.login}/${source.repo.name}` : source.org.account.login;
 }
-var TARGETS, ACTOR_TYPES, REPOSITORY_ROLES, strings2, namePatterns, propertySpec3, conditionsSchema, actorSchema, bodySchema, patternParameters, actorParameter, range, RULE_PARAMETERS, PUSH_RULES2, BRANCH_ONLY_RULES2, REPOSITORY_ONLY_RULES;
+var TARGETS, ACTOR_TYPES2, REPOSITORY_ROLES, strings2, namePatterns, propertySpec3, conditionsSchema, actorSchema, bodySchema, patternParameters, actorParameter, range, RULE_PARAMETERS, PUSH_RULES2, BRANCH_ONLY_RULES2, REPOSITORY_ONLY_RULES;
 var init_rulesets = __esm({
   "src/sandbox/rulesets.ts"() {
     "use strict";
     init_zod();
     init_http_support();
     TARGETS = ["branch", "tag", "push", "repository"];
-    ACTOR_TYPES = [
+    ACTOR_TYPES2 = [
       "Integration",
       "OrganizationAdmin",
       "RepositoryRole",
@@ -42528,7 +42557,7 @@ var init_rulesets = __esm({
     });
     actorSchema = external_exports.object({
       actor_id: external_exports.number().int().nullable().optional(),
-      actor_type: external_exports.enum(ACTOR_TYPES),
+      actor_type: external_exports.enum(ACTOR_TYPES2),
       bypass_mode: external_exports.enum(["always", "pull_request", "exempt"]).optional()
     });
     bodySchema = external_exports.object({
@@ -42568,6 +42597,8 @@ var init_rulesets = __esm({
       required_signatures: null,
       pull_request: external_exports.object({
         allowed_merge_methods: external_exports.array(external_exports.enum(["merge", "squash", "rebase"])).optional(),
+        // Not in the published schema, but GitHub answers it (see checkRule).
+        automatic_copilot_code_review_enabled: external_exports.boolean().optional(),
         dismiss_stale_reviews_on_push: external_exports.boolean(),
         dismissal_restriction: external_exports.object({ enabled: external_exports.boolean(), allowed_actors: external_exports.array(actorParameter).optional() }).optional(),
         require_code_owner_review: external_exports.boolean(),

@@ -22,8 +22,16 @@ import { MERGE_QUEUE_DEFAULTS, PATTERN_RULES, RULE_TYPES, type RuleType } from "
 
 type Json = Record<string, unknown>;
 
-export type ActorType =
-  "Integration" | "OrganizationAdmin" | "RepositoryRole" | "Team" | "DeployKey" | "User";
+/** The bypass actor types of GitHub's `repository-ruleset-bypass-actor` schema. */
+const ACTOR_TYPES = [
+  "Integration",
+  "OrganizationAdmin",
+  "RepositoryRole",
+  "Team",
+  "DeployKey",
+  "User",
+] as const;
+export type ActorType = (typeof ACTOR_TYPES)[number];
 
 export interface GhActor {
   actor_id: number | null;
@@ -169,14 +177,9 @@ export const readRuleset = z.looseObject({
     .array(
       z.looseObject({
         actor_id: int.nullish(),
-        actor_type: z.enum([
-          "Integration",
-          "OrganizationAdmin",
-          "RepositoryRole",
-          "Team",
-          "DeployKey",
-          "User",
-        ]),
+        // Any string: a type GitHub added since (e.g. EnterpriseOwner,
+        // integrations/terraform-provider-github#3487) is named, not taken for a malformed read.
+        actor_type: z.string(),
         bypass_mode: z.enum(["always", "pull_request", "exempt"]).optional(),
       }),
     )
@@ -356,10 +359,38 @@ function normalizeConditions(raw: ReadRuleset["conditions"]): GhConditions {
 
 const ID_LESS = new Set(["OrganizationAdmin", "DeployKey"]);
 
+/** What GitHub answers for a parameter that is not set: nothing, false, zero, empty. */
+function isOff(value: unknown): boolean {
+  if (Array.isArray(value)) return value.length === 0;
+  if (typeof value === "object" && value !== null) return Object.keys(value).length === 0;
+  return value === undefined || value === null || value === false || value === 0 || value === "";
+}
+
+/**
+ * The parameters of a managed rule that forgeplan does not know and that are set, as
+ * `type.parameter: value`. GitHub answers parameters its published schema lacks (e.g.
+ * `pull_request.automatic_copilot_code_review_enabled`: integrations/terraform-provider-github#2694,
+ * google/go-github#3505), `false` unless set in its web UI. A PUT's `rules` are the rules as sent,
+ * so writing the rule without such a parameter would reset it: one that is set stops the write;
+ * one that is off is what leaving it out gives, so it is ignored (no perpetual diff).
+ */
+function unknownParameters(type: RuleType, schema: z.ZodType, given: unknown): string[] {
+  if (typeof given !== "object" || given === null || Array.isArray(given)) return [];
+  const known = (schema as z.ZodObject).shape;
+  return Object.entries(given)
+    .filter(([key, value]) => !(key in known) && !isOff(value))
+    .map(([key, value]) => `${type}.${key}: ${JSON.stringify(value)}`);
+}
+
 export type Normalized =
   | { kind: "ok"; ruleset: GhRuleset }
   /** A rule type forgeplan does not manage: writing the ruleset would remove it. */
   | { kind: "unmanaged"; types: string[] }
+  /**
+   * Settings forgeplan cannot write: a rule parameter it does not know that is set, a bypass actor
+   * of a type it does not know. Writing the ruleset would reset or remove them.
+   */
+  | { kind: "unknown"; settings: string[] }
   /** Not the shape of a ruleset: where it first differs. */
   | { kind: "malformed"; problem: string };
 
@@ -383,6 +414,11 @@ export function normalizeRuleset(value: unknown, actorsKnown: boolean): Normaliz
     .filter((type) => !(RULE_TYPES as readonly string[]).includes(type));
   if (unmanaged.length > 0) return { kind: "unmanaged", types: [...new Set(unmanaged)] };
   const rules: GhRuleset["rules"] = {};
+  const unknown = (read.bypass_actors ?? [])
+    .filter((actor) => !(ACTOR_TYPES as readonly string[]).includes(actor.actor_type))
+    .map(
+      (actor) => `bypass actor ${actor.actor_type}${actor.actor_id ? ` ${actor.actor_id}` : ""}`,
+    );
   for (const [index, rule] of (read.rules ?? []).entries()) {
     const type = rule.type as RuleType;
     const schema = PARAMETERS[type];
@@ -390,6 +426,7 @@ export function normalizeRuleset(value: unknown, actorsKnown: boolean): Normaliz
       rules[type] = null;
       continue;
     }
+    unknown.push(...unknownParameters(type, schema, rule.parameters));
     const parameters = schema.safeParse(rule.parameters ?? {});
     if (!parameters.success) {
       return {
@@ -399,6 +436,7 @@ export function normalizeRuleset(value: unknown, actorsKnown: boolean): Normaliz
     }
     rules[type] = normalizeParameters(type, parameters.data as Json);
   }
+  if (unknown.length > 0) return { kind: "unknown", settings: unknown };
   return {
     kind: "ok",
     ruleset: {
@@ -408,7 +446,7 @@ export function normalizeRuleset(value: unknown, actorsKnown: boolean): Normaliz
       bypass_actors: byJson(
         (read.bypass_actors ?? []).map((actor) => ({
           actor_id: ID_LESS.has(actor.actor_type) ? null : (actor.actor_id ?? null),
-          actor_type: actor.actor_type,
+          actor_type: actor.actor_type as ActorType,
           bypass_mode: actor.bypass_mode ?? "always",
         })),
       ),

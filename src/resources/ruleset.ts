@@ -104,6 +104,16 @@ async function readLive(
       ),
     };
   }
+  if (normalized.kind === "unknown") {
+    return {
+      error: changeError(
+        `ruleset "${read.data.name}" has settings forgeplan does not manage (${normalized.settings.join(", ")}); writing it would reset them, so it is left alone`,
+        "GET",
+        path,
+        200,
+      ),
+    };
+  }
   return normalized;
 }
 

@@ -112,6 +112,8 @@ const RULE_PARAMETERS: Record<string, z.ZodType | null> = {
   required_signatures: null,
   pull_request: z.object({
     allowed_merge_methods: z.array(z.enum(["merge", "squash", "rebase"])).optional(),
+    // Not in the published schema, but GitHub answers it (see checkRule).
+    automatic_copilot_code_review_enabled: z.boolean().optional(),
     dismiss_stale_reviews_on_push: z.boolean(),
     dismissal_restriction: z
       .object({ enabled: z.boolean(), allowed_actors: z.array(actorParameter).optional() })
@@ -352,7 +354,10 @@ function checkRule(
       // GitHub fills in every merge method when none is sent (integrations/terraform-provider-github,
       // github/util_rules.go: "the SDK not setting the default value for the allowed_merge_methods").
       const order = ["merge", "squash", "rebase"];
+      // GitHub answers `automatic_copilot_code_review_enabled`, false unless set, though its
+      // schema lacks it (integrations/terraform-provider-github#2694, google/go-github#3505).
       return {
+        automatic_copilot_code_review_enabled: false,
         ...parameters,
         allowed_merge_methods: order.filter((method) => (methods ?? order).includes(method)),
       };
