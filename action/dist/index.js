@@ -696,14 +696,14 @@ function codePointLength(str) {
   const units = str.length;
   if (!highSurrogate.test(str))
     return units;
-  let count2 = units;
+  let count3 = units;
   for (let i = 0; i < units - 1; i++) {
     if ((str.charCodeAt(i) & 64512) === 55296 && (str.charCodeAt(i + 1) & 64512) === 56320) {
-      count2--;
+      count3--;
       i++;
     }
   }
-  return count2;
+  return count3;
 }
 function getLengthableOrigin(input2) {
   if (Array.isArray(input2))
@@ -5194,8 +5194,8 @@ var init_az = __esm({
 });
 
 // node_modules/zod/v4/locales/be.js
-function getBelarusianPlural(count2, one, few, many) {
-  const absCount = Math.abs(count2);
+function getBelarusianPlural(count3, one, few, many) {
+  const absCount = Math.abs(count3);
   const lastDigit = absCount % 10;
   const lastTwoDigits = absCount % 100;
   if (lastTwoDigits >= 11 && lastTwoDigits <= 19) {
@@ -7968,8 +7968,8 @@ var init_hu = __esm({
 });
 
 // node_modules/zod/v4/locales/hy.js
-function getArmenianPlural(count2, one, many) {
-  return Math.abs(count2) === 1 ? one : many;
+function getArmenianPlural(count3, one, many) {
+  return Math.abs(count3) === 1 ? one : many;
 }
 function withDefiniteArticle(word) {
   if (!word)
@@ -10844,8 +10844,8 @@ var init_ro = __esm({
 });
 
 // node_modules/zod/v4/locales/ru.js
-function getRussianPlural(count2, one, few, many) {
-  const absCount = Math.abs(count2);
+function getRussianPlural(count3, one, few, many) {
+  const absCount = Math.abs(count3);
   const lastDigit = absCount % 10;
   const lastTwoDigits = absCount % 100;
   if (lastTwoDigits >= 11 && lastTwoDigits <= 19) {
@@ -22243,8 +22243,8 @@ var require_Node = __commonJS({
         };
         const res = toJS.toJS(this, "", ctx);
         if (typeof onAnchor === "function")
-          for (const { count: count2, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count2);
+          for (const { count: count3, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count3);
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
     };
@@ -22352,13 +22352,13 @@ var require_Alias = __commonJS({
         const anchor2 = anchors2 && source && anchors2.get(source);
         return anchor2 ? anchor2.count * anchor2.aliasCount : 0;
       } else if (identity5.isCollection(node2)) {
-        let count2 = 0;
+        let count3 = 0;
         for (const item of node2.items) {
           const c = getAliasCount(doc, item, anchors2);
-          if (c > count2)
-            count2 = c;
+          if (c > count3)
+            count3 = c;
         }
-        return count2;
+        return count3;
       } else if (identity5.isPair(node2)) {
         const kc = getAliasCount(doc, node2.key, anchors2);
         const vc = getAliasCount(doc, node2.value, anchors2);
@@ -25311,8 +25311,8 @@ var require_Document = __commonJS({
         };
         const res = toJS.toJS(this.contents, jsonArg ?? "", ctx);
         if (typeof onAnchor === "function")
-          for (const { count: count2, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count2);
+          for (const { count: count3, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count3);
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
       /**
@@ -25389,12 +25389,12 @@ var require_errors = __commonJS({
         lineStr = prev + lineStr;
       }
       if (/[^ ]/.test(lineStr)) {
-        let count2 = 1;
+        let count3 = 1;
         const end = error62.linePos[1];
         if (end?.line === line && end.col > col) {
-          count2 = Math.max(1, Math.min(end.col - col, 80 - ci));
+          count3 = Math.max(1, Math.min(end.col - col, 80 - ci));
         }
-        const pointer2 = " ".repeat(ci) + "^".repeat(count2);
+        const pointer2 = " ".repeat(ci) + "^".repeat(count3);
         error62.message += `:
 
 ${lineStr}
@@ -33375,7 +33375,7 @@ function branchProtectionProblems(settings) {
   };
   const total = counts.restrictions + counts.dismissal_restrictions + counts.bypass_pull_request_allowances;
   if (total > MAX_PROTECTION_ACTORS) {
-    const parts = Object.entries(counts).map(([name2, count2]) => `${name2} ${count2}`).join(", ");
+    const parts = Object.entries(counts).map(([name2, count3]) => `${name2} ${count3}`).join(", ");
     problems.push({
       path: [],
       message: `${total} users, teams and apps in total (${parts}); the service allows at most ${MAX_PROTECTION_ACTORS} across these lists`
@@ -37212,11 +37212,11 @@ function describeCounts(state) {
   ]);
   for (const section2 of configSpec.sections) {
     const [one, many] = section2.noun;
-    const count2 = state.sections.filter((entry2) => entry2.section === section2.at.join(".")).length;
+    const count3 = state.sections.filter((entry2) => entry2.section === section2.at.join(".")).length;
     const known = counts.get(one);
-    counts.set(one, [(known?.[0] ?? 0) + count2, one, many]);
+    counts.set(one, [(known?.[0] ?? 0) + count3, one, many]);
   }
-  return [...counts.values()].map(([count2, one, many]) => `${count2} ${count2 === 1 ? one : many}`).join(", ");
+  return [...counts.values()].map(([count3, one, many]) => `${count3} ${count3 === 1 ? one : many}`).join(", ");
 }
 var init_desired = __esm({
   "src/engine/desired.ts"() {
@@ -37325,9 +37325,9 @@ function loadStateAt(command2, ref, paths, io) {
   if (result.ok) return result.state;
   for (const error62 of result.errors) io.stderr.write(`${formatConfigError(error62)}
 `);
-  const count2 = result.errors.length;
+  const count3 = result.errors.length;
   throw new CliError(
-    `${command2}: the configuration at ${ref} has ${count2} error${count2 === 1 ? "" : "s"}; plan without --changed-from to see the whole plan`
+    `${command2}: the configuration at ${ref} has ${count3} error${count3 === 1 ? "" : "s"}; plan without --changed-from to see the whole plan`
   );
 }
 var GitFailed;
@@ -42101,10 +42101,10 @@ function protectionFromBody(world, repo, raw2, requiredSignatures) {
       `users, teams and apps: at most ${MAX_PRINCIPALS} may be listed in total, got ${total}`
     );
   }
-  const count2 = reviews?.required_approving_review_count;
-  if (count2 !== void 0 && (count2 < 0 || count2 > 6)) {
+  const count3 = reviews?.required_approving_review_count;
+  if (count3 !== void 0 && (count3 < 0 || count3 > 6)) {
     errors.push(
-      `required_pull_request_reviews.required_approving_review_count: must be 0 to 6, got ${count2}`
+      `required_pull_request_reviews.required_approving_review_count: must be 0 to 6, got ${count3}`
     );
   }
   if (body.required_linear_history === true && !repo.allow_squash_merge && !repo.allow_rebase_merge) {
@@ -42142,7 +42142,7 @@ function protectionFromBody(world, repo, raw2, requiredSignatures) {
     reviewRecord = {
       dismiss_stale_reviews: reviews.dismiss_stale_reviews ?? false,
       require_code_owner_reviews: reviews.require_code_owner_reviews ?? false,
-      required_approving_review_count: count2 ?? 1,
+      required_approving_review_count: count3 ?? 1,
       require_last_push_approval: reviews.require_last_push_approval ?? false,
       dismissal_restrictions: dismissalGiven ? resolvePrincipals(world, repo, dismissal, "dismissal_restrictions", errors) : null,
       bypass_pull_request_allowances: bypassRecord && countPrincipals(bypass) > 0 ? bypassRecord : null
@@ -43584,8 +43584,8 @@ var init_seed_file = __esm({
 });
 
 // src/sandbox/generate.ts
-function withGeneratedRepositories(seed, count2) {
-  if (count2 === 0) return seed;
+function withGeneratedRepositories(seed, count3) {
+  if (count3 === 0) return seed;
   const acme = seed.organizations.find((org) => org.login.toLowerCase() === "acme");
   if (acme === void 0) {
     throw new SeedError("--generate needs an organization 'acme' in the seed");
@@ -43593,14 +43593,14 @@ function withGeneratedRepositories(seed, count2) {
   const definesTeam = acme.custom_properties.some(
     (property) => property.property_name.toLowerCase() === "team"
   );
-  const width = Math.max(4, String(count2).length);
+  const width = Math.max(4, String(count3).length);
   let hookId = 0;
   for (const repo of seed.repositories)
     for (const hook3 of repo.hooks) hookId = Math.max(hookId, hook3.id);
   let repoId = 0;
   for (const repo of seed.repositories) repoId = Math.max(repoId, repo.id ?? 0);
   const generated = [];
-  for (let index = 1; index <= count2; index++) {
+  for (let index = 1; index <= count3; index++) {
     generated.push({
       full_name: `acme/repo-${String(index).padStart(width, "0")}`,
       id: Math.max(1e5, repoId) + index,
@@ -43764,15 +43764,15 @@ var init_rate_limits = __esm({
       #points = /* @__PURE__ */ new Map();
       /** Registers a request in flight for `key`; false (and nothing registered) when over the limit. */
       enter(key) {
-        const count2 = this.#inFlight.get(key) ?? 0;
-        if (count2 >= this.options.maxConcurrent) return false;
-        this.#inFlight.set(key, count2 + 1);
+        const count3 = this.#inFlight.get(key) ?? 0;
+        if (count3 >= this.options.maxConcurrent) return false;
+        this.#inFlight.set(key, count3 + 1);
         return true;
       }
       leave(key) {
-        const count2 = (this.#inFlight.get(key) ?? 1) - 1;
-        if (count2 <= 0) this.#inFlight.delete(key);
-        else this.#inFlight.set(key, count2);
+        const count3 = (this.#inFlight.get(key) ?? 1) - 1;
+        if (count3 <= 0) this.#inFlight.delete(key);
+        else this.#inFlight.set(key, count3);
       }
       /** Spends points on an endpoint; returns the seconds to wait when the minute's budget is gone. */
       spend(key, endpoint2, points) {
@@ -46668,9 +46668,9 @@ function loadState(command2, flags9, io, readFile) {
   if (result.ok) return result.state;
   for (const error62 of result.errors) io.stderr.write(`${formatConfigError(error62)}
 `);
-  const count2 = result.errors.length;
+  const count3 = result.errors.length;
   throw new CliError(
-    `${command2}: the configuration has ${count2} error${count2 === 1 ? "" : "s"}; nothing was read or changed`
+    `${command2}: the configuration has ${count3} error${count3 === 1 ? "" : "s"}; nothing was read or changed`
   );
 }
 function usedTargets(state) {
@@ -47270,8 +47270,8 @@ var init_json = __esm({
 });
 
 // src/render/wording.ts
-function plural2(count2, one, many = `${one}s`) {
-  return `${count2} ${count2 === 1 ? one : many}`;
+function plural2(count3, one, many = `${one}s`) {
+  return `${count3} ${count3 === 1 ? one : many}`;
 }
 function printable2(text) {
   return String(text).replace(
@@ -47479,8 +47479,8 @@ function sectionSummary(scope, changes) {
   const counts = [
     ...errors > 0 ? [plural2(errors, "error")] : [],
     ...SECTION_COUNTS.map(([action, words]) => {
-      const count2 = planned.filter((change) => change.action === action).length;
-      return count2 > 0 ? `${count2} ${words}` : "";
+      const count3 = planned.filter((change) => change.action === action).length;
+      return count3 > 0 ? `${count3} ${words}` : "";
     }).filter((text) => text !== "")
   ];
   const mark = ["❌ ", "⚠️ "][urgency(changes)] ?? "";
@@ -47926,7 +47926,7 @@ function mergePlans(sources) {
 }
 function checkShardSet(plans) {
   const byIndex = /* @__PURE__ */ new Map();
-  let count2;
+  let count3;
   let first = "";
   for (const { source, plan: plan2 } of plans) {
     const shard = plan2.shard;
@@ -47935,12 +47935,12 @@ function checkShardSet(plans) {
         `${source.source} is not a shard plan (it records no --shard K/N); merge the plans of the shards of one run`
       );
     }
-    if (count2 !== void 0 && shard.count !== count2) {
+    if (count3 !== void 0 && shard.count !== count3) {
       throw new PlanFileError(
         `${source.source} is shard ${shard.index}/${shard.count} but ${first}; merge the plans of one sharded run`
       );
     }
-    count2 ??= shard.count;
+    count3 ??= shard.count;
     if (first === "") first = `${source.source} is shard ${shard.index}/${shard.count}`;
     const other = byIndex.get(shard.index);
     if (other !== void 0) {
@@ -47950,12 +47950,12 @@ function checkShardSet(plans) {
     }
     byIndex.set(shard.index, source.source);
   }
-  const missing = Array.from({ length: count2 ?? 0 }, (_, i) => i + 1).filter(
+  const missing = Array.from({ length: count3 ?? 0 }, (_, i) => i + 1).filter(
     (index) => !byIndex.has(index)
   );
   if (missing.length > 0) {
     throw new PlanFileError(
-      `shard${missing.length === 1 ? "" : "s"} ${missing.map((index) => `${index}/${count2}`).join(", ")} ${missing.length === 1 ? "is" : "are"} missing: a merged plan needs the plans of all ${count2} shards`
+      `shard${missing.length === 1 ? "" : "s"} ${missing.map((index) => `${index}/${count3}`).join(", ")} ${missing.length === 1 ? "is" : "are"} missing: a merged plan needs the plans of all ${count3} shards`
     );
   }
 }
@@ -48601,15 +48601,15 @@ function parseShard(text) {
   const match = /^\s*(\d{1,4})\s*\/\s*(\d{1,4})\s*$/.exec(text);
   if (match === null) throw new Error(`expects K/N such as 1/4, got '${text}'`);
   const index = Number(match[1]);
-  const count2 = Number(match[2]);
-  if (count2 < 1 || index < 1 || index > count2) {
+  const count3 = Number(match[2]);
+  if (count3 < 1 || index < 1 || index > count3) {
     throw new Error(`expects 1 ≤ K ≤ N, got '${text}'`);
   }
-  return { index, count: count2 };
+  return { index, count: count3 };
 }
-function shardOf(key, count2) {
+function shardOf(key, count3) {
   const hash2 = createHash7("sha256").update(key.toLowerCase()).digest();
-  return hash2.readUIntBE(0, 6) % count2 + 1;
+  return hash2.readUIntBE(0, 6) % count3 + 1;
 }
 function owns(shard, target2, scope) {
   return shardOf(`${target2}/${scope}`, shard.count) === shard.index;
@@ -48977,12 +48977,12 @@ async function applyPlan(input2) {
   return { outcomes, stopped: { reason, notAttempted, unanswered: caught } };
 }
 function verificationOf(outcomes, replan) {
-  const applied = new Set(
-    outcomes.filter((outcome) => outcome.outcome === "applied").map((outcome) => outcome.address)
-  );
-  return replan.changes.every(
-    (change) => !applied.has(change.address) || change.action === "no-op" && !change.error
-  );
+  const replanned = new Map(replan.changes.map((change) => [change.address, change]));
+  return outcomes.filter((outcome) => outcome.outcome === "applied").every((outcome) => {
+    const change = replanned.get(outcome.address);
+    if (change === void 0) return outcome.action === "delete";
+    return change.action === "no-op" && !change.error;
+  });
 }
 var init_apply = __esm({
   "src/engine/apply.ts"() {
@@ -49084,7 +49084,7 @@ import { readFileSync as readFileSync7 } from "node:fs";
 import { resolve as resolve8 } from "node:path";
 function confirmationQuestion(plan2, allowDelete) {
   const changes = applicableChanges(plan2);
-  const count2 = (action) => changes.filter(
+  const count3 = (action) => changes.filter(
     (change) => change.action === action && !change.held && (allowDelete || action !== "delete")
   ).length;
   const held = changes.filter((change) => change.held).length;
@@ -49093,7 +49093,7 @@ function confirmationQuestion(plan2, allowDelete) {
     ...skippedDeletes > 0 ? [`${skippedDeletes} planned delete(s) skipped: they need --allow-delete`] : [],
     ...held > 0 ? [`${held} held`] : []
   ];
-  return `Apply ${count2("create")} create(s), ${count2("update")} update(s), ${count2("delete")} delete(s)?${notes.length > 0 ? ` (${notes.join("; ")})` : ""} Only 'yes' is accepted: `;
+  return `Apply ${count3("create")} create(s), ${count3("update")} update(s), ${count3("delete")} delete(s)?${notes.length > 0 ? ` (${notes.join("; ")})` : ""} Only 'yes' is accepted: `;
 }
 async function confirm(io, question, autoApprove) {
   if (autoApprove) return;
@@ -49142,9 +49142,9 @@ function checked(io, saved, fresh, file2) {
     io.stderr.write(`forgeplan: apply: refused ${refusal.address}: ${refusal.reason}
 `);
   }
-  const count2 = refusals.length;
+  const count3 = refusals.length;
   throw new CliError(
-    `apply: ${file2} no longer matches what it would do now: ${count2} change${count2 === 1 ? "" : "s"} refused; nothing was applied (make a new plan)`
+    `apply: ${file2} no longer matches what it would do now: ${count3} change${count3 === 1 ? "" : "s"} refused; nothing was applied (make a new plan)`
   );
 }
 function unplanned(plan2) {
@@ -49165,6 +49165,9 @@ function failureCause(outcomes, report, plan2) {
     return `not verified: the re-plan still shows ${plural2(remaining.length, "change")} for what was applied${remaining.length > 0 ? `: ${remaining.join(", ")}` : ""}`;
   }
   return plan2.errors > 0 ? unplanned(plan2) : void 0;
+}
+function count2(outcomes, outcome) {
+  return outcomes.filter((o) => o.outcome === outcome).length;
 }
 function resumeHint(outcomes, stopped, savedFile) {
   const { reason } = stopped;
@@ -49341,7 +49344,8 @@ Exit 0 when everything was applied and verified; 1 otherwise.
           progress.end();
         }
         const { outcomes } = result;
-        const verification2 = result.stopped ? void 0 : await replan("verifying", false);
+        const verifying = result.stopped ? void 0 : await replan("verifying", false);
+        const verification2 = io.signal.aborted ? void 0 : verifying;
         const report = {
           outcomes,
           ...verification2 ? { verification: io.redactor.plan(verification2) } : {},
@@ -49351,6 +49355,13 @@ Exit 0 when everything was applied and verified; 1 otherwise.
         else io.stdout.write(renderApplyReport(report, format, { color: format === "text" && color }));
         if (result.stopped) {
           shown3.stderr.write(resumeHint(outcomes, result.stopped, savedFile));
+          return 1;
+        }
+        if (verifying !== void 0 && verification2 === void 0) {
+          shown3.stderr.write(
+            `forgeplan: apply interrupted while verifying. ${count2(outcomes, "applied")} applied, ${count2(outcomes, "failed")} failed; plan again to check that live state matches
+`
+          );
           return 1;
         }
         const cause = failureCause(outcomes, report, plan2);
@@ -50848,13 +50859,13 @@ function withinAnnotationLimit(notes, where) {
   }
   for (const note of notes) if (!left.includes(note)) shown3.push(note);
   for (const level of ["error", "warning", "notice"]) {
-    const count2 = left.filter((note) => note.level === level).length;
-    if (count2 > 0) {
+    const count3 = left.filter((note) => note.level === level).length;
+    if (count3 > 0) {
       const title = left.find((note) => note.level === level)?.title;
       shown3.push({
         level,
         ...title !== void 0 ? { title } : {},
-        message: `${count2} more ${level === "notice" ? "notices" : `${level}s`}: ${where}`
+        message: `${count3} more ${level === "notice" ? "notices" : `${level}s`}: ${where}`
       });
     }
   }

@@ -156,6 +156,10 @@ function failureCause(
   return plan.errors > 0 ? unplanned(plan) : undefined;
 }
 
+function count(outcomes: readonly ChangeOutcome[], outcome: ChangeOutcome["outcome"]): number {
+  return outcomes.filter((o) => o.outcome === outcome).length;
+}
+
 /** Where a run stopped early, and how to pick up exactly the remainder. */
 function resumeHint(
   outcomes: readonly ChangeOutcome[],
@@ -344,7 +348,9 @@ export const apply: Command = async (argv, io) => {
     }
     const { outcomes } = result;
     // Verified without rotating: a rotated secret must now plan as no change, like everything else.
-    const verification = result.stopped ? undefined : await replan("verifying", false);
+    const verifying = result.stopped ? undefined : await replan("verifying", false);
+    // An interrupted re-plan read only part of live state: it verifies nothing, either way.
+    const verification = io.signal.aborted ? undefined : verifying;
     const report: ApplyReport = {
       outcomes,
       ...(verification ? { verification: io.redactor.plan(verification) } : {}),
@@ -354,6 +360,13 @@ export const apply: Command = async (argv, io) => {
     else io.stdout.write(renderApplyReport(report, format, { color: format === "text" && color }));
     if (result.stopped) {
       shown.stderr.write(resumeHint(outcomes, result.stopped, savedFile));
+      return 1;
+    }
+    if (verifying !== undefined && verification === undefined) {
+      shown.stderr.write(
+        `forgeplan: apply interrupted while verifying. ${count(outcomes, "applied")} applied, ` +
+          `${count(outcomes, "failed")} failed; plan again to check that live state matches\n`,
+      );
       return 1;
     }
     const cause = failureCause(outcomes, report, plan);

@@ -190,10 +190,15 @@ export async function applyPlan(input: ApplyInput): Promise<ApplyResult> {
  * (the service kept something else, or something changed meanwhile) is not verified.
  */
 export function verificationOf(outcomes: readonly ChangeOutcome[], replan: Plan): boolean {
-  const applied = new Set(
-    outcomes.filter((outcome) => outcome.outcome === "applied").map((outcome) => outcome.address),
-  );
-  return replan.changes.every(
-    (change) => !applied.has(change.address) || (change.action === "no-op" && !change.error),
-  );
+  const replanned = new Map(replan.changes.map((change) => [change.address, change]));
+  return outcomes
+    .filter((outcome) => outcome.outcome === "applied")
+    .every((outcome) => {
+      const change = replanned.get(outcome.address);
+      // A deleted resource may leave the plan (an unlisted hook is no longer anywhere); anything
+      // else applied must be read again and match, or a re-plan that could not read it (a glob
+      // whose listing failed, an interrupted run) would pass for a verified one.
+      if (change === undefined) return outcome.action === "delete";
+      return change.action === "no-op" && !change.error;
+    });
 }

@@ -41,6 +41,42 @@ describe("apply within a small rate limit", () => {
   });
 });
 
+describe("an apply interrupted while it verifies", () => {
+  it("says the verification was cut short, never that the re-plan found changes", async () => {
+    // Every write has landed; the signal comes with the first read of the verifying re-plan.
+    const controller = new AbortController();
+    let writes = 0;
+    world = await sandbox({
+      generate: 3,
+      latencyMs: 20,
+      onRequest: (request) => {
+        if (request.method !== "GET") writes += 1;
+        else if (writes === 3) controller.abort();
+      },
+    });
+    let stdout = "";
+    let stderr = "";
+    const io: CliIO = {
+      stdout: { write: (text) => void (stdout += text), isTTY: false },
+      stderr: { write: (text) => void (stderr += text), isTTY: false },
+      stdinIsTTY: false,
+      env: {},
+      cwd: repoRoot,
+      signal: controller.signal,
+    };
+    const argv = ["apply", "-c", protections, "--sandbox-url", world.url, "--auto-approve"];
+    const code = await runCli(argv, io);
+    expect(code).toBe(130);
+    expect(stdout).toContain("Apply: 3 applied, 0 failed, 0 held, 0 skipped.");
+    expect(stdout).toContain("Not verified: no re-plan was made.");
+    expect(stdout).not.toContain("could not be planned");
+    expect(stderr).toBe(
+      "forgeplan: apply interrupted while verifying. 3 applied, 0 failed; " +
+        "plan again to check that live state matches\n",
+    );
+  });
+});
+
 describe("--max-wait", () => {
   it("stops cleanly when a wait would be longer, and a re-run applies exactly the rest", async () => {
     // 50 points a minute on one endpoint and 5 per write: the eleventh PUT is told to come back in
