@@ -9,7 +9,8 @@ describe("limits on planning paths", () => {
   it("answer an exhausted window with 429 and the seconds to its reset", async () => {
     let now = Date.parse("2026-06-01T12:00:00Z");
     const sb = await sandbox({ now: () => now, rateLimits: { core: 2 }, rateWindowSeconds: 60 });
-    for (let i = 0; i < 2; i++) expect((await call(sb, "GET", "/api/v4/groups/1")).status).toBe(200);
+    for (let i = 0; i < 2; i++)
+      expect((await call(sb, "GET", "/api/v4/groups/1")).status).toBe(200);
     now += 15_000;
     const over = await call(sb, "GET", "/api/v4/groups/1");
     expect(over.status).toBe(429);
