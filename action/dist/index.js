@@ -32207,6 +32207,7 @@ var init_pacer = __esm({
 });
 
 // src/forge/rate-headers.ts
+import { STATUS_CODES as STATUS_CODES2 } from "node:http";
 function reportedWindow(headers, kind) {
   const prefixes = kind === "planning" ? ["ratelimit-", "x-ratelimit-"] : ["x-ratelimit-"];
   for (const prefix of prefixes) {
@@ -32232,29 +32233,33 @@ function retryAfterMs(headers, now) {
 function throttleOf(status, headers, detail, now, skewMs) {
   if (status !== 403 && status !== 429) return void 0;
   const after = retryAfterMs(headers, now);
-  const secondary = /secondary rate limit/i.test(detail);
-  if (secondary) {
-    return { reason: "secondary-limit", ...after !== void 0 ? { until: now + after } : {} };
+  const secondary = SECONDARY.test(detail);
+  if (after !== void 0) {
+    return { reason: secondary ? "secondary-limit" : "retry-after", until: now + after };
   }
-  if (after !== void 0) return { reason: "retry-after", until: now + after };
+  const aboutLimits = secondary || status === 429 || /rate limit/i.test(detail);
   const remaining = integer2(headers["x-ratelimit-remaining"] ?? headers["ratelimit-remaining"]);
-  if (remaining === 0) {
+  if (remaining === 0 && (aboutLimits || saysNothing(status, detail))) {
     const reset = integer2(headers["x-ratelimit-reset"] ?? headers["ratelimit-reset"]);
     return {
       reason: "rate-limit-reset",
       ...reset !== void 0 ? { until: Math.max(now, reset * 1e3 + skewMs) } : {}
     };
   }
-  if (status === 429 || /rate limit/i.test(detail)) return { reason: "secondary-limit" };
-  return void 0;
+  return aboutLimits ? { reason: "secondary-limit" } : void 0;
+}
+function saysNothing(status, detail) {
+  return detail === "" || detail === STATUS_CODES2[status];
 }
 function integer2(value) {
   if (value === void 0 || !/^\s*\d+\s*$/.test(value)) return void 0;
   return Number(value);
 }
+var SECONDARY;
 var init_rate_headers = __esm({
   "src/forge/rate-headers.ts"() {
     "use strict";
+    SECONDARY = /secondary rate limit|abuse detection/i;
   }
 });
 
@@ -46311,11 +46316,19 @@ function decodePath(pathname) {
     return void 0;
   }
 }
+function gitlabLimitReply(retryAfter) {
+  return {
+    status: 429,
+    body: { message: "This endpoint has been requested too many times. Try again later." },
+    headers: { "Retry-After": String(retryAfter) }
+  };
+}
 function secondaryReply(family, retryAfter) {
+  if (family === "gitlab") return gitlabLimitReply(retryAfter);
   const message = "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.";
   return {
     status: 403,
-    body: family === "gitlab" ? { message } : { message, documentation_url: DOCS },
+    body: { message, documentation_url: DOCS },
     headers: { "Retry-After": String(retryAfter) }
   };
 }
@@ -46469,6 +46482,11 @@ function createRequestHandler(pipeline) {
         }
         if (!limiter.take(rateKey, "core", anonymous)) {
           stats.rate_limited_responses++;
+          if (family === "gitlab") {
+            const reset = limiter.status(rateKey, "core", anonymous).reset;
+            reply(gitlabLimitReply(Math.max(1, reset - Math.floor(pipeline.now() / 1e3))));
+            return;
+          }
           const who = principal2.kind === "installation" ? `installation ID ${principal2.installation.id}` : caller ? `user ID ${caller.id}` : String(req.socket.remoteAddress);
           reply({
             status: 403,

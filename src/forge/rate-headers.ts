@@ -1,3 +1,4 @@
+import { STATUS_CODES } from "node:http";
 import type { RateWindow } from "./budget.js";
 
 export type Headers = Record<string, string | undefined>;
@@ -42,9 +43,23 @@ export interface Throttle {
 }
 
 /**
- * Whether a 403/429 is the service saying "slow down" rather than "no". Primary limit: remaining 0
- * (wait for the reset). Secondary limit: GitHub's "secondary rate limit" message or a Retry-After.
- * A 429 (or a 403 mentioning a rate limit) with neither is still throttling, with no hint how long.
+ * GitHub's secondary-limit messages: "You have exceeded a secondary rate limit…" (documented in
+ * "Rate limits for the REST API"), and the older "You have triggered an abuse detection mechanism…"
+ * that clients still meet and classify as the same limit (go-github's and gh's callers quote it).
+ */
+const SECONDARY = /secondary rate limit|abuse detection/i;
+
+/**
+ * Whether a 403/429 is the service saying "slow down" rather than "no", and how long it asks to
+ * wait, in GitHub's order ("Rate limits for the REST API", "Exceeding the rate limit"): Retry-After;
+ * else, with `x-ratelimit-remaining: 0`, the reset; else at least a minute (left to the caller, as
+ * `until` is absent).
+ *
+ * A 403 with remaining 0 is a primary limit only when its message is about a limit or says nothing:
+ * the request that spends a window's last unit reports remaining 0 on whatever it answers, so a
+ * permission refusal ("Resource not accessible by integration") can carry it too, and is a refusal
+ * to report, not a limit to wait out. GitHub's primary-limit answer says "API rate limit exceeded
+ * for …" (github/docs, "Resources in the REST API", rate limiting). A 429 is always throttling.
  */
 export function throttleOf(
   status: number,
@@ -55,21 +70,25 @@ export function throttleOf(
 ): Throttle | undefined {
   if (status !== 403 && status !== 429) return undefined;
   const after = retryAfterMs(headers, now);
-  const secondary = /secondary rate limit/i.test(detail);
-  if (secondary) {
-    return { reason: "secondary-limit", ...(after !== undefined ? { until: now + after } : {}) };
+  const secondary = SECONDARY.test(detail);
+  if (after !== undefined) {
+    return { reason: secondary ? "secondary-limit" : "retry-after", until: now + after };
   }
-  if (after !== undefined) return { reason: "retry-after", until: now + after };
+  const aboutLimits = secondary || status === 429 || /rate limit/i.test(detail);
   const remaining = integer(headers["x-ratelimit-remaining"] ?? headers["ratelimit-remaining"]);
-  if (remaining === 0) {
+  if (remaining === 0 && (aboutLimits || saysNothing(status, detail))) {
     const reset = integer(headers["x-ratelimit-reset"] ?? headers["ratelimit-reset"]);
     return {
       reason: "rate-limit-reset",
       ...(reset !== undefined ? { until: Math.max(now, reset * 1000 + skewMs) } : {}),
     };
   }
-  if (status === 429 || /rate limit/i.test(detail)) return { reason: "secondary-limit" };
-  return undefined;
+  return aboutLimits ? { reason: "secondary-limit" } : undefined;
+}
+
+/** An answer with no message of its own: an empty body, or only the status's reason phrase. */
+function saysNothing(status: number, detail: string): boolean {
+  return detail === "" || detail === STATUS_CODES[status];
 }
 
 function integer(value: string | undefined): number | undefined {

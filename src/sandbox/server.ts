@@ -117,12 +117,27 @@ function decodePath(pathname: string): string[] | undefined {
   }
 }
 
+/**
+ * GitLab answers every limit on /api/v4 with 429 and `Retry-After`, the RateLimit-* headers kept
+ * (gitlab-org/gitlab!206603 quotes `429 {"message": "This endpoint has been requested too many
+ * times. Try again later."}` with `Retry-After`; gitlab-org/gitlab#199738 shows the headers on a
+ * 429). It has no 403 for limits and no "secondary rate limit" wording: those are GitHub's.
+ */
+function gitlabLimitReply(retryAfter: number): Reply {
+  return {
+    status: 429,
+    body: { message: "This endpoint has been requested too many times. Try again later." },
+    headers: { "Retry-After": String(retryAfter) },
+  };
+}
+
 function secondaryReply(family: Family, retryAfter: number): Reply {
+  if (family === "gitlab") return gitlabLimitReply(retryAfter);
   const message =
     "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.";
   return {
     status: 403,
-    body: family === "gitlab" ? { message } : { message, documentation_url: DOCS },
+    body: { message, documentation_url: DOCS },
     headers: { "Retry-After": String(retryAfter) },
   };
 }
@@ -324,6 +339,11 @@ export function createRequestHandler(pipeline: Pipeline) {
         }
         if (!limiter.take(rateKey, "core", anonymous)) {
           stats.rate_limited_responses++;
+          if (family === "gitlab") {
+            const reset = limiter.status(rateKey, "core", anonymous).reset;
+            reply(gitlabLimitReply(Math.max(1, reset - Math.floor(pipeline.now() / 1000))));
+            return;
+          }
           const who =
             principal.kind === "installation"
               ? `installation ID ${principal.installation.id}`

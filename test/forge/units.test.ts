@@ -125,7 +125,13 @@ describe("rate headers", () => {
     expect(throttleOf(403, {}, "Must have admin rights to Repository.", 0, 1000)).toBeUndefined();
     expect(throttleOf(404, { "retry-after": "1" }, "", 0, 1000)).toBeUndefined();
     expect(
-      throttleOf(403, { "x-ratelimit-remaining": "0", "x-ratelimit-reset": "100" }, "x", 0, 1000),
+      throttleOf(
+        403,
+        { "x-ratelimit-remaining": "0", "x-ratelimit-reset": "100" },
+        "API rate limit exceeded for user ID 1.",
+        0,
+        1000,
+      ),
     ).toEqual({ reason: "rate-limit-reset", until: 101_000 });
     expect(throttleOf(429, {}, "", 0, 1000)).toEqual({ reason: "secondary-limit" });
   });
