@@ -37348,6 +37348,124 @@ var init_revision = __esm({
   }
 });
 
+// src/render/value.ts
+function formatValue(value, maxLength = MAX_VALUE_LENGTH) {
+  return truncate(render2(value), maxLength);
+}
+function render2(value) {
+  if (value === void 0) return ABSENT;
+  if (value === null) return "null";
+  if (isSecret(value)) return SENSITIVE;
+  if (typeof value === "string") return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map(render2).join(", ")}]`;
+  if (isPlainObject2(value)) {
+    const entries = Object.keys(value).filter((key) => value[key] !== void 0).sort().map((key) => `${BARE_KEY.test(key) ? key : JSON.stringify(key)}: ${render2(value[key])}`);
+    return `{${entries.join(", ")}}`;
+  }
+  return String(value);
+}
+function truncate(text, maxLength) {
+  if (text.length <= maxLength) return text;
+  return `${Array.from(text).slice(0, maxLength - 1).join("")}…`;
+}
+function redact(value) {
+  if (isSecret(value)) return SENSITIVE;
+  if (Array.isArray(value)) return value.map(redact);
+  if (isPlainObject2(value)) {
+    const copy2 = {};
+    for (const [key, item] of Object.entries(value)) {
+      if (item !== void 0) copy2[key] = redact(item);
+    }
+    return copy2;
+  }
+  return value;
+}
+var MAX_VALUE_LENGTH, ABSENT, BARE_KEY;
+var init_value = __esm({
+  "src/render/value.ts"() {
+    "use strict";
+    init_secret();
+    init_plain();
+    MAX_VALUE_LENGTH = 120;
+    ABSENT = "(absent)";
+    BARE_KEY = /^[A-Za-z_$][\w$-]*$/;
+  }
+});
+
+// src/render/wording.ts
+function plural2(count3, one, many = `${one}s`) {
+  return `${count3} ${count3 === 1 ? one : many}`;
+}
+function printable2(text) {
+  return String(text).replace(
+    // eslint-disable-next-line no-control-regex
+    /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`
+  );
+}
+function describeError(error62) {
+  return printable2(describeFailure(error62));
+}
+function isShown(change) {
+  return change.action !== "no-op" || change.error !== void 0 || (change.notes?.length ?? 0) > 0;
+}
+function summaryCounts(summary, errors = 0) {
+  return [
+    `${summary.create} to create`,
+    `${summary.update} to update`,
+    `${summary.delete} to delete`,
+    `${summary.report} to report`,
+    `${summary["no-op"]} unchanged`,
+    ...errors > 0 ? [plural2(errors, "error")] : []
+  ].join(", ");
+}
+function errorCount(plan2) {
+  return `${plural2(plan2.errors, "change")} could not be planned.`;
+}
+function viewEntry(entry2, action) {
+  const shown3 = (value) => entry2.sensitive && value !== void 0 ? SENSITIVE : formatValue(value);
+  const before = action === "create" ? void 0 : entry2.before;
+  const shape = before === void 0 && entry2.after !== void 0 ? "added" : entry2.after === void 0 && before !== void 0 ? "removed" : "changed";
+  return {
+    shape,
+    path: printable2(entry2.path),
+    before: shown3(before),
+    after: shown3(entry2.after)
+  };
+}
+function remainingChanges(plan2) {
+  return (plan2?.changes ?? []).filter(
+    (change) => change.error !== void 0 || change.action === "create" || change.action === "update" || change.action === "delete"
+  );
+}
+function applyCounts(report) {
+  return OUTCOMES.map(
+    (outcome) => `${report.outcomes.filter((item) => item.outcome === outcome).length} ${outcome}`
+  ).join(", ");
+}
+function verifiedDetail(remaining) {
+  return remaining === 0 ? "re-plan shows no changes." : `re-plan shows no changes for what was applied; not applied: ${plural2(remaining, "change")}.`;
+}
+var NO_CHANGES, ACTION_SYMBOL, ERROR_SYMBOL;
+var init_wording = __esm({
+  "src/render/wording.ts"() {
+    "use strict";
+    init_plan();
+    init_secret();
+    init_failure_text();
+    init_value();
+    NO_CHANGES = "No changes. Live state matches the desired state.";
+    ACTION_SYMBOL = {
+      create: "+",
+      update: "~",
+      delete: "-",
+      report: "!",
+      "no-op": " "
+    };
+    ERROR_SYMBOL = "✗";
+  }
+});
+
 // src/engine/expand.ts
 function userListing(owner, login2) {
   if (login2 === void 0) {
@@ -47115,7 +47233,7 @@ function readPlanFile(text, file2, kinds) {
   try {
     value = JSON.parse(text);
   } catch (error62) {
-    const reason = error62 instanceof Error ? error62.message.split("\n")[0] : String(error62);
+    const reason = error62 instanceof Error ? error62.message : String(error62);
     throw new PlanFileError(`${file2} is not valid JSON: ${reason}`);
   }
   if (!isPlainObject2(value)) {
@@ -47203,50 +47321,6 @@ var init_plan_file = __esm({
   }
 });
 
-// src/render/value.ts
-function formatValue(value, maxLength = MAX_VALUE_LENGTH) {
-  return truncate(render2(value), maxLength);
-}
-function render2(value) {
-  if (value === void 0) return ABSENT;
-  if (value === null) return "null";
-  if (isSecret(value)) return SENSITIVE;
-  if (typeof value === "string") return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map(render2).join(", ")}]`;
-  if (isPlainObject2(value)) {
-    const entries = Object.keys(value).filter((key) => value[key] !== void 0).sort().map((key) => `${BARE_KEY.test(key) ? key : JSON.stringify(key)}: ${render2(value[key])}`);
-    return `{${entries.join(", ")}}`;
-  }
-  return String(value);
-}
-function truncate(text, maxLength) {
-  if (text.length <= maxLength) return text;
-  return `${Array.from(text).slice(0, maxLength - 1).join("")}…`;
-}
-function redact(value) {
-  if (isSecret(value)) return SENSITIVE;
-  if (Array.isArray(value)) return value.map(redact);
-  if (isPlainObject2(value)) {
-    const copy2 = {};
-    for (const [key, item] of Object.entries(value)) {
-      if (item !== void 0) copy2[key] = redact(item);
-    }
-    return copy2;
-  }
-  return value;
-}
-var MAX_VALUE_LENGTH, ABSENT, BARE_KEY;
-var init_value = __esm({
-  "src/render/value.ts"() {
-    "use strict";
-    init_secret();
-    init_plain();
-    MAX_VALUE_LENGTH = 120;
-    ABSENT = "(absent)";
-    BARE_KEY = /^[A-Za-z_$][\w$-]*$/;
-  }
-});
-
 // src/render/json.ts
 function* planJsonChunks(input2) {
   yield* planFileChunks(input2);
@@ -47284,80 +47358,6 @@ var init_json = __esm({
     init_value();
     REPORT_KEYS = ["outcomes", "verification", "verified"];
     OUTCOME_KEYS = ["address", "kind", "action", "outcome", "request", "status", "message"];
-  }
-});
-
-// src/render/wording.ts
-function plural2(count3, one, many = `${one}s`) {
-  return `${count3} ${count3 === 1 ? one : many}`;
-}
-function printable2(text) {
-  return String(text).replace(
-    // eslint-disable-next-line no-control-regex
-    /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g,
-    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`
-  );
-}
-function describeError(error62) {
-  return printable2(describeFailure(error62));
-}
-function isShown(change) {
-  return change.action !== "no-op" || change.error !== void 0 || (change.notes?.length ?? 0) > 0;
-}
-function summaryCounts(summary, errors = 0) {
-  return [
-    `${summary.create} to create`,
-    `${summary.update} to update`,
-    `${summary.delete} to delete`,
-    `${summary.report} to report`,
-    `${summary["no-op"]} unchanged`,
-    ...errors > 0 ? [plural2(errors, "error")] : []
-  ].join(", ");
-}
-function errorCount(plan2) {
-  return `${plural2(plan2.errors, "change")} could not be planned.`;
-}
-function viewEntry(entry2, action) {
-  const shown3 = (value) => entry2.sensitive && value !== void 0 ? SENSITIVE : formatValue(value);
-  const before = action === "create" ? void 0 : entry2.before;
-  const shape = before === void 0 && entry2.after !== void 0 ? "added" : entry2.after === void 0 && before !== void 0 ? "removed" : "changed";
-  return {
-    shape,
-    path: printable2(entry2.path),
-    before: shown3(before),
-    after: shown3(entry2.after)
-  };
-}
-function remainingChanges(plan2) {
-  return (plan2?.changes ?? []).filter(
-    (change) => change.error !== void 0 || change.action === "create" || change.action === "update" || change.action === "delete"
-  );
-}
-function applyCounts(report) {
-  return OUTCOMES.map(
-    (outcome) => `${report.outcomes.filter((item) => item.outcome === outcome).length} ${outcome}`
-  ).join(", ");
-}
-function verifiedDetail(remaining) {
-  return remaining === 0 ? "re-plan shows no changes." : `re-plan shows no changes for what was applied; not applied: ${plural2(remaining, "change")}.`;
-}
-var NO_CHANGES, ACTION_SYMBOL, ERROR_SYMBOL;
-var init_wording = __esm({
-  "src/render/wording.ts"() {
-    "use strict";
-    init_plan();
-    init_secret();
-    init_failure_text();
-    init_value();
-    NO_CHANGES = "No changes. Live state matches the desired state.";
-    ACTION_SYMBOL = {
-      create: "+",
-      update: "~",
-      delete: "-",
-      report: "!",
-      "no-op": " "
-    };
-    ERROR_SYMBOL = "✗";
   }
 });
 
@@ -50479,6 +50479,7 @@ import { dirname as dirname3, isAbsolute as isAbsolute3, join as join6, relative
 // src/cli/run.ts
 init_suggest();
 init_redact();
+init_wording();
 init_io();
 import { readFileSync as readFileSync8 } from "node:fs";
 var INTERRUPTED = 130;
@@ -50548,7 +50549,7 @@ async function runCli(argv, outer) {
     return io.signal.aborted && code2 !== 0 ? INTERRUPTED : code2;
   } catch (error62) {
     if (error62 instanceof CliError) {
-      io.stderr.write(`forgeplan: ${error62.message}
+      io.stderr.write(`forgeplan: ${printable2(error62.message)}
 `);
       return io.signal.aborted ? INTERRUPTED : 1;
     }

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { closest } from "../config/suggest.js";
 import { Redactor } from "../core/redact.js";
+import { printable } from "../render/wording.js";
 import { CliError, type CliIO, type Command, type CommandIO } from "./io.js";
 
 /**
@@ -87,7 +88,9 @@ export async function runCli(argv: string[], outer: CliIO): Promise<number> {
     return io.signal.aborted && code !== 0 ? INTERRUPTED : code;
   } catch (error) {
     if (error instanceof CliError) {
-      io.stderr.write(`forgeplan: ${error.message}\n`);
+      // One line whatever the message quotes (a file name, V8's quote of a broken plan file with
+      // its newlines): control characters show as escapes, never as a break or a terminal command.
+      io.stderr.write(`forgeplan: ${printable(error.message)}\n`);
       return io.signal.aborted ? INTERRUPTED : 1;
     }
     const message = error instanceof Error ? error.message : String(error);

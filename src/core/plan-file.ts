@@ -188,7 +188,9 @@ export function readPlanFile(text: string, file: string, kinds: readonly string[
   try {
     value = JSON.parse(text);
   } catch (error) {
-    const reason = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    // V8's message quotes the text around the fault as it is, newlines included; the CLI shows
+    // them escaped, so the quote stays whole on one line.
+    const reason = error instanceof Error ? error.message : String(error);
     throw new PlanFileError(`${file} is not valid JSON: ${reason}`);
   }
   if (!isPlainObject(value)) {

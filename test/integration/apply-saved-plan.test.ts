@@ -138,6 +138,15 @@ describe("a saved plan that cannot be used", () => {
     );
   });
 
+  it("keeps V8's quote of a text with a newline whole, on one line", async () => {
+    writeFileSync(out, "nope\nmore");
+    const result = await apply(out);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      `forgeplan: apply: ${out} is not valid JSON: Unexpected token 'o', "nope\\u000amore" is not valid JSON\n`,
+    );
+  });
+
   it("says in one line that the format version is not one it reads", async () => {
     writeFileSync(out, JSON.stringify({ format_version: 2, changes: [] }));
     const result = await apply(out);
