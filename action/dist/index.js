@@ -20886,6 +20886,7 @@ function repositoryEntry(spec) {
     profiles: array(targetName).optional().describe("Profiles applied in order, after defaults and before this entry's own settings."),
     ...settingsShape(spec)
   }).superRefine((entry2, context) => {
+    if (entry2.where === void 0 && entry2.exclude === void 0) return;
     const glob = /[*?[]/.test(entry2.name);
     if (entry2.where !== void 0 && !glob) {
       context.addIssue({
@@ -21272,7 +21273,8 @@ var init_conflicts = __esm({
         this.#entries.push(named2);
         if (!this.#names.has(named2.key)) this.#names.set(named2.key, named2.name);
         const shownName = this.#names.get(named2.key);
-        const own2 = mergeLayers(named2.entry.layers);
+        const layers = named2.entry.layers;
+        const own2 = layers.length === 1 ? layers[0].value : mergeLayers(layers);
         for (const setting of this.settings) {
           const value = own2[setting.key];
           if (value === void 0) continue;
@@ -21583,9 +21585,29 @@ var init_resolve = __esm({
         for (const setting of this.spec.settings) {
           if (entry2[setting.key] !== void 0) own2[setting.key] = entry2[setting.key];
         }
-        const profileLayers = [];
+        const layers = [
+          ...this.#profileLayers(source, entry2.profiles, path),
+          { label: "entry", source, path, value: own2 }
+        ];
+        const all = this.defaults.length === 0 ? layers : [...this.defaults, ...layers];
+        const resolved = {
+          target: target2 ?? "",
+          origin: source.locate(path),
+          selector: selector(entry2),
+          ...entry2.owner_type !== void 0 && { ownerType: entry2.owner_type },
+          layers,
+          settings: mergeLayers(all)
+        };
+        this.#checkMerged(resolved, all, path);
+        const key = `${target2}|${describeSelector(resolved.selector).toLowerCase()}`;
+        return { entry: resolved, key, name: entry2.name };
+      }
+      /** The profiles an entry lists, in order; an unknown or repeated one is an error. */
+      #profileLayers(source, names, path) {
+        if (names === void 0) return [];
+        const found = [];
         const listed4 = /* @__PURE__ */ new Set();
-        for (const [index, name2] of (entry2.profiles ?? []).entries()) {
+        for (const [index, name2] of names.entries()) {
           const place = this.place(source, [...path, "profiles", index]);
           const profile = this.profiles.get(name2);
           if (listed4.has(name2)) this.error(place, `profile "${name2}" is listed twice`);
@@ -21594,28 +21616,16 @@ var init_resolve = __esm({
               place,
               `unknown profile "${name2}"; ${unknownNameHint(name2, [...this.profiles.keys()])}`
             );
-          } else profileLayers.push(profile);
+          } else found.push(profile);
           listed4.add(name2);
         }
-        const layers = [
-          ...profileLayers,
-          { label: "entry", source, path, value: own2 }
-        ];
-        const resolved = {
-          target: target2 ?? "",
-          origin: source.locate(path),
-          selector: selector(entry2),
-          ...entry2.owner_type !== void 0 && { ownerType: entry2.owner_type },
-          layers,
-          settings: mergeLayers([...this.defaults, ...layers])
-        };
-        this.#checkMerged(resolved, path);
-        const key = `${target2}|${describeSelector(resolved.selector).toLowerCase()}`;
-        return { entry: resolved, key, name: entry2.name };
+        return found;
       }
-      /** The rules again on the merged settings, where defaults, profiles and the entry meet. */
-      #checkMerged(entry2, entryPath) {
-        const layers = [...this.defaults, ...entry2.layers];
+      /**
+       * The rules again on the merged settings, where defaults, profiles and the entry meet; `layers`
+       * are the defaults and the entry's layers.
+       */
+      #checkMerged(entry2, layers, entryPath) {
         const own2 = entry2.layers[entry2.layers.length - 1];
         for (const setting of this.spec.settings) {
           const value = entry2.settings[setting.key];
@@ -21655,11 +21665,23 @@ function wrapSecrets(value, env) {
       const name2 = ENV_REFERENCE.exec(node2)?.[1];
       return name2 === void 0 ? node2 : new Secret(env[name2] ?? "", name2);
     }
-    if (Array.isArray(node2)) return node2.map((item, index) => walk(item, index));
+    if (Array.isArray(node2)) {
+      let copy2;
+      node2.forEach((item, index) => {
+        const inner = walk(item, index);
+        if (inner !== item) copy2 ??= node2.slice();
+        if (copy2 !== void 0) copy2[index] = inner;
+      });
+      return copy2 ?? node2;
+    }
     if (isPlainObject2(node2)) {
-      const result = {};
-      for (const [child, inner] of Object.entries(node2)) setKey(result, child, walk(inner, child));
-      return result;
+      let copy2;
+      for (const [child, inner] of Object.entries(node2)) {
+        const wrapped = walk(inner, child);
+        if (wrapped !== inner) copy2 ??= { ...node2 };
+        if (copy2 !== void 0) setKey(copy2, child, wrapped);
+      }
+      return copy2 ?? node2;
     }
     return node2;
   };

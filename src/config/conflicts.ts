@@ -47,7 +47,12 @@ export class RepositoryConflicts {
     this.#entries.push(named);
     if (!this.#names.has(named.key)) this.#names.set(named.key, named.name);
     const shownName = this.#names.get(named.key)!;
-    const own = mergeLayers(named.entry.layers) as Record<string, unknown>;
+    // Only read: an entry without profiles is its own layer, not worth a copy per entry.
+    const layers = named.entry.layers;
+    const own = (layers.length === 1 ? layers[0]!.value : mergeLayers(layers)) as Record<
+      string,
+      unknown
+    >;
     for (const setting of this.settings) {
       const value = own[setting.key];
       if (value === undefined) continue;

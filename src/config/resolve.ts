@@ -326,9 +326,35 @@ class Resolver {
     for (const setting of this.spec.settings) {
       if (entry[setting.key] !== undefined) own[setting.key] = entry[setting.key];
     }
-    const profileLayers: SettingsLayer[] = [];
+    const layers: SettingsLayer[] = [
+      ...this.#profileLayers(source, entry.profiles, path),
+      { label: "entry", source, path, value: own },
+    ];
+    const all = this.defaults.length === 0 ? layers : [...this.defaults, ...layers];
+    const resolved: RepositoryEntry = {
+      target: target ?? "",
+      origin: source.locate(path),
+      selector: selector(entry),
+      ...(entry.owner_type !== undefined && { ownerType: entry.owner_type }),
+      layers,
+      settings: mergeLayers(all) as Record<string, unknown>,
+    };
+    this.#checkMerged(resolved, all, path);
+    // Entries with the same name and conditions select the same repositories.
+    const key = `${target}|${describeSelector(resolved.selector).toLowerCase()}`;
+    return { entry: resolved, key, name: entry.name };
+  }
+
+  /** The profiles an entry lists, in order; an unknown or repeated one is an error. */
+  #profileLayers(
+    source: SourceFile,
+    names: readonly string[] | undefined,
+    path: Path,
+  ): SettingsLayer[] {
+    if (names === undefined) return [];
+    const found: SettingsLayer[] = [];
     const listed = new Set<string>();
-    for (const [index, name] of (entry.profiles ?? []).entries()) {
+    for (const [index, name] of names.entries()) {
       const place = this.place(source, [...path, "profiles", index]);
       const profile = this.profiles.get(name);
       if (listed.has(name)) this.error(place, `profile "${name}" is listed twice`);
@@ -337,30 +363,17 @@ class Resolver {
           place,
           `unknown profile "${name}"; ${unknownNameHint(name, [...this.profiles.keys()])}`,
         );
-      } else profileLayers.push(profile);
+      } else found.push(profile);
       listed.add(name);
     }
-    const layers: SettingsLayer[] = [
-      ...profileLayers,
-      { label: "entry", source, path, value: own },
-    ];
-    const resolved: RepositoryEntry = {
-      target: target ?? "",
-      origin: source.locate(path),
-      selector: selector(entry),
-      ...(entry.owner_type !== undefined && { ownerType: entry.owner_type }),
-      layers,
-      settings: mergeLayers([...this.defaults, ...layers]) as Record<string, unknown>,
-    };
-    this.#checkMerged(resolved, path);
-    // Entries with the same name and conditions select the same repositories.
-    const key = `${target}|${describeSelector(resolved.selector).toLowerCase()}`;
-    return { entry: resolved, key, name: entry.name };
+    return found;
   }
 
-  /** The rules again on the merged settings, where defaults, profiles and the entry meet. */
-  #checkMerged(entry: RepositoryEntry, entryPath: Path): void {
-    const layers = [...this.defaults, ...entry.layers];
+  /**
+   * The rules again on the merged settings, where defaults, profiles and the entry meet; `layers`
+   * are the defaults and the entry's layers.
+   */
+  #checkMerged(entry: RepositoryEntry, layers: readonly SettingsLayer[], entryPath: Path): void {
     const own = entry.layers[entry.layers.length - 1]!;
     for (const setting of this.spec.settings) {
       const value = entry.settings[setting.key];

@@ -178,6 +178,8 @@ function repositoryEntry(spec: ConfigSpec) {
       .describe("Profiles applied in order, after defaults and before this entry's own settings."),
     ...settingsShape(spec),
   }).superRefine((entry, context) => {
+    // Every rule below is about where or exclude; most entries write neither.
+    if (entry.where === undefined && entry.exclude === undefined) return;
     const glob = /[*?[]/.test(entry.name);
     if (entry.where !== undefined && !glob) {
       context.addIssue({
