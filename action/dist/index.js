@@ -29683,12 +29683,27 @@ function makePlan(changes) {
 function hasChanges(plan2) {
   return plan2.summary.create + plan2.summary.update + plan2.summary.delete > 0;
 }
-var ACTIONS, CREATED_ID, OUTCOMES;
+var ACTIONS, CREATED_ID, ChangesByPlace, OUTCOMES;
 var init_plan = __esm({
   "src/core/plan.ts"() {
     "use strict";
     ACTIONS = ["create", "update", "delete", "no-op", "report"];
     CREATED_ID = "{created.id}";
+    ChangesByPlace = class {
+      #byPlace = /* @__PURE__ */ new Map();
+      constructor(changes) {
+        for (const change of changes) {
+          const place = addressOf(change.target, change.scope, change.kind, "");
+          const list3 = this.#byPlace.get(place);
+          if (list3) list3.push(change);
+          else this.#byPlace.set(place, [change]);
+        }
+      }
+      /** The changes of one kind in one scope of one target. */
+      at(target2, scope, kind) {
+        return this.#byPlace.get(addressOf(target2, scope, kind, "")) ?? [];
+      }
+    };
     OUTCOMES = ["applied", "failed", "held", "skipped"];
   }
 });
@@ -37022,23 +37037,37 @@ function deletions(hooks, unpinned, path) {
     return [{ url: canonical.url, id: hook3.id, part, deleted: true }];
   });
 }
+function deletedHooks(deleted, planned, listed4, path) {
+  const names = new Set(planned.map((change) => change.name));
+  return deleted.flatMap((change) => {
+    if (names.has(change.name)) return [];
+    const hook3 = newChange(change.target, change.scope, "webhook", change.name);
+    if ("error" in listed4) return [{ ...hook3, error: listed4.error }];
+    const sentTo = (id) => change.requests.some(
+      (request2) => request2.method === "DELETE" && request2.path === `${path}/${id}`
+    );
+    if (listed4.live.some((live) => sentTo(live.id))) return [];
+    return [{ ...hook3, live_fingerprint: fingerprint(null) }];
+  });
+}
 async function planWebhooks({
   reader,
   repo,
   mode,
   hooks,
-  rotateSecrets
+  rotateSecrets,
+  deleted = []
 }) {
   const scope = `${repo.owner}/${repo.name}`;
   const named2 = (parts2) => {
     const sharedByDesired = sharedUrls(parts2.filter((entry2) => !entry2.deleted).map((e) => e.url));
     const shared = sharedUrls(parts2.map((entry2) => entry2.url));
-    return parts2.map(({ url: url2, id, part, deleted }) => ({
+    return parts2.map(({ url: url2, id, part, deleted: deleted2 }) => ({
       ...newChange(
         reader.target,
         scope,
         "webhook",
-        hookName(url2, id, deleted ? shared : sharedByDesired)
+        hookName(url2, id, deleted2 ? shared : sharedByDesired)
       ),
       ...part
     }));
@@ -37052,7 +37081,8 @@ async function planWebhooks({
       path,
       404
     );
-    return named2(hooks.map((hook3) => ({ url: hook3.url, id: hook3.id, part: { error: error62 } })));
+    const planned2 = named2(hooks.map((hook3) => ({ url: hook3.url, id: hook3.id, part: { error: error62 } })));
+    return [...planned2, ...deletedHooks(deleted, planned2, { error: error62 }, path)];
   }
   const live = listed4.data;
   const unpinned = live.filter((hook3) => !hooks.some((desired) => desired.id === hook3.id));
@@ -37066,7 +37096,8 @@ async function planWebhooks({
     };
   });
   if (mode === "authoritative") parts.push(...deletions(hooks, unpinned, path));
-  return named2(parts);
+  const planned = named2(parts);
+  return [...planned, ...deletedHooks(deleted, planned, { live }, path)];
 }
 function toSettings2(hook3, id) {
   const settings = {
@@ -37148,7 +37179,14 @@ var init_webhook = __esm({
         },
         plan: ({ reader, repo, value, options }) => {
           const { mode = "additive", hooks = [] } = value;
-          return planWebhooks({ reader, repo, mode, hooks, rotateSecrets: options.rotateSecrets });
+          return planWebhooks({
+            reader,
+            repo,
+            mode,
+            hooks,
+            rotateSecrets: options.rotateSecrets,
+            deleted: options.deleted?.at(reader.target, `${repo.owner}/${repo.name}`, "webhook") ?? []
+          });
         },
         export: async (reader, repo) => {
           const path = hooksPath(repo);
@@ -47042,7 +47080,7 @@ __export(validate_exports, {
   help: () => help,
   validate: () => validate2
 });
-function neededVariables(state, referenced, env) {
+function neededVariables(state, referenced, env, againstSandbox) {
   const used = /* @__PURE__ */ new Set([
     ...state.repositories.map((entry2) => entry2.target),
     ...state.sections.map((entry2) => entry2.target)
@@ -47052,6 +47090,7 @@ function neededVariables(state, referenced, env) {
     if (!used.has(target2.name)) continue;
     const key = target2.app?.privateKey;
     if (key !== void 0 && !("env" in key)) continue;
+    if (key === void 0 && againstSandbox) continue;
     const name2 = key !== void 0 && "env" in key ? key.env : target2.tokenEnv;
     if (notes.has(name2)) continue;
     notes.set(name2, [
@@ -47084,7 +47123,8 @@ var init_validate = __esm({
 
 Loads and checks the desired state; no network, no token needed (but for --matches). Environment
 variables need not be set: a value that refers to one that is not is checked once it is, by plan.
-Then lists the variables a plan will need, saying which are not set.
+Then lists the variables a plan will need, saying which are not set (given a sandbox, a plan
+against it, which needs no target's token).
   -c, --config FILE|DIR    a config file, or a directory of *.yaml/*.yml files (repeatable;
                            default forgeplan.yaml; - reads stdin); several are merged in the order given
   --print                  print the merged desired state, each value with the file:line it came from
@@ -47118,8 +47158,10 @@ Exit 0 when valid, 1 when not, with one line per problem on stderr: file:line:co
       else {
         io.stdout.write(`valid: ${state.files.join(", ")} (${describeCounts(state)})
 `);
-        const needed2 = neededVariables(state, result.variables, io.env);
-        if (needed2 !== "") io.stdout.write(`a plan needs: ${needed2}
+        const againstSandbox = values.sandbox === true || values["sandbox-url"] !== void 0;
+        const needed2 = neededVariables(state, result.variables, io.env, againstSandbox);
+        const plan2 = againstSandbox ? "a plan against the sandbox" : "a plan";
+        if (needed2 !== "") io.stdout.write(`${plan2} needs: ${needed2}
 `);
       }
       if (matching) {
@@ -47378,7 +47420,7 @@ var init_json = __esm({
     init_plan_file();
     init_plain();
     init_value();
-    REPORT_KEYS = ["outcomes", "verification", "verified"];
+    REPORT_KEYS = ["outcomes", "verification", "verified", "unchecked"];
     OUTCOME_KEYS = ["address", "kind", "action", "outcome", "request", "status", "message"];
   }
 });
@@ -47607,19 +47649,40 @@ function planMarkdown(plan2, options) {
   );
 }
 function verification(report) {
-  const remaining = remainingChanges(report.verification);
+  const unchecked = report.unchecked ?? [];
+  const uncheckedAddresses = new Set(unchecked.map((entry2) => entry2.address));
+  const remaining = remainingChanges(report.verification).filter(
+    (change) => !uncheckedAddresses.has(change.address)
+  );
   if (report.verified) return `**Verified:** ${verifiedDetail(remaining.length)}`;
   if (report.verification === void 0) return "**Not verified:** no re-plan was made.";
-  if (remaining.length === 0) return "**Not verified.**";
-  const lines = remaining.map((change) => {
-    if (change.error !== void 0)
-      return `- ${code(change.address)}: ${failureText(change.error)}`;
-    const paths = change.diff.map((entry2) => code(entry2.path)).join(", ");
-    return `- ${code(change.address)} (${change.action})${paths === "" ? "" : `: ${paths}`}`;
-  });
-  return `**Not verified:** the re-plan still shows ${plural2(remaining.length, "change")}:
+  if (remaining.length === 0 && unchecked.length === 0) return "**Not verified.**";
+  const parts = [];
+  if (remaining.length > 0) {
+    const lines = remaining.map((change) => {
+      if (change.error !== void 0)
+        return `- ${code(change.address)}: ${failureText(change.error)}`;
+      const paths = change.diff.map((entry2) => code(entry2.path)).join(", ");
+      return `- ${code(change.address)} (${change.action})${paths === "" ? "" : `: ${paths}`}`;
+    });
+    parts.push(
+      `**Not verified:** the re-plan still shows ${plural2(remaining.length, "change")}:
 
-${lines.join("\n")}`;
+${lines.join("\n")}`
+    );
+  }
+  if (unchecked.length > 0) {
+    const what = `could not check ${plural2(unchecked.length, "applied change")}:`;
+    const lines = unchecked.map(
+      (entry2) => `- ${code(entry2.address)}: ${escapeInline(entry2.reason)}`
+    );
+    parts.push(
+      `${remaining.length > 0 ? `The re-plan ${what}` : `**Not verified:** the re-plan ${what}`}
+
+${lines.join("\n")}`
+    );
+  }
+  return parts.join("\n\n");
 }
 function applyReportMarkdown(report, options) {
   const rank = (outcome) => ["failed", "held", "skipped", "applied"].indexOf(outcome.outcome);
@@ -47795,18 +47858,35 @@ function applyReportText(report, options) {
     lines.push(...matching.map((item) => `  ${outcomeLine(item, s)}`), "");
   }
   lines.push(`Apply: ${applyCounts(report)}.`);
-  const remaining = remainingChanges(report.verification);
+  const unchecked = report.unchecked ?? [];
+  const uncheckedAddresses = new Set(unchecked.map((entry2) => entry2.address));
+  const remaining = remainingChanges(report.verification).filter(
+    (change) => !uncheckedAddresses.has(change.address)
+  );
   if (report.verified) {
     lines.push(s.green(`Verified: ${verifiedDetail(remaining.length)}`));
   } else if (report.verification === void 0) {
     lines.push(s.red("Not verified: no re-plan was made."));
-  } else if (remaining.length === 0) {
+  } else if (remaining.length === 0 && unchecked.length === 0) {
     lines.push(s.red("Not verified."));
   } else {
-    lines.push(
-      s.red(`Not verified: the re-plan still shows ${plural2(remaining.length, "change")}:`)
-    );
-    lines.push("", ...blocks(remaining, s));
+    if (remaining.length > 0) {
+      lines.push(
+        s.red(`Not verified: the re-plan still shows ${plural2(remaining.length, "change")}:`)
+      );
+      lines.push("", ...blocks(remaining, s));
+    }
+    if (unchecked.length > 0) {
+      const what = `could not check ${plural2(unchecked.length, "applied change")}:`;
+      lines.push(
+        s.red(remaining.length > 0 ? `The re-plan ${what}` : `Not verified: the re-plan ${what}`)
+      );
+      lines.push(
+        ...unchecked.map(
+          (entry2) => `  ${s.red(ERROR_SYMBOL)} ${s.bold(printable2(entry2.address))}: ${printable2(entry2.reason)}`
+        )
+      );
+    }
   }
   return finish(lines);
 }
@@ -48228,14 +48308,13 @@ async function buildPlan({
   readers,
   now,
   rotateSecrets = false,
-  targets
+  targets,
+  deleted
 }) {
+  const options = { now, rotateSecrets, ...deleted ? { deleted } : {} };
   if (targets === void 0) {
     const expansion2 = await expandRepositories(state, readers);
-    const planned2 = await planWork({ ...expansion2, sections: state.sections }, readers, {
-      now,
-      rotateSecrets
-    });
+    const planned2 = await planWork({ ...expansion2, sections: state.sections }, readers, options);
     holdBack(planned2.changes, planned2.holds);
     return makePlan(orderChanges(planned2.changes, KIND_NAMES));
   }
@@ -48252,7 +48331,7 @@ async function buildPlan({
   const planned = await planWork(
     { ...expansion, repos: targetedRepos(expansion, targets), sections },
     readers,
-    { now, rotateSecrets }
+    options
   );
   holdBack(planned.changes, planned.holds);
   const changes = planned.changes.filter((change) => targets.matches(change.address));
@@ -48560,7 +48639,8 @@ async function planChanged({
   changedFrom: changedFrom2,
   readers,
   now,
-  rotateSecrets = false
+  rotateSecrets = false,
+  deleted
 }) {
   const base = given ?? { ...head, defaults: [], repositories: [], sections: [] };
   const { listed: listed4, lookUp, named: named2, after } = whatToCompare(base, head);
@@ -48597,11 +48677,10 @@ async function planChanged({
   }
   const options = { now, rotateSecrets };
   const [planned, before, holding] = await Promise.all([
-    planWork(
-      { repos: repos.head, errors: headExpansion.errors, sections: sections.head },
-      shared,
-      options
-    ),
+    planWork({ repos: repos.head, errors: headExpansion.errors, sections: sections.head }, shared, {
+      ...options,
+      ...deleted ? { deleted } : {}
+    }),
     planWork({ repos: repos.base, errors: [], sections: sections.base }, shared, options),
     planWork({ repos: [], errors: [], sections: sections.holding }, shared, options)
   ]);
@@ -48709,9 +48788,18 @@ var init_shard = __esm({
 });
 
 // src/engine/plan-part.ts
-async function planPart(state, readers, shard, { rotateSecrets = false, targets } = {}) {
+async function planPart(state, readers, shard, {
+  rotateSecrets = false,
+  targets,
+  deleted
+} = {}) {
   const now = Date.now();
-  const options = { now, rotateSecrets, ...targets ? { targets } : {} };
+  const options = {
+    now,
+    rotateSecrets,
+    ...targets ? { targets } : {},
+    ...deleted ? { deleted } : {}
+  };
   const withOptions = (plan3) => rotateSecrets ? { ...plan3, rotate_secrets: true } : plan3;
   if (shard === void 0) return withOptions(await buildPlan({ state, readers, ...options }));
   const part = await shardState(state, readers, shard);
@@ -48751,14 +48839,15 @@ function targetOption(command2, patterns3) {
   }
   return new TargetFilter(patterns3);
 }
-async function planChanges(changedFrom2, base, head, readers, rotateSecrets) {
+async function planChanges(changedFrom2, base, head, readers, rotateSecrets, deleted) {
   const plan2 = await planChanged({
     base,
     head,
     changedFrom: changedFrom2,
     readers,
     now: Date.now(),
-    rotateSecrets
+    rotateSecrets,
+    ...deleted ? { deleted } : {}
   });
   return rotateSecrets ? { ...plan2, rotate_secrets: true } : plan2;
 }
@@ -49016,17 +49105,40 @@ async function applyPlan(input2) {
   const { reason, notAttempted, unanswered: caught } = stop2;
   return { outcomes, stopped: { reason, notAttempted, unanswered: caught } };
 }
+function deletesApplied(plan2, outcomes) {
+  const deleted = new Set(
+    outcomes.filter((outcome) => outcome.outcome === "applied" && outcome.action === "delete").map((outcome) => outcome.address)
+  );
+  return new ChangesByPlace(plan2.changes.filter((change) => deleted.has(change.address)));
+}
+function noEntry(outcome, replan) {
+  const unlisted = replan.changes.find(
+    (change) => change.kind === outcome.kind && change.name === "*" && change.error !== void 0
+  );
+  const reason = "the re-plan has no entry for it";
+  return unlisted?.error === void 0 ? reason : `${reason}; it could not plan ${unlisted.address}: ${describeFailure(unlisted.error)}`;
+}
 function verificationOf(outcomes, replan) {
   const replanned = new Map(replan.changes.map((change) => [change.address, change]));
-  return outcomes.filter((outcome) => outcome.outcome === "applied").every((outcome) => {
+  const unchecked = [];
+  let verified = true;
+  for (const outcome of outcomes) {
+    if (outcome.outcome !== "applied") continue;
     const change = replanned.get(outcome.address);
-    if (change === void 0) return outcome.action === "delete";
-    return change.action === "no-op" && !change.error;
-  });
+    if (change !== void 0 && change.error === void 0) {
+      if (change.action !== "no-op") verified = false;
+      continue;
+    }
+    verified = false;
+    const reason = change?.error === void 0 ? noEntry(outcome, replan) : `the re-plan could not plan it: ${describeFailure(change.error)}`;
+    unchecked.push({ address: outcome.address, reason });
+  }
+  return { verified, unchecked };
 }
 var init_apply = __esm({
   "src/engine/apply.ts"() {
     "use strict";
+    init_failure_text();
     init_plan();
     init_client();
     init_resources();
@@ -49198,11 +49310,21 @@ function failureCause(outcomes, report, plan2) {
     return `${plural2(failed.length, "change")} failed: ${first.address}: ${describeFailure(first)}${more}`;
   }
   if (!report.verified) {
+    const unchecked = (report.unchecked ?? []).map((entry2) => entry2.address);
+    const uncheckedSet = new Set(unchecked);
     const applied = new Set(
       outcomes.filter((outcome) => outcome.outcome === "applied").map((outcome) => outcome.address)
     );
-    const remaining = remainingChanges(report.verification).map((change) => change.address).filter((address) => applied.has(address));
-    return `not verified: the re-plan still shows ${plural2(remaining.length, "change")} for what was applied${remaining.length > 0 ? `: ${remaining.join(", ")}` : ""}`;
+    const remaining = remainingChanges(report.verification).map((change) => change.address).filter((address) => applied.has(address) && !uncheckedSet.has(address));
+    const parts = [
+      ...remaining.length > 0 || unchecked.length === 0 ? [
+        `the re-plan still shows ${plural2(remaining.length, "change")} for what was applied${remaining.length > 0 ? `: ${remaining.join(", ")}` : ""}`
+      ] : [],
+      ...unchecked.length > 0 ? [
+        `the re-plan could not check ${plural2(unchecked.length, "applied change")} (the report above says why): ${unchecked.join(", ")}`
+      ] : []
+    ];
+    return `not verified: ${parts.join("; ")}`;
   }
   return plan2.errors > 0 ? unplanned(plan2) : void 0;
 }
@@ -49329,13 +49451,14 @@ Exit 0 when everything was applied and verified; 1 otherwise.
         throw new CliError(`apply: ${savedFile} was planned with its own --target; give none`);
       }
       const targets = targetOption("apply", saved?.targets ?? values.target);
-      const replan = async (label, rotate) => {
+      const replan = async (label, rotate, deleted) => {
         progress.begin(label);
         try {
           return partial2 === void 0 ? await planPart(state, session.readers, shard, {
             rotateSecrets: rotate,
-            ...targets ? { targets } : {}
-          }) : await planChanges(partial2.changed_from, base, state, session.readers, rotate);
+            ...targets ? { targets } : {},
+            ...deleted ? { deleted } : {}
+          }) : await planChanges(partial2.changed_from, base, state, session.readers, rotate, deleted);
         } finally {
           progress.end();
         }
@@ -49384,12 +49507,14 @@ Exit 0 when everything was applied and verified; 1 otherwise.
           progress.end();
         }
         const { outcomes } = result;
-        const verifying = result.stopped ? void 0 : await replan("verifying", false);
+        const verifying = result.stopped ? void 0 : await replan("verifying", false, deletesApplied(plan2, outcomes));
         const verification2 = io.signal.aborted ? void 0 : verifying;
+        const checks = verification2 && verificationOf(outcomes, verification2);
         const report = {
           outcomes,
           ...verification2 ? { verification: io.redactor.plan(verification2) } : {},
-          verified: verification2 !== void 0 && verificationOf(outcomes, verification2)
+          verified: checks?.verified === true,
+          ...checks && checks.unchecked.length > 0 ? { unchecked: checks.unchecked } : {}
         };
         if (format === "json") printApplyJson(io, plan2, report);
         else io.stdout.write(renderApplyReport(report, format, { color: format === "text" && color }));

@@ -1,8 +1,14 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import type { ApplyReport, ChangeOutcome, Plan } from "../core/plan.js";
+import type { ApplyReport, ChangeOutcome, ChangesByPlace, Plan } from "../core/plan.js";
 import { hasChanges } from "../core/plan.js";
-import { type ApplyResult, applicableChanges, applyPlan, verificationOf } from "../engine/apply.js";
+import {
+  type ApplyResult,
+  applicableChanges,
+  applyPlan,
+  deletesApplied,
+  verificationOf,
+} from "../engine/apply.js";
 import { PlanFileError, readPlan } from "../engine/merge.js";
 import { savedPlanToApply } from "../engine/saved-plan.js";
 import { missingSecrets } from "../engine/secrets.js";
@@ -145,13 +151,27 @@ function failureCause(
     return `${plural(failed.length, "change")} failed: ${first.address}: ${describeFailure(first)}${more}`;
   }
   if (!report.verified) {
+    const unchecked = (report.unchecked ?? []).map((entry) => entry.address);
+    const uncheckedSet = new Set(unchecked);
     const applied = new Set(
       outcomes.filter((outcome) => outcome.outcome === "applied").map((outcome) => outcome.address),
     );
     const remaining = remainingChanges(report.verification)
       .map((change) => change.address)
-      .filter((address) => applied.has(address));
-    return `not verified: the re-plan still shows ${plural(remaining.length, "change")} for what was applied${remaining.length > 0 ? `: ${remaining.join(", ")}` : ""}`;
+      .filter((address) => applied.has(address) && !uncheckedSet.has(address));
+    const parts = [
+      ...(remaining.length > 0 || unchecked.length === 0
+        ? [
+            `the re-plan still shows ${plural(remaining.length, "change")} for what was applied${remaining.length > 0 ? `: ${remaining.join(", ")}` : ""}`,
+          ]
+        : []),
+      ...(unchecked.length > 0
+        ? [
+            `the re-plan could not check ${plural(unchecked.length, "applied change")} (the report above says why): ${unchecked.join(", ")}`,
+          ]
+        : []),
+    ];
+    return `not verified: ${parts.join("; ")}`;
   }
   return plan.errors > 0 ? unplanned(plan) : undefined;
 }
@@ -288,15 +308,20 @@ export const apply: Command = async (argv, io) => {
     throw new CliError(`apply: ${savedFile} was planned with its own --target; give none`);
   }
   const targets = targetOption("apply", saved?.targets ?? values.target);
-  const replan = async (label: string, rotate: boolean): Promise<Plan> => {
+  const replan = async (
+    label: string,
+    rotate: boolean,
+    deleted?: ChangesByPlace,
+  ): Promise<Plan> => {
     progress.begin(label);
     try {
       return partial === undefined
         ? await planPart(state, session.readers, shard, {
             rotateSecrets: rotate,
             ...(targets ? { targets } : {}),
+            ...(deleted ? { deleted } : {}),
           })
-        : await planChanges(partial.changed_from, base, state, session.readers, rotate);
+        : await planChanges(partial.changed_from, base, state, session.readers, rotate, deleted);
     } finally {
       progress.end();
     }
@@ -348,13 +373,17 @@ export const apply: Command = async (argv, io) => {
     }
     const { outcomes } = result;
     // Verified without rotating: a rotated secret must now plan as no change, like everything else.
-    const verifying = result.stopped ? undefined : await replan("verifying", false);
+    const verifying = result.stopped
+      ? undefined
+      : await replan("verifying", false, deletesApplied(plan, outcomes));
     // An interrupted re-plan read only part of live state: it verifies nothing, either way.
     const verification = io.signal.aborted ? undefined : verifying;
+    const checks = verification && verificationOf(outcomes, verification);
     const report: ApplyReport = {
       outcomes,
       ...(verification ? { verification: io.redactor.plan(verification) } : {}),
-      verified: verification !== undefined && verificationOf(outcomes, verification),
+      verified: checks?.verified === true,
+      ...(checks && checks.unchecked.length > 0 ? { unchecked: checks.unchecked } : {}),
     };
     if (format === "json") printApplyJson(io, plan, report);
     else io.stdout.write(renderApplyReport(report, format, { color: format === "text" && color }));

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { DesiredState } from "../config/model.js";
-import type { Plan } from "../core/plan.js";
+import type { ChangesByPlace, Plan } from "../core/plan.js";
 import { mergePlans, PlanFileError, type PlanSource } from "../engine/merge.js";
 import { planChanged } from "../engine/changed.js";
 import { parseShard, type Shard } from "../engine/shard.js";
@@ -49,6 +49,8 @@ export async function planChanges(
   head: DesiredState,
   readers: ReadonlyMap<string, ResourceReader>,
   rotateSecrets: boolean,
+  /** When the plan verifies an apply: the deletes it carried out. */
+  deleted?: ChangesByPlace,
 ): Promise<Plan> {
   const plan = await planChanged({
     base,
@@ -57,6 +59,7 @@ export async function planChanges(
     readers,
     now: Date.now(),
     rotateSecrets,
+    ...(deleted ? { deleted } : {}),
   });
   return rotateSecrets ? { ...plan, rotate_secrets: true } : plan;
 }

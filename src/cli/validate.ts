@@ -19,7 +19,8 @@ export const help = `usage: forgeplan validate [-c FILE|DIR]... [--print] [--mat
 
 Loads and checks the desired state; no network, no token needed (but for --matches). Environment
 variables need not be set: a value that refers to one that is not is checked once it is, by plan.
-Then lists the variables a plan will need, saying which are not set.
+Then lists the variables a plan will need, saying which are not set (given a sandbox, a plan
+against it, which needs no target's token).
   -c, --config FILE|DIR    a config file, or a directory of *.yaml/*.yml files (repeatable;
                            default forgeplan.yaml; - reads stdin); several are merged in the order given
   --print                  print the merged desired state, each value with the file:line it came from
@@ -55,8 +56,10 @@ export const validate: Command = async (argv, io) => {
   if (values.print) io.stdout.write(printState(state));
   else {
     io.stdout.write(`valid: ${state.files.join(", ")} (${describeCounts(state)})\n`);
-    const needed = neededVariables(state, result.variables, io.env);
-    if (needed !== "") io.stdout.write(`a plan needs: ${needed}\n`);
+    const againstSandbox = values.sandbox === true || values["sandbox-url"] !== undefined;
+    const needed = neededVariables(state, result.variables, io.env, againstSandbox);
+    const plan = againstSandbox ? "a plan against the sandbox" : "a plan";
+    if (needed !== "") io.stdout.write(`${plan} needs: ${needed}\n`);
   }
   if (matching) {
     const session = await openSession("validate", values, io, state);
@@ -72,11 +75,14 @@ export const validate: Command = async (argv, io) => {
 /**
  * The environment variables a plan of this state reads, each said to be set or not (never its
  * value): those the files refer to, then the tokens (or App keys) of the targets the entries use.
+ * Against a sandbox a target signs in with the sandbox's admin token, so its token is not read; a
+ * GitHub App target still signs in as the App the sandbox's seed declares, with its key.
  */
 function neededVariables(
   state: DesiredState,
   referenced: readonly string[],
   env: CommandIO["env"],
+  againstSandbox: boolean,
 ): string {
   const used = new Set([
     ...state.repositories.map((entry) => entry.target),
@@ -88,6 +94,7 @@ function neededVariables(
     // A target signed in as a GitHub App needs its private key (unless read from a file).
     const key = target.app?.privateKey;
     if (key !== undefined && !("env" in key)) continue;
+    if (key === undefined && againstSandbox) continue;
     const name = key !== undefined && "env" in key ? key.env : target.tokenEnv;
     if (notes.has(name)) continue;
     notes.set(name, [

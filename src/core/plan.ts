@@ -163,6 +163,28 @@ export function addressOf(target: string, scope: string, kind: string, name: str
   return `${target}/${scope}/${kind}/${name}`;
 }
 
+/**
+ * Changes by where their resources live — one kind in one scope of one target — e.g. what an apply
+ * deleted, which the plan that verifies it asks each kind about.
+ */
+export class ChangesByPlace {
+  readonly #byPlace = new Map<string, Change[]>();
+
+  constructor(changes: Iterable<Change>) {
+    for (const change of changes) {
+      const place = addressOf(change.target, change.scope, change.kind, "");
+      const list = this.#byPlace.get(place);
+      if (list) list.push(change);
+      else this.#byPlace.set(place, [change]);
+    }
+  }
+
+  /** The changes of one kind in one scope of one target. */
+  at(target: string, scope: string, kind: string): readonly Change[] {
+    return this.#byPlace.get(addressOf(target, scope, kind, "")) ?? [];
+  }
+}
+
 /** A change that is a no-op until its kind decides otherwise. */
 export function newChange(target: string, scope: string, kind: string, name: string): Change {
   return {
@@ -224,9 +246,20 @@ export interface ChangeOutcome {
   message?: string;
 }
 
+/** A change apply carried out that the re-plan could not check, and why (one line). */
+export interface UncheckedChange {
+  address: string;
+  reason: string;
+}
+
 export interface ApplyReport {
   outcomes: ChangeOutcome[];
   /** The re-plan after apply; verified when it holds no create/update/delete for what was applied. */
   verification?: Plan;
   verified: boolean;
+  /**
+   * What was applied and could not be checked by the re-plan: it could not read it again (its read
+   * failed), or it has no entry for it. Absent when there is none.
+   */
+  unchecked?: UncheckedChange[];
 }

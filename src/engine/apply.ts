@@ -1,4 +1,12 @@
-import { type Change, type ChangeOutcome, type Plan, resolveCreatedId } from "../core/plan.js";
+import { describeFailure } from "../core/failure-text.js";
+import {
+  type Change,
+  type ChangeOutcome,
+  ChangesByPlace,
+  type Plan,
+  resolveCreatedId,
+  type UncheckedChange,
+} from "../core/plan.js";
 import type { Secret } from "../core/secret.js";
 import { type ForgeClient, ForgeError, RateLimitWaitExceeded } from "../forge/client.js";
 import { KIND_NAMES, verifyResponse } from "../resources/index.js";
@@ -186,19 +194,65 @@ export async function applyPlan(input: ApplyInput): Promise<ApplyResult> {
 }
 
 /**
- * Verification: after apply, a fresh plan must show every applied change as no-op. Anything else
- * (the service kept something else, or something changed meanwhile) is not verified.
+ * The deletes apply carried out, for the plan that verifies it: a kind whose deletes remove what no
+ * configuration names plans them again from where they lived (`PlanOptions.deleted`).
  */
-export function verificationOf(outcomes: readonly ChangeOutcome[], replan: Plan): boolean {
+export function deletesApplied(plan: Plan, outcomes: readonly ChangeOutcome[]): ChangesByPlace {
+  const deleted = new Set(
+    outcomes
+      .filter((outcome) => outcome.outcome === "applied" && outcome.action === "delete")
+      .map((outcome) => outcome.address),
+  );
+  return new ChangesByPlace(plan.changes.filter((change) => deleted.has(change.address)));
+}
+
+/** What the plan made after apply says of what was applied. */
+export interface Verification {
+  /** Every applied change came back as no change. */
+  verified: boolean;
+  /** The applied changes the re-plan could not check, each with why. */
+  unchecked: UncheckedChange[];
+}
+
+/** Why the re-plan has no entry for an applied change; what it could not plan of the kind, if any. */
+function noEntry(outcome: ChangeOutcome, replan: Plan): string {
+  // A glob whose repositories could not be listed plans nothing of them: its `*` change says why.
+  const unlisted = replan.changes.find(
+    (change) => change.kind === outcome.kind && change.name === "*" && change.error !== undefined,
+  );
+  const reason = "the re-plan has no entry for it";
+  return unlisted?.error === undefined
+    ? reason
+    : `${reason}; it could not plan ${unlisted.address}: ${describeFailure(unlisted.error)}`;
+}
+
+/**
+ * Verification: after apply, a fresh plan must show every applied change as no-op — what was
+ * written is what the service keeps, what was deleted is gone (planned as absent: a clean-up entry,
+ * a protection set to null, a hook its repository's list no longer holds). Anything else is not
+ * verified: a change the re-plan still shows (the service kept something else, or something changed
+ * meanwhile), and one it could not check — its read failed, or it has no entry for it (a glob whose
+ * listing failed, a repository it no longer selects) — which is named with why. No absence counts
+ * as gone by itself: a re-plan that could not read where a deleted resource lived has no entry for
+ * it either.
+ */
+export function verificationOf(outcomes: readonly ChangeOutcome[], replan: Plan): Verification {
   const replanned = new Map(replan.changes.map((change) => [change.address, change]));
-  return outcomes
-    .filter((outcome) => outcome.outcome === "applied")
-    .every((outcome) => {
-      const change = replanned.get(outcome.address);
-      // A deleted resource may leave the plan (an unlisted hook is no longer anywhere); anything
-      // else applied must be read again and match, or a re-plan that could not read it (a glob
-      // whose listing failed, an interrupted run) would pass for a verified one.
-      if (change === undefined) return outcome.action === "delete";
-      return change.action === "no-op" && !change.error;
-    });
+  const unchecked: UncheckedChange[] = [];
+  let verified = true;
+  for (const outcome of outcomes) {
+    if (outcome.outcome !== "applied") continue;
+    const change = replanned.get(outcome.address);
+    if (change !== undefined && change.error === undefined) {
+      if (change.action !== "no-op") verified = false;
+      continue;
+    }
+    verified = false;
+    const reason =
+      change?.error === undefined
+        ? noEntry(outcome, replan)
+        : `the re-plan could not plan it: ${describeFailure(change.error)}`;
+    unchecked.push({ address: outcome.address, reason });
+  }
+  return { verified, unchecked };
 }

@@ -2,6 +2,7 @@ import { describeSelector, selectsRepository } from "../config/glob.js";
 import type { DesiredState, RepositoryEntry, SectionEntry } from "../config/model.js";
 import {
   type Change,
+  type ChangesByPlace,
   type DiffEntry,
   makePlan,
   orderChanges,
@@ -35,6 +36,8 @@ export interface ChangedPlanInput {
   readers: ReadonlyMap<string, ResourceReader>;
   now: number;
   rotateSecrets?: boolean;
+  /** When the plan verifies an apply: the deletes it carried out (see `PlanOptions.deleted`). */
+  deleted?: ChangesByPlace;
 }
 
 const repoKey = (target: string, owner: string, name: string) =>
@@ -288,6 +291,7 @@ export async function planChanged({
   readers,
   now,
   rotateSecrets = false,
+  deleted,
 }: ChangedPlanInput): Promise<Plan> {
   // Without a configuration at the revision, everything is new.
   const base: DesiredState = given ?? { ...head, defaults: [], repositories: [], sections: [] };
@@ -327,11 +331,10 @@ export async function planChanged({
 
   const options = { now, rotateSecrets };
   const [planned, before, holding] = await Promise.all([
-    planWork(
-      { repos: repos.head, errors: headExpansion.errors, sections: sections.head },
-      shared,
-      options,
-    ),
+    planWork({ repos: repos.head, errors: headExpansion.errors, sections: sections.head }, shared, {
+      ...options,
+      ...(deleted ? { deleted } : {}),
+    }),
     planWork({ repos: repos.base, errors: [], sections: sections.base }, shared, options),
     planWork({ repos: [], errors: [], sections: sections.holding }, shared, options),
   ]);

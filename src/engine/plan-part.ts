@@ -1,5 +1,5 @@
 import type { DesiredState } from "../config/model.js";
-import type { Plan } from "../core/plan.js";
+import type { ChangesByPlace, Plan } from "../core/plan.js";
 import type { ResourceReader } from "../resources/context.js";
 import { buildPlan } from "./plan.js";
 import { type Shard, shardPlan, shardState } from "./shard.js";
@@ -10,10 +10,19 @@ export async function planPart(
   state: DesiredState,
   readers: ReadonlyMap<string, ResourceReader>,
   shard: Shard | undefined,
-  { rotateSecrets = false, targets }: { rotateSecrets?: boolean; targets?: TargetFilter } = {},
+  {
+    rotateSecrets = false,
+    targets,
+    deleted,
+  }: { rotateSecrets?: boolean; targets?: TargetFilter; deleted?: ChangesByPlace } = {},
 ): Promise<Plan> {
   const now = Date.now();
-  const options = { now, rotateSecrets, ...(targets ? { targets } : {}) };
+  const options = {
+    now,
+    rotateSecrets,
+    ...(targets ? { targets } : {}),
+    ...(deleted ? { deleted } : {}),
+  };
   const withOptions = (plan: Plan): Plan =>
     rotateSecrets ? { ...plan, rotate_secrets: true } : plan;
   if (shard === undefined) return withOptions(await buildPlan({ state, readers, ...options }));

@@ -1,6 +1,13 @@
 import { describeSelector } from "../config/glob.js";
 import type { DesiredState, RepositoryEntry, SectionEntry } from "../config/model.js";
-import { type Change, makePlan, newChange, orderChanges, type Plan } from "../core/plan.js";
+import {
+  type Change,
+  type ChangesByPlace,
+  makePlan,
+  newChange,
+  orderChanges,
+  type Plan,
+} from "../core/plan.js";
 import type { ResourceReader } from "../resources/context.js";
 import {
   type Hold,
@@ -22,6 +29,8 @@ export interface PlanInput {
   rotateSecrets?: boolean;
   /** Plan only what these address patterns reach (`--target`). */
   targets?: TargetFilter;
+  /** When the plan verifies an apply: the deletes it carried out (see `PlanOptions.deleted`). */
+  deleted?: ChangesByPlace;
 }
 
 function readerFor(readers: ReadonlyMap<string, ResourceReader>, target: string): ResourceReader {
@@ -73,13 +82,12 @@ export async function buildPlan({
   now,
   rotateSecrets = false,
   targets,
+  deleted,
 }: PlanInput): Promise<Plan> {
+  const options: PlanOptions = { now, rotateSecrets, ...(deleted ? { deleted } : {}) };
   if (targets === undefined) {
     const expansion = await expandRepositories(state, readers);
-    const planned = await planWork({ ...expansion, sections: state.sections }, readers, {
-      now,
-      rotateSecrets,
-    });
+    const planned = await planWork({ ...expansion, sections: state.sections }, readers, options);
     holdBack(planned.changes, planned.holds);
     return makePlan(orderChanges(planned.changes, KIND_NAMES));
   }
@@ -98,7 +106,7 @@ export async function buildPlan({
   const planned = await planWork(
     { ...expansion, repos: targetedRepos(expansion, targets), sections },
     readers,
-    { now, rotateSecrets },
+    options,
   );
   holdBack(planned.changes, planned.holds);
   const changes = planned.changes.filter((change) => targets.matches(change.address));

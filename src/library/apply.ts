@@ -1,6 +1,12 @@
 import type { ConfigError } from "../config/errors.js";
-import { type ApplyReport, hasChanges, type Plan } from "../core/plan.js";
-import { applicableChanges, applyPlan, type StopReason, verificationOf } from "../engine/apply.js";
+import { type ApplyReport, type ChangesByPlace, hasChanges, type Plan } from "../core/plan.js";
+import {
+  applicableChanges,
+  applyPlan,
+  deletesApplied,
+  type StopReason,
+  verificationOf,
+} from "../engine/apply.js";
 import { planPart } from "../engine/plan-part.js";
 import { type Refusal, savedPlanToApply } from "../engine/saved-plan.js";
 import { collectSecrets, missingSecrets } from "../engine/secrets.js";
@@ -65,10 +71,11 @@ export async function apply(reviewed: Plan, options: ApplyOptions = {}): Promise
   const connection = await connectFor(loaded, options, reviewed.shard);
   // A plan made for some addresses only is checked against a fresh plan of the same ones.
   const targets = reviewed.targets ? new TargetFilter(reviewed.targets) : undefined;
-  const replan = (rotateSecrets: boolean) =>
+  const replan = (rotateSecrets: boolean, deleted?: ChangesByPlace) =>
     planPart(state, connection.readers, reviewed.shard, {
       rotateSecrets,
       ...(targets ? { targets } : {}),
+      ...(deleted ? { deleted } : {}),
     });
   const fresh = await replan(reviewed.rotate_secrets === true);
   const checked = savedPlanToApply(reviewed, fresh, redactor.plan(fresh));
@@ -91,12 +98,19 @@ export async function apply(reviewed: Plan, options: ApplyOptions = {}): Promise
     ...(options.signal === undefined ? {} : { signal: options.signal }),
   });
   // Verified without rotating: a rotated secret must now plan as no change, like everything else.
-  const verification = result.stopped ? undefined : await replan(false);
+  const verification = result.stopped
+    ? undefined
+    : await replan(false, deletesApplied(toApply, result.outcomes));
+  const checks = verification && verificationOf(result.outcomes, verification);
   const report: ApplyReport = {
     // A failure's message may quote what the service echoed of a request.
     outcomes: redactor.redactValue(result.outcomes),
     ...(verification ? { verification: asSaved(redactor, verification) } : {}),
-    verified: verification !== undefined && verificationOf(result.outcomes, verification),
+    verified: checks?.verified === true,
+    // A reason quotes the re-plan's errors, which may quote what the service echoed.
+    ...(checks && checks.unchecked.length > 0
+      ? { unchecked: redactor.redactValue(checks.unchecked) }
+      : {}),
   };
   const failed = result.outcomes.some((outcome) => outcome.outcome === "failed");
   return {

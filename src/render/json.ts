@@ -7,7 +7,7 @@ import { redact } from "./value.js";
  * The contract's JSON. A plan prints exactly as its plan file is written (src/core/plan-file.ts);
  * an apply report wraps its outcomes and the verifying plan in the same key order.
  */
-const REPORT_KEYS = ["outcomes", "verification", "verified"];
+const REPORT_KEYS = ["outcomes", "verification", "verified", "unchecked"];
 const OUTCOME_KEYS = ["address", "kind", "action", "outcome", "request", "status", "message"];
 
 export function* planJsonChunks(input: Plan): Generator<string> {

@@ -194,17 +194,37 @@ const OUTCOME_MARK: Record<ChangeOutcome["outcome"], string> = {
 };
 
 function verification(report: ApplyReport): string {
-  const remaining = remainingChanges(report.verification);
+  const unchecked = report.unchecked ?? [];
+  // What could not be checked is said once, in its own list, not again among the changes.
+  const uncheckedAddresses = new Set(unchecked.map((entry) => entry.address));
+  const remaining = remainingChanges(report.verification).filter(
+    (change) => !uncheckedAddresses.has(change.address),
+  );
   if (report.verified) return `**Verified:** ${verifiedDetail(remaining.length)}`;
   if (report.verification === undefined) return "**Not verified:** no re-plan was made.";
-  if (remaining.length === 0) return "**Not verified.**";
-  const lines = remaining.map((change) => {
-    if (change.error !== undefined)
-      return `- ${code(change.address)}: ${failureText(change.error)}`;
-    const paths = change.diff.map((entry) => code(entry.path)).join(", ");
-    return `- ${code(change.address)} (${change.action})${paths === "" ? "" : `: ${paths}`}`;
-  });
-  return `**Not verified:** the re-plan still shows ${plural(remaining.length, "change")}:\n\n${lines.join("\n")}`;
+  if (remaining.length === 0 && unchecked.length === 0) return "**Not verified.**";
+  const parts: string[] = [];
+  if (remaining.length > 0) {
+    const lines = remaining.map((change) => {
+      if (change.error !== undefined)
+        return `- ${code(change.address)}: ${failureText(change.error)}`;
+      const paths = change.diff.map((entry) => code(entry.path)).join(", ");
+      return `- ${code(change.address)} (${change.action})${paths === "" ? "" : `: ${paths}`}`;
+    });
+    parts.push(
+      `**Not verified:** the re-plan still shows ${plural(remaining.length, "change")}:\n\n${lines.join("\n")}`,
+    );
+  }
+  if (unchecked.length > 0) {
+    const what = `could not check ${plural(unchecked.length, "applied change")}:`;
+    const lines = unchecked.map(
+      (entry) => `- ${code(entry.address)}: ${escapeInline(entry.reason)}`,
+    );
+    parts.push(
+      `${remaining.length > 0 ? `The re-plan ${what}` : `**Not verified:** the re-plan ${what}`}\n\n${lines.join("\n")}`,
+    );
+  }
+  return parts.join("\n\n");
 }
 
 export function applyReportMarkdown(report: ApplyReport, options: RenderOptions): string {

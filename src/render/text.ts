@@ -125,18 +125,37 @@ export function applyReportText(report: ApplyReport, options: RenderOptions): st
     lines.push(...matching.map((item) => `  ${outcomeLine(item, s)}`), "");
   }
   lines.push(`Apply: ${applyCounts(report)}.`);
-  const remaining = remainingChanges(report.verification);
+  const unchecked = report.unchecked ?? [];
+  // What could not be checked is said once, as a line of its own, not again as a change block.
+  const uncheckedAddresses = new Set(unchecked.map((entry) => entry.address));
+  const remaining = remainingChanges(report.verification).filter(
+    (change) => !uncheckedAddresses.has(change.address),
+  );
   if (report.verified) {
     lines.push(s.green(`Verified: ${verifiedDetail(remaining.length)}`));
   } else if (report.verification === undefined) {
     lines.push(s.red("Not verified: no re-plan was made."));
-  } else if (remaining.length === 0) {
+  } else if (remaining.length === 0 && unchecked.length === 0) {
     lines.push(s.red("Not verified."));
   } else {
-    lines.push(
-      s.red(`Not verified: the re-plan still shows ${plural(remaining.length, "change")}:`),
-    );
-    lines.push("", ...blocks(remaining, s));
+    if (remaining.length > 0) {
+      lines.push(
+        s.red(`Not verified: the re-plan still shows ${plural(remaining.length, "change")}:`),
+      );
+      lines.push("", ...blocks(remaining, s));
+    }
+    if (unchecked.length > 0) {
+      const what = `could not check ${plural(unchecked.length, "applied change")}:`;
+      lines.push(
+        s.red(remaining.length > 0 ? `The re-plan ${what}` : `Not verified: the re-plan ${what}`),
+      );
+      lines.push(
+        ...unchecked.map(
+          (entry) =>
+            `  ${s.red(ERROR_SYMBOL)} ${s.bold(printable(entry.address))}: ${printable(entry.reason)}`,
+        ),
+      );
+    }
   }
   return finish(lines);
 }

@@ -1,5 +1,5 @@
 import type { SectionSpec, SettingSpec } from "../config/spec.js";
-import type { Change, DiffEntry, PlannedRequest } from "../core/plan.js";
+import type { Change, ChangesByPlace, DiffEntry, PlannedRequest } from "../core/plan.js";
 import type { RepoRef, ResourceReader } from "./context.js";
 
 /**
@@ -27,6 +27,12 @@ export interface PlanOptions {
   now: number;
   /** Send write-only values (webhook secrets, authorization headers) again. */
   rotateSecrets: boolean;
+  /**
+   * Set when the plan verifies an apply: the deletes it carried out. A kind whose deletes remove
+   * what no configuration names (hooks authoritative mode removes) plans each of them once it has
+   * read where it lived — already absent, or the read's error — as nothing else would.
+   */
+  deleted?: ChangesByPlace;
 }
 
 export interface RepositoryPart {

@@ -317,6 +317,8 @@ export interface WebhookPlanInput {
   hooks: WebhookSettings[];
   /** Send every managed secret and authorization header again (they cannot be compared). */
   rotateSecrets: boolean;
+  /** When the plan verifies an apply: the hooks of this repository it deleted. */
+  deleted?: readonly Change[];
 }
 
 /** A hook change before it is named: the url it is at, the hook it is about (if known), its plan. */
@@ -408,6 +410,33 @@ function deletions(
   });
 }
 
+/**
+ * The hooks an apply deleted, as the plan that verifies it sees them. No configuration names them
+ * (authoritative mode deletes what it does not list), so only this repository's listing can say
+ * they are gone: one whose id the list does not hold is planned as already absent (a no-op); with
+ * no list (its read failed) each carries the read's error, never a silent absence. A hook whose id
+ * is still listed, or whose name a change of this plan has, is left to that change.
+ */
+function deletedHooks(
+  deleted: readonly Change[],
+  planned: readonly Change[],
+  listed: { live: readonly ReadHook[] } | { error: ChangeError },
+  path: string,
+): Change[] {
+  const names = new Set(planned.map((change) => change.name));
+  return deleted.flatMap((change): Change[] => {
+    if (names.has(change.name)) return [];
+    const hook = newChange(change.target, change.scope, "webhook", change.name);
+    if ("error" in listed) return [{ ...hook, error: listed.error }];
+    const sentTo = (id: number) =>
+      change.requests.some(
+        (request) => request.method === "DELETE" && request.path === `${path}/${id}`,
+      );
+    if (listed.live.some((live) => sentTo(live.id))) return [];
+    return [{ ...hook, live_fingerprint: fingerprint(null) }];
+  });
+}
+
 /** Lists a repository's hooks once and plans every desired hook against them. */
 export async function planWebhooks({
   reader,
@@ -415,6 +444,7 @@ export async function planWebhooks({
   mode,
   hooks,
   rotateSecrets,
+  deleted = [],
 }: WebhookPlanInput): Promise<Change[]> {
   const scope = `${repo.owner}/${repo.name}`;
   const named = (parts: readonly HookPart[]): Change[] => {
@@ -442,7 +472,8 @@ export async function planWebhooks({
             path,
             404,
           );
-    return named(hooks.map((hook) => ({ url: hook.url, id: hook.id, part: { error } })));
+    const planned = named(hooks.map((hook) => ({ url: hook.url, id: hook.id, part: { error } })));
+    return [...planned, ...deletedHooks(deleted, planned, { error }, path)];
   }
   const live = listed.data;
   const unpinned = live.filter((hook) => !hooks.some((desired) => desired.id === hook.id));
@@ -456,7 +487,8 @@ export async function planWebhooks({
     };
   });
   if (mode === "authoritative") parts.push(...deletions(hooks, unpinned, path));
-  return named(parts);
+  const planned = named(parts);
+  return [...planned, ...deletedHooks(deleted, planned, { live }, path)];
 }
 
 /**
@@ -505,7 +537,14 @@ export const webhook: KindModule = {
     },
     plan: ({ reader, repo, value, options }) => {
       const { mode = "additive", hooks = [] } = value as Webhooks;
-      return planWebhooks({ reader, repo, mode, hooks, rotateSecrets: options.rotateSecrets });
+      return planWebhooks({
+        reader,
+        repo,
+        mode,
+        hooks,
+        rotateSecrets: options.rotateSecrets,
+        deleted: options.deleted?.at(reader.target, `${repo.owner}/${repo.name}`, "webhook") ?? [],
+      });
     },
     export: async (reader, repo) => {
       const path = hooksPath(repo);

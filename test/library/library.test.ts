@@ -10,10 +10,14 @@ import {
 } from "../../src/index.js";
 import type { RunningSandbox } from "../../src/sandbox/index.js";
 import { repoRoot } from "../helpers/cli.js";
+import { type FailingProxy, failingProxy } from "../helpers/failing-proxy.js";
 import { call, configFile, sandbox } from "../helpers/sandbox.js";
 
 let world: RunningSandbox | undefined;
+let proxy: FailingProxy | undefined;
 afterEach(async () => {
+  await proxy?.stop();
+  proxy = undefined;
   await world?.stop();
   world = undefined;
 });
@@ -102,6 +106,36 @@ describe("the library's one-call plan and apply", () => {
     const applied = await apply(planned.plan, at(world));
     expect(applied).toMatchObject({ status: "applied", succeeded: true });
     expect(world.stats().mutations_applied).toBe(1);
+  });
+
+  it("does not call a delete verified when the re-plan could not list where it lived", async () => {
+    world = await sandbox();
+    const hooks = "/repos/acme/api/hooks";
+    // The plan's listing and apply's own go through; the verifying re-plan's is refused.
+    proxy = await failingProxy(world.url, (method, path, seen) =>
+      method === "GET" && path === hooks && seen === 3
+        ? { status: 403, body: { message: "Must have admin rights to Repository." } }
+        : undefined,
+    );
+    const config = configFile(
+      "version: 1\nrepositories:\n  - name: acme/api\n    webhooks: { mode: authoritative, hooks: [] }\n",
+    );
+    const options = { cwd: repoRoot, env: {}, sandboxUrl: proxy.url };
+    const planned = await plan([config], options);
+    if (!planned.ok) throw new Error("the config is valid");
+    const applied = await apply(planned.plan, { ...options, allowDelete: true });
+    if (applied.status !== "applied") throw new Error(`expected applied, got ${applied.status}`);
+    expect(applied.report.outcomes.map((outcome) => outcome.outcome)).toEqual([
+      "applied",
+      "applied",
+    ]);
+    expect(applied.succeeded).toBe(false);
+    expect(applied.report.verified).toBe(false);
+    const failure = `the re-plan could not plan it: GET ${hooks}?per_page=100 → 403: Must have admin rights to Repository.`;
+    expect(applied.report.unchecked).toEqual([
+      { address: "github/acme/api/webhook/https://ci.acme.example/hooks/forge", reason: failure },
+      { address: "github/acme/api/webhook/https://chat.acme.example/notify", reason: failure },
+    ]);
   });
 
   it("needs a token for a real target, and never shows a sensitive value", async () => {

@@ -108,6 +108,19 @@ describe("json apply report", () => {
       unknown
     >;
     expect(Object.keys(parsed)).toEqual(["outcomes", "verification", "verified"]);
+    const unchecked = [
+      { address: "github/acme/api/webhook/x", reason: "the re-plan has no entry for it" },
+    ];
+    const withUnchecked = JSON.parse(
+      renderApplyReport({ unchecked, ...appliedReport() }, "json"),
+    ) as Record<string, unknown>;
+    expect(Object.keys(withUnchecked)).toEqual([
+      "outcomes",
+      "verification",
+      "verified",
+      "unchecked",
+    ]);
+    expect(withUnchecked.unchecked).toEqual(unchecked);
     expect(Object.keys((parsed.outcomes as object[])[1] ?? {})).toEqual([
       "address",
       "kind",

@@ -304,6 +304,38 @@ describe("markdown apply report", () => {
     );
   });
 
+  it("lists each applied change the re-plan could not check, and why", () => {
+    const gone = "github/acme/api/webhook/https://old.acme.example/hook";
+    const reason =
+      "the re-plan has no entry for it; it could not plan github/acme/*/webhook/*: GET /orgs/acme/repos → 502: Server_Error";
+    const alone = {
+      outcomes: [
+        { address: gone, kind: "webhook", action: "delete" as const, outcome: "applied" as const },
+      ],
+      verification: makePlan([]),
+      verified: false,
+      unchecked: [{ address: gone, reason }],
+    };
+    expect(renderApplyReport(alone, "markdown")).toContain(
+      [
+        "**Not verified:** the re-plan could not check 1 applied change:",
+        "",
+        `- <code>${gone}</code>: the re-plan has no entry for it; it could not plan github/acme/\\*/webhook/\\*: GET /orgs/acme/repos → 502: Server\\_Error`,
+        "",
+      ].join("\n"),
+    );
+    const both = { ...appliedReport(), unchecked: alone.unchecked };
+    expect(renderApplyReport(both, "markdown")).toContain(
+      [
+        "- <code>planning/acme/api/board/2</code> (delete): <code>name</code>",
+        "",
+        "The re-plan could not check 1 applied change:",
+        "",
+        `- <code>${gone}</code>: the re-plan has no entry for it;`,
+      ].join("\n"),
+    );
+  });
+
   it("confirms a clean verification", () => {
     const report = {
       outcomes: appliedReport().outcomes.slice(0, 1),

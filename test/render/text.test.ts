@@ -8,6 +8,7 @@ import {
   realisticPlan,
   reportInvitation,
   unchangedProtection,
+  updateHook,
 } from "./fixtures.js";
 
 // eslint-disable-next-line no-control-regex
@@ -246,6 +247,70 @@ describe("text apply report", () => {
     const report = { ...appliedReport(), verified: true };
     expect(renderApplyReport(report, "text")).toContain(
       "Verified: re-plan shows no changes for what was applied; not applied: 2 changes.\n",
+    );
+  });
+
+  it("names each applied change the re-plan could not check, and why, once", () => {
+    const gone = "github/acme/api/webhook/https://old.acme.example/hook";
+    const failure = {
+      message: "Server Error",
+      request: "GET /repos/acme/api/hooks?per_page=100",
+      status: 502,
+    };
+    const base = appliedReport();
+    const report = {
+      ...base,
+      outcomes: [
+        ...base.outcomes,
+        { address: gone, kind: "webhook", action: "delete" as const, outcome: "applied" as const },
+      ],
+      verification: makePlan([
+        ...(base.verification?.changes ?? []),
+        { ...updateHook, address: gone, action: "no-op" as const, error: failure },
+      ]),
+      unchecked: [
+        {
+          address: gone,
+          reason:
+            "the re-plan could not plan it: GET /repos/acme/api/hooks?per_page=100 → 502: Server Error",
+        },
+      ],
+    };
+    const text = renderApplyReport(report, "text");
+    expect(text).toContain(
+      [
+        "Not verified: the re-plan still shows 2 changes:",
+        "",
+        "~ github/acme/api/webhook/ci will be updated",
+      ].join("\n"),
+    );
+    expect(text).toContain(
+      [
+        '    - name: "Old board"',
+        "",
+        "The re-plan could not check 1 applied change:",
+        `  ✗ ${gone}: the re-plan could not plan it: GET /repos/acme/api/hooks?per_page=100 → 502: Server Error`,
+        "",
+      ].join("\n"),
+    );
+    expect(text).not.toContain(`${gone} could not be planned`);
+
+    const alone = {
+      outcomes: report.outcomes.slice(-1),
+      verification: makePlan([]),
+      verified: false,
+      unchecked: [{ address: gone, reason: "the re-plan has no entry for it" }],
+    };
+    expect(renderApplyReport(alone, "text")).toBe(
+      [
+        "Applied (1):",
+        `  ✓ ${gone} (delete)`,
+        "",
+        "Apply: 1 applied, 0 failed, 0 held, 0 skipped.",
+        "Not verified: the re-plan could not check 1 applied change:",
+        `  ✗ ${gone}: the re-plan has no entry for it`,
+        "",
+      ].join("\n"),
     );
   });
 
