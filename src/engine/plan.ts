@@ -109,8 +109,24 @@ export async function buildPlan({
     options,
   );
   holdBack(planned.changes, planned.holds);
-  const changes = planned.changes.filter((change) => targets.matches(change.address));
+  const changes = planned.changes.filter(
+    (change) => targets.matches(change.address) || unlistedFor(change, targets),
+  );
   return { ...makePlan(orderChanges(changes, KIND_NAMES)), targets: [...targets.patterns] };
+}
+
+/**
+ * A listing that failed (a glob's repositories, a repository's hooks, a user's gists) is planned as
+ * one `*` change with the error, standing for whatever it would have found. Only what a target
+ * reaches is read (a glob is listed when a target reaches its owner), so such a change stays in the
+ * plan even when no target matches its address as text (`acme/*` is not `acme/api`): a targeted plan
+ * that could not list must not read as "No changes". The owner is checked again for the sections
+ * every shard reads whatever is targeted.
+ */
+function unlistedFor(change: Change, targets: TargetFilter): boolean {
+  if (change.name !== "*" || change.error === undefined) return false;
+  const owner = change.scope.split("/")[0];
+  return targets.reaches(`${change.target}/${owner}/`);
 }
 
 /**

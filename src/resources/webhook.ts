@@ -473,7 +473,19 @@ export async function planWebhooks({
             404,
           );
     const planned = named(hooks.map((hook) => ({ url: hook.url, id: hook.id, part: { error } })));
-    return [...planned, ...deletedHooks(deleted, planned, { error }, path)];
+    // Authoritative mode would also delete what it does not list, and which hooks those are is
+    // unknown: without this the plan of `hooks: []` would read as no change.
+    const unlisted: Change[] =
+      mode === "authoritative"
+        ? [
+            {
+              ...newChange(reader.target, scope, "webhook", "*"),
+              error,
+              notes: ["the hooks authoritative mode would delete could not be listed"],
+            },
+          ]
+        : [];
+    return [...unlisted, ...planned, ...deletedHooks(deleted, planned, { error }, path)];
   }
   const live = listed.data;
   const unpinned = live.filter((hook) => !hooks.some((desired) => desired.id === hook.id));

@@ -94,9 +94,14 @@ repositories:
     );
     expect(await hookIds()).toEqual([]);
     const failure = `the re-plan could not plan it: GET ${HOOKS}?per_page=100 → 403: Must have admin rights to Repository.`;
+    // The re-plan also shows what it could not list, which authoritative mode would delete.
     expect(applied.stdout).toContain(
       "Apply: 2 applied, 0 failed, 0 held, 0 skipped.\n" +
-        "Not verified: the re-plan could not check 2 applied changes:\n" +
+        "Not verified: the re-plan still shows 1 change:\n\n" +
+        "✗ github/acme/api/webhook/* could not be planned\n" +
+        `    error: GET ${HOOKS}?per_page=100 → 403: Must have admin rights to Repository.\n` +
+        "    note: the hooks authoritative mode would delete could not be listed\n\n" +
+        "The re-plan could not check 2 applied changes:\n" +
         `  ✗ github/acme/api/webhook/https://ci.acme.example/hooks/forge: ${failure}\n` +
         `  ✗ ${CHAT}: ${failure}\n`,
     );
