@@ -56,9 +56,11 @@ const lanes = new WeakMap<Clock, Map<string, WriteLane>>();
 
 /**
  * The lane shared by every client in this process that writes to `origin` as `writer` (see
- * AuthProvider.writer): targets on one service with one token share its secondary limits, so they
- * share the lane, as octokit/plugin-throttling shares its `write` group between all instances with
- * one `id`. Lanes are per clock, as `lastStart` is a time on it (a test's virtual clock is its own).
+ * AuthProvider.writer). The unit is the account, not a configuration target: the best-practices
+ * page once asked for requests "for a single user or client ID" to be serial (quoted in
+ * integrations/terraform-provider-github's github/transport.go), and octokit/plugin-throttling
+ * shares its `write` group between all instances with one `id`. Lanes are per clock, as
+ * `lastStart` is a time on it (a test's virtual clock is its own).
  */
 export function writeLaneOf(clock: Clock, origin: string, writer: string): WriteLane {
   let byService = lanes.get(clock);
