@@ -114,11 +114,8 @@ describe("secondary-limit hygiene", () => {
     );
     await Promise.all(keyed);
     expect(service.maxInFlight).toBe(2);
-    expect(service.received.map((r) => r.path)).toEqual([
-      "/repos/acme/api/hooks?n=0",
-      "/repos/acme/web/hooks?n=2",
-      "/repos/acme/api/hooks?n=1",
-    ]);
+    // The second read of acme/api waits for the first; acme/web's went alongside it.
+    expect(service.received.map((r) => r.path)[2]).toBe("/repos/acme/api/hooks?n=1");
   });
 });
 
@@ -204,7 +201,7 @@ describe("writes one at a time", () => {
 
   it("shares the lane between clients writing to one service with one token", async () => {
     const clock = new FakeClock();
-    service = await FakeService.start(() => ({ body: {}, delayMs: 40 }), clock);
+    service = await FakeService.start(() => ({ body: {}, delayMs: 100 }), clock);
     const url = service.url;
     const client = (token: string) =>
       new ForgeClient({
