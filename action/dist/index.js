@@ -32910,7 +32910,7 @@ var init_client = __esm({
       }
       /**
        * The single path every request takes: pacing, attempts, retries, cache and error mapping. A
-       * write holds the write lane through all its attempts, so none of another write comes between.
+       * write holds the write lane through all its attempts, so no other write comes between them.
        */
       async #exchange(method, url2, body, cacheable = true) {
         const ticket = this.#pacer.ticket(method, displayPath(url2, this.#base));

@@ -297,7 +297,7 @@ export class ForgeClient {
 
   /**
    * The single path every request takes: pacing, attempts, retries, cache and error mapping. A
-   * write holds the write lane through all its attempts, so none of another write comes between.
+   * write holds the write lane through all its attempts, so no other write comes between them.
    */
   async #exchange<T>(
     method: Method,
