@@ -31072,6 +31072,7 @@ var init_p_limit = __esm({
 });
 
 // src/forge/auth.ts
+import { createHash } from "node:crypto";
 var StaticTokenAuth;
 var init_auth = __esm({
   "src/forge/auth.ts"() {
@@ -31080,8 +31081,10 @@ var init_auth = __esm({
     StaticTokenAuth = class {
       #header;
       description = void 0;
+      writer;
       constructor(token) {
         this.#header = token === void 0 ? void 0 : new Secret(`Bearer ${token.reveal()}`, token.source);
+        this.writer = token === void 0 ? "anonymous" : `token:${createHash("sha256").update(token.reveal()).digest("hex")}`;
       }
       async authorization() {
         return this.#header;
@@ -31368,7 +31371,7 @@ var init_redact = __esm({
 });
 
 // src/forge/cache.ts
-import { createHash, randomBytes, scryptSync } from "node:crypto";
+import { createHash as createHash2, randomBytes, scryptSync } from "node:crypto";
 import {
   linkSync,
   mkdirSync,
@@ -31382,7 +31385,7 @@ import {
 } from "node:fs";
 import { join as join3 } from "node:path";
 function sha256(text) {
-  return createHash("sha256").update(text).digest("hex");
+  return createHash2("sha256").update(text).digest("hex");
 }
 function cacheKey(method, url2, identity5) {
   return sha256(JSON.stringify([method, url2, identity5]));
@@ -32083,8 +32086,6 @@ var init_pacer = __esm({
       #budget;
       #points;
       #announced = /* @__PURE__ */ new Map();
-      #nextWriteTurn = Number.NEGATIVE_INFINITY;
-      #nextWriteAt = Number.NEGATIVE_INFINITY;
       #pausedUntil = Number.NEGATIVE_INFINITY;
       constructor(options) {
         this.#options = options;
@@ -32107,21 +32108,34 @@ var init_pacer = __esm({
         };
       }
       /**
-       * Takes a write's turn in the spacing and waits for it. The caller waits outside any concurrency
-       * slot, so writes queued behind the interval never hold up reads; `admit` still checks the
-       * spacing when the write is sent, in case its slot came late.
+       * The write lane's release, or a promise of it while another write holds the lane: the client
+       * holds it from a write's first attempt until its last answer. The caller waits outside any
+       * concurrency slot, so writes queued behind another never hold up reads. Time in the queue is
+       * not a rate-limit hold and does not count towards the maximum wait: a thousand writes a second
+       * apart queue for many minutes.
        */
-      async awaitWriteTurn(ticket) {
-        if (!ticket.mutating) return;
-        const now = this.#options.clock.now();
-        const turn = Math.max(now, this.#nextWriteTurn);
-        this.#nextWriteTurn = turn + this.#options.writeIntervalMs;
-        if (turn > now) await this.#options.clock.sleep(turn - now, this.#options.signal);
+      writeTurn() {
+        return this.#options.lane.acquire(this.#options.signal);
       }
       /**
-       * Waits until a pause, the write spacing, the rate budget and the endpoint's points all allow the
-       * request to start. Every wait here counts towards the maximum: a budget that never admits (a
-       * window that resets only to be empty again) ends in RateLimitWaitExceeded, not in waiting on.
+       * How long a write, holding the lane, still waits for the interval since the lane's last attempt
+       * started, whoever sent it: each attempt of a write, a retry included, is a new start (as in
+       * octokit/plugin-throttling, where every retry passes the `write` group again). 0 for a read.
+       */
+      writeSpacingMs(ticket) {
+        if (!ticket.mutating) return 0;
+        const { clock, lane, writeIntervalMs } = this.#options;
+        return Math.max(0, lane.lastStart + writeIntervalMs - clock.now());
+      }
+      /** An attempt of a write is sent now: the next write's spacing counts from here. */
+      sending(ticket) {
+        if (ticket.mutating) this.#options.lane.lastStart = this.#options.clock.now();
+      }
+      /**
+       * Waits until a pause, the rate budget and the endpoint's points all allow the request to start
+       * (a write has its lane and its spacing already). Every wait here counts towards the maximum: a
+       * budget that never admits (a window that resets only to be empty again) ends in
+       * RateLimitWaitExceeded, not in waiting on.
        */
       async admit(ticket) {
         const { clock, signal, maxWaitMs } = this.#options;
@@ -32131,17 +32145,12 @@ var init_pacer = __esm({
           let until;
           if (now < this.#pausedUntil) {
             until = this.#pausedUntil;
-          } else if (ticket.mutating && now < this.#nextWriteAt) {
-            until = this.#nextWriteAt;
           } else {
             const admission = ticket.free ? { go: true } : this.#budget.admit(ticket.category, now);
             if (admission.go) {
               const cost = ticket.mutating ? POINTS.write : POINTS.read;
               const pointsWait = ticket.free ? 0 : this.#points.admit(ticket.endpoint, cost, now);
-              if (pointsWait === 0) {
-                if (ticket.mutating) this.#nextWriteAt = now + this.#options.writeIntervalMs;
-                return;
-              }
+              if (pointsWait === 0) return;
               this.#budget.release(ticket.category);
               until = now + pointsWait;
               this.#holdForPoints(ticket.endpoint, until, now);
@@ -32523,9 +32532,9 @@ var init_urls = __esm({
 });
 
 // src/forge/validator.ts
-import { createHash as createHash2 } from "node:crypto";
+import { createHash as createHash3 } from "node:crypto";
 function githubValidator(headers, body, vary, weak) {
-  const hash2 = createHash2("sha256");
+  const hash2 = createHash3("sha256");
   for (const name2 of HASHED) {
     const value = headers[name2];
     if (value !== void 0 && (vary === void 0 || vary.includes(name2))) {
@@ -32547,6 +32556,71 @@ var init_validator = __esm({
   "src/forge/validator.ts"() {
     "use strict";
     HASHED = ["accept", "authorization", "cookie"];
+  }
+});
+
+// src/forge/write-lane.ts
+function writeLaneOf(clock, origin, writer) {
+  let byService = lanes.get(clock);
+  if (byService === void 0) {
+    byService = /* @__PURE__ */ new Map();
+    lanes.set(clock, byService);
+  }
+  const key = `${origin} ${writer}`;
+  let lane = byService.get(key);
+  if (lane === void 0) {
+    lane = new WriteLane();
+    byService.set(key, lane);
+  }
+  return lane;
+}
+var WriteLane, lanes;
+var init_write_lane = __esm({
+  "src/forge/write-lane.ts"() {
+    "use strict";
+    WriteLane = class {
+      #held = false;
+      #waiting = [];
+      /** When the latest attempt of a write through the lane was sent: the spacing counts from it. */
+      lastStart = Number.NEGATIVE_INFINITY;
+      /**
+       * The lane's release: at once when the lane is free, so a write that asks first is sent first
+       * (no promise turn lets requests asked for later pass it); else a promise of it, resolved when it
+       * is the caller's turn. A signal that fires while the caller waits rejects it with its reason.
+       */
+      acquire(signal) {
+        if (signal?.aborted) return Promise.reject(signal.reason);
+        if (!this.#held) {
+          this.#held = true;
+          return this.#release();
+        }
+        return new Promise((resolve12, reject) => {
+          const grant = () => {
+            signal?.removeEventListener("abort", cancel);
+            resolve12(this.#release());
+          };
+          const cancel = () => {
+            const at = this.#waiting.indexOf(grant);
+            if (at >= 0) this.#waiting.splice(at, 1);
+            reject(signal?.reason);
+          };
+          this.#waiting.push(grant);
+          signal?.addEventListener("abort", cancel, { once: true });
+        });
+      }
+      /** Hands the lane to the next writer waiting, or frees it; calling it again does nothing. */
+      #release() {
+        let released = false;
+        return () => {
+          if (released) return;
+          released = true;
+          const next = this.#waiting.shift();
+          if (next === void 0) this.#held = false;
+          else next();
+        };
+      }
+    };
+    lanes = /* @__PURE__ */ new WeakMap();
   }
 });
 
@@ -32626,6 +32700,7 @@ var init_client = __esm({
     init_reveal();
     init_urls();
     init_validator();
+    init_write_lane();
     init_write_lock();
     init_cache();
     init_clock();
@@ -32706,6 +32781,7 @@ var init_client = __esm({
           signal: this.#signal,
           maxWaitMs: this.#maxWaitMs,
           writeIntervalMs,
+          lane: writeLaneOf(this.#clock, this.#base.origin, this.#auth.writer),
           pointsPerMinute,
           share,
           margin: options.rateMargin,
@@ -32847,10 +32923,24 @@ var init_client = __esm({
       get credential() {
         return this.#auth.description;
       }
-      /** The single path every request takes: pacing, attempts, retries, cache and error mapping. */
+      /**
+       * The single path every request takes: pacing, attempts, retries, cache and error mapping. A
+       * write holds the write lane through all its attempts, so no other write comes between them.
+       */
       async #exchange(method, url2, body, cacheable = true) {
-        const path = displayPath(url2, this.#base);
-        const ticket = this.#pacer.ticket(method, path);
+        const ticket = this.#pacer.ticket(method, displayPath(url2, this.#base));
+        if (!ticket.mutating) return this.#attempts(ticket, url2, body, cacheable);
+        const turn = this.#pacer.writeTurn();
+        const release = turn instanceof Promise ? await turn : turn;
+        try {
+          return await this.#attempts(ticket, url2, body, cacheable);
+        } finally {
+          release();
+        }
+      }
+      /** Attempts a request until an answer ends it: retries, throttling pauses and a renewed credential. */
+      async #attempts(ticket, url2, body, cacheable) {
+        const { method, path } = ticket;
         const identity5 = method === "GET" && this.#cache !== void 0 && !ticket.free && cacheable ? await this.#identity() : void 0;
         const key = identity5 !== void 0 ? cacheKey(method, url2.href, identity5) : void 0;
         let attempts = 0;
@@ -32860,7 +32950,8 @@ var init_client = __esm({
         let answerLost = false;
         let renewed = false;
         for (; ; ) {
-          await this.#pacer.awaitWriteTurn(ticket);
+          const spacing = this.#pacer.writeSpacingMs(ticket);
+          if (spacing > 0) await this.#clock.sleep(spacing, this.#signal);
           const cached2 = key !== void 0 ? this.#cache?.get(key) : void 0;
           const { outcome, sent } = await this.#limit(() => this.#attempt(ticket, url2, body, cached2));
           attempts++;
@@ -32986,6 +33077,7 @@ var init_client = __esm({
           throw error62;
         }
         const started = this.#clock.now();
+        this.#pacer.sending(ticket);
         this.#stats.requests++;
         const timeout = new AbortController();
         const timer = setTimeout(() => timeout.abort(), this.#timeoutMs);
@@ -33228,9 +33320,9 @@ var init_context = __esm({
 });
 
 // src/resources/fingerprint.ts
-import { createHash as createHash3 } from "node:crypto";
+import { createHash as createHash4 } from "node:crypto";
 function fingerprint(value) {
-  return createHash3("sha256").update(stableJson(value)).digest("hex").slice(0, 16);
+  return createHash4("sha256").update(stableJson(value)).digest("hex").slice(0, 16);
 }
 var init_fingerprint = __esm({
   "src/resources/fingerprint.ts"() {
@@ -37951,6 +38043,11 @@ var init_app_auth = __esm({
         const { appId, owner } = this.#options;
         const installation3 = this.#installationId !== void 0 ? `installation ${this.#installationId}` : "installation";
         return `${installation3} of App ${appId}${owner !== void 0 ? ` on ${owner}` : ""}`;
+      }
+      /** The installation as configured: its id, or the account it is installed on. */
+      get writer() {
+        const { appId, installationId, owner } = this.#options;
+        return `app:${appId}/${installationId !== void 0 ? `installation:${installationId}` : `owner:${owner?.toLowerCase()}`}`;
       }
       async authorization() {
         const token = this.#token;
@@ -42867,12 +42964,12 @@ var init_rulesets = __esm({
 });
 
 // src/sandbox/world.ts
-import { createHash as createHash4 } from "node:crypto";
+import { createHash as createHash5 } from "node:crypto";
 function storedLink(source, target2, linkType) {
   return linkType === "is_blocked_by" ? { source: target2, target: source, link_type: "blocks" } : { source, target: target2, link_type: linkType };
 }
 function branchSha(fullName, branch3) {
-  return createHash4("sha1").update(`${fullName}@${branch3}`).digest("hex");
+  return createHash5("sha1").update(`${fullName}@${branch3}`).digest("hex");
 }
 function covers(installation3, repo) {
   if (repo.owner.id !== installation3.account.id) return false;
@@ -45407,7 +45504,7 @@ var init_routes_properties = __esm({
 });
 
 // src/sandbox/routes-pulls.ts
-import { createHash as createHash5 } from "node:crypto";
+import { createHash as createHash6 } from "node:crypto";
 function pullsOf(ctx, repo) {
   return issuesOf(ctx.world, repo).flatMap((issue2) => issue2.pull ? [issue2.pull] : []);
 }
@@ -45579,7 +45676,7 @@ var init_routes_pulls = __esm({
           const base = repo.branches.get(pull.base.ref);
           if (base === void 0) throw githubError(405, "Pull Request is not mergeable");
           const now = isoTime(ctx.now());
-          const sha = createHash5("sha1").update(`merge ${base.sha} ${pull.head.sha} #${pull.issue.number}`).digest("hex");
+          const sha = createHash6("sha1").update(`merge ${base.sha} ${pull.head.sha} #${pull.issue.number}`).digest("hex");
           base.sha = sha;
           pull.merged_at = now;
           pull.merged_by = caller;
@@ -46236,9 +46333,9 @@ var init_routes_rulesets = __esm({
 });
 
 // src/sandbox/conditional.ts
-import { createHash as createHash6 } from "node:crypto";
+import { createHash as createHash7 } from "node:crypto";
 function githubEtag(headers, body, weak) {
-  const hash2 = createHash6("sha256");
+  const hash2 = createHash7("sha256");
   for (const name2 of HASHED_HEADERS) {
     const value = headers[name2];
     if (typeof value === "string") hash2.update(`${value}:`);
@@ -46247,7 +46344,7 @@ function githubEtag(headers, body, weak) {
   return weak ? `W/${tag}` : tag;
 }
 function gitlabEtag(body) {
-  return `"${createHash6("sha1").update(body).digest("hex")}"`;
+  return `"${createHash7("sha1").update(body).digest("hex")}"`;
 }
 function lastModifiedOf(pattern3, body) {
   if (pattern3 !== "/repos/:owner/:repo") return void 0;
@@ -48715,7 +48812,7 @@ var init_changed2 = __esm({
 });
 
 // src/engine/shard.ts
-import { createHash as createHash7 } from "node:crypto";
+import { createHash as createHash8 } from "node:crypto";
 function parseShard(text) {
   const match = /^\s*(\d{1,4})\s*\/\s*(\d{1,4})\s*$/.exec(text);
   if (match === null) throw new Error(`expects K/N such as 1/4, got '${text}'`);
@@ -48727,7 +48824,7 @@ function parseShard(text) {
   return { index, count: count3 };
 }
 function shardOf(key, count3) {
-  const hash2 = createHash7("sha256").update(key.toLowerCase()).digest();
+  const hash2 = createHash8("sha256").update(key.toLowerCase()).digest();
   return hash2.readUIntBE(0, 6) % count3 + 1;
 }
 function owns(shard, target2, scope) {
@@ -50722,7 +50819,7 @@ init_wording();
 
 // src/report/plan-digest.ts
 init_plain();
-import { createHash as createHash8 } from "node:crypto";
+import { createHash as createHash9 } from "node:crypto";
 function counted(change) {
   return change.error !== void 0 || change.requests.length > 0;
 }
@@ -50731,7 +50828,7 @@ function entry(change) {
   return stableJson({ address, action, diff, requests, held, error: error62 });
 }
 function sha2562(text) {
-  return createHash8("sha256").update(text).digest("hex");
+  return createHash9("sha256").update(text).digest("hex");
 }
 function planDigest(plan2) {
   const entries = plan2.changes.filter(counted).map((change) => [change.address, sha2562(entry(change))]).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);

@@ -70,6 +70,12 @@ export class AppInstallationAuth implements AuthProvider {
     return `${installation} of App ${appId}${owner !== undefined ? ` on ${owner}` : ""}`;
   }
 
+  /** The installation as configured: its id, or the account it is installed on. */
+  get writer(): string {
+    const { appId, installationId, owner } = this.#options;
+    return `app:${appId}/${installationId !== undefined ? `installation:${installationId}` : `owner:${owner?.toLowerCase()}`}`;
+  }
+
   async authorization(): Promise<Secret> {
     const token = this.#token;
     if (token !== undefined && this.#options.clock.now() < token.refreshAt) return token.header;

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { Secret } from "../core/secret.js";
 
 /**
@@ -27,16 +28,28 @@ export interface AuthProvider {
   login(): Promise<string | undefined>;
   /** How errors name the credential when the service hides something from it, e.g. "installation 42 of App 1". */
   readonly description: string | undefined;
+  /**
+   * Whom the service counts this credential's writes against, as far as the provider knows without
+   * asking it: clients with one writer on one service write one at a time (write-lane.ts).
+   */
+  readonly writer: string;
 }
 
 /** A token that lives as long as the run: from an environment variable, or none at all. */
 export class StaticTokenAuth implements AuthProvider {
   readonly #header: Secret | undefined;
   readonly description = undefined;
+  readonly writer: string;
 
   constructor(token: Secret | undefined) {
     this.#header =
       token === undefined ? undefined : new Secret(`Bearer ${token.reveal()}`, token.source);
+    // The token itself, by a digest: a key that is never the secret. Two tokens of one account
+    // look like two writers, as only the service knows whose a token is.
+    this.writer =
+      token === undefined
+        ? "anonymous"
+        : `token:${createHash("sha256").update(token.reveal()).digest("hex")}`;
   }
 
   async authorization(): Promise<Secret | undefined> {

@@ -28,6 +28,7 @@ import type {
 } from "./types.js";
 import { buildUrl, displayPath, lastPage, literalUrl, nextLink } from "./urls.js";
 import { githubValidator, type RequestHeaders, sameTag, varyOf } from "./validator.js";
+import { writeLaneOf } from "./write-lane.js";
 import { KeyedSerializer } from "./write-lock.js";
 
 export type { CacheEntry, ConditionalCache } from "./cache.js";
@@ -129,6 +130,7 @@ export class ForgeClient {
       signal: this.#signal,
       maxWaitMs: this.#maxWaitMs,
       writeIntervalMs,
+      lane: writeLaneOf(this.#clock, this.#base.origin, this.#auth.writer),
       pointsPerMinute,
       share,
       margin: options.rateMargin,
@@ -293,15 +295,35 @@ export class ForgeClient {
     return this.#auth.description;
   }
 
-  /** The single path every request takes: pacing, attempts, retries, cache and error mapping. */
+  /**
+   * The single path every request takes: pacing, attempts, retries, cache and error mapping. A
+   * write holds the write lane through all its attempts, so no other write comes between them.
+   */
   async #exchange<T>(
     method: Method,
     url: URL,
     body?: unknown,
     cacheable = true,
   ): Promise<ForgeResponse<T>> {
-    const path = displayPath(url, this.#base);
-    const ticket = this.#pacer.ticket(method, path);
+    const ticket = this.#pacer.ticket(method, displayPath(url, this.#base));
+    if (!ticket.mutating) return this.#attempts<T>(ticket, url, body, cacheable);
+    const turn = this.#pacer.writeTurn();
+    const release = turn instanceof Promise ? await turn : turn;
+    try {
+      return await this.#attempts<T>(ticket, url, body, cacheable);
+    } finally {
+      release();
+    }
+  }
+
+  /** Attempts a request until an answer ends it: retries, throttling pauses and a renewed credential. */
+  async #attempts<T>(
+    ticket: Ticket,
+    url: URL,
+    body: unknown,
+    cacheable: boolean,
+  ): Promise<ForgeResponse<T>> {
+    const { method, path } = ticket;
     const identity =
       method === "GET" && this.#cache !== undefined && !ticket.free && cacheable
         ? await this.#identity()
@@ -317,7 +339,9 @@ export class ForgeClient {
     // A 401 is answered with a fresh credential once; a second 401 is the answer.
     let renewed = false;
     for (;;) {
-      await this.#pacer.awaitWriteTurn(ticket);
+      // Outside the concurrency slot, as the lane is: a write waiting here never holds up reads.
+      const spacing = this.#pacer.writeSpacingMs(ticket);
+      if (spacing > 0) await this.#clock.sleep(spacing, this.#signal);
       const cached = key !== undefined ? this.#cache?.get(key) : undefined;
       const { outcome, sent } = await this.#limit(() => this.#attempt(ticket, url, body, cached));
       attempts++;
@@ -462,6 +486,7 @@ export class ForgeClient {
       throw error;
     }
     const started = this.#clock.now();
+    this.#pacer.sending(ticket);
     this.#stats.requests++;
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(), this.#timeoutMs);

@@ -25,6 +25,10 @@ export const FREE_PATH = "/rate_limit";
  */
 export const POINTS = { read: 1, write: 5, windowMs: 60_000 } as const;
 
+/**
+ * The mutating requests: GitHub asks for them one at a time, "at least one second between each"
+ * ("Best practices for using the REST API"); the client sends them through a WriteLane.
+ */
 export const MUTATING: ReadonlySet<string> = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 /** Resets are reported in whole seconds and clocks differ: wait this much past a reported reset. */

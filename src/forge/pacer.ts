@@ -6,6 +6,7 @@ import { categoryOf, FREE_PATH, MUTATING, POINTS, SKEW_MS, THROTTLE_BACKOFF_MS }
 import { PointWindow } from "./points.js";
 import type { Throttle } from "./rate-headers.js";
 import type { ThrottledAnswer, WaitReason } from "./types.js";
+import type { WriteLane } from "./write-lane.js";
 
 /** A wait that holds requests, as the client reports it. */
 export interface Wait {
@@ -22,7 +23,10 @@ export interface PacerOptions {
   signal: AbortSignal | undefined;
   /** Longest a request may be held, in total, before RateLimitWaitExceeded. */
   maxWaitMs: number;
+  /** Least time from the start of one write (an attempt) to the start of the next. */
   writeIntervalMs: number;
+  /** The lane this client's writes share with every client writing as the same credential. */
+  lane: WriteLane;
   pointsPerMinute: number;
   /** Fraction (0..1] of each category's remaining budget this client may spend. */
   share: number;
@@ -47,16 +51,14 @@ export interface Ticket {
 
 /**
  * Decides when each request may start: the primary budget per category (RateBudget), the secondary
- * points per endpoint (PointWindow), the spacing of writes, and pauses after throttling answers.
- * The client asks it before every attempt and tells it what each answer reported.
+ * points per endpoint (PointWindow), writes one at a time and spaced (WriteLane), and pauses after
+ * throttling answers. The client asks it before every attempt and tells it what each answer reported.
  */
 export class Pacer {
   readonly #options: PacerOptions;
   readonly #budget: RateBudget;
   readonly #points: PointWindow;
   readonly #announced = new Map<string, number>();
-  #nextWriteTurn = Number.NEGATIVE_INFINITY;
-  #nextWriteAt = Number.NEGATIVE_INFINITY;
   #pausedUntil = Number.NEGATIVE_INFINITY;
 
   constructor(options: PacerOptions) {
@@ -83,22 +85,37 @@ export class Pacer {
   }
 
   /**
-   * Takes a write's turn in the spacing and waits for it. The caller waits outside any concurrency
-   * slot, so writes queued behind the interval never hold up reads; `admit` still checks the
-   * spacing when the write is sent, in case its slot came late.
+   * The write lane's release, or a promise of it while another write holds the lane: the client
+   * holds it from a write's first attempt until its last answer. The caller waits outside any
+   * concurrency slot, so writes queued behind another never hold up reads. Time in the queue is
+   * not a rate-limit hold and does not count towards the maximum wait: a thousand writes a second
+   * apart queue for many minutes.
    */
-  async awaitWriteTurn(ticket: Ticket): Promise<void> {
-    if (!ticket.mutating) return;
-    const now = this.#options.clock.now();
-    const turn = Math.max(now, this.#nextWriteTurn);
-    this.#nextWriteTurn = turn + this.#options.writeIntervalMs;
-    if (turn > now) await this.#options.clock.sleep(turn - now, this.#options.signal);
+  writeTurn(): (() => void) | Promise<() => void> {
+    return this.#options.lane.acquire(this.#options.signal);
   }
 
   /**
-   * Waits until a pause, the write spacing, the rate budget and the endpoint's points all allow the
-   * request to start. Every wait here counts towards the maximum: a budget that never admits (a
-   * window that resets only to be empty again) ends in RateLimitWaitExceeded, not in waiting on.
+   * How long a write, holding the lane, still waits for the interval since the lane's last attempt
+   * started, whoever sent it: each attempt of a write, a retry included, is a new start (as in
+   * octokit/plugin-throttling, where every retry passes the `write` group again). 0 for a read.
+   */
+  writeSpacingMs(ticket: Ticket): number {
+    if (!ticket.mutating) return 0;
+    const { clock, lane, writeIntervalMs } = this.#options;
+    return Math.max(0, lane.lastStart + writeIntervalMs - clock.now());
+  }
+
+  /** An attempt of a write is sent now: the next write's spacing counts from here. */
+  sending(ticket: Ticket): void {
+    if (ticket.mutating) this.#options.lane.lastStart = this.#options.clock.now();
+  }
+
+  /**
+   * Waits until a pause, the rate budget and the endpoint's points all allow the request to start
+   * (a write has its lane and its spacing already). Every wait here counts towards the maximum: a
+   * budget that never admits (a window that resets only to be empty again) ends in
+   * RateLimitWaitExceeded, not in waiting on.
    */
   async admit(ticket: Ticket): Promise<void> {
     const { clock, signal, maxWaitMs } = this.#options;
@@ -108,8 +125,6 @@ export class Pacer {
       let until: number;
       if (now < this.#pausedUntil) {
         until = this.#pausedUntil;
-      } else if (ticket.mutating && now < this.#nextWriteAt) {
-        until = this.#nextWriteAt;
       } else {
         const admission = ticket.free
           ? { go: true as const }
@@ -117,10 +132,7 @@ export class Pacer {
         if (admission.go) {
           const cost = ticket.mutating ? POINTS.write : POINTS.read;
           const pointsWait = ticket.free ? 0 : this.#points.admit(ticket.endpoint, cost, now);
-          if (pointsWait === 0) {
-            if (ticket.mutating) this.#nextWriteAt = now + this.#options.writeIntervalMs;
-            return;
-          }
+          if (pointsWait === 0) return;
           this.#budget.release(ticket.category);
           until = now + pointsWait;
           this.#holdForPoints(ticket.endpoint, until, now);

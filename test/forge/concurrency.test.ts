@@ -1,5 +1,11 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { ForgeClient, type ForgeClientOptions } from "../../src/forge/client.js";
+import { Secret } from "../../src/core/secret.js";
+import {
+  type ClientEvent,
+  ForgeClient,
+  type ForgeClientOptions,
+  systemClock,
+} from "../../src/forge/client.js";
 import { FakeClock } from "./fake-clock.js";
 import { FakeService, type Handler } from "./fake-service.js";
 
@@ -65,7 +71,7 @@ describe("secondary-limit hygiene", () => {
     ]);
   });
 
-  it("serializes writes with the same key and lets other keys proceed", async () => {
+  it("serializes writes with the same key, in order, and every write one at a time", async () => {
     const inFlight = new Map<string, number>();
     let maxPerKey = 0;
     let maxOverall = 0;
@@ -93,10 +99,168 @@ describe("secondary-limit hygiene", () => {
       ),
     );
     expect(maxPerKey).toBe(1);
-    expect(maxOverall).toBe(2);
+    // Writes of other keys used to overlap (2 here); GitHub asks for writes one at a time.
+    expect(maxOverall).toBe(1);
     const order = service.received
       .filter((r) => r.path.startsWith("/repos/acme/api/"))
       .map((r) => (r.body as { i: number }).i);
     expect(order).toEqual([0, 1, 2, 3, 4]);
+  });
+
+  it("serializes reads with the same key and lets other keys proceed", async () => {
+    const { client, service } = await setUp(() => ({ body: {}, delayMs: 30 }), {});
+    const keyed = ["acme/api", "acme/api", "acme/web"].map((repo, i) =>
+      client.request("GET", `/repos/${repo}/hooks?n=${i}`, { writeKey: repo }),
+    );
+    await Promise.all(keyed);
+    expect(service.maxInFlight).toBe(2);
+    // The second read of acme/api waits for the first; acme/web's went alongside it.
+    expect(service.received.map((r) => r.path)[2]).toBe("/repos/acme/api/hooks?n=1");
+  });
+});
+
+/** Send times of the client's writes, from its request events (`ms` after the send, at `now`). */
+function writeStarts(clock: FakeClock, sentAt: number[]) {
+  return (e: ClientEvent) => {
+    if (e.type === "request" && e.method !== "GET") sentAt.push(clock.now() - e.ms);
+  };
+}
+
+describe("writes one at a time", () => {
+  for (const kind of ["repository", "planning"] as const) {
+    it(`never has two writes in flight, however long each takes (${kind})`, async () => {
+      const { client, service } = await setUp(() => ({ body: {}, delayMs: 40 }), {
+        kind,
+        writeIntervalMs: 1000,
+      });
+      await Promise.all(
+        Array.from({ length: 5 }, (_, i) =>
+          client.request("PATCH", `/repos/acme/r${i}/hooks/1`, { body: {} }),
+        ),
+      );
+      expect(service.received).toHaveLength(5);
+      expect(service.maxInFlight).toBe(1);
+    });
+  }
+
+  it("starts the next write when the last has answered and the interval since its start is over", async () => {
+    const sentAt: number[] = [];
+    const clock = new FakeClock();
+    // Each write takes virtual time on the service: 300 ms for the first two, then 1,500 ms.
+    const takes = [300, 300, 1500, 1500];
+    service = await FakeService.start(() => {
+      clock.advance(takes.shift() ?? 0);
+      return { body: {} };
+    }, clock);
+    const client = new ForgeClient({
+      baseUrl: service.url,
+      kind: "repository",
+      clock,
+      writeIntervalMs: 1000,
+      onEvent: writeStarts(clock, sentAt),
+    });
+    const start = clock.now();
+    await Promise.all(
+      Array.from({ length: 5 }, (_, i) =>
+        client.request("DELETE", `/repos/acme/r${i}/hooks/1`, { writeKey: `acme/r${i}` }),
+      ),
+    );
+    // A second from the start of each short write; right after each long one has answered.
+    expect(sentAt.map((t) => t - start)).toEqual([0, 1000, 2000, 3500, 5000]);
+  });
+
+  it("sends a write's retry before any other write, spaced like a new write", async () => {
+    const sentAt: number[] = [];
+    let failed = false;
+    const { client, clock, service } = await setUp(
+      (request) => {
+        if (request.path.includes("/r0/") && !failed) {
+          failed = true;
+          return { status: 502, body: { message: "Server Error" } };
+        }
+        return { body: {} };
+      },
+      {
+        writeIntervalMs: 1000,
+        random: () => 0,
+        onEvent: (e) => writeStarts(clock, sentAt)(e),
+      },
+    );
+    const start = clock.now();
+    await Promise.all(
+      [0, 1, 2].map((i) => client.request("PUT", `/repos/acme/r${i}/topics`, { body: {} })),
+    );
+    expect(service.received.map((r) => r.path)).toEqual([
+      "/repos/acme/r0/topics",
+      "/repos/acme/r0/topics",
+      "/repos/acme/r1/topics",
+      "/repos/acme/r2/topics",
+    ]);
+    expect(sentAt.map((t) => t - start)).toEqual([0, 1000, 2000, 3000]);
+  });
+
+  it("shares the lane between clients writing to one service with one token", async () => {
+    const clock = new FakeClock();
+    service = await FakeService.start(() => ({ body: {}, delayMs: 100 }), clock);
+    const url = service.url;
+    const client = (token: string) =>
+      new ForgeClient({
+        baseUrl: url,
+        kind: "repository",
+        token: new Secret(token, "T"),
+        clock,
+        writeIntervalMs: 0,
+      });
+    const write = (c: ForgeClient, i: number) =>
+      c.request("PATCH", `/repos/acme/r${i}/hooks/1`, { body: {} });
+    const [first, second] = [client("t"), client("t")];
+    await Promise.all([0, 1, 2].flatMap((i) => [write(first, i), write(second, i)]));
+    expect(service.maxInFlight).toBe(1);
+
+    // Another token is another writer to the service: its writes are paced on their own.
+    service.maxInFlight = 0;
+    const other = client("u");
+    await Promise.all([0, 1, 2].flatMap((i) => [write(first, i), write(other, i)]));
+    expect(service.maxInFlight).toBe(2);
+  });
+
+  it("stops a write that waits for the lane as soon as the run is cancelled", async () => {
+    service = await FakeService.start(() => ({ body: {}, delayMs: 2000 }), systemClock);
+    const cancel = new AbortController();
+    const client = new ForgeClient({
+      baseUrl: service.url,
+      kind: "repository",
+      writeIntervalMs: 0,
+      signal: cancel.signal,
+    });
+    const slow = client.request("PATCH", "/repos/acme/r0/hooks/1", { body: {} });
+    const queued = client.request("PATCH", "/repos/acme/r1/hooks/1", { body: {} });
+    const began = Date.now();
+    setTimeout(() => cancel.abort(new Error("interrupted")), 20);
+    await expect(queued).rejects.toThrow("interrupted");
+    await expect(slow).rejects.toThrow("interrupted");
+    expect(Date.now() - began).toBeLessThan(1000);
+    expect(service.received.map((r) => r.path)).toEqual(["/repos/acme/r0/hooks/1"]);
+  });
+
+  it("does not count the wait behind earlier writes towards the maximum wait", async () => {
+    const clock = new FakeClock();
+    // Each write takes ten virtual minutes: the last of four waits thirty behind the others.
+    service = await FakeService.start(() => {
+      clock.advance(10 * 60_000);
+      return { body: {} };
+    }, clock);
+    const client = new ForgeClient({
+      baseUrl: service.url,
+      kind: "repository",
+      clock,
+      maxWaitMs: 15 * 60_000,
+    });
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, (_, i) =>
+        client.request("POST", `/repos/acme/r${i}/hooks`, { body: {} }),
+      ),
+    );
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
   });
 });
