@@ -37174,7 +37174,14 @@ async function planWebhooks({
       404
     );
     const planned2 = named2(hooks.map((hook3) => ({ url: hook3.url, id: hook3.id, part: { error: error62 } })));
-    return [...planned2, ...deletedHooks(deleted, planned2, { error: error62 }, path)];
+    const unlisted = mode === "authoritative" ? [
+      {
+        ...newChange(reader.target, scope, "webhook", "*"),
+        error: error62,
+        notes: ["the hooks authoritative mode would delete could not be listed"]
+      }
+    ] : [];
+    return [...unlisted, ...planned2, ...deletedHooks(deleted, planned2, { error: error62 }, path)];
   }
   const live = listed4.data;
   const unpinned = live.filter((hook3) => !hooks.some((desired) => desired.id === hook3.id));
@@ -48431,8 +48438,15 @@ async function buildPlan({
     options
   );
   holdBack(planned.changes, planned.holds);
-  const changes = planned.changes.filter((change) => targets.matches(change.address));
+  const changes = planned.changes.filter(
+    (change) => targets.matches(change.address) || unlistedFor(change, targets)
+  );
   return { ...makePlan(orderChanges(changes, KIND_NAMES)), targets: [...targets.patterns] };
+}
+function unlistedFor(change, targets) {
+  if (change.name !== "*" || change.error === void 0) return false;
+  const owner = change.scope.split("/")[0];
+  return targets.reaches(`${change.target}/${owner}/`);
 }
 async function planWork(work, readers, options) {
   const tasks = [];
