@@ -8,7 +8,12 @@ import {
   type UncheckedChange,
 } from "../core/plan.js";
 import type { Secret } from "../core/secret.js";
-import { type ForgeClient, ForgeError, RateLimitWaitExceeded } from "../forge/client.js";
+import {
+  type ForgeClient,
+  ForgeError,
+  RateLimitWaitExceeded,
+  StoppedBeforeSending,
+} from "../forge/client.js";
 import { KIND_NAMES, verifyResponse } from "../resources/index.js";
 import { resolveSecrets } from "./secrets.js";
 
@@ -130,7 +135,10 @@ async function applyOne(change: Change, input: ApplyInput, stop: Stop): Promise<
       }
       if (input.signal?.aborted) {
         stop.reason ??= { kind: "interrupted" };
-        return unanswered(change, label, stop);
+        // Writes wait their turn one at a time: most a stop catches were never sent.
+        return error instanceof StoppedBeforeSending
+          ? stoppedAt(change, index, stop, stop.reason)
+          : unanswered(change, label, stop);
       }
       if (error instanceof ForgeError) {
         const reason = error.reason || error.message;

@@ -7,7 +7,7 @@ import type { RateWindow } from "./budget.js";
 import { type CacheEntry, type ConditionalCache, cacheKey } from "./cache.js";
 import { type Clock, systemClock } from "./clock.js";
 import { CLIENT_DEFAULTS } from "./defaults.js";
-import { ForgeError, permissionsNote, serviceMessage } from "./errors.js";
+import { ForgeError, permissionsNote, serviceMessage, StoppedBeforeSending } from "./errors.js";
 import { createHttpFetch } from "./http-fetch.js";
 import { FREE_PATH, SKEW_MS } from "./limits.js";
 import { Pacer, type Ticket } from "./pacer.js";
@@ -36,7 +36,12 @@ export { DirectoryCache, MemoryCache } from "./cache.js";
 export type { Clock } from "./clock.js";
 export { systemClock } from "./clock.js";
 export { CLIENT_DEFAULTS } from "./defaults.js";
-export { ForgeError, RateLimitWaitExceeded, type WaitBasis } from "./errors.js";
+export {
+  ForgeError,
+  RateLimitWaitExceeded,
+  StoppedBeforeSending,
+  type WaitBasis,
+} from "./errors.js";
 export type { RetryPolicy } from "./retry-policy.js";
 
 export type {
@@ -306,13 +311,22 @@ export class ForgeClient {
     cacheable = true,
   ): Promise<ForgeResponse<T>> {
     const ticket = this.#pacer.ticket(method, displayPath(url, this.#base));
-    if (!ticket.mutating) return this.#attempts<T>(ticket, url, body, cacheable);
-    const turn = this.#pacer.writeTurn();
-    const release = turn instanceof Promise ? await turn : turn;
+    const progress = { sent: false };
     try {
-      return await this.#attempts<T>(ticket, url, body, cacheable);
-    } finally {
-      release();
+      if (!ticket.mutating) return await this.#attempts<T>(ticket, url, body, cacheable, progress);
+      const turn = this.#pacer.writeTurn();
+      const release = turn instanceof Promise ? await turn : turn;
+      try {
+        return await this.#attempts<T>(ticket, url, body, cacheable, progress);
+      } finally {
+        release();
+      }
+    } catch (error) {
+      // Cancelled while it waited (its turn, spacing, budget, a credential): it never left.
+      if (this.#signal?.aborted && !progress.sent) {
+        throw new StoppedBeforeSending(method, ticket.path, error);
+      }
+      throw error;
     }
   }
 
@@ -322,6 +336,7 @@ export class ForgeClient {
     url: URL,
     body: unknown,
     cacheable: boolean,
+    progress: { sent: boolean },
   ): Promise<ForgeResponse<T>> {
     const { method, path } = ticket;
     const identity =
@@ -343,7 +358,9 @@ export class ForgeClient {
       const spacing = this.#pacer.writeSpacingMs(ticket);
       if (spacing > 0) await this.#clock.sleep(spacing, this.#signal);
       const cached = key !== undefined ? this.#cache?.get(key) : undefined;
-      const { outcome, sent } = await this.#limit(() => this.#attempt(ticket, url, body, cached));
+      const { outcome, sent } = await this.#limit(() =>
+        this.#attempt(ticket, url, body, cached, progress),
+      );
       attempts++;
       const settled = this.#settle<T>(ticket, outcome, key, cached, sent, retriedDelete);
       if (settled !== undefined) return settled;
@@ -476,6 +493,7 @@ export class ForgeClient {
     url: URL,
     body: unknown,
     cached: CacheEntry | undefined,
+    progress: { sent: boolean },
   ): Promise<{ outcome: Outcome; sent: Secret | undefined }> {
     await this.#pacer.admit(ticket);
     let sent: Secret | undefined;
@@ -486,6 +504,7 @@ export class ForgeClient {
       throw error;
     }
     const started = this.#clock.now();
+    progress.sent = true;
     this.#pacer.sending(ticket);
     this.#stats.requests++;
     const timeout = new AbortController();

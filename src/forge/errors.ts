@@ -91,6 +91,28 @@ export type WaitBasis =
   /** The endpoint's secondary-limit points a minute (the category is then the endpoint). */
   | { kind: "points" };
 
+/**
+ * The run was cancelled before any attempt of this request was sent: it waited for its turn to
+ * write, its spacing, the rate budget or a credential. Unlike a request caught on its way, the
+ * service never saw it, and a report can say so.
+ */
+export class StoppedBeforeSending extends Error {
+  override name = "StoppedBeforeSending";
+
+  constructor(
+    readonly method: string,
+    readonly path: string,
+    cause: unknown,
+  ) {
+    super(
+      `${method} ${path} was not sent: ${cause instanceof Error ? cause.message : "cancelled"}`,
+      {
+        cause,
+      },
+    );
+  }
+}
+
 /** Waiting for the rate limit would take longer than the caller allows (`maxWaitMs`). */
 export class RateLimitWaitExceeded extends Error {
   override name = "RateLimitWaitExceeded";

@@ -1,8 +1,10 @@
 import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
+import type { CliIO } from "../../src/cli/io.js";
+import { runCli } from "../../src/cli/run.js";
 import type { RunningSandbox } from "../../src/sandbox/index.js";
-import { runInProcess } from "../helpers/cli.js";
+import { repoRoot, runInProcess } from "../helpers/cli.js";
 import { configFile, sandbox } from "../helpers/sandbox.js";
 
 let world: RunningSandbox | undefined;
@@ -142,5 +144,36 @@ describe("apply with writes slower than the write interval", () => {
       expect(ofRepo(writes.map((w) => w.request))).toEqual(ofRepo(planned));
       expect(ofRepo(planned)).toHaveLength(4);
     }
+  });
+
+  it("reports the writes still waiting their turn at an interruption as not attempted", async () => {
+    world = await sandbox({ generate: 3 });
+    const service = await slowWrites(world.url, 400);
+    const controller = new AbortController();
+    let stdout = "";
+    let stderr = "";
+    const io: CliIO = {
+      stdout: { write: (text) => void (stdout += text), isTTY: false },
+      stderr: { write: (text) => void (stderr += text), isTTY: false },
+      stdinIsTTY: false,
+      env: {},
+      cwd: repoRoot,
+      signal: controller.signal,
+    };
+    // Stopped while the first write is held by the service: the other eleven wait in the lane.
+    const stopWhileFirstIsHeld = setInterval(() => {
+      if (service.writes.length === 0) return;
+      clearInterval(stopWhileFirstIsHeld);
+      setTimeout(() => controller.abort(), 100);
+    }, 5);
+    const args = ["-c", config, "--sandbox-url", service.url, "--auto-approve"];
+    const code = await runCli(["apply", ...args, "--write-interval", "100"], io);
+    clearInterval(stopWhileFirstIsHeld);
+    expect(code).toBe(130);
+    expect(service.writes).toHaveLength(1);
+    expect(stdout).toContain("Apply: 0 applied, 0 failed, 0 held, 12 skipped.");
+    expect(stderr).toContain(
+      "forgeplan: apply interrupted. 0 applied, 0 failed, 11 not attempted, 1 without an answer;",
+    );
   });
 });
