@@ -31637,7 +31637,7 @@ function describeErrorItem(item) {
   if (typeof error62.message === "string") return error62.message;
   return [error62.resource, error62.field, error62.code].filter((part) => typeof part === "string").join(" ");
 }
-var ForgeError, RateLimitWaitExceeded, MAX_DETAIL, PERMISSION;
+var ForgeError, StoppedBeforeSending, RateLimitWaitExceeded, MAX_DETAIL, PERMISSION;
 var init_errors4 = __esm({
   "src/forge/errors.ts"() {
     "use strict";
@@ -31679,6 +31679,21 @@ var init_errors4 = __esm({
         this.mayHaveBeenApplied = init.mayHaveBeenApplied ?? false;
         this.reason = reason;
       }
+    };
+    StoppedBeforeSending = class extends Error {
+      constructor(method, path, cause) {
+        super(
+          `${method} ${path} was not sent: ${cause instanceof Error ? cause.message : "cancelled"}`,
+          {
+            cause
+          }
+        );
+        this.method = method;
+        this.path = path;
+      }
+      method;
+      path;
+      name = "StoppedBeforeSending";
     };
     RateLimitWaitExceeded = class extends Error {
       name = "RateLimitWaitExceeded";
@@ -32929,17 +32944,25 @@ var init_client = __esm({
        */
       async #exchange(method, url2, body, cacheable = true) {
         const ticket = this.#pacer.ticket(method, displayPath(url2, this.#base));
-        if (!ticket.mutating) return this.#attempts(ticket, url2, body, cacheable);
-        const turn = this.#pacer.writeTurn();
-        const release = turn instanceof Promise ? await turn : turn;
+        const progress = { sent: false };
         try {
-          return await this.#attempts(ticket, url2, body, cacheable);
-        } finally {
-          release();
+          if (!ticket.mutating) return await this.#attempts(ticket, url2, body, cacheable, progress);
+          const turn = this.#pacer.writeTurn();
+          const release = turn instanceof Promise ? await turn : turn;
+          try {
+            return await this.#attempts(ticket, url2, body, cacheable, progress);
+          } finally {
+            release();
+          }
+        } catch (error62) {
+          if (this.#signal?.aborted && !progress.sent) {
+            throw new StoppedBeforeSending(method, ticket.path, error62);
+          }
+          throw error62;
         }
       }
       /** Attempts a request until an answer ends it: retries, throttling pauses and a renewed credential. */
-      async #attempts(ticket, url2, body, cacheable) {
+      async #attempts(ticket, url2, body, cacheable, progress) {
         const { method, path } = ticket;
         const identity5 = method === "GET" && this.#cache !== void 0 && !ticket.free && cacheable ? await this.#identity() : void 0;
         const key = identity5 !== void 0 ? cacheKey(method, url2.href, identity5) : void 0;
@@ -32953,7 +32976,9 @@ var init_client = __esm({
           const spacing = this.#pacer.writeSpacingMs(ticket);
           if (spacing > 0) await this.#clock.sleep(spacing, this.#signal);
           const cached2 = key !== void 0 ? this.#cache?.get(key) : void 0;
-          const { outcome, sent } = await this.#limit(() => this.#attempt(ticket, url2, body, cached2));
+          const { outcome, sent } = await this.#limit(
+            () => this.#attempt(ticket, url2, body, cached2, progress)
+          );
           attempts++;
           const settled = this.#settle(ticket, outcome, key, cached2, sent, retriedDelete);
           if (settled !== void 0) return settled;
@@ -33067,7 +33092,7 @@ var init_client = __esm({
        * One attempt, inside a concurrency slot: wait for pacing and a credential, send, and record what
        * came back, with the credential it was sent with.
        */
-      async #attempt(ticket, url2, body, cached2) {
+      async #attempt(ticket, url2, body, cached2, progress) {
         await this.#pacer.admit(ticket);
         let sent;
         try {
@@ -33077,6 +33102,7 @@ var init_client = __esm({
           throw error62;
         }
         const started = this.#clock.now();
+        progress.sent = true;
         this.#pacer.sending(ticket);
         this.#stats.requests++;
         const timeout = new AbortController();
@@ -49169,7 +49195,7 @@ async function applyOne(change, input2, stop2) {
       }
       if (input2.signal?.aborted) {
         stop2.reason ??= { kind: "interrupted" };
-        return unanswered(change, label, stop2);
+        return error62 instanceof StoppedBeforeSending ? stoppedAt(change, index, stop2, stop2.reason) : unanswered(change, label, stop2);
       }
       if (error62 instanceof ForgeError) {
         const reason = error62.reason || error62.message;
