@@ -60,6 +60,12 @@ export class Pacer {
   readonly #points: PointWindow;
   readonly #announced = new Map<string, number>();
   #pausedUntil = Number.NEGATIVE_INFINITY;
+  /**
+   * A throttling answer asked for a wait longer than the maximum: until it ends, every request is
+   * refused as that one was, unsent, rather than drawing the same answer (a stop finds writes
+   * queued behind the refused one).
+   */
+  #refused: RateLimitWaitExceeded | undefined;
 
   constructor(options: PacerOptions) {
     this.#options = options;
@@ -122,6 +128,7 @@ export class Pacer {
     const started = clock.now();
     for (;;) {
       const now = clock.now();
+      if (this.#refused !== undefined && now < this.#refused.resetAt) throw this.#refused;
       let until: number;
       if (now < this.#pausedUntil) {
         until = this.#pausedUntil;
@@ -188,7 +195,7 @@ export class Pacer {
     const until = throttle.until ?? now + THROTTLE_BACKOFF_MS * 2 ** (answers - 1);
     const request = `${ticket.method} ${ticket.path}`;
     if (until - now > this.#options.maxWaitMs) {
-      throw new RateLimitWaitExceeded(
+      this.#refused = new RateLimitWaitExceeded(
         ticket.category,
         until,
         until - now,
@@ -205,6 +212,7 @@ export class Pacer {
               answers,
             },
       );
+      throw this.#refused;
     }
     const after: ThrottledAnswer = { request, status, source, waitMs: until - now };
     const endpoint = throttle.reason === "secondary-limit" ? { endpoint: ticket.endpoint } : {};

@@ -259,6 +259,33 @@ describe("pacing by the rate-limit budget", () => {
     await expect(client.get("/x")).rejects.toBeInstanceOf(RateLimitWaitExceeded);
   });
 
+  it("sends nothing more while a Retry-After beyond the maximum wait lasts", async () => {
+    // The writes a stop finds queued behind the refused one must not each draw the same answer.
+    const { client, clock, service } = await setUp(
+      () => () => ({
+        status: 403,
+        headers: { "retry-after": "600" },
+        body: { message: "You have exceeded a secondary rate limit." },
+      }),
+      { maxWaitMs: 60_000 },
+    );
+    const first = await client.request("PUT", "/a").catch((e: unknown) => e);
+    expect(first).toBeInstanceOf(RateLimitWaitExceeded);
+    const queued = await Promise.all(
+      ["/b", "/c"].map((path) => client.request("PUT", path).catch((e: unknown) => e)),
+    );
+    const read = await client.get("/d").catch((e: unknown) => e);
+    for (const error of [...queued, read]) {
+      expect(error).toBeInstanceOf(RateLimitWaitExceeded);
+      expect((error as RateLimitWaitExceeded).message).toBe((first as Error).message);
+    }
+    expect(service.counted().map((r) => r.path)).toEqual(["/a"]);
+    // Once the pause is over, requests go again.
+    clock.advance(600_000 + 1000);
+    await client.get("/e").catch(() => undefined);
+    expect(service.counted().map((r) => r.path)).toEqual(["/a", "/e"]);
+  });
+
   it("stops waiting for a reset as soon as the run is cancelled", async () => {
     service = await FakeService.start(
       () => ({
