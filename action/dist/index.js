@@ -32102,6 +32102,12 @@ var init_pacer = __esm({
       #points;
       #announced = /* @__PURE__ */ new Map();
       #pausedUntil = Number.NEGATIVE_INFINITY;
+      /**
+       * A throttling answer asked for a wait longer than the maximum: until it ends, every request is
+       * refused as that one was, unsent, rather than drawing the same answer (a stop finds writes
+       * queued behind the refused one).
+       */
+      #refused;
       constructor(options) {
         this.#options = options;
         this.#budget = new RateBudget({
@@ -32157,6 +32163,7 @@ var init_pacer = __esm({
         const started = clock.now();
         for (; ; ) {
           const now = clock.now();
+          if (this.#refused !== void 0 && now < this.#refused.resetAt) throw this.#refused;
           let until;
           if (now < this.#pausedUntil) {
             until = this.#pausedUntil;
@@ -32209,7 +32216,7 @@ var init_pacer = __esm({
         const until = throttle.until ?? now + THROTTLE_BACKOFF_MS * 2 ** (answers - 1);
         const request2 = `${ticket.method} ${ticket.path}`;
         if (until - now > this.#options.maxWaitMs) {
-          throw new RateLimitWaitExceeded(
+          this.#refused = new RateLimitWaitExceeded(
             ticket.category,
             until,
             until - now,
@@ -32224,6 +32231,7 @@ var init_pacer = __esm({
               answers
             }
           );
+          throw this.#refused;
         }
         const after = { request: request2, status, source, waitMs: until - now };
         const endpoint2 = throttle.reason === "secondary-limit" ? { endpoint: ticket.endpoint } : {};
