@@ -1,5 +1,8 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { afterEach, beforeEach } from "vitest";
+import type { RunningSandbox } from "../../src/sandbox/index.js";
+import { sandbox } from "./sandbox.js";
 
 /** What the proxy answers a request itself with, instead of forwarding it. */
 export interface Refusal {
@@ -72,5 +75,36 @@ export async function failingProxy(upstream: string, refuse: Refuse): Promise<Fa
         server.close(() => resolve());
         server.closeAllConnections();
       }),
+  };
+}
+
+/**
+ * A fresh sandbox for each test of the calling file, and at most one failing proxy in front of it
+ * that a test starts with `through`; both are stopped after each test.
+ */
+export function sandboxBehindProxy(): {
+  world(): RunningSandbox;
+  through(refuse: Refuse): Promise<string>;
+} {
+  let world: RunningSandbox | undefined;
+  let proxy: FailingProxy | undefined;
+  beforeEach(async () => {
+    world = await sandbox();
+  });
+  afterEach(async () => {
+    await proxy?.stop();
+    proxy = undefined;
+    await world?.stop();
+  });
+  const running = () => {
+    if (world === undefined) throw new Error("the sandbox runs only inside a test");
+    return world;
+  };
+  return {
+    world: running,
+    through: async (refuse) => {
+      proxy = await failingProxy(running().url, refuse);
+      return proxy.url;
+    },
   };
 }

@@ -1,13 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type ApplyReport, type Change, newChange } from "../../src/core/plan.js";
 import { Secret } from "../../src/core/secret.js";
 import { ForgeClient } from "../../src/forge/client.js";
 import { ResourceReader } from "../../src/resources/context.js";
 import { planWebhooks } from "../../src/resources/webhook.js";
-import type { RunningSandbox } from "../../src/sandbox/index.js";
 import { runInProcess } from "../helpers/cli.js";
-import { type FailingProxy, failingProxy, type Refuse } from "../helpers/failing-proxy.js";
-import { call, configFile, sandbox } from "../helpers/sandbox.js";
+import { type Refuse, sandboxBehindProxy } from "../helpers/failing-proxy.js";
+import { call, configFile } from "../helpers/sandbox.js";
 
 /**
  * A delete counts as verified only where the re-plan shows the resource gone. Here the re-plan
@@ -15,16 +14,7 @@ import { call, configFile, sandbox } from "../helpers/sandbox.js";
  * project's boards — while the apply itself went through.
  */
 
-let world: RunningSandbox;
-let proxy: FailingProxy | undefined;
-beforeEach(async () => {
-  world = await sandbox();
-});
-afterEach(async () => {
-  await proxy?.stop();
-  proxy = undefined;
-  await world.stop();
-});
+const service = sandboxBehindProxy();
 
 const HOOKS = "/repos/acme/api/hooks";
 const CHAT = "github/acme/api/webhook/https://chat.acme.example/notify";
@@ -45,13 +35,13 @@ repositories:
 
 /** The apply's run, through a proxy that refuses what `refuse` says. */
 async function applyThrough(path: string, refuse: Refuse, ...extra: string[]) {
-  proxy = await failingProxy(world.url, refuse);
+  const url = await service.through(refuse);
   return runInProcess([
     "apply",
     "-c",
     path,
     "--sandbox-url",
-    proxy.url,
+    url,
     "--auto-approve",
     "--allow-delete",
     ...extra,
@@ -59,7 +49,9 @@ async function applyThrough(path: string, refuse: Refuse, ...extra: string[]) {
 }
 
 async function hookIds(): Promise<number[]> {
-  return ((await call(world, "GET", HOOKS)).body as Array<{ id: number }>).map((hook) => hook.id);
+  return ((await call(service.world(), "GET", HOOKS)).body as Array<{ id: number }>).map(
+    (hook) => hook.id,
+  );
 }
 
 describe("a delete the re-plan could not read again", () => {
@@ -191,7 +183,7 @@ describe("the hooks an apply deleted, in the plan that verifies it", () => {
     new ResourceReader(
       "github",
       new ForgeClient({
-        baseUrl: world.url,
+        baseUrl: service.world().url,
         kind: "repository",
         token: new Secret("sandbox-admin", "sandbox"),
         writeIntervalMs: 0,

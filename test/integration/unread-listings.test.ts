@@ -1,9 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Plan } from "../../src/core/plan.js";
-import type { RunningSandbox } from "../../src/sandbox/index.js";
 import { runInProcess } from "../helpers/cli.js";
-import { type FailingProxy, failingProxy, type Refuse } from "../helpers/failing-proxy.js";
-import { configFile, sandbox } from "../helpers/sandbox.js";
+import { type Refuse, sandboxBehindProxy } from "../helpers/failing-proxy.js";
+import { configFile } from "../helpers/sandbox.js";
 
 /**
  * A listing that fails stands for whatever it would have found: a plan never reads as "No changes"
@@ -11,31 +10,13 @@ import { configFile, sandbox } from "../helpers/sandbox.js";
  * narrows the plan to.
  */
 
-let world: RunningSandbox;
-let proxy: FailingProxy | undefined;
-beforeEach(async () => {
-  world = await sandbox();
-});
-afterEach(async () => {
-  await proxy?.stop();
-  proxy = undefined;
-  await world.stop();
-});
+const service = sandboxBehindProxy();
 
 const FORBIDDEN = { status: 403, body: { message: "Resource not accessible by integration" } };
 
 async function planThrough(path: string, refuse: Refuse, ...extra: string[]) {
-  proxy = await failingProxy(world.url, refuse);
-  return runInProcess([
-    "plan",
-    "-c",
-    path,
-    "--sandbox-url",
-    proxy.url,
-    "--format",
-    "json",
-    ...extra,
-  ]);
+  const url = await service.through(refuse);
+  return runInProcess(["plan", "-c", path, "--sandbox-url", url, "--format", "json", ...extra]);
 }
 
 const errorsOf = (stdout: string) =>
