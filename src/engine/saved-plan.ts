@@ -23,7 +23,7 @@ export function checkSavedPlan(saved: Plan, fresh: Plan): Refusal[] {
   const savedByAddress = new Map(saved.changes.map((entry) => [entry.address, entry]));
   const refusals: Refusal[] = [];
   for (const entry of saved.changes.filter(sendsRequests)) {
-    const now = freshByAddress.get(entry.address);
+    const now = freshByAddress.get(entry.address) ?? failedListing(fresh, entry);
     const reason = refusalOf(entry, now);
     if (reason !== undefined) refusals.push({ address: entry.address, reason });
   }
@@ -35,6 +35,24 @@ export function checkSavedPlan(saved: Plan, fresh: Plan): Refusal[] {
     });
   }
   return refusals;
+}
+
+/**
+ * The listing a fresh plan could not make that would have held `entry`: a `*` change of its kind and
+ * target with an error, in its scope (a repository's hooks) or over its owner (a glob's
+ * repositories). Without it, a resource the listing never returned reads as dropped from the
+ * configuration.
+ */
+function failedListing(fresh: Plan, entry: Change): Change | undefined {
+  const owner = (scope: string) => scope.split("/")[0];
+  return fresh.changes.find(
+    (change) =>
+      change.name === "*" &&
+      change.error !== undefined &&
+      change.kind === entry.kind &&
+      change.target === entry.target &&
+      (change.scope === entry.scope || owner(change.scope) === owner(entry.scope)),
+  );
 }
 
 function refusalOf(entry: Change, now: Change | undefined): string | undefined {

@@ -1,3 +1,6 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Plan } from "../../src/core/plan.js";
 import { runInProcess } from "../helpers/cli.js";
@@ -99,5 +102,37 @@ repositories:
     );
     expect(errorsOf(planned.stdout)).toEqual([]);
     expect(planned.code).toBe(0);
+  });
+});
+
+describe("a saved plan whose fresh plan could not list", () => {
+  it("is refused naming the listing's error, not as a change of configuration", async () => {
+    const path = configFile(`version: 1
+repositories:
+  - name: acme/api
+    webhooks: { mode: authoritative, hooks: [] }
+`);
+    const out = join(mkdtempSync(join(tmpdir(), "forgeplan-saved-")), "plan.json");
+    const url = await service.through((method, requested, seen) =>
+      method === "GET" && requested === "/repos/acme/api/hooks" && seen === 2
+        ? FORBIDDEN
+        : undefined,
+    );
+    const planned = await runInProcess(["plan", "-c", path, "--sandbox-url", url, "--out", out]);
+    expect(planned.code).toBe(2);
+    const applied = await runInProcess([
+      "apply",
+      out,
+      "--sandbox-url",
+      url,
+      "--auto-approve",
+      "--allow-delete",
+    ]);
+    expect(applied.code).toBe(1);
+    const refusal =
+      "it cannot be checked now: GET /repos/acme/api/hooks?per_page=100 → 403: Resource not accessible by integration";
+    expect(applied.stderr).toContain(
+      `forgeplan: apply: refused github/acme/api/webhook/https://ci.acme.example/hooks/forge: ${refusal}\n`,
+    );
   });
 });
