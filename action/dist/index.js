@@ -49300,7 +49300,7 @@ function checkSavedPlan(saved, fresh) {
   const savedByAddress = new Map(saved.changes.map((entry2) => [entry2.address, entry2]));
   const refusals = [];
   for (const entry2 of saved.changes.filter(sendsRequests)) {
-    const now = freshByAddress.get(entry2.address);
+    const now = freshByAddress.get(entry2.address) ?? failedListing(fresh, entry2);
     const reason = refusalOf(entry2, now);
     if (reason !== void 0) refusals.push({ address: entry2.address, reason });
   }
@@ -49312,6 +49312,12 @@ function checkSavedPlan(saved, fresh) {
     });
   }
   return refusals;
+}
+function failedListing(fresh, entry2) {
+  const owner = (scope) => scope.split("/")[0];
+  return fresh.changes.find(
+    (change) => change.name === "*" && change.error !== void 0 && change.kind === entry2.kind && change.target === entry2.target && (change.scope === entry2.scope || owner(change.scope) === owner(entry2.scope))
+  );
 }
 function refusalOf(entry2, now) {
   if (now === void 0) return "it is no longer in the plan (the configuration changed)";
