@@ -21,6 +21,10 @@ export async function runInProcess(
     tty?: boolean;
     /** What the user types at a prompt (only asked on a TTY). */
     answer?: string;
+    /** Interrupts the run, as Ctrl-C does. */
+    signal?: AbortSignal;
+    /** Sees each piece of stdout as it is written (to interrupt at a given point). */
+    onStdout?: (text: string) => void;
   } = {},
 ): Promise<CliResult> {
   let stdout = "";
@@ -30,6 +34,7 @@ export async function runInProcess(
     stdout: {
       write: (text) => {
         stdout += text;
+        options.onStdout?.(text);
       },
       isTTY: tty,
     },
@@ -42,7 +47,7 @@ export async function runInProcess(
     stdinIsTTY: tty,
     env: options.env ?? {},
     cwd: options.cwd ?? repoRoot,
-    signal: new AbortController().signal,
+    signal: options.signal ?? new AbortController().signal,
     prompt: async (question) => {
       stderr += question;
       return options.answer ?? "";

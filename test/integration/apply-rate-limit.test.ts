@@ -1,8 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { CliIO } from "../../src/cli/io.js";
-import { runCli } from "../../src/cli/run.js";
 import type { RunningSandbox } from "../../src/sandbox/index.js";
-import { repoRoot, runInProcess } from "../helpers/cli.js";
+import { runInProcess } from "../helpers/cli.js";
 import { generatedProtectionsConfig, sandbox } from "../helpers/sandbox.js";
 
 let world: RunningSandbox | undefined;
@@ -54,18 +52,8 @@ describe("an apply interrupted while it verifies", () => {
         else if (writes === 3) controller.abort();
       },
     });
-    let stdout = "";
-    let stderr = "";
-    const io: CliIO = {
-      stdout: { write: (text) => void (stdout += text), isTTY: false },
-      stderr: { write: (text) => void (stderr += text), isTTY: false },
-      stdinIsTTY: false,
-      env: {},
-      cwd: repoRoot,
-      signal: controller.signal,
-    };
     const argv = ["apply", "-c", protections, "--sandbox-url", world.url, "--auto-approve"];
-    const code = await runCli(argv, io);
+    const { code, stdout, stderr } = await runInProcess(argv, { signal: controller.signal });
     expect(code).toBe(130);
     expect(stdout).toContain("Apply: 3 applied, 0 failed, 0 held, 0 skipped.");
     expect(stdout).toContain("Not verified: no re-plan was made.");
@@ -143,29 +131,13 @@ describe("an interrupted apply", () => {
     world = await sandbox({ generate: 10, latencyMs: 10 });
     const argv = ["apply", "-c", protections, "--sandbox-url", world.url, "--auto-approve"];
     const controller = new AbortController();
-    let stdout = "";
-    let stderr = "";
-    const io: CliIO = {
-      stdout: {
-        write: (text) => {
-          stdout += text;
-          // The plan is printed just before the first write: stop the run a few writes in.
-          if (text.includes("Plan: 10 to create")) setTimeout(() => controller.abort(), 350);
-        },
-        isTTY: false,
-      },
-      stderr: {
-        write: (text) => {
-          stderr += text;
-        },
-        isTTY: false,
-      },
-      stdinIsTTY: false,
-      env: {},
-      cwd: repoRoot,
+    const { code, stdout, stderr } = await runInProcess([...argv, "--write-interval", "100"], {
       signal: controller.signal,
-    };
-    const code = await runCli([...argv, "--write-interval", "100"], io);
+      // The plan is printed just before the first write: stop the run a few writes in.
+      onStdout: (text) => {
+        if (text.includes("Plan: 10 to create")) setTimeout(() => controller.abort(), 350);
+      },
+    });
     // Interrupted, as shells report a process stopped by SIGINT: CI can tell it from a failure.
     expect(code).toBe(130);
     const summary = /Apply: (\d+) applied, 0 failed, 0 held, (\d+) skipped\./.exec(stdout);

@@ -1,10 +1,8 @@
 import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import type { CliIO } from "../../src/cli/io.js";
-import { runCli } from "../../src/cli/run.js";
 import type { RunningSandbox } from "../../src/sandbox/index.js";
-import { repoRoot, runInProcess } from "../helpers/cli.js";
+import { runInProcess } from "../helpers/cli.js";
 import { configFile, sandbox } from "../helpers/sandbox.js";
 
 let world: RunningSandbox | undefined;
@@ -150,16 +148,6 @@ describe("apply with writes slower than the write interval", () => {
     world = await sandbox({ generate: 3 });
     const service = await slowWrites(world.url, 400);
     const controller = new AbortController();
-    let stdout = "";
-    let stderr = "";
-    const io: CliIO = {
-      stdout: { write: (text) => void (stdout += text), isTTY: false },
-      stderr: { write: (text) => void (stderr += text), isTTY: false },
-      stdinIsTTY: false,
-      env: {},
-      cwd: repoRoot,
-      signal: controller.signal,
-    };
     // Stopped while the first write is held by the service: the other eleven wait in the lane.
     const stopWhileFirstIsHeld = setInterval(() => {
       if (service.writes.length === 0) return;
@@ -167,7 +155,10 @@ describe("apply with writes slower than the write interval", () => {
       setTimeout(() => controller.abort(), 100);
     }, 5);
     const args = ["-c", config, "--sandbox-url", service.url, "--auto-approve"];
-    const code = await runCli(["apply", ...args, "--write-interval", "100"], io);
+    const { code, stdout, stderr } = await runInProcess(
+      ["apply", ...args, "--write-interval", "100"],
+      { signal: controller.signal },
+    );
     clearInterval(stopWhileFirstIsHeld);
     expect(code).toBe(130);
     expect(service.writes).toHaveLength(1);
