@@ -185,6 +185,26 @@ export class ChangesByPlace {
   }
 }
 
+/**
+ * A listing that failed (a repository's hooks or invitations, a glob's repositories, a user's gists)
+ * is planned as one change named `*` with the listing's error: it stands for whatever the listing
+ * would have found, so a plan, a saved plan's check and apply's check never take its absence for
+ * "nothing there".
+ */
+export function unlistedChange(
+  target: string,
+  scope: string,
+  kind: string,
+  error: ChangeError,
+): Change {
+  return { ...newChange(target, scope, kind, "*"), error };
+}
+
+/** Whether a change stands for a listing that failed (see `unlistedChange`). */
+export function isUnlisted(change: Change): boolean {
+  return change.name === "*" && change.error !== undefined;
+}
+
 /** A change that is a no-op until its kind decides otherwise. */
 export function newChange(target: string, scope: string, kind: string, name: string): Change {
   return {

@@ -3,6 +3,7 @@ import {
   type Change,
   type ChangeOutcome,
   ChangesByPlace,
+  isUnlisted,
   type Plan,
   resolveCreatedId,
   type UncheckedChange,
@@ -226,7 +227,7 @@ export interface Verification {
 function noEntry(outcome: ChangeOutcome, replan: Plan): string {
   // A glob whose repositories could not be listed plans nothing of them: its `*` change says why.
   const unlisted = replan.changes.find(
-    (change) => change.kind === outcome.kind && change.name === "*" && change.error !== undefined,
+    (change) => change.kind === outcome.kind && isUnlisted(change),
   );
   const reason = "the re-plan has no entry for it";
   return unlisted?.error === undefined

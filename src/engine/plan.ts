@@ -3,10 +3,11 @@ import type { DesiredState, RepositoryEntry, SectionEntry } from "../config/mode
 import {
   type Change,
   type ChangesByPlace,
+  isUnlisted,
   makePlan,
-  newChange,
   orderChanges,
   type Plan,
+  unlistedChange,
 } from "../core/plan.js";
 import type { ResourceReader } from "../resources/context.js";
 import {
@@ -124,7 +125,7 @@ export async function buildPlan({
  * every shard reads whatever is targeted.
  */
 function unlistedFor(change: Change, targets: TargetFilter): boolean {
-  if (change.name !== "*" || change.error === undefined) return false;
+  if (!isUnlisted(change)) return false;
   const owner = change.scope.split("/")[0];
   return targets.reaches(`${change.target}/${owner}/`);
 }
@@ -152,7 +153,7 @@ export async function planWork(
     const changes = REPOSITORY_KINDS.filter(
       (kind) => entry.settings[kind.repository.setting.key] !== undefined,
     )
-      .map((kind) => ({ ...newChange(entry.target, scope, kind.name, "*"), error }))
+      .map((kind) => unlistedChange(entry.target, scope, kind.name, error))
       .filter((change) => !failed.has(change.address) && failed.add(change.address));
     tasks.push(() => Promise.resolve({ changes }));
   }

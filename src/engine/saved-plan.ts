@@ -1,5 +1,5 @@
 import { describeFailure } from "../core/failure-text.js";
-import type { Change, Plan } from "../core/plan.js";
+import { type Change, isUnlisted, type Plan } from "../core/plan.js";
 import { stableJson } from "../core/plain.js";
 
 /** A saved change that may not be applied, and why. */
@@ -47,8 +47,7 @@ function failedListing(fresh: Plan, entry: Change): Change | undefined {
   const owner = (scope: string) => scope.split("/")[0];
   return fresh.changes.find(
     (change) =>
-      change.name === "*" &&
-      change.error !== undefined &&
+      isUnlisted(change) &&
       change.kind === entry.kind &&
       change.target === entry.target &&
       (change.scope === entry.scope || owner(change.scope) === owner(entry.scope)),

@@ -1,6 +1,6 @@
 import * as z from "zod";
 import { closed, targetReference, UTC_TIME } from "../config/fields.js";
-import { type Change, type ChangeError, newChange } from "../core/plan.js";
+import { type Change, type ChangeError, newChange, unlistedChange } from "../core/plan.js";
 import { changeError, type ResourceReader } from "./context.js";
 import type { KindModule } from "./kind.js";
 import { credentialUser, needsUser } from "./user-reads.js";
@@ -54,7 +54,9 @@ const NEEDS_USER =
 export async function auditGists(reader: ResourceReader, audit: GistAudit): Promise<Change[]> {
   const base = (scope: string, name: string): Change =>
     newChange(reader.target, scope, "gist", name);
-  const failed = (error: ChangeError): Change[] => [{ ...base("gists", "*"), error }];
+  const failed = (error: ChangeError): Change[] => [
+    unlistedChange(reader.target, "gists", "gist", error),
+  ];
   const user = await credentialUser(reader, NEEDS_USER);
   if ("error" in user) return failed(user.error);
   const path = "/gists";

@@ -1,7 +1,7 @@
 import * as z from "zod";
 import { closed } from "../config/fields.js";
 import { matchesGlob } from "../config/glob.js";
-import { type Change, newChange } from "../core/plan.js";
+import { type Change, type ChangeError, newChange, unlistedChange } from "../core/plan.js";
 import { changeError, repoPath, type RepoRef, type ResourceReader } from "./context.js";
 import type { KindModule } from "./kind.js";
 
@@ -92,11 +92,12 @@ export async function auditInvitations(
     name: "repository invitations",
     schema: readInvitation,
   });
-  if (listed.kind === "error") return [{ ...base("*"), error: listed.error }];
+  const unlisted = (error: ChangeError) => [
+    unlistedChange(reader.target, scope, "invitation", error),
+  ];
+  if (listed.kind === "error") return unlisted(listed.error);
   if (listed.kind === "absent") {
-    return [
-      { ...base("*"), error: changeError(`repository ${scope} was not found`, "GET", path, 404) },
-    ];
+    return unlisted(changeError(`repository ${scope} was not found`, "GET", path, 404));
   }
   return listed.data.map((invitation) => {
     const findings = invitationFindings(invitation, policy, now);

@@ -7,6 +7,7 @@ import {
   newChange,
   type PlannedRequest,
   type SecretRef,
+  unlistedChange,
 } from "../core/plan.js";
 import type { Secret } from "../core/secret.js";
 import { changeError, mustFind, repoPath, type RepoRef, type ResourceReader } from "./context.js";
@@ -479,8 +480,7 @@ export async function planWebhooks({
       mode === "authoritative"
         ? [
             {
-              ...newChange(reader.target, scope, "webhook", "*"),
-              error,
+              ...unlistedChange(reader.target, scope, "webhook", error),
               notes: ["the hooks authoritative mode would delete could not be listed"],
             },
           ]
