@@ -29654,6 +29654,12 @@ function summarize(changes) {
 function addressOf(target2, scope, kind, name2) {
   return `${target2}/${scope}/${kind}/${name2}`;
 }
+function unlistedChange(target2, scope, kind, error62) {
+  return { ...newChange(target2, scope, kind, "*"), error: error62 };
+}
+function isUnlisted(change) {
+  return change.name === "*" && change.error !== void 0;
+}
 function newChange(target2, scope, kind, name2) {
   return {
     address: addressOf(target2, scope, kind, name2),
@@ -34809,7 +34815,9 @@ function ownerOf(gist3) {
 }
 async function auditGists(reader, audit) {
   const base = (scope, name2) => newChange(reader.target, scope, "gist", name2);
-  const failed = (error62) => [{ ...base("gists", "*"), error: error62 }];
+  const failed = (error62) => [
+    unlistedChange(reader.target, "gists", "gist", error62)
+  ];
   const user2 = await credentialUser(reader, NEEDS_USER);
   if ("error" in user2) return failed(user2.error);
   const path = "/gists";
@@ -34930,11 +34938,12 @@ async function auditInvitations(reader, repo, policy, now) {
     name: "repository invitations",
     schema: readInvitation
   });
-  if (listed4.kind === "error") return [{ ...base("*"), error: listed4.error }];
+  const unlisted = (error62) => [
+    unlistedChange(reader.target, scope, "invitation", error62)
+  ];
+  if (listed4.kind === "error") return unlisted(listed4.error);
   if (listed4.kind === "absent") {
-    return [
-      { ...base("*"), error: changeError(`repository ${scope} was not found`, "GET", path, 404) }
-    ];
+    return unlisted(changeError(`repository ${scope} was not found`, "GET", path, 404));
   }
   return listed4.data.map((invitation4) => {
     const findings = invitationFindings(invitation4, policy, now);
@@ -37210,8 +37219,7 @@ async function planWebhooks({
     const planned2 = named2(hooks.map((hook3) => ({ url: hook3.url, id: hook3.id, part: { error: error62 } })));
     const unlisted = mode === "authoritative" ? [
       {
-        ...newChange(reader.target, scope, "webhook", "*"),
-        error: error62,
+        ...unlistedChange(reader.target, scope, "webhook", error62),
         notes: ["the hooks authoritative mode would delete could not be listed"]
       }
     ] : [];
@@ -48478,7 +48486,7 @@ async function buildPlan({
   return { ...makePlan(orderChanges(changes, KIND_NAMES)), targets: [...targets.patterns] };
 }
 function unlistedFor(change, targets) {
-  if (change.name !== "*" || change.error === void 0) return false;
+  if (!isUnlisted(change)) return false;
   const owner = change.scope.split("/")[0];
   return targets.reaches(`${change.target}/${owner}/`);
 }
@@ -48489,7 +48497,7 @@ async function planWork(work, readers, options) {
     const scope = describeSelector(entry2.selector);
     const changes = REPOSITORY_KINDS.filter(
       (kind) => entry2.settings[kind.repository.setting.key] !== void 0
-    ).map((kind) => ({ ...newChange(entry2.target, scope, kind.name, "*"), error: error62 })).filter((change) => !failed.has(change.address) && failed.add(change.address));
+    ).map((kind) => unlistedChange(entry2.target, scope, kind.name, error62)).filter((change) => !failed.has(change.address) && failed.add(change.address));
     tasks.push(() => Promise.resolve({ changes }));
   }
   for (const repo of work.repos) {
@@ -49258,7 +49266,7 @@ function deletesApplied(plan2, outcomes) {
 }
 function noEntry(outcome, replan) {
   const unlisted = replan.changes.find(
-    (change) => change.kind === outcome.kind && change.name === "*" && change.error !== void 0
+    (change) => change.kind === outcome.kind && isUnlisted(change)
   );
   const reason = "the re-plan has no entry for it";
   return unlisted?.error === void 0 ? reason : `${reason}; it could not plan ${unlisted.address}: ${describeFailure(unlisted.error)}`;
@@ -49316,7 +49324,7 @@ function checkSavedPlan(saved, fresh) {
 function failedListing(fresh, entry2) {
   const owner = (scope) => scope.split("/")[0];
   return fresh.changes.find(
-    (change) => change.name === "*" && change.error !== void 0 && change.kind === entry2.kind && change.target === entry2.target && (change.scope === entry2.scope || owner(change.scope) === owner(entry2.scope))
+    (change) => isUnlisted(change) && change.kind === entry2.kind && change.target === entry2.target && (change.scope === entry2.scope || owner(change.scope) === owner(entry2.scope))
   );
 }
 function refusalOf(entry2, now) {
@@ -49371,6 +49379,7 @@ var init_saved_plan = __esm({
   "src/engine/saved-plan.ts"() {
     "use strict";
     init_failure_text();
+    init_plan();
     init_plain();
   }
 });
