@@ -33371,7 +33371,7 @@ var init_fingerprint = __esm({
   }
 });
 
-// src/resources/board.ts
+// src/resources/board/index.ts
 function projectPath(project3) {
   return `/api/v4/projects/${encodeURIComponent(String(project3))}`;
 }
@@ -33446,7 +33446,7 @@ async function planBoards(reader, entry2) {
 }
 var board, projectEntry, readBoard, boardKind;
 var init_board = __esm({
-  "src/resources/board.ts"() {
+  "src/resources/board/index.ts"() {
     "use strict";
     init_zod();
     init_fields();
@@ -33517,7 +33517,7 @@ var init_board = __esm({
   }
 });
 
-// src/resources/branch-protection-settings.ts
+// src/resources/branch-protection/settings.ts
 function actors(lists) {
   if (lists === null || lists === void 0) return 0;
   return (lists.users?.length ?? 0) + (lists.teams?.length ?? 0) + (lists.apps?.length ?? 0);
@@ -33590,8 +33590,8 @@ function protectionRules(value, entry2) {
   return problems;
 }
 var MAX_PROTECTION_ACTORS, WILDCARD_FREE_BRANCH, WILDCARD_BRANCH_MESSAGE, actorLists, statusCheck, requiredStatusChecks, requiredPullRequestReviews, pushRestrictions, branchProtectionSettings, branchName, branchProtections;
-var init_branch_protection_settings = __esm({
-  "src/resources/branch-protection-settings.ts"() {
+var init_settings = __esm({
+  "src/resources/branch-protection/settings.ts"() {
     "use strict";
     init_zod();
     init_fields();
@@ -34210,7 +34210,7 @@ var init_principals = __esm({
   }
 });
 
-// src/resources/branch-protection.ts
+// src/resources/branch-protection/index.ts
 function record2(value) {
   return value !== null && typeof value === "object" ? value : void 0;
 }
@@ -34477,11 +34477,11 @@ async function exportProtections(reader, repo) {
 }
 var FLAGS, UNPROTECTED_DEFAULTS, DEFAULT_APPROVALS, enabledFlag, optionalFlag, principal, principalLists, readProtection, branchList, branchProtection;
 var init_branch_protection = __esm({
-  "src/resources/branch-protection.ts"() {
+  "src/resources/branch-protection/index.ts"() {
     "use strict";
     init_zod();
     init_plan();
-    init_branch_protection_settings();
+    init_settings();
     init_diff();
     init_fingerprint();
     init_principals();
@@ -34581,7 +34581,7 @@ var init_branch_protection = __esm({
   }
 });
 
-// src/resources/epic-link.ts
+// src/resources/epic-link/index.ts
 function linkName(wanted) {
   if (wanted.link_id !== void 0) return `link-${wanted.link_id}`;
   return wanted.related_group === void 0 ? `${wanted.epic}-${wanted.related}` : `${wanted.epic}-${wanted.related_group}/${wanted.related}`;
@@ -34690,7 +34690,7 @@ async function listEpics(reader, group3) {
 }
 var epicLink, groupEntry, relatedEpic, readGroup, readEpic, OWN_EPICS, epicLinkKind;
 var init_epic_link = __esm({
-  "src/resources/epic-link.ts"() {
+  "src/resources/epic-link/index.ts"() {
     "use strict";
     init_zod();
     init_fields();
@@ -34809,7 +34809,7 @@ var init_user_reads = __esm({
   }
 });
 
-// src/resources/gist.ts
+// src/resources/gist/index.ts
 function ownerOf(gist3) {
   return gist3.owner?.login ?? gist3.user?.login;
 }
@@ -34856,7 +34856,7 @@ async function auditGists(reader, audit) {
 }
 var gistAudit, account, readGist, SCOPE, NEEDS_USER, gistKind;
 var init_gist = __esm({
-  "src/resources/gist.ts"() {
+  "src/resources/gist/index.ts"() {
     "use strict";
     init_zod();
     init_fields();
@@ -34904,7 +34904,7 @@ var init_gist = __esm({
   }
 });
 
-// src/resources/invitation.ts
+// src/resources/invitation/index.ts
 function invitationFindings(invitation4, policy, now) {
   const findings = [];
   const login2 = invitation4.invitee?.login;
@@ -34961,7 +34961,7 @@ async function auditInvitations(reader, repo, policy, now) {
 }
 var invitations, account2, readInvitation, DAY_MS2, invitation;
 var init_invitation = __esm({
-  "src/resources/invitation.ts"() {
+  "src/resources/invitation/index.ts"() {
     "use strict";
     init_zod();
     init_fields();
@@ -35004,7 +35004,7 @@ var init_invitation = __esm({
   }
 });
 
-// src/resources/migration.ts
+// src/resources/migration/index.ts
 function scopeOf(audit) {
   return audit.org ?? "user";
 }
@@ -35078,7 +35078,7 @@ function locksOf(live) {
 }
 var migrationState, migrationAudit, readRepository, readMigration, migrationKind;
 var init_migration = __esm({
-  "src/resources/migration.ts"() {
+  "src/resources/migration/index.ts"() {
     "use strict";
     init_zod();
     init_fields();
@@ -35148,7 +35148,7 @@ var init_migration = __esm({
   }
 });
 
-// src/resources/ruleset-classic.ts
+// src/resources/ruleset/classic.ts
 function requirementsOf(protection2, requiredSignatures) {
   const requirements = [];
   if (!protection2.allow_deletions) requirements.push({ type: "deletion" });
@@ -35301,13 +35301,13 @@ function uncovered(effective, requirements) {
   }
   return gaps;
 }
-var init_ruleset_classic = __esm({
-  "src/resources/ruleset-classic.ts"() {
+var init_classic = __esm({
+  "src/resources/ruleset/classic.ts"() {
     "use strict";
   }
 });
 
-// src/resources/ruleset-actors.ts
+// src/resources/ruleset/actors.ts
 function oneActor(value, context, kinds) {
   const given = kinds.filter((kind) => value[kind] !== void 0);
   if (given.length !== 1) {
@@ -35319,8 +35319,8 @@ function oneActor(value, context, kinds) {
   }
 }
 var ROLE_IDS, ORGANIZATION_ADMIN, ROLES, bypassMode, ACTOR_KINDS, role, bypassActor, ruleActor;
-var init_ruleset_actors = __esm({
-  "src/resources/ruleset-actors.ts"() {
+var init_actors = __esm({
+  "src/resources/ruleset/actors.ts"() {
     "use strict";
     init_zod();
     init_fields();
@@ -35349,7 +35349,7 @@ var init_ruleset_actors = __esm({
   }
 });
 
-// src/resources/ruleset-rules.ts
+// src/resources/ruleset/rules.ts
 function ruleFitsTarget(type, target2) {
   if (target2 === "push") return PUSH_RULES.has(type);
   if (PUSH_RULES.has(type)) return false;
@@ -35357,13 +35357,13 @@ function ruleFitsTarget(type, target2) {
   return type !== "tag_name_pattern";
 }
 var RULE_TYPES, UNSUPPORTED_RULE_TYPES, PATTERN_RULES, PUSH_RULES, BRANCH_ONLY_RULES, present, pattern, pullRequest, statusChecks, MERGE_QUEUE_DEFAULTS, mergeQueue, rulesShape, rules;
-var init_ruleset_rules = __esm({
-  "src/resources/ruleset-rules.ts"() {
+var init_rules = __esm({
+  "src/resources/ruleset/rules.ts"() {
     "use strict";
     init_zod();
     init_fields();
     init_suggest();
-    init_ruleset_actors();
+    init_actors();
     RULE_TYPES = [
       "creation",
       "update",
@@ -35551,7 +35551,7 @@ var init_ruleset_rules = __esm({
   }
 });
 
-// src/resources/ruleset-canonical.ts
+// src/resources/ruleset/canonical.ts
 function byJson(values) {
   const unique2 = new Map(values.map((value) => [JSON.stringify(value), value]));
   return [...unique2.entries()].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0).map(([, v]) => v);
@@ -35828,12 +35828,12 @@ function referencedIds(ruleset3) {
   return refs;
 }
 var ACTOR_TYPES, int2, flag, strings, pattern2, PARAMETERS, patterns, propertySpec, readRuleset, listedRuleset, set2, MERGE_METHODS, ID_LESS, ROLE_NAMES;
-var init_ruleset_canonical = __esm({
-  "src/resources/ruleset-canonical.ts"() {
+var init_canonical = __esm({
+  "src/resources/ruleset/canonical.ts"() {
     "use strict";
     init_zod();
     init_zod_problem();
-    init_ruleset_rules();
+    init_rules();
     ACTOR_TYPES = [
       "Integration",
       "OrganizationAdmin",
@@ -35966,7 +35966,7 @@ var init_ruleset_canonical = __esm({
   }
 });
 
-// src/resources/ruleset-directory.ts
+// src/resources/ruleset/directory.ts
 function fail(result, message, path) {
   if (result.kind === "error") throw new Unresolved(result.error);
   throw new Unresolved(changeError(message, "GET", path, 404));
@@ -35986,13 +35986,13 @@ function directoryOf(reader, owner) {
   return found;
 }
 var teamShape, installationsShape, appShape, Unresolved, Directory, directories;
-var init_ruleset_directory = __esm({
-  "src/resources/ruleset-directory.ts"() {
+var init_directory = __esm({
+  "src/resources/ruleset/directory.ts"() {
     "use strict";
     init_zod();
     init_context();
-    init_ruleset_canonical();
-    init_ruleset_actors();
+    init_canonical();
+    init_actors();
     teamShape = {
       name: "teams",
       schema: looseObject({ id: number2().int(), slug: string2() })
@@ -36174,7 +36174,7 @@ var init_ruleset_directory = __esm({
   }
 });
 
-// src/resources/ruleset-mapping.ts
+// src/resources/ruleset/mapping.ts
 async function parametersOf(dir, type, value) {
   if (value === true) return type === "update" ? {} : void 0;
   const given = value;
@@ -36321,18 +36321,18 @@ function rulesetSettings(dir, ruleset3, level) {
   };
 }
 var ROLE_NAMES2;
-var init_ruleset_mapping = __esm({
-  "src/resources/ruleset-mapping.ts"() {
+var init_mapping = __esm({
+  "src/resources/ruleset/mapping.ts"() {
     "use strict";
     init_context();
-    init_ruleset_canonical();
-    init_ruleset_actors();
-    init_ruleset_rules();
+    init_canonical();
+    init_actors();
+    init_rules();
     ROLE_NAMES2 = new Map(Object.entries(ROLE_IDS).map(([role2, id]) => [id, role2]));
   }
 });
 
-// src/resources/ruleset-settings.ts
+// src/resources/ruleset/settings.ts
 function rulesetShape(level) {
   return {
     target: _enum2(["branch", "tag", "push"]).optional().describe("What the ruleset governs: branch (default), tag or push."),
@@ -36497,13 +36497,13 @@ function repositoryRulesetRules(value, entry2) {
   return problems;
 }
 var refPatterns, repositoryName, propertySpec2, repositoryProperty, repositoryConditions, organizationConditions, branchName2, repositoryRuleset, organizationRuleset, rulesetName, REF_PREFIX;
-var init_ruleset_settings = __esm({
-  "src/resources/ruleset-settings.ts"() {
+var init_settings2 = __esm({
+  "src/resources/ruleset/settings.ts"() {
     "use strict";
     init_zod();
     init_fields();
-    init_ruleset_actors();
-    init_ruleset_rules();
+    init_actors();
+    init_rules();
     refPatterns = closed({
       include: array(string2().min(1)).optional().describe(
         "Patterns of refs the ruleset applies to: ~DEFAULT_BRANCH, ~ALL or refs/heads/… (fnmatch)."
@@ -36553,7 +36553,7 @@ var init_ruleset_settings = __esm({
   }
 });
 
-// src/resources/ruleset.ts
+// src/resources/ruleset/index.ts
 function refused(path, problem) {
   return changeError(
     `answered 200 with a body that is not ${SHAPE.name}: ${problem}`,
@@ -36813,7 +36813,7 @@ function printRulesets(rulesets, prefix) {
 }
 var SHAPE, noNamer, organizationEntry, ruleset;
 var init_ruleset = __esm({
-  "src/resources/ruleset.ts"() {
+  "src/resources/ruleset/index.ts"() {
     "use strict";
     init_zod();
     init_fields();
@@ -36822,11 +36822,11 @@ var init_ruleset = __esm({
     init_context();
     init_diff();
     init_fingerprint();
-    init_ruleset_classic();
-    init_ruleset_canonical();
-    init_ruleset_directory();
-    init_ruleset_mapping();
-    init_ruleset_settings();
+    init_classic();
+    init_canonical();
+    init_directory();
+    init_mapping();
+    init_settings2();
     SHAPE = { name: "a Repository ruleset", schema: readRuleset };
     noNamer = () => void 0;
     organizationEntry = closed({
@@ -36884,7 +36884,7 @@ var init_ruleset = __esm({
   }
 });
 
-// src/resources/webhook-settings.ts
+// src/resources/webhook/settings.ts
 function hookListRules(value) {
   const hooks = value.hooks ?? [];
   return hooks.flatMap((hook3, index) => {
@@ -36930,8 +36930,8 @@ function eventsOverlap(a, b) {
   return (a ?? []).some((x) => (b ?? []).some((y) => x === y || x === "*" || y === "*"));
 }
 var webhook, webhooks;
-var init_webhook_settings = __esm({
-  "src/resources/webhook-settings.ts"() {
+var init_settings3 = __esm({
+  "src/resources/webhook/settings.ts"() {
     "use strict";
     init_zod();
     init_fields();
@@ -36971,7 +36971,7 @@ var init_webhook_settings = __esm({
   }
 });
 
-// src/resources/webhook.ts
+// src/resources/webhook/index.ts
 function eventSet(events) {
   return [...new Set(events ?? [])].sort();
 }
@@ -37256,12 +37256,12 @@ function toSettings2(hook3, id) {
 }
 var readHook, readConfig, CREATE_DEFAULTS, WRITE_ONLY, webhook2;
 var init_webhook = __esm({
-  "src/resources/webhook.ts"() {
+  "src/resources/webhook/index.ts"() {
     "use strict";
     init_zod();
     init_plan();
     init_context();
-    init_webhook_settings();
+    init_settings3();
     init_diff();
     init_fingerprint();
     readHook = looseObject({
@@ -38512,10 +38512,10 @@ var init_progress = __esm({
   }
 });
 
-// src/sandbox/demo-world.ts
+// src/sandbox/seed/demo-world.ts
 var demoWorld;
 var init_demo_world = __esm({
-  "src/sandbox/demo-world.ts"() {
+  "src/sandbox/seed/demo-world.ts"() {
     "use strict";
     demoWorld = {
       users: [
@@ -38821,7 +38821,7 @@ var init_demo_world = __esm({
   }
 });
 
-// src/sandbox/faults.ts
+// src/sandbox/core/faults.ts
 function mulberry32(seed) {
   let state = seed >>> 0;
   return () => {
@@ -38834,7 +38834,7 @@ function mulberry32(seed) {
 }
 var KINDS2, FaultInjector;
 var init_faults = __esm({
-  "src/sandbox/faults.ts"() {
+  "src/sandbox/core/faults.ts"() {
     "use strict";
     KINDS2 = [502, 503, "secondary"];
     FaultInjector = class {
@@ -38854,7 +38854,7 @@ var init_faults = __esm({
   }
 });
 
-// src/sandbox/build-apps.ts
+// src/sandbox/seed/build-apps.ts
 import { createPublicKey } from "node:crypto";
 function appFromSeed(seed, owner, index, problem) {
   let publicKey;
@@ -38925,13 +38925,168 @@ function botOf(app3) {
 }
 var BOT_ID_BASE;
 var init_build_apps = __esm({
-  "src/sandbox/build-apps.ts"() {
+  "src/sandbox/seed/build-apps.ts"() {
     "use strict";
     BOT_ID_BASE = 9e8;
   }
 });
 
-// src/sandbox/hook-config.ts
+// src/sandbox/core/world.ts
+import { createHash as createHash5 } from "node:crypto";
+function storedLink(source, target2, linkType) {
+  return linkType === "is_blocked_by" ? { source: target2, target: source, link_type: "blocks" } : { source, target: target2, link_type: linkType };
+}
+function branchSha(fullName, branch3) {
+  return createHash5("sha1").update(`${fullName}@${branch3}`).digest("hex");
+}
+function covers(installation3, repo) {
+  if (repo.owner.id !== installation3.account.id) return false;
+  return installation3.repositorySelection === "all" || installation3.repositories.has(repo.id);
+}
+var PERMISSION_LEVEL, ROLE_LEVEL, HOOK_CONFIG_KEYS, World;
+var init_world = __esm({
+  "src/sandbox/core/world.ts"() {
+    "use strict";
+    PERMISSION_LEVEL = {
+      none: 0,
+      pull: 1,
+      triage: 2,
+      push: 3,
+      maintain: 4,
+      admin: 5
+    };
+    ROLE_LEVEL = {
+      guest: 10,
+      planner: 15,
+      reporter: 20,
+      developer: 30,
+      maintainer: 40,
+      owner: 50
+    };
+    HOOK_CONFIG_KEYS = ["url", "content_type", "secret", "insecure_ssl"];
+    World = class {
+      /** Users and organizations share one namespace of logins, as on GitHub. */
+      accounts = /* @__PURE__ */ new Map();
+      accountsById = /* @__PURE__ */ new Map();
+      tokens = /* @__PURE__ */ new Map();
+      organizations = /* @__PURE__ */ new Map();
+      apps = /* @__PURE__ */ new Map();
+      appsById = /* @__PURE__ */ new Map();
+      installations = /* @__PURE__ */ new Map();
+      /** Issued installation tokens, expired ones included until the next token is issued. */
+      installationTokens = /* @__PURE__ */ new Map();
+      repositories = /* @__PURE__ */ new Map();
+      /** Repositories by owner login, in seed order, for the listing endpoints. */
+      repositoriesByOwner = /* @__PURE__ */ new Map();
+      /** Repositories by id, for the `/repositories/{id}/…` paths of GitHub's Link URLs. */
+      repositoriesById = /* @__PURE__ */ new Map();
+      gists = [];
+      gistsByOwner = /* @__PURE__ */ new Map();
+      migrations = /* @__PURE__ */ new Map();
+      groups = /* @__PURE__ */ new Map();
+      groupsByPath = /* @__PURE__ */ new Map();
+      projects = /* @__PURE__ */ new Map();
+      projectsByPath = /* @__PURE__ */ new Map();
+      epicLinks = /* @__PURE__ */ new Map();
+      linksByEpic = /* @__PURE__ */ new Map();
+      /** Repositories held read-only by a running migration that locks them. */
+      lockedRepositories = /* @__PURE__ */ new Set();
+      /** Issues by repository id, in number order (numbers start at 1 per repository). */
+      issues = /* @__PURE__ */ new Map();
+      issueComments = /* @__PURE__ */ new Map();
+      nextId = {
+        hook: 1,
+        board: 1,
+        epicLink: 1,
+        issue: 1,
+        issueComment: 1,
+        ruleset: 1,
+        pull: 1
+      };
+      account(login2) {
+        return this.accounts.get(login2.toLowerCase());
+      }
+      repository(owner, name2) {
+        return this.repositories.get(`${owner}/${name2}`.toLowerCase());
+      }
+      addRepository(repo) {
+        this.repositories.set(`${repo.owner.login}/${repo.name}`.toLowerCase(), repo);
+        this.repositoriesById.set(repo.id, repo);
+        const key = repo.owner.login.toLowerCase();
+        const list3 = this.repositoriesByOwner.get(key);
+        if (list3) list3.push(repo);
+        else this.repositoriesByOwner.set(key, [repo]);
+      }
+      permission(repo, user2) {
+        if (user2 === null) return repo.private ? "none" : "pull";
+        if (user2.installation !== void 0) {
+          return covers(user2.installation, repo) ? "admin" : repo.private ? "none" : "pull";
+        }
+        if (repo.owner.id === user2.id || user2.site_admin) return "admin";
+        let best = repo.private ? "none" : "pull";
+        const raise = (candidate) => {
+          if (candidate !== void 0 && PERMISSION_LEVEL[candidate] > PERMISSION_LEVEL[best]) {
+            best = candidate;
+          }
+        };
+        if (repo.org) {
+          if (repo.org.owners.has(user2.id)) return "admin";
+          if (repo.org.members.has(user2.id)) raise(repo.org.basePermission);
+        }
+        raise(repo.collaborators.get(user2.id));
+        return best;
+      }
+      /**
+       * Whether a caller may administer an organization: an owner, a site admin, or an installation on
+       * it (whose App permissions the request pipeline checks per operation).
+       */
+      administers(org, user2) {
+        if (user2.installation !== void 0) return user2.installation.account.id === org.account.id;
+        return org.owners.has(user2.id) || user2.site_admin;
+      }
+      can(repo, user2, needed2) {
+        return PERMISSION_LEVEL[this.permission(repo, user2)] >= PERMISSION_LEVEL[needed2];
+      }
+      teamCanPush(repo, team3) {
+        const access = repo.teamAccess.get(team3.id);
+        return access !== void 0 && PERMISSION_LEVEL[access] >= PERMISSION_LEVEL.push;
+      }
+      /** Whether every member of `org` can see all of its repositories, which makes listings a slice. */
+      seesAllOf(org, user2) {
+        if (user2 === null) return false;
+        if (org.owners.has(user2.id) || user2.site_admin) return true;
+        return org.members.has(user2.id) && org.basePermission !== "none";
+      }
+      group(idOrPath) {
+        return /^\d+$/.test(idOrPath) ? this.groups.get(Number(idOrPath)) : this.groupsByPath.get(idOrPath.toLowerCase());
+      }
+      project(idOrPath) {
+        return /^\d+$/.test(idOrPath) ? this.projects.get(Number(idOrPath)) : this.projectsByPath.get(idOrPath.toLowerCase());
+      }
+      hasRole(group3, user2, minimum) {
+        if (user2 === null) return false;
+        if (user2.site_admin) return true;
+        const role2 = group3.members.get(user2.id);
+        return role2 !== void 0 && ROLE_LEVEL[role2] >= ROLE_LEVEL[minimum];
+      }
+      addEpicLink(link) {
+        this.epicLinks.set(link.id, link);
+        for (const epic3 of [link.source, link.target]) {
+          const set3 = this.linksByEpic.get(epic3.id);
+          if (set3) set3.add(link);
+          else this.linksByEpic.set(epic3.id, /* @__PURE__ */ new Set([link]));
+        }
+      }
+      removeEpicLink(link) {
+        this.epicLinks.delete(link.id);
+        this.linksByEpic.get(link.source.id)?.delete(link);
+        this.linksByEpic.get(link.target.id)?.delete(link);
+      }
+    };
+  }
+});
+
+// src/sandbox/github/webhooks/config.ts
 function mergeConfig(current, sent, keepSecret) {
   const config2 = { ...current };
   if (!keepSecret) delete config2.secret;
@@ -38951,17 +39106,17 @@ function configShape(config2) {
   }
   return shown3;
 }
-var HOOK_CONFIG_KEYS, DEFAULT_CONTENT_TYPE, SECRET_MASK;
-var init_hook_config = __esm({
-  "src/sandbox/hook-config.ts"() {
+var DEFAULT_CONTENT_TYPE, SECRET_MASK;
+var init_config2 = __esm({
+  "src/sandbox/github/webhooks/config.ts"() {
     "use strict";
-    HOOK_CONFIG_KEYS = ["url", "content_type", "secret", "insecure_ssl"];
+    init_world();
     DEFAULT_CONTENT_TYPE = "form";
     SECRET_MASK = "********";
   }
 });
 
-// src/sandbox/hook-overlap.ts
+// src/sandbox/github/webhooks/overlap.ts
 function overlappingHook(hooks, candidate) {
   for (const other of hooks) {
     if (other.id !== candidate.id && other.config.url === candidate.config.url && eventsOverlap2(other.events, candidate.events)) {
@@ -38973,13 +39128,13 @@ function overlappingHook(hooks, candidate) {
 function eventsOverlap2(a, b) {
   return a.some((x) => b.some((y) => x === y || x === "*" || y === "*"));
 }
-var init_hook_overlap = __esm({
-  "src/sandbox/hook-overlap.ts"() {
+var init_overlap = __esm({
+  "src/sandbox/github/webhooks/overlap.ts"() {
     "use strict";
   }
 });
 
-// src/sandbox/custom-properties.ts
+// src/sandbox/github/properties/definitions.ts
 function definitionProblems(definition) {
   const problems = [];
   const name2 = definition.property_name;
@@ -39065,8 +39220,8 @@ function setValues(org, repos, properties) {
   return [];
 }
 var PROPERTY_NAME2, PROPERTY_TEXT, MAX_ALLOWED_VALUES, MAX_DEFINITIONS;
-var init_custom_properties = __esm({
-  "src/sandbox/custom-properties.ts"() {
+var init_definitions = __esm({
+  "src/sandbox/github/properties/definitions.ts"() {
     "use strict";
     PROPERTY_NAME2 = /^[A-Za-z0-9_$#-]{1,75}$/;
     PROPERTY_TEXT = /^[\x20-\x21\x23-\x7e]*$/;
@@ -39075,10 +39230,10 @@ var init_custom_properties = __esm({
   }
 });
 
-// src/sandbox/request-schemas.json
+// src/sandbox/core/request-schemas.json
 var request_schemas_default;
 var init_request_schemas = __esm({
-  "src/sandbox/request-schemas.json"() {
+  "src/sandbox/core/request-schemas.json"() {
     request_schemas_default = {
       $comment: "Generated by scripts/generate-request-schemas.js from @octokit/openapi: do not edit.",
       operations: {
@@ -41640,7 +41795,7 @@ var init_request_schemas = __esm({
   }
 });
 
-// src/sandbox/http-support.ts
+// src/sandbox/core/http-support.ts
 function isoTime(ms) {
   return new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
 }
@@ -41681,7 +41836,7 @@ function idParam(value) {
 }
 var HttpError, DOCS, noContent, notFound, forbidden, gitlabNotFound, gitlabForbidden;
 var init_http_support = __esm({
-  "src/sandbox/http-support.ts"() {
+  "src/sandbox/core/http-support.ts"() {
     "use strict";
     HttpError = class extends Error {
       constructor(reply) {
@@ -41699,7 +41854,7 @@ var init_http_support = __esm({
   }
 });
 
-// src/sandbox/openapi-check.ts
+// src/sandbox/core/openapi-check.ts
 function jsonType(value) {
   if (value === null) return "null";
   if (Array.isArray(value)) return "array";
@@ -41773,12 +41928,12 @@ function violations(schema2, value, options = {}, at = []) {
   return found;
 }
 var init_openapi_check = __esm({
-  "src/sandbox/openapi-check.ts"() {
+  "src/sandbox/core/openapi-check.ts"() {
     "use strict";
   }
 });
 
-// src/sandbox/request-rules.ts
+// src/sandbox/core/request-rules.ts
 function withProperties(schema2, added) {
   return { ...schema2, properties: { ...schema2.properties, ...added } };
 }
@@ -41890,7 +42045,7 @@ function ruleRefusal(operation, errors, resource) {
 }
 var SPEC_EXCEPTIONS, SPEC_OPERATIONS, OPERATIONS, OWN_WORDS;
 var init_request_rules = __esm({
-  "src/sandbox/request-rules.ts"() {
+  "src/sandbox/core/request-rules.ts"() {
     "use strict";
     init_request_schemas();
     init_http_support();
@@ -41936,7 +42091,7 @@ var init_request_rules = __esm({
   }
 });
 
-// src/sandbox/shapes.ts
+// src/sandbox/github/shapes.ts
 function nodeId(kind, id) {
   return Buffer.from(`${kind}:${id}`).toString("base64url");
 }
@@ -42214,120 +42369,6 @@ function migration(base, world, value, caller, { withRepositories }) {
     ...value.state === "exported" ? { archive_url: `${url2}/archive` } : {}
   };
 }
-function planningUser(base, account3) {
-  return {
-    id: account3.id,
-    username: account3.login,
-    name: account3.name ?? account3.login,
-    state: "active",
-    locked: false,
-    avatar_url: `${base}/avatars/u/${account3.id}`,
-    web_url: `${base}/${account3.login}`
-  };
-}
-function group(base, value) {
-  return {
-    id: value.id,
-    name: value.name,
-    path: value.path,
-    full_path: value.path,
-    full_name: value.name,
-    visibility: "private",
-    parent_id: null,
-    web_url: `${base}/groups/${value.path}`
-  };
-}
-function epic(base, value) {
-  const groupUrl = `${base}/api/v4/groups/${value.group.id}`;
-  return {
-    id: value.id,
-    work_item_id: value.id,
-    iid: value.iid,
-    group_id: value.group.id,
-    title: value.title,
-    description: value.description,
-    confidential: false,
-    state: value.state,
-    color: "#1068bf",
-    text_color: "#FFFFFF",
-    imported: false,
-    ...value.author ? { author: planningUser(base, value.author) } : {},
-    web_url: `${base}/groups/${value.group.path}/-/epics/${value.iid}`,
-    references: [{ reference: `&${value.iid}` }, { reference: `${value.group.path}&${value.iid}` }],
-    labels: [],
-    upvotes: 0,
-    downvotes: 0,
-    subscribed: false,
-    created_at: value.created_at,
-    updated_at: value.updated_at,
-    _links: {
-      self: `${groupUrl}/epics/${value.iid}`,
-      epic_issues: `${groupUrl}/epics/${value.iid}/issues`,
-      group: groupUrl
-    }
-  };
-}
-function relatedEpic2(base, link, from) {
-  const outgoing = link.source.id === from.id;
-  return {
-    ...epic(base, outgoing ? link.target : link.source),
-    related_epic_link_id: link.id,
-    link_type: outgoing ? link.link_type : INVERSE_LINK[link.link_type],
-    link_created_at: link.created_at,
-    link_updated_at: link.updated_at
-  };
-}
-function epicLink2(base, link) {
-  return {
-    id: link.id,
-    source_epic: epic(base, link.source),
-    target_epic: epic(base, link.target),
-    link_type: link.link_type,
-    created_at: link.created_at,
-    updated_at: link.updated_at
-  };
-}
-function project(base, value) {
-  const fullPath = `${value.group.path}/${value.path}`;
-  const host = new URL(base).hostname;
-  return {
-    id: value.id,
-    description: value.description,
-    name: value.name,
-    name_with_namespace: `${value.group.name} / ${value.name}`,
-    path: value.path,
-    path_with_namespace: fullPath,
-    default_branch: value.default_branch,
-    ssh_url_to_repo: `git@${host}:${fullPath}.git`,
-    http_url_to_repo: `${base}/${fullPath}.git`,
-    web_url: `${base}/${fullPath}`,
-    visibility: "private",
-    created_at: value.created_at,
-    last_activity_at: value.created_at,
-    tag_list: [],
-    topics: [],
-    forks_count: 0,
-    star_count: 0,
-    namespace: {
-      id: value.group.id,
-      name: value.group.name,
-      path: value.group.path,
-      kind: "group",
-      full_path: value.group.path,
-      web_url: `${base}/groups/${value.group.path}`
-    }
-  };
-}
-function board2(base, value) {
-  return {
-    id: value.id,
-    name: value.name,
-    hide_backlog_list: value.hide_backlog_list,
-    hide_closed_list: value.hide_closed_list,
-    project: project(base, value.project),
-    lists: []
-  };
-}
 function installation(base, value) {
   return {
     id: value.id,
@@ -42351,11 +42392,11 @@ function installation(base, value) {
     suspended_at: null
   };
 }
-var LANGUAGES, INVERSE_LINK;
+var LANGUAGES;
 var init_shapes = __esm({
-  "src/sandbox/shapes.ts"() {
+  "src/sandbox/github/shapes.ts"() {
     "use strict";
-    init_hook_config();
+    init_config2();
     LANGUAGES = {
       md: ["Markdown", "text/markdown"],
       sh: ["Shell", "application/x-sh"],
@@ -42365,11 +42406,10 @@ var init_shapes = __esm({
       js: ["JavaScript", "application/javascript"],
       ts: ["TypeScript", "application/typescript"]
     };
-    INVERSE_LINK = { relates_to: "relates_to", blocks: "is_blocked_by" };
   }
 });
 
-// src/sandbox/protection.ts
+// src/sandbox/github/branch-protection/record.ts
 function isWildcardBranch(name2) {
   return WILDCARD.test(name2);
 }
@@ -42568,8 +42608,8 @@ function protectedBranch(base, repo, branchName3, value) {
   return record3;
 }
 var PROTECTION_OPERATION, MAX_PRINCIPALS, WILDCARD;
-var init_protection = __esm({
-  "src/sandbox/protection.ts"() {
+var init_record = __esm({
+  "src/sandbox/github/branch-protection/record.ts"() {
     "use strict";
     init_request_rules();
     init_shapes();
@@ -42579,7 +42619,7 @@ var init_protection = __esm({
   }
 });
 
-// src/sandbox/rulesets.ts
+// src/sandbox/github/rulesets/model.ts
 function ruleFitsTarget2(type, target2) {
   if (target2 === "repository") return false;
   if (target2 === "push") return PUSH_RULES2.has(type);
@@ -42849,8 +42889,8 @@ function sourceName(source) {
   return source.type === "Repository" ? `${source.repo.owner.login}/${source.repo.name}` : source.org.account.login;
 }
 var TARGETS, ACTOR_TYPES2, REPOSITORY_ROLES, strings2, namePatterns, propertySpec3, conditionsSchema, actorSchema, bodySchema, patternParameters, actorParameter, range, RULE_PARAMETERS, PUSH_RULES2, BRANCH_ONLY_RULES2, REPOSITORY_ONLY_RULES;
-var init_rulesets = __esm({
-  "src/sandbox/rulesets.ts"() {
+var init_model = __esm({
+  "src/sandbox/github/rulesets/model.ts"() {
     "use strict";
     init_zod();
     init_http_support();
@@ -43012,161 +43052,7 @@ var init_rulesets = __esm({
   }
 });
 
-// src/sandbox/world.ts
-import { createHash as createHash5 } from "node:crypto";
-function storedLink(source, target2, linkType) {
-  return linkType === "is_blocked_by" ? { source: target2, target: source, link_type: "blocks" } : { source, target: target2, link_type: linkType };
-}
-function branchSha(fullName, branch3) {
-  return createHash5("sha1").update(`${fullName}@${branch3}`).digest("hex");
-}
-function covers(installation3, repo) {
-  if (repo.owner.id !== installation3.account.id) return false;
-  return installation3.repositorySelection === "all" || installation3.repositories.has(repo.id);
-}
-var PERMISSION_LEVEL, ROLE_LEVEL, World;
-var init_world = __esm({
-  "src/sandbox/world.ts"() {
-    "use strict";
-    PERMISSION_LEVEL = {
-      none: 0,
-      pull: 1,
-      triage: 2,
-      push: 3,
-      maintain: 4,
-      admin: 5
-    };
-    ROLE_LEVEL = {
-      guest: 10,
-      planner: 15,
-      reporter: 20,
-      developer: 30,
-      maintainer: 40,
-      owner: 50
-    };
-    World = class {
-      /** Users and organizations share one namespace of logins, as on GitHub. */
-      accounts = /* @__PURE__ */ new Map();
-      accountsById = /* @__PURE__ */ new Map();
-      tokens = /* @__PURE__ */ new Map();
-      organizations = /* @__PURE__ */ new Map();
-      apps = /* @__PURE__ */ new Map();
-      appsById = /* @__PURE__ */ new Map();
-      installations = /* @__PURE__ */ new Map();
-      /** Issued installation tokens, expired ones included until the next token is issued. */
-      installationTokens = /* @__PURE__ */ new Map();
-      repositories = /* @__PURE__ */ new Map();
-      /** Repositories by owner login, in seed order, for the listing endpoints. */
-      repositoriesByOwner = /* @__PURE__ */ new Map();
-      /** Repositories by id, for the `/repositories/{id}/…` paths of GitHub's Link URLs. */
-      repositoriesById = /* @__PURE__ */ new Map();
-      gists = [];
-      gistsByOwner = /* @__PURE__ */ new Map();
-      migrations = /* @__PURE__ */ new Map();
-      groups = /* @__PURE__ */ new Map();
-      groupsByPath = /* @__PURE__ */ new Map();
-      projects = /* @__PURE__ */ new Map();
-      projectsByPath = /* @__PURE__ */ new Map();
-      epicLinks = /* @__PURE__ */ new Map();
-      linksByEpic = /* @__PURE__ */ new Map();
-      /** Repositories held read-only by a running migration that locks them. */
-      lockedRepositories = /* @__PURE__ */ new Set();
-      /** Issues by repository id, in number order (numbers start at 1 per repository). */
-      issues = /* @__PURE__ */ new Map();
-      issueComments = /* @__PURE__ */ new Map();
-      nextId = {
-        hook: 1,
-        board: 1,
-        epicLink: 1,
-        issue: 1,
-        issueComment: 1,
-        ruleset: 1,
-        pull: 1
-      };
-      account(login2) {
-        return this.accounts.get(login2.toLowerCase());
-      }
-      repository(owner, name2) {
-        return this.repositories.get(`${owner}/${name2}`.toLowerCase());
-      }
-      addRepository(repo) {
-        this.repositories.set(`${repo.owner.login}/${repo.name}`.toLowerCase(), repo);
-        this.repositoriesById.set(repo.id, repo);
-        const key = repo.owner.login.toLowerCase();
-        const list3 = this.repositoriesByOwner.get(key);
-        if (list3) list3.push(repo);
-        else this.repositoriesByOwner.set(key, [repo]);
-      }
-      permission(repo, user2) {
-        if (user2 === null) return repo.private ? "none" : "pull";
-        if (user2.installation !== void 0) {
-          return covers(user2.installation, repo) ? "admin" : repo.private ? "none" : "pull";
-        }
-        if (repo.owner.id === user2.id || user2.site_admin) return "admin";
-        let best = repo.private ? "none" : "pull";
-        const raise = (candidate) => {
-          if (candidate !== void 0 && PERMISSION_LEVEL[candidate] > PERMISSION_LEVEL[best]) {
-            best = candidate;
-          }
-        };
-        if (repo.org) {
-          if (repo.org.owners.has(user2.id)) return "admin";
-          if (repo.org.members.has(user2.id)) raise(repo.org.basePermission);
-        }
-        raise(repo.collaborators.get(user2.id));
-        return best;
-      }
-      /**
-       * Whether a caller may administer an organization: an owner, a site admin, or an installation on
-       * it (whose App permissions the request pipeline checks per operation).
-       */
-      administers(org, user2) {
-        if (user2.installation !== void 0) return user2.installation.account.id === org.account.id;
-        return org.owners.has(user2.id) || user2.site_admin;
-      }
-      can(repo, user2, needed2) {
-        return PERMISSION_LEVEL[this.permission(repo, user2)] >= PERMISSION_LEVEL[needed2];
-      }
-      teamCanPush(repo, team3) {
-        const access = repo.teamAccess.get(team3.id);
-        return access !== void 0 && PERMISSION_LEVEL[access] >= PERMISSION_LEVEL.push;
-      }
-      /** Whether every member of `org` can see all of its repositories, which makes listings a slice. */
-      seesAllOf(org, user2) {
-        if (user2 === null) return false;
-        if (org.owners.has(user2.id) || user2.site_admin) return true;
-        return org.members.has(user2.id) && org.basePermission !== "none";
-      }
-      group(idOrPath) {
-        return /^\d+$/.test(idOrPath) ? this.groups.get(Number(idOrPath)) : this.groupsByPath.get(idOrPath.toLowerCase());
-      }
-      project(idOrPath) {
-        return /^\d+$/.test(idOrPath) ? this.projects.get(Number(idOrPath)) : this.projectsByPath.get(idOrPath.toLowerCase());
-      }
-      hasRole(group3, user2, minimum) {
-        if (user2 === null) return false;
-        if (user2.site_admin) return true;
-        const role2 = group3.members.get(user2.id);
-        return role2 !== void 0 && ROLE_LEVEL[role2] >= ROLE_LEVEL[minimum];
-      }
-      addEpicLink(link) {
-        this.epicLinks.set(link.id, link);
-        for (const epic3 of [link.source, link.target]) {
-          const set3 = this.linksByEpic.get(epic3.id);
-          if (set3) set3.add(link);
-          else this.linksByEpic.set(epic3.id, /* @__PURE__ */ new Set([link]));
-        }
-      }
-      removeEpicLink(link) {
-        this.epicLinks.delete(link.id);
-        this.linksByEpic.get(link.source.id)?.delete(link);
-        this.linksByEpic.get(link.target.id)?.delete(link);
-      }
-    };
-  }
-});
-
-// src/sandbox/build-world.ts
+// src/sandbox/seed/build-world.ts
 function check2(condition, path, message) {
   if (!condition) throw new SeedProblem(path, message);
 }
@@ -43625,14 +43511,14 @@ function buildWorld(seed) {
 }
 var SeedProblem;
 var init_build_world = __esm({
-  "src/sandbox/build-world.ts"() {
+  "src/sandbox/seed/build-world.ts"() {
     "use strict";
     init_build_apps();
-    init_hook_config();
-    init_hook_overlap();
-    init_custom_properties();
-    init_protection();
-    init_rulesets();
+    init_config2();
+    init_overlap();
+    init_definitions();
+    init_record();
+    init_model();
     init_world();
     SeedProblem = class extends Error {
       constructor(path, message) {
@@ -43644,10 +43530,10 @@ var init_build_world = __esm({
   }
 });
 
-// src/sandbox/seed-schema.ts
-var login, timestamp, repoPermission, groupRole, protection, ruleset2, hook2, invitation3, propertyName, propertyValue3, customProperty, branch2, repository2, user, team2, organization, installation2, app2, gistFile, gist2, migration2, epic2, group2, board3, project2, epicRef, epicLink3, worldSeedSchema;
-var init_seed_schema = __esm({
-  "src/sandbox/seed-schema.ts"() {
+// src/sandbox/seed/schema.ts
+var login, timestamp, repoPermission, groupRole, protection, ruleset2, hook2, invitation3, propertyName, propertyValue3, customProperty, branch2, repository2, user, team2, organization, installation2, app2, gistFile, gist2, migration2, epic, group, board2, project, epicRef, epicLink2, worldSeedSchema;
+var init_schema2 = __esm({
+  "src/sandbox/seed/schema.ts"() {
     "use strict";
     init_zod();
     login = external_exports.string().regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/, "expected a login");
@@ -43796,7 +43682,7 @@ var init_seed_schema = __esm({
       created_at: timestamp,
       updated_at: timestamp
     });
-    epic2 = external_exports.strictObject({
+    epic = external_exports.strictObject({
       iid: external_exports.number().int().positive(),
       title: external_exports.string().min(1),
       description: external_exports.string().default(""),
@@ -43804,20 +43690,20 @@ var init_seed_schema = __esm({
       author: login.optional(),
       created_at: timestamp.default("2026-01-02T09:00:00Z")
     });
-    group2 = external_exports.strictObject({
+    group = external_exports.strictObject({
       id: external_exports.number().int().positive(),
       path: external_exports.string().regex(/^[A-Za-z0-9_.-]+$/, "expected a group path"),
       name: external_exports.string(),
       members: external_exports.record(login, groupRole).default({}),
-      epics: external_exports.array(epic2).default([])
+      epics: external_exports.array(epic).default([])
     });
-    board3 = external_exports.strictObject({
+    board2 = external_exports.strictObject({
       id: external_exports.number().int().positive(),
       name: external_exports.string().min(1),
       hide_backlog_list: external_exports.boolean().default(false),
       hide_closed_list: external_exports.boolean().default(false)
     });
-    project2 = external_exports.strictObject({
+    project = external_exports.strictObject({
       id: external_exports.number().int().positive(),
       group: external_exports.string(),
       path: external_exports.string().regex(/^[A-Za-z0-9_.-]+$/, "expected a project path"),
@@ -43825,10 +43711,10 @@ var init_seed_schema = __esm({
       description: external_exports.string().default(""),
       default_branch: external_exports.string().default("main"),
       created_at: timestamp.default("2026-01-02T09:00:00Z"),
-      boards: external_exports.array(board3).default([])
+      boards: external_exports.array(board2).default([])
     });
     epicRef = external_exports.string().regex(/^[A-Za-z0-9_.-]+&\d+$/, "expected GROUP&IID, e.g. acme&1");
-    epicLink3 = external_exports.strictObject({
+    epicLink2 = external_exports.strictObject({
       id: external_exports.number().int().positive(),
       source: epicRef,
       target: epicRef,
@@ -43842,14 +43728,14 @@ var init_seed_schema = __esm({
       repositories: external_exports.array(repository2).default([]),
       gists: external_exports.array(gist2).default([]),
       migrations: external_exports.array(migration2).default([]),
-      groups: external_exports.array(group2).default([]),
-      projects: external_exports.array(project2).default([]),
-      epic_links: external_exports.array(epicLink3).default([])
+      groups: external_exports.array(group).default([]),
+      projects: external_exports.array(project).default([]),
+      epic_links: external_exports.array(epicLink2).default([])
     });
   }
 });
 
-// src/sandbox/seed-file.ts
+// src/sandbox/seed/file.ts
 import { readFileSync as readFileSync5 } from "node:fs";
 function keyOf(path) {
   return path.map(
@@ -43900,19 +43786,19 @@ function readSeedFile(file2) {
   return checkSeed(doc.toJS(), (path) => `${file2}:${lineOf(doc, lines, path)}`);
 }
 var import_yaml2, SeedError;
-var init_seed_file = __esm({
-  "src/sandbox/seed-file.ts"() {
+var init_file = __esm({
+  "src/sandbox/seed/file.ts"() {
     "use strict";
     import_yaml2 = __toESM(require_dist(), 1);
     init_build_world();
-    init_seed_schema();
+    init_schema2();
     SeedError = class extends Error {
       name = "SeedError";
     };
   }
 });
 
-// src/sandbox/generate.ts
+// src/sandbox/seed/generate.ts
 function withGeneratedRepositories(seed, count3) {
   if (count3 === 0) return seed;
   const acme = seed.organizations.find((org) => org.login.toLowerCase() === "acme");
@@ -43967,9 +43853,9 @@ function withGeneratedRepositories(seed, count3) {
 }
 var GENERATED_HOOK_URLS, GENERATED_TEAMS, TEAM_PROPERTY;
 var init_generate = __esm({
-  "src/sandbox/generate.ts"() {
+  "src/sandbox/seed/generate.ts"() {
     "use strict";
-    init_seed_file();
+    init_file();
     GENERATED_HOOK_URLS = [
       { url: "https://ci.acme.example/hooks/forge", events: ["push"] },
       { url: "https://chat.acme.example/notify", events: ["issues"] }
@@ -43987,13 +43873,13 @@ var init_generate = __esm({
   }
 });
 
-// src/sandbox/rate-limits.ts
+// src/sandbox/core/rate-limits.ts
 function isCategory(value) {
   return CATEGORIES2.includes(value);
 }
 var CATEGORIES2, HOUR, MINUTE, DEFAULT_LIMITS, ANONYMOUS_CORE_LIMIT, RateLimiter, WRITE_POINTS, READ_POINTS, SecondaryLimiter;
 var init_rate_limits = __esm({
-  "src/sandbox/rate-limits.ts"() {
+  "src/sandbox/core/rate-limits.ts"() {
     "use strict";
     CATEGORIES2 = [
       "core",
@@ -44122,7 +44008,7 @@ var init_rate_limits = __esm({
   }
 });
 
-// src/sandbox/router.ts
+// src/sandbox/core/router.ts
 function matchSegments(pattern3, path, params) {
   if (pattern3.length === 0) return path.length === 0;
   const [head, ...rest] = pattern3;
@@ -44145,7 +44031,7 @@ function matchSegments(pattern3, path, params) {
 }
 var Router;
 var init_router = __esm({
-  "src/sandbox/router.ts"() {
+  "src/sandbox/core/router.ts"() {
     "use strict";
     Router = class {
       #byPrefix = /* @__PURE__ */ new Map();
@@ -44177,149 +44063,13 @@ var init_router = __esm({
   }
 });
 
-// src/sandbox/id-paths.ts
-function byName2(segments, world) {
-  const [head, id = "", ...rest] = segments;
-  if (!DIGITS.test(id)) return segments;
-  if (head === "repositories") {
-    const repo = world.repositoriesById.get(Number(id));
-    if (repo) return ["repos", repo.owner.login, repo.name, ...rest];
-  }
-  const account3 = world.accountsById.get(Number(id));
-  if (head === "organizations" && account3?.type === "Organization") {
-    return ["orgs", account3.login, ...rest];
-  }
-  if (head === "user" && account3?.type === "User") return ["users", account3.login, ...rest];
-  return segments;
-}
-function decoded(segment) {
-  try {
-    return decodeURIComponent(segment ?? "");
-  } catch {
-    return "";
-  }
-}
-function byId(pathname, world) {
-  const [, head, name2, ...rest] = pathname.split("/");
-  if (head === "repos" && rest.length > 1) {
-    const repo = world.repository(decoded(name2), decoded(rest[0]));
-    if (repo) return ["", "repositories", repo.id, ...rest.slice(1)].join("/");
-  }
-  const account3 = world.account(decoded(name2));
-  if (account3 && rest.length === 1 && rest[0] === "repos") {
-    if (head === "orgs" && account3.type === "Organization") {
-      return `/organizations/${account3.id}/repos`;
-    }
-    if (head === "users") return `/user/${account3.id}/repos`;
-  }
-  return pathname;
-}
-var DIGITS;
-var init_id_paths = __esm({
-  "src/sandbox/id-paths.ts"() {
-    "use strict";
-    DIGITS = /^\d{1,15}$/;
-  }
-});
-
-// src/sandbox/pagination.ts
-function positive(value, fallback) {
-  if (value === null || !/^\d+$/.test(value.trim())) return fallback;
-  const number4 = Number(value);
-  return number4 >= 1 ? number4 : fallback;
-}
-function paginate(ctx, all, family) {
-  const perPage = Math.min(positive(ctx.query.get("per_page"), DEFAULT_PER_PAGE), MAX_PER_PAGE);
-  const page = positive(ctx.query.get("page"), 1);
-  const lastPage2 = Math.max(1, Math.ceil(all.length / perPage));
-  const start = (page - 1) * perPage;
-  const items = start < all.length ? all.slice(start, start + perPage) : [];
-  const link = (target2, rel) => {
-    const url2 = new URL(ctx.url.href);
-    if (family === "github") url2.pathname = byId(url2.pathname, ctx.world);
-    url2.searchParams.set("page", String(target2));
-    return `<${url2.href}>; rel="${rel}"`;
-  };
-  const links2 = [];
-  if (page > 1) links2.push(link(Math.min(page - 1, lastPage2), "prev"));
-  if (page < lastPage2) links2.push(link(page + 1, "next"));
-  if (page !== lastPage2) links2.push(link(lastPage2, "last"));
-  if (page > 1) links2.push(link(1, "first"));
-  const headers = {};
-  if (links2.length > 0) headers.Link = links2.join(", ");
-  if (family === "gitlab") {
-    headers["X-Total"] = String(all.length);
-    headers["X-Total-Pages"] = String(lastPage2);
-    headers["X-Page"] = String(page);
-    headers["X-Per-Page"] = String(perPage);
-    headers["X-Next-Page"] = page < lastPage2 ? String(page + 1) : "";
-    headers["X-Prev-Page"] = page > 1 && page <= lastPage2 ? String(page - 1) : "";
-  }
-  return { items, headers };
-}
-var DEFAULT_PER_PAGE, MAX_PER_PAGE;
-var init_pagination = __esm({
-  "src/sandbox/pagination.ts"() {
-    "use strict";
-    init_id_paths();
-    DEFAULT_PER_PAGE = 30;
-    MAX_PER_PAGE = 100;
-  }
-});
-
-// src/sandbox/routes-account.ts
-function sinceFilter(ctx) {
-  const since = ctx.query.get("since");
-  if (since === null) return void 0;
-  const time3 = ISO_8601.test(since) ? Date.parse(since) : Number.NaN;
-  if (Number.isNaN(time3)) {
-    throw ctx.invalid(
-      [`since: '${since}' is not a timestamp in ISO 8601 format: YYYY-MM-DDTHH:MM:SSZ`],
-      "Gist"
-    );
-  }
-  return time3;
-}
-function newestFirst(a, b) {
-  if (a.updated_at !== b.updated_at) return a.updated_at < b.updated_at ? 1 : -1;
-  return a.id < b.id ? -1 : 1;
-}
-function userMigration(ctx) {
-  const caller = requireCaller(ctx);
-  const id = idParam(ctx.params.id);
-  const found = id === void 0 ? void 0 : ctx.world.migrations.get(id);
-  if (!found || found.owner.id !== caller.id) throw notFound();
-  return found;
-}
-function orgMigration(ctx) {
-  const caller = requireCaller(ctx);
-  const org = ctx.world.organizations.get((ctx.params.org ?? "").toLowerCase());
-  const id = idParam(ctx.params.id);
-  const found = id === void 0 ? void 0 : ctx.world.migrations.get(id);
-  if (!org || !found || found.owner.id !== org.account.id) throw notFound();
-  if (!ctx.world.administers(org, caller)) throw notFound();
-  return found;
-}
-function excluded(ctx) {
-  const values = [...ctx.query.getAll("exclude"), ...ctx.query.getAll("exclude[]")];
-  return new Set(values.flatMap((value) => value.split(",")).map((value) => value.trim()));
-}
-function migrationRepositories(ctx, value) {
-  const page = paginate(ctx, value.repositories, "github");
-  return {
-    status: 200,
-    body: page.items.map((repo) => minimalRepository(ctx.base, ctx.world, repo, ctx.caller)),
-    headers: page.headers
-  };
-}
-var ISO_8601, accountRoutes;
-var init_routes_account = __esm({
-  "src/sandbox/routes-account.ts"() {
+// src/sandbox/github/account.ts
+var accountRoutes;
+var init_account = __esm({
+  "src/sandbox/github/account.ts"() {
     "use strict";
     init_http_support();
-    init_pagination();
     init_shapes();
-    ISO_8601 = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
     accountRoutes = [
       {
         method: "GET",
@@ -44328,63 +44078,15 @@ var init_routes_account = __esm({
       },
       {
         method: "GET",
-        pattern: "/gists",
-        handler: (ctx) => {
-          const since = sinceFilter(ctx);
-          const source = ctx.caller ? ctx.world.gistsByOwner.get(ctx.caller.id) ?? [] : ctx.world.gists.filter((item) => item.public);
-          const selected = source.filter((item) => since === void 0 || Date.parse(item.updated_at) > since).sort(newestFirst);
-          const page = paginate(ctx, selected, "github");
-          return {
-            status: 200,
-            body: page.items.map((item) => gist(ctx.base, item)),
-            headers: page.headers
-          };
-        }
-      },
-      {
-        method: "GET",
         pattern: "/rate_limit",
         free: true,
         handler: (ctx) => ok(ctx.rateOverview())
-      },
-      {
-        method: "GET",
-        pattern: "/user/migrations/:id",
-        handler: (ctx) => ok(
-          migration(ctx.base, ctx.world, userMigration(ctx), requireCaller(ctx), {
-            // GitHub's user migration status takes `exclude` as the organization's does
-            // (migrations/get-status-for-authenticated-user in @octokit/openapi).
-            withRepositories: !excluded(ctx).has("repositories")
-          })
-        )
-      },
-      {
-        method: "GET",
-        pattern: "/user/migrations/:id/repositories",
-        handler: (ctx) => migrationRepositories(ctx, userMigration(ctx))
-      },
-      {
-        method: "GET",
-        pattern: "/orgs/:org/migrations/:id",
-        handler: (ctx) => {
-          const found = orgMigration(ctx);
-          return ok(
-            migration(ctx.base, ctx.world, found, requireCaller(ctx), {
-              withRepositories: !excluded(ctx).has("repositories")
-            })
-          );
-        }
-      },
-      {
-        method: "GET",
-        pattern: "/orgs/:org/migrations/:id/repositories",
-        handler: (ctx) => migrationRepositories(ctx, orgMigration(ctx))
       }
     ];
   }
 });
 
-// src/sandbox/credentials.ts
+// src/sandbox/core/credentials.ts
 import { randomBytes as randomBytes2, verify } from "node:crypto";
 function authenticate(req, family, world, now) {
   let token;
@@ -44454,7 +44156,7 @@ function issueInstallationToken(world, installation3, now, ttlSeconds) {
 }
 var MAX_JWT_AHEAD_S, UNDECODABLE, EXP_TOO_FAR, EXPIRED, IAT_INVALID;
 var init_credentials2 = __esm({
-  "src/sandbox/credentials.ts"() {
+  "src/sandbox/core/credentials.ts"() {
     "use strict";
     MAX_JWT_AHEAD_S = 600;
     UNDECODABLE = "A JSON web token could not be decoded";
@@ -44464,7 +44166,117 @@ var init_credentials2 = __esm({
   }
 });
 
-// src/sandbox/routes-apps.ts
+// src/sandbox/core/id-paths.ts
+function byName2(segments, world) {
+  const [head, id = "", ...rest] = segments;
+  if (!DIGITS.test(id)) return segments;
+  if (head === "repositories") {
+    const repo = world.repositoriesById.get(Number(id));
+    if (repo) return ["repos", repo.owner.login, repo.name, ...rest];
+  }
+  const account3 = world.accountsById.get(Number(id));
+  if (head === "organizations" && account3?.type === "Organization") {
+    return ["orgs", account3.login, ...rest];
+  }
+  if (head === "user" && account3?.type === "User") return ["users", account3.login, ...rest];
+  return segments;
+}
+function decoded(segment) {
+  try {
+    return decodeURIComponent(segment ?? "");
+  } catch {
+    return "";
+  }
+}
+function byId(pathname, world) {
+  const [, head, name2, ...rest] = pathname.split("/");
+  if (head === "repos" && rest.length > 1) {
+    const repo = world.repository(decoded(name2), decoded(rest[0]));
+    if (repo) return ["", "repositories", repo.id, ...rest.slice(1)].join("/");
+  }
+  const account3 = world.account(decoded(name2));
+  if (account3 && rest.length === 1 && rest[0] === "repos") {
+    if (head === "orgs" && account3.type === "Organization") {
+      return `/organizations/${account3.id}/repos`;
+    }
+    if (head === "users") return `/user/${account3.id}/repos`;
+  }
+  return pathname;
+}
+var DIGITS;
+var init_id_paths = __esm({
+  "src/sandbox/core/id-paths.ts"() {
+    "use strict";
+    DIGITS = /^\d{1,15}$/;
+  }
+});
+
+// src/sandbox/core/pagination.ts
+function positive(value, fallback) {
+  if (value === null || !/^\d+$/.test(value.trim())) return fallback;
+  const number4 = Number(value);
+  return number4 >= 1 ? number4 : fallback;
+}
+function paginate(ctx, all, family) {
+  const perPage = Math.min(positive(ctx.query.get("per_page"), DEFAULT_PER_PAGE), MAX_PER_PAGE);
+  const page = positive(ctx.query.get("page"), 1);
+  const lastPage2 = Math.max(1, Math.ceil(all.length / perPage));
+  const start = (page - 1) * perPage;
+  const items = start < all.length ? all.slice(start, start + perPage) : [];
+  const link = (target2, rel) => {
+    const url2 = new URL(ctx.url.href);
+    if (family === "github") url2.pathname = byId(url2.pathname, ctx.world);
+    url2.searchParams.set("page", String(target2));
+    return `<${url2.href}>; rel="${rel}"`;
+  };
+  const links2 = [];
+  if (page > 1) links2.push(link(Math.min(page - 1, lastPage2), "prev"));
+  if (page < lastPage2) links2.push(link(page + 1, "next"));
+  if (page !== lastPage2) links2.push(link(lastPage2, "last"));
+  if (page > 1) links2.push(link(1, "first"));
+  const headers = {};
+  if (links2.length > 0) headers.Link = links2.join(", ");
+  if (family === "gitlab") {
+    headers["X-Total"] = String(all.length);
+    headers["X-Total-Pages"] = String(lastPage2);
+    headers["X-Page"] = String(page);
+    headers["X-Per-Page"] = String(perPage);
+    headers["X-Next-Page"] = page < lastPage2 ? String(page + 1) : "";
+    headers["X-Prev-Page"] = page > 1 && page <= lastPage2 ? String(page - 1) : "";
+  }
+  return { items, headers };
+}
+var DEFAULT_PER_PAGE, MAX_PER_PAGE;
+var init_pagination = __esm({
+  "src/sandbox/core/pagination.ts"() {
+    "use strict";
+    init_id_paths();
+    DEFAULT_PER_PAGE = 30;
+    MAX_PER_PAGE = 100;
+  }
+});
+
+// src/sandbox/github/org-access.ts
+function memberOrganization(ctx) {
+  const caller = requireCaller(ctx);
+  const org = ctx.world.organizations.get((ctx.params.org ?? "").toLowerCase());
+  if (org === void 0) throw notFound();
+  if (!ctx.world.administers(org, caller) && !org.members.has(caller.id)) throw notFound();
+  return org;
+}
+function administeredOrganization(ctx) {
+  const org = ctx.world.organizations.get((ctx.params.org ?? "").toLowerCase());
+  if (org === void 0 || !ctx.world.administers(org, requireCaller(ctx))) throw notFound();
+  return org;
+}
+var init_org_access = __esm({
+  "src/sandbox/github/org-access.ts"() {
+    "use strict";
+    init_http_support();
+  }
+});
+
+// src/sandbox/github/apps.ts
 function requireApp(ctx) {
   if (ctx.app === null) {
     throw new HttpError({
@@ -44567,16 +44379,47 @@ function appRoutes(options) {
     }
   ];
 }
-var init_routes_apps = __esm({
-  "src/sandbox/routes-apps.ts"() {
+var appDirectoryRoutes;
+var init_apps = __esm({
+  "src/sandbox/github/apps.ts"() {
     "use strict";
     init_credentials2();
     init_http_support();
+    init_pagination();
+    init_org_access();
     init_shapes();
+    appDirectoryRoutes = [
+      {
+        method: "GET",
+        pattern: "/orgs/:org/installations",
+        handler: (ctx) => {
+          const org = administeredOrganization(ctx);
+          const all = [...ctx.world.installations.values()].filter((item) => item.account.id === org.account.id).sort((a, b) => a.id - b.id);
+          const page = paginate(ctx, all, "github");
+          return {
+            status: 200,
+            body: {
+              total_count: all.length,
+              installations: page.items.map((item) => installation(ctx.base, item))
+            },
+            headers: page.headers
+          };
+        }
+      },
+      {
+        method: "GET",
+        pattern: "/apps/:app_slug",
+        handler: (ctx) => {
+          const found = ctx.world.apps.get((ctx.params.app_slug ?? "").toLowerCase());
+          if (!found) throw notFound();
+          return ok(app(ctx.base, found));
+        }
+      }
+    ];
   }
 });
 
-// src/sandbox/repo-access.ts
+// src/sandbox/github/repo-access.ts
 function visibleRepository(ctx) {
   const repo = ctx.world.repository(ctx.params.owner ?? "", ctx.params.repo ?? "");
   if (!repo || !ctx.world.can(repo, ctx.caller, "pull")) throw notFound();
@@ -44594,157 +44437,70 @@ function assertUnlocked(ctx, repo) {
     throw forbidden("Repository is locked by a migration in progress.");
   }
 }
+function branchOf(ctx, repo) {
+  const found = repo.branches.get(ctx.params.branch ?? "");
+  if (!found) throw notFound("Branch not found");
+  return found;
+}
 var init_repo_access = __esm({
-  "src/sandbox/repo-access.ts"() {
+  "src/sandbox/github/repo-access.ts"() {
     "use strict";
     init_http_support();
   }
 });
 
-// src/sandbox/routes-hooks.ts
-function checkHook(ctx, repo, candidate) {
-  const errors = [];
-  const { config: config2 } = candidate;
-  const url2 = config2.url;
-  if (url2 === void 0) errors.push("config.url: is required");
-  else if (!/^https?:\/\/[^\s/]+/.test(url2))
-    errors.push(`config.url: '${url2}' is not an http(s) URL`);
-  else if (overlappingHook(repo.hooks.values(), candidate) !== void 0) {
-    errors.push("Hook already exists on this repository");
-  }
-  if (config2.content_type !== void 0 && !CONTENT_TYPES.has(config2.content_type)) {
-    errors.push(`config.content_type: must be json or form, got '${config2.content_type}'`);
-  }
-  if (errors.length > 0) throw ctx.invalid(errors, "Hook");
-}
-function unique(events) {
-  return [...new Set(events)];
-}
-function editedEvents(current, body) {
-  const base = body.events ?? current;
-  const removed = new Set(body.remove_events ?? []);
-  const added = body.add_events ?? [];
-  return unique([...base, ...added]).filter((event) => !removed.has(event));
-}
-function hookOf(ctx, repo) {
-  const id = idParam(ctx.params.id);
-  const found = id === void 0 ? void 0 : repo.hooks.get(id);
-  if (!found)
-    throw hookNotFound(ctx, `Hook ${ctx.params.id} not found on ${repo.owner.login}/${repo.name}`);
-  return found;
-}
-function editHook(ctx, edit2) {
-  const { repo } = adminRepository(ctx);
-  const current = hookOf(ctx, repo);
-  assertUnlocked(ctx, repo);
-  const updated = { ...edit2(current, ctx.json()), updated_at: isoTime(ctx.now()) };
-  checkHook(ctx, repo, updated);
-  repo.hooks.set(updated.id, updated);
-  return updated;
-}
-var CONTENT_TYPES, hookRoutes;
-var init_routes_hooks = __esm({
-  "src/sandbox/routes-hooks.ts"() {
+// src/sandbox/github/branch-protection/routes.ts
+var branchProtectionRoutes;
+var init_routes = __esm({
+  "src/sandbox/github/branch-protection/routes.ts"() {
     "use strict";
-    init_hook_config();
-    init_hook_overlap();
     init_http_support();
-    init_pagination();
     init_repo_access();
-    init_shapes();
-    CONTENT_TYPES = /* @__PURE__ */ new Set(["json", "form"]);
-    hookRoutes = [
+    init_record();
+    branchProtectionRoutes = [
       {
         method: "GET",
-        pattern: "/repos/:owner/:repo/hooks",
+        pattern: "/repos/:owner/:repo/branches/*branch/protection",
         handler: (ctx) => {
           const { repo } = adminRepository(ctx);
-          const page = paginate(ctx, [...repo.hooks.values()], "github");
-          return { status: 200, body: page.items.map(hook), headers: page.headers };
+          const found = branchOf(ctx, repo);
+          if (!found.protection) throw notFound("Branch not protected");
+          return ok(protectedBranch(ctx.base, repo, found.name, found.protection));
         }
       },
       {
-        method: "GET",
-        pattern: "/repos/:owner/:repo/hooks/:id",
-        handler: (ctx) => ok(hook(hookOf(ctx, adminRepository(ctx).repo)))
-      },
-      {
-        method: "GET",
-        pattern: "/repos/:owner/:repo/hooks/:id/config",
-        handler: (ctx) => ok(configShape(hookOf(ctx, adminRepository(ctx).repo).config))
-      },
-      {
-        method: "POST",
-        pattern: "/repos/:owner/:repo/hooks",
-        operation: "POST /repos/{owner}/{repo}/hooks",
+        method: "PUT",
+        pattern: "/repos/:owner/:repo/branches/*branch/protection",
+        operation: PROTECTION_OPERATION,
         handler: (ctx) => {
           const { repo } = adminRepository(ctx);
-          assertUnlocked(ctx, repo);
-          const body = ctx.json();
-          if (body.name !== void 0 && body.name !== "web") {
-            throw ctx.invalid([`name: only 'web' is accepted, got '${String(body.name)}'`], "Hook");
+          if (isWildcardBranch(ctx.params.branch ?? "")) {
+            throw ctx.invalid(
+              [
+                "branch: wildcard characters are not allowed; use the GraphQL API to protect branches by pattern"
+              ],
+              "ProtectedBranch"
+            );
           }
-          const config2 = mergeConfig(
-            { content_type: DEFAULT_CONTENT_TYPE, insecure_ssl: "0" },
-            body.config ?? {},
-            true
-          );
-          const events = unique(body.events ?? ["push"]);
-          checkHook(ctx, repo, { id: 0, config: config2, events });
-          const now = isoTime(ctx.now());
-          const created = {
-            id: ctx.world.nextId.hook++,
-            config: config2,
-            events,
-            active: body.active ?? true,
-            branch_filter: "*",
-            authorization_header: void 0,
-            created_at: now,
-            updated_at: now
-          };
-          repo.hooks.set(created.id, created);
-          return ok(hook(created), 201);
+          const found = branchOf(ctx, repo);
+          assertUnlocked(ctx, repo);
+          const signatures = found.protection?.required_signatures ?? false;
+          const result = protectionFromBody(ctx.world, repo, ctx.json(), signatures);
+          if ("errors" in result) throw ctx.invalid(result.errors, "ProtectedBranch");
+          found.protection = result.protection;
+          return ok(protectedBranch(ctx.base, repo, found.name, result.protection));
         }
-      },
-      {
-        method: "PATCH",
-        pattern: "/repos/:owner/:repo/hooks/:id",
-        operation: "PATCH /repos/{owner}/{repo}/hooks/{hook_id}",
-        handler: (ctx) => ok(
-          hook(
-            editHook(ctx, (current, body) => ({
-              ...current,
-              config: body.config === void 0 ? current.config : mergeConfig(current.config, body.config, false),
-              events: editedEvents(current.events, body),
-              active: body.active ?? current.active,
-              branch_filter: body.branch_filter ?? current.branch_filter,
-              authorization_header: body.authorization_header === void 0 ? current.authorization_header : body.authorization_header || void 0
-            }))
-          )
-        )
-      },
-      {
-        method: "PATCH",
-        pattern: "/repos/:owner/:repo/hooks/:id/config",
-        operation: "PATCH /repos/{owner}/{repo}/hooks/{hook_id}/config",
-        handler: (ctx) => ok(
-          configShape(
-            editHook(ctx, (current, body) => ({
-              ...current,
-              config: mergeConfig(current.config, body, true)
-            })).config
-          )
-        )
       },
       {
         method: "DELETE",
-        pattern: "/repos/:owner/:repo/hooks/:id",
-        operation: "DELETE /repos/{owner}/{repo}/hooks/{hook_id}",
+        pattern: "/repos/:owner/:repo/branches/*branch/protection",
+        operation: "DELETE /repos/{owner}/{repo}/branches/{branch}/protection",
         handler: (ctx) => {
           const { repo } = adminRepository(ctx);
-          const current = hookOf(ctx, repo);
+          const found = branchOf(ctx, repo);
+          if (!found.protection) throw notFound("Branch not protected");
           assertUnlocked(ctx, repo);
-          repo.hooks.delete(current.id);
+          found.protection = null;
           return noContent;
         }
       }
@@ -44752,7 +44508,92 @@ var init_routes_hooks = __esm({
   }
 });
 
-// src/sandbox/routes-issues.ts
+// src/sandbox/github/gists.ts
+function sinceFilter(ctx) {
+  const since = ctx.query.get("since");
+  if (since === null) return void 0;
+  const time3 = ISO_8601.test(since) ? Date.parse(since) : Number.NaN;
+  if (Number.isNaN(time3)) {
+    throw ctx.invalid(
+      [`since: '${since}' is not a timestamp in ISO 8601 format: YYYY-MM-DDTHH:MM:SSZ`],
+      "Gist"
+    );
+  }
+  return time3;
+}
+function newestFirst(a, b) {
+  if (a.updated_at !== b.updated_at) return a.updated_at < b.updated_at ? 1 : -1;
+  return a.id < b.id ? -1 : 1;
+}
+var ISO_8601, gistRoutes;
+var init_gists = __esm({
+  "src/sandbox/github/gists.ts"() {
+    "use strict";
+    init_pagination();
+    init_shapes();
+    ISO_8601 = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+    gistRoutes = [
+      {
+        method: "GET",
+        pattern: "/gists",
+        handler: (ctx) => {
+          const since = sinceFilter(ctx);
+          const source = ctx.caller ? ctx.world.gistsByOwner.get(ctx.caller.id) ?? [] : ctx.world.gists.filter((item) => item.public);
+          const selected = source.filter((item) => since === void 0 || Date.parse(item.updated_at) > since).sort(newestFirst);
+          const page = paginate(ctx, selected, "github");
+          return {
+            status: 200,
+            body: page.items.map((item) => gist(ctx.base, item)),
+            headers: page.headers
+          };
+        }
+      }
+    ];
+  }
+});
+
+// src/sandbox/github/invitations.ts
+var invitationRoutes;
+var init_invitations = __esm({
+  "src/sandbox/github/invitations.ts"() {
+    "use strict";
+    init_http_support();
+    init_pagination();
+    init_repo_access();
+    init_shapes();
+    invitationRoutes = [
+      {
+        method: "GET",
+        pattern: "/repos/:owner/:repo/invitations",
+        handler: (ctx) => {
+          const { repo, caller } = adminRepository(ctx);
+          const all = [...repo.invitations.values()].sort((a, b) => a.id - b.id);
+          const page = paginate(ctx, all, "github");
+          return {
+            status: 200,
+            body: page.items.map((item) => invitation2(ctx.base, ctx.world, repo, item, caller)),
+            headers: page.headers
+          };
+        }
+      },
+      {
+        method: "DELETE",
+        pattern: "/repos/:owner/:repo/invitations/:id",
+        operation: "DELETE /repos/{owner}/{repo}/invitations/{invitation_id}",
+        handler: (ctx) => {
+          const { repo } = adminRepository(ctx);
+          const id = Number(ctx.params.id);
+          if (!repo.invitations.has(id)) throw notFound();
+          assertUnlocked(ctx, repo);
+          repo.invitations.delete(id);
+          return noContent;
+        }
+      }
+    ];
+  }
+});
+
+// src/sandbox/github/issues.ts
 function nodeId2(kind, id) {
   return Buffer.from(`${kind}:${id}`).toString("base64url");
 }
@@ -44905,8 +44746,8 @@ function labelsField(value, errors) {
   return void 0;
 }
 var MAX_BODY_CHARACTERS, STATES, issueRoutes;
-var init_routes_issues = __esm({
-  "src/sandbox/routes-issues.ts"() {
+var init_issues2 = __esm({
+  "src/sandbox/github/issues.ts"() {
     "use strict";
     init_http_support();
     init_pagination();
@@ -45082,235 +44923,81 @@ var init_routes_issues = __esm({
   }
 });
 
-// src/sandbox/routes-planning.ts
-function visibleGroup(ctx, idOrPath) {
-  const caller = requireCaller(ctx, "gitlab");
-  const found = ctx.world.group(idOrPath ?? "");
-  if (!found || !ctx.world.hasRole(found, caller, "guest")) throw gitlabNotFound("Group Not Found");
+// src/sandbox/github/migrations.ts
+function userMigration(ctx) {
+  const caller = requireCaller(ctx);
+  const id = idParam(ctx.params.id);
+  const found = id === void 0 ? void 0 : ctx.world.migrations.get(id);
+  if (!found || found.owner.id !== caller.id) throw notFound();
   return found;
 }
-function epicOf(ctx, owner, iid) {
-  const number4 = idParam(iid);
-  const found = number4 === void 0 ? void 0 : owner.epics.get(number4);
-  if (!found) throw gitlabNotFound("Epic Not Found");
+function orgMigration(ctx) {
+  const caller = requireCaller(ctx);
+  const org = ctx.world.organizations.get((ctx.params.org ?? "").toLowerCase());
+  const id = idParam(ctx.params.id);
+  const found = id === void 0 ? void 0 : ctx.world.migrations.get(id);
+  if (!org || !found || found.owner.id !== org.account.id) throw notFound();
+  if (!ctx.world.administers(org, caller)) throw notFound();
   return found;
 }
-function visibleProject(ctx) {
-  const caller = requireCaller(ctx, "gitlab");
-  const found = ctx.world.project(ctx.params.id ?? "");
-  if (!found || !ctx.world.hasRole(found.group, caller, "guest")) {
-    throw gitlabNotFound("Project Not Found");
-  }
-  return found;
+function excluded(ctx) {
+  const values = [...ctx.query.getAll("exclude"), ...ctx.query.getAll("exclude[]")];
+  return new Set(values.flatMap((value) => value.split(",")).map((value) => value.trim()));
 }
-function boardOf(ctx, owner) {
-  const id = idParam(ctx.params.board);
-  const found = id === void 0 ? void 0 : owner.boards.get(id);
-  if (!found) throw gitlabNotFound("Board Not Found");
-  return found;
+function migrationRepositories(ctx, value) {
+  const page = paginate(ctx, value.repositories, "github");
+  return {
+    status: 200,
+    body: page.items.map((repo) => minimalRepository(ctx.base, ctx.world, repo, ctx.caller)),
+    headers: page.headers
+  };
 }
-function parameters(ctx) {
-  return { ...Object.fromEntries(ctx.query), ...ctx.json() };
-}
-function linksOf(ctx, from, caller) {
-  const links2 = [...ctx.world.linksByEpic.get(from.id) ?? []];
-  return links2.filter((link) => {
-    const other = link.source.id === from.id ? link.target : link.source;
-    return ctx.world.hasRole(other.group, caller, "guest");
-  }).sort((a, b) => a.id - b.id);
-}
-function linkedAlready(ctx, a, b) {
-  for (const link of ctx.world.linksByEpic.get(a.id) ?? []) {
-    if (link.source.id === b.id || link.target.id === b.id) return true;
-  }
-  return false;
-}
-var LINK_TYPES, planningRoutes;
-var init_routes_planning = __esm({
-  "src/sandbox/routes-planning.ts"() {
+var migrationRoutes;
+var init_migrations = __esm({
+  "src/sandbox/github/migrations.ts"() {
     "use strict";
     init_http_support();
     init_pagination();
     init_shapes();
-    init_world();
-    LINK_TYPES = /* @__PURE__ */ new Set(["relates_to", "blocks", "is_blocked_by"]);
-    planningRoutes = [
+    migrationRoutes = [
       {
         method: "GET",
-        pattern: "/api/v4/user",
-        handler: (ctx) => ok(planningUser(ctx.base, requireCaller(ctx, "gitlab")))
+        pattern: "/user/migrations/:id",
+        handler: (ctx) => ok(
+          migration(ctx.base, ctx.world, userMigration(ctx), requireCaller(ctx), {
+            // GitHub's user migration status takes `exclude` as the organization's does
+            // (migrations/get-status-for-authenticated-user in @octokit/openapi).
+            withRepositories: !excluded(ctx).has("repositories")
+          })
+        )
       },
       {
         method: "GET",
-        pattern: "/api/v4/groups/:id",
-        handler: (ctx) => ok(group(ctx.base, visibleGroup(ctx, ctx.params.id)))
+        pattern: "/user/migrations/:id/repositories",
+        handler: (ctx) => migrationRepositories(ctx, userMigration(ctx))
       },
       {
         method: "GET",
-        pattern: "/api/v4/groups/:id/epics",
+        pattern: "/orgs/:org/migrations/:id",
         handler: (ctx) => {
-          const found = visibleGroup(ctx, ctx.params.id);
-          const epics = [...found.epics.values()].sort((a, b) => a.iid - b.iid);
-          const page = paginate(ctx, epics, "gitlab");
-          return {
-            status: 200,
-            body: page.items.map((item) => epic(ctx.base, item)),
-            headers: page.headers
-          };
+          const found = orgMigration(ctx);
+          return ok(
+            migration(ctx.base, ctx.world, found, requireCaller(ctx), {
+              withRepositories: !excluded(ctx).has("repositories")
+            })
+          );
         }
       },
       {
         method: "GET",
-        pattern: "/api/v4/groups/:id/epics/:iid",
-        handler: (ctx) => ok(epic(ctx.base, epicOf(ctx, visibleGroup(ctx, ctx.params.id), ctx.params.iid)))
-      },
-      {
-        method: "GET",
-        pattern: "/api/v4/groups/:id/epics/:iid/related_epics",
-        handler: (ctx) => {
-          const from = epicOf(ctx, visibleGroup(ctx, ctx.params.id), ctx.params.iid);
-          const links2 = linksOf(ctx, from, requireCaller(ctx, "gitlab"));
-          return ok(links2.map((link) => relatedEpic2(ctx.base, link, from)));
-        }
-      },
-      {
-        method: "POST",
-        pattern: "/api/v4/groups/:id/epics/:iid/related_epics",
-        handler: (ctx) => {
-          const source = epicOf(ctx, visibleGroup(ctx, ctx.params.id), ctx.params.iid);
-          const params = parameters(ctx);
-          const { target_group_id: targetGroup, target_epic_iid: targetIid } = params;
-          const linkType = params.link_type ?? "relates_to";
-          if (typeof targetGroup !== "string" && typeof targetGroup !== "number") {
-            throw gitlabBadParameter("target_group_id is missing");
-          }
-          if (typeof targetIid !== "string" && typeof targetIid !== "number") {
-            throw gitlabBadParameter("target_epic_iid is missing");
-          }
-          if (typeof linkType !== "string" || !LINK_TYPES.has(linkType)) {
-            throw gitlabBadParameter("link_type does not have a valid value");
-          }
-          const target2 = epicOf(ctx, visibleGroup(ctx, String(targetGroup)), String(targetIid));
-          if (target2.id === source.id)
-            throw gitlabError(400, "400 Bad request - an epic cannot relate to itself");
-          if (linkedAlready(ctx, source, target2)) throw gitlabError(409, "Epic(s) already assigned");
-          const now = isoTime(ctx.now());
-          const link = {
-            id: ctx.world.nextId.epicLink++,
-            ...storedLink(source, target2, linkType),
-            created_at: now,
-            updated_at: now
-          };
-          ctx.world.addEpicLink(link);
-          return ok(epicLink2(ctx.base, link), 201);
-        }
-      },
-      {
-        method: "DELETE",
-        pattern: "/api/v4/groups/:id/epics/:iid/related_epics/:link",
-        handler: (ctx) => {
-          const caller = requireCaller(ctx, "gitlab");
-          const from = epicOf(ctx, visibleGroup(ctx, ctx.params.id), ctx.params.iid);
-          const id = idParam(ctx.params.link);
-          const link = id === void 0 ? void 0 : ctx.world.epicLinks.get(id);
-          if (!link || link.source.id !== from.id && link.target.id !== from.id) {
-            throw gitlabNotFound();
-          }
-          for (const side2 of [link.source, link.target]) {
-            if (!ctx.world.hasRole(side2.group, caller, "guest")) throw gitlabForbidden();
-          }
-          ctx.world.removeEpicLink(link);
-          return ok(epicLink2(ctx.base, link));
-        }
-      },
-      {
-        method: "GET",
-        pattern: "/api/v4/projects/:id",
-        handler: (ctx) => ok(project(ctx.base, visibleProject(ctx)))
-      },
-      {
-        method: "GET",
-        pattern: "/api/v4/projects/:id/boards",
-        handler: (ctx) => {
-          const found = visibleProject(ctx);
-          const boards = [...found.boards.values()].sort((a, b) => a.id - b.id);
-          const page = paginate(ctx, boards, "gitlab");
-          return {
-            status: 200,
-            body: page.items.map((item) => board2(ctx.base, item)),
-            headers: page.headers
-          };
-        }
-      },
-      {
-        method: "GET",
-        pattern: "/api/v4/projects/:id/boards/:board",
-        handler: (ctx) => ok(board2(ctx.base, boardOf(ctx, visibleProject(ctx))))
-      },
-      {
-        method: "POST",
-        pattern: "/api/v4/projects/:id/boards",
-        handler: (ctx) => {
-          const found = visibleProject(ctx);
-          if (!ctx.world.hasRole(found.group, ctx.caller, "reporter")) throw gitlabForbidden();
-          const { name: name2 } = parameters(ctx);
-          if (name2 === void 0) throw gitlabBadParameter("name is missing");
-          if (typeof name2 !== "string" || name2.trim() === "") {
-            throw gitlabBadParameter("name is invalid");
-          }
-          const created = {
-            id: ctx.world.nextId.board++,
-            name: name2,
-            hide_backlog_list: false,
-            hide_closed_list: false,
-            project: found
-          };
-          found.boards.set(created.id, created);
-          return ok(board2(ctx.base, created), 201);
-        }
-      },
-      {
-        method: "DELETE",
-        pattern: "/api/v4/projects/:id/boards/:board",
-        handler: (ctx) => {
-          const found = visibleProject(ctx);
-          const target2 = boardOf(ctx, found);
-          if (!ctx.world.hasRole(found.group, ctx.caller, "reporter")) throw gitlabForbidden();
-          if (found.boards.size === 1) {
-            throw gitlabError(
-              400,
-              "The board could not be deleted, because the parent doesn't have any other boards."
-            );
-          }
-          found.boards.delete(target2.id);
-          return ok(board2(ctx.base, target2));
-        }
+        pattern: "/orgs/:org/migrations/:id/repositories",
+        handler: (ctx) => migrationRepositories(ctx, orgMigration(ctx))
       }
     ];
   }
 });
 
-// src/sandbox/org-access.ts
-function memberOrganization(ctx) {
-  const caller = requireCaller(ctx);
-  const org = ctx.world.organizations.get((ctx.params.org ?? "").toLowerCase());
-  if (org === void 0) throw notFound();
-  if (!ctx.world.administers(org, caller) && !org.members.has(caller.id)) throw notFound();
-  return org;
-}
-function administeredOrganization(ctx) {
-  const org = ctx.world.organizations.get((ctx.params.org ?? "").toLowerCase());
-  if (org === void 0 || !ctx.world.administers(org, requireCaller(ctx))) throw notFound();
-  return org;
-}
-var init_org_access = __esm({
-  "src/sandbox/org-access.ts"() {
-    "use strict";
-    init_http_support();
-  }
-});
-
-// src/sandbox/routes-properties.ts
+// src/sandbox/github/properties/routes.ts
 function ownerOrganization(ctx) {
   const caller = requireCaller(ctx);
   const org = memberOrganization(ctx);
@@ -45395,10 +45082,10 @@ function visibleRepositories(ctx, org) {
   return ctx.world.seesAllOf(org, ctx.caller) ? all : all.filter((repo) => ctx.world.can(repo, ctx.caller, "pull"));
 }
 var MAX_REPOSITORIES_PER_PATCH, VALUE_TYPES, EDITORS, propertyRoutes;
-var init_routes_properties = __esm({
-  "src/sandbox/routes-properties.ts"() {
+var init_routes2 = __esm({
+  "src/sandbox/github/properties/routes.ts"() {
     "use strict";
-    init_custom_properties();
+    init_definitions();
     init_http_support();
     init_org_access();
     init_pagination();
@@ -45552,7 +45239,7 @@ var init_routes_properties = __esm({
   }
 });
 
-// src/sandbox/routes-pulls.ts
+// src/sandbox/github/pulls.ts
 import { createHash as createHash6 } from "node:crypto";
 function pullsOf(ctx, repo) {
   return issuesOf(ctx.world, repo).flatMap((issue2) => issue2.pull ? [issue2.pull] : []);
@@ -45653,13 +45340,13 @@ function knownCommit(ctx, repo, sha) {
   );
 }
 var pullRoutes;
-var init_routes_pulls = __esm({
-  "src/sandbox/routes-pulls.ts"() {
+var init_pulls = __esm({
+  "src/sandbox/github/pulls.ts"() {
     "use strict";
     init_http_support();
     init_pagination();
     init_repo_access();
-    init_routes_issues();
+    init_issues2();
     init_shapes();
     pullRoutes = [
       {
@@ -45763,7 +45450,7 @@ var init_routes_pulls = __esm({
   }
 });
 
-// src/sandbox/user-repos.ts
+// src/sandbox/github/user-repos.ts
 function byFullName(a, b) {
   const left = `${a.owner.login}/${a.name}`.toLowerCase();
   const right = `${b.owner.login}/${b.name}`.toLowerCase();
@@ -45793,7 +45480,7 @@ function installationRepositories(world, installation3) {
 }
 var AFFILIATED, EVERY_AFFILIATION, MEMBER, AUTHENTICATED_TYPES, USER_TYPES;
 var init_user_repos = __esm({
-  "src/sandbox/user-repos.ts"() {
+  "src/sandbox/github/user-repos.ts"() {
     "use strict";
     init_world();
     AFFILIATED = {
@@ -45819,12 +45506,7 @@ var init_user_repos = __esm({
   }
 });
 
-// src/sandbox/routes-repositories.ts
-function branchOf(ctx, repo) {
-  const found = repo.branches.get(ctx.params.branch ?? "");
-  if (!found) throw notFound("Branch not found");
-  return found;
-}
+// src/sandbox/github/repositories.ts
 function listed2(ctx, repos, shape) {
   const page = paginate(ctx, repos, "github");
   return {
@@ -45870,12 +45552,11 @@ function installationListing(ctx) {
   };
 }
 var INSTALLATION_ONLY, repositoryRoutes;
-var init_routes_repositories = __esm({
-  "src/sandbox/routes-repositories.ts"() {
+var init_repositories = __esm({
+  "src/sandbox/github/repositories.ts"() {
     "use strict";
     init_http_support();
     init_pagination();
-    init_protection();
     init_repo_access();
     init_shapes();
     init_user_repos();
@@ -45902,83 +45583,10 @@ var init_routes_repositories = __esm({
       },
       {
         method: "GET",
-        pattern: "/repos/:owner/:repo/branches/*branch/protection",
-        handler: (ctx) => {
-          const { repo } = adminRepository(ctx);
-          const found = branchOf(ctx, repo);
-          if (!found.protection) throw notFound("Branch not protected");
-          return ok(protectedBranch(ctx.base, repo, found.name, found.protection));
-        }
-      },
-      {
-        method: "PUT",
-        pattern: "/repos/:owner/:repo/branches/*branch/protection",
-        operation: PROTECTION_OPERATION,
-        handler: (ctx) => {
-          const { repo } = adminRepository(ctx);
-          if (isWildcardBranch(ctx.params.branch ?? "")) {
-            throw ctx.invalid(
-              [
-                "branch: wildcard characters are not allowed; use the GraphQL API to protect branches by pattern"
-              ],
-              "ProtectedBranch"
-            );
-          }
-          const found = branchOf(ctx, repo);
-          assertUnlocked(ctx, repo);
-          const signatures = found.protection?.required_signatures ?? false;
-          const result = protectionFromBody(ctx.world, repo, ctx.json(), signatures);
-          if ("errors" in result) throw ctx.invalid(result.errors, "ProtectedBranch");
-          found.protection = result.protection;
-          return ok(protectedBranch(ctx.base, repo, found.name, result.protection));
-        }
-      },
-      {
-        method: "DELETE",
-        pattern: "/repos/:owner/:repo/branches/*branch/protection",
-        operation: "DELETE /repos/{owner}/{repo}/branches/{branch}/protection",
-        handler: (ctx) => {
-          const { repo } = adminRepository(ctx);
-          const found = branchOf(ctx, repo);
-          if (!found.protection) throw notFound("Branch not protected");
-          assertUnlocked(ctx, repo);
-          found.protection = null;
-          return noContent;
-        }
-      },
-      {
-        method: "GET",
         pattern: "/repos/:owner/:repo/branches/*branch",
         handler: (ctx) => {
           const repo = visibleRepository(ctx);
           return ok(branch(ctx.base, repo, branchOf(ctx, repo).name));
-        }
-      },
-      {
-        method: "GET",
-        pattern: "/repos/:owner/:repo/invitations",
-        handler: (ctx) => {
-          const { repo, caller } = adminRepository(ctx);
-          const all = [...repo.invitations.values()].sort((a, b) => a.id - b.id);
-          const page = paginate(ctx, all, "github");
-          return {
-            status: 200,
-            body: page.items.map((item) => invitation2(ctx.base, ctx.world, repo, item, caller)),
-            headers: page.headers
-          };
-        }
-      },
-      {
-        method: "DELETE",
-        pattern: "/repos/:owner/:repo/invitations/:id",
-        operation: "DELETE /repos/{owner}/{repo}/invitations/{invitation_id}",
-        handler: (ctx) => {
-          const { repo } = adminRepository(ctx);
-          const id = Number(ctx.params.id);
-          if (!repo.invitations.has(id)) throw notFound();
-          assertUnlocked(ctx, repo);
-          repo.invitations.delete(id);
-          return noContent;
         }
       },
       {
@@ -46012,7 +45620,7 @@ var init_routes_repositories = __esm({
   }
 });
 
-// src/sandbox/ruleset-match.ts
+// src/sandbox/github/rulesets/match.ts
 function escapeRegExp2(text) {
   return text.replace(/[.+^${}()|\\]/g, "\\$&");
 }
@@ -46085,15 +45693,15 @@ function branchRules(repo, branch3) {
     }))
   );
 }
-var init_ruleset_match = __esm({
-  "src/sandbox/ruleset-match.ts"() {
+var init_match = __esm({
+  "src/sandbox/github/rulesets/match.ts"() {
     "use strict";
-    init_rulesets();
-    init_custom_properties();
+    init_model();
+    init_definitions();
   }
 });
 
-// src/sandbox/ruleset-shapes.ts
+// src/sandbox/github/rulesets/shapes.ts
 function nodeId3(id) {
   return Buffer.from(`RepositoryRuleset:${id}`).toString("base64url");
 }
@@ -46158,10 +45766,10 @@ function rulesetShape2(base, world, ruleset3, caller, repo) {
   };
 }
 var BYPASS_OF_MODE;
-var init_ruleset_shapes = __esm({
-  "src/sandbox/ruleset-shapes.ts"() {
+var init_shapes2 = __esm({
+  "src/sandbox/github/rulesets/shapes.ts"() {
     "use strict";
-    init_rulesets();
+    init_model();
     init_world();
     BYPASS_OF_MODE = {
       always: "always",
@@ -46171,7 +45779,7 @@ var init_ruleset_shapes = __esm({
   }
 });
 
-// src/sandbox/routes-rulesets.ts
+// src/sandbox/github/rulesets/routes.ts
 function includesParents(ctx) {
   return ctx.query.get("includes_parents") !== "false";
 }
@@ -46222,17 +45830,16 @@ function visibleRuleset(ctx, repo) {
   return found;
 }
 var rulesetRoutes;
-var init_routes_rulesets = __esm({
-  "src/sandbox/routes-rulesets.ts"() {
+var init_routes3 = __esm({
+  "src/sandbox/github/rulesets/routes.ts"() {
     "use strict";
     init_http_support();
     init_org_access();
     init_pagination();
     init_repo_access();
-    init_ruleset_match();
-    init_ruleset_shapes();
-    init_rulesets();
-    init_shapes();
+    init_match();
+    init_shapes2();
+    init_model();
     rulesetRoutes = [
       {
         method: "GET",
@@ -46336,7 +45943,20 @@ var init_routes_rulesets = __esm({
           org.rulesets.delete(ownRuleset(ctx, org.rulesets).id);
           return noContent;
         }
-      },
+      }
+    ];
+  }
+});
+
+// src/sandbox/github/teams.ts
+var teamRoutes;
+var init_teams = __esm({
+  "src/sandbox/github/teams.ts"() {
+    "use strict";
+    init_pagination();
+    init_org_access();
+    init_shapes();
+    teamRoutes = [
       {
         method: "GET",
         pattern: "/orgs/:org/teams",
@@ -46350,38 +45970,578 @@ var init_routes_rulesets = __esm({
             headers: page.headers
           };
         }
-      },
+      }
+    ];
+  }
+});
+
+// src/sandbox/github/webhooks/routes.ts
+function checkHook(ctx, repo, candidate) {
+  const errors = [];
+  const { config: config2 } = candidate;
+  const url2 = config2.url;
+  if (url2 === void 0) errors.push("config.url: is required");
+  else if (!/^https?:\/\/[^\s/]+/.test(url2))
+    errors.push(`config.url: '${url2}' is not an http(s) URL`);
+  else if (overlappingHook(repo.hooks.values(), candidate) !== void 0) {
+    errors.push("Hook already exists on this repository");
+  }
+  if (config2.content_type !== void 0 && !CONTENT_TYPES.has(config2.content_type)) {
+    errors.push(`config.content_type: must be json or form, got '${config2.content_type}'`);
+  }
+  if (errors.length > 0) throw ctx.invalid(errors, "Hook");
+}
+function unique(events) {
+  return [...new Set(events)];
+}
+function editedEvents(current, body) {
+  const base = body.events ?? current;
+  const removed = new Set(body.remove_events ?? []);
+  const added = body.add_events ?? [];
+  return unique([...base, ...added]).filter((event) => !removed.has(event));
+}
+function hookOf(ctx, repo) {
+  const id = idParam(ctx.params.id);
+  const found = id === void 0 ? void 0 : repo.hooks.get(id);
+  if (!found)
+    throw hookNotFound(ctx, `Hook ${ctx.params.id} not found on ${repo.owner.login}/${repo.name}`);
+  return found;
+}
+function editHook(ctx, edit2) {
+  const { repo } = adminRepository(ctx);
+  const current = hookOf(ctx, repo);
+  assertUnlocked(ctx, repo);
+  const updated = { ...edit2(current, ctx.json()), updated_at: isoTime(ctx.now()) };
+  checkHook(ctx, repo, updated);
+  repo.hooks.set(updated.id, updated);
+  return updated;
+}
+var CONTENT_TYPES, hookRoutes;
+var init_routes4 = __esm({
+  "src/sandbox/github/webhooks/routes.ts"() {
+    "use strict";
+    init_config2();
+    init_overlap();
+    init_http_support();
+    init_pagination();
+    init_repo_access();
+    init_shapes();
+    CONTENT_TYPES = /* @__PURE__ */ new Set(["json", "form"]);
+    hookRoutes = [
       {
         method: "GET",
-        pattern: "/orgs/:org/installations",
+        pattern: "/repos/:owner/:repo/hooks",
         handler: (ctx) => {
-          const org = administeredOrganization(ctx);
-          const all = [...ctx.world.installations.values()].filter((item) => item.account.id === org.account.id).sort((a, b) => a.id - b.id);
-          const page = paginate(ctx, all, "github");
-          return {
-            status: 200,
-            body: {
-              total_count: all.length,
-              installations: page.items.map((item) => installation(ctx.base, item))
-            },
-            headers: page.headers
-          };
+          const { repo } = adminRepository(ctx);
+          const page = paginate(ctx, [...repo.hooks.values()], "github");
+          return { status: 200, body: page.items.map(hook), headers: page.headers };
         }
       },
       {
         method: "GET",
-        pattern: "/apps/:app_slug",
+        pattern: "/repos/:owner/:repo/hooks/:id",
+        handler: (ctx) => ok(hook(hookOf(ctx, adminRepository(ctx).repo)))
+      },
+      {
+        method: "GET",
+        pattern: "/repos/:owner/:repo/hooks/:id/config",
+        handler: (ctx) => ok(configShape(hookOf(ctx, adminRepository(ctx).repo).config))
+      },
+      {
+        method: "POST",
+        pattern: "/repos/:owner/:repo/hooks",
+        operation: "POST /repos/{owner}/{repo}/hooks",
         handler: (ctx) => {
-          const found = ctx.world.apps.get((ctx.params.app_slug ?? "").toLowerCase());
-          if (!found) throw notFound();
-          return ok(app(ctx.base, found));
+          const { repo } = adminRepository(ctx);
+          assertUnlocked(ctx, repo);
+          const body = ctx.json();
+          if (body.name !== void 0 && body.name !== "web") {
+            throw ctx.invalid([`name: only 'web' is accepted, got '${String(body.name)}'`], "Hook");
+          }
+          const config2 = mergeConfig(
+            { content_type: DEFAULT_CONTENT_TYPE, insecure_ssl: "0" },
+            body.config ?? {},
+            true
+          );
+          const events = unique(body.events ?? ["push"]);
+          checkHook(ctx, repo, { id: 0, config: config2, events });
+          const now = isoTime(ctx.now());
+          const created = {
+            id: ctx.world.nextId.hook++,
+            config: config2,
+            events,
+            active: body.active ?? true,
+            branch_filter: "*",
+            authorization_header: void 0,
+            created_at: now,
+            updated_at: now
+          };
+          repo.hooks.set(created.id, created);
+          return ok(hook(created), 201);
+        }
+      },
+      {
+        method: "PATCH",
+        pattern: "/repos/:owner/:repo/hooks/:id",
+        operation: "PATCH /repos/{owner}/{repo}/hooks/{hook_id}",
+        handler: (ctx) => ok(
+          hook(
+            editHook(ctx, (current, body) => ({
+              ...current,
+              config: body.config === void 0 ? current.config : mergeConfig(current.config, body.config, false),
+              events: editedEvents(current.events, body),
+              active: body.active ?? current.active,
+              branch_filter: body.branch_filter ?? current.branch_filter,
+              authorization_header: body.authorization_header === void 0 ? current.authorization_header : body.authorization_header || void 0
+            }))
+          )
+        )
+      },
+      {
+        method: "PATCH",
+        pattern: "/repos/:owner/:repo/hooks/:id/config",
+        operation: "PATCH /repos/{owner}/{repo}/hooks/{hook_id}/config",
+        handler: (ctx) => ok(
+          configShape(
+            editHook(ctx, (current, body) => ({
+              ...current,
+              config: mergeConfig(current.config, body, true)
+            })).config
+          )
+        )
+      },
+      {
+        method: "DELETE",
+        pattern: "/repos/:owner/:repo/hooks/:id",
+        operation: "DELETE /repos/{owner}/{repo}/hooks/{hook_id}",
+        handler: (ctx) => {
+          const { repo } = adminRepository(ctx);
+          const current = hookOf(ctx, repo);
+          assertUnlocked(ctx, repo);
+          repo.hooks.delete(current.id);
+          return noContent;
         }
       }
     ];
   }
 });
 
-// src/sandbox/conditional.ts
+// src/sandbox/github/index.ts
+function githubRoutes(options) {
+  return [
+    ...branchProtectionRoutes,
+    ...repositoryRoutes,
+    ...invitationRoutes,
+    ...hookRoutes,
+    ...rulesetRoutes,
+    ...teamRoutes,
+    ...propertyRoutes,
+    ...issueRoutes,
+    ...pullRoutes,
+    ...accountRoutes,
+    ...gistRoutes,
+    ...migrationRoutes,
+    ...appRoutes(options),
+    ...appDirectoryRoutes
+  ];
+}
+var init_github = __esm({
+  "src/sandbox/github/index.ts"() {
+    "use strict";
+    init_account();
+    init_apps();
+    init_routes();
+    init_gists();
+    init_invitations();
+    init_issues2();
+    init_migrations();
+    init_routes2();
+    init_pulls();
+    init_repositories();
+    init_routes3();
+    init_teams();
+    init_routes4();
+  }
+});
+
+// src/sandbox/gitlab/shapes.ts
+function planningUser(base, account3) {
+  return {
+    id: account3.id,
+    username: account3.login,
+    name: account3.name ?? account3.login,
+    state: "active",
+    locked: false,
+    avatar_url: `${base}/avatars/u/${account3.id}`,
+    web_url: `${base}/${account3.login}`
+  };
+}
+function group2(base, value) {
+  return {
+    id: value.id,
+    name: value.name,
+    path: value.path,
+    full_path: value.path,
+    full_name: value.name,
+    visibility: "private",
+    parent_id: null,
+    web_url: `${base}/groups/${value.path}`
+  };
+}
+function epic2(base, value) {
+  const groupUrl = `${base}/api/v4/groups/${value.group.id}`;
+  return {
+    id: value.id,
+    work_item_id: value.id,
+    iid: value.iid,
+    group_id: value.group.id,
+    title: value.title,
+    description: value.description,
+    confidential: false,
+    state: value.state,
+    color: "#1068bf",
+    text_color: "#FFFFFF",
+    imported: false,
+    ...value.author ? { author: planningUser(base, value.author) } : {},
+    web_url: `${base}/groups/${value.group.path}/-/epics/${value.iid}`,
+    references: [{ reference: `&${value.iid}` }, { reference: `${value.group.path}&${value.iid}` }],
+    labels: [],
+    upvotes: 0,
+    downvotes: 0,
+    subscribed: false,
+    created_at: value.created_at,
+    updated_at: value.updated_at,
+    _links: {
+      self: `${groupUrl}/epics/${value.iid}`,
+      epic_issues: `${groupUrl}/epics/${value.iid}/issues`,
+      group: groupUrl
+    }
+  };
+}
+function relatedEpic2(base, link, from) {
+  const outgoing = link.source.id === from.id;
+  return {
+    ...epic2(base, outgoing ? link.target : link.source),
+    related_epic_link_id: link.id,
+    link_type: outgoing ? link.link_type : INVERSE_LINK[link.link_type],
+    link_created_at: link.created_at,
+    link_updated_at: link.updated_at
+  };
+}
+function epicLink3(base, link) {
+  return {
+    id: link.id,
+    source_epic: epic2(base, link.source),
+    target_epic: epic2(base, link.target),
+    link_type: link.link_type,
+    created_at: link.created_at,
+    updated_at: link.updated_at
+  };
+}
+function project2(base, value) {
+  const fullPath = `${value.group.path}/${value.path}`;
+  const host = new URL(base).hostname;
+  return {
+    id: value.id,
+    description: value.description,
+    name: value.name,
+    name_with_namespace: `${value.group.name} / ${value.name}`,
+    path: value.path,
+    path_with_namespace: fullPath,
+    default_branch: value.default_branch,
+    ssh_url_to_repo: `git@${host}:${fullPath}.git`,
+    http_url_to_repo: `${base}/${fullPath}.git`,
+    web_url: `${base}/${fullPath}`,
+    visibility: "private",
+    created_at: value.created_at,
+    last_activity_at: value.created_at,
+    tag_list: [],
+    topics: [],
+    forks_count: 0,
+    star_count: 0,
+    namespace: {
+      id: value.group.id,
+      name: value.group.name,
+      path: value.group.path,
+      kind: "group",
+      full_path: value.group.path,
+      web_url: `${base}/groups/${value.group.path}`
+    }
+  };
+}
+function board3(base, value) {
+  return {
+    id: value.id,
+    name: value.name,
+    hide_backlog_list: value.hide_backlog_list,
+    hide_closed_list: value.hide_closed_list,
+    project: project2(base, value.project),
+    lists: []
+  };
+}
+var INVERSE_LINK;
+var init_shapes3 = __esm({
+  "src/sandbox/gitlab/shapes.ts"() {
+    "use strict";
+    INVERSE_LINK = { relates_to: "relates_to", blocks: "is_blocked_by" };
+  }
+});
+
+// src/sandbox/gitlab/account.ts
+var gitlabAccountRoutes;
+var init_account2 = __esm({
+  "src/sandbox/gitlab/account.ts"() {
+    "use strict";
+    init_http_support();
+    init_shapes3();
+    gitlabAccountRoutes = [
+      {
+        method: "GET",
+        pattern: "/api/v4/user",
+        handler: (ctx) => ok(planningUser(ctx.base, requireCaller(ctx, "gitlab")))
+      }
+    ];
+  }
+});
+
+// src/sandbox/gitlab/parameters.ts
+function parameters(ctx) {
+  return { ...Object.fromEntries(ctx.query), ...ctx.json() };
+}
+var init_parameters = __esm({
+  "src/sandbox/gitlab/parameters.ts"() {
+    "use strict";
+  }
+});
+
+// src/sandbox/gitlab/boards.ts
+function visibleProject(ctx) {
+  const caller = requireCaller(ctx, "gitlab");
+  const found = ctx.world.project(ctx.params.id ?? "");
+  if (!found || !ctx.world.hasRole(found.group, caller, "guest")) {
+    throw gitlabNotFound("Project Not Found");
+  }
+  return found;
+}
+function boardOf(ctx, owner) {
+  const id = idParam(ctx.params.board);
+  const found = id === void 0 ? void 0 : owner.boards.get(id);
+  if (!found) throw gitlabNotFound("Board Not Found");
+  return found;
+}
+var boardRoutes;
+var init_boards = __esm({
+  "src/sandbox/gitlab/boards.ts"() {
+    "use strict";
+    init_http_support();
+    init_pagination();
+    init_parameters();
+    init_shapes3();
+    boardRoutes = [
+      {
+        method: "GET",
+        pattern: "/api/v4/projects/:id",
+        handler: (ctx) => ok(project2(ctx.base, visibleProject(ctx)))
+      },
+      {
+        method: "GET",
+        pattern: "/api/v4/projects/:id/boards",
+        handler: (ctx) => {
+          const found = visibleProject(ctx);
+          const boards = [...found.boards.values()].sort((a, b) => a.id - b.id);
+          const page = paginate(ctx, boards, "gitlab");
+          return {
+            status: 200,
+            body: page.items.map((item) => board3(ctx.base, item)),
+            headers: page.headers
+          };
+        }
+      },
+      {
+        method: "GET",
+        pattern: "/api/v4/projects/:id/boards/:board",
+        handler: (ctx) => ok(board3(ctx.base, boardOf(ctx, visibleProject(ctx))))
+      },
+      {
+        method: "POST",
+        pattern: "/api/v4/projects/:id/boards",
+        handler: (ctx) => {
+          const found = visibleProject(ctx);
+          if (!ctx.world.hasRole(found.group, ctx.caller, "reporter")) throw gitlabForbidden();
+          const { name: name2 } = parameters(ctx);
+          if (name2 === void 0) throw gitlabBadParameter("name is missing");
+          if (typeof name2 !== "string" || name2.trim() === "") {
+            throw gitlabBadParameter("name is invalid");
+          }
+          const created = {
+            id: ctx.world.nextId.board++,
+            name: name2,
+            hide_backlog_list: false,
+            hide_closed_list: false,
+            project: found
+          };
+          found.boards.set(created.id, created);
+          return ok(board3(ctx.base, created), 201);
+        }
+      },
+      {
+        method: "DELETE",
+        pattern: "/api/v4/projects/:id/boards/:board",
+        handler: (ctx) => {
+          const found = visibleProject(ctx);
+          const target2 = boardOf(ctx, found);
+          if (!ctx.world.hasRole(found.group, ctx.caller, "reporter")) throw gitlabForbidden();
+          if (found.boards.size === 1) {
+            throw gitlabError(
+              400,
+              "The board could not be deleted, because the parent doesn't have any other boards."
+            );
+          }
+          found.boards.delete(target2.id);
+          return ok(board3(ctx.base, target2));
+        }
+      }
+    ];
+  }
+});
+
+// src/sandbox/gitlab/epic-links.ts
+function visibleGroup(ctx, idOrPath) {
+  const caller = requireCaller(ctx, "gitlab");
+  const found = ctx.world.group(idOrPath ?? "");
+  if (!found || !ctx.world.hasRole(found, caller, "guest")) throw gitlabNotFound("Group Not Found");
+  return found;
+}
+function epicOf(ctx, owner, iid) {
+  const number4 = idParam(iid);
+  const found = number4 === void 0 ? void 0 : owner.epics.get(number4);
+  if (!found) throw gitlabNotFound("Epic Not Found");
+  return found;
+}
+function linksOf(ctx, from, caller) {
+  const links2 = [...ctx.world.linksByEpic.get(from.id) ?? []];
+  return links2.filter((link) => {
+    const other = link.source.id === from.id ? link.target : link.source;
+    return ctx.world.hasRole(other.group, caller, "guest");
+  }).sort((a, b) => a.id - b.id);
+}
+function linkedAlready(ctx, a, b) {
+  for (const link of ctx.world.linksByEpic.get(a.id) ?? []) {
+    if (link.source.id === b.id || link.target.id === b.id) return true;
+  }
+  return false;
+}
+var LINK_TYPES, epicLinkRoutes;
+var init_epic_links = __esm({
+  "src/sandbox/gitlab/epic-links.ts"() {
+    "use strict";
+    init_http_support();
+    init_pagination();
+    init_parameters();
+    init_shapes3();
+    init_world();
+    LINK_TYPES = /* @__PURE__ */ new Set(["relates_to", "blocks", "is_blocked_by"]);
+    epicLinkRoutes = [
+      {
+        method: "GET",
+        pattern: "/api/v4/groups/:id",
+        handler: (ctx) => ok(group2(ctx.base, visibleGroup(ctx, ctx.params.id)))
+      },
+      {
+        method: "GET",
+        pattern: "/api/v4/groups/:id/epics",
+        handler: (ctx) => {
+          const found = visibleGroup(ctx, ctx.params.id);
+          const epics = [...found.epics.values()].sort((a, b) => a.iid - b.iid);
+          const page = paginate(ctx, epics, "gitlab");
+          return {
+            status: 200,
+            body: page.items.map((item) => epic2(ctx.base, item)),
+            headers: page.headers
+          };
+        }
+      },
+      {
+        method: "GET",
+        pattern: "/api/v4/groups/:id/epics/:iid",
+        handler: (ctx) => ok(epic2(ctx.base, epicOf(ctx, visibleGroup(ctx, ctx.params.id), ctx.params.iid)))
+      },
+      {
+        method: "GET",
+        pattern: "/api/v4/groups/:id/epics/:iid/related_epics",
+        handler: (ctx) => {
+          const from = epicOf(ctx, visibleGroup(ctx, ctx.params.id), ctx.params.iid);
+          const links2 = linksOf(ctx, from, requireCaller(ctx, "gitlab"));
+          return ok(links2.map((link) => relatedEpic2(ctx.base, link, from)));
+        }
+      },
+      {
+        method: "POST",
+        pattern: "/api/v4/groups/:id/epics/:iid/related_epics",
+        handler: (ctx) => {
+          const source = epicOf(ctx, visibleGroup(ctx, ctx.params.id), ctx.params.iid);
+          const params = parameters(ctx);
+          const { target_group_id: targetGroup, target_epic_iid: targetIid } = params;
+          const linkType = params.link_type ?? "relates_to";
+          if (typeof targetGroup !== "string" && typeof targetGroup !== "number") {
+            throw gitlabBadParameter("target_group_id is missing");
+          }
+          if (typeof targetIid !== "string" && typeof targetIid !== "number") {
+            throw gitlabBadParameter("target_epic_iid is missing");
+          }
+          if (typeof linkType !== "string" || !LINK_TYPES.has(linkType)) {
+            throw gitlabBadParameter("link_type does not have a valid value");
+          }
+          const target2 = epicOf(ctx, visibleGroup(ctx, String(targetGroup)), String(targetIid));
+          if (target2.id === source.id)
+            throw gitlabError(400, "400 Bad request - an epic cannot relate to itself");
+          if (linkedAlready(ctx, source, target2)) throw gitlabError(409, "Epic(s) already assigned");
+          const now = isoTime(ctx.now());
+          const link = {
+            id: ctx.world.nextId.epicLink++,
+            ...storedLink(source, target2, linkType),
+            created_at: now,
+            updated_at: now
+          };
+          ctx.world.addEpicLink(link);
+          return ok(epicLink3(ctx.base, link), 201);
+        }
+      },
+      {
+        method: "DELETE",
+        pattern: "/api/v4/groups/:id/epics/:iid/related_epics/:link",
+        handler: (ctx) => {
+          const caller = requireCaller(ctx, "gitlab");
+          const from = epicOf(ctx, visibleGroup(ctx, ctx.params.id), ctx.params.iid);
+          const id = idParam(ctx.params.link);
+          const link = id === void 0 ? void 0 : ctx.world.epicLinks.get(id);
+          if (!link || link.source.id !== from.id && link.target.id !== from.id) {
+            throw gitlabNotFound();
+          }
+          for (const side2 of [link.source, link.target]) {
+            if (!ctx.world.hasRole(side2.group, caller, "guest")) throw gitlabForbidden();
+          }
+          ctx.world.removeEpicLink(link);
+          return ok(epicLink3(ctx.base, link));
+        }
+      }
+    ];
+  }
+});
+
+// src/sandbox/gitlab/index.ts
+var gitlabRoutes;
+var init_gitlab = __esm({
+  "src/sandbox/gitlab/index.ts"() {
+    "use strict";
+    init_account2();
+    init_boards();
+    init_epic_links();
+    gitlabRoutes = [...gitlabAccountRoutes, ...epicLinkRoutes, ...boardRoutes];
+  }
+});
+
+// src/sandbox/core/conditional.ts
 import { createHash as createHash7 } from "node:crypto";
 function githubEtag(headers, body, weak) {
   const hash2 = createHash7("sha256");
@@ -46426,14 +46586,14 @@ function conditionalReply(headers, family, pattern3, reply) {
 }
 var VARY, HASHED_HEADERS;
 var init_conditional = __esm({
-  "src/sandbox/conditional.ts"() {
+  "src/sandbox/core/conditional.ts"() {
     "use strict";
     VARY = "Accept, Authorization, Cookie, X-GitHub-OTP";
     HASHED_HEADERS = ["accept", "authorization", "cookie"];
   }
 });
 
-// src/sandbox/installation-access.ts
+// src/sandbox/core/installation-access.ts
 function acceptedSets(installation3, method, match, world) {
   const operation = `${method} ${match.route.pattern}`;
   const level = BY_TARGET[operation];
@@ -46485,7 +46645,7 @@ function appJwtRefusal(match) {
 }
 var ACCEPTED, BY_TARGET, RANK, PUBLIC_READ, NOT_ACCESSIBLE, NOT_FOUND;
 var init_installation_access = __esm({
-  "src/sandbox/installation-access.ts"() {
+  "src/sandbox/core/installation-access.ts"() {
     "use strict";
     init_http_support();
     init_world();
@@ -46560,7 +46720,7 @@ var init_installation_access = __esm({
   }
 });
 
-// src/sandbox/stats.ts
+// src/sandbox/core/stats.ts
 function emptyStats() {
   return {
     requests_total: 0,
@@ -46579,12 +46739,12 @@ function countInto(counts, key) {
   counts[key] = (counts[key] ?? 0) + 1;
 }
 var init_stats = __esm({
-  "src/sandbox/stats.ts"() {
+  "src/sandbox/core/stats.ts"() {
     "use strict";
   }
 });
 
-// src/sandbox/server.ts
+// src/sandbox/core/server.ts
 function readBody(req) {
   const declared = Number(req.headers["content-length"] ?? 0);
   if (declared > MAX_BODY_BYTES) {
@@ -46854,7 +47014,7 @@ function createRequestHandler(pipeline) {
 }
 var MAX_BODY_BYTES, sleep;
 var init_server = __esm({
-  "src/sandbox/server.ts"() {
+  "src/sandbox/core/server.ts"() {
     "use strict";
     init_conditional();
     init_credentials2();
@@ -46918,15 +47078,8 @@ async function startSandbox(options = {}) {
     createRequestHandler({
       world,
       router: new Router([
-        ...repositoryRoutes,
-        ...hookRoutes,
-        ...issueRoutes,
-        ...pullRoutes,
-        ...accountRoutes,
-        ...appRoutes({ tokenTtlSeconds: options.tokenTtlSeconds ?? 3600, stats }),
-        ...planningRoutes,
-        ...rulesetRoutes,
-        ...propertyRoutes
+        ...githubRoutes({ tokenTtlSeconds: options.tokenTtlSeconds ?? 3600, stats }),
+        ...gitlabRoutes
       ]),
       limiter: new RateLimiter(limits, options.rateWindowSeconds, now),
       secondary: new SecondaryLimiter(
@@ -46971,21 +47124,14 @@ var init_sandbox = __esm({
     init_generate();
     init_rate_limits();
     init_router();
-    init_routes_account();
-    init_routes_apps();
-    init_routes_hooks();
-    init_routes_issues();
-    init_routes_planning();
-    init_routes_properties();
-    init_routes_pulls();
-    init_routes_repositories();
-    init_routes_rulesets();
-    init_seed_file();
+    init_github();
+    init_gitlab();
+    init_file();
     init_server();
     init_stats();
     init_request_rules();
     init_rate_limits();
-    init_seed_file();
+    init_file();
     init_demo_world();
   }
 });
@@ -50417,7 +50563,7 @@ ${connectionHelp(["config"])}  -c, --config FILE        take the targets from th
   }
 });
 
-// src/resources/ruleset-migration.ts
+// src/resources/ruleset/migration.ts
 function migratedName(branch3) {
   return `protect ${branch3}`;
 }
@@ -50454,13 +50600,13 @@ async function migrationOf(reader, repo, branches, stage) {
   return { rulesets, comments };
 }
 var branchList2;
-var init_ruleset_migration = __esm({
-  "src/resources/ruleset-migration.ts"() {
+var init_migration2 = __esm({
+  "src/resources/ruleset/migration.ts"() {
     "use strict";
     init_zod();
     init_branch_protection();
     init_context();
-    init_ruleset_classic();
+    init_classic();
     branchList2 = {
       name: "branches",
       schema: looseObject({ name: string2(), protected: boolean2().optional() })
@@ -50530,7 +50676,7 @@ var init_migrate_protection = __esm({
     "use strict";
     init_failure_text();
     init_context();
-    init_ruleset_migration();
+    init_migration2();
     init_expand();
     MigrationError = class extends Error {
     };
@@ -50628,7 +50774,7 @@ __export(schema_exports, {
   schema: () => schema
 });
 var flags7, help7, schema;
-var init_schema2 = __esm({
+var init_schema3 = __esm({
   "src/cli/schema.ts"() {
     "use strict";
     init_desired();
@@ -50797,7 +50943,7 @@ var commands = {
   drift: async () => (await Promise.resolve().then(() => (init_drift(), drift_exports))).drift,
   export: async () => (await Promise.resolve().then(() => (init_export2(), export_exports))).exportCommand,
   migrate: async () => (await Promise.resolve().then(() => (init_migrate(), migrate_exports))).migrate,
-  schema: async () => (await Promise.resolve().then(() => (init_schema2(), schema_exports))).schema,
+  schema: async () => (await Promise.resolve().then(() => (init_schema3(), schema_exports))).schema,
   sandbox: async () => (await Promise.resolve().then(() => (init_sandbox2(), sandbox_exports2))).sandbox
 };
 var usage = `usage: forgeplan <command> [options]

@@ -1,7 +1,7 @@
 import type { DesiredState } from "../config/model.js";
 import { describeFailure } from "../core/failure-text.js";
 import { ReadFailed, type ResourceReader } from "../resources/context.js";
-import { type Migration, migrationOf } from "../resources/ruleset-migration.js";
+import { type Migration, migrationOf } from "../resources/ruleset/migration.js";
 import { expandRepositories } from "./expand.js";
 
 /**

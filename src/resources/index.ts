@@ -1,14 +1,14 @@
 import type { ConfigSpec } from "../config/spec.js";
 import type { PlannedRequest } from "../core/plan.js";
-import { boardKind } from "./board.js";
-import { branchProtection } from "./branch-protection.js";
-import { epicLinkKind } from "./epic-link.js";
-import { gistKind } from "./gist.js";
-import { invitation } from "./invitation.js";
+import { boardKind } from "./board/index.js";
+import { branchProtection } from "./branch-protection/index.js";
+import { epicLinkKind } from "./epic-link/index.js";
+import { gistKind } from "./gist/index.js";
+import { invitation } from "./invitation/index.js";
 import type { KindModule, RepositoryPart, SectionPart } from "./kind.js";
-import { migrationKind } from "./migration.js";
-import { ruleset } from "./ruleset.js";
-import { webhook } from "./webhook.js";
+import { migrationKind } from "./migration/index.js";
+import { ruleset } from "./ruleset/index.js";
+import { webhook } from "./webhook/index.js";
 
 export type { Hold, KindModule, PlanOptions, RepositoryPart, SectionPart } from "./kind.js";
 

@@ -1,35 +1,28 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { demoWorld } from "./demo-world.js";
-import { FaultInjector } from "./faults.js";
-import { withGeneratedRepositories } from "./generate.js";
+import { demoWorld } from "./seed/demo-world.js";
+import { FaultInjector } from "./core/faults.js";
+import { withGeneratedRepositories } from "./seed/generate.js";
 import {
   type Category,
   CATEGORIES,
   isCategory,
   RateLimiter,
   SecondaryLimiter,
-} from "./rate-limits.js";
-import { Router } from "./router.js";
-import { accountRoutes } from "./routes-account.js";
-import { appRoutes } from "./routes-apps.js";
-import { hookRoutes } from "./routes-hooks.js";
-import { issueRoutes } from "./routes-issues.js";
-import { planningRoutes } from "./routes-planning.js";
-import { propertyRoutes } from "./routes-properties.js";
-import { pullRoutes } from "./routes-pulls.js";
-import { repositoryRoutes } from "./routes-repositories.js";
-import { rulesetRoutes } from "./routes-rulesets.js";
-import { checkSeed, readSeedFile, worldFromSeed } from "./seed-file.js";
-import { createRequestHandler, type RecordedRequest } from "./server.js";
-import { emptyStats, type SandboxStats } from "./stats.js";
+} from "./core/rate-limits.js";
+import { Router } from "./core/router.js";
+import { githubRoutes } from "./github/index.js";
+import { gitlabRoutes } from "./gitlab/index.js";
+import { checkSeed, readSeedFile, worldFromSeed } from "./seed/file.js";
+import { createRequestHandler, type RecordedRequest } from "./core/server.js";
+import { emptyStats, type SandboxStats } from "./core/stats.js";
 
-export type { SandboxStats } from "./stats.js";
-export type { RecordedRequest } from "./server.js";
-export { checkedOperations, requestViolations } from "./request-rules.js";
-export { CATEGORIES, type Category } from "./rate-limits.js";
-export { SeedError } from "./seed-file.js";
-export { demoWorld } from "./demo-world.js";
+export type { SandboxStats } from "./core/stats.js";
+export type { RecordedRequest } from "./core/server.js";
+export { checkedOperations, requestViolations } from "./core/request-rules.js";
+export { CATEGORIES, type Category } from "./core/rate-limits.js";
+export { SeedError } from "./seed/file.js";
+export { demoWorld } from "./seed/demo-world.js";
 
 export interface SandboxOptions {
   /** Default 0: an ephemeral port. */
@@ -113,15 +106,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     createRequestHandler({
       world,
       router: new Router([
-        ...repositoryRoutes,
-        ...hookRoutes,
-        ...issueRoutes,
-        ...pullRoutes,
-        ...accountRoutes,
-        ...appRoutes({ tokenTtlSeconds: options.tokenTtlSeconds ?? 3600, stats }),
-        ...planningRoutes,
-        ...rulesetRoutes,
-        ...propertyRoutes,
+        ...githubRoutes({ tokenTtlSeconds: options.tokenTtlSeconds ?? 3600, stats }),
+        ...gitlabRoutes,
       ]),
       limiter: new RateLimiter(limits, options.rateWindowSeconds, now),
       secondary: new SecondaryLimiter(

@@ -7,7 +7,7 @@ import { matchesGlob, selectsRepository } from "../../src/config/index.js";
 import { loadDesiredState } from "../../src/engine/desired.js";
 import { Secret } from "../../src/core/secret.js";
 import { settingsOf } from "../../src/engine/expand.js";
-import type { Webhooks } from "../../src/resources/webhook-settings.js";
+import type { Webhooks } from "../../src/resources/webhook/settings.js";
 import { stateOf, yaml } from "./helpers.js";
 
 describe("merging defaults, profiles and entries", () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { formatConfigError } from "../../src/config/index.js";
 import { loadDesiredState } from "../../src/engine/desired.js";
 import { Redactor } from "../../src/core/redact.js";
-import type { Webhooks } from "../../src/resources/webhook-settings.js";
+import type { Webhooks } from "../../src/resources/webhook/settings.js";
 import { runInProcess } from "../helpers/cli.js";
 import { configFile } from "../helpers/sandbox.js";
 import { type Files, errorLines, stateOf, yaml } from "./helpers.js";

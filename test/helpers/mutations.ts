@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import type { BranchProtectionSettings } from "../../src/resources/branch-protection-settings.js";
+import type { BranchProtectionSettings } from "../../src/resources/branch-protection/settings.js";
 import {
   createHook,
   deleteHook,

@@ -1,13 +1,13 @@
 import fc from "fast-check";
 import { Secret } from "../../src/core/secret.js";
-import type { BranchProtectionSettings } from "../../src/resources/branch-protection-settings.js";
-import type { WebhookSettings } from "../../src/resources/webhook-settings.js";
+import type { BranchProtectionSettings } from "../../src/resources/branch-protection/settings.js";
+import type { WebhookSettings } from "../../src/resources/webhook/settings.js";
 import type { EngineEntry } from "./engine.js";
 import type { SandboxOptions } from "../../src/sandbox/index.js";
 
 /**
  * Random starting points and desired states for the convergence properties, drawn from facts of the
- * sandbox's worlds (src/sandbox/demo-world.ts, src/sandbox/generate.ts and the small test world), so
+ * sandbox's worlds (src/sandbox/seed/demo-world.ts, src/sandbox/seed/generate.ts and the small test world), so
  * that every desired state is one the service accepts: principals that exist and can push, apps that
  * are installed, linear history only where squash or rebase merging is allowed.
  */

@@ -8,7 +8,7 @@ import {
   fromBody,
   fromRead,
   verifyWritten,
-} from "../../src/resources/branch-protection.js";
+} from "../../src/resources/branch-protection/index.js";
 import { ResourceReader } from "../../src/resources/context.js";
 import { answer, hostile, json } from "../hostile/server.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { configShape, mergeConfig, SECRET_MASK } from "../../src/sandbox/hook-config.js";
+import { configShape, mergeConfig, SECRET_MASK } from "../../src/sandbox/github/webhooks/config.js";
 
 const stored = { url: "https://h.example/x", content_type: "json", secret: "real" };
 

@@ -6,10 +6,10 @@ import {
   type Schema,
   type Violation,
   violations,
-} from "../../src/sandbox/openapi-check.js";
+} from "../../src/sandbox/core/openapi-check.js";
 
 /**
- * GitHub's published OpenAPI description and the checker of src/sandbox/openapi-check.ts, wording
+ * GitHub's published OpenAPI description and the checker of src/sandbox/core/openapi-check.ts, wording
  * its findings for the contract tests (`$.a.b[0]: …`).
  */
 

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { type RecordedRequest, requestViolations } from "../../src/sandbox/index.js";
-import { type Schema, violations } from "../../src/sandbox/openapi-check.js";
+import { type Schema, violations } from "../../src/sandbox/core/openapi-check.js";
 import { repoRoot } from "../helpers/cli.js";
 import { call, protectionBody, sandbox } from "./helpers.js";
 
@@ -13,7 +13,7 @@ const CONFIG_PATCH = "PATCH /repos/{owner}/{repo}/hooks/{hook_id}/config";
 
 /** GitHub's schemas as generated, before the spec's exceptions are laid over them. */
 const published = JSON.parse(
-  readFileSync(join(repoRoot, "src/sandbox/request-schemas.json"), "utf8"),
+  readFileSync(join(repoRoot, "src/sandbox/core/request-schemas.json"), "utf8"),
 ) as { operations: Record<string, { schema: Schema }> };
 
 describe("onRequest records what clients send", () => {

@@ -4,19 +4,13 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { checkedOperations } from "../../src/sandbox/index.js";
-import { appRoutes } from "../../src/sandbox/routes-apps.js";
-import { emptyStats } from "../../src/sandbox/stats.js";
-import { hookRoutes } from "../../src/sandbox/routes-hooks.js";
-import { issueRoutes } from "../../src/sandbox/routes-issues.js";
-import { propertyRoutes } from "../../src/sandbox/routes-properties.js";
-import { pullRoutes } from "../../src/sandbox/routes-pulls.js";
-import { repositoryRoutes } from "../../src/sandbox/routes-repositories.js";
-import { rulesetRoutes } from "../../src/sandbox/routes-rulesets.js";
+import { emptyStats } from "../../src/sandbox/core/stats.js";
+import { githubRoutes } from "../../src/sandbox/github/index.js";
 import { repoRoot } from "../helpers/cli.js";
 import { github } from "./openapi-check.js";
 
 const run = promisify(execFile);
-const committed = readFileSync(join(repoRoot, "src/sandbox/request-schemas.json"), "utf8");
+const committed = readFileSync(join(repoRoot, "src/sandbox/core/request-schemas.json"), "utf8");
 
 type Operation = { requestBody?: unknown };
 const githubOperation = (key: string): Operation | undefined => {
@@ -24,7 +18,7 @@ const githubOperation = (key: string): Operation | undefined => {
   return (github.paths[path] as Record<string, Operation> | undefined)?.[method.toLowerCase()];
 };
 
-describe("src/sandbox/request-schemas.json", () => {
+describe("src/sandbox/core/request-schemas.json", () => {
   it("is what scripts/generate-request-schemas.js makes of the installed @octokit/openapi", async () => {
     const { stdout } = await run(
       process.execPath,
@@ -32,19 +26,13 @@ describe("src/sandbox/request-schemas.json", () => {
       { cwd: repoRoot, encoding: "utf8", maxBuffer: 1 << 24 },
     );
     // Regenerate with: node scripts/generate-request-schemas.js
-    expect(committed, "src/sandbox/request-schemas.json is stale").toBe(stdout);
+    expect(committed, "src/sandbox/core/request-schemas.json is stale").toBe(stdout);
   });
 
   it("holds the request schema of every write the sandbox serves on GitHub's paths", () => {
-    const writes = [
-      ...repositoryRoutes,
-      ...hookRoutes,
-      ...issueRoutes,
-      ...rulesetRoutes,
-      ...propertyRoutes,
-      ...pullRoutes,
-      ...appRoutes({ tokenTtlSeconds: 3600, stats: emptyStats() }),
-    ].filter((route) => route.method !== "GET");
+    const writes = githubRoutes({ tokenTtlSeconds: 3600, stats: emptyStats() }).filter(
+      (route) => route.method !== "GET",
+    );
     expect(writes.length).toBeGreaterThanOrEqual(22);
     for (const route of writes) {
       expect(route.operation, `${route.method} ${route.pattern} names no operation`).toBeDefined();

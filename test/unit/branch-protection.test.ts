@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { BranchProtectionSettings } from "../../src/resources/branch-protection-settings.js";
+import type { BranchProtectionSettings } from "../../src/resources/branch-protection/settings.js";
 import {
   type CanonicalProtection,
   fromRead,
@@ -8,7 +8,7 @@ import {
   toSettings,
   UNPROTECTED_DEFAULTS,
   verifyWritten,
-} from "../../src/resources/branch-protection.js";
+} from "../../src/resources/branch-protection/index.js";
 import { diffValues } from "../../src/resources/diff.js";
 import { githubExample } from "../helpers/github-examples.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { normalizeRuleset } from "../../src/resources/ruleset-canonical.js";
+import { normalizeRuleset } from "../../src/resources/ruleset/canonical.js";
 
 const read = (parameters: Record<string, unknown>) => ({
   id: 9,

@@ -2,15 +2,15 @@ import { describe, expect, it } from "vitest";
 import {
   UNPROTECTED_DEFAULTS,
   type CanonicalProtection,
-} from "../../src/resources/branch-protection.js";
-import { normalizeRuleset, requestBody, shown } from "../../src/resources/ruleset-canonical.js";
+} from "../../src/resources/branch-protection/index.js";
+import { normalizeRuleset, requestBody, shown } from "../../src/resources/ruleset/canonical.js";
 import {
   notEquivalent,
   replacementFor,
   requirementsOf,
   uncovered,
-} from "../../src/resources/ruleset-classic.js";
-import { verifyWritten } from "../../src/resources/ruleset.js";
+} from "../../src/resources/ruleset/classic.js";
+import { verifyWritten } from "../../src/resources/ruleset/index.js";
 
 const known: Record<string, string> = {
   "Team:2": "release-managers",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { WebhookSettings } from "../../src/resources/webhook-settings.js";
+import type { WebhookSettings } from "../../src/resources/webhook/settings.js";
 import { Secret } from "../../src/core/secret.js";
 import { diffValues } from "../../src/resources/diff.js";
 import {
@@ -8,7 +8,7 @@ import {
   targetOf,
   toSettings,
   verifyWritten,
-} from "../../src/resources/webhook.js";
+} from "../../src/resources/webhook/index.js";
 import { githubExample } from "../helpers/github-examples.js";
 
 const url = "https://ci.acme.example/hooks/forge";

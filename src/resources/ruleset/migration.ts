@@ -1,0 +1,69 @@
+import * as z from "zod";
+import { fromRead, protectionPath, readProtection } from "../branch-protection/index.js";
+import { mustFind, repoPath, type RepoRef, type ResourceReader } from "../context.js";
+import { replacementFor } from "./classic.js";
+import type { Rulesets } from "./settings.js";
+
+/**
+ * The configuration that moves branches from classic protection to rulesets: for every protected
+ * branch, a ruleset that enforces what its protection enforces and replaces it. What has no exact
+ * equivalent is said in comments (and again as notes of the plan), never guessed.
+ */
+
+export interface Migration {
+  rulesets: Rulesets;
+  /** One line each: what a branch's protection has that its ruleset does not carry over. */
+  comments: string[];
+}
+
+/** The name of the ruleset that replaces a branch's classic protection. */
+function migratedName(branch: string): string {
+  return `protect ${branch}`;
+}
+
+const branchList = {
+  name: "branches",
+  schema: z.looseObject({ name: z.string(), protected: z.boolean().optional() }),
+};
+
+/**
+ * Reads the classic protection of `branches` (every protected branch when undefined) and writes the
+ * rulesets that replace them, in `evaluate` first when staged. A read that fails throws ReadFailed.
+ */
+export async function migrationOf(
+  reader: ResourceReader,
+  repo: RepoRef,
+  branches: readonly string[] | undefined,
+  stage: boolean,
+): Promise<Migration> {
+  const full = `${repo.owner}/${repo.name}`;
+  let names = branches;
+  if (names === undefined) {
+    const path = `${repoPath(repo)}/branches`;
+    const listed = mustFind(await reader.list(path, undefined, branchList), path);
+    names = listed.filter((branch) => branch.protected).map((branch) => branch.name);
+  }
+  const rulesets: Rulesets = {};
+  const comments: string[] = [];
+  for (const branch of names) {
+    const path = protectionPath(repo, branch);
+    const read = await reader.getOrAbsent(path, {
+      name: "a Protected Branch",
+      schema: readProtection,
+    });
+    if (read.kind === "absent") {
+      comments.push(`${full} ${branch}: no classic protection; nothing to migrate`);
+      continue;
+    }
+    const record = mustFind(read, path);
+    const replacement = replacementFor(
+      branch,
+      fromRead(record),
+      record.required_signatures?.enabled === true,
+      stage ? "evaluate" : "active",
+    );
+    rulesets[migratedName(branch)] = replacement.settings;
+    comments.push(...replacement.notes.map((note) => `${full} ${branch}: ${note}`));
+  }
+  return { rulesets, comments };
+}

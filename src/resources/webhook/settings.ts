@@ -1,0 +1,157 @@
+/**
+ * How webhooks are written in the configuration (`webhooks: {mode, hooks}`), and the hook as the
+ * planner takes it (secrets as Secret objects).
+ */
+import * as z from "zod";
+import { closed, httpUrl, name, positiveId, secretReference } from "../../config/fields.js";
+import type { RuleProblem } from "../../config/spec.js";
+import type { Secret } from "../../core/secret.js";
+
+const webhook = closed({
+  url: httpUrl("https://ci.example.com/hook").describe(
+    "The delivery URL; hooks are matched to the live ones by it unless id is given.",
+  ),
+  id: positiveId("Pins an existing hook by its id (then url is the URL to set)").optional(),
+  events: z
+    .array(name("An event name, or * for all."))
+    .optional()
+    .describe("The events that trigger the hook."),
+  active: z.boolean().optional().describe("Whether deliveries are sent."),
+  content_type: z.enum(["json", "form"]).optional().describe("The payload format: json or form."),
+  branch_filter: z
+    .string()
+    .optional()
+    .describe("Only pushes to branches matching this filter trigger the hook."),
+  config: z
+    .strictObject(
+      {
+        insecure_ssl: z
+          .enum(["0", "1"])
+          .optional()
+          .describe(
+            '"1" skips verifying the TLS certificate of the delivery URL; "0" (default) verifies it.',
+          ),
+      },
+      {
+        error: (issue) =>
+          issue.code === "unrecognized_keys"
+            ? issue.keys
+                .map(
+                  (key) =>
+                    `unknown key ${JSON.stringify(key)}: the service keeps only url, content_type, secret and insecure_ssl in a hook's config (url, content_type and secret have their own keys here)`,
+                )
+                .join("\n")
+            : undefined,
+      },
+    )
+    .optional()
+    .describe("The hook's further config: insecure_ssl."),
+  secret: secretReference("The hook's signing secret").optional(),
+  secret_version: z
+    .never({
+      error:
+        "secret_version is no longer used: the service keeps no record of which secret was written; send secrets again with 'forgeplan apply --rotate-secrets'",
+    })
+    .optional()
+    .describe("Refused: secrets are sent again with 'forgeplan apply --rotate-secrets'."),
+  authorization_header: secretReference("The Authorization header sent with deliveries").optional(),
+});
+
+export const webhooks = closed({
+  mode: z
+    .enum(["additive", "authoritative"])
+    .optional()
+    .describe(
+      "additive (default): other live hooks are left alone; authoritative: hooks not listed are deleted.",
+    ),
+  hooks: z.array(webhook).optional().describe("The hooks this repository must have."),
+});
+
+/** One desired hook as the planner takes it. */
+export interface WebhookSettings {
+  url: string;
+  id?: number;
+  events?: string[];
+  active?: boolean;
+  content_type?: "json" | "form";
+  branch_filter?: string;
+  config?: { insecure_ssl?: "0" | "1" };
+  secret?: Secret;
+  authorization_header?: Secret;
+}
+
+export interface Webhooks {
+  mode?: "additive" | "authoritative";
+  hooks?: WebhookSettings[];
+}
+
+/**
+ * Hooks of one list that could not all be matched, or could not all exist. A pinned id names one
+ * hook. An unpinned hook is matched by its url, so no other hook of the list may have that url;
+ * hooks pinned by id may share one, as GitHub allows while their events differ ("Multiple webhooks
+ * can share the same `config` as long as those webhooks do not have any `events` that overlap", the
+ * description of `POST /repos/{owner}/{repo}/hooks` in @octokit/openapi). Events that are not
+ * written are the live hook's, which only the plan sees.
+ */
+export function hookListRules(value: unknown): RuleProblem[] {
+  const hooks = (value as Webhooks).hooks ?? [];
+  return hooks.flatMap((hook, index) => {
+    const earlier = hooks.slice(0, index);
+    return [...sameIdProblems(hook, index, earlier), ...sameUrlProblems(hook, index, earlier)];
+  });
+}
+
+function sameIdProblems(
+  hook: WebhookSettings,
+  index: number,
+  earlier: readonly WebhookSettings[],
+): RuleProblem[] {
+  if (hook.id === undefined) return [];
+  const first = earlier.findIndex((other) => other.id === hook.id);
+  if (first < 0) return [];
+  return [
+    {
+      path: ["hooks", index, "id"],
+      message: "another hook of this repository has the same id",
+      sameAs: ["hooks", first],
+    },
+  ];
+}
+
+function sameUrlProblems(
+  hook: WebhookSettings,
+  index: number,
+  earlier: readonly WebhookSettings[],
+): RuleProblem[] {
+  const sharing = earlier.flatMap((other, at) => (other.url === hook.url ? [at] : []));
+  const unpinned =
+    hook.id === undefined ? sharing[0] : sharing.find((at) => earlier[at]?.id === undefined);
+  if (unpinned !== undefined) {
+    return [
+      {
+        path: ["hooks", index, "url"],
+        message:
+          "another hook of this repository has the same url; hooks may share a url only when each is pinned by id",
+        sameAs: ["hooks", unpinned],
+      },
+    ];
+  }
+  const overlapping = sharing.find((at) => eventsOverlap(hook.events, earlier[at]?.events));
+  if (overlapping === undefined) return [];
+  return [
+    {
+      path: ["hooks", index, "events"],
+      message:
+        "another hook of this repository has the same url and some of these events (* is every event); the service refuses two such hooks",
+      sameAs: ["hooks", overlapping, "events"],
+    },
+  ];
+}
+
+/** Whether two written event lists share an event; `*` is every event. */
+function eventsOverlap(
+  a: readonly string[] | undefined,
+  b: readonly string[] | undefined,
+): boolean {
+  return (a ?? []).some((x) => (b ?? []).some((y) => x === y || x === "*" || y === "*"));
+}

@@ -1,0 +1,545 @@
+import { createHash, type KeyObject } from "node:crypto";
+
+/**
+ * The live state of a sandbox: accounts, repositories and planning objects, indexed by lowercase
+ * names and ids so every request is a few Map look-ups, whatever the size of the world.
+ */
+
+export type RepoPermission = "none" | "pull" | "triage" | "push" | "maintain" | "admin";
+const PERMISSION_LEVEL: Record<RepoPermission, number> = {
+  none: 0,
+  pull: 1,
+  triage: 2,
+  push: 3,
+  maintain: 4,
+  admin: 5,
+};
+
+export type GroupRole = "guest" | "planner" | "reporter" | "developer" | "maintainer" | "owner";
+const ROLE_LEVEL: Record<GroupRole, number> = {
+  guest: 10,
+  planner: 15,
+  reporter: 20,
+  developer: 30,
+  maintainer: 40,
+  owner: 50,
+};
+
+export interface Account {
+  login: string;
+  id: number;
+  name: string | null;
+  email: string | null;
+  type: "User" | "Organization" | "Bot";
+  site_admin: boolean;
+  /** Set for an App installation's bot: what its installation tokens act as. */
+  installation?: Installation;
+}
+
+export interface Team {
+  id: number;
+  slug: string;
+  name: string;
+  description: string | null;
+  org: Organization;
+}
+
+export interface Organization {
+  account: Account;
+  owners: Set<number>;
+  members: Set<number>;
+  basePermission: RepoPermission;
+  teams: Map<string, Team>;
+  /** The organization's rulesets by id. */
+  rulesets: Map<number, Ruleset>;
+  /** Custom property definitions by lower-case name, in the order they were defined. */
+  properties: Map<string, PropertyDefinition>;
+}
+
+export type PropertyValue = string | string[];
+
+export interface PropertyDefinition {
+  property_name: string;
+  value_type: "string" | "single_select" | "multi_select" | "true_false" | "url";
+  required: boolean;
+  default_value: PropertyValue | null;
+  description: string | null;
+  allowed_values: string[] | null;
+  values_editable_by: "org_actors" | "org_and_repo_actors";
+}
+
+export interface App {
+  id: number;
+  slug: string;
+  name: string;
+  owner: Account;
+  description: string | null;
+  events: string[];
+  created_at: string;
+  /** Verifies the App's JWTs; an App without one cannot authenticate. */
+  publicKey: KeyObject | undefined;
+  installations: Map<number, Installation>;
+}
+
+/** GitHub's levels; `admin` exists for a few permissions only (organization custom properties). */
+export type AppPermissionLevel = "read" | "write" | "admin";
+
+/** An App installed on one account, over all of its repositories or a selection of them. */
+export interface Installation {
+  id: number;
+  app: App;
+  account: Account;
+  repositorySelection: "all" | "selected";
+  /** Repository ids, when the selection is "selected". */
+  repositories: Set<number>;
+  /** App permission name (administration, repository_hooks, …) → level. */
+  permissions: Record<string, AppPermissionLevel>;
+  created_at: string;
+  /** The bot account its tokens act as ("slug[bot]"). */
+  bot: Account;
+}
+
+/** An installation access token: which installation, and until when (ms since the epoch). */
+export interface InstallationToken {
+  installation: Installation;
+  expiresAt: number;
+}
+
+/**
+ * A webhook's `config`, as GitHub keeps it: only the keys its webhook-config schema names (url,
+ * content_type, secret, insecure_ssl). Other keys a client sends are accepted where GitHub's schema
+ * is open and dropped, so no client can keep private markers there (issue #11).
+ */
+export const HOOK_CONFIG_KEYS = ["url", "content_type", "secret", "insecure_ssl"] as const;
+export type HookConfigKey = (typeof HOOK_CONFIG_KEYS)[number];
+export type HookConfig = Partial<Record<HookConfigKey, string>>;
+
+export interface Hook {
+  id: number;
+  config: HookConfig;
+  events: string[];
+  active: boolean;
+  branch_filter: string;
+  authorization_header: string | undefined;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface Invitation {
+  id: number;
+  invitee: Account;
+  inviter: Account;
+  permissions: "read" | "write" | "admin" | "triage" | "maintain";
+  created_at: string;
+  expired: boolean;
+}
+
+export interface Branch {
+  name: string;
+  sha: string;
+  protection: Protection | null;
+}
+
+export interface Repository {
+  id: number;
+  name: string;
+  owner: Account;
+  org: Organization | null;
+  private: boolean;
+  description: string | null;
+  default_branch: string;
+  allow_squash_merge: boolean;
+  allow_rebase_merge: boolean;
+  allow_merge_commit: boolean;
+  created_at: string;
+  updated_at: string;
+  collaborators: Map<number, RepoPermission>;
+  teamAccess: Map<number, RepoPermission>;
+  recentChecks: Map<string, number>;
+  /** Git branch names are case-sensitive, unlike owner and repository names. */
+  branches: Map<string, Branch>;
+  hooks: Map<number, Hook>;
+  invitations: Map<number, Invitation>;
+  /** The repository's own rulesets by id (organization rulesets live on the organization). */
+  rulesets: Map<number, Ruleset>;
+  /** Explicit custom property values by lower-case property name. */
+  properties: Map<string, PropertyValue>;
+}
+
+export interface GistFile {
+  content: string;
+  language: string | null;
+}
+
+export interface Gist {
+  id: string;
+  owner: Account;
+  public: boolean;
+  description: string | null;
+  files: Map<string, GistFile>;
+  created_at: string;
+  updated_at: string;
+}
+
+export type MigrationState = "pending" | "exporting" | "exported" | "failed";
+
+export interface Migration {
+  id: number;
+  owner: Account;
+  state: MigrationState;
+  lock_repositories: boolean;
+  exclude_metadata: boolean;
+  exclude_git_data: boolean;
+  exclude_attachments: boolean;
+  exclude_releases: boolean;
+  exclude_owner_projects: boolean;
+  org_metadata_only: boolean;
+  repositories: Repository[];
+  created_at: string;
+  updated_at: string;
+}
+
+export interface Group {
+  id: number;
+  path: string;
+  name: string;
+  members: Map<number, GroupRole>;
+  epics: Map<number, Epic>;
+}
+
+export interface Epic {
+  id: number;
+  iid: number;
+  group: Group;
+  title: string;
+  description: string;
+  state: "opened" | "closed";
+  author: Account | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface EpicLink {
+  id: number;
+  source: Epic;
+  target: Epic;
+  link_type: "relates_to" | "blocks";
+  created_at: string;
+  updated_at: string;
+}
+
+/**
+ * A link as GitLab stores it: `is_blocked_by` becomes `blocks` from the other epic, so the link's
+ * own answers (the DELETE's body) name the blocking epic as the source
+ * (ee/spec/requests/api/related_epic_links_spec.rb: "For `is_blocked_by` we swap the source and
+ * target and use `block` as type").
+ */
+export function storedLink(
+  source: Epic,
+  target: Epic,
+  linkType: "relates_to" | "blocks" | "is_blocked_by",
+): Pick<EpicLink, "source" | "target" | "link_type"> {
+  return linkType === "is_blocked_by"
+    ? { source: target, target: source, link_type: "blocks" }
+    : { source, target, link_type: linkType };
+}
+
+export interface Project {
+  id: number;
+  group: Group;
+  path: string;
+  name: string;
+  description: string;
+  default_branch: string;
+  created_at: string;
+  boards: Map<number, Board>;
+}
+
+export interface Board {
+  id: number;
+  name: string;
+  hide_backlog_list: boolean;
+  hide_closed_list: boolean;
+  project: Project;
+}
+
+/** Issues and their comments (drift issues and pull-request comments; pull requests share the numbers). */
+export interface Issue {
+  id: number;
+  number: number;
+  repo: Repository;
+  title: string;
+  body: string | null;
+  state: "open" | "closed";
+  state_reason: "completed" | "not_planned" | "duplicate" | "reopened" | null;
+  user: Account;
+  labels: string[];
+  comments: IssueComment[];
+  created_at: string;
+  updated_at: string;
+  closed_at: string | null;
+  closed_by: Account | null;
+  /** Set when the issue is a pull request, which shares the repository's issue numbers. */
+  pull?: PullRequest;
+}
+
+/** A pull request: its issue (number, title, state, comments) and the branches it merges. */
+export interface PullRequest {
+  id: number;
+  issue: Issue;
+  head: { ref: string; sha: string };
+  /** The base branch, and its head commit when the pull request was opened. */
+  base: { ref: string; sha: string };
+  merged_at: string | null;
+  merged_by: Account | null;
+  /** The commit the merge made on the base branch. */
+  merge_commit_sha: string | null;
+}
+
+export interface IssueComment {
+  id: number;
+  issue: Issue;
+  body: string;
+  user: Account;
+  created_at: string;
+  updated_at: string;
+}
+
+export function branchSha(fullName: string, branch: string): string {
+  return createHash("sha1").update(`${fullName}@${branch}`).digest("hex");
+}
+
+export class World {
+  /** Users and organizations share one namespace of logins, as on GitHub. */
+  readonly accounts = new Map<string, Account>();
+  readonly accountsById = new Map<number, Account>();
+  readonly tokens = new Map<string, Account>();
+  readonly organizations = new Map<string, Organization>();
+  readonly apps = new Map<string, App>();
+  readonly appsById = new Map<number, App>();
+  readonly installations = new Map<number, Installation>();
+  /** Issued installation tokens, expired ones included until the next token is issued. */
+  readonly installationTokens = new Map<string, InstallationToken>();
+  readonly repositories = new Map<string, Repository>();
+  /** Repositories by owner login, in seed order, for the listing endpoints. */
+  readonly repositoriesByOwner = new Map<string, Repository[]>();
+  /** Repositories by id, for the `/repositories/{id}/…` paths of GitHub's Link URLs. */
+  readonly repositoriesById = new Map<number, Repository>();
+  readonly gists: Gist[] = [];
+  readonly gistsByOwner = new Map<number, Gist[]>();
+  readonly migrations = new Map<number, Migration>();
+  readonly groups = new Map<number, Group>();
+  readonly groupsByPath = new Map<string, Group>();
+  readonly projects = new Map<number, Project>();
+  readonly projectsByPath = new Map<string, Project>();
+  readonly epicLinks = new Map<number, EpicLink>();
+  readonly linksByEpic = new Map<number, Set<EpicLink>>();
+  /** Repositories held read-only by a running migration that locks them. */
+  readonly lockedRepositories = new Set<number>();
+  /** Issues by repository id, in number order (numbers start at 1 per repository). */
+  readonly issues = new Map<number, Issue[]>();
+  readonly issueComments = new Map<number, IssueComment>();
+  readonly nextId = {
+    hook: 1,
+    board: 1,
+    epicLink: 1,
+    issue: 1,
+    issueComment: 1,
+    ruleset: 1,
+    pull: 1,
+  };
+
+  account(login: string): Account | undefined {
+    return this.accounts.get(login.toLowerCase());
+  }
+
+  repository(owner: string, name: string): Repository | undefined {
+    return this.repositories.get(`${owner}/${name}`.toLowerCase());
+  }
+
+  addRepository(repo: Repository): void {
+    this.repositories.set(`${repo.owner.login}/${repo.name}`.toLowerCase(), repo);
+    this.repositoriesById.set(repo.id, repo);
+    const key = repo.owner.login.toLowerCase();
+    const list = this.repositoriesByOwner.get(key);
+    if (list) list.push(repo);
+    else this.repositoriesByOwner.set(key, [repo]);
+  }
+
+  permission(repo: Repository, user: Account | null): RepoPermission {
+    if (user === null) return repo.private ? "none" : "pull";
+    // What an installation may do on a repository it covers is limited by its App permissions,
+    // which the request pipeline checks per operation (installation-access.ts).
+    if (user.installation !== undefined) {
+      return covers(user.installation, repo) ? "admin" : repo.private ? "none" : "pull";
+    }
+    if (repo.owner.id === user.id || user.site_admin) return "admin";
+    let best: RepoPermission = repo.private ? "none" : "pull";
+    const raise = (candidate: RepoPermission | undefined) => {
+      if (candidate !== undefined && PERMISSION_LEVEL[candidate] > PERMISSION_LEVEL[best]) {
+        best = candidate;
+      }
+    };
+    if (repo.org) {
+      if (repo.org.owners.has(user.id)) return "admin";
+      if (repo.org.members.has(user.id)) raise(repo.org.basePermission);
+    }
+    raise(repo.collaborators.get(user.id));
+    return best;
+  }
+
+  /**
+   * Whether a caller may administer an organization: an owner, a site admin, or an installation on
+   * it (whose App permissions the request pipeline checks per operation).
+   */
+  administers(org: Organization, user: Account): boolean {
+    if (user.installation !== undefined) return user.installation.account.id === org.account.id;
+    return org.owners.has(user.id) || user.site_admin;
+  }
+
+  can(repo: Repository, user: Account | null, needed: RepoPermission): boolean {
+    return PERMISSION_LEVEL[this.permission(repo, user)] >= PERMISSION_LEVEL[needed];
+  }
+
+  teamCanPush(repo: Repository, team: Team): boolean {
+    const access = repo.teamAccess.get(team.id);
+    return access !== undefined && PERMISSION_LEVEL[access] >= PERMISSION_LEVEL.push;
+  }
+
+  /** Whether every member of `org` can see all of its repositories, which makes listings a slice. */
+  seesAllOf(org: Organization, user: Account | null): boolean {
+    if (user === null) return false;
+    if (org.owners.has(user.id) || user.site_admin) return true;
+    return org.members.has(user.id) && org.basePermission !== "none";
+  }
+
+  group(idOrPath: string): Group | undefined {
+    return /^\d+$/.test(idOrPath)
+      ? this.groups.get(Number(idOrPath))
+      : this.groupsByPath.get(idOrPath.toLowerCase());
+  }
+
+  project(idOrPath: string): Project | undefined {
+    return /^\d+$/.test(idOrPath)
+      ? this.projects.get(Number(idOrPath))
+      : this.projectsByPath.get(idOrPath.toLowerCase());
+  }
+
+  hasRole(group: Group, user: Account | null, minimum: GroupRole): boolean {
+    if (user === null) return false;
+    if (user.site_admin) return true;
+    const role = group.members.get(user.id);
+    return role !== undefined && ROLE_LEVEL[role] >= ROLE_LEVEL[minimum];
+  }
+
+  addEpicLink(link: EpicLink): void {
+    this.epicLinks.set(link.id, link);
+    for (const epic of [link.source, link.target]) {
+      const set = this.linksByEpic.get(epic.id);
+      if (set) set.add(link);
+      else this.linksByEpic.set(epic.id, new Set([link]));
+    }
+  }
+
+  removeEpicLink(link: EpicLink): void {
+    this.epicLinks.delete(link.id);
+    this.linksByEpic.get(link.source.id)?.delete(link);
+    this.linksByEpic.get(link.target.id)?.delete(link);
+  }
+}
+
+/** Whether an installation's tokens reach a repository: it is on the installation's account and selected. */
+export function covers(installation: Installation, repo: Repository): boolean {
+  if (repo.owner.id !== installation.account.id) return false;
+  return installation.repositorySelection === "all" || installation.repositories.has(repo.id);
+}
+
+/*
+ * The records of branch protections and rulesets. They live here with the rest of the world, not
+ * beside their handlers (github/branch-protection/record.ts, github/rulesets/model.ts), so the world imports nothing that imports it.
+ */
+
+/** The users, teams and apps a protection names. */
+export interface Principals {
+  users: Account[];
+  teams: Team[];
+  apps: App[];
+}
+
+/** Branch protection as stored: the PUT body (spec endpoint 1) with its checks and rules applied. */
+export interface Protection {
+  required_status_checks: {
+    strict: boolean;
+    checks: { context: string; app_id: number | null }[];
+  } | null;
+  enforce_admins: boolean;
+  required_pull_request_reviews: {
+    dismiss_stale_reviews: boolean;
+    require_code_owner_reviews: boolean;
+    required_approving_review_count: number;
+    require_last_push_approval: boolean;
+    dismissal_restrictions: Principals | null;
+    bypass_pull_request_allowances: Principals | null;
+  } | null;
+  restrictions: Principals | null;
+  required_signatures: boolean;
+  required_linear_history: boolean;
+  allow_force_pushes: boolean;
+  allow_deletions: boolean;
+  block_creations: boolean;
+  required_conversation_resolution: boolean;
+  lock_branch: boolean;
+  allow_fork_syncing: boolean;
+}
+
+export type Target = "branch" | "tag" | "push" | "repository";
+export type Enforcement = "disabled" | "active" | "evaluate";
+export type ActorType =
+  "Integration" | "OrganizationAdmin" | "RepositoryRole" | "Team" | "DeployKey" | "User";
+export type BypassMode = "always" | "pull_request" | "exempt";
+
+export interface BypassActor {
+  actor_id: number | null;
+  actor_type: ActorType;
+  bypass_mode: BypassMode;
+}
+
+export interface Rule {
+  type: string;
+  parameters?: Record<string, unknown>;
+}
+
+export interface NamePatterns {
+  include: string[];
+  exclude: string[];
+}
+
+export interface PropertySpec {
+  name: string;
+  property_values: string[];
+  source: "custom" | "system";
+}
+
+export interface Conditions {
+  ref_name?: NamePatterns;
+  repository_name?: NamePatterns & { protected: boolean };
+  repository_id?: { repository_ids: number[] };
+  repository_property?: { include: PropertySpec[]; exclude: PropertySpec[] };
+}
+
+export type RulesetSource =
+  { type: "Repository"; repo: Repository } | { type: "Organization"; org: Organization };
+
+/** A ruleset as stored, from the POST/PUT bodies rulesets.ts checks as GitHub does. */
+export interface Ruleset {
+  id: number;
+  name: string;
+  target: Target;
+  enforcement: Enforcement;
+  source: RulesetSource;
+  bypass_actors: BypassActor[];
+  conditions: Conditions | null;
+  rules: Rule[];
+  created_at: string;
+  updated_at: string;
+}

@@ -1,0 +1,39 @@
+import type { Route } from "../core/router.js";
+import type { SandboxStats } from "../core/stats.js";
+import { accountRoutes } from "./account.js";
+import { appDirectoryRoutes, appRoutes } from "./apps.js";
+import { branchProtectionRoutes } from "./branch-protection/routes.js";
+import { gistRoutes } from "./gists.js";
+import { invitationRoutes } from "./invitations.js";
+import { issueRoutes } from "./issues.js";
+import { migrationRoutes } from "./migrations.js";
+import { propertyRoutes } from "./properties/routes.js";
+import { pullRoutes } from "./pulls.js";
+import { repositoryRoutes } from "./repositories.js";
+import { rulesetRoutes } from "./rulesets/routes.js";
+import { teamRoutes } from "./teams.js";
+import { hookRoutes } from "./webhooks/routes.js";
+
+/**
+ * GitHub's repository paths, one file (or folder) per area, named after the forgeplan kind it serves
+ * where there is one. A route of a more specific path comes before one whose `*rest` would take it
+ * (a branch's protection before the branch).
+ */
+export function githubRoutes(options: { tokenTtlSeconds: number; stats: SandboxStats }): Route[] {
+  return [
+    ...branchProtectionRoutes,
+    ...repositoryRoutes,
+    ...invitationRoutes,
+    ...hookRoutes,
+    ...rulesetRoutes,
+    ...teamRoutes,
+    ...propertyRoutes,
+    ...issueRoutes,
+    ...pullRoutes,
+    ...accountRoutes,
+    ...gistRoutes,
+    ...migrationRoutes,
+    ...appRoutes(options),
+    ...appDirectoryRoutes,
+  ];
+}

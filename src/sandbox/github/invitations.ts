@@ -1,0 +1,36 @@
+import { noContent, notFound } from "../core/http-support.js";
+import { paginate } from "../core/pagination.js";
+import type { Route } from "../core/router.js";
+import { adminRepository, assertUnlocked } from "./repo-access.js";
+import { invitation } from "./shapes.js";
+
+/** A repository's open invitations (spec endpoint 3) and their revocation. */
+export const invitationRoutes: Route[] = [
+  {
+    method: "GET",
+    pattern: "/repos/:owner/:repo/invitations",
+    handler: (ctx) => {
+      const { repo, caller } = adminRepository(ctx);
+      const all = [...repo.invitations.values()].sort((a, b) => a.id - b.id);
+      const page = paginate(ctx, all, "github");
+      return {
+        status: 200,
+        body: page.items.map((item) => invitation(ctx.base, ctx.world, repo, item, caller)),
+        headers: page.headers,
+      };
+    },
+  },
+  {
+    method: "DELETE",
+    pattern: "/repos/:owner/:repo/invitations/:id",
+    operation: "DELETE /repos/{owner}/{repo}/invitations/{invitation_id}",
+    handler: (ctx) => {
+      const { repo } = adminRepository(ctx);
+      const id = Number(ctx.params.id);
+      if (!repo.invitations.has(id)) throw notFound();
+      assertUnlocked(ctx, repo);
+      repo.invitations.delete(id);
+      return noContent;
+    },
+  },
+];

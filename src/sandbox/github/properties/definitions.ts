@@ -1,0 +1,133 @@
+import type {
+  Organization,
+  PropertyDefinition,
+  PropertyValue,
+  Repository,
+} from "../../core/world.js";
+
+/**
+ * Custom properties of an organization's repositories: the rules a definition and a value must
+ * follow, and the values a repository has. The seed and the write endpoints check with the same
+ * functions, so a seeded world is one the API could have built.
+ */
+
+/** "Names: a-z, A-Z, 0-9, _, -, $, #" and at most 75 characters (GitHub docs, custom properties). */
+export const PROPERTY_NAME = /^[A-Za-z0-9_$#-]{1,75}$/;
+/** "Values: All printable ASCII characters except `"`" (GitHub docs, custom properties). */
+const PROPERTY_TEXT = /^[\x20-\x21\x23-\x7e]*$/;
+/** "The property can have up to 200 allowed values" (the spec, allowed_values). */
+const MAX_ALLOWED_VALUES = 200;
+/** "An organization can have up to 100 property definitions" (GitHub docs, custom properties). */
+export const MAX_DEFINITIONS = 100;
+
+/** What is wrong with a definition, one message per problem; empty when it is valid. */
+export function definitionProblems(definition: PropertyDefinition): string[] {
+  const problems: string[] = [];
+  const name = definition.property_name;
+  if (!PROPERTY_NAME.test(name)) problems.push(`property_name '${name}' is not a valid name`);
+  const selects =
+    definition.value_type === "single_select" || definition.value_type === "multi_select";
+  const allowed = definition.allowed_values;
+  if (selects && (allowed === null || allowed.length === 0)) {
+    problems.push(`allowed_values are required for a ${definition.value_type} property`);
+  }
+  if (!selects && allowed !== null) {
+    problems.push(`allowed_values are only for single_select and multi_select properties`);
+  }
+  if (allowed !== null && allowed.length > MAX_ALLOWED_VALUES) {
+    problems.push(`allowed_values may hold at most ${MAX_ALLOWED_VALUES} values`);
+  }
+  for (const value of allowed ?? []) {
+    if (!PROPERTY_TEXT.test(value))
+      problems.push(`allowed value '${value}' has a " or a control character`);
+  }
+  if (definition.required && definition.default_value === null) {
+    problems.push("a required property needs a default_value");
+  }
+  if (definition.default_value !== null) {
+    const problem = valueProblem(definition, definition.default_value);
+    if (problem !== undefined) problems.push(`default_value: ${problem}`);
+  }
+  return problems;
+}
+
+/** Why `value` cannot be a value of the property, or undefined when it can. */
+export function valueProblem(
+  definition: PropertyDefinition,
+  value: PropertyValue,
+): string | undefined {
+  const name = definition.property_name;
+  const allowed = definition.allowed_values ?? [];
+  if (definition.value_type === "multi_select") {
+    if (!Array.isArray(value)) return `${name} is a multi_select property: its value is a list`;
+    const unknown = value.find((item) => !allowed.includes(item));
+    return unknown === undefined ? undefined : `'${unknown}' is not an allowed value of ${name}`;
+  }
+  if (Array.isArray(value))
+    return `${name} is a ${definition.value_type} property: its value is a string`;
+  if (!PROPERTY_TEXT.test(value) || value === "") {
+    return `the value of ${name} must be printable ASCII without "`;
+  }
+  switch (definition.value_type) {
+    case "single_select":
+      return allowed.includes(value) ? undefined : `'${value}' is not an allowed value of ${name}`;
+    case "true_false":
+      return value === "true" || value === "false" ? undefined : `${name} is true or false`;
+    case "url":
+      return URL.canParse(value) ? undefined : `the value of ${name} must be a URL`;
+    case "string":
+      return undefined;
+  }
+}
+
+/**
+ * The values a repository has, in definition order: its explicit values, and the default of a
+ * required property it has no value for ("Repositories that don't have an explicit value for this
+ * property will inherit the default value": GitHub docs, custom properties). Properties without a
+ * value are left out, as in the spec's example of `GET /orgs/{org}/properties/values`.
+ */
+export function repositoryValues(
+  org: Organization | null,
+  repo: Repository,
+): Array<{ property_name: string; value: PropertyValue }> {
+  if (org === null) return [];
+  const values: Array<{ property_name: string; value: PropertyValue }> = [];
+  for (const [key, definition] of org.properties) {
+    const value =
+      repo.properties.get(key) ?? (definition.required ? definition.default_value : null);
+    if (value !== null && value !== undefined) {
+      values.push({ property_name: definition.property_name, value });
+    }
+  }
+  return values;
+}
+
+/**
+ * Sets (or, with null, unsets) values on a repository after checking every one of them: either all
+ * are applied or none. Returns the problems, one line each.
+ */
+export function setValues(
+  org: Organization,
+  repos: readonly Repository[],
+  properties: ReadonlyArray<{ property_name: string; value: PropertyValue | null }>,
+): string[] {
+  const problems: string[] = [];
+  for (const { property_name: name, value } of properties) {
+    const definition = org.properties.get(name.toLowerCase());
+    if (definition === undefined) {
+      problems.push(`property '${name}' is not defined for ${org.account.login}`);
+      continue;
+    }
+    if (value === null) continue;
+    const problem = valueProblem(definition, value);
+    if (problem !== undefined) problems.push(problem);
+  }
+  if (problems.length > 0) return problems;
+  for (const repo of repos) {
+    for (const { property_name: name, value } of properties) {
+      if (value === null) repo.properties.delete(name.toLowerCase());
+      else repo.properties.set(name.toLowerCase(), Array.isArray(value) ? [...value] : value);
+    }
+  }
+  return [];
+}

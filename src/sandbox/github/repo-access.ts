@@ -1,0 +1,37 @@
+import { forbidden, notFound, type RequestContext, requireCaller } from "../core/http-support.js";
+import type { Account, Repository } from "../core/world.js";
+
+/** The repository named by the path, if the caller may see it; GitHub hides the rest with a 404. */
+export function visibleRepository(ctx: RequestContext): Repository {
+  const repo = ctx.world.repository(ctx.params.owner ?? "", ctx.params.repo ?? "");
+  if (!repo || !ctx.world.can(repo, ctx.caller, "pull")) throw notFound();
+  return repo;
+}
+
+/**
+ * For admin-only operations: 404 if hidden, 401 without credentials, 403 without admin rights. A
+ * private repository is hidden from an anonymous caller too: "If you make a request to access a
+ * private resource and your request isn't properly authenticated, you will receive a 404 Not Found
+ * response" (GitHub's "Troubleshooting the REST API").
+ */
+export function adminRepository(ctx: RequestContext): { repo: Repository; caller: Account } {
+  const repo = visibleRepository(ctx);
+  const caller = requireCaller(ctx);
+  if (!ctx.world.can(repo, caller, "admin"))
+    throw forbidden("Must have admin rights to Repository.");
+  return { repo, caller };
+}
+
+/** A running migration that locks the repository holds back every change to it. */
+export function assertUnlocked(ctx: RequestContext, repo: Repository): void {
+  if (ctx.world.lockedRepositories.has(repo.id)) {
+    throw forbidden("Repository is locked by a migration in progress.");
+  }
+}
+
+/** The branch a path names (`*branch`), or GitHub's 404. */
+export function branchOf(ctx: RequestContext, repo: Repository) {
+  const found = repo.branches.get(ctx.params.branch ?? "");
+  if (!found) throw notFound("Branch not found");
+  return found;
+}

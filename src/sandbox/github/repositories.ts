@@ -1,0 +1,141 @@
+import {
+  forbidden,
+  notFound,
+  ok,
+  type Reply,
+  type RequestContext,
+  requireCaller,
+} from "../core/http-support.js";
+import { paginate } from "../core/pagination.js";
+import { branchOf, visibleRepository } from "./repo-access.js";
+import type { Route } from "../core/router.js";
+import { branch, minimalRepository, repository } from "./shapes.js";
+import {
+  authenticatedRepositories,
+  installationRepositories,
+  publicRepositories,
+} from "./user-repos.js";
+import type { Repository } from "../core/world.js";
+
+/** The answer of a repository listing: one page of `repos`, each in the listing's shape. */
+function listed(
+  ctx: RequestContext,
+  repos: readonly Repository[],
+  shape: typeof minimalRepository,
+): Reply {
+  const page = paginate(ctx, repos, "github");
+  return {
+    status: 200,
+    body: page.items.map((repo) => shape(ctx.base, ctx.world, repo, ctx.caller)),
+    headers: page.headers,
+  };
+}
+
+/** An organization's repositories the caller can see; a plain slice when it can see them all. */
+function organizationRepositories(ctx: RequestContext): Reply {
+  const org = ctx.world.organizations.get((ctx.params.org ?? "").toLowerCase());
+  if (!org) throw notFound();
+  const all = ctx.world.repositoriesByOwner.get(org.account.login.toLowerCase()) ?? [];
+  const visible = ctx.world.seesAllOf(org, ctx.caller)
+    ? all
+    : all.filter((repo) => ctx.world.can(repo, ctx.caller, "pull"));
+  return listed(ctx, visible, minimalRepository);
+}
+
+/** `GET /user/repos` for the caller; an installation never gets here (installation-access.ts). */
+function callerRepositories(ctx: RequestContext): Reply {
+  const found = authenticatedRepositories(ctx.world, requireCaller(ctx), {
+    type: ctx.query.get("type"),
+    visibility: ctx.query.get("visibility"),
+    affiliation: ctx.query.get("affiliation"),
+  });
+  if (found === undefined) {
+    throw ctx.invalid(
+      ["type cannot be used together with visibility or affiliation"],
+      "Repository",
+    );
+  }
+  return listed(ctx, found, repository);
+}
+
+/**
+ * GitHub's message to a token that is not an installation's, as clients record it (its documentation
+ * says only "You must use an installation access token to access this endpoint", quoted in
+ * octokit/octokit.js#1270); the operation's published answer is 403 with a Basic Error.
+ */
+const INSTALLATION_ONLY =
+  "You must authenticate with an installation access token in order to list repositories for an installation.";
+
+/** `GET /installation/repositories`: the installation's repositories, one page in GitHub's wrapper. */
+function installationListing(ctx: RequestContext): Reply {
+  const installation = requireCaller(ctx).installation;
+  if (installation === undefined) throw forbidden(INSTALLATION_ONLY);
+  const all = installationRepositories(ctx.world, installation);
+  const page = paginate(ctx, all, "github");
+  return {
+    status: 200,
+    body: {
+      total_count: all.length,
+      repository_selection: installation.repositorySelection,
+      repositories: page.items.map((repo) => repository(ctx.base, ctx.world, repo, ctx.caller)),
+    },
+    headers: page.headers,
+  };
+}
+
+export const repositoryRoutes: Route[] = [
+  {
+    method: "GET",
+    pattern: "/repos/:owner/:repo",
+    handler: (ctx) => ok(repository(ctx.base, ctx.world, visibleRepository(ctx), ctx.caller)),
+  },
+  {
+    method: "GET",
+    pattern: "/repos/:owner/:repo/branches",
+    handler: (ctx) => {
+      const repo = visibleRepository(ctx);
+      const names = [...repo.branches.keys()].sort();
+      const page = paginate(ctx, names, "github");
+      return {
+        status: 200,
+        body: page.items.map((name) => branch(ctx.base, repo, name)),
+        headers: page.headers,
+      };
+    },
+  },
+  {
+    method: "GET",
+    pattern: "/repos/:owner/:repo/branches/*branch",
+    handler: (ctx) => {
+      const repo = visibleRepository(ctx);
+      return ok(branch(ctx.base, repo, branchOf(ctx, repo).name));
+    },
+  },
+  {
+    method: "GET",
+    pattern: "/orgs/:org/repos",
+    handler: organizationRepositories,
+  },
+  {
+    method: "GET",
+    pattern: "/users/:user/repos",
+    handler: (ctx) => {
+      const account = ctx.world.account(ctx.params.user ?? "");
+      if (!account) throw notFound();
+      const found = publicRepositories(ctx.world, account, ctx.query.get("type"));
+      return listed(ctx, found, minimalRepository);
+    },
+  },
+  {
+    method: "GET",
+    pattern: "/user/repos",
+    // Named so that its 422 takes GitHub's Validation Error, the operation's published answer.
+    operation: "GET /user/repos",
+    handler: callerRepositories,
+  },
+  {
+    method: "GET",
+    pattern: "/installation/repositories",
+    handler: installationListing,
+  },
+];

@@ -1,0 +1,521 @@
+import { appFromSeed, buildInstallations } from "./build-apps.js";
+import { DEFAULT_CONTENT_TYPE } from "../github/webhooks/config.js";
+import { overlappingHook } from "../github/webhooks/overlap.js";
+import {
+  definitionProblems,
+  MAX_DEFINITIONS,
+  setValues,
+} from "../github/properties/definitions.js";
+import { protectionFromBody } from "../github/branch-protection/record.js";
+import { rulesetFromBody } from "../github/rulesets/model.js";
+import type { RepositorySeed, WorldSeed } from "./schema.js";
+import {
+  type Account,
+  branchSha,
+  type Epic,
+  type Group,
+  type Hook,
+  type Organization,
+  type Repository,
+  World,
+  type Ruleset,
+  type RulesetSource,
+  storedLink,
+} from "../core/world.js";
+
+export type SeedPath = (string | number)[];
+
+/** A seed that parses but does not make sense (a dangling login, a duplicate id), with where it is. */
+export class SeedProblem extends Error {
+  constructor(
+    readonly path: SeedPath,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function check(condition: boolean, path: SeedPath, message: string): asserts condition {
+  if (!condition) throw new SeedProblem(path, message);
+}
+
+function fail(path: SeedPath, message: string): never {
+  throw new SeedProblem(path, message);
+}
+
+/** Math.max without spreading, so worlds of many thousands of repositories stay within the stack. */
+function maxOf(values: Iterable<number>): number {
+  let max = 0;
+  for (const value of values) if (value > max) max = value;
+  return max;
+}
+
+function latest(values: string[]): string {
+  return values.reduce((max, value) => (value > max ? value : max));
+}
+
+function buildRepository(world: World, seed: RepositorySeed, path: SeedPath): Repository {
+  const [ownerLogin = "", name = ""] = seed.full_name.split("/");
+  const owner = world.account(ownerLogin);
+  check(
+    owner !== undefined,
+    [...path, "full_name"],
+    `owner '${ownerLogin}' is not a user or organization`,
+  );
+  check(
+    world.repository(ownerLogin, name) === undefined,
+    [...path, "full_name"],
+    `repository '${seed.full_name}' is defined twice`,
+  );
+  const org = world.organizations.get(ownerLogin.toLowerCase()) ?? null;
+  const repo: Repository = {
+    id: seed.id ?? 0,
+    name,
+    owner,
+    org,
+    private: seed.private,
+    description: seed.description,
+    default_branch: seed.default_branch,
+    allow_squash_merge: seed.allow_squash_merge,
+    allow_rebase_merge: seed.allow_rebase_merge,
+    allow_merge_commit: seed.allow_merge_commit,
+    created_at: seed.created_at,
+    updated_at: seed.created_at,
+    collaborators: new Map(),
+    teamAccess: new Map(),
+    recentChecks: new Map(Object.entries(seed.recent_checks)),
+    branches: new Map(),
+    hooks: new Map(),
+    invitations: new Map(),
+    rulesets: new Map(),
+    properties: new Map(),
+  };
+  for (const [login, permission] of Object.entries(seed.collaborators)) {
+    const user = world.account(login);
+    check(user?.type === "User", [...path, "collaborators", login], `unknown user '${login}'`);
+    repo.collaborators.set(user.id, permission);
+  }
+  for (const [slug, permission] of Object.entries(seed.teams)) {
+    const found = org?.teams.get(slug.toLowerCase());
+    check(found !== undefined, [...path, "teams", slug], `unknown team '${slug}' of ${ownerLogin}`);
+    repo.teamAccess.set(found.id, permission);
+  }
+  for (const [context, appId] of repo.recentChecks) {
+    check(
+      world.appsById.has(appId),
+      [...path, "recent_checks", context],
+      `unknown app id ${appId}`,
+    );
+  }
+  seed.branches.forEach((branch, index) => {
+    check(
+      !repo.branches.has(branch.name),
+      [...path, "branches", index, "name"],
+      `branch '${branch.name}' is defined twice`,
+    );
+    repo.branches.set(branch.name, {
+      name: branch.name,
+      sha: branchSha(seed.full_name, branch.name),
+      protection: null,
+    });
+  });
+  check(
+    repo.branches.has(seed.default_branch),
+    [...path, "default_branch"],
+    `default branch '${seed.default_branch}' is not among the branches`,
+  );
+  seed.invitations.forEach((item, index) => {
+    const at = [...path, "invitations", index];
+    const invitee = world.account(item.invitee);
+    const inviter = world.account(item.inviter);
+    check(invitee?.type === "User", [...at, "invitee"], `unknown user '${item.invitee}'`);
+    check(inviter?.type === "User", [...at, "inviter"], `unknown user '${item.inviter}'`);
+    repo.invitations.set(item.id, { ...item, invitee, inviter });
+  });
+  return repo;
+}
+
+function hookFromSeed(seed: RepositorySeed["hooks"][number]): Hook {
+  const created = seed.created_at ?? "2026-01-02T09:00:00Z";
+  return {
+    id: seed.id,
+    config: { content_type: DEFAULT_CONTENT_TYPE, insecure_ssl: "0", ...seed.config },
+    events: [...new Set(seed.events)],
+    active: seed.active,
+    branch_filter: seed.branch_filter,
+    authorization_header: seed.authorization_header,
+    created_at: created,
+    updated_at: seed.updated_at ?? created,
+  };
+}
+
+/** Protections are applied after every repository exists, with the same checks as a PUT. */
+function applyProtections(world: World, seed: WorldSeed): void {
+  seed.repositories.forEach((repoSeed, repoIndex) => {
+    const [owner = "", name = ""] = repoSeed.full_name.split("/");
+    const repo = world.repository(owner, name);
+    if (!repo) return;
+    repoSeed.branches.forEach((branchSeed, branchIndex) => {
+      if (!branchSeed.protection) return;
+      const { required_signatures: signatures, ...body } = branchSeed.protection;
+      const result = protectionFromBody(world, repo, body, signatures ?? false);
+      const path = ["repositories", repoIndex, "branches", branchIndex, "protection"];
+      if ("errors" in result) throw new SeedProblem(path, result.errors.join("; "));
+      const branch = repo.branches.get(branchSeed.name);
+      if (branch) branch.protection = result.protection;
+    });
+  });
+}
+
+/**
+ * Rulesets are added after every repository, team and app exists (they name them by id), each with
+ * the same checks as a POST.
+ */
+function applyRulesets(world: World, seed: WorldSeed): void {
+  const ids = new Set<number>();
+  const add = (
+    source: RulesetSource,
+    store: Map<number, Ruleset>,
+    entries: ReadonlyArray<{ id: number } & Record<string, unknown>>,
+    path: SeedPath,
+  ) => {
+    entries.forEach(({ id, ...body }, index) => {
+      const at = [...path, "rulesets", index];
+      check(!ids.has(id), [...at, "id"], `ruleset id ${id} is used twice`);
+      ids.add(id);
+      const result = rulesetFromBody(world, source, body);
+      if ("errors" in result) throw new SeedProblem(at, result.errors.join("; "));
+      const stamp = "2026-01-02T09:00:00Z";
+      store.set(id, { ...result.ruleset, id, created_at: stamp, updated_at: stamp });
+    });
+  };
+  seed.organizations.forEach((orgSeed, index) => {
+    const org = world.organizations.get(orgSeed.login.toLowerCase());
+    if (org)
+      add({ type: "Organization", org }, org.rulesets, orgSeed.rulesets, ["organizations", index]);
+  });
+  seed.repositories.forEach((repoSeed, index) => {
+    const [owner = "", name = ""] = repoSeed.full_name.split("/");
+    const repo = world.repository(owner, name);
+    if (repo)
+      add({ type: "Repository", repo }, repo.rulesets, repoSeed.rulesets, ["repositories", index]);
+  });
+  world.nextId.ruleset = maxOf(ids) + 1;
+}
+
+function epicKey(ref: string): [string, number] {
+  const [groupPath = "", iid = "0"] = ref.split("&");
+  return [groupPath.toLowerCase(), Number(iid)];
+}
+
+function buildPlanning(world: World, seed: WorldSeed): void {
+  let epicId = 1;
+  seed.groups.forEach((groupSeed, index) => {
+    const path: SeedPath = ["groups", index];
+    check(
+      !world.groups.has(groupSeed.id),
+      [...path, "id"],
+      `group id ${groupSeed.id} is used twice`,
+    );
+    check(
+      !world.groupsByPath.has(groupSeed.path.toLowerCase()),
+      [...path, "path"],
+      `group path '${groupSeed.path}' is used twice`,
+    );
+    const group: Group = {
+      id: groupSeed.id,
+      path: groupSeed.path,
+      name: groupSeed.name,
+      members: new Map(),
+      epics: new Map(),
+    };
+    for (const [login, role] of Object.entries(groupSeed.members)) {
+      const user = world.account(login);
+      check(user?.type === "User", [...path, "members", login], `unknown user '${login}'`);
+      group.members.set(user.id, role);
+    }
+    groupSeed.epics.forEach((epicSeed, epicIndex) => {
+      const at = [...path, "epics", epicIndex];
+      check(
+        !group.epics.has(epicSeed.iid),
+        [...at, "iid"],
+        `epic iid ${epicSeed.iid} is used twice`,
+      );
+      const author = epicSeed.author === undefined ? null : world.account(epicSeed.author);
+      check(author !== undefined, [...at, "author"], `unknown user '${epicSeed.author}'`);
+      const epic: Epic = {
+        id: epicId++,
+        iid: epicSeed.iid,
+        group,
+        title: epicSeed.title,
+        description: epicSeed.description,
+        state: epicSeed.state,
+        author,
+        created_at: epicSeed.created_at,
+        updated_at: epicSeed.created_at,
+      };
+      group.epics.set(epic.iid, epic);
+    });
+    world.groups.set(group.id, group);
+    world.groupsByPath.set(group.path.toLowerCase(), group);
+  });
+
+  const boardIds = new Set<number>();
+  seed.projects.forEach((projectSeed, index) => {
+    const path: SeedPath = ["projects", index];
+    const group = world.groupsByPath.get(projectSeed.group.toLowerCase());
+    check(group !== undefined, [...path, "group"], `unknown group '${projectSeed.group}'`);
+    check(
+      !world.projects.has(projectSeed.id),
+      [...path, "id"],
+      `project id ${projectSeed.id} is used twice`,
+    );
+    const project = {
+      id: projectSeed.id,
+      group,
+      path: projectSeed.path,
+      name: projectSeed.name,
+      description: projectSeed.description,
+      default_branch: projectSeed.default_branch,
+      created_at: projectSeed.created_at,
+      boards: new Map(),
+    };
+    projectSeed.boards.forEach((boardSeed, boardIndex) => {
+      check(
+        !boardIds.has(boardSeed.id),
+        [...path, "boards", boardIndex, "id"],
+        `board id ${boardSeed.id} is used twice`,
+      );
+      boardIds.add(boardSeed.id);
+      project.boards.set(boardSeed.id, { ...boardSeed, project });
+    });
+    world.projects.set(project.id, project);
+    world.projectsByPath.set(`${group.path}/${project.path}`.toLowerCase(), project);
+  });
+  world.nextId.board = maxOf(boardIds) + 1;
+
+  seed.epic_links.forEach((linkSeed, index) => {
+    const path: SeedPath = ["epic_links", index];
+    const find = (ref: string, key: string): Epic => {
+      const [groupPath, iid] = epicKey(ref);
+      const epic = world.groupsByPath.get(groupPath)?.epics.get(iid);
+      check(epic !== undefined, [...path, key], `unknown epic '${ref}'`);
+      return epic;
+    };
+    check(
+      !world.epicLinks.has(linkSeed.id),
+      [...path, "id"],
+      `epic link id ${linkSeed.id} is used twice`,
+    );
+    world.addEpicLink({
+      id: linkSeed.id,
+      ...storedLink(
+        find(linkSeed.source, "source"),
+        find(linkSeed.target, "target"),
+        linkSeed.link_type,
+      ),
+      created_at: linkSeed.created_at,
+      updated_at: linkSeed.created_at,
+    });
+  });
+  world.nextId.epicLink = maxOf(world.epicLinks.keys()) + 1;
+}
+
+/** Builds the indexed world from a checked seed; throws SeedProblem naming the offending entry. */
+export function buildWorld(seed: WorldSeed): World {
+  const world = new World();
+  const addAccount = (account: Account, path: SeedPath) => {
+    check(
+      !world.accounts.has(account.login.toLowerCase()),
+      [...path, "login"],
+      `login '${account.login}' is used twice`,
+    );
+    check(
+      !world.accountsById.has(account.id),
+      [...path, "id"],
+      `account id ${account.id} is used twice`,
+    );
+    world.accounts.set(account.login.toLowerCase(), account);
+    world.accountsById.set(account.id, account);
+  };
+  seed.users.forEach((user, index) => {
+    const account: Account = {
+      login: user.login,
+      id: user.id,
+      name: user.name,
+      email: user.email,
+      type: "User",
+      site_admin: user.site_admin,
+    };
+    addAccount(account, ["users", index]);
+    if (user.token !== undefined) {
+      check(!world.tokens.has(user.token), ["users", index, "token"], "this token is used twice");
+      world.tokens.set(user.token, account);
+    }
+  });
+  seed.organizations.forEach((orgSeed, index) => {
+    const path: SeedPath = ["organizations", index];
+    const account: Account = {
+      login: orgSeed.login,
+      id: orgSeed.id,
+      name: orgSeed.name,
+      email: null,
+      type: "Organization",
+      site_admin: false,
+    };
+    addAccount(account, path);
+    const org: Organization = {
+      account,
+      owners: new Set(),
+      members: new Set(),
+      basePermission: orgSeed.base_permission,
+      teams: new Map(),
+      rulesets: new Map(),
+      properties: new Map(),
+    };
+    for (const [key, logins] of [
+      ["owners", orgSeed.owners],
+      ["members", orgSeed.members],
+    ] as const) {
+      logins.forEach((login, at) => {
+        const user = world.account(login);
+        check(user?.type === "User", [...path, key, at], `unknown user '${login}'`);
+        (key === "owners" ? org.owners : org.members).add(user.id);
+      });
+    }
+    orgSeed.teams.forEach((teamSeed, at) => {
+      check(
+        !org.teams.has(teamSeed.slug),
+        [...path, "teams", at, "slug"],
+        `team '${teamSeed.slug}' is defined twice`,
+      );
+      org.teams.set(teamSeed.slug, { ...teamSeed, org });
+    });
+    check(
+      orgSeed.custom_properties.length <= MAX_DEFINITIONS,
+      [...path, "custom_properties"],
+      `an organization has at most ${MAX_DEFINITIONS} custom properties`,
+    );
+    orgSeed.custom_properties.forEach((definition, at) => {
+      const where = [...path, "custom_properties", at];
+      const key = definition.property_name.toLowerCase();
+      check(
+        !org.properties.has(key),
+        where,
+        `property '${definition.property_name}' is defined twice`,
+      );
+      const problems = definitionProblems(definition);
+      check(problems.length === 0, where, problems.join("; "));
+      org.properties.set(key, definition);
+    });
+    world.organizations.set(account.login.toLowerCase(), org);
+  });
+  seed.apps.forEach((appSeed, index) => {
+    const owner = world.account(appSeed.owner);
+    check(owner !== undefined, ["apps", index, "owner"], `unknown account '${appSeed.owner}'`);
+    check(
+      !world.appsById.has(appSeed.id),
+      ["apps", index, "id"],
+      `app id ${appSeed.id} is used twice`,
+    );
+    const value = appFromSeed(appSeed, owner, index, fail);
+    world.apps.set(appSeed.slug, value);
+    world.appsById.set(appSeed.id, value);
+  });
+  let nextRepoId = maxOf(seed.repositories.map((repo) => repo.id ?? 0)) + 1;
+  const hookIds = new Set<number>();
+  const invitationIds = new Set<number>();
+  seed.repositories.forEach((repoSeed, index) => {
+    const path: SeedPath = ["repositories", index];
+    const repo = buildRepository(world, repoSeed, path);
+    if (repo.id === 0) repo.id = nextRepoId++;
+    check(
+      !world.repositoriesById.has(repo.id),
+      [...path, "id"],
+      `repository id ${repo.id} is used twice`,
+    );
+    repoSeed.hooks.forEach((hookSeed, at) => {
+      check(
+        !hookIds.has(hookSeed.id),
+        [...path, "hooks", at, "id"],
+        `hook id ${hookSeed.id} is used twice`,
+      );
+      hookIds.add(hookSeed.id);
+      const built = hookFromSeed(hookSeed);
+      // A seed holds only what requests could have made, so GitHub's rule for shared URLs holds.
+      const clash = overlappingHook(repo.hooks.values(), built);
+      check(
+        clash === undefined,
+        [...path, "hooks", at],
+        `hook ${clash?.id} has the same url and an event in common ("Hook already exists on this repository")`,
+      );
+      repo.hooks.set(hookSeed.id, built);
+    });
+    const values = Object.entries(repoSeed.custom_properties);
+    if (values.length > 0) {
+      check(
+        repo.org !== null,
+        [...path, "custom_properties"],
+        "custom properties belong to repositories of organizations",
+      );
+      const problems = setValues(
+        repo.org,
+        [repo],
+        values.map(([property_name, value]) => ({ property_name, value })),
+      );
+      check(problems.length === 0, [...path, "custom_properties"], problems.join("; "));
+    }
+    for (const id of repo.invitations.keys()) {
+      check(!invitationIds.has(id), [...path, "invitations"], `invitation id ${id} is used twice`);
+      invitationIds.add(id);
+    }
+    const stamps = [repo.created_at, ...[...repo.hooks.values()].map((hook) => hook.updated_at)];
+    repo.updated_at = latest(stamps);
+    world.addRepository(repo);
+  });
+  world.nextId.hook = maxOf(hookIds) + 1;
+  applyProtections(world, seed);
+  buildInstallations(world, seed, fail);
+  applyRulesets(world, seed);
+
+  seed.gists.forEach((gistSeed, index) => {
+    const owner = world.account(gistSeed.owner);
+    check(owner?.type === "User", ["gists", index, "owner"], `unknown user '${gistSeed.owner}'`);
+    const files = new Map(
+      Object.entries(gistSeed.files).map(([name, file]) => [
+        name,
+        typeof file === "string" ? { content: file, language: null } : file,
+      ]),
+    );
+    const value = { ...gistSeed, owner, files };
+    world.gists.push(value);
+    const list = world.gistsByOwner.get(owner.id);
+    if (list) list.push(value);
+    else world.gistsByOwner.set(owner.id, [value]);
+  });
+
+  seed.migrations.forEach((migrationSeed, index) => {
+    const path: SeedPath = ["migrations", index];
+    const owner = world.account(migrationSeed.owner);
+    check(owner !== undefined, [...path, "owner"], `unknown account '${migrationSeed.owner}'`);
+    check(
+      !world.migrations.has(migrationSeed.id),
+      [...path, "id"],
+      `migration id ${migrationSeed.id} is used twice`,
+    );
+    const repositories = migrationSeed.repositories.map((fullName, at) => {
+      const [repoOwner = "", name = ""] = fullName.split("/");
+      const repo = world.repository(repoOwner, name);
+      check(repo !== undefined, [...path, "repositories", at], `unknown repository '${fullName}'`);
+      return repo;
+    });
+    world.migrations.set(migrationSeed.id, { ...migrationSeed, owner, repositories });
+    const running = migrationSeed.state === "pending" || migrationSeed.state === "exporting";
+    if (migrationSeed.lock_repositories && running) {
+      for (const repo of repositories) world.lockedRepositories.add(repo.id);
+    }
+  });
+
+  buildPlanning(world, seed);
+  return world;
+}
