@@ -10,7 +10,7 @@ import {
   type Plan,
 } from "../core/plan.js";
 import type { ResourceReader } from "../resources/context.js";
-import { KIND_NAMES, REPOSITORY_KINDS, sectionKind } from "../resources/index.js";
+import { KIND_NAMES, REPOSITORY_KINDS, sectionNamed } from "../resources/index.js";
 import { expandRepositories, ownerKey, type RepoDesired, settingsOf } from "./expand.js";
 import { holdBack, planWork } from "./plan.js";
 import { identity, keepParts, partsOf, type SettingPart } from "./setting-parts.js";
@@ -210,11 +210,11 @@ interface SectionComparison {
 }
 
 function sectionParts(entry: SectionEntry) {
-  const kind = sectionKind(entry.section);
-  if (kind === undefined) throw new Error(`no kind plans the section ${entry.section}`);
-  const spec = kind.section.spec;
+  const section = sectionNamed(entry.section);
+  if (section === undefined) throw new Error(`no kind plans the section ${entry.section}`);
+  const spec = section.part.spec;
   return {
-    kind,
+    section,
     scope: `${entry.target}/${spec.scope(entry.value)}`,
     defined: spec.defines(entry.value, entry.target),
   };
@@ -237,9 +237,9 @@ function compareSections(base: readonly SectionEntry[], head: readonly SectionEn
       changed.push(entry);
       continue;
     }
-    const { kind, defined } = sectionParts(entry);
+    const { section, defined } = sectionParts(entry);
     result.unchanged += defined.length;
-    if (kind.section.everyShard) result.holding.push(entry);
+    if (section.part.everyShard) result.holding.push(entry);
   }
   for (const entry of changed) {
     const { scope, defined } = sectionParts(entry);

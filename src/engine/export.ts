@@ -2,7 +2,7 @@ import { describeFailure } from "../core/failure-text.js";
 import { describeSelector } from "../config/glob.js";
 import type { RepositoryEntry, RepositorySelector } from "../config/model.js";
 import { type ResourceReader, ReadFailed } from "../resources/context.js";
-import { REPOSITORY_KINDS, sectionKind } from "../resources/index.js";
+import { REPOSITORY_KINDS, sectionNamed } from "../resources/index.js";
 import { expandRepositories } from "./expand.js";
 import { dropParts, identity, keepParts, partsOf } from "./setting-parts.js";
 
@@ -183,15 +183,13 @@ export async function exportState(
     document.repositories = exported.flatMap((item) => item.entries);
   }
   for (const [section, ids] of request.sections) {
-    const kind = sectionKind(section);
-    const exported = kind?.section.export;
-    if (kind === undefined || exported === undefined) {
+    const part = sectionNamed(section)?.part;
+    const exported = part?.export;
+    if (part === undefined || exported === undefined) {
       throw new ExportError(`nothing exports the section ${section}`);
     }
-    const reader = readerOf(kind.section.spec.targetType);
-    if (!reader) {
-      throw new ExportError(`no ${kind.section.spec.targetType} target to export from`);
-    }
+    const reader = readerOf(part.spec.targetType);
+    if (!reader) throw new ExportError(`no ${part.spec.targetType} target to export from`);
     const entries: unknown[] = [];
     for (const id of ids) {
       const result = await reading(`the ${section} entry ${id}`, () => exported(reader, id));

@@ -15,7 +15,7 @@ import {
   KIND_NAMES,
   type PlanOptions,
   REPOSITORY_KINDS,
-  sectionKind,
+  sectionNamed,
 } from "../resources/index.js";
 import { type Expansion, expandRepositories } from "./expand.js";
 import { type TargetFilter, targetedRepos } from "./targets.js";
@@ -98,11 +98,12 @@ export async function buildPlan({
   );
   const expansion = await expandRepositories({ ...state, repositories: reached }, readers);
   const sections = state.sections.filter((entry) => {
-    const kind = sectionKind(entry.section);
-    if (kind === undefined) return true;
+    const section = sectionNamed(entry.section);
+    if (section === undefined) return true;
     // What a section entry holds back (a running migration) matters whatever is targeted.
-    if (kind.section.everyShard) return true;
-    return targets.reaches(`${entry.target}/${kind.section.spec.scope(entry.value)}/${kind.name}/`);
+    if (section.part.everyShard) return true;
+    const scope = section.part.spec.scope(entry.value);
+    return section.kinds.some((kind) => targets.reaches(`${entry.target}/${scope}/${kind}/`));
   });
   const planned = await planWork(
     { ...expansion, repos: targetedRepos(expansion, targets), sections },
@@ -171,11 +172,11 @@ export async function planWork(
     }
   }
   for (const entry of work.sections) {
-    const kind = sectionKind(entry.section);
-    if (kind === undefined) throw new Error(`no kind plans the section ${entry.section}`);
+    const section = sectionNamed(entry.section);
+    if (section === undefined) throw new Error(`no kind plans the section ${entry.section}`);
     const reader = readerFor(readers, entry.target);
-    const scope = kind.section.spec.scope(entry.value);
-    tasks.push(() => kind.section.plan({ reader, entry: entry.value, scope, options }));
+    const scope = section.part.spec.scope(entry.value);
+    tasks.push(() => section.part.plan({ reader, entry: entry.value, scope, options }));
   }
   const planned = await runWindowed(tasks, PLANNING_WINDOW);
   return {

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { DesiredState, RepositoryEntry } from "../config/model.js";
 import { makePlan, type Plan } from "../core/plan.js";
 import type { ResourceReader } from "../resources/context.js";
-import { kindNamed, sectionKind } from "../resources/index.js";
+import { kindNamed, sectionNamed } from "../resources/index.js";
 import { expandRepositories } from "./expand.js";
 
 /**
@@ -87,9 +87,9 @@ export async function shardState(
     ...state,
     repositories,
     sections: state.sections.filter((entry) => {
-      const kind = sectionKind(entry.section);
-      if (kind === undefined || kind.section.everyShard) return true;
-      return owns(shard, entry.target, kind.section.spec.scope(entry.value));
+      const section = sectionNamed(entry.section);
+      if (section === undefined || section.part.everyShard) return true;
+      return owns(shard, entry.target, section.part.spec.scope(entry.value));
     }),
   };
 }

@@ -5,12 +5,20 @@ import { branchProtection } from "./branch-protection/index.js";
 import { epicLinkKind } from "./epic-link/index.js";
 import { gistKind } from "./gist/index.js";
 import { invitation } from "./invitation/index.js";
-import type { KindModule, RepositoryPart, SectionPart } from "./kind.js";
+import type { KindModule, OrganizationPart, RepositoryPart, SectionPart } from "./kind.js";
 import { migrationKind } from "./migration/index.js";
+import { organizationsSection } from "./organizations.js";
 import { ruleset } from "./ruleset/index.js";
 import { webhook } from "./webhook/index.js";
 
-export type { Hold, KindModule, PlanOptions, RepositoryPart, SectionPart } from "./kind.js";
+export type {
+  Hold,
+  KindModule,
+  OrganizationPart,
+  PlanOptions,
+  RepositoryPart,
+  SectionPart,
+} from "./kind.js";
 
 /**
  * The kinds of resource, in the order plans list them and apply applies them: rulesets, then classic
@@ -34,24 +42,53 @@ export const KIND_NAMES: readonly string[] = KINDS.map((kind) => kind.name);
 export const REPOSITORY_KINDS: ReadonlyArray<KindModule & { repository: RepositoryPart }> =
   KINDS.filter((kind): kind is KindModule & { repository: RepositoryPart } => !!kind.repository);
 
-/** The kinds configured in a section of their own, with their part. */
-export const SECTION_KINDS: ReadonlyArray<KindModule & { section: SectionPart }> = KINDS.filter(
-  (kind): kind is KindModule & { section: SectionPart } => !!kind.section,
-);
+/** The kinds configured per organization (keys of an `organizations` entry), with their part. */
+export const ORGANIZATION_KINDS: ReadonlyArray<KindModule & { organization: OrganizationPart }> =
+  KINDS.filter(
+    (kind): kind is KindModule & { organization: OrganizationPart } => !!kind.organization,
+  );
+
+/**
+ * A section of the file and the kinds whose changes it plans: a kind's own section (`projects`,
+ * `audits.gists`), or `organizations`, composed from every kind's organization part.
+ */
+export interface Section {
+  /** Its path joined with dots, as entries name it: "projects", "audits.gists". */
+  name: string;
+  kinds: readonly string[];
+  part: SectionPart;
+}
+
+export const SECTIONS: readonly Section[] = [
+  ...(ORGANIZATION_KINDS.length === 0
+    ? []
+    : [
+        {
+          name: "organizations",
+          kinds: ORGANIZATION_KINDS.map((kind) => kind.name),
+          part: organizationsSection(ORGANIZATION_KINDS),
+        },
+      ]),
+  ...KINDS.flatMap((kind) =>
+    kind.section
+      ? [{ name: kind.section.spec.at.join("."), kinds: [kind.name], part: kind.section }]
+      : [],
+  ),
+];
 
 /** What the kinds add to the configuration file: the loader's and the JSON Schema's input. */
 export const configSpec: ConfigSpec = {
   settings: REPOSITORY_KINDS.map((kind) => kind.repository.setting),
-  sections: SECTION_KINDS.map((kind) => kind.section.spec),
+  sections: SECTIONS.map((section) => section.part.spec),
 };
 
 export function kindNamed(name: string): KindModule | undefined {
   return KINDS.find((kind) => kind.name === name);
 }
 
-/** The section kind of a section entry ("projects", "audits.gists" …). */
-export function sectionKind(section: string): (KindModule & { section: SectionPart }) | undefined {
-  return SECTION_KINDS.find((kind) => kind.section.spec.at.join(".") === section);
+/** The section of a section entry ("projects", "organizations", "audits.gists" …). */
+export function sectionNamed(name: string): Section | undefined {
+  return SECTIONS.find((section) => section.name === name);
 }
 
 /**

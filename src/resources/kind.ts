@@ -13,6 +13,8 @@ export interface KindModule {
   readonly name: string;
   /** Desired state per repository: a key of the repository settings. */
   readonly repository?: RepositoryPart;
+  /** Desired state per organization: a key of an `organizations` entry. */
+  readonly organization?: OrganizationPart;
   /** Desired state in a section of the file of its own. */
   readonly section?: SectionPart;
   /**
@@ -49,6 +51,28 @@ export interface RepositoryPart {
   }): Promise<Change[]>;
   /** The setting's value that reproduces the live state (plans as no change); undefined: nothing. */
   export?(reader: ResourceReader, repo: RepoRef): Promise<unknown>;
+}
+
+/**
+ * A key of an `organizations` entry (`organizations: - name: acme, <key>: …`). The registry composes
+ * the section from every kind's part (./organizations.ts): one entry may hold the keys of several
+ * kinds, each planned by its own kind, addressed `<target>/<org>/<kind>/<name>`.
+ */
+export interface OrganizationPart {
+  /**
+   * Its key and schema; `rules` see the entry's other keys in `entry.settings`, `defines` and `print`
+   * are relative to the value, as for a repository setting.
+   */
+  setting: SettingSpec;
+  /** Plans one organization (`org` as written in the entry). */
+  plan(input: {
+    reader: ResourceReader;
+    org: string;
+    value: unknown;
+    options: PlanOptions;
+  }): Promise<Change[]>;
+  /** The value that reproduces the live state (plans as no change); undefined: nothing. */
+  export?(reader: ResourceReader, org: string): Promise<unknown>;
 }
 
 /** A scope (repository `owner/name`, lower-case) whose changes must not be applied now, and why. */

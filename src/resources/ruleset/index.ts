@@ -1,5 +1,3 @@
-import * as z from "zod";
-import { closed, OWNER_NAME, targetReference } from "../../config/fields.js";
 import {
   type Change,
   type ChangeError,
@@ -378,20 +376,6 @@ export function verifyWritten(request: PlannedRequest, response: unknown): DiffE
   return diff;
 }
 
-const organizationEntry = closed({
-  name: z
-    .string()
-    .regex(OWNER_NAME, { error: "expected an organization login such as acme" })
-    .describe("The organization."),
-  target: targetReference("repository"),
-  rulesets: rulesetsSchema("organization").optional(),
-}).describe("An organization and its rulesets.");
-
-interface OrganizationEntry {
-  name: string;
-  rulesets?: Rulesets;
-}
-
 function printRulesets(rulesets: Rulesets | undefined, prefix: readonly string[]) {
   return Object.keys(rulesets ?? {}).map((name) => ({
     kind: "ruleset",
@@ -419,33 +403,21 @@ export const ruleset: KindModule = {
       planRulesets(repositoryWhere(reader, repo), value as Rulesets, repo),
     export: (reader, repo) => exportRulesets(repositoryWhere(reader, repo)),
   },
-  section: {
-    spec: {
-      at: ["organizations"],
-      entry: organizationEntry,
-      list: true,
-      description: "Organizations and their rulesets.",
-      targetType: "repository",
-      noun: ["organization", "organizations"],
-      scope: (entry) => (entry as OrganizationEntry).name,
-      defines: (entry) => {
-        const { name, rulesets } = entry as OrganizationEntry;
-        return Object.keys(rulesets ?? {}).map((ruleset) => ({
-          id: `${name.toLowerCase()}|ruleset ${ruleset}`,
-          path: ["rulesets", ruleset],
-          what: `the ruleset "${ruleset}" of organization ${name}`,
-        }));
-      },
-      print: (entry) => printRulesets((entry as OrganizationEntry).rulesets, ["rulesets"]),
+  organization: {
+    setting: {
+      key: "rulesets",
+      schema: rulesetsSchema("organization"),
+      defines: (value) =>
+        Object.keys(value as Rulesets).map((name) => ({
+          id: `ruleset ${name}`,
+          path: [name],
+          what: `the ruleset "${name}"`,
+        })),
+      print: (value) => printRulesets(value as Rulesets, []),
     },
-    plan: async ({ reader, entry }) => {
-      const { name, rulesets } = entry as OrganizationEntry;
-      return { changes: await planRulesets(organizationWhere(reader, name), rulesets ?? {}) };
-    },
-    export: async (reader, id) => {
-      const rulesets = await exportRulesets(organizationWhere(reader, id));
-      return { entries: [{ name: id, ...(rulesets ? { rulesets } : {}) }], comments: [] };
-    },
+    plan: ({ reader, org, value }) =>
+      planRulesets(organizationWhere(reader, org), value as Rulesets),
+    export: (reader, org) => exportRulesets(organizationWhere(reader, org)),
   },
   verify: verifyWritten,
 };

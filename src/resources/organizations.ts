@@ -1,0 +1,103 @@
+import * as z from "zod";
+import { closed, OWNER_NAME, targetReference } from "../config/fields.js";
+import type { Defined, PrintBlock } from "../config/spec.js";
+import type { KindModule, OrganizationPart, SectionPart } from "./kind.js";
+
+type OrganizationKind = KindModule & { organization: OrganizationPart };
+
+/** An `organizations` entry as written: its name, and the kinds' keys. */
+type OrganizationEntry = { name: string } & Record<string, unknown>;
+
+/**
+ * The `organizations` section, composed from every kind's organization part: an entry names one
+ * organization and holds the keys of any of those kinds (`rulesets`, `teams`, `settings` …). Each
+ * key is planned, defined once and printed by its own kind; the section only routes the keys, so a
+ * kind with an organization part is added to it by its registration alone.
+ */
+export function organizationsSection(kinds: readonly OrganizationKind[]): SectionPart {
+  const settings = kinds.map((kind) => kind.organization.setting);
+  const shape: Record<string, z.ZodType> = {
+    name: z
+      .string()
+      .regex(OWNER_NAME, { error: "expected an organization login such as acme" })
+      .describe("The organization."),
+    target: targetReference("repository"),
+  };
+  for (const setting of settings) shape[setting.key] = setting.schema.optional();
+  const entry = closed(shape)
+    .superRefine((value, ctx) => {
+      // Rules over one key that involve another key of the same entry (the repositories an
+      // organization's Actions settings select must be named where the entry names them).
+      const written = value as Record<string, unknown>;
+      for (const setting of settings) {
+        const own = written[setting.key];
+        if (own === undefined || setting.rules === undefined) continue;
+        for (const problem of setting.rules(own, {
+          ownerType: "organization",
+          settings: written,
+        })) {
+          ctx.addIssue({
+            code: "custom",
+            path: [setting.key, ...problem.path],
+            message: problem.message,
+          });
+        }
+      }
+    })
+    .describe(
+      `An organization and what forgeplan manages of it: ${settings.map((setting) => setting.key).join(", ")}.`,
+    );
+  const present = (value: OrganizationEntry) =>
+    kinds.filter((kind) => value[kind.organization.setting.key] !== undefined);
+  return {
+    spec: {
+      at: ["organizations"],
+      entry,
+      list: true,
+      description: `Organizations and their ${settings.map((setting) => setting.key).join(", ")}.`,
+      targetType: "repository",
+      noun: ["organization", "organizations"],
+      scope: (value) => (value as OrganizationEntry).name,
+      defines: (value) => {
+        const org = value as OrganizationEntry;
+        return present(org).flatMap(({ organization: { setting } }) =>
+          setting.defines(org[setting.key]).map((defined): Defined => ({
+            id: `${org.name.toLowerCase()}|${setting.key}|${defined.id}`,
+            path: [setting.key, ...defined.path],
+            what: `${defined.what} of organization ${org.name}`,
+          })),
+        );
+      },
+      print: (value) => {
+        const org = value as OrganizationEntry;
+        return present(org).flatMap(({ organization: { setting } }) =>
+          setting
+            .print(org[setting.key])
+            .map((block): PrintBlock => ({ ...block, path: [setting.key, ...block.path] })),
+        );
+      },
+    },
+    plan: async ({ reader, entry: value, options }) => {
+      const org = value as OrganizationEntry;
+      const planned = await Promise.all(
+        present(org).map((kind) =>
+          kind.organization.plan({
+            reader,
+            org: org.name,
+            value: org[kind.organization.setting.key],
+            options,
+          }),
+        ),
+      );
+      return { changes: planned.flat() };
+    },
+    export: async (reader, org) => {
+      const exported: OrganizationEntry = { name: org };
+      for (const kind of kinds) {
+        const value = await kind.organization.export?.(reader, org);
+        if (value !== undefined) exported[kind.organization.setting.key] = value;
+      }
+      return { entries: [exported], comments: [] };
+    },
+  };
+}
