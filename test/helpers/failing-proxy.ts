@@ -4,9 +4,21 @@ import { afterEach, beforeEach } from "vitest";
 import type { RunningSandbox } from "../../src/sandbox/index.js";
 import { sandbox } from "./sandbox.js";
 
-/** What the proxy answers a request itself with, instead of forwarding it. */
-export interface Refusal {
+/**
+ * What the proxy answers a request itself with, instead of forwarding it: `body` as JSON, or `text`
+ * as it is (an HTML page from a proxy) with its content type.
+ */
+export type Refusal =
+  | { status: number; body: unknown }
+  | { status: number; text: string; contentType: string };
+
+/** One request the proxy forwarded and the sandbox's answer to it. */
+export interface Exchange {
+  method: string;
+  /** Path and query, as sent. */
+  path: string;
   status: number;
+  /** The answer's JSON, undefined when it had no body. */
   body: unknown;
 }
 
@@ -25,7 +37,11 @@ export interface FailingProxy {
  * A loopback proxy in front of a sandbox that makes one read fail when the test says: every other
  * request is forwarded as it came, and answered as the sandbox answered it (its rate headers too).
  */
-export async function failingProxy(upstream: string, refuse: Refuse): Promise<FailingProxy> {
+export async function failingProxy(
+  upstream: string,
+  refuse: Refuse,
+  observe?: (exchange: Exchange) => void,
+): Promise<FailingProxy> {
   const counts = new Map<string, number>();
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -39,9 +55,11 @@ export async function failingProxy(upstream: string, refuse: Refuse): Promise<Fa
         counts.set(key, seen);
         const refusal = refuse(method, path, seen);
         if (refusal !== undefined) {
-          res
-            .writeHead(refusal.status, { "content-type": "application/json; charset=utf-8" })
-            .end(JSON.stringify(refusal.body));
+          const [type, text] =
+            "text" in refusal
+              ? [refusal.contentType, refusal.text]
+              : ["application/json; charset=utf-8", JSON.stringify(refusal.body)];
+          res.writeHead(refusal.status, { "content-type": type }).end(text);
           return;
         }
         const headers: Record<string, string> = {};
@@ -56,6 +74,12 @@ export async function failingProxy(upstream: string, refuse: Refuse): Promise<Fa
           body: chunks.length > 0 ? Buffer.concat(chunks) : undefined,
         });
         const text = await answer.text();
+        observe?.({
+          method,
+          path: req.url ?? "/",
+          status: answer.status,
+          body: text === "" ? undefined : (JSON.parse(text) as unknown),
+        });
         const returned: Record<string, string> = {};
         answer.headers.forEach((value, name) => {
           if (!["content-length", "connection", "keep-alive", "content-encoding"].includes(name)) {

@@ -1,0 +1,419 @@
+/**
+ * The kind conformance suite: the same checks for every registered kind, each kind supplying only a
+ * fixture (test/kinds/fixtures/). A guarantee checked here holds for every kind mechanically:
+ *
+ * - random desired values apply and re-plan as no change (no perpetual diff), ≥ 200 runs a part;
+ * - export of the live state plans as no change;
+ * - every live change of a managed field behind forgeplan's back shows as exactly that change;
+ * - every request body the kind sends is one GitHub's published request schema accepts (the
+ *   sandbox refuses others and test/helpers/sandbox.ts fails the test), and every write names
+ *   GitHub's operation; every answer the sandbox gives validates against GitHub's response schema;
+ * - a malformed answer (an HTML page, a body of the wrong shape) to any of its reads is an error for
+ *   its resource, never "absent", and apply writes nothing;
+ * - its keys are in the JSON Schema with a description on every field, and `validate --print` shows
+ *   every value written with its file:line.
+ *
+ * Each run starts a fresh sandbox, so a shrunk counterexample replays exactly. Seeds are fixed;
+ * `FC_SEED=7 FC_RUNS=500 npx vitest run test/kinds/<kind>.test.ts` explores further.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { isMap, isScalar, isSeq, type Node, parseDocument, type YAMLMap } from "yaml";
+import type { Plan } from "../../src/core/plan.js";
+import { printState, schemaText } from "../../src/engine/desired.js";
+import { type KindModule, KINDS } from "../../src/resources/index.js";
+import { type Exchange, failingProxy, type Refusal } from "../helpers/failing-proxy.js";
+import type { Expected, KindFixture, PartFixture } from "./fixture.js";
+import { configOf, errors, KindWorld, type Part, pending, runs, shown } from "./harness.js";
+import { responseProblems } from "./operations.js";
+
+/** Shrinking replays whole runs; the allowance lets a counterexample print rather than time out. */
+const PROPERTY_TIMEOUT = 600_000;
+const DEFAULT_RUNS = 200;
+const MUTATION_RUNS = 100;
+/** Runs whose every answer is checked against GitHub's response schema. */
+const SCHEMA_RUNS = 15;
+
+function kindOf(name: string): KindModule {
+  const kind = KINDS.find((candidate) => candidate.name === name);
+  if (kind === undefined) throw new Error(`no kind "${name}" is registered`);
+  return kind;
+}
+
+function keyOf(kind: KindModule, part: Part): string {
+  const setting = part === "repository" ? kind.repository?.setting : kind.organization?.setting;
+  if (setting === undefined) throw new Error(`${kind.name} has no ${part} part`);
+  return setting.key;
+}
+
+async function within<T>(fixture: KindFixture, run: (world: KindWorld) => Promise<T>): Promise<T> {
+  const world = await KindWorld.start(fixture);
+  try {
+    return await run(world);
+  } finally {
+    await world.stop();
+  }
+}
+
+/** Plans the value, applies the plan and re-plans: what a user does, checked at every step. */
+async function converge(world: KindWorld, yaml: string, kind: string): Promise<Plan> {
+  const state = world.load(yaml);
+  const first = await world.plan(state);
+  expect(errors(first), "the first plan").toEqual([]);
+  const outcomes = await world.apply(first, state);
+  expect(outcomes.filter((outcome) => outcome.outcome !== "applied")).toEqual([]);
+  const again = await world.plan(state);
+  expect(errors(again), "the re-plan").toEqual([]);
+  expect(shown(pending(again, kind)), "the re-plan after apply").toEqual([]);
+  return again;
+}
+
+/** Every write names the GitHub operation it is, so its body is checked against GitHub's schema. */
+function expectNamedWrites(world: KindWorld): void {
+  const unnamed = world.writes
+    .filter((request) => request.operation === undefined)
+    .map((request) => `${request.method} ${request.path}`);
+  expect(unnamed, "writes the sandbox serves under no GitHub operation").toEqual([]);
+}
+
+function roundTrip(fixture: KindFixture, kind: KindModule, part: Part, where: PartFixture) {
+  const key = keyOf(kind, part);
+  it(
+    `${part}: random desired values apply and re-plan as no change; export plans as no change`,
+    async () => {
+      // Some runs start from another value forgeplan applied, so starting points vary too.
+      const cases = fc.tuple(fc.option(where.desired, { nil: undefined }), where.desired);
+      await fc.assert(
+        fc.asyncProperty(cases, ([start, value]) =>
+          within(fixture, async (world) => {
+            if (fixture.audit) {
+              const plan = await world.plan(world.load(configOf(fixture, part, key, value)));
+              expect(errors(plan)).toEqual([]);
+              expect(shown(pending(plan)), "an audit plans no writes").toEqual([]);
+              return;
+            }
+            if (start !== undefined)
+              await converge(world, configOf(fixture, part, key, start), kind.name);
+            await converge(world, configOf(fixture, part, key, value), kind.name);
+            expectNamedWrites(world);
+            const exported = await world.exported(part, key);
+            expect(exported, "export writes the value just applied").toBeDefined();
+            const state = world.load(configOf(fixture, part, key, exported));
+            const plan = await world.plan(state);
+            expect(errors(plan)).toEqual([]);
+            expect(shown(pending(plan)), "the plan of what export wrote").toEqual([]);
+          }),
+        ),
+        runs(20261126, where.runs ?? DEFAULT_RUNS),
+      );
+    },
+    PROPERTY_TIMEOUT,
+  );
+}
+
+/**
+ * The pending changes of a plan as the fixture states what a mutation must show: an update's
+ * paths are given exactly, or as the one field they all lie under.
+ */
+function shownAs(
+  plan: Plan,
+  kind: string,
+  expected: Record<string, Expected>,
+): Record<string, Expected> {
+  const result: Record<string, Expected> = {};
+  for (const change of pending(plan, kind)) {
+    if (change.action !== "update") {
+      result[change.name] = { action: change.action as "create" | "delete" };
+      continue;
+    }
+    const paths = [...new Set(change.diff.map((entry) => entry.path))].sort();
+    const wanted = expected[change.name];
+    const under = wanted && "under" in wanted ? wanted.under : undefined;
+    result[change.name] =
+      under !== undefined &&
+      paths.length > 0 &&
+      paths.every((path) => path === under || path.startsWith(`${under}.`))
+        ? { action: "update", under }
+        : { action: "update", paths };
+  }
+  return result;
+}
+
+function sortedPaths(expected: Record<string, Expected>): Record<string, Expected> {
+  return Object.fromEntries(
+    Object.entries(expected).map(([name, change]) => [
+      name,
+      "paths" in change ? { action: "update", paths: [...change.paths].sort() } : change,
+    ]),
+  );
+}
+
+function mutationsDetected(fixture: KindFixture, kind: KindModule, part: Part, where: PartFixture) {
+  const key = keyOf(kind, part);
+  it(
+    `${part}: a live change behind forgeplan's back shows as exactly that change`,
+    async () => {
+      expect(
+        where.mutations,
+        `the ${kind.name} fixture gives no mutations for its ${part} part`,
+      ).toBeDefined();
+      const cases = where.desired.chain((value) =>
+        fc.tuple(fc.constant(value), where.mutations!(value)),
+      );
+      await fc.assert(
+        fc.asyncProperty(cases, ([value, mutation]) =>
+          within(fixture, async (world) => {
+            const yaml = configOf(fixture, part, key, value);
+            await converge(world, yaml, kind.name);
+            const expected = await mutation.send(world.live());
+            const plan = await world.plan(world.load(yaml));
+            expect(errors(plan)).toEqual([]);
+            expect(shownAs(plan, kind.name, expected), mutation.what).toEqual(
+              sortedPaths(expected),
+            );
+          }),
+        ),
+        runs(20261127, Math.min(where.runs ?? DEFAULT_RUNS, MUTATION_RUNS)),
+      );
+    },
+    PROPERTY_TIMEOUT,
+  );
+}
+
+function answersValidate(fixture: KindFixture, kind: KindModule, part: Part, where: PartFixture) {
+  const key = keyOf(kind, part);
+  it(`${part}: every answer the sandbox gives its requests validates against GitHub's schema`, async () => {
+    const samples = fc.sample(where.desired, { seed: 20261128, numRuns: SCHEMA_RUNS });
+    for (const value of samples) {
+      await within(fixture, async (world) => {
+        const seen: Exchange[] = [];
+        const proxy = await failingProxy(
+          world.sandbox.url,
+          () => undefined,
+          (exchange) => {
+            seen.push(exchange);
+          },
+        );
+        try {
+          const state = world.load(configOf(fixture, part, key, value));
+          const plan = await world.plan(state, proxy.url);
+          if (!fixture.audit) await world.apply(plan, state, proxy.url);
+          await world.plan(state, proxy.url);
+        } finally {
+          await proxy.stop();
+        }
+        const problems = seen.flatMap((exchange) => {
+          const { operation, problems: found } = responseProblems(
+            exchange.method,
+            exchange.path,
+            exchange.status,
+            exchange.body,
+          );
+          return found.map((problem) => `${operation} → ${exchange.status}: ${problem}`);
+        });
+        expect([...new Set(problems)]).toEqual([]);
+      });
+    }
+  });
+}
+
+const MALFORMED: ReadonlyArray<{ what: string; answer: (real: unknown) => Refusal }> = [
+  {
+    what: "an HTML page answered 200",
+    answer: () => ({
+      status: 200,
+      text: "<html><body>Sign in to continue</body></html>",
+      contentType: "text/html; charset=utf-8",
+    }),
+  },
+  {
+    what: "JSON of the wrong shape",
+    // A list where an object is read, an object where a list is.
+    answer: (real) => ({ status: 200, body: Array.isArray(real) ? { items: real } : [real] }),
+  },
+];
+
+/**
+ * The kind's reads, found by planning the configuration once; then each read is answered malformed,
+ * one at a time: its resource must plan as an error, and apply must send nothing.
+ */
+function hostileReads(
+  fixture: KindFixture,
+  kind: KindModule,
+  config: (world: KindWorld) => Promise<string>,
+) {
+  it(
+    "a malformed answer to any of its reads is an error for its resource, and nothing is written",
+    async () => {
+      await within(fixture, async (world) => {
+        const yaml = await config(world);
+        const state = world.load(yaml);
+        const reads = new Map<string, unknown>();
+        const proxy = await failingProxy(
+          world.sandbox.url,
+          () => undefined,
+          (exchange) => {
+            if (exchange.method === "GET" && exchange.status === 200) {
+              reads.set(exchange.path.split("?")[0]!, exchange.body);
+            }
+          },
+        );
+        try {
+          const clean = await world.plan(state, proxy.url);
+          expect(errors(clean)).toEqual([]);
+        } finally {
+          await proxy.stop();
+        }
+        expect(reads.size, "the plan reads something").toBeGreaterThan(0);
+        for (const [path, real] of reads) {
+          for (const malformed of MALFORMED) {
+            const broken = await failingProxy(world.sandbox.url, (method, at) =>
+              method === "GET" && at === path ? malformed.answer(real) : undefined,
+            );
+            try {
+              const before = world.writes.length;
+              const plan = await world.plan(state, broken.url);
+              const what = `GET ${path} answered with ${malformed.what}`;
+              const failed = plan.changes.filter(
+                (change) => change.kind === kind.name && change.error,
+              );
+              expect(
+                failed.length,
+                `${what}: no change of ${kind.name} carries the error`,
+              ).toBeGreaterThan(0);
+              expect(
+                shown(pending(plan).filter((change) => !change.error)),
+                `${what}: writes planned`,
+              ).toEqual([]);
+              await world.apply(plan, state, broken.url);
+              expect(
+                world.writes.slice(before).map((r) => `${r.method} ${r.path}`),
+                `${what}: written`,
+              ).toEqual([]);
+            } finally {
+              await broken.stop();
+            }
+          }
+        }
+      });
+    },
+    PROPERTY_TIMEOUT,
+  );
+}
+
+/** Every property schema under `schema` has a description (the JSON Schema's hover help). */
+function undescribed(schema: unknown, path: string): string[] {
+  if (schema === null || typeof schema !== "object") return [];
+  const node = schema as Record<string, unknown>;
+  const found: string[] = [];
+  const properties = node.properties as Record<string, Record<string, unknown>> | undefined;
+  for (const [name, member] of Object.entries(properties ?? {})) {
+    if (typeof member.description !== "string" || member.description === "") {
+      found.push(`${path}.${name}`);
+    }
+    found.push(...undescribed(member, `${path}.${name}`));
+  }
+  for (const keyword of ["items", "additionalProperties"]) {
+    found.push(...undescribed(node[keyword], `${path}[]`));
+  }
+  for (const keyword of ["anyOf", "oneOf", "allOf"]) {
+    for (const [index, alternative] of ((node[keyword] as unknown[]) ?? []).entries()) {
+      found.push(...undescribed(alternative, `${path}(${keyword} ${index})`));
+    }
+  }
+  return found;
+}
+
+function describedInSchema(kind: KindModule, part: Part) {
+  const key = keyOf(kind, part);
+  it(`${part}: its key is in the JSON Schema with a description on every field`, () => {
+    const schema = JSON.parse(schemaText()) as {
+      properties: Record<string, { items: { properties: Record<string, unknown> } }>;
+    };
+    const entry = schema.properties[part === "repository" ? "repositories" : "organizations"]!;
+    const own = entry.items.properties[key] as Record<string, unknown> | undefined;
+    expect(own, `${key} in the JSON Schema`).toBeDefined();
+    expect(typeof own!.description, `${key} has a description`).toBe("string");
+    expect(undescribed(own, key)).toEqual([]);
+  });
+}
+
+/**
+ * The lines of the values written under `node`: a pair whose value is a scalar, null or a list of
+ * scalars is one printed value (a list prints whole); mappings and lists of mappings are walked.
+ */
+function valueLines(node: Node | null, lineOf: (offset: number) => number): number[] {
+  if (isMap(node)) {
+    return (node as YAMLMap).items.flatMap((pair) => {
+      const value = pair.value as Node | null;
+      const nested = isMap(value) || (isSeq(value) && value.items.some((item) => isMap(item)));
+      if (nested) return valueLines(value, lineOf);
+      const key = pair.key as Node;
+      return key.range ? [lineOf(key.range[0])] : [];
+    });
+  }
+  if (isSeq(node)) return node.items.flatMap((item) => valueLines(item as Node, lineOf));
+  if (isScalar(node) && node.range) return [lineOf(node.range[0])];
+  return [];
+}
+
+function printedWithPlace(fixture: KindFixture, kind: KindModule, part: Part, where: PartFixture) {
+  const key = keyOf(kind, part);
+  it(`${part}: validate --print shows every value written with its file:line`, async () => {
+    const [value] = fc.sample(where.desired, { seed: 20261129, numRuns: 1 });
+    await within(fixture, async (world) => {
+      const yaml = configOf(fixture, part, key, value);
+      const printed = printState(world.load(yaml));
+      const document = parseDocument(yaml);
+      const starts = [0, ...[...yaml.matchAll(/\n/g)].map((match) => match.index + 1)];
+      const lineOf = (offset: number) => starts.filter((start) => start <= offset).length;
+      const section = part === "repository" ? "repositories" : "organizations";
+      const node = document.getIn([section, 0, key], true) as Node | null;
+      const lines = [...new Set(valueLines(node, lineOf))];
+      const missing = lines.filter((line) => !printed.includes(`forgeplan.yaml:${line} `));
+      expect(missing, `lines not printed:\n${yaml}\n${printed}`).toEqual([]);
+      const rows = printed.split("\n").filter((row) => row.includes(" = "));
+      const placeless = rows.filter((row) => !/\.yaml:\d+ |default$/.test(row));
+      expect(placeless, "rows without a place").toEqual([]);
+    });
+  });
+}
+
+/** Runs the suite for one registered kind with its fixture. */
+export function conformance(fixture: KindFixture): void {
+  const kind = kindOf(fixture.kind);
+  describe(`kind ${kind.name} conformance`, () => {
+    const parts: Array<[Part, PartFixture | undefined, boolean]> = [
+      ["repository", fixture.repository, kind.repository !== undefined],
+      ["organization", fixture.organization, kind.organization !== undefined],
+    ];
+    it("has a fixture for every part it has", () => {
+      for (const [part, where, has] of parts) {
+        expect(
+          where !== undefined,
+          `${kind.name}: ${part} part ${has ? "without" : "not registered, but"} a fixture`,
+        ).toBe(has);
+      }
+      const ownSection = kind.section !== undefined;
+      expect(fixture.section !== undefined, `${kind.name}: section fixture`).toBe(ownSection);
+    });
+    for (const [part, where] of parts) {
+      if (where === undefined) continue;
+      roundTrip(fixture, kind, part, where);
+      if (!fixture.audit) mutationsDetected(fixture, kind, part, where);
+      answersValidate(fixture, kind, part, where);
+      describedInSchema(kind, part);
+      printedWithPlace(fixture, kind, part, where);
+      hostileReads(fixture, kind, async (world) => {
+        const [value] = fc.sample(where.desired, { seed: 20261130, numRuns: 1 });
+        const yaml = configOf(fixture, part, keyOf(kind, part), value);
+        if (!fixture.audit) await converge(world, yaml, kind.name);
+        return yaml;
+      });
+    }
+    if (fixture.section !== undefined) {
+      const config = fixture.section.config;
+      hostileReads(fixture, kind, () => Promise.resolve(config));
+    }
+  });
+}

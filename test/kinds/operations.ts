@@ -1,0 +1,70 @@
+import type { Schema } from "../../src/sandbox/core/openapi-check.js";
+import { check, github, responseSchema } from "../sandbox/openapi-check.js";
+
+/**
+ * GitHub's operations by the concrete paths a client sends, so every answer the sandbox gives a kind
+ * can be checked against the response schema GitHub publishes for it.
+ */
+
+interface Template {
+  path: string;
+  pattern: RegExp;
+  /** Literal segments: among templates that match, the most literal wins (`/hooks/{id}/config`). */
+  literals: number;
+}
+
+const TEMPLATES: Template[] = Object.keys(github.paths).map((path) => {
+  const segments = path.split("/");
+  const source = segments
+    .map((segment) =>
+      /^\{.+\}$/.test(segment) ? "[^/]+" : segment.replace(/[.*+?^$()|[\]\\]/g, "\\$&"),
+    )
+    .join("/");
+  return {
+    path,
+    pattern: new RegExp(`^${source}$`),
+    literals: segments.filter((segment) => !segment.startsWith("{")).length,
+  };
+});
+
+/** GitHub's path template for a concrete path (without its query), or undefined. */
+export function templateOf(path: string): string | undefined {
+  const bare = path.split("?")[0]!;
+  let best: Template | undefined;
+  for (const template of TEMPLATES) {
+    if (!template.pattern.test(bare)) continue;
+    if (best === undefined || template.literals > best.literals) best = template;
+  }
+  return best?.path;
+}
+
+/**
+ * Where the sandbox answers differently from GitHub's published response schema on purpose: by
+ * operation, the problems allowed. README ("The sandbox's deviations from GitHub's schemas") lists
+ * the same, with why.
+ */
+export const RESPONSE_DEVIATIONS: Readonly<Record<string, readonly string[]>> = {};
+
+/** The problems of one answer against GitHub's published schema, or a reason it has none to check. */
+export function responseProblems(
+  method: string,
+  path: string,
+  status: number,
+  body: unknown,
+): { operation: string; problems: string[] } {
+  const template = templateOf(path);
+  const operation = `${method} ${template ?? path.split("?")[0]}`;
+  if (template === undefined) return { operation, problems: ["not an operation GitHub publishes"] };
+  if (status === 204 || status === 304 || body === undefined) return { operation, problems: [] };
+  let schema: Schema;
+  try {
+    schema = responseSchema(template, method.toLowerCase(), String(status));
+  } catch {
+    return { operation, problems: [`GitHub publishes no ${status} answer for it`] };
+  }
+  const allowed = RESPONSE_DEVIATIONS[operation] ?? [];
+  return {
+    operation,
+    problems: check(schema, body).filter((problem) => !allowed.includes(problem)),
+  };
+}
