@@ -29,6 +29,7 @@ const CHANGE_KEYS = [
   "findings",
   "notes",
   "live_fingerprint",
+  "removal",
   "error",
 ];
 const DIFF_KEYS = ["path", "before", "after", "sensitive", "preexisting"];
@@ -140,6 +141,7 @@ function fileSchema(kinds: readonly string[]) {
     notes: z.array(z.string()).optional(),
     live_fingerprint: z.string().optional(),
     held: z.string().optional(),
+    removal: z.strictObject({ collection: z.string().min(1), live: count }).optional(),
     error: z
       .looseObject({
         message: z.string(),

@@ -61,6 +61,11 @@ export function resolveCreatedId(path: string, firstAnswer: unknown): string {
   return path.replaceAll(CREATED_ID, encodeURIComponent(String(id)));
 }
 
+export interface Removal {
+  collection: string;
+  live: number;
+}
+
 export interface ChangeError {
   message: string;
   /** "GET /repos/acme/api" — the request that failed, when one did. */
@@ -89,6 +94,12 @@ export interface Change {
   live_fingerprint?: string;
   /** Why apply must not touch this resource now, e.g. a running migration locks the repository. */
   held?: string;
+  /**
+   * Set on a delete that an authoritative collection plans for a member it does not list (a hook, a
+   * collaborator, a label): the collection, by a name unique in the plan (`github/acme/api/webhook`),
+   * and how many members it holds live. The engine caps such removals per collection (issue #27).
+   */
+  removal?: Removal;
   /** Why this change could not be planned; the rest of the plan is still computed. */
   error?: ChangeError;
 }

@@ -1,11 +1,13 @@
 import * as z from "zod";
 import {
+  addressOf,
   type Change,
   type ChangeError,
   CREATED_ID,
   type DiffEntry,
   newChange,
   type PlannedRequest,
+  type Removal,
   type SecretRef,
   unlistedChange,
 } from "../../core/plan.js";
@@ -388,6 +390,7 @@ function deletions(
   hooks: readonly WebhookSettings[],
   unpinned: readonly ReadHook[],
   path: string,
+  removal: Removal,
 ): HookPart[] {
   const urlsOfUnpinned = new Set(
     hooks.filter((hook) => hook.id === undefined).map((hook) => hook.url),
@@ -401,6 +404,7 @@ function deletions(
       requests: [{ method: "DELETE", path: `${path}/${hook.id}` }],
       live_fingerprint: fingerprint(canonical),
       notes: [`hook id ${hook.id} is not in the desired state (webhooks mode: authoritative)`],
+      removal,
     };
     return [{ url: canonical.url, id: hook.id, part, deleted: true as const }];
   });
@@ -493,7 +497,10 @@ export async function planWebhooks({
       part: planHook(desired, match.hook, path, rotateSecrets),
     };
   });
-  if (mode === "authoritative") parts.push(...deletions(hooks, unpinned, path));
+  if (mode === "authoritative") {
+    const collection = addressOf(reader.target, scope, "webhook", "").slice(0, -1);
+    parts.push(...deletions(hooks, unpinned, path, { collection, live: live.length }));
+  }
   const planned = named(parts);
   return [...planned, ...deletedHooks(deleted, planned, { live }, path)];
 }
