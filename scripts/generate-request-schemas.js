@@ -29,6 +29,11 @@ export const OPERATIONS = [
   "PATCH /orgs/{org}/properties/values",
   "PATCH /repos/{owner}/{repo}/properties/values",
   "POST /app/installations/{installation_id}/access_tokens",
+  "PATCH /repos/{owner}/{repo}",
+  "PUT /repos/{owner}/{repo}/topics",
+  "POST /repos/{owner}/{repo}/branches/{branch}/rename",
+  "POST /orgs/{org}/repos",
+  "POST /user/repos",
 ];
 
 const KEPT = new Set([

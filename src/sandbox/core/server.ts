@@ -11,6 +11,8 @@ import {
   WRITE_POINTS,
 } from "./rate-limits.js";
 import { byName } from "./id-paths.js";
+import { archivedRefusal } from "./read-only.js";
+import { renamedRedirect } from "./renamed.js";
 import {
   refusedBeforeRoute,
   requestViolations,
@@ -357,6 +359,14 @@ export function createRequestHandler(pipeline: Pipeline) {
           return;
         }
       }
+      const moved =
+        segments === undefined
+          ? undefined
+          : renamedRedirect(method, url, segments, world, pipeline.base());
+      if (moved !== undefined) {
+        reply(moved);
+        return;
+      }
       if (!("route" in match)) {
         reply(notFoundReply(family, match.methodMismatch));
         return;
@@ -372,7 +382,9 @@ export function createRequestHandler(pipeline: Pipeline) {
             ? appJwtRefusal(match)
             : undefined;
       const handled =
-        refusal ?? dispatch(req, method, url, match, body.bytes, caller, app, rateKey);
+        refusal ??
+        archivedRefusal(method, match, () => parseJson(body.bytes, family), world, caller) ??
+        dispatch(req, method, url, match, body.bytes, caller, app, rateKey);
       const accepted = access?.accepted;
       // GitHub tells fine-grained callers what an operation takes, on every answer.
       const answer =

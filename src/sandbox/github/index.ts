@@ -11,6 +11,7 @@ import { propertyRoutes } from "./properties/routes.js";
 import { pullRoutes } from "./pulls.js";
 import { repositoryRoutes } from "./repositories.js";
 import { rulesetRoutes } from "./rulesets/routes.js";
+import { settingsRoutes } from "./settings/routes.js";
 import { teamRoutes } from "./teams.js";
 import { hookRoutes } from "./webhooks/routes.js";
 
@@ -22,6 +23,7 @@ import { hookRoutes } from "./webhooks/routes.js";
 export function githubRoutes(options: { tokenTtlSeconds: number; stats: SandboxStats }): Route[] {
   return [
     ...branchProtectionRoutes,
+    ...settingsRoutes,
     ...repositoryRoutes,
     ...invitationRoutes,
     ...hookRoutes,

@@ -1,5 +1,10 @@
 import { SeedError } from "./file.js";
-import type { PropertySeed, RepositorySeed, WorldSeed } from "./schema.js";
+import {
+  type PropertySeed,
+  type RepositorySeed,
+  repositorySeed,
+  type WorldSeed,
+} from "./schema.js";
 
 export const GENERATED_HOOK_URLS = [
   { url: "https://ci.acme.example/hooks/forge", events: ["push"] },
@@ -42,35 +47,23 @@ export function withGeneratedRepositories(seed: WorldSeed, count: number): World
   for (const repo of seed.repositories) repoId = Math.max(repoId, repo.id ?? 0);
   const generated: RepositorySeed[] = [];
   for (let index = 1; index <= count; index++) {
-    generated.push({
-      full_name: `acme/repo-${String(index).padStart(width, "0")}`,
-      id: Math.max(100_000, repoId) + index,
-      private: true,
-      description: null,
-      default_branch: "main",
-      allow_squash_merge: true,
-      allow_rebase_merge: true,
-      allow_merge_commit: true,
-      created_at: "2026-01-02T09:00:00Z",
-      collaborators: {},
-      teams: {},
-      recent_checks: {},
-      branches: [{ name: "main" }, { name: "dev" }],
-      hooks: GENERATED_HOOK_URLS.map((hook) => ({
-        id: ++hookId,
-        config: { url: hook.url, content_type: "json" },
-        events: [...hook.events],
-        active: true,
-        branch_filter: "*",
-        created_at: "2026-01-02T09:00:00Z",
-        updated_at: "2026-01-02T09:00:00Z",
-      })),
-      invitations: [],
-      rulesets: [],
-      custom_properties: {
-        team: `team-${String(((index - 1) % GENERATED_TEAMS) + 1).padStart(2, "0")}`,
-      },
-    });
+    generated.push(
+      repositorySeed.parse({
+        full_name: `acme/repo-${String(index).padStart(width, "0")}`,
+        id: Math.max(100_000, repoId) + index,
+        branches: [{ name: "main" }, { name: "dev" }],
+        hooks: GENERATED_HOOK_URLS.map((hook) => ({
+          id: ++hookId,
+          config: { url: hook.url, content_type: "json" },
+          events: [...hook.events],
+          created_at: "2026-01-02T09:00:00Z",
+          updated_at: "2026-01-02T09:00:00Z",
+        })),
+        custom_properties: {
+          team: `team-${String(((index - 1) % GENERATED_TEAMS) + 1).padStart(2, "0")}`,
+        },
+      }),
+    );
   }
   const organizations = definesTeam
     ? seed.organizations
