@@ -1,6 +1,7 @@
 import { hasChanges, type Plan } from "../core/plan.js";
 import { configHint, looksLikeConfig, parseFlags } from "./args.js";
 import { type Command, CliError } from "./io.js";
+import { archivedCause } from "./lifecycle-flags.js";
 import { colorFlag, colorHelp, parseFormat, printPlan, savePlan, useColor } from "./output.js";
 import { loadStateAt } from "./revision.js";
 import { configPaths, connectionFlags, connectionHelp, loadState, openSession } from "./session.js";
@@ -22,6 +23,7 @@ export const flags = {
   "changed-from": { type: "string" },
   merge: { type: "boolean" },
   "rotate-secrets": { type: "boolean" },
+  "fail-on-archived": { type: "boolean" },
   target: { type: "string", multiple: true },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -42,6 +44,7 @@ ${colorHelp}  --out PLAN.json          also save the plan as JSON (apply it late
   --rotate-secrets         send every managed webhook secret and authorization header again (they are
                            write-only, so a plan cannot tell whether the service holds the current value)
   --merge SHARD.json...    combine the plans of all N shards (saved with --out) into one; reads nothing live
+  --fail-on-archived       exit 1 when a change will not be applied because its repository is archived
   -h, --help               this text
 Exit 0: no changes (audit reports alone don't count); 2: changes; 1: errors.
 `;
@@ -119,5 +122,10 @@ export const plan: Command = async (argv, io) => {
     );
   }
   if (result.errors > 0) return 1;
+  const archived = values["fail-on-archived"] === true ? archivedCause(result) : undefined;
+  if (archived !== undefined) {
+    io.stderr.write(`forgeplan: plan: ${archived}\n`);
+    return 1;
+  }
   return hasChanges(result) ? 2 : 0;
 };

@@ -18,6 +18,8 @@ export interface RuleProblem {
 /** What a rule may know about the entry a setting belongs to. */
 export interface EntryFacts {
   ownerType?: "organization" | "user";
+  /** The entry's name is a glob: it selects repositories rather than naming one. */
+  glob?: boolean;
   /**
    * Every setting of the entry, by key, as its defaults, profiles and own keys make it: for a rule
    * that involves another kind's setting (a branch a ruleset replaces must not also be protected).

@@ -18,6 +18,9 @@ import {
   sectionNamed,
 } from "../resources/index.js";
 import { type Expansion, expandRepositories } from "./expand.js";
+import { planRepository } from "./repository-lifecycle.js";
+import { withOrderNotes } from "./repository-order.js";
+import { withGateNotes } from "./gates.js";
 import { type TargetFilter, targetedRepos } from "./targets.js";
 
 export interface PlanInput {
@@ -90,7 +93,7 @@ export async function buildPlan({
     const expansion = await expandRepositories(state, readers);
     const planned = await planWork({ ...expansion, sections: state.sections }, readers, options);
     holdBack(planned.changes, planned.holds);
-    return makePlan(orderChanges(planned.changes, KIND_NAMES));
+    return makePlan(annotated(orderChanges(planned.changes, KIND_NAMES)));
   }
   // An owner no target reaches is not even listed.
   const reached = state.repositories.filter((entry) =>
@@ -114,7 +117,15 @@ export async function buildPlan({
   const changes = planned.changes.filter(
     (change) => targets.matches(change.address) || unlistedFor(change, targets),
   );
-  return { ...makePlan(orderChanges(changes, KIND_NAMES)), targets: [...targets.patterns] };
+  return {
+    ...makePlan(annotated(orderChanges(changes, KIND_NAMES))),
+    targets: [...targets.patterns],
+  };
+}
+
+/** What the plan says of each change beyond its kind's words: its place in apply, its flag. */
+export function annotated(changes: readonly Change[]): Change[] {
+  return withGateNotes(withOrderNotes(changes));
 }
 
 /**
@@ -160,16 +171,11 @@ export async function planWork(
   }
   for (const repo of work.repos) {
     const reader = readerFor(readers, repo.target);
-    const ref = { owner: repo.owner, name: repo.name };
     const note = propertyMatch(repo.entries);
-    for (const kind of REPOSITORY_KINDS) {
-      const value = repo.settings[kind.repository.setting.key];
-      if (value === undefined) continue;
-      tasks.push(async () => {
-        const changes = await kind.repository.plan({ reader, repo: ref, value, options });
-        return { changes: note === undefined ? changes : changes.map((c) => withNote(c, note)) };
-      });
-    }
+    tasks.push(async () => {
+      const changes = await planRepository(repo, reader, options);
+      return { changes: note === undefined ? changes : changes.map((c) => withNote(c, note)) };
+    });
   }
   for (const entry of work.sections) {
     const section = sectionNamed(entry.section);

@@ -5,15 +5,25 @@ import { branchProtection } from "./branch-protection/index.js";
 import { epicLinkKind } from "./epic-link/index.js";
 import { gistKind } from "./gist/index.js";
 import { invitation } from "./invitation/index.js";
-import type { KindModule, OrganizationPart, RepositoryPart, SectionPart } from "./kind.js";
+import type {
+  KindModule,
+  LifecyclePart,
+  OrganizationPart,
+  RepositoryPart,
+  SectionPart,
+} from "./kind.js";
 import { migrationKind } from "./migration/index.js";
 import { organizationsSection } from "./organizations.js";
 import { ruleset } from "./ruleset/index.js";
+import { settingsKind } from "./settings/index.js";
 import { webhook } from "./webhook/index.js";
 
 export type {
+  ArchivedPolicy,
   Hold,
   KindModule,
+  LifecyclePart,
+  Location,
   OrganizationPart,
   PlanOptions,
   RepositoryPart,
@@ -21,11 +31,14 @@ export type {
 } from "./kind.js";
 
 /**
- * The kinds of resource, in the order plans list them and apply applies them: rulesets, then classic
- * protections (a ruleset is in place before a classic protection it makes redundant goes), hooks,
- * clean-ups, audits. The one place a kind is registered (docs/adding-a-kind.md).
+ * The kinds of resource, in the order plans list them and apply applies them: a repository's own
+ * settings first (the engine still moves its unarchive, rename and archive to their places,
+ * src/engine/repository-order.ts), rulesets, then classic protections (a ruleset is in place before
+ * a classic protection it makes redundant goes), hooks, clean-ups, audits. The one place a kind is
+ * registered (docs/adding-a-kind.md).
  */
 export const KINDS: readonly KindModule[] = [
+  settingsKind,
   ruleset,
   branchProtection,
   webhook,
@@ -41,6 +54,13 @@ export const KIND_NAMES: readonly string[] = KINDS.map((kind) => kind.name);
 /** The kinds configured per repository, with their part. */
 export const REPOSITORY_KINDS: ReadonlyArray<KindModule & { repository: RepositoryPart }> =
   KINDS.filter((kind): kind is KindModule & { repository: RepositoryPart } => !!kind.repository);
+
+/** The kind that manages repositories themselves, which the engine asks where each one is. */
+export const LIFECYCLE_KIND:
+  (KindModule & { repository: RepositoryPart; lifecycle: LifecyclePart }) | undefined = KINDS.find(
+  (kind): kind is KindModule & { repository: RepositoryPart; lifecycle: LifecyclePart } =>
+    !!kind.repository && !!kind.lifecycle,
+);
 
 /** The kinds configured per organization (keys of an `organizations` entry), with their part. */
 export const ORGANIZATION_KINDS: ReadonlyArray<KindModule & { organization: OrganizationPart }> =
