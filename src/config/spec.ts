@@ -35,6 +35,11 @@ export interface Defined {
   id: string;
   /** Where it is written, relative to the value. */
   path: Path;
+  /**
+   * Further places of the same resource, for keys that set one thing together (a commit-message
+   * title and its message): compared, kept and dropped with `path`, never apart.
+   */
+  also?: Path[];
   /** For messages: "the protection of branch main". */
   what: string;
 }

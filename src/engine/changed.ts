@@ -177,8 +177,8 @@ function compareRepositories(
           result.unchanged += 1;
           continue;
         }
-        headPaths.push(part.path);
-        if (was !== undefined) basePaths.push(was.path);
+        headPaths.push(...part.paths);
+        if (was !== undefined) basePaths.push(...was.paths);
       }
       for (const [id, part] of thenParts) {
         if (!nowParts.has(id)) result.released.push(`${scope}: ${part.what}`);

@@ -74,7 +74,10 @@ export async function planRepository(
   });
 }
 
-/** Named repositories are read to be located; a glob's listing already said where and how. */
+/**
+ * Where a repository is. One only a glob selects is where the glob's listing found it; one a named
+ * entry selects is located by the lifecycle kind, told what a listing found of it, if one did.
+ */
 function locate(
   repo: RepoDesired,
   wanted: RepoRef,
@@ -82,15 +85,10 @@ function locate(
   value: unknown,
 ): Promise<Location> {
   const named = repo.entries.some((entry) => entry.selector.kind === "name");
-  if (LIFECYCLE_KIND === undefined || !named) {
-    return Promise.resolve({
-      kind: "found",
-      at: wanted,
-      wanted,
-      archived: repo.archived === true,
-    });
-  }
-  return LIFECYCLE_KIND.lifecycle.locate({ reader, repo: wanted, value });
+  const found: Location = { kind: "found", at: wanted, wanted, archived: repo.archived === true };
+  if (LIFECYCLE_KIND === undefined || !named) return Promise.resolve(found);
+  const listed = repo.archived === undefined ? {} : { listed: { archived: repo.archived } };
+  return LIFECYCLE_KIND.lifecycle.locate({ reader, repo: wanted, value, ...listed });
 }
 
 /** A change planned where the repository is now, addressed by the name the configuration gives it. */

@@ -109,7 +109,13 @@ export interface LifecyclePart {
    * configured) lists: found under one of them, absent, or the read's error. A name that now
    * redirects to the repository found is that repository, not another one.
    */
-  locate(input: { reader: ResourceReader; repo: RepoRef; value: unknown }): Promise<Location>;
+  locate(input: {
+    reader: ResourceReader;
+    repo: RepoRef;
+    value: unknown;
+    /** Set when a listing (a glob's) found it under its name: whether it is archived. */
+    listed?: { archived: boolean };
+  }): Promise<Location>;
   archivedPolicy(value: unknown): ArchivedPolicy;
   /**
    * The pair of changes around the other changes of an archived repository under

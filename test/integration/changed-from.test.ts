@@ -67,8 +67,9 @@ describe("plan --changed-from REF", () => {
 
     const before = await requests(sb);
     const text = await runInProcess(args, { cwd: repo.dir });
-    // GET /rate_limit and the protection of acme/api's main: nothing of acme/web is read.
-    expect((await requests(sb)) - before).toBe(2);
+    // GET /rate_limit, acme/api (to locate it: archived repositories take no writes) and the
+    // protection of its main: nothing of acme/web is read.
+    expect((await requests(sb)) - before).toBe(3);
     expect(text.stderr).toBe("");
     expect(text.code).toBe(2);
     expect(text.stdout).toBe(
@@ -313,9 +314,10 @@ repositories:
     });
     const before = await requests(sb);
     const defaults = plan((await runInProcess(args, { cwd: repo.dir })).stdout);
-    // GET /rate_limit, the invitations of both repositories (the defaults reach acme/web too), and
-    // the unchanged migration audit, read for the repositories a running migration would hold.
-    expect((await requests(sb)) - before).toBe(4);
+    // GET /rate_limit, both repositories (each located) and their invitations (the defaults reach
+    // acme/web too), and the unchanged migration audit, read for the repositories a running
+    // migration would hold.
+    expect((await requests(sb)) - before).toBe(6);
     expect(defaults.changes.map((change) => change.address)).toEqual([
       "github/acme/api/invitation/1",
       "github/acme/api/invitation/2",
@@ -365,7 +367,7 @@ repositories:
     expect(invalid.code).toBe(1);
     expect(invalid.stderr).toBe(
       [
-        `${head}:forgeplan.yaml:2:34: repositories[0].colour: unknown key "colour"; expected one of: name, exclude, where, target, owner_type, profiles, rulesets, branch_protection, webhooks, invitations`,
+        `${head}:forgeplan.yaml:2:34: repositories[0].colour: unknown key "colour"; expected one of: name, exclude, where, target, owner_type, profiles, settings, rulesets, branch_protection, webhooks, invitations`,
         `forgeplan: plan: the configuration at ${head} has 1 error; plan without --changed-from to see the whole plan`,
         "",
       ].join("\n"),

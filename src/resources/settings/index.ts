@@ -34,11 +34,12 @@ export const settingsKind: KindModule = {
     export: exportSettings,
   },
   lifecycle: {
-    locate: ({ reader, repo, value }) =>
+    locate: ({ reader, repo, value, listed }) =>
       locateRepository({
         reader,
         repo,
         previously: (value as RepositorySettings | undefined)?.previously ?? [],
+        ...(listed === undefined ? {} : { listed }),
       }),
     archivedPolicy: (value) => {
       const written = (value as RepositorySettings | undefined)?.archived_repositories;

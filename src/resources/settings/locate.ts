@@ -14,9 +14,14 @@ export async function locateRepository(input: {
   reader: ResourceReader;
   repo: RepoRef;
   previously: readonly string[];
+  listed?: { archived: boolean };
 }): Promise<Location> {
-  const { reader, repo: wanted, previously } = input;
+  const { reader, repo: wanted, previously, listed } = input;
   const scope = `${wanted.owner}/${wanted.name}`;
+  // A listing found it under its name: it is read only to tell its previous names apart.
+  if (listed !== undefined && previously.length === 0) {
+    return { kind: "found", at: wanted, wanted, archived: listed.archived };
+  }
   const own = await reader.getOrAbsent(repoPath(wanted), fullRepository);
   if (own.kind === "error") return { kind: "error", wanted, error: own.error };
   const earlier: Array<{ name: string; answer: FullRepository }> = [];

@@ -225,8 +225,9 @@ function namedBranches(branches: readonly string[]): string {
 /**
  * `default_branch` switches to a branch that exists, never creating or renaming one
  * (safe-settings#336 and #677 renamed when a switch was meant; terraform-provider-github#765 failed
- * on a missing branch). `rename_default_branch` renames it explicitly while it still has the old
- * name, and is done once it has the new one; both names existing is an error, never a guess.
+ * on a missing branch). `rename_default_branch` says the default branch is `to`: while it is still
+ * `from`, it is renamed explicitly (both existing is an error, never a guess); done once it is `to`;
+ * otherwise it switches to `to` when that branch exists, as `default_branch` would.
  */
 async function planDefaultBranch(
   ctx: Context,
@@ -274,9 +275,9 @@ async function planDefaultBranch(
       ctx,
       "default_branch",
       changeError(
-        `the default branch of ${ctx.scope} is ${live}, neither ${rename.from} (to rename) nor ${rename.to}`,
+        `the default branch of ${ctx.scope} is ${live}, neither ${rename.from} (to rename) nor ${rename.to}, which does not exist (${namedBranches(branches)})`,
         "GET",
-        ctx.path,
+        path,
         200,
       ),
     );

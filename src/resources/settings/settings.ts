@@ -42,6 +42,12 @@ export const securityAndAnalysis = closed({
   secret_scanning_delegated_bypass_options: closed({
     reviewers: z
       .array(reviewer)
+      .refine(
+        (reviewers) =>
+          new Set(reviewers.map((one) => `${one.reviewer_type}:${one.reviewer_id}`)).size ===
+          reviewers.length,
+        { error: "a team or role is listed twice" },
+      )
       .describe("Who may approve a bypass: teams and roles, compared as a set."),
   })
     .optional()
@@ -278,24 +284,39 @@ export function settingsRules(value: unknown, entry: EntryFacts): RuleProblem[] 
 }
 
 /** Keys that set one thing together: a commit-message pair, the default branch and its rename. */
-const TOGETHER: Readonly<Record<string, string>> = {
-  squash_merge_commit_title: "the squash commit message defaults",
-  squash_merge_commit_message: "the squash commit message defaults",
-  merge_commit_title: "the merge commit message defaults",
-  merge_commit_message: "the merge commit message defaults",
-  default_branch: "the default branch",
-  rename_default_branch: "the default branch",
-};
+const TOGETHER: ReadonlyArray<{ keys: readonly string[]; what: string }> = [
+  {
+    keys: ["squash_merge_commit_title", "squash_merge_commit_message"],
+    what: "the squash commit message defaults",
+  },
+  {
+    keys: ["merge_commit_title", "merge_commit_message"],
+    what: "the merge commit message defaults",
+  },
+  { keys: ["default_branch", "rename_default_branch"], what: "the default branch" },
+];
 
 /**
- * What a value defines, for the once-only check of entries that name one repository: each setting,
- * and the keys that set one thing together as that one thing.
+ * What a value defines, for the once-only check of entries that name one repository and for
+ * export and PR-scoped plans: each setting, and the keys that set one thing together as one.
  */
 export function settingsDefines(value: unknown): Defined[] {
-  const defined = new Map<string, Defined>();
-  for (const key of Object.keys(value as RepositorySettings)) {
-    const what = TOGETHER[key] ?? `the setting ${key}`;
-    if (!defined.has(what)) defined.set(what, { id: what, path: [key], what });
+  const written = Object.keys(value as RepositorySettings);
+  const defined: Defined[] = [];
+  const grouped = new Set<string>();
+  for (const { keys, what } of TOGETHER) {
+    const [first, ...rest] = keys.filter((key) => written.includes(key));
+    if (first === undefined) continue;
+    keys.forEach((key) => grouped.add(key));
+    defined.push({
+      id: what,
+      path: [first],
+      ...(rest.length > 0 ? { also: rest.map((key) => [key]) } : {}),
+      what,
+    });
   }
-  return [...defined.values()];
+  for (const key of written) {
+    if (!grouped.has(key)) defined.push({ id: key, path: [key], what: `the setting ${key}` });
+  }
+  return defined;
 }

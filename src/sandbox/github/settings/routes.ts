@@ -5,6 +5,7 @@ import {
   noContent,
   notFound,
   ok,
+  type Reply,
   type RequestContext,
   requireCaller,
 } from "../../core/http-support.js";
@@ -82,15 +83,16 @@ function touched(ctx: RequestContext, repo: Repository): void {
   repo.updated_at = isoTime(ctx.now());
 }
 
+/** A toggle's "not enabled": 404, which GitHub's description publishes without a body. */
+const NOT_ENABLED: Reply = { status: 404 };
+
 const toggleRoutes: Route[] = [
   {
     method: "GET",
     pattern: "/repos/:owner/:repo/vulnerability-alerts",
-    // "204 Response if repository is enabled with vulnerability alerts", "404 Not Found if …not".
-    handler: (ctx) => {
-      if (!adminRepository(ctx).repo.vulnerability_alerts) throw notFound();
-      return noContent;
-    },
+    // "204 Response if repository is enabled with vulnerability alerts", "404 Not Found if …not",
+    // both published without a body.
+    handler: (ctx) => (adminRepository(ctx).repo.vulnerability_alerts ? noContent : NOT_ENABLED),
   },
   {
     method: "PUT",
@@ -119,10 +121,11 @@ const toggleRoutes: Route[] = [
   {
     method: "GET",
     pattern: "/repos/:owner/:repo/automated-security-fixes",
-    // "404 Not Found if Dependabot is not enabled for the repository" (its alerts are off).
+    // "404 Not Found if Dependabot is not enabled for the repository" (its alerts are off),
+    // published without a body.
     handler: (ctx) => {
       const repo = adminRepository(ctx).repo;
-      if (!repo.vulnerability_alerts) throw notFound();
+      if (!repo.vulnerability_alerts) return NOT_ENABLED;
       return ok({ enabled: repo.automated_security_fixes, paused: false });
     },
   },
