@@ -4,6 +4,7 @@ import { locateRepository } from "./locate.js";
 import { planSettings } from "./plan.js";
 import { around } from "./archiving.js";
 import {
+  printSettings,
   type RepositorySettings,
   repositorySettings,
   settingsDefines,
@@ -27,7 +28,7 @@ export const settingsKind: KindModule = {
       ),
       rules: settingsRules,
       defines: settingsDefines,
-      print: () => [{ kind: "settings", name: "repository", path: [] }],
+      print: printSettings,
     },
     plan: ({ reader, repo, value, location }) =>
       planSettings({ reader, repo, value: value as RepositorySettings, location }),

@@ -456,6 +456,14 @@ async function planReporting(
 ): Promise<Change> {
   const read = await readReporting(ctx);
   if (read.kind === "error") return failed(ctx, "private_vulnerability_reporting", read.error);
+  // Made private, the repository loses it: a DELETE after the visibility change would find none.
+  const goesPrivate = visibility?.gate === "visibility" && liveVisibility(answer) === "public";
+  if (read.kind === "found" && !wanted && read.on && goesPrivate) {
+    return part(ctx, "private_vulnerability_reporting", {
+      ...updateOrNot([], [], { private_vulnerability_reporting: read.on }),
+      notes: ["turned off with the visibility change: a private repository has none"],
+    });
+  }
   if (read.kind === "found")
     return toggle(
       ctx,

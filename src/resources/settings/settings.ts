@@ -6,7 +6,7 @@
  */
 import * as z from "zod";
 import { closed, httpUrl, orNull, positiveId } from "../../config/fields.js";
-import type { Defined, EntryFacts, RuleProblem } from "../../config/spec.js";
+import type { Defined, EntryFacts, PrintBlock, RuleProblem } from "../../config/spec.js";
 
 const ON_OFF = "true: on; false: off.";
 
@@ -319,4 +319,27 @@ export function settingsDefines(value: unknown): Defined[] {
     if (!grouped.has(key)) defined.push({ id: key, path: [key], what: `the setting ${key}` });
   }
   return defined;
+}
+
+/**
+ * `validate --print`: one block of every value, and one per bypass reviewer so each of its fields
+ * shows the line it is written on.
+ */
+export function printSettings(value: unknown): PrintBlock[] {
+  const reviewers =
+    (value as RepositorySettings).security_and_analysis?.secret_scanning_delegated_bypass_options
+      ?.reviewers ?? [];
+  return [
+    { kind: "settings", name: "repository", path: [] },
+    ...reviewers.map((reviewer, index) => ({
+      kind: "settings",
+      name: `bypass reviewer ${reviewer.reviewer_type} ${reviewer.reviewer_id}`,
+      path: [
+        "security_and_analysis",
+        "secret_scanning_delegated_bypass_options",
+        "reviewers",
+        index,
+      ],
+    })),
+  ];
 }
