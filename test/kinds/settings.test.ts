@@ -1,4 +1,3 @@
 import { conformance } from "./conformance.js";
-import { settingsFixture } from "./fixtures/settings.js";
 
-conformance(settingsFixture);
+conformance("settings");
