@@ -16,6 +16,8 @@ export interface ActionInputs {
   /** undefined: decided by the event (on for pull requests, unless sharded). */
   comment: boolean | undefined;
   allowDelete: boolean;
+  allowVisibility: boolean;
+  allowCreate: boolean;
   concurrency?: string;
   writeInterval?: string;
   shard?: Shard;
@@ -139,6 +141,8 @@ export function readInputs(env: Env): ActionInputs {
     format: format as Format,
     comment: commentText === undefined ? undefined : comment,
     allowDelete: boolean(env, "allow-delete") ?? false,
+    allowVisibility: boolean(env, "allow-visibility") ?? false,
+    allowCreate: boolean(env, "allow-create") ?? false,
     merge,
     ...(concurrency !== undefined ? { concurrency } : {}),
     ...(writeInterval !== undefined ? { writeInterval } : {}),
