@@ -102,6 +102,11 @@ export class ForgeClient {
     this.#maxWaitMs = nonNegative("maximum wait", options.maxWaitMs ?? CLIENT_DEFAULTS.maxWaitMs);
     this.#timeoutMs = nonNegative("timeout", options.timeoutMs ?? CLIENT_DEFAULTS.timeoutMs);
     if (this.#timeoutMs === 0) throw new Error("timeout must be more than 0 milliseconds");
+    const idleTimeoutMs = nonNegative(
+      "idle timeout",
+      options.idleTimeoutMs ?? CLIENT_DEFAULTS.idleTimeoutMs,
+    );
+    if (idleTimeoutMs === 0) throw new Error("idle timeout must be more than 0 milliseconds");
     const maxResponseBytes = positiveInteger(
       "maximum response size",
       options.maxResponseBytes ?? CLIENT_DEFAULTS.maxResponseBytes,
@@ -154,7 +159,7 @@ export class ForgeClient {
         ...(options.kind === "repository" ? { "x-github-api-version": "2022-11-28" } : {}),
       },
       request: {
-        fetch: createHttpFetch(concurrency, maxResponseBytes),
+        fetch: createHttpFetch(concurrency, maxResponseBytes, idleTimeoutMs),
         log: silentLog,
         // A success body is read by readAnswer, which tells JSON from anything else.
         parseSuccessResponseBody: false,

@@ -11,6 +11,11 @@ export const CLIENT_DEFAULTS = {
   writeIntervalMs: 1000,
   maxWaitMs: 15 * 60_000,
   timeoutMs: 30_000,
+  /**
+   * Longest a started body may go without a byte: GitHub sends a body as one burst, so a pause this
+   * long is a stall, not a slow answer, and the attempt is retried rather than waited out.
+   */
+  idleTimeoutMs: 10_000,
   retries: { max: 5, baseMs: 500, capMs: 30_000 } satisfies RetryPolicy,
   /** GitHub's secondary limit for REST: 900 points a minute per endpoint. */
   pointsPerMinute: 900,

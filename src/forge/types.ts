@@ -101,6 +101,12 @@ export interface ForgeClientOptions {
   /** Per attempt, wall-clock; default 30 000. */
   timeoutMs?: number;
   /**
+   * Longest an answer's body may go without a byte once it has started, per attempt: a stalled
+   * body fails the attempt (retried as a broken connection is) before the whole timeout. Default
+   * 10 000.
+   */
+  idleTimeoutMs?: number;
+  /**
    * Largest response body read, in bytes (after decompression); a longer one is cut off while it
    * streams in and fails its request. Default 16 MiB.
    */
