@@ -10,7 +10,7 @@ import { CLIENT_DEFAULTS } from "./defaults.js";
 import { ForgeError, permissionsNote, serviceMessage, StoppedBeforeSending } from "./errors.js";
 import { createHttpFetch } from "./http-fetch.js";
 import { FREE_PATH, SKEW_MS } from "./limits.js";
-import { Pacer, type Ticket } from "./pacer.js";
+import { type Admitted, Pacer, type Ticket } from "./pacer.js";
 import { type Headers, reportedWindow, retryAfterMs, throttleOf } from "./rate-headers.js";
 import { answered, fromThrown, lostAnswer, type Outcome, timedOut } from "./outcome.js";
 import { backoffDelay, mayRetry, type RetryPolicy } from "./retry-policy.js";
@@ -87,14 +87,22 @@ export class ForgeClient {
   #identityOnce: Promise<string | undefined> | undefined;
 
   constructor(options: ForgeClientOptions) {
-    const concurrency = options.concurrency ?? CLIENT_DEFAULTS.concurrency;
-    if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 100) {
-      throw new Error(`concurrency must be an integer from 1 to 100, got ${concurrency}`);
+    const given = options.concurrency ?? CLIENT_DEFAULTS.concurrency;
+    if (!Number.isInteger(given) || given < 1 || given > 100) {
+      throw new Error(`concurrency must be an integer from 1 to 100, got ${given}`);
     }
     const share = options.shareOfBudget ?? CLIENT_DEFAULTS.shareOfBudget;
     if (!(share > 0 && share <= 1)) {
       throw new Error(`share of the rate budget must be in (0, 1], got ${share}`);
     }
+    // GitHub counts requests in flight per account, whoever sends them: a share of it is this client's.
+    const concurrency = Math.max(1, Math.floor(given * share));
+    const cpuTimeLimitMs = options.cpuTimeLimitMs ?? CLIENT_DEFAULTS.cpuTimeLimitMs;
+    if (!(cpuTimeLimitMs > 0)) {
+      throw new Error(`the CPU-time limit must be more than 0 milliseconds, got ${cpuTimeLimitMs}`);
+    }
+    const contentLimits =
+      options.contentLimits === undefined ? CLIENT_DEFAULTS.contentLimits : options.contentLimits;
     const writeIntervalMs = nonNegative(
       "write interval",
       options.writeIntervalMs ?? CLIENT_DEFAULTS.writeIntervalMs,
@@ -142,6 +150,8 @@ export class ForgeClient {
       writeIntervalMs,
       lane: writeLaneOf(this.#clock, this.#base.origin, this.#auth.writer),
       pointsPerMinute,
+      contentLimits,
+      cpuTimeLimitMs,
       share,
       margin: options.rateMargin,
       onWait: (wait, now) => {
@@ -175,7 +185,7 @@ export class ForgeClient {
   ): Promise<ForgeResponse<T>> {
     const url = buildUrl(this.#base.href, path, options.query);
     return this.#writeKeys.run(options.writeKey, () =>
-      this.#exchange<T>(method, url, options.body),
+      this.#exchange<T>(method, url, options.body, true, options.creates === true),
     );
   }
 
@@ -202,20 +212,21 @@ export class ForgeClient {
    * Every item of a list, 100 per page, following Link rel="next" on the same origin to the end.
    * A listing is bounded: at most `maxPages` pages, and no more than the last page its first page
    * names (rel="last"), plus one for items added while it is read; a link back to a page already
-   * read, or past the bound, fails the request instead of reading on. Each page is the list itself,
-   * or with `itemsUnder` an object holding it under that key (`GET /installation/repositories`
-   * answers `{total_count, repositories}`); a page of another shape fails the request.
+   * read, or past the bound, fails the request instead of reading on. Where a page names no last
+   * page (cursor-paged lists, a broken proxy), one shorter than the page size asked for is the last:
+   * if it still links onward, the listing would not end, and the request fails there. Each page is
+   * the list itself, or with `itemsUnder` an object holding it under that key (`GET
+   * /installation/repositories` answers `{total_count, repositories}`); a page of another shape
+   * fails the request.
    */
   async paginate<T>(path: string, query: Query = {}, { itemsUnder }: PageShape = {}): Promise<T[]> {
-    let url: URL | undefined = buildUrl(this.#base.href, path, {
-      ...query,
-      per_page: query.per_page ?? 100,
-    });
+    const perPage = query.per_page ?? 100;
+    let url: URL | undefined = buildUrl(this.#base.href, path, { ...query, per_page: perPage });
     const seen = new Set<string>();
     const items: T[] = [];
     let bound: { pages: number; why: string } = {
       pages: this.#maxPages,
-      why: `the most forgeplan reads of one listing`,
+      why: "the most forgeplan reads of one listing (--max-pages raises it)",
     };
     while (url !== undefined) {
       const shown = displayPath(url, this.#base);
@@ -253,6 +264,12 @@ export class ForgeClient {
       }
       if (next !== undefined && next.origin !== this.#base.origin) {
         throw refuse(`refused to follow a next-page link to another origin (${next.origin})`);
+      }
+      if (next !== undefined && last === undefined && listed.length < Number(perPage)) {
+        const held = `${listed.length} item${listed.length === 1 ? "" : "s"}`;
+        throw refuse(
+          `page ${seen.size} of the listing holds ${held} of the ${perPage} asked for, yet links to a next page: a short page is the last, so the listing would not end`,
+        );
       }
       if (seen.size === 1 && last !== undefined && last + 1 < bound.pages) {
         // Items added while the list is read may push the last of them onto one more page.
@@ -314,8 +331,9 @@ export class ForgeClient {
     url: URL,
     body?: unknown,
     cacheable = true,
+    creates = false,
   ): Promise<ForgeResponse<T>> {
-    const ticket = this.#pacer.ticket(method, displayPath(url, this.#base));
+    const ticket = this.#pacer.ticket(method, displayPath(url, this.#base), creates);
     const progress = { sent: false };
     try {
       if (!ticket.mutating) return await this.#attempts<T>(ticket, url, body, cacheable, progress);
@@ -500,17 +518,17 @@ export class ForgeClient {
     cached: CacheEntry | undefined,
     progress: { sent: boolean },
   ): Promise<{ outcome: Outcome; sent: Secret | undefined }> {
-    await this.#pacer.admit(ticket);
+    const admitted = await this.#pacer.admit(ticket);
     let sent: Secret | undefined;
     try {
       sent = await this.#auth.authorization();
     } catch (error) {
-      this.#pacer.done(ticket, undefined, false);
+      this.#pacer.done(admitted, undefined, false);
       throw error;
     }
     const started = this.#clock.now();
     progress.sent = true;
-    this.#pacer.sending(ticket);
+    this.#pacer.sending(admitted);
     this.#stats.requests++;
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(), this.#timeoutMs);
@@ -531,14 +549,14 @@ export class ForgeClient {
       outcome = answered(ticket.method, response.status, response.headers, response.data);
     } catch (error) {
       if (this.#signal?.aborted) {
-        this.#pacer.done(ticket, undefined, true);
+        this.#pacer.done(admitted, undefined, true);
         throw this.#signal.reason;
       }
       outcome = timeout.signal.aborted ? timedOut(this.#timeoutMs) : fromThrown(error);
     } finally {
       clearTimeout(timer);
     }
-    this.#record(ticket, outcome);
+    this.#record(admitted, outcome);
     if (outcome.kind !== "transport") {
       this.#onEvent({
         type: "request",
@@ -552,7 +570,7 @@ export class ForgeClient {
     return { outcome, sent };
   }
 
-  #record(ticket: Ticket, outcome: Outcome): void {
+  #record(admitted: Admitted, outcome: Outcome): void {
     const report =
       outcome.kind === "response"
         ? reportedWindow(outcome.headers as Headers, this.#kind)
@@ -561,7 +579,7 @@ export class ForgeClient {
       outcome.kind === "transport"
         ? !outcome.failure.refused
         : !(outcome.kind === "response" && outcome.status === 304);
-    this.#pacer.done(ticket, report, spent);
+    this.#pacer.done(admitted, report, spent);
   }
 
   /** The headers this client sends that GitHub's ETag hashes (it never sends a Cookie). */
