@@ -332,7 +332,7 @@ export class Pacer {
       });
     }
     const announced = this.#announced.get(`${wait.category} ${wait.reason}`);
-    if (until - now >= SKEW_MS && (announced === undefined || announced < now)) {
+    if (until - now >= SKEW_MS && (announced === undefined || announced <= now)) {
       this.#announce(wait, now);
     }
   }
