@@ -65,3 +65,68 @@ repositories:
     expect(migrated.stderr).toContain(`cannot list the repositories of acme: ${refused}`);
   });
 });
+
+describe("plan over a listing of an owner's repositories that does not end", () => {
+  const glob = () =>
+    configFile(`version: 1
+repositories:
+  - name: acme/*
+    branch_protection:
+      main: { enforce_admins: true }
+`);
+
+  /** Pages of `size` repositories, each linking to the next page and none naming the last. */
+  const endless = (size: number) =>
+    hostile((req, res) => {
+      const url = new URL(req.url ?? "/", `http://${req.headers.host}`);
+      if (url.pathname === "/rate_limit") {
+        return answer(res, 200, json, {
+          resources: { core: { limit: 5000, remaining: 5000, reset: 1, used: 0 } },
+        });
+      }
+      const page = Number(url.searchParams.get("page") ?? 1);
+      const repos = Array.from({ length: size }, (_, i) => ({
+        name: `repo-${page}-${i}`,
+        full_name: `acme/repo-${page}-${i}`,
+        owner: { login: "acme" },
+        archived: false,
+      }));
+      url.searchParams.set("page", String(page + 1));
+      answer(res, 200, { ...json, link: `<${url.href}>; rel="next"` }, repos);
+    });
+
+  it(
+    "ends in under 10 s with an error naming the listing when its pages run short",
+    { timeout: 10_000 },
+    async () => {
+      const service = await endless(1);
+      const result = await runInProcess(["plan", "-c", glob(), "--sandbox-url", service.url]);
+      expect(result.code).toBe(1);
+      expect(result.stdout).toContain(
+        "error: GET /orgs/acme/repos?type=all&per_page=100: page 1 of the listing holds 1 item of the 100 asked for, yet links to a next page: a short page is the last, so the listing would not end",
+      );
+      expect(service.seen.map((seen) => seen.url)).toEqual([
+        "/rate_limit",
+        "/orgs/acme/repos?type=all&per_page=100",
+      ]);
+    },
+  );
+
+  it("stops at --max-pages when every page is full", { timeout: 10_000 }, async () => {
+    const service = await endless(100);
+    const result = await runInProcess([
+      "plan",
+      "-c",
+      glob(),
+      "--sandbox-url",
+      service.url,
+      "--max-pages",
+      "3",
+    ]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(
+      "error: GET /orgs/acme/repos?type=all&per_page=100&page=4: the listing goes on past 3 pages, the most forgeplan reads of one listing (--max-pages raises it)",
+    );
+    expect(service.seen).toHaveLength(4);
+  });
+});
