@@ -109,6 +109,16 @@ repositories:
         "/rate_limit",
         "/orgs/acme/repos?type=all&per_page=100",
       ]);
+      const applied = await runInProcess([
+        "apply",
+        "-c",
+        glob(),
+        "--sandbox-url",
+        service.url,
+        "--auto-approve",
+      ]);
+      expect(applied.code).toBe(1);
+      expect(service.seen.filter((seen) => seen.method !== "GET")).toEqual([]);
     },
   );
 
