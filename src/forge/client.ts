@@ -58,6 +58,12 @@ export type {
   WaitReason,
 } from "./types.js";
 
+/**
+ * The cache identity of a credential the service will not name: its entries are filed under the
+ * target and the URL (the URL holds the target's base).
+ */
+const UNNAMED = "unnamed";
+
 const silentLog = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
 
 /**
@@ -367,6 +373,7 @@ export class ForgeClient {
         ? await this.#identity()
         : undefined;
     const key = identity !== undefined ? cacheKey(method, url.href, identity) : undefined;
+    const tokenBoundOnly = identity === UNNAMED;
     let attempts = 0;
     let retries = 0;
     let throttles = 0;
@@ -380,12 +387,21 @@ export class ForgeClient {
       // Outside the concurrency slot, as the lane is: a write waiting here never holds up reads.
       const spacing = this.#pacer.writeSpacingMs(ticket);
       if (spacing > 0) await this.#clock.sleep(spacing, this.#signal);
-      const cached = key !== undefined ? this.#cache?.get(key) : undefined;
+      const stored = key !== undefined ? this.#cache?.get(key) : undefined;
+      const cached = tokenBoundOnly && stored?.scheme !== "github" ? undefined : stored;
       const { outcome, sent } = await this.#limit(() =>
         this.#attempt(ticket, url, body, cached, progress),
       );
       attempts++;
-      const settled = this.#settle<T>(ticket, outcome, key, cached, sent, retriedDelete);
+      const settled = this.#settle<T>(
+        ticket,
+        outcome,
+        key,
+        cached,
+        sent,
+        retriedDelete,
+        tokenBoundOnly,
+      );
       if (settled !== undefined) return settled;
       answerLost ||= ticket.mutating && lostAnswer(outcome);
       const fail = (status: number, detail: string, note?: string, unusableAnswer = false) => {
@@ -474,12 +490,14 @@ export class ForgeClient {
     cached: CacheEntry | undefined,
     sent: Secret | undefined,
     retriedDelete: boolean,
+    tokenBoundOnly: boolean,
   ): ForgeResponse<T> | undefined {
     if (outcome.kind !== "response") return undefined;
     const { status, headers, data, raw } = outcome;
     if (status >= 200 && status < 300) {
       if (key !== undefined && headers.etag !== undefined && raw !== undefined) {
-        this.#cache?.set(key, this.#entryOf(headers, headers.etag, raw, sent));
+        const entry = this.#entryOf(headers, headers.etag, raw, sent);
+        if (!tokenBoundOnly || entry.scheme === "github") this.#cache?.set(key, entry);
       }
       return { status, data: data as T, headers, fromCache: false };
     }
@@ -672,10 +690,13 @@ export class ForgeClient {
   /**
    * Who the credential acts as, for cache keys: the App installation, or for a static token the
    * account it belongs to, asked of the service once (`GET /user`), so a new token of the same user
-   * (a rotated personal token) finds the entries of the last. A token the service will not name
-   * (an installation token minted outside forgeplan, the Action's own GITHUB_TOKEN: `GET /user` is
-   * not for integrations) gets no entries: keyed by the token, they could only grow the cache by a
-   * copy per token and never be used by the next run.
+   * (a rotated personal token) finds the entries of the last. A token the service refuses to name
+   * (`GET /user` answers 403 to every installation token: a workflow's GITHUB_TOKEN, one minted by
+   * actions/create-github-app-token) files its entries under the URL alone (UNNAMED): its validator
+   * is computed for each request over the stored body, and the service answers 304 only where what
+   * it would send this token is that body, whichever token stored it. Without a name and with
+   * nothing but that check, only entries whose ETags are GitHub's are kept for it. Any other failure
+   * leaves the run without a cache.
    */
   #identity(): Promise<string | undefined> {
     this.#identityOnce ??= (async () => {
@@ -693,6 +714,7 @@ export class ForgeClient {
         if (typeof name === "string" && name !== "") return `user:${name.toLowerCase()}`;
       } catch (error) {
         if (!(error instanceof ForgeError)) throw error;
+        if (error.status === 403) return UNNAMED;
       }
       return undefined;
     })();
