@@ -103,12 +103,20 @@ export class ForgeClient {
     }
     // GitHub counts requests in flight per account, whoever sends them: a share of it is this client's.
     const concurrency = Math.max(1, Math.floor(given * share));
-    const cpuTimeLimitMs = options.cpuTimeLimitMs ?? CLIENT_DEFAULTS.cpuTimeLimitMs;
+    // GitHub's secondary limits; GitLab documents neither (its limits are counts a minute).
+    const github = options.kind === "repository";
+    const cpuTimeLimitMs =
+      options.cpuTimeLimitMs ??
+      (github ? CLIENT_DEFAULTS.cpuTimeLimitMs : Number.POSITIVE_INFINITY);
     if (!(cpuTimeLimitMs > 0)) {
       throw new Error(`the CPU-time limit must be more than 0 milliseconds, got ${cpuTimeLimitMs}`);
     }
     const contentLimits =
-      options.contentLimits === undefined ? CLIENT_DEFAULTS.contentLimits : options.contentLimits;
+      options.contentLimits !== undefined
+        ? options.contentLimits
+        : github
+          ? CLIENT_DEFAULTS.contentLimits
+          : null;
     const writeIntervalMs = nonNegative(
       "write interval",
       options.writeIntervalMs ?? CLIENT_DEFAULTS.writeIntervalMs,

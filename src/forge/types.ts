@@ -104,13 +104,13 @@ export interface ForgeClientOptions {
   pointsPerMinute?: number;
   /**
    * GitHub's content-creation limit this client paces its POSTs (and PUTs that create) to; default
-   * 80 a minute and 500 an hour; null paces none.
+   * 80 a minute and 500 an hour for a repository target, none for a planning one; null paces none.
    */
   contentLimits?: ContentLimits | null;
   /**
    * The response time a minute the credential's requests may take, GitHub's CPU-time limit
    * estimated as GitHub says; a fifth is kept in reserve, and GraphQL requests take at most 60 s of
-   * it. Default 90 000; Infinity paces none.
+   * it. Default 90 000 for a repository target, none (Infinity) for a planning one.
    */
   cpuTimeLimitMs?: number;
   /**
