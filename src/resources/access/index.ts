@@ -88,7 +88,14 @@ async function planTeams(
     }));
   }
   const live = listed.data;
-  const named = new Set(Object.keys(wanted).map((slug) => slug.toLowerCase()));
+  // A team written by its display name is an error of its own, never also a team to remove.
+  const named = new Set(
+    Object.keys(wanted).flatMap((written) => {
+      const lower = written.toLowerCase();
+      const byName = [...live.values()].find((team) => team.name.toLowerCase() === lower);
+      return byName === undefined ? [lower] : [lower, byName.slug.toLowerCase()];
+    }),
+  );
   const direct = [...live.values()].filter((team) => team.direct).length;
   const collection = { collection: place(reads, TEAMS), live: direct };
   const planned = await Promise.all([

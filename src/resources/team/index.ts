@@ -216,6 +216,13 @@ async function createTeam(p: Planning, slug: string, written: TeamSettings): Pro
       ...members,
       ...creator,
     ],
+    ...(creator.length > 0
+      ? {
+          notes: [
+            "GitHub makes whoever creates a team its maintainer: authoritative members remove the creator once the team exists",
+          ],
+        }
+      : {}),
   };
 }
 
