@@ -191,7 +191,7 @@ function heldRemovals(plan: Plan): string | undefined {
   const places = new Set(held.map((change) => change.removal?.collection ?? change.address));
   const more = places.size > 1 ? ` (and in ${plural(places.size - 1, "more collection")})` : "";
   return (
-    `${plural(held.length, "delete")} held by the removal limit and not applied: ${where}: ${first.held}${more}; ` +
+    `${plural(held.length, "delete")} held by the removal limit and not applied, in ${where}: ${first.held}${more}; ` +
     "--allow-delete alone does not apply them"
   );
 }

@@ -149,6 +149,6 @@ export function heldRemovalLines(plan: Plan): string[] {
   }
   return [...byPlace].map(
     ([place, changes]) =>
-      `Held by the removal limit: ${plural(changes.length, "delete")} of ${place}: ${changes[0]?.held ?? ""}; --allow-delete alone does not apply them.`,
+      `Held by the removal limit: ${plural(changes.length, "delete")} in ${place}: ${changes[0]?.held ?? ""}; --allow-delete alone does not apply them.`,
   );
 }

@@ -54,8 +54,9 @@ function removal(reads: AccessReads, live: LiveUser): PlannedRequest[] {
 }
 
 function removed(live: LiveUser): DiffEntry[] {
-  const before = shownRole(live) ?? "expired invitation";
-  return [{ path: "role", before }];
+  const role = shownRole(live);
+  if (role !== undefined) return [{ path: "role", before: role }];
+  return [{ path: "invitation", before: `expired (${live.invitation?.role ?? "unknown"})` }];
 }
 
 function grant(reads: AccessReads, login: string, role: ResolvedRole): PlannedRequest {
