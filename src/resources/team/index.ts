@@ -152,6 +152,25 @@ function nameProblem(org: string, slug: string, name: string): ChangeError | und
   );
 }
 
+/**
+ * Nesting GitHub refuses that no rule of the file can see, as it involves teams the file does not
+ * write: a parent that stays secret, or a team made secret that keeps child teams.
+ */
+function nestingProblem(
+  p: Planning,
+  slug: string,
+  target: Partial<CanonicalTeam>,
+): ChangeError | undefined {
+  const parent = target.parent ?? null;
+  const problem =
+    parent !== null && !(parent in p.teams) && p.live.get(parent)?.privacy === "secret"
+      ? `parent team ${parent} is secret: a parent team is closed (write ${parent} with privacy: closed)`
+      : target.privacy === "secret" && [...p.parents.values()].includes(slug)
+        ? `${slug} has child teams: a parent team is closed, not secret`
+        : undefined;
+  return problem === undefined ? undefined : changeError(problem, "GET", orgTeamsPath(p.org), 200);
+}
+
 /** What the team's own PATCH or POST carries: the fields that change, parents by slug. */
 function body(target: Partial<CanonicalTeam>, before: Partial<CanonicalTeam>) {
   const sent: Record<string, unknown> = {};
@@ -191,7 +210,7 @@ async function createTeam(p: Planning, slug: string, written: TeamSettings): Pro
     live_fingerprint: fingerprint(null),
   };
   const target = targetOf(p, slug, written);
-  const problem = nameProblem(p.org, slug, target.name ?? slug);
+  const problem = nameProblem(p.org, slug, target.name ?? slug) ?? nestingProblem(p, slug, target);
   if (problem !== undefined) return { ...base, error: problem };
   const place: TeamPlace = { reader: p.reader, org: p.org, slug };
   const users = written.members?.users ?? {};
@@ -277,19 +296,7 @@ async function updateTeam(p: Planning, slug: string, written: TeamSettings): Pro
   const target = targetOf(p, slug, written);
   const problem =
     target.name === before.name ? undefined : nameProblem(p.org, slug, target.name ?? slug);
-  const parent = target.parent ?? null;
-  const parentProblem =
-    parent !== null &&
-    p.live.get(parent)?.privacy === "secret" &&
-    p.teams[parent]?.privacy === undefined
-      ? changeError(
-          `parent team ${parent} is secret: a parent team is closed (write privacy: closed on ${parent})`,
-          "GET",
-          orgTeamsPath(p.org),
-          200,
-        )
-      : undefined;
-  const error = problem ?? parentProblem;
+  const error = problem ?? nestingProblem(p, slug, target);
   const place: TeamPlace = { reader: p.reader, org: p.org, slug: liveSlug };
   const memberChanges = await teamMembers(place, slug, written);
   if (error !== undefined) return [{ ...base, error }, ...memberChanges];
