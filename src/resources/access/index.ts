@@ -143,7 +143,7 @@ export async function planAccess(
 ): Promise<Change[]> {
   const { mode = "additive", users = {}, teams = {} } = value;
   const authoritative = mode === "authoritative";
-  const reads = new AccessReads(reader, repo);
+  const reads = new AccessReads(reader, repo, { teams, authoritative });
   const scope = `${repo.owner}/${repo.name}`;
   const deleted = options.deleted?.at(reader.target, scope, KIND) ?? [];
   const wants = (collection: string, written: object) =>

@@ -81,9 +81,17 @@ export class AccessReads {
   #teams?: Promise<ReadResult<Map<string, LiveTeam>>>;
   #orgTeams?: Promise<ReadResult<Array<{ slug: string; name: string }>>>;
 
+  /**
+   * `wanted`: the team grants the plan makes, and whether it removes the grants it does not list
+   * (authoritative mode): what a user will have through teams once it is applied.
+   */
   constructor(
     readonly reader: ResourceReader,
     readonly repo: RepoRef,
+    readonly wanted: { teams: Readonly<Record<string, string | null>>; authoritative: boolean } = {
+      teams: {},
+      authoritative: false,
+    },
   ) {
     this.#base = repoPath(repo);
   }
@@ -211,10 +219,32 @@ export class AccessReads {
   }
 
   /**
-   * Who else gives a user `role` on the repository than a direct grant: an owner of the
-   * organization (admin everywhere) or a team with access to it of which the user is a member
-   * (GitHub lists members of child teams too, whose access they inherit). GitHub lists a
-   * collaborator's "highest role … after considering all sources of grants" ("List repository
+   * The built-in role each team will have on the repository once the plan is applied: as written,
+   * else as it is unless authoritative mode removes its grant. A custom role counts as none here.
+   */
+  async #teamsAfterPlan(): Promise<ReadResult<Map<string, BuiltInRole>>> {
+    const teams = await this.teams();
+    if (teams.kind !== "found") return teams;
+    const after = new Map<string, BuiltInRole>();
+    for (const [key, team] of teams.data) {
+      if (this.wanted.authoritative && team.direct) continue;
+      const role = builtInRole(team.role);
+      if (role !== undefined) after.set(key, role);
+    }
+    for (const [written, role] of Object.entries(this.wanted.teams)) {
+      const key = written.toLowerCase();
+      const granted = role === null ? undefined : builtInRole(role);
+      if (granted === undefined) after.delete(key);
+      else after.set(key, granted);
+    }
+    return { kind: "found", data: after };
+  }
+
+  /**
+   * Who else gives a user `role` on the repository than a direct grant, once the plan is applied:
+   * an owner of the organization (admin everywhere) or a team with access to it of which the user
+   * is a member (GitHub lists members of child teams too, whose access they inherit). GitHub lists
+   * a collaborator's "highest role … after considering all sources of grants" ("List repository
    * collaborators"), so the role a direct grant holds under a higher one cannot be read.
    */
   async otherGrant(login: string, role: BuiltInRole): Promise<string | undefined | ChangeError> {
@@ -223,19 +253,16 @@ export class AccessReads {
     if (owners.kind === "found" && owners.data.has(login.toLowerCase())) {
       return `as an owner of ${this.org}`;
     }
-    const teams = await this.teams();
+    const teams = await this.#teamsAfterPlan();
     if (teams.kind !== "found") return teams.kind === "error" ? teams.error : undefined;
-    for (const team of teams.data.values()) {
-      const level = builtInRole(team.role);
-      if (level === undefined || levelOf(level) < levelOf(role)) continue;
-      const path = `/orgs/${encodeURIComponent(this.org)}/teams/${encodeURIComponent(team.slug)}/members`;
+    for (const [slug, granted] of teams.data) {
+      if (levelOf(granted) < levelOf(role)) continue;
+      const path = `/orgs/${encodeURIComponent(this.org)}/teams/${encodeURIComponent(slug)}/members`;
       const members = await this.reader.list(path, undefined, memberShape);
       if (members.kind === "error") return members.error;
-      if (
-        members.kind === "found" &&
-        members.data.some((m) => m.login.toLowerCase() === login.toLowerCase())
-      ) {
-        return `through team ${team.slug}`;
+      const wanted = login.toLowerCase();
+      if (members.kind === "found" && members.data.some((m) => m.login.toLowerCase() === wanted)) {
+        return `through team ${slug}`;
       }
     }
     return undefined;

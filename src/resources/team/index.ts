@@ -20,7 +20,13 @@ import {
   type TeamPlace,
   type TeamRole,
 } from "./members.js";
-import { type TeamSettings, type Teams, teamRules, teamsSchema } from "./settings.js";
+import {
+  type MemberSettings,
+  type TeamSettings,
+  type Teams,
+  teamRules,
+  teamsSchema,
+} from "./settings.js";
 import { slugOf } from "./slug.js";
 
 /**
@@ -186,22 +192,29 @@ function body(target: Partial<CanonicalTeam>, before: Partial<CanonicalTeam>) {
   return sent;
 }
 
-/** The creating user becomes a maintainer of a team it creates; authoritative members remove it. */
+/**
+ * The creating user becomes a maintainer of a team it creates ("When you create a new team, you
+ * automatically become a team maintainer", GitHub's "Create a team"): members written
+ * authoritative without it, or with it as null, remove it again once the team exists.
+ */
 async function creatorRemoval(
   p: Planning,
   place: TeamPlace,
-  users: Readonly<Record<string, unknown>>,
+  members: MemberSettings | undefined,
 ): Promise<PlannedRequest[] | ChangeError> {
+  const users = members?.users ?? {};
+  const authoritative = members?.mode === "authoritative";
+  if (!authoritative && !Object.values(users).includes(null)) return [];
   const creator = await credentialUser(p.reader, "it becomes a maintainer of the teams it creates");
   if ("error" in creator) {
     // An App's installation token names no user (GitHub answers GET /user 403): it is no person
     // and becomes no maintainer.
     return creator.error.status === 403 || creator.error.status === 401 ? [] : creator.error;
   }
-  const named = Object.keys(users).some(
-    (login) => login.toLowerCase() === creator.login.toLowerCase(),
-  );
-  return named ? [] : [{ method: "DELETE", path: membershipPath(place, creator.login) }];
+  const login = creator.login.toLowerCase();
+  const written = Object.entries(users).find(([name]) => name.toLowerCase() === login);
+  const kept = written === undefined ? !authoritative : written[1] !== null;
+  return kept ? [] : [{ method: "DELETE", path: membershipPath(place, creator.login) }];
 }
 
 async function createTeam(p: Planning, slug: string, written: TeamSettings): Promise<Change> {
@@ -217,8 +230,7 @@ async function createTeam(p: Planning, slug: string, written: TeamSettings): Pro
   const members = Object.entries(users).flatMap(([login, role]): PlannedRequest[] =>
     role === null ? [] : [{ method: "PUT", path: membershipPath(place, login), body: { role } }],
   );
-  const creator =
-    written.members?.mode === "authoritative" ? await creatorRemoval(p, place, users) : [];
+  const creator = await creatorRemoval(p, place, written.members);
   if (!Array.isArray(creator)) return { ...base, error: creator };
   const diff: DiffEntry[] = [
     ...diffValues({}, { ...target, parent: target.parent ?? undefined }),
@@ -238,11 +250,21 @@ async function createTeam(p: Planning, slug: string, written: TeamSettings): Pro
     ...(creator.length > 0
       ? {
           notes: [
-            "GitHub makes whoever creates a team its maintainer: authoritative members remove the creator once the team exists",
+            "GitHub makes whoever creates a team its maintainer: the members written remove the creator once the team exists",
           ],
         }
       : {}),
   };
+}
+
+/** The live parents of a team, nearest first. */
+function ancestorsOf(p: Planning, slug: string): string[] {
+  const found: string[] = [];
+  for (let at = p.live.get(slug)?.parent; at != null && !found.includes(at);) {
+    found.push(at);
+    at = p.live.get(at)?.parent;
+  }
+  return found;
 }
 
 function deleteTeam(p: Planning, slug: string): Change {
@@ -269,6 +291,16 @@ function deleteTeam(p: Planning, slug: string): Change {
     };
   }
   const { slug: _slug, ...shown } = live;
+  // A team whose ancestor this plan deletes goes with it: its own DELETE would find it gone.
+  const ancestor = ancestorsOf(p, slug).find((parent) => p.teams[parent] === null);
+  if (ancestor !== undefined) {
+    return {
+      ...base,
+      action: "delete",
+      diff: diffValues({ ...shown, parent: shown.parent ?? undefined }, {}),
+      notes: [`deleted with its parent team ${ancestor} (GitHub deletes a parent's child teams)`],
+    };
+  }
   return {
     ...base,
     action: "delete",

@@ -7,7 +7,7 @@ export const accountRoutes: Route[] = [
   {
     method: "GET",
     pattern: "/user",
-    handler: (ctx) => ok(authenticatedUser(ctx.base, requireCaller(ctx))),
+    handler: (ctx) => ok(authenticatedUser(ctx.base, ctx.world, requireCaller(ctx))),
   },
   {
     method: "GET",

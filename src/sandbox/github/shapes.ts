@@ -50,9 +50,37 @@ export function simpleUser(base: string, account: Account): Json {
   };
 }
 
-/** `GET /user`: the Simple User with the profile fields a caller sees about itself. */
-export function authenticatedUser(base: string, account: Account): Json {
-  return { ...simpleUser(base, account), name: account.name, email: account.email };
+/**
+ * `GET /user`: GitHub's Private User, the profile a caller sees of itself, with counts of what it
+ * owns in the world (the sandbox keeps no followers, disk usage or profile text).
+ */
+export function authenticatedUser(base: string, world: World, account: Account): Json {
+  const repos = world.repositoriesByOwner.get(account.login.toLowerCase()) ?? [];
+  const gists = world.gistsByOwner.get(account.id) ?? [];
+  const privateRepos = repos.filter((repo) => repo.private).length;
+  return {
+    ...simpleUser(base, account),
+    user_view_type: "private",
+    name: account.name,
+    email: account.email,
+    company: null,
+    blog: "",
+    location: null,
+    hireable: null,
+    bio: null,
+    public_repos: repos.length - privateRepos,
+    public_gists: gists.filter((gist) => gist.public).length,
+    followers: 0,
+    following: 0,
+    created_at: "2026-01-01T00:00:00Z",
+    updated_at: "2026-01-01T00:00:00Z",
+    private_gists: gists.filter((gist) => !gist.public).length,
+    total_private_repos: privateRepos,
+    owned_private_repos: privateRepos,
+    disk_usage: 0,
+    collaborators: 0,
+    two_factor_authentication: true,
+  };
 }
 
 /** Team Simple: a team as another answer names it (a team's parent). */
