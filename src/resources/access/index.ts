@@ -20,9 +20,9 @@ import { planUser, removeUser, USERS } from "./users.js";
  * Who has access to a repository (`access: {mode, users, teams}`): its direct collaborators, their
  * pending invitations and the teams granted access, each with a role. Layers merge user by user and
  * team by team. `additive` (the default) manages the grants listed; `authoritative` also removes
- * the direct grants and invitations not listed, never an organization owner's access, access
- * through a team, or a security manager team's. Its removals are capped by the engine like every
- * authoritative collection's.
+ * the direct grants and invitations not listed of each collection it writes (`users`, `teams`),
+ * never an organization owner's access, access through a team, or a security manager team's. Its
+ * removals are capped by the engine like every authoritative collection's.
  */
 
 const KIND = "access";
@@ -142,29 +142,33 @@ export async function planAccess(
   options: PlanOptions,
 ): Promise<Change[]> {
   const { mode = "additive", users = {}, teams = {} } = value;
-  const authoritative = mode === "authoritative";
-  const reads = new AccessReads(reader, repo, { teams, authoritative });
+  // Authoritative over what is written: `users` without `teams` leaves every team grant alone.
+  const over = {
+    users: mode === "authoritative" && value.users !== undefined,
+    teams: mode === "authoritative" && value.teams !== undefined,
+  };
+  const reads = new AccessReads(reader, repo, { teams, authoritative: over.teams });
   const scope = `${repo.owner}/${repo.name}`;
   const deleted = options.deleted?.at(reader.target, scope, KIND) ?? [];
-  const wants = (collection: string, written: object) =>
-    authoritative ||
+  const wants = (collection: "users" | "teams", written: object) =>
+    over[collection] ||
     Object.keys(written).length > 0 ||
     deleted.some((change) => change.name.startsWith(`${collection}/`));
   const [planned, teamChanges] = await Promise.all([
-    wants(USERS, users) ? planUsers(reads, users, authoritative) : [],
-    wants(TEAMS, teams) ? planTeams(reads, teams, authoritative) : [],
+    wants(USERS, users) ? planUsers(reads, users, over.users) : [],
+    wants(TEAMS, teams) ? planTeams(reads, teams, over.teams) : [],
   ]);
   const changes = [...planned, ...teamChanges];
-  if (authoritative) {
-    // What authoritative mode would remove is unknown when a listing failed: without this, the
-    // plan of an empty list would read as no change.
-    const error = failed(await reads.users()) ?? failed(await reads.teams());
-    if (error !== undefined) {
-      changes.unshift({
-        ...unlistedChange(reader.target, scope, KIND, error),
-        notes: ["the grants authoritative mode would remove could not be listed"],
-      });
-    }
+  // What authoritative mode would remove is unknown when a listing failed: without this, the plan
+  // of an empty list would read as no change.
+  const error =
+    (over.users ? failed(await reads.users()) : undefined) ??
+    (over.teams ? failed(await reads.teams()) : undefined);
+  if (error !== undefined) {
+    changes.unshift({
+      ...unlistedChange(reader.target, scope, KIND, error),
+      notes: ["the grants authoritative mode would remove could not be listed"],
+    });
   }
   return [...changes, ...(await removedGrants(reads, deleted, changes))];
 }

@@ -20,7 +20,7 @@ export const accessSchema = closed({
     .enum(["additive", "authoritative"])
     .optional()
     .describe(
-      "additive (default): grants not listed are left alone; authoritative: direct collaborators, invitations and team grants not listed are removed (owners and access through teams are never removed).",
+      "additive (default): grants not listed are left alone; authoritative: the direct collaborators and invitations (when users is written) and team grants (when teams is written) not listed are removed; owners, access through teams and security manager teams never are.",
     ),
   users: z
     .record(login, orNull(role))
