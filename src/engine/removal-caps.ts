@@ -39,7 +39,7 @@ function percent(count: number, live: number): number {
 /** The sentence a held delete carries (`held`), which apply reports as its outcome. */
 function heldReason(cap: RemovalCap, limit: RemovalLimit): string {
   if (cap.by === "plan") {
-    return `the plan deletes ${cap.count}, over the limit of ${cap.allowed} deletes a plan; raise it with --delete-limit ${cap.count} or removal_limit.deletes`;
+    return `the plan deletes ${cap.count}, more than the ${cap.allowed} a plan may delete; raise it with --delete-limit ${cap.count} or removal_limit.deletes`;
   }
   const live = cap.live ?? 0;
   return `${cap.count} of ${live} (${percent(cap.count, live)} %) would be removed, over the removal limit of ${limit.share} % (at least ${limit.floor}); raise it with --removal-limit ${percent(cap.count, live)} or removal_limit.share`;
