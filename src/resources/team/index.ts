@@ -76,6 +76,12 @@ function canonical(team: z.infer<typeof teamShape.schema>): CanonicalTeam & { sl
   };
 }
 
+/** A team as a plan shows it: a team without a parent shows none, rather than `parent: null`. */
+function diffable(team: Partial<CanonicalTeam>): Partial<CanonicalTeam> {
+  const { parent, ...rest } = team;
+  return parent === null || parent === undefined ? rest : { ...rest, parent };
+}
+
 function orgTeamsPath(org: string): string {
   return `/orgs/${encodeURIComponent(org)}/teams`;
 }
@@ -233,7 +239,7 @@ async function createTeam(p: Planning, slug: string, written: TeamSettings): Pro
   const creator = await creatorRemoval(p, place, written.members);
   if (!Array.isArray(creator)) return { ...base, error: creator };
   const diff: DiffEntry[] = [
-    ...diffValues({}, { ...target, parent: target.parent ?? undefined }),
+    ...diffValues({}, diffable(target)),
     ...Object.entries(users).flatMap(([login, role]) =>
       role === null ? [] : [{ path: `members.${login.toLowerCase()}`, after: role }],
     ),
@@ -297,14 +303,14 @@ function deleteTeam(p: Planning, slug: string): Change {
     return {
       ...base,
       action: "delete",
-      diff: diffValues({ ...shown, parent: shown.parent ?? undefined }, {}),
+      diff: diffValues(diffable(shown), {}),
       notes: [`deleted with its parent team ${ancestor} (GitHub deletes a parent's child teams)`],
     };
   }
   return {
     ...base,
     action: "delete",
-    diff: diffValues({ ...shown, parent: shown.parent ?? undefined }, {}),
+    diff: diffValues(diffable(shown), {}),
     requests: [
       { method: "DELETE", path: `${orgTeamsPath(p.org)}/${encodeURIComponent(live.slug)}` },
     ],
@@ -333,8 +339,8 @@ async function updateTeam(p: Planning, slug: string, written: TeamSettings): Pro
   const memberChanges = await teamMembers(place, slug, written);
   if (error !== undefined) return [{ ...base, error }, ...memberChanges];
   const diff = diffValues(
-    { ...before, parent: before.parent ?? undefined },
-    { ...target, parent: target.parent ?? undefined },
+    diffable(before),
+    diffable(target),
   );
   if (diff.length === 0) return [base, ...memberChanges];
   return [
