@@ -1,8 +1,7 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Plan } from "../../src/core/plan.js";
-import type { RecordedRequest, RunningSandbox } from "../../src/sandbox/index.js";
 import { runInProcess } from "../helpers/cli.js";
-import { call, configFile, sandbox } from "../helpers/sandbox.js";
+import { call, configFile, recordingSandbox } from "../helpers/sandbox.js";
 
 /**
  * Who has access to the demo world's acme/api, against the sandbox: what a role change sends, how
@@ -10,23 +9,9 @@ import { call, configFile, sandbox } from "../helpers/sandbox.js";
  * teams written by their display name, and the security manager team GitHub keeps.
  */
 
-let running: RunningSandbox | undefined;
-const writes: RecordedRequest[] = [];
-
-async function world(): Promise<RunningSandbox> {
-  running = await sandbox({
-    onRequest: (request) => {
-      if (request.method !== "GET") writes.push(request);
-    },
-  });
-  return running;
-}
-
-afterEach(async () => {
-  writes.splice(0);
-  await running?.stop();
-  running = undefined;
-});
+const service = recordingSandbox();
+const writes = service.writes;
+const world = () => service.start();
 
 function accessConfig(access: string): string {
   return configFile(`version: 1

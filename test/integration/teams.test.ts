@@ -1,30 +1,15 @@
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Plan } from "../../src/core/plan.js";
-import type { RecordedRequest, RunningSandbox } from "../../src/sandbox/index.js";
 import { runInProcess } from "../helpers/cli.js";
-import { call, configFile, sandbox } from "../helpers/sandbox.js";
+import { call, configFile, recordingSandbox } from "../helpers/sandbox.js";
 
 /** The teams of the demo world's acme, against the sandbox, and saved plans of held removals. */
 
-let running: RunningSandbox | undefined;
-const writes: RecordedRequest[] = [];
-
-async function world(): Promise<RunningSandbox> {
-  running = await sandbox({
-    onRequest: (request) => {
-      if (request.method !== "GET") writes.push(request);
-    },
-  });
-  return running;
-}
-
-afterEach(async () => {
-  writes.splice(0);
-  await running?.stop();
-  running = undefined;
-});
+const service = recordingSandbox();
+const writes = service.writes;
+const world = () => service.start();
 
 function teamsConfig(teams: string): string {
   return configFile(`version: 1

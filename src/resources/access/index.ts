@@ -3,12 +3,11 @@ import {
   type Change,
   type ChangeError,
   type DiffEntry,
-  newChange,
   type PlannedRequest,
   unlistedChange,
 } from "../../core/plan.js";
 import { mustFind, type ReadResult, type RepoRef, type ResourceReader } from "../context.js";
-import { fingerprint } from "../fingerprint.js";
+import { deletedAt } from "../deleted.js";
 import type { KindModule, PlanOptions } from "../kind.js";
 import { AccessReads, type LiveTeam, type LiveUser } from "./reads.js";
 import { builtInRole } from "./roles.js";
@@ -45,12 +44,7 @@ async function planUsers(
   if (listed.kind !== "found") {
     const error = failed(listed);
     return Object.keys(wanted).map((login) => ({
-      ...newChange(
-        reads.reader.target,
-        `${reads.repo.owner}/${reads.repo.name}`,
-        KIND,
-        `${USERS}/${login.toLowerCase()}`,
-      ),
+      ...reads.change(`${USERS}/${login.toLowerCase()}`),
       ...(error ? { error } : {}),
     }));
   }
@@ -78,12 +72,7 @@ async function planTeams(
   if (listed.kind !== "found") {
     const error = failed(listed);
     return Object.keys(wanted).map((slug) => ({
-      ...newChange(
-        reads.reader.target,
-        `${reads.repo.owner}/${reads.repo.name}`,
-        KIND,
-        `${TEAMS}/${slug.toLowerCase()}`,
-      ),
+      ...reads.change(`${TEAMS}/${slug.toLowerCase()}`),
       ...(error ? { error } : {}),
     }));
   }
@@ -127,10 +116,8 @@ async function removedGrants(
     const [collection, key = ""] = change.name.split(/\/(.*)/s);
     const listed: ReadResult<ReadonlyMap<string, LiveUser | LiveTeam>> =
       collection === USERS ? await reads.users() : await reads.teams();
-    const gone = newChange(change.target, change.scope, KIND, change.name);
-    if (listed.kind === "error") result.push({ ...gone, error: listed.error });
-    else if (listed.kind === "found" && listed.data.has(key)) continue;
-    else result.push({ ...gone, live_fingerprint: fingerprint(null) });
+    const gone = deletedAt(change, listed, key);
+    if (gone !== undefined) result.push(gone);
   }
   return result;
 }

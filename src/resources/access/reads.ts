@@ -5,7 +5,7 @@
  * that); what forgeplan never changes is read once per run (./organization.ts, ../owners.ts).
  */
 import * as z from "zod";
-import type { ChangeError } from "../../core/plan.js";
+import { type Change, type ChangeError, newChange } from "../../core/plan.js";
 import {
   changeError,
   type ReadResult,
@@ -98,6 +98,11 @@ export class AccessReads {
 
   get org(): string {
     return this.repo.owner;
+  }
+
+  /** A change of this repository's access, a no-op until planned otherwise. */
+  change(name: string): Change {
+    return newChange(this.reader.target, `${this.repo.owner}/${this.repo.name}`, "access", name);
   }
 
   get path(): string {

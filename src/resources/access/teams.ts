@@ -6,7 +6,6 @@
 import {
   type Change,
   type ChangeError,
-  newChange,
   type PlannedRequest,
   type Removal,
 } from "../../core/plan.js";
@@ -24,14 +23,8 @@ function teamPath(reads: AccessReads, slug: string): string {
 }
 
 function baseChange(reads: AccessReads, slug: string, live: LiveTeam | undefined): Change {
-  const { owner, name } = reads.repo;
   return {
-    ...newChange(
-      reads.reader.target,
-      `${owner}/${name}`,
-      "access",
-      `${TEAMS}/${slug.toLowerCase()}`,
-    ),
+    ...reads.change(`${TEAMS}/${slug.toLowerCase()}`),
     live_fingerprint: fingerprint(
       live === undefined ? null : { role: live.role, direct: live.direct },
     ),

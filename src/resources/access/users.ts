@@ -6,13 +6,7 @@
  * GitHub's "Add a repository collaborator"), never a removal and a new grant, which would drop the
  * user's review requests and assignments (integrations/terraform-provider-github#2731).
  */
-import {
-  type Change,
-  type DiffEntry,
-  newChange,
-  type PlannedRequest,
-  type Removal,
-} from "../../core/plan.js";
+import { type Change, type DiffEntry, type PlannedRequest, type Removal } from "../../core/plan.js";
 import { fingerprint } from "../fingerprint.js";
 import { ownersOf } from "../owners.js";
 import type { AccessReads, LiveUser, ResolvedRole } from "./reads.js";
@@ -75,12 +69,7 @@ export async function planUser(
   live: LiveUser | undefined,
 ): Promise<Change> {
   const base = {
-    ...newChange(
-      reads.reader.target,
-      `${reads.repo.owner}/${reads.repo.name}`,
-      "access",
-      `${USERS}/${written.toLowerCase()}`,
-    ),
+    ...reads.change(`${USERS}/${written.toLowerCase()}`),
     live_fingerprint: fingerprint(liveState(live)),
   };
   if (wanted === null) {
@@ -184,12 +173,7 @@ export async function removeUser(
   collection: Removal,
 ): Promise<Change> {
   const base = {
-    ...newChange(
-      reads.reader.target,
-      `${reads.repo.owner}/${reads.repo.name}`,
-      "access",
-      `${USERS}/${live.login.toLowerCase()}`,
-    ),
+    ...reads.change(`${USERS}/${live.login.toLowerCase()}`),
     live_fingerprint: fingerprint(liveState(live)),
   };
   if (live.role !== undefined) {

@@ -7,6 +7,7 @@ import {
   type PlannedRequest,
 } from "../../core/plan.js";
 import { changeError, mustFind, type ResourceReader } from "../context.js";
+import { deletedAt } from "../deleted.js";
 import { diffValues } from "../diff.js";
 import { fingerprint } from "../fingerprint.js";
 import type { KindModule, PlanOptions } from "../kind.js";
@@ -338,10 +339,7 @@ async function updateTeam(p: Planning, slug: string, written: TeamSettings): Pro
   const place: TeamPlace = { reader: p.reader, org: p.org, slug: liveSlug };
   const memberChanges = await teamMembers(place, slug, written);
   if (error !== undefined) return [{ ...base, error }, ...memberChanges];
-  const diff = diffValues(
-    diffable(before),
-    diffable(target),
-  );
+  const diff = diffValues(diffable(before), diffable(target));
   if (diff.length === 0) return [base, ...memberChanges];
   return [
     {
@@ -389,16 +387,13 @@ async function removedMembers(
     const match = /^(.+)\/members\/(.+)$/s.exec(change.name);
     if (names.has(change.name) || match === null) continue;
     const [, slug = "", login = ""] = match;
-    const gone = newChange(change.target, change.scope, KIND, change.name);
     const team = p.live.get(slug);
-    if (team === undefined) {
-      result.push({ ...gone, live_fingerprint: fingerprint(null) });
-      continue;
-    }
-    const listed = await directMembers({ reader: p.reader, org: p.org, slug: team.slug });
-    if (listed.kind === "error") result.push({ ...gone, error: listed.error });
-    else if (listed.kind === "found" && listed.data.has(login)) continue;
-    else result.push({ ...gone, live_fingerprint: fingerprint(null) });
+    const listed =
+      team === undefined
+        ? { kind: "found" as const, data: new Set<string>() }
+        : await directMembers({ reader: p.reader, org: p.org, slug: team.slug });
+    const gone = deletedAt(change, listed, login);
+    if (gone !== undefined) result.push(gone);
   }
   return result;
 }

@@ -7,7 +7,7 @@ import {
   type RequestContext,
   requireCaller,
 } from "../../core/http-support.js";
-import { paginate } from "../../core/pagination.js";
+import { pageReply } from "../../core/pagination.js";
 import type { Route } from "../../core/router.js";
 import {
   type Account,
@@ -167,12 +167,7 @@ export const accessRoutes: Route[] = [
       const all = collaboratorsOf(ctx, repo, affiliation).filter(
         ({ role }) => wanted === null || roleLevel(role) === wanted,
       );
-      const page = paginate(ctx, all, "github");
-      return {
-        status: 200,
-        body: page.items.map(({ user, role }) => collaborator(ctx.base, user, role)),
-        headers: page.headers,
-      };
+      return pageReply(ctx, all, ({ user, role }) => collaborator(ctx.base, user, role));
     },
   },
   {
@@ -257,14 +252,9 @@ export const accessRoutes: Route[] = [
           (org !== null && ctx.world.administers(org, caller)) ||
           item.members.has(caller.id),
       );
-      const page = paginate(ctx, visible, "github");
-      return {
-        status: 200,
-        body: page.items.map(({ team: item, role, direct }) =>
-          team(ctx.base, item, { role, source: direct ? "direct" : "organization" }),
-        ),
-        headers: page.headers,
-      };
+      return pageReply(ctx, visible, ({ team: item, role, direct }) =>
+        team(ctx.base, item, { role, source: direct ? "direct" : "organization" }),
+      );
     },
   },
   {
@@ -358,16 +348,11 @@ export const accessRoutes: Route[] = [
         id === SECURITY_MANAGER
           ? [...org.teams.values()].filter((item) => org.securityManagers.has(item.id))
           : [];
-      const page = paginate(
+      return pageReply(
         ctx,
         teams.sort((a, b) => a.id - b.id),
-        "github",
+        (item) => teamRoleAssignment(ctx.base, item),
       );
-      return {
-        status: 200,
-        body: page.items.map((item) => teamRoleAssignment(ctx.base, item)),
-        headers: page.headers,
-      };
     },
   },
   {
@@ -386,12 +371,7 @@ export const accessRoutes: Route[] = [
           const user = ctx.world.accountsById.get(id);
           return user === undefined ? [] : [user];
         });
-      const page = paginate(ctx, users, "github");
-      return {
-        status: 200,
-        body: page.items.map((user) => simpleUser(ctx.base, user)),
-        headers: page.headers,
-      };
+      return pageReply(ctx, users, (user) => simpleUser(ctx.base, user));
     },
   },
 ];

@@ -7,7 +7,7 @@ import {
   type RequestContext,
   requireCaller,
 } from "../../core/http-support.js";
-import { paginate } from "../../core/pagination.js";
+import { pageReply } from "../../core/pagination.js";
 import type { Route } from "../../core/router.js";
 import type { Account, Organization, Team, TeamRole } from "../../core/world.js";
 import { memberOrganization } from "../org-access.js";
@@ -132,12 +132,7 @@ export const teamRoutes: Route[] = [
       const teams = [...org.teams.values()]
         .filter((item) => sees(ctx, org, item, caller))
         .sort((a, b) => a.id - b.id);
-      const page = paginate(ctx, teams, "github");
-      return {
-        status: 200,
-        body: page.items.map((item) => team(ctx.base, item)),
-        headers: page.headers,
-      };
+      return pageReply(ctx, teams, (item) => team(ctx.base, item));
     },
   },
   {
@@ -263,14 +258,9 @@ export const teamRoutes: Route[] = [
       const { team: found } = teamInPath(ctx);
       const role = ctx.query.get("role") ?? "all";
       const listed = membersOf(ctx, found).filter((item) => role === "all" || item.role === role);
-      const page = paginate(ctx, listed, "github");
-      return {
-        status: 200,
-        body: page.items.map(({ user, role: held, inherited }) =>
-          teamMember(ctx.base, user, held, inherited),
-        ),
-        headers: page.headers,
-      };
+      return pageReply(ctx, listed, ({ user, role: held, inherited }) =>
+        teamMember(ctx.base, user, held, inherited),
+      );
     },
   },
   {
