@@ -132,7 +132,9 @@ export function verifiedDetail(remaining: number): string {
 /** Why apply leaves a change alone, for its block: a lock's reason, or the removal limit. */
 export function heldText(change: Change): string | undefined {
   if (change.held === undefined) return undefined;
-  return change.capped === undefined ? change.held : "by the removal limit (see below the plan)";
+  return change.capped === undefined
+    ? change.held
+    : "by the removal limit (the plan's summary says why)";
 }
 
 /**
