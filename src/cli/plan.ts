@@ -2,6 +2,7 @@ import { hasChanges, type Plan } from "../core/plan.js";
 import { configHint, looksLikeConfig, parseFlags } from "./args.js";
 import { type Command, CliError } from "./io.js";
 import { colorFlag, colorHelp, parseFormat, printPlan, savePlan, useColor } from "./output.js";
+import { raisedLimit, removalLimitFlags, removalLimitHelp } from "./removal-limit.js";
 import { loadStateAt } from "./revision.js";
 import { configPaths, connectionFlags, connectionHelp, loadState, openSession } from "./session.js";
 import {
@@ -24,6 +25,7 @@ export const flags = {
   merge: { type: "boolean" },
   "rotate-secrets": { type: "boolean" },
   target: { type: "string", multiple: true },
+  ...removalLimitFlags,
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -44,7 +46,7 @@ ${colorHelp}  --out PLAN.json          also save the plan as JSON (apply it late
                            */branch_protection/main); only what the targets reach is read
   --rotate-secrets         send every managed webhook secret and authorization header again (they are
                            write-only, so a plan cannot tell whether the service holds the current value)
-  --merge SHARD.json...    combine the plans of all N shards (saved with --out) into one; reads nothing live
+${removalLimitHelp}  --merge SHARD.json...    combine the plans of all N shards (saved with --out) into one; reads nothing live
   -h, --help               this text
 Exit 0: no changes (audit reports alone don't count); 2: changes; 1: errors.
 `;
@@ -87,6 +89,7 @@ export const plan: Command = async (argv, io) => {
     throw new CliError(`plan: --changed-from expects a git revision, got '${changedFrom}'`);
   }
   const shard = shardOption("plan", values.shard);
+  const removalLimit = raisedLimit("plan", values);
   let result: Plan;
   if (values.merge) {
     result = mergePlanFiles("plan", io, positionals);
@@ -112,8 +115,12 @@ export const plan: Command = async (argv, io) => {
           ? await planPart(state, session.readers, shard, {
               rotateSecrets,
               ...(targets ? { targets } : {}),
+              ...(removalLimit ? { removalLimit } : {}),
             })
-          : await planChanges(changedFrom, base, state, session.readers, rotateSecrets);
+          : await planChanges(changedFrom, base, state, session.readers, {
+              rotateSecrets,
+              ...(removalLimit ? { removalLimit } : {}),
+            });
     } finally {
       await session.close();
     }

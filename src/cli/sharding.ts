@@ -4,6 +4,7 @@ import type { DesiredState } from "../config/model.js";
 import type { ChangesByPlace, Plan } from "../core/plan.js";
 import { mergePlans, PlanFileError, type PlanSource } from "../engine/merge.js";
 import { planChanged } from "../engine/changed.js";
+import { type RaisedLimit, withRemovalLimit } from "../engine/plan-part.js";
 import { parseShard, type Shard } from "../engine/shard.js";
 import type { ResourceReader } from "../resources/context.js";
 import { CliError, type CliIO } from "./io.js";
@@ -66,11 +67,19 @@ export async function planChanges(
   base: DesiredState | undefined,
   head: DesiredState,
   readers: ReadonlyMap<string, ResourceReader>,
-  rotateSecrets: boolean,
-  /** When the plan verifies an apply: the deletes it carried out. */
-  deleted?: ChangesByPlace,
+  {
+    rotateSecrets,
+    deleted,
+    removalLimit,
+  }: {
+    rotateSecrets: boolean;
+    /** When the plan verifies an apply: the deletes it carried out. */
+    deleted?: ChangesByPlace;
+    /** The removal limit this run raised. */
+    removalLimit?: RaisedLimit;
+  },
 ): Promise<Plan> {
-  const plan = await planChanged({
+  const planned = await planChanged({
     base,
     head,
     changedFrom,
@@ -79,6 +88,7 @@ export async function planChanges(
     rotateSecrets,
     ...(deleted ? { deleted } : {}),
   });
+  const plan = withRemovalLimit(planned, head, removalLimit);
   return rotateSecrets ? { ...plan, rotate_secrets: true } : plan;
 }
 
