@@ -34,6 +34,12 @@ export const OPERATIONS = [
   "POST /repos/{owner}/{repo}/branches/{branch}/rename",
   "POST /orgs/{org}/repos",
   "POST /user/repos",
+  "PUT /repos/{owner}/{repo}/collaborators/{username}",
+  "PATCH /repos/{owner}/{repo}/invitations/{invitation_id}",
+  "PUT /orgs/{org}/teams/{team_slug}/repos/{owner}/{repo}",
+  "POST /orgs/{org}/teams",
+  "PATCH /orgs/{org}/teams/{team_slug}",
+  "PUT /orgs/{org}/teams/{team_slug}/memberships/{username}",
 ];
 
 const KEPT = new Set([

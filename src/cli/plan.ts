@@ -3,6 +3,7 @@ import { configHint, looksLikeConfig, parseFlags } from "./args.js";
 import { type Command, CliError } from "./io.js";
 import { archivedCause } from "./lifecycle-flags.js";
 import { colorFlag, colorHelp, parseFormat, printPlan, savePlan, useColor } from "./output.js";
+import { raisedLimit, removalLimitFlags, removalLimitHelp } from "./removal-limit.js";
 import { loadStateAt } from "./revision.js";
 import { configPaths, connectionFlags, connectionHelp, loadState, openSession } from "./session.js";
 import {
@@ -20,11 +21,13 @@ export const flags = {
   format: { type: "string" },
   out: { type: "string" },
   shard: { type: "string" },
+  "shard-share": { type: "string" },
   "changed-from": { type: "string" },
   merge: { type: "boolean" },
   "rotate-secrets": { type: "boolean" },
   "fail-on-archived": { type: "boolean" },
   target: { type: "string", multiple: true },
+  ...removalLimitFlags,
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -34,7 +37,9 @@ export const help = `usage: forgeplan plan [-c FILE|DIR]... [--format text|markd
 Reads the live state of everything the desired state names and prints the plan.
 ${connectionHelp()}  --format FORMAT          text (default; coloured on a terminal), markdown (PR comment), json
 ${colorHelp}  --out PLAN.json          also save the plan as JSON (apply it later with 'forgeplan apply PLAN.json')
-  --shard K/N              plan only shard K of N (by repository, project, group), at 1/N of the rate budget
+  --shard K/N              plan only shard K of N (by repository, project, group), at 1/N of the
+                           token's limits (rate budget, points, CPU time, concurrency)
+  --shard-share F          this shard's share of the token's limits instead of 1/N (0.5 or 1/2)
   --changed-from REF       plan only what the configuration changes since the git revision REF (a
                            pull request's base): the resources whose resolved desired state differs,
                            with what the service already differed in shown apart; the plan says how
@@ -43,7 +48,7 @@ ${colorHelp}  --out PLAN.json          also save the plan as JSON (apply it late
                            */branch_protection/main); only what the targets reach is read
   --rotate-secrets         send every managed webhook secret and authorization header again (they are
                            write-only, so a plan cannot tell whether the service holds the current value)
-  --merge SHARD.json...    combine the plans of all N shards (saved with --out) into one; reads nothing live
+${removalLimitHelp}  --merge SHARD.json...    combine the plans of all N shards (saved with --out) into one; reads nothing live
   --fail-on-archived       exit 1 when a change will not be applied because its repository is archived
   -h, --help               this text
 Exit 0: no changes (audit reports alone don't count); 2: changes; 1: errors.
@@ -87,6 +92,7 @@ export const plan: Command = async (argv, io) => {
     throw new CliError(`plan: --changed-from expects a git revision, got '${changedFrom}'`);
   }
   const shard = shardOption("plan", values.shard);
+  const removalLimit = raisedLimit("plan", values);
   let result: Plan;
   if (values.merge) {
     result = mergePlanFiles("plan", io, positionals);
@@ -97,7 +103,14 @@ export const plan: Command = async (argv, io) => {
       changedFrom === undefined
         ? undefined
         : loadStateAt("plan", changedFrom, configPaths(values), io);
-    const session = await openSession("plan", values, io, state, [], shardClientOptions(shard));
+    const session = await openSession(
+      "plan",
+      values,
+      io,
+      state,
+      [],
+      shardClientOptions("plan", shard, values["shard-share"]),
+    );
     const rotateSecrets = values["rotate-secrets"] === true;
     try {
       result =
@@ -105,8 +118,12 @@ export const plan: Command = async (argv, io) => {
           ? await planPart(state, session.readers, shard, {
               rotateSecrets,
               ...(targets ? { targets } : {}),
+              ...(removalLimit ? { removalLimit } : {}),
             })
-          : await planChanges(changedFrom, base, state, session.readers, rotateSecrets);
+          : await planChanges(changedFrom, base, state, session.readers, {
+              rotateSecrets,
+              ...(removalLimit ? { removalLimit } : {}),
+            });
     } finally {
       await session.close();
     }

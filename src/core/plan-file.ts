@@ -148,6 +148,14 @@ function fileSchema(kinds: readonly string[]) {
     step: z.enum(STEPS).optional(),
     gate: z.enum(GATES).optional(),
     not_applied: z.literal("archived").optional(),
+    capped: z
+      .strictObject({
+        by: z.enum(["collection", "plan"]),
+        count,
+        live: count.optional(),
+        allowed: count,
+      })
+      .optional(),
     error: z
       .looseObject({
         message: z.string(),
@@ -174,6 +182,9 @@ function fileSchema(kinds: readonly string[]) {
       .refine((shard) => shard.index <= shard.count, { error: "expected index ≤ count" })
       .optional(),
     targets: z.array(z.string().min(1)).min(1).optional(),
+    removal_limit: z
+      .strictObject({ share: z.number().min(0).max(100).optional(), deletes: count.optional() })
+      .optional(),
     partial: z
       .strictObject({
         changed_from: z.string().min(1),
@@ -246,6 +257,7 @@ export function readPlanFile(text: string, file: string, kinds: readonly string[
     ...(parsed.data.rotate_secrets ? { rotate_secrets: true } : {}),
     ...(parsed.data.shard ? { shard: parsed.data.shard } : {}),
     ...(parsed.data.targets ? { targets: parsed.data.targets } : {}),
+    ...(parsed.data.removal_limit ? { removal_limit: parsed.data.removal_limit } : {}),
     ...(parsed.data.partial ? { partial: parsed.data.partial } : {}),
   };
 }

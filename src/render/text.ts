@@ -11,6 +11,8 @@ import {
   applyCounts,
   describeError,
   errorCount,
+  heldRemovalLines,
+  heldText,
   isShown,
   plural,
   printable,
@@ -67,6 +69,8 @@ function changeBlock(change: Change, s: Styles): string[] {
   for (const note of change.notes ?? []) {
     lines.push(s.dim(`${INDENT}note: ${printable(note)}`.trimEnd()));
   }
+  const held = heldText(change);
+  if (held !== undefined) lines.push(s.yellow(`${INDENT}held: ${printable(held)}`));
   return lines;
 }
 
@@ -97,6 +101,7 @@ export function planText(plan: Plan, options: RenderOptions): string {
   } else {
     lines.push(`Plan: ${summaryCounts(plan.summary, plan.errors)}.`);
     if (plan.errors > 0) lines.push(s.red(errorCount(plan)));
+    lines.push(...heldRemovalLines(plan).map((line) => s.yellow(printable(line))));
   }
   lines.push(...scopeNotes(plan).map(printable));
   return finish(lines);

@@ -1,5 +1,6 @@
 import type { ConfigSpec } from "../config/spec.js";
 import type { PlannedRequest } from "../core/plan.js";
+import { access } from "./access/index.js";
 import { boardKind } from "./board/index.js";
 import { branchProtection } from "./branch-protection/index.js";
 import { epicLinkKind } from "./epic-link/index.js";
@@ -16,6 +17,7 @@ import { migrationKind } from "./migration/index.js";
 import { organizationsSection } from "./organizations.js";
 import { ruleset } from "./ruleset/index.js";
 import { settingsKind } from "./settings/index.js";
+import { team } from "./team/index.js";
 import { webhook } from "./webhook/index.js";
 
 export type {
@@ -33,12 +35,15 @@ export type {
 /**
  * The kinds of resource, in the order plans list them and apply applies them: a repository's own
  * settings first (the engine still moves its unarchive, rename and archive to their places,
- * src/engine/repository-order.ts), rulesets, then classic protections (a ruleset is in place before
- * a classic protection it makes redundant goes), hooks, clean-ups, audits. The one place a kind is
- * registered (docs/adding-a-kind.md).
+ * src/engine/repository-order.ts), teams before the access granted to them, rulesets (which may
+ * name teams), then classic protections (a ruleset is in place before a classic protection it makes
+ * redundant goes), hooks, clean-ups, audits. The one place a kind is registered
+ * (docs/adding-a-kind.md).
  */
 export const KINDS: readonly KindModule[] = [
   settingsKind,
+  team,
+  access,
   ruleset,
   branchProtection,
   webhook,

@@ -10,6 +10,7 @@ import {
   RateLimiter,
   SecondaryLimiter,
 } from "./core/rate-limits.js";
+import { ResponseTimeLimiter } from "./core/response-time.js";
 import { Router } from "./core/router.js";
 import { githubRoutes } from "./github/index.js";
 import { gitlabRoutes } from "./gitlab/index.js";
@@ -45,6 +46,11 @@ export interface SandboxOptions {
   maxConcurrentPerToken?: number;
   /** Secondary limit: points per minute per endpoint and token (default 900; writes cost 5, reads 1). */
   secondaryPointsPerMinute?: number;
+  /**
+   * Secondary limit on CPU time: seconds of response time a token's requests may take in a minute
+   * (GitHub's is 90); default none.
+   */
+  cpuLimitSeconds?: number;
   /** Lifetime of installation access tokens, in seconds (default 3600, GitHub's hour). */
   tokenTtlSeconds?: number;
   /** Millisecond clock, injectable for tests of reset windows. */
@@ -80,6 +86,10 @@ function checkOptions(options: SandboxOptions): Partial<Record<Category, number>
   const ttl = options.tokenTtlSeconds;
   if (ttl !== undefined && !(Number.isInteger(ttl) && ttl > 0)) {
     fail(`tokenTtlSeconds must be a positive whole number, got ${ttl}`);
+  }
+  const cpu = options.cpuLimitSeconds;
+  if (cpu !== undefined && !(Number.isFinite(cpu) && cpu > 0)) {
+    fail(`cpuLimitSeconds must be a positive number, got ${cpu}`);
   }
   const window = options.rateWindowSeconds;
   if (window !== undefined && !(Number.isInteger(window) && window > 0)) {
@@ -117,6 +127,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
         },
         now,
       ),
+      ...(options.cpuLimitSeconds !== undefined
+        ? { responseTime: new ResponseTimeLimiter(options.cpuLimitSeconds * 1000, now) }
+        : {}),
       faults: new FaultInjector(options.failRate ?? 0, options.faultSeed ?? 1),
       latencyMs: options.latencyMs ?? 0,
       now,

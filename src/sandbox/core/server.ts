@@ -19,6 +19,7 @@ import {
   ruleRefusal,
   schemaRefusal,
 } from "./request-rules.js";
+import type { ResponseTimeLimiter } from "./response-time.js";
 import type { Match, Router } from "./router.js";
 import { countInto, type SandboxStats } from "./stats.js";
 import type { Account, App, World } from "./world.js";
@@ -46,6 +47,8 @@ export interface Pipeline {
   router: Router;
   limiter: RateLimiter;
   secondary: SecondaryLimiter;
+  /** GitHub's CPU-time limit, when the sandbox was started with one. */
+  responseTime?: ResponseTimeLimiter;
   faults: FaultInjector;
   latencyMs: number;
   now: () => number;
@@ -287,6 +290,15 @@ export function createRequestHandler(pipeline: Pipeline) {
       });
 
     const fault = faults.next();
+    const arrived = pipeline.now();
+    const cpuRetryAfter = pipeline.responseTime?.over(rateKey);
+    if (cpuRetryAfter !== undefined) {
+      stats.rate_limited_responses++;
+      stats.secondary_limited_responses++;
+      record(await readBody(req));
+      reply(secondaryReply(family, cpuRetryAfter));
+      return;
+    }
     if (!secondary.enter(rateKey)) {
       stats.rate_limited_responses++;
       stats.secondary_limited_responses++;
@@ -404,6 +416,7 @@ export function createRequestHandler(pipeline: Pipeline) {
       reply(answer);
     } finally {
       secondary.leave(rateKey);
+      pipeline.responseTime?.record(rateKey, arrived);
     }
   }
 

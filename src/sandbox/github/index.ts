@@ -12,7 +12,8 @@ import { pullRoutes } from "./pulls.js";
 import { repositoryRoutes } from "./repositories.js";
 import { rulesetRoutes } from "./rulesets/routes.js";
 import { settingsRoutes } from "./settings/routes.js";
-import { teamRoutes } from "./teams.js";
+import { accessRoutes } from "./access/routes.js";
+import { teamRoutes } from "./team/routes.js";
 import { hookRoutes } from "./webhooks/routes.js";
 
 /**
@@ -29,6 +30,7 @@ export function githubRoutes(options: { tokenTtlSeconds: number; stats: SandboxS
     ...hookRoutes,
     ...rulesetRoutes,
     ...teamRoutes,
+    ...accessRoutes,
     ...propertyRoutes,
     ...issueRoutes,
     ...pullRoutes,

@@ -8,7 +8,8 @@ import { SECURITY_FEATURES } from "../core/world.js";
 
 const login = z.string().regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/, "expected a login");
 const timestamp = z.iso.datetime({ message: "expected a date-time like 2026-01-05T10:00:00Z" });
-const repoPermission = z.enum(["pull", "triage", "push", "maintain", "admin"]);
+/** A permission level, or the name of one of the organization's custom repository roles. */
+const repoRole = z.string().min(1);
 const groupRole = z.enum(["guest", "planner", "reporter", "developer", "maintainer", "owner"]);
 
 /** Branch protection in the write shape of the PUT body, plus `required_signatures` (not settable by PUT). */
@@ -117,8 +118,9 @@ export const repositorySeed = z.strictObject({
     .array(z.string().regex(/^[A-Za-z0-9._-]+$/, "expected a repository name"))
     .default([]),
   created_at: timestamp.default("2026-01-02T09:00:00Z"),
-  collaborators: z.record(login, repoPermission).default({}),
-  teams: z.record(z.string(), repoPermission).default({}),
+  /** Direct grants: pull | triage | push | maintain | admin, or a custom role of the organization. */
+  collaborators: z.record(login, repoRole).default({}),
+  teams: z.record(z.string(), repoRole).default({}),
   /** Which app last reported each status check: required checks without an app_id are bound to it. */
   recent_checks: z.record(z.string(), z.number().int()).default({}),
   branches: z.array(branch).min(1, "a repository needs at least one branch"),
@@ -135,6 +137,8 @@ const user = z.strictObject({
   name: z.string().nullable().default(null),
   email: z.string().nullable().default(null),
   token: z.string().min(1).optional(),
+  /** The scopes of `token` as a personal access token (classic); left out for any other kind. */
+  token_scopes: z.array(z.string().min(1)).optional(),
   site_admin: z.boolean().default(false),
 });
 
@@ -143,6 +147,24 @@ const team = z.strictObject({
   id: z.number().int().positive(),
   name: z.string(),
   description: z.string().nullable().default(null),
+  /** Visible to every member of the organization (closed), or to its own members only (secret). */
+  privacy: z.enum(["secret", "closed"]).default("closed"),
+  notification_setting: z
+    .enum(["notifications_enabled", "notifications_disabled"])
+    .default("notifications_enabled"),
+  /** The slug of the parent team, defined earlier in the list. */
+  parent: z.string().optional(),
+  members: z.record(login, z.enum(["member", "maintainer"])).default({}),
+  /** Assigned the organization's predefined security_manager role. */
+  security_manager: z.boolean().default(false),
+});
+
+const customRole = z.strictObject({
+  id: z.number().int().positive(),
+  name: z.string().min(1),
+  description: z.string().nullable().default(null),
+  base_role: z.enum(["read", "triage", "write", "maintain"]),
+  permissions: z.array(z.string()).default([]),
 });
 
 const organization = z.strictObject({
@@ -154,6 +176,7 @@ const organization = z.strictObject({
   /** The permission every member has on every repository of the organization. */
   base_permission: z.enum(["none", "pull", "triage", "push", "maintain", "admin"]).default("pull"),
   teams: z.array(team).default([]),
+  custom_repository_roles: z.array(customRole).default([]),
   rulesets: z.array(ruleset).default([]),
   custom_properties: z.array(customProperty).default([]),
 });
