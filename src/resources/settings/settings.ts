@@ -6,6 +6,7 @@
  */
 import * as z from "zod";
 import { closed, httpUrl, orNull, positiveId } from "../../config/fields.js";
+import { closest } from "../../config/suggest.js";
 import type { Defined, EntryFacts, PrintBlock, RuleProblem } from "../../config/spec.js";
 
 const ON_OFF = "true: on; false: off.";
@@ -72,7 +73,7 @@ const visibility = z
     error: (issue) =>
       issue.input === "internal"
         ? "visibility internal is refused: GitHub's published request schemas for PATCH /repos/{owner}/{repo} and POST /orgs/{org}/repos accept only public or private, so forgeplan does not send it"
-        : "expected public or private",
+        : undefined,
   })
   .optional()
   .describe(
@@ -81,105 +82,134 @@ const visibility = z
 
 const branchName = z.string().min(1);
 
-export const repositorySettings = closed({
-  description: orNull(z.string().max(350)).optional().describe("A short description; null: none."),
-  homepage: orNull(httpUrl("https://acme.example/api"))
-    .optional()
-    .describe("A URL with more information; null: none."),
-  visibility,
-  has_issues: flag("Issues."),
-  has_projects: flag("Projects."),
-  has_wiki: flag("The wiki."),
-  is_template: flag("A template repository."),
-  allow_forking: flag("Private forks."),
-  default_branch: branchName
-    .optional()
-    .describe(
-      "The default branch: switches to a branch that exists (a missing one is an error naming the branches); renaming is rename_default_branch.",
-    ),
-  rename_default_branch: closed({
-    from: branchName.describe("The default branch's current name."),
-    to: branchName.describe("Its new name."),
-  })
-    .refine((rename) => rename.from !== rename.to, {
-      error: "from and to name the same branch",
-      path: ["to"],
+/**
+ * Keys of GitHub's request schema for `PATCH /repos/{owner}/{repo}` that `settings` says another
+ * way, and why: a user who writes them is told where the setting is.
+ */
+const SAID_ANOTHER_WAY: Readonly<Record<string, string>> = {
+  name: "a repository's name is its entry's name; to rename one, name it there and list its old names in previously",
+  private:
+    "write visibility: public or private (GitHub's request schema takes either; forgeplan sends visibility)",
+  use_squash_pr_title_as_default:
+    'GitHub\'s request schema marks it "closing down. Please use squash_merge_commit_title instead"',
+};
+
+/**
+ * Why a key is refused when it is no key of `settings` and near none: a field GitHub reports but its
+ * request schema does not take (such as `stargazers_count`) is never sent, and the message says so
+ * beside the keys there are.
+ */
+function settingsKeyRefused(key: string): string | undefined {
+  const known = Object.keys(repositorySettings.shape);
+  if (SAID_ANOTHER_WAY[key] !== undefined) return SAID_ANOTHER_WAY[key];
+  if (closest(key, known) !== undefined) return undefined;
+  return `forgeplan sends only fields of GitHub's request schema for PATCH /repos/{owner}/{repo} (and topics and the security toggles, which have endpoints of their own); expected one of: ${known.join(", ")}`;
+}
+
+export const repositorySettings = closed(
+  {
+    description: orNull(z.string().max(350))
+      .optional()
+      .describe("A short description; null: none."),
+    homepage: orNull(httpUrl("https://acme.example/api"))
+      .optional()
+      .describe("A URL with more information; null: none."),
+    visibility,
+    has_issues: flag("Issues."),
+    has_projects: flag("Projects."),
+    has_wiki: flag("The wiki."),
+    is_template: flag("A template repository."),
+    allow_forking: flag("Private forks."),
+    default_branch: branchName
+      .optional()
+      .describe(
+        "The default branch: switches to a branch that exists (a missing one is an error naming the branches); renaming is rename_default_branch.",
+      ),
+    rename_default_branch: closed({
+      from: branchName.describe("The default branch's current name."),
+      to: branchName.describe("Its new name."),
     })
-    .optional()
-    .describe(
-      "Renames the default branch (POST …/branches/{from}/rename) while it is still called from; done once it is called to.",
+      .refine((rename) => rename.from !== rename.to, {
+        error: "from and to name the same branch",
+        path: ["to"],
+      })
+      .optional()
+      .describe(
+        "Renames the default branch (POST …/branches/{from}/rename) while it is still called from; done once it is called to.",
+      ),
+    allow_merge_commit: flag("Merging pull requests with a merge commit."),
+    allow_squash_merge: flag("Squash merging."),
+    allow_rebase_merge: flag("Rebase merging."),
+    allow_auto_merge: flag("Auto-merge."),
+    delete_branch_on_merge: flag("Deleting head branches once merged."),
+    allow_update_branch: flag("Always suggesting to update a pull request's branch."),
+    squash_merge_commit_title: z
+      .enum(["PR_TITLE", "COMMIT_OR_PR_TITLE"])
+      .optional()
+      .describe("The default title of a squash commit; written with squash_merge_commit_message."),
+    squash_merge_commit_message: z
+      .enum(["PR_BODY", "COMMIT_MESSAGES", "BLANK"])
+      .optional()
+      .describe("The default message of a squash commit; written with squash_merge_commit_title."),
+    merge_commit_title: z
+      .enum(["PR_TITLE", "MERGE_MESSAGE"])
+      .optional()
+      .describe("The default title of a merge commit; written with merge_commit_message."),
+    merge_commit_message: z
+      .enum(["PR_BODY", "PR_TITLE", "BLANK"])
+      .optional()
+      .describe("The default message of a merge commit; written with merge_commit_title."),
+    web_commit_signoff_required: flag("Requiring sign-off on web-based commits."),
+    archived: z
+      .boolean()
+      .optional()
+      .describe("Archived (read-only). Archiving is applied last, unarchiving first."),
+    security_and_analysis: securityAndAnalysis
+      .optional()
+      .describe("Security and analysis features, each compared when written."),
+    topics: z
+      .array(
+        z.string().regex(TOPIC, {
+          error:
+            "expected a topic: a lowercase letter or digit first, then letters, digits and hyphens, at most 50",
+        }),
+      )
+      .max(20, { error: "GitHub allows at most 20 topics" })
+      .optional()
+      .describe("The repository's topics, compared as a set (PUT …/topics)."),
+    vulnerability_alerts: flag("Dependabot alerts (…/vulnerability-alerts)."),
+    automated_security_fixes: flag(
+      "Dependabot security updates (…/automated-security-fixes); they need vulnerability alerts.",
     ),
-  allow_merge_commit: flag("Merging pull requests with a merge commit."),
-  allow_squash_merge: flag("Squash merging."),
-  allow_rebase_merge: flag("Rebase merging."),
-  allow_auto_merge: flag("Auto-merge."),
-  delete_branch_on_merge: flag("Deleting head branches once merged."),
-  allow_update_branch: flag("Always suggesting to update a pull request's branch."),
-  squash_merge_commit_title: z
-    .enum(["PR_TITLE", "COMMIT_OR_PR_TITLE"])
-    .optional()
-    .describe("The default title of a squash commit; written with squash_merge_commit_message."),
-  squash_merge_commit_message: z
-    .enum(["PR_BODY", "COMMIT_MESSAGES", "BLANK"])
-    .optional()
-    .describe("The default message of a squash commit; written with squash_merge_commit_title."),
-  merge_commit_title: z
-    .enum(["PR_TITLE", "MERGE_MESSAGE"])
-    .optional()
-    .describe("The default title of a merge commit; written with merge_commit_message."),
-  merge_commit_message: z
-    .enum(["PR_BODY", "PR_TITLE", "BLANK"])
-    .optional()
-    .describe("The default message of a merge commit; written with merge_commit_title."),
-  web_commit_signoff_required: flag("Requiring sign-off on web-based commits."),
-  archived: z
-    .boolean()
-    .optional()
-    .describe("Archived (read-only). Archiving is applied last, unarchiving first."),
-  security_and_analysis: securityAndAnalysis
-    .optional()
-    .describe("Security and analysis features, each compared when written."),
-  topics: z
-    .array(
-      z.string().regex(TOPIC, {
-        error:
-          "expected a topic: a lowercase letter or digit first, then letters, digits and hyphens, at most 50",
-      }),
-    )
-    .max(20, { error: "GitHub allows at most 20 topics" })
-    .optional()
-    .describe("The repository's topics, compared as a set (PUT …/topics)."),
-  vulnerability_alerts: flag("Dependabot alerts (…/vulnerability-alerts)."),
-  automated_security_fixes: flag(
-    "Dependabot security updates (…/automated-security-fixes); they need vulnerability alerts.",
-  ),
-  private_vulnerability_reporting: flag(
-    "Private vulnerability reporting (…/private-vulnerability-reporting); public repositories only.",
-  ),
-  archived_repositories: z
-    .enum(["skip", "unarchive"])
-    .optional()
-    .describe(
-      "When the repository is archived and stays so: skip (default) reports changes to it as not applied; unarchive unarchives it, applies them and archives it again. Written, a glob also selects archived repositories.",
+    private_vulnerability_reporting: flag(
+      "Private vulnerability reporting (…/private-vulnerability-reporting); public repositories only.",
     ),
-  create: z
-    .boolean()
-    .optional()
-    .describe(
-      "true: create the repository when it does not exist (applied only with --allow-create). forgeplan never deletes one.",
-    ),
-  previously: z
-    .array(
-      z.string().regex(REPOSITORY_NAME, {
-        error: "expected a repository name (without the owner)",
-      }),
-    )
-    .min(1)
-    .optional()
-    .describe(
-      "Names the repository had: found only under one of them, it is renamed to the entry's name (last, after its other changes).",
-    ),
-});
+    archived_repositories: z
+      .enum(["skip", "unarchive"])
+      .optional()
+      .describe(
+        "When the repository is archived and stays so: skip (default) reports changes to it as not applied; unarchive unarchives it, applies them and archives it again. Written, a glob also selects archived repositories.",
+      ),
+    create: z
+      .boolean()
+      .optional()
+      .describe(
+        "true: create the repository when it does not exist (applied only with --allow-create). forgeplan never deletes one.",
+      ),
+    previously: z
+      .array(
+        z.string().regex(REPOSITORY_NAME, {
+          error: "expected a repository name (without the owner)",
+        }),
+      )
+      .min(1)
+      .optional()
+      .describe(
+        "Names the repository had: found only under one of them, it is renamed to the entry's name (last, after its other changes).",
+      ),
+  },
+  settingsKeyRefused,
+);
 
 export type RepositorySettings = z.infer<typeof repositorySettings>;
 export type SecurityAndAnalysis = z.infer<typeof securityAndAnalysis>;
