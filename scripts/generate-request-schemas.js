@@ -29,6 +29,12 @@ export const OPERATIONS = [
   "PATCH /orgs/{org}/properties/values",
   "PATCH /repos/{owner}/{repo}/properties/values",
   "POST /app/installations/{installation_id}/access_tokens",
+  "POST /repos/{owner}/{repo}/labels",
+  "PATCH /repos/{owner}/{repo}/labels/{name}",
+  "PUT /repos/{owner}/{repo}/environments/{environment_name}",
+  "POST /repos/{owner}/{repo}/environments/{environment_name}/deployment-branch-policies",
+  "PUT /repos/{owner}/{repo}/environments/{environment_name}/deployment-branch-policies/{branch_policy_id}",
+  "POST /repos/{owner}/{repo}/autolinks",
 ];
 
 const KEPT = new Set([

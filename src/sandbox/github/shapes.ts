@@ -53,6 +53,31 @@ export function authenticatedUser(base: string, account: Account): Json {
   return { ...simpleUser(base, account), name: account.name, email: account.email };
 }
 
+/**
+ * `GET /users/{username}`: GitHub's public-user (a closed schema: `gravatar_id`, which the spec's
+ * Simple User calls `avatar_ref_id`, and the profile counts).
+ */
+export function publicUser(base: string, account: Account, created_at: string): Json {
+  const { avatar_ref_id: _ref, ...user } = simpleUser(base, account);
+  return {
+    ...user,
+    gravatar_id: null,
+    name: account.name,
+    company: null,
+    blog: null,
+    location: null,
+    email: account.email,
+    hireable: null,
+    bio: null,
+    public_repos: 0,
+    public_gists: 0,
+    followers: 0,
+    following: 0,
+    created_at,
+    updated_at: created_at,
+  };
+}
+
 export function team(base: string, value: Team): Json {
   const url = `${base}/organizations/${value.org.account.id}/team/${value.id}`;
   return {

@@ -8,6 +8,7 @@ import {
 } from "../github/properties/definitions.js";
 import { protectionFromBody } from "../github/branch-protection/record.js";
 import { rulesetFromBody } from "../github/rulesets/model.js";
+import { buildRepositoryRecords } from "./build-repository-records.js";
 import type { RepositorySeed, WorldSeed } from "./schema.js";
 import {
   type Account,
@@ -89,6 +90,9 @@ function buildRepository(world: World, seed: RepositorySeed, path: SeedPath): Re
     invitations: new Map(),
     rulesets: new Map(),
     properties: new Map(),
+    labels: new Map(),
+    autolinks: new Map(),
+    environments: new Map(),
   };
   for (const [login, permission] of Object.entries(seed.collaborators)) {
     const user = world.account(login);
@@ -477,6 +481,7 @@ export function buildWorld(seed: WorldSeed): World {
   applyProtections(world, seed);
   buildInstallations(world, seed, fail);
   applyRulesets(world, seed);
+  buildRepositoryRecords(world, seed.repositories, fail);
 
   seed.gists.forEach((gistSeed, index) => {
     const owner = world.account(gistSeed.owner);
