@@ -1,0 +1,192 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { Plan } from "../../src/core/plan.js";
+import type { RecordedRequest, RunningSandbox } from "../../src/sandbox/index.js";
+import { runInProcess } from "../helpers/cli.js";
+import { call, configFile, sandbox } from "../helpers/sandbox.js";
+
+/**
+ * Labels against the demo world's acme/api: GitHub's default labels and needs-triage, which both of
+ * its issues carry (with bug and documentation).
+ */
+
+let world: RunningSandbox;
+let writes: RecordedRequest[];
+beforeEach(async () => {
+  writes = [];
+  world = await sandbox({
+    onRequest: (request) => {
+      if (request.method !== "GET") writes.push(request);
+    },
+  });
+});
+afterEach(async () => {
+  await world.stop();
+});
+
+const at = () => ["--sandbox-url", world.url];
+
+function labelsConfig(body: string): string {
+  return configFile(`version: 1\nrepositories:\n  - name: acme/api\n    labels:\n${body}`);
+}
+
+async function planOf(path: string): Promise<{ code: number; plan: Plan }> {
+  const result = await runInProcess(["plan", "-c", path, ...at(), "--format", "json"]);
+  expect(result.stderr).toBe("");
+  return { code: result.code, plan: JSON.parse(result.stdout) as Plan };
+}
+
+async function apply(path: string): Promise<void> {
+  const result = await runInProcess([
+    "apply",
+    "-c",
+    path,
+    ...at(),
+    "--auto-approve",
+    "--allow-delete",
+  ]);
+  expect([result.code, result.stderr]).toEqual([0, ""]);
+  expect(result.stdout).toContain("Verified: re-plan shows no changes.");
+}
+
+/** Each issue's title with the names of the labels it carries. */
+async function issueLabels(): Promise<Record<string, string[]>> {
+  const { body } = await call(world, "GET", "/repos/acme/api/issues?state=all");
+  return Object.fromEntries(
+    (body as Array<{ title: string; labels: Array<{ name: string }> }>).map((issue) => [
+      issue.title,
+      issue.labels.map((label) => label.name).sort(),
+    ]),
+  );
+}
+
+describe("a label found under a previous name", () => {
+  it("is renamed in place, so every issue that carried it keeps it", async () => {
+    const path = labelsConfig(
+      "      items:\n        triage: { color: fbca04, previously: [needs-triage] }\n",
+    );
+    expect(await issueLabels()).toEqual({
+      "Document the rate limits": ["documentation", "needs-triage"],
+      "Login fails behind the SSO proxy": ["bug", "needs-triage"],
+    });
+    const { code, plan } = await planOf(path);
+    expect(code).toBe(2);
+    const [change] = plan.changes.filter((candidate) => candidate.kind === "label");
+    expect(change).toMatchObject({
+      address: "github/acme/api/label/triage",
+      action: "update",
+      diff: [{ path: "name", before: "needs-triage", after: "triage" }],
+      requests: [
+        {
+          method: "PATCH",
+          path: "/repos/acme/api/labels/needs-triage",
+          body: { new_name: "triage" },
+        },
+      ],
+    });
+    await apply(path);
+    expect(writes.map((write) => `${write.method} ${write.path}`)).toEqual([
+      "PATCH /repos/acme/api/labels/needs-triage",
+    ]);
+    expect(await issueLabels()).toEqual({
+      "Document the rate limits": ["documentation", "triage"],
+      "Login fails behind the SSO proxy": ["bug", "triage"],
+    });
+    expect((await planOf(path)).code).toBe(0);
+  });
+
+  it("in another case only is renamed to the written case, kept on its issues", async () => {
+    const path = labelsConfig("      items:\n        Bug: { previously: [bug] }\n");
+    const { plan } = await planOf(path);
+    expect(plan.changes.find((change) => change.kind === "label")).toMatchObject({
+      action: "update",
+      requests: [
+        { method: "PATCH", path: "/repos/acme/api/labels/bug", body: { new_name: "Bug" } },
+      ],
+    });
+    await apply(path);
+    expect((await issueLabels())["Login fails behind the SSO proxy"]).toEqual([
+      "Bug",
+      "needs-triage",
+    ]);
+  });
+
+  it("with a name that has spaces, emoji and a slash is addressed URL-encoded", async () => {
+    const path = labelsConfig(
+      '      items:\n        "area/ui 🎨 triage": { previously: [needs-triage] }\n',
+    );
+    await apply(path);
+    expect(writes.map((write) => `${write.method} ${write.path}`)).toEqual([
+      "PATCH /repos/acme/api/labels/needs-triage",
+    ]);
+    const renamed = encodeURIComponent("area/ui 🎨 triage");
+    expect((await call(world, "GET", `/repos/acme/api/labels/${renamed}`)).body).toMatchObject({
+      name: "area/ui 🎨 triage",
+      color: "fbca04",
+    });
+    // A later change of it goes to its encoded name.
+    await apply(labelsConfig('      items:\n        "area/ui 🎨 triage": { color: "#0E8A16" }\n'));
+    expect(writes.at(-1)).toMatchObject({
+      method: "PATCH",
+      path: `/repos/acme/api/labels/${renamed}`,
+      body: { color: "0e8a16" },
+    });
+  });
+});
+
+describe("names and colours compare as GitHub keeps them", () => {
+  it("Bug with #D73A4A against the live bug d73a4a plans as no change", async () => {
+    const path = labelsConfig(
+      '      mode: additive\n      items:\n        Bug: { color: "#D73A4A", description: "Something isn\'t working" }\n        DOCUMENTATION: {}\n',
+    );
+    const { code, plan } = await planOf(path);
+    expect(code).toBe(0);
+    expect(
+      plan.changes.filter((change) => change.kind === "label").map((change) => change.action),
+    ).toEqual(["no-op", "no-op"]);
+  });
+
+  it("a name written twice in different cases across layers is refused when loading", async () => {
+    const path = configFile(
+      "version: 1\ndefaults:\n  labels:\n    items:\n      bug: {}\nrepositories:\n  - name: acme/api\n    labels:\n      items:\n        Bug: { color: d73a4a }\n",
+    );
+    const result = await runInProcess(["validate", "-c", path]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/label names are not case-sensitive: "bug" is the same label/);
+  });
+});
+
+describe("authoritative labels", () => {
+  it("delete the unlisted, each marked as a removal of the collection, and take them off issues", async () => {
+    const path = labelsConfig(
+      "      mode: authoritative\n      items:\n        bug: {}\n        documentation: {}\n",
+    );
+    const { plan } = await planOf(path);
+    const deletes = plan.changes.filter((change) => change.action === "delete");
+    expect(deletes.map((change) => change.name).sort()).toEqual([
+      "duplicate",
+      "enhancement",
+      "good first issue",
+      "help wanted",
+      "invalid",
+      "needs-triage",
+      "question",
+      "wontfix",
+    ]);
+    for (const change of deletes) {
+      expect(change.removal).toEqual({ collection: "github/acme/api/label", live: 10 });
+    }
+    await apply(path);
+    expect(await issueLabels()).toEqual({
+      "Document the rate limits": ["documentation"],
+      "Login fails behind the SSO proxy": ["bug"],
+    });
+  });
+
+  it("null deletes one label, and is not a removal of the collection", async () => {
+    const path = labelsConfig("      items:\n        wontfix: null\n");
+    const { plan } = await planOf(path);
+    const [change] = plan.changes.filter((candidate) => candidate.kind === "label");
+    expect(change).toMatchObject({ action: "delete", name: "wontfix" });
+    expect(change!.removal).toBeUndefined();
+  });
+});
