@@ -5,8 +5,8 @@ import { runInProcess } from "../helpers/cli.js";
 import { call, configFile, sandbox } from "../helpers/sandbox.js";
 
 /**
- * Labels against the demo world's acme/api: GitHub's default labels and needs-triage, which both of
- * its issues carry (with bug and documentation).
+ * Labels against the demo world's acme/api: GitHub's default labels and needs-triage, which two
+ * issues opened here carry (with bug and documentation).
  */
 
 let world: RunningSandbox;
@@ -18,6 +18,14 @@ beforeEach(async () => {
       if (request.method !== "GET") writes.push(request);
     },
   });
+  for (const [title, labels] of [
+    ["Login fails behind the SSO proxy", ["bug", "needs-triage"]],
+    ["Document the rate limits", ["documentation", "needs-triage"]],
+  ] as const) {
+    const opened = await call(world, "POST", "/repos/acme/api/issues", { body: { title, labels } });
+    expect(opened.status).toBe(201);
+  }
+  writes = [];
 });
 afterEach(async () => {
   await world.stop();

@@ -7,6 +7,16 @@ const LABEL = "/repos/{owner}/{repo}/labels/{name}";
 
 const names = (labels: Array<{ name: string }>) => labels.map((label) => label.name);
 
+/** Opens the two issues the tests rename and delete labels under. */
+async function openIssues(sb: Awaited<ReturnType<typeof sandbox>>): Promise<void> {
+  await call(sb, "POST", "/repos/acme/api/issues", {
+    body: { title: "Login fails", labels: ["bug", "needs-triage"] },
+  });
+  await call(sb, "POST", "/repos/acme/api/issues", {
+    body: { title: "Document limits", labels: ["documentation", "needs-triage"] },
+  });
+}
+
 async function issueLabels(sb: Awaited<ReturnType<typeof sandbox>>): Promise<string[][]> {
   const { body } = await call(sb, "GET", "/repos/acme/api/issues?direction=asc");
   return (body as Array<{ labels: Array<{ name: string }> }>).map((issue) => names(issue.labels));
@@ -78,6 +88,7 @@ describe("labels", () => {
 
   it("a rename, a case-only one too, keeps the label on its issues; a delete takes it off them", async () => {
     const sb = await sandbox();
+    await openIssues(sb);
     expect(await issueLabels(sb)).toEqual([
       ["bug", "needs-triage"],
       ["documentation", "needs-triage"],

@@ -162,7 +162,7 @@ export const demoWorld: WorldSeedInput = {
         },
       ],
       custom_properties: { team: "platform", tier: "critical" },
-      // GitHub's default labels, and one the demo renames (it is on both issues).
+      // GitHub's default labels, and one the demo renames.
       labels: [
         { name: "bug", color: "d73a4a", description: "Something isn't working", default: true },
         {
@@ -209,18 +209,6 @@ export const demoWorld: WorldSeedInput = {
           default: true,
         },
         { name: "needs-triage", color: "fbca04", description: "Not looked at yet" },
-      ],
-      issues: [
-        {
-          title: "Login fails behind the SSO proxy",
-          author: "octo-dev",
-          labels: ["bug", "needs-triage"],
-        },
-        {
-          title: "Document the rate limits",
-          author: "octo-reader",
-          labels: ["documentation", "needs-triage"],
-        },
       ],
       environments: [
         { name: "staging", deployment_branch_policy: { protected_branches: true } },
