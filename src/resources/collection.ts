@@ -3,6 +3,8 @@
  * failed, the `*` change that stands for what authoritative mode would delete, the collection a
  * removal belongs to, and the deletes of an apply planned again by the plan that verifies it.
  */
+import * as z from "zod";
+import type { PrintBlock } from "../config/spec.js";
 import {
   addressOf,
   type Change,
@@ -12,6 +14,23 @@ import {
 } from "../core/plan.js";
 import { changeError, type ReadResult, type ResourceReader } from "./context.js";
 import { fingerprint } from "./fingerprint.js";
+
+/** A collection's `mode`: whether the members it does not list are left alone or deleted. */
+export function modeField(members: string) {
+  return z
+    .enum(["additive", "authoritative"])
+    .optional()
+    .describe(
+      `additive (default): ${members} not listed are left alone; authoritative: they are deleted (with --allow-delete, under the removal caps).`,
+    );
+}
+
+/** The `validate --print` block of a collection's mode, addressed `…/<kind>/*`. */
+export function modeBlock(kind: string, mode: string | undefined): PrintBlock {
+  return mode === undefined
+    ? { kind, name: "*", path: ["mode"], fixed: [], defaults: [["mode", "additive"]] }
+    : { kind, name: "*", path: ["mode"], fixed: [["mode", mode]] };
+}
 
 /** The collection a removal counts in, by a name unique in the plan: `github/acme/api/label`. */
 export function collectionOf(target: string, scope: string, kind: string): string {

@@ -1,25 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { Plan } from "../../src/core/plan.js";
-import type { RecordedRequest, RunningSandbox } from "../../src/sandbox/index.js";
+import { describe, expect, it } from "vitest";
 import { runInProcess } from "../helpers/cli.js";
 import { failingProxy } from "../helpers/failing-proxy.js";
-import { call, configFile, sandbox } from "../helpers/sandbox.js";
+import { recordedSandbox } from "../helpers/recorded-sandbox.js";
+import { call, configFile } from "../helpers/sandbox.js";
 
 /** Autolinks against the demo world's acme/api: JIRA- (id 1), numeric references only. */
 
-let world: RunningSandbox;
-let writes: RecordedRequest[];
-beforeEach(async () => {
-  writes = [];
-  world = await sandbox({
-    onRequest: (request) => {
-      if (request.method !== "GET") writes.push(request);
-    },
-  });
-});
-afterEach(async () => {
-  await world.stop();
-});
+const live = recordedSandbox();
 
 const JIRA = "https://jira.acme.example/browse/JIRA-<num>";
 const MOVED = "https://acme.atlassian.example/browse/JIRA-<num>";
@@ -33,14 +20,8 @@ const moved = () =>
     `      items:\n        JIRA-: { url_template: "${MOVED}", is_alphanumeric: false }\n`,
   );
 
-async function planOf(path: string, url = world.url): Promise<{ code: number; plan: Plan }> {
-  const result = await runInProcess(["plan", "-c", path, "--sandbox-url", url, "--format", "json"]);
-  expect(result.stderr).toBe("");
-  return { code: result.code, plan: JSON.parse(result.stdout) as Plan };
-}
-
 async function liveAutolinks(): Promise<Array<Record<string, unknown>>> {
-  return (await call(world, "GET", "/repos/acme/api/autolinks")).body as Array<
+  return (await call(live.world, "GET", "/repos/acme/api/autolinks")).body as Array<
     Record<string, unknown>
   >;
 }
@@ -48,7 +29,7 @@ async function liveAutolinks(): Promise<Array<Record<string, unknown>>> {
 describe("a changed autolink", () => {
   it("plans as one replacement, a DELETE then a POST, and converges", async () => {
     const path = moved();
-    const { code, plan } = await planOf(path);
+    const { code, plan } = await live.planOf(path);
     expect(code).toBe(2);
     expect(plan.summary).toMatchObject({ create: 0, update: 1, delete: 0 });
     const [change] = plan.changes;
@@ -71,7 +52,7 @@ describe("a changed autolink", () => {
       "-c",
       path,
       "--sandbox-url",
-      world.url,
+      live.world.url,
       "--auto-approve",
     ]);
     expect([applied.code, applied.stderr]).toEqual([0, ""]);
@@ -80,11 +61,11 @@ describe("a changed autolink", () => {
     expect(await liveAutolinks()).toMatchObject([
       { key_prefix: "JIRA-", url_template: MOVED, is_alphanumeric: false },
     ]);
-    expect((await planOf(path)).code).toBe(0);
+    expect((await live.planOf(path)).code).toBe(0);
   });
 
   it("whose POST is refused after its DELETE is reported exactly, and the next plan creates it", async () => {
-    const proxy = await failingProxy(world.url, (method, at) =>
+    const proxy = await failingProxy(live.world.url, (method, at) =>
       method === "POST" && at === "/repos/acme/api/autolinks"
         ? {
             status: 422,
@@ -123,7 +104,7 @@ describe("a changed autolink", () => {
         /\(after DELETE \/repos\/acme\/api\/autolinks\/1, which was applied\)$/,
       );
       expect(await liveAutolinks()).toEqual([]);
-      const { plan } = await planOf(path);
+      const { plan } = await live.planOf(path);
       expect(plan.changes.map((change) => [change.name, change.action])).toEqual([
         ["JIRA-", "create"],
       ]);
@@ -137,7 +118,7 @@ describe("autolinks", () => {
   it("as they are plan as no change; a url_template without <num> is refused when loading", async () => {
     expect(
       (
-        await planOf(
+        await live.planOf(
           autolinksConfig(
             `      items:\n        JIRA-: { url_template: "${JIRA}", is_alphanumeric: false }\n`,
           ),
@@ -157,7 +138,7 @@ describe("autolinks", () => {
     const path = autolinksConfig(
       '      mode: authoritative\n      items:\n        ZD-: { url_template: "https://zd.example/<num>" }\n',
     );
-    const { plan } = await planOf(path);
+    const { plan } = await live.planOf(path);
     expect(plan.changes.map((change) => [change.name, change.action, change.removal])).toEqual([
       ["ZD-", "create", undefined],
       ["JIRA-", "delete", { collection: "github/acme/api/autolink", live: 1 }],

@@ -1,8 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { Plan } from "../../src/core/plan.js";
-import type { RecordedRequest, RunningSandbox } from "../../src/sandbox/index.js";
+import { describe, expect, it } from "vitest";
 import { runInProcess } from "../helpers/cli.js";
-import { call, configFile, sandbox } from "../helpers/sandbox.js";
+import { recordedSandbox } from "../helpers/recorded-sandbox.js";
+import { call, configFile } from "../helpers/sandbox.js";
 
 /**
  * Environments against the demo world's acme/api: staging (protected branches only) and production
@@ -10,49 +9,15 @@ import { call, configFile, sandbox } from "../helpers/sandbox.js";
  * patterns: branch main and tag v*).
  */
 
-let world: RunningSandbox;
-let writes: RecordedRequest[];
-beforeEach(async () => {
-  writes = [];
-  world = await sandbox({
-    onRequest: (request) => {
-      if (request.method !== "GET") writes.push(request);
-    },
-  });
-});
-afterEach(async () => {
-  await world.stop();
-});
-
-const at = () => ["--sandbox-url", world.url];
+const live = recordedSandbox();
 
 function environmentsConfig(body: string): string {
   return configFile(`version: 1\nrepositories:\n  - name: acme/api\n    environments:\n${body}`);
 }
 
-async function planOf(path: string): Promise<{ code: number; plan: Plan }> {
-  const result = await runInProcess(["plan", "-c", path, ...at(), "--format", "json"]);
-  expect(result.stderr).toBe("");
-  return { code: result.code, plan: JSON.parse(result.stdout) as Plan };
-}
-
-async function apply(path: string): Promise<string> {
-  const result = await runInProcess([
-    "apply",
-    "-c",
-    path,
-    ...at(),
-    "--auto-approve",
-    "--allow-delete",
-  ]);
-  expect([result.code, result.stderr]).toEqual([0, ""]);
-  expect(result.stdout).toContain("Verified: re-plan shows no changes.");
-  return result.stdout;
-}
-
 async function patterns(environment: string): Promise<string[]> {
   const { body } = await call(
-    world,
+    live.world,
     "GET",
     `/repos/acme/api/environments/${environment}/deployment-branch-policies`,
   );
@@ -60,8 +25,6 @@ async function patterns(environment: string): Promise<string[]> {
     .map((policy) => `${policy.type} ${policy.name}`)
     .sort();
 }
-
-const sent = () => writes.map((write) => `${write.method} ${write.path}`);
 
 describe("custom deployment branch policies", () => {
   const production = (custom: string) =>
@@ -71,7 +34,7 @@ describe("custom deployment branch policies", () => {
 
   it("are compared as a set: only the missing are created and the extra deleted", async () => {
     const path = production('{ name: "v*", type: tag }, { name: "release/*" }');
-    const { plan } = await planOf(path);
+    const { plan } = await live.planOf(path);
     const [change] = plan.changes.filter((candidate) => candidate.kind === "environment");
     expect(change!.action).toBe("update");
     expect(change!.requests.map((request) => request.method)).toEqual(["DELETE", "POST"]);
@@ -79,33 +42,33 @@ describe("custom deployment branch policies", () => {
       path: "/repos/acme/api/environments/production/deployment-branch-policies",
       body: { name: "release/*", type: "branch" },
     });
-    await apply(path);
+    await live.applied(path);
     expect(await patterns("production")).toEqual(["branch release/*", "tag v*"]);
-    expect((await planOf(path)).code).toBe(0);
+    expect((await live.planOf(path)).code).toBe(0);
   });
 
   it("converge when an environment turns them on: the PUT first, then each pattern", async () => {
     const path = environmentsConfig(
       '      staging:\n        deployment_branch_policy: { custom: [{ name: main }, { name: "v*", type: tag }] }\n',
     );
-    await apply(path);
-    expect(sent()).toEqual([
+    await live.applied(path);
+    expect(live.sent()).toEqual([
       "PUT /repos/acme/api/environments/staging",
       "POST /repos/acme/api/environments/staging/deployment-branch-policies",
       "POST /repos/acme/api/environments/staging/deployment-branch-policies",
     ]);
-    expect(writes[0]!.body).toEqual({
+    expect(live.writes[0]!.body).toEqual({
       wait_timer: 0,
       prevent_self_review: false,
       reviewers: [],
       deployment_branch_policy: { protected_branches: false, custom_branch_policies: true },
     });
     expect(await patterns("staging")).toEqual(["branch main", "tag v*"]);
-    expect((await planOf(path)).code).toBe(0);
+    expect((await live.planOf(path)).code).toBe(0);
   });
 
   it("written as they are plan as no change, names of environments in any case", async () => {
-    const { code } = await planOf(
+    const { code } = await live.planOf(
       production('{ name: main }, { name: "v*", type: tag }').replace("production:", "Production:"),
     );
     expect(code).toBe(0);
@@ -117,9 +80,9 @@ describe("an environment", () => {
     const path = environmentsConfig(
       "      preview:\n        wait_timer: 5\n        reviewers: { users: [Octo-Dev], teams: [platform] }\n",
     );
-    await apply(path);
-    expect(writes).toHaveLength(1);
-    expect(writes[0]).toMatchObject({
+    await live.applied(path);
+    expect(live.writes).toHaveLength(1);
+    expect(live.writes[0]).toMatchObject({
       method: "PUT",
       path: "/repos/acme/api/environments/preview",
       body: {
@@ -138,7 +101,7 @@ describe("an environment", () => {
     const path = environmentsConfig(
       "      preview:\n        reviewers: { users: [nobody-here] }\n      staging:\n        wait_timer: 10\n",
     );
-    const { plan } = await planOf(path);
+    const { plan } = await live.planOf(path);
     const byName = Object.fromEntries(
       plan.changes.map((change) => [change.name, change.error?.message ?? change.action]),
     );
@@ -164,14 +127,21 @@ describe("an environment", () => {
 
   it("null deletes it, only with --allow-delete", async () => {
     const path = environmentsConfig("      staging: null\n");
-    const { plan } = await planOf(path);
+    const { plan } = await live.planOf(path);
     expect(plan.changes.map((change) => [change.name, change.action])).toEqual([
       ["staging", "delete"],
     ]);
-    const refused = await runInProcess(["apply", "-c", path, ...at(), "--auto-approve"]);
+    const refused = await runInProcess([
+      "apply",
+      "-c",
+      path,
+      "--sandbox-url",
+      live.world.url,
+      "--auto-approve",
+    ]);
     expect(refused.stdout).toContain("deletes need --allow-delete");
-    expect(sent()).toEqual([]);
-    await apply(path);
-    expect(sent()).toEqual(["DELETE /repos/acme/api/environments/staging"]);
+    expect(live.sent()).toEqual([]);
+    await live.applied(path);
+    expect(live.sent()).toEqual(["DELETE /repos/acme/api/environments/staging"]);
   });
 });

@@ -1,64 +1,34 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { Plan } from "../../src/core/plan.js";
-import type { RecordedRequest, RunningSandbox } from "../../src/sandbox/index.js";
+import { beforeEach, describe, expect, it } from "vitest";
 import { runInProcess } from "../helpers/cli.js";
-import { call, configFile, sandbox } from "../helpers/sandbox.js";
+import { recordedSandbox } from "../helpers/recorded-sandbox.js";
+import { call, configFile } from "../helpers/sandbox.js";
 
 /**
  * Labels against the demo world's acme/api: GitHub's default labels and needs-triage, which two
  * issues opened here carry (with bug and documentation).
  */
 
-let world: RunningSandbox;
-let writes: RecordedRequest[];
+const live = recordedSandbox();
 beforeEach(async () => {
-  writes = [];
-  world = await sandbox({
-    onRequest: (request) => {
-      if (request.method !== "GET") writes.push(request);
-    },
-  });
   for (const [title, labels] of [
     ["Login fails behind the SSO proxy", ["bug", "needs-triage"]],
     ["Document the rate limits", ["documentation", "needs-triage"]],
   ] as const) {
-    const opened = await call(world, "POST", "/repos/acme/api/issues", { body: { title, labels } });
+    const opened = await call(live.world, "POST", "/repos/acme/api/issues", {
+      body: { title, labels },
+    });
     expect(opened.status).toBe(201);
   }
-  writes = [];
+  live.forget();
 });
-afterEach(async () => {
-  await world.stop();
-});
-
-const at = () => ["--sandbox-url", world.url];
 
 function labelsConfig(body: string): string {
   return configFile(`version: 1\nrepositories:\n  - name: acme/api\n    labels:\n${body}`);
 }
 
-async function planOf(path: string): Promise<{ code: number; plan: Plan }> {
-  const result = await runInProcess(["plan", "-c", path, ...at(), "--format", "json"]);
-  expect(result.stderr).toBe("");
-  return { code: result.code, plan: JSON.parse(result.stdout) as Plan };
-}
-
-async function apply(path: string): Promise<void> {
-  const result = await runInProcess([
-    "apply",
-    "-c",
-    path,
-    ...at(),
-    "--auto-approve",
-    "--allow-delete",
-  ]);
-  expect([result.code, result.stderr]).toEqual([0, ""]);
-  expect(result.stdout).toContain("Verified: re-plan shows no changes.");
-}
-
 /** Each issue's title with the names of the labels it carries. */
 async function issueLabels(): Promise<Record<string, string[]>> {
-  const { body } = await call(world, "GET", "/repos/acme/api/issues?state=all");
+  const { body } = await call(live.world, "GET", "/repos/acme/api/issues?state=all");
   return Object.fromEntries(
     (body as Array<{ title: string; labels: Array<{ name: string }> }>).map((issue) => [
       issue.title,
@@ -76,7 +46,7 @@ describe("a label found under a previous name", () => {
       "Document the rate limits": ["documentation", "needs-triage"],
       "Login fails behind the SSO proxy": ["bug", "needs-triage"],
     });
-    const { code, plan } = await planOf(path);
+    const { code, plan } = await live.planOf(path);
     expect(code).toBe(2);
     const [change] = plan.changes.filter((candidate) => candidate.kind === "label");
     expect(change).toMatchObject({
@@ -91,27 +61,25 @@ describe("a label found under a previous name", () => {
         },
       ],
     });
-    await apply(path);
-    expect(writes.map((write) => `${write.method} ${write.path}`)).toEqual([
-      "PATCH /repos/acme/api/labels/needs-triage",
-    ]);
+    await live.applied(path);
+    expect(live.sent()).toEqual(["PATCH /repos/acme/api/labels/needs-triage"]);
     expect(await issueLabels()).toEqual({
       "Document the rate limits": ["documentation", "triage"],
       "Login fails behind the SSO proxy": ["bug", "triage"],
     });
-    expect((await planOf(path)).code).toBe(0);
+    expect((await live.planOf(path)).code).toBe(0);
   });
 
   it("in another case only is renamed to the written case, kept on its issues", async () => {
     const path = labelsConfig("      items:\n        Bug: { previously: [bug] }\n");
-    const { plan } = await planOf(path);
+    const { plan } = await live.planOf(path);
     expect(plan.changes.find((change) => change.kind === "label")).toMatchObject({
       action: "update",
       requests: [
         { method: "PATCH", path: "/repos/acme/api/labels/bug", body: { new_name: "Bug" } },
       ],
     });
-    await apply(path);
+    await live.applied(path);
     expect((await issueLabels())["Login fails behind the SSO proxy"]).toEqual([
       "Bug",
       "needs-triage",
@@ -122,18 +90,20 @@ describe("a label found under a previous name", () => {
     const path = labelsConfig(
       '      items:\n        "area/ui 🎨 triage": { previously: [needs-triage] }\n',
     );
-    await apply(path);
-    expect(writes.map((write) => `${write.method} ${write.path}`)).toEqual([
-      "PATCH /repos/acme/api/labels/needs-triage",
-    ]);
+    await live.applied(path);
+    expect(live.sent()).toEqual(["PATCH /repos/acme/api/labels/needs-triage"]);
     const renamed = encodeURIComponent("area/ui 🎨 triage");
-    expect((await call(world, "GET", `/repos/acme/api/labels/${renamed}`)).body).toMatchObject({
-      name: "area/ui 🎨 triage",
-      color: "fbca04",
-    });
+    expect((await call(live.world, "GET", `/repos/acme/api/labels/${renamed}`)).body).toMatchObject(
+      {
+        name: "area/ui 🎨 triage",
+        color: "fbca04",
+      },
+    );
     // A later change of it goes to its encoded name.
-    await apply(labelsConfig('      items:\n        "area/ui 🎨 triage": { color: "#0E8A16" }\n'));
-    expect(writes.at(-1)).toMatchObject({
+    await live.applied(
+      labelsConfig('      items:\n        "area/ui 🎨 triage": { color: "#0E8A16" }\n'),
+    );
+    expect(live.writes.at(-1)).toMatchObject({
       method: "PATCH",
       path: `/repos/acme/api/labels/${renamed}`,
       body: { color: "0e8a16" },
@@ -146,7 +116,7 @@ describe("names and colours compare as GitHub keeps them", () => {
     const path = labelsConfig(
       '      mode: additive\n      items:\n        Bug: { color: "#D73A4A", description: "Something isn\'t working" }\n        DOCUMENTATION: {}\n',
     );
-    const { code, plan } = await planOf(path);
+    const { code, plan } = await live.planOf(path);
     expect(code).toBe(0);
     expect(
       plan.changes.filter((change) => change.kind === "label").map((change) => change.action),
@@ -168,7 +138,7 @@ describe("authoritative labels", () => {
     const path = labelsConfig(
       "      mode: authoritative\n      items:\n        bug: {}\n        documentation: {}\n",
     );
-    const { plan } = await planOf(path);
+    const { plan } = await live.planOf(path);
     const deletes = plan.changes.filter((change) => change.action === "delete");
     expect(deletes.map((change) => change.name).sort()).toEqual([
       "duplicate",
@@ -183,7 +153,7 @@ describe("authoritative labels", () => {
     for (const change of deletes) {
       expect(change.removal).toEqual({ collection: "github/acme/api/label", live: 10 });
     }
-    await apply(path);
+    await live.applied(path);
     expect(await issueLabels()).toEqual({
       "Document the rate limits": ["documentation"],
       "Login fails behind the SSO proxy": ["bug"],
@@ -192,7 +162,7 @@ describe("authoritative labels", () => {
 
   it("null deletes one label, and is not a removal of the collection", async () => {
     const path = labelsConfig("      items:\n        wontfix: null\n");
-    const { plan } = await planOf(path);
+    const { plan } = await live.planOf(path);
     const [change] = plan.changes.filter((candidate) => candidate.kind === "label");
     expect(change).toMatchObject({ action: "delete", name: "wontfix" });
     expect(change!.removal).toBeUndefined();

@@ -1,4 +1,5 @@
 import type { PrintBlock } from "../../config/spec.js";
+import { modeBlock } from "../collection.js";
 import { mustFind } from "../context.js";
 import type { KindModule } from "../kind.js";
 import { AUTOLINK_SHAPE, verifyAutolink } from "./canonical.js";
@@ -17,12 +18,8 @@ import {
  */
 
 function printAutolinks(value: Autolinks): PrintBlock[] {
-  const mode: PrintBlock =
-    value.mode === undefined
-      ? { kind: "autolink", name: "*", path: ["mode"], fixed: [], defaults: [["mode", "additive"]] }
-      : { kind: "autolink", name: "*", path: ["mode"], fixed: [["mode", value.mode]] };
   return [
-    mode,
+    modeBlock("autolink", value.mode),
     ...Object.entries(value.items ?? {}).map(([prefix, settings]): PrintBlock => ({
       kind: "autolink",
       name: prefix,

@@ -7,6 +7,7 @@
 import * as z from "zod";
 import { closed, orNull } from "../../config/fields.js";
 import type { RuleProblem } from "../../config/spec.js";
+import { modeField } from "../collection.js";
 
 /**
  * GitHub's rules for a key prefix, as its 422 words them (quoted in
@@ -35,12 +36,7 @@ const autolink = closed({
 });
 
 export const autolinksSchema = closed({
-  mode: z
-    .enum(["additive", "authoritative"])
-    .optional()
-    .describe(
-      "additive (default): autolinks not listed are left alone; authoritative: they are deleted (with --allow-delete, under the removal caps).",
-    ),
+  mode: modeField("autolinks"),
   items: z
     .record(
       keyPrefix,

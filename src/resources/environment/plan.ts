@@ -6,6 +6,7 @@ import {
   type RepoRef,
   type ResourceReader,
 } from "../context.js";
+import { listingError } from "../collection.js";
 import { diffValues } from "../diff.js";
 import { fingerprint } from "../fingerprint.js";
 import { principalSet } from "../principals.js";
@@ -226,15 +227,7 @@ export async function planEnvironments({
   if (names.length === 0) return [];
   const listed = await listEnvironments(reader, repo);
   if (listed.kind !== "found") {
-    const error =
-      listed.kind === "error"
-        ? listed.error
-        : changeError(
-            `repository ${scope} was not found (or ${reader.credential} cannot see it)`,
-            "GET",
-            environmentsPath(repo),
-            404,
-          );
+    const error = listingError(listed, reader, scope, environmentsPath(repo));
     return names.map((name) => change(name, { error }));
   }
   return Promise.all(

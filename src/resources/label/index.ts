@@ -1,4 +1,5 @@
 import type { PrintBlock } from "../../config/spec.js";
+import { modeBlock } from "../collection.js";
 import { mustFind } from "../context.js";
 import type { KindModule } from "../kind.js";
 import { fromRead, LABEL_SHAPE, verifyLabel } from "./canonical.js";
@@ -13,12 +14,8 @@ import { type LabelSettings, type Labels, labelListRules, labelsSchema } from ".
 
 /** The blocks of `validate --print`: the mode, then one per label as the plan names them. */
 function printLabels(value: Labels): PrintBlock[] {
-  const mode: PrintBlock =
-    value.mode === undefined
-      ? { kind: "label", name: "*", path: ["mode"], fixed: [], defaults: [["mode", "additive"]] }
-      : { kind: "label", name: "*", path: ["mode"], fixed: [["mode", value.mode]] };
   return [
-    mode,
+    modeBlock("label", value.mode),
     ...Object.keys(value.items ?? {}).map((name) => ({
       kind: "label",
       name,

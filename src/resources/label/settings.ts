@@ -6,6 +6,7 @@
 import * as z from "zod";
 import { closed, orNull } from "../../config/fields.js";
 import type { RuleProblem } from "../../config/spec.js";
+import { modeField } from "../collection.js";
 
 /** "name is too long (maximum is 50 characters)" (GitHub's answer, quoted in github/docs#32156). */
 export const MAX_NAME_CHARACTERS = 50;
@@ -45,12 +46,7 @@ const label = closed({
 });
 
 export const labelsSchema = closed({
-  mode: z
-    .enum(["additive", "authoritative"])
-    .optional()
-    .describe(
-      "additive (default): labels not listed are left alone; authoritative: they are deleted (with --allow-delete, under the removal caps).",
-    ),
+  mode: modeField("labels"),
   items: z
     .record(
       labelName,
