@@ -6,6 +6,7 @@ import type { RunningSandbox } from "../../src/sandbox/index.js";
 import { repoRoot, runInProcess } from "../helpers/cli.js";
 import { gitRepository } from "../helpers/git.js";
 import { call, configFile, sandbox } from "../helpers/sandbox.js";
+import { REPOSITORY_KINDS } from "../../src/resources/index.js";
 
 const running: RunningSandbox[] = [];
 afterEach(async () => {
@@ -365,7 +366,7 @@ repositories:
     expect(invalid.code).toBe(1);
     expect(invalid.stderr).toBe(
       [
-        `${head}:forgeplan.yaml:2:34: repositories[0].colour: unknown key "colour"; expected one of: name, exclude, where, target, owner_type, profiles, access, rulesets, branch_protection, webhooks, invitations`,
+        `${head}:forgeplan.yaml:2:34: repositories[0].colour: unknown key "colour"; expected one of: name, exclude, where, target, owner_type, profiles, ${REPOSITORY_KINDS.map((kind) => kind.repository.setting.key).join(", ")}`,
         `forgeplan: plan: the configuration at ${head} has 1 error; plan without --changed-from to see the whole plan`,
         "",
       ].join("\n"),

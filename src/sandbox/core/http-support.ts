@@ -46,6 +46,20 @@ export interface RequestContext {
    * published 422 schema for the operation) where only GitHub defines it.
    */
   invalid(errors: string[], resource: string): HttpError;
+  /**
+   * GitHub's Validation Error for rules about named fields, errors as `{resource, code, field}`
+   * (and a `message` where GitHub words one): a duplicate label answers
+   * `{"resource":"Label","code":"already_exists","field":"name"}`.
+   */
+  refused(errors: FieldError[]): HttpError;
+}
+
+/** One entry of GitHub's Validation Error `errors` that names the field at fault. */
+export interface FieldError {
+  resource: string;
+  code: "already_exists" | "invalid" | "missing_field" | "custom";
+  field: string;
+  message?: string;
 }
 
 export const DOCS = "https://docs.github.com/rest";

@@ -12,6 +12,7 @@ import {
 } from "./rate-limits.js";
 import { byName } from "./id-paths.js";
 import {
+  fieldRefusal,
   refusedBeforeRoute,
   requestViolations,
   ruleRefusal,
@@ -242,6 +243,7 @@ export function createRequestHandler(pipeline: Pipeline) {
       },
       invalid: (errors, resource) =>
         new HttpError(ruleRefusal(match.route.operation, errors, resource)),
+      refused: (errors) => new HttpError(fieldRefusal(match.route.operation, errors)),
     };
     let reply: Reply;
     try {

@@ -2,10 +2,13 @@ import type { Route } from "../core/router.js";
 import type { SandboxStats } from "../core/stats.js";
 import { accountRoutes } from "./account.js";
 import { appDirectoryRoutes, appRoutes } from "./apps.js";
+import { autolinkRoutes } from "./autolinks.js";
 import { branchProtectionRoutes } from "./branch-protection/routes.js";
+import { environmentRoutes } from "./environments/routes.js";
 import { gistRoutes } from "./gists.js";
 import { invitationRoutes } from "./invitations.js";
 import { issueRoutes } from "./issues.js";
+import { labelRoutes } from "./labels.js";
 import { migrationRoutes } from "./migrations.js";
 import { propertyRoutes } from "./properties/routes.js";
 import { pullRoutes } from "./pulls.js";
@@ -26,6 +29,9 @@ export function githubRoutes(options: { tokenTtlSeconds: number; stats: SandboxS
     ...repositoryRoutes,
     ...invitationRoutes,
     ...hookRoutes,
+    ...labelRoutes,
+    ...environmentRoutes,
+    ...autolinkRoutes,
     ...rulesetRoutes,
     ...teamRoutes,
     ...accessRoutes,

@@ -67,6 +67,9 @@ export function withGeneratedRepositories(seed: WorldSeed, count: number): World
       })),
       invitations: [],
       rulesets: [],
+      issues: [],
+      environments: [],
+      autolinks: [],
       custom_properties: {
         team: `team-${String(((index - 1) % GENERATED_TEAMS) + 1).padStart(2, "0")}`,
       },
