@@ -6,6 +6,7 @@ import { withGeneratedRepositories } from "./seed/generate.js";
 import {
   type Category,
   CATEGORIES,
+  GRAPHQL_POINTS_PER_MINUTE,
   isCategory,
   RateLimiter,
   SecondaryLimiter,
@@ -45,6 +46,17 @@ export interface SandboxOptions {
   maxConcurrentPerToken?: number;
   /** Secondary limit: points per minute per endpoint and token (default 900; writes cost 5, reads 1). */
   secondaryPointsPerMinute?: number;
+  /**
+   * Secondary limit of the GraphQL endpoint: points per minute and token (default 2,000, GitHub's;
+   * a query costs 1).
+   */
+  graphqlPointsPerMinute?: number;
+  /**
+   * Response-time ceiling of `POST /graphql`, in modelled milliseconds (a millisecond per object in
+   * the answer): a query over it is answered 502, as GitHub answers a query it cannot finish in
+   * 10 s. Default: none.
+   */
+  graphqlTimeoutMs?: number;
   /** Lifetime of installation access tokens, in seconds (default 3600, GitHub's hour). */
   tokenTtlSeconds?: number;
   /** Millisecond clock, injectable for tests of reset windows. */
@@ -81,6 +93,10 @@ function checkOptions(options: SandboxOptions): Partial<Record<Category, number>
   if (ttl !== undefined && !(Number.isInteger(ttl) && ttl > 0)) {
     fail(`tokenTtlSeconds must be a positive whole number, got ${ttl}`);
   }
+  const ceiling = options.graphqlTimeoutMs;
+  if (ceiling !== undefined && !(Number.isInteger(ceiling) && ceiling > 0)) {
+    fail(`graphqlTimeoutMs must be a positive whole number, got ${ceiling}`);
+  }
   const window = options.rateWindowSeconds;
   if (window !== undefined && !(Number.isInteger(window) && window > 0)) {
     fail(`rateWindowSeconds must be a positive whole number, got ${window}`);
@@ -106,7 +122,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     createRequestHandler({
       world,
       router: new Router([
-        ...githubRoutes({ tokenTtlSeconds: options.tokenTtlSeconds ?? 3600, stats }),
+        ...githubRoutes({
+          tokenTtlSeconds: options.tokenTtlSeconds ?? 3600,
+          stats,
+          graphqlTimeoutMs: options.graphqlTimeoutMs,
+        }),
         ...gitlabRoutes,
       ]),
       limiter: new RateLimiter(limits, options.rateWindowSeconds, now),
@@ -114,6 +134,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
         {
           maxConcurrent: options.maxConcurrentPerToken ?? 100,
           pointsPerMinute: options.secondaryPointsPerMinute ?? 900,
+          graphqlPointsPerMinute: options.graphqlPointsPerMinute ?? GRAPHQL_POINTS_PER_MINUTE,
         },
         now,
       ),

@@ -74,6 +74,8 @@ const ACCEPTED: Readonly<Record<string, readonly PermissionSet[]>> = {
   "GET /orgs/:org/properties/values": [{ organization_custom_properties: "read" }],
   "PATCH /orgs/:org/properties/values": [{ organization_custom_properties: "write" }],
   "GET /apps/:app_slug": [{}],
+  // The GraphQL endpoint takes no permission itself; each field its query reads checks its own.
+  "POST /graphql": [{}],
   "GET /installation/repositories": [{}],
 };
 
