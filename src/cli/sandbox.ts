@@ -14,6 +14,8 @@ export const flags = {
   "rate-window": { type: "string" },
   "secondary-limit": { type: "string" },
   "token-ttl": { type: "string" },
+  "graphql-limit": { type: "string" },
+  "graphql-timeout-ms": { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -33,6 +35,10 @@ options:
   --secondary-limit N    secondary limit: points a minute per endpoint and token (default 900;
                          a read costs 1, a write 5)
   --token-ttl SECONDS    lifetime of GitHub App installation tokens (default 3600)
+  --graphql-limit N      secondary limit of POST /graphql: points a minute and token (default
+                         2000; a query costs 1)
+  --graphql-timeout-ms MS  answer 502 to a GraphQL query that takes longer than MS, modelled as a
+                         millisecond per object in its answer (default: no ceiling)
   -h, --help             this text
 `;
 
@@ -93,6 +99,8 @@ export const sandbox: Command = async (argv, io) => {
     rateWindowSeconds: positive("rate-window", values["rate-window"]),
     secondaryPointsPerMinute: positive("secondary-limit", values["secondary-limit"]),
     tokenTtlSeconds: positive("token-ttl", values["token-ttl"]),
+    graphqlPointsPerMinute: positive("graphql-limit", values["graphql-limit"]),
+    graphqlTimeoutMs: positive("graphql-timeout-ms", values["graphql-timeout-ms"]),
   };
 
   let running;

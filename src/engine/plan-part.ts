@@ -1,6 +1,7 @@
 import type { DesiredState } from "../config/model.js";
 import type { ChangesByPlace, Plan } from "../core/plan.js";
 import type { ResourceReader } from "../resources/context.js";
+import type { ReadsMode } from "./bulk/reads.js";
 import { buildPlan } from "./plan.js";
 import { type Shard, shardPlan, shardState } from "./shard.js";
 import type { TargetFilter } from "./targets.js";
@@ -14,12 +15,19 @@ export async function planPart(
     rotateSecrets = false,
     targets,
     deleted,
-  }: { rotateSecrets?: boolean; targets?: TargetFilter; deleted?: ChangesByPlace } = {},
+    reads = "rest",
+  }: {
+    rotateSecrets?: boolean;
+    targets?: TargetFilter;
+    deleted?: ChangesByPlace;
+    reads?: ReadsMode;
+  } = {},
 ): Promise<Plan> {
   const now = Date.now();
   const options = {
     now,
     rotateSecrets,
+    reads,
     ...(targets ? { targets } : {}),
     ...(deleted ? { deleted } : {}),
   };

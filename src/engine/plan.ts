@@ -17,6 +17,7 @@ import {
   REPOSITORY_KINDS,
   sectionNamed,
 } from "../resources/index.js";
+import { planReads, type ReadsMode } from "./bulk/reads.js";
 import { type Expansion, expandRepositories } from "./expand.js";
 import { type TargetFilter, targetedRepos } from "./targets.js";
 
@@ -32,6 +33,8 @@ export interface PlanInput {
   targets?: TargetFilter;
   /** When the plan verifies an apply: the deletes it carried out (see `PlanOptions.deleted`). */
   deleted?: ChangesByPlace;
+  /** How repositories' state is read: REST, in bulk over GraphQL, or (auto) as saves budget. */
+  reads?: ReadsMode;
 }
 
 function readerFor(readers: ReadonlyMap<string, ResourceReader>, target: string): ResourceReader {
@@ -84,11 +87,13 @@ export async function buildPlan({
   rotateSecrets = false,
   targets,
   deleted,
+  reads = "rest",
 }: PlanInput): Promise<Plan> {
   const options: PlanOptions = { now, rotateSecrets, ...(deleted ? { deleted } : {}) };
   if (targets === undefined) {
     const expansion = await expandRepositories(state, readers);
-    const planned = await planWork({ ...expansion, sections: state.sections }, readers, options);
+    const work = { ...expansion, sections: state.sections };
+    const planned = await planWork(work, readers, options, reads);
     holdBack(planned.changes, planned.holds);
     return makePlan(orderChanges(planned.changes, KIND_NAMES));
   }
@@ -109,6 +114,7 @@ export async function buildPlan({
     { ...expansion, repos: targetedRepos(expansion, targets), sections },
     readers,
     options,
+    reads,
   );
   holdBack(planned.changes, planned.holds);
   const changes = planned.changes.filter(
@@ -139,12 +145,21 @@ export interface PlanWork extends Expansion {
   sections: readonly SectionEntry[];
 }
 
-/** Plans exactly the work given; holds are returned, not applied, so a caller can combine plans. */
+/**
+ * Plans exactly the work given; holds are returned, not applied, so a caller can combine plans.
+ * Repositories read in bulk (`reads`, ./bulk/reads.ts) plan once their batch has been read; the
+ * order of the changes is the same either way.
+ */
 export async function planWork(
   work: PlanWork,
-  readers: ReadonlyMap<string, ResourceReader>,
+  plainReaders: ReadonlyMap<string, ResourceReader>,
   options: PlanOptions,
+  reads: ReadsMode = "rest",
 ): Promise<{ changes: Change[]; holds: Hold[] }> {
+  const configured = (repo: PlanWork["repos"][number]) =>
+    REPOSITORY_KINDS.filter((kind) => repo.settings[kind.repository.setting.key] !== undefined);
+  const bulk = planReads(reads, work.repos, plainReaders, (repo) => configured(repo).length);
+  const readers = bulk.readers;
   const tasks: Array<() => Promise<Planned>> = [];
   // Several entries with one selector fail together: each address is reported once.
   const failed = new Set<string>();
@@ -158,16 +173,21 @@ export async function planWork(
       .filter((change) => !failed.has(change.address) && failed.add(change.address));
     tasks.push(() => Promise.resolve({ changes }));
   }
-  for (const repo of work.repos) {
+  for (const [index, repo] of work.repos.entries()) {
     const reader = readerFor(readers, repo.target);
     const ref = { owner: repo.owner, name: repo.name };
     const note = propertyMatch(repo.entries);
-    for (const kind of REPOSITORY_KINDS) {
+    const batch = bulk.batchOf(index);
+    for (const kind of configured(repo)) {
       const value = repo.settings[kind.repository.setting.key];
-      if (value === undefined) continue;
       tasks.push(async () => {
-        const changes = await kind.repository.plan({ reader, repo: ref, value, options });
-        return { changes: note === undefined ? changes : changes.map((c) => withNote(c, note)) };
+        await batch?.ready();
+        try {
+          const changes = await kind.repository.plan({ reader, repo: ref, value, options });
+          return { changes: note === undefined ? changes : changes.map((c) => withNote(c, note)) };
+        } finally {
+          batch?.done();
+        }
       });
     }
   }

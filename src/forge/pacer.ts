@@ -2,7 +2,15 @@ import { RateBudget, type RateWindow } from "./budget.js";
 import type { Clock } from "./clock.js";
 import { ForgeError, RateLimitWaitExceeded } from "./errors.js";
 import { endpointKey } from "./endpoint.js";
-import { categoryOf, FREE_PATH, MUTATING, POINTS, SKEW_MS, THROTTLE_BACKOFF_MS } from "./limits.js";
+import {
+  categoryOf,
+  FREE_PATH,
+  GRAPHQL,
+  MUTATING,
+  POINTS,
+  SKEW_MS,
+  THROTTLE_BACKOFF_MS,
+} from "./limits.js";
 import { PointWindow } from "./points.js";
 import type { Throttle } from "./rate-headers.js";
 import type { ThrottledAnswer, WaitReason } from "./types.js";
@@ -47,6 +55,10 @@ export interface Ticket {
   /** GET /rate_limit draws on neither budget. */
   free: boolean;
   mutating: boolean;
+  /** What it draws from its category: 1 for a REST request, a GraphQL query's predicted points. */
+  cost: number;
+  /** A GraphQL query: paced as a read, on the GraphQL endpoint's own secondary points. */
+  graphql: boolean;
 }
 
 /**
@@ -58,6 +70,7 @@ export class Pacer {
   readonly #options: PacerOptions;
   readonly #budget: RateBudget;
   readonly #points: PointWindow;
+  readonly #graphqlPoints: PointWindow;
   readonly #announced = new Map<string, number>();
   #pausedUntil = Number.NEGATIVE_INFINITY;
   /**
@@ -76,6 +89,7 @@ export class Pacer {
     });
     // The service's minute starts when our request reaches it, a little after we counted it.
     this.#points = new PointWindow(options.pointsPerMinute, POINTS.windowMs + SKEW_MS);
+    this.#graphqlPoints = new PointWindow(GRAPHQL.pointsPerMinute, POINTS.windowMs + SKEW_MS);
   }
 
   ticket(method: string, path: string): Ticket {
@@ -87,6 +101,22 @@ export class Pacer {
       endpoint: endpointKey(relative),
       free: method === "GET" && relative === FREE_PATH,
       mutating: MUTATING.has(method),
+      cost: 1,
+      graphql: false,
+    };
+  }
+
+  /** A GraphQL query predicted to cost `cost` points. */
+  graphqlTicket(cost: number): Ticket {
+    return {
+      method: "POST",
+      path: GRAPHQL.path,
+      category: GRAPHQL.category,
+      endpoint: GRAPHQL.path,
+      free: false,
+      mutating: false,
+      cost,
+      graphql: true,
     };
   }
 
@@ -135,12 +165,14 @@ export class Pacer {
       } else {
         const admission = ticket.free
           ? { go: true as const }
-          : this.#budget.admit(ticket.category, now);
+          : this.#budget.admit(ticket.category, now, ticket.cost);
         if (admission.go) {
-          const cost = ticket.mutating ? POINTS.write : POINTS.read;
-          const pointsWait = ticket.free ? 0 : this.#points.admit(ticket.endpoint, cost, now);
+          const [window, points] = ticket.graphql
+            ? [this.#graphqlPoints, GRAPHQL.queryPoints]
+            : [this.#points, ticket.mutating ? POINTS.write : POINTS.read];
+          const pointsWait = ticket.free ? 0 : window.admit(ticket.endpoint, points, now);
           if (pointsWait === 0) return;
-          this.#budget.release(ticket.category);
+          this.#budget.release(ticket.category, ticket.cost);
           until = now + pointsWait;
           this.#holdForPoints(ticket.endpoint, until, now);
         } else if (admission.reason === "unusable") {
@@ -172,11 +204,11 @@ export class Pacer {
     spent: boolean,
   ): void {
     if (ticket.free) return;
-    this.#budget.release(ticket.category);
+    this.#budget.release(ticket.category, ticket.cost);
     if (report !== undefined)
       this.#budget.observe(report.category ?? ticket.category, report.window);
     // The service may have counted a request that brought no report; assume it did.
-    else if (spent) this.#budget.assumeSpent(ticket.category);
+    else if (spent) this.#budget.assumeSpent(ticket.category, ticket.cost);
   }
 
   /**
