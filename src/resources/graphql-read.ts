@@ -32,6 +32,11 @@ export interface RepositoryGraphqlRead {
     repo: RepoRef;
     value: unknown;
     data: unknown;
+    /**
+     * Whether an error lies at or under a path of `data` (`["rulesets", "nodes", 2]`): a field
+     * that failed reads null, which must not be taken for the service's null.
+     */
+    failed: (path: ReadonlyArray<string | number>) => boolean;
     pages: Pages;
   }): Promise<RestAnswers>;
 }
@@ -61,12 +66,18 @@ export interface PageRequest {
   after: string;
 }
 
+/** The nodes of a connection's further pages, and which of them hold an error (nulls not to take). */
+export interface MoreNodes {
+  nodes: unknown[];
+  failed: ReadonlySet<number>;
+}
+
 export interface Pages {
   /**
    * Every node after `after`, read 100 at a time by follow-up queries shared with other
    * repositories'; undefined when a page could not be read (the kind leaves that answer to REST).
    */
-  rest(request: PageRequest): Promise<unknown[] | undefined>;
+  rest(request: PageRequest): Promise<MoreNodes | undefined>;
 }
 
 export type Query = Record<string, string | number>;
@@ -108,4 +119,31 @@ export function listKey(path: string, query: Query | undefined): string {
 /** The selection of a connection's page, as `ConnectionPage` reads it. */
 export function pageOf(nodes: string): string {
   return `pageInfo { hasNextPage endCursor } nodes { ${nodes} }`;
+}
+
+/** `failed` for the errors at these paths (relative to the part's alias). */
+export function failedAt(
+  errors: ReadonlyArray<ReadonlyArray<string | number>>,
+): (path: ReadonlyArray<string | number>) => boolean {
+  return (path) => errors.some((error) => path.every((step, index) => error[index] === step));
+}
+
+/**
+ * Every node of a connection whose first page a query read: that page's nodes, then the rest from
+ * follow-up queries, with the indexes of nodes that hold an error (`firstFailed` says which of the
+ * first page's do); undefined when a further page could not be read.
+ */
+export async function allNodes(
+  first: ConnectionPage,
+  firstFailed: (index: number) => boolean,
+  more: (after: string) => Promise<MoreNodes | undefined>,
+): Promise<MoreNodes | undefined> {
+  const failed = new Set([...first.nodes.keys()].filter(firstFailed));
+  if (!first.pageInfo.hasNextPage || first.pageInfo.endCursor === null) {
+    return { nodes: first.nodes, failed };
+  }
+  const rest = await more(first.pageInfo.endCursor);
+  if (rest === undefined) return undefined;
+  for (const index of rest.failed) failed.add(first.nodes.length + index);
+  return { nodes: [...first.nodes, ...rest.nodes], failed };
 }

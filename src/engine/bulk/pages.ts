@@ -1,5 +1,6 @@
 import type { ForgeClient } from "../../forge/client.js";
 import {
+  type MoreNodes,
   type PageRequest,
   type Pages,
   pageOf,
@@ -41,7 +42,8 @@ function pagePart(request: PageRequest): QueryPart {
 interface Pending {
   request: PageRequest;
   nodes: unknown[];
-  resolve(nodes: unknown[] | undefined): void;
+  failed: Set<number>;
+  resolve(more: MoreNodes | undefined): void;
 }
 
 function pageIn(data: unknown): { nodes: unknown[]; next: string | undefined } | undefined {
@@ -67,8 +69,10 @@ export class PageReader implements Pages {
     this.#client = client;
   }
 
-  rest(request: PageRequest): Promise<unknown[] | undefined> {
-    return new Promise((resolve) => this.#enqueue({ request, nodes: [], resolve }));
+  rest(request: PageRequest): Promise<MoreNodes | undefined> {
+    return new Promise((resolve) =>
+      this.#enqueue({ request, nodes: [], failed: new Set(), resolve }),
+    );
   }
 
   #enqueue(pending: Pending): void {
@@ -102,13 +106,25 @@ export class PageReader implements Pages {
     for (const [index, pending] of batch.entries()) {
       const outcome = outcomes[index];
       const page = outcome?.kind === "data" ? pageIn(outcome.data) : undefined;
-      if (page === undefined) {
+      // An error in a node is that node's; one elsewhere in the page leaves nothing to trust.
+      const inNodes = (path: ReadonlyArray<string | number>) =>
+        path[0] === "page" && path[1] === "nodes" && typeof path[2] === "number";
+      if (page === undefined || outcome?.kind !== "data" || !outcome.errors.every(inNodes)) {
         pending.resolve(undefined);
         continue;
       }
+      const failed = new Set(pending.failed);
+      for (const path of outcome.errors) failed.add(pending.nodes.length + (path[2] as number));
       const nodes = [...pending.nodes, ...page.nodes];
-      if (page.next === undefined) pending.resolve(nodes);
-      else this.#enqueue({ ...pending, nodes, request: { ...pending.request, after: page.next } });
+      if (page.next === undefined) pending.resolve({ nodes, failed });
+      else {
+        this.#enqueue({
+          ...pending,
+          nodes,
+          failed,
+          request: { ...pending.request, after: page.next },
+        });
+      }
     }
   }
 }

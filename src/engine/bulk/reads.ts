@@ -1,9 +1,10 @@
 import type { ResourceReader } from "../../resources/context.js";
 import { repoPath, type RepoRef } from "../../resources/context.js";
-import type {
-  RepositoryGraphqlRead,
-  RestAnswers,
-  Variables,
+import {
+  failedAt,
+  type RepositoryGraphqlRead,
+  type RestAnswers,
+  type Variables,
 } from "../../resources/graphql-read.js";
 import { REPOSITORY_KINDS } from "../../resources/index.js";
 import type { RepoDesired } from "../expand.js";
@@ -114,6 +115,7 @@ export class Batch {
             repo,
             value: read.value,
             data: outcome.data,
+            failed: failedAt(outcome.errors),
             pages,
           });
           this.#reader.hold(answers);

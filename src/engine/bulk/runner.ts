@@ -2,17 +2,21 @@ import { ForgeError, type ForgeClient, type GraphqlError } from "../../forge/cli
 import { buildQuery, type QueryPart } from "./query.js";
 
 /**
- * Runs parts as one query and gives each its own outcome: its data; `missing` when GitHub could
- * not resolve its repository (NOT_FOUND at its alias: the repository is not there, or hidden from
- * the credential); `failed` when its answer cannot be used (any other error at or under its alias)
- * — the caller reads that part over REST. A query GitHub could not finish (502, 504) or that asks
+ * Runs parts as one query and gives each its own outcome: its data, with the places of the errors
+ * inside it (a field that failed reads null there, which is no value to take as the service's);
+ * `missing` when GitHub could not resolve its repository (NOT_FOUND at its alias: the repository
+ * is not there, or hidden from the credential); `failed` when it has no data — the caller reads that
+ * part over REST. A query GitHub could not finish (502, 504) or that asks
  * too much (MAX_NODE_LIMIT_EXCEEDED, RESOURCE_LIMITS_EXCEEDED) is split in two and each half run
  * again, down to single parts; one that still fails is `failed`. Rate-limit waits beyond the
  * maximum, a stop, and errors that are not the service's answer end the run as REST reads would.
  */
 
 export type PartOutcome =
-  { kind: "data"; data: unknown } | { kind: "missing" } | { kind: "failed" };
+  /** Its data, and the paths (below its alias) of the errors inside it, whose values are null. */
+  | { kind: "data"; data: unknown; errors: Array<ReadonlyArray<string | number>> }
+  | { kind: "missing" }
+  | { kind: "failed" };
 
 const TOO_BIG = new Set(["MAX_NODE_LIMIT_EXCEEDED", "RESOURCE_LIMITS_EXCEEDED"]);
 
@@ -32,15 +36,13 @@ function outcomesOf(
     outcomes: aliases.map((alias): PartOutcome => {
       const own = errors.filter((error) => error.path?.[0] === alias);
       const value = data[alias];
-      if (own.length > 0) {
+      if (value === null || typeof value !== "object") {
         const missing =
-          value === null &&
+          own.length > 0 &&
           own.every((error) => error.type === "NOT_FOUND" && error.path?.length === 1);
         return missing ? { kind: "missing" } : { kind: "failed" };
       }
-      return value !== null && typeof value === "object"
-        ? { kind: "data", data: value }
-        : { kind: "failed" };
+      return { kind: "data", data: value, errors: own.map((error) => error.path!.slice(1)) };
     }),
   };
 }

@@ -1,6 +1,8 @@
 import * as z from "zod";
 import {
+  allNodes,
   type ConnectionPage,
+  type MoreNodes,
   type Pages,
   pageOf,
   type RepositoryGraphqlRead,
@@ -93,19 +95,18 @@ type Lists = {
   apps: Array<{ slug: string }>;
 };
 
-/** A connection's actors as REST's principal lists; undefined when one is not a user, team or app. */
+/**
+ * A connection's actors as REST's principal lists; undefined when a page could not be read or holds
+ * an error, or an actor is not a user, team or app.
+ */
 async function principals(
   first: ConnectionPage,
-  more: (after: string) => Promise<unknown[] | undefined>,
+  more: (after: string) => Promise<MoreNodes | undefined>,
 ): Promise<Lists | undefined> {
-  let nodes = first.nodes;
-  if (first.pageInfo.hasNextPage && first.pageInfo.endCursor !== null) {
-    const rest = await more(first.pageInfo.endCursor);
-    if (rest === undefined) return undefined;
-    nodes = [...nodes, ...rest];
-  }
+  const all = await allNodes(first, () => false, more);
+  if (all === undefined || all.failed.size > 0) return undefined;
   const lists: Lists = { users: [], teams: [], apps: [] };
-  for (const node of nodes) {
+  for (const node of all.nodes) {
     const parsed = actor.safeParse(node);
     if (!parsed.success) return undefined;
     const named = parsed.data.actor;
@@ -190,15 +191,15 @@ export const protectionGraphql: RepositoryGraphqlRead = {
     );
     return `viewerCanAdminister ${refs.join(" ")}`;
   },
-  answer: async ({ repo, value, data, pages }) => {
+  answer: async ({ repo, value, data, failed, pages }) => {
     const answers = new RestAnswers();
     const administered = z.looseObject({ viewerCanAdminister: z.literal(true) }).safeParse(data);
-    if (!administered.success) return answers;
+    if (!administered.success || failed(["viewerCanAdminister"])) return answers;
     const refs = data as Record<string, unknown>;
     await Promise.all(
       Object.keys(value as BranchProtections).map(async (branch, index) => {
         const read = ref.safeParse(refs[alias(index)]);
-        if (!read.success) return;
+        if (!read.success || failed([alias(index)])) return;
         const path = protectionPath(repo, branch);
         const found = read.data?.branchProtectionRule;
         // REST's 404s, with its words for each.

@@ -1,6 +1,6 @@
 import * as z from "zod";
 import {
-  type ConnectionPage,
+  allNodes,
   type Pages,
   pageOf,
   type RepositoryGraphqlRead,
@@ -140,28 +140,19 @@ function restRule(node: unknown) {
   return parameters === null ? { type } : { type, parameters: restParameters(parameters) };
 }
 
-/** Every node of a connection: its first page, then the rest by follow-up queries. */
-async function allNodes(
-  first: ConnectionPage,
-  more: (after: string) => Promise<unknown[] | undefined>,
-): Promise<unknown[] | undefined> {
-  if (!first.pageInfo.hasNextPage || first.pageInfo.endCursor === null) return first.nodes;
-  const rest = await more(first.pageInfo.endCursor);
-  return rest === undefined ? undefined : [...first.nodes, ...rest];
-}
-
 /** The Repository ruleset REST answers; undefined when GraphQL cannot show all of it. */
 async function restRuleset(value: GraphqlRuleset, pages: Pages) {
   if (value.bypassActors === null || value.rules === null) return undefined;
   const more = (field: string, nodes: string) => (after: string) =>
     pages.rest({ on: { node: value.id, type: "RepositoryRuleset" }, field, nodes, after });
   const [actorNodes, ruleNodes] = await Promise.all([
-    allNodes(value.bypassActors, more("bypassActors", ACTOR)),
-    allNodes(value.rules, more("rules", RULE)),
+    allNodes(value.bypassActors, () => false, more("bypassActors", ACTOR)),
+    allNodes(value.rules, () => false, more("rules", RULE)),
   ]);
   if (actorNodes === undefined || ruleNodes === undefined) return undefined;
-  const actors = actorNodes.map(restActor);
-  const rules = ruleNodes.map(restRule);
+  if (actorNodes.failed.size + ruleNodes.failed.size > 0) return undefined;
+  const actors = actorNodes.nodes.map(restActor);
+  const rules = ruleNodes.nodes.map(restRule);
   if (actors.includes(undefined) || rules.includes(undefined) || value.target === null) {
     return undefined;
   }
@@ -187,21 +178,25 @@ export const rulesetGraphql: RepositoryGraphqlRead = {
     const first = Math.min(100, Math.max(1, Object.keys(value as Rulesets).length));
     return `rulesets(first: ${first}, includeParents: false) { ${pageOf("...RulesetFields")} }`;
   },
-  answer: async ({ repo, data, pages }) => {
+  answer: async ({ repo, data, failed, pages }) => {
     const answers = new RestAnswers();
     const read = z.looseObject({ rulesets: page }).safeParse(data);
-    if (!read.success) return answers;
-    const nodes = await allNodes(read.data.rulesets, (after) =>
-      pages.rest({
-        on: { repository: repo },
-        field: "rulesets(includeParents: false)",
-        nodes: "...RulesetFields",
-        fragments: FRAGMENTS,
-        after,
-      }),
+    if (!read.success || failed(["rulesets", "pageInfo"])) return answers;
+    const all = await allNodes(
+      read.data.rulesets,
+      (index) => failed(["rulesets", "nodes", index]),
+      (after) =>
+        pages.rest({
+          on: { repository: repo },
+          field: "rulesets(includeParents: false)",
+          nodes: "...RulesetFields",
+          fragments: FRAGMENTS,
+          after,
+        }),
     );
-    const parsed = z.array(ruleset).safeParse(nodes);
-    if (!parsed.success) return answers;
+    // The listing needs every ruleset's id and name; one it cannot show leaves it to REST.
+    const parsed = z.array(ruleset).safeParse(all?.nodes);
+    if (all === undefined || !parsed.success) return answers;
     const base = `${repoPath(repo)}/rulesets`;
     answers.listed(
       base,
@@ -213,7 +208,8 @@ export const rulesetGraphql: RepositoryGraphqlRead = {
       LISTED,
     );
     await Promise.all(
-      parsed.data.map(async (item) => {
+      parsed.data.map(async (item, index) => {
+        if (all.failed.has(index)) return;
         const body = await restRuleset(item, pages);
         if (body !== undefined) answers.found(`${base}/${item.databaseId}`, body);
       }),
