@@ -185,6 +185,7 @@ export const protectionGraphql: RepositoryGraphqlRead = {
   fragments: RULE_FRAGMENT,
   select: ({ value, variables }) => {
     const branches = Object.keys(value as BranchProtections);
+    if (branches.length === 0) return undefined;
     const refs = branches.map(
       (branch, index) =>
         `${alias(index)}: ref(qualifiedName: ${variables.add("String!", `refs/heads/${branch}`)}) { name branchProtectionRule { ...ProtectionRule } }`,

@@ -174,8 +174,10 @@ const LISTED = { includes_parents: "false" };
 export const rulesetGraphql: RepositoryGraphqlRead = {
   fragments: FRAGMENTS,
   select: ({ value }) => {
+    const named = Object.keys(value as Rulesets).length;
+    if (named === 0) return undefined;
     // As many as are configured fit the first page; more are read by follow-up queries.
-    const first = Math.min(100, Math.max(1, Object.keys(value as Rulesets).length));
+    const first = Math.min(100, named);
     return `rulesets(first: ${first}, includeParents: false) { ${pageOf("...RulesetFields")} }`;
   },
   answer: async ({ repo, data, failed, pages }) => {
