@@ -27,6 +27,7 @@ import {
   useColor,
 } from "./output.js";
 import { clockTime, Progress, realEvery, tightestWindow } from "./progress.js";
+import { parseReads, readsFlag, readsHelp } from "./reads.js";
 import { loadStateAt } from "./revision.js";
 import {
   type ConnectionFlags,
@@ -206,6 +207,7 @@ function resumeHint(
 export const flags = {
   ...connectionFlags,
   ...colorFlag,
+  ...readsFlag,
   format: { type: "string" },
   "auto-approve": { type: "boolean" },
   "allow-delete": { type: "boolean" },
@@ -228,7 +230,7 @@ ${connectionHelp()}  --auto-approve           apply without asking (required whe
   --format FORMAT          text (default), markdown or json, for the plan and the report; json is
                            one document {plan, outcomes, verification, verified} and needs
                            --auto-approve
-${colorHelp}  --shard K/N              apply only this shard's part (same partition as 'plan --shard')
+${colorHelp}${readsHelp}  --shard K/N              apply only this shard's part (same partition as 'plan --shard')
   --allow-partial          apply a saved plan of what changed since a revision ('plan --changed-from'),
                            checked against a fresh plan made the same way
   --rotate-secrets         also send every managed webhook secret and authorization header again
@@ -276,6 +278,7 @@ export const apply: Command = async (argv, io) => {
     throw new CliError("apply: a plan made with --changed-from is applied whole; drop --shard");
   }
   const connection = configFlags(values, saved, savedFile);
+  const reads = parseReads("apply", values.reads);
 
   const clients: ForgeClient[] = [];
   const progress = new Progress({
@@ -316,12 +319,21 @@ export const apply: Command = async (argv, io) => {
     progress.begin(label);
     try {
       return partial === undefined
-        ? await planPart(state, session.readers, shard, {
+        ? await planPart("apply", state, session.readers, shard, {
             rotateSecrets: rotate,
+            reads,
             ...(targets ? { targets } : {}),
             ...(deleted ? { deleted } : {}),
           })
-        : await planChanges(partial.changed_from, base, state, session.readers, rotate, deleted);
+        : await planChanges(
+            "apply",
+            partial.changed_from,
+            base,
+            state,
+            session.readers,
+            rotate,
+            deleted,
+          );
     } finally {
       progress.end();
     }

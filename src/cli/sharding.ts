@@ -4,12 +4,27 @@ import type { DesiredState } from "../config/model.js";
 import type { ChangesByPlace, Plan } from "../core/plan.js";
 import { mergePlans, PlanFileError, type PlanSource } from "../engine/merge.js";
 import { planChanged } from "../engine/changed.js";
+import { measureReads } from "../engine/read-budget.js";
 import { parseShard, type Shard } from "../engine/shard.js";
 import type { ResourceReader } from "../resources/context.js";
 import { CliError, type CliIO } from "./io.js";
 import { TargetFilter } from "../engine/targets.js";
 
-export { planPart } from "../engine/plan-part.js";
+import { BudgetTooSmall } from "../engine/read-budget.js";
+import { planPart as planLive } from "../engine/plan-part.js";
+
+/** The plan of live state (engine's planPart); a run that cannot fit the budget is the command's error. */
+export async function planPart(
+  command: string,
+  ...args: Parameters<typeof planLive>
+): Promise<Awaited<ReturnType<typeof planLive>>> {
+  try {
+    return await planLive(...args);
+  } catch (error) {
+    if (error instanceof BudgetTooSmall) throw new CliError(`${command}: ${error.message}`);
+    throw error;
+  }
+}
 
 /** `--shard K/N` for plan and drift; undefined when the flag is absent. */
 export function shardOption(command: string, text: string | undefined): Shard | undefined {
@@ -44,6 +59,7 @@ export function targetOption(
 
 /** The plan of what the configuration changes since a revision (`base`: its state there, if any). */
 export async function planChanges(
+  command: string,
   changedFrom: string,
   base: DesiredState | undefined,
   head: DesiredState,
@@ -52,16 +68,21 @@ export async function planChanges(
   /** When the plan verifies an apply: the deletes it carried out. */
   deleted?: ChangesByPlace,
 ): Promise<Plan> {
-  const plan = await planChanged({
-    base,
-    head,
-    changedFrom,
-    readers,
-    now: Date.now(),
-    rotateSecrets,
-    ...(deleted ? { deleted } : {}),
-  });
-  return rotateSecrets ? { ...plan, rotate_secrets: true } : plan;
+  const { result: plan, budget } = await measureReads(readers, () =>
+    planChanged({
+      base,
+      head,
+      changedFrom,
+      readers,
+      now: Date.now(),
+      rotateSecrets,
+      ...(deleted ? { deleted } : {}),
+    }).catch((error: unknown) => {
+      if (error instanceof BudgetTooSmall) throw new CliError(`${command}: ${error.message}`);
+      throw error;
+    }),
+  );
+  return { ...plan, budget, ...(rotateSecrets ? { rotate_secrets: true as const } : {}) };
 }
 
 /** `plan --merge a.json b.json …`: the shard plans, read relative to the working directory. */

@@ -3,10 +3,14 @@ import type { ChangesByPlace, Plan } from "../core/plan.js";
 import type { ResourceReader } from "../resources/context.js";
 import type { ReadsMode } from "./bulk/reads.js";
 import { buildPlan } from "./plan.js";
+import { measureReads } from "./read-budget.js";
 import { type Shard, shardPlan, shardState } from "./shard.js";
 import type { TargetFilter } from "./targets.js";
 
-/** The plan of the whole desired state, or of one shard of it. */
+/**
+ * The plan of the whole desired state, or of one shard of it, with what reading it cost (its
+ * budget line).
+ */
 export async function planPart(
   state: DesiredState,
   readers: ReadonlyMap<string, ResourceReader>,
@@ -33,8 +37,11 @@ export async function planPart(
   };
   const withOptions = (plan: Plan): Plan =>
     rotateSecrets ? { ...plan, rotate_secrets: true } : plan;
-  if (shard === undefined) return withOptions(await buildPlan({ state, readers, ...options }));
-  const part = await shardState(state, readers, shard);
-  const plan = shardPlan(await buildPlan({ state: part, readers, ...options }), shard);
-  return withOptions(targets ? { ...plan, targets: [...targets.patterns] } : plan);
+  const { result, budget } = await measureReads(readers, async () => {
+    if (shard === undefined) return withOptions(await buildPlan({ state, readers, ...options }));
+    const part = await shardState(state, readers, shard);
+    const plan = shardPlan(await buildPlan({ state: part, readers, ...options }), shard);
+    return withOptions(targets ? { ...plan, targets: [...targets.patterns] } : plan);
+  });
+  return { ...result, budget };
 }

@@ -17,7 +17,8 @@ import {
   REPOSITORY_KINDS,
   sectionNamed,
 } from "../resources/index.js";
-import { planReads, type ReadsMode } from "./bulk/reads.js";
+import { type BulkPlan, planReads, type ReadsMode } from "./bulk/reads.js";
+import { checkFits, type ReadEstimate } from "./read-budget.js";
 import { type Expansion, expandRepositories } from "./expand.js";
 import { type TargetFilter, targetedRepos } from "./targets.js";
 
@@ -156,9 +157,11 @@ export async function planWork(
   options: PlanOptions,
   reads: ReadsMode = "rest",
 ): Promise<{ changes: Change[]; holds: Hold[] }> {
-  const configured = (repo: PlanWork["repos"][number]) =>
-    REPOSITORY_KINDS.filter((kind) => repo.settings[kind.repository.setting.key] !== undefined);
   const bulk = planReads(reads, work.repos, plainReaders, (repo) => configured(repo).length);
+  // A plan that verifies an apply is never refused: the writes it checks were sent.
+  if (options.deleted === undefined) {
+    checkFits(estimateReads(work, bulk), plainReaders, Date.now());
+  }
   const readers = bulk.readers;
   const tasks: Array<() => Promise<Planned>> = [];
   // Several entries with one selector fail together: each address is reported once.
@@ -203,6 +206,45 @@ export async function planWork(
     changes: planned.flatMap((result) => result.changes),
     holds: planned.flatMap((result) => result.holds ?? []),
   };
+}
+
+/** The kinds a repository's settings configure, in the registry's order. */
+function configured(repo: PlanWork["repos"][number]) {
+  return REPOSITORY_KINDS.filter(
+    (kind) => repo.settings[kind.repository.setting.key] !== undefined,
+  );
+}
+
+/**
+ * What the work will read at least, per target: a REST request per section entry and per kind of a
+ * repository read over REST (or as many as the kind says), and the predicted points of the bulk
+ * queries.
+ */
+function estimateReads(work: PlanWork, bulk: BulkPlan): Map<string, ReadEstimate> {
+  const estimates = new Map<string, ReadEstimate>();
+  const of = (target: string) => {
+    let found = estimates.get(target);
+    if (found === undefined) {
+      found = { rest: 0, graphqlQueries: 0, graphqlPoints: 0 };
+      estimates.set(target, found);
+    }
+    return found;
+  };
+  for (const [index, repo] of work.repos.entries()) {
+    const inBulk = bulk.bulkKinds(index);
+    for (const kind of configured(repo)) {
+      if (inBulk.has(kind.name)) continue;
+      const value = repo.settings[kind.repository.setting.key];
+      of(repo.target).rest += kind.repository.restReads?.(value) ?? 1;
+    }
+  }
+  for (const entry of work.sections) of(entry.target).rest += 1;
+  for (const batch of bulk.batches) {
+    const estimate = of(batch.target);
+    estimate.graphqlQueries += 1;
+    estimate.graphqlPoints += batch.points;
+  }
+  return estimates;
 }
 
 /** Which entries chose a repository by its custom properties, for the reviewer: undefined if none. */

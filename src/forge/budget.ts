@@ -96,6 +96,18 @@ export class RateBudget {
     window.used += cost;
   }
 
+  /**
+   * What may still start in a category before its window resets (this client's share, less the
+   * reserve), the window's limit and its reset (epoch seconds); undefined before any report.
+   */
+  headroom(category: string): { usable: number; limit: number; reset: number } | undefined {
+    const window = this.#windows.get(category);
+    if (window === undefined) return undefined;
+    const margin = this.margin(window.limit);
+    const usable = Math.max(0, Math.floor((window.remaining - margin) * this.#policy.share));
+    return { usable, limit: window.limit, reset: window.reset };
+  }
+
   margin(limit: number): number {
     const wanted = this.#policy.margin ?? Math.max(10, Math.ceil(limit * 0.02));
     // A margin as large as the limit would stall forever; keep at least half the window usable.

@@ -327,6 +327,19 @@ export class ForgeClient {
     return this.#pacer.snapshot();
   }
 
+  /**
+   * What this client may still spend of a category before the window resets (its share, less the
+   * reserve it keeps), the window's limit and reset (epoch seconds); undefined until reported.
+   */
+  headroom(category: string): { usable: number; limit: number; reset: number } | undefined {
+    return this.#pacer.headroom(category);
+  }
+
+  /** The longest any request may be held for rate limits (`--max-wait`). */
+  get maxWaitMs(): number {
+    return this.#maxWaitMs;
+  }
+
   stats(): ClientStats {
     return { ...this.#stats, endpoints: { ...this.#stats.endpoints } };
   }

@@ -264,6 +264,10 @@ export class Pacer {
     return this.#budget.snapshot();
   }
 
+  headroom(category: string): { usable: number; limit: number; reset: number } | undefined {
+    return this.#budget.headroom(category);
+  }
+
   /**
    * Announces a wait for an endpoint's points, but not one inside a wait already announced nor one
    * shorter than a second: as the oldest points leave the window, held requests go one after another

@@ -118,6 +118,7 @@ export async function plan(
   const connection = await connectFor(loaded, options, options.shard);
   const fresh = await planPart(loaded.state, connection.readers, options.shard, {
     rotateSecrets: options.rotateSecrets === true,
+    reads: options.reads ?? "auto",
     ...(options.targets?.length ? { targets: new TargetFilter(options.targets) } : {}),
   });
   const config = configPaths.length > 0 ? [...configPaths] : [DEFAULT_CONFIG];

@@ -1,3 +1,4 @@
+import { budgetLine } from "../core/budget.js";
 import type {
   Action,
   ApplyReport,
@@ -172,6 +173,7 @@ export function planMarkdown(plan: Plan, options: RenderOptions): string {
   if (!hasChanges(plan) && plan.errors === 0) head.push(`**${NO_CHANGES}**`);
   const notes = scopeNotes(plan);
   if (notes.length > 0) head.push(notes.map((line) => `_${escapeInline(line)}_`).join("\n\n"));
+  if (plan.budget !== undefined) head.push(`_${escapeInline(budgetLine(plan.budget))}_`);
   return fitParts(
     sections.length,
     (kept) =>

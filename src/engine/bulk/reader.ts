@@ -17,10 +17,17 @@ import {
 /**
  * The reader of a target whose repositories are read in bulk: a read the kinds' GraphQL answers
  * stand for is answered from them, checked against the read's shape as any answer is; every other
- * read goes to the service over REST. It is the target's one reader, so what is read once per
- * owner (a ruleset's team and app names) is still read once.
+ * read goes to the reader it wraps (the target's, over REST). It is the target's one reader for the
+ * plan, so what is read once per owner (a ruleset's team and app names) is still read once.
  */
 export class BulkReader extends ResourceReader {
+  readonly #inner: ResourceReader;
+
+  constructor(inner: ResourceReader) {
+    super(inner.target, inner.client);
+    this.#inner = inner;
+  }
+
   readonly #answers = new Map<string, RestAnswer>();
   /** Repositories GraphQL could not resolve: REST answers every read under them 404 "Not Found". */
   readonly #missing = new Set<string>();
@@ -56,7 +63,7 @@ export class BulkReader extends ResourceReader {
     if (answer?.kind === "absent")
       return Promise.resolve({ kind: "absent", detail: answer.detail });
     if (this.#missingAt(path)) return Promise.resolve({ kind: "absent", detail: "Not Found" });
-    return super.getOrAbsent(path, shape, query);
+    return this.#inner.getOrAbsent(path, shape, query);
   }
 
   override list<T>(
@@ -68,6 +75,6 @@ export class BulkReader extends ResourceReader {
     const answer = this.#answers.get(listKey(path, query));
     if (answer?.kind === "listed") return Promise.resolve(shapedList(path, answer.items, item));
     if (this.#missingAt(path)) return Promise.resolve({ kind: "absent", detail: "Not Found" });
-    return super.list(path, query, item, pages);
+    return this.#inner.list(path, query, item, pages);
   }
 }

@@ -9,7 +9,7 @@ import {
 import { REPOSITORY_KINDS } from "../../resources/index.js";
 import type { RepoDesired } from "../expand.js";
 import { PageReader } from "./pages.js";
-import { pack, type QueryPart } from "./query.js";
+import { pack, pointsOf, type QueryPart } from "./query.js";
 import { BulkReader } from "./reader.js";
 import { runParts } from "./runner.js";
 
@@ -68,6 +68,7 @@ function partOf(repo: RepoRef, read: KindRead): QueryPart {
 
 /** Repositories read by one query: their answers are held while their kinds plan. */
 export class Batch {
+  readonly target: string;
   readonly #reader: BulkReader;
   readonly #repos: readonly BulkRepository[];
   #ready: Promise<void> | undefined;
@@ -76,6 +77,7 @@ export class Batch {
   readonly #missing: string[] = [];
 
   constructor(reader: BulkReader, repos: readonly BulkRepository[], tasks: number) {
+    this.target = reader.target;
     this.#reader = reader;
     this.#repos = repos;
     this.#open = tasks;
@@ -83,6 +85,11 @@ export class Batch {
 
   get parts(): QueryPart[] {
     return this.#repos.flatMap(({ repo, kinds }) => kinds.map((read) => partOf(repo, read)));
+  }
+
+  /** The points its query is predicted to cost (GitHub's formula). */
+  get points(): number {
+    return pointsOf(this.parts);
   }
 
   /** Reads the batch once, whichever of its tasks asks first. */
@@ -132,6 +139,8 @@ export interface BulkPlan {
   readers: ReadonlyMap<string, ResourceReader>;
   /** The batch of a repository of the work (by its index), or undefined when it is read over REST. */
   batchOf(index: number): Batch | undefined;
+  /** The kinds of a repository of the work (by its index) read in bulk. */
+  bulkKinds(index: number): ReadonlySet<string>;
   batches: readonly Batch[];
 }
 
@@ -147,6 +156,7 @@ export function planReads(
   tasksOf: (repo: RepoDesired) => number,
 ): BulkPlan {
   const byIndex = new Map<number, Batch>();
+  const kindsByIndex = new Map<number, Set<string>>();
   const batches: Batch[] = [];
   const bulkReaders = new Map(readers);
   if (mode !== "rest") {
@@ -163,7 +173,7 @@ export function planReads(
       if (mode === "auto" && list.length < AUTO_MINIMUM) continue;
       const plain = readers.get(target);
       if (plain === undefined) continue;
-      const reader = new BulkReader(target, plain.client);
+      const reader = new BulkReader(plain);
       bulkReaders.set(target, reader);
       const packed = pack(list, ({ bulk }) => bulk.kinds.map((read) => partOf(bulk.repo, read)));
       for (const members of packed) {
@@ -174,9 +184,17 @@ export function planReads(
           tasks,
         );
         batches.push(batch);
-        for (const { index } of members) byIndex.set(index, batch);
+        for (const { index, bulk } of members) {
+          byIndex.set(index, batch);
+          kindsByIndex.set(index, new Set(bulk.kinds.map((read) => read.name)));
+        }
       }
     }
   }
-  return { readers: bulkReaders, batchOf: (index) => byIndex.get(index), batches };
+  return {
+    readers: bulkReaders,
+    batchOf: (index) => byIndex.get(index),
+    bulkKinds: (index) => kindsByIndex.get(index) ?? new Set(),
+    batches,
+  };
 }

@@ -551,6 +551,8 @@ export const branchProtection: KindModule = {
         ),
       ),
     export: exportProtections,
+    // A GET of each branch's protection.
+    restReads: (value) => Object.keys(value as BranchProtections).length,
     graphql: protectionGraphql,
   },
   verify: verifyWritten,
