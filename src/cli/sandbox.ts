@@ -7,6 +7,7 @@ export const flags = {
   port: { type: "string" },
   seed: { type: "string" },
   generate: { type: "string" },
+  "generate-profile": { type: "string" },
   latency: { type: "string" },
   "fail-rate": { type: "string" },
   "fault-seed": { type: "string" },
@@ -27,6 +28,8 @@ options:
   --port N               port to listen on (default 0: any free port)
   --seed FILE            YAML seed file (default: the demo world)
   --generate N           add repositories acme/repo-0001 … acme/repo-N
+  --generate-profile P   basic (default: branches, hooks) or full (also protections of main and
+                         dev, a collaborator, two teams and a ruleset in every one)
   --latency MS           delay every answer by MS milliseconds
   --fail-rate P          answer a share P (0..1) of requests with 502/503 or a secondary-limit 403
   --fault-seed N         seed of the fault choice, for reproducible runs (default 1)
@@ -49,6 +52,11 @@ function parseFailRate(value: string | undefined): number | undefined {
     throw new CliError(`sandbox: --fail-rate expects a number from 0 to 1, got '${value}'`);
   }
   return rate;
+}
+
+function parseProfile(value: string | undefined): "basic" | "full" | undefined {
+  if (value === undefined || value === "basic" || value === "full") return value;
+  throw new CliError(`sandbox: --generate-profile must be basic or full, got '${value}'`);
 }
 
 function parseRateLimits(value: string | undefined): Record<string, number> | undefined {
@@ -92,6 +100,7 @@ export const sandbox: Command = async (argv, io) => {
         ? values.seed
         : join(io.cwd, values.seed),
     generate: parseCount("sandbox", "generate", values.generate),
+    generateProfile: parseProfile(values["generate-profile"]),
     latencyMs: parseCount("sandbox", "latency", values.latency),
     failRate: parseFailRate(values["fail-rate"]),
     faultSeed: parseCount("sandbox", "fault-seed", values["fault-seed"]),

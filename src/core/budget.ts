@@ -104,7 +104,8 @@ export function budgetLine(budget: ReadBudget): string {
   const cached = `${thousands(budget.from_cache)} from the cache`;
   const queries = `${thousands(budget.graphql_queries)} GraphQL quer${budget.graphql_queries === 1 ? "y" : "ies"}`;
   const points = `${thousands(budget.graphql_points)} point${budget.graphql_points === 1 ? "" : "s"}`;
-  return `Reads: ${rest} (${cached}), ${queries} (${points}) · ${durationText(least.minutes)} at ${least.limit}`;
+  const reads = `Reads: ${rest} (${cached}), ${queries} (${points})`;
+  return least.minutes > 0 ? `${reads} · ${durationText(least.minutes)} at ${least.limit}` : reads;
 }
 
 /** Shard plans merged: their reads added up (the busiest endpoint at most the sum of theirs). */

@@ -2,7 +2,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { demoWorld } from "./seed/demo-world.js";
 import { FaultInjector } from "./core/faults.js";
-import { withGeneratedRepositories } from "./seed/generate.js";
+import { type GeneratedProfile, withGeneratedRepositories } from "./seed/generate.js";
 import {
   type Category,
   CATEGORIES,
@@ -34,6 +34,8 @@ export interface SandboxOptions {
   seed?: string;
   /** Adds acme/repo-0001 … acme/repo-N. */
   generate?: number;
+  /** What the generated repositories hold (default `basic`; `full`: protections, access, a ruleset). */
+  generateProfile?: GeneratedProfile;
   latencyMs?: number;
   /** Share (0..1) of requests answered 502/503 or with a secondary-limit 403. */
   failRate?: number;
@@ -111,7 +113,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     options.seed === undefined
       ? checkSeed(demoWorld, () => "demo world")
       : readSeedFile(options.seed);
-  const seed = withGeneratedRepositories(loaded.seed, options.generate ?? 0);
+  const seed = withGeneratedRepositories(
+    loaded.seed,
+    options.generate ?? 0,
+    options.generateProfile,
+  );
   const world = worldFromSeed({ seed, locate: loaded.locate });
   const now = options.now ?? Date.now;
   const host = options.host ?? "127.0.0.1";

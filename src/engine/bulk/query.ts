@@ -84,8 +84,9 @@ export const MAX_PARTS = 50;
 
 /**
  * Parts packed into queries in order: as many as fit `MAX_PARTS` and the node limit, then — since
- * a query's points are its requests ÷ 100 rounded to the nearest whole — cut back (to at most half)
- * until the rounding goes down, so no query pays for half a point it does not use. An item's parts
+ * a query's points are its requests ÷ 100 rounded to the nearest whole, at least 1 — cut back (to
+ * at most half) until the rounding goes down, so no query of 2 points or more pays for half a point
+ * it does not use. An item's parts
  * (a repository's kinds) stay in one query.
  */
 export function pack<T>(items: readonly T[], partsOf: (item: T) => readonly QueryPart[]): T[][] {
@@ -97,7 +98,8 @@ export function pack<T>(items: readonly T[], partsOf: (item: T) => readonly Quer
     let requests = batch.reduce((sum, entry) => sum + entry.requests, 0);
     const minimum = Math.ceil(batch.length / 2);
     const kept = [...batch];
-    while (kept.length > minimum && requests % 100 >= 50) {
+    // Under 150 requests a query costs 1 point whatever it holds: nothing to gain there.
+    while (kept.length > minimum && requests >= 150 && requests % 100 >= 50) {
       requests -= kept.pop()!.requests;
     }
     batches.push(kept.map((entry) => entry.item));
