@@ -6,13 +6,13 @@ import {
   pageOf,
   type Variables,
 } from "../../resources/graphql-read.js";
-import { MAX_PARTS, type QueryPart } from "./query.js";
+import { MAX_ITEMS, type QueryPart } from "./query.js";
 import { runParts } from "./runner.js";
 
 /**
  * The follow-up pages of connections that held more than their first page, for every repository
  * at once: requests made while answers are converted are gathered and sent together, up to
- * MAX_PARTS a query, each page under its own alias; a connection with still more pages asks again
+ * MAX_ITEMS a query, each page under its own alias; a connection with still more pages asks again
  * from its new cursor. A page that cannot be read ends its request with undefined.
  */
 
@@ -84,8 +84,8 @@ export class PageReader implements Pages {
       this.#scheduled = false;
       const queue = this.#pending;
       this.#pending = [];
-      for (let start = 0; start < queue.length; start += MAX_PARTS) {
-        void this.#send(queue.slice(start, start + MAX_PARTS));
+      for (let start = 0; start < queue.length; start += MAX_ITEMS) {
+        void this.#send(queue.slice(start, start + MAX_ITEMS));
       }
     });
   }

@@ -78,21 +78,24 @@ export function measure(part: QueryPart): Measure {
   return found;
 }
 
-/** GitHub caps a query at 500,000 nodes; forgeplan aliases at most this many parts into one. */
+/** GitHub caps a query at 500,000 nodes. */
 const MAX_NODES = 500_000;
-export const MAX_PARTS = 50;
+/**
+ * Items (repositories, or pages of connections) aliased into one query at most: GitHub's answer
+ * to a query grows with what it holds, and past its 10 s it is a 502 (split, but a round trip
+ * lost); 25 to 50 repositories a query is what the issue measured as fitting.
+ */
+export const MAX_ITEMS = 50;
 
 /**
- * Parts packed into queries in order: as many as fit `MAX_PARTS` and the node limit, then — since
+ * Items packed into queries in order: as many as fit `MAX_ITEMS` and the node limit, then — since
  * a query's points are its requests ÷ 100 rounded to the nearest whole, at least 1 — cut back (to
  * at most half) until the rounding goes down, so no query of 2 points or more pays for half a point
- * it does not use. An item's parts
- * (a repository's kinds) stay in one query.
+ * it does not use. An item's parts (a repository's kinds) stay in one query.
  */
 export function pack<T>(items: readonly T[], partsOf: (item: T) => readonly QueryPart[]): T[][] {
   const batches: T[][] = [];
   let batch: Array<{ item: T; requests: number }> = [];
-  let parts = 0;
   let nodes = 0;
   const close = () => {
     let requests = batch.reduce((sum, entry) => sum + entry.requests, 0);
@@ -105,7 +108,6 @@ export function pack<T>(items: readonly T[], partsOf: (item: T) => readonly Quer
     batches.push(kept.map((entry) => entry.item));
     const carried = batch.slice(kept.length);
     batch = [];
-    parts = 0;
     nodes = 0;
     return carried;
   };
@@ -115,16 +117,12 @@ export function pack<T>(items: readonly T[], partsOf: (item: T) => readonly Quer
     const measures = partsOf(item).map(measure);
     const requests = measures.reduce((sum, entry) => sum + entry.requests, 0);
     const itemNodes = measures.reduce((sum, entry) => sum + entry.nodes, 0);
-    if (
-      batch.length > 0 &&
-      (parts + measures.length > MAX_PARTS || nodes + itemNodes > MAX_NODES)
-    ) {
+    if (batch.length > 0 && (batch.length >= MAX_ITEMS || nodes + itemNodes > MAX_NODES)) {
       const carried = close();
       queue.unshift(...carried.map((entry) => entry.item), item);
       continue;
     }
     batch.push({ item, requests });
-    parts += measures.length;
     nodes += itemNodes;
   }
   if (batch.length > 0) {
