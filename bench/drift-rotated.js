@@ -27,7 +27,16 @@ const sandbox = await startGeneratedWorld({ repositories, latencyMs, seedFile: a
 try {
   const config = join(dir.path, "forgeplan.yaml");
   writeFileSync(config, planConfig().replace("version: 1\n", `version: 1\n${app.targets}\n`));
-  const common = ["-c", config, "--sandbox-url", sandbox.url, ...sandbox.clientFlags];
+  // What the cache answers are REST reads: a GraphQL query is never conditional.
+  const common = [
+    "-c",
+    config,
+    "--sandbox-url",
+    sandbox.url,
+    "--reads",
+    "rest",
+    ...sandbox.clientFlags,
+  ];
   const applied = await runForgeplan(["apply", ...common, "--auto-approve"]);
   expectExit("forgeplan apply", applied, [0]);
   const cache = join(dir.path, "cache");
