@@ -20680,7 +20680,7 @@ function interpolate(value, env, { allowUnset = false } = {}) {
     }
     if (!node2.includes("${")) return node2;
     const expanded = expand(node2, lookup, problem);
-    if (expanded.values.length > 0) result.sensitive.push(expanded);
+    if (expanded.values.length > 0) result.sensitive.push({ ...expanded, path: [...path] });
     return expanded.text;
   };
   const walkContainer = (node2) => {
@@ -21068,6 +21068,348 @@ var init_json_schema2 = __esm({
   }
 });
 
+// src/core/secret.ts
+import { inspect } from "node:util";
+function isSecret(value) {
+  return value instanceof Secret;
+}
+var REDACTED, Secret, SENSITIVE;
+var init_secret = __esm({
+  "src/core/secret.ts"() {
+    "use strict";
+    REDACTED = "(sensitive)";
+    Secret = class {
+      #value;
+      /** Where the value came from (an environment variable name), safe to print. */
+      source;
+      constructor(value, source) {
+        this.#value = value;
+        this.source = source;
+      }
+      reveal() {
+        return this.#value;
+      }
+      toString() {
+        return REDACTED;
+      }
+      toJSON() {
+        return REDACTED;
+      }
+      [inspect.custom]() {
+        return REDACTED;
+      }
+    };
+    SENSITIVE = REDACTED;
+  }
+});
+
+// src/core/redact.ts
+function variantsOf(text) {
+  const found = /* @__PURE__ */ new Set();
+  for (const base of /* @__PURE__ */ new Set([text, collapsed(text)])) {
+    for (const encode3 of ENCODINGS) {
+      let encoded;
+      try {
+        encoded = encode3(base);
+      } catch {
+        continue;
+      }
+      for (const present2 of PRESENTATIONS) found.add(present2(encoded));
+    }
+  }
+  return [...found].filter((variant) => variant.length >= MIN_SEARCHED_LENGTH).sort((a, b) => b.length - a.length);
+}
+function prefixPattern(text, minimum) {
+  const chars = Array.from(text);
+  const head = chars.slice(0, minimum).map(escapeRegExp).join("");
+  const tail = chars.slice(minimum).reverse().reduce((inner, char) => `(?:${escapeRegExp(char)}${inner})?`, "");
+  return head + tail;
+}
+function longestAlphanumericRun(text) {
+  return (text.match(/[A-Za-z0-9]+/g) ?? []).reduce(
+    (longest, run2) => run2.length > longest.length ? run2 : longest,
+    ""
+  );
+}
+function itemOf(text, id) {
+  const variants = variantsOf(text);
+  const alternatives = variants.map(escapeRegExp).join("|");
+  const cut = variants.filter((variant) => variant.length > MIN_SEARCHED_LENGTH).map((variant) => prefixPattern(variant, MIN_SEARCHED_LENGTH)).join("|");
+  return {
+    text,
+    id,
+    variants,
+    pattern: new RegExp(alternatives, "g"),
+    truncated: new RegExp(cut === "" ? "(?!)" : `(?:${cut})["']?(?:…|\\.\\.\\.)`, "g"),
+    anchor: longestAlphanumericRun(text)
+  };
+}
+var MIN_SEARCHED_LENGTH, json2, uri, uriLower, uriWhole, form, printable, markdown, markdownAll, html, collapsed, same, ENCODINGS, PRESENTATIONS, escapeRegExp, PLACEHOLDER_START, PLACEHOLDER, Redactor;
+var init_redact = __esm({
+  "src/core/redact.ts"() {
+    "use strict";
+    init_secret();
+    MIN_SEARCHED_LENGTH = 6;
+    json2 = (text) => JSON.stringify(text).slice(1, -1);
+    uri = (text) => encodeURIComponent(text);
+    uriLower = (text) => encodeURIComponent(text).replace(/%[0-9A-F]{2}/g, (hex3) => hex3.toLowerCase());
+    uriWhole = (text) => encodeURI(text);
+    form = (text) => new URLSearchParams([["", text]]).toString().slice(1);
+    printable = (text) => (
+      // eslint-disable-next-line no-control-regex
+      text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (char) => {
+        return `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`;
+      })
+    );
+    markdown = (text) => printable(text).replace(/[\\`*_[\]<>&|~#!$^]/g, "\\$&");
+    markdownAll = (text) => text.replace(/[!-/:-@[-`{-~]/g, "\\$&");
+    html = (text) => printable(text).replace(
+      /[&<>"']/g,
+      (char) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[char] ?? char
+    );
+    collapsed = (text) => text.replace(/\s+/g, " ");
+    same = (text) => text;
+    ENCODINGS = [
+      same,
+      json2,
+      (text) => json2(json2(text)),
+      uri,
+      uriLower,
+      uriWhole,
+      form,
+      printable,
+      // YAML's single-quoted style (export writes YAML) doubles the quote.
+      (text) => text.replace(/'/g, "''")
+    ];
+    PRESENTATIONS = [
+      same,
+      markdown,
+      markdownAll,
+      html,
+      json2,
+      (text) => json2(markdown(text)),
+      (text) => json2(markdownAll(text))
+    ];
+    escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    PLACEHOLDER_START = "(sensitive:";
+    PLACEHOLDER = /\(sensitive:([^:()]*):(\d+):([0-9a-f]+)\)/g;
+    Redactor = class {
+      /** Searched values by text; fields are searched only when they hold a value too short to search. */
+      #items = /* @__PURE__ */ new Map();
+      /** Sorted longest first, rebuilt after a change, so a field is replaced before a value inside it. */
+      #ordered;
+      /** Strings sensitive values were interpolated into: diff values equal to one print "(sensitive)". */
+      #fields = /* @__PURE__ */ new Set();
+      /**
+       * A sensitive value — a token, a webhook secret, an environment variable's value — and the
+       * variable it came from (named in cache placeholders, never printed with the value).
+       */
+      add(value, source) {
+        if (value.length >= MIN_SEARCHED_LENGTH) this.#search(value, source);
+      }
+      /**
+       * A config string that sensitive values were interpolated into, with those values. The field is
+       * searched as a whole when one of the values is too short to be searched on its own.
+       */
+      addField(field, values) {
+        for (const { value, source } of values) this.add(value, source);
+        if (field === "") return;
+        this.#fields.add(field);
+        const hidden = values.some(({ value }) => value !== "" && value.length < MIN_SEARCHED_LENGTH);
+        if (hidden && field.length >= MIN_SEARCHED_LENGTH) {
+          this.#search(field, values.map(({ source }) => source).join("+"));
+        }
+      }
+      /** The values to register with `::add-mask::`: those searched in text, as written. */
+      masks() {
+        return [...this.#items.keys()];
+      }
+      /** `text` with every sensitive value (in any of its forms) replaced by "(sensitive)". */
+      redact(text) {
+        return this.#replace(text, () => SENSITIVE);
+      }
+      /** Whether `text` holds a sensitive value, or is a string one was interpolated into. */
+      holds(text) {
+        return this.#fields.has(text) || this.redact(text) !== text;
+      }
+      /** A deep copy of `value` with every string redacted; unchanged parts are shared, not copied. */
+      redactValue(value) {
+        return this.#items.size === 0 ? value : this.#walk(value);
+      }
+      /**
+       * The plan as it may be shown or saved: a diff entry whose value holds a sensitive value is
+       * marked sensitive (it is still compared; only its values are hidden), then every string is
+       * redacted — addresses, messages from the service, notes.
+       */
+      plan(plan2) {
+        if (this.#items.size === 0 && this.#fields.size === 0) return plan2;
+        return { ...plan2, changes: plan2.changes.map((change) => this.change(change)) };
+      }
+      change(change) {
+        if (this.#items.size === 0 && this.#fields.size === 0) return change;
+        const marked = change.diff.some((entry2) => !entry2.sensitive && this.#diffHolds(entry2)) ? {
+          ...change,
+          diff: change.diff.map(
+            (entry2) => !entry2.sensitive && this.#diffHolds(entry2) ? { ...entry2, sensitive: true } : entry2
+          )
+        } : change;
+        return this.redactValue(marked);
+      }
+      /** Wraps a terminal-like output so everything written through it is redacted first. */
+      writer(output2) {
+        return { write: (text) => output2.write(this.redact(text)), isTTY: output2.isTTY };
+      }
+      /**
+       * For files forgeplan reads back (the conditional-request cache): each sensitive value becomes a
+       * placeholder naming the variable it came from, which form it was in, and `digest` of the value,
+       * so `unseal` can put it back. Undefined when the text already holds something that looks like a
+       * placeholder (it could not be told apart from ours).
+       */
+      seal(text, digest) {
+        if (text.includes(PLACEHOLDER_START)) return void 0;
+        let cut = false;
+        const sealed = this.#replace(text, ({ item, variant }) => {
+          if (variant < 0) cut = true;
+          return `${PLACEHOLDER_START}${encodeURIComponent(item.id)}:${variant}:${digest(item.text)})`;
+        });
+        return cut ? void 0 : sealed;
+      }
+      /**
+       * The sealed text with each placeholder replaced by the value it stood for — only when a value
+       * known now has the same source and digest. Undefined otherwise: the value changed (or is not
+       * set), and restoring another one would make a stale answer look current.
+       */
+      unseal(text, digest) {
+        if (!text.includes(PLACEHOLDER_START)) return text;
+        let missing = false;
+        const restored = text.replace(PLACEHOLDER, (_match, id, variant, hash2) => {
+          const item = [...this.#items.values()].find(
+            (candidate) => encodeURIComponent(candidate.id) === id && digest(candidate.text) === hash2
+          );
+          const form2 = item?.variants[Number(variant)];
+          if (form2 === void 0) missing = true;
+          return form2 ?? "";
+        });
+        return missing ? void 0 : restored;
+      }
+      #search(text, id) {
+        if (this.#items.has(text)) return;
+        this.#items.set(text, itemOf(text, id));
+        this.#ordered = void 0;
+      }
+      #replace(text, by) {
+        if (this.#items.size === 0 || text === "") return text;
+        this.#ordered ??= [...this.#items.values()].sort((a, b) => b.text.length - a.text.length);
+        const cut = text.includes("…") || text.includes("...");
+        if (!cut && this.#ordered.every((item) => item.anchor !== "" && !text.includes(item.anchor))) {
+          return text;
+        }
+        return text.split(SENSITIVE).map((part) => {
+          let result = part;
+          for (const item of this.#ordered) {
+            if (item.anchor === "" || result.includes(item.anchor)) {
+              result = result.replace(
+                item.pattern,
+                (match) => by({ item, variant: item.variants.indexOf(match) })
+              );
+            }
+            if (result.includes("…") || result.includes("...")) {
+              result = result.replace(item.truncated, () => by({ item, variant: -1 }));
+            }
+          }
+          return result;
+        }).join(SENSITIVE);
+      }
+      /** Redacts every string inside `value`; copies only the objects and arrays on a changed path. */
+      #walk(value) {
+        if (typeof value === "string") return this.redact(value);
+        if (Array.isArray(value)) {
+          let copy3;
+          value.forEach((item, index) => {
+            const redacted = this.#walk(item);
+            if (redacted !== item) copy3 ??= value.slice();
+            if (copy3 !== void 0) copy3[index] = redacted;
+          });
+          return copy3 ?? value;
+        }
+        if (value === null || typeof value !== "object" || isSecret(value)) return value;
+        const proto = Object.getPrototypeOf(value);
+        if (proto !== Object.prototype && proto !== null) return value;
+        let copy2;
+        const record3 = value;
+        for (const key in record3) {
+          if (!Object.hasOwn(record3, key)) continue;
+          const inner = record3[key];
+          const redacted = this.#walk(inner);
+          if (redacted !== inner) copy2 ??= { ...value };
+          if (copy2 !== void 0) {
+            Object.defineProperty(copy2, key, {
+              value: redacted,
+              enumerable: true,
+              writable: true,
+              configurable: true
+            });
+          }
+        }
+        return copy2 ?? value;
+      }
+      #diffHolds(entry2) {
+        return this.#valueHolds(entry2.before) || this.#valueHolds(entry2.after);
+      }
+      #valueHolds(value) {
+        if (typeof value === "string") return this.holds(value);
+        if (Array.isArray(value)) return value.some((item) => this.#valueHolds(item));
+        if (value !== null && typeof value === "object" && !isSecret(value)) {
+          return Object.values(value).some((item) => this.#valueHolds(item));
+        }
+        return false;
+      }
+    };
+  }
+});
+
+// src/config/mask-values.ts
+function maskInterpolated(errors, fields, secrets = []) {
+  if (fields.length === 0 && secrets.length === 0) return errors;
+  const everywhere = new Redactor();
+  const here = /* @__PURE__ */ new Map();
+  for (const secret of secrets) everywhere.add(secret, "secret");
+  for (const field of fields) {
+    everywhere.addField(
+      field.text,
+      field.values.map((value) => ({ value, source: "value" }))
+    );
+    const key = positionKey(field.at);
+    here.set(key, [...here.get(key) ?? [], field.text, ...field.values]);
+  }
+  return errors.map((error62) => {
+    let message = everywhere.redact(error62.message);
+    for (const text of here.get(positionKey(error62)) ?? []) message = withoutShort(message, text);
+    return message === error62.message ? error62 : { ...error62, message };
+  });
+}
+function positionKey(at) {
+  return `${at.file}:${at.line}:${at.column}`;
+}
+function withoutShort(message, text) {
+  if (text === "" || text.length >= MIN_SEARCHED_LENGTH) return message;
+  const quoted = JSON.stringify(text).slice(1, -1);
+  const bare = new RegExp(
+    `(?<![A-Za-z0-9_])(?:${escapeRegExp2(quoted)}|${escapeRegExp2(text)})(?![A-Za-z0-9_])`,
+    "g"
+  );
+  return message.replace(bare, SENSITIVE);
+}
+var escapeRegExp2;
+var init_mask_values = __esm({
+  "src/config/mask-values.ts"() {
+    "use strict";
+    init_redact();
+    init_secret();
+    escapeRegExp2 = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  }
+});
+
 // src/config/issues.ts
 function issuesToErrors(issues, source) {
   const errors = [];
@@ -21212,41 +21554,6 @@ var init_issues = __esm({
     "use strict";
     init_errors();
     init_interpolate();
-  }
-});
-
-// src/core/secret.ts
-import { inspect } from "node:util";
-function isSecret(value) {
-  return value instanceof Secret;
-}
-var REDACTED, Secret, SENSITIVE;
-var init_secret = __esm({
-  "src/core/secret.ts"() {
-    "use strict";
-    REDACTED = "(sensitive)";
-    Secret = class {
-      #value;
-      /** Where the value came from (an environment variable name), safe to print. */
-      source;
-      constructor(value, source) {
-        this.#value = value;
-        this.source = source;
-      }
-      reveal() {
-        return this.#value;
-      }
-      toString() {
-        return REDACTED;
-      }
-      toJSON() {
-        return REDACTED;
-      }
-      [inspect.custom]() {
-        return REDACTED;
-      }
-    };
-    SENSITIVE = REDACTED;
   }
 });
 
@@ -29473,7 +29780,10 @@ function loadConfig(paths, options) {
   const valid = [];
   const variables = /* @__PURE__ */ new Set();
   const unknown2 = /* @__PURE__ */ new Set();
-  const known = (found) => found.filter((error62) => !unknown2.has(positionKey(error62)));
+  const known = (found) => found.filter((error62) => !unknown2.has(positionKey2(error62)));
+  const interpolated = [];
+  const secretValues = [];
+  const masked = (found) => maskInterpolated(found, interpolated, secretValues);
   for (const file2 of files) {
     const content = read(file2, options, errors);
     if (content === void 0) continue;
@@ -29489,13 +29799,21 @@ function loadConfig(paths, options) {
       { allowUnset: options.allowUnset === true }
     );
     for (const name2 of names) variables.add(name2);
-    for (const path of unresolved) unknown2.add(positionKey(parsed.source.locate(path)));
-    for (const secret of secrets) options.redactor?.add(secret.value, secret.name);
+    for (const path of unresolved) unknown2.add(positionKey2(parsed.source.locate(path)));
+    for (const secret of secrets) {
+      options.redactor?.add(secret.value, secret.name);
+      secretValues.push(secret.value);
+    }
     for (const field of sensitive) {
       options.redactor?.addField(
         field.text,
         field.values.map(({ name: name2, value: text }) => ({ value: text, source: name2 }))
       );
+      interpolated.push({
+        at: parsed.source.locate(field.path),
+        text: field.text,
+        values: field.values.map(({ value: text }) => text)
+      });
     }
     const source = { ...parsed.source, value };
     for (const problem of problems2)
@@ -29508,16 +29826,16 @@ function loadConfig(paths, options) {
     }
   }
   const order = files.map((file2) => file2.display);
-  if (errors.length > 0) return { ok: false, errors: sortErrors(errors, order) };
+  if (errors.length > 0) return { ok: false, errors: sortErrors(masked(errors), order) };
   const resolved = resolve(valid, options.env, options.spec);
   for (const target2 of resolved.state.targets) {
     if (target2.token) options.redactor?.add(target2.token.reveal(), target2.tokenEnv);
   }
   const problems = known(resolved.errors);
-  if (problems.length > 0) return { ok: false, errors: sortErrors(problems, order) };
+  if (problems.length > 0) return { ok: false, errors: sortErrors(masked(problems), order) };
   return { ok: true, state: resolved.state, variables: [...variables] };
 }
-function positionKey(at) {
+function positionKey2(at) {
   return `${at.file}:${at.line}:${at.column}`;
 }
 function expandPaths(paths, cwd, errors) {
@@ -29613,6 +29931,7 @@ var init_load = __esm({
     "use strict";
     init_errors();
     init_interpolate();
+    init_mask_values();
     init_issues();
     init_resolve();
     init_schema();
@@ -31111,271 +31430,6 @@ var init_auth = __esm({
   }
 });
 
-// src/core/redact.ts
-function variantsOf(text) {
-  const found = /* @__PURE__ */ new Set();
-  for (const base of /* @__PURE__ */ new Set([text, collapsed(text)])) {
-    for (const encode3 of ENCODINGS) {
-      let encoded;
-      try {
-        encoded = encode3(base);
-      } catch {
-        continue;
-      }
-      for (const present2 of PRESENTATIONS) found.add(present2(encoded));
-    }
-  }
-  return [...found].filter((variant) => variant.length >= MIN_SEARCHED_LENGTH).sort((a, b) => b.length - a.length);
-}
-function prefixPattern(text, minimum) {
-  const chars = Array.from(text);
-  const head = chars.slice(0, minimum).map(escapeRegExp).join("");
-  const tail = chars.slice(minimum).reverse().reduce((inner, char) => `(?:${escapeRegExp(char)}${inner})?`, "");
-  return head + tail;
-}
-function longestAlphanumericRun(text) {
-  return (text.match(/[A-Za-z0-9]+/g) ?? []).reduce(
-    (longest, run2) => run2.length > longest.length ? run2 : longest,
-    ""
-  );
-}
-function itemOf(text, id) {
-  const variants = variantsOf(text);
-  const alternatives = variants.map(escapeRegExp).join("|");
-  const cut = variants.filter((variant) => variant.length > MIN_SEARCHED_LENGTH).map((variant) => prefixPattern(variant, MIN_SEARCHED_LENGTH)).join("|");
-  return {
-    text,
-    id,
-    variants,
-    pattern: new RegExp(alternatives, "g"),
-    truncated: new RegExp(cut === "" ? "(?!)" : `(?:${cut})["']?(?:…|\\.\\.\\.)`, "g"),
-    anchor: longestAlphanumericRun(text)
-  };
-}
-var MIN_SEARCHED_LENGTH, json2, uri, uriLower, uriWhole, form, printable, markdown, markdownAll, html, collapsed, same, ENCODINGS, PRESENTATIONS, escapeRegExp, PLACEHOLDER_START, PLACEHOLDER, Redactor;
-var init_redact = __esm({
-  "src/core/redact.ts"() {
-    "use strict";
-    init_secret();
-    MIN_SEARCHED_LENGTH = 6;
-    json2 = (text) => JSON.stringify(text).slice(1, -1);
-    uri = (text) => encodeURIComponent(text);
-    uriLower = (text) => encodeURIComponent(text).replace(/%[0-9A-F]{2}/g, (hex3) => hex3.toLowerCase());
-    uriWhole = (text) => encodeURI(text);
-    form = (text) => new URLSearchParams([["", text]]).toString().slice(1);
-    printable = (text) => (
-      // eslint-disable-next-line no-control-regex
-      text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (char) => {
-        return `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`;
-      })
-    );
-    markdown = (text) => printable(text).replace(/[\\`*_[\]<>&|~#!$^]/g, "\\$&");
-    markdownAll = (text) => text.replace(/[!-/:-@[-`{-~]/g, "\\$&");
-    html = (text) => printable(text).replace(
-      /[&<>"']/g,
-      (char) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[char] ?? char
-    );
-    collapsed = (text) => text.replace(/\s+/g, " ");
-    same = (text) => text;
-    ENCODINGS = [
-      same,
-      json2,
-      (text) => json2(json2(text)),
-      uri,
-      uriLower,
-      uriWhole,
-      form,
-      printable,
-      // YAML's single-quoted style (export writes YAML) doubles the quote.
-      (text) => text.replace(/'/g, "''")
-    ];
-    PRESENTATIONS = [
-      same,
-      markdown,
-      markdownAll,
-      html,
-      json2,
-      (text) => json2(markdown(text)),
-      (text) => json2(markdownAll(text))
-    ];
-    escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-    PLACEHOLDER_START = "(sensitive:";
-    PLACEHOLDER = /\(sensitive:([^:()]*):(\d+):([0-9a-f]+)\)/g;
-    Redactor = class {
-      /** Searched values by text; fields are searched only when they hold a value too short to search. */
-      #items = /* @__PURE__ */ new Map();
-      /** Sorted longest first, rebuilt after a change, so a field is replaced before a value inside it. */
-      #ordered;
-      /** Strings sensitive values were interpolated into: diff values equal to one print "(sensitive)". */
-      #fields = /* @__PURE__ */ new Set();
-      /**
-       * A sensitive value — a token, a webhook secret, an environment variable's value — and the
-       * variable it came from (named in cache placeholders, never printed with the value).
-       */
-      add(value, source) {
-        if (value.length >= MIN_SEARCHED_LENGTH) this.#search(value, source);
-      }
-      /**
-       * A config string that sensitive values were interpolated into, with those values. The field is
-       * searched as a whole when one of the values is too short to be searched on its own.
-       */
-      addField(field, values) {
-        for (const { value, source } of values) this.add(value, source);
-        if (field === "") return;
-        this.#fields.add(field);
-        const hidden = values.some(({ value }) => value !== "" && value.length < MIN_SEARCHED_LENGTH);
-        if (hidden && field.length >= MIN_SEARCHED_LENGTH) {
-          this.#search(field, values.map(({ source }) => source).join("+"));
-        }
-      }
-      /** The values to register with `::add-mask::`: those searched in text, as written. */
-      masks() {
-        return [...this.#items.keys()];
-      }
-      /** `text` with every sensitive value (in any of its forms) replaced by "(sensitive)". */
-      redact(text) {
-        return this.#replace(text, () => SENSITIVE);
-      }
-      /** Whether `text` holds a sensitive value, or is a string one was interpolated into. */
-      holds(text) {
-        return this.#fields.has(text) || this.redact(text) !== text;
-      }
-      /** A deep copy of `value` with every string redacted; unchanged parts are shared, not copied. */
-      redactValue(value) {
-        return this.#items.size === 0 ? value : this.#walk(value);
-      }
-      /**
-       * The plan as it may be shown or saved: a diff entry whose value holds a sensitive value is
-       * marked sensitive (it is still compared; only its values are hidden), then every string is
-       * redacted — addresses, messages from the service, notes.
-       */
-      plan(plan2) {
-        if (this.#items.size === 0 && this.#fields.size === 0) return plan2;
-        return { ...plan2, changes: plan2.changes.map((change) => this.change(change)) };
-      }
-      change(change) {
-        if (this.#items.size === 0 && this.#fields.size === 0) return change;
-        const marked = change.diff.some((entry2) => !entry2.sensitive && this.#diffHolds(entry2)) ? {
-          ...change,
-          diff: change.diff.map(
-            (entry2) => !entry2.sensitive && this.#diffHolds(entry2) ? { ...entry2, sensitive: true } : entry2
-          )
-        } : change;
-        return this.redactValue(marked);
-      }
-      /** Wraps a terminal-like output so everything written through it is redacted first. */
-      writer(output2) {
-        return { write: (text) => output2.write(this.redact(text)), isTTY: output2.isTTY };
-      }
-      /**
-       * For files forgeplan reads back (the conditional-request cache): each sensitive value becomes a
-       * placeholder naming the variable it came from, which form it was in, and `digest` of the value,
-       * so `unseal` can put it back. Undefined when the text already holds something that looks like a
-       * placeholder (it could not be told apart from ours).
-       */
-      seal(text, digest) {
-        if (text.includes(PLACEHOLDER_START)) return void 0;
-        let cut = false;
-        const sealed = this.#replace(text, ({ item, variant }) => {
-          if (variant < 0) cut = true;
-          return `${PLACEHOLDER_START}${encodeURIComponent(item.id)}:${variant}:${digest(item.text)})`;
-        });
-        return cut ? void 0 : sealed;
-      }
-      /**
-       * The sealed text with each placeholder replaced by the value it stood for — only when a value
-       * known now has the same source and digest. Undefined otherwise: the value changed (or is not
-       * set), and restoring another one would make a stale answer look current.
-       */
-      unseal(text, digest) {
-        if (!text.includes(PLACEHOLDER_START)) return text;
-        let missing = false;
-        const restored = text.replace(PLACEHOLDER, (_match, id, variant, hash2) => {
-          const item = [...this.#items.values()].find(
-            (candidate) => encodeURIComponent(candidate.id) === id && digest(candidate.text) === hash2
-          );
-          const form2 = item?.variants[Number(variant)];
-          if (form2 === void 0) missing = true;
-          return form2 ?? "";
-        });
-        return missing ? void 0 : restored;
-      }
-      #search(text, id) {
-        if (this.#items.has(text)) return;
-        this.#items.set(text, itemOf(text, id));
-        this.#ordered = void 0;
-      }
-      #replace(text, by) {
-        if (this.#items.size === 0 || text === "") return text;
-        this.#ordered ??= [...this.#items.values()].sort((a, b) => b.text.length - a.text.length);
-        const cut = text.includes("…") || text.includes("...");
-        if (!cut && this.#ordered.every((item) => item.anchor !== "" && !text.includes(item.anchor))) {
-          return text;
-        }
-        return text.split(SENSITIVE).map((part) => {
-          let result = part;
-          for (const item of this.#ordered) {
-            if (item.anchor === "" || result.includes(item.anchor)) {
-              result = result.replace(
-                item.pattern,
-                (match) => by({ item, variant: item.variants.indexOf(match) })
-              );
-            }
-            if (result.includes("…") || result.includes("...")) {
-              result = result.replace(item.truncated, () => by({ item, variant: -1 }));
-            }
-          }
-          return result;
-        }).join(SENSITIVE);
-      }
-      /** Redacts every string inside `value`; copies only the objects and arrays on a changed path. */
-      #walk(value) {
-        if (typeof value === "string") return this.redact(value);
-        if (Array.isArray(value)) {
-          let copy3;
-          value.forEach((item, index) => {
-            const redacted = this.#walk(item);
-            if (redacted !== item) copy3 ??= value.slice();
-            if (copy3 !== void 0) copy3[index] = redacted;
-          });
-          return copy3 ?? value;
-        }
-        if (value === null || typeof value !== "object" || isSecret(value)) return value;
-        const proto = Object.getPrototypeOf(value);
-        if (proto !== Object.prototype && proto !== null) return value;
-        let copy2;
-        const record3 = value;
-        for (const key in record3) {
-          if (!Object.hasOwn(record3, key)) continue;
-          const inner = record3[key];
-          const redacted = this.#walk(inner);
-          if (redacted !== inner) copy2 ??= { ...value };
-          if (copy2 !== void 0) {
-            Object.defineProperty(copy2, key, {
-              value: redacted,
-              enumerable: true,
-              writable: true,
-              configurable: true
-            });
-          }
-        }
-        return copy2 ?? value;
-      }
-      #diffHolds(entry2) {
-        return this.#valueHolds(entry2.before) || this.#valueHolds(entry2.after);
-      }
-      #valueHolds(value) {
-        if (typeof value === "string") return this.holds(value);
-        if (Array.isArray(value)) return value.some((item) => this.#valueHolds(item));
-        if (value !== null && typeof value === "object" && !isSecret(value)) {
-          return Object.values(value).some((item) => this.#valueHolds(item));
-        }
-        return false;
-      }
-    };
-  }
-});
-
 // src/forge/cache.ts
 import { createHash as createHash2, randomBytes, scryptSync } from "node:crypto";
 import {
@@ -31551,11 +31605,44 @@ var init_clock = __esm({
   }
 });
 
+// src/forge/limits.ts
+function categoryOf(path) {
+  const match = CATEGORIES.find(
+    (entry2) => entry2.exact ? path === entry2.prefix : path.startsWith(entry2.prefix)
+  );
+  return match?.category ?? DEFAULT_CATEGORY;
+}
+var CATEGORIES, DEFAULT_CATEGORY, FREE_PATH, POINTS, CONTENT_CREATION, CPU_TIME, MUTATING, SKEW_MS, THROTTLE_BACKOFF_MS;
+var init_limits = __esm({
+  "src/forge/limits.ts"() {
+    "use strict";
+    CATEGORIES = [
+      { category: "code_search", prefix: "/search/code" },
+      { category: "search", prefix: "/search/" },
+      { category: "graphql", prefix: "/graphql", exact: true }
+    ];
+    DEFAULT_CATEGORY = "core";
+    FREE_PATH = "/rate_limit";
+    POINTS = { read: 1, write: 5, windowMs: 6e4 };
+    CONTENT_CREATION = { perMinute: 80, perHour: 500 };
+    CPU_TIME = {
+      limitMs: 9e4,
+      graphqlLimitMs: 6e4,
+      windowMs: 6e4,
+      reserve: 0.2
+    };
+    MUTATING = /* @__PURE__ */ new Set(["POST", "PUT", "PATCH", "DELETE"]);
+    SKEW_MS = 1e3;
+    THROTTLE_BACKOFF_MS = 6e4;
+  }
+});
+
 // src/forge/defaults.ts
 var CLIENT_DEFAULTS;
 var init_defaults = __esm({
   "src/forge/defaults.ts"() {
     "use strict";
+    init_limits();
     CLIENT_DEFAULTS = {
       /** Requests in flight at once. */
       concurrency: 8,
@@ -31563,9 +31650,18 @@ var init_defaults = __esm({
       writeIntervalMs: 1e3,
       maxWaitMs: 15 * 6e4,
       timeoutMs: 3e4,
+      /**
+       * Longest a started body may go without a byte: GitHub sends a body as one burst, so a pause this
+       * long is a stall, not a slow answer, and the attempt is retried rather than waited out.
+       */
+      idleTimeoutMs: 1e4,
       retries: { max: 5, baseMs: 500, capMs: 3e4 },
       /** GitHub's secondary limit for REST: 900 points a minute per endpoint. */
       pointsPerMinute: 900,
+      /** GitHub's secondary limit on content-creating requests of an account. */
+      contentLimits: CONTENT_CREATION,
+      /** GitHub's secondary limit on an account's CPU time, estimated by response time. */
+      cpuTimeLimitMs: CPU_TIME.limitMs,
       /**
        * A page of 100 repositories from GitHub is under 1 MiB; 16 times that leaves room for any page
        * forgeplan reads while keeping a broken or hostile answer from filling memory.
@@ -31588,6 +31684,10 @@ function waitDescription(category, until, waitMs, basis) {
       return `rate limit "${category}" exhausted: it resets at ${at}, ${wait} from now`;
     case "points":
       return `secondary rate limit on ${category}: its points a minute are spent until ${at}, ${wait} from now`;
+    case "cpu-time":
+      return `secondary rate limit on CPU time: the response time of a minute's requests${category === "graphql" ? " (GraphQL)" : ""} is spent until ${at}, ${wait} from now`;
+    case "content-creation":
+      return `secondary rate limit on content creation: the content-creating requests of the last minute or hour are spent until ${at}, ${wait} from now`;
     case "answer": {
       const what = basis.reason === "secondary-limit" ? `secondary rate limit on ${basis.endpoint}: ${basis.request} answered ${basis.status}` : basis.reason === "rate-limit-reset" ? `rate limit "${category}" exhausted on ${basis.request} (${basis.status})` : `${basis.request} throttled (${basis.status})`;
       const answers = `${basis.answers} such answer${basis.answers === 1 ? "" : "s"}`;
@@ -31753,7 +31853,7 @@ function responseOf(url2, message, body) {
 function fetchFailed(cause) {
   return new TypeError("fetch failed", { cause });
 }
-function createHttpFetch(maxSockets, maxBytes = CLIENT_DEFAULTS.maxResponseBytes) {
+function createHttpFetch(maxSockets, maxBytes = CLIENT_DEFAULTS.maxResponseBytes, idleMs = CLIENT_DEFAULTS.idleTimeoutMs) {
   const agents = {
     "http:": new HttpAgent({ keepAlive: true, maxSockets }),
     "https:": new HttpsAgent({ keepAlive: true, maxSockets })
@@ -31781,21 +31881,34 @@ function createHttpFetch(maxSockets, maxBytes = CLIENT_DEFAULTS.maxResponseBytes
     request2.once("error", (error62) => fail3(fetchFailed(error62)));
     request2.once("response", (message) => {
       const status = message.statusCode ?? 0;
-      const refuse = () => {
+      let idle;
+      const stop2 = (error62) => {
+        clearTimeout(idle);
         settle2();
         request2.destroy();
-        reject(tooLarge(status, maxBytes));
+        reject(error62);
       };
+      const refuse = () => stop2(tooLarge(status, maxBytes));
       if (Number(message.headers["content-length"] ?? 0) > maxBytes) return refuse();
+      const waitForBytes = () => {
+        clearTimeout(idle);
+        idle = setTimeout(() => stop2(fetchFailed(new BodyStalled(idleMs))), idleMs);
+      };
+      waitForBytes();
       const chunks = [];
       let received = 0;
       message.on("data", (chunk) => {
         received += chunk.length;
-        if (received > maxBytes) refuse();
-        else chunks.push(chunk);
+        if (received > maxBytes) return refuse();
+        chunks.push(chunk);
+        waitForBytes();
       });
-      message.once("error", (error62) => fail3(fetchFailed(error62)));
+      message.once("error", (error62) => {
+        clearTimeout(idle);
+        fail3(fetchFailed(error62));
+      });
       message.once("end", () => {
+        clearTimeout(idle);
         settle2();
         const raw2 = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
         const decode5 = decoders[String(message.headers["content-encoding"] ?? "").trim()];
@@ -31818,7 +31931,7 @@ function createHttpFetch(maxSockets, maxBytes = CLIENT_DEFAULTS.maxResponseBytes
       body: typeof init.body === "string" ? init.body : void 0,
       signal: init.signal ?? void 0
     };
-    const write = MUTATING.has(exchange.method);
+    const write = MUTATING2.has(exchange.method);
     for (let hop = 0; ; hop++) {
       const { message, body } = await once(url2, exchange);
       const status = message.statusCode ?? 0;
@@ -31852,13 +31965,13 @@ function createHttpFetch(maxSockets, maxBytes = CLIENT_DEFAULTS.maxResponseBytes
   };
   return httpFetch;
 }
-var MAX_REDIRECTS, MUTATING, decoders, ExchangeRefused, ResponseHeaders;
+var MAX_REDIRECTS, MUTATING2, decoders, ExchangeRefused, ResponseHeaders, BodyStalled;
 var init_http_fetch = __esm({
   "src/forge/http-fetch.ts"() {
     "use strict";
     init_defaults();
     MAX_REDIRECTS = 20;
-    MUTATING = /* @__PURE__ */ new Set(["POST", "PUT", "PATCH", "DELETE"]);
+    MUTATING2 = /* @__PURE__ */ new Set(["POST", "PUT", "PATCH", "DELETE"]);
     decoders = {
       gzip: promisify(gunzip),
       "x-gzip": promisify(gunzip),
@@ -31893,31 +32006,12 @@ var init_http_fetch = __esm({
         return this.#values[Symbol.iterator]();
       }
     };
-  }
-});
-
-// src/forge/limits.ts
-function categoryOf(path) {
-  const match = CATEGORIES.find(
-    (entry2) => entry2.exact ? path === entry2.prefix : path.startsWith(entry2.prefix)
-  );
-  return match?.category ?? DEFAULT_CATEGORY;
-}
-var CATEGORIES, DEFAULT_CATEGORY, FREE_PATH, POINTS, MUTATING2, SKEW_MS, THROTTLE_BACKOFF_MS;
-var init_limits = __esm({
-  "src/forge/limits.ts"() {
-    "use strict";
-    CATEGORIES = [
-      { category: "code_search", prefix: "/search/code" },
-      { category: "search", prefix: "/search/" },
-      { category: "graphql", prefix: "/graphql", exact: true }
-    ];
-    DEFAULT_CATEGORY = "core";
-    FREE_PATH = "/rate_limit";
-    POINTS = { read: 1, write: 5, windowMs: 6e4 };
-    MUTATING2 = /* @__PURE__ */ new Set(["POST", "PUT", "PATCH", "DELETE"]);
-    SKEW_MS = 1e3;
-    THROTTLE_BACKOFF_MS = 6e4;
+    BodyStalled = class extends Error {
+      name = "BodyStalled";
+      constructor(idleMs) {
+        super(`the answer stalled: no bytes for ${idleMs / 1e3} s`);
+      }
+    };
   }
 });
 
@@ -31987,6 +32081,188 @@ var init_budget = __esm({
   }
 });
 
+// src/forge/ledger.ts
+var Ledger;
+var init_ledger = __esm({
+  "src/forge/ledger.ts"() {
+    "use strict";
+    Ledger = class {
+      entries = [];
+      /** Entries before this index have left the window. */
+      first = 0;
+      used = 0;
+      add(at, cost) {
+        this.entries.push({ at, cost });
+        this.used += cost;
+      }
+      /** Drops what was spent at or before `cutoff`; dropped entries are compacted away in batches. */
+      expire(cutoff) {
+        const { entries } = this;
+        while (this.first < entries.length && entries[this.first].at <= cutoff) {
+          this.used -= entries[this.first].cost;
+          this.first++;
+        }
+        if (this.first > 1024 && this.first * 2 > entries.length) {
+          entries.splice(0, this.first);
+          this.first = 0;
+        }
+      }
+    };
+  }
+});
+
+// src/forge/points.ts
+var PointWindow;
+var init_points = __esm({
+  "src/forge/points.ts"() {
+    "use strict";
+    init_ledger();
+    PointWindow = class {
+      #budget;
+      #windowMs;
+      #spent = /* @__PURE__ */ new Map();
+      constructor(budget, windowMs = 6e4) {
+        this.#budget = budget;
+        this.#windowMs = windowMs;
+      }
+      /**
+       * Spends `cost` points on `key` at `now` and returns 0, or spends nothing and returns how many
+       * milliseconds until the window can take it. A cost above the whole budget goes alone into an
+       * empty window, so it is sent rather than held forever.
+       */
+      admit(key, cost, now) {
+        const wait = this.wait(key, cost, now);
+        if (wait === 0) this.spend(key, cost, now);
+        return wait;
+      }
+      /** How many milliseconds until `cost` points fit on `key`; 0 when they fit now. Spends nothing. */
+      wait(key, cost, now) {
+        const ledger = this.#ledger(key, now);
+        const { entries, first } = ledger;
+        if (first < entries.length && ledger.used + cost > this.#budget) {
+          let used = ledger.used;
+          for (let index = first; index < entries.length; index++) {
+            const entry2 = entries[index];
+            used -= entry2.cost;
+            if (used + cost <= this.#budget || used === 0) return entry2.at + this.#windowMs - now;
+          }
+        }
+        return 0;
+      }
+      /** Spends `cost` points on `key` at `now`, whether or not they fit (after `wait` said they do). */
+      spend(key, cost, now) {
+        this.#ledger(key, now).add(now, cost);
+      }
+      #ledger(key, now) {
+        let ledger = this.#spent.get(key);
+        if (ledger === void 0) {
+          ledger = new Ledger();
+          this.#spent.set(key, ledger);
+        }
+        ledger.expire(now - this.#windowMs);
+        return ledger;
+      }
+    };
+  }
+});
+
+// src/forge/content-creation.ts
+var MINUTE_MS, HOUR_MS, KEY, ContentCreationWindow;
+var init_content_creation = __esm({
+  "src/forge/content-creation.ts"() {
+    "use strict";
+    init_points();
+    MINUTE_MS = 6e4;
+    HOUR_MS = 60 * MINUTE_MS;
+    KEY = "content";
+    ContentCreationWindow = class {
+      #minute;
+      #hour;
+      /** `share` is this client's part of the account's limits; `skewMs` lengthens both windows. */
+      constructor(limits, share, skewMs) {
+        this.#minute = new PointWindow(limits.perMinute * share, MINUTE_MS + skewMs);
+        this.#hour = new PointWindow(limits.perHour * share, HOUR_MS + skewMs);
+      }
+      /** Milliseconds until one more content-creating request fits both windows; 0 when it fits now. */
+      wait(now) {
+        return Math.max(this.#minute.wait(KEY, 1, now), this.#hour.wait(KEY, 1, now));
+      }
+      /** Counts a content-creating request sent at `now`. */
+      spend(now) {
+        this.#minute.spend(KEY, 1, now);
+        this.#hour.spend(KEY, 1, now);
+      }
+    };
+  }
+});
+
+// src/forge/cpu-time.ts
+var FIRST_ESTIMATE_MS, SMOOTHING, POLL_MS, ResponseTimeBudget;
+var init_cpu_time = __esm({
+  "src/forge/cpu-time.ts"() {
+    "use strict";
+    init_ledger();
+    FIRST_ESTIMATE_MS = 1e3;
+    SMOOTHING = 0.2;
+    POLL_MS = 50;
+    ResponseTimeBudget = class {
+      #windowMs;
+      #total;
+      #graphql;
+      #inFlight = /* @__PURE__ */ new Set();
+      #estimateMs = FIRST_ESTIMATE_MS;
+      constructor(limits) {
+        this.#windowMs = limits.windowMs;
+        this.#total = { budgetMs: limits.totalMs, ended: new Ledger() };
+        this.#graphql = { budgetMs: limits.graphqlMs, ended: new Ledger() };
+      }
+      /** Milliseconds until a request of `category` fits; 0 when it may start now. */
+      wait(category, now) {
+        const graphql = category === "graphql";
+        const waits = [this.#waitIn(this.#total, false, now)];
+        if (graphql) waits.push(this.#waitIn(this.#graphql, true, now));
+        return Math.max(...waits);
+      }
+      /** Reserves the response time of a request allowed to start. */
+      begin(category) {
+        const lease = { graphql: category === "graphql", sentAt: void 0 };
+        this.#inFlight.add(lease);
+        return lease;
+      }
+      /** The request left now: its response time runs from here. */
+      sent(lease, now) {
+        lease.sentAt = now;
+      }
+      /** The request ended at `now`; one never sent took no time of the service's. */
+      end(lease, now) {
+        if (!this.#inFlight.delete(lease) || lease.sentAt === void 0) return;
+        const tookMs = Math.max(0, now - lease.sentAt);
+        this.#total.ended.add(now, tookMs);
+        if (lease.graphql) this.#graphql.ended.add(now, tookMs);
+        this.#estimateMs += SMOOTHING * (tookMs - this.#estimateMs);
+      }
+      #waitIn({ budgetMs, ended }, graphqlOnly, now) {
+        ended.expire(now - this.#windowMs);
+        let reserved = 0;
+        for (const lease of this.#inFlight) {
+          if (graphqlOnly && !lease.graphql) continue;
+          const taken = lease.sentAt === void 0 ? 0 : now - lease.sentAt;
+          reserved += Math.max(this.#estimateMs, taken);
+        }
+        const fits = (used2) => used2 + reserved + this.#estimateMs <= budgetMs;
+        if (fits(ended.used) || ended.used === 0 && reserved === 0) return 0;
+        let used = ended.used;
+        for (let index = ended.first; index < ended.entries.length; index++) {
+          const entry2 = ended.entries[index];
+          used -= entry2.cost;
+          if (fits(used)) return entry2.at + this.#windowMs - now;
+        }
+        return Math.max(POLL_MS, this.#estimateMs / 2);
+      }
+    };
+  }
+});
+
 // src/forge/endpoint.ts
 function endpointKey(path) {
   const segments = (path.split("?")[0] ?? "").split("/").filter((s) => s !== "");
@@ -32022,67 +32298,10 @@ var init_endpoint = __esm({
   }
 });
 
-// src/forge/points.ts
-var PointWindow, Ledger;
-var init_points = __esm({
-  "src/forge/points.ts"() {
-    "use strict";
-    PointWindow = class {
-      #budget;
-      #windowMs;
-      #spent = /* @__PURE__ */ new Map();
-      constructor(budget, windowMs = 6e4) {
-        this.#budget = budget;
-        this.#windowMs = windowMs;
-      }
-      /**
-       * Spends `cost` points on `key` at `now` and returns 0, or spends nothing and returns how many
-       * milliseconds until the window can take it. A cost above the whole budget goes alone into an
-       * empty window, so it is sent rather than held forever.
-       */
-      admit(key, cost, now) {
-        let ledger = this.#spent.get(key);
-        if (ledger === void 0) {
-          ledger = new Ledger();
-          this.#spent.set(key, ledger);
-        }
-        ledger.expire(now - this.#windowMs);
-        const { entries, first } = ledger;
-        if (first < entries.length && ledger.used + cost > this.#budget) {
-          let used = ledger.used;
-          for (let index = first; index < entries.length; index++) {
-            const entry2 = entries[index];
-            used -= entry2.cost;
-            if (used + cost <= this.#budget || used === 0) return entry2.at + this.#windowMs - now;
-          }
-        }
-        entries.push({ at: now, cost });
-        ledger.used += cost;
-        return 0;
-      }
-    };
-    Ledger = class {
-      entries = [];
-      /** Entries before this index have left the window. */
-      first = 0;
-      used = 0;
-      /** Drops what was spent at or before `cutoff`; dropped entries are compacted away in batches. */
-      expire(cutoff) {
-        const { entries } = this;
-        while (this.first < entries.length && entries[this.first].at <= cutoff) {
-          this.used -= entries[this.first].cost;
-          this.first++;
-        }
-        if (this.first > 1024 && this.first * 2 > entries.length) {
-          entries.splice(0, this.first);
-          this.first = 0;
-        }
-      }
-    };
-  }
-});
-
 // src/forge/pacer.ts
+function pointsOf(ticket) {
+  return ticket.mutating ? POINTS.write : POINTS.read;
+}
 function unusableBudget(ticket, limit, share) {
   const requests = `${limit} request${limit === 1 ? "" : "s"}`;
   const why = limit === 0 ? `the service reports a limit of 0 requests for ${ticket.category}: no request can be sent with this token` : `the service reports a limit of ${requests} for ${ticket.category}: this client's share (${share}) of it, less the reserve kept, leaves none to send`;
@@ -32098,6 +32317,8 @@ var init_pacer = __esm({
   "src/forge/pacer.ts"() {
     "use strict";
     init_budget();
+    init_content_creation();
+    init_cpu_time();
     init_errors4();
     init_endpoint();
     init_limits();
@@ -32106,6 +32327,8 @@ var init_pacer = __esm({
       #options;
       #budget;
       #points;
+      #content;
+      #cpu;
       #announced = /* @__PURE__ */ new Map();
       #pausedUntil = Number.NEGATIVE_INFINITY;
       /**
@@ -32121,17 +32344,32 @@ var init_pacer = __esm({
           skewMs: SKEW_MS,
           ...options.margin !== void 0 ? { margin: options.margin } : {}
         });
-        this.#points = new PointWindow(options.pointsPerMinute, POINTS.windowMs + SKEW_MS);
+        const { share } = options;
+        this.#points = new PointWindow(options.pointsPerMinute * share, POINTS.windowMs + SKEW_MS);
+        if (options.contentLimits !== null) {
+          this.#content = new ContentCreationWindow(options.contentLimits, share, SKEW_MS);
+        }
+        if (Number.isFinite(options.cpuTimeLimitMs)) {
+          const usable = (limitMs) => limitMs * (1 - CPU_TIME.reserve) * share;
+          this.#cpu = new ResponseTimeBudget({
+            totalMs: usable(options.cpuTimeLimitMs),
+            graphqlMs: usable(Math.min(options.cpuTimeLimitMs, CPU_TIME.graphqlLimitMs)),
+            windowMs: CPU_TIME.windowMs + SKEW_MS
+          });
+        }
       }
-      ticket(method, path) {
+      ticket(method, path, creates = false) {
         const relative2 = path.split("?")[0] ?? path;
+        const category = categoryOf(relative2);
         return {
           method,
           path,
-          category: categoryOf(relative2),
+          category,
           endpoint: endpointKey(relative2),
           free: method === "GET" && relative2 === FREE_PATH,
-          mutating: MUTATING2.has(method)
+          mutating: MUTATING.has(method),
+          // A GraphQL POST is a query, whatever it asks.
+          creates: method === "POST" && category !== "graphql" || method === "PUT" && creates
         };
       }
       /**
@@ -32154,15 +32392,20 @@ var init_pacer = __esm({
         const { clock, lane, writeIntervalMs } = this.#options;
         return Math.max(0, lane.lastStart + writeIntervalMs - clock.now());
       }
-      /** An attempt of a write is sent now: the next write's spacing counts from here. */
-      sending(ticket) {
-        if (ticket.mutating) this.#options.lane.lastStart = this.#options.clock.now();
+      /**
+       * An attempt is sent now: the next write's spacing counts from here, and so does its response
+       * time.
+       */
+      sending(attempt) {
+        const now = this.#options.clock.now();
+        if (attempt.ticket.mutating) this.#options.lane.lastStart = now;
+        if (attempt.cpu !== void 0) this.#cpu?.sent(attempt.cpu, now);
       }
       /**
-       * Waits until a pause, the rate budget and the endpoint's points all allow the request to start
-       * (a write has its lane and its spacing already). Every wait here counts towards the maximum: a
-       * budget that never admits (a window that resets only to be empty again) ends in
-       * RateLimitWaitExceeded, not in waiting on.
+       * Waits until a pause, the rate budget and the secondary limits (the endpoint's points, content
+       * creation, CPU time) all allow the request to start (a write has its lane and its spacing
+       * already). Every wait here counts towards the maximum: a budget that never admits (a window
+       * that resets only to be empty again) ends in RateLimitWaitExceeded, not in waiting on.
        */
       async admit(ticket) {
         const { clock, signal, maxWaitMs } = this.#options;
@@ -32176,12 +32419,14 @@ var init_pacer = __esm({
           } else {
             const admission = ticket.free ? { go: true } : this.#budget.admit(ticket.category, now);
             if (admission.go) {
-              const cost = ticket.mutating ? POINTS.write : POINTS.read;
-              const pointsWait = ticket.free ? 0 : this.#points.admit(ticket.endpoint, cost, now);
-              if (pointsWait === 0) return;
-              this.#budget.release(ticket.category);
-              until = now + pointsWait;
-              this.#holdForPoints(ticket.endpoint, until, now);
+              const hold = this.#secondaryHold(ticket, now);
+              if (hold === void 0) {
+                this.#spend(ticket, now);
+                return { ticket, cpu: this.#cpu?.begin(ticket.category) };
+              }
+              if (!ticket.free) this.#budget.release(ticket.category);
+              until = now + hold.waitMs;
+              this.#holdFor(hold, ticket, until, now);
             } else if (admission.reason === "unusable") {
               throw unusableBudget(ticket, admission.limit, this.#options.share);
             } else {
@@ -32204,7 +32449,9 @@ var init_pacer = __esm({
         }
       }
       /** Ends an admitted attempt with what its answer reported of the category's window. */
-      done(ticket, report, spent) {
+      done(attempt, report, spent) {
+        const { ticket } = attempt;
+        if (attempt.cpu !== void 0) this.#cpu?.end(attempt.cpu, this.#options.clock.now());
         if (ticket.free) return;
         this.#budget.release(ticket.category);
         if (report !== void 0)
@@ -32254,20 +32501,40 @@ var init_pacer = __esm({
       snapshot() {
         return this.#budget.snapshot();
       }
+      /** The longest wait the secondary limits ask of this request; undefined when none holds it. */
+      #secondaryHold(ticket, now) {
+        const holds = [];
+        const cpu = this.#cpu?.wait(ticket.category, now) ?? 0;
+        if (cpu > 0) holds.push({ limit: "cpu-time", waitMs: cpu });
+        if (!ticket.free) {
+          const points = this.#points.wait(ticket.endpoint, pointsOf(ticket), now);
+          if (points > 0) holds.push({ limit: "points", waitMs: points });
+          const content = ticket.creates ? this.#content?.wait(now) ?? 0 : 0;
+          if (content > 0) holds.push({ limit: "content-creation", waitMs: content });
+        }
+        return holds.sort((a, b) => b.waitMs - a.waitMs)[0];
+      }
+      /** Counts an admitted request against the secondary limits it is held to. */
+      #spend(ticket, now) {
+        if (ticket.free) return;
+        this.#points.spend(ticket.endpoint, pointsOf(ticket), now);
+        if (ticket.creates) this.#content?.spend(now);
+      }
       /**
-       * Announces a wait for an endpoint's points, but not one inside a wait already announced nor one
-       * shorter than a second: as the oldest points leave the window, held requests go one after another
-       * with waits of a few milliseconds, which would be noise.
+       * Announces a wait for a secondary limit, but not one inside a wait already announced nor one
+       * shorter than a second: as the oldest spending leaves the window, held requests go one after
+       * another with waits of a few milliseconds, which would be noise.
        */
-      #holdForPoints(endpoint2, until, now) {
+      #holdFor(hold, ticket, until, now) {
+        const wait = hold.limit === "points" ? { category: ticket.endpoint, until, reason: "secondary-limit", endpoint: ticket.endpoint } : { category: ticket.category, until, reason: hold.limit };
         if (until - now > this.#options.maxWaitMs) {
-          throw new RateLimitWaitExceeded(endpoint2, until, until - now, this.#options.maxWaitMs, {
-            kind: "points"
+          throw new RateLimitWaitExceeded(wait.category, until, until - now, this.#options.maxWaitMs, {
+            kind: hold.limit
           });
         }
-        const announced = this.#announced.get(`${endpoint2} secondary-limit`);
-        if (until - now >= SKEW_MS && (announced === void 0 || announced < now)) {
-          this.#announce({ category: endpoint2, until, reason: "secondary-limit", endpoint: endpoint2 }, now);
+        const announced = this.#announced.get(`${wait.category} ${wait.reason}`);
+        if (until - now >= SKEW_MS && (announced === void 0 || announced <= now)) {
+          this.#announce(wait, now);
         }
       }
       /** Tells the client about a wait, once per category, reason and end. */
@@ -32709,7 +32976,7 @@ function packageVersion() {
   const pkg = JSON.parse(readFileSync3(new URL("../../package.json", import.meta.url), "utf8"));
   return pkg.version;
 }
-var silentLog, ForgeClient;
+var UNNAMED, silentLog, ForgeClient;
 var init_client = __esm({
   "src/forge/client.ts"() {
     "use strict";
@@ -32735,6 +33002,7 @@ var init_client = __esm({
     init_clock();
     init_defaults();
     init_errors4();
+    UNNAMED = "unnamed";
     silentLog = { debug: () => {
     }, info: () => {
     }, warn: () => {
@@ -32761,14 +33029,21 @@ var init_client = __esm({
       #stats = { requests: 0, retries: 0, notModified: 0, waitsMs: 0 };
       #identityOnce;
       constructor(options) {
-        const concurrency = options.concurrency ?? CLIENT_DEFAULTS.concurrency;
-        if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 100) {
-          throw new Error(`concurrency must be an integer from 1 to 100, got ${concurrency}`);
+        const given = options.concurrency ?? CLIENT_DEFAULTS.concurrency;
+        if (!Number.isInteger(given) || given < 1 || given > 100) {
+          throw new Error(`concurrency must be an integer from 1 to 100, got ${given}`);
         }
         const share = options.shareOfBudget ?? CLIENT_DEFAULTS.shareOfBudget;
         if (!(share > 0 && share <= 1)) {
           throw new Error(`share of the rate budget must be in (0, 1], got ${share}`);
         }
+        const concurrency = Math.max(1, Math.floor(given * share));
+        const github = options.kind === "repository";
+        const cpuTimeLimitMs = options.cpuTimeLimitMs ?? (github ? CLIENT_DEFAULTS.cpuTimeLimitMs : Number.POSITIVE_INFINITY);
+        if (!(cpuTimeLimitMs > 0)) {
+          throw new Error(`the CPU-time limit must be more than 0 milliseconds, got ${cpuTimeLimitMs}`);
+        }
+        const contentLimits = options.contentLimits !== void 0 ? options.contentLimits : github ? CLIENT_DEFAULTS.contentLimits : null;
         const writeIntervalMs = nonNegative(
           "write interval",
           options.writeIntervalMs ?? CLIENT_DEFAULTS.writeIntervalMs
@@ -32776,6 +33051,11 @@ var init_client = __esm({
         this.#maxWaitMs = nonNegative("maximum wait", options.maxWaitMs ?? CLIENT_DEFAULTS.maxWaitMs);
         this.#timeoutMs = nonNegative("timeout", options.timeoutMs ?? CLIENT_DEFAULTS.timeoutMs);
         if (this.#timeoutMs === 0) throw new Error("timeout must be more than 0 milliseconds");
+        const idleTimeoutMs = nonNegative(
+          "idle timeout",
+          options.idleTimeoutMs ?? CLIENT_DEFAULTS.idleTimeoutMs
+        );
+        if (idleTimeoutMs === 0) throw new Error("idle timeout must be more than 0 milliseconds");
         const maxResponseBytes = positiveInteger(
           "maximum response size",
           options.maxResponseBytes ?? CLIENT_DEFAULTS.maxResponseBytes
@@ -32812,6 +33092,8 @@ var init_client = __esm({
           writeIntervalMs,
           lane: writeLaneOf(this.#clock, this.#base.origin, this.#auth.writer),
           pointsPerMinute,
+          contentLimits,
+          cpuTimeLimitMs,
           share,
           margin: options.rateMargin,
           onWait: (wait, now) => {
@@ -32828,7 +33110,7 @@ var init_client = __esm({
             ...options.kind === "repository" ? { "x-github-api-version": "2022-11-28" } : {}
           },
           request: {
-            fetch: createHttpFetch(concurrency, maxResponseBytes),
+            fetch: createHttpFetch(concurrency, maxResponseBytes, idleTimeoutMs),
             log: silentLog,
             // A success body is read by readAnswer, which tells JSON from anything else.
             parseSuccessResponseBody: false
@@ -32840,7 +33122,7 @@ var init_client = __esm({
         const url2 = buildUrl(this.#base.href, path, options.query);
         return this.#writeKeys.run(
           options.writeKey,
-          () => this.#exchange(method, url2, options.body)
+          () => this.#exchange(method, url2, options.body, true, options.creates === true)
         );
       }
       async get(path, query) {
@@ -32861,20 +33143,21 @@ var init_client = __esm({
        * Every item of a list, 100 per page, following Link rel="next" on the same origin to the end.
        * A listing is bounded: at most `maxPages` pages, and no more than the last page its first page
        * names (rel="last"), plus one for items added while it is read; a link back to a page already
-       * read, or past the bound, fails the request instead of reading on. Each page is the list itself,
-       * or with `itemsUnder` an object holding it under that key (`GET /installation/repositories`
-       * answers `{total_count, repositories}`); a page of another shape fails the request.
+       * read, or past the bound, fails the request instead of reading on. Where a page names no last
+       * page (cursor-paged lists, a broken proxy), one shorter than the page size asked for is the last:
+       * if it still links onward, the listing would not end, and the request fails there. Each page is
+       * the list itself, or with `itemsUnder` an object holding it under that key (`GET
+       * /installation/repositories` answers `{total_count, repositories}`); a page of another shape
+       * fails the request.
        */
       async paginate(path, query = {}, { itemsUnder } = {}) {
-        let url2 = buildUrl(this.#base.href, path, {
-          ...query,
-          per_page: query.per_page ?? 100
-        });
+        const perPage = query.per_page ?? 100;
+        let url2 = buildUrl(this.#base.href, path, { ...query, per_page: perPage });
         const seen = /* @__PURE__ */ new Set();
         const items = [];
         let bound2 = {
           pages: this.#maxPages,
-          why: `the most forgeplan reads of one listing`
+          why: "the most forgeplan reads of one listing (--max-pages raises it)"
         };
         while (url2 !== void 0) {
           const shown3 = displayPath(url2, this.#base);
@@ -32907,6 +33190,12 @@ var init_client = __esm({
           }
           if (next !== void 0 && next.origin !== this.#base.origin) {
             throw refuse(`refused to follow a next-page link to another origin (${next.origin})`);
+          }
+          if (next !== void 0 && last === void 0 && listed4.length < Number(perPage)) {
+            const held = `${listed4.length} item${listed4.length === 1 ? "" : "s"}`;
+            throw refuse(
+              `page ${seen.size} of the listing holds ${held} of the ${perPage} asked for, yet links to a next page: a short page is the last, so the listing would not end`
+            );
           }
           if (seen.size === 1 && last !== void 0 && last + 1 < bound2.pages) {
             bound2 = { pages: last + 1, why: `though its first page named page ${last} as the last` };
@@ -32956,8 +33245,8 @@ var init_client = __esm({
        * The single path every request takes: pacing, attempts, retries, cache and error mapping. A
        * write holds the write lane through all its attempts, so no other write comes between them.
        */
-      async #exchange(method, url2, body, cacheable = true) {
-        const ticket = this.#pacer.ticket(method, displayPath(url2, this.#base));
+      async #exchange(method, url2, body, cacheable = true, creates = false) {
+        const ticket = this.#pacer.ticket(method, displayPath(url2, this.#base), creates);
         const progress = { sent: false };
         try {
           if (!ticket.mutating) return await this.#attempts(ticket, url2, body, cacheable, progress);
@@ -32980,6 +33269,7 @@ var init_client = __esm({
         const { method, path } = ticket;
         const identity5 = method === "GET" && this.#cache !== void 0 && !ticket.free && cacheable ? await this.#identity() : void 0;
         const key = identity5 !== void 0 ? cacheKey(method, url2.href, identity5) : void 0;
+        const tokenBoundOnly = identity5 === UNNAMED;
         let attempts = 0;
         let retries = 0;
         let throttles = 0;
@@ -32989,12 +33279,21 @@ var init_client = __esm({
         for (; ; ) {
           const spacing = this.#pacer.writeSpacingMs(ticket);
           if (spacing > 0) await this.#clock.sleep(spacing, this.#signal);
-          const cached2 = key !== void 0 ? this.#cache?.get(key) : void 0;
+          const stored = key !== void 0 ? this.#cache?.get(key) : void 0;
+          const cached2 = tokenBoundOnly && stored?.scheme !== "github" ? void 0 : stored;
           const { outcome, sent } = await this.#limit(
             () => this.#attempt(ticket, url2, body, cached2, progress)
           );
           attempts++;
-          const settled = this.#settle(ticket, outcome, key, cached2, sent, retriedDelete);
+          const settled = this.#settle(
+            ticket,
+            outcome,
+            key,
+            cached2,
+            sent,
+            retriedDelete,
+            tokenBoundOnly
+          );
           if (settled !== void 0) return settled;
           answerLost ||= ticket.mutating && lostAnswer(outcome);
           const fail3 = (status2, detail2, note, unusableAnswer = false) => {
@@ -33072,12 +33371,13 @@ var init_client = __esm({
        * The answers that end a request successfully: a usable 2xx (cached when it has an ETag), 304,
        * 404 on a retried DELETE. A 2xx that cannot be used becomes a refusal.
        */
-      #settle(ticket, outcome, key, cached2, sent, retriedDelete) {
+      #settle(ticket, outcome, key, cached2, sent, retriedDelete, tokenBoundOnly) {
         if (outcome.kind !== "response") return void 0;
         const { status, headers, data, raw: raw2 } = outcome;
         if (status >= 200 && status < 300) {
           if (key !== void 0 && headers.etag !== void 0 && raw2 !== void 0) {
-            this.#cache?.set(key, this.#entryOf(headers, headers.etag, raw2, sent));
+            const entry2 = this.#entryOf(headers, headers.etag, raw2, sent);
+            if (!tokenBoundOnly || entry2.scheme === "github") this.#cache?.set(key, entry2);
           }
           return { status, data, headers, fromCache: false };
         }
@@ -33107,17 +33407,17 @@ var init_client = __esm({
        * came back, with the credential it was sent with.
        */
       async #attempt(ticket, url2, body, cached2, progress) {
-        await this.#pacer.admit(ticket);
+        const admitted = await this.#pacer.admit(ticket);
         let sent;
         try {
           sent = await this.#auth.authorization();
         } catch (error62) {
-          this.#pacer.done(ticket, void 0, false);
+          this.#pacer.done(admitted, void 0, false);
           throw error62;
         }
         const started = this.#clock.now();
         progress.sent = true;
-        this.#pacer.sending(ticket);
+        this.#pacer.sending(admitted);
         this.#stats.requests++;
         const timeout = new AbortController();
         const timer = setTimeout(() => timeout.abort(), this.#timeoutMs);
@@ -33137,14 +33437,14 @@ var init_client = __esm({
           outcome = answered(ticket.method, response.status, response.headers, response.data);
         } catch (error62) {
           if (this.#signal?.aborted) {
-            this.#pacer.done(ticket, void 0, true);
+            this.#pacer.done(admitted, void 0, true);
             throw this.#signal.reason;
           }
           outcome = timeout.signal.aborted ? timedOut(this.#timeoutMs) : fromThrown(error62);
         } finally {
           clearTimeout(timer);
         }
-        this.#record(ticket, outcome);
+        this.#record(admitted, outcome);
         if (outcome.kind !== "transport") {
           this.#onEvent({
             type: "request",
@@ -33157,10 +33457,10 @@ var init_client = __esm({
         }
         return { outcome, sent };
       }
-      #record(ticket, outcome) {
+      #record(admitted, outcome) {
         const report = outcome.kind === "response" ? reportedWindow(outcome.headers, this.#kind) : void 0;
         const spent = outcome.kind === "transport" ? !outcome.failure.refused : !(outcome.kind === "response" && outcome.status === 304);
-        this.#pacer.done(ticket, report, spent);
+        this.#pacer.done(admitted, report, spent);
       }
       /** The headers this client sends that GitHub's ETag hashes (it never sends a Cookie). */
       #hashedHeaders(sent) {
@@ -33237,10 +33537,13 @@ var init_client = __esm({
       /**
        * Who the credential acts as, for cache keys: the App installation, or for a static token the
        * account it belongs to, asked of the service once (`GET /user`), so a new token of the same user
-       * (a rotated personal token) finds the entries of the last. A token the service will not name
-       * (an installation token minted outside forgeplan, the Action's own GITHUB_TOKEN: `GET /user` is
-       * not for integrations) gets no entries: keyed by the token, they could only grow the cache by a
-       * copy per token and never be used by the next run.
+       * (a rotated personal token) finds the entries of the last. A token the service refuses to name
+       * (`GET /user` answers 403 to every installation token: a workflow's GITHUB_TOKEN, one minted by
+       * actions/create-github-app-token) files its entries under the URL alone (UNNAMED): its validator
+       * is computed for each request over the stored body, and the service answers 304 only where what
+       * it would send this token is that body, whichever token stored it. Without a name and with
+       * nothing but that check, only entries whose ETags are GitHub's are kept for it. Any other failure
+       * leaves the run without a cache.
        */
       #identity() {
         this.#identityOnce ??= (async () => {
@@ -33254,6 +33557,7 @@ var init_client = __esm({
             if (typeof name2 === "string" && name2 !== "") return `user:${name2.toLowerCase()}`;
           } catch (error62) {
             if (!(error62 instanceof ForgeError)) throw error62;
+            if (error62.status === 403) return UNNAMED;
           }
           return void 0;
         })();
@@ -38474,6 +38778,10 @@ function waitText(reason, until) {
       return `waiting as the service asked (Retry-After) until ${at}`;
     case "secondary-limit":
       return `waiting out a secondary rate limit until ${at}`;
+    case "cpu-time":
+      return `waiting for CPU time (a secondary rate limit) until ${at}`;
+    case "content-creation":
+      return `waiting to create more content (a secondary rate limit) until ${at}`;
     default:
       return `waiting for rate-limit reset at ${at}`;
   }
@@ -42201,9 +42509,6 @@ function simpleUser(base, account3) {
     user_view_type: "public"
   };
 }
-function authenticatedUser2(base, account3) {
-  return { ...simpleUser(base, account3), name: account3.name, email: account3.email };
-}
 function team(base, value) {
   const url2 = `${base}/organizations/${value.org.account.id}/team/${value.id}`;
   return {
@@ -43421,9 +43726,15 @@ function buildWorld(seed) {
       name: user2.name,
       email: user2.email,
       type: "User",
-      site_admin: user2.site_admin
+      site_admin: user2.site_admin,
+      ...user2.token_scopes !== void 0 ? { tokenScopes: user2.token_scopes } : {}
     };
     addAccount(account3, ["users", index]);
+    check2(
+      user2.token_scopes === void 0 || user2.token !== void 0,
+      ["users", index, "token_scopes"],
+      "token_scopes are the scopes of the user's token: give the token too"
+    );
     if (user2.token !== void 0) {
       check2(!world.tokens.has(user2.token), ["users", index, "token"], "this token is used twice");
       world.tokens.set(user2.token, account3);
@@ -43694,6 +44005,8 @@ var init_schema2 = __esm({
       name: external_exports.string().nullable().default(null),
       email: external_exports.string().nullable().default(null),
       token: external_exports.string().min(1).optional(),
+      /** The scopes of `token` as a personal access token (classic); left out for any other kind. */
+      token_scopes: external_exports.array(external_exports.string().min(1)).optional(),
       site_admin: external_exports.boolean().default(false)
     });
     team2 = external_exports.strictObject({
@@ -44090,6 +44403,52 @@ var init_rate_limits = __esm({
   }
 });
 
+// src/sandbox/core/response-time.ts
+var ResponseTimeLimiter;
+var init_response_time = __esm({
+  "src/sandbox/core/response-time.ts"() {
+    "use strict";
+    ResponseTimeLimiter = class _ResponseTimeLimiter {
+      constructor(limitMs, now) {
+        this.limitMs = limitMs;
+        this.now = now;
+      }
+      limitMs;
+      now;
+      static WINDOW_MS = 6e4;
+      #ended = /* @__PURE__ */ new Map();
+      /** Seconds until the token's last minute is under the limit again; undefined when it is now. */
+      over(key) {
+        const entries = this.#window(key);
+        let used = entries.reduce((sum, entry2) => sum + entry2.tookMs, 0);
+        if (used < this.limitMs) return void 0;
+        const now = this.now();
+        for (const entry2 of entries) {
+          used -= entry2.tookMs;
+          if (used < this.limitMs) {
+            return Math.max(1, Math.ceil((entry2.at + _ResponseTimeLimiter.WINDOW_MS - now) / 1e3));
+          }
+        }
+        return 1;
+      }
+      /** A request of the token that arrived at `startedAt` has been answered now. */
+      record(key, startedAt) {
+        const now = this.now();
+        const entries = this.#window(key);
+        entries.push({ at: now, tookMs: Math.max(0, now - startedAt) });
+        this.#ended.set(key, entries);
+      }
+      /** The token's answers of the last minute, oldest first; older ones are dropped. */
+      #window(key) {
+        const cutoff = this.now() - _ResponseTimeLimiter.WINDOW_MS;
+        const entries = (this.#ended.get(key) ?? []).filter((entry2) => entry2.at > cutoff);
+        this.#ended.set(key, entries);
+        return entries;
+      }
+    };
+  }
+});
+
 // src/sandbox/core/router.ts
 function matchSegments(pattern3, path, params) {
   if (pattern3.length === 0) return path.length === 0;
@@ -44145,18 +44504,74 @@ var init_router = __esm({
   }
 });
 
+// src/sandbox/github/user-profile.ts
+function seesPrivateProfile(account3) {
+  const scopes = account3.tokenScopes;
+  return scopes === void 0 || scopes.includes("user") || scopes.includes("read:user");
+}
+function userProfile(base, world, account3, visible) {
+  const { avatar_ref_id: _specOnly, ...simple } = simpleUser(base, account3);
+  const repositories = world.repositoriesByOwner.get(account3.login.toLowerCase()) ?? [];
+  const gists = world.gistsByOwner.get(account3.id) ?? [];
+  const publicProfile = {
+    ...simple,
+    gravatar_id: "",
+    user_view_type: visible,
+    name: account3.name,
+    company: null,
+    blog: "",
+    location: null,
+    email: account3.email,
+    hireable: null,
+    bio: null,
+    twitter_username: null,
+    public_repos: repositories.filter((repo) => !repo.private).length,
+    public_gists: gists.filter((gist3) => gist3.public).length,
+    followers: 0,
+    following: 0,
+    created_at: CREATED_AT,
+    updated_at: CREATED_AT
+  };
+  if (visible === "public") return publicProfile;
+  const privateRepositories = repositories.filter((repo) => repo.private).length;
+  return {
+    ...publicProfile,
+    notification_email: account3.email,
+    private_gists: gists.filter((gist3) => !gist3.public).length,
+    total_private_repos: privateRepositories,
+    owned_private_repos: privateRepositories,
+    disk_usage: 0,
+    collaborators: 0,
+    two_factor_authentication: true,
+    plan: FREE_PLAN
+  };
+}
+var CREATED_AT, FREE_PLAN;
+var init_user_profile = __esm({
+  "src/sandbox/github/user-profile.ts"() {
+    "use strict";
+    init_shapes();
+    CREATED_AT = "2020-01-01T00:00:00Z";
+    FREE_PLAN = { name: "free", space: 976562499, collaborators: 0, private_repos: 1e4 };
+  }
+});
+
 // src/sandbox/github/account.ts
 var accountRoutes;
 var init_account = __esm({
   "src/sandbox/github/account.ts"() {
     "use strict";
     init_http_support();
-    init_shapes();
+    init_user_profile();
     accountRoutes = [
       {
         method: "GET",
         pattern: "/user",
-        handler: (ctx) => ok(authenticatedUser2(ctx.base, requireCaller(ctx)))
+        handler: (ctx) => {
+          const caller = requireCaller(ctx);
+          const visible = seesPrivateProfile(caller) ? "private" : "public";
+          return ok(userProfile(ctx.base, ctx.world, caller, visible));
+        }
       },
       {
         method: "GET",
@@ -45703,7 +46118,7 @@ var init_repositories = __esm({
 });
 
 // src/sandbox/github/rulesets/match.ts
-function escapeRegExp2(text) {
+function escapeRegExp3(text) {
   return text.replace(/[.+^${}()|\\]/g, "\\$&");
 }
 function fnmatch(pattern3, value) {
@@ -45716,7 +46131,7 @@ function fnmatch(pattern3, value) {
     } else if (char === "*") source += "[^/]*";
     else if (char === "?") source += "[^/]";
     else if (char === "[" || char === "]") source += `\\${char}`;
-    else source += escapeRegExp2(char);
+    else source += escapeRegExp3(char);
   }
   return new RegExp(`^${source}$`).test(value);
 }
@@ -46999,6 +47414,15 @@ function createRequestHandler(pipeline) {
       body: recordedBody(body)
     });
     const fault = faults.next();
+    const arrived = pipeline.now();
+    const cpuRetryAfter = pipeline.responseTime?.over(rateKey);
+    if (cpuRetryAfter !== void 0) {
+      stats.rate_limited_responses++;
+      stats.secondary_limited_responses++;
+      record3(await readBody(req));
+      reply(secondaryReply(family, cpuRetryAfter));
+      return;
+    }
     if (!secondary.enter(rateKey)) {
       stats.rate_limited_responses++;
       stats.secondary_limited_responses++;
@@ -47083,6 +47507,7 @@ function createRequestHandler(pipeline) {
       reply(answer);
     } finally {
       secondary.leave(rateKey);
+      pipeline.responseTime?.record(rateKey, arrived);
     }
   }
   return (req, res) => {
@@ -47140,6 +47565,10 @@ function checkOptions(options) {
   if (ttl !== void 0 && !(Number.isInteger(ttl) && ttl > 0)) {
     fail3(`tokenTtlSeconds must be a positive whole number, got ${ttl}`);
   }
+  const cpu = options.cpuLimitSeconds;
+  if (cpu !== void 0 && !(Number.isFinite(cpu) && cpu > 0)) {
+    fail3(`cpuLimitSeconds must be a positive number, got ${cpu}`);
+  }
   const window = options.rateWindowSeconds;
   if (window !== void 0 && !(Number.isInteger(window) && window > 0)) {
     fail3(`rateWindowSeconds must be a positive whole number, got ${window}`);
@@ -47171,6 +47600,7 @@ async function startSandbox(options = {}) {
         },
         now
       ),
+      ...options.cpuLimitSeconds !== void 0 ? { responseTime: new ResponseTimeLimiter(options.cpuLimitSeconds * 1e3, now) } : {},
       faults: new FaultInjector(options.failRate ?? 0, options.faultSeed ?? 1),
       latencyMs: options.latencyMs ?? 0,
       now,
@@ -47205,6 +47635,7 @@ var init_sandbox = __esm({
     init_faults();
     init_generate();
     init_rate_limits();
+    init_response_time();
     init_router();
     init_github();
     init_gitlab();
@@ -47253,6 +47684,12 @@ function reportEvent(io, event) {
   if (event.type !== "wait") return;
   const until = `until ${clockTime(event.until)} UTC`;
   const { after } = event;
+  if (event.reason === "cpu-time" || event.reason === "content-creation") {
+    const limit = event.reason === "cpu-time" ? `CPU time${event.category === "graphql" ? " (GraphQL)" : ""}: waiting ${until}, keeping the response time of a minute's requests within the limit (--cpu-limit)` : `content creation: waiting ${until}, at most ${CONTENT_CREATION.perMinute} content-creating requests a minute and ${CONTENT_CREATION.perHour} an hour`;
+    io.stderr.write(`forgeplan: secondary rate limit on ${limit}
+`);
+    return;
+  }
   if (event.reason === "secondary-limit") {
     const answer = after === void 0 ? `waiting ${until}, pacing the endpoint to its points a minute (--points-per-minute)` : `${after.request} answered ${after.status}; waiting ${Math.ceil(after.waitMs / 1e3)} s ${until}, ${waitSource(after.source)}`;
     io.stderr.write(
@@ -47302,6 +47739,10 @@ async function openSession(command2, flags9, io, state, alsoUse = [], clientOpti
   if (pointsPerMinute === 0) {
     throw new CliError(`${command2}: --points-per-minute must be at least 1`);
   }
+  const cpuSeconds = parseCount(command2, "cpu-limit", flags9["cpu-limit"]);
+  if (cpuSeconds === 0) throw new CliError(`${command2}: --cpu-limit must be at least 1`);
+  const maxPages = parseCount(command2, "max-pages", flags9["max-pages"]);
+  if (maxPages === 0) throw new CliError(`${command2}: --max-pages must be at least 1`);
   const maxWaitMs = parseDuration(command2, "max-wait", flags9["max-wait"]) ?? CLIENT_DEFAULTS.maxWaitMs;
   const cache2 = flags9.cache !== void 0 ? openCache(command2, io, flags9.cache, flags9.refresh === true) : void 0;
   const listeners = [];
@@ -47321,6 +47762,8 @@ async function openSession(command2, flags9, io, state, alsoUse = [], clientOpti
       writeIntervalMs,
       maxWaitMs,
       ...pointsPerMinute === void 0 ? {} : { pointsPerMinute },
+      ...sandboxLimits(againstSandbox, cpuSeconds),
+      ...maxPages === void 0 ? {} : { maxPages },
       ...cache2 ? { cache: cache2 } : {},
       signal,
       onEvent: (event) => {
@@ -47357,6 +47800,10 @@ async function openSession(command2, flags9, io, state, alsoUse = [], clientOpti
       await stopSandbox?.();
     }
   };
+}
+function sandboxLimits(againstSandbox, cpuSeconds) {
+  const cpu = cpuSeconds !== void 0 ? { cpuTimeLimitMs: cpuSeconds * 1e3 } : againstSandbox ? { cpuTimeLimitMs: Number.POSITIVE_INFINITY } : {};
+  return { ...cpu, ...againstSandbox ? { contentLimits: null } : {} };
 }
 function sessionSignal(parent) {
   const controller = new AbortController();
@@ -47399,6 +47846,7 @@ var init_session = __esm({
     init_config();
     init_desired();
     init_secrets2();
+    init_limits();
     init_client();
     init_credentials();
     init_context();
@@ -47413,6 +47861,8 @@ var init_session = __esm({
       concurrency: { type: "string" },
       "write-interval": { type: "string" },
       "points-per-minute": { type: "string" },
+      "cpu-limit": { type: "string" },
+      "max-pages": { type: "string" },
       "max-wait": { type: "string" },
       cache: { type: "string" }
     };
@@ -47435,6 +47885,11 @@ var init_session = __esm({
         "points-per-minute",
         "  --points-per-minute N    the secondary limit each endpoint is paced to (default 900; a read\n                           costs 1 point, a write 5)"
       ],
+      [
+        "cpu-limit",
+        "  --cpu-limit SECONDS      the response time a minute the token's requests are paced to (GitHub's\n                           CPU-time limit; default 90 with a fifth kept in reserve; none against\n                           a sandbox)"
+      ],
+      ["max-pages", "  --max-pages N            most pages read of one listing (default 1000)"],
       [
         "max-wait",
         "  --max-wait DURATION      longest any request waits for rate limits (90s, 15m, 1h30m; default 15m)"
@@ -49209,8 +49664,17 @@ function shardOption(command2, text) {
     throw new CliError(`${command2}: --shard ${error62.message}`);
   }
 }
-function shardClientOptions(shard) {
-  return shard === void 0 ? {} : { shareOfBudget: 1 / shard.count };
+function shardClientOptions(command2, shard, shareText) {
+  if (shareText === void 0) return shard === void 0 ? {} : { shareOfBudget: 1 / shard.count };
+  if (shard === void 0) throw new CliError(`${command2}: --shard-share needs --shard K/N`);
+  const fraction = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(shareText);
+  const share = fraction ? Number(fraction[1]) / Number(fraction[2]) : Number(shareText);
+  if (shareText.trim() === "" || !(share > 0 && share <= 1)) {
+    throw new CliError(
+      `${command2}: --shard-share expects a share of the token's limits above 0 and at most 1 (0.5 or 1/2), got '${shareText}'`
+    );
+  }
+  return { shareOfBudget: share };
 }
 function targetOption(command2, patterns3) {
   if (patterns3 === void 0 || patterns3.length === 0) return void 0;
@@ -49290,6 +49754,7 @@ var init_plan3 = __esm({
       format: { type: "string" },
       out: { type: "string" },
       shard: { type: "string" },
+      "shard-share": { type: "string" },
       "changed-from": { type: "string" },
       merge: { type: "boolean" },
       "rotate-secrets": { type: "boolean" },
@@ -49302,7 +49767,9 @@ var init_plan3 = __esm({
 Reads the live state of everything the desired state names and prints the plan.
 ${connectionHelp()}  --format FORMAT          text (default; coloured on a terminal), markdown (PR comment), json
 ${colorHelp}  --out PLAN.json          also save the plan as JSON (apply it later with 'forgeplan apply PLAN.json')
-  --shard K/N              plan only shard K of N (by repository, project, group), at 1/N of the rate budget
+  --shard K/N              plan only shard K of N (by repository, project, group), at 1/N of the
+                           token's limits (rate budget, points, CPU time, concurrency)
+  --shard-share F          this shard's share of the token's limits instead of 1/N (0.5 or 1/2)
   --changed-from REF       plan only what the configuration changes since the git revision REF (a
                            pull request's base): the resources whose resolved desired state differs,
                            with what the service already differed in shown apart; the plan says how
@@ -49353,7 +49820,14 @@ Exit 0: no changes (audit reports alone don't count); 2: changes; 1: errors.
       } else {
         const state = loadState("plan", values, io);
         const base = changedFrom2 === void 0 ? void 0 : loadStateAt("plan", changedFrom2, configPaths(values), io);
-        const session = await openSession("plan", values, io, state, [], shardClientOptions(shard));
+        const session = await openSession(
+          "plan",
+          values,
+          io,
+          state,
+          [],
+          shardClientOptions("plan", shard, values["shard-share"])
+        );
         const rotateSecrets = values["rotate-secrets"] === true;
         try {
           result = changedFrom2 === void 0 ? await planPart(state, session.readers, shard, {
@@ -49429,7 +49903,9 @@ async function applyOne(change, input2, stop2) {
       const body = request2.body === void 0 ? void 0 : resolveSecrets(request2.body, input2.secrets, input2.env);
       const response = await client.request(request2.method, request2.path, {
         body,
-        writeKey: `${change.target}/${change.scope}`
+        writeKey: `${change.target}/${change.scope}`,
+        // A PUT that creates its resource counts towards GitHub's content-creation limit, as a POST does.
+        creates: change.action === "create"
       });
       if (index === 0) firstAnswer = response.data;
       const problem = verifyResponse(change.kind, request2, response.data);
@@ -49760,6 +50236,7 @@ var init_apply2 = __esm({
       "auto-approve": { type: "boolean" },
       "allow-delete": { type: "boolean" },
       shard: { type: "string" },
+      "shard-share": { type: "string" },
       "allow-partial": { type: "boolean" },
       "rotate-secrets": { type: "boolean" },
       target: { type: "string", multiple: true },
@@ -49777,7 +50254,9 @@ ${connectionHelp()}  --auto-approve           apply without asking (required whe
   --format FORMAT          text (default), markdown or json, for the plan and the report; json is
                            one document {plan, outcomes, verification, verified} and needs
                            --auto-approve
-${colorHelp}  --shard K/N              apply only this shard's part (same partition as 'plan --shard')
+${colorHelp}  --shard K/N              apply only this shard's part (same partition as 'plan --shard'), at 1/N
+                           of the token's limits
+  --shard-share F          this shard's share of the token's limits instead of 1/N (0.5 or 1/2)
   --allow-partial          apply a saved plan of what changed since a revision ('plan --changed-from'),
                            checked against a fresh plan made the same way
   --rotate-secrets         also send every managed webhook secret and authorization header again
@@ -49833,7 +50312,7 @@ Exit 0 when everything was applied and verified; 1 otherwise.
         shown3,
         state,
         [],
-        shardClientOptions(shard)
+        shardClientOptions("apply", shard, values["shard-share"])
       );
       clients.push(...session.clients.values());
       session.onEvent((event) => progress.event(event));
@@ -50159,6 +50638,7 @@ var init_drift = __esm({
       refresh: { type: "boolean" },
       "report-issue": { type: "string" },
       shard: { type: "string" },
+      "shard-share": { type: "string" },
       target: { type: "string", multiple: true },
       help: { type: "boolean", short: "h" }
     };
@@ -50174,7 +50654,8 @@ ${colorHelp}  --out PLAN.json          also save the plan as JSON
   --refresh                read everything in full this time (the cache is rewritten)
   --report-issue OWNER/REPO  keep one drift issue there: opened or updated on drift, closed once gone
   --target ADDRESS         check only what this address matches (repeatable; globs allowed)
-  --shard K/N              check only shard K of N, at 1/N of the rate budget
+  --shard K/N              check only shard K of N, at 1/N of the token's limits
+  --shard-share F          this shard's share of the token's limits instead of 1/N (0.5 or 1/2)
   -h, --help               this text
 Exit 0: no drift; 2: drift (a create, update, delete or audit finding); 1: errors.
 `;
@@ -50209,7 +50690,7 @@ Exit 0: no drift; 2: drift (a create, update, delete or audit finding); 1: error
         io,
         state,
         viaTarget === void 0 ? [] : [viaTarget],
-        shardClientOptions(shard)
+        shardClientOptions("drift", shard, values["shard-share"])
       );
       try {
         const plan2 = await planPart(state, session.readers, shard, targets ? { targets } : {});
@@ -50267,31 +50748,37 @@ Exit 0: no drift; 2: drift (a create, update, delete or audit finding); 1: error
 });
 
 // src/engine/export.ts
-async function reading(what, read2) {
+async function reading(what, owner, unread, read2) {
   try {
-    return await read2();
+    return { read: true, value: await read2() };
   } catch (error62) {
-    if (error62 instanceof ReadFailed) throw new ExportError(`cannot read ${what}: ${error62.message}`);
-    throw error62;
+    if (!(error62 instanceof ReadFailed)) throw error62;
+    unread.push({ text: `not exported: ${what}: ${error62.message}`, ...owner ? { owner } : {} });
+    return { read: false };
   }
 }
-async function exportRepo(reader, fullName) {
+async function exportRepo(reader, fullName, unread) {
   const [owner, name2, extra] = fullName.split("/");
   if (!owner || !name2 || extra !== void 0) {
     throw new ExportError(`--repo expects OWNER/REPO, got '${fullName}'`);
   }
   const repo = { owner, name: name2 };
   const entry2 = { name: fullName, target: reader.target };
+  const failed = /* @__PURE__ */ new Set();
   for (const kind of REPOSITORY_KINDS) {
     const exported = kind.repository.export;
     if (exported === void 0) continue;
-    const value = await reading(
+    const key = kind.repository.setting.key;
+    const result = await reading(
       `the ${kind.name} settings of ${fullName}`,
+      owner,
+      unread,
       () => exported(reader, repo)
     );
-    if (value !== void 0) entry2[kind.repository.setting.key] = value;
+    if (!result.read) failed.add(key);
+    else if (result.value !== void 0) entry2[key] = result.value;
   }
-  return entry2;
+  return { entry: entry2, failed };
 }
 async function globMatches(reader, selector2) {
   const entry2 = {
@@ -50307,13 +50794,13 @@ async function globMatches(reader, selector2) {
   );
   const failed = expansion.errors[0];
   if (failed !== void 0) {
-    throw new ExportError(
-      `cannot list ${describeSelector(selector2)}: ${describeFailure(failed.error)}`
-    );
+    return {
+      unreadable: `not exported: ${describeSelector(selector2)}, which could not be listed: ${describeFailure(failed.error)}`
+    };
   }
   return expansion.repos.map((repo) => `${repo.owner}/${repo.name}`);
 }
-async function exportGlob(reader, glob, where) {
+async function exportGlob(reader, glob, where, unread) {
   const [owner = "", pattern3 = "", extra] = glob.split("/");
   if (owner === "" || pattern3 === "" || extra !== void 0) {
     throw new ExportError(`--repo expects OWNER/REPO or OWNER/GLOB, got '${glob}'`);
@@ -50326,7 +50813,13 @@ async function exportGlob(reader, glob, where) {
     ...where !== void 0 && { properties: where }
   };
   const names = await globMatches(reader, selector2);
-  const named2 = await Promise.all(names.map((name2) => exportRepo(reader, name2)));
+  if (!Array.isArray(names)) {
+    unread.push({ text: names.unreadable, owner });
+    return { entries: [], comment: void 0 };
+  }
+  const exported = await Promise.all(names.map((name2) => exportRepo(reader, name2, unread)));
+  const named2 = exported.map((repo) => repo.entry);
+  const failed = new Set(exported.flatMap((repo) => [...repo.failed]));
   const shared = {
     name: glob,
     ...where !== void 0 && {
@@ -50343,6 +50836,7 @@ async function exportGlob(reader, glob, where) {
   };
   for (const kind of REPOSITORY_KINDS) {
     const setting = kind.repository.setting;
+    if (failed.has(setting.key)) continue;
     const [first, ...rest] = named2.map((entry2) => partsOf(setting, entry2[setting.key]));
     const alike = (first ?? []).filter(
       (part) => rest.every(
@@ -50369,6 +50863,7 @@ async function exportGlob(reader, glob, where) {
 async function exportState(request2, readerOf) {
   const document2 = { version: 1 };
   const comments = [];
+  const unread = [];
   if (request2.repos.length > 0) {
     const reader = readerOf("repository");
     if (!reader) throw new ExportError("no repository target to export from");
@@ -50379,7 +50874,7 @@ async function exportState(request2, readerOf) {
     }
     const exported = await Promise.all(
       request2.repos.map(
-        async (name2) => isGlob(name2) ? exportGlob(reader, name2, request2.where) : { entries: [await exportRepo(reader, name2)], comment: void 0 }
+        async (name2) => isGlob(name2) ? exportGlob(reader, name2, request2.where, unread) : { entries: readAnything(await exportRepo(reader, name2, unread)), comment: void 0 }
       )
     );
     exported.forEach((item, index) => {
@@ -50398,13 +50893,26 @@ async function exportState(request2, readerOf) {
     if (!reader) throw new ExportError(`no ${part.spec.targetType} target to export from`);
     const entries = [];
     for (const id of ids) {
-      const result = await reading(`the ${section2} entry ${id}`, () => exported(reader, id));
-      entries.push(...result.entries);
-      comments.push(...result.comments.map((text) => ({ text })));
+      const owner = section2 === "organizations" ? id : void 0;
+      const result = await reading(
+        `the ${section2} entry ${id}`,
+        owner,
+        unread,
+        () => exported(reader, id)
+      );
+      if (!result.read) continue;
+      entries.push(...result.value.entries);
+      comments.push(...result.value.comments.map((text) => ({ text })));
     }
     if (entries.length > 0) placeAt(document2, section2.split("."), entries);
   }
-  return { document: document2, comments };
+  return { document: document2, comments, unread };
+}
+function readAnything(repo) {
+  const settings = REPOSITORY_KINDS.some(
+    (kind) => repo.entry[kind.repository.setting.key] !== void 0
+  );
+  return settings || repo.failed.size === 0 ? [repo.entry] : [];
 }
 function placeAt(document2, path, value) {
   const [head, ...rest] = path;
@@ -50462,7 +50970,8 @@ function yamlOf(document2, comments) {
 ${(0, import_yaml3.stringify)(document2, { lineWidth: 0 })}`;
 }
 function exportFiles(exported, split) {
-  const { document: document2, comments } = exported;
+  const { document: document2 } = exported;
+  const comments = [...exported.comments, ...exported.unread];
   if (!split) return /* @__PURE__ */ new Map([[SINGLE, yamlOf(document2, comments)]]);
   const owners = /* @__PURE__ */ new Map();
   const add = (owner, key, entry2) => {
@@ -50474,6 +50983,8 @@ function exportFiles(exported, split) {
   for (const entry2 of entries("repositories"))
     add(entry2.name.split("/")[0], "repositories", entry2);
   for (const entry2 of entries("organizations")) add(entry2.name, "organizations", entry2);
+  for (const { owner } of exported.unread)
+    if (owner !== void 0 && !owners.has(owner)) owners.set(owner, {});
   const files = /* @__PURE__ */ new Map();
   for (const [owner, sections] of owners) {
     const about = comments.filter((comment2) => comment2.owner === owner);
@@ -50627,11 +51138,14 @@ ${connectionHelp(["config"])}  -c, --config FILE        take the targets from th
           exported,
           values.out === void 0 ? false : isDirectory(io, values.out)
         );
-        if (values.out === void 0) {
-          io.stdout.write(files.get(SINGLE));
-          return 0;
+        if (values.out === void 0) io.stdout.write(files.get(SINGLE));
+        else writeFiles(io, values.out, files);
+        const unread = exported.unread.length;
+        if (unread > 0) {
+          throw new CliError(
+            `export: ${unread} part${unread === 1 ? "" : "s"} could not be read and ${unread === 1 ? "is" : "are"} left out; the YAML names ${unread === 1 ? "it" : "each"} in a comment starting "# not exported:"`
+          );
         }
-        writeFiles(io, values.out, files);
         return 0;
       } catch (error62) {
         if (error62 instanceof ExportError) throw new CliError(`export: ${error62.message}`);
@@ -50934,6 +51448,7 @@ var init_sandbox2 = __esm({
       "rate-limit": { type: "string" },
       "rate-window": { type: "string" },
       "secondary-limit": { type: "string" },
+      "cpu-limit": { type: "string" },
       "token-ttl": { type: "string" },
       help: { type: "boolean", short: "h" }
     };
@@ -50952,6 +51467,8 @@ options:
   --rate-window SECONDS  length of every rate-limit window
   --secondary-limit N    secondary limit: points a minute per endpoint and token (default 900;
                          a read costs 1, a write 5)
+  --cpu-limit SECONDS    secondary limit on CPU time: seconds of response time a token's requests
+                         may take in a minute (GitHub's is 90; default none)
   --token-ttl SECONDS    lifetime of GitHub App installation tokens (default 3600)
   -h, --help             this text
 `;
@@ -50975,6 +51492,7 @@ options:
         rateLimits: parseRateLimits(values["rate-limit"]),
         rateWindowSeconds: positive2("rate-window", values["rate-window"]),
         secondaryPointsPerMinute: positive2("secondary-limit", values["secondary-limit"]),
+        cpuLimitSeconds: positive2("cpu-limit", values["cpu-limit"]),
         tokenTtlSeconds: positive2("token-ttl", values["token-ttl"])
       };
       let running;

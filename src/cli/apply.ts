@@ -212,6 +212,7 @@ export const flags = {
   "auto-approve": { type: "boolean" },
   "allow-delete": { type: "boolean" },
   shard: { type: "string" },
+  "shard-share": { type: "string" },
   "allow-partial": { type: "boolean" },
   "rotate-secrets": { type: "boolean" },
   target: { type: "string", multiple: true },
@@ -230,7 +231,9 @@ ${connectionHelp()}  --auto-approve           apply without asking (required whe
   --format FORMAT          text (default), markdown or json, for the plan and the report; json is
                            one document {plan, outcomes, verification, verified} and needs
                            --auto-approve
-${colorHelp}${readsHelp}  --shard K/N              apply only this shard's part (same partition as 'plan --shard')
+${colorHelp}${readsHelp}  --shard K/N              apply only this shard's part (same partition as 'plan --shard'), at 1/N
+                           of the token's limits
+  --shard-share F          this shard's share of the token's limits instead of 1/N (0.5 or 1/2)
   --allow-partial          apply a saved plan of what changed since a revision ('plan --changed-from'),
                            checked against a fresh plan made the same way
   --rotate-secrets         also send every managed webhook secret and authorization header again
@@ -301,7 +304,7 @@ export const apply: Command = async (argv, io) => {
     shown,
     state,
     [],
-    shardClientOptions(shard),
+    shardClientOptions("apply", shard, values["shard-share"]),
   );
   clients.push(...session.clients.values());
   session.onEvent((event) => progress.event(event));

@@ -19,6 +19,7 @@ export const flags = {
   refresh: { type: "boolean" },
   "report-issue": { type: "string" },
   shard: { type: "string" },
+  "shard-share": { type: "string" },
   target: { type: "string", multiple: true },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -35,7 +36,8 @@ ${colorHelp}${readsHelp}  --out PLAN.json          also save the plan as JSON
   --refresh                read everything in full this time (the cache is rewritten)
   --report-issue OWNER/REPO  keep one drift issue there: opened or updated on drift, closed once gone
   --target ADDRESS         check only what this address matches (repeatable; globs allowed)
-  --shard K/N              check only shard K of N, at 1/N of the rate budget
+  --shard K/N              check only shard K of N, at 1/N of the token's limits
+  --shard-share F          this shard's share of the token's limits instead of 1/N (0.5 or 1/2)
   -h, --help               this text
 Exit 0: no drift; 2: drift (a create, update, delete or audit finding); 1: errors.
 `;
@@ -105,7 +107,7 @@ export const drift: Command = async (argv, io) => {
     io,
     state,
     viaTarget === undefined ? [] : [viaTarget],
-    shardClientOptions(shard),
+    shardClientOptions("drift", shard, values["shard-share"]),
   );
   try {
     const plan = await planPart("drift", state, session.readers, shard, {

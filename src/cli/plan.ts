@@ -21,6 +21,7 @@ export const flags = {
   format: { type: "string" },
   out: { type: "string" },
   shard: { type: "string" },
+  "shard-share": { type: "string" },
   "changed-from": { type: "string" },
   merge: { type: "boolean" },
   "rotate-secrets": { type: "boolean" },
@@ -34,7 +35,9 @@ export const help = `usage: forgeplan plan [-c FILE|DIR]... [--format text|markd
 Reads the live state of everything the desired state names and prints the plan.
 ${connectionHelp()}  --format FORMAT          text (default; coloured on a terminal), markdown (PR comment), json
 ${colorHelp}${readsHelp}  --out PLAN.json          also save the plan as JSON (apply it later with 'forgeplan apply PLAN.json')
-  --shard K/N              plan only shard K of N (by repository, project, group), at 1/N of the rate budget
+  --shard K/N              plan only shard K of N (by repository, project, group), at 1/N of the
+                           token's limits (rate budget, points, CPU time, concurrency)
+  --shard-share F          this shard's share of the token's limits instead of 1/N (0.5 or 1/2)
   --changed-from REF       plan only what the configuration changes since the git revision REF (a
                            pull request's base): the resources whose resolved desired state differs,
                            with what the service already differed in shown apart; the plan says how
@@ -97,7 +100,14 @@ export const plan: Command = async (argv, io) => {
       changedFrom === undefined
         ? undefined
         : loadStateAt("plan", changedFrom, configPaths(values), io);
-    const session = await openSession("plan", values, io, state, [], shardClientOptions(shard));
+    const session = await openSession(
+      "plan",
+      values,
+      io,
+      state,
+      [],
+      shardClientOptions("plan", shard, values["shard-share"]),
+    );
     const rotateSecrets = values["rotate-secrets"] === true;
     try {
       result =

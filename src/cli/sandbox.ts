@@ -14,6 +14,7 @@ export const flags = {
   "rate-limit": { type: "string" },
   "rate-window": { type: "string" },
   "secondary-limit": { type: "string" },
+  "cpu-limit": { type: "string" },
   "token-ttl": { type: "string" },
   "graphql-limit": { type: "string" },
   "graphql-timeout-ms": { type: "string" },
@@ -37,6 +38,8 @@ options:
   --rate-window SECONDS  length of every rate-limit window
   --secondary-limit N    secondary limit: points a minute per endpoint and token (default 900;
                          a read costs 1, a write 5)
+  --cpu-limit SECONDS    secondary limit on CPU time: seconds of response time a token's requests
+                         may take in a minute (GitHub's is 90; default none)
   --token-ttl SECONDS    lifetime of GitHub App installation tokens (default 3600)
   --graphql-limit N      secondary limit of POST /graphql: points a minute and token (default
                          2000; a query costs 1)
@@ -107,6 +110,7 @@ export const sandbox: Command = async (argv, io) => {
     rateLimits: parseRateLimits(values["rate-limit"]),
     rateWindowSeconds: positive("rate-window", values["rate-window"]),
     secondaryPointsPerMinute: positive("secondary-limit", values["secondary-limit"]),
+    cpuLimitSeconds: positive("cpu-limit", values["cpu-limit"]),
     tokenTtlSeconds: positive("token-ttl", values["token-ttl"]),
     graphqlPointsPerMinute: positive("graphql-limit", values["graphql-limit"]),
     graphqlTimeoutMs: positive("graphql-timeout-ms", values["graphql-timeout-ms"]),

@@ -36,9 +36,27 @@ export function shardOption(command: string, text: string | undefined): Shard | 
   }
 }
 
-/** What a shard passes to its clients: its fair part of a rate budget the N jobs share. */
-export function shardClientOptions(shard: Shard | undefined): { shareOfBudget?: number } {
-  return shard === undefined ? {} : { shareOfBudget: 1 / shard.count };
+/**
+ * What a shard passes to its clients: its part of the token's limits — the rate budget, the points
+ * a minute, content creation, CPU time and the requests in flight — which GitHub counts per account
+ * whichever process sends, and which the N jobs of a matrix spend at once. 1/N unless
+ * `--shard-share` says otherwise (shards run one after another, or each with a token of its own).
+ */
+export function shardClientOptions(
+  command: string,
+  shard: Shard | undefined,
+  shareText: string | undefined,
+): { shareOfBudget?: number } {
+  if (shareText === undefined) return shard === undefined ? {} : { shareOfBudget: 1 / shard.count };
+  if (shard === undefined) throw new CliError(`${command}: --shard-share needs --shard K/N`);
+  const fraction = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(shareText);
+  const share = fraction ? Number(fraction[1]) / Number(fraction[2]) : Number(shareText);
+  if (shareText.trim() === "" || !(share > 0 && share <= 1)) {
+    throw new CliError(
+      `${command}: --shard-share expects a share of the token's limits above 0 and at most 1 (0.5 or 1/2), got '${shareText}'`,
+    );
+  }
+  return { shareOfBudget: share };
 }
 
 /** `--target ADDRESS`, repeatable: what a run acts on; undefined without the flag. */

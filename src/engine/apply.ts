@@ -123,6 +123,8 @@ async function applyOne(change: Change, input: ApplyInput, stop: Stop): Promise<
       const response = await client.request(request.method, request.path, {
         body,
         writeKey: `${change.target}/${change.scope}`,
+        // A PUT that creates its resource counts towards GitHub's content-creation limit, as a POST does.
+        creates: change.action === "create",
       });
       if (index === 0) firstAnswer = response.data;
       const problem = verifyResponse(change.kind, request, response.data);

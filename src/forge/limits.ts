@@ -39,6 +39,28 @@ export const FREE_PATH = "/rate_limit";
 export const POINTS = { read: 1, write: 5, windowMs: 60_000 } as const;
 
 /**
+ * GitHub's content-creation limit: "no more than 80 content-generating requests per minute and no
+ * more than 500 content-generating requests per hour" per account, web interface included ("Rate
+ * limits for the REST API", secondary rate limits). GitHub lists no such requests; forgeplan
+ * counts every POST (each creates something) and a PUT that creates what it names (an
+ * environment, a collaborator), which its caller marks (`RequestOptions.creates`).
+ */
+export const CONTENT_CREATION = { perMinute: 80, perHour: 500 } as const;
+
+/**
+ * GitHub's CPU-time limit: "No more than 90 seconds of CPU time per 60 seconds of real time is
+ * allowed. No more than 60 seconds of this CPU time may be for the GraphQL API", which a client
+ * estimates "by measuring the total response time" of its requests (same page). forgeplan keeps a
+ * fifth of each in reserve: its measure is its own, not the service's.
+ */
+export const CPU_TIME = {
+  limitMs: 90_000,
+  graphqlLimitMs: 60_000,
+  windowMs: 60_000,
+  reserve: 0.2,
+} as const;
+
+/**
  * The mutating requests: GitHub asks for them one at a time, "at least one second between each"
  * ("Best practices for using the REST API"); the client sends them through a WriteLane.
  */

@@ -20,6 +20,13 @@ export interface ConnectOptions {
   writeIntervalMs?: number;
   /** The secondary limit each endpoint is paced to (default 900 points a minute). */
   pointsPerMinute?: number;
+  /**
+   * The response time a minute a target's requests are paced to, GitHub's CPU-time limit (default
+   * 90 000 ms against a real service, of which a fifth is kept in reserve; none against a sandbox).
+   */
+  cpuTimeLimitMs?: number;
+  /** Most pages read of one listing (default 1000). */
+  maxPages?: number;
   /** Longest any request waits for rate limits (default 15 minutes). */
   maxWaitMs?: number;
   /** Stops the run: nothing further is sent once it fires. */
@@ -75,6 +82,14 @@ export async function connect(
       ...(options.pointsPerMinute === undefined
         ? {}
         : { pointsPerMinute: options.pointsPerMinute }),
+      // A sandbox enforces neither limit unless started to (`--cpu-limit`): nothing to pace to.
+      ...(options.cpuTimeLimitMs !== undefined
+        ? { cpuTimeLimitMs: options.cpuTimeLimitMs }
+        : sandbox
+          ? { cpuTimeLimitMs: Number.POSITIVE_INFINITY }
+          : {}),
+      ...(sandbox ? { contentLimits: null } : {}),
+      ...(options.maxPages === undefined ? {} : { maxPages: options.maxPages }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
       ...(shareOfBudget === undefined ? {} : { shareOfBudget }),

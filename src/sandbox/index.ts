@@ -11,6 +11,7 @@ import {
   RateLimiter,
   SecondaryLimiter,
 } from "./core/rate-limits.js";
+import { ResponseTimeLimiter } from "./core/response-time.js";
 import { Router } from "./core/router.js";
 import { githubRoutes } from "./github/index.js";
 import { gitlabRoutes } from "./gitlab/index.js";
@@ -59,6 +60,11 @@ export interface SandboxOptions {
    * 10 s. Default: none.
    */
   graphqlTimeoutMs?: number;
+  /**
+   * Secondary limit on CPU time: seconds of response time a token's requests may take in a minute
+   * (GitHub's is 90); default none.
+   */
+  cpuLimitSeconds?: number;
   /** Lifetime of installation access tokens, in seconds (default 3600, GitHub's hour). */
   tokenTtlSeconds?: number;
   /** Millisecond clock, injectable for tests of reset windows. */
@@ -98,6 +104,10 @@ function checkOptions(options: SandboxOptions): Partial<Record<Category, number>
   const ceiling = options.graphqlTimeoutMs;
   if (ceiling !== undefined && !(Number.isInteger(ceiling) && ceiling > 0)) {
     fail(`graphqlTimeoutMs must be a positive whole number, got ${ceiling}`);
+  }
+  const cpu = options.cpuLimitSeconds;
+  if (cpu !== undefined && !(Number.isFinite(cpu) && cpu > 0)) {
+    fail(`cpuLimitSeconds must be a positive number, got ${cpu}`);
   }
   const window = options.rateWindowSeconds;
   if (window !== undefined && !(Number.isInteger(window) && window > 0)) {
@@ -144,6 +154,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
         },
         now,
       ),
+      ...(options.cpuLimitSeconds !== undefined
+        ? { responseTime: new ResponseTimeLimiter(options.cpuLimitSeconds * 1000, now) }
+        : {}),
       faults: new FaultInjector(options.failRate ?? 0, options.faultSeed ?? 1),
       latencyMs: options.latencyMs ?? 0,
       now,

@@ -132,9 +132,20 @@ describe("--shard K/N", () => {
     );
   });
 
-  it("gives each of N shards 1/N of the rate budget", () => {
-    expect(shardClientOptions({ index: 2, count: 4 })).toEqual({ shareOfBudget: 0.25 });
-    expect(shardClientOptions(undefined)).toEqual({});
+  it("gives each of N shards 1/N of the token's limits, or the share --shard-share names", () => {
+    const shard = { index: 2, count: 4 };
+    expect(shardClientOptions("plan", shard, undefined)).toEqual({ shareOfBudget: 0.25 });
+    expect(shardClientOptions("plan", undefined, undefined)).toEqual({});
+    expect(shardClientOptions("plan", shard, "1/2")).toEqual({ shareOfBudget: 0.5 });
+    expect(shardClientOptions("plan", shard, "1")).toEqual({ shareOfBudget: 1 });
+    for (const bad of ["0", "1.5", "x", "", "2/1"]) {
+      expect(() => shardClientOptions("plan", shard, bad)).toThrow(
+        `plan: --shard-share expects a share of the token's limits above 0 and at most 1 (0.5 or 1/2), got '${bad}'`,
+      );
+    }
+    expect(() => shardClientOptions("plan", undefined, "0.5")).toThrow(
+      "plan: --shard-share needs --shard K/N",
+    );
   });
 });
 

@@ -18,6 +18,7 @@ import {
   ruleRefusal,
   schemaRefusal,
 } from "./request-rules.js";
+import type { ResponseTimeLimiter } from "./response-time.js";
 import type { Match, Router } from "./router.js";
 import { countInto, type SandboxStats } from "./stats.js";
 import type { Account, App, World } from "./world.js";
@@ -45,6 +46,8 @@ export interface Pipeline {
   router: Router;
   limiter: RateLimiter;
   secondary: SecondaryLimiter;
+  /** GitHub's CPU-time limit, when the sandbox was started with one. */
+  responseTime?: ResponseTimeLimiter;
   faults: FaultInjector;
   latencyMs: number;
   now: () => number;
@@ -296,6 +299,15 @@ export function createRequestHandler(pipeline: Pipeline) {
       });
 
     const fault = faults.next();
+    const arrived = pipeline.now();
+    const cpuRetryAfter = pipeline.responseTime?.over(rateKey);
+    if (cpuRetryAfter !== undefined) {
+      stats.rate_limited_responses++;
+      stats.secondary_limited_responses++;
+      record(await readBody(req));
+      reply(secondaryReply(family, cpuRetryAfter));
+      return;
+    }
     if (!secondary.enter(rateKey)) {
       stats.rate_limited_responses++;
       stats.secondary_limited_responses++;
@@ -413,6 +425,7 @@ export function createRequestHandler(pipeline: Pipeline) {
       reply(answer);
     } finally {
       secondary.leave(rateKey);
+      pipeline.responseTime?.record(rateKey, arrived);
     }
   }
 

@@ -34,6 +34,11 @@ export interface Account {
   site_admin: boolean;
   /** Set for an App installation's bot: what its installation tokens act as. */
   installation?: Installation;
+  /**
+   * The OAuth scopes of the user's token when it is a personal access token (classic); undefined
+   * for any other token.
+   */
+  tokenScopes?: readonly string[];
 }
 
 export interface Team {

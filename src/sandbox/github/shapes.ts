@@ -48,11 +48,6 @@ export function simpleUser(base: string, account: Account): Json {
   };
 }
 
-/** `GET /user`: the Simple User with the profile fields a caller sees about itself. */
-export function authenticatedUser(base: string, account: Account): Json {
-  return { ...simpleUser(base, account), name: account.name, email: account.email };
-}
-
 export function team(base: string, value: Team): Json {
   const url = `${base}/organizations/${value.org.account.id}/team/${value.id}`;
   return {

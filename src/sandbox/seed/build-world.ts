@@ -346,8 +346,14 @@ export function buildWorld(seed: WorldSeed): World {
       email: user.email,
       type: "User",
       site_admin: user.site_admin,
+      ...(user.token_scopes !== undefined ? { tokenScopes: user.token_scopes } : {}),
     };
     addAccount(account, ["users", index]);
+    check(
+      user.token_scopes === undefined || user.token !== undefined,
+      ["users", index, "token_scopes"],
+      "token_scopes are the scopes of the user's token: give the token too",
+    );
     if (user.token !== undefined) {
       check(!world.tokens.has(user.token), ["users", index, "token"], "this token is used twice");
       world.tokens.set(user.token, account);

@@ -98,6 +98,8 @@ const user = z.strictObject({
   name: z.string().nullable().default(null),
   email: z.string().nullable().default(null),
   token: z.string().min(1).optional(),
+  /** The scopes of `token` as a personal access token (classic); left out for any other kind. */
+  token_scopes: z.array(z.string().min(1)).optional(),
   site_admin: z.boolean().default(false),
 });
 
