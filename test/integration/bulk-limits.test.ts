@@ -98,53 +98,37 @@ describe("GraphQL's limits", () => {
 });
 
 describe("--reads", () => {
-  const config = (pattern: string) =>
-    configFile(`version: 1
+  /** `plan` of `main`'s protection of the repositories `pattern` selects, with `flags`. */
+  const planOf = (world: { url: string }, pattern: string, ...flags: string[]) =>
+    runInProcess([
+      "plan",
+      "-c",
+      configFile(`version: 1
 repositories:
   - name: acme/${pattern}
     branch_protection:
       main:
         required_linear_history: false
-`);
+`),
+      "--sandbox-url",
+      world.url,
+      ...flags,
+    ]);
 
   it("auto reads a handful of repositories over REST, many in bulk; the budget line says so", async () => {
     const world = await sandbox({ generate: 30 });
     try {
-      const few = await runInProcess([
-        "plan",
-        "-c",
-        config("repo-000*"),
-        "--sandbox-url",
-        world.url,
-        "--format",
-        "json",
-      ]);
+      const few = await planOf(world, "repo-000*", "--format", "json");
       expect(JSON.parse(few.stdout).budget).toMatchObject({
         graphql_queries: 0,
         rest_requests: 10,
       });
-      const many = await runInProcess([
-        "plan",
-        "-c",
-        config("repo-*"),
-        "--sandbox-url",
-        world.url,
-        "--format",
-        "json",
-      ]);
+      const many = await planOf(world, "repo-*", "--format", "json");
       expect(JSON.parse(many.stdout).budget).toMatchObject({
         graphql_queries: 1,
         graphql_points: 1,
       });
-      const text = await runInProcess([
-        "plan",
-        "-c",
-        config("repo-*"),
-        "--sandbox-url",
-        world.url,
-        "--reads",
-        "rest",
-      ]);
+      const text = await planOf(world, "repo-*", "--reads", "rest");
       expect(text.stdout).toContain(
         "Reads: 31 REST requests (0 from the cache), 0 GraphQL queries (0 points) · ≥ 23 s at 5,000 REST requests/h",
       );
@@ -157,31 +141,14 @@ repositories:
     const world = await sandbox({ generate: 30, rateLimits: { core: 20 } });
     try {
       const before = world.stats().requests_total;
-      const refused = await runInProcess([
-        "plan",
-        "-c",
-        config("repo-*"),
-        "--sandbox-url",
-        world.url,
-        "--reads",
-        "rest",
-      ]);
+      const refused = await planOf(world, "repo-*", "--reads", "rest");
       expect(refused.code).toBe(1);
       expect(refused.stderr).toMatch(
         /^forgeplan: plan: not started: target 'github' needs at least 30 REST requests and 0 GraphQL points \(≥ 1 h 30 min at 20 REST requests\/h\); \d+ REST requests are left to spend until \d\d:\d\d UTC, \d+ min from now, longer than the maximum wait of 15 min; nothing was read/,
       );
       // The budget read and the listing of the repositories, nothing of them.
       expect(world.stats().requests_total - before).toBe(2);
-      const bulk = await runInProcess([
-        "plan",
-        "-c",
-        config("repo-*"),
-        "--sandbox-url",
-        world.url,
-        "--reads",
-        "graphql",
-      ]);
-      expect(bulk.code).toBe(2);
+      expect((await planOf(world, "repo-*", "--reads", "graphql")).code).toBe(2);
     } finally {
       await world.stop();
     }
