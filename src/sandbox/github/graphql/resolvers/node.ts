@@ -38,10 +38,21 @@ function lookUp(ctx: GraphqlContext, id: string): unknown {
   }
   if (parsed.type === "RepositoryRuleset") {
     const wanted = Number(parsed.key);
+    for (const org of world.organizations.values()) {
+      const found = org.rulesets.get(wanted);
+      // An organization's ruleset is seen by who can see a repository it applies to.
+      if (
+        found &&
+        (world.repositoriesByOwner.get(org.account.login.toLowerCase()) ?? []).some(
+          (repo) => world.can(repo, caller, "pull") && rulesetsOf(repo, true).includes(found),
+        )
+      ) {
+        return rulesetObject(ctx, found);
+      }
+    }
     for (const repo of world.repositories.values()) {
-      if (!world.can(repo, caller, "pull")) continue;
-      const found = rulesetsOf(repo, true).find((ruleset) => ruleset.id === wanted);
-      if (found) return rulesetObject(ctx, found);
+      const found = repo.rulesets.get(wanted);
+      if (found) return world.can(repo, caller, "pull") ? rulesetObject(ctx, found) : null;
     }
   }
   return null;
