@@ -29,6 +29,12 @@ export const OPERATIONS = [
   "PATCH /orgs/{org}/properties/values",
   "PATCH /repos/{owner}/{repo}/properties/values",
   "POST /app/installations/{installation_id}/access_tokens",
+  "PUT /repos/{owner}/{repo}/collaborators/{username}",
+  "PATCH /repos/{owner}/{repo}/invitations/{invitation_id}",
+  "PUT /orgs/{org}/teams/{team_slug}/repos/{owner}/{repo}",
+  "POST /orgs/{org}/teams",
+  "PATCH /orgs/{org}/teams/{team_slug}",
+  "PUT /orgs/{org}/teams/{team_slug}/memberships/{username}",
 ];
 
 const KEPT = new Set([

@@ -10,6 +10,7 @@ import {
   verificationOf,
 } from "../engine/apply.js";
 import { PlanFileError, readPlan } from "../engine/merge.js";
+import { cappedChanges } from "../engine/removal-caps.js";
 import { savedPlanToApply } from "../engine/saved-plan.js";
 import { missingSecrets } from "../engine/secrets.js";
 import type { ForgeClient } from "../forge/client.js";
@@ -28,6 +29,7 @@ import {
 } from "./output.js";
 import { clockTime, Progress, realEvery, tightestWindow } from "./progress.js";
 import { parseReads, readsFlag, readsHelp } from "./reads.js";
+import { raisedLimit, removalLimitFlags, removalLimitHelp } from "./removal-limit.js";
 import { loadStateAt } from "./revision.js";
 import {
   type ConnectionFlags,
@@ -177,6 +179,24 @@ function failureCause(
   return plan.errors > 0 ? unplanned(plan) : undefined;
 }
 
+/**
+ * The deletes the removal limit held, in one line: how many, where, the share, and what raises the
+ * limit (the held reason of the first collection says it); undefined when it held none.
+ */
+function heldRemovals(plan: Plan): string | undefined {
+  const held = cappedChanges(plan);
+  const [first] = held;
+  if (first === undefined) return undefined;
+  const where =
+    first.capped?.by === "plan" ? "the plan" : (first.removal?.collection ?? first.address);
+  const places = new Set(held.map((change) => change.removal?.collection ?? change.address));
+  const more = places.size > 1 ? ` (and in ${plural(places.size - 1, "more collection")})` : "";
+  return (
+    `${plural(held.length, "delete")} held by the removal limit and not applied, in ${where}: ${first.held}${more}; ` +
+    "--allow-delete alone does not apply them"
+  );
+}
+
 function count(outcomes: readonly ChangeOutcome[], outcome: ChangeOutcome["outcome"]): number {
   return outcomes.filter((o) => o.outcome === outcome).length;
 }
@@ -216,6 +236,7 @@ export const flags = {
   "allow-partial": { type: "boolean" },
   "rotate-secrets": { type: "boolean" },
   target: { type: "string", multiple: true },
+  ...removalLimitFlags,
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -239,8 +260,9 @@ ${colorHelp}${readsHelp}  --shard K/N              apply only this shard's part 
   --rotate-secrets         also send every managed webhook secret and authorization header again
   --target ADDRESS         apply only what this address matches (repeatable; globs: github/acme/api/*,
                            */branch_protection/main); only what the targets reach is read
-  -h, --help               this text
-Exit 0 when everything was applied and verified; 1 otherwise.
+${removalLimitHelp}  -h, --help               this text
+Exit 0 when everything was applied and verified; 1 otherwise (removals held by the removal limit
+included).
 `;
 
 /**
@@ -314,6 +336,8 @@ export const apply: Command = async (argv, io) => {
     throw new CliError(`apply: ${savedFile} was planned with its own --target; give none`);
   }
   const targets = targetOption("apply", saved?.targets ?? values.target);
+  // A saved plan is checked against a fresh plan made with the limit it was made with.
+  const removalLimit = raisedLimit("apply", values) ?? saved?.removal_limit;
   const replan = async (
     label: string,
     rotate: boolean,
@@ -321,22 +345,20 @@ export const apply: Command = async (argv, io) => {
   ): Promise<Plan> => {
     progress.begin(label);
     try {
+      const limit = removalLimit ? { removalLimit } : {};
       return partial === undefined
         ? await planPart("apply", state, session.readers, shard, {
             rotateSecrets: rotate,
             reads,
             ...(targets ? { targets } : {}),
             ...(deleted ? { deleted } : {}),
+            ...limit,
           })
-        : await planChanges(
-            "apply",
-            partial.changed_from,
-            base,
-            state,
-            session.readers,
-            rotate,
-            deleted,
-          );
+        : await planChanges("apply", partial.changed_from, base, state, session.readers, {
+            rotateSecrets: rotate,
+            ...(deleted ? { deleted } : {}),
+            ...limit,
+          });
     } finally {
       progress.end();
     }
@@ -413,7 +435,7 @@ export const apply: Command = async (argv, io) => {
       );
       return 1;
     }
-    const cause = failureCause(outcomes, report, plan);
+    const cause = failureCause(outcomes, report, plan) ?? heldRemovals(plan);
     if (cause === undefined) return 0;
     shown.stderr.write(`forgeplan: apply: ${cause}\n`);
     return 1;

@@ -3,6 +3,7 @@ import { configHint, looksLikeConfig, parseFlags } from "./args.js";
 import { type Command, CliError } from "./io.js";
 import { colorFlag, colorHelp, parseFormat, printPlan, savePlan, useColor } from "./output.js";
 import { parseReads, readsFlag, readsHelp } from "./reads.js";
+import { raisedLimit, removalLimitFlags, removalLimitHelp } from "./removal-limit.js";
 import { loadStateAt } from "./revision.js";
 import { configPaths, connectionFlags, connectionHelp, loadState, openSession } from "./session.js";
 import {
@@ -26,6 +27,7 @@ export const flags = {
   merge: { type: "boolean" },
   "rotate-secrets": { type: "boolean" },
   target: { type: "string", multiple: true },
+  ...removalLimitFlags,
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -46,7 +48,7 @@ ${colorHelp}${readsHelp}  --out PLAN.json          also save the plan as JSON (a
                            */branch_protection/main); only what the targets reach is read
   --rotate-secrets         send every managed webhook secret and authorization header again (they are
                            write-only, so a plan cannot tell whether the service holds the current value)
-  --merge SHARD.json...    combine the plans of all N shards (saved with --out) into one; reads nothing live
+${removalLimitHelp}  --merge SHARD.json...    combine the plans of all N shards (saved with --out) into one; reads nothing live
   -h, --help               this text
 Exit 0: no changes (audit reports alone don't count); 2: changes; 1: errors.
 `;
@@ -90,6 +92,7 @@ export const plan: Command = async (argv, io) => {
   }
   const shard = shardOption("plan", values.shard);
   const reads = parseReads("plan", values.reads);
+  const removalLimit = raisedLimit("plan", values);
   let result: Plan;
   if (values.merge) {
     result = mergePlanFiles("plan", io, positionals);
@@ -116,8 +119,12 @@ export const plan: Command = async (argv, io) => {
               rotateSecrets,
               reads,
               ...(targets ? { targets } : {}),
+              ...(removalLimit ? { removalLimit } : {}),
             })
-          : await planChanges("plan", changedFrom, base, state, session.readers, rotateSecrets);
+          : await planChanges("plan", changedFrom, base, state, session.readers, {
+              rotateSecrets,
+              ...(removalLimit ? { removalLimit } : {}),
+            });
     } finally {
       await session.close();
     }

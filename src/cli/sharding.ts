@@ -5,6 +5,7 @@ import type { ChangesByPlace, Plan } from "../core/plan.js";
 import { mergePlans, PlanFileError, type PlanSource } from "../engine/merge.js";
 import { planChanged } from "../engine/changed.js";
 import { measureReads } from "../engine/read-budget.js";
+import { type RaisedLimit, withRemovalLimit } from "../engine/plan-part.js";
 import { parseShard, type Shard } from "../engine/shard.js";
 import type { ResourceReader } from "../resources/context.js";
 import { CliError, type CliIO } from "./io.js";
@@ -82,11 +83,19 @@ export async function planChanges(
   base: DesiredState | undefined,
   head: DesiredState,
   readers: ReadonlyMap<string, ResourceReader>,
-  rotateSecrets: boolean,
-  /** When the plan verifies an apply: the deletes it carried out. */
-  deleted?: ChangesByPlace,
+  {
+    rotateSecrets,
+    deleted,
+    removalLimit,
+  }: {
+    rotateSecrets: boolean;
+    /** When the plan verifies an apply: the deletes it carried out. */
+    deleted?: ChangesByPlace;
+    /** The removal limit this run raised. */
+    removalLimit?: RaisedLimit;
+  },
 ): Promise<Plan> {
-  const { result: plan, budget } = await measureReads(readers, () =>
+  const { result: planned, budget } = await measureReads(readers, () =>
     planChanged({
       base,
       head,
@@ -100,7 +109,8 @@ export async function planChanges(
       throw error;
     }),
   );
-  return { ...plan, budget, ...(rotateSecrets ? { rotate_secrets: true as const } : {}) };
+  const plan = { ...withRemovalLimit(planned, head, removalLimit), budget };
+  return rotateSecrets ? { ...plan, rotate_secrets: true } : plan;
 }
 
 /** `plan --merge a.json b.json …`: the shard plans, read relative to the working directory. */

@@ -161,6 +161,14 @@ function fileSchema(kinds: readonly string[]) {
     live_fingerprint: z.string().optional(),
     held: z.string().optional(),
     removal: z.strictObject({ collection: z.string().min(1), live: count }).optional(),
+    capped: z
+      .strictObject({
+        by: z.enum(["collection", "plan"]),
+        count,
+        live: count.optional(),
+        allowed: count,
+      })
+      .optional(),
     error: z
       .looseObject({
         message: z.string(),
@@ -197,6 +205,9 @@ function fileSchema(kinds: readonly string[]) {
         rest_limit: count.min(1),
         graphql_limit: count.min(1),
       })
+      .optional(),
+    removal_limit: z
+      .strictObject({ share: z.number().min(0).max(100).optional(), deletes: count.optional() })
       .optional(),
     partial: z
       .strictObject({
@@ -270,6 +281,7 @@ export function readPlanFile(text: string, file: string, kinds: readonly string[
     ...(parsed.data.rotate_secrets ? { rotate_secrets: true } : {}),
     ...(parsed.data.shard ? { shard: parsed.data.shard } : {}),
     ...(parsed.data.targets ? { targets: parsed.data.targets } : {}),
+    ...(parsed.data.removal_limit ? { removal_limit: parsed.data.removal_limit } : {}),
     ...(parsed.data.partial ? { partial: parsed.data.partial } : {}),
     ...(parsed.data.budget ? { budget: budgetOf(parsed.data.budget) } : {}),
   };

@@ -4,8 +4,21 @@ import type { ResourceReader } from "../resources/context.js";
 import type { ReadsMode } from "./bulk/reads.js";
 import { buildPlan } from "./plan.js";
 import { measureReads } from "./read-budget.js";
+import { capRemovals, removalLimitOf } from "./removal-caps.js";
 import { type Shard, shardPlan, shardState } from "./shard.js";
 import type { TargetFilter } from "./targets.js";
+
+/** The limit a run raised with its flags, recorded in its plan. */
+export type RaisedLimit = NonNullable<Plan["removal_limit"]>;
+
+/**
+ * The plan with the removal limit applied: the default, then the configuration's, then what the
+ * run raised (which the plan records for `apply PLAN.json`).
+ */
+export function withRemovalLimit(plan: Plan, state: DesiredState, raised?: RaisedLimit): Plan {
+  const limited = capRemovals(plan, removalLimitOf(state.removalLimit, raised));
+  return raised === undefined ? limited : { ...limited, removal_limit: raised };
+}
 
 /**
  * The plan of the whole desired state, or of one shard of it, with what reading it cost (its
@@ -20,11 +33,14 @@ export async function planPart(
     targets,
     deleted,
     reads = "rest",
+    removalLimit,
   }: {
     rotateSecrets?: boolean;
     targets?: TargetFilter;
     deleted?: ChangesByPlace;
     reads?: ReadsMode;
+    /** The removal limit this run raised (`--removal-limit`, `--delete-limit`). */
+    removalLimit?: RaisedLimit;
   } = {},
 ): Promise<Plan> {
   const now = Date.now();
@@ -35,8 +51,10 @@ export async function planPart(
     ...(targets ? { targets } : {}),
     ...(deleted ? { deleted } : {}),
   };
-  const withOptions = (plan: Plan): Plan =>
-    rotateSecrets ? { ...plan, rotate_secrets: true } : plan;
+  const withOptions = (planned: Plan): Plan => {
+    const plan = withRemovalLimit(planned, state, removalLimit);
+    return rotateSecrets ? { ...plan, rotate_secrets: true } : plan;
+  };
   const { result, budget } = await measureReads(readers, async () => {
     if (shard === undefined) return withOptions(await buildPlan({ state, readers, ...options }));
     const part = await shardState(state, readers, shard);

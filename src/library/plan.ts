@@ -34,6 +34,11 @@ export interface PlanOptions extends ConnectOptions, LoadingOptions {
    * `github/acme/api/*`); only what they reach is read.
    */
   targets?: readonly string[];
+  /**
+   * Raise the removal limit for this plan, as `--removal-limit` (`share`, a percentage) and
+   * `--delete-limit` (`deletes`) do; the plan records it, and `apply` re-plans with it.
+   */
+  removalLimit?: { share?: number; deletes?: number };
 }
 
 /**
@@ -120,6 +125,7 @@ export async function plan(
     rotateSecrets: options.rotateSecrets === true,
     reads: options.reads ?? "auto",
     ...(options.targets?.length ? { targets: new TargetFilter(options.targets) } : {}),
+    ...(options.removalLimit ? { removalLimit: options.removalLimit } : {}),
   });
   const config = configPaths.length > 0 ? [...configPaths] : [DEFAULT_CONFIG];
   const result = asSaved(loaded.redactor, { ...fresh, config });

@@ -1,5 +1,6 @@
 import type { ConfigSpec } from "../config/spec.js";
 import type { PlannedRequest } from "../core/plan.js";
+import { access } from "./access/index.js";
 import { boardKind } from "./board/index.js";
 import { branchProtection } from "./branch-protection/index.js";
 import { epicLinkKind } from "./epic-link/index.js";
@@ -9,6 +10,7 @@ import type { KindModule, OrganizationPart, RepositoryPart, SectionPart } from "
 import { migrationKind } from "./migration/index.js";
 import { organizationsSection } from "./organizations.js";
 import { ruleset } from "./ruleset/index.js";
+import { team } from "./team/index.js";
 import { webhook } from "./webhook/index.js";
 
 export type {
@@ -21,11 +23,14 @@ export type {
 } from "./kind.js";
 
 /**
- * The kinds of resource, in the order plans list them and apply applies them: rulesets, then classic
- * protections (a ruleset is in place before a classic protection it makes redundant goes), hooks,
- * clean-ups, audits. The one place a kind is registered (docs/adding-a-kind.md).
+ * The kinds of resource, in the order plans list them and apply applies them: teams before the
+ * access granted to them, rulesets (which may name teams), then classic protections (a ruleset is
+ * in place before a classic protection it makes redundant goes), hooks, clean-ups, audits. The one
+ * place a kind is registered (docs/adding-a-kind.md).
  */
 export const KINDS: readonly KindModule[] = [
+  team,
+  access,
   ruleset,
   branchProtection,
   webhook,

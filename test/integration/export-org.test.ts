@@ -22,7 +22,8 @@ describe("export of a whole owner", () => {
     const exported = await runInProcess(["export", "--org", "acme", ...at], { cwd });
     expect(exported.code).toBe(0);
     expect(exported.stdout).toContain("- name: acme/*\n");
-    expect(exported.stdout).toContain("organizations:\n  - name: acme\n    rulesets:\n");
+    expect(exported.stdout).toContain("organizations:\n  - name: acme\n    teams:\n");
+    expect(exported.stdout).toContain("\n    rulesets:\n      acme baseline:");
     expect(exported.stdout).toContain("acme baseline:");
     writeFileSync(join(cwd, "acme.yaml"), exported.stdout);
     const planned = await runInProcess(["plan", "-c", "acme.yaml", ...at], { cwd });

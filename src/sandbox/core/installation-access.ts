@@ -62,7 +62,30 @@ const ACCEPTED: Readonly<Record<string, readonly PermissionSet[]>> = {
   "GET /orgs/:org/rulesets/:id": [{ organization_administration: "write" }],
   "PUT /orgs/:org/rulesets/:id": [{ organization_administration: "write" }],
   "DELETE /orgs/:org/rulesets/:id": [{ organization_administration: "write" }],
+  "GET /repos/:owner/:repo/collaborators": [{ metadata: "read" }],
+  "PUT /repos/:owner/:repo/collaborators/:username": [{ administration: "write" }],
+  "DELETE /repos/:owner/:repo/collaborators/:username": [{ administration: "write" }],
+  "PATCH /repos/:owner/:repo/invitations/:id": [{ administration: "write" }],
+  "GET /repos/:owner/:repo/teams": [{ administration: "read" }],
+  "GET /orgs/:org/members": [{ metadata: "read" }],
   "GET /orgs/:org/teams": [{ members: "read" }],
+  "POST /orgs/:org/teams": [{ members: "write" }],
+  "GET /orgs/:org/teams/:team_slug": [{ members: "read" }],
+  // Not in that copy of the page: a team's own operations and memberships are given Members, which
+  // its listing and creation take; a team's repositories repository Administration, as the
+  // repository's collaborators; custom repository roles and organization roles the organization
+  // permissions named after them (choices, docs/service-decisions.md "Access and teams").
+  "PATCH /orgs/:org/teams/:team_slug": [{ members: "write" }],
+  "DELETE /orgs/:org/teams/:team_slug": [{ members: "write" }],
+  "GET /orgs/:org/teams/:team_slug/members": [{ members: "read" }],
+  "GET /orgs/:org/teams/:team_slug/memberships/:username": [{ members: "read" }],
+  "PUT /orgs/:org/teams/:team_slug/memberships/:username": [{ members: "write" }],
+  "DELETE /orgs/:org/teams/:team_slug/memberships/:username": [{ members: "write" }],
+  "PUT /orgs/:org/teams/:team_slug/repos/:owner/:repo": [{ administration: "write" }],
+  "DELETE /orgs/:org/teams/:team_slug/repos/:owner/:repo": [{ administration: "write" }],
+  "GET /orgs/:org/custom-repository-roles": [{ organization_custom_roles: "read" }],
+  "GET /orgs/:org/organization-roles": [{ organization_administration: "read" }],
+  "GET /orgs/:org/organization-roles/:role_id/teams": [{ organization_administration: "read" }],
   "GET /orgs/:org/installations": [{ organization_administration: "read" }],
   // The page also lists these under Members and organization Administration; each endpoint's own
   // page names one set ("The token must have the following permission set:

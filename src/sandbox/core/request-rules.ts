@@ -187,7 +187,8 @@ function wording(found: Violation[]): string[] {
 export function requestViolations(operation: string, body: unknown): string[] {
   const found = OPERATIONS.get(operation);
   if (!found) return [];
-  return wording(violations(found.schema, body, { formats: false }));
+  // A request without a body is read as `{}`, as the server reads it (an App's token request).
+  return wording(violations(found.schema, body ?? {}, { formats: false }));
 }
 
 /**

@@ -41,12 +41,72 @@ export interface Account {
   tokenScopes?: readonly string[];
 }
 
+/** An organization's custom repository role: a base role plus further permissions (GitHub Enterprise). */
+export interface CustomRole {
+  id: number;
+  name: string;
+  description: string | null;
+  base_role: "read" | "triage" | "write" | "maintain";
+  permissions: string[];
+  created_at: string;
+  updated_at: string;
+}
+
+/** What a grant gives on a repository: a permission level, or one of the organization's custom roles. */
+export type Role = RepoPermission | CustomRole;
+
+const BASE_ROLE_LEVEL: Record<CustomRole["base_role"], RepoPermission> = {
+  read: "pull",
+  triage: "triage",
+  write: "push",
+  maintain: "maintain",
+};
+
+/** GitHub's names of the permission levels as roles (`role_name`, invitations' `permissions`). */
+export const ROLE_NAMES: Record<Exclude<RepoPermission, "none">, string> = {
+  pull: "read",
+  triage: "triage",
+  push: "write",
+  maintain: "maintain",
+  admin: "admin",
+};
+
+export function roleLevel(role: Role): RepoPermission {
+  return typeof role === "string" ? role : BASE_ROLE_LEVEL[role.base_role];
+}
+
+/** The role as GitHub names it: read, triage, write, maintain, admin, or the custom role's name. */
+export function roleName(role: Role): string {
+  if (typeof role !== "string") return role.name;
+  return role === "none" ? "none" : ROLE_NAMES[role];
+}
+
+export function levelAtLeast(role: Role, needed: RepoPermission): boolean {
+  return PERMISSION_LEVEL[roleLevel(role)] >= PERMISSION_LEVEL[needed];
+}
+
+/** The higher of two roles; on a tie, the first (a direct grant over what a team gives). */
+export function higherRole(a: Role, b: Role): Role {
+  return PERMISSION_LEVEL[roleLevel(b)] > PERMISSION_LEVEL[roleLevel(a)] ? b : a;
+}
+
+export type TeamRole = "member" | "maintainer";
+
 export interface Team {
   id: number;
   slug: string;
   name: string;
   description: string | null;
   org: Organization;
+  privacy: "secret" | "closed";
+  notification_setting: "notifications_enabled" | "notifications_disabled";
+  parent: Team | null;
+  /** Direct members by user id. */
+  members: Map<number, TeamRole>;
+  /** Memberships of people outside the organization, pending until they join it. */
+  pending: Map<number, TeamRole>;
+  created_at: string;
+  updated_at: string;
 }
 
 export interface Organization {
@@ -54,7 +114,12 @@ export interface Organization {
   owners: Set<number>;
   members: Set<number>;
   basePermission: RepoPermission;
+  /** Teams by lower-case slug. */
   teams: Map<string, Team>;
+  /** Teams assigned the predefined security manager role: read access to every repository. */
+  securityManagers: Set<number>;
+  /** Custom repository roles by lower-case name. */
+  customRoles: Map<string, CustomRole>;
   /** The organization's rulesets by id. */
   rulesets: Map<number, Ruleset>;
   /** Custom property definitions by lower-case name, in the order they were defined. */
@@ -158,8 +223,10 @@ export interface Repository {
   allow_merge_commit: boolean;
   created_at: string;
   updated_at: string;
-  collaborators: Map<number, RepoPermission>;
-  teamAccess: Map<number, RepoPermission>;
+  /** Direct grants by user id. */
+  collaborators: Map<number, Role>;
+  /** Team grants by team id. */
+  teamAccess: Map<number, Role>;
   recentChecks: Map<string, number>;
   /** Git branch names are case-sensitive, unlike owner and repository names. */
   branches: Map<string, Branch>;
@@ -346,6 +413,8 @@ export class World {
   readonly issueComments = new Map<number, IssueComment>();
   readonly nextId = {
     hook: 1,
+    team: 1,
+    invitation: 1,
     board: 1,
     epicLink: 1,
     issue: 1,
@@ -388,8 +457,73 @@ export class World {
     if (repo.org) {
       if (repo.org.owners.has(user.id)) return "admin";
       if (repo.org.members.has(user.id)) raise(repo.org.basePermission);
+      const team = this.teamRole(repo, user);
+      if (team !== undefined) raise(roleLevel(team));
     }
-    raise(repo.collaborators.get(user.id));
+    const direct = repo.collaborators.get(user.id);
+    if (direct !== undefined) raise(roleLevel(direct));
+    return best;
+  }
+
+  /**
+   * The highest role a user has on a repository through teams: the teams granted access and their
+   * child teams ("Child teams inherit the access permissions of the parent team", GitHub's "About
+   * teams"), and read access through a security manager team ("Read access on all repositories in
+   * the organization", GitHub's "Managing security managers in your organization").
+   */
+  teamRole(repo: Repository, user: Account): Role | undefined {
+    const org = repo.org;
+    if (org === null) return undefined;
+    let best: Role | undefined;
+    for (const team of org.teams.values()) {
+      if (!this.inTeam(team, user.id)) continue;
+      const granted = this.teamGrant(repo, team);
+      if (granted !== undefined) best = best === undefined ? granted : higherRole(best, granted);
+    }
+    return best;
+  }
+
+  /** What a team has on a repository: its own grant, its ancestors', or a security manager's read. */
+  teamGrant(repo: Repository, team: Team): Role | undefined {
+    let best: Role | undefined;
+    for (let at: Team | null = team; at !== null; at = at.parent) {
+      const own = repo.teamAccess.get(at.id);
+      if (own !== undefined) best = best === undefined ? own : higherRole(best, own);
+    }
+    if (repo.org?.securityManagers.has(team.id)) {
+      best = best === undefined ? "pull" : higherRole(best, "pull");
+    }
+    return best;
+  }
+
+  /** Whether the user is a member of the team, directly or through one of its child teams. */
+  inTeam(team: Team, userId: number): boolean {
+    if (team.members.has(userId)) return true;
+    for (const other of team.org.teams.values()) {
+      if (other.parent === team && this.inTeam(other, userId)) return true;
+    }
+    return false;
+  }
+
+  /**
+   * The role GitHub reports for a user on a repository (a collaborator's `role_name`): "the highest
+   * role assigned to the collaborator after considering all sources of grants, including: repo,
+   * teams, organization, and enterprise" (GitHub's "List repository collaborators").
+   */
+  reportedRole(repo: Repository, user: Account): Role | undefined {
+    let best: Role | undefined = repo.collaborators.get(user.id);
+    const raise = (candidate: Role | undefined) => {
+      if (candidate === undefined) return;
+      best = best === undefined ? candidate : higherRole(best, candidate);
+    };
+    if (repo.org) {
+      if (repo.org.owners.has(user.id)) raise("admin");
+      if (repo.org.members.has(user.id) && repo.org.basePermission !== "none") {
+        raise(repo.org.basePermission);
+      }
+      raise(this.teamRole(repo, user));
+    }
+    if (repo.owner.id === user.id) raise("admin");
     return best;
   }
 
@@ -408,7 +542,7 @@ export class World {
 
   teamCanPush(repo: Repository, team: Team): boolean {
     const access = repo.teamAccess.get(team.id);
-    return access !== undefined && PERMISSION_LEVEL[access] >= PERMISSION_LEVEL.push;
+    return access !== undefined && levelAtLeast(access, "push");
   }
 
   /** Whether every member of `org` can see all of its repositories, which makes listings a slice. */

@@ -12,7 +12,8 @@ import { propertyRoutes } from "./properties/routes.js";
 import { pullRoutes } from "./pulls.js";
 import { repositoryRoutes } from "./repositories.js";
 import { rulesetRoutes } from "./rulesets/routes.js";
-import { teamRoutes } from "./teams.js";
+import { accessRoutes } from "./access/routes.js";
+import { teamRoutes } from "./team/routes.js";
 import { hookRoutes } from "./webhooks/routes.js";
 
 /**
@@ -32,6 +33,7 @@ export function githubRoutes(options: {
     ...hookRoutes,
     ...rulesetRoutes,
     ...teamRoutes,
+    ...accessRoutes,
     ...propertyRoutes,
     ...issueRoutes,
     ...pullRoutes,

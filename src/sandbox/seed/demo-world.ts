@@ -11,6 +11,7 @@ export const demoWorld: WorldSeedInput = {
     { login: "octo-dev", id: 3, name: "Octo Dev", token: "sandbox-dev" },
     { login: "hubot", id: 4, name: "Hubot" },
     { login: "outside-contractor", id: 5, name: null },
+    { login: "mona", id: 6, name: "Mona Lisa" },
   ],
   organizations: [
     {
@@ -21,8 +22,37 @@ export const demoWorld: WorldSeedInput = {
       members: ["octo-reader", "octo-dev"],
       base_permission: "pull",
       teams: [
-        { slug: "platform", id: 1, name: "Platform", description: "Runs the build platform" },
-        { slug: "release-managers", id: 2, name: "Release managers", description: null },
+        {
+          slug: "platform",
+          id: 1,
+          name: "Platform",
+          description: "Runs the build platform",
+          members: { "octo-dev": "maintainer" },
+        },
+        {
+          slug: "release-managers",
+          id: 2,
+          name: "Release managers",
+          description: null,
+          parent: "platform",
+          members: { "octo-admin": "maintainer" },
+        },
+        {
+          slug: "security",
+          id: 3,
+          name: "Security",
+          description: "Security managers of acme",
+          security_manager: true,
+        },
+      ],
+      custom_repository_roles: [
+        {
+          id: 1,
+          name: "auditor",
+          description: "Reads code and its security alerts",
+          base_role: "read",
+          permissions: ["read_code_scanning", "view_secret_scanning_alerts"],
+        },
       ],
       rulesets: [
         {
@@ -76,7 +106,7 @@ export const demoWorld: WorldSeedInput = {
       allow_squash_merge: true,
       allow_rebase_merge: true,
       allow_merge_commit: true,
-      collaborators: { "octo-dev": "push" },
+      collaborators: { "octo-dev": "push", mona: "triage" },
       teams: { platform: "push", "release-managers": "maintain" },
       recent_checks: { "ci/build": 15368 },
       branches: [

@@ -7,7 +7,8 @@ import { z } from "zod";
 
 const login = z.string().regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/, "expected a login");
 const timestamp = z.iso.datetime({ message: "expected a date-time like 2026-01-05T10:00:00Z" });
-const repoPermission = z.enum(["pull", "triage", "push", "maintain", "admin"]);
+/** A permission level, or the name of one of the organization's custom repository roles. */
+const repoRole = z.string().min(1);
 const groupRole = z.enum(["guest", "planner", "reporter", "developer", "maintainer", "owner"]);
 
 /** Branch protection in the write shape of the PUT body, plus `required_signatures` (not settable by PUT). */
@@ -80,8 +81,9 @@ const repository = z.strictObject({
   allow_rebase_merge: z.boolean().default(true),
   allow_merge_commit: z.boolean().default(true),
   created_at: timestamp.default("2026-01-02T09:00:00Z"),
-  collaborators: z.record(login, repoPermission).default({}),
-  teams: z.record(z.string(), repoPermission).default({}),
+  /** Direct grants: pull | triage | push | maintain | admin, or a custom role of the organization. */
+  collaborators: z.record(login, repoRole).default({}),
+  teams: z.record(z.string(), repoRole).default({}),
   /** Which app last reported each status check: required checks without an app_id are bound to it. */
   recent_checks: z.record(z.string(), z.number().int()).default({}),
   branches: z.array(branch).min(1, "a repository needs at least one branch"),
@@ -108,6 +110,24 @@ const team = z.strictObject({
   id: z.number().int().positive(),
   name: z.string(),
   description: z.string().nullable().default(null),
+  /** Visible to every member of the organization (closed), or to its own members only (secret). */
+  privacy: z.enum(["secret", "closed"]).default("closed"),
+  notification_setting: z
+    .enum(["notifications_enabled", "notifications_disabled"])
+    .default("notifications_enabled"),
+  /** The slug of the parent team, defined earlier in the list. */
+  parent: z.string().optional(),
+  members: z.record(login, z.enum(["member", "maintainer"])).default({}),
+  /** Assigned the organization's predefined security_manager role. */
+  security_manager: z.boolean().default(false),
+});
+
+const customRole = z.strictObject({
+  id: z.number().int().positive(),
+  name: z.string().min(1),
+  description: z.string().nullable().default(null),
+  base_role: z.enum(["read", "triage", "write", "maintain"]),
+  permissions: z.array(z.string()).default([]),
 });
 
 const organization = z.strictObject({
@@ -119,6 +139,7 @@ const organization = z.strictObject({
   /** The permission every member has on every repository of the organization. */
   base_permission: z.enum(["none", "pull", "triage", "push", "maintain", "admin"]).default("pull"),
   teams: z.array(team).default([]),
+  custom_repository_roles: z.array(customRole).default([]),
   rulesets: z.array(ruleset).default([]),
   custom_properties: z.array(customProperty).default([]),
 });
