@@ -84,6 +84,7 @@ describe("plan --changed-from REF", () => {
         "",
         "Plan: 0 to create, 1 to update, 0 to delete, 0 to report, 0 unchanged.",
         "Left out as unchanged since HEAD: 1 resource. For the whole plan, plan without --changed-from (in the Action: changed-from: none).",
+        "Reads: 1 REST request (0 from the cache), 0 GraphQL queries (0 points) · ≥ 1 s at 5,000 REST requests/h",
         "",
       ].join("\n"),
     );
@@ -284,6 +285,7 @@ repositories:
         "No changes. Live state matches the desired state.",
         "Left out as unchanged since HEAD: 1 resource. For the whole plan, plan without --changed-from (in the Action: changed-from: none).",
         "No longer in the configuration, left as they are on the service: github/acme/web: the protection of branch main.",
+        "Reads: 0 REST requests (0 from the cache), 0 GraphQL queries (0 points)",
         "",
       ].join("\n"),
     );

@@ -1,3 +1,4 @@
+import type { Category, RateStatus } from "./rate-limits.js";
 import type { Account, App, World } from "./world.js";
 
 /**
@@ -34,6 +35,8 @@ export interface RequestContext {
   now: () => number;
   /** `GET /rate_limit`'s body for the caller's budget. */
   rateOverview(): Record<string, unknown>;
+  /** The caller's budget of one category, for a route that meters itself (`Route.metered`). */
+  budget(category: Category): { take(points: number): boolean; status(): RateStatus };
   /**
    * The parsed JSON body; throws a 400 reply when it is not a JSON object, and GitHub's 422 when the
    * request schema of the route's operation refuses it.

@@ -126,6 +126,8 @@ const ACCEPTED: Readonly<Record<string, readonly PermissionSet[]>> = {
     { administration: "write" },
   ],
   "GET /apps/:app_slug": [{}],
+  // The GraphQL endpoint takes no permission itself; each field its query reads checks its own.
+  "POST /graphql": [{}],
   "GET /installation/repositories": [{}],
 };
 

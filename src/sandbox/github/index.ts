@@ -6,6 +6,7 @@ import { autolinkRoutes } from "./autolinks.js";
 import { branchProtectionRoutes } from "./branch-protection/routes.js";
 import { environmentRoutes } from "./environments/routes.js";
 import { gistRoutes } from "./gists.js";
+import { graphqlRoutes } from "./graphql/routes.js";
 import { invitationRoutes } from "./invitations.js";
 import { issueRoutes } from "./issues.js";
 import { labelRoutes } from "./labels.js";
@@ -23,7 +24,11 @@ import { hookRoutes } from "./webhooks/routes.js";
  * where there is one. A route of a more specific path comes before one whose `*rest` would take it
  * (a branch's protection before the branch).
  */
-export function githubRoutes(options: { tokenTtlSeconds: number; stats: SandboxStats }): Route[] {
+export function githubRoutes(options: {
+  tokenTtlSeconds: number;
+  stats: SandboxStats;
+  graphqlTimeoutMs?: number;
+}): Route[] {
   return [
     ...branchProtectionRoutes,
     ...repositoryRoutes,
@@ -43,5 +48,6 @@ export function githubRoutes(options: { tokenTtlSeconds: number; stats: SandboxS
     ...migrationRoutes,
     ...appRoutes(options),
     ...appDirectoryRoutes,
+    ...graphqlRoutes({ timeoutMs: options.graphqlTimeoutMs }),
   ];
 }
