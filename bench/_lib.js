@@ -320,6 +320,9 @@ export async function measurePlan({
         sandbox.url,
         "--format",
         "json",
+        // These scenarios measure the REST read path; bench/bulk-read.js compares it with GraphQL.
+        "--reads",
+        "rest",
         ...sandbox.clientFlags,
       ],
       { stdoutFile: planFile },

@@ -56,10 +56,15 @@ async function measure(scenario, edited, runArgs) {
     const { args, env } = await runArgs();
     const usedBefore = await installationCoreUsed(sandbox.url, app.privateKey);
     const before = await sandbox.stats();
-    const run = await runForgeplan(["drift", ...args, "--format", "json", "--cache", cache], {
-      stdoutFile: out,
-      env,
-    });
+    // What the cache answers are REST reads: a GraphQL query is never conditional.
+    const reads = ["--reads", "rest"];
+    const run = await runForgeplan(
+      ["drift", ...args, ...reads, "--format", "json", "--cache", cache],
+      {
+        stdoutFile: out,
+        env,
+      },
+    );
     expectExit(`forgeplan drift (${scenario}, run ${index})`, run, index === 1 ? [0] : [2]);
     const after = await sandbox.stats();
     const usedAfter = await installationCoreUsed(sandbox.url, app.privateKey);
@@ -103,7 +108,11 @@ try {
   const viaApp = ["-c", appConfig, "--sandbox-url", sandbox.url, ...sandbox.clientFlags];
   // Each case starts from a converged world: the hand edit of the one before is undone.
   const converge = async () =>
-    expectExit("forgeplan apply", await runForgeplan(["apply", ...viaApp, "--auto-approve"]), [0]);
+    expectExit(
+      "forgeplan apply",
+      await runForgeplan(["apply", ...viaApp, "--reads", "rest", "--auto-approve"]),
+      [0],
+    );
   await converge();
   await measure("drift-rotated", "repo-0001", async () => ({ args: viaApp, env: process.env }));
   await converge();

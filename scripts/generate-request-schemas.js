@@ -40,6 +40,12 @@ export const OPERATIONS = [
   "POST /orgs/{org}/teams",
   "PATCH /orgs/{org}/teams/{team_slug}",
   "PUT /orgs/{org}/teams/{team_slug}/memberships/{username}",
+  "POST /repos/{owner}/{repo}/labels",
+  "PATCH /repos/{owner}/{repo}/labels/{name}",
+  "PUT /repos/{owner}/{repo}/environments/{environment_name}",
+  "POST /repos/{owner}/{repo}/environments/{environment_name}/deployment-branch-policies",
+  "PUT /repos/{owner}/{repo}/environments/{environment_name}/deployment-branch-policies/{branch_policy_id}",
+  "POST /repos/{owner}/{repo}/autolinks",
 ];
 
 const KEPT = new Set([

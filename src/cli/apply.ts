@@ -37,6 +37,7 @@ import {
   useColor,
 } from "./output.js";
 import { clockTime, Progress, realEvery, tightestWindow } from "./progress.js";
+import { parseReads, readsFlag, readsHelp } from "./reads.js";
 import { raisedLimit, removalLimitFlags, removalLimitHelp } from "./removal-limit.js";
 import { loadStateAt } from "./revision.js";
 import {
@@ -249,6 +250,7 @@ function resumeHint(
 export const flags = {
   ...connectionFlags,
   ...colorFlag,
+  ...readsFlag,
   format: { type: "string" },
   "auto-approve": { type: "boolean" },
   "allow-delete": { type: "boolean" },
@@ -279,7 +281,7 @@ ${connectionHelp()}  --auto-approve           apply without asking (required whe
   --format FORMAT          text (default), markdown or json, for the plan and the report; json is
                            one document {plan, outcomes, verification, verified} and needs
                            --auto-approve
-${colorHelp}  --shard K/N              apply only this shard's part (same partition as 'plan --shard'), at 1/N
+${colorHelp}${readsHelp}  --shard K/N              apply only this shard's part (same partition as 'plan --shard'), at 1/N
                            of the token's limits
   --shard-share F          this shard's share of the token's limits instead of 1/N (0.5 or 1/2)
   --allow-partial          apply a saved plan of what changed since a revision ('plan --changed-from'),
@@ -330,6 +332,7 @@ export const apply: Command = async (argv, io) => {
     throw new CliError("apply: a plan made with --changed-from is applied whole; drop --shard");
   }
   const connection = configFlags(values, saved, savedFile);
+  const reads = parseReads("apply", values.reads);
 
   const clients: ForgeClient[] = [];
   const progress = new Progress({
@@ -373,13 +376,14 @@ export const apply: Command = async (argv, io) => {
     try {
       const limit = removalLimit ? { removalLimit } : {};
       return partial === undefined
-        ? await planPart(state, session.readers, shard, {
+        ? await planPart("apply", state, session.readers, shard, {
             rotateSecrets: rotate,
+            reads,
             ...(targets ? { targets } : {}),
             ...(deleted ? { deleted } : {}),
             ...limit,
           })
-        : await planChanges(partial.changed_from, base, state, session.readers, {
+        : await planChanges("apply", partial.changed_from, base, state, session.readers, {
             rotateSecrets: rotate,
             ...(deleted ? { deleted } : {}),
             ...limit,

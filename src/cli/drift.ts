@@ -6,12 +6,14 @@ import { renderPlan } from "../render/index.js";
 import { parseFlags } from "./args.js";
 import { type Command, CliError, type CliIO } from "./io.js";
 import { colorFlag, colorHelp, parseFormat, printPlan, savePlan, useColor } from "./output.js";
+import { parseReads, readsFlag, readsHelp } from "./reads.js";
 import { connectionFlags, connectionHelp, loadState, openSession } from "./session.js";
 import { planPart, shardClientOptions, shardOption, targetOption } from "./sharding.js";
 
 export const flags = {
   ...connectionFlags,
   ...colorFlag,
+  ...readsFlag,
   format: { type: "string" },
   out: { type: "string" },
   refresh: { type: "boolean" },
@@ -28,7 +30,7 @@ export const help = `usage: forgeplan drift [-c FILE|DIR]... [--format text|mark
 The plan for scheduled runs: reports anything that differs from the desired state, audit findings
 included, and changes nothing.
 ${connectionHelp(["cache"])}  --format FORMAT          text (default), markdown, json
-${colorHelp}  --out PLAN.json          also save the plan as JSON
+${colorHelp}${readsHelp}  --out PLAN.json          also save the plan as JSON
   --cache DIR              keep the ETag and body of every read in DIR between runs: a resource that
                            has not changed is answered 304 (no rate budget) and planned from its body
   --refresh                read everything in full this time (the cache is rewritten)
@@ -80,6 +82,7 @@ export const drift: Command = async (argv, io) => {
   }
   const format = parseFormat("drift", values.format);
   const shard = shardOption("drift", values.shard);
+  const reads = parseReads("drift", values.reads);
   const targets = targetOption("drift", values.target);
   const issueRepo =
     values["report-issue"] === undefined ? undefined : parseRepo(values["report-issue"]);
@@ -107,7 +110,10 @@ export const drift: Command = async (argv, io) => {
     shardClientOptions("drift", shard, values["shard-share"]),
   );
   try {
-    const plan = await planPart(state, session.readers, shard, targets ? { targets } : {});
+    const plan = await planPart("drift", state, session.readers, shard, {
+      reads,
+      ...(targets ? { targets } : {}),
+    });
     printPlan(io, plan, format, useColor(io, values["no-color"]));
     if (values.out) savePlan("drift", io, plan, values.out);
     if (values.cache !== undefined) reportCacheUse(io, session.clients.values());

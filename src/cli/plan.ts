@@ -3,6 +3,7 @@ import { configHint, looksLikeConfig, parseFlags } from "./args.js";
 import { type Command, CliError } from "./io.js";
 import { archivedCause } from "./lifecycle-flags.js";
 import { colorFlag, colorHelp, parseFormat, printPlan, savePlan, useColor } from "./output.js";
+import { parseReads, readsFlag, readsHelp } from "./reads.js";
 import { raisedLimit, removalLimitFlags, removalLimitHelp } from "./removal-limit.js";
 import { loadStateAt } from "./revision.js";
 import { configPaths, connectionFlags, connectionHelp, loadState, openSession } from "./session.js";
@@ -18,6 +19,7 @@ import {
 export const flags = {
   ...connectionFlags,
   ...colorFlag,
+  ...readsFlag,
   format: { type: "string" },
   out: { type: "string" },
   shard: { type: "string" },
@@ -36,7 +38,7 @@ export const help = `usage: forgeplan plan [-c FILE|DIR]... [--format text|markd
 
 Reads the live state of everything the desired state names and prints the plan.
 ${connectionHelp()}  --format FORMAT          text (default; coloured on a terminal), markdown (PR comment), json
-${colorHelp}  --out PLAN.json          also save the plan as JSON (apply it later with 'forgeplan apply PLAN.json')
+${colorHelp}${readsHelp}  --out PLAN.json          also save the plan as JSON (apply it later with 'forgeplan apply PLAN.json')
   --shard K/N              plan only shard K of N (by repository, project, group), at 1/N of the
                            token's limits (rate budget, points, CPU time, concurrency)
   --shard-share F          this shard's share of the token's limits instead of 1/N (0.5 or 1/2)
@@ -92,6 +94,7 @@ export const plan: Command = async (argv, io) => {
     throw new CliError(`plan: --changed-from expects a git revision, got '${changedFrom}'`);
   }
   const shard = shardOption("plan", values.shard);
+  const reads = parseReads("plan", values.reads);
   const removalLimit = raisedLimit("plan", values);
   let result: Plan;
   if (values.merge) {
@@ -115,12 +118,13 @@ export const plan: Command = async (argv, io) => {
     try {
       result =
         changedFrom === undefined
-          ? await planPart(state, session.readers, shard, {
+          ? await planPart("plan", state, session.readers, shard, {
               rotateSecrets,
+              reads,
               ...(targets ? { targets } : {}),
               ...(removalLimit ? { removalLimit } : {}),
             })
-          : await planChanges(changedFrom, base, state, session.readers, {
+          : await planChanges("plan", changedFrom, base, state, session.readers, {
               rotateSecrets,
               ...(removalLimit ? { removalLimit } : {}),
             });

@@ -4,13 +4,28 @@ import type { DesiredState } from "../config/model.js";
 import type { ChangesByPlace, Plan } from "../core/plan.js";
 import { mergePlans, PlanFileError, type PlanSource } from "../engine/merge.js";
 import { planChanged } from "../engine/changed.js";
+import { measureReads } from "../engine/read-budget.js";
 import { type RaisedLimit, withRemovalLimit } from "../engine/plan-part.js";
 import { parseShard, type Shard } from "../engine/shard.js";
 import type { ResourceReader } from "../resources/context.js";
 import { CliError, type CliIO } from "./io.js";
 import { TargetFilter } from "../engine/targets.js";
 
-export { planPart } from "../engine/plan-part.js";
+import { BudgetTooSmall } from "../engine/read-budget.js";
+import { planPart as planLive } from "../engine/plan-part.js";
+
+/** The plan of live state (engine's planPart); a run that cannot fit the budget is the command's error. */
+export async function planPart(
+  command: string,
+  ...args: Parameters<typeof planLive>
+): Promise<Awaited<ReturnType<typeof planLive>>> {
+  try {
+    return await planLive(...args);
+  } catch (error) {
+    if (error instanceof BudgetTooSmall) throw new CliError(`${command}: ${error.message}`);
+    throw error;
+  }
+}
 
 /** `--shard K/N` for plan and drift; undefined when the flag is absent. */
 export function shardOption(command: string, text: string | undefined): Shard | undefined {
@@ -63,6 +78,7 @@ export function targetOption(
 
 /** The plan of what the configuration changes since a revision (`base`: its state there, if any). */
 export async function planChanges(
+  command: string,
   changedFrom: string,
   base: DesiredState | undefined,
   head: DesiredState,
@@ -79,16 +95,21 @@ export async function planChanges(
     removalLimit?: RaisedLimit;
   },
 ): Promise<Plan> {
-  const planned = await planChanged({
-    base,
-    head,
-    changedFrom,
-    readers,
-    now: Date.now(),
-    rotateSecrets,
-    ...(deleted ? { deleted } : {}),
-  });
-  const plan = withRemovalLimit(planned, head, removalLimit);
+  const { result: planned, budget } = await measureReads(readers, () =>
+    planChanged({
+      base,
+      head,
+      changedFrom,
+      readers,
+      now: Date.now(),
+      rotateSecrets,
+      ...(deleted ? { deleted } : {}),
+    }).catch((error: unknown) => {
+      if (error instanceof BudgetTooSmall) throw new CliError(`${command}: ${error.message}`);
+      throw error;
+    }),
+  );
+  const plan = { ...withRemovalLimit(planned, head, removalLimit), budget };
   return rotateSecrets ? { ...plan, rotate_secrets: true } : plan;
 }
 

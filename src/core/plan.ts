@@ -1,3 +1,4 @@
+import type { ReadBudget } from "./budget.js";
 /**
  * The plan vocabulary shared by the engine, the renderers and the CLI. Plans are plain data: they
  * serialize to the contract's JSON format and can be applied later exactly as reviewed. The kinds of
@@ -193,6 +194,8 @@ export interface Plan {
    * `apply PLAN.json` re-plans with the same ones to check it.
    */
   targets?: string[];
+  /** What reading live state for the plan cost, against the service's limits (./budget.ts). */
+  budget?: ReadBudget;
   /**
    * The removal limit raised for the run that made the plan (`--removal-limit`, `--delete-limit`),
    * so `apply PLAN.json` re-plans with the same limit to check it.

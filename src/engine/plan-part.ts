@@ -1,7 +1,9 @@
 import type { DesiredState } from "../config/model.js";
 import type { ChangesByPlace, Plan } from "../core/plan.js";
 import type { ResourceReader } from "../resources/context.js";
+import type { ReadsMode } from "./bulk/reads.js";
 import { buildPlan } from "./plan.js";
+import { measureReads } from "./read-budget.js";
 import { capRemovals, removalLimitOf } from "./removal-caps.js";
 import { type Shard, shardPlan, shardState } from "./shard.js";
 import type { TargetFilter } from "./targets.js";
@@ -18,7 +20,10 @@ export function withRemovalLimit(plan: Plan, state: DesiredState, raised?: Raise
   return raised === undefined ? limited : { ...limited, removal_limit: raised };
 }
 
-/** The plan of the whole desired state, or of one shard of it. */
+/**
+ * The plan of the whole desired state, or of one shard of it, with what reading it cost (its
+ * budget line).
+ */
 export async function planPart(
   state: DesiredState,
   readers: ReadonlyMap<string, ResourceReader>,
@@ -27,11 +32,13 @@ export async function planPart(
     rotateSecrets = false,
     targets,
     deleted,
+    reads = "rest",
     removalLimit,
   }: {
     rotateSecrets?: boolean;
     targets?: TargetFilter;
     deleted?: ChangesByPlace;
+    reads?: ReadsMode;
     /** The removal limit this run raised (`--removal-limit`, `--delete-limit`). */
     removalLimit?: RaisedLimit;
   } = {},
@@ -40,6 +47,7 @@ export async function planPart(
   const options = {
     now,
     rotateSecrets,
+    reads,
     ...(targets ? { targets } : {}),
     ...(deleted ? { deleted } : {}),
   };
@@ -47,8 +55,11 @@ export async function planPart(
     const plan = withRemovalLimit(planned, state, removalLimit);
     return rotateSecrets ? { ...plan, rotate_secrets: true } : plan;
   };
-  if (shard === undefined) return withOptions(await buildPlan({ state, readers, ...options }));
-  const part = await shardState(state, readers, shard);
-  const plan = shardPlan(await buildPlan({ state: part, readers, ...options }), shard);
-  return withOptions(targets ? { ...plan, targets: [...targets.patterns] } : plan);
+  const { result, budget } = await measureReads(readers, async () => {
+    if (shard === undefined) return withOptions(await buildPlan({ state, readers, ...options }));
+    const part = await shardState(state, readers, shard);
+    const plan = shardPlan(await buildPlan({ state: part, readers, ...options }), shard);
+    return withOptions(targets ? { ...plan, targets: [...targets.patterns] } : plan);
+  });
+  return { ...result, budget };
 }

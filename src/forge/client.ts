@@ -9,7 +9,9 @@ import { type Clock, systemClock } from "./clock.js";
 import { CLIENT_DEFAULTS } from "./defaults.js";
 import { ForgeError, permissionsNote, serviceMessage, StoppedBeforeSending } from "./errors.js";
 import { createHttpFetch } from "./http-fetch.js";
-import { FREE_PATH, SKEW_MS } from "./limits.js";
+import { graphqlResult, type GraphqlResult, graphqlThrottle } from "./graphql-answer.js";
+import { predictCost } from "./graphql-cost.js";
+import { FREE_PATH, GRAPHQL, SKEW_MS } from "./limits.js";
 import { type Admitted, Pacer, type Ticket } from "./pacer.js";
 import { type Headers, reportedWindow, retryAfterMs, throttleOf } from "./rate-headers.js";
 import { answered, fromThrown, lostAnswer, type Outcome, timedOut } from "./outcome.js";
@@ -43,6 +45,8 @@ export {
   type WaitBasis,
 } from "./errors.js";
 export type { RetryPolicy } from "./retry-policy.js";
+export type { GraphqlError, GraphqlResult } from "./graphql-answer.js";
+export { costOf, predictCost, predictQuery } from "./graphql-cost.js";
 
 export type {
   ClientEvent,
@@ -89,7 +93,15 @@ export class ForgeClient {
   readonly #limit: LimitFunction;
   readonly #pacer: Pacer;
   readonly #writeKeys = new KeyedSerializer();
-  readonly #stats: ClientStats = { requests: 0, retries: 0, notModified: 0, waitsMs: 0 };
+  readonly #stats: ClientStats = {
+    requests: 0,
+    retries: 0,
+    notModified: 0,
+    waitsMs: 0,
+    graphqlQueries: 0,
+    graphqlPoints: 0,
+    endpoints: {},
+  };
   #identityOnce: Promise<string | undefined> | undefined;
 
   constructor(options: ForgeClientOptions) {
@@ -294,6 +306,25 @@ export class ForgeClient {
     return items;
   }
 
+  /**
+   * A GraphQL query, `POST /graphql` (GitHub Enterprise Server: `/api/graphql` beside `/api/v3`),
+   * with the REST requests' credential, pacing and retries: it draws its predicted cost from the
+   * `graphql` budget and 1 point from the endpoint's secondary budget, and waits out a RATE_LIMITED
+   * answer (a 200) as a REST request waits out a 403. Partial data with per-field errors is an
+   * answer; a 502 or 504 (a query GitHub could not finish in time) is not retried but thrown, for
+   * the caller to ask less at once, as is any answer that is not a GraphQL answer.
+   */
+  async graphql<T>(query: string, variables: Record<string, unknown>): Promise<GraphqlResult<T>> {
+    const cost = predictCost(query, variables);
+    const ticket = this.#pacer.graphqlTicket(cost);
+    const url = new URL(graphqlPath(this.#base), this.#base.origin);
+    const body = { query, variables };
+    const response = await this.#exchange<unknown>("POST", url, body, false, false, ticket);
+    const result = graphqlResult<T>(response.data, cost);
+    this.#stats.graphqlPoints += result.cost;
+    return result;
+  }
+
   /** GET /rate_limit: costs nothing, and refreshes the budget of every category. */
   async rateLimitStatus(): Promise<RateLimitOverview> {
     const overview = await this.get<unknown>(FREE_PATH);
@@ -327,8 +358,21 @@ export class ForgeClient {
     return this.#pacer.snapshot();
   }
 
+  /**
+   * What this client may still spend of a category before the window resets (its share, less the
+   * reserve it keeps), the window's limit and reset (epoch seconds); undefined until reported.
+   */
+  headroom(category: string): { usable: number; limit: number; reset: number } | undefined {
+    return this.#pacer.headroom(category);
+  }
+
+  /** The longest any request may be held for rate limits (`--max-wait`). */
+  get maxWaitMs(): number {
+    return this.#maxWaitMs;
+  }
+
   stats(): ClientStats {
-    return { ...this.#stats };
+    return { ...this.#stats, endpoints: { ...this.#stats.endpoints } };
   }
 
   /** How errors name the credential, when it is more than a token: "installation 42 of App 1 on acme". */
@@ -346,8 +390,8 @@ export class ForgeClient {
     body?: unknown,
     cacheable = true,
     creates = false,
+    ticket: Ticket = this.#pacer.ticket(method, displayPath(url, this.#base), creates),
   ): Promise<ForgeResponse<T>> {
-    const ticket = this.#pacer.ticket(method, displayPath(url, this.#base), creates);
     const progress = { sent: false };
     try {
       if (!ticket.mutating) return await this.#attempts<T>(ticket, url, body, cacheable, progress);
@@ -444,7 +488,11 @@ export class ForgeClient {
           continue;
         }
         const now = this.#clock.now();
-        const throttle = throttleOf(status, headers, detail, now, SKEW_MS);
+        const throttle =
+          throttleOf(status, headers, detail, now, SKEW_MS) ??
+          (ticket.graphql && status === 200
+            ? graphqlThrottle(data, headers, now, SKEW_MS)
+            : undefined);
         if (throttle !== undefined) {
           if (throttles >= this.#retries.max) {
             const throttled = `${throttles + 1} of them throttled`;
@@ -454,7 +502,7 @@ export class ForgeClient {
           this.#pacer.holdAfter(ticket, throttle, status, throttles);
           continue;
         }
-        if (!mayRetry(method, { status })) {
+        if (!mayRetry(ticket.graphql ? "GET" : method, { status }) || unfinished(ticket, status)) {
           const needs =
             status === 403 ? permissionsNote(headers["x-accepted-github-permissions"]) : undefined;
           const after = attempts > 1 ? `; after ${attempts} attempts` : "";
@@ -463,7 +511,8 @@ export class ForgeClient {
         retryAfter = retryAfterMs(headers, now);
       } else {
         detail = outcome.failure.description;
-        if (!mayRetry(method, { transport: outcome.failure })) throw fail(status, detail);
+        const retryAs = ticket.graphql ? "GET" : method;
+        if (!mayRetry(retryAs, { transport: outcome.failure })) throw fail(status, detail);
       }
       if (retries >= this.#retries.max) {
         throw fail(status, detail, `gave up after ${attempts} attempts`);
@@ -502,7 +551,9 @@ export class ForgeClient {
   ): ForgeResponse<T> | undefined {
     if (outcome.kind !== "response") return undefined;
     const { status, headers, data, raw } = outcome;
-    if (status >= 200 && status < 300) {
+    const limited =
+      ticket.graphql && graphqlThrottle(data, headers, this.#clock.now(), SKEW_MS) !== undefined;
+    if (status >= 200 && status < 300 && !limited) {
       if (key !== undefined && headers.etag !== undefined && raw !== undefined) {
         const entry = this.#entryOf(headers, headers.etag, raw, sent);
         if (!tokenBoundOnly || entry.scheme === "github") this.#cache?.set(key, entry);
@@ -556,6 +607,10 @@ export class ForgeClient {
     progress.sent = true;
     this.#pacer.sending(admitted);
     this.#stats.requests++;
+    if (ticket.graphql) this.#stats.graphqlQueries++;
+    else if (!ticket.free) {
+      this.#stats.endpoints[ticket.endpoint] = (this.#stats.endpoints[ticket.endpoint] ?? 0) + 1;
+    }
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(), this.#timeoutMs);
     const signal =
@@ -728,6 +783,26 @@ export class ForgeClient {
     })();
     return this.#identityOnce;
   }
+}
+
+/**
+ * A GraphQL query's 502 or 504: GitHub could not finish it in time ("Rate limits and query limits
+ * for the GraphQL API", Timeouts). Sent again it would time out again; the caller asks less at once.
+ */
+function unfinished(ticket: Ticket, status: number): boolean {
+  return ticket.graphql && (status === 502 || status === 504);
+}
+
+/**
+ * Where GraphQL is served: `/graphql` beside GitHub.com's REST root, `/api/graphql` beside GitHub
+ * Enterprise Server's `/api/v3` ("Forming calls with GraphQL": "The GraphQL endpoint is …
+ * http(s)://HOSTNAME/api/graphql" for GHES).
+ */
+function graphqlPath(base: URL): string {
+  const root = base.pathname.replace(/\/+$/, "");
+  return root.endsWith("/api/v3")
+    ? `${root.slice(0, -"/v3".length)}/graphql`
+    : `${root}${GRAPHQL.path}`;
 }
 
 /** The items of a page: the page itself, or the list under `itemsUnder`; undefined if not there. */

@@ -16,6 +16,19 @@ export const CATEGORIES: ReadonlyArray<{ category: string; prefix: string; exact
 ];
 export const DEFAULT_CATEGORY = "core";
 
+/**
+ * GitHub's GraphQL endpoint. A query is paced as a read: it draws its predicted cost in points from
+ * the `graphql` category, and 1 secondary point from the endpoint's 2,000 a minute (a request with
+ * mutations would cost 5; forgeplan sends none). GitHub's "Rate limits and query limits for the
+ * GraphQL API" and "Calculating points for the secondary rate limit".
+ */
+export const GRAPHQL = {
+  path: "/graphql",
+  category: "graphql",
+  queryPoints: 1,
+  pointsPerMinute: 2000,
+} as const;
+
 /** GET /rate_limit: free ("Accessing this endpoint does not count against your REST API rate limit"). */
 export const FREE_PATH = "/rate_limit";
 

@@ -8,6 +8,7 @@ import {
   categoryOf,
   CPU_TIME,
   FREE_PATH,
+  GRAPHQL,
   MUTATING,
   POINTS,
   SKEW_MS,
@@ -70,6 +71,10 @@ export interface Ticket {
   mutating: boolean;
   /** Counts towards the content-creation limit: a POST, or a PUT its caller says creates. */
   creates: boolean;
+  /** What it draws from its category: 1 for a REST request, a GraphQL query's predicted points. */
+  cost: number;
+  /** A GraphQL query: paced as a read, on the GraphQL endpoint's own secondary points. */
+  graphql: boolean;
 }
 
 /** An attempt the pacer let start; the client hands it back as it is sent and when it ends. */
@@ -95,6 +100,7 @@ export class Pacer {
   readonly #options: PacerOptions;
   readonly #budget: RateBudget;
   readonly #points: PointWindow;
+  readonly #graphqlPoints: PointWindow;
   readonly #content: ContentCreationWindow | undefined;
   readonly #cpu: ResponseTimeBudget | undefined;
   readonly #announced = new Map<string, number>();
@@ -116,6 +122,10 @@ export class Pacer {
     const { share } = options;
     // The service's minute starts when our request reaches it, a little after we counted it.
     this.#points = new PointWindow(options.pointsPerMinute * share, POINTS.windowMs + SKEW_MS);
+    this.#graphqlPoints = new PointWindow(
+      GRAPHQL.pointsPerMinute * share,
+      POINTS.windowMs + SKEW_MS,
+    );
     if (options.contentLimits !== null) {
       this.#content = new ContentCreationWindow(options.contentLimits, share, SKEW_MS);
     }
@@ -141,6 +151,23 @@ export class Pacer {
       mutating: MUTATING.has(method),
       // A GraphQL POST is a query, whatever it asks.
       creates: (method === "POST" && category !== "graphql") || (method === "PUT" && creates),
+      cost: 1,
+      graphql: false,
+    };
+  }
+
+  /** A GraphQL query predicted to cost `cost` points. */
+  graphqlTicket(cost: number): Ticket {
+    return {
+      method: "POST",
+      path: GRAPHQL.path,
+      category: GRAPHQL.category,
+      endpoint: GRAPHQL.path,
+      free: false,
+      mutating: false,
+      creates: false,
+      cost,
+      graphql: true,
     };
   }
 
@@ -194,14 +221,14 @@ export class Pacer {
       } else {
         const admission = ticket.free
           ? { go: true as const }
-          : this.#budget.admit(ticket.category, now);
+          : this.#budget.admit(ticket.category, now, ticket.cost);
         if (admission.go) {
           const hold = this.#secondaryHold(ticket, now);
           if (hold === undefined) {
             this.#spend(ticket, now);
             return { ticket, cpu: this.#cpu?.begin(ticket.category) };
           }
-          if (!ticket.free) this.#budget.release(ticket.category);
+          if (!ticket.free) this.#budget.release(ticket.category, ticket.cost);
           until = now + hold.waitMs;
           this.#holdFor(hold, ticket, until, now);
         } else if (admission.reason === "unusable") {
@@ -235,11 +262,11 @@ export class Pacer {
     const { ticket } = attempt;
     if (attempt.cpu !== undefined) this.#cpu?.end(attempt.cpu, this.#options.clock.now());
     if (ticket.free) return;
-    this.#budget.release(ticket.category);
+    this.#budget.release(ticket.category, ticket.cost);
     if (report !== undefined)
       this.#budget.observe(report.category ?? ticket.category, report.window);
     // The service may have counted a request that brought no report; assume it did.
-    else if (spent) this.#budget.assumeSpent(ticket.category);
+    else if (spent) this.#budget.assumeSpent(ticket.category, ticket.cost);
   }
 
   /**
@@ -295,13 +322,17 @@ export class Pacer {
     return this.#budget.snapshot();
   }
 
+  headroom(category: string): { usable: number; limit: number; reset: number } | undefined {
+    return this.#budget.headroom(category);
+  }
+
   /** The longest wait the secondary limits ask of this request; undefined when none holds it. */
   #secondaryHold(ticket: Ticket, now: number): Hold | undefined {
     const holds: Hold[] = [];
     const cpu = this.#cpu?.wait(ticket.category, now) ?? 0;
     if (cpu > 0) holds.push({ limit: "cpu-time", waitMs: cpu });
     if (!ticket.free) {
-      const points = this.#points.wait(ticket.endpoint, pointsOf(ticket), now);
+      const points = this.#pointsOf(ticket).wait(ticket.endpoint, pointsOf(ticket), now);
       if (points > 0) holds.push({ limit: "points", waitMs: points });
       const content = ticket.creates ? (this.#content?.wait(now) ?? 0) : 0;
       if (content > 0) holds.push({ limit: "content-creation", waitMs: content });
@@ -309,10 +340,15 @@ export class Pacer {
     return holds.sort((a, b) => b.waitMs - a.waitMs)[0];
   }
 
+  /** The points window a request counts in: the GraphQL endpoint has its own budget. */
+  #pointsOf(ticket: Ticket): PointWindow {
+    return ticket.graphql ? this.#graphqlPoints : this.#points;
+  }
+
   /** Counts an admitted request against the secondary limits it is held to. */
   #spend(ticket: Ticket, now: number): void {
     if (ticket.free) return;
-    this.#points.spend(ticket.endpoint, pointsOf(ticket), now);
+    this.#pointsOf(ticket).spend(ticket.endpoint, pointsOf(ticket), now);
     if (ticket.creates) this.#content?.spend(now);
   }
 
@@ -347,6 +383,7 @@ export class Pacer {
 }
 
 function pointsOf(ticket: Ticket): number {
+  if (ticket.graphql) return GRAPHQL.queryPoints;
   return ticket.mutating ? POINTS.write : POINTS.read;
 }
 

@@ -181,4 +181,10 @@ export interface ClientStats {
   notModified: number;
   /** Time announced in wait events that hold requests (resets, Retry-After, secondary limits). */
   waitsMs: number;
+  /** GraphQL queries sent (attempts; each also counts in `requests`). */
+  graphqlQueries: number;
+  /** The points GraphQL answers report having cost (`rateLimit.cost`). */
+  graphqlPoints: number;
+  /** REST attempts per endpoint (route template, as the secondary limit counts them). */
+  endpoints: Record<string, number>;
 }

@@ -79,6 +79,7 @@ export async function apply(reviewed: Plan, options: ApplyOptions = {}): Promise
   const replan = (rotateSecrets: boolean, deleted?: ChangesByPlace) =>
     planPart(state, connection.readers, reviewed.shard, {
       rotateSecrets,
+      reads: options.reads ?? "auto",
       ...(targets ? { targets } : {}),
       ...(deleted ? { deleted } : {}),
       ...(reviewed.removal_limit ? { removalLimit: reviewed.removal_limit } : {}),

@@ -1,6 +1,7 @@
 import type { DesiredState } from "../config/model.js";
 import type { Redactor } from "../core/redact.js";
 import { CLIENT_DEFAULTS, type ClientEvent, ForgeClient, ForgeError } from "../forge/client.js";
+import type { ReadsMode } from "../engine/bulk/reads.js";
 import { ResourceReader } from "../resources/context.js";
 import { ConnectionError, credentialsFor } from "./credentials.js";
 
@@ -32,6 +33,11 @@ export interface ConnectOptions {
   signal?: AbortSignal;
   /** Every request, retry and wait of the clients (progress, logs). */
   onEvent?: (event: ClientEvent) => void;
+  /**
+   * How repositories are read: `graphql` reads the kinds GraphQL covers in bulk, many repositories
+   * a query; `rest` one request a resource; `auto` (default) in bulk for a target with many.
+   */
+  reads?: ReadsMode;
 }
 
 export interface Connection {

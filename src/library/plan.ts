@@ -123,6 +123,7 @@ export async function plan(
   const connection = await connectFor(loaded, options, options.shard);
   const fresh = await planPart(loaded.state, connection.readers, options.shard, {
     rotateSecrets: options.rotateSecrets === true,
+    reads: options.reads ?? "auto",
     ...(options.targets?.length ? { targets: new TargetFilter(options.targets) } : {}),
     ...(options.removalLimit ? { removalLimit: options.removalLimit } : {}),
   });

@@ -1,3 +1,4 @@
+import { budgetLine } from "../core/budget.js";
 import type {
   Action,
   ApplyReport,
@@ -180,6 +181,7 @@ export function planMarkdown(plan: Plan, options: RenderOptions): string {
   if (held.length > 0) head.push(held.map((line) => `⏸️ ${escapeInline(line)}`).join("\n\n"));
   const notes = scopeNotes(plan);
   if (notes.length > 0) head.push(notes.map((line) => `_${escapeInline(line)}_`).join("\n\n"));
+  if (plan.budget !== undefined) head.push(`_${escapeInline(budgetLine(plan.budget))}_`);
   return fitParts(
     sections.length,
     (kept) =>

@@ -1,4 +1,5 @@
 import type { Action, ApplyReport, Change, ChangeOutcome, Outcome, Plan } from "../core/plan.js";
+import { budgetLine } from "../core/budget.js";
 import { describeFailure } from "../core/failure-text.js";
 import { hasChanges, OUTCOMES } from "../core/plan.js";
 import { styles, type Styles } from "./ansi.js";
@@ -104,6 +105,7 @@ export function planText(plan: Plan, options: RenderOptions): string {
     lines.push(...heldRemovalLines(plan).map((line) => s.yellow(printable(line))));
   }
   lines.push(...scopeNotes(plan).map(printable));
+  if (plan.budget !== undefined) lines.push(s.dim(budgetLine(plan.budget)));
   return finish(lines);
 }
 

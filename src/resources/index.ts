@@ -1,8 +1,10 @@
 import type { ConfigSpec } from "../config/spec.js";
 import type { PlannedRequest } from "../core/plan.js";
 import { access } from "./access/index.js";
+import { autolink } from "./autolink/index.js";
 import { boardKind } from "./board/index.js";
 import { branchProtection } from "./branch-protection/index.js";
+import { environment } from "./environment/index.js";
 import { epicLinkKind } from "./epic-link/index.js";
 import { gistKind } from "./gist/index.js";
 import { invitation } from "./invitation/index.js";
@@ -13,6 +15,7 @@ import type {
   RepositoryPart,
   SectionPart,
 } from "./kind.js";
+import { label } from "./label/index.js";
 import { migrationKind } from "./migration/index.js";
 import { organizationsSection } from "./organizations.js";
 import { ruleset } from "./ruleset/index.js";
@@ -35,15 +38,18 @@ export type {
 /**
  * The kinds of resource, in the order plans list them and apply applies them: a repository's own
  * settings first (the engine still moves its unarchive, rename and archive to their places,
- * src/engine/repository-order.ts), teams before the access granted to them, rulesets (which may
- * name teams), then classic protections (a ruleset is in place before a classic protection it makes
- * redundant goes), hooks, clean-ups, audits. The one place a kind is registered
- * (docs/adding-a-kind.md).
+ * src/engine/repository-order.ts), teams before the access granted to them, labels, environments
+ * and autolinks, rulesets (which may name teams), then classic protections (a ruleset is in place
+ * before a classic protection it makes redundant goes), hooks, clean-ups, audits. The one place a
+ * kind is registered (docs/adding-a-kind.md).
  */
 export const KINDS: readonly KindModule[] = [
   settingsKind,
   team,
   access,
+  label,
+  environment,
+  autolink,
   ruleset,
   branchProtection,
   webhook,

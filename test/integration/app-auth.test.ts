@@ -271,8 +271,14 @@ ${PROTECTION}`,
       return run;
     };
     // Administration write and Members read: export reads rulesets, whose bypass actors only an
-    // editor sees, and names their teams.
-    const readers = { administration: "write", repository_hooks: "read", members: "read" };
+    // editor sees, and names their teams; Issues read for labels, Actions read for environments.
+    const readers = {
+      administration: "write",
+      repository_hooks: "read",
+      members: "read",
+      issues: "read",
+      actions: "read",
+    };
     const refused = await exported(readers);
     expect(refused.code).toBe(1);
     expect(refused.stdout).toContain("(the token needs contents=read)");

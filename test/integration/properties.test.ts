@@ -201,6 +201,8 @@ repositories:
         name: "acme/repo-*",
         where: { properties: { team: "team-01" } },
         webhooks: { mode: "additive" },
+        // GitHub's default labels, alike on every new repository.
+        labels: { mode: "additive", items: { bug: { color: "d73a4a" } } },
       });
       const replan = await runInProcess([
         "plan",
@@ -211,10 +213,14 @@ repositories:
         "json",
       ]);
       expect(replan.code).toBe(0);
-      // The settings every repository shares plan too, unchanged, beside the hooks.
-      const planned = Object.keys(changes(replan.stdout));
+      // The settings every repository shares plan too, unchanged, beside the labels and hooks.
+      const planned = Object.keys(changes(replan.stdout)).sort();
       expect(planned.filter((address) => address.includes("/settings/")).length).toBeGreaterThan(0);
-      expect(planned.filter((address) => !address.includes("/settings/")).sort()).toEqual([
+      expect(planned.filter((address) => address.includes("/label/"))).toHaveLength(18);
+      const rest = planned.filter(
+        (address) => !address.includes("/settings/") && !address.includes("/label/"),
+      );
+      expect(rest).toEqual([
         "github/acme/repo-0001/webhook/https://chat.acme.example/notify",
         "github/acme/repo-0001/webhook/https://ci.acme.example/hooks/forge",
         "github/acme/repo-0011/webhook/https://chat.acme.example/notify",

@@ -25,7 +25,8 @@ describe("GitHub's secondary limits, one token shared", () => {
   it("two shards run at once stay within the requests in flight the token may have", async () => {
     // Each shard alone at the default concurrency (8) would fill the token's 8.
     world = await sandbox({ generate: 40, latencyMs: 100, maxConcurrentPerToken: 8 });
-    const at = ["-c", protectionsAndHooks(), "--sandbox-url", world.url];
+    // Over REST: a request per resource, what fills the requests in flight.
+    const at = ["-c", protectionsAndHooks(), "--sandbox-url", world.url, "--reads", "rest"];
     const results = await Promise.all(
       ["1/2", "2/2"].map((shard) => runInProcess(["plan", ...at, "--shard", shard])),
     );
@@ -51,6 +52,9 @@ describe("GitHub's secondary limits, one token shared", () => {
         world.url,
         "--cpu-limit",
         "20",
+        // Over REST: 62 reads of half a second each.
+        "--reads",
+        "rest",
       ]);
       expect(result.code).toBe(2);
       expect(world.stats()).toMatchObject({ rate_limited_responses: 0 });

@@ -89,7 +89,7 @@ export const RESPONSE_DEVIATIONS: Readonly<Record<string, readonly string[]>> = 
  * Operations the spec does not define, whose users are GitHub's (`gravatar_id`, not the spec's
  * `avatar_ref_id`): checked against GitHub's schemas as published.
  */
-const GITHUB_SHAPED = new Set(["GET /user"]);
+const GITHUB_SHAPED = new Set(["GET /user", "GET /users/{username}"]);
 
 /** The problems of one answer against GitHub's published schema, or a reason it has none to check. */
 export function responseProblems(

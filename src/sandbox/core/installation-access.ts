@@ -113,7 +113,38 @@ const ACCEPTED: Readonly<Record<string, readonly PermissionSet[]>> = {
   "DELETE /orgs/:org/properties/schema/:name": [{ organization_custom_properties: "admin" }],
   "GET /orgs/:org/properties/values": [{ organization_custom_properties: "read" }],
   "PATCH /orgs/:org/properties/values": [{ organization_custom_properties: "write" }],
+  "GET /users/:user": [{ metadata: "read" }],
+  // Labels are listed under both Issues and Pull requests, each naming the other as additional.
+  "GET /repos/:owner/:repo/labels": [{ issues: "read" }, { pull_requests: "read" }],
+  "POST /repos/:owner/:repo/labels": [{ issues: "write" }, { pull_requests: "write" }],
+  "GET /repos/:owner/:repo/labels/:name": [{ issues: "read" }, { pull_requests: "read" }],
+  "PATCH /repos/:owner/:repo/labels/:name": [{ issues: "write" }, { pull_requests: "write" }],
+  "DELETE /repos/:owner/:repo/labels/:name": [{ issues: "write" }, { pull_requests: "write" }],
+  "GET /repos/:owner/:repo/autolinks": [{ administration: "read" }],
+  "POST /repos/:owner/:repo/autolinks": [{ administration: "write" }],
+  "GET /repos/:owner/:repo/autolinks/:id": [{ administration: "read" }],
+  "DELETE /repos/:owner/:repo/autolinks/:id": [{ administration: "write" }],
+  // Environments are read under Actions and written under Administration.
+  "GET /repos/:owner/:repo/environments": [{ actions: "read" }],
+  "GET /repos/:owner/:repo/environments/:name": [{ actions: "read" }],
+  "PUT /repos/:owner/:repo/environments/:name": [{ administration: "write" }],
+  "DELETE /repos/:owner/:repo/environments/:name": [{ administration: "write" }],
+  "GET /repos/:owner/:repo/environments/:name/deployment-branch-policies": [{ actions: "read" }],
+  "POST /repos/:owner/:repo/environments/:name/deployment-branch-policies": [
+    { administration: "write" },
+  ],
+  "GET /repos/:owner/:repo/environments/:name/deployment-branch-policies/:id": [
+    { actions: "read" },
+  ],
+  "PUT /repos/:owner/:repo/environments/:name/deployment-branch-policies/:id": [
+    { administration: "write" },
+  ],
+  "DELETE /repos/:owner/:repo/environments/:name/deployment-branch-policies/:id": [
+    { administration: "write" },
+  ],
   "GET /apps/:app_slug": [{}],
+  // The GraphQL endpoint takes no permission itself; each field its query reads checks its own.
+  "POST /graphql": [{}],
   "GET /installation/repositories": [{}],
 };
 

@@ -1,5 +1,5 @@
 import generated from "./request-schemas.json" with { type: "json" };
-import { DOCS, type Reply } from "./http-support.js";
+import { DOCS, type FieldError, type Reply } from "./http-support.js";
 import { type Location, type Schema, type Violation, violations } from "./openapi-check.js";
 
 /**
@@ -228,5 +228,13 @@ export function ruleRefusal(
         ? errors.map((message) => ({ resource, code: "custom", message }))
         : errors,
     },
+  };
+}
+
+/** GitHub's Validation Error for rules about named fields (RequestContext.refused). */
+export function fieldRefusal(operation: string | undefined, errors: FieldError[]): Reply {
+  return {
+    status: 422,
+    body: { message: "Validation Failed", errors, documentation_url: documentationUrl(operation) },
   };
 }

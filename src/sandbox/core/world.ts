@@ -204,6 +204,52 @@ export interface Invitation {
   expired: boolean;
 }
 
+/**
+ * A repository's label. Issues hold the label itself, so a rename shows on every issue that carries
+ * it and a delete takes it off them (GitHub's labels are records issues refer to, not names).
+ */
+export interface Label {
+  id: number;
+  name: string;
+  /** Six hex digits without `#`, as written. */
+  color: string;
+  description: string | null;
+  /** Whether it is one of the labels GitHub gives a new repository. */
+  default: boolean;
+}
+
+/** An autolink reference: GitHub keeps no update for one, only create and delete. */
+export interface Autolink {
+  id: number;
+  key_prefix: string;
+  url_template: string;
+  is_alphanumeric: boolean;
+  updated_at: string;
+}
+
+export type EnvironmentReviewer = { type: "User"; user: Account } | { type: "Team"; team: Team };
+
+/** A deployment branch or tag policy of an environment (its custom deployment branch policies). */
+export interface BranchPolicy {
+  id: number;
+  name: string;
+  type: "branch" | "tag";
+}
+
+/** A deployment environment and its protection rules. */
+export interface Environment {
+  id: number;
+  name: string;
+  wait_timer: number;
+  prevent_self_review: boolean;
+  reviewers: EnvironmentReviewer[];
+  /** null: every branch may deploy; "protected": protected branches only; "custom": `policies`. */
+  branchPolicy: null | "protected" | "custom";
+  policies: Map<number, BranchPolicy>;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Branch {
   name: string;
   sha: string;
@@ -287,6 +333,11 @@ export interface Repository extends RepositorySettings {
   rulesets: Map<number, Ruleset>;
   /** Explicit custom property values by lower-case property name. */
   properties: Map<string, PropertyValue>;
+  /** Labels by id, in the order they were made. */
+  labels: Map<number, Label>;
+  autolinks: Map<number, Autolink>;
+  /** Environments by lower-case name: GitHub's environment names are not case-sensitive. */
+  environments: Map<string, Environment>;
 }
 
 export interface GistFile {
@@ -396,7 +447,8 @@ export interface Issue {
   state: "open" | "closed";
   state_reason: "completed" | "not_planned" | "duplicate" | "reopened" | null;
   user: Account;
-  labels: string[];
+  /** The repository's labels it carries (the records themselves, see Label). */
+  labels: Label[];
   comments: IssueComment[];
   created_at: string;
   updated_at: string;
@@ -477,6 +529,10 @@ export class World {
     issueComment: 1,
     ruleset: 1,
     pull: 1,
+    label: 1,
+    autolink: 1,
+    environment: 1,
+    branchPolicy: 1,
   };
 
   account(login: string): Account | undefined {

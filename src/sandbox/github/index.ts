@@ -2,10 +2,14 @@ import type { Route } from "../core/router.js";
 import type { SandboxStats } from "../core/stats.js";
 import { accountRoutes } from "./account.js";
 import { appDirectoryRoutes, appRoutes } from "./apps.js";
+import { autolinkRoutes } from "./autolinks.js";
 import { branchProtectionRoutes } from "./branch-protection/routes.js";
+import { environmentRoutes } from "./environments/routes.js";
 import { gistRoutes } from "./gists.js";
+import { graphqlRoutes } from "./graphql/routes.js";
 import { invitationRoutes } from "./invitations.js";
 import { issueRoutes } from "./issues.js";
+import { labelRoutes } from "./labels.js";
 import { migrationRoutes } from "./migrations.js";
 import { propertyRoutes } from "./properties/routes.js";
 import { pullRoutes } from "./pulls.js";
@@ -21,13 +25,20 @@ import { hookRoutes } from "./webhooks/routes.js";
  * where there is one. A route of a more specific path comes before one whose `*rest` would take it
  * (a branch's protection before the branch).
  */
-export function githubRoutes(options: { tokenTtlSeconds: number; stats: SandboxStats }): Route[] {
+export function githubRoutes(options: {
+  tokenTtlSeconds: number;
+  stats: SandboxStats;
+  graphqlTimeoutMs?: number;
+}): Route[] {
   return [
     ...branchProtectionRoutes,
     ...settingsRoutes,
     ...repositoryRoutes,
     ...invitationRoutes,
     ...hookRoutes,
+    ...labelRoutes,
+    ...environmentRoutes,
+    ...autolinkRoutes,
     ...rulesetRoutes,
     ...teamRoutes,
     ...accessRoutes,
@@ -39,5 +50,6 @@ export function githubRoutes(options: { tokenTtlSeconds: number; stats: SandboxS
     ...migrationRoutes,
     ...appRoutes(options),
     ...appDirectoryRoutes,
+    ...graphqlRoutes({ timeoutMs: options.graphqlTimeoutMs }),
   ];
 }

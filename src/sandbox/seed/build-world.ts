@@ -8,6 +8,7 @@ import {
 } from "../github/properties/definitions.js";
 import { protectionFromBody } from "../github/branch-protection/record.js";
 import { rulesetFromBody } from "../github/rulesets/model.js";
+import { buildRepositoryRecords } from "./build-repository-records.js";
 import type { RepositorySeed, WorldSeed } from "./schema.js";
 import { resolveRole } from "../github/access/roles.js";
 import {
@@ -120,6 +121,9 @@ function buildRepository(world: World, seed: RepositorySeed, path: SeedPath): Re
     invitations: new Map(),
     rulesets: new Map(),
     properties: new Map(),
+    labels: new Map(),
+    autolinks: new Map(),
+    environments: new Map(),
   };
   const roleOf = (written: string, at: SeedPath): Role => {
     const role = resolveRole(org, written);
@@ -611,6 +615,7 @@ export function buildWorld(seed: WorldSeed): World {
   applyProtections(world, seed);
   buildInstallations(world, seed, fail);
   applyRulesets(world, seed);
+  buildRepositoryRecords(world, seed.repositories, fail);
 
   seed.gists.forEach((gistSeed, index) => {
     const owner = world.account(gistSeed.owner);

@@ -192,6 +192,77 @@ export const demoWorld: WorldSeedInput = {
         },
       ],
       custom_properties: { team: "platform", tier: "critical" },
+      // GitHub's default labels, and one the demo renames.
+      labels: [
+        { name: "bug", color: "d73a4a", description: "Something isn't working", default: true },
+        {
+          name: "documentation",
+          color: "0075ca",
+          description: "Improvements or additions to documentation",
+          default: true,
+        },
+        {
+          name: "duplicate",
+          color: "cfd3d7",
+          description: "This issue or pull request already exists",
+          default: true,
+        },
+        {
+          name: "enhancement",
+          color: "a2eeef",
+          description: "New feature or request",
+          default: true,
+        },
+        {
+          name: "good first issue",
+          color: "7057ff",
+          description: "Good for newcomers",
+          default: true,
+        },
+        {
+          name: "help wanted",
+          color: "008672",
+          description: "Extra attention is needed",
+          default: true,
+        },
+        { name: "invalid", color: "e4e669", description: "This doesn't seem right", default: true },
+        {
+          name: "question",
+          color: "d876e3",
+          description: "Further information is requested",
+          default: true,
+        },
+        {
+          name: "wontfix",
+          color: "ffffff",
+          description: "This will not be worked on",
+          default: true,
+        },
+        { name: "needs-triage", color: "fbca04", description: "Not looked at yet" },
+      ],
+      environments: [
+        { name: "staging", deployment_branch_policy: { protected_branches: true } },
+        {
+          name: "production",
+          wait_timer: 30,
+          prevent_self_review: true,
+          reviewers: { users: ["octo-admin"], teams: ["release-managers"] },
+          deployment_branch_policy: {
+            custom: [
+              { name: "main", type: "branch" },
+              { name: "v*", type: "tag" },
+            ],
+          },
+        },
+      ],
+      autolinks: [
+        {
+          id: 1,
+          key_prefix: "JIRA-",
+          url_template: "https://jira.acme.example/browse/JIRA-<num>",
+          is_alphanumeric: false,
+        },
+      ],
     },
     {
       full_name: "acme/web",

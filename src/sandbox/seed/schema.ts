@@ -67,6 +67,57 @@ const customProperty = z.strictObject({
   values_editable_by: z.enum(["org_actors", "org_and_repo_actors"]).default("org_actors"),
 });
 
+/** A label; a repository without `labels` has GitHub's default labels, as a new one does. */
+const label = z.strictObject({
+  name: z.string().min(1),
+  color: z.string().regex(/^[0-9a-fA-F]{6}$/, "expected six hex digits without #"),
+  description: z.string().nullable().default(null),
+  default: z.boolean().default(false),
+});
+
+/** An issue, opened by `author`, carrying labels by name (a name no label has makes one). */
+const issue = z.strictObject({
+  title: z.string().min(1),
+  author: login,
+  labels: z.array(z.string().min(1)).default([]),
+});
+
+/** A deployment environment, checked like a PUT of it; reviewers by login and team slug. */
+const environment = z.strictObject({
+  name: z.string().min(1),
+  wait_timer: z.number().int().default(0),
+  prevent_self_review: z.boolean().default(false),
+  reviewers: z
+    .strictObject({
+      users: z.array(login).default([]),
+      teams: z.array(z.string()).default([]),
+    })
+    .default({ users: [], teams: [] }),
+  /** null: every branch; protected branches only; or custom branch and tag name patterns. */
+  deployment_branch_policy: z
+    .union([
+      z.null(),
+      z.strictObject({ protected_branches: z.literal(true) }),
+      z.strictObject({
+        custom: z.array(
+          z.strictObject({
+            name: z.string().min(1),
+            type: z.enum(["branch", "tag"]).default("branch"),
+          }),
+        ),
+      }),
+    ])
+    .default(null),
+  created_at: timestamp.default("2026-01-02T09:00:00Z"),
+});
+
+const autolink = z.strictObject({
+  id: z.number().int().positive(),
+  key_prefix: z.string().min(1),
+  url_template: z.string().min(1),
+  is_alphanumeric: z.boolean().default(true),
+});
+
 const branch = z.strictObject({
   name: z.string().min(1),
   protection: protection.optional(),
@@ -129,6 +180,10 @@ export const repositorySeed = z.strictObject({
   rulesets: z.array(ruleset).default([]),
   /** Explicit custom property values by name; required properties without one take their default. */
   custom_properties: z.record(propertyName, propertyValue).default({}),
+  labels: z.array(label).optional(),
+  issues: z.array(issue).default([]),
+  environments: z.array(environment).default([]),
+  autolinks: z.array(autolink).default([]),
 });
 
 const user = z.strictObject({

@@ -5,6 +5,7 @@ import {
   type Repository,
   SECURITY_FEATURES,
 } from "../../core/world.js";
+import { addLabel, DEFAULT_LABELS } from "../labels.js";
 import { editRepository } from "./edit.js";
 import { nameTaken, refusedName } from "./names.js";
 
@@ -101,7 +102,12 @@ export function createRepository(
     invitations: new Map(),
     rulesets: new Map(),
     properties: new Map(),
+    labels: new Map(),
+    autolinks: new Map(),
+    environments: new Map(),
   };
+  // "About default labels" (docs.github.com): every new repository starts with GitHub's labels.
+  for (const label of DEFAULT_LABELS) addLabel(world, repo, { ...label, default: true });
   if (body.auto_init === true) {
     repo.branches.set("main", {
       name: "main",
