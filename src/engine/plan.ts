@@ -20,7 +20,7 @@ import {
 import { type BulkPlan, planReads, type ReadsMode } from "./bulk/reads.js";
 import { checkFits, type ReadEstimate } from "./read-budget.js";
 import { type Expansion, expandRepositories } from "./expand.js";
-import { planRepository } from "./repository-lifecycle.js";
+import { locatingReads, planRepository } from "./repository-lifecycle.js";
 import { withOrderNotes } from "./repository-order.js";
 import { withGateNotes } from "./gates.js";
 import { type TargetFilter, targetedRepos } from "./targets.js";
@@ -224,9 +224,9 @@ function configured(repo: PlanWork["repos"][number]) {
 }
 
 /**
- * What the work will read at least, per target: a REST request per section entry and per kind of a
- * repository read over REST (or as many as the kind says), and the predicted points of the bulk
- * queries.
+ * What the work will read at least, per target: a REST request per section entry, per named
+ * repository to locate it, and per kind of a repository read over REST (or as many as the kind
+ * says), and the predicted points of the bulk queries.
  */
 function estimateReads(work: PlanWork, bulk: BulkPlan): Map<string, ReadEstimate> {
   const estimates = new Map<string, ReadEstimate>();
@@ -240,6 +240,7 @@ function estimateReads(work: PlanWork, bulk: BulkPlan): Map<string, ReadEstimate
   };
   for (const [index, repo] of work.repos.entries()) {
     const inBulk = bulk.bulkKinds(index);
+    of(repo.target).rest += locatingReads(repo);
     for (const kind of configured(repo)) {
       if (inBulk.has(kind.name)) continue;
       const value = repo.settings[kind.repository.setting.key];

@@ -75,6 +75,17 @@ export async function planRepository(
 }
 
 /**
+ * The REST reads locating a repository costs beyond its kinds' own: one for a repository a named
+ * entry selects, unless the lifecycle kind is configured for it (its read of the repository is the
+ * same request).
+ */
+export function locatingReads(repo: RepoDesired): number {
+  if (LIFECYCLE_KIND === undefined) return 0;
+  if (!repo.entries.some((entry) => entry.selector.kind === "name")) return 0;
+  return repo.settings[LIFECYCLE_KIND.repository.setting.key] === undefined ? 1 : 0;
+}
+
+/**
  * Where a repository is. One only a glob selects is where the glob's listing found it; one a named
  * entry selects is located by the lifecycle kind, told what a listing found of it, if one did.
  */

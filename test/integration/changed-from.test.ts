@@ -85,7 +85,7 @@ describe("plan --changed-from REF", () => {
         "",
         "Plan: 0 to create, 1 to update, 0 to delete, 0 to report, 0 unchanged.",
         "Left out as unchanged since HEAD: 1 resource. For the whole plan, plan without --changed-from (in the Action: changed-from: none).",
-        "Reads: 1 REST request (0 from the cache), 0 GraphQL queries (0 points) · ≥ 1 s at 5,000 REST requests/h",
+        "Reads: 2 REST requests (0 from the cache), 0 GraphQL queries (0 points) · ≥ 2 s at 5,000 REST requests/h",
         "",
       ].join("\n"),
     );
