@@ -340,6 +340,39 @@ export interface Repository extends RepositorySettings {
   environments: Map<string, Environment>;
 }
 
+/** What a repository holds besides its settings, each one a collection of its own. */
+type RepositoryRecords = Pick<
+  Repository,
+  | "collaborators"
+  | "teamAccess"
+  | "recentChecks"
+  | "branches"
+  | "hooks"
+  | "invitations"
+  | "rulesets"
+  | "properties"
+  | "labels"
+  | "autolinks"
+  | "environments"
+>;
+
+/** A repository's records before anything is added to them. */
+export function emptyRecords(): RepositoryRecords {
+  return {
+    collaborators: new Map(),
+    teamAccess: new Map(),
+    recentChecks: new Map(),
+    branches: new Map(),
+    hooks: new Map(),
+    invitations: new Map(),
+    rulesets: new Map(),
+    properties: new Map(),
+    labels: new Map(),
+    autolinks: new Map(),
+    environments: new Map(),
+  };
+}
+
 export interface GistFile {
   content: string;
   language: string | null;

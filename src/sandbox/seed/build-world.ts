@@ -13,6 +13,7 @@ import type { RepositorySeed, WorldSeed } from "./schema.js";
 import { resolveRole } from "../github/access/roles.js";
 import {
   type Account,
+  emptyRecords,
   branchSha,
   type Epic,
   type Group,
@@ -113,17 +114,8 @@ function buildRepository(world: World, seed: RepositorySeed, path: SeedPath): Re
     private_vulnerability_reporting: seed.private_vulnerability_reporting,
     created_at: seed.created_at,
     updated_at: seed.created_at,
-    collaborators: new Map(),
-    teamAccess: new Map(),
+    ...emptyRecords(),
     recentChecks: new Map(Object.entries(seed.recent_checks)),
-    branches: new Map(),
-    hooks: new Map(),
-    invitations: new Map(),
-    rulesets: new Map(),
-    properties: new Map(),
-    labels: new Map(),
-    autolinks: new Map(),
-    environments: new Map(),
   };
   const roleOf = (written: string, at: SeedPath): Role => {
     const role = resolveRole(org, written);

@@ -1,6 +1,7 @@
 import { HttpError, isoTime, type RequestContext } from "../../core/http-support.js";
 import {
   type Account,
+  emptyRecords,
   type Organization,
   type Repository,
   SECURITY_FEATURES,
@@ -94,17 +95,7 @@ export function createRepository(
     private_vulnerability_reporting: false,
     created_at: stamp,
     updated_at: stamp,
-    collaborators: new Map(),
-    teamAccess: new Map(),
-    recentChecks: new Map(),
-    branches: new Map(),
-    hooks: new Map(),
-    invitations: new Map(),
-    rulesets: new Map(),
-    properties: new Map(),
-    labels: new Map(),
-    autolinks: new Map(),
-    environments: new Map(),
+    ...emptyRecords(),
   };
   // "About default labels" (docs.github.com): every new repository starts with GitHub's labels.
   for (const label of DEFAULT_LABELS) addLabel(world, repo, { ...label, default: true });
