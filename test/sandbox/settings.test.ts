@@ -165,6 +165,9 @@ describe("repository settings in the sandbox", () => {
     expect(org.status).toBe(201);
     expect(check(responseSchema("/orgs/{org}/repos", "post", "201"), org.body)).toEqual([]);
     expect(org.body).toMatchObject({ full_name: "acme/new-service", private: true });
+    // GitHub's default labels come with every new repository ("About default labels").
+    const labels = await call(sb, "GET", "/repos/acme/new-service/labels");
+    expect(labels.body.map((label: { name: string }) => label.name)).toContain("good first issue");
     const user = await call(sb, "POST", "/user/repos", { body: { name: "notes", private: true } });
     expect([user.status, user.body.full_name]).toEqual([201, "octo-admin/notes"]);
     const taken = await call(sb, "POST", "/orgs/acme/repos", { body: { name: "API" } });
