@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import type { ApplyReport, ChangeOutcome, ChangesByPlace, Plan } from "../core/plan.js";
-import { hasChanges } from "../core/plan.js";
+import type { ApplyReport, ChangeOutcome, ChangesByPlace, Plan, Rotation } from "../core/plan.js";
+import { hasChanges, rotationOf } from "../core/plan.js";
 import {
   type ApplyResult,
   applicableChanges,
@@ -28,6 +28,7 @@ import {
 } from "./output.js";
 import { clockTime, Progress, realEvery, tightestWindow } from "./progress.js";
 import { loadStateAt } from "./revision.js";
+import { rotationFlags, rotationHelp, rotationOption } from "./rotation.js";
 import {
   type ConnectionFlags,
   configPaths,
@@ -211,7 +212,7 @@ export const flags = {
   "allow-delete": { type: "boolean" },
   shard: { type: "string" },
   "allow-partial": { type: "boolean" },
-  "rotate-secrets": { type: "boolean" },
+  ...rotationFlags,
   target: { type: "string", multiple: true },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -231,8 +232,7 @@ ${connectionHelp()}  --auto-approve           apply without asking (required whe
 ${colorHelp}  --shard K/N              apply only this shard's part (same partition as 'plan --shard')
   --allow-partial          apply a saved plan of what changed since a revision ('plan --changed-from'),
                            checked against a fresh plan made the same way
-  --rotate-secrets         also send every managed webhook secret and authorization header again
-  --target ADDRESS         apply only what this address matches (repeatable; globs: github/acme/api/*,
+${rotationHelp}  --target ADDRESS         apply only what this address matches (repeatable; globs: github/acme/api/*,
                            */branch_protection/main); only what the targets reach is read
   -h, --help               this text
 Exit 0 when everything was applied and verified; 1 otherwise.
@@ -303,21 +303,21 @@ export const apply: Command = async (argv, io) => {
   clients.push(...session.clients.values());
   session.onEvent((event) => progress.event(event));
   // A saved plan is checked against a fresh plan made the same way it was.
-  const rotateSecrets = values["rotate-secrets"] === true || saved?.rotate_secrets === true;
+  const rotation = rotationOption("apply", values, saved && rotationOf(saved));
   if (saved?.targets !== undefined && values.target !== undefined) {
     throw new CliError(`apply: ${savedFile} was planned with its own --target; give none`);
   }
   const targets = targetOption("apply", saved?.targets ?? values.target);
   const replan = async (
     label: string,
-    rotate: boolean,
+    rotate: Rotation,
     deleted?: ChangesByPlace,
   ): Promise<Plan> => {
     progress.begin(label);
     try {
       return partial === undefined
         ? await planPart(state, session.readers, shard, {
-            rotateSecrets: rotate,
+            ...rotate,
             ...(targets ? { targets } : {}),
             ...(deleted ? { deleted } : {}),
           })
@@ -327,7 +327,7 @@ export const apply: Command = async (argv, io) => {
     }
   };
   try {
-    const fresh = await replan("reading live state", rotateSecrets);
+    const fresh = await replan("reading live state", rotation);
     if (io.signal.aborted) {
       throw new CliError("apply: interrupted while reading live state; nothing was applied");
     }
@@ -375,7 +375,7 @@ export const apply: Command = async (argv, io) => {
     // Verified without rotating: a rotated secret must now plan as no change, like everything else.
     const verifying = result.stopped
       ? undefined
-      : await replan("verifying", false, deletesApplied(plan, outcomes));
+      : await replan("verifying", {}, deletesApplied(plan, outcomes));
     // An interrupted re-plan read only part of live state: it verifies nothing, either way.
     const verification = io.signal.aborted ? undefined : verifying;
     const checks = verification && verificationOf(outcomes, verification);

@@ -3,6 +3,7 @@ import { configHint, looksLikeConfig, parseFlags } from "./args.js";
 import { type Command, CliError } from "./io.js";
 import { colorFlag, colorHelp, parseFormat, printPlan, savePlan, useColor } from "./output.js";
 import { loadStateAt } from "./revision.js";
+import { rotationFlags, rotationHelp, rotationOption } from "./rotation.js";
 import { configPaths, connectionFlags, connectionHelp, loadState, openSession } from "./session.js";
 import {
   targetOption,
@@ -21,7 +22,7 @@ export const flags = {
   shard: { type: "string" },
   "changed-from": { type: "string" },
   merge: { type: "boolean" },
-  "rotate-secrets": { type: "boolean" },
+  ...rotationFlags,
   target: { type: "string", multiple: true },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -39,9 +40,7 @@ ${colorHelp}  --out PLAN.json          also save the plan as JSON (apply it late
                            many resources it left out, and a saved one is marked partial
   --target ADDRESS         plan only what this address matches (repeatable; globs: github/acme/api/*,
                            */branch_protection/main); only what the targets reach is read
-  --rotate-secrets         send every managed webhook secret and authorization header again (they are
-                           write-only, so a plan cannot tell whether the service holds the current value)
-  --merge SHARD.json...    combine the plans of all N shards (saved with --out) into one; reads nothing live
+${rotationHelp}  --merge SHARD.json...    combine the plans of all N shards (saved with --out) into one; reads nothing live
   -h, --help               this text
 Exit 0: no changes (audit reports alone don't count); 2: changes; 1: errors.
 `;
@@ -95,15 +94,15 @@ export const plan: Command = async (argv, io) => {
         ? undefined
         : loadStateAt("plan", changedFrom, configPaths(values), io);
     const session = await openSession("plan", values, io, state, [], shardClientOptions(shard));
-    const rotateSecrets = values["rotate-secrets"] === true;
+    const rotation = rotationOption("plan", values);
     try {
       result =
         changedFrom === undefined
           ? await planPart(state, session.readers, shard, {
-              rotateSecrets,
+              ...rotation,
               ...(targets ? { targets } : {}),
             })
-          : await planChanges(changedFrom, base, state, session.readers, rotateSecrets);
+          : await planChanges(changedFrom, base, state, session.readers, rotation);
     } finally {
       await session.close();
     }

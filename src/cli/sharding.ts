@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { DesiredState } from "../config/model.js";
-import type { ChangesByPlace, Plan } from "../core/plan.js";
+import { type ChangesByPlace, type Plan, type Rotation, withRotation } from "../core/plan.js";
 import { mergePlans, PlanFileError, type PlanSource } from "../engine/merge.js";
 import { planChanged } from "../engine/changed.js";
 import { parseShard, type Shard } from "../engine/shard.js";
@@ -48,7 +48,7 @@ export async function planChanges(
   base: DesiredState | undefined,
   head: DesiredState,
   readers: ReadonlyMap<string, ResourceReader>,
-  rotateSecrets: boolean,
+  rotation: Rotation,
   /** When the plan verifies an apply: the deletes it carried out. */
   deleted?: ChangesByPlace,
 ): Promise<Plan> {
@@ -58,10 +58,10 @@ export async function planChanges(
     changedFrom,
     readers,
     now: Date.now(),
-    rotateSecrets,
+    ...rotation,
     ...(deleted ? { deleted } : {}),
   });
-  return rotateSecrets ? { ...plan, rotate_secrets: true } : plan;
+  return withRotation(plan, rotation);
 }
 
 /** `plan --merge a.json b.json …`: the shard plans, read relative to the working directory. */

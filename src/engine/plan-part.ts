@@ -1,5 +1,5 @@
 import type { DesiredState } from "../config/model.js";
-import type { ChangesByPlace, Plan } from "../core/plan.js";
+import { type ChangesByPlace, type Plan, type Rotation, withRotation } from "../core/plan.js";
 import type { ResourceReader } from "../resources/context.js";
 import { buildPlan } from "./plan.js";
 import { type Shard, shardPlan, shardState } from "./shard.js";
@@ -12,19 +12,20 @@ export async function planPart(
   shard: Shard | undefined,
   {
     rotateSecrets = false,
+    rotateSecretNames = [],
     targets,
     deleted,
-  }: { rotateSecrets?: boolean; targets?: TargetFilter; deleted?: ChangesByPlace } = {},
+  }: Rotation & { targets?: TargetFilter; deleted?: ChangesByPlace } = {},
 ): Promise<Plan> {
   const now = Date.now();
   const options = {
     now,
     rotateSecrets,
+    rotateSecretNames,
     ...(targets ? { targets } : {}),
     ...(deleted ? { deleted } : {}),
   };
-  const withOptions = (plan: Plan): Plan =>
-    rotateSecrets ? { ...plan, rotate_secrets: true } : plan;
+  const withOptions = (plan: Plan): Plan => withRotation(plan, options);
   if (shard === undefined) return withOptions(await buildPlan({ state, readers, ...options }));
   const part = await shardState(state, readers, shard);
   const plan = shardPlan(await buildPlan({ state: part, readers, ...options }), shard);

@@ -1,0 +1,16 @@
+import type { PlanOptions } from "./kind.js";
+
+/**
+ * Whether a write-only value is sent again although the service may hold it already: every one is
+ * with `--rotate-secrets`; with `--rotate-secret NAME`, the ones any of `names` is (a secret's own
+ * name, the environment variable its value is read from), compared case-insensitively as GitHub
+ * compares secret names.
+ */
+export function rotates(
+  options: Pick<PlanOptions, "rotateSecrets" | "rotateSecretNames">,
+  ...names: ReadonlyArray<string | undefined>
+): boolean {
+  if (options.rotateSecrets) return true;
+  const asked = new Set((options.rotateSecretNames ?? []).map((name) => name.toLowerCase()));
+  return names.some((name) => name !== undefined && asked.has(name.toLowerCase()));
+}
