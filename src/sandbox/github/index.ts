@@ -1,12 +1,16 @@
 import type { Route } from "../core/router.js";
 import type { SandboxStats } from "../core/stats.js";
 import { accountRoutes } from "./account.js";
+import { actionsPermissionRoutes } from "./actions/permissions.js";
+import { secretRoutes } from "./actions/secrets.js";
+import { variableRoutes } from "./actions/variables.js";
 import { appDirectoryRoutes, appRoutes } from "./apps.js";
 import { branchProtectionRoutes } from "./branch-protection/routes.js";
 import { gistRoutes } from "./gists.js";
 import { invitationRoutes } from "./invitations.js";
 import { issueRoutes } from "./issues.js";
 import { migrationRoutes } from "./migrations.js";
+import { organizationSettingsRoutes } from "./organization-settings.js";
 import { propertyRoutes } from "./properties/routes.js";
 import { pullRoutes } from "./pulls.js";
 import { repositoryRoutes } from "./repositories.js";
@@ -25,6 +29,10 @@ export function githubRoutes(options: { tokenTtlSeconds: number; stats: SandboxS
     ...repositoryRoutes,
     ...invitationRoutes,
     ...hookRoutes,
+    ...actionsPermissionRoutes,
+    ...variableRoutes,
+    ...secretRoutes,
+    ...organizationSettingsRoutes,
     ...rulesetRoutes,
     ...teamRoutes,
     ...propertyRoutes,

@@ -1,5 +1,10 @@
 import { SeedError } from "./file.js";
-import type { PropertySeed, RepositorySeed, WorldSeed } from "./schema.js";
+import {
+  DEFAULT_REPOSITORY_ACTIONS,
+  type PropertySeed,
+  type RepositorySeed,
+  type WorldSeed,
+} from "./schema.js";
 
 export const GENERATED_HOOK_URLS = [
   { url: "https://ci.acme.example/hooks/forge", events: ["push"] },
@@ -36,8 +41,9 @@ export function withGeneratedRepositories(seed: WorldSeed, count: number): World
   );
   const width = Math.max(4, String(count).length);
   let hookId = 0;
-  for (const repo of seed.repositories)
-    for (const hook of repo.hooks) hookId = Math.max(hookId, hook.id);
+  // Hook ids are one sequence across repositories and organizations.
+  for (const owner of [...seed.repositories, ...seed.organizations])
+    for (const hook of owner.hooks) hookId = Math.max(hookId, hook.id);
   let repoId = 0;
   for (const repo of seed.repositories) repoId = Math.max(repoId, repo.id ?? 0);
   const generated: RepositorySeed[] = [];
@@ -70,6 +76,11 @@ export function withGeneratedRepositories(seed: WorldSeed, count: number): World
       custom_properties: {
         team: `team-${String(((index - 1) % GENERATED_TEAMS) + 1).padStart(2, "0")}`,
       },
+      actions: structuredClone(DEFAULT_REPOSITORY_ACTIONS),
+      variables: {},
+      secrets: {},
+      dependabot_secrets: {},
+      environments: [],
     });
   }
   const organizations = definesTeam
