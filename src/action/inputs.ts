@@ -123,7 +123,10 @@ export function readInputs(env: Env): ActionInputs {
   }
   const rotateSecrets = boolean(env, "rotate-secrets") ?? false;
   const rotateSecretNames = list(raw(env, "rotate-secret"));
-  if ((rotateSecrets || rotateSecretNames.length > 0) && (command === "drift" || merge.length > 0)) {
+  if (
+    (rotateSecrets || rotateSecretNames.length > 0) &&
+    (command === "drift" || merge.length > 0)
+  ) {
     throw new InputError(
       "inputs 'rotate-secrets' and 'rotate-secret' send secrets again: use them with command plan or apply, without merge",
     );

@@ -98,7 +98,9 @@ export function loadConfig(paths: readonly string[], options: LoadOptions): Load
     for (const problem of problems)
       errors.push(errorAt(source.locate(problem.path), problem.path, problem.message));
     const checked = fileSchema(options.spec).safeParse(value);
-    const invalid = checked.success ? [] : known(issuesToErrors(checked.error.issues, source, secretAt));
+    const invalid = checked.success
+      ? []
+      : known(issuesToErrors(checked.error.issues, source, secretAt));
     errors.push(...invalid);
     if (invalid.length === 0 && problems.length === 0 && parsed.problems.length === 0) {
       valid.push({ source, data: wrapSecrets(value, options.env, secretAt) as ConfigFile });

@@ -15,7 +15,9 @@ function isSecretRef(value: unknown): value is SecretRef {
 function isSealedRef(value: unknown): value is SealedRef {
   if (!isPlainObject(value) || Object.keys(value).length !== 1) return false;
   const sealed = (value as Partial<SealedRef>).$sealed;
-  return isPlainObject(sealed) && typeof sealed.secret === "string" && typeof sealed.key === "string";
+  return (
+    isPlainObject(sealed) && typeof sealed.secret === "string" && typeof sealed.key === "string"
+  );
 }
 
 function isKeyIdRef(value: unknown): value is KeyIdRef {

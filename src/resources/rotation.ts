@@ -1,4 +1,4 @@
-import type { PlanOptions } from "./kind.js";
+import type { Rotation } from "../core/plan.js";
 
 /**
  * Whether a write-only value is sent again although the service may hold it already: every one is
@@ -6,11 +6,8 @@ import type { PlanOptions } from "./kind.js";
  * name, the environment variable its value is read from), compared case-insensitively as GitHub
  * compares secret names.
  */
-export function rotates(
-  options: Pick<PlanOptions, "rotateSecrets" | "rotateSecretNames">,
-  ...names: ReadonlyArray<string | undefined>
-): boolean {
-  if (options.rotateSecrets) return true;
-  const asked = new Set((options.rotateSecretNames ?? []).map((name) => name.toLowerCase()));
+export function rotates(rotation: Rotation, ...names: ReadonlyArray<string | undefined>): boolean {
+  if (rotation.rotateSecrets) return true;
+  const asked = new Set((rotation.rotateSecretNames ?? []).map((name) => name.toLowerCase()));
   return names.some((name) => name !== undefined && asked.has(name.toLowerCase()));
 }
