@@ -1,5 +1,6 @@
 import type { ConfigSpec } from "../config/spec.js";
 import type { PlannedRequest } from "../core/plan.js";
+import { actionsKind } from "./actions/index.js";
 import { boardKind } from "./board/index.js";
 import { branchProtection } from "./branch-protection/index.js";
 import { epicLinkKind } from "./epic-link/index.js";
@@ -7,8 +8,11 @@ import { gistKind } from "./gist/index.js";
 import { invitation } from "./invitation/index.js";
 import type { KindModule, OrganizationPart, RepositoryPart, SectionPart } from "./kind.js";
 import { migrationKind } from "./migration/index.js";
+import { organizationSettingsKind } from "./organization-settings/index.js";
 import { organizationsSection } from "./organizations.js";
 import { ruleset } from "./ruleset/index.js";
+import { secretKind } from "./secret/index.js";
+import { variableKind } from "./variable/index.js";
 import { webhook } from "./webhook/index.js";
 
 export type {
@@ -21,11 +25,17 @@ export type {
 } from "./kind.js";
 
 /**
- * The kinds of resource, in the order plans list them and apply applies them: rulesets, then classic
- * protections (a ruleset is in place before a classic protection it makes redundant goes), hooks,
- * clean-ups, audits. The one place a kind is registered (docs/adding-a-kind.md).
+ * The kinds of resource, in the order plans list them and apply applies them: an organization's
+ * settings, Actions permissions, then variables and secrets (after the environments they may live
+ * in), rulesets, then classic protections (a ruleset is in place before a classic protection it
+ * makes redundant goes), hooks, clean-ups, audits. The one place a kind is registered
+ * (docs/adding-a-kind.md).
  */
 export const KINDS: readonly KindModule[] = [
+  organizationSettingsKind,
+  actionsKind,
+  variableKind,
+  secretKind,
   ruleset,
   branchProtection,
   webhook,

@@ -390,6 +390,21 @@ export class World {
     return found;
   }
 
+  /** The ids of every hook, of repositories and organizations, ever made. */
+  readonly hookIds = new Set<number>();
+
+  /**
+   * The id of a new hook: the next of one sequence across repositories and organizations, passing
+   * over ids a seed gave (the demo world's organization hook has a high one, so repository hooks
+   * created in it keep the ids they always had).
+   */
+  newHookId(): number {
+    while (this.hookIds.has(this.nextId.hook)) this.nextId.hook++;
+    const id = this.nextId.hook++;
+    this.hookIds.add(id);
+    return id;
+  }
+
   account(login: string): Account | undefined {
     return this.accounts.get(login.toLowerCase());
   }

@@ -634,7 +634,10 @@ export function buildWorld(seed: WorldSeed): World {
     repo.updated_at = latest(stamps);
     world.addRepository(repo);
   });
-  world.nextId.hook = maxOf(hookIds) + 1;
+  for (const id of hookIds) world.hookIds.add(id);
+  // Created hooks follow the repositories' own; ids an organization's seeded hooks took are passed over.
+  world.nextId.hook =
+    maxOf(seed.repositories.flatMap((repoSeed) => repoSeed.hooks.map((hook) => hook.id))) + 1;
   applyProtections(world, seed);
   applyOrganizationActions(world, seed);
   buildInstallations(world, seed, fail);

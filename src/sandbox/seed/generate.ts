@@ -41,9 +41,16 @@ export function withGeneratedRepositories(seed: WorldSeed, count: number): World
   );
   const width = Math.max(4, String(count).length);
   let hookId = 0;
-  // Hook ids are one sequence across repositories and organizations.
-  for (const owner of [...seed.repositories, ...seed.organizations])
-    for (const hook of owner.hooks) hookId = Math.max(hookId, hook.id);
+  for (const repo of seed.repositories)
+    for (const hook of repo.hooks) hookId = Math.max(hookId, hook.id);
+  // Hook ids are one sequence across repositories and organizations: no generated one takes one
+  // an organization's hook has.
+  const taken = new Set(seed.organizations.flatMap((org) => org.hooks.map((hook) => hook.id)));
+  const nextHookId = () => {
+    do hookId++;
+    while (taken.has(hookId));
+    return hookId;
+  };
   let repoId = 0;
   for (const repo of seed.repositories) repoId = Math.max(repoId, repo.id ?? 0);
   const generated: RepositorySeed[] = [];
@@ -63,7 +70,7 @@ export function withGeneratedRepositories(seed: WorldSeed, count: number): World
       recent_checks: {},
       branches: [{ name: "main" }, { name: "dev" }],
       hooks: GENERATED_HOOK_URLS.map((hook) => ({
-        id: ++hookId,
+        id: nextHookId(),
         config: { url: hook.url, content_type: "json" },
         events: [...hook.events],
         active: true,

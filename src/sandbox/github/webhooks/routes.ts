@@ -177,7 +177,7 @@ function routesFor(
         // GitHub's create body has neither `branch_filter` nor `authorization_header`: the schema
         // refuses them, so a new hook has the defaults until a PATCH (spec endpoint 2) sets them.
         const created: Hook = {
-          id: ctx.world.nextId.hook++,
+          id: ctx.world.newHookId(),
           config,
           events,
           active: (body.active as boolean | undefined) ?? true,
