@@ -35148,6 +35148,92 @@ var init_migration = __esm({
   }
 });
 
+// src/resources/organizations.ts
+function organizationsSection(kinds) {
+  const settings = kinds.map((kind) => kind.organization.setting);
+  const shape = {
+    name: string2().regex(OWNER_NAME, { error: "expected an organization login such as acme" }).describe("The organization."),
+    target: targetReference("repository")
+  };
+  for (const setting of settings) shape[setting.key] = setting.schema.optional();
+  const entry2 = closed(shape).superRefine((value, ctx) => {
+    const written = value;
+    for (const setting of settings) {
+      const own2 = written[setting.key];
+      if (own2 === void 0 || setting.rules === void 0) continue;
+      for (const problem of setting.rules(own2, {
+        ownerType: "organization",
+        settings: written
+      })) {
+        ctx.addIssue({
+          code: "custom",
+          path: [setting.key, ...problem.path],
+          message: problem.message
+        });
+      }
+    }
+  }).describe(
+    `An organization and what forgeplan manages of it: ${settings.map((setting) => setting.key).join(", ")}.`
+  );
+  const present2 = (value) => kinds.filter((kind) => value[kind.organization.setting.key] !== void 0);
+  return {
+    spec: {
+      at: ["organizations"],
+      entry: entry2,
+      list: true,
+      description: `Organizations and their ${settings.map((setting) => setting.key).join(", ")}.`,
+      targetType: "repository",
+      noun: ["organization", "organizations"],
+      scope: (value) => value.name,
+      defines: (value) => {
+        const org = value;
+        return present2(org).flatMap(
+          ({ organization: { setting } }) => setting.defines(org[setting.key]).map((defined) => ({
+            id: `${org.name.toLowerCase()}|${setting.key}|${defined.id}`,
+            path: [setting.key, ...defined.path],
+            what: `${defined.what} of organization ${org.name}`
+          }))
+        );
+      },
+      print: (value) => {
+        const org = value;
+        return present2(org).flatMap(
+          ({ organization: { setting } }) => setting.print(org[setting.key]).map((block2) => ({ ...block2, path: [setting.key, ...block2.path] }))
+        );
+      }
+    },
+    plan: async ({ reader, entry: value, options }) => {
+      const org = value;
+      const planned = await Promise.all(
+        present2(org).map(
+          (kind) => kind.organization.plan({
+            reader,
+            org: org.name,
+            value: org[kind.organization.setting.key],
+            options
+          })
+        )
+      );
+      return { changes: planned.flat() };
+    },
+    export: async (reader, org) => {
+      const exported = { name: org };
+      for (const kind of kinds) {
+        const value = await kind.organization.export?.(reader, org);
+        if (value !== void 0) exported[kind.organization.setting.key] = value;
+      }
+      return { entries: [exported], comments: [] };
+    }
+  };
+}
+var init_organizations = __esm({
+  "src/resources/organizations.ts"() {
+    "use strict";
+    init_zod();
+    init_fields();
+  }
+});
+
 // src/resources/ruleset/classic.ts
 function requirementsOf(protection2, requiredSignatures) {
   const requirements = [];
@@ -36811,12 +36897,10 @@ function printRulesets(rulesets, prefix) {
     path: [...prefix, name2]
   }));
 }
-var SHAPE, noNamer, organizationEntry, ruleset;
+var SHAPE, noNamer, ruleset;
 var init_ruleset = __esm({
   "src/resources/ruleset/index.ts"() {
     "use strict";
-    init_zod();
-    init_fields();
     init_plan();
     init_branch_protection();
     init_context();
@@ -36829,11 +36913,6 @@ var init_ruleset = __esm({
     init_settings2();
     SHAPE = { name: "a Repository ruleset", schema: readRuleset };
     noNamer = () => void 0;
-    organizationEntry = closed({
-      name: string2().regex(OWNER_NAME, { error: "expected an organization login such as acme" }).describe("The organization."),
-      target: targetReference("repository"),
-      rulesets: rulesetsSchema("organization").optional()
-    }).describe("An organization and its rulesets.");
     ruleset = {
       name: "ruleset",
       repository: {
@@ -36851,33 +36930,19 @@ var init_ruleset = __esm({
         plan: ({ reader, repo, value }) => planRulesets(repositoryWhere(reader, repo), value, repo),
         export: (reader, repo) => exportRulesets(repositoryWhere(reader, repo))
       },
-      section: {
-        spec: {
-          at: ["organizations"],
-          entry: organizationEntry,
-          list: true,
-          description: "Organizations and their rulesets.",
-          targetType: "repository",
-          noun: ["organization", "organizations"],
-          scope: (entry2) => entry2.name,
-          defines: (entry2) => {
-            const { name: name2, rulesets } = entry2;
-            return Object.keys(rulesets ?? {}).map((ruleset3) => ({
-              id: `${name2.toLowerCase()}|ruleset ${ruleset3}`,
-              path: ["rulesets", ruleset3],
-              what: `the ruleset "${ruleset3}" of organization ${name2}`
-            }));
-          },
-          print: (entry2) => printRulesets(entry2.rulesets, ["rulesets"])
+      organization: {
+        setting: {
+          key: "rulesets",
+          schema: rulesetsSchema("organization"),
+          defines: (value) => Object.keys(value).map((name2) => ({
+            id: `ruleset ${name2}`,
+            path: [name2],
+            what: `the ruleset "${name2}"`
+          })),
+          print: (value) => printRulesets(value, [])
         },
-        plan: async ({ reader, entry: entry2 }) => {
-          const { name: name2, rulesets } = entry2;
-          return { changes: await planRulesets(organizationWhere(reader, name2), rulesets ?? {}) };
-        },
-        export: async (reader, id) => {
-          const rulesets = await exportRulesets(organizationWhere(reader, id));
-          return { entries: [{ name: id, ...rulesets ? { rulesets } : {} }], comments: [] };
-        }
+        plan: ({ reader, org, value }) => planRulesets(organizationWhere(reader, org), value),
+        export: (reader, org) => exportRulesets(organizationWhere(reader, org))
       },
       verify: verifyWritten2
     };
@@ -37155,7 +37220,7 @@ function matchOf(desired, live, unpinned, scope, path) {
     )
   };
 }
-function deletions(hooks, unpinned, path) {
+function deletions(hooks, unpinned, path, removal) {
   const urlsOfUnpinned = new Set(
     hooks.filter((hook3) => hook3.id === void 0).map((hook3) => hook3.url)
   );
@@ -37167,7 +37232,8 @@ function deletions(hooks, unpinned, path) {
       diff: markSensitive(diffValues(canonical, {})),
       requests: [{ method: "DELETE", path: `${path}/${hook3.id}` }],
       live_fingerprint: fingerprint(canonical),
-      notes: [`hook id ${hook3.id} is not in the desired state (webhooks mode: authoritative)`]
+      notes: [`hook id ${hook3.id} is not in the desired state (webhooks mode: authoritative)`],
+      removal
     };
     return [{ url: canonical.url, id: hook3.id, part, deleted: true }];
   });
@@ -37236,7 +37302,10 @@ async function planWebhooks({
       part: planHook(desired, match.hook, path, rotateSecrets)
     };
   });
-  if (mode === "authoritative") parts.push(...deletions(hooks, unpinned, path));
+  if (mode === "authoritative") {
+    const collection = addressOf(reader.target, scope, "webhook", "").slice(0, -1);
+    parts.push(...deletions(hooks, unpinned, path, { collection, live: live.length }));
+  }
   const planned = named2(parts);
   return [...planned, ...deletedHooks(deleted, planned, { live }, path)];
 }
@@ -37355,8 +37424,8 @@ var init_webhook = __esm({
 function kindNamed(name2) {
   return KINDS.find((kind) => kind.name === name2);
 }
-function sectionKind(section2) {
-  return SECTION_KINDS.find((kind) => kind.section.spec.at.join(".") === section2);
+function sectionNamed(name2) {
+  return SECTIONS.find((section2) => section2.name === name2);
 }
 function verifyResponse(kind, request2, response) {
   if (request2.method === "DELETE") return void 0;
@@ -37368,7 +37437,7 @@ function verifyResponse(kind, request2, response) {
   );
   return read2 ? `the answer does not show what the change needs before it goes on (${parts.join("; ")})` : `the service did not keep what was written (${parts.join("; ")})`;
 }
-var KINDS, KIND_NAMES, REPOSITORY_KINDS, SECTION_KINDS, configSpec;
+var KINDS, KIND_NAMES, REPOSITORY_KINDS, ORGANIZATION_KINDS, SECTIONS, configSpec;
 var init_resources = __esm({
   "src/resources/index.ts"() {
     "use strict";
@@ -37378,6 +37447,7 @@ var init_resources = __esm({
     init_gist();
     init_invitation();
     init_migration();
+    init_organizations();
     init_ruleset();
     init_webhook();
     KINDS = [
@@ -37392,12 +37462,24 @@ var init_resources = __esm({
     ];
     KIND_NAMES = KINDS.map((kind) => kind.name);
     REPOSITORY_KINDS = KINDS.filter((kind) => !!kind.repository);
-    SECTION_KINDS = KINDS.filter(
-      (kind) => !!kind.section
+    ORGANIZATION_KINDS = KINDS.filter(
+      (kind) => !!kind.organization
     );
+    SECTIONS = [
+      ...ORGANIZATION_KINDS.length === 0 ? [] : [
+        {
+          name: "organizations",
+          kinds: ORGANIZATION_KINDS.map((kind) => kind.name),
+          part: organizationsSection(ORGANIZATION_KINDS)
+        }
+      ],
+      ...KINDS.flatMap(
+        (kind) => kind.section ? [{ name: kind.section.spec.at.join("."), kinds: [kind.name], part: kind.section }] : []
+      )
+    ];
     configSpec = {
       settings: REPOSITORY_KINDS.map((kind) => kind.repository.setting),
-      sections: SECTION_KINDS.map((kind) => kind.section.spec)
+      sections: SECTIONS.map((section2) => section2.part.spec)
     };
   }
 });
@@ -47555,6 +47637,7 @@ function fileSchema2(kinds) {
     notes: array(string2()).optional(),
     live_fingerprint: string2().optional(),
     held: string2().optional(),
+    removal: strictObject({ collection: string2().min(1), live: count }).optional(),
     error: looseObject({
       message: string2(),
       request: string2().optional(),
@@ -47665,6 +47748,7 @@ var init_plan_file = __esm({
       "findings",
       "notes",
       "live_fingerprint",
+      "removal",
       "error"
     ];
     DIFF_KEYS = ["path", "before", "after", "sensitive", "preexisting"];
@@ -48615,10 +48699,11 @@ async function buildPlan({
   );
   const expansion = await expandRepositories({ ...state, repositories: reached }, readers);
   const sections = state.sections.filter((entry2) => {
-    const kind = sectionKind(entry2.section);
-    if (kind === void 0) return true;
-    if (kind.section.everyShard) return true;
-    return targets.reaches(`${entry2.target}/${kind.section.spec.scope(entry2.value)}/${kind.name}/`);
+    const section2 = sectionNamed(entry2.section);
+    if (section2 === void 0) return true;
+    if (section2.part.everyShard) return true;
+    const scope = section2.part.spec.scope(entry2.value);
+    return section2.kinds.some((kind) => targets.reaches(`${entry2.target}/${scope}/${kind}/`));
   });
   const planned = await planWork(
     { ...expansion, repos: targetedRepos(expansion, targets), sections },
@@ -48660,11 +48745,11 @@ async function planWork(work, readers, options) {
     }
   }
   for (const entry2 of work.sections) {
-    const kind = sectionKind(entry2.section);
-    if (kind === void 0) throw new Error(`no kind plans the section ${entry2.section}`);
+    const section2 = sectionNamed(entry2.section);
+    if (section2 === void 0) throw new Error(`no kind plans the section ${entry2.section}`);
     const reader = readerFor(readers, entry2.target);
-    const scope = kind.section.spec.scope(entry2.value);
-    tasks.push(() => kind.section.plan({ reader, entry: entry2.value, scope, options }));
+    const scope = section2.part.spec.scope(entry2.value);
+    tasks.push(() => section2.part.plan({ reader, entry: entry2.value, scope, options }));
   }
   const planned = await runWindowed(tasks, PLANNING_WINDOW);
   return {
@@ -48872,11 +48957,11 @@ function compareRepositories(baseRepos, headRepos) {
   return result;
 }
 function sectionParts(entry2) {
-  const kind = sectionKind(entry2.section);
-  if (kind === void 0) throw new Error(`no kind plans the section ${entry2.section}`);
-  const spec = kind.section.spec;
+  const section2 = sectionNamed(entry2.section);
+  if (section2 === void 0) throw new Error(`no kind plans the section ${entry2.section}`);
+  const spec = section2.part.spec;
   return {
-    kind,
+    section: section2,
     scope: `${entry2.target}/${spec.scope(entry2.value)}`,
     defined: spec.defines(entry2.value, entry2.target)
   };
@@ -48896,9 +48981,9 @@ function compareSections(base, head) {
       changed.push(entry2);
       continue;
     }
-    const { kind, defined } = sectionParts(entry2);
+    const { section: section2, defined } = sectionParts(entry2);
     result.unchanged += defined.length;
-    if (kind.section.everyShard) result.holding.push(entry2);
+    if (section2.part.everyShard) result.holding.push(entry2);
   }
   for (const entry2 of changed) {
     const { scope, defined } = sectionParts(entry2);
@@ -49065,9 +49150,9 @@ async function shardState(state, readers, shard) {
     ...state,
     repositories,
     sections: state.sections.filter((entry2) => {
-      const kind = sectionKind(entry2.section);
-      if (kind === void 0 || kind.section.everyShard) return true;
-      return owns(shard, entry2.target, kind.section.spec.scope(entry2.value));
+      const section2 = sectionNamed(entry2.section);
+      if (section2 === void 0 || section2.part.everyShard) return true;
+      return owns(shard, entry2.target, section2.part.spec.scope(entry2.value));
     })
   };
 }
@@ -50304,15 +50389,13 @@ async function exportState(request2, readerOf) {
     document2.repositories = exported.flatMap((item) => item.entries);
   }
   for (const [section2, ids] of request2.sections) {
-    const kind = sectionKind(section2);
-    const exported = kind?.section.export;
-    if (kind === void 0 || exported === void 0) {
+    const part = sectionNamed(section2)?.part;
+    const exported = part?.export;
+    if (part === void 0 || exported === void 0) {
       throw new ExportError(`nothing exports the section ${section2}`);
     }
-    const reader = readerOf(kind.section.spec.targetType);
-    if (!reader) {
-      throw new ExportError(`no ${kind.section.spec.targetType} target to export from`);
-    }
+    const reader = readerOf(part.spec.targetType);
+    if (!reader) throw new ExportError(`no ${part.spec.targetType} target to export from`);
     const entries = [];
     for (const id of ids) {
       const result = await reading(`the ${section2} entry ${id}`, () => exported(reader, id));

@@ -9,8 +9,7 @@ import { sandbox } from "./sandbox.js";
  * as it is (an HTML page from a proxy) with its content type.
  */
 export type Refusal =
-  | { status: number; body: unknown }
-  | { status: number; text: string; contentType: string };
+  { status: number; body: unknown } | { status: number; text: string; contentType: string };
 
 /** One request the proxy forwarded and the sandbox's answer to it. */
 export interface Exchange {

@@ -231,7 +231,7 @@ function liveHook(url: string): fc.Arbitrary<Json> {
 export type DesiredHook = WebhookSettings;
 
 /** A desired hook: any subset of its fields; events in random order with duplicates. */
-function desiredHook(url: string): fc.Arbitrary<DesiredHook> {
+export function desiredHook(url: string): fc.Arbitrary<DesiredHook> {
   return fc
     .record(
       {

@@ -65,13 +65,11 @@ export interface LiveMutation {
 }
 
 /**
- * What a change must show: its action, and for an update either exactly its diff paths, or (where a
- * field is a structure whose inner paths depend on the live value) that every path lies `under` it.
+ * What a change must show: its action, and for an update its diff paths. A structure that came or
+ * went (a section of a protection, a rule of a ruleset) is stated by its own path: the plan's paths
+ * must each lie at or under one stated, and each stated path must have one at or under it.
  */
-export type Expected =
-  | { action: "create" | "delete" }
-  | { action: "update"; paths: string[] }
-  | { action: "update"; under: string };
+export type Expected = { action: "create" | "delete" } | { action: "update"; paths: string[] };
 
 /** Plain requests to the sandbox with the fixture's token, for mutations. */
 export interface LiveService {

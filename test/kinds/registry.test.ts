@@ -1,0 +1,24 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { KINDS } from "../../src/resources/index.js";
+import { repoRoot } from "../helpers/cli.js";
+import { FIXTURES } from "./fixtures/index.js";
+
+/** No kind can skip the conformance suite: registering one without a fixture fails here. */
+describe("every registered kind is held by the conformance suite", () => {
+  it.each(KINDS.map((kind) => kind.name))(
+    "%s has a fixture and a test file that runs it",
+    (name) => {
+      expect(FIXTURES[name], `test/kinds/fixtures/ has no fixture for ${name}`).toBeDefined();
+      const file = join(repoRoot, "test", "kinds", `${name}.test.ts`);
+      expect(existsSync(file), `test/kinds/${name}.test.ts runs the suite`).toBe(true);
+      expect(readFileSync(file, "utf8")).toContain(`conformance(${JSON.stringify(name)});`);
+    },
+  );
+
+  it("has no fixture for a kind the registry does not have", () => {
+    const names = KINDS.map((kind) => kind.name);
+    expect(Object.keys(FIXTURES).filter((name) => !names.includes(name))).toEqual([]);
+  });
+});
