@@ -21,6 +21,13 @@ import {
  */
 
 const KIND = "organization_settings";
+
+const CREATION = [
+  "members_can_create_repositories",
+  "members_can_create_public_repositories",
+  "members_can_create_private_repositories",
+  "members_can_create_internal_repositories",
+] as const;
 const NAME = "settings";
 
 function isFlag(key: ManagedKey): boolean {
@@ -106,7 +113,14 @@ async function plan(
   const diff = diffValues(found.live, desired);
   const planned = { ...change, live_fingerprint: fingerprint(found.live) };
   if (diff.length === 0) return [planned];
-  const body = Object.fromEntries(diff.map((entry) => [entry.path, entry.after]));
+  const body: Record<string, unknown> = Object.fromEntries(
+    diff.map((entry) => [entry.path, entry.after]),
+  );
+  // Whether members can create repositories is whether they can create some kind of them: the
+  // written ones go together, so the service settles them as the configuration says.
+  if (CREATION.some((key) => key in body)) {
+    for (const key of CREATION) if (value[key] !== undefined) body[key] = value[key];
+  }
   const request: PlannedRequest = { method: "PATCH", path, body };
   return [{ ...planned, action: "update", diff, requests: [request] }];
 }

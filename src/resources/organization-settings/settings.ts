@@ -116,6 +116,18 @@ export const organizationSettings = closed({
           "a custom link applies only with secret_scanning_push_protection_custom_link_enabled: true",
       });
     }
+    const kinds = TYPES.map((type) => settings[`members_can_create_${type}_repositories`]);
+    if (
+      settings.members_can_create_repositories === true &&
+      kinds.every((kind) => kind === false)
+    ) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["members_can_create_repositories"],
+        message:
+          "members can create repositories only of some kind: members_can_create_public_repositories, members_can_create_private_repositories and members_can_create_internal_repositories are all false",
+      });
+    }
     if (settings.members_can_create_repositories !== false) return;
     for (const type of TYPES) {
       const key = `members_can_create_${type}_repositories` as const;

@@ -46,6 +46,39 @@ const BASE_PERMISSION: Record<string, RepoPermission> = {
 /** "The description of the company. The maximum size is 160 characters." (GitHub's schema) */
 const MAX_DESCRIPTION = 160;
 
+const TYPES = [
+  "members_can_create_public_repositories",
+  "members_can_create_private_repositories",
+  "members_can_create_internal_repositories",
+] as const;
+
+/**
+ * Whether members can create repositories is whether they can create some kind of them: `false`
+ * turns every kind off, `true` turns on the kinds the request does not set when none is on, and the
+ * kinds a request sets decide it (GitHub's descriptions: the finer settings "override" it). A request
+ * that turns it on and every kind off contradicts itself: 422.
+ */
+function applyCreation(
+  ctx: RequestContext,
+  settings: OrganizationSettings,
+  body: Record<string, unknown>,
+): void {
+  const sent = TYPES.filter((key) => typeof body[key] === "boolean");
+  if (body.members_can_create_repositories === false) {
+    for (const key of TYPES) settings[key] = false;
+  } else if (body.members_can_create_repositories === true && !TYPES.some((key) => settings[key])) {
+    const unsent = TYPES.filter((key) => !sent.includes(key));
+    if (unsent.length === 0) {
+      throw ctx.invalid(
+        ["members_can_create_repositories cannot be true while every kind of repository is off"],
+        "Organization",
+      );
+    }
+    for (const key of unsent) settings[key] = true;
+  }
+  settings.members_can_create_repositories = TYPES.some((key) => settings[key]);
+}
+
 /**
  * The closing-down `members_allowed_repository_creation_type` sets the finer settings it stands
  * for ("Using this parameter overrides values set in `members_can_create_repositories`").
@@ -81,6 +114,7 @@ function patch(ctx: RequestContext) {
   if (typeof link === "string") settings.secret_scanning_push_protection_custom_link = link || null;
   if (typeof body.billing_email === "string") settings.billing_email = body.billing_email || null;
   applyCreationType(settings, body.members_allowed_repository_creation_type);
+  applyCreation(ctx, settings, body);
   const permission = body.default_repository_permission;
   if (typeof permission === "string") org.basePermission = BASE_PERMISSION[permission] ?? "pull";
   settings.updated_at = isoTime(ctx.now());
