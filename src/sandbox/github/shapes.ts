@@ -217,6 +217,24 @@ export function repository(
   };
 }
 
+/**
+ * `GET /repos/{owner}/{repo}`: GitHub's Full Repository, the Repository with the counts and the
+ * discussions flag it adds.
+ */
+export function fullRepository(
+  base: string,
+  world: World,
+  repo: Repository,
+  caller: Account | null,
+): Json {
+  return {
+    ...repository(base, world, repo, caller),
+    has_discussions: false,
+    network_count: 0,
+    subscribers_count: 0,
+  };
+}
+
 export function branch(base: string, repo: Repository, name: string): Json {
   const found = repo.branches.get(name);
   const url = `${base}/repos/${repo.owner.login}/${repo.name}`;
