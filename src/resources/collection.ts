@@ -26,8 +26,11 @@ export interface Collection<D, L> {
   mode: "additive" | "authoritative";
   /** Members written, by canonical name. */
   desired: ReadonlyMap<string, D>;
-  /** The live listing: members by canonical name; `absent` when what holds them does not exist. */
-  listing: ReadResult<ReadonlyMap<string, L>>;
+  /**
+   * Reads the live listing: members by canonical name; `absent` when what holds them does not
+   * exist. Not read when nothing depends on it (an additive collection that writes no member).
+   */
+  list(): Promise<ReadResult<ReadonlyMap<string, L>>>;
   /** What a 404 of the listing means: an error (undefined), or an empty collection with a note. */
   absentNote?: string;
   /** The change of one written member against its live state (undefined: it does not exist). */
@@ -41,7 +44,11 @@ export interface Collection<D, L> {
 }
 
 export async function planCollection<D, L>(collection: Collection<D, L>): Promise<Change[]> {
-  const { target, scope, kind, prefix, desired, listing } = collection;
+  const { target, scope, kind, prefix, desired } = collection;
+  const idle =
+    collection.mode === "additive" && desired.size === 0 && !(collection.deleted ?? []).length;
+  if (idle) return [];
+  const listing = await collection.list();
   const named = (name: string) => newChange(target, scope, kind, `${prefix}${name}`);
   const failed = (error: ChangeError): Change[] => [
     ...(collection.mode === "authoritative"

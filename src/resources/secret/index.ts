@@ -120,7 +120,6 @@ function presenceCollection(
   what: string,
   mode: Mode,
   items: Record<string, Secret> | undefined,
-  listing: ReadResult<ReadonlyMap<string, Listed>>,
   absentNote?: string,
 ): Collection<Secret, Listed> {
   return {
@@ -131,7 +130,7 @@ function presenceCollection(
     what,
     mode,
     desired: canonicalItems(items),
-    listing,
+    list: () => listSecrets(place.reader, path),
     ...(absentNote ? { absentNote } : {}),
     plan: (name, secret, live) => planPresence(path, name, secret, live, place.options),
     deleteRequest: (name) => ({ method: "DELETE", path: `${path}/${name}` }),
@@ -149,8 +148,8 @@ async function planRepository(
   const place = { reader, scope: `${repo.owner}/${repo.name}`, options };
   const mode = value.mode ?? "additive";
   const base = repoPath(repo);
-  const collections: Array<Promise<Collection<Secret, Listed>>> = [];
-  const add = async (
+  const collections: Array<Collection<Secret, Listed>> = [];
+  const add = (
     path: string,
     prefix: string,
     what: string,
@@ -158,45 +157,40 @@ async function planRepository(
     items: Record<string, Secret>,
     absentNote?: string,
   ) =>
-    presenceCollection(
-      place,
-      path,
-      prefix,
-      what,
-      collectionMode,
-      items,
-      await listSecrets(reader, path),
-      absentNote,
+    collections.push(
+      presenceCollection(place, path, prefix, what, collectionMode, items, absentNote),
     );
   // A collection not written is not managed: `actions: {}` under authoritative deletes them all.
   if (value.actions !== undefined) {
-    const path = `${base}/actions/secrets`;
-    collections.push(add(path, "", `the Actions secrets of ${place.scope}`, mode, value.actions));
+    add(
+      `${base}/actions/secrets`,
+      "",
+      `the Actions secrets of ${place.scope}`,
+      mode,
+      value.actions,
+    );
   }
   if (value.dependabot !== undefined) {
-    const path = `${base}/dependabot/secrets`;
-    collections.push(
-      add(path, "dependabot/", `the Dependabot secrets of ${place.scope}`, mode, value.dependabot),
+    add(
+      `${base}/dependabot/secrets`,
+      "dependabot/",
+      `the Dependabot secrets of ${place.scope}`,
+      mode,
+      value.dependabot,
     );
   }
   for (const [environment, written] of Object.entries(value.environments ?? {})) {
     if (written.actions === undefined) continue;
-    const path = `${base}/environments/${encodeURIComponent(environment)}/secrets`;
-    collections.push(
-      add(
-        path,
-        `environments/${environment}/`,
-        `the secrets of environment ${environment} of ${place.scope}`,
-        written.mode ?? mode,
-        written.actions,
-        `environment ${environment} was not found: it must exist when this is applied (the environments setting creates it first)`,
-      ),
+    add(
+      `${base}/environments/${encodeURIComponent(environment)}/secrets`,
+      `environments/${environment}/`,
+      `the secrets of environment ${environment} of ${place.scope}`,
+      written.mode ?? mode,
+      written.actions,
+      `environment ${environment} was not found: it must exist when this is applied (the environments setting creates it first)`,
     );
   }
-  const planned = await Promise.all(
-    collections.map(async (collection) => planCollection(await collection)),
-  );
-  return planned.flat();
+  return (await Promise.all(collections.map(planCollection))).flat();
 }
 
 /** An organization secret as compared: presence, visibility and, when selected, the repositories. */
@@ -294,23 +288,21 @@ async function planOrganization(
       if (items === undefined) return [];
       const path = `/orgs/${encodeURIComponent(org)}/${area}/secrets`;
       return [
-        listSecrets(reader, path).then((listing) =>
-          planCollection<OrganizationSecret, Listed>({
-            target: reader.target,
-            scope: org,
-            kind: KIND,
-            prefix: area === "actions" ? "" : "dependabot/",
-            what: `the ${area === "actions" ? "Actions" : "Dependabot"} secrets of ${org}`,
-            mode: value.mode ?? "additive",
-            desired: canonicalItems(items),
-            listing,
-            plan: (name, desired, live) =>
-              planShared(reader, org, path, name, desired, live, options),
-            deleteRequest: (name) => ({ method: "DELETE", path: `${path}/${name}` }),
-            shown: (live) => ({ value: "set", visibility: live.visibility }),
-            deleted: options.deleted?.at(reader.target, org, KIND) ?? [],
-          }),
-        ),
+        planCollection<OrganizationSecret, Listed>({
+          target: reader.target,
+          scope: org,
+          kind: KIND,
+          prefix: area === "actions" ? "" : "dependabot/",
+          what: `the ${area === "actions" ? "Actions" : "Dependabot"} secrets of ${org}`,
+          mode: value.mode ?? "additive",
+          desired: canonicalItems(items),
+          list: () => listSecrets(reader, path),
+          plan: (name, desired, live) =>
+            planShared(reader, org, path, name, desired, live, options),
+          deleteRequest: (name) => ({ method: "DELETE", path: `${path}/${name}` }),
+          shown: (live) => ({ value: "set", visibility: live.visibility }),
+          deleted: options.deleted?.at(reader.target, org, KIND) ?? [],
+        }),
       ];
     }),
   );

@@ -103,7 +103,6 @@ function valueCollection(
   what: string,
   mode: Mode,
   items: Record<string, string> | undefined,
-  listing: ReadResult<ReadonlyMap<string, Listed>>,
   absentNote?: string,
 ): Collection<string, Listed> {
   return {
@@ -114,7 +113,7 @@ function valueCollection(
     what,
     mode,
     desired: canonicalItems(items),
-    listing,
+    list: () => listVariables(place.reader, path),
     ...(absentNote ? { absentNote } : {}),
     plan: (name, desired, live) => planValue(path, name, desired, live),
     deleteRequest: (name) => ({ method: "DELETE", path: `${path}/${name}` }),
@@ -131,46 +130,30 @@ async function planRepository(
 ): Promise<Change[]> {
   const place = { reader, scope: `${repo.owner}/${repo.name}`, options };
   const mode = value.mode ?? "additive";
-  const planned: Array<Promise<Change[]>> = [];
+  const collections: Array<Collection<string, Listed>> = [];
   // A collection not written is not managed: `items: {}` under authoritative deletes them all.
   if (value.items !== undefined) {
     const path = `${repoPath(repo)}/actions/variables`;
-    planned.push(
-      listVariables(reader, path).then((listing) =>
-        planCollection(
-          valueCollection(
-            place,
-            path,
-            "",
-            `the variables of ${place.scope}`,
-            mode,
-            value.items,
-            listing,
-          ),
-        ),
-      ),
+    collections.push(
+      valueCollection(place, path, "", `the variables of ${place.scope}`, mode, value.items),
     );
   }
   for (const [environment, written] of Object.entries(value.environments ?? {})) {
+    if (written.items === undefined) continue;
     const path = `${repoPath(repo)}/environments/${encodeURIComponent(environment)}/variables`;
-    planned.push(
-      listVariables(reader, path).then((listing) =>
-        planCollection(
-          valueCollection(
-            place,
-            path,
-            `environments/${environment}/`,
-            `the variables of environment ${environment} of ${place.scope}`,
-            written.mode ?? mode,
-            written.items,
-            listing,
-            `environment ${environment} was not found: it must exist when this is applied (the environments setting creates it first)`,
-          ),
-        ),
+    collections.push(
+      valueCollection(
+        place,
+        path,
+        `environments/${environment}/`,
+        `the variables of environment ${environment} of ${place.scope}`,
+        written.mode ?? mode,
+        written.items,
+        `environment ${environment} was not found: it must exist when this is applied (the environments setting creates it first)`,
       ),
     );
   }
-  return (await Promise.all(planned)).flat();
+  return (await Promise.all(collections.map(planCollection))).flat();
 }
 
 /** An organization variable as compared: value, visibility and, when selected, the repositories. */
@@ -254,7 +237,7 @@ async function planOrganization(
     what: `the variables of ${org}`,
     mode: value.mode ?? "additive",
     desired: canonicalItems(value.items),
-    listing: await listVariables(reader, path),
+    list: () => listVariables(reader, path),
     plan: (name, desired, live) => planShared(reader, org, path, name, desired, live),
     deleteRequest: (name) => ({ method: "DELETE", path: `${path}/${name}` }),
     shown: (live) => ({ value: live.value, visibility: live.visibility }),
