@@ -271,8 +271,16 @@ ${PROTECTION}`,
       return run;
     };
     // Administration write and Members read: export reads rulesets, whose bypass actors only an
-    // editor sees, and names their teams.
-    const readers = { administration: "write", repository_hooks: "read", members: "read" };
+    // editor sees, and names their teams; Variables, Secrets and Dependabot secrets read: it reads
+    // those too.
+    const readers = {
+      administration: "write",
+      repository_hooks: "read",
+      members: "read",
+      actions_variables: "read",
+      secrets: "read",
+      dependabot_secrets: "read",
+    };
     const refused = await exported(readers);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain("(the token needs contents=read)");

@@ -365,7 +365,7 @@ repositories:
     expect(invalid.code).toBe(1);
     expect(invalid.stderr).toBe(
       [
-        `${head}:forgeplan.yaml:2:34: repositories[0].colour: unknown key "colour"; expected one of: name, exclude, where, target, owner_type, profiles, rulesets, branch_protection, webhooks, invitations`,
+        `${head}:forgeplan.yaml:2:34: repositories[0].colour: unknown key "colour"; expected one of: name, exclude, where, target, owner_type, profiles, actions, variables, secrets, rulesets, branch_protection, webhooks, invitations`,
         `forgeplan: plan: the configuration at ${head} has 1 error; plan without --changed-from to see the whole plan`,
         "",
       ].join("\n"),

@@ -211,12 +211,15 @@ repositories:
         "json",
       ]);
       expect(replan.code).toBe(0);
-      expect(Object.keys(changes(replan.stdout)).sort()).toEqual([
-        "github/acme/repo-0001/webhook/https://chat.acme.example/notify",
-        "github/acme/repo-0001/webhook/https://ci.acme.example/hooks/forge",
-        "github/acme/repo-0011/webhook/https://chat.acme.example/notify",
-        "github/acme/repo-0011/webhook/https://ci.acme.example/hooks/forge",
-      ]);
+      expect(Object.keys(changes(replan.stdout)).sort()).toEqual(
+        ["repo-0001", "repo-0011"].flatMap((repo) => [
+          `github/acme/${repo}/actions/access`,
+          `github/acme/${repo}/actions/permissions`,
+          `github/acme/${repo}/actions/workflow`,
+          `github/acme/${repo}/webhook/https://chat.acme.example/notify`,
+          `github/acme/${repo}/webhook/https://ci.acme.example/hooks/forge`,
+        ]),
+      );
     } finally {
       await generated.stop();
     }

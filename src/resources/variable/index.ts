@@ -228,6 +228,8 @@ async function planOrganization(
   value: OrganizationVariables,
   options: PlanOptions,
 ): Promise<Change[]> {
+  // Variables not written are not managed: `items: {}` under authoritative deletes them all.
+  if (value.items === undefined) return [];
   const path = `/orgs/${encodeURIComponent(org)}/actions/variables`;
   const collection: Collection<OrganizationVariable, Listed> = {
     target: reader.target,
