@@ -27,7 +27,7 @@ export function canonicalName(name: string): string {
 }
 
 /** Names of one mapping that GitHub takes for the same (they differ only in case). */
-export function sameNameProblems(
+function sameNameProblems(
   names: readonly string[],
   path: ReadonlyArray<string | number>,
 ): RuleProblem[] {
@@ -49,7 +49,34 @@ export function sameNameProblems(
   });
 }
 
+/** Adds an issue for every name of a mapping that another of it is to GitHub. */
+export function checkNames(
+  written: Record<string, unknown> | undefined,
+  path: ReadonlyArray<string | number>,
+  ctx: z.core.$RefinementCtx,
+): void {
+  for (const problem of sameNameProblems(Object.keys(written ?? {}), path)) {
+    ctx.addIssue({ code: "custom", path: [...problem.path], message: problem.message });
+  }
+}
+
+/** An organization's variable or secret names repositories only when it shares with selected ones. */
+export function checkSharing(
+  written: { visibility: string; selected_repositories?: unknown },
+  ctx: z.core.$RefinementCtx,
+): void {
+  if (written.selected_repositories !== undefined && written.visibility !== "selected") {
+    ctx.addIssue({
+      code: "custom",
+      path: ["selected_repositories"],
+      message: "selected_repositories applies only with visibility: selected",
+    });
+  }
+}
+
 /** The mode of a collection of variables or secrets. */
+export type Mode = "additive" | "authoritative";
+
 export const collectionMode = z
   .enum(["additive", "authoritative"])
   .optional()

@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
-import sodium from "libsodium-wrappers";
 import { afterEach, describe, expect, it } from "vitest";
 import type { RunningSandbox } from "../../src/sandbox/index.js";
 import { actionsWorldFile } from "../helpers/actions-world.js";
 import { call, sandbox } from "../helpers/sandbox.js";
+import { sealedBody } from "../helpers/sealed.js";
 
 const READER = "sandbox-reader";
 const REPO = "/repos/acme/api";
@@ -24,17 +24,8 @@ async function publicKey(sb: RunningSandbox, list: string) {
   return answer.body as { key_id: string; key: string };
 }
 
-async function sealed(sb: RunningSandbox, list: string, value: string) {
-  await sodium.ready;
-  const key = await publicKey(sb, list);
-  const box = sodium.crypto_box_seal(
-    value,
-    sodium.from_base64(key.key, sodium.base64_variants.ORIGINAL),
-  );
-  return {
-    encrypted_value: sodium.to_base64(box, sodium.base64_variants.ORIGINAL),
-    key_id: key.key_id,
-  };
+function sealed(sb: RunningSandbox, list: string, value: string) {
+  return sealedBody((method, path) => call(sb, method, path), list, value);
 }
 
 async function digests(sb: RunningSandbox) {

@@ -1,24 +1,21 @@
 import * as z from "zod";
 import type { Change, DiffEntry, PlannedRequest, Rotation } from "../../core/plan.js";
 import type { Secret } from "../../core/secret.js";
-import { canonicalName } from "../actions-names.js";
-import { type Collection, planCollection } from "../collection.js";
-import {
-  changeError,
-  mustFind,
-  type ReadResult,
-  readFailure,
-  repoPath,
-  type RepoRef,
-  type ResourceReader,
-} from "../context.js";
+import { mustFind, repoPath, type RepoRef, type ResourceReader } from "../context.js";
 import { diffValues } from "../diff.js";
 import { fingerprint } from "../fingerprint.js";
 import type { KindModule, PlanOptions } from "../kind.js";
+import {
+  definedMembers,
+  environmentCollections,
+  listByName,
+  type Members,
+  planNamed,
+  sharingOf,
+} from "../named-collection.js";
 import { listedNames, nameSet, repositoryIds } from "../repository-ids.js";
 import { rotates } from "../rotation.js";
 import {
-  type Mode,
   ORGANIZATION_SECRET_PATHS,
   type OrganizationSecret,
   type OrganizationSecrets,
@@ -51,25 +48,8 @@ type Listed = z.infer<typeof listedSecret>;
 const UNVERIFIED =
   "the value is write-only and could not be verified; send it again with --rotate-secrets or --rotate-secret NAME";
 
-async function listSecrets(
-  reader: ResourceReader,
-  path: string,
-): Promise<ReadResult<ReadonlyMap<string, Listed>>> {
-  const listed = await reader.list(
-    path,
-    undefined,
-    { name: "secrets", schema: listedSecret },
-    { itemsUnder: "secrets" },
-  );
-  if (listed.kind !== "found") return listed;
-  return {
-    kind: "found",
-    data: new Map(listed.data.map((item) => [canonicalName(item.name), item])),
-  };
-}
-
-function canonicalItems<T>(items: Record<string, T> | undefined): Map<string, T> {
-  return new Map(Object.entries(items ?? {}).map(([name, value]) => [canonicalName(name), value]));
+function listSecrets(reader: ResourceReader, path: string) {
+  return listByName(reader, path, { name: "secrets", schema: listedSecret }, "secrets");
 }
 
 /** The body fields that carry a value: sealed under the key of `path`'s collection, at apply. */
@@ -107,90 +87,49 @@ function planPresence(
   return { ...planned, action: "update", diff: [ROTATED], requests: [put()] };
 }
 
-interface Place {
-  reader: ResourceReader;
-  scope: string;
-  options: PlanOptions;
-}
-
-function presenceCollection(
-  place: Place,
-  path: string,
-  prefix: string,
-  what: string,
-  mode: Mode,
-  items: Record<string, Secret> | undefined,
-  absentNote?: string,
-): Collection<Secret, Listed> {
+/** A repository's, environment's or Dependabot secrets: each compared by presence. */
+function presences(reader: ResourceReader, rotation: Rotation): Members<Secret, Listed> {
   return {
-    target: place.reader.target,
-    scope: place.scope,
-    kind: KIND,
-    prefix,
-    what,
-    mode,
-    desired: canonicalItems(items),
-    list: () => listSecrets(place.reader, path),
-    ...(absentNote ? { absentNote } : {}),
-    plan: (name, secret, live) => planPresence(path, name, secret, live, place.options),
-    deleteRequest: (name) => ({ method: "DELETE", path: `${path}/${name}` }),
+    list: (path) => listSecrets(reader, path),
+    plan: (path, name, secret, live) => planPresence(path, name, secret, live, rotation),
     shown: () => ({ value: "set" }),
-    deleted: place.options.deleted?.at(place.reader.target, place.scope, KIND) ?? [],
   };
 }
 
-async function planRepository(
+function planRepository(
   reader: ResourceReader,
   repo: RepoRef,
   value: RepositorySecrets,
   options: PlanOptions,
 ): Promise<Change[]> {
-  const place = { reader, scope: `${repo.owner}/${repo.name}`, options };
+  const scope = `${repo.owner}/${repo.name}`;
   const mode = value.mode ?? "additive";
   const base = repoPath(repo);
-  const collections: Array<Collection<Secret, Listed>> = [];
-  const add = (
-    path: string,
-    prefix: string,
-    what: string,
-    collectionMode: Mode,
-    items: Record<string, Secret>,
-    absentNote?: string,
-  ) =>
-    collections.push(
-      presenceCollection(place, path, prefix, what, collectionMode, items, absentNote),
-    );
-  // A collection not written is not managed: `actions: {}` under authoritative deletes them all.
-  if (value.actions !== undefined) {
-    add(
-      `${base}/actions/secrets`,
-      "",
-      `the Actions secrets of ${place.scope}`,
+  const members = presences(reader, options);
+  return planNamed({ reader, scope, kind: KIND, options, members }, [
+    {
+      path: `${base}/actions/secrets`,
+      prefix: "",
+      what: `the Actions secrets of ${scope}`,
       mode,
-      value.actions,
-    );
-  }
-  if (value.dependabot !== undefined) {
-    add(
-      `${base}/dependabot/secrets`,
-      "dependabot/",
-      `the Dependabot secrets of ${place.scope}`,
+      items: value.actions,
+    },
+    {
+      path: `${base}/dependabot/secrets`,
+      prefix: "dependabot/",
+      what: `the Dependabot secrets of ${scope}`,
       mode,
-      value.dependabot,
-    );
-  }
-  for (const [environment, written] of Object.entries(value.environments ?? {})) {
-    if (written.actions === undefined) continue;
-    add(
-      `${base}/environments/${encodeURIComponent(environment)}/secrets`,
-      `environments/${environment}/`,
-      `the secrets of environment ${environment} of ${place.scope}`,
-      written.mode ?? mode,
-      written.actions,
-      `environment ${environment} was not found: it must exist when this is applied (the environments setting creates it first)`,
-    );
-  }
-  return (await Promise.all(collections.map(planCollection))).flat();
+      items: value.dependabot,
+    },
+    ...environmentCollections(
+      base,
+      scope,
+      "secrets",
+      value.environments,
+      mode,
+      (env) => env.actions,
+    ),
+  ]);
 }
 
 /** An organization secret as compared: presence, visibility and, when selected, the repositories. */
@@ -276,37 +215,28 @@ async function planShared(
   return { ...planned, action: "update", diff, requests };
 }
 
-async function planOrganization(
+function planOrganization(
   reader: ResourceReader,
   org: string,
   value: OrganizationSecrets,
   options: PlanOptions,
 ): Promise<Change[]> {
-  const planned = await Promise.all(
-    (["actions", "dependabot"] as const).flatMap((area) => {
-      const items = value[area];
-      if (items === undefined) return [];
-      const path = `/orgs/${encodeURIComponent(org)}/${area}/secrets`;
-      return [
-        planCollection<OrganizationSecret, Listed>({
-          target: reader.target,
-          scope: org,
-          kind: KIND,
-          prefix: area === "actions" ? "" : "dependabot/",
-          what: `the ${area === "actions" ? "Actions" : "Dependabot"} secrets of ${org}`,
-          mode: value.mode ?? "additive",
-          desired: canonicalItems(items),
-          list: () => listSecrets(reader, path),
-          plan: (name, desired, live) =>
-            planShared(reader, org, path, name, desired, live, options),
-          deleteRequest: (name) => ({ method: "DELETE", path: `${path}/${name}` }),
-          shown: (live) => ({ value: "set", visibility: live.visibility }),
-          deleted: options.deleted?.at(reader.target, org, KIND) ?? [],
-        }),
-      ];
-    }),
+  const members: Members<OrganizationSecret, Listed> = {
+    list: (path) => listSecrets(reader, path),
+    plan: (path, name, desired, live) =>
+      planShared(reader, org, path, name, desired, live, options),
+    shown: (live) => ({ value: "set", visibility: live.visibility }),
+  };
+  return planNamed(
+    { reader, scope: org, kind: KIND, options, members },
+    (["actions", "dependabot"] as const).map((area) => ({
+      path: `/orgs/${encodeURIComponent(org)}/${area}/secrets`,
+      prefix: area === "actions" ? "" : "dependabot/",
+      what: `the ${area === "actions" ? "Actions" : "Dependabot"} secrets of ${org}`,
+      mode: value.mode ?? "additive",
+      items: value[area],
+    })),
   );
-  return planned.flat();
 }
 
 /** A placeholder to fill: the variable named like the secret. */
@@ -337,59 +267,27 @@ async function exportOrganization(reader: ResourceReader, org: string): Promise<
     if (live.size === 0) continue;
     const items: Record<string, unknown> = {};
     for (const [name, item] of live) {
-      if (item.visibility === undefined) {
-        throw readFailure(changeError(`secret ${name} has no visibility`, "GET", path, 200));
-      }
-      const written: Record<string, unknown> = {
+      items[name] = {
         value: placeholder(name),
-        visibility: item.visibility,
+        ...(await sharingOf(reader, path, KIND, name, item.visibility)),
       };
-      if (item.visibility === "selected") {
-        const listed = await listedNames(reader, `${path}/${name}/repositories`);
-        if ("error" in listed) throw readFailure(listed.error);
-        written.selected_repositories = listed.names;
-      }
-      items[name] = written;
     }
     exported[area] = items;
   }
   return Object.keys(exported).length > 0 ? { mode: "additive", ...exported } : undefined;
 }
 
-/**
- * What a value defines: each secret, by area and canonical name; a collection under `mode:
- * authoritative` is one resource, since what it deletes depends on all it lists.
- */
-function definesOf(value: RepositorySecrets | OrganizationSecrets) {
-  if (value.mode === "authoritative") {
-    return [{ id: "secrets", path: [], what: "the secrets (mode: authoritative)" }];
-  }
-  const names = (items: Record<string, unknown> | undefined, at: string[], prefix: string) =>
-    Object.keys(items ?? {}).map((name) => ({
-      id: `${prefix}${canonicalName(name)}`,
-      path: [...at, name],
-      what: `the secret ${prefix}${canonicalName(name)}`,
-    }));
-  return [
-    ...names(value.actions, ["actions"], ""),
-    ...names(value.dependabot, ["dependabot"], "dependabot/"),
-    ...Object.entries(("environments" in value && value.environments) || {}).flatMap(
-      ([environment, env]) =>
-        env.mode === "authoritative"
-          ? [
-              {
-                id: `environments/${environment}`,
-                path: ["environments", environment],
-                what: `the secrets of environment ${environment} (mode: authoritative)`,
-              },
-            ]
-          : names(
-              env.actions,
-              ["environments", environment, "actions"],
-              `environments/${environment}/`,
-            ),
-    ),
-  ];
+function defines(value: unknown) {
+  const written = value as RepositorySecrets | OrganizationSecrets;
+  return definedMembers(
+    KIND,
+    written,
+    [
+      { key: "actions", prefix: "", items: written.actions },
+      { key: "dependabot", prefix: "dependabot/", items: written.dependabot },
+    ],
+    (env) => ({ key: "actions", items: env.actions }),
+  );
 }
 
 const print = () => [{ kind: KIND, name: "*", path: [] }];
@@ -400,7 +298,7 @@ export const secretKind: KindModule = {
     setting: {
       key: "secrets",
       schema: repositorySecrets,
-      defines: (value) => definesOf(value as RepositorySecrets),
+      defines,
       print,
       secrets: REPOSITORY_SECRET_PATHS,
     },
@@ -412,7 +310,7 @@ export const secretKind: KindModule = {
     setting: {
       key: "secrets",
       schema: organizationSecrets,
-      defines: (value) => definesOf(value as OrganizationSecrets),
+      defines,
       print,
       secrets: ORGANIZATION_SECRET_PATHS,
     },

@@ -11,7 +11,9 @@ import type { Secret } from "../../core/secret.js";
 import {
   actionsName,
   collectionMode,
-  sameNameProblems,
+  type Mode,
+  checkNames,
+  checkSharing,
   selectedRepositories,
   visibility,
 } from "../actions-names.js";
@@ -23,16 +25,6 @@ const named = <T extends z.ZodType>(value: T, what: string) =>
     .record(actionsName("secret"), value)
     .optional()
     .describe(`${what} by name (letters, digits and _; GitHub does not tell case apart).`);
-
-function checkNames(
-  written: Record<string, unknown> | undefined,
-  path: ReadonlyArray<string | number>,
-  ctx: z.core.$RefinementCtx,
-) {
-  for (const problem of sameNameProblems(Object.keys(written ?? {}), path)) {
-    ctx.addIssue({ code: "custom", path: [...problem.path], message: problem.message });
-  }
-}
 
 const environment = closed({
   mode: collectionMode,
@@ -65,15 +57,7 @@ const organizationSecret = closed({
   value: reference,
   visibility,
   selected_repositories: selectedRepositories,
-}).superRefine((written, ctx) => {
-  if (written.selected_repositories !== undefined && written.visibility !== "selected") {
-    ctx.addIssue({
-      code: "custom",
-      path: ["selected_repositories"],
-      message: "selected_repositories applies only with visibility: selected",
-    });
-  }
-});
+}).superRefine(checkSharing);
 
 export const organizationSecrets = closed({
   mode: collectionMode,
@@ -102,8 +86,6 @@ export const ORGANIZATION_SECRET_PATHS = [
   ["actions", "*", "value"],
   ["dependabot", "*", "value"],
 ] as const;
-
-export type Mode = "additive" | "authoritative";
 
 export interface RepositorySecrets {
   mode?: Mode;

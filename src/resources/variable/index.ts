@@ -1,22 +1,19 @@
 import * as z from "zod";
 import type { Change, DiffEntry, PlannedRequest } from "../../core/plan.js";
-import { canonicalName } from "../actions-names.js";
-import { type Collection, planCollection } from "../collection.js";
-import {
-  changeError,
-  mustFind,
-  type ReadResult,
-  readFailure,
-  repoPath,
-  type RepoRef,
-  type ResourceReader,
-} from "../context.js";
+import { mustFind, repoPath, type RepoRef, type ResourceReader } from "../context.js";
 import { diffValues } from "../diff.js";
 import { fingerprint } from "../fingerprint.js";
 import type { KindModule, PlanOptions } from "../kind.js";
+import {
+  definedMembers,
+  environmentCollections,
+  listByName,
+  type Members,
+  planNamed,
+  sharingOf,
+} from "../named-collection.js";
 import { listedNames, nameSet, repositoryIds } from "../repository-ids.js";
 import {
-  type Mode,
   type OrganizationVariable,
   type OrganizationVariables,
   organizationVariables,
@@ -49,25 +46,10 @@ const listedVariable = z.looseObject({
 });
 type Listed = z.infer<typeof listedVariable>;
 
-async function listVariables(
-  reader: ResourceReader,
-  path: string,
-): Promise<ReadResult<ReadonlyMap<string, Listed>>> {
-  const listed = await reader.list(
-    path,
-    { per_page: PER_PAGE },
-    { name: "variables", schema: listedVariable },
-    { itemsUnder: "variables" },
-  );
-  if (listed.kind !== "found") return listed;
-  return {
-    kind: "found",
-    data: new Map(listed.data.map((item) => [canonicalName(item.name), item])),
-  };
-}
-
-function canonicalItems<T>(items: Record<string, T> | undefined): Map<string, T> {
-  return new Map(Object.entries(items ?? {}).map(([name, value]) => [canonicalName(name), value]));
+function listVariables(reader: ResourceReader, path: string) {
+  return listByName(reader, path, { name: "variables", schema: listedVariable }, "variables", {
+    per_page: PER_PAGE,
+  });
 }
 
 /** A repository's or environment's variable: its value only. */
@@ -90,70 +72,41 @@ function planValue(path: string, name: string, desired: string, live: Listed | u
   };
 }
 
-interface Place {
-  reader: ResourceReader;
-  scope: string;
-  options: PlanOptions;
-}
-
-function valueCollection(
-  place: Place,
-  path: string,
-  prefix: string,
-  what: string,
-  mode: Mode,
-  items: Record<string, string> | undefined,
-  absentNote?: string,
-): Collection<string, Listed> {
+/** A repository's or environment's variables: each compared by value. */
+function values(reader: ResourceReader): Members<string, Listed> {
   return {
-    target: place.reader.target,
-    scope: place.scope,
-    kind: KIND,
-    prefix,
-    what,
-    mode,
-    desired: canonicalItems(items),
-    list: () => listVariables(place.reader, path),
-    ...(absentNote ? { absentNote } : {}),
-    plan: (name, desired, live) => planValue(path, name, desired, live),
-    deleteRequest: (name) => ({ method: "DELETE", path: `${path}/${name}` }),
+    list: (path) => listVariables(reader, path),
+    plan: planValue,
     shown: (live) => ({ value: live.value }),
-    deleted: place.options.deleted?.at(place.reader.target, place.scope, KIND) ?? [],
   };
 }
 
-async function planRepository(
+function planRepository(
   reader: ResourceReader,
   repo: RepoRef,
   value: RepositoryVariables,
   options: PlanOptions,
 ): Promise<Change[]> {
-  const place = { reader, scope: `${repo.owner}/${repo.name}`, options };
+  const scope = `${repo.owner}/${repo.name}`;
   const mode = value.mode ?? "additive";
-  const collections: Array<Collection<string, Listed>> = [];
-  // A collection not written is not managed: `items: {}` under authoritative deletes them all.
-  if (value.items !== undefined) {
-    const path = `${repoPath(repo)}/actions/variables`;
-    collections.push(
-      valueCollection(place, path, "", `the variables of ${place.scope}`, mode, value.items),
-    );
-  }
-  for (const [environment, written] of Object.entries(value.environments ?? {})) {
-    if (written.items === undefined) continue;
-    const path = `${repoPath(repo)}/environments/${encodeURIComponent(environment)}/variables`;
-    collections.push(
-      valueCollection(
-        place,
-        path,
-        `environments/${environment}/`,
-        `the variables of environment ${environment} of ${place.scope}`,
-        written.mode ?? mode,
-        written.items,
-        `environment ${environment} was not found: it must exist when this is applied (the environments setting creates it first)`,
-      ),
-    );
-  }
-  return (await Promise.all(collections.map(planCollection))).flat();
+  const base = repoPath(repo);
+  return planNamed({ reader, scope, kind: KIND, options, members: values(reader) }, [
+    {
+      path: `${base}/actions/variables`,
+      prefix: "",
+      what: `the variables of ${scope}`,
+      mode,
+      items: value.items,
+    },
+    ...environmentCollections(
+      base,
+      scope,
+      "variables",
+      value.environments,
+      mode,
+      (env) => env.items,
+    ),
+  ]);
 }
 
 /** An organization variable as compared: value, visibility and, when selected, the repositories. */
@@ -222,30 +175,27 @@ async function planShared(
   return { ...planned, action: "update", diff, requests: [request] };
 }
 
-async function planOrganization(
+function planOrganization(
   reader: ResourceReader,
   org: string,
   value: OrganizationVariables,
   options: PlanOptions,
 ): Promise<Change[]> {
-  // Variables not written are not managed: `items: {}` under authoritative deletes them all.
-  if (value.items === undefined) return [];
   const path = `/orgs/${encodeURIComponent(org)}/actions/variables`;
-  const collection: Collection<OrganizationVariable, Listed> = {
-    target: reader.target,
-    scope: org,
-    kind: KIND,
-    prefix: "",
-    what: `the variables of ${org}`,
-    mode: value.mode ?? "additive",
-    desired: canonicalItems(value.items),
-    list: () => listVariables(reader, path),
-    plan: (name, desired, live) => planShared(reader, org, path, name, desired, live),
-    deleteRequest: (name) => ({ method: "DELETE", path: `${path}/${name}` }),
+  const members: Members<OrganizationVariable, Listed> = {
+    list: (at) => listVariables(reader, at),
+    plan: (at, name, desired, live) => planShared(reader, org, at, name, desired, live),
     shown: (live) => ({ value: live.value, visibility: live.visibility }),
-    deleted: options.deleted?.at(reader.target, org, KIND) ?? [],
   };
-  return planCollection(collection);
+  return planNamed({ reader, scope: org, kind: KIND, options, members }, [
+    {
+      path,
+      prefix: "",
+      what: `the variables of ${org}`,
+      mode: value.mode ?? "additive",
+      items: value.items,
+    },
+  ]);
 }
 
 /** A repository's own variables as they are live (environments' are not listed by export). */
@@ -265,53 +215,27 @@ async function exportOrganization(reader: ResourceReader, org: string): Promise<
   if (live.size === 0) return undefined;
   const items: Record<string, OrganizationVariable> = {};
   for (const [name, item] of live) {
-    const visibility = item.visibility;
-    if (visibility === undefined) {
-      throw readFailure(changeError(`variable ${name} has no visibility`, "GET", path, 200));
-    }
-    items[name] = { value: item.value, visibility };
-    if (visibility === "selected") {
-      const listed = await listedNames(reader, `${path}/${name}/repositories`);
-      if ("error" in listed) throw readFailure(listed.error);
-      items[name].selected_repositories = listed.names;
-    }
+    items[name] = {
+      value: item.value,
+      ...(await sharingOf(reader, path, KIND, name, item.visibility)),
+    };
   }
   return { mode: "additive", items };
 }
 
 const print = () => [{ kind: KIND, name: "*", path: [] }];
 
-/**
- * What a value defines: each variable, by its canonical name where it is written; a collection
- * under `mode: authoritative` is one resource, since what it deletes depends on all it lists.
- */
-function definesRepository(value: unknown) {
-  const written = value as RepositoryVariables;
-  if (written.mode === "authoritative") {
-    return [{ id: "variables", path: [], what: "the variables (mode: authoritative)" }];
-  }
-  return [
-    ...namesDefined(written.items, [], ""),
-    ...Object.entries(written.environments ?? {}).flatMap(([environment, env]) =>
-      env.mode === "authoritative"
-        ? [
-            {
-              id: `environments/${environment}`,
-              path: ["environments", environment],
-              what: `the variables of environment ${environment} (mode: authoritative)`,
-            },
-          ]
-        : namesDefined(env.items, ["environments", environment], `environments/${environment}/`),
-    ),
-  ];
-}
-
-function namesDefined(items: Record<string, unknown> | undefined, at: string[], prefix: string) {
-  return Object.keys(items ?? {}).map((name) => ({
-    id: `${prefix}${canonicalName(name)}`,
-    path: [...at, "items", name],
-    what: `the variable ${prefix}${canonicalName(name)}`,
-  }));
+function defines(value: unknown) {
+  const written = value as RepositoryVariables | OrganizationVariables;
+  return definedMembers(
+    KIND,
+    written,
+    [{ key: "items", prefix: "", items: written.items }],
+    (env) => ({
+      key: "items",
+      items: env.items,
+    }),
+  );
 }
 
 export const variableKind: KindModule = {
@@ -320,7 +244,7 @@ export const variableKind: KindModule = {
     setting: {
       key: "variables",
       schema: repositoryVariables,
-      defines: definesRepository,
+      defines,
       print,
     },
     plan: ({ reader, repo, value, options }) =>
@@ -331,12 +255,7 @@ export const variableKind: KindModule = {
     setting: {
       key: "variables",
       schema: organizationVariables,
-      defines: (value) => {
-        const written = value as OrganizationVariables;
-        return written.mode === "authoritative"
-          ? [{ id: "variables", path: [], what: "the variables (mode: authoritative)" }]
-          : namesDefined(written.items, [], "");
-      },
+      defines,
       print,
     },
     plan: ({ reader, org, value, options }) =>

@@ -9,7 +9,9 @@ import { closed } from "../../config/fields.js";
 import {
   actionsName,
   collectionMode,
-  sameNameProblems,
+  type Mode,
+  checkNames,
+  checkSharing,
   selectedRepositories,
   visibility,
 } from "../actions-names.js";
@@ -27,16 +29,6 @@ const items = z
   .record(actionsName("variable"), value)
   .optional()
   .describe("Variables by name (letters, digits and _; GitHub does not tell case apart).");
-
-function checkNames(
-  written: Record<string, unknown> | undefined,
-  path: ReadonlyArray<string | number>,
-  ctx: z.core.$RefinementCtx,
-) {
-  for (const problem of sameNameProblems(Object.keys(written ?? {}), path)) {
-    ctx.addIssue({ code: "custom", path: [...problem.path], message: problem.message });
-  }
-}
 
 const environment = closed({
   mode: collectionMode,
@@ -65,15 +57,7 @@ const organizationVariable = closed({
   value,
   visibility,
   selected_repositories: selectedRepositories,
-}).superRefine((written, ctx) => {
-  if (written.selected_repositories !== undefined && written.visibility !== "selected") {
-    ctx.addIssue({
-      code: "custom",
-      path: ["selected_repositories"],
-      message: "selected_repositories applies only with visibility: selected",
-    });
-  }
-});
+}).superRefine(checkSharing);
 
 export const organizationVariables = closed({
   mode: collectionMode,
@@ -84,8 +68,6 @@ export const organizationVariables = closed({
 })
   .superRefine((written, ctx) => checkNames(written.items, ["items"], ctx))
   .describe("The organization's GitHub Actions variables.");
-
-export type Mode = "additive" | "authoritative";
 
 export interface RepositoryVariables {
   mode?: Mode;

@@ -1,11 +1,10 @@
 import type { ActionsPolicy } from "../../core/actions.js";
 import { githubError, noContent, ok, type RequestContext } from "../../core/http-support.js";
-import { paginate } from "../../core/pagination.js";
 import type { Route } from "../../core/router.js";
 import { repository } from "../shapes.js";
 import { administeredOrganization } from "../org-access.js";
 import { adminRepository, assertUnlocked } from "../repo-access.js";
-import { selectedRepositories } from "./places.js";
+import { repositoryPage, selectedRepositories } from "./places.js";
 
 /**
  * GitHub Actions permissions of repositories and organizations, each read and written at its own
@@ -210,19 +209,7 @@ const organizationRoutes: Route[] = [
     pattern: `${ORG}/repositories`,
     handler: (ctx) => {
       const org = administeredOrganization(ctx);
-      const repos = [...org.actions.selected_repositories]
-        .map((id) => ctx.world.repositoriesById.get(id))
-        .filter((repo) => repo !== undefined)
-        .sort((a, b) => a.id - b.id);
-      const page = paginate(ctx, repos, "github");
-      return {
-        status: 200,
-        body: {
-          total_count: repos.length,
-          repositories: page.items.map((repo) => repository(ctx.base, ctx.world, repo, ctx.caller)),
-        },
-        headers: page.headers,
-      };
+      return repositoryPage(ctx, org.actions.selected_repositories, repository);
     },
   },
   {

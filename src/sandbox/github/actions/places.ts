@@ -1,6 +1,7 @@
 import type { ActionsStore } from "../../core/actions.js";
-import { notFound, type RequestContext } from "../../core/http-support.js";
-import type { Organization, Repository } from "../../core/world.js";
+import { notFound, type Reply, type RequestContext } from "../../core/http-support.js";
+import { paginate } from "../../core/pagination.js";
+import type { Account, Organization, Repository, World } from "../../core/world.js";
 import { administeredOrganization } from "../org-access.js";
 import { adminRepository } from "../repo-access.js";
 
@@ -91,4 +92,28 @@ export function selectedRepositories(
     );
   }
   return selected;
+}
+
+/**
+ * A page of the repositories a selection holds, as GitHub's `…/repositories` listings answer it:
+ * `{total_count, repositories}`, by id, in the shape the operation publishes.
+ */
+export function repositoryPage(
+  ctx: RequestContext,
+  ids: Iterable<number>,
+  shape: (base: string, world: World, repo: Repository, caller: Account | null) => unknown,
+): Reply {
+  const repos = [...ids]
+    .map((id) => ctx.world.repositoriesById.get(id))
+    .filter((repo) => repo !== undefined)
+    .sort((a, b) => a.id - b.id);
+  const page = paginate(ctx, repos, "github");
+  return {
+    status: 200,
+    body: {
+      total_count: repos.length,
+      repositories: page.items.map((repo) => shape(ctx.base, ctx.world, repo, ctx.caller)),
+    },
+    headers: page.headers,
+  };
 }

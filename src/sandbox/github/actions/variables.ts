@@ -11,7 +11,7 @@ import { paginate } from "../../core/pagination.js";
 import type { Route } from "../../core/router.js";
 import { minimalRepository } from "../shapes.js";
 import { nameProblem, pathName } from "./names.js";
-import { PLACES, type Place, selectedRepositories } from "./places.js";
+import { PLACES, type Place, repositoryPage, selectedRepositories } from "./places.js";
 
 /**
  * Actions variables of repositories, environments and organizations (GitHub's
@@ -224,21 +224,7 @@ export function sharedRepositoryRoutes(
       handler: (ctx) => {
         const at = orgPlace(ctx);
         const { shared } = sharedOf(ctx, at);
-        const repos = [...shared.selected]
-          .map((id) => ctx.world.repositoriesById.get(id))
-          .filter((repo) => repo !== undefined)
-          .sort((a, b) => a.id - b.id);
-        const page = paginate(ctx, repos, "github");
-        return {
-          status: 200,
-          body: {
-            total_count: repos.length,
-            repositories: page.items.map((repo) =>
-              minimalRepository(ctx.base, ctx.world, repo, ctx.caller),
-            ),
-          },
-          headers: page.headers,
-        };
+        return repositoryPage(ctx, shared.selected, minimalRepository);
       },
     },
     {
