@@ -320,6 +320,9 @@ export async function measurePlan({
         sandbox.url,
         "--format",
         "json",
+        // These scenarios measure the REST read path; bench/bulk-read.js compares it with GraphQL.
+        "--reads",
+        "rest",
         ...sandbox.clientFlags,
       ],
       { stdoutFile: planFile },
@@ -404,10 +407,10 @@ export async function appWorld(dir) {
 }
 
 /**
- * The installation's core budget used so far, read the way forgeplan reads it: `GET /rate_limit`
- * (free) with an installation token this scenario mints with the App's JWT.
+ * A token of installation 77 minted with the App's JWT outside forgeplan, as a workflow's
+ * `actions/create-github-app-token` step mints one: `GET /user` refuses it.
  */
-export async function installationCoreUsed(url, privateKey) {
+export async function mintInstallationToken(url, privateKey) {
   const { createSign } = await import("node:crypto");
   const { Buffer } = await import("node:buffer");
   const now = Math.floor(Date.now() / 1000);
@@ -419,7 +422,15 @@ export async function installationCoreUsed(url, privateKey) {
     headers: { Authorization: `Bearer ${unsigned}.${signature}` },
   });
   if (minted.status !== 201) throw new Error(`minting a token answered ${minted.status}`);
-  const { token } = await minted.json();
+  return (await minted.json()).token;
+}
+
+/**
+ * The installation's core budget used so far, read the way forgeplan reads it: `GET /rate_limit`
+ * (free) with an installation token this scenario mints with the App's JWT.
+ */
+export async function installationCoreUsed(url, privateKey) {
+  const token = await mintInstallationToken(url, privateKey);
   const overview = await fetch(`${url}/rate_limit`, {
     headers: { Authorization: `Bearer ${token}` },
   });

@@ -65,6 +65,9 @@ try {
       String(writeIntervalMs),
       "--format",
       "json",
+      // Its plans read a request per protection, what the limit paces.
+      "--reads",
+      "rest",
       ...sandbox.clientFlags,
     ],
     { stdoutFile: join(dir.path, "report.json") },

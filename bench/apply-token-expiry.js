@@ -61,6 +61,9 @@ try {
       "--auto-approve",
       "--write-interval",
       String(writeIntervalMs),
+      // The figures are of REST reads and writes under expiring tokens.
+      "--reads",
+      "rest",
     ],
     { stdoutFile: out },
   );

@@ -24,6 +24,8 @@ const sandbox = await startGeneratedWorld({ repositories, latencyMs });
 try {
   const config = join(dir.path, "forgeplan.yaml");
   writeFileSync(config, planConfig());
+  // What the cache answers are REST reads: a GraphQL query is never conditional.
+  const reads = ["--reads", "rest"];
   // Drift is checked on a managed world: apply the desired state first, so every protection exists
   // and answers with an ETag (an unprotected branch's 404 has none and is always read in full).
   const applied = await runForgeplan(
@@ -36,6 +38,7 @@ try {
       "--auto-approve",
       "--format",
       "json",
+      ...reads,
       ...sandbox.clientFlags,
     ],
     { stdoutFile: join(dir.path, "apply.json") },
@@ -59,6 +62,7 @@ try {
         "json",
         "--cache",
         cache,
+        ...reads,
         ...sandbox.clientFlags,
       ],
       { stdoutFile: out },

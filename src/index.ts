@@ -11,6 +11,9 @@ export { PlanFileError, planFileText, readPlanFile } from "./library/plan-file.j
 export type { Refusal } from "./engine/saved-plan.js";
 export type { StopReason } from "./engine/apply.js";
 export type { Shard } from "./engine/shard.js";
+export type { ReadsMode } from "./engine/bulk/reads.js";
+export { BudgetTooSmall } from "./engine/read-budget.js";
+export type { ReadBudget } from "./core/budget.js";
 export type { ClientEvent } from "./forge/client.js";
 export { FORMATS, type Format, type RenderOptions } from "./render/index.js";
 export { formatConfigError } from "./config/index.js";

@@ -111,10 +111,10 @@ function globToRegExp(glob) {
         source += "\\[";
         continue;
       }
-      let body = glob.slice(index + 1, end);
-      const negated = body.startsWith("!");
-      if (negated) body = body.slice(1);
-      source += `[${negated ? "^" : ""}${body.replace(/[\\\]^]/g, "\\$&")}]`;
+      let body2 = glob.slice(index + 1, end);
+      const negated = body2.startsWith("!");
+      if (negated) body2 = body2.slice(1);
+      source += `[${negated ? "^" : ""}${body2.replace(/[\\\]^]/g, "\\$&")}]`;
       index = end;
     } else source += char.replace(/[.+^${}()|\\/-]/g, "\\$&");
   }
@@ -1153,41 +1153,41 @@ function node(obj, key, make) {
   }
   return obj[key];
 }
-function flattenError(error62, mapper = (issue2) => issue2.message) {
-  const fieldErrors = {};
+function flattenError(error62, mapper = (issue3) => issue3.message) {
+  const fieldErrors2 = {};
   const formErrors = [];
   for (const sub of error62.issues) {
     if (sub.path.length > 0) {
-      node(fieldErrors, sub.path[0], () => []).push(mapper(sub));
+      node(fieldErrors2, sub.path[0], () => []).push(mapper(sub));
     } else {
       formErrors.push(mapper(sub));
     }
   }
-  return { formErrors, fieldErrors };
+  return { formErrors, fieldErrors: fieldErrors2 };
 }
-function formatError(error62, mapper = (issue2) => issue2.message) {
-  const fieldErrors = { _errors: [] };
+function formatError(error62, mapper = (issue3) => issue3.message) {
+  const fieldErrors2 = { _errors: [] };
   const processError = (error63, path = []) => {
-    for (const issue2 of error63.issues) {
-      if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path, ...issue2.path]));
-      } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path, ...issue2.path]);
-      } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path, ...issue2.path]);
+    for (const issue3 of error63.issues) {
+      if (issue3.code === "invalid_union" && issue3.errors.length) {
+        issue3.errors.map((issues) => processError({ issues }, [...path, ...issue3.path]));
+      } else if (issue3.code === "invalid_key") {
+        processError({ issues: issue3.issues }, [...path, ...issue3.path]);
+      } else if (issue3.code === "invalid_element") {
+        processError({ issues: issue3.issues }, [...path, ...issue3.path]);
       } else {
-        const fullpath = [...path, ...issue2.path];
+        const fullpath = [...path, ...issue3.path];
         if (fullpath.length === 0) {
-          fieldErrors._errors.push(mapper(issue2));
+          fieldErrors2._errors.push(mapper(issue3));
         } else {
-          let curr = fieldErrors;
+          let curr = fieldErrors2;
           let i = 0;
           while (i < fullpath.length) {
             const el = fullpath[i];
             const terminal = i === fullpath.length - 1;
             if (el === "_errors") {
               if (terminal)
-                curr._errors.push(mapper(issue2));
+                curr._errors.push(mapper(issue3));
               i++;
               continue;
             }
@@ -1201,7 +1201,7 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
             }
             const node2 = curr[el];
             if (terminal) {
-              node2._errors.push(mapper(issue2));
+              node2._errors.push(mapper(issue3));
             }
             curr = node2;
             i++;
@@ -1211,23 +1211,23 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
     }
   };
   processError(error62);
-  return fieldErrors;
+  return fieldErrors2;
 }
-function treeifyError(error62, mapper = (issue2) => issue2.message) {
+function treeifyError(error62, mapper = (issue3) => issue3.message) {
   const result = { errors: [] };
   const processError = (error63, path = []) => {
     var _a3;
-    for (const issue2 of error63.issues) {
-      if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path, ...issue2.path]));
-      } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path, ...issue2.path]);
-      } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path, ...issue2.path]);
+    for (const issue3 of error63.issues) {
+      if (issue3.code === "invalid_union" && issue3.errors.length) {
+        issue3.errors.map((issues) => processError({ issues }, [...path, ...issue3.path]));
+      } else if (issue3.code === "invalid_key") {
+        processError({ issues: issue3.issues }, [...path, ...issue3.path]);
+      } else if (issue3.code === "invalid_element") {
+        processError({ issues: issue3.issues }, [...path, ...issue3.path]);
       } else {
-        const fullpath = [...path, ...issue2.path];
+        const fullpath = [...path, ...issue3.path];
         if (fullpath.length === 0) {
-          result.errors.push(mapper(issue2));
+          result.errors.push(mapper(issue3));
           continue;
         }
         let curr = result;
@@ -1252,7 +1252,7 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
             curr = curr.items[el];
           }
           if (terminal) {
-            curr.errors.push(mapper(issue2));
+            curr.errors.push(mapper(issue3));
           }
           i++;
         }
@@ -1283,10 +1283,10 @@ function toDotPath(_path) {
 function prettifyError(error62) {
   const lines = [];
   const issues = [...error62.issues].sort((a, b) => (a.path ?? []).length - (b.path ?? []).length);
-  for (const issue2 of issues) {
-    lines.push(`✖ ${issue2.message}`);
-    if (issue2.path?.length)
-      lines.push(`  → at ${toDotPath(issue2.path)}`);
+  for (const issue3 of issues) {
+    lines.push(`✖ ${issue3.message}`);
+    if (issue3.path?.length)
+      lines.push(`  → at ${toDotPath(issue3.path)}`);
   }
   return lines.join("\n");
 }
@@ -5016,58 +5016,58 @@ var init_ar = __esm({
       const TypeDictionary = {
         nan: "NaN"
       };
-      return (issue2) => {
-        switch (issue2.code) {
+      return (issue3) => {
+        switch (issue3.code) {
           case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
+            const expected = TypeDictionary[issue3.expected] ?? issue3.expected;
+            const receivedType = parsedType(issue3.input);
             const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `مدخلات غير مقبولة: يفترض إدخال instanceof ${issue2.expected}، ولكن تم إدخال ${received}`;
+            if (/^[A-Z]/.test(issue3.expected)) {
+              return `مدخلات غير مقبولة: يفترض إدخال instanceof ${issue3.expected}، ولكن تم إدخال ${received}`;
             }
             return `مدخلات غير مقبولة: يفترض إدخال ${expected}، ولكن تم إدخال ${received}`;
           }
           case "invalid_value":
-            if (issue2.values.length === 1)
-              return `مدخلات غير مقبولة: يفترض إدخال ${stringifyPrimitive(issue2.values[0])}`;
-            return `اختيار غير مقبول: يتوقع انتقاء أحد هذه الخيارات: ${joinValues(issue2.values, "|")}`;
+            if (issue3.values.length === 1)
+              return `مدخلات غير مقبولة: يفترض إدخال ${stringifyPrimitive(issue3.values[0])}`;
+            return `اختيار غير مقبول: يتوقع انتقاء أحد هذه الخيارات: ${joinValues(issue3.values, "|")}`;
           case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? "<=" : "<";
+            const sizing = getSizing(issue3.origin);
             if (sizing)
-              return ` أكبر من اللازم: يفترض أن تكون ${issue2.origin ?? "القيمة"} ${adj} ${issue2.maximum.toString()} ${sizing.unit ?? "عنصر"}`;
-            return `أكبر من اللازم: يفترض أن تكون ${issue2.origin ?? "القيمة"} ${adj} ${issue2.maximum.toString()}`;
+              return ` أكبر من اللازم: يفترض أن تكون ${issue3.origin ?? "القيمة"} ${adj} ${issue3.maximum.toString()} ${sizing.unit ?? "عنصر"}`;
+            return `أكبر من اللازم: يفترض أن تكون ${issue3.origin ?? "القيمة"} ${adj} ${issue3.maximum.toString()}`;
           }
           case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? ">=" : ">";
+            const sizing = getSizing(issue3.origin);
             if (sizing) {
-              return `أصغر من اللازم: يفترض لـ ${issue2.origin} أن يكون ${adj} ${issue2.minimum.toString()} ${sizing.unit}`;
+              return `أصغر من اللازم: يفترض لـ ${issue3.origin} أن يكون ${adj} ${issue3.minimum.toString()} ${sizing.unit}`;
             }
-            return `أصغر من اللازم: يفترض لـ ${issue2.origin} أن يكون ${adj} ${issue2.minimum.toString()}`;
+            return `أصغر من اللازم: يفترض لـ ${issue3.origin} أن يكون ${adj} ${issue3.minimum.toString()}`;
           }
           case "invalid_format": {
-            const _issue = issue2;
+            const _issue = issue3;
             if (_issue.format === "starts_with")
-              return `نَص غير مقبول: يجب أن يبدأ بـ "${issue2.prefix}"`;
+              return `نَص غير مقبول: يجب أن يبدأ بـ "${issue3.prefix}"`;
             if (_issue.format === "ends_with")
               return `نَص غير مقبول: يجب أن ينتهي بـ "${_issue.suffix}"`;
             if (_issue.format === "includes")
               return `نَص غير مقبول: يجب أن يتضمَّن "${_issue.includes}"`;
             if (_issue.format === "regex")
               return `نَص غير مقبول: يجب أن يطابق النمط ${_issue.pattern}`;
-            return `${FormatDictionary[_issue.format] ?? issue2.format} غير مقبول`;
+            return `${FormatDictionary[_issue.format] ?? issue3.format} غير مقبول`;
           }
           case "not_multiple_of":
-            return `رقم غير مقبول: يجب أن يكون من مضاعفات ${issue2.divisor}`;
+            return `رقم غير مقبول: يجب أن يكون من مضاعفات ${issue3.divisor}`;
           case "unrecognized_keys":
-            return `معرف${issue2.keys.length > 1 ? "ات" : ""} غريب${issue2.keys.length > 1 ? "ة" : ""}: ${joinValues(issue2.keys, "، ")}`;
+            return `معرف${issue3.keys.length > 1 ? "ات" : ""} غريب${issue3.keys.length > 1 ? "ة" : ""}: ${joinValues(issue3.keys, "، ")}`;
           case "invalid_key":
-            return `معرف غير مقبول في ${issue2.origin}`;
+            return `معرف غير مقبول في ${issue3.origin}`;
           case "invalid_union":
             return "مدخل غير مقبول";
           case "invalid_element":
-            return `مدخل غير مقبول في ${issue2.origin}`;
+            return `مدخل غير مقبول في ${issue3.origin}`;
           default:
             return "مدخل غير مقبول";
         }
@@ -5134,37 +5134,37 @@ var init_az = __esm({
       const TypeDictionary = {
         nan: "NaN"
       };
-      return (issue2) => {
-        switch (issue2.code) {
+      return (issue3) => {
+        switch (issue3.code) {
           case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
+            const expected = TypeDictionary[issue3.expected] ?? issue3.expected;
+            const receivedType = parsedType(issue3.input);
             const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `Yanlış dəyər: gözlənilən instanceof ${issue2.expected}, daxil olan ${received}`;
+            if (/^[A-Z]/.test(issue3.expected)) {
+              return `Yanlış dəyər: gözlənilən instanceof ${issue3.expected}, daxil olan ${received}`;
             }
             return `Yanlış dəyər: gözlənilən ${expected}, daxil olan ${received}`;
           }
           case "invalid_value":
-            if (issue2.values.length === 1)
-              return `Yanlış dəyər: gözlənilən ${stringifyPrimitive(issue2.values[0])}`;
-            return `Yanlış seçim: aşağıdakılardan biri olmalıdır: ${joinValues(issue2.values, "|")}`;
+            if (issue3.values.length === 1)
+              return `Yanlış dəyər: gözlənilən ${stringifyPrimitive(issue3.values[0])}`;
+            return `Yanlış seçim: aşağıdakılardan biri olmalıdır: ${joinValues(issue3.values, "|")}`;
           case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? "<=" : "<";
+            const sizing = getSizing(issue3.origin);
             if (sizing)
-              return `Çox böyük: gözlənilən ${issue2.origin ?? "dəyər"} ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "element"}`;
-            return `Çox böyük: gözlənilən ${issue2.origin ?? "dəyər"} ${adj}${issue2.maximum.toString()}`;
+              return `Çox böyük: gözlənilən ${issue3.origin ?? "dəyər"} ${adj}${issue3.maximum.toString()} ${sizing.unit ?? "element"}`;
+            return `Çox böyük: gözlənilən ${issue3.origin ?? "dəyər"} ${adj}${issue3.maximum.toString()}`;
           }
           case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? ">=" : ">";
+            const sizing = getSizing(issue3.origin);
             if (sizing)
-              return `Çox kiçik: gözlənilən ${issue2.origin} ${adj}${issue2.minimum.toString()} ${sizing.unit}`;
-            return `Çox kiçik: gözlənilən ${issue2.origin} ${adj}${issue2.minimum.toString()}`;
+              return `Çox kiçik: gözlənilən ${issue3.origin} ${adj}${issue3.minimum.toString()} ${sizing.unit}`;
+            return `Çox kiçik: gözlənilən ${issue3.origin} ${adj}${issue3.minimum.toString()}`;
           }
           case "invalid_format": {
-            const _issue = issue2;
+            const _issue = issue3;
             if (_issue.format === "starts_with")
               return `Yanlış mətn: "${_issue.prefix}" ilə başlamalıdır`;
             if (_issue.format === "ends_with")
@@ -5173,18 +5173,18 @@ var init_az = __esm({
               return `Yanlış mətn: "${_issue.includes}" daxil olmalıdır`;
             if (_issue.format === "regex")
               return `Yanlış mətn: ${_issue.pattern} şablonuna uyğun olmalıdır`;
-            return `Yanlış ${FormatDictionary[_issue.format] ?? issue2.format}`;
+            return `Yanlış ${FormatDictionary[_issue.format] ?? issue3.format}`;
           }
           case "not_multiple_of":
-            return `Yanlış ədəd: ${issue2.divisor} ilə bölünə bilən olmalıdır`;
+            return `Yanlış ədəd: ${issue3.divisor} ilə bölünə bilən olmalıdır`;
           case "unrecognized_keys":
-            return `Tanınmayan açar${issue2.keys.length > 1 ? "lar" : ""}: ${joinValues(issue2.keys, ", ")}`;
+            return `Tanınmayan açar${issue3.keys.length > 1 ? "lar" : ""}: ${joinValues(issue3.keys, ", ")}`;
           case "invalid_key":
-            return `${issue2.origin} daxilində yanlış açar`;
+            return `${issue3.origin} daxilində yanlış açar`;
           case "invalid_union":
             return "Yanlış dəyər";
           case "invalid_element":
-            return `${issue2.origin} daxilində yanlış dəyər`;
+            return `${issue3.origin} daxilində yanlış dəyər`;
           default:
             return `Yanlış dəyər`;
         }
@@ -5303,43 +5303,43 @@ var init_be = __esm({
         number: "лік",
         array: "масіў"
       };
-      return (issue2) => {
-        switch (issue2.code) {
+      return (issue3) => {
+        switch (issue3.code) {
           case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
+            const expected = TypeDictionary[issue3.expected] ?? issue3.expected;
+            const receivedType = parsedType(issue3.input);
             const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `Няправільны ўвод: чакаўся instanceof ${issue2.expected}, атрымана ${received}`;
+            if (/^[A-Z]/.test(issue3.expected)) {
+              return `Няправільны ўвод: чакаўся instanceof ${issue3.expected}, атрымана ${received}`;
             }
             return `Няправільны ўвод: чакаўся ${expected}, атрымана ${received}`;
           }
           case "invalid_value":
-            if (issue2.values.length === 1)
-              return `Няправільны ўвод: чакалася ${stringifyPrimitive(issue2.values[0])}`;
-            return `Няправільны варыянт: чакаўся адзін з ${joinValues(issue2.values, "|")}`;
+            if (issue3.values.length === 1)
+              return `Няправільны ўвод: чакалася ${stringifyPrimitive(issue3.values[0])}`;
+            return `Няправільны варыянт: чакаўся адзін з ${joinValues(issue3.values, "|")}`;
           case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? "<=" : "<";
+            const sizing = getSizing(issue3.origin);
             if (sizing) {
-              const maxValue = Number(issue2.maximum);
+              const maxValue = Number(issue3.maximum);
               const unit = getBelarusianPlural(maxValue, sizing.unit.one, sizing.unit.few, sizing.unit.many);
-              return `Занадта вялікі: чакалася, што ${issue2.origin ?? "значэнне"} павінна ${sizing.verb} ${adj}${issue2.maximum.toString()} ${unit}`;
+              return `Занадта вялікі: чакалася, што ${issue3.origin ?? "значэнне"} павінна ${sizing.verb} ${adj}${issue3.maximum.toString()} ${unit}`;
             }
-            return `Занадта вялікі: чакалася, што ${issue2.origin ?? "значэнне"} павінна быць ${adj}${issue2.maximum.toString()}`;
+            return `Занадта вялікі: чакалася, што ${issue3.origin ?? "значэнне"} павінна быць ${adj}${issue3.maximum.toString()}`;
           }
           case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? ">=" : ">";
+            const sizing = getSizing(issue3.origin);
             if (sizing) {
-              const minValue = Number(issue2.minimum);
+              const minValue = Number(issue3.minimum);
               const unit = getBelarusianPlural(minValue, sizing.unit.one, sizing.unit.few, sizing.unit.many);
-              return `Занадта малы: чакалася, што ${issue2.origin} павінна ${sizing.verb} ${adj}${issue2.minimum.toString()} ${unit}`;
+              return `Занадта малы: чакалася, што ${issue3.origin} павінна ${sizing.verb} ${adj}${issue3.minimum.toString()} ${unit}`;
             }
-            return `Занадта малы: чакалася, што ${issue2.origin} павінна быць ${adj}${issue2.minimum.toString()}`;
+            return `Занадта малы: чакалася, што ${issue3.origin} павінна быць ${adj}${issue3.minimum.toString()}`;
           }
           case "invalid_format": {
-            const _issue = issue2;
+            const _issue = issue3;
             if (_issue.format === "starts_with")
               return `Няправільны радок: павінен пачынацца з "${_issue.prefix}"`;
             if (_issue.format === "ends_with")
@@ -5348,18 +5348,18 @@ var init_be = __esm({
               return `Няправільны радок: павінен змяшчаць "${_issue.includes}"`;
             if (_issue.format === "regex")
               return `Няправільны радок: павінен адпавядаць шаблону ${_issue.pattern}`;
-            return `Няправільны ${FormatDictionary[_issue.format] ?? issue2.format}`;
+            return `Няправільны ${FormatDictionary[_issue.format] ?? issue3.format}`;
           }
           case "not_multiple_of":
-            return `Няправільны лік: павінен быць кратным ${issue2.divisor}`;
+            return `Няправільны лік: павінен быць кратным ${issue3.divisor}`;
           case "unrecognized_keys":
-            return `Нераспазнаны ${issue2.keys.length > 1 ? "ключы" : "ключ"}: ${joinValues(issue2.keys, ", ")}`;
+            return `Нераспазнаны ${issue3.keys.length > 1 ? "ключы" : "ключ"}: ${joinValues(issue3.keys, ", ")}`;
           case "invalid_key":
-            return `Няправільны ключ у ${issue2.origin}`;
+            return `Няправільны ключ у ${issue3.origin}`;
           case "invalid_union":
             return "Няправільны ўвод";
           case "invalid_element":
-            return `Няправільнае значэнне ў ${issue2.origin}`;
+            return `Няправільнае значэнне ў ${issue3.origin}`;
           default:
             return `Няправільны ўвод`;
         }
@@ -5428,38 +5428,38 @@ var init_bg = __esm({
         number: "число",
         array: "масив"
       };
-      return (issue2) => {
-        switch (issue2.code) {
+      return (issue3) => {
+        switch (issue3.code) {
           case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
+            const expected = TypeDictionary[issue3.expected] ?? issue3.expected;
+            const receivedType = parsedType(issue3.input);
             const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `Невалиден вход: очакван instanceof ${issue2.expected}, получен ${received}`;
+            if (/^[A-Z]/.test(issue3.expected)) {
+              return `Невалиден вход: очакван instanceof ${issue3.expected}, получен ${received}`;
             }
             return `Невалиден вход: очакван ${expected}, получен ${received}`;
           }
           case "invalid_value":
-            if (issue2.values.length === 1)
-              return `Невалиден вход: очакван ${stringifyPrimitive(issue2.values[0])}`;
-            return `Невалидна опция: очаквано едно от ${joinValues(issue2.values, "|")}`;
+            if (issue3.values.length === 1)
+              return `Невалиден вход: очакван ${stringifyPrimitive(issue3.values[0])}`;
+            return `Невалидна опция: очаквано едно от ${joinValues(issue3.values, "|")}`;
           case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? "<=" : "<";
+            const sizing = getSizing(issue3.origin);
             if (sizing)
-              return `Твърде голямо: очаква се ${issue2.origin ?? "стойност"} да съдържа ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "елемента"}`;
-            return `Твърде голямо: очаква се ${issue2.origin ?? "стойност"} да бъде ${adj}${issue2.maximum.toString()}`;
+              return `Твърде голямо: очаква се ${issue3.origin ?? "стойност"} да съдържа ${adj}${issue3.maximum.toString()} ${sizing.unit ?? "елемента"}`;
+            return `Твърде голямо: очаква се ${issue3.origin ?? "стойност"} да бъде ${adj}${issue3.maximum.toString()}`;
           }
           case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? ">=" : ">";
+            const sizing = getSizing(issue3.origin);
             if (sizing) {
-              return `Твърде малко: очаква се ${issue2.origin} да съдържа ${adj}${issue2.minimum.toString()} ${sizing.unit}`;
+              return `Твърде малко: очаква се ${issue3.origin} да съдържа ${adj}${issue3.minimum.toString()} ${sizing.unit}`;
             }
-            return `Твърде малко: очаква се ${issue2.origin} да бъде ${adj}${issue2.minimum.toString()}`;
+            return `Твърде малко: очаква се ${issue3.origin} да бъде ${adj}${issue3.minimum.toString()}`;
           }
           case "invalid_format": {
-            const _issue = issue2;
+            const _issue = issue3;
             if (_issue.format === "starts_with") {
               return `Невалиден низ: трябва да започва с "${_issue.prefix}"`;
             }
@@ -5480,18 +5480,18 @@ var init_bg = __esm({
               invalid_adj = "Невалидно";
             if (_issue.format === "duration")
               invalid_adj = "Невалидна";
-            return `${invalid_adj} ${FormatDictionary[_issue.format] ?? issue2.format}`;
+            return `${invalid_adj} ${FormatDictionary[_issue.format] ?? issue3.format}`;
           }
           case "not_multiple_of":
-            return `Невалидно число: трябва да бъде кратно на ${issue2.divisor}`;
+            return `Невалидно число: трябва да бъде кратно на ${issue3.divisor}`;
           case "unrecognized_keys":
-            return `Неразпознат${issue2.keys.length > 1 ? "и" : ""} ключ${issue2.keys.length > 1 ? "ове" : ""}: ${joinValues(issue2.keys, ", ")}`;
+            return `Неразпознат${issue3.keys.length > 1 ? "и" : ""} ключ${issue3.keys.length > 1 ? "ове" : ""}: ${joinValues(issue3.keys, ", ")}`;
           case "invalid_key":
-            return `Невалиден ключ в ${issue2.origin}`;
+            return `Невалиден ключ в ${issue3.origin}`;
           case "invalid_union":
             return "Невалиден вход";
           case "invalid_element":
-            return `Невалидна стойност в ${issue2.origin}`;
+            return `Невалидна стойност в ${issue3.origin}`;
           default:
             return `Невалиден вход`;
         }
@@ -5558,35 +5558,35 @@ var init_bn = __esm({
       const TypeDictionary = {
         nan: "NaN"
       };
-      return (issue2) => {
-        switch (issue2.code) {
+      return (issue3) => {
+        switch (issue3.code) {
           case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
+            const expected = TypeDictionary[issue3.expected] ?? issue3.expected;
+            const receivedType = parsedType(issue3.input);
             const received = TypeDictionary[receivedType] ?? receivedType;
             return `অবৈধ ইনপুট: প্রত্যাশিত ${expected}, প্রাপ্ত ${received}`;
           }
           case "invalid_value":
-            if (issue2.values.length === 1)
-              return `অবৈধ ইনপুট: প্রত্যাশিত ${stringifyPrimitive(issue2.values[0])}`;
-            return `অবৈধ অপশন: ${joinValues(issue2.values, " | ")} এর মধ্যে একটি প্রত্যাশিত`;
+            if (issue3.values.length === 1)
+              return `অবৈধ ইনপুট: প্রত্যাশিত ${stringifyPrimitive(issue3.values[0])}`;
+            return `অবৈধ অপশন: ${joinValues(issue3.values, " | ")} এর মধ্যে একটি প্রত্যাশিত`;
           case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? "<=" : "<";
+            const sizing = getSizing(issue3.origin);
             if (sizing)
-              return `অনেক বড়: ${issue2.origin ?? "মান"} ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "এলিমেন্ট"} হতে হবে`;
-            return `অনেক বড়: ${issue2.origin ?? "মান"} ${adj}${issue2.maximum.toString()} হতে হবে`;
+              return `অনেক বড়: ${issue3.origin ?? "মান"} ${adj}${issue3.maximum.toString()} ${sizing.unit ?? "এলিমেন্ট"} হতে হবে`;
+            return `অনেক বড়: ${issue3.origin ?? "মান"} ${adj}${issue3.maximum.toString()} হতে হবে`;
           }
           case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? ">=" : ">";
+            const sizing = getSizing(issue3.origin);
             if (sizing) {
-              return `অনেক ছোট: ${issue2.origin} ${adj}${issue2.minimum.toString()} ${sizing.unit} হতে হবে`;
+              return `অনেক ছোট: ${issue3.origin} ${adj}${issue3.minimum.toString()} ${sizing.unit} হতে হবে`;
             }
-            return `অনেক ছোট: ${issue2.origin} ${adj}${issue2.minimum.toString()} হতে হবে`;
+            return `অনেক ছোট: ${issue3.origin} ${adj}${issue3.minimum.toString()} হতে হবে`;
           }
           case "invalid_format": {
-            const _issue = issue2;
+            const _issue = issue3;
             if (_issue.format === "starts_with") {
               return `অবৈধ স্ট্রিং: "${_issue.prefix}" দিয়ে শুরু হতে হবে`;
             }
@@ -5596,22 +5596,22 @@ var init_bn = __esm({
               return `অবৈধ স্ট্রিং: "${_issue.includes}" অন্তর্ভুক্ত থাকতে হবে`;
             if (_issue.format === "regex")
               return `অবৈধ স্ট্রিং: ${_issue.pattern} প্যাটার্ন মিলতে হবে`;
-            return `অবৈধ ${FormatDictionary[_issue.format] ?? issue2.format}`;
+            return `অবৈধ ${FormatDictionary[_issue.format] ?? issue3.format}`;
           }
           case "not_multiple_of":
-            return `অবৈধ নম্বর: ${issue2.divisor} এর গুণিতক হতে হবে`;
+            return `অবৈধ নম্বর: ${issue3.divisor} এর গুণিতক হতে হবে`;
           case "unrecognized_keys":
-            return `অচেনা কী${issue2.keys.length > 1 ? "গুলো" : ""}: ${joinValues(issue2.keys, ", ")}`;
+            return `অচেনা কী${issue3.keys.length > 1 ? "গুলো" : ""}: ${joinValues(issue3.keys, ", ")}`;
           case "invalid_key":
-            return `${issue2.origin} এ অবৈধ কী`;
+            return `${issue3.origin} এ অবৈধ কী`;
           case "invalid_union":
-            if (issue2.options && Array.isArray(issue2.options) && issue2.options.length > 0) {
-              const opts = issue2.options.map((o) => `'${o}'`).join(" | ");
+            if (issue3.options && Array.isArray(issue3.options) && issue3.options.length > 0) {
+              const opts = issue3.options.map((o) => `'${o}'`).join(" | ");
               return `অবৈধ ডিসক্রিমিনেটর মান। প্রত্যাশিত ${opts}`;
             }
             return "অবৈধ ইনপুট";
           case "invalid_element":
-            return `${issue2.origin} এ অবৈধ মান`;
+            return `${issue3.origin} এ অবৈধ মান`;
           default:
             return "অবৈধ ইনপুট";
         }
@@ -5678,38 +5678,38 @@ var init_ca = __esm({
       const TypeDictionary = {
         nan: "NaN"
       };
-      return (issue2) => {
-        switch (issue2.code) {
+      return (issue3) => {
+        switch (issue3.code) {
           case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
+            const expected = TypeDictionary[issue3.expected] ?? issue3.expected;
+            const receivedType = parsedType(issue3.input);
             const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `Tipus invàlid: s'esperava instanceof ${issue2.expected}, s'ha rebut ${received}`;
+            if (/^[A-Z]/.test(issue3.expected)) {
+              return `Tipus invàlid: s'esperava instanceof ${issue3.expected}, s'ha rebut ${received}`;
             }
             return `Tipus invàlid: s'esperava ${expected}, s'ha rebut ${received}`;
           }
           case "invalid_value":
-            if (issue2.values.length === 1)
-              return `Valor invàlid: s'esperava ${stringifyPrimitive(issue2.values[0])}`;
-            return `Opció invàlida: s'esperava una de ${joinValues(issue2.values, " o ")}`;
+            if (issue3.values.length === 1)
+              return `Valor invàlid: s'esperava ${stringifyPrimitive(issue3.values[0])}`;
+            return `Opció invàlida: s'esperava una de ${joinValues(issue3.values, " o ")}`;
           case "too_big": {
-            const adj = issue2.inclusive ? "com a màxim" : "menys de";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? "com a màxim" : "menys de";
+            const sizing = getSizing(issue3.origin);
             if (sizing)
-              return `Massa gran: s'esperava que ${issue2.origin ?? "el valor"} contingués ${adj} ${issue2.maximum.toString()} ${sizing.unit ?? "elements"}`;
-            return `Massa gran: s'esperava que ${issue2.origin ?? "el valor"} fos ${adj} ${issue2.maximum.toString()}`;
+              return `Massa gran: s'esperava que ${issue3.origin ?? "el valor"} contingués ${adj} ${issue3.maximum.toString()} ${sizing.unit ?? "elements"}`;
+            return `Massa gran: s'esperava que ${issue3.origin ?? "el valor"} fos ${adj} ${issue3.maximum.toString()}`;
           }
           case "too_small": {
-            const adj = issue2.inclusive ? "com a mínim" : "més de";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? "com a mínim" : "més de";
+            const sizing = getSizing(issue3.origin);
             if (sizing) {
-              return `Massa petit: s'esperava que ${issue2.origin} contingués ${adj} ${issue2.minimum.toString()} ${sizing.unit}`;
+              return `Massa petit: s'esperava que ${issue3.origin} contingués ${adj} ${issue3.minimum.toString()} ${sizing.unit}`;
             }
-            return `Massa petit: s'esperava que ${issue2.origin} fos ${adj} ${issue2.minimum.toString()}`;
+            return `Massa petit: s'esperava que ${issue3.origin} fos ${adj} ${issue3.minimum.toString()}`;
           }
           case "invalid_format": {
-            const _issue = issue2;
+            const _issue = issue3;
             if (_issue.format === "starts_with") {
               return `Format invàlid: ha de començar amb "${_issue.prefix}"`;
             }
@@ -5719,19 +5719,19 @@ var init_ca = __esm({
               return `Format invàlid: ha d'incloure "${_issue.includes}"`;
             if (_issue.format === "regex")
               return `Format invàlid: ha de coincidir amb el patró ${_issue.pattern}`;
-            return `Format invàlid per a ${FormatDictionary[_issue.format] ?? issue2.format}`;
+            return `Format invàlid per a ${FormatDictionary[_issue.format] ?? issue3.format}`;
           }
           case "not_multiple_of":
-            return `Número invàlid: ha de ser múltiple de ${issue2.divisor}`;
+            return `Número invàlid: ha de ser múltiple de ${issue3.divisor}`;
           case "unrecognized_keys":
-            return `Clau${issue2.keys.length > 1 ? "s" : ""} no reconeguda${issue2.keys.length > 1 ? "s" : ""}: ${joinValues(issue2.keys, ", ")}`;
+            return `Clau${issue3.keys.length > 1 ? "s" : ""} no reconeguda${issue3.keys.length > 1 ? "s" : ""}: ${joinValues(issue3.keys, ", ")}`;
           case "invalid_key":
-            return `Clau invàlida a ${issue2.origin}`;
+            return `Clau invàlida a ${issue3.origin}`;
           case "invalid_union":
             return "Entrada invàlida";
           // Could also be "Tipus d'unió invàlid" but "Entrada invàlida" is more general
           case "invalid_element":
-            return `Element invàlid a ${issue2.origin}`;
+            return `Element invàlid a ${issue3.origin}`;
           default:
             return `Entrada invàlida`;
         }
@@ -5816,11 +5816,11 @@ var init_ckb = __esm({
         map: "map",
         set: "set"
       };
-      return (issue2) => {
-        switch (issue2.code) {
+      return (issue3) => {
+        switch (issue3.code) {
           case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
+            const expected = TypeDictionary[issue3.expected] ?? issue3.expected;
+            const receivedType = parsedType(issue3.input);
             const received = TypeDictionary[receivedType] ?? receivedType;
             const postfix = ["ا", "و", "ۆ", "وو", "ە", "ی", "ێ"].some((p) => received.endsWith(p)) ? "یە" : "ە";
             const isEnglish = /^[a-zA-Z]+$/.test(received);
@@ -5829,23 +5829,23 @@ var init_ckb = __esm({
             return `چاوەڕوانکراوە ${expected} بێت، بەڵام ${received}${isEnglish ? "" : postfix}`;
           }
           case "invalid_value":
-            if (issue2.values.length === 1)
-              return `بەهاکە نادرووستە: چاوەڕوانکراوە ${stringifyPrimitive(issue2.values[0])} بێت`;
-            return `هەڵبژاردەی نادروست: چاوەڕوانکراوە یەکێک بێت لە ${joinValues(issue2.values, "|")}`;
+            if (issue3.values.length === 1)
+              return `بەهاکە نادرووستە: چاوەڕوانکراوە ${stringifyPrimitive(issue3.values[0])} بێت`;
+            return `هەڵبژاردەی نادروست: چاوەڕوانکراوە یەکێک بێت لە ${joinValues(issue3.values, "|")}`;
           case "too_big": {
-            const sizing = getSizing(issue2.origin);
+            const sizing = getSizing(issue3.origin);
             if (sizing)
-              return `پێویستە بە لایەنی زۆرەوە ${issue2.maximum.toString()} ${sizing.unit} ${sizing.verb}`;
-            return `پێویستە بە لایەنی زۆرەوە ${issue2.maximum.toString()} بێت`;
+              return `پێویستە بە لایەنی زۆرەوە ${issue3.maximum.toString()} ${sizing.unit} ${sizing.verb}`;
+            return `پێویستە بە لایەنی زۆرەوە ${issue3.maximum.toString()} بێت`;
           }
           case "too_small": {
-            const sizing = getSizing(issue2.origin);
+            const sizing = getSizing(issue3.origin);
             if (sizing)
-              return `پێویستە بە لایەنی کەمەوە ${issue2.minimum.toString()} ${sizing.unit} ${sizing.verb}`;
-            return `پێویستە بە لایەنی کەمەوە ${issue2.minimum.toString()} بێت`;
+              return `پێویستە بە لایەنی کەمەوە ${issue3.minimum.toString()} ${sizing.unit} ${sizing.verb}`;
+            return `پێویستە بە لایەنی کەمەوە ${issue3.minimum.toString()} بێت`;
           }
           case "invalid_format": {
-            const _issue = issue2;
+            const _issue = issue3;
             if (_issue.format === "starts_with") {
               return `دەقی نادروست: پێویستە دەستپێبکات بە "${_issue.prefix}"`;
             }
@@ -5855,22 +5855,22 @@ var init_ckb = __esm({
               return `دەقی نادروست: پێویستە "${_issue.includes}" لەخۆبگرێت`;
             if (_issue.format === "regex")
               return `دەقی نادروست: پێویستە لەگەڵ پاتێرنی ${_issue.pattern} بگونجێت`;
-            return `بەهای ${FormatDictionary[_issue.format] ?? issue2.format} نادروستە`;
+            return `بەهای ${FormatDictionary[_issue.format] ?? issue3.format} نادروستە`;
           }
           case "not_multiple_of":
-            return `ژمارەی نادروست: دەبێت چەند هێندە بێت بۆ ${issue2.divisor}`;
+            return `ژمارەی نادروست: دەبێت چەند هێندە بێت بۆ ${issue3.divisor}`;
           case "unrecognized_keys":
-            return `کلیلی نەناسراو: ${joinValues(issue2.keys, ", ")}`;
+            return `کلیلی نەناسراو: ${joinValues(issue3.keys, ", ")}`;
           case "invalid_key":
-            return `کلیلی نادروست لە ${issue2.origin}`;
+            return `کلیلی نادروست لە ${issue3.origin}`;
           case "invalid_union":
-            if (issue2.options && Array.isArray(issue2.options) && issue2.options.length > 0) {
-              const opts = issue2.options.map((o) => `'${o}'`).join(" | ");
+            if (issue3.options && Array.isArray(issue3.options) && issue3.options.length > 0) {
+              const opts = issue3.options.map((o) => `'${o}'`).join(" | ");
               return `بەهای نەناسراو هەیە. بەهای چاوەڕوانکراو: ${opts}`;
             }
             return "یەکگرتنی نادروست";
           case "invalid_element":
-            return `${issue2.origin} بەهاکە نادروستە`;
+            return `${issue3.origin} بەهاکە نادروستە`;
           default:
             return `تێکردەی نادروست`;
         }
@@ -5941,39 +5941,39 @@ var init_cs = __esm({
         function: "funkce",
         array: "pole"
       };
-      return (issue2) => {
-        switch (issue2.code) {
+      return (issue3) => {
+        switch (issue3.code) {
           case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
+            const expected = TypeDictionary[issue3.expected] ?? issue3.expected;
+            const receivedType = parsedType(issue3.input);
             const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `Neplatný vstup: očekáváno instanceof ${issue2.expected}, obdrženo ${received}`;
+            if (/^[A-Z]/.test(issue3.expected)) {
+              return `Neplatný vstup: očekáváno instanceof ${issue3.expected}, obdrženo ${received}`;
             }
             return `Neplatný vstup: očekáváno ${expected}, obdrženo ${received}`;
           }
           case "invalid_value":
-            if (issue2.values.length === 1)
-              return `Neplatný vstup: očekáváno ${stringifyPrimitive(issue2.values[0])}`;
-            return `Neplatná možnost: očekávána jedna z hodnot ${joinValues(issue2.values, "|")}`;
+            if (issue3.values.length === 1)
+              return `Neplatný vstup: očekáváno ${stringifyPrimitive(issue3.values[0])}`;
+            return `Neplatná možnost: očekávána jedna z hodnot ${joinValues(issue3.values, "|")}`;
           case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? "<=" : "<";
+            const sizing = getSizing(issue3.origin);
             if (sizing) {
-              return `Hodnota je příliš velká: ${issue2.origin ?? "hodnota"} musí mít ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "prvků"}`;
+              return `Hodnota je příliš velká: ${issue3.origin ?? "hodnota"} musí mít ${adj}${issue3.maximum.toString()} ${sizing.unit ?? "prvků"}`;
             }
-            return `Hodnota je příliš velká: ${issue2.origin ?? "hodnota"} musí být ${adj}${issue2.maximum.toString()}`;
+            return `Hodnota je příliš velká: ${issue3.origin ?? "hodnota"} musí být ${adj}${issue3.maximum.toString()}`;
           }
           case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? ">=" : ">";
+            const sizing = getSizing(issue3.origin);
             if (sizing) {
-              return `Hodnota je příliš malá: ${issue2.origin ?? "hodnota"} musí mít ${adj}${issue2.minimum.toString()} ${sizing.unit ?? "prvků"}`;
+              return `Hodnota je příliš malá: ${issue3.origin ?? "hodnota"} musí mít ${adj}${issue3.minimum.toString()} ${sizing.unit ?? "prvků"}`;
             }
-            return `Hodnota je příliš malá: ${issue2.origin ?? "hodnota"} musí být ${adj}${issue2.minimum.toString()}`;
+            return `Hodnota je příliš malá: ${issue3.origin ?? "hodnota"} musí být ${adj}${issue3.minimum.toString()}`;
           }
           case "invalid_format": {
-            const _issue = issue2;
+            const _issue = issue3;
             if (_issue.format === "starts_with")
               return `Neplatný řetězec: musí začínat na "${_issue.prefix}"`;
             if (_issue.format === "ends_with")
@@ -5982,18 +5982,18 @@ var init_cs = __esm({
               return `Neplatný řetězec: musí obsahovat "${_issue.includes}"`;
             if (_issue.format === "regex")
               return `Neplatný řetězec: musí odpovídat vzoru ${_issue.pattern}`;
-            return `Neplatný formát ${FormatDictionary[_issue.format] ?? issue2.format}`;
+            return `Neplatný formát ${FormatDictionary[_issue.format] ?? issue3.format}`;
           }
           case "not_multiple_of":
-            return `Neplatné číslo: musí být násobkem ${issue2.divisor}`;
+            return `Neplatné číslo: musí být násobkem ${issue3.divisor}`;
           case "unrecognized_keys":
-            return `Neznámé klíče: ${joinValues(issue2.keys, ", ")}`;
+            return `Neznámé klíče: ${joinValues(issue3.keys, ", ")}`;
           case "invalid_key":
-            return `Neplatný klíč v ${issue2.origin}`;
+            return `Neplatný klíč v ${issue3.origin}`;
           case "invalid_union":
             return "Neplatný vstup";
           case "invalid_element":
-            return `Neplatná hodnota v ${issue2.origin}`;
+            return `Neplatná hodnota v ${issue3.origin}`;
           default:
             return `Neplatný vstup`;
         }
@@ -6067,40 +6067,40 @@ var init_da = __esm({
         set: "sæt",
         file: "fil"
       };
-      return (issue2) => {
-        switch (issue2.code) {
+      return (issue3) => {
+        switch (issue3.code) {
           case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
+            const expected = TypeDictionary[issue3.expected] ?? issue3.expected;
+            const receivedType = parsedType(issue3.input);
             const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `Ugyldigt input: forventede instanceof ${issue2.expected}, fik ${received}`;
+            if (/^[A-Z]/.test(issue3.expected)) {
+              return `Ugyldigt input: forventede instanceof ${issue3.expected}, fik ${received}`;
             }
             return `Ugyldigt input: forventede ${expected}, fik ${received}`;
           }
           case "invalid_value":
-            if (issue2.values.length === 1)
-              return `Ugyldig værdi: forventede ${stringifyPrimitive(issue2.values[0])}`;
-            return `Ugyldigt valg: forventede en af følgende ${joinValues(issue2.values, "|")}`;
+            if (issue3.values.length === 1)
+              return `Ugyldig værdi: forventede ${stringifyPrimitive(issue3.values[0])}`;
+            return `Ugyldigt valg: forventede en af følgende ${joinValues(issue3.values, "|")}`;
           case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
-            const origin = TypeDictionary[issue2.origin] ?? issue2.origin;
+            const adj = issue3.inclusive ? "<=" : "<";
+            const sizing = getSizing(issue3.origin);
+            const origin = TypeDictionary[issue3.origin] ?? issue3.origin;
             if (sizing)
-              return `For stor: forventede ${origin ?? "value"} ${sizing.verb} ${adj} ${issue2.maximum.toString()} ${sizing.unit ?? "elementer"}`;
-            return `For stor: forventede ${origin ?? "value"} havde ${adj} ${issue2.maximum.toString()}`;
+              return `For stor: forventede ${origin ?? "value"} ${sizing.verb} ${adj} ${issue3.maximum.toString()} ${sizing.unit ?? "elementer"}`;
+            return `For stor: forventede ${origin ?? "value"} havde ${adj} ${issue3.maximum.toString()}`;
           }
           case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
-            const origin = TypeDictionary[issue2.origin] ?? issue2.origin;
+            const adj = issue3.inclusive ? ">=" : ">";
+            const sizing = getSizing(issue3.origin);
+            const origin = TypeDictionary[issue3.origin] ?? issue3.origin;
             if (sizing) {
-              return `For lille: forventede ${origin} ${sizing.verb} ${adj} ${issue2.minimum.toString()} ${sizing.unit}`;
+              return `For lille: forventede ${origin} ${sizing.verb} ${adj} ${issue3.minimum.toString()} ${sizing.unit}`;
             }
-            return `For lille: forventede ${origin} havde ${adj} ${issue2.minimum.toString()}`;
+            return `For lille: forventede ${origin} havde ${adj} ${issue3.minimum.toString()}`;
           }
           case "invalid_format": {
-            const _issue = issue2;
+            const _issue = issue3;
             if (_issue.format === "starts_with")
               return `Ugyldig streng: skal starte med "${_issue.prefix}"`;
             if (_issue.format === "ends_with")
@@ -6109,18 +6109,18 @@ var init_da = __esm({
               return `Ugyldig streng: skal indeholde "${_issue.includes}"`;
             if (_issue.format === "regex")
               return `Ugyldig streng: skal matche mønsteret ${_issue.pattern}`;
-            return `Ugyldig ${FormatDictionary[_issue.format] ?? issue2.format}`;
+            return `Ugyldig ${FormatDictionary[_issue.format] ?? issue3.format}`;
           }
           case "not_multiple_of":
-            return `Ugyldigt tal: skal være deleligt med ${issue2.divisor}`;
+            return `Ugyldigt tal: skal være deleligt med ${issue3.divisor}`;
           case "unrecognized_keys":
-            return `${issue2.keys.length > 1 ? "Ukendte nøgler" : "Ukendt nøgle"}: ${joinValues(issue2.keys, ", ")}`;
+            return `${issue3.keys.length > 1 ? "Ukendte nøgler" : "Ukendt nøgle"}: ${joinValues(issue3.keys, ", ")}`;
           case "invalid_key":
-            return `Ugyldig nøgle i ${issue2.origin}`;
+            return `Ugyldig nøgle i ${issue3.origin}`;
           case "invalid_union":
             return "Ugyldigt input: matcher ingen af de tilladte typer";
           case "invalid_element":
-            return `Ugyldig værdi i ${issue2.origin}`;
+            return `Ugyldig værdi i ${issue3.origin}`;
           default:
             return `Ugyldigt input`;
         }
@@ -6189,38 +6189,38 @@ var init_de = __esm({
         number: "Zahl",
         array: "Array"
       };
-      return (issue2) => {
-        switch (issue2.code) {
+      return (issue3) => {
+        switch (issue3.code) {
           case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
+            const expected = TypeDictionary[issue3.expected] ?? issue3.expected;
+            const receivedType = parsedType(issue3.input);
             const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `Ungültige Eingabe: erwartet instanceof ${issue2.expected}, erhalten ${received}`;
+            if (/^[A-Z]/.test(issue3.expected)) {
+              return `Ungültige Eingabe: erwartet instanceof ${issue3.expected}, erhalten ${received}`;
             }
             return `Ungültige Eingabe: erwartet ${expected}, erhalten ${received}`;
           }
           case "invalid_value":
-            if (issue2.values.length === 1)
-              return `Ungültige Eingabe: erwartet ${stringifyPrimitive(issue2.values[0])}`;
-            return `Ungültige Option: erwartet eine von ${joinValues(issue2.values, "|")}`;
+            if (issue3.values.length === 1)
+              return `Ungültige Eingabe: erwartet ${stringifyPrimitive(issue3.values[0])}`;
+            return `Ungültige Option: erwartet eine von ${joinValues(issue3.values, "|")}`;
           case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? "<=" : "<";
+            const sizing = getSizing(issue3.origin);
             if (sizing)
-              return `Zu groß: erwartet, dass ${issue2.origin ?? "Wert"} ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "Elemente"} hat`;
-            return `Zu groß: erwartet, dass ${issue2.origin ?? "Wert"} ${adj}${issue2.maximum.toString()} ist`;
+              return `Zu groß: erwartet, dass ${issue3.origin ?? "Wert"} ${adj}${issue3.maximum.toString()} ${sizing.unit ?? "Elemente"} hat`;
+            return `Zu groß: erwartet, dass ${issue3.origin ?? "Wert"} ${adj}${issue3.maximum.toString()} ist`;
           }
           case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? ">=" : ">";
+            const sizing = getSizing(issue3.origin);
             if (sizing) {
-              return `Zu klein: erwartet, dass ${issue2.origin} ${adj}${issue2.minimum.toString()} ${sizing.unit} hat`;
+              return `Zu klein: erwartet, dass ${issue3.origin} ${adj}${issue3.minimum.toString()} ${sizing.unit} hat`;
             }
-            return `Zu klein: erwartet, dass ${issue2.origin} ${adj}${issue2.minimum.toString()} ist`;
+            return `Zu klein: erwartet, dass ${issue3.origin} ${adj}${issue3.minimum.toString()} ist`;
           }
           case "invalid_format": {
-            const _issue = issue2;
+            const _issue = issue3;
             if (_issue.format === "starts_with")
               return `Ungültiger String: muss mit "${_issue.prefix}" beginnen`;
             if (_issue.format === "ends_with")
@@ -6229,18 +6229,18 @@ var init_de = __esm({
               return `Ungültiger String: muss "${_issue.includes}" enthalten`;
             if (_issue.format === "regex")
               return `Ungültiger String: muss dem Muster ${_issue.pattern} entsprechen`;
-            return `Ungültig: ${FormatDictionary[_issue.format] ?? issue2.format}`;
+            return `Ungültig: ${FormatDictionary[_issue.format] ?? issue3.format}`;
           }
           case "not_multiple_of":
-            return `Ungültige Zahl: muss ein Vielfaches von ${issue2.divisor} sein`;
+            return `Ungültige Zahl: muss ein Vielfaches von ${issue3.divisor} sein`;
           case "unrecognized_keys":
-            return `${issue2.keys.length > 1 ? "Unbekannte Schlüssel" : "Unbekannter Schlüssel"}: ${joinValues(issue2.keys, ", ")}`;
+            return `${issue3.keys.length > 1 ? "Unbekannte Schlüssel" : "Unbekannter Schlüssel"}: ${joinValues(issue3.keys, ", ")}`;
           case "invalid_key":
-            return `Ungültiger Schlüssel in ${issue2.origin}`;
+            return `Ungültiger Schlüssel in ${issue3.origin}`;
           case "invalid_union":
             return "Ungültige Eingabe";
           case "invalid_element":
-            return `Ungültiger Wert in ${issue2.origin}`;
+            return `Ungültiger Wert in ${issue3.origin}`;
           default:
             return `Ungültige Eingabe`;
         }
@@ -6307,38 +6307,38 @@ var init_el = __esm({
       const TypeDictionary = {
         nan: "NaN"
       };
-      return (issue2) => {
-        switch (issue2.code) {
+      return (issue3) => {
+        switch (issue3.code) {
           case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
+            const expected = TypeDictionary[issue3.expected] ?? issue3.expected;
+            const receivedType = parsedType(issue3.input);
             const received = TypeDictionary[receivedType] ?? receivedType;
-            if (typeof issue2.expected === "string" && /^[A-Z]/.test(issue2.expected)) {
-              return `Μη έγκυρη είσοδος: αναμενόταν instanceof ${issue2.expected}, λήφθηκε ${received}`;
+            if (typeof issue3.expected === "string" && /^[A-Z]/.test(issue3.expected)) {
+              return `Μη έγκυρη είσοδος: αναμενόταν instanceof ${issue3.expected}, λήφθηκε ${received}`;
             }
             return `Μη έγκυρη είσοδος: αναμενόταν ${expected}, λήφθηκε ${received}`;
           }
           case "invalid_value":
-            if (issue2.values.length === 1)
-              return `Μη έγκυρη είσοδος: αναμενόταν ${stringifyPrimitive(issue2.values[0])}`;
-            return `Μη έγκυρη επιλογή: αναμενόταν ένα από ${joinValues(issue2.values, "|")}`;
+            if (issue3.values.length === 1)
+              return `Μη έγκυρη είσοδος: αναμενόταν ${stringifyPrimitive(issue3.values[0])}`;
+            return `Μη έγκυρη επιλογή: αναμενόταν ένα από ${joinValues(issue3.values, "|")}`;
           case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? "<=" : "<";
+            const sizing = getSizing(issue3.origin);
             if (sizing)
-              return `Πολύ μεγάλο: αναμενόταν ${issue2.origin ?? "τιμή"} να έχει ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "στοιχεία"}`;
-            return `Πολύ μεγάλο: αναμενόταν ${issue2.origin ?? "τιμή"} να είναι ${adj}${issue2.maximum.toString()}`;
+              return `Πολύ μεγάλο: αναμενόταν ${issue3.origin ?? "τιμή"} να έχει ${adj}${issue3.maximum.toString()} ${sizing.unit ?? "στοιχεία"}`;
+            return `Πολύ μεγάλο: αναμενόταν ${issue3.origin ?? "τιμή"} να είναι ${adj}${issue3.maximum.toString()}`;
           }
           case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? ">=" : ">";
+            const sizing = getSizing(issue3.origin);
             if (sizing) {
-              return `Πολύ μικρό: αναμενόταν ${issue2.origin} να έχει ${adj}${issue2.minimum.toString()} ${sizing.unit}`;
+              return `Πολύ μικρό: αναμενόταν ${issue3.origin} να έχει ${adj}${issue3.minimum.toString()} ${sizing.unit}`;
             }
-            return `Πολύ μικρό: αναμενόταν ${issue2.origin} να είναι ${adj}${issue2.minimum.toString()}`;
+            return `Πολύ μικρό: αναμενόταν ${issue3.origin} να είναι ${adj}${issue3.minimum.toString()}`;
           }
           case "invalid_format": {
-            const _issue = issue2;
+            const _issue = issue3;
             if (_issue.format === "starts_with") {
               return `Μη έγκυρη συμβολοσειρά: πρέπει να ξεκινά με "${_issue.prefix}"`;
             }
@@ -6348,18 +6348,18 @@ var init_el = __esm({
               return `Μη έγκυρη συμβολοσειρά: πρέπει να περιέχει "${_issue.includes}"`;
             if (_issue.format === "regex")
               return `Μη έγκυρη συμβολοσειρά: πρέπει να ταιριάζει με το μοτίβο ${_issue.pattern}`;
-            return `Μη έγκυρο: ${FormatDictionary[_issue.format] ?? issue2.format}`;
+            return `Μη έγκυρο: ${FormatDictionary[_issue.format] ?? issue3.format}`;
           }
           case "not_multiple_of":
-            return `Μη έγκυρος αριθμός: πρέπει να είναι πολλαπλάσιο του ${issue2.divisor}`;
+            return `Μη έγκυρος αριθμός: πρέπει να είναι πολλαπλάσιο του ${issue3.divisor}`;
           case "unrecognized_keys":
-            return `Άγνωστ${issue2.keys.length > 1 ? "α" : "ο"} κλειδ${issue2.keys.length > 1 ? "ιά" : "ί"}: ${joinValues(issue2.keys, ", ")}`;
+            return `Άγνωστ${issue3.keys.length > 1 ? "α" : "ο"} κλειδ${issue3.keys.length > 1 ? "ιά" : "ί"}: ${joinValues(issue3.keys, ", ")}`;
           case "invalid_key":
-            return `Μη έγκυρο κλειδί στο ${issue2.origin}`;
+            return `Μη έγκυρο κλειδί στο ${issue3.origin}`;
           case "invalid_union":
             return "Μη έγκυρη είσοδος";
           case "invalid_element":
-            return `Μη έγκυρη τιμή στο ${issue2.origin}`;
+            return `Μη έγκυρη τιμή στο ${issue3.origin}`;
           default:
             return `Μη έγκυρη είσοδος`;
         }
@@ -6434,35 +6434,35 @@ var init_en = __esm({
         }
         return TypeDictionary[type] ?? type;
       }
-      return (issue2) => {
-        switch (issue2.code) {
+      return (issue3) => {
+        switch (issue3.code) {
           case "invalid_type": {
-            const expected = getTypeName(issue2.expected);
-            const receivedType = parsedType(issue2.input);
-            const received = getTypeName(receivedType, issue2.input);
+            const expected = getTypeName(issue3.expected);
+            const receivedType = parsedType(issue3.input);
+            const received = getTypeName(receivedType, issue3.input);
             return `Invalid input: expected ${expected}, received ${received}`;
           }
           case "invalid_value":
-            if (issue2.values.length === 1)
-              return `Invalid input: expected ${stringifyPrimitive(issue2.values[0])}`;
-            return `Invalid option: expected one of ${joinValues(issue2.values, "|")}`;
+            if (issue3.values.length === 1)
+              return `Invalid input: expected ${stringifyPrimitive(issue3.values[0])}`;
+            return `Invalid option: expected one of ${joinValues(issue3.values, "|")}`;
           case "too_big": {
-            const adj = issue2.exact ? "exactly " : issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.exact ? "exactly " : issue3.inclusive ? "<=" : "<";
+            const sizing = getSizing(issue3.origin);
             if (sizing)
-              return `Too big: expected ${issue2.origin ?? "value"} to have ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "elements"}`;
-            return `Too big: expected ${issue2.origin ?? "value"} to be ${adj}${issue2.maximum.toString()}`;
+              return `Too big: expected ${issue3.origin ?? "value"} to have ${adj}${issue3.maximum.toString()} ${sizing.unit ?? "elements"}`;
+            return `Too big: expected ${issue3.origin ?? "value"} to be ${adj}${issue3.maximum.toString()}`;
           }
           case "too_small": {
-            const adj = issue2.exact ? "exactly " : issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.exact ? "exactly " : issue3.inclusive ? ">=" : ">";
+            const sizing = getSizing(issue3.origin);
             if (sizing) {
-              return `Too small: expected ${issue2.origin} to have ${adj}${issue2.minimum.toString()} ${sizing.unit}`;
+              return `Too small: expected ${issue3.origin} to have ${adj}${issue3.minimum.toString()} ${sizing.unit}`;
             }
-            return `Too small: expected ${issue2.origin} to be ${adj}${issue2.minimum.toString()}`;
+            return `Too small: expected ${issue3.origin} to be ${adj}${issue3.minimum.toString()}`;
           }
           case "invalid_format": {
-            const _issue = issue2;
+            const _issue = issue3;
             if (_issue.format === "starts_with") {
               return `Invalid string: must start with "${_issue.prefix}"`;
             }
@@ -6472,25 +6472,25 @@ var init_en = __esm({
               return `Invalid string: must include "${_issue.includes}"`;
             if (_issue.format === "regex")
               return `Invalid string: must match pattern ${_issue.pattern}`;
-            return `Invalid ${FormatDictionary[_issue.format] ?? issue2.format}`;
+            return `Invalid ${FormatDictionary[_issue.format] ?? issue3.format}`;
           }
           case "not_multiple_of":
-            return `Invalid number: must be a multiple of ${issue2.divisor}`;
+            return `Invalid number: must be a multiple of ${issue3.divisor}`;
           case "unrecognized_keys":
-            return `Unrecognized key${issue2.keys.length > 1 ? "s" : ""}: ${joinValues(issue2.keys, ", ")}`;
+            return `Unrecognized key${issue3.keys.length > 1 ? "s" : ""}: ${joinValues(issue3.keys, ", ")}`;
           case "invalid_key":
-            return `Invalid key in ${issue2.origin}`;
+            return `Invalid key in ${issue3.origin}`;
           case "invalid_union":
-            if (issue2.options && Array.isArray(issue2.options) && issue2.options.length > 0) {
-              const opts = issue2.options.map((o) => `'${o}'`).join(" | ");
+            if (issue3.options && Array.isArray(issue3.options) && issue3.options.length > 0) {
+              const opts = issue3.options.map((o) => `'${o}'`).join(" | ");
               return `Invalid discriminator value. Expected ${opts}`;
             }
-            if (issue2.inclusive === false) {
+            if (issue3.inclusive === false) {
               return "Invalid input: more than one option matched";
             }
             return "Invalid input";
           case "invalid_element":
-            return `Invalid value in ${issue2.origin}`;
+            return `Invalid value in ${issue3.origin}`;
           default:
             return `Invalid input`;
         }
@@ -6560,38 +6560,38 @@ var init_eo = __esm({
         array: "tabelo",
         null: "senvalora"
       };
-      return (issue2) => {
-        switch (issue2.code) {
+      return (issue3) => {
+        switch (issue3.code) {
           case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
+            const expected = TypeDictionary[issue3.expected] ?? issue3.expected;
+            const receivedType = parsedType(issue3.input);
             const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `Nevalida enigo: atendiĝis instanceof ${issue2.expected}, riceviĝis ${received}`;
+            if (/^[A-Z]/.test(issue3.expected)) {
+              return `Nevalida enigo: atendiĝis instanceof ${issue3.expected}, riceviĝis ${received}`;
             }
             return `Nevalida enigo: atendiĝis ${expected}, riceviĝis ${received}`;
           }
           case "invalid_value":
-            if (issue2.values.length === 1)
-              return `Nevalida enigo: atendiĝis ${stringifyPrimitive(issue2.values[0])}`;
-            return `Nevalida opcio: atendiĝis unu el ${joinValues(issue2.values, "|")}`;
+            if (issue3.values.length === 1)
+              return `Nevalida enigo: atendiĝis ${stringifyPrimitive(issue3.values[0])}`;
+            return `Nevalida opcio: atendiĝis unu el ${joinValues(issue3.values, "|")}`;
           case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? "<=" : "<";
+            const sizing = getSizing(issue3.origin);
             if (sizing)
-              return `Tro granda: atendiĝis ke ${issue2.origin ?? "valoro"} havu ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "elementojn"}`;
-            return `Tro granda: atendiĝis ke ${issue2.origin ?? "valoro"} havu ${adj}${issue2.maximum.toString()}`;
+              return `Tro granda: atendiĝis ke ${issue3.origin ?? "valoro"} havu ${adj}${issue3.maximum.toString()} ${sizing.unit ?? "elementojn"}`;
+            return `Tro granda: atendiĝis ke ${issue3.origin ?? "valoro"} havu ${adj}${issue3.maximum.toString()}`;
           }
           case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? ">=" : ">";
+            const sizing = getSizing(issue3.origin);
             if (sizing) {
-              return `Tro malgranda: atendiĝis ke ${issue2.origin} havu ${adj}${issue2.minimum.toString()} ${sizing.unit}`;
+              return `Tro malgranda: atendiĝis ke ${issue3.origin} havu ${adj}${issue3.minimum.toString()} ${sizing.unit}`;
             }
-            return `Tro malgranda: atendiĝis ke ${issue2.origin} estu ${adj}${issue2.minimum.toString()}`;
+            return `Tro malgranda: atendiĝis ke ${issue3.origin} estu ${adj}${issue3.minimum.toString()}`;
           }
           case "invalid_format": {
-            const _issue = issue2;
+            const _issue = issue3;
             if (_issue.format === "starts_with")
               return `Nevalida karaktraro: devas komenciĝi per "${_issue.prefix}"`;
             if (_issue.format === "ends_with")
@@ -6600,18 +6600,18 @@ var init_eo = __esm({
               return `Nevalida karaktraro: devas inkluzivi "${_issue.includes}"`;
             if (_issue.format === "regex")
               return `Nevalida karaktraro: devas kongrui kun la modelo ${_issue.pattern}`;
-            return `Nevalida ${FormatDictionary[_issue.format] ?? issue2.format}`;
+            return `Nevalida ${FormatDictionary[_issue.format] ?? issue3.format}`;
           }
           case "not_multiple_of":
-            return `Nevalida nombro: devas esti oblo de ${issue2.divisor}`;
+            return `Nevalida nombro: devas esti oblo de ${issue3.divisor}`;
           case "unrecognized_keys":
-            return `Nekonata${issue2.keys.length > 1 ? "j" : ""} ŝlosilo${issue2.keys.length > 1 ? "j" : ""}: ${joinValues(issue2.keys, ", ")}`;
+            return `Nekonata${issue3.keys.length > 1 ? "j" : ""} ŝlosilo${issue3.keys.length > 1 ? "j" : ""}: ${joinValues(issue3.keys, ", ")}`;
           case "invalid_key":
-            return `Nevalida ŝlosilo en ${issue2.origin}`;
+            return `Nevalida ŝlosilo en ${issue3.origin}`;
           case "invalid_union":
             return "Nevalida enigo";
           case "invalid_element":
-            return `Nevalida valoro en ${issue2.origin}`;
+            return `Nevalida valoro en ${issue3.origin}`;
           default:
             return `Nevalida enigo`;
         }
@@ -6701,40 +6701,40 @@ var init_es = __esm({
         unknown: "desconocido",
         any: "cualquiera"
       };
-      return (issue2) => {
-        switch (issue2.code) {
+      return (issue3) => {
+        switch (issue3.code) {
           case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
+            const expected = TypeDictionary[issue3.expected] ?? issue3.expected;
+            const receivedType = parsedType(issue3.input);
             const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `Entrada inválida: se esperaba instanceof ${issue2.expected}, recibido ${received}`;
+            if (/^[A-Z]/.test(issue3.expected)) {
+              return `Entrada inválida: se esperaba instanceof ${issue3.expected}, recibido ${received}`;
             }
             return `Entrada inválida: se esperaba ${expected}, recibido ${received}`;
           }
           case "invalid_value":
-            if (issue2.values.length === 1)
-              return `Entrada inválida: se esperaba ${stringifyPrimitive(issue2.values[0])}`;
-            return `Opción inválida: se esperaba una de ${joinValues(issue2.values, "|")}`;
+            if (issue3.values.length === 1)
+              return `Entrada inválida: se esperaba ${stringifyPrimitive(issue3.values[0])}`;
+            return `Opción inválida: se esperaba una de ${joinValues(issue3.values, "|")}`;
           case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
-            const origin = TypeDictionary[issue2.origin] ?? issue2.origin;
+            const adj = issue3.inclusive ? "<=" : "<";
+            const sizing = getSizing(issue3.origin);
+            const origin = TypeDictionary[issue3.origin] ?? issue3.origin;
             if (sizing)
-              return `Demasiado grande: se esperaba que ${origin ?? "valor"} tuviera ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "elementos"}`;
-            return `Demasiado grande: se esperaba que ${origin ?? "valor"} fuera ${adj}${issue2.maximum.toString()}`;
+              return `Demasiado grande: se esperaba que ${origin ?? "valor"} tuviera ${adj}${issue3.maximum.toString()} ${sizing.unit ?? "elementos"}`;
+            return `Demasiado grande: se esperaba que ${origin ?? "valor"} fuera ${adj}${issue3.maximum.toString()}`;
           }
           case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
-            const origin = TypeDictionary[issue2.origin] ?? issue2.origin;
+            const adj = issue3.inclusive ? ">=" : ">";
+            const sizing = getSizing(issue3.origin);
+            const origin = TypeDictionary[issue3.origin] ?? issue3.origin;
             if (sizing) {
-              return `Demasiado pequeño: se esperaba que ${origin} tuviera ${adj}${issue2.minimum.toString()} ${sizing.unit}`;
+              return `Demasiado pequeño: se esperaba que ${origin} tuviera ${adj}${issue3.minimum.toString()} ${sizing.unit}`;
             }
-            return `Demasiado pequeño: se esperaba que ${origin} fuera ${adj}${issue2.minimum.toString()}`;
+            return `Demasiado pequeño: se esperaba que ${origin} fuera ${adj}${issue3.minimum.toString()}`;
           }
           case "invalid_format": {
-            const _issue = issue2;
+            const _issue = issue3;
             if (_issue.format === "starts_with")
               return `Cadena inválida: debe comenzar con "${_issue.prefix}"`;
             if (_issue.format === "ends_with")
@@ -6743,18 +6743,18 @@ var init_es = __esm({
               return `Cadena inválida: debe incluir "${_issue.includes}"`;
             if (_issue.format === "regex")
               return `Cadena inválida: debe coincidir con el patrón ${_issue.pattern}`;
-            return `Inválido ${FormatDictionary[_issue.format] ?? issue2.format}`;
+            return `Inválido ${FormatDictionary[_issue.format] ?? issue3.format}`;
           }
           case "not_multiple_of":
-            return `Número inválido: debe ser múltiplo de ${issue2.divisor}`;
+            return `Número inválido: debe ser múltiplo de ${issue3.divisor}`;
           case "unrecognized_keys":
-            return `Llave${issue2.keys.length > 1 ? "s" : ""} desconocida${issue2.keys.length > 1 ? "s" : ""}: ${joinValues(issue2.keys, ", ")}`;
+            return `Llave${issue3.keys.length > 1 ? "s" : ""} desconocida${issue3.keys.length > 1 ? "s" : ""}: ${joinValues(issue3.keys, ", ")}`;
           case "invalid_key":
-            return `Llave inválida en ${TypeDictionary[issue2.origin] ?? issue2.origin}`;
+            return `Llave inválida en ${TypeDictionary[issue3.origin] ?? issue3.origin}`;
           case "invalid_union":
             return "Entrada inválida";
           case "invalid_element":
-            return `Valor inválido en ${TypeDictionary[issue2.origin] ?? issue2.origin}`;
+            return `Valor inválido en ${TypeDictionary[issue3.origin] ?? issue3.origin}`;
           default:
             return `Entrada inválida`;
         }
@@ -6823,40 +6823,40 @@ var init_fa = __esm({
         number: "عدد",
         array: "آرایه"
       };
-      return (issue2) => {
-        switch (issue2.code) {
+      return (issue3) => {
+        switch (issue3.code) {
           case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
+            const expected = TypeDictionary[issue3.expected] ?? issue3.expected;
+            const receivedType = parsedType(issue3.input);
             const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `ورودی نامعتبر: می‌بایست instanceof ${issue2.expected} می‌بود، ${received} دریافت شد`;
+            if (/^[A-Z]/.test(issue3.expected)) {
+              return `ورودی نامعتبر: می‌بایست instanceof ${issue3.expected} می‌بود، ${received} دریافت شد`;
             }
             return `ورودی نامعتبر: می‌بایست ${expected} می‌بود، ${received} دریافت شد`;
           }
           case "invalid_value":
-            if (issue2.values.length === 1) {
-              return `ورودی نامعتبر: می‌بایست ${stringifyPrimitive(issue2.values[0])} می‌بود`;
+            if (issue3.values.length === 1) {
+              return `ورودی نامعتبر: می‌بایست ${stringifyPrimitive(issue3.values[0])} می‌بود`;
             }
-            return `گزینه نامعتبر: می‌بایست یکی از ${joinValues(issue2.values, "|")} می‌بود`;
+            return `گزینه نامعتبر: می‌بایست یکی از ${joinValues(issue3.values, "|")} می‌بود`;
           case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? "<=" : "<";
+            const sizing = getSizing(issue3.origin);
             if (sizing) {
-              return `خیلی بزرگ: ${issue2.origin ?? "مقدار"} باید ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "عنصر"} باشد`;
+              return `خیلی بزرگ: ${issue3.origin ?? "مقدار"} باید ${adj}${issue3.maximum.toString()} ${sizing.unit ?? "عنصر"} باشد`;
             }
-            return `خیلی بزرگ: ${issue2.origin ?? "مقدار"} باید ${adj}${issue2.maximum.toString()} باشد`;
+            return `خیلی بزرگ: ${issue3.origin ?? "مقدار"} باید ${adj}${issue3.maximum.toString()} باشد`;
           }
           case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? ">=" : ">";
+            const sizing = getSizing(issue3.origin);
             if (sizing) {
-              return `خیلی کوچک: ${issue2.origin} باید ${adj}${issue2.minimum.toString()} ${sizing.unit} باشد`;
+              return `خیلی کوچک: ${issue3.origin} باید ${adj}${issue3.minimum.toString()} ${sizing.unit} باشد`;
             }
-            return `خیلی کوچک: ${issue2.origin} باید ${adj}${issue2.minimum.toString()} باشد`;
+            return `خیلی کوچک: ${issue3.origin} باید ${adj}${issue3.minimum.toString()} باشد`;
           }
           case "invalid_format": {
-            const _issue = issue2;
+            const _issue = issue3;
             if (_issue.format === "starts_with") {
               return `رشته نامعتبر: باید با "${_issue.prefix}" شروع شود`;
             }
@@ -6869,18 +6869,18 @@ var init_fa = __esm({
             if (_issue.format === "regex") {
               return `رشته نامعتبر: باید با الگوی ${_issue.pattern} مطابقت داشته باشد`;
             }
-            return `${FormatDictionary[_issue.format] ?? issue2.format} نامعتبر`;
+            return `${FormatDictionary[_issue.format] ?? issue3.format} نامعتبر`;
           }
           case "not_multiple_of":
-            return `عدد نامعتبر: باید مضرب ${issue2.divisor} باشد`;
+            return `عدد نامعتبر: باید مضرب ${issue3.divisor} باشد`;
           case "unrecognized_keys":
-            return `کلید${issue2.keys.length > 1 ? "های" : ""} ناشناس: ${joinValues(issue2.keys, ", ")}`;
+            return `کلید${issue3.keys.length > 1 ? "های" : ""} ناشناس: ${joinValues(issue3.keys, ", ")}`;
           case "invalid_key":
-            return `کلید ناشناس در ${issue2.origin}`;
+            return `کلید ناشناس در ${issue3.origin}`;
           case "invalid_union":
             return `ورودی نامعتبر`;
           case "invalid_element":
-            return `مقدار نامعتبر در ${issue2.origin}`;
+            return `مقدار نامعتبر در ${issue3.origin}`;
           default:
             return `ورودی نامعتبر`;
         }
@@ -6951,39 +6951,39 @@ var init_fi = __esm({
       const TypeDictionary = {
         nan: "NaN"
       };
-      return (issue2) => {
-        switch (issue2.code) {
+      return (issue3) => {
+        switch (issue3.code) {
           case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
+            const expected = TypeDictionary[issue3.expected] ?? issue3.expected;
+            const receivedType = parsedType(issue3.input);
             const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `Virheellinen tyyppi: odotettiin instanceof ${issue2.expected}, oli ${received}`;
+            if (/^[A-Z]/.test(issue3.expected)) {
+              return `Virheellinen tyyppi: odotettiin instanceof ${issue3.expected}, oli ${received}`;
             }
             return `Virheellinen tyyppi: odotettiin ${expected}, oli ${received}`;
           }
           case "invalid_value":
-            if (issue2.values.length === 1)
-              return `Virheellinen syöte: täytyy olla ${stringifyPrimitive(issue2.values[0])}`;
-            return `Virheellinen valinta: täytyy olla yksi seuraavista: ${joinValues(issue2.values, "|")}`;
+            if (issue3.values.length === 1)
+              return `Virheellinen syöte: täytyy olla ${stringifyPrimitive(issue3.values[0])}`;
+            return `Virheellinen valinta: täytyy olla yksi seuraavista: ${joinValues(issue3.values, "|")}`;
           case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? "<=" : "<";
+            const sizing = getSizing(issue3.origin);
             if (sizing) {
-              return `Liian suuri: ${sizing.subject} täytyy olla ${adj}${issue2.maximum.toString()} ${sizing.unit}`.trim();
+              return `Liian suuri: ${sizing.subject} täytyy olla ${adj}${issue3.maximum.toString()} ${sizing.unit}`.trim();
             }
-            return `Liian suuri: arvon täytyy olla ${adj}${issue2.maximum.toString()}`;
+            return `Liian suuri: arvon täytyy olla ${adj}${issue3.maximum.toString()}`;
           }
           case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? ">=" : ">";
+            const sizing = getSizing(issue3.origin);
             if (sizing) {
-              return `Liian pieni: ${sizing.subject} täytyy olla ${adj}${issue2.minimum.toString()} ${sizing.unit}`.trim();
+              return `Liian pieni: ${sizing.subject} täytyy olla ${adj}${issue3.minimum.toString()} ${sizing.unit}`.trim();
             }
-            return `Liian pieni: arvon täytyy olla ${adj}${issue2.minimum.toString()}`;
+            return `Liian pieni: arvon täytyy olla ${adj}${issue3.minimum.toString()}`;
           }
           case "invalid_format": {
-            const _issue = issue2;
+            const _issue = issue3;
             if (_issue.format === "starts_with")
               return `Virheellinen syöte: täytyy alkaa "${_issue.prefix}"`;
             if (_issue.format === "ends_with")
@@ -6993,12 +6993,12 @@ var init_fi = __esm({
             if (_issue.format === "regex") {
               return `Virheellinen syöte: täytyy vastata säännöllistä lauseketta ${_issue.pattern}`;
             }
-            return `Virheellinen ${FormatDictionary[_issue.format] ?? issue2.format}`;
+            return `Virheellinen ${FormatDictionary[_issue.format] ?? issue3.format}`;
           }
           case "not_multiple_of":
-            return `Virheellinen luku: täytyy olla luvun ${issue2.divisor} monikerta`;
+            return `Virheellinen luku: täytyy olla luvun ${issue3.divisor} monikerta`;
           case "unrecognized_keys":
-            return `${issue2.keys.length > 1 ? "Tuntemattomat avaimet" : "Tuntematon avain"}: ${joinValues(issue2.keys, ", ")}`;
+            return `${issue3.keys.length > 1 ? "Tuntemattomat avaimet" : "Tuntematon avain"}: ${joinValues(issue3.keys, ", ")}`;
           case "invalid_key":
             return "Virheellinen avain tietueessa";
           case "invalid_union":
@@ -7090,37 +7090,37 @@ var init_fr = __esm({
         nan: "NaN",
         function: "fonction"
       };
-      return (issue2) => {
-        switch (issue2.code) {
+      return (issue3) => {
+        switch (issue3.code) {
           case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
+            const expected = TypeDictionary[issue3.expected] ?? issue3.expected;
+            const receivedType = parsedType(issue3.input);
             const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `Entrée invalide : instance de ${issue2.expected} attendu, ${received} reçu`;
+            if (/^[A-Z]/.test(issue3.expected)) {
+              return `Entrée invalide : instance de ${issue3.expected} attendu, ${received} reçu`;
             }
             return `Entrée invalide : ${expected} attendu, ${received} reçu`;
           }
           case "invalid_value":
-            if (issue2.values.length === 1)
-              return `Entrée invalide : ${stringifyPrimitive(issue2.values[0])} attendu`;
-            return `Option invalide : une valeur parmi ${joinValues(issue2.values, "|")} attendue`;
+            if (issue3.values.length === 1)
+              return `Entrée invalide : ${stringifyPrimitive(issue3.values[0])} attendu`;
+            return `Option invalide : une valeur parmi ${joinValues(issue3.values, "|")} attendue`;
           case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? "<=" : "<";
+            const sizing = getSizing(issue3.origin);
             if (sizing)
-              return `Trop grand : ${TypeDictionary[issue2.origin] ?? "valeur"} doit ${sizing.verb} ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "élément(s)"}`;
-            return `Trop grand : ${TypeDictionary[issue2.origin] ?? "valeur"} doit être ${adj}${issue2.maximum.toString()}`;
+              return `Trop grand : ${TypeDictionary[issue3.origin] ?? "valeur"} doit ${sizing.verb} ${adj}${issue3.maximum.toString()} ${sizing.unit ?? "élément(s)"}`;
+            return `Trop grand : ${TypeDictionary[issue3.origin] ?? "valeur"} doit être ${adj}${issue3.maximum.toString()}`;
           }
           case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? ">=" : ">";
+            const sizing = getSizing(issue3.origin);
             if (sizing)
-              return `Trop petit : ${TypeDictionary[issue2.origin] ?? "valeur"} doit ${sizing.verb} ${adj}${issue2.minimum.toString()} ${sizing.unit}`;
-            return `Trop petit : ${TypeDictionary[issue2.origin] ?? "valeur"} doit être ${adj}${issue2.minimum.toString()}`;
+              return `Trop petit : ${TypeDictionary[issue3.origin] ?? "valeur"} doit ${sizing.verb} ${adj}${issue3.minimum.toString()} ${sizing.unit}`;
+            return `Trop petit : ${TypeDictionary[issue3.origin] ?? "valeur"} doit être ${adj}${issue3.minimum.toString()}`;
           }
           case "invalid_format": {
-            const _issue = issue2;
+            const _issue = issue3;
             if (_issue.format === "starts_with")
               return `Chaîne de caractères invalide : doit commencer par "${_issue.prefix}"`;
             if (_issue.format === "ends_with")
@@ -7129,18 +7129,18 @@ var init_fr = __esm({
               return `Chaîne de caractères invalide : doit inclure "${_issue.includes}"`;
             if (_issue.format === "regex")
               return `Chaîne de caractères invalide : doit correspondre au motif ${_issue.pattern}`;
-            return `${FormatDictionary[_issue.format] ?? issue2.format} invalide`;
+            return `${FormatDictionary[_issue.format] ?? issue3.format} invalide`;
           }
           case "not_multiple_of":
-            return `Nombre invalide : doit être un multiple de ${issue2.divisor}`;
+            return `Nombre invalide : doit être un multiple de ${issue3.divisor}`;
           case "unrecognized_keys":
-            return `Clé${issue2.keys.length > 1 ? "s" : ""} non reconnue${issue2.keys.length > 1 ? "s" : ""} : ${joinValues(issue2.keys, ", ")}`;
+            return `Clé${issue3.keys.length > 1 ? "s" : ""} non reconnue${issue3.keys.length > 1 ? "s" : ""} : ${joinValues(issue3.keys, ", ")}`;
           case "invalid_key":
-            return `Clé invalide dans ${issue2.origin}`;
+            return `Clé invalide dans ${issue3.origin}`;
           case "invalid_union":
             return "Entrée invalide";
           case "invalid_element":
-            return `Valeur invalide dans ${issue2.origin}`;
+            return `Valeur invalide dans ${issue3.origin}`;
           default:
             return `Entrée invalide`;
         }
@@ -7207,38 +7207,38 @@ var init_fr_CA = __esm({
       const TypeDictionary = {
         nan: "NaN"
       };
-      return (issue2) => {
-        switch (issue2.code) {
+      return (issue3) => {
+        switch (issue3.code) {
           case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
+            const expected = TypeDictionary[issue3.expected] ?? issue3.expected;
+            const receivedType = parsedType(issue3.input);
             const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `Entrée invalide : attendu instanceof ${issue2.expected}, reçu ${received}`;
+            if (/^[A-Z]/.test(issue3.expected)) {
+              return `Entrée invalide : attendu instanceof ${issue3.expected}, reçu ${received}`;
             }
             return `Entrée invalide : attendu ${expected}, reçu ${received}`;
           }
           case "invalid_value":
-            if (issue2.values.length === 1)
-              return `Entrée invalide : attendu ${stringifyPrimitive(issue2.values[0])}`;
-            return `Option invalide : attendu l'une des valeurs suivantes ${joinValues(issue2.values, "|")}`;
+            if (issue3.values.length === 1)
+              return `Entrée invalide : attendu ${stringifyPrimitive(issue3.values[0])}`;
+            return `Option invalide : attendu l'une des valeurs suivantes ${joinValues(issue3.values, "|")}`;
           case "too_big": {
-            const adj = issue2.inclusive ? "≤" : "<";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? "≤" : "<";
+            const sizing = getSizing(issue3.origin);
             if (sizing)
-              return `Trop grand : attendu que ${issue2.origin ?? "la valeur"} ait ${adj}${issue2.maximum.toString()} ${sizing.unit}`;
-            return `Trop grand : attendu que ${issue2.origin ?? "la valeur"} soit ${adj}${issue2.maximum.toString()}`;
+              return `Trop grand : attendu que ${issue3.origin ?? "la valeur"} ait ${adj}${issue3.maximum.toString()} ${sizing.unit}`;
+            return `Trop grand : attendu que ${issue3.origin ?? "la valeur"} soit ${adj}${issue3.maximum.toString()}`;
           }
           case "too_small": {
-            const adj = issue2.inclusive ? "≥" : ">";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? "≥" : ">";
+            const sizing = getSizing(issue3.origin);
             if (sizing) {
-              return `Trop petit : attendu que ${issue2.origin} ait ${adj}${issue2.minimum.toString()} ${sizing.unit}`;
+              return `Trop petit : attendu que ${issue3.origin} ait ${adj}${issue3.minimum.toString()} ${sizing.unit}`;
             }
-            return `Trop petit : attendu que ${issue2.origin} soit ${adj}${issue2.minimum.toString()}`;
+            return `Trop petit : attendu que ${issue3.origin} soit ${adj}${issue3.minimum.toString()}`;
           }
           case "invalid_format": {
-            const _issue = issue2;
+            const _issue = issue3;
             if (_issue.format === "starts_with") {
               return `Chaîne invalide : doit commencer par "${_issue.prefix}"`;
             }
@@ -7248,18 +7248,18 @@ var init_fr_CA = __esm({
               return `Chaîne invalide : doit inclure "${_issue.includes}"`;
             if (_issue.format === "regex")
               return `Chaîne invalide : doit correspondre au motif ${_issue.pattern}`;
-            return `${FormatDictionary[_issue.format] ?? issue2.format} invalide`;
+            return `${FormatDictionary[_issue.format] ?? issue3.format} invalide`;
           }
           case "not_multiple_of":
-            return `Nombre invalide : doit être un multiple de ${issue2.divisor}`;
+            return `Nombre invalide : doit être un multiple de ${issue3.divisor}`;
           case "unrecognized_keys":
-            return `Clé${issue2.keys.length > 1 ? "s" : ""} non reconnue${issue2.keys.length > 1 ? "s" : ""} : ${joinValues(issue2.keys, ", ")}`;
+            return `Clé${issue3.keys.length > 1 ? "s" : ""} non reconnue${issue3.keys.length > 1 ? "s" : ""} : ${joinValues(issue3.keys, ", ")}`;
           case "invalid_key":
-            return `Clé invalide dans ${issue2.origin}`;
+            return `Clé invalide dans ${issue3.origin}`;
           case "invalid_union":
             return "Entrée invalide";
           case "invalid_element":
-            return `Valeur invalide dans ${issue2.origin}`;
+            return `Valeur invalide dans ${issue3.origin}`;
           default:
             return `Entrée invalide`;
         }
@@ -7326,35 +7326,35 @@ var init_gu = __esm({
       const TypeDictionary = {
         nan: "NaN"
       };
-      return (issue2) => {
-        switch (issue2.code) {
+      return (issue3) => {
+        switch (issue3.code) {
           case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
+            const expected = TypeDictionary[issue3.expected] ?? issue3.expected;
+            const receivedType = parsedType(issue3.input);
             const received = TypeDictionary[receivedType] ?? receivedType;
             return `અમાન્ય ઇનપુટ: અપેક્ષિત ${expected}, પ્રાપ્ત ${received}`;
           }
           case "invalid_value":
-            if (issue2.values.length === 1)
-              return `અમાન્ય ઇનપુટ: અપેક્ષિત ${stringifyPrimitive(issue2.values[0])}`;
-            return `અમાન્ય વિકલ્પ: ${joinValues(issue2.values, " | ")} માધ્યમથી એક અપેક્ષિત`;
+            if (issue3.values.length === 1)
+              return `અમાન્ય ઇનપુટ: અપેક્ષિત ${stringifyPrimitive(issue3.values[0])}`;
+            return `અમાન્ય વિકલ્પ: ${joinValues(issue3.values, " | ")} માધ્યમથી એક અપેક્ષિત`;
           case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? "<=" : "<";
+            const sizing = getSizing(issue3.origin);
             if (sizing)
-              return `ખૂબ મોટું: ${issue2.origin ?? "મૂલ્ય"} ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "એલિમેન્ટ"} હોવા જોઈએ`;
-            return `ખૂબ મોટું: ${issue2.origin ?? "મૂલ્ય"} ${adj}${issue2.maximum.toString()} હોવું જોઈએ`;
+              return `ખૂબ મોટું: ${issue3.origin ?? "મૂલ્ય"} ${adj}${issue3.maximum.toString()} ${sizing.unit ?? "એલિમેન્ટ"} હોવા જોઈએ`;
+            return `ખૂબ મોટું: ${issue3.origin ?? "મૂલ્ય"} ${adj}${issue3.maximum.toString()} હોવું જોઈએ`;
           }
           case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? ">=" : ">";
+            const sizing = getSizing(issue3.origin);
             if (sizing) {
-              return `ખૂબ નાનું: ${issue2.origin} ${adj}${issue2.minimum.toString()} ${sizing.unit} હોવા જોઈએ`;
+              return `ખૂબ નાનું: ${issue3.origin} ${adj}${issue3.minimum.toString()} ${sizing.unit} હોવા જોઈએ`;
             }
-            return `ખૂબ નાનું: ${issue2.origin} ${adj}${issue2.minimum.toString()} હોવું જોઈએ`;
+            return `ખૂબ નાનું: ${issue3.origin} ${adj}${issue3.minimum.toString()} હોવું જોઈએ`;
           }
           case "invalid_format": {
-            const _issue = issue2;
+            const _issue = issue3;
             if (_issue.format === "starts_with") {
               return `અમાન્ય સ્ટ્રિંગ: "${_issue.prefix}" થી શરૂ થવું જોઈએ`;
             }
@@ -7364,22 +7364,22 @@ var init_gu = __esm({
               return `અમાન્ય સ્ટ્રિંગ: "${_issue.includes}" શામેલ હોવું જોઈએ`;
             if (_issue.format === "regex")
               return `અમાન્ય સ્ટ્રિંગ: પેટર્ન ${_issue.pattern} સાથે મેળ ખાવું જોઈએ`;
-            return `અમાન્ય ${FormatDictionary[_issue.format] ?? issue2.format}`;
+            return `અમાન્ય ${FormatDictionary[_issue.format] ?? issue3.format}`;
           }
           case "not_multiple_of":
-            return `અમાન્ય નંબર: ${issue2.divisor} નો ગુણાંક હોવો જોઈએ`;
+            return `અમાન્ય નંબર: ${issue3.divisor} નો ગુણાંક હોવો જોઈએ`;
           case "unrecognized_keys":
-            return `ઓળખી શકાતા નહીં તે કી${issue2.keys.length > 1 ? "ઓ" : ""}: ${joinValues(issue2.keys, ", ")}`;
+            return `ઓળખી શકાતા નહીં તે કી${issue3.keys.length > 1 ? "ઓ" : ""}: ${joinValues(issue3.keys, ", ")}`;
           case "invalid_key":
-            return `${issue2.origin} માં અમાન્ય કી`;
+            return `${issue3.origin} માં અમાન્ય કી`;
           case "invalid_union":
-            if (issue2.options && Array.isArray(issue2.options) && issue2.options.length > 0) {
-              const opts = issue2.options.map((o) => `'${o}'`).join(" | ");
+            if (issue3.options && Array.isArray(issue3.options) && issue3.options.length > 0) {
+              const opts = issue3.options.map((o) => `'${o}'`).join(" | ");
               return `અમાન્ય ડિસ્ક્રિમિનેટર મૂલ્ય. અપેક્ષિત ${opts}`;
             }
             return "અમાન્ય ઇનપુટ";
           case "invalid_element":
-            return `${issue2.origin} માં અમાન્ય મૂલ્ય`;
+            return `${issue3.origin} માં અમાન્ય મૂલ્ય`;
           default:
             return "અમાન્ય ઇનપુટ";
         }
@@ -7487,24 +7487,24 @@ var init_he = __esm({
       const TypeDictionary = {
         nan: "NaN"
       };
-      return (issue2) => {
-        switch (issue2.code) {
+      return (issue3) => {
+        switch (issue3.code) {
           case "invalid_type": {
-            const expectedKey = issue2.expected;
+            const expectedKey = issue3.expected;
             const expected = TypeDictionary[expectedKey ?? ""] ?? typeLabel(expectedKey);
-            const receivedType = parsedType(issue2.input);
+            const receivedType = parsedType(issue3.input);
             const received = TypeDictionary[receivedType] ?? TypeNames[receivedType]?.label ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `קלט לא תקין: צריך להיות instanceof ${issue2.expected}, התקבל ${received}`;
+            if (/^[A-Z]/.test(issue3.expected)) {
+              return `קלט לא תקין: צריך להיות instanceof ${issue3.expected}, התקבל ${received}`;
             }
             return `קלט לא תקין: צריך להיות ${expected}, התקבל ${received}`;
           }
           case "invalid_value": {
-            if (issue2.values.length === 1) {
-              return `ערך לא תקין: הערך חייב להיות ${stringifyPrimitive(issue2.values[0])}`;
+            if (issue3.values.length === 1) {
+              return `ערך לא תקין: הערך חייב להיות ${stringifyPrimitive(issue3.values[0])}`;
             }
-            const stringified = issue2.values.map((v) => stringifyPrimitive(v));
-            if (issue2.values.length === 2) {
+            const stringified = issue3.values.map((v) => stringifyPrimitive(v));
+            if (issue3.values.length === 2) {
               return `ערך לא תקין: האפשרויות המתאימות הן ${stringified[0]} או ${stringified[1]}`;
             }
             const lastValue = stringified[stringified.length - 1];
@@ -7512,55 +7512,55 @@ var init_he = __esm({
             return `ערך לא תקין: האפשרויות המתאימות הן ${restValues} או ${lastValue}`;
           }
           case "too_big": {
-            const sizing = getSizing(issue2.origin);
-            const subject = withDefinite(issue2.origin ?? "value");
-            if (issue2.origin === "string") {
-              return `${sizing?.longLabel ?? "ארוך"} מדי: ${subject} צריכה להכיל ${issue2.maximum.toString()} ${sizing?.unit ?? ""} ${issue2.inclusive ? "או פחות" : "לכל היותר"}`.trim();
+            const sizing = getSizing(issue3.origin);
+            const subject = withDefinite(issue3.origin ?? "value");
+            if (issue3.origin === "string") {
+              return `${sizing?.longLabel ?? "ארוך"} מדי: ${subject} צריכה להכיל ${issue3.maximum.toString()} ${sizing?.unit ?? ""} ${issue3.inclusive ? "או פחות" : "לכל היותר"}`.trim();
             }
-            if (issue2.origin === "number") {
-              const comparison = issue2.inclusive ? `קטן או שווה ל-${issue2.maximum}` : `קטן מ-${issue2.maximum}`;
+            if (issue3.origin === "number") {
+              const comparison = issue3.inclusive ? `קטן או שווה ל-${issue3.maximum}` : `קטן מ-${issue3.maximum}`;
               return `גדול מדי: ${subject} צריך להיות ${comparison}`;
             }
-            if (issue2.origin === "array" || issue2.origin === "set") {
-              const verb = issue2.origin === "set" ? "צריכה" : "צריך";
-              const comparison = issue2.inclusive ? `${issue2.maximum} ${sizing?.unit ?? ""} או פחות` : `פחות מ-${issue2.maximum} ${sizing?.unit ?? ""}`;
+            if (issue3.origin === "array" || issue3.origin === "set") {
+              const verb = issue3.origin === "set" ? "צריכה" : "צריך";
+              const comparison = issue3.inclusive ? `${issue3.maximum} ${sizing?.unit ?? ""} או פחות` : `פחות מ-${issue3.maximum} ${sizing?.unit ?? ""}`;
               return `גדול מדי: ${subject} ${verb} להכיל ${comparison}`.trim();
             }
-            const adj = issue2.inclusive ? "<=" : "<";
-            const be = verbFor(issue2.origin ?? "value");
+            const adj = issue3.inclusive ? "<=" : "<";
+            const be = verbFor(issue3.origin ?? "value");
             if (sizing?.unit) {
-              return `${sizing.longLabel} מדי: ${subject} ${be} ${adj}${issue2.maximum.toString()} ${sizing.unit}`;
+              return `${sizing.longLabel} מדי: ${subject} ${be} ${adj}${issue3.maximum.toString()} ${sizing.unit}`;
             }
-            return `${sizing?.longLabel ?? "גדול"} מדי: ${subject} ${be} ${adj}${issue2.maximum.toString()}`;
+            return `${sizing?.longLabel ?? "גדול"} מדי: ${subject} ${be} ${adj}${issue3.maximum.toString()}`;
           }
           case "too_small": {
-            const sizing = getSizing(issue2.origin);
-            const subject = withDefinite(issue2.origin ?? "value");
-            if (issue2.origin === "string") {
-              return `${sizing?.shortLabel ?? "קצר"} מדי: ${subject} צריכה להכיל ${issue2.minimum.toString()} ${sizing?.unit ?? ""} ${issue2.inclusive ? "או יותר" : "לפחות"}`.trim();
+            const sizing = getSizing(issue3.origin);
+            const subject = withDefinite(issue3.origin ?? "value");
+            if (issue3.origin === "string") {
+              return `${sizing?.shortLabel ?? "קצר"} מדי: ${subject} צריכה להכיל ${issue3.minimum.toString()} ${sizing?.unit ?? ""} ${issue3.inclusive ? "או יותר" : "לפחות"}`.trim();
             }
-            if (issue2.origin === "number") {
-              const comparison = issue2.inclusive ? `גדול או שווה ל-${issue2.minimum}` : `גדול מ-${issue2.minimum}`;
+            if (issue3.origin === "number") {
+              const comparison = issue3.inclusive ? `גדול או שווה ל-${issue3.minimum}` : `גדול מ-${issue3.minimum}`;
               return `קטן מדי: ${subject} צריך להיות ${comparison}`;
             }
-            if (issue2.origin === "array" || issue2.origin === "set") {
-              const verb = issue2.origin === "set" ? "צריכה" : "צריך";
-              if (issue2.minimum === 1 && issue2.inclusive) {
-                const singularPhrase = issue2.origin === "set" ? "לפחות פריט אחד" : "לפחות פריט אחד";
+            if (issue3.origin === "array" || issue3.origin === "set") {
+              const verb = issue3.origin === "set" ? "צריכה" : "צריך";
+              if (issue3.minimum === 1 && issue3.inclusive) {
+                const singularPhrase = issue3.origin === "set" ? "לפחות פריט אחד" : "לפחות פריט אחד";
                 return `קטן מדי: ${subject} ${verb} להכיל ${singularPhrase}`;
               }
-              const comparison = issue2.inclusive ? `${issue2.minimum} ${sizing?.unit ?? ""} או יותר` : `יותר מ-${issue2.minimum} ${sizing?.unit ?? ""}`;
+              const comparison = issue3.inclusive ? `${issue3.minimum} ${sizing?.unit ?? ""} או יותר` : `יותר מ-${issue3.minimum} ${sizing?.unit ?? ""}`;
               return `קטן מדי: ${subject} ${verb} להכיל ${comparison}`.trim();
             }
-            const adj = issue2.inclusive ? ">=" : ">";
-            const be = verbFor(issue2.origin ?? "value");
+            const adj = issue3.inclusive ? ">=" : ">";
+            const be = verbFor(issue3.origin ?? "value");
             if (sizing?.unit) {
-              return `${sizing.shortLabel} מדי: ${subject} ${be} ${adj}${issue2.minimum.toString()} ${sizing.unit}`;
+              return `${sizing.shortLabel} מדי: ${subject} ${be} ${adj}${issue3.minimum.toString()} ${sizing.unit}`;
             }
-            return `${sizing?.shortLabel ?? "קטן"} מדי: ${subject} ${be} ${adj}${issue2.minimum.toString()}`;
+            return `${sizing?.shortLabel ?? "קטן"} מדי: ${subject} ${be} ${adj}${issue3.minimum.toString()}`;
           }
           case "invalid_format": {
-            const _issue = issue2;
+            const _issue = issue3;
             if (_issue.format === "starts_with")
               return `המחרוזת חייבת להתחיל ב "${_issue.prefix}"`;
             if (_issue.format === "ends_with")
@@ -7576,17 +7576,17 @@ var init_he = __esm({
             return `${noun} לא ${adjective}`;
           }
           case "not_multiple_of":
-            return `מספר לא תקין: חייב להיות מכפלה של ${issue2.divisor}`;
+            return `מספר לא תקין: חייב להיות מכפלה של ${issue3.divisor}`;
           case "unrecognized_keys":
-            return `מפתח${issue2.keys.length > 1 ? "ות" : ""} לא מזוה${issue2.keys.length > 1 ? "ים" : "ה"}: ${joinValues(issue2.keys, ", ")}`;
+            return `מפתח${issue3.keys.length > 1 ? "ות" : ""} לא מזוה${issue3.keys.length > 1 ? "ים" : "ה"}: ${joinValues(issue3.keys, ", ")}`;
           case "invalid_key": {
             return `שדה לא תקין באובייקט`;
           }
           case "invalid_union":
             return "קלט לא תקין";
           case "invalid_element": {
-            const place = withDefinite(issue2.origin ?? "array");
-            return `ערך לא תקין ב${place}`;
+            const place2 = withDefinite(issue3.origin ?? "array");
+            return `ערך לא תקין ב${place2}`;
           }
           default:
             return `קלט לא תקין`;
@@ -7654,34 +7654,34 @@ var init_hi = __esm({
       const TypeDictionary = {
         nan: "NaN"
       };
-      return (issue2) => {
-        switch (issue2.code) {
+      return (issue3) => {
+        switch (issue3.code) {
           case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
+            const expected = TypeDictionary[issue3.expected] ?? issue3.expected;
+            const receivedType = parsedType(issue3.input);
             const received = TypeDictionary[receivedType] ?? receivedType;
             return `अमान्य इनपुट: अपेक्षित ${expected}, प्राप्त ${received}`;
           }
           case "invalid_value":
-            if (issue2.values.length === 1)
-              return `अमान्य इनपुट: अपेक्षित ${stringifyPrimitive(issue2.values[0])}`;
-            return `अमान्य विकल्प: अपेक्षित मानों में से एक ${joinValues(issue2.values, "|")}`;
+            if (issue3.values.length === 1)
+              return `अमान्य इनपुट: अपेक्षित ${stringifyPrimitive(issue3.values[0])}`;
+            return `अमान्य विकल्प: अपेक्षित मानों में से एक ${joinValues(issue3.values, "|")}`;
           case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? "<=" : "<";
+            const sizing = getSizing(issue3.origin);
             if (sizing)
-              return `बहुत बड़ा: अपेक्षित था कि ${issue2.origin ?? "मान"} में ${adj}${issue2.maximum} ${sizing.unit} हों`;
-            return `बहुत बड़ा: अपेक्षित था कि ${issue2.origin ?? "मान"} ${adj}${issue2.maximum} हो`;
+              return `बहुत बड़ा: अपेक्षित था कि ${issue3.origin ?? "मान"} में ${adj}${issue3.maximum} ${sizing.unit} हों`;
+            return `बहुत बड़ा: अपेक्षित था कि ${issue3.origin ?? "मान"} ${adj}${issue3.maximum} हो`;
           }
           case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? ">=" : ">";
+            const sizing = getSizing(issue3.origin);
             if (sizing)
-              return `बहुत छोटा: अपेक्षित था कि ${issue2.origin} में ${adj}${issue2.minimum} ${sizing.unit} हों`;
-            return `बहुत छोटा: अपेक्षित था कि ${issue2.origin} ${adj}${issue2.minimum} हो`;
+              return `बहुत छोटा: अपेक्षित था कि ${issue3.origin} में ${adj}${issue3.minimum} ${sizing.unit} हों`;
+            return `बहुत छोटा: अपेक्षित था कि ${issue3.origin} ${adj}${issue3.minimum} हो`;
           }
           case "invalid_format": {
-            const _issue = issue2;
+            const _issue = issue3;
             if (_issue.format === "starts_with")
               return `अमान्य स्ट्रिंग: "${_issue.prefix}" से शुरू होना चाहिए`;
             if (_issue.format === "ends_with")
@@ -7690,22 +7690,22 @@ var init_hi = __esm({
               return `अमान्य स्ट्रिंग: इसमें "${_issue.includes}" शामिल होना चाहिए`;
             if (_issue.format === "regex")
               return `अमान्य स्ट्रिंग: पैटर्न ${_issue.pattern} से मेल खाना चाहिए`;
-            return `अमान्य ${FormatDictionary[_issue.format] ?? issue2.format}`;
+            return `अमान्य ${FormatDictionary[_issue.format] ?? issue3.format}`;
           }
           case "not_multiple_of":
-            return `अमान्य संख्या: यह ${issue2.divisor} का गुणज होना चाहिए`;
+            return `अमान्य संख्या: यह ${issue3.divisor} का गुणज होना चाहिए`;
           case "unrecognized_keys":
-            return `अपरिचित कुंजी${issue2.keys.length > 1 ? "याँ" : ""}: ${joinValues(issue2.keys, ", ")}`;
+            return `अपरिचित कुंजी${issue3.keys.length > 1 ? "याँ" : ""}: ${joinValues(issue3.keys, ", ")}`;
           case "invalid_key":
-            return `अमान्य कुंजी: ${issue2.origin} में`;
+            return `अमान्य कुंजी: ${issue3.origin} में`;
           case "invalid_union":
-            if (issue2.options && Array.isArray(issue2.options) && issue2.options.length > 0) {
-              const opts = issue2.options.map((o) => `'${o}'`).join(" | ");
+            if (issue3.options && Array.isArray(issue3.options) && issue3.options.length > 0) {
+              const opts = issue3.options.map((o) => `'${o}'`).join(" | ");
               return `अमान्य डिस्क्रिमिनेटर मान: अपेक्षित ${opts}`;
             }
             return "अमान्य इनपुट";
           case "invalid_element":
-            return `अमान्य मान: ${issue2.origin} में`;
+            return `अमान्य मान: ${issue3.origin} में`;
           default:
             return `अमान्य इनपुट`;
         }
@@ -7785,40 +7785,40 @@ var init_hr = __esm({
         function: "funkcija",
         map: "mapa"
       };
-      return (issue2) => {
-        switch (issue2.code) {
+      return (issue3) => {
+        switch (issue3.code) {
           case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
+            const expected = TypeDictionary[issue3.expected] ?? issue3.expected;
+            const receivedType = parsedType(issue3.input);
             const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `Neispravan unos: očekuje se instanceof ${issue2.expected}, a primljeno je ${received}`;
+            if (/^[A-Z]/.test(issue3.expected)) {
+              return `Neispravan unos: očekuje se instanceof ${issue3.expected}, a primljeno je ${received}`;
             }
             return `Neispravan unos: očekuje se ${expected}, a primljeno je ${received}`;
           }
           case "invalid_value":
-            if (issue2.values.length === 1)
-              return `Neispravna vrijednost: očekivano ${stringifyPrimitive(issue2.values[0])}`;
-            return `Neispravna opcija: očekivano jedno od ${joinValues(issue2.values, "|")}`;
+            if (issue3.values.length === 1)
+              return `Neispravna vrijednost: očekivano ${stringifyPrimitive(issue3.values[0])}`;
+            return `Neispravna opcija: očekivano jedno od ${joinValues(issue3.values, "|")}`;
           case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
-            const origin = TypeDictionary[issue2.origin] ?? issue2.origin;
+            const adj = issue3.inclusive ? "<=" : "<";
+            const sizing = getSizing(issue3.origin);
+            const origin = TypeDictionary[issue3.origin] ?? issue3.origin;
             if (sizing)
-              return `Preveliko: očekivano da ${origin ?? "vrijednost"} ima ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "elemenata"}`;
-            return `Preveliko: očekivano da ${origin ?? "vrijednost"} bude ${adj}${issue2.maximum.toString()}`;
+              return `Preveliko: očekivano da ${origin ?? "vrijednost"} ima ${adj}${issue3.maximum.toString()} ${sizing.unit ?? "elemenata"}`;
+            return `Preveliko: očekivano da ${origin ?? "vrijednost"} bude ${adj}${issue3.maximum.toString()}`;
           }
           case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
-            const origin = TypeDictionary[issue2.origin] ?? issue2.origin;
+            const adj = issue3.inclusive ? ">=" : ">";
+            const sizing = getSizing(issue3.origin);
+            const origin = TypeDictionary[issue3.origin] ?? issue3.origin;
             if (sizing) {
-              return `Premalo: očekivano da ${origin} ima ${adj}${issue2.minimum.toString()} ${sizing.unit}`;
+              return `Premalo: očekivano da ${origin} ima ${adj}${issue3.minimum.toString()} ${sizing.unit}`;
             }
-            return `Premalo: očekivano da ${origin} bude ${adj}${issue2.minimum.toString()}`;
+            return `Premalo: očekivano da ${origin} bude ${adj}${issue3.minimum.toString()}`;
           }
           case "invalid_format": {
-            const _issue = issue2;
+            const _issue = issue3;
             if (_issue.format === "starts_with")
               return `Neispravan tekst: mora započinjati s "${_issue.prefix}"`;
             if (_issue.format === "ends_with")
@@ -7827,18 +7827,18 @@ var init_hr = __esm({
               return `Neispravan tekst: mora sadržavati "${_issue.includes}"`;
             if (_issue.format === "regex")
               return `Neispravan tekst: mora odgovarati uzorku ${_issue.pattern}`;
-            return `Neispravna ${FormatDictionary[_issue.format] ?? issue2.format}`;
+            return `Neispravna ${FormatDictionary[_issue.format] ?? issue3.format}`;
           }
           case "not_multiple_of":
-            return `Neispravan broj: mora biti višekratnik od ${issue2.divisor}`;
+            return `Neispravan broj: mora biti višekratnik od ${issue3.divisor}`;
           case "unrecognized_keys":
-            return `Neprepoznat${issue2.keys.length > 1 ? "i ključevi" : " ključ"}: ${joinValues(issue2.keys, ", ")}`;
+            return `Neprepoznat${issue3.keys.length > 1 ? "i ključevi" : " ključ"}: ${joinValues(issue3.keys, ", ")}`;
           case "invalid_key":
-            return `Neispravan ključ u ${TypeDictionary[issue2.origin] ?? issue2.origin}`;
+            return `Neispravan ključ u ${TypeDictionary[issue3.origin] ?? issue3.origin}`;
           case "invalid_union":
             return "Neispravan unos";
           case "invalid_element":
-            return `Neispravna vrijednost u ${TypeDictionary[issue2.origin] ?? issue2.origin}`;
+            return `Neispravna vrijednost u ${TypeDictionary[issue3.origin] ?? issue3.origin}`;
           default:
             return `Neispravan unos`;
         }
@@ -7907,38 +7907,38 @@ var init_hu = __esm({
         number: "szám",
         array: "tömb"
       };
-      return (issue2) => {
-        switch (issue2.code) {
+      return (issue3) => {
+        switch (issue3.code) {
           case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
+            const expected = TypeDictionary[issue3.expected] ?? issue3.expected;
+            const receivedType = parsedType(issue3.input);
             const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `Érvénytelen bemenet: a várt érték instanceof ${issue2.expected}, a kapott érték ${received}`;
+            if (/^[A-Z]/.test(issue3.expected)) {
+              return `Érvénytelen bemenet: a várt érték instanceof ${issue3.expected}, a kapott érték ${received}`;
             }
             return `Érvénytelen bemenet: a várt érték ${expected}, a kapott érték ${received}`;
           }
           case "invalid_value":
-            if (issue2.values.length === 1)
-              return `Érvénytelen bemenet: a várt érték ${stringifyPrimitive(issue2.values[0])}`;
-            return `Érvénytelen opció: valamelyik érték várt ${joinValues(issue2.values, "|")}`;
+            if (issue3.values.length === 1)
+              return `Érvénytelen bemenet: a várt érték ${stringifyPrimitive(issue3.values[0])}`;
+            return `Érvénytelen opció: valamelyik érték várt ${joinValues(issue3.values, "|")}`;
           case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? "<=" : "<";
+            const sizing = getSizing(issue3.origin);
             if (sizing)
-              return `Túl nagy: ${issue2.origin ?? "érték"} mérete túl nagy ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "elem"}`;
-            return `Túl nagy: a bemeneti érték ${issue2.origin ?? "érték"} túl nagy: ${adj}${issue2.maximum.toString()}`;
+              return `Túl nagy: ${issue3.origin ?? "érték"} mérete túl nagy ${adj}${issue3.maximum.toString()} ${sizing.unit ?? "elem"}`;
+            return `Túl nagy: a bemeneti érték ${issue3.origin ?? "érték"} túl nagy: ${adj}${issue3.maximum.toString()}`;
           }
           case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? ">=" : ">";
+            const sizing = getSizing(issue3.origin);
             if (sizing) {
-              return `Túl kicsi: a bemeneti érték ${issue2.origin} mérete túl kicsi ${adj}${issue2.minimum.toString()} ${sizing.unit}`;
+              return `Túl kicsi: a bemeneti érték ${issue3.origin} mérete túl kicsi ${adj}${issue3.minimum.toString()} ${sizing.unit}`;
             }
-            return `Túl kicsi: a bemeneti érték ${issue2.origin} túl kicsi ${adj}${issue2.minimum.toString()}`;
+            return `Túl kicsi: a bemeneti érték ${issue3.origin} túl kicsi ${adj}${issue3.minimum.toString()}`;
           }
           case "invalid_format": {
-            const _issue = issue2;
+            const _issue = issue3;
             if (_issue.format === "starts_with")
               return `Érvénytelen string: "${_issue.prefix}" értékkel kell kezdődnie`;
             if (_issue.format === "ends_with")
@@ -7947,18 +7947,18 @@ var init_hu = __esm({
               return `Érvénytelen string: "${_issue.includes}" értéket kell tartalmaznia`;
             if (_issue.format === "regex")
               return `Érvénytelen string: ${_issue.pattern} mintának kell megfelelnie`;
-            return `Érvénytelen ${FormatDictionary[_issue.format] ?? issue2.format}`;
+            return `Érvénytelen ${FormatDictionary[_issue.format] ?? issue3.format}`;
           }
           case "not_multiple_of":
-            return `Érvénytelen szám: ${issue2.divisor} többszörösének kell lennie`;
+            return `Érvénytelen szám: ${issue3.divisor} többszörösének kell lennie`;
           case "unrecognized_keys":
-            return `Ismeretlen kulcs${issue2.keys.length > 1 ? "s" : ""}: ${joinValues(issue2.keys, ", ")}`;
+            return `Ismeretlen kulcs${issue3.keys.length > 1 ? "s" : ""}: ${joinValues(issue3.keys, ", ")}`;
           case "invalid_key":
-            return `Érvénytelen kulcs ${issue2.origin}`;
+            return `Érvénytelen kulcs ${issue3.origin}`;
           case "invalid_union":
             return "Érvénytelen bemenet";
           case "invalid_element":
-            return `Érvénytelen érték: ${issue2.origin}`;
+            return `Érvénytelen érték: ${issue3.origin}`;
           default:
             return `Érvénytelen bemenet`;
         }
@@ -8067,43 +8067,43 @@ var init_hy = __esm({
         number: "թիվ",
         array: "զանգված"
       };
-      return (issue2) => {
-        switch (issue2.code) {
+      return (issue3) => {
+        switch (issue3.code) {
           case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
+            const expected = TypeDictionary[issue3.expected] ?? issue3.expected;
+            const receivedType = parsedType(issue3.input);
             const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `Սխալ մուտքագրում․ սպասվում էր instanceof ${issue2.expected}, ստացվել է ${received}`;
+            if (/^[A-Z]/.test(issue3.expected)) {
+              return `Սխալ մուտքագրում․ սպասվում էր instanceof ${issue3.expected}, ստացվել է ${received}`;
             }
             return `Սխալ մուտքագրում․ սպասվում էր ${expected}, ստացվել է ${received}`;
           }
           case "invalid_value":
-            if (issue2.values.length === 1)
-              return `Սխալ մուտքագրում․ սպասվում էր ${stringifyPrimitive(issue2.values[1])}`;
-            return `Սխալ տարբերակ․ սպասվում էր հետևյալներից մեկը՝ ${joinValues(issue2.values, "|")}`;
+            if (issue3.values.length === 1)
+              return `Սխալ մուտքագրում․ սպասվում էր ${stringifyPrimitive(issue3.values[1])}`;
+            return `Սխալ տարբերակ․ սպասվում էր հետևյալներից մեկը՝ ${joinValues(issue3.values, "|")}`;
           case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? "<=" : "<";
+            const sizing = getSizing(issue3.origin);
             if (sizing) {
-              const maxValue = Number(issue2.maximum);
+              const maxValue = Number(issue3.maximum);
               const unit = getArmenianPlural(maxValue, sizing.unit.one, sizing.unit.many);
-              return `Չափազանց մեծ արժեք․ սպասվում է, որ ${withDefiniteArticle(issue2.origin ?? "արժեք")} կունենա ${adj}${issue2.maximum.toString()} ${unit}`;
+              return `Չափազանց մեծ արժեք․ սպասվում է, որ ${withDefiniteArticle(issue3.origin ?? "արժեք")} կունենա ${adj}${issue3.maximum.toString()} ${unit}`;
             }
-            return `Չափազանց մեծ արժեք․ սպասվում է, որ ${withDefiniteArticle(issue2.origin ?? "արժեք")} լինի ${adj}${issue2.maximum.toString()}`;
+            return `Չափազանց մեծ արժեք․ սպասվում է, որ ${withDefiniteArticle(issue3.origin ?? "արժեք")} լինի ${adj}${issue3.maximum.toString()}`;
           }
           case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? ">=" : ">";
+            const sizing = getSizing(issue3.origin);
             if (sizing) {
-              const minValue = Number(issue2.minimum);
+              const minValue = Number(issue3.minimum);
               const unit = getArmenianPlural(minValue, sizing.unit.one, sizing.unit.many);
-              return `Չափազանց փոքր արժեք․ սպասվում է, որ ${withDefiniteArticle(issue2.origin)} կունենա ${adj}${issue2.minimum.toString()} ${unit}`;
+              return `Չափազանց փոքր արժեք․ սպասվում է, որ ${withDefiniteArticle(issue3.origin)} կունենա ${adj}${issue3.minimum.toString()} ${unit}`;
             }
-            return `Չափազանց փոքր արժեք․ սպասվում է, որ ${withDefiniteArticle(issue2.origin)} լինի ${adj}${issue2.minimum.toString()}`;
+            return `Չափազանց փոքր արժեք․ սպասվում է, որ ${withDefiniteArticle(issue3.origin)} լինի ${adj}${issue3.minimum.toString()}`;
           }
           case "invalid_format": {
-            const _issue = issue2;
+            const _issue = issue3;
             if (_issue.format === "starts_with")
               return `Սխալ տող․ պետք է սկսվի "${_issue.prefix}"-ով`;
             if (_issue.format === "ends_with")
@@ -8112,18 +8112,18 @@ var init_hy = __esm({
               return `Սխալ տող․ պետք է պարունակի "${_issue.includes}"`;
             if (_issue.format === "regex")
               return `Սխալ տող․ պետք է համապատասխանի ${_issue.pattern} ձևաչափին`;
-            return `Սխալ ${FormatDictionary[_issue.format] ?? issue2.format}`;
+            return `Սխալ ${FormatDictionary[_issue.format] ?? issue3.format}`;
           }
           case "not_multiple_of":
-            return `Սխալ թիվ․ պետք է բազմապատիկ լինի ${issue2.divisor}-ի`;
+            return `Սխալ թիվ․ պետք է բազմապատիկ լինի ${issue3.divisor}-ի`;
           case "unrecognized_keys":
-            return `Չճանաչված բանալի${issue2.keys.length > 1 ? "ներ" : ""}. ${joinValues(issue2.keys, ", ")}`;
+            return `Չճանաչված բանալի${issue3.keys.length > 1 ? "ներ" : ""}. ${joinValues(issue3.keys, ", ")}`;
           case "invalid_key":
-            return `Սխալ բանալի ${withDefiniteArticle(issue2.origin)}-ում`;
+            return `Սխալ բանալի ${withDefiniteArticle(issue3.origin)}-ում`;
           case "invalid_union":
             return "Սխալ մուտքագրում";
           case "invalid_element":
-            return `Սխալ արժեք ${withDefiniteArticle(issue2.origin)}-ում`;
+            return `Սխալ արժեք ${withDefiniteArticle(issue3.origin)}-ում`;
           default:
             return `Սխալ մուտքագրում`;
         }
@@ -8190,38 +8190,38 @@ var init_id = __esm({
       const TypeDictionary = {
         nan: "NaN"
       };
-      return (issue2) => {
-        switch (issue2.code) {
+      return (issue3) => {
+        switch (issue3.code) {
           case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
+            const expected = TypeDictionary[issue3.expected] ?? issue3.expected;
+            const receivedType = parsedType(issue3.input);
             const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `Input tidak valid: diharapkan instanceof ${issue2.expected}, diterima ${received}`;
+            if (/^[A-Z]/.test(issue3.expected)) {
+              return `Input tidak valid: diharapkan instanceof ${issue3.expected}, diterima ${received}`;
             }
             return `Input tidak valid: diharapkan ${expected}, diterima ${received}`;
           }
           case "invalid_value":
-            if (issue2.values.length === 1)
-              return `Input tidak valid: diharapkan ${stringifyPrimitive(issue2.values[0])}`;
-            return `Pilihan tidak valid: diharapkan salah satu dari ${joinValues(issue2.values, "|")}`;
+            if (issue3.values.length === 1)
+              return `Input tidak valid: diharapkan ${stringifyPrimitive(issue3.values[0])}`;
+            return `Pilihan tidak valid: diharapkan salah satu dari ${joinValues(issue3.values, "|")}`;
           case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? "<=" : "<";
+            const sizing = getSizing(issue3.origin);
             if (sizing)
-              return `Terlalu besar: diharapkan ${issue2.origin ?? "value"} memiliki ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "elemen"}`;
-            return `Terlalu besar: diharapkan ${issue2.origin ?? "value"} menjadi ${adj}${issue2.maximum.toString()}`;
+              return `Terlalu besar: diharapkan ${issue3.origin ?? "value"} memiliki ${adj}${issue3.maximum.toString()} ${sizing.unit ?? "elemen"}`;
+            return `Terlalu besar: diharapkan ${issue3.origin ?? "value"} menjadi ${adj}${issue3.maximum.toString()}`;
           }
           case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? ">=" : ">";
+            const sizing = getSizing(issue3.origin);
             if (sizing) {
-              return `Terlalu kecil: diharapkan ${issue2.origin} memiliki ${adj}${issue2.minimum.toString()} ${sizing.unit}`;
+              return `Terlalu kecil: diharapkan ${issue3.origin} memiliki ${adj}${issue3.minimum.toString()} ${sizing.unit}`;
             }
-            return `Terlalu kecil: diharapkan ${issue2.origin} menjadi ${adj}${issue2.minimum.toString()}`;
+            return `Terlalu kecil: diharapkan ${issue3.origin} menjadi ${adj}${issue3.minimum.toString()}`;
           }
           case "invalid_format": {
-            const _issue = issue2;
+            const _issue = issue3;
             if (_issue.format === "starts_with")
               return `String tidak valid: harus dimulai dengan "${_issue.prefix}"`;
             if (_issue.format === "ends_with")
@@ -8230,18 +8230,18 @@ var init_id = __esm({
               return `String tidak valid: harus menyertakan "${_issue.includes}"`;
             if (_issue.format === "regex")
               return `String tidak valid: harus sesuai pola ${_issue.pattern}`;
-            return `${FormatDictionary[_issue.format] ?? issue2.format} tidak valid`;
+            return `${FormatDictionary[_issue.format] ?? issue3.format} tidak valid`;
           }
           case "not_multiple_of":
-            return `Angka tidak valid: harus kelipatan dari ${issue2.divisor}`;
+            return `Angka tidak valid: harus kelipatan dari ${issue3.divisor}`;
           case "unrecognized_keys":
-            return `Kunci tidak dikenali ${issue2.keys.length > 1 ? "s" : ""}: ${joinValues(issue2.keys, ", ")}`;
+            return `Kunci tidak dikenali ${issue3.keys.length > 1 ? "s" : ""}: ${joinValues(issue3.keys, ", ")}`;
           case "invalid_key":
-            return `Kunci tidak valid di ${issue2.origin}`;
+            return `Kunci tidak valid di ${issue3.origin}`;
           case "invalid_union":
             return "Input tidak valid";
           case "invalid_element":
-            return `Nilai tidak valid di ${issue2.origin}`;
+            return `Nilai tidak valid di ${issue3.origin}`;
           default:
             return `Input tidak valid`;
         }
@@ -8310,38 +8310,38 @@ var init_is = __esm({
         number: "númer",
         array: "fylki"
       };
-      return (issue2) => {
-        switch (issue2.code) {
+      return (issue3) => {
+        switch (issue3.code) {
           case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
+            const expected = TypeDictionary[issue3.expected] ?? issue3.expected;
+            const receivedType = parsedType(issue3.input);
             const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `Rangt gildi: Þú slóst inn ${received} þar sem á að vera instanceof ${issue2.expected}`;
+            if (/^[A-Z]/.test(issue3.expected)) {
+              return `Rangt gildi: Þú slóst inn ${received} þar sem á að vera instanceof ${issue3.expected}`;
             }
             return `Rangt gildi: Þú slóst inn ${received} þar sem á að vera ${expected}`;
           }
           case "invalid_value":
-            if (issue2.values.length === 1)
-              return `Rangt gildi: gert ráð fyrir ${stringifyPrimitive(issue2.values[0])}`;
-            return `Ógilt val: má vera eitt af eftirfarandi ${joinValues(issue2.values, "|")}`;
+            if (issue3.values.length === 1)
+              return `Rangt gildi: gert ráð fyrir ${stringifyPrimitive(issue3.values[0])}`;
+            return `Ógilt val: má vera eitt af eftirfarandi ${joinValues(issue3.values, "|")}`;
           case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? "<=" : "<";
+            const sizing = getSizing(issue3.origin);
             if (sizing)
-              return `Of stórt: gert er ráð fyrir að ${issue2.origin ?? "gildi"} hafi ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "hluti"}`;
-            return `Of stórt: gert er ráð fyrir að ${issue2.origin ?? "gildi"} sé ${adj}${issue2.maximum.toString()}`;
+              return `Of stórt: gert er ráð fyrir að ${issue3.origin ?? "gildi"} hafi ${adj}${issue3.maximum.toString()} ${sizing.unit ?? "hluti"}`;
+            return `Of stórt: gert er ráð fyrir að ${issue3.origin ?? "gildi"} sé ${adj}${issue3.maximum.toString()}`;
           }
           case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? ">=" : ">";
+            const sizing = getSizing(issue3.origin);
             if (sizing) {
-              return `Of lítið: gert er ráð fyrir að ${issue2.origin} hafi ${adj}${issue2.minimum.toString()} ${sizing.unit}`;
+              return `Of lítið: gert er ráð fyrir að ${issue3.origin} hafi ${adj}${issue3.minimum.toString()} ${sizing.unit}`;
             }
-            return `Of lítið: gert er ráð fyrir að ${issue2.origin} sé ${adj}${issue2.minimum.toString()}`;
+            return `Of lítið: gert er ráð fyrir að ${issue3.origin} sé ${adj}${issue3.minimum.toString()}`;
           }
           case "invalid_format": {
-            const _issue = issue2;
+            const _issue = issue3;
             if (_issue.format === "starts_with") {
               return `Ógildur strengur: verður að byrja á "${_issue.prefix}"`;
             }
@@ -8351,18 +8351,18 @@ var init_is = __esm({
               return `Ógildur strengur: verður að innihalda "${_issue.includes}"`;
             if (_issue.format === "regex")
               return `Ógildur strengur: verður að fylgja mynstri ${_issue.pattern}`;
-            return `Rangt ${FormatDictionary[_issue.format] ?? issue2.format}`;
+            return `Rangt ${FormatDictionary[_issue.format] ?? issue3.format}`;
           }
           case "not_multiple_of":
-            return `Röng tala: verður að vera margfeldi af ${issue2.divisor}`;
+            return `Röng tala: verður að vera margfeldi af ${issue3.divisor}`;
           case "unrecognized_keys":
-            return `Óþekkt ${issue2.keys.length > 1 ? "ir lyklar" : "ur lykill"}: ${joinValues(issue2.keys, ", ")}`;
+            return `Óþekkt ${issue3.keys.length > 1 ? "ir lyklar" : "ur lykill"}: ${joinValues(issue3.keys, ", ")}`;
           case "invalid_key":
-            return `Rangur lykill í ${issue2.origin}`;
+            return `Rangur lykill í ${issue3.origin}`;
           case "invalid_union":
             return "Rangt gildi";
           case "invalid_element":
-            return `Rangt gildi í ${issue2.origin}`;
+            return `Rangt gildi í ${issue3.origin}`;
           default:
             return `Rangt gildi`;
         }
@@ -8431,38 +8431,38 @@ var init_it = __esm({
         number: "numero",
         array: "vettore"
       };
-      return (issue2) => {
-        switch (issue2.code) {
+      return (issue3) => {
+        switch (issue3.code) {
           case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
+            const expected = TypeDictionary[issue3.expected] ?? issue3.expected;
+            const receivedType = parsedType(issue3.input);
             const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `Input non valido: atteso instanceof ${issue2.expected}, ricevuto ${received}`;
+            if (/^[A-Z]/.test(issue3.expected)) {
+              return `Input non valido: atteso instanceof ${issue3.expected}, ricevuto ${received}`;
             }
             return `Input non valido: atteso ${expected}, ricevuto ${received}`;
           }
           case "invalid_value":
-            if (issue2.values.length === 1)
-              return `Input non valido: atteso ${stringifyPrimitive(issue2.values[0])}`;
-            return `Opzione non valida: atteso uno tra ${joinValues(issue2.values, "|")}`;
+            if (issue3.values.length === 1)
+              return `Input non valido: atteso ${stringifyPrimitive(issue3.values[0])}`;
+            return `Opzione non valida: atteso uno tra ${joinValues(issue3.values, "|")}`;
           case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? "<=" : "<";
+            const sizing = getSizing(issue3.origin);
             if (sizing)
-              return `Troppo grande: ${issue2.origin ?? "valore"} deve avere ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "elementi"}`;
-            return `Troppo grande: ${issue2.origin ?? "valore"} deve essere ${adj}${issue2.maximum.toString()}`;
+              return `Troppo grande: ${issue3.origin ?? "valore"} deve avere ${adj}${issue3.maximum.toString()} ${sizing.unit ?? "elementi"}`;
+            return `Troppo grande: ${issue3.origin ?? "valore"} deve essere ${adj}${issue3.maximum.toString()}`;
           }
           case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? ">=" : ">";
+            const sizing = getSizing(issue3.origin);
             if (sizing) {
-              return `Troppo piccolo: ${issue2.origin} deve avere ${adj}${issue2.minimum.toString()} ${sizing.unit}`;
+              return `Troppo piccolo: ${issue3.origin} deve avere ${adj}${issue3.minimum.toString()} ${sizing.unit}`;
             }
-            return `Troppo piccolo: ${issue2.origin} deve essere ${adj}${issue2.minimum.toString()}`;
+            return `Troppo piccolo: ${issue3.origin} deve essere ${adj}${issue3.minimum.toString()}`;
           }
           case "invalid_format": {
-            const _issue = issue2;
+            const _issue = issue3;
             if (_issue.format === "starts_with")
               return `Stringa non valida: deve iniziare con "${_issue.prefix}"`;
             if (_issue.format === "ends_with")
@@ -8471,18 +8471,18 @@ var init_it = __esm({
               return `Stringa non valida: deve includere "${_issue.includes}"`;
             if (_issue.format === "regex")
               return `Stringa non valida: deve corrispondere al pattern ${_issue.pattern}`;
-            return `Input non valido: ${FormatDictionary[_issue.format] ?? issue2.format}`;
+            return `Input non valido: ${FormatDictionary[_issue.format] ?? issue3.format}`;
           }
           case "not_multiple_of":
-            return `Numero non valido: deve essere un multiplo di ${issue2.divisor}`;
+            return `Numero non valido: deve essere un multiplo di ${issue3.divisor}`;
           case "unrecognized_keys":
-            return `Chiav${issue2.keys.length > 1 ? "i" : "e"} non riconosciut${issue2.keys.length > 1 ? "e" : "a"}: ${joinValues(issue2.keys, ", ")}`;
+            return `Chiav${issue3.keys.length > 1 ? "i" : "e"} non riconosciut${issue3.keys.length > 1 ? "e" : "a"}: ${joinValues(issue3.keys, ", ")}`;
           case "invalid_key":
-            return `Chiave non valida in ${issue2.origin}`;
+            return `Chiave non valida in ${issue3.origin}`;
           case "invalid_union":
             return "Input non valido";
           case "invalid_element":
-            return `Valore non valido in ${issue2.origin}`;
+            return `Valore non valido in ${issue3.origin}`;
           default:
             return `Input non valido`;
         }
@@ -8551,37 +8551,37 @@ var init_ja = __esm({
         number: "数値",
         array: "配列"
       };
-      return (issue2) => {
-        switch (issue2.code) {
+      return (issue3) => {
+        switch (issue3.code) {
           case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
+            const expected = TypeDictionary[issue3.expected] ?? issue3.expected;
+            const receivedType = parsedType(issue3.input);
             const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `無効な入力: instanceof ${issue2.expected}が期待されましたが、${received}が入力されました`;
+            if (/^[A-Z]/.test(issue3.expected)) {
+              return `無効な入力: instanceof ${issue3.expected}が期待されましたが、${received}が入力されました`;
             }
             return `無効な入力: ${expected}が期待されましたが、${received}が入力されました`;
           }
           case "invalid_value":
-            if (issue2.values.length === 1)
-              return `無効な入力: ${stringifyPrimitive(issue2.values[0])}が期待されました`;
-            return `無効な選択: ${joinValues(issue2.values, "、")}のいずれかである必要があります`;
+            if (issue3.values.length === 1)
+              return `無効な入力: ${stringifyPrimitive(issue3.values[0])}が期待されました`;
+            return `無効な選択: ${joinValues(issue3.values, "、")}のいずれかである必要があります`;
           case "too_big": {
-            const adj = issue2.inclusive ? "以下である" : "より小さい";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? "以下である" : "より小さい";
+            const sizing = getSizing(issue3.origin);
             if (sizing)
-              return `大きすぎる値: ${issue2.origin ?? "値"}は${issue2.maximum.toString()}${sizing.unit ?? "要素"}${adj}必要があります`;
-            return `大きすぎる値: ${issue2.origin ?? "値"}は${issue2.maximum.toString()}${adj}必要があります`;
+              return `大きすぎる値: ${issue3.origin ?? "値"}は${issue3.maximum.toString()}${sizing.unit ?? "要素"}${adj}必要があります`;
+            return `大きすぎる値: ${issue3.origin ?? "値"}は${issue3.maximum.toString()}${adj}必要があります`;
           }
           case "too_small": {
-            const adj = issue2.inclusive ? "以上である" : "より大きい";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? "以上である" : "より大きい";
+            const sizing = getSizing(issue3.origin);
             if (sizing)
-              return `小さすぎる値: ${issue2.origin}は${issue2.minimum.toString()}${sizing.unit}${adj}必要があります`;
-            return `小さすぎる値: ${issue2.origin}は${issue2.minimum.toString()}${adj}必要があります`;
+              return `小さすぎる値: ${issue3.origin}は${issue3.minimum.toString()}${sizing.unit}${adj}必要があります`;
+            return `小さすぎる値: ${issue3.origin}は${issue3.minimum.toString()}${adj}必要があります`;
           }
           case "invalid_format": {
-            const _issue = issue2;
+            const _issue = issue3;
             if (_issue.format === "starts_with")
               return `無効な文字列: "${_issue.prefix}"で始まる必要があります`;
             if (_issue.format === "ends_with")
@@ -8590,18 +8590,18 @@ var init_ja = __esm({
               return `無効な文字列: "${_issue.includes}"を含む必要があります`;
             if (_issue.format === "regex")
               return `無効な文字列: パターン${_issue.pattern}に一致する必要があります`;
-            return `無効な${FormatDictionary[_issue.format] ?? issue2.format}`;
+            return `無効な${FormatDictionary[_issue.format] ?? issue3.format}`;
           }
           case "not_multiple_of":
-            return `無効な数値: ${issue2.divisor}の倍数である必要があります`;
+            return `無効な数値: ${issue3.divisor}の倍数である必要があります`;
           case "unrecognized_keys":
-            return `認識されていないキー${issue2.keys.length > 1 ? "群" : ""}: ${joinValues(issue2.keys, "、")}`;
+            return `認識されていないキー${issue3.keys.length > 1 ? "群" : ""}: ${joinValues(issue3.keys, "、")}`;
           case "invalid_key":
-            return `${issue2.origin}内の無効なキー`;
+            return `${issue3.origin}内の無効なキー`;
           case "invalid_union":
             return "無効な入力";
           case "invalid_element":
-            return `${issue2.origin}内の無効な値`;
+            return `${issue3.origin}内の無効な値`;
           default:
             return `無効な入力`;
         }
@@ -8673,38 +8673,38 @@ var init_ka = __esm({
         function: "ფუნქცია",
         array: "მასივი"
       };
-      return (issue2) => {
-        switch (issue2.code) {
+      return (issue3) => {
+        switch (issue3.code) {
           case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
+            const expected = TypeDictionary[issue3.expected] ?? issue3.expected;
+            const receivedType = parsedType(issue3.input);
             const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `არასწორი შეყვანა: მოსალოდნელი instanceof ${issue2.expected}, მიღებული ${received}`;
+            if (/^[A-Z]/.test(issue3.expected)) {
+              return `არასწორი შეყვანა: მოსალოდნელი instanceof ${issue3.expected}, მიღებული ${received}`;
             }
             return `არასწორი შეყვანა: მოსალოდნელი ${expected}, მიღებული ${received}`;
           }
           case "invalid_value":
-            if (issue2.values.length === 1)
-              return `არასწორი შეყვანა: მოსალოდნელი ${stringifyPrimitive(issue2.values[0])}`;
-            return `არასწორი ვარიანტი: მოსალოდნელია ერთ-ერთი ${joinValues(issue2.values, "|")}-დან`;
+            if (issue3.values.length === 1)
+              return `არასწორი შეყვანა: მოსალოდნელი ${stringifyPrimitive(issue3.values[0])}`;
+            return `არასწორი ვარიანტი: მოსალოდნელია ერთ-ერთი ${joinValues(issue3.values, "|")}-დან`;
           case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? "<=" : "<";
+            const sizing = getSizing(issue3.origin);
             if (sizing)
-              return `ზედმეტად დიდი: მოსალოდნელი ${issue2.origin ?? "მნიშვნელობა"} ${sizing.verb} ${adj}${issue2.maximum.toString()} ${sizing.unit}`;
-            return `ზედმეტად დიდი: მოსალოდნელი ${issue2.origin ?? "მნიშვნელობა"} იყოს ${adj}${issue2.maximum.toString()}`;
+              return `ზედმეტად დიდი: მოსალოდნელი ${issue3.origin ?? "მნიშვნელობა"} ${sizing.verb} ${adj}${issue3.maximum.toString()} ${sizing.unit}`;
+            return `ზედმეტად დიდი: მოსალოდნელი ${issue3.origin ?? "მნიშვნელობა"} იყოს ${adj}${issue3.maximum.toString()}`;
           }
           case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? ">=" : ">";
+            const sizing = getSizing(issue3.origin);
             if (sizing) {
-              return `ზედმეტად პატარა: მოსალოდნელი ${issue2.origin} ${sizing.verb} ${adj}${issue2.minimum.toString()} ${sizing.unit}`;
+              return `ზედმეტად პატარა: მოსალოდნელი ${issue3.origin} ${sizing.verb} ${adj}${issue3.minimum.toString()} ${sizing.unit}`;
             }
-            return `ზედმეტად პატარა: მოსალოდნელი ${issue2.origin} იყოს ${adj}${issue2.minimum.toString()}`;
+            return `ზედმეტად პატარა: მოსალოდნელი ${issue3.origin} იყოს ${adj}${issue3.minimum.toString()}`;
           }
           case "invalid_format": {
-            const _issue = issue2;
+            const _issue = issue3;
             if (_issue.format === "starts_with") {
               return `არასწორი ველი: უნდა იწყებოდეს "${_issue.prefix}"-ით`;
             }
@@ -8714,18 +8714,18 @@ var init_ka = __esm({
               return `არასწორი ველი: უნდა შეიცავდეს "${_issue.includes}"-ს`;
             if (_issue.format === "regex")
               return `არასწორი ველი: უნდა შეესაბამებოდეს შაბლონს ${_issue.pattern}`;
-            return `არასწორი ${FormatDictionary[_issue.format] ?? issue2.format}`;
+            return `არასწორი ${FormatDictionary[_issue.format] ?? issue3.format}`;
           }
           case "not_multiple_of":
-            return `არასწორი რიცხვი: უნდა იყოს ${issue2.divisor}-ის ჯერადი`;
+            return `არასწორი რიცხვი: უნდა იყოს ${issue3.divisor}-ის ჯერადი`;
           case "unrecognized_keys":
-            return `უცნობი გასაღებ${issue2.keys.length > 1 ? "ები" : "ი"}: ${joinValues(issue2.keys, ", ")}`;
+            return `უცნობი გასაღებ${issue3.keys.length > 1 ? "ები" : "ი"}: ${joinValues(issue3.keys, ", ")}`;
           case "invalid_key":
-            return `არასწორი გასაღები ${issue2.origin}-ში`;
+            return `არასწორი გასაღები ${issue3.origin}-ში`;
           case "invalid_union":
             return "არასწორი შეყვანა";
           case "invalid_element":
-            return `არასწორი მნიშვნელობა ${issue2.origin}-ში`;
+            return `არასწორი მნიშვნელობა ${issue3.origin}-ში`;
           default:
             return `არასწორი შეყვანა`;
         }
@@ -8795,38 +8795,38 @@ var init_km = __esm({
         array: "អារេ (Array)",
         null: "គ្មានតម្លៃ (null)"
       };
-      return (issue2) => {
-        switch (issue2.code) {
+      return (issue3) => {
+        switch (issue3.code) {
           case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
+            const expected = TypeDictionary[issue3.expected] ?? issue3.expected;
+            const receivedType = parsedType(issue3.input);
             const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `ទិន្នន័យបញ្ចូលមិនត្រឹមត្រូវ៖ ត្រូវការ instanceof ${issue2.expected} ប៉ុន្តែទទួលបាន ${received}`;
+            if (/^[A-Z]/.test(issue3.expected)) {
+              return `ទិន្នន័យបញ្ចូលមិនត្រឹមត្រូវ៖ ត្រូវការ instanceof ${issue3.expected} ប៉ុន្តែទទួលបាន ${received}`;
             }
             return `ទិន្នន័យបញ្ចូលមិនត្រឹមត្រូវ៖ ត្រូវការ ${expected} ប៉ុន្តែទទួលបាន ${received}`;
           }
           case "invalid_value":
-            if (issue2.values.length === 1)
-              return `ទិន្នន័យបញ្ចូលមិនត្រឹមត្រូវ៖ ត្រូវការ ${stringifyPrimitive(issue2.values[0])}`;
-            return `ជម្រើសមិនត្រឹមត្រូវ៖ ត្រូវជាមួយក្នុងចំណោម ${joinValues(issue2.values, "|")}`;
+            if (issue3.values.length === 1)
+              return `ទិន្នន័យបញ្ចូលមិនត្រឹមត្រូវ៖ ត្រូវការ ${stringifyPrimitive(issue3.values[0])}`;
+            return `ជម្រើសមិនត្រឹមត្រូវ៖ ត្រូវជាមួយក្នុងចំណោម ${joinValues(issue3.values, "|")}`;
           case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? "<=" : "<";
+            const sizing = getSizing(issue3.origin);
             if (sizing)
-              return `ធំពេក៖ ត្រូវការ ${issue2.origin ?? "តម្លៃ"} ${adj} ${issue2.maximum.toString()} ${sizing.unit ?? "ធាតុ"}`;
-            return `ធំពេក៖ ត្រូវការ ${issue2.origin ?? "តម្លៃ"} ${adj} ${issue2.maximum.toString()}`;
+              return `ធំពេក៖ ត្រូវការ ${issue3.origin ?? "តម្លៃ"} ${adj} ${issue3.maximum.toString()} ${sizing.unit ?? "ធាតុ"}`;
+            return `ធំពេក៖ ត្រូវការ ${issue3.origin ?? "តម្លៃ"} ${adj} ${issue3.maximum.toString()}`;
           }
           case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? ">=" : ">";
+            const sizing = getSizing(issue3.origin);
             if (sizing) {
-              return `តូចពេក៖ ត្រូវការ ${issue2.origin} ${adj} ${issue2.minimum.toString()} ${sizing.unit}`;
+              return `តូចពេក៖ ត្រូវការ ${issue3.origin} ${adj} ${issue3.minimum.toString()} ${sizing.unit}`;
             }
-            return `តូចពេក៖ ត្រូវការ ${issue2.origin} ${adj} ${issue2.minimum.toString()}`;
+            return `តូចពេក៖ ត្រូវការ ${issue3.origin} ${adj} ${issue3.minimum.toString()}`;
           }
           case "invalid_format": {
-            const _issue = issue2;
+            const _issue = issue3;
             if (_issue.format === "starts_with") {
               return `ខ្សែអក្សរមិនត្រឹមត្រូវ៖ ត្រូវចាប់ផ្តើមដោយ "${_issue.prefix}"`;
             }
@@ -8836,18 +8836,18 @@ var init_km = __esm({
               return `ខ្សែអក្សរមិនត្រឹមត្រូវ៖ ត្រូវមាន "${_issue.includes}"`;
             if (_issue.format === "regex")
               return `ខ្សែអក្សរមិនត្រឹមត្រូវ៖ ត្រូវតែផ្គូផ្គងនឹងទម្រង់ដែលបានកំណត់ ${_issue.pattern}`;
-            return `មិនត្រឹមត្រូវ៖ ${FormatDictionary[_issue.format] ?? issue2.format}`;
+            return `មិនត្រឹមត្រូវ៖ ${FormatDictionary[_issue.format] ?? issue3.format}`;
           }
           case "not_multiple_of":
-            return `លេខមិនត្រឹមត្រូវ៖ ត្រូវតែជាពហុគុណនៃ ${issue2.divisor}`;
+            return `លេខមិនត្រឹមត្រូវ៖ ត្រូវតែជាពហុគុណនៃ ${issue3.divisor}`;
           case "unrecognized_keys":
-            return `រកឃើញសោមិនស្គាល់៖ ${joinValues(issue2.keys, ", ")}`;
+            return `រកឃើញសោមិនស្គាល់៖ ${joinValues(issue3.keys, ", ")}`;
           case "invalid_key":
-            return `សោមិនត្រឹមត្រូវនៅក្នុង ${issue2.origin}`;
+            return `សោមិនត្រឹមត្រូវនៅក្នុង ${issue3.origin}`;
           case "invalid_union":
             return `ទិន្នន័យមិនត្រឹមត្រូវ`;
           case "invalid_element":
-            return `ទិន្នន័យមិនត្រឹមត្រូវនៅក្នុង ${issue2.origin}`;
+            return `ទិន្នន័យមិនត្រឹមត្រូវនៅក្នុង ${issue3.origin}`;
           default:
             return `ទិន្នន័យមិនត្រឹមត្រូវ`;
         }
@@ -8926,35 +8926,35 @@ var init_kn = __esm({
         nan: "NaN"
         // All other type names omitted - they fall back to raw values via ?? operator
       };
-      return (issue2) => {
-        switch (issue2.code) {
+      return (issue3) => {
+        switch (issue3.code) {
           case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
+            const expected = TypeDictionary[issue3.expected] ?? issue3.expected;
+            const receivedType = parsedType(issue3.input);
             const received = TypeDictionary[receivedType] ?? receivedType;
             return `ಅಮಾನ್ಯ ಇನ್‌ಪುಟ್: ನಿರೀಕ್ಷಿಸಲಾಗಿದೆ ${expected}, ಸ್ವೀಕರಿಸಿದನು ${received}`;
           }
           case "invalid_value":
-            if (issue2.values.length === 1)
-              return `ಅಮಾನ್ಯ ಇನ್‌ಪುಟ್: ನಿರೀಕ್ಷಿಸಲಾಗಿದೆ ${stringifyPrimitive(issue2.values[0])}`;
-            return `ಅಮಾನ್ಯ ಆಯ್ಕೆ: ಇವುಗಳಲ್ಲಿ ಒಂದನ್ನು ನಿರೀಕ್ಷಿಸಲಾಗಿದೆ ${joinValues(issue2.values, "|")}`;
+            if (issue3.values.length === 1)
+              return `ಅಮಾನ್ಯ ಇನ್‌ಪುಟ್: ನಿರೀಕ್ಷಿಸಲಾಗಿದೆ ${stringifyPrimitive(issue3.values[0])}`;
+            return `ಅಮಾನ್ಯ ಆಯ್ಕೆ: ಇವುಗಳಲ್ಲಿ ಒಂದನ್ನು ನಿರೀಕ್ಷಿಸಲಾಗಿದೆ ${joinValues(issue3.values, "|")}`;
           case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? "<=" : "<";
+            const sizing = getSizing(issue3.origin);
             if (sizing)
-              return `ತುಂಬಾ ದೊಡ್ಡದು: ನಿರೀಕ್ಷಿಸಲಾಗಿದೆ ${issue2.origin ?? "value"} ಹೊಂದಲು ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "ಅಂಶಗಳು"}`;
-            return `ತುಂಬಾ ದೊಡ್ಡದು: ನಿರೀಕ್ಷಿಸಲಾಗಿದೆ ${issue2.origin ?? "value"} ಎಂದು ${adj}${issue2.maximum.toString()}`;
+              return `ತುಂಬಾ ದೊಡ್ಡದು: ನಿರೀಕ್ಷಿಸಲಾಗಿದೆ ${issue3.origin ?? "value"} ಹೊಂದಲು ${adj}${issue3.maximum.toString()} ${sizing.unit ?? "ಅಂಶಗಳು"}`;
+            return `ತುಂಬಾ ದೊಡ್ಡದು: ನಿರೀಕ್ಷಿಸಲಾಗಿದೆ ${issue3.origin ?? "value"} ಎಂದು ${adj}${issue3.maximum.toString()}`;
           }
           case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? ">=" : ">";
+            const sizing = getSizing(issue3.origin);
             if (sizing) {
-              return `ತುಂಬಾ ಚಿಕ್ಕದು: ನಿರೀಕ್ಷಿಸಲಾಗಿದೆ ${issue2.origin} ಹೊಂದಲು ${adj}${issue2.minimum.toString()} ${sizing.unit}`;
+              return `ತುಂಬಾ ಚಿಕ್ಕದು: ನಿರೀಕ್ಷಿಸಲಾಗಿದೆ ${issue3.origin} ಹೊಂದಲು ${adj}${issue3.minimum.toString()} ${sizing.unit}`;
             }
-            return `ತುಂಬಾ ಚಿಕ್ಕದು: ನಿರೀಕ್ಷಿಸಲಾಗಿದೆ ${issue2.origin} ಎಂದು ${adj}${issue2.minimum.toString()}`;
+            return `ತುಂಬಾ ಚಿಕ್ಕದು: ನಿರೀಕ್ಷಿಸಲಾಗಿದೆ ${issue3.origin} ಎಂದು ${adj}${issue3.minimum.toString()}`;
           }
           case "invalid_format": {
-            const _issue = issue2;
+            const _issue = issue3;
             if (_issue.format === "starts_with") {
               return `ಅಮಾನ್ಯವಾದ ಸ್ಟ್ರಿಂಗ್: ಇದರೊಂದಿಗೆ ಪ್ರಾರಂಭಿಸಬೇಕು "${_issue.prefix}"`;
             }
@@ -8964,22 +8964,22 @@ var init_kn = __esm({
               return `ಅಮಾನ್ಯ ಸ್ಟ್ರಿಂಗ್: ಒಳಗೊಂಡಿರಬೇಕು "${_issue.includes}"`;
             if (_issue.format === "regex")
               return `ಅಮಾನ್ಯವಾದ ಸ್ಟ್ರಿಂಗ್: ಮಾದರಿಗೆ ಹೊಂದಿಕೆಯಾಗಬೇಕು ${_issue.pattern}`;
-            return `ಅಮಾನ್ಯ ${FormatDictionary[_issue.format] ?? issue2.format}`;
+            return `ಅಮಾನ್ಯ ${FormatDictionary[_issue.format] ?? issue3.format}`;
           }
           case "not_multiple_of":
-            return `ಅಮಾನ್ಯ ಸಂಖ್ಯೆ: ಬಹುಸಂಖ್ಯೆಯಾಗಿರಬೇಕು ${issue2.divisor}`;
+            return `ಅಮಾನ್ಯ ಸಂಖ್ಯೆ: ಬಹುಸಂಖ್ಯೆಯಾಗಿರಬೇಕು ${issue3.divisor}`;
           case "unrecognized_keys":
-            return `ಗುರುತಿಸಲಾಗದ ಕೀ ${issue2.keys.length > 1 ? "s" : ""}: ${joinValues(issue2.keys, ", ")}`;
+            return `ಗುರುತಿಸಲಾಗದ ಕೀ ${issue3.keys.length > 1 ? "s" : ""}: ${joinValues(issue3.keys, ", ")}`;
           case "invalid_key":
-            return `ಅಮಾನ್ಯವಾದ ಕೀ ಇನ್ ${issue2.origin}`;
+            return `ಅಮಾನ್ಯವಾದ ಕೀ ಇನ್ ${issue3.origin}`;
           case "invalid_union":
-            if (issue2.options && Array.isArray(issue2.options) && issue2.options.length > 0) {
-              const opts = issue2.options.map((o) => `'${o}'`).join(" | ");
+            if (issue3.options && Array.isArray(issue3.options) && issue3.options.length > 0) {
+              const opts = issue3.options.map((o) => `'${o}'`).join(" | ");
               return `ಅಮಾನ್ಯ ತಾರತಮ್ಯ ಮೌಲ್ಯ. ನಿರೀಕ್ಷಿಸಲಾಗಿದೆ ${opts}`;
             }
             return "ಅಮಾನ್ಯ ಇನ್‌ಪುಟ್";
           case "invalid_element":
-            return `ರಲ್ಲಿ ಅಮಾನ್ಯ ಮೌಲ್ಯ ${issue2.origin}`;
+            return `ರಲ್ಲಿ ಅಮಾನ್ಯ ಮೌಲ್ಯ ${issue3.origin}`;
           default:
             return `ಅಮಾನ್ಯ ಇನ್‌ಪುಟ್`;
         }
@@ -9046,42 +9046,42 @@ var init_ko = __esm({
       const TypeDictionary = {
         nan: "NaN"
       };
-      return (issue2) => {
-        switch (issue2.code) {
+      return (issue3) => {
+        switch (issue3.code) {
           case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
+            const expected = TypeDictionary[issue3.expected] ?? issue3.expected;
+            const receivedType = parsedType(issue3.input);
             const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `잘못된 입력: 예상 타입은 instanceof ${issue2.expected}, 받은 타입은 ${received}입니다`;
+            if (/^[A-Z]/.test(issue3.expected)) {
+              return `잘못된 입력: 예상 타입은 instanceof ${issue3.expected}, 받은 타입은 ${received}입니다`;
             }
             return `잘못된 입력: 예상 타입은 ${expected}, 받은 타입은 ${received}입니다`;
           }
           case "invalid_value":
-            if (issue2.values.length === 1)
-              return `잘못된 입력: 값은 ${stringifyPrimitive(issue2.values[0])} 이어야 합니다`;
-            return `잘못된 옵션: ${joinValues(issue2.values, "또는 ")} 중 하나여야 합니다`;
+            if (issue3.values.length === 1)
+              return `잘못된 입력: 값은 ${stringifyPrimitive(issue3.values[0])} 이어야 합니다`;
+            return `잘못된 옵션: ${joinValues(issue3.values, "또는 ")} 중 하나여야 합니다`;
           case "too_big": {
-            const adj = issue2.inclusive ? "이하" : "미만";
+            const adj = issue3.inclusive ? "이하" : "미만";
             const suffix = adj === "미만" ? "이어야 합니다" : "여야 합니다";
-            const sizing = getSizing(issue2.origin);
+            const sizing = getSizing(issue3.origin);
             const unit = sizing?.unit ?? "요소";
             if (sizing)
-              return `${issue2.origin ?? "값"}이 너무 큽니다: ${issue2.maximum.toString()}${unit} ${adj}${suffix}`;
-            return `${issue2.origin ?? "값"}이 너무 큽니다: ${issue2.maximum.toString()} ${adj}${suffix}`;
+              return `${issue3.origin ?? "값"}이 너무 큽니다: ${issue3.maximum.toString()}${unit} ${adj}${suffix}`;
+            return `${issue3.origin ?? "값"}이 너무 큽니다: ${issue3.maximum.toString()} ${adj}${suffix}`;
           }
           case "too_small": {
-            const adj = issue2.inclusive ? "이상" : "초과";
+            const adj = issue3.inclusive ? "이상" : "초과";
             const suffix = adj === "이상" ? "이어야 합니다" : "여야 합니다";
-            const sizing = getSizing(issue2.origin);
+            const sizing = getSizing(issue3.origin);
             const unit = sizing?.unit ?? "요소";
             if (sizing) {
-              return `${issue2.origin ?? "값"}이 너무 작습니다: ${issue2.minimum.toString()}${unit} ${adj}${suffix}`;
+              return `${issue3.origin ?? "값"}이 너무 작습니다: ${issue3.minimum.toString()}${unit} ${adj}${suffix}`;
             }
-            return `${issue2.origin ?? "값"}이 너무 작습니다: ${issue2.minimum.toString()} ${adj}${suffix}`;
+            return `${issue3.origin ?? "값"}이 너무 작습니다: ${issue3.minimum.toString()} ${adj}${suffix}`;
           }
           case "invalid_format": {
-            const _issue = issue2;
+            const _issue = issue3;
             if (_issue.format === "starts_with") {
               return `잘못된 문자열: "${_issue.prefix}"(으)로 시작해야 합니다`;
             }
@@ -9091,18 +9091,18 @@ var init_ko = __esm({
               return `잘못된 문자열: "${_issue.includes}"을(를) 포함해야 합니다`;
             if (_issue.format === "regex")
               return `잘못된 문자열: 정규식 ${_issue.pattern} 패턴과 일치해야 합니다`;
-            return `잘못된 ${FormatDictionary[_issue.format] ?? issue2.format}`;
+            return `잘못된 ${FormatDictionary[_issue.format] ?? issue3.format}`;
           }
           case "not_multiple_of":
-            return `잘못된 숫자: ${issue2.divisor}의 배수여야 합니다`;
+            return `잘못된 숫자: ${issue3.divisor}의 배수여야 합니다`;
           case "unrecognized_keys":
-            return `인식할 수 없는 키: ${joinValues(issue2.keys, ", ")}`;
+            return `인식할 수 없는 키: ${joinValues(issue3.keys, ", ")}`;
           case "invalid_key":
-            return `잘못된 키: ${issue2.origin}`;
+            return `잘못된 키: ${issue3.origin}`;
           case "invalid_union":
             return `잘못된 입력`;
           case "invalid_element":
-            return `잘못된 값: ${issue2.origin}`;
+            return `잘못된 값: ${issue3.origin}`;
           default:
             return `잘못된 입력`;
         }
@@ -9261,39 +9261,39 @@ var init_lt = __esm({
         object: "objektas",
         null: "nulinė reikšmė"
       };
-      return (issue2) => {
-        switch (issue2.code) {
+      return (issue3) => {
+        switch (issue3.code) {
           case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
+            const expected = TypeDictionary[issue3.expected] ?? issue3.expected;
+            const receivedType = parsedType(issue3.input);
             const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `Gautas tipas ${received}, o tikėtasi - instanceof ${issue2.expected}`;
+            if (/^[A-Z]/.test(issue3.expected)) {
+              return `Gautas tipas ${received}, o tikėtasi - instanceof ${issue3.expected}`;
             }
             return `Gautas tipas ${received}, o tikėtasi - ${expected}`;
           }
           case "invalid_value":
-            if (issue2.values.length === 1)
-              return `Privalo būti ${stringifyPrimitive(issue2.values[0])}`;
-            return `Privalo būti vienas iš ${joinValues(issue2.values, "|")} pasirinkimų`;
+            if (issue3.values.length === 1)
+              return `Privalo būti ${stringifyPrimitive(issue3.values[0])}`;
+            return `Privalo būti vienas iš ${joinValues(issue3.values, "|")} pasirinkimų`;
           case "too_big": {
-            const origin = TypeDictionary[issue2.origin] ?? issue2.origin;
-            const sizing = getSizing(issue2.origin, getUnitTypeFromNumber(Number(issue2.maximum)), issue2.inclusive ?? false, "smaller");
+            const origin = TypeDictionary[issue3.origin] ?? issue3.origin;
+            const sizing = getSizing(issue3.origin, getUnitTypeFromNumber(Number(issue3.maximum)), issue3.inclusive ?? false, "smaller");
             if (sizing?.verb)
-              return `${capitalizeFirstCharacter(origin ?? issue2.origin ?? "reikšmė")} ${sizing.verb} ${issue2.maximum.toString()} ${sizing.unit ?? "elementų"}`;
-            const adj = issue2.inclusive ? "ne didesnis kaip" : "mažesnis kaip";
-            return `${capitalizeFirstCharacter(origin ?? issue2.origin ?? "reikšmė")} turi būti ${adj} ${issue2.maximum.toString()} ${sizing?.unit}`;
+              return `${capitalizeFirstCharacter(origin ?? issue3.origin ?? "reikšmė")} ${sizing.verb} ${issue3.maximum.toString()} ${sizing.unit ?? "elementų"}`;
+            const adj = issue3.inclusive ? "ne didesnis kaip" : "mažesnis kaip";
+            return `${capitalizeFirstCharacter(origin ?? issue3.origin ?? "reikšmė")} turi būti ${adj} ${issue3.maximum.toString()} ${sizing?.unit}`;
           }
           case "too_small": {
-            const origin = TypeDictionary[issue2.origin] ?? issue2.origin;
-            const sizing = getSizing(issue2.origin, getUnitTypeFromNumber(Number(issue2.minimum)), issue2.inclusive ?? false, "bigger");
+            const origin = TypeDictionary[issue3.origin] ?? issue3.origin;
+            const sizing = getSizing(issue3.origin, getUnitTypeFromNumber(Number(issue3.minimum)), issue3.inclusive ?? false, "bigger");
             if (sizing?.verb)
-              return `${capitalizeFirstCharacter(origin ?? issue2.origin ?? "reikšmė")} ${sizing.verb} ${issue2.minimum.toString()} ${sizing.unit ?? "elementų"}`;
-            const adj = issue2.inclusive ? "ne mažesnis kaip" : "didesnis kaip";
-            return `${capitalizeFirstCharacter(origin ?? issue2.origin ?? "reikšmė")} turi būti ${adj} ${issue2.minimum.toString()} ${sizing?.unit}`;
+              return `${capitalizeFirstCharacter(origin ?? issue3.origin ?? "reikšmė")} ${sizing.verb} ${issue3.minimum.toString()} ${sizing.unit ?? "elementų"}`;
+            const adj = issue3.inclusive ? "ne mažesnis kaip" : "didesnis kaip";
+            return `${capitalizeFirstCharacter(origin ?? issue3.origin ?? "reikšmė")} turi būti ${adj} ${issue3.minimum.toString()} ${sizing?.unit}`;
           }
           case "invalid_format": {
-            const _issue = issue2;
+            const _issue = issue3;
             if (_issue.format === "starts_with") {
               return `Eilutė privalo prasidėti "${_issue.prefix}"`;
             }
@@ -9303,19 +9303,19 @@ var init_lt = __esm({
               return `Eilutė privalo įtraukti "${_issue.includes}"`;
             if (_issue.format === "regex")
               return `Eilutė privalo atitikti ${_issue.pattern}`;
-            return `Neteisingas ${FormatDictionary[_issue.format] ?? issue2.format}`;
+            return `Neteisingas ${FormatDictionary[_issue.format] ?? issue3.format}`;
           }
           case "not_multiple_of":
-            return `Skaičius privalo būti ${issue2.divisor} kartotinis.`;
+            return `Skaičius privalo būti ${issue3.divisor} kartotinis.`;
           case "unrecognized_keys":
-            return `Neatpažint${issue2.keys.length > 1 ? "i" : "as"} rakt${issue2.keys.length > 1 ? "ai" : "as"}: ${joinValues(issue2.keys, ", ")}`;
+            return `Neatpažint${issue3.keys.length > 1 ? "i" : "as"} rakt${issue3.keys.length > 1 ? "ai" : "as"}: ${joinValues(issue3.keys, ", ")}`;
           case "invalid_key":
             return "Rastas klaidingas raktas";
           case "invalid_union":
             return "Klaidinga įvestis";
           case "invalid_element": {
-            const origin = TypeDictionary[issue2.origin] ?? issue2.origin;
-            return `${capitalizeFirstCharacter(origin ?? issue2.origin ?? "reikšmė")} turi klaidingą įvestį`;
+            const origin = TypeDictionary[issue3.origin] ?? issue3.origin;
+            return `${capitalizeFirstCharacter(origin ?? issue3.origin ?? "reikšmė")} turi klaidingą įvestį`;
           }
           default:
             return "Klaidinga įvestis";
@@ -9385,38 +9385,38 @@ var init_mk = __esm({
         number: "број",
         array: "низа"
       };
-      return (issue2) => {
-        switch (issue2.code) {
+      return (issue3) => {
+        switch (issue3.code) {
           case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
+            const expected = TypeDictionary[issue3.expected] ?? issue3.expected;
+            const receivedType = parsedType(issue3.input);
             const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `Грешен внес: се очекува instanceof ${issue2.expected}, примено ${received}`;
+            if (/^[A-Z]/.test(issue3.expected)) {
+              return `Грешен внес: се очекува instanceof ${issue3.expected}, примено ${received}`;
             }
             return `Грешен внес: се очекува ${expected}, примено ${received}`;
           }
           case "invalid_value":
-            if (issue2.values.length === 1)
-              return `Invalid input: expected ${stringifyPrimitive(issue2.values[0])}`;
-            return `Грешана опција: се очекува една ${joinValues(issue2.values, "|")}`;
+            if (issue3.values.length === 1)
+              return `Invalid input: expected ${stringifyPrimitive(issue3.values[0])}`;
+            return `Грешана опција: се очекува една ${joinValues(issue3.values, "|")}`;
           case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? "<=" : "<";
+            const sizing = getSizing(issue3.origin);
             if (sizing)
-              return `Премногу голем: се очекува ${issue2.origin ?? "вредноста"} да има ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "елементи"}`;
-            return `Премногу голем: се очекува ${issue2.origin ?? "вредноста"} да биде ${adj}${issue2.maximum.toString()}`;
+              return `Премногу голем: се очекува ${issue3.origin ?? "вредноста"} да има ${adj}${issue3.maximum.toString()} ${sizing.unit ?? "елементи"}`;
+            return `Премногу голем: се очекува ${issue3.origin ?? "вредноста"} да биде ${adj}${issue3.maximum.toString()}`;
           }
           case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? ">=" : ">";
+            const sizing = getSizing(issue3.origin);
             if (sizing) {
-              return `Премногу мал: се очекува ${issue2.origin} да има ${adj}${issue2.minimum.toString()} ${sizing.unit}`;
+              return `Премногу мал: се очекува ${issue3.origin} да има ${adj}${issue3.minimum.toString()} ${sizing.unit}`;
             }
-            return `Премногу мал: се очекува ${issue2.origin} да биде ${adj}${issue2.minimum.toString()}`;
+            return `Премногу мал: се очекува ${issue3.origin} да биде ${adj}${issue3.minimum.toString()}`;
           }
           case "invalid_format": {
-            const _issue = issue2;
+            const _issue = issue3;
             if (_issue.format === "starts_with") {
               return `Неважечка низа: мора да започнува со "${_issue.prefix}"`;
             }
@@ -9426,18 +9426,18 @@ var init_mk = __esm({
               return `Неважечка низа: мора да вклучува "${_issue.includes}"`;
             if (_issue.format === "regex")
               return `Неважечка низа: мора да одгоара на патернот ${_issue.pattern}`;
-            return `Invalid ${FormatDictionary[_issue.format] ?? issue2.format}`;
+            return `Invalid ${FormatDictionary[_issue.format] ?? issue3.format}`;
           }
           case "not_multiple_of":
-            return `Грешен број: мора да биде делив со ${issue2.divisor}`;
+            return `Грешен број: мора да биде делив со ${issue3.divisor}`;
           case "unrecognized_keys":
-            return `${issue2.keys.length > 1 ? "Непрепознаени клучеви" : "Непрепознаен клуч"}: ${joinValues(issue2.keys, ", ")}`;
+            return `${issue3.keys.length > 1 ? "Непрепознаени клучеви" : "Непрепознаен клуч"}: ${joinValues(issue3.keys, ", ")}`;
           case "invalid_key":
-            return `Грешен клуч во ${issue2.origin}`;
+            return `Грешен клуч во ${issue3.origin}`;
           case "invalid_union":
             return "Грешен внес";
           case "invalid_element":
-            return `Грешна вредност во ${issue2.origin}`;
+            return `Грешна вредност во ${issue3.origin}`;
           default:
             return `Грешен внес`;
         }
@@ -9505,38 +9505,38 @@ var init_ms = __esm({
         nan: "NaN",
         number: "nombor"
       };
-      return (issue2) => {
-        switch (issue2.code) {
+      return (issue3) => {
+        switch (issue3.code) {
           case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
+            const expected = TypeDictionary[issue3.expected] ?? issue3.expected;
+            const receivedType = parsedType(issue3.input);
             const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `Input tidak sah: dijangka instanceof ${issue2.expected}, diterima ${received}`;
+            if (/^[A-Z]/.test(issue3.expected)) {
+              return `Input tidak sah: dijangka instanceof ${issue3.expected}, diterima ${received}`;
             }
             return `Input tidak sah: dijangka ${expected}, diterima ${received}`;
           }
           case "invalid_value":
-            if (issue2.values.length === 1)
-              return `Input tidak sah: dijangka ${stringifyPrimitive(issue2.values[0])}`;
-            return `Pilihan tidak sah: dijangka salah satu daripada ${joinValues(issue2.values, "|")}`;
+            if (issue3.values.length === 1)
+              return `Input tidak sah: dijangka ${stringifyPrimitive(issue3.values[0])}`;
+            return `Pilihan tidak sah: dijangka salah satu daripada ${joinValues(issue3.values, "|")}`;
           case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? "<=" : "<";
+            const sizing = getSizing(issue3.origin);
             if (sizing)
-              return `Terlalu besar: dijangka ${issue2.origin ?? "nilai"} ${sizing.verb} ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "elemen"}`;
-            return `Terlalu besar: dijangka ${issue2.origin ?? "nilai"} adalah ${adj}${issue2.maximum.toString()}`;
+              return `Terlalu besar: dijangka ${issue3.origin ?? "nilai"} ${sizing.verb} ${adj}${issue3.maximum.toString()} ${sizing.unit ?? "elemen"}`;
+            return `Terlalu besar: dijangka ${issue3.origin ?? "nilai"} adalah ${adj}${issue3.maximum.toString()}`;
           }
           case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? ">=" : ">";
+            const sizing = getSizing(issue3.origin);
             if (sizing) {
-              return `Terlalu kecil: dijangka ${issue2.origin} ${sizing.verb} ${adj}${issue2.minimum.toString()} ${sizing.unit}`;
+              return `Terlalu kecil: dijangka ${issue3.origin} ${sizing.verb} ${adj}${issue3.minimum.toString()} ${sizing.unit}`;
             }
-            return `Terlalu kecil: dijangka ${issue2.origin} adalah ${adj}${issue2.minimum.toString()}`;
+            return `Terlalu kecil: dijangka ${issue3.origin} adalah ${adj}${issue3.minimum.toString()}`;
           }
           case "invalid_format": {
-            const _issue = issue2;
+            const _issue = issue3;
             if (_issue.format === "starts_with")
               return `String tidak sah: mesti bermula dengan "${_issue.prefix}"`;
             if (_issue.format === "ends_with")
@@ -9545,18 +9545,18 @@ var init_ms = __esm({
               return `String tidak sah: mesti mengandungi "${_issue.includes}"`;
             if (_issue.format === "regex")
               return `String tidak sah: mesti sepadan dengan corak ${_issue.pattern}`;
-            return `${FormatDictionary[_issue.format] ?? issue2.format} tidak sah`;
+            return `${FormatDictionary[_issue.format] ?? issue3.format} tidak sah`;
           }
           case "not_multiple_of":
-            return `Nombor tidak sah: perlu gandaan ${issue2.divisor}`;
+            return `Nombor tidak sah: perlu gandaan ${issue3.divisor}`;
           case "unrecognized_keys":
-            return `Kunci tidak dikenali: ${joinValues(issue2.keys, ", ")}`;
+            return `Kunci tidak dikenali: ${joinValues(issue3.keys, ", ")}`;
           case "invalid_key":
-            return `Kunci tidak sah dalam ${issue2.origin}`;
+            return `Kunci tidak sah dalam ${issue3.origin}`;
           case "invalid_union":
             return "Input tidak sah";
           case "invalid_element":
-            return `Nilai tidak sah dalam ${issue2.origin}`;
+            return `Nilai tidak sah dalam ${issue3.origin}`;
           default:
             return `Input tidak sah`;
         }
@@ -9623,34 +9623,34 @@ var init_ne = __esm({
       const TypeDictionary = {
         nan: "NaN"
       };
-      return (issue2) => {
-        switch (issue2.code) {
+      return (issue3) => {
+        switch (issue3.code) {
           case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
+            const expected = TypeDictionary[issue3.expected] ?? issue3.expected;
+            const receivedType = parsedType(issue3.input);
             const received = TypeDictionary[receivedType] ?? receivedType;
             return `अमान्य इनपुट: अपेक्षित ${expected}, प्राप्त ${received}`;
           }
           case "invalid_value":
-            if (issue2.values.length === 1)
-              return `अमान्य इनपुट: अपेक्षित ${stringifyPrimitive(issue2.values[0])}`;
-            return `अमान्य विकल्प: अपेक्षित मानहरू मध्ये एक ${joinValues(issue2.values, "|")}`;
+            if (issue3.values.length === 1)
+              return `अमान्य इनपुट: अपेक्षित ${stringifyPrimitive(issue3.values[0])}`;
+            return `अमान्य विकल्प: अपेक्षित मानहरू मध्ये एक ${joinValues(issue3.values, "|")}`;
           case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? "<=" : "<";
+            const sizing = getSizing(issue3.origin);
             if (sizing)
-              return `धेरै ठूलो: ${issue2.origin ?? "मान"} मा ${adj}${issue2.maximum.toString()} ${sizing.unit} ${sizing.verb}`;
-            return `धेरै ठूलो: ${issue2.origin ?? "मान"} ${adj}${issue2.maximum.toString()} हुनुपर्छ`;
+              return `धेरै ठूलो: ${issue3.origin ?? "मान"} मा ${adj}${issue3.maximum.toString()} ${sizing.unit} ${sizing.verb}`;
+            return `धेरै ठूलो: ${issue3.origin ?? "मान"} ${adj}${issue3.maximum.toString()} हुनुपर्छ`;
           }
           case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? ">=" : ">";
+            const sizing = getSizing(issue3.origin);
             if (sizing)
-              return `धेरै सानो: ${issue2.origin} मा ${adj}${issue2.minimum.toString()} ${sizing.unit} ${sizing.verb}`;
-            return `धेरै सानो: ${issue2.origin} ${adj}${issue2.minimum.toString()} हुनुपर्छ`;
+              return `धेरै सानो: ${issue3.origin} मा ${adj}${issue3.minimum.toString()} ${sizing.unit} ${sizing.verb}`;
+            return `धेरै सानो: ${issue3.origin} ${adj}${issue3.minimum.toString()} हुनुपर्छ`;
           }
           case "invalid_format": {
-            const _issue = issue2;
+            const _issue = issue3;
             if (_issue.format === "starts_with")
               return `अमान्य स्ट्रिङ: "${_issue.prefix}" बाट सुरु हुनुपर्छ`;
             if (_issue.format === "ends_with")
@@ -9659,22 +9659,22 @@ var init_ne = __esm({
               return `अमान्य स्ट्रिङ: "${_issue.includes}" समावेश हुनुपर्छ`;
             if (_issue.format === "regex")
               return `अमान्य स्ट्रिङ: ढाँचा ${_issue.pattern} सँग मेल खानुपर्छ`;
-            return `अमान्य ${FormatDictionary[_issue.format] ?? issue2.format}`;
+            return `अमान्य ${FormatDictionary[_issue.format] ?? issue3.format}`;
           }
           case "not_multiple_of":
-            return `अमान्य संख्या: ${issue2.divisor} को गुणज हुनुपर्छ`;
+            return `अमान्य संख्या: ${issue3.divisor} को गुणज हुनुपर्छ`;
           case "unrecognized_keys":
-            return `अपरिचित कुञ्जी${issue2.keys.length > 1 ? "हरू" : ""}: ${joinValues(issue2.keys, ", ")}`;
+            return `अपरिचित कुञ्जी${issue3.keys.length > 1 ? "हरू" : ""}: ${joinValues(issue3.keys, ", ")}`;
           case "invalid_key":
-            return `अमान्य कुञ्जी: ${issue2.origin} मा`;
+            return `अमान्य कुञ्जी: ${issue3.origin} मा`;
           case "invalid_union":
-            if (issue2.options && Array.isArray(issue2.options) && issue2.options.length > 0) {
-              const opts = issue2.options.map((o) => `'${o}'`).join(" | ");
+            if (issue3.options && Array.isArray(issue3.options) && issue3.options.length > 0) {
+              const opts = issue3.options.map((o) => `'${o}'`).join(" | ");
               return `अमान्य डिस्क्रिमिनेटर मान: अपेक्षित ${opts}`;
             }
             return "अमान्य इनपुट";
           case "invalid_element":
-            return `अमान्य मान: ${issue2.origin} मा`;
+            return `अमान्य मान: ${issue3.origin} मा`;
           default:
             return `अमान्य इनपुट`;
         }
@@ -9742,40 +9742,40 @@ var init_nl = __esm({
         nan: "NaN",
         number: "getal"
       };
-      return (issue2) => {
-        switch (issue2.code) {
+      return (issue3) => {
+        switch (issue3.code) {
           case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
+            const expected = TypeDictionary[issue3.expected] ?? issue3.expected;
+            const receivedType = parsedType(issue3.input);
             const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `Ongeldige invoer: verwacht instanceof ${issue2.expected}, ontving ${received}`;
+            if (/^[A-Z]/.test(issue3.expected)) {
+              return `Ongeldige invoer: verwacht instanceof ${issue3.expected}, ontving ${received}`;
             }
             return `Ongeldige invoer: verwacht ${expected}, ontving ${received}`;
           }
           case "invalid_value":
-            if (issue2.values.length === 1)
-              return `Ongeldige invoer: verwacht ${stringifyPrimitive(issue2.values[0])}`;
-            return `Ongeldige optie: verwacht één van ${joinValues(issue2.values, "|")}`;
+            if (issue3.values.length === 1)
+              return `Ongeldige invoer: verwacht ${stringifyPrimitive(issue3.values[0])}`;
+            return `Ongeldige optie: verwacht één van ${joinValues(issue3.values, "|")}`;
           case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
-            const longName = issue2.origin === "date" ? "laat" : issue2.origin === "string" ? "lang" : "groot";
+            const adj = issue3.inclusive ? "<=" : "<";
+            const sizing = getSizing(issue3.origin);
+            const longName = issue3.origin === "date" ? "laat" : issue3.origin === "string" ? "lang" : "groot";
             if (sizing)
-              return `Te ${longName}: verwacht dat ${issue2.origin ?? "waarde"} ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "elementen"} ${sizing.verb}`;
-            return `Te ${longName}: verwacht dat ${issue2.origin ?? "waarde"} ${adj}${issue2.maximum.toString()} is`;
+              return `Te ${longName}: verwacht dat ${issue3.origin ?? "waarde"} ${adj}${issue3.maximum.toString()} ${sizing.unit ?? "elementen"} ${sizing.verb}`;
+            return `Te ${longName}: verwacht dat ${issue3.origin ?? "waarde"} ${adj}${issue3.maximum.toString()} is`;
           }
           case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
-            const shortName = issue2.origin === "date" ? "vroeg" : issue2.origin === "string" ? "kort" : "klein";
+            const adj = issue3.inclusive ? ">=" : ">";
+            const sizing = getSizing(issue3.origin);
+            const shortName = issue3.origin === "date" ? "vroeg" : issue3.origin === "string" ? "kort" : "klein";
             if (sizing) {
-              return `Te ${shortName}: verwacht dat ${issue2.origin} ${adj}${issue2.minimum.toString()} ${sizing.unit} ${sizing.verb}`;
+              return `Te ${shortName}: verwacht dat ${issue3.origin} ${adj}${issue3.minimum.toString()} ${sizing.unit} ${sizing.verb}`;
             }
-            return `Te ${shortName}: verwacht dat ${issue2.origin} ${adj}${issue2.minimum.toString()} is`;
+            return `Te ${shortName}: verwacht dat ${issue3.origin} ${adj}${issue3.minimum.toString()} is`;
           }
           case "invalid_format": {
-            const _issue = issue2;
+            const _issue = issue3;
             if (_issue.format === "starts_with") {
               return `Ongeldige tekst: moet met "${_issue.prefix}" beginnen`;
             }
@@ -9785,18 +9785,18 @@ var init_nl = __esm({
               return `Ongeldige tekst: moet "${_issue.includes}" bevatten`;
             if (_issue.format === "regex")
               return `Ongeldige tekst: moet overeenkomen met patroon ${_issue.pattern}`;
-            return `Ongeldig: ${FormatDictionary[_issue.format] ?? issue2.format}`;
+            return `Ongeldig: ${FormatDictionary[_issue.format] ?? issue3.format}`;
           }
           case "not_multiple_of":
-            return `Ongeldig getal: moet een veelvoud van ${issue2.divisor} zijn`;
+            return `Ongeldig getal: moet een veelvoud van ${issue3.divisor} zijn`;
           case "unrecognized_keys":
-            return `Onbekende key${issue2.keys.length > 1 ? "s" : ""}: ${joinValues(issue2.keys, ", ")}`;
+            return `Onbekende key${issue3.keys.length > 1 ? "s" : ""}: ${joinValues(issue3.keys, ", ")}`;
           case "invalid_key":
-            return `Ongeldige key in ${issue2.origin}`;
+            return `Ongeldige key in ${issue3.origin}`;
           case "invalid_union":
             return "Ongeldige invoer";
           case "invalid_element":
-            return `Ongeldige waarde in ${issue2.origin}`;
+            return `Ongeldige waarde in ${issue3.origin}`;
           default:
             return `Ongeldige invoer`;
         }
@@ -9865,38 +9865,38 @@ var init_nn = __esm({
         number: "tal",
         array: "liste"
       };
-      return (issue2) => {
-        switch (issue2.code) {
+      return (issue3) => {
+        switch (issue3.code) {
           case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
+            const expected = TypeDictionary[issue3.expected] ?? issue3.expected;
+            const receivedType = parsedType(issue3.input);
             const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `Ugyldig input: forventa instanceof ${issue2.expected}, fekk ${received}`;
+            if (/^[A-Z]/.test(issue3.expected)) {
+              return `Ugyldig input: forventa instanceof ${issue3.expected}, fekk ${received}`;
             }
             return `Ugyldig input: forventa ${expected}, fekk ${received}`;
           }
           case "invalid_value":
-            if (issue2.values.length === 1)
-              return `Ugyldig verdi: forventa ${stringifyPrimitive(issue2.values[0])}`;
-            return `Ugyldig val: forventa eitt av ${joinValues(issue2.values, "|")}`;
+            if (issue3.values.length === 1)
+              return `Ugyldig verdi: forventa ${stringifyPrimitive(issue3.values[0])}`;
+            return `Ugyldig val: forventa eitt av ${joinValues(issue3.values, "|")}`;
           case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? "<=" : "<";
+            const sizing = getSizing(issue3.origin);
             if (sizing)
-              return `For stor(t): forventa ${issue2.origin ?? "value"} til å ha ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "element"}`;
-            return `For stor(t): forventa ${issue2.origin ?? "value"} til å ha ${adj}${issue2.maximum.toString()}`;
+              return `For stor(t): forventa ${issue3.origin ?? "value"} til å ha ${adj}${issue3.maximum.toString()} ${sizing.unit ?? "element"}`;
+            return `For stor(t): forventa ${issue3.origin ?? "value"} til å ha ${adj}${issue3.maximum.toString()}`;
           }
           case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? ">=" : ">";
+            const sizing = getSizing(issue3.origin);
             if (sizing) {
-              return `For lite(n): forventa ${issue2.origin} til å ha ${adj}${issue2.minimum.toString()} ${sizing.unit}`;
+              return `For lite(n): forventa ${issue3.origin} til å ha ${adj}${issue3.minimum.toString()} ${sizing.unit}`;
             }
-            return `For lite(n): forventa ${issue2.origin} til å ha ${adj}${issue2.minimum.toString()}`;
+            return `For lite(n): forventa ${issue3.origin} til å ha ${adj}${issue3.minimum.toString()}`;
           }
           case "invalid_format": {
-            const _issue = issue2;
+            const _issue = issue3;
             if (_issue.format === "starts_with")
               return `Ugyldig streng: må starte med "${_issue.prefix}"`;
             if (_issue.format === "ends_with")
@@ -9905,18 +9905,18 @@ var init_nn = __esm({
               return `Ugyldig streng: må innehalde "${_issue.includes}"`;
             if (_issue.format === "regex")
               return `Ugyldig streng: må matche mønsteret ${_issue.pattern}`;
-            return `Ugyldig ${FormatDictionary[_issue.format] ?? issue2.format}`;
+            return `Ugyldig ${FormatDictionary[_issue.format] ?? issue3.format}`;
           }
           case "not_multiple_of":
-            return `Ugyldig tal: må vere eit multiplum av ${issue2.divisor}`;
+            return `Ugyldig tal: må vere eit multiplum av ${issue3.divisor}`;
           case "unrecognized_keys":
-            return `${issue2.keys.length > 1 ? "Ukjende nøklar" : "Ukjend nøkkel"}: ${joinValues(issue2.keys, ", ")}`;
+            return `${issue3.keys.length > 1 ? "Ukjende nøklar" : "Ukjend nøkkel"}: ${joinValues(issue3.keys, ", ")}`;
           case "invalid_key":
-            return `Ugyldig nøkkel i ${issue2.origin}`;
+            return `Ugyldig nøkkel i ${issue3.origin}`;
           case "invalid_union":
             return "Ugyldig input";
           case "invalid_element":
-            return `Ugyldig verdi i ${issue2.origin}`;
+            return `Ugyldig verdi i ${issue3.origin}`;
           default:
             return `Ugyldig input`;
         }
@@ -9985,38 +9985,38 @@ var init_no = __esm({
         number: "tall",
         array: "liste"
       };
-      return (issue2) => {
-        switch (issue2.code) {
+      return (issue3) => {
+        switch (issue3.code) {
           case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
+            const expected = TypeDictionary[issue3.expected] ?? issue3.expected;
+            const receivedType = parsedType(issue3.input);
             const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `Ugyldig input: forventet instanceof ${issue2.expected}, fikk ${received}`;
+            if (/^[A-Z]/.test(issue3.expected)) {
+              return `Ugyldig input: forventet instanceof ${issue3.expected}, fikk ${received}`;
             }
             return `Ugyldig input: forventet ${expected}, fikk ${received}`;
           }
           case "invalid_value":
-            if (issue2.values.length === 1)
-              return `Ugyldig verdi: forventet ${stringifyPrimitive(issue2.values[0])}`;
-            return `Ugyldig valg: forventet en av ${joinValues(issue2.values, "|")}`;
+            if (issue3.values.length === 1)
+              return `Ugyldig verdi: forventet ${stringifyPrimitive(issue3.values[0])}`;
+            return `Ugyldig valg: forventet en av ${joinValues(issue3.values, "|")}`;
           case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? "<=" : "<";
+            const sizing = getSizing(issue3.origin);
             if (sizing)
-              return `For stor(t): forventet ${issue2.origin ?? "value"} til å ha ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "elementer"}`;
-            return `For stor(t): forventet ${issue2.origin ?? "value"} til å ha ${adj}${issue2.maximum.toString()}`;
+              return `For stor(t): forventet ${issue3.origin ?? "value"} til å ha ${adj}${issue3.maximum.toString()} ${sizing.unit ?? "elementer"}`;
+            return `For stor(t): forventet ${issue3.origin ?? "value"} til å ha ${adj}${issue3.maximum.toString()}`;
           }
           case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? ">=" : ">";
+            const sizing = getSizing(issue3.origin);
             if (sizing) {
-              return `For lite(n): forventet ${issue2.origin} til å ha ${adj}${issue2.minimum.toString()} ${sizing.unit}`;
+              return `For lite(n): forventet ${issue3.origin} til å ha ${adj}${issue3.minimum.toString()} ${sizing.unit}`;
             }
-            return `For lite(n): forventet ${issue2.origin} til å ha ${adj}${issue2.minimum.toString()}`;
+            return `For lite(n): forventet ${issue3.origin} til å ha ${adj}${issue3.minimum.toString()}`;
           }
           case "invalid_format": {
-            const _issue = issue2;
+            const _issue = issue3;
             if (_issue.format === "starts_with")
               return `Ugyldig streng: må starte med "${_issue.prefix}"`;
             if (_issue.format === "ends_with")
@@ -10025,18 +10025,18 @@ var init_no = __esm({
               return `Ugyldig streng: må inneholde "${_issue.includes}"`;
             if (_issue.format === "regex")
               return `Ugyldig streng: må matche mønsteret ${_issue.pattern}`;
-            return `Ugyldig ${FormatDictionary[_issue.format] ?? issue2.format}`;
+            return `Ugyldig ${FormatDictionary[_issue.format] ?? issue3.format}`;
           }
           case "not_multiple_of":
-            return `Ugyldig tall: må være et multiplum av ${issue2.divisor}`;
+            return `Ugyldig tall: må være et multiplum av ${issue3.divisor}`;
           case "unrecognized_keys":
-            return `${issue2.keys.length > 1 ? "Ukjente nøkler" : "Ukjent nøkkel"}: ${joinValues(issue2.keys, ", ")}`;
+            return `${issue3.keys.length > 1 ? "Ukjente nøkler" : "Ukjent nøkkel"}: ${joinValues(issue3.keys, ", ")}`;
           case "invalid_key":
-            return `Ugyldig nøkkel i ${issue2.origin}`;
+            return `Ugyldig nøkkel i ${issue3.origin}`;
           case "invalid_union":
             return "Ugyldig input";
           case "invalid_element":
-            return `Ugyldig verdi i ${issue2.origin}`;
+            return `Ugyldig verdi i ${issue3.origin}`;
           default:
             return `Ugyldig input`;
         }
@@ -10106,38 +10106,38 @@ var init_ota = __esm({
         array: "saf",
         null: "gayb"
       };
-      return (issue2) => {
-        switch (issue2.code) {
+      return (issue3) => {
+        switch (issue3.code) {
           case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
+            const expected = TypeDictionary[issue3.expected] ?? issue3.expected;
+            const receivedType = parsedType(issue3.input);
             const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `Fâsit giren: umulan instanceof ${issue2.expected}, alınan ${received}`;
+            if (/^[A-Z]/.test(issue3.expected)) {
+              return `Fâsit giren: umulan instanceof ${issue3.expected}, alınan ${received}`;
             }
             return `Fâsit giren: umulan ${expected}, alınan ${received}`;
           }
           case "invalid_value":
-            if (issue2.values.length === 1)
-              return `Fâsit giren: umulan ${stringifyPrimitive(issue2.values[0])}`;
-            return `Fâsit tercih: mûteberler ${joinValues(issue2.values, "|")}`;
+            if (issue3.values.length === 1)
+              return `Fâsit giren: umulan ${stringifyPrimitive(issue3.values[0])}`;
+            return `Fâsit tercih: mûteberler ${joinValues(issue3.values, "|")}`;
           case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? "<=" : "<";
+            const sizing = getSizing(issue3.origin);
             if (sizing)
-              return `Fazla büyük: ${issue2.origin ?? "value"}, ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "elements"} sahip olmalıydı.`;
-            return `Fazla büyük: ${issue2.origin ?? "value"}, ${adj}${issue2.maximum.toString()} olmalıydı.`;
+              return `Fazla büyük: ${issue3.origin ?? "value"}, ${adj}${issue3.maximum.toString()} ${sizing.unit ?? "elements"} sahip olmalıydı.`;
+            return `Fazla büyük: ${issue3.origin ?? "value"}, ${adj}${issue3.maximum.toString()} olmalıydı.`;
           }
           case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? ">=" : ">";
+            const sizing = getSizing(issue3.origin);
             if (sizing) {
-              return `Fazla küçük: ${issue2.origin}, ${adj}${issue2.minimum.toString()} ${sizing.unit} sahip olmalıydı.`;
+              return `Fazla küçük: ${issue3.origin}, ${adj}${issue3.minimum.toString()} ${sizing.unit} sahip olmalıydı.`;
             }
-            return `Fazla küçük: ${issue2.origin}, ${adj}${issue2.minimum.toString()} olmalıydı.`;
+            return `Fazla küçük: ${issue3.origin}, ${adj}${issue3.minimum.toString()} olmalıydı.`;
           }
           case "invalid_format": {
-            const _issue = issue2;
+            const _issue = issue3;
             if (_issue.format === "starts_with")
               return `Fâsit metin: "${_issue.prefix}" ile başlamalı.`;
             if (_issue.format === "ends_with")
@@ -10146,18 +10146,18 @@ var init_ota = __esm({
               return `Fâsit metin: "${_issue.includes}" ihtivâ etmeli.`;
             if (_issue.format === "regex")
               return `Fâsit metin: ${_issue.pattern} nakşına uymalı.`;
-            return `Fâsit ${FormatDictionary[_issue.format] ?? issue2.format}`;
+            return `Fâsit ${FormatDictionary[_issue.format] ?? issue3.format}`;
           }
           case "not_multiple_of":
-            return `Fâsit sayı: ${issue2.divisor} katı olmalıydı.`;
+            return `Fâsit sayı: ${issue3.divisor} katı olmalıydı.`;
           case "unrecognized_keys":
-            return `Tanınmayan anahtar ${issue2.keys.length > 1 ? "s" : ""}: ${joinValues(issue2.keys, ", ")}`;
+            return `Tanınmayan anahtar ${issue3.keys.length > 1 ? "s" : ""}: ${joinValues(issue3.keys, ", ")}`;
           case "invalid_key":
-            return `${issue2.origin} için tanınmayan anahtar var.`;
+            return `${issue3.origin} için tanınmayan anahtar var.`;
           case "invalid_union":
             return "Giren tanınamadı.";
           case "invalid_element":
-            return `${issue2.origin} için tanınmayan kıymet var.`;
+            return `${issue3.origin} için tanınmayan kıymet var.`;
           default:
             return `Kıymet tanınamadı.`;
         }
@@ -10226,40 +10226,40 @@ var init_ps = __esm({
         number: "عدد",
         array: "ارې"
       };
-      return (issue2) => {
-        switch (issue2.code) {
+      return (issue3) => {
+        switch (issue3.code) {
           case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
+            const expected = TypeDictionary[issue3.expected] ?? issue3.expected;
+            const receivedType = parsedType(issue3.input);
             const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `ناسم ورودي: باید instanceof ${issue2.expected} وای, مګر ${received} ترلاسه شو`;
+            if (/^[A-Z]/.test(issue3.expected)) {
+              return `ناسم ورودي: باید instanceof ${issue3.expected} وای, مګر ${received} ترلاسه شو`;
             }
             return `ناسم ورودي: باید ${expected} وای, مګر ${received} ترلاسه شو`;
           }
           case "invalid_value":
-            if (issue2.values.length === 1) {
-              return `ناسم ورودي: باید ${stringifyPrimitive(issue2.values[0])} وای`;
+            if (issue3.values.length === 1) {
+              return `ناسم ورودي: باید ${stringifyPrimitive(issue3.values[0])} وای`;
             }
-            return `ناسم انتخاب: باید یو له ${joinValues(issue2.values, "|")} څخه وای`;
+            return `ناسم انتخاب: باید یو له ${joinValues(issue3.values, "|")} څخه وای`;
           case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? "<=" : "<";
+            const sizing = getSizing(issue3.origin);
             if (sizing) {
-              return `ډیر لوی: ${issue2.origin ?? "ارزښت"} باید ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "عنصرونه"} ولري`;
+              return `ډیر لوی: ${issue3.origin ?? "ارزښت"} باید ${adj}${issue3.maximum.toString()} ${sizing.unit ?? "عنصرونه"} ولري`;
             }
-            return `ډیر لوی: ${issue2.origin ?? "ارزښت"} باید ${adj}${issue2.maximum.toString()} وي`;
+            return `ډیر لوی: ${issue3.origin ?? "ارزښت"} باید ${adj}${issue3.maximum.toString()} وي`;
           }
           case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? ">=" : ">";
+            const sizing = getSizing(issue3.origin);
             if (sizing) {
-              return `ډیر کوچنی: ${issue2.origin} باید ${adj}${issue2.minimum.toString()} ${sizing.unit} ولري`;
+              return `ډیر کوچنی: ${issue3.origin} باید ${adj}${issue3.minimum.toString()} ${sizing.unit} ولري`;
             }
-            return `ډیر کوچنی: ${issue2.origin} باید ${adj}${issue2.minimum.toString()} وي`;
+            return `ډیر کوچنی: ${issue3.origin} باید ${adj}${issue3.minimum.toString()} وي`;
           }
           case "invalid_format": {
-            const _issue = issue2;
+            const _issue = issue3;
             if (_issue.format === "starts_with") {
               return `ناسم متن: باید د "${_issue.prefix}" سره پیل شي`;
             }
@@ -10272,18 +10272,18 @@ var init_ps = __esm({
             if (_issue.format === "regex") {
               return `ناسم متن: باید د ${_issue.pattern} سره مطابقت ولري`;
             }
-            return `${FormatDictionary[_issue.format] ?? issue2.format} ناسم دی`;
+            return `${FormatDictionary[_issue.format] ?? issue3.format} ناسم دی`;
           }
           case "not_multiple_of":
-            return `ناسم عدد: باید د ${issue2.divisor} مضرب وي`;
+            return `ناسم عدد: باید د ${issue3.divisor} مضرب وي`;
           case "unrecognized_keys":
-            return `ناسم ${issue2.keys.length > 1 ? "کلیډونه" : "کلیډ"}: ${joinValues(issue2.keys, ", ")}`;
+            return `ناسم ${issue3.keys.length > 1 ? "کلیډونه" : "کلیډ"}: ${joinValues(issue3.keys, ", ")}`;
           case "invalid_key":
-            return `ناسم کلیډ په ${issue2.origin} کې`;
+            return `ناسم کلیډ په ${issue3.origin} کې`;
           case "invalid_union":
             return `ناسمه ورودي`;
           case "invalid_element":
-            return `ناسم عنصر په ${issue2.origin} کې`;
+            return `ناسم عنصر په ${issue3.origin} کې`;
           default:
             return `ناسمه ورودي`;
         }
@@ -10352,39 +10352,39 @@ var init_pl = __esm({
         number: "liczba",
         array: "tablica"
       };
-      return (issue2) => {
-        switch (issue2.code) {
+      return (issue3) => {
+        switch (issue3.code) {
           case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
+            const expected = TypeDictionary[issue3.expected] ?? issue3.expected;
+            const receivedType = parsedType(issue3.input);
             const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `Nieprawidłowe dane wejściowe: oczekiwano instanceof ${issue2.expected}, otrzymano ${received}`;
+            if (/^[A-Z]/.test(issue3.expected)) {
+              return `Nieprawidłowe dane wejściowe: oczekiwano instanceof ${issue3.expected}, otrzymano ${received}`;
             }
             return `Nieprawidłowe dane wejściowe: oczekiwano ${expected}, otrzymano ${received}`;
           }
           case "invalid_value":
-            if (issue2.values.length === 1)
-              return `Nieprawidłowe dane wejściowe: oczekiwano ${stringifyPrimitive(issue2.values[0])}`;
-            return `Nieprawidłowa opcja: oczekiwano jednej z wartości ${joinValues(issue2.values, "|")}`;
+            if (issue3.values.length === 1)
+              return `Nieprawidłowe dane wejściowe: oczekiwano ${stringifyPrimitive(issue3.values[0])}`;
+            return `Nieprawidłowa opcja: oczekiwano jednej z wartości ${joinValues(issue3.values, "|")}`;
           case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? "<=" : "<";
+            const sizing = getSizing(issue3.origin);
             if (sizing) {
-              return `Za duża wartość: oczekiwano, że ${issue2.origin ?? "wartość"} będzie mieć ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "elementów"}`;
+              return `Za duża wartość: oczekiwano, że ${issue3.origin ?? "wartość"} będzie mieć ${adj}${issue3.maximum.toString()} ${sizing.unit ?? "elementów"}`;
             }
-            return `Zbyt duż(y/a/e): oczekiwano, że ${issue2.origin ?? "wartość"} będzie wynosić ${adj}${issue2.maximum.toString()}`;
+            return `Zbyt duż(y/a/e): oczekiwano, że ${issue3.origin ?? "wartość"} będzie wynosić ${adj}${issue3.maximum.toString()}`;
           }
           case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? ">=" : ">";
+            const sizing = getSizing(issue3.origin);
             if (sizing) {
-              return `Za mała wartość: oczekiwano, że ${issue2.origin ?? "wartość"} będzie mieć ${adj}${issue2.minimum.toString()} ${sizing.unit ?? "elementów"}`;
+              return `Za mała wartość: oczekiwano, że ${issue3.origin ?? "wartość"} będzie mieć ${adj}${issue3.minimum.toString()} ${sizing.unit ?? "elementów"}`;
             }
-            return `Zbyt mał(y/a/e): oczekiwano, że ${issue2.origin ?? "wartość"} będzie wynosić ${adj}${issue2.minimum.toString()}`;
+            return `Zbyt mał(y/a/e): oczekiwano, że ${issue3.origin ?? "wartość"} będzie wynosić ${adj}${issue3.minimum.toString()}`;
           }
           case "invalid_format": {
-            const _issue = issue2;
+            const _issue = issue3;
             if (_issue.format === "starts_with")
               return `Nieprawidłowy ciąg znaków: musi zaczynać się od "${_issue.prefix}"`;
             if (_issue.format === "ends_with")
@@ -10393,18 +10393,18 @@ var init_pl = __esm({
               return `Nieprawidłowy ciąg znaków: musi zawierać "${_issue.includes}"`;
             if (_issue.format === "regex")
               return `Nieprawidłowy ciąg znaków: musi odpowiadać wzorcowi ${_issue.pattern}`;
-            return `Nieprawidłow(y/a/e) ${FormatDictionary[_issue.format] ?? issue2.format}`;
+            return `Nieprawidłow(y/a/e) ${FormatDictionary[_issue.format] ?? issue3.format}`;
           }
           case "not_multiple_of":
-            return `Nieprawidłowa liczba: musi być wielokrotnością ${issue2.divisor}`;
+            return `Nieprawidłowa liczba: musi być wielokrotnością ${issue3.divisor}`;
           case "unrecognized_keys":
-            return `Nierozpoznane klucze${issue2.keys.length > 1 ? "s" : ""}: ${joinValues(issue2.keys, ", ")}`;
+            return `Nierozpoznane klucze${issue3.keys.length > 1 ? "s" : ""}: ${joinValues(issue3.keys, ", ")}`;
           case "invalid_key":
-            return `Nieprawidłowy klucz w ${issue2.origin}`;
+            return `Nieprawidłowy klucz w ${issue3.origin}`;
           case "invalid_union":
             return "Nieprawidłowe dane wejściowe";
           case "invalid_element":
-            return `Nieprawidłowa wartość w ${issue2.origin}`;
+            return `Nieprawidłowa wartość w ${issue3.origin}`;
           default:
             return `Nieprawidłowe dane wejściowe`;
         }
@@ -10500,35 +10500,35 @@ var init_pt = __esm({
         const translatedValue = TypeDictionary[type] ?? { name: `valor "${type}"`, articles: Gender.masculine };
         return `${translatedValue.articles[articleType]} ${translatedValue.name}`;
       }
-      return (issue2) => {
-        switch (issue2.code) {
+      return (issue3) => {
+        switch (issue3.code) {
           case "invalid_type": {
-            const expected = translateOriginWithArticle(issue2.expected, "indefinite");
-            const receivedType = parsedType(issue2.input);
+            const expected = translateOriginWithArticle(issue3.expected, "indefinite");
+            const receivedType = parsedType(issue3.input);
             const received = translateOriginWithArticle(receivedType, "indefinite");
             return `Entrada inválida: esperava ${expected}, recebeu ${received}`;
           }
           case "invalid_value":
-            if (issue2.values.length === 1)
-              return `Entrada inválida: esperava ${stringifyPrimitive(issue2.values[0])}`;
-            return `Opção inválida: esperava uma das seguintes opções: ${joinValues(issue2.values, "|")}`;
+            if (issue3.values.length === 1)
+              return `Entrada inválida: esperava ${stringifyPrimitive(issue3.values[0])}`;
+            return `Opção inválida: esperava uma das seguintes opções: ${joinValues(issue3.values, "|")}`;
           case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? "<=" : "<";
+            const sizing = getSizing(issue3.origin);
             if (sizing)
-              return `Demasiado grande: esperava que ${translateOriginWithArticle(issue2.origin, "definite")} tivesse ${adj} ${issue2.maximum.toString()} ${sizing.unit ?? "elementos"}`;
-            return `Demasiado grande: esperava que ${translateOriginWithArticle(issue2.origin, "definite")} fosse ${adj} ${issue2.maximum.toString()}`;
+              return `Demasiado grande: esperava que ${translateOriginWithArticle(issue3.origin, "definite")} tivesse ${adj} ${issue3.maximum.toString()} ${sizing.unit ?? "elementos"}`;
+            return `Demasiado grande: esperava que ${translateOriginWithArticle(issue3.origin, "definite")} fosse ${adj} ${issue3.maximum.toString()}`;
           }
           case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? ">=" : ">";
+            const sizing = getSizing(issue3.origin);
             if (sizing) {
-              return `Demasiado pequeno: esperava que ${translateOriginWithArticle(issue2.origin, "definite")} tivesse ${adj} ${issue2.minimum.toString()} ${sizing.unit ?? "elementos"}`;
+              return `Demasiado pequeno: esperava que ${translateOriginWithArticle(issue3.origin, "definite")} tivesse ${adj} ${issue3.minimum.toString()} ${sizing.unit ?? "elementos"}`;
             }
-            return `Demasiado pequeno: esperava que ${translateOriginWithArticle(issue2.origin, "definite")} fosse ${adj} ${issue2.minimum.toString()}`;
+            return `Demasiado pequeno: esperava que ${translateOriginWithArticle(issue3.origin, "definite")} fosse ${adj} ${issue3.minimum.toString()}`;
           }
           case "invalid_format": {
-            const _issue = issue2;
+            const _issue = issue3;
             if (_issue.format === "starts_with")
               return `Texto inválido: deve começar por "${_issue.prefix}"`;
             if (_issue.format === "ends_with")
@@ -10537,24 +10537,24 @@ var init_pt = __esm({
               return `Texto inválido: deve incluir "${_issue.includes}"`;
             if (_issue.format === "regex")
               return `Texto inválido: deve corresponder ao padrão ${_issue.pattern}`;
-            return `Formato d${FormatDictionary[_issue.format] ?? issue2.format} inválido`;
+            return `Formato d${FormatDictionary[_issue.format] ?? issue3.format} inválido`;
           }
           case "not_multiple_of":
-            return `Número inválido: deve ser múltiplo de ${issue2.divisor}`;
+            return `Número inválido: deve ser múltiplo de ${issue3.divisor}`;
           case "unrecognized_keys": {
-            const plural3 = issue2.keys.length > 1 ? "s" : "";
-            return `Chave${plural3} inválida${plural3}: ${joinValues(issue2.keys, ", ")}`;
+            const plural3 = issue3.keys.length > 1 ? "s" : "";
+            return `Chave${plural3} inválida${plural3}: ${joinValues(issue3.keys, ", ")}`;
           }
           case "invalid_key":
-            return `Entrada inválida n${translateOriginWithArticle(issue2.origin, "definite")}`;
+            return `Entrada inválida n${translateOriginWithArticle(issue3.origin, "definite")}`;
           case "invalid_union":
-            if (issue2.options && Array.isArray(issue2.options) && issue2.options.length > 0) {
-              const opts = issue2.options.map((o) => `'${o}'`).join(" | ");
+            if (issue3.options && Array.isArray(issue3.options) && issue3.options.length > 0) {
+              const opts = issue3.options.map((o) => `'${o}'`).join(" | ");
               return `Valor de discriminação inválido. Esperava ${opts}`;
             }
             return "Entrada inválida";
           case "invalid_element":
-            return `Entrada inválida n${translateOriginWithArticle(issue2.origin, "definite")}`;
+            return `Entrada inválida n${translateOriginWithArticle(issue3.origin, "definite")}`;
           default:
             return `Entrada inválida`;
         }
@@ -10650,35 +10650,35 @@ var init_pt_BR = __esm({
         const translatedValue = TypeDictionary[type] ?? { name: `valor "${type}"`, articles: Gender.masculine };
         return `${translatedValue.articles[articleType]} ${translatedValue.name}`;
       }
-      return (issue2) => {
-        switch (issue2.code) {
+      return (issue3) => {
+        switch (issue3.code) {
           case "invalid_type": {
-            const expected = translateOriginWithArticle(issue2.expected, "indefinite");
-            const receivedType = parsedType(issue2.input);
+            const expected = translateOriginWithArticle(issue3.expected, "indefinite");
+            const receivedType = parsedType(issue3.input);
             const received = translateOriginWithArticle(receivedType, "indefinite");
             return `Entrada inválida: esperava ${expected}, recebeu ${received}`;
           }
           case "invalid_value":
-            if (issue2.values.length === 1)
-              return `Entrada inválida: esperava ${stringifyPrimitive(issue2.values[0])}`;
-            return `Opção inválida: esperava uma das seguintes opções: ${joinValues(issue2.values, "|")}`;
+            if (issue3.values.length === 1)
+              return `Entrada inválida: esperava ${stringifyPrimitive(issue3.values[0])}`;
+            return `Opção inválida: esperava uma das seguintes opções: ${joinValues(issue3.values, "|")}`;
           case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? "<=" : "<";
+            const sizing = getSizing(issue3.origin);
             if (sizing)
-              return `Grande demais: esperava que ${translateOriginWithArticle(issue2.origin, "definite")} tivesse ${adj} ${issue2.maximum.toString()} ${sizing.unit ?? "elementos"}`;
-            return `Grande demais: esperava que ${translateOriginWithArticle(issue2.origin, "definite")} fosse ${adj} ${issue2.maximum.toString()}`;
+              return `Grande demais: esperava que ${translateOriginWithArticle(issue3.origin, "definite")} tivesse ${adj} ${issue3.maximum.toString()} ${sizing.unit ?? "elementos"}`;
+            return `Grande demais: esperava que ${translateOriginWithArticle(issue3.origin, "definite")} fosse ${adj} ${issue3.maximum.toString()}`;
           }
           case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? ">=" : ">";
+            const sizing = getSizing(issue3.origin);
             if (sizing) {
-              return `Pequeno demais: esperava que ${translateOriginWithArticle(issue2.origin, "definite")} tivesse ${adj} ${issue2.minimum.toString()} ${sizing.unit ?? "elementos"}`;
+              return `Pequeno demais: esperava que ${translateOriginWithArticle(issue3.origin, "definite")} tivesse ${adj} ${issue3.minimum.toString()} ${sizing.unit ?? "elementos"}`;
             }
-            return `Pequeno demais: esperava que ${translateOriginWithArticle(issue2.origin, "definite")} fosse ${adj} ${issue2.minimum.toString()}`;
+            return `Pequeno demais: esperava que ${translateOriginWithArticle(issue3.origin, "definite")} fosse ${adj} ${issue3.minimum.toString()}`;
           }
           case "invalid_format": {
-            const _issue = issue2;
+            const _issue = issue3;
             if (_issue.format === "starts_with") {
               return `Texto inválido: deve começar com "${_issue.prefix}"`;
             }
@@ -10688,24 +10688,24 @@ var init_pt_BR = __esm({
               return `Texto inválido: deve incluir "${_issue.includes}"`;
             if (_issue.format === "regex")
               return `Texto inválido: deve corresponder ao padrão ${_issue.pattern}`;
-            return `Formato d${FormatDictionary[_issue.format] ?? issue2.format} inválido`;
+            return `Formato d${FormatDictionary[_issue.format] ?? issue3.format} inválido`;
           }
           case "not_multiple_of":
-            return `Número inválido: deve ser múltiplo de ${issue2.divisor}`;
+            return `Número inválido: deve ser múltiplo de ${issue3.divisor}`;
           case "unrecognized_keys": {
-            const plural3 = issue2.keys.length > 1 ? "s" : "";
-            return `Chave${plural3} inválida${plural3}: ${joinValues(issue2.keys, ", ")}`;
+            const plural3 = issue3.keys.length > 1 ? "s" : "";
+            return `Chave${plural3} inválida${plural3}: ${joinValues(issue3.keys, ", ")}`;
           }
           case "invalid_key":
-            return `Entrada inválida n${translateOriginWithArticle(issue2.origin, "definite")}`;
+            return `Entrada inválida n${translateOriginWithArticle(issue3.origin, "definite")}`;
           case "invalid_union":
-            if (issue2.options && Array.isArray(issue2.options) && issue2.options.length > 0) {
-              const opts = issue2.options.map((o) => `'${o}'`).join(" | ");
+            if (issue3.options && Array.isArray(issue3.options) && issue3.options.length > 0) {
+              const opts = issue3.options.map((o) => `'${o}'`).join(" | ");
               return `Valor de discriminação inválido. Esperava ${opts}`;
             }
             return "Entrada inválida";
           case "invalid_element":
-            return `Entrada inválida n${translateOriginWithArticle(issue2.origin, "definite")}`;
+            return `Entrada inválida n${translateOriginWithArticle(issue3.origin, "definite")}`;
           default:
             return `Entrada inválida`;
         }
@@ -10785,35 +10785,35 @@ var init_ro = __esm({
         map: "hartă",
         set: "set"
       };
-      return (issue2) => {
-        switch (issue2.code) {
+      return (issue3) => {
+        switch (issue3.code) {
           case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
+            const expected = TypeDictionary[issue3.expected] ?? issue3.expected;
+            const receivedType = parsedType(issue3.input);
             const received = TypeDictionary[receivedType] ?? receivedType;
             return `Intrare invalidă: așteptat ${expected}, primit ${received}`;
           }
           case "invalid_value":
-            if (issue2.values.length === 1)
-              return `Intrare invalidă: așteptat ${stringifyPrimitive(issue2.values[0])}`;
-            return `Opțiune invalidă: așteptat una dintre ${joinValues(issue2.values, "|")}`;
+            if (issue3.values.length === 1)
+              return `Intrare invalidă: așteptat ${stringifyPrimitive(issue3.values[0])}`;
+            return `Opțiune invalidă: așteptat una dintre ${joinValues(issue3.values, "|")}`;
           case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? "<=" : "<";
+            const sizing = getSizing(issue3.origin);
             if (sizing)
-              return `Prea mare: așteptat ca ${issue2.origin ?? "valoarea"} ${sizing.verb} ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "elemente"}`;
-            return `Prea mare: așteptat ca ${issue2.origin ?? "valoarea"} să fie ${adj}${issue2.maximum.toString()}`;
+              return `Prea mare: așteptat ca ${issue3.origin ?? "valoarea"} ${sizing.verb} ${adj}${issue3.maximum.toString()} ${sizing.unit ?? "elemente"}`;
+            return `Prea mare: așteptat ca ${issue3.origin ?? "valoarea"} să fie ${adj}${issue3.maximum.toString()}`;
           }
           case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? ">=" : ">";
+            const sizing = getSizing(issue3.origin);
             if (sizing) {
-              return `Prea mic: așteptat ca ${issue2.origin} ${sizing.verb} ${adj}${issue2.minimum.toString()} ${sizing.unit}`;
+              return `Prea mic: așteptat ca ${issue3.origin} ${sizing.verb} ${adj}${issue3.minimum.toString()} ${sizing.unit}`;
             }
-            return `Prea mic: așteptat ca ${issue2.origin} să fie ${adj}${issue2.minimum.toString()}`;
+            return `Prea mic: așteptat ca ${issue3.origin} să fie ${adj}${issue3.minimum.toString()}`;
           }
           case "invalid_format": {
-            const _issue = issue2;
+            const _issue = issue3;
             if (_issue.format === "starts_with") {
               return `Șir invalid: trebuie să înceapă cu "${_issue.prefix}"`;
             }
@@ -10823,18 +10823,18 @@ var init_ro = __esm({
               return `Șir invalid: trebuie să includă "${_issue.includes}"`;
             if (_issue.format === "regex")
               return `Șir invalid: trebuie să se potrivească cu modelul ${_issue.pattern}`;
-            return `Format invalid: ${FormatDictionary[_issue.format] ?? issue2.format}`;
+            return `Format invalid: ${FormatDictionary[_issue.format] ?? issue3.format}`;
           }
           case "not_multiple_of":
-            return `Număr invalid: trebuie să fie multiplu de ${issue2.divisor}`;
+            return `Număr invalid: trebuie să fie multiplu de ${issue3.divisor}`;
           case "unrecognized_keys":
-            return `Chei nerecunoscute: ${joinValues(issue2.keys, ", ")}`;
+            return `Chei nerecunoscute: ${joinValues(issue3.keys, ", ")}`;
           case "invalid_key":
-            return `Cheie invalidă în ${issue2.origin}`;
+            return `Cheie invalidă în ${issue3.origin}`;
           case "invalid_union":
             return "Intrare invalidă";
           case "invalid_element":
-            return `Valoare invalidă în ${issue2.origin}`;
+            return `Valoare invalidă în ${issue3.origin}`;
           default:
             return `Intrare invalidă`;
         }
@@ -10953,43 +10953,43 @@ var init_ru = __esm({
         number: "число",
         array: "массив"
       };
-      return (issue2) => {
-        switch (issue2.code) {
+      return (issue3) => {
+        switch (issue3.code) {
           case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
+            const expected = TypeDictionary[issue3.expected] ?? issue3.expected;
+            const receivedType = parsedType(issue3.input);
             const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `Неверный ввод: ожидалось instanceof ${issue2.expected}, получено ${received}`;
+            if (/^[A-Z]/.test(issue3.expected)) {
+              return `Неверный ввод: ожидалось instanceof ${issue3.expected}, получено ${received}`;
             }
             return `Неверный ввод: ожидалось ${expected}, получено ${received}`;
           }
           case "invalid_value":
-            if (issue2.values.length === 1)
-              return `Неверный ввод: ожидалось ${stringifyPrimitive(issue2.values[0])}`;
-            return `Неверный вариант: ожидалось одно из ${joinValues(issue2.values, "|")}`;
+            if (issue3.values.length === 1)
+              return `Неверный ввод: ожидалось ${stringifyPrimitive(issue3.values[0])}`;
+            return `Неверный вариант: ожидалось одно из ${joinValues(issue3.values, "|")}`;
           case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? "<=" : "<";
+            const sizing = getSizing(issue3.origin);
             if (sizing) {
-              const maxValue = Number(issue2.maximum);
+              const maxValue = Number(issue3.maximum);
               const unit = getRussianPlural(maxValue, sizing.unit.one, sizing.unit.few, sizing.unit.many);
-              return `Слишком большое значение: ожидалось, что ${issue2.origin ?? "значение"} будет иметь ${adj}${issue2.maximum.toString()} ${unit}`;
+              return `Слишком большое значение: ожидалось, что ${issue3.origin ?? "значение"} будет иметь ${adj}${issue3.maximum.toString()} ${unit}`;
             }
-            return `Слишком большое значение: ожидалось, что ${issue2.origin ?? "значение"} будет ${adj}${issue2.maximum.toString()}`;
+            return `Слишком большое значение: ожидалось, что ${issue3.origin ?? "значение"} будет ${adj}${issue3.maximum.toString()}`;
           }
           case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? ">=" : ">";
+            const sizing = getSizing(issue3.origin);
             if (sizing) {
-              const minValue = Number(issue2.minimum);
+              const minValue = Number(issue3.minimum);
               const unit = getRussianPlural(minValue, sizing.unit.one, sizing.unit.few, sizing.unit.many);
-              return `Слишком маленькое значение: ожидалось, что ${issue2.origin} будет иметь ${adj}${issue2.minimum.toString()} ${unit}`;
+              return `Слишком маленькое значение: ожидалось, что ${issue3.origin} будет иметь ${adj}${issue3.minimum.toString()} ${unit}`;
             }
-            return `Слишком маленькое значение: ожидалось, что ${issue2.origin} будет ${adj}${issue2.minimum.toString()}`;
+            return `Слишком маленькое значение: ожидалось, что ${issue3.origin} будет ${adj}${issue3.minimum.toString()}`;
           }
           case "invalid_format": {
-            const _issue = issue2;
+            const _issue = issue3;
             if (_issue.format === "starts_with")
               return `Неверная строка: должна начинаться с "${_issue.prefix}"`;
             if (_issue.format === "ends_with")
@@ -10998,18 +10998,18 @@ var init_ru = __esm({
               return `Неверная строка: должна содержать "${_issue.includes}"`;
             if (_issue.format === "regex")
               return `Неверная строка: должна соответствовать шаблону ${_issue.pattern}`;
-            return `Неверный ${FormatDictionary[_issue.format] ?? issue2.format}`;
+            return `Неверный ${FormatDictionary[_issue.format] ?? issue3.format}`;
           }
           case "not_multiple_of":
-            return `Неверное число: должно быть кратным ${issue2.divisor}`;
+            return `Неверное число: должно быть кратным ${issue3.divisor}`;
           case "unrecognized_keys":
-            return `Нераспознанн${issue2.keys.length > 1 ? "ые" : "ый"} ключ${issue2.keys.length > 1 ? "и" : ""}: ${joinValues(issue2.keys, ", ")}`;
+            return `Нераспознанн${issue3.keys.length > 1 ? "ые" : "ый"} ключ${issue3.keys.length > 1 ? "и" : ""}: ${joinValues(issue3.keys, ", ")}`;
           case "invalid_key":
-            return `Неверный ключ в ${issue2.origin}`;
+            return `Неверный ключ в ${issue3.origin}`;
           case "invalid_union":
             return "Неверные входные данные";
           case "invalid_element":
-            return `Неверное значение в ${issue2.origin}`;
+            return `Неверное значение в ${issue3.origin}`;
           default:
             return `Неверные входные данные`;
         }
@@ -11080,39 +11080,39 @@ var init_sk = __esm({
         function: "funkcia",
         array: "pole"
       };
-      return (issue2) => {
-        switch (issue2.code) {
+      return (issue3) => {
+        switch (issue3.code) {
           case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
+            const expected = TypeDictionary[issue3.expected] ?? issue3.expected;
+            const receivedType = parsedType(issue3.input);
             const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `Neplatný vstup: očakávané instanceof ${issue2.expected}, obdržané ${received}`;
+            if (/^[A-Z]/.test(issue3.expected)) {
+              return `Neplatný vstup: očakávané instanceof ${issue3.expected}, obdržané ${received}`;
             }
             return `Neplatný vstup: očakávané ${expected}, obdržané ${received}`;
           }
           case "invalid_value":
-            if (issue2.values.length === 1)
-              return `Neplatný vstup: očakávané ${stringifyPrimitive(issue2.values[0])}`;
-            return `Neplatný vstup: očakávaná jedna z hodnôt ${joinValues(issue2.values, "|")}`;
+            if (issue3.values.length === 1)
+              return `Neplatný vstup: očakávané ${stringifyPrimitive(issue3.values[0])}`;
+            return `Neplatný vstup: očakávaná jedna z hodnôt ${joinValues(issue3.values, "|")}`;
           case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? "<=" : "<";
+            const sizing = getSizing(issue3.origin);
             if (sizing) {
-              return `Hodnota je príliš veľká: ${issue2.origin ?? "hodnota"} musí mať ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "prvkov"}`;
+              return `Hodnota je príliš veľká: ${issue3.origin ?? "hodnota"} musí mať ${adj}${issue3.maximum.toString()} ${sizing.unit ?? "prvkov"}`;
             }
-            return `Hodnota je príliš veľká: ${issue2.origin ?? "hodnota"} musí byť ${adj}${issue2.maximum.toString()}`;
+            return `Hodnota je príliš veľká: ${issue3.origin ?? "hodnota"} musí byť ${adj}${issue3.maximum.toString()}`;
           }
           case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? ">=" : ">";
+            const sizing = getSizing(issue3.origin);
             if (sizing) {
-              return `Hodnota je príliš malá: ${issue2.origin ?? "hodnota"} musí mať ${adj}${issue2.minimum.toString()} ${sizing.unit ?? "prvkov"}`;
+              return `Hodnota je príliš malá: ${issue3.origin ?? "hodnota"} musí mať ${adj}${issue3.minimum.toString()} ${sizing.unit ?? "prvkov"}`;
             }
-            return `Hodnota je príliš malá: ${issue2.origin ?? "hodnota"} musí byť ${adj}${issue2.minimum.toString()}`;
+            return `Hodnota je príliš malá: ${issue3.origin ?? "hodnota"} musí byť ${adj}${issue3.minimum.toString()}`;
           }
           case "invalid_format": {
-            const _issue = issue2;
+            const _issue = issue3;
             if (_issue.format === "starts_with")
               return `Neplatný reťazec: musí začínať na "${_issue.prefix}"`;
             if (_issue.format === "ends_with")
@@ -11121,18 +11121,18 @@ var init_sk = __esm({
               return `Neplatný reťazec: musí obsahovať "${_issue.includes}"`;
             if (_issue.format === "regex")
               return `Neplatný reťazec: musí zodpovedať vzoru ${_issue.pattern}`;
-            return `Neplatný formát ${FormatDictionary[_issue.format] ?? issue2.format}`;
+            return `Neplatný formát ${FormatDictionary[_issue.format] ?? issue3.format}`;
           }
           case "not_multiple_of":
-            return `Neplatné číslo: musí byť násobkom ${issue2.divisor}`;
+            return `Neplatné číslo: musí byť násobkom ${issue3.divisor}`;
           case "unrecognized_keys":
-            return `Neznáme klúče: ${joinValues(issue2.keys, ", ")}`;
+            return `Neznáme klúče: ${joinValues(issue3.keys, ", ")}`;
           case "invalid_key":
-            return `Neplatný klúč v ${issue2.origin}`;
+            return `Neplatný klúč v ${issue3.origin}`;
           case "invalid_union":
             return "Neplatný vstup";
           case "invalid_element":
-            return `Neplatná hodnota v ${issue2.origin}`;
+            return `Neplatná hodnota v ${issue3.origin}`;
           default:
             return `Neplatný vstup`;
         }
@@ -11201,38 +11201,38 @@ var init_sl = __esm({
         number: "število",
         array: "tabela"
       };
-      return (issue2) => {
-        switch (issue2.code) {
+      return (issue3) => {
+        switch (issue3.code) {
           case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
+            const expected = TypeDictionary[issue3.expected] ?? issue3.expected;
+            const receivedType = parsedType(issue3.input);
             const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `Neveljaven vnos: pričakovano instanceof ${issue2.expected}, prejeto ${received}`;
+            if (/^[A-Z]/.test(issue3.expected)) {
+              return `Neveljaven vnos: pričakovano instanceof ${issue3.expected}, prejeto ${received}`;
             }
             return `Neveljaven vnos: pričakovano ${expected}, prejeto ${received}`;
           }
           case "invalid_value":
-            if (issue2.values.length === 1)
-              return `Neveljaven vnos: pričakovano ${stringifyPrimitive(issue2.values[0])}`;
-            return `Neveljavna možnost: pričakovano eno izmed ${joinValues(issue2.values, "|")}`;
+            if (issue3.values.length === 1)
+              return `Neveljaven vnos: pričakovano ${stringifyPrimitive(issue3.values[0])}`;
+            return `Neveljavna možnost: pričakovano eno izmed ${joinValues(issue3.values, "|")}`;
           case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? "<=" : "<";
+            const sizing = getSizing(issue3.origin);
             if (sizing)
-              return `Preveliko: pričakovano, da bo ${issue2.origin ?? "vrednost"} imelo ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "elementov"}`;
-            return `Preveliko: pričakovano, da bo ${issue2.origin ?? "vrednost"} ${adj}${issue2.maximum.toString()}`;
+              return `Preveliko: pričakovano, da bo ${issue3.origin ?? "vrednost"} imelo ${adj}${issue3.maximum.toString()} ${sizing.unit ?? "elementov"}`;
+            return `Preveliko: pričakovano, da bo ${issue3.origin ?? "vrednost"} ${adj}${issue3.maximum.toString()}`;
           }
           case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? ">=" : ">";
+            const sizing = getSizing(issue3.origin);
             if (sizing) {
-              return `Premajhno: pričakovano, da bo ${issue2.origin} imelo ${adj}${issue2.minimum.toString()} ${sizing.unit}`;
+              return `Premajhno: pričakovano, da bo ${issue3.origin} imelo ${adj}${issue3.minimum.toString()} ${sizing.unit}`;
             }
-            return `Premajhno: pričakovano, da bo ${issue2.origin} ${adj}${issue2.minimum.toString()}`;
+            return `Premajhno: pričakovano, da bo ${issue3.origin} ${adj}${issue3.minimum.toString()}`;
           }
           case "invalid_format": {
-            const _issue = issue2;
+            const _issue = issue3;
             if (_issue.format === "starts_with") {
               return `Neveljaven niz: mora se začeti z "${_issue.prefix}"`;
             }
@@ -11242,18 +11242,18 @@ var init_sl = __esm({
               return `Neveljaven niz: mora vsebovati "${_issue.includes}"`;
             if (_issue.format === "regex")
               return `Neveljaven niz: mora ustrezati vzorcu ${_issue.pattern}`;
-            return `Neveljaven ${FormatDictionary[_issue.format] ?? issue2.format}`;
+            return `Neveljaven ${FormatDictionary[_issue.format] ?? issue3.format}`;
           }
           case "not_multiple_of":
-            return `Neveljavno število: mora biti večkratnik ${issue2.divisor}`;
+            return `Neveljavno število: mora biti večkratnik ${issue3.divisor}`;
           case "unrecognized_keys":
-            return `Neprepoznan${issue2.keys.length > 1 ? "i ključi" : " ključ"}: ${joinValues(issue2.keys, ", ")}`;
+            return `Neprepoznan${issue3.keys.length > 1 ? "i ključi" : " ključ"}: ${joinValues(issue3.keys, ", ")}`;
           case "invalid_key":
-            return `Neveljaven ključ v ${issue2.origin}`;
+            return `Neveljaven ključ v ${issue3.origin}`;
           case "invalid_union":
             return "Neveljaven vnos";
           case "invalid_element":
-            return `Neveljavna vrednost v ${issue2.origin}`;
+            return `Neveljavna vrednost v ${issue3.origin}`;
           default:
             return "Neveljaven vnos";
         }
@@ -11322,39 +11322,39 @@ var init_sv = __esm({
         number: "antal",
         array: "lista"
       };
-      return (issue2) => {
-        switch (issue2.code) {
+      return (issue3) => {
+        switch (issue3.code) {
           case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
+            const expected = TypeDictionary[issue3.expected] ?? issue3.expected;
+            const receivedType = parsedType(issue3.input);
             const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `Ogiltig inmatning: förväntat instanceof ${issue2.expected}, fick ${received}`;
+            if (/^[A-Z]/.test(issue3.expected)) {
+              return `Ogiltig inmatning: förväntat instanceof ${issue3.expected}, fick ${received}`;
             }
             return `Ogiltig inmatning: förväntat ${expected}, fick ${received}`;
           }
           case "invalid_value":
-            if (issue2.values.length === 1)
-              return `Ogiltig inmatning: förväntat ${stringifyPrimitive(issue2.values[0])}`;
-            return `Ogiltigt val: förväntade en av ${joinValues(issue2.values, "|")}`;
+            if (issue3.values.length === 1)
+              return `Ogiltig inmatning: förväntat ${stringifyPrimitive(issue3.values[0])}`;
+            return `Ogiltigt val: förväntade en av ${joinValues(issue3.values, "|")}`;
           case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? "<=" : "<";
+            const sizing = getSizing(issue3.origin);
             if (sizing) {
-              return `För stor(t): förväntade ${issue2.origin ?? "värdet"} att ha ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "element"}`;
+              return `För stor(t): förväntade ${issue3.origin ?? "värdet"} att ha ${adj}${issue3.maximum.toString()} ${sizing.unit ?? "element"}`;
             }
-            return `För stor(t): förväntat ${issue2.origin ?? "värdet"} att ha ${adj}${issue2.maximum.toString()}`;
+            return `För stor(t): förväntat ${issue3.origin ?? "värdet"} att ha ${adj}${issue3.maximum.toString()}`;
           }
           case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? ">=" : ">";
+            const sizing = getSizing(issue3.origin);
             if (sizing) {
-              return `För lite(t): förväntade ${issue2.origin ?? "värdet"} att ha ${adj}${issue2.minimum.toString()} ${sizing.unit}`;
+              return `För lite(t): förväntade ${issue3.origin ?? "värdet"} att ha ${adj}${issue3.minimum.toString()} ${sizing.unit}`;
             }
-            return `För lite(t): förväntade ${issue2.origin ?? "värdet"} att ha ${adj}${issue2.minimum.toString()}`;
+            return `För lite(t): förväntade ${issue3.origin ?? "värdet"} att ha ${adj}${issue3.minimum.toString()}`;
           }
           case "invalid_format": {
-            const _issue = issue2;
+            const _issue = issue3;
             if (_issue.format === "starts_with") {
               return `Ogiltig sträng: måste börja med "${_issue.prefix}"`;
             }
@@ -11364,18 +11364,18 @@ var init_sv = __esm({
               return `Ogiltig sträng: måste innehålla "${_issue.includes}"`;
             if (_issue.format === "regex")
               return `Ogiltig sträng: måste matcha mönstret "${_issue.pattern}"`;
-            return `Ogiltig(t) ${FormatDictionary[_issue.format] ?? issue2.format}`;
+            return `Ogiltig(t) ${FormatDictionary[_issue.format] ?? issue3.format}`;
           }
           case "not_multiple_of":
-            return `Ogiltigt tal: måste vara en multipel av ${issue2.divisor}`;
+            return `Ogiltigt tal: måste vara en multipel av ${issue3.divisor}`;
           case "unrecognized_keys":
-            return `${issue2.keys.length > 1 ? "Okända nycklar" : "Okänd nyckel"}: ${joinValues(issue2.keys, ", ")}`;
+            return `${issue3.keys.length > 1 ? "Okända nycklar" : "Okänd nyckel"}: ${joinValues(issue3.keys, ", ")}`;
           case "invalid_key":
-            return `Ogiltig nyckel i ${issue2.origin ?? "värdet"}`;
+            return `Ogiltig nyckel i ${issue3.origin ?? "värdet"}`;
           case "invalid_union":
             return "Ogiltig input";
           case "invalid_element":
-            return `Ogiltigt värde i ${issue2.origin ?? "värdet"}`;
+            return `Ogiltigt värde i ${issue3.origin ?? "värdet"}`;
           default:
             return `Ogiltig input`;
         }
@@ -11445,39 +11445,39 @@ var init_ta = __esm({
         array: "அணி",
         null: "வெறுமை"
       };
-      return (issue2) => {
-        switch (issue2.code) {
+      return (issue3) => {
+        switch (issue3.code) {
           case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
+            const expected = TypeDictionary[issue3.expected] ?? issue3.expected;
+            const receivedType = parsedType(issue3.input);
             const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `தவறான உள்ளீடு: எதிர்பார்க்கப்பட்டது instanceof ${issue2.expected}, பெறப்பட்டது ${received}`;
+            if (/^[A-Z]/.test(issue3.expected)) {
+              return `தவறான உள்ளீடு: எதிர்பார்க்கப்பட்டது instanceof ${issue3.expected}, பெறப்பட்டது ${received}`;
             }
             return `தவறான உள்ளீடு: எதிர்பார்க்கப்பட்டது ${expected}, பெறப்பட்டது ${received}`;
           }
           case "invalid_value":
-            if (issue2.values.length === 1)
-              return `தவறான உள்ளீடு: எதிர்பார்க்கப்பட்டது ${stringifyPrimitive(issue2.values[0])}`;
-            return `தவறான விருப்பம்: எதிர்பார்க்கப்பட்டது ${joinValues(issue2.values, "|")} இல் ஒன்று`;
+            if (issue3.values.length === 1)
+              return `தவறான உள்ளீடு: எதிர்பார்க்கப்பட்டது ${stringifyPrimitive(issue3.values[0])}`;
+            return `தவறான விருப்பம்: எதிர்பார்க்கப்பட்டது ${joinValues(issue3.values, "|")} இல் ஒன்று`;
           case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? "<=" : "<";
+            const sizing = getSizing(issue3.origin);
             if (sizing) {
-              return `மிக பெரியது: எதிர்பார்க்கப்பட்டது ${issue2.origin ?? "மதிப்பு"} ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "உறுப்புகள்"} ஆக இருக்க வேண்டும்`;
+              return `மிக பெரியது: எதிர்பார்க்கப்பட்டது ${issue3.origin ?? "மதிப்பு"} ${adj}${issue3.maximum.toString()} ${sizing.unit ?? "உறுப்புகள்"} ஆக இருக்க வேண்டும்`;
             }
-            return `மிக பெரியது: எதிர்பார்க்கப்பட்டது ${issue2.origin ?? "மதிப்பு"} ${adj}${issue2.maximum.toString()} ஆக இருக்க வேண்டும்`;
+            return `மிக பெரியது: எதிர்பார்க்கப்பட்டது ${issue3.origin ?? "மதிப்பு"} ${adj}${issue3.maximum.toString()} ஆக இருக்க வேண்டும்`;
           }
           case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? ">=" : ">";
+            const sizing = getSizing(issue3.origin);
             if (sizing) {
-              return `மிகச் சிறியது: எதிர்பார்க்கப்பட்டது ${issue2.origin} ${adj}${issue2.minimum.toString()} ${sizing.unit} ஆக இருக்க வேண்டும்`;
+              return `மிகச் சிறியது: எதிர்பார்க்கப்பட்டது ${issue3.origin} ${adj}${issue3.minimum.toString()} ${sizing.unit} ஆக இருக்க வேண்டும்`;
             }
-            return `மிகச் சிறியது: எதிர்பார்க்கப்பட்டது ${issue2.origin} ${adj}${issue2.minimum.toString()} ஆக இருக்க வேண்டும்`;
+            return `மிகச் சிறியது: எதிர்பார்க்கப்பட்டது ${issue3.origin} ${adj}${issue3.minimum.toString()} ஆக இருக்க வேண்டும்`;
           }
           case "invalid_format": {
-            const _issue = issue2;
+            const _issue = issue3;
             if (_issue.format === "starts_with")
               return `தவறான சரம்: "${_issue.prefix}" இல் தொடங்க வேண்டும்`;
             if (_issue.format === "ends_with")
@@ -11486,18 +11486,18 @@ var init_ta = __esm({
               return `தவறான சரம்: "${_issue.includes}" ஐ உள்ளடக்க வேண்டும்`;
             if (_issue.format === "regex")
               return `தவறான சரம்: ${_issue.pattern} முறைபாட்டுடன் பொருந்த வேண்டும்`;
-            return `தவறான ${FormatDictionary[_issue.format] ?? issue2.format}`;
+            return `தவறான ${FormatDictionary[_issue.format] ?? issue3.format}`;
           }
           case "not_multiple_of":
-            return `தவறான எண்: ${issue2.divisor} இன் பலமாக இருக்க வேண்டும்`;
+            return `தவறான எண்: ${issue3.divisor} இன் பலமாக இருக்க வேண்டும்`;
           case "unrecognized_keys":
-            return `அடையாளம் தெரியாத விசை${issue2.keys.length > 1 ? "கள்" : ""}: ${joinValues(issue2.keys, ", ")}`;
+            return `அடையாளம் தெரியாத விசை${issue3.keys.length > 1 ? "கள்" : ""}: ${joinValues(issue3.keys, ", ")}`;
           case "invalid_key":
-            return `${issue2.origin} இல் தவறான விசை`;
+            return `${issue3.origin} இல் தவறான விசை`;
           case "invalid_union":
             return "தவறான உள்ளீடு";
           case "invalid_element":
-            return `${issue2.origin} இல் தவறான மதிப்பு`;
+            return `${issue3.origin} இல் தவறான மதிப்பு`;
           default:
             return `தவறான உள்ளீடு`;
         }
@@ -11569,34 +11569,34 @@ var init_tg = __esm({
         object: "объект",
         date: "сана"
       };
-      return (issue2) => {
-        switch (issue2.code) {
+      return (issue3) => {
+        switch (issue3.code) {
           case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
+            const expected = TypeDictionary[issue3.expected] ?? issue3.expected;
+            const receivedType = parsedType(issue3.input);
             const received = TypeDictionary[receivedType] ?? receivedType;
             return `Вуруди нодуруст: ${expected} интизор мерафт, ${received} гирифта шуд`;
           }
           case "invalid_value":
-            if (issue2.values.length === 1)
-              return `Вуруди нодуруст: ${stringifyPrimitive(issue2.values[0])} интизор мерафт`;
-            return `Интихоби нодуруст: яке аз ${joinValues(issue2.values, "|")} интизор мерафт`;
+            if (issue3.values.length === 1)
+              return `Вуруди нодуруст: ${stringifyPrimitive(issue3.values[0])} интизор мерафт`;
+            return `Интихоби нодуруст: яке аз ${joinValues(issue3.values, "|")} интизор мерафт`;
           case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? "<=" : "<";
+            const sizing = getSizing(issue3.origin);
             if (sizing)
-              return `Хеле калон: ${issue2.origin ?? "қимат"} бояд ${adj}${issue2.maximum.toString()} ${sizing.unit} ${sizing.verb}`;
-            return `Хеле калон: ${issue2.origin ?? "қимат"} бояд ${adj}${issue2.maximum.toString()} бошад`;
+              return `Хеле калон: ${issue3.origin ?? "қимат"} бояд ${adj}${issue3.maximum.toString()} ${sizing.unit} ${sizing.verb}`;
+            return `Хеле калон: ${issue3.origin ?? "қимат"} бояд ${adj}${issue3.maximum.toString()} бошад`;
           }
           case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? ">=" : ">";
+            const sizing = getSizing(issue3.origin);
             if (sizing)
-              return `Хеле хурд: ${issue2.origin} бояд ${adj}${issue2.minimum.toString()} ${sizing.unit} ${sizing.verb}`;
-            return `Хеле хурд: ${issue2.origin} бояд ${adj}${issue2.minimum.toString()} бошад`;
+              return `Хеле хурд: ${issue3.origin} бояд ${adj}${issue3.minimum.toString()} ${sizing.unit} ${sizing.verb}`;
+            return `Хеле хурд: ${issue3.origin} бояд ${adj}${issue3.minimum.toString()} бошад`;
           }
           case "invalid_format": {
-            const _issue = issue2;
+            const _issue = issue3;
             if (_issue.format === "starts_with")
               return `Сатри нодуруст: бояд бо "${_issue.prefix}" оғоз шавад`;
             if (_issue.format === "ends_with")
@@ -11605,22 +11605,22 @@ var init_tg = __esm({
               return `Сатри нодуруст: бояд "${_issue.includes}"-ро дар бар гирад`;
             if (_issue.format === "regex")
               return `Сатри нодуруст: бояд ба намунаи ${_issue.pattern} мувофиқат кунад`;
-            return `${FormatDictionary[_issue.format] ?? issue2.format}-и нодуруст`;
+            return `${FormatDictionary[_issue.format] ?? issue3.format}-и нодуруст`;
           }
           case "not_multiple_of":
-            return `Рақами нодуруст: бояд ба ${issue2.divisor} бе бақия тақсим шавад`;
+            return `Рақами нодуруст: бояд ба ${issue3.divisor} бе бақия тақсим шавад`;
           case "unrecognized_keys":
-            return `Калид${issue2.keys.length > 1 ? "ҳои" : "и"} номаълум: ${joinValues(issue2.keys, ", ")}`;
+            return `Калид${issue3.keys.length > 1 ? "ҳои" : "и"} номаълум: ${joinValues(issue3.keys, ", ")}`;
           case "invalid_key":
-            return `Калиди нодуруст дар ${issue2.origin}`;
+            return `Калиди нодуруст дар ${issue3.origin}`;
           case "invalid_union":
-            if (issue2.options && Array.isArray(issue2.options) && issue2.options.length > 0) {
-              const opts = issue2.options.map((o) => `'${o}'`).join(" | ");
+            if (issue3.options && Array.isArray(issue3.options) && issue3.options.length > 0) {
+              const opts = issue3.options.map((o) => `'${o}'`).join(" | ");
               return `Қимати нодурусти дискриминатор: ${opts} интизор мерафт`;
             }
             return "Вуруди нодуруст";
           case "invalid_element":
-            return `Қимати нодуруст дар ${issue2.origin}`;
+            return `Қимати нодуруст дар ${issue3.origin}`;
           default:
             return `Вуруди нодуруст`;
         }
@@ -11690,38 +11690,38 @@ var init_th = __esm({
         array: "อาร์เรย์ (Array)",
         null: "ไม่มีค่า (null)"
       };
-      return (issue2) => {
-        switch (issue2.code) {
+      return (issue3) => {
+        switch (issue3.code) {
           case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
+            const expected = TypeDictionary[issue3.expected] ?? issue3.expected;
+            const receivedType = parsedType(issue3.input);
             const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `ประเภทข้อมูลไม่ถูกต้อง: ควรเป็น instanceof ${issue2.expected} แต่ได้รับ ${received}`;
+            if (/^[A-Z]/.test(issue3.expected)) {
+              return `ประเภทข้อมูลไม่ถูกต้อง: ควรเป็น instanceof ${issue3.expected} แต่ได้รับ ${received}`;
             }
             return `ประเภทข้อมูลไม่ถูกต้อง: ควรเป็น ${expected} แต่ได้รับ ${received}`;
           }
           case "invalid_value":
-            if (issue2.values.length === 1)
-              return `ค่าไม่ถูกต้อง: ควรเป็น ${stringifyPrimitive(issue2.values[0])}`;
-            return `ตัวเลือกไม่ถูกต้อง: ควรเป็นหนึ่งใน ${joinValues(issue2.values, "|")}`;
+            if (issue3.values.length === 1)
+              return `ค่าไม่ถูกต้อง: ควรเป็น ${stringifyPrimitive(issue3.values[0])}`;
+            return `ตัวเลือกไม่ถูกต้อง: ควรเป็นหนึ่งใน ${joinValues(issue3.values, "|")}`;
           case "too_big": {
-            const adj = issue2.inclusive ? "ไม่เกิน" : "น้อยกว่า";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? "ไม่เกิน" : "น้อยกว่า";
+            const sizing = getSizing(issue3.origin);
             if (sizing)
-              return `เกินกำหนด: ${issue2.origin ?? "ค่า"} ควรมี${adj} ${issue2.maximum.toString()} ${sizing.unit ?? "รายการ"}`;
-            return `เกินกำหนด: ${issue2.origin ?? "ค่า"} ควรมี${adj} ${issue2.maximum.toString()}`;
+              return `เกินกำหนด: ${issue3.origin ?? "ค่า"} ควรมี${adj} ${issue3.maximum.toString()} ${sizing.unit ?? "รายการ"}`;
+            return `เกินกำหนด: ${issue3.origin ?? "ค่า"} ควรมี${adj} ${issue3.maximum.toString()}`;
           }
           case "too_small": {
-            const adj = issue2.inclusive ? "อย่างน้อย" : "มากกว่า";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? "อย่างน้อย" : "มากกว่า";
+            const sizing = getSizing(issue3.origin);
             if (sizing) {
-              return `น้อยกว่ากำหนด: ${issue2.origin} ควรมี${adj} ${issue2.minimum.toString()} ${sizing.unit}`;
+              return `น้อยกว่ากำหนด: ${issue3.origin} ควรมี${adj} ${issue3.minimum.toString()} ${sizing.unit}`;
             }
-            return `น้อยกว่ากำหนด: ${issue2.origin} ควรมี${adj} ${issue2.minimum.toString()}`;
+            return `น้อยกว่ากำหนด: ${issue3.origin} ควรมี${adj} ${issue3.minimum.toString()}`;
           }
           case "invalid_format": {
-            const _issue = issue2;
+            const _issue = issue3;
             if (_issue.format === "starts_with") {
               return `รูปแบบไม่ถูกต้อง: ข้อความต้องขึ้นต้นด้วย "${_issue.prefix}"`;
             }
@@ -11731,18 +11731,18 @@ var init_th = __esm({
               return `รูปแบบไม่ถูกต้อง: ข้อความต้องมี "${_issue.includes}" อยู่ในข้อความ`;
             if (_issue.format === "regex")
               return `รูปแบบไม่ถูกต้อง: ต้องตรงกับรูปแบบที่กำหนด ${_issue.pattern}`;
-            return `รูปแบบไม่ถูกต้อง: ${FormatDictionary[_issue.format] ?? issue2.format}`;
+            return `รูปแบบไม่ถูกต้อง: ${FormatDictionary[_issue.format] ?? issue3.format}`;
           }
           case "not_multiple_of":
-            return `ตัวเลขไม่ถูกต้อง: ต้องเป็นจำนวนที่หารด้วย ${issue2.divisor} ได้ลงตัว`;
+            return `ตัวเลขไม่ถูกต้อง: ต้องเป็นจำนวนที่หารด้วย ${issue3.divisor} ได้ลงตัว`;
           case "unrecognized_keys":
-            return `พบคีย์ที่ไม่รู้จัก: ${joinValues(issue2.keys, ", ")}`;
+            return `พบคีย์ที่ไม่รู้จัก: ${joinValues(issue3.keys, ", ")}`;
           case "invalid_key":
-            return `คีย์ไม่ถูกต้องใน ${issue2.origin}`;
+            return `คีย์ไม่ถูกต้องใน ${issue3.origin}`;
           case "invalid_union":
             return "ข้อมูลไม่ถูกต้อง: ไม่ตรงกับรูปแบบยูเนียนที่กำหนดไว้";
           case "invalid_element":
-            return `ข้อมูลไม่ถูกต้องใน ${issue2.origin}`;
+            return `ข้อมูลไม่ถูกต้องใน ${issue3.origin}`;
           default:
             return `ข้อมูลไม่ถูกต้อง`;
         }
@@ -11809,34 +11809,34 @@ var init_tk = __esm({
       const TypeDictionary = {
         nan: "NaN"
       };
-      return (issue2) => {
-        switch (issue2.code) {
+      return (issue3) => {
+        switch (issue3.code) {
           case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
+            const expected = TypeDictionary[issue3.expected] ?? issue3.expected;
+            const receivedType = parsedType(issue3.input);
             const received = TypeDictionary[receivedType] ?? receivedType;
             return `Nädogry baha: garaşylan ${expected} ýerine ${received} alyndy`;
           }
           case "invalid_value":
-            if (issue2.values.length === 1)
-              return `Nädogry baha: ${stringifyPrimitive(issue2.values[0])} bolmaly`;
-            return `Nädogry saýlaw: aşakdakylardan biri bolmaly: ${joinValues(issue2.values, "|")}`;
+            if (issue3.values.length === 1)
+              return `Nädogry baha: ${stringifyPrimitive(issue3.values[0])} bolmaly`;
+            return `Nädogry saýlaw: aşakdakylardan biri bolmaly: ${joinValues(issue3.values, "|")}`;
           case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? "<=" : "<";
+            const sizing = getSizing(issue3.origin);
             if (sizing)
-              return `Has uly: garaşylýan ${issue2.origin ?? "baha"} ${adj} ${issue2.maximum.toString()} ${sizing.unit ?? "element"}`;
-            return `Has uly: garaşylýan ${issue2.origin ?? "baha"} ${adj} ${issue2.maximum.toString()}`;
+              return `Has uly: garaşylýan ${issue3.origin ?? "baha"} ${adj} ${issue3.maximum.toString()} ${sizing.unit ?? "element"}`;
+            return `Has uly: garaşylýan ${issue3.origin ?? "baha"} ${adj} ${issue3.maximum.toString()}`;
           }
           case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? ">=" : ">";
+            const sizing = getSizing(issue3.origin);
             if (sizing)
-              return `Has kiçi: garaşylýan ${issue2.origin} ${adj} ${issue2.minimum.toString()} ${sizing.unit}`;
-            return `Has kiçi: garaşylýan ${issue2.origin} ${adj} ${issue2.minimum.toString()}`;
+              return `Has kiçi: garaşylýan ${issue3.origin} ${adj} ${issue3.minimum.toString()} ${sizing.unit}`;
+            return `Has kiçi: garaşylýan ${issue3.origin} ${adj} ${issue3.minimum.toString()}`;
           }
           case "invalid_format": {
-            const _issue = issue2;
+            const _issue = issue3;
             if (_issue.format === "starts_with")
               return `Nädogry setir: "${_issue.prefix}" bilen başlamaly`;
             if (_issue.format === "ends_with")
@@ -11845,18 +11845,18 @@ var init_tk = __esm({
               return `Nädogry setir: "${_issue.includes}" saklamaly`;
             if (_issue.format === "regex")
               return `Nädogry setir: ${_issue.pattern} nusga laýyk bolmaly`;
-            return `Nädogry ${FormatDictionary[_issue.format] ?? issue2.format}`;
+            return `Nädogry ${FormatDictionary[_issue.format] ?? issue3.format}`;
           }
           case "not_multiple_of":
-            return `Nädogry san: ${issue2.divisor} bilen galyndysyz bölünmeli`;
+            return `Nädogry san: ${issue3.divisor} bilen galyndysyz bölünmeli`;
           case "unrecognized_keys":
-            return `Tanalmaýan açar${issue2.keys.length > 1 ? "lar" : ""}: ${joinValues(issue2.keys, ", ")}`;
+            return `Tanalmaýan açar${issue3.keys.length > 1 ? "lar" : ""}: ${joinValues(issue3.keys, ", ")}`;
           case "invalid_key":
-            return `${issue2.origin} içinde nädogry açar`;
+            return `${issue3.origin} içinde nädogry açar`;
           case "invalid_union":
             return "Nädogry baha";
           case "invalid_element":
-            return `${issue2.origin} içinde nädogry baha`;
+            return `${issue3.origin} içinde nädogry baha`;
           default:
             return `Nädogry baha`;
         }
@@ -11923,37 +11923,37 @@ var init_tr = __esm({
       const TypeDictionary = {
         nan: "NaN"
       };
-      return (issue2) => {
-        switch (issue2.code) {
+      return (issue3) => {
+        switch (issue3.code) {
           case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
+            const expected = TypeDictionary[issue3.expected] ?? issue3.expected;
+            const receivedType = parsedType(issue3.input);
             const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `Geçersiz değer: beklenen instanceof ${issue2.expected}, alınan ${received}`;
+            if (/^[A-Z]/.test(issue3.expected)) {
+              return `Geçersiz değer: beklenen instanceof ${issue3.expected}, alınan ${received}`;
             }
             return `Geçersiz değer: beklenen ${expected}, alınan ${received}`;
           }
           case "invalid_value":
-            if (issue2.values.length === 1)
-              return `Geçersiz değer: beklenen ${stringifyPrimitive(issue2.values[0])}`;
-            return `Geçersiz seçenek: aşağıdakilerden biri olmalı: ${joinValues(issue2.values, "|")}`;
+            if (issue3.values.length === 1)
+              return `Geçersiz değer: beklenen ${stringifyPrimitive(issue3.values[0])}`;
+            return `Geçersiz seçenek: aşağıdakilerden biri olmalı: ${joinValues(issue3.values, "|")}`;
           case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? "<=" : "<";
+            const sizing = getSizing(issue3.origin);
             if (sizing)
-              return `Çok büyük: beklenen ${issue2.origin ?? "değer"} ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "öğe"}`;
-            return `Çok büyük: beklenen ${issue2.origin ?? "değer"} ${adj}${issue2.maximum.toString()}`;
+              return `Çok büyük: beklenen ${issue3.origin ?? "değer"} ${adj}${issue3.maximum.toString()} ${sizing.unit ?? "öğe"}`;
+            return `Çok büyük: beklenen ${issue3.origin ?? "değer"} ${adj}${issue3.maximum.toString()}`;
           }
           case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? ">=" : ">";
+            const sizing = getSizing(issue3.origin);
             if (sizing)
-              return `Çok küçük: beklenen ${issue2.origin} ${adj}${issue2.minimum.toString()} ${sizing.unit}`;
-            return `Çok küçük: beklenen ${issue2.origin} ${adj}${issue2.minimum.toString()}`;
+              return `Çok küçük: beklenen ${issue3.origin} ${adj}${issue3.minimum.toString()} ${sizing.unit}`;
+            return `Çok küçük: beklenen ${issue3.origin} ${adj}${issue3.minimum.toString()}`;
           }
           case "invalid_format": {
-            const _issue = issue2;
+            const _issue = issue3;
             if (_issue.format === "starts_with")
               return `Geçersiz metin: "${_issue.prefix}" ile başlamalı`;
             if (_issue.format === "ends_with")
@@ -11962,18 +11962,18 @@ var init_tr = __esm({
               return `Geçersiz metin: "${_issue.includes}" içermeli`;
             if (_issue.format === "regex")
               return `Geçersiz metin: ${_issue.pattern} desenine uymalı`;
-            return `Geçersiz ${FormatDictionary[_issue.format] ?? issue2.format}`;
+            return `Geçersiz ${FormatDictionary[_issue.format] ?? issue3.format}`;
           }
           case "not_multiple_of":
-            return `Geçersiz sayı: ${issue2.divisor} ile tam bölünebilmeli`;
+            return `Geçersiz sayı: ${issue3.divisor} ile tam bölünebilmeli`;
           case "unrecognized_keys":
-            return `Tanınmayan anahtar${issue2.keys.length > 1 ? "lar" : ""}: ${joinValues(issue2.keys, ", ")}`;
+            return `Tanınmayan anahtar${issue3.keys.length > 1 ? "lar" : ""}: ${joinValues(issue3.keys, ", ")}`;
           case "invalid_key":
-            return `${issue2.origin} içinde geçersiz anahtar`;
+            return `${issue3.origin} içinde geçersiz anahtar`;
           case "invalid_union":
             return "Geçersiz değer";
           case "invalid_element":
-            return `${issue2.origin} içinde geçersiz değer`;
+            return `${issue3.origin} içinde geçersiz değer`;
           default:
             return `Geçersiz değer`;
         }
@@ -12042,38 +12042,38 @@ var init_uk = __esm({
         number: "число",
         array: "масив"
       };
-      return (issue2) => {
-        switch (issue2.code) {
+      return (issue3) => {
+        switch (issue3.code) {
           case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
+            const expected = TypeDictionary[issue3.expected] ?? issue3.expected;
+            const receivedType = parsedType(issue3.input);
             const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `Неправильні вхідні дані: очікується instanceof ${issue2.expected}, отримано ${received}`;
+            if (/^[A-Z]/.test(issue3.expected)) {
+              return `Неправильні вхідні дані: очікується instanceof ${issue3.expected}, отримано ${received}`;
             }
             return `Неправильні вхідні дані: очікується ${expected}, отримано ${received}`;
           }
           case "invalid_value":
-            if (issue2.values.length === 1)
-              return `Неправильні вхідні дані: очікується ${stringifyPrimitive(issue2.values[0])}`;
-            return `Неправильна опція: очікується одне з ${joinValues(issue2.values, "|")}`;
+            if (issue3.values.length === 1)
+              return `Неправильні вхідні дані: очікується ${stringifyPrimitive(issue3.values[0])}`;
+            return `Неправильна опція: очікується одне з ${joinValues(issue3.values, "|")}`;
           case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? "<=" : "<";
+            const sizing = getSizing(issue3.origin);
             if (sizing)
-              return `Занадто велике: очікується, що ${issue2.origin ?? "значення"} ${sizing.verb} ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "елементів"}`;
-            return `Занадто велике: очікується, що ${issue2.origin ?? "значення"} буде ${adj}${issue2.maximum.toString()}`;
+              return `Занадто велике: очікується, що ${issue3.origin ?? "значення"} ${sizing.verb} ${adj}${issue3.maximum.toString()} ${sizing.unit ?? "елементів"}`;
+            return `Занадто велике: очікується, що ${issue3.origin ?? "значення"} буде ${adj}${issue3.maximum.toString()}`;
           }
           case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? ">=" : ">";
+            const sizing = getSizing(issue3.origin);
             if (sizing) {
-              return `Занадто мале: очікується, що ${issue2.origin} ${sizing.verb} ${adj}${issue2.minimum.toString()} ${sizing.unit}`;
+              return `Занадто мале: очікується, що ${issue3.origin} ${sizing.verb} ${adj}${issue3.minimum.toString()} ${sizing.unit}`;
             }
-            return `Занадто мале: очікується, що ${issue2.origin} буде ${adj}${issue2.minimum.toString()}`;
+            return `Занадто мале: очікується, що ${issue3.origin} буде ${adj}${issue3.minimum.toString()}`;
           }
           case "invalid_format": {
-            const _issue = issue2;
+            const _issue = issue3;
             if (_issue.format === "starts_with")
               return `Неправильний рядок: повинен починатися з "${_issue.prefix}"`;
             if (_issue.format === "ends_with")
@@ -12082,18 +12082,18 @@ var init_uk = __esm({
               return `Неправильний рядок: повинен містити "${_issue.includes}"`;
             if (_issue.format === "regex")
               return `Неправильний рядок: повинен відповідати шаблону ${_issue.pattern}`;
-            return `Неправильний ${FormatDictionary[_issue.format] ?? issue2.format}`;
+            return `Неправильний ${FormatDictionary[_issue.format] ?? issue3.format}`;
           }
           case "not_multiple_of":
-            return `Неправильне число: повинно бути кратним ${issue2.divisor}`;
+            return `Неправильне число: повинно бути кратним ${issue3.divisor}`;
           case "unrecognized_keys":
-            return `Нерозпізнаний ключ${issue2.keys.length > 1 ? "і" : ""}: ${joinValues(issue2.keys, ", ")}`;
+            return `Нерозпізнаний ключ${issue3.keys.length > 1 ? "і" : ""}: ${joinValues(issue3.keys, ", ")}`;
           case "invalid_key":
-            return `Неправильний ключ у ${issue2.origin}`;
+            return `Неправильний ключ у ${issue3.origin}`;
           case "invalid_union":
             return "Неправильні вхідні дані";
           case "invalid_element":
-            return `Неправильне значення у ${issue2.origin}`;
+            return `Неправильне значення у ${issue3.origin}`;
           default:
             return `Неправильні вхідні дані`;
         }
@@ -12173,38 +12173,38 @@ var init_ur = __esm({
         array: "آرے",
         null: "نل"
       };
-      return (issue2) => {
-        switch (issue2.code) {
+      return (issue3) => {
+        switch (issue3.code) {
           case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
+            const expected = TypeDictionary[issue3.expected] ?? issue3.expected;
+            const receivedType = parsedType(issue3.input);
             const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `غلط ان پٹ: instanceof ${issue2.expected} متوقع تھا، ${received} موصول ہوا`;
+            if (/^[A-Z]/.test(issue3.expected)) {
+              return `غلط ان پٹ: instanceof ${issue3.expected} متوقع تھا، ${received} موصول ہوا`;
             }
             return `غلط ان پٹ: ${expected} متوقع تھا، ${received} موصول ہوا`;
           }
           case "invalid_value":
-            if (issue2.values.length === 1)
-              return `غلط ان پٹ: ${stringifyPrimitive(issue2.values[0])} متوقع تھا`;
-            return `غلط آپشن: ${joinValues(issue2.values, "|")} میں سے ایک متوقع تھا`;
+            if (issue3.values.length === 1)
+              return `غلط ان پٹ: ${stringifyPrimitive(issue3.values[0])} متوقع تھا`;
+            return `غلط آپشن: ${joinValues(issue3.values, "|")} میں سے ایک متوقع تھا`;
           case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? "<=" : "<";
+            const sizing = getSizing(issue3.origin);
             if (sizing)
-              return `بہت بڑا: ${issue2.origin ?? "ویلیو"} کے ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "عناصر"} ہونے متوقع تھے`;
-            return `بہت بڑا: ${issue2.origin ?? "ویلیو"} کا ${adj}${issue2.maximum.toString()} ہونا متوقع تھا`;
+              return `بہت بڑا: ${issue3.origin ?? "ویلیو"} کے ${adj}${issue3.maximum.toString()} ${sizing.unit ?? "عناصر"} ہونے متوقع تھے`;
+            return `بہت بڑا: ${issue3.origin ?? "ویلیو"} کا ${adj}${issue3.maximum.toString()} ہونا متوقع تھا`;
           }
           case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? ">=" : ">";
+            const sizing = getSizing(issue3.origin);
             if (sizing) {
-              return `بہت چھوٹا: ${issue2.origin} کے ${adj}${issue2.minimum.toString()} ${sizing.unit} ہونے متوقع تھے`;
+              return `بہت چھوٹا: ${issue3.origin} کے ${adj}${issue3.minimum.toString()} ${sizing.unit} ہونے متوقع تھے`;
             }
-            return `بہت چھوٹا: ${issue2.origin} کا ${adj}${issue2.minimum.toString()} ہونا متوقع تھا`;
+            return `بہت چھوٹا: ${issue3.origin} کا ${adj}${issue3.minimum.toString()} ہونا متوقع تھا`;
           }
           case "invalid_format": {
-            const _issue = issue2;
+            const _issue = issue3;
             if (_issue.format === "starts_with") {
               return `غلط سٹرنگ: "${_issue.prefix}" سے شروع ہونا چاہیے`;
             }
@@ -12214,18 +12214,18 @@ var init_ur = __esm({
               return `غلط سٹرنگ: "${_issue.includes}" شامل ہونا چاہیے`;
             if (_issue.format === "regex")
               return `غلط سٹرنگ: پیٹرن ${_issue.pattern} سے میچ ہونا چاہیے`;
-            return `غلط ${FormatDictionary[_issue.format] ?? issue2.format}`;
+            return `غلط ${FormatDictionary[_issue.format] ?? issue3.format}`;
           }
           case "not_multiple_of":
-            return `غلط نمبر: ${issue2.divisor} کا مضاعف ہونا چاہیے`;
+            return `غلط نمبر: ${issue3.divisor} کا مضاعف ہونا چاہیے`;
           case "unrecognized_keys":
-            return `غیر تسلیم شدہ کی${issue2.keys.length > 1 ? "ز" : ""}: ${joinValues(issue2.keys, "، ")}`;
+            return `غیر تسلیم شدہ کی${issue3.keys.length > 1 ? "ز" : ""}: ${joinValues(issue3.keys, "، ")}`;
           case "invalid_key":
-            return `${issue2.origin} میں غلط کی`;
+            return `${issue3.origin} میں غلط کی`;
           case "invalid_union":
             return "غلط ان پٹ";
           case "invalid_element":
-            return `${issue2.origin} میں غلط ویلیو`;
+            return `${issue3.origin} میں غلط ویلیو`;
           default:
             return `غلط ان پٹ`;
         }
@@ -12294,38 +12294,38 @@ var init_uz = __esm({
         number: "raqam",
         array: "massiv"
       };
-      return (issue2) => {
-        switch (issue2.code) {
+      return (issue3) => {
+        switch (issue3.code) {
           case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
+            const expected = TypeDictionary[issue3.expected] ?? issue3.expected;
+            const receivedType = parsedType(issue3.input);
             const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `Noto‘g‘ri kirish: kutilgan instanceof ${issue2.expected}, qabul qilingan ${received}`;
+            if (/^[A-Z]/.test(issue3.expected)) {
+              return `Noto‘g‘ri kirish: kutilgan instanceof ${issue3.expected}, qabul qilingan ${received}`;
             }
             return `Noto‘g‘ri kirish: kutilgan ${expected}, qabul qilingan ${received}`;
           }
           case "invalid_value":
-            if (issue2.values.length === 1)
-              return `Noto‘g‘ri kirish: kutilgan ${stringifyPrimitive(issue2.values[0])}`;
-            return `Noto‘g‘ri variant: quyidagilardan biri kutilgan ${joinValues(issue2.values, "|")}`;
+            if (issue3.values.length === 1)
+              return `Noto‘g‘ri kirish: kutilgan ${stringifyPrimitive(issue3.values[0])}`;
+            return `Noto‘g‘ri variant: quyidagilardan biri kutilgan ${joinValues(issue3.values, "|")}`;
           case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? "<=" : "<";
+            const sizing = getSizing(issue3.origin);
             if (sizing)
-              return `Juda katta: kutilgan ${issue2.origin ?? "qiymat"} ${adj}${issue2.maximum.toString()} ${sizing.unit} ${sizing.verb}`;
-            return `Juda katta: kutilgan ${issue2.origin ?? "qiymat"} ${adj}${issue2.maximum.toString()}`;
+              return `Juda katta: kutilgan ${issue3.origin ?? "qiymat"} ${adj}${issue3.maximum.toString()} ${sizing.unit} ${sizing.verb}`;
+            return `Juda katta: kutilgan ${issue3.origin ?? "qiymat"} ${adj}${issue3.maximum.toString()}`;
           }
           case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? ">=" : ">";
+            const sizing = getSizing(issue3.origin);
             if (sizing) {
-              return `Juda kichik: kutilgan ${issue2.origin} ${adj}${issue2.minimum.toString()} ${sizing.unit} ${sizing.verb}`;
+              return `Juda kichik: kutilgan ${issue3.origin} ${adj}${issue3.minimum.toString()} ${sizing.unit} ${sizing.verb}`;
             }
-            return `Juda kichik: kutilgan ${issue2.origin} ${adj}${issue2.minimum.toString()}`;
+            return `Juda kichik: kutilgan ${issue3.origin} ${adj}${issue3.minimum.toString()}`;
           }
           case "invalid_format": {
-            const _issue = issue2;
+            const _issue = issue3;
             if (_issue.format === "starts_with")
               return `Noto‘g‘ri satr: "${_issue.prefix}" bilan boshlanishi kerak`;
             if (_issue.format === "ends_with")
@@ -12334,18 +12334,18 @@ var init_uz = __esm({
               return `Noto‘g‘ri satr: "${_issue.includes}" ni o‘z ichiga olishi kerak`;
             if (_issue.format === "regex")
               return `Noto‘g‘ri satr: ${_issue.pattern} shabloniga mos kelishi kerak`;
-            return `Noto‘g‘ri ${FormatDictionary[_issue.format] ?? issue2.format}`;
+            return `Noto‘g‘ri ${FormatDictionary[_issue.format] ?? issue3.format}`;
           }
           case "not_multiple_of":
-            return `Noto‘g‘ri raqam: ${issue2.divisor} ning karralisi bo‘lishi kerak`;
+            return `Noto‘g‘ri raqam: ${issue3.divisor} ning karralisi bo‘lishi kerak`;
           case "unrecognized_keys":
-            return `Noma’lum kalit${issue2.keys.length > 1 ? "lar" : ""}: ${joinValues(issue2.keys, ", ")}`;
+            return `Noma’lum kalit${issue3.keys.length > 1 ? "lar" : ""}: ${joinValues(issue3.keys, ", ")}`;
           case "invalid_key":
-            return `${issue2.origin} dagi kalit noto‘g‘ri`;
+            return `${issue3.origin} dagi kalit noto‘g‘ri`;
           case "invalid_union":
             return "Noto‘g‘ri kirish";
           case "invalid_element":
-            return `${issue2.origin} da noto‘g‘ri qiymat`;
+            return `${issue3.origin} da noto‘g‘ri qiymat`;
           default:
             return `Noto‘g‘ri kirish`;
         }
@@ -12414,38 +12414,38 @@ var init_vi = __esm({
         number: "số",
         array: "mảng"
       };
-      return (issue2) => {
-        switch (issue2.code) {
+      return (issue3) => {
+        switch (issue3.code) {
           case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
+            const expected = TypeDictionary[issue3.expected] ?? issue3.expected;
+            const receivedType = parsedType(issue3.input);
             const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `Đầu vào không hợp lệ: mong đợi instanceof ${issue2.expected}, nhận được ${received}`;
+            if (/^[A-Z]/.test(issue3.expected)) {
+              return `Đầu vào không hợp lệ: mong đợi instanceof ${issue3.expected}, nhận được ${received}`;
             }
             return `Đầu vào không hợp lệ: mong đợi ${expected}, nhận được ${received}`;
           }
           case "invalid_value":
-            if (issue2.values.length === 1)
-              return `Đầu vào không hợp lệ: mong đợi ${stringifyPrimitive(issue2.values[0])}`;
-            return `Tùy chọn không hợp lệ: mong đợi một trong các giá trị ${joinValues(issue2.values, "|")}`;
+            if (issue3.values.length === 1)
+              return `Đầu vào không hợp lệ: mong đợi ${stringifyPrimitive(issue3.values[0])}`;
+            return `Tùy chọn không hợp lệ: mong đợi một trong các giá trị ${joinValues(issue3.values, "|")}`;
           case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? "<=" : "<";
+            const sizing = getSizing(issue3.origin);
             if (sizing)
-              return `Quá lớn: mong đợi ${issue2.origin ?? "giá trị"} ${sizing.verb} ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "phần tử"}`;
-            return `Quá lớn: mong đợi ${issue2.origin ?? "giá trị"} ${adj}${issue2.maximum.toString()}`;
+              return `Quá lớn: mong đợi ${issue3.origin ?? "giá trị"} ${sizing.verb} ${adj}${issue3.maximum.toString()} ${sizing.unit ?? "phần tử"}`;
+            return `Quá lớn: mong đợi ${issue3.origin ?? "giá trị"} ${adj}${issue3.maximum.toString()}`;
           }
           case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? ">=" : ">";
+            const sizing = getSizing(issue3.origin);
             if (sizing) {
-              return `Quá nhỏ: mong đợi ${issue2.origin} ${sizing.verb} ${adj}${issue2.minimum.toString()} ${sizing.unit}`;
+              return `Quá nhỏ: mong đợi ${issue3.origin} ${sizing.verb} ${adj}${issue3.minimum.toString()} ${sizing.unit}`;
             }
-            return `Quá nhỏ: mong đợi ${issue2.origin} ${adj}${issue2.minimum.toString()}`;
+            return `Quá nhỏ: mong đợi ${issue3.origin} ${adj}${issue3.minimum.toString()}`;
           }
           case "invalid_format": {
-            const _issue = issue2;
+            const _issue = issue3;
             if (_issue.format === "starts_with")
               return `Chuỗi không hợp lệ: phải bắt đầu bằng "${_issue.prefix}"`;
             if (_issue.format === "ends_with")
@@ -12454,18 +12454,18 @@ var init_vi = __esm({
               return `Chuỗi không hợp lệ: phải bao gồm "${_issue.includes}"`;
             if (_issue.format === "regex")
               return `Chuỗi không hợp lệ: phải khớp với mẫu ${_issue.pattern}`;
-            return `${FormatDictionary[_issue.format] ?? issue2.format} không hợp lệ`;
+            return `${FormatDictionary[_issue.format] ?? issue3.format} không hợp lệ`;
           }
           case "not_multiple_of":
-            return `Số không hợp lệ: phải là bội số của ${issue2.divisor}`;
+            return `Số không hợp lệ: phải là bội số của ${issue3.divisor}`;
           case "unrecognized_keys":
-            return `Khóa không được nhận dạng: ${joinValues(issue2.keys, ", ")}`;
+            return `Khóa không được nhận dạng: ${joinValues(issue3.keys, ", ")}`;
           case "invalid_key":
-            return `Khóa không hợp lệ trong ${issue2.origin}`;
+            return `Khóa không hợp lệ trong ${issue3.origin}`;
           case "invalid_union":
             return "Đầu vào không hợp lệ";
           case "invalid_element":
-            return `Giá trị không hợp lệ trong ${issue2.origin}`;
+            return `Giá trị không hợp lệ trong ${issue3.origin}`;
           default:
             return `Đầu vào không hợp lệ`;
         }
@@ -12535,38 +12535,38 @@ var init_zh_CN = __esm({
         array: "数组",
         null: "空值(null)"
       };
-      return (issue2) => {
-        switch (issue2.code) {
+      return (issue3) => {
+        switch (issue3.code) {
           case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
+            const expected = TypeDictionary[issue3.expected] ?? issue3.expected;
+            const receivedType = parsedType(issue3.input);
             const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `无效输入：期望 instanceof ${issue2.expected}，实际接收 ${received}`;
+            if (/^[A-Z]/.test(issue3.expected)) {
+              return `无效输入：期望 instanceof ${issue3.expected}，实际接收 ${received}`;
             }
             return `无效输入：期望 ${expected}，实际接收 ${received}`;
           }
           case "invalid_value":
-            if (issue2.values.length === 1)
-              return `无效输入：期望 ${stringifyPrimitive(issue2.values[0])}`;
-            return `无效选项：期望以下之一 ${joinValues(issue2.values, "|")}`;
+            if (issue3.values.length === 1)
+              return `无效输入：期望 ${stringifyPrimitive(issue3.values[0])}`;
+            return `无效选项：期望以下之一 ${joinValues(issue3.values, "|")}`;
           case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? "<=" : "<";
+            const sizing = getSizing(issue3.origin);
             if (sizing)
-              return `数值过大：期望 ${issue2.origin ?? "值"} ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "个元素"}`;
-            return `数值过大：期望 ${issue2.origin ?? "值"} ${adj}${issue2.maximum.toString()}`;
+              return `数值过大：期望 ${issue3.origin ?? "值"} ${adj}${issue3.maximum.toString()} ${sizing.unit ?? "个元素"}`;
+            return `数值过大：期望 ${issue3.origin ?? "值"} ${adj}${issue3.maximum.toString()}`;
           }
           case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? ">=" : ">";
+            const sizing = getSizing(issue3.origin);
             if (sizing) {
-              return `数值过小：期望 ${issue2.origin} ${adj}${issue2.minimum.toString()} ${sizing.unit}`;
+              return `数值过小：期望 ${issue3.origin} ${adj}${issue3.minimum.toString()} ${sizing.unit}`;
             }
-            return `数值过小：期望 ${issue2.origin} ${adj}${issue2.minimum.toString()}`;
+            return `数值过小：期望 ${issue3.origin} ${adj}${issue3.minimum.toString()}`;
           }
           case "invalid_format": {
-            const _issue = issue2;
+            const _issue = issue3;
             if (_issue.format === "starts_with")
               return `无效字符串：必须以 "${_issue.prefix}" 开头`;
             if (_issue.format === "ends_with")
@@ -12575,18 +12575,18 @@ var init_zh_CN = __esm({
               return `无效字符串：必须包含 "${_issue.includes}"`;
             if (_issue.format === "regex")
               return `无效字符串：必须满足正则表达式 ${_issue.pattern}`;
-            return `无效${FormatDictionary[_issue.format] ?? issue2.format}`;
+            return `无效${FormatDictionary[_issue.format] ?? issue3.format}`;
           }
           case "not_multiple_of":
-            return `无效数字：必须是 ${issue2.divisor} 的倍数`;
+            return `无效数字：必须是 ${issue3.divisor} 的倍数`;
           case "unrecognized_keys":
-            return `出现未知的键(key): ${joinValues(issue2.keys, ", ")}`;
+            return `出现未知的键(key): ${joinValues(issue3.keys, ", ")}`;
           case "invalid_key":
-            return `${issue2.origin} 中的键(key)无效`;
+            return `${issue3.origin} 中的键(key)无效`;
           case "invalid_union":
             return "无效输入";
           case "invalid_element":
-            return `${issue2.origin} 中包含无效值(value)`;
+            return `${issue3.origin} 中包含无效值(value)`;
           default:
             return `无效输入`;
         }
@@ -12653,38 +12653,38 @@ var init_zh_TW = __esm({
       const TypeDictionary = {
         nan: "NaN"
       };
-      return (issue2) => {
-        switch (issue2.code) {
+      return (issue3) => {
+        switch (issue3.code) {
           case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
+            const expected = TypeDictionary[issue3.expected] ?? issue3.expected;
+            const receivedType = parsedType(issue3.input);
             const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `無效的輸入值：預期為 instanceof ${issue2.expected}，但收到 ${received}`;
+            if (/^[A-Z]/.test(issue3.expected)) {
+              return `無效的輸入值：預期為 instanceof ${issue3.expected}，但收到 ${received}`;
             }
             return `無效的輸入值：預期為 ${expected}，但收到 ${received}`;
           }
           case "invalid_value":
-            if (issue2.values.length === 1)
-              return `無效的輸入值：預期為 ${stringifyPrimitive(issue2.values[0])}`;
-            return `無效的選項：預期為以下其中之一 ${joinValues(issue2.values, "|")}`;
+            if (issue3.values.length === 1)
+              return `無效的輸入值：預期為 ${stringifyPrimitive(issue3.values[0])}`;
+            return `無效的選項：預期為以下其中之一 ${joinValues(issue3.values, "|")}`;
           case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? "<=" : "<";
+            const sizing = getSizing(issue3.origin);
             if (sizing)
-              return `數值過大：預期 ${issue2.origin ?? "值"} 應為 ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "個元素"}`;
-            return `數值過大：預期 ${issue2.origin ?? "值"} 應為 ${adj}${issue2.maximum.toString()}`;
+              return `數值過大：預期 ${issue3.origin ?? "值"} 應為 ${adj}${issue3.maximum.toString()} ${sizing.unit ?? "個元素"}`;
+            return `數值過大：預期 ${issue3.origin ?? "值"} 應為 ${adj}${issue3.maximum.toString()}`;
           }
           case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? ">=" : ">";
+            const sizing = getSizing(issue3.origin);
             if (sizing) {
-              return `數值過小：預期 ${issue2.origin} 應為 ${adj}${issue2.minimum.toString()} ${sizing.unit}`;
+              return `數值過小：預期 ${issue3.origin} 應為 ${adj}${issue3.minimum.toString()} ${sizing.unit}`;
             }
-            return `數值過小：預期 ${issue2.origin} 應為 ${adj}${issue2.minimum.toString()}`;
+            return `數值過小：預期 ${issue3.origin} 應為 ${adj}${issue3.minimum.toString()}`;
           }
           case "invalid_format": {
-            const _issue = issue2;
+            const _issue = issue3;
             if (_issue.format === "starts_with") {
               return `無效的字串：必須以 "${_issue.prefix}" 開頭`;
             }
@@ -12694,18 +12694,18 @@ var init_zh_TW = __esm({
               return `無效的字串：必須包含 "${_issue.includes}"`;
             if (_issue.format === "regex")
               return `無效的字串：必須符合格式 ${_issue.pattern}`;
-            return `無效的 ${FormatDictionary[_issue.format] ?? issue2.format}`;
+            return `無效的 ${FormatDictionary[_issue.format] ?? issue3.format}`;
           }
           case "not_multiple_of":
-            return `無效的數字：必須為 ${issue2.divisor} 的倍數`;
+            return `無效的數字：必須為 ${issue3.divisor} 的倍數`;
           case "unrecognized_keys":
-            return `無法識別的鍵值${issue2.keys.length > 1 ? "們" : ""}：${joinValues(issue2.keys, "、")}`;
+            return `無法識別的鍵值${issue3.keys.length > 1 ? "們" : ""}：${joinValues(issue3.keys, "、")}`;
           case "invalid_key":
-            return `${issue2.origin} 中有無效的鍵值`;
+            return `${issue3.origin} 中有無效的鍵值`;
           case "invalid_union":
             return "無效的輸入值";
           case "invalid_element":
-            return `${issue2.origin} 中有無效的值`;
+            return `${issue3.origin} 中有無效的值`;
           default:
             return `無效的輸入值`;
         }
@@ -12774,37 +12774,37 @@ var init_yo = __esm({
         number: "nọ́mbà",
         array: "akopọ"
       };
-      return (issue2) => {
-        switch (issue2.code) {
+      return (issue3) => {
+        switch (issue3.code) {
           case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
+            const expected = TypeDictionary[issue3.expected] ?? issue3.expected;
+            const receivedType = parsedType(issue3.input);
             const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `Ìbáwọlé aṣìṣe: a ní láti fi instanceof ${issue2.expected}, àmọ̀ a rí ${received}`;
+            if (/^[A-Z]/.test(issue3.expected)) {
+              return `Ìbáwọlé aṣìṣe: a ní láti fi instanceof ${issue3.expected}, àmọ̀ a rí ${received}`;
             }
             return `Ìbáwọlé aṣìṣe: a ní láti fi ${expected}, àmọ̀ a rí ${received}`;
           }
           case "invalid_value":
-            if (issue2.values.length === 1)
-              return `Ìbáwọlé aṣìṣe: a ní láti fi ${stringifyPrimitive(issue2.values[0])}`;
-            return `Àṣàyàn aṣìṣe: yan ọ̀kan lára ${joinValues(issue2.values, "|")}`;
+            if (issue3.values.length === 1)
+              return `Ìbáwọlé aṣìṣe: a ní láti fi ${stringifyPrimitive(issue3.values[0])}`;
+            return `Àṣàyàn aṣìṣe: yan ọ̀kan lára ${joinValues(issue3.values, "|")}`;
           case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? "<=" : "<";
+            const sizing = getSizing(issue3.origin);
             if (sizing)
-              return `Tó pọ̀ jù: a ní láti jẹ́ pé ${issue2.origin ?? "iye"} ${sizing.verb} ${adj}${issue2.maximum} ${sizing.unit}`;
-            return `Tó pọ̀ jù: a ní láti jẹ́ ${adj}${issue2.maximum}`;
+              return `Tó pọ̀ jù: a ní láti jẹ́ pé ${issue3.origin ?? "iye"} ${sizing.verb} ${adj}${issue3.maximum} ${sizing.unit}`;
+            return `Tó pọ̀ jù: a ní láti jẹ́ ${adj}${issue3.maximum}`;
           }
           case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
+            const adj = issue3.inclusive ? ">=" : ">";
+            const sizing = getSizing(issue3.origin);
             if (sizing)
-              return `Kéré ju: a ní láti jẹ́ pé ${issue2.origin} ${sizing.verb} ${adj}${issue2.minimum} ${sizing.unit}`;
-            return `Kéré ju: a ní láti jẹ́ ${adj}${issue2.minimum}`;
+              return `Kéré ju: a ní láti jẹ́ pé ${issue3.origin} ${sizing.verb} ${adj}${issue3.minimum} ${sizing.unit}`;
+            return `Kéré ju: a ní láti jẹ́ ${adj}${issue3.minimum}`;
           }
           case "invalid_format": {
-            const _issue = issue2;
+            const _issue = issue3;
             if (_issue.format === "starts_with")
               return `Ọ̀rọ̀ aṣìṣe: gbọ́dọ̀ bẹ̀rẹ̀ pẹ̀lú "${_issue.prefix}"`;
             if (_issue.format === "ends_with")
@@ -12813,18 +12813,18 @@ var init_yo = __esm({
               return `Ọ̀rọ̀ aṣìṣe: gbọ́dọ̀ ní "${_issue.includes}"`;
             if (_issue.format === "regex")
               return `Ọ̀rọ̀ aṣìṣe: gbọ́dọ̀ bá àpẹẹrẹ mu ${_issue.pattern}`;
-            return `Aṣìṣe: ${FormatDictionary[_issue.format] ?? issue2.format}`;
+            return `Aṣìṣe: ${FormatDictionary[_issue.format] ?? issue3.format}`;
           }
           case "not_multiple_of":
-            return `Nọ́mbà aṣìṣe: gbọ́dọ̀ jẹ́ èyà pípín ti ${issue2.divisor}`;
+            return `Nọ́mbà aṣìṣe: gbọ́dọ̀ jẹ́ èyà pípín ti ${issue3.divisor}`;
           case "unrecognized_keys":
-            return `Bọtìnì àìmọ̀: ${joinValues(issue2.keys, ", ")}`;
+            return `Bọtìnì àìmọ̀: ${joinValues(issue3.keys, ", ")}`;
           case "invalid_key":
-            return `Bọtìnì aṣìṣe nínú ${issue2.origin}`;
+            return `Bọtìnì aṣìṣe nínú ${issue3.origin}`;
           case "invalid_union":
             return "Ìbáwọlé aṣìṣe";
           case "invalid_element":
-            return `Iye aṣìṣe nínú ${issue2.origin}`;
+            return `Iye aṣìṣe nínú ${issue3.origin}`;
           default:
             return "Ìbáwọlé aṣìṣe";
         }
@@ -13278,9 +13278,9 @@ function codePointLengthVar(doc, ctx, accessor, inDoubt) {
   doc.write(`const ${v} = typeof ${accessor} === "string" && ${inDoubt} ? ${cpLen}(${accessor}) : ${accessor}.length;`);
   return v;
 }
-function numericOperand(value, label) {
+function numericOperand(value, label4) {
   if (typeof value !== "number" || !Number.isFinite(value)) {
-    throw new ZodCompileUnsupportedError(`${label} bound of type ${typeof value}`);
+    throw new ZodCompileUnsupportedError(`${label4} bound of type ${typeof value}`);
   }
   return `${value}`;
 }
@@ -13397,8 +13397,8 @@ function generateOverwriteCheck(doc, ctx, check3, currentAccessor, newAccessor) 
 function throwAsync() {
   throw new $ZodAsyncError();
 }
-function pushIssue(issue2) {
-  this.issues.push(issue2);
+function pushIssue(issue3) {
+  this.issues.push(issue3);
 }
 function generateCustomRefineCheck(doc, ctx, check3, accessor) {
   const def = check3._zod.def;
@@ -14388,7 +14388,7 @@ function generateRecordCheck(doc, ctx, schema2, accessor) {
   }, `return INVALID;`);
   return outputVar;
 }
-function emitOwnKeys(doc, ctx, accessor, kVar, body, onSymbol) {
+function emitOwnKeys(doc, ctx, accessor, kVar, body2, onSymbol) {
   const propIsEnumerableConst = addConstant(ctx, Object.prototype.propertyIsEnumerable);
   const symsVar = newVar(ctx);
   const keysVar = newVar(ctx);
@@ -14399,7 +14399,7 @@ function emitOwnKeys(doc, ctx, accessor, kVar, body, onSymbol) {
   doc.indented((d) => {
     d.write(`const ${kVar} = ${keysVar}[${iVar}];`);
     d.write(`if (${kVar} === "__proto__" || !${propIsEnumerableConst}.call(${accessor}, ${kVar})) continue;`);
-    body(d);
+    body2(d);
   });
   doc.write(`}`);
   doc.write(`for (let ${iVar} = 0; ${iVar} < ${symsVar}.length; ${iVar}++) {`);
@@ -14409,7 +14409,7 @@ function emitOwnKeys(doc, ctx, accessor, kVar, body, onSymbol) {
     if (onSymbol)
       d.write(onSymbol);
     else
-      body(d);
+      body2(d);
   });
   doc.write(`}`);
 }
@@ -15570,11 +15570,11 @@ function _refine(Class2, fn, _params) {
 // @__NO_SIDE_EFFECTS__
 function _superRefine(fn, params) {
   const ch = /* @__PURE__ */ _check((payload) => {
-    payload.addIssue = (issue2) => {
-      if (typeof issue2 === "string") {
-        payload.issues.push(issue(issue2, payload.value, ch._zod.def));
+    payload.addIssue = (issue3) => {
+      if (typeof issue3 === "string") {
+        payload.issues.push(issue(issue3, payload.value, ch._zod.def));
       } else {
-        const _issue = issue2;
+        const _issue = issue3;
         if (_issue.fatal)
           _issue.continue = false;
         _issue.code ?? (_issue.code = "custom");
@@ -15921,32 +15921,32 @@ function compactTypeUnion(schema2) {
     if (keys2.length !== 1 || keys2[0] !== "type")
       return;
     const type = option.type;
-    for (const member of Array.isArray(type) ? type : [type]) {
-      if (typeof member !== "string")
+    for (const member2 of Array.isArray(type) ? type : [type]) {
+      if (typeof member2 !== "string")
         return;
-      if (!types.includes(member))
-        types.push(member);
+      if (!types.includes(member2))
+        types.push(member2);
     }
   }
   delete schema2.anyOf;
   schema2.type = types.length === 1 ? types[0] : types;
 }
-function undeclaredConstraint(member) {
-  const extra = member.additionalProperties;
+function undeclaredConstraint(member2) {
+  const extra = member2.additionalProperties;
   if (extra === void 0 || extra === false || typeof extra !== "object" || extra === null)
     return null;
   return Object.keys(extra).length ? extra : null;
 }
-function foldObjects(members2) {
+function foldObjects(members3) {
   const objects = [];
-  for (const member of members2) {
-    if (typeof member !== "object" || member.type !== "object")
+  for (const member2 of members3) {
+    if (typeof member2 !== "object" || member2.type !== "object")
       return null;
-    for (const key in member) {
+    for (const key in member2) {
       if (!FOLDABLE_KEYS.has(key))
         return null;
     }
-    objects.push(member);
+    objects.push(member2);
   }
   const properties = {};
   const required2 = /* @__PURE__ */ new Set();
@@ -17508,8 +17508,8 @@ var init_errors3 = __esm({
       _installedErrorProtos.add(proto);
       _lazyMethod(proto, "format", (self) => (mapper) => formatError(self, mapper));
       _lazyMethod(proto, "flatten", (self) => (mapper) => flattenError(self, mapper));
-      _lazyMethod(proto, "addIssue", (self) => (issue2) => {
-        self.issues.push(issue2);
+      _lazyMethod(proto, "addIssue", (self) => (issue3) => {
+        self.issues.push(issue3);
         self.message = JSON.stringify(self.issues, jsonStringifyReplacer, 2);
       });
       _lazyMethod(proto, "addIssues", (self) => (issues2) => {
@@ -19065,11 +19065,11 @@ var init_schemas2 = __esm({
         if (_ctx.direction === "backward") {
           throw new $ZodEncodeError(inst.constructor.name);
         }
-        payload.addIssue = (issue2) => {
-          if (typeof issue2 === "string") {
-            payload.issues.push(util_exports.issue(issue2, payload.value, def));
+        payload.addIssue = (issue3) => {
+          if (typeof issue3 === "string") {
+            payload.issues.push(util_exports.issue(issue3, payload.value, def));
           } else {
-            const _issue = issue2;
+            const _issue = issue3;
             if (_issue.fatal)
               _issue.continue = false;
             _issue.code ?? (_issue.code = "custom");
@@ -20680,7 +20680,7 @@ function interpolate(value, env, { allowUnset = false } = {}) {
     }
     if (!node2.includes("${")) return node2;
     const expanded = expand(node2, lookup, problem);
-    if (expanded.values.length > 0) result.sensitive.push(expanded);
+    if (expanded.values.length > 0) result.sensitive.push({ ...expanded, path: [...path] });
     return expanded.text;
   };
   const walkContainer = (node2) => {
@@ -20803,7 +20803,7 @@ var init_suggest = __esm({
 function closed(shape) {
   const known = Object.keys(shape);
   return strictObject(shape, {
-    error: (issue2) => issue2.code === "unrecognized_keys" ? issue2.keys.map((key) => `unknown key ${JSON.stringify(key)}; ${unknownNameHint(key, known)}`).join("\n") : void 0
+    error: (issue3) => issue3.code === "unrecognized_keys" ? issue3.keys.map((key) => `unknown key ${JSON.stringify(key)}; ${unknownNameHint(key, known)}`).join("\n") : void 0
   });
 }
 function orNull(schema2) {
@@ -20942,8 +20942,8 @@ function sectionsShape(spec) {
     group3[second] = sectionSchema(section2);
     groups.set(first, group3);
   }
-  for (const [key, members2] of groups) {
-    shape[key] = closed(members2).optional().describe(GROUP_DESCRIPTIONS[key] ?? key);
+  for (const [key, members3] of groups) {
+    shape[key] = closed(members3).optional().describe(GROUP_DESCRIPTIONS[key] ?? key);
   }
   return shape;
 }
@@ -20959,12 +20959,15 @@ function fileSchema(spec) {
     defaults: settings.optional().describe("Settings applied to every repository entry, first."),
     profiles: record(targetName, settings.describe("A named set of repository settings.")).optional().describe("Named settings that repository entries apply with profiles:, after defaults."),
     repositories: array(repositoryEntry(spec).describe("Settings for one repository or a glob of them.")).optional().describe("Repository settings, per repository or glob of repositories."),
+    removal_limit: removalLimit.optional().describe(
+      "What one plan may remove before its removals are held (raised for one run with --removal-limit and --delete-limit)."
+    ),
     ...sectionsShape(spec)
   });
   built.set(spec, schema2);
   return schema2;
 }
-var envVariable, numericId, target, propertyText, propertyValue, GROUP_DESCRIPTIONS, built;
+var envVariable, numericId, target, propertyText, propertyValue, removalLimit, GROUP_DESCRIPTIONS, built;
 var init_schema = __esm({
   "src/config/schema.ts"() {
     "use strict";
@@ -21039,6 +21042,15 @@ var init_schema = __esm({
       boolean2(),
       array(propertyText).min(1, { error: "list at least one value" })
     ]);
+    removalLimit = closed({
+      share: number2().min(0).max(100).optional().describe(
+        "The percentage of an authoritative collection's live members (a repository's hooks, collaborators or teams, a team's members …) one plan may remove; over it, all of that collection's removals are held. Default 25."
+      ),
+      floor: int().nonnegative().optional().describe("Removals always allowed in one collection, whatever its size. Default 2."),
+      deletes: int().nonnegative().optional().describe(
+        "The most deletes one plan may apply, all kinds together; over it, every delete is held. Default: no limit."
+      )
+    });
     GROUP_DESCRIPTIONS = {
       audits: "Reports that change nothing."
     };
@@ -21068,72 +21080,414 @@ var init_json_schema2 = __esm({
   }
 });
 
+// src/core/secret.ts
+import { inspect } from "node:util";
+function isSecret(value) {
+  return value instanceof Secret;
+}
+var REDACTED, Secret, SENSITIVE;
+var init_secret = __esm({
+  "src/core/secret.ts"() {
+    "use strict";
+    REDACTED = "(sensitive)";
+    Secret = class {
+      #value;
+      /** Where the value came from (an environment variable name), safe to print. */
+      source;
+      constructor(value, source) {
+        this.#value = value;
+        this.source = source;
+      }
+      reveal() {
+        return this.#value;
+      }
+      toString() {
+        return REDACTED;
+      }
+      toJSON() {
+        return REDACTED;
+      }
+      [inspect.custom]() {
+        return REDACTED;
+      }
+    };
+    SENSITIVE = REDACTED;
+  }
+});
+
+// src/core/redact.ts
+function variantsOf(text) {
+  const found = /* @__PURE__ */ new Set();
+  for (const base of /* @__PURE__ */ new Set([text, collapsed(text)])) {
+    for (const encode3 of ENCODINGS) {
+      let encoded;
+      try {
+        encoded = encode3(base);
+      } catch {
+        continue;
+      }
+      for (const present2 of PRESENTATIONS) found.add(present2(encoded));
+    }
+  }
+  return [...found].filter((variant) => variant.length >= MIN_SEARCHED_LENGTH).sort((a, b) => b.length - a.length);
+}
+function prefixPattern(text, minimum) {
+  const chars = Array.from(text);
+  const head = chars.slice(0, minimum).map(escapeRegExp).join("");
+  const tail = chars.slice(minimum).reverse().reduce((inner, char) => `(?:${escapeRegExp(char)}${inner})?`, "");
+  return head + tail;
+}
+function longestAlphanumericRun(text) {
+  return (text.match(/[A-Za-z0-9]+/g) ?? []).reduce(
+    (longest, run2) => run2.length > longest.length ? run2 : longest,
+    ""
+  );
+}
+function itemOf(text, id) {
+  const variants = variantsOf(text);
+  const alternatives = variants.map(escapeRegExp).join("|");
+  const cut = variants.filter((variant) => variant.length > MIN_SEARCHED_LENGTH).map((variant) => prefixPattern(variant, MIN_SEARCHED_LENGTH)).join("|");
+  return {
+    text,
+    id,
+    variants,
+    pattern: new RegExp(alternatives, "g"),
+    truncated: new RegExp(cut === "" ? "(?!)" : `(?:${cut})["']?(?:…|\\.\\.\\.)`, "g"),
+    anchor: longestAlphanumericRun(text)
+  };
+}
+var MIN_SEARCHED_LENGTH, json2, uri, uriLower, uriWhole, form, printable, markdown, markdownAll, html, collapsed, same, ENCODINGS, PRESENTATIONS, escapeRegExp, PLACEHOLDER_START, PLACEHOLDER, Redactor;
+var init_redact = __esm({
+  "src/core/redact.ts"() {
+    "use strict";
+    init_secret();
+    MIN_SEARCHED_LENGTH = 6;
+    json2 = (text) => JSON.stringify(text).slice(1, -1);
+    uri = (text) => encodeURIComponent(text);
+    uriLower = (text) => encodeURIComponent(text).replace(/%[0-9A-F]{2}/g, (hex3) => hex3.toLowerCase());
+    uriWhole = (text) => encodeURI(text);
+    form = (text) => new URLSearchParams([["", text]]).toString().slice(1);
+    printable = (text) => (
+      // eslint-disable-next-line no-control-regex
+      text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (char) => {
+        return `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`;
+      })
+    );
+    markdown = (text) => printable(text).replace(/[\\`*_[\]<>&|~#!$^]/g, "\\$&");
+    markdownAll = (text) => text.replace(/[!-/:-@[-`{-~]/g, "\\$&");
+    html = (text) => printable(text).replace(
+      /[&<>"']/g,
+      (char) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[char] ?? char
+    );
+    collapsed = (text) => text.replace(/\s+/g, " ");
+    same = (text) => text;
+    ENCODINGS = [
+      same,
+      json2,
+      (text) => json2(json2(text)),
+      uri,
+      uriLower,
+      uriWhole,
+      form,
+      printable,
+      // YAML's single-quoted style (export writes YAML) doubles the quote.
+      (text) => text.replace(/'/g, "''")
+    ];
+    PRESENTATIONS = [
+      same,
+      markdown,
+      markdownAll,
+      html,
+      json2,
+      (text) => json2(markdown(text)),
+      (text) => json2(markdownAll(text))
+    ];
+    escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    PLACEHOLDER_START = "(sensitive:";
+    PLACEHOLDER = /\(sensitive:([^:()]*):(\d+):([0-9a-f]+)\)/g;
+    Redactor = class {
+      /** Searched values by text; fields are searched only when they hold a value too short to search. */
+      #items = /* @__PURE__ */ new Map();
+      /** Sorted longest first, rebuilt after a change, so a field is replaced before a value inside it. */
+      #ordered;
+      /** Strings sensitive values were interpolated into: diff values equal to one print "(sensitive)". */
+      #fields = /* @__PURE__ */ new Set();
+      /**
+       * A sensitive value — a token, a webhook secret, an environment variable's value — and the
+       * variable it came from (named in cache placeholders, never printed with the value).
+       */
+      add(value, source) {
+        if (value.length >= MIN_SEARCHED_LENGTH) this.#search(value, source);
+      }
+      /**
+       * A config string that sensitive values were interpolated into, with those values. The field is
+       * searched as a whole when one of the values is too short to be searched on its own.
+       */
+      addField(field, values) {
+        for (const { value, source } of values) this.add(value, source);
+        if (field === "") return;
+        this.#fields.add(field);
+        const hidden = values.some(({ value }) => value !== "" && value.length < MIN_SEARCHED_LENGTH);
+        if (hidden && field.length >= MIN_SEARCHED_LENGTH) {
+          this.#search(field, values.map(({ source }) => source).join("+"));
+        }
+      }
+      /** The values to register with `::add-mask::`: those searched in text, as written. */
+      masks() {
+        return [...this.#items.keys()];
+      }
+      /** `text` with every sensitive value (in any of its forms) replaced by "(sensitive)". */
+      redact(text) {
+        return this.#replace(text, () => SENSITIVE);
+      }
+      /** Whether `text` holds a sensitive value, or is a string one was interpolated into. */
+      holds(text) {
+        return this.#fields.has(text) || this.redact(text) !== text;
+      }
+      /** A deep copy of `value` with every string redacted; unchanged parts are shared, not copied. */
+      redactValue(value) {
+        return this.#items.size === 0 ? value : this.#walk(value);
+      }
+      /**
+       * The plan as it may be shown or saved: a diff entry whose value holds a sensitive value is
+       * marked sensitive (it is still compared; only its values are hidden), then every string is
+       * redacted — addresses, messages from the service, notes.
+       */
+      plan(plan2) {
+        if (this.#items.size === 0 && this.#fields.size === 0) return plan2;
+        return { ...plan2, changes: plan2.changes.map((change) => this.change(change)) };
+      }
+      change(change) {
+        if (this.#items.size === 0 && this.#fields.size === 0) return change;
+        const marked = change.diff.some((entry2) => !entry2.sensitive && this.#diffHolds(entry2)) ? {
+          ...change,
+          diff: change.diff.map(
+            (entry2) => !entry2.sensitive && this.#diffHolds(entry2) ? { ...entry2, sensitive: true } : entry2
+          )
+        } : change;
+        return this.redactValue(marked);
+      }
+      /** Wraps a terminal-like output so everything written through it is redacted first. */
+      writer(output2) {
+        return { write: (text) => output2.write(this.redact(text)), isTTY: output2.isTTY };
+      }
+      /**
+       * For files forgeplan reads back (the conditional-request cache): each sensitive value becomes a
+       * placeholder naming the variable it came from, which form it was in, and `digest` of the value,
+       * so `unseal` can put it back. Undefined when the text already holds something that looks like a
+       * placeholder (it could not be told apart from ours).
+       */
+      seal(text, digest) {
+        if (text.includes(PLACEHOLDER_START)) return void 0;
+        let cut = false;
+        const sealed = this.#replace(text, ({ item, variant }) => {
+          if (variant < 0) cut = true;
+          return `${PLACEHOLDER_START}${encodeURIComponent(item.id)}:${variant}:${digest(item.text)})`;
+        });
+        return cut ? void 0 : sealed;
+      }
+      /**
+       * The sealed text with each placeholder replaced by the value it stood for — only when a value
+       * known now has the same source and digest. Undefined otherwise: the value changed (or is not
+       * set), and restoring another one would make a stale answer look current.
+       */
+      unseal(text, digest) {
+        if (!text.includes(PLACEHOLDER_START)) return text;
+        let missing = false;
+        const restored = text.replace(PLACEHOLDER, (_match, id, variant, hash2) => {
+          const item = [...this.#items.values()].find(
+            (candidate) => encodeURIComponent(candidate.id) === id && digest(candidate.text) === hash2
+          );
+          const form2 = item?.variants[Number(variant)];
+          if (form2 === void 0) missing = true;
+          return form2 ?? "";
+        });
+        return missing ? void 0 : restored;
+      }
+      #search(text, id) {
+        if (this.#items.has(text)) return;
+        this.#items.set(text, itemOf(text, id));
+        this.#ordered = void 0;
+      }
+      #replace(text, by) {
+        if (this.#items.size === 0 || text === "") return text;
+        this.#ordered ??= [...this.#items.values()].sort((a, b) => b.text.length - a.text.length);
+        const cut = text.includes("…") || text.includes("...");
+        if (!cut && this.#ordered.every((item) => item.anchor !== "" && !text.includes(item.anchor))) {
+          return text;
+        }
+        return text.split(SENSITIVE).map((part) => {
+          let result = part;
+          for (const item of this.#ordered) {
+            if (item.anchor === "" || result.includes(item.anchor)) {
+              result = result.replace(
+                item.pattern,
+                (match) => by({ item, variant: item.variants.indexOf(match) })
+              );
+            }
+            if (result.includes("…") || result.includes("...")) {
+              result = result.replace(item.truncated, () => by({ item, variant: -1 }));
+            }
+          }
+          return result;
+        }).join(SENSITIVE);
+      }
+      /** Redacts every string inside `value`; copies only the objects and arrays on a changed path. */
+      #walk(value) {
+        if (typeof value === "string") return this.redact(value);
+        if (Array.isArray(value)) {
+          let copy3;
+          value.forEach((item, index) => {
+            const redacted = this.#walk(item);
+            if (redacted !== item) copy3 ??= value.slice();
+            if (copy3 !== void 0) copy3[index] = redacted;
+          });
+          return copy3 ?? value;
+        }
+        if (value === null || typeof value !== "object" || isSecret(value)) return value;
+        const proto = Object.getPrototypeOf(value);
+        if (proto !== Object.prototype && proto !== null) return value;
+        let copy2;
+        const record3 = value;
+        for (const key in record3) {
+          if (!Object.hasOwn(record3, key)) continue;
+          const inner = record3[key];
+          const redacted = this.#walk(inner);
+          if (redacted !== inner) copy2 ??= { ...value };
+          if (copy2 !== void 0) {
+            Object.defineProperty(copy2, key, {
+              value: redacted,
+              enumerable: true,
+              writable: true,
+              configurable: true
+            });
+          }
+        }
+        return copy2 ?? value;
+      }
+      #diffHolds(entry2) {
+        return this.#valueHolds(entry2.before) || this.#valueHolds(entry2.after);
+      }
+      #valueHolds(value) {
+        if (typeof value === "string") return this.holds(value);
+        if (Array.isArray(value)) return value.some((item) => this.#valueHolds(item));
+        if (value !== null && typeof value === "object" && !isSecret(value)) {
+          return Object.values(value).some((item) => this.#valueHolds(item));
+        }
+        return false;
+      }
+    };
+  }
+});
+
+// src/config/mask-values.ts
+function maskInterpolated(errors, fields, secrets = []) {
+  if (fields.length === 0 && secrets.length === 0) return errors;
+  const everywhere = new Redactor();
+  const here = /* @__PURE__ */ new Map();
+  for (const secret of secrets) everywhere.add(secret, "secret");
+  for (const field of fields) {
+    everywhere.addField(
+      field.text,
+      field.values.map((value) => ({ value, source: "value" }))
+    );
+    const key = positionKey(field.at);
+    here.set(key, [...here.get(key) ?? [], field.text, ...field.values]);
+  }
+  return errors.map((error62) => {
+    let message = everywhere.redact(error62.message);
+    for (const text of here.get(positionKey(error62)) ?? []) message = withoutShort(message, text);
+    return message === error62.message ? error62 : { ...error62, message };
+  });
+}
+function positionKey(at) {
+  return `${at.file}:${at.line}:${at.column}`;
+}
+function withoutShort(message, text) {
+  if (text === "" || text.length >= MIN_SEARCHED_LENGTH) return message;
+  const quoted = JSON.stringify(text).slice(1, -1);
+  const bare = new RegExp(
+    `(?<![A-Za-z0-9_])(?:${escapeRegExp2(quoted)}|${escapeRegExp2(text)})(?![A-Za-z0-9_])`,
+    "g"
+  );
+  return message.replace(bare, SENSITIVE);
+}
+var escapeRegExp2;
+var init_mask_values = __esm({
+  "src/config/mask-values.ts"() {
+    "use strict";
+    init_redact();
+    init_secret();
+    escapeRegExp2 = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  }
+});
+
 // src/config/issues.ts
 function issuesToErrors(issues, source) {
   const errors = [];
   const add = (path, message, at = "value") => errors.push(errorAt(source.locate(path, at), path, message));
-  const visit2 = (issue2, prefix) => {
-    const path = [...prefix, ...issue2.path];
+  const visit2 = (issue3, prefix) => {
+    const path = [...prefix, ...issue3.path];
     const found = valueAt(source.value, path);
     const mismatch = (expected) => add(
       path,
       found === void 0 ? `required key is missing (expected ${expected})` : `expected ${expected}, found ${describeFound(found, path)}`
     );
-    switch (issue2.code) {
+    switch (issue3.code) {
       case "unrecognized_keys": {
-        const lines = issue2.message.split("\n");
-        issue2.keys.forEach(
-          (key, index) => add([...path, key], lines[index] ?? issue2.message, "key")
+        const lines = issue3.message.split("\n");
+        issue3.keys.forEach(
+          (key, index) => add([...path, key], lines[index] ?? issue3.message, "key")
         );
         return;
       }
       case "invalid_key":
-        add(path, issue2.issues[0]?.message ?? "invalid key", "key");
+        add(path, issue3.issues[0]?.message ?? "invalid key", "key");
         return;
       case "invalid_union": {
-        const alternatives = issue2.errors.map((branch3) => rootMismatch(branch3));
+        const alternatives = issue3.errors.map((branch3) => rootMismatch(branch3));
         if (alternatives.every((expected) => expected !== void 0)) {
           mismatch(alternatives.join(" or "));
           return;
         }
         const index = alternatives.findIndex((expected) => expected === void 0);
-        for (const inner of issue2.errors[index] ?? []) visit2(inner, path);
+        for (const inner of issue3.errors[index] ?? []) visit2(inner, path);
         return;
       }
       case "invalid_type":
-        if (issue2.expected === "never") add(path, issue2.message);
-        else mismatch(expectedType(issue2.expected));
+        if (issue3.expected === "never") add(path, issue3.message);
+        else mismatch(expectedType(issue3.expected));
         return;
       case "invalid_value":
-        mismatch(listValues(issue2.values));
+        mismatch(listValues(issue3.values));
         return;
       case "invalid_format":
         add(
           path,
-          isSensitive(path) ? issue2.message : `${issue2.message}, found ${describeFound(found, path)}`
+          isSensitive(path) ? issue3.message : `${issue3.message}, found ${describeFound(found, path)}`
         );
         return;
       case "too_big": {
-        const limit = issue2.inclusive === false ? "less than" : "at most";
+        const limit = issue3.inclusive === false ? "less than" : "at most";
         add(
           path,
-          `expected ${limit} ${bound(issue2.maximum, issue2.origin)}, found ${describeSize(found, path)}`
+          `expected ${limit} ${bound(issue3.maximum, issue3.origin)}, found ${describeSize(found, path)}`
         );
         return;
       }
       case "too_small": {
-        const limit = issue2.inclusive === false ? "more than" : "at least";
+        const limit = issue3.inclusive === false ? "more than" : "at least";
         add(
           path,
-          `expected ${limit} ${bound(issue2.minimum, issue2.origin)}, found ${describeSize(found, path)}`
+          `expected ${limit} ${bound(issue3.minimum, issue3.origin)}, found ${describeSize(found, path)}`
         );
         return;
       }
       default:
-        add(path, issue2.message);
+        add(path, issue3.message);
     }
   };
-  for (const issue2 of issues) visit2(issue2, []);
+  for (const issue3 of issues) visit2(issue3, []);
   return errors;
 }
 function rootMismatch(branch3) {
@@ -21215,41 +21569,6 @@ var init_issues = __esm({
   }
 });
 
-// src/core/secret.ts
-import { inspect } from "node:util";
-function isSecret(value) {
-  return value instanceof Secret;
-}
-var REDACTED, Secret, SENSITIVE;
-var init_secret = __esm({
-  "src/core/secret.ts"() {
-    "use strict";
-    REDACTED = "(sensitive)";
-    Secret = class {
-      #value;
-      /** Where the value came from (an environment variable name), safe to print. */
-      source;
-      constructor(value, source) {
-        this.#value = value;
-        this.source = source;
-      }
-      reveal() {
-        return this.#value;
-      }
-      toString() {
-        return REDACTED;
-      }
-      toJSON() {
-        return REDACTED;
-      }
-      [inspect.custom]() {
-        return REDACTED;
-      }
-    };
-    SENSITIVE = REDACTED;
-  }
-});
-
 // src/config/conflicts.ts
 var describePlace, RepositoryConflicts, DefinedOnce;
 var init_conflicts = __esm({
@@ -21257,7 +21576,7 @@ var init_conflicts = __esm({
     "use strict";
     init_errors();
     init_merge();
-    describePlace = (place) => `${formatOrigin(place.origin)} (${formatPath(place.path)})`;
+    describePlace = (place2) => `${formatOrigin(place2.origin)} (${formatPath(place2.path)})`;
     RepositoryConflicts = class {
       constructor(sink, settings) {
         this.sink = sink;
@@ -21280,12 +21599,12 @@ var init_conflicts = __esm({
           if (value === void 0) continue;
           for (const defined of setting.defines(value)) {
             const key = `${named2.key}|${setting.key}|${defined.id}`;
-            const place = this.#place(named2.entry, [setting.key, ...defined.path]);
+            const place2 = this.#place(named2.entry, [setting.key, ...defined.path]);
             const first = this.#firsts.get(key);
-            if (first === void 0) this.#firsts.set(key, place);
+            if (first === void 0) this.#firsts.set(key, place2);
             else {
               this.sink.error(
-                place,
+                place2,
                 `${defined.what} of ${shownName} is also defined at ${describePlace(first)}; define it in one place`
               );
             }
@@ -21306,10 +21625,10 @@ var init_conflicts = __esm({
       }
       sink;
       #places = /* @__PURE__ */ new Map();
-      once(key, place, what) {
+      once(key, place2, what) {
         const first = this.#places.get(key);
-        if (first === void 0) this.#places.set(key, place);
-        else this.sink.error(place, `${what} is also listed at ${describePlace(first)}; list it once`);
+        if (first === void 0) this.#places.set(key, place2);
+        else this.sink.error(place2, `${what} is also listed at ${describePlace(first)}; list it once`);
       }
     };
   }
@@ -21389,20 +21708,41 @@ var init_resolve = __esm({
             sections.push(...this.#section(source, data, section2, seen));
           }
         }
+        const removalLimit2 = this.#removalLimit();
         const state = {
           targets: [...this.targets.values()],
           defaults: this.defaults,
           repositories: repositories.finish(),
           sections,
+          ...removalLimit2 === void 0 ? {} : { removalLimit: removalLimit2 },
           files: this.files.map((file2) => file2.source.file)
         };
         return { state, errors: this.errors };
       }
+      /** `removal_limit`, written in one file at most: two would depend on the order of the files. */
+      #removalLimit() {
+        let first;
+        let limit;
+        for (const { source, data } of this.files) {
+          if (data.removal_limit === void 0) continue;
+          const place2 = this.place(source, ["removal_limit"]);
+          if (first !== void 0) {
+            this.error(
+              place2,
+              `removal_limit is also written at ${describePlace(first)}; write it once`
+            );
+            continue;
+          }
+          first = place2;
+          limit = data.removal_limit;
+        }
+        return limit;
+      }
       place(source, path) {
         return { origin: source.locate(path), path };
       }
-      error(place, message) {
-        this.errors.push(errorAt(place.origin, place.path, message));
+      error(place2, message) {
+        this.errors.push(errorAt(place2.origin, place2.path, message));
       }
       #section(source, data, section2, seen) {
         const [first, second] = section2.at;
@@ -21438,16 +21778,16 @@ var init_resolve = __esm({
         const defined = /* @__PURE__ */ new Map();
         for (const { source, data } of this.files) {
           for (const [name2, target2] of Object.entries(data.targets ?? {})) {
-            const place = this.place(source, ["targets", name2]);
+            const place2 = this.place(source, ["targets", name2]);
             const first = defined.get(name2);
             if (first !== void 0) {
               this.error(
-                place,
+                place2,
                 `target "${name2}" is also defined at ${describePlace(first)}; define each target once`
               );
               continue;
             }
-            defined.set(name2, place);
+            defined.set(name2, place2);
             const app3 = target2.app_id === void 0 ? void 0 : this.#app(
               Number(target2.app_id),
               target2.installation_id,
@@ -21506,16 +21846,16 @@ var init_resolve = __esm({
           return void 0;
         }
         const found = this.targets.get(name2);
-        const place = this.place(source, [...path, "target"]);
+        const place2 = this.place(source, [...path, "target"]);
         if (found === void 0) {
           this.error(
-            place,
+            place2,
             `unknown target "${name2}"; ${unknownNameHint(name2, [...this.targets.keys()])}`
           );
           return void 0;
         }
         if (found.type !== kind) {
-          this.error(place, `target "${name2}" is a ${found.type} target; this needs a ${kind} target`);
+          this.error(place2, `target "${name2}" is a ${found.type} target; this needs a ${kind} target`);
           return void 0;
         }
         return name2;
@@ -21557,23 +21897,23 @@ var init_resolve = __esm({
           if (data.defaults === void 0) continue;
           const written = leafPaths(data.defaults);
           for (const leaf of written) {
-            const place = this.place(source, ["defaults", ...leaf]);
+            const place2 = this.place(source, ["defaults", ...leaf]);
             const ancestors = leaf.slice(0, -1).map((_, end) => formatPath(leaf.slice(0, end + 1)));
             const key = formatPath(leaf);
             const clash = leaves2.get(key) ?? inside.get(key) ?? ancestors.map((ancestor) => leaves2.get(ancestor)).find((found) => found !== void 0);
             if (clash !== void 0) {
               this.error(
-                place,
+                place2,
                 `also set in the defaults at ${describePlace(clash)}; write each default in one file`
               );
             }
           }
           for (const leaf of written) {
-            const place = this.place(source, ["defaults", ...leaf]);
-            leaves2.set(formatPath(leaf), place);
+            const place2 = this.place(source, ["defaults", ...leaf]);
+            leaves2.set(formatPath(leaf), place2);
             for (let end = 1; end < leaf.length; end++) {
               const ancestor = formatPath(leaf.slice(0, end));
-              if (!inside.has(ancestor)) inside.set(ancestor, place);
+              if (!inside.has(ancestor)) inside.set(ancestor, place2);
             }
           }
           this.defaults.push({ label: "defaults", source, path: ["defaults"], value: data.defaults });
@@ -21608,12 +21948,12 @@ var init_resolve = __esm({
         const found = [];
         const listed4 = /* @__PURE__ */ new Set();
         for (const [index, name2] of names.entries()) {
-          const place = this.place(source, [...path, "profiles", index]);
+          const place2 = this.place(source, [...path, "profiles", index]);
           const profile = this.profiles.get(name2);
-          if (listed4.has(name2)) this.error(place, `profile "${name2}" is listed twice`);
+          if (listed4.has(name2)) this.error(place2, `profile "${name2}" is listed twice`);
           else if (profile === void 0) {
             this.error(
-              place,
+              place2,
               `unknown profile "${name2}"; ${unknownNameHint(name2, [...this.profiles.keys()])}`
             );
           } else found.push(profile);
@@ -23000,10 +23340,10 @@ ${indent}`) + "'";
             literalFallback = true;
           };
         }
-        const body = foldFlowLines.foldFlowLines(`${start}${foldedValue}${end}`, indent, foldFlowLines.FOLD_BLOCK, foldOptions);
+        const body2 = foldFlowLines.foldFlowLines(`${start}${foldedValue}${end}`, indent, foldFlowLines.FOLD_BLOCK, foldOptions);
         if (!literalFallback)
           return `>${header}
-${indent}${body}`;
+${indent}${body2}`;
       }
       value = value.replace(/\n+/g, `$&${indent}`);
       return `|${header}
@@ -25019,13 +25359,13 @@ var require_stringifyDocument = __commonJS({
           contentComment = doc.contents.comment;
         }
         const onChompKeep = contentComment ? void 0 : () => chompKeep = true;
-        let body = stringify4.stringify(doc.contents, ctx, () => contentComment = null, onChompKeep);
+        let body2 = stringify4.stringify(doc.contents, ctx, () => contentComment = null, onChompKeep);
         if (contentComment)
-          body += stringifyComment.lineComment(body, "", commentString(contentComment));
-        if ((body[0] === "|" || body[0] === ">") && lines[lines.length - 1] === "---") {
-          lines[lines.length - 1] = `--- ${body}`;
+          body2 += stringifyComment.lineComment(body2, "", commentString(contentComment));
+        if ((body2[0] === "|" || body2[0] === ">") && lines[lines.length - 1] === "---") {
+          lines[lines.length - 1] = `--- ${body2}`;
         } else
-          lines.push(body);
+          lines.push(body2);
       } else {
         lines.push(stringify4.stringify(doc.contents, ctx));
       }
@@ -27018,13 +27358,13 @@ var require_cst_scalar = __commonJS({
         case ">": {
           const he = source.indexOf("\n");
           const head = source.substring(0, he);
-          const body = source.substring(he + 1) + "\n";
+          const body2 = source.substring(he + 1) + "\n";
           const props = [
             { type: "block-scalar-header", offset, indent, source: head }
           ];
           if (!addEndtoBlockProps(props, end))
             props.push({ type: "newline", offset: -1, indent, source: "\n" });
-          return { type: "block-scalar", offset, indent, props, source: body };
+          return { type: "block-scalar", offset, indent, props, source: body2 };
         }
         case '"':
           return { type: "double-quoted-scalar", offset, indent, source, end };
@@ -27081,13 +27421,13 @@ var require_cst_scalar = __commonJS({
     function setBlockScalarValue(token, source) {
       const he = source.indexOf("\n");
       const head = source.substring(0, he);
-      const body = source.substring(he + 1) + "\n";
+      const body2 = source.substring(he + 1) + "\n";
       if (token.type === "block-scalar") {
         const header = token.props[0];
         if (header.type !== "block-scalar-header")
           throw new Error("Invalid block scalar header");
         header.source = head;
-        token.source = body;
+        token.source = body2;
       } else {
         const { offset } = token;
         const indent = "indent" in token ? token.indent : -1;
@@ -27099,7 +27439,7 @@ var require_cst_scalar = __commonJS({
         for (const key of Object.keys(token))
           if (key !== "type" && key !== "offset")
             delete token[key];
-        Object.assign(token, { type: "block-scalar", indent, props, source: body });
+        Object.assign(token, { type: "block-scalar", indent, props, source: body2 });
       }
     }
     function addEndtoBlockProps(props, end) {
@@ -29473,7 +29813,10 @@ function loadConfig(paths, options) {
   const valid = [];
   const variables = /* @__PURE__ */ new Set();
   const unknown2 = /* @__PURE__ */ new Set();
-  const known = (found) => found.filter((error62) => !unknown2.has(positionKey(error62)));
+  const known = (found) => found.filter((error62) => !unknown2.has(positionKey2(error62)));
+  const interpolated = [];
+  const secretValues = [];
+  const masked = (found) => maskInterpolated(found, interpolated, secretValues);
   for (const file2 of files) {
     const content = read(file2, options, errors);
     if (content === void 0) continue;
@@ -29489,13 +29832,21 @@ function loadConfig(paths, options) {
       { allowUnset: options.allowUnset === true }
     );
     for (const name2 of names) variables.add(name2);
-    for (const path of unresolved) unknown2.add(positionKey(parsed.source.locate(path)));
-    for (const secret of secrets) options.redactor?.add(secret.value, secret.name);
+    for (const path of unresolved) unknown2.add(positionKey2(parsed.source.locate(path)));
+    for (const secret of secrets) {
+      options.redactor?.add(secret.value, secret.name);
+      secretValues.push(secret.value);
+    }
     for (const field of sensitive) {
       options.redactor?.addField(
         field.text,
         field.values.map(({ name: name2, value: text }) => ({ value: text, source: name2 }))
       );
+      interpolated.push({
+        at: parsed.source.locate(field.path),
+        text: field.text,
+        values: field.values.map(({ value: text }) => text)
+      });
     }
     const source = { ...parsed.source, value };
     for (const problem of problems2)
@@ -29508,16 +29859,16 @@ function loadConfig(paths, options) {
     }
   }
   const order = files.map((file2) => file2.display);
-  if (errors.length > 0) return { ok: false, errors: sortErrors(errors, order) };
+  if (errors.length > 0) return { ok: false, errors: sortErrors(masked(errors), order) };
   const resolved = resolve(valid, options.env, options.spec);
   for (const target2 of resolved.state.targets) {
     if (target2.token) options.redactor?.add(target2.token.reveal(), target2.tokenEnv);
   }
   const problems = known(resolved.errors);
-  if (problems.length > 0) return { ok: false, errors: sortErrors(problems, order) };
+  if (problems.length > 0) return { ok: false, errors: sortErrors(masked(problems), order) };
   return { ok: true, state: resolved.state, variables: [...variables] };
 }
-function positionKey(at) {
+function positionKey2(at) {
   return `${at.file}:${at.line}:${at.column}`;
 }
 function expandPaths(paths, cwd, errors) {
@@ -29613,6 +29964,7 @@ var init_load = __esm({
     "use strict";
     init_errors();
     init_interpolate();
+    init_mask_values();
     init_issues();
     init_resolve();
     init_schema();
@@ -29699,10 +30051,10 @@ var init_plan = __esm({
       #byPlace = /* @__PURE__ */ new Map();
       constructor(changes) {
         for (const change of changes) {
-          const place = addressOf(change.target, change.scope, change.kind, "");
-          const list3 = this.#byPlace.get(place);
+          const place2 = addressOf(change.target, change.scope, change.kind, "");
+          const list3 = this.#byPlace.get(place2);
           if (list3) list3.push(change);
-          else this.#byPlace.set(place, [change]);
+          else this.#byPlace.set(place2, [change]);
         }
       }
       /** The changes of one kind in one scope of one target. */
@@ -29788,8 +30140,8 @@ function shown(value) {
   if (isSecret(value)) return `${SENSITIVE} from ${value.source}`;
   return JSON.stringify(value);
 }
-function row(key, value, origin, label = "entry") {
-  return { key, value, from: origin === void 0 ? "" : `${formatOrigin(origin)} (${label})` };
+function row(key, value, origin, label4 = "entry") {
+  return { key, value, from: origin === void 0 ? "" : `${formatOrigin(origin)} (${label4})` };
 }
 function block(title, origin, rows) {
   const width = Math.max(0, ...rows.map((line) => line.key.length + line.value.length + 3));
@@ -29837,10 +30189,10 @@ var init_failure_text = __esm({
 
 // src/core/zod-problem.ts
 function firstProblem(error62, prefix = "") {
-  const issue2 = error62.issues[0];
-  const path = (issue2?.path ?? []).map((part) => typeof part === "number" ? `[${part}]` : `.${String(part)}`).join("");
+  const issue3 = error62.issues[0];
+  const path = (issue3?.path ?? []).map((part) => typeof part === "number" ? `[${part}]` : `.${String(part)}`).join("");
   const at = `${prefix}${path}`.replace(/^\./, "");
-  const message = issue2?.message ?? "invalid";
+  const message = issue3?.message ?? "invalid";
   return at === "" ? message : `${at}: ${message}`;
 }
 var init_zod_problem = __esm({
@@ -30089,7 +30441,7 @@ function parse3(options) {
   let method = options.method.toUpperCase();
   let url2 = (options.url || "/").replace(/:([a-z]\w+)/g, "{$1}");
   let headers = Object.assign({}, options.headers);
-  let body;
+  let body2;
   let parameters2 = omit2(options, [
     "method",
     "baseUrl",
@@ -30129,22 +30481,22 @@ function parse3(options) {
     url2 = addQueryParameters(url2, remainingParameters);
   } else {
     if ("data" in remainingParameters) {
-      body = remainingParameters.data;
+      body2 = remainingParameters.data;
     } else {
       if (Object.keys(remainingParameters).length) {
-        body = remainingParameters;
+        body2 = remainingParameters;
       }
     }
   }
-  if (!headers["content-type"] && typeof body !== "undefined") {
+  if (!headers["content-type"] && typeof body2 !== "undefined") {
     headers["content-type"] = "application/json; charset=utf-8";
   }
-  if (["PATCH", "PUT"].includes(method) && typeof body === "undefined") {
-    body = "";
+  if (["PATCH", "PUT"].includes(method) && typeof body2 === "undefined") {
+    body2 = "";
   }
   return Object.assign(
     { method, url: url2, headers },
-    typeof body !== "undefined" ? { body } : null,
+    typeof body2 !== "undefined" ? { body: body2 } : null,
     options.request ? { request: options.request } : null
   );
 }
@@ -30724,7 +31076,7 @@ async function fetchWrapper(requestOptions) {
   }
   const log = requestOptions.request?.log || console;
   const parseSuccessResponseBody = requestOptions.request?.parseSuccessResponseBody !== false;
-  const body = isPlainObject4(requestOptions.body) || Array.isArray(requestOptions.body) ? JSONStringify(requestOptions.body) : requestOptions.body;
+  const body2 = isPlainObject4(requestOptions.body) || Array.isArray(requestOptions.body) ? JSONStringify(requestOptions.body) : requestOptions.body;
   const requestHeaders = Object.fromEntries(
     Object.entries(requestOptions.headers).map(([name2, value]) => [
       name2,
@@ -30735,7 +31087,7 @@ async function fetchWrapper(requestOptions) {
   try {
     fetchResponse = await fetch(requestOptions.url, {
       method: requestOptions.method,
-      body,
+      body: body2,
       redirect: requestOptions.request?.redirect,
       headers: requestHeaders,
       signal: requestOptions.request?.signal,
@@ -31111,271 +31463,6 @@ var init_auth = __esm({
   }
 });
 
-// src/core/redact.ts
-function variantsOf(text) {
-  const found = /* @__PURE__ */ new Set();
-  for (const base of /* @__PURE__ */ new Set([text, collapsed(text)])) {
-    for (const encode3 of ENCODINGS) {
-      let encoded;
-      try {
-        encoded = encode3(base);
-      } catch {
-        continue;
-      }
-      for (const present2 of PRESENTATIONS) found.add(present2(encoded));
-    }
-  }
-  return [...found].filter((variant) => variant.length >= MIN_SEARCHED_LENGTH).sort((a, b) => b.length - a.length);
-}
-function prefixPattern(text, minimum) {
-  const chars = Array.from(text);
-  const head = chars.slice(0, minimum).map(escapeRegExp).join("");
-  const tail = chars.slice(minimum).reverse().reduce((inner, char) => `(?:${escapeRegExp(char)}${inner})?`, "");
-  return head + tail;
-}
-function longestAlphanumericRun(text) {
-  return (text.match(/[A-Za-z0-9]+/g) ?? []).reduce(
-    (longest, run2) => run2.length > longest.length ? run2 : longest,
-    ""
-  );
-}
-function itemOf(text, id) {
-  const variants = variantsOf(text);
-  const alternatives = variants.map(escapeRegExp).join("|");
-  const cut = variants.filter((variant) => variant.length > MIN_SEARCHED_LENGTH).map((variant) => prefixPattern(variant, MIN_SEARCHED_LENGTH)).join("|");
-  return {
-    text,
-    id,
-    variants,
-    pattern: new RegExp(alternatives, "g"),
-    truncated: new RegExp(cut === "" ? "(?!)" : `(?:${cut})["']?(?:…|\\.\\.\\.)`, "g"),
-    anchor: longestAlphanumericRun(text)
-  };
-}
-var MIN_SEARCHED_LENGTH, json2, uri, uriLower, uriWhole, form, printable, markdown, markdownAll, html, collapsed, same, ENCODINGS, PRESENTATIONS, escapeRegExp, PLACEHOLDER_START, PLACEHOLDER, Redactor;
-var init_redact = __esm({
-  "src/core/redact.ts"() {
-    "use strict";
-    init_secret();
-    MIN_SEARCHED_LENGTH = 6;
-    json2 = (text) => JSON.stringify(text).slice(1, -1);
-    uri = (text) => encodeURIComponent(text);
-    uriLower = (text) => encodeURIComponent(text).replace(/%[0-9A-F]{2}/g, (hex3) => hex3.toLowerCase());
-    uriWhole = (text) => encodeURI(text);
-    form = (text) => new URLSearchParams([["", text]]).toString().slice(1);
-    printable = (text) => (
-      // eslint-disable-next-line no-control-regex
-      text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (char) => {
-        return `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`;
-      })
-    );
-    markdown = (text) => printable(text).replace(/[\\`*_[\]<>&|~#!$^]/g, "\\$&");
-    markdownAll = (text) => text.replace(/[!-/:-@[-`{-~]/g, "\\$&");
-    html = (text) => printable(text).replace(
-      /[&<>"']/g,
-      (char) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[char] ?? char
-    );
-    collapsed = (text) => text.replace(/\s+/g, " ");
-    same = (text) => text;
-    ENCODINGS = [
-      same,
-      json2,
-      (text) => json2(json2(text)),
-      uri,
-      uriLower,
-      uriWhole,
-      form,
-      printable,
-      // YAML's single-quoted style (export writes YAML) doubles the quote.
-      (text) => text.replace(/'/g, "''")
-    ];
-    PRESENTATIONS = [
-      same,
-      markdown,
-      markdownAll,
-      html,
-      json2,
-      (text) => json2(markdown(text)),
-      (text) => json2(markdownAll(text))
-    ];
-    escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-    PLACEHOLDER_START = "(sensitive:";
-    PLACEHOLDER = /\(sensitive:([^:()]*):(\d+):([0-9a-f]+)\)/g;
-    Redactor = class {
-      /** Searched values by text; fields are searched only when they hold a value too short to search. */
-      #items = /* @__PURE__ */ new Map();
-      /** Sorted longest first, rebuilt after a change, so a field is replaced before a value inside it. */
-      #ordered;
-      /** Strings sensitive values were interpolated into: diff values equal to one print "(sensitive)". */
-      #fields = /* @__PURE__ */ new Set();
-      /**
-       * A sensitive value — a token, a webhook secret, an environment variable's value — and the
-       * variable it came from (named in cache placeholders, never printed with the value).
-       */
-      add(value, source) {
-        if (value.length >= MIN_SEARCHED_LENGTH) this.#search(value, source);
-      }
-      /**
-       * A config string that sensitive values were interpolated into, with those values. The field is
-       * searched as a whole when one of the values is too short to be searched on its own.
-       */
-      addField(field, values) {
-        for (const { value, source } of values) this.add(value, source);
-        if (field === "") return;
-        this.#fields.add(field);
-        const hidden = values.some(({ value }) => value !== "" && value.length < MIN_SEARCHED_LENGTH);
-        if (hidden && field.length >= MIN_SEARCHED_LENGTH) {
-          this.#search(field, values.map(({ source }) => source).join("+"));
-        }
-      }
-      /** The values to register with `::add-mask::`: those searched in text, as written. */
-      masks() {
-        return [...this.#items.keys()];
-      }
-      /** `text` with every sensitive value (in any of its forms) replaced by "(sensitive)". */
-      redact(text) {
-        return this.#replace(text, () => SENSITIVE);
-      }
-      /** Whether `text` holds a sensitive value, or is a string one was interpolated into. */
-      holds(text) {
-        return this.#fields.has(text) || this.redact(text) !== text;
-      }
-      /** A deep copy of `value` with every string redacted; unchanged parts are shared, not copied. */
-      redactValue(value) {
-        return this.#items.size === 0 ? value : this.#walk(value);
-      }
-      /**
-       * The plan as it may be shown or saved: a diff entry whose value holds a sensitive value is
-       * marked sensitive (it is still compared; only its values are hidden), then every string is
-       * redacted — addresses, messages from the service, notes.
-       */
-      plan(plan2) {
-        if (this.#items.size === 0 && this.#fields.size === 0) return plan2;
-        return { ...plan2, changes: plan2.changes.map((change) => this.change(change)) };
-      }
-      change(change) {
-        if (this.#items.size === 0 && this.#fields.size === 0) return change;
-        const marked = change.diff.some((entry2) => !entry2.sensitive && this.#diffHolds(entry2)) ? {
-          ...change,
-          diff: change.diff.map(
-            (entry2) => !entry2.sensitive && this.#diffHolds(entry2) ? { ...entry2, sensitive: true } : entry2
-          )
-        } : change;
-        return this.redactValue(marked);
-      }
-      /** Wraps a terminal-like output so everything written through it is redacted first. */
-      writer(output2) {
-        return { write: (text) => output2.write(this.redact(text)), isTTY: output2.isTTY };
-      }
-      /**
-       * For files forgeplan reads back (the conditional-request cache): each sensitive value becomes a
-       * placeholder naming the variable it came from, which form it was in, and `digest` of the value,
-       * so `unseal` can put it back. Undefined when the text already holds something that looks like a
-       * placeholder (it could not be told apart from ours).
-       */
-      seal(text, digest) {
-        if (text.includes(PLACEHOLDER_START)) return void 0;
-        let cut = false;
-        const sealed = this.#replace(text, ({ item, variant }) => {
-          if (variant < 0) cut = true;
-          return `${PLACEHOLDER_START}${encodeURIComponent(item.id)}:${variant}:${digest(item.text)})`;
-        });
-        return cut ? void 0 : sealed;
-      }
-      /**
-       * The sealed text with each placeholder replaced by the value it stood for — only when a value
-       * known now has the same source and digest. Undefined otherwise: the value changed (or is not
-       * set), and restoring another one would make a stale answer look current.
-       */
-      unseal(text, digest) {
-        if (!text.includes(PLACEHOLDER_START)) return text;
-        let missing = false;
-        const restored = text.replace(PLACEHOLDER, (_match, id, variant, hash2) => {
-          const item = [...this.#items.values()].find(
-            (candidate) => encodeURIComponent(candidate.id) === id && digest(candidate.text) === hash2
-          );
-          const form2 = item?.variants[Number(variant)];
-          if (form2 === void 0) missing = true;
-          return form2 ?? "";
-        });
-        return missing ? void 0 : restored;
-      }
-      #search(text, id) {
-        if (this.#items.has(text)) return;
-        this.#items.set(text, itemOf(text, id));
-        this.#ordered = void 0;
-      }
-      #replace(text, by) {
-        if (this.#items.size === 0 || text === "") return text;
-        this.#ordered ??= [...this.#items.values()].sort((a, b) => b.text.length - a.text.length);
-        const cut = text.includes("…") || text.includes("...");
-        if (!cut && this.#ordered.every((item) => item.anchor !== "" && !text.includes(item.anchor))) {
-          return text;
-        }
-        return text.split(SENSITIVE).map((part) => {
-          let result = part;
-          for (const item of this.#ordered) {
-            if (item.anchor === "" || result.includes(item.anchor)) {
-              result = result.replace(
-                item.pattern,
-                (match) => by({ item, variant: item.variants.indexOf(match) })
-              );
-            }
-            if (result.includes("…") || result.includes("...")) {
-              result = result.replace(item.truncated, () => by({ item, variant: -1 }));
-            }
-          }
-          return result;
-        }).join(SENSITIVE);
-      }
-      /** Redacts every string inside `value`; copies only the objects and arrays on a changed path. */
-      #walk(value) {
-        if (typeof value === "string") return this.redact(value);
-        if (Array.isArray(value)) {
-          let copy3;
-          value.forEach((item, index) => {
-            const redacted = this.#walk(item);
-            if (redacted !== item) copy3 ??= value.slice();
-            if (copy3 !== void 0) copy3[index] = redacted;
-          });
-          return copy3 ?? value;
-        }
-        if (value === null || typeof value !== "object" || isSecret(value)) return value;
-        const proto = Object.getPrototypeOf(value);
-        if (proto !== Object.prototype && proto !== null) return value;
-        let copy2;
-        const record3 = value;
-        for (const key in record3) {
-          if (!Object.hasOwn(record3, key)) continue;
-          const inner = record3[key];
-          const redacted = this.#walk(inner);
-          if (redacted !== inner) copy2 ??= { ...value };
-          if (copy2 !== void 0) {
-            Object.defineProperty(copy2, key, {
-              value: redacted,
-              enumerable: true,
-              writable: true,
-              configurable: true
-            });
-          }
-        }
-        return copy2 ?? value;
-      }
-      #diffHolds(entry2) {
-        return this.#valueHolds(entry2.before) || this.#valueHolds(entry2.after);
-      }
-      #valueHolds(value) {
-        if (typeof value === "string") return this.holds(value);
-        if (Array.isArray(value)) return value.some((item) => this.#valueHolds(item));
-        if (value !== null && typeof value === "object" && !isSecret(value)) {
-          return Object.values(value).some((item) => this.#valueHolds(item));
-        }
-        return false;
-      }
-    };
-  }
-});
-
 // src/forge/cache.ts
 import { createHash as createHash2, randomBytes, scryptSync } from "node:crypto";
 import {
@@ -31551,11 +31638,44 @@ var init_clock = __esm({
   }
 });
 
+// src/forge/limits.ts
+function categoryOf(path) {
+  const match = CATEGORIES.find(
+    (entry2) => entry2.exact ? path === entry2.prefix : path.startsWith(entry2.prefix)
+  );
+  return match?.category ?? DEFAULT_CATEGORY;
+}
+var CATEGORIES, DEFAULT_CATEGORY, FREE_PATH, POINTS, CONTENT_CREATION, CPU_TIME, MUTATING, SKEW_MS, THROTTLE_BACKOFF_MS;
+var init_limits = __esm({
+  "src/forge/limits.ts"() {
+    "use strict";
+    CATEGORIES = [
+      { category: "code_search", prefix: "/search/code" },
+      { category: "search", prefix: "/search/" },
+      { category: "graphql", prefix: "/graphql", exact: true }
+    ];
+    DEFAULT_CATEGORY = "core";
+    FREE_PATH = "/rate_limit";
+    POINTS = { read: 1, write: 5, windowMs: 6e4 };
+    CONTENT_CREATION = { perMinute: 80, perHour: 500 };
+    CPU_TIME = {
+      limitMs: 9e4,
+      graphqlLimitMs: 6e4,
+      windowMs: 6e4,
+      reserve: 0.2
+    };
+    MUTATING = /* @__PURE__ */ new Set(["POST", "PUT", "PATCH", "DELETE"]);
+    SKEW_MS = 1e3;
+    THROTTLE_BACKOFF_MS = 6e4;
+  }
+});
+
 // src/forge/defaults.ts
 var CLIENT_DEFAULTS;
 var init_defaults = __esm({
   "src/forge/defaults.ts"() {
     "use strict";
+    init_limits();
     CLIENT_DEFAULTS = {
       /** Requests in flight at once. */
       concurrency: 8,
@@ -31563,9 +31683,18 @@ var init_defaults = __esm({
       writeIntervalMs: 1e3,
       maxWaitMs: 15 * 6e4,
       timeoutMs: 3e4,
+      /**
+       * Longest a started body may go without a byte: GitHub sends a body as one burst, so a pause this
+       * long is a stall, not a slow answer, and the attempt is retried rather than waited out.
+       */
+      idleTimeoutMs: 1e4,
       retries: { max: 5, baseMs: 500, capMs: 3e4 },
       /** GitHub's secondary limit for REST: 900 points a minute per endpoint. */
       pointsPerMinute: 900,
+      /** GitHub's secondary limit on content-creating requests of an account. */
+      contentLimits: CONTENT_CREATION,
+      /** GitHub's secondary limit on an account's CPU time, estimated by response time. */
+      cpuTimeLimitMs: CPU_TIME.limitMs,
       /**
        * A page of 100 repositories from GitHub is under 1 MiB; 16 times that leaves room for any page
        * forgeplan reads while keeping a broken or hostile answer from filling memory.
@@ -31588,6 +31717,10 @@ function waitDescription(category, until, waitMs, basis) {
       return `rate limit "${category}" exhausted: it resets at ${at}, ${wait} from now`;
     case "points":
       return `secondary rate limit on ${category}: its points a minute are spent until ${at}, ${wait} from now`;
+    case "cpu-time":
+      return `secondary rate limit on CPU time: the response time of a minute's requests${category === "graphql" ? " (GraphQL)" : ""} is spent until ${at}, ${wait} from now`;
+    case "content-creation":
+      return `secondary rate limit on content creation: the content-creating requests of the last minute or hour are spent until ${at}, ${wait} from now`;
     case "answer": {
       const what = basis.reason === "secondary-limit" ? `secondary rate limit on ${basis.endpoint}: ${basis.request} answered ${basis.status}` : basis.reason === "rate-limit-reset" ? `rate limit "${category}" exhausted on ${basis.request} (${basis.status})` : `${basis.request} throttled (${basis.status})`;
       const answers = `${basis.answers} such answer${basis.answers === 1 ? "" : "s"}`;
@@ -31618,10 +31751,10 @@ function serviceMessage(status, data) {
 function describeBody(data) {
   if (typeof data === "string") return /^\s*</.test(data) ? "" : data;
   if (typeof data !== "object" || data === null || Array.isArray(data)) return "";
-  const body = data;
-  const message = describeMessage(body.message);
-  const errors = Array.isArray(body.errors) ? body.errors.map(describeErrorItem).filter((item) => item !== "") : [];
-  const error62 = [body.error, body.error_description].filter((part) => typeof part === "string" && part !== "").join(": ");
+  const body2 = data;
+  const message = describeMessage(body2.message);
+  const errors = Array.isArray(body2.errors) ? body2.errors.map(describeErrorItem).filter((item) => item !== "") : [];
+  const error62 = [body2.error, body2.error_description].filter((part) => typeof part === "string" && part !== "").join(": ");
   const head = message !== "" ? message : error62;
   if (errors.length === 0) return head;
   return head === "" ? errors.join("; ") : `${head}: ${errors.join("; ")}`;
@@ -31738,22 +31871,22 @@ function formatBytes(bytes2) {
   const mib = bytes2 / (1024 * 1024);
   return Number.isInteger(mib) ? `${mib} MiB` : `${bytes2} bytes`;
 }
-function responseOf(url2, message, body) {
+function responseOf(url2, message, body2) {
   return {
     status: message.statusCode ?? 0,
     statusText: message.statusMessage ?? "",
     url: url2.href,
     headers: new ResponseHeaders(message.headers),
-    body,
-    text: async () => body.toString("utf8"),
-    json: async () => JSON.parse(body.toString("utf8")),
-    arrayBuffer: async () => body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength)
+    body: body2,
+    text: async () => body2.toString("utf8"),
+    json: async () => JSON.parse(body2.toString("utf8")),
+    arrayBuffer: async () => body2.buffer.slice(body2.byteOffset, body2.byteOffset + body2.byteLength)
   };
 }
 function fetchFailed(cause) {
   return new TypeError("fetch failed", { cause });
 }
-function createHttpFetch(maxSockets, maxBytes = CLIENT_DEFAULTS.maxResponseBytes) {
+function createHttpFetch(maxSockets, maxBytes = CLIENT_DEFAULTS.maxResponseBytes, idleMs = CLIENT_DEFAULTS.idleTimeoutMs) {
   const agents = {
     "http:": new HttpAgent({ keepAlive: true, maxSockets }),
     "https:": new HttpsAgent({ keepAlive: true, maxSockets })
@@ -31781,27 +31914,40 @@ function createHttpFetch(maxSockets, maxBytes = CLIENT_DEFAULTS.maxResponseBytes
     request2.once("error", (error62) => fail3(fetchFailed(error62)));
     request2.once("response", (message) => {
       const status = message.statusCode ?? 0;
-      const refuse = () => {
+      let idle;
+      const stop2 = (error62) => {
+        clearTimeout(idle);
         settle2();
         request2.destroy();
-        reject(tooLarge(status, maxBytes));
+        reject(error62);
       };
+      const refuse = () => stop2(tooLarge(status, maxBytes));
       if (Number(message.headers["content-length"] ?? 0) > maxBytes) return refuse();
+      const waitForBytes = () => {
+        clearTimeout(idle);
+        idle = setTimeout(() => stop2(fetchFailed(new BodyStalled(idleMs))), idleMs);
+      };
+      waitForBytes();
       const chunks = [];
       let received = 0;
       message.on("data", (chunk) => {
         received += chunk.length;
-        if (received > maxBytes) refuse();
-        else chunks.push(chunk);
+        if (received > maxBytes) return refuse();
+        chunks.push(chunk);
+        waitForBytes();
       });
-      message.once("error", (error62) => fail3(fetchFailed(error62)));
+      message.once("error", (error62) => {
+        clearTimeout(idle);
+        fail3(fetchFailed(error62));
+      });
       message.once("end", () => {
+        clearTimeout(idle);
         settle2();
         const raw2 = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
         const decode5 = decoders[String(message.headers["content-encoding"] ?? "").trim()];
         if (decode5 === void 0 || raw2.length === 0) return resolve12({ message, body: raw2 });
         decode5(raw2, { maxOutputLength: maxBytes }).then(
-          (body) => resolve12({ message, body }),
+          (body2) => resolve12({ message, body: body2 }),
           (error62) => reject(
             error62.code === "ERR_BUFFER_TOO_LARGE" ? tooLarge(status, maxBytes) : error62
           )
@@ -31818,15 +31964,15 @@ function createHttpFetch(maxSockets, maxBytes = CLIENT_DEFAULTS.maxResponseBytes
       body: typeof init.body === "string" ? init.body : void 0,
       signal: init.signal ?? void 0
     };
-    const write = MUTATING.has(exchange.method);
+    const write = MUTATING2.has(exchange.method);
     for (let hop = 0; ; hop++) {
-      const { message, body } = await once(url2, exchange);
+      const { message, body: body2 } = await once(url2, exchange);
       const status = message.statusCode ?? 0;
       const location = message.headers.location;
       if (![301, 302, 303, 307, 308].includes(status) || location === void 0) {
-        return responseOf(url2, message, body);
+        return responseOf(url2, message, body2);
       }
-      if (init.redirect === "manual") return responseOf(url2, message, body);
+      if (init.redirect === "manual") return responseOf(url2, message, body2);
       if (init.redirect === "error") {
         throw new ExchangeRefused(status, "redirect not followed", false);
       }
@@ -31852,13 +31998,13 @@ function createHttpFetch(maxSockets, maxBytes = CLIENT_DEFAULTS.maxResponseBytes
   };
   return httpFetch;
 }
-var MAX_REDIRECTS, MUTATING, decoders, ExchangeRefused, ResponseHeaders;
+var MAX_REDIRECTS, MUTATING2, decoders, ExchangeRefused, ResponseHeaders, BodyStalled;
 var init_http_fetch = __esm({
   "src/forge/http-fetch.ts"() {
     "use strict";
     init_defaults();
     MAX_REDIRECTS = 20;
-    MUTATING = /* @__PURE__ */ new Set(["POST", "PUT", "PATCH", "DELETE"]);
+    MUTATING2 = /* @__PURE__ */ new Set(["POST", "PUT", "PATCH", "DELETE"]);
     decoders = {
       gzip: promisify(gunzip),
       "x-gzip": promisify(gunzip),
@@ -31893,31 +32039,12 @@ var init_http_fetch = __esm({
         return this.#values[Symbol.iterator]();
       }
     };
-  }
-});
-
-// src/forge/limits.ts
-function categoryOf(path) {
-  const match = CATEGORIES.find(
-    (entry2) => entry2.exact ? path === entry2.prefix : path.startsWith(entry2.prefix)
-  );
-  return match?.category ?? DEFAULT_CATEGORY;
-}
-var CATEGORIES, DEFAULT_CATEGORY, FREE_PATH, POINTS, MUTATING2, SKEW_MS, THROTTLE_BACKOFF_MS;
-var init_limits = __esm({
-  "src/forge/limits.ts"() {
-    "use strict";
-    CATEGORIES = [
-      { category: "code_search", prefix: "/search/code" },
-      { category: "search", prefix: "/search/" },
-      { category: "graphql", prefix: "/graphql", exact: true }
-    ];
-    DEFAULT_CATEGORY = "core";
-    FREE_PATH = "/rate_limit";
-    POINTS = { read: 1, write: 5, windowMs: 6e4 };
-    MUTATING2 = /* @__PURE__ */ new Set(["POST", "PUT", "PATCH", "DELETE"]);
-    SKEW_MS = 1e3;
-    THROTTLE_BACKOFF_MS = 6e4;
+    BodyStalled = class extends Error {
+      name = "BodyStalled";
+      constructor(idleMs) {
+        super(`the answer stalled: no bytes for ${idleMs / 1e3} s`);
+      }
+    };
   }
 });
 
@@ -31987,6 +32114,188 @@ var init_budget = __esm({
   }
 });
 
+// src/forge/ledger.ts
+var Ledger;
+var init_ledger = __esm({
+  "src/forge/ledger.ts"() {
+    "use strict";
+    Ledger = class {
+      entries = [];
+      /** Entries before this index have left the window. */
+      first = 0;
+      used = 0;
+      add(at, cost) {
+        this.entries.push({ at, cost });
+        this.used += cost;
+      }
+      /** Drops what was spent at or before `cutoff`; dropped entries are compacted away in batches. */
+      expire(cutoff) {
+        const { entries } = this;
+        while (this.first < entries.length && entries[this.first].at <= cutoff) {
+          this.used -= entries[this.first].cost;
+          this.first++;
+        }
+        if (this.first > 1024 && this.first * 2 > entries.length) {
+          entries.splice(0, this.first);
+          this.first = 0;
+        }
+      }
+    };
+  }
+});
+
+// src/forge/points.ts
+var PointWindow;
+var init_points = __esm({
+  "src/forge/points.ts"() {
+    "use strict";
+    init_ledger();
+    PointWindow = class {
+      #budget;
+      #windowMs;
+      #spent = /* @__PURE__ */ new Map();
+      constructor(budget, windowMs = 6e4) {
+        this.#budget = budget;
+        this.#windowMs = windowMs;
+      }
+      /**
+       * Spends `cost` points on `key` at `now` and returns 0, or spends nothing and returns how many
+       * milliseconds until the window can take it. A cost above the whole budget goes alone into an
+       * empty window, so it is sent rather than held forever.
+       */
+      admit(key, cost, now) {
+        const wait = this.wait(key, cost, now);
+        if (wait === 0) this.spend(key, cost, now);
+        return wait;
+      }
+      /** How many milliseconds until `cost` points fit on `key`; 0 when they fit now. Spends nothing. */
+      wait(key, cost, now) {
+        const ledger = this.#ledger(key, now);
+        const { entries, first } = ledger;
+        if (first < entries.length && ledger.used + cost > this.#budget) {
+          let used = ledger.used;
+          for (let index = first; index < entries.length; index++) {
+            const entry2 = entries[index];
+            used -= entry2.cost;
+            if (used + cost <= this.#budget || used === 0) return entry2.at + this.#windowMs - now;
+          }
+        }
+        return 0;
+      }
+      /** Spends `cost` points on `key` at `now`, whether or not they fit (after `wait` said they do). */
+      spend(key, cost, now) {
+        this.#ledger(key, now).add(now, cost);
+      }
+      #ledger(key, now) {
+        let ledger = this.#spent.get(key);
+        if (ledger === void 0) {
+          ledger = new Ledger();
+          this.#spent.set(key, ledger);
+        }
+        ledger.expire(now - this.#windowMs);
+        return ledger;
+      }
+    };
+  }
+});
+
+// src/forge/content-creation.ts
+var MINUTE_MS, HOUR_MS, KEY, ContentCreationWindow;
+var init_content_creation = __esm({
+  "src/forge/content-creation.ts"() {
+    "use strict";
+    init_points();
+    MINUTE_MS = 6e4;
+    HOUR_MS = 60 * MINUTE_MS;
+    KEY = "content";
+    ContentCreationWindow = class {
+      #minute;
+      #hour;
+      /** `share` is this client's part of the account's limits; `skewMs` lengthens both windows. */
+      constructor(limits, share, skewMs) {
+        this.#minute = new PointWindow(limits.perMinute * share, MINUTE_MS + skewMs);
+        this.#hour = new PointWindow(limits.perHour * share, HOUR_MS + skewMs);
+      }
+      /** Milliseconds until one more content-creating request fits both windows; 0 when it fits now. */
+      wait(now) {
+        return Math.max(this.#minute.wait(KEY, 1, now), this.#hour.wait(KEY, 1, now));
+      }
+      /** Counts a content-creating request sent at `now`. */
+      spend(now) {
+        this.#minute.spend(KEY, 1, now);
+        this.#hour.spend(KEY, 1, now);
+      }
+    };
+  }
+});
+
+// src/forge/cpu-time.ts
+var FIRST_ESTIMATE_MS, SMOOTHING, POLL_MS, ResponseTimeBudget;
+var init_cpu_time = __esm({
+  "src/forge/cpu-time.ts"() {
+    "use strict";
+    init_ledger();
+    FIRST_ESTIMATE_MS = 1e3;
+    SMOOTHING = 0.2;
+    POLL_MS = 50;
+    ResponseTimeBudget = class {
+      #windowMs;
+      #total;
+      #graphql;
+      #inFlight = /* @__PURE__ */ new Set();
+      #estimateMs = FIRST_ESTIMATE_MS;
+      constructor(limits) {
+        this.#windowMs = limits.windowMs;
+        this.#total = { budgetMs: limits.totalMs, ended: new Ledger() };
+        this.#graphql = { budgetMs: limits.graphqlMs, ended: new Ledger() };
+      }
+      /** Milliseconds until a request of `category` fits; 0 when it may start now. */
+      wait(category, now) {
+        const graphql = category === "graphql";
+        const waits = [this.#waitIn(this.#total, false, now)];
+        if (graphql) waits.push(this.#waitIn(this.#graphql, true, now));
+        return Math.max(...waits);
+      }
+      /** Reserves the response time of a request allowed to start. */
+      begin(category) {
+        const lease = { graphql: category === "graphql", sentAt: void 0 };
+        this.#inFlight.add(lease);
+        return lease;
+      }
+      /** The request left now: its response time runs from here. */
+      sent(lease, now) {
+        lease.sentAt = now;
+      }
+      /** The request ended at `now`; one never sent took no time of the service's. */
+      end(lease, now) {
+        if (!this.#inFlight.delete(lease) || lease.sentAt === void 0) return;
+        const tookMs = Math.max(0, now - lease.sentAt);
+        this.#total.ended.add(now, tookMs);
+        if (lease.graphql) this.#graphql.ended.add(now, tookMs);
+        this.#estimateMs += SMOOTHING * (tookMs - this.#estimateMs);
+      }
+      #waitIn({ budgetMs, ended }, graphqlOnly, now) {
+        ended.expire(now - this.#windowMs);
+        let reserved = 0;
+        for (const lease of this.#inFlight) {
+          if (graphqlOnly && !lease.graphql) continue;
+          const taken = lease.sentAt === void 0 ? 0 : now - lease.sentAt;
+          reserved += Math.max(this.#estimateMs, taken);
+        }
+        const fits = (used2) => used2 + reserved + this.#estimateMs <= budgetMs;
+        if (fits(ended.used) || ended.used === 0 && reserved === 0) return 0;
+        let used = ended.used;
+        for (let index = ended.first; index < ended.entries.length; index++) {
+          const entry2 = ended.entries[index];
+          used -= entry2.cost;
+          if (fits(used)) return entry2.at + this.#windowMs - now;
+        }
+        return Math.max(POLL_MS, this.#estimateMs / 2);
+      }
+    };
+  }
+});
+
 // src/forge/endpoint.ts
 function endpointKey(path) {
   const segments = (path.split("?")[0] ?? "").split("/").filter((s) => s !== "");
@@ -32022,67 +32331,10 @@ var init_endpoint = __esm({
   }
 });
 
-// src/forge/points.ts
-var PointWindow, Ledger;
-var init_points = __esm({
-  "src/forge/points.ts"() {
-    "use strict";
-    PointWindow = class {
-      #budget;
-      #windowMs;
-      #spent = /* @__PURE__ */ new Map();
-      constructor(budget, windowMs = 6e4) {
-        this.#budget = budget;
-        this.#windowMs = windowMs;
-      }
-      /**
-       * Spends `cost` points on `key` at `now` and returns 0, or spends nothing and returns how many
-       * milliseconds until the window can take it. A cost above the whole budget goes alone into an
-       * empty window, so it is sent rather than held forever.
-       */
-      admit(key, cost, now) {
-        let ledger = this.#spent.get(key);
-        if (ledger === void 0) {
-          ledger = new Ledger();
-          this.#spent.set(key, ledger);
-        }
-        ledger.expire(now - this.#windowMs);
-        const { entries, first } = ledger;
-        if (first < entries.length && ledger.used + cost > this.#budget) {
-          let used = ledger.used;
-          for (let index = first; index < entries.length; index++) {
-            const entry2 = entries[index];
-            used -= entry2.cost;
-            if (used + cost <= this.#budget || used === 0) return entry2.at + this.#windowMs - now;
-          }
-        }
-        entries.push({ at: now, cost });
-        ledger.used += cost;
-        return 0;
-      }
-    };
-    Ledger = class {
-      entries = [];
-      /** Entries before this index have left the window. */
-      first = 0;
-      used = 0;
-      /** Drops what was spent at or before `cutoff`; dropped entries are compacted away in batches. */
-      expire(cutoff) {
-        const { entries } = this;
-        while (this.first < entries.length && entries[this.first].at <= cutoff) {
-          this.used -= entries[this.first].cost;
-          this.first++;
-        }
-        if (this.first > 1024 && this.first * 2 > entries.length) {
-          entries.splice(0, this.first);
-          this.first = 0;
-        }
-      }
-    };
-  }
-});
-
 // src/forge/pacer.ts
+function pointsOf(ticket) {
+  return ticket.mutating ? POINTS.write : POINTS.read;
+}
 function unusableBudget(ticket, limit, share) {
   const requests = `${limit} request${limit === 1 ? "" : "s"}`;
   const why = limit === 0 ? `the service reports a limit of 0 requests for ${ticket.category}: no request can be sent with this token` : `the service reports a limit of ${requests} for ${ticket.category}: this client's share (${share}) of it, less the reserve kept, leaves none to send`;
@@ -32098,6 +32350,8 @@ var init_pacer = __esm({
   "src/forge/pacer.ts"() {
     "use strict";
     init_budget();
+    init_content_creation();
+    init_cpu_time();
     init_errors4();
     init_endpoint();
     init_limits();
@@ -32106,6 +32360,8 @@ var init_pacer = __esm({
       #options;
       #budget;
       #points;
+      #content;
+      #cpu;
       #announced = /* @__PURE__ */ new Map();
       #pausedUntil = Number.NEGATIVE_INFINITY;
       /**
@@ -32121,17 +32377,32 @@ var init_pacer = __esm({
           skewMs: SKEW_MS,
           ...options.margin !== void 0 ? { margin: options.margin } : {}
         });
-        this.#points = new PointWindow(options.pointsPerMinute, POINTS.windowMs + SKEW_MS);
+        const { share } = options;
+        this.#points = new PointWindow(options.pointsPerMinute * share, POINTS.windowMs + SKEW_MS);
+        if (options.contentLimits !== null) {
+          this.#content = new ContentCreationWindow(options.contentLimits, share, SKEW_MS);
+        }
+        if (Number.isFinite(options.cpuTimeLimitMs)) {
+          const usable = (limitMs) => limitMs * (1 - CPU_TIME.reserve) * share;
+          this.#cpu = new ResponseTimeBudget({
+            totalMs: usable(options.cpuTimeLimitMs),
+            graphqlMs: usable(Math.min(options.cpuTimeLimitMs, CPU_TIME.graphqlLimitMs)),
+            windowMs: CPU_TIME.windowMs + SKEW_MS
+          });
+        }
       }
-      ticket(method, path) {
+      ticket(method, path, creates = false) {
         const relative2 = path.split("?")[0] ?? path;
+        const category = categoryOf(relative2);
         return {
           method,
           path,
-          category: categoryOf(relative2),
+          category,
           endpoint: endpointKey(relative2),
           free: method === "GET" && relative2 === FREE_PATH,
-          mutating: MUTATING2.has(method)
+          mutating: MUTATING.has(method),
+          // A GraphQL POST is a query, whatever it asks.
+          creates: method === "POST" && category !== "graphql" || method === "PUT" && creates
         };
       }
       /**
@@ -32154,15 +32425,20 @@ var init_pacer = __esm({
         const { clock, lane, writeIntervalMs } = this.#options;
         return Math.max(0, lane.lastStart + writeIntervalMs - clock.now());
       }
-      /** An attempt of a write is sent now: the next write's spacing counts from here. */
-      sending(ticket) {
-        if (ticket.mutating) this.#options.lane.lastStart = this.#options.clock.now();
+      /**
+       * An attempt is sent now: the next write's spacing counts from here, and so does its response
+       * time.
+       */
+      sending(attempt) {
+        const now = this.#options.clock.now();
+        if (attempt.ticket.mutating) this.#options.lane.lastStart = now;
+        if (attempt.cpu !== void 0) this.#cpu?.sent(attempt.cpu, now);
       }
       /**
-       * Waits until a pause, the rate budget and the endpoint's points all allow the request to start
-       * (a write has its lane and its spacing already). Every wait here counts towards the maximum: a
-       * budget that never admits (a window that resets only to be empty again) ends in
-       * RateLimitWaitExceeded, not in waiting on.
+       * Waits until a pause, the rate budget and the secondary limits (the endpoint's points, content
+       * creation, CPU time) all allow the request to start (a write has its lane and its spacing
+       * already). Every wait here counts towards the maximum: a budget that never admits (a window
+       * that resets only to be empty again) ends in RateLimitWaitExceeded, not in waiting on.
        */
       async admit(ticket) {
         const { clock, signal, maxWaitMs } = this.#options;
@@ -32176,12 +32452,14 @@ var init_pacer = __esm({
           } else {
             const admission = ticket.free ? { go: true } : this.#budget.admit(ticket.category, now);
             if (admission.go) {
-              const cost = ticket.mutating ? POINTS.write : POINTS.read;
-              const pointsWait = ticket.free ? 0 : this.#points.admit(ticket.endpoint, cost, now);
-              if (pointsWait === 0) return;
-              this.#budget.release(ticket.category);
-              until = now + pointsWait;
-              this.#holdForPoints(ticket.endpoint, until, now);
+              const hold = this.#secondaryHold(ticket, now);
+              if (hold === void 0) {
+                this.#spend(ticket, now);
+                return { ticket, cpu: this.#cpu?.begin(ticket.category) };
+              }
+              if (!ticket.free) this.#budget.release(ticket.category);
+              until = now + hold.waitMs;
+              this.#holdFor(hold, ticket, until, now);
             } else if (admission.reason === "unusable") {
               throw unusableBudget(ticket, admission.limit, this.#options.share);
             } else {
@@ -32204,7 +32482,9 @@ var init_pacer = __esm({
         }
       }
       /** Ends an admitted attempt with what its answer reported of the category's window. */
-      done(ticket, report, spent) {
+      done(attempt, report, spent) {
+        const { ticket } = attempt;
+        if (attempt.cpu !== void 0) this.#cpu?.end(attempt.cpu, this.#options.clock.now());
         if (ticket.free) return;
         this.#budget.release(ticket.category);
         if (report !== void 0)
@@ -32254,20 +32534,40 @@ var init_pacer = __esm({
       snapshot() {
         return this.#budget.snapshot();
       }
+      /** The longest wait the secondary limits ask of this request; undefined when none holds it. */
+      #secondaryHold(ticket, now) {
+        const holds = [];
+        const cpu = this.#cpu?.wait(ticket.category, now) ?? 0;
+        if (cpu > 0) holds.push({ limit: "cpu-time", waitMs: cpu });
+        if (!ticket.free) {
+          const points = this.#points.wait(ticket.endpoint, pointsOf(ticket), now);
+          if (points > 0) holds.push({ limit: "points", waitMs: points });
+          const content = ticket.creates ? this.#content?.wait(now) ?? 0 : 0;
+          if (content > 0) holds.push({ limit: "content-creation", waitMs: content });
+        }
+        return holds.sort((a, b) => b.waitMs - a.waitMs)[0];
+      }
+      /** Counts an admitted request against the secondary limits it is held to. */
+      #spend(ticket, now) {
+        if (ticket.free) return;
+        this.#points.spend(ticket.endpoint, pointsOf(ticket), now);
+        if (ticket.creates) this.#content?.spend(now);
+      }
       /**
-       * Announces a wait for an endpoint's points, but not one inside a wait already announced nor one
-       * shorter than a second: as the oldest points leave the window, held requests go one after another
-       * with waits of a few milliseconds, which would be noise.
+       * Announces a wait for a secondary limit, but not one inside a wait already announced nor one
+       * shorter than a second: as the oldest spending leaves the window, held requests go one after
+       * another with waits of a few milliseconds, which would be noise.
        */
-      #holdForPoints(endpoint2, until, now) {
+      #holdFor(hold, ticket, until, now) {
+        const wait = hold.limit === "points" ? { category: ticket.endpoint, until, reason: "secondary-limit", endpoint: ticket.endpoint } : { category: ticket.category, until, reason: hold.limit };
         if (until - now > this.#options.maxWaitMs) {
-          throw new RateLimitWaitExceeded(endpoint2, until, until - now, this.#options.maxWaitMs, {
-            kind: "points"
+          throw new RateLimitWaitExceeded(wait.category, until, until - now, this.#options.maxWaitMs, {
+            kind: hold.limit
           });
         }
-        const announced = this.#announced.get(`${endpoint2} secondary-limit`);
-        if (until - now >= SKEW_MS && (announced === void 0 || announced < now)) {
-          this.#announce({ category: endpoint2, until, reason: "secondary-limit", endpoint: endpoint2 }, now);
+        const announced = this.#announced.get(`${wait.category} ${wait.reason}`);
+        if (until - now >= SKEW_MS && (announced === void 0 || announced <= now)) {
+          this.#announce(wait, now);
         }
       }
       /** Tells the client about a wait, once per category, reason and end. */
@@ -32372,13 +32672,13 @@ function backoffDelay(retry, policy, random) {
   return Math.floor(random() * Math.min(policy.capMs, policy.baseMs * 2 ** retry));
 }
 function transportFailure(error62) {
-  const chain = [];
-  for (let e = error62; e instanceof Error && chain.length < 8; e = e.cause) chain.push(e);
-  const code2 = chain.map((e) => e.code).find((c) => typeof c === "string");
-  const innermost = chain[chain.length - 1];
+  const chain2 = [];
+  for (let e = error62; e instanceof Error && chain2.length < 8; e = e.cause) chain2.push(e);
+  const code2 = chain2.map((e) => e.code).find((c) => typeof c === "string");
+  const innermost = chain2[chain2.length - 1];
   const message = innermost instanceof Error ? innermost.message : String(error62);
   const refused2 = code2 === "ECONNREFUSED";
-  const transient = code2 !== void 0 ? TRANSIENT_CODES.has(code2) : chain.some((e) => e instanceof Error && TRANSIENT_MESSAGES.test(e.message));
+  const transient = code2 !== void 0 ? TRANSIENT_CODES.has(code2) : chain2.some((e) => e instanceof Error && TRANSIENT_MESSAGES.test(e.message));
   const what = refused2 ? "connection refused" : code2 === "ECONNRESET" ? "connection reset" : message;
   return {
     description: code2 !== void 0 && !what.includes(code2) ? `${what} (${code2})` : what,
@@ -32423,18 +32723,18 @@ var init_retry_policy = __esm({
 });
 
 // src/forge/outcome.ts
-function answered(method, status, rawHeaders, body) {
+function answered(method, status, rawHeaders, body2) {
   const headers = plainHeaders(rawHeaders);
   const answer = readAnswer(
     method,
     status,
     headers["content-type"],
-    body
+    body2
   );
   if (!answer.usable) {
     return { kind: "refused", status, detail: answer.problem, unusableAnswer: true };
   }
-  const raw2 = body instanceof Uint8Array ? Buffer.from(body.buffer, body.byteOffset, body.byteLength) : void 0;
+  const raw2 = body2 instanceof Uint8Array ? Buffer.from(body2.buffer, body2.byteOffset, body2.byteLength) : void 0;
   return { kind: "response", status, headers, data: answer.data, ...raw2 ? { raw: raw2 } : {} };
 }
 function timedOut(timeoutMs) {
@@ -32562,7 +32862,7 @@ var init_urls = __esm({
 
 // src/forge/validator.ts
 import { createHash as createHash3 } from "node:crypto";
-function githubValidator(headers, body, vary, weak) {
+function githubValidator(headers, body2, vary, weak) {
   const hash2 = createHash3("sha256");
   for (const name2 of HASHED) {
     const value = headers[name2];
@@ -32570,7 +32870,7 @@ function githubValidator(headers, body, vary, weak) {
       hash2.update(`${value}:`);
     }
   }
-  const tag = `"${hash2.update(body).digest("hex")}"`;
+  const tag = `"${hash2.update(body2).digest("hex")}"`;
   return weak ? `W/${tag}` : tag;
 }
 function varyOf(header) {
@@ -32624,16 +32924,16 @@ var init_write_lane = __esm({
           return this.#release();
         }
         return new Promise((resolve12, reject) => {
-          const grant = () => {
+          const grant3 = () => {
             signal?.removeEventListener("abort", cancel);
             resolve12(this.#release());
           };
           const cancel = () => {
-            const at = this.#waiting.indexOf(grant);
+            const at = this.#waiting.indexOf(grant3);
             if (at >= 0) this.#waiting.splice(at, 1);
             reject(signal?.reason);
           };
-          this.#waiting.push(grant);
+          this.#waiting.push(grant3);
           signal?.addEventListener("abort", cancel, { once: true });
         });
       }
@@ -32709,7 +33009,7 @@ function packageVersion() {
   const pkg = JSON.parse(readFileSync3(new URL("../../package.json", import.meta.url), "utf8"));
   return pkg.version;
 }
-var silentLog, ForgeClient;
+var UNNAMED, silentLog, ForgeClient;
 var init_client = __esm({
   "src/forge/client.ts"() {
     "use strict";
@@ -32735,6 +33035,7 @@ var init_client = __esm({
     init_clock();
     init_defaults();
     init_errors4();
+    UNNAMED = "unnamed";
     silentLog = { debug: () => {
     }, info: () => {
     }, warn: () => {
@@ -32761,14 +33062,21 @@ var init_client = __esm({
       #stats = { requests: 0, retries: 0, notModified: 0, waitsMs: 0 };
       #identityOnce;
       constructor(options) {
-        const concurrency = options.concurrency ?? CLIENT_DEFAULTS.concurrency;
-        if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 100) {
-          throw new Error(`concurrency must be an integer from 1 to 100, got ${concurrency}`);
+        const given = options.concurrency ?? CLIENT_DEFAULTS.concurrency;
+        if (!Number.isInteger(given) || given < 1 || given > 100) {
+          throw new Error(`concurrency must be an integer from 1 to 100, got ${given}`);
         }
         const share = options.shareOfBudget ?? CLIENT_DEFAULTS.shareOfBudget;
         if (!(share > 0 && share <= 1)) {
           throw new Error(`share of the rate budget must be in (0, 1], got ${share}`);
         }
+        const concurrency = Math.max(1, Math.floor(given * share));
+        const github = options.kind === "repository";
+        const cpuTimeLimitMs = options.cpuTimeLimitMs ?? (github ? CLIENT_DEFAULTS.cpuTimeLimitMs : Number.POSITIVE_INFINITY);
+        if (!(cpuTimeLimitMs > 0)) {
+          throw new Error(`the CPU-time limit must be more than 0 milliseconds, got ${cpuTimeLimitMs}`);
+        }
+        const contentLimits = options.contentLimits !== void 0 ? options.contentLimits : github ? CLIENT_DEFAULTS.contentLimits : null;
         const writeIntervalMs = nonNegative(
           "write interval",
           options.writeIntervalMs ?? CLIENT_DEFAULTS.writeIntervalMs
@@ -32776,6 +33084,11 @@ var init_client = __esm({
         this.#maxWaitMs = nonNegative("maximum wait", options.maxWaitMs ?? CLIENT_DEFAULTS.maxWaitMs);
         this.#timeoutMs = nonNegative("timeout", options.timeoutMs ?? CLIENT_DEFAULTS.timeoutMs);
         if (this.#timeoutMs === 0) throw new Error("timeout must be more than 0 milliseconds");
+        const idleTimeoutMs = nonNegative(
+          "idle timeout",
+          options.idleTimeoutMs ?? CLIENT_DEFAULTS.idleTimeoutMs
+        );
+        if (idleTimeoutMs === 0) throw new Error("idle timeout must be more than 0 milliseconds");
         const maxResponseBytes = positiveInteger(
           "maximum response size",
           options.maxResponseBytes ?? CLIENT_DEFAULTS.maxResponseBytes
@@ -32812,6 +33125,8 @@ var init_client = __esm({
           writeIntervalMs,
           lane: writeLaneOf(this.#clock, this.#base.origin, this.#auth.writer),
           pointsPerMinute,
+          contentLimits,
+          cpuTimeLimitMs,
           share,
           margin: options.rateMargin,
           onWait: (wait, now) => {
@@ -32828,7 +33143,7 @@ var init_client = __esm({
             ...options.kind === "repository" ? { "x-github-api-version": "2022-11-28" } : {}
           },
           request: {
-            fetch: createHttpFetch(concurrency, maxResponseBytes),
+            fetch: createHttpFetch(concurrency, maxResponseBytes, idleTimeoutMs),
             log: silentLog,
             // A success body is read by readAnswer, which tells JSON from anything else.
             parseSuccessResponseBody: false
@@ -32840,7 +33155,7 @@ var init_client = __esm({
         const url2 = buildUrl(this.#base.href, path, options.query);
         return this.#writeKeys.run(
           options.writeKey,
-          () => this.#exchange(method, url2, options.body)
+          () => this.#exchange(method, url2, options.body, true, options.creates === true)
         );
       }
       async get(path, query) {
@@ -32861,20 +33176,21 @@ var init_client = __esm({
        * Every item of a list, 100 per page, following Link rel="next" on the same origin to the end.
        * A listing is bounded: at most `maxPages` pages, and no more than the last page its first page
        * names (rel="last"), plus one for items added while it is read; a link back to a page already
-       * read, or past the bound, fails the request instead of reading on. Each page is the list itself,
-       * or with `itemsUnder` an object holding it under that key (`GET /installation/repositories`
-       * answers `{total_count, repositories}`); a page of another shape fails the request.
+       * read, or past the bound, fails the request instead of reading on. Where a page names no last
+       * page (cursor-paged lists, a broken proxy), one shorter than the page size asked for is the last:
+       * if it still links onward, the listing would not end, and the request fails there. Each page is
+       * the list itself, or with `itemsUnder` an object holding it under that key (`GET
+       * /installation/repositories` answers `{total_count, repositories}`); a page of another shape
+       * fails the request.
        */
       async paginate(path, query = {}, { itemsUnder } = {}) {
-        let url2 = buildUrl(this.#base.href, path, {
-          ...query,
-          per_page: query.per_page ?? 100
-        });
+        const perPage = query.per_page ?? 100;
+        let url2 = buildUrl(this.#base.href, path, { ...query, per_page: perPage });
         const seen = /* @__PURE__ */ new Set();
         const items = [];
         let bound2 = {
           pages: this.#maxPages,
-          why: `the most forgeplan reads of one listing`
+          why: "the most forgeplan reads of one listing (--max-pages raises it)"
         };
         while (url2 !== void 0) {
           const shown3 = displayPath(url2, this.#base);
@@ -32907,6 +33223,12 @@ var init_client = __esm({
           }
           if (next !== void 0 && next.origin !== this.#base.origin) {
             throw refuse(`refused to follow a next-page link to another origin (${next.origin})`);
+          }
+          if (next !== void 0 && last === void 0 && listed4.length < Number(perPage)) {
+            const held = `${listed4.length} item${listed4.length === 1 ? "" : "s"}`;
+            throw refuse(
+              `page ${seen.size} of the listing holds ${held} of the ${perPage} asked for, yet links to a next page: a short page is the last, so the listing would not end`
+            );
           }
           if (seen.size === 1 && last !== void 0 && last + 1 < bound2.pages) {
             bound2 = { pages: last + 1, why: `though its first page named page ${last} as the last` };
@@ -32956,15 +33278,15 @@ var init_client = __esm({
        * The single path every request takes: pacing, attempts, retries, cache and error mapping. A
        * write holds the write lane through all its attempts, so no other write comes between them.
        */
-      async #exchange(method, url2, body, cacheable = true) {
-        const ticket = this.#pacer.ticket(method, displayPath(url2, this.#base));
+      async #exchange(method, url2, body2, cacheable = true, creates = false) {
+        const ticket = this.#pacer.ticket(method, displayPath(url2, this.#base), creates);
         const progress = { sent: false };
         try {
-          if (!ticket.mutating) return await this.#attempts(ticket, url2, body, cacheable, progress);
+          if (!ticket.mutating) return await this.#attempts(ticket, url2, body2, cacheable, progress);
           const turn = this.#pacer.writeTurn();
           const release = turn instanceof Promise ? await turn : turn;
           try {
-            return await this.#attempts(ticket, url2, body, cacheable, progress);
+            return await this.#attempts(ticket, url2, body2, cacheable, progress);
           } finally {
             release();
           }
@@ -32976,10 +33298,11 @@ var init_client = __esm({
         }
       }
       /** Attempts a request until an answer ends it: retries, throttling pauses and a renewed credential. */
-      async #attempts(ticket, url2, body, cacheable, progress) {
+      async #attempts(ticket, url2, body2, cacheable, progress) {
         const { method, path } = ticket;
         const identity5 = method === "GET" && this.#cache !== void 0 && !ticket.free && cacheable ? await this.#identity() : void 0;
         const key = identity5 !== void 0 ? cacheKey(method, url2.href, identity5) : void 0;
+        const tokenBoundOnly = identity5 === UNNAMED;
         let attempts = 0;
         let retries = 0;
         let throttles = 0;
@@ -32989,12 +33312,21 @@ var init_client = __esm({
         for (; ; ) {
           const spacing = this.#pacer.writeSpacingMs(ticket);
           if (spacing > 0) await this.#clock.sleep(spacing, this.#signal);
-          const cached2 = key !== void 0 ? this.#cache?.get(key) : void 0;
+          const stored = key !== void 0 ? this.#cache?.get(key) : void 0;
+          const cached2 = tokenBoundOnly && stored?.scheme !== "github" ? void 0 : stored;
           const { outcome, sent } = await this.#limit(
-            () => this.#attempt(ticket, url2, body, cached2, progress)
+            () => this.#attempt(ticket, url2, body2, cached2, progress)
           );
           attempts++;
-          const settled = this.#settle(ticket, outcome, key, cached2, sent, retriedDelete);
+          const settled = this.#settle(
+            ticket,
+            outcome,
+            key,
+            cached2,
+            sent,
+            retriedDelete,
+            tokenBoundOnly
+          );
           if (settled !== void 0) return settled;
           answerLost ||= ticket.mutating && lostAnswer(outcome);
           const fail3 = (status2, detail2, note, unusableAnswer = false) => {
@@ -33072,19 +33404,20 @@ var init_client = __esm({
        * The answers that end a request successfully: a usable 2xx (cached when it has an ETag), 304,
        * 404 on a retried DELETE. A 2xx that cannot be used becomes a refusal.
        */
-      #settle(ticket, outcome, key, cached2, sent, retriedDelete) {
+      #settle(ticket, outcome, key, cached2, sent, retriedDelete, tokenBoundOnly) {
         if (outcome.kind !== "response") return void 0;
         const { status, headers, data, raw: raw2 } = outcome;
         if (status >= 200 && status < 300) {
           if (key !== void 0 && headers.etag !== void 0 && raw2 !== void 0) {
-            this.#cache?.set(key, this.#entryOf(headers, headers.etag, raw2, sent));
+            const entry2 = this.#entryOf(headers, headers.etag, raw2, sent);
+            if (!tokenBoundOnly || entry2.scheme === "github") this.#cache?.set(key, entry2);
           }
           return { status, data, headers, fromCache: false };
         }
         if (status === 304 && cached2 !== void 0) {
-          let body;
+          let body2;
           try {
-            body = JSON.parse(cached2.body.toString("utf8"));
+            body2 = JSON.parse(cached2.body.toString("utf8"));
           } catch {
             return void 0;
           }
@@ -33092,7 +33425,7 @@ var init_client = __esm({
           const link = headers.link ?? cached2.link;
           return {
             status,
-            data: body,
+            data: body2,
             headers: { ...headers, ...link !== void 0 ? { link } : {} },
             fromCache: true
           };
@@ -33106,18 +33439,18 @@ var init_client = __esm({
        * One attempt, inside a concurrency slot: wait for pacing and a credential, send, and record what
        * came back, with the credential it was sent with.
        */
-      async #attempt(ticket, url2, body, cached2, progress) {
-        await this.#pacer.admit(ticket);
+      async #attempt(ticket, url2, body2, cached2, progress) {
+        const admitted = await this.#pacer.admit(ticket);
         let sent;
         try {
           sent = await this.#auth.authorization();
         } catch (error62) {
-          this.#pacer.done(ticket, void 0, false);
+          this.#pacer.done(admitted, void 0, false);
           throw error62;
         }
         const started = this.#clock.now();
         progress.sent = true;
-        this.#pacer.sending(ticket);
+        this.#pacer.sending(admitted);
         this.#stats.requests++;
         const timeout = new AbortController();
         const timer = setTimeout(() => timeout.abort(), this.#timeoutMs);
@@ -33131,20 +33464,20 @@ var init_client = __esm({
               ...sent !== void 0 ? { authorization: sent.reveal() } : {},
               ...cached2 !== void 0 ? this.#conditions(cached2, sent) : {}
             },
-            ...body !== void 0 ? { data: revealSecrets(body) } : {},
+            ...body2 !== void 0 ? { data: revealSecrets(body2) } : {},
             request: { signal }
           });
           outcome = answered(ticket.method, response.status, response.headers, response.data);
         } catch (error62) {
           if (this.#signal?.aborted) {
-            this.#pacer.done(ticket, void 0, true);
+            this.#pacer.done(admitted, void 0, true);
             throw this.#signal.reason;
           }
           outcome = timeout.signal.aborted ? timedOut(this.#timeoutMs) : fromThrown(error62);
         } finally {
           clearTimeout(timer);
         }
-        this.#record(ticket, outcome);
+        this.#record(admitted, outcome);
         if (outcome.kind !== "transport") {
           this.#onEvent({
             type: "request",
@@ -33157,10 +33490,10 @@ var init_client = __esm({
         }
         return { outcome, sent };
       }
-      #record(ticket, outcome) {
+      #record(admitted, outcome) {
         const report = outcome.kind === "response" ? reportedWindow(outcome.headers, this.#kind) : void 0;
         const spent = outcome.kind === "transport" ? !outcome.failure.refused : !(outcome.kind === "response" && outcome.status === 304);
-        this.#pacer.done(ticket, report, spent);
+        this.#pacer.done(admitted, report, spent);
       }
       /** The headers this client sends that GitHub's ETag hashes (it never sends a Cookie). */
       #hashedHeaders(sent) {
@@ -33216,14 +33549,14 @@ var init_client = __esm({
       async login() {
         const known = await this.#auth.login();
         if (known !== void 0) return known;
-        let login2;
+        let login4;
         try {
-          login2 = (await this.get("/user")).login;
+          login4 = (await this.get("/user")).login;
         } catch (error62) {
           if (error62 instanceof ForgeError && error62.status === 403) return void 0;
           throw error62;
         }
-        if (typeof login2 !== "string" || login2 === "") {
+        if (typeof login4 !== "string" || login4 === "") {
           throw new ForgeError({
             method: "GET",
             path: "/user",
@@ -33232,15 +33565,18 @@ var init_client = __esm({
             unusableAnswer: true
           });
         }
-        return login2;
+        return login4;
       }
       /**
        * Who the credential acts as, for cache keys: the App installation, or for a static token the
        * account it belongs to, asked of the service once (`GET /user`), so a new token of the same user
-       * (a rotated personal token) finds the entries of the last. A token the service will not name
-       * (an installation token minted outside forgeplan, the Action's own GITHUB_TOKEN: `GET /user` is
-       * not for integrations) gets no entries: keyed by the token, they could only grow the cache by a
-       * copy per token and never be used by the next run.
+       * (a rotated personal token) finds the entries of the last. A token the service refuses to name
+       * (`GET /user` answers 403 to every installation token: a workflow's GITHUB_TOKEN, one minted by
+       * actions/create-github-app-token) files its entries under the URL alone (UNNAMED): its validator
+       * is computed for each request over the stored body, and the service answers 304 only where what
+       * it would send this token is that body, whichever token stored it. Without a name and with
+       * nothing but that check, only entries whose ETags are GitHub's are kept for it. Any other failure
+       * leaves the run without a cache.
        */
       #identity() {
         this.#identityOnce ??= (async () => {
@@ -33254,6 +33590,7 @@ var init_client = __esm({
             if (typeof name2 === "string" && name2 !== "") return `user:${name2.toLowerCase()}`;
           } catch (error62) {
             if (!(error62 instanceof ForgeError)) throw error62;
+            if (error62.status === 403) return UNNAMED;
           }
           return void 0;
         })();
@@ -33371,303 +33708,943 @@ var init_fingerprint = __esm({
   }
 });
 
-// src/resources/board/index.ts
-function projectPath(project3) {
-  return `/api/v4/projects/${encodeURIComponent(String(project3))}`;
+// src/resources/deleted.ts
+function deletedAt(change, listed4, key) {
+  const gone = newChange(change.target, change.scope, change.kind, change.name);
+  if (listed4.kind === "error") return { ...gone, error: listed4.error };
+  if (listed4.kind === "found" && listed4.data.has(key)) return void 0;
+  return { ...gone, live_fingerprint: fingerprint(null) };
 }
-function boardName(wanted) {
-  return wanted.id !== void 0 ? `#${wanted.id}` : wanted.name;
-}
-function entryKey(wanted) {
-  return wanted.id !== void 0 ? `id ${wanted.id}` : `"${wanted.name}"`;
-}
-function identity(value) {
-  return typeof value === "number" ? `#${value}` : value.toLowerCase();
-}
-function idList(boards) {
-  return `${boards.length === 1 ? "id" : "ids"} ${boards.map((found) => found.id).join(", ")}`;
-}
-function resolve2(wanted, listed4, scope) {
-  if (wanted.id !== void 0) return listed4.find((candidate) => candidate.id === wanted.id);
-  const named2 = listed4.filter((candidate) => candidate.name === wanted.name);
-  if (named2.length <= 1) return named2[0];
-  return `${named2.length} boards of project ${scope} are named "${wanted.name}" (${idList(named2)}): name the one to delete by id`;
-}
-async function planBoards(reader, entry2) {
-  const scope = String(entry2.project);
-  const path = `${projectPath(entry2.project)}/boards`;
-  const listed4 = await reader.list(path, void 0, { name: "issue boards", schema: readBoard });
-  const changes = entry2.boards_absent.map(
-    (wanted) => newChange(reader.target, scope, "board", boardName(wanted))
-  );
-  if (listed4.kind === "error") return changes.map((change) => ({ ...change, error: listed4.error }));
-  if (listed4.kind === "absent") {
-    const error62 = changeError(`project ${scope} was not found`, "GET", path, 404);
-    return changes.map((change) => ({ ...change, error: error62 }));
+var init_deleted = __esm({
+  "src/resources/deleted.ts"() {
+    "use strict";
+    init_plan();
+    init_fingerprint();
   }
-  const boards = listed4.data;
-  const resolved = entry2.boards_absent.map((wanted) => resolve2(wanted, boards, scope));
-  const deleted = /* @__PURE__ */ new Map();
-  resolved.forEach((found, index) => {
-    if (typeof found === "object" && !deleted.has(found.id)) deleted.set(found.id, index);
-  });
-  const everyBoard = boards.length > 0 && deleted.size === boards.length;
-  return changes.map((change, index) => {
-    const found = resolved[index];
-    if (typeof found === "string") return { ...change, error: changeError(found) };
-    if (found === void 0) return { ...change, live_fingerprint: fingerprint(null) };
-    const first = deleted.get(found.id);
-    if (first !== index) {
-      const other = entry2.boards_absent[first ?? 0];
-      return {
-        ...change,
-        error: changeError(
-          `names the same board (id ${found.id}) as the entry ${entryKey(other)}: list it once`
-        )
-      };
+});
+
+// src/resources/once-per-organization.ts
+function oncePerOrganization(read2) {
+  const byReader = /* @__PURE__ */ new WeakMap();
+  return (reader, org) => {
+    let byOrg = byReader.get(reader);
+    if (byOrg === void 0) {
+      byOrg = /* @__PURE__ */ new Map();
+      byReader.set(reader, byOrg);
     }
-    if (everyBoard) {
-      return {
-        ...change,
-        error: changeError(
-          `would delete every board of project ${scope} (${idList(boards)}), and GitLab keeps a project's last board: leave one of them out`
-        )
-      };
+    const key = org.toLowerCase();
+    let found = byOrg.get(key);
+    if (found === void 0) {
+      found = read2(reader, org);
+      byOrg.set(key, found);
     }
-    const live = { id: found.id, name: found.name ?? "" };
-    return {
-      ...change,
-      action: "delete",
-      diff: [{ path: "board", before: live }],
-      requests: [{ method: "DELETE", path: `${path}/${found.id}` }],
-      live_fingerprint: fingerprint(live)
-    };
-  });
+    return found;
+  };
 }
-var board, projectEntry, readBoard, boardKind;
-var init_board = __esm({
-  "src/resources/board/index.ts"() {
+var init_once_per_organization = __esm({
+  "src/resources/once-per-organization.ts"() {
+    "use strict";
+  }
+});
+
+// src/resources/owners.ts
+var member, ownersOf;
+var init_owners = __esm({
+  "src/resources/owners.ts"() {
     "use strict";
     init_zod();
-    init_fields();
-    init_plan();
+    init_once_per_organization();
+    member = {
+      name: "organization members",
+      schema: looseObject({ login: string2().min(1) })
+    };
+    ownersOf = oncePerOrganization(
+      async (reader, org) => {
+        const read2 = await reader.list(
+          `/orgs/${encodeURIComponent(org)}/members`,
+          { role: "admin" },
+          member
+        );
+        if (read2.kind !== "found") return read2;
+        return { kind: "found", data: new Set(read2.data.map((user2) => user2.login.toLowerCase())) };
+      }
+    );
+  }
+});
+
+// src/resources/access/organization.ts
+var customRolesShape, customRolesOf, rolesShape, assignedTeam, securityManagersOf;
+var init_organization = __esm({
+  "src/resources/access/organization.ts"() {
+    "use strict";
+    init_zod();
     init_context();
-    init_fingerprint();
-    board = closed({
-      name: name("The board's name.").optional(),
-      id: positiveId("The board's id.").optional()
-    }).refine((item) => item.name === void 0 !== (item.id === void 0), {
-      error: "give exactly one of name or id"
-    });
-    projectEntry = closed({
-      project: pathOrId("The project: numeric id or full path such as acme/api.", "acme/api", true),
-      target: targetReference("planning"),
-      boards_absent: array(board.describe("A board that must not exist, by name or id.")).min(1).describe("Issue boards that must not exist; they are deleted.")
-    }).describe("Clean-ups in one project.");
-    readBoard = looseObject({ id: number2().int(), name: string2().optional() });
-    boardKind = {
-      name: "board",
-      section: {
-        spec: {
-          at: ["projects"],
-          entry: projectEntry,
-          list: true,
-          description: "Planning-side clean-ups per project.",
-          targetType: "planning",
-          noun: ["project", "projects"],
-          scope: (entry2) => String(entry2.project),
-          defines: (entry2) => {
-            const { project: project3, boards_absent } = entry2;
-            return boards_absent.map((wanted, index) => {
-              const key = entryKey(wanted);
-              return {
-                id: `${identity(project3)}|${key}`,
-                path: ["boards_absent", index],
-                what: `board ${key} of project ${project3}`
-              };
-            });
-          },
-          print: (entry2) => entry2.boards_absent.map((wanted, index) => ({
-            kind: "board",
-            name: boardName(wanted),
-            path: ["boards_absent", index],
-            fixed: [["must be absent", true]]
-          }))
-        },
-        plan: async ({ reader, entry: entry2 }) => ({
-          changes: await planBoards(reader, entry2)
-        }),
-        // Clean-ups name what must not exist, so live boards are listed as comments to pick from.
-        export: async (reader, project3) => {
-          const path = `${projectPath(project3)}/boards`;
-          const boards = mustFind(
-            await reader.list(path, void 0, { name: "issue boards", schema: readBoard }),
-            path
-          );
-          const listed4 = boards.map((found) => `${found.id} "${found.name ?? ""}"`).join(", ");
+    init_once_per_organization();
+    customRolesShape = {
+      name: "a list of custom repository roles",
+      schema: looseObject({
+        total_count: number2().int().optional(),
+        custom_roles: array(
+          looseObject({
+            name: string2().min(1),
+            base_role: _enum2(["read", "triage", "write", "maintain"])
+          })
+        )
+      })
+    };
+    customRolesOf = oncePerOrganization(
+      async (reader, org) => {
+        const path = `/orgs/${encodeURIComponent(org)}/custom-repository-roles`;
+        const read2 = await reader.getOrAbsent(path, customRolesShape);
+        if (read2.kind === "error") return read2;
+        if (read2.kind === "absent") {
           return {
-            entries: [],
-            comments: [
-              `project ${project3} boards (name any under projects[].boards_absent to delete it): ${listed4 || "none"}`
-            ]
+            kind: "error",
+            error: changeError(
+              `${org} has no custom repository roles to read (they belong to organizations on GitHub Enterprise)`,
+              "GET",
+              path,
+              404
+            )
           };
         }
+        return {
+          kind: "found",
+          data: new Map(
+            read2.data.custom_roles.map((role3) => [
+              role3.name.toLowerCase(),
+              { name: role3.name, base: role3.base_role }
+            ])
+          )
+        };
+      }
+    );
+    rolesShape = {
+      name: "a list of organization roles",
+      schema: looseObject({
+        roles: array(looseObject({ id: number2().int(), name: string2() }))
+      })
+    };
+    assignedTeam = { name: "teams", schema: looseObject({ slug: string2().min(1) }) };
+    securityManagersOf = oncePerOrganization(
+      async (reader, org) => {
+        const base = `/orgs/${encodeURIComponent(org)}/organization-roles`;
+        const roles = await reader.getOrAbsent(base, rolesShape);
+        if (roles.kind === "error") return roles;
+        if (roles.kind === "absent") {
+          return {
+            kind: "error",
+            error: changeError(
+              `the organization roles of ${org} were not found (or ${reader.credential} may not read them; an organization owner's token can)`,
+              "GET",
+              base,
+              404
+            )
+          };
+        }
+        const role3 = roles.data.roles.find((candidate) => candidate.name === "security_manager");
+        if (role3 === void 0) return { kind: "found", data: /* @__PURE__ */ new Set() };
+        const teams = await reader.list(`${base}/${role3.id}/teams`, void 0, assignedTeam);
+        if (teams.kind === "error") return teams;
+        if (teams.kind === "absent") return { kind: "found", data: /* @__PURE__ */ new Set() };
+        return { kind: "found", data: new Set(teams.data.map((team4) => team4.slug.toLowerCase())) };
+      }
+    );
+  }
+});
+
+// src/resources/access/roles.ts
+function isBuiltIn(role3) {
+  return ROLES.includes(role3);
+}
+function builtInRole(written) {
+  const lower = written.toLowerCase();
+  return ALIASES[lower] ?? (isBuiltIn(lower) ? lower : void 0);
+}
+function liveRole(written) {
+  return builtInRole(written) ?? written;
+}
+function apiPermission(role3) {
+  if (role3 === "read") return "pull";
+  if (role3 === "write") return "push";
+  return role3;
+}
+function levelOf(role3) {
+  return ROLES.indexOf(role3) + 1;
+}
+var ROLES, ALIASES;
+var init_roles = __esm({
+  "src/resources/access/roles.ts"() {
+    "use strict";
+    ROLES = ["read", "triage", "write", "maintain", "admin"];
+    ALIASES = { pull: "read", push: "write" };
+  }
+});
+
+// src/resources/access/reads.ts
+var collaboratorShape, invitationShape, teamShape, memberShape, AccessReads;
+var init_reads = __esm({
+  "src/resources/access/reads.ts"() {
+    "use strict";
+    init_zod();
+    init_plan();
+    init_context();
+    init_owners();
+    init_organization();
+    init_roles();
+    collaboratorShape = {
+      name: "collaborators",
+      schema: looseObject({ login: string2().min(1), role_name: string2().min(1) })
+    };
+    invitationShape = {
+      name: "repository invitations",
+      schema: looseObject({
+        id: number2().int(),
+        // GitHub's schema lets the invitee be null (a deleted account): nobody can accept it.
+        invitee: looseObject({ login: string2().min(1) }).nullable(),
+        permissions: _enum2(ROLES),
+        expired: boolean2().optional(),
+        created_at: string2()
+      })
+    };
+    teamShape = {
+      name: "teams",
+      schema: looseObject({
+        slug: string2().min(1),
+        name: string2(),
+        permission: string2().min(1),
+        access_source: string2().optional()
+      })
+    };
+    memberShape = { name: "team members", schema: looseObject({ login: string2().min(1) }) };
+    AccessReads = class {
+      /**
+       * `wanted`: the team grants the plan makes, and whether it removes the grants it does not list
+       * (authoritative mode): what a user will have through teams once it is applied.
+       */
+      constructor(reader, repo, wanted = {
+        teams: {},
+        authoritative: false
+      }) {
+        this.reader = reader;
+        this.repo = repo;
+        this.wanted = wanted;
+        this.#base = repoPath(repo);
+      }
+      reader;
+      repo;
+      wanted;
+      #base;
+      #users;
+      #teams;
+      #orgTeams;
+      get org() {
+        return this.repo.owner;
+      }
+      /** A change of this repository's access, a no-op until planned otherwise. */
+      change(name2) {
+        return newChange(this.reader.target, `${this.repo.owner}/${this.repo.name}`, "access", name2);
+      }
+      get path() {
+        return this.#base;
+      }
+      #notFound(path) {
+        return changeError(
+          `repository ${this.repo.owner}/${this.repo.name} was not found (or ${this.reader.credential} cannot see it)`,
+          "GET",
+          path,
+          404
+        );
+      }
+      /** Direct collaborators and the invitations of users, by lower-case login. */
+      users() {
+        this.#users ??= this.#readUsers();
+        return this.#users;
+      }
+      async #readUsers() {
+        const collaboratorsPath = `${this.#base}/collaborators`;
+        const invitationsPath = `${this.#base}/invitations`;
+        const [collaborators, invitations2] = await Promise.all([
+          this.reader.list(collaboratorsPath, { affiliation: "direct" }, collaboratorShape),
+          this.reader.list(invitationsPath, void 0, invitationShape)
+        ]);
+        if (collaborators.kind === "error") return collaborators;
+        if (collaborators.kind === "absent") {
+          return { kind: "error", error: this.#notFound(collaboratorsPath) };
+        }
+        if (invitations2.kind === "error") return invitations2;
+        if (invitations2.kind === "absent") {
+          return { kind: "error", error: this.#notFound(invitationsPath) };
+        }
+        const users2 = /* @__PURE__ */ new Map();
+        for (const { login: login4, role_name } of collaborators.data) {
+          users2.set(login4.toLowerCase(), { login: login4, role: liveRole(role_name) });
+        }
+        const sorted = [...invitations2.data].sort((a, b) => a.id - b.id);
+        for (const item of sorted) {
+          if (item.invitee === null) continue;
+          const key = item.invitee.login.toLowerCase();
+          const user2 = users2.get(key) ?? { login: item.invitee.login };
+          const expired = item.expired === true;
+          if (user2.invitation === void 0 || !expired || user2.invitation.expired) {
+            user2.invitation = {
+              id: item.id,
+              role: item.permissions,
+              expired,
+              created_at: item.created_at
+            };
+          }
+          users2.set(key, user2);
+        }
+        return { kind: "found", data: users2 };
+      }
+      /** The repository's teams by lower-case slug. */
+      teams() {
+        this.#teams ??= this.#readTeams();
+        return this.#teams;
+      }
+      async #readTeams() {
+        const path = `${this.#base}/teams`;
+        const read2 = await this.reader.list(path, void 0, teamShape);
+        if (read2.kind === "error") return read2;
+        if (read2.kind === "absent") return { kind: "error", error: this.#notFound(path) };
+        return {
+          kind: "found",
+          data: new Map(
+            read2.data.map((team4) => [
+              team4.slug.toLowerCase(),
+              {
+                slug: team4.slug,
+                name: team4.name,
+                role: liveRole(team4.permission),
+                direct: team4.access_source === void 0 || team4.access_source === "direct"
+              }
+            ])
+          )
+        };
+      }
+      /** The organization's teams (to tell a slug from a display name). */
+      orgTeams() {
+        this.#orgTeams ??= this.reader.list(
+          `/orgs/${encodeURIComponent(this.org)}/teams`,
+          void 0,
+          teamShape
+        );
+        return this.#orgTeams;
+      }
+      /** A written role as the organization knows it, or why it is none. */
+      async resolve(written) {
+        const builtIn = builtInRole(written);
+        if (builtIn !== void 0) return { role: builtIn, base: builtIn };
+        const roles = await customRolesOf(this.reader, this.org);
+        if (roles.kind === "error") return { error: roles.error };
+        if (roles.kind === "absent") return { error: changeError(roles.detail) };
+        const found = roles.data.get(written.toLowerCase());
+        if (found !== void 0) return { role: found.name, base: found.base };
+        const custom2 = [...roles.data.values()].map((role3) => role3.name);
+        return {
+          error: changeError(
+            `role "${written}" is not a repository role: read, triage, write, maintain, admin (pull and push are read and write)` + (custom2.length > 0 ? `, or a custom role of ${this.org}: ${custom2.join(", ")}` : `; ${this.org} has no custom roles`),
+            "GET",
+            `/orgs/${encodeURIComponent(this.org)}/custom-repository-roles`,
+            200
+          )
+        };
+      }
+      /**
+       * The built-in role each team will have on the repository once the plan is applied: as written,
+       * else as it is unless authoritative mode removes its grant. A custom role counts as none here.
+       */
+      async #teamsAfterPlan() {
+        const teams = await this.teams();
+        if (teams.kind !== "found") return teams;
+        const after = /* @__PURE__ */ new Map();
+        for (const [key, team4] of teams.data) {
+          if (this.wanted.authoritative && team4.direct) continue;
+          const role3 = builtInRole(team4.role);
+          if (role3 !== void 0) after.set(key, role3);
+        }
+        for (const [written, role3] of Object.entries(this.wanted.teams)) {
+          const key = written.toLowerCase();
+          const granted = role3 === null ? void 0 : builtInRole(role3);
+          if (granted === void 0) after.delete(key);
+          else after.set(key, granted);
+        }
+        return { kind: "found", data: after };
+      }
+      /**
+       * Who else gives a user `role` on the repository than a direct grant, once the plan is applied:
+       * an owner of the organization (admin everywhere) or a team with access to it of which the user
+       * is a member (GitHub lists members of child teams too, whose access they inherit). GitHub lists
+       * a collaborator's "highest role … after considering all sources of grants" ("List repository
+       * collaborators"), so the role a direct grant holds under a higher one cannot be read.
+       */
+      async otherGrant(login4, role3) {
+        const owners = await ownersOf(this.reader, this.org);
+        if (owners.kind === "error") return owners.error;
+        if (owners.kind === "found" && owners.data.has(login4.toLowerCase())) {
+          return `as an owner of ${this.org}`;
+        }
+        const teams = await this.#teamsAfterPlan();
+        if (teams.kind !== "found") return teams.kind === "error" ? teams.error : void 0;
+        for (const [slug2, granted] of teams.data) {
+          if (levelOf(granted) < levelOf(role3)) continue;
+          const path = `/orgs/${encodeURIComponent(this.org)}/teams/${encodeURIComponent(slug2)}/members`;
+          const members3 = await this.reader.list(path, void 0, memberShape);
+          if (members3.kind === "error") return members3.error;
+          const wanted = login4.toLowerCase();
+          if (members3.kind === "found" && members3.data.some((m) => m.login.toLowerCase() === wanted)) {
+            return `through team ${slug2}`;
+          }
+        }
+        return void 0;
       }
     };
   }
 });
 
-// src/resources/branch-protection/settings.ts
-function actors(lists) {
-  if (lists === null || lists === void 0) return 0;
-  return (lists.users?.length ?? 0) + (lists.teams?.length ?? 0) + (lists.apps?.length ?? 0);
-}
-function branchProtectionProblems(settings) {
-  const problems = [];
-  const checks = settings.required_status_checks;
-  if (checks?.contexts !== void 0 && checks.checks !== void 0) {
-    problems.push({
-      path: ["required_status_checks", "contexts"],
-      message: "contexts and checks are both set; contexts is closing down, so list every check under checks"
-    });
-  }
-  const seen = /* @__PURE__ */ new Set();
-  (checks?.checks ?? []).forEach((check3, index) => {
-    if (seen.has(check3.context)) {
-      problems.push({
-        path: ["required_status_checks", "checks", index, "context"],
-        message: `context "${check3.context}" is listed twice; the service keeps one check per context`
-      });
+// src/resources/access/settings.ts
+function caseTwins(key, names, what) {
+  const first = /* @__PURE__ */ new Map();
+  return names.flatMap((name2) => {
+    const earlier = first.get(name2.toLowerCase());
+    if (earlier === void 0) {
+      first.set(name2.toLowerCase(), name2);
+      return [];
     }
-    seen.add(check3.context);
-  });
-  const reviews = settings.required_pull_request_reviews;
-  const counts = {
-    restrictions: actors(settings.restrictions),
-    dismissal_restrictions: actors(reviews?.dismissal_restrictions),
-    bypass_pull_request_allowances: actors(reviews?.bypass_pull_request_allowances)
-  };
-  const total = counts.restrictions + counts.dismissal_restrictions + counts.bypass_pull_request_allowances;
-  if (total > MAX_PROTECTION_ACTORS) {
-    const parts = Object.entries(counts).map(([name2, count3]) => `${name2} ${count3}`).join(", ");
-    problems.push({
-      path: [],
-      message: `${total} users, teams and apps in total (${parts}); the service allows at most ${MAX_PROTECTION_ACTORS} across these lists`
-    });
-  }
-  return problems;
-}
-function personalRepositoryProblems(settings) {
-  const problems = [];
-  if (settings.restrictions !== void 0 && settings.restrictions !== null) {
-    problems.push({
-      path: ["restrictions"],
-      message: "push restrictions are only for organization-owned repositories and owner_type is user; use null"
-    });
-  }
-  const dismissal = settings.required_pull_request_reviews?.dismissal_restrictions;
-  for (const list3 of ["users", "teams"]) {
-    if (dismissal?.[list3] !== void 0) {
-      problems.push({
-        path: ["required_pull_request_reviews", "dismissal_restrictions", list3],
-        message: `dismissal restrictions by ${list3} are only for organization-owned repositories and owner_type is user`
-      });
-    }
-  }
-  return problems;
-}
-function protectionRules(value, entry2) {
-  const problems = [];
-  for (const [branch3, settings] of Object.entries(value)) {
-    if (settings === null) continue;
-    const found = [
-      ...branchProtectionProblems(settings),
-      ...entry2.ownerType === "user" ? personalRepositoryProblems(settings) : []
+    return [
+      {
+        path: [key, name2],
+        message: `${earlier} and ${name2} name one ${what} (${what}s compare case-insensitively)`,
+        sameAs: [key, earlier]
+      }
     ];
-    for (const problem of found)
-      problems.push({ path: [branch3, ...problem.path], message: problem.message });
+  });
+}
+function accessRules(value, entry2) {
+  const { users: users2 = {}, teams = {} } = value;
+  const problems = [
+    ...caseTwins("users", Object.keys(users2), "login"),
+    ...caseTwins("teams", Object.keys(teams), "team slug")
+  ];
+  if (entry2.ownerType === "user" && Object.keys(teams).length > 0) {
+    problems.push({
+      path: ["teams"],
+      message: "teams belong to organizations and owner_type is user"
+    });
   }
   return problems;
 }
-var MAX_PROTECTION_ACTORS, WILDCARD_FREE_BRANCH, WILDCARD_BRANCH_MESSAGE, actorLists, statusCheck, requiredStatusChecks, requiredPullRequestReviews, pushRestrictions, branchProtectionSettings, branchName, branchProtections;
+var role, login, accessSchema;
 var init_settings = __esm({
-  "src/resources/branch-protection/settings.ts"() {
+  "src/resources/access/settings.ts"() {
     "use strict";
     init_zod();
     init_fields();
-    MAX_PROTECTION_ACTORS = 100;
-    WILDCARD_FREE_BRANCH = /^[^*?[]+$/;
-    WILDCARD_BRANCH_MESSAGE = "branch names cannot hold wildcards (*, ? or [): the service refuses them here; wildcard patterns need the GraphQL API";
-    actorLists = (what) => closed({
-      users: nameList("A user login.").optional().describe(`Users (logins) ${what}.`),
-      teams: nameList("A team slug.").optional().describe(`Teams (slugs) ${what}.`),
-      apps: nameList("An app slug.").optional().describe(`Apps (slugs) ${what}.`)
-    });
-    statusCheck = closed({
-      context: name("The name of the check, e.g. ci/build."),
-      app_id: int().min(-1).optional().describe(
-        "The app that must provide the check; -1 allows any app; leave out to use the app that recently provided it."
-      )
-    });
-    requiredStatusChecks = closed({
-      strict: boolean2().optional().describe("Branches must be up to date with the base branch before merging."),
-      contexts: nameList("A status check context.").optional().describe("Closing down in the service: use checks. Required status check contexts."),
-      checks: array(statusCheck).optional().describe(
-        "Required status checks, each with its context and optionally the app that must provide it."
-      )
-    }).meta({ not: { required: ["contexts", "checks"] } });
-    requiredPullRequestReviews = closed({
-      dismissal_restrictions: actorLists("who may dismiss reviews").optional().describe(
-        "Who may dismiss pull request reviews; an empty mapping lifts the restriction, empty lists restrict dismissal to admins. Users and teams only for organization-owned repositories."
-      ),
-      dismiss_stale_reviews: boolean2().optional().describe("Dismiss approvals when new commits are pushed."),
-      require_code_owner_reviews: boolean2().optional().describe("Require a review from a code owner."),
-      required_approving_review_count: int().min(0).max(6).optional().describe("Approvals required before merging: 1 to 6, or 0 for none."),
-      require_last_push_approval: boolean2().optional().describe("The most recent push must be approved by someone other than the pusher."),
-      bypass_pull_request_allowances: actorLists("allowed to bypass pull request requirements").optional().describe("Who may bypass the pull request requirements.")
-    });
-    pushRestrictions = closed({
-      users: nameList("A user login.").describe("Users (logins) with push access."),
-      teams: nameList("A team slug.").describe("Teams (slugs) with push access."),
-      apps: nameList("An app slug.").optional().describe("Apps (slugs) with push access.")
-    });
-    branchProtectionSettings = closed({
-      required_status_checks: orNull(requiredStatusChecks).optional().describe("Status checks that must pass before merging; null disables the requirement."),
-      enforce_admins: orNull(boolean2()).optional().describe("Enforce the rules for administrators too; null or false disables."),
-      required_pull_request_reviews: orNull(requiredPullRequestReviews).optional().describe("Pull request review requirements; null disables them."),
-      restrictions: orNull(pushRestrictions).optional().describe(
-        "Who may push; null lets everyone with write access push. Only for organization-owned repositories."
-      ),
-      required_linear_history: boolean2().optional().describe("Forbid merge commits; the repository must allow squash or rebase merging."),
-      allow_force_pushes: orNull(boolean2()).optional().describe("Allow force pushes to the branch; null or false blocks them."),
-      allow_deletions: boolean2().optional().describe("Allow deleting the branch."),
-      block_creations: boolean2().optional().describe(
-        "Push restrictions also block creating matching branches, except for those allowed to push."
-      ),
-      required_conversation_resolution: boolean2().optional().describe("All review conversations must be resolved before merging."),
-      lock_branch: boolean2().optional().describe("Make the branch read-only."),
-      allow_fork_syncing: boolean2().optional().describe("Allow pulling upstream changes into a fork while the branch is locked.")
-    });
-    branchName = string2().regex(WILDCARD_FREE_BRANCH, { error: WILDCARD_BRANCH_MESSAGE });
-    branchProtections = record(
-      branchName,
-      orNull(branchProtectionSettings).describe(
-        "The protection of this branch; null means the branch must be unprotected."
-      )
-    ).superRefine((branches, context) => {
-      for (const [branch3, settings] of Object.entries(branches)) {
-        if (settings === null) continue;
-        for (const problem of branchProtectionProblems(settings)) {
-          context.addIssue({
-            code: "custom",
-            path: [branch3, ...problem.path],
-            message: problem.message
-          });
-        }
-      }
-    }).describe(
-      "Protection per branch name (no wildcards); null means the branch must be unprotected."
+    role = string2().min(1).describe(
+      "read, triage, write, maintain or admin (pull and push are read and write), or the name of one of the organization's custom repository roles; null removes the grant."
     );
+    login = string2().regex(/^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$/, {
+      error: "expected a GitHub login such as octocat"
+    });
+    accessSchema = closed({
+      mode: _enum2(["additive", "authoritative"]).optional().describe(
+        "additive (default): grants not listed are left alone; authoritative: the direct collaborators and invitations (when users is written) and team grants (when teams is written) not listed are removed; owners, access through teams and security manager teams never are."
+      ),
+      users: record(login, orNull(role)).optional().describe(
+        "Direct collaborators by login (case-insensitive) and their role; a pending invitation counts as access granted."
+      ),
+      teams: record(string2().min(1), orNull(role)).optional().describe("Teams of the organization by slug, and the role each has on the repository.")
+    }).describe("Who has access to the repository: collaborators and teams, each with a role.");
+  }
+});
+
+// src/resources/access/teams.ts
+function teamPath(reads, slug2) {
+  const { owner, name: name2 } = reads.repo;
+  return `/orgs/${encodeURIComponent(reads.org)}/teams/${encodeURIComponent(slug2)}/repos/${encodeURIComponent(owner)}/${encodeURIComponent(name2)}`;
+}
+function baseChange(reads, slug2, live) {
+  return {
+    ...reads.change(`${TEAMS}/${slug2.toLowerCase()}`),
+    live_fingerprint: fingerprint(
+      live === void 0 ? null : { role: live.role, direct: live.direct }
+    )
+  };
+}
+function byDisplayName(teams, written) {
+  const wanted = written.toLowerCase();
+  return [...teams].find((team4) => team4.name.toLowerCase() === wanted);
+}
+function displayNameError(reads, written, slug2) {
+  return changeError(
+    `team "${written}" is written by its name: teams are keyed by slug, and its slug is ${slug2}`,
+    "GET",
+    `${reads.path}/teams`,
+    200
+  );
+}
+async function securityManager(reads, slug2) {
+  const managers = await securityManagersOf(reads.reader, reads.org);
+  if (managers.kind === "error") return managers.error;
+  return managers.kind === "found" && managers.data.has(slug2.toLowerCase());
+}
+async function planTeam(reads, written, wanted, live, listed4) {
+  const base = baseChange(reads, live?.slug ?? written, live);
+  if (live === void 0) {
+    const named3 = byDisplayName(listed4.values(), written);
+    if (named3 !== void 0)
+      return { ...base, error: displayNameError(reads, written, named3.slug) };
+  }
+  if (wanted === null) {
+    if (live === void 0 || !live.direct) return base;
+    const manager = await securityManager(reads, live.slug);
+    if (typeof manager === "object") return { ...base, error: manager };
+    if (manager) {
+      return {
+        ...base,
+        error: changeError(
+          `team ${live.slug} ${SECURITY_MANAGER}`,
+          "DELETE",
+          teamPath(reads, live.slug),
+          403
+        )
+      };
+    }
+    return {
+      ...base,
+      action: "delete",
+      diff: [{ path: "role", before: live.role }],
+      requests: [{ method: "DELETE", path: teamPath(reads, live.slug) }]
+    };
+  }
+  const resolved = await reads.resolve(wanted);
+  if ("error" in resolved) return { ...base, error: resolved.error };
+  if (live !== void 0) {
+    if (live.role === resolved.role) return base;
+    return {
+      ...base,
+      action: "update",
+      diff: [{ path: "role", before: live.role, after: resolved.role }],
+      requests: [grant(reads, live.slug, resolved.role)]
+    };
+  }
+  const teams = await reads.orgTeams();
+  if (teams.kind === "error") return { ...base, error: teams.error };
+  const known = teams.kind === "found" ? teams.data : [];
+  const exists = known.some((team4) => team4.slug.toLowerCase() === written.toLowerCase());
+  const named2 = exists ? void 0 : byDisplayName(known, written);
+  if (named2 !== void 0) return { ...base, error: displayNameError(reads, written, named2.slug) };
+  return {
+    ...base,
+    action: "create",
+    diff: [{ path: "role", after: resolved.role }],
+    requests: [grant(reads, written, resolved.role)],
+    ...exists ? {} : {
+      notes: [
+        `${written} is not a team of ${reads.org} now: the grant succeeds once a team of that slug exists (the teams of an organizations entry are created before access is granted)`
+      ]
+    }
+  };
+}
+function grant(reads, slug2, role3) {
+  return { method: "PUT", path: teamPath(reads, slug2), body: { permission: apiPermission(role3) } };
+}
+async function removeTeam(reads, live, collection) {
+  const base = baseChange(reads, live.slug, live);
+  const manager = await securityManager(reads, live.slug);
+  if (typeof manager === "object") return { ...base, error: manager };
+  if (manager) return { ...base, notes: [`team ${live.slug} ${SECURITY_MANAGER}; left alone`] };
+  if (!live.direct) return void 0;
+  return {
+    ...base,
+    action: "delete",
+    diff: [{ path: "role", before: live.role }],
+    requests: [{ method: "DELETE", path: teamPath(reads, live.slug) }],
+    notes: [`team ${live.slug} is not in the desired state (access mode: authoritative)`],
+    removal: collection
+  };
+}
+var TEAMS, SECURITY_MANAGER;
+var init_teams = __esm({
+  "src/resources/access/teams.ts"() {
+    "use strict";
+    init_plan();
+    init_context();
+    init_fingerprint();
+    init_organization();
+    init_roles();
+    TEAMS = "teams";
+    SECURITY_MANAGER = 'is a security manager team: GitHub keeps it on every repository of the organization ("You cannot remove repositories from a security manager team")';
+  }
+});
+
+// src/resources/access/users.ts
+function userPath(reads, login4) {
+  return `${reads.path}/collaborators/${encodeURIComponent(login4)}`;
+}
+function invitationPath(reads, id) {
+  return `${reads.path}/invitations/${id}`;
+}
+function shownRole(live) {
+  if (live.role !== void 0) return live.role;
+  if (live.invitation !== void 0 && !live.invitation.expired) return live.invitation.role;
+  return void 0;
+}
+function liveState(live) {
+  if (live === void 0) return null;
+  return { role: live.role ?? null, invitation: live.invitation ?? null };
+}
+function removal(reads, live) {
+  return [
+    ...live.role !== void 0 ? [{ method: "DELETE", path: userPath(reads, live.login) }] : [],
+    ...live.invitation !== void 0 ? [{ method: "DELETE", path: invitationPath(reads, live.invitation.id) }] : []
+  ];
+}
+function removed(live) {
+  const role3 = shownRole(live);
+  if (role3 !== void 0) return [{ path: "role", before: role3 }];
+  return [{ path: "invitation", before: `expired (${live.invitation?.role ?? "unknown"})` }];
+}
+function grant2(reads, login4, role3) {
+  return {
+    method: "PUT",
+    path: userPath(reads, login4),
+    body: { permission: apiPermission(role3.role) }
+  };
+}
+async function planUser(reads, written, wanted, live) {
+  const base = {
+    ...reads.change(`${USERS}/${written.toLowerCase()}`),
+    live_fingerprint: fingerprint(liveState(live))
+  };
+  if (wanted === null) {
+    if (live === void 0) return base;
+    return { ...base, action: "delete", diff: removed(live), requests: removal(reads, live) };
+  }
+  const resolved = await reads.resolve(wanted);
+  if ("error" in resolved) return { ...base, error: resolved.error };
+  const login4 = live?.login ?? written;
+  if (live?.role !== void 0) {
+    return planCollaborator(reads, base, { login: live.login, role: live.role }, resolved);
+  }
+  const invitation4 = live?.invitation;
+  if (invitation4 !== void 0 && !invitation4.expired) {
+    const custom2 = resolved.role !== resolved.base;
+    const notes = custom2 ? [
+      `${login4}'s invitation shows ${invitation4.role}: GitHub's invitations name only read, triage, write, maintain and admin, so one for the custom role ${resolved.role} is compared by its base role, ${resolved.base}`
+    ] : [];
+    const withNotes = notes.length > 0 ? { ...base, notes } : base;
+    if (invitation4.role === resolved.base) return withNotes;
+    return {
+      ...withNotes,
+      action: "update",
+      diff: [{ path: "role", before: invitation4.role, after: resolved.role }],
+      requests: [
+        {
+          method: "PATCH",
+          path: invitationPath(reads, invitation4.id),
+          body: { permissions: resolved.base }
+        }
+      ],
+      notes: [
+        ...notes,
+        `${login4} has not accepted the invitation of ${invitation4.created_at} yet: the invitation's role is changed`
+      ]
+    };
+  }
+  const replaced = invitation4 !== void 0;
+  return {
+    ...base,
+    action: "create",
+    diff: [{ path: "role", after: resolved.role }],
+    requests: [
+      ...replaced ? [{ method: "DELETE", path: invitationPath(reads, invitation4.id) }] : [],
+      grant2(reads, login4, resolved)
+    ],
+    ...replaced ? {
+      notes: [
+        `the invitation of ${invitation4.created_at} (${invitation4.role}) expired: it is deleted and a new one sent`
+      ]
+    } : {}
+  };
+}
+async function planCollaborator(reads, base, live, wanted) {
+  if (live.role === wanted.role) return base;
+  const listed4 = builtInRole(live.role);
+  if (listed4 !== void 0 && levelOf(listed4) > levelOf(wanted.base)) {
+    const other = await reads.otherGrant(live.login, listed4);
+    if (typeof other === "object") return { ...base, error: other };
+    if (other !== void 0) {
+      return {
+        ...base,
+        notes: [
+          `${live.login} has ${listed4} ${other}; GitHub lists a collaborator's highest role, so whether the direct role is ${wanted.role} cannot be read`
+        ]
+      };
+    }
+  }
+  return {
+    ...base,
+    action: "update",
+    diff: [{ path: "role", before: live.role, after: wanted.role }],
+    requests: [grant2(reads, live.login, wanted)]
+  };
+}
+async function removeUser(reads, live, collection) {
+  const base = {
+    ...reads.change(`${USERS}/${live.login.toLowerCase()}`),
+    live_fingerprint: fingerprint(liveState(live))
+  };
+  if (live.role !== void 0) {
+    const owners = await ownersOf(reads.reader, reads.org);
+    if (owners.kind === "error") return { ...base, error: owners.error };
+    if (owners.kind === "found" && owners.data.has(live.login.toLowerCase())) {
+      return {
+        ...base,
+        notes: [
+          `${live.login} owns ${reads.org} and has admin through it: authoritative mode does not remove owners`
+        ]
+      };
+    }
+  }
+  return {
+    ...base,
+    action: "delete",
+    diff: removed(live),
+    requests: removal(reads, live),
+    notes: [`${live.login} is not in the desired state (access mode: authoritative)`],
+    removal: collection
+  };
+}
+var USERS;
+var init_users = __esm({
+  "src/resources/access/users.ts"() {
+    "use strict";
+    init_plan();
+    init_fingerprint();
+    init_owners();
+    init_roles();
+    USERS = "users";
+  }
+});
+
+// src/resources/access/index.ts
+function place(reads, collection) {
+  const { owner, name: name2 } = reads.repo;
+  return addressOf(reads.reader.target, `${owner}/${name2}`, KIND, collection);
+}
+function failed(result) {
+  return result.kind === "error" ? result.error : void 0;
+}
+async function planUsers(reads, wanted, authoritative) {
+  const listed4 = await reads.users();
+  if (listed4.kind !== "found") {
+    const error62 = failed(listed4);
+    return Object.keys(wanted).map((login4) => ({
+      ...reads.change(`${USERS}/${login4.toLowerCase()}`),
+      ...error62 ? { error: error62 } : {}
+    }));
+  }
+  const live = listed4.data;
+  const named2 = new Set(Object.keys(wanted).map((login4) => login4.toLowerCase()));
+  const collection = { collection: place(reads, USERS), live: live.size };
+  return Promise.all([
+    ...Object.entries(wanted).map(
+      ([login4, role3]) => planUser(reads, login4, role3, live.get(login4.toLowerCase()))
+    ),
+    ...authoritative ? [...live].filter(([key]) => !named2.has(key)).map(([, user2]) => removeUser(reads, user2, collection)) : []
+  ]);
+}
+async function planTeams(reads, wanted, authoritative) {
+  const listed4 = await reads.teams();
+  if (listed4.kind !== "found") {
+    const error62 = failed(listed4);
+    return Object.keys(wanted).map((slug2) => ({
+      ...reads.change(`${TEAMS}/${slug2.toLowerCase()}`),
+      ...error62 ? { error: error62 } : {}
+    }));
+  }
+  const live = listed4.data;
+  const named2 = new Set(
+    Object.keys(wanted).flatMap((written) => {
+      const lower = written.toLowerCase();
+      const byName3 = [...live.values()].find((team4) => team4.name.toLowerCase() === lower);
+      return byName3 === void 0 ? [lower] : [lower, byName3.slug.toLowerCase()];
+    })
+  );
+  const direct = [...live.values()].filter((team4) => team4.direct).length;
+  const collection = { collection: place(reads, TEAMS), live: direct };
+  const planned = await Promise.all([
+    ...Object.entries(wanted).map(
+      ([slug2, role3]) => planTeam(reads, slug2, role3, live.get(slug2.toLowerCase()), live)
+    ),
+    ...authoritative ? [...live].filter(([key]) => !named2.has(key)).map(([, team4]) => removeTeam(reads, team4, collection)) : []
+  ]);
+  return planned.filter((change) => change !== void 0);
+}
+async function removedGrants(reads, deleted, planned) {
+  const names = new Set(planned.map((change) => change.name));
+  const result = [];
+  for (const change of deleted) {
+    if (names.has(change.name)) continue;
+    const [collection, key = ""] = change.name.split(/\/(.*)/s);
+    const listed4 = collection === USERS ? await reads.users() : await reads.teams();
+    const gone = deletedAt(change, listed4, key);
+    if (gone !== void 0) result.push(gone);
+  }
+  return result;
+}
+async function planAccess(reader, repo, value, options) {
+  const { mode = "additive", users: users2 = {}, teams = {} } = value;
+  const over = {
+    users: mode === "authoritative" && value.users !== void 0,
+    teams: mode === "authoritative" && value.teams !== void 0
+  };
+  const reads = new AccessReads(reader, repo, { teams, authoritative: over.teams });
+  const scope = `${repo.owner}/${repo.name}`;
+  const deleted = options.deleted?.at(reader.target, scope, KIND) ?? [];
+  const wants = (collection, written) => over[collection] || Object.keys(written).length > 0 || deleted.some((change) => change.name.startsWith(`${collection}/`));
+  const [planned, teamChanges] = await Promise.all([
+    wants(USERS, users2) ? planUsers(reads, users2, over.users) : [],
+    wants(TEAMS, teams) ? planTeams(reads, teams, over.teams) : []
+  ]);
+  const changes = [...planned, ...teamChanges];
+  const error62 = (over.users ? failed(await reads.users()) : void 0) ?? (over.teams ? failed(await reads.teams()) : void 0);
+  if (error62 !== void 0) {
+    changes.unshift({
+      ...unlistedChange(reader.target, scope, KIND, error62),
+      notes: ["the grants authoritative mode would remove could not be listed"]
+    });
+  }
+  return [...changes, ...await removedGrants(reads, deleted, changes)];
+}
+async function exportAccess(reader, repo) {
+  const reads = new AccessReads(reader, repo);
+  const users2 = mustFind(await reads.users(), `${reads.path}/collaborators`);
+  const teams = mustFind(await reads.teams(), `${reads.path}/teams`);
+  const exported = { mode: "additive" };
+  const granted = {};
+  for (const user2 of [...users2.values()].sort((a, b) => a.login < b.login ? -1 : 1)) {
+    const role3 = user2.role ?? (user2.invitation?.expired === false ? user2.invitation.role : void 0);
+    if (role3 !== void 0) granted[user2.login] = role3;
+  }
+  const teamRoles = {};
+  for (const team4 of [...teams.values()].sort((a, b) => a.slug < b.slug ? -1 : 1)) {
+    if (team4.direct) teamRoles[team4.slug] = team4.role;
+  }
+  if (Object.keys(granted).length > 0) exported.users = granted;
+  if (Object.keys(teamRoles).length > 0) exported.teams = teamRoles;
+  return exported.users || exported.teams ? exported : void 0;
+}
+function verifyGrant(request2, response) {
+  if (response === void 0 || response === null || request2.method === "DELETE") return [];
+  const body2 = request2.body ?? {};
+  const sent = body2.permissions ?? body2.permission;
+  const answered2 = response.permissions;
+  if (typeof answered2 !== "string") {
+    return [{ path: "(response)", before: "a repository invitation", after: "something else" }];
+  }
+  const expected = sent === void 0 ? void 0 : builtInRole(sent);
+  if (expected === void 0 || expected === answered2) return [];
+  return [{ path: "role", before: expected, after: answered2 }];
+}
+var KIND, access;
+var init_access = __esm({
+  "src/resources/access/index.ts"() {
+    "use strict";
+    init_plan();
+    init_context();
+    init_deleted();
+    init_reads();
+    init_roles();
+    init_settings();
+    init_teams();
+    init_users();
+    KIND = "access";
+    access = {
+      name: KIND,
+      repository: {
+        setting: {
+          key: "access",
+          schema: accessSchema,
+          rules: accessRules,
+          // Defined user by user and team by team, as layers merge them.
+          defines: (value) => {
+            const { mode, users: users2 = {}, teams = {} } = value;
+            return [
+              ...mode === void 0 ? [] : [{ id: "access mode", path: ["mode"], what: "the access mode" }],
+              ...Object.keys(users2).map((login4) => ({
+                id: `access user ${login4.toLowerCase()}`,
+                path: ["users", login4],
+                what: `the access of user ${login4}`
+              })),
+              ...Object.keys(teams).map((slug2) => ({
+                id: `access team ${slug2.toLowerCase()}`,
+                path: ["teams", slug2],
+                what: `the access of team ${slug2}`
+              }))
+            ];
+          },
+          print: () => [{ kind: KIND, name: "*", path: [], defaults: [["mode", "additive"]] }]
+        },
+        plan: ({ reader, repo, value, options }) => planAccess(reader, repo, value, options),
+        export: exportAccess
+      },
+      verify: verifyGrant
+    };
+  }
+});
+
+// src/resources/collection.ts
+function modeField(members3) {
+  return _enum2(["additive", "authoritative"]).optional().describe(
+    `additive (default): ${members3} not listed are left alone; authoritative: they are deleted (with --allow-delete, under the removal caps).`
+  );
+}
+function modeBlock(kind, mode) {
+  return mode === void 0 ? { kind, name: "*", path: ["mode"], fixed: [], defaults: [["mode", "additive"]] } : { kind, name: "*", path: ["mode"], fixed: [["mode", mode]] };
+}
+function collectionOf(target2, scope, kind) {
+  return addressOf(target2, scope, kind, "").slice(0, -1);
+}
+function listingError(listed4, reader, scope, path) {
+  if (listed4.kind === "error") return listed4.error;
+  return changeError(
+    `repository ${scope} was not found (or ${reader.credential} cannot see it)`,
+    "GET",
+    path,
+    404
+  );
+}
+function unlistedMembers(reader, scope, kind, names, authoritative, error62) {
+  const all = authoritative ? [
+    {
+      ...unlistedChange(reader.target, scope, kind, error62),
+      notes: [`the ${kind}s authoritative mode would delete could not be listed`]
+    }
+  ] : [];
+  return [
+    ...all,
+    ...names.map((name2) => ({ ...newChange(reader.target, scope, kind, name2), error: error62 }))
+  ];
+}
+function deletedAgain(deleted, planned, listed4, same3) {
+  return deleted.flatMap((change) => {
+    if (planned.some((other) => same3(other.name, change.name))) return [];
+    const again = newChange(change.target, change.scope, change.kind, change.name);
+    if ("error" in listed4) return [{ ...again, error: listed4.error }];
+    if (listed4.names.some((name2) => same3(name2, change.name))) return [];
+    return [{ ...again, live_fingerprint: fingerprint(null) }];
+  });
+}
+var init_collection = __esm({
+  "src/resources/collection.ts"() {
+    "use strict";
+    init_zod();
+    init_plan();
+    init_context();
+    init_fingerprint();
   }
 });
 
@@ -34147,10 +35124,10 @@ function diffValues(before, after, prefix = "") {
     const lhs = keyPath.length === 0 ? before : valueAt2(before, keyPath);
     const rhs = keyPath.length === 0 ? after : valueAt2(after, keyPath);
     const added = isPlainObject2(rhs) && (lhs === null || lhs === void 0) ? leaves(rhs, key) : [];
-    const removed = isPlainObject2(lhs) && (rhs === null || rhs === void 0) ? leaves(lhs, key) : [];
+    const removed2 = isPlainObject2(lhs) && (rhs === null || rhs === void 0) ? leaves(lhs, key) : [];
     for (const [leaf, value] of added) entries.set(leaf, { path: leaf, after: value });
-    for (const [leaf, value] of removed) entries.set(leaf, { path: leaf, before: value });
-    if (added.length + removed.length > 0) continue;
+    for (const [leaf, value] of removed2) entries.set(leaf, { path: leaf, before: value });
+    if (added.length + removed2.length > 0) continue;
     if (lhs !== void 0) entry2.before = lhs;
     if (rhs !== void 0) entry2.after = rhs;
     entries.set(key, entry2);
@@ -34184,6 +35161,538 @@ var init_diff = __esm({
     "use strict";
     import_deep_diff = __toESM(require_deep_diff(), 1);
     init_plain();
+  }
+});
+
+// src/resources/autolink/canonical.ts
+function fromRead(autolink4) {
+  return { url_template: autolink4.url_template, is_alphanumeric: autolink4.is_alphanumeric };
+}
+function verifyAutolink(request2, response) {
+  const parsed = readAutolink.safeParse(response);
+  if (!parsed.success) {
+    return [{ path: "(response)", before: "an autolink", after: "something else" }];
+  }
+  const sent = request2.body;
+  const { key_prefix, url_template, is_alphanumeric } = parsed.data;
+  return diffValues(
+    {
+      key_prefix: sent.key_prefix,
+      url_template: sent.url_template,
+      is_alphanumeric: sent.is_alphanumeric
+    },
+    { key_prefix, url_template, is_alphanumeric }
+  );
+}
+var readAutolink, AUTOLINK_SHAPE;
+var init_canonical = __esm({
+  "src/resources/autolink/canonical.ts"() {
+    "use strict";
+    init_zod();
+    init_diff();
+    readAutolink = looseObject({
+      id: number2().int(),
+      key_prefix: string2().min(1),
+      url_template: string2(),
+      is_alphanumeric: boolean2()
+    });
+    AUTOLINK_SHAPE = { name: "autolinks", schema: readAutolink };
+  }
+});
+
+// src/resources/autolink/plan.ts
+function autolinksPath(repo) {
+  return `${repoPath(repo)}/autolinks`;
+}
+function createRequest(path, prefix, desired) {
+  return { method: "POST", path, body: { key_prefix: prefix, ...desired } };
+}
+function deletion(path, live, note) {
+  const canonical2 = fromRead(live);
+  return {
+    action: "delete",
+    diff: diffValues(canonical2, {}),
+    requests: [{ method: "DELETE", path: `${path}/${live.id}` }],
+    live_fingerprint: fingerprint(canonical2),
+    notes: [note]
+  };
+}
+function planItem(path, prefix, settings, live) {
+  if (settings === null) {
+    if (live === void 0) return { live_fingerprint: fingerprint(null) };
+    return deletion(path, live, "null in the desired state");
+  }
+  const desired = {
+    url_template: settings.url_template ?? "",
+    // "default": true in GitHub's request schema for the create.
+    is_alphanumeric: settings.is_alphanumeric ?? true
+  };
+  if (live === void 0) {
+    return {
+      action: "create",
+      diff: diffValues({}, desired),
+      requests: [createRequest(path, prefix, desired)],
+      live_fingerprint: fingerprint(null)
+    };
+  }
+  const canonical2 = fromRead(live);
+  const diff = diffValues(canonical2, desired);
+  if (diff.length === 0) return { live_fingerprint: fingerprint(canonical2) };
+  return {
+    action: "update",
+    diff,
+    requests: [
+      { method: "DELETE", path: `${path}/${live.id}` },
+      createRequest(path, prefix, desired)
+    ],
+    live_fingerprint: fingerprint(canonical2),
+    notes: [
+      "replaced: GitHub has no update for an autolink, so it is deleted and created again; if the create fails, the prefix has no autolink until the next apply"
+    ]
+  };
+}
+async function planAutolinks({
+  reader,
+  repo,
+  value,
+  deleted
+}) {
+  const { mode = "additive", items = {} } = value;
+  const scope = `${repo.owner}/${repo.name}`;
+  const path = autolinksPath(repo);
+  const listed4 = await reader.list(path, void 0, AUTOLINK_SHAPE);
+  if (listed4.kind !== "found") {
+    const error62 = listingError(listed4, reader, scope, path);
+    const names2 = Object.keys(items);
+    const planned2 = unlistedMembers(reader, scope, KIND2, names2, mode === "authoritative", error62);
+    return [...planned2, ...deletedAgain(deleted, planned2, { error: error62 }, same2)];
+  }
+  const change = (name2, part) => ({
+    ...newChange(reader.target, scope, KIND2, name2),
+    ...part
+  });
+  const byPrefix = new Map(listed4.data.map((autolink4) => [autolink4.key_prefix, autolink4]));
+  const planned = Object.entries(items).map(
+    ([prefix, settings]) => change(prefix, planItem(path, prefix, settings, byPrefix.get(prefix)))
+  );
+  if (mode === "authoritative") {
+    const removal2 = {
+      collection: collectionOf(reader.target, scope, KIND2),
+      live: listed4.data.length
+    };
+    for (const autolink4 of listed4.data) {
+      if (Object.hasOwn(items, autolink4.key_prefix)) continue;
+      const note = "not in the desired state (autolinks mode: authoritative)";
+      planned.push(change(autolink4.key_prefix, { ...deletion(path, autolink4, note), removal: removal2 }));
+    }
+  }
+  const names = listed4.data.map((autolink4) => autolink4.key_prefix);
+  return [...planned, ...deletedAgain(deleted, planned, { names }, same2)];
+}
+var KIND2, same2;
+var init_plan2 = __esm({
+  "src/resources/autolink/plan.ts"() {
+    "use strict";
+    init_plan();
+    init_collection();
+    init_context();
+    init_diff();
+    init_fingerprint();
+    init_canonical();
+    KIND2 = "autolink";
+    same2 = (a, b) => a === b;
+  }
+});
+
+// src/resources/autolink/settings.ts
+function autolinkRules(value) {
+  return Object.entries(value.items ?? {}).flatMap(
+    ([prefix, settings]) => settings !== null && settings.url_template === void 0 ? [{ path: ["items", prefix], message: "an autolink needs its url_template" }] : []
+  );
+}
+var keyPrefix, autolink, autolinksSchema;
+var init_settings2 = __esm({
+  "src/resources/autolink/settings.ts"() {
+    "use strict";
+    init_zod();
+    init_fields();
+    init_collection();
+    keyPrefix = string2().regex(/^[A-Za-z0-9.=+:/#_-]+$/, {
+      error: "a key prefix has only letters, digits and .-_+=:/# (GitHub's rule)"
+    }).regex(/[^0-9]$/, { error: "a key prefix must not end with a digit (GitHub's rule)" });
+    autolink = closed({
+      url_template: string2().refine((text) => text.includes("<num>"), {
+        error: "url_template must contain <num>, which stands for the reference"
+      }).optional().describe("The URL a reference links to, with <num> where the reference goes (required)."),
+      is_alphanumeric: boolean2().optional().describe("true (default): <num> matches letters, digits and -; false: digits only.")
+    });
+    autolinksSchema = closed({
+      mode: modeField("autolinks"),
+      items: record(
+        keyPrefix,
+        orNull(autolink).describe(
+          "The autolink of this key prefix, managed whole; null means no autolink of this prefix may exist."
+        )
+      ).optional().describe("Autolinks by key prefix (compared as written).")
+    });
+  }
+});
+
+// src/resources/autolink/index.ts
+function printAutolinks(value) {
+  return [
+    modeBlock("autolink", value.mode),
+    ...Object.entries(value.items ?? {}).map(([prefix, settings]) => ({
+      kind: "autolink",
+      name: prefix,
+      path: ["items", prefix],
+      ...settings !== null && settings.is_alphanumeric === void 0 ? { defaults: [["is_alphanumeric", true]] } : {}
+    }))
+  ];
+}
+var autolink2;
+var init_autolink = __esm({
+  "src/resources/autolink/index.ts"() {
+    "use strict";
+    init_collection();
+    init_context();
+    init_canonical();
+    init_plan2();
+    init_settings2();
+    autolink2 = {
+      name: "autolink",
+      repository: {
+        setting: {
+          key: "autolinks",
+          schema: autolinksSchema.describe(
+            "The repository's autolink references: mode (additive or authoritative) and items by key prefix."
+          ),
+          rules: autolinkRules,
+          // Authoritative mode is about the whole list: it is one setting, defined once per repository.
+          defines: () => [{ id: "autolinks", path: [], what: "the autolink list" }],
+          print: (value) => printAutolinks(value)
+        },
+        plan: ({ reader, repo, value, options }) => planAutolinks({
+          reader,
+          repo,
+          value,
+          deleted: options.deleted?.at(reader.target, `${repo.owner}/${repo.name}`, "autolink") ?? []
+        }),
+        export: async (reader, repo) => {
+          const path = autolinksPath(repo);
+          const live = mustFind(await reader.list(path, void 0, AUTOLINK_SHAPE), path);
+          if (live.length === 0) return void 0;
+          const items = Object.fromEntries(
+            live.map(({ key_prefix, url_template, is_alphanumeric }) => [
+              key_prefix,
+              { url_template, is_alphanumeric }
+            ])
+          );
+          return { mode: "additive", items };
+        }
+      },
+      verify: verifyAutolink
+    };
+  }
+});
+
+// src/resources/board/index.ts
+function projectPath(project3) {
+  return `/api/v4/projects/${encodeURIComponent(String(project3))}`;
+}
+function boardName(wanted) {
+  return wanted.id !== void 0 ? `#${wanted.id}` : wanted.name;
+}
+function entryKey(wanted) {
+  return wanted.id !== void 0 ? `id ${wanted.id}` : `"${wanted.name}"`;
+}
+function identity(value) {
+  return typeof value === "number" ? `#${value}` : value.toLowerCase();
+}
+function idList(boards) {
+  return `${boards.length === 1 ? "id" : "ids"} ${boards.map((found) => found.id).join(", ")}`;
+}
+function resolve2(wanted, listed4, scope) {
+  if (wanted.id !== void 0) return listed4.find((candidate) => candidate.id === wanted.id);
+  const named2 = listed4.filter((candidate) => candidate.name === wanted.name);
+  if (named2.length <= 1) return named2[0];
+  return `${named2.length} boards of project ${scope} are named "${wanted.name}" (${idList(named2)}): name the one to delete by id`;
+}
+async function planBoards(reader, entry2) {
+  const scope = String(entry2.project);
+  const path = `${projectPath(entry2.project)}/boards`;
+  const listed4 = await reader.list(path, void 0, { name: "issue boards", schema: readBoard });
+  const changes = entry2.boards_absent.map(
+    (wanted) => newChange(reader.target, scope, "board", boardName(wanted))
+  );
+  if (listed4.kind === "error") return changes.map((change) => ({ ...change, error: listed4.error }));
+  if (listed4.kind === "absent") {
+    const error62 = changeError(`project ${scope} was not found`, "GET", path, 404);
+    return changes.map((change) => ({ ...change, error: error62 }));
+  }
+  const boards = listed4.data;
+  const resolved = entry2.boards_absent.map((wanted) => resolve2(wanted, boards, scope));
+  const deleted = /* @__PURE__ */ new Map();
+  resolved.forEach((found, index) => {
+    if (typeof found === "object" && !deleted.has(found.id)) deleted.set(found.id, index);
+  });
+  const everyBoard = boards.length > 0 && deleted.size === boards.length;
+  return changes.map((change, index) => {
+    const found = resolved[index];
+    if (typeof found === "string") return { ...change, error: changeError(found) };
+    if (found === void 0) return { ...change, live_fingerprint: fingerprint(null) };
+    const first = deleted.get(found.id);
+    if (first !== index) {
+      const other = entry2.boards_absent[first ?? 0];
+      return {
+        ...change,
+        error: changeError(
+          `names the same board (id ${found.id}) as the entry ${entryKey(other)}: list it once`
+        )
+      };
+    }
+    if (everyBoard) {
+      return {
+        ...change,
+        error: changeError(
+          `would delete every board of project ${scope} (${idList(boards)}), and GitLab keeps a project's last board: leave one of them out`
+        )
+      };
+    }
+    const live = { id: found.id, name: found.name ?? "" };
+    return {
+      ...change,
+      action: "delete",
+      diff: [{ path: "board", before: live }],
+      requests: [{ method: "DELETE", path: `${path}/${found.id}` }],
+      live_fingerprint: fingerprint(live)
+    };
+  });
+}
+var board, projectEntry, readBoard, boardKind;
+var init_board = __esm({
+  "src/resources/board/index.ts"() {
+    "use strict";
+    init_zod();
+    init_fields();
+    init_plan();
+    init_context();
+    init_fingerprint();
+    board = closed({
+      name: name("The board's name.").optional(),
+      id: positiveId("The board's id.").optional()
+    }).refine((item) => item.name === void 0 !== (item.id === void 0), {
+      error: "give exactly one of name or id"
+    });
+    projectEntry = closed({
+      project: pathOrId("The project: numeric id or full path such as acme/api.", "acme/api", true),
+      target: targetReference("planning"),
+      boards_absent: array(board.describe("A board that must not exist, by name or id.")).min(1).describe("Issue boards that must not exist; they are deleted.")
+    }).describe("Clean-ups in one project.");
+    readBoard = looseObject({ id: number2().int(), name: string2().optional() });
+    boardKind = {
+      name: "board",
+      section: {
+        spec: {
+          at: ["projects"],
+          entry: projectEntry,
+          list: true,
+          description: "Planning-side clean-ups per project.",
+          targetType: "planning",
+          noun: ["project", "projects"],
+          scope: (entry2) => String(entry2.project),
+          defines: (entry2) => {
+            const { project: project3, boards_absent } = entry2;
+            return boards_absent.map((wanted, index) => {
+              const key = entryKey(wanted);
+              return {
+                id: `${identity(project3)}|${key}`,
+                path: ["boards_absent", index],
+                what: `board ${key} of project ${project3}`
+              };
+            });
+          },
+          print: (entry2) => entry2.boards_absent.map((wanted, index) => ({
+            kind: "board",
+            name: boardName(wanted),
+            path: ["boards_absent", index],
+            fixed: [["must be absent", true]]
+          }))
+        },
+        plan: async ({ reader, entry: entry2 }) => ({
+          changes: await planBoards(reader, entry2)
+        }),
+        // Clean-ups name what must not exist, so live boards are listed as comments to pick from.
+        export: async (reader, project3) => {
+          const path = `${projectPath(project3)}/boards`;
+          const boards = mustFind(
+            await reader.list(path, void 0, { name: "issue boards", schema: readBoard }),
+            path
+          );
+          const listed4 = boards.map((found) => `${found.id} "${found.name ?? ""}"`).join(", ");
+          return {
+            entries: [],
+            comments: [
+              `project ${project3} boards (name any under projects[].boards_absent to delete it): ${listed4 || "none"}`
+            ]
+          };
+        }
+      }
+    };
+  }
+});
+
+// src/resources/branch-protection/settings.ts
+function actors(lists) {
+  if (lists === null || lists === void 0) return 0;
+  return (lists.users?.length ?? 0) + (lists.teams?.length ?? 0) + (lists.apps?.length ?? 0);
+}
+function branchProtectionProblems(settings) {
+  const problems = [];
+  const checks = settings.required_status_checks;
+  if (checks?.contexts !== void 0 && checks.checks !== void 0) {
+    problems.push({
+      path: ["required_status_checks", "contexts"],
+      message: "contexts and checks are both set; contexts is closing down, so list every check under checks"
+    });
+  }
+  const seen = /* @__PURE__ */ new Set();
+  (checks?.checks ?? []).forEach((check3, index) => {
+    if (seen.has(check3.context)) {
+      problems.push({
+        path: ["required_status_checks", "checks", index, "context"],
+        message: `context "${check3.context}" is listed twice; the service keeps one check per context`
+      });
+    }
+    seen.add(check3.context);
+  });
+  const reviews = settings.required_pull_request_reviews;
+  const counts = {
+    restrictions: actors(settings.restrictions),
+    dismissal_restrictions: actors(reviews?.dismissal_restrictions),
+    bypass_pull_request_allowances: actors(reviews?.bypass_pull_request_allowances)
+  };
+  const total = counts.restrictions + counts.dismissal_restrictions + counts.bypass_pull_request_allowances;
+  if (total > MAX_PROTECTION_ACTORS) {
+    const parts = Object.entries(counts).map(([name2, count3]) => `${name2} ${count3}`).join(", ");
+    problems.push({
+      path: [],
+      message: `${total} users, teams and apps in total (${parts}); the service allows at most ${MAX_PROTECTION_ACTORS} across these lists`
+    });
+  }
+  return problems;
+}
+function personalRepositoryProblems(settings) {
+  const problems = [];
+  if (settings.restrictions !== void 0 && settings.restrictions !== null) {
+    problems.push({
+      path: ["restrictions"],
+      message: "push restrictions are only for organization-owned repositories and owner_type is user; use null"
+    });
+  }
+  const dismissal = settings.required_pull_request_reviews?.dismissal_restrictions;
+  for (const list3 of ["users", "teams"]) {
+    if (dismissal?.[list3] !== void 0) {
+      problems.push({
+        path: ["required_pull_request_reviews", "dismissal_restrictions", list3],
+        message: `dismissal restrictions by ${list3} are only for organization-owned repositories and owner_type is user`
+      });
+    }
+  }
+  return problems;
+}
+function protectionRules(value, entry2) {
+  const problems = [];
+  for (const [branch3, settings] of Object.entries(value)) {
+    if (settings === null) continue;
+    const found = [
+      ...branchProtectionProblems(settings),
+      ...entry2.ownerType === "user" ? personalRepositoryProblems(settings) : []
+    ];
+    for (const problem of found)
+      problems.push({ path: [branch3, ...problem.path], message: problem.message });
+  }
+  return problems;
+}
+var MAX_PROTECTION_ACTORS, WILDCARD_FREE_BRANCH, WILDCARD_BRANCH_MESSAGE, actorLists, statusCheck, requiredStatusChecks, requiredPullRequestReviews, pushRestrictions, branchProtectionSettings, branchName, branchProtections;
+var init_settings3 = __esm({
+  "src/resources/branch-protection/settings.ts"() {
+    "use strict";
+    init_zod();
+    init_fields();
+    MAX_PROTECTION_ACTORS = 100;
+    WILDCARD_FREE_BRANCH = /^[^*?[]+$/;
+    WILDCARD_BRANCH_MESSAGE = "branch names cannot hold wildcards (*, ? or [): the service refuses them here; wildcard patterns need the GraphQL API";
+    actorLists = (what) => closed({
+      users: nameList("A user login.").optional().describe(`Users (logins) ${what}.`),
+      teams: nameList("A team slug.").optional().describe(`Teams (slugs) ${what}.`),
+      apps: nameList("An app slug.").optional().describe(`Apps (slugs) ${what}.`)
+    });
+    statusCheck = closed({
+      context: name("The name of the check, e.g. ci/build."),
+      app_id: int().min(-1).optional().describe(
+        "The app that must provide the check; -1 allows any app; leave out to use the app that recently provided it."
+      )
+    });
+    requiredStatusChecks = closed({
+      strict: boolean2().optional().describe("Branches must be up to date with the base branch before merging."),
+      contexts: nameList("A status check context.").optional().describe("Closing down in the service: use checks. Required status check contexts."),
+      checks: array(statusCheck).optional().describe(
+        "Required status checks, each with its context and optionally the app that must provide it."
+      )
+    }).meta({ not: { required: ["contexts", "checks"] } });
+    requiredPullRequestReviews = closed({
+      dismissal_restrictions: actorLists("who may dismiss reviews").optional().describe(
+        "Who may dismiss pull request reviews; an empty mapping lifts the restriction, empty lists restrict dismissal to admins. Users and teams only for organization-owned repositories."
+      ),
+      dismiss_stale_reviews: boolean2().optional().describe("Dismiss approvals when new commits are pushed."),
+      require_code_owner_reviews: boolean2().optional().describe("Require a review from a code owner."),
+      required_approving_review_count: int().min(0).max(6).optional().describe("Approvals required before merging: 1 to 6, or 0 for none."),
+      require_last_push_approval: boolean2().optional().describe("The most recent push must be approved by someone other than the pusher."),
+      bypass_pull_request_allowances: actorLists("allowed to bypass pull request requirements").optional().describe("Who may bypass the pull request requirements.")
+    });
+    pushRestrictions = closed({
+      users: nameList("A user login.").describe("Users (logins) with push access."),
+      teams: nameList("A team slug.").describe("Teams (slugs) with push access."),
+      apps: nameList("An app slug.").optional().describe("Apps (slugs) with push access.")
+    });
+    branchProtectionSettings = closed({
+      required_status_checks: orNull(requiredStatusChecks).optional().describe("Status checks that must pass before merging; null disables the requirement."),
+      enforce_admins: orNull(boolean2()).optional().describe("Enforce the rules for administrators too; null or false disables."),
+      required_pull_request_reviews: orNull(requiredPullRequestReviews).optional().describe("Pull request review requirements; null disables them."),
+      restrictions: orNull(pushRestrictions).optional().describe(
+        "Who may push; null lets everyone with write access push. Only for organization-owned repositories."
+      ),
+      required_linear_history: boolean2().optional().describe("Forbid merge commits; the repository must allow squash or rebase merging."),
+      allow_force_pushes: orNull(boolean2()).optional().describe("Allow force pushes to the branch; null or false blocks them."),
+      allow_deletions: boolean2().optional().describe("Allow deleting the branch."),
+      block_creations: boolean2().optional().describe(
+        "Push restrictions also block creating matching branches, except for those allowed to push."
+      ),
+      required_conversation_resolution: boolean2().optional().describe("All review conversations must be resolved before merging."),
+      lock_branch: boolean2().optional().describe("Make the branch read-only."),
+      allow_fork_syncing: boolean2().optional().describe("Allow pulling upstream changes into a fork while the branch is locked.")
+    });
+    branchName = string2().regex(WILDCARD_FREE_BRANCH, { error: WILDCARD_BRANCH_MESSAGE });
+    branchProtections = record(
+      branchName,
+      orNull(branchProtectionSettings).describe(
+        "The protection of this branch; null means the branch must be unprotected."
+      )
+    ).superRefine((branches, context) => {
+      for (const [branch3, settings] of Object.entries(branches)) {
+        if (settings === null) continue;
+        for (const problem of branchProtectionProblems(settings)) {
+          context.addIssue({
+            code: "custom",
+            path: [branch3, ...problem.path],
+            message: problem.message
+          });
+        }
+      }
+    }).describe(
+      "Protection per branch name (no wildcards); null means the branch must be unprotected."
+    );
   }
 });
 
@@ -34238,11 +35747,11 @@ function readLists(value) {
     apps: slugsOf(lists.apps)
   };
 }
-function fromRead(read2) {
+function fromRead2(read2) {
   const live = record2(read2) ?? {};
   const rsc = record2(live.required_status_checks);
   const rpr = record2(live.required_pull_request_reviews);
-  const canonical = {
+  const canonical2 = {
     ...UNPROTECTED_DEFAULTS,
     required_status_checks: rsc ? {
       strict: rsc.strict === true,
@@ -34268,8 +35777,8 @@ function fromRead(read2) {
     } : null,
     restrictions: live.restrictions ? readLists(live.restrictions) : null
   };
-  for (const flag2 of FLAGS) canonical[flag2] = enabled(live[flag2]);
-  return canonical;
+  for (const flag2 of FLAGS) canonical2[flag2] = enabled(live[flag2]);
+  return canonical2;
 }
 function overlayLists(desired, base) {
   if (desired === void 0) return base;
@@ -34346,7 +35855,7 @@ function toBody(target2, live) {
   const rsc = target2.required_status_checks;
   const rpr = target2.required_pull_request_reviews;
   const liveRpr = live?.required_pull_request_reviews;
-  const body = {
+  const body2 = {
     required_status_checks: rsc && {
       strict: rsc.strict,
       // `contexts` is closing down and derived from `checks`; sending both is refused upstream.
@@ -34367,8 +35876,8 @@ function toBody(target2, live) {
     },
     restrictions: target2.restrictions && { ...target2.restrictions }
   };
-  for (const flag2 of FLAGS) body[flag2] = target2[flag2];
-  return body;
+  for (const flag2 of FLAGS) body2[flag2] = target2[flag2];
+  return body2;
 }
 function alignChecks(expected, actual) {
   const rsc = expected.required_status_checks;
@@ -34394,12 +35903,12 @@ function verifyWritten(request2, response) {
   if (!parsed.success) {
     return [{ path: "(response)", before: "a Protected Branch", after: "something else" }];
   }
-  const actual = fromRead(parsed.data);
+  const actual = fromRead2(parsed.data);
   const expected = alignChecks(fromBody(request2.body), actual);
   return diffValues(expected, actual);
 }
-function fromBody(body) {
-  const desired = record2(body) ?? {};
+function fromBody(body2) {
+  const desired = record2(body2) ?? {};
   return targetOf(desired, null);
 }
 function protectionPath(repo, branch3) {
@@ -34430,7 +35939,7 @@ async function planBranchProtection({
       )
     };
   }
-  const live = read2.kind === "found" ? fromRead(read2.data) : null;
+  const live = read2.kind === "found" ? fromRead2(read2.data) : null;
   const notes = [];
   if (read2.kind === "found" && enabled(record2(read2.data)?.required_signatures)) {
     notes.push("required_signatures is enabled; the protection PUT cannot change it (not managed)");
@@ -34457,8 +35966,8 @@ async function planBranchProtection({
     requests: [request2]
   });
 }
-function toSettings(canonical) {
-  return toBody(canonical, null);
+function toSettings(canonical2) {
+  return toBody(canonical2, null);
 }
 async function exportProtections(reader, repo) {
   const path = `${repoPath(repo)}/branches`;
@@ -34471,7 +35980,7 @@ async function exportProtections(reader, repo) {
       schema: readProtection
     });
     if (read2.kind === "absent") continue;
-    protections[branch3.name] = toSettings(fromRead(mustFind(read2, path2)));
+    protections[branch3.name] = toSettings(fromRead2(mustFind(read2, path2)));
   }
   return Object.keys(protections).length > 0 ? protections : void 0;
 }
@@ -34481,7 +35990,7 @@ var init_branch_protection = __esm({
     "use strict";
     init_zod();
     init_plan();
-    init_settings();
+    init_settings3();
     init_diff();
     init_fingerprint();
     init_principals();
@@ -34581,815 +36090,108 @@ var init_branch_protection = __esm({
   }
 });
 
-// src/resources/epic-link/index.ts
-function linkName(wanted) {
-  if (wanted.link_id !== void 0) return `link-${wanted.link_id}`;
-  return wanted.related_group === void 0 ? `${wanted.epic}-${wanted.related}` : `${wanted.epic}-${wanted.related_group}/${wanted.related}`;
+// src/resources/environment/canonical.ts
+function policyKindOf(env) {
+  const policy = env.deployment_branch_policy;
+  if (policy === null || policy === void 0) return "all";
+  return policy.custom_branch_policies ? "custom" : "protected";
 }
-function linkIdentity(wanted) {
-  if (wanted.link_id !== void 0) return `link id ${wanted.link_id}`;
-  const { epic: epic3, related } = wanted;
-  return wanted.related_group !== void 0 ? `link from epic ${epic3} to epic ${related} of group ${wanted.related_group}` : `link between epics ${Math.min(epic3, related)} and ${Math.max(epic3, related)}`;
+function patternSet(patterns3) {
+  const unique2 = new Map(patterns3.map((pattern3) => [`${pattern3.type} ${pattern3.name}`, pattern3]));
+  return [...unique2.entries()].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0).map(([, p]) => p);
 }
-function identity2(value) {
-  return typeof value === "number" ? `#${value}` : value.toLowerCase();
+function patternOf(policy) {
+  return { name: policy.name, type: policy.type ?? "branch" };
 }
-function groupPath(group3) {
-  return `/api/v4/groups/${encodeURIComponent(String(group3))}`;
-}
-async function planEpicLinks(reader, entry2) {
-  const scope = String(entry2.group);
-  const related = /* @__PURE__ */ new Map();
-  const relatedOf = (iid) => {
-    let pending = related.get(iid);
-    if (!pending) {
-      pending = reader.list(`${groupPath(entry2.group)}/epics/${iid}/related_epics`, void 0, {
-        name: "related epics",
-        schema: relatedEpic
-      });
-      related.set(iid, pending);
-    }
-    return pending;
-  };
-  const groupIds = /* @__PURE__ */ new Map();
-  const groupOf = (group3) => {
-    const key = String(group3).toLowerCase();
-    let pending = groupIds.get(key);
-    if (!pending) {
-      pending = reader.getOrAbsent(groupPath(group3), { name: "a group", schema: readGroup });
-      groupIds.set(key, pending);
-    }
-    return pending;
-  };
-  const planOne = async (wanted) => {
-    const change = newChange(reader.target, scope, "epic_link", linkName(wanted));
-    const byId3 = wanted.link_id !== void 0;
-    const epics = byId3 && wanted.epic === void 0 ? await listEpics(reader, entry2.group) : [wanted.epic];
-    if (!Array.isArray(epics)) return { ...change, error: epics };
-    let targetGroupId;
-    if (!byId3) {
-      const group3 = await groupOf(wanted.related_group ?? entry2.group);
-      if (group3.kind === "error") return { ...change, error: group3.error };
-      if (group3.kind === "absent") {
-        return {
-          ...change,
-          error: changeError(`group ${wanted.related_group ?? entry2.group} was not found`)
-        };
-      }
-      targetGroupId = group3.data.id;
-    }
-    for (const epic3 of epics) {
-      const listed4 = await relatedOf(epic3);
-      if (listed4.kind === "error") return { ...change, error: listed4.error };
-      if (listed4.kind === "absent") {
-        if (byId3 && wanted.epic === void 0) continue;
-        return {
-          ...change,
-          error: changeError(
-            `epic &${epic3} was not found in group ${scope}`,
-            "GET",
-            `${groupPath(entry2.group)}/epics/${epic3}/related_epics`,
-            404
-          )
-        };
-      }
-      const link = listed4.data.find(
-        (candidate) => byId3 ? candidate.related_epic_link_id === wanted.link_id : candidate.iid === wanted.related && candidate.group_id === targetGroupId
-      );
-      if (!link) continue;
-      const live = {
-        link_id: link.related_epic_link_id,
-        epic: epic3,
-        related: link.iid,
-        related_group_id: link.group_id,
-        link_type: link.link_type
-      };
-      return {
-        ...change,
-        action: "delete",
-        diff: [{ path: "link", before: live }],
-        requests: [
-          {
-            method: "DELETE",
-            path: `${groupPath(entry2.group)}/epics/${epic3}/related_epics/${link.related_epic_link_id}`
-          }
-        ],
-        live_fingerprint: fingerprint(live)
-      };
-    }
-    return { ...change, live_fingerprint: fingerprint(null) };
-  };
-  return Promise.all(entry2.epic_links_absent.map(planOne));
-}
-async function listEpics(reader, group3) {
-  const path = `${groupPath(group3)}/epics`;
-  const listed4 = await reader.list(path, OWN_EPICS, { name: "epics", schema: readEpic });
-  if (listed4.kind === "found") return listed4.data.map((epic3) => epic3.iid);
-  if (listed4.kind === "error") return listed4.error;
-  return changeError(`group ${group3} was not found`, "GET", path, 404);
-}
-var epicLink, groupEntry, relatedEpic, readGroup, readEpic, OWN_EPICS, epicLinkKind;
-var init_epic_link = __esm({
-  "src/resources/epic-link/index.ts"() {
-    "use strict";
-    init_zod();
-    init_fields();
-    init_plan();
-    init_context();
-    init_fingerprint();
-    epicLink = closed({
-      epic: positiveId("An epic's iid in this group.").optional(),
-      related: positiveId(
-        "The iid of the related epic (in related_group when given, else in this group)."
-      ).optional(),
-      related_group: pathOrId(
-        "The group of the related epic, when it is in another group.",
-        "partners",
-        false
-      ).optional(),
-      link_id: positiveId("The id of the related-epic link.").optional()
-    }).superRefine((link, context) => {
-      const message = (text) => context.addIssue({ code: "custom", path: [], message: text });
-      if (link.link_id === void 0 && (link.epic === void 0 || link.related === void 0)) {
-        message("give epic and related (the pair of epics), or link_id");
-      } else if (link.link_id !== void 0 && link.related !== void 0) {
-        message(
-          "give either the pair of epics (epic, related) or link_id (optionally with epic), not both"
-        );
-      }
-      if (link.related_group !== void 0 && link.related === void 0) {
-        message("related_group needs related");
-      }
-    });
-    groupEntry = closed({
-      group: pathOrId("The group: numeric id or full path such as acme.", "acme", false),
-      target: targetReference("planning"),
-      epic_links_absent: array(
-        epicLink.describe(
-          "A related-epic link that must not exist: by the pair of epics, or by link id."
-        )
-      ).min(1).describe("Related-epic links that must not exist; they are deleted.")
-    }).describe("Clean-ups in one group.");
-    relatedEpic = looseObject({
-      iid: number2().int(),
-      group_id: number2().int().optional(),
-      related_epic_link_id: number2().int(),
-      link_type: string2().nullish()
-    });
-    readGroup = looseObject({ id: number2().int() });
-    readEpic = looseObject({ iid: number2().int(), title: string2().nullish() });
-    OWN_EPICS = { include_descendant_groups: "false" };
-    epicLinkKind = {
-      name: "epic_link",
-      section: {
-        spec: {
-          at: ["groups"],
-          entry: groupEntry,
-          list: true,
-          description: "Planning-side clean-ups per group.",
-          targetType: "planning",
-          noun: ["group", "groups"],
-          scope: (entry2) => String(entry2.group),
-          defines: (entry2) => {
-            const { group: group3, epic_links_absent } = entry2;
-            return epic_links_absent.map((wanted, index) => ({
-              id: `${identity2(group3)}|${linkIdentity(wanted)}`,
-              path: ["epic_links_absent", index],
-              what: `related-epic ${linkIdentity(wanted)} in group ${group3}`
-            }));
-          },
-          print: (entry2) => entry2.epic_links_absent.map((wanted, index) => ({
-            kind: "epic_link",
-            name: linkName(wanted),
-            path: ["epic_links_absent", index],
-            fixed: [["must be absent", true]]
-          }))
-        },
-        plan: async ({ reader, entry: entry2 }) => ({
-          changes: await planEpicLinks(reader, entry2)
-        }),
-        // Clean-ups name what must not exist, so live epics are listed as comments to pick from.
-        export: async (reader, group3) => {
-          const path = `${groupPath(group3)}/epics`;
-          const epics = mustFind(
-            await reader.list(path, OWN_EPICS, { name: "epics", schema: readEpic }),
-            path
-          );
-          const listed4 = epics.map((epic3) => `&${epic3.iid} "${epic3.title ?? ""}"`).join(", ");
-          return {
-            entries: [],
-            comments: [
-              `group ${group3} epics (name links between them under groups[].epic_links_absent): ${listed4 || "none"}`
-            ]
-          };
-        }
-      }
-    };
-  }
-});
-
-// src/resources/user-reads.ts
-function needsUser(error62, why) {
-  if (error62.status !== 401 && error62.status !== 403) return error62;
-  return { ...error62, message: `${error62.message}; ${why}` };
-}
-async function credentialUser(reader, why) {
-  const read2 = await reader.getOrAbsent("/user", { name: "a user", schema: authenticatedUser });
-  if (read2.kind === "found") return { login: read2.data.login };
-  if (read2.kind === "error") return { error: needsUser(read2.error, why) };
-  return { error: changeError(`${read2.detail}; ${why}`, "GET", "/user", 404) };
-}
-var authenticatedUser;
-var init_user_reads = __esm({
-  "src/resources/user-reads.ts"() {
-    "use strict";
-    init_zod();
-    init_context();
-    authenticatedUser = looseObject({ login: string2().min(1) });
-  }
-});
-
-// src/resources/gist/index.ts
-function ownerOf(gist3) {
-  return gist3.owner?.login ?? gist3.user?.login;
-}
-async function auditGists(reader, audit) {
-  const base = (scope, name2) => newChange(reader.target, scope, "gist", name2);
-  const failed = (error62) => [
-    unlistedChange(reader.target, "gists", "gist", error62)
-  ];
-  const user2 = await credentialUser(reader, NEEDS_USER);
-  if ("error" in user2) return failed(user2.error);
-  const path = "/gists";
-  const listed4 = await reader.list(path, audit.since ? { since: audit.since } : void 0, {
-    name: "gists",
-    schema: readGist
-  });
-  if (listed4.kind === "error") return failed(needsUser(listed4.error, NEEDS_USER));
-  if (listed4.kind === "absent") return failed(changeError(listed4.detail, "GET", path, 404));
-  const login2 = user2.login.toLowerCase();
-  const foreign = listed4.data.find((gist3) => ownerOf(gist3)?.toLowerCase() !== login2);
-  if (foreign !== void 0) {
-    const owner = ownerOf(foreign) ?? "no owner shown";
-    return failed(
-      changeError(
-        `answered 200 with gist ${foreign.id} of ${owner} among the gists of ${user2.login}, the token's user: not that user's own list, so nothing was audited`,
-        "GET",
-        path,
-        200
-      )
-    );
-  }
-  return listed4.data.map((gist3) => {
-    const change = base(ownerOf(gist3) ?? user2.login, gist3.id);
-    if (audit.allow_public === true || !gist3.public) return change;
-    const files = Object.keys(gist3.files ?? {});
-    return {
-      ...change,
-      action: "report",
-      findings: [
-        `public gist ${gist3.id}${gist3.description ? ` "${gist3.description}"` : ""} (${files.length} file${files.length === 1 ? "" : "s"}: ${files.join(", ")}), updated ${gist3.updated_at ?? "?"}`,
-        "public gists are not allowed (audits.gists.allow_public: false)"
-      ]
-    };
-  });
-}
-var gistAudit, account, readGist, SCOPE, NEEDS_USER, gistKind;
-var init_gist = __esm({
-  "src/resources/gist/index.ts"() {
-    "use strict";
-    init_zod();
-    init_fields();
-    init_plan();
-    init_context();
-    init_user_reads();
-    gistAudit = closed({
-      target: targetReference("repository"),
-      allow_public: boolean2().optional().describe("Whether public gists are allowed (default false: each is reported)."),
-      since: string2().regex(UTC_TIME, { error: "expected a UTC time such as 2026-01-01T00:00:00Z" }).optional().describe("Only audit gists updated after this time (YYYY-MM-DDTHH:MM:SSZ).")
-    }).describe("Audit of the authenticated user's gists.");
-    account = looseObject({ login: string2().optional() }).nullish();
-    readGist = looseObject({
-      id: string2(),
-      public: boolean2(),
-      description: string2().nullish(),
-      updated_at: string2().optional(),
-      owner: account,
-      user: account,
-      files: record(string2(), unknown()).optional()
-    });
-    SCOPE = "(authenticated user)";
-    NEEDS_USER = "the gist audit reads the gists of the token's user (GET /gists): it needs a user's token, not an App installation's (nor a workflow's GITHUB_TOKEN)";
-    gistKind = {
-      name: "gist",
-      section: {
-        spec: {
-          at: ["audits", "gists"],
-          entry: gistAudit,
-          list: false,
-          description: "Audit of the authenticated user's gists.",
-          targetType: "repository",
-          noun: ["audit", "audits"],
-          scope: () => SCOPE,
-          defines: (_entry, target2) => [
-            { id: "gists", path: [], what: `the gist audit of target ${target2}` }
-          ],
-          print: () => [
-            { kind: "gist", name: "policy", path: [], defaults: [["allow_public", false]] }
-          ]
-        },
-        plan: async ({ reader, entry: entry2 }) => ({ changes: await auditGists(reader, entry2) })
-      }
-    };
-  }
-});
-
-// src/resources/invitation/index.ts
-function invitationFindings(invitation4, policy, now) {
-  const findings = [];
-  const login2 = invitation4.invitee?.login;
-  const allowed = policy.allowed_invitees;
-  if (allowed && login2 === void 0) {
-    findings.push(
-      `the invitee is not shown, so it cannot be matched against allowed_invitees (${allowed.join(", ")})`
-    );
-  } else if (allowed && login2 !== void 0 && !allowed.some((glob) => matchesGlob(glob, login2))) {
-    findings.push(`invitee ${login2} is not in allowed_invitees (${allowed.join(", ")})`);
-  }
-  const created = Date.parse(invitation4.created_at);
-  if (policy.max_age_days !== void 0) {
-    const ageDays = Math.floor((now - created) / DAY_MS2);
-    if (ageDays > policy.max_age_days) {
-      findings.push(
-        `open for ${ageDays} days (created ${invitation4.created_at}), more than max_age_days ${policy.max_age_days}`
-      );
-    }
-  }
-  if (policy.report_expired !== false && invitation4.expired === true) {
-    findings.push("the invitation has expired but is still listed as open");
-  }
-  return findings;
-}
-async function auditInvitations(reader, repo, policy, now) {
-  const scope = `${repo.owner}/${repo.name}`;
-  const path = `${repoPath(repo)}/invitations`;
-  const base = (name2) => newChange(reader.target, scope, "invitation", name2);
-  const listed4 = await reader.list(path, void 0, {
-    name: "repository invitations",
-    schema: readInvitation
-  });
-  const unlisted = (error62) => [
-    unlistedChange(reader.target, scope, "invitation", error62)
-  ];
-  if (listed4.kind === "error") return unlisted(listed4.error);
-  if (listed4.kind === "absent") {
-    return unlisted(changeError(`repository ${scope} was not found`, "GET", path, 404));
-  }
-  return listed4.data.map((invitation4) => {
-    const findings = invitationFindings(invitation4, policy, now);
-    const change = base(String(invitation4.id));
-    if (findings.length === 0) return change;
-    return {
-      ...change,
-      action: "report",
-      findings: [
-        `invitation ${invitation4.id}: ${invitation4.invitee?.login ?? "(invitee not shown)"} (${invitation4.permissions}) invited by ${invitation4.inviter?.login ?? "(not shown)"}`,
-        ...findings
-      ]
-    };
-  });
-}
-var invitations, account2, readInvitation, DAY_MS2, invitation;
-var init_invitation = __esm({
-  "src/resources/invitation/index.ts"() {
-    "use strict";
-    init_zod();
-    init_fields();
-    init_glob();
-    init_plan();
-    init_context();
-    invitations = closed({
-      allowed_invitees: array(
-        string2().regex(/^[A-Za-z0-9*?[\]!-]+$/, { error: "expected a login or a glob such as octo-*" })
-      ).optional().describe("Logins (globs allowed) that may hold open invitations; leave out to allow anyone."),
-      max_age_days: int().positive().optional().describe("Report invitations older than this many days."),
-      report_expired: boolean2().optional().describe("Report expired invitations that are still listed (default true).")
-    }).describe("Audit of the repository's open invitations (reported, never changed).");
-    account2 = looseObject({ login: string2().optional() }).nullish();
-    readInvitation = looseObject({
-      id: number2().int(),
-      invitee: account2,
-      inviter: account2,
-      permissions: string2(),
-      created_at: string2().refine((value) => Number.isFinite(Date.parse(value)), {
-        error: "expected a date-time"
-      }),
-      expired: boolean2().optional()
-    });
-    DAY_MS2 = 864e5;
-    invitation = {
-      name: "invitation",
-      repository: {
-        setting: {
-          key: "invitations",
-          schema: invitations,
-          defines: () => [{ id: "invitations", path: [], what: "the invitation audit" }],
-          print: () => [
-            { kind: "invitation", name: "policy", path: [], defaults: [["report_expired", true]] }
-          ]
-        },
-        plan: ({ reader, repo, value, options }) => auditInvitations(reader, repo, value, options.now)
-      }
-    };
-  }
-});
-
-// src/resources/migration/index.ts
-function scopeOf(audit) {
-  return audit.org ?? "user";
-}
-function migrationFindings(audit, live) {
-  const findings = [];
-  const states = audit.state === void 0 ? void 0 : [audit.state].flat();
-  if (states && !states.includes(live.state)) {
-    findings.push(`state is ${live.state}, expected ${states.join(" or ")}`);
-  }
-  if (audit.repositories) {
-    const expected = principalSet(audit.repositories);
-    const missing = expected.filter((name2) => !live.repositories.includes(name2));
-    const extra = live.repositories.filter((name2) => !expected.includes(name2));
-    if (missing.length > 0)
-      findings.push(`repositories missing from the migration: ${missing.join(", ")}`);
-    if (extra.length > 0)
-      findings.push(`unexpected repositories in the migration: ${extra.join(", ")}`);
-  }
-  return findings;
-}
-function needed(audit) {
-  return audit.org !== void 0 ? `an organization migration is read with the token of an owner of ${audit.org}, not an App installation's` : "a user migration is read with its user's token, not an App installation's (nor a workflow's GITHUB_TOKEN)";
-}
-async function auditMigration(reader, audit) {
-  const scope = scopeOf(audit);
-  const change = newChange(reader.target, scope, "migration", String(audit.id));
-  const failed = (error62) => ({
-    change: { ...change, error: needsUser(error62, needed(audit)) }
-  });
-  const path = audit.org !== void 0 ? `/orgs/${encodeURIComponent(audit.org)}/migrations/${audit.id}` : `/user/migrations/${audit.id}`;
-  const read2 = await reader.getOrAbsent(path, { name: "a Migration", schema: readMigration });
-  if (read2.kind === "error") return failed(read2.error);
-  if (read2.kind === "absent") {
-    const whose = audit.org !== void 0 ? `of organization ${audit.org} was not found (or the token's user is not an owner of ${audit.org})` : "was not found among the token's user's migrations";
-    return failed(changeError(`migration ${audit.id} ${whose}`, "GET", path, 404));
-  }
-  let repositories = read2.data.repositories;
-  if (repositories === void 0 || audit.user === true) {
-    const listed4 = await reader.list(`${path}/repositories`, void 0, {
-      name: "repositories",
-      schema: readRepository
-    });
-    if (listed4.kind === "error") return failed(listed4.error);
-    if (listed4.kind === "absent") {
-      return failed(changeError(listed4.detail, "GET", `${path}/repositories`, 404));
-    }
-    repositories = listed4.data;
-  }
-  const live = {
-    state: read2.data.state,
-    lockRepositories: read2.data.lock_repositories,
-    repositories: principalSet(repositories.map((repo) => repo.full_name))
-  };
-  const findings = migrationFindings(audit, live);
-  if (findings.length === 0) return { change, live };
-  return {
-    change: {
-      ...change,
-      action: "report",
-      findings: [
-        `migration ${audit.id} (${scope}): state ${live.state}, ${live.repositories.length} repositories`,
-        ...findings
-      ]
-    },
-    live
-  };
-}
-function locksOf(live) {
-  if (!live || !live.lockRepositories) return [];
-  return live.state === "pending" || live.state === "exporting" ? live.repositories : [];
-}
-var migrationState, migrationAudit, readRepository, readMigration, migrationKind;
-var init_migration = __esm({
-  "src/resources/migration/index.ts"() {
-    "use strict";
-    init_zod();
-    init_fields();
-    init_plan();
-    init_context();
-    init_principals();
-    init_user_reads();
-    migrationState = _enum2(["pending", "exporting", "exported", "failed"]);
-    migrationAudit = closed({
-      target: targetReference("repository"),
-      org: name("The organization that owns the migration.").optional(),
-      user: literal(true).optional().describe("true: a migration of the authenticated user."),
-      id: positiveId("The migration id."),
-      state: union([migrationState, array(migrationState).min(1)]).optional().describe("The expected state, or a list of acceptable states."),
-      repositories: array(
-        string2().regex(REPOSITORY_NAME, { error: 'expected "owner/repo"' }).describe('A repository, "owner/repo".')
-      ).optional().describe("The repositories the migration is expected to hold (in any order).")
-    }).refine((audit) => audit.org === void 0 !== (audit.user === void 0), {
-      error: "give exactly one of org (an organization migration) or user: true (your own migration)"
-    }).describe("One migration and what it is expected to be.");
-    readRepository = looseObject({ full_name: string2() });
-    readMigration = looseObject({
-      id: number2().int(),
-      state: string2(),
-      lock_repositories: boolean2(),
-      repositories: array(readRepository).optional()
-    });
-    migrationKind = {
-      name: "migration",
-      section: {
-        spec: {
-          at: ["audits", "migrations"],
-          entry: migrationAudit,
-          list: true,
-          description: "Audits of migrations: expected state and repositories.",
-          targetType: "repository",
-          noun: ["audit", "audits"],
-          scope: (entry2) => scopeOf(entry2),
-          defines: (entry2) => {
-            const audit = entry2;
-            const owner = audit.org !== void 0 ? `organization ${audit.org.toLowerCase()}` : "your user";
-            return [
-              {
-                id: `${owner}|${audit.id}`,
-                path: [],
-                what: `the audit of migration ${audit.id} of ${owner}`
-              }
-            ];
-          },
-          print: (entry2) => [
-            { kind: "migration", name: String(entry2.id), path: [] }
-          ]
-        },
-        // A running migration that locks repositories holds back changes to them whichever shard plans
-        // them, so every shard reads it.
-        everyShard: true,
-        plan: async ({ reader, entry: entry2 }) => {
-          const { change, live } = await auditMigration(reader, entry2);
-          const reason = `locked by migration ${change.name} (${live?.state}) with lock_repositories`;
-          return {
-            changes: [change],
-            holds: locksOf(live).map((scope) => ({ scope, reason }))
-          };
-        }
-      }
-    };
-  }
-});
-
-// src/resources/organizations.ts
-function organizationsSection(kinds) {
-  const settings = kinds.map((kind) => kind.organization.setting);
-  const shape = {
-    name: string2().regex(OWNER_NAME, { error: "expected an organization login such as acme" }).describe("The organization."),
-    target: targetReference("repository")
-  };
-  for (const setting of settings) shape[setting.key] = setting.schema.optional();
-  const entry2 = closed(shape).superRefine((value, ctx) => {
-    const written = value;
-    for (const setting of settings) {
-      const own2 = written[setting.key];
-      if (own2 === void 0 || setting.rules === void 0) continue;
-      for (const problem of setting.rules(own2, {
-        ownerType: "organization",
-        settings: written
-      })) {
-        ctx.addIssue({
-          code: "custom",
-          path: [setting.key, ...problem.path],
-          message: problem.message
-        });
-      }
-    }
-  }).describe(
-    `An organization and what forgeplan manages of it: ${settings.map((setting) => setting.key).join(", ")}.`
+function reviewersOf(env) {
+  const rule = env.protection_rules?.find((candidate) => candidate.type === "required_reviewers");
+  const reviewers = rule?.reviewers ?? [];
+  const named2 = (type) => reviewers.filter((reviewer) => reviewer.type === type).map(
+    (reviewer) => (type === "User" ? reviewer.reviewer.login : reviewer.reviewer.slug) ?? ""
   );
-  const present2 = (value) => kinds.filter((kind) => value[kind.organization.setting.key] !== void 0);
+  return { users: named2("User"), teams: named2("Team") };
+}
+function fromRead3(env, patterns3) {
+  const rules2 = env.protection_rules ?? [];
+  const reviewers = reviewersOf(env);
+  const required2 = rules2.find((rule) => rule.type === "required_reviewers");
+  const kind = policyKindOf(env);
   return {
-    spec: {
-      at: ["organizations"],
-      entry: entry2,
-      list: true,
-      description: `Organizations and their ${settings.map((setting) => setting.key).join(", ")}.`,
-      targetType: "repository",
-      noun: ["organization", "organizations"],
-      scope: (value) => value.name,
-      defines: (value) => {
-        const org = value;
-        return present2(org).flatMap(
-          ({ organization: { setting } }) => setting.defines(org[setting.key]).map((defined) => ({
-            id: `${org.name.toLowerCase()}|${setting.key}|${defined.id}`,
-            path: [setting.key, ...defined.path],
-            what: `${defined.what} of organization ${org.name}`
-          }))
-        );
-      },
-      print: (value) => {
-        const org = value;
-        return present2(org).flatMap(
-          ({ organization: { setting } }) => setting.print(org[setting.key]).map((block2) => ({ ...block2, path: [setting.key, ...block2.path] }))
-        );
-      }
-    },
-    plan: async ({ reader, entry: value, options }) => {
-      const org = value;
-      const planned = await Promise.all(
-        present2(org).map(
-          (kind) => kind.organization.plan({
-            reader,
-            org: org.name,
-            value: org[kind.organization.setting.key],
-            options
-          })
-        )
-      );
-      return { changes: planned.flat() };
-    },
-    export: async (reader, org) => {
-      const exported = { name: org };
-      for (const kind of kinds) {
-        const value = await kind.organization.export?.(reader, org);
-        if (value !== void 0) exported[kind.organization.setting.key] = value;
-      }
-      return { entries: [exported], comments: [] };
-    }
+    wait_timer: rules2.find((rule) => rule.type === "wait_timer")?.wait_timer ?? 0,
+    // Without reviewers GitHub shows no required_reviewers rule, and nothing to prevent.
+    prevent_self_review: required2?.prevent_self_review ?? false,
+    reviewers: { users: principalSet(reviewers.users), teams: principalSet(reviewers.teams) },
+    deployment_branch_policy: kind === "all" ? null : kind === "protected" ? { protected_branches: true } : { custom: patternSet(patterns3 ?? []) }
   };
 }
-var init_organizations = __esm({
-  "src/resources/organizations.ts"() {
+function verifyEnvironmentWrite(request2, response) {
+  if (request2.path.endsWith("/deployment-branch-policies")) {
+    const parsed2 = readPolicy.safeParse(response);
+    if (!parsed2.success)
+      return [{ path: "(response)", before: "a policy", after: "something else" }];
+    return diffValues(patternOf(request2.body), patternOf(parsed2.data));
+  }
+  const parsed = readEnvironment.safeParse(response);
+  if (!parsed.success) {
+    return [{ path: "(response)", before: "an environment", after: "something else" }];
+  }
+  const sent = request2.body;
+  const live = fromRead3(parsed.data, []);
+  const reviewers = parsed.data.protection_rules?.find(
+    (rule) => rule.type === "required_reviewers"
+  );
+  const ids = (list3) => list3.map((reviewer) => `${reviewer.type} ${reviewer.id}`).sort();
+  const kind = (policy) => policy === null ? "all" : policy.custom_branch_policies ? "custom" : "protected";
+  return diffValues(
+    {
+      wait_timer: sent.wait_timer,
+      prevent_self_review: sent.prevent_self_review,
+      reviewers: ids(sent.reviewers),
+      deployment_branch_policy: kind(sent.deployment_branch_policy)
+    },
+    {
+      wait_timer: live.wait_timer,
+      prevent_self_review: live.prevent_self_review,
+      reviewers: ids(
+        (reviewers?.reviewers ?? []).map((item) => ({ type: item.type, id: item.reviewer.id }))
+      ),
+      deployment_branch_policy: policyKindOf(parsed.data)
+    }
+  );
+}
+var readReviewer, readRule, readEnvironment, ENVIRONMENT_SHAPE, readPolicy, POLICY_SHAPE;
+var init_canonical2 = __esm({
+  "src/resources/environment/canonical.ts"() {
     "use strict";
     init_zod();
-    init_fields();
-  }
-});
-
-// src/resources/ruleset/classic.ts
-function requirementsOf(protection2, requiredSignatures) {
-  const requirements = [];
-  if (!protection2.allow_deletions) requirements.push({ type: "deletion" });
-  if (!protection2.allow_force_pushes) requirements.push({ type: "non_fast_forward" });
-  if (protection2.required_linear_history) requirements.push({ type: "required_linear_history" });
-  if (requiredSignatures) requirements.push({ type: "required_signatures" });
-  if (protection2.lock_branch) {
-    requirements.push({
-      type: "update",
-      parameters: { update_allows_fetch_and_merge: protection2.allow_fork_syncing }
+    init_diff();
+    init_principals();
+    readReviewer = looseObject({
+      type: _enum2(["User", "Team"]),
+      reviewer: looseObject({
+        id: number2().int(),
+        login: string2().optional(),
+        slug: string2().optional()
+      })
     });
-  }
-  const reviews = protection2.required_pull_request_reviews;
-  if (reviews) {
-    requirements.push({
-      type: "pull_request",
-      parameters: {
-        required_approving_review_count: reviews.required_approving_review_count,
-        dismiss_stale_reviews_on_push: reviews.dismiss_stale_reviews,
-        require_code_owner_review: reviews.require_code_owner_reviews,
-        require_last_push_approval: reviews.require_last_push_approval,
-        required_review_thread_resolution: protection2.required_conversation_resolution
-      }
+    readRule = looseObject({
+      type: string2(),
+      wait_timer: number2().int().optional(),
+      prevent_self_review: boolean2().optional(),
+      reviewers: array(readReviewer).optional()
     });
-  }
-  const checks = protection2.required_status_checks;
-  if (checks) {
-    requirements.push({
-      type: "required_status_checks",
-      parameters: {
-        strict_required_status_checks_policy: checks.strict,
-        required_status_checks: checks.checks.map(
-          ({ context, app_id }) => typeof app_id === "number" ? { context, integration_id: app_id } : { context }
-        )
-      }
+    readEnvironment = looseObject({
+      name: string2().min(1),
+      protection_rules: array(readRule).optional(),
+      deployment_branch_policy: looseObject({ protected_branches: boolean2(), custom_branch_policies: boolean2() }).nullable().optional()
     });
-  }
-  return requirements;
-}
-function listed(what, lists) {
-  const parts = ["users", "teams", "apps"].filter((key) => lists[key].length > 0).map((key) => `${key} ${lists[key].join(", ")}`);
-  return `${what} (${parts.join("; ")})`;
-}
-function notEquivalent(protection2) {
-  const notes = [];
-  if (!protection2.enforce_admins) {
-    notes.push(
-      "enforce_admins is off: the classic protection does not bind administrators, a ruleset binds everyone not in bypass_actors; not migrated (add { role: admin } to bypass_actors to keep admins out of it)"
-    );
-  }
-  if (protection2.restrictions) {
-    notes.push(
-      `${listed("restrictions on who may push", protection2.restrictions)} have no ruleset equivalent: a ruleset lets only its bypass actors past its rules, the inverse of an allow list; not migrated`
-    );
-  }
-  if (protection2.block_creations) {
-    notes.push(
-      "block_creations works together with the push restrictions, which have no equivalent; not migrated"
-    );
-  }
-  const reviews = protection2.required_pull_request_reviews;
-  if (reviews) {
-    const bypass = reviews.bypass_pull_request_allowances;
-    if (bypass.users.length + bypass.teams.length + bypass.apps.length > 0) {
-      notes.push(
-        `${listed("bypass_pull_request_allowances", bypass)} have no exact equivalent: a bypass actor bypasses the whole ruleset, not only its pull request rule; not migrated`
-      );
-    }
-    const dismissal = reviews.dismissal_restrictions;
-    if (dismissal !== null && dismissal.users.length > 0) {
-      notes.push(
-        `review dismissal by users (${dismissal.users.join(", ")}) is not migrated: forgeplan names no users in rulesets`
-      );
-    }
-  } else if (protection2.required_conversation_resolution) {
-    notes.push(
-      "required_conversation_resolution without required reviews has no equivalent: a ruleset resolves conversations only inside its pull_request rule; not migrated"
-    );
-  }
-  return notes;
-}
-function rulesOf(protection2, requirements) {
-  const rules2 = {};
-  for (const requirement of requirements) {
-    if (requirement.type === "pull_request") {
-      const dismissal = protection2.required_pull_request_reviews?.dismissal_restrictions;
-      rules2.pull_request = {
-        ...requirement.parameters,
-        ...dismissal ? {
-          dismissal_restriction: {
-            enabled: true,
-            allowed_actors: [
-              ...dismissal.teams.map((team3) => ({ team: team3 })),
-              ...dismissal.apps.map((app3) => ({ app: app3 }))
-            ]
-          }
-        } : {}
-      };
-    } else rules2[requirement.type] = requirement.parameters ?? true;
-  }
-  return rules2;
-}
-function replacementFor(branch3, protection2, requiredSignatures, enforcement) {
-  return {
-    settings: {
-      target: "branch",
-      enforcement,
-      conditions: { ref_name: { include: [`refs/heads/${branch3}`], exclude: [] } },
-      bypass_actors: [],
-      rules: rulesOf(protection2, requirementsOf(protection2, requiredSignatures)),
-      replaces_protection: [branch3]
-    },
-    notes: notEquivalent(protection2)
-  };
-}
-function param(rule, key) {
-  const parameters2 = rule.parameters;
-  return parameters2 !== null && typeof parameters2 === "object" ? parameters2[key] : void 0;
-}
-function uncovered(effective, requirements) {
-  const gaps = [];
-  for (const requirement of requirements) {
-    const rules2 = effective.filter((rule) => rule.type === requirement.type);
-    if (rules2.length === 0) {
-      gaps.push({ path: requirement.type, before: requirement.parameters ?? true });
-      continue;
-    }
-    const wanted = requirement.parameters ?? {};
-    for (const [key, value] of Object.entries(wanted)) {
-      const found = rules2.map((rule) => param(rule, key));
-      const path = `${requirement.type}.${key}`;
-      if (key === "update_allows_fetch_and_merge") {
-        if (value === false && !found.includes(false))
-          gaps.push({ path, before: false, after: true });
-      } else if (typeof value === "number") {
-        const best = Math.max(...found.map((item) => typeof item === "number" ? item : 0));
-        if (best < value) gaps.push({ path, before: value, after: best });
-      } else if (value === true && !found.includes(true)) {
-        gaps.push({ path, before: true, after: false });
-      } else if (Array.isArray(value)) {
-        const checks = found.flatMap((item) => Array.isArray(item) ? item : []);
-        for (const check3 of value) {
-          const covered = checks.some(
-            (candidate) => candidate.context === check3.context && (check3.integration_id === void 0 || candidate.integration_id === check3.integration_id)
-          );
-          if (!covered) gaps.push({ path: `${path}[${String(check3.context)}]`, before: check3 });
-        }
-      }
-    }
-  }
-  return gaps;
-}
-var init_classic = __esm({
-  "src/resources/ruleset/classic.ts"() {
-    "use strict";
+    ENVIRONMENT_SHAPE = { name: "environments", schema: readEnvironment };
+    readPolicy = looseObject({
+      id: number2().int(),
+      name: string2(),
+      type: _enum2(["branch", "tag"]).optional()
+    });
+    POLICY_SHAPE = { name: "deployment branch policies", schema: readPolicy };
   }
 });
 
@@ -35404,7 +36206,7 @@ function oneActor(value, context, kinds) {
     });
   }
 }
-var ROLE_IDS, ORGANIZATION_ADMIN, ROLES, bypassMode, ACTOR_KINDS, role, bypassActor, ruleActor;
+var ROLE_IDS, ORGANIZATION_ADMIN, ROLES2, bypassMode, ACTOR_KINDS, role2, bypassActor, ruleActor;
 var init_actors = __esm({
   "src/resources/ruleset/actors.ts"() {
     "use strict";
@@ -35412,16 +36214,16 @@ var init_actors = __esm({
     init_fields();
     ROLE_IDS = { maintain: 2, write: 4, admin: 5 };
     ORGANIZATION_ADMIN = "OrganizationAdmin";
-    ROLES = [ORGANIZATION_ADMIN, ...Object.keys(ROLE_IDS)];
+    ROLES2 = [ORGANIZATION_ADMIN, ...Object.keys(ROLE_IDS)];
     bypassMode = _enum2(["always", "pull_request", "exempt"]).optional().describe(
       "always (default); pull_request: only through pull requests (branch rulesets); exempt: the rules do not run for this actor."
     );
     ACTOR_KINDS = ["role", "team", "app", "deploy_keys"];
-    role = _enum2(ROLES).describe(
+    role2 = _enum2(ROLES2).describe(
       `A repository role (admin, maintain, write) or ${ORGANIZATION_ADMIN} (organization owners).`
     );
     bypassActor = closed({
-      role: role.optional(),
+      role: role2.optional(),
       team: name("A team slug of the organization.").optional(),
       app: name("A GitHub App slug.").optional(),
       deploy_keys: literal(true).optional().describe("true: deploy keys may bypass."),
@@ -35630,7 +36432,7 @@ var init_rules = __esm({
       ).optional().describe("Push rulesets: a path length limit; null leaves the rule out.")
     };
     rules = strictObject(rulesShape, {
-      error: (issue2) => issue2.code === "unrecognized_keys" ? issue2.keys.map(
+      error: (issue3) => issue3.code === "unrecognized_keys" ? issue3.keys.map(
         (key) => UNSUPPORTED_RULE_TYPES.includes(key) ? `rule type "${key}" is not supported by forgeplan; manage it on the service and leave this ruleset to forgeplan without it` : `unknown rule type ${JSON.stringify(key)}; ${unknownNameHint(key, RULE_TYPES)}`
       ).join("\n") : void 0
     }).describe("The rules, keyed by type; a type not written is not in the ruleset.");
@@ -35914,7 +36716,7 @@ function referencedIds(ruleset3) {
   return refs;
 }
 var ACTOR_TYPES, int2, flag, strings, pattern2, PARAMETERS, patterns, propertySpec, readRuleset, listedRuleset, set2, MERGE_METHODS, ID_LESS, ROLE_NAMES;
-var init_canonical = __esm({
+var init_canonical3 = __esm({
   "src/resources/ruleset/canonical.ts"() {
     "use strict";
     init_zod();
@@ -36071,15 +36873,15 @@ function directoryOf(reader, owner) {
   }
   return found;
 }
-var teamShape, installationsShape, appShape, Unresolved, Directory, directories;
+var teamShape2, installationsShape, appShape, Unresolved, Directory, directories;
 var init_directory = __esm({
   "src/resources/ruleset/directory.ts"() {
     "use strict";
     init_zod();
     init_context();
-    init_canonical();
+    init_canonical3();
     init_actors();
-    teamShape = {
+    teamShape2 = {
       name: "teams",
       schema: looseObject({ id: number2().int(), slug: string2() })
     };
@@ -36119,9 +36921,9 @@ var init_directory = __esm({
         return `/orgs/${encodeURIComponent(this.owner)}`;
       }
       #teamList() {
-        this.#teams ??= this.reader.list(`${this.#org}/teams`, void 0, teamShape).then((result) => {
+        this.#teams ??= this.reader.list(`${this.#org}/teams`, void 0, teamShape2).then((result) => {
           if (result.kind === "found") {
-            for (const team3 of result.data) this.#names.set(`Team:${team3.id}`, team3.slug);
+            for (const team4 of result.data) this.#names.set(`Team:${team4.id}`, team4.slug);
           }
           return result;
         });
@@ -36155,32 +36957,32 @@ var init_directory = __esm({
         return this.#installations;
       }
       /** A team of the organization by slug; throws Unresolved when there is none. */
-      async teamId(slug) {
+      async teamId(slug2) {
         const path = `${this.#org}/teams`;
         const teams = await this.#teamList();
         if (teams.kind !== "found")
           fail(teams, `teams belong to organizations, and ${this.owner} is not one`, path);
-        const found = teams.data.find((team3) => team3.slug.toLowerCase() === slug.toLowerCase());
+        const found = teams.data.find((team4) => team4.slug.toLowerCase() === slug2.toLowerCase());
         if (!found) {
           throw new Unresolved(
-            changeError(`team "${slug}" does not exist in ${this.owner}`, "GET", path, 200)
+            changeError(`team "${slug2}" does not exist in ${this.owner}`, "GET", path, 200)
           );
         }
         return found.id;
       }
-      async #appId(slug) {
-        const path = `/apps/${encodeURIComponent(slug)}`;
-        let lookup = this.#apps.get(slug.toLowerCase());
+      async #appId(slug2) {
+        const path = `/apps/${encodeURIComponent(slug2)}`;
+        let lookup = this.#apps.get(slug2.toLowerCase());
         if (!lookup) {
           lookup = this.reader.getOrAbsent(path, appShape);
-          this.#apps.set(slug.toLowerCase(), lookup);
+          this.#apps.set(slug2.toLowerCase(), lookup);
         }
         const result = await lookup;
-        if (result.kind !== "found") fail(result, `app "${slug}" does not exist`, path);
-        this.#names.set(`Integration:${result.data.id}`, result.data.slug ?? slug);
+        if (result.kind !== "found") fail(result, `app "${slug2}" does not exist`, path);
+        this.#names.set(`Integration:${result.data.id}`, result.data.slug ?? slug2);
         return result.data.id;
       }
-      async #installationId(slug) {
+      async #installationId(slug2) {
         const path = `${this.#org}/installations`;
         const installations = await this.#installationList();
         if (installations.kind !== "found") {
@@ -36191,11 +36993,11 @@ var init_directory = __esm({
           );
         }
         const found = installations.data.find(
-          (item) => item.app_slug.toLowerCase() === slug.toLowerCase()
+          (item) => item.app_slug.toLowerCase() === slug2.toLowerCase()
         );
         if (!found) {
           throw new Unresolved(
-            changeError(`app "${slug}" is not installed on ${this.owner}`, "GET", path, 200)
+            changeError(`app "${slug2}" is not installed on ${this.owner}`, "GET", path, 200)
           );
         }
         return found.id;
@@ -36260,6 +37062,1543 @@ var init_directory = __esm({
   }
 });
 
+// src/resources/environment/reviewers.ts
+function userRead(reader, login4) {
+  let byLogin = users.get(reader);
+  if (!byLogin) {
+    byLogin = /* @__PURE__ */ new Map();
+    users.set(reader, byLogin);
+  }
+  const key = login4.toLowerCase();
+  let read2 = byLogin.get(key);
+  if (!read2) {
+    read2 = reader.getOrAbsent(`/users/${encodeURIComponent(login4)}`, userShape);
+    byLogin.set(key, read2);
+  }
+  return read2;
+}
+async function reviewerIds(reader, owner, reviewers) {
+  const ids = [];
+  for (const login4 of reviewers.users) {
+    const read2 = await userRead(reader, login4);
+    if (read2.kind === "error") return { error: read2.error };
+    const path = `/users/${encodeURIComponent(login4)}`;
+    if (read2.kind === "absent" || read2.data.login.toLowerCase() !== login4.toLowerCase()) {
+      return { error: changeError(`reviewer "${login4}" is not a user`, "GET", path, 404) };
+    }
+    ids.push({ type: "User", id: read2.data.id });
+  }
+  const directory = directoryOf(reader, owner);
+  for (const slug2 of reviewers.teams) {
+    try {
+      ids.push({ type: "Team", id: await directory.teamId(slug2) });
+    } catch (error62) {
+      if (error62 instanceof Unresolved) return { error: error62.error };
+      throw error62;
+    }
+  }
+  return { ids };
+}
+var userShape, users;
+var init_reviewers = __esm({
+  "src/resources/environment/reviewers.ts"() {
+    "use strict";
+    init_zod();
+    init_context();
+    init_directory();
+    userShape = {
+      name: "a user",
+      schema: looseObject({ id: number2().int(), login: string2() })
+    };
+    users = /* @__PURE__ */ new WeakMap();
+  }
+});
+
+// src/resources/environment/plan.ts
+function environmentsPath(repo) {
+  return `${repoPath(repo)}/environments`;
+}
+function environmentPath(repo, name2) {
+  return `${environmentsPath(repo)}/${encodeURIComponent(name2)}`;
+}
+function policiesPath(repo, name2) {
+  return `${environmentPath(repo, name2)}/deployment-branch-policies`;
+}
+async function listEnvironments(reader, repo) {
+  return reader.list(environmentsPath(repo), void 0, ENVIRONMENT_SHAPE, {
+    itemsUnder: "environments"
+  });
+}
+async function readPolicies(reader, repo, name2) {
+  return reader.list(policiesPath(repo, name2), void 0, POLICY_SHAPE, {
+    itemsUnder: "branch_policies"
+  });
+}
+async function liveEnvironment(reader, repo, env) {
+  if (policyKindOf(env) !== "custom") return { canonical: fromRead3(env, void 0), policies: [] };
+  const read2 = await readPolicies(reader, repo, env.name);
+  if (read2.kind === "error") return { error: read2.error };
+  if (read2.kind === "absent") {
+    return {
+      error: changeError(
+        `environment "${env.name}" has custom branch policies on, but they could not be listed`,
+        "GET",
+        policiesPath(repo, env.name),
+        404
+      )
+    };
+  }
+  return { canonical: fromRead3(env, read2.data.map(patternOf)), policies: read2.data };
+}
+function desiredOf(settings) {
+  const policy = settings.deployment_branch_policy ?? null;
+  return {
+    wait_timer: settings.wait_timer ?? 0,
+    prevent_self_review: settings.prevent_self_review ?? false,
+    reviewers: {
+      users: principalSet(settings.reviewers?.users),
+      teams: principalSet(settings.reviewers?.teams)
+    },
+    deployment_branch_policy: policy === null ? null : "custom" in policy ? { custom: patternSet(policy.custom.map(patternOf)) } : { protected_branches: true }
+  };
+}
+function requestsFor(repo, name2, live, desired, reviewers) {
+  const policy = desired.deployment_branch_policy;
+  const protection2 = (env) => ({ ...env, deployment_branch_policy: null });
+  const kind = (value) => value === null ? "all" : "custom" in value ? "custom" : "protected";
+  const requests = [];
+  if (live === void 0 || !sameJson(protection2(live.canonical), protection2(desired)) || kind(live.canonical.deployment_branch_policy) !== kind(policy)) {
+    requests.push({
+      method: "PUT",
+      path: environmentPath(repo, name2),
+      body: {
+        wait_timer: desired.wait_timer,
+        prevent_self_review: desired.prevent_self_review,
+        reviewers: reviewers.map(({ type, id }) => ({ type, id })),
+        deployment_branch_policy: policy === null ? null : {
+          protected_branches: !("custom" in policy),
+          custom_branch_policies: "custom" in policy
+        }
+      }
+    });
+  }
+  if (policy === null || !("custom" in policy)) return requests;
+  const key = (pattern3) => `${pattern3.type} ${pattern3.name}`;
+  const wanted = new Set(policy.custom.map(key));
+  const current = live?.policies ?? [];
+  const have = new Set(current.map((existing) => key(patternOf(existing))));
+  for (const existing of current) {
+    if (wanted.has(key(patternOf(existing)))) continue;
+    requests.push({ method: "DELETE", path: `${policiesPath(repo, name2)}/${existing.id}` });
+  }
+  for (const pattern3 of policy.custom) {
+    if (have.has(key(pattern3))) continue;
+    requests.push({ method: "POST", path: policiesPath(repo, name2), body: { ...pattern3 } });
+  }
+  return requests;
+}
+async function planOne(reader, repo, name2, settings, listed4) {
+  const found = listed4.find((env) => env.name.toLowerCase() === name2.toLowerCase());
+  const live = found === void 0 ? void 0 : await liveEnvironment(reader, repo, found);
+  if (live !== void 0 && "error" in live) return { error: live.error };
+  if (settings === null) {
+    if (live === void 0 || found === void 0) {
+      return { live_fingerprint: fingerprint(null) };
+    }
+    return {
+      action: "delete",
+      diff: diffValues(live.canonical, {}),
+      requests: [{ method: "DELETE", path: environmentPath(repo, found.name) }],
+      live_fingerprint: fingerprint(live.canonical),
+      notes: ["null in the desired state: the environment, its protection and its secrets go"]
+    };
+  }
+  const desired = desiredOf(settings);
+  const resolved = await reviewerIds(reader, repo.owner, desired.reviewers);
+  if ("error" in resolved) return { error: resolved.error };
+  const diff = diffValues(live?.canonical ?? {}, desired);
+  const planned = { live_fingerprint: fingerprint(live?.canonical ?? null) };
+  if (live !== void 0 && diff.length === 0) return planned;
+  const target2 = found?.name ?? name2;
+  return {
+    action: live === void 0 ? "create" : "update",
+    diff,
+    requests: requestsFor(repo, target2, live, desired, resolved.ids),
+    ...planned
+  };
+}
+async function planEnvironments({
+  reader,
+  repo,
+  value
+}) {
+  const scope = `${repo.owner}/${repo.name}`;
+  const change = (name2, part) => ({
+    ...newChange(reader.target, scope, KIND3, name2),
+    ...part
+  });
+  const names = Object.keys(value);
+  if (names.length === 0) return [];
+  const listed4 = await listEnvironments(reader, repo);
+  if (listed4.kind !== "found") {
+    const error62 = listingError(listed4, reader, scope, environmentsPath(repo));
+    return names.map((name2) => change(name2, { error: error62 }));
+  }
+  return Promise.all(
+    Object.entries(value).map(
+      async ([name2, settings]) => change(name2, await planOne(reader, repo, name2, settings, listed4.data))
+    )
+  );
+}
+var KIND3, sameJson;
+var init_plan3 = __esm({
+  "src/resources/environment/plan.ts"() {
+    "use strict";
+    init_plan();
+    init_context();
+    init_collection();
+    init_diff();
+    init_fingerprint();
+    init_principals();
+    init_canonical2();
+    init_reviewers();
+    KIND3 = "environment";
+    sameJson = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+  }
+});
+
+// src/resources/environment/settings.ts
+function environmentRules(value) {
+  const first = /* @__PURE__ */ new Map();
+  const problems = [];
+  for (const [written, settings] of Object.entries(value)) {
+    const earlier = first.get(written.toLowerCase());
+    if (earlier === void 0) first.set(written.toLowerCase(), written);
+    else {
+      problems.push({
+        path: [written],
+        message: `environment names are not case-sensitive: "${earlier}" is the same environment`,
+        sameAs: [earlier]
+      });
+    }
+    if (settings !== null) {
+      problems.push(
+        ...environmentProblems(settings).map((problem) => ({
+          ...problem,
+          path: [written, ...problem.path]
+        }))
+      );
+    }
+  }
+  return problems;
+}
+function environmentProblems(settings) {
+  const problems = [];
+  const reviewers = (settings.reviewers?.users ?? []).length + (settings.reviewers?.teams ?? []).length;
+  if (reviewers > MAX_REVIEWERS) {
+    problems.push({
+      path: ["reviewers"],
+      message: `at most ${MAX_REVIEWERS} reviewers, users and teams together (GitHub's limit)`
+    });
+  }
+  if (settings.prevent_self_review === true && reviewers === 0) {
+    problems.push({
+      path: ["prevent_self_review"],
+      message: "prevent_self_review needs at least one reviewer (GitHub refuses it without)"
+    });
+  }
+  const policy = settings.deployment_branch_policy;
+  if (policy && "custom" in policy && "protected_branches" in policy) {
+    problems.push({
+      path: ["deployment_branch_policy"],
+      message: "give either protected_branches or custom, not both"
+    });
+  }
+  const seen = /* @__PURE__ */ new Set();
+  (policy && "custom" in policy ? policy.custom : []).forEach((pattern3, index) => {
+    const key = `${pattern3.type ?? "branch"} ${pattern3.name}`;
+    if (seen.has(key)) {
+      problems.push({
+        path: ["deployment_branch_policy", "custom", index],
+        message: `the ${pattern3.type ?? "branch"} pattern "${pattern3.name}" is listed twice`
+      });
+    }
+    seen.add(key);
+  });
+  return problems;
+}
+var MAX_WAIT_TIMER, MAX_REVIEWERS, MAX_NAME_CHARACTERS, environmentName, namePattern, deploymentBranchPolicy, environment, environmentsSchema;
+var init_settings4 = __esm({
+  "src/resources/environment/settings.ts"() {
+    "use strict";
+    init_zod();
+    init_fields();
+    MAX_WAIT_TIMER = 43200;
+    MAX_REVIEWERS = 6;
+    MAX_NAME_CHARACTERS = 255;
+    environmentName = string2().refine((text) => text.trim() !== "", { error: "an environment name must not be blank" }).refine((text) => [...text].length <= MAX_NAME_CHARACTERS, {
+      error: `an environment name has at most ${MAX_NAME_CHARACTERS} characters`
+    });
+    namePattern = closed({
+      name: name(
+        "A name pattern (Ruby's File.fnmatch; * does not match /) branches or tags must match to deploy."
+      ),
+      type: _enum2(["branch", "tag"]).optional().describe("Whether the pattern is for branches (default) or tags.")
+    });
+    deploymentBranchPolicy = union([
+      closed({
+        protected_branches: literal(true).describe("Only branches with branch protection rules may deploy.")
+      }),
+      closed({
+        custom: array(namePattern).describe(
+          "Only branches and tags matching these patterns may deploy; compared as a set, through …/deployment-branch-policies."
+        )
+      }),
+      _null3()
+    ]).describe(
+      "Which branches may deploy: null (default) every branch, {protected_branches: true}, or {custom: [patterns]}."
+    );
+    environment = closed({
+      wait_timer: int().min(0).max(MAX_WAIT_TIMER).optional().describe(`Minutes a job waits before it may deploy, 0 (default) to ${MAX_WAIT_TIMER}.`),
+      prevent_self_review: boolean2().optional().describe(
+        "Whether whoever started a job may not approve it (default false); needs at least one reviewer."
+      ),
+      reviewers: closed({
+        users: array(name("A login.")).optional().describe("Users who may approve deployments, by login."),
+        teams: array(name("A team slug.")).optional().describe("Teams of the organization who may approve deployments, by slug.")
+      }).optional().describe(
+        `Required reviewers (default none), at most ${MAX_REVIEWERS} users and teams together.`
+      ),
+      deployment_branch_policy: deploymentBranchPolicy.optional()
+    });
+    environmentsSchema = record(
+      environmentName,
+      orNull(environment).describe(
+        "The environment of this name (names compare case-insensitively), managed whole; null means it must not exist."
+      )
+    );
+  }
+});
+
+// src/resources/environment/index.ts
+function settingsOf(env, live) {
+  const settings = {};
+  if (live.wait_timer > 0) settings.wait_timer = live.wait_timer;
+  if (live.prevent_self_review) settings.prevent_self_review = true;
+  const { users: users2, teams } = reviewersOf(env);
+  if (users2.length + teams.length > 0) {
+    settings.reviewers = {
+      ...users2.length > 0 ? { users: users2 } : {},
+      ...teams.length > 0 ? { teams } : {}
+    };
+  }
+  const policy = live.deployment_branch_policy;
+  if (policy !== null) {
+    settings.deployment_branch_policy = "custom" in policy ? {
+      custom: policy.custom.map(
+        ({ name: name2, type }) => type === "branch" ? { name: name2 } : { name: name2, type }
+      )
+    } : { protected_branches: true };
+  }
+  return settings;
+}
+var environment2;
+var init_environment = __esm({
+  "src/resources/environment/index.ts"() {
+    "use strict";
+    init_context();
+    init_canonical2();
+    init_plan3();
+    init_settings4();
+    environment2 = {
+      name: "environment",
+      repository: {
+        setting: {
+          key: "environments",
+          schema: environmentsSchema.describe(
+            "Deployment environments by name; those not named are left alone."
+          ),
+          rules: environmentRules,
+          defines: (value) => Object.keys(value).map((name2) => ({
+            id: `environment ${name2.toLowerCase()}`,
+            path: [name2],
+            what: `environment ${name2}`
+          })),
+          print: (value) => Object.keys(value).map((name2) => ({
+            kind: "environment",
+            name: name2,
+            path: [name2]
+          }))
+        },
+        plan: ({ reader, repo, value }) => planEnvironments({ reader, repo, value }),
+        export: async (reader, repo) => {
+          const listed4 = mustFind(await listEnvironments(reader, repo), environmentsPath(repo));
+          if (listed4.length === 0) return void 0;
+          const entries = await Promise.all(
+            listed4.map(async (env) => {
+              const live = await liveEnvironment(reader, repo, env);
+              if ("error" in live) throw readFailure(live.error);
+              return [env.name, settingsOf(env, live.canonical)];
+            })
+          );
+          return Object.fromEntries(entries);
+        }
+      },
+      verify: verifyEnvironmentWrite
+    };
+  }
+});
+
+// src/resources/epic-link/index.ts
+function linkName(wanted) {
+  if (wanted.link_id !== void 0) return `link-${wanted.link_id}`;
+  return wanted.related_group === void 0 ? `${wanted.epic}-${wanted.related}` : `${wanted.epic}-${wanted.related_group}/${wanted.related}`;
+}
+function linkIdentity(wanted) {
+  if (wanted.link_id !== void 0) return `link id ${wanted.link_id}`;
+  const { epic: epic3, related } = wanted;
+  return wanted.related_group !== void 0 ? `link from epic ${epic3} to epic ${related} of group ${wanted.related_group}` : `link between epics ${Math.min(epic3, related)} and ${Math.max(epic3, related)}`;
+}
+function identity2(value) {
+  return typeof value === "number" ? `#${value}` : value.toLowerCase();
+}
+function groupPath(group3) {
+  return `/api/v4/groups/${encodeURIComponent(String(group3))}`;
+}
+async function planEpicLinks(reader, entry2) {
+  const scope = String(entry2.group);
+  const related = /* @__PURE__ */ new Map();
+  const relatedOf = (iid) => {
+    let pending = related.get(iid);
+    if (!pending) {
+      pending = reader.list(`${groupPath(entry2.group)}/epics/${iid}/related_epics`, void 0, {
+        name: "related epics",
+        schema: relatedEpic
+      });
+      related.set(iid, pending);
+    }
+    return pending;
+  };
+  const groupIds = /* @__PURE__ */ new Map();
+  const groupOf = (group3) => {
+    const key = String(group3).toLowerCase();
+    let pending = groupIds.get(key);
+    if (!pending) {
+      pending = reader.getOrAbsent(groupPath(group3), { name: "a group", schema: readGroup });
+      groupIds.set(key, pending);
+    }
+    return pending;
+  };
+  const planOne2 = async (wanted) => {
+    const change = newChange(reader.target, scope, "epic_link", linkName(wanted));
+    const byId3 = wanted.link_id !== void 0;
+    const epics = byId3 && wanted.epic === void 0 ? await listEpics(reader, entry2.group) : [wanted.epic];
+    if (!Array.isArray(epics)) return { ...change, error: epics };
+    let targetGroupId;
+    if (!byId3) {
+      const group3 = await groupOf(wanted.related_group ?? entry2.group);
+      if (group3.kind === "error") return { ...change, error: group3.error };
+      if (group3.kind === "absent") {
+        return {
+          ...change,
+          error: changeError(`group ${wanted.related_group ?? entry2.group} was not found`)
+        };
+      }
+      targetGroupId = group3.data.id;
+    }
+    for (const epic3 of epics) {
+      const listed4 = await relatedOf(epic3);
+      if (listed4.kind === "error") return { ...change, error: listed4.error };
+      if (listed4.kind === "absent") {
+        if (byId3 && wanted.epic === void 0) continue;
+        return {
+          ...change,
+          error: changeError(
+            `epic &${epic3} was not found in group ${scope}`,
+            "GET",
+            `${groupPath(entry2.group)}/epics/${epic3}/related_epics`,
+            404
+          )
+        };
+      }
+      const link = listed4.data.find(
+        (candidate) => byId3 ? candidate.related_epic_link_id === wanted.link_id : candidate.iid === wanted.related && candidate.group_id === targetGroupId
+      );
+      if (!link) continue;
+      const live = {
+        link_id: link.related_epic_link_id,
+        epic: epic3,
+        related: link.iid,
+        related_group_id: link.group_id,
+        link_type: link.link_type
+      };
+      return {
+        ...change,
+        action: "delete",
+        diff: [{ path: "link", before: live }],
+        requests: [
+          {
+            method: "DELETE",
+            path: `${groupPath(entry2.group)}/epics/${epic3}/related_epics/${link.related_epic_link_id}`
+          }
+        ],
+        live_fingerprint: fingerprint(live)
+      };
+    }
+    return { ...change, live_fingerprint: fingerprint(null) };
+  };
+  return Promise.all(entry2.epic_links_absent.map(planOne2));
+}
+async function listEpics(reader, group3) {
+  const path = `${groupPath(group3)}/epics`;
+  const listed4 = await reader.list(path, OWN_EPICS, { name: "epics", schema: readEpic });
+  if (listed4.kind === "found") return listed4.data.map((epic3) => epic3.iid);
+  if (listed4.kind === "error") return listed4.error;
+  return changeError(`group ${group3} was not found`, "GET", path, 404);
+}
+var epicLink, groupEntry, relatedEpic, readGroup, readEpic, OWN_EPICS, epicLinkKind;
+var init_epic_link = __esm({
+  "src/resources/epic-link/index.ts"() {
+    "use strict";
+    init_zod();
+    init_fields();
+    init_plan();
+    init_context();
+    init_fingerprint();
+    epicLink = closed({
+      epic: positiveId("An epic's iid in this group.").optional(),
+      related: positiveId(
+        "The iid of the related epic (in related_group when given, else in this group)."
+      ).optional(),
+      related_group: pathOrId(
+        "The group of the related epic, when it is in another group.",
+        "partners",
+        false
+      ).optional(),
+      link_id: positiveId("The id of the related-epic link.").optional()
+    }).superRefine((link, context) => {
+      const message = (text) => context.addIssue({ code: "custom", path: [], message: text });
+      if (link.link_id === void 0 && (link.epic === void 0 || link.related === void 0)) {
+        message("give epic and related (the pair of epics), or link_id");
+      } else if (link.link_id !== void 0 && link.related !== void 0) {
+        message(
+          "give either the pair of epics (epic, related) or link_id (optionally with epic), not both"
+        );
+      }
+      if (link.related_group !== void 0 && link.related === void 0) {
+        message("related_group needs related");
+      }
+    });
+    groupEntry = closed({
+      group: pathOrId("The group: numeric id or full path such as acme.", "acme", false),
+      target: targetReference("planning"),
+      epic_links_absent: array(
+        epicLink.describe(
+          "A related-epic link that must not exist: by the pair of epics, or by link id."
+        )
+      ).min(1).describe("Related-epic links that must not exist; they are deleted.")
+    }).describe("Clean-ups in one group.");
+    relatedEpic = looseObject({
+      iid: number2().int(),
+      group_id: number2().int().optional(),
+      related_epic_link_id: number2().int(),
+      link_type: string2().nullish()
+    });
+    readGroup = looseObject({ id: number2().int() });
+    readEpic = looseObject({ iid: number2().int(), title: string2().nullish() });
+    OWN_EPICS = { include_descendant_groups: "false" };
+    epicLinkKind = {
+      name: "epic_link",
+      section: {
+        spec: {
+          at: ["groups"],
+          entry: groupEntry,
+          list: true,
+          description: "Planning-side clean-ups per group.",
+          targetType: "planning",
+          noun: ["group", "groups"],
+          scope: (entry2) => String(entry2.group),
+          defines: (entry2) => {
+            const { group: group3, epic_links_absent } = entry2;
+            return epic_links_absent.map((wanted, index) => ({
+              id: `${identity2(group3)}|${linkIdentity(wanted)}`,
+              path: ["epic_links_absent", index],
+              what: `related-epic ${linkIdentity(wanted)} in group ${group3}`
+            }));
+          },
+          print: (entry2) => entry2.epic_links_absent.map((wanted, index) => ({
+            kind: "epic_link",
+            name: linkName(wanted),
+            path: ["epic_links_absent", index],
+            fixed: [["must be absent", true]]
+          }))
+        },
+        plan: async ({ reader, entry: entry2 }) => ({
+          changes: await planEpicLinks(reader, entry2)
+        }),
+        // Clean-ups name what must not exist, so live epics are listed as comments to pick from.
+        export: async (reader, group3) => {
+          const path = `${groupPath(group3)}/epics`;
+          const epics = mustFind(
+            await reader.list(path, OWN_EPICS, { name: "epics", schema: readEpic }),
+            path
+          );
+          const listed4 = epics.map((epic3) => `&${epic3.iid} "${epic3.title ?? ""}"`).join(", ");
+          return {
+            entries: [],
+            comments: [
+              `group ${group3} epics (name links between them under groups[].epic_links_absent): ${listed4 || "none"}`
+            ]
+          };
+        }
+      }
+    };
+  }
+});
+
+// src/resources/user-reads.ts
+function needsUser(error62, why) {
+  if (error62.status !== 401 && error62.status !== 403) return error62;
+  return { ...error62, message: `${error62.message}; ${why}` };
+}
+async function credentialUser(reader, why) {
+  const read2 = await reader.getOrAbsent("/user", { name: "a user", schema: authenticatedUser });
+  if (read2.kind === "found") return { login: read2.data.login };
+  if (read2.kind === "error") return { error: needsUser(read2.error, why) };
+  return { error: changeError(`${read2.detail}; ${why}`, "GET", "/user", 404) };
+}
+var authenticatedUser;
+var init_user_reads = __esm({
+  "src/resources/user-reads.ts"() {
+    "use strict";
+    init_zod();
+    init_context();
+    authenticatedUser = looseObject({ login: string2().min(1) });
+  }
+});
+
+// src/resources/gist/index.ts
+function ownerOf(gist3) {
+  return gist3.owner?.login ?? gist3.user?.login;
+}
+async function auditGists(reader, audit) {
+  const base = (scope, name2) => newChange(reader.target, scope, "gist", name2);
+  const failed2 = (error62) => [
+    unlistedChange(reader.target, "gists", "gist", error62)
+  ];
+  const user2 = await credentialUser(reader, NEEDS_USER);
+  if ("error" in user2) return failed2(user2.error);
+  const path = "/gists";
+  const listed4 = await reader.list(path, audit.since ? { since: audit.since } : void 0, {
+    name: "gists",
+    schema: readGist
+  });
+  if (listed4.kind === "error") return failed2(needsUser(listed4.error, NEEDS_USER));
+  if (listed4.kind === "absent") return failed2(changeError(listed4.detail, "GET", path, 404));
+  const login4 = user2.login.toLowerCase();
+  const foreign = listed4.data.find((gist3) => ownerOf(gist3)?.toLowerCase() !== login4);
+  if (foreign !== void 0) {
+    const owner = ownerOf(foreign) ?? "no owner shown";
+    return failed2(
+      changeError(
+        `answered 200 with gist ${foreign.id} of ${owner} among the gists of ${user2.login}, the token's user: not that user's own list, so nothing was audited`,
+        "GET",
+        path,
+        200
+      )
+    );
+  }
+  return listed4.data.map((gist3) => {
+    const change = base(ownerOf(gist3) ?? user2.login, gist3.id);
+    if (audit.allow_public === true || !gist3.public) return change;
+    const files = Object.keys(gist3.files ?? {});
+    return {
+      ...change,
+      action: "report",
+      findings: [
+        `public gist ${gist3.id}${gist3.description ? ` "${gist3.description}"` : ""} (${files.length} file${files.length === 1 ? "" : "s"}: ${files.join(", ")}), updated ${gist3.updated_at ?? "?"}`,
+        "public gists are not allowed (audits.gists.allow_public: false)"
+      ]
+    };
+  });
+}
+var gistAudit, account, readGist, SCOPE, NEEDS_USER, gistKind;
+var init_gist = __esm({
+  "src/resources/gist/index.ts"() {
+    "use strict";
+    init_zod();
+    init_fields();
+    init_plan();
+    init_context();
+    init_user_reads();
+    gistAudit = closed({
+      target: targetReference("repository"),
+      allow_public: boolean2().optional().describe("Whether public gists are allowed (default false: each is reported)."),
+      since: string2().regex(UTC_TIME, { error: "expected a UTC time such as 2026-01-01T00:00:00Z" }).optional().describe("Only audit gists updated after this time (YYYY-MM-DDTHH:MM:SSZ).")
+    }).describe("Audit of the authenticated user's gists.");
+    account = looseObject({ login: string2().optional() }).nullish();
+    readGist = looseObject({
+      id: string2(),
+      public: boolean2(),
+      description: string2().nullish(),
+      updated_at: string2().optional(),
+      owner: account,
+      user: account,
+      files: record(string2(), unknown()).optional()
+    });
+    SCOPE = "(authenticated user)";
+    NEEDS_USER = "the gist audit reads the gists of the token's user (GET /gists): it needs a user's token, not an App installation's (nor a workflow's GITHUB_TOKEN)";
+    gistKind = {
+      name: "gist",
+      section: {
+        spec: {
+          at: ["audits", "gists"],
+          entry: gistAudit,
+          list: false,
+          description: "Audit of the authenticated user's gists.",
+          targetType: "repository",
+          noun: ["audit", "audits"],
+          scope: () => SCOPE,
+          defines: (_entry, target2) => [
+            { id: "gists", path: [], what: `the gist audit of target ${target2}` }
+          ],
+          print: () => [
+            { kind: "gist", name: "policy", path: [], defaults: [["allow_public", false]] }
+          ]
+        },
+        plan: async ({ reader, entry: entry2 }) => ({ changes: await auditGists(reader, entry2) })
+      }
+    };
+  }
+});
+
+// src/resources/invitation/index.ts
+function invitationFindings(invitation4, policy, now) {
+  const findings = [];
+  const login4 = invitation4.invitee?.login;
+  const allowed = policy.allowed_invitees;
+  if (allowed && login4 === void 0) {
+    findings.push(
+      `the invitee is not shown, so it cannot be matched against allowed_invitees (${allowed.join(", ")})`
+    );
+  } else if (allowed && login4 !== void 0 && !allowed.some((glob) => matchesGlob(glob, login4))) {
+    findings.push(`invitee ${login4} is not in allowed_invitees (${allowed.join(", ")})`);
+  }
+  const created2 = Date.parse(invitation4.created_at);
+  if (policy.max_age_days !== void 0) {
+    const ageDays = Math.floor((now - created2) / DAY_MS2);
+    if (ageDays > policy.max_age_days) {
+      findings.push(
+        `open for ${ageDays} days (created ${invitation4.created_at}), more than max_age_days ${policy.max_age_days}`
+      );
+    }
+  }
+  if (policy.report_expired !== false && invitation4.expired === true) {
+    findings.push("the invitation has expired but is still listed as open");
+  }
+  return findings;
+}
+async function auditInvitations(reader, repo, policy, now) {
+  const scope = `${repo.owner}/${repo.name}`;
+  const path = `${repoPath(repo)}/invitations`;
+  const base = (name2) => newChange(reader.target, scope, "invitation", name2);
+  const listed4 = await reader.list(path, void 0, {
+    name: "repository invitations",
+    schema: readInvitation
+  });
+  const unlisted2 = (error62) => [
+    unlistedChange(reader.target, scope, "invitation", error62)
+  ];
+  if (listed4.kind === "error") return unlisted2(listed4.error);
+  if (listed4.kind === "absent") {
+    return unlisted2(changeError(`repository ${scope} was not found`, "GET", path, 404));
+  }
+  return listed4.data.map((invitation4) => {
+    const findings = invitationFindings(invitation4, policy, now);
+    const change = base(String(invitation4.id));
+    if (findings.length === 0) return change;
+    return {
+      ...change,
+      action: "report",
+      findings: [
+        `invitation ${invitation4.id}: ${invitation4.invitee?.login ?? "(invitee not shown)"} (${invitation4.permissions}) invited by ${invitation4.inviter?.login ?? "(not shown)"}`,
+        ...findings
+      ]
+    };
+  });
+}
+var invitations, account2, readInvitation, DAY_MS2, invitation;
+var init_invitation = __esm({
+  "src/resources/invitation/index.ts"() {
+    "use strict";
+    init_zod();
+    init_fields();
+    init_glob();
+    init_plan();
+    init_context();
+    invitations = closed({
+      allowed_invitees: array(
+        string2().regex(/^[A-Za-z0-9*?[\]!-]+$/, { error: "expected a login or a glob such as octo-*" })
+      ).optional().describe("Logins (globs allowed) that may hold open invitations; leave out to allow anyone."),
+      max_age_days: int().positive().optional().describe("Report invitations older than this many days."),
+      report_expired: boolean2().optional().describe("Report expired invitations that are still listed (default true).")
+    }).describe("Audit of the repository's open invitations (reported, never changed).");
+    account2 = looseObject({ login: string2().optional() }).nullish();
+    readInvitation = looseObject({
+      id: number2().int(),
+      invitee: account2,
+      inviter: account2,
+      permissions: string2(),
+      created_at: string2().refine((value) => Number.isFinite(Date.parse(value)), {
+        error: "expected a date-time"
+      }),
+      expired: boolean2().optional()
+    });
+    DAY_MS2 = 864e5;
+    invitation = {
+      name: "invitation",
+      repository: {
+        setting: {
+          key: "invitations",
+          schema: invitations,
+          defines: () => [{ id: "invitations", path: [], what: "the invitation audit" }],
+          print: () => [
+            { kind: "invitation", name: "policy", path: [], defaults: [["report_expired", true]] }
+          ]
+        },
+        plan: ({ reader, repo, value, options }) => auditInvitations(reader, repo, value, options.now)
+      }
+    };
+  }
+});
+
+// src/resources/label/canonical.ts
+function colorOf(written) {
+  return written.replace(/^#/, "").toLowerCase();
+}
+function fromRead4(label4) {
+  return {
+    name: label4.name,
+    color: colorOf(label4.color),
+    description: label4.description ?? ""
+  };
+}
+function sameName(a, b) {
+  return a.toLowerCase() === b.toLowerCase();
+}
+function verifyLabel(request2, response) {
+  const parsed = readLabel.safeParse(response);
+  if (!parsed.success) return [{ path: "(response)", before: "a label", after: "something else" }];
+  const sent = request2.body ?? {};
+  const actual = fromRead4(parsed.data);
+  const expected = {};
+  const got = {};
+  const name2 = sent.new_name ?? sent.name;
+  if (name2 !== void 0) {
+    expected.name = name2;
+    got.name = actual.name;
+  }
+  if (sent.color !== void 0) {
+    expected.color = colorOf(sent.color);
+    got.color = actual.color;
+  }
+  if (sent.description !== void 0) {
+    expected.description = sent.description;
+    got.description = actual.description;
+  }
+  return diffValues(expected, got);
+}
+var readLabel, LABEL_SHAPE;
+var init_canonical4 = __esm({
+  "src/resources/label/canonical.ts"() {
+    "use strict";
+    init_zod();
+    init_diff();
+    readLabel = looseObject({
+      name: string2().min(1),
+      color: string2(),
+      description: string2().nullable().optional()
+    });
+    LABEL_SHAPE = { name: "labels", schema: readLabel };
+  }
+});
+
+// src/resources/label/plan.ts
+function labelsPath(repo) {
+  return `${repoPath(repo)}/labels`;
+}
+function labelPath(path, name2) {
+  return `${path}/${encodeURIComponent(name2)}`;
+}
+function deletion2(path, live, note) {
+  return {
+    action: "delete",
+    diff: diffValues(live, {}),
+    requests: [{ method: "DELETE", path: labelPath(path, live.name) }],
+    live_fingerprint: fingerprint(live),
+    notes: [note]
+  };
+}
+function created(path, name2, settings) {
+  const body2 = { name: name2 };
+  if (settings.color !== void 0) body2.color = colorOf(settings.color);
+  if (settings.description) body2.description = settings.description;
+  return {
+    action: "create",
+    diff: diffValues({}, body2),
+    requests: [{ method: "POST", path, body: body2 }],
+    live_fingerprint: fingerprint(null)
+  };
+}
+function edited(path, live, name2, settings, notes) {
+  const target2 = {
+    name: name2,
+    color: settings.color === void 0 ? live.color : colorOf(settings.color),
+    description: settings.description ?? live.description
+  };
+  const diff = diffValues(live, target2);
+  const planned = { live_fingerprint: fingerprint(live), ...notes.length > 0 ? { notes } : {} };
+  if (diff.length === 0) return { action: "no-op", diff: [], requests: [], ...planned };
+  const body2 = {};
+  if (target2.name !== live.name) body2.new_name = target2.name;
+  if (target2.color !== live.color) body2.color = target2.color;
+  if (target2.description !== live.description) body2.description = target2.description;
+  const request2 = { method: "PATCH", path: labelPath(path, live.name), body: body2 };
+  return { action: "update", diff, requests: [request2], ...planned };
+}
+function planItem2(path, name2, settings, live) {
+  const current = live.named(name2);
+  if (settings === null) {
+    live.claim(current);
+    if (current === void 0) {
+      return { action: "no-op", diff: [], requests: [], live_fingerprint: fingerprint(null) };
+    }
+    return deletion2(
+      path,
+      current,
+      "null in the desired state; the issues and pull requests that carry it lose it"
+    );
+  }
+  const previousNames = settings.previously ?? [];
+  if (current !== void 0) {
+    live.claim(current);
+    const recased = current.name !== name2 && previousNames.some((previous2) => sameName(previous2, name2));
+    const others = previousNames.filter((previous2) => !sameName(previous2, name2)).flatMap((previous2) => live.named(previous2) ?? []).map((other) => `"${other.name}" (a previous name) exists too and is not this label`);
+    return edited(path, current, recased ? name2 : current.name, settings, others);
+  }
+  const previous = previousNames.flatMap((candidate) => live.named(candidate) ?? [])[0];
+  if (previous === void 0) return created(path, name2, settings);
+  live.claim(previous);
+  return edited(path, previous, name2, settings, [
+    `renamed from "${previous.name}" (previously): the issues and pull requests that carry it keep it`
+  ]);
+}
+function unlisted(path, live, removal2) {
+  return live.unclaimed().map((label4) => ({
+    name: label4.name,
+    part: {
+      ...deletion2(
+        path,
+        label4,
+        "not in the desired state (labels mode: authoritative); the issues and pull requests that carry it lose it"
+      ),
+      removal: removal2
+    }
+  }));
+}
+async function planLabels({
+  reader,
+  repo,
+  value,
+  deleted
+}) {
+  const { mode = "additive", items = {} } = value;
+  const scope = `${repo.owner}/${repo.name}`;
+  const named2 = (list3) => list3.map(({ name: name2, part }) => ({ ...newChange(reader.target, scope, KIND4, name2), ...part }));
+  const path = labelsPath(repo);
+  const listed4 = await reader.list(path, void 0, LABEL_SHAPE);
+  if (listed4.kind !== "found") {
+    const error62 = listingError(listed4, reader, scope, path);
+    const planned2 = unlistedMembers(
+      reader,
+      scope,
+      KIND4,
+      Object.keys(items),
+      mode === "authoritative",
+      error62
+    );
+    return [...planned2, ...deletedAgain(deleted, planned2, { error: error62 }, sameName)];
+  }
+  const live = new LiveLabels(listed4.data.map(fromRead4));
+  const parts = Object.entries(items).map(([name2, settings]) => ({
+    name: name2,
+    part: planItem2(path, name2, settings, live)
+  }));
+  if (mode === "authoritative") {
+    const collection = collectionOf(reader.target, scope, KIND4);
+    parts.push(...unlisted(path, live, { collection, live: live.all.length }));
+  }
+  const planned = named2(parts);
+  const names = live.all.map((label4) => label4.name);
+  return [...planned, ...deletedAgain(deleted, planned, { names }, sameName)];
+}
+var KIND4, LiveLabels;
+var init_plan4 = __esm({
+  "src/resources/label/plan.ts"() {
+    "use strict";
+    init_plan();
+    init_collection();
+    init_context();
+    init_diff();
+    init_fingerprint();
+    init_canonical4();
+    KIND4 = "label";
+    LiveLabels = class {
+      constructor(all) {
+        this.all = all;
+      }
+      all;
+      #claimed = /* @__PURE__ */ new Set();
+      named(name2) {
+        return this.all.find((label4) => sameName(label4.name, name2));
+      }
+      claim(label4) {
+        if (label4 !== void 0) this.#claimed.add(label4);
+      }
+      unclaimed() {
+        return this.all.filter((label4) => !this.#claimed.has(label4));
+      }
+    };
+  }
+});
+
+// src/resources/label/settings.ts
+function labelListRules(value) {
+  const items = Object.entries(value.items ?? {});
+  const problems = [];
+  const firstItem = /* @__PURE__ */ new Map();
+  for (const [name2] of items) {
+    const key = name2.toLowerCase();
+    const first = firstItem.get(key);
+    if (first === void 0) firstItem.set(key, name2);
+    else {
+      problems.push({
+        path: ["items", name2],
+        message: `label names are not case-sensitive: "${first}" is the same label`,
+        sameAs: ["items", first]
+      });
+    }
+  }
+  const firstPrevious = /* @__PURE__ */ new Map();
+  for (const [name2, settings] of items) {
+    (settings?.previously ?? []).forEach((previous, index) => {
+      const key = previous.toLowerCase();
+      const path = ["items", name2, "previously", index];
+      const item = firstItem.get(key);
+      if (item !== void 0 && key !== name2.toLowerCase()) {
+        problems.push({
+          path,
+          message: `"${item}" is a label of this list; a previous name must be one no other label has`,
+          sameAs: ["items", item]
+        });
+        return;
+      }
+      const earlier = firstPrevious.get(key);
+      if (earlier !== void 0 && earlier[0] !== name2) {
+        problems.push({
+          path,
+          message: `"${earlier[0]}" names "${previous}" as a previous name too: one label would be renamed to both`,
+          sameAs: ["items", earlier[0], "previously", earlier[1]]
+        });
+        return;
+      }
+      firstPrevious.set(key, [name2, index]);
+    });
+  }
+  return problems;
+}
+var MAX_NAME_CHARACTERS2, MAX_DESCRIPTION_CHARACTERS, characters, labelName, label, labelsSchema;
+var init_settings5 = __esm({
+  "src/resources/label/settings.ts"() {
+    "use strict";
+    init_zod();
+    init_fields();
+    init_collection();
+    MAX_NAME_CHARACTERS2 = 50;
+    MAX_DESCRIPTION_CHARACTERS = 100;
+    characters = (text) => [...text].length;
+    labelName = string2().refine((text) => text.trim() !== "", { error: "a label name must not be blank" }).refine((text) => characters(text) <= MAX_NAME_CHARACTERS2, {
+      error: `a label name has at most ${MAX_NAME_CHARACTERS2} characters`
+    });
+    label = closed({
+      color: string2().regex(/^#?[0-9a-fA-F]{6}$/, { error: "expected six hex digits, with or without #: d73a4a" }).optional().describe(
+        "Six hex digits, with or without # (compared case-insensitively); left out, the live colour is kept (a new label gets GitHub's ededed)."
+      ),
+      description: string2().refine((text) => characters(text) <= MAX_DESCRIPTION_CHARACTERS, {
+        error: `a label description has at most ${MAX_DESCRIPTION_CHARACTERS} characters`
+      }).optional().describe('A short description ("" for none); left out, the live description is kept.'),
+      previously: array(labelName.describe("A name the label may have on the service now.")).optional().describe(
+        "Names the label may have now: the first found is renamed to this name (PATCH with new_name), so the issues and pull requests that carry it keep it. A name that differs from this one only in case asks for this exact case."
+      )
+    });
+    labelsSchema = closed({
+      mode: modeField("labels"),
+      items: record(
+        labelName,
+        orNull(label).describe(
+          "The label of this name (names compare case-insensitively); null means no label of this name may exist."
+        )
+      ).optional().describe("Labels by name.")
+    });
+  }
+});
+
+// src/resources/label/index.ts
+function printLabels(value) {
+  return [
+    modeBlock("label", value.mode),
+    ...Object.keys(value.items ?? {}).map((name2) => ({
+      kind: "label",
+      name: name2,
+      path: ["items", name2]
+    }))
+  ];
+}
+var label2;
+var init_label = __esm({
+  "src/resources/label/index.ts"() {
+    "use strict";
+    init_collection();
+    init_context();
+    init_canonical4();
+    init_plan4();
+    init_settings5();
+    label2 = {
+      name: "label",
+      repository: {
+        setting: {
+          key: "labels",
+          schema: labelsSchema.describe(
+            "The repository's labels: mode (additive or authoritative) and items by name."
+          ),
+          rules: labelListRules,
+          // Authoritative mode is about the whole list: it is one setting, defined once per repository.
+          defines: () => [{ id: "labels", path: [], what: "the label list" }],
+          print: (value) => printLabels(value)
+        },
+        plan: ({ reader, repo, value, options }) => planLabels({
+          reader,
+          repo,
+          value,
+          deleted: options.deleted?.at(reader.target, `${repo.owner}/${repo.name}`, "label") ?? []
+        }),
+        export: async (reader, repo) => {
+          const path = labelsPath(repo);
+          const live = mustFind(await reader.list(path, void 0, LABEL_SHAPE), path).map(fromRead4);
+          if (live.length === 0) return void 0;
+          const items = Object.fromEntries(
+            live.map(({ name: name2, color, description }) => [
+              name2,
+              description === "" ? { color } : { color, description }
+            ])
+          );
+          return { mode: "additive", items };
+        }
+      },
+      verify: verifyLabel
+    };
+  }
+});
+
+// src/resources/migration/index.ts
+function scopeOf(audit) {
+  return audit.org ?? "user";
+}
+function migrationFindings(audit, live) {
+  const findings = [];
+  const states = audit.state === void 0 ? void 0 : [audit.state].flat();
+  if (states && !states.includes(live.state)) {
+    findings.push(`state is ${live.state}, expected ${states.join(" or ")}`);
+  }
+  if (audit.repositories) {
+    const expected = principalSet(audit.repositories);
+    const missing = expected.filter((name2) => !live.repositories.includes(name2));
+    const extra = live.repositories.filter((name2) => !expected.includes(name2));
+    if (missing.length > 0)
+      findings.push(`repositories missing from the migration: ${missing.join(", ")}`);
+    if (extra.length > 0)
+      findings.push(`unexpected repositories in the migration: ${extra.join(", ")}`);
+  }
+  return findings;
+}
+function needed(audit) {
+  return audit.org !== void 0 ? `an organization migration is read with the token of an owner of ${audit.org}, not an App installation's` : "a user migration is read with its user's token, not an App installation's (nor a workflow's GITHUB_TOKEN)";
+}
+async function auditMigration(reader, audit) {
+  const scope = scopeOf(audit);
+  const change = newChange(reader.target, scope, "migration", String(audit.id));
+  const failed2 = (error62) => ({
+    change: { ...change, error: needsUser(error62, needed(audit)) }
+  });
+  const path = audit.org !== void 0 ? `/orgs/${encodeURIComponent(audit.org)}/migrations/${audit.id}` : `/user/migrations/${audit.id}`;
+  const read2 = await reader.getOrAbsent(path, { name: "a Migration", schema: readMigration });
+  if (read2.kind === "error") return failed2(read2.error);
+  if (read2.kind === "absent") {
+    const whose = audit.org !== void 0 ? `of organization ${audit.org} was not found (or the token's user is not an owner of ${audit.org})` : "was not found among the token's user's migrations";
+    return failed2(changeError(`migration ${audit.id} ${whose}`, "GET", path, 404));
+  }
+  let repositories = read2.data.repositories;
+  if (repositories === void 0 || audit.user === true) {
+    const listed4 = await reader.list(`${path}/repositories`, void 0, {
+      name: "repositories",
+      schema: readRepository
+    });
+    if (listed4.kind === "error") return failed2(listed4.error);
+    if (listed4.kind === "absent") {
+      return failed2(changeError(listed4.detail, "GET", `${path}/repositories`, 404));
+    }
+    repositories = listed4.data;
+  }
+  const live = {
+    state: read2.data.state,
+    lockRepositories: read2.data.lock_repositories,
+    repositories: principalSet(repositories.map((repo) => repo.full_name))
+  };
+  const findings = migrationFindings(audit, live);
+  if (findings.length === 0) return { change, live };
+  return {
+    change: {
+      ...change,
+      action: "report",
+      findings: [
+        `migration ${audit.id} (${scope}): state ${live.state}, ${live.repositories.length} repositories`,
+        ...findings
+      ]
+    },
+    live
+  };
+}
+function locksOf(live) {
+  if (!live || !live.lockRepositories) return [];
+  return live.state === "pending" || live.state === "exporting" ? live.repositories : [];
+}
+var migrationState, migrationAudit, readRepository, readMigration, migrationKind;
+var init_migration = __esm({
+  "src/resources/migration/index.ts"() {
+    "use strict";
+    init_zod();
+    init_fields();
+    init_plan();
+    init_context();
+    init_principals();
+    init_user_reads();
+    migrationState = _enum2(["pending", "exporting", "exported", "failed"]);
+    migrationAudit = closed({
+      target: targetReference("repository"),
+      org: name("The organization that owns the migration.").optional(),
+      user: literal(true).optional().describe("true: a migration of the authenticated user."),
+      id: positiveId("The migration id."),
+      state: union([migrationState, array(migrationState).min(1)]).optional().describe("The expected state, or a list of acceptable states."),
+      repositories: array(
+        string2().regex(REPOSITORY_NAME, { error: 'expected "owner/repo"' }).describe('A repository, "owner/repo".')
+      ).optional().describe("The repositories the migration is expected to hold (in any order).")
+    }).refine((audit) => audit.org === void 0 !== (audit.user === void 0), {
+      error: "give exactly one of org (an organization migration) or user: true (your own migration)"
+    }).describe("One migration and what it is expected to be.");
+    readRepository = looseObject({ full_name: string2() });
+    readMigration = looseObject({
+      id: number2().int(),
+      state: string2(),
+      lock_repositories: boolean2(),
+      repositories: array(readRepository).optional()
+    });
+    migrationKind = {
+      name: "migration",
+      section: {
+        spec: {
+          at: ["audits", "migrations"],
+          entry: migrationAudit,
+          list: true,
+          description: "Audits of migrations: expected state and repositories.",
+          targetType: "repository",
+          noun: ["audit", "audits"],
+          scope: (entry2) => scopeOf(entry2),
+          defines: (entry2) => {
+            const audit = entry2;
+            const owner = audit.org !== void 0 ? `organization ${audit.org.toLowerCase()}` : "your user";
+            return [
+              {
+                id: `${owner}|${audit.id}`,
+                path: [],
+                what: `the audit of migration ${audit.id} of ${owner}`
+              }
+            ];
+          },
+          print: (entry2) => [
+            { kind: "migration", name: String(entry2.id), path: [] }
+          ]
+        },
+        // A running migration that locks repositories holds back changes to them whichever shard plans
+        // them, so every shard reads it.
+        everyShard: true,
+        plan: async ({ reader, entry: entry2 }) => {
+          const { change, live } = await auditMigration(reader, entry2);
+          const reason = `locked by migration ${change.name} (${live?.state}) with lock_repositories`;
+          return {
+            changes: [change],
+            holds: locksOf(live).map((scope) => ({ scope, reason }))
+          };
+        }
+      }
+    };
+  }
+});
+
+// src/resources/organizations.ts
+function organizationsSection(kinds) {
+  const settings = kinds.map((kind) => kind.organization.setting);
+  const shape = {
+    name: string2().regex(OWNER_NAME, { error: "expected an organization login such as acme" }).describe("The organization."),
+    target: targetReference("repository")
+  };
+  for (const setting of settings) shape[setting.key] = setting.schema.optional();
+  const entry2 = closed(shape).superRefine((value, ctx) => {
+    const written = value;
+    for (const setting of settings) {
+      const own2 = written[setting.key];
+      if (own2 === void 0 || setting.rules === void 0) continue;
+      for (const problem of setting.rules(own2, {
+        ownerType: "organization",
+        settings: written
+      })) {
+        ctx.addIssue({
+          code: "custom",
+          path: [setting.key, ...problem.path],
+          message: problem.message
+        });
+      }
+    }
+  }).describe(
+    `An organization and what forgeplan manages of it: ${settings.map((setting) => setting.key).join(", ")}.`
+  );
+  const present2 = (value) => kinds.filter((kind) => value[kind.organization.setting.key] !== void 0);
+  return {
+    spec: {
+      at: ["organizations"],
+      entry: entry2,
+      list: true,
+      description: `Organizations and their ${settings.map((setting) => setting.key).join(", ")}.`,
+      targetType: "repository",
+      noun: ["organization", "organizations"],
+      scope: (value) => value.name,
+      defines: (value) => {
+        const org = value;
+        return present2(org).flatMap(
+          ({ organization: { setting } }) => setting.defines(org[setting.key]).map((defined) => ({
+            id: `${org.name.toLowerCase()}|${setting.key}|${defined.id}`,
+            path: [setting.key, ...defined.path],
+            what: `${defined.what} of organization ${org.name}`
+          }))
+        );
+      },
+      print: (value) => {
+        const org = value;
+        return present2(org).flatMap(
+          ({ organization: { setting } }) => setting.print(org[setting.key]).map((block2) => ({ ...block2, path: [setting.key, ...block2.path] }))
+        );
+      }
+    },
+    plan: async ({ reader, entry: value, options }) => {
+      const org = value;
+      const planned = await Promise.all(
+        present2(org).map(
+          (kind) => kind.organization.plan({
+            reader,
+            org: org.name,
+            value: org[kind.organization.setting.key],
+            options
+          })
+        )
+      );
+      return { changes: planned.flat() };
+    },
+    export: async (reader, org) => {
+      const exported = { name: org };
+      for (const kind of kinds) {
+        const value = await kind.organization.export?.(reader, org);
+        if (value !== void 0) exported[kind.organization.setting.key] = value;
+      }
+      return { entries: [exported], comments: [] };
+    }
+  };
+}
+var init_organizations = __esm({
+  "src/resources/organizations.ts"() {
+    "use strict";
+    init_zod();
+    init_fields();
+  }
+});
+
+// src/resources/ruleset/classic.ts
+function requirementsOf(protection2, requiredSignatures) {
+  const requirements = [];
+  if (!protection2.allow_deletions) requirements.push({ type: "deletion" });
+  if (!protection2.allow_force_pushes) requirements.push({ type: "non_fast_forward" });
+  if (protection2.required_linear_history) requirements.push({ type: "required_linear_history" });
+  if (requiredSignatures) requirements.push({ type: "required_signatures" });
+  if (protection2.lock_branch) {
+    requirements.push({
+      type: "update",
+      parameters: { update_allows_fetch_and_merge: protection2.allow_fork_syncing }
+    });
+  }
+  const reviews = protection2.required_pull_request_reviews;
+  if (reviews) {
+    requirements.push({
+      type: "pull_request",
+      parameters: {
+        required_approving_review_count: reviews.required_approving_review_count,
+        dismiss_stale_reviews_on_push: reviews.dismiss_stale_reviews,
+        require_code_owner_review: reviews.require_code_owner_reviews,
+        require_last_push_approval: reviews.require_last_push_approval,
+        required_review_thread_resolution: protection2.required_conversation_resolution
+      }
+    });
+  }
+  const checks = protection2.required_status_checks;
+  if (checks) {
+    requirements.push({
+      type: "required_status_checks",
+      parameters: {
+        strict_required_status_checks_policy: checks.strict,
+        required_status_checks: checks.checks.map(
+          ({ context, app_id }) => typeof app_id === "number" ? { context, integration_id: app_id } : { context }
+        )
+      }
+    });
+  }
+  return requirements;
+}
+function listed(what, lists) {
+  const parts = ["users", "teams", "apps"].filter((key) => lists[key].length > 0).map((key) => `${key} ${lists[key].join(", ")}`);
+  return `${what} (${parts.join("; ")})`;
+}
+function notEquivalent(protection2) {
+  const notes = [];
+  if (!protection2.enforce_admins) {
+    notes.push(
+      "enforce_admins is off: the classic protection does not bind administrators, a ruleset binds everyone not in bypass_actors; not migrated (add { role: admin } to bypass_actors to keep admins out of it)"
+    );
+  }
+  if (protection2.restrictions) {
+    notes.push(
+      `${listed("restrictions on who may push", protection2.restrictions)} have no ruleset equivalent: a ruleset lets only its bypass actors past its rules, the inverse of an allow list; not migrated`
+    );
+  }
+  if (protection2.block_creations) {
+    notes.push(
+      "block_creations works together with the push restrictions, which have no equivalent; not migrated"
+    );
+  }
+  const reviews = protection2.required_pull_request_reviews;
+  if (reviews) {
+    const bypass = reviews.bypass_pull_request_allowances;
+    if (bypass.users.length + bypass.teams.length + bypass.apps.length > 0) {
+      notes.push(
+        `${listed("bypass_pull_request_allowances", bypass)} have no exact equivalent: a bypass actor bypasses the whole ruleset, not only its pull request rule; not migrated`
+      );
+    }
+    const dismissal = reviews.dismissal_restrictions;
+    if (dismissal !== null && dismissal.users.length > 0) {
+      notes.push(
+        `review dismissal by users (${dismissal.users.join(", ")}) is not migrated: forgeplan names no users in rulesets`
+      );
+    }
+  } else if (protection2.required_conversation_resolution) {
+    notes.push(
+      "required_conversation_resolution without required reviews has no equivalent: a ruleset resolves conversations only inside its pull_request rule; not migrated"
+    );
+  }
+  return notes;
+}
+function rulesOf(protection2, requirements) {
+  const rules2 = {};
+  for (const requirement of requirements) {
+    if (requirement.type === "pull_request") {
+      const dismissal = protection2.required_pull_request_reviews?.dismissal_restrictions;
+      rules2.pull_request = {
+        ...requirement.parameters,
+        ...dismissal ? {
+          dismissal_restriction: {
+            enabled: true,
+            allowed_actors: [
+              ...dismissal.teams.map((team4) => ({ team: team4 })),
+              ...dismissal.apps.map((app3) => ({ app: app3 }))
+            ]
+          }
+        } : {}
+      };
+    } else rules2[requirement.type] = requirement.parameters ?? true;
+  }
+  return rules2;
+}
+function replacementFor(branch3, protection2, requiredSignatures, enforcement) {
+  return {
+    settings: {
+      target: "branch",
+      enforcement,
+      conditions: { ref_name: { include: [`refs/heads/${branch3}`], exclude: [] } },
+      bypass_actors: [],
+      rules: rulesOf(protection2, requirementsOf(protection2, requiredSignatures)),
+      replaces_protection: [branch3]
+    },
+    notes: notEquivalent(protection2)
+  };
+}
+function param(rule, key) {
+  const parameters2 = rule.parameters;
+  return parameters2 !== null && typeof parameters2 === "object" ? parameters2[key] : void 0;
+}
+function uncovered(effective, requirements) {
+  const gaps = [];
+  for (const requirement of requirements) {
+    const rules2 = effective.filter((rule) => rule.type === requirement.type);
+    if (rules2.length === 0) {
+      gaps.push({ path: requirement.type, before: requirement.parameters ?? true });
+      continue;
+    }
+    const wanted = requirement.parameters ?? {};
+    for (const [key, value] of Object.entries(wanted)) {
+      const found = rules2.map((rule) => param(rule, key));
+      const path = `${requirement.type}.${key}`;
+      if (key === "update_allows_fetch_and_merge") {
+        if (value === false && !found.includes(false))
+          gaps.push({ path, before: false, after: true });
+      } else if (typeof value === "number") {
+        const best = Math.max(...found.map((item) => typeof item === "number" ? item : 0));
+        if (best < value) gaps.push({ path, before: value, after: best });
+      } else if (value === true && !found.includes(true)) {
+        gaps.push({ path, before: true, after: false });
+      } else if (Array.isArray(value)) {
+        const checks = found.flatMap((item) => Array.isArray(item) ? item : []);
+        for (const check3 of value) {
+          const covered = checks.some(
+            (candidate) => candidate.context === check3.context && (check3.integration_id === void 0 || candidate.integration_id === check3.integration_id)
+          );
+          if (!covered) gaps.push({ path: `${path}[${String(check3.context)}]`, before: check3 });
+        }
+      }
+    }
+  }
+  return gaps;
+}
+var init_classic = __esm({
+  "src/resources/ruleset/classic.ts"() {
+    "use strict";
+  }
+});
+
 // src/resources/ruleset/mapping.ts
 async function parametersOf(dir, type, value) {
   if (value === true) return type === "update" ? {} : void 0;
@@ -36281,10 +38620,10 @@ async function parametersOf(dir, type, value) {
       }
     },
     required_reviewers: await Promise.all(
-      (reviewers ?? []).map(async ({ team: team3, file_patterns, minimum_approvals }) => ({
+      (reviewers ?? []).map(async ({ team: team4, file_patterns, minimum_approvals }) => ({
         file_patterns,
         minimum_approvals,
-        reviewer: { id: await dir.teamId(team3), type: "Team" }
+        reviewer: { id: await dir.teamId(team4), type: "Team" }
       }))
     )
   };
@@ -36321,13 +38660,13 @@ function bypassSettings(dir, ruleset3) {
       case "DeployKey":
         return { deploy_keys: true, ...mode };
       case "RepositoryRole": {
-        const role2 = ROLE_NAMES2.get(actor.actor_id ?? 0);
-        if (role2 === void 0) {
+        const role3 = ROLE_NAMES2.get(actor.actor_id ?? 0);
+        if (role3 === void 0) {
           throw new ReadFailed(
             `ruleset "${ruleset3.name}" lets repository role ${actor.actor_id} bypass it; forgeplan writes only admin, maintain and write`
           );
         }
-        return { role: role2, ...mode };
+        return { role: role3, ...mode };
       }
       case "Team":
         return { team: dir.mustName("Team", actor.actor_id), ...mode };
@@ -36342,8 +38681,8 @@ function bypassSettings(dir, ruleset3) {
 }
 function ruleActorSettings(dir, actor) {
   if (actor.type === "RepositoryRole") {
-    const role2 = ROLE_NAMES2.get(actor.id);
-    if (role2 !== void 0) return { role: role2 };
+    const role3 = ROLE_NAMES2.get(actor.id);
+    if (role3 !== void 0) return { role: role3 };
   }
   if (actor.type === "Team") return { team: dir.mustName("Team", actor.id) };
   if (actor.type === "IntegrationInstallation") {
@@ -36411,10 +38750,10 @@ var init_mapping = __esm({
   "src/resources/ruleset/mapping.ts"() {
     "use strict";
     init_context();
-    init_canonical();
+    init_canonical3();
     init_actors();
     init_rules();
-    ROLE_NAMES2 = new Map(Object.entries(ROLE_IDS).map(([role2, id]) => [id, role2]));
+    ROLE_NAMES2 = new Map(Object.entries(ROLE_IDS).map(([role3, id]) => [id, role3]));
   }
 });
 
@@ -36583,7 +38922,7 @@ function repositoryRulesetRules(value, entry2) {
   return problems;
 }
 var refPatterns, repositoryName, propertySpec2, repositoryProperty, repositoryConditions, organizationConditions, branchName2, repositoryRuleset, organizationRuleset, rulesetName, REF_PREFIX;
-var init_settings2 = __esm({
+var init_settings6 = __esm({
   "src/resources/ruleset/settings.ts"() {
     "use strict";
     init_zod();
@@ -36703,7 +39042,7 @@ async function replaceClassic(reader, repo, branch3, desired) {
   });
   if (read2.kind === "error") return { error: read2.error };
   if (read2.kind === "absent") return void 0;
-  const protection2 = fromRead(read2.data);
+  const protection2 = fromRead2(read2.data);
   const requirements = requirementsOf(protection2, read2.data.required_signatures?.enabled === true);
   const notes = notEquivalent(protection2).map((note) => `classic protection of ${branch3}: ${note}`);
   const base = { branch: branch3, live: protection2 };
@@ -36907,10 +39246,10 @@ var init_ruleset = __esm({
     init_diff();
     init_fingerprint();
     init_classic();
-    init_canonical();
+    init_canonical3();
     init_directory();
     init_mapping();
-    init_settings2();
+    init_settings6();
     SHAPE = { name: "a Repository ruleset", schema: readRuleset };
     noNamer = () => void 0;
     ruleset = {
@@ -36945,6 +39284,634 @@ var init_ruleset = __esm({
         export: (reader, org) => exportRulesets(organizationWhere(reader, org))
       },
       verify: verifyWritten2
+    };
+  }
+});
+
+// src/resources/team/members.ts
+function teamBase(place2) {
+  return `/orgs/${encodeURIComponent(place2.org)}/teams/${encodeURIComponent(place2.slug)}`;
+}
+function membershipPath(place2, login4) {
+  return `${teamBase(place2)}/memberships/${encodeURIComponent(login4)}`;
+}
+function memberName(slug2, login4) {
+  return `${slug2}/members/${login4.toLowerCase()}`;
+}
+async function directMembers(place2) {
+  const path = `${teamBase(place2)}/members`;
+  const members3 = /* @__PURE__ */ new Map();
+  for (const role3 of ["maintainer", "member"]) {
+    const read2 = await place2.reader.list(path, { role: role3 }, memberShape2);
+    if (read2.kind === "error") return read2;
+    if (read2.kind === "absent") {
+      return {
+        kind: "error",
+        error: changeError(`team ${place2.slug} of ${place2.org} was not found`, "GET", path, 404)
+      };
+    }
+    for (const member2 of read2.data) {
+      if (member2.inherited === true) continue;
+      members3.set(member2.login.toLowerCase(), { login: member2.login, role: role3 });
+    }
+  }
+  return { kind: "found", data: members3 };
+}
+function put(place2, login4, role3) {
+  return { method: "PUT", path: membershipPath(place2, login4), body: { role: role3 } };
+}
+async function planMember(place2, written, wanted, listed4) {
+  let live = listed4 === void 0 ? void 0 : { role: listed4.role, state: "active" };
+  const base = newChange(place2.reader.target, place2.org, "team", memberName(place2.slug, written));
+  if (live === void 0) {
+    const path = membershipPath(place2, written);
+    const read2 = await place2.reader.getOrAbsent(path, membershipShape);
+    if (read2.kind === "error") return { ...base, error: read2.error };
+    if (read2.kind === "found") live = read2.data;
+  }
+  const planned = { ...base, live_fingerprint: fingerprint(live ?? null) };
+  const login4 = listed4?.login ?? written;
+  if (wanted === null) {
+    if (live === void 0) return planned;
+    return {
+      ...planned,
+      action: "delete",
+      diff: [{ path: "role", before: live.role }],
+      requests: [{ method: "DELETE", path: membershipPath(place2, login4) }]
+    };
+  }
+  if (live === void 0) {
+    return {
+      ...planned,
+      action: "create",
+      diff: [{ path: "role", after: wanted }],
+      requests: [put(place2, login4, wanted)]
+    };
+  }
+  const pending = live.state === "pending" ? [`${login4} has not joined ${place2.org} yet: the pending membership counts as a member`] : [];
+  const withNotes = pending.length > 0 ? { ...planned, notes: pending } : planned;
+  if (live.role === wanted) return withNotes;
+  if (live.role === "maintainer" && wanted === "member") {
+    const owners = await ownersOf(place2.reader, place2.org);
+    if (owners.kind === "error") return { ...planned, error: owners.error };
+    if (owners.kind === "found" && owners.data.has(login4.toLowerCase())) {
+      return {
+        ...planned,
+        notes: [
+          `${login4} owns ${place2.org}: GitHub shows an owner as a maintainer of every team ("The role for organization owners is set to maintainer")`
+        ]
+      };
+    }
+  }
+  return {
+    ...withNotes,
+    action: "update",
+    diff: [{ path: "role", before: live.role, after: wanted }],
+    requests: [put(place2, login4, wanted)]
+  };
+}
+async function planMembers(place2, wanted, listed4) {
+  const users2 = wanted.users ?? {};
+  const named2 = new Set(Object.keys(users2).map((login4) => login4.toLowerCase()));
+  const removal2 = {
+    collection: addressOf(place2.reader.target, place2.org, "team", `${place2.slug}/members`),
+    live: listed4.size
+  };
+  const removals = wanted.mode === "authoritative" ? [...listed4].filter(([key]) => !named2.has(key)).map(([, member2]) => ({
+    ...newChange(
+      place2.reader.target,
+      place2.org,
+      "team",
+      memberName(place2.slug, member2.login)
+    ),
+    action: "delete",
+    diff: [{ path: "role", before: member2.role }],
+    requests: [{ method: "DELETE", path: membershipPath(place2, member2.login) }],
+    live_fingerprint: fingerprint({ role: member2.role, state: "active" }),
+    notes: [`${member2.login} is not in the desired state (members mode: authoritative)`],
+    removal: removal2
+  })) : [];
+  const planned = await Promise.all(
+    Object.entries(users2).map(
+      ([login4, role3]) => planMember(place2, login4, role3, listed4.get(login4.toLowerCase()))
+    )
+  );
+  return [...planned, ...removals];
+}
+var memberShape2, membershipShape;
+var init_members = __esm({
+  "src/resources/team/members.ts"() {
+    "use strict";
+    init_zod();
+    init_plan();
+    init_context();
+    init_fingerprint();
+    init_owners();
+    memberShape2 = {
+      name: "team members",
+      schema: looseObject({ login: string2().min(1), inherited: boolean2().optional() })
+    };
+    membershipShape = {
+      name: "a Team Membership",
+      schema: looseObject({
+        role: _enum2(["member", "maintainer"]),
+        state: _enum2(["active", "pending"])
+      })
+    };
+  }
+});
+
+// src/resources/team/settings.ts
+function chain(teams, start) {
+  const seen = [start];
+  for (let at = teams[start]?.parent; typeof at === "string"; at = teams[at]?.parent) {
+    if (seen.includes(at)) return [...seen, at];
+    seen.push(at);
+  }
+  return seen;
+}
+function teamRules(value) {
+  const teams = value;
+  const problems = [];
+  for (const [key, team4] of Object.entries(teams)) {
+    if (team4 === null) continue;
+    const parent = team4.parent;
+    if (typeof parent === "string") {
+      if (teams[parent] === null) {
+        problems.push({
+          path: [key, "parent"],
+          message: `${parent} is deleted here (null): a team cannot be nested under it`,
+          sameAs: [parent]
+        });
+      }
+      const path = chain(teams, key);
+      if (path.indexOf(path.at(-1)) !== path.length - 1) {
+        problems.push({
+          path: [key, "parent"],
+          message: `the parents make a cycle: ${path.join(" → ")}`
+        });
+      }
+      if (team4.privacy === "secret") {
+        problems.push({
+          path: [key, "privacy"],
+          message: "a team with a parent is closed, not secret"
+        });
+      }
+    }
+    const children = Object.entries(teams).filter(([, other]) => other?.parent === key);
+    if (team4.privacy === "secret" && children.length > 0) {
+      problems.push({
+        path: [key, "privacy"],
+        message: `a parent team is closed, not secret (${children.map(([child]) => child).join(", ")} ${children.length === 1 ? "is" : "are"} nested under it)`
+      });
+    }
+    const logins = /* @__PURE__ */ new Map();
+    for (const login4 of Object.keys(team4.members?.users ?? {})) {
+      const earlier = logins.get(login4.toLowerCase());
+      if (earlier !== void 0) {
+        problems.push({
+          path: [key, "members", "users", login4],
+          message: `${earlier} and ${login4} name one user (logins compare case-insensitively)`,
+          sameAs: [key, "members", "users", earlier]
+        });
+      }
+      logins.set(login4.toLowerCase(), login4);
+    }
+  }
+  return problems;
+}
+var login2, slug, members2, teamSettings, teamsSchema;
+var init_settings7 = __esm({
+  "src/resources/team/settings.ts"() {
+    "use strict";
+    init_zod();
+    init_fields();
+    login2 = string2().regex(/^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$/, {
+      error: "expected a GitHub login such as octocat"
+    });
+    slug = string2().regex(/^[a-z0-9][a-z0-9_.-]*$/, {
+      error: "expected a team slug such as release-managers (lower case, as GitHub derives it from the name)"
+    });
+    members2 = closed({
+      mode: _enum2(["additive", "authoritative"]).optional().describe(
+        "additive (default): members not listed are left alone; authoritative: direct members not listed are removed."
+      ),
+      users: record(
+        login2,
+        orNull(
+          _enum2(["member", "maintainer"]).describe("member or maintainer; null removes the user from the team.")
+        )
+      ).optional().describe("Members by login (case-insensitive) and their role in the team.")
+    });
+    teamSettings = closed({
+      name: string2().min(1).optional().describe(
+        "The team's name (default: its slug); GitHub derives the slug from it, so it must make the team's key."
+      ),
+      description: string2().optional().describe("What the team is for."),
+      privacy: _enum2(["secret", "closed"]).optional().describe(
+        "closed: visible to every member of the organization; secret: to its members and owners only. Nested teams are closed."
+      ),
+      parent: orNull(slug).optional().describe("The slug of the parent team (created first when new); null: a top-level team."),
+      notification_setting: _enum2(["notifications_enabled", "notifications_disabled"]).optional().describe("Whether members are notified when the team is @mentioned."),
+      members: members2.optional().describe("The team's members and their roles.")
+    });
+    teamsSchema = record(slug, orNull(teamSettings.describe("A team; null deletes it."))).describe(
+      "The organization's teams by slug; a team not written is left alone, null deletes one (with its child teams)."
+    );
+  }
+});
+
+// src/resources/team/slug.ts
+function slugOf(name2) {
+  return name2.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
+}
+var init_slug = __esm({
+  "src/resources/team/slug.ts"() {
+    "use strict";
+  }
+});
+
+// src/resources/team/index.ts
+function canonical(team4) {
+  return {
+    slug: team4.slug,
+    name: team4.name,
+    // GitHub answers a team without a description with null; the PATCH body takes a string.
+    description: team4.description ?? "",
+    privacy: team4.privacy,
+    notification_setting: team4.notification_setting,
+    parent: team4.parent?.slug.toLowerCase() ?? null
+  };
+}
+function diffable(team4) {
+  const { parent, ...rest } = team4;
+  return parent === null || parent === void 0 ? rest : { ...rest, parent };
+}
+function orgTeamsPath(org) {
+  return `/orgs/${encodeURIComponent(org)}/teams`;
+}
+function targetParents(teams, live) {
+  const parents = /* @__PURE__ */ new Map();
+  for (const [slug2, team4] of live) parents.set(slug2, team4.parent);
+  for (const [slug2, team4] of Object.entries(teams)) {
+    if (team4 === null) parents.delete(slug2);
+    else if (team4.parent !== void 0) parents.set(slug2, team4.parent);
+    else if (!live.has(slug2)) parents.set(slug2, null);
+  }
+  return parents;
+}
+function parentsFirst(teams) {
+  const order = [];
+  const visit2 = (slug2, path) => {
+    if (order.includes(slug2) || path.includes(slug2)) return;
+    const parent = teams[slug2]?.parent;
+    if (typeof parent === "string" && parent in teams) visit2(parent, [...path, slug2]);
+    order.push(slug2);
+  };
+  for (const slug2 of Object.keys(teams)) visit2(slug2, []);
+  return order;
+}
+function targetPrivacy(slug2, written, live, parents) {
+  if (written.privacy !== void 0) return written.privacy;
+  const nested = (parents.get(slug2) ?? null) !== null;
+  const parentOfOthers = [...parents.values()].includes(slug2);
+  if (nested || parentOfOthers) return "closed";
+  return live?.privacy;
+}
+function targetOf2(p, slug2, written) {
+  const live = p.live.get(slug2);
+  const target2 = live === void 0 ? {} : { ...live };
+  delete target2.slug;
+  target2.name = written.name ?? live?.name ?? slug2;
+  if (written.description !== void 0) target2.description = written.description;
+  if (written.notification_setting !== void 0) {
+    target2.notification_setting = written.notification_setting;
+  }
+  const privacy = targetPrivacy(slug2, written, live, p.parents);
+  if (privacy !== void 0) target2.privacy = privacy;
+  if (written.parent !== void 0) target2.parent = written.parent;
+  return target2;
+}
+function nameProblem(org, slug2, name2) {
+  if (slugOf(name2) === slugOf(slug2)) return void 0;
+  return changeError(
+    `the name "${name2}" would give team ${slug2} the slug ${slugOf(name2) || "(none)"}: GitHub derives a team's slug from its name, so the name must make ${slug2}`,
+    "GET",
+    orgTeamsPath(org),
+    200
+  );
+}
+function nestingProblem(p, slug2, target2) {
+  const parent = target2.parent ?? null;
+  const problem = parent !== null && !(parent in p.teams) && p.live.get(parent)?.privacy === "secret" ? `parent team ${parent} is secret: a parent team is closed (write ${parent} with privacy: closed)` : target2.privacy === "secret" && [...p.parents.values()].includes(slug2) ? `${slug2} has child teams: a parent team is closed, not secret` : void 0;
+  return problem === void 0 ? void 0 : changeError(problem, "GET", orgTeamsPath(p.org), 200);
+}
+function body(target2, before) {
+  const sent = {};
+  for (const key of ["name", "description", "privacy", "notification_setting"]) {
+    if (target2[key] !== void 0 && target2[key] !== before[key]) sent[key] = target2[key];
+  }
+  if (target2.parent !== void 0 && target2.parent !== (before.parent ?? null)) {
+    if (target2.parent === null) sent.parent_team_id = null;
+    else sent.parent_team_slug = target2.parent;
+  }
+  return sent;
+}
+async function creatorRemoval(p, place2, members3) {
+  const users2 = members3?.users ?? {};
+  const authoritative = members3?.mode === "authoritative";
+  if (!authoritative && !Object.values(users2).includes(null)) return [];
+  const creator = await credentialUser(p.reader, "it becomes a maintainer of the teams it creates");
+  if ("error" in creator) {
+    return creator.error.status === 403 || creator.error.status === 401 ? [] : creator.error;
+  }
+  const login4 = creator.login.toLowerCase();
+  const written = Object.entries(users2).find(([name2]) => name2.toLowerCase() === login4);
+  const kept = written === void 0 ? !authoritative : written[1] !== null;
+  return kept ? [] : [{ method: "DELETE", path: membershipPath(place2, creator.login) }];
+}
+async function createTeam(p, slug2, written) {
+  const base = {
+    ...newChange(p.reader.target, p.org, KIND5, slug2),
+    live_fingerprint: fingerprint(null)
+  };
+  const target2 = targetOf2(p, slug2, written);
+  const problem = nameProblem(p.org, slug2, target2.name ?? slug2) ?? nestingProblem(p, slug2, target2);
+  if (problem !== void 0) return { ...base, error: problem };
+  const place2 = { reader: p.reader, org: p.org, slug: slug2 };
+  const users2 = written.members?.users ?? {};
+  const members3 = Object.entries(users2).flatMap(
+    ([login4, role3]) => role3 === null ? [] : [{ method: "PUT", path: membershipPath(place2, login4), body: { role: role3 } }]
+  );
+  const creator = await creatorRemoval(p, place2, written.members);
+  if (!Array.isArray(creator)) return { ...base, error: creator };
+  const diff = [
+    ...diffValues({}, diffable(target2)),
+    ...Object.entries(users2).flatMap(
+      ([login4, role3]) => role3 === null ? [] : [{ path: `members.${login4.toLowerCase()}`, after: role3 }]
+    )
+  ];
+  return {
+    ...base,
+    action: "create",
+    diff,
+    requests: [
+      { method: "POST", path: orgTeamsPath(p.org), body: body(target2, {}) },
+      ...members3,
+      ...creator
+    ],
+    ...creator.length > 0 ? {
+      notes: [
+        "GitHub makes whoever creates a team its maintainer: the members written remove the creator once the team exists"
+      ]
+    } : {}
+  };
+}
+function ancestorsOf(p, slug2) {
+  const found = [];
+  for (let at = p.live.get(slug2)?.parent; at != null && !found.includes(at); ) {
+    found.push(at);
+    at = p.live.get(at)?.parent;
+  }
+  return found;
+}
+function deleteTeam(p, slug2) {
+  const live = p.live.get(slug2);
+  const base = {
+    ...newChange(p.reader.target, p.org, KIND5, slug2),
+    live_fingerprint: fingerprint(live ?? null)
+  };
+  if (live === void 0) return base;
+  const descendants2 = (of) => [...p.live].flatMap(
+    ([child, team4]) => team4.parent === of ? [child, ...descendants2(child)] : []
+  );
+  const children = descendants2(slug2);
+  const kept = children.filter((child) => p.teams[child] !== null && p.teams[child] !== void 0);
+  if (kept.length > 0) {
+    return {
+      ...base,
+      error: changeError(
+        `deleting ${slug2} deletes its child teams too (${children.join(", ")}), and ${kept.join(", ")} ${kept.length === 1 ? "is" : "are"} kept here: move ${kept.length === 1 ? "it" : "them"} elsewhere in an apply of its own first, or delete ${kept.length === 1 ? "it" : "them"} too`,
+        "DELETE",
+        `${orgTeamsPath(p.org)}/${encodeURIComponent(live.slug)}`
+      )
+    };
+  }
+  const { slug: _slug, ...shown3 } = live;
+  const ancestor = ancestorsOf(p, slug2).find((parent) => p.teams[parent] === null);
+  if (ancestor !== void 0) {
+    return {
+      ...base,
+      action: "delete",
+      diff: diffValues(diffable(shown3), {}),
+      notes: [`deleted with its parent team ${ancestor} (GitHub deletes a parent's child teams)`]
+    };
+  }
+  return {
+    ...base,
+    action: "delete",
+    diff: diffValues(diffable(shown3), {}),
+    requests: [
+      { method: "DELETE", path: `${orgTeamsPath(p.org)}/${encodeURIComponent(live.slug)}` }
+    ],
+    ...children.length > 0 ? {
+      notes: [
+        `its child teams are deleted with it (GitHub deletes a parent's child teams): ${children.join(", ")}`
+      ]
+    } : {}
+  };
+}
+async function updateTeam(p, slug2, written) {
+  const live = p.live.get(slug2);
+  const { slug: liveSlug, ...before } = live;
+  const base = {
+    ...newChange(p.reader.target, p.org, KIND5, slug2),
+    live_fingerprint: fingerprint(before)
+  };
+  const target2 = targetOf2(p, slug2, written);
+  const problem = target2.name === before.name ? void 0 : nameProblem(p.org, slug2, target2.name ?? slug2);
+  const error62 = problem ?? nestingProblem(p, slug2, target2);
+  const place2 = { reader: p.reader, org: p.org, slug: liveSlug };
+  const memberChanges = await teamMembers(place2, slug2, written);
+  if (error62 !== void 0) return [{ ...base, error: error62 }, ...memberChanges];
+  const diff = diffValues(diffable(before), diffable(target2));
+  if (diff.length === 0) return [base, ...memberChanges];
+  return [
+    {
+      ...base,
+      action: "update",
+      diff,
+      requests: [{ method: "PATCH", path: teamBase(place2), body: body(target2, before) }]
+    },
+    ...memberChanges
+  ];
+}
+async function teamMembers(place2, slug2, written) {
+  if (written.members === void 0) return [];
+  const listed4 = await directMembers(place2);
+  if (listed4.kind !== "found") {
+    const error62 = listed4.kind === "error" ? listed4.error : changeError(listed4.detail);
+    const names = Object.keys(written.members.users ?? {}).map((login4) => memberName(slug2, login4));
+    if (written.members.mode === "authoritative") names.unshift(`${slug2}/members/*`);
+    return names.map((name2) => ({
+      ...newChange(place2.reader.target, place2.org, KIND5, name2),
+      error: error62
+    }));
+  }
+  return planMembers({ ...place2, slug: slug2 }, written.members, listed4.data);
+}
+async function removedMembers(p, deleted, planned) {
+  const names = new Set(planned.map((change) => change.name));
+  const result = [];
+  for (const change of deleted) {
+    const match = /^(.+)\/members\/(.+)$/s.exec(change.name);
+    if (names.has(change.name) || match === null) continue;
+    const [, slug2 = "", login4 = ""] = match;
+    const team4 = p.live.get(slug2);
+    const listed4 = team4 === void 0 ? { kind: "found", data: /* @__PURE__ */ new Set() } : await directMembers({ reader: p.reader, org: p.org, slug: team4.slug });
+    const gone = deletedAt(change, listed4, login4);
+    if (gone !== void 0) result.push(gone);
+  }
+  return result;
+}
+async function planTeams2(reader, org, teams, options) {
+  const path = orgTeamsPath(org);
+  const listed4 = await reader.list(path, void 0, teamShape3);
+  if (listed4.kind !== "found") {
+    const error62 = listed4.kind === "error" ? listed4.error : changeError(
+      `teams belong to organizations, and ${org} is not one (or ${reader.credential} cannot see it)`,
+      "GET",
+      path,
+      404
+    );
+    return Object.keys(teams).map((slug2) => ({
+      ...newChange(reader.target, org, KIND5, slug2),
+      error: error62
+    }));
+  }
+  const live = new Map(
+    listed4.data.map((team4) => [team4.slug.toLowerCase(), canonical(team4)])
+  );
+  const p = { reader, org, teams, live, parents: targetParents(teams, live) };
+  const planned = [];
+  for (const slug2 of parentsFirst(teams)) {
+    const written = teams[slug2];
+    if (written === null || written === void 0) planned.push(deleteTeam(p, slug2));
+    else if (live.has(slug2)) planned.push(...await updateTeam(p, slug2, written));
+    else planned.push(await createTeam(p, slug2, written));
+  }
+  const deleted = options.deleted?.at(reader.target, org, KIND5) ?? [];
+  return [...planned, ...await removedMembers(p, deleted, planned)];
+}
+async function exportTeams(reader, org) {
+  const path = orgTeamsPath(org);
+  const listed4 = mustFind(await reader.list(path, void 0, teamShape3), path);
+  const teams = {};
+  for (const found of [...listed4].sort((a, b) => a.slug < b.slug ? -1 : 1)) {
+    const team4 = canonical(found);
+    const members3 = mustFind(
+      await directMembers({ reader, org, slug: team4.slug }),
+      `${path}/${team4.slug}/members`
+    );
+    const exported = {
+      name: team4.name,
+      description: team4.description,
+      privacy: team4.privacy,
+      notification_setting: team4.notification_setting,
+      parent: team4.parent
+    };
+    if (members3.size > 0) {
+      const users2 = {};
+      for (const member2 of [...members3.values()].sort((a, b) => a.login < b.login ? -1 : 1)) {
+        users2[member2.login] = member2.role;
+      }
+      exported.members = { mode: "additive", users: users2 };
+    }
+    teams[team4.slug.toLowerCase()] = exported;
+  }
+  return Object.keys(teams).length > 0 ? teams : void 0;
+}
+function verifyTeamWrite(request2, response) {
+  if (request2.method === "DELETE") return [];
+  const sent = request2.body ?? {};
+  if (request2.path.includes("/memberships/")) {
+    const parsed2 = membershipAnswer.safeParse(response);
+    if (!parsed2.success)
+      return [{ path: "(response)", before: "a team membership", after: "something else" }];
+    const { role: role3 } = parsed2.data;
+    return role3 === sent.role || role3 === "maintainer" ? [] : [{ path: "role", before: sent.role, after: role3 }];
+  }
+  const parsed = teamAnswer.safeParse(response);
+  if (!parsed.success) return [{ path: "(response)", before: "a team", after: "something else" }];
+  const answer = parsed.data;
+  const expected = {};
+  const got = {};
+  for (const key of ["name", "description", "privacy", "notification_setting"]) {
+    if (sent[key] === void 0) continue;
+    expected[key] = sent[key];
+    got[key] = key === "description" ? answer.description ?? "" : answer[key];
+  }
+  if ("parent_team_slug" in sent || "parent_team_id" in sent) {
+    expected.parent = sent.parent_team_slug ?? null;
+    got.parent = answer.parent?.slug ?? null;
+  }
+  return diffValues(expected, got);
+}
+function printTeams(teams) {
+  return Object.keys(teams).map((slug2) => ({ kind: KIND5, name: slug2, path: [slug2] }));
+}
+var KIND5, teamShape3, teamAnswer, membershipAnswer, team;
+var init_team = __esm({
+  "src/resources/team/index.ts"() {
+    "use strict";
+    init_zod();
+    init_plan();
+    init_context();
+    init_deleted();
+    init_diff();
+    init_fingerprint();
+    init_user_reads();
+    init_members();
+    init_settings7();
+    init_slug();
+    KIND5 = "team";
+    teamShape3 = {
+      name: "teams",
+      schema: looseObject({
+        slug: string2().min(1),
+        name: string2(),
+        description: string2().nullable(),
+        privacy: _enum2(["secret", "closed"]),
+        notification_setting: _enum2(["notifications_enabled", "notifications_disabled"]),
+        parent: looseObject({ slug: string2().min(1) }).nullable().optional()
+      })
+    };
+    teamAnswer = looseObject({
+      name: string2(),
+      description: string2().nullable(),
+      privacy: string2().optional(),
+      notification_setting: string2().optional(),
+      parent: looseObject({ slug: string2() }).nullable().optional()
+    });
+    membershipAnswer = looseObject({ role: string2(), state: string2() });
+    team = {
+      name: KIND5,
+      organization: {
+        setting: {
+          key: "teams",
+          schema: teamsSchema,
+          rules: teamRules,
+          defines: (value) => Object.keys(value).map((slug2) => ({
+            id: `team ${slug2}`,
+            path: [slug2],
+            what: `the team ${slug2}`
+          })),
+          print: (value) => printTeams(value)
+        },
+        plan: ({ reader, org, value, options }) => planTeams2(reader, org, value, options),
+        export: exportTeams
+      },
+      verify: verifyTeamWrite
     };
   }
 });
@@ -36995,7 +39962,7 @@ function eventsOverlap(a, b) {
   return (a ?? []).some((x) => (b ?? []).some((y) => x === y || x === "*" || y === "*"));
 }
 var webhook, webhooks;
-var init_settings3 = __esm({
+var init_settings8 = __esm({
   "src/resources/webhook/settings.ts"() {
     "use strict";
     init_zod();
@@ -37016,7 +39983,7 @@ var init_settings3 = __esm({
           )
         },
         {
-          error: (issue2) => issue2.code === "unrecognized_keys" ? issue2.keys.map(
+          error: (issue3) => issue3.code === "unrecognized_keys" ? issue3.keys.map(
             (key) => `unknown key ${JSON.stringify(key)}: the service keeps only url, content_type, secret and insecure_ssl in a hook's config (url, content_type and secret have their own keys here)`
           ).join("\n") : void 0
         }
@@ -37040,7 +40007,7 @@ var init_settings3 = __esm({
 function eventSet(events) {
   return [...new Set(events ?? [])].sort();
 }
-function fromRead2(hook3) {
+function fromRead5(hook3) {
   const config2 = hook3.config ?? {};
   return {
     url: config2.url ?? hook3.url ?? "",
@@ -37072,7 +40039,7 @@ function writeOnlyPlan(desired, live, rotate) {
   ] : [];
   return { send: missing, rotated: [], notes };
 }
-function targetOf2(desired, live, send) {
+function targetOf3(desired, live, send) {
   const base = live ?? {
     url: desired.url,
     ...CREATE_DEFAULTS,
@@ -37111,7 +40078,7 @@ function diffOf(live, target2, rotated) {
 function hooksPath(repo) {
   return `${repoPath(repo)}/hooks`;
 }
-function requestsFor(path, id, live, target2, desired, send) {
+function requestsFor2(path, id, live, target2, desired, send) {
   const changed = (key) => live === null || JSON.stringify(live[key]) !== JSON.stringify(target2[key]);
   const config2 = {};
   if (live === null || changed("url")) config2.url = target2.url;
@@ -37154,7 +40121,7 @@ function verifyWritten3(request2, response) {
   if (!parsed.success) {
     return [{ path: "(response)", before: "a webhook", after: "something else" }];
   }
-  const actual = isConfig ? fromRead2({ id: 0, config: parsed.data }) : fromRead2(parsed.data);
+  const actual = isConfig ? fromRead5({ id: 0, config: parsed.data }) : fromRead5(parsed.data);
   const config2 = isConfig ? sent : sent.config ?? {};
   const expected = {};
   const got = {};
@@ -37175,9 +40142,9 @@ function verifyWritten3(request2, response) {
   return diffValues(expected, got);
 }
 function planHook(desired, found, path, rotateSecrets) {
-  const live = found ? fromRead2(found) : null;
+  const live = found ? fromRead5(found) : null;
   const { send, rotated, notes } = writeOnlyPlan(desired, live, rotateSecrets);
-  const target2 = targetOf2(desired, live, send);
+  const target2 = targetOf3(desired, live, send);
   const diff = diffOf(live, target2, rotated);
   const planned = {
     ...notes.length > 0 ? { notes } : {},
@@ -37187,7 +40154,7 @@ function planHook(desired, found, path, rotateSecrets) {
   return {
     action: live ? "update" : "create",
     diff,
-    requests: requestsFor(path, found?.id ?? null, live, target2, desired, send),
+    requests: requestsFor2(path, found?.id ?? null, live, target2, desired, send),
     ...planned
   };
 }
@@ -37208,7 +40175,7 @@ function matchOf(desired, live, unpinned, scope, path) {
       error: changeError(`hook id ${desired.id} does not exist in ${scope}`, "GET", path, 404)
     };
   }
-  const atUrl = unpinned.filter((hook3) => fromRead2(hook3).url === desired.url);
+  const atUrl = unpinned.filter((hook3) => fromRead5(hook3).url === desired.url);
   if (atUrl.length < 2) return { hook: atUrl[0] };
   const ids = atUrl.map((hook3) => hook3.id).join(", ");
   return {
@@ -37220,22 +40187,22 @@ function matchOf(desired, live, unpinned, scope, path) {
     )
   };
 }
-function deletions(hooks, unpinned, path, removal) {
+function deletions(hooks, unpinned, path, removal2) {
   const urlsOfUnpinned = new Set(
     hooks.filter((hook3) => hook3.id === void 0).map((hook3) => hook3.url)
   );
   return unpinned.flatMap((hook3) => {
-    const canonical = fromRead2(hook3);
-    if (urlsOfUnpinned.has(canonical.url)) return [];
+    const canonical2 = fromRead5(hook3);
+    if (urlsOfUnpinned.has(canonical2.url)) return [];
     const part = {
       action: "delete",
-      diff: markSensitive(diffValues(canonical, {})),
+      diff: markSensitive(diffValues(canonical2, {})),
       requests: [{ method: "DELETE", path: `${path}/${hook3.id}` }],
-      live_fingerprint: fingerprint(canonical),
+      live_fingerprint: fingerprint(canonical2),
       notes: [`hook id ${hook3.id} is not in the desired state (webhooks mode: authoritative)`],
-      removal
+      removal: removal2
     };
-    return [{ url: canonical.url, id: hook3.id, part, deleted: true }];
+    return [{ url: canonical2.url, id: hook3.id, part, deleted: true }];
   });
 }
 function deletedHooks(deleted, planned, listed4, path) {
@@ -37283,13 +40250,13 @@ async function planWebhooks({
       404
     );
     const planned2 = named2(hooks.map((hook3) => ({ url: hook3.url, id: hook3.id, part: { error: error62 } })));
-    const unlisted = mode === "authoritative" ? [
+    const unlisted2 = mode === "authoritative" ? [
       {
         ...unlistedChange(reader.target, scope, "webhook", error62),
         notes: ["the hooks authoritative mode would delete could not be listed"]
       }
     ] : [];
-    return [...unlisted, ...planned2, ...deletedHooks(deleted, planned2, { error: error62 }, path)];
+    return [...unlisted2, ...planned2, ...deletedHooks(deleted, planned2, { error: error62 }, path)];
   }
   const live = listed4.data;
   const unpinned = live.filter((hook3) => !hooks.some((desired) => desired.id === hook3.id));
@@ -37330,7 +40297,7 @@ var init_webhook = __esm({
     init_zod();
     init_plan();
     init_context();
-    init_settings3();
+    init_settings8();
     init_diff();
     init_fingerprint();
     readHook = looseObject({
@@ -37405,11 +40372,11 @@ var init_webhook = __esm({
             path
           );
           if (live.length === 0) return void 0;
-          const canonical = live.map((hook3) => ({ id: hook3.id, hook: fromRead2(hook3) }));
-          const shared = sharedUrls(canonical.map(({ hook: hook3 }) => hook3.url));
+          const canonical2 = live.map((hook3) => ({ id: hook3.id, hook: fromRead5(hook3) }));
+          const shared = sharedUrls(canonical2.map(({ hook: hook3 }) => hook3.url));
           return {
             mode: "additive",
-            hooks: canonical.map(
+            hooks: canonical2.map(
               ({ id, hook: hook3 }) => toSettings2(hook3, shared.has(hook3.url) ? id : void 0)
             )
           };
@@ -37441,16 +40408,26 @@ var KINDS, KIND_NAMES, REPOSITORY_KINDS, ORGANIZATION_KINDS, SECTIONS, configSpe
 var init_resources = __esm({
   "src/resources/index.ts"() {
     "use strict";
+    init_access();
+    init_autolink();
     init_board();
     init_branch_protection();
+    init_environment();
     init_epic_link();
     init_gist();
     init_invitation();
+    init_label();
     init_migration();
     init_organizations();
     init_ruleset();
+    init_team();
     init_webhook();
     KINDS = [
+      team,
+      access,
+      label2,
+      environment2,
+      autolink2,
       ruleset,
       branchProtection,
       webhook2,
@@ -37537,15 +40514,15 @@ function git(dir, args) {
       stdio: ["ignore", "pipe", "pipe"]
     });
   } catch (error62) {
-    const failed = error62;
-    if (failed.code === "ENOENT") throw new GitFailed("git is not installed (or not on PATH)");
-    if (failed.code === "ENOBUFS") {
+    const failed2 = error62;
+    if (failed2.code === "ENOENT") throw new GitFailed("git is not installed (or not on PATH)");
+    if (failed2.code === "ENOBUFS") {
       throw new GitFailed(
         `the file is larger than the ${LIMITS.maxBytes / (1024 * 1024)} MiB limit`
       );
     }
-    const said = failed.stderr?.toString("utf8").trim().split("\n")[0];
-    throw new GitFailed(said || failed.message.split("\n")[0]);
+    const said = failed2.stderr?.toString("utf8").trim().split("\n")[0];
+    throw new GitFailed(said || failed2.message.split("\n")[0]);
   }
 }
 function hasRevision(dir, ref) {
@@ -37729,6 +40706,21 @@ function applyCounts(report) {
 function verifiedDetail(remaining) {
   return remaining === 0 ? "re-plan shows no changes." : `re-plan shows no changes for what was applied; not applied: ${plural2(remaining, "change")}.`;
 }
+function heldText(change) {
+  if (change.held === void 0) return void 0;
+  return change.capped === void 0 ? change.held : "by the removal limit (the plan's summary says why)";
+}
+function heldRemovalLines(plan2) {
+  const byPlace = /* @__PURE__ */ new Map();
+  for (const change of plan2.changes) {
+    if (change.capped === void 0) continue;
+    const place2 = change.capped.by === "plan" ? "the plan" : change.removal?.collection ?? change.address;
+    byPlace.set(place2, [...byPlace.get(place2) ?? [], change]);
+  }
+  return [...byPlace].map(
+    ([place2, changes]) => `Held by the removal limit: ${plural2(changes.length, "delete")} in ${place2}: ${changes[0]?.held ?? ""}; --allow-delete alone does not apply them.`
+  );
+}
 var NO_CHANGES, ACTION_SYMBOL, ERROR_SYMBOL;
 var init_wording = __esm({
   "src/render/wording.ts"() {
@@ -37750,11 +40742,11 @@ var init_wording = __esm({
 });
 
 // src/engine/expand.ts
-function userListing(owner, login2) {
-  if (login2 === void 0) {
+function userListing(owner, login4) {
+  if (login4 === void 0) {
     return { path: "/installation/repositories", pages: { itemsUnder: "repositories" } };
   }
-  if (login2.toLowerCase() === owner.toLowerCase()) {
+  if (login4.toLowerCase() === owner.toLowerCase()) {
     return { path: "/user/repos", query: { affiliation: "owner" } };
   }
   return { path: `/users/${encodeURIComponent(owner)}/repos`, query: { type: "owner" } };
@@ -37778,9 +40770,9 @@ async function listOwnerRepos(reader, owner, loginOf) {
     listedRepo
   );
   if (asOrg.kind !== "absent") return asOrg;
-  const login2 = await loginOf();
-  if (login2.kind === "error") return login2;
-  const listing = userListing(owner, login2.data);
+  const login4 = await loginOf();
+  if (login4.kind === "error") return login4;
+  const listing = userListing(owner, login4.data);
   const listed4 = await reader.list(listing.path, listing.query, listedRepo, listing.pages);
   if (listed4.kind === "absent") {
     return {
@@ -37920,11 +40912,11 @@ async function expandRepositories(state, readers, lookUp = /* @__PURE__ */ new M
   }
   const repos = [...slots.values()].map((repo) => ({
     ...repo,
-    settings: settingsOf(state.defaults, repo.entries)
+    settings: settingsOf2(state.defaults, repo.entries)
   }));
   return { repos, errors };
 }
-function settingsOf(defaults, entries) {
+function settingsOf2(defaults, entries) {
   if (entries.length === 1) return entries[0].settings;
   return mergeLayers([...defaults, ...entries.flatMap((entry2) => entry2.layers)]);
 }
@@ -37969,9 +40961,9 @@ var init_expand = __esm({
 async function entryMatches(state, readers) {
   const expansion = await expandRepositories(state, readers);
   return state.repositories.map((entry2) => {
-    const failed = expansion.errors.find((item) => item.entry === entry2);
+    const failed2 = expansion.errors.find((item) => item.entry === entry2);
     const repositories = expansion.repos.filter((repo) => repo.entries.includes(entry2)).map((repo) => `${repo.owner}/${repo.name}`);
-    return failed === void 0 ? { entry: entry2, repositories } : { entry: entry2, repositories, error: describeFailure(failed.error) };
+    return failed2 === void 0 ? { entry: entry2, repositories } : { entry: entry2, repositories, error: describeFailure(failed2.error) };
   });
 }
 function describeMatches(matches) {
@@ -38197,8 +41189,8 @@ var init_app_auth = __esm({
       /** The App's bot, "slug[bot]": what its installation tokens write as (`GET /app`, once). */
       login() {
         this.#login ??= this.#send("GET", "/app", false).then(({ status, data }) => {
-          const slug = data?.slug;
-          if (typeof slug !== "string" || slug === "") {
+          const slug2 = data?.slug;
+          if (typeof slug2 !== "string" || slug2 === "") {
             throw new ForgeError({
               method: "GET",
               path: "/app",
@@ -38207,7 +41199,7 @@ var init_app_auth = __esm({
               unusableAnswer: true
             });
           }
-          return `${slug}[bot]`;
+          return `${slug2}[bot]`;
         });
         return this.#login;
       }
@@ -38474,6 +41466,10 @@ function waitText(reason, until) {
       return `waiting as the service asked (Retry-After) until ${at}`;
     case "secondary-limit":
       return `waiting out a secondary rate limit until ${at}`;
+    case "cpu-time":
+      return `waiting for CPU time (a secondary rate limit) until ${at}`;
+    case "content-creation":
+      return `waiting to create more content (a secondary rate limit) until ${at}`;
     default:
       return `waiting for rate-limit reset at ${at}`;
   }
@@ -38521,10 +41517,10 @@ var init_progress = __esm({
         };
       }
       /** Starts a phase; `total` is the number of changes when it is known. */
-      begin(label, total) {
+      begin(label4, total) {
         this.end();
         const started = this.#options.now();
-        this.#phase = { label, total, done: 0, requests: 0, started, recent: [] };
+        this.#phase = { label: label4, total, done: 0, requests: 0, started, recent: [] };
         const tty = this.#options.output.isTTY;
         const period = tty ? this.#options.redrawMs ?? 500 : this.#options.lineMs ?? 5e3;
         this.#cancel = this.#options.every(period, () => this.#tick());
@@ -38605,7 +41601,8 @@ var init_demo_world = __esm({
         { login: "octo-reader", id: 2, name: "Octo Reader", token: "sandbox-reader" },
         { login: "octo-dev", id: 3, name: "Octo Dev", token: "sandbox-dev" },
         { login: "hubot", id: 4, name: "Hubot" },
-        { login: "outside-contractor", id: 5, name: null }
+        { login: "outside-contractor", id: 5, name: null },
+        { login: "mona", id: 6, name: "Mona Lisa" }
       ],
       organizations: [
         {
@@ -38616,8 +41613,37 @@ var init_demo_world = __esm({
           members: ["octo-reader", "octo-dev"],
           base_permission: "pull",
           teams: [
-            { slug: "platform", id: 1, name: "Platform", description: "Runs the build platform" },
-            { slug: "release-managers", id: 2, name: "Release managers", description: null }
+            {
+              slug: "platform",
+              id: 1,
+              name: "Platform",
+              description: "Runs the build platform",
+              members: { "octo-dev": "maintainer" }
+            },
+            {
+              slug: "release-managers",
+              id: 2,
+              name: "Release managers",
+              description: null,
+              parent: "platform",
+              members: { "octo-admin": "maintainer" }
+            },
+            {
+              slug: "security",
+              id: 3,
+              name: "Security",
+              description: "Security managers of acme",
+              security_manager: true
+            }
+          ],
+          custom_repository_roles: [
+            {
+              id: 1,
+              name: "auditor",
+              description: "Reads code and its security alerts",
+              base_role: "read",
+              permissions: ["read_code_scanning", "view_secret_scanning_alerts"]
+            }
           ],
           rulesets: [
             {
@@ -38671,7 +41697,7 @@ var init_demo_world = __esm({
           allow_squash_merge: true,
           allow_rebase_merge: true,
           allow_merge_commit: true,
-          collaborators: { "octo-dev": "push" },
+          collaborators: { "octo-dev": "push", mona: "triage" },
           teams: { platform: "push", "release-managers": "maintain" },
           recent_checks: { "ci/build": 15368 },
           branches: [
@@ -38756,7 +41782,78 @@ var init_demo_world = __esm({
               bypass_actors: [{ actor_id: 2, actor_type: "Team", bypass_mode: "always" }]
             }
           ],
-          custom_properties: { team: "platform", tier: "critical" }
+          custom_properties: { team: "platform", tier: "critical" },
+          // GitHub's default labels, and one the demo renames.
+          labels: [
+            { name: "bug", color: "d73a4a", description: "Something isn't working", default: true },
+            {
+              name: "documentation",
+              color: "0075ca",
+              description: "Improvements or additions to documentation",
+              default: true
+            },
+            {
+              name: "duplicate",
+              color: "cfd3d7",
+              description: "This issue or pull request already exists",
+              default: true
+            },
+            {
+              name: "enhancement",
+              color: "a2eeef",
+              description: "New feature or request",
+              default: true
+            },
+            {
+              name: "good first issue",
+              color: "7057ff",
+              description: "Good for newcomers",
+              default: true
+            },
+            {
+              name: "help wanted",
+              color: "008672",
+              description: "Extra attention is needed",
+              default: true
+            },
+            { name: "invalid", color: "e4e669", description: "This doesn't seem right", default: true },
+            {
+              name: "question",
+              color: "d876e3",
+              description: "Further information is requested",
+              default: true
+            },
+            {
+              name: "wontfix",
+              color: "ffffff",
+              description: "This will not be worked on",
+              default: true
+            },
+            { name: "needs-triage", color: "fbca04", description: "Not looked at yet" }
+          ],
+          environments: [
+            { name: "staging", deployment_branch_policy: { protected_branches: true } },
+            {
+              name: "production",
+              wait_timer: 30,
+              prevent_self_review: true,
+              reviewers: { users: ["octo-admin"], teams: ["release-managers"] },
+              deployment_branch_policy: {
+                custom: [
+                  { name: "main", type: "branch" },
+                  { name: "v*", type: "tag" }
+                ]
+              }
+            }
+          ],
+          autolinks: [
+            {
+              id: 1,
+              key_prefix: "JIRA-",
+              url_template: "https://jira.acme.example/browse/JIRA-<num>",
+              is_alphanumeric: false
+            }
+          ]
         },
         {
           full_name: "acme/web",
@@ -39015,6 +42112,19 @@ var init_build_apps = __esm({
 
 // src/sandbox/core/world.ts
 import { createHash as createHash5 } from "node:crypto";
+function roleLevel(role3) {
+  return typeof role3 === "string" ? role3 : BASE_ROLE_LEVEL[role3.base_role];
+}
+function roleName(role3) {
+  if (typeof role3 !== "string") return role3.name;
+  return role3 === "none" ? "none" : ROLE_NAMES3[role3];
+}
+function levelAtLeast(role3, needed2) {
+  return PERMISSION_LEVEL[roleLevel(role3)] >= PERMISSION_LEVEL[needed2];
+}
+function higherRole(a, b) {
+  return PERMISSION_LEVEL[roleLevel(b)] > PERMISSION_LEVEL[roleLevel(a)] ? b : a;
+}
 function storedLink(source, target2, linkType) {
   return linkType === "is_blocked_by" ? { source: target2, target: source, link_type: "blocks" } : { source, target: target2, link_type: linkType };
 }
@@ -39025,7 +42135,7 @@ function covers(installation3, repo) {
   if (repo.owner.id !== installation3.account.id) return false;
   return installation3.repositorySelection === "all" || installation3.repositories.has(repo.id);
 }
-var PERMISSION_LEVEL, ROLE_LEVEL, HOOK_CONFIG_KEYS, World;
+var PERMISSION_LEVEL, ROLE_LEVEL, BASE_ROLE_LEVEL, ROLE_NAMES3, HOOK_CONFIG_KEYS, World;
 var init_world = __esm({
   "src/sandbox/core/world.ts"() {
     "use strict";
@@ -39044,6 +42154,19 @@ var init_world = __esm({
       developer: 30,
       maintainer: 40,
       owner: 50
+    };
+    BASE_ROLE_LEVEL = {
+      read: "pull",
+      triage: "triage",
+      write: "push",
+      maintain: "maintain"
+    };
+    ROLE_NAMES3 = {
+      pull: "read",
+      triage: "triage",
+      push: "write",
+      maintain: "maintain",
+      admin: "admin"
     };
     HOOK_CONFIG_KEYS = ["url", "content_type", "secret", "insecure_ssl"];
     World = class {
@@ -39078,15 +42201,21 @@ var init_world = __esm({
       issueComments = /* @__PURE__ */ new Map();
       nextId = {
         hook: 1,
+        team: 1,
+        invitation: 1,
         board: 1,
         epicLink: 1,
         issue: 1,
         issueComment: 1,
         ruleset: 1,
-        pull: 1
+        pull: 1,
+        label: 1,
+        autolink: 1,
+        environment: 1,
+        branchPolicy: 1
       };
-      account(login2) {
-        return this.accounts.get(login2.toLowerCase());
+      account(login4) {
+        return this.accounts.get(login4.toLowerCase());
       }
       repository(owner, name2) {
         return this.repositories.get(`${owner}/${name2}`.toLowerCase());
@@ -39114,8 +42243,69 @@ var init_world = __esm({
         if (repo.org) {
           if (repo.org.owners.has(user2.id)) return "admin";
           if (repo.org.members.has(user2.id)) raise(repo.org.basePermission);
+          const team4 = this.teamRole(repo, user2);
+          if (team4 !== void 0) raise(roleLevel(team4));
         }
-        raise(repo.collaborators.get(user2.id));
+        const direct = repo.collaborators.get(user2.id);
+        if (direct !== void 0) raise(roleLevel(direct));
+        return best;
+      }
+      /**
+       * The highest role a user has on a repository through teams: the teams granted access and their
+       * child teams ("Child teams inherit the access permissions of the parent team", GitHub's "About
+       * teams"), and read access through a security manager team ("Read access on all repositories in
+       * the organization", GitHub's "Managing security managers in your organization").
+       */
+      teamRole(repo, user2) {
+        const org = repo.org;
+        if (org === null) return void 0;
+        let best;
+        for (const team4 of org.teams.values()) {
+          if (!this.inTeam(team4, user2.id)) continue;
+          const granted = this.teamGrant(repo, team4);
+          if (granted !== void 0) best = best === void 0 ? granted : higherRole(best, granted);
+        }
+        return best;
+      }
+      /** What a team has on a repository: its own grant, its ancestors', or a security manager's read. */
+      teamGrant(repo, team4) {
+        let best;
+        for (let at = team4; at !== null; at = at.parent) {
+          const own2 = repo.teamAccess.get(at.id);
+          if (own2 !== void 0) best = best === void 0 ? own2 : higherRole(best, own2);
+        }
+        if (repo.org?.securityManagers.has(team4.id)) {
+          best = best === void 0 ? "pull" : higherRole(best, "pull");
+        }
+        return best;
+      }
+      /** Whether the user is a member of the team, directly or through one of its child teams. */
+      inTeam(team4, userId) {
+        if (team4.members.has(userId)) return true;
+        for (const other of team4.org.teams.values()) {
+          if (other.parent === team4 && this.inTeam(other, userId)) return true;
+        }
+        return false;
+      }
+      /**
+       * The role GitHub reports for a user on a repository (a collaborator's `role_name`): "the highest
+       * role assigned to the collaborator after considering all sources of grants, including: repo,
+       * teams, organization, and enterprise" (GitHub's "List repository collaborators").
+       */
+      reportedRole(repo, user2) {
+        let best = repo.collaborators.get(user2.id);
+        const raise = (candidate) => {
+          if (candidate === void 0) return;
+          best = best === void 0 ? candidate : higherRole(best, candidate);
+        };
+        if (repo.org) {
+          if (repo.org.owners.has(user2.id)) raise("admin");
+          if (repo.org.members.has(user2.id) && repo.org.basePermission !== "none") {
+            raise(repo.org.basePermission);
+          }
+          raise(this.teamRole(repo, user2));
+        }
+        if (repo.owner.id === user2.id) raise("admin");
         return best;
       }
       /**
@@ -39129,9 +42319,9 @@ var init_world = __esm({
       can(repo, user2, needed2) {
         return PERMISSION_LEVEL[this.permission(repo, user2)] >= PERMISSION_LEVEL[needed2];
       }
-      teamCanPush(repo, team3) {
-        const access = repo.teamAccess.get(team3.id);
-        return access !== void 0 && PERMISSION_LEVEL[access] >= PERMISSION_LEVEL.push;
+      teamCanPush(repo, team4) {
+        const access2 = repo.teamAccess.get(team4.id);
+        return access2 !== void 0 && levelAtLeast(access2, "push");
       }
       /** Whether every member of `org` can see all of its repositories, which makes listings a slice. */
       seesAllOf(org, user2) {
@@ -39148,8 +42338,8 @@ var init_world = __esm({
       hasRole(group3, user2, minimum) {
         if (user2 === null) return false;
         if (user2.site_admin) return true;
-        const role2 = group3.members.get(user2.id);
-        return role2 !== void 0 && ROLE_LEVEL[role2] >= ROLE_LEVEL[minimum];
+        const role3 = group3.members.get(user2.id);
+        return role3 !== void 0 && ROLE_LEVEL[role3] >= ROLE_LEVEL[minimum];
       }
       addEpicLink(link) {
         this.epicLinks.set(link.id, link);
@@ -41871,6 +45061,158 @@ var init_request_schemas = __esm({
               }
             }
           }
+        },
+        "PUT /repos/{owner}/{repo}/collaborators/{username}": {
+          documentation_url: "https://docs.github.com/rest/collaborators/collaborators#add-a-repository-collaborator",
+          schema: { type: "object", properties: { permission: { type: "string" } } }
+        },
+        "PATCH /repos/{owner}/{repo}/invitations/{invitation_id}": {
+          documentation_url: "https://docs.github.com/rest/collaborators/invitations#update-a-repository-invitation",
+          schema: {
+            type: "object",
+            properties: {
+              permissions: {
+                type: "string",
+                enum: ["read", "write", "maintain", "triage", "admin"]
+              }
+            }
+          }
+        },
+        "PUT /orgs/{org}/teams/{team_slug}/repos/{owner}/{repo}": {
+          documentation_url: "https://docs.github.com/rest/teams/teams#add-or-update-team-repository-permissions",
+          schema: { type: "object", properties: { permission: { type: "string" } } }
+        },
+        "POST /orgs/{org}/teams": {
+          documentation_url: "https://docs.github.com/rest/teams/teams#create-a-team",
+          schema: {
+            type: "object",
+            properties: {
+              name: { type: "string" },
+              description: { type: "string" },
+              maintainers: { type: "array", items: { type: "string" } },
+              repo_names: { type: "array", items: { type: "string" } },
+              privacy: { type: "string", enum: ["secret", "closed"] },
+              notification_setting: {
+                type: "string",
+                enum: ["notifications_enabled", "notifications_disabled"]
+              },
+              permission: { type: "string", enum: ["pull", "push"] },
+              parent_team_id: { type: "integer" },
+              parent_team_slug: { type: "string" }
+            },
+            required: ["name"]
+          }
+        },
+        "PATCH /orgs/{org}/teams/{team_slug}": {
+          documentation_url: "https://docs.github.com/rest/teams/teams#update-a-team",
+          schema: {
+            type: "object",
+            properties: {
+              name: { type: "string" },
+              description: { type: "string" },
+              privacy: { type: "string", enum: ["secret", "closed"] },
+              notification_setting: {
+                type: "string",
+                enum: ["notifications_enabled", "notifications_disabled"]
+              },
+              permission: { type: "string", enum: ["pull", "push", "admin"] },
+              parent_team_id: { type: "integer", nullable: true },
+              parent_team_slug: { type: "string", nullable: true }
+            }
+          }
+        },
+        "PUT /orgs/{org}/teams/{team_slug}/memberships/{username}": {
+          documentation_url: "https://docs.github.com/rest/teams/members#add-or-update-team-membership-for-a-user",
+          schema: {
+            type: "object",
+            properties: { role: { type: "string", enum: ["member", "maintainer"] } }
+          }
+        },
+        "POST /repos/{owner}/{repo}/labels": {
+          documentation_url: "https://docs.github.com/rest/issues/labels#create-a-label",
+          schema: {
+            type: "object",
+            properties: {
+              name: { type: "string" },
+              color: { type: "string" },
+              description: { type: "string" }
+            },
+            required: ["name"]
+          }
+        },
+        "PATCH /repos/{owner}/{repo}/labels/{name}": {
+          documentation_url: "https://docs.github.com/rest/issues/labels#update-a-label",
+          schema: {
+            type: "object",
+            properties: {
+              new_name: { type: "string" },
+              color: { type: "string" },
+              description: { type: "string" }
+            }
+          }
+        },
+        "PUT /repos/{owner}/{repo}/environments/{environment_name}": {
+          documentation_url: "https://docs.github.com/rest/deployments/environments#create-or-update-an-environment",
+          schema: {
+            type: "object",
+            nullable: true,
+            properties: {
+              wait_timer: { type: "integer" },
+              prevent_self_review: { type: "boolean" },
+              reviewers: {
+                type: "array",
+                nullable: true,
+                items: {
+                  type: "object",
+                  properties: {
+                    type: { type: "string", enum: ["User", "Team"] },
+                    id: { type: "integer" }
+                  }
+                }
+              },
+              deployment_branch_policy: {
+                type: "object",
+                properties: {
+                  protected_branches: { type: "boolean" },
+                  custom_branch_policies: { type: "boolean" }
+                },
+                nullable: true,
+                required: ["protected_branches", "custom_branch_policies"]
+              }
+            },
+            additionalProperties: false
+          }
+        },
+        "POST /repos/{owner}/{repo}/environments/{environment_name}/deployment-branch-policies": {
+          documentation_url: "https://docs.github.com/rest/deployments/branch-policies#create-a-deployment-branch-policy",
+          schema: {
+            type: "object",
+            properties: {
+              name: { type: "string" },
+              type: { type: "string", enum: ["branch", "tag"] }
+            },
+            required: ["name"]
+          }
+        },
+        "PUT /repos/{owner}/{repo}/environments/{environment_name}/deployment-branch-policies/{branch_policy_id}": {
+          documentation_url: "https://docs.github.com/rest/deployments/branch-policies#update-a-deployment-branch-policy",
+          schema: {
+            type: "object",
+            properties: { name: { type: "string" } },
+            required: ["name"]
+          }
+        },
+        "POST /repos/{owner}/{repo}/autolinks": {
+          documentation_url: "https://docs.github.com/rest/repos/autolinks#create-an-autolink-reference-for-a-repository",
+          schema: {
+            type: "object",
+            properties: {
+              key_prefix: { type: "string" },
+              url_template: { type: "string" },
+              is_alphanumeric: { type: "boolean" }
+            },
+            required: ["key_prefix", "url_template"]
+          }
         }
       }
     };
@@ -41881,8 +45223,8 @@ var init_request_schemas = __esm({
 function isoTime(ms) {
   return new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
 }
-function ok(body, status = 200) {
-  return { status, body };
+function ok(body2, status = 200) {
+  return { status, body: body2 };
 }
 function githubError(status, message) {
   return new HttpError({ status, body: { message, documentation_url: DOCS } });
@@ -41993,13 +45335,13 @@ function violations(schema2, value, options = {}, at = []) {
   if (actual === "object") {
     const record3 = value;
     const properties = schema2.properties ?? {};
-    for (const [key, member] of Object.entries(record3)) {
+    for (const [key, member2] of Object.entries(record3)) {
       const memberSchema = has(properties, key) ? properties[key] : void 0;
-      if (memberSchema) found.push(...violations(memberSchema, member, options, [...at, key]));
+      if (memberSchema) found.push(...violations(memberSchema, member2, options, [...at, key]));
       else if (schema2.additionalProperties === false) found.push({ kind: "unexpected", at, key });
       else if (typeof schema2.additionalProperties === "object") {
         found.push(
-          ...violations(schema2.additionalProperties, member, options, [...at, key])
+          ...violations(schema2.additionalProperties, member2, options, [...at, key])
         );
       }
     }
@@ -42032,10 +45374,10 @@ function inspect2(value) {
   if (value === null) return "nil";
   if (Array.isArray(value)) return `[${value.map(inspect2).join(", ")}]`;
   if (typeof value === "object") {
-    const members2 = Object.entries(value).map(
-      ([key, member]) => `${JSON.stringify(key)}=>${inspect2(member)}`
+    const members3 = Object.entries(value).map(
+      ([key, member2]) => `${JSON.stringify(key)}=>${inspect2(member2)}`
     );
-    return `{${members2.join(", ")}}`;
+    return `{${members3.join(", ")}}`;
   }
   return JSON.stringify(value);
 }
@@ -42099,10 +45441,10 @@ function wording(found) {
     return group3.kind === "required" ? `${keys(group3.names)} ${one ? "wasn't" : "weren't"} supplied.` : `${keys(group3.names)} ${one ? "is not a permitted key" : "are not permitted keys"}.`;
   });
 }
-function requestViolations(operation, body) {
+function requestViolations(operation, body2) {
   const found = OPERATIONS.get(operation);
   if (!found) return [];
-  return wording(violations(found.schema, body, { formats: false }));
+  return wording(violations(found.schema, body2 ?? {}, { formats: false }));
 }
 function schemaRefusal(operation, lines) {
   const message = `Invalid request.
@@ -42123,6 +45465,12 @@ function ruleRefusal(operation, errors, resource) {
       documentation_url: documentationUrl(operation),
       errors: githubOnly ? errors.map((message) => ({ resource, code: "custom", message })) : errors
     }
+  };
+}
+function fieldRefusal(operation, errors) {
+  return {
+    status: 422,
+    body: { message: "Validation Failed", errors, documentation_url: documentationUrl(operation) }
   };
 }
 var SPEC_EXCEPTIONS, SPEC_OPERATIONS, OPERATIONS, OWN_WORDS;
@@ -42201,10 +45549,7 @@ function simpleUser(base, account3) {
     user_view_type: "public"
   };
 }
-function authenticatedUser2(base, account3) {
-  return { ...simpleUser(base, account3), name: account3.name, email: account3.email };
-}
-function team(base, value) {
+function teamSimple(base, value) {
   const url2 = `${base}/organizations/${value.org.account.id}/team/${value.id}`;
   return {
     id: value.id,
@@ -42214,15 +45559,35 @@ function team(base, value) {
     name: value.name,
     slug: value.slug,
     description: value.description,
-    privacy: "closed",
-    notification_setting: "notifications_enabled",
+    privacy: value.privacy,
+    notification_setting: value.notification_setting,
+    // The permission new repositories are added with: GitHub's default, which no route changes.
     permission: "pull",
     members_url: `${url2}/members{/member}`,
     repositories_url: `${url2}/repos`,
     type: "organization",
-    organization_id: value.org.account.id,
+    organization_id: value.org.account.id
+  };
+}
+function team2(base, value, onRepository) {
+  const shape = {
+    ...teamSimple(base, value),
     // The spec types `parent` as Team Simple; a top-level team has none, which GitHub sends as null.
-    parent: null
+    parent: value.parent === null ? null : teamSimple(base, value.parent)
+  };
+  if (onRepository === void 0) return shape;
+  const { role: role3, source } = onRepository;
+  return {
+    ...shape,
+    permission: typeof role3 === "string" ? role3 : role3.name,
+    permissions: {
+      pull: levelAtLeast(role3, "pull"),
+      triage: levelAtLeast(role3, "triage"),
+      push: levelAtLeast(role3, "push"),
+      maintain: levelAtLeast(role3, "maintain"),
+      admin: levelAtLeast(role3, "admin")
+    },
+    access_source: source
   };
 }
 function app(base, value) {
@@ -42479,6 +45844,7 @@ var init_shapes = __esm({
   "src/sandbox/github/shapes.ts"() {
     "use strict";
     init_config2();
+    init_world();
     LANGUAGES = {
       md: ["Markdown", "text/markdown"],
       sh: ["Shell", "application/x-sh"],
@@ -42500,25 +45866,25 @@ function countPrincipals(lists) {
   return (lists.users?.length ?? 0) + (lists.teams?.length ?? 0) + (lists.apps?.length ?? 0);
 }
 function resolvePrincipals(world, repo, lists, field, errors) {
-  const users = [];
-  for (const login2 of new Set(lists.users ?? [])) {
-    const found = world.account(login2);
-    if (found?.type === "User") users.push(found);
-    else errors.push(`${field}.users: user '${login2}' does not exist`);
+  const users2 = [];
+  for (const login4 of new Set(lists.users ?? [])) {
+    const found = world.account(login4);
+    if (found?.type === "User") users2.push(found);
+    else errors.push(`${field}.users: user '${login4}' does not exist`);
   }
   const teams = [];
-  for (const slug of new Set(lists.teams ?? [])) {
-    const found = repo.org?.teams.get(slug.toLowerCase());
+  for (const slug2 of new Set(lists.teams ?? [])) {
+    const found = repo.org?.teams.get(slug2.toLowerCase());
     if (found) teams.push(found);
-    else errors.push(`${field}.teams: team '${slug}' does not exist in ${repo.owner.login}`);
+    else errors.push(`${field}.teams: team '${slug2}' does not exist in ${repo.owner.login}`);
   }
   const apps = [];
-  for (const slug of new Set(lists.apps ?? [])) {
-    const found = world.apps.get(slug.toLowerCase());
+  for (const slug2 of new Set(lists.apps ?? [])) {
+    const found = world.apps.get(slug2.toLowerCase());
     if (found) apps.push(found);
-    else errors.push(`${field}.apps: app '${slug}' does not exist`);
+    else errors.push(`${field}.apps: app '${slug2}' does not exist`);
   }
-  return { users, teams, apps };
+  return { users: users2, teams, apps };
 }
 function resolveChecks(world, repo, input2, errors) {
   const requested = input2.checks ?? (input2.contexts ?? []).map((context) => ({ context, app_id: void 0 }));
@@ -42542,11 +45908,11 @@ function resolveChecks(world, repo, input2, errors) {
 function protectionFromBody(world, repo, raw2, requiredSignatures) {
   const violations2 = requestViolations(PROTECTION_OPERATION, raw2);
   if (violations2.length > 0) return { errors: violations2 };
-  const body = raw2;
+  const body2 = raw2;
   const errors = [];
   const personal = repo.org === null;
-  const reviews = body.required_pull_request_reviews;
-  const total = countPrincipals(body.restrictions) + countPrincipals(reviews?.dismissal_restrictions) + countPrincipals(reviews?.bypass_pull_request_allowances);
+  const reviews = body2.required_pull_request_reviews;
+  const total = countPrincipals(body2.restrictions) + countPrincipals(reviews?.dismissal_restrictions) + countPrincipals(reviews?.bypass_pull_request_allowances);
   if (total > MAX_PRINCIPALS) {
     errors.push(
       `users, teams and apps: at most ${MAX_PRINCIPALS} may be listed in total, got ${total}`
@@ -42558,12 +45924,12 @@ function protectionFromBody(world, repo, raw2, requiredSignatures) {
       `required_pull_request_reviews.required_approving_review_count: must be 0 to 6, got ${count3}`
     );
   }
-  if (body.required_linear_history === true && !repo.allow_squash_merge && !repo.allow_rebase_merge) {
+  if (body2.required_linear_history === true && !repo.allow_squash_merge && !repo.allow_rebase_merge) {
     errors.push(
       "required_linear_history: the repository must allow squash or rebase merging before linear history can be required"
     );
   }
-  if (personal && body.restrictions !== null) {
+  if (personal && body2.restrictions !== null) {
     errors.push(
       "restrictions: only organization repositories can have users, teams and apps restrictions"
     );
@@ -42575,10 +45941,10 @@ function protectionFromBody(world, repo, raw2, requiredSignatures) {
     );
   }
   if (errors.length > 0) return { errors };
-  const checks = body.required_status_checks ? resolveChecks(world, repo, body.required_status_checks, errors) : null;
+  const checks = body2.required_status_checks ? resolveChecks(world, repo, body2.required_status_checks, errors) : null;
   let restrictions = null;
-  if (body.restrictions) {
-    const resolved = resolvePrincipals(world, repo, body.restrictions, "restrictions", errors);
+  if (body2.restrictions) {
+    const resolved = resolvePrincipals(world, repo, body2.restrictions, "restrictions", errors);
     restrictions = {
       users: resolved.users.filter((user2) => world.can(repo, user2, "push")),
       teams: resolved.teams.filter((value) => world.teamCanPush(repo, value)),
@@ -42602,25 +45968,25 @@ function protectionFromBody(world, repo, raw2, requiredSignatures) {
   if (errors.length > 0) return { errors };
   return {
     protection: {
-      required_status_checks: body.required_status_checks && checks ? { strict: body.required_status_checks.strict, checks } : null,
-      enforce_admins: body.enforce_admins ?? false,
+      required_status_checks: body2.required_status_checks && checks ? { strict: body2.required_status_checks.strict, checks } : null,
+      enforce_admins: body2.enforce_admins ?? false,
       required_pull_request_reviews: reviewRecord,
       restrictions,
       required_signatures: requiredSignatures,
-      required_linear_history: body.required_linear_history ?? false,
-      allow_force_pushes: body.allow_force_pushes ?? false,
-      allow_deletions: body.allow_deletions ?? false,
-      block_creations: body.block_creations ?? false,
-      required_conversation_resolution: body.required_conversation_resolution ?? false,
-      lock_branch: body.lock_branch ?? false,
-      allow_fork_syncing: body.allow_fork_syncing ?? false
+      required_linear_history: body2.required_linear_history ?? false,
+      allow_force_pushes: body2.allow_force_pushes ?? false,
+      allow_deletions: body2.allow_deletions ?? false,
+      block_creations: body2.block_creations ?? false,
+      required_conversation_resolution: body2.required_conversation_resolution ?? false,
+      lock_branch: body2.lock_branch ?? false,
+      allow_fork_syncing: body2.allow_fork_syncing ?? false
     }
   };
 }
 function principalsShape(base, value) {
   return {
     users: value.users.map((user2) => simpleUser(base, user2)),
-    teams: value.teams.map((item) => team(base, item)),
+    teams: value.teams.map((item) => team2(base, item)),
     apps: value.apps.map((item) => app(base, item))
   };
 }
@@ -42715,10 +46081,10 @@ function rulesetRefused(errors) {
     body: { message: "Validation Failed", errors, documentation_url: DOCS, status: "422" }
   });
 }
-function propertyError(issue2, prefix = []) {
-  const path = [...prefix, ...issue2.path].map(String).join("/");
-  const received = /received (\w+)$/.exec(issue2.message)?.[1];
-  const detail = received === "null" ? "data cannot be null" : issue2.message;
+function propertyError(issue3, prefix = []) {
+  const path = [...prefix, ...issue3.path].map(String).join("/");
+  const received = /received (\w+)$/.exec(issue3.message)?.[1];
+  const detail = received === "null" ? "data cannot be null" : issue3.message;
   return `Invalid property /${path}: ${detail}`;
 }
 function ownerOf2(source) {
@@ -42755,7 +46121,7 @@ function checkActors(world, source, target2, actors2, errors) {
           errors.push(`Invalid bypass actors: repository role ${id} does not exist`);
         break;
       case "Team":
-        if (org === null || ![...org.teams.values()].some((team3) => team3.id === id)) {
+        if (org === null || ![...org.teams.values()].some((team4) => team4.id === id)) {
           errors.push(`Invalid bypass actors: team ${id} does not exist in this organization`);
         }
         break;
@@ -42775,7 +46141,7 @@ function actorExists(world, owner, actor) {
     case "User":
       return world.accountsById.get(actor.id)?.type === "User";
     case "Team":
-      return owner.org !== null && [...owner.org.teams.values()].some((team3) => team3.id === actor.id);
+      return owner.org !== null && [...owner.org.teams.values()].some((team4) => team4.id === actor.id);
     case "RepositoryRole":
       return REPOSITORY_ROLES.has(actor.id);
     case "IntegrationInstallation": {
@@ -42925,15 +46291,15 @@ function parseConditions(raw2, owner, errors) {
 }
 function rulesetFromBody(world, source, raw2, current) {
   const parsed = bodySchema.safeParse(raw2);
-  if (!parsed.success) return { errors: parsed.error.issues.map((issue2) => propertyError(issue2)) };
-  const body = parsed.data;
+  if (!parsed.success) return { errors: parsed.error.issues.map((issue3) => propertyError(issue3)) };
+  const body2 = parsed.data;
   const owner = ownerOf2(source);
   const errors = [];
-  const name2 = body.name ?? current?.name;
-  const enforcement = body.enforcement ?? current?.enforcement;
+  const name2 = body2.name ?? current?.name;
+  const enforcement = body2.enforcement ?? current?.enforcement;
   if (name2 === void 0) errors.push("Invalid property /name: is required");
   if (enforcement === void 0) errors.push("Invalid property /enforcement: is required");
-  const target2 = body.target ?? current?.target ?? "branch";
+  const target2 = body2.target ?? current?.target ?? "branch";
   if (owner.repo !== null && target2 === "repository") {
     errors.push("Invalid property /target: repository is only for organization rulesets");
   }
@@ -42943,7 +46309,7 @@ function rulesetFromBody(world, source, raw2, current) {
   for (const other of siblings.values()) {
     if (other.id !== current?.id && other.name === name2) errors.push("Name must be unique");
   }
-  const actors2 = body.bypass_actors?.map((actor) => ({
+  const actors2 = body2.bypass_actors?.map((actor) => ({
     // OrganizationAdmin and DeployKey have no id: GitHub ignores one that is sent and reads back
     // null (github/rest-api-description#4406).
     actor_id: actor.actor_type === "OrganizationAdmin" || actor.actor_type === "DeployKey" ? null : actor.actor_id ?? null,
@@ -42952,11 +46318,11 @@ function rulesetFromBody(world, source, raw2, current) {
   })) ?? current?.bypass_actors ?? [];
   checkActors(world, source, target2, actors2, errors);
   let conditions = current?.conditions ?? null;
-  if (body.conditions !== void 0) conditions = parseConditions(body.conditions, owner, errors);
+  if (body2.conditions !== void 0) conditions = parseConditions(body2.conditions, owner, errors);
   if (owner.repo === null && conditions === null) {
     errors.push("Invalid property /conditions: organization rulesets must target repositories");
   }
-  const rules2 = body.rules !== void 0 ? parseRules(world, owner, target2, body.rules, errors) : (current?.rules ?? []).filter((rule) => {
+  const rules2 = body2.rules !== void 0 ? parseRules(world, owner, target2, body2.rules, errors) : (current?.rules ?? []).filter((rule) => {
     const fits = ruleFitsTarget2(rule.type, target2);
     if (!fits)
       errors.push(`Invalid rule '${rule.type}': not available for ${target2} rulesets`);
@@ -43134,6 +46500,679 @@ var init_model = __esm({
   }
 });
 
+// src/sandbox/github/repo-access.ts
+function visibleRepository(ctx) {
+  const repo = ctx.world.repository(ctx.params.owner ?? "", ctx.params.repo ?? "");
+  if (!repo || !ctx.world.can(repo, ctx.caller, "pull")) throw notFound();
+  return repo;
+}
+function adminRepository(ctx) {
+  const repo = visibleRepository(ctx);
+  const caller = requireCaller(ctx);
+  if (!ctx.world.can(repo, caller, "admin"))
+    throw forbidden("Must have admin rights to Repository.");
+  return { repo, caller };
+}
+function writableRepository(ctx) {
+  const repo = visibleRepository(ctx);
+  const caller = requireCaller(ctx);
+  if (!ctx.world.can(repo, caller, "push")) {
+    throw forbidden("Must have push access to repository.");
+  }
+  return { repo, caller };
+}
+function assertUnlocked(ctx, repo) {
+  if (ctx.world.lockedRepositories.has(repo.id)) {
+    throw forbidden("Repository is locked by a migration in progress.");
+  }
+}
+function branchOf(ctx, repo) {
+  const found = repo.branches.get(ctx.params.branch ?? "");
+  if (!found) throw notFound("Branch not found");
+  return found;
+}
+var init_repo_access = __esm({
+  "src/sandbox/github/repo-access.ts"() {
+    "use strict";
+    init_http_support();
+  }
+});
+
+// src/sandbox/github/autolinks.ts
+function autolinkShape(value) {
+  return {
+    id: value.id,
+    key_prefix: value.key_prefix,
+    url_template: value.url_template,
+    is_alphanumeric: value.is_alphanumeric,
+    updated_at: value.updated_at
+  };
+}
+function autolinkProblems(fields) {
+  const errors = [];
+  const prefix = (message) => ({
+    resource: "KeyLink",
+    code: "custom",
+    field: "key_prefix",
+    message
+  });
+  if (!PREFIX_CHARACTERS.test(fields.key_prefix)) {
+    errors.push(prefix("key_prefix must only contain letters, numbers, or .-_+=:/#"));
+  }
+  if (/[0-9]$/.test(fields.key_prefix))
+    errors.push(prefix("key_prefix must not end with a number"));
+  if (!fields.url_template.includes("<num>")) {
+    errors.push({
+      resource: "KeyLink",
+      code: "custom",
+      field: "url_template",
+      message: "url_template must contain <num>"
+    });
+  }
+  return errors;
+}
+function autolinkWithPrefix(repo, prefix) {
+  for (const autolink4 of repo.autolinks.values()) {
+    if (autolink4.key_prefix === prefix) return autolink4;
+  }
+  return void 0;
+}
+function autolinkOf(ctx, repo) {
+  const id = idParam(ctx.params.id);
+  const found = id === void 0 ? void 0 : repo.autolinks.get(id);
+  if (!found) throw notFound();
+  return found;
+}
+var PREFIX_CHARACTERS, autolinkRoutes;
+var init_autolinks = __esm({
+  "src/sandbox/github/autolinks.ts"() {
+    "use strict";
+    init_http_support();
+    init_repo_access();
+    PREFIX_CHARACTERS = /^[A-Za-z0-9.=+:/#_-]+$/;
+    autolinkRoutes = [
+      {
+        method: "GET",
+        pattern: "/repos/:owner/:repo/autolinks",
+        handler: (ctx) => ok([...adminRepository(ctx).repo.autolinks.values()].map(autolinkShape))
+      },
+      {
+        method: "GET",
+        pattern: "/repos/:owner/:repo/autolinks/:id",
+        handler: (ctx) => ok(autolinkShape(autolinkOf(ctx, adminRepository(ctx).repo)))
+      },
+      {
+        method: "POST",
+        pattern: "/repos/:owner/:repo/autolinks",
+        operation: "POST /repos/{owner}/{repo}/autolinks",
+        handler: (ctx) => {
+          const { repo } = adminRepository(ctx);
+          assertUnlocked(ctx, repo);
+          const body2 = ctx.json();
+          const errors = autolinkProblems(body2);
+          if (errors.length > 0) throw ctx.refused(errors);
+          if (autolinkWithPrefix(repo, body2.key_prefix) !== void 0) {
+            throw ctx.refused([{ resource: "KeyLink", code: "already_exists", field: "key_prefix" }]);
+          }
+          const created2 = {
+            id: ctx.world.nextId.autolink++,
+            key_prefix: body2.key_prefix,
+            url_template: body2.url_template,
+            // "default": true in the operation's request schema.
+            is_alphanumeric: body2.is_alphanumeric ?? true,
+            updated_at: isoTime(ctx.now())
+          };
+          repo.autolinks.set(created2.id, created2);
+          return {
+            status: 201,
+            body: autolinkShape(created2),
+            headers: {
+              Location: `${ctx.base}/repos/${repo.owner.login}/${repo.name}/autolinks/${created2.id}`
+            }
+          };
+        }
+      },
+      {
+        method: "DELETE",
+        pattern: "/repos/:owner/:repo/autolinks/:id",
+        operation: "DELETE /repos/{owner}/{repo}/autolinks/{autolink_id}",
+        handler: (ctx) => {
+          const { repo } = adminRepository(ctx);
+          const autolink4 = autolinkOf(ctx, repo);
+          assertUnlocked(ctx, repo);
+          repo.autolinks.delete(autolink4.id);
+          return noContent;
+        }
+      }
+    ];
+  }
+});
+
+// src/sandbox/github/environments/model.ts
+function reviewerOf(world, repo, item) {
+  if (item.type === "Team") {
+    const team4 = [...repo.org?.teams.values() ?? []].find(
+      (candidate) => candidate.id === item.id
+    );
+    if (team4 === void 0) {
+      throw githubError(422, `Team ${item.id} is not a team of ${repo.owner.login}`);
+    }
+    return { type: "Team", team: team4 };
+  }
+  const user2 = item.id === void 0 ? void 0 : world.accountsById.get(item.id);
+  if (user2 === void 0 || user2.type !== "User") {
+    throw githubError(422, `User ${item.id} does not exist`);
+  }
+  if (!world.can(repo, user2, "pull")) {
+    throw githubError(422, `${user2.login} does not have read access to the repository`);
+  }
+  return { type: "User", user: user2 };
+}
+function environmentAfter(world, repo, current, body2) {
+  const base = current ?? NEW_ENVIRONMENT;
+  if (body2.wait_timer !== void 0 && (body2.wait_timer < 0 || body2.wait_timer > MAX_WAIT_TIMER2)) {
+    throw githubError(
+      422,
+      `wait_timer must be an integer between 0 and ${MAX_WAIT_TIMER2} (30 days)`
+    );
+  }
+  let reviewers = base.reviewers;
+  if (body2.reviewers !== void 0) {
+    const sent = body2.reviewers ?? [];
+    if (sent.length > MAX_REVIEWERS2) {
+      throw githubError(422, `Only ${MAX_REVIEWERS2} users or teams can be required reviewers`);
+    }
+    reviewers = sent.map((item) => reviewerOf(world, repo, item));
+    reviewers = reviewers.filter(
+      (reviewer, index) => reviewers.findIndex((other) => sameReviewer(other, reviewer)) === index
+    );
+  }
+  const policy = body2.deployment_branch_policy;
+  if (policy && policy.protected_branches === policy.custom_branch_policies) {
+    throw githubError(
+      422,
+      "deployment_branch_policy: exactly one of protected_branches and custom_branch_policies must be true"
+    );
+  }
+  const branchPolicy = policy === void 0 ? base.branchPolicy : policy === null ? null : policy.protected_branches ? "protected" : "custom";
+  const prevent = body2.prevent_self_review ?? base.prevent_self_review;
+  if (prevent && reviewers.length === 0) {
+    throw githubError(
+      422,
+      "Failed to create or update the environment protection rule. Required reviewers must have at least one reviewer to set prevent_self_review."
+    );
+  }
+  return {
+    wait_timer: body2.wait_timer ?? base.wait_timer,
+    prevent_self_review: prevent,
+    reviewers,
+    branchPolicy
+  };
+}
+function sameReviewer(a, b) {
+  if (a.type === "User" && b.type === "User") return a.user.id === b.user.id;
+  if (a.type === "Team" && b.type === "Team") return a.team.id === b.team.id;
+  return false;
+}
+function storeEnvironment(world, repo, name2, fields, now) {
+  const stamp = isoTime(now);
+  const existing = repo.environments.get(name2.toLowerCase());
+  if (existing === void 0) {
+    const created2 = {
+      id: world.nextId.environment++,
+      name: name2,
+      ...fields,
+      policies: /* @__PURE__ */ new Map(),
+      created_at: stamp,
+      updated_at: stamp
+    };
+    repo.environments.set(name2.toLowerCase(), created2);
+    return created2;
+  }
+  if (fields.branchPolicy !== "custom") existing.policies.clear();
+  Object.assign(existing, fields, { updated_at: stamp });
+  return existing;
+}
+function environmentNameProblem(name2) {
+  if (name2.trim() === "" || [...name2].length > 255) {
+    return githubError(422, `Environment name '${name2}' is invalid`);
+  }
+  return void 0;
+}
+var MAX_WAIT_TIMER2, MAX_REVIEWERS2, NEW_ENVIRONMENT;
+var init_model2 = __esm({
+  "src/sandbox/github/environments/model.ts"() {
+    "use strict";
+    init_http_support();
+    MAX_WAIT_TIMER2 = 43200;
+    MAX_REVIEWERS2 = 6;
+    NEW_ENVIRONMENT = {
+      wait_timer: 0,
+      prevent_self_review: false,
+      reviewers: [],
+      branchPolicy: null
+    };
+  }
+});
+
+// src/sandbox/core/id-paths.ts
+function byName2(segments, world) {
+  const [head, id = "", ...rest] = segments;
+  if (!DIGITS.test(id)) return segments;
+  if (head === "repositories") {
+    const repo = world.repositoriesById.get(Number(id));
+    if (repo) return ["repos", repo.owner.login, repo.name, ...rest];
+  }
+  const account3 = world.accountsById.get(Number(id));
+  if (head === "organizations" && account3?.type === "Organization") {
+    return ["orgs", account3.login, ...rest];
+  }
+  if (head === "user" && account3?.type === "User") return ["users", account3.login, ...rest];
+  return segments;
+}
+function decoded(segment) {
+  try {
+    return decodeURIComponent(segment ?? "");
+  } catch {
+    return "";
+  }
+}
+function byId(pathname, world) {
+  const [, head, name2, ...rest] = pathname.split("/");
+  if (head === "repos" && rest.length > 1) {
+    const repo = world.repository(decoded(name2), decoded(rest[0]));
+    if (repo) return ["", "repositories", repo.id, ...rest.slice(1)].join("/");
+  }
+  const account3 = world.account(decoded(name2));
+  if (account3 && rest.length === 1 && rest[0] === "repos") {
+    if (head === "orgs" && account3.type === "Organization") {
+      return `/organizations/${account3.id}/repos`;
+    }
+    if (head === "users") return `/user/${account3.id}/repos`;
+  }
+  return pathname;
+}
+var DIGITS;
+var init_id_paths = __esm({
+  "src/sandbox/core/id-paths.ts"() {
+    "use strict";
+    DIGITS = /^\d{1,15}$/;
+  }
+});
+
+// src/sandbox/core/pagination.ts
+function positive(value, fallback) {
+  if (value === null || !/^\d+$/.test(value.trim())) return fallback;
+  const number4 = Number(value);
+  return number4 >= 1 ? number4 : fallback;
+}
+function paginate(ctx, all, family) {
+  const perPage = Math.min(positive(ctx.query.get("per_page"), DEFAULT_PER_PAGE), MAX_PER_PAGE);
+  const page = positive(ctx.query.get("page"), 1);
+  const lastPage2 = Math.max(1, Math.ceil(all.length / perPage));
+  const start = (page - 1) * perPage;
+  const items = start < all.length ? all.slice(start, start + perPage) : [];
+  const link = (target2, rel) => {
+    const url2 = new URL(ctx.url.href);
+    if (family === "github") url2.pathname = byId(url2.pathname, ctx.world);
+    url2.searchParams.set("page", String(target2));
+    return `<${url2.href}>; rel="${rel}"`;
+  };
+  const links2 = [];
+  if (page > 1) links2.push(link(Math.min(page - 1, lastPage2), "prev"));
+  if (page < lastPage2) links2.push(link(page + 1, "next"));
+  if (page !== lastPage2) links2.push(link(lastPage2, "last"));
+  if (page > 1) links2.push(link(1, "first"));
+  const headers = {};
+  if (links2.length > 0) headers.Link = links2.join(", ");
+  if (family === "gitlab") {
+    headers["X-Total"] = String(all.length);
+    headers["X-Total-Pages"] = String(lastPage2);
+    headers["X-Page"] = String(page);
+    headers["X-Per-Page"] = String(perPage);
+    headers["X-Next-Page"] = page < lastPage2 ? String(page + 1) : "";
+    headers["X-Prev-Page"] = page > 1 && page <= lastPage2 ? String(page - 1) : "";
+  }
+  return { items, headers };
+}
+function pageReply(ctx, all, shape) {
+  const page = paginate(ctx, all, "github");
+  return { status: 200, body: page.items.map(shape), headers: page.headers };
+}
+var DEFAULT_PER_PAGE, MAX_PER_PAGE;
+var init_pagination = __esm({
+  "src/sandbox/core/pagination.ts"() {
+    "use strict";
+    init_id_paths();
+    DEFAULT_PER_PAGE = 30;
+    MAX_PER_PAGE = 100;
+  }
+});
+
+// src/sandbox/github/labels.ts
+function nodeId2(id) {
+  return Buffer.from(`Label:${id}`).toString("base64url");
+}
+function labelShape(base, repo, value) {
+  return {
+    id: value.id,
+    node_id: nodeId2(value.id),
+    url: `${base}/repos/${repo.owner.login}/${repo.name}/labels/${encodeURIComponent(value.name)}`,
+    name: value.name,
+    description: value.description,
+    color: value.color,
+    default: value.default
+  };
+}
+function findLabel(repo, name2) {
+  const wanted = name2.toLowerCase();
+  for (const label4 of repo.labels.values()) if (label4.name.toLowerCase() === wanted) return label4;
+  return void 0;
+}
+function addLabel(world, repo, fields) {
+  const label4 = { id: world.nextId.label++, ...fields };
+  repo.labels.set(label4.id, label4);
+  return label4;
+}
+function labelsNamed(world, repo, names) {
+  const labels = [];
+  for (const name2 of names) {
+    const label4 = findLabel(repo, name2) ?? addLabel(world, repo, { name: name2, color: DEFAULT_COLOR, description: null, default: false });
+    if (!labels.includes(label4)) labels.push(label4);
+  }
+  return labels;
+}
+function fieldErrors(fields) {
+  const errors = [];
+  const { name: name2, color, description } = fields;
+  if (name2 !== void 0 && name2.trim() === "") {
+    errors.push({ resource: "Label", code: "missing_field", field: "name" });
+  } else if (name2 !== void 0 && [...name2].length > MAX_NAME_CHARACTERS3) {
+    errors.push({
+      resource: "Label",
+      code: "custom",
+      field: "name",
+      message: `name is too long (maximum is ${MAX_NAME_CHARACTERS3} characters)`
+    });
+  }
+  if (color !== void 0 && !HEX_COLOR.test(color)) {
+    errors.push({ resource: "Label", code: "invalid", field: "color" });
+  }
+  if (description !== void 0 && [...description].length > MAX_DESCRIPTION_CHARACTERS2) {
+    errors.push({
+      resource: "Label",
+      code: "custom",
+      field: "description",
+      message: `description is too long (maximum is ${MAX_DESCRIPTION_CHARACTERS2} characters)`
+    });
+  }
+  return errors;
+}
+function checkUnique(ctx, repo, name2, self) {
+  const other = findLabel(repo, name2);
+  if (other !== void 0 && other !== self) {
+    throw ctx.refused([{ resource: "Label", code: "already_exists", field: "name" }]);
+  }
+}
+function labelOf(ctx, repo) {
+  const found = findLabel(repo, ctx.params.name ?? "");
+  if (!found) throw notFound();
+  return found;
+}
+function descriptionOf(value, current) {
+  if (value === void 0) return current;
+  return value === "" ? null : value;
+}
+var MAX_NAME_CHARACTERS3, MAX_DESCRIPTION_CHARACTERS2, DEFAULT_COLOR, DEFAULT_LABELS, HEX_COLOR, labelRoutes;
+var init_labels = __esm({
+  "src/sandbox/github/labels.ts"() {
+    "use strict";
+    init_http_support();
+    init_pagination();
+    init_repo_access();
+    MAX_NAME_CHARACTERS3 = 50;
+    MAX_DESCRIPTION_CHARACTERS2 = 100;
+    DEFAULT_COLOR = "ededed";
+    DEFAULT_LABELS = [
+      { name: "bug", color: "d73a4a", description: "Something isn't working" },
+      {
+        name: "documentation",
+        color: "0075ca",
+        description: "Improvements or additions to documentation"
+      },
+      { name: "duplicate", color: "cfd3d7", description: "This issue or pull request already exists" },
+      { name: "enhancement", color: "a2eeef", description: "New feature or request" },
+      { name: "good first issue", color: "7057ff", description: "Good for newcomers" },
+      { name: "help wanted", color: "008672", description: "Extra attention is needed" },
+      { name: "invalid", color: "e4e669", description: "This doesn't seem right" },
+      { name: "question", color: "d876e3", description: "Further information is requested" },
+      { name: "wontfix", color: "ffffff", description: "This will not be worked on" }
+    ];
+    HEX_COLOR = /^[0-9a-fA-F]{6}$/;
+    labelRoutes = [
+      {
+        method: "GET",
+        pattern: "/repos/:owner/:repo/labels",
+        handler: (ctx) => {
+          const repo = visibleRepository(ctx);
+          const page = paginate(ctx, [...repo.labels.values()], "github");
+          return {
+            status: 200,
+            body: page.items.map((label4) => labelShape(ctx.base, repo, label4)),
+            headers: page.headers
+          };
+        }
+      },
+      {
+        method: "GET",
+        pattern: "/repos/:owner/:repo/labels/:name",
+        handler: (ctx) => {
+          const repo = visibleRepository(ctx);
+          return ok(labelShape(ctx.base, repo, labelOf(ctx, repo)));
+        }
+      },
+      {
+        method: "POST",
+        pattern: "/repos/:owner/:repo/labels",
+        operation: "POST /repos/{owner}/{repo}/labels",
+        handler: (ctx) => {
+          const { repo } = writableRepository(ctx);
+          assertUnlocked(ctx, repo);
+          const body2 = ctx.json();
+          const errors = fieldErrors(body2);
+          if (errors.length > 0) throw ctx.refused(errors);
+          checkUnique(ctx, repo, body2.name);
+          const created2 = addLabel(ctx.world, repo, {
+            name: body2.name,
+            color: body2.color ?? DEFAULT_COLOR,
+            description: descriptionOf(body2.description, null),
+            default: false
+          });
+          return ok(labelShape(ctx.base, repo, created2), 201);
+        }
+      },
+      {
+        method: "PATCH",
+        pattern: "/repos/:owner/:repo/labels/:name",
+        operation: "PATCH /repos/{owner}/{repo}/labels/{name}",
+        handler: (ctx) => {
+          const { repo } = writableRepository(ctx);
+          const label4 = labelOf(ctx, repo);
+          assertUnlocked(ctx, repo);
+          const body2 = ctx.json();
+          const errors = fieldErrors({ ...body2, name: body2.new_name });
+          if (errors.length > 0) throw ctx.refused(errors);
+          if (body2.new_name !== void 0) checkUnique(ctx, repo, body2.new_name, label4);
+          label4.name = body2.new_name ?? label4.name;
+          label4.color = body2.color ?? label4.color;
+          label4.description = descriptionOf(body2.description, label4.description);
+          return ok(labelShape(ctx.base, repo, label4));
+        }
+      },
+      {
+        method: "DELETE",
+        pattern: "/repos/:owner/:repo/labels/:name",
+        operation: "DELETE /repos/{owner}/{repo}/labels/{name}",
+        handler: (ctx) => {
+          const { repo } = writableRepository(ctx);
+          const label4 = labelOf(ctx, repo);
+          assertUnlocked(ctx, repo);
+          repo.labels.delete(label4.id);
+          for (const issue3 of ctx.world.issues.get(repo.id) ?? []) {
+            issue3.labels = issue3.labels.filter((carried) => carried !== label4);
+          }
+          return noContent;
+        }
+      }
+    ];
+  }
+});
+
+// src/sandbox/seed/build-repository-records.ts
+function refusedAs(fail3, path, run2) {
+  try {
+    run2();
+  } catch (error62) {
+    if (!(error62 instanceof HttpError)) throw error62;
+    const body2 = error62.reply.body;
+    fail3(path, body2?.message ?? `refused with ${error62.reply.status}`);
+  }
+}
+function buildLabels(world, repo, seed, at, fail3) {
+  const labels = seed.labels ?? DEFAULT_LABELS.map((label4) => ({ ...label4, default: true }));
+  labels.forEach((label4, index) => {
+    if (findLabel(repo, label4.name) !== void 0) {
+      fail3(
+        [...at, "labels", index, "name"],
+        `label '${label4.name}' is defined twice (names are not case-sensitive)`
+      );
+    }
+    addLabel(world, repo, label4);
+  });
+}
+function buildIssues(world, repo, seed, at, fail3) {
+  const list3 = world.issues.get(repo.id) ?? [];
+  world.issues.set(repo.id, list3);
+  seed.issues.forEach((issue3, index) => {
+    const user2 = world.account(issue3.author);
+    if (user2?.type !== "User")
+      fail3([...at, "issues", index, "author"], `unknown user '${issue3.author}'`);
+    list3.push({
+      id: world.nextId.issue++,
+      number: list3.length + 1,
+      repo,
+      title: issue3.title,
+      body: null,
+      state: "open",
+      state_reason: null,
+      user: user2,
+      labels: labelsNamed(world, repo, issue3.labels),
+      comments: [],
+      created_at: repo.created_at,
+      updated_at: repo.created_at,
+      closed_at: null,
+      closed_by: null
+    });
+  });
+}
+function buildEnvironments(world, repo, seed, at, fail3) {
+  seed.environments.forEach((env, index) => {
+    const where = [...at, "environments", index];
+    if (repo.environments.has(env.name.toLowerCase())) {
+      fail3(
+        [...where, "name"],
+        `environment '${env.name}' is defined twice (names are not case-sensitive)`
+      );
+    }
+    const users2 = env.reviewers.users.map((login4, user2) => {
+      const found = world.account(login4);
+      if (found?.type !== "User")
+        fail3([...where, "reviewers", "users", user2], `unknown user '${login4}'`);
+      return { type: "User", id: found.id };
+    });
+    const teams = env.reviewers.teams.map((slug2, team4) => {
+      const found = repo.org?.teams.get(slug2.toLowerCase());
+      if (found === void 0)
+        fail3(
+          [...where, "reviewers", "teams", team4],
+          `unknown team '${slug2}' of ${repo.owner.login}`
+        );
+      return { type: "Team", id: found.id };
+    });
+    const policy = env.deployment_branch_policy;
+    refusedAs(fail3, where, () => {
+      const problem = environmentNameProblem(env.name);
+      if (problem) throw problem;
+      const fields = environmentAfter(world, repo, void 0, {
+        wait_timer: env.wait_timer,
+        prevent_self_review: env.prevent_self_review,
+        reviewers: [...users2, ...teams],
+        deployment_branch_policy: policy === null ? null : {
+          protected_branches: "protected_branches" in policy,
+          custom_branch_policies: "custom" in policy
+        }
+      });
+      const stored = storeEnvironment(world, repo, env.name, fields, Date.parse(env.created_at));
+      for (const pattern3 of policy !== null && "custom" in policy ? policy.custom : []) {
+        const id = world.nextId.branchPolicy++;
+        stored.policies.set(id, { id, ...pattern3 });
+      }
+    });
+  });
+}
+function buildAutolinks(repo, seed, at, ids, fail3) {
+  seed.autolinks.forEach((autolink4, index) => {
+    const where = [...at, "autolinks", index];
+    if (ids.has(autolink4.id)) fail3([...where, "id"], `autolink id ${autolink4.id} is used twice`);
+    ids.add(autolink4.id);
+    const problems = autolinkProblems(autolink4);
+    if (problems.length > 0)
+      fail3(where, problems.map((problem) => problem.message ?? problem.code).join("; "));
+    if (autolinkWithPrefix(repo, autolink4.key_prefix) !== void 0) {
+      fail3([...where, "key_prefix"], `key prefix '${autolink4.key_prefix}' is used twice`);
+    }
+    repo.autolinks.set(autolink4.id, { ...autolink4, updated_at: repo.created_at });
+  });
+}
+function buildRepositoryRecords(world, seeds, fail3) {
+  const autolinkIds = /* @__PURE__ */ new Set();
+  seeds.forEach((seed, index) => {
+    const [owner = "", name2 = ""] = seed.full_name.split("/");
+    const repo = world.repository(owner, name2);
+    if (repo === void 0) return;
+    const at = ["repositories", index];
+    buildLabels(world, repo, seed, at, fail3);
+    buildIssues(world, repo, seed, at, fail3);
+    buildEnvironments(world, repo, seed, at, fail3);
+    buildAutolinks(repo, seed, at, autolinkIds, fail3);
+  });
+  let next = 1;
+  for (const id of autolinkIds) next = Math.max(next, id + 1);
+  world.nextId.autolink = next;
+}
+var init_build_repository_records = __esm({
+  "src/sandbox/seed/build-repository-records.ts"() {
+    "use strict";
+    init_http_support();
+    init_autolinks();
+    init_model2();
+    init_labels();
+  }
+});
+
+// src/sandbox/github/access/roles.ts
+function resolveRole(org, written) {
+  if (PERMISSIONS.includes(written)) return written;
+  return org?.customRoles.get(written.toLowerCase());
+}
+var PERMISSIONS;
+var init_roles2 = __esm({
+  "src/sandbox/github/access/roles.ts"() {
+    "use strict";
+    PERMISSIONS = ["pull", "triage", "push", "maintain", "admin"];
+  }
+});
+
 // src/sandbox/seed/build-world.ts
 function check2(condition, path, message) {
   if (!condition) throw new SeedProblem(path, message);
@@ -43183,17 +47222,31 @@ function buildRepository(world, seed, path) {
     hooks: /* @__PURE__ */ new Map(),
     invitations: /* @__PURE__ */ new Map(),
     rulesets: /* @__PURE__ */ new Map(),
-    properties: /* @__PURE__ */ new Map()
+    properties: /* @__PURE__ */ new Map(),
+    labels: /* @__PURE__ */ new Map(),
+    autolinks: /* @__PURE__ */ new Map(),
+    environments: /* @__PURE__ */ new Map()
   };
-  for (const [login2, permission] of Object.entries(seed.collaborators)) {
-    const user2 = world.account(login2);
-    check2(user2?.type === "User", [...path, "collaborators", login2], `unknown user '${login2}'`);
-    repo.collaborators.set(user2.id, permission);
+  const roleOf = (written, at) => {
+    const role3 = resolveRole(org, written);
+    check2(
+      role3 !== void 0,
+      at,
+      `'${written}' is not pull, triage, push, maintain, admin or a custom role of ${ownerLogin}`
+    );
+    return role3;
+  };
+  for (const [login4, written] of Object.entries(seed.collaborators)) {
+    const at = [...path, "collaborators", login4];
+    const user2 = world.account(login4);
+    check2(user2?.type === "User", at, `unknown user '${login4}'`);
+    repo.collaborators.set(user2.id, roleOf(written, at));
   }
-  for (const [slug, permission] of Object.entries(seed.teams)) {
-    const found = org?.teams.get(slug.toLowerCase());
-    check2(found !== void 0, [...path, "teams", slug], `unknown team '${slug}' of ${ownerLogin}`);
-    repo.teamAccess.set(found.id, permission);
+  for (const [slug2, written] of Object.entries(seed.teams)) {
+    const at = [...path, "teams", slug2];
+    const found = org?.teams.get(slug2.toLowerCase());
+    check2(found !== void 0, at, `unknown team '${slug2}' of ${ownerLogin}`);
+    repo.teamAccess.set(found.id, roleOf(written, at));
   }
   for (const [context, appId] of repo.recentChecks) {
     check2(
@@ -43230,7 +47283,7 @@ function buildRepository(world, seed, path) {
   return repo;
 }
 function hookFromSeed(seed) {
-  const created = seed.created_at ?? "2026-01-02T09:00:00Z";
+  const created2 = seed.created_at ?? "2026-01-02T09:00:00Z";
   return {
     id: seed.id,
     config: { content_type: DEFAULT_CONTENT_TYPE, insecure_ssl: "0", ...seed.config },
@@ -43238,8 +47291,8 @@ function hookFromSeed(seed) {
     active: seed.active,
     branch_filter: seed.branch_filter,
     authorization_header: seed.authorization_header,
-    created_at: created,
-    updated_at: seed.updated_at ?? created
+    created_at: created2,
+    updated_at: seed.updated_at ?? created2
   };
 }
 function applyProtections(world, seed) {
@@ -43249,8 +47302,8 @@ function applyProtections(world, seed) {
     if (!repo) return;
     repoSeed.branches.forEach((branchSeed, branchIndex) => {
       if (!branchSeed.protection) return;
-      const { required_signatures: signatures, ...body } = branchSeed.protection;
-      const result = protectionFromBody(world, repo, body, signatures ?? false);
+      const { required_signatures: signatures, ...body2 } = branchSeed.protection;
+      const result = protectionFromBody(world, repo, body2, signatures ?? false);
       const path = ["repositories", repoIndex, "branches", branchIndex, "protection"];
       if ("errors" in result) throw new SeedProblem(path, result.errors.join("; "));
       const branch3 = repo.branches.get(branchSeed.name);
@@ -43261,11 +47314,11 @@ function applyProtections(world, seed) {
 function applyRulesets(world, seed) {
   const ids = /* @__PURE__ */ new Set();
   const add = (source, store, entries, path) => {
-    entries.forEach(({ id, ...body }, index) => {
+    entries.forEach(({ id, ...body2 }, index) => {
       const at = [...path, "rulesets", index];
       check2(!ids.has(id), [...at, "id"], `ruleset id ${id} is used twice`);
       ids.add(id);
-      const result = rulesetFromBody(world, source, body);
+      const result = rulesetFromBody(world, source, body2);
       if ("errors" in result) throw new SeedProblem(at, result.errors.join("; "));
       const stamp = "2026-01-02T09:00:00Z";
       store.set(id, { ...result.ruleset, id, created_at: stamp, updated_at: stamp });
@@ -43309,10 +47362,10 @@ function buildPlanning(world, seed) {
       members: /* @__PURE__ */ new Map(),
       epics: /* @__PURE__ */ new Map()
     };
-    for (const [login2, role2] of Object.entries(groupSeed.members)) {
-      const user2 = world.account(login2);
-      check2(user2?.type === "User", [...path, "members", login2], `unknown user '${login2}'`);
-      group3.members.set(user2.id, role2);
+    for (const [login4, role3] of Object.entries(groupSeed.members)) {
+      const user2 = world.account(login4);
+      check2(user2?.type === "User", [...path, "members", login4], `unknown user '${login4}'`);
+      group3.members.set(user2.id, role3);
     }
     groupSeed.epics.forEach((epicSeed, epicIndex) => {
       const at = [...path, "epics", epicIndex];
@@ -43398,8 +47451,54 @@ function buildPlanning(world, seed) {
   });
   world.nextId.epicLink = maxOf(world.epicLinks.keys()) + 1;
 }
+function buildTeam(world, org, seed, path) {
+  const parent = seed.parent === void 0 ? null : org.teams.get(seed.parent) ?? null;
+  check2(
+    seed.parent === void 0 || parent !== null,
+    [...path, "parent"],
+    `parent team '${seed.parent}' is not defined before this team`
+  );
+  const privacy = seed.privacy;
+  check2(
+    privacy === "closed" || parent === null,
+    [...path, "privacy"],
+    "a team with a parent is closed (GitHub: the privacy of a nested team cannot be secret)"
+  );
+  check2(
+    parent === null || parent.privacy === "closed",
+    [...path, "parent"],
+    `parent team '${seed.parent}' is secret; a parent team is closed`
+  );
+  const team4 = {
+    id: seed.id,
+    slug: seed.slug,
+    name: seed.name,
+    description: seed.description,
+    org,
+    privacy,
+    notification_setting: seed.notification_setting,
+    parent,
+    members: /* @__PURE__ */ new Map(),
+    pending: /* @__PURE__ */ new Map(),
+    created_at: SEEDED_AT,
+    updated_at: SEEDED_AT
+  };
+  for (const [login4, role3] of Object.entries(seed.members)) {
+    const user2 = world.account(login4);
+    check2(user2?.type === "User", [...path, "members", login4], `unknown user '${login4}'`);
+    check2(
+      org.owners.has(user2.id) || org.members.has(user2.id),
+      [...path, "members", login4],
+      `'${login4}' is not a member of ${org.account.login}`
+    );
+    team4.members.set(user2.id, role3);
+  }
+  if (seed.security_manager) org.securityManagers.add(seed.id);
+  return team4;
+}
 function buildWorld(seed) {
   const world = new World();
+  const teamIds = /* @__PURE__ */ new Set();
   const addAccount = (account3, path) => {
     check2(
       !world.accounts.has(account3.login.toLowerCase()),
@@ -43421,9 +47520,15 @@ function buildWorld(seed) {
       name: user2.name,
       email: user2.email,
       type: "User",
-      site_admin: user2.site_admin
+      site_admin: user2.site_admin,
+      ...user2.token_scopes !== void 0 ? { tokenScopes: user2.token_scopes } : {}
     };
     addAccount(account3, ["users", index]);
+    check2(
+      user2.token_scopes === void 0 || user2.token !== void 0,
+      ["users", index, "token_scopes"],
+      "token_scopes are the scopes of the user's token: give the token too"
+    );
     if (user2.token !== void 0) {
       check2(!world.tokens.has(user2.token), ["users", index, "token"], "this token is used twice");
       world.tokens.set(user2.token, account3);
@@ -43446,6 +47551,8 @@ function buildWorld(seed) {
       members: /* @__PURE__ */ new Set(),
       basePermission: orgSeed.base_permission,
       teams: /* @__PURE__ */ new Map(),
+      securityManagers: /* @__PURE__ */ new Set(),
+      customRoles: /* @__PURE__ */ new Map(),
       rulesets: /* @__PURE__ */ new Map(),
       properties: /* @__PURE__ */ new Map()
     };
@@ -43453,9 +47560,9 @@ function buildWorld(seed) {
       ["owners", orgSeed.owners],
       ["members", orgSeed.members]
     ]) {
-      logins.forEach((login2, at) => {
-        const user2 = world.account(login2);
-        check2(user2?.type === "User", [...path, key, at], `unknown user '${login2}'`);
+      logins.forEach((login4, at) => {
+        const user2 = world.account(login4);
+        check2(user2?.type === "User", [...path, key, at], `unknown user '${login4}'`);
         (key === "owners" ? org.owners : org.members).add(user2.id);
       });
     }
@@ -43465,7 +47572,22 @@ function buildWorld(seed) {
         [...path, "teams", at, "slug"],
         `team '${teamSeed.slug}' is defined twice`
       );
-      org.teams.set(teamSeed.slug, { ...teamSeed, org });
+      check2(
+        !teamIds.has(teamSeed.id),
+        [...path, "teams", at, "id"],
+        `team id ${teamSeed.id} is used twice`
+      );
+      teamIds.add(teamSeed.id);
+      org.teams.set(teamSeed.slug, buildTeam(world, org, teamSeed, [...path, "teams", at]));
+    });
+    orgSeed.custom_repository_roles.forEach((roleSeed, at) => {
+      const key = roleSeed.name.toLowerCase();
+      check2(
+        !org.customRoles.has(key),
+        [...path, "custom_repository_roles", at, "name"],
+        `custom role '${roleSeed.name}' is defined twice`
+      );
+      org.customRoles.set(key, { ...roleSeed, created_at: SEEDED_AT, updated_at: SEEDED_AT });
     });
     check2(
       orgSeed.custom_properties.length <= MAX_DEFINITIONS,
@@ -43549,9 +47671,12 @@ function buildWorld(seed) {
     world.addRepository(repo);
   });
   world.nextId.hook = maxOf(hookIds) + 1;
+  world.nextId.invitation = maxOf(invitationIds) + 1;
+  world.nextId.team = maxOf(teamIds) + 1;
   applyProtections(world, seed);
   buildInstallations(world, seed, fail2);
   applyRulesets(world, seed);
+  buildRepositoryRecords(world, seed.repositories, fail2);
   seed.gists.forEach((gistSeed, index) => {
     const owner = world.account(gistSeed.owner);
     check2(owner?.type === "User", ["gists", index, "owner"], `unknown user '${gistSeed.owner}'`);
@@ -43591,7 +47716,7 @@ function buildWorld(seed) {
   buildPlanning(world, seed);
   return world;
 }
-var SeedProblem;
+var SeedProblem, SEEDED_AT;
 var init_build_world = __esm({
   "src/sandbox/seed/build-world.ts"() {
     "use strict";
@@ -43601,6 +47726,8 @@ var init_build_world = __esm({
     init_definitions();
     init_record();
     init_model();
+    init_build_repository_records();
+    init_roles2();
     init_world();
     SeedProblem = class extends Error {
       constructor(path, message) {
@@ -43609,18 +47736,19 @@ var init_build_world = __esm({
       }
       path;
     };
+    SEEDED_AT = "2026-01-02T09:00:00Z";
   }
 });
 
 // src/sandbox/seed/schema.ts
-var login, timestamp, repoPermission, groupRole, protection, ruleset2, hook2, invitation3, propertyName, propertyValue3, customProperty, branch2, repository2, user, team2, organization, installation2, app2, gistFile, gist2, migration2, epic, group, board2, project, epicRef, epicLink2, worldSeedSchema;
+var login3, timestamp, repoRole, groupRole, protection, ruleset2, hook2, invitation3, propertyName, propertyValue3, customProperty, label3, issue2, environment3, autolink3, branch2, repository2, user, team3, customRole, organization, installation2, app2, gistFile, gist2, migration2, epic, group, board2, project, epicRef, epicLink2, worldSeedSchema;
 var init_schema2 = __esm({
   "src/sandbox/seed/schema.ts"() {
     "use strict";
     init_zod();
-    login = external_exports.string().regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/, "expected a login");
+    login3 = external_exports.string().regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/, "expected a login");
     timestamp = external_exports.iso.datetime({ message: "expected a date-time like 2026-01-05T10:00:00Z" });
-    repoPermission = external_exports.enum(["pull", "triage", "push", "maintain", "admin"]);
+    repoRole = external_exports.string().min(1);
     groupRole = external_exports.enum(["guest", "planner", "reporter", "developer", "maintainer", "owner"]);
     protection = external_exports.object({
       required_signatures: external_exports.boolean().optional()
@@ -43646,8 +47774,8 @@ var init_schema2 = __esm({
     });
     invitation3 = external_exports.strictObject({
       id: external_exports.number().int().positive(),
-      invitee: login,
-      inviter: login,
+      invitee: login3,
+      inviter: login3,
       permissions: external_exports.enum(["read", "write", "admin", "triage", "maintain"]),
       created_at: timestamp,
       expired: external_exports.boolean().default(false)
@@ -43663,6 +47791,46 @@ var init_schema2 = __esm({
       allowed_values: external_exports.array(external_exports.string()).nullable().default(null),
       values_editable_by: external_exports.enum(["org_actors", "org_and_repo_actors"]).default("org_actors")
     });
+    label3 = external_exports.strictObject({
+      name: external_exports.string().min(1),
+      color: external_exports.string().regex(/^[0-9a-fA-F]{6}$/, "expected six hex digits without #"),
+      description: external_exports.string().nullable().default(null),
+      default: external_exports.boolean().default(false)
+    });
+    issue2 = external_exports.strictObject({
+      title: external_exports.string().min(1),
+      author: login3,
+      labels: external_exports.array(external_exports.string().min(1)).default([])
+    });
+    environment3 = external_exports.strictObject({
+      name: external_exports.string().min(1),
+      wait_timer: external_exports.number().int().default(0),
+      prevent_self_review: external_exports.boolean().default(false),
+      reviewers: external_exports.strictObject({
+        users: external_exports.array(login3).default([]),
+        teams: external_exports.array(external_exports.string()).default([])
+      }).default({ users: [], teams: [] }),
+      /** null: every branch; protected branches only; or custom branch and tag name patterns. */
+      deployment_branch_policy: external_exports.union([
+        external_exports.null(),
+        external_exports.strictObject({ protected_branches: external_exports.literal(true) }),
+        external_exports.strictObject({
+          custom: external_exports.array(
+            external_exports.strictObject({
+              name: external_exports.string().min(1),
+              type: external_exports.enum(["branch", "tag"]).default("branch")
+            })
+          )
+        })
+      ]).default(null),
+      created_at: timestamp.default("2026-01-02T09:00:00Z")
+    });
+    autolink3 = external_exports.strictObject({
+      id: external_exports.number().int().positive(),
+      key_prefix: external_exports.string().min(1),
+      url_template: external_exports.string().min(1),
+      is_alphanumeric: external_exports.boolean().default(true)
+    });
     branch2 = external_exports.strictObject({
       name: external_exports.string().min(1),
       protection: protection.optional()
@@ -43677,8 +47845,9 @@ var init_schema2 = __esm({
       allow_rebase_merge: external_exports.boolean().default(true),
       allow_merge_commit: external_exports.boolean().default(true),
       created_at: timestamp.default("2026-01-02T09:00:00Z"),
-      collaborators: external_exports.record(login, repoPermission).default({}),
-      teams: external_exports.record(external_exports.string(), repoPermission).default({}),
+      /** Direct grants: pull | triage | push | maintain | admin, or a custom role of the organization. */
+      collaborators: external_exports.record(login3, repoRole).default({}),
+      teams: external_exports.record(external_exports.string(), repoRole).default({}),
       /** Which app last reported each status check: required checks without an app_id are bound to it. */
       recent_checks: external_exports.record(external_exports.string(), external_exports.number().int()).default({}),
       branches: external_exports.array(branch2).min(1, "a repository needs at least one branch"),
@@ -43686,37 +47855,59 @@ var init_schema2 = __esm({
       invitations: external_exports.array(invitation3).default([]),
       rulesets: external_exports.array(ruleset2).default([]),
       /** Explicit custom property values by name; required properties without one take their default. */
-      custom_properties: external_exports.record(propertyName, propertyValue3).default({})
+      custom_properties: external_exports.record(propertyName, propertyValue3).default({}),
+      labels: external_exports.array(label3).optional(),
+      issues: external_exports.array(issue2).default([]),
+      environments: external_exports.array(environment3).default([]),
+      autolinks: external_exports.array(autolink3).default([])
     });
     user = external_exports.strictObject({
-      login,
+      login: login3,
       id: external_exports.number().int().positive(),
       name: external_exports.string().nullable().default(null),
       email: external_exports.string().nullable().default(null),
       token: external_exports.string().min(1).optional(),
+      /** The scopes of `token` as a personal access token (classic); left out for any other kind. */
+      token_scopes: external_exports.array(external_exports.string().min(1)).optional(),
       site_admin: external_exports.boolean().default(false)
     });
-    team2 = external_exports.strictObject({
+    team3 = external_exports.strictObject({
       slug: external_exports.string().regex(/^[a-z0-9-]+$/, "expected a team slug"),
       id: external_exports.number().int().positive(),
       name: external_exports.string(),
-      description: external_exports.string().nullable().default(null)
+      description: external_exports.string().nullable().default(null),
+      /** Visible to every member of the organization (closed), or to its own members only (secret). */
+      privacy: external_exports.enum(["secret", "closed"]).default("closed"),
+      notification_setting: external_exports.enum(["notifications_enabled", "notifications_disabled"]).default("notifications_enabled"),
+      /** The slug of the parent team, defined earlier in the list. */
+      parent: external_exports.string().optional(),
+      members: external_exports.record(login3, external_exports.enum(["member", "maintainer"])).default({}),
+      /** Assigned the organization's predefined security_manager role. */
+      security_manager: external_exports.boolean().default(false)
+    });
+    customRole = external_exports.strictObject({
+      id: external_exports.number().int().positive(),
+      name: external_exports.string().min(1),
+      description: external_exports.string().nullable().default(null),
+      base_role: external_exports.enum(["read", "triage", "write", "maintain"]),
+      permissions: external_exports.array(external_exports.string()).default([])
     });
     organization = external_exports.strictObject({
-      login,
+      login: login3,
       id: external_exports.number().int().positive(),
       name: external_exports.string().nullable().default(null),
-      owners: external_exports.array(login).default([]),
-      members: external_exports.array(login).default([]),
+      owners: external_exports.array(login3).default([]),
+      members: external_exports.array(login3).default([]),
       /** The permission every member has on every repository of the organization. */
       base_permission: external_exports.enum(["none", "pull", "triage", "push", "maintain", "admin"]).default("pull"),
-      teams: external_exports.array(team2).default([]),
+      teams: external_exports.array(team3).default([]),
+      custom_repository_roles: external_exports.array(customRole).default([]),
       rulesets: external_exports.array(ruleset2).default([]),
       custom_properties: external_exports.array(customProperty).default([])
     });
     installation2 = external_exports.strictObject({
       id: external_exports.number().int().positive(),
-      account: login,
+      account: login3,
       repository_selection: external_exports.enum(["all", "selected"]).default("all"),
       /** With `selected`: the repositories (OWNER/NAME, of `account`) the installation covers. */
       repositories: external_exports.array(external_exports.string()).default([]),
@@ -43728,7 +47919,7 @@ var init_schema2 = __esm({
       id: external_exports.number().int().positive(),
       slug: external_exports.string().regex(/^[a-z0-9-]+$/, "expected an app slug"),
       name: external_exports.string(),
-      owner: login,
+      owner: login3,
       description: external_exports.string().nullable().default(null),
       events: external_exports.array(external_exports.string()).default([]),
       created_at: timestamp.default("2026-01-02T09:00:00Z"),
@@ -43742,7 +47933,7 @@ var init_schema2 = __esm({
     ]);
     gist2 = external_exports.strictObject({
       id: external_exports.string().regex(/^[0-9a-f]{8,40}$/, "expected a hexadecimal gist id"),
-      owner: login,
+      owner: login3,
       public: external_exports.boolean(),
       description: external_exports.string().nullable().default(null),
       files: external_exports.record(external_exports.string(), gistFile),
@@ -43751,7 +47942,7 @@ var init_schema2 = __esm({
     });
     migration2 = external_exports.strictObject({
       id: external_exports.number().int().positive(),
-      owner: login,
+      owner: login3,
       state: external_exports.enum(["pending", "exporting", "exported", "failed"]),
       lock_repositories: external_exports.boolean().default(false),
       exclude_metadata: external_exports.boolean().default(false),
@@ -43769,14 +47960,14 @@ var init_schema2 = __esm({
       title: external_exports.string().min(1),
       description: external_exports.string().default(""),
       state: external_exports.enum(["opened", "closed"]).default("opened"),
-      author: login.optional(),
+      author: login3.optional(),
       created_at: timestamp.default("2026-01-02T09:00:00Z")
     });
     group = external_exports.strictObject({
       id: external_exports.number().int().positive(),
       path: external_exports.string().regex(/^[A-Za-z0-9_.-]+$/, "expected a group path"),
       name: external_exports.string(),
-      members: external_exports.record(login, groupRole).default({}),
+      members: external_exports.record(login3, groupRole).default({}),
       epics: external_exports.array(epic).default([])
     });
     board2 = external_exports.strictObject({
@@ -43827,11 +48018,11 @@ function keyOf(path) {
 function checkSeed(input2, locate2) {
   const parsed = worldSeedSchema.safeParse(input2 ?? {});
   if (parsed.success) return { seed: parsed.data, locate: locate2 };
-  const issue2 = parsed.error.issues[0];
-  const path = (issue2?.path ?? []).filter(
+  const issue3 = parsed.error.issues[0];
+  const path = (issue3?.path ?? []).filter(
     (part) => typeof part !== "symbol"
   );
-  throw new SeedError(`${locate2(path)}: ${keyOf(path) || "seed"}: ${issue2?.message}`);
+  throw new SeedError(`${locate2(path)}: ${keyOf(path) || "seed"}: ${issue3?.message}`);
 }
 function worldFromSeed({ seed, locate: locate2 }) {
   try {
@@ -43923,6 +48114,9 @@ function withGeneratedRepositories(seed, count3) {
       })),
       invitations: [],
       rulesets: [],
+      issues: [],
+      environments: [],
+      autolinks: [],
       custom_properties: {
         team: `team-${String((index - 1) % GENERATED_TEAMS + 1).padStart(2, "0")}`
       }
@@ -44090,6 +48284,52 @@ var init_rate_limits = __esm({
   }
 });
 
+// src/sandbox/core/response-time.ts
+var ResponseTimeLimiter;
+var init_response_time = __esm({
+  "src/sandbox/core/response-time.ts"() {
+    "use strict";
+    ResponseTimeLimiter = class _ResponseTimeLimiter {
+      constructor(limitMs, now) {
+        this.limitMs = limitMs;
+        this.now = now;
+      }
+      limitMs;
+      now;
+      static WINDOW_MS = 6e4;
+      #ended = /* @__PURE__ */ new Map();
+      /** Seconds until the token's last minute is under the limit again; undefined when it is now. */
+      over(key) {
+        const entries = this.#window(key);
+        let used = entries.reduce((sum, entry2) => sum + entry2.tookMs, 0);
+        if (used < this.limitMs) return void 0;
+        const now = this.now();
+        for (const entry2 of entries) {
+          used -= entry2.tookMs;
+          if (used < this.limitMs) {
+            return Math.max(1, Math.ceil((entry2.at + _ResponseTimeLimiter.WINDOW_MS - now) / 1e3));
+          }
+        }
+        return 1;
+      }
+      /** A request of the token that arrived at `startedAt` has been answered now. */
+      record(key, startedAt) {
+        const now = this.now();
+        const entries = this.#window(key);
+        entries.push({ at: now, tookMs: Math.max(0, now - startedAt) });
+        this.#ended.set(key, entries);
+      }
+      /** The token's answers of the last minute, oldest first; older ones are dropped. */
+      #window(key) {
+        const cutoff = this.now() - _ResponseTimeLimiter.WINDOW_MS;
+        const entries = (this.#ended.get(key) ?? []).filter((entry2) => entry2.at > cutoff);
+        this.#ended.set(key, entries);
+        return entries;
+      }
+    };
+  }
+});
+
 // src/sandbox/core/router.ts
 function matchSegments(pattern3, path, params) {
   if (pattern3.length === 0) return path.length === 0;
@@ -44145,18 +48385,83 @@ var init_router = __esm({
   }
 });
 
+// src/sandbox/github/user-profile.ts
+function seesPrivateProfile(account3) {
+  const scopes = account3.tokenScopes;
+  return scopes === void 0 || scopes.includes("user") || scopes.includes("read:user");
+}
+function userProfile(base, world, account3, visible) {
+  const { avatar_ref_id: _specOnly, ...simple } = simpleUser(base, account3);
+  const repositories = world.repositoriesByOwner.get(account3.login.toLowerCase()) ?? [];
+  const gists = world.gistsByOwner.get(account3.id) ?? [];
+  const publicProfile = {
+    ...simple,
+    gravatar_id: "",
+    user_view_type: visible,
+    name: account3.name,
+    company: null,
+    blog: "",
+    location: null,
+    email: account3.email,
+    hireable: null,
+    bio: null,
+    twitter_username: null,
+    public_repos: repositories.filter((repo) => !repo.private).length,
+    public_gists: gists.filter((gist3) => gist3.public).length,
+    followers: 0,
+    following: 0,
+    created_at: CREATED_AT,
+    updated_at: CREATED_AT
+  };
+  if (visible === "public") return publicProfile;
+  const privateRepositories = repositories.filter((repo) => repo.private).length;
+  return {
+    ...publicProfile,
+    notification_email: account3.email,
+    private_gists: gists.filter((gist3) => !gist3.public).length,
+    total_private_repos: privateRepositories,
+    owned_private_repos: privateRepositories,
+    disk_usage: 0,
+    collaborators: 0,
+    two_factor_authentication: true,
+    plan: FREE_PLAN
+  };
+}
+var CREATED_AT, FREE_PLAN;
+var init_user_profile = __esm({
+  "src/sandbox/github/user-profile.ts"() {
+    "use strict";
+    init_shapes();
+    CREATED_AT = "2020-01-01T00:00:00Z";
+    FREE_PLAN = { name: "free", space: 976562499, collaborators: 0, private_repos: 1e4 };
+  }
+});
+
 // src/sandbox/github/account.ts
 var accountRoutes;
 var init_account = __esm({
   "src/sandbox/github/account.ts"() {
     "use strict";
     init_http_support();
-    init_shapes();
+    init_user_profile();
     accountRoutes = [
       {
         method: "GET",
         pattern: "/user",
-        handler: (ctx) => ok(authenticatedUser2(ctx.base, requireCaller(ctx)))
+        handler: (ctx) => {
+          const caller = requireCaller(ctx);
+          const visible = seesPrivateProfile(caller) ? "private" : "public";
+          return ok(userProfile(ctx.base, ctx.world, caller, visible));
+        }
+      },
+      {
+        method: "GET",
+        pattern: "/users/:user",
+        handler: (ctx) => {
+          const account3 = ctx.world.account(ctx.params.user ?? "");
+          if (account3 === void 0) throw notFound();
+          return ok(userProfile(ctx.base, ctx.world, account3, "public"));
+        }
       },
       {
         method: "GET",
@@ -44248,96 +48553,6 @@ var init_credentials2 = __esm({
   }
 });
 
-// src/sandbox/core/id-paths.ts
-function byName2(segments, world) {
-  const [head, id = "", ...rest] = segments;
-  if (!DIGITS.test(id)) return segments;
-  if (head === "repositories") {
-    const repo = world.repositoriesById.get(Number(id));
-    if (repo) return ["repos", repo.owner.login, repo.name, ...rest];
-  }
-  const account3 = world.accountsById.get(Number(id));
-  if (head === "organizations" && account3?.type === "Organization") {
-    return ["orgs", account3.login, ...rest];
-  }
-  if (head === "user" && account3?.type === "User") return ["users", account3.login, ...rest];
-  return segments;
-}
-function decoded(segment) {
-  try {
-    return decodeURIComponent(segment ?? "");
-  } catch {
-    return "";
-  }
-}
-function byId(pathname, world) {
-  const [, head, name2, ...rest] = pathname.split("/");
-  if (head === "repos" && rest.length > 1) {
-    const repo = world.repository(decoded(name2), decoded(rest[0]));
-    if (repo) return ["", "repositories", repo.id, ...rest.slice(1)].join("/");
-  }
-  const account3 = world.account(decoded(name2));
-  if (account3 && rest.length === 1 && rest[0] === "repos") {
-    if (head === "orgs" && account3.type === "Organization") {
-      return `/organizations/${account3.id}/repos`;
-    }
-    if (head === "users") return `/user/${account3.id}/repos`;
-  }
-  return pathname;
-}
-var DIGITS;
-var init_id_paths = __esm({
-  "src/sandbox/core/id-paths.ts"() {
-    "use strict";
-    DIGITS = /^\d{1,15}$/;
-  }
-});
-
-// src/sandbox/core/pagination.ts
-function positive(value, fallback) {
-  if (value === null || !/^\d+$/.test(value.trim())) return fallback;
-  const number4 = Number(value);
-  return number4 >= 1 ? number4 : fallback;
-}
-function paginate(ctx, all, family) {
-  const perPage = Math.min(positive(ctx.query.get("per_page"), DEFAULT_PER_PAGE), MAX_PER_PAGE);
-  const page = positive(ctx.query.get("page"), 1);
-  const lastPage2 = Math.max(1, Math.ceil(all.length / perPage));
-  const start = (page - 1) * perPage;
-  const items = start < all.length ? all.slice(start, start + perPage) : [];
-  const link = (target2, rel) => {
-    const url2 = new URL(ctx.url.href);
-    if (family === "github") url2.pathname = byId(url2.pathname, ctx.world);
-    url2.searchParams.set("page", String(target2));
-    return `<${url2.href}>; rel="${rel}"`;
-  };
-  const links2 = [];
-  if (page > 1) links2.push(link(Math.min(page - 1, lastPage2), "prev"));
-  if (page < lastPage2) links2.push(link(page + 1, "next"));
-  if (page !== lastPage2) links2.push(link(lastPage2, "last"));
-  if (page > 1) links2.push(link(1, "first"));
-  const headers = {};
-  if (links2.length > 0) headers.Link = links2.join(", ");
-  if (family === "gitlab") {
-    headers["X-Total"] = String(all.length);
-    headers["X-Total-Pages"] = String(lastPage2);
-    headers["X-Page"] = String(page);
-    headers["X-Per-Page"] = String(perPage);
-    headers["X-Next-Page"] = page < lastPage2 ? String(page + 1) : "";
-    headers["X-Prev-Page"] = page > 1 && page <= lastPage2 ? String(page - 1) : "";
-  }
-  return { items, headers };
-}
-var DEFAULT_PER_PAGE, MAX_PER_PAGE;
-var init_pagination = __esm({
-  "src/sandbox/core/pagination.ts"() {
-    "use strict";
-    init_id_paths();
-    DEFAULT_PER_PAGE = 30;
-    MAX_PER_PAGE = 100;
-  }
-});
-
 // src/sandbox/github/org-access.ts
 function memberOrganization(ctx) {
   const caller = requireCaller(ctx);
@@ -44400,9 +48615,9 @@ function appRoutes(options) {
       handler: (ctx) => {
         const installation3 = requireApp(ctx).installations.get(idParam(ctx.params.id) ?? 0);
         if (installation3 === void 0) throw notFound();
-        const body = ctx.json();
+        const body2 = ctx.json();
         const narrowing = ["repositories", "repository_ids", "permissions"].filter(
-          (key) => body[key] !== void 0
+          (key) => body2[key] !== void 0
         );
         if (narrowing.length > 0) {
           throw ctx.invalid(
@@ -44501,36 +48716,6 @@ var init_apps = __esm({
   }
 });
 
-// src/sandbox/github/repo-access.ts
-function visibleRepository(ctx) {
-  const repo = ctx.world.repository(ctx.params.owner ?? "", ctx.params.repo ?? "");
-  if (!repo || !ctx.world.can(repo, ctx.caller, "pull")) throw notFound();
-  return repo;
-}
-function adminRepository(ctx) {
-  const repo = visibleRepository(ctx);
-  const caller = requireCaller(ctx);
-  if (!ctx.world.can(repo, caller, "admin"))
-    throw forbidden("Must have admin rights to Repository.");
-  return { repo, caller };
-}
-function assertUnlocked(ctx, repo) {
-  if (ctx.world.lockedRepositories.has(repo.id)) {
-    throw forbidden("Repository is locked by a migration in progress.");
-  }
-}
-function branchOf(ctx, repo) {
-  const found = repo.branches.get(ctx.params.branch ?? "");
-  if (!found) throw notFound("Branch not found");
-  return found;
-}
-var init_repo_access = __esm({
-  "src/sandbox/github/repo-access.ts"() {
-    "use strict";
-    init_http_support();
-  }
-});
-
 // src/sandbox/github/branch-protection/routes.ts
 var branchProtectionRoutes;
 var init_routes = __esm({
@@ -44583,6 +48768,210 @@ var init_routes = __esm({
           if (!found.protection) throw notFound("Branch not protected");
           assertUnlocked(ctx, repo);
           found.protection = null;
+          return noContent;
+        }
+      }
+    ];
+  }
+});
+
+// src/sandbox/github/environments/routes.ts
+function nodeId3(kind, id) {
+  return Buffer.from(`${kind}:${id}`).toString("base64url");
+}
+function environmentUrl(base, repo, env) {
+  return `${base}/repos/${repo.owner.login}/${repo.name}/environments/${encodeURIComponent(env.name)}`;
+}
+function environmentShape(base, repo, env) {
+  const rules2 = [];
+  const rule = (index, type, fields) => rules2.push({
+    id: env.id * 10 + index,
+    node_id: nodeId3("Gate", env.id * 10 + index),
+    type,
+    ...fields
+  });
+  if (env.wait_timer > 0) rule(1, "wait_timer", { wait_timer: env.wait_timer });
+  if (env.reviewers.length > 0) {
+    rule(2, "required_reviewers", {
+      prevent_self_review: env.prevent_self_review,
+      reviewers: env.reviewers.map(
+        (reviewer) => reviewer.type === "User" ? { type: "User", reviewer: simpleUser(base, reviewer.user) } : { type: "Team", reviewer: team2(base, reviewer.team) }
+      )
+    });
+  }
+  if (env.branchPolicy !== null) rule(3, "branch_policy", {});
+  return {
+    id: env.id,
+    node_id: nodeId3("Environment", env.id),
+    name: env.name,
+    url: environmentUrl(base, repo, env),
+    html_url: `${base}/${repo.owner.login}/${repo.name}/deployments/activity_log?environments_filter=${encodeURIComponent(env.name)}`,
+    created_at: env.created_at,
+    updated_at: env.updated_at,
+    protection_rules: rules2,
+    deployment_branch_policy: env.branchPolicy === null ? null : {
+      protected_branches: env.branchPolicy === "protected",
+      custom_branch_policies: env.branchPolicy === "custom"
+    }
+  };
+}
+function policyShape(value) {
+  return {
+    id: value.id,
+    node_id: nodeId3("GateBranchPolicy", value.id),
+    name: value.name,
+    type: value.type
+  };
+}
+function environmentOf(ctx, repo) {
+  const found = repo.environments.get((ctx.params.name ?? "").toLowerCase());
+  if (!found) throw notFound();
+  return found;
+}
+function customEnvironment(ctx, repo) {
+  const env = environmentOf(ctx, repo);
+  if (env.branchPolicy !== "custom") throw notFound();
+  return env;
+}
+function policyOf(ctx, env) {
+  const id = idParam(ctx.params.id);
+  const found = id === void 0 ? void 0 : env.policies.get(id);
+  if (!found) throw notFound();
+  return found;
+}
+function policyUrl(ctx, repo, env, id) {
+  return `${environmentUrl(ctx.base, repo, env)}/deployment-branch-policies/${id}`;
+}
+function writablePolicies(ctx) {
+  const { repo } = adminRepository(ctx);
+  const env = customEnvironment(ctx, repo);
+  assertUnlocked(ctx, repo);
+  return { repo, env };
+}
+function createPolicy(ctx) {
+  const { repo, env } = writablePolicies(ctx);
+  const body2 = ctx.json();
+  if (body2.name.trim() === "") throw ctx.invalid(["name can't be blank"], "GateBranchPolicy");
+  const type = body2.type ?? "branch";
+  const same3 = [...env.policies.values()].find(
+    (policy) => policy.name === body2.name && policy.type === type
+  );
+  if (same3 !== void 0) {
+    return { status: 303, headers: { Location: policyUrl(ctx, repo, env, same3.id) } };
+  }
+  const created2 = { id: ctx.world.nextId.branchPolicy++, name: body2.name, type };
+  env.policies.set(created2.id, created2);
+  return ok(policyShape(created2));
+}
+var environmentRoutes;
+var init_routes2 = __esm({
+  "src/sandbox/github/environments/routes.ts"() {
+    "use strict";
+    init_http_support();
+    init_pagination();
+    init_repo_access();
+    init_shapes();
+    init_model2();
+    environmentRoutes = [
+      {
+        method: "GET",
+        pattern: "/repos/:owner/:repo/environments",
+        handler: (ctx) => {
+          const repo = visibleRepository(ctx);
+          const all = [...repo.environments.values()];
+          const page = paginate(ctx, all, "github");
+          return {
+            status: 200,
+            body: {
+              total_count: all.length,
+              environments: page.items.map((env) => environmentShape(ctx.base, repo, env))
+            },
+            headers: page.headers
+          };
+        }
+      },
+      {
+        method: "GET",
+        pattern: "/repos/:owner/:repo/environments/:name",
+        handler: (ctx) => {
+          const repo = visibleRepository(ctx);
+          return ok(environmentShape(ctx.base, repo, environmentOf(ctx, repo)));
+        }
+      },
+      {
+        method: "PUT",
+        pattern: "/repos/:owner/:repo/environments/:name",
+        operation: "PUT /repos/{owner}/{repo}/environments/{environment_name}",
+        handler: (ctx) => {
+          const { repo } = adminRepository(ctx);
+          assertUnlocked(ctx, repo);
+          const name2 = ctx.params.name ?? "";
+          const problem = environmentNameProblem(name2);
+          if (problem) throw problem;
+          const body2 = ctx.json();
+          const current = repo.environments.get(name2.toLowerCase());
+          const fields = environmentAfter(ctx.world, repo, current, body2);
+          const stored = storeEnvironment(ctx.world, repo, name2, fields, ctx.now());
+          return ok(environmentShape(ctx.base, repo, stored));
+        }
+      },
+      {
+        method: "DELETE",
+        pattern: "/repos/:owner/:repo/environments/:name",
+        operation: "DELETE /repos/{owner}/{repo}/environments/{environment_name}",
+        handler: (ctx) => {
+          const { repo } = adminRepository(ctx);
+          const env = environmentOf(ctx, repo);
+          assertUnlocked(ctx, repo);
+          repo.environments.delete(env.name.toLowerCase());
+          return noContent;
+        }
+      },
+      {
+        method: "GET",
+        pattern: "/repos/:owner/:repo/environments/:name/deployment-branch-policies",
+        handler: (ctx) => {
+          const env = customEnvironment(ctx, visibleRepository(ctx));
+          const all = [...env.policies.values()];
+          const page = paginate(ctx, all, "github");
+          return {
+            status: 200,
+            body: { total_count: all.length, branch_policies: page.items.map(policyShape) },
+            headers: page.headers
+          };
+        }
+      },
+      {
+        method: "POST",
+        pattern: "/repos/:owner/:repo/environments/:name/deployment-branch-policies",
+        operation: "POST /repos/{owner}/{repo}/environments/{environment_name}/deployment-branch-policies",
+        handler: createPolicy
+      },
+      {
+        method: "GET",
+        pattern: "/repos/:owner/:repo/environments/:name/deployment-branch-policies/:id",
+        handler: (ctx) => ok(policyShape(policyOf(ctx, customEnvironment(ctx, visibleRepository(ctx)))))
+      },
+      {
+        method: "PUT",
+        pattern: "/repos/:owner/:repo/environments/:name/deployment-branch-policies/:id",
+        operation: "PUT /repos/{owner}/{repo}/environments/{environment_name}/deployment-branch-policies/{branch_policy_id}",
+        handler: (ctx) => {
+          const { env } = writablePolicies(ctx);
+          const policy = policyOf(ctx, env);
+          const body2 = ctx.json();
+          if (body2.name.trim() === "") throw ctx.invalid(["name can't be blank"], "GateBranchPolicy");
+          policy.name = body2.name;
+          return ok(policyShape(policy));
+        }
+      },
+      {
+        method: "DELETE",
+        pattern: "/repos/:owner/:repo/environments/:name/deployment-branch-policies/:id",
+        operation: "DELETE /repos/{owner}/{repo}/environments/{environment_name}/deployment-branch-policies/{branch_policy_id}",
+        handler: (ctx) => {
+          const { env } = writablePolicies(ctx);
+          env.policies.delete(policyOf(ctx, env).id);
           return noContent;
         }
       }
@@ -44659,6 +49048,20 @@ var init_invitations = __esm({
         }
       },
       {
+        method: "PATCH",
+        pattern: "/repos/:owner/:repo/invitations/:id",
+        operation: "PATCH /repos/{owner}/{repo}/invitations/{invitation_id}",
+        handler: (ctx) => {
+          const { repo, caller } = adminRepository(ctx);
+          const found = repo.invitations.get(Number(ctx.params.id));
+          if (!found) throw notFound();
+          const { permissions: permissions2 } = ctx.json();
+          assertUnlocked(ctx, repo);
+          if (permissions2 !== void 0) found.permissions = permissions2;
+          return ok(invitation2(ctx.base, ctx.world, repo, found, caller));
+        }
+      },
+      {
         method: "DELETE",
         pattern: "/repos/:owner/:repo/invitations/:id",
         operation: "DELETE /repos/{owner}/{repo}/invitations/{invitation_id}",
@@ -44676,7 +49079,7 @@ var init_invitations = __esm({
 });
 
 // src/sandbox/github/issues.ts
-function nodeId2(kind, id) {
+function nodeId4(kind, id) {
   return Buffer.from(`${kind}:${id}`).toString("base64url");
 }
 function association(repo, user2) {
@@ -44695,23 +49098,15 @@ function reactions(url2) {
 function repoUrl(base, repo) {
   return `${base}/repos/${repo.owner.login}/${repo.name}`;
 }
-function labelsShape(repository3, labels) {
-  return labels.map((name2, index) => ({
-    id: index + 1,
-    node_id: nodeId2("Label", index + 1),
-    url: `${repository3}/labels/${encodeURIComponent(name2)}`,
-    name: name2,
-    description: null,
-    color: "ededed",
-    default: false
-  }));
+function labelsShape(base, repo, labels) {
+  return labels.map((label4) => labelShape(base, repo, label4));
 }
 function issueShape(ctx, value) {
   const repository3 = repoUrl(ctx.base, value.repo);
   const url2 = `${repository3}/issues/${value.number}`;
   return {
     id: value.id,
-    node_id: nodeId2("Issue", value.id),
+    node_id: nodeId4("Issue", value.id),
     url: url2,
     repository_url: repository3,
     labels_url: `${url2}/labels{/name}`,
@@ -44724,7 +49119,7 @@ function issueShape(ctx, value) {
     title: value.title,
     body: value.body,
     user: simpleUser(ctx.base, value.user),
-    labels: labelsShape(repository3, value.labels),
+    labels: labelsShape(ctx.base, value.repo, value.labels),
     assignee: null,
     assignees: [],
     milestone: null,
@@ -44754,7 +49149,7 @@ function commentShape(ctx, value) {
   const url2 = `${repository3}/issues/comments/${value.id}`;
   return {
     id: value.id,
-    node_id: nodeId2("IssueComment", value.id),
+    node_id: nodeId4("IssueComment", value.id),
     url: url2,
     html_url: `${ctx.base}/${value.issue.repo.owner.login}/${value.issue.repo.name}/issues/${value.issue.number}#issuecomment-${value.id}`,
     body: value.body,
@@ -44777,7 +49172,7 @@ function issuesOf(world, repo) {
 function openIssue(ctx, repo, user2, fields) {
   const list3 = issuesOf(ctx.world, repo);
   const now = isoTime(ctx.now());
-  const issue2 = {
+  const issue3 = {
     id: ctx.world.nextId.issue++,
     number: list3.length + 1,
     repo,
@@ -44786,15 +49181,15 @@ function openIssue(ctx, repo, user2, fields) {
     state: "open",
     state_reason: null,
     user: user2,
-    labels: fields.labels,
+    labels: labelsNamed(ctx.world, repo, fields.labels),
     comments: [],
     created_at: now,
     updated_at: now,
     closed_at: null,
     closed_by: null
   };
-  list3.push(issue2);
-  return issue2;
+  list3.push(issue3);
+  return issue3;
 }
 function issueOf(ctx, repo) {
   const number4 = idParam(ctx.params.number);
@@ -44835,6 +49230,7 @@ var init_issues2 = __esm({
     init_pagination();
     init_repo_access();
     init_shapes();
+    init_labels();
     MAX_BODY_CHARACTERS = 65536;
     STATES = /* @__PURE__ */ new Set(["open", "closed", "all"]);
     issueRoutes = [
@@ -44847,13 +49243,13 @@ var init_issues2 = __esm({
           if (!STATES.has(state)) throw ctx.invalid([`state: must be open, closed or all`], "Issue");
           const newestFirst2 = ctx.query.get("direction") !== "asc";
           const selected = issuesOf(ctx.world, repo).filter(
-            (issue2) => state === "all" || issue2.state === state
+            (issue3) => state === "all" || issue3.state === state
           );
           if (newestFirst2) selected.reverse();
           const page = paginate(ctx, selected, "github");
           return {
             status: 200,
-            body: page.items.map((issue2) => issueShape(ctx, issue2)),
+            body: page.items.map((issue3) => issueShape(ctx, issue3)),
             headers: page.headers
           };
         }
@@ -44865,14 +49261,14 @@ var init_issues2 = __esm({
         handler: (ctx) => {
           const repo = visibleRepository(ctx);
           const caller = requireCaller(ctx);
-          const body = ctx.json();
+          const body2 = ctx.json();
           const errors = [];
-          const title = titleField(body.title, errors);
-          const text = bodyField(body.body, errors);
-          const labels = labelsField(body.labels, errors);
+          const title = titleField(body2.title, errors);
+          const text = bodyField(body2.body, errors);
+          const labels = labelsField(body2.labels, errors);
           if (errors.length > 0 || title === void 0) throw ctx.invalid(errors, "Issue");
-          const created = openIssue(ctx, repo, caller, { title, body: text, labels: labels ?? [] });
-          return ok(issueShape(ctx, created), 201);
+          const created2 = openIssue(ctx, repo, caller, { title, body: text, labels: labels ?? [] });
+          return ok(issueShape(ctx, created2), 201);
         }
       },
       {
@@ -44887,44 +49283,44 @@ var init_issues2 = __esm({
         handler: (ctx) => {
           const repo = visibleRepository(ctx);
           const caller = requireCaller(ctx);
-          const issue2 = issueOf(ctx, repo);
-          if (issue2.user.id !== caller.id && !ctx.world.can(repo, caller, "triage")) {
+          const issue3 = issueOf(ctx, repo);
+          if (issue3.user.id !== caller.id && !ctx.world.can(repo, caller, "triage")) {
             throw forbidden("Must have triage rights to edit this issue.");
           }
-          const body = ctx.json();
+          const body2 = ctx.json();
           const errors = [];
-          const sentTitle = body.title;
+          const sentTitle = body2.title;
           const title = sentTitle == null ? void 0 : titleField(sentTitle, errors);
-          const text = bodyField(body.body, errors);
-          const labels = labelsField(body.labels, errors);
-          const state = body.state;
-          const reason = body.state_reason;
+          const text = bodyField(body2.body, errors);
+          const labels = labelsField(body2.labels, errors);
+          const state = body2.state;
+          const reason = body2.state_reason;
           if (errors.length > 0) throw ctx.invalid(errors, "Issue");
           const now = isoTime(ctx.now());
-          if (title !== void 0) issue2.title = title;
-          if (text !== void 0) issue2.body = text;
-          if (labels !== void 0) issue2.labels = labels;
-          if (state === "closed" && issue2.state === "open") {
-            issue2.state = "closed";
-            issue2.state_reason = reason ?? "completed";
-            issue2.closed_at = now;
-            issue2.closed_by = caller;
-          } else if (state === "open" && issue2.state === "closed") {
-            issue2.state = "open";
-            issue2.state_reason = "reopened";
-            issue2.closed_at = null;
-            issue2.closed_by = null;
+          if (title !== void 0) issue3.title = title;
+          if (text !== void 0) issue3.body = text;
+          if (labels !== void 0) issue3.labels = labelsNamed(ctx.world, repo, labels);
+          if (state === "closed" && issue3.state === "open") {
+            issue3.state = "closed";
+            issue3.state_reason = reason ?? "completed";
+            issue3.closed_at = now;
+            issue3.closed_by = caller;
+          } else if (state === "open" && issue3.state === "closed") {
+            issue3.state = "open";
+            issue3.state_reason = "reopened";
+            issue3.closed_at = null;
+            issue3.closed_by = null;
           }
-          issue2.updated_at = now;
-          return ok(issueShape(ctx, issue2));
+          issue3.updated_at = now;
+          return ok(issueShape(ctx, issue3));
         }
       },
       {
         method: "GET",
         pattern: "/repos/:owner/:repo/issues/:number/comments",
         handler: (ctx) => {
-          const issue2 = issueOf(ctx, visibleRepository(ctx));
-          const page = paginate(ctx, issue2.comments, "github");
+          const issue3 = issueOf(ctx, visibleRepository(ctx));
+          const page = paginate(ctx, issue3.comments, "github");
           return {
             status: 200,
             body: page.items.map((comment2) => commentShape(ctx, comment2)),
@@ -44939,22 +49335,22 @@ var init_issues2 = __esm({
         handler: (ctx) => {
           const repo = visibleRepository(ctx);
           const caller = requireCaller(ctx);
-          const issue2 = issueOf(ctx, repo);
+          const issue3 = issueOf(ctx, repo);
           const errors = [];
           const text = bodyField(ctx.json().body, errors);
           if (errors.length > 0) throw ctx.invalid(errors, "IssueComment");
           const now = isoTime(ctx.now());
-          const created = {
+          const created2 = {
             id: ctx.world.nextId.issueComment++,
-            issue: issue2,
+            issue: issue3,
             body: text,
             user: caller,
             created_at: now,
             updated_at: now
           };
-          issue2.comments.push(created);
-          ctx.world.issueComments.set(created.id, created);
-          return ok(commentShape(ctx, created), 201);
+          issue3.comments.push(created2);
+          ctx.world.issueComments.set(created2.id, created2);
+          return ok(commentShape(ctx, created2), 201);
         }
       },
       {
@@ -45109,11 +49505,11 @@ function definitionOf(ctx, org) {
 function isValue(value) {
   return typeof value === "string" || Array.isArray(value) && value.every((item) => typeof item === "string");
 }
-function definitionFromBody(ctx, name2, body) {
+function definitionFromBody(ctx, name2, body2) {
   const errors = [];
-  const { value_type: type, required: required2 = false, default_value: fallback = null } = body;
-  const { description = null, allowed_values: allowed = null } = body;
-  const editors = body.values_editable_by ?? "org_actors";
+  const { value_type: type, required: required2 = false, default_value: fallback = null } = body2;
+  const { description = null, allowed_values: allowed = null } = body2;
+  const editors = body2.values_editable_by ?? "org_actors";
   if (!VALUE_TYPES.includes(type)) {
     errors.push(`value_type must be one of ${VALUE_TYPES.join(", ")}`);
   }
@@ -45144,8 +49540,8 @@ function definitionFromBody(ctx, name2, body) {
   if (problems.length > 0) throw ctx.invalid(problems, "CustomProperty");
   return definition;
 }
-function valuesFromBody(ctx, body) {
-  const list3 = body.properties;
+function valuesFromBody(ctx, body2) {
+  const list3 = body2.properties;
   const shaped = Array.isArray(list3) && list3.every(
     (item) => typeof item === "object" && item !== null && typeof item.property_name === "string" && (item.value === null || isValue(item.value))
   );
@@ -45164,7 +49560,7 @@ function visibleRepositories(ctx, org) {
   return ctx.world.seesAllOf(org, ctx.caller) ? all : all.filter((repo) => ctx.world.can(repo, ctx.caller, "pull"));
 }
 var MAX_REPOSITORIES_PER_PATCH, VALUE_TYPES, EDITORS, propertyRoutes;
-var init_routes2 = __esm({
+var init_routes3 = __esm({
   "src/sandbox/github/properties/routes.ts"() {
     "use strict";
     init_definitions();
@@ -45259,15 +49655,15 @@ var init_routes2 = __esm({
         operation: "PATCH /orgs/{org}/properties/values",
         handler: (ctx) => {
           const org = ownerOrganization(ctx);
-          const body = ctx.json();
-          const names = body.repository_names;
+          const body2 = ctx.json();
+          const names = body2.repository_names;
           if (!Array.isArray(names) || names.length === 0 || names.length > MAX_REPOSITORIES_PER_PATCH || !names.every((name2) => typeof name2 === "string")) {
             throw ctx.invalid(
               [`repository_names must list 1 to ${MAX_REPOSITORIES_PER_PATCH} repository names`],
               "CustomProperty"
             );
           }
-          const properties = valuesFromBody(ctx, body);
+          const properties = valuesFromBody(ctx, body2);
           const repos = names.map((name2) => {
             const repo = ctx.world.repository(org.account.login, name2);
             if (repo === void 0) {
@@ -45324,7 +49720,7 @@ var init_routes2 = __esm({
 // src/sandbox/github/pulls.ts
 import { createHash as createHash6 } from "node:crypto";
 function pullsOf(ctx, repo) {
-  return issuesOf(ctx.world, repo).flatMap((issue2) => issue2.pull ? [issue2.pull] : []);
+  return issuesOf(ctx.world, repo).flatMap((issue3) => issue3.pull ? [issue3.pull] : []);
 }
 function pullOf(ctx, repo) {
   const number4 = idParam(ctx.params.number);
@@ -45342,18 +49738,18 @@ function side(ctx, repo, branch3) {
   };
 }
 function pullShape(ctx, pull, full) {
-  const issue2 = pull.issue;
-  const repo = issue2.repo;
+  const issue3 = pull.issue;
+  const repo = issue3.repo;
   const repository3 = repoUrl(ctx.base, repo);
-  const url2 = `${repository3}/pulls/${issue2.number}`;
-  const html2 = `${ctx.base}/${repo.owner.login}/${repo.name}/pull/${issue2.number}`;
-  const issueUrl = `${repository3}/issues/${issue2.number}`;
+  const url2 = `${repository3}/pulls/${issue3.number}`;
+  const html2 = `${ctx.base}/${repo.owner.login}/${repo.name}/pull/${issue3.number}`;
+  const issueUrl = `${repository3}/issues/${issue3.number}`;
   const link = (href) => ({ href });
   const base = repo.branches.get(pull.base.ref);
   const simple = {
     url: url2,
     id: pull.id,
-    node_id: nodeId2("PullRequest", pull.id),
+    node_id: nodeId4("PullRequest", pull.id),
     html_url: html2,
     diff_url: `${html2}.diff`,
     patch_url: `${html2}.patch`,
@@ -45363,18 +49759,18 @@ function pullShape(ctx, pull, full) {
     review_comment_url: `${repository3}/pulls/comments{/number}`,
     comments_url: `${issueUrl}/comments`,
     statuses_url: `${repository3}/statuses/${pull.head.sha}`,
-    number: issue2.number,
-    state: issue2.state,
+    number: issue3.number,
+    state: issue3.state,
     locked: false,
-    title: issue2.title,
-    user: simpleUser(ctx.base, issue2.user),
-    body: issue2.body,
-    labels: labelsShape(repository3, issue2.labels),
+    title: issue3.title,
+    user: simpleUser(ctx.base, issue3.user),
+    body: issue3.body,
+    labels: labelsShape(ctx.base, issue3.repo, issue3.labels),
     milestone: null,
     active_lock_reason: null,
-    created_at: issue2.created_at,
-    updated_at: issue2.updated_at,
-    closed_at: issue2.closed_at,
+    created_at: issue3.created_at,
+    updated_at: issue3.updated_at,
+    closed_at: issue3.closed_at,
     merged_at: pull.merged_at,
     merge_commit_sha: pull.merge_commit_sha,
     assignee: null,
@@ -45393,12 +49789,12 @@ function pullShape(ctx, pull, full) {
       commits: link(`${url2}/commits`),
       statuses: link(`${repository3}/statuses/${pull.head.sha}`)
     },
-    author_association: association(repo, issue2.user),
+    author_association: association(repo, issue3.user),
     auto_merge: null,
     draft: false
   };
   if (!full) return simple;
-  const open2 = issue2.state === "open";
+  const open2 = issue3.state === "open";
   return {
     ...simple,
     merged: pull.merged_at !== null,
@@ -45406,7 +49802,7 @@ function pullShape(ctx, pull, full) {
     rebaseable: open2 ? true : null,
     mergeable_state: open2 ? "clean" : "unknown",
     merged_by: pull.merged_by === null ? null : simpleUser(ctx.base, pull.merged_by),
-    comments: issue2.comments.length,
+    comments: issue3.comments.length,
     review_comments: 0,
     maintainer_can_modify: false,
     commits: 1,
@@ -45441,33 +49837,33 @@ var init_pulls = __esm({
           if (!ctx.world.can(repo, caller, "push")) {
             throw forbidden("Must have push access to open a pull request from this repository.");
           }
-          const body = ctx.json();
+          const body2 = ctx.json();
           const errors = [];
-          const title = titleField(body.title ?? "", errors);
-          const text = bodyField(body.body, errors);
-          const head = repo.branches.get(String(body.head));
-          const base = repo.branches.get(String(body.base));
+          const title = titleField(body2.title ?? "", errors);
+          const text = bodyField(body2.body, errors);
+          const head = repo.branches.get(String(body2.head));
+          const base = repo.branches.get(String(body2.base));
           if (head === void 0)
-            errors.push(`head: no branch '${String(body.head)}' in this repository`);
+            errors.push(`head: no branch '${String(body2.head)}' in this repository`);
           if (base === void 0)
-            errors.push(`base: no branch '${String(body.base)}' in this repository`);
+            errors.push(`base: no branch '${String(body2.base)}' in this repository`);
           if (head !== void 0 && base !== void 0 && head.sha === base.sha) {
             errors.push(`No commits between ${base.name} and ${head.name}`);
           }
           if (errors.length > 0 || title === void 0 || head === void 0 || base === void 0) {
             throw ctx.invalid(errors, "PullRequest");
           }
-          const issue2 = openIssue(ctx, repo, caller, { title, body: text, labels: [] });
-          issue2.pull = {
+          const issue3 = openIssue(ctx, repo, caller, { title, body: text, labels: [] });
+          issue3.pull = {
             id: ctx.world.nextId.pull++,
-            issue: issue2,
+            issue: issue3,
             head: { ref: head.name, sha: head.sha },
             base: { ref: base.name, sha: base.sha },
             merged_at: null,
             merged_by: null,
             merge_commit_sha: null
           };
-          return ok(pullShape(ctx, issue2.pull, true), 201);
+          return ok(pullShape(ctx, issue3.pull, true), 201);
         }
       },
       {
@@ -45486,9 +49882,9 @@ var init_pulls = __esm({
           if (!ctx.world.can(repo, caller, "push")) {
             throw forbidden("Must have push access to merge this pull request.");
           }
-          const body = ctx.json();
+          const body2 = ctx.json();
           if (pull.issue.state !== "open") throw githubError(405, "Pull Request is not mergeable");
-          if (body.sha !== void 0 && body.sha !== pull.head.sha) {
+          if (body2.sha !== void 0 && body2.sha !== pull.head.sha) {
             throw githubError(409, "Head branch was modified. Review and try the merge again.");
           }
           const base = repo.branches.get(pull.base.ref);
@@ -45703,7 +50099,7 @@ var init_repositories = __esm({
 });
 
 // src/sandbox/github/rulesets/match.ts
-function escapeRegExp2(text) {
+function escapeRegExp3(text) {
   return text.replace(/[.+^${}()|\\]/g, "\\$&");
 }
 function fnmatch(pattern3, value) {
@@ -45716,7 +50112,7 @@ function fnmatch(pattern3, value) {
     } else if (char === "*") source += "[^/]*";
     else if (char === "?") source += "[^/]";
     else if (char === "[" || char === "]") source += `\\${char}`;
-    else source += escapeRegExp2(char);
+    else source += escapeRegExp3(char);
   }
   return new RegExp(`^${source}$`).test(value);
 }
@@ -45784,7 +50180,7 @@ var init_match = __esm({
 });
 
 // src/sandbox/github/rulesets/shapes.ts
-function nodeId3(id) {
+function nodeId5(id) {
   return Buffer.from(`RepositoryRuleset:${id}`).toString("base64url");
 }
 function links(base, ruleset3) {
@@ -45832,7 +50228,7 @@ function rulesetSummary(base, ruleset3) {
     source_type: ruleset3.source.type,
     source: sourceName(ruleset3.source),
     enforcement: ruleset3.enforcement,
-    node_id: nodeId3(ruleset3.id),
+    node_id: nodeId5(ruleset3.id),
     _links: links(base, ruleset3),
     created_at: ruleset3.created_at,
     updated_at: ruleset3.updated_at
@@ -45883,14 +50279,14 @@ function create(ctx, source, store) {
   const result = rulesetFromBody(ctx.world, source, ctx.json());
   if ("errors" in result) throw rulesetRefused(result.errors);
   const now = isoTime(ctx.now());
-  const created = {
+  const created2 = {
     ...result.ruleset,
     id: ctx.world.nextId.ruleset++,
     created_at: now,
     updated_at: now
   };
-  store.set(created.id, created);
-  return created;
+  store.set(created2.id, created2);
+  return created2;
 }
 function update(ctx, current, store) {
   const result = rulesetFromBody(ctx.world, current.source, ctx.json(), current);
@@ -45912,7 +50308,7 @@ function visibleRuleset(ctx, repo) {
   return found;
 }
 var rulesetRoutes;
-var init_routes3 = __esm({
+var init_routes4 = __esm({
   "src/sandbox/github/rulesets/routes.ts"() {
     "use strict";
     init_http_support();
@@ -45938,8 +50334,8 @@ var init_routes3 = __esm({
         handler: (ctx) => {
           const { repo, caller } = adminRepository(ctx);
           assertUnlocked(ctx, repo);
-          const created = create(ctx, { type: "Repository", repo }, repo.rulesets);
-          return ok(rulesetShape2(ctx.base, ctx.world, created, caller, repo), 201);
+          const created2 = create(ctx, { type: "Repository", repo }, repo.rulesets);
+          return ok(rulesetShape2(ctx.base, ctx.world, created2, caller, repo), 201);
         }
       },
       {
@@ -45994,8 +50390,8 @@ var init_routes3 = __esm({
         operation: "POST /orgs/{org}/rulesets",
         handler: (ctx) => {
           const org = administeredOrganization(ctx);
-          const created = create(ctx, { type: "Organization", org }, org.rulesets);
-          return ok(rulesetShape2(ctx.base, ctx.world, created, ctx.caller, null), 201);
+          const created2 = create(ctx, { type: "Organization", org }, org.rulesets);
+          return ok(rulesetShape2(ctx.base, ctx.world, created2, ctx.caller, null), 201);
         }
       },
       {
@@ -46030,27 +50426,694 @@ var init_routes3 = __esm({
   }
 });
 
-// src/sandbox/github/teams.ts
-var teamRoutes;
-var init_teams = __esm({
-  "src/sandbox/github/teams.ts"() {
+// src/sandbox/github/access/shapes.ts
+function permissionFlags(role3) {
+  return {
+    pull: levelAtLeast(role3, "pull"),
+    triage: levelAtLeast(role3, "triage"),
+    push: levelAtLeast(role3, "push"),
+    maintain: levelAtLeast(role3, "maintain"),
+    admin: levelAtLeast(role3, "admin")
+  };
+}
+function collaborator(base, user2, role3) {
+  return {
+    ...simpleUser(base, user2),
+    name: user2.name,
+    email: user2.email,
+    permissions: permissionFlags(role3),
+    role_name: roleName(role3)
+  };
+}
+function customRole2(base, org, role3) {
+  return {
+    id: role3.id,
+    name: role3.name,
+    description: role3.description,
+    base_role: role3.base_role,
+    permissions: role3.permissions,
+    organization: simpleUser(base, org.account),
+    created_at: role3.created_at,
+    updated_at: role3.updated_at
+  };
+}
+function teamRoleAssignment(base, team4) {
+  return {
+    ...teamSimple(base, team4),
+    assignment: "direct",
+    parent: team4.parent === null ? null : teamSimple(base, team4.parent)
+  };
+}
+var init_shapes3 = __esm({
+  "src/sandbox/github/access/shapes.ts"() {
     "use strict";
+    init_world();
+    init_shapes();
+  }
+});
+
+// src/sandbox/github/access/routes.ts
+function collaboratorsOf(ctx, repo, affiliation) {
+  const { world } = ctx;
+  const org = repo.org;
+  const member2 = (user2) => org !== null && (org.owners.has(user2.id) || org.members.has(user2.id));
+  const users2 = [];
+  if (affiliation === "direct" || affiliation === "outside") {
+    for (const id of repo.collaborators.keys()) {
+      const user2 = world.accountsById.get(id);
+      if (user2 === void 0) continue;
+      if (affiliation === "outside" && member2(user2)) continue;
+      users2.push(user2);
+    }
+  } else {
+    for (const user2 of world.accountsById.values()) {
+      if (user2.type !== "User" || user2.installation !== void 0) continue;
+      if (world.reportedRole(repo, user2) !== void 0) users2.push(user2);
+    }
+  }
+  return users2.sort((a, b) => a.id - b.id).flatMap((user2) => {
+    const role3 = world.reportedRole(repo, user2);
+    return role3 === void 0 ? [] : [{ user: user2, role: role3 }];
+  });
+}
+function requestedRole(ctx, org, resource) {
+  const written = ctx.json().permission;
+  if (written === void 0) return "push";
+  const role3 = typeof written === "string" ? resolveRole(org, written) : void 0;
+  if (role3 === void 0) {
+    throw ctx.invalid(
+      [
+        `${JSON.stringify(written)} is not a permission: pull, triage, push, maintain, admin${org !== null && org.customRoles.size > 0 ? " or a custom repository role of the organization" : ""}`
+      ],
+      resource
+    );
+  }
+  return role3;
+}
+function invitationRole(role3) {
+  const level = roleLevel(role3);
+  return level === "none" ? "read" : ROLE_NAMES3[level];
+}
+function pendingInvitation(repo, user2) {
+  return [...repo.invitations.values()].find(
+    (item) => item.invitee.id === user2.id && !item.expired
+  );
+}
+function visibleTeam(ctx, org) {
+  const found = org.teams.get((ctx.params.team_slug ?? "").toLowerCase());
+  const caller = requireCaller(ctx);
+  if (found === void 0) throw notFound();
+  if (found.privacy === "secret" && !ctx.world.administers(org, caller)) {
+    if (!found.members.has(caller.id)) throw notFound();
+  }
+  return found;
+}
+function teamsOf(repo) {
+  const org = repo.org;
+  if (org === null) return [];
+  return [...org.teams.values()].sort((a, b) => a.id - b.id).flatMap((item) => {
+    const own2 = repo.teamAccess.get(item.id);
+    if (own2 !== void 0) return [{ team: item, role: own2, direct: true }];
+    if (org.securityManagers.has(item.id)) {
+      return [{ team: item, role: "pull", direct: false }];
+    }
+    return [];
+  });
+}
+var PREDEFINED_ROLES, SECURITY_MANAGER2, accessRoutes;
+var init_routes5 = __esm({
+  "src/sandbox/github/access/routes.ts"() {
+    "use strict";
+    init_http_support();
+    init_pagination();
+    init_world();
+    init_org_access();
+    init_repo_access();
+    init_shapes();
+    init_roles2();
+    init_shapes3();
+    PREDEFINED_ROLES = [
+      { id: 8132, name: "all_repo_read", base_role: "read", description: "Read all repositories" },
+      {
+        id: 8133,
+        name: "all_repo_triage",
+        base_role: "triage",
+        description: "Triage all repositories"
+      },
+      { id: 8134, name: "all_repo_write", base_role: "write", description: "Write all repositories" },
+      {
+        id: 8135,
+        name: "all_repo_maintain",
+        base_role: "maintain",
+        description: "Maintain all repositories"
+      },
+      { id: 8136, name: "all_repo_admin", base_role: "admin", description: "Admin all repositories" },
+      {
+        id: 138,
+        name: "security_manager",
+        base_role: "read",
+        description: "Manage security policies, alerts and settings for all repositories"
+      }
+    ];
+    SECURITY_MANAGER2 = 138;
+    accessRoutes = [
+      {
+        method: "GET",
+        pattern: "/repos/:owner/:repo/collaborators",
+        handler: (ctx) => {
+          const repo = visibleRepository(ctx);
+          if (!ctx.world.can(repo, requireCaller(ctx), "push")) {
+            throw forbidden("Must have push access to view repository collaborators.");
+          }
+          const affiliation = ctx.query.get("affiliation") ?? "all";
+          const wanted = ctx.query.get("permission");
+          const all = collaboratorsOf(ctx, repo, affiliation).filter(
+            ({ role: role3 }) => wanted === null || roleLevel(role3) === wanted
+          );
+          return pageReply(ctx, all, ({ user: user2, role: role3 }) => collaborator(ctx.base, user2, role3));
+        }
+      },
+      {
+        method: "PUT",
+        pattern: "/repos/:owner/:repo/collaborators/:username",
+        operation: "PUT /repos/{owner}/{repo}/collaborators/{username}",
+        handler: (ctx) => {
+          const { repo, caller } = adminRepository(ctx);
+          const user2 = ctx.world.account(ctx.params.username ?? "");
+          if (user2 === void 0 || user2.type !== "User") throw notFound();
+          const role3 = requestedRole(ctx, repo.org, "Repository");
+          assertUnlocked(ctx, repo);
+          const org = repo.org;
+          const member2 = org !== null && (org.owners.has(user2.id) || org.members.has(user2.id));
+          if (member2 && org.basePermission !== "none" && !levelAtLeast(role3, org.basePermission)) {
+            throw ctx.invalid(
+              [
+                `Cannot assign ${user2.login} permission of ${typeof role3 === "string" ? role3 : role3.name}`
+              ],
+              "Repository"
+            );
+          }
+          if (member2 || repo.collaborators.has(user2.id)) {
+            repo.collaborators.set(user2.id, role3);
+            return noContent;
+          }
+          const now = isoTime(ctx.now());
+          const open2 = pendingInvitation(repo, user2);
+          if (open2 !== void 0) {
+            open2.permissions = invitationRole(role3);
+            return ok(invitation2(ctx.base, ctx.world, repo, open2, caller), 201);
+          }
+          for (const [id, item] of repo.invitations) {
+            if (item.invitee.id === user2.id) repo.invitations.delete(id);
+          }
+          const created2 = {
+            id: ctx.world.nextId.invitation++,
+            invitee: user2,
+            inviter: caller,
+            permissions: invitationRole(role3),
+            created_at: now,
+            expired: false
+          };
+          repo.invitations.set(created2.id, created2);
+          return ok(invitation2(ctx.base, ctx.world, repo, created2, caller), 201);
+        }
+      },
+      {
+        method: "DELETE",
+        pattern: "/repos/:owner/:repo/collaborators/:username",
+        operation: "DELETE /repos/{owner}/{repo}/collaborators/{username}",
+        handler: (ctx) => {
+          const repo = visibleRepository(ctx);
+          const caller = requireCaller(ctx);
+          const user2 = ctx.world.account(ctx.params.username ?? "");
+          if (user2 === void 0) throw notFound();
+          if (user2.id !== caller.id && !ctx.world.can(repo, caller, "admin")) {
+            throw forbidden("Must have admin rights to Repository.");
+          }
+          assertUnlocked(ctx, repo);
+          repo.collaborators.delete(user2.id);
+          return noContent;
+        }
+      },
+      {
+        method: "GET",
+        pattern: "/repos/:owner/:repo/teams",
+        handler: (ctx) => {
+          const repo = visibleRepository(ctx);
+          const caller = requireCaller(ctx);
+          const org = repo.org;
+          const visible = teamsOf(repo).filter(
+            ({ team: item }) => item.privacy === "closed" || org !== null && ctx.world.administers(org, caller) || item.members.has(caller.id)
+          );
+          return pageReply(
+            ctx,
+            visible,
+            ({ team: item, role: role3, direct }) => team2(ctx.base, item, { role: role3, source: direct ? "direct" : "organization" })
+          );
+        }
+      },
+      {
+        method: "PUT",
+        pattern: "/orgs/:org/teams/:team_slug/repos/:owner/:repo",
+        operation: "PUT /orgs/{org}/teams/{team_slug}/repos/{owner}/{repo}",
+        handler: (ctx) => {
+          const { repo } = adminRepository(ctx);
+          const org = memberOrganization(ctx);
+          const found = visibleTeam(ctx, org);
+          if (repo.org !== org) {
+            throw ctx.invalid(
+              [`${repo.owner.login}/${repo.name} is not owned by ${org.account.login}`],
+              "Team"
+            );
+          }
+          const role3 = requestedRole(ctx, org, "Team");
+          assertUnlocked(ctx, repo);
+          repo.teamAccess.set(found.id, role3);
+          return noContent;
+        }
+      },
+      {
+        method: "DELETE",
+        pattern: "/orgs/:org/teams/:team_slug/repos/:owner/:repo",
+        operation: "DELETE /orgs/{org}/teams/{team_slug}/repos/{owner}/{repo}",
+        handler: (ctx) => {
+          const { repo } = adminRepository(ctx);
+          const org = memberOrganization(ctx);
+          const found = visibleTeam(ctx, org);
+          if (org.securityManagers.has(found.id)) {
+            throw forbidden("You cannot remove repositories from a security manager team.");
+          }
+          assertUnlocked(ctx, repo);
+          repo.teamAccess.delete(found.id);
+          return noContent;
+        }
+      },
+      {
+        method: "GET",
+        pattern: "/orgs/:org/custom-repository-roles",
+        handler: (ctx) => {
+          const org = ctx.world.organizations.get((ctx.params.org ?? "").toLowerCase());
+          const caller = requireCaller(ctx);
+          if (org === void 0) throw notFound();
+          const repos = ctx.world.repositoriesByOwner.get(org.account.login.toLowerCase()) ?? [];
+          if (!ctx.world.administers(org, caller) && !repos.some((repo) => ctx.world.can(repo, caller, "admin"))) {
+            throw notFound();
+          }
+          const roles = [...org.customRoles.values()].sort((a, b) => a.id - b.id);
+          return ok({
+            total_count: roles.length,
+            custom_roles: roles.map((role3) => customRole2(ctx.base, org, role3))
+          });
+        }
+      },
+      {
+        method: "GET",
+        pattern: "/orgs/:org/organization-roles",
+        handler: (ctx) => {
+          administeredOrganization(ctx);
+          const stamp = "2026-01-02T09:00:00Z";
+          return ok({
+            total_count: PREDEFINED_ROLES.length,
+            roles: PREDEFINED_ROLES.map((role3) => ({
+              ...role3,
+              source: "Predefined",
+              permissions: [],
+              organization: null,
+              created_at: stamp,
+              updated_at: stamp
+            }))
+          });
+        }
+      },
+      {
+        method: "GET",
+        pattern: "/orgs/:org/organization-roles/:role_id/teams",
+        handler: (ctx) => {
+          const org = administeredOrganization(ctx);
+          const id = Number(ctx.params.role_id);
+          if (!PREDEFINED_ROLES.some((role3) => role3.id === id)) throw notFound();
+          const teams = id === SECURITY_MANAGER2 ? [...org.teams.values()].filter((item) => org.securityManagers.has(item.id)) : [];
+          return pageReply(
+            ctx,
+            teams.sort((a, b) => a.id - b.id),
+            (item) => teamRoleAssignment(ctx.base, item)
+          );
+        }
+      },
+      {
+        method: "GET",
+        pattern: "/orgs/:org/members",
+        handler: (ctx) => {
+          const org = memberOrganization(ctx);
+          const role3 = ctx.query.get("role") ?? "all";
+          const ids = [
+            ...role3 === "member" ? [] : org.owners,
+            ...role3 === "admin" ? [] : org.members
+          ];
+          const users2 = [...new Set(ids)].sort((a, b) => a - b).flatMap((id) => {
+            const user2 = ctx.world.accountsById.get(id);
+            return user2 === void 0 ? [] : [user2];
+          });
+          return pageReply(ctx, users2, (user2) => simpleUser(ctx.base, user2));
+        }
+      }
+    ];
+  }
+});
+
+// src/sandbox/github/team/shapes.ts
+function teamOrganization(base, org, world) {
+  const { account: account3 } = org;
+  const url2 = `${base}/orgs/${account3.login}`;
+  const repos = world.repositoriesByOwner.get(account3.login.toLowerCase()) ?? [];
+  return {
+    login: account3.login,
+    id: account3.id,
+    node_id: Buffer.from(`Organization:${account3.id}`).toString("base64url"),
+    url: url2,
+    repos_url: `${url2}/repos`,
+    events_url: `${url2}/events`,
+    hooks_url: `${url2}/hooks`,
+    issues_url: `${url2}/issues`,
+    members_url: `${url2}/members{/member}`,
+    public_members_url: `${url2}/public_members{/member}`,
+    avatar_url: `${base}/avatars/u/${account3.id}`,
+    description: null,
+    name: account3.name,
+    html_url: `${base}/${account3.login}`,
+    has_organization_projects: true,
+    has_repository_projects: true,
+    public_repos: repos.filter((repo) => !repo.private).length,
+    public_gists: 0,
+    followers: 0,
+    following: 0,
+    type: "Organization",
+    created_at: "2026-01-02T09:00:00Z",
+    updated_at: "2026-01-02T09:00:00Z",
+    archived_at: null
+  };
+}
+function teamFull(base, world, value) {
+  const repos = world.repositoriesByOwner.get(value.org.account.login.toLowerCase()) ?? [];
+  return {
+    ...team2(base, value),
+    members_count: value.members.size,
+    repos_count: repos.filter((repo) => repo.teamAccess.has(value.id)).length,
+    created_at: value.created_at,
+    updated_at: value.updated_at,
+    organization: teamOrganization(base, value.org, world)
+  };
+}
+function reportedTeamRole(value, user2, role3) {
+  return value.org.owners.has(user2.id) ? "maintainer" : role3;
+}
+function membership(base, value, user2, role3, state) {
+  return {
+    url: `${base}/organizations/${value.org.account.id}/team/${value.id}/memberships/${user2.login}`,
+    role: reportedTeamRole(value, user2, role3),
+    state
+  };
+}
+function teamMember(base, user2, role3, inherited) {
+  return { ...simpleUser(base, user2), name: user2.name, email: user2.email, role: role3, inherited };
+}
+var init_shapes4 = __esm({
+  "src/sandbox/github/team/shapes.ts"() {
+    "use strict";
+    init_shapes();
+  }
+});
+
+// src/sandbox/github/team/slug.ts
+function slugOf2(name2) {
+  return name2.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
+}
+var init_slug2 = __esm({
+  "src/sandbox/github/team/slug.ts"() {
+    "use strict";
+  }
+});
+
+// src/sandbox/github/team/routes.ts
+function sees(ctx, org, value, caller) {
+  return value.privacy === "closed" || ctx.world.administers(org, caller) || value.members.has(caller.id);
+}
+function teamInPath(ctx) {
+  const org = memberOrganization(ctx);
+  const caller = requireCaller(ctx);
+  const found = org.teams.get((ctx.params.team_slug ?? "").toLowerCase());
+  if (found === void 0 || !sees(ctx, org, found, caller)) throw notFound();
+  return { org, team: found, caller };
+}
+function assertManages(ctx, org, value, caller) {
+  if (ctx.world.administers(org, caller) || value.members.get(caller.id) === "maintainer") return;
+  throw forbidden("You must be an organization owner or team maintainer to perform this action.");
+}
+function descendants(org, value) {
+  return [...org.teams.values()].flatMap(
+    (other) => other.parent === value ? [other, ...descendants(org, other)] : []
+  );
+}
+function parentOf(ctx, org, body2) {
+  if ("parent_team_id" in body2) {
+    if (body2.parent_team_id === null) return null;
+    const found = [...org.teams.values()].find((item) => item.id === body2.parent_team_id);
+    if (found === void 0) throw ctx.invalid(["Parent team not found"], "Team");
+    return found;
+  }
+  if ("parent_team_slug" in body2) {
+    if (body2.parent_team_slug === null) return null;
+    const found = org.teams.get(String(body2.parent_team_slug).toLowerCase());
+    if (found === void 0) throw ctx.invalid(["Parent team not found"], "Team");
+    return found;
+  }
+  return void 0;
+}
+function nestingProblems(org, value, privacy, parent) {
+  const problems = [];
+  if (parent !== null && privacy === "secret") problems.push("A nested team cannot be secret");
+  if (parent !== null && parent.privacy === "secret") {
+    problems.push(`Parent team ${parent.slug} is secret; a parent team cannot be secret`);
+  }
+  if (value !== void 0 && privacy === "secret" && descendants(org, value).length > 0) {
+    problems.push("A parent team cannot be secret");
+  }
+  if (value !== void 0 && parent !== null) {
+    if (parent === value || descendants(org, value).includes(parent)) {
+      problems.push("A team cannot be nested under itself or one of its child teams");
+    }
+  }
+  return problems;
+}
+function slugTaken(org, slug2, except) {
+  const found = org.teams.get(slug2);
+  return found !== void 0 && found !== except;
+}
+function membersOf(ctx, value) {
+  const found = /* @__PURE__ */ new Map();
+  for (const [id, role3] of value.members) found.set(id, { role: role3, inherited: false });
+  for (const child of descendants(value.org, value)) {
+    for (const [id, role3] of child.members) {
+      if (!found.has(id)) found.set(id, { role: role3, inherited: true });
+    }
+  }
+  return [...found].sort(([a], [b]) => a - b).flatMap(([id, { role: role3, inherited }]) => {
+    const user2 = ctx.world.accountsById.get(id);
+    return user2 === void 0 ? [] : [{ user: user2, role: reportedTeamRole(value, user2, role3), inherited }];
+  });
+}
+var teamRoutes;
+var init_routes6 = __esm({
+  "src/sandbox/github/team/routes.ts"() {
+    "use strict";
+    init_http_support();
     init_pagination();
     init_org_access();
     init_shapes();
+    init_shapes4();
+    init_slug2();
     teamRoutes = [
       {
         method: "GET",
         pattern: "/orgs/:org/teams",
         handler: (ctx) => {
           const org = memberOrganization(ctx);
-          const teams = [...org.teams.values()].sort((a, b) => a.id - b.id);
-          const page = paginate(ctx, teams, "github");
-          return {
-            status: 200,
-            body: page.items.map((item) => team(ctx.base, item)),
-            headers: page.headers
+          const caller = requireCaller(ctx);
+          const teams = [...org.teams.values()].filter((item) => sees(ctx, org, item, caller)).sort((a, b) => a.id - b.id);
+          return pageReply(ctx, teams, (item) => team2(ctx.base, item));
+        }
+      },
+      {
+        method: "POST",
+        pattern: "/orgs/:org/teams",
+        operation: "POST /orgs/{org}/teams",
+        handler: (ctx) => {
+          const org = memberOrganization(ctx);
+          const caller = requireCaller(ctx);
+          const body2 = ctx.json();
+          const name2 = String(body2.name);
+          const slug2 = slugOf2(name2);
+          if (slug2 === "") throw ctx.invalid(["Name must contain a letter or a digit"], "Team");
+          if (slugTaken(org, slug2)) throw ctx.invalid(["Name must be unique for this org"], "Team");
+          const parent = parentOf(ctx, org, body2) ?? null;
+          const privacy = body2.privacy ?? (parent === null ? "secret" : "closed");
+          const problems = nestingProblems(org, void 0, privacy, parent);
+          const maintainers = (body2.maintainers ?? []).map((login4) => {
+            const user2 = ctx.world.account(login4);
+            if (user2 === void 0 || !(org.owners.has(user2.id) || org.members.has(user2.id))) {
+              problems.push(`${login4} is not a member of ${org.account.login}`);
+            }
+            return user2;
+          });
+          const repos = (body2.repo_names ?? []).map((fullName) => {
+            const [owner = "", repoName = ""] = fullName.split("/");
+            const repo = ctx.world.repository(owner, repoName);
+            if (repo === void 0 || repo.org !== org)
+              problems.push(`Repository ${fullName} not found`);
+            return repo;
+          });
+          if (problems.length > 0) throw ctx.invalid(problems, "Team");
+          const now = isoTime(ctx.now());
+          const created2 = {
+            id: ctx.world.nextId.team++,
+            slug: slug2,
+            name: name2,
+            description: typeof body2.description === "string" ? body2.description : null,
+            org,
+            privacy,
+            notification_setting: body2.notification_setting ?? "notifications_enabled",
+            parent,
+            members: /* @__PURE__ */ new Map(),
+            pending: /* @__PURE__ */ new Map(),
+            created_at: now,
+            updated_at: now
           };
+          if (caller.installation === void 0) created2.members.set(caller.id, "maintainer");
+          for (const user2 of maintainers) if (user2) created2.members.set(user2.id, "maintainer");
+          for (const repo of repos) if (repo) repo.teamAccess.set(created2.id, "pull");
+          org.teams.set(slug2, created2);
+          return ok(teamFull(ctx.base, ctx.world, created2), 201);
+        }
+      },
+      {
+        method: "GET",
+        pattern: "/orgs/:org/teams/:team_slug",
+        handler: (ctx) => ok(teamFull(ctx.base, ctx.world, teamInPath(ctx).team))
+      },
+      {
+        method: "PATCH",
+        pattern: "/orgs/:org/teams/:team_slug",
+        operation: "PATCH /orgs/{org}/teams/{team_slug}",
+        handler: (ctx) => {
+          const { org, team: found, caller } = teamInPath(ctx);
+          assertManages(ctx, org, found, caller);
+          const body2 = ctx.json();
+          const name2 = typeof body2.name === "string" ? body2.name : found.name;
+          const slug2 = slugOf2(name2);
+          const problems = [];
+          if (slug2 === "") problems.push("Name must contain a letter or a digit");
+          else if (slugTaken(org, slug2, found)) problems.push("Name must be unique for this org");
+          const parentChange = parentOf(ctx, org, body2);
+          const parent = parentChange === void 0 ? found.parent : parentChange;
+          const privacy = body2.privacy ?? found.privacy;
+          problems.push(...nestingProblems(org, found, privacy, parent));
+          if (problems.length > 0) throw ctx.invalid(problems, "Team");
+          org.teams.delete(found.slug);
+          found.name = name2;
+          found.slug = slug2;
+          org.teams.set(slug2, found);
+          if (typeof body2.description === "string") found.description = body2.description;
+          found.privacy = privacy;
+          if (body2.notification_setting !== void 0) {
+            found.notification_setting = body2.notification_setting;
+          }
+          found.parent = parent;
+          found.updated_at = isoTime(ctx.now());
+          return ok(teamFull(ctx.base, ctx.world, found));
+        }
+      },
+      {
+        method: "DELETE",
+        pattern: "/orgs/:org/teams/:team_slug",
+        operation: "DELETE /orgs/{org}/teams/{team_slug}",
+        handler: (ctx) => {
+          const { org, team: found, caller } = teamInPath(ctx);
+          assertManages(ctx, org, found, caller);
+          for (const gone of [found, ...descendants(org, found)]) {
+            org.teams.delete(gone.slug);
+            org.securityManagers.delete(gone.id);
+            for (const repo of ctx.world.repositoriesByOwner.get(org.account.login.toLowerCase()) ?? []) {
+              repo.teamAccess.delete(gone.id);
+            }
+          }
+          return noContent;
+        }
+      },
+      {
+        method: "GET",
+        pattern: "/orgs/:org/teams/:team_slug/members",
+        handler: (ctx) => {
+          const { team: found } = teamInPath(ctx);
+          const role3 = ctx.query.get("role") ?? "all";
+          const listed4 = membersOf(ctx, found).filter((item) => role3 === "all" || item.role === role3);
+          return pageReply(
+            ctx,
+            listed4,
+            ({ user: user2, role: held, inherited }) => teamMember(ctx.base, user2, held, inherited)
+          );
+        }
+      },
+      {
+        method: "GET",
+        pattern: "/orgs/:org/teams/:team_slug/memberships/:username",
+        handler: (ctx) => {
+          const { team: found } = teamInPath(ctx);
+          const user2 = ctx.world.account(ctx.params.username ?? "");
+          if (user2 === void 0) throw notFound();
+          const active = found.members.get(user2.id);
+          if (active !== void 0) return ok(membership(ctx.base, found, user2, active, "active"));
+          const pending = found.pending.get(user2.id);
+          if (pending !== void 0) return ok(membership(ctx.base, found, user2, pending, "pending"));
+          throw notFound();
+        }
+      },
+      {
+        method: "PUT",
+        pattern: "/orgs/:org/teams/:team_slug/memberships/:username",
+        operation: "PUT /orgs/{org}/teams/{team_slug}/memberships/{username}",
+        handler: (ctx) => {
+          const { org, team: found, caller } = teamInPath(ctx);
+          assertManages(ctx, org, found, caller);
+          const role3 = ctx.json().role ?? "member";
+          const user2 = ctx.world.account(ctx.params.username ?? "");
+          if (user2 === void 0) throw notFound();
+          if (user2.type !== "User") {
+            throw ctx.invalid([`${user2.login} is not a user`], "Team");
+          }
+          if (org.owners.has(user2.id) || org.members.has(user2.id)) {
+            found.members.set(user2.id, role3);
+            return ok(membership(ctx.base, found, user2, role3, "active"));
+          }
+          if (!ctx.world.administers(org, caller)) {
+            throw forbidden(
+              `Only an organization owner can add ${user2.login}, who is not a member of ${org.account.login}.`
+            );
+          }
+          found.pending.set(user2.id, role3);
+          return ok(membership(ctx.base, found, user2, role3, "pending"));
+        }
+      },
+      {
+        method: "DELETE",
+        pattern: "/orgs/:org/teams/:team_slug/memberships/:username",
+        operation: "DELETE /orgs/{org}/teams/{team_slug}/memberships/{username}",
+        handler: (ctx) => {
+          const { org, team: found, caller } = teamInPath(ctx);
+          const user2 = ctx.world.account(ctx.params.username ?? "");
+          if (user2 === void 0) throw notFound();
+          assertManages(ctx, org, found, caller);
+          if (!found.members.delete(user2.id) && !found.pending.delete(user2.id)) throw notFound();
+          return noContent;
         }
       }
     ];
@@ -46076,11 +51139,11 @@ function checkHook(ctx, repo, candidate) {
 function unique(events) {
   return [...new Set(events)];
 }
-function editedEvents(current, body) {
-  const base = body.events ?? current;
-  const removed = new Set(body.remove_events ?? []);
-  const added = body.add_events ?? [];
-  return unique([...base, ...added]).filter((event) => !removed.has(event));
+function editedEvents(current, body2) {
+  const base = body2.events ?? current;
+  const removed2 = new Set(body2.remove_events ?? []);
+  const added = body2.add_events ?? [];
+  return unique([...base, ...added]).filter((event) => !removed2.has(event));
 }
 function hookOf(ctx, repo) {
   const id = idParam(ctx.params.id);
@@ -46099,7 +51162,7 @@ function editHook(ctx, edit2) {
   return updated;
 }
 var CONTENT_TYPES, hookRoutes;
-var init_routes4 = __esm({
+var init_routes7 = __esm({
   "src/sandbox/github/webhooks/routes.ts"() {
     "use strict";
     init_config2();
@@ -46136,30 +51199,30 @@ var init_routes4 = __esm({
         handler: (ctx) => {
           const { repo } = adminRepository(ctx);
           assertUnlocked(ctx, repo);
-          const body = ctx.json();
-          if (body.name !== void 0 && body.name !== "web") {
-            throw ctx.invalid([`name: only 'web' is accepted, got '${String(body.name)}'`], "Hook");
+          const body2 = ctx.json();
+          if (body2.name !== void 0 && body2.name !== "web") {
+            throw ctx.invalid([`name: only 'web' is accepted, got '${String(body2.name)}'`], "Hook");
           }
           const config2 = mergeConfig(
             { content_type: DEFAULT_CONTENT_TYPE, insecure_ssl: "0" },
-            body.config ?? {},
+            body2.config ?? {},
             true
           );
-          const events = unique(body.events ?? ["push"]);
+          const events = unique(body2.events ?? ["push"]);
           checkHook(ctx, repo, { id: 0, config: config2, events });
           const now = isoTime(ctx.now());
-          const created = {
+          const created2 = {
             id: ctx.world.nextId.hook++,
             config: config2,
             events,
-            active: body.active ?? true,
+            active: body2.active ?? true,
             branch_filter: "*",
             authorization_header: void 0,
             created_at: now,
             updated_at: now
           };
-          repo.hooks.set(created.id, created);
-          return ok(hook(created), 201);
+          repo.hooks.set(created2.id, created2);
+          return ok(hook(created2), 201);
         }
       },
       {
@@ -46168,13 +51231,13 @@ var init_routes4 = __esm({
         operation: "PATCH /repos/{owner}/{repo}/hooks/{hook_id}",
         handler: (ctx) => ok(
           hook(
-            editHook(ctx, (current, body) => ({
+            editHook(ctx, (current, body2) => ({
               ...current,
-              config: body.config === void 0 ? current.config : mergeConfig(current.config, body.config, false),
-              events: editedEvents(current.events, body),
-              active: body.active ?? current.active,
-              branch_filter: body.branch_filter ?? current.branch_filter,
-              authorization_header: body.authorization_header === void 0 ? current.authorization_header : body.authorization_header || void 0
+              config: body2.config === void 0 ? current.config : mergeConfig(current.config, body2.config, false),
+              events: editedEvents(current.events, body2),
+              active: body2.active ?? current.active,
+              branch_filter: body2.branch_filter ?? current.branch_filter,
+              authorization_header: body2.authorization_header === void 0 ? current.authorization_header : body2.authorization_header || void 0
             }))
           )
         )
@@ -46185,9 +51248,9 @@ var init_routes4 = __esm({
         operation: "PATCH /repos/{owner}/{repo}/hooks/{hook_id}/config",
         handler: (ctx) => ok(
           configShape(
-            editHook(ctx, (current, body) => ({
+            editHook(ctx, (current, body2) => ({
               ...current,
-              config: mergeConfig(current.config, body, true)
+              config: mergeConfig(current.config, body2, true)
             })).config
           )
         )
@@ -46215,8 +51278,12 @@ function githubRoutes(options) {
     ...repositoryRoutes,
     ...invitationRoutes,
     ...hookRoutes,
+    ...labelRoutes,
+    ...environmentRoutes,
+    ...autolinkRoutes,
     ...rulesetRoutes,
     ...teamRoutes,
+    ...accessRoutes,
     ...propertyRoutes,
     ...issueRoutes,
     ...pullRoutes,
@@ -46232,17 +51299,21 @@ var init_github = __esm({
     "use strict";
     init_account();
     init_apps();
+    init_autolinks();
     init_routes();
+    init_routes2();
     init_gists();
     init_invitations();
     init_issues2();
+    init_labels();
     init_migrations();
-    init_routes2();
+    init_routes3();
     init_pulls();
     init_repositories();
-    init_routes3();
-    init_teams();
     init_routes4();
+    init_routes5();
+    init_routes6();
+    init_routes7();
   }
 });
 
@@ -46362,7 +51433,7 @@ function board3(base, value) {
   };
 }
 var INVERSE_LINK;
-var init_shapes3 = __esm({
+var init_shapes5 = __esm({
   "src/sandbox/gitlab/shapes.ts"() {
     "use strict";
     INVERSE_LINK = { relates_to: "relates_to", blocks: "is_blocked_by" };
@@ -46375,7 +51446,7 @@ var init_account2 = __esm({
   "src/sandbox/gitlab/account.ts"() {
     "use strict";
     init_http_support();
-    init_shapes3();
+    init_shapes5();
     gitlabAccountRoutes = [
       {
         method: "GET",
@@ -46418,7 +51489,7 @@ var init_boards = __esm({
     init_http_support();
     init_pagination();
     init_parameters();
-    init_shapes3();
+    init_shapes5();
     boardRoutes = [
       {
         method: "GET",
@@ -46455,15 +51526,15 @@ var init_boards = __esm({
           if (typeof name2 !== "string" || name2.trim() === "") {
             throw gitlabBadParameter("name is invalid");
           }
-          const created = {
+          const created2 = {
             id: ctx.world.nextId.board++,
             name: name2,
             hide_backlog_list: false,
             hide_closed_list: false,
             project: found
           };
-          found.boards.set(created.id, created);
-          return ok(board3(ctx.base, created), 201);
+          found.boards.set(created2.id, created2);
+          return ok(board3(ctx.base, created2), 201);
         }
       },
       {
@@ -46520,7 +51591,7 @@ var init_epic_links = __esm({
     init_http_support();
     init_pagination();
     init_parameters();
-    init_shapes3();
+    init_shapes5();
     init_world();
     LINK_TYPES = /* @__PURE__ */ new Set(["relates_to", "blocks", "is_blocked_by"]);
     epicLinkRoutes = [
@@ -46625,21 +51696,21 @@ var init_gitlab = __esm({
 
 // src/sandbox/core/conditional.ts
 import { createHash as createHash7 } from "node:crypto";
-function githubEtag(headers, body, weak) {
+function githubEtag(headers, body2, weak) {
   const hash2 = createHash7("sha256");
   for (const name2 of HASHED_HEADERS) {
     const value = headers[name2];
     if (typeof value === "string") hash2.update(`${value}:`);
   }
-  const tag = `"${hash2.update(body).digest("hex")}"`;
+  const tag = `"${hash2.update(body2).digest("hex")}"`;
   return weak ? `W/${tag}` : tag;
 }
-function gitlabEtag(body) {
-  return `"${createHash7("sha1").update(body).digest("hex")}"`;
+function gitlabEtag(body2) {
+  return `"${createHash7("sha1").update(body2).digest("hex")}"`;
 }
-function lastModifiedOf(pattern3, body) {
+function lastModifiedOf(pattern3, body2) {
   if (pattern3 !== "/repos/:owner/:repo") return void 0;
-  const updated = body?.updated_at;
+  const updated = body2?.updated_at;
   return typeof updated === "string" ? new Date(updated).toUTCString() : void 0;
 }
 function matchesEtag(header, etag) {
@@ -46686,8 +51757,8 @@ function acceptedSets(installation3, method, match, world) {
     return [{ issues: level }];
   }
   const comment2 = world.issueComments.get(idParam(id) ?? 0);
-  const issue2 = number4 !== void 0 ? (world.issues.get(repo.id) ?? [])[(idParam(number4) ?? 0) - 1] : comment2?.issue.repo === repo ? comment2.issue : void 0;
-  return [issue2?.pull !== void 0 ? { pull_requests: level } : { issues: level }];
+  const issue3 = number4 !== void 0 ? (world.issues.get(repo.id) ?? [])[(idParam(number4) ?? 0) - 1] : comment2?.issue.repo === repo ? comment2.issue : void 0;
+  return [issue3?.pull !== void 0 ? { pull_requests: level } : { issues: level }];
 }
 function acceptedHeader(sets) {
   const written = sets.map(
@@ -46770,7 +51841,30 @@ var init_installation_access = __esm({
       "GET /orgs/:org/rulesets/:id": [{ organization_administration: "write" }],
       "PUT /orgs/:org/rulesets/:id": [{ organization_administration: "write" }],
       "DELETE /orgs/:org/rulesets/:id": [{ organization_administration: "write" }],
+      "GET /repos/:owner/:repo/collaborators": [{ metadata: "read" }],
+      "PUT /repos/:owner/:repo/collaborators/:username": [{ administration: "write" }],
+      "DELETE /repos/:owner/:repo/collaborators/:username": [{ administration: "write" }],
+      "PATCH /repos/:owner/:repo/invitations/:id": [{ administration: "write" }],
+      "GET /repos/:owner/:repo/teams": [{ administration: "read" }],
+      "GET /orgs/:org/members": [{ metadata: "read" }],
       "GET /orgs/:org/teams": [{ members: "read" }],
+      "POST /orgs/:org/teams": [{ members: "write" }],
+      "GET /orgs/:org/teams/:team_slug": [{ members: "read" }],
+      // Not in that copy of the page: a team's own operations and memberships are given Members, which
+      // its listing and creation take; a team's repositories repository Administration, as the
+      // repository's collaborators; custom repository roles and organization roles the organization
+      // permissions named after them (choices, docs/service-decisions.md "Access and teams").
+      "PATCH /orgs/:org/teams/:team_slug": [{ members: "write" }],
+      "DELETE /orgs/:org/teams/:team_slug": [{ members: "write" }],
+      "GET /orgs/:org/teams/:team_slug/members": [{ members: "read" }],
+      "GET /orgs/:org/teams/:team_slug/memberships/:username": [{ members: "read" }],
+      "PUT /orgs/:org/teams/:team_slug/memberships/:username": [{ members: "write" }],
+      "DELETE /orgs/:org/teams/:team_slug/memberships/:username": [{ members: "write" }],
+      "PUT /orgs/:org/teams/:team_slug/repos/:owner/:repo": [{ administration: "write" }],
+      "DELETE /orgs/:org/teams/:team_slug/repos/:owner/:repo": [{ administration: "write" }],
+      "GET /orgs/:org/custom-repository-roles": [{ organization_custom_roles: "read" }],
+      "GET /orgs/:org/organization-roles": [{ organization_administration: "read" }],
+      "GET /orgs/:org/organization-roles/:role_id/teams": [{ organization_administration: "read" }],
       "GET /orgs/:org/installations": [{ organization_administration: "read" }],
       // The page also lists these under Members and organization Administration; each endpoint's own
       // page names one set ("The token must have the following permission set:
@@ -46781,6 +51875,35 @@ var init_installation_access = __esm({
       "DELETE /orgs/:org/properties/schema/:name": [{ organization_custom_properties: "admin" }],
       "GET /orgs/:org/properties/values": [{ organization_custom_properties: "read" }],
       "PATCH /orgs/:org/properties/values": [{ organization_custom_properties: "write" }],
+      "GET /users/:user": [{ metadata: "read" }],
+      // Labels are listed under both Issues and Pull requests, each naming the other as additional.
+      "GET /repos/:owner/:repo/labels": [{ issues: "read" }, { pull_requests: "read" }],
+      "POST /repos/:owner/:repo/labels": [{ issues: "write" }, { pull_requests: "write" }],
+      "GET /repos/:owner/:repo/labels/:name": [{ issues: "read" }, { pull_requests: "read" }],
+      "PATCH /repos/:owner/:repo/labels/:name": [{ issues: "write" }, { pull_requests: "write" }],
+      "DELETE /repos/:owner/:repo/labels/:name": [{ issues: "write" }, { pull_requests: "write" }],
+      "GET /repos/:owner/:repo/autolinks": [{ administration: "read" }],
+      "POST /repos/:owner/:repo/autolinks": [{ administration: "write" }],
+      "GET /repos/:owner/:repo/autolinks/:id": [{ administration: "read" }],
+      "DELETE /repos/:owner/:repo/autolinks/:id": [{ administration: "write" }],
+      // Environments are read under Actions and written under Administration.
+      "GET /repos/:owner/:repo/environments": [{ actions: "read" }],
+      "GET /repos/:owner/:repo/environments/:name": [{ actions: "read" }],
+      "PUT /repos/:owner/:repo/environments/:name": [{ administration: "write" }],
+      "DELETE /repos/:owner/:repo/environments/:name": [{ administration: "write" }],
+      "GET /repos/:owner/:repo/environments/:name/deployment-branch-policies": [{ actions: "read" }],
+      "POST /repos/:owner/:repo/environments/:name/deployment-branch-policies": [
+        { administration: "write" }
+      ],
+      "GET /repos/:owner/:repo/environments/:name/deployment-branch-policies/:id": [
+        { actions: "read" }
+      ],
+      "PUT /repos/:owner/:repo/environments/:name/deployment-branch-policies/:id": [
+        { administration: "write" }
+      ],
+      "DELETE /repos/:owner/:repo/environments/:name/deployment-branch-policies/:id": [
+        { administration: "write" }
+      ],
       "GET /apps/:app_slug": [{}],
       "GET /installation/repositories": [{}]
     };
@@ -46847,9 +51970,9 @@ function readBody(req) {
     req.on("error", () => resolve12({ tooLarge: true }));
   });
 }
-function recordedBody(body) {
-  if ("tooLarge" in body) return void 0;
-  const text = body.bytes.toString("utf8");
+function recordedBody(body2) {
+  if ("tooLarge" in body2) return void 0;
+  const text = body2.bytes.toString("utf8");
   if (text === "") return void 0;
   try {
     return JSON.parse(text);
@@ -46951,16 +52074,17 @@ function createRequestHandler(pipeline) {
       now: pipeline.now,
       rateOverview: () => limiter.overview(rateKey, caller === null),
       json: () => {
-        const body = parseJson(bytes2, family);
+        const body2 = parseJson(bytes2, family);
         const operation = match.route.operation;
-        const violations2 = operation === void 0 || !refusedBeforeRoute(operation) ? [] : requestViolations(operation, body);
+        const violations2 = operation === void 0 || !refusedBeforeRoute(operation) ? [] : requestViolations(operation, body2);
         if (operation !== void 0 && violations2.length > 0) {
           stats.invalid_request_bodies++;
           throw new HttpError(schemaRefusal(operation, violations2));
         }
-        return body;
+        return body2;
       },
-      invalid: (errors, resource) => new HttpError(ruleRefusal(match.route.operation, errors, resource))
+      invalid: (errors, resource) => new HttpError(ruleRefusal(match.route.operation, errors, resource)),
+      refused: (errors) => new HttpError(fieldRefusal(match.route.operation, errors))
     };
     let reply;
     try {
@@ -46992,13 +52116,22 @@ function createRequestHandler(pipeline) {
     const segments = decodePath(url2.pathname);
     const match = segments ? router.match(method, byName2(segments, world)) : { methodMismatch: false };
     const route = "route" in match ? match.route : void 0;
-    const record3 = (body) => pipeline.onRequest?.({
+    const record3 = (body2) => pipeline.onRequest?.({
       method: req.method ?? "GET",
       path: req.url ?? "/",
       ...route?.operation !== void 0 ? { operation: route.operation } : {},
-      body: recordedBody(body)
+      body: recordedBody(body2)
     });
     const fault = faults.next();
+    const arrived = pipeline.now();
+    const cpuRetryAfter = pipeline.responseTime?.over(rateKey);
+    if (cpuRetryAfter !== void 0) {
+      stats.rate_limited_responses++;
+      stats.secondary_limited_responses++;
+      record3(await readBody(req));
+      reply(secondaryReply(family, cpuRetryAfter));
+      return;
+    }
     if (!secondary.enter(rateKey)) {
       stats.rate_limited_responses++;
       stats.secondary_limited_responses++;
@@ -47007,8 +52140,8 @@ function createRequestHandler(pipeline) {
       return;
     }
     try {
-      const body = await readBody(req);
-      record3(body);
+      const body2 = await readBody(req);
+      record3(body2);
       if (pipeline.latencyMs > 0) await sleep(pipeline.latencyMs);
       if (fault !== void 0) {
         if (fault === "secondary") {
@@ -47022,7 +52155,7 @@ function createRequestHandler(pipeline) {
         }
         return;
       }
-      if ("tooLarge" in body) {
+      if ("tooLarge" in body2) {
         res.setHeader("Connection", "close");
         reply({
           status: 413,
@@ -47065,10 +52198,10 @@ function createRequestHandler(pipeline) {
         reply(notFoundReply(family, match.methodMismatch));
         return;
       }
-      const access = principal2.kind === "installation" ? installationAccess(principal2.installation, method, match, world) : void 0;
-      const refusal = access !== void 0 ? access.refusal : principal2.kind === "app" ? appJwtRefusal(match) : void 0;
-      const handled = refusal ?? dispatch(req, method, url2, match, body.bytes, caller, app3, rateKey);
-      const accepted = access?.accepted;
+      const access2 = principal2.kind === "installation" ? installationAccess(principal2.installation, method, match, world) : void 0;
+      const refusal = access2 !== void 0 ? access2.refusal : principal2.kind === "app" ? appJwtRefusal(match) : void 0;
+      const handled = refusal ?? dispatch(req, method, url2, match, body2.bytes, caller, app3, rateKey);
+      const accepted = access2?.accepted;
       const answer = accepted === void 0 ? handled : {
         ...handled,
         headers: { ...handled.headers, "X-Accepted-GitHub-Permissions": accepted }
@@ -47083,6 +52216,7 @@ function createRequestHandler(pipeline) {
       reply(answer);
     } finally {
       secondary.leave(rateKey);
+      pipeline.responseTime?.record(rateKey, arrived);
     }
   }
   return (req, res) => {
@@ -47140,6 +52274,10 @@ function checkOptions(options) {
   if (ttl !== void 0 && !(Number.isInteger(ttl) && ttl > 0)) {
     fail3(`tokenTtlSeconds must be a positive whole number, got ${ttl}`);
   }
+  const cpu = options.cpuLimitSeconds;
+  if (cpu !== void 0 && !(Number.isFinite(cpu) && cpu > 0)) {
+    fail3(`cpuLimitSeconds must be a positive number, got ${cpu}`);
+  }
   const window = options.rateWindowSeconds;
   if (window !== void 0 && !(Number.isInteger(window) && window > 0)) {
     fail3(`rateWindowSeconds must be a positive whole number, got ${window}`);
@@ -47171,6 +52309,7 @@ async function startSandbox(options = {}) {
         },
         now
       ),
+      ...options.cpuLimitSeconds !== void 0 ? { responseTime: new ResponseTimeLimiter(options.cpuLimitSeconds * 1e3, now) } : {},
       faults: new FaultInjector(options.failRate ?? 0, options.faultSeed ?? 1),
       latencyMs: options.latencyMs ?? 0,
       now,
@@ -47205,6 +52344,7 @@ var init_sandbox = __esm({
     init_faults();
     init_generate();
     init_rate_limits();
+    init_response_time();
     init_router();
     init_github();
     init_gitlab();
@@ -47253,6 +52393,12 @@ function reportEvent(io, event) {
   if (event.type !== "wait") return;
   const until = `until ${clockTime(event.until)} UTC`;
   const { after } = event;
+  if (event.reason === "cpu-time" || event.reason === "content-creation") {
+    const limit = event.reason === "cpu-time" ? `CPU time${event.category === "graphql" ? " (GraphQL)" : ""}: waiting ${until}, keeping the response time of a minute's requests within the limit (--cpu-limit)` : `content creation: waiting ${until}, at most ${CONTENT_CREATION.perMinute} content-creating requests a minute and ${CONTENT_CREATION.perHour} an hour`;
+    io.stderr.write(`forgeplan: secondary rate limit on ${limit}
+`);
+    return;
+  }
   if (event.reason === "secondary-limit") {
     const answer = after === void 0 ? `waiting ${until}, pacing the endpoint to its points a minute (--points-per-minute)` : `${after.request} answered ${after.status}; waiting ${Math.ceil(after.waitMs / 1e3)} s ${until}, ${waitSource(after.source)}`;
     io.stderr.write(
@@ -47302,6 +52448,10 @@ async function openSession(command2, flags9, io, state, alsoUse = [], clientOpti
   if (pointsPerMinute === 0) {
     throw new CliError(`${command2}: --points-per-minute must be at least 1`);
   }
+  const cpuSeconds = parseCount(command2, "cpu-limit", flags9["cpu-limit"]);
+  if (cpuSeconds === 0) throw new CliError(`${command2}: --cpu-limit must be at least 1`);
+  const maxPages = parseCount(command2, "max-pages", flags9["max-pages"]);
+  if (maxPages === 0) throw new CliError(`${command2}: --max-pages must be at least 1`);
   const maxWaitMs = parseDuration(command2, "max-wait", flags9["max-wait"]) ?? CLIENT_DEFAULTS.maxWaitMs;
   const cache2 = flags9.cache !== void 0 ? openCache(command2, io, flags9.cache, flags9.refresh === true) : void 0;
   const listeners = [];
@@ -47321,6 +52471,8 @@ async function openSession(command2, flags9, io, state, alsoUse = [], clientOpti
       writeIntervalMs,
       maxWaitMs,
       ...pointsPerMinute === void 0 ? {} : { pointsPerMinute },
+      ...sandboxLimits(againstSandbox, cpuSeconds),
+      ...maxPages === void 0 ? {} : { maxPages },
       ...cache2 ? { cache: cache2 } : {},
       signal,
       onEvent: (event) => {
@@ -47357,6 +52509,10 @@ async function openSession(command2, flags9, io, state, alsoUse = [], clientOpti
       await stopSandbox?.();
     }
   };
+}
+function sandboxLimits(againstSandbox, cpuSeconds) {
+  const cpu = cpuSeconds !== void 0 ? { cpuTimeLimitMs: cpuSeconds * 1e3 } : againstSandbox ? { cpuTimeLimitMs: Number.POSITIVE_INFINITY } : {};
+  return { ...cpu, ...againstSandbox ? { contentLimits: null } : {} };
 }
 function sessionSignal(parent) {
   const controller = new AbortController();
@@ -47399,6 +52555,7 @@ var init_session = __esm({
     init_config();
     init_desired();
     init_secrets2();
+    init_limits();
     init_client();
     init_credentials();
     init_context();
@@ -47413,6 +52570,8 @@ var init_session = __esm({
       concurrency: { type: "string" },
       "write-interval": { type: "string" },
       "points-per-minute": { type: "string" },
+      "cpu-limit": { type: "string" },
+      "max-pages": { type: "string" },
       "max-wait": { type: "string" },
       cache: { type: "string" }
     };
@@ -47435,6 +52594,11 @@ var init_session = __esm({
         "points-per-minute",
         "  --points-per-minute N    the secondary limit each endpoint is paced to (default 900; a read\n                           costs 1 point, a write 5)"
       ],
+      [
+        "cpu-limit",
+        "  --cpu-limit SECONDS      the response time a minute the token's requests are paced to (GitHub's\n                           CPU-time limit; default 90 with a fifth kept in reserve; none against\n                           a sandbox)"
+      ],
+      ["max-pages", "  --max-pages N            most pages read of one listing (default 1000)"],
       [
         "max-wait",
         "  --max-wait DURATION      longest any request waits for rate limits (90s, 15m, 1h30m; default 15m)"
@@ -47625,7 +52789,7 @@ function fileSchema2(kinds) {
   const change = looseObject({
     address: string2().min(1),
     kind: string2().refine((kind) => kinds.includes(kind), {
-      error: (issue2) => `unknown kind '${String(issue2.input)}'`
+      error: (issue3) => `unknown kind '${String(issue3.input)}'`
     }),
     action: _enum2(ACTIONS),
     target: string2().min(1),
@@ -47638,6 +52802,12 @@ function fileSchema2(kinds) {
     live_fingerprint: string2().optional(),
     held: string2().optional(),
     removal: strictObject({ collection: string2().min(1), live: count }).optional(),
+    capped: strictObject({
+      by: _enum2(["collection", "plan"]),
+      count,
+      live: count.optional(),
+      allowed: count
+    }).optional(),
     error: looseObject({
       message: string2(),
       request: string2().optional(),
@@ -47659,6 +52829,7 @@ function fileSchema2(kinds) {
     rotate_secrets: literal(true).optional(),
     shard: strictObject({ index: count.min(1), count: count.min(1) }).refine((shard) => shard.index <= shard.count, { error: "expected index ≤ count" }).optional(),
     targets: array(string2().min(1)).min(1).optional(),
+    removal_limit: strictObject({ share: number2().min(0).max(100).optional(), deletes: count.optional() }).optional(),
     partial: strictObject({
       changed_from: string2().min(1),
       unchanged: count,
@@ -47720,6 +52891,7 @@ function readPlanFile(text, file2, kinds) {
     ...parsed.data.rotate_secrets ? { rotate_secrets: true } : {},
     ...parsed.data.shard ? { shard: parsed.data.shard } : {},
     ...parsed.data.targets ? { targets: parsed.data.targets } : {},
+    ...parsed.data.removal_limit ? { removal_limit: parsed.data.removal_limit } : {},
     ...parsed.data.partial ? { partial: parsed.data.partial } : {}
   };
 }
@@ -47828,9 +53000,9 @@ function scopeNotes(plan2) {
   return notes;
 }
 function partialNotes(partial2) {
-  const unlisted = partial2.unlisted.length === 0 ? "" : `, and the repositories of ${partial2.unlisted.join(", ")} (not listed: nothing they set changed)`;
+  const unlisted2 = partial2.unlisted.length === 0 ? "" : `, and the repositories of ${partial2.unlisted.join(", ")} (not listed: nothing they set changed)`;
   const lines = [
-    `Left out as unchanged since ${partial2.changed_from}: ${plural2(partial2.unchanged, "resource")}${unlisted}. For the whole plan, plan without --changed-from (in the Action: changed-from: none).`
+    `Left out as unchanged since ${partial2.changed_from}: ${plural2(partial2.unchanged, "resource")}${unlisted2}. For the whole plan, plan without --changed-from (in the Action: changed-from: none).`
   ];
   const released = partial2.no_longer_managed;
   if (released.length > 0) {
@@ -47967,8 +53139,12 @@ function changeEntry(change) {
     if (findings.length > 0) parts.push(findings.map((f) => `- ${escapeInline(f)}`).join("\n"));
   }
   const notes = change.notes ?? [];
-  if (notes.length > 0)
-    parts.push(notes.map((note) => `- _note:_ ${escapeInline(note)}`).join("\n"));
+  const held = heldText(change);
+  const lines = [
+    ...notes.map((note) => `- _note:_ ${escapeInline(note)}`),
+    ...held === void 0 ? [] : [`- ⏸️ _held:_ ${escapeInline(held)}`]
+  ];
+  if (lines.length > 0) parts.push(lines.join("\n"));
   return parts.join("\n\n");
 }
 function section(scope, changes) {
@@ -48012,6 +53188,8 @@ function planMarkdown(plan2, options) {
     )
   ];
   if (!hasChanges(plan2) && plan2.errors === 0) head.push(`**${NO_CHANGES}**`);
+  const held = heldRemovalLines(plan2);
+  if (held.length > 0) head.push(held.map((line) => `⏸️ ${escapeInline(line)}`).join("\n\n"));
   const notes = scopeNotes(plan2);
   if (notes.length > 0) head.push(notes.map((line) => `_${escapeInline(line)}_`).join("\n\n"));
   return fitParts(
@@ -48187,6 +53365,8 @@ function changeBlock(change, s) {
   for (const note of change.notes ?? []) {
     lines.push(s.dim(`${INDENT}note: ${printable2(note)}`.trimEnd()));
   }
+  const held = heldText(change);
+  if (held !== void 0) lines.push(s.yellow(`${INDENT}held: ${printable2(held)}`));
   return lines;
 }
 function blocks(changes, s) {
@@ -48215,6 +53395,7 @@ function planText(plan2, options) {
   } else {
     lines.push(`Plan: ${summaryCounts(plan2.summary, plan2.errors)}.`);
     if (plan2.errors > 0) lines.push(s.red(errorCount(plan2)));
+    lines.push(...heldRemovalLines(plan2).map((line) => s.yellow(printable2(line))));
   }
   lines.push(...scopeNotes(plan2).map(printable2));
   return finish(lines);
@@ -48396,6 +53577,45 @@ var init_output = __esm({
   }
 });
 
+// src/cli/removal-limit.ts
+function raisedLimit(command2, values) {
+  const share = values["removal-limit"];
+  const deletes = values["delete-limit"];
+  const raised = {};
+  if (share !== void 0) {
+    const match = /^(\d{1,3})%?$/.exec(share.trim());
+    const percent2 = match ? Number(match[1]) : Number.NaN;
+    if (!(percent2 >= 0 && percent2 <= 100)) {
+      throw new CliError(
+        `${command2}: --removal-limit expects a percentage from 0 to 100, got '${share}'`
+      );
+    }
+    raised.share = percent2;
+  }
+  if (deletes !== void 0) {
+    if (!/^\d+$/.test(deletes.trim())) {
+      throw new CliError(`${command2}: --delete-limit expects a whole number, got '${deletes}'`);
+    }
+    raised.deletes = Number(deletes);
+  }
+  return Object.keys(raised).length > 0 ? raised : void 0;
+}
+var removalLimitFlags, removalLimitHelp;
+var init_removal_limit = __esm({
+  "src/cli/removal-limit.ts"() {
+    "use strict";
+    init_io();
+    removalLimitFlags = {
+      "removal-limit": { type: "string" },
+      "delete-limit": { type: "string" }
+    };
+    removalLimitHelp = `  --removal-limit PERCENT  for this run, let a collection lose up to PERCENT of its members
+                           (default 25, or removal_limit.share); --allow-delete alone does not
+  --delete-limit N         for this run, let the plan delete up to N in all (removal_limit.deletes)
+`;
+  }
+});
+
 // src/engine/merge.ts
 function readPlan({ source, text }) {
   return readPlanFile(text, source, KIND_NAMES);
@@ -48541,14 +53761,14 @@ function tokenize(pattern3) {
       tokens.push({ kind: "any" });
     } else if (char === "[" && pattern3.indexOf("]", index + 2) > index) {
       const end = pattern3.indexOf("]", index + 2);
-      let body = pattern3.slice(index + 1, end);
-      const negated = body.startsWith("!") || body.startsWith("^");
-      if (negated) body = body.slice(1);
+      let body2 = pattern3.slice(index + 1, end);
+      const negated = body2.startsWith("!") || body2.startsWith("^");
+      if (negated) body2 = body2.slice(1);
       const ranges = [];
-      for (let at = 0; at < body.length; at++) {
-        const from = body[at];
-        if (body[at + 1] === "-" && at + 2 < body.length) {
-          ranges.push([from, body[at + 2]]);
+      for (let at = 0; at < body2.length; at++) {
+        const from = body2[at];
+        if (body2[at + 1] === "-" && at + 2 < body2.length) {
+          ranges.push([from, body2[at + 2]]);
           at += 2;
         } else ranges.push([from, from]);
       }
@@ -48664,14 +53884,14 @@ function readerFor(readers, target2) {
 async function runWindowed(tasks, width) {
   const results = new Array(tasks.length);
   let next = 0;
-  let failed = false;
+  let failed2 = false;
   const lane = async () => {
-    while (!failed && next < tasks.length) {
+    while (!failed2 && next < tasks.length) {
       const index = next++;
       try {
         results[index] = await tasks[index]();
       } catch (error62) {
-        failed = true;
+        failed2 = true;
         throw error62;
       }
     }
@@ -48723,12 +53943,12 @@ function unlistedFor(change, targets) {
 }
 async function planWork(work, readers, options) {
   const tasks = [];
-  const failed = /* @__PURE__ */ new Set();
+  const failed2 = /* @__PURE__ */ new Set();
   for (const { entry: entry2, error: error62 } of work.errors) {
     const scope = describeSelector(entry2.selector);
     const changes = REPOSITORY_KINDS.filter(
       (kind) => entry2.settings[kind.repository.setting.key] !== void 0
-    ).map((kind) => unlistedChange(entry2.target, scope, kind.name, error62)).filter((change) => !failed.has(change.address) && failed.add(change.address));
+    ).map((kind) => unlistedChange(entry2.target, scope, kind.name, error62)).filter((change) => !failed2.has(change.address) && failed2.add(change.address));
     tasks.push(() => Promise.resolve({ changes }));
   }
   for (const repo of work.repos) {
@@ -48780,7 +54000,7 @@ function holdBack(changes, holds) {
   }
 }
 var PLANNING_WINDOW;
-var init_plan2 = __esm({
+var init_plan5 = __esm({
   "src/engine/plan.ts"() {
     "use strict";
     init_glob();
@@ -48976,8 +54196,8 @@ function compareSections(base, head) {
   };
   const changed = [];
   for (const entry2 of head) {
-    const same2 = take((then) => signature(then) === signature(entry2));
-    if (same2 === void 0) {
+    const same3 = take((then) => signature(then) === signature(entry2));
+    if (same3 === void 0) {
       changed.push(entry2);
       continue;
     }
@@ -49049,15 +54269,15 @@ async function planChanged({
   let unchanged = repos.unchanged + sections.unchanged;
   for (const [key, { entries }] of after.named) {
     if (named2.has(key)) continue;
-    const settings = settingsOf(head.defaults, entries);
+    const settings = settingsOf2(head.defaults, entries);
     for (const kind of REPOSITORY_KINDS) {
       unchanged += partsOf(kind.repository.setting, settings[kind.repository.setting.key]).length;
     }
   }
-  const unlisted = /* @__PURE__ */ new Set();
+  const unlisted2 = /* @__PURE__ */ new Set();
   for (const [key, { entries }] of after.globs) {
     if (listed4.has(key)) continue;
-    for (const entry2 of entries) unlisted.add(describeSelector(entry2.selector));
+    for (const entry2 of entries) unlisted2.add(describeSelector(entry2.selector));
   }
   const options = { now, rotateSecrets };
   const [planned, before, holding] = await Promise.all([
@@ -49076,7 +54296,7 @@ async function planChanged({
   const partial2 = {
     changed_from: changedFrom2,
     unchanged,
-    unlisted: [...unlisted],
+    unlisted: [...unlisted2],
     no_longer_managed: [...repos.released, ...sections.released]
   };
   return { ...makePlan(orderChanges(changes, KIND_NAMES)), partial: partial2 };
@@ -49089,12 +54309,86 @@ var init_changed2 = __esm({
     init_plan();
     init_resources();
     init_expand();
-    init_plan2();
+    init_plan5();
     init_setting_parts();
     init_shared_reads();
     repoKey = (target2, owner, name2) => `${ownerKey(target2, owner)}/${name2.toLowerCase()}`;
     union2 = (...sets) => new Set(sets.flatMap((set3) => [...set3]));
     differenceOf = (entry2) => identity4({ path: entry2.path, before: entry2.before, after: entry2.after });
+  }
+});
+
+// src/engine/removal-caps.ts
+function removalLimitOf(...layers) {
+  const limit = { ...DEFAULT_REMOVAL_LIMIT };
+  for (const layer of layers) {
+    if (layer?.share !== void 0) limit.share = layer.share;
+    if (layer?.floor !== void 0) limit.floor = layer.floor;
+    if (layer?.deletes !== void 0) limit.deletes = layer.deletes;
+  }
+  return limit;
+}
+function allowedRemovals(live, limit) {
+  return Math.max(limit.floor, Math.floor(live * limit.share / 100));
+}
+function percent(count3, live) {
+  return live === 0 ? 100 : Math.ceil(count3 * 100 / live);
+}
+function heldReason(cap, limit) {
+  if (cap.by === "plan") {
+    return `the plan deletes ${cap.count}, more than the ${cap.allowed} a plan may delete; raise it with --delete-limit ${cap.count} or removal_limit.deletes`;
+  }
+  const live = cap.live ?? 0;
+  return `${cap.count} of ${live} (${percent(cap.count, live)} %) would be removed, over the removal limit of ${limit.share} % (at least ${limit.floor}); raise it with --removal-limit ${percent(cap.count, live)} or removal_limit.share`;
+}
+function isDelete(change) {
+  return change.action === "delete" && change.error === void 0;
+}
+function capRemovals(plan2, limit) {
+  const caps = /* @__PURE__ */ new Map();
+  const byCollection = /* @__PURE__ */ new Map();
+  for (const change of plan2.changes) {
+    if (!isDelete(change) || change.removal === void 0) continue;
+    const list3 = byCollection.get(change.removal.collection) ?? [];
+    list3.push(change);
+    byCollection.set(change.removal.collection, list3);
+  }
+  for (const removals of byCollection.values()) {
+    const live = Math.max(...removals.map((change) => change.removal?.live ?? 0));
+    const allowed = allowedRemovals(live, limit);
+    if (removals.length <= allowed) continue;
+    for (const change of removals) {
+      caps.set(change, { by: "collection", count: removals.length, live, allowed });
+    }
+  }
+  if (limit.deletes !== void 0) {
+    const deletes = plan2.changes.filter(
+      (change) => isDelete(change) && change.held === void 0 && !caps.has(change)
+    );
+    if (deletes.length > limit.deletes) {
+      for (const change of deletes) {
+        caps.set(change, { by: "plan", count: deletes.length, allowed: limit.deletes });
+      }
+    }
+  }
+  if (caps.size === 0) return plan2;
+  return {
+    ...plan2,
+    changes: plan2.changes.map((change) => {
+      const cap = caps.get(change);
+      if (cap === void 0) return change;
+      return { ...change, held: change.held ?? heldReason(cap, limit), capped: cap };
+    })
+  };
+}
+function cappedChanges(plan2) {
+  return plan2.changes.filter((change) => change.capped !== void 0);
+}
+var DEFAULT_REMOVAL_LIMIT;
+var init_removal_caps = __esm({
+  "src/engine/removal-caps.ts"() {
+    "use strict";
+    DEFAULT_REMOVAL_LIMIT = { share: 25, floor: 2 };
   }
 });
 
@@ -49120,12 +54414,12 @@ function owns(shard, target2, scope) {
 async function shardState(state, readers, shard) {
   const globs = state.repositories.filter((entry2) => entry2.selector.kind === "glob");
   const expansion = await expandRepositories({ defaults: [], repositories: globs }, readers);
-  const failed = new Set(expansion.errors.map(({ entry: entry2 }) => entry2));
+  const failed2 = new Set(expansion.errors.map(({ entry: entry2 }) => entry2));
   const repositories = [];
   for (const entry2 of globs) {
     const selector2 = entry2.selector;
     if (selector2.kind !== "glob") continue;
-    if (failed.has(entry2)) {
+    if (failed2.has(entry2)) {
       if (owns(shard, entry2.target, `${selector2.owner}/${selector2.pattern}`)) {
         repositories.push(entry2);
       }
@@ -49172,10 +54466,15 @@ var init_shard = __esm({
 });
 
 // src/engine/plan-part.ts
+function withRemovalLimit(plan2, state, raised) {
+  const limited = capRemovals(plan2, removalLimitOf(state.removalLimit, raised));
+  return raised === void 0 ? limited : { ...limited, removal_limit: raised };
+}
 async function planPart(state, readers, shard, {
   rotateSecrets = false,
   targets,
-  deleted
+  deleted,
+  removalLimit: removalLimit2
 } = {}) {
   const now = Date.now();
   const options = {
@@ -49184,7 +54483,10 @@ async function planPart(state, readers, shard, {
     ...targets ? { targets } : {},
     ...deleted ? { deleted } : {}
   };
-  const withOptions = (plan3) => rotateSecrets ? { ...plan3, rotate_secrets: true } : plan3;
+  const withOptions = (planned) => {
+    const plan3 = withRemovalLimit(planned, state, removalLimit2);
+    return rotateSecrets ? { ...plan3, rotate_secrets: true } : plan3;
+  };
   if (shard === void 0) return withOptions(await buildPlan({ state, readers, ...options }));
   const part = await shardState(state, readers, shard);
   const plan2 = shardPlan(await buildPlan({ state: part, readers, ...options }), shard);
@@ -49193,7 +54495,8 @@ async function planPart(state, readers, shard, {
 var init_plan_part = __esm({
   "src/engine/plan-part.ts"() {
     "use strict";
-    init_plan2();
+    init_plan5();
+    init_removal_caps();
     init_shard();
   }
 });
@@ -49209,8 +54512,17 @@ function shardOption(command2, text) {
     throw new CliError(`${command2}: --shard ${error62.message}`);
   }
 }
-function shardClientOptions(shard) {
-  return shard === void 0 ? {} : { shareOfBudget: 1 / shard.count };
+function shardClientOptions(command2, shard, shareText) {
+  if (shareText === void 0) return shard === void 0 ? {} : { shareOfBudget: 1 / shard.count };
+  if (shard === void 0) throw new CliError(`${command2}: --shard-share needs --shard K/N`);
+  const fraction = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(shareText);
+  const share = fraction ? Number(fraction[1]) / Number(fraction[2]) : Number(shareText);
+  if (shareText.trim() === "" || !(share > 0 && share <= 1)) {
+    throw new CliError(
+      `${command2}: --shard-share expects a share of the token's limits above 0 and at most 1 (0.5 or 1/2), got '${shareText}'`
+    );
+  }
+  return { shareOfBudget: share };
 }
 function targetOption(command2, patterns3) {
   if (patterns3 === void 0 || patterns3.length === 0) return void 0;
@@ -49223,8 +54535,12 @@ function targetOption(command2, patterns3) {
   }
   return new TargetFilter(patterns3);
 }
-async function planChanges(changedFrom2, base, head, readers, rotateSecrets, deleted) {
-  const plan2 = await planChanged({
+async function planChanges(changedFrom2, base, head, readers, {
+  rotateSecrets,
+  deleted,
+  removalLimit: removalLimit2
+}) {
+  const planned = await planChanged({
     base,
     head,
     changedFrom: changedFrom2,
@@ -49233,6 +54549,7 @@ async function planChanges(changedFrom2, base, head, readers, rotateSecrets, del
     rotateSecrets,
     ...deleted ? { deleted } : {}
   });
+  const plan2 = withRemovalLimit(planned, head, removalLimit2);
   return rotateSecrets ? { ...plan2, rotate_secrets: true } : plan2;
 }
 function mergePlanFiles(command2, io, files) {
@@ -49259,6 +54576,7 @@ var init_sharding = __esm({
     "use strict";
     init_merge2();
     init_changed2();
+    init_plan_part();
     init_shard();
     init_io();
     init_targets();
@@ -49274,13 +54592,14 @@ __export(plan_exports, {
   plan: () => plan
 });
 var flags2, help2, plan;
-var init_plan3 = __esm({
+var init_plan6 = __esm({
   "src/cli/plan.ts"() {
     "use strict";
     init_plan();
     init_args();
     init_io();
     init_output();
+    init_removal_limit();
     init_revision();
     init_session();
     init_sharding();
@@ -49290,10 +54609,12 @@ var init_plan3 = __esm({
       format: { type: "string" },
       out: { type: "string" },
       shard: { type: "string" },
+      "shard-share": { type: "string" },
       "changed-from": { type: "string" },
       merge: { type: "boolean" },
       "rotate-secrets": { type: "boolean" },
       target: { type: "string", multiple: true },
+      ...removalLimitFlags,
       help: { type: "boolean", short: "h" }
     };
     help2 = `usage: forgeplan plan [-c FILE|DIR]... [--format text|markdown|json] [--out PLAN.json] [--shard K/N | --changed-from REF]
@@ -49302,7 +54623,9 @@ var init_plan3 = __esm({
 Reads the live state of everything the desired state names and prints the plan.
 ${connectionHelp()}  --format FORMAT          text (default; coloured on a terminal), markdown (PR comment), json
 ${colorHelp}  --out PLAN.json          also save the plan as JSON (apply it later with 'forgeplan apply PLAN.json')
-  --shard K/N              plan only shard K of N (by repository, project, group), at 1/N of the rate budget
+  --shard K/N              plan only shard K of N (by repository, project, group), at 1/N of the
+                           token's limits (rate budget, points, CPU time, concurrency)
+  --shard-share F          this shard's share of the token's limits instead of 1/N (0.5 or 1/2)
   --changed-from REF       plan only what the configuration changes since the git revision REF (a
                            pull request's base): the resources whose resolved desired state differs,
                            with what the service already differed in shown apart; the plan says how
@@ -49311,7 +54634,7 @@ ${colorHelp}  --out PLAN.json          also save the plan as JSON (apply it late
                            */branch_protection/main); only what the targets reach is read
   --rotate-secrets         send every managed webhook secret and authorization header again (they are
                            write-only, so a plan cannot tell whether the service holds the current value)
-  --merge SHARD.json...    combine the plans of all N shards (saved with --out) into one; reads nothing live
+${removalLimitHelp}  --merge SHARD.json...    combine the plans of all N shards (saved with --out) into one; reads nothing live
   -h, --help               this text
 Exit 0: no changes (audit reports alone don't count); 2: changes; 1: errors.
 `;
@@ -49347,19 +54670,31 @@ Exit 0: no changes (audit reports alone don't count); 2: changes; 1: errors.
         throw new CliError(`plan: --changed-from expects a git revision, got '${changedFrom2}'`);
       }
       const shard = shardOption("plan", values.shard);
+      const removalLimit2 = raisedLimit("plan", values);
       let result;
       if (values.merge) {
         result = mergePlanFiles("plan", io, positionals);
       } else {
         const state = loadState("plan", values, io);
         const base = changedFrom2 === void 0 ? void 0 : loadStateAt("plan", changedFrom2, configPaths(values), io);
-        const session = await openSession("plan", values, io, state, [], shardClientOptions(shard));
+        const session = await openSession(
+          "plan",
+          values,
+          io,
+          state,
+          [],
+          shardClientOptions("plan", shard, values["shard-share"])
+        );
         const rotateSecrets = values["rotate-secrets"] === true;
         try {
           result = changedFrom2 === void 0 ? await planPart(state, session.readers, shard, {
             rotateSecrets,
-            ...targets ? { targets } : {}
-          }) : await planChanges(changedFrom2, base, state, session.readers, rotateSecrets);
+            ...targets ? { targets } : {},
+            ...removalLimit2 ? { removalLimit: removalLimit2 } : {}
+          }) : await planChanges(changedFrom2, base, state, session.readers, {
+            rotateSecrets,
+            ...removalLimit2 ? { removalLimit: removalLimit2 } : {}
+          });
         } finally {
           await session.close();
         }
@@ -49398,11 +54733,11 @@ function stoppedAt(change, index, stop2, reason) {
     message: `stopped after ${index} of ${change.requests.length} requests: ${describe3(reason)}`
   });
 }
-function unanswered(change, label, stop2) {
+function unanswered(change, label4, stop2) {
   stop2.unanswered++;
   return outcomeOf(change, {
     outcome: "skipped",
-    request: label,
+    request: label4,
     message: "interrupted before an answer arrived: it may or may not have been applied (a re-run plans from live state)"
   });
 }
@@ -49419,22 +54754,32 @@ async function applyOne(change, input2, stop2) {
     });
   }
   let firstAnswer;
+  const done = [];
+  const failed2 = (rest) => outcomeOf(change, {
+    outcome: "failed",
+    ...rest,
+    ...rest.message !== void 0 && done.length > 0 ? {
+      message: `${rest.message} (after ${done.join(", ")}, which ${done.length > 1 ? "were" : "was"} applied)`
+    } : {}
+  });
   for (const [index, planned] of change.requests.entries()) {
-    let label = `${planned.method} ${planned.path}`;
+    let label4 = `${planned.method} ${planned.path}`;
     if (input2.signal?.aborted) stop2.reason ??= { kind: "interrupted" };
     if (stop2.reason !== void 0) return stoppedAt(change, index, stop2, stop2.reason);
     try {
       const request2 = { ...planned, path: resolveCreatedId(planned.path, firstAnswer) };
-      label = `${request2.method} ${request2.path}`;
-      const body = request2.body === void 0 ? void 0 : resolveSecrets(request2.body, input2.secrets, input2.env);
+      label4 = `${request2.method} ${request2.path}`;
+      const body2 = request2.body === void 0 ? void 0 : resolveSecrets(request2.body, input2.secrets, input2.env);
       const response = await client.request(request2.method, request2.path, {
-        body,
-        writeKey: `${change.target}/${change.scope}`
+        body: body2,
+        writeKey: `${change.target}/${change.scope}`,
+        // A PUT that creates its resource counts towards GitHub's content-creation limit, as a POST does.
+        creates: change.action === "create"
       });
       if (index === 0) firstAnswer = response.data;
       const problem = verifyResponse(change.kind, request2, response.data);
-      if (problem)
-        return outcomeOf(change, { outcome: "failed", request: label, message: problem });
+      if (problem) return failed2({ request: label4, message: problem });
+      if (request2.method !== "GET") done.push(label4);
     } catch (error62) {
       if (error62 instanceof RateLimitWaitExceeded) {
         stop2.reason ??= { kind: "rate-limit", error: error62 };
@@ -49442,19 +54787,18 @@ async function applyOne(change, input2, stop2) {
       }
       if (input2.signal?.aborted) {
         stop2.reason ??= { kind: "interrupted" };
-        return error62 instanceof StoppedBeforeSending ? stoppedAt(change, index, stop2, stop2.reason) : unanswered(change, label, stop2);
+        return error62 instanceof StoppedBeforeSending ? stoppedAt(change, index, stop2, stop2.reason) : unanswered(change, label4, stop2);
       }
       if (error62 instanceof ForgeError) {
         const reason = error62.reason || error62.message;
-        return outcomeOf(change, {
-          outcome: "failed",
-          request: label,
+        return failed2({
+          request: label4,
           status: error62.status,
           message: error62.mayHaveBeenApplied ? `${reason}; its answer was lost, so it may have been applied (a re-run plans from live state)` : reason
         });
       }
       const message = error62 instanceof Error ? error62.message : String(error62);
-      return outcomeOf(change, { outcome: "failed", request: label, message });
+      return failed2({ request: label4, message });
     }
   }
   return outcomeOf(change, { outcome: "applied" });
@@ -49496,11 +54840,11 @@ function deletesApplied(plan2, outcomes) {
   return new ChangesByPlace(plan2.changes.filter((change) => deleted.has(change.address)));
 }
 function noEntry(outcome, replan) {
-  const unlisted = replan.changes.find(
+  const unlisted2 = replan.changes.find(
     (change) => change.kind === outcome.kind && isUnlisted(change)
   );
   const reason = "the re-plan has no entry for it";
-  return unlisted?.error === void 0 ? reason : `${reason}; it could not plan ${unlisted.address}: ${describeFailure(unlisted.error)}`;
+  return unlisted2?.error === void 0 ? reason : `${reason}; it could not plan ${unlisted2.address}: ${describeFailure(unlisted2.error)}`;
 }
 function verificationOf(outcomes, replan) {
   const replanned = new Map(replan.changes.map((change) => [change.address, change]));
@@ -49694,11 +55038,11 @@ function unplanned(plan2) {
   return `${plural2(plan2.errors, "change")} could not be planned, so ${plan2.errors === 1 ? "it was" : "they were"} not applied (the plan above says why)`;
 }
 function failureCause(outcomes, report, plan2) {
-  const failed = outcomes.filter((outcome) => outcome.outcome === "failed");
-  const [first] = failed;
+  const failed2 = outcomes.filter((outcome) => outcome.outcome === "failed");
+  const [first] = failed2;
   if (first !== void 0) {
-    const more = failed.length > 1 ? `, and ${failed.length - 1} more` : "";
-    return `${plural2(failed.length, "change")} failed: ${first.address}: ${describeFailure(first)}${more}`;
+    const more = failed2.length > 1 ? `, and ${failed2.length - 1} more` : "";
+    return `${plural2(failed2.length, "change")} failed: ${first.address}: ${describeFailure(first)}${more}`;
   }
   if (!report.verified) {
     const unchecked = (report.unchecked ?? []).map((entry2) => entry2.address);
@@ -49719,14 +55063,23 @@ function failureCause(outcomes, report, plan2) {
   }
   return plan2.errors > 0 ? unplanned(plan2) : void 0;
 }
+function heldRemovals(plan2) {
+  const held = cappedChanges(plan2);
+  const [first] = held;
+  if (first === void 0) return void 0;
+  const where = first.capped?.by === "plan" ? "the plan" : first.removal?.collection ?? first.address;
+  const places = new Set(held.map((change) => change.removal?.collection ?? change.address));
+  const more = places.size > 1 ? ` (and in ${plural2(places.size - 1, "more collection")})` : "";
+  return `${plural2(held.length, "delete")} held by the removal limit and not applied, in ${where}: ${first.held}${more}; --allow-delete alone does not apply them`;
+}
 function count2(outcomes, outcome) {
   return outcomes.filter((o) => o.outcome === outcome).length;
 }
 function resumeHint(outcomes, stopped, savedFile) {
   const { reason } = stopped;
   const applied = outcomes.filter((o) => o.outcome === "applied").length;
-  const failed = outcomes.filter((o) => o.outcome === "failed").length;
-  const counts = `${applied} applied, ${failed} failed, ${stopped.notAttempted} not attempted` + (stopped.unanswered > 0 ? `, ${stopped.unanswered} without an answer` : "");
+  const failed2 = outcomes.filter((o) => o.outcome === "failed").length;
+  const counts = `${applied} applied, ${failed2} failed, ${stopped.notAttempted} not attempted` + (stopped.unanswered > 0 ? `, ${stopped.unanswered} without an answer` : "");
   const after = reason.kind === "rate-limit" ? ` after ${clockTime(reason.error.resetAt)} UTC` : "";
   const next = savedFile === void 0 ? `re-run the same command${after} to apply the rest: the plan is recomputed from live state, so only what is left is sent` : `make a new plan${after} and apply it: what was applied no longer matches ${savedFile}`;
   const head = reason.kind === "rate-limit" ? `apply stopped: ${reason.error.message}` : "apply interrupted";
@@ -49741,6 +55094,7 @@ var init_apply2 = __esm({
     init_plan();
     init_apply();
     init_merge2();
+    init_removal_caps();
     init_saved_plan();
     init_secrets2();
     init_render();
@@ -49750,6 +55104,7 @@ var init_apply2 = __esm({
     init_io();
     init_output();
     init_progress();
+    init_removal_limit();
     init_revision();
     init_session();
     init_sharding();
@@ -49760,9 +55115,11 @@ var init_apply2 = __esm({
       "auto-approve": { type: "boolean" },
       "allow-delete": { type: "boolean" },
       shard: { type: "string" },
+      "shard-share": { type: "string" },
       "allow-partial": { type: "boolean" },
       "rotate-secrets": { type: "boolean" },
       target: { type: "string", multiple: true },
+      ...removalLimitFlags,
       help: { type: "boolean", short: "h" }
     };
     help3 = `usage: forgeplan apply [-c FILE|DIR]... [--auto-approve] [--allow-delete] [--format FORMAT]
@@ -49777,14 +55134,17 @@ ${connectionHelp()}  --auto-approve           apply without asking (required whe
   --format FORMAT          text (default), markdown or json, for the plan and the report; json is
                            one document {plan, outcomes, verification, verified} and needs
                            --auto-approve
-${colorHelp}  --shard K/N              apply only this shard's part (same partition as 'plan --shard')
+${colorHelp}  --shard K/N              apply only this shard's part (same partition as 'plan --shard'), at 1/N
+                           of the token's limits
+  --shard-share F          this shard's share of the token's limits instead of 1/N (0.5 or 1/2)
   --allow-partial          apply a saved plan of what changed since a revision ('plan --changed-from'),
                            checked against a fresh plan made the same way
   --rotate-secrets         also send every managed webhook secret and authorization header again
   --target ADDRESS         apply only what this address matches (repeatable; globs: github/acme/api/*,
                            */branch_protection/main); only what the targets reach is read
-  -h, --help               this text
-Exit 0 when everything was applied and verified; 1 otherwise.
+${removalLimitHelp}  -h, --help               this text
+Exit 0 when everything was applied and verified; 1 otherwise (removals held by the removal limit
+included).
 `;
     apply = async (argv, io) => {
       const { values, positionals } = parseFlags("apply", argv, flags3, { positionals: true });
@@ -49833,7 +55193,7 @@ Exit 0 when everything was applied and verified; 1 otherwise.
         shown3,
         state,
         [],
-        shardClientOptions(shard)
+        shardClientOptions("apply", shard, values["shard-share"])
       );
       clients.push(...session.clients.values());
       session.onEvent((event) => progress.event(event));
@@ -49842,14 +55202,21 @@ Exit 0 when everything was applied and verified; 1 otherwise.
         throw new CliError(`apply: ${savedFile} was planned with its own --target; give none`);
       }
       const targets = targetOption("apply", saved?.targets ?? values.target);
-      const replan = async (label, rotate, deleted) => {
-        progress.begin(label);
+      const removalLimit2 = raisedLimit("apply", values) ?? saved?.removal_limit;
+      const replan = async (label4, rotate, deleted) => {
+        progress.begin(label4);
         try {
+          const limit = removalLimit2 ? { removalLimit: removalLimit2 } : {};
           return partial2 === void 0 ? await planPart(state, session.readers, shard, {
             rotateSecrets: rotate,
             ...targets ? { targets } : {},
-            ...deleted ? { deleted } : {}
-          }) : await planChanges(partial2.changed_from, base, state, session.readers, rotate, deleted);
+            ...deleted ? { deleted } : {},
+            ...limit
+          }) : await planChanges(partial2.changed_from, base, state, session.readers, {
+            rotateSecrets: rotate,
+            ...deleted ? { deleted } : {},
+            ...limit
+          });
         } finally {
           progress.end();
         }
@@ -49920,7 +55287,7 @@ Exit 0 when everything was applied and verified; 1 otherwise.
           );
           return 1;
         }
-        const cause = failureCause(outcomes, report, plan2);
+        const cause = failureCause(outcomes, report, plan2) ?? heldRemovals(plan2);
         if (cause === void 0) return 0;
         shown3.stderr.write(`forgeplan: apply: ${cause}
 `);
@@ -49981,42 +55348,42 @@ async function findStickyComment(client, ref, marker, authors) {
   }
   return void 0;
 }
-function startsWithLine(body, marker) {
-  return body.startsWith(marker) && (body.length === marker.length || /^\r?\n/.test(body.slice(marker.length)));
+function startsWithLine(body2, marker) {
+  return body2.startsWith(marker) && (body2.length === marker.length || /^\r?\n/.test(body2.slice(marker.length)));
 }
-async function upsertStickyComment(client, ref, marker, author, body) {
-  const issue2 = `${repoPath2(ref.owner, ref.repo)}/issues/${ref.number}`;
+async function upsertStickyComment(client, ref, marker, author, body2) {
+  const issue3 = `${repoPath2(ref.owner, ref.repo)}/issues/${ref.number}`;
   const existing = await findStickyComment(client, ref, marker, [author]);
   if (existing === void 0) {
-    const created = await client.request("POST", `${issue2}/comments`, {
-      body: { body }
+    const created2 = await client.request("POST", `${issue3}/comments`, {
+      body: { body: body2 }
     });
     const result = {
       action: "created",
-      id: created.data.id,
-      html_url: created.data.html_url,
-      author: created.data.user?.login
+      id: created2.data.id,
+      html_url: created2.data.html_url,
+      author: created2.data.user?.login
     };
-    return await keepOldest(client, ref, marker, author, body, result);
+    return await keepOldest(client, ref, marker, author, body2, result);
   }
-  return await edit(client, ref, existing, author, body);
+  return await edit(client, ref, existing, author, body2);
 }
-async function edit(client, ref, existing, author, body) {
-  if (existing.body === body) {
+async function edit(client, ref, existing, author, body2) {
+  if (existing.body === body2) {
     return { action: "unchanged", id: existing.id, html_url: existing.html_url, author };
   }
   const updated = await client.request(
     "PATCH",
     `${repoPath2(ref.owner, ref.repo)}/issues/comments/${existing.id}`,
-    { body: { body } }
+    { body: { body: body2 } }
   );
   return { action: "updated", id: updated.data.id, html_url: updated.data.html_url, author };
 }
-async function keepOldest(client, ref, marker, author, body, created) {
+async function keepOldest(client, ref, marker, author, body2, created2) {
   const oldest = await findStickyComment(client, ref, marker, [author]);
-  if (oldest === void 0 || oldest.id >= created.id) return created;
-  const kept = await edit(client, ref, oldest, author, body);
-  await client.request("DELETE", `${repoPath2(ref.owner, ref.repo)}/issues/comments/${created.id}`);
+  if (oldest === void 0 || oldest.id >= created2.id) return created2;
+  const kept = await edit(client, ref, oldest, author, body2);
+  await client.request("DELETE", `${repoPath2(ref.owner, ref.repo)}/issues/comments/${created2.id}`);
   return kept;
 }
 var GITHUB_BODY_LIMIT, issueComment, ACTIONS_BOT;
@@ -50048,9 +55415,9 @@ async function reportDriftIssue(client, input2) {
   const issues = `${repoPath2(input2.owner, input2.repo)}/issues`;
   const open2 = await shapedList(client, issues, issueShape2, { state: "open" });
   const existing = open2.find(
-    (issue2) => issue2.pull_request === void 0 && sameLogin(issue2.user?.login, input2.author) && (issue2.body ?? "").startsWith(DRIFT_MARKER)
+    (issue3) => issue3.pull_request === void 0 && sameLogin(issue3.user?.login, input2.author) && (issue3.body ?? "").startsWith(DRIFT_MARKER)
   );
-  const body = `${DRIFT_MARKER}
+  const body2 = `${DRIFT_MARKER}
 ${input2.body}`;
   if (!input2.drifted) {
     if (existing === void 0) return { action: "none" };
@@ -50064,7 +55431,7 @@ ${input2.body}`;
   }
   if (existing === void 0) {
     const opened = await client.request("POST", issues, {
-      body: { title: DRIFT_TITLE, body }
+      body: { title: DRIFT_TITLE, body: body2 }
     });
     const openedBy = opened.data.user?.login;
     return {
@@ -50074,10 +55441,10 @@ ${input2.body}`;
       ...openedBy !== void 0 && { openedBy }
     };
   }
-  if (existing.body === body) {
+  if (existing.body === body2) {
     return { action: "unchanged", number: existing.number, html_url: existing.html_url };
   }
-  await client.request("PATCH", `${issues}/${existing.number}`, { body: { body } });
+  await client.request("PATCH", `${issues}/${existing.number}`, { body: { body: body2 } });
   return { action: "updated", number: existing.number, html_url: existing.html_url };
 }
 var DRIFT_MARKER, DRIFT_TITLE, issueShape2;
@@ -50159,6 +55526,7 @@ var init_drift = __esm({
       refresh: { type: "boolean" },
       "report-issue": { type: "string" },
       shard: { type: "string" },
+      "shard-share": { type: "string" },
       target: { type: "string", multiple: true },
       help: { type: "boolean", short: "h" }
     };
@@ -50174,7 +55542,8 @@ ${colorHelp}  --out PLAN.json          also save the plan as JSON
   --refresh                read everything in full this time (the cache is rewritten)
   --report-issue OWNER/REPO  keep one drift issue there: opened or updated on drift, closed once gone
   --target ADDRESS         check only what this address matches (repeatable; globs allowed)
-  --shard K/N              check only shard K of N, at 1/N of the rate budget
+  --shard K/N              check only shard K of N, at 1/N of the token's limits
+  --shard-share F          this shard's share of the token's limits instead of 1/N (0.5 or 1/2)
   -h, --help               this text
 Exit 0: no drift; 2: drift (a create, update, delete or audit finding); 1: errors.
 `;
@@ -50209,7 +55578,7 @@ Exit 0: no drift; 2: drift (a create, update, delete or audit finding); 1: error
         io,
         state,
         viaTarget === void 0 ? [] : [viaTarget],
-        shardClientOptions(shard)
+        shardClientOptions("drift", shard, values["shard-share"])
       );
       try {
         const plan2 = await planPart(state, session.readers, shard, targets ? { targets } : {});
@@ -50267,31 +55636,37 @@ Exit 0: no drift; 2: drift (a create, update, delete or audit finding); 1: error
 });
 
 // src/engine/export.ts
-async function reading(what, read2) {
+async function reading(what, owner, unread, read2) {
   try {
-    return await read2();
+    return { read: true, value: await read2() };
   } catch (error62) {
-    if (error62 instanceof ReadFailed) throw new ExportError(`cannot read ${what}: ${error62.message}`);
-    throw error62;
+    if (!(error62 instanceof ReadFailed)) throw error62;
+    unread.push({ text: `not exported: ${what}: ${error62.message}`, ...owner ? { owner } : {} });
+    return { read: false };
   }
 }
-async function exportRepo(reader, fullName) {
+async function exportRepo(reader, fullName, unread) {
   const [owner, name2, extra] = fullName.split("/");
   if (!owner || !name2 || extra !== void 0) {
     throw new ExportError(`--repo expects OWNER/REPO, got '${fullName}'`);
   }
   const repo = { owner, name: name2 };
   const entry2 = { name: fullName, target: reader.target };
+  const failed2 = /* @__PURE__ */ new Set();
   for (const kind of REPOSITORY_KINDS) {
     const exported = kind.repository.export;
     if (exported === void 0) continue;
-    const value = await reading(
+    const key = kind.repository.setting.key;
+    const result = await reading(
       `the ${kind.name} settings of ${fullName}`,
+      owner,
+      unread,
       () => exported(reader, repo)
     );
-    if (value !== void 0) entry2[kind.repository.setting.key] = value;
+    if (!result.read) failed2.add(key);
+    else if (result.value !== void 0) entry2[key] = result.value;
   }
-  return entry2;
+  return { entry: entry2, failed: failed2 };
 }
 async function globMatches(reader, selector2) {
   const entry2 = {
@@ -50305,15 +55680,15 @@ async function globMatches(reader, selector2) {
     { defaults: [], repositories: [entry2] },
     /* @__PURE__ */ new Map([[reader.target, reader]])
   );
-  const failed = expansion.errors[0];
-  if (failed !== void 0) {
-    throw new ExportError(
-      `cannot list ${describeSelector(selector2)}: ${describeFailure(failed.error)}`
-    );
+  const failed2 = expansion.errors[0];
+  if (failed2 !== void 0) {
+    return {
+      unreadable: `not exported: ${describeSelector(selector2)}, which could not be listed: ${describeFailure(failed2.error)}`
+    };
   }
   return expansion.repos.map((repo) => `${repo.owner}/${repo.name}`);
 }
-async function exportGlob(reader, glob, where) {
+async function exportGlob(reader, glob, where, unread) {
   const [owner = "", pattern3 = "", extra] = glob.split("/");
   if (owner === "" || pattern3 === "" || extra !== void 0) {
     throw new ExportError(`--repo expects OWNER/REPO or OWNER/GLOB, got '${glob}'`);
@@ -50326,7 +55701,13 @@ async function exportGlob(reader, glob, where) {
     ...where !== void 0 && { properties: where }
   };
   const names = await globMatches(reader, selector2);
-  const named2 = await Promise.all(names.map((name2) => exportRepo(reader, name2)));
+  if (!Array.isArray(names)) {
+    unread.push({ text: names.unreadable, owner });
+    return { entries: [], comment: void 0 };
+  }
+  const exported = await Promise.all(names.map((name2) => exportRepo(reader, name2, unread)));
+  const named2 = exported.map((repo) => repo.entry);
+  const failed2 = new Set(exported.flatMap((repo) => [...repo.failed]));
   const shared = {
     name: glob,
     ...where !== void 0 && {
@@ -50343,6 +55724,7 @@ async function exportGlob(reader, glob, where) {
   };
   for (const kind of REPOSITORY_KINDS) {
     const setting = kind.repository.setting;
+    if (failed2.has(setting.key)) continue;
     const [first, ...rest] = named2.map((entry2) => partsOf(setting, entry2[setting.key]));
     const alike = (first ?? []).filter(
       (part) => rest.every(
@@ -50369,6 +55751,7 @@ async function exportGlob(reader, glob, where) {
 async function exportState(request2, readerOf) {
   const document2 = { version: 1 };
   const comments = [];
+  const unread = [];
   if (request2.repos.length > 0) {
     const reader = readerOf("repository");
     if (!reader) throw new ExportError("no repository target to export from");
@@ -50379,7 +55762,7 @@ async function exportState(request2, readerOf) {
     }
     const exported = await Promise.all(
       request2.repos.map(
-        async (name2) => isGlob(name2) ? exportGlob(reader, name2, request2.where) : { entries: [await exportRepo(reader, name2)], comment: void 0 }
+        async (name2) => isGlob(name2) ? exportGlob(reader, name2, request2.where, unread) : { entries: readAnything(await exportRepo(reader, name2, unread)), comment: void 0 }
       )
     );
     exported.forEach((item, index) => {
@@ -50398,13 +55781,26 @@ async function exportState(request2, readerOf) {
     if (!reader) throw new ExportError(`no ${part.spec.targetType} target to export from`);
     const entries = [];
     for (const id of ids) {
-      const result = await reading(`the ${section2} entry ${id}`, () => exported(reader, id));
-      entries.push(...result.entries);
-      comments.push(...result.comments.map((text) => ({ text })));
+      const owner = section2 === "organizations" ? id : void 0;
+      const result = await reading(
+        `the ${section2} entry ${id}`,
+        owner,
+        unread,
+        () => exported(reader, id)
+      );
+      if (!result.read) continue;
+      entries.push(...result.value.entries);
+      comments.push(...result.value.comments.map((text) => ({ text })));
     }
     if (entries.length > 0) placeAt(document2, section2.split("."), entries);
   }
-  return { document: document2, comments };
+  return { document: document2, comments, unread };
+}
+function readAnything(repo) {
+  const settings = REPOSITORY_KINDS.some(
+    (kind) => repo.entry[kind.repository.setting.key] !== void 0
+  );
+  return settings || repo.failed.size === 0 ? [repo.entry] : [];
 }
 function placeAt(document2, path, value) {
   const [head, ...rest] = path;
@@ -50462,7 +55858,8 @@ function yamlOf(document2, comments) {
 ${(0, import_yaml3.stringify)(document2, { lineWidth: 0 })}`;
 }
 function exportFiles(exported, split) {
-  const { document: document2, comments } = exported;
+  const { document: document2 } = exported;
+  const comments = [...exported.comments, ...exported.unread];
   if (!split) return /* @__PURE__ */ new Map([[SINGLE, yamlOf(document2, comments)]]);
   const owners = /* @__PURE__ */ new Map();
   const add = (owner, key, entry2) => {
@@ -50474,6 +55871,8 @@ function exportFiles(exported, split) {
   for (const entry2 of entries("repositories"))
     add(entry2.name.split("/")[0], "repositories", entry2);
   for (const entry2 of entries("organizations")) add(entry2.name, "organizations", entry2);
+  for (const { owner } of exported.unread)
+    if (owner !== void 0 && !owners.has(owner)) owners.set(owner, {});
   const files = /* @__PURE__ */ new Map();
   for (const [owner, sections] of owners) {
     const about = comments.filter((comment2) => comment2.owner === owner);
@@ -50627,11 +56026,14 @@ ${connectionHelp(["config"])}  -c, --config FILE        take the targets from th
           exported,
           values.out === void 0 ? false : isDirectory(io, values.out)
         );
-        if (values.out === void 0) {
-          io.stdout.write(files.get(SINGLE));
-          return 0;
+        if (values.out === void 0) io.stdout.write(files.get(SINGLE));
+        else writeFiles(io, values.out, files);
+        const unread = exported.unread.length;
+        if (unread > 0) {
+          throw new CliError(
+            `export: ${unread} part${unread === 1 ? "" : "s"} could not be read and ${unread === 1 ? "is" : "are"} left out; the YAML names ${unread === 1 ? "it" : "each"} in a comment starting "# not exported:"`
+          );
         }
-        writeFiles(io, values.out, files);
         return 0;
       } catch (error62) {
         if (error62 instanceof ExportError) throw new CliError(`export: ${error62.message}`);
@@ -50673,7 +56075,7 @@ async function migrationOf(reader, repo, branches, stage) {
     const record3 = mustFind(read2, path);
     const replacement = replacementFor(
       branch3,
-      fromRead(record3),
+      fromRead2(record3),
       record3.required_signatures?.enabled === true,
       stage ? "evaluate" : "active"
     );
@@ -50710,11 +56112,11 @@ async function select(source, readers) {
     return source.repos.map((full) => ({ target: source.target, ...parseRepo2(full) }));
   }
   const expansion = await expandRepositories(source.state, readers);
-  const failed = expansion.errors[0];
-  if (failed !== void 0) {
-    const { owner } = failed.entry.selector;
+  const failed2 = expansion.errors[0];
+  if (failed2 !== void 0) {
+    const { owner } = failed2.entry.selector;
     throw new MigrationError(
-      `cannot list the repositories of ${owner}: ${describeFailure(failed.error)}`
+      `cannot list the repositories of ${owner}: ${describeFailure(failed2.error)}`
     );
   }
   return expansion.repos.flatMap((repo) => {
@@ -50934,6 +56336,7 @@ var init_sandbox2 = __esm({
       "rate-limit": { type: "string" },
       "rate-window": { type: "string" },
       "secondary-limit": { type: "string" },
+      "cpu-limit": { type: "string" },
       "token-ttl": { type: "string" },
       help: { type: "boolean", short: "h" }
     };
@@ -50952,6 +56355,8 @@ options:
   --rate-window SECONDS  length of every rate-limit window
   --secondary-limit N    secondary limit: points a minute per endpoint and token (default 900;
                          a read costs 1, a write 5)
+  --cpu-limit SECONDS    secondary limit on CPU time: seconds of response time a token's requests
+                         may take in a minute (GitHub's is 90; default none)
   --token-ttl SECONDS    lifetime of GitHub App installation tokens (default 3600)
   -h, --help             this text
 `;
@@ -50975,6 +56380,7 @@ options:
         rateLimits: parseRateLimits(values["rate-limit"]),
         rateWindowSeconds: positive2("rate-window", values["rate-window"]),
         secondaryPointsPerMinute: positive2("secondary-limit", values["secondary-limit"]),
+        cpuLimitSeconds: positive2("cpu-limit", values["cpu-limit"]),
         tokenTtlSeconds: positive2("token-ttl", values["token-ttl"])
       };
       let running;
@@ -51021,7 +56427,7 @@ import { readFileSync as readFileSync8 } from "node:fs";
 var INTERRUPTED = 130;
 var commands = {
   validate: async () => (await Promise.resolve().then(() => (init_validate(), validate_exports))).validate,
-  plan: async () => (await Promise.resolve().then(() => (init_plan3(), plan_exports))).plan,
+  plan: async () => (await Promise.resolve().then(() => (init_plan6(), plan_exports))).plan,
   apply: async () => (await Promise.resolve().then(() => (init_apply2(), apply_exports))).apply,
   drift: async () => (await Promise.resolve().then(() => (init_drift(), drift_exports))).drift,
   export: async () => (await Promise.resolve().then(() => (init_export2(), export_exports))).exportCommand,
@@ -51686,8 +57092,8 @@ ${fence.open}`);
     }
   }
   const failures = unreviewed !== void 0 ? [{ level: "error", title: "forgeplan apply", message: unreviewed.message }] : applied === void 0 ? failureAnnotations(plan2, planned) : failureAnnotations(void 0, applied);
-  const failed = withinAnnotationLimit(failures, "the job summary and the log say which and why");
-  for (const failure3 of failed.shown) note(failure3);
+  const failed2 = withinAnnotationLimit(failures, "the job summary and the log say which and why");
+  for (const failure3 of failed2.shown) note(failure3);
   if (inputs.command === "drift" && exitCode === 2 && plan2 !== void 0) {
     note({
       level: "error",
@@ -51743,9 +57149,9 @@ function runPage(env) {
 }
 function failureAnnotations(plan2, run2) {
   if (run2.code !== 1) return [];
-  const failed = plan2?.changes.filter((change) => change.error !== void 0) ?? [];
-  if (failed.length > 0) {
-    return failed.map((change) => ({
+  const failed2 = plan2?.changes.filter((change) => change.error !== void 0) ?? [];
+  if (failed2.length > 0) {
+    return failed2.map((change) => ({
       level: "error",
       title: "forgeplan",
       message: `${change.address}: ${describeFailure(change.error)}`
@@ -51770,7 +57176,7 @@ async function comment(context, { write, note, redactor }, inputs, pullRequest2,
   const client = workflowClient(context, inputs.githubToken);
   const marker = `${commentMarker(inputs.commentKey)}
 ${digestLine(planDigest(plan2))}`;
-  const body = redactor.redact(
+  const body2 = redactor.redact(
     renderPlan(redactor.plan(plan2), "markdown", {
       ...options,
       marker,
@@ -51784,7 +57190,7 @@ ${digestLine(planDigest(plan2))}`;
       { owner, repo, number: pullRequest2.number },
       commentMarker(inputs.commentKey),
       author,
-      body
+      body2
     );
     write(`forgeplan: pull-request comment ${result.action}: ${result.html_url}
 `);

@@ -1,3 +1,4 @@
+import { READS_MODES } from "../engine/bulk/reads.js";
 import { parseShard, type Shard } from "../engine/shard.js";
 import { FORMATS, type Format } from "../render/index.js";
 
@@ -18,6 +19,8 @@ export interface ActionInputs {
   allowDelete: boolean;
   concurrency?: string;
   writeInterval?: string;
+  /** How repositories are read: auto, rest or graphql (forgeplan's --reads). */
+  reads?: string;
   shard?: Shard;
   /** Plan files or directories of them, for `plan --merge`. */
   merge: string[];
@@ -133,6 +136,10 @@ export function readInputs(env: Env): ActionInputs {
   }
   const concurrency = raw(env, "concurrency");
   const writeInterval = raw(env, "write-interval");
+  const reads = raw(env, "reads");
+  if (reads !== undefined && !(READS_MODES as readonly string[]).includes(reads)) {
+    throw new InputError(`input 'reads' must be one of ${READS_MODES.join(", ")}, got '${reads}'`);
+  }
   const githubToken = raw(env, "github-token");
   const gitlabToken = raw(env, "gitlab-token");
   const appId = raw(env, "app-id");
@@ -158,6 +165,7 @@ export function readInputs(env: Env): ActionInputs {
     merge,
     ...(concurrency !== undefined ? { concurrency } : {}),
     ...(writeInterval !== undefined ? { writeInterval } : {}),
+    ...(reads !== undefined ? { reads } : {}),
     ...(shard !== undefined ? { shard } : {}),
     ...(cache !== undefined ? { cache } : {}),
     ...(reportIssue !== undefined ? { reportIssue } : {}),

@@ -154,6 +154,7 @@ function connectionArgs(inputs: ActionInputs): string[] {
     ...inputs.config.flatMap((file) => ["-c", file]),
     ...(inputs.concurrency !== undefined ? ["--concurrency", inputs.concurrency] : []),
     ...(inputs.writeInterval !== undefined ? ["--write-interval", inputs.writeInterval] : []),
+    ...(inputs.reads !== undefined ? ["--reads", inputs.reads] : []),
   ];
 }
 

@@ -10,6 +10,7 @@ import {
   verificationOf,
 } from "../engine/apply.js";
 import { PlanFileError, readPlan } from "../engine/merge.js";
+import { cappedChanges } from "../engine/removal-caps.js";
 import { savedPlanToApply } from "../engine/saved-plan.js";
 import { missingSecrets } from "../engine/secrets.js";
 import type { ForgeClient } from "../forge/client.js";
@@ -27,6 +28,8 @@ import {
   useColor,
 } from "./output.js";
 import { clockTime, Progress, realEvery, tightestWindow } from "./progress.js";
+import { parseReads, readsFlag, readsHelp } from "./reads.js";
+import { raisedLimit, removalLimitFlags, removalLimitHelp } from "./removal-limit.js";
 import { loadStateAt } from "./revision.js";
 import { rotationFlags, rotationHelp, rotationOption } from "./rotation.js";
 import {
@@ -177,6 +180,24 @@ function failureCause(
   return plan.errors > 0 ? unplanned(plan) : undefined;
 }
 
+/**
+ * The deletes the removal limit held, in one line: how many, where, the share, and what raises the
+ * limit (the held reason of the first collection says it); undefined when it held none.
+ */
+function heldRemovals(plan: Plan): string | undefined {
+  const held = cappedChanges(plan);
+  const [first] = held;
+  if (first === undefined) return undefined;
+  const where =
+    first.capped?.by === "plan" ? "the plan" : (first.removal?.collection ?? first.address);
+  const places = new Set(held.map((change) => change.removal?.collection ?? change.address));
+  const more = places.size > 1 ? ` (and in ${plural(places.size - 1, "more collection")})` : "";
+  return (
+    `${plural(held.length, "delete")} held by the removal limit and not applied, in ${where}: ${first.held}${more}; ` +
+    "--allow-delete alone does not apply them"
+  );
+}
+
 function count(outcomes: readonly ChangeOutcome[], outcome: ChangeOutcome["outcome"]): number {
   return outcomes.filter((o) => o.outcome === outcome).length;
 }
@@ -207,13 +228,16 @@ function resumeHint(
 export const flags = {
   ...connectionFlags,
   ...colorFlag,
+  ...readsFlag,
   format: { type: "string" },
   "auto-approve": { type: "boolean" },
   "allow-delete": { type: "boolean" },
   shard: { type: "string" },
+  "shard-share": { type: "string" },
   "allow-partial": { type: "boolean" },
   ...rotationFlags,
   target: { type: "string", multiple: true },
+  ...removalLimitFlags,
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -229,13 +253,16 @@ ${connectionHelp()}  --auto-approve           apply without asking (required whe
   --format FORMAT          text (default), markdown or json, for the plan and the report; json is
                            one document {plan, outcomes, verification, verified} and needs
                            --auto-approve
-${colorHelp}  --shard K/N              apply only this shard's part (same partition as 'plan --shard')
+${colorHelp}${readsHelp}  --shard K/N              apply only this shard's part (same partition as 'plan --shard'), at 1/N
+                           of the token's limits
+  --shard-share F          this shard's share of the token's limits instead of 1/N (0.5 or 1/2)
   --allow-partial          apply a saved plan of what changed since a revision ('plan --changed-from'),
                            checked against a fresh plan made the same way
 ${rotationHelp}  --target ADDRESS         apply only what this address matches (repeatable; globs: github/acme/api/*,
                            */branch_protection/main); only what the targets reach is read
-  -h, --help               this text
-Exit 0 when everything was applied and verified; 1 otherwise.
+${removalLimitHelp}  -h, --help               this text
+Exit 0 when everything was applied and verified; 1 otherwise (removals held by the removal limit
+included).
 `;
 
 /**
@@ -276,6 +303,7 @@ export const apply: Command = async (argv, io) => {
     throw new CliError("apply: a plan made with --changed-from is applied whole; drop --shard");
   }
   const connection = configFlags(values, saved, savedFile);
+  const reads = parseReads("apply", values.reads);
 
   const clients: ForgeClient[] = [];
   const progress = new Progress({
@@ -298,7 +326,7 @@ export const apply: Command = async (argv, io) => {
     shown,
     state,
     [],
-    shardClientOptions(shard),
+    shardClientOptions("apply", shard, values["shard-share"]),
   );
   clients.push(...session.clients.values());
   session.onEvent((event) => progress.event(event));
@@ -308,6 +336,8 @@ export const apply: Command = async (argv, io) => {
     throw new CliError(`apply: ${savedFile} was planned with its own --target; give none`);
   }
   const targets = targetOption("apply", saved?.targets ?? values.target);
+  // A saved plan is checked against a fresh plan made with the limit it was made with.
+  const removalLimit = raisedLimit("apply", values) ?? saved?.removal_limit;
   const replan = async (
     label: string,
     rotate: Rotation,
@@ -315,13 +345,20 @@ export const apply: Command = async (argv, io) => {
   ): Promise<Plan> => {
     progress.begin(label);
     try {
+      const limit = removalLimit ? { removalLimit } : {};
       return partial === undefined
-        ? await planPart(state, session.readers, shard, {
+        ? await planPart("apply", state, session.readers, shard, {
             ...rotate,
+            reads,
             ...(targets ? { targets } : {}),
             ...(deleted ? { deleted } : {}),
+            ...limit,
           })
-        : await planChanges(partial.changed_from, base, state, session.readers, rotate, deleted);
+        : await planChanges("apply", partial.changed_from, base, state, session.readers, {
+            ...rotate,
+            ...(deleted ? { deleted } : {}),
+            ...limit,
+          });
     } finally {
       progress.end();
     }
@@ -398,7 +435,7 @@ export const apply: Command = async (argv, io) => {
       );
       return 1;
     }
-    const cause = failureCause(outcomes, report, plan);
+    const cause = failureCause(outcomes, report, plan) ?? heldRemovals(plan);
     if (cause === undefined) return 0;
     shown.stderr.write(`forgeplan: apply: ${cause}\n`);
     return 1;

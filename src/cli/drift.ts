@@ -6,17 +6,20 @@ import { renderPlan } from "../render/index.js";
 import { parseFlags } from "./args.js";
 import { type Command, CliError, type CliIO } from "./io.js";
 import { colorFlag, colorHelp, parseFormat, printPlan, savePlan, useColor } from "./output.js";
+import { parseReads, readsFlag, readsHelp } from "./reads.js";
 import { connectionFlags, connectionHelp, loadState, openSession } from "./session.js";
 import { planPart, shardClientOptions, shardOption, targetOption } from "./sharding.js";
 
 export const flags = {
   ...connectionFlags,
   ...colorFlag,
+  ...readsFlag,
   format: { type: "string" },
   out: { type: "string" },
   refresh: { type: "boolean" },
   "report-issue": { type: "string" },
   shard: { type: "string" },
+  "shard-share": { type: "string" },
   target: { type: "string", multiple: true },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -27,13 +30,14 @@ export const help = `usage: forgeplan drift [-c FILE|DIR]... [--format text|mark
 The plan for scheduled runs: reports anything that differs from the desired state, audit findings
 included, and changes nothing.
 ${connectionHelp(["cache"])}  --format FORMAT          text (default), markdown, json
-${colorHelp}  --out PLAN.json          also save the plan as JSON
+${colorHelp}${readsHelp}  --out PLAN.json          also save the plan as JSON
   --cache DIR              keep the ETag and body of every read in DIR between runs: a resource that
                            has not changed is answered 304 (no rate budget) and planned from its body
   --refresh                read everything in full this time (the cache is rewritten)
   --report-issue OWNER/REPO  keep one drift issue there: opened or updated on drift, closed once gone
   --target ADDRESS         check only what this address matches (repeatable; globs allowed)
-  --shard K/N              check only shard K of N, at 1/N of the rate budget
+  --shard K/N              check only shard K of N, at 1/N of the token's limits
+  --shard-share F          this shard's share of the token's limits instead of 1/N (0.5 or 1/2)
   -h, --help               this text
 Exit 0: no drift; 2: drift (a create, update, delete or audit finding); 1: errors.
 `;
@@ -78,6 +82,7 @@ export const drift: Command = async (argv, io) => {
   }
   const format = parseFormat("drift", values.format);
   const shard = shardOption("drift", values.shard);
+  const reads = parseReads("drift", values.reads);
   const targets = targetOption("drift", values.target);
   const issueRepo =
     values["report-issue"] === undefined ? undefined : parseRepo(values["report-issue"]);
@@ -102,10 +107,13 @@ export const drift: Command = async (argv, io) => {
     io,
     state,
     viaTarget === undefined ? [] : [viaTarget],
-    shardClientOptions(shard),
+    shardClientOptions("drift", shard, values["shard-share"]),
   );
   try {
-    const plan = await planPart(state, session.readers, shard, targets ? { targets } : {});
+    const plan = await planPart("drift", state, session.readers, shard, {
+      reads,
+      ...(targets ? { targets } : {}),
+    });
     printPlan(io, plan, format, useColor(io, values["no-color"]));
     if (values.out) savePlan("drift", io, plan, values.out);
     if (values.cache !== undefined) reportCacheUse(io, session.clients.values());

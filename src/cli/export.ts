@@ -143,11 +143,16 @@ export const exportCommand: Command = async (argv, io) => {
       exported,
       values.out === undefined ? false : isDirectory(io, values.out),
     );
-    if (values.out === undefined) {
-      io.stdout.write(files.get(SINGLE)!);
-      return 0;
+    if (values.out === undefined) io.stdout.write(files.get(SINGLE)!);
+    else writeFiles(io, values.out, files);
+    const unread = exported.unread.length;
+    if (unread > 0) {
+      // What could be read is written; each part that could not is named in it, and the run fails.
+      throw new CliError(
+        `export: ${unread} part${unread === 1 ? "" : "s"} could not be read and ${unread === 1 ? "is" : "are"} left out; ` +
+          `the YAML names ${unread === 1 ? "it" : "each"} in a comment starting "# not exported:"`,
+      );
     }
-    writeFiles(io, values.out, files);
     return 0;
   } catch (error) {
     if (error instanceof ExportError) throw new CliError(`export: ${error.message}`);
@@ -173,7 +178,8 @@ function yamlOf(document: Record<string, unknown>, comments: readonly ExportComm
  * together (`-c DIR`) as the one document would.
  */
 function exportFiles(exported: ExportedState, split: boolean): Map<string, string> {
-  const { document, comments } = exported;
+  const { document } = exported;
+  const comments = [...exported.comments, ...exported.unread];
   if (!split) return new Map([[SINGLE, yamlOf(document, comments)]]);
   const owners = new Map<string, Record<string, unknown[]>>();
   const add = (owner: string, key: string, entry: unknown) => {
@@ -185,6 +191,9 @@ function exportFiles(exported: ExportedState, split: boolean): Map<string, strin
   for (const entry of entries("repositories"))
     add(entry.name.split("/")[0]!, "repositories", entry);
   for (const entry of entries("organizations")) add(entry.name, "organizations", entry);
+  // An owner nothing could be read of still gets its file, saying what is missing.
+  for (const { owner } of exported.unread)
+    if (owner !== undefined && !owners.has(owner)) owners.set(owner, {});
   const files = new Map<string, string>();
   for (const [owner, sections] of owners) {
     const about = comments.filter((comment) => comment.owner === owner);

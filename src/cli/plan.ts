@@ -2,6 +2,8 @@ import { hasChanges, type Plan } from "../core/plan.js";
 import { configHint, looksLikeConfig, parseFlags } from "./args.js";
 import { type Command, CliError } from "./io.js";
 import { colorFlag, colorHelp, parseFormat, printPlan, savePlan, useColor } from "./output.js";
+import { parseReads, readsFlag, readsHelp } from "./reads.js";
+import { raisedLimit, removalLimitFlags, removalLimitHelp } from "./removal-limit.js";
 import { loadStateAt } from "./revision.js";
 import { rotationFlags, rotationHelp, rotationOption } from "./rotation.js";
 import { configPaths, connectionFlags, connectionHelp, loadState, openSession } from "./session.js";
@@ -17,13 +19,16 @@ import {
 export const flags = {
   ...connectionFlags,
   ...colorFlag,
+  ...readsFlag,
   format: { type: "string" },
   out: { type: "string" },
   shard: { type: "string" },
+  "shard-share": { type: "string" },
   "changed-from": { type: "string" },
   merge: { type: "boolean" },
   ...rotationFlags,
   target: { type: "string", multiple: true },
+  ...removalLimitFlags,
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -32,15 +37,17 @@ export const help = `usage: forgeplan plan [-c FILE|DIR]... [--format text|markd
 
 Reads the live state of everything the desired state names and prints the plan.
 ${connectionHelp()}  --format FORMAT          text (default; coloured on a terminal), markdown (PR comment), json
-${colorHelp}  --out PLAN.json          also save the plan as JSON (apply it later with 'forgeplan apply PLAN.json')
-  --shard K/N              plan only shard K of N (by repository, project, group), at 1/N of the rate budget
+${colorHelp}${readsHelp}  --out PLAN.json          also save the plan as JSON (apply it later with 'forgeplan apply PLAN.json')
+  --shard K/N              plan only shard K of N (by repository, project, group), at 1/N of the
+                           token's limits (rate budget, points, CPU time, concurrency)
+  --shard-share F          this shard's share of the token's limits instead of 1/N (0.5 or 1/2)
   --changed-from REF       plan only what the configuration changes since the git revision REF (a
                            pull request's base): the resources whose resolved desired state differs,
                            with what the service already differed in shown apart; the plan says how
                            many resources it left out, and a saved one is marked partial
   --target ADDRESS         plan only what this address matches (repeatable; globs: github/acme/api/*,
                            */branch_protection/main); only what the targets reach is read
-${rotationHelp}  --merge SHARD.json...    combine the plans of all N shards (saved with --out) into one; reads nothing live
+${rotationHelp}${removalLimitHelp}  --merge SHARD.json...    combine the plans of all N shards (saved with --out) into one; reads nothing live
   -h, --help               this text
 Exit 0: no changes (audit reports alone don't count); 2: changes; 1: errors.
 `;
@@ -83,6 +90,8 @@ export const plan: Command = async (argv, io) => {
     throw new CliError(`plan: --changed-from expects a git revision, got '${changedFrom}'`);
   }
   const shard = shardOption("plan", values.shard);
+  const reads = parseReads("plan", values.reads);
+  const removalLimit = raisedLimit("plan", values);
   let result: Plan;
   if (values.merge) {
     result = mergePlanFiles("plan", io, positionals);
@@ -93,16 +102,28 @@ export const plan: Command = async (argv, io) => {
       changedFrom === undefined
         ? undefined
         : loadStateAt("plan", changedFrom, configPaths(values), io);
-    const session = await openSession("plan", values, io, state, [], shardClientOptions(shard));
+    const session = await openSession(
+      "plan",
+      values,
+      io,
+      state,
+      [],
+      shardClientOptions("plan", shard, values["shard-share"]),
+    );
     const rotation = rotationOption("plan", values);
     try {
       result =
         changedFrom === undefined
-          ? await planPart(state, session.readers, shard, {
+          ? await planPart("plan", state, session.readers, shard, {
               ...rotation,
+              reads,
               ...(targets ? { targets } : {}),
+              ...(removalLimit ? { removalLimit } : {}),
             })
-          : await planChanges(changedFrom, base, state, session.readers, rotation);
+          : await planChanges("plan", changedFrom, base, state, session.readers, {
+              ...rotation,
+              ...(removalLimit ? { removalLimit } : {}),
+            });
     } finally {
       await session.close();
     }

@@ -60,6 +60,10 @@ function waitText(reason: WaitReason, until: number): string {
       return `waiting as the service asked (Retry-After) until ${at}`;
     case "secondary-limit":
       return `waiting out a secondary rate limit until ${at}`;
+    case "cpu-time":
+      return `waiting for CPU time (a secondary rate limit) until ${at}`;
+    case "content-creation":
+      return `waiting to create more content (a secondary rate limit) until ${at}`;
     default:
       return `waiting for rate-limit reset at ${at}`;
   }

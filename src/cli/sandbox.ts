@@ -7,13 +7,17 @@ export const flags = {
   port: { type: "string" },
   seed: { type: "string" },
   generate: { type: "string" },
+  "generate-profile": { type: "string" },
   latency: { type: "string" },
   "fail-rate": { type: "string" },
   "fault-seed": { type: "string" },
   "rate-limit": { type: "string" },
   "rate-window": { type: "string" },
   "secondary-limit": { type: "string" },
+  "cpu-limit": { type: "string" },
   "token-ttl": { type: "string" },
+  "graphql-limit": { type: "string" },
+  "graphql-timeout-ms": { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -25,6 +29,8 @@ options:
   --port N               port to listen on (default 0: any free port)
   --seed FILE            YAML seed file (default: the demo world)
   --generate N           add repositories acme/repo-0001 … acme/repo-N
+  --generate-profile P   basic (default: branches, hooks) or full (also protections of main and
+                         dev, a collaborator, two teams and a ruleset in every one)
   --latency MS           delay every answer by MS milliseconds
   --fail-rate P          answer a share P (0..1) of requests with 502/503 or a secondary-limit 403
   --fault-seed N         seed of the fault choice, for reproducible runs (default 1)
@@ -32,7 +38,13 @@ options:
   --rate-window SECONDS  length of every rate-limit window
   --secondary-limit N    secondary limit: points a minute per endpoint and token (default 900;
                          a read costs 1, a write 5)
+  --cpu-limit SECONDS    secondary limit on CPU time: seconds of response time a token's requests
+                         may take in a minute (GitHub's is 90; default none)
   --token-ttl SECONDS    lifetime of GitHub App installation tokens (default 3600)
+  --graphql-limit N      secondary limit of POST /graphql: points a minute and token (default
+                         2000; a query costs 1)
+  --graphql-timeout-ms MS  answer 502 to a GraphQL query that takes longer than MS, modelled as a
+                         millisecond per object in its answer (default: no ceiling)
   -h, --help             this text
 `;
 
@@ -43,6 +55,11 @@ function parseFailRate(value: string | undefined): number | undefined {
     throw new CliError(`sandbox: --fail-rate expects a number from 0 to 1, got '${value}'`);
   }
   return rate;
+}
+
+function parseProfile(value: string | undefined): "basic" | "full" | undefined {
+  if (value === undefined || value === "basic" || value === "full") return value;
+  throw new CliError(`sandbox: --generate-profile must be basic or full, got '${value}'`);
 }
 
 function parseRateLimits(value: string | undefined): Record<string, number> | undefined {
@@ -86,13 +103,17 @@ export const sandbox: Command = async (argv, io) => {
         ? values.seed
         : join(io.cwd, values.seed),
     generate: parseCount("sandbox", "generate", values.generate),
+    generateProfile: parseProfile(values["generate-profile"]),
     latencyMs: parseCount("sandbox", "latency", values.latency),
     failRate: parseFailRate(values["fail-rate"]),
     faultSeed: parseCount("sandbox", "fault-seed", values["fault-seed"]),
     rateLimits: parseRateLimits(values["rate-limit"]),
     rateWindowSeconds: positive("rate-window", values["rate-window"]),
     secondaryPointsPerMinute: positive("secondary-limit", values["secondary-limit"]),
+    cpuLimitSeconds: positive("cpu-limit", values["cpu-limit"]),
     tokenTtlSeconds: positive("token-ttl", values["token-ttl"]),
+    graphqlPointsPerMinute: positive("graphql-limit", values["graphql-limit"]),
+    graphqlTimeoutMs: positive("graphql-timeout-ms", values["graphql-timeout-ms"]),
   };
 
   let running;

@@ -5,6 +5,7 @@ import type { DesiredState, TargetConfig } from "../config/model.js";
 import type { Secret } from "../core/secret.js";
 import { loadDesiredState } from "../engine/desired.js";
 import { collectSecrets } from "../engine/secrets.js";
+import { CONTENT_CREATION } from "../forge/limits.js";
 import {
   CLIENT_DEFAULTS,
   type ClientEvent,
@@ -28,6 +29,8 @@ export const connectionFlags = {
   concurrency: { type: "string" },
   "write-interval": { type: "string" },
   "points-per-minute": { type: "string" },
+  "cpu-limit": { type: "string" },
+  "max-pages": { type: "string" },
   "max-wait": { type: "string" },
   cache: { type: "string" },
 } as const;
@@ -54,6 +57,13 @@ const CONNECTION_HELP: ReadonlyArray<readonly [keyof typeof connectionFlags, str
       "                           costs 1 point, a write 5)",
   ],
   [
+    "cpu-limit",
+    "  --cpu-limit SECONDS      the response time a minute the token's requests are paced to (GitHub's\n" +
+      "                           CPU-time limit; default 90 with a fifth kept in reserve; none against\n" +
+      "                           a sandbox)",
+  ],
+  ["max-pages", "  --max-pages N            most pages read of one listing (default 1000)"],
+  [
     "max-wait",
     "  --max-wait DURATION      longest any request waits for rate limits (90s, 15m, 1h30m; default 15m)",
   ],
@@ -77,6 +87,8 @@ export interface ConnectionFlags {
   concurrency?: string;
   "write-interval"?: string;
   "points-per-minute"?: string;
+  "cpu-limit"?: string;
+  "max-pages"?: string;
   "max-wait"?: string;
   cache?: string;
   /** drift's --refresh: read everything in full, rewriting the cache. */
@@ -136,6 +148,14 @@ export function reportEvent(io: CliIO, event: ClientEvent): void {
   const until = `until ${clockTime(event.until)} UTC`;
   const { after } = event;
   // A secondary limit is counted per endpoint: its line always names the endpoint first.
+  if (event.reason === "cpu-time" || event.reason === "content-creation") {
+    const limit =
+      event.reason === "cpu-time"
+        ? `CPU time${event.category === "graphql" ? " (GraphQL)" : ""}: waiting ${until}, keeping the response time of a minute's requests within the limit (--cpu-limit)`
+        : `content creation: waiting ${until}, at most ${CONTENT_CREATION.perMinute} content-creating requests a minute and ${CONTENT_CREATION.perHour} an hour`;
+    io.stderr.write(`forgeplan: secondary rate limit on ${limit}\n`);
+    return;
+  }
   if (event.reason === "secondary-limit") {
     const answer =
       after === undefined
@@ -180,7 +200,7 @@ export async function openSession(
   state: DesiredState,
   /** Targets to connect even if no entry uses them (export names what it reads on the command line). */
   alsoUse: readonly string[] = [],
-  /** A shard's share of the rate budget. */
+  /** A shard's share of the token's limits. */
   clientOptions: Pick<ForgeClientOptions, "shareOfBudget"> = {},
 ): Promise<Session> {
   let sandboxUrl = flags["sandbox-url"];
@@ -211,6 +231,10 @@ export async function openSession(
   if (pointsPerMinute === 0) {
     throw new CliError(`${command}: --points-per-minute must be at least 1`);
   }
+  const cpuSeconds = parseCount(command, "cpu-limit", flags["cpu-limit"]);
+  if (cpuSeconds === 0) throw new CliError(`${command}: --cpu-limit must be at least 1`);
+  const maxPages = parseCount(command, "max-pages", flags["max-pages"]);
+  if (maxPages === 0) throw new CliError(`${command}: --max-pages must be at least 1`);
   const maxWaitMs =
     parseDuration(command, "max-wait", flags["max-wait"]) ?? CLIENT_DEFAULTS.maxWaitMs;
   const cache =
@@ -235,6 +259,8 @@ export async function openSession(
       writeIntervalMs,
       maxWaitMs,
       ...(pointsPerMinute === undefined ? {} : { pointsPerMinute }),
+      ...sandboxLimits(againstSandbox, cpuSeconds),
+      ...(maxPages === undefined ? {} : { maxPages }),
       ...(cache ? { cache } : {}),
       signal,
       onEvent: (event) => {
@@ -271,6 +297,23 @@ export async function openSession(
       await stopSandbox?.();
     },
   };
+}
+
+/**
+ * The secondary limits a sandbox does not enforce unless told (`forgeplan sandbox --cpu-limit`) are
+ * not paced to against one, as writes are not spaced there: a local emulator needs neither.
+ */
+function sandboxLimits(
+  againstSandbox: boolean,
+  cpuSeconds: number | undefined,
+): Pick<ForgeClientOptions, "contentLimits" | "cpuTimeLimitMs"> {
+  const cpu =
+    cpuSeconds !== undefined
+      ? { cpuTimeLimitMs: cpuSeconds * 1000 }
+      : againstSandbox
+        ? { cpuTimeLimitMs: Number.POSITIVE_INFINITY }
+        : {};
+  return { ...cpu, ...(againstSandbox ? { contentLimits: null } : {}) };
 }
 
 /**

@@ -32,6 +32,8 @@ export interface EnvValue {
 export interface SensitiveString {
   text: string;
   values: EnvValue[];
+  /** Where the string is in the file's value. */
+  path: Path;
 }
 
 export interface Interpolated {
@@ -114,7 +116,7 @@ export function interpolate(
     }
     if (!node.includes("${")) return node;
     const expanded = expand(node, lookup, problem);
-    if (expanded.values.length > 0) result.sensitive.push(expanded);
+    if (expanded.values.length > 0) result.sensitive.push({ ...expanded, path: [...path] });
     return expanded.text;
   };
   const walkContainer = (node: unknown): unknown => {
@@ -155,7 +157,7 @@ function expand(
   text: string,
   lookup: (name: string) => string | undefined,
   problem: (message: string) => void,
-): SensitiveString {
+): Omit<SensitiveString, "path"> {
   const values: EnvValue[] = [];
   const expanded = text.replace(
     REFERENCE,

@@ -11,6 +11,7 @@ import { join, resolve as resolvePath } from "node:path";
 import type { Redactor } from "../core/redact.js";
 import { type ConfigError, errorAt, sortErrors } from "./errors.js";
 import { interpolate } from "./interpolate.js";
+import { type InterpolatedField, maskInterpolated } from "./mask-values.js";
 import { issuesToErrors } from "./issues.js";
 import type { DesiredState } from "./model.js";
 import { type ValidFile, resolve } from "./resolve.js";
@@ -71,6 +72,9 @@ export function loadConfig(paths: readonly string[], options: LoadOptions): Load
   const unknown = new Set<string>();
   const known = (found: ConfigError[]) => found.filter((error) => !unknown.has(positionKey(error)));
   const secretAt = secretMatcher(options.spec);
+  const interpolated: InterpolatedField[] = [];
+  const secretValues: string[] = [];
+  const masked = (found: ConfigError[]) => maskInterpolated(found, interpolated, secretValues);
   for (const file of files) {
     const content = read(file, options, errors);
     if (content === undefined) continue;
@@ -87,12 +91,20 @@ export function loadConfig(paths: readonly string[], options: LoadOptions): Load
     );
     for (const name of names) variables.add(name);
     for (const path of unresolved) unknown.add(positionKey(parsed.source.locate(path)));
-    for (const secret of secrets) options.redactor?.add(secret.value, secret.name);
+    for (const secret of secrets) {
+      options.redactor?.add(secret.value, secret.name);
+      secretValues.push(secret.value);
+    }
     for (const field of sensitive) {
       options.redactor?.addField(
         field.text,
         field.values.map(({ name, value: text }) => ({ value: text, source: name })),
       );
+      interpolated.push({
+        at: parsed.source.locate(field.path),
+        text: field.text,
+        values: field.values.map(({ value: text }) => text),
+      });
     }
     const source = { ...parsed.source, value };
     for (const problem of problems)
@@ -107,13 +119,13 @@ export function loadConfig(paths: readonly string[], options: LoadOptions): Load
     }
   }
   const order = files.map((file) => file.display);
-  if (errors.length > 0) return { ok: false, errors: sortErrors(errors, order) };
+  if (errors.length > 0) return { ok: false, errors: sortErrors(masked(errors), order) };
   const resolved = resolve(valid, options.env, options.spec);
   for (const target of resolved.state.targets) {
     if (target.token) options.redactor?.add(target.token.reveal(), target.tokenEnv);
   }
   const problems = known(resolved.errors);
-  if (problems.length > 0) return { ok: false, errors: sortErrors(problems, order) };
+  if (problems.length > 0) return { ok: false, errors: sortErrors(masked(problems), order) };
   return { ok: true, state: resolved.state, variables: [...variables] };
 }
 

@@ -78,6 +78,8 @@ export interface DesiredState {
   defaults: SettingsLayer[];
   repositories: RepositoryEntry[];
   sections: SectionEntry[];
+  /** What one plan may remove (`removal_limit`), as the file that writes it says. */
+  removalLimit?: { share?: number; floor?: number; deletes?: number };
   /** The files loaded, in merge order, as the errors name them. */
   files: string[];
 }

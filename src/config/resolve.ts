@@ -82,14 +82,36 @@ class Resolver {
         sections.push(...this.#section(source, data, section, seen));
       }
     }
+    const removalLimit = this.#removalLimit();
     const state: DesiredState = {
       targets: [...this.targets.values()],
       defaults: this.defaults,
       repositories: repositories.finish(),
       sections,
+      ...(removalLimit === undefined ? {} : { removalLimit }),
       files: this.files.map((file) => file.source.file),
     };
     return { state, errors: this.errors };
+  }
+
+  /** `removal_limit`, written in one file at most: two would depend on the order of the files. */
+  #removalLimit(): ConfigFile["removal_limit"] {
+    let first: Place | undefined;
+    let limit: ConfigFile["removal_limit"];
+    for (const { source, data } of this.files) {
+      if (data.removal_limit === undefined) continue;
+      const place = this.place(source, ["removal_limit"]);
+      if (first !== undefined) {
+        this.error(
+          place,
+          `removal_limit is also written at ${describePlace(first)}; write it once`,
+        );
+        continue;
+      }
+      first = place;
+      limit = data.removal_limit;
+    }
+    return limit;
   }
 
   place(source: SourceFile, path: Path): Place {

@@ -246,6 +246,29 @@ function sectionsShape(spec: ConfigSpec): z.ZodRawShape {
   return shape;
 }
 
+const removalLimit = closed({
+  share: z
+    .number()
+    .min(0)
+    .max(100)
+    .optional()
+    .describe(
+      "The percentage of an authoritative collection's live members (a repository's hooks, collaborators or teams, a team's members …) one plan may remove; over it, all of that collection's removals are held. Default 25.",
+    ),
+  floor: z
+    .int()
+    .nonnegative()
+    .optional()
+    .describe("Removals always allowed in one collection, whatever its size. Default 2."),
+  deletes: z
+    .int()
+    .nonnegative()
+    .optional()
+    .describe(
+      "The most deletes one plan may apply, all kinds together; over it, every delete is held. Default: no limit.",
+    ),
+});
+
 const GROUP_DESCRIPTIONS: Record<string, string> = {
   audits: "Reports that change nothing.",
 };
@@ -274,6 +297,11 @@ export function fileSchema(spec: ConfigSpec): z.ZodType {
       .array(repositoryEntry(spec).describe("Settings for one repository or a glob of them."))
       .optional()
       .describe("Repository settings, per repository or glob of repositories."),
+    removal_limit: removalLimit
+      .optional()
+      .describe(
+        "What one plan may remove before its removals are held (raised for one run with --removal-limit and --delete-limit).",
+      ),
     ...sectionsShape(spec),
   });
   built.set(spec, schema);
@@ -297,6 +325,7 @@ export interface ConfigFile {
   >;
   defaults?: Record<string, unknown>;
   profiles?: Record<string, Record<string, unknown>>;
+  removal_limit?: { share?: number; floor?: number; deletes?: number };
   repositories?: Array<
     {
       name: string;

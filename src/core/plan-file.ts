@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { leastTime, type ReadBudget } from "./budget.js";
 import { ACTIONS, type Change, makePlan, type Plan, summarize } from "./plan.js";
 import { isPlainObject } from "./plain.js";
 import { SENSITIVE } from "./secret.js";
@@ -16,7 +17,7 @@ export class PlanFileError extends Error {
 }
 
 // Keys a newer engine adds that are not listed here follow the known ones in their own order.
-const PLAN_KEYS = ["format_version", "partial", "changes", "summary", "errors"];
+const PLAN_KEYS = ["format_version", "partial", "changes", "summary", "errors", "budget"];
 const CHANGE_KEYS = [
   "address",
   "kind",
@@ -37,6 +38,15 @@ const PARTIAL_KEYS = ["changed_from", "unchanged", "unlisted", "no_longer_manage
 const REQUEST_KEYS = ["method", "path", "body", "expect"];
 const ERROR_KEYS = ["message", "request", "status"];
 const SUMMARY_KEYS = ["create", "update", "delete", "report", "no-op"];
+const BUDGET_KEYS = [
+  "rest_requests",
+  "from_cache",
+  "busiest_endpoint",
+  "graphql_queries",
+  "graphql_points",
+  "rest_limit",
+  "graphql_limit",
+];
 
 export function ordered(value: unknown, keys: readonly string[]): unknown {
   if (!isPlainObject(value)) return value;
@@ -84,7 +94,16 @@ export function planData(value: unknown): unknown {
   if ("changes" in result) result.changes = list(result.changes, changeJson);
   if ("summary" in result) result.summary = ordered(result.summary, SUMMARY_KEYS);
   if ("partial" in result) result.partial = ordered(result.partial, PARTIAL_KEYS);
+  if ("budget" in result) result.budget = budgetData(result.budget);
   return result;
+}
+
+/** The budget's counts, and the least time they take at the service's limits (recomputed on read). */
+function budgetData(value: unknown): unknown {
+  const counts = ordered(value, BUDGET_KEYS);
+  if (!isPlainObject(counts)) return counts;
+  const { least_time: _stored, ...rest } = counts;
+  return { ...rest, least_time: leastTime(rest as unknown as ReadBudget) };
 }
 
 function stringify(value: unknown): string {
@@ -142,6 +161,14 @@ function fileSchema(kinds: readonly string[]) {
     live_fingerprint: z.string().optional(),
     held: z.string().optional(),
     removal: z.strictObject({ collection: z.string().min(1), live: count }).optional(),
+    capped: z
+      .strictObject({
+        by: z.enum(["collection", "plan"]),
+        count,
+        live: count.optional(),
+        allowed: count,
+      })
+      .optional(),
     error: z
       .looseObject({
         message: z.string(),
@@ -169,6 +196,20 @@ function fileSchema(kinds: readonly string[]) {
       .refine((shard) => shard.index <= shard.count, { error: "expected index ≤ count" })
       .optional(),
     targets: z.array(z.string().min(1)).min(1).optional(),
+    budget: z
+      .looseObject({
+        rest_requests: count,
+        from_cache: count,
+        busiest_endpoint: count,
+        graphql_queries: count,
+        graphql_points: count,
+        rest_limit: count.min(1),
+        graphql_limit: count.min(1),
+      })
+      .optional(),
+    removal_limit: z
+      .strictObject({ share: z.number().min(0).max(100).optional(), deletes: count.optional() })
+      .optional(),
     partial: z
       .strictObject({
         changed_from: z.string().min(1),
@@ -242,6 +283,21 @@ export function readPlanFile(text: string, file: string, kinds: readonly string[
     ...(parsed.data.rotate_secret ? { rotate_secret: parsed.data.rotate_secret } : {}),
     ...(parsed.data.shard ? { shard: parsed.data.shard } : {}),
     ...(parsed.data.targets ? { targets: parsed.data.targets } : {}),
+    ...(parsed.data.removal_limit ? { removal_limit: parsed.data.removal_limit } : {}),
     ...(parsed.data.partial ? { partial: parsed.data.partial } : {}),
+    ...(parsed.data.budget ? { budget: budgetOf(parsed.data.budget) } : {}),
+  };
+}
+
+/** The counts of a stored budget; what they take in time is recomputed, never trusted. */
+function budgetOf(stored: ReadBudget): ReadBudget {
+  return {
+    rest_requests: stored.rest_requests,
+    from_cache: stored.from_cache,
+    busiest_endpoint: stored.busiest_endpoint,
+    graphql_queries: stored.graphql_queries,
+    graphql_points: stored.graphql_points,
+    rest_limit: stored.rest_limit,
+    graphql_limit: stored.graphql_limit,
   };
 }

@@ -1,3 +1,4 @@
+import type { ReadBudget } from "./budget.js";
 /**
  * The plan vocabulary shared by the engine, the renderers and the CLI. Plans are plain data: they
  * serialize to the contract's JSON format and can be applied later exactly as reviewed. The kinds of
@@ -81,6 +82,30 @@ export interface Removal {
   live: number;
 }
 
+/**
+ * Why the engine holds a delete: the removal limit (src/engine/removal-caps.ts). Either its
+ * collection would lose more than the limit allows (`live` members, `count` removals), or the whole
+ * plan would delete more than it allows (`count` deletes).
+ */
+export interface RemovalCap {
+  by: "collection" | "plan";
+  count: number;
+  /** The collection's live members (collection caps). */
+  live?: number;
+  /** How many the limit allows. */
+  allowed: number;
+}
+
+/** What one plan may remove (README, "Removal limits"). */
+export interface RemovalLimit {
+  /** The percentage of a collection's live members one plan may remove. */
+  share: number;
+  /** Removals always allowed in one collection, whatever its size. */
+  floor: number;
+  /** The most deletes one plan may apply in all; absent: no limit. */
+  deletes?: number;
+}
+
 export interface ChangeError {
   message: string;
   /** "GET /repos/acme/api" — the request that failed, when one did. */
@@ -115,6 +140,8 @@ export interface Change {
    * and how many members it holds live. The engine caps such removals per collection (issue #27).
    */
   removal?: Removal;
+  /** Set (with `held`) on a delete the removal limit holds. */
+  capped?: RemovalCap;
   /** Why this change could not be planned; the rest of the plan is still computed. */
   error?: ChangeError;
 }
@@ -163,6 +190,13 @@ export interface Plan {
    * `apply PLAN.json` re-plans with the same ones to check it.
    */
   targets?: string[];
+  /** What reading live state for the plan cost, against the service's limits (./budget.ts). */
+  budget?: ReadBudget;
+  /**
+   * The removal limit raised for the run that made the plan (`--removal-limit`, `--delete-limit`),
+   * so `apply PLAN.json` re-plans with the same limit to check it.
+   */
+  removal_limit?: Partial<Pick<RemovalLimit, "share" | "deletes">>;
 }
 
 /**

@@ -131,6 +131,18 @@ async function applyOne(
     publicKey: (path: string) => publicKeys.get(path),
   };
   let firstAnswer: unknown;
+  /** The requests of the change carried out so far, for the report of one that fails after them. */
+  const done: string[] = [];
+  const failed = (rest: Omit<ChangeOutcome, "address" | "kind" | "action" | "outcome">) =>
+    outcomeOf(change, {
+      outcome: "failed",
+      ...rest,
+      ...(rest.message !== undefined && done.length > 0
+        ? {
+            message: `${rest.message} (after ${done.join(", ")}, which ${done.length > 1 ? "were" : "was"} applied)`,
+          }
+        : {}),
+    });
   for (const [index, planned] of change.requests.entries()) {
     let label = `${planned.method} ${planned.path}`;
     if (input.signal?.aborted) stop.reason ??= { kind: "interrupted" };
@@ -143,11 +155,13 @@ async function applyOne(
       const response = await client.request(request.method, request.path, {
         body,
         writeKey: `${change.target}/${change.scope}`,
+        // A PUT that creates its resource counts towards GitHub's content-creation limit, as a POST does.
+        creates: change.action === "create",
       });
       if (index === 0) firstAnswer = response.data;
       const problem = verifyResponse(change.kind, request, response.data);
-      if (problem)
-        return outcomeOf(change, { outcome: "failed", request: label, message: problem });
+      if (problem) return failed({ request: label, message: problem });
+      if (request.method !== "GET") done.push(label);
     } catch (error) {
       if (error instanceof RateLimitWaitExceeded) {
         // The service did not carry this request out (it was held back or refused as over a limit).
@@ -163,8 +177,7 @@ async function applyOne(
       }
       if (error instanceof ForgeError) {
         const reason = error.reason || error.message;
-        return outcomeOf(change, {
-          outcome: "failed",
+        return failed({
           request: label,
           status: error.status,
           message: error.mayHaveBeenApplied
@@ -173,7 +186,7 @@ async function applyOne(
         });
       }
       const message = error instanceof Error ? error.message : String(error);
-      return outcomeOf(change, { outcome: "failed", request: label, message });
+      return failed({ request: label, message });
     }
   }
   return outcomeOf(change, { outcome: "applied" });

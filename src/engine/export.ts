@@ -23,6 +23,11 @@ export interface ExportedState {
   document: Record<string, unknown>;
   /** Facts worth a comment in the YAML (existing boards and links a clean-up could name). */
   comments: ExportComment[];
+  /**
+   * Each part that could not be read, with the error: the document leaves it out (and manages it
+   * nowhere, so planning it changes nothing there), and the YAML says so in a comment.
+   */
+  unread: ExportComment[];
 }
 
 export interface ExportComment {
@@ -33,32 +38,48 @@ export interface ExportComment {
 
 export class ExportError extends Error {}
 
-/** Runs a read, turning a failed one into one line that says what could not be read. */
-async function reading<T>(what: string, read: () => Promise<T>): Promise<T> {
+/** The parts of an export that could not be read, as the comments that name them. */
+type Unread = ExportComment[];
+
+/**
+ * Runs a read; a failed one is recorded as one line that says what could not be read (and why),
+ * and gives undefined, so the rest of the export goes on.
+ */
+async function reading<T>(
+  what: string,
+  owner: string | undefined,
+  unread: Unread,
+  read: () => Promise<T>,
+): Promise<{ read: true; value: T } | { read: false }> {
   try {
-    return await read();
+    return { read: true, value: await read() };
   } catch (error) {
-    if (error instanceof ReadFailed) throw new ExportError(`cannot read ${what}: ${error.message}`);
-    throw error;
+    if (!(error instanceof ReadFailed)) throw error;
+    unread.push({ text: `not exported: ${what}: ${error.message}`, ...(owner ? { owner } : {}) });
+    return { read: false };
   }
 }
 
-async function exportRepo(reader: ResourceReader, fullName: string) {
+/** A repository's entry, with every kind that could be read; `failed` names the setting keys that could not. */
+async function exportRepo(reader: ResourceReader, fullName: string, unread: Unread) {
   const [owner, name, extra] = fullName.split("/");
   if (!owner || !name || extra !== undefined) {
     throw new ExportError(`--repo expects OWNER/REPO, got '${fullName}'`);
   }
   const repo = { owner, name };
   const entry: Record<string, unknown> = { name: fullName, target: reader.target };
+  const failed = new Set<string>();
   for (const kind of REPOSITORY_KINDS) {
     const exported = kind.repository.export;
     if (exported === undefined) continue;
-    const value = await reading(`the ${kind.name} settings of ${fullName}`, () =>
+    const key = kind.repository.setting.key;
+    const result = await reading(`the ${kind.name} settings of ${fullName}`, owner, unread, () =>
       exported(reader, repo),
     );
-    if (value !== undefined) entry[kind.repository.setting.key] = value;
+    if (!result.read) failed.add(key);
+    else if (result.value !== undefined) entry[key] = result.value;
   }
-  return entry;
+  return { entry, failed };
 }
 
 const isGlob = (name: string) => /[*?[]/.test(name);
@@ -67,7 +88,7 @@ const isGlob = (name: string) => /[*?[]/.test(name);
 async function globMatches(
   reader: ResourceReader,
   selector: Extract<RepositorySelector, { kind: "glob" }>,
-): Promise<string[]> {
+): Promise<string[] | { unreadable: string }> {
   const entry: RepositoryEntry = {
     target: reader.target,
     origin: { file: "export", line: 1, column: 1 },
@@ -81,9 +102,9 @@ async function globMatches(
   );
   const failed = expansion.errors[0];
   if (failed !== undefined) {
-    throw new ExportError(
-      `cannot list ${describeSelector(selector)}: ${describeFailure(failed.error)}`,
-    );
+    return {
+      unreadable: `not exported: ${describeSelector(selector)}, which could not be listed: ${describeFailure(failed.error)}`,
+    };
   }
   return expansion.repos.map((repo) => `${repo.owner}/${repo.name}`);
 }
@@ -91,13 +112,15 @@ async function globMatches(
 /**
  * A glob's repositories as one glob entry (with the `where` asked for) holding every resource all of
  * them have alike, and one entry per repository with the rest: each resource is defined once per
- * repository, so planning it shows no change whatever the merge order.
+ * repository, so planning it shows no change whatever the merge order. A kind some repository could
+ * not be read for stays off the glob entry, which would otherwise manage it there too.
  */
 async function exportGlob(
   reader: ResourceReader,
   glob: string,
   where: Record<string, string[]> | undefined,
-): Promise<{ entries: Array<Record<string, unknown>>; comment: string }> {
+  unread: Unread,
+): Promise<{ entries: Array<Record<string, unknown>>; comment: string | undefined }> {
   const [owner = "", pattern = "", extra] = glob.split("/");
   if (owner === "" || pattern === "" || extra !== undefined) {
     throw new ExportError(`--repo expects OWNER/REPO or OWNER/GLOB, got '${glob}'`);
@@ -110,7 +133,13 @@ async function exportGlob(
     ...(where !== undefined && { properties: where }),
   };
   const names = await globMatches(reader, selector);
-  const named = await Promise.all(names.map((name) => exportRepo(reader, name)));
+  if (!Array.isArray(names)) {
+    unread.push({ text: names.unreadable, owner });
+    return { entries: [], comment: undefined };
+  }
+  const exported = await Promise.all(names.map((name) => exportRepo(reader, name, unread)));
+  const named = exported.map((repo) => repo.entry);
+  const failed = new Set(exported.flatMap((repo) => [...repo.failed]));
   const shared: Record<string, unknown> = {
     name: glob,
     ...(where !== undefined && {
@@ -127,6 +156,7 @@ async function exportGlob(
   };
   for (const kind of REPOSITORY_KINDS) {
     const setting = kind.repository.setting;
+    if (failed.has(setting.key)) continue;
     const [first, ...rest] = named.map((entry) => partsOf(setting, entry[setting.key]));
     const alike = (first ?? []).filter((part) =>
       rest.every((parts) =>
@@ -161,6 +191,7 @@ export async function exportState(
 ): Promise<ExportedState> {
   const document: Record<string, unknown> = { version: 1 };
   const comments: ExportComment[] = [];
+  const unread: Unread = [];
   if (request.repos.length > 0) {
     const reader = readerOf("repository");
     if (!reader) throw new ExportError("no repository target to export from");
@@ -172,8 +203,8 @@ export async function exportState(
     const exported = await Promise.all(
       request.repos.map(async (name) =>
         isGlob(name)
-          ? exportGlob(reader, name, request.where)
-          : { entries: [await exportRepo(reader, name)], comment: undefined },
+          ? exportGlob(reader, name, request.where, unread)
+          : { entries: readAnything(await exportRepo(reader, name, unread)), comment: undefined },
       ),
     );
     exported.forEach((item, index) => {
@@ -192,13 +223,26 @@ export async function exportState(
     if (!reader) throw new ExportError(`no ${part.spec.targetType} target to export from`);
     const entries: unknown[] = [];
     for (const id of ids) {
-      const result = await reading(`the ${section} entry ${id}`, () => exported(reader, id));
-      entries.push(...result.entries);
-      comments.push(...result.comments.map((text) => ({ text })));
+      // An organization's entry travels with its owner's file; a planning one has no owner.
+      const owner = section === "organizations" ? id : undefined;
+      const result = await reading(`the ${section} entry ${id}`, owner, unread, () =>
+        exported(reader, id),
+      );
+      if (!result.read) continue;
+      entries.push(...result.value.entries);
+      comments.push(...result.value.comments.map((text) => ({ text })));
     }
     if (entries.length > 0) placeAt(document, section.split("."), entries);
   }
-  return { document, comments };
+  return { document, comments, unread };
+}
+
+/** A repository's entry, unless nothing of it could be read: an entry of nothing manages nothing. */
+function readAnything(repo: { entry: Record<string, unknown>; failed: Set<string> }) {
+  const settings = REPOSITORY_KINDS.some(
+    (kind) => repo.entry[kind.repository.setting.key] !== undefined,
+  );
+  return settings || repo.failed.size === 0 ? [repo.entry] : [];
 }
 
 /** Sets `value` at a dotted section path ("audits.migrations"), creating the mappings on the way. */

@@ -1,3 +1,4 @@
+import { addBudgets } from "../core/budget.js";
 import { type Change, makePlan, orderChanges, type Plan } from "../core/plan.js";
 import { PlanFileError, readPlanFile } from "../core/plan-file.js";
 import { KIND_NAMES } from "../resources/index.js";
@@ -42,7 +43,8 @@ export function mergePlans(sources: readonly PlanSource[]): Plan {
       changes.push(change);
     }
   }
-  return makePlan(orderChanges(changes, KIND_NAMES));
+  const budget = addBudgets(plans.flatMap(({ plan }) => (plan.budget ? [plan.budget] : [])));
+  return { ...makePlan(orderChanges(changes, KIND_NAMES)), ...(budget ? { budget } : {}) };
 }
 
 /**

@@ -17,6 +17,8 @@ import {
   REPOSITORY_KINDS,
   sectionNamed,
 } from "../resources/index.js";
+import { type BulkPlan, planReads, type ReadsMode } from "./bulk/reads.js";
+import { checkFits, type ReadEstimate } from "./read-budget.js";
 import { type Expansion, expandRepositories } from "./expand.js";
 import { type TargetFilter, targetedRepos } from "./targets.js";
 
@@ -34,6 +36,8 @@ export interface PlanInput {
   targets?: TargetFilter;
   /** When the plan verifies an apply: the deletes it carried out (see `PlanOptions.deleted`). */
   deleted?: ChangesByPlace;
+  /** How repositories' state is read: REST, in bulk over GraphQL, or (auto) as saves budget. */
+  reads?: ReadsMode;
 }
 
 function readerFor(readers: ReadonlyMap<string, ResourceReader>, target: string): ResourceReader {
@@ -87,6 +91,7 @@ export async function buildPlan({
   rotateSecretNames = [],
   targets,
   deleted,
+  reads = "rest",
 }: PlanInput): Promise<Plan> {
   const options: PlanOptions = {
     now,
@@ -96,7 +101,8 @@ export async function buildPlan({
   };
   if (targets === undefined) {
     const expansion = await expandRepositories(state, readers);
-    const planned = await planWork({ ...expansion, sections: state.sections }, readers, options);
+    const work = { ...expansion, sections: state.sections };
+    const planned = await planWork(work, readers, options, reads);
     holdBack(planned.changes, planned.holds);
     return makePlan(orderChanges(planned.changes, KIND_NAMES));
   }
@@ -117,6 +123,7 @@ export async function buildPlan({
     { ...expansion, repos: targetedRepos(expansion, targets), sections },
     readers,
     options,
+    reads,
   );
   holdBack(planned.changes, planned.holds);
   const changes = planned.changes.filter(
@@ -147,12 +154,23 @@ export interface PlanWork extends Expansion {
   sections: readonly SectionEntry[];
 }
 
-/** Plans exactly the work given; holds are returned, not applied, so a caller can combine plans. */
+/**
+ * Plans exactly the work given; holds are returned, not applied, so a caller can combine plans.
+ * Repositories read in bulk (`reads`, ./bulk/reads.ts) plan once their batch has been read; the
+ * order of the changes is the same either way.
+ */
 export async function planWork(
   work: PlanWork,
-  readers: ReadonlyMap<string, ResourceReader>,
+  plainReaders: ReadonlyMap<string, ResourceReader>,
   options: PlanOptions,
+  reads: ReadsMode = "rest",
 ): Promise<{ changes: Change[]; holds: Hold[] }> {
+  const bulk = planReads(reads, work.repos, plainReaders, (repo) => configured(repo).length);
+  // A plan that verifies an apply is never refused: the writes it checks were sent.
+  if (options.deleted === undefined) {
+    checkFits(estimateReads(work, bulk), plainReaders, Date.now());
+  }
+  const readers = bulk.readers;
   const tasks: Array<() => Promise<Planned>> = [];
   // Several entries with one selector fail together: each address is reported once.
   const failed = new Set<string>();
@@ -166,16 +184,21 @@ export async function planWork(
       .filter((change) => !failed.has(change.address) && failed.add(change.address));
     tasks.push(() => Promise.resolve({ changes }));
   }
-  for (const repo of work.repos) {
+  for (const [index, repo] of work.repos.entries()) {
     const reader = readerFor(readers, repo.target);
     const ref = { owner: repo.owner, name: repo.name };
     const note = propertyMatch(repo.entries);
-    for (const kind of REPOSITORY_KINDS) {
+    const batch = bulk.batchOf(index);
+    for (const kind of configured(repo)) {
       const value = repo.settings[kind.repository.setting.key];
-      if (value === undefined) continue;
       tasks.push(async () => {
-        const changes = await kind.repository.plan({ reader, repo: ref, value, options });
-        return { changes: note === undefined ? changes : changes.map((c) => withNote(c, note)) };
+        await batch?.ready();
+        try {
+          const changes = await kind.repository.plan({ reader, repo: ref, value, options });
+          return { changes: note === undefined ? changes : changes.map((c) => withNote(c, note)) };
+        } finally {
+          batch?.done();
+        }
       });
     }
   }
@@ -191,6 +214,45 @@ export async function planWork(
     changes: planned.flatMap((result) => result.changes),
     holds: planned.flatMap((result) => result.holds ?? []),
   };
+}
+
+/** The kinds a repository's settings configure, in the registry's order. */
+function configured(repo: PlanWork["repos"][number]) {
+  return REPOSITORY_KINDS.filter(
+    (kind) => repo.settings[kind.repository.setting.key] !== undefined,
+  );
+}
+
+/**
+ * What the work will read at least, per target: a REST request per section entry and per kind of a
+ * repository read over REST (or as many as the kind says), and the predicted points of the bulk
+ * queries.
+ */
+function estimateReads(work: PlanWork, bulk: BulkPlan): Map<string, ReadEstimate> {
+  const estimates = new Map<string, ReadEstimate>();
+  const of = (target: string) => {
+    let found = estimates.get(target);
+    if (found === undefined) {
+      found = { rest: 0, graphqlQueries: 0, graphqlPoints: 0 };
+      estimates.set(target, found);
+    }
+    return found;
+  };
+  for (const [index, repo] of work.repos.entries()) {
+    const inBulk = bulk.bulkKinds(index);
+    for (const kind of configured(repo)) {
+      if (inBulk.has(kind.name)) continue;
+      const value = repo.settings[kind.repository.setting.key];
+      of(repo.target).rest += kind.repository.restReads?.(value) ?? 1;
+    }
+  }
+  for (const entry of work.sections) of(entry.target).rest += 1;
+  for (const batch of bulk.batches) {
+    const estimate = of(batch.target);
+    estimate.graphqlQueries += 1;
+    estimate.graphqlPoints += batch.points;
+  }
+  return estimates;
 }
 
 /** Which entries chose a repository by its custom properties, for the reviewer: undefined if none. */

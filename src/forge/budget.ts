@@ -56,8 +56,11 @@ export class RateBudget {
     }
   }
 
-  /** Decides whether a request of `category` may start at `now`; if so, counts it as in flight. */
-  admit(category: string, now: number): Admission {
+  /**
+   * Decides whether a request of `category` costing `cost` (a REST request 1; a GraphQL query the
+   * points its cost is predicted at) may start at `now`; if so, counts its cost as in flight.
+   */
+  admit(category: string, now: number, cost = 1): Admission {
     const inFlight = this.#inFlight.get(category) ?? 0;
     const window = this.#windows.get(category);
     if (window !== undefined) {
@@ -66,30 +69,43 @@ export class RateBudget {
       const margin = this.margin(window.limit);
       const usable = (remaining: number) => Math.floor((remaining - margin) * this.#policy.share);
       // Waiting would never help: every window would be as empty as this one.
-      if (usable(window.limit) <= 0) return { go: false, reason: "unusable", limit: window.limit };
+      if (usable(window.limit) < cost)
+        return { go: false, reason: "unusable", limit: window.limit };
       const available = usable(rolledOver ? window.limit : window.remaining) - inFlight;
-      if (available <= 0) {
+      if (available < cost) {
         // After a reset the budget is back; what is short is only our own in-flight requests.
         return rolledOver
           ? { go: false, until: now + this.#policy.skewMs, reason: "pace" }
           : { go: false, until: resetMs, reason: "rate-limit-reset" };
       }
     }
-    this.#inFlight.set(category, inFlight + 1);
+    this.#inFlight.set(category, inFlight + cost);
     return { go: true };
   }
 
-  /** Ends an admitted request; what its response reported goes to `observe`. */
-  release(category: string): void {
-    this.#inFlight.set(category, Math.max(0, (this.#inFlight.get(category) ?? 0) - 1));
+  /** Ends an admitted request of that cost; what its response reported goes to `observe`. */
+  release(category: string, cost = 1): void {
+    this.#inFlight.set(category, Math.max(0, (this.#inFlight.get(category) ?? 0) - cost));
   }
 
-  /** The service may have counted a request that brought no report; assume it did. */
-  assumeSpent(category: string): void {
+  /** The service may have counted a request that brought no report; assume it did, at its cost. */
+  assumeSpent(category: string, cost = 1): void {
     const window = this.#windows.get(category);
     if (window === undefined) return;
-    window.remaining = Math.max(0, window.remaining - 1);
-    window.used += 1;
+    window.remaining = Math.max(0, window.remaining - cost);
+    window.used += cost;
+  }
+
+  /**
+   * What may still start in a category before its window resets (this client's share, less the
+   * reserve), the window's limit and its reset (epoch seconds); undefined before any report.
+   */
+  headroom(category: string): { usable: number; limit: number; reset: number } | undefined {
+    const window = this.#windows.get(category);
+    if (window === undefined) return undefined;
+    const margin = this.margin(window.limit);
+    const usable = Math.max(0, Math.floor((window.remaining - margin) * this.#policy.share));
+    return { usable, limit: window.limit, reset: window.reset };
   }
 
   margin(limit: number): number {

@@ -38,8 +38,9 @@ export interface CacheEntry {
 
 /**
  * Stores answers by request identity: method, URL and who the credential acts as (an App
- * installation, a user's login), never the token itself, so entries outlive token rotation and
- * a new token adds no entries. Keys are opaque hex strings.
+ * installation, a user's login, or for a credential the service will not name the URL alone),
+ * never the token itself, so entries outlive token rotation and a new token adds no entries. Keys
+ * are opaque hex strings.
  */
 export interface ConditionalCache {
   get(key: string): CacheEntry | undefined;

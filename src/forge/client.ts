@@ -9,8 +9,10 @@ import { type Clock, systemClock } from "./clock.js";
 import { CLIENT_DEFAULTS } from "./defaults.js";
 import { ForgeError, permissionsNote, serviceMessage, StoppedBeforeSending } from "./errors.js";
 import { createHttpFetch } from "./http-fetch.js";
-import { FREE_PATH, SKEW_MS } from "./limits.js";
-import { Pacer, type Ticket } from "./pacer.js";
+import { graphqlResult, type GraphqlResult, graphqlThrottle } from "./graphql-answer.js";
+import { predictCost } from "./graphql-cost.js";
+import { FREE_PATH, GRAPHQL, SKEW_MS } from "./limits.js";
+import { type Admitted, Pacer, type Ticket } from "./pacer.js";
 import { type Headers, reportedWindow, retryAfterMs, throttleOf } from "./rate-headers.js";
 import { answered, fromThrown, lostAnswer, type Outcome, timedOut } from "./outcome.js";
 import { backoffDelay, mayRetry, type RetryPolicy } from "./retry-policy.js";
@@ -43,6 +45,8 @@ export {
   type WaitBasis,
 } from "./errors.js";
 export type { RetryPolicy } from "./retry-policy.js";
+export type { GraphqlError, GraphqlResult } from "./graphql-answer.js";
+export { costOf, predictCost, predictQuery } from "./graphql-cost.js";
 
 export type {
   ClientEvent,
@@ -57,6 +61,12 @@ export type {
   ThrottledAnswer,
   WaitReason,
 } from "./types.js";
+
+/**
+ * The cache identity of a credential the service will not name: its entries are filed under the
+ * target and the URL (the URL holds the target's base).
+ */
+const UNNAMED = "unnamed";
 
 const silentLog = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
 
@@ -83,18 +93,42 @@ export class ForgeClient {
   readonly #limit: LimitFunction;
   readonly #pacer: Pacer;
   readonly #writeKeys = new KeyedSerializer();
-  readonly #stats: ClientStats = { requests: 0, retries: 0, notModified: 0, waitsMs: 0 };
+  readonly #stats: ClientStats = {
+    requests: 0,
+    retries: 0,
+    notModified: 0,
+    waitsMs: 0,
+    graphqlQueries: 0,
+    graphqlPoints: 0,
+    endpoints: {},
+  };
   #identityOnce: Promise<string | undefined> | undefined;
 
   constructor(options: ForgeClientOptions) {
-    const concurrency = options.concurrency ?? CLIENT_DEFAULTS.concurrency;
-    if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 100) {
-      throw new Error(`concurrency must be an integer from 1 to 100, got ${concurrency}`);
+    const given = options.concurrency ?? CLIENT_DEFAULTS.concurrency;
+    if (!Number.isInteger(given) || given < 1 || given > 100) {
+      throw new Error(`concurrency must be an integer from 1 to 100, got ${given}`);
     }
     const share = options.shareOfBudget ?? CLIENT_DEFAULTS.shareOfBudget;
     if (!(share > 0 && share <= 1)) {
       throw new Error(`share of the rate budget must be in (0, 1], got ${share}`);
     }
+    // GitHub counts requests in flight per account, whoever sends them: a share of it is this client's.
+    const concurrency = Math.max(1, Math.floor(given * share));
+    // GitHub's secondary limits; GitLab documents neither (its limits are counts a minute).
+    const github = options.kind === "repository";
+    const cpuTimeLimitMs =
+      options.cpuTimeLimitMs ??
+      (github ? CLIENT_DEFAULTS.cpuTimeLimitMs : Number.POSITIVE_INFINITY);
+    if (!(cpuTimeLimitMs > 0)) {
+      throw new Error(`the CPU-time limit must be more than 0 milliseconds, got ${cpuTimeLimitMs}`);
+    }
+    const contentLimits =
+      options.contentLimits !== undefined
+        ? options.contentLimits
+        : github
+          ? CLIENT_DEFAULTS.contentLimits
+          : null;
     const writeIntervalMs = nonNegative(
       "write interval",
       options.writeIntervalMs ?? CLIENT_DEFAULTS.writeIntervalMs,
@@ -102,6 +136,11 @@ export class ForgeClient {
     this.#maxWaitMs = nonNegative("maximum wait", options.maxWaitMs ?? CLIENT_DEFAULTS.maxWaitMs);
     this.#timeoutMs = nonNegative("timeout", options.timeoutMs ?? CLIENT_DEFAULTS.timeoutMs);
     if (this.#timeoutMs === 0) throw new Error("timeout must be more than 0 milliseconds");
+    const idleTimeoutMs = nonNegative(
+      "idle timeout",
+      options.idleTimeoutMs ?? CLIENT_DEFAULTS.idleTimeoutMs,
+    );
+    if (idleTimeoutMs === 0) throw new Error("idle timeout must be more than 0 milliseconds");
     const maxResponseBytes = positiveInteger(
       "maximum response size",
       options.maxResponseBytes ?? CLIENT_DEFAULTS.maxResponseBytes,
@@ -137,6 +176,8 @@ export class ForgeClient {
       writeIntervalMs,
       lane: writeLaneOf(this.#clock, this.#base.origin, this.#auth.writer),
       pointsPerMinute,
+      contentLimits,
+      cpuTimeLimitMs,
       share,
       margin: options.rateMargin,
       onWait: (wait, now) => {
@@ -154,7 +195,7 @@ export class ForgeClient {
         ...(options.kind === "repository" ? { "x-github-api-version": "2022-11-28" } : {}),
       },
       request: {
-        fetch: createHttpFetch(concurrency, maxResponseBytes),
+        fetch: createHttpFetch(concurrency, maxResponseBytes, idleTimeoutMs),
         log: silentLog,
         // A success body is read by readAnswer, which tells JSON from anything else.
         parseSuccessResponseBody: false,
@@ -170,7 +211,7 @@ export class ForgeClient {
   ): Promise<ForgeResponse<T>> {
     const url = buildUrl(this.#base.href, path, options.query);
     return this.#writeKeys.run(options.writeKey, () =>
-      this.#exchange<T>(method, url, options.body),
+      this.#exchange<T>(method, url, options.body, true, options.creates === true),
     );
   }
 
@@ -197,20 +238,21 @@ export class ForgeClient {
    * Every item of a list, 100 per page, following Link rel="next" on the same origin to the end.
    * A listing is bounded: at most `maxPages` pages, and no more than the last page its first page
    * names (rel="last"), plus one for items added while it is read; a link back to a page already
-   * read, or past the bound, fails the request instead of reading on. Each page is the list itself,
-   * or with `itemsUnder` an object holding it under that key (`GET /installation/repositories`
-   * answers `{total_count, repositories}`); a page of another shape fails the request.
+   * read, or past the bound, fails the request instead of reading on. Where a page names no last
+   * page (cursor-paged lists, a broken proxy), one shorter than the page size asked for is the last:
+   * if it still links onward, the listing would not end, and the request fails there. Each page is
+   * the list itself, or with `itemsUnder` an object holding it under that key (`GET
+   * /installation/repositories` answers `{total_count, repositories}`); a page of another shape
+   * fails the request.
    */
   async paginate<T>(path: string, query: Query = {}, { itemsUnder }: PageShape = {}): Promise<T[]> {
-    let url: URL | undefined = buildUrl(this.#base.href, path, {
-      ...query,
-      per_page: query.per_page ?? 100,
-    });
+    const perPage = query.per_page ?? 100;
+    let url: URL | undefined = buildUrl(this.#base.href, path, { ...query, per_page: perPage });
     const seen = new Set<string>();
     const items: T[] = [];
     let bound: { pages: number; why: string } = {
       pages: this.#maxPages,
-      why: `the most forgeplan reads of one listing`,
+      why: "the most forgeplan reads of one listing (--max-pages raises it)",
     };
     while (url !== undefined) {
       const shown = displayPath(url, this.#base);
@@ -249,6 +291,12 @@ export class ForgeClient {
       if (next !== undefined && next.origin !== this.#base.origin) {
         throw refuse(`refused to follow a next-page link to another origin (${next.origin})`);
       }
+      if (next !== undefined && last === undefined && listed.length < Number(perPage)) {
+        const held = `${listed.length} item${listed.length === 1 ? "" : "s"}`;
+        throw refuse(
+          `page ${seen.size} of the listing holds ${held} of the ${perPage} asked for, yet links to a next page: a short page is the last, so the listing would not end`,
+        );
+      }
       if (seen.size === 1 && last !== undefined && last + 1 < bound.pages) {
         // Items added while the list is read may push the last of them onto one more page.
         bound = { pages: last + 1, why: `though its first page named page ${last} as the last` };
@@ -256,6 +304,25 @@ export class ForgeClient {
       url = next;
     }
     return items;
+  }
+
+  /**
+   * A GraphQL query, `POST /graphql` (GitHub Enterprise Server: `/api/graphql` beside `/api/v3`),
+   * with the REST requests' credential, pacing and retries: it draws its predicted cost from the
+   * `graphql` budget and 1 point from the endpoint's secondary budget, and waits out a RATE_LIMITED
+   * answer (a 200) as a REST request waits out a 403. Partial data with per-field errors is an
+   * answer; a 502 or 504 (a query GitHub could not finish in time) is not retried but thrown, for
+   * the caller to ask less at once, as is any answer that is not a GraphQL answer.
+   */
+  async graphql<T>(query: string, variables: Record<string, unknown>): Promise<GraphqlResult<T>> {
+    const cost = predictCost(query, variables);
+    const ticket = this.#pacer.graphqlTicket(cost);
+    const url = new URL(graphqlPath(this.#base), this.#base.origin);
+    const body = { query, variables };
+    const response = await this.#exchange<unknown>("POST", url, body, false, false, ticket);
+    const result = graphqlResult<T>(response.data, cost);
+    this.#stats.graphqlPoints += result.cost;
+    return result;
   }
 
   /** GET /rate_limit: costs nothing, and refreshes the budget of every category. */
@@ -291,8 +358,21 @@ export class ForgeClient {
     return this.#pacer.snapshot();
   }
 
+  /**
+   * What this client may still spend of a category before the window resets (its share, less the
+   * reserve it keeps), the window's limit and reset (epoch seconds); undefined until reported.
+   */
+  headroom(category: string): { usable: number; limit: number; reset: number } | undefined {
+    return this.#pacer.headroom(category);
+  }
+
+  /** The longest any request may be held for rate limits (`--max-wait`). */
+  get maxWaitMs(): number {
+    return this.#maxWaitMs;
+  }
+
   stats(): ClientStats {
-    return { ...this.#stats };
+    return { ...this.#stats, endpoints: { ...this.#stats.endpoints } };
   }
 
   /** How errors name the credential, when it is more than a token: "installation 42 of App 1 on acme". */
@@ -309,8 +389,9 @@ export class ForgeClient {
     url: URL,
     body?: unknown,
     cacheable = true,
+    creates = false,
+    ticket: Ticket = this.#pacer.ticket(method, displayPath(url, this.#base), creates),
   ): Promise<ForgeResponse<T>> {
-    const ticket = this.#pacer.ticket(method, displayPath(url, this.#base));
     const progress = { sent: false };
     try {
       if (!ticket.mutating) return await this.#attempts<T>(ticket, url, body, cacheable, progress);
@@ -344,6 +425,7 @@ export class ForgeClient {
         ? await this.#identity()
         : undefined;
     const key = identity !== undefined ? cacheKey(method, url.href, identity) : undefined;
+    const tokenBoundOnly = identity === UNNAMED;
     let attempts = 0;
     let retries = 0;
     let throttles = 0;
@@ -357,12 +439,21 @@ export class ForgeClient {
       // Outside the concurrency slot, as the lane is: a write waiting here never holds up reads.
       const spacing = this.#pacer.writeSpacingMs(ticket);
       if (spacing > 0) await this.#clock.sleep(spacing, this.#signal);
-      const cached = key !== undefined ? this.#cache?.get(key) : undefined;
+      const stored = key !== undefined ? this.#cache?.get(key) : undefined;
+      const cached = tokenBoundOnly && stored?.scheme !== "github" ? undefined : stored;
       const { outcome, sent } = await this.#limit(() =>
         this.#attempt(ticket, url, body, cached, progress),
       );
       attempts++;
-      const settled = this.#settle<T>(ticket, outcome, key, cached, sent, retriedDelete);
+      const settled = this.#settle<T>(
+        ticket,
+        outcome,
+        key,
+        cached,
+        sent,
+        retriedDelete,
+        tokenBoundOnly,
+      );
       if (settled !== undefined) return settled;
       answerLost ||= ticket.mutating && lostAnswer(outcome);
       const fail = (status: number, detail: string, note?: string, unusableAnswer = false) => {
@@ -397,7 +488,11 @@ export class ForgeClient {
           continue;
         }
         const now = this.#clock.now();
-        const throttle = throttleOf(status, headers, detail, now, SKEW_MS);
+        const throttle =
+          throttleOf(status, headers, detail, now, SKEW_MS) ??
+          (ticket.graphql && status === 200
+            ? graphqlThrottle(data, headers, now, SKEW_MS)
+            : undefined);
         if (throttle !== undefined) {
           if (throttles >= this.#retries.max) {
             const throttled = `${throttles + 1} of them throttled`;
@@ -407,7 +502,7 @@ export class ForgeClient {
           this.#pacer.holdAfter(ticket, throttle, status, throttles);
           continue;
         }
-        if (!mayRetry(method, { status })) {
+        if (!mayRetry(ticket.graphql ? "GET" : method, { status }) || unfinished(ticket, status)) {
           const needs =
             status === 403 ? permissionsNote(headers["x-accepted-github-permissions"]) : undefined;
           const after = attempts > 1 ? `; after ${attempts} attempts` : "";
@@ -416,7 +511,8 @@ export class ForgeClient {
         retryAfter = retryAfterMs(headers, now);
       } else {
         detail = outcome.failure.description;
-        if (!mayRetry(method, { transport: outcome.failure })) throw fail(status, detail);
+        const retryAs = ticket.graphql ? "GET" : method;
+        if (!mayRetry(retryAs, { transport: outcome.failure })) throw fail(status, detail);
       }
       if (retries >= this.#retries.max) {
         throw fail(status, detail, `gave up after ${attempts} attempts`);
@@ -451,12 +547,16 @@ export class ForgeClient {
     cached: CacheEntry | undefined,
     sent: Secret | undefined,
     retriedDelete: boolean,
+    tokenBoundOnly: boolean,
   ): ForgeResponse<T> | undefined {
     if (outcome.kind !== "response") return undefined;
     const { status, headers, data, raw } = outcome;
-    if (status >= 200 && status < 300) {
+    const limited =
+      ticket.graphql && graphqlThrottle(data, headers, this.#clock.now(), SKEW_MS) !== undefined;
+    if (status >= 200 && status < 300 && !limited) {
       if (key !== undefined && headers.etag !== undefined && raw !== undefined) {
-        this.#cache?.set(key, this.#entryOf(headers, headers.etag, raw, sent));
+        const entry = this.#entryOf(headers, headers.etag, raw, sent);
+        if (!tokenBoundOnly || entry.scheme === "github") this.#cache?.set(key, entry);
       }
       return { status, data: data as T, headers, fromCache: false };
     }
@@ -495,18 +595,22 @@ export class ForgeClient {
     cached: CacheEntry | undefined,
     progress: { sent: boolean },
   ): Promise<{ outcome: Outcome; sent: Secret | undefined }> {
-    await this.#pacer.admit(ticket);
+    const admitted = await this.#pacer.admit(ticket);
     let sent: Secret | undefined;
     try {
       sent = await this.#auth.authorization();
     } catch (error) {
-      this.#pacer.done(ticket, undefined, false);
+      this.#pacer.done(admitted, undefined, false);
       throw error;
     }
     const started = this.#clock.now();
     progress.sent = true;
-    this.#pacer.sending(ticket);
+    this.#pacer.sending(admitted);
     this.#stats.requests++;
+    if (ticket.graphql) this.#stats.graphqlQueries++;
+    else if (!ticket.free) {
+      this.#stats.endpoints[ticket.endpoint] = (this.#stats.endpoints[ticket.endpoint] ?? 0) + 1;
+    }
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(), this.#timeoutMs);
     const signal =
@@ -526,14 +630,14 @@ export class ForgeClient {
       outcome = answered(ticket.method, response.status, response.headers, response.data);
     } catch (error) {
       if (this.#signal?.aborted) {
-        this.#pacer.done(ticket, undefined, true);
+        this.#pacer.done(admitted, undefined, true);
         throw this.#signal.reason;
       }
       outcome = timeout.signal.aborted ? timedOut(this.#timeoutMs) : fromThrown(error);
     } finally {
       clearTimeout(timer);
     }
-    this.#record(ticket, outcome);
+    this.#record(admitted, outcome);
     if (outcome.kind !== "transport") {
       this.#onEvent({
         type: "request",
@@ -547,7 +651,7 @@ export class ForgeClient {
     return { outcome, sent };
   }
 
-  #record(ticket: Ticket, outcome: Outcome): void {
+  #record(admitted: Admitted, outcome: Outcome): void {
     const report =
       outcome.kind === "response"
         ? reportedWindow(outcome.headers as Headers, this.#kind)
@@ -556,7 +660,7 @@ export class ForgeClient {
       outcome.kind === "transport"
         ? !outcome.failure.refused
         : !(outcome.kind === "response" && outcome.status === 304);
-    this.#pacer.done(ticket, report, spent);
+    this.#pacer.done(admitted, report, spent);
   }
 
   /** The headers this client sends that GitHub's ETag hashes (it never sends a Cookie). */
@@ -649,10 +753,13 @@ export class ForgeClient {
   /**
    * Who the credential acts as, for cache keys: the App installation, or for a static token the
    * account it belongs to, asked of the service once (`GET /user`), so a new token of the same user
-   * (a rotated personal token) finds the entries of the last. A token the service will not name
-   * (an installation token minted outside forgeplan, the Action's own GITHUB_TOKEN: `GET /user` is
-   * not for integrations) gets no entries: keyed by the token, they could only grow the cache by a
-   * copy per token and never be used by the next run.
+   * (a rotated personal token) finds the entries of the last. A token the service refuses to name
+   * (`GET /user` answers 403 to every installation token: a workflow's GITHUB_TOKEN, one minted by
+   * actions/create-github-app-token) files its entries under the URL alone (UNNAMED): its validator
+   * is computed for each request over the stored body, and the service answers 304 only where what
+   * it would send this token is that body, whichever token stored it. Without a name and with
+   * nothing but that check, only entries whose ETags are GitHub's are kept for it. Any other failure
+   * leaves the run without a cache.
    */
   #identity(): Promise<string | undefined> {
     this.#identityOnce ??= (async () => {
@@ -670,11 +777,32 @@ export class ForgeClient {
         if (typeof name === "string" && name !== "") return `user:${name.toLowerCase()}`;
       } catch (error) {
         if (!(error instanceof ForgeError)) throw error;
+        if (error.status === 403) return UNNAMED;
       }
       return undefined;
     })();
     return this.#identityOnce;
   }
+}
+
+/**
+ * A GraphQL query's 502 or 504: GitHub could not finish it in time ("Rate limits and query limits
+ * for the GraphQL API", Timeouts). Sent again it would time out again; the caller asks less at once.
+ */
+function unfinished(ticket: Ticket, status: number): boolean {
+  return ticket.graphql && (status === 502 || status === 504);
+}
+
+/**
+ * Where GraphQL is served: `/graphql` beside GitHub.com's REST root, `/api/graphql` beside GitHub
+ * Enterprise Server's `/api/v3` ("Forming calls with GraphQL": "The GraphQL endpoint is …
+ * http(s)://HOSTNAME/api/graphql" for GHES).
+ */
+function graphqlPath(base: URL): string {
+  const root = base.pathname.replace(/\/+$/, "");
+  return root.endsWith("/api/v3")
+    ? `${root.slice(0, -"/v3".length)}/graphql`
+    : `${root}${GRAPHQL.path}`;
 }
 
 /** The items of a page: the page itself, or the list under `itemsUnder`; undefined if not there. */

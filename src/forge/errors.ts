@@ -89,7 +89,11 @@ export type WaitBasis =
     }
   | { kind: "total"; waitedMs: number }
   /** The endpoint's secondary-limit points a minute (the category is then the endpoint). */
-  | { kind: "points" };
+  | { kind: "points" }
+  /** GitHub's CPU-time limit, as forgeplan estimates it by response time. */
+  | { kind: "cpu-time" }
+  /** GitHub's limit on content-creating requests a minute and an hour. */
+  | { kind: "content-creation" };
 
 /**
  * The run was cancelled before any attempt of this request was sent: it waited for its turn to
@@ -151,6 +155,10 @@ function waitDescription(
       return `rate limit "${category}" exhausted: it resets at ${at}, ${wait} from now`;
     case "points":
       return `secondary rate limit on ${category}: its points a minute are spent until ${at}, ${wait} from now`;
+    case "cpu-time":
+      return `secondary rate limit on CPU time: the response time of a minute's requests${category === "graphql" ? " (GraphQL)" : ""} is spent until ${at}, ${wait} from now`;
+    case "content-creation":
+      return `secondary rate limit on content creation: the content-creating requests of the last minute or hour are spent until ${at}, ${wait} from now`;
     case "answer": {
       const what =
         basis.reason === "secondary-limit"

@@ -93,6 +93,19 @@ function responseOf(url: URL, message: IncomingMessage, body: Buffer): OctokitRe
   };
 }
 
+/**
+ * An answer whose body stopped coming: no bytes for the idle time. A stalled service is not a slow
+ * one, so the attempt ends there rather than at the total timeout, and is retried like a broken
+ * connection (it may have been carried out).
+ */
+export class BodyStalled extends Error {
+  override name = "BodyStalled";
+
+  constructor(idleMs: number) {
+    super(`the answer stalled: no bytes for ${idleMs / 1000} s`);
+  }
+}
+
 /** Errors as fetch reports them, so the retry policy classifies both the same way. */
 function fetchFailed(cause: unknown): TypeError {
   return new TypeError("fetch failed", { cause });
@@ -112,8 +125,9 @@ interface Exchange {
  * request with a string body, redirects followed like fetch's "follow" (the Authorization header is
  * dropped when a redirect leaves the origin), compressed bodies decoded, and aborts by signal.
  *
- * Two things it does that fetch does not. A body (after decoding) longer than `maxBytes` is cut off
- * while it streams in, so an endless or enormous answer is never held. And a redirect of a write
+ * Three things it does that fetch does not. A body (after decoding) longer than `maxBytes` is cut off
+ * while it streams in, so an endless or enormous answer is never held. A body that stops coming for
+ * `idleMs` fails the attempt then, not only when the caller's total timeout ends. And a redirect of a write
  * (POST, PUT, PATCH, DELETE) is followed only on the same origin: GitHub redirects a write to a
  * renamed repository on its own origin ("Best practices for using the REST API": follow redirects),
  * and following one elsewhere would send the body, webhook secrets included, to another host.
@@ -121,6 +135,7 @@ interface Exchange {
 export function createHttpFetch(
   maxSockets: number,
   maxBytes: number = CLIENT_DEFAULTS.maxResponseBytes,
+  idleMs: number = CLIENT_DEFAULTS.idleTimeoutMs,
 ): typeof fetch {
   const agents = {
     "http:": new HttpAgent({ keepAlive: true, maxSockets }),
@@ -152,22 +167,35 @@ export function createHttpFetch(
       request.once("error", (error) => fail(fetchFailed(error)));
       request.once("response", (message) => {
         const status = message.statusCode ?? 0;
-        const refuse = () => {
+        let idle: NodeJS.Timeout | undefined;
+        const stop = (error: Error) => {
+          clearTimeout(idle);
           settle();
           // Destroying the request ends the socket: the rest of the body is never read.
           request.destroy();
-          reject(tooLarge(status, maxBytes));
+          reject(error);
         };
+        const refuse = () => stop(tooLarge(status, maxBytes));
         if (Number(message.headers["content-length"] ?? 0) > maxBytes) return refuse();
+        const waitForBytes = () => {
+          clearTimeout(idle);
+          idle = setTimeout(() => stop(fetchFailed(new BodyStalled(idleMs))), idleMs);
+        };
+        waitForBytes();
         const chunks: Buffer[] = [];
         let received = 0;
         message.on("data", (chunk: Buffer) => {
           received += chunk.length;
-          if (received > maxBytes) refuse();
-          else chunks.push(chunk);
+          if (received > maxBytes) return refuse();
+          chunks.push(chunk);
+          waitForBytes();
         });
-        message.once("error", (error) => fail(fetchFailed(error)));
+        message.once("error", (error) => {
+          clearTimeout(idle);
+          fail(fetchFailed(error));
+        });
         message.once("end", () => {
+          clearTimeout(idle);
           settle();
           const raw = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
           const decode = decoders[String(message.headers["content-encoding"] ?? "").trim()];

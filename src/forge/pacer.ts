@@ -1,8 +1,19 @@
 import { RateBudget, type RateWindow } from "./budget.js";
 import type { Clock } from "./clock.js";
+import { ContentCreationWindow, type ContentLimits } from "./content-creation.js";
+import { type CpuLease, ResponseTimeBudget } from "./cpu-time.js";
 import { ForgeError, RateLimitWaitExceeded } from "./errors.js";
 import { endpointKey } from "./endpoint.js";
-import { categoryOf, FREE_PATH, MUTATING, POINTS, SKEW_MS, THROTTLE_BACKOFF_MS } from "./limits.js";
+import {
+  categoryOf,
+  CPU_TIME,
+  FREE_PATH,
+  GRAPHQL,
+  MUTATING,
+  POINTS,
+  SKEW_MS,
+  THROTTLE_BACKOFF_MS,
+} from "./limits.js";
 import { PointWindow } from "./points.js";
 import type { Throttle } from "./rate-headers.js";
 import type { ThrottledAnswer, WaitReason } from "./types.js";
@@ -28,7 +39,18 @@ export interface PacerOptions {
   /** The lane this client's writes share with every client writing as the same credential. */
   lane: WriteLane;
   pointsPerMinute: number;
-  /** Fraction (0..1] of each category's remaining budget this client may spend. */
+  /** The account's content-creating requests a minute and an hour; null: not paced (a sandbox). */
+  contentLimits: ContentLimits | null;
+  /**
+   * Response time a minute the credential's requests may take (GitHub's CPU-time limit), of which
+   * a reserve is kept; Infinity: not paced (a sandbox).
+   */
+  cpuTimeLimitMs: number;
+  /**
+   * Fraction (0..1] of the credential's limits this client may spend — each category's remaining
+   * budget, the points a minute, content creation and response time — when other processes (shards)
+   * spend the rest.
+   */
   share: number;
   margin: number | undefined;
   /** Told of each wait that holds requests, once per category, reason and end. */
@@ -47,17 +69,40 @@ export interface Ticket {
   /** GET /rate_limit draws on neither budget. */
   free: boolean;
   mutating: boolean;
+  /** Counts towards the content-creation limit: a POST, or a PUT its caller says creates. */
+  creates: boolean;
+  /** What it draws from its category: 1 for a REST request, a GraphQL query's predicted points. */
+  cost: number;
+  /** A GraphQL query: paced as a read, on the GraphQL endpoint's own secondary points. */
+  graphql: boolean;
+}
+
+/** An attempt the pacer let start; the client hands it back as it is sent and when it ends. */
+export interface Admitted {
+  ticket: Ticket;
+  /** Its share of the CPU-time budget, while it is in flight. */
+  cpu: CpuLease | undefined;
+}
+
+/** A secondary limit that holds a request: which one, and for how long. */
+interface Hold {
+  limit: "points" | "cpu-time" | "content-creation";
+  waitMs: number;
 }
 
 /**
- * Decides when each request may start: the primary budget per category (RateBudget), the secondary
- * points per endpoint (PointWindow), writes one at a time and spaced (WriteLane), and pauses after
+ * Decides when each request may start: the primary budget per category (RateBudget), GitHub's
+ * secondary limits — points per endpoint (PointWindow), content creation (ContentCreationWindow)
+ * and CPU time (ResponseTimeBudget) — writes one at a time and spaced (WriteLane), and pauses after
  * throttling answers. The client asks it before every attempt and tells it what each answer reported.
  */
 export class Pacer {
   readonly #options: PacerOptions;
   readonly #budget: RateBudget;
   readonly #points: PointWindow;
+  readonly #graphqlPoints: PointWindow;
+  readonly #content: ContentCreationWindow | undefined;
+  readonly #cpu: ResponseTimeBudget | undefined;
   readonly #announced = new Map<string, number>();
   #pausedUntil = Number.NEGATIVE_INFINITY;
   /**
@@ -74,19 +119,55 @@ export class Pacer {
       skewMs: SKEW_MS,
       ...(options.margin !== undefined ? { margin: options.margin } : {}),
     });
+    const { share } = options;
     // The service's minute starts when our request reaches it, a little after we counted it.
-    this.#points = new PointWindow(options.pointsPerMinute, POINTS.windowMs + SKEW_MS);
+    this.#points = new PointWindow(options.pointsPerMinute * share, POINTS.windowMs + SKEW_MS);
+    this.#graphqlPoints = new PointWindow(
+      GRAPHQL.pointsPerMinute * share,
+      POINTS.windowMs + SKEW_MS,
+    );
+    if (options.contentLimits !== null) {
+      this.#content = new ContentCreationWindow(options.contentLimits, share, SKEW_MS);
+    }
+    if (Number.isFinite(options.cpuTimeLimitMs)) {
+      const usable = (limitMs: number) => limitMs * (1 - CPU_TIME.reserve) * share;
+      this.#cpu = new ResponseTimeBudget({
+        totalMs: usable(options.cpuTimeLimitMs),
+        graphqlMs: usable(Math.min(options.cpuTimeLimitMs, CPU_TIME.graphqlLimitMs)),
+        windowMs: CPU_TIME.windowMs + SKEW_MS,
+      });
+    }
   }
 
-  ticket(method: string, path: string): Ticket {
+  ticket(method: string, path: string, creates = false): Ticket {
     const relative = path.split("?")[0] ?? path;
+    const category = categoryOf(relative);
     return {
       method,
       path,
-      category: categoryOf(relative),
+      category,
       endpoint: endpointKey(relative),
       free: method === "GET" && relative === FREE_PATH,
       mutating: MUTATING.has(method),
+      // A GraphQL POST is a query, whatever it asks.
+      creates: (method === "POST" && category !== "graphql") || (method === "PUT" && creates),
+      cost: 1,
+      graphql: false,
+    };
+  }
+
+  /** A GraphQL query predicted to cost `cost` points. */
+  graphqlTicket(cost: number): Ticket {
+    return {
+      method: "POST",
+      path: GRAPHQL.path,
+      category: GRAPHQL.category,
+      endpoint: GRAPHQL.path,
+      free: false,
+      mutating: false,
+      creates: false,
+      cost,
+      graphql: true,
     };
   }
 
@@ -112,18 +193,23 @@ export class Pacer {
     return Math.max(0, lane.lastStart + writeIntervalMs - clock.now());
   }
 
-  /** An attempt of a write is sent now: the next write's spacing counts from here. */
-  sending(ticket: Ticket): void {
-    if (ticket.mutating) this.#options.lane.lastStart = this.#options.clock.now();
+  /**
+   * An attempt is sent now: the next write's spacing counts from here, and so does its response
+   * time.
+   */
+  sending(attempt: Admitted): void {
+    const now = this.#options.clock.now();
+    if (attempt.ticket.mutating) this.#options.lane.lastStart = now;
+    if (attempt.cpu !== undefined) this.#cpu?.sent(attempt.cpu, now);
   }
 
   /**
-   * Waits until a pause, the rate budget and the endpoint's points all allow the request to start
-   * (a write has its lane and its spacing already). Every wait here counts towards the maximum: a
-   * budget that never admits (a window that resets only to be empty again) ends in
-   * RateLimitWaitExceeded, not in waiting on.
+   * Waits until a pause, the rate budget and the secondary limits (the endpoint's points, content
+   * creation, CPU time) all allow the request to start (a write has its lane and its spacing
+   * already). Every wait here counts towards the maximum: a budget that never admits (a window
+   * that resets only to be empty again) ends in RateLimitWaitExceeded, not in waiting on.
    */
-  async admit(ticket: Ticket): Promise<void> {
+  async admit(ticket: Ticket): Promise<Admitted> {
     const { clock, signal, maxWaitMs } = this.#options;
     const started = clock.now();
     for (;;) {
@@ -135,14 +221,16 @@ export class Pacer {
       } else {
         const admission = ticket.free
           ? { go: true as const }
-          : this.#budget.admit(ticket.category, now);
+          : this.#budget.admit(ticket.category, now, ticket.cost);
         if (admission.go) {
-          const cost = ticket.mutating ? POINTS.write : POINTS.read;
-          const pointsWait = ticket.free ? 0 : this.#points.admit(ticket.endpoint, cost, now);
-          if (pointsWait === 0) return;
-          this.#budget.release(ticket.category);
-          until = now + pointsWait;
-          this.#holdForPoints(ticket.endpoint, until, now);
+          const hold = this.#secondaryHold(ticket, now);
+          if (hold === undefined) {
+            this.#spend(ticket, now);
+            return { ticket, cpu: this.#cpu?.begin(ticket.category) };
+          }
+          if (!ticket.free) this.#budget.release(ticket.category, ticket.cost);
+          until = now + hold.waitMs;
+          this.#holdFor(hold, ticket, until, now);
         } else if (admission.reason === "unusable") {
           throw unusableBudget(ticket, admission.limit, this.#options.share);
         } else {
@@ -167,16 +255,18 @@ export class Pacer {
 
   /** Ends an admitted attempt with what its answer reported of the category's window. */
   done(
-    ticket: Ticket,
+    attempt: Admitted,
     report: { category: string | undefined; window: RateWindow } | undefined,
     spent: boolean,
   ): void {
+    const { ticket } = attempt;
+    if (attempt.cpu !== undefined) this.#cpu?.end(attempt.cpu, this.#options.clock.now());
     if (ticket.free) return;
-    this.#budget.release(ticket.category);
+    this.#budget.release(ticket.category, ticket.cost);
     if (report !== undefined)
       this.#budget.observe(report.category ?? ticket.category, report.window);
     // The service may have counted a request that brought no report; assume it did.
-    else if (spent) this.#budget.assumeSpent(ticket.category);
+    else if (spent) this.#budget.assumeSpent(ticket.category, ticket.cost);
   }
 
   /**
@@ -232,20 +322,54 @@ export class Pacer {
     return this.#budget.snapshot();
   }
 
+  headroom(category: string): { usable: number; limit: number; reset: number } | undefined {
+    return this.#budget.headroom(category);
+  }
+
+  /** The longest wait the secondary limits ask of this request; undefined when none holds it. */
+  #secondaryHold(ticket: Ticket, now: number): Hold | undefined {
+    const holds: Hold[] = [];
+    const cpu = this.#cpu?.wait(ticket.category, now) ?? 0;
+    if (cpu > 0) holds.push({ limit: "cpu-time", waitMs: cpu });
+    if (!ticket.free) {
+      const points = this.#pointsOf(ticket).wait(ticket.endpoint, pointsOf(ticket), now);
+      if (points > 0) holds.push({ limit: "points", waitMs: points });
+      const content = ticket.creates ? (this.#content?.wait(now) ?? 0) : 0;
+      if (content > 0) holds.push({ limit: "content-creation", waitMs: content });
+    }
+    return holds.sort((a, b) => b.waitMs - a.waitMs)[0];
+  }
+
+  /** The points window a request counts in: the GraphQL endpoint has its own budget. */
+  #pointsOf(ticket: Ticket): PointWindow {
+    return ticket.graphql ? this.#graphqlPoints : this.#points;
+  }
+
+  /** Counts an admitted request against the secondary limits it is held to. */
+  #spend(ticket: Ticket, now: number): void {
+    if (ticket.free) return;
+    this.#pointsOf(ticket).spend(ticket.endpoint, pointsOf(ticket), now);
+    if (ticket.creates) this.#content?.spend(now);
+  }
+
   /**
-   * Announces a wait for an endpoint's points, but not one inside a wait already announced nor one
-   * shorter than a second: as the oldest points leave the window, held requests go one after another
-   * with waits of a few milliseconds, which would be noise.
+   * Announces a wait for a secondary limit, but not one inside a wait already announced nor one
+   * shorter than a second: as the oldest spending leaves the window, held requests go one after
+   * another with waits of a few milliseconds, which would be noise.
    */
-  #holdForPoints(endpoint: string, until: number, now: number): void {
+  #holdFor(hold: Hold, ticket: Ticket, until: number, now: number): void {
+    const wait: Wait =
+      hold.limit === "points"
+        ? { category: ticket.endpoint, until, reason: "secondary-limit", endpoint: ticket.endpoint }
+        : { category: ticket.category, until, reason: hold.limit };
     if (until - now > this.#options.maxWaitMs) {
-      throw new RateLimitWaitExceeded(endpoint, until, until - now, this.#options.maxWaitMs, {
-        kind: "points",
+      throw new RateLimitWaitExceeded(wait.category, until, until - now, this.#options.maxWaitMs, {
+        kind: hold.limit,
       });
     }
-    const announced = this.#announced.get(`${endpoint} secondary-limit`);
-    if (until - now >= SKEW_MS && (announced === undefined || announced < now)) {
-      this.#announce({ category: endpoint, until, reason: "secondary-limit", endpoint }, now);
+    const announced = this.#announced.get(`${wait.category} ${wait.reason}`);
+    if (until - now >= SKEW_MS && (announced === undefined || announced <= now)) {
+      this.#announce(wait, now);
     }
   }
 
@@ -256,6 +380,11 @@ export class Pacer {
     this.#announced.set(key, wait.until);
     this.#options.onWait(wait, now);
   }
+}
+
+function pointsOf(ticket: Ticket): number {
+  if (ticket.graphql) return GRAPHQL.queryPoints;
+  return ticket.mutating ? POINTS.write : POINTS.read;
 }
 
 /** No window of this category would ever admit a request: say so instead of waiting for one. */

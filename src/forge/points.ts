@@ -1,3 +1,5 @@
+import { Ledger } from "./ledger.js";
+
 /**
  * GitHub's secondary limit on points per minute per endpoint: a read costs 1 point, a mutating
  * request 5. The client spends points here before it sends, so it stays under the budget instead of
@@ -22,12 +24,14 @@ export class PointWindow {
    * empty window, so it is sent rather than held forever.
    */
   admit(key: string, cost: number, now: number): number {
-    let ledger = this.#spent.get(key);
-    if (ledger === undefined) {
-      ledger = new Ledger();
-      this.#spent.set(key, ledger);
-    }
-    ledger.expire(now - this.#windowMs);
+    const wait = this.wait(key, cost, now);
+    if (wait === 0) this.spend(key, cost, now);
+    return wait;
+  }
+
+  /** How many milliseconds until `cost` points fit on `key`; 0 when they fit now. Spends nothing. */
+  wait(key: string, cost: number, now: number): number {
+    const ledger = this.#ledger(key, now);
     const { entries, first } = ledger;
     if (first < entries.length && ledger.used + cost > this.#budget) {
       // Oldest first: the wait ends when enough of the oldest spending has left the window.
@@ -38,34 +42,21 @@ export class PointWindow {
         if (used + cost <= this.#budget || used === 0) return entry.at + this.#windowMs - now;
       }
     }
-    entries.push({ at: now, cost });
-    ledger.used += cost;
     return 0;
   }
-}
 
-/**
- * One key's spending in the window, oldest first, with its running total: an admission costs the
- * entries that expire since the last one, not a pass over the whole window. A plan of 10,000
- * repositories sends 20,000 requests to one endpoint inside a minute; summing the window on every
- * admission made pacing quadratic (about 10 of 23 CPU-seconds in `bench/scale.js` at 10,000).
- */
-class Ledger {
-  readonly entries: { at: number; cost: number }[] = [];
-  /** Entries before this index have left the window. */
-  first = 0;
-  used = 0;
+  /** Spends `cost` points on `key` at `now`, whether or not they fit (after `wait` said they do). */
+  spend(key: string, cost: number, now: number): void {
+    this.#ledger(key, now).add(now, cost);
+  }
 
-  /** Drops what was spent at or before `cutoff`; dropped entries are compacted away in batches. */
-  expire(cutoff: number): void {
-    const { entries } = this;
-    while (this.first < entries.length && entries[this.first]!.at <= cutoff) {
-      this.used -= entries[this.first]!.cost;
-      this.first++;
+  #ledger(key: string, now: number): Ledger {
+    let ledger = this.#spent.get(key);
+    if (ledger === undefined) {
+      ledger = new Ledger();
+      this.#spent.set(key, ledger);
     }
-    if (this.first > 1024 && this.first * 2 > entries.length) {
-      entries.splice(0, this.first);
-      this.first = 0;
-    }
+    ledger.expire(now - this.#windowMs);
+    return ledger;
   }
 }

@@ -1,6 +1,7 @@
 // The vocabulary of the forge client: its options, answers and the events it reports.
 import type { RateWindow } from "./budget.js";
 import type { ConditionalCache } from "./cache.js";
+import type { ContentLimits } from "./content-creation.js";
 import type { AuthProvider } from "./auth.js";
 import type { Clock } from "./clock.js";
 import type { Secret } from "../core/secret.js";
@@ -55,7 +56,13 @@ export type ClientEvent =
       after?: ThrottledAnswer;
     };
 
-export type WaitReason = "rate-limit-reset" | "retry-after" | "secondary-limit";
+/**
+ * secondary-limit: an endpoint's points (or a throttling answer about a secondary limit); cpu-time
+ * and content-creation: GitHub's secondary limits on an account's response time a minute and its
+ * content-creating requests, which forgeplan paces to.
+ */
+export type WaitReason =
+  "rate-limit-reset" | "retry-after" | "secondary-limit" | "cpu-time" | "content-creation";
 
 /** A 403/429 that said "slow down", and where the length of the wait it caused came from. */
 export interface ThrottledAnswer {
@@ -95,11 +102,32 @@ export interface ForgeClientOptions {
    * budget).
    */
   pointsPerMinute?: number;
-  /** Fraction (0..1] of the remaining budget this client may use; default 1. */
+  /**
+   * GitHub's content-creation limit this client paces its POSTs (and PUTs that create) to; default
+   * 80 a minute and 500 an hour for a repository target, none for a planning one; null paces none.
+   */
+  contentLimits?: ContentLimits | null;
+  /**
+   * The response time a minute the credential's requests may take, GitHub's CPU-time limit
+   * estimated as GitHub says; a fifth is kept in reserve, and GraphQL requests take at most 60 s of
+   * it. Default 90 000 for a repository target, none (Infinity) for a planning one.
+   */
+  cpuTimeLimitMs?: number;
+  /**
+   * Fraction (0..1] of the credential's limits this client may use — the remaining rate budget,
+   * the points a minute, content creation, CPU time and the requests in flight (`concurrency`, at
+   * least 1) — when other processes (shards of one run) use the rest; default 1.
+   */
   shareOfBudget?: number;
   retries?: RetryPolicy;
   /** Per attempt, wall-clock; default 30 000. */
   timeoutMs?: number;
+  /**
+   * Longest an answer's body may go without a byte once it has started, per attempt: a stalled
+   * body fails the attempt (retried as a broken connection is) before the whole timeout. Default
+   * 10 000.
+   */
+  idleTimeoutMs?: number;
   /**
    * Largest response body read, in bytes (after decompression); a longer one is cut off while it
    * streams in and fails its request. Default 16 MiB.
@@ -137,6 +165,11 @@ export interface RequestOptions {
   query?: Query;
   /** Requests with the same key (e.g. "acme/api") run one after another. */
   writeKey?: string;
+  /**
+   * This PUT creates what it names (an environment, a collaborator): it counts towards GitHub's
+   * content-creation limit, as every POST does.
+   */
+  creates?: boolean;
 }
 
 export interface ClientStats {
@@ -148,4 +181,10 @@ export interface ClientStats {
   notModified: number;
   /** Time announced in wait events that hold requests (resets, Retry-After, secondary limits). */
   waitsMs: number;
+  /** GraphQL queries sent (attempts; each also counts in `requests`). */
+  graphqlQueries: number;
+  /** The points GraphQL answers report having cost (`rateLimit.cost`). */
+  graphqlPoints: number;
+  /** REST attempts per endpoint (route template, as the secondary limit counts them). */
+  endpoints: Record<string, number>;
 }

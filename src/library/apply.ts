@@ -15,6 +15,7 @@ import {
   verificationOf,
 } from "../engine/apply.js";
 import { planPart } from "../engine/plan-part.js";
+import { cappedChanges } from "../engine/removal-caps.js";
 import { type Refusal, savedPlanToApply } from "../engine/saved-plan.js";
 import { collectSecrets, missingSecrets } from "../engine/secrets.js";
 import { TargetFilter } from "../engine/targets.js";
@@ -81,8 +82,10 @@ export async function apply(reviewed: Plan, options: ApplyOptions = {}): Promise
   const replan = (rotation: Rotation, deleted?: ChangesByPlace) =>
     planPart(state, connection.readers, reviewed.shard, {
       ...rotation,
+      reads: options.reads ?? "auto",
       ...(targets ? { targets } : {}),
       ...(deleted ? { deleted } : {}),
+      ...(reviewed.removal_limit ? { removalLimit: reviewed.removal_limit } : {}),
     });
   const fresh = await replan(rotationOf(reviewed));
   const checked = savedPlanToApply(reviewed, fresh, redactor.plan(fresh));
@@ -124,7 +127,9 @@ export async function apply(reviewed: Plan, options: ApplyOptions = {}): Promise
     status: "applied",
     plan: asSaved(redactor, toApply),
     report,
-    succeeded: report.verified && !failed && toApply.errors === 0,
+    // Deletes the removal limit held were asked for and not made: the apply did not succeed.
+    succeeded:
+      report.verified && !failed && toApply.errors === 0 && cappedChanges(toApply).length === 0,
     ...(result.stopped ? { stopped: result.stopped } : {}),
   };
 }

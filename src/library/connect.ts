@@ -1,6 +1,7 @@
 import type { DesiredState } from "../config/model.js";
 import type { Redactor } from "../core/redact.js";
 import { CLIENT_DEFAULTS, type ClientEvent, ForgeClient, ForgeError } from "../forge/client.js";
+import type { ReadsMode } from "../engine/bulk/reads.js";
 import { ResourceReader } from "../resources/context.js";
 import { ConnectionError, credentialsFor } from "./credentials.js";
 
@@ -19,12 +20,24 @@ export interface ConnectOptions {
   writeIntervalMs?: number;
   /** The secondary limit each endpoint is paced to (default 900 points a minute). */
   pointsPerMinute?: number;
+  /**
+   * The response time a minute a target's requests are paced to, GitHub's CPU-time limit (default
+   * 90 000 ms against a real service, of which a fifth is kept in reserve; none against a sandbox).
+   */
+  cpuTimeLimitMs?: number;
+  /** Most pages read of one listing (default 1000). */
+  maxPages?: number;
   /** Longest any request waits for rate limits (default 15 minutes). */
   maxWaitMs?: number;
   /** Stops the run: nothing further is sent once it fires. */
   signal?: AbortSignal;
   /** Every request, retry and wait of the clients (progress, logs). */
   onEvent?: (event: ClientEvent) => void;
+  /**
+   * How repositories are read: `graphql` reads the kinds GraphQL covers in bulk, many repositories
+   * a query; `rest` one request a resource; `auto` (default) in bulk for a target with many.
+   */
+  reads?: ReadsMode;
 }
 
 export interface Connection {
@@ -69,6 +82,14 @@ export async function connect(
       ...(options.pointsPerMinute === undefined
         ? {}
         : { pointsPerMinute: options.pointsPerMinute }),
+      // A sandbox enforces neither limit unless started to (`--cpu-limit`): nothing to pace to.
+      ...(options.cpuTimeLimitMs !== undefined
+        ? { cpuTimeLimitMs: options.cpuTimeLimitMs }
+        : sandbox
+          ? { cpuTimeLimitMs: Number.POSITIVE_INFINITY }
+          : {}),
+      ...(sandbox ? { contentLimits: null } : {}),
+      ...(options.maxPages === undefined ? {} : { maxPages: options.maxPages }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
       ...(shareOfBudget === undefined ? {} : { shareOfBudget }),

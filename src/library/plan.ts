@@ -39,6 +39,11 @@ export interface PlanOptions extends ConnectOptions, LoadingOptions {
    * `github/acme/api/*`); only what they reach is read.
    */
   targets?: readonly string[];
+  /**
+   * Raise the removal limit for this plan, as `--removal-limit` (`share`, a percentage) and
+   * `--delete-limit` (`deletes`) do; the plan records it, and `apply` re-plans with it.
+   */
+  removalLimit?: { share?: number; deletes?: number };
 }
 
 /**
@@ -124,7 +129,9 @@ export async function plan(
   const fresh = await planPart(loaded.state, connection.readers, options.shard, {
     rotateSecrets: options.rotateSecrets === true,
     rotateSecretNames: options.rotateSecretNames ?? [],
+    reads: options.reads ?? "auto",
     ...(options.targets?.length ? { targets: new TargetFilter(options.targets) } : {}),
+    ...(options.removalLimit ? { removalLimit: options.removalLimit } : {}),
   });
   const config = configPaths.length > 0 ? [...configPaths] : [DEFAULT_CONFIG];
   const result = asSaved(loaded.redactor, { ...fresh, config });

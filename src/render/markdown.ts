@@ -1,3 +1,4 @@
+import { budgetLine } from "../core/budget.js";
 import type {
   Action,
   ApplyReport,
@@ -16,6 +17,8 @@ import {
   ACTION_SYMBOL,
   ERROR_SYMBOL,
   NO_CHANGES,
+  heldRemovalLines,
+  heldText,
   isShown,
   plural,
   remainingChanges,
@@ -116,8 +119,12 @@ function changeEntry(change: Change): string {
     if (findings.length > 0) parts.push(findings.map((f) => `- ${escapeInline(f)}`).join("\n"));
   }
   const notes = change.notes ?? [];
-  if (notes.length > 0)
-    parts.push(notes.map((note) => `- _note:_ ${escapeInline(note)}`).join("\n"));
+  const held = heldText(change);
+  const lines = [
+    ...notes.map((note) => `- _note:_ ${escapeInline(note)}`),
+    ...(held === undefined ? [] : [`- ⏸️ _held:_ ${escapeInline(held)}`]),
+  ];
+  if (lines.length > 0) parts.push(lines.join("\n"));
   return parts.join("\n\n");
 }
 
@@ -170,8 +177,11 @@ export function planMarkdown(plan: Plan, options: RenderOptions): string {
     ),
   ];
   if (!hasChanges(plan) && plan.errors === 0) head.push(`**${NO_CHANGES}**`);
+  const held = heldRemovalLines(plan);
+  if (held.length > 0) head.push(held.map((line) => `⏸️ ${escapeInline(line)}`).join("\n\n"));
   const notes = scopeNotes(plan);
   if (notes.length > 0) head.push(notes.map((line) => `_${escapeInline(line)}_`).join("\n\n"));
+  if (plan.budget !== undefined) head.push(`_${escapeInline(budgetLine(plan.budget))}_`);
   return fitParts(
     sections.length,
     (kept) =>

@@ -1,4 +1,5 @@
 import type { Action, ApplyReport, Change, ChangeOutcome, Outcome, Plan } from "../core/plan.js";
+import { budgetLine } from "../core/budget.js";
 import { describeFailure } from "../core/failure-text.js";
 import { hasChanges, OUTCOMES } from "../core/plan.js";
 import { styles, type Styles } from "./ansi.js";
@@ -11,6 +12,8 @@ import {
   applyCounts,
   describeError,
   errorCount,
+  heldRemovalLines,
+  heldText,
   isShown,
   plural,
   printable,
@@ -67,6 +70,8 @@ function changeBlock(change: Change, s: Styles): string[] {
   for (const note of change.notes ?? []) {
     lines.push(s.dim(`${INDENT}note: ${printable(note)}`.trimEnd()));
   }
+  const held = heldText(change);
+  if (held !== undefined) lines.push(s.yellow(`${INDENT}held: ${printable(held)}`));
   return lines;
 }
 
@@ -97,8 +102,10 @@ export function planText(plan: Plan, options: RenderOptions): string {
   } else {
     lines.push(`Plan: ${summaryCounts(plan.summary, plan.errors)}.`);
     if (plan.errors > 0) lines.push(s.red(errorCount(plan)));
+    lines.push(...heldRemovalLines(plan).map((line) => s.yellow(printable(line))));
   }
   lines.push(...scopeNotes(plan).map(printable));
+  if (plan.budget !== undefined) lines.push(s.dim(budgetLine(plan.budget)));
   return finish(lines);
 }
 

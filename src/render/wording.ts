@@ -128,3 +128,29 @@ export function verifiedDetail(remaining: number): string {
     ? "re-plan shows no changes."
     : `re-plan shows no changes for what was applied; not applied: ${plural(remaining, "change")}.`;
 }
+
+/** Why apply leaves a change alone, for its block: a lock's reason, or the removal limit. */
+export function heldText(change: Change): string | undefined {
+  if (change.held === undefined) return undefined;
+  return change.capped === undefined
+    ? change.held
+    : "by the removal limit (the plan's summary says why)";
+}
+
+/**
+ * One line per collection (or for the whole plan) whose deletes the removal limit holds: where, how
+ * many of how many, and what raises the limit.
+ */
+export function heldRemovalLines(plan: Plan): string[] {
+  const byPlace = new Map<string, Change[]>();
+  for (const change of plan.changes) {
+    if (change.capped === undefined) continue;
+    const place =
+      change.capped.by === "plan" ? "the plan" : (change.removal?.collection ?? change.address);
+    byPlace.set(place, [...(byPlace.get(place) ?? []), change]);
+  }
+  return [...byPlace].map(
+    ([place, changes]) =>
+      `Held by the removal limit: ${plural(changes.length, "delete")} in ${place}: ${changes[0]?.held ?? ""}; --allow-delete alone does not apply them.`,
+  );
+}

@@ -74,16 +74,6 @@ export function checkSharing(
   }
 }
 
-/** The mode of a collection of variables or secrets. */
-export type Mode = "additive" | "authoritative";
-
-export const collectionMode = z
-  .enum(["additive", "authoritative"])
-  .optional()
-  .describe(
-    "additive (default): live ones not written are left alone; authoritative: they are deleted.",
-  );
-
 /** An organization's sharing of a variable or secret. */
 export const visibility = z
   .enum(["all", "private", "selected"])

@@ -74,14 +74,7 @@ export class ResourceReader {
     try {
       const result = await this.client.getOrUndefined<unknown>(path, query);
       if (!result.found) return { kind: "absent", detail: result.detail };
-      const parsed = shape.schema.safeParse(result.data);
-      if (!parsed.success) {
-        return {
-          kind: "error",
-          error: notShaped(path, 200, shape.name, firstProblem(parsed.error)),
-        };
-      }
-      return { kind: "found", data: parsed.data };
+      return shapedAnswer(path, result.data, shape);
     } catch (error) {
       return { kind: "error", error: toChangeError(error, "GET", path) };
     }
@@ -103,17 +96,35 @@ export class ResourceReader {
       }
       return { kind: "error", error: toChangeError(error, "GET", path) };
     }
-    const data: T[] = [];
-    for (const [index, value] of items.entries()) {
-      const parsed = item.schema.safeParse(value);
-      if (!parsed.success) {
-        const problem = firstProblem(parsed.error, `[${index}]`);
-        return { kind: "error", error: notShaped(path, 200, `a list of ${item.name}`, problem) };
-      }
-      data.push(parsed.data);
-    }
-    return { kind: "found", data };
+    return shapedList(path, items, item);
   }
+}
+
+/** A 200 answer checked against the shape of its operation. */
+export function shapedAnswer<T>(path: string, body: unknown, shape: Shape<T>): ReadResult<T> {
+  const parsed = shape.schema.safeParse(body);
+  if (!parsed.success) {
+    return { kind: "error", error: notShaped(path, 200, shape.name, firstProblem(parsed.error)) };
+  }
+  return { kind: "found", data: parsed.data };
+}
+
+/** Every item of a listing checked against the item shape. */
+export function shapedList<T>(
+  path: string,
+  items: readonly unknown[],
+  item: Shape<T>,
+): ReadResult<T[]> {
+  const data: T[] = [];
+  for (const [index, value] of items.entries()) {
+    const parsed = item.schema.safeParse(value);
+    if (!parsed.success) {
+      const problem = firstProblem(parsed.error, `[${index}]`);
+      return { kind: "error", error: notShaped(path, 200, `a list of ${item.name}`, problem) };
+    }
+    data.push(parsed.data);
+  }
+  return { kind: "found", data };
 }
 
 export function toChangeError(error: unknown, method: string, path: string): ChangeError {

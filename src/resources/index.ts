@@ -1,17 +1,22 @@
 import type { ConfigSpec } from "../config/spec.js";
 import type { PlannedRequest } from "../core/plan.js";
+import { access } from "./access/index.js";
 import { actionsKind } from "./actions/index.js";
+import { autolink } from "./autolink/index.js";
 import { boardKind } from "./board/index.js";
 import { branchProtection } from "./branch-protection/index.js";
+import { environment } from "./environment/index.js";
 import { epicLinkKind } from "./epic-link/index.js";
 import { gistKind } from "./gist/index.js";
 import { invitation } from "./invitation/index.js";
 import type { KindModule, OrganizationPart, RepositoryPart, SectionPart } from "./kind.js";
+import { label } from "./label/index.js";
 import { migrationKind } from "./migration/index.js";
 import { organizationSettingsKind } from "./organization-settings/index.js";
 import { organizationsSection } from "./organizations.js";
 import { ruleset } from "./ruleset/index.js";
 import { secretKind } from "./secret/index.js";
+import { team } from "./team/index.js";
 import { variableKind } from "./variable/index.js";
 import { webhook } from "./webhook/index.js";
 
@@ -26,13 +31,19 @@ export type {
 
 /**
  * The kinds of resource, in the order plans list them and apply applies them: an organization's
- * settings, Actions permissions, then variables and secrets (after the environments they may live
- * in), rulesets, then classic protections (a ruleset is in place before a classic protection it
- * makes redundant goes), hooks, clean-ups, audits. The one place a kind is registered
+ * settings, teams before the access granted to them, labels, environments and autolinks, Actions
+ * permissions, then variables and secrets (after the environments they may live in), rulesets
+ * (which may name teams), then classic protections (a ruleset is in place before a classic
+ * protection it makes redundant goes), hooks, clean-ups, audits. The one place a kind is registered
  * (docs/adding-a-kind.md).
  */
 export const KINDS: readonly KindModule[] = [
   organizationSettingsKind,
+  team,
+  access,
+  label,
+  environment,
+  autolink,
   actionsKind,
   variableKind,
   secretKind,

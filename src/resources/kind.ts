@@ -1,6 +1,7 @@
 import type { SectionSpec, SettingSpec } from "../config/spec.js";
 import type { Change, ChangesByPlace, DiffEntry, PlannedRequest } from "../core/plan.js";
 import type { RepoRef, ResourceReader } from "./context.js";
+import type { RepositoryGraphqlRead } from "./graphql-read.js";
 
 /**
  * One kind of resource, described in one place: where it is configured, how its live state is read
@@ -56,6 +57,17 @@ export interface RepositoryPart {
   }): Promise<Change[]>;
   /** The setting's value that reproduces the live state (plans as no change); undefined: nothing. */
   export?(reader: ResourceReader, repo: RepoRef): Promise<unknown>;
+  /**
+   * The REST requests planning this value takes at least (default 1): what a run is estimated to
+   * need before it starts, to stop one that cannot fit the rate budget.
+   */
+  restReads?(value: unknown): number;
+  /**
+   * Its bulk read over GraphQL, for plans of many repositories (`--reads`): what it reads of a
+   * repository and which REST answers that stands for (./graphql-read.ts). Without one, the kind
+   * is read over REST.
+   */
+  graphql?: RepositoryGraphqlRead;
 }
 
 /**

@@ -2,14 +2,16 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { demoWorld } from "./seed/demo-world.js";
 import { FaultInjector } from "./core/faults.js";
-import { withGeneratedRepositories } from "./seed/generate.js";
+import { type GeneratedProfile, withGeneratedRepositories } from "./seed/generate.js";
 import {
   type Category,
   CATEGORIES,
+  GRAPHQL_POINTS_PER_MINUTE,
   isCategory,
   RateLimiter,
   SecondaryLimiter,
 } from "./core/rate-limits.js";
+import { ResponseTimeLimiter } from "./core/response-time.js";
 import { Router } from "./core/router.js";
 import { githubRoutes } from "./github/index.js";
 import { gitlabRoutes } from "./gitlab/index.js";
@@ -34,6 +36,8 @@ export interface SandboxOptions {
   seed?: string;
   /** Adds acme/repo-0001 … acme/repo-N. */
   generate?: number;
+  /** What the generated repositories hold (default `basic`; `full`: protections, access, a ruleset). */
+  generateProfile?: GeneratedProfile;
   latencyMs?: number;
   /** Share (0..1) of requests answered 502/503 or with a secondary-limit 403. */
   failRate?: number;
@@ -46,6 +50,22 @@ export interface SandboxOptions {
   maxConcurrentPerToken?: number;
   /** Secondary limit: points per minute per endpoint and token (default 900; writes cost 5, reads 1). */
   secondaryPointsPerMinute?: number;
+  /**
+   * Secondary limit of the GraphQL endpoint: points per minute and token (default 2,000, GitHub's;
+   * a query costs 1).
+   */
+  graphqlPointsPerMinute?: number;
+  /**
+   * Response-time ceiling of `POST /graphql`, in modelled milliseconds (a millisecond per object in
+   * the answer): a query over it is answered 502, as GitHub answers a query it cannot finish in
+   * 10 s. Default: none.
+   */
+  graphqlTimeoutMs?: number;
+  /**
+   * Secondary limit on CPU time: seconds of response time a token's requests may take in a minute
+   * (GitHub's is 90); default none.
+   */
+  cpuLimitSeconds?: number;
   /** Lifetime of installation access tokens, in seconds (default 3600, GitHub's hour). */
   tokenTtlSeconds?: number;
   /** Millisecond clock, injectable for tests of reset windows. */
@@ -82,6 +102,14 @@ function checkOptions(options: SandboxOptions): Partial<Record<Category, number>
   if (ttl !== undefined && !(Number.isInteger(ttl) && ttl > 0)) {
     fail(`tokenTtlSeconds must be a positive whole number, got ${ttl}`);
   }
+  const ceiling = options.graphqlTimeoutMs;
+  if (ceiling !== undefined && !(Number.isInteger(ceiling) && ceiling > 0)) {
+    fail(`graphqlTimeoutMs must be a positive whole number, got ${ceiling}`);
+  }
+  const cpu = options.cpuLimitSeconds;
+  if (cpu !== undefined && !(Number.isFinite(cpu) && cpu > 0)) {
+    fail(`cpuLimitSeconds must be a positive number, got ${cpu}`);
+  }
   const window = options.rateWindowSeconds;
   if (window !== undefined && !(Number.isInteger(window) && window > 0)) {
     fail(`rateWindowSeconds must be a positive whole number, got ${window}`);
@@ -98,7 +126,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     options.seed === undefined
       ? checkSeed(demoWorld, () => "demo world")
       : readSeedFile(options.seed);
-  const seed = withGeneratedRepositories(loaded.seed, options.generate ?? 0);
+  const seed = withGeneratedRepositories(
+    loaded.seed,
+    options.generate ?? 0,
+    options.generateProfile,
+  );
   const world = worldFromSeed({ seed, locate: loaded.locate });
   const now = options.now ?? Date.now;
   const host = options.host ?? "127.0.0.1";
@@ -109,7 +141,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     createRequestHandler({
       world,
       router: new Router([
-        ...githubRoutes({ tokenTtlSeconds: options.tokenTtlSeconds ?? 3600, stats }),
+        ...githubRoutes({
+          tokenTtlSeconds: options.tokenTtlSeconds ?? 3600,
+          stats,
+          graphqlTimeoutMs: options.graphqlTimeoutMs,
+        }),
         ...gitlabRoutes,
       ]),
       limiter: new RateLimiter(limits, options.rateWindowSeconds, now),
@@ -117,9 +153,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
         {
           maxConcurrent: options.maxConcurrentPerToken ?? 100,
           pointsPerMinute: options.secondaryPointsPerMinute ?? 900,
+          graphqlPointsPerMinute: options.graphqlPointsPerMinute ?? GRAPHQL_POINTS_PER_MINUTE,
         },
         now,
       ),
+      ...(options.cpuLimitSeconds !== undefined
+        ? { responseTime: new ResponseTimeLimiter(options.cpuLimitSeconds * 1000, now) }
+        : {}),
       faults: new FaultInjector(options.failRate ?? 0, options.faultSeed ?? 1),
       latencyMs: options.latencyMs ?? 0,
       now,

@@ -66,7 +66,7 @@ describe("the Action on a pull request", () => {
     expect(first.outputs["exit-code"]).toBe("2");
     expect(first.outputs["has-changes"]).toBe("true");
     const plan = JSON.parse(readFileSync(first.outputs["plan-json"]!, "utf8")) as Plan;
-    expect(plan.summary).toEqual({ create: 1, update: 2, delete: 2, report: 3, "no-op": 5 });
+    expect(plan.summary).toEqual({ create: 1, update: 3, delete: 2, report: 3, "no-op": 5 });
     expect(first.summary.startsWith(COMMENT_MARKER)).toBe(true);
     expect(first.summary).toContain(`Planned at commit <code>${SHA1}</code>.`);
     expect(first.log).toContain("forgeplan: pull-request comment created");

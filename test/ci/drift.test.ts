@@ -21,8 +21,9 @@ const fleet = [
   "",
 ].join("\n");
 
+/** Over REST: the conditional cache answers REST reads; a GraphQL query is never conditional. */
 function driftIn(cwd: string, ...flags: string[]) {
-  return runInProcess(["drift", "--format", "json", ...flags], { env, cwd });
+  return runInProcess(["drift", "--format", "json", "--reads", "rest", ...flags], { env, cwd });
 }
 
 describe("forgeplan drift --cache", () => {

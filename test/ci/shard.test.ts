@@ -55,7 +55,11 @@ describe("--shard K/N", () => {
   it("splits the plan into disjoint shards whose union is the full plan; --merge gives the same summary", async () => {
     const sandbox = await world(24);
     const cwd = workspace(sandbox, config);
-    const full = await runInProcess(["plan", "--out", "full.json"], { env, cwd });
+    // Over REST, where what a shard reads is a request per resource of its own.
+    const full = await runInProcess(["plan", "--reads", "rest", "--out", "full.json"], {
+      env,
+      cwd,
+    });
     expect(full.stderr).toBe("");
     expect(full.code).toBe(2);
     const fullPlan = JSON.parse(readFileSync(join(cwd, "full.json"), "utf8")) as Plan;
@@ -64,10 +68,10 @@ describe("--shard K/N", () => {
     const shards: Plan[] = [];
     for (const k of [1, 2, 3]) {
       const before = sandbox.stats().requests_total;
-      const run = await runInProcess(["plan", "--shard", `${k}/3`, "--out", `s${k}.json`], {
-        env,
-        cwd,
-      });
+      const run = await runInProcess(
+        ["plan", "--reads", "rest", "--shard", `${k}/3`, "--out", `s${k}.json`],
+        { env, cwd },
+      );
       expect(run.stderr).toBe("");
       shards.push(JSON.parse(readFileSync(join(cwd, `s${k}.json`), "utf8")) as Plan);
       // Nothing outside the shard is read: each shard reads well under the full plan's reads.
@@ -128,9 +132,20 @@ describe("--shard K/N", () => {
     );
   });
 
-  it("gives each of N shards 1/N of the rate budget", () => {
-    expect(shardClientOptions({ index: 2, count: 4 })).toEqual({ shareOfBudget: 0.25 });
-    expect(shardClientOptions(undefined)).toEqual({});
+  it("gives each of N shards 1/N of the token's limits, or the share --shard-share names", () => {
+    const shard = { index: 2, count: 4 };
+    expect(shardClientOptions("plan", shard, undefined)).toEqual({ shareOfBudget: 0.25 });
+    expect(shardClientOptions("plan", undefined, undefined)).toEqual({});
+    expect(shardClientOptions("plan", shard, "1/2")).toEqual({ shareOfBudget: 0.5 });
+    expect(shardClientOptions("plan", shard, "1")).toEqual({ shareOfBudget: 1 });
+    for (const bad of ["0", "1.5", "x", "", "2/1"]) {
+      expect(() => shardClientOptions("plan", shard, bad)).toThrow(
+        `plan: --shard-share expects a share of the token's limits above 0 and at most 1 (0.5 or 1/2), got '${bad}'`,
+      );
+    }
+    expect(() => shardClientOptions("plan", undefined, "0.5")).toThrow(
+      "plan: --shard-share needs --shard K/N",
+    );
   });
 });
 

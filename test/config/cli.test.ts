@@ -160,7 +160,7 @@ describe("forgeplan validate", () => {
     expect(refused.stderr).toMatch(/^<stdin>:4:5: repositories\[0\]\.bogus: unknown key "bogus"/);
     const planned = await runBuilt(["plan", "-c", "-", "--sandbox"], { input: demo });
     expect(planned.code).toBe(2);
-    expect(planned.stdout).toContain("Plan: 1 to create, 2 to update, 2 to delete");
+    expect(planned.stdout).toContain("Plan: 1 to create, 3 to update, 2 to delete");
   });
 
   it("prints no more when the YAML library's debugging variables are set", async () => {

@@ -165,7 +165,7 @@ const cases: Case[] = [
     name: "an unknown key far from any known one",
     files: { "a.yaml": "version: 1\nfrobnicate: true\n" },
     errors: [
-      'a.yaml:2:1: frobnicate: unknown key "frobnicate"; expected one of: version, targets, defaults, profiles, repositories, organizations, projects, groups, audits',
+      'a.yaml:2:1: frobnicate: unknown key "frobnicate"; expected one of: version, targets, defaults, profiles, repositories, removal_limit, organizations, projects, groups, audits',
     ],
   },
   {

@@ -61,6 +61,7 @@ describe("the JSON Schema", () => {
       "defaults",
       "profiles",
       "repositories",
+      "removal_limit",
       "organizations",
       "projects",
       "groups",

@@ -30,6 +30,8 @@ async function setUp(
     token: new Secret("t", "T"),
     clock,
     writeIntervalMs: 0,
+    // Virtual time leaps while a request is in flight; as response time it would fill the budget.
+    cpuTimeLimitMs: Number.POSITIVE_INFINITY,
     onEvent: (e) => events.push(e),
     ...options,
   });
@@ -124,6 +126,7 @@ describe("pacing by the rate-limit budget", () => {
       clock,
       shareOfBudget: 0.5,
       concurrency: 100,
+      cpuTimeLimitMs: Number.POSITIVE_INFINITY,
     });
     await Promise.all([client.prime(), shard.prime()]);
     await Promise.all(

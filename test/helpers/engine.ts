@@ -3,6 +3,7 @@ import type { SourceFile } from "../../src/config/source.js";
 import type { ChangeOutcome, Plan } from "../../src/core/plan.js";
 import { Secret } from "../../src/core/secret.js";
 import { applyPlan } from "../../src/engine/apply.js";
+import type { ReadsMode } from "../../src/engine/bulk/reads.js";
 import { buildPlan } from "../../src/engine/plan.js";
 import { ForgeClient } from "../../src/forge/client.js";
 import { ResourceReader } from "../../src/resources/context.js";
@@ -22,7 +23,8 @@ const generated: SourceFile = { file: origin.file, value: {}, locate: () => orig
 export interface SandboxEngine {
   /** A desired state of repository entries on the one target, as the loader would resolve it. */
   state(repositories: EngineEntry[]): DesiredState;
-  plan(state: DesiredState): Promise<Plan>;
+  /** `reads`: how repositories are read (REST by default, as the engine's own default). */
+  plan(state: DesiredState, reads?: ReadsMode): Promise<Plan>;
   apply(
     plan: Plan,
     options?: { allowDelete?: boolean; secrets?: readonly Secret[] },
@@ -59,7 +61,13 @@ export function sandboxEngine(world: RunningSandbox, token = "sandbox-admin"): S
       sections: [],
       files: [origin.file],
     }),
-    plan: (state) => buildPlan({ state, readers, now: Date.parse("2026-12-01T00:00:00Z") }),
+    plan: (state, reads) =>
+      buildPlan({
+        state,
+        readers,
+        now: Date.parse("2026-12-01T00:00:00Z"),
+        ...(reads ? { reads } : {}),
+      }),
     apply: async (plan, options = {}) =>
       (
         await applyPlan({

@@ -83,6 +83,34 @@ export function sandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   });
 }
 
+/**
+ * A sandbox for each test that records every write it is sent (`writes`, emptied and the sandbox
+ * stopped after the test). Call it at the top of a test file.
+ */
+export function recordingSandbox(): {
+  start(): Promise<RunningSandbox>;
+  writes: RecordedRequest[];
+} {
+  const writes: RecordedRequest[] = [];
+  let running: RunningSandbox | undefined;
+  afterEach(async () => {
+    writes.splice(0);
+    await running?.stop();
+    running = undefined;
+  });
+  return {
+    writes,
+    start: async () => {
+      running = await sandbox({
+        onRequest: (request) => {
+          if (request.method !== "GET") writes.push(request);
+        },
+      });
+      return running;
+    },
+  };
+}
+
 /** Writes a config file into a fresh temporary directory and returns its path. */
 export function configFile(yaml: string, name = "forgeplan.yaml"): string {
   const dir = mkdtempSync(join(tmpdir(), "forgeplan-"));

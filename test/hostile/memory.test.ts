@@ -96,7 +96,7 @@ describe("a listing of 200,000 hooks", () => {
     });
     const { outcome, maxRssMiB } = await listInChild(service.url);
     expect(outcome).toBe(
-      "ForgeError: GET /repos/acme/api/hooks?per_page=100&page=1001 → the listing goes on past 1000 pages, the most forgeplan reads of one listing",
+      "ForgeError: GET /repos/acme/api/hooks?per_page=100&page=1001 → the listing goes on past 1000 pages, the most forgeplan reads of one listing (--max-pages raises it)",
     );
     expect(service.seen).toHaveLength(1000);
     expect(maxRssMiB).toBeLessThan(300);

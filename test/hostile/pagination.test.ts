@@ -19,15 +19,25 @@ function endless(last?: number) {
 }
 
 describe("a listing that does not end", () => {
-  it("stops at the page cap when no last page is named", async () => {
+  it("stops at the page cap when no last page is named and every page is full", async () => {
     const service = await endless();
     const { client } = clientOf(service.url, { maxPages: 20 });
-    const error = await failure(client.paginate(HOOKS));
+    const error = await failure(client.paginate(HOOKS, { per_page: 1 }));
     expect(error).toBeInstanceOf(ForgeError);
     expect(error.message).toBe(
-      `GET ${HOOKS}?per_page=100&page=21 → the listing goes on past 20 pages, the most forgeplan reads of one listing`,
+      `GET ${HOOKS}?per_page=1&page=21 → the listing goes on past 20 pages, the most forgeplan reads of one listing (--max-pages raises it)`,
     );
     expect(service.seen).toHaveLength(20);
+  });
+
+  it("stops at the first page shorter than asked for that still links onward, naming the listing", async () => {
+    const service = await endless();
+    const { client } = clientOf(service.url);
+    const error = await failure(client.paginate(HOOKS));
+    expect(error.message).toBe(
+      `GET ${HOOKS}?per_page=100 → page 1 of the listing holds 1 item of the 100 asked for, yet links to a next page: a short page is the last, so the listing would not end`,
+    );
+    expect(service.seen).toHaveLength(1);
   });
 
   it("stops one page past the last page its first page named", async () => {
@@ -74,12 +84,15 @@ describe("a listing whose pages hold their items under a key", () => {
   it("reads the items of every page from under the key", async () => {
     const service = await hostile((req, res) => {
       const page = Number(new URL(req.url ?? "/", "http://x").searchParams.get("page") ?? 1);
-      const next = `<http://${req.headers.host}${INSTALLATION}?per_page=100&page=2>; rel="next"`;
+      const next = `<http://${req.headers.host}${INSTALLATION}?per_page=1&page=2>; rel="next"`;
       const body = { total_count: 2, repositories: [{ id: page }] };
       answer(res, 200, page === 1 ? { ...json, link: next } : json, body);
     });
     const { client } = clientOf(service.url);
-    expect(await client.paginate(INSTALLATION, {}, pages)).toEqual([{ id: 1 }, { id: 2 }]);
+    expect(await client.paginate(INSTALLATION, { per_page: 1 }, pages)).toEqual([
+      { id: 1 },
+      { id: 2 },
+    ]);
   });
 
   it.each([

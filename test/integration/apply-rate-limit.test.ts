@@ -20,6 +20,9 @@ describe("apply within a small rate limit", () => {
       "--sandbox-url",
       world.url,
       "--auto-approve",
+      // A request per protection, so the plans alone run through the small budget.
+      "--reads",
+      "rest",
     ]);
     expect(applied.code).toBe(0);
     expect(applied.stdout).toContain("Apply: 50 applied, 0 failed, 0 held, 0 skipped.");

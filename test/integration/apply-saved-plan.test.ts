@@ -34,17 +34,17 @@ describe("apply PLAN.json", () => {
     const applied = await runInProcess(["apply", out, ...at(), "--auto-approve", "--allow-delete"]);
     expect(applied.stderr).toBe("");
     expect(applied.code).toBe(0);
-    expect(applied.stdout).toContain("Apply: 5 applied, 0 failed, 0 held, 0 skipped.");
+    expect(applied.stdout).toContain("Apply: 6 applied, 0 failed, 0 held, 0 skipped.");
     const after = world.stats().requests_by_method;
     const savedWrites: Record<string, number> = {};
     for (const request of saved.changes.flatMap((c) => c.requests)) {
       savedWrites[request.method] = (savedWrites[request.method] ?? 0) + 1;
     }
-    expect(savedWrites).toEqual({ PUT: 2, PATCH: 1, DELETE: 2 });
+    expect(savedWrites).toEqual({ PUT: 2, PATCH: 2, DELETE: 2 });
     for (const method of ["PUT", "PATCH", "POST", "DELETE"]) {
       expect((after[method] ?? 0) - (before[method] ?? 0)).toBe(savedWrites[method] ?? 0);
     }
-    expect(world.stats().mutations_applied).toBe(5);
+    expect(world.stats().mutations_applied).toBe(6);
     const again = await runInProcess(["plan", "-c", demo, ...at()]);
     expect(again.code).toBe(0);
   });
@@ -53,7 +53,7 @@ describe("apply PLAN.json", () => {
     await savePlan();
     const applied = await runInProcess(["apply", out, ...at(), "--auto-approve"]);
     expect(applied.code).toBe(0);
-    expect(applied.stdout).toContain("Apply: 3 applied, 0 failed, 0 held, 2 skipped.");
+    expect(applied.stdout).toContain("Apply: 4 applied, 0 failed, 0 held, 2 skipped.");
     expect(applied.stdout).toContain("deletes need --allow-delete");
     const boards = await call(world, "GET", "/api/v4/projects/1/boards");
     expect((boards.body as Array<{ id: number }>).map((b) => b.id)).toEqual([1, 2]);

@@ -6,6 +6,7 @@ import type { RunningSandbox } from "../../src/sandbox/index.js";
 import { repoRoot, runInProcess } from "../helpers/cli.js";
 import { gitRepository } from "../helpers/git.js";
 import { call, configFile, sandbox } from "../helpers/sandbox.js";
+import { REPOSITORY_KINDS } from "../../src/resources/index.js";
 
 const running: RunningSandbox[] = [];
 afterEach(async () => {
@@ -83,6 +84,7 @@ describe("plan --changed-from REF", () => {
         "",
         "Plan: 0 to create, 1 to update, 0 to delete, 0 to report, 0 unchanged.",
         "Left out as unchanged since HEAD: 1 resource. For the whole plan, plan without --changed-from (in the Action: changed-from: none).",
+        "Reads: 1 REST request (0 from the cache), 0 GraphQL queries (0 points) · ≥ 1 s at 5,000 REST requests/h",
         "",
       ].join("\n"),
     );
@@ -283,6 +285,7 @@ repositories:
         "No changes. Live state matches the desired state.",
         "Left out as unchanged since HEAD: 1 resource. For the whole plan, plan without --changed-from (in the Action: changed-from: none).",
         "No longer in the configuration, left as they are on the service: github/acme/web: the protection of branch main.",
+        "Reads: 0 REST requests (0 from the cache), 0 GraphQL queries (0 points)",
         "",
       ].join("\n"),
     );
@@ -365,7 +368,7 @@ repositories:
     expect(invalid.code).toBe(1);
     expect(invalid.stderr).toBe(
       [
-        `${head}:forgeplan.yaml:2:34: repositories[0].colour: unknown key "colour"; expected one of: name, exclude, where, target, owner_type, profiles, actions, variables, secrets, rulesets, branch_protection, webhooks, invitations`,
+        `${head}:forgeplan.yaml:2:34: repositories[0].colour: unknown key "colour"; expected one of: name, exclude, where, target, owner_type, profiles, ${REPOSITORY_KINDS.map((kind) => kind.repository.setting.key).join(", ")}`,
         `forgeplan: plan: the configuration at ${head} has 1 error; plan without --changed-from to see the whole plan`,
         "",
       ].join("\n"),

@@ -16,7 +16,7 @@ describe("npm run demo", () => {
     const steps = result.stdout.split("━━ ");
     expect(steps).toHaveLength(4);
     expect(steps[1]).toContain("(exit code 2)");
-    expect(steps[2]).toContain("Apply: 5 applied, 0 failed, 0 held, 0 skipped.");
+    expect(steps[2]).toContain("Apply: 6 applied, 0 failed, 0 held, 0 skipped.");
     expect(steps[3]).toContain("No changes. Live state matches the desired state.");
     expect(steps[3]).toContain("(exit code 0)");
   });

@@ -26,9 +26,10 @@ describe("export of a whole owner", () => {
     expect(exported.code).toBe(0);
     expect(exported.stdout).toContain("- name: acme/*\n");
     expect(exported.stdout).toContain("organizations:\n  - name: acme\n    settings:\n");
-    for (const key of ["actions", "variables", "secrets", "rulesets", "webhooks"]) {
+    for (const key of ["teams", "actions", "variables", "secrets", "rulesets", "webhooks"]) {
       expect(exported.stdout).toContain(`\n    ${key}:\n`);
     }
+    expect(exported.stdout).toContain("\n    rulesets:\n      acme baseline:");
     expect(exported.stdout).toContain("acme baseline:");
     expect(exported.stdout).toContain("        NPM_TOKEN:\n          value: ${NPM_TOKEN}\n");
     expect(exported.stdout).toContain("        secret: ${ACME_HOOK_501_SECRET}\n");

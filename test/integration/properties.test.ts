@@ -201,6 +201,8 @@ repositories:
         name: "acme/repo-*",
         where: { properties: { team: "team-01" } },
         webhooks: { mode: "additive" },
+        // GitHub's default labels, alike on every new repository.
+        labels: { mode: "additive", items: { bug: { color: "d73a4a" } } },
       });
       const replan = await runInProcess([
         "plan",
@@ -211,7 +213,9 @@ repositories:
         "json",
       ]);
       expect(replan.code).toBe(0);
-      expect(Object.keys(changes(replan.stdout)).sort()).toEqual(
+      const planned = Object.keys(changes(replan.stdout)).sort();
+      expect(planned.filter((address) => address.includes("/label/"))).toHaveLength(18);
+      expect(planned.filter((address) => !address.includes("/label/"))).toEqual(
         ["repo-0001", "repo-0011"].flatMap((repo) => [
           `github/acme/${repo}/actions/access`,
           `github/acme/${repo}/actions/permissions`,

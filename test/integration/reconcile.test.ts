@@ -29,6 +29,7 @@ describe("plan → apply → plan on the demo config", () => {
       plan.changes.filter((c) => c.action !== "no-op").map((c) => [c.address, c.action]),
     );
     expect(actions).toEqual({
+      "github/acme/api/label/triage": "update",
       "github/acme/api/branch_protection/main": "update",
       "github/acme/web/branch_protection/main": "create",
       "github/acme/api/webhook/https://ci.acme.example/hooks/forge": "update",
@@ -60,7 +61,7 @@ describe("plan → apply → plan on the demo config", () => {
     ]);
     expect(applied.stderr).toBe("");
     expect(applied.code).toBe(0);
-    expect(applied.stdout).toContain("Apply: 5 applied, 0 failed, 0 held, 0 skipped.");
+    expect(applied.stdout).toContain("Apply: 6 applied, 0 failed, 0 held, 0 skipped.");
 
     const again = await runInProcess(["plan", "-c", demo, ...at()]);
     expect(again.code).toBe(0);
@@ -85,7 +86,7 @@ describe("plan → apply → plan on the demo config", () => {
   it("plans deletes but applies them only with --allow-delete", async () => {
     const result = await runInProcess(["apply", "-c", demo, ...at(), "--auto-approve"]);
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain("Apply: 3 applied, 0 failed, 0 held, 2 skipped.");
+    expect(result.stdout).toContain("Apply: 4 applied, 0 failed, 0 held, 2 skipped.");
     const boards = await call(world, "GET", "/api/v4/projects/1/boards");
     expect((boards.body as Array<{ id: number }>).map((b) => b.id)).toEqual([1, 2]);
     const next = await runInProcess(["plan", "-c", demo, ...at(), "--format", "json"]);
@@ -346,7 +347,7 @@ describe("renderers through the CLI", () => {
       (await runInProcess(["plan", "-c", demo, ...at(), "--format", "json"])).stdout,
     );
     expect(json.format_version).toBe(1);
-    expect(json.summary).toEqual({ create: 1, update: 2, delete: 2, report: 3, "no-op": 5 });
+    expect(json.summary).toEqual({ create: 1, update: 3, delete: 2, report: 3, "no-op": 5 });
   });
 
   it("applies with --format json as one document, and asks no question", async () => {
@@ -368,8 +369,8 @@ describe("renderers through the CLI", () => {
       verified: boolean;
     };
     expect(Object.keys(document)).toEqual(["plan", "outcomes", "verification", "verified"]);
-    expect(document.plan.summary).toMatchObject({ create: 1, update: 2, delete: 2 });
-    expect(document.outcomes.map((outcome) => outcome.outcome)).toEqual(Array(5).fill("applied"));
+    expect(document.plan.summary).toMatchObject({ create: 1, update: 3, delete: 2 });
+    expect(document.outcomes.map((outcome) => outcome.outcome)).toEqual(Array(6).fill("applied"));
     expect(document.verified).toBe(true);
     const again = await runInProcess([
       "apply",
@@ -409,16 +410,16 @@ describe("confirmation on a terminal", () => {
       answer: "yes",
     });
     expect(result.stderr).toContain(
-      "Apply 1 create(s), 2 update(s), 2 delete(s)? Only 'yes' is accepted: ",
+      "Apply 1 create(s), 3 update(s), 2 delete(s)? Only 'yes' is accepted: ",
     );
     expect(result.code).toBe(0);
-    expect(world.stats().mutations_applied).toBe(5);
+    expect(world.stats().mutations_applied).toBe(6);
   });
 
   it("asks about what will be applied: deletes without --allow-delete are named, not counted", async () => {
     const result = await runInProcess(["apply", "-c", demo, ...at()], { tty: true, answer: "no" });
     expect(result.stderr).toContain(
-      "Apply 1 create(s), 2 update(s), 0 delete(s)? (2 planned delete(s) skipped: they need --allow-delete) Only 'yes' is accepted: ",
+      "Apply 1 create(s), 3 update(s), 0 delete(s)? (2 planned delete(s) skipped: they need --allow-delete) Only 'yes' is accepted: ",
     );
     expect(result.code).toBe(1);
   });

@@ -223,7 +223,11 @@ describe("canary values", () => {
     expect(results["drift, answered from the cache"].stderr).toMatch(
       /[1-9]\d* of \d+ requests answered 304 Not Modified/,
     );
-    expect(results["drift, answered from the cache"].stdout).toBe(results.drift.stdout);
+    // The same plan; only its budget line says what came from the cache.
+    const withoutReads = (text: string) => text.replace(/^Reads: .*$/m, "");
+    expect(withoutReads(results["drift, answered from the cache"].stdout)).toBe(
+      withoutReads(results.drift.stdout),
+    );
     expect(results.export.stdout).toContain("url: https://collector.example/h?t=(sensitive)");
     // The secrets were sent sealed, and refused with the body echoed: forgeplan said so.
     expect(results["apply --format json"].stdout).toContain("github/acme/secret/ORG_CANARY");

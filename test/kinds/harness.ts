@@ -9,6 +9,7 @@ import { Secret } from "../../src/core/secret.js";
 import { applyPlan } from "../../src/engine/apply.js";
 import { loadDesiredState } from "../../src/engine/desired.js";
 import { exportState } from "../../src/engine/export.js";
+import type { ReadsMode } from "../../src/engine/bulk/reads.js";
 import { buildPlan } from "../../src/engine/plan.js";
 import { collectSecrets } from "../../src/engine/secrets.js";
 import { ForgeClient } from "../../src/forge/client.js";
@@ -43,17 +44,21 @@ export class KindWorld {
     readonly sandbox: RunningSandbox,
     /** Every write the sandbox was sent, in order. */
     readonly writes: RecordedRequest[],
+    /** Every request the sandbox was sent, in order. */
+    readonly requests: RecordedRequest[],
   ) {}
 
   static async start(fixture: KindFixture): Promise<KindWorld> {
     const writes: RecordedRequest[] = [];
+    const requests: RecordedRequest[] = [];
     const running = await sandbox({
       ...fixture.world,
       onRequest: (request) => {
+        requests.push(request);
         if (request.method !== "GET") writes.push(request);
       },
     });
-    return new KindWorld(fixture, running, writes);
+    return new KindWorld(fixture, running, writes, requests);
   }
 
   get token(): string {
@@ -101,8 +106,9 @@ export class KindWorld {
     ]);
   }
 
-  plan(state: DesiredState, url?: string): Promise<Plan> {
-    return buildPlan({ state, readers: this.readers(url), now: NOW });
+  /** `reads`: how repositories are read (REST by default, the engine's own default). */
+  plan(state: DesiredState, url?: string, reads?: ReadsMode): Promise<Plan> {
+    return buildPlan({ state, readers: this.readers(url), now: NOW, ...(reads ? { reads } : {}) });
   }
 
   async apply(plan: Plan, state: DesiredState, url?: string): Promise<ChangeOutcome[]> {

@@ -1,5 +1,13 @@
 import type { Schema } from "../../src/sandbox/core/openapi-check.js";
-import { check, github, responseSchema } from "../sandbox/openapi-check.js";
+import {
+  check,
+  enterprise,
+  enterpriseSchemas,
+  github,
+  type OpenApi,
+  responseSchema,
+  specSchemas,
+} from "../sandbox/openapi-check.js";
 
 /**
  * GitHub's operations by the concrete paths a client sends, so every answer the sandbox gives a kind
@@ -13,7 +21,19 @@ interface Template {
   literals: number;
 }
 
-const TEMPLATES: Template[] = Object.keys(github.paths).map((path) => {
+/** api.github.com's operations, then those only GitHub Enterprise Cloud describes (custom roles). */
+const PATHS = [
+  ...Object.keys(github.paths),
+  ...Object.keys(enterprise.paths).filter((path) => github.paths[path] === undefined),
+];
+
+function describing(path: string): { description: OpenApi; schemas: Record<string, Schema> } {
+  return github.paths[path] !== undefined
+    ? { description: github, schemas: specSchemas }
+    : { description: enterprise, schemas: enterpriseSchemas };
+}
+
+const TEMPLATES: Template[] = PATHS.map((path) => {
   const segments = path.split("/");
   const source = segments
     .map((segment) =>
@@ -60,6 +80,12 @@ export const RESPONSE_DEVIATIONS: Readonly<Record<string, readonly string[]>> = 
   "PATCH /repos/{owner}/{repo}/hooks/{hook_id}": HOOK_SHAPE,
 };
 
+/**
+ * Operations the spec does not define, whose users are GitHub's (`gravatar_id`, not the spec's
+ * `avatar_ref_id`): checked against GitHub's schemas as published.
+ */
+const GITHUB_SHAPED = new Set(["GET /user", "GET /users/{username}"]);
+
 /** The problems of one answer against GitHub's published schema, or a reason it has none to check. */
 export function responseProblems(
   method: string,
@@ -71,14 +97,26 @@ export function responseProblems(
   const operation = `${method} ${template ?? path.split("?")[0]}`;
   if (template === undefined) return { operation, problems: ["not an operation GitHub publishes"] };
   if (status === 204 || status === 304 || body === undefined) return { operation, problems: [] };
+  const { description, schemas } = describing(template);
+  const published = description.paths[template]?.[method.toLowerCase()]?.responses[String(status)];
+  // A status GitHub publishes without a body schema ("if user has no team membership") has
+  // nothing to check the body against.
+  if (published !== undefined && published.$ref === undefined && !("content" in published)) {
+    return { operation, problems: [] };
+  }
   let schema: Schema;
   try {
-    schema = responseSchema(template, method.toLowerCase(), String(status));
+    schema = responseSchema(template, method.toLowerCase(), String(status), description);
   } catch {
     return { operation, problems: [`GitHub publishes no ${status} answer for it`] };
   }
   const allowed = RESPONSE_DEVIATIONS[operation] ?? [];
+  // GitHub's own shape where the spec defines none of the operation's (README).
+  const against = GITHUB_SHAPED.has(operation) ? github.components.schemas : schemas;
   // A deviation is of the answer itself, or of each item of a list: `$: …` or `$[3]: …`.
   const deviates = (problem: string) => allowed.includes(problem.replace(/^\$(\[\d+\])?: /, ""));
-  return { operation, problems: check(schema, body).filter((problem) => !deviates(problem)) };
+  return {
+    operation,
+    problems: check(schema, body, against).filter((problem) => !deviates(problem)),
+  };
 }

@@ -33,22 +33,22 @@ describe("the library's one-call plan and apply", () => {
     expect(planned.hasChanges).toBe(true);
     expect(planned.plan.summary).toEqual({
       create: 1,
-      update: 2,
+      update: 3,
       delete: 2,
       report: 3,
       "no-op": 5,
     });
     expect(planned.plan.config).toEqual(demo);
-    expect(renderPlan(planned.plan, "text")).toContain("Plan: 1 to create, 2 to update");
+    expect(renderPlan(planned.plan, "text")).toContain("Plan: 1 to create, 3 to update");
 
     const applied = await apply(planned.plan, { ...at(world), allowDelete: true });
     if (applied.status !== "applied") throw new Error(`expected applied, got ${applied.status}`);
     expect(applied.succeeded).toBe(true);
     expect(applied.report.verified).toBe(true);
     expect(applied.report.outcomes.map((outcome) => outcome.outcome)).toEqual(
-      Array(5).fill("applied"),
+      Array(6).fill("applied"),
     );
-    expect(world.stats().mutations_applied).toBe(5);
+    expect(world.stats().mutations_applied).toBe(6);
 
     const again = await plan(demo, at(world));
     expect(again.ok && again.hasChanges).toBe(false);

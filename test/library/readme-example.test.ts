@@ -33,9 +33,9 @@ describe("the README's library example", () => {
     });
     expect(stderr).toBe("");
     expect(stdout).toContain(
-      "Plan: 1 to create, 2 to update, 2 to delete, 3 to report, 5 unchanged.",
+      "Plan: 1 to create, 3 to update, 2 to delete, 3 to report, 5 unchanged.",
     );
-    expect(stdout).toContain("Apply: 5 applied, 0 failed, 0 held, 0 skipped.");
+    expect(stdout).toContain("Apply: 6 applied, 0 failed, 0 held, 0 skipped.");
     expect(stdout).toContain("Verified: re-plan shows no changes.");
   });
 });

@@ -1,4 +1,11 @@
+import { sign } from "node:crypto";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { stringify } from "yaml";
+import { APP_ID, appKeys, appSeedFile, INSTALLATION_ID } from "../helpers/apps.js";
+import { demoWorld } from "../../src/sandbox/index.js";
 import { call, protectionBody, sandbox } from "./helpers.js";
 import { check, github, responseSchema } from "./openapi-check.js";
 
@@ -204,6 +211,110 @@ describe("ruleset responses validate against GitHub's published OpenAPI schemas"
     );
     const found = await call(sb, "GET", "/apps/ci-bot");
     expect(check(responseSchema("/apps/{app_slug}", "get"), found.body)).toEqual([]);
+  });
+});
+
+/** A JWT of App 4242, as forgeplan signs one to act as the App. */
+function appJwt(): string {
+  const now = Math.floor(Date.now() / 1000);
+  const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
+  const unsigned = `${encode({ alg: "RS256" })}.${encode({ iat: now - 60, exp: now + 540, iss: APP_ID })}`;
+  return `${unsigned}.${sign("sha256", Buffer.from(unsigned), appKeys().privateKey).toString("base64url")}`;
+}
+
+/** The demo world and a user whose token is a classic one without the `user` scope. */
+function accountWorld(): string {
+  const file = join(mkdtempSync(join(tmpdir(), "forgeplan-contract-")), "world.yaml");
+  const seed = {
+    ...demoWorld,
+    users: [
+      ...(demoWorld.users ?? []),
+      { login: "octo-classic", id: 60, token: "classic-token", token_scopes: ["repo", "read:org"] },
+    ],
+  };
+  writeFileSync(file, stringify(seed));
+  return file;
+}
+
+describe("the account, App and installation routes forgeplan calls validate against GitHub's schemas", () => {
+  it("GET /user: the private profile to the account's own token, the public one where GitHub shows only that", async () => {
+    const sb = await sandbox({ seed: accountWorld() });
+    const schema = responseSchema("/user", "get");
+    const own = await call(sb, "GET", "/user");
+    expect(own.body).toMatchObject({
+      login: "octo-admin",
+      user_view_type: "private",
+      plan: { name: "free" },
+    });
+    // GET /user is GitHub's, not the spec's: its schema as published, gravatar_id and all.
+    expect(check(schema, own.body, github.components.schemas)).toEqual([]);
+    expect(
+      check(github.components.schemas["private-user"]!, own.body, github.components.schemas),
+    ).toEqual([]);
+    const classic = await call(sb, "GET", "/user", { token: "classic-token" });
+    expect(classic.body).toMatchObject({ login: "octo-classic", user_view_type: "public" });
+    expect(classic.body.two_factor_authentication).toBeUndefined();
+    expect(check(schema, classic.body, github.components.schemas)).toEqual([]);
+    expect(
+      check(github.components.schemas["public-user"]!, classic.body, github.components.schemas),
+    ).toEqual([]);
+  });
+
+  it("the App's own routes, its installations, tokens, and what an installation token lists", async () => {
+    const sb = await sandbox({ seed: appSeedFile(appKeys().publicKey) });
+    const jwt = appJwt();
+    const answers: Array<[string, string, string, unknown]> = [];
+    const read = async (
+      path: string,
+      schemaPath: string,
+      token: string,
+      method = "GET",
+      status = "200",
+    ) => {
+      const answer = await call(sb, method, path, {
+        token,
+        ...(method === "POST" ? { body: {} } : {}),
+      });
+      expect(answer.status).toBe(Number(status));
+      answers.push([schemaPath, method.toLowerCase(), status, answer.body]);
+      return answer.body;
+    };
+    await read("/app", "/app", jwt);
+    await read(
+      `/app/installations/${INSTALLATION_ID}`,
+      "/app/installations/{installation_id}",
+      jwt,
+    );
+    await read("/orgs/acme/installation", "/orgs/{org}/installation", jwt);
+    await read("/users/acme/installation", "/users/{username}/installation", jwt);
+    const minted = (await read(
+      `/app/installations/${INSTALLATION_ID}/access_tokens`,
+      "/app/installations/{installation_id}/access_tokens",
+      jwt,
+      "POST",
+      "201",
+    )) as { token: string };
+    await read("/installation/repositories", "/installation/repositories", minted.token);
+    await read("/user", "/user", minted.token, "GET", "403");
+    await read("/orgs/acme/repos", "/orgs/{org}/repos", minted.token);
+    await read("/apps/settings-bot", "/apps/{app_slug}", minted.token);
+    for (const [path, method, status, body] of answers) {
+      expect(check(responseSchema(path, method, status), body), `${method} ${path}`).toEqual([]);
+    }
+  });
+
+  it("a user's own and another account's repositories", async () => {
+    const sb = await sandbox();
+    for (const [path, schemaPath] of [
+      ["/user/repos?affiliation=owner", "/user/repos"],
+      ["/users/octo-admin/repos", "/users/{username}/repos"],
+      ["/orgs/acme/repos", "/orgs/{org}/repos"],
+    ] as const) {
+      const answer = await call(sb, "GET", path);
+      expect(answer.status).toBe(200);
+      expect(answer.body.length).toBeGreaterThan(0);
+      expect(check(responseSchema(schemaPath, "get"), answer.body), path).toEqual([]);
+    }
   });
 });
 

@@ -136,6 +136,20 @@ describe("secondary rate limits", () => {
     expect(sb.stats().secondary_limited_responses).toBe(2);
   });
 
+  it("limits a token's response time a minute when started with a CPU-time limit", async () => {
+    const sb = await sandbox({ latencyMs: 260, cpuLimitSeconds: 1 });
+    for (let i = 0; i < 4; i++) expect((await call(sb, "GET", "/repos/acme/api")).status).toBe(200);
+    // 4 × 260 ms answered in the last minute: over the second allowed.
+    const refused = await call(sb, "GET", "/repos/acme/api");
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toContain("secondary rate limit");
+    const retryAfter = Number(refused.headers.get("retry-after"));
+    expect(retryAfter).toBeGreaterThan(55);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect((await call(sb, "GET", "/repos/acme/api", { token: DEV })).status).toBe(200);
+    expect(sb.stats()).toMatchObject({ secondary_limited_responses: 1, rate_limited_responses: 1 });
+  });
+
   it("limits points per minute per endpoint: writes cost 5, reads 1", async () => {
     const time = clock();
     const sb = await sandbox({ now: time.now, secondaryPointsPerMinute: 12 });

@@ -13,29 +13,43 @@ import {
  * its findings for the contract tests (`$.a.b[0]: …`).
  */
 
-interface OpenApi {
+export interface OpenApi {
   paths: Record<string, Record<string, { responses: Record<string, Schema> }>>;
   components: { schemas: Record<string, Schema>; responses: Record<string, Schema> };
 }
 
 const require = createRequire(import.meta.url);
-const file = require.resolve("@octokit/openapi/generated/api.github.com.json");
-export const github = JSON.parse(readFileSync(file, "utf8")) as OpenApi;
+const load = (name: string) =>
+  JSON.parse(
+    readFileSync(require.resolve(`@octokit/openapi/generated/${name}.json`), "utf8"),
+  ) as OpenApi;
+export const github = load("api.github.com");
+/**
+ * GitHub Enterprise Cloud's description: the operations only organizations on Enterprise have
+ * (custom repository roles), which api.github.com's leaves out.
+ */
+export const enterprise = load("ghec");
 
-/** Where the spec renames a GitHub member, the checks use the spec's name (see the README). */
+/**
+ * Where the spec renames a GitHub member, the checks use the spec's name (see the README): users
+ * carry `avatar_ref_id` instead of `gravatar_id`, in every shape a user is (a collaborator, a team
+ * member …).
+ */
 function applySpecDifferences(schemas: Record<string, Schema>): Record<string, Schema> {
   const patched = { ...schemas };
-  for (const name of ["simple-user", "nullable-simple-user"]) {
-    const schema = schemas[name] as Schema & { required: string[] };
+  for (const [name, schema] of Object.entries(schemas)) {
+    const required = schema.required as string[] | undefined;
+    if (!required?.includes("gravatar_id")) continue;
     patched[name] = {
       ...schema,
-      required: schema.required.map((key) => (key === "gravatar_id" ? "avatar_ref_id" : key)),
+      required: required.map((key) => (key === "gravatar_id" ? "avatar_ref_id" : key)),
     };
   }
   return patched;
 }
 
 export const specSchemas = applySpecDifferences(github.components.schemas);
+export const enterpriseSchemas = applySpecDifferences(enterprise.components.schemas);
 
 function where(at: Location): string {
   return `$${at.map((part) => (typeof part === "number" ? `[${part}]` : `.${part}`)).join("")}`;
@@ -69,11 +83,20 @@ export function check(
   return violations(schema, value, { schemas }).map(describe);
 }
 
-/** The JSON schema GitHub publishes for a response of an operation (a success by default). */
-export function responseSchema(path: string, method: string, status = "200"): Schema {
-  let response = github.paths[path]?.[method]?.responses[status];
+/**
+ * The JSON schema GitHub publishes for a response of an operation (a success by default), from
+ * `description` (api.github.com's unless told).
+ */
+export function responseSchema(
+  path: string,
+  method: string,
+  status = "200",
+  description: OpenApi = github,
+): Schema {
+  let response = description.paths[path]?.[method]?.responses[status];
   if (typeof response?.$ref === "string") {
-    response = github.components.responses[response.$ref.replace("#/components/responses/", "")];
+    response =
+      description.components.responses[response.$ref.replace("#/components/responses/", "")];
   }
   const content = (response as { content?: Record<string, { schema: Schema }> } | undefined)
     ?.content;

@@ -54,5 +54,17 @@ describe("the README's sandbox section", () => {
     expect(protection.body.required_status_checks.checks).toEqual([
       { context: "ci/build", app_id: 7 },
     ]);
+    const issue = await call(sb, "GET", "/repos/tiny/service/issues/1", { token: "alice-token" });
+    expect(issue.body.labels.map((label: { name: string }) => label.name)).toEqual([
+      "bug",
+      "needs-triage",
+    ]);
+    const policies = await call(
+      sb,
+      "GET",
+      "/repos/tiny/service/environments/production/deployment-branch-policies",
+      { token: "alice-token" },
+    );
+    expect(policies.body.total_count).toBe(2);
   });
 });

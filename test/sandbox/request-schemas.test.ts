@@ -30,8 +30,10 @@ describe("src/sandbox/core/request-schemas.json", () => {
   });
 
   it("holds the request schema of every write the sandbox serves on GitHub's paths", () => {
+    // POST /graphql carries queries, reads metered as GraphQL; GitHub's REST description has no
+    // operation for it.
     const writes = githubRoutes({ tokenTtlSeconds: 3600, stats: emptyStats() }).filter(
-      (route) => route.method !== "GET",
+      (route) => route.method !== "GET" && route.metered === undefined,
     );
     expect(writes.length).toBeGreaterThanOrEqual(22);
     for (const route of writes) {

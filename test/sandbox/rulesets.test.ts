@@ -301,6 +301,7 @@ describe("what a client reads to name bypass actors", () => {
     expect(teams.body.map((team: { id: number; slug: string }) => [team.id, team.slug])).toEqual([
       [1, "platform"],
       [2, "release-managers"],
+      [3, "security"],
     ]);
     expect((await call(sb, "GET", "/orgs/octo-admin/teams")).status).toBe(404);
     const installations = await call(sb, "GET", "/orgs/acme/installations");

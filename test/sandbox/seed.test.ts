@@ -87,6 +87,15 @@ describe("seed files", () => {
     expect(message).toBe("world.yaml:6: repositories[0].collaborators.bob: unknown user 'bob'");
   });
 
+  it("take a user's token scopes only with the token they are the scopes of", async () => {
+    const message = await seedError(
+      ["users:", "  - { login: ann, id: 1, token_scopes: [repo] }"].join("\n"),
+    );
+    expect(message).toBe(
+      "world.yaml:2: users[0].token_scopes: token_scopes are the scopes of the user's token: give the token too",
+    );
+  });
+
   it("check protections in the seed like a PUT", async () => {
     const message = await seedError(
       [

@@ -18,6 +18,10 @@ import {
 } from "../principals.js";
 import { changeError, mustFind, repoPath, type RepoRef, type ResourceReader } from "../context.js";
 import type { KindModule } from "../kind.js";
+import { protectionGraphql } from "./graphql.js";
+import { protectionPath } from "./path.js";
+
+export { protectionPath } from "./path.js";
 
 /**
  * Branch protection, in one canonical shape that both the read shape and the write shape map onto.
@@ -431,10 +435,6 @@ export interface ProtectionPlanInput {
   desired: BranchProtectionSettings | null;
 }
 
-export function protectionPath(repo: RepoRef, branch: string): string {
-  return `${repoPath(repo)}/branches/${encodeURIComponent(branch)}/protection`;
-}
-
 /** Reads one branch's protection and plans the change that makes it match the desired settings. */
 export async function planBranchProtection({
   reader,
@@ -551,6 +551,9 @@ export const branchProtection: KindModule = {
         ),
       ),
     export: exportProtections,
+    // A GET of each branch's protection.
+    restReads: (value) => Object.keys(value as BranchProtections).length,
+    graphql: protectionGraphql,
   },
   verify: verifyWritten,
 };

@@ -29,6 +29,7 @@ import {
   shown,
 } from "./canonical.js";
 import { type Directory, directoryOf, Unresolved } from "./directory.js";
+import { rulesetGraphql } from "./graphql.js";
 import { desiredRuleset, rulesetSettings } from "./mapping.js";
 import {
   type Level,
@@ -402,6 +403,7 @@ export const ruleset: KindModule = {
     plan: ({ reader, repo, value }) =>
       planRulesets(repositoryWhere(reader, repo), value as Rulesets, repo),
     export: (reader, repo) => exportRulesets(repositoryWhere(reader, repo)),
+    graphql: rulesetGraphql,
   },
   organization: {
     setting: {

@@ -9,10 +9,10 @@ import {
   definedMembers,
   environmentCollections,
   listByName,
-  type Members,
-  planNamed,
   sharingOf,
-} from "../named-collection.js";
+} from "../actions-collections.js";
+import { canonicalName } from "../actions-names.js";
+import { type Members, planNamed } from "../collection.js";
 import { listedNames, nameSet, repositoryIds } from "../repository-ids.js";
 import { rotates } from "../rotation.js";
 import {
@@ -106,7 +106,7 @@ function planRepository(
   const mode = value.mode ?? "additive";
   const base = repoPath(repo);
   const members = presences(reader, options);
-  return planNamed({ reader, scope, kind: KIND, options, members }, [
+  return planNamed({ reader, scope, kind: KIND, options, members, canonical: canonicalName }, [
     {
       path: `${base}/actions/secrets`,
       prefix: "",
@@ -228,7 +228,7 @@ function planOrganization(
     shown: (live) => ({ value: "set", visibility: live.visibility }),
   };
   return planNamed(
-    { reader, scope: org, kind: KIND, options, members },
+    { reader, scope: org, kind: KIND, options, members, canonical: canonicalName },
     (["actions", "dependabot"] as const).map((area) => ({
       path: `/orgs/${encodeURIComponent(org)}/${area}/secrets`,
       prefix: area === "actions" ? "" : "dependabot/",

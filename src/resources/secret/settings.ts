@@ -10,13 +10,12 @@ import { closed, secretReference } from "../../config/fields.js";
 import type { Secret } from "../../core/secret.js";
 import {
   actionsName,
-  collectionMode,
-  type Mode,
   checkNames,
   checkSharing,
   selectedRepositories,
   visibility,
 } from "../actions-names.js";
+import { type Mode, modeField } from "../collection.js";
 
 const reference = secretReference("The secret's value");
 
@@ -27,12 +26,12 @@ const named = <T extends z.ZodType>(value: T, what: string) =>
     .describe(`${what} by name (letters, digits and _; GitHub does not tell case apart).`);
 
 const environment = closed({
-  mode: collectionMode,
+  mode: modeField("secrets"),
   actions: named(reference, "The environment's Actions secrets"),
 }).describe("An environment's secrets; mode defaults to the secrets' own.");
 
 export const repositorySecrets = closed({
-  mode: collectionMode,
+  mode: modeField("secrets"),
   actions: named(reference, "Actions secrets"),
   dependabot: named(reference, "Dependabot secrets"),
   environments: z
@@ -60,7 +59,7 @@ const organizationSecret = closed({
 }).superRefine(checkSharing);
 
 export const organizationSecrets = closed({
-  mode: collectionMode,
+  mode: modeField("secrets"),
   actions: named(
     organizationSecret,
     "Actions secrets, each with the repositories that may use it,",

@@ -8,10 +8,10 @@ import {
   definedMembers,
   environmentCollections,
   listByName,
-  type Members,
-  planNamed,
   sharingOf,
-} from "../named-collection.js";
+} from "../actions-collections.js";
+import { canonicalName } from "../actions-names.js";
+import { type Members, planNamed } from "../collection.js";
 import { listedNames, nameSet, repositoryIds } from "../repository-ids.js";
 import {
   type OrganizationVariable,
@@ -90,23 +90,26 @@ function planRepository(
   const scope = `${repo.owner}/${repo.name}`;
   const mode = value.mode ?? "additive";
   const base = repoPath(repo);
-  return planNamed({ reader, scope, kind: KIND, options, members: values(reader) }, [
-    {
-      path: `${base}/actions/variables`,
-      prefix: "",
-      what: `the variables of ${scope}`,
-      mode,
-      items: value.items,
-    },
-    ...environmentCollections(
-      base,
-      scope,
-      "variables",
-      value.environments,
-      mode,
-      (env) => env.items,
-    ),
-  ]);
+  return planNamed(
+    { reader, scope, kind: KIND, options, members: values(reader), canonical: canonicalName },
+    [
+      {
+        path: `${base}/actions/variables`,
+        prefix: "",
+        what: `the variables of ${scope}`,
+        mode,
+        items: value.items,
+      },
+      ...environmentCollections(
+        base,
+        scope,
+        "variables",
+        value.environments,
+        mode,
+        (env) => env.items,
+      ),
+    ],
+  );
 }
 
 /** An organization variable as compared: value, visibility and, when selected, the repositories. */
@@ -187,7 +190,7 @@ function planOrganization(
     plan: (at, name, desired, live) => planShared(reader, org, at, name, desired, live),
     shown: (live) => ({ value: live.value, visibility: live.visibility }),
   };
-  return planNamed({ reader, scope: org, kind: KIND, options, members }, [
+  return planNamed({ reader, scope: org, kind: KIND, options, members, canonical: canonicalName }, [
     {
       path,
       prefix: "",

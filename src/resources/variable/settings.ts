@@ -8,13 +8,12 @@ import * as z from "zod";
 import { closed } from "../../config/fields.js";
 import {
   actionsName,
-  collectionMode,
-  type Mode,
   checkNames,
   checkSharing,
   selectedRepositories,
   visibility,
 } from "../actions-names.js";
+import { type Mode, modeField } from "../collection.js";
 
 /** "Configuration variables can store up to 48 KB of data each" (GitHub's limits for variables). */
 const MAX_VALUE = 48 * 1024;
@@ -31,12 +30,12 @@ const items = z
   .describe("Variables by name (letters, digits and _; GitHub does not tell case apart).");
 
 const environment = closed({
-  mode: collectionMode,
+  mode: modeField("variables"),
   items,
 }).describe("An environment's variables; mode defaults to the variables' own.");
 
 export const repositoryVariables = closed({
-  mode: collectionMode,
+  mode: modeField("variables"),
   items,
   environments: z
     .record(z.string().min(1).max(255), environment)
@@ -60,7 +59,7 @@ const organizationVariable = closed({
 }).superRefine(checkSharing);
 
 export const organizationVariables = closed({
-  mode: collectionMode,
+  mode: modeField("variables"),
   items: z
     .record(actionsName("variable"), organizationVariable)
     .optional()

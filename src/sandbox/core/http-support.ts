@@ -1,3 +1,4 @@
+import type { Category, RateStatus } from "./rate-limits.js";
 import type { Account, App, World } from "./world.js";
 
 /**
@@ -34,6 +35,8 @@ export interface RequestContext {
   now: () => number;
   /** `GET /rate_limit`'s body for the caller's budget. */
   rateOverview(): Record<string, unknown>;
+  /** The caller's budget of one category, for a route that meters itself (`Route.metered`). */
+  budget(category: Category): { take(points: number): boolean; status(): RateStatus };
   /**
    * The parsed JSON body; throws a 400 reply when it is not a JSON object, and GitHub's 422 when the
    * request schema of the route's operation refuses it.
@@ -46,6 +49,20 @@ export interface RequestContext {
    * published 422 schema for the operation) where only GitHub defines it.
    */
   invalid(errors: string[], resource: string): HttpError;
+  /**
+   * GitHub's Validation Error for rules about named fields, errors as `{resource, code, field}`
+   * (and a `message` where GitHub words one): a duplicate label answers
+   * `{"resource":"Label","code":"already_exists","field":"name"}`.
+   */
+  refused(errors: FieldError[]): HttpError;
+}
+
+/** One entry of GitHub's Validation Error `errors` that names the field at fault. */
+export interface FieldError {
+  resource: string;
+  code: "already_exists" | "invalid" | "missing_field" | "custom";
+  field: string;
+  message?: string;
 }
 
 export const DOCS = "https://docs.github.com/rest";

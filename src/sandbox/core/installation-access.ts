@@ -62,7 +62,30 @@ const ACCEPTED: Readonly<Record<string, readonly PermissionSet[]>> = {
   "GET /orgs/:org/rulesets/:id": [{ organization_administration: "write" }],
   "PUT /orgs/:org/rulesets/:id": [{ organization_administration: "write" }],
   "DELETE /orgs/:org/rulesets/:id": [{ organization_administration: "write" }],
+  "GET /repos/:owner/:repo/collaborators": [{ metadata: "read" }],
+  "PUT /repos/:owner/:repo/collaborators/:username": [{ administration: "write" }],
+  "DELETE /repos/:owner/:repo/collaborators/:username": [{ administration: "write" }],
+  "PATCH /repos/:owner/:repo/invitations/:id": [{ administration: "write" }],
+  "GET /repos/:owner/:repo/teams": [{ administration: "read" }],
+  "GET /orgs/:org/members": [{ metadata: "read" }],
   "GET /orgs/:org/teams": [{ members: "read" }],
+  "POST /orgs/:org/teams": [{ members: "write" }],
+  "GET /orgs/:org/teams/:team_slug": [{ members: "read" }],
+  // Not in that copy of the page: a team's own operations and memberships are given Members, which
+  // its listing and creation take; a team's repositories repository Administration, as the
+  // repository's collaborators; custom repository roles and organization roles the organization
+  // permissions named after them (choices, docs/service-decisions.md "Access and teams").
+  "PATCH /orgs/:org/teams/:team_slug": [{ members: "write" }],
+  "DELETE /orgs/:org/teams/:team_slug": [{ members: "write" }],
+  "GET /orgs/:org/teams/:team_slug/members": [{ members: "read" }],
+  "GET /orgs/:org/teams/:team_slug/memberships/:username": [{ members: "read" }],
+  "PUT /orgs/:org/teams/:team_slug/memberships/:username": [{ members: "write" }],
+  "DELETE /orgs/:org/teams/:team_slug/memberships/:username": [{ members: "write" }],
+  "PUT /orgs/:org/teams/:team_slug/repos/:owner/:repo": [{ administration: "write" }],
+  "DELETE /orgs/:org/teams/:team_slug/repos/:owner/:repo": [{ administration: "write" }],
+  "GET /orgs/:org/custom-repository-roles": [{ organization_custom_roles: "read" }],
+  "GET /orgs/:org/organization-roles": [{ organization_administration: "read" }],
+  "GET /orgs/:org/organization-roles/:role_id/teams": [{ organization_administration: "read" }],
   "GET /orgs/:org/installations": [{ organization_administration: "read" }],
   // The page also lists these under Members and organization Administration; each endpoint's own
   // page names one set ("The token must have the following permission set:
@@ -160,7 +183,38 @@ const ACCEPTED: Readonly<Record<string, readonly PermissionSet[]>> = {
   "PUT /orgs/:org/dependabot/secrets/:name/repositories": [
     { organization_dependabot_secrets: "write" },
   ],
+  "GET /users/:user": [{ metadata: "read" }],
+  // Labels are listed under both Issues and Pull requests, each naming the other as additional.
+  "GET /repos/:owner/:repo/labels": [{ issues: "read" }, { pull_requests: "read" }],
+  "POST /repos/:owner/:repo/labels": [{ issues: "write" }, { pull_requests: "write" }],
+  "GET /repos/:owner/:repo/labels/:name": [{ issues: "read" }, { pull_requests: "read" }],
+  "PATCH /repos/:owner/:repo/labels/:name": [{ issues: "write" }, { pull_requests: "write" }],
+  "DELETE /repos/:owner/:repo/labels/:name": [{ issues: "write" }, { pull_requests: "write" }],
+  "GET /repos/:owner/:repo/autolinks": [{ administration: "read" }],
+  "POST /repos/:owner/:repo/autolinks": [{ administration: "write" }],
+  "GET /repos/:owner/:repo/autolinks/:id": [{ administration: "read" }],
+  "DELETE /repos/:owner/:repo/autolinks/:id": [{ administration: "write" }],
+  // Environments are read under Actions and written under Administration.
+  "GET /repos/:owner/:repo/environments": [{ actions: "read" }],
+  "GET /repos/:owner/:repo/environments/:name": [{ actions: "read" }],
+  "PUT /repos/:owner/:repo/environments/:name": [{ administration: "write" }],
+  "DELETE /repos/:owner/:repo/environments/:name": [{ administration: "write" }],
+  "GET /repos/:owner/:repo/environments/:name/deployment-branch-policies": [{ actions: "read" }],
+  "POST /repos/:owner/:repo/environments/:name/deployment-branch-policies": [
+    { administration: "write" },
+  ],
+  "GET /repos/:owner/:repo/environments/:name/deployment-branch-policies/:id": [
+    { actions: "read" },
+  ],
+  "PUT /repos/:owner/:repo/environments/:name/deployment-branch-policies/:id": [
+    { administration: "write" },
+  ],
+  "DELETE /repos/:owner/:repo/environments/:name/deployment-branch-policies/:id": [
+    { administration: "write" },
+  ],
   "GET /apps/:app_slug": [{}],
+  // The GraphQL endpoint takes no permission itself; each field its query reads checks its own.
+  "POST /graphql": [{}],
   "GET /installation/repositories": [{}],
 };
 

@@ -1,4 +1,4 @@
-import type { Family, RequestContext } from "./http-support.js";
+import type { Family, Reply, RequestContext } from "./http-support.js";
 import { byId } from "./id-paths.js";
 
 export const DEFAULT_PER_PAGE = 30;
@@ -51,4 +51,14 @@ export function paginate<T>(ctx: RequestContext, all: readonly T[], family: Fami
     headers["X-Prev-Page"] = page > 1 && page <= lastPage ? String(page - 1) : "";
   }
   return { items, headers };
+}
+
+/** A 200 answer of one page of a GitHub list, each item as `shape` renders it. */
+export function pageReply<T>(
+  ctx: RequestContext,
+  all: readonly T[],
+  shape: (item: T) => unknown,
+): Reply {
+  const page = paginate(ctx, all, "github");
+  return { status: 200, body: page.items.map(shape), headers: page.headers };
 }

@@ -97,12 +97,15 @@ export class RateLimiter {
     };
   }
 
-  /** Spends one request of the budget; false when it is exhausted (nothing is spent then). */
-  take(key: string, category: Category, anonymous: boolean): boolean {
+  /**
+   * Spends `points` of the budget (a REST request is 1; a GraphQL query its cost); false when
+   * fewer are left (nothing is spent then).
+   */
+  take(key: string, category: Category, anonymous: boolean, points = 1): boolean {
     const { limit, windowMs } = this.#config(category, anonymous);
     const bucket = this.#bucket(key, category, windowMs);
-    if (bucket.used >= limit) return false;
-    bucket.used++;
+    if (bucket.used + points > limit) return false;
+    bucket.used += points;
     return true;
   }
 
@@ -121,12 +124,21 @@ export class RateLimiter {
 
 export interface SecondaryOptions {
   maxConcurrent: number;
+  /** Per REST endpoint and token. */
   pointsPerMinute: number;
+  /** For the GraphQL endpoint, per token. */
+  graphqlPointsPerMinute: number;
 }
 
 /** GitHub's guidance: mutating requests cost 5 points, reads 1; budgets are per endpoint and token. */
 export const WRITE_POINTS = 5;
 export const READ_POINTS = 1;
+/**
+ * A GraphQL request without mutations costs 1 point, against 2,000 a minute for the GraphQL
+ * endpoint (GitHub's "Calculating points for the secondary rate limit").
+ */
+export const GRAPHQL_QUERY_POINTS = 1;
+export const GRAPHQL_POINTS_PER_MINUTE = 2000;
 
 export class SecondaryLimiter {
   readonly #inFlight = new Map<string, number>();
@@ -151,8 +163,12 @@ export class SecondaryLimiter {
     else this.#inFlight.set(key, count);
   }
 
-  /** Spends points on an endpoint; returns the seconds to wait when the minute's budget is gone. */
-  spend(key: string, endpoint: string, points: number): number | undefined {
+  /**
+   * Spends points on an endpoint (`graphql`: the GraphQL endpoint's budget); returns the seconds to
+   * wait when the minute's budget is gone.
+   */
+  spend(key: string, endpoint: string, points: number, graphql = false): number | undefined {
+    const budget = graphql ? this.options.graphqlPointsPerMinute : this.options.pointsPerMinute;
     const id = `${key}\u0000${endpoint}`;
     const now = this.now();
     let window = this.#points.get(id);
@@ -160,7 +176,7 @@ export class SecondaryLimiter {
       window = { windowStart: now, used: 0 };
       this.#points.set(id, window);
     }
-    if (window.used + points > this.options.pointsPerMinute) {
+    if (window.used + points > budget) {
       return Math.max(1, Math.ceil((window.windowStart + 60_000 - now) / 1000));
     }
     window.used += points;

@@ -1,5 +1,5 @@
 import generated from "./request-schemas.json" with { type: "json" };
-import { DOCS, type Reply } from "./http-support.js";
+import { DOCS, type FieldError, type Reply } from "./http-support.js";
 import { type Location, type Schema, type Violation, violations } from "./openapi-check.js";
 
 /**
@@ -187,7 +187,8 @@ function wording(found: Violation[]): string[] {
 export function requestViolations(operation: string, body: unknown): string[] {
   const found = OPERATIONS.get(operation);
   if (!found) return [];
-  return wording(violations(found.schema, body, { formats: false }));
+  // A request without a body is read as `{}`, as the server reads it (an App's token request).
+  return wording(violations(found.schema, body ?? {}, { formats: false }));
 }
 
 /**
@@ -227,5 +228,13 @@ export function ruleRefusal(
         ? errors.map((message) => ({ resource, code: "custom", message }))
         : errors,
     },
+  };
+}
+
+/** GitHub's Validation Error for rules about named fields (RequestContext.refused). */
+export function fieldRefusal(operation: string | undefined, errors: FieldError[]): Reply {
+  return {
+    status: 422,
+    body: { message: "Validation Failed", errors, documentation_url: documentationUrl(operation) },
   };
 }

@@ -14,6 +14,12 @@ export interface Route {
    * on repository paths has one): its published request schema checks the body (request-rules.ts).
    */
   operation?: string;
+  /**
+   * Metered by the route itself rather than as a REST request: `graphql` draws on the GraphQL
+   * budget, charged by the handler once a query's cost is known (`RequestContext.budget`), and on
+   * the secondary limit at GraphQL's points (github/graphql/routes.ts).
+   */
+  metered?: "graphql";
 }
 
 interface CompiledRoute extends Route {

@@ -5,6 +5,7 @@ import type { FaultInjector } from "./faults.js";
 import { DOCS, type Family, HttpError, type Reply, type RequestContext } from "./http-support.js";
 import { appJwtRefusal, installationAccess } from "./installation-access.js";
 import {
+  GRAPHQL_QUERY_POINTS,
   type RateLimiter,
   READ_POINTS,
   type SecondaryLimiter,
@@ -12,11 +13,13 @@ import {
 } from "./rate-limits.js";
 import { byName } from "./id-paths.js";
 import {
+  fieldRefusal,
   refusedBeforeRoute,
   requestViolations,
   ruleRefusal,
   schemaRefusal,
 } from "./request-rules.js";
+import type { ResponseTimeLimiter } from "./response-time.js";
 import type { Match, Router } from "./router.js";
 import { secretDigests } from "./secret-digests.js";
 import { countInto, type SandboxStats } from "./stats.js";
@@ -45,6 +48,8 @@ export interface Pipeline {
   router: Router;
   limiter: RateLimiter;
   secondary: SecondaryLimiter;
+  /** GitHub's CPU-time limit, when the sandbox was started with one. */
+  responseTime?: ResponseTimeLimiter;
   faults: FaultInjector;
   latencyMs: number;
   now: () => number;
@@ -151,6 +156,12 @@ function notFoundReply(family: Family, methodMismatch: boolean): Reply {
     : { status: 404, body: { message: "404 Not Found" } };
 }
 
+/** A GraphQL answer refused for the primary budget: still a 200, with a RATE_LIMITED error. */
+function isRateLimited(body: unknown): boolean {
+  const errors = (body as { errors?: Array<{ type?: unknown }> } | undefined)?.errors;
+  return Array.isArray(errors) && errors.some((error) => error.type === "RATE_LIMITED");
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -225,6 +236,10 @@ export function createRequestHandler(pipeline: Pipeline) {
       world,
       now: pipeline.now,
       rateOverview: () => limiter.overview(rateKey, caller === null),
+      budget: (category) => ({
+        take: (points) => limiter.take(rateKey, category, caller === null, points),
+        status: () => limiter.status(rateKey, category, caller === null),
+      }),
       json: () => {
         const body = parseJson(bytes, family);
         const operation = match.route.operation;
@@ -240,6 +255,7 @@ export function createRequestHandler(pipeline: Pipeline) {
       },
       invalid: (errors, resource) =>
         new HttpError(ruleRefusal(match.route.operation, errors, resource)),
+      refused: (errors) => new HttpError(fieldRefusal(match.route.operation, errors)),
     };
     let reply: Reply;
     try {
@@ -291,6 +307,15 @@ export function createRequestHandler(pipeline: Pipeline) {
       });
 
     const fault = faults.next();
+    const arrived = pipeline.now();
+    const cpuRetryAfter = pipeline.responseTime?.over(rateKey);
+    if (cpuRetryAfter !== undefined) {
+      stats.rate_limited_responses++;
+      stats.secondary_limited_responses++;
+      record(await readBody(req));
+      reply(secondaryReply(family, cpuRetryAfter));
+      return;
+    }
     if (!secondary.enter(rateKey)) {
       stats.rate_limited_responses++;
       stats.secondary_limited_responses++;
@@ -334,16 +359,22 @@ export function createRequestHandler(pipeline: Pipeline) {
         return;
       }
       if (!route?.free) {
+        const graphql = route?.metered === "graphql";
         const endpoint = `${method} ${route?.pattern ?? "unmatched"}`;
-        const points = method === "GET" ? READ_POINTS : WRITE_POINTS;
-        const retryAfter = secondary.spend(rateKey, endpoint, points);
+        const points = graphql
+          ? GRAPHQL_QUERY_POINTS
+          : method === "GET"
+            ? READ_POINTS
+            : WRITE_POINTS;
+        const retryAfter = secondary.spend(rateKey, endpoint, points, graphql);
         if (retryAfter !== undefined) {
           stats.rate_limited_responses++;
           stats.secondary_limited_responses++;
           reply(secondaryReply(family, retryAfter));
           return;
         }
-        if (!limiter.take(rateKey, "core", anonymous)) {
+        // A metered route charges its own budget (a GraphQL query its cost, once it is known).
+        if (!graphql && !limiter.take(rateKey, "core", anonymous)) {
           stats.rate_limited_responses++;
           if (family === "gitlab") {
             const reset = limiter.status(rateKey, "core", anonymous).reset;
@@ -392,12 +423,17 @@ export function createRequestHandler(pipeline: Pipeline) {
         stats.not_modified_responses++;
         if (!match.route.free) limiter.refund(rateKey, "core");
       }
-      if (method !== "GET" && answer.status >= 200 && answer.status < 300) {
+      if (method !== "GET" && !match.route.metered && answer.status >= 200 && answer.status < 300) {
         stats.mutations_applied++;
+      }
+      if (match.route.metered === "graphql") {
+        stats.graphql_queries++;
+        if (isRateLimited(answer.body)) stats.rate_limited_responses++;
       }
       reply(answer);
     } finally {
       secondary.leave(rateKey);
+      pipeline.responseTime?.record(rateKey, arrived);
     }
   }
 

@@ -15,6 +15,8 @@ export interface SandboxStats {
   installation_tokens_issued: number;
   /** Bodies refused with 422 because GitHub's request schema for the operation refuses them. */
   invalid_request_bodies: number;
+  /** `POST /graphql` requests answered (each also counts in `requests_total`). */
+  graphql_queries: number;
   requests_by_method: Record<string, number>;
   responses_by_status: Record<string, number>;
 }
@@ -29,6 +31,7 @@ export function emptyStats(): SandboxStats {
     mutations_applied: 0,
     installation_tokens_issued: 0,
     invalid_request_bodies: 0,
+    graphql_queries: 0,
     requests_by_method: {},
     responses_by_status: {},
   };

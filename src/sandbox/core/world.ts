@@ -41,7 +41,63 @@ export interface Account {
   site_admin: boolean;
   /** Set for an App installation's bot: what its installation tokens act as. */
   installation?: Installation;
+  /**
+   * The OAuth scopes of the user's token when it is a personal access token (classic); undefined
+   * for any other token.
+   */
+  tokenScopes?: readonly string[];
 }
+
+/** An organization's custom repository role: a base role plus further permissions (GitHub Enterprise). */
+export interface CustomRole {
+  id: number;
+  name: string;
+  description: string | null;
+  base_role: "read" | "triage" | "write" | "maintain";
+  permissions: string[];
+  created_at: string;
+  updated_at: string;
+}
+
+/** What a grant gives on a repository: a permission level, or one of the organization's custom roles. */
+export type Role = RepoPermission | CustomRole;
+
+const BASE_ROLE_LEVEL: Record<CustomRole["base_role"], RepoPermission> = {
+  read: "pull",
+  triage: "triage",
+  write: "push",
+  maintain: "maintain",
+};
+
+/** GitHub's names of the permission levels as roles (`role_name`, invitations' `permissions`). */
+export const ROLE_NAMES: Record<Exclude<RepoPermission, "none">, string> = {
+  pull: "read",
+  triage: "triage",
+  push: "write",
+  maintain: "maintain",
+  admin: "admin",
+};
+
+export function roleLevel(role: Role): RepoPermission {
+  return typeof role === "string" ? role : BASE_ROLE_LEVEL[role.base_role];
+}
+
+/** The role as GitHub names it: read, triage, write, maintain, admin, or the custom role's name. */
+export function roleName(role: Role): string {
+  if (typeof role !== "string") return role.name;
+  return role === "none" ? "none" : ROLE_NAMES[role];
+}
+
+export function levelAtLeast(role: Role, needed: RepoPermission): boolean {
+  return PERMISSION_LEVEL[roleLevel(role)] >= PERMISSION_LEVEL[needed];
+}
+
+/** The higher of two roles; on a tie, the first (a direct grant over what a team gives). */
+export function higherRole(a: Role, b: Role): Role {
+  return PERMISSION_LEVEL[roleLevel(b)] > PERMISSION_LEVEL[roleLevel(a)] ? b : a;
+}
+
+export type TeamRole = "member" | "maintainer";
 
 export interface Team {
   id: number;
@@ -49,6 +105,15 @@ export interface Team {
   name: string;
   description: string | null;
   org: Organization;
+  privacy: "secret" | "closed";
+  notification_setting: "notifications_enabled" | "notifications_disabled";
+  parent: Team | null;
+  /** Direct members by user id. */
+  members: Map<number, TeamRole>;
+  /** Memberships of people outside the organization, pending until they join it. */
+  pending: Map<number, TeamRole>;
+  created_at: string;
+  updated_at: string;
 }
 
 export interface Organization {
@@ -56,7 +121,12 @@ export interface Organization {
   owners: Set<number>;
   members: Set<number>;
   basePermission: RepoPermission;
+  /** Teams by lower-case slug. */
   teams: Map<string, Team>;
+  /** Teams assigned the predefined security manager role: read access to every repository. */
+  securityManagers: Set<number>;
+  /** Custom repository roles by lower-case name. */
+  customRoles: Map<string, CustomRole>;
   /** The organization's rulesets by id. */
   rulesets: Map<number, Ruleset>;
   /** Custom property definitions by lower-case name, in the order they were defined. */
@@ -148,6 +218,54 @@ export interface Invitation {
   expired: boolean;
 }
 
+/**
+ * A repository's label. Issues hold the label itself, so a rename shows on every issue that carries
+ * it and a delete takes it off them (GitHub's labels are records issues refer to, not names).
+ */
+export interface Label {
+  id: number;
+  name: string;
+  /** Six hex digits without `#`, as written. */
+  color: string;
+  description: string | null;
+  /** Whether it is one of the labels GitHub gives a new repository. */
+  default: boolean;
+}
+
+/** An autolink reference: GitHub keeps no update for one, only create and delete. */
+export interface Autolink {
+  id: number;
+  key_prefix: string;
+  url_template: string;
+  is_alphanumeric: boolean;
+  updated_at: string;
+}
+
+export type EnvironmentReviewer = { type: "User"; user: Account } | { type: "Team"; team: Team };
+
+/** A deployment branch or tag policy of an environment (its custom deployment branch policies). */
+export interface BranchPolicy {
+  id: number;
+  name: string;
+  type: "branch" | "tag";
+}
+
+/** A deployment environment and its protection rules. */
+export interface Environment {
+  id: number;
+  name: string;
+  wait_timer: number;
+  prevent_self_review: boolean;
+  reviewers: EnvironmentReviewer[];
+  /** null: every branch may deploy; "protected": protected branches only; "custom": `policies`. */
+  branchPolicy: null | "protected" | "custom";
+  policies: Map<number, BranchPolicy>;
+  created_at: string;
+  updated_at: string;
+  /** Its variables and secrets (an environment has no Dependabot secrets). */
+  store: ActionsStore;
+}
+
 export interface Branch {
   name: string;
   sha: string;
@@ -167,8 +285,10 @@ export interface Repository {
   allow_merge_commit: boolean;
   created_at: string;
   updated_at: string;
-  collaborators: Map<number, RepoPermission>;
-  teamAccess: Map<number, RepoPermission>;
+  /** Direct grants by user id. */
+  collaborators: Map<number, Role>;
+  /** Team grants by team id. */
+  teamAccess: Map<number, Role>;
   recentChecks: Map<string, number>;
   /** Git branch names are case-sensitive, unlike owner and repository names. */
   branches: Map<string, Branch>;
@@ -180,16 +300,11 @@ export interface Repository {
   properties: Map<string, PropertyValue>;
   actions: RepositoryActions;
   store: ActionsStore;
-  /** Deployment environments by lower-case name. */
+  /** Labels by id, in the order they were made. */
+  labels: Map<number, Label>;
+  autolinks: Map<number, Autolink>;
+  /** Environments by lower-case name: GitHub's environment names are not case-sensitive. */
   environments: Map<string, Environment>;
-}
-
-/** A deployment environment, as far as its variables and secrets need one. */
-export interface Environment {
-  name: string;
-  created_at: string;
-  updated_at: string;
-  store: ActionsStore;
 }
 
 export interface GistFile {
@@ -299,7 +414,8 @@ export interface Issue {
   state: "open" | "closed";
   state_reason: "completed" | "not_planned" | "duplicate" | "reopened" | null;
   user: Account;
-  labels: string[];
+  /** The repository's labels it carries (the records themselves, see Label). */
+  labels: Label[];
   comments: IssueComment[];
   created_at: string;
   updated_at: string;
@@ -369,12 +485,18 @@ export class World {
   readonly issueComments = new Map<number, IssueComment>();
   readonly nextId = {
     hook: 1,
+    team: 1,
+    invitation: 1,
     board: 1,
     epicLink: 1,
     issue: 1,
     issueComment: 1,
     ruleset: 1,
     pull: 1,
+    label: 1,
+    autolink: 1,
+    environment: 1,
+    branchPolicy: 1,
   };
 
   /**
@@ -439,8 +561,73 @@ export class World {
     if (repo.org) {
       if (repo.org.owners.has(user.id)) return "admin";
       if (repo.org.members.has(user.id)) raise(repo.org.basePermission);
+      const team = this.teamRole(repo, user);
+      if (team !== undefined) raise(roleLevel(team));
     }
-    raise(repo.collaborators.get(user.id));
+    const direct = repo.collaborators.get(user.id);
+    if (direct !== undefined) raise(roleLevel(direct));
+    return best;
+  }
+
+  /**
+   * The highest role a user has on a repository through teams: the teams granted access and their
+   * child teams ("Child teams inherit the access permissions of the parent team", GitHub's "About
+   * teams"), and read access through a security manager team ("Read access on all repositories in
+   * the organization", GitHub's "Managing security managers in your organization").
+   */
+  teamRole(repo: Repository, user: Account): Role | undefined {
+    const org = repo.org;
+    if (org === null) return undefined;
+    let best: Role | undefined;
+    for (const team of org.teams.values()) {
+      if (!this.inTeam(team, user.id)) continue;
+      const granted = this.teamGrant(repo, team);
+      if (granted !== undefined) best = best === undefined ? granted : higherRole(best, granted);
+    }
+    return best;
+  }
+
+  /** What a team has on a repository: its own grant, its ancestors', or a security manager's read. */
+  teamGrant(repo: Repository, team: Team): Role | undefined {
+    let best: Role | undefined;
+    for (let at: Team | null = team; at !== null; at = at.parent) {
+      const own = repo.teamAccess.get(at.id);
+      if (own !== undefined) best = best === undefined ? own : higherRole(best, own);
+    }
+    if (repo.org?.securityManagers.has(team.id)) {
+      best = best === undefined ? "pull" : higherRole(best, "pull");
+    }
+    return best;
+  }
+
+  /** Whether the user is a member of the team, directly or through one of its child teams. */
+  inTeam(team: Team, userId: number): boolean {
+    if (team.members.has(userId)) return true;
+    for (const other of team.org.teams.values()) {
+      if (other.parent === team && this.inTeam(other, userId)) return true;
+    }
+    return false;
+  }
+
+  /**
+   * The role GitHub reports for a user on a repository (a collaborator's `role_name`): "the highest
+   * role assigned to the collaborator after considering all sources of grants, including: repo,
+   * teams, organization, and enterprise" (GitHub's "List repository collaborators").
+   */
+  reportedRole(repo: Repository, user: Account): Role | undefined {
+    let best: Role | undefined = repo.collaborators.get(user.id);
+    const raise = (candidate: Role | undefined) => {
+      if (candidate === undefined) return;
+      best = best === undefined ? candidate : higherRole(best, candidate);
+    };
+    if (repo.org) {
+      if (repo.org.owners.has(user.id)) raise("admin");
+      if (repo.org.members.has(user.id) && repo.org.basePermission !== "none") {
+        raise(repo.org.basePermission);
+      }
+      raise(this.teamRole(repo, user));
+    }
+    if (repo.owner.id === user.id) raise("admin");
     return best;
   }
 
@@ -459,7 +646,7 @@ export class World {
 
   teamCanPush(repo: Repository, team: Team): boolean {
     const access = repo.teamAccess.get(team.id);
-    return access !== undefined && PERMISSION_LEVEL[access] >= PERMISSION_LEVEL.push;
+    return access !== undefined && levelAtLeast(access, "push");
   }
 
   /** Whether every member of `org` can see all of its repositories, which makes listings a slice. */

@@ -1,13 +1,26 @@
-import { ok, requireCaller } from "../core/http-support.js";
+import { notFound, ok, requireCaller } from "../core/http-support.js";
 import type { Route } from "../core/router.js";
-import { authenticatedUser } from "./shapes.js";
+import { seesPrivateProfile, userProfile } from "./user-profile.js";
 
-/** The caller's own account and rate limit (spec endpoint 5). */
+/** The caller's own account and rate limit (spec endpoint 5), and other accounts by login. */
 export const accountRoutes: Route[] = [
   {
     method: "GET",
     pattern: "/user",
-    handler: (ctx) => ok(authenticatedUser(ctx.base, requireCaller(ctx))),
+    handler: (ctx) => {
+      const caller = requireCaller(ctx);
+      const visible = seesPrivateProfile(caller) ? "private" : "public";
+      return ok(userProfile(ctx.base, ctx.world, caller, visible));
+    },
+  },
+  {
+    method: "GET",
+    pattern: "/users/:user",
+    handler: (ctx) => {
+      const account = ctx.world.account(ctx.params.user ?? "");
+      if (account === undefined) throw notFound();
+      return ok(userProfile(ctx.base, ctx.world, account, "public"));
+    },
   },
   {
     method: "GET",

@@ -1,10 +1,11 @@
-import { noContent, notFound } from "../core/http-support.js";
+import { noContent, notFound, ok } from "../core/http-support.js";
 import { paginate } from "../core/pagination.js";
 import type { Route } from "../core/router.js";
+import type { Invitation } from "../core/world.js";
 import { adminRepository, assertUnlocked } from "./repo-access.js";
 import { invitation } from "./shapes.js";
 
-/** A repository's open invitations (spec endpoint 3) and their revocation. */
+/** A repository's open invitations (spec endpoint 3), a change of their role, and their revocation. */
 export const invitationRoutes: Route[] = [
   {
     method: "GET",
@@ -18,6 +19,20 @@ export const invitationRoutes: Route[] = [
         body: page.items.map((item) => invitation(ctx.base, ctx.world, repo, item, caller)),
         headers: page.headers,
       };
+    },
+  },
+  {
+    method: "PATCH",
+    pattern: "/repos/:owner/:repo/invitations/:id",
+    operation: "PATCH /repos/{owner}/{repo}/invitations/{invitation_id}",
+    handler: (ctx) => {
+      const { repo, caller } = adminRepository(ctx);
+      const found = repo.invitations.get(Number(ctx.params.id));
+      if (!found) throw notFound();
+      const { permissions } = ctx.json();
+      assertUnlocked(ctx, repo);
+      if (permissions !== undefined) found.permissions = permissions as Invitation["permissions"];
+      return ok(invitation(ctx.base, ctx.world, repo, found, caller));
     },
   },
   {

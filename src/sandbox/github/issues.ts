@@ -12,7 +12,8 @@ import { paginate } from "../core/pagination.js";
 import { visibleRepository } from "./repo-access.js";
 import type { Route } from "../core/router.js";
 import { simpleUser } from "./shapes.js";
-import type { Account, Issue, IssueComment, Repository, World } from "../core/world.js";
+import type { Account, Issue, IssueComment, Label, Repository, World } from "../core/world.js";
+import { labelShape, labelsNamed } from "./labels.js";
 
 /**
  * Issues and issue comments, in GitHub's shapes: what forgeplan's Action needs for its sticky
@@ -50,16 +51,8 @@ export function repoUrl(base: string, repo: Repository): string {
 }
 
 /** An issue's labels as GitHub shows them on issues and pull requests. */
-export function labelsShape(repository: string, labels: readonly string[]): Json[] {
-  return labels.map((name, index) => ({
-    id: index + 1,
-    node_id: nodeId("Label", index + 1),
-    url: `${repository}/labels/${encodeURIComponent(name)}`,
-    name,
-    description: null,
-    color: "ededed",
-    default: false,
-  }));
+export function labelsShape(base: string, repo: Repository, labels: readonly Label[]): Json[] {
+  return labels.map((label) => labelShape(base, repo, label));
 }
 
 function issueShape(ctx: RequestContext, value: Issue): Json {
@@ -80,7 +73,7 @@ function issueShape(ctx: RequestContext, value: Issue): Json {
     title: value.title,
     body: value.body,
     user: simpleUser(ctx.base, value.user),
-    labels: labelsShape(repository, value.labels),
+    labels: labelsShape(ctx.base, value.repo, value.labels),
     assignee: null,
     assignees: [],
     milestone: null,
@@ -156,7 +149,7 @@ export function openIssue(
     state: "open",
     state_reason: null,
     user,
-    labels: fields.labels,
+    labels: labelsNamed(ctx.world, repo, fields.labels),
     comments: [],
     created_at: now,
     updated_at: now,
@@ -286,7 +279,7 @@ export const issueRoutes: Route[] = [
       const now = isoTime(ctx.now());
       if (title !== undefined) issue.title = title;
       if (text !== undefined) issue.body = text;
-      if (labels !== undefined) issue.labels = labels;
+      if (labels !== undefined) issue.labels = labelsNamed(ctx.world, repo, labels);
       if (state === "closed" && issue.state === "open") {
         issue.state = "closed";
         issue.state_reason = reason ?? "completed";

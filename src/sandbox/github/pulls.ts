@@ -87,7 +87,7 @@ function pullShape(ctx: RequestContext, pull: PullRequest, full: boolean): Json 
     title: issue.title,
     user: simpleUser(ctx.base, issue.user),
     body: issue.body,
-    labels: labelsShape(repository, issue.labels),
+    labels: labelsShape(ctx.base, issue.repo, issue.labels),
     milestone: null,
     active_lock_reason: null,
     created_at: issue.created_at,

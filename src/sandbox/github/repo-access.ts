@@ -22,6 +22,19 @@ export function adminRepository(ctx: RequestContext): { repo: Repository; caller
   return { repo, caller };
 }
 
+/**
+ * For operations that need write access (labels): 404 if hidden, 401 without credentials, 403 for a
+ * caller who may only read or triage.
+ */
+export function writableRepository(ctx: RequestContext): { repo: Repository; caller: Account } {
+  const repo = visibleRepository(ctx);
+  const caller = requireCaller(ctx);
+  if (!ctx.world.can(repo, caller, "push")) {
+    throw forbidden("Must have push access to repository.");
+  }
+  return { repo, caller };
+}
+
 /** A running migration that locks the repository holds back every change to it. */
 export function assertUnlocked(ctx: RequestContext, repo: Repository): void {
   if (ctx.world.lockedRepositories.has(repo.id)) {

@@ -1,16 +1,18 @@
 import { configShape, DEFAULT_CONTENT_TYPE, SECRET_MASK } from "./webhooks/config.js";
-import type {
-  Installation,
-  Account,
-  App,
-  Gist,
-  Hook,
-  Invitation,
-  Migration,
-  Organization,
-  Repository,
-  Team,
-  World,
+import {
+  type Installation,
+  type Account,
+  type App,
+  type Gist,
+  type Hook,
+  type Invitation,
+  levelAtLeast,
+  type Migration,
+  type Organization,
+  type Repository,
+  type Role,
+  type Team,
+  type World,
 } from "../core/world.js";
 
 /**
@@ -49,12 +51,8 @@ export function simpleUser(base: string, account: Account): Json {
   };
 }
 
-/** `GET /user`: the Simple User with the profile fields a caller sees about itself. */
-export function authenticatedUser(base: string, account: Account): Json {
-  return { ...simpleUser(base, account), name: account.name, email: account.email };
-}
-
-export function team(base: string, value: Team): Json {
+/** Team Simple: a team as another answer names it (a team's parent). */
+export function teamSimple(base: string, value: Team): Json {
   const url = `${base}/organizations/${value.org.account.id}/team/${value.id}`;
   return {
     id: value.id,
@@ -64,15 +62,45 @@ export function team(base: string, value: Team): Json {
     name: value.name,
     slug: value.slug,
     description: value.description,
-    privacy: "closed",
-    notification_setting: "notifications_enabled",
+    privacy: value.privacy,
+    notification_setting: value.notification_setting,
+    // The permission new repositories are added with: GitHub's default, which no route changes.
     permission: "pull",
     members_url: `${url}/members{/member}`,
     repositories_url: `${url}/repos`,
     type: "organization",
     organization_id: value.org.account.id,
+  };
+}
+
+/**
+ * A team, as listed by its organization or, with `onRepository`, by a repository it has access to:
+ * then `permission` is its role there (GitHub's API words, or a custom role's name), with the
+ * `permissions` it amounts to and where the access comes from.
+ */
+export function team(
+  base: string,
+  value: Team,
+  onRepository?: { role: Role; source: "direct" | "organization" },
+): Json {
+  const shape: Json = {
+    ...teamSimple(base, value),
     // The spec types `parent` as Team Simple; a top-level team has none, which GitHub sends as null.
-    parent: null,
+    parent: value.parent === null ? null : teamSimple(base, value.parent),
+  };
+  if (onRepository === undefined) return shape;
+  const { role, source } = onRepository;
+  return {
+    ...shape,
+    permission: typeof role === "string" ? role : role.name,
+    permissions: {
+      pull: levelAtLeast(role, "pull"),
+      triage: levelAtLeast(role, "triage"),
+      push: levelAtLeast(role, "push"),
+      maintain: levelAtLeast(role, "maintain"),
+      admin: levelAtLeast(role, "admin"),
+    },
+    access_source: source,
   };
 }
 

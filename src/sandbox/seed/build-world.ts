@@ -8,7 +8,9 @@ import {
 } from "../github/properties/definitions.js";
 import { protectionFromBody } from "../github/branch-protection/record.js";
 import { rulesetFromBody } from "../github/rulesets/model.js";
+import { buildRepositoryRecords } from "./build-repository-records.js";
 import type { RepositorySeed, WorldSeed } from "./schema.js";
+import { resolveRole } from "../github/access/roles.js";
 import {
   type ActionsStore,
   defaultPolicy,
@@ -25,6 +27,8 @@ import {
   type Hook,
   type Organization,
   type Repository,
+  type Role,
+  type Team,
   World,
   type Ruleset,
   type RulesetSource,
@@ -103,31 +107,30 @@ function buildRepository(world: World, seed: RepositorySeed, path: SeedPath): Re
       access_level: seed.actions.access_level,
     },
     store: storeFromSeed(seed, seed.created_at),
+    labels: new Map(),
+    autolinks: new Map(),
     environments: new Map(),
   };
-  seed.environments.forEach((environment, index) => {
-    const key = environment.name.toLowerCase();
+  const roleOf = (written: string, at: SeedPath): Role => {
+    const role = resolveRole(org, written);
     check(
-      !repo.environments.has(key),
-      [...path, "environments", index, "name"],
-      `environment '${environment.name}' is defined twice`,
+      role !== undefined,
+      at,
+      `'${written}' is not pull, triage, push, maintain, admin or a custom role of ${ownerLogin}`,
     );
-    repo.environments.set(key, {
-      name: environment.name,
-      created_at: environment.created_at,
-      updated_at: environment.created_at,
-      store: storeFromSeed({ ...environment, dependabot_secrets: {} }, environment.created_at),
-    });
-  });
-  for (const [login, permission] of Object.entries(seed.collaborators)) {
+    return role;
+  };
+  for (const [login, written] of Object.entries(seed.collaborators)) {
+    const at = [...path, "collaborators", login];
     const user = world.account(login);
-    check(user?.type === "User", [...path, "collaborators", login], `unknown user '${login}'`);
-    repo.collaborators.set(user.id, permission);
+    check(user?.type === "User", at, `unknown user '${login}'`);
+    repo.collaborators.set(user.id, roleOf(written, at));
   }
-  for (const [slug, permission] of Object.entries(seed.teams)) {
+  for (const [slug, written] of Object.entries(seed.teams)) {
+    const at = [...path, "teams", slug];
     const found = org?.teams.get(slug.toLowerCase());
-    check(found !== undefined, [...path, "teams", slug], `unknown team '${slug}' of ${ownerLogin}`);
-    repo.teamAccess.set(found.id, permission);
+    check(found !== undefined, at, `unknown team '${slug}' of ${ownerLogin}`);
+    repo.teamAccess.set(found.id, roleOf(written, at));
   }
   for (const [context, appId] of repo.recentChecks) {
     check(
@@ -202,6 +205,22 @@ function storeFromSeed(
   for (const [name, value] of Object.entries(seed.dependabot_secrets))
     store.dependabot.set(name.toUpperCase(), secret(name, value));
   return store;
+}
+
+/** The variables and secrets of the environments the repositories' records made. */
+function seedEnvironmentStores(world: World, seed: WorldSeed): void {
+  for (const repoSeed of seed.repositories) {
+    const [owner = "", name = ""] = repoSeed.full_name.split("/");
+    const repo = world.repository(owner, name);
+    for (const environment of repoSeed.environments) {
+      const stored = repo?.environments.get(environment.name.toLowerCase());
+      if (stored === undefined) continue;
+      stored.store = storeFromSeed(
+        { ...environment, dependabot_secrets: {} },
+        environment.created_at,
+      );
+    }
+  }
 }
 
 /**
@@ -454,9 +473,61 @@ function buildPlanning(world: World, seed: WorldSeed): void {
   world.nextId.epicLink = maxOf(world.epicLinks.keys()) + 1;
 }
 
+const SEEDED_AT = "2026-01-02T09:00:00Z";
+
+type TeamSeed = WorldSeed["organizations"][number]["teams"][number];
+
+/** A team of the seed: its parent defined before it, its members users of the organization. */
+function buildTeam(world: World, org: Organization, seed: TeamSeed, path: SeedPath): Team {
+  const parent = seed.parent === undefined ? null : (org.teams.get(seed.parent) ?? null);
+  check(
+    seed.parent === undefined || parent !== null,
+    [...path, "parent"],
+    `parent team '${seed.parent}' is not defined before this team`,
+  );
+  const privacy = seed.privacy;
+  check(
+    privacy === "closed" || parent === null,
+    [...path, "privacy"],
+    "a team with a parent is closed (GitHub: the privacy of a nested team cannot be secret)",
+  );
+  check(
+    parent === null || parent.privacy === "closed",
+    [...path, "parent"],
+    `parent team '${seed.parent}' is secret; a parent team is closed`,
+  );
+  const team: Team = {
+    id: seed.id,
+    slug: seed.slug,
+    name: seed.name,
+    description: seed.description,
+    org,
+    privacy,
+    notification_setting: seed.notification_setting,
+    parent,
+    members: new Map(),
+    pending: new Map(),
+    created_at: SEEDED_AT,
+    updated_at: SEEDED_AT,
+  };
+  for (const [login, role] of Object.entries(seed.members)) {
+    const user = world.account(login);
+    check(user?.type === "User", [...path, "members", login], `unknown user '${login}'`);
+    check(
+      org.owners.has(user.id) || org.members.has(user.id),
+      [...path, "members", login],
+      `'${login}' is not a member of ${org.account.login}`,
+    );
+    team.members.set(user.id, role);
+  }
+  if (seed.security_manager) org.securityManagers.add(seed.id);
+  return team;
+}
+
 /** Builds the indexed world from a checked seed; throws SeedProblem naming the offending entry. */
 export function buildWorld(seed: WorldSeed): World {
   const world = new World();
+  const teamIds = new Set<number>();
   const addAccount = (account: Account, path: SeedPath) => {
     check(
       !world.accounts.has(account.login.toLowerCase()),
@@ -479,8 +550,14 @@ export function buildWorld(seed: WorldSeed): World {
       email: user.email,
       type: "User",
       site_admin: user.site_admin,
+      ...(user.token_scopes !== undefined ? { tokenScopes: user.token_scopes } : {}),
     };
     addAccount(account, ["users", index]);
+    check(
+      user.token_scopes === undefined || user.token !== undefined,
+      ["users", index, "token_scopes"],
+      "token_scopes are the scopes of the user's token: give the token too",
+    );
     if (user.token !== undefined) {
       check(!world.tokens.has(user.token), ["users", index, "token"], "this token is used twice");
       world.tokens.set(user.token, account);
@@ -503,6 +580,8 @@ export function buildWorld(seed: WorldSeed): World {
       members: new Set(),
       basePermission: orgSeed.base_permission,
       teams: new Map(),
+      securityManagers: new Set(),
+      customRoles: new Map(),
       rulesets: new Map(),
       properties: new Map(),
       settings: {
@@ -534,7 +613,22 @@ export function buildWorld(seed: WorldSeed): World {
         [...path, "teams", at, "slug"],
         `team '${teamSeed.slug}' is defined twice`,
       );
-      org.teams.set(teamSeed.slug, { ...teamSeed, org });
+      check(
+        !teamIds.has(teamSeed.id),
+        [...path, "teams", at, "id"],
+        `team id ${teamSeed.id} is used twice`,
+      );
+      teamIds.add(teamSeed.id);
+      org.teams.set(teamSeed.slug, buildTeam(world, org, teamSeed, [...path, "teams", at]));
+    });
+    orgSeed.custom_repository_roles.forEach((roleSeed, at) => {
+      const key = roleSeed.name.toLowerCase();
+      check(
+        !org.customRoles.has(key),
+        [...path, "custom_repository_roles", at, "name"],
+        `custom role '${roleSeed.name}' is defined twice`,
+      );
+      org.customRoles.set(key, { ...roleSeed, created_at: SEEDED_AT, updated_at: SEEDED_AT });
     });
     check(
       orgSeed.custom_properties.length <= MAX_DEFINITIONS,
@@ -638,10 +732,14 @@ export function buildWorld(seed: WorldSeed): World {
   // Created hooks follow the repositories' own; ids an organization's seeded hooks took are passed over.
   world.nextId.hook =
     maxOf(seed.repositories.flatMap((repoSeed) => repoSeed.hooks.map((hook) => hook.id))) + 1;
+  world.nextId.invitation = maxOf(invitationIds) + 1;
+  world.nextId.team = maxOf(teamIds) + 1;
   applyProtections(world, seed);
   applyOrganizationActions(world, seed);
   buildInstallations(world, seed, fail);
   applyRulesets(world, seed);
+  buildRepositoryRecords(world, seed.repositories, fail);
+  seedEnvironmentStores(world, seed);
 
   seed.gists.forEach((gistSeed, index) => {
     const owner = world.account(gistSeed.owner);

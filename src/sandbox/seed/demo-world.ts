@@ -11,6 +11,7 @@ export const demoWorld: WorldSeedInput = {
     { login: "octo-dev", id: 3, name: "Octo Dev", token: "sandbox-dev" },
     { login: "hubot", id: 4, name: "Hubot" },
     { login: "outside-contractor", id: 5, name: null },
+    { login: "mona", id: 6, name: "Mona Lisa" },
   ],
   organizations: [
     {
@@ -21,8 +22,37 @@ export const demoWorld: WorldSeedInput = {
       members: ["octo-reader", "octo-dev"],
       base_permission: "pull",
       teams: [
-        { slug: "platform", id: 1, name: "Platform", description: "Runs the build platform" },
-        { slug: "release-managers", id: 2, name: "Release managers", description: null },
+        {
+          slug: "platform",
+          id: 1,
+          name: "Platform",
+          description: "Runs the build platform",
+          members: { "octo-dev": "maintainer" },
+        },
+        {
+          slug: "release-managers",
+          id: 2,
+          name: "Release managers",
+          description: null,
+          parent: "platform",
+          members: { "octo-admin": "maintainer" },
+        },
+        {
+          slug: "security",
+          id: 3,
+          name: "Security",
+          description: "Security managers of acme",
+          security_manager: true,
+        },
+      ],
+      custom_repository_roles: [
+        {
+          id: 1,
+          name: "auditor",
+          description: "Reads code and its security alerts",
+          base_role: "read",
+          permissions: ["read_code_scanning", "view_secret_scanning_alerts"],
+        },
       ],
       rulesets: [
         {
@@ -106,7 +136,7 @@ export const demoWorld: WorldSeedInput = {
       allow_squash_merge: true,
       allow_rebase_merge: true,
       allow_merge_commit: true,
-      collaborators: { "octo-dev": "push" },
+      collaborators: { "octo-dev": "push", mona: "triage" },
       teams: { platform: "push", "release-managers": "maintain" },
       recent_checks: { "ci/build": 15368 },
       branches: [
@@ -193,6 +223,77 @@ export const demoWorld: WorldSeedInput = {
       ],
       custom_properties: { team: "platform", tier: "critical" },
       variables: { LOG_LEVEL: "info" },
+      // GitHub's default labels, and one the demo renames.
+      labels: [
+        { name: "bug", color: "d73a4a", description: "Something isn't working", default: true },
+        {
+          name: "documentation",
+          color: "0075ca",
+          description: "Improvements or additions to documentation",
+          default: true,
+        },
+        {
+          name: "duplicate",
+          color: "cfd3d7",
+          description: "This issue or pull request already exists",
+          default: true,
+        },
+        {
+          name: "enhancement",
+          color: "a2eeef",
+          description: "New feature or request",
+          default: true,
+        },
+        {
+          name: "good first issue",
+          color: "7057ff",
+          description: "Good for newcomers",
+          default: true,
+        },
+        {
+          name: "help wanted",
+          color: "008672",
+          description: "Extra attention is needed",
+          default: true,
+        },
+        { name: "invalid", color: "e4e669", description: "This doesn't seem right", default: true },
+        {
+          name: "question",
+          color: "d876e3",
+          description: "Further information is requested",
+          default: true,
+        },
+        {
+          name: "wontfix",
+          color: "ffffff",
+          description: "This will not be worked on",
+          default: true,
+        },
+        { name: "needs-triage", color: "fbca04", description: "Not looked at yet" },
+      ],
+      environments: [
+        { name: "staging", deployment_branch_policy: { protected_branches: true } },
+        {
+          name: "production",
+          wait_timer: 30,
+          prevent_self_review: true,
+          reviewers: { users: ["octo-admin"], teams: ["release-managers"] },
+          deployment_branch_policy: {
+            custom: [
+              { name: "main", type: "branch" },
+              { name: "v*", type: "tag" },
+            ],
+          },
+        },
+      ],
+      autolinks: [
+        {
+          id: 1,
+          key_prefix: "JIRA-",
+          url_template: "https://jira.acme.example/browse/JIRA-<num>",
+          is_alphanumeric: false,
+        },
+      ],
     },
     {
       full_name: "acme/web",

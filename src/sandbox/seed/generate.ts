@@ -26,11 +26,60 @@ const TEAM_PROPERTY: PropertySeed = {
 };
 
 /**
+ * What the `full` profile adds to every generated repository, as a user's repositories have it:
+ * `main` protected (a strict check from the demo world's ci-bot, one approving review) and `dev`
+ * (linear history), a collaborator, the demo world's two teams, and a ruleset on the default branch
+ * that only admins may bypass. The repository's ruleset id is `RULESET_IDS + index`.
+ */
+export const GENERATED_FULL = {
+  protections: {
+    main: {
+      required_status_checks: { strict: true, checks: [{ context: "ci/build", app_id: 15368 }] },
+      enforce_admins: false,
+      required_pull_request_reviews: {
+        dismiss_stale_reviews: true,
+        require_code_owner_reviews: false,
+        required_approving_review_count: 1,
+        require_last_push_approval: false,
+      },
+      restrictions: null,
+    },
+    dev: {
+      required_status_checks: null,
+      enforce_admins: false,
+      required_pull_request_reviews: null,
+      restrictions: null,
+      required_linear_history: true,
+    },
+  },
+  collaborators: { "octo-dev": "push" },
+  teams: { platform: "push", "release-managers": "maintain" },
+  ruleset: {
+    name: "baseline",
+    target: "branch",
+    enforcement: "active",
+    conditions: { ref_name: { include: ["~DEFAULT_BRANCH"], exclude: [] } },
+    rules: [{ type: "deletion" }, { type: "non_fast_forward" }],
+    bypass_actors: [{ actor_id: 5, actor_type: "RepositoryRole", bypass_mode: "always" }],
+  },
+} as const;
+
+const RULESET_IDS = 1_000_000;
+
+/** `basic`: branches, hooks and the team property; `full`: also what GENERATED_FULL lists. */
+export type GeneratedProfile = "basic" | "full";
+
+/**
  * Adds `acme/repo-0001` … `acme/repo-N` (zero-padded to 4 digits, wider when N needs it), each with
  * branches `main` and `dev`, two webhooks and the custom property `team` (team-01 … team-10 in
- * turn), for scale tests and benchmarks.
+ * turn), for scale tests and benchmarks; with the `full` profile also protections, access and a
+ * ruleset (GENERATED_FULL), the state a drift check of many repositories reads.
  */
-export function withGeneratedRepositories(seed: WorldSeed, count: number): WorldSeed {
+export function withGeneratedRepositories(
+  seed: WorldSeed,
+  count: number,
+  profile: GeneratedProfile = "basic",
+): WorldSeed {
   if (count === 0) return seed;
   const acme = seed.organizations.find((org) => org.login.toLowerCase() === "acme");
   if (acme === undefined) {
@@ -65,10 +114,24 @@ export function withGeneratedRepositories(seed: WorldSeed, count: number): World
       allow_rebase_merge: true,
       allow_merge_commit: true,
       created_at: "2026-01-02T09:00:00Z",
-      collaborators: {},
-      teams: {},
-      recent_checks: {},
-      branches: [{ name: "main" }, { name: "dev" }],
+      ...(profile === "full"
+        ? {
+            collaborators: { ...GENERATED_FULL.collaborators },
+            teams: { ...GENERATED_FULL.teams },
+            recent_checks: { "ci/build": 15368 },
+            branches: Object.entries(GENERATED_FULL.protections).map(([name, protection]) => ({
+              name,
+              protection: structuredClone(protection),
+            })),
+            rulesets: [{ id: RULESET_IDS + index, ...structuredClone(GENERATED_FULL.ruleset) }],
+          }
+        : {
+            collaborators: {},
+            teams: {},
+            recent_checks: {},
+            branches: [{ name: "main" }, { name: "dev" }],
+            rulesets: [],
+          }),
       hooks: GENERATED_HOOK_URLS.map((hook) => ({
         id: nextHookId(),
         config: { url: hook.url, content_type: "json" },
@@ -79,7 +142,9 @@ export function withGeneratedRepositories(seed: WorldSeed, count: number): World
         updated_at: "2026-01-02T09:00:00Z",
       })),
       invitations: [],
-      rulesets: [],
+      issues: [],
+      environments: [],
+      autolinks: [],
       custom_properties: {
         team: `team-${String(((index - 1) % GENERATED_TEAMS) + 1).padStart(2, "0")}`,
       },
@@ -87,7 +152,6 @@ export function withGeneratedRepositories(seed: WorldSeed, count: number): World
       variables: {},
       secrets: {},
       dependabot_secrets: {},
-      environments: [],
     });
   }
   const organizations = definesTeam

@@ -7,7 +7,8 @@ import { z } from "zod";
 
 const login = z.string().regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/, "expected a login");
 const timestamp = z.iso.datetime({ message: "expected a date-time like 2026-01-05T10:00:00Z" });
-const repoPermission = z.enum(["pull", "triage", "push", "maintain", "admin"]);
+/** A permission level, or the name of one of the organization's custom repository roles. */
+const repoRole = z.string().min(1);
 const groupRole = z.enum(["guest", "planner", "reporter", "developer", "maintainer", "owner"]);
 
 /** Branch protection in the write shape of the PUT body, plus `required_signatures` (not settable by PUT). */
@@ -108,13 +109,6 @@ const organizationActions = z.strictObject({
 /** Plaintext values: the sandbox keeps only a digest of each secret, as if it had been sent. */
 const values = z.record(actionsName, z.string()).default({});
 
-const environment = z.strictObject({
-  name: z.string().min(1),
-  created_at: timestamp.default("2026-01-02T09:00:00Z"),
-  variables: values,
-  secrets: values,
-});
-
 /** An organization variable or secret: its value, and the repositories (by name) it is shared with. */
 const shared = z.strictObject({
   name: actionsName,
@@ -149,6 +143,59 @@ const organizationSettings = z.strictObject({
   created_at: timestamp.default("2026-01-02T09:00:00Z"),
 });
 
+/** A label; a repository without `labels` has GitHub's default labels, as a new one does. */
+const label = z.strictObject({
+  name: z.string().min(1),
+  color: z.string().regex(/^[0-9a-fA-F]{6}$/, "expected six hex digits without #"),
+  description: z.string().nullable().default(null),
+  default: z.boolean().default(false),
+});
+
+/** An issue, opened by `author`, carrying labels by name (a name no label has makes one). */
+const issue = z.strictObject({
+  title: z.string().min(1),
+  author: login,
+  labels: z.array(z.string().min(1)).default([]),
+});
+
+/** A deployment environment, checked like a PUT of it; reviewers by login and team slug. */
+const environment = z.strictObject({
+  name: z.string().min(1),
+  wait_timer: z.number().int().default(0),
+  prevent_self_review: z.boolean().default(false),
+  reviewers: z
+    .strictObject({
+      users: z.array(login).default([]),
+      teams: z.array(z.string()).default([]),
+    })
+    .default({ users: [], teams: [] }),
+  /** null: every branch; protected branches only; or custom branch and tag name patterns. */
+  deployment_branch_policy: z
+    .union([
+      z.null(),
+      z.strictObject({ protected_branches: z.literal(true) }),
+      z.strictObject({
+        custom: z.array(
+          z.strictObject({
+            name: z.string().min(1),
+            type: z.enum(["branch", "tag"]).default("branch"),
+          }),
+        ),
+      }),
+    ])
+    .default(null),
+  created_at: timestamp.default("2026-01-02T09:00:00Z"),
+  variables: values,
+  secrets: values,
+});
+
+const autolink = z.strictObject({
+  id: z.number().int().positive(),
+  key_prefix: z.string().min(1),
+  url_template: z.string().min(1),
+  is_alphanumeric: z.boolean().default(true),
+});
+
 const branch = z.strictObject({
   name: z.string().min(1),
   protection: protection.optional(),
@@ -164,8 +211,9 @@ const repository = z.strictObject({
   allow_rebase_merge: z.boolean().default(true),
   allow_merge_commit: z.boolean().default(true),
   created_at: timestamp.default("2026-01-02T09:00:00Z"),
-  collaborators: z.record(login, repoPermission).default({}),
-  teams: z.record(z.string(), repoPermission).default({}),
+  /** Direct grants: pull | triage | push | maintain | admin, or a custom role of the organization. */
+  collaborators: z.record(login, repoRole).default({}),
+  teams: z.record(z.string(), repoRole).default({}),
   /** Which app last reported each status check: required checks without an app_id are bound to it. */
   recent_checks: z.record(z.string(), z.number().int()).default({}),
   branches: z.array(branch).min(1, "a repository needs at least one branch"),
@@ -178,7 +226,10 @@ const repository = z.strictObject({
   variables: values,
   secrets: values,
   dependabot_secrets: values,
+  labels: z.array(label).optional(),
+  issues: z.array(issue).default([]),
   environments: z.array(environment).default([]),
+  autolinks: z.array(autolink).default([]),
 });
 
 const user = z.strictObject({
@@ -187,6 +238,8 @@ const user = z.strictObject({
   name: z.string().nullable().default(null),
   email: z.string().nullable().default(null),
   token: z.string().min(1).optional(),
+  /** The scopes of `token` as a personal access token (classic); left out for any other kind. */
+  token_scopes: z.array(z.string().min(1)).optional(),
   site_admin: z.boolean().default(false),
 });
 
@@ -195,6 +248,24 @@ const team = z.strictObject({
   id: z.number().int().positive(),
   name: z.string(),
   description: z.string().nullable().default(null),
+  /** Visible to every member of the organization (closed), or to its own members only (secret). */
+  privacy: z.enum(["secret", "closed"]).default("closed"),
+  notification_setting: z
+    .enum(["notifications_enabled", "notifications_disabled"])
+    .default("notifications_enabled"),
+  /** The slug of the parent team, defined earlier in the list. */
+  parent: z.string().optional(),
+  members: z.record(login, z.enum(["member", "maintainer"])).default({}),
+  /** Assigned the organization's predefined security_manager role. */
+  security_manager: z.boolean().default(false),
+});
+
+const customRole = z.strictObject({
+  id: z.number().int().positive(),
+  name: z.string().min(1),
+  description: z.string().nullable().default(null),
+  base_role: z.enum(["read", "triage", "write", "maintain"]),
+  permissions: z.array(z.string()).default([]),
 });
 
 const organization = z.strictObject({
@@ -206,6 +277,7 @@ const organization = z.strictObject({
   /** The permission every member has on every repository of the organization. */
   base_permission: z.enum(["none", "pull", "triage", "push", "maintain", "admin"]).default("pull"),
   teams: z.array(team).default([]),
+  custom_repository_roles: z.array(customRole).default([]),
   rulesets: z.array(ruleset).default([]),
   custom_properties: z.array(customProperty).default([]),
   settings: organizationSettings.default(organizationSettings.parse({})),

@@ -34,7 +34,7 @@ function links(base: string, ruleset: Ruleset) {
  * Whether the caller may edit the ruleset: repository admins, organization owners, and an
  * installation whose App may write it (Administration of the repository, or of the organization).
  */
-function canEdit(world: World, ruleset: Ruleset, caller: Account | null): boolean {
+export function canEdit(world: World, ruleset: Ruleset, caller: Account | null): boolean {
   if (caller === null) return false;
   const source = ruleset.source;
   const installation = caller.installation;

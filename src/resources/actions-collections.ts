@@ -1,6 +1,5 @@
-import type { Change } from "../core/plan.js";
-import { canonicalName, type Mode } from "./actions-names.js";
-import { type Collection, planCollection } from "./collection.js";
+import { canonicalName } from "./actions-names.js";
+import type { Mode, Written } from "./collection.js";
 import {
   changeError,
   readFailure,
@@ -8,13 +7,13 @@ import {
   type ResourceReader,
   type Shape,
 } from "./context.js";
-import type { PlanOptions } from "./kind.js";
 import { listedNames } from "./repository-ids.js";
 
 /**
- * The collections of GitHub Actions variables and secrets: listed as `{total_count, <key>: […]}` at
- * a path, members by GitHub's upper-cased name, each at `<path>/<NAME>`; a repository's own, its
- * environments' and an organization's are planned, defined and exported alike.
+ * The collections of GitHub Actions variables and secrets (planned by ./collection.ts): listed as
+ * `{total_count, <key>: […]}` at a path, members by GitHub's upper-cased name, each at
+ * `<path>/<NAME>`; a repository's own, its environments' and an organization's are defined and
+ * exported alike.
  */
 
 /** A listing by canonical name (`itemsUnder`: "variables", "secrets"). */
@@ -31,71 +30,6 @@ export async function listByName<L extends { name: string }>(
     kind: "found",
     data: new Map(listed.data.map((member) => [canonicalName(member.name), member])),
   };
-}
-
-/** How a kind reads, plans and shows the members of any of its collections at `path`. */
-export interface Members<D, L> {
-  list(path: string): Promise<ReadResult<ReadonlyMap<string, L>>>;
-  plan(
-    path: string,
-    name: string,
-    desired: D,
-    live: L | undefined,
-  ): ReturnType<Collection<D, L>["plan"]>;
-  shown: Collection<D, L>["shown"];
-}
-
-/** One collection written: where it is listed and how its members are addressed. */
-export interface Written<D> {
-  path: string;
-  /** Prefixed to members' names in addresses: "", "dependabot/", "environments/production/". */
-  prefix: string;
-  what: string;
-  mode: Mode;
-  /** Members as written (names in any case); undefined: the collection is not managed. */
-  items: Record<string, D> | undefined;
-  absentNote?: string;
-}
-
-/** Where a kind plans its collections: its reader, the scope they are addressed under, the options. */
-export interface Place<D, L> {
-  reader: ResourceReader;
-  scope: string;
-  kind: string;
-  options: PlanOptions;
-  members: Members<D, L>;
-}
-
-/** Plans the collections written at one place (one not written is not managed). */
-export async function planNamed<D, L>(
-  place: Place<D, L>,
-  collections: ReadonlyArray<Written<D>>,
-): Promise<Change[]> {
-  const { reader, scope, kind, options, members } = place;
-  const planned = await Promise.all(
-    collections.flatMap(({ items, path, absentNote, ...collection }) =>
-      items === undefined
-        ? []
-        : [
-            planCollection<D, L>({
-              ...collection,
-              target: reader.target,
-              scope,
-              kind,
-              desired: new Map(
-                Object.entries(items).map(([name, value]) => [canonicalName(name), value]),
-              ),
-              ...(absentNote === undefined ? {} : { absentNote }),
-              list: () => members.list(path),
-              plan: (name, desired, live) => members.plan(path, name, desired, live),
-              shown: members.shown,
-              deleteRequest: (name) => ({ method: "DELETE", path: `${path}/${name}` }),
-              deleted: options.deleted?.at(reader.target, scope, kind) ?? [],
-            }),
-          ],
-    ),
-  );
-  return planned.flat();
 }
 
 /** The collections of a repository's deployment environments (`pick`: their members written). */

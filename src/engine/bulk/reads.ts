@@ -1,0 +1,200 @@
+import type { ResourceReader } from "../../resources/context.js";
+import { repoPath, type RepoRef } from "../../resources/context.js";
+import {
+  failedAt,
+  type RepositoryGraphqlRead,
+  type RestAnswers,
+  type Variables,
+} from "../../resources/graphql-read.js";
+import { REPOSITORY_KINDS } from "../../resources/index.js";
+import type { RepoDesired } from "../expand.js";
+import { PageReader } from "./pages.js";
+import { pack, pointsOf, type QueryPart } from "./query.js";
+import { BulkReader } from "./reader.js";
+import { runParts } from "./runner.js";
+
+/**
+ * Which repositories are read in bulk over GraphQL, in which batches, and the one reader per target
+ * that answers their kinds' reads from the batches' answers. `rest` reads everything over REST;
+ * `graphql` reads every repository whose kinds have a GraphQL read in bulk; `auto` does so for a
+ * target with at least AUTO_MINIMUM such repositories — many repositories of one target, where
+ * aliasing them into queries saves budget; a handful are read as cheaply, and more plainly, over
+ * REST.
+ */
+
+export const READS_MODES = ["auto", "rest", "graphql"] as const;
+export type ReadsMode = (typeof READS_MODES)[number];
+
+/** A batch's worth: the fewest repositories of a target `auto` reads over GraphQL. */
+export const AUTO_MINIMUM = 25;
+
+interface KindRead {
+  name: string;
+  graphql: RepositoryGraphqlRead;
+  value: unknown;
+}
+
+interface BulkRepository {
+  repo: RepoRef;
+  kinds: KindRead[];
+}
+
+/** Throws away what `select` declares: it only tells whether a value is read over GraphQL. */
+const probe: Variables = { add: () => "$probe" };
+
+function kindReads(repo: RepoRef, settings: Record<string, unknown>): KindRead[] {
+  const reads: KindRead[] = [];
+  for (const kind of REPOSITORY_KINDS) {
+    const graphql = kind.repository.graphql;
+    const value = settings[kind.repository.setting.key];
+    if (graphql === undefined || value === undefined) continue;
+    if (graphql.select({ repo, value, variables: probe }) === undefined) continue;
+    reads.push({ name: kind.name, graphql, value });
+  }
+  return reads;
+}
+
+function partOf(repo: RepoRef, read: KindRead): QueryPart {
+  return {
+    ...(read.graphql.fragments ? { fragments: read.graphql.fragments } : {}),
+    field: (alias, variables) => {
+      const owner = variables.add("String!", repo.owner);
+      const name = variables.add("String!", repo.name);
+      const fields = read.graphql.select({ repo, value: read.value, variables }) ?? "";
+      return `${alias}: repository(owner: ${owner}, name: ${name}) { ${fields} }`;
+    },
+  };
+}
+
+/** Repositories read by one query: their answers are held while their kinds plan. */
+export class Batch {
+  readonly target: string;
+  readonly #reader: BulkReader;
+  readonly #repos: readonly BulkRepository[];
+  #ready: Promise<void> | undefined;
+  #open: number;
+  readonly #held: RestAnswers[] = [];
+  readonly #missing: string[] = [];
+
+  constructor(reader: BulkReader, repos: readonly BulkRepository[], tasks: number) {
+    this.target = reader.target;
+    this.#reader = reader;
+    this.#repos = repos;
+    this.#open = tasks;
+  }
+
+  get parts(): QueryPart[] {
+    return this.#repos.flatMap(({ repo, kinds }) => kinds.map((read) => partOf(repo, read)));
+  }
+
+  /** The points its query is predicted to cost (GitHub's formula). */
+  get points(): number {
+    return pointsOf(this.parts);
+  }
+
+  /** Reads the batch once, whichever of its tasks asks first. */
+  ready(): Promise<void> {
+    this.#ready ??= this.#read();
+    return this.#ready;
+  }
+
+  /** One of its tasks has planned; after the last, its answers are let go. */
+  done(): void {
+    this.#open--;
+    if (this.#open > 0) return;
+    for (const answers of this.#held) this.#reader.forget(answers);
+    for (const path of this.#missing) this.#reader.forgetMissing(path);
+  }
+
+  async #read(): Promise<void> {
+    const reads = this.#repos.flatMap(({ repo, kinds }) => kinds.map((read) => ({ repo, read })));
+    const outcomes = await runParts(this.#reader.client, this.parts);
+    const pages = new PageReader(this.#reader.client);
+    await Promise.all(
+      outcomes.map(async (outcome, index) => {
+        const { repo, read } = reads[index]!;
+        if (outcome.kind === "missing") {
+          const path = repoPath(repo);
+          this.#reader.holdMissing(path);
+          this.#missing.push(path);
+        } else if (outcome.kind === "data") {
+          const answers = await read.graphql.answer({
+            repo,
+            value: read.value,
+            data: outcome.data,
+            failed: failedAt(outcome.errors),
+            pages,
+          });
+          this.#reader.hold(answers);
+          this.#held.push(answers);
+        }
+      }),
+    );
+    if (pages.failure !== undefined) throw pages.failure;
+  }
+}
+
+export interface BulkPlan {
+  /** The reader each target plans with: a BulkReader where any repository is read in bulk. */
+  readers: ReadonlyMap<string, ResourceReader>;
+  /** The batch of a repository of the work (by its index), or undefined when it is read over REST. */
+  batchOf(index: number): Batch | undefined;
+  /** The kinds of a repository of the work (by its index) read in bulk. */
+  bulkKinds(index: number): ReadonlySet<string>;
+  batches: readonly Batch[];
+}
+
+/**
+ * Decides the reads of the work's repositories and forms their batches. `tasksOf` counts the plan
+ * tasks of a repository (one per kind it is configured with), which its batch waits for before
+ * letting its answers go.
+ */
+export function planReads(
+  mode: ReadsMode,
+  repos: readonly RepoDesired[],
+  readers: ReadonlyMap<string, ResourceReader>,
+  tasksOf: (repo: RepoDesired) => number,
+): BulkPlan {
+  const byIndex = new Map<number, Batch>();
+  const kindsByIndex = new Map<number, Set<string>>();
+  const batches: Batch[] = [];
+  const bulkReaders = new Map(readers);
+  if (mode !== "rest") {
+    const byTarget = new Map<string, Array<{ index: number; bulk: BulkRepository }>>();
+    for (const [index, repo] of repos.entries()) {
+      const ref = { owner: repo.owner, name: repo.name };
+      const kinds = kindReads(ref, repo.settings);
+      if (kinds.length === 0) continue;
+      const list = byTarget.get(repo.target) ?? [];
+      list.push({ index, bulk: { repo: ref, kinds } });
+      byTarget.set(repo.target, list);
+    }
+    for (const [target, list] of byTarget) {
+      if (mode === "auto" && list.length < AUTO_MINIMUM) continue;
+      const plain = readers.get(target);
+      if (plain === undefined) continue;
+      const reader = new BulkReader(plain);
+      bulkReaders.set(target, reader);
+      const packed = pack(list, ({ bulk }) => bulk.kinds.map((read) => partOf(bulk.repo, read)));
+      for (const members of packed) {
+        const tasks = members.reduce((sum, { index }) => sum + tasksOf(repos[index]!), 0);
+        const batch = new Batch(
+          reader,
+          members.map(({ bulk }) => bulk),
+          tasks,
+        );
+        batches.push(batch);
+        for (const { index, bulk } of members) {
+          byIndex.set(index, batch);
+          kindsByIndex.set(index, new Set(bulk.kinds.map((read) => read.name)));
+        }
+      }
+    }
+  }
+  return {
+    readers: bulkReaders,
+    batchOf: (index) => byIndex.get(index),
+    bulkKinds: (index) => kindsByIndex.get(index) ?? new Set(),
+    batches,
+  };
+}

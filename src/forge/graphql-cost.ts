@@ -1,0 +1,83 @@
+import { type FieldNode, Kind, parse, type SelectionSetNode } from "graphql";
+
+/**
+ * What a GraphQL query will cost, by GitHub's published formula ("Rate limits and query limits for
+ * the GraphQL API", "Predicting the point value of a query"): add up the requests each connection
+ * needs, assuming every enclosing connection returns its full `first`/`last`, divide by 100 and
+ * round, at least 1 point. The client reserves this much of the `graphql` budget before it sends a
+ * query, as it reserves one request of a REST category; the answer's `rateLimit.cost` and headers
+ * then say what was spent.
+ *
+ * Without the schema, a connection is a field with a `first` or `last` argument: every connection
+ * forgeplan reads has one (GitHub requires it), and no other field it reads takes either.
+ */
+export function predictCost(query: string, variables: Record<string, unknown> = {}): number {
+  return costOf(predictQuery(query, variables).requests);
+}
+
+/** The points of a query needing `requests`: ÷ 100, rounded to the nearest whole, at least 1. */
+export function costOf(requests: number): number {
+  return Math.max(1, Math.round(requests / 100));
+}
+
+/**
+ * The requests GitHub counts to fill every connection of a query, before they become points, and
+ * the nodes it may return: each connection's `first`/`last` times those around it (at most 500,000
+ * a query).
+ */
+export function predictQuery(
+  query: string,
+  variables: Record<string, unknown> = {},
+): { requests: number; nodes: number } {
+  const document = parse(query, { noLocation: true });
+  const fragments = new Map<string, SelectionSetNode>();
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) {
+      fragments.set(definition.name.value, definition.selectionSet);
+    }
+  }
+  let requests = 0;
+  let nodes = 0;
+  const visit = (selections: SelectionSetNode, multiplier: number, spreading: Set<string>) => {
+    for (const selection of selections.selections) {
+      if (selection.kind === Kind.FIELD) {
+        const page = pageSize(selection, variables);
+        if (page !== undefined) {
+          requests += multiplier;
+          nodes += multiplier * page;
+        }
+        if (selection.selectionSet) {
+          visit(selection.selectionSet, multiplier * (page ?? 1), spreading);
+        }
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        visit(selection.selectionSet, multiplier, spreading);
+      } else {
+        const name = selection.name.value;
+        const fragment = fragments.get(name);
+        if (fragment && !spreading.has(name)) {
+          visit(fragment, multiplier, new Set(spreading).add(name));
+        }
+      }
+    }
+  };
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind.OPERATION_DEFINITION) {
+      visit(definition.selectionSet, 1, new Set());
+    }
+  }
+  return { requests, nodes };
+}
+
+function pageSize(field: FieldNode, variables: Record<string, unknown>): number | undefined {
+  for (const argument of field.arguments ?? []) {
+    if (argument.name.value !== "first" && argument.name.value !== "last") continue;
+    const value =
+      argument.value.kind === Kind.VARIABLE
+        ? variables[argument.value.name.value]
+        : argument.value.kind === Kind.INT
+          ? Number(argument.value.value)
+          : undefined;
+    if (typeof value === "number") return value;
+  }
+  return undefined;
+}

@@ -1,0 +1,149 @@
+import type { RepoRef } from "./context.js";
+
+/**
+ * A kind's bulk read over GitHub's GraphQL API, beside its REST read: the fields it reads of one
+ * repository, and how their answer stands for the REST answers its planner reads. The engine aliases
+ * many repositories into one query (`r0k1: repository(owner: $o0, name: $n0) { …the kind's
+ * fields… }`), then hands each kind its part of the answer; the REST answers it makes are what the
+ * planner's reads are answered with, so the planner is the same code whichever way its state was
+ * read and both ways plan alike by construction. A path the kind leaves unanswered is read over REST.
+ *
+ * A kind answers only what it can answer exactly as REST would. Whatever GraphQL cannot show —
+ * a field GitHub's published schema lacks, a value outside its enums, a wildcard protection rule, an
+ * answer it cannot trust — is left to REST for that repository: never guessed.
+ */
+export interface RepositoryGraphqlRead {
+  /**
+   * Fragments the fields use, written once per query: `fragment RuleFields on BranchProtectionRule
+   * {…}`. Constant text: nothing of a configuration or a repository is ever written into a query.
+   */
+  fragments?: string;
+  /**
+   * The fields to read of one repository for this value, or undefined when it is read over REST.
+   * Every name or other value from the configuration is passed as a variable (`variables.add`);
+   * connections ask for at most 100 (GitHub's limit).
+   */
+  select(input: { repo: RepoRef; value: unknown; variables: Variables }): string | undefined;
+  /**
+   * The REST answers the repository's part of the answer stands for (`data` is what the fields
+   * selected, unchecked: check its shape). Connections with more pages are completed with `pages`.
+   */
+  answer(input: {
+    repo: RepoRef;
+    value: unknown;
+    data: unknown;
+    /**
+     * Whether an error lies at or under a path of `data` (`["rulesets", "nodes", 2]`): a field
+     * that failed reads null, which must not be taken for the service's null.
+     */
+    failed: (path: ReadonlyArray<string | number>) => boolean;
+    pages: Pages;
+  }): Promise<RestAnswers>;
+}
+
+/** The variables of one query: each value travels as a variable, never in the query's text. */
+export interface Variables {
+  /** Declares a variable of GraphQL type `type` (`String!`) holding `value`; returns `$name`. */
+  add(type: string, value: unknown): string;
+}
+
+/** One page of a connection as the kinds select it: `pageInfo { hasNextPage endCursor } nodes`. */
+export interface ConnectionPage {
+  pageInfo: { hasNextPage: boolean; endCursor: string | null };
+  nodes: unknown[];
+}
+
+/** The next pages of a connection that had more than one. */
+export interface PageRequest {
+  /** What holds the connection: a repository by name, or any object by its node id and type. */
+  on: { repository: RepoRef } | { node: string; type: string };
+  /** The connection field, with constant arguments besides `first` and `after`: `rulesets(includeParents: false)`. */
+  field: string;
+  /** What to read of each node; `pageInfo` is added. */
+  nodes: string;
+  /** The fragments `nodes` spreads, as `RepositoryGraphqlRead.fragments`. */
+  fragments?: string;
+  after: string;
+}
+
+/** The nodes of a connection's further pages, and which of them hold an error (nulls not to take). */
+export interface MoreNodes {
+  nodes: unknown[];
+  failed: ReadonlySet<number>;
+}
+
+export interface Pages {
+  /**
+   * Every node after `after`, read 100 at a time by follow-up queries shared with other
+   * repositories'; undefined when a page could not be read (the kind leaves that answer to REST).
+   */
+  rest(request: PageRequest): Promise<MoreNodes | undefined>;
+}
+
+export type Query = Record<string, string | number>;
+
+/** What a REST read would have answered: a body, a 404 with the service's words, or a whole list. */
+export type RestAnswer =
+  | { kind: "found"; body: unknown }
+  | { kind: "absent"; detail: string }
+  | { kind: "listed"; items: unknown[] };
+
+/**
+ * REST answers by request, keyed as the reader asks: a GET by path and query, a listing by path and
+ * query (every page's items together).
+ */
+export class RestAnswers {
+  readonly byRequest = new Map<string, RestAnswer>();
+
+  found(path: string, body: unknown, query?: Query): void {
+    this.byRequest.set(getKey(path, query), { kind: "found", body });
+  }
+
+  absent(path: string, detail: string, query?: Query): void {
+    this.byRequest.set(getKey(path, query), { kind: "absent", detail });
+  }
+
+  listed(path: string, items: unknown[], query?: Query): void {
+    this.byRequest.set(listKey(path, query), { kind: "listed", items });
+  }
+}
+
+export function getKey(path: string, query: Query | undefined): string {
+  return `GET ${path} ${JSON.stringify(query ?? {})}`;
+}
+
+export function listKey(path: string, query: Query | undefined): string {
+  return `LIST ${path} ${JSON.stringify(query ?? {})}`;
+}
+
+/** The selection of a connection's page, as `ConnectionPage` reads it. */
+export function pageOf(nodes: string): string {
+  return `pageInfo { hasNextPage endCursor } nodes { ${nodes} }`;
+}
+
+/** `failed` for the errors at these paths (relative to the part's alias). */
+export function failedAt(
+  errors: ReadonlyArray<ReadonlyArray<string | number>>,
+): (path: ReadonlyArray<string | number>) => boolean {
+  return (path) => errors.some((error) => path.every((step, index) => error[index] === step));
+}
+
+/**
+ * Every node of a connection whose first page a query read: that page's nodes, then the rest from
+ * follow-up queries, with the indexes of nodes that hold an error (`firstFailed` says which of the
+ * first page's do); undefined when a further page could not be read.
+ */
+export async function allNodes(
+  first: ConnectionPage,
+  firstFailed: (index: number) => boolean,
+  more: (after: string) => Promise<MoreNodes | undefined>,
+): Promise<MoreNodes | undefined> {
+  const failed = new Set([...first.nodes.keys()].filter(firstFailed));
+  if (!first.pageInfo.hasNextPage || first.pageInfo.endCursor === null) {
+    return { nodes: first.nodes, failed };
+  }
+  const rest = await more(first.pageInfo.endCursor);
+  if (rest === undefined) return undefined;
+  for (const index of rest.failed) failed.add(first.nodes.length + index);
+  return { nodes: [...first.nodes, ...rest.nodes], failed };
+}

@@ -1,0 +1,176 @@
+/**
+ * The members of an existing team, user by user (`PUT`/`DELETE …/teams/{slug}/memberships/{user}`;
+ * a PUT changes the role of a member it finds). A member only through a child team (GitHub lists
+ * them with `inherited: true`) is not a member of this team to change or remove. A pending
+ * membership (someone outside the organization, invited with it) counts as a member.
+ */
+import * as z from "zod";
+import { addressOf, type Change, newChange, type Removal } from "../../core/plan.js";
+import { changeError, type ReadResult, type ResourceReader } from "../context.js";
+import { fingerprint } from "../fingerprint.js";
+import { ownersOf } from "../owners.js";
+import type { MemberSettings } from "./settings.js";
+
+export type TeamRole = "member" | "maintainer";
+
+const memberShape = {
+  name: "team members",
+  schema: z.looseObject({ login: z.string().min(1), inherited: z.boolean().optional() }),
+};
+
+const membershipShape = {
+  name: "a Team Membership",
+  schema: z.looseObject({
+    role: z.enum(["member", "maintainer"]),
+    state: z.enum(["active", "pending"]),
+  }),
+};
+
+export interface TeamPlace {
+  reader: ResourceReader;
+  org: string;
+  slug: string;
+}
+
+export function teamBase(place: TeamPlace): string {
+  return `/orgs/${encodeURIComponent(place.org)}/teams/${encodeURIComponent(place.slug)}`;
+}
+
+export function membershipPath(place: TeamPlace, login: string): string {
+  return `${teamBase(place)}/memberships/${encodeURIComponent(login)}`;
+}
+
+export function memberName(slug: string, login: string): string {
+  return `${slug}/members/${login.toLowerCase()}`;
+}
+
+/**
+ * The team's direct members by lower-case login, with their roles: the listing read once per role
+ * (`role=maintainer`, `role=member`), which every organization answers, where the roles in a
+ * listing of all members depend on a feature of the organization.
+ */
+export async function directMembers(
+  place: TeamPlace,
+): Promise<ReadResult<Map<string, { login: string; role: TeamRole }>>> {
+  const path = `${teamBase(place)}/members`;
+  const members = new Map<string, { login: string; role: TeamRole }>();
+  for (const role of ["maintainer", "member"] as const) {
+    const read = await place.reader.list(path, { role }, memberShape);
+    if (read.kind === "error") return read;
+    if (read.kind === "absent") {
+      return {
+        kind: "error",
+        error: changeError(`team ${place.slug} of ${place.org} was not found`, "GET", path, 404),
+      };
+    }
+    for (const member of read.data) {
+      if (member.inherited === true) continue;
+      members.set(member.login.toLowerCase(), { login: member.login, role });
+    }
+  }
+  return { kind: "found", data: members };
+}
+
+function put(place: TeamPlace, login: string, role: TeamRole) {
+  return { method: "PUT" as const, path: membershipPath(place, login), body: { role } };
+}
+
+/** One member the configuration names, against the listing (and its membership, when not listed). */
+async function planMember(
+  place: TeamPlace,
+  written: string,
+  wanted: TeamRole | null,
+  listed: { login: string; role: TeamRole } | undefined,
+): Promise<Change> {
+  let live: { role: TeamRole; state: "active" | "pending" } | undefined =
+    listed === undefined ? undefined : { role: listed.role, state: "active" };
+  const base = newChange(place.reader.target, place.org, "team", memberName(place.slug, written));
+  if (live === undefined) {
+    const path = membershipPath(place, written);
+    const read = await place.reader.getOrAbsent(path, membershipShape);
+    if (read.kind === "error") return { ...base, error: read.error };
+    if (read.kind === "found") live = read.data;
+  }
+  const planned = { ...base, live_fingerprint: fingerprint(live ?? null) };
+  const login = listed?.login ?? written;
+  if (wanted === null) {
+    if (live === undefined) return planned;
+    return {
+      ...planned,
+      action: "delete",
+      diff: [{ path: "role", before: live.role }],
+      requests: [{ method: "DELETE", path: membershipPath(place, login) }],
+    };
+  }
+  if (live === undefined) {
+    return {
+      ...planned,
+      action: "create",
+      diff: [{ path: "role", after: wanted }],
+      requests: [put(place, login, wanted)],
+    };
+  }
+  const pending =
+    live.state === "pending"
+      ? [`${login} has not joined ${place.org} yet: the pending membership counts as a member`]
+      : [];
+  const withNotes = pending.length > 0 ? { ...planned, notes: pending } : planned;
+  if (live.role === wanted) return withNotes;
+  if (live.role === "maintainer" && wanted === "member") {
+    const owners = await ownersOf(place.reader, place.org);
+    if (owners.kind === "error") return { ...planned, error: owners.error };
+    if (owners.kind === "found" && owners.data.has(login.toLowerCase())) {
+      return {
+        ...planned,
+        notes: [
+          `${login} owns ${place.org}: GitHub shows an owner as a maintainer of every team ("The role for organization owners is set to maintainer")`,
+        ],
+      };
+    }
+  }
+  return {
+    ...withNotes,
+    action: "update",
+    diff: [{ path: "role", before: live.role, after: wanted }],
+    requests: [put(place, login, wanted)],
+  };
+}
+
+/** The member changes of an existing team. */
+export async function planMembers(
+  place: TeamPlace,
+  wanted: MemberSettings,
+  listed: ReadonlyMap<string, { login: string; role: TeamRole }>,
+): Promise<Change[]> {
+  const users = wanted.users ?? {};
+  const named = new Set(Object.keys(users).map((login) => login.toLowerCase()));
+  const removal: Removal = {
+    collection: addressOf(place.reader.target, place.org, "team", `${place.slug}/members`),
+    live: listed.size,
+  };
+  const removals =
+    wanted.mode === "authoritative"
+      ? [...listed]
+          .filter(([key]) => !named.has(key))
+          .map(([, member]): Change => ({
+            ...newChange(
+              place.reader.target,
+              place.org,
+              "team",
+              memberName(place.slug, member.login),
+            ),
+            action: "delete",
+            diff: [{ path: "role", before: member.role }],
+            requests: [{ method: "DELETE", path: membershipPath(place, member.login) }],
+            live_fingerprint: fingerprint({ role: member.role, state: "active" }),
+            notes: [`${member.login} is not in the desired state (members mode: authoritative)`],
+            removal,
+          }))
+      : [];
+  const planned = await Promise.all(
+    Object.entries(users).map(([login, role]) =>
+      planMember(place, login, role, listed.get(login.toLowerCase())),
+    ),
+  );
+  return [...planned, ...removals];
+}
