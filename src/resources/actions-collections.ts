@@ -7,7 +7,8 @@ import {
   type ResourceReader,
   type Shape,
 } from "./context.js";
-import { listedNames } from "./repository-ids.js";
+import type { ChangeError } from "../core/plan.js";
+import { listedNames, nameSet, repositoryIds } from "./repository-ids.js";
 
 /**
  * The collections of GitHub Actions variables and secrets (planned by ./collection.ts): listed as
@@ -111,4 +112,43 @@ export async function sharingOf<V extends string>(
   const listed = await listedNames(reader, `${path}/${name}/repositories`);
   if ("error" in listed) throw readFailure(listed.error);
   return { visibility, selected_repositories: listed.names };
+}
+
+/** How an organization's variable or secret is shared, as compared. */
+export interface Sharing {
+  visibility: string;
+  selected_repositories?: string[];
+}
+
+/**
+ * The sharing written and the live one (its repositories read only when both select, as names) of
+ * an organization's member, and the ids of the repositories to send (`selected_repository_ids`).
+ */
+export async function sharingPlan(
+  reader: ResourceReader,
+  org: string,
+  memberPath: string,
+  desired: { visibility: string; selected_repositories?: string[] | undefined },
+  live: { visibility?: string | undefined } | undefined,
+): Promise<
+  | {
+      wanted: Sharing;
+      current: Sharing | undefined;
+      ids(): Promise<{ ids: number[] } | { error: ChangeError }>;
+    }
+  | { error: ChangeError }
+> {
+  const selected = desired.visibility === "selected" ? desired.selected_repositories : undefined;
+  const wanted: Sharing = { visibility: desired.visibility };
+  if (selected !== undefined) wanted.selected_repositories = nameSet(selected);
+  const ids = async () =>
+    selected === undefined ? { ids: [] } : repositoryIds(reader, org, selected);
+  if (live === undefined) return { wanted, current: undefined, ids };
+  const current: Sharing = { visibility: live.visibility ?? "" };
+  if (live.visibility === "selected" && selected !== undefined) {
+    const listed = await listedNames(reader, `${memberPath}/repositories`);
+    if ("error" in listed) return { error: listed.error };
+    current.selected_repositories = listed.names;
+  }
+  return { wanted, current, ids };
 }

@@ -10,10 +10,10 @@ import {
   environmentCollections,
   listByName,
   sharingOf,
+  sharingPlan,
 } from "../actions-collections.js";
 import { canonicalName } from "../actions-names.js";
 import { type Members, planNamed } from "../collection.js";
-import { listedNames, nameSet, repositoryIds } from "../repository-ids.js";
 import { rotates } from "../rotation.js";
 import {
   ORGANIZATION_SECRET_PATHS,
@@ -132,13 +132,7 @@ function planRepository(
   ]);
 }
 
-/** An organization secret as compared: presence, visibility and, when selected, the repositories. */
-interface Shared {
-  value: "set";
-  visibility: string;
-  selected_repositories?: string[];
-}
-
+/** An organization secret as compared: its presence, and how it is shared. */
 async function planShared(
   reader: ResourceReader,
   org: string,
@@ -148,11 +142,10 @@ async function planShared(
   live: Listed | undefined,
   rotation: Rotation,
 ): Promise<Partial<Change>> {
-  const wanted: Shared = { value: "set", visibility: desired.visibility };
-  const selected = desired.visibility === "selected" ? desired.selected_repositories : undefined;
-  if (selected !== undefined) wanted.selected_repositories = nameSet(selected);
-  const ids = async () =>
-    selected === undefined ? { ids: [] } : repositoryIds(reader, org, selected);
+  const compared = await sharingPlan(reader, org, `${path}/${name}`, desired, live);
+  if ("error" in compared) return { error: compared.error };
+  const { ids } = compared;
+  const wanted = { value: "set", ...compared.wanted };
   const sharing = async () => {
     const resolved = await ids();
     if ("error" in resolved) return resolved;
@@ -163,7 +156,7 @@ async function planShared(
       },
     };
   };
-  if (live === undefined) {
+  if (compared.current === undefined) {
     const shared = await sharing();
     if ("error" in shared) return { error: shared.error };
     return {
@@ -179,12 +172,7 @@ async function planShared(
       live_fingerprint: fingerprint(null),
     };
   }
-  const current: Shared = { value: "set", visibility: live.visibility ?? "" };
-  if (live.visibility === "selected" && selected !== undefined) {
-    const listed = await listedNames(reader, `${path}/${name}/repositories`);
-    if ("error" in listed) return { error: listed.error };
-    current.selected_repositories = listed.names;
-  }
+  const current = { value: "set", ...compared.current };
   const rotate = rotates(rotation, name, desired.value.source);
   const diff = [...diffValues(current, wanted), ...(rotate ? [ROTATED] : [])];
   const planned = {

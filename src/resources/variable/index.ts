@@ -9,10 +9,10 @@ import {
   environmentCollections,
   listByName,
   sharingOf,
+  sharingPlan,
 } from "../actions-collections.js";
 import { canonicalName } from "../actions-names.js";
 import { type Members, planNamed } from "../collection.js";
-import { listedNames, nameSet, repositoryIds } from "../repository-ids.js";
 import {
   type OrganizationVariable,
   type OrganizationVariables,
@@ -112,13 +112,7 @@ function planRepository(
   );
 }
 
-/** An organization variable as compared: value, visibility and, when selected, the repositories. */
-interface Shared {
-  value: string;
-  visibility: string;
-  selected_repositories?: string[];
-}
-
+/** An organization variable as compared: its value, and how it is shared. */
 async function planShared(
   reader: ResourceReader,
   org: string,
@@ -127,13 +121,11 @@ async function planShared(
   desired: OrganizationVariable,
   live: Listed | undefined,
 ): Promise<Partial<Change>> {
-  const wanted: Shared = { value: desired.value, visibility: desired.visibility };
-  const selected = desired.visibility === "selected" ? desired.selected_repositories : undefined;
-  if (selected !== undefined) wanted.selected_repositories = nameSet(selected);
-  const ids = async () =>
-    selected === undefined ? { ids: [] } : repositoryIds(reader, org, selected);
-  if (live === undefined) {
-    const resolved = await ids();
+  const sharing = await sharingPlan(reader, org, `${path}/${name}`, desired, live);
+  if ("error" in sharing) return { error: sharing.error };
+  const wanted = { value: desired.value, ...sharing.wanted };
+  if (live === undefined || sharing.current === undefined) {
+    const resolved = await sharing.ids();
     if ("error" in resolved) return { error: resolved.error };
     return {
       action: "create",
@@ -153,12 +145,7 @@ async function planShared(
       live_fingerprint: fingerprint(null),
     };
   }
-  const current: Shared = { value: live.value, visibility: live.visibility ?? "" };
-  if (live.visibility === "selected" && selected !== undefined) {
-    const listed = await listedNames(reader, `${path}/${name}/repositories`);
-    if ("error" in listed) return { error: listed.error };
-    current.selected_repositories = listed.names;
-  }
+  const current = { value: live.value, ...sharing.current };
   const diff = diffValues(current, wanted);
   const planned = { live_fingerprint: fingerprint(current) };
   if (diff.length === 0) return planned;
@@ -170,7 +157,7 @@ async function planShared(
     desired.visibility === "selected" &&
     (changed("visibility") || changed("selected_repositories"))
   ) {
-    const resolved = await ids();
+    const resolved = await sharing.ids();
     if ("error" in resolved) return { error: resolved.error };
     body.selected_repository_ids = resolved.ids;
   }
