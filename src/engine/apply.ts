@@ -19,6 +19,7 @@ import {
 import { KIND_NAMES, verifyResponse } from "../resources/index.js";
 import { gateOpen, gateRefusal } from "./gates.js";
 import { applySteps } from "./repository-order.js";
+import { PublicKeys } from "./sealing.js";
 import { resolveSecrets } from "./secrets.js";
 
 export interface ApplyInput {
@@ -54,6 +55,12 @@ export interface ApplyResult {
     unanswered: number;
   };
 }
+
+/**
+ * The public keys of each target's client, read once per apply (sealed secrets are encrypted with
+ * them as their requests are sent).
+ */
+type KeysByClient = Map<ForgeClient, PublicKeys>;
 
 /** The run-wide stop: once set, no further request starts. */
 interface Stop {
@@ -101,7 +108,12 @@ function unanswered(change: Change, label: string, stop: Stop): ChangeOutcome {
   });
 }
 
-async function applyOne(change: Change, input: ApplyInput, stop: Stop): Promise<ChangeOutcome> {
+async function applyOne(
+  change: Change,
+  input: ApplyInput,
+  stop: Stop,
+  keys: KeysByClient,
+): Promise<ChangeOutcome> {
   if (change.held) return outcomeOf(change, { outcome: "held", message: change.held });
   if (change.action === "delete" && !input.allowDelete) {
     return outcomeOf(change, { outcome: "skipped", message: "deletes need --allow-delete" });
@@ -116,6 +128,16 @@ async function applyOne(change: Change, input: ApplyInput, stop: Stop): Promise<
       message: `target '${change.target}' has no connection`,
     });
   }
+  let publicKeys = keys.get(client);
+  if (publicKeys === undefined) {
+    publicKeys = new PublicKeys(client);
+    keys.set(client, publicKeys);
+  }
+  const resolution = {
+    secrets: input.secrets,
+    env: input.env,
+    publicKey: (path: string) => publicKeys.get(path),
+  };
   let firstAnswer: unknown;
   /** The requests of the change carried out so far, for the report of one that fails after them. */
   const done: string[] = [];
@@ -137,9 +159,7 @@ async function applyOne(change: Change, input: ApplyInput, stop: Stop): Promise<
       const request = { ...planned, path: resolveCreatedId(planned.path, firstAnswer) };
       label = `${request.method} ${request.path}`;
       const body =
-        request.body === undefined
-          ? undefined
-          : resolveSecrets(request.body, input.secrets, input.env);
+        request.body === undefined ? undefined : await resolveSecrets(request.body, resolution);
       const response = await client.request(request.method, request.path, {
         body,
         writeKey: `${change.target}/${change.scope}`,
@@ -198,11 +218,12 @@ export function applicableChanges(plan: Plan): Change[] {
  */
 export async function applyPlan(input: ApplyInput): Promise<ApplyResult> {
   const stop: Stop = { notAttempted: 0, unanswered: 0 };
+  const keys: KeysByClient = new Map();
   const outcomes: ChangeOutcome[] = [];
   for (const step of applySteps(applicableChanges(input.plan), KIND_NAMES)) {
     const results = await Promise.all(
       step.map(async (change) => {
-        const outcome = await applyOne(change, input, stop);
+        const outcome = await applyOne(change, input, stop, keys);
         input.onOutcome?.(outcome);
         return outcome;
       }),

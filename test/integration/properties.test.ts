@@ -220,12 +220,15 @@ repositories:
       const rest = planned.filter(
         (address) => !address.includes("/settings/") && !address.includes("/label/"),
       );
-      expect(rest).toEqual([
-        "github/acme/repo-0001/webhook/https://chat.acme.example/notify",
-        "github/acme/repo-0001/webhook/https://ci.acme.example/hooks/forge",
-        "github/acme/repo-0011/webhook/https://chat.acme.example/notify",
-        "github/acme/repo-0011/webhook/https://ci.acme.example/hooks/forge",
-      ]);
+      expect(rest).toEqual(
+        ["repo-0001", "repo-0011"].flatMap((repo) => [
+          `github/acme/${repo}/actions/access`,
+          `github/acme/${repo}/actions/permissions`,
+          `github/acme/${repo}/actions/workflow`,
+          `github/acme/${repo}/webhook/https://chat.acme.example/notify`,
+          `github/acme/${repo}/webhook/https://ci.acme.example/hooks/forge`,
+        ]),
+      );
     } finally {
       await generated.stop();
     }

@@ -1,5 +1,6 @@
 import { SeedError } from "./file.js";
 import {
+  DEFAULT_REPOSITORY_ACTIONS,
   type PropertySeed,
   type RepositorySeed,
   repositorySeed,
@@ -92,6 +93,14 @@ export function withGeneratedRepositories(
   let hookId = 0;
   for (const repo of seed.repositories)
     for (const hook of repo.hooks) hookId = Math.max(hookId, hook.id);
+  // Hook ids are one sequence across repositories and organizations: no generated one takes one
+  // an organization's hook has.
+  const taken = new Set(seed.organizations.flatMap((org) => org.hooks.map((hook) => hook.id)));
+  const nextHookId = () => {
+    do hookId++;
+    while (taken.has(hookId));
+    return hookId;
+  };
   let repoId = 0;
   for (const repo of seed.repositories) repoId = Math.max(repoId, repo.id ?? 0);
   const generated: RepositorySeed[] = [];
@@ -127,7 +136,7 @@ export function withGeneratedRepositories(
               rulesets: [],
             }),
         hooks: GENERATED_HOOK_URLS.map((hook) => ({
-          id: ++hookId,
+          id: nextHookId(),
           config: { url: hook.url, content_type: "json" },
           events: [...hook.events],
           active: true,
@@ -142,6 +151,10 @@ export function withGeneratedRepositories(
         custom_properties: {
           team: `team-${String(((index - 1) % GENERATED_TEAMS) + 1).padStart(2, "0")}`,
         },
+        actions: structuredClone(DEFAULT_REPOSITORY_ACTIONS),
+        variables: {},
+        secrets: {},
+        dependabot_secrets: {},
       }),
     );
   }

@@ -1,3 +1,4 @@
+import { defaultPolicy, emptyStore } from "../../core/actions.js";
 import { HttpError, isoTime, type RequestContext } from "../../core/http-support.js";
 import {
   type Account,
@@ -96,6 +97,9 @@ export function createRepository(
     created_at: stamp,
     updated_at: stamp,
     ...emptyRecords(),
+    // Actions on with GitHub's default policy and an empty store, as a seeded repository starts.
+    actions: { enabled: true, ...defaultPolicy(), access_level: "none" },
+    store: emptyStore(),
   };
   // "About default labels" (docs.github.com): every new repository starts with GitHub's labels.
   for (const label of DEFAULT_LABELS) addLabel(world, repo, { ...label, default: true });
