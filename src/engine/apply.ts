@@ -211,7 +211,8 @@ export function applicableChanges(plan: Plan): Change[] {
  * then hooks, then clean-ups) — within a kind the deletes first, as what they remove can stand in
  * the way of the rest (GitHub refuses a hook whose events overlap another's at its URL, which a
  * delete of that hook in the same plan frees) — then renames, archives last. The changes of one
- * step run concurrently; the client serializes writes per repository, spaces them and paces them by
+ * step run concurrently across repositories and in order within one; the client serializes writes
+ * per repository, spaces them and paces them by
  * the rate budget. Each change is sent once (retries of idempotent requests are the client's); one
  * failure does not stop the others. A rate-limit wait longer than the client allows, or an
  * interruption, stops the run: nothing further is sent, and the result says where it stopped.
@@ -221,14 +222,25 @@ export async function applyPlan(input: ApplyInput): Promise<ApplyResult> {
   const keys: KeysByClient = new Map();
   const outcomes: ChangeOutcome[] = [];
   for (const step of applySteps(applicableChanges(input.plan), KIND_NAMES)) {
-    const results = await Promise.all(
-      step.map(async (change) => {
-        const outcome = await applyOne(change, input, stop, keys);
-        input.onOutcome?.(outcome);
-        return outcome;
+    // One repository's changes go one after another in the order given (a change another needs is
+    // listed first: alerts before security fixes, a visibility change before private vulnerability
+    // reporting); repositories go concurrently.
+    const byRepository = new Map<string, Change[]>();
+    for (const change of step) {
+      const key = `${change.target}\u0000${change.scope.toLowerCase()}`;
+      byRepository.set(key, [...(byRepository.get(key) ?? []), change]);
+    }
+    const done = new Map<Change, ChangeOutcome>();
+    await Promise.all(
+      [...byRepository.values()].map(async (changes) => {
+        for (const change of changes) {
+          const outcome = await applyOne(change, input, stop, keys);
+          input.onOutcome?.(outcome);
+          done.set(change, outcome);
+        }
       }),
     );
-    outcomes.push(...results);
+    outcomes.push(...step.map((change) => done.get(change)!));
   }
   if (stop.reason === undefined) return { outcomes };
   const { reason, notAttempted, unanswered: caught } = stop;

@@ -13,9 +13,9 @@ import type { Change, Step } from "../core/plan.js";
  * 4. an archive comes last (terraform-provider-github#3649 and otterdog#454 archived first and
  *    then failed the rest).
  *
- * Apply sends the groups one after another; the changes of one group run concurrently, and the
- * client sends one repository's writes one at a time in the order the changes were given (a kind
- * lists a change that needs another after it).
+ * Apply sends the groups one after another; within a group, repositories run concurrently and one
+ * repository's changes one after another in the order given (a kind lists a change that needs
+ * another after it).
  */
 
 const FIRST: readonly Step[] = ["create", "unarchive"];
