@@ -17,6 +17,8 @@ export interface ActionInputs {
   /** undefined: decided by the event (on for pull requests, unless sharded). */
   comment: boolean | undefined;
   allowDelete: boolean;
+  allowVisibility: boolean;
+  allowCreate: boolean;
   concurrency?: string;
   writeInterval?: string;
   /** How repositories are read: auto, rest or graphql (forgeplan's --reads). */
@@ -162,6 +164,8 @@ export function readInputs(env: Env): ActionInputs {
     format: format as Format,
     comment: commentText === undefined ? undefined : comment,
     allowDelete: boolean(env, "allow-delete") ?? false,
+    allowVisibility: boolean(env, "allow-visibility") ?? false,
+    allowCreate: boolean(env, "allow-create") ?? false,
     merge,
     ...(concurrency !== undefined ? { concurrency } : {}),
     ...(writeInterval !== undefined ? { writeInterval } : {}),

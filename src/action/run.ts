@@ -380,6 +380,8 @@ async function runSteps(context: ActionEnvironment, redactor: Redactor): Promise
         ...connectionArgs(inputs),
         "--auto-approve",
         ...(inputs.allowDelete ? ["--allow-delete"] : []),
+        ...(inputs.allowVisibility ? ["--allow-visibility"] : []),
+        ...(inputs.allowCreate ? ["--allow-create"] : []),
         ...(plan.partial !== undefined ? ["--allow-partial"] : []),
         "--format",
         "markdown",

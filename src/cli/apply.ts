@@ -1,7 +1,17 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import type { ApplyReport, ChangeOutcome, ChangesByPlace, Plan, Rotation } from "../core/plan.js";
-import { hasChanges, rotationOf } from "../core/plan.js";
+import type {
+  ApplyReport,
+  Change,
+  ChangeOutcome,
+  ChangesByPlace,
+  Gate,
+  Plan,
+  Rotation,
+} from "../core/plan.js";
+import { GATES, hasChanges, rotationOf } from "../core/plan.js";
+import { archivedCause, allowedGates } from "./lifecycle-flags.js";
+import { gateOpen, gateRefusal } from "../engine/gates.js";
 import {
   type ApplyResult,
   applicableChanges,
@@ -52,20 +62,34 @@ import {
  * The question asks about what will be sent: a held change and, without --allow-delete, a delete
  * are planned but not applied, so they are named after the counts, not in them.
  */
-export function confirmationQuestion(plan: Plan, allowDelete: boolean): string {
+export function confirmationQuestion(
+  plan: Plan,
+  allowDelete: boolean,
+  allowed: readonly Gate[] = [],
+): string {
   const changes = applicableChanges(plan);
+  const closed = (change: Change) => !gateOpen(change, allowed);
   const count = (action: string) =>
     changes.filter(
-      (change) => change.action === action && !change.held && (allowDelete || action !== "delete"),
+      (change) =>
+        change.action === action &&
+        !change.held &&
+        !closed(change) &&
+        (allowDelete || action !== "delete"),
     ).length;
   const held = changes.filter((change) => change.held).length;
   const skippedDeletes = allowDelete
     ? 0
     : changes.filter((change) => change.action === "delete" && !change.held).length;
+  const gated = GATES.flatMap((gate) => {
+    const skipped = changes.filter((change) => change.gate === gate && closed(change)).length;
+    return skipped > 0 ? [`${skipped} skipped: ${gateRefusal(gate)}`] : [];
+  });
   const notes = [
     ...(skippedDeletes > 0
       ? [`${skippedDeletes} planned delete(s) skipped: they need --allow-delete`]
       : []),
+    ...gated,
     ...(held > 0 ? [`${held} held`] : []),
   ];
   return (
@@ -232,6 +256,9 @@ export const flags = {
   format: { type: "string" },
   "auto-approve": { type: "boolean" },
   "allow-delete": { type: "boolean" },
+  "allow-visibility": { type: "boolean" },
+  "allow-create": { type: "boolean" },
+  "fail-on-archived": { type: "boolean" },
   shard: { type: "string" },
   "shard-share": { type: "string" },
   "allow-partial": { type: "boolean" },
@@ -241,7 +268,7 @@ export const flags = {
   help: { type: "boolean", short: "h" },
 } as const;
 
-export const help = `usage: forgeplan apply [-c FILE|DIR]... [--auto-approve] [--allow-delete] [--format FORMAT]
+export const help = `usage: forgeplan apply [-c FILE|DIR]... [--auto-approve] [--allow-delete] [--allow-visibility] [--allow-create] [--format FORMAT]
        forgeplan apply PLAN.json [-c FILE|DIR]... [--auto-approve] [--allow-delete]
 
 Plans (or checks a saved plan against a fresh plan), asks for confirmation, applies, then re-reads
@@ -250,6 +277,9 @@ and verifies that nothing is left to do.
                            moved; its configuration is the one it records unless -c is given
 ${connectionHelp()}  --auto-approve           apply without asking (required when stdin is not a terminal)
   --allow-delete           also apply planned deletes (otherwise they are skipped)
+  --allow-visibility       also apply planned changes of a repository's visibility
+  --allow-create           also create the repositories planned to be created (settings.create)
+  --fail-on-archived       exit 1 when a change was not applied because its repository is archived
   --format FORMAT          text (default), markdown or json, for the plan and the report; json is
                            one document {plan, outcomes, verification, verified} and needs
                            --auto-approve
@@ -377,8 +407,14 @@ export const apply: Command = async (argv, io) => {
       if (format === "text") io.stdout.write("Nothing to apply.\n");
       if (format === "json")
         printApplyJson(io, plan, { outcomes: [], verified: plan.errors === 0 });
-      if (plan.errors === 0) return 0;
-      shown.stderr.write(`forgeplan: apply: ${unplanned(plan)}\n`);
+      const cause =
+        plan.errors > 0
+          ? unplanned(plan)
+          : values["fail-on-archived"] === true
+            ? archivedCause(plan)
+            : undefined;
+      if (cause === undefined) return 0;
+      shown.stderr.write(`forgeplan: apply: ${cause}\n`);
       return 1;
     }
     const missing = missingSecrets(
@@ -392,7 +428,12 @@ export const apply: Command = async (argv, io) => {
       );
     }
     const allowDelete = values["allow-delete"] === true;
-    await confirm(io, confirmationQuestion(plan, allowDelete), values["auto-approve"] === true);
+    const allowed = allowedGates(values);
+    await confirm(
+      io,
+      confirmationQuestion(plan, allowDelete, allowed),
+      values["auto-approve"] === true,
+    );
     progress.begin("applying", applicableChanges(plan).length);
     let result: ApplyResult;
     try {
@@ -400,6 +441,7 @@ export const apply: Command = async (argv, io) => {
         plan,
         clients: session.clients,
         allowDelete,
+        allowed,
         secrets: session.secrets,
         env: io.env,
         onOutcome: () => progress.settled(),
@@ -435,7 +477,10 @@ export const apply: Command = async (argv, io) => {
       );
       return 1;
     }
-    const cause = failureCause(outcomes, report, plan) ?? heldRemovals(plan);
+    const cause =
+      failureCause(outcomes, report, plan) ??
+      heldRemovals(plan) ??
+      (values["fail-on-archived"] === true ? archivedCause(plan) : undefined);
     if (cause === undefined) return 0;
     shown.stderr.write(`forgeplan: apply: ${cause}\n`);
     return 1;

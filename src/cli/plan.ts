@@ -1,6 +1,7 @@
 import { hasChanges, type Plan } from "../core/plan.js";
 import { configHint, looksLikeConfig, parseFlags } from "./args.js";
 import { type Command, CliError } from "./io.js";
+import { archivedCause } from "./lifecycle-flags.js";
 import { colorFlag, colorHelp, parseFormat, printPlan, savePlan, useColor } from "./output.js";
 import { parseReads, readsFlag, readsHelp } from "./reads.js";
 import { raisedLimit, removalLimitFlags, removalLimitHelp } from "./removal-limit.js";
@@ -27,6 +28,7 @@ export const flags = {
   "changed-from": { type: "string" },
   merge: { type: "boolean" },
   ...rotationFlags,
+  "fail-on-archived": { type: "boolean" },
   target: { type: "string", multiple: true },
   ...removalLimitFlags,
   help: { type: "boolean", short: "h" },
@@ -48,6 +50,7 @@ ${colorHelp}${readsHelp}  --out PLAN.json          also save the plan as JSON (a
   --target ADDRESS         plan only what this address matches (repeatable; globs: github/acme/api/*,
                            */branch_protection/main); only what the targets reach is read
 ${rotationHelp}${removalLimitHelp}  --merge SHARD.json...    combine the plans of all N shards (saved with --out) into one; reads nothing live
+  --fail-on-archived       exit 1 when a change will not be applied because its repository is archived
   -h, --help               this text
 Exit 0: no changes (audit reports alone don't count); 2: changes; 1: errors.
 `;
@@ -139,5 +142,10 @@ export const plan: Command = async (argv, io) => {
     );
   }
   if (result.errors > 0) return 1;
+  const archived = values["fail-on-archived"] === true ? archivedCause(result) : undefined;
+  if (archived !== undefined) {
+    io.stderr.write(`forgeplan: plan: ${archived}\n`);
+    return 1;
+  }
   return hasChanges(result) ? 2 : 0;
 };

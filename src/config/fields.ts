@@ -10,15 +10,22 @@ import { unknownNameHint } from "./suggest.js";
 
 /**
  * A mapping that refuses keys it does not know. The unknown-key message carries one line per key,
- * each with a "did you mean" drawn from the known keys (the issue mapper splits them by line).
+ * each with a "did you mean" drawn from the known keys (the issue mapper splits them by line), or
+ * what `explain` says of a key the mapping leaves out on purpose.
  */
-export function closed<T extends z.ZodRawShape>(shape: T) {
+export function closed<T extends z.ZodRawShape>(
+  shape: T,
+  explain: (key: string) => string | undefined = () => undefined,
+) {
   const known = Object.keys(shape);
   return z.strictObject(shape, {
     error: (issue) =>
       issue.code === "unrecognized_keys"
         ? issue.keys
-            .map((key) => `unknown key ${JSON.stringify(key)}; ${unknownNameHint(key, known)}`)
+            .map(
+              (key) =>
+                `unknown key ${JSON.stringify(key)}; ${explain(key) ?? unknownNameHint(key, known)}`,
+            )
             .join("\n")
         : undefined,
   });

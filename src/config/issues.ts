@@ -56,7 +56,10 @@ export function issuesToErrors(
         else mismatch(expectedType(issue.expected));
         return;
       case "invalid_value":
-        mismatch(listValues(issue.values));
+        // A schema that explains why it refuses a value gives its own message; zod's own
+        // ("Invalid option: …") gives way to what was expected and what was found.
+        if (issue.message.startsWith("Invalid ")) mismatch(listValues(issue.values));
+        else add(path, issue.message);
         return;
       case "invalid_format":
         add(

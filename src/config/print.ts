@@ -88,8 +88,14 @@ function render(
     for (const leaf of leafPaths(value)) {
       const path = [...base, ...leaf];
       const layer = layerOf(layers, path);
+      // A value's row names the line of its key: a list written as a block starts a line below.
       rows.push(
-        row(formatPath(leaf), shown(valueAt(value, leaf)), originOf(layers, path), layer?.label),
+        row(
+          formatPath(leaf),
+          shown(valueAt(value, leaf)),
+          originOf(layers, path, "key"),
+          layer?.label,
+        ),
       );
     }
   }
@@ -101,9 +107,13 @@ function render(
   return block(`${addressOf(target, scope, wanted.kind, wanted.name)}${note}`, origin, rows);
 }
 
-function originOf(layers: readonly SettingsLayer[], path: Path): Origin | undefined {
+function originOf(
+  layers: readonly SettingsLayer[],
+  path: Path,
+  at: "key" | "value" = "value",
+): Origin | undefined {
   const layer = layerOf(layers, path);
-  return layer?.source.locate([...layer.path, ...path]);
+  return layer?.source.locate([...layer.path, ...path], at);
 }
 
 function shown(value: unknown): string {

@@ -402,6 +402,7 @@ class Resolver {
       if (value === undefined || setting.rules === undefined) continue;
       const facts = {
         settings: entry.settings,
+        glob: entry.selector.kind === "glob",
         ...(entry.ownerType === undefined ? {} : { ownerType: entry.ownerType }),
       };
       for (const problem of setting.rules(value, facts)) {

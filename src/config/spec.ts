@@ -18,6 +18,8 @@ export interface RuleProblem {
 /** What a rule may know about the entry a setting belongs to. */
 export interface EntryFacts {
   ownerType?: "organization" | "user";
+  /** The entry's name is a glob: it selects repositories rather than naming one. */
+  glob?: boolean;
   /**
    * Every setting of the entry, by key, as its defaults, profiles and own keys make it: for a rule
    * that involves another kind's setting (a branch a ruleset replaces must not also be protected).
@@ -33,6 +35,11 @@ export interface Defined {
   id: string;
   /** Where it is written, relative to the value. */
   path: Path;
+  /**
+   * Further places of the same resource, for keys that set one thing together (a commit-message
+   * title and its message): compared, kept and dropped with `path`, never apart.
+   */
+  also?: Path[];
   /** For messages: "the protection of branch main". */
   what: string;
 }

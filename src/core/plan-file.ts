@@ -1,6 +1,6 @@
 import * as z from "zod";
 import { leastTime, type ReadBudget } from "./budget.js";
-import { ACTIONS, type Change, makePlan, type Plan, summarize } from "./plan.js";
+import { ACTIONS, type Change, GATES, makePlan, type Plan, STEPS, summarize } from "./plan.js";
 import { isPlainObject } from "./plain.js";
 import { SENSITIVE } from "./secret.js";
 import { firstProblem } from "./zod-problem.js";
@@ -31,6 +31,9 @@ const CHANGE_KEYS = [
   "notes",
   "live_fingerprint",
   "removal",
+  "step",
+  "gate",
+  "not_applied",
   "error",
 ];
 const DIFF_KEYS = ["path", "before", "after", "sensitive", "preexisting"];
@@ -161,6 +164,9 @@ function fileSchema(kinds: readonly string[]) {
     live_fingerprint: z.string().optional(),
     held: z.string().optional(),
     removal: z.strictObject({ collection: z.string().min(1), live: count }).optional(),
+    step: z.enum(STEPS).optional(),
+    gate: z.enum(GATES).optional(),
+    not_applied: z.literal("archived").optional(),
     capped: z
       .strictObject({
         by: z.enum(["collection", "plan"]),

@@ -77,6 +77,21 @@ export function resolveCreatedId(path: string, firstAnswer: unknown): string {
   return path.replaceAll(CREATED_ID, encodeURIComponent(String(id)));
 }
 
+/**
+ * Where a change goes among the changes of its repository, whatever their kinds, when apply orders
+ * them (src/engine/repository-order.ts): `create` and `unarchive` before every other change,
+ * `rename` after them, `archive` last.
+ */
+export const STEPS = ["create", "unarchive", "rename", "archive"] as const;
+export type Step = (typeof STEPS)[number];
+
+/**
+ * Changes apply carries out only when told so by a flag of their own, as deletes need
+ * --allow-delete: a change of visibility, the creation of a repository (src/engine/gates.ts).
+ */
+export const GATES = ["visibility", "create"] as const;
+export type Gate = (typeof GATES)[number];
+
 export interface Removal {
   collection: string;
   live: number;
@@ -140,6 +155,15 @@ export interface Change {
    * and how many members it holds live. The engine caps such removals per collection (issue #27).
    */
   removal?: Removal;
+  /** Its place among its repository's changes when they are applied; unset: by kind. */
+  step?: Step;
+  /** The flag it is applied with only; unset: apply carries it out. */
+  gate?: Gate;
+  /**
+   * Set on a report that stands for a change apply will not send: its repository is archived and
+   * stays so (`archived_repositories: skip`). Its diff says what differs.
+   */
+  not_applied?: "archived";
   /** Set (with `held`) on a delete the removal limit holds. */
   capped?: RemovalCap;
   /** Why this change could not be planned; the rest of the plan is still computed. */

@@ -3,6 +3,7 @@ import {
   type Change,
   type ChangeOutcome,
   ChangesByPlace,
+  type Gate,
   isUnlisted,
   type Plan,
   resolveCreatedId,
@@ -16,6 +17,8 @@ import {
   StoppedBeforeSending,
 } from "../forge/client.js";
 import { KIND_NAMES, verifyResponse } from "../resources/index.js";
+import { gateOpen, gateRefusal } from "./gates.js";
+import { applySteps } from "./repository-order.js";
 import { PublicKeys } from "./sealing.js";
 import { resolveSecrets } from "./secrets.js";
 
@@ -23,6 +26,8 @@ export interface ApplyInput {
   plan: Plan;
   clients: ReadonlyMap<string, ForgeClient>;
   allowDelete: boolean;
+  /** The gated changes told to apply (`--allow-visibility`, `--allow-create`); others are skipped. */
+  allowed?: readonly Gate[];
   secrets: ReadonlyMap<string, Secret>;
   env: Readonly<Record<string, string | undefined>>;
   onOutcome?: (outcome: ChangeOutcome) => void;
@@ -113,6 +118,9 @@ async function applyOne(
   if (change.action === "delete" && !input.allowDelete) {
     return outcomeOf(change, { outcome: "skipped", message: "deletes need --allow-delete" });
   }
+  if (change.gate !== undefined && !gateOpen(change, input.allowed ?? [])) {
+    return outcomeOf(change, { outcome: "skipped", message: gateRefusal(change.gate) });
+  }
   const client = input.clients.get(change.target);
   if (!client) {
     return outcomeOf(change, {
@@ -198,38 +206,41 @@ export function applicableChanges(plan: Plan): Change[] {
 }
 
 /**
- * Applies every change that has requests, kind by kind in the plan's order (protections, then hooks,
- * then clean-ups). Within a kind the deletes go first, as what they remove can stand in the way of
- * the rest (GitHub refuses a hook whose events overlap another's at its URL, which a delete of that
- * hook in the same plan frees); then the others. The changes of one step run concurrently; the
- * client serializes writes per repository, spaces them and paces them by the rate budget. Each change is sent once (retries of idempotent
- * requests are the client's); one failure does not stop the others. A rate-limit wait longer than
- * the client allows, or an interruption, stops the run: nothing further is sent, and the result says
- * where it stopped.
+ * Applies every change that has requests in the order of src/engine/repository-order.ts: a
+ * repository's creation and unarchive first, then kind by kind in the plan's order (protections,
+ * then hooks, then clean-ups) — within a kind the deletes first, as what they remove can stand in
+ * the way of the rest (GitHub refuses a hook whose events overlap another's at its URL, which a
+ * delete of that hook in the same plan frees) — then renames, archives last. The changes of one
+ * step run concurrently across repositories and in order within one; the client serializes writes
+ * per repository, spaces them and paces them by
+ * the rate budget. Each change is sent once (retries of idempotent requests are the client's); one
+ * failure does not stop the others. A rate-limit wait longer than the client allows, or an
+ * interruption, stops the run: nothing further is sent, and the result says where it stopped.
  */
 export async function applyPlan(input: ApplyInput): Promise<ApplyResult> {
-  const byKind = new Map<string, Change[]>();
-  for (const change of applicableChanges(input.plan)) {
-    const list = byKind.get(change.kind) ?? [];
-    list.push(change);
-    byKind.set(change.kind, list);
-  }
   const stop: Stop = { notAttempted: 0, unanswered: 0 };
   const keys: KeysByClient = new Map();
   const outcomes: ChangeOutcome[] = [];
-  for (const kind of KIND_NAMES) {
-    const changes = byKind.get(kind) ?? [];
-    const deletes = changes.filter((change) => change.action === "delete");
-    for (const step of [deletes, changes.filter((change) => change.action !== "delete")]) {
-      const results = await Promise.all(
-        step.map(async (change) => {
+  for (const step of applySteps(applicableChanges(input.plan), KIND_NAMES)) {
+    // One repository's changes go one after another in the order given (a change another needs is
+    // listed first: alerts before security fixes, a visibility change before private vulnerability
+    // reporting); repositories go concurrently.
+    const byRepository = new Map<string, Change[]>();
+    for (const change of step) {
+      const key = `${change.target}\u0000${change.scope.toLowerCase()}`;
+      byRepository.set(key, [...(byRepository.get(key) ?? []), change]);
+    }
+    const done = new Map<Change, ChangeOutcome>();
+    await Promise.all(
+      [...byRepository.values()].map(async (changes) => {
+        for (const change of changes) {
           const outcome = await applyOne(change, input, stop, keys);
           input.onOutcome?.(outcome);
-          return outcome;
-        }),
-      );
-      outcomes.push(...results);
-    }
+          done.set(change, outcome);
+        }
+      }),
+    );
+    outcomes.push(...step.map((change) => done.get(change)!));
   }
   if (stop.reason === undefined) return { outcomes };
   const { reason, notAttempted, unanswered: caught } = stop;

@@ -12,7 +12,7 @@ import {
 import type { ResourceReader } from "../resources/context.js";
 import { KIND_NAMES, REPOSITORY_KINDS, sectionNamed } from "../resources/index.js";
 import { expandRepositories, ownerKey, type RepoDesired, settingsOf } from "./expand.js";
-import { holdBack, planWork } from "./plan.js";
+import { annotated, holdBack, planWork } from "./plan.js";
 import { identity, keepParts, partsOf, type SettingPart } from "./setting-parts.js";
 import { shareReads } from "./shared-reads.js";
 
@@ -178,8 +178,8 @@ function compareRepositories(
           result.unchanged += 1;
           continue;
         }
-        headPaths.push(part.path);
-        if (was !== undefined) basePaths.push(was.path);
+        headPaths.push(...part.paths);
+        if (was !== undefined) basePaths.push(...was.paths);
       }
       for (const [id, part] of thenParts) {
         if (!nowParts.has(id)) result.released.push(`${scope}: ${part.what}`);
@@ -351,5 +351,5 @@ export async function planChanged({
     unlisted: [...unlisted],
     no_longer_managed: [...repos.released, ...sections.released],
   };
-  return { ...makePlan(orderChanges(changes, KIND_NAMES)), partial };
+  return { ...makePlan(annotated(orderChanges(changes, KIND_NAMES))), partial };
 }

@@ -10,6 +10,7 @@ import {
   type ResourceReader,
   toChangeError,
 } from "../resources/context.js";
+import { LIFECYCLE_KIND } from "../resources/index.js";
 
 /** The desired state of one repository after globs are expanded and entries layered. */
 export interface RepoDesired {
@@ -20,6 +21,8 @@ export interface RepoDesired {
   settings: Record<string, unknown>;
   /** The entries that select it, in the order they are merged: globs, then named entries. */
   entries: RepositoryEntry[];
+  /** Whether it is archived, as a glob's listing said (a named repository is located by reading it). */
+  archived?: boolean;
 }
 
 export interface Expansion {
@@ -245,7 +248,7 @@ export async function expandRepositories(
 ): Promise<Expansion> {
   const slots = new Map<
     string,
-    { target: string; owner: string; name: string; entries: RepositoryEntry[] }
+    { target: string; owner: string; name: string; entries: RepositoryEntry[]; archived?: boolean }
   >();
   const errors: Expansion["errors"] = [];
   const repoListings = new Map<string, ReturnType<typeof listOwnerRepos>>();
@@ -309,9 +312,11 @@ export async function expandRepositories(
       return;
     }
     const values = properties?.kind === "found" ? properties.data : undefined;
+    const withArchived = includesArchived(entry);
     for (const repo of repos.data) {
-      // Archived repositories are read-only upstream: protections and hooks cannot be changed there.
-      if (repo.archived) continue;
+      // Archived repositories are read-only upstream: a glob selects them only when its entry says
+      // what they get (archived_repositories), and then they are planned by that policy.
+      if (repo.archived && !withArchived) continue;
       const owner = repo.owner?.login ?? selector.owner;
       if (!selectsRepository(selector, `${owner}/${repo.name}`)) continue;
       const wanted = selector.properties;
@@ -321,7 +326,9 @@ export async function expandRepositories(
       ) {
         continue;
       }
-      slot(entry.target, owner, repo.name).entries.push(entry);
+      const selected = slot(entry.target, owner, repo.name);
+      selected.entries.push(entry);
+      selected.archived = repo.archived === true;
     }
   });
   for (const entry of state.repositories) {
@@ -333,6 +340,13 @@ export async function expandRepositories(
     settings: settingsOf(state.defaults, repo.entries),
   }));
   return { repos, errors };
+}
+
+/** Whether a glob entry asks for archived repositories too: it says what they get. */
+function includesArchived(entry: RepositoryEntry): boolean {
+  if (LIFECYCLE_KIND === undefined) return false;
+  const value = entry.settings[LIFECYCLE_KIND.repository.setting.key];
+  return LIFECYCLE_KIND.lifecycle.archivedPolicy(value).explicit;
 }
 
 /**

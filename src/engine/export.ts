@@ -166,7 +166,7 @@ async function exportGlob(
       ),
     );
     if (alike.length === 0) continue;
-    const paths = alike.map((part) => part.path);
+    const paths = alike.flatMap((part) => part.paths);
     shared[setting.key] = keepParts(named[0]![setting.key], paths);
     for (const entry of named) {
       const left = dropParts(entry[setting.key], paths);

@@ -20,6 +20,9 @@ import {
 import { type BulkPlan, planReads, type ReadsMode } from "./bulk/reads.js";
 import { checkFits, type ReadEstimate } from "./read-budget.js";
 import { type Expansion, expandRepositories } from "./expand.js";
+import { locatingReads, planRepository } from "./repository-lifecycle.js";
+import { withOrderNotes } from "./repository-order.js";
+import { withGateNotes } from "./gates.js";
 import { type TargetFilter, targetedRepos } from "./targets.js";
 
 export interface PlanInput {
@@ -104,7 +107,7 @@ export async function buildPlan({
     const work = { ...expansion, sections: state.sections };
     const planned = await planWork(work, readers, options, reads);
     holdBack(planned.changes, planned.holds);
-    return makePlan(orderChanges(planned.changes, KIND_NAMES));
+    return makePlan(annotated(orderChanges(planned.changes, KIND_NAMES)));
   }
   // An owner no target reaches is not even listed.
   const reached = state.repositories.filter((entry) =>
@@ -129,7 +132,15 @@ export async function buildPlan({
   const changes = planned.changes.filter(
     (change) => targets.matches(change.address) || unlistedFor(change, targets),
   );
-  return { ...makePlan(orderChanges(changes, KIND_NAMES)), targets: [...targets.patterns] };
+  return {
+    ...makePlan(annotated(orderChanges(changes, KIND_NAMES))),
+    targets: [...targets.patterns],
+  };
+}
+
+/** What the plan says of each change beyond its kind's words: its place in apply, its flag. */
+export function annotated(changes: readonly Change[]): Change[] {
+  return withGateNotes(withOrderNotes(changes));
 }
 
 /**
@@ -165,7 +176,8 @@ export async function planWork(
   options: PlanOptions,
   reads: ReadsMode = "rest",
 ): Promise<{ changes: Change[]; holds: Hold[] }> {
-  const bulk = planReads(reads, work.repos, plainReaders, (repo) => configured(repo).length);
+  // One plan task per repository (./repository-lifecycle.ts plans all its kinds).
+  const bulk = planReads(reads, work.repos, plainReaders, () => 1);
   // A plan that verifies an apply is never refused: the writes it checks were sent.
   if (options.deleted === undefined) {
     checkFits(estimateReads(work, bulk), plainReaders, Date.now());
@@ -186,21 +198,17 @@ export async function planWork(
   }
   for (const [index, repo] of work.repos.entries()) {
     const reader = readerFor(readers, repo.target);
-    const ref = { owner: repo.owner, name: repo.name };
     const note = propertyMatch(repo.entries);
     const batch = bulk.batchOf(index);
-    for (const kind of configured(repo)) {
-      const value = repo.settings[kind.repository.setting.key];
-      tasks.push(async () => {
-        await batch?.ready();
-        try {
-          const changes = await kind.repository.plan({ reader, repo: ref, value, options });
-          return { changes: note === undefined ? changes : changes.map((c) => withNote(c, note)) };
-        } finally {
-          batch?.done();
-        }
-      });
-    }
+    tasks.push(async () => {
+      await batch?.ready();
+      try {
+        const changes = await planRepository(repo, reader, options);
+        return { changes: note === undefined ? changes : changes.map((c) => withNote(c, note)) };
+      } finally {
+        batch?.done();
+      }
+    });
   }
   for (const entry of work.sections) {
     const section = sectionNamed(entry.section);
@@ -224,9 +232,9 @@ function configured(repo: PlanWork["repos"][number]) {
 }
 
 /**
- * What the work will read at least, per target: a REST request per section entry and per kind of a
- * repository read over REST (or as many as the kind says), and the predicted points of the bulk
- * queries.
+ * What the work will read at least, per target: a REST request per section entry, per named
+ * repository to locate it, and per kind of a repository read over REST (or as many as the kind
+ * says), and the predicted points of the bulk queries.
  */
 function estimateReads(work: PlanWork, bulk: BulkPlan): Map<string, ReadEstimate> {
   const estimates = new Map<string, ReadEstimate>();
@@ -240,6 +248,7 @@ function estimateReads(work: PlanWork, bulk: BulkPlan): Map<string, ReadEstimate
   };
   for (const [index, repo] of work.repos.entries()) {
     const inBulk = bulk.bulkKinds(index);
+    of(repo.target).rest += locatingReads(repo);
     for (const kind of configured(repo)) {
       if (inBulk.has(kind.name)) continue;
       const value = repo.settings[kind.repository.setting.key];

@@ -112,8 +112,18 @@ export function savedPlanToApply(
       changes: plan.changes.map((change) => {
         const current = freshByAddress.get(change.address);
         if (current === undefined || change.requests.length === 0) return change;
-        const { address, scope, name, requests } = current;
-        return { ...change, address, scope, name, requests };
+        // Where it goes and the flag it needs are the fresh plan's, never the file's to loosen.
+        const { address, scope, name, requests, step, gate } = current;
+        const { step: _step, gate: _gate, ...rest } = change;
+        return {
+          ...rest,
+          address,
+          scope,
+          name,
+          requests,
+          ...(step === undefined ? {} : { step }),
+          ...(gate === undefined ? {} : { gate }),
+        };
       }),
     },
   };

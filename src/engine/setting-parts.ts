@@ -17,6 +17,8 @@ export interface SettingPart {
   /** Unique within the setting of one repository. */
   id: string;
   path: Path;
+  /** Every place of the resource: `path`, then those it is defined with (`Defined.also`). */
+  paths: Path[];
   /** "the protection of branch main". */
   what: string;
   value: unknown;
@@ -34,9 +36,11 @@ function valueAt(value: unknown, path: Path): unknown {
 /** The resources a setting's value defines, each with its part of the value. */
 export function partsOf(setting: SettingSpec, value: unknown): SettingPart[] {
   if (value === undefined) return [];
-  return setting
-    .defines(value)
-    .map((defined) => ({ ...defined, value: valueAt(value, defined.path) }));
+  return setting.defines(value).map((defined) => {
+    const paths = [defined.path, ...(defined.also ?? [])];
+    const values = paths.map((path) => valueAt(value, path));
+    return { ...defined, paths, value: values.length === 1 ? values[0] : values };
+  });
 }
 
 /**

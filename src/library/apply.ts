@@ -25,6 +25,10 @@ import { asSaved, connectFor, load, type LoadingOptions } from "./plan.js";
 export interface ApplyOptions extends ConnectOptions, LoadingOptions {
   /** Also apply planned deletes (otherwise they are skipped). */
   allowDelete?: boolean;
+  /** Also apply planned changes of a repository's visibility (otherwise they are skipped). */
+  allowVisibility?: boolean;
+  /** Also create the repositories planned to be created (otherwise they are skipped). */
+  allowCreate?: boolean;
   /** The configuration to re-plan, instead of the one the plan records (`plan.config`). */
   config?: readonly string[];
 }
@@ -103,6 +107,10 @@ export async function apply(reviewed: Plan, options: ApplyOptions = {}): Promise
     plan: toApply,
     clients: connection.clients,
     allowDelete: options.allowDelete === true,
+    allowed: [
+      ...(options.allowVisibility === true ? (["visibility"] as const) : []),
+      ...(options.allowCreate === true ? (["create"] as const) : []),
+    ],
     secrets,
     env,
     ...(options.signal === undefined ? {} : { signal: options.signal }),

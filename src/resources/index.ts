@@ -9,20 +9,30 @@ import { environment } from "./environment/index.js";
 import { epicLinkKind } from "./epic-link/index.js";
 import { gistKind } from "./gist/index.js";
 import { invitation } from "./invitation/index.js";
-import type { KindModule, OrganizationPart, RepositoryPart, SectionPart } from "./kind.js";
+import type {
+  KindModule,
+  LifecyclePart,
+  OrganizationPart,
+  RepositoryPart,
+  SectionPart,
+} from "./kind.js";
 import { label } from "./label/index.js";
 import { migrationKind } from "./migration/index.js";
 import { organizationSettingsKind } from "./organization-settings/index.js";
 import { organizationsSection } from "./organizations.js";
 import { ruleset } from "./ruleset/index.js";
 import { secretKind } from "./secret/index.js";
+import { settingsKind } from "./settings/index.js";
 import { team } from "./team/index.js";
 import { variableKind } from "./variable/index.js";
 import { webhook } from "./webhook/index.js";
 
 export type {
+  ArchivedPolicy,
   Hold,
   KindModule,
+  LifecyclePart,
+  Location,
   OrganizationPart,
   PlanOptions,
   RepositoryPart,
@@ -30,14 +40,16 @@ export type {
 } from "./kind.js";
 
 /**
- * The kinds of resource, in the order plans list them and apply applies them: an organization's
- * settings, teams before the access granted to them, labels, environments and autolinks, Actions
- * permissions, then variables and secrets (after the environments they may live in), rulesets
- * (which may name teams), then classic protections (a ruleset is in place before a classic
- * protection it makes redundant goes), hooks, clean-ups, audits. The one place a kind is registered
- * (docs/adding-a-kind.md).
+ * The kinds of resource, in the order plans list them and apply applies them: a repository's own
+ * settings first (the engine still moves its unarchive, rename and archive to their places,
+ * src/engine/repository-order.ts), an organization's settings, teams before the access granted to
+ * them, labels, environments and autolinks, Actions permissions, then variables and secrets (after
+ * the environments they may live in), rulesets (which may name teams), then classic protections (a
+ * ruleset is in place before a classic protection it makes redundant goes), hooks, clean-ups,
+ * audits. The one place a kind is registered (docs/adding-a-kind.md).
  */
 export const KINDS: readonly KindModule[] = [
+  settingsKind,
   organizationSettingsKind,
   team,
   access,
@@ -62,6 +74,13 @@ export const KIND_NAMES: readonly string[] = KINDS.map((kind) => kind.name);
 /** The kinds configured per repository, with their part. */
 export const REPOSITORY_KINDS: ReadonlyArray<KindModule & { repository: RepositoryPart }> =
   KINDS.filter((kind): kind is KindModule & { repository: RepositoryPart } => !!kind.repository);
+
+/** The kind that manages repositories themselves, which the engine asks where each one is. */
+export const LIFECYCLE_KIND:
+  (KindModule & { repository: RepositoryPart; lifecycle: LifecyclePart }) | undefined = KINDS.find(
+  (kind): kind is KindModule & { repository: RepositoryPart; lifecycle: LifecyclePart } =>
+    !!kind.repository && !!kind.lifecycle,
+);
 
 /** The kinds configured per organization (keys of an `organizations` entry), with their part. */
 export const ORGANIZATION_KINDS: ReadonlyArray<KindModule & { organization: OrganizationPart }> =

@@ -1,5 +1,11 @@
 import type { SectionSpec, SettingSpec } from "../config/spec.js";
-import type { Change, ChangesByPlace, DiffEntry, PlannedRequest } from "../core/plan.js";
+import type {
+  Change,
+  ChangeError,
+  ChangesByPlace,
+  DiffEntry,
+  PlannedRequest,
+} from "../core/plan.js";
 import type { RepoRef, ResourceReader } from "./context.js";
 import type { RepositoryGraphqlRead } from "./graphql-read.js";
 
@@ -18,6 +24,11 @@ export interface KindModule {
   readonly organization?: OrganizationPart;
   /** Desired state in a section of the file of its own. */
   readonly section?: SectionPart;
+  /**
+   * Set by the one kind that manages repositories themselves (their settings, creation, name and
+   * archiving): the engine asks it where each repository is before any kind plans it.
+   */
+  readonly lifecycle?: LifecyclePart;
   /**
    * What differs between what a write sent and what the service answered, or what the answer to a
    * GET among a change's requests lacks of the request's `expect` (nothing: agreed).
@@ -51,9 +62,15 @@ export interface RepositoryPart {
    */
   plan(input: {
     reader: ResourceReader;
+    /**
+     * Where the repository is read and written: its name, or the previous name it is still under
+     * when a rename is planned (the engine addresses the changes by the name configured).
+     */
     repo: RepoRef;
     value: unknown;
     options: PlanOptions;
+    /** What the engine knows of the repository before any kind plans it (see LifecyclePart). */
+    location?: Location;
   }): Promise<Change[]>;
   /** The setting's value that reproduces the live state (plans as no change); undefined: nothing. */
   export?(reader: ResourceReader, repo: RepoRef): Promise<unknown>;
@@ -68,6 +85,66 @@ export interface RepositoryPart {
    * is read over REST.
    */
   graphql?: RepositoryGraphqlRead;
+}
+
+/**
+ * Where a repository a configuration names is, as the engine learned it before planning: found
+ * (under its name or a previous one), absent, or unknown because the read failed.
+ */
+export type Location =
+  | {
+      kind: "found";
+      /** Where it is now; a rename to `wanted` is planned when they differ. */
+      at: RepoRef;
+      /** The name the configuration gives it. */
+      wanted: RepoRef;
+      archived: boolean;
+      /**
+       * The lifecycle kind's answer to `GET /repos/{owner}/{repo}` when it located the repository,
+       * so the repository is read once; absent when a listing found it (a glob's).
+       */
+      answer?: unknown;
+    }
+  | { kind: "absent"; wanted: RepoRef }
+  | { kind: "error"; wanted: RepoRef; error: ChangeError };
+
+/** What archived repositories get (`archived_repositories`), and whether the value says so. */
+export interface ArchivedPolicy {
+  policy: "skip" | "unarchive";
+  /** Written (in the entry, its profiles or the defaults): a glob then selects archived ones too. */
+  explicit: boolean;
+}
+
+/**
+ * What the kind that manages repositories themselves tells the engine, which orders every kind's
+ * changes by it (src/engine/repository-lifecycle.ts): where a repository is, what to do with an
+ * archived one, and the changes that unarchive one for others and archive it again after them.
+ */
+export interface LifecyclePart {
+  /**
+   * Reads the repository one entry names, and the previous names `value` (its setting, if
+   * configured) lists: found under one of them, absent, or the read's error. A name that now
+   * redirects to the repository found is that repository, not another one.
+   */
+  locate(input: {
+    reader: ResourceReader;
+    repo: RepoRef;
+    value: unknown;
+    /** Set when a listing (a glob's) found it under its name: whether it is archived. */
+    listed?: { archived: boolean };
+  }): Promise<Location>;
+  archivedPolicy(value: unknown): ArchivedPolicy;
+  /**
+   * The pair of changes around the other changes of an archived repository under
+   * `archived_repositories: unarchive`: unarchive first, archive again last. Without requests (no
+   * changes) when `others` is 0, so the plan that verifies an apply finds them as no change.
+   */
+  aroundArchived(input: {
+    target: string;
+    scope: string;
+    at: RepoRef;
+    others: number;
+  }): [Change, Change];
 }
 
 /**

@@ -36,6 +36,8 @@ describe("Action inputs", () => {
       format: "text",
       comment: undefined,
       allowDelete: false,
+      allowVisibility: false,
+      allowCreate: false,
       merge: [],
       commentKey: "forgeplan.yaml",
       acceptReplan: false,

@@ -16,6 +16,10 @@ const repo = (settings: string) =>
     .map((line) => `    ${line}`)
     .join("\n")}\n`;
 
+/** The keys `settings` takes, as its unknown-key message lists them. */
+const SETTINGS_KEYS =
+  "description, homepage, visibility, has_issues, has_projects, has_wiki, is_template, allow_forking, default_branch, rename_default_branch, allow_merge_commit, allow_squash_merge, allow_rebase_merge, allow_auto_merge, delete_branch_on_merge, allow_update_branch, squash_merge_commit_title, squash_merge_commit_message, merge_commit_title, merge_commit_message, web_commit_signoff_required, archived, security_and_analysis, topics, vulnerability_alerts, automated_security_fixes, private_vulnerability_reporting, archived_repositories, create, previously";
+
 const cases: Case[] = [
   // ---- the file itself
   {
@@ -288,6 +292,53 @@ const cases: Case[] = [
     },
     errors: [
       "a.yaml:6:9: repositories[0].branch_protection.main: 101 users, teams and apps in total (restrictions 60, dismissal_restrictions 30, bypass_pull_request_allowances 11); the service allows at most 100 across these lists",
+    ],
+  },
+  // ---- repository settings: GitHub's request schema and its pairs, checked when loading
+  {
+    name: "a commit message without its title, and a pair GitHub does not offer",
+    files: {
+      "a.yaml": repo(`
+settings:
+  squash_merge_commit_message: BLANK
+  merge_commit_title: MERGE_MESSAGE
+  merge_commit_message: PR_BODY`),
+    },
+    errors: [
+      'a.yaml:5:36: repositories[0].settings.squash_merge_commit_message: write squash_merge_commit_title beside it: GitHub takes squash_merge_commit_title and squash_merge_commit_message together (its request schema: the title is "Required when using" the message; its settings offer COMMIT_OR_PR_TITLE with COMMIT_MESSAGES, PR_TITLE with BLANK, PR_TITLE with COMMIT_MESSAGES, PR_TITLE with PR_BODY)',
+      "a.yaml:7:29: repositories[0].settings.merge_commit_message: merge_commit_title MERGE_MESSAGE with merge_commit_message PR_BODY is not a combination GitHub offers: MERGE_MESSAGE with PR_TITLE, PR_TITLE with BLANK, PR_TITLE with PR_BODY",
+    ],
+  },
+  {
+    name: "settings GitHub's request schema lacks, or that settings says another way",
+    files: {
+      "a.yaml": repo(`
+settings:
+  visibility: internal
+  stargazers_count: 3
+  private: true
+  descripton: x`),
+    },
+    errors: [
+      "a.yaml:5:19: repositories[0].settings.visibility: visibility internal is refused: GitHub's published request schemas for PATCH /repos/{owner}/{repo} and POST /orgs/{org}/repos accept only public or private, so forgeplan does not send it",
+      `a.yaml:6:7: repositories[0].settings.stargazers_count: unknown key "stargazers_count"; forgeplan sends only fields of GitHub's request schema for PATCH /repos/{owner}/{repo} (and topics and the security toggles, which have endpoints of their own); expected one of: ${SETTINGS_KEYS}`,
+      'a.yaml:7:7: repositories[0].settings.private: unknown key "private"; write visibility: public or private (GitHub\'s request schema takes either; forgeplan sends visibility)',
+      'a.yaml:8:7: repositories[0].settings.descripton: unknown key "descripton"; did you mean "description"?',
+    ],
+  },
+  {
+    name: "lifecycle settings on a glob",
+    files: {
+      "a.yaml": yaml`
+        version: 1
+        repositories:
+          - name: acme/*
+            settings: { create: true, visibility: private, previously: [old] }
+      `,
+    },
+    errors: [
+      "a.yaml:4:25: repositories[0].settings.create: create is for an entry that names one repository, never a glob",
+      "a.yaml:4:64: repositories[0].settings.previously: previously is for an entry that names one repository, never a glob",
     ],
   },
   {

@@ -25,7 +25,7 @@ describe("plan against a service that reports a limit of 0", () => {
     const result = await runInProcess(["plan", "-c", config(), "--sandbox-url", service.url]);
     expect(result.code).toBe(1);
     expect(result.stdout).toContain(
-      "GET /repos/acme/api/branches/main/protection: not sent: the service reports a limit of 0 requests for core: no request can be sent with this token",
+      "GET /repos/acme/api: not sent: the service reports a limit of 0 requests for core: no request can be sent with this token",
     );
     expect(service.seen.map((r) => r.url)).toEqual(["/rate_limit"]);
   });

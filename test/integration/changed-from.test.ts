@@ -68,8 +68,9 @@ describe("plan --changed-from REF", () => {
 
     const before = await requests(sb);
     const text = await runInProcess(args, { cwd: repo.dir });
-    // GET /rate_limit and the protection of acme/api's main: nothing of acme/web is read.
-    expect((await requests(sb)) - before).toBe(2);
+    // GET /rate_limit, acme/api (to locate it: archived repositories take no writes) and the
+    // protection of its main: nothing of acme/web is read.
+    expect((await requests(sb)) - before).toBe(3);
     expect(text.stderr).toBe("");
     expect(text.code).toBe(2);
     expect(text.stdout).toBe(
@@ -84,7 +85,7 @@ describe("plan --changed-from REF", () => {
         "",
         "Plan: 0 to create, 1 to update, 0 to delete, 0 to report, 0 unchanged.",
         "Left out as unchanged since HEAD: 1 resource. For the whole plan, plan without --changed-from (in the Action: changed-from: none).",
-        "Reads: 1 REST request (0 from the cache), 0 GraphQL queries (0 points) · ≥ 1 s at 5,000 REST requests/h",
+        "Reads: 2 REST requests (0 from the cache), 0 GraphQL queries (0 points) · ≥ 2 s at 5,000 REST requests/h",
         "",
       ].join("\n"),
     );
@@ -316,9 +317,10 @@ repositories:
     });
     const before = await requests(sb);
     const defaults = plan((await runInProcess(args, { cwd: repo.dir })).stdout);
-    // GET /rate_limit, the invitations of both repositories (the defaults reach acme/web too), and
-    // the unchanged migration audit, read for the repositories a running migration would hold.
-    expect((await requests(sb)) - before).toBe(4);
+    // GET /rate_limit, both repositories (each located) and their invitations (the defaults reach
+    // acme/web too), and the unchanged migration audit, read for the repositories a running
+    // migration would hold.
+    expect((await requests(sb)) - before).toBe(6);
     expect(defaults.changes.map((change) => change.address)).toEqual([
       "github/acme/api/invitation/1",
       "github/acme/api/invitation/2",

@@ -213,9 +213,14 @@ repositories:
         "json",
       ]);
       expect(replan.code).toBe(0);
+      // The settings every repository shares plan too, unchanged, beside the labels and hooks.
       const planned = Object.keys(changes(replan.stdout)).sort();
+      expect(planned.filter((address) => address.includes("/settings/")).length).toBeGreaterThan(0);
       expect(planned.filter((address) => address.includes("/label/"))).toHaveLength(18);
-      expect(planned.filter((address) => !address.includes("/label/"))).toEqual(
+      const rest = planned.filter(
+        (address) => !address.includes("/settings/") && !address.includes("/label/"),
+      );
+      expect(rest).toEqual(
         ["repo-0001", "repo-0011"].flatMap((repo) => [
           `github/acme/${repo}/actions/access`,
           `github/acme/${repo}/actions/permissions`,

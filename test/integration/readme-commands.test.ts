@@ -29,7 +29,7 @@ describe("the README's commands", () => {
     expect(bare).toEqual([]);
   });
 
-  it.each(["## A short tour", "## Configuration"])(
+  it.each(["## A short tour", "## Configuration", "## Repository settings"])(
     "in %s work as shown, with the exit codes they state",
     async (heading) => {
       const lines = shellLines(heading);

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { stringify } from "yaml";
 import { formatConfigError } from "../../src/config/errors.js";
 import type { DesiredState } from "../../src/config/model.js";
-import type { Change, ChangeOutcome, Plan } from "../../src/core/plan.js";
+import { type Change, type ChangeOutcome, GATES, type Plan } from "../../src/core/plan.js";
 import { Secret } from "../../src/core/secret.js";
 import { applyPlan } from "../../src/engine/apply.js";
 import { loadDesiredState } from "../../src/engine/desired.js";
@@ -118,6 +118,8 @@ export class KindWorld {
       plan,
       clients,
       allowDelete: true,
+      // The suite checks convergence: gated changes (visibility, creation) are applied too.
+      allowed: GATES,
       secrets: collectSecrets(state),
       env: this.fixture.env ?? {},
     });

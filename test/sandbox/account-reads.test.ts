@@ -185,7 +185,7 @@ describe("repository reads a planner needs", () => {
   it("lists an organization's and a user's repositories, as visible to the caller", async () => {
     const sb = await sandbox();
     const org = await call(sb, "GET", "/orgs/acme/repos", { token: READER });
-    expect(org.body.map((repo: { name: string }) => repo.name)).toEqual(["api", "web"]);
+    expect(org.body.map((repo: { name: string }) => repo.name)).toEqual(["api", "web", "legacy"]);
     const anonymous = await call(sb, "GET", "/orgs/acme/repos", { token: null });
     expect(anonymous.body).toEqual([]);
     const user = await call(sb, "GET", "/users/octo-admin/repos", { token: null });

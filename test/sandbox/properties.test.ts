@@ -37,6 +37,15 @@ describe("custom properties", () => {
           { property_name: "tier", value: "standard" },
         ],
       },
+      {
+        repository_id: 1004,
+        repository_name: "legacy",
+        repository_full_name: "acme/legacy",
+        properties: [
+          { property_name: "team", value: "platform" },
+          { property_name: "tier", value: "standard" },
+        ],
+      },
     ]);
     const one = await call(sb, "GET", "/repos/acme/web/properties/values");
     expect(
@@ -51,7 +60,7 @@ describe("custom properties", () => {
     expect(first.body).toHaveLength(100);
     expect(first.headers.get("link")).toContain('rel="next"');
     const second = await call(sb, "GET", `${VALUES}?per_page=100&page=2`);
-    expect(second.body).toHaveLength(52);
+    expect(second.body).toHaveLength(53);
     const generated = second.body.find(
       (item: { repository_name: string }) => item.repository_name === "repo-0101",
     );

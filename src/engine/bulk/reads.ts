@@ -146,8 +146,7 @@ export interface BulkPlan {
 
 /**
  * Decides the reads of the work's repositories and forms their batches. `tasksOf` counts the plan
- * tasks of a repository (one per kind it is configured with), which its batch waits for before
- * letting its answers go.
+ * tasks of a repository, which its batch waits for before letting its answers go.
  */
 export function planReads(
   mode: ReadsMode,

@@ -27,6 +27,23 @@ const ACCEPTED: Readonly<Record<string, readonly PermissionSet[]>> = {
   "GET /repos/:owner/:repo": [{ metadata: "read" }],
   "GET /orgs/:org/repos": [{ metadata: "read" }],
   "GET /users/:user/repos": [{ metadata: "read" }],
+  "PATCH /repos/:owner/:repo": [{ administration: "write" }],
+  "GET /repos/:owner/:repo/topics": [{ metadata: "read" }],
+  "PUT /repos/:owner/:repo/topics": [{ administration: "write" }],
+  "GET /repos/:owner/:repo/vulnerability-alerts": [{ administration: "read" }],
+  "PUT /repos/:owner/:repo/vulnerability-alerts": [{ administration: "write" }],
+  "DELETE /repos/:owner/:repo/vulnerability-alerts": [{ administration: "write" }],
+  "GET /repos/:owner/:repo/automated-security-fixes": [{ administration: "read" }],
+  "PUT /repos/:owner/:repo/automated-security-fixes": [{ administration: "write" }],
+  "DELETE /repos/:owner/:repo/automated-security-fixes": [{ administration: "write" }],
+  "GET /repos/:owner/:repo/private-vulnerability-reporting": [{ administration: "read" }],
+  "PUT /repos/:owner/:repo/private-vulnerability-reporting": [{ administration: "write" }],
+  "DELETE /repos/:owner/:repo/private-vulnerability-reporting": [{ administration: "write" }],
+  // The default branch's rename takes administration write ("To rename the default branch … GitHub
+  // Apps must have the administration:write repository permission", the operation's page); any
+  // other branch's, contents write.
+  "POST /repos/:owner/:repo/branches/*branch/rename": [{ administration: "write" }],
+  "POST /orgs/:org/repos": [{ administration: "write" }],
   "GET /repos/:owner/:repo/branches": [{ contents: "read" }],
   "GET /repos/:owner/:repo/branches/*branch": [{ contents: "read" }],
   "GET /repos/:owner/:repo/branches/*branch/protection": [{ administration: "read" }],

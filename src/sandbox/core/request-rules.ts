@@ -82,7 +82,7 @@ export function refusedBeforeRoute(operation: string): boolean {
 }
 
 /** The operation's page in GitHub's documentation, which its error bodies point at. */
-function documentationUrl(operation: string | undefined): string {
+export function documentationUrl(operation: string | undefined): string {
   return (operation !== undefined && OPERATIONS.get(operation)?.documentation_url) || DOCS;
 }
 

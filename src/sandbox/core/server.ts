@@ -12,6 +12,8 @@ import {
   WRITE_POINTS,
 } from "./rate-limits.js";
 import { byName } from "./id-paths.js";
+import { archivedRefusal } from "./read-only.js";
+import { renamedRedirect } from "./renamed.js";
 import {
   fieldRefusal,
   refusedBeforeRoute,
@@ -394,6 +396,14 @@ export function createRequestHandler(pipeline: Pipeline) {
           return;
         }
       }
+      const moved =
+        segments === undefined
+          ? undefined
+          : renamedRedirect(method, url, segments, world, pipeline.base());
+      if (moved !== undefined) {
+        reply(moved);
+        return;
+      }
       if (!("route" in match)) {
         reply(notFoundReply(family, match.methodMismatch));
         return;
@@ -409,7 +419,9 @@ export function createRequestHandler(pipeline: Pipeline) {
             ? appJwtRefusal(match)
             : undefined;
       const handled =
-        refusal ?? dispatch(req, method, url, match, body.bytes, caller, app, rateKey);
+        refusal ??
+        archivedRefusal(method, match, () => parseJson(body.bytes, family), world, caller) ??
+        dispatch(req, method, url, match, body.bytes, caller, app, rateKey);
       const accepted = access?.accepted;
       // GitHub tells fine-grained callers what an operation takes, on every answer.
       const answer =

@@ -272,7 +272,58 @@ export interface Branch {
   protection: Protection | null;
 }
 
-export interface Repository {
+/**
+ * The members of GitHub's `security_and_analysis` a request may set (its PATCH schema), each read
+ * back as `{status}`; `dependabot_security_updates` is read too, from `automated_security_fixes`.
+ */
+export const SECURITY_FEATURES = [
+  "advanced_security",
+  "code_security",
+  "secret_scanning",
+  "secret_scanning_push_protection",
+  "secret_scanning_non_provider_patterns",
+  "secret_scanning_ai_detection",
+  "secret_scanning_delegated_alert_dismissal",
+  "secret_scanning_delegated_bypass",
+] as const;
+export type SecurityFeature = (typeof SECURITY_FEATURES)[number];
+export type FeatureStatus = "enabled" | "disabled";
+
+/** A bypass reviewer of secret scanning's delegated bypass: a team or a role, by id. */
+export interface BypassReviewer {
+  reviewer_id: number;
+  reviewer_type: "TEAM" | "ROLE";
+  mode: "ALWAYS" | "EXEMPT";
+}
+
+/** The repository's own settings: what `PATCH /repos/{owner}/{repo}` and its sibling toggles set. */
+export interface RepositorySettings {
+  homepage: string | null;
+  has_issues: boolean;
+  has_projects: boolean;
+  has_wiki: boolean;
+  has_discussions: boolean;
+  is_template: boolean;
+  allow_forking: boolean;
+  allow_auto_merge: boolean;
+  delete_branch_on_merge: boolean;
+  allow_update_branch: boolean;
+  web_commit_signoff_required: boolean;
+  squash_merge_commit_title: "PR_TITLE" | "COMMIT_OR_PR_TITLE";
+  squash_merge_commit_message: "PR_BODY" | "COMMIT_MESSAGES" | "BLANK";
+  merge_commit_title: "PR_TITLE" | "MERGE_MESSAGE";
+  merge_commit_message: "PR_BODY" | "PR_TITLE" | "BLANK";
+  /** Read-only to every write but the one that unarchives it (github/settings/archived.ts). */
+  archived: boolean;
+  topics: string[];
+  security: Record<SecurityFeature, FeatureStatus>;
+  bypassReviewers: BypassReviewer[];
+  vulnerability_alerts: boolean;
+  automated_security_fixes: boolean;
+  private_vulnerability_reporting: boolean;
+}
+
+export interface Repository extends RepositorySettings {
   id: number;
   name: string;
   owner: Account;
@@ -305,6 +356,39 @@ export interface Repository {
   autolinks: Map<number, Autolink>;
   /** Environments by lower-case name: GitHub's environment names are not case-sensitive. */
   environments: Map<string, Environment>;
+}
+
+/** What a repository holds besides its settings, each one a collection of its own. */
+type RepositoryRecords = Pick<
+  Repository,
+  | "collaborators"
+  | "teamAccess"
+  | "recentChecks"
+  | "branches"
+  | "hooks"
+  | "invitations"
+  | "rulesets"
+  | "properties"
+  | "labels"
+  | "autolinks"
+  | "environments"
+>;
+
+/** A repository's records before anything is added to them. */
+export function emptyRecords(): RepositoryRecords {
+  return {
+    collaborators: new Map(),
+    teamAccess: new Map(),
+    recentChecks: new Map(),
+    branches: new Map(),
+    hooks: new Map(),
+    invitations: new Map(),
+    rulesets: new Map(),
+    properties: new Map(),
+    labels: new Map(),
+    autolinks: new Map(),
+    environments: new Map(),
+  };
 }
 
 export interface GistFile {
@@ -467,6 +551,11 @@ export class World {
   readonly repositoriesByOwner = new Map<string, Repository[]>();
   /** Repositories by id, for the `/repositories/{id}/…` paths of GitHub's Link URLs. */
   readonly repositoriesById = new Map<number, Repository>();
+  /**
+   * Repositories by a name they had before a rename (`owner/name`, lower-case): GitHub redirects
+   * requests to it while no repository takes the name again.
+   */
+  readonly formerNames = new Map<string, Repository>();
   readonly gists: Gist[] = [];
   readonly gistsByOwner = new Map<number, Gist[]>();
   readonly migrations = new Map<number, Migration>();
@@ -542,6 +631,21 @@ export class World {
     const list = this.repositoriesByOwner.get(key);
     if (list) list.push(repo);
     else this.repositoriesByOwner.set(key, [repo]);
+  }
+
+  /** The repository a name redirects to: one that had it before a rename and no one has it now. */
+  renamedFrom(owner: string, name: string): Repository | undefined {
+    if (this.repository(owner, name) !== undefined) return undefined;
+    return this.formerNames.get(`${owner}/${name}`.toLowerCase());
+  }
+
+  /** Renames a repository; its old name redirects to it until another repository takes the name. */
+  renameRepository(repo: Repository, name: string): void {
+    const before = `${repo.owner.login}/${repo.name}`.toLowerCase();
+    this.repositories.delete(before);
+    this.formerNames.set(before, repo);
+    repo.name = name;
+    this.repositories.set(`${repo.owner.login}/${name}`.toLowerCase(), repo);
   }
 
   permission(repo: Repository, user: Account | null): RepoPermission {

@@ -19,6 +19,7 @@ import { propertyRoutes } from "./properties/routes.js";
 import { pullRoutes } from "./pulls.js";
 import { repositoryRoutes } from "./repositories.js";
 import { rulesetRoutes } from "./rulesets/routes.js";
+import { settingsRoutes } from "./settings/routes.js";
 import { accessRoutes } from "./access/routes.js";
 import { teamRoutes } from "./team/routes.js";
 import { hookRoutes } from "./webhooks/routes.js";
@@ -35,6 +36,7 @@ export function githubRoutes(options: {
 }): Route[] {
   return [
     ...branchProtectionRoutes,
+    ...settingsRoutes,
     ...repositoryRoutes,
     ...invitationRoutes,
     ...hookRoutes,

@@ -198,7 +198,7 @@ export function minimalRepository(
     ...repositoryUrls(base, repo),
     default_branch: repo.default_branch,
     visibility: repo.private ? "private" : "public",
-    archived: false,
+    archived: repo.archived,
     disabled: false,
     created_at: repo.created_at,
     updated_at: repo.updated_at,
@@ -226,7 +226,7 @@ export function repository(
     forks: 0,
     forks_count: 0,
     mirror_url: null,
-    homepage: null,
+    homepage: repo.homepage,
     language: null,
     stargazers_count: 0,
     watchers_count: 0,
@@ -234,20 +234,46 @@ export function repository(
     size: 0,
     open_issues_count: 0,
     open_issues: 0,
-    has_issues: true,
-    has_projects: true,
-    has_wiki: true,
+    is_template: repo.is_template,
+    topics: repo.topics,
+    has_issues: repo.has_issues,
+    has_projects: repo.has_projects,
+    has_wiki: repo.has_wiki,
     has_pages: false,
     has_downloads: true,
+    has_discussions: repo.has_discussions,
     allow_squash_merge: repo.allow_squash_merge,
     allow_rebase_merge: repo.allow_rebase_merge,
     allow_merge_commit: repo.allow_merge_commit,
+    allow_auto_merge: repo.allow_auto_merge,
+    allow_update_branch: repo.allow_update_branch,
+    allow_forking: repo.allow_forking,
+    delete_branch_on_merge: repo.delete_branch_on_merge,
+    web_commit_signoff_required: repo.web_commit_signoff_required,
   };
 }
 
 /**
- * `GET /repos/{owner}/{repo}`: GitHub's Full Repository, the Repository with the counts and the
- * discussions flag it adds.
+ * GitHub's `security_and_analysis` as a repository's administrators read it: every member with its
+ * status (`dependabot_security_updates` is Dependabot's security updates, set by their own
+ * endpoint), and the delegated bypass's reviewers.
+ */
+function securityAndAnalysis(repo: Repository): Json {
+  const members: Json = {};
+  for (const [feature, status] of Object.entries(repo.security)) members[feature] = { status };
+  members.dependabot_security_updates = {
+    status: repo.automated_security_fixes ? "enabled" : "disabled",
+  };
+  members.secret_scanning_delegated_bypass_options = {
+    reviewers: repo.bypassReviewers.map((reviewer) => ({ ...reviewer })),
+  };
+  return members;
+}
+
+/**
+ * The Full Repository of `GET /repos/{owner}/{repo}`, of `PATCH` and of the creating `POST`s: the
+ * Repository with its commit-message defaults, the network counts, the organization, and
+ * `security_and_analysis` for a caller who administers it (GitHub shows it to administrators).
  */
 export function fullRepository(
   base: string,
@@ -257,9 +283,16 @@ export function fullRepository(
 ): Json {
   return {
     ...repository(base, world, repo, caller),
-    has_discussions: false,
+    squash_merge_commit_title: repo.squash_merge_commit_title,
+    squash_merge_commit_message: repo.squash_merge_commit_message,
+    merge_commit_title: repo.merge_commit_title,
+    merge_commit_message: repo.merge_commit_message,
     network_count: 0,
     subscribers_count: 0,
+    ...(repo.org ? { organization: simpleUser(base, repo.org.account) } : {}),
+    ...(world.can(repo, caller, "admin")
+      ? { security_and_analysis: securityAndAnalysis(repo) }
+      : {}),
   };
 }
 
@@ -270,6 +303,46 @@ export function branch(base: string, repo: Repository, name: string): Json {
     name,
     commit: { sha: found?.sha, url: `${url}/commits/${found?.sha}` },
     protected: found?.protection != null,
+    protection_url: `${url}/branches/${encodeURIComponent(name)}/protection`,
+  };
+}
+
+/**
+ * GitHub's Branch With Protection (the answer of a branch rename): the branch, its head commit in
+ * the Commit shape, and its protection as the branch read summarizes it.
+ */
+export function branchWithProtection(base: string, repo: Repository, name: string): Json {
+  const found = repo.branches.get(name);
+  const url = `${base}/repos/${repo.owner.login}/${repo.name}`;
+  const sha = found?.sha ?? "";
+  const stamp = repo.updated_at;
+  const author = { name: "octo-admin", email: "octo-admin@users.noreply.example", date: stamp };
+  return {
+    name,
+    commit: {
+      sha,
+      node_id: nodeId("Commit", sha),
+      url: `${url}/commits/${sha}`,
+      html_url: `${base}/${repo.owner.login}/${repo.name}/commit/${sha}`,
+      comments_url: `${url}/commits/${sha}/comments`,
+      commit: {
+        author,
+        committer: author,
+        message: "Initial commit",
+        tree: { sha, url: `${url}/git/trees/${sha}` },
+        url: `${url}/git/commits/${sha}`,
+        comment_count: 0,
+      },
+      author: null,
+      committer: null,
+      parents: [],
+    },
+    _links: {
+      html: `${base}/${repo.owner.login}/${repo.name}/tree/${encodeURIComponent(name)}`,
+      self: `${url}/branches/${encodeURIComponent(name)}`,
+    },
+    protected: found?.protection != null,
+    protection: { enabled: found?.protection != null },
     protection_url: `${url}/branches/${encodeURIComponent(name)}/protection`,
   };
 }

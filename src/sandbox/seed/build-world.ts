@@ -21,12 +21,14 @@ import {
 import { sha256 } from "../core/sealed-box.js";
 import {
   type Account,
+  emptyRecords,
   branchSha,
   type Epic,
   type Group,
   type Hook,
   type Organization,
   type Repository,
+  SECURITY_FEATURES,
   type Role,
   type Team,
   World,
@@ -87,29 +89,47 @@ function buildRepository(world: World, seed: RepositorySeed, path: SeedPath): Re
     org,
     private: seed.private,
     description: seed.description,
+    homepage: seed.homepage,
     default_branch: seed.default_branch,
+    has_issues: seed.has_issues,
+    has_projects: seed.has_projects,
+    has_wiki: seed.has_wiki,
+    has_discussions: seed.has_discussions,
+    is_template: seed.is_template,
+    allow_forking: seed.allow_forking,
     allow_squash_merge: seed.allow_squash_merge,
     allow_rebase_merge: seed.allow_rebase_merge,
     allow_merge_commit: seed.allow_merge_commit,
+    allow_auto_merge: seed.allow_auto_merge,
+    delete_branch_on_merge: seed.delete_branch_on_merge,
+    allow_update_branch: seed.allow_update_branch,
+    web_commit_signoff_required: seed.web_commit_signoff_required,
+    squash_merge_commit_title: seed.squash_merge_commit_title,
+    squash_merge_commit_message: seed.squash_merge_commit_message,
+    merge_commit_title: seed.merge_commit_title,
+    merge_commit_message: seed.merge_commit_message,
+    archived: seed.archived,
+    topics: [...new Set(seed.topics)],
+    security: Object.fromEntries(
+      SECURITY_FEATURES.map((feature) => [
+        feature,
+        seed.security_and_analysis[feature] ?? "disabled",
+      ]),
+    ) as Repository["security"],
+    bypassReviewers: [],
+    vulnerability_alerts: seed.vulnerability_alerts,
+    automated_security_fixes: seed.automated_security_fixes,
+    private_vulnerability_reporting: seed.private_vulnerability_reporting,
     created_at: seed.created_at,
     updated_at: seed.created_at,
-    collaborators: new Map(),
-    teamAccess: new Map(),
+    ...emptyRecords(),
     recentChecks: new Map(Object.entries(seed.recent_checks)),
-    branches: new Map(),
-    hooks: new Map(),
-    invitations: new Map(),
-    rulesets: new Map(),
-    properties: new Map(),
     actions: {
       enabled: seed.actions.enabled,
       ...policyFromSeed(seed.actions),
       access_level: seed.actions.access_level,
     },
     store: storeFromSeed(seed, seed.created_at),
-    labels: new Map(),
-    autolinks: new Map(),
-    environments: new Map(),
   };
   const roleOf = (written: string, at: SeedPath): Role => {
     const role = resolveRole(org, written);
@@ -155,6 +175,12 @@ function buildRepository(world: World, seed: RepositorySeed, path: SeedPath): Re
     repo.branches.has(seed.default_branch),
     [...path, "default_branch"],
     `default branch '${seed.default_branch}' is not among the branches`,
+  );
+  // GitHub's rule: "Vulnerability alerts must be enabled to configure automated security fixes."
+  check(
+    !seed.automated_security_fixes || seed.vulnerability_alerts,
+    [...path, "automated_security_fixes"],
+    "automated security fixes need vulnerability_alerts: true",
   );
   seed.invitations.forEach((item, index) => {
     const at = [...path, "invitations", index];
@@ -727,6 +753,15 @@ export function buildWorld(seed: WorldSeed): World {
     const stamps = [repo.created_at, ...[...repo.hooks.values()].map((hook) => hook.updated_at)];
     repo.updated_at = latest(stamps);
     world.addRepository(repo);
+    repoSeed.previous_names.forEach((previous, at) => {
+      const former = `${repo.owner.login}/${previous}`;
+      check(
+        world.formerNames.get(former.toLowerCase()) === undefined,
+        [...path, "previous_names", at],
+        `${former} is a previous name of another repository`,
+      );
+      world.formerNames.set(former.toLowerCase(), repo);
+    });
   });
   for (const id of hookIds) world.hookIds.add(id);
   // Created hooks follow the repositories' own; ids an organization's seeded hooks took are passed over.

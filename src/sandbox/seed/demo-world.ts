@@ -306,6 +306,19 @@ export const demoWorld: WorldSeedInput = {
       teams: { platform: "push" },
       branches: [{ name: "main" }],
       custom_properties: { team: "web" },
+      // Renamed in the past: GitHub redirects requests to the old name.
+      previous_names: ["website"],
+    },
+    {
+      // Archived: every write to it is refused until it is unarchived.
+      full_name: "acme/legacy",
+      id: 1004,
+      description: "The old monolith",
+      archived: true,
+      topics: ["monolith"],
+      branches: [{ name: "master" }],
+      default_branch: "master",
+      custom_properties: { team: "platform" },
     },
     {
       full_name: "octo-admin/dotfiles",

@@ -3,6 +3,7 @@ import {
   DEFAULT_REPOSITORY_ACTIONS,
   type PropertySeed,
   type RepositorySeed,
+  repositorySeed,
   type WorldSeed,
 } from "./schema.js";
 
@@ -104,55 +105,58 @@ export function withGeneratedRepositories(
   for (const repo of seed.repositories) repoId = Math.max(repoId, repo.id ?? 0);
   const generated: RepositorySeed[] = [];
   for (let index = 1; index <= count; index++) {
-    generated.push({
-      full_name: `acme/repo-${String(index).padStart(width, "0")}`,
-      id: Math.max(100_000, repoId) + index,
-      private: true,
-      description: null,
-      default_branch: "main",
-      allow_squash_merge: true,
-      allow_rebase_merge: true,
-      allow_merge_commit: true,
-      created_at: "2026-01-02T09:00:00Z",
-      ...(profile === "full"
-        ? {
-            collaborators: { ...GENERATED_FULL.collaborators },
-            teams: { ...GENERATED_FULL.teams },
-            recent_checks: { "ci/build": 15368 },
-            branches: Object.entries(GENERATED_FULL.protections).map(([name, protection]) => ({
-              name,
-              protection: structuredClone(protection),
-            })),
-            rulesets: [{ id: RULESET_IDS + index, ...structuredClone(GENERATED_FULL.ruleset) }],
-          }
-        : {
-            collaborators: {},
-            teams: {},
-            recent_checks: {},
-            branches: [{ name: "main" }, { name: "dev" }],
-            rulesets: [],
-          }),
-      hooks: GENERATED_HOOK_URLS.map((hook) => ({
-        id: nextHookId(),
-        config: { url: hook.url, content_type: "json" },
-        events: [...hook.events],
-        active: true,
-        branch_filter: "*",
+    // Parsed, so each field the seed schema defaults (repository settings among them) is filled.
+    generated.push(
+      repositorySeed.parse({
+        full_name: `acme/repo-${String(index).padStart(width, "0")}`,
+        id: Math.max(100_000, repoId) + index,
+        private: true,
+        description: null,
+        default_branch: "main",
+        allow_squash_merge: true,
+        allow_rebase_merge: true,
+        allow_merge_commit: true,
         created_at: "2026-01-02T09:00:00Z",
-        updated_at: "2026-01-02T09:00:00Z",
-      })),
-      invitations: [],
-      issues: [],
-      environments: [],
-      autolinks: [],
-      custom_properties: {
-        team: `team-${String(((index - 1) % GENERATED_TEAMS) + 1).padStart(2, "0")}`,
-      },
-      actions: structuredClone(DEFAULT_REPOSITORY_ACTIONS),
-      variables: {},
-      secrets: {},
-      dependabot_secrets: {},
-    });
+        ...(profile === "full"
+          ? {
+              collaborators: { ...GENERATED_FULL.collaborators },
+              teams: { ...GENERATED_FULL.teams },
+              recent_checks: { "ci/build": 15368 },
+              branches: Object.entries(GENERATED_FULL.protections).map(([name, protection]) => ({
+                name,
+                protection: structuredClone(protection),
+              })),
+              rulesets: [{ id: RULESET_IDS + index, ...structuredClone(GENERATED_FULL.ruleset) }],
+            }
+          : {
+              collaborators: {},
+              teams: {},
+              recent_checks: {},
+              branches: [{ name: "main" }, { name: "dev" }],
+              rulesets: [],
+            }),
+        hooks: GENERATED_HOOK_URLS.map((hook) => ({
+          id: nextHookId(),
+          config: { url: hook.url, content_type: "json" },
+          events: [...hook.events],
+          active: true,
+          branch_filter: "*",
+          created_at: "2026-01-02T09:00:00Z",
+          updated_at: "2026-01-02T09:00:00Z",
+        })),
+        invitations: [],
+        issues: [],
+        environments: [],
+        autolinks: [],
+        custom_properties: {
+          team: `team-${String(((index - 1) % GENERATED_TEAMS) + 1).padStart(2, "0")}`,
+        },
+        actions: structuredClone(DEFAULT_REPOSITORY_ACTIONS),
+        variables: {},
+        secrets: {},
+        dependabot_secrets: {},
+      }),
+    );
   }
   const organizations = definesTeam
     ? seed.organizations

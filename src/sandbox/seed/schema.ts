@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { SECURITY_FEATURES } from "../core/world.js";
 
 /**
  * The world a sandbox starts with. The YAML seed file (`--seed FILE`) has exactly this shape, and the
@@ -201,15 +202,51 @@ const branch = z.strictObject({
   protection: protection.optional(),
 });
 
-const repository = z.strictObject({
+const featureStatus = z.enum(["enabled", "disabled"]);
+
+/**
+ * A repository with GitHub's defaults for a new one: features on, merge options of GitHub's
+ * settings page ("Default message"), security features and alerts off, not archived.
+ */
+export const repositorySeed = z.strictObject({
   full_name: z.string().regex(/^[A-Za-z0-9-]+\/[A-Za-z0-9._-]+$/, "expected OWNER/NAME"),
   id: z.number().int().positive().optional(),
   private: z.boolean().default(true),
   description: z.string().nullable().default(null),
+  homepage: z.string().nullable().default(null),
   default_branch: z.string().default("main"),
+  has_issues: z.boolean().default(true),
+  has_projects: z.boolean().default(true),
+  has_wiki: z.boolean().default(true),
+  has_discussions: z.boolean().default(false),
+  is_template: z.boolean().default(false),
+  allow_forking: z.boolean().default(true),
   allow_squash_merge: z.boolean().default(true),
   allow_rebase_merge: z.boolean().default(true),
   allow_merge_commit: z.boolean().default(true),
+  allow_auto_merge: z.boolean().default(false),
+  delete_branch_on_merge: z.boolean().default(false),
+  allow_update_branch: z.boolean().default(false),
+  web_commit_signoff_required: z.boolean().default(false),
+  squash_merge_commit_title: z
+    .enum(["PR_TITLE", "COMMIT_OR_PR_TITLE"])
+    .default("COMMIT_OR_PR_TITLE"),
+  squash_merge_commit_message: z
+    .enum(["PR_BODY", "COMMIT_MESSAGES", "BLANK"])
+    .default("COMMIT_MESSAGES"),
+  merge_commit_title: z.enum(["PR_TITLE", "MERGE_MESSAGE"]).default("MERGE_MESSAGE"),
+  merge_commit_message: z.enum(["PR_BODY", "PR_TITLE", "BLANK"]).default("PR_TITLE"),
+  archived: z.boolean().default(false),
+  topics: z.array(z.string()).default([]),
+  /** security_and_analysis members by name; those not given are disabled. */
+  security_and_analysis: z.partialRecord(z.enum(SECURITY_FEATURES), featureStatus).default({}),
+  vulnerability_alerts: z.boolean().default(false),
+  automated_security_fixes: z.boolean().default(false),
+  private_vulnerability_reporting: z.boolean().default(false),
+  /** Names the repository had before renames: GitHub redirects them to it. */
+  previous_names: z
+    .array(z.string().regex(/^[A-Za-z0-9._-]+$/, "expected a repository name"))
+    .default([]),
   created_at: timestamp.default("2026-01-02T09:00:00Z"),
   /** Direct grants: pull | triage | push | maintain | admin, or a custom role of the organization. */
   collaborators: z.record(login, repoRole).default({}),
@@ -394,7 +431,7 @@ export const worldSeedSchema = z.strictObject({
   users: z.array(user).default([]),
   organizations: z.array(organization).default([]),
   apps: z.array(app).default([]),
-  repositories: z.array(repository).default([]),
+  repositories: z.array(repositorySeed).default([]),
   gists: z.array(gist).default([]),
   migrations: z.array(migration).default([]),
   groups: z.array(group).default([]),

@@ -1,0 +1,128 @@
+import { addressOf, type Change, newChange, unlistedChange } from "../core/plan.js";
+import type { RepoRef, ResourceReader } from "../resources/context.js";
+import {
+  LIFECYCLE_KIND,
+  type Location,
+  type PlanOptions,
+  REPOSITORY_KINDS,
+} from "../resources/index.js";
+import { withArchivedPolicy } from "./archived.js";
+import type { RepoDesired } from "./expand.js";
+
+/**
+ * Plans every kind configured for one repository where the repository actually is. A repository a
+ * named entry selects is located first by the lifecycle kind (found under its name, under a
+ * previous name, absent, or the read's error); one a glob's listing found is where the listing
+ * says. Then:
+ *
+ * - found under a previous name: every kind reads and writes it there, and its changes are
+ *   addressed by the name configured (the rename itself comes after them);
+ * - absent and created by this plan: the other kinds wait for it (a report each: plan again once
+ *   it exists);
+ * - not located (the read failed): every kind configured is one change with the error, standing
+ *   for whatever it would have planned;
+ * - archived and staying so: `archived_repositories` decides (archived.ts).
+ */
+export async function planRepository(
+  repo: RepoDesired,
+  reader: ResourceReader,
+  options: PlanOptions,
+): Promise<Change[]> {
+  const wanted: RepoRef = { owner: repo.owner, name: repo.name };
+  const scope = `${repo.owner}/${repo.name}`;
+  const configured = REPOSITORY_KINDS.filter(
+    (kind) => repo.settings[kind.repository.setting.key] !== undefined,
+  );
+  const lifecycleValue =
+    LIFECYCLE_KIND === undefined ? undefined : repo.settings[LIFECYCLE_KIND.repository.setting.key];
+  const location = await locate(repo, wanted, reader, lifecycleValue);
+  if (location.kind === "error") {
+    return configured.map((kind) =>
+      unlistedChange(reader.target, scope, kind.name, location.error),
+    );
+  }
+  const at = location.kind === "found" ? location.at : wanted;
+  const planOne = (kind: (typeof configured)[number]) =>
+    kind.repository.plan({
+      reader,
+      repo: at,
+      value: repo.settings[kind.repository.setting.key],
+      options,
+      location,
+    });
+  const lifecycle = configured.find((kind) => kind === LIFECYCLE_KIND);
+  const others = configured.filter((kind) => kind !== lifecycle);
+  let changes: Change[];
+  if (location.kind === "absent" && lifecycle !== undefined) {
+    const own = await planOne(lifecycle);
+    const created = own.some((change) => change.step === "create" && change.error === undefined);
+    changes = created
+      ? [...own, ...others.map((kind) => awaitingCreation(reader.target, scope, kind.name))]
+      : [...own, ...(await Promise.all(others.map(planOne))).flat()];
+  } else {
+    changes = (await Promise.all(configured.map(planOne))).flat();
+  }
+  const moved = at.owner !== wanted.owner || at.name !== wanted.name;
+  const scoped = moved ? changes.map((change) => rescoped(change, scope)) : changes;
+  if (LIFECYCLE_KIND === undefined) return scoped;
+  const { lifecycle: part } = LIFECYCLE_KIND;
+  return withArchivedPolicy(scoped, {
+    location,
+    policy: part.archivedPolicy(lifecycleValue).policy,
+    scope,
+    around: (count) => part.aroundArchived({ target: reader.target, scope, at, others: count }),
+  });
+}
+
+/**
+ * The REST reads locating a repository costs beyond its kinds' own: one for a repository a named
+ * entry selects, unless the lifecycle kind is configured for it (its read of the repository is the
+ * same request).
+ */
+export function locatingReads(repo: RepoDesired): number {
+  if (LIFECYCLE_KIND === undefined) return 0;
+  if (!repo.entries.some((entry) => entry.selector.kind === "name")) return 0;
+  return repo.settings[LIFECYCLE_KIND.repository.setting.key] === undefined ? 1 : 0;
+}
+
+/**
+ * Where a repository is. One only a glob selects is where the glob's listing found it; one a named
+ * entry selects is located by the lifecycle kind, told what a listing found of it, if one did.
+ */
+function locate(
+  repo: RepoDesired,
+  wanted: RepoRef,
+  reader: ResourceReader,
+  value: unknown,
+): Promise<Location> {
+  const named = repo.entries.some((entry) => entry.selector.kind === "name");
+  const found: Location = { kind: "found", at: wanted, wanted, archived: repo.archived === true };
+  if (LIFECYCLE_KIND === undefined || !named) return Promise.resolve(found);
+  const listed = repo.archived === undefined ? {} : { listed: { archived: repo.archived } };
+  return LIFECYCLE_KIND.lifecycle.locate({ reader, repo: wanted, value, ...listed });
+}
+
+/** A change planned where the repository is now, addressed by the name the configuration gives it. */
+function rescoped(change: Change, scope: string): Change {
+  const moved: Change = {
+    ...change,
+    scope,
+    address: addressOf(change.target, scope, change.kind, change.name),
+  };
+  if (change.removal !== undefined) {
+    const collection = addressOf(change.target, scope, change.kind, "").slice(0, -1);
+    moved.removal = { ...change.removal, collection };
+  }
+  return moved;
+}
+
+/** What a kind plans for a repository this plan creates: nothing yet. */
+function awaitingCreation(target: string, scope: string, kind: string): Change {
+  return {
+    ...newChange(target, scope, kind, "*"),
+    action: "report",
+    findings: [
+      `planned once ${scope} exists: this plan creates it (settings.create), so plan again after apply`,
+    ],
+  };
+}
