@@ -59,8 +59,10 @@ export interface PageRequest {
   on: { repository: RepoRef } | { node: string; type: string };
   /** The connection field, with constant arguments besides `first` and `after`: `rulesets(includeParents: false)`. */
   field: string;
-  /** What to read of each node; `pageInfo` is added. */
+  /** What to read of each node (each edge, with `edges`); `pageInfo` is added. */
   nodes: string;
+  /** Read the connection's edges, not its nodes: what an edge carries (a collaborator's permission). */
+  edges?: boolean;
   /** The fragments `nodes` spreads, as `RepositoryGraphqlRead.fragments`. */
   fragments?: string;
   after: string;
@@ -116,9 +118,9 @@ export function listKey(path: string, query: Query | undefined): string {
   return `LIST ${path} ${JSON.stringify(query ?? {})}`;
 }
 
-/** The selection of a connection's page, as `ConnectionPage` reads it. */
-export function pageOf(nodes: string): string {
-  return `pageInfo { hasNextPage endCursor } nodes { ${nodes} }`;
+/** The selection of a connection's page, as `ConnectionPage` reads it (its edges, with `edges`). */
+export function pageOf(nodes: string, edges = false): string {
+  return `pageInfo { hasNextPage endCursor } ${edges ? "edges" : "nodes"} { ${nodes} }`;
 }
 
 /** `failed` for the errors at these paths (relative to the part's alias). */

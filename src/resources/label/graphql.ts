@@ -1,0 +1,46 @@
+import * as z from "zod";
+import { allNodes, pageOf, type RepositoryGraphqlRead, RestAnswers } from "../graphql-read.js";
+import { labelsPath } from "./plan.js";
+
+/**
+ * A repository's labels over GraphQL: `labels` in creation order (the order the REST listing gives,
+ * asked for explicitly rather than taken from the schema's default), each with what the REST
+ * listing's Label carries of what the planner reads (name, color, description). A label GraphQL
+ * shows with an error, or a page that cannot be read, leaves the listing to REST.
+ */
+
+const FIELDS = "name color description";
+const ORDER = "orderBy: {field: CREATED_AT, direction: ASC}";
+
+const page = z.looseObject({
+  pageInfo: z.looseObject({ hasNextPage: z.boolean(), endCursor: z.string().nullable() }),
+  nodes: z.array(z.unknown()),
+});
+
+const label = z.looseObject({
+  name: z.string(),
+  color: z.string(),
+  description: z.string().nullable(),
+});
+
+export const labelGraphql: RepositoryGraphqlRead = {
+  select: () => `labels(first: 100, ${ORDER}) { ${pageOf(FIELDS)} }`,
+  answer: async ({ repo, data, failed, pages }) => {
+    const answers = new RestAnswers();
+    const read = z.looseObject({ labels: page }).safeParse(data);
+    if (!read.success || failed(["labels", "pageInfo"])) return answers;
+    const all = await allNodes(
+      read.data.labels,
+      (index) => failed(["labels", "nodes", index]),
+      (after) =>
+        pages.rest({ on: { repository: repo }, field: `labels(${ORDER})`, nodes: FIELDS, after }),
+    );
+    const parsed = z.array(label).safeParse(all?.nodes);
+    if (all === undefined || all.failed.size > 0 || !parsed.success) return answers;
+    answers.listed(
+      labelsPath(repo),
+      parsed.data.map(({ name, color, description }) => ({ name, color, description })),
+    );
+    return answers;
+  },
+};
