@@ -12,14 +12,21 @@ afterEach(() => {
 });
 
 /**
- * An App installation with Administration read only: GitHub shows a ruleset's bypass actors only
+ * An App installation with Administration read (and the reads labels and environments need) but
+ * not Members, so the organization's teams cannot be read: GitHub shows a ruleset's bypass actors only
  * to who may edit it, so the rulesets of acme/api (which has one) cannot be read, and everything
  * else can.
  */
 async function readOnlyApp() {
   world = await sandbox({
     seed: appSeedFile(appKeys().publicKey, {
-      permissions: { administration: "read", repository_hooks: "read", contents: "read" },
+      permissions: {
+        administration: "read",
+        repository_hooks: "read",
+        contents: "read",
+        issues: "read",
+        actions: "read",
+      },
     }),
     generate: 3,
   });
