@@ -2,6 +2,7 @@ import type { SectionSpec, SettingSpec } from "../config/spec.js";
 import type { Change, ChangesByPlace, DiffEntry, PlannedRequest } from "../core/plan.js";
 import type { RepoRef, ResourceReader } from "./context.js";
 import type { RepositoryGraphqlRead } from "./graphql-read.js";
+import type { OrganizationSideRead } from "./organization-side.js";
 
 /**
  * One kind of resource, described in one place: where it is configured, how its live state is read
@@ -63,6 +64,12 @@ export interface RepositoryPart {
    * is read over REST.
    */
   graphql?: RepositoryGraphqlRead;
+  /**
+   * Its read of many repositories of one organization from the organization's side
+   * (./organization-side.ts), answering reads its GraphQL read cannot. Without one, each
+   * repository's own reads are made.
+   */
+  organizationSide?: OrganizationSideRead;
 }
 
 /**

@@ -5,9 +5,12 @@
  * REST; pending invitations, which GraphQL does not show, are read only for a repository whose plan
  * needs them — by either path — and teams always over REST. Both paths plan alike in every case.
  */
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { sandboxEngine } from "../helpers/engine.js";
+import { call, sandbox } from "../helpers/sandbox.js";
 import { FIXTURES } from "../kinds/fixtures/index.js";
-import { configOf, KindWorld } from "../kinds/harness.js";
+import { configOf, KindWorld, runs } from "../kinds/harness.js";
 
 const REPO = "/repos/acme/api";
 
@@ -76,4 +79,70 @@ describe("access and labels over GraphQL", () => {
       await world.stop();
     }
   });
+});
+
+const TEAM_ROLES = ["pull", "triage", "push", "maintain", "admin", "auditor"] as const;
+const GENERATED = 110;
+
+/** A team grant changed on one generated repository, behind forgeplan's back. */
+const teamChange = fc.record({
+  repo: fc.integer({ min: 1, max: GENERATED }),
+  team: fc.constantFrom("platform", "release-managers", "security"),
+  role: fc.option(fc.constantFrom(...TEAM_ROLES), { nil: null }),
+});
+
+const teamsWanted = fc.record(
+  {
+    mode: fc.constantFrom("additive" as const, "authoritative" as const),
+    teams: fc.dictionary(
+      fc.constantFrom("platform", "release-managers"),
+      fc.option(fc.constantFrom("read", "write", "maintain", "admin", "auditor"), { nil: null }),
+      { minKeys: 1 },
+    ),
+  },
+  { requiredKeys: ["teams"] },
+);
+
+describe("teams read from the organization's side", () => {
+  it("plan as each repository's own listing plans them, nested teams, security managers and custom roles included", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(teamChange, { maxLength: 12 }),
+        teamsWanted,
+        async (changes, access) => {
+          const world = await sandbox({ generate: GENERATED, generateProfile: "full" });
+          try {
+            for (const { repo, team, role } of changes) {
+              const path = `/orgs/acme/teams/${team}/repos/acme/repo-${String(repo).padStart(4, "0")}`;
+              const answer =
+                role === null
+                  ? await call(world, "DELETE", path)
+                  : await call(world, "PUT", path, { body: { permission: role } });
+              // A security manager team keeps every repository: GitHub refuses its removal.
+              expect([204, 403]).toContain(answer.status);
+            }
+            const engine = sandboxEngine(world);
+            const state = engine.state([
+              {
+                selector: { kind: "glob", owner: "acme", pattern: "repo-*", exclude: [] },
+                ownerType: "organization",
+                settings: { access: access },
+              },
+            ]);
+            const teamReads = () => world.stats().requests_total;
+            const before = teamReads();
+            const rest = await engine.plan(state, "rest");
+            const middle = teamReads();
+            const graphql = await engine.plan(state, "graphql");
+            expect(graphql.changes).toEqual(rest.changes);
+            // The organization's side answered most repositories: far fewer requests.
+            expect(teamReads() - middle).toBeLessThan((middle - before) / 2);
+          } finally {
+            await world.stop();
+          }
+        },
+      ),
+      runs(29, 8),
+    );
+  }, 600_000);
 });

@@ -10,6 +10,7 @@ import { mustFind, type ReadResult, type RepoRef, type ResourceReader } from "..
 import { deletedAt } from "../deleted.js";
 import type { KindModule, PlanOptions } from "../kind.js";
 import { accessGraphql } from "./graphql.js";
+import { teamsFromOrganization } from "./org-teams.js";
 import { AccessReads, type LiveTeam, type LiveUser } from "./reads.js";
 import { builtInRole } from "./roles.js";
 import { type AccessSettings, accessRules, accessSchema } from "./settings.js";
@@ -255,6 +256,7 @@ export const access: KindModule = {
     plan: ({ reader, repo, value, options }) =>
       planAccess(reader, repo, value as AccessSettings, options),
     graphql: accessGraphql,
+    organizationSide: teamsFromOrganization,
     export: exportAccess,
   },
   verify: verifyGrant,

@@ -28,7 +28,7 @@ const PERMISSION: Record<string, string> = {
   admin: "ADMIN",
 };
 
-interface CollaboratorArgs extends PageArgs {
+export interface CollaboratorArgs extends PageArgs {
   affiliation?: "ALL" | "DIRECT" | "OUTSIDE" | null;
   login?: string | null;
   query?: string | null;

@@ -10,7 +10,7 @@ import { nodeId } from "../ids.js";
  * description", the schema).
  */
 
-interface LabelArgs extends PageArgs {
+export interface LabelArgs extends PageArgs {
   orderBy?: { field: "CREATED_AT" | "NAME"; direction: "ASC" | "DESC" } | null;
   query?: string | null;
 }
