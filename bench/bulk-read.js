@@ -3,9 +3,9 @@
 // ruleset, two labels, the collaborator and the teams managed), planned once reading over REST and
 // once in bulk (GraphQL, and the teams from the organization's side). One JSON line per read path:
 // what it spent (REST requests and GraphQL points as the sandbox counted them against its budgets),
-// its wall time, the least time GitHub's published
-// limits allow for those reads with a personal token, and whether both plans are the same, change
-// for change. `--quick`: 1,000 repositories; otherwise 10,000.
+// its wall time, the least time GitHub's published limits allow for those reads with a personal
+// token, and whether both plans are the same, change for change. `--quick`: 1,000 repositories;
+// otherwise 10,000.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
