@@ -1,6 +1,11 @@
 import * as z from "zod";
 import { repoPath } from "../context.js";
-import { allNodes, pageOf, type RepositoryGraphqlRead, RestAnswers } from "../graphql-read.js";
+import {
+  pageOf,
+  type RepositoryGraphqlRead,
+  repositoryConnection,
+  RestAnswers,
+} from "../graphql-read.js";
 import { builtInRole } from "./roles.js";
 import type { AccessSettings } from "./settings.js";
 
@@ -27,11 +32,6 @@ import type { AccessSettings } from "./settings.js";
 
 const EDGE = "permission permissionSources { roleName } node { login }";
 
-const page = z.looseObject({
-  pageInfo: z.looseObject({ hasNextPage: z.boolean(), endCursor: z.string().nullable() }),
-  edges: z.array(z.unknown()),
-});
-
 const edge = z.looseObject({
   permission: z.enum(["READ", "TRIAGE", "WRITE", "MAINTAIN", "ADMIN"]),
   permissionSources: z.array(z.looseObject({ roleName: z.string().nullable() })),
@@ -57,31 +57,18 @@ export const accessGraphql: RepositoryGraphqlRead = {
     readsUsers(value as AccessSettings)
       ? `collaborators(first: 100, affiliation: DIRECT) { ${pageOf(EDGE, true)} }`
       : undefined,
-  answer: async ({ repo, data, failed, pages }) => {
+  answer: async (part) => {
     const answers = new RestAnswers();
-    const read = z.looseObject({ collaborators: page }).safeParse(data);
-    if (!read.success || failed(["collaborators"])) return answers;
-    const first = {
-      pageInfo: read.data.collaborators.pageInfo,
-      nodes: read.data.collaborators.edges,
-    };
-    const all = await allNodes(
-      first,
-      () => false,
-      (after) =>
-        pages.rest({
-          on: { repository: repo },
-          field: "collaborators(affiliation: DIRECT)",
-          nodes: EDGE,
-          edges: true,
-          after,
-        }),
-    );
+    const all = await repositoryConnection(part, "collaborators", {
+      field: "collaborators(affiliation: DIRECT)",
+      nodes: EDGE,
+      edges: true,
+    });
     const parsed = z.array(edge).safeParse(all?.nodes);
     if (all === undefined || all.failed.size > 0 || !parsed.success) return answers;
     if (!parsed.data.every((item) => builtInOnly(item.permissionSources))) return answers;
     answers.listed(
-      `${repoPath(repo)}/collaborators`,
+      `${repoPath(part.repo)}/collaborators`,
       parsed.data.map((item) => ({
         login: item.node.login,
         role_name: item.permission.toLowerCase(),

@@ -1,5 +1,10 @@
 import * as z from "zod";
-import { allNodes, pageOf, type RepositoryGraphqlRead, RestAnswers } from "../graphql-read.js";
+import {
+  pageOf,
+  type RepositoryGraphqlRead,
+  repositoryConnection,
+  RestAnswers,
+} from "../graphql-read.js";
 import { labelsPath } from "./plan.js";
 
 /**
@@ -12,11 +17,6 @@ import { labelsPath } from "./plan.js";
 const FIELDS = "name color description";
 const ORDER = "orderBy: {field: CREATED_AT, direction: ASC}";
 
-const page = z.looseObject({
-  pageInfo: z.looseObject({ hasNextPage: z.boolean(), endCursor: z.string().nullable() }),
-  nodes: z.array(z.unknown()),
-});
-
 const label = z.looseObject({
   name: z.string(),
   color: z.string(),
@@ -25,20 +25,16 @@ const label = z.looseObject({
 
 export const labelGraphql: RepositoryGraphqlRead = {
   select: () => `labels(first: 100, ${ORDER}) { ${pageOf(FIELDS)} }`,
-  answer: async ({ repo, data, failed, pages }) => {
+  answer: async (part) => {
     const answers = new RestAnswers();
-    const read = z.looseObject({ labels: page }).safeParse(data);
-    if (!read.success || failed(["labels", "pageInfo"])) return answers;
-    const all = await allNodes(
-      read.data.labels,
-      (index) => failed(["labels", "nodes", index]),
-      (after) =>
-        pages.rest({ on: { repository: repo }, field: `labels(${ORDER})`, nodes: FIELDS, after }),
-    );
+    const all = await repositoryConnection(part, "labels", {
+      field: `labels(${ORDER})`,
+      nodes: FIELDS,
+    });
     const parsed = z.array(label).safeParse(all?.nodes);
     if (all === undefined || all.failed.size > 0 || !parsed.success) return answers;
     answers.listed(
-      labelsPath(repo),
+      labelsPath(part.repo),
       parsed.data.map(({ name, color, description }) => ({ name, color, description })),
     );
     return answers;
