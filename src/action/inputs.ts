@@ -42,6 +42,10 @@ export interface ActionInputs {
   commentAuthor?: string;
   /** apply: apply a fresh plan even when it is not the one the merged pull request showed. */
   acceptReplan: boolean;
+  /** plan, apply: send every managed secret again (`--rotate-secrets`). */
+  rotateSecrets: boolean;
+  /** plan, apply: send again the secrets of these names (`--rotate-secret NAME`). */
+  rotateSecretNames: string[];
   /** The `github` target signs in as this GitHub App (with `privateKey`) instead of with the token. */
   appId?: string;
   privateKey?: string;
@@ -120,6 +124,16 @@ export function readInputs(env: Env): ActionInputs {
       "input 'changed-from' plans one change whole: use it with command plan, without shard or merge",
     );
   }
+  const rotateSecrets = boolean(env, "rotate-secrets") ?? false;
+  const rotateSecretNames = list(raw(env, "rotate-secret"));
+  if (
+    (rotateSecrets || rotateSecretNames.length > 0) &&
+    (command === "drift" || merge.length > 0)
+  ) {
+    throw new InputError(
+      "inputs 'rotate-secrets' and 'rotate-secret' send secrets again: use them with command plan or apply, without merge",
+    );
+  }
   const concurrency = raw(env, "concurrency");
   const writeInterval = raw(env, "write-interval");
   const reads = raw(env, "reads");
@@ -143,6 +157,8 @@ export function readInputs(env: Env): ActionInputs {
     config,
     commentKey: raw(env, "comment-key") ?? config.join(" "),
     acceptReplan,
+    rotateSecrets,
+    rotateSecretNames,
     format: format as Format,
     comment: commentText === undefined ? undefined : comment,
     allowDelete: boolean(env, "allow-delete") ?? false,

@@ -213,7 +213,12 @@ function planArgs(
     ];
   }
   const scope = revision === undefined ? [] : ["--changed-from", revision];
-  return ["plan", ...connectionArgs(inputs), ...shard, ...scope, ...common];
+  // A saved plan records what it sends again, and apply re-plans it the same way.
+  const rotation = [
+    ...(inputs.rotateSecrets ? ["--rotate-secrets"] : []),
+    ...inputs.rotateSecretNames.flatMap((name) => ["--rotate-secret", name]),
+  ];
+  return ["plan", ...connectionArgs(inputs), ...shard, ...scope, ...rotation, ...common];
 }
 
 export async function runAction(context: ActionEnvironment): Promise<number> {

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import type { ApplyReport, ChangeOutcome, ChangesByPlace, Plan } from "../core/plan.js";
-import { hasChanges } from "../core/plan.js";
+import type { ApplyReport, ChangeOutcome, ChangesByPlace, Plan, Rotation } from "../core/plan.js";
+import { hasChanges, rotationOf } from "../core/plan.js";
 import {
   type ApplyResult,
   applicableChanges,
@@ -31,6 +31,7 @@ import { clockTime, Progress, realEvery, tightestWindow } from "./progress.js";
 import { parseReads, readsFlag, readsHelp } from "./reads.js";
 import { raisedLimit, removalLimitFlags, removalLimitHelp } from "./removal-limit.js";
 import { loadStateAt } from "./revision.js";
+import { rotationFlags, rotationHelp, rotationOption } from "./rotation.js";
 import {
   type ConnectionFlags,
   configPaths,
@@ -234,7 +235,7 @@ export const flags = {
   shard: { type: "string" },
   "shard-share": { type: "string" },
   "allow-partial": { type: "boolean" },
-  "rotate-secrets": { type: "boolean" },
+  ...rotationFlags,
   target: { type: "string", multiple: true },
   ...removalLimitFlags,
   help: { type: "boolean", short: "h" },
@@ -257,8 +258,7 @@ ${colorHelp}${readsHelp}  --shard K/N              apply only this shard's part 
   --shard-share F          this shard's share of the token's limits instead of 1/N (0.5 or 1/2)
   --allow-partial          apply a saved plan of what changed since a revision ('plan --changed-from'),
                            checked against a fresh plan made the same way
-  --rotate-secrets         also send every managed webhook secret and authorization header again
-  --target ADDRESS         apply only what this address matches (repeatable; globs: github/acme/api/*,
+${rotationHelp}  --target ADDRESS         apply only what this address matches (repeatable; globs: github/acme/api/*,
                            */branch_protection/main); only what the targets reach is read
 ${removalLimitHelp}  -h, --help               this text
 Exit 0 when everything was applied and verified; 1 otherwise (removals held by the removal limit
@@ -331,7 +331,7 @@ export const apply: Command = async (argv, io) => {
   clients.push(...session.clients.values());
   session.onEvent((event) => progress.event(event));
   // A saved plan is checked against a fresh plan made the same way it was.
-  const rotateSecrets = values["rotate-secrets"] === true || saved?.rotate_secrets === true;
+  const rotation = rotationOption("apply", values, saved && rotationOf(saved));
   if (saved?.targets !== undefined && values.target !== undefined) {
     throw new CliError(`apply: ${savedFile} was planned with its own --target; give none`);
   }
@@ -340,7 +340,7 @@ export const apply: Command = async (argv, io) => {
   const removalLimit = raisedLimit("apply", values) ?? saved?.removal_limit;
   const replan = async (
     label: string,
-    rotate: boolean,
+    rotate: Rotation,
     deleted?: ChangesByPlace,
   ): Promise<Plan> => {
     progress.begin(label);
@@ -348,14 +348,14 @@ export const apply: Command = async (argv, io) => {
       const limit = removalLimit ? { removalLimit } : {};
       return partial === undefined
         ? await planPart("apply", state, session.readers, shard, {
-            rotateSecrets: rotate,
+            ...rotate,
             reads,
             ...(targets ? { targets } : {}),
             ...(deleted ? { deleted } : {}),
             ...limit,
           })
         : await planChanges("apply", partial.changed_from, base, state, session.readers, {
-            rotateSecrets: rotate,
+            ...rotate,
             ...(deleted ? { deleted } : {}),
             ...limit,
           });
@@ -364,7 +364,7 @@ export const apply: Command = async (argv, io) => {
     }
   };
   try {
-    const fresh = await replan("reading live state", rotateSecrets);
+    const fresh = await replan("reading live state", rotation);
     if (io.signal.aborted) {
       throw new CliError("apply: interrupted while reading live state; nothing was applied");
     }
@@ -412,7 +412,7 @@ export const apply: Command = async (argv, io) => {
     // Verified without rotating: a rotated secret must now plan as no change, like everything else.
     const verifying = result.stopped
       ? undefined
-      : await replan("verifying", false, deletesApplied(plan, outcomes));
+      : await replan("verifying", {}, deletesApplied(plan, outcomes));
     // An interrupted re-plan read only part of live state: it verifies nothing, either way.
     const verification = io.signal.aborted ? undefined : verifying;
     const checks = verification && verificationOf(outcomes, verification);

@@ -35,7 +35,9 @@ groups are listed as comments, since their clean-ups name what must not exist.
   --repo OWNER/REPO        a repository to export (repeatable); a glob (acme/*) exports every
                            repository it selects: what all of them share on one glob entry, the rest
                            on each repository's own entry
-  --org OWNER              every repository of OWNER (as --repo OWNER/*) and its organization rulesets
+  --org OWNER              every repository of OWNER (as --repo OWNER/*) and the organization's
+                           settings, Actions permissions, variables, rulesets, hooks and the names of
+                           its secrets (write-only values as \${…} placeholders to fill)
   --out FILE|DIR/          write to FILE instead of stdout, or to a directory (a trailing / or an
                            existing one): a file per owner, planning.yaml for the planning side
   --where NAME=VALUE       only the repositories of a glob whose custom property NAME has VALUE

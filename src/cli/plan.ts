@@ -5,6 +5,7 @@ import { colorFlag, colorHelp, parseFormat, printPlan, savePlan, useColor } from
 import { parseReads, readsFlag, readsHelp } from "./reads.js";
 import { raisedLimit, removalLimitFlags, removalLimitHelp } from "./removal-limit.js";
 import { loadStateAt } from "./revision.js";
+import { rotationFlags, rotationHelp, rotationOption } from "./rotation.js";
 import { configPaths, connectionFlags, connectionHelp, loadState, openSession } from "./session.js";
 import {
   targetOption,
@@ -25,7 +26,7 @@ export const flags = {
   "shard-share": { type: "string" },
   "changed-from": { type: "string" },
   merge: { type: "boolean" },
-  "rotate-secrets": { type: "boolean" },
+  ...rotationFlags,
   target: { type: "string", multiple: true },
   ...removalLimitFlags,
   help: { type: "boolean", short: "h" },
@@ -46,9 +47,7 @@ ${colorHelp}${readsHelp}  --out PLAN.json          also save the plan as JSON (a
                            many resources it left out, and a saved one is marked partial
   --target ADDRESS         plan only what this address matches (repeatable; globs: github/acme/api/*,
                            */branch_protection/main); only what the targets reach is read
-  --rotate-secrets         send every managed webhook secret and authorization header again (they are
-                           write-only, so a plan cannot tell whether the service holds the current value)
-${removalLimitHelp}  --merge SHARD.json...    combine the plans of all N shards (saved with --out) into one; reads nothing live
+${rotationHelp}${removalLimitHelp}  --merge SHARD.json...    combine the plans of all N shards (saved with --out) into one; reads nothing live
   -h, --help               this text
 Exit 0: no changes (audit reports alone don't count); 2: changes; 1: errors.
 `;
@@ -111,18 +110,18 @@ export const plan: Command = async (argv, io) => {
       [],
       shardClientOptions("plan", shard, values["shard-share"]),
     );
-    const rotateSecrets = values["rotate-secrets"] === true;
+    const rotation = rotationOption("plan", values);
     try {
       result =
         changedFrom === undefined
           ? await planPart("plan", state, session.readers, shard, {
-              rotateSecrets,
+              ...rotation,
               reads,
               ...(targets ? { targets } : {}),
               ...(removalLimit ? { removalLimit } : {}),
             })
           : await planChanges("plan", changedFrom, base, state, session.readers, {
-              rotateSecrets,
+              ...rotation,
               ...(removalLimit ? { removalLimit } : {}),
             });
     } finally {

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { DesiredState } from "../config/model.js";
-import type { ChangesByPlace, Plan } from "../core/plan.js";
+import { type ChangesByPlace, type Plan, type Rotation, withRotation } from "../core/plan.js";
 import { mergePlans, PlanFileError, type PlanSource } from "../engine/merge.js";
 import { planChanged } from "../engine/changed.js";
 import { measureReads } from "../engine/read-budget.js";
@@ -84,11 +84,10 @@ export async function planChanges(
   head: DesiredState,
   readers: ReadonlyMap<string, ResourceReader>,
   {
-    rotateSecrets,
     deleted,
     removalLimit,
-  }: {
-    rotateSecrets: boolean;
+    ...rotation
+  }: Rotation & {
     /** When the plan verifies an apply: the deletes it carried out. */
     deleted?: ChangesByPlace;
     /** The removal limit this run raised. */
@@ -102,15 +101,14 @@ export async function planChanges(
       changedFrom,
       readers,
       now: Date.now(),
-      rotateSecrets,
+      ...rotation,
       ...(deleted ? { deleted } : {}),
     }).catch((error: unknown) => {
       if (error instanceof BudgetTooSmall) throw new CliError(`${command}: ${error.message}`);
       throw error;
     }),
   );
-  const plan = { ...withRemovalLimit(planned, head, removalLimit), budget };
-  return rotateSecrets ? { ...plan, rotate_secrets: true } : plan;
+  return withRotation({ ...withRemovalLimit(planned, head, removalLimit), budget }, rotation);
 }
 
 /** `plan --merge a.json b.json …`: the shard plans, read relative to the working directory. */

@@ -6,6 +6,11 @@ export const SECRET_KEYS: ReadonlySet<string> = new Set(["secret", "authorizatio
 
 export const ENV_REFERENCE = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
 
+function isSecretKey(path: Path): boolean {
+  const key = path[path.length - 1];
+  return typeof key === "string" && SECRET_KEYS.has(key);
+}
+
 /** `${NAME:public}` marks a value that is not sensitive; any other modifier is an error. */
 const PUBLIC = "public";
 
@@ -45,6 +50,8 @@ export interface Interpolated {
 }
 
 export interface InterpolateOptions {
+  /** Where the file holds secret references (default: under the secret keys). */
+  secretAt?: (path: Path) => boolean;
   /**
    * A variable that is not set is no problem: its reference is kept as written and the string's
    * path listed in `unresolved` (validating the shape of a config without its secrets).
@@ -63,7 +70,7 @@ type Env = Readonly<Record<string, string | undefined>>;
 export function interpolate(
   value: unknown,
   env: Env,
-  { allowUnset = false }: InterpolateOptions = {},
+  { allowUnset = false, secretAt = isSecretKey }: InterpolateOptions = {},
 ): Interpolated {
   const result: Interpolated = {
     value: undefined,
@@ -100,8 +107,7 @@ export function interpolate(
     return walkContainer(node);
   };
   const walkString = (node: string): string => {
-    const key = path[path.length - 1];
-    if (typeof key === "string" && SECRET_KEYS.has(key)) {
+    if (secretAt(path)) {
       const name = ENV_REFERENCE.exec(node)?.[1];
       if (name === undefined) return node;
       const found = lookup(name);

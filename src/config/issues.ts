@@ -1,15 +1,23 @@
 import type * as z from "zod";
 import { type ConfigError, type Path, errorAt } from "./errors.js";
 import { SECRET_KEYS } from "./interpolate.js";
+import type { SecretAt } from "./secret-paths.js";
 import type { SourceFile } from "./source.js";
 
 type Issue = z.core.$ZodIssue;
 
 /** Turns zod's issues into positioned errors that say what was expected and what was found. */
-export function issuesToErrors(issues: readonly Issue[], source: SourceFile): ConfigError[] {
+export function issuesToErrors(
+  issues: readonly Issue[],
+  source: SourceFile,
+  secretAt: SecretAt = isSecretKey,
+): ConfigError[] {
   const errors: ConfigError[] = [];
   const add = (path: Path, message: string, at: "key" | "value" = "value") =>
     errors.push(errorAt(source.locate(path, at), path, message));
+
+  /** A secret or a token is never quoted. */
+  const isSensitive = (path: Path) => secretAt(path) || path[path.length - 1] === "token";
 
   const visit = (issue: Issue, prefix: Path): void => {
     const path = [...prefix, ...(issue.path as Path)];
@@ -19,7 +27,7 @@ export function issuesToErrors(issues: readonly Issue[], source: SourceFile): Co
         path,
         found === undefined
           ? `required key is missing (expected ${expected})`
-          : `expected ${expected}, found ${describeFound(found, path)}`,
+          : `expected ${expected}, found ${describeFound(found, isSensitive(path))}`,
       );
     switch (issue.code) {
       case "unrecognized_keys": {
@@ -55,14 +63,14 @@ export function issuesToErrors(issues: readonly Issue[], source: SourceFile): Co
           path,
           isSensitive(path)
             ? issue.message
-            : `${issue.message}, found ${describeFound(found, path)}`,
+            : `${issue.message}, found ${describeFound(found, isSensitive(path))}`,
         );
         return;
       case "too_big": {
         const limit = issue.inclusive === false ? "less than" : "at most";
         add(
           path,
-          `expected ${limit} ${bound(issue.maximum, issue.origin)}, found ${describeSize(found, path)}`,
+          `expected ${limit} ${bound(issue.maximum, issue.origin)}, found ${describeSize(found, isSensitive(path))}`,
         );
         return;
       }
@@ -70,7 +78,7 @@ export function issuesToErrors(issues: readonly Issue[], source: SourceFile): Co
         const limit = issue.inclusive === false ? "more than" : "at least";
         add(
           path,
-          `expected ${limit} ${bound(issue.minimum, issue.origin)}, found ${describeSize(found, path)}`,
+          `expected ${limit} ${bound(issue.minimum, issue.origin)}, found ${describeSize(found, isSensitive(path))}`,
         );
         return;
       }
@@ -120,22 +128,22 @@ function bound(limit: number | bigint, origin: string): string {
   return String(limit);
 }
 
-function isSensitive(path: Path): boolean {
+function isSecretKey(path: Path): boolean {
   const key = path[path.length - 1];
-  return typeof key === "string" && (SECRET_KEYS.has(key) || key === "token");
+  return typeof key === "string" && SECRET_KEYS.has(key);
 }
 
-/** Describes a found value; never quotes values under secret keys. */
-export function describeFound(value: unknown, path: Path): string {
+/** Describes a found value; never quotes a sensitive one. */
+function describeFound(value: unknown, sensitive: boolean): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "a list";
   switch (typeof value) {
     case "undefined":
       return "nothing";
     case "string":
-      return isSensitive(path) ? "a string" : `the string ${quote(value)}`;
+      return sensitive ? "a string" : `the string ${quote(value)}`;
     case "number":
-      return isSensitive(path) ? "a number" : `the number ${value}`;
+      return sensitive ? "a number" : `the number ${value}`;
     case "boolean":
       return String(value);
     case "object":
@@ -145,10 +153,10 @@ export function describeFound(value: unknown, path: Path): string {
   }
 }
 
-function describeSize(value: unknown, path: Path): string {
+function describeSize(value: unknown, sensitive: boolean): string {
   if (Array.isArray(value)) return value.length === 0 ? "none" : `${value.length}`;
   if (typeof value === "string" && value.length === 0) return "an empty string";
-  return describeFound(value, path);
+  return describeFound(value, sensitive);
 }
 
 function quote(text: string): string {

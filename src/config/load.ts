@@ -16,6 +16,7 @@ import { issuesToErrors } from "./issues.js";
 import type { DesiredState } from "./model.js";
 import { type ValidFile, resolve } from "./resolve.js";
 import { type ConfigFile, fileSchema } from "./schema.js";
+import { secretMatcher } from "./secret-paths.js";
 import { wrapSecrets } from "./secrets.js";
 import { LIMITS, parseSource, sizeMessage } from "./source.js";
 import type { ConfigSpec } from "./spec.js";
@@ -70,6 +71,7 @@ export function loadConfig(paths: readonly string[], options: LoadOptions): Load
   /** Positions of values that refer to unset variables (allowUnset): not checked. */
   const unknown = new Set<string>();
   const known = (found: ConfigError[]) => found.filter((error) => !unknown.has(positionKey(error)));
+  const secretAt = secretMatcher(options.spec);
   const interpolated: InterpolatedField[] = [];
   const secretValues: string[] = [];
   const masked = (found: ConfigError[]) => maskInterpolated(found, interpolated, secretValues);
@@ -85,7 +87,7 @@ export function loadConfig(paths: readonly string[], options: LoadOptions): Load
     const { value, problems, sensitive, secrets, names, unresolved } = interpolate(
       parsed.source.value,
       options.env,
-      { allowUnset: options.allowUnset === true },
+      { allowUnset: options.allowUnset === true, secretAt },
     );
     for (const name of names) variables.add(name);
     for (const path of unresolved) unknown.add(positionKey(parsed.source.locate(path)));
@@ -108,10 +110,12 @@ export function loadConfig(paths: readonly string[], options: LoadOptions): Load
     for (const problem of problems)
       errors.push(errorAt(source.locate(problem.path), problem.path, problem.message));
     const checked = fileSchema(options.spec).safeParse(value);
-    const invalid = checked.success ? [] : known(issuesToErrors(checked.error.issues, source));
+    const invalid = checked.success
+      ? []
+      : known(issuesToErrors(checked.error.issues, source, secretAt));
     errors.push(...invalid);
     if (invalid.length === 0 && problems.length === 0 && parsed.problems.length === 0) {
-      valid.push({ source, data: wrapSecrets(value, options.env) as ConfigFile });
+      valid.push({ source, data: wrapSecrets(value, options.env, secretAt) as ConfigFile });
     }
   }
   const order = files.map((file) => file.display);

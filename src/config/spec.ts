@@ -62,6 +62,12 @@ export interface SettingSpec {
   /** What the value defines, for the once-only check across entries of one repository. */
   defines(value: unknown): Defined[];
   print(value: unknown): PrintBlock[];
+  /**
+   * Where the value holds secret references (exactly `${NAME}`, never expanded, wrapped in a
+   * Secret), relative to the value, `*` for any one key or index (`["actions", "*"]`); a key named
+   * `secret` or `authorization_header` is one wherever it is.
+   */
+  secrets?: readonly Path[];
 }
 
 /** A section of the file owned by one kind: `projects`, `groups`, `audits.gists` … */
@@ -81,6 +87,8 @@ export interface SectionSpec {
   /** The scope its resources are addressed under (and sharded by). */
   scope(entry: unknown): string;
   print(entry: unknown): PrintBlock[];
+  /** Where an entry holds secret references, relative to the entry (see SettingSpec.secrets). */
+  secrets?: readonly Path[];
 }
 
 export interface ConfigSpec {

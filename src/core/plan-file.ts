@@ -190,6 +190,7 @@ function fileSchema(kinds: readonly string[]) {
     errors: count.optional(),
     config: z.array(z.string().min(1)).min(1).optional(),
     rotate_secrets: z.literal(true).optional(),
+    rotate_secret: z.array(z.string().min(1)).min(1).optional(),
     shard: z
       .strictObject({ index: count.min(1), count: count.min(1) })
       .refine((shard) => shard.index <= shard.count, { error: "expected index ≤ count" })
@@ -279,6 +280,7 @@ export function readPlanFile(text: string, file: string, kinds: readonly string[
     ...plan,
     ...(parsed.data.config ? { config: parsed.data.config } : {}),
     ...(parsed.data.rotate_secrets ? { rotate_secrets: true } : {}),
+    ...(parsed.data.rotate_secret ? { rotate_secret: parsed.data.rotate_secret } : {}),
     ...(parsed.data.shard ? { shard: parsed.data.shard } : {}),
     ...(parsed.data.targets ? { targets: parsed.data.targets } : {}),
     ...(parsed.data.removal_limit ? { removal_limit: parsed.data.removal_limit } : {}),

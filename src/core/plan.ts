@@ -30,6 +30,21 @@ export interface SecretRef {
   $secret: string;
 }
 
+/**
+ * A placeholder for a secret that travels encrypted (GitHub's Actions and Dependabot secrets): apply
+ * reads the public key that `GET key` answers when it sends the request, and puts there the secret of
+ * the environment variable `secret` sealed under it (libsodium's sealed box, base64). Plans hold only
+ * the variable's name and the key's path.
+ */
+export interface SealedRef {
+  $sealed: { secret: string; key: string };
+}
+
+/** Stands for the `key_id` of the public key `GET $key_id` answers, read when apply sends the request. */
+export interface KeyIdRef {
+  $key_id: string;
+}
+
 export interface PlannedRequest {
   method: "GET" | "PUT" | "PATCH" | "POST" | "DELETE";
   /**
@@ -156,6 +171,11 @@ export interface Plan {
    */
   rotate_secrets?: true;
   /**
+   * The plan was made with `--rotate-secret NAME` for these names, so `apply PLAN.json` re-plans
+   * sending the same secrets again.
+   */
+  rotate_secret?: string[];
+  /**
    * The plan covers shard `index` of `count` (`--shard K/N`, 1-based), so `plan --merge` can tell a
    * complete set of shard plans from one that misses or repeats a shard.
    */
@@ -177,6 +197,34 @@ export interface Plan {
    * so `apply PLAN.json` re-plans with the same limit to check it.
    */
   removal_limit?: Partial<Pick<RemovalLimit, "share" | "deletes">>;
+}
+
+/**
+ * Which write-only values a plan sends again although they cannot be compared: every one
+ * (`--rotate-secrets`), and those named (`--rotate-secret NAME`: a secret's name, or the environment
+ * variable a value is read from).
+ */
+export interface Rotation {
+  rotateSecrets?: boolean;
+  rotateSecretNames?: readonly string[];
+}
+
+/** The plan, recording the rotation it was made with. */
+export function withRotation(plan: Plan, rotation: Rotation): Plan {
+  const names = rotation.rotateSecretNames ?? [];
+  return {
+    ...plan,
+    ...(rotation.rotateSecrets ? { rotate_secrets: true as const } : {}),
+    ...(names.length > 0 ? { rotate_secret: [...names] } : {}),
+  };
+}
+
+/** The rotation a plan was made with, to plan it again the same way. */
+export function rotationOf(plan: Plan): Rotation {
+  return {
+    rotateSecrets: plan.rotate_secrets === true,
+    rotateSecretNames: plan.rotate_secret ?? [],
+  };
 }
 
 export interface PartialPlan {

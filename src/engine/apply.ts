@@ -16,6 +16,7 @@ import {
   StoppedBeforeSending,
 } from "../forge/client.js";
 import { KIND_NAMES, verifyResponse } from "../resources/index.js";
+import { PublicKeys } from "./sealing.js";
 import { resolveSecrets } from "./secrets.js";
 
 export interface ApplyInput {
@@ -49,6 +50,12 @@ export interface ApplyResult {
     unanswered: number;
   };
 }
+
+/**
+ * The public keys of each target's client, read once per apply (sealed secrets are encrypted with
+ * them as their requests are sent).
+ */
+type KeysByClient = Map<ForgeClient, PublicKeys>;
 
 /** The run-wide stop: once set, no further request starts. */
 interface Stop {
@@ -96,7 +103,12 @@ function unanswered(change: Change, label: string, stop: Stop): ChangeOutcome {
   });
 }
 
-async function applyOne(change: Change, input: ApplyInput, stop: Stop): Promise<ChangeOutcome> {
+async function applyOne(
+  change: Change,
+  input: ApplyInput,
+  stop: Stop,
+  keys: KeysByClient,
+): Promise<ChangeOutcome> {
   if (change.held) return outcomeOf(change, { outcome: "held", message: change.held });
   if (change.action === "delete" && !input.allowDelete) {
     return outcomeOf(change, { outcome: "skipped", message: "deletes need --allow-delete" });
@@ -108,6 +120,16 @@ async function applyOne(change: Change, input: ApplyInput, stop: Stop): Promise<
       message: `target '${change.target}' has no connection`,
     });
   }
+  let publicKeys = keys.get(client);
+  if (publicKeys === undefined) {
+    publicKeys = new PublicKeys(client);
+    keys.set(client, publicKeys);
+  }
+  const resolution = {
+    secrets: input.secrets,
+    env: input.env,
+    publicKey: (path: string) => publicKeys.get(path),
+  };
   let firstAnswer: unknown;
   /** The requests of the change carried out so far, for the report of one that fails after them. */
   const done: string[] = [];
@@ -129,9 +151,7 @@ async function applyOne(change: Change, input: ApplyInput, stop: Stop): Promise<
       const request = { ...planned, path: resolveCreatedId(planned.path, firstAnswer) };
       label = `${request.method} ${request.path}`;
       const body =
-        request.body === undefined
-          ? undefined
-          : resolveSecrets(request.body, input.secrets, input.env);
+        request.body === undefined ? undefined : await resolveSecrets(request.body, resolution);
       const response = await client.request(request.method, request.path, {
         body,
         writeKey: `${change.target}/${change.scope}`,
@@ -195,6 +215,7 @@ export async function applyPlan(input: ApplyInput): Promise<ApplyResult> {
     byKind.set(change.kind, list);
   }
   const stop: Stop = { notAttempted: 0, unanswered: 0 };
+  const keys: KeysByClient = new Map();
   const outcomes: ChangeOutcome[] = [];
   for (const kind of KIND_NAMES) {
     const changes = byKind.get(kind) ?? [];
@@ -202,7 +223,7 @@ export async function applyPlan(input: ApplyInput): Promise<ApplyResult> {
     for (const step of [deletes, changes.filter((change) => change.action !== "delete")]) {
       const results = await Promise.all(
         step.map(async (change) => {
-          const outcome = await applyOne(change, input, stop);
+          const outcome = await applyOne(change, input, stop, keys);
           input.onOutcome?.(outcome);
           return outcome;
         }),

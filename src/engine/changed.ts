@@ -36,6 +36,7 @@ export interface ChangedPlanInput {
   readers: ReadonlyMap<string, ResourceReader>;
   now: number;
   rotateSecrets?: boolean;
+  rotateSecretNames?: readonly string[];
   /** When the plan verifies an apply: the deletes it carried out (see `PlanOptions.deleted`). */
   deleted?: ChangesByPlace;
 }
@@ -291,6 +292,7 @@ export async function planChanged({
   readers,
   now,
   rotateSecrets = false,
+  rotateSecretNames = [],
   deleted,
 }: ChangedPlanInput): Promise<Plan> {
   // Without a configuration at the revision, everything is new.
@@ -329,7 +331,7 @@ export async function planChanged({
     for (const entry of entries) unlisted.add(describeSelector(entry.selector));
   }
 
-  const options = { now, rotateSecrets };
+  const options = { now, rotateSecrets, rotateSecretNames };
   const [planned, before, holding] = await Promise.all([
     planWork({ repos: repos.head, errors: headExpansion.errors, sections: sections.head }, shared, {
       ...options,

@@ -1,5 +1,5 @@
 import type { DesiredState } from "../config/model.js";
-import type { ChangesByPlace, Plan } from "../core/plan.js";
+import { type ChangesByPlace, type Plan, type Rotation, withRotation } from "../core/plan.js";
 import type { ResourceReader } from "../resources/context.js";
 import type { ReadsMode } from "./bulk/reads.js";
 import { buildPlan } from "./plan.js";
@@ -30,12 +30,12 @@ export async function planPart(
   shard: Shard | undefined,
   {
     rotateSecrets = false,
+    rotateSecretNames = [],
     targets,
     deleted,
     reads = "rest",
     removalLimit,
-  }: {
-    rotateSecrets?: boolean;
+  }: Rotation & {
     targets?: TargetFilter;
     deleted?: ChangesByPlace;
     reads?: ReadsMode;
@@ -47,14 +47,13 @@ export async function planPart(
   const options = {
     now,
     rotateSecrets,
+    rotateSecretNames,
     reads,
     ...(targets ? { targets } : {}),
     ...(deleted ? { deleted } : {}),
   };
-  const withOptions = (planned: Plan): Plan => {
-    const plan = withRemovalLimit(planned, state, removalLimit);
-    return rotateSecrets ? { ...plan, rotate_secrets: true } : plan;
-  };
+  const withOptions = (planned: Plan): Plan =>
+    withRotation(withRemovalLimit(planned, state, removalLimit), options);
   const { result, budget } = await measureReads(readers, async () => {
     if (shard === undefined) return withOptions(await buildPlan({ state, readers, ...options }));
     const part = await shardState(state, readers, shard);

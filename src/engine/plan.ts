@@ -28,8 +28,10 @@ export interface PlanInput {
   readers: ReadonlyMap<string, ResourceReader>;
   /** Wall-clock time in ms, for audits of ages. */
   now: number;
-  /** Send managed webhook secrets and authorization headers again (they cannot be compared). */
+  /** Send every managed write-only value again (they cannot be compared). */
   rotateSecrets?: boolean;
+  /** Send again the write-only values of these names (`--rotate-secret NAME`). */
+  rotateSecretNames?: readonly string[];
   /** Plan only what these address patterns reach (`--target`). */
   targets?: TargetFilter;
   /** When the plan verifies an apply: the deletes it carried out (see `PlanOptions.deleted`). */
@@ -86,11 +88,17 @@ export async function buildPlan({
   readers,
   now,
   rotateSecrets = false,
+  rotateSecretNames = [],
   targets,
   deleted,
   reads = "rest",
 }: PlanInput): Promise<Plan> {
-  const options: PlanOptions = { now, rotateSecrets, ...(deleted ? { deleted } : {}) };
+  const options: PlanOptions = {
+    now,
+    rotateSecrets,
+    rotateSecretNames,
+    ...(deleted ? { deleted } : {}),
+  };
   if (targets === undefined) {
     const expansion = await expandRepositories(state, readers);
     const work = { ...expansion, sections: state.sections };

@@ -1,20 +1,37 @@
 import type { DesiredState } from "../config/model.js";
-import type { SecretRef } from "../core/plan.js";
+import type { KeyIdRef, SealedRef, SecretRef } from "../core/plan.js";
 import { isPlainObject } from "../core/plain.js";
 import { isSecret, type Secret } from "../core/secret.js";
+import { type PublicKey, seal } from "./sealing.js";
 
 function isSecretRef(value: unknown): value is SecretRef {
   return (
-    value !== null &&
-    typeof value === "object" &&
+    isPlainObject(value) &&
     Object.keys(value).length === 1 &&
-    typeof (value as SecretRef).$secret === "string"
+    typeof (value as Partial<SecretRef>).$secret === "string"
   );
 }
 
-/** Finds secret references in a planned body. */
+function isSealedRef(value: unknown): value is SealedRef {
+  if (!isPlainObject(value) || Object.keys(value).length !== 1) return false;
+  const sealed = (value as Partial<SealedRef>).$sealed;
+  return (
+    isPlainObject(sealed) && typeof sealed.secret === "string" && typeof sealed.key === "string"
+  );
+}
+
+function isKeyIdRef(value: unknown): value is KeyIdRef {
+  return (
+    isPlainObject(value) &&
+    Object.keys(value).length === 1 &&
+    typeof (value as Partial<KeyIdRef>).$key_id === "string"
+  );
+}
+
+/** The variables of the secret references in a planned body, sealed ones included. */
 function secretRefsIn(value: unknown): string[] {
   if (isSecretRef(value)) return [value.$secret];
+  if (isSealedRef(value)) return [value.$sealed.secret];
   if (value === null || typeof value !== "object") return [];
   return Object.values(value).flatMap(secretRefsIn);
 }
@@ -33,25 +50,44 @@ export function missingSecrets(
   return [...names].filter((name) => !secrets.has(name) && env[name] === undefined).sort();
 }
 
+/** What resolving a body's placeholders draws on, at the moment of sending it. */
+export interface Resolution {
+  /** The loaded desired state's secrets, by the variable they came from. */
+  secrets: ReadonlyMap<string, Secret>;
+  /** For a saved plan: the environment, whose variable a reference names. */
+  env: Readonly<Record<string, string | undefined>>;
+  /** The public key `GET path` answers, for sealed secrets. */
+  publicKey(path: string): Promise<PublicKey>;
+}
+
+function secretValue(name: string, resolution: Resolution): string {
+  const resolved = resolution.secrets.get(name)?.reveal() ?? resolution.env[name];
+  if (resolved === undefined) throw new Error(`secret ${name} is not set`);
+  return resolved;
+}
+
 /**
- * Replaces secret references with their values at the moment of sending. The values come from the
- * loaded desired state (its Secret objects) or, for a saved plan, the environment variable named.
+ * Replaces the placeholders of a planned body with what they stand for, just before it is sent:
+ * a secret reference with the variable's value, a sealed one with the value sealed under the public
+ * key it names, a key id reference with that key's id.
  */
-export function resolveSecrets(
-  value: unknown,
-  secrets: ReadonlyMap<string, Secret>,
-  env: Readonly<Record<string, string | undefined>>,
-): unknown {
-  if (isSecretRef(value)) {
-    const resolved = secrets.get(value.$secret)?.reveal() ?? env[value.$secret];
-    if (resolved === undefined) throw new Error(`secret ${value.$secret} is not set`);
-    return resolved;
+export async function resolveSecrets(value: unknown, resolution: Resolution): Promise<unknown> {
+  if (isSecretRef(value)) return secretValue(value.$secret, resolution);
+  if (isSealedRef(value)) {
+    const { key } = await resolution.publicKey(value.$sealed.key);
+    return seal(secretValue(value.$sealed.secret, resolution), key);
   }
-  if (Array.isArray(value)) return value.map((item) => resolveSecrets(item, secrets, env));
+  if (isKeyIdRef(value)) return (await resolution.publicKey(value.$key_id)).key_id;
+  if (Array.isArray(value)) {
+    return Promise.all(value.map((item) => resolveSecrets(item, resolution)));
+  }
   if (value !== null && typeof value === "object") {
-    return Object.fromEntries(
-      Object.entries(value).map(([key, inner]) => [key, resolveSecrets(inner, secrets, env)]),
+    const entries = await Promise.all(
+      Object.entries(value).map(
+        async ([key, inner]) => [key, await resolveSecrets(inner, resolution)] as const,
+      ),
     );
+    return Object.fromEntries(entries);
   }
   return value;
 }

@@ -1,5 +1,12 @@
 import type { ConfigError } from "../config/errors.js";
-import { type ApplyReport, type ChangesByPlace, hasChanges, type Plan } from "../core/plan.js";
+import {
+  type ApplyReport,
+  type ChangesByPlace,
+  hasChanges,
+  type Plan,
+  type Rotation,
+  rotationOf,
+} from "../core/plan.js";
 import {
   applicableChanges,
   applyPlan,
@@ -72,15 +79,15 @@ export async function apply(reviewed: Plan, options: ApplyOptions = {}): Promise
   const connection = await connectFor(loaded, options, reviewed.shard);
   // A plan made for some addresses only is checked against a fresh plan of the same ones.
   const targets = reviewed.targets ? new TargetFilter(reviewed.targets) : undefined;
-  const replan = (rotateSecrets: boolean, deleted?: ChangesByPlace) =>
+  const replan = (rotation: Rotation, deleted?: ChangesByPlace) =>
     planPart(state, connection.readers, reviewed.shard, {
-      rotateSecrets,
+      ...rotation,
       reads: options.reads ?? "auto",
       ...(targets ? { targets } : {}),
       ...(deleted ? { deleted } : {}),
       ...(reviewed.removal_limit ? { removalLimit: reviewed.removal_limit } : {}),
     });
-  const fresh = await replan(reviewed.rotate_secrets === true);
+  const fresh = await replan(rotationOf(reviewed));
   const checked = savedPlanToApply(reviewed, fresh, redactor.plan(fresh));
   if ("refusals" in checked) return { status: "refused", refusals: checked.refusals };
   const toApply = checked.plan;
@@ -103,7 +110,7 @@ export async function apply(reviewed: Plan, options: ApplyOptions = {}): Promise
   // Verified without rotating: a rotated secret must now plan as no change, like everything else.
   const verification = result.stopped
     ? undefined
-    : await replan(false, deletesApplied(toApply, result.outcomes));
+    : await replan({}, deletesApplied(toApply, result.outcomes));
   const checks = verification && verificationOf(result.outcomes, verification);
   const report: ApplyReport = {
     // A failure's message may quote what the service echoed of a request.

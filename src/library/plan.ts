@@ -27,8 +27,13 @@ export interface LoadingOptions {
 export interface PlanOptions extends ConnectOptions, LoadingOptions {
   /** Plan only shard `index` of `count` (1-based), at 1/count of the rate budget. */
   shard?: Shard;
-  /** Send every managed webhook secret and authorization header again (they are write-only). */
+  /** Send every managed write-only value again: webhook secrets, authorization headers, secrets. */
   rotateSecrets?: boolean;
+  /**
+   * Send again the secrets of these names (as `--rotate-secret NAME`): an Actions or Dependabot
+   * secret's name, or the environment variable a value is read from; case-insensitive.
+   */
+  rotateSecretNames?: readonly string[];
   /**
    * Plan only what these addresses match, as `--target` does (globs allowed, such as
    * `github/acme/api/*`); only what they reach is read.
@@ -123,6 +128,7 @@ export async function plan(
   const connection = await connectFor(loaded, options, options.shard);
   const fresh = await planPart(loaded.state, connection.readers, options.shard, {
     rotateSecrets: options.rotateSecrets === true,
+    rotateSecretNames: options.rotateSecretNames ?? [],
     reads: options.reads ?? "auto",
     ...(options.targets?.length ? { targets: new TargetFilter(options.targets) } : {}),
     ...(options.removalLimit ? { removalLimit: options.removalLimit } : {}),

@@ -1,6 +1,7 @@
 import type { ConfigSpec } from "../config/spec.js";
 import type { PlannedRequest } from "../core/plan.js";
 import { access } from "./access/index.js";
+import { actionsKind } from "./actions/index.js";
 import { autolink } from "./autolink/index.js";
 import { boardKind } from "./board/index.js";
 import { branchProtection } from "./branch-protection/index.js";
@@ -11,9 +12,12 @@ import { invitation } from "./invitation/index.js";
 import type { KindModule, OrganizationPart, RepositoryPart, SectionPart } from "./kind.js";
 import { label } from "./label/index.js";
 import { migrationKind } from "./migration/index.js";
+import { organizationSettingsKind } from "./organization-settings/index.js";
 import { organizationsSection } from "./organizations.js";
 import { ruleset } from "./ruleset/index.js";
+import { secretKind } from "./secret/index.js";
 import { team } from "./team/index.js";
+import { variableKind } from "./variable/index.js";
 import { webhook } from "./webhook/index.js";
 
 export type {
@@ -26,17 +30,23 @@ export type {
 } from "./kind.js";
 
 /**
- * The kinds of resource, in the order plans list them and apply applies them: teams before the
- * access granted to them, labels, environments and autolinks, rulesets (which may name teams),
- * then classic protections (a ruleset is in place before a classic protection it makes redundant
- * goes), hooks, clean-ups, audits. The one place a kind is registered (docs/adding-a-kind.md).
+ * The kinds of resource, in the order plans list them and apply applies them: an organization's
+ * settings, teams before the access granted to them, labels, environments and autolinks, Actions
+ * permissions, then variables and secrets (after the environments they may live in), rulesets
+ * (which may name teams), then classic protections (a ruleset is in place before a classic
+ * protection it makes redundant goes), hooks, clean-ups, audits. The one place a kind is registered
+ * (docs/adding-a-kind.md).
  */
 export const KINDS: readonly KindModule[] = [
+  organizationSettingsKind,
   team,
   access,
   label,
   environment,
   autolink,
+  actionsKind,
+  variableKind,
+  secretKind,
   ruleset,
   branchProtection,
   webhook,

@@ -29,8 +29,13 @@ export interface KindModule {
 export interface PlanOptions {
   /** Wall-clock time in ms, for audits of ages. */
   now: number;
-  /** Send write-only values (webhook secrets, authorization headers) again. */
+  /** Send every write-only value (webhook secrets, authorization headers, secrets) again. */
   rotateSecrets: boolean;
+  /**
+   * Send again the write-only values of these names (`--rotate-secret NAME`): a secret's name, or the
+   * environment variable a value is read from (see `rotates`).
+   */
+  rotateSecretNames?: readonly string[];
   /**
    * Set when the plan verifies an apply: the deletes it carried out. A kind whose deletes remove
    * what no configuration names (hooks authoritative mode removes) plans each of them once it has

@@ -58,6 +58,9 @@ export function organizationsSection(kinds: readonly OrganizationKind[]): Sectio
       targetType: "repository",
       noun: ["organization", "organizations"],
       scope: (value) => (value as OrganizationEntry).name,
+      secrets: settings.flatMap((setting) =>
+        (setting.secrets ?? []).map((path) => [setting.key, ...path]),
+      ),
       defines: (value) => {
         const org = value as OrganizationEntry;
         return present(org).flatMap(({ organization: { setting } }) =>

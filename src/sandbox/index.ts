@@ -15,6 +15,7 @@ import { ResponseTimeLimiter } from "./core/response-time.js";
 import { Router } from "./core/router.js";
 import { githubRoutes } from "./github/index.js";
 import { gitlabRoutes } from "./gitlab/index.js";
+import { sealingReady } from "./core/sealed-box.js";
 import { checkSeed, readSeedFile, worldFromSeed } from "./seed/file.js";
 import { createRequestHandler, type RecordedRequest } from "./core/server.js";
 import { emptyStats, type SandboxStats } from "./core/stats.js";
@@ -119,6 +120,8 @@ function checkOptions(options: SandboxOptions): Partial<Record<Category, number>
 /** Starts a sandbox on loopback HTTP; resolves once it listens. Throws SeedError for a bad seed. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const limits = checkOptions(options);
+  // Secrets are sealed with libsodium, which must be loaded before a handler opens one.
+  await sealingReady;
   const loaded =
     options.seed === undefined
       ? checkSeed(demoWorld, () => "demo world")

@@ -39,6 +39,8 @@ describe("Action inputs", () => {
       merge: [],
       commentKey: "forgeplan.yaml",
       acceptReplan: false,
+      rotateSecrets: false,
+      rotateSecretNames: [],
     });
     expect(readInputs({ INPUT_COMMENT: "auto", INPUT_CONFIG: "a.yaml\n b/ " })).toMatchObject({
       comment: undefined,

@@ -5,7 +5,11 @@ import { formatConfigError, type RepositoryEntry } from "../../src/config/index.
 import { loadDesiredState } from "../../src/engine/desired.js";
 import { repoRoot } from "../helpers/cli.js";
 
-const env = { CI_HOOK_SECRET: "example-secret", CI_HOOK_AUTH: "Bearer example" };
+const env = {
+  CI_HOOK_SECRET: "example-secret",
+  CI_HOOK_AUTH: "Bearer example",
+  ACME_NPM_TOKEN: "example-token",
+};
 const examples = readdirSync(`${repoRoot}examples`).filter((name) => /\.ya?ml$/.test(name));
 
 function load(name: string) {

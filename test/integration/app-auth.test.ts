@@ -271,13 +271,17 @@ ${PROTECTION}`,
       return run;
     };
     // Administration write and Members read: export reads rulesets, whose bypass actors only an
-    // editor sees, and names their teams; Issues read for labels, Actions read for environments.
+    // editor sees, and names their teams; Issues read for labels, Actions read for environments;
+    // Variables, Secrets and Dependabot secrets read: it reads those too.
     const readers = {
       administration: "write",
       repository_hooks: "read",
       members: "read",
       issues: "read",
       actions: "read",
+      actions_variables: "read",
+      secrets: "read",
+      dependabot_secrets: "read",
     };
     const refused = await exported(readers);
     expect(refused.code).toBe(1);

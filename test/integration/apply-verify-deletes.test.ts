@@ -3,7 +3,7 @@ import { type ApplyReport, type Change, newChange } from "../../src/core/plan.js
 import { Secret } from "../../src/core/secret.js";
 import { ForgeClient } from "../../src/forge/client.js";
 import { ResourceReader } from "../../src/resources/context.js";
-import { planWebhooks } from "../../src/resources/webhook/index.js";
+import { planWebhooks, repositorySite } from "../../src/resources/webhook/index.js";
 import { runInProcess } from "../helpers/cli.js";
 import { type Refuse, sandboxBehindProxy } from "../helpers/failing-proxy.js";
 import { call, configFile } from "../helpers/sandbox.js";
@@ -198,10 +198,10 @@ describe("the hooks an apply deleted, in the plan that verifies it", () => {
   const planned = (deleted: Change[]) =>
     planWebhooks({
       reader: reader(),
-      repo: { owner: "acme", name: "api" },
+      site: repositorySite({ owner: "acme", name: "api" }),
       mode: "additive",
       hooks: [],
-      rotateSecrets: false,
+      rotation: {},
       deleted,
     });
 

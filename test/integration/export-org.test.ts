@@ -16,17 +16,31 @@ afterEach(async () => {
   await world.stop();
 });
 
+/** The placeholders export writes for the demo organization's write-only values, set. */
+const placeholders = { NPM_TOKEN: "any", ACME_HOOK_501_SECRET: "any" };
+
 describe("export of a whole owner", () => {
-  it("writes every repository and the organization's rulesets, and plans as no change", async () => {
+  it("writes every repository and the organization's settings, Actions, secrets' names, rulesets and hooks, and plans as no change once the placeholders are set", async () => {
     const at = ["--sandbox-url", world.url];
     const exported = await runInProcess(["export", "--org", "acme", ...at], { cwd });
     expect(exported.code).toBe(0);
     expect(exported.stdout).toContain("- name: acme/*\n");
-    expect(exported.stdout).toContain("organizations:\n  - name: acme\n    teams:\n");
+    expect(exported.stdout).toContain("organizations:\n  - name: acme\n    settings:\n");
+    for (const key of ["teams", "actions", "variables", "secrets", "rulesets", "webhooks"]) {
+      expect(exported.stdout).toContain(`\n    ${key}:\n`);
+    }
     expect(exported.stdout).toContain("\n    rulesets:\n      acme baseline:");
     expect(exported.stdout).toContain("acme baseline:");
+    expect(exported.stdout).toContain("        NPM_TOKEN:\n          value: ${NPM_TOKEN}\n");
+    expect(exported.stdout).toContain("        secret: ${ACME_HOOK_501_SECRET}\n");
     writeFileSync(join(cwd, "acme.yaml"), exported.stdout);
-    const planned = await runInProcess(["plan", "-c", "acme.yaml", ...at], { cwd });
+    const unset = await runInProcess(["plan", "-c", "acme.yaml", ...at], { cwd });
+    expect(unset.code).toBe(1);
+    expect(unset.stderr).toContain("NPM_TOKEN");
+    const planned = await runInProcess(["plan", "-c", "acme.yaml", ...at], {
+      cwd,
+      env: placeholders,
+    });
     expect(planned.stdout).toContain("No changes.");
     expect(planned.code).toBe(0);
   });
@@ -45,8 +59,13 @@ describe("export of a whole owner", () => {
     expect(acme).not.toContain("octo-admin/dotfiles");
     // The glob's comment travels with the owner's file; nothing else asked for planning.yaml.
     expect(acme).toContain("# acme/* selects");
-    expect((await runInProcess(["validate", "-c", "settings"], { cwd })).code).toBe(0);
-    const planned = await runInProcess(["plan", "-c", "settings", ...at], { cwd });
+    expect(
+      (await runInProcess(["validate", "-c", "settings"], { cwd, env: placeholders })).code,
+    ).toBe(0);
+    const planned = await runInProcess(["plan", "-c", "settings", ...at], {
+      cwd,
+      env: placeholders,
+    });
     expect(planned.stdout).toContain("No changes.");
     expect(planned.code).toBe(0);
   });

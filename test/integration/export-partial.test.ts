@@ -12,7 +12,8 @@ afterEach(() => {
 });
 
 /**
- * An App installation with Administration read (and the reads labels and environments need) but
+ * An App installation with Administration read (and the reads labels, environments, variables and
+ * secrets need) but
  * not Members, so the organization's teams cannot be read: GitHub shows a ruleset's bypass actors only
  * to who may edit it, so the rulesets of acme/api (which has one) cannot be read, and everything
  * else can.
@@ -26,6 +27,9 @@ async function readOnlyApp() {
         contents: "read",
         issues: "read",
         actions: "read",
+        actions_variables: "read",
+        secrets: "read",
+        dependabot_secrets: "read",
       },
     }),
     generate: 3,

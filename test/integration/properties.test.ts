@@ -215,12 +215,15 @@ repositories:
       expect(replan.code).toBe(0);
       const planned = Object.keys(changes(replan.stdout)).sort();
       expect(planned.filter((address) => address.includes("/label/"))).toHaveLength(18);
-      expect(planned.filter((address) => !address.includes("/label/"))).toEqual([
-        "github/acme/repo-0001/webhook/https://chat.acme.example/notify",
-        "github/acme/repo-0001/webhook/https://ci.acme.example/hooks/forge",
-        "github/acme/repo-0011/webhook/https://chat.acme.example/notify",
-        "github/acme/repo-0011/webhook/https://ci.acme.example/hooks/forge",
-      ]);
+      expect(planned.filter((address) => !address.includes("/label/"))).toEqual(
+        ["repo-0001", "repo-0011"].flatMap((repo) => [
+          `github/acme/${repo}/actions/access`,
+          `github/acme/${repo}/actions/permissions`,
+          `github/acme/${repo}/actions/workflow`,
+          `github/acme/${repo}/webhook/https://chat.acme.example/notify`,
+          `github/acme/${repo}/webhook/https://ci.acme.example/hooks/forge`,
+        ]),
+      );
     } finally {
       await generated.stop();
     }

@@ -23,9 +23,11 @@ const CANARIES = {
   HOOK_AUTH: "Bearer CanaryAuth_H3ader+/= 'q'",
   /** Interpolated into `url:`, which is not a secret key. */
   COLLECTOR_TOKEN: "ct_CanaryColl3ctor/+=~x",
+  /** An Actions secret of a repository and of the organization, sealed only at apply. */
+  ACTIONS_SECRET: "npm_CanaryActi0nsSecret&'\"<x>",
 };
 /** A part of each canary that every encoding leaves as it is. */
-const CORES = ["CanaryTok3n", "CanarySecr3t", "CanaryAuth", "CanaryColl3ctor"];
+const CORES = ["CanaryTok3n", "CanarySecr3t", "CanaryAuth", "CanaryColl3ctor", "CanaryActi0ns"];
 
 /** The forms the issue names: raw, JSON-escaped, URL-encoded (component and form), markdown-escaped. */
 function forms(value: string): string[] {
@@ -57,8 +59,9 @@ function filesUnder(path: string): string[] {
 
 /**
  * A loopback proxy to the sandbox that answers some requests with an error whose message echoes
- * the request's body and headers: creating a hook (500), editing one or its config (422), reading the
- * protection of acme/web's main (403). Everything else is forwarded.
+ * the request's body and headers: creating a hook (500), editing one or its config (422), setting
+ * an Actions secret (422, the body holding the sealed value), reading the protection of acme/web's main (403). Everything else
+ * is forwarded.
  */
 async function echoingProxy(upstream: string): Promise<{ url: string; server: Server }> {
   const server = createServer((req, res) => {
@@ -70,7 +73,8 @@ async function echoingProxy(upstream: string): Promise<{ url: string; server: Se
       const status =
         req.method === "POST" && /\/hooks$/.test(path)
           ? 500
-          : req.method === "PATCH" && /\/hooks\/\d+(\/config)?$/.test(path)
+          : (req.method === "PATCH" && /\/hooks\/\d+(\/config)?$/.test(path)) ||
+              (req.method === "PUT" && /\/actions\/secrets\/[^/]+$/.test(path))
             ? 422
             : req.method === "GET" && path.startsWith("/repos/acme/web/branches/main/protection")
               ? 403
@@ -148,9 +152,18 @@ beforeAll(async () => {
       '        - url: "https://collector2.example/h?t=${COLLECTOR_TOKEN}"',
       '          secret: "${HOOK_SECRET}"',
       '          authorization_header: "${HOOK_AUTH}"',
+      "    secrets:",
+      '      actions: { CANARY_TOKEN: "${ACTIONS_SECRET}" }',
       "  - name: acme/web",
       "    branch_protection:",
       "      main: { enforce_admins: true }",
+      "organizations:",
+      "  - name: acme",
+      "    secrets:",
+      '      actions: { ORG_CANARY: { value: "${ACTIONS_SECRET}", visibility: private } }',
+      "    webhooks:",
+      "      hooks:",
+      '        - { url: "https://org-collector.example/h", secret: "${HOOK_SECRET}" }',
       "",
     ].join("\n"),
   );
@@ -188,6 +201,7 @@ describe("canary values", () => {
       drift: await run(["drift", ...fast, "--cache", "cache", "--report-issue", "acme/api"]),
       "drift, answered from the cache": await run(["drift", ...fast, "--cache", "cache"]),
       export: await run(["export", "--repo", "acme/api"]),
+      "export --org": await run(["export", "--org", "acme"]),
     };
     for (const [command, result] of Object.entries(results)) {
       expectNoCanary(`${command} stdout`, result.stdout);
@@ -215,6 +229,9 @@ describe("canary values", () => {
       withoutReads(results.drift.stdout),
     );
     expect(results.export.stdout).toContain("url: https://collector.example/h?t=(sensitive)");
+    // The secrets were sent sealed, and refused with the body echoed: forgeplan said so.
+    expect(results["apply --format json"].stdout).toContain("github/acme/secret/ORG_CANARY");
+    expect(results["export --org"].code).toBe(0);
 
     const cached = filesUnder(join(workspace, "cache"));
     expect(cached.map((file) => readFileSync(file, "utf8")).join()).toContain(

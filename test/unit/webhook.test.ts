@@ -5,6 +5,7 @@ import { diffValues } from "../../src/resources/diff.js";
 import {
   fromRead,
   planHook,
+  repositorySite,
   targetOf,
   toSettings,
   verifyWritten,
@@ -12,7 +13,10 @@ import {
 import { githubExample } from "../helpers/github-examples.js";
 
 const url = "https://ci.acme.example/hooks/forge";
-const path = "/repos/acme/api/hooks";
+const site = repositorySite({ owner: "acme", name: "api" });
+const path = site.path;
+const asIs = {};
+const rotateAll = { rotateSecrets: true };
 
 /** A hook as the service lists it: a secret set (masked), no authorization header. */
 const listed = {
@@ -44,14 +48,14 @@ describe("webhook normalization", () => {
     const planned = planHook(
       desired({ events: ["push", "pull_request", "push"] }),
       listed,
-      path,
-      false,
+      site,
+      asIs,
     );
     expect(planned.action).toBe("no-op");
   });
 
   it("never compares a masked secret, and says it could not be verified", () => {
-    const planned = planHook(desired({ secret }), listed, path, false);
+    const planned = planHook(desired({ secret }), listed, site, asIs);
     expect(planned.action).toBe("no-op");
     expect(planned.requests).toEqual([]);
     expect(planned.notes).toEqual([
@@ -61,7 +65,7 @@ describe("webhook normalization", () => {
 
   it("sets a missing secret through the config endpoint, as a reference, never as the value", () => {
     const unset = { ...listed, config: { url, content_type: "json", insecure_ssl: "0" } };
-    const planned = planHook(desired({ secret }), unset, path, false);
+    const planned = planHook(desired({ secret }), unset, site, asIs);
     expect(planned.diff).toEqual([
       { path: "secret", before: "unset", after: "set", sensitive: true },
     ]);
@@ -75,16 +79,44 @@ describe("webhook normalization", () => {
     expect(JSON.stringify(planned.requests)).not.toContain("s3cr3t-value");
   });
 
-  it("changes a config key with the config endpoint only: the hook PATCH would remove the secret", () => {
-    const planned = planHook(desired({ content_type: "form", secret }), listed, path, false);
+  it("changes a config key with the config endpoint only, carrying the managed secret", () => {
+    const planned = planHook(desired({ content_type: "form", secret }), listed, site, asIs);
     expect(planned.requests).toEqual([
+      {
+        method: "PATCH",
+        path: `${path}/1/config`,
+        body: { content_type: "form", secret: { $secret: "CI_HOOK_SECRET" } },
+      },
+    ]);
+    expect(planned.diff.map((entry) => entry.path)).toEqual(["content_type"]);
+    expect(planned.notes).toEqual([
+      "secret sent again with the config edit, so the hook keeps the one configured",
+    ]);
+    const unmanaged = planHook(desired({ content_type: "form" }), listed, site, asIs);
+    expect(unmanaged.requests).toEqual([
       { method: "PATCH", path: `${path}/1/config`, body: { content_type: "form" } },
+    ]);
+  });
+
+  it("rotates only the secrets named, by the variable they are read from", () => {
+    const live = { ...listed, authorization_header: "********" };
+    const settings = desired({ secret, authorization_header: authorization });
+    const planned = planHook(settings, live, site, { rotateSecretNames: ["ci_hook_auth"] });
+    expect(planned.diff).toEqual([
+      { path: "authorization_header", before: "set", after: "rotated", sensitive: true },
+    ]);
+    expect(planned.requests).toEqual([
+      {
+        method: "PATCH",
+        path: `${path}/1`,
+        body: { authorization_header: { $secret: "CI_HOOK_AUTH" } },
+      },
     ]);
   });
 
   it("changes events and active with a hook PATCH that carries no config", () => {
     const settings = desired({ events: ["push", "pull_request", "release"], active: false });
-    expect(planHook(settings, listed, path, false).requests).toEqual([
+    expect(planHook(settings, listed, site, asIs).requests).toEqual([
       {
         method: "PATCH",
         path: `${path}/1`,
@@ -96,8 +128,8 @@ describe("webhook normalization", () => {
   it("rotates write-only values only when asked, as one visible write each", () => {
     const live = { ...listed, authorization_header: "********" };
     const settings = desired({ secret, authorization_header: authorization });
-    expect(planHook(settings, live, path, false).action).toBe("no-op");
-    const planned = planHook(settings, live, path, true);
+    expect(planHook(settings, live, site, asIs).action).toBe("no-op");
+    const planned = planHook(settings, live, site, rotateAll);
     expect(planned.action).toBe("update");
     expect(planned.diff).toEqual([
       { path: "secret", before: "set", after: "rotated", sensitive: true },
@@ -118,7 +150,7 @@ describe("webhook normalization", () => {
   });
 
   it("creates with GitHub's closed POST body and sets the spec's fields on the hook it created", () => {
-    const plain = planHook(desired({ events: ["push"] }), undefined, path, false);
+    const plain = planHook(desired({ events: ["push"] }), undefined, site, asIs);
     expect(plain.requests).toEqual([
       {
         method: "POST",
@@ -132,8 +164,8 @@ describe("webhook normalization", () => {
     const filtered = planHook(
       desired({ branch_filter: "main", secret, authorization_header: authorization }),
       undefined,
-      path,
-      false,
+      site,
+      asIs,
     );
     expect(filtered.requests).toEqual([
       {

@@ -8,18 +8,28 @@ import {
   newChange,
   type PlannedRequest,
   type Removal,
+  type Rotation,
   type SecretRef,
   unlistedChange,
 } from "../../core/plan.js";
 import type { Secret } from "../../core/secret.js";
 import { changeError, mustFind, repoPath, type RepoRef, type ResourceReader } from "../context.js";
-import type { KindModule } from "../kind.js";
-import { hookListRules, type WebhookSettings, type Webhooks, webhooks } from "./settings.js";
+import type { KindModule, PlanOptions } from "../kind.js";
+import { rotates } from "../rotation.js";
+import {
+  hookListRules,
+  organizationWebhooks,
+  type WebhookSettings,
+  type Webhooks,
+  webhooks,
+} from "./settings.js";
 import { diffValues } from "../diff.js";
 import { fingerprint } from "../fingerprint.js";
 
 /**
- * Repository webhooks, keyed by delivery URL (or a pinned id).
+ * Webhooks of repositories and of organizations, keyed by delivery URL (or a pinned id). Both follow
+ * the same rules; an organization's hooks have no `branch_filter` or `authorization_header` (the
+ * spec's fields of repository hooks), and GitHub's organization POST requires `name: "web"`.
  *
  * Which request carries which field follows GitHub's documented rules, because getting them wrong
  * silently removes a security setting:
@@ -73,6 +83,29 @@ export const readHook = z.looseObject({
 });
 type ReadHook = z.infer<typeof readHook>;
 
+/**
+ * Where hooks live: a repository (`/repos/{owner}/{repo}/hooks`) or an organization
+ * (`/orgs/{org}/hooks`), and the scope their changes are addressed under.
+ */
+export interface HookSite {
+  scope: string;
+  /** The hooks' collection path. */
+  path: string;
+  owner: "repository" | "organization";
+}
+
+export function repositorySite(repo: RepoRef): HookSite {
+  return {
+    scope: `${repo.owner}/${repo.name}`,
+    path: `${repoPath(repo)}/hooks`,
+    owner: "repository",
+  };
+}
+
+export function organizationSite(org: string): HookSite {
+  return { scope: org, path: `/orgs/${encodeURIComponent(org)}/hooks`, owner: "organization" };
+}
+
 /** GitHub's webhook-config, the answer of `PATCH …/hooks/{id}/config`. */
 const readConfig = z.looseObject({
   url: z.string().optional(),
@@ -94,10 +127,16 @@ function eventSet(events: readonly string[] | undefined): string[] {
   return [...new Set(events ?? [])].sort();
 }
 
-export function fromRead(hook: ReadHook): CanonicalHook {
+/**
+ * The hook as forgeplan compares it. A repository hook's top-level `url` is its delivery URL (the
+ * spec's Hook); an organization hook's is its own API URL (GitHub's org-hook), so there only
+ * `config.url` is the delivery URL.
+ */
+export function fromRead(hook: ReadHook, owner: HookSite["owner"] = "repository"): CanonicalHook {
   const config = hook.config ?? {};
+  const delivery = owner === "repository" ? hook.url : undefined;
   return {
-    url: config.url ?? hook.url ?? "",
+    url: config.url ?? delivery ?? "",
     // A config without a content type is GitHub's default: "The default is `form`".
     content_type: config.content_type ?? hook.content_type ?? "form",
     events: eventSet(hook.events),
@@ -125,28 +164,36 @@ interface WriteOnlyPlan {
   notes: string[];
 }
 
+/**
+ * `configEdit`: the hook's config changes, and a config edit carries the managed secret (see
+ * `requestsFor`), so a secret the service has is sent again then, without being asked.
+ */
 function writeOnlyPlan(
   desired: WebhookSettings,
   live: CanonicalHook | null,
-  rotate: boolean,
+  rotation: Rotation,
+  configEdit: boolean,
 ): WriteOnlyPlan {
   const wanted = WRITE_ONLY.filter((key) => desired[key] !== undefined);
   if (live === null) return { send: wanted, rotated: [], notes: [] };
   const missing = wanted.filter((key) => live[key] === "unset");
   const present = wanted.filter((key) => live[key] === "set");
-  if (rotate) {
-    const notes =
-      present.length > 0 ? [`${present.join(" and ")} sent again (--rotate-secrets)`] : [];
-    return { send: wanted, rotated: present, notes };
-  }
-  const notes =
-    present.length > 0
+  const rotated = present.filter((key) => rotates(rotation, desired[key]?.source));
+  const carried = present.filter((key) => key === "secret" && configEdit && !rotated.includes(key));
+  const unverified = present.filter((key) => !rotated.includes(key) && !carried.includes(key));
+  const notes = [
+    ...(rotated.length > 0 ? [`${rotated.join(" and ")} sent again (rotation asked for)`] : []),
+    ...(carried.length > 0
+      ? ["secret sent again with the config edit, so the hook keeps the one configured"]
+      : []),
+    ...(unverified.length > 0
       ? [
-          `${present.join(" and ")} ${present.length > 1 ? "are" : "is"} write-only and could not be verified; ` +
+          `${unverified.join(" and ")} ${unverified.length > 1 ? "are" : "is"} write-only and could not be verified; ` +
             "apply with --rotate-secrets to send the current value again",
         ]
-      : [];
-  return { send: missing, rotated: [], notes };
+      : []),
+  ];
+  return { send: [...missing, ...rotated, ...carried], rotated, notes };
 }
 
 /** The hook as it should be: live values with the desired fields laid over them. */
@@ -200,19 +247,23 @@ function diffOf(
   return markSensitive(diff);
 }
 
-export function hooksPath(repo: RepoRef): string {
-  return `${repoPath(repo)}/hooks`;
-}
-
-/** The requests that take `live` to `target`; secrets travel as references resolved at apply. */
+/**
+ * The requests that take `live` to `target`; secrets travel as references resolved at apply. A
+ * config edit carries the managed secret whenever there is one, so an edit never leaves the hook
+ * without it or with another than the configuration names: GitHub documents that an update of the
+ * hook "overwrites" the secret ("If you previously had a `secret` set, you must provide the same
+ * `secret` or set a new `secret` or the secret will be removed", `PATCH …/hooks/{hook_id}` of
+ * repositories and organizations in @octokit/openapi) and says nothing of the config endpoint.
+ */
 export function requestsFor(
-  path: string,
+  site: HookSite,
   id: number | null,
   live: CanonicalHook | null,
   target: CanonicalHook,
   desired: WebhookSettings,
   send: readonly WriteOnly[],
 ): PlannedRequest[] {
+  const { path } = site;
   const changed = <K extends keyof CanonicalHook>(key: K) =>
     live === null || JSON.stringify(live[key]) !== JSON.stringify(target[key]);
   const config: Record<string, unknown> = {};
@@ -232,10 +283,12 @@ export function requestsFor(
     fields.authorization_header = secretRef(desired.authorization_header);
   }
   if (live === null || id === null) {
+    // GitHub's organization POST requires `name`, which "Must be passed as "web"".
+    const name = site.owner === "organization" ? { name: "web" } : {};
     const create: PlannedRequest = {
       method: "POST",
       path,
-      body: { config, events: target.events, active: target.active },
+      body: { ...name, config, events: target.events, active: target.active },
     };
     if (Object.keys(fields).length === 0) return [create];
     return [create, { method: "PATCH", path: `${path}/${CREATED_ID}`, body: fields }];
@@ -288,34 +341,34 @@ export function verifyWritten(request: PlannedRequest, response: unknown): DiffE
 export function planHook(
   desired: WebhookSettings,
   found: ReadHook | undefined,
-  path: string,
-  rotateSecrets: boolean,
+  site: HookSite,
+  rotation: Rotation,
 ): Pick<Change, "action" | "diff" | "requests" | "notes" | "live_fingerprint"> {
-  const live = found ? fromRead(found) : null;
-  const { send, rotated, notes } = writeOnlyPlan(desired, live, rotateSecrets);
+  const live = found ? fromRead(found, site.owner) : null;
+  const laid = targetOf(desired, live, []);
+  const configEdit =
+    live !== null &&
+    (["url", "content_type", "insecure_ssl"] as const).some((key) => laid[key] !== live[key]);
+  const { send, rotated, notes } = writeOnlyPlan(desired, live, rotation, configEdit);
   const target = targetOf(desired, live, send);
   const diff = diffOf(live, target, rotated);
+  const requests = requestsFor(site, found?.id ?? null, live, target, desired, send);
   const planned = {
     ...(notes.length > 0 ? { notes } : {}),
     live_fingerprint: fingerprint(live),
   };
   if (diff.length === 0 && live) return { action: "no-op", diff: [], requests: [], ...planned };
-  return {
-    action: live ? "update" : "create",
-    diff,
-    requests: requestsFor(path, found?.id ?? null, live, target, desired, send),
-    ...planned,
-  };
+  return { action: live ? "update" : "create", diff, requests, ...planned };
 }
 
 export interface WebhookPlanInput {
   reader: ResourceReader;
-  repo: RepoRef;
+  site: HookSite;
   mode: "additive" | "authoritative";
   hooks: WebhookSettings[];
-  /** Send every managed secret and authorization header again (they cannot be compared). */
-  rotateSecrets: boolean;
-  /** When the plan verifies an apply: the hooks of this repository it deleted. */
+  /** Which managed secrets and authorization headers to send again (they cannot be compared). */
+  rotation: Rotation;
+  /** When the plan verifies an apply: the hooks of this site it deleted. */
   deleted?: readonly Change[];
 }
 
@@ -358,9 +411,9 @@ function matchOf(
   desired: WebhookSettings,
   live: readonly ReadHook[],
   unpinned: readonly ReadHook[],
-  scope: string,
-  path: string,
+  site: HookSite,
 ): Match {
+  const { scope, path } = site;
   if (desired.id !== undefined) {
     const hook = live.find((candidate) => candidate.id === desired.id);
     if (hook) return { hook };
@@ -368,7 +421,7 @@ function matchOf(
       error: changeError(`hook id ${desired.id} does not exist in ${scope}`, "GET", path, 404),
     };
   }
-  const atUrl = unpinned.filter((hook) => fromRead(hook).url === desired.url);
+  const atUrl = unpinned.filter((hook) => fromRead(hook, site.owner).url === desired.url);
   if (atUrl.length < 2) return { hook: atUrl[0] };
   const ids = atUrl.map((hook) => hook.id).join(", ");
   return {
@@ -389,19 +442,19 @@ function matchOf(
 function deletions(
   hooks: readonly WebhookSettings[],
   unpinned: readonly ReadHook[],
-  path: string,
+  site: HookSite,
   removal: Removal,
 ): HookPart[] {
   const urlsOfUnpinned = new Set(
     hooks.filter((hook) => hook.id === undefined).map((hook) => hook.url),
   );
   return unpinned.flatMap((hook) => {
-    const canonical = fromRead(hook);
+    const canonical = fromRead(hook, site.owner);
     if (urlsOfUnpinned.has(canonical.url)) return [];
     const part: Partial<Change> = {
       action: "delete",
       diff: markSensitive(diffValues(canonical, {})),
-      requests: [{ method: "DELETE", path: `${path}/${hook.id}` }],
+      requests: [{ method: "DELETE", path: `${site.path}/${hook.id}` }],
       live_fingerprint: fingerprint(canonical),
       notes: [`hook id ${hook.id} is not in the desired state (webhooks mode: authoritative)`],
       removal,
@@ -437,16 +490,16 @@ function deletedHooks(
   });
 }
 
-/** Lists a repository's hooks once and plans every desired hook against them. */
+/** Lists a repository's or organization's hooks once and plans every desired hook against them. */
 export async function planWebhooks({
   reader,
-  repo,
+  site,
   mode,
   hooks,
-  rotateSecrets,
+  rotation,
   deleted = [],
 }: WebhookPlanInput): Promise<Change[]> {
-  const scope = `${repo.owner}/${repo.name}`;
+  const { scope, path } = site;
   const named = (parts: readonly HookPart[]): Change[] => {
     const sharedByDesired = sharedUrls(parts.filter((entry) => !entry.deleted).map((e) => e.url));
     const shared = sharedUrls(parts.map((entry) => entry.url));
@@ -460,14 +513,13 @@ export async function planWebhooks({
       ...part,
     }));
   };
-  const path = hooksPath(repo);
   const listed = await reader.list(path, undefined, { name: "webhooks", schema: readHook });
   if (listed.kind !== "found") {
     const error =
       listed.kind === "error"
         ? listed.error
         : changeError(
-            `repository ${scope} was not found (or ${reader.credential} cannot see it)`,
+            `${site.owner} ${scope} was not found (or ${reader.credential} cannot see it)`,
             "GET",
             path,
             404,
@@ -489,17 +541,17 @@ export async function planWebhooks({
   const live = listed.data;
   const unpinned = live.filter((hook) => !hooks.some((desired) => desired.id === hook.id));
   const parts = hooks.map((desired): HookPart => {
-    const match = matchOf(desired, live, unpinned, scope, path);
+    const match = matchOf(desired, live, unpinned, site);
     if ("error" in match) return { url: desired.url, id: desired.id, part: { error: match.error } };
     return {
       url: desired.url,
       id: desired.id ?? match.hook?.id,
-      part: planHook(desired, match.hook, path, rotateSecrets),
+      part: planHook(desired, match.hook, site, rotation),
     };
   });
   if (mode === "authoritative") {
     const collection = addressOf(reader.target, scope, "webhook", "").slice(0, -1);
-    parts.push(...deletions(hooks, unpinned, path, { collection, live: live.length }));
+    parts.push(...deletions(hooks, unpinned, site, { collection, live: live.length }));
   }
   const planned = named(parts);
   return [...planned, ...deletedHooks(deleted, planned, { live }, path)];
@@ -524,6 +576,71 @@ export function toSettings(hook: CanonicalHook, id?: number): WebhookSettings {
   return settings;
 }
 
+/** The variable export names an organization hook's secret after: ACME_HOOK_7_SECRET. */
+function placeholderOf(org: string, id: number): string {
+  return `${org.toUpperCase().replace(/[^A-Z0-9]/g, "_")}_HOOK_${id}_SECRET`;
+}
+
+/**
+ * What export writes for the hooks of a site; undefined when it has none. An organization hook's
+ * secret is written as a `${…}` placeholder to fill (export --org writes what plans as no change
+ * once its placeholders are set); a repository hook's is left out, unmanaged.
+ */
+async function exportHooks(reader: ResourceReader, site: HookSite): Promise<unknown> {
+  const live = mustFind(
+    await reader.list(site.path, undefined, { name: "webhooks", schema: readHook }),
+    site.path,
+  );
+  if (live.length === 0) return undefined;
+  // A hook whose url another hook shares can only be told from it by its id.
+  const canonical = live.map((hook) => ({ id: hook.id, hook: fromRead(hook, site.owner) }));
+  const shared = sharedUrls(canonical.map(({ hook }) => hook.url));
+  return {
+    mode: "additive",
+    hooks: canonical.map(({ id, hook }) => {
+      const settings = toSettings(hook, shared.has(hook.url) ? id : undefined);
+      if (site.owner === "repository") return settings;
+      const { branch_filter: _all, ...written } = settings;
+      return hook.secret === "set"
+        ? { ...written, secret: `\${${placeholderOf(site.scope, id)}}` }
+        : written;
+    }),
+  };
+}
+
+/** The blocks of `validate --print`: named as the plan names them. */
+function printHooks(value: unknown) {
+  const { mode, hooks = [] } = value as Webhooks;
+  const shared = sharedUrls(hooks.map((hook) => hook.url));
+  return [
+    { kind: "webhook", name: "*", path: [], fixed: [["mode", mode ?? "additive"]] as const },
+    // Named as the plan names them: by the URL to set, also when pinned by id, with `#<id>`
+    // where hooks of the list share it.
+    ...hooks.map((hook, index) => ({
+      kind: "webhook",
+      name: hookName(hook.url, hook.id, shared),
+      path: ["hooks", index],
+    })),
+  ];
+}
+
+/** Plans the value of a site's `webhooks` key. */
+function planSite(reader: ResourceReader, site: HookSite, value: unknown, options: PlanOptions) {
+  const { mode = "additive", hooks = [] } = value as Webhooks;
+  return planWebhooks({
+    reader,
+    site,
+    mode,
+    hooks,
+    rotation: options,
+    deleted: options.deleted?.at(reader.target, site.scope, "webhook") ?? [],
+  });
+}
+
+// The hook list is one setting: a list replaces the list before it, so two entries of one
+// repository listing hooks would depend on their order.
+const definesList = () => [{ id: "webhooks", path: [], what: "the webhook list" }];
+
 export const webhook: KindModule = {
   name: "webhook",
   repository: {
@@ -531,52 +648,24 @@ export const webhook: KindModule = {
       key: "webhooks",
       schema: webhooks.describe("The repository's webhooks."),
       rules: hookListRules,
-      // The hook list is one setting: a list replaces the list before it, so two entries of one
-      // repository listing hooks would depend on their order.
-      defines: () => [{ id: "webhooks", path: [], what: "the webhook list" }],
-      print: (value) => {
-        const { mode, hooks = [] } = value as Webhooks;
-        const shared = sharedUrls(hooks.map((hook) => hook.url));
-        return [
-          { kind: "webhook", name: "*", path: [], fixed: [["mode", mode ?? "additive"]] },
-          // Named as the plan names them: by the URL to set, also when pinned by id, with `#<id>`
-          // where hooks of the list share it.
-          ...hooks.map((hook, index) => ({
-            kind: "webhook",
-            name: hookName(hook.url, hook.id, shared),
-            path: ["hooks", index],
-          })),
-        ];
-      },
+      defines: definesList,
+      print: printHooks,
     },
-    plan: ({ reader, repo, value, options }) => {
-      const { mode = "additive", hooks = [] } = value as Webhooks;
-      return planWebhooks({
-        reader,
-        repo,
-        mode,
-        hooks,
-        rotateSecrets: options.rotateSecrets,
-        deleted: options.deleted?.at(reader.target, `${repo.owner}/${repo.name}`, "webhook") ?? [],
-      });
+    plan: ({ reader, repo, value, options }) =>
+      planSite(reader, repositorySite(repo), value, options),
+    export: (reader, repo) => exportHooks(reader, repositorySite(repo)),
+  },
+  organization: {
+    setting: {
+      key: "webhooks",
+      schema: organizationWebhooks.describe("The organization's webhooks."),
+      rules: hookListRules,
+      defines: definesList,
+      print: printHooks,
     },
-    export: async (reader, repo) => {
-      const path = hooksPath(repo);
-      const live = mustFind(
-        await reader.list(path, undefined, { name: "webhooks", schema: readHook }),
-        path,
-      );
-      if (live.length === 0) return undefined;
-      // A hook whose url another hook shares can only be told from it by its id.
-      const canonical = live.map((hook) => ({ id: hook.id, hook: fromRead(hook) }));
-      const shared = sharedUrls(canonical.map(({ hook }) => hook.url));
-      return {
-        mode: "additive",
-        hooks: canonical.map(({ id, hook }) =>
-          toSettings(hook, shared.has(hook.url) ? id : undefined),
-        ),
-      };
-    },
+    plan: ({ reader, org, value, options }) =>
+      planSite(reader, organizationSite(org), value, options),
+    export: (reader, org) => exportHooks(reader, organizationSite(org)),
   },
   verify: verifyWritten,
 };

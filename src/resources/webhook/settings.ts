@@ -7,7 +7,8 @@ import { closed, httpUrl, name, positiveId, secretReference } from "../../config
 import type { RuleProblem } from "../../config/spec.js";
 import type { Secret } from "../../core/secret.js";
 
-const webhook = closed({
+/** What hooks of repositories and of organizations have alike. */
+const hookFields = {
   url: httpUrl("https://ci.example.com/hook").describe(
     "The delivery URL; hooks are matched to the live ones by it unless id is given.",
   ),
@@ -18,10 +19,6 @@ const webhook = closed({
     .describe("The events that trigger the hook."),
   active: z.boolean().optional().describe("Whether deliveries are sent."),
   content_type: z.enum(["json", "form"]).optional().describe("The payload format: json or form."),
-  branch_filter: z
-    .string()
-    .optional()
-    .describe("Only pushes to branches matching this filter trigger the hook."),
   config: z
     .strictObject(
       {
@@ -54,17 +51,34 @@ const webhook = closed({
     })
     .optional()
     .describe("Refused: secrets are sent again with 'forgeplan apply --rotate-secrets'."),
+};
+
+/** A repository's hook also has the spec's branch filter and authorization header. */
+const webhook = closed({
+  ...hookFields,
+  branch_filter: z
+    .string()
+    .optional()
+    .describe("Only pushes to branches matching this filter trigger the hook."),
   authorization_header: secretReference("The Authorization header sent with deliveries").optional(),
 });
 
+const mode = z
+  .enum(["additive", "authoritative"])
+  .optional()
+  .describe(
+    "additive (default): other live hooks are left alone; authoritative: hooks not listed are deleted.",
+  );
+
 export const webhooks = closed({
-  mode: z
-    .enum(["additive", "authoritative"])
-    .optional()
-    .describe(
-      "additive (default): other live hooks are left alone; authoritative: hooks not listed are deleted.",
-    ),
+  mode,
   hooks: z.array(webhook).optional().describe("The hooks this repository must have."),
+});
+
+/** GitHub's organization webhooks have neither a branch filter nor an authorization header. */
+export const organizationWebhooks = closed({
+  mode,
+  hooks: z.array(closed(hookFields)).optional().describe("The hooks this organization must have."),
 });
 
 /** One desired hook as the planner takes it. */

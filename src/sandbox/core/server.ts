@@ -21,6 +21,7 @@ import {
 } from "./request-rules.js";
 import type { ResponseTimeLimiter } from "./response-time.js";
 import type { Match, Router } from "./router.js";
+import { secretDigests } from "./secret-digests.js";
 import { countInto, type SandboxStats } from "./stats.js";
 import type { Account, App, World } from "./world.js";
 
@@ -273,6 +274,11 @@ export function createRequestHandler(pipeline: Pipeline) {
     if (url.pathname === "/_sandbox/stats" && method === "GET") {
       res.writeHead(200, { "Content-Type": "application/json; charset=utf-8" });
       res.end(JSON.stringify(stats));
+      return;
+    }
+    if (url.pathname === "/_sandbox/secrets" && method === "GET") {
+      res.writeHead(200, { "Content-Type": "application/json; charset=utf-8" });
+      res.end(JSON.stringify({ secrets: secretDigests(world) }));
       return;
     }
     stats.requests_total++;

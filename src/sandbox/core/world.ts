@@ -1,4 +1,11 @@
 import { createHash, type KeyObject } from "node:crypto";
+import type {
+  ActionsStore,
+  OrganizationActions,
+  OrganizationSettings,
+  RepositoryActions,
+} from "./actions.js";
+import { type SealingKey, sealingKeyFor } from "./sealed-box.js";
 
 /**
  * The live state of a sandbox: accounts, repositories and planning objects, indexed by lowercase
@@ -124,6 +131,13 @@ export interface Organization {
   rulesets: Map<number, Ruleset>;
   /** Custom property definitions by lower-case name, in the order they were defined. */
   properties: Map<string, PropertyDefinition>;
+  /** `PATCH /orgs/{org}`'s settings (the base permission is `basePermission`). */
+  settings: OrganizationSettings;
+  /** The organization's webhooks by id (ids are shared with repository hooks). */
+  hooks: Map<number, Hook>;
+  actions: OrganizationActions;
+  /** Organization variables and secrets, each shared with some of its repositories. */
+  store: ActionsStore;
 }
 
 export type PropertyValue = string | string[];
@@ -248,6 +262,8 @@ export interface Environment {
   policies: Map<number, BranchPolicy>;
   created_at: string;
   updated_at: string;
+  /** Its variables and secrets (an environment has no Dependabot secrets). */
+  store: ActionsStore;
 }
 
 export interface Branch {
@@ -282,6 +298,8 @@ export interface Repository {
   rulesets: Map<number, Ruleset>;
   /** Explicit custom property values by lower-case property name. */
   properties: Map<string, PropertyValue>;
+  actions: RepositoryActions;
+  store: ActionsStore;
   /** Labels by id, in the order they were made. */
   labels: Map<number, Label>;
   autolinks: Map<number, Autolink>;
@@ -460,6 +478,8 @@ export class World {
   readonly linksByEpic = new Map<number, Set<EpicLink>>();
   /** Repositories held read-only by a running migration that locks them. */
   readonly lockedRepositories = new Set<number>();
+  /** The key pairs secrets are sealed with, by place (made when first asked for). */
+  readonly sealingKeys = new Map<string, SealingKey>();
   /** Issues by repository id, in number order (numbers start at 1 per repository). */
   readonly issues = new Map<number, Issue[]>();
   readonly issueComments = new Map<number, IssueComment>();
@@ -478,6 +498,34 @@ export class World {
     environment: 1,
     branchPolicy: 1,
   };
+
+  /**
+   * The key pair of one place's secrets (`repository/1001/actions`, `organization/100/dependabot`,
+   * `environment/1001/production`): derived from the place, so a world's keys are the same each run.
+   */
+  sealingKey(place: string): SealingKey {
+    let found = this.sealingKeys.get(place);
+    if (found === undefined) {
+      found = sealingKeyFor(place);
+      this.sealingKeys.set(place, found);
+    }
+    return found;
+  }
+
+  /** The ids of every hook, of repositories and organizations, ever made. */
+  readonly hookIds = new Set<number>();
+
+  /**
+   * The id of a new hook: the next of one sequence across repositories and organizations, passing
+   * over ids a seed gave (the demo world's organization hook has a high one, so repository hooks
+   * created in it keep the ids they always had).
+   */
+  newHookId(): number {
+    while (this.hookIds.has(this.nextId.hook)) this.nextId.hook++;
+    const id = this.nextId.hook++;
+    this.hookIds.add(id);
+    return id;
+  }
 
   account(login: string): Account | undefined {
     return this.accounts.get(login.toLowerCase());

@@ -1,6 +1,9 @@
 import type { Route } from "../core/router.js";
 import type { SandboxStats } from "../core/stats.js";
 import { accountRoutes } from "./account.js";
+import { actionsPermissionRoutes } from "./actions/permissions.js";
+import { secretRoutes } from "./actions/secrets.js";
+import { variableRoutes } from "./actions/variables.js";
 import { appDirectoryRoutes, appRoutes } from "./apps.js";
 import { autolinkRoutes } from "./autolinks.js";
 import { branchProtectionRoutes } from "./branch-protection/routes.js";
@@ -11,6 +14,7 @@ import { invitationRoutes } from "./invitations.js";
 import { issueRoutes } from "./issues.js";
 import { labelRoutes } from "./labels.js";
 import { migrationRoutes } from "./migrations.js";
+import { organizationSettingsRoutes } from "./organization-settings.js";
 import { propertyRoutes } from "./properties/routes.js";
 import { pullRoutes } from "./pulls.js";
 import { repositoryRoutes } from "./repositories.js";
@@ -37,6 +41,10 @@ export function githubRoutes(options: {
     ...labelRoutes,
     ...environmentRoutes,
     ...autolinkRoutes,
+    ...actionsPermissionRoutes,
+    ...variableRoutes,
+    ...secretRoutes,
+    ...organizationSettingsRoutes,
     ...rulesetRoutes,
     ...teamRoutes,
     ...accessRoutes,

@@ -9,7 +9,7 @@ import {
 import { paginate } from "../core/pagination.js";
 import { branchOf, visibleRepository } from "./repo-access.js";
 import type { Route } from "../core/router.js";
-import { branch, minimalRepository, repository } from "./shapes.js";
+import { branch, fullRepository, minimalRepository, repository } from "./shapes.js";
 import {
   authenticatedRepositories,
   installationRepositories,
@@ -87,7 +87,7 @@ export const repositoryRoutes: Route[] = [
   {
     method: "GET",
     pattern: "/repos/:owner/:repo",
-    handler: (ctx) => ok(repository(ctx.base, ctx.world, visibleRepository(ctx), ctx.caller)),
+    handler: (ctx) => ok(fullRepository(ctx.base, ctx.world, visibleRepository(ctx), ctx.caller)),
   },
   {
     method: "GET",

@@ -12,6 +12,14 @@ import { buildRepositoryRecords } from "./build-repository-records.js";
 import type { RepositorySeed, WorldSeed } from "./schema.js";
 import { resolveRole } from "../github/access/roles.js";
 import {
+  type ActionsStore,
+  defaultPolicy,
+  emptyStore,
+  type StoredSecret,
+  type Variable,
+} from "../core/actions.js";
+import { sha256 } from "../core/sealed-box.js";
+import {
   type Account,
   branchSha,
   type Epic,
@@ -93,6 +101,12 @@ function buildRepository(world: World, seed: RepositorySeed, path: SeedPath): Re
     invitations: new Map(),
     rulesets: new Map(),
     properties: new Map(),
+    actions: {
+      enabled: seed.actions.enabled,
+      ...policyFromSeed(seed.actions),
+      access_level: seed.actions.access_level,
+    },
+    store: storeFromSeed(seed, seed.created_at),
     labels: new Map(),
     autolinks: new Map(),
     environments: new Map(),
@@ -151,6 +165,126 @@ function buildRepository(world: World, seed: RepositorySeed, path: SeedPath): Re
     repo.invitations.set(item.id, { ...item, invitee, inviter });
   });
   return repo;
+}
+
+type PolicySeed = RepositorySeed["actions"] | WorldSeed["organizations"][number]["actions"];
+
+function policyFromSeed(seed: PolicySeed) {
+  return {
+    ...defaultPolicy(),
+    allowed_actions: seed.allowed_actions,
+    sha_pinning_required: seed.sha_pinning_required,
+    selected: { ...seed.selected_actions },
+    default_workflow_permissions: seed.default_workflow_permissions,
+    can_approve_pull_request_reviews: seed.can_approve_pull_request_reviews,
+  };
+}
+
+/** Names as GitHub keeps them: upper-cased, so they compare case-insensitively. */
+function storeFromSeed(
+  seed: {
+    variables: Record<string, string>;
+    secrets: Record<string, string>;
+    dependabot_secrets: Record<string, string>;
+  },
+  stamp: string,
+): ActionsStore {
+  const store = emptyStore();
+  for (const [name, value] of Object.entries(seed.variables)) {
+    const upper = name.toUpperCase();
+    store.variables.set(upper, { name: upper, value, created_at: stamp, updated_at: stamp });
+  }
+  const secret = (name: string, value: string): StoredSecret => ({
+    name: name.toUpperCase(),
+    created_at: stamp,
+    updated_at: stamp,
+    sha256: sha256(value),
+  });
+  for (const [name, value] of Object.entries(seed.secrets))
+    store.secrets.set(name.toUpperCase(), secret(name, value));
+  for (const [name, value] of Object.entries(seed.dependabot_secrets))
+    store.dependabot.set(name.toUpperCase(), secret(name, value));
+  return store;
+}
+
+/** The variables and secrets of the environments the repositories' records made. */
+function seedEnvironmentStores(world: World, seed: WorldSeed): void {
+  for (const repoSeed of seed.repositories) {
+    const [owner = "", name = ""] = repoSeed.full_name.split("/");
+    const repo = world.repository(owner, name);
+    for (const environment of repoSeed.environments) {
+      const stored = repo?.environments.get(environment.name.toLowerCase());
+      if (stored === undefined) continue;
+      stored.store = storeFromSeed(
+        { ...environment, dependabot_secrets: {} },
+        environment.created_at,
+      );
+    }
+  }
+}
+
+/**
+ * An organization's Actions settings, variables and secrets name repositories, so they are added
+ * once every repository exists.
+ */
+function applyOrganizationActions(world: World, seed: WorldSeed): void {
+  seed.organizations.forEach((orgSeed, index) => {
+    const org = world.organizations.get(orgSeed.login.toLowerCase());
+    if (org === undefined) return;
+    const path: SeedPath = ["organizations", index];
+    const idsOf = (names: readonly string[], at: SeedPath) =>
+      new Set(
+        names.map((name, position) => {
+          const repo = world.repository(orgSeed.login, name);
+          check(
+            repo !== undefined,
+            [...at, position],
+            `unknown repository '${name}' of ${orgSeed.login}`,
+          );
+          return repo.id;
+        }),
+      );
+    org.actions = {
+      enabled_repositories: orgSeed.actions.enabled_repositories,
+      selected_repositories: idsOf(orgSeed.actions.selected_repositories, [
+        ...path,
+        "actions",
+        "selected_repositories",
+      ]),
+      ...policyFromSeed(orgSeed.actions),
+    };
+    const stamp = orgSeed.settings.created_at;
+    const sharedOf = (item: (typeof orgSeed.variables)[number], at: SeedPath) => ({
+      visibility: item.visibility,
+      selected: idsOf(item.selected_repositories, [...at, "selected_repositories"]),
+    });
+    orgSeed.variables.forEach((item, at) => {
+      const name = item.name.toUpperCase();
+      const variable: Variable = {
+        name,
+        value: item.value,
+        created_at: stamp,
+        updated_at: stamp,
+        shared: sharedOf(item, [...path, "variables", at]),
+      };
+      org.store.variables.set(name, variable);
+    });
+    for (const [key, store] of [
+      ["secrets", org.store.secrets],
+      ["dependabot_secrets", org.store.dependabot],
+    ] as const) {
+      orgSeed[key].forEach((item, at) => {
+        const name = item.name.toUpperCase();
+        store.set(name, {
+          name,
+          created_at: stamp,
+          updated_at: stamp,
+          sha256: sha256(item.value),
+          shared: sharedOf(item, [...path, key, at]),
+        });
+      });
+    }
+  });
 }
 
 function hookFromSeed(seed: RepositorySeed["hooks"][number]): Hook {
@@ -450,6 +584,18 @@ export function buildWorld(seed: WorldSeed): World {
       customRoles: new Map(),
       rulesets: new Map(),
       properties: new Map(),
+      settings: {
+        ...orgSeed.settings,
+        name: orgSeed.name,
+        updated_at: orgSeed.settings.created_at,
+      },
+      hooks: new Map(),
+      actions: {
+        enabled_repositories: "all",
+        selected_repositories: new Set(),
+        ...defaultPolicy(),
+      },
+      store: emptyStore(),
     };
     for (const [key, logins] of [
       ["owners", orgSeed.owners],
@@ -517,6 +663,22 @@ export function buildWorld(seed: WorldSeed): World {
   });
   let nextRepoId = maxOf(seed.repositories.map((repo) => repo.id ?? 0)) + 1;
   const hookIds = new Set<number>();
+  seed.organizations.forEach((orgSeed, index) => {
+    const org = world.organizations.get(orgSeed.login.toLowerCase());
+    orgSeed.hooks.forEach((hookSeed, at) => {
+      const where = ["organizations", index, "hooks", at];
+      check(!hookIds.has(hookSeed.id), [...where, "id"], `hook id ${hookSeed.id} is used twice`);
+      hookIds.add(hookSeed.id);
+      const built = hookFromSeed(hookSeed);
+      const clash = overlappingHook(org?.hooks.values() ?? [], built);
+      check(
+        clash === undefined,
+        where,
+        `hook ${clash?.id} has the same url and an event in common ("Hook already exists on this organization")`,
+      );
+      org?.hooks.set(hookSeed.id, built);
+    });
+  });
   const invitationIds = new Set<number>();
   seed.repositories.forEach((repoSeed, index) => {
     const path: SeedPath = ["repositories", index];
@@ -566,13 +728,18 @@ export function buildWorld(seed: WorldSeed): World {
     repo.updated_at = latest(stamps);
     world.addRepository(repo);
   });
-  world.nextId.hook = maxOf(hookIds) + 1;
+  for (const id of hookIds) world.hookIds.add(id);
+  // Created hooks follow the repositories' own; ids an organization's seeded hooks took are passed over.
+  world.nextId.hook =
+    maxOf(seed.repositories.flatMap((repoSeed) => repoSeed.hooks.map((hook) => hook.id))) + 1;
   world.nextId.invitation = maxOf(invitationIds) + 1;
   world.nextId.team = maxOf(teamIds) + 1;
   applyProtections(world, seed);
+  applyOrganizationActions(world, seed);
   buildInstallations(world, seed, fail);
   applyRulesets(world, seed);
   buildRepositoryRecords(world, seed.repositories, fail);
+  seedEnvironmentStores(world, seed);
 
   seed.gists.forEach((gistSeed, index) => {
     const owner = world.account(gistSeed.owner);

@@ -68,6 +68,36 @@ export const demoWorld: WorldSeedInput = {
           bypass_actors: [{ actor_type: "OrganizationAdmin", bypass_mode: "always" }],
         },
       ],
+      settings: {
+        description: "Tools for builders",
+        blog: "https://acme.example",
+        location: "Remote",
+        members_can_create_public_repositories: true,
+        members_can_fork_private_repositories: false,
+        web_commit_signoff_required: false,
+      },
+      hooks: [
+        {
+          id: 501,
+          config: {
+            url: "https://audit.acme.example/github",
+            content_type: "json",
+            secret: "sandbox-org-webhook-secret",
+          },
+          events: ["repository", "member"],
+          active: true,
+          created_at: "2026-01-05T08:00:00Z",
+          updated_at: "2026-01-05T08:00:00Z",
+        },
+      ],
+      actions: {
+        enabled_repositories: "all",
+        allowed_actions: "all",
+        default_workflow_permissions: "write",
+        can_approve_pull_request_reviews: false,
+      },
+      variables: [{ name: "REGISTRY", value: "ghcr.io/acme", visibility: "private" }],
+      secrets: [{ name: "NPM_TOKEN", value: "sandbox-npm-token", visibility: "private" }],
       custom_properties: [
         {
           property_name: "team",
@@ -192,6 +222,7 @@ export const demoWorld: WorldSeedInput = {
         },
       ],
       custom_properties: { team: "platform", tier: "critical" },
+      variables: { LOG_LEVEL: "info" },
       // GitHub's default labels, and one the demo renames.
       labels: [
         { name: "bug", color: "d73a4a", description: "Something isn't working", default: true },

@@ -1,5 +1,10 @@
 import { SeedError } from "./file.js";
-import type { PropertySeed, RepositorySeed, WorldSeed } from "./schema.js";
+import {
+  DEFAULT_REPOSITORY_ACTIONS,
+  type PropertySeed,
+  type RepositorySeed,
+  type WorldSeed,
+} from "./schema.js";
 
 export const GENERATED_HOOK_URLS = [
   { url: "https://ci.acme.example/hooks/forge", events: ["push"] },
@@ -87,6 +92,14 @@ export function withGeneratedRepositories(
   let hookId = 0;
   for (const repo of seed.repositories)
     for (const hook of repo.hooks) hookId = Math.max(hookId, hook.id);
+  // Hook ids are one sequence across repositories and organizations: no generated one takes one
+  // an organization's hook has.
+  const taken = new Set(seed.organizations.flatMap((org) => org.hooks.map((hook) => hook.id)));
+  const nextHookId = () => {
+    do hookId++;
+    while (taken.has(hookId));
+    return hookId;
+  };
   let repoId = 0;
   for (const repo of seed.repositories) repoId = Math.max(repoId, repo.id ?? 0);
   const generated: RepositorySeed[] = [];
@@ -120,7 +133,7 @@ export function withGeneratedRepositories(
             rulesets: [],
           }),
       hooks: GENERATED_HOOK_URLS.map((hook) => ({
-        id: ++hookId,
+        id: nextHookId(),
         config: { url: hook.url, content_type: "json" },
         events: [...hook.events],
         active: true,
@@ -135,6 +148,10 @@ export function withGeneratedRepositories(
       custom_properties: {
         team: `team-${String(((index - 1) % GENERATED_TEAMS) + 1).padStart(2, "0")}`,
       },
+      actions: structuredClone(DEFAULT_REPOSITORY_ACTIONS),
+      variables: {},
+      secrets: {},
+      dependabot_secrets: {},
     });
   }
   const organizations = definesTeam

@@ -66,6 +66,83 @@ const customProperty = z.strictObject({
   values_editable_by: z.enum(["org_actors", "org_and_repo_actors"]).default("org_actors"),
 });
 
+/** GitHub's secret and variable names: letters, digits and _, not starting with a digit or GITHUB_. */
+const actionsName = z
+  .string()
+  .regex(/^(?!GITHUB_)[A-Za-z_][A-Za-z0-9_]*$/i, "expected a name of letters, digits and _");
+
+const selectedActions = z.strictObject({
+  github_owned_allowed: z.boolean().default(true),
+  verified_allowed: z.boolean().default(false),
+  patterns_allowed: z.array(z.string()).default([]),
+});
+
+/** Actions permissions; what is left out is GitHub's default for a new repository or organization. */
+const actionsPolicy = {
+  allowed_actions: z.enum(["all", "local_only", "selected"]).default("all"),
+  sha_pinning_required: z.boolean().default(false),
+  selected_actions: selectedActions.default({
+    github_owned_allowed: true,
+    verified_allowed: false,
+    patterns_allowed: [],
+  }),
+  default_workflow_permissions: z.enum(["read", "write"]).default("read"),
+  can_approve_pull_request_reviews: z.boolean().default(false),
+};
+
+const repositoryActions = z.strictObject({
+  enabled: z.boolean().default(true),
+  ...actionsPolicy,
+  access_level: z.enum(["none", "user", "organization"]).default("none"),
+});
+
+/** A repository's Actions settings as GitHub sets them for a new repository. */
+export const DEFAULT_REPOSITORY_ACTIONS = repositoryActions.parse({});
+
+const organizationActions = z.strictObject({
+  enabled_repositories: z.enum(["all", "none", "selected"]).default("all"),
+  /** With `selected`: repository names of the organization. */
+  selected_repositories: z.array(z.string()).default([]),
+  ...actionsPolicy,
+});
+
+/** Plaintext values: the sandbox keeps only a digest of each secret, as if it had been sent. */
+const values = z.record(actionsName, z.string()).default({});
+
+/** An organization variable or secret: its value, and the repositories (by name) it is shared with. */
+const shared = z.strictObject({
+  name: actionsName,
+  value: z.string(),
+  visibility: z.enum(["all", "private", "selected"]).default("all"),
+  selected_repositories: z.array(z.string()).default([]),
+});
+
+/** What `PATCH /orgs/{org}` sets, GitHub's defaults for a new organization where left out. */
+const organizationSettings = z.strictObject({
+  description: z.string().nullable().default(null),
+  company: z.string().nullable().default(null),
+  blog: z.string().nullable().default(null),
+  email: z.string().nullable().default(null),
+  location: z.string().nullable().default(null),
+  twitter_username: z.string().nullable().default(null),
+  has_organization_projects: z.boolean().default(true),
+  has_repository_projects: z.boolean().default(true),
+  members_can_create_repositories: z.boolean().default(true),
+  members_can_create_public_repositories: z.boolean().default(true),
+  members_can_create_private_repositories: z.boolean().default(true),
+  members_can_create_internal_repositories: z.boolean().default(false),
+  members_can_create_pages: z.boolean().default(true),
+  members_can_create_public_pages: z.boolean().default(true),
+  members_can_create_private_pages: z.boolean().default(true),
+  members_can_fork_private_repositories: z.boolean().default(false),
+  web_commit_signoff_required: z.boolean().default(false),
+  deploy_keys_enabled_for_repositories: z.boolean().default(true),
+  secret_scanning_push_protection_custom_link_enabled: z.boolean().default(false),
+  secret_scanning_push_protection_custom_link: z.string().nullable().default(null),
+  billing_email: z.string().nullable().default(null),
+  created_at: timestamp.default("2026-01-02T09:00:00Z"),
+});
+
 /** A label; a repository without `labels` has GitHub's default labels, as a new one does. */
 const label = z.strictObject({
   name: z.string().min(1),
@@ -108,6 +185,8 @@ const environment = z.strictObject({
     ])
     .default(null),
   created_at: timestamp.default("2026-01-02T09:00:00Z"),
+  variables: values,
+  secrets: values,
 });
 
 const autolink = z.strictObject({
@@ -143,6 +222,10 @@ const repository = z.strictObject({
   rulesets: z.array(ruleset).default([]),
   /** Explicit custom property values by name; required properties without one take their default. */
   custom_properties: z.record(propertyName, propertyValue).default({}),
+  actions: repositoryActions.default(DEFAULT_REPOSITORY_ACTIONS),
+  variables: values,
+  secrets: values,
+  dependabot_secrets: values,
   labels: z.array(label).optional(),
   issues: z.array(issue).default([]),
   environments: z.array(environment).default([]),
@@ -197,6 +280,12 @@ const organization = z.strictObject({
   custom_repository_roles: z.array(customRole).default([]),
   rulesets: z.array(ruleset).default([]),
   custom_properties: z.array(customProperty).default([]),
+  settings: organizationSettings.default(organizationSettings.parse({})),
+  hooks: z.array(hook).default([]),
+  actions: organizationActions.default(organizationActions.parse({})),
+  variables: z.array(shared).default([]),
+  secrets: z.array(shared).default([]),
+  dependabot_secrets: z.array(shared).default([]),
 });
 
 /** Where an App is installed: one account, all of its repositories or those listed, with permissions. */

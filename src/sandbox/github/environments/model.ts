@@ -1,3 +1,4 @@
+import { emptyStore } from "../../core/actions.js";
 import { githubError, type HttpError, isoTime } from "../../core/http-support.js";
 import type { Environment, EnvironmentReviewer, Repository, World } from "../../core/world.js";
 
@@ -141,6 +142,7 @@ export function storeEnvironment(
       policies: new Map(),
       created_at: stamp,
       updated_at: stamp,
+      store: emptyStore(),
     };
     repo.environments.set(name.toLowerCase(), created);
     return created;

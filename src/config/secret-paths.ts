@@ -1,0 +1,41 @@
+import type { Path } from "./errors.js";
+import { SECRET_KEYS } from "./interpolate.js";
+import type { ConfigSpec } from "./spec.js";
+
+/** Whether the value at a path of a file (from its root) is a secret reference. */
+export type SecretAt = (path: Path) => boolean;
+
+/** Stands for any one key or index in a secret path. */
+export const ANY = "*";
+
+/**
+ * Where the file holds secret references: under a secret key (`secret`, `authorization_header`)
+ * wherever it is, and where a kind says its value holds them (`secrets.actions.NAME`), in every
+ * place the frame puts that kind's value — defaults, profiles, repository entries, section entries.
+ * Such a value must be exactly `${NAME}`: it is never expanded into a plain string, never quoted in
+ * an error, and the loader wraps it in a Secret.
+ */
+export function secretMatcher(spec: ConfigSpec): SecretAt {
+  const patterns: Path[] = [];
+  for (const setting of spec.settings) {
+    for (const relative of setting.secrets ?? []) {
+      patterns.push(["defaults", setting.key, ...relative]);
+      patterns.push(["profiles", ANY, setting.key, ...relative]);
+      patterns.push(["repositories", ANY, setting.key, ...relative]);
+    }
+  }
+  for (const section of spec.sections) {
+    for (const relative of section.secrets ?? []) {
+      patterns.push([...section.at, ...(section.list ? [ANY] : []), ...relative]);
+    }
+  }
+  return (path) => {
+    const key = path[path.length - 1];
+    if (typeof key === "string" && SECRET_KEYS.has(key)) return true;
+    return patterns.some(
+      (pattern) =>
+        pattern.length === path.length &&
+        pattern.every((segment, index) => segment === ANY || segment === path[index]),
+    );
+  };
+}
