@@ -1,9 +1,11 @@
 // Benchmark: a drift check of N generated repositories (full profile: two protected branches, a
-// collaborator, two teams and a ruleset in each), planned once reading over REST and once in bulk
-// over GraphQL. One JSON line per read path: what it spent (REST requests and GraphQL points as the
-// sandbox counted them against its budgets), its wall time, the least time GitHub's published
-// limits allow for those reads with a personal token, and whether both plans are the same, change
-// for change. `--quick`: 1,000 repositories; otherwise 10,000.
+// collaborator, two teams, GitHub's default labels and a ruleset in each; the protections, the
+// ruleset, two labels, the collaborator and the teams managed), planned once reading over REST and
+// once in bulk (GraphQL, and the teams from the organization's side). One JSON line per read path:
+// what it spent (REST requests and GraphQL points as the sandbox counted them against its budgets),
+// its wall time, the least time GitHub's published limits allow for those reads with a personal
+// token, and whether both plans are the same, change for change. `--quick`: 1,000 repositories;
+// otherwise 10,000.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
@@ -42,6 +44,13 @@ const config = [
   "        conditions: { ref_name: { include: ['~DEFAULT_BRANCH'] } }",
   "        bypass_actors: [{ role: admin }]",
   "        rules: { deletion: true, non_fast_forward: true }",
+  "    labels:",
+  "      items:",
+  "        bug: { color: d73a4a }",
+  "        enhancement: { color: a2eeef, description: New feature or request }",
+  "    access:",
+  "      users: { octo-dev: write }",
+  "      teams: { platform: write, release-managers: maintain }",
   "",
 ].join("\n");
 

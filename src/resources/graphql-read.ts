@@ -1,3 +1,4 @@
+import * as z from "zod";
 import type { RepoRef } from "./context.js";
 
 /**
@@ -59,8 +60,10 @@ export interface PageRequest {
   on: { repository: RepoRef } | { node: string; type: string };
   /** The connection field, with constant arguments besides `first` and `after`: `rulesets(includeParents: false)`. */
   field: string;
-  /** What to read of each node; `pageInfo` is added. */
+  /** What to read of each node (each edge, with `edges`); `pageInfo` is added. */
   nodes: string;
+  /** Read the connection's edges, not its nodes: what an edge carries (a collaborator's permission). */
+  edges?: boolean;
   /** The fragments `nodes` spreads, as `RepositoryGraphqlRead.fragments`. */
   fragments?: string;
   after: string;
@@ -116,9 +119,9 @@ export function listKey(path: string, query: Query | undefined): string {
   return `LIST ${path} ${JSON.stringify(query ?? {})}`;
 }
 
-/** The selection of a connection's page, as `ConnectionPage` reads it. */
-export function pageOf(nodes: string): string {
-  return `pageInfo { hasNextPage endCursor } nodes { ${nodes} }`;
+/** The selection of a connection's page, as `ConnectionPage` reads it (its edges, with `edges`). */
+export function pageOf(nodes: string, edges = false): string {
+  return `pageInfo { hasNextPage endCursor } ${edges ? "edges" : "nodes"} { ${nodes} }`;
 }
 
 /** `failed` for the errors at these paths (relative to the part's alias). */
@@ -146,4 +149,39 @@ export async function allNodes(
   if (rest === undefined) return undefined;
   for (const index of rest.failed) failed.add(first.nodes.length + index);
   return { nodes: [...first.nodes, ...rest.nodes], failed };
+}
+
+const connectionPage = (list: "nodes" | "edges") =>
+  z.looseObject({
+    pageInfo: z.looseObject({ hasNextPage: z.boolean(), endCursor: z.string().nullable() }),
+    [list]: z.array(z.unknown()),
+  });
+
+/**
+ * Every node (or edge) of a repository's connection `field` whose first page its part selected with
+ * `pageOf`, the rest read by follow-up queries (`connection`: the field with its constant
+ * arguments, what to read of each node); undefined when the connection cannot be read whole.
+ */
+export async function repositoryConnection(
+  part: {
+    repo: RepoRef;
+    data: unknown;
+    failed: (path: ReadonlyArray<string | number>) => boolean;
+    pages: Pages;
+  },
+  field: string,
+  connection: Omit<PageRequest, "on" | "after">,
+): Promise<MoreNodes | undefined> {
+  const list = connection.edges ? "edges" : "nodes";
+  const read = z.looseObject({ [field]: connectionPage(list) }).safeParse(part.data);
+  if (!read.success || part.failed([field, "pageInfo"])) return undefined;
+  const page = read.data[field] as { pageInfo: ConnectionPage["pageInfo"] } & Record<
+    string,
+    unknown[]
+  >;
+  return allNodes(
+    { pageInfo: page.pageInfo, nodes: page[list]! },
+    (index) => part.failed([field, list, index]),
+    (after) => part.pages.rest({ on: { repository: part.repo }, ...connection, after }),
+  );
 }

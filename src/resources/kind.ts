@@ -8,6 +8,7 @@ import type {
 } from "../core/plan.js";
 import type { RepoRef, ResourceReader } from "./context.js";
 import type { RepositoryGraphqlRead } from "./graphql-read.js";
+import type { OrganizationSideRead } from "./organization-side.js";
 
 /**
  * One kind of resource, described in one place: where it is configured, how its live state is read
@@ -85,6 +86,12 @@ export interface RepositoryPart {
    * is read over REST.
    */
   graphql?: RepositoryGraphqlRead;
+  /**
+   * Its read of many repositories of one organization from the organization's side
+   * (./organization-side.ts), answering reads its GraphQL read cannot. Without one, each
+   * repository's own reads are made.
+   */
+  organizationSide?: OrganizationSideRead;
 }
 
 /**

@@ -125,6 +125,29 @@ describe("teams of a repository and of an organization", () => {
     expect(assigned.body.map((team: { slug: string }) => team.slug)).toEqual(["security"]);
   });
 
+  it("lists a team's repositories with its ancestors', each with the highest role, and no security manager's read", async () => {
+    const sb = await sandbox();
+    const listed = async (slug: string) => {
+      const answer = await call(sb, "GET", `/orgs/acme/teams/${slug}/repos`);
+      expect(answer.status).toBe(200);
+      expect(
+        check(responseSchema("/orgs/{org}/teams/{team_slug}/repos", "get"), answer.body),
+      ).toEqual([]);
+      return (answer.body as Array<{ full_name: string; role_name: string }>).map((repo) => [
+        repo.full_name,
+        repo.role_name,
+      ]);
+    };
+    const platform = await listed("platform");
+    expect(platform).toContainEqual(["acme/web", "write"]);
+    // release-managers is a child of platform: its own maintain on acme/api, platform's write on web.
+    const release = await listed("release-managers");
+    expect(release).toContainEqual(["acme/api", "maintain"]);
+    expect(release).toContainEqual(["acme/web", "write"]);
+    expect(release.length).toBe(platform.length);
+    expect(await listed("security")).toEqual([]);
+  });
+
   it("creates a team with its creator as maintainer, nests it, and keeps nested teams closed", async () => {
     const sb = await sandbox();
     const created = await call(sb, "POST", "/orgs/acme/teams", {

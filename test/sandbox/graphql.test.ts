@@ -148,6 +148,60 @@ describe("answers", () => {
   });
 });
 
+describe("access and labels", () => {
+  it("lists direct collaborators with their highest role and its sources, as REST lists them", async () => {
+    const running = await sandbox();
+    const response = await ask(
+      running,
+      `{ repository(owner: "acme", name: "api") { collaborators(first: 100, affiliation: DIRECT) { edges { permission permissionSources { roleName source { __typename } } node { login } } } } }`,
+    );
+    const edges = response.body.data.repository.collaborators.edges as Array<{
+      permission: string;
+      node: { login: string };
+    }>;
+    const rest = await call(running, "GET", "/repos/acme/api/collaborators?affiliation=direct");
+    expect(edges.map((edge) => [edge.node.login, edge.permission.toLowerCase()])).toEqual(
+      (rest.body as Array<{ login: string; role_name: string }>).map((user) => [
+        user.login,
+        user.role_name,
+      ]),
+    );
+    expect(response.body.errors).toBeUndefined();
+  });
+
+  it("refuses the collaborators to who may not push, at the field, as REST does", async () => {
+    const running = await sandbox();
+    const response = await ask(
+      running,
+      `{ repository(owner: "acme", name: "api") { name collaborators(first: 1) { totalCount } } }`,
+      {},
+      READER,
+    );
+    expect(response.body.data.repository).toEqual({ name: "api", collaborators: null });
+    expect(response.body.errors).toMatchObject([
+      {
+        type: "FORBIDDEN",
+        path: ["repository", "collaborators"],
+        message: "Must have push access to view repository collaborators.",
+      },
+    ]);
+  });
+
+  it("lists labels in creation order, as REST does", async () => {
+    const running = await sandbox();
+    const response = await ask(
+      running,
+      `{ repository(owner: "acme", name: "api") { labels(first: 100) { nodes { name color description } } } }`,
+    );
+    const rest = await call(running, "GET", "/repos/acme/api/labels?per_page=100");
+    expect(response.body.data.repository.labels.nodes).toEqual(
+      (rest.body as Array<{ name: string; color: string; description: string | null }>).map(
+        ({ name, color, description }) => ({ name, color, description }),
+      ),
+    );
+  });
+});
+
 describe("errors in GitHub's shapes", () => {
   it("a repository that cannot be resolved is its alias's NOT_FOUND, the others answered", async () => {
     const running = await sandbox();

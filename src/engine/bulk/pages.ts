@@ -29,7 +29,7 @@ function pagePart(request: PageRequest): QueryPart {
   return {
     ...(request.fragments ? { fragments: request.fragments } : {}),
     field: (alias: string, variables: Variables) => {
-      const connection = `page: ${paged(request.field, variables.add("String", request.after))} { ${pageOf(request.nodes)} }`;
+      const connection = `page: ${paged(request.field, variables.add("String", request.after))} { ${pageOf(request.nodes, request.edges)} }`;
       if ("repository" in request.on) {
         const { owner, name } = request.on.repository;
         return `${alias}: repository(owner: ${variables.add("String!", owner)}, name: ${variables.add("String!", name)}) { ${connection} }`;
@@ -46,16 +46,24 @@ interface Pending {
   resolve(more: MoreNodes | undefined): void;
 }
 
-function pageIn(data: unknown): { nodes: unknown[]; next: string | undefined } | undefined {
+function pageIn(
+  data: unknown,
+  list: "nodes" | "edges",
+): { nodes: unknown[]; next: string | undefined } | undefined {
   const page = (data as { page?: unknown } | null)?.page as
-    | { nodes?: unknown; pageInfo?: { hasNextPage?: unknown; endCursor?: unknown } }
+    | {
+        nodes?: unknown;
+        edges?: unknown;
+        pageInfo?: { hasNextPage?: unknown; endCursor?: unknown };
+      }
     | null
     | undefined;
-  if (!page || !Array.isArray(page.nodes)) return undefined;
+  const nodes = page?.[list];
+  if (!page || !Array.isArray(nodes)) return undefined;
   const more = page.pageInfo?.hasNextPage === true;
   const cursor = page.pageInfo?.endCursor;
   if (more && typeof cursor !== "string") return undefined;
-  return { nodes: page.nodes, next: more ? (cursor as string) : undefined };
+  return { nodes, next: more ? (cursor as string) : undefined };
 }
 
 export class PageReader implements Pages {
@@ -105,10 +113,11 @@ export class PageReader implements Pages {
     }
     for (const [index, pending] of batch.entries()) {
       const outcome = outcomes[index];
-      const page = outcome?.kind === "data" ? pageIn(outcome.data) : undefined;
+      const list = pending.request.edges ? "edges" : "nodes";
+      const page = outcome?.kind === "data" ? pageIn(outcome.data, list) : undefined;
       // An error in a node is that node's; one elsewhere in the page leaves nothing to trust.
       const inNodes = (path: ReadonlyArray<string | number>) =>
-        path[0] === "page" && path[1] === "nodes" && typeof path[2] === "number";
+        path[0] === "page" && path[1] === list && typeof path[2] === "number";
       if (page === undefined || outcome?.kind !== "data" || !outcome.errors.every(inNodes)) {
         pending.resolve(undefined);
         continue;

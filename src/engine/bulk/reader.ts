@@ -29,6 +29,8 @@ export class BulkReader extends ResourceReader {
   }
 
   readonly #answers = new Map<string, RestAnswer>();
+  /** Reads answered from the organization's side, by key: what reads them, made once asked. */
+  readonly #deferred = new Map<string, () => Promise<void>>();
   /** Repositories GraphQL could not resolve: REST answers every read under them 404 "Not Found". */
   readonly #missing = new Set<string>();
 
@@ -41,6 +43,23 @@ export class BulkReader extends ResourceReader {
     for (const [key, answer] of answers.byRequest) {
       if (this.#answers.get(key) === answer) this.#answers.delete(key);
     }
+  }
+
+  /**
+   * Answers the reads of these keys with what `read` returns, read when the first of them is asked
+   * for and held for the rest of the plan; a key it leaves unanswered is read as any other.
+   */
+  defer(keys: Iterable<string>, read: () => Promise<RestAnswers>): void {
+    let loaded: Promise<void> | undefined;
+    const load = () => (loaded ??= read().then((answers) => this.hold(answers)));
+    for (const key of keys) this.#deferred.set(key, load);
+  }
+
+  async #settle(key: string): Promise<void> {
+    const load = this.#deferred.get(key);
+    if (load === undefined) return;
+    this.#deferred.delete(key);
+    await load();
   }
 
   /** `/repos/{owner}/{repo}` of a repository that is not there (or hidden from the credential). */
@@ -57,24 +76,31 @@ export class BulkReader extends ResourceReader {
     return match !== null && this.#missing.has(match[0]);
   }
 
-  override getOrAbsent<T>(path: string, shape: Shape<T>, query?: Query): Promise<ReadResult<T>> {
-    const answer = this.#answers.get(getKey(path, query));
-    if (answer?.kind === "found") return Promise.resolve(shapedAnswer(path, answer.body, shape));
-    if (answer?.kind === "absent")
-      return Promise.resolve({ kind: "absent", detail: answer.detail });
-    if (this.#missingAt(path)) return Promise.resolve({ kind: "absent", detail: "Not Found" });
+  override async getOrAbsent<T>(
+    path: string,
+    shape: Shape<T>,
+    query?: Query,
+  ): Promise<ReadResult<T>> {
+    const key = getKey(path, query);
+    await this.#settle(key);
+    const answer = this.#answers.get(key);
+    if (answer?.kind === "found") return shapedAnswer(path, answer.body, shape);
+    if (answer?.kind === "absent") return { kind: "absent", detail: answer.detail };
+    if (this.#missingAt(path)) return { kind: "absent", detail: "Not Found" };
     return this.#inner.getOrAbsent(path, shape, query);
   }
 
-  override list<T>(
+  override async list<T>(
     path: string,
     query: Query | undefined,
     item: Shape<T>,
     pages: PageShape = {},
   ): Promise<ReadResult<T[]>> {
-    const answer = this.#answers.get(listKey(path, query));
-    if (answer?.kind === "listed") return Promise.resolve(shapedList(path, answer.items, item));
-    if (this.#missingAt(path)) return Promise.resolve({ kind: "absent", detail: "Not Found" });
+    const key = listKey(path, query);
+    await this.#settle(key);
+    const answer = this.#answers.get(key);
+    if (answer?.kind === "listed") return shapedList(path, answer.items, item);
+    if (this.#missingAt(path)) return { kind: "absent", detail: "Not Found" };
     return this.#inner.list(path, query, item, pages);
   }
 }

@@ -7,6 +7,7 @@ import {
   type Variables,
 } from "../../resources/graphql-read.js";
 import { REPOSITORY_KINDS } from "../../resources/index.js";
+import { ORGANIZATION_SIDE_MINIMUM } from "../../resources/organization-side.js";
 import type { RepoDesired } from "../expand.js";
 import { PageReader } from "./pages.js";
 import { pack, pointsOf, type QueryPart } from "./query.js";
@@ -134,6 +135,39 @@ export class Batch {
   }
 }
 
+/**
+ * Where a kind reads many repositories of one organization from the organization's side
+ * (../../resources/organization-side.ts), the target's reader answers their reads from that one
+ * read, made when the first of them is asked for.
+ */
+function deferOrganizationSide(
+  repos: readonly RepoDesired[],
+  readers: ReadonlyMap<string, ResourceReader>,
+  bulkReader: (target: string) => BulkReader | undefined,
+): void {
+  for (const kind of REPOSITORY_KINDS) {
+    const side = kind.repository.organizationSide;
+    if (side === undefined) continue;
+    const groups = new Map<string, { target: string; org: string; repos: RepoRef[] }>();
+    for (const repo of repos) {
+      const value = repo.settings[kind.repository.setting.key];
+      if (value === undefined || !side.wants(value)) continue;
+      const id = `${repo.target}\n${repo.owner.toLowerCase()}`;
+      const group = groups.get(id) ?? { target: repo.target, org: repo.owner, repos: [] };
+      group.repos.push({ owner: repo.owner, name: repo.name });
+      groups.set(id, group);
+    }
+    for (const group of groups.values()) {
+      if (group.repos.length < ORGANIZATION_SIDE_MINIMUM) continue;
+      const plain = readers.get(group.target);
+      const reader = bulkReader(group.target);
+      if (plain === undefined || reader === undefined) continue;
+      const keys = group.repos.flatMap((repo) => [...side.keys(repo)]);
+      reader.defer(keys, () => side.read(plain, group.org, group.repos));
+    }
+  }
+}
+
 export interface BulkPlan {
   /** The reader each target plans with: a BulkReader where any repository is read in bulk. */
   readers: ReadonlyMap<string, ResourceReader>;
@@ -158,6 +192,15 @@ export function planReads(
   const kindsByIndex = new Map<number, Set<string>>();
   const batches: Batch[] = [];
   const bulkReaders = new Map(readers);
+  const bulkReader = (target: string): BulkReader | undefined => {
+    const known = bulkReaders.get(target);
+    if (known instanceof BulkReader) return known;
+    const plain = readers.get(target);
+    if (plain === undefined) return undefined;
+    const reader = new BulkReader(plain);
+    bulkReaders.set(target, reader);
+    return reader;
+  };
   if (mode !== "rest") {
     const byTarget = new Map<string, Array<{ index: number; bulk: BulkRepository }>>();
     for (const [index, repo] of repos.entries()) {
@@ -170,10 +213,8 @@ export function planReads(
     }
     for (const [target, list] of byTarget) {
       if (mode === "auto" && list.length < AUTO_MINIMUM) continue;
-      const plain = readers.get(target);
-      if (plain === undefined) continue;
-      const reader = new BulkReader(plain);
-      bulkReaders.set(target, reader);
+      const reader = bulkReader(target);
+      if (reader === undefined) continue;
       const packed = pack(list, ({ bulk }) => bulk.kinds.map((read) => partOf(bulk.repo, read)));
       for (const members of packed) {
         const tasks = members.reduce((sum, { index }) => sum + tasksOf(repos[index]!), 0);
@@ -190,6 +231,7 @@ export function planReads(
       }
     }
   }
+  if (mode !== "rest") deferOrganizationSide(repos, readers, bulkReader);
   return {
     readers: bulkReaders,
     batchOf: (index) => byIndex.get(index),

@@ -9,6 +9,8 @@ import {
 import { mustFind, type ReadResult, type RepoRef, type ResourceReader } from "../context.js";
 import { deletedAt } from "../deleted.js";
 import type { KindModule, PlanOptions } from "../kind.js";
+import { accessGraphql } from "./graphql.js";
+import { teamsFromOrganization } from "./org-teams.js";
 import { AccessReads, type LiveTeam, type LiveUser } from "./reads.js";
 import { builtInRole } from "./roles.js";
 import { type AccessSettings, accessRules, accessSchema } from "./settings.js";
@@ -122,6 +124,23 @@ async function removedGrants(
   return result;
 }
 
+/**
+ * Whose invitations a plan needs: everyone's when it may remove users it does not name
+ * (authoritative) or verifies a removal; else those of the users it names.
+ */
+function invitationsNeeded(
+  users: Readonly<Record<string, string | null>>,
+  authoritative: boolean,
+  deleted: readonly Change[],
+): "all" | { granted: string[]; removed: string[] } {
+  if (authoritative || deleted.some((change) => change.name.startsWith(`${USERS}/`))) return "all";
+  const entries = Object.entries(users);
+  return {
+    granted: entries.filter(([, role]) => role !== null).map(([login]) => login),
+    removed: entries.filter(([, role]) => role === null).map(([login]) => login),
+  };
+}
+
 export async function planAccess(
   reader: ResourceReader,
   repo: RepoRef,
@@ -134,9 +153,13 @@ export async function planAccess(
     users: mode === "authoritative" && value.users !== undefined,
     teams: mode === "authoritative" && value.teams !== undefined,
   };
-  const reads = new AccessReads(reader, repo, { teams, authoritative: over.teams });
   const scope = `${repo.owner}/${repo.name}`;
   const deleted = options.deleted?.at(reader.target, scope, KIND) ?? [];
+  const reads = new AccessReads(reader, repo, {
+    teams,
+    authoritative: over.teams,
+    invitations: invitationsNeeded(users, over.users, deleted),
+  });
   const wants = (collection: "users" | "teams", written: object) =>
     over[collection] ||
     Object.keys(written).length > 0 ||
@@ -232,6 +255,8 @@ export const access: KindModule = {
     },
     plan: ({ reader, repo, value, options }) =>
       planAccess(reader, repo, value as AccessSettings, options),
+    graphql: accessGraphql,
+    organizationSide: teamsFromOrganization,
     export: exportAccess,
   },
   verify: verifyGrant,

@@ -83,17 +83,36 @@ export class AccessReads {
 
   /**
    * `wanted`: the team grants the plan makes, and whether it removes the grants it does not list
-   * (authoritative mode): what a user will have through teams once it is applied.
+   * (authoritative mode): what a user will have through teams once it is applied. `invitations`:
+   * whose pending invitations the plan needs — every user's (`all`: an export, authoritative mode,
+   * a removal to verify), or those of the logins it names; see `users`.
    */
   constructor(
     readonly reader: ResourceReader,
     readonly repo: RepoRef,
-    readonly wanted: { teams: Readonly<Record<string, string | null>>; authoritative: boolean } = {
-      teams: {},
-      authoritative: false,
-    },
+    readonly wanted: {
+      teams: Readonly<Record<string, string | null>>;
+      authoritative: boolean;
+      invitations: "all" | { granted: readonly string[]; removed: readonly string[] };
+    } = { teams: {}, authoritative: false, invitations: "all" },
   ) {
     this.#base = repoPath(repo);
+  }
+
+  /**
+   * Whether the plan needs the invitations once the collaborators are known: not when every user it
+   * grants a role to is a collaborator already and it removes nobody — a collaborator's role is
+   * changed by a PUT whatever invitation the user has, so a repository whose desired collaborators
+   * all are ones is planned from its collaborators alone (issue #29: a read only some repositories
+   * need is made only for those).
+   */
+  #needsInvitations(collaborators: ReadonlySet<string>): boolean {
+    const needed = this.wanted.invitations;
+    if (needed === "all") return true;
+    return (
+      needed.removed.length > 0 ||
+      needed.granted.some((login) => !collaborators.has(login.toLowerCase()))
+    );
   }
 
   get org(): string {
@@ -118,7 +137,10 @@ export class AccessReads {
     );
   }
 
-  /** Direct collaborators and the invitations of users, by lower-case login. */
+  /**
+   * Direct collaborators and the invitations of users, by lower-case login; without the invitations
+   * when the plan does not need them (`wanted.invitations`).
+   */
   users(): Promise<ReadResult<Map<string, LiveUser>>> {
     this.#users ??= this.#readUsers();
     return this.#users;
@@ -127,14 +149,20 @@ export class AccessReads {
   async #readUsers(): Promise<ReadResult<Map<string, LiveUser>>> {
     const collaboratorsPath = `${this.#base}/collaborators`;
     const invitationsPath = `${this.#base}/invitations`;
-    const [collaborators, invitations] = await Promise.all([
-      this.reader.list(collaboratorsPath, { affiliation: "direct" }, collaboratorShape),
-      this.reader.list(invitationsPath, undefined, invitationShape),
-    ]);
+    const collaborators = await this.reader.list(
+      collaboratorsPath,
+      { affiliation: "direct" },
+      collaboratorShape,
+    );
     if (collaborators.kind === "error") return collaborators;
     if (collaborators.kind === "absent") {
       return { kind: "error", error: this.#notFound(collaboratorsPath) };
     }
+    const logins = new Set(collaborators.data.map(({ login }) => login.toLowerCase()));
+    const invitations: ReadResult<Array<z.infer<typeof invitationShape.schema>>> =
+      this.#needsInvitations(logins)
+        ? await this.reader.list(invitationsPath, undefined, invitationShape)
+        : { kind: "found", data: [] };
     if (invitations.kind === "error") return invitations;
     if (invitations.kind === "absent") {
       return { kind: "error", error: this.#notFound(invitationsPath) };

@@ -3,6 +3,7 @@ import { modeBlock } from "../collection.js";
 import { mustFind } from "../context.js";
 import type { KindModule } from "../kind.js";
 import { fromRead, LABEL_SHAPE, verifyLabel } from "./canonical.js";
+import { labelGraphql } from "./graphql.js";
 import { labelsPath, planLabels } from "./plan.js";
 import { type LabelSettings, type Labels, labelListRules, labelsSchema } from "./settings.js";
 
@@ -44,6 +45,7 @@ export const label: KindModule = {
         value: value as Labels,
         deleted: options.deleted?.at(reader.target, `${repo.owner}/${repo.name}`, "label") ?? [],
       }),
+    graphql: labelGraphql,
     export: async (reader, repo) => {
       const path = labelsPath(repo);
       const live = mustFind(await reader.list(path, undefined, LABEL_SHAPE), path).map(fromRead);

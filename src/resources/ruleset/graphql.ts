@@ -4,6 +4,7 @@ import {
   type Pages,
   pageOf,
   type RepositoryGraphqlRead,
+  repositoryConnection,
   RestAnswers,
 } from "../graphql-read.js";
 import { repoPath } from "../context.js";
@@ -180,22 +181,14 @@ export const rulesetGraphql: RepositoryGraphqlRead = {
     const first = Math.min(100, named);
     return `rulesets(first: ${first}, includeParents: false) { ${pageOf("...RulesetFields")} }`;
   },
-  answer: async ({ repo, data, failed, pages }) => {
+  answer: async (part) => {
+    const { repo, pages } = part;
     const answers = new RestAnswers();
-    const read = z.looseObject({ rulesets: page }).safeParse(data);
-    if (!read.success || failed(["rulesets", "pageInfo"])) return answers;
-    const all = await allNodes(
-      read.data.rulesets,
-      (index) => failed(["rulesets", "nodes", index]),
-      (after) =>
-        pages.rest({
-          on: { repository: repo },
-          field: "rulesets(includeParents: false)",
-          nodes: "...RulesetFields",
-          fragments: FRAGMENTS,
-          after,
-        }),
-    );
+    const all = await repositoryConnection(part, "rulesets", {
+      field: "rulesets(includeParents: false)",
+      nodes: "...RulesetFields",
+      fragments: FRAGMENTS,
+    });
     // The listing needs every ruleset's id and name; one it cannot show leaves it to REST.
     const parsed = z.array(ruleset).safeParse(all?.nodes);
     if (all === undefined || !parsed.success) return answers;

@@ -11,20 +11,22 @@ import { pageReply } from "../../core/pagination.js";
 import type { Route } from "../../core/router.js";
 import {
   type Account,
+  higherRole,
   type Invitation,
   levelAtLeast,
   type Organization,
   type Repository,
   type Role,
   roleLevel,
+  roleName,
   ROLE_NAMES,
   type Team,
 } from "../../core/world.js";
 import { administeredOrganization, memberOrganization } from "../org-access.js";
 import { adminRepository, assertUnlocked, visibleRepository } from "../repo-access.js";
-import { invitation, simpleUser, team } from "../shapes.js";
+import { invitation, minimalRepository, simpleUser, team } from "../shapes.js";
 import { resolveRole } from "./roles.js";
-import { collaborator, customRole, teamRoleAssignment } from "./shapes.js";
+import { collaborator, customRole, permissionFlags, teamRoleAssignment } from "./shapes.js";
 
 /**
  * Who has access to a repository: its collaborators and their invitations, the teams granted access,
@@ -255,6 +257,39 @@ export const accessRoutes: Route[] = [
       return pageReply(ctx, visible, ({ team: item, role, direct }) =>
         team(ctx.base, item, { role, source: direct ? "direct" : "organization" }),
       );
+    },
+  },
+  {
+    method: "GET",
+    pattern: "/orgs/:org/teams/:team_slug/repos",
+    handler: (ctx) => {
+      // "Lists a team's repositories visible to the authenticated user": those granted to the team
+      // and, for a child team, to its ancestors ("Child teams inherit the access permissions of the
+      // parent team"; the listing shows the parent's repositories, octokit/octokit.net#1882), each
+      // a Minimal Repository with the highest of those roles in `role_name` and `permissions`. A
+      // security manager's read of every repository is not a grant, and is not listed.
+      const org = memberOrganization(ctx);
+      const found = visibleTeam(ctx, org);
+      const caller = requireCaller(ctx);
+      const granted = (repo: Repository): Role | undefined => {
+        let best: Role | undefined;
+        for (let at: Team | null = found; at !== null; at = at.parent) {
+          const own = repo.teamAccess.get(at.id);
+          if (own !== undefined) best = best === undefined ? own : higherRole(best, own);
+        }
+        return best;
+      };
+      const repos = [...ctx.world.repositories.values()]
+        .filter((repo) => granted(repo) !== undefined && ctx.world.can(repo, caller, "pull"))
+        .sort((a, b) => a.id - b.id);
+      return pageReply(ctx, repos, (repo) => {
+        const role = granted(repo)!;
+        return {
+          ...minimalRepository(ctx.base, ctx.world, repo, caller),
+          permissions: permissionFlags(role),
+          role_name: roleName(role),
+        };
+      });
     },
   },
   {

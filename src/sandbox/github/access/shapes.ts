@@ -11,7 +11,8 @@ import { simpleUser, teamSimple } from "../shapes.js";
 
 type Json = Record<string, unknown>;
 
-function permissionFlags(role: Role): Json {
+/** The five `permissions` flags a role amounts to. */
+export function permissionFlags(role: Role): Json {
   return {
     pull: levelAtLeast(role, "pull"),
     triage: levelAtLeast(role, "triage"),

@@ -2,8 +2,10 @@ import type { Repository } from "../../../core/world.js";
 import { type GraphqlContext, fullName } from "../context.js";
 import { notFoundRepository } from "../errors.js";
 import { nodeId } from "../ids.js";
+import { accessFields } from "./access.js";
 import { accountObject } from "./actors.js";
 import { protectionFields } from "./branch-protection.js";
+import { labelFields } from "./labels.js";
 import { rulesetFields } from "./rulesets.js";
 
 /**
@@ -48,6 +50,8 @@ export function repositoryObject(ctx: GraphqlContext, repo: Repository) {
     viewerPermission: PERMISSION[permission] ?? null,
     ...protectionFields(ctx, repo),
     ...rulesetFields(ctx, repo),
+    ...labelFields(ctx, repo),
+    ...accessFields(ctx, repo),
   };
 }
 
