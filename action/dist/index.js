@@ -4519,17 +4519,17 @@ var init_schemas = __esm({
     $ZodTemplateLiteral = /* @__PURE__ */ $constructor("$ZodTemplateLiteral", (inst, def) => {
       $ZodType.init(inst, def);
       const regexParts = [];
-      for (const part of def.parts) {
-        if (typeof part === "object" && part !== null) {
-          const source = partPattern(part);
+      for (const part2 of def.parts) {
+        if (typeof part2 === "object" && part2 !== null) {
+          const source = partPattern(part2);
           if (!source) {
-            throw new Error(`Invalid template literal part, no pattern found: ${[...part._zod.traits].shift()}`);
+            throw new Error(`Invalid template literal part, no pattern found: ${[...part2._zod.traits].shift()}`);
           }
           regexParts.push(cleanRegex(source));
-        } else if (part === null || primitiveTypes.has(typeof part)) {
-          regexParts.push(escapeRegex(`${part}`));
+        } else if (part2 === null || primitiveTypes.has(typeof part2)) {
+          regexParts.push(escapeRegex(`${part2}`));
         } else {
-          throw new Error(`Invalid template literal part: ${part}`);
+          throw new Error(`Invalid template literal part: ${part2}`);
         }
       }
       inst._zod.pattern = new RegExp(`^${regexParts.join("")}$`);
@@ -13278,9 +13278,9 @@ function codePointLengthVar(doc, ctx, accessor, inDoubt) {
   doc.write(`const ${v2} = typeof ${accessor} === "string" && ${inDoubt} ? ${cpLen}(${accessor}) : ${accessor}.length;`);
   return v2;
 }
-function numericOperand(value2, label4) {
+function numericOperand(value2, label5) {
   if (typeof value2 !== "number" || !Number.isFinite(value2)) {
-    throw new ZodCompileUnsupportedError(`${label4} bound of type ${typeof value2}`);
+    throw new ZodCompileUnsupportedError(`${label5} bound of type ${typeof value2}`);
   }
   return `${value2}`;
 }
@@ -14600,8 +14600,8 @@ var init_compile = __esm({
       }
     };
     ZodCompileUnsupportedError = class extends Error {
-      constructor(feature, islandable = true) {
-        super(`z.compile does not support ${feature}; this schema must use the runtime parser`);
+      constructor(feature2, islandable = true) {
+        super(`z.compile does not support ${feature2}; this schema must use the runtime parser`);
         this.name = "ZodCompileUnsupportedError";
         this.islandable = islandable;
       }
@@ -15921,32 +15921,32 @@ function compactTypeUnion(schema2) {
     if (keys2.length !== 1 || keys2[0] !== "type")
       return;
     const type = option.type;
-    for (const member2 of Array.isArray(type) ? type : [type]) {
-      if (typeof member2 !== "string")
+    for (const member3 of Array.isArray(type) ? type : [type]) {
+      if (typeof member3 !== "string")
         return;
-      if (!types.includes(member2))
-        types.push(member2);
+      if (!types.includes(member3))
+        types.push(member3);
     }
   }
   delete schema2.anyOf;
   schema2.type = types.length === 1 ? types[0] : types;
 }
-function undeclaredConstraint(member2) {
-  const extra = member2.additionalProperties;
+function undeclaredConstraint(member3) {
+  const extra = member3.additionalProperties;
   if (extra === void 0 || extra === false || typeof extra !== "object" || extra === null)
     return null;
   return Object.keys(extra).length ? extra : null;
 }
 function foldObjects(members3) {
   const objects = [];
-  for (const member2 of members3) {
-    if (typeof member2 !== "object" || member2.type !== "object")
+  for (const member3 of members3) {
+    if (typeof member3 !== "object" || member3.type !== "object")
       return null;
-    for (const key in member2) {
+    for (const key in member3) {
       if (!FOLDABLE_KEYS.has(key))
         return null;
     }
-    objects.push(member2);
+    objects.push(member3);
   }
   const properties = {};
   const required2 = /* @__PURE__ */ new Set();
@@ -15956,11 +15956,11 @@ function foldObjects(members3) {
         continue;
       const parts = [];
       for (const other of objects) {
-        const part = other.properties?.[key] ?? undeclaredConstraint(other);
-        if (part === null || part === void 0)
+        const part2 = other.properties?.[key] ?? undeclaredConstraint(other);
+        if (part2 === null || part2 === void 0)
           continue;
-        if (!parts.some((seen) => JSON.stringify(seen) === JSON.stringify(part)))
-          parts.push(part);
+        if (!parts.some((seen) => JSON.stringify(seen) === JSON.stringify(part2)))
+          parts.push(part2);
       }
       const merged = parts.length === 1 ? parts[0] : foldObjects(parts) ?? { allOf: parts };
       assignProp(properties, key, merged);
@@ -20803,10 +20803,12 @@ var init_suggest = __esm({
 });
 
 // src/config/fields.ts
-function closed(shape) {
+function closed(shape, explain = () => void 0) {
   const known = Object.keys(shape);
   return strictObject(shape, {
-    error: (issue3) => issue3.code === "unrecognized_keys" ? issue3.keys.map((key) => `unknown key ${JSON.stringify(key)}; ${unknownNameHint(key, known)}`).join("\n") : void 0
+    error: (issue3) => issue3.code === "unrecognized_keys" ? issue3.keys.map(
+      (key) => `unknown key ${JSON.stringify(key)}; ${explain(key) ?? unknownNameHint(key, known)}`
+    ).join("\n") : void 0
   });
 }
 function orNull(schema2) {
@@ -21319,8 +21321,8 @@ var init_redact = __esm({
         if (!cut && this.#ordered.every((item) => item.anchor !== "" && !text2.includes(item.anchor))) {
           return text2;
         }
-        return text2.split(SENSITIVE).map((part) => {
-          let result = part;
+        return text2.split(SENSITIVE).map((part2) => {
+          let result = part2;
           for (const item of this.#ordered) {
             if (item.anchor === "" || result.includes(item.anchor)) {
               result = result.replace(
@@ -21463,7 +21465,8 @@ function issuesToErrors(issues, source, secretAt = isSecretKey2) {
         else mismatch(expectedType(issue3.expected));
         return;
       case "invalid_value":
-        mismatch(listValues(issue3.values));
+        if (issue3.message.startsWith("Invalid ")) mismatch(listValues(issue3.values));
+        else add(path, issue3.message);
         return;
       case "invalid_format":
         add(
@@ -21950,18 +21953,18 @@ var init_resolve = __esm({
       #profileLayers(source, names, path) {
         if (names === void 0) return [];
         const found = [];
-        const listed4 = /* @__PURE__ */ new Set();
+        const listed5 = /* @__PURE__ */ new Set();
         for (const [index, name2] of names.entries()) {
           const place2 = this.place(source, [...path, "profiles", index]);
           const profile = this.profiles.get(name2);
-          if (listed4.has(name2)) this.error(place2, `profile "${name2}" is listed twice`);
+          if (listed5.has(name2)) this.error(place2, `profile "${name2}" is listed twice`);
           else if (profile === void 0) {
             this.error(
               place2,
               `unknown profile "${name2}"; ${unknownNameHint(name2, [...this.profiles.keys()])}`
             );
           } else found.push(profile);
-          listed4.add(name2);
+          listed5.add(name2);
         }
         return found;
       }
@@ -21976,6 +21979,7 @@ var init_resolve = __esm({
           if (value2 === void 0 || setting.rules === void 0) continue;
           const facts = {
             settings: entry2.settings,
+            glob: entry2.selector.kind === "glob",
             ...entry2.ownerType === void 0 ? {} : { ownerType: entry2.ownerType }
           };
           for (const problem of setting.rules(value2, facts)) {
@@ -29668,8 +29672,8 @@ var init_source = __esm({
         for (const pair of map2.items) {
           if (!isMergeKey(pair.key)) continue;
           const value2 = this.resolve(pair.value);
-          const listed4 = (0, import_yaml.isSeq)(value2) ? value2.items.map((item) => this.resolve(item)) : [value2];
-          for (const source of listed4) if ((0, import_yaml.isMap)(source)) sources.push(source);
+          const listed5 = (0, import_yaml.isSeq)(value2) ? value2.items.map((item) => this.resolve(item)) : [value2];
+          for (const source of listed5) if ((0, import_yaml.isMap)(source)) sources.push(source);
         }
         return sources;
       }
@@ -29809,8 +29813,8 @@ var init_source = __esm({
       /** Adds the keys a merge key brings in that the mapping does not write itself. */
       #merge(pair, result) {
         const value2 = this.index.resolve(pair.value);
-        const listed4 = (0, import_yaml.isSeq)(value2) ? value2.items.map((item) => ({ item, written: (0, import_yaml.isSeq)(pair.value) ? item : pair.value })) : [{ item: pair.value, written: pair.value }];
-        for (const { item, written: written2 } of listed4) {
+        const listed5 = (0, import_yaml.isSeq)(value2) ? value2.items.map((item) => ({ item, written: (0, import_yaml.isSeq)(pair.value) ? item : pair.value })) : [{ item: pair.value, written: pair.value }];
+        for (const { item, written: written2 } of listed5) {
           const source = this.index.resolve(item);
           if (!(0, import_yaml.isMap)(source)) {
             this.#at(
@@ -30098,12 +30102,14 @@ function makePlan(changes) {
 function hasChanges(plan4) {
   return plan4.summary.create + plan4.summary.update + plan4.summary.delete > 0;
 }
-var ACTIONS, CREATED_ID, ChangesByPlace, OUTCOMES;
+var ACTIONS, CREATED_ID, STEPS, GATES, ChangesByPlace, OUTCOMES;
 var init_plan = __esm({
   "src/core/plan.ts"() {
     "use strict";
     ACTIONS = ["create", "update", "delete", "no-op", "report"];
     CREATED_ID = "{created.id}";
+    STEPS = ["create", "unarchive", "rename", "archive"];
+    GATES = ["visibility", "create"];
     ChangesByPlace = class {
       #byPlace = /* @__PURE__ */ new Map();
       constructor(changes) {
@@ -30178,7 +30184,12 @@ function render(wanted, target2, scope, note, layers, root, prefix, fallback) {
       const path = [...base, ...leaf];
       const layer = layerOf(layers, path);
       rows.push(
-        row(formatPath(leaf), shown(valueAt(value2, leaf)), originOf(layers, path), layer?.label)
+        row(
+          formatPath(leaf),
+          shown(valueAt(value2, leaf)),
+          originOf(layers, path, "key"),
+          layer?.label
+        )
       );
     }
   }
@@ -30189,16 +30200,16 @@ function render(wanted, target2, scope, note, layers, root, prefix, fallback) {
   }
   return block(`${addressOf(target2, scope, wanted.kind, wanted.name)}${note}`, origin, rows);
 }
-function originOf(layers, path) {
+function originOf(layers, path, at2 = "value") {
   const layer = layerOf(layers, path);
-  return layer?.source.locate([...layer.path, ...path]);
+  return layer?.source.locate([...layer.path, ...path], at2);
 }
 function shown(value2) {
   if (isSecret(value2)) return `${SENSITIVE} from ${value2.source}`;
   return JSON.stringify(value2);
 }
-function row(key, value2, origin, label4 = "entry") {
-  return { key, value: value2, from: origin === void 0 ? "" : `${formatOrigin(origin)} (${label4})` };
+function row(key, value2, origin, label5 = "entry") {
+  return { key, value: value2, from: origin === void 0 ? "" : `${formatOrigin(origin)} (${label5})` };
 }
 function block(title, origin, rows) {
   const width = Math.max(0, ...rows.map((line) => line.key.length + line.value.length + 3));
@@ -30223,20 +30234,20 @@ function describeFailure(failure3, style = {
   request: (text2) => text2,
   message: (text2) => text2
 }) {
-  const status = failure3.status === 0 ? void 0 : failure3.status;
-  const said = messageAfterStatus(status, failure3.message ?? "");
+  const status3 = failure3.status === 0 ? void 0 : failure3.status;
+  const said = messageAfterStatus(status3, failure3.message ?? "");
   const message = style.message(said);
   if (failure3.request === void 0) {
-    const where2 = status === void 0 ? "" : String(status);
+    const where2 = status3 === void 0 ? "" : String(status3);
     return where2 === "" ? message : message === "" ? where2 : `${where2}: ${message}`;
   }
   const request2 = style.request(failure3.request);
-  if (said.startsWith(`answered ${status} `)) return `${request2} ${message}`;
-  const where = status === void 0 ? request2 : `${request2} → ${status}`;
+  if (said.startsWith(`answered ${status3} `)) return `${request2} ${message}`;
+  const where = status3 === void 0 ? request2 : `${request2} → ${status3}`;
   return message === "" ? where : `${where}: ${message}`;
 }
-function messageAfterStatus(status, message) {
-  return status !== void 0 && message.startsWith(`${status} `) ? message.slice(String(status).length + 1) : message;
+function messageAfterStatus(status3, message) {
+  return status3 !== void 0 && message.startsWith(`${status3} `) ? message.slice(String(status3).length + 1) : message;
 }
 var init_failure_text = __esm({
   "src/core/failure-text.ts"() {
@@ -30247,7 +30258,7 @@ var init_failure_text = __esm({
 // src/core/zod-problem.ts
 function firstProblem(error62, prefix = "") {
   const issue3 = error62.issues[0];
-  const path = (issue3?.path ?? []).map((part) => typeof part === "number" ? `[${part}]` : `.${String(part)}`).join("");
+  const path = (issue3?.path ?? []).map((part2) => typeof part2 === "number" ? `[${part2}]` : `.${String(part2)}`).join("");
   const at2 = `${prefix}${path}`.replace(/^\./, "");
   const message = issue3?.message ?? "invalid";
   return at2 === "" ? message : `${at2}: ${message}`;
@@ -30365,11 +30376,11 @@ function omit2(object2, keysToOmit) {
   return result;
 }
 function encodeReserved(str) {
-  return str.split(/(%[0-9A-Fa-f]{2})/g).map(function(part) {
-    if (!/%[0-9A-Fa-f]/.test(part)) {
-      part = encodeURI(part).replace(/%5B/g, "[").replace(/%5D/g, "]");
+  return str.split(/(%[0-9A-Fa-f]{2})/g).map(function(part2) {
+    if (!/%[0-9A-Fa-f]/.test(part2)) {
+      part2 = encodeURI(part2).replace(/%5B/g, "[").replace(/%5D/g, "]");
     }
-    return part;
+    return part2;
   }).join("");
 }
 function encodeUnreserved(str) {
@@ -31174,7 +31185,7 @@ async function fetchWrapper(requestOptions) {
     requestError.cause = error62;
     throw requestError;
   }
-  const status = fetchResponse.status;
+  const status3 = fetchResponse.status;
   const url2 = fetchResponse.url;
   const responseHeaders = {};
   for (const [key, value2] of fetchResponse.headers) {
@@ -31182,7 +31193,7 @@ async function fetchWrapper(requestOptions) {
   }
   const octokitResponse = {
     url: url2,
-    status,
+    status: status3,
     headers: responseHeaders,
     data: ""
   };
@@ -31193,28 +31204,28 @@ async function fetchWrapper(requestOptions) {
       `[@octokit/request] "${requestOptions.method} ${requestOptions.url}" is deprecated. It is scheduled to be removed on ${responseHeaders.sunset}${deprecationLink ? `. See ${deprecationLink}` : ""}`
     );
   }
-  if (status === 204 || status === 205) {
+  if (status3 === 204 || status3 === 205) {
     return octokitResponse;
   }
   if (requestOptions.method === "HEAD") {
-    if (status < 400) {
+    if (status3 < 400) {
       return octokitResponse;
     }
-    throw new RequestError(fetchResponse.statusText, status, {
+    throw new RequestError(fetchResponse.statusText, status3, {
       response: octokitResponse,
       request: requestOptions
     });
   }
-  if (status === 304) {
+  if (status3 === 304) {
     octokitResponse.data = await getResponseData(fetchResponse);
-    throw new RequestError("Not modified", status, {
+    throw new RequestError("Not modified", status3, {
       response: octokitResponse,
       request: requestOptions
     });
   }
-  if (status >= 400) {
+  if (status3 >= 400) {
     octokitResponse.data = await getResponseData(fetchResponse);
-    throw new RequestError(toErrorMessage(octokitResponse.data), status, {
+    throw new RequestError(toErrorMessage(octokitResponse.data), status3, {
       response: octokitResponse,
       request: requestOptions
     });
@@ -31805,10 +31816,10 @@ function permissionsNote(header) {
   }
   return `the token needs ${sets.map((set3) => set3.join(" and ")).join(" or ")}`;
 }
-function serviceMessage(status, data) {
+function serviceMessage(status3, data) {
   const text2 = describeBody(data);
   const line = text2.replace(/\s+/g, " ").trim();
-  if (line === "") return STATUS_CODES[status] ?? "";
+  if (line === "") return STATUS_CODES[status3] ?? "";
   return line.length > MAX_DETAIL ? `${line.slice(0, MAX_DETAIL - 1)}…` : line;
 }
 function describeBody(data) {
@@ -31817,7 +31828,7 @@ function describeBody(data) {
   const body2 = data;
   const message = describeMessage(body2.message);
   const errors = Array.isArray(body2.errors) ? body2.errors.map(describeErrorItem).filter((item) => item !== "") : [];
-  const error62 = [body2.error, body2.error_description].filter((part) => typeof part === "string" && part !== "").join(": ");
+  const error62 = [body2.error, body2.error_description].filter((part2) => typeof part2 === "string" && part2 !== "").join(": ");
   const head = message !== "" ? message : error62;
   if (errors.length === 0) return head;
   return head === "" ? errors.join("; ") : `${head}: ${errors.join("; ")}`;
@@ -31837,7 +31848,7 @@ function describeErrorItem(item) {
   if (typeof item !== "object" || item === null) return "";
   const error62 = item;
   if (typeof error62.message === "string") return error62.message;
-  return [error62.resource, error62.field, error62.code].filter((part) => typeof part === "string").join(" ");
+  return [error62.resource, error62.field, error62.code].filter((part2) => typeof part2 === "string").join(" ");
 }
 var ForgeError, StoppedBeforeSending, RateLimitWaitExceeded, MAX_DETAIL, PERMISSION;
 var init_errors4 = __esm({
@@ -31923,9 +31934,9 @@ import { Agent as HttpAgent, request as httpRequest } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { promisify } from "node:util";
 import { brotliDecompress, gunzip, inflate } from "node:zlib";
-function tooLarge(status, maxBytes) {
+function tooLarge(status3, maxBytes) {
   return new ExchangeRefused(
-    status,
+    status3,
     `a body larger than ${formatBytes(maxBytes)}, the most forgeplan reads of one answer`,
     true
   );
@@ -31976,7 +31987,7 @@ function createHttpFetch(maxSockets, maxBytes = CLIENT_DEFAULTS.maxResponseBytes
     };
     request2.once("error", (error62) => fail3(fetchFailed(error62)));
     request2.once("response", (message) => {
-      const status = message.statusCode ?? 0;
+      const status3 = message.statusCode ?? 0;
       let idle;
       const stop2 = (error62) => {
         clearTimeout(idle);
@@ -31984,7 +31995,7 @@ function createHttpFetch(maxSockets, maxBytes = CLIENT_DEFAULTS.maxResponseBytes
         request2.destroy();
         reject(error62);
       };
-      const refuse = () => stop2(tooLarge(status, maxBytes));
+      const refuse = () => stop2(tooLarge(status3, maxBytes));
       if (Number(message.headers["content-length"] ?? 0) > maxBytes) return refuse();
       const waitForBytes = () => {
         clearTimeout(idle);
@@ -32012,7 +32023,7 @@ function createHttpFetch(maxSockets, maxBytes = CLIENT_DEFAULTS.maxResponseBytes
         decode5(raw2, { maxOutputLength: maxBytes }).then(
           (body2) => resolve13({ message, body: body2 }),
           (error62) => reject(
-            error62.code === "ERR_BUFFER_TOO_LARGE" ? tooLarge(status, maxBytes) : error62
+            error62.code === "ERR_BUFFER_TOO_LARGE" ? tooLarge(status3, maxBytes) : error62
           )
         );
       });
@@ -32030,27 +32041,27 @@ function createHttpFetch(maxSockets, maxBytes = CLIENT_DEFAULTS.maxResponseBytes
     const write = MUTATING2.has(exchange.method);
     for (let hop = 0; ; hop++) {
       const { message, body: body2 } = await once(url2, exchange);
-      const status = message.statusCode ?? 0;
+      const status3 = message.statusCode ?? 0;
       const location = message.headers.location;
-      if (![301, 302, 303, 307, 308].includes(status) || location === void 0) {
+      if (![301, 302, 303, 307, 308].includes(status3) || location === void 0) {
         return responseOf(url2, message, body2);
       }
       if (init.redirect === "manual") return responseOf(url2, message, body2);
       if (init.redirect === "error") {
-        throw new ExchangeRefused(status, "redirect not followed", false);
+        throw new ExchangeRefused(status3, "redirect not followed", false);
       }
       if (hop >= MAX_REDIRECTS) {
-        throw new ExchangeRefused(status, `more than ${MAX_REDIRECTS} redirects in a row`, false);
+        throw new ExchangeRefused(status3, `more than ${MAX_REDIRECTS} redirects in a row`, false);
       }
       const next = new URL(location, url2);
       if (write && next.origin !== url2.origin) {
         throw new ExchangeRefused(
-          status,
+          status3,
           `redirect from ${url2.origin} to ${next.origin} not followed: a write is followed only on its own origin, so its body never goes to another host`,
           false
         );
       }
-      if (status === 303 || (status === 301 || status === 302) && exchange.method === "POST") {
+      if (status3 === 303 || (status3 === 301 || status3 === 302) && exchange.method === "POST") {
         exchange.method = exchange.method === "HEAD" ? "HEAD" : "GET";
         exchange.body = void 0;
         delete exchange.headers["content-type"];
@@ -32080,9 +32091,9 @@ var init_http_fetch = __esm({
       status;
       /** Whether the detail describes the answer's body ("answered 200 with …"). */
       unusableAnswer;
-      constructor(status, detail, unusableAnswer) {
+      constructor(status3, detail, unusableAnswer) {
         super(detail);
-        this.status = status;
+        this.status = status3;
         this.unusableAnswer = unusableAnswer;
       }
     };
@@ -36414,10 +36425,10 @@ var require_printer = __commonJS({
       let text2 = "";
       let depth = 0;
       let indentation = "";
-      let part = buffer;
-      while (part !== void 0) {
-        const lines = part.lines;
-        if (part.indentBefore) {
+      let part2 = buffer;
+      while (part2 !== void 0) {
+        const lines = part2.lines;
+        if (part2.indentBefore) {
           if (depth < maxDepth) {
             indentation += "  ";
             text2 += "  ";
@@ -36428,17 +36439,17 @@ var require_printer = __commonJS({
           text2 += lines;
         } else {
           text2 += lines[0];
-          const newline = !part.isBlockString && depth >= maxDepth ? " " : "\n" + indentation;
+          const newline = !part2.isBlockString && depth >= maxDepth ? " " : "\n" + indentation;
           for (let i2 = 1; i2 < lines.length; i2++) {
             output2 += text2;
             text2 = newline + lines[i2];
           }
         }
-        if (part.dedentAfter) {
+        if (part2.dedentAfter) {
           depth--;
           indentation = indentation.slice(0, depth * 2);
         }
-        part = part.next;
+        part2 = part2.next;
       }
       return output2 + text2;
     }
@@ -46007,11 +46018,11 @@ var require_SetMap = __commonJS({
       }
       _key(members3) {
         const ids = [];
-        for (const member2 of members3) {
-          let id = this._memberIds.get(member2);
+        for (const member3 of members3) {
+          let id = this._memberIds.get(member3);
           if (id === void 0) {
             id = this._nextMemberId++;
-            this._memberIds.set(member2, id);
+            this._memberIds.set(member3, id);
           }
           ids.push(id);
         }
@@ -53278,7 +53289,7 @@ function endpointKey(path) {
   const out = [];
   let rest = segments;
   const scope = SCOPES.find(
-    (s2) => segments.length > s2.prefix.length && s2.prefix.every((part, i2) => segments[i2] === part)
+    (s2) => segments.length > s2.prefix.length && s2.prefix.every((part2, i2) => segments[i2] === part2)
   );
   if (scope !== void 0) {
     const named3 = segments.slice(scope.prefix.length, scope.prefix.length + scope.names.length);
@@ -53494,7 +53505,7 @@ var init_pacer = __esm({
        * when it said not how long — for forgeplan's own back-off: a minute, doubled for each further
        * such answer to this request (`answers` counts them from 1).
        */
-      holdAfter(ticket, throttle, status, answers) {
+      holdAfter(ticket, throttle, status3, answers) {
         const now = this.#options.clock.now();
         const source = throttle.until === void 0 ? "backoff" : throttle.reason === "rate-limit-reset" ? "reset" : "retry-after";
         const until = throttle.until ?? now + THROTTLE_BACKOFF_MS * 2 ** (answers - 1);
@@ -53509,7 +53520,7 @@ var init_pacer = __esm({
               kind: "answer",
               request: request2,
               endpoint: ticket.endpoint,
-              status,
+              status: status3,
               reason: throttle.reason,
               source,
               answers
@@ -53517,7 +53528,7 @@ var init_pacer = __esm({
           );
           throw this.#refused;
         }
-        const after = { request: request2, status, source, waitMs: until - now };
+        const after = { request: request2, status: status3, source, waitMs: until - now };
         const endpoint2 = throttle.reason === "secondary-limit" ? { endpoint: ticket.endpoint } : {};
         this.#announce(
           { category: ticket.category, until, reason: throttle.reason, ...endpoint2, after },
@@ -53610,16 +53621,16 @@ function retryAfterMs(headers, now) {
   const date5 = Date.parse(value2);
   return Number.isNaN(date5) ? void 0 : Math.max(0, date5 - now);
 }
-function throttleOf(status, headers, detail, now, skewMs) {
-  if (status !== 403 && status !== 429) return void 0;
+function throttleOf(status3, headers, detail, now, skewMs) {
+  if (status3 !== 403 && status3 !== 429) return void 0;
   const after = retryAfterMs(headers, now);
   const secondary = SECONDARY2.test(detail);
   if (after !== void 0) {
     return { reason: secondary ? "secondary-limit" : "retry-after", until: now + after };
   }
-  const aboutLimits = secondary || status === 429 || /rate limit/i.test(detail);
+  const aboutLimits = secondary || status3 === 429 || /rate limit/i.test(detail);
   const remaining = integer2(headers["x-ratelimit-remaining"] ?? headers["ratelimit-remaining"]);
-  if (remaining === 0 && (aboutLimits || saysNothing(status, detail))) {
+  if (remaining === 0 && (aboutLimits || saysNothing(status3, detail))) {
     const reset = integer2(headers["x-ratelimit-reset"] ?? headers["ratelimit-reset"]);
     return {
       reason: "rate-limit-reset",
@@ -53628,8 +53639,8 @@ function throttleOf(status, headers, detail, now, skewMs) {
   }
   return aboutLimits ? { reason: "secondary-limit" } : void 0;
 }
-function saysNothing(status, detail) {
-  return detail === "" || detail === STATUS_CODES2[status];
+function saysNothing(status3, detail) {
+  return detail === "" || detail === STATUS_CODES2[status3];
 }
 function integer2(value2) {
   if (value2 === void 0 || !/^\s*\d+\s*$/.test(value2)) return void 0;
@@ -53644,8 +53655,8 @@ var init_rate_headers = __esm({
 });
 
 // src/forge/answer.ts
-function readAnswer(method, status, contentType, raw2) {
-  if (status === 204 || status === 205) return { usable: true, data: void 0 };
+function readAnswer(method, status3, contentType, raw2) {
+  if (status3 === 204 || status3 === 205) return { usable: true, data: void 0 };
   const text2 = raw2 === void 0 ? "" : typeof raw2 === "string" ? raw2 : Buffer.from(raw2.buffer, raw2.byteOffset, raw2.byteLength).toString("utf8");
   if (text2.trim() === "") {
     return method === "GET" ? { usable: false, problem: "no body" } : { usable: true, data: void 0 };
@@ -53728,19 +53739,19 @@ var init_retry_policy = __esm({
 });
 
 // src/forge/outcome.ts
-function answered(method, status, rawHeaders, body2) {
+function answered(method, status3, rawHeaders, body2) {
   const headers = plainHeaders(rawHeaders);
   const answer = readAnswer(
     method,
-    status,
+    status3,
     headers["content-type"],
     body2
   );
   if (!answer.usable) {
-    return { kind: "refused", status, detail: answer.problem, unusableAnswer: true };
+    return { kind: "refused", status: status3, detail: answer.problem, unusableAnswer: true };
   }
   const raw2 = body2 instanceof Uint8Array ? Buffer.from(body2.buffer, body2.byteOffset, body2.byteLength) : void 0;
-  return { kind: "response", status, headers, data: answer.data, ...raw2 ? { raw: raw2 } : {} };
+  return { kind: "response", status: status3, headers, data: answer.data, ...raw2 ? { raw: raw2 } : {} };
 }
 function timedOut(timeoutMs) {
   return {
@@ -53986,8 +53997,8 @@ var init_write_lock = __esm({
 
 // src/forge/client.ts
 import { readFileSync as readFileSync3 } from "node:fs";
-function unfinished(ticket, status) {
-  return ticket.graphql && (status === 502 || status === 504);
+function unfinished(ticket, status3) {
+  return ticket.graphql && (status3 === 502 || status3 === 504);
 }
 function graphqlPath(base) {
   const root = base.pathname.replace(/\/+$/, "");
@@ -54226,8 +54237,8 @@ var init_client = __esm({
           }
           seen.add(url2.href);
           const page3 = await this.#exchange("GET", url2);
-          const listed4 = pageItems(page3.data, itemsUnder);
-          if (listed4 === void 0) {
+          const listed5 = pageItems(page3.data, itemsUnder);
+          if (listed5 === void 0) {
             throw new ForgeError({
               method: "GET",
               path: shown3,
@@ -54235,7 +54246,7 @@ var init_client = __esm({
               detail: itemsUnder === void 0 ? "expected a list in the response" : `expected an object with a list under "${itemsUnder}" in the response`
             });
           }
-          for (const item of listed4) items2.push(item);
+          for (const item of listed5) items2.push(item);
           let next;
           let last;
           try {
@@ -54247,8 +54258,8 @@ var init_client = __esm({
           if (next !== void 0 && next.origin !== this.#base.origin) {
             throw refuse(`refused to follow a next-page link to another origin (${next.origin})`);
           }
-          if (next !== void 0 && last === void 0 && listed4.length < Number(perPage)) {
-            const held = `${listed4.length} item${listed4.length === 1 ? "" : "s"}`;
+          if (next !== void 0 && last === void 0 && listed5.length < Number(perPage)) {
+            const held = `${listed5.length} item${listed5.length === 1 ? "" : "s"}`;
             throw refuse(
               `page ${seen.size} of the listing holds ${held} of the ${perPage} asked for, yet links to a next page: a short page is the last, so the listing would not end`
             );
@@ -54380,14 +54391,14 @@ var init_client = __esm({
           );
           if (settled !== void 0) return settled;
           answerLost ||= ticket.mutating && lostAnswer(outcome);
-          const fail3 = (status2, detail2, note, unusableAnswer = false) => {
+          const fail3 = (status4, detail2, note, unusableAnswer = false) => {
             const said = note ?? (attempts > 1 ? `after ${attempts} attempts` : void 0);
-            const hidden = status2 === 404 ? this.#hiddenNote(path) : void 0;
-            const notes = [said, hidden].filter((part) => part !== void 0).join("; ");
+            const hidden = status4 === 404 ? this.#hiddenNote(path) : void 0;
+            const notes = [said, hidden].filter((part2) => part2 !== void 0).join("; ");
             return new ForgeError({
               method,
               path,
-              status: status2,
+              status: status4,
               detail: detail2,
               attempts,
               mayHaveBeenApplied: answerLost,
@@ -54399,52 +54410,52 @@ var init_client = __esm({
             throw fail3(outcome.status, outcome.detail, void 0, outcome.unusableAnswer);
           }
           let retryAfter;
-          let status = 0;
+          let status3 = 0;
           let detail;
           if (outcome.kind === "response") {
             const { headers, data } = outcome;
-            status = outcome.status;
-            detail = serviceMessage(status, data);
-            if (status === 401 && !renewed && await this.#auth.renew(sent)) {
+            status3 = outcome.status;
+            detail = serviceMessage(status3, data);
+            if (status3 === 401 && !renewed && await this.#auth.renew(sent)) {
               renewed = true;
               this.#onEvent({ type: "reauthenticated", method, path });
               continue;
             }
             const now = this.#clock.now();
-            const throttle = throttleOf(status, headers, detail, now, SKEW_MS) ?? (ticket.graphql && status === 200 ? graphqlThrottle(data, headers, now, SKEW_MS) : void 0);
+            const throttle = throttleOf(status3, headers, detail, now, SKEW_MS) ?? (ticket.graphql && status3 === 200 ? graphqlThrottle(data, headers, now, SKEW_MS) : void 0);
             if (throttle !== void 0) {
               if (throttles >= this.#retries.max) {
                 const throttled = `${throttles + 1} of them throttled`;
-                throw fail3(status, detail, `gave up after ${attempts} attempts, ${throttled}`);
+                throw fail3(status3, detail, `gave up after ${attempts} attempts, ${throttled}`);
               }
               throttles++;
-              this.#pacer.holdAfter(ticket, throttle, status, throttles);
+              this.#pacer.holdAfter(ticket, throttle, status3, throttles);
               continue;
             }
-            if (!mayRetry(ticket.graphql ? "GET" : method, { status }) || unfinished(ticket, status)) {
-              const needs = status === 403 ? permissionsNote(headers["x-accepted-github-permissions"]) : void 0;
+            if (!mayRetry(ticket.graphql ? "GET" : method, { status: status3 }) || unfinished(ticket, status3)) {
+              const needs = status3 === 403 ? permissionsNote(headers["x-accepted-github-permissions"]) : void 0;
               const after = attempts > 1 ? `; after ${attempts} attempts` : "";
-              throw fail3(status, detail, needs === void 0 ? void 0 : `${needs}${after}`);
+              throw fail3(status3, detail, needs === void 0 ? void 0 : `${needs}${after}`);
             }
             retryAfter = retryAfterMs(headers, now);
           } else {
             detail = outcome.failure.description;
             const retryAs = ticket.graphql ? "GET" : method;
-            if (!mayRetry(retryAs, { transport: outcome.failure })) throw fail3(status, detail);
+            if (!mayRetry(retryAs, { transport: outcome.failure })) throw fail3(status3, detail);
           }
           if (retries >= this.#retries.max) {
-            throw fail3(status, detail, `gave up after ${attempts} attempts`);
+            throw fail3(status3, detail, `gave up after ${attempts} attempts`);
           }
           const delayMs = Math.max(backoffDelay(retries, this.#retries, this.#random), retryAfter ?? 0);
           if (delayMs > this.#maxWaitMs) {
             const after = attempts > 1 ? ` after ${attempts} attempts` : "";
             throw fail3(
-              status,
+              status3,
               detail,
               `stopped${after}: the service asks to retry in ${Math.ceil(delayMs / 1e3)} s, beyond the maximum wait`
             );
           }
-          const reason = status === 0 ? detail : `${status} ${detail}`;
+          const reason = status3 === 0 ? detail : `${status3} ${detail}`;
           retries++;
           retriedDelete ||= method === "DELETE" && (outcome.kind === "response" || !outcome.failure.refused);
           this.#stats.retries++;
@@ -54458,16 +54469,16 @@ var init_client = __esm({
        */
       #settle(ticket, outcome, key, cached2, sent, retriedDelete, tokenBoundOnly) {
         if (outcome.kind !== "response") return void 0;
-        const { status, headers, data, raw: raw2 } = outcome;
+        const { status: status3, headers, data, raw: raw2 } = outcome;
         const limited = ticket.graphql && graphqlThrottle(data, headers, this.#clock.now(), SKEW_MS) !== void 0;
-        if (status >= 200 && status < 300 && !limited) {
+        if (status3 >= 200 && status3 < 300 && !limited) {
           if (key !== void 0 && headers.etag !== void 0 && raw2 !== void 0) {
             const entry2 = this.#entryOf(headers, headers.etag, raw2, sent);
             if (!tokenBoundOnly || entry2.scheme === "github") this.#cache?.set(key, entry2);
           }
-          return { status, data, headers, fromCache: false };
+          return { status: status3, data, headers, fromCache: false };
         }
-        if (status === 304 && cached2 !== void 0) {
+        if (status3 === 304 && cached2 !== void 0) {
           let body2;
           try {
             body2 = JSON.parse(cached2.body.toString("utf8"));
@@ -54477,13 +54488,13 @@ var init_client = __esm({
           this.#stats.notModified++;
           const link = headers.link ?? cached2.link;
           return {
-            status,
+            status: status3,
             data: body2,
             headers: { ...headers, ...link !== void 0 ? { link } : {} },
             fromCache: true
           };
         }
-        if (status === 404 && retriedDelete && ticket.method === "DELETE") {
+        if (status3 === 404 && retriedDelete && ticket.method === "DELETE") {
           return { status: 204, data: void 0, headers, fromCache: false };
         }
         return void 0;
@@ -54595,8 +54606,8 @@ var init_client = __esm({
       #hiddenNote(path) {
         const credential = this.#auth.description;
         if (credential === void 0) return void 0;
-        const repository3 = /^\/repos\/([^/?]+\/[^/?]+)/.exec(path)?.[1];
-        return repository3 !== void 0 ? `${credential} does not cover ${repository3}, or it does not exist` : `as ${credential}`;
+        const repository2 = /^\/repos\/([^/?]+\/[^/?]+)/.exec(path)?.[1];
+        return repository2 !== void 0 ? `${credential} does not cover ${repository2}, or it does not exist` : `as ${credential}`;
       }
       /**
        * The login what this client writes is shown as: an App installation's bot, or the account
@@ -54661,18 +54672,18 @@ var init_client = __esm({
 function repoPath(repo) {
   return `/repos/${encodeURIComponent(repo.owner)}/${encodeURIComponent(repo.name)}`;
 }
-function changeError(message, method, path, status) {
+function changeError(message, method, path, status3) {
   const error62 = { message };
   if (method && path) error62.request = `${method} ${path}`;
-  if (status !== void 0) error62.status = status;
+  if (status3 !== void 0) error62.status = status3;
   return error62;
 }
-function notShaped(path, status, shape, problem) {
+function notShaped(path, status3, shape, problem) {
   return changeError(
-    `answered ${status} with a body that is not ${shape}: ${problem}`,
+    `answered ${status3} with a body that is not ${shape}: ${problem}`,
     "GET",
     path,
-    status
+    status3
   );
 }
 function shapedAnswer(path, body2, shape) {
@@ -54769,10 +54780,10 @@ var init_fingerprint = __esm({
 });
 
 // src/resources/deleted.ts
-function deletedAt(change, listed4, key) {
+function deletedAt(change, listed5, key) {
   const gone = newChange(change.target, change.scope, change.kind, change.name);
-  if (listed4.kind === "error") return { ...gone, error: listed4.error };
-  if (listed4.kind === "found" && listed4.data.has(key)) return void 0;
+  if (listed5.kind === "error") return { ...gone, error: listed5.error };
+  if (listed5.kind === "found" && listed5.data.has(key)) return void 0;
   return { ...gone, live_fingerprint: fingerprint(null) };
 }
 var init_deleted = __esm({
@@ -54780,6 +54791,140 @@ var init_deleted = __esm({
     "use strict";
     init_plan();
     init_fingerprint();
+  }
+});
+
+// src/resources/graphql-read.ts
+function getKey(path, query) {
+  return `GET ${path} ${JSON.stringify(query ?? {})}`;
+}
+function listKey(path, query) {
+  return `LIST ${path} ${JSON.stringify(query ?? {})}`;
+}
+function pageOf(nodes, edges = false) {
+  return `pageInfo { hasNextPage endCursor } ${edges ? "edges" : "nodes"} { ${nodes} }`;
+}
+function failedAt(errors) {
+  return (path) => errors.some((error62) => path.every((step, index) => error62[index] === step));
+}
+async function allNodes(first, firstFailed, more) {
+  const failed3 = new Set([...first.nodes.keys()].filter(firstFailed));
+  if (!first.pageInfo.hasNextPage || first.pageInfo.endCursor === null) {
+    return { nodes: first.nodes, failed: failed3 };
+  }
+  const rest = await more(first.pageInfo.endCursor);
+  if (rest === void 0) return void 0;
+  for (const index of rest.failed) failed3.add(first.nodes.length + index);
+  return { nodes: [...first.nodes, ...rest.nodes], failed: failed3 };
+}
+async function repositoryConnection(part2, field, connection2) {
+  const list3 = connection2.edges ? "edges" : "nodes";
+  const read2 = looseObject({ [field]: connectionPage(list3) }).safeParse(part2.data);
+  if (!read2.success || part2.failed([field, "pageInfo"])) return void 0;
+  const page3 = read2.data[field];
+  return allNodes(
+    { pageInfo: page3.pageInfo, nodes: page3[list3] },
+    (index) => part2.failed([field, list3, index]),
+    (after) => part2.pages.rest({ on: { repository: part2.repo }, ...connection2, after })
+  );
+}
+var RestAnswers, connectionPage;
+var init_graphql_read = __esm({
+  "src/resources/graphql-read.ts"() {
+    "use strict";
+    init_zod();
+    RestAnswers = class {
+      byRequest = /* @__PURE__ */ new Map();
+      found(path, body2, query) {
+        this.byRequest.set(getKey(path, query), { kind: "found", body: body2 });
+      }
+      absent(path, detail, query) {
+        this.byRequest.set(getKey(path, query), { kind: "absent", detail });
+      }
+      listed(path, items2, query) {
+        this.byRequest.set(listKey(path, query), { kind: "listed", items: items2 });
+      }
+    };
+    connectionPage = (list3) => looseObject({
+      pageInfo: looseObject({ hasNextPage: boolean2(), endCursor: string2().nullable() }),
+      [list3]: array(unknown())
+    });
+  }
+});
+
+// src/resources/access/roles.ts
+function isBuiltIn(role3) {
+  return ROLES.includes(role3);
+}
+function builtInRole(written2) {
+  const lower = written2.toLowerCase();
+  return ALIASES[lower] ?? (isBuiltIn(lower) ? lower : void 0);
+}
+function liveRole(written2) {
+  return builtInRole(written2) ?? written2;
+}
+function apiPermission(role3) {
+  if (role3 === "read") return "pull";
+  if (role3 === "write") return "push";
+  return role3;
+}
+function levelOf(role3) {
+  return ROLES.indexOf(role3) + 1;
+}
+var ROLES, ALIASES;
+var init_roles = __esm({
+  "src/resources/access/roles.ts"() {
+    "use strict";
+    ROLES = ["read", "triage", "write", "maintain", "admin"];
+    ALIASES = { pull: "read", push: "write" };
+  }
+});
+
+// src/resources/access/graphql.ts
+function readsUsers(value2) {
+  if (value2.mode === "authoritative" && value2.users !== void 0) return true;
+  return Object.keys(value2.users ?? {}).length > 0;
+}
+function builtInOnly(sources) {
+  return sources.length > 0 && sources.every(({ roleName: roleName2 }) => roleName2 !== null && builtInRole(roleName2) !== void 0);
+}
+var EDGE, edge, accessGraphql;
+var init_graphql = __esm({
+  "src/resources/access/graphql.ts"() {
+    "use strict";
+    init_zod();
+    init_context();
+    init_graphql_read();
+    init_roles();
+    EDGE = "permission permissionSources { roleName } node { login }";
+    edge = looseObject({
+      permission: _enum2(["READ", "TRIAGE", "WRITE", "MAINTAIN", "ADMIN"]),
+      permissionSources: array(looseObject({ roleName: string2().nullable() })),
+      node: looseObject({ login: string2().min(1) })
+    });
+    accessGraphql = {
+      select: ({ value: value2 }) => readsUsers(value2) ? `collaborators(first: 100, affiliation: DIRECT) { ${pageOf(EDGE, true)} }` : void 0,
+      answer: async (part2) => {
+        const answers = new RestAnswers();
+        const all = await repositoryConnection(part2, "collaborators", {
+          field: "collaborators(affiliation: DIRECT)",
+          nodes: EDGE,
+          edges: true
+        });
+        const parsed = array(edge).safeParse(all?.nodes);
+        if (all === void 0 || all.failed.size > 0 || !parsed.success) return answers;
+        if (!parsed.data.every((item) => builtInOnly(item.permissionSources))) return answers;
+        answers.listed(
+          `${repoPath(part2.repo)}/collaborators`,
+          parsed.data.map((item) => ({
+            login: item.node.login,
+            role_name: item.permission.toLowerCase()
+          })),
+          { affiliation: "direct" }
+        );
+        return answers;
+      }
+    };
   }
 });
 
@@ -54804,31 +54949,6 @@ function oncePerOrganization(read2) {
 var init_once_per_organization = __esm({
   "src/resources/once-per-organization.ts"() {
     "use strict";
-  }
-});
-
-// src/resources/owners.ts
-var member, ownersOf;
-var init_owners = __esm({
-  "src/resources/owners.ts"() {
-    "use strict";
-    init_zod();
-    init_once_per_organization();
-    member = {
-      name: "organization members",
-      schema: looseObject({ login: string2().min(1) })
-    };
-    ownersOf = oncePerOrganization(
-      async (reader, org) => {
-        const read2 = await reader.list(
-          `/orgs/${encodeURIComponent(org)}/members`,
-          { role: "admin" },
-          member
-        );
-        if (read2.kind !== "found") return read2;
-        return { kind: "found", data: new Set(read2.data.map((user2) => user2.login.toLowerCase())) };
-      }
-    );
   }
 });
 
@@ -54913,31 +55033,140 @@ var init_organization = __esm({
   }
 });
 
-// src/resources/access/roles.ts
-function isBuiltIn(role3) {
-  return ROLES.includes(role3);
+// src/resources/access/org-teams.ts
+function readsTeams(value2) {
+  if (value2.mode === "authoritative" && value2.teams !== void 0) return true;
+  return Object.keys(value2.teams ?? {}).length > 0;
 }
-function builtInRole(written2) {
-  const lower = written2.toLowerCase();
-  return ALIASES[lower] ?? (isBuiltIn(lower) ? lower : void 0);
+function ownGrant(role3, inherited) {
+  const shown3 = inherited.filter((item) => item !== void 0);
+  if (shown3.length === 0) return true;
+  const own2 = builtInRole(role3);
+  if (own2 === void 0) return false;
+  return shown3.every((item) => {
+    const theirs = builtInRole(item);
+    return theirs !== void 0 && levelOf(theirs) < levelOf(own2);
+  });
 }
-function liveRole(written2) {
-  return builtInRole(written2) ?? written2;
-}
-function apiPermission(role3) {
-  if (role3 === "read") return "pull";
-  if (role3 === "write") return "push";
-  return role3;
-}
-function levelOf(role3) {
-  return ROLES.indexOf(role3) + 1;
-}
-var ROLES, ALIASES;
-var init_roles = __esm({
-  "src/resources/access/roles.ts"() {
+var orgTeamShape, teamRepositoryShape, teamsFromOrganization;
+var init_org_teams = __esm({
+  "src/resources/access/org-teams.ts"() {
     "use strict";
-    ROLES = ["read", "triage", "write", "maintain", "admin"];
-    ALIASES = { pull: "read", push: "write" };
+    init_zod();
+    init_context();
+    init_graphql_read();
+    init_organization();
+    init_roles();
+    orgTeamShape = {
+      name: "teams",
+      schema: looseObject({
+        slug: string2().min(1),
+        name: string2(),
+        parent: looseObject({ slug: string2() }).nullable().optional()
+      })
+    };
+    teamRepositoryShape = {
+      name: "team repositories",
+      schema: looseObject({ full_name: string2().min(1), role_name: string2().min(1) })
+    };
+    teamsFromOrganization = {
+      wants: (value2) => readsTeams(value2),
+      keys: (repo) => [listKey(`${repoPath(repo)}/teams`, void 0)],
+      read: async (reader, org, repos) => {
+        const answers = new RestAnswers();
+        const base = `/orgs/${encodeURIComponent(org)}/teams`;
+        const teams = await reader.list(base, void 0, orgTeamShape);
+        if (teams.kind !== "found") return answers;
+        if (teams.data.length + 2 >= repos.length) return answers;
+        const managers = await securityManagersOf(reader, org);
+        if (managers.kind !== "found") return answers;
+        const listings = await Promise.all(
+          teams.data.map(
+            (team4) => reader.list(
+              `${base}/${encodeURIComponent(team4.slug)}/repos`,
+              void 0,
+              teamRepositoryShape
+            )
+          )
+        );
+        const granted = [];
+        for (const listing of listings) {
+          if (listing.kind !== "found") return answers;
+          granted.push(
+            new Map(listing.data.map((repo) => [repo.full_name.toLowerCase(), repo.role_name]))
+          );
+        }
+        const bySlug = new Map(teams.data.map((team4, index) => [team4.slug.toLowerCase(), index]));
+        const ancestors = (index) => {
+          const found = [];
+          const seen = /* @__PURE__ */ new Set([index]);
+          for (let parent = teams.data[index].parent; parent; ) {
+            const at2 = bySlug.get(parent.slug.toLowerCase());
+            if (at2 === void 0 || seen.has(at2)) return void 0;
+            seen.add(at2);
+            found.push(granted[at2]);
+            parent = teams.data[at2].parent;
+          }
+          return found;
+        };
+        const lineage = teams.data.map((_2, index) => ancestors(index));
+        for (const repo of repos) {
+          const key = `${repo.owner}/${repo.name}`.toLowerCase();
+          const items2 = [];
+          let exact = true;
+          for (const [index, team4] of teams.data.entries()) {
+            const role3 = granted[index].get(key);
+            const manager = managers.data.has(team4.slug.toLowerCase());
+            if (role3 !== void 0) {
+              const above = lineage[index];
+              if (above === void 0 || !ownGrant(
+                role3,
+                above.map((listing) => listing.get(key))
+              )) {
+                exact = false;
+              }
+              if (manager && builtInRole(role3) === "read") exact = false;
+              const permission = apiPermission(liveRole(role3));
+              items2.push({ slug: team4.slug, name: team4.name, permission, access_source: "direct" });
+            } else if (manager) {
+              items2.push({
+                slug: team4.slug,
+                name: team4.name,
+                permission: "pull",
+                access_source: "organization"
+              });
+            }
+          }
+          if (exact) answers.listed(`${repoPath(repo)}/teams`, items2);
+        }
+        return answers;
+      }
+    };
+  }
+});
+
+// src/resources/owners.ts
+var member, ownersOf;
+var init_owners = __esm({
+  "src/resources/owners.ts"() {
+    "use strict";
+    init_zod();
+    init_once_per_organization();
+    member = {
+      name: "organization members",
+      schema: looseObject({ login: string2().min(1) })
+    };
+    ownersOf = oncePerOrganization(
+      async (reader, org) => {
+        const read2 = await reader.list(
+          `/orgs/${encodeURIComponent(org)}/members`,
+          { role: "admin" },
+          member
+        );
+        if (read2.kind !== "found") return read2;
+        return { kind: "found", data: new Set(read2.data.map((user2) => user2.login.toLowerCase())) };
+      }
+    );
   }
 });
 
@@ -54980,12 +55209,11 @@ var init_reads = __esm({
     AccessReads = class {
       /**
        * `wanted`: the team grants the plan makes, and whether it removes the grants it does not list
-       * (authoritative mode): what a user will have through teams once it is applied.
+       * (authoritative mode): what a user will have through teams once it is applied. `invitations`:
+       * whose pending invitations the plan needs — every user's (`all`: an export, authoritative mode,
+       * a removal to verify), or those of the logins it names; see `users`.
        */
-      constructor(reader, repo, wanted = {
-        teams: {},
-        authoritative: false
-      }) {
+      constructor(reader, repo, wanted = { teams: {}, authoritative: false, invitations: "all" }) {
         this.reader = reader;
         this.repo = repo;
         this.wanted = wanted;
@@ -54998,6 +55226,18 @@ var init_reads = __esm({
       #users;
       #teams;
       #orgTeams;
+      /**
+       * Whether the plan needs the invitations once the collaborators are known: not when every user it
+       * grants a role to is a collaborator already and it removes nobody — a collaborator's role is
+       * changed by a PUT whatever invitation the user has, so a repository whose desired collaborators
+       * all are ones is planned from its collaborators alone (issue #29: a read only some repositories
+       * need is made only for those).
+       */
+      #needsInvitations(collaborators) {
+        const needed2 = this.wanted.invitations;
+        if (needed2 === "all") return true;
+        return needed2.removed.length > 0 || needed2.granted.some((login4) => !collaborators.has(login4.toLowerCase()));
+      }
       get org() {
         return this.repo.owner;
       }
@@ -55016,7 +55256,10 @@ var init_reads = __esm({
           404
         );
       }
-      /** Direct collaborators and the invitations of users, by lower-case login. */
+      /**
+       * Direct collaborators and the invitations of users, by lower-case login; without the invitations
+       * when the plan does not need them (`wanted.invitations`).
+       */
       users() {
         this.#users ??= this.#readUsers();
         return this.#users;
@@ -55024,14 +55267,17 @@ var init_reads = __esm({
       async #readUsers() {
         const collaboratorsPath = `${this.#base}/collaborators`;
         const invitationsPath = `${this.#base}/invitations`;
-        const [collaborators, invitations2] = await Promise.all([
-          this.reader.list(collaboratorsPath, { affiliation: "direct" }, collaboratorShape),
-          this.reader.list(invitationsPath, void 0, invitationShape)
-        ]);
+        const collaborators = await this.reader.list(
+          collaboratorsPath,
+          { affiliation: "direct" },
+          collaboratorShape
+        );
         if (collaborators.kind === "error") return collaborators;
         if (collaborators.kind === "absent") {
           return { kind: "error", error: this.#notFound(collaboratorsPath) };
         }
+        const logins = new Set(collaborators.data.map(({ login: login4 }) => login4.toLowerCase()));
+        const invitations2 = this.#needsInvitations(logins) ? await this.reader.list(invitationsPath, void 0, invitationShape) : { kind: "found", data: [] };
         if (invitations2.kind === "error") return invitations2;
         if (invitations2.kind === "absent") {
           return { kind: "error", error: this.#notFound(invitationsPath) };
@@ -55249,10 +55495,10 @@ async function securityManager(reads, slug2) {
   if (managers.kind === "error") return managers.error;
   return managers.kind === "found" && managers.data.has(slug2.toLowerCase());
 }
-async function planTeam(reads, written2, wanted, live, listed4) {
+async function planTeam(reads, written2, wanted, live, listed5) {
   const base = baseChange(reads, live?.slug ?? written2, live);
   if (live === void 0) {
-    const named4 = byDisplayName(listed4.values(), written2);
+    const named4 = byDisplayName(listed5.values(), written2);
     if (named4 !== void 0)
       return { ...base, error: displayNameError(reads, written2, named4.slug) };
   }
@@ -55431,15 +55677,15 @@ async function planUser(reads, written2, wanted, live) {
 }
 async function planCollaborator(reads, base, live, wanted) {
   if (live.role === wanted.role) return base;
-  const listed4 = builtInRole(live.role);
-  if (listed4 !== void 0 && levelOf(listed4) > levelOf(wanted.base)) {
-    const other = await reads.otherGrant(live.login, listed4);
+  const listed5 = builtInRole(live.role);
+  if (listed5 !== void 0 && levelOf(listed5) > levelOf(wanted.base)) {
+    const other = await reads.otherGrant(live.login, listed5);
     if (typeof other === "object") return { ...base, error: other };
     if (other !== void 0) {
       return {
         ...base,
         notes: [
-          `${live.login} has ${listed4} ${other}; GitHub lists a collaborator's highest role, so whether the direct role is ${wanted.role} cannot be read`
+          `${live.login} has ${listed5} ${other}; GitHub lists a collaborator's highest role, so whether the direct role is ${wanted.role} cannot be read`
         ]
       };
     }
@@ -55498,15 +55744,15 @@ function failed(result) {
   return result.kind === "error" ? result.error : void 0;
 }
 async function planUsers(reads, wanted, authoritative) {
-  const listed4 = await reads.users();
-  if (listed4.kind !== "found") {
-    const error62 = failed(listed4);
+  const listed5 = await reads.users();
+  if (listed5.kind !== "found") {
+    const error62 = failed(listed5);
     return Object.keys(wanted).map((login4) => ({
       ...reads.change(`${USERS}/${login4.toLowerCase()}`),
       ...error62 ? { error: error62 } : {}
     }));
   }
-  const live = listed4.data;
+  const live = listed5.data;
   const named3 = new Set(Object.keys(wanted).map((login4) => login4.toLowerCase()));
   const collection = { collection: place(reads, USERS), live: live.size };
   return Promise.all([
@@ -55517,15 +55763,15 @@ async function planUsers(reads, wanted, authoritative) {
   ]);
 }
 async function planTeams(reads, wanted, authoritative) {
-  const listed4 = await reads.teams();
-  if (listed4.kind !== "found") {
-    const error62 = failed(listed4);
+  const listed5 = await reads.teams();
+  if (listed5.kind !== "found") {
+    const error62 = failed(listed5);
     return Object.keys(wanted).map((slug2) => ({
       ...reads.change(`${TEAMS}/${slug2.toLowerCase()}`),
       ...error62 ? { error: error62 } : {}
     }));
   }
-  const live = listed4.data;
+  const live = listed5.data;
   const named3 = new Set(
     Object.keys(wanted).flatMap((written2) => {
       const lower = written2.toLowerCase();
@@ -55549,11 +55795,19 @@ async function removedGrants(reads, deleted, planned) {
   for (const change of deleted) {
     if (names.has(change.name)) continue;
     const [collection, key = ""] = change.name.split(/\/(.*)/s);
-    const listed4 = collection === USERS ? await reads.users() : await reads.teams();
-    const gone = deletedAt(change, listed4, key);
+    const listed5 = collection === USERS ? await reads.users() : await reads.teams();
+    const gone = deletedAt(change, listed5, key);
     if (gone !== void 0) result.push(gone);
   }
   return result;
+}
+function invitationsNeeded(users2, authoritative, deleted) {
+  if (authoritative || deleted.some((change) => change.name.startsWith(`${USERS}/`))) return "all";
+  const entries = Object.entries(users2);
+  return {
+    granted: entries.filter(([, role3]) => role3 !== null).map(([login4]) => login4),
+    removed: entries.filter(([, role3]) => role3 === null).map(([login4]) => login4)
+  };
 }
 async function planAccess(reader, repo, value2, options) {
   const { mode: mode2 = "additive", users: users2 = {}, teams = {} } = value2;
@@ -55561,9 +55815,13 @@ async function planAccess(reader, repo, value2, options) {
     users: mode2 === "authoritative" && value2.users !== void 0,
     teams: mode2 === "authoritative" && value2.teams !== void 0
   };
-  const reads = new AccessReads(reader, repo, { teams, authoritative: over.teams });
   const scope = `${repo.owner}/${repo.name}`;
   const deleted = options.deleted?.at(reader.target, scope, KIND) ?? [];
+  const reads = new AccessReads(reader, repo, {
+    teams,
+    authoritative: over.teams,
+    invitations: invitationsNeeded(users2, over.users, deleted)
+  });
   const wants = (collection, written2) => over[collection] || Object.keys(written2).length > 0 || deleted.some((change) => change.name.startsWith(`${collection}/`));
   const [planned, teamChanges] = await Promise.all([
     wants(USERS, users2) ? planUsers(reads, users2, over.users) : [],
@@ -55616,6 +55874,8 @@ var init_access = __esm({
     init_plan();
     init_context();
     init_deleted();
+    init_graphql();
+    init_org_teams();
     init_reads();
     init_roles();
     init_settings();
@@ -55649,6 +55909,8 @@ var init_access = __esm({
           print: () => [{ kind: KIND, name: "*", path: [], defaults: [["mode", "additive"]] }]
         },
         plan: ({ reader, repo, value: value2, options }) => planAccess(reader, repo, value2, options),
+        graphql: accessGraphql,
+        organizationSide: teamsFromOrganization,
         export: exportAccess
       },
       verify: verifyGrant
@@ -56192,12 +56454,12 @@ async function repositoryIds(reader, org, names) {
   return { ids };
 }
 async function listedNames(reader, path) {
-  const listed4 = await reader.list(path, void 0, repositoryShape, {
+  const listed5 = await reader.list(path, void 0, repositoryShape, {
     itemsUnder: "repositories"
   });
-  if (listed4.kind === "found") return { names: nameSet(listed4.data.map((repo) => repo.name)) };
-  if (listed4.kind === "error") return { error: listed4.error };
-  return { error: changeError(listed4.detail, "GET", path, 404) };
+  if (listed5.kind === "found") return { names: nameSet(listed5.data.map((repo) => repo.name)) };
+  if (listed5.kind === "error") return { error: listed5.error };
+  return { error: changeError(listed5.detail, "GET", path, 404) };
 }
 var repositoryShape, listedRepository;
 var init_repository_ids = __esm({
@@ -56352,9 +56614,9 @@ async function planPermissions(site, value2) {
   const liveShown = written(live, Object.keys(desired));
   let liveSelected;
   if (value2.selected_repositories !== void 0) {
-    const listed4 = await listedNames(site.reader, `${path}/repositories`);
-    if ("error" in listed4) return { ...change, error: listed4.error };
-    liveShown.selected_repositories = listed4.names;
+    const listed5 = await listedNames(site.reader, `${path}/repositories`);
+    if ("error" in listed5) return { ...change, error: listed5.error };
+    liveShown.selected_repositories = listed5.names;
     desired.selected_repositories = nameSet(value2.selected_repositories);
   }
   if (value2.selected_actions !== void 0) {
@@ -56449,11 +56711,11 @@ async function exportActions(site) {
     runs = enabled2 !== "none";
     if (enabled2 === "selected") {
       const reposPath = `${path}/repositories`;
-      const listed4 = mustFind(
+      const listed5 = mustFind(
         await reader.list(reposPath, void 0, listedRepository, { itemsUnder: "repositories" }),
         reposPath
       );
-      exported.selected_repositories = listed4.map((repo) => repo.name).sort();
+      exported.selected_repositories = listed5.map((repo) => repo.name).sort();
     }
   }
   if (runs) {
@@ -56597,8 +56859,8 @@ function modeBlock(kind, mode2) {
 function collectionOf(target2, scope, kind, within = "") {
   return addressOf(target2, scope, kind, within).slice(0, -1);
 }
-function listingError(listed4, reader, scope, path) {
-  if (listed4.kind === "error") return listed4.error;
+function listingError(listed5, reader, scope, path) {
+  if (listed5.kind === "error") return listed5.error;
   const owner = scope.includes("/") ? "repository" : "organization";
   return changeError(
     `${owner} ${scope} was not found (or ${reader.credential} cannot see it)`,
@@ -56621,12 +56883,12 @@ function unlistedMembers(reader, scope, kind, names, authoritative, error62, wit
     ...names.map((name2) => ({ ...newChange(reader.target, scope, kind, name2), error: error62 }))
   ];
 }
-function deletedAgain(deleted, planned, listed4, same3) {
+function deletedAgain(deleted, planned, listed5, same3) {
   return deleted.flatMap((change) => {
     if (planned.some((other) => same3(other.name, change.name))) return [];
     const again = newChange(change.target, change.scope, change.kind, change.name);
-    if ("error" in listed4) return [{ ...again, error: listed4.error }];
-    if (listed4.names.some((name2) => same3(name2, change.name))) return [];
+    if ("error" in listed5) return [{ ...again, error: listed5.error }];
+    if (listed5.names.some((name2) => same3(name2, change.name))) return [];
     return [{ ...again, live_fingerprint: fingerprint(null) }];
   });
 }
@@ -56634,8 +56896,8 @@ async function planCollection(collection) {
   const { reader, scope, kind, prefix, desired } = collection;
   const { target: target2 } = reader;
   const deleted = (collection.deleted ?? []).filter((change) => {
-    const member2 = change.name.startsWith(prefix) ? change.name.slice(prefix.length) : "/";
-    return !member2.includes("/");
+    const member3 = change.name.startsWith(prefix) ? change.name.slice(prefix.length) : "/";
+    return !member3.includes("/");
   });
   if (collection.mode === "additive" && desired.size === 0 && deleted.length === 0) return [];
   const listing = await collection.list();
@@ -56657,16 +56919,16 @@ async function planCollection(collection) {
   const live = listing.kind === "found" ? listing.data : /* @__PURE__ */ new Map();
   const changes = [];
   for (const [name2, value2] of desired) {
-    const part = await collection.plan(name2, value2, live.get(name2));
+    const part2 = await collection.plan(name2, value2, live.get(name2));
     const note = listing.kind === "absent" ? [collection.absentNote] : [];
-    const notes = [...part.notes ?? [], ...part.action === "create" ? note : []];
-    changes.push({ ...named3(name2), ...part, ...notes.length > 0 ? { notes } : {} });
+    const notes = [...part2.notes ?? [], ...part2.action === "create" ? note : []];
+    changes.push({ ...named3(name2), ...part2, ...notes.length > 0 ? { notes } : {} });
   }
   if (collection.mode === "authoritative") {
     const removal2 = { collection: collectionOf(target2, scope, kind, prefix), live: live.size };
-    for (const [name2, member2] of live) {
+    for (const [name2, member3] of live) {
       if (desired.has(name2)) continue;
-      const shown3 = collection.shown(member2);
+      const shown3 = collection.shown(member3);
       changes.push({
         ...named3(name2),
         action: "delete",
@@ -56817,33 +57079,33 @@ async function planAutolinks({
   const { mode: mode2 = "additive", items: items2 = {} } = value2;
   const scope = `${repo.owner}/${repo.name}`;
   const path = autolinksPath(repo);
-  const listed4 = await reader.list(path, void 0, AUTOLINK_SHAPE);
-  if (listed4.kind !== "found") {
-    const error62 = listingError(listed4, reader, scope, path);
+  const listed5 = await reader.list(path, void 0, AUTOLINK_SHAPE);
+  if (listed5.kind !== "found") {
+    const error62 = listingError(listed5, reader, scope, path);
     const names2 = Object.keys(items2);
     const planned2 = unlistedMembers(reader, scope, KIND3, names2, mode2 === "authoritative", error62);
     return [...planned2, ...deletedAgain(deleted, planned2, { error: error62 }, same2)];
   }
-  const change = (name2, part) => ({
+  const change = (name2, part2) => ({
     ...newChange(reader.target, scope, KIND3, name2),
-    ...part
+    ...part2
   });
-  const byPrefix = new Map(listed4.data.map((autolink4) => [autolink4.key_prefix, autolink4]));
+  const byPrefix = new Map(listed5.data.map((autolink4) => [autolink4.key_prefix, autolink4]));
   const planned = Object.entries(items2).map(
     ([prefix, settings]) => change(prefix, planItem(path, prefix, settings, byPrefix.get(prefix)))
   );
   if (mode2 === "authoritative") {
     const removal2 = {
       collection: collectionOf(reader.target, scope, KIND3),
-      live: listed4.data.length
+      live: listed5.data.length
     };
-    for (const autolink4 of listed4.data) {
+    for (const autolink4 of listed5.data) {
       if (Object.hasOwn(items2, autolink4.key_prefix)) continue;
       const note = "not in the desired state (autolinks mode: authoritative)";
       planned.push(change(autolink4.key_prefix, { ...deletion(path, autolink4, note), removal: removal2 }));
     }
   }
-  const names = listed4.data.map((autolink4) => autolink4.key_prefix);
+  const names = listed5.data.map((autolink4) => autolink4.key_prefix);
   return [...planned, ...deletedAgain(deleted, planned, { names }, same2)];
 }
 var KIND3, same2;
@@ -56969,25 +57231,25 @@ function identity(value2) {
 function idList(boards) {
   return `${boards.length === 1 ? "id" : "ids"} ${boards.map((found) => found.id).join(", ")}`;
 }
-function resolve2(wanted, listed4, scope) {
-  if (wanted.id !== void 0) return listed4.find((candidate) => candidate.id === wanted.id);
-  const named3 = listed4.filter((candidate) => candidate.name === wanted.name);
+function resolve2(wanted, listed5, scope) {
+  if (wanted.id !== void 0) return listed5.find((candidate) => candidate.id === wanted.id);
+  const named3 = listed5.filter((candidate) => candidate.name === wanted.name);
   if (named3.length <= 1) return named3[0];
   return `${named3.length} boards of project ${scope} are named "${wanted.name}" (${idList(named3)}): name the one to delete by id`;
 }
 async function planBoards(reader, entry2) {
   const scope = String(entry2.project);
   const path = `${projectPath(entry2.project)}/boards`;
-  const listed4 = await reader.list(path, void 0, { name: "issue boards", schema: readBoard });
+  const listed5 = await reader.list(path, void 0, { name: "issue boards", schema: readBoard });
   const changes = entry2.boards_absent.map(
     (wanted) => newChange(reader.target, scope, "board", boardName(wanted))
   );
-  if (listed4.kind === "error") return changes.map((change) => ({ ...change, error: listed4.error }));
-  if (listed4.kind === "absent") {
+  if (listed5.kind === "error") return changes.map((change) => ({ ...change, error: listed5.error }));
+  if (listed5.kind === "absent") {
     const error62 = changeError(`project ${scope} was not found`, "GET", path, 404);
     return changes.map((change) => ({ ...change, error: error62 }));
   }
-  const boards = listed4.data;
+  const boards = listed5.data;
   const resolved = entry2.boards_absent.map((wanted) => resolve2(wanted, boards, scope));
   const deleted = /* @__PURE__ */ new Map();
   resolved.forEach((found, index) => {
@@ -57086,11 +57348,11 @@ var init_board = __esm({
             await reader.list(path, void 0, { name: "issue boards", schema: readBoard }),
             path
           );
-          const listed4 = boards.map((found) => `${found.id} "${found.name ?? ""}"`).join(", ");
+          const listed5 = boards.map((found) => `${found.id} "${found.name ?? ""}"`).join(", ");
           return {
             entries: [],
             comments: [
-              `project ${project3} boards (name any under projects[].boards_absent to delete it): ${listed4 || "none"}`
+              `project ${project3} boards (name any under projects[].boards_absent to delete it): ${listed5 || "none"}`
             ]
           };
         }
@@ -57276,48 +57538,6 @@ var init_principals = __esm({
   }
 });
 
-// src/resources/graphql-read.ts
-function getKey(path, query) {
-  return `GET ${path} ${JSON.stringify(query ?? {})}`;
-}
-function listKey(path, query) {
-  return `LIST ${path} ${JSON.stringify(query ?? {})}`;
-}
-function pageOf(nodes) {
-  return `pageInfo { hasNextPage endCursor } nodes { ${nodes} }`;
-}
-function failedAt(errors) {
-  return (path) => errors.some((error62) => path.every((step, index) => error62[index] === step));
-}
-async function allNodes(first, firstFailed, more) {
-  const failed2 = new Set([...first.nodes.keys()].filter(firstFailed));
-  if (!first.pageInfo.hasNextPage || first.pageInfo.endCursor === null) {
-    return { nodes: first.nodes, failed: failed2 };
-  }
-  const rest = await more(first.pageInfo.endCursor);
-  if (rest === void 0) return void 0;
-  for (const index of rest.failed) failed2.add(first.nodes.length + index);
-  return { nodes: [...first.nodes, ...rest.nodes], failed: failed2 };
-}
-var RestAnswers;
-var init_graphql_read = __esm({
-  "src/resources/graphql-read.ts"() {
-    "use strict";
-    RestAnswers = class {
-      byRequest = /* @__PURE__ */ new Map();
-      found(path, body2, query) {
-        this.byRequest.set(getKey(path, query), { kind: "found", body: body2 });
-      }
-      absent(path, detail, query) {
-        this.byRequest.set(getKey(path, query), { kind: "absent", detail });
-      }
-      listed(path, items2, query) {
-        this.byRequest.set(listKey(path, query), { kind: "listed", items: items2 });
-      }
-    };
-  }
-});
-
 // src/resources/branch-protection/path.ts
 function protectionPath(repo, branch3) {
   return `${repoPath(repo)}/branches/${encodeURIComponent(branch3)}/protection`;
@@ -57361,7 +57581,7 @@ async function protectedBranch(path, value2, pages) {
   ]);
   if (dismissal === void 0 || bypass === void 0 || push === void 0) return void 0;
   const checks = value2.requiredStatusChecks ?? [];
-  const flag3 = (enabled2) => ({ enabled: enabled2 });
+  const flag4 = (enabled2) => ({ enabled: enabled2 });
   return {
     url: path,
     ...value2.requiresStatusChecks ? {
@@ -57374,7 +57594,7 @@ async function protectedBranch(path, value2, pages) {
         }))
       }
     } : {},
-    enforce_admins: flag3(value2.isAdminEnforced),
+    enforce_admins: flag4(value2.isAdminEnforced),
     ...value2.requiresApprovingReviews ? {
       required_pull_request_reviews: {
         dismiss_stale_reviews: value2.dismissesStaleReviews,
@@ -57386,18 +57606,18 @@ async function protectedBranch(path, value2, pages) {
       }
     } : {},
     ...value2.restrictsPushes ? { restrictions: push } : {},
-    required_signatures: flag3(value2.requiresCommitSignatures),
-    required_linear_history: flag3(value2.requiresLinearHistory),
-    allow_force_pushes: flag3(value2.allowsForcePushes),
-    allow_deletions: flag3(value2.allowsDeletions),
-    block_creations: flag3(value2.blocksCreations),
-    required_conversation_resolution: flag3(value2.requiresConversationResolution),
-    lock_branch: flag3(value2.lockBranch),
-    allow_fork_syncing: flag3(value2.lockAllowsFetchAndMerge)
+    required_signatures: flag4(value2.requiresCommitSignatures),
+    required_linear_history: flag4(value2.requiresLinearHistory),
+    allow_force_pushes: flag4(value2.allowsForcePushes),
+    allow_deletions: flag4(value2.allowsDeletions),
+    block_creations: flag4(value2.blocksCreations),
+    required_conversation_resolution: flag4(value2.requiresConversationResolution),
+    lock_branch: flag4(value2.lockBranch),
+    allow_fork_syncing: flag4(value2.lockAllowsFetchAndMerge)
   };
 }
 var ACTORS, RULE_FRAGMENT, page, actor, rule, ref, alias, protectionGraphql;
-var init_graphql = __esm({
+var init_graphql2 = __esm({
   "src/resources/branch-protection/graphql.ts"() {
     "use strict";
     init_zod();
@@ -57469,15 +57689,15 @@ var init_graphql = __esm({
         );
         return `viewerCanAdminister ${refs.join(" ")}`;
       },
-      answer: async ({ repo, value: value2, data, failed: failed2, pages }) => {
+      answer: async ({ repo, value: value2, data, failed: failed3, pages }) => {
         const answers = new RestAnswers();
         const administered = looseObject({ viewerCanAdminister: literal(true) }).safeParse(data);
-        if (!administered.success || failed2(["viewerCanAdminister"])) return answers;
+        if (!administered.success || failed3(["viewerCanAdminister"])) return answers;
         const refs = data;
         await Promise.all(
           Object.keys(value2).map(async (branch3, index) => {
             const read2 = ref.safeParse(refs[alias(index)]);
-            if (!read2.success || failed2([alias(index)])) return;
+            if (!read2.success || failed3([alias(index)])) return;
             const path = protectionPath(repo, branch3);
             const found = read2.data?.branchProtectionRule;
             if (read2.data === null) answers.absent(path, "Branch not found");
@@ -57553,7 +57773,7 @@ function fromRead2(read2) {
     } : null,
     restrictions: live.restrictions ? readLists(live.restrictions) : null
   };
-  for (const flag3 of FLAGS) canonical2[flag3] = enabled(live[flag3]);
+  for (const flag4 of FLAGS) canonical2[flag4] = enabled(live[flag4]);
   return canonical2;
 }
 function overlayLists(desired, base) {
@@ -57621,9 +57841,9 @@ function targetOf(desired, live) {
       apps: restrictions.apps ? principalSet(restrictions.apps) : base.restrictions?.apps ?? []
     };
   }
-  for (const flag3 of FLAGS) {
-    const value2 = desired[flag3];
-    if (value2 !== void 0) target2[flag3] = value2 === true;
+  for (const flag4 of FLAGS) {
+    const value2 = desired[flag4];
+    if (value2 !== void 0) target2[flag4] = value2 === true;
   }
   return target2;
 }
@@ -57652,7 +57872,7 @@ function toBody(target2, live) {
     },
     restrictions: target2.restrictions && { ...target2.restrictions }
   };
-  for (const flag3 of FLAGS) body2[flag3] = target2[flag3];
+  for (const flag4 of FLAGS) body2[flag4] = target2[flag4];
   return body2;
 }
 function alignChecks(expected, actual) {
@@ -57768,7 +57988,7 @@ var init_branch_protection = __esm({
     init_fingerprint();
     init_principals();
     init_context();
-    init_graphql();
+    init_graphql2();
     init_path();
     init_path();
     FLAGS = [
@@ -57885,8 +58105,8 @@ function patternOf(policy2) {
 function reviewersOf(env) {
   const rule3 = env.protection_rules?.find((candidate) => candidate.type === "required_reviewers");
   const reviewers = rule3?.reviewers ?? [];
-  const named3 = (type) => reviewers.filter((reviewer) => reviewer.type === type).map(
-    (reviewer) => (type === "User" ? reviewer.reviewer.login : reviewer.reviewer.slug) ?? ""
+  const named3 = (type) => reviewers.filter((reviewer2) => reviewer2.type === type).map(
+    (reviewer2) => (type === "User" ? reviewer2.reviewer.login : reviewer2.reviewer.slug) ?? ""
   );
   return { users: named3("User"), teams: named3("Team") };
 }
@@ -57919,7 +58139,7 @@ function verifyEnvironmentWrite(request2, response) {
   const reviewers = parsed.data.protection_rules?.find(
     (rule3) => rule3.type === "required_reviewers"
   );
-  const ids = (list3) => list3.map((reviewer) => `${reviewer.type} ${reviewer.id}`).sort();
+  const ids = (list3) => list3.map((reviewer2) => `${reviewer2.type} ${reviewer2.id}`).sort();
   const kind = (policy2) => policy2 === null ? "all" : policy2.custom_branch_policies ? "custom" : "protected";
   return diffValues(
     {
@@ -58460,8 +58680,8 @@ function shown2(ruleset4, namer) {
             dismissal.allowed_actors.map((actor3) => actorName(namer, actor3.type, actor3.id))
           )
         },
-        required_reviewers: parameters2.required_reviewers.map(({ reviewer, ...rest }) => ({
-          team: namer("Team", reviewer.id) ?? `#${reviewer.id}`,
+        required_reviewers: parameters2.required_reviewers.map(({ reviewer: reviewer2, ...rest }) => ({
+          team: namer("Team", reviewer2.id) ?? `#${reviewer2.id}`,
           ...rest
         }))
       };
@@ -58488,8 +58708,8 @@ function referencedIds(ruleset4) {
   if (pullRequest2) {
     const dismissal = pullRequest2.dismissal_restriction;
     refs.push(...dismissal.allowed_actors);
-    for (const reviewer of pullRequest2.required_reviewers) {
-      refs.push({ type: "Team", id: reviewer.reviewer.id });
+    for (const reviewer2 of pullRequest2.required_reviewers) {
+      refs.push({ type: "Team", id: reviewer2.reviewer.id });
     }
   }
   return refs;
@@ -58976,8 +59196,8 @@ function requestsFor(repo, name2, live, desired, reviewers) {
   }
   return requests;
 }
-async function planOne(reader, repo, name2, settings, listed4) {
-  const found = listed4.find((env) => env.name.toLowerCase() === name2.toLowerCase());
+async function planOne(reader, repo, name2, settings, listed5) {
+  const found = listed5.find((env) => env.name.toLowerCase() === name2.toLowerCase());
   const live = found === void 0 ? void 0 : await liveEnvironment(reader, repo, found);
   if (live !== void 0 && "error" in live) return { error: live.error };
   if (settings === null) {
@@ -59012,20 +59232,20 @@ async function planEnvironments({
   value: value2
 }) {
   const scope = `${repo.owner}/${repo.name}`;
-  const change = (name2, part) => ({
+  const change = (name2, part2) => ({
     ...newChange(reader.target, scope, KIND4, name2),
-    ...part
+    ...part2
   });
   const names = Object.keys(value2);
   if (names.length === 0) return [];
-  const listed4 = await listEnvironments(reader, repo);
-  if (listed4.kind !== "found") {
-    const error62 = listingError(listed4, reader, scope, environmentsPath(repo));
+  const listed5 = await listEnvironments(reader, repo);
+  if (listed5.kind !== "found") {
+    const error62 = listingError(listed5, reader, scope, environmentsPath(repo));
     return names.map((name2) => change(name2, { error: error62 }));
   }
   return Promise.all(
     Object.entries(value2).map(
-      async ([name2, settings]) => change(name2, await planOne(reader, repo, name2, settings, listed4.data))
+      async ([name2, settings]) => change(name2, await planOne(reader, repo, name2, settings, listed5.data))
     )
   );
 }
@@ -59211,10 +59431,10 @@ var init_environment = __esm({
         },
         plan: ({ reader, repo, value: value2 }) => planEnvironments({ reader, repo, value: value2 }),
         export: async (reader, repo) => {
-          const listed4 = mustFind(await listEnvironments(reader, repo), environmentsPath(repo));
-          if (listed4.length === 0) return void 0;
+          const listed5 = mustFind(await listEnvironments(reader, repo), environmentsPath(repo));
+          if (listed5.length === 0) return void 0;
           const entries = await Promise.all(
-            listed4.map(async (env) => {
+            listed5.map(async (env) => {
               const live = await liveEnvironment(reader, repo, env);
               if ("error" in live) throw readFailure(live.error);
               return [env.name, settingsOf(env, live.canonical)];
@@ -59286,9 +59506,9 @@ async function planEpicLinks(reader, entry2) {
       targetGroupId = group3.data.id;
     }
     for (const epic3 of epics) {
-      const listed4 = await relatedOf(epic3);
-      if (listed4.kind === "error") return { ...change, error: listed4.error };
-      if (listed4.kind === "absent") {
+      const listed5 = await relatedOf(epic3);
+      if (listed5.kind === "error") return { ...change, error: listed5.error };
+      if (listed5.kind === "absent") {
         if (byId3 && wanted.epic === void 0) continue;
         return {
           ...change,
@@ -59300,7 +59520,7 @@ async function planEpicLinks(reader, entry2) {
           )
         };
       }
-      const link = listed4.data.find(
+      const link = listed5.data.find(
         (candidate) => byId3 ? candidate.related_epic_link_id === wanted.link_id : candidate.iid === wanted.related && candidate.group_id === targetGroupId
       );
       if (!link) continue;
@@ -59330,9 +59550,9 @@ async function planEpicLinks(reader, entry2) {
 }
 async function listEpics(reader, group3) {
   const path = `${groupPath(group3)}/epics`;
-  const listed4 = await reader.list(path, OWN_EPICS, { name: "epics", schema: readEpic });
-  if (listed4.kind === "found") return listed4.data.map((epic3) => epic3.iid);
-  if (listed4.kind === "error") return listed4.error;
+  const listed5 = await reader.list(path, OWN_EPICS, { name: "epics", schema: readEpic });
+  if (listed5.kind === "found") return listed5.data.map((epic3) => epic3.iid);
+  if (listed5.kind === "error") return listed5.error;
   return changeError(`group ${group3} was not found`, "GET", path, 404);
 }
 var epicLink, groupEntry, relatedEpic, readGroup, readEpic, OWN_EPICS, epicLinkKind;
@@ -59422,11 +59642,11 @@ var init_epic_link = __esm({
             await reader.list(path, OWN_EPICS, { name: "epics", schema: readEpic }),
             path
           );
-          const listed4 = epics.map((epic3) => `&${epic3.iid} "${epic3.title ?? ""}"`).join(", ");
+          const listed5 = epics.map((epic3) => `&${epic3.iid} "${epic3.title ?? ""}"`).join(", ");
           return {
             entries: [],
             comments: [
-              `group ${group3} epics (name links between them under groups[].epic_links_absent): ${listed4 || "none"}`
+              `group ${group3} epics (name links between them under groups[].epic_links_absent): ${listed5 || "none"}`
             ]
           };
         }
@@ -59462,23 +59682,23 @@ function ownerOf(gist3) {
 }
 async function auditGists(reader, audit) {
   const base = (scope, name2) => newChange(reader.target, scope, "gist", name2);
-  const failed2 = (error62) => [
+  const failed3 = (error62) => [
     unlistedChange(reader.target, "gists", "gist", error62)
   ];
   const user2 = await credentialUser(reader, NEEDS_USER);
-  if ("error" in user2) return failed2(user2.error);
+  if ("error" in user2) return failed3(user2.error);
   const path = "/gists";
-  const listed4 = await reader.list(path, audit.since ? { since: audit.since } : void 0, {
+  const listed5 = await reader.list(path, audit.since ? { since: audit.since } : void 0, {
     name: "gists",
     schema: readGist
   });
-  if (listed4.kind === "error") return failed2(needsUser(listed4.error, NEEDS_USER));
-  if (listed4.kind === "absent") return failed2(changeError(listed4.detail, "GET", path, 404));
+  if (listed5.kind === "error") return failed3(needsUser(listed5.error, NEEDS_USER));
+  if (listed5.kind === "absent") return failed3(changeError(listed5.detail, "GET", path, 404));
   const login4 = user2.login.toLowerCase();
-  const foreign = listed4.data.find((gist3) => ownerOf(gist3)?.toLowerCase() !== login4);
+  const foreign = listed5.data.find((gist3) => ownerOf(gist3)?.toLowerCase() !== login4);
   if (foreign !== void 0) {
     const owner = ownerOf(foreign) ?? "no owner shown";
-    return failed2(
+    return failed3(
       changeError(
         `answered 200 with gist ${foreign.id} of ${owner} among the gists of ${user2.login}, the token's user: not that user's own list, so nothing was audited`,
         "GET",
@@ -59487,7 +59707,7 @@ async function auditGists(reader, audit) {
       )
     );
   }
-  return listed4.data.map((gist3) => {
+  return listed5.data.map((gist3) => {
     const change = base(ownerOf(gist3) ?? user2.login, gist3.id);
     if (audit.allow_public === true || !gist3.public) return change;
     const files = Object.keys(gist3.files ?? {});
@@ -59581,18 +59801,18 @@ async function auditInvitations(reader, repo, policy2, now) {
   const scope = `${repo.owner}/${repo.name}`;
   const path = `${repoPath(repo)}/invitations`;
   const base = (name2) => newChange(reader.target, scope, "invitation", name2);
-  const listed4 = await reader.list(path, void 0, {
+  const listed5 = await reader.list(path, void 0, {
     name: "repository invitations",
     schema: readInvitation
   });
   const unlisted2 = (error62) => [
     unlistedChange(reader.target, scope, "invitation", error62)
   ];
-  if (listed4.kind === "error") return unlisted2(listed4.error);
-  if (listed4.kind === "absent") {
+  if (listed5.kind === "error") return unlisted2(listed5.error);
+  if (listed5.kind === "absent") {
     return unlisted2(changeError(`repository ${scope} was not found`, "GET", path, 404));
   }
-  return listed4.data.map((invitation4) => {
+  return listed5.data.map((invitation4) => {
     const findings = invitationFindings(invitation4, policy2, now);
     const change = base(String(invitation4.id));
     if (findings.length === 0) return change;
@@ -59655,11 +59875,11 @@ var init_invitation = __esm({
 function colorOf(written2) {
   return written2.replace(/^#/, "").toLowerCase();
 }
-function fromRead4(label4) {
+function fromRead4(label5) {
   return {
-    name: label4.name,
-    color: colorOf(label4.color),
-    description: label4.description ?? ""
+    name: label5.name,
+    color: colorOf(label5.color),
+    description: label5.description ?? ""
   };
 }
 function sameName(a2, b2) {
@@ -59773,12 +59993,12 @@ function planItem2(path, name2, settings, live) {
   ]);
 }
 function unlisted(path, live, removal2) {
-  return live.unclaimed().map((label4) => ({
-    name: label4.name,
+  return live.unclaimed().map((label5) => ({
+    name: label5.name,
     part: {
       ...deletion2(
         path,
-        label4,
+        label5,
         "not in the desired state (labels mode: authoritative); the issues and pull requests that carry it lose it"
       ),
       removal: removal2
@@ -59793,11 +60013,11 @@ async function planLabels({
 }) {
   const { mode: mode2 = "additive", items: items2 = {} } = value2;
   const scope = `${repo.owner}/${repo.name}`;
-  const named3 = (list3) => list3.map(({ name: name2, part }) => ({ ...newChange(reader.target, scope, KIND5, name2), ...part }));
+  const named3 = (list3) => list3.map(({ name: name2, part: part2 }) => ({ ...newChange(reader.target, scope, KIND5, name2), ...part2 }));
   const path = labelsPath(repo);
-  const listed4 = await reader.list(path, void 0, LABEL_SHAPE);
-  if (listed4.kind !== "found") {
-    const error62 = listingError(listed4, reader, scope, path);
+  const listed5 = await reader.list(path, void 0, LABEL_SHAPE);
+  if (listed5.kind !== "found") {
+    const error62 = listingError(listed5, reader, scope, path);
     const planned2 = unlistedMembers(
       reader,
       scope,
@@ -59808,7 +60028,7 @@ async function planLabels({
     );
     return [...planned2, ...deletedAgain(deleted, planned2, { error: error62 }, sameName)];
   }
-  const live = new LiveLabels(listed4.data.map(fromRead4));
+  const live = new LiveLabels(listed5.data.map(fromRead4));
   const parts = Object.entries(items2).map(([name2, settings]) => ({
     name: name2,
     part: planItem2(path, name2, settings, live)
@@ -59818,7 +60038,7 @@ async function planLabels({
     parts.push(...unlisted(path, live, { collection, live: live.all.length }));
   }
   const planned = named3(parts);
-  const names = live.all.map((label4) => label4.name);
+  const names = live.all.map((label5) => label5.name);
   return [...planned, ...deletedAgain(deleted, planned, { names }, sameName)];
 }
 var KIND5, LiveLabels;
@@ -59839,13 +60059,48 @@ var init_plan4 = __esm({
       all;
       #claimed = /* @__PURE__ */ new Set();
       named(name2) {
-        return this.all.find((label4) => sameName(label4.name, name2));
+        return this.all.find((label5) => sameName(label5.name, name2));
       }
-      claim(label4) {
-        if (label4 !== void 0) this.#claimed.add(label4);
+      claim(label5) {
+        if (label5 !== void 0) this.#claimed.add(label5);
       }
       unclaimed() {
-        return this.all.filter((label4) => !this.#claimed.has(label4));
+        return this.all.filter((label5) => !this.#claimed.has(label5));
+      }
+    };
+  }
+});
+
+// src/resources/label/graphql.ts
+var FIELDS, ORDER, label, labelGraphql;
+var init_graphql3 = __esm({
+  "src/resources/label/graphql.ts"() {
+    "use strict";
+    init_zod();
+    init_graphql_read();
+    init_plan4();
+    FIELDS = "name color description";
+    ORDER = "orderBy: {field: CREATED_AT, direction: ASC}";
+    label = looseObject({
+      name: string2(),
+      color: string2(),
+      description: string2().nullable()
+    });
+    labelGraphql = {
+      select: () => `labels(first: 100, ${ORDER}) { ${pageOf(FIELDS)} }`,
+      answer: async (part2) => {
+        const answers = new RestAnswers();
+        const all = await repositoryConnection(part2, "labels", {
+          field: `labels(${ORDER})`,
+          nodes: FIELDS
+        });
+        const parsed = array(label).safeParse(all?.nodes);
+        if (all === void 0 || all.failed.size > 0 || !parsed.success) return answers;
+        answers.listed(
+          labelsPath(part2.repo),
+          parsed.data.map(({ name: name2, color, description }) => ({ name: name2, color, description }))
+        );
+        return answers;
       }
     };
   }
@@ -59896,7 +60151,7 @@ function labelListRules(value2) {
   }
   return problems;
 }
-var MAX_NAME_CHARACTERS2, MAX_DESCRIPTION_CHARACTERS, characters, labelName, label, labelsSchema;
+var MAX_NAME_CHARACTERS2, MAX_DESCRIPTION_CHARACTERS, characters, labelName, label2, labelsSchema;
 var init_settings6 = __esm({
   "src/resources/label/settings.ts"() {
     "use strict";
@@ -59909,7 +60164,7 @@ var init_settings6 = __esm({
     labelName = string2().refine((text2) => text2.trim() !== "", { error: "a label name must not be blank" }).refine((text2) => characters(text2) <= MAX_NAME_CHARACTERS2, {
       error: `a label name has at most ${MAX_NAME_CHARACTERS2} characters`
     });
-    label = closed({
+    label2 = closed({
       color: string2().regex(/^#?[0-9a-fA-F]{6}$/, { error: "expected six hex digits, with or without #: d73a4a" }).optional().describe(
         "Six hex digits, with or without # (compared case-insensitively); left out, the live colour is kept (a new label gets GitHub's ededed)."
       ),
@@ -59924,7 +60179,7 @@ var init_settings6 = __esm({
       mode: modeField("labels"),
       items: record(
         labelName,
-        orNull(label).describe(
+        orNull(label2).describe(
           "The label of this name (names compare case-insensitively); null means no label of this name may exist."
         )
       ).optional().describe("Labels by name.")
@@ -59943,16 +60198,17 @@ function printLabels(value2) {
     }))
   ];
 }
-var label2;
+var label3;
 var init_label = __esm({
   "src/resources/label/index.ts"() {
     "use strict";
     init_collection();
     init_context();
     init_canonical4();
+    init_graphql3();
     init_plan4();
     init_settings6();
-    label2 = {
+    label3 = {
       name: "label",
       repository: {
         setting: {
@@ -59971,6 +60227,7 @@ var init_label = __esm({
           value: value2,
           deleted: options.deleted?.at(reader.target, `${repo.owner}/${repo.name}`, "label") ?? []
         }),
+        graphql: labelGraphql,
         export: async (reader, repo) => {
           const path = labelsPath(repo);
           const live = mustFind(await reader.list(path, void 0, LABEL_SHAPE), path).map(fromRead4);
@@ -60016,27 +60273,27 @@ function needed(audit) {
 async function auditMigration(reader, audit) {
   const scope = scopeOf(audit);
   const change = newChange(reader.target, scope, "migration", String(audit.id));
-  const failed2 = (error62) => ({
+  const failed3 = (error62) => ({
     change: { ...change, error: needsUser(error62, needed(audit)) }
   });
   const path = audit.org !== void 0 ? `/orgs/${encodeURIComponent(audit.org)}/migrations/${audit.id}` : `/user/migrations/${audit.id}`;
   const read2 = await reader.getOrAbsent(path, { name: "a Migration", schema: readMigration });
-  if (read2.kind === "error") return failed2(read2.error);
+  if (read2.kind === "error") return failed3(read2.error);
   if (read2.kind === "absent") {
     const whose = audit.org !== void 0 ? `of organization ${audit.org} was not found (or the token's user is not an owner of ${audit.org})` : "was not found among the token's user's migrations";
-    return failed2(changeError(`migration ${audit.id} ${whose}`, "GET", path, 404));
+    return failed3(changeError(`migration ${audit.id} ${whose}`, "GET", path, 404));
   }
   let repositories = read2.data.repositories;
   if (repositories === void 0 || audit.user === true) {
-    const listed4 = await reader.list(`${path}/repositories`, void 0, {
+    const listed5 = await reader.list(`${path}/repositories`, void 0, {
       name: "repositories",
       schema: readRepository
     });
-    if (listed4.kind === "error") return failed2(listed4.error);
-    if (listed4.kind === "absent") {
-      return failed2(changeError(listed4.detail, "GET", `${path}/repositories`, 404));
+    if (listed5.kind === "error") return failed3(listed5.error);
+    if (listed5.kind === "absent") {
+      return failed3(changeError(listed5.detail, "GET", `${path}/repositories`, 404));
     }
-    repositories = listed4.data;
+    repositories = listed5.data;
   }
   const live = {
     state: read2.data.state,
@@ -60632,7 +60889,7 @@ function restActor(node2) {
   const parsed = actor2.safeParse(node2);
   if (!parsed.success || parsed.data.enterpriseOwner) return void 0;
   const {
-    actor: member2,
+    actor: member3,
     bypassMode: bypassMode2,
     deployKey,
     organizationAdmin,
@@ -60644,10 +60901,10 @@ function restActor(node2) {
   if (repositoryRoleDatabaseId !== null) {
     return { actor_id: repositoryRoleDatabaseId, actor_type: "RepositoryRole", bypass_mode };
   }
-  const id = member2?.databaseId;
+  const id = member3?.databaseId;
   if (typeof id !== "number") return void 0;
-  if (member2?.__typename === "App") return { actor_id: id, actor_type: "Integration", bypass_mode };
-  if (member2?.__typename === "Team") return { actor_id: id, actor_type: "Team", bypass_mode };
+  if (member3?.__typename === "App") return { actor_id: id, actor_type: "Integration", bypass_mode };
+  if (member3?.__typename === "Team") return { actor_id: id, actor_type: "Team", bypass_mode };
   return void 0;
 }
 function restRule(node2) {
@@ -60684,7 +60941,7 @@ async function restRuleset(value2, pages) {
   };
 }
 var ACTOR, PATTERN, RULE, FRAGMENTS, page2, ruleset, actor2, rule2, RULES, snake, LISTED, rulesetGraphql;
-var init_graphql2 = __esm({
+var init_graphql4 = __esm({
   "src/resources/ruleset/graphql.ts"() {
     "use strict";
     init_zod();
@@ -60756,21 +61013,14 @@ var init_graphql2 = __esm({
         const first = Math.min(100, named3);
         return `rulesets(first: ${first}, includeParents: false) { ${pageOf("...RulesetFields")} }`;
       },
-      answer: async ({ repo, data, failed: failed2, pages }) => {
+      answer: async (part2) => {
+        const { repo, pages } = part2;
         const answers = new RestAnswers();
-        const read2 = looseObject({ rulesets: page2 }).safeParse(data);
-        if (!read2.success || failed2(["rulesets", "pageInfo"])) return answers;
-        const all = await allNodes(
-          read2.data.rulesets,
-          (index) => failed2(["rulesets", "nodes", index]),
-          (after) => pages.rest({
-            on: { repository: repo },
-            field: "rulesets(includeParents: false)",
-            nodes: "...RulesetFields",
-            fragments: FRAGMENTS,
-            after
-          })
-        );
+        const all = await repositoryConnection(part2, "rulesets", {
+          field: "rulesets(includeParents: false)",
+          nodes: "...RulesetFields",
+          fragments: FRAGMENTS
+        });
         const parsed = array(ruleset).safeParse(all?.nodes);
         if (all === void 0 || !parsed.success) return answers;
         const base = `${repoPath(repo)}/rulesets`;
@@ -60903,8 +61153,8 @@ function ruleSettings(dir, type, parameters2) {
     } : {},
     ...required_reviewers.length > 0 ? {
       required_reviewers: required_reviewers.map(
-        ({ reviewer, file_patterns, minimum_approvals }) => ({
-          team: dir.mustName("Team", reviewer.id),
+        ({ reviewer: reviewer2, file_patterns, minimum_approvals }) => ({
+          team: dir.mustName("Team", reviewer2.id),
           file_patterns,
           minimum_approvals
         })
@@ -61220,13 +61470,13 @@ async function readLive(where, id) {
 async function listLive(where) {
   const query = where.level === "repository" ? { includes_parents: "false" } : void 0;
   const own2 = where.level === "repository" ? "Repository" : "Organization";
-  const listed4 = await where.reader.list(where.base, query, {
+  const listed5 = await where.reader.list(where.base, query, {
     name: "rulesets",
     schema: listedRuleset
   });
-  if (listed4.kind !== "found") return listed4;
+  if (listed5.kind !== "found") return listed5;
   const byName3 = /* @__PURE__ */ new Map();
-  for (const item of listed4.data) {
+  for (const item of listed5.data) {
     if (item.source_type === void 0 || item.source_type === own2) byName3.set(item.name, item.id);
   }
   return { kind: "found", data: byName3 };
@@ -61344,9 +61594,9 @@ async function planRuleset({
   return { ...planned, action: live === null ? "create" : "update", diff, requests };
 }
 async function planRulesets(where, rulesets, repo) {
-  const listed4 = await listLive(where);
-  if (listed4.kind !== "found") {
-    const error62 = listed4.kind === "error" ? listed4.error : changeError(
+  const listed5 = await listLive(where);
+  if (listed5.kind !== "found") {
+    const error62 = listed5.kind === "error" ? listed5.error : changeError(
       `${where.scope} was not found (or the token cannot see its rulesets)`,
       "GET",
       where.base,
@@ -61363,7 +61613,7 @@ async function planRulesets(where, rulesets, repo) {
         where,
         name: name2,
         desired,
-        liveId: listed4.data.get(name2),
+        liveId: listed5.data.get(name2),
         ...repo ? { repo } : {}
       })
     )
@@ -61445,7 +61695,7 @@ var init_ruleset = __esm({
     init_classic();
     init_canonical3();
     init_directory();
-    init_graphql2();
+    init_graphql4();
     init_mapping();
     init_settings8();
     SHAPE = { name: "a Repository ruleset", schema: readRuleset };
@@ -61545,11 +61795,11 @@ var init_actions_names = __esm({
 
 // src/resources/actions-collections.ts
 async function listByName(reader, path, item, itemsUnder, query) {
-  const listed4 = await reader.list(path, query, item, { itemsUnder });
-  if (listed4.kind !== "found") return listed4;
+  const listed5 = await reader.list(path, query, item, { itemsUnder });
+  if (listed5.kind !== "found") return listed5;
   return {
     kind: "found",
-    data: new Map(listed4.data.map((member2) => [canonicalName(member2.name), member2]))
+    data: new Map(listed5.data.map((member3) => [canonicalName(member3.name), member3]))
   };
 }
 function environmentCollections(base, scope, area, environments, mode2, pick2) {
@@ -61587,14 +61837,14 @@ function definedMembers(kind, written2, own2, inEnvironment) {
     )
   ];
 }
-async function sharingOf(reader, path, kind, name2, visibility2) {
-  if (visibility2 === void 0) {
+async function sharingOf(reader, path, kind, name2, visibility3) {
+  if (visibility3 === void 0) {
     throw readFailure(changeError(`${kind} ${name2} has no visibility`, "GET", path, 200));
   }
-  if (visibility2 !== "selected") return { visibility: visibility2 };
-  const listed4 = await listedNames(reader, `${path}/${name2}/repositories`);
-  if ("error" in listed4) throw readFailure(listed4.error);
-  return { visibility: visibility2, selected_repositories: listed4.names };
+  if (visibility3 !== "selected") return { visibility: visibility3 };
+  const listed5 = await listedNames(reader, `${path}/${name2}/repositories`);
+  if ("error" in listed5) throw readFailure(listed5.error);
+  return { visibility: visibility3, selected_repositories: listed5.names };
 }
 async function sharingPlan(reader, org, memberPath, desired, live) {
   const selected = desired.visibility === "selected" ? desired.selected_repositories : void 0;
@@ -61604,9 +61854,9 @@ async function sharingPlan(reader, org, memberPath, desired, live) {
   if (live === void 0) return { wanted, current: void 0, ids };
   const current = { visibility: live.visibility ?? "" };
   if (live.visibility === "selected" && selected !== void 0) {
-    const listed4 = await listedNames(reader, `${memberPath}/repositories`);
-    if ("error" in listed4) return { error: listed4.error };
-    current.selected_repositories = listed4.names;
+    const listed5 = await listedNames(reader, `${memberPath}/repositories`);
+    if ("error" in listed5) return { error: listed5.error };
+    current.selected_repositories = listed5.names;
   }
   return { wanted, current, ids };
 }
@@ -61928,6 +62178,1265 @@ var init_secret2 = __esm({
   }
 });
 
+// src/resources/settings/canonical.ts
+function reviewerSet(reviewers) {
+  const unique2 = /* @__PURE__ */ new Map();
+  for (const reviewer2 of reviewers) {
+    unique2.set(`${reviewer2.reviewer_type}:${reviewer2.reviewer_id}`, {
+      reviewer_id: reviewer2.reviewer_id,
+      reviewer_type: reviewer2.reviewer_type,
+      // "The bypass mode for the reviewer", "default": "ALWAYS" (the request schema).
+      mode: reviewer2.mode ?? "ALWAYS"
+    });
+  }
+  return [...unique2.entries()].sort(([a2], [b2]) => a2 < b2 ? -1 : a2 > b2 ? 1 : 0).map(([, value2]) => value2);
+}
+function noneIfEmpty(text2) {
+  return text2 === "" ? null : text2;
+}
+function topicSet(topics) {
+  return [...new Set(topics)].sort();
+}
+function desiredSecurity(value2) {
+  const canonical2 = {};
+  for (const feature2 of SECURITY_FEATURES) {
+    const wanted = value2[feature2];
+    if (wanted !== void 0) canonical2[feature2] = wanted.status;
+  }
+  const reviewers = value2.secret_scanning_delegated_bypass_options?.reviewers;
+  if (reviewers !== void 0) canonical2.bypass_reviewers = reviewerSet(reviewers);
+  return canonical2;
+}
+function liveSecurity(answer) {
+  const read2 = answer.security_and_analysis ?? {};
+  const canonical2 = {};
+  for (const feature2 of SECURITY_FEATURES) {
+    const found = read2[feature2]?.status;
+    if (found !== void 0) canonical2[feature2] = found;
+  }
+  const reviewers = read2.secret_scanning_delegated_bypass_options?.reviewers;
+  if (reviewers !== void 0) canonical2.bypass_reviewers = reviewerSet(reviewers);
+  return canonical2;
+}
+function desiredFields(value2) {
+  const fields = {};
+  for (const field of PATCH_FIELDS) {
+    const wanted = value2[field];
+    if (wanted !== void 0)
+      fields[field] = field === "description" || field === "homepage" ? noneIfEmpty(wanted) : wanted;
+  }
+  return fields;
+}
+function liveFields(answer) {
+  const fields = {};
+  for (const field of PATCH_FIELDS) {
+    const found = answer[field];
+    if (found !== void 0)
+      fields[field] = field === "description" || field === "homepage" ? noneIfEmpty(found) : found;
+  }
+  return fields;
+}
+function liveVisibility(answer) {
+  return answer.visibility ?? (answer.private ? "private" : "public");
+}
+var status, member2, fullRepository, PATCH_FIELDS, SECURITY_FEATURES;
+var init_canonical5 = __esm({
+  "src/resources/settings/canonical.ts"() {
+    "use strict";
+    init_zod();
+    status = _enum2(["enabled", "disabled"]);
+    member2 = looseObject({ status: status.optional() }).optional();
+    fullRepository = {
+      name: "a Full Repository",
+      schema: looseObject({
+        id: number2().int(),
+        name: string2(),
+        owner: looseObject({ login: string2() }),
+        private: boolean2(),
+        archived: boolean2(),
+        visibility: string2().optional(),
+        description: string2().nullable().optional(),
+        homepage: string2().nullable().optional(),
+        default_branch: string2().optional(),
+        has_issues: boolean2().optional(),
+        has_projects: boolean2().optional(),
+        has_wiki: boolean2().optional(),
+        is_template: boolean2().optional(),
+        allow_forking: boolean2().optional(),
+        allow_merge_commit: boolean2().optional(),
+        allow_squash_merge: boolean2().optional(),
+        allow_rebase_merge: boolean2().optional(),
+        allow_auto_merge: boolean2().optional(),
+        delete_branch_on_merge: boolean2().optional(),
+        allow_update_branch: boolean2().optional(),
+        squash_merge_commit_title: string2().optional(),
+        squash_merge_commit_message: string2().optional(),
+        merge_commit_title: string2().optional(),
+        merge_commit_message: string2().optional(),
+        web_commit_signoff_required: boolean2().optional(),
+        topics: array(string2()).optional(),
+        security_and_analysis: looseObject({
+          secret_scanning_delegated_bypass_options: looseObject({
+            reviewers: array(
+              looseObject({
+                reviewer_id: number2().int(),
+                reviewer_type: string2(),
+                mode: string2().optional()
+              })
+            ).optional()
+          }).optional()
+        }).catchall(member2).nullish()
+      })
+    };
+    PATCH_FIELDS = [
+      "description",
+      "homepage",
+      "has_issues",
+      "has_projects",
+      "has_wiki",
+      "is_template",
+      "allow_forking",
+      "allow_merge_commit",
+      "allow_squash_merge",
+      "allow_rebase_merge",
+      "allow_auto_merge",
+      "delete_branch_on_merge",
+      "allow_update_branch",
+      "squash_merge_commit_title",
+      "squash_merge_commit_message",
+      "merge_commit_title",
+      "merge_commit_message",
+      "web_commit_signoff_required"
+    ];
+    SECURITY_FEATURES = [
+      "advanced_security",
+      "code_security",
+      "secret_scanning",
+      "secret_scanning_push_protection",
+      "secret_scanning_ai_detection",
+      "secret_scanning_non_provider_patterns",
+      "secret_scanning_delegated_alert_dismissal",
+      "secret_scanning_delegated_bypass"
+    ];
+  }
+});
+
+// src/resources/settings/export.ts
+function writable(homepage) {
+  return homepage === null || typeof homepage === "string" && /^https?:\/\/\S+$/.test(homepage);
+}
+async function exportSettings2(reader, repo) {
+  const path = repoPath(repo);
+  const answer = mustFind(await reader.getOrAbsent(path, fullRepository), path);
+  const value2 = {};
+  const visibility3 = liveVisibility(answer);
+  if (visibility3 === "public" || visibility3 === "private") value2.visibility = visibility3;
+  for (const [field, live] of Object.entries(liveFields(answer))) {
+    if (field !== "homepage" || writable(live)) value2[field] = live;
+  }
+  if (answer.default_branch !== void 0) value2.default_branch = answer.default_branch;
+  value2.archived = answer.archived;
+  const security = liveSecurity(answer);
+  const features = {};
+  for (const feature2 of SECURITY_FEATURES) {
+    if (security[feature2] !== void 0) features[feature2] = { status: security[feature2] };
+  }
+  if (security.bypass_reviewers !== void 0) {
+    features.secret_scanning_delegated_bypass_options = { reviewers: security.bypass_reviewers };
+  }
+  if (Object.keys(features).length > 0) value2.security_and_analysis = features;
+  if (answer.topics !== void 0) value2.topics = topicSet(answer.topics);
+  const [alerts, fixes, reporting] = await Promise.all([
+    reader.getOrAbsent(`${path}/vulnerability-alerts`, noContent),
+    reader.getOrAbsent(`${path}/automated-security-fixes`, enabledAnswer),
+    reader.getOrAbsent(`${path}/private-vulnerability-reporting`, enabledAnswer)
+  ]);
+  for (const read2 of [alerts, fixes, reporting])
+    if (read2.kind === "error") throw readFailure(read2.error);
+  value2.vulnerability_alerts = alerts.kind === "found";
+  value2.automated_security_fixes = fixes.kind === "found" && fixes.data.enabled;
+  if (reporting.kind === "found") value2.private_vulnerability_reporting = reporting.data.enabled;
+  return value2;
+}
+var enabledAnswer, noContent;
+var init_export = __esm({
+  "src/resources/settings/export.ts"() {
+    "use strict";
+    init_zod();
+    init_context();
+    init_canonical5();
+    enabledAnswer = { name: "{enabled}", schema: looseObject({ enabled: boolean2() }) };
+    noContent = { name: "an empty answer (204)", schema: _undefined3() };
+  }
+});
+
+// src/resources/settings/locate.ts
+async function locateRepository(input2) {
+  const { reader, repo: wanted, previously, listed: listed5 } = input2;
+  const scope = `${wanted.owner}/${wanted.name}`;
+  if (listed5 !== void 0 && previously.length === 0) {
+    return { kind: "found", at: wanted, wanted, archived: listed5.archived };
+  }
+  const own2 = await reader.getOrAbsent(repoPath(wanted), fullRepository);
+  if (own2.kind === "error") return { kind: "error", wanted, error: own2.error };
+  const earlier = [];
+  for (const name2 of previously) {
+    const at2 = { owner: wanted.owner, name: name2 };
+    const read2 = await reader.getOrAbsent(repoPath(at2), fullRepository);
+    if (read2.kind === "error") return { kind: "error", wanted, error: read2.error };
+    if (read2.kind === "found") earlier.push({ name: name2, answer: read2.data });
+  }
+  if (own2.kind === "found") {
+    const other = earlier.find((found2) => found2.answer.id !== own2.data.id);
+    if (other !== void 0) {
+      const message = `${scope} and ${wanted.owner}/${other.name} are two repositories (ids ${own2.data.id} and ${other.answer.id}); previously lists ${other.name}, which is not this repository's old name: remove it from previously or rename one of them — forgeplan does not guess which is meant`;
+      return {
+        kind: "error",
+        wanted,
+        error: changeError(
+          message,
+          "GET",
+          repoPath({ owner: wanted.owner, name: other.name }),
+          200
+        )
+      };
+    }
+    return { kind: "found", at: wanted, wanted, archived: own2.data.archived, answer: own2.data };
+  }
+  const under = earlier.filter(
+    (found2) => found2.answer.name.toLowerCase() === found2.name.toLowerCase()
+  );
+  const moved = earlier.filter(
+    (found2) => found2.answer.name.toLowerCase() !== found2.name.toLowerCase()
+  );
+  if (under.length > 1) {
+    const names = under.map((found2) => `${wanted.owner}/${found2.name} (id ${found2.answer.id})`);
+    return {
+      kind: "error",
+      wanted,
+      error: changeError(
+        `${scope} is not found, and its previous names are ${names.length} repositories: ${names.join(", ")} — forgeplan does not guess which to rename`,
+        "GET",
+        repoPath(wanted),
+        404
+      )
+    };
+  }
+  const [found] = under;
+  if (found !== void 0) {
+    return {
+      kind: "found",
+      at: { owner: wanted.owner, name: found.name },
+      wanted,
+      archived: found.answer.archived,
+      answer: found.answer
+    };
+  }
+  const [elsewhere] = moved;
+  if (elsewhere !== void 0) {
+    return {
+      kind: "error",
+      wanted,
+      error: changeError(
+        `${scope} is not found, and its previous name ${elsewhere.name} now redirects to ${elsewhere.answer.owner.login}/${elsewhere.answer.name}: name that one in previously, or rename it by hand`,
+        "GET",
+        repoPath({ owner: wanted.owner, name: elsewhere.name }),
+        200
+      )
+    };
+  }
+  return { kind: "absent", wanted };
+}
+var init_locate = __esm({
+  "src/resources/settings/locate.ts"() {
+    "use strict";
+    init_context();
+    init_canonical5();
+  }
+});
+
+// src/resources/settings/create.ts
+async function creationPath(ctx) {
+  if (ctx.reader.client.credential !== void 0) {
+    return { path: `/orgs/${encodeURIComponent(ctx.at.owner)}/repos`, personal: false };
+  }
+  try {
+    const login4 = await ctx.reader.client.login();
+    const personal = login4?.toLowerCase() === ctx.at.owner.toLowerCase();
+    return personal ? { path: "/user/repos", personal } : { path: `/orgs/${encodeURIComponent(ctx.at.owner)}/repos`, personal };
+  } catch (error62) {
+    return { error: toChangeError(error62, "GET", "/user") };
+  }
+}
+async function planCreate(ctx, value2) {
+  const change = newChange(ctx.reader.target, ctx.scope, "settings", "repository");
+  const where = await creationPath(ctx);
+  if ("error" in where) return { ...change, error: where.error };
+  if (value2.automated_security_fixes === true && value2.vulnerability_alerts !== true) {
+    return {
+      ...change,
+      error: changeError(
+        'automated_security_fixes: true needs vulnerability_alerts: true for a new repository (GitHub: "Vulnerability alerts must be enabled to configure automated security fixes.")'
+      )
+    };
+  }
+  const fields = desiredFields(value2);
+  const visibility3 = value2.visibility ?? "private";
+  const create2 = {
+    name: ctx.at.name,
+    ...where.personal ? { private: visibility3 === "private" } : { visibility: visibility3 }
+  };
+  for (const field of CREATABLE) {
+    const wanted = fields[field];
+    if (wanted !== void 0 && wanted !== null) create2[field] = wanted;
+  }
+  const path = repoPath(ctx.at);
+  const requests = [{ method: "POST", path: where.path, body: create2 }];
+  const later = {};
+  for (const field of [
+    "allow_forking",
+    "allow_update_branch",
+    "web_commit_signoff_required"
+  ]) {
+    if (fields[field] !== void 0) later[field] = fields[field];
+  }
+  const security = value2.security_and_analysis === void 0 ? void 0 : desiredSecurity(value2.security_and_analysis);
+  if (security !== void 0) {
+    const body2 = {};
+    for (const feature2 of SECURITY_FEATURES) {
+      if (security[feature2] !== void 0) body2[feature2] = { status: security[feature2] };
+    }
+    if (security.bypass_reviewers !== void 0) {
+      body2.secret_scanning_delegated_bypass_options = { reviewers: security.bypass_reviewers };
+    }
+    later.security_and_analysis = body2;
+  }
+  if (Object.keys(later).length > 0) requests.push({ method: "PATCH", path, body: later });
+  const topics = value2.topics === void 0 ? [] : topicSet(value2.topics);
+  if (topics.length > 0)
+    requests.push({ method: "PUT", path: `${path}/topics`, body: { names: topics } });
+  if (value2.vulnerability_alerts === true)
+    requests.push({ method: "PUT", path: `${path}/vulnerability-alerts` });
+  if (value2.automated_security_fixes === true)
+    requests.push({ method: "PUT", path: `${path}/automated-security-fixes` });
+  if (value2.private_vulnerability_reporting === true)
+    requests.push({ method: "PUT", path: `${path}/private-vulnerability-reporting` });
+  if (value2.archived === true) requests.push({ method: "PATCH", path, body: { archived: true } });
+  const after = {
+    visibility: visibility3,
+    ...fields,
+    ...security === void 0 ? {} : { security_and_analysis: security },
+    ...value2.topics === void 0 ? {} : { topics },
+    ...Object.fromEntries(
+      [
+        "vulnerability_alerts",
+        "automated_security_fixes",
+        "private_vulnerability_reporting",
+        "archived"
+      ].filter((key) => value2[key] !== void 0).map((key) => [key, value2[key]])
+    )
+  };
+  const pendingBranch = value2.rename_default_branch?.to ?? value2.default_branch;
+  return {
+    ...change,
+    action: "create",
+    diff: diffValues({}, after),
+    requests,
+    live_fingerprint: fingerprint(null),
+    step: "create",
+    gate: "create",
+    notes: [
+      `created with ${where.path === "/user/repos" ? "POST /user/repos" : `POST /orgs/${ctx.at.owner}/repos`}; forgeplan never deletes a repository`,
+      ...pendingBranch === void 0 ? [] : [
+        `default_branch ${pendingBranch} is planned once the repository has branches (a new one is empty)`
+      ]
+    ]
+  };
+}
+var CREATABLE;
+var init_create = __esm({
+  "src/resources/settings/create.ts"() {
+    "use strict";
+    init_plan();
+    init_context();
+    init_diff();
+    init_fingerprint();
+    init_canonical5();
+    CREATABLE = [
+      "description",
+      "homepage",
+      "has_issues",
+      "has_projects",
+      "has_wiki",
+      "is_template",
+      "allow_squash_merge",
+      "allow_merge_commit",
+      "allow_rebase_merge",
+      "allow_auto_merge",
+      "delete_branch_on_merge",
+      "squash_merge_commit_title",
+      "squash_merge_commit_message",
+      "merge_commit_title",
+      "merge_commit_message"
+    ];
+  }
+});
+
+// src/resources/settings/plan.ts
+function part(ctx, name2, value2) {
+  return { ...newChange(ctx.reader.target, ctx.scope, KIND8, name2), ...value2 };
+}
+function failed2(ctx, name2, error62) {
+  return { ...newChange(ctx.reader.target, ctx.scope, KIND8, name2), error: error62 };
+}
+function updateOrNot(diff, requests, live) {
+  const changed = diff.length > 0 && requests.length > 0;
+  return {
+    action: changed ? "update" : "no-op",
+    diff: changed ? diff : [],
+    requests: changed ? requests : [],
+    live_fingerprint: fingerprint(live)
+  };
+}
+function unreported(ctx, fields) {
+  return changeError(
+    `GET ${ctx.path} answered without ${fields.join(", ")} (${ctx.reader.credential} may not administer ${ctx.scope}), so ${fields.length === 1 ? "it" : "they"} cannot be compared`,
+    "GET",
+    ctx.path,
+    200
+  );
+}
+function wire(field, value2) {
+  return (field === "description" || field === "homepage") && value2 === null ? "" : value2;
+}
+function securityBody(changed) {
+  const body2 = {};
+  for (const feature2 of SECURITY_FEATURES) {
+    const wanted = changed[feature2];
+    if (wanted !== void 0) body2[feature2] = { status: wanted };
+  }
+  if (changed.bypass_reviewers !== void 0) {
+    body2.secret_scanning_delegated_bypass_options = { reviewers: changed.bypass_reviewers };
+  }
+  return body2;
+}
+function planFields(ctx, value2, answer) {
+  const desired = desiredFields(value2);
+  const security = value2.security_and_analysis === void 0 ? void 0 : desiredSecurity(value2.security_and_analysis);
+  if (Object.keys(desired).length === 0 && security === void 0 && value2.create === void 0)
+    return void 0;
+  const live = liveFields(answer);
+  const liveSecure = liveSecurity(answer);
+  const missing = [
+    ...Object.keys(desired).filter((field) => !(field in live)),
+    ...Object.keys(security ?? {}).filter((feature2) => !(feature2 in liveSecure)).map(
+      (feature2) => `security_and_analysis.${feature2 === "bypass_reviewers" ? "secret_scanning_delegated_bypass_options" : feature2}`
+    )
+  ];
+  if (missing.length > 0) return failed2(ctx, "repository", unreported(ctx, missing));
+  const pick2 = (from, keys2) => Object.fromEntries(Object.entries(from).filter(([key]) => keys2.includes(key)));
+  const before = {
+    ...pick2(live, Object.keys(desired)),
+    ...security === void 0 ? {} : { security_and_analysis: pick2(liveSecure, Object.keys(security)) }
+  };
+  const after = {
+    ...desired,
+    ...security === void 0 ? {} : { security_and_analysis: security }
+  };
+  const diff = diffValues(before, after);
+  const body2 = {};
+  for (const field of PATCH_FIELDS) {
+    if (!(field in desired) || JSON.stringify(desired[field]) === JSON.stringify(live[field]))
+      continue;
+    body2[field] = wire(field, desired[field]);
+  }
+  for (const [title, message] of [
+    ["squash_merge_commit_title", "squash_merge_commit_message"],
+    ["merge_commit_title", "merge_commit_message"]
+  ]) {
+    if (body2[title] !== void 0 || body2[message] !== void 0) {
+      body2[title] = desired[title];
+      body2[message] = desired[message];
+    }
+  }
+  if (security !== void 0) {
+    const changed = {};
+    for (const feature2 of SECURITY_FEATURES) {
+      if (security[feature2] !== void 0 && security[feature2] !== liveSecure[feature2])
+        changed[feature2] = security[feature2];
+    }
+    if (security.bypass_reviewers !== void 0 && JSON.stringify(security.bypass_reviewers) !== JSON.stringify(liveSecure.bypass_reviewers)) {
+      changed.bypass_reviewers = security.bypass_reviewers;
+    }
+    if (Object.keys(changed).length > 0) body2.security_and_analysis = securityBody(changed);
+  }
+  const requests = Object.keys(body2).length === 0 ? [] : [{ method: "PATCH", path: ctx.path, body: body2 }];
+  return part(ctx, "repository", updateOrNot(diff, requests, before));
+}
+function planVisibility(ctx, wanted, answer) {
+  const live = liveVisibility(answer);
+  const diff = diffValues({ visibility: live }, { visibility: wanted });
+  const planned = updateOrNot(
+    diff,
+    [{ method: "PATCH", path: ctx.path, body: { visibility: wanted } }],
+    { visibility: live }
+  );
+  if (planned.action === "no-op") return part(ctx, "visibility", planned);
+  return part(ctx, "visibility", {
+    ...planned,
+    gate: "visibility",
+    notes: [VISIBILITY_CONSEQUENCES[wanted]]
+  });
+}
+async function branchesOf(ctx) {
+  const path = `${ctx.path}/branches`;
+  const listed5 = await ctx.reader.list(path, void 0, branchItem);
+  if (listed5.kind === "found") return listed5.data.map((branch3) => branch3.name);
+  return listed5.kind === "error" ? listed5.error : changeError(`${ctx.scope} was not found`, "GET", path, 404);
+}
+function namedBranches(branches) {
+  return branches.length === 0 ? "it has no branch yet" : `its branches: ${[...branches].sort().join(", ")}`;
+}
+async function planDefaultBranch(ctx, value2, answer) {
+  const rename = value2.rename_default_branch;
+  const wanted = rename?.to ?? value2.default_branch;
+  if (wanted === void 0) return void 0;
+  const live = answer.default_branch;
+  if (live === void 0) return failed2(ctx, "default_branch", unreported(ctx, ["default_branch"]));
+  const fingerprinted = { default_branch: live };
+  if (live === wanted) return part(ctx, "default_branch", updateOrNot([], [], fingerprinted));
+  const branches = await branchesOf(ctx);
+  if (!Array.isArray(branches)) return failed2(ctx, "default_branch", branches);
+  const diff = diffValues(fingerprinted, { default_branch: wanted });
+  const path = `${ctx.path}/branches`;
+  if (rename !== void 0 && live === rename.from) {
+    if (branches.includes(rename.to)) {
+      return failed2(
+        ctx,
+        "default_branch",
+        changeError(
+          `both branches ${rename.from} and ${rename.to} exist in ${ctx.scope}: rename_default_branch renames ${rename.from} only while ${rename.to} does not exist (remove one of them, or switch with default_branch)`,
+          "GET",
+          path,
+          200
+        )
+      );
+    }
+    const renaming = {
+      method: "POST",
+      path: `${path}/${encodeURIComponent(rename.from)}/rename`,
+      body: { new_name: rename.to }
+    };
+    return part(ctx, "default_branch", {
+      ...updateOrNot(diff, [renaming], fingerprinted),
+      notes: [
+        `renames branch ${rename.from} to ${rename.to} (GitHub moves its protection and open pull requests with it)`
+      ]
+    });
+  }
+  if (rename !== void 0 && !branches.includes(wanted)) {
+    return failed2(
+      ctx,
+      "default_branch",
+      changeError(
+        `the default branch of ${ctx.scope} is ${live}, neither ${rename.from} (to rename) nor ${rename.to}, which does not exist (${namedBranches(branches)})`,
+        "GET",
+        path,
+        200
+      )
+    );
+  }
+  if (!branches.includes(wanted)) {
+    return failed2(
+      ctx,
+      "default_branch",
+      changeError(
+        `default_branch ${wanted} does not exist in ${ctx.scope} (${namedBranches(branches)}): default_branch switches to an existing branch only; rename_default_branch renames one`,
+        "GET",
+        path,
+        200
+      )
+    );
+  }
+  return part(
+    ctx,
+    "default_branch",
+    updateOrNot(
+      diff,
+      [{ method: "PATCH", path: ctx.path, body: { default_branch: wanted } }],
+      fingerprinted
+    )
+  );
+}
+async function planTopics(ctx, wanted, answer) {
+  let topics = answer.topics;
+  if (topics === void 0) {
+    const path = `${ctx.path}/topics`;
+    const read2 = await ctx.reader.getOrAbsent(path, {
+      name: "a Topic",
+      schema: looseObject({ names: array(string2()) })
+    });
+    if (read2.kind !== "found")
+      return failed2(
+        ctx,
+        "topics",
+        read2.kind === "error" ? read2.error : changeError(`${ctx.scope} was not found`, "GET", path, 404)
+      );
+    topics = read2.data.names;
+  }
+  const live = { topics: topicSet(topics) };
+  const desired = { topics: topicSet(wanted) };
+  return part(
+    ctx,
+    "topics",
+    updateOrNot(
+      diffValues(live, desired),
+      [{ method: "PUT", path: `${ctx.path}/topics`, body: { names: desired.topics } }],
+      live
+    )
+  );
+}
+async function readAlerts(ctx) {
+  const read2 = await ctx.reader.getOrAbsent(`${ctx.path}/vulnerability-alerts`, noContent2);
+  return read2.kind === "error" ? read2 : { kind: "found", on: read2.kind === "found" };
+}
+async function readFixes(ctx) {
+  const read2 = await ctx.reader.getOrAbsent(`${ctx.path}/automated-security-fixes`, enabledAnswer2);
+  if (read2.kind === "error") return read2;
+  return { kind: "found", on: read2.kind === "found" && read2.data.enabled };
+}
+async function readReporting(ctx) {
+  const read2 = await ctx.reader.getOrAbsent(
+    `${ctx.path}/private-vulnerability-reporting`,
+    enabledAnswer2
+  );
+  if (read2.kind === "error") return read2;
+  return read2.kind === "found" ? { kind: "found", on: read2.data.enabled } : { kind: "unavailable" };
+}
+function toggle(ctx, name2, endpoint2, live, wanted) {
+  const request2 = {
+    method: wanted ? "PUT" : "DELETE",
+    path: `${ctx.path}/${endpoint2}`
+  };
+  return part(
+    ctx,
+    name2,
+    updateOrNot(diffValues({ [name2]: live }, { [name2]: wanted }), [request2], { [name2]: live })
+  );
+}
+async function planDependabot(ctx, value2) {
+  const alertsWanted = value2.vulnerability_alerts;
+  const fixesWanted = value2.automated_security_fixes;
+  if (alertsWanted === void 0 && fixesWanted === void 0) return [];
+  const [alerts, fixes] = await Promise.all([
+    readAlerts(ctx),
+    fixesWanted === void 0 ? void 0 : readFixes(ctx)
+  ]);
+  const changes = [];
+  if (alerts.kind === "error") {
+    if (alertsWanted !== void 0) changes.push(failed2(ctx, "vulnerability_alerts", alerts.error));
+    if (fixesWanted !== void 0)
+      changes.push(failed2(ctx, "automated_security_fixes", alerts.error));
+    return changes;
+  }
+  const alertsOn = alerts.kind === "found" && alerts.on;
+  const alertsAfter = alertsWanted ?? alertsOn;
+  const alertsChange = alertsWanted === void 0 ? void 0 : toggle(ctx, "vulnerability_alerts", "vulnerability-alerts", alertsOn, alertsWanted);
+  let fixesChange;
+  if (fixes !== void 0 && fixesWanted !== void 0) {
+    if (fixes.kind === "error") fixesChange = failed2(ctx, "automated_security_fixes", fixes.error);
+    else if (fixesWanted && !alertsAfter) {
+      fixesChange = failed2(
+        ctx,
+        "automated_security_fixes",
+        changeError(
+          `automated security fixes need vulnerability alerts, which ${ctx.scope} has off: set vulnerability_alerts: true (GitHub: "Vulnerability alerts must be enabled to configure automated security fixes.")`,
+          "GET",
+          `${ctx.path}/vulnerability-alerts`,
+          404
+        )
+      );
+    } else {
+      const on = fixes.kind === "found" && fixes.on;
+      fixesChange = !alertsAfter && alertsOn ? part(ctx, "automated_security_fixes", {
+        ...updateOrNot([], [], { automated_security_fixes: on }),
+        ...on ? {
+          notes: [
+            "turned off with the vulnerability alerts (Dependabot security updates need Dependabot alerts)"
+          ]
+        } : {}
+      }) : toggle(ctx, "automated_security_fixes", "automated-security-fixes", on, fixesWanted);
+    }
+  }
+  if (alertsChange !== void 0) changes.push(alertsChange);
+  if (fixesChange !== void 0) changes.push(fixesChange);
+  return changes;
+}
+async function planReporting(ctx, wanted, answer, visibility3) {
+  const read2 = await readReporting(ctx);
+  if (read2.kind === "error") return failed2(ctx, "private_vulnerability_reporting", read2.error);
+  const goesPrivate = visibility3?.gate === "visibility" && liveVisibility(answer) === "public";
+  if (read2.kind === "found" && !wanted && read2.on && goesPrivate) {
+    return part(ctx, "private_vulnerability_reporting", {
+      ...updateOrNot([], [], { private_vulnerability_reporting: read2.on }),
+      notes: ["turned off with the visibility change: a private repository has none"]
+    });
+  }
+  if (read2.kind === "found")
+    return toggle(
+      ctx,
+      "private_vulnerability_reporting",
+      "private-vulnerability-reporting",
+      read2.on,
+      wanted
+    );
+  if (!wanted)
+    return part(
+      ctx,
+      "private_vulnerability_reporting",
+      updateOrNot([], [], { private_vulnerability_reporting: "unavailable" })
+    );
+  if (visibility3?.gate === "visibility" && liveVisibility(answer) !== "public") {
+    return part(ctx, "private_vulnerability_reporting", {
+      ...updateOrNot(
+        diffValues(
+          { private_vulnerability_reporting: false },
+          { private_vulnerability_reporting: true }
+        ),
+        [{ method: "PUT", path: `${ctx.path}/private-vulnerability-reporting` }],
+        { private_vulnerability_reporting: "unavailable" }
+      ),
+      gate: "visibility",
+      notes: ["needs the repository public first: applied with the visibility change"]
+    });
+  }
+  return failed2(
+    ctx,
+    "private_vulnerability_reporting",
+    changeError(
+      `private vulnerability reporting is for public repositories and ${ctx.scope} is ${liveVisibility(answer)}`,
+      "GET",
+      `${ctx.path}/private-vulnerability-reporting`,
+      404
+    )
+  );
+}
+function planArchived(ctx, wanted, answer) {
+  const live = { archived: answer.archived };
+  const planned = updateOrNot(
+    diffValues(live, { archived: wanted }),
+    [{ method: "PATCH", path: ctx.path, body: { archived: wanted } }],
+    live
+  );
+  return part(
+    ctx,
+    "archived",
+    planned.action === "no-op" ? planned : { ...planned, step: wanted ? "archive" : "unarchive" }
+  );
+}
+function planRename(ctx, wanted) {
+  const live = { name: ctx.at.name };
+  const renamed = ctx.at.name !== wanted.name;
+  const planned = updateOrNot(
+    renamed ? diffValues(live, { name: wanted.name }) : [],
+    [{ method: "PATCH", path: ctx.path, body: { name: wanted.name } }],
+    live
+  );
+  if (!renamed) return part(ctx, "name", planned);
+  return part(ctx, "name", {
+    ...planned,
+    step: "rename",
+    notes: [
+      `found only under its previous name ${ctx.at.owner}/${ctx.at.name}: GitHub redirects the old name once renamed`
+    ]
+  });
+}
+async function planSettings(input2) {
+  const { reader, repo, value: value2 } = input2;
+  const location = input2.location ?? { kind: "found", at: repo, wanted: repo, archived: false };
+  const ctx = {
+    reader,
+    at: repo,
+    path: repoPath(repo),
+    scope: `${repo.owner}/${repo.name}`
+  };
+  if (location.kind === "error") return [failed2(ctx, "repository", location.error)];
+  if (location.kind === "absent") {
+    if (value2.create === true) return [await planCreate(ctx, value2)];
+    return [
+      failed2(
+        ctx,
+        "repository",
+        changeError(
+          `repository ${ctx.scope} was not found (or ${reader.credential} cannot see it)${value2.previously === void 0 ? "" : ` under its previous names (${value2.previously.join(", ")})`}; settings.create: true creates it`,
+          "GET",
+          ctx.path,
+          404
+        )
+      )
+    ];
+  }
+  let answer;
+  const given = location.answer === void 0 ? void 0 : fullRepository.schema.safeParse(location.answer);
+  if (given?.success) answer = given.data;
+  else {
+    const read2 = await reader.getOrAbsent(ctx.path, fullRepository);
+    if (read2.kind !== "found") {
+      return [
+        failed2(
+          ctx,
+          "repository",
+          read2.kind === "error" ? read2.error : changeError(
+            `repository ${ctx.scope} was not found (or ${reader.credential} cannot see it)`,
+            "GET",
+            ctx.path,
+            404
+          )
+        )
+      ];
+    }
+    answer = read2.data;
+  }
+  const visibility3 = value2.visibility === void 0 ? void 0 : planVisibility(ctx, value2.visibility, answer);
+  const planned = await Promise.all([
+    planDefaultBranch(ctx, value2, answer),
+    value2.topics === void 0 ? void 0 : planTopics(ctx, value2.topics, answer),
+    planDependabot(ctx, value2),
+    value2.private_vulnerability_reporting === void 0 ? void 0 : planReporting(ctx, value2.private_vulnerability_reporting, answer, visibility3)
+  ]);
+  const [defaultBranch, topics, dependabot, reporting] = planned;
+  return [
+    planFields(ctx, value2, answer),
+    visibility3,
+    defaultBranch,
+    topics,
+    ...dependabot,
+    reporting,
+    value2.archived === void 0 ? void 0 : planArchived(ctx, value2.archived, answer),
+    value2.previously === void 0 ? void 0 : planRename(ctx, location.wanted)
+  ].filter((change) => change !== void 0);
+}
+var KIND8, noContent2, enabledAnswer2, branchItem, VISIBILITY_CONSEQUENCES;
+var init_plan5 = __esm({
+  "src/resources/settings/plan.ts"() {
+    "use strict";
+    init_zod();
+    init_plan();
+    init_context();
+    init_diff();
+    init_fingerprint();
+    init_canonical5();
+    init_create();
+    KIND8 = "settings";
+    noContent2 = { name: "an empty answer (204)", schema: _undefined3() };
+    enabledAnswer2 = { name: "{enabled}", schema: looseObject({ enabled: boolean2() }) };
+    branchItem = { name: "branches", schema: looseObject({ name: string2() }) };
+    VISIBILITY_CONSEQUENCES = {
+      private: "GitHub: making a repository private permanently erases its stars and watchers, which affects repository rankings; its current forks remain public and are detached from it; code scanning becomes unavailable",
+      public: "GitHub: making a repository public makes its code visible to everyone; anyone can fork it; all push rulesets are disabled; Actions history and logs become visible to everyone"
+    };
+  }
+});
+
+// src/resources/settings/archiving.ts
+function around(input2) {
+  const { target: target2, scope, at: at2, others } = input2;
+  const path = repoPath(at2);
+  const live = fingerprint({ archived: true });
+  const step = (name2, archived, note) => {
+    const change = { ...newChange(target2, scope, "settings", name2), live_fingerprint: live };
+    if (others === 0) return change;
+    return {
+      ...change,
+      action: "update",
+      diff: [{ path: "archived", before: !archived, after: archived }],
+      requests: [{ method: "PATCH", path, body: { archived } }],
+      step: archived ? "archive" : "unarchive",
+      notes: [note]
+    };
+  };
+  const changes = `${others} change${others === 1 ? "" : "s"}`;
+  return [
+    step(
+      "unarchive",
+      false,
+      `archived_repositories: unarchive — unarchived for the ${changes} of ${scope}, archived again after them`
+    ),
+    step(
+      "rearchive",
+      true,
+      `archived_repositories: unarchive — archived again after the ${changes} of ${scope}`
+    )
+  ];
+}
+var init_archiving = __esm({
+  "src/resources/settings/archiving.ts"() {
+    "use strict";
+    init_plan();
+    init_context();
+    init_fingerprint();
+  }
+});
+
+// src/resources/settings/settings.ts
+function settingsKeyRefused(key) {
+  const known = Object.keys(repositorySettings.shape);
+  if (SAID_ANOTHER_WAY[key] !== void 0) return SAID_ANOTHER_WAY[key];
+  if (closest(key, known) !== void 0) return void 0;
+  return `forgeplan sends only fields of GitHub's request schema for PATCH /repos/{owner}/{repo} (and topics and the security toggles, which have endpoints of their own); expected one of: ${known.join(", ")}`;
+}
+function commitMessageProblems(value2) {
+  const problems = [];
+  for (const { title, message, pairs } of COMMIT_MESSAGE_PAIRS) {
+    const [first, second] = [value2[title], value2[message]];
+    if (first === void 0 && second === void 0) continue;
+    const offered = pairs.map((pair) => pair.join(" with ")).join(", ");
+    if (first === void 0 || second === void 0) {
+      const missing = first === void 0 ? title : message;
+      problems.push({
+        path: [first === void 0 ? message : title],
+        message: `write ${missing} beside it: GitHub takes ${title} and ${message} together (its request schema: the title is "Required when using" the message; its settings offer ${offered})`
+      });
+      continue;
+    }
+    if (!pairs.some(([a2, b2]) => a2 === first && b2 === second)) {
+      problems.push({
+        path: [message],
+        message: `${title} ${first} with ${message} ${second} is not a combination GitHub offers: ${offered}`
+      });
+    }
+  }
+  return problems;
+}
+function settingsRules(value2, entry2) {
+  const settings = value2;
+  const problems = commitMessageProblems(settings);
+  if (settings.automated_security_fixes === true && settings.vulnerability_alerts === false) {
+    problems.push({
+      path: ["automated_security_fixes"],
+      message: 'automated security fixes need vulnerability_alerts: GitHub answers "Vulnerability alerts must be enabled to configure automated security fixes."'
+    });
+  }
+  if (settings.private_vulnerability_reporting === true && settings.visibility === "private") {
+    problems.push({
+      path: ["private_vulnerability_reporting"],
+      message: "private vulnerability reporting is for public repositories: GitHub offers it to owners and admins of public repositories"
+    });
+  }
+  const rename = settings.rename_default_branch;
+  if (rename !== void 0 && settings.default_branch !== void 0 && settings.default_branch !== rename.to) {
+    problems.push({
+      path: ["default_branch"],
+      message: `default_branch ${settings.default_branch} is not the name rename_default_branch gives it (${rename.to})`,
+      sameAs: ["rename_default_branch", "to"]
+    });
+  }
+  for (const key of ["create", "previously"]) {
+    if (settings[key] !== void 0 && entry2.glob === true) {
+      problems.push({
+        path: [key],
+        message: `${key} is for an entry that names one repository, never a glob`
+      });
+    }
+  }
+  if (settings.create === true && settings.visibility === void 0) {
+    problems.push({
+      path: ["create"],
+      message: "a repository forgeplan creates needs visibility (public or private): GitHub creates a public one when not told"
+    });
+  }
+  return problems;
+}
+function settingsDefines(value2) {
+  const written2 = Object.keys(value2);
+  const defined = [];
+  const grouped = /* @__PURE__ */ new Set();
+  for (const { keys: keys2, what } of TOGETHER) {
+    const [first, ...rest] = keys2.filter((key) => written2.includes(key));
+    if (first === void 0) continue;
+    keys2.forEach((key) => grouped.add(key));
+    defined.push({
+      id: what,
+      path: [first],
+      ...rest.length > 0 ? { also: rest.map((key) => [key]) } : {},
+      what
+    });
+  }
+  for (const key of written2) {
+    if (!grouped.has(key)) defined.push({ id: key, path: [key], what: `the setting ${key}` });
+  }
+  return defined;
+}
+function printSettings(value2) {
+  const reviewers = value2.security_and_analysis?.secret_scanning_delegated_bypass_options?.reviewers ?? [];
+  return [
+    { kind: "settings", name: "repository", path: [] },
+    ...reviewers.map((reviewer2, index) => ({
+      kind: "settings",
+      name: `bypass reviewer ${reviewer2.reviewer_type} ${reviewer2.reviewer_id}`,
+      path: [
+        "security_and_analysis",
+        "secret_scanning_delegated_bypass_options",
+        "reviewers",
+        index
+      ]
+    }))
+  ];
+}
+var ON_OFF, flag3, status2, feature, reviewer, securityAndAnalysis, TOPIC, REPOSITORY_NAME2, visibility2, branchName3, SAID_ANOTHER_WAY, repositorySettings, COMMIT_MESSAGE_PAIRS, TOGETHER;
+var init_settings10 = __esm({
+  "src/resources/settings/settings.ts"() {
+    "use strict";
+    init_zod();
+    init_fields();
+    init_suggest();
+    ON_OFF = "true: on; false: off.";
+    flag3 = (what) => boolean2().optional().describe(`${what} ${ON_OFF}`);
+    status2 = _enum2(["enabled", "disabled"]).describe("enabled or disabled, as GitHub's request body says it.");
+    feature = (what) => closed({ status: status2 }).optional().describe(`${what}, as GitHub writes it: {status: enabled | disabled}.`);
+    reviewer = closed({
+      reviewer_id: positiveId("The id of the team or of the role."),
+      reviewer_type: _enum2(["TEAM", "ROLE"]).describe("TEAM or ROLE."),
+      mode: _enum2(["ALWAYS", "EXEMPT"]).optional().describe("ALWAYS (GitHub's default) or EXEMPT.")
+    });
+    securityAndAnalysis = closed({
+      advanced_security: feature("GitHub Advanced Security"),
+      code_security: feature("GitHub Code Security"),
+      secret_scanning: feature("Secret scanning"),
+      secret_scanning_push_protection: feature("Push protection of secret scanning"),
+      secret_scanning_ai_detection: feature("AI detection of generic secrets"),
+      secret_scanning_non_provider_patterns: feature("Scanning for non-provider patterns"),
+      secret_scanning_delegated_alert_dismissal: feature(
+        "Delegated dismissal of secret scanning alerts"
+      ),
+      secret_scanning_delegated_bypass: feature("Delegated bypass of push protection"),
+      secret_scanning_delegated_bypass_options: closed({
+        reviewers: array(reviewer).refine(
+          (reviewers) => new Set(reviewers.map((one) => `${one.reviewer_type}:${one.reviewer_id}`)).size === reviewers.length,
+          { error: "a team or role is listed twice" }
+        ).describe("Who may approve a bypass: teams and roles, compared as a set.")
+      }).optional().describe("Options of the delegated bypass: its reviewers.")
+    });
+    TOPIC = /^[a-z0-9][a-z0-9-]{0,49}$/;
+    REPOSITORY_NAME2 = /^[A-Za-z0-9._-]{1,100}$/;
+    visibility2 = _enum2(["public", "private"], {
+      error: (issue3) => issue3.input === "internal" ? "visibility internal is refused: GitHub's published request schemas for PATCH /repos/{owner}/{repo} and POST /orgs/{org}/repos accept only public or private, so forgeplan does not send it" : void 0
+    }).optional().describe(
+      "public or private. A change is applied only with --allow-visibility (GitHub: stars, watchers and forks are affected)."
+    );
+    branchName3 = string2().min(1);
+    SAID_ANOTHER_WAY = {
+      name: "a repository's name is its entry's name; to rename one, name it there and list its old names in previously",
+      private: "write visibility: public or private (GitHub's request schema takes either; forgeplan sends visibility)",
+      use_squash_pr_title_as_default: `GitHub's request schema marks it "closing down. Please use squash_merge_commit_title instead"`
+    };
+    repositorySettings = closed(
+      {
+        description: orNull(string2().max(350)).optional().describe("A short description; null: none."),
+        homepage: orNull(httpUrl2("https://acme.example/api")).optional().describe("A URL with more information; null: none."),
+        visibility: visibility2,
+        has_issues: flag3("Issues."),
+        has_projects: flag3("Projects."),
+        has_wiki: flag3("The wiki."),
+        is_template: flag3("A template repository."),
+        allow_forking: flag3("Private forks."),
+        default_branch: branchName3.optional().describe(
+          "The default branch: switches to a branch that exists (a missing one is an error naming the branches); renaming is rename_default_branch."
+        ),
+        rename_default_branch: closed({
+          from: branchName3.describe("The default branch's current name."),
+          to: branchName3.describe("Its new name.")
+        }).refine((rename) => rename.from !== rename.to, {
+          error: "from and to name the same branch",
+          path: ["to"]
+        }).optional().describe(
+          "Renames the default branch (POST …/branches/{from}/rename) while it is still called from; done once it is called to."
+        ),
+        allow_merge_commit: flag3("Merging pull requests with a merge commit."),
+        allow_squash_merge: flag3("Squash merging."),
+        allow_rebase_merge: flag3("Rebase merging."),
+        allow_auto_merge: flag3("Auto-merge."),
+        delete_branch_on_merge: flag3("Deleting head branches once merged."),
+        allow_update_branch: flag3("Always suggesting to update a pull request's branch."),
+        squash_merge_commit_title: _enum2(["PR_TITLE", "COMMIT_OR_PR_TITLE"]).optional().describe("The default title of a squash commit; written with squash_merge_commit_message."),
+        squash_merge_commit_message: _enum2(["PR_BODY", "COMMIT_MESSAGES", "BLANK"]).optional().describe("The default message of a squash commit; written with squash_merge_commit_title."),
+        merge_commit_title: _enum2(["PR_TITLE", "MERGE_MESSAGE"]).optional().describe("The default title of a merge commit; written with merge_commit_message."),
+        merge_commit_message: _enum2(["PR_BODY", "PR_TITLE", "BLANK"]).optional().describe("The default message of a merge commit; written with merge_commit_title."),
+        web_commit_signoff_required: flag3("Requiring sign-off on web-based commits."),
+        archived: boolean2().optional().describe("Archived (read-only). Archiving is applied last, unarchiving first."),
+        security_and_analysis: securityAndAnalysis.optional().describe("Security and analysis features, each compared when written."),
+        topics: array(
+          string2().regex(TOPIC, {
+            error: "expected a topic: a lowercase letter or digit first, then letters, digits and hyphens, at most 50"
+          })
+        ).max(20, { error: "GitHub allows at most 20 topics" }).optional().describe("The repository's topics, compared as a set (PUT …/topics)."),
+        vulnerability_alerts: flag3("Dependabot alerts (…/vulnerability-alerts)."),
+        automated_security_fixes: flag3(
+          "Dependabot security updates (…/automated-security-fixes); they need vulnerability alerts."
+        ),
+        private_vulnerability_reporting: flag3(
+          "Private vulnerability reporting (…/private-vulnerability-reporting); public repositories only."
+        ),
+        archived_repositories: _enum2(["skip", "unarchive"]).optional().describe(
+          "When the repository is archived and stays so: skip (default) reports changes to it as not applied; unarchive unarchives it, applies them and archives it again. Written, a glob also selects archived repositories."
+        ),
+        create: boolean2().optional().describe(
+          "true: create the repository when it does not exist (applied only with --allow-create). forgeplan never deletes one."
+        ),
+        previously: array(
+          string2().regex(REPOSITORY_NAME2, {
+            error: "expected a repository name (without the owner)"
+          })
+        ).min(1).optional().describe(
+          "Names the repository had: found only under one of them, it is renamed to the entry's name (last, after its other changes)."
+        )
+      },
+      settingsKeyRefused
+    );
+    COMMIT_MESSAGE_PAIRS = [
+      {
+        title: "squash_merge_commit_title",
+        message: "squash_merge_commit_message",
+        pairs: [
+          ["COMMIT_OR_PR_TITLE", "COMMIT_MESSAGES"],
+          ["PR_TITLE", "BLANK"],
+          ["PR_TITLE", "COMMIT_MESSAGES"],
+          ["PR_TITLE", "PR_BODY"]
+        ]
+      },
+      {
+        title: "merge_commit_title",
+        message: "merge_commit_message",
+        pairs: [
+          ["MERGE_MESSAGE", "PR_TITLE"],
+          ["PR_TITLE", "BLANK"],
+          ["PR_TITLE", "PR_BODY"]
+        ]
+      }
+    ];
+    TOGETHER = [
+      {
+        keys: ["squash_merge_commit_title", "squash_merge_commit_message"],
+        what: "the squash commit message defaults"
+      },
+      {
+        keys: ["merge_commit_title", "merge_commit_message"],
+        what: "the merge commit message defaults"
+      },
+      { keys: ["default_branch", "rename_default_branch"], what: "the default branch" }
+    ];
+  }
+});
+
+// src/resources/settings/verify.ts
+function repositoryKept(body2, response) {
+  const parsed = fullRepository.schema.safeParse(response);
+  if (!parsed.success)
+    return [{ path: "(response)", before: "a repository", after: "something else" }];
+  const answer = parsed.data;
+  const sent = {};
+  const kept = {};
+  const compare = (key, expected, actual) => {
+    sent[key] = expected;
+    kept[key] = actual;
+  };
+  for (const field of [...PATCH_FIELDS, "default_branch", "archived", "name"]) {
+    if (body2[field] === void 0) continue;
+    const canonical2 = (value2) => field === "description" || field === "homepage" ? noneIfEmpty(value2) : value2;
+    compare(field, canonical2(body2[field]), canonical2(answer[field]));
+  }
+  if (body2.visibility !== void 0) compare("visibility", body2.visibility, liveVisibility(answer));
+  if (body2.private !== void 0) compare("private", body2.private, answer.private);
+  const security = body2.security_and_analysis;
+  if (security !== void 0) {
+    const wanted = desiredSecurity(security);
+    const live = liveSecurity(answer);
+    compare(
+      "security_and_analysis",
+      wanted,
+      Object.fromEntries(Object.keys(wanted).map((key) => [key, live[key]]))
+    );
+  }
+  return diffValues(sent, kept);
+}
+function verifySettings(request2, response) {
+  const body2 = request2.body ?? {};
+  if (request2.path.endsWith("/topics")) {
+    const parsed = topicsAnswer.safeParse(response);
+    if (!parsed.success)
+      return [{ path: "(response)", before: "a Topic", after: "something else" }];
+    return diffValues(
+      { topics: topicSet(body2.names) },
+      { topics: topicSet(parsed.data.names) }
+    );
+  }
+  if (request2.path.endsWith("/rename")) {
+    const parsed = branchAnswer.safeParse(response);
+    if (!parsed.success)
+      return [{ path: "(response)", before: "a branch", after: "something else" }];
+    return diffValues({ name: body2.new_name }, { name: parsed.data.name });
+  }
+  if (request2.method === "PATCH" || request2.method === "POST" && request2.path.endsWith("/repos")) {
+    return repositoryKept(body2, response);
+  }
+  return [];
+}
+var topicsAnswer, branchAnswer;
+var init_verify = __esm({
+  "src/resources/settings/verify.ts"() {
+    "use strict";
+    init_zod();
+    init_diff();
+    init_canonical5();
+    topicsAnswer = looseObject({ names: array(string2()) });
+    branchAnswer = looseObject({ name: string2() });
+  }
+});
+
+// src/resources/settings/index.ts
+var settingsKind;
+var init_settings11 = __esm({
+  "src/resources/settings/index.ts"() {
+    "use strict";
+    init_export();
+    init_locate();
+    init_plan5();
+    init_archiving();
+    init_settings10();
+    init_verify();
+    settingsKind = {
+      name: "settings",
+      repository: {
+        setting: {
+          key: "settings",
+          schema: repositorySettings.describe(
+            "The repository's own settings (GitHub's PATCH /repos/{owner}/{repo}, its topics and security toggles) and its lifecycle: create, previously, archived_repositories. A field not written is left as the service has it."
+          ),
+          rules: settingsRules,
+          defines: settingsDefines,
+          print: printSettings
+        },
+        plan: ({ reader, repo, value: value2, location }) => planSettings({ reader, repo, value: value2, location }),
+        export: exportSettings2
+      },
+      lifecycle: {
+        locate: ({ reader, repo, value: value2, listed: listed5 }) => locateRepository({
+          reader,
+          repo,
+          previously: value2?.previously ?? [],
+          ...listed5 === void 0 ? {} : { listed: listed5 }
+        }),
+        archivedPolicy: (value2) => {
+          const written2 = value2?.archived_repositories;
+          return { policy: written2 ?? "skip", explicit: written2 !== void 0 };
+        },
+        aroundArchived: around
+      },
+      verify: verifySettings
+    };
+  }
+});
+
 // src/resources/team/members.ts
 function teamBase(place2) {
   return `/orgs/${encodeURIComponent(place2.org)}/teams/${encodeURIComponent(place2.slug)}`;
@@ -61950,9 +63459,9 @@ async function directMembers(place2) {
         error: changeError(`team ${place2.slug} of ${place2.org} was not found`, "GET", path, 404)
       };
     }
-    for (const member2 of read2.data) {
-      if (member2.inherited === true) continue;
-      members3.set(member2.login.toLowerCase(), { login: member2.login, role: role3 });
+    for (const member3 of read2.data) {
+      if (member3.inherited === true) continue;
+      members3.set(member3.login.toLowerCase(), { login: member3.login, role: role3 });
     }
   }
   return { kind: "found", data: members3 };
@@ -61960,8 +63469,8 @@ async function directMembers(place2) {
 function put(place2, login4, role3) {
   return { method: "PUT", path: membershipPath(place2, login4), body: { role: role3 } };
 }
-async function planMember(place2, written2, wanted, listed4) {
-  let live = listed4 === void 0 ? void 0 : { role: listed4.role, state: "active" };
+async function planMember(place2, written2, wanted, listed5) {
+  let live = listed5 === void 0 ? void 0 : { role: listed5.role, state: "active" };
   const base = newChange(place2.reader.target, place2.org, "team", memberName(place2.slug, written2));
   if (live === void 0) {
     const path = membershipPath(place2, written2);
@@ -61970,7 +63479,7 @@ async function planMember(place2, written2, wanted, listed4) {
     if (read2.kind === "found") live = read2.data;
   }
   const planned = { ...base, live_fingerprint: fingerprint(live ?? null) };
-  const login4 = listed4?.login ?? written2;
+  const login4 = listed5?.login ?? written2;
   if (wanted === null) {
     if (live === void 0) return planned;
     return {
@@ -62010,30 +63519,30 @@ async function planMember(place2, written2, wanted, listed4) {
     requests: [put(place2, login4, wanted)]
   };
 }
-async function planMembers(place2, wanted, listed4) {
+async function planMembers(place2, wanted, listed5) {
   const users2 = wanted.users ?? {};
   const named3 = new Set(Object.keys(users2).map((login4) => login4.toLowerCase()));
   const removal2 = {
     collection: addressOf(place2.reader.target, place2.org, "team", `${place2.slug}/members`),
-    live: listed4.size
+    live: listed5.size
   };
-  const removals = wanted.mode === "authoritative" ? [...listed4].filter(([key]) => !named3.has(key)).map(([, member2]) => ({
+  const removals = wanted.mode === "authoritative" ? [...listed5].filter(([key]) => !named3.has(key)).map(([, member3]) => ({
     ...newChange(
       place2.reader.target,
       place2.org,
       "team",
-      memberName(place2.slug, member2.login)
+      memberName(place2.slug, member3.login)
     ),
     action: "delete",
-    diff: [{ path: "role", before: member2.role }],
-    requests: [{ method: "DELETE", path: membershipPath(place2, member2.login) }],
-    live_fingerprint: fingerprint({ role: member2.role, state: "active" }),
-    notes: [`${member2.login} is not in the desired state (members mode: authoritative)`],
+    diff: [{ path: "role", before: member3.role }],
+    requests: [{ method: "DELETE", path: membershipPath(place2, member3.login) }],
+    live_fingerprint: fingerprint({ role: member3.role, state: "active" }),
+    notes: [`${member3.login} is not in the desired state (members mode: authoritative)`],
     removal: removal2
   })) : [];
   const planned = await Promise.all(
     Object.entries(users2).map(
-      ([login4, role3]) => planMember(place2, login4, role3, listed4.get(login4.toLowerCase()))
+      ([login4, role3]) => planMember(place2, login4, role3, listed5.get(login4.toLowerCase()))
     )
   );
   return [...planned, ...removals];
@@ -62121,7 +63630,7 @@ function teamRules(value2) {
   return problems;
 }
 var login2, slug, members2, teamSettings, teamsSchema;
-var init_settings10 = __esm({
+var init_settings12 = __esm({
   "src/resources/team/settings.ts"() {
     "use strict";
     init_zod();
@@ -62272,7 +63781,7 @@ async function creatorRemoval(p2, place2, members3) {
 }
 async function createTeam(p2, slug2, written2) {
   const base = {
-    ...newChange(p2.reader.target, p2.org, KIND8, slug2),
+    ...newChange(p2.reader.target, p2.org, KIND9, slug2),
     live_fingerprint: fingerprint(null)
   };
   const target2 = targetOf2(p2, slug2, written2);
@@ -62318,7 +63827,7 @@ function ancestorsOf(p2, slug2) {
 function deleteTeam(p2, slug2) {
   const live = p2.live.get(slug2);
   const base = {
-    ...newChange(p2.reader.target, p2.org, KIND8, slug2),
+    ...newChange(p2.reader.target, p2.org, KIND9, slug2),
     live_fingerprint: fingerprint(live ?? null)
   };
   if (live === void 0) return base;
@@ -62365,7 +63874,7 @@ async function updateTeam(p2, slug2, written2) {
   const live = p2.live.get(slug2);
   const { slug: liveSlug, ...before } = live;
   const base = {
-    ...newChange(p2.reader.target, p2.org, KIND8, slug2),
+    ...newChange(p2.reader.target, p2.org, KIND9, slug2),
     live_fingerprint: fingerprint(before)
   };
   const target2 = targetOf2(p2, slug2, written2);
@@ -62388,17 +63897,17 @@ async function updateTeam(p2, slug2, written2) {
 }
 async function teamMembers(place2, slug2, written2) {
   if (written2.members === void 0) return [];
-  const listed4 = await directMembers(place2);
-  if (listed4.kind !== "found") {
-    const error62 = listed4.kind === "error" ? listed4.error : changeError(listed4.detail);
+  const listed5 = await directMembers(place2);
+  if (listed5.kind !== "found") {
+    const error62 = listed5.kind === "error" ? listed5.error : changeError(listed5.detail);
     const names = Object.keys(written2.members.users ?? {}).map((login4) => memberName(slug2, login4));
     if (written2.members.mode === "authoritative") names.unshift(`${slug2}/members/*`);
     return names.map((name2) => ({
-      ...newChange(place2.reader.target, place2.org, KIND8, name2),
+      ...newChange(place2.reader.target, place2.org, KIND9, name2),
       error: error62
     }));
   }
-  return planMembers({ ...place2, slug: slug2 }, written2.members, listed4.data);
+  return planMembers({ ...place2, slug: slug2 }, written2.members, listed5.data);
 }
 async function removedMembers(p2, deleted, planned) {
   const names = new Set(planned.map((change) => change.name));
@@ -62408,29 +63917,29 @@ async function removedMembers(p2, deleted, planned) {
     if (names.has(change.name) || match === null) continue;
     const [, slug2 = "", login4 = ""] = match;
     const team4 = p2.live.get(slug2);
-    const listed4 = team4 === void 0 ? { kind: "found", data: /* @__PURE__ */ new Set() } : await directMembers({ reader: p2.reader, org: p2.org, slug: team4.slug });
-    const gone = deletedAt(change, listed4, login4);
+    const listed5 = team4 === void 0 ? { kind: "found", data: /* @__PURE__ */ new Set() } : await directMembers({ reader: p2.reader, org: p2.org, slug: team4.slug });
+    const gone = deletedAt(change, listed5, login4);
     if (gone !== void 0) result.push(gone);
   }
   return result;
 }
 async function planTeams2(reader, org, teams, options) {
   const path = orgTeamsPath(org);
-  const listed4 = await reader.list(path, void 0, teamShape3);
-  if (listed4.kind !== "found") {
-    const error62 = listed4.kind === "error" ? listed4.error : changeError(
+  const listed5 = await reader.list(path, void 0, teamShape3);
+  if (listed5.kind !== "found") {
+    const error62 = listed5.kind === "error" ? listed5.error : changeError(
       `teams belong to organizations, and ${org} is not one (or ${reader.credential} cannot see it)`,
       "GET",
       path,
       404
     );
     return Object.keys(teams).map((slug2) => ({
-      ...newChange(reader.target, org, KIND8, slug2),
+      ...newChange(reader.target, org, KIND9, slug2),
       error: error62
     }));
   }
   const live = new Map(
-    listed4.data.map((team4) => [team4.slug.toLowerCase(), canonical(team4)])
+    listed5.data.map((team4) => [team4.slug.toLowerCase(), canonical(team4)])
   );
   const p2 = { reader, org, teams, live, parents: targetParents(teams, live) };
   const planned = [];
@@ -62440,14 +63949,14 @@ async function planTeams2(reader, org, teams, options) {
     else if (live.has(slug2)) planned.push(...await updateTeam(p2, slug2, written2));
     else planned.push(await createTeam(p2, slug2, written2));
   }
-  const deleted = options.deleted?.at(reader.target, org, KIND8) ?? [];
+  const deleted = options.deleted?.at(reader.target, org, KIND9) ?? [];
   return [...planned, ...await removedMembers(p2, deleted, planned)];
 }
 async function exportTeams(reader, org) {
   const path = orgTeamsPath(org);
-  const listed4 = mustFind(await reader.list(path, void 0, teamShape3), path);
+  const listed5 = mustFind(await reader.list(path, void 0, teamShape3), path);
   const teams = {};
-  for (const found of [...listed4].sort((a2, b2) => a2.slug < b2.slug ? -1 : 1)) {
+  for (const found of [...listed5].sort((a2, b2) => a2.slug < b2.slug ? -1 : 1)) {
     const team4 = canonical(found);
     const members3 = mustFind(
       await directMembers({ reader, org, slug: team4.slug }),
@@ -62462,8 +63971,8 @@ async function exportTeams(reader, org) {
     };
     if (members3.size > 0) {
       const users2 = {};
-      for (const member2 of [...members3.values()].sort((a2, b2) => a2.login < b2.login ? -1 : 1)) {
-        users2[member2.login] = member2.role;
+      for (const member3 of [...members3.values()].sort((a2, b2) => a2.login < b2.login ? -1 : 1)) {
+        users2[member3.login] = member3.role;
       }
       exported.members = { mode: "additive", users: users2 };
     }
@@ -62498,9 +64007,9 @@ function verifyTeamWrite(request2, response) {
   return diffValues(expected, got);
 }
 function printTeams(teams) {
-  return Object.keys(teams).map((slug2) => ({ kind: KIND8, name: slug2, path: [slug2] }));
+  return Object.keys(teams).map((slug2) => ({ kind: KIND9, name: slug2, path: [slug2] }));
 }
-var KIND8, teamShape3, teamAnswer, membershipAnswer, team;
+var KIND9, teamShape3, teamAnswer, membershipAnswer, team;
 var init_team = __esm({
   "src/resources/team/index.ts"() {
     "use strict";
@@ -62512,9 +64021,9 @@ var init_team = __esm({
     init_fingerprint();
     init_user_reads();
     init_members();
-    init_settings10();
+    init_settings12();
     init_slug();
-    KIND8 = "team";
+    KIND9 = "team";
     teamShape3 = {
       name: "teams",
       schema: looseObject({
@@ -62535,7 +64044,7 @@ var init_team = __esm({
     });
     membershipAnswer = looseObject({ role: string2(), state: string2() });
     team = {
-      name: KIND8,
+      name: KIND9,
       organization: {
         setting: {
           key: "teams",
@@ -62558,7 +64067,7 @@ var init_team = __esm({
 
 // src/resources/variable/settings.ts
 var MAX_VALUE, value, items, environment4, repositoryVariables, organizationVariable, organizationVariables;
-var init_settings11 = __esm({
+var init_settings13 = __esm({
   "src/resources/variable/settings.ts"() {
     "use strict";
     init_zod();
@@ -62632,7 +64141,7 @@ function planRepository2(reader, repo, value2, options) {
   const mode2 = value2.mode ?? "additive";
   const base = repoPath(repo);
   return planNamed(
-    { reader, scope, kind: KIND9, options, members: values(reader), canonical: canonicalName },
+    { reader, scope, kind: KIND10, options, members: values(reader), canonical: canonicalName },
     [
       {
         path: `${base}/actions/variables`,
@@ -62700,7 +64209,7 @@ function planOrganization2(reader, org, value2, options) {
     plan: (at2, name2, desired, live) => planShared2(reader, org, at2, name2, desired, live),
     shown: (live) => ({ value: live.value, visibility: live.visibility })
   };
-  return planNamed({ reader, scope: org, kind: KIND9, options, members: members3, canonical: canonicalName }, [
+  return planNamed({ reader, scope: org, kind: KIND10, options, members: members3, canonical: canonicalName }, [
     {
       path,
       prefix: "",
@@ -62727,7 +64236,7 @@ async function exportOrganization2(reader, org) {
   for (const [name2, item] of live) {
     items2[name2] = {
       value: item.value,
-      ...await sharingOf(reader, path, KIND9, name2, item.visibility)
+      ...await sharingOf(reader, path, KIND10, name2, item.visibility)
     };
   }
   return { mode: "additive", items: items2 };
@@ -62735,7 +64244,7 @@ async function exportOrganization2(reader, org) {
 function defines2(value2) {
   const written2 = value2;
   return definedMembers(
-    KIND9,
+    KIND10,
     written2,
     [{ key: "items", prefix: "", items: written2.items }],
     (env) => ({
@@ -62744,7 +64253,7 @@ function defines2(value2) {
     })
   );
 }
-var KIND9, PER_PAGE, listedVariable, print3, variableKind;
+var KIND10, PER_PAGE, listedVariable, print3, variableKind;
 var init_variable = __esm({
   "src/resources/variable/index.ts"() {
     "use strict";
@@ -62755,17 +64264,17 @@ var init_variable = __esm({
     init_actions_collections();
     init_actions_names();
     init_collection();
-    init_settings11();
-    KIND9 = "variable";
+    init_settings13();
+    KIND10 = "variable";
     PER_PAGE = 30;
     listedVariable = looseObject({
       name: string2(),
       value: string2(),
       visibility: _enum2(["all", "private", "selected"]).optional()
     });
-    print3 = () => [{ kind: KIND9, name: "*", path: [] }];
+    print3 = () => [{ kind: KIND10, name: "*", path: [] }];
     variableKind = {
-      name: KIND9,
+      name: KIND10,
       repository: {
         setting: {
           key: "variables",
@@ -62836,7 +64345,7 @@ function eventsOverlap(a2, b2) {
   return (a2 ?? []).some((x2) => (b2 ?? []).some((y2) => x2 === y2 || x2 === "*" || y2 === "*"));
 }
 var hookFields, webhook, mode, webhooks, organizationWebhooks;
-var init_settings12 = __esm({
+var init_settings14 = __esm({
   "src/resources/webhook/settings.ts"() {
     "use strict";
     init_zod();
@@ -63088,7 +64597,7 @@ function deletions(hooks, unpinned, site, removal2) {
   return unpinned.flatMap((hook3) => {
     const canonical2 = fromRead5(hook3, site.owner);
     if (urlsOfUnpinned.has(canonical2.url)) return [];
-    const part = {
+    const part2 = {
       action: "delete",
       diff: markSensitive(diffValues(canonical2, {})),
       requests: [{ method: "DELETE", path: `${site.path}/${hook3.id}` }],
@@ -63096,19 +64605,19 @@ function deletions(hooks, unpinned, site, removal2) {
       notes: [`hook id ${hook3.id} is not in the desired state (webhooks mode: authoritative)`],
       removal: removal2
     };
-    return [{ url: canonical2.url, id: hook3.id, part, deleted: true }];
+    return [{ url: canonical2.url, id: hook3.id, part: part2, deleted: true }];
   });
 }
-function deletedHooks(deleted, planned, listed4, path) {
+function deletedHooks(deleted, planned, listed5, path) {
   const names = new Set(planned.map((change) => change.name));
   return deleted.flatMap((change) => {
     if (names.has(change.name)) return [];
     const hook3 = newChange(change.target, change.scope, "webhook", change.name);
-    if ("error" in listed4) return [{ ...hook3, error: listed4.error }];
+    if ("error" in listed5) return [{ ...hook3, error: listed5.error }];
     const sentTo = (id) => change.requests.some(
       (request2) => request2.method === "DELETE" && request2.path === `${path}/${id}`
     );
-    if (listed4.live.some((live) => sentTo(live.id))) return [];
+    if (listed5.live.some((live) => sentTo(live.id))) return [];
     return [{ ...hook3, live_fingerprint: fingerprint(null) }];
   });
 }
@@ -63124,19 +64633,19 @@ async function planWebhooks({
   const named3 = (parts2) => {
     const sharedByDesired = sharedUrls(parts2.filter((entry2) => !entry2.deleted).map((e) => e.url));
     const shared2 = sharedUrls(parts2.map((entry2) => entry2.url));
-    return parts2.map(({ url: url2, id, part, deleted: deleted2 }) => ({
+    return parts2.map(({ url: url2, id, part: part2, deleted: deleted2 }) => ({
       ...newChange(
         reader.target,
         scope,
         "webhook",
         hookName(url2, id, deleted2 ? shared2 : sharedByDesired)
       ),
-      ...part
+      ...part2
     }));
   };
-  const listed4 = await reader.list(path, void 0, { name: "webhooks", schema: readHook });
-  if (listed4.kind !== "found") {
-    const error62 = listed4.kind === "error" ? listed4.error : changeError(
+  const listed5 = await reader.list(path, void 0, { name: "webhooks", schema: readHook });
+  if (listed5.kind !== "found") {
+    const error62 = listed5.kind === "error" ? listed5.error : changeError(
       `${site.owner} ${scope} was not found (or ${reader.credential} cannot see it)`,
       "GET",
       path,
@@ -63151,7 +64660,7 @@ async function planWebhooks({
     ] : [];
     return [...unlisted2, ...planned2, ...deletedHooks(deleted, planned2, { error: error62 }, path)];
   }
-  const live = listed4.data;
+  const live = listed5.data;
   const unpinned = live.filter((hook3) => !hooks.some((desired) => desired.id === hook3.id));
   const parts = hooks.map((desired) => {
     const match = matchOf(desired, live, unpinned, site);
@@ -63237,7 +64746,7 @@ var init_webhook = __esm({
     init_plan();
     init_context();
     init_rotation();
-    init_settings12();
+    init_settings14();
     init_diff();
     init_fingerprint();
     readHook = looseObject({
@@ -63316,7 +64825,7 @@ function verifyResponse(kind, request2, response) {
   );
   return read2 ? `the answer does not show what the change needs before it goes on (${parts.join("; ")})` : `the service did not keep what was written (${parts.join("; ")})`;
 }
-var KINDS, KIND_NAMES, REPOSITORY_KINDS, ORGANIZATION_KINDS, SECTIONS, configSpec;
+var KINDS, KIND_NAMES, REPOSITORY_KINDS, LIFECYCLE_KIND, ORGANIZATION_KINDS, SECTIONS, configSpec;
 var init_resources = __esm({
   "src/resources/index.ts"() {
     "use strict";
@@ -63335,14 +64844,16 @@ var init_resources = __esm({
     init_organizations();
     init_ruleset();
     init_secret2();
+    init_settings11();
     init_team();
     init_variable();
     init_webhook();
     KINDS = [
+      settingsKind,
       organizationSettingsKind,
       team,
       access,
-      label2,
+      label3,
       environment2,
       autolink2,
       actionsKind,
@@ -63359,6 +64870,9 @@ var init_resources = __esm({
     ];
     KIND_NAMES = KINDS.map((kind) => kind.name);
     REPOSITORY_KINDS = KINDS.filter((kind) => !!kind.repository);
+    LIFECYCLE_KIND = KINDS.find(
+      (kind) => !!kind.repository && !!kind.lifecycle
+    );
     ORGANIZATION_KINDS = KINDS.filter(
       (kind) => !!kind.organization
     );
@@ -63434,15 +64948,15 @@ function git(dir, args) {
       stdio: ["ignore", "pipe", "pipe"]
     });
   } catch (error62) {
-    const failed2 = error62;
-    if (failed2.code === "ENOENT") throw new GitFailed("git is not installed (or not on PATH)");
-    if (failed2.code === "ENOBUFS") {
+    const failed3 = error62;
+    if (failed3.code === "ENOENT") throw new GitFailed("git is not installed (or not on PATH)");
+    if (failed3.code === "ENOBUFS") {
       throw new GitFailed(
         `the file is larger than the ${LIMITS.maxBytes / (1024 * 1024)} MiB limit`
       );
     }
-    const said = failed2.stderr?.toString("utf8").trim().split("\n")[0];
-    throw new GitFailed(said || failed2.message.split("\n")[0]);
+    const said = failed3.stderr?.toString("utf8").trim().split("\n")[0];
+    throw new GitFailed(said || failed3.message.split("\n")[0]);
   }
 }
 function hasRevision(dir, ref2) {
@@ -63693,20 +65207,20 @@ async function listOwnerRepos(reader, owner, loginOf) {
   const login4 = await loginOf();
   if (login4.kind === "error") return login4;
   const listing = userListing(owner, login4.data);
-  const listed4 = await reader.list(listing.path, listing.query, listedRepo, listing.pages);
-  if (listed4.kind === "absent") {
+  const listed5 = await reader.list(listing.path, listing.query, listedRepo, listing.pages);
+  if (listed5.kind === "absent") {
     return {
       kind: "error",
       error: changeError(`account ${owner} was not found`, "GET", listing.path, 404)
     };
   }
-  return listed4.kind === "found" ? { kind: "found", data: ownedBy(listed4.data, owner) } : listed4;
+  return listed5.kind === "found" ? { kind: "found", data: ownedBy(listed5.data, owner) } : listed5;
 }
 async function listOwnerProperties(reader, owner) {
-  const listed4 = await reader.list(propertiesPath(owner), void 0, propertyValues);
-  if (listed4.kind !== "found") return listed4;
+  const listed5 = await reader.list(propertiesPath(owner), void 0, propertyValues);
+  if (listed5.kind !== "found") return listed5;
   const byRepo = /* @__PURE__ */ new Map();
-  for (const repo of listed4.data) {
+  for (const repo of listed5.data) {
     byRepo.set(repo.repository_name.toLowerCase(), byName(repo.properties));
   }
   return { kind: "found", data: byRepo };
@@ -63771,7 +65285,7 @@ async function expandRepositories(state, readers, lookUp2 = /* @__PURE__ */ new 
     return found;
   };
   const globs = state.repositories.filter((entry2) => entry2.selector.kind === "glob");
-  const listed4 = await Promise.all(
+  const listed5 = await Promise.all(
     globs.map(async (entry2) => {
       const reader = readers.get(entry2.target);
       if (!reader) throw new Error(`no reader for target ${entry2.target}`);
@@ -63804,7 +65318,7 @@ async function expandRepositories(state, readers, lookUp2 = /* @__PURE__ */ new 
   globs.forEach((entry2, index) => {
     const selector2 = entry2.selector;
     if (selector2.kind !== "glob") return;
-    const { repos: repos2, properties } = listed4[index];
+    const { repos: repos2, properties } = listed5[index];
     if (repos2.kind === "error") {
       errors.push({ entry: entry2, error: repos2.error });
       return;
@@ -63815,15 +65329,18 @@ async function expandRepositories(state, readers, lookUp2 = /* @__PURE__ */ new 
       return;
     }
     const values3 = properties?.kind === "found" ? properties.data : void 0;
+    const withArchived = includesArchived(entry2);
     for (const repo of repos2.data) {
-      if (repo.archived) continue;
+      if (repo.archived && !withArchived) continue;
       const owner = repo.owner?.login ?? selector2.owner;
       if (!selectsRepository(selector2, `${owner}/${repo.name}`)) continue;
       const wanted = selector2.properties;
       if (wanted !== void 0 && !matchesProperties(wanted, values3?.get(repo.name.toLowerCase()))) {
         continue;
       }
-      slot(entry2.target, owner, repo.name).entries.push(entry2);
+      const selected = slot(entry2.target, owner, repo.name);
+      selected.entries.push(entry2);
+      selected.archived = repo.archived === true;
     }
   });
   for (const entry2 of state.repositories) {
@@ -63835,6 +65352,11 @@ async function expandRepositories(state, readers, lookUp2 = /* @__PURE__ */ new 
     settings: settingsOf2(state.defaults, repo.entries)
   }));
   return { repos, errors };
+}
+function includesArchived(entry2) {
+  if (LIFECYCLE_KIND === void 0) return false;
+  const value2 = entry2.settings[LIFECYCLE_KIND.repository.setting.key];
+  return LIFECYCLE_KIND.lifecycle.archivedPolicy(value2).explicit;
 }
 function settingsOf2(defaults, entries) {
   if (entries.length === 1) return entries[0].settings;
@@ -63848,6 +65370,7 @@ var init_expand = __esm({
     init_glob();
     init_merge();
     init_context();
+    init_resources();
     listedRepo = {
       name: "repositories",
       schema: looseObject({
@@ -63881,9 +65404,9 @@ var init_expand = __esm({
 async function entryMatches(state, readers) {
   const expansion = await expandRepositories(state, readers);
   return state.repositories.map((entry2) => {
-    const failed2 = expansion.errors.find((item) => item.entry === entry2);
+    const failed3 = expansion.errors.find((item) => item.entry === entry2);
     const repositories = expansion.repos.filter((repo) => repo.entries.includes(entry2)).map((repo) => `${repo.owner}/${repo.name}`);
-    return failed2 === void 0 ? { entry: entry2, repositories } : { entry: entry2, repositories, error: describeFailure(failed2.error) };
+    return failed3 === void 0 ? { entry: entry2, repositories } : { entry: entry2, repositories, error: describeFailure(failed3.error) };
   });
 }
 function describeMatches(matches) {
@@ -63954,10 +65477,10 @@ function parseFlags(command2, argv, options, { positionals = false } = {}) {
     throw new CliError(`${command2}: ${message.split("\n")[0]}; ${helpHint(command2)}`);
   }
 }
-function parseCount(command2, flag3, value2) {
+function parseCount(command2, flag4, value2) {
   if (value2 === void 0) return void 0;
   if (!/^\d+$/.test(value2)) {
-    throw new CliError(`${command2}: --${flag3} expects a whole number, got '${value2}'`);
+    throw new CliError(`${command2}: --${flag4} expects a whole number, got '${value2}'`);
   }
   return Number(value2);
 }
@@ -67617,13 +69140,13 @@ var init_app_auth = __esm({
       }
       /** The App's bot, "slug[bot]": what its installation tokens write as (`GET /app`, once). */
       login() {
-        this.#login ??= this.#send("GET", "/app", false).then(({ status, data }) => {
+        this.#login ??= this.#send("GET", "/app", false).then(({ status: status3, data }) => {
           const slug2 = data?.slug;
           if (typeof slug2 !== "string" || slug2 === "") {
             throw new ForgeError({
               method: "GET",
               path: "/app",
-              status,
+              status: status3,
               detail: "a body without the App's slug",
               unusableAnswer: true
             });
@@ -67709,7 +69232,7 @@ var init_app_auth = __esm({
           await clock2.sleep(500 * attempt2);
           answer = await once();
         }
-        const fail3 = (status, detail) => new ForgeError({ method, path, status, detail, note: `signed as App ${appId}` });
+        const fail3 = (status3, detail) => new ForgeError({ method, path, status: status3, detail, note: `signed as App ${appId}` });
         if ("failure" in answer) throw fail3(0, answer.failure);
         if (answer.status >= 200 && answer.status < 300) return answer;
         if (answer.status === 404 && lookUp2) return answer;
@@ -67854,13 +69377,13 @@ var init_credentials = __esm({
 });
 
 // src/cli/duration.ts
-function parseDuration(command2, flag3, value2) {
+function parseDuration(command2, flag4, value2) {
   if (value2 === void 0) return void 0;
   const parts = [...value2.matchAll(/(\d+)(ms|s|m|h)/g)];
-  const whole = parts.map((part) => part[0]).join("");
+  const whole = parts.map((part2) => part2[0]).join("");
   if (parts.length === 0 || whole !== value2) {
     throw new CliError(
-      `${command2}: --${flag3} expects a duration such as 90s, 15m or 1h30m, got '${value2}'`
+      `${command2}: --${flag4} expects a duration such as 90s, 15m or 1h30m, got '${value2}'`
     );
   }
   return parts.reduce(
@@ -67946,10 +69469,10 @@ var init_progress = __esm({
         };
       }
       /** Starts a phase; `total` is the number of changes when it is known. */
-      begin(label4, total) {
+      begin(label5, total) {
         this.end();
         const started = this.#options.now();
-        this.#phase = { label: label4, total, done: 0, requests: 0, started, recent: [] };
+        this.#phase = { label: label5, total, done: 0, requests: 0, started, recent: [] };
         const tty = this.#options.output.isTTY;
         const period = tty ? this.#options.redrawMs ?? 500 : this.#options.lineMs ?? 5e3;
         this.#cancel = this.#options.every(period, () => this.#tick());
@@ -68325,7 +69848,20 @@ var init_demo_world = __esm({
           collaborators: { "octo-dev": "push" },
           teams: { platform: "push" },
           branches: [{ name: "main" }],
-          custom_properties: { team: "web" }
+          custom_properties: { team: "web" },
+          // Renamed in the past: GitHub redirects requests to the old name.
+          previous_names: ["website"]
+        },
+        {
+          // Archived: every write to it is refused until it is unarchived.
+          full_name: "acme/legacy",
+          id: 1004,
+          description: "The old monolith",
+          archived: true,
+          topics: ["monolith"],
+          branches: [{ name: "master" }],
+          default_branch: "master",
+          custom_properties: { team: "platform" }
         },
         {
           full_name: "octo-admin/dotfiles",
@@ -68622,6 +70158,21 @@ function levelAtLeast(role3, needed2) {
 function higherRole(a2, b2) {
   return PERMISSION_LEVEL[roleLevel(b2)] > PERMISSION_LEVEL[roleLevel(a2)] ? b2 : a2;
 }
+function emptyRecords() {
+  return {
+    collaborators: /* @__PURE__ */ new Map(),
+    teamAccess: /* @__PURE__ */ new Map(),
+    recentChecks: /* @__PURE__ */ new Map(),
+    branches: /* @__PURE__ */ new Map(),
+    hooks: /* @__PURE__ */ new Map(),
+    invitations: /* @__PURE__ */ new Map(),
+    rulesets: /* @__PURE__ */ new Map(),
+    properties: /* @__PURE__ */ new Map(),
+    labels: /* @__PURE__ */ new Map(),
+    autolinks: /* @__PURE__ */ new Map(),
+    environments: /* @__PURE__ */ new Map()
+  };
+}
 function storedLink(source, target2, linkType) {
   return linkType === "is_blocked_by" ? { source: target2, target: source, link_type: "blocks" } : { source, target: target2, link_type: linkType };
 }
@@ -68632,7 +70183,7 @@ function covers(installation3, repo) {
   if (repo.owner.id !== installation3.account.id) return false;
   return installation3.repositorySelection === "all" || installation3.repositories.has(repo.id);
 }
-var PERMISSION_LEVEL, ROLE_LEVEL, BASE_ROLE_LEVEL, ROLE_NAMES3, HOOK_CONFIG_KEYS, World;
+var PERMISSION_LEVEL, ROLE_LEVEL, BASE_ROLE_LEVEL, ROLE_NAMES3, HOOK_CONFIG_KEYS, SECURITY_FEATURES2, World;
 var init_world = __esm({
   "src/sandbox/core/world.ts"() {
     "use strict";
@@ -68667,6 +70218,16 @@ var init_world = __esm({
       admin: "admin"
     };
     HOOK_CONFIG_KEYS = ["url", "content_type", "secret", "insecure_ssl"];
+    SECURITY_FEATURES2 = [
+      "advanced_security",
+      "code_security",
+      "secret_scanning",
+      "secret_scanning_push_protection",
+      "secret_scanning_non_provider_patterns",
+      "secret_scanning_ai_detection",
+      "secret_scanning_delegated_alert_dismissal",
+      "secret_scanning_delegated_bypass"
+    ];
     World = class {
       /** Users and organizations share one namespace of logins, as on GitHub. */
       accounts = /* @__PURE__ */ new Map();
@@ -68683,6 +70244,11 @@ var init_world = __esm({
       repositoriesByOwner = /* @__PURE__ */ new Map();
       /** Repositories by id, for the `/repositories/{id}/…` paths of GitHub's Link URLs. */
       repositoriesById = /* @__PURE__ */ new Map();
+      /**
+       * Repositories by a name they had before a rename (`owner/name`, lower-case): GitHub redirects
+       * requests to it while no repository takes the name again.
+       */
+      formerNames = /* @__PURE__ */ new Map();
       gists = [];
       gistsByOwner = /* @__PURE__ */ new Map();
       migrations = /* @__PURE__ */ new Map();
@@ -68752,6 +70318,19 @@ var init_world = __esm({
         const list3 = this.repositoriesByOwner.get(key);
         if (list3) list3.push(repo);
         else this.repositoriesByOwner.set(key, [repo]);
+      }
+      /** The repository a name redirects to: one that had it before a rename and no one has it now. */
+      renamedFrom(owner, name2) {
+        if (this.repository(owner, name2) !== void 0) return void 0;
+        return this.formerNames.get(`${owner}/${name2}`.toLowerCase());
+      }
+      /** Renames a repository; its old name redirects to it until another repository takes the name. */
+      renameRepository(repo, name2) {
+        const before = `${repo.owner.login}/${repo.name}`.toLowerCase();
+        this.repositories.delete(before);
+        this.formerNames.set(before, repo);
+        repo.name = name2;
+        this.repositories.set(`${repo.owner.login}/${name2}`.toLowerCase(), repo);
       }
       permission(repo, user2) {
         if (user2 === null) return repo.private ? "none" : "pull";
@@ -71587,6 +73166,198 @@ var init_request_schemas = __esm({
             }
           }
         },
+        "PATCH /repos/{owner}/{repo}": {
+          documentation_url: "https://docs.github.com/rest/repos/repos#update-a-repository",
+          schema: {
+            type: "object",
+            properties: {
+              name: { type: "string" },
+              description: { type: "string" },
+              homepage: { type: "string" },
+              private: { type: "boolean" },
+              visibility: { type: "string", enum: ["public", "private"] },
+              security_and_analysis: {
+                type: "object",
+                nullable: true,
+                properties: {
+                  advanced_security: {
+                    type: "object",
+                    properties: { status: { type: "string" } }
+                  },
+                  code_security: {
+                    type: "object",
+                    properties: { status: { type: "string" } }
+                  },
+                  secret_scanning: {
+                    type: "object",
+                    properties: { status: { type: "string" } }
+                  },
+                  secret_scanning_push_protection: {
+                    type: "object",
+                    properties: { status: { type: "string" } }
+                  },
+                  secret_scanning_ai_detection: {
+                    type: "object",
+                    properties: { status: { type: "string" } }
+                  },
+                  secret_scanning_non_provider_patterns: {
+                    type: "object",
+                    properties: { status: { type: "string" } }
+                  },
+                  secret_scanning_delegated_alert_dismissal: {
+                    type: "object",
+                    properties: { status: { type: "string" } }
+                  },
+                  secret_scanning_delegated_bypass: {
+                    type: "object",
+                    properties: { status: { type: "string" } }
+                  },
+                  secret_scanning_delegated_bypass_options: {
+                    type: "object",
+                    properties: {
+                      reviewers: {
+                        type: "array",
+                        items: {
+                          type: "object",
+                          required: ["reviewer_id", "reviewer_type"],
+                          properties: {
+                            reviewer_id: { type: "integer" },
+                            reviewer_type: { type: "string", enum: ["TEAM", "ROLE"] },
+                            mode: { type: "string", enum: ["ALWAYS", "EXEMPT"] }
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
+              },
+              has_issues: { type: "boolean" },
+              has_projects: { type: "boolean" },
+              has_wiki: { type: "boolean" },
+              has_pull_requests: { type: "boolean" },
+              pull_request_creation_policy: {
+                type: "string",
+                enum: ["all", "collaborators_only"]
+              },
+              is_template: { type: "boolean" },
+              default_branch: { type: "string" },
+              allow_squash_merge: { type: "boolean" },
+              allow_merge_commit: { type: "boolean" },
+              allow_rebase_merge: { type: "boolean" },
+              allow_auto_merge: { type: "boolean" },
+              delete_branch_on_merge: { type: "boolean" },
+              allow_update_branch: { type: "boolean" },
+              use_squash_pr_title_as_default: { type: "boolean" },
+              squash_merge_commit_title: {
+                type: "string",
+                enum: ["PR_TITLE", "COMMIT_OR_PR_TITLE"]
+              },
+              squash_merge_commit_message: {
+                type: "string",
+                enum: ["PR_BODY", "COMMIT_MESSAGES", "BLANK"]
+              },
+              merge_commit_title: { type: "string", enum: ["PR_TITLE", "MERGE_MESSAGE"] },
+              merge_commit_message: { type: "string", enum: ["PR_BODY", "PR_TITLE", "BLANK"] },
+              archived: { type: "boolean" },
+              allow_forking: { type: "boolean" },
+              web_commit_signoff_required: { type: "boolean" }
+            }
+          }
+        },
+        "PUT /repos/{owner}/{repo}/topics": {
+          documentation_url: "https://docs.github.com/rest/repos/repos#replace-all-repository-topics",
+          schema: {
+            type: "object",
+            properties: { names: { type: "array", items: { type: "string" } } },
+            required: ["names"]
+          }
+        },
+        "POST /repos/{owner}/{repo}/branches/{branch}/rename": {
+          documentation_url: "https://docs.github.com/rest/branches/branches#rename-a-branch",
+          schema: {
+            type: "object",
+            properties: { new_name: { type: "string" } },
+            required: ["new_name"]
+          }
+        },
+        "POST /orgs/{org}/repos": {
+          documentation_url: "https://docs.github.com/rest/repos/repos#create-an-organization-repository",
+          schema: {
+            type: "object",
+            properties: {
+              name: { type: "string" },
+              description: { type: "string" },
+              homepage: { type: "string" },
+              private: { type: "boolean" },
+              visibility: { type: "string", enum: ["public", "private"] },
+              has_issues: { type: "boolean" },
+              has_projects: { type: "boolean" },
+              has_wiki: { type: "boolean" },
+              has_downloads: { type: "boolean" },
+              is_template: { type: "boolean" },
+              team_id: { type: "integer" },
+              auto_init: { type: "boolean" },
+              gitignore_template: { type: "string" },
+              license_template: { type: "string" },
+              allow_squash_merge: { type: "boolean" },
+              allow_merge_commit: { type: "boolean" },
+              allow_rebase_merge: { type: "boolean" },
+              allow_auto_merge: { type: "boolean" },
+              delete_branch_on_merge: { type: "boolean" },
+              use_squash_pr_title_as_default: { type: "boolean" },
+              squash_merge_commit_title: {
+                type: "string",
+                enum: ["PR_TITLE", "COMMIT_OR_PR_TITLE"]
+              },
+              squash_merge_commit_message: {
+                type: "string",
+                enum: ["PR_BODY", "COMMIT_MESSAGES", "BLANK"]
+              },
+              merge_commit_title: { type: "string", enum: ["PR_TITLE", "MERGE_MESSAGE"] },
+              merge_commit_message: { type: "string", enum: ["PR_BODY", "PR_TITLE", "BLANK"] },
+              custom_properties: { type: "object", additionalProperties: true }
+            },
+            required: ["name"]
+          }
+        },
+        "POST /user/repos": {
+          documentation_url: "https://docs.github.com/rest/repos/repos#create-a-repository-for-the-authenticated-user",
+          schema: {
+            properties: {
+              name: { type: "string" },
+              description: { type: "string" },
+              homepage: { type: "string" },
+              private: { type: "boolean" },
+              has_issues: { type: "boolean" },
+              has_projects: { type: "boolean" },
+              has_wiki: { type: "boolean" },
+              has_discussions: { type: "boolean" },
+              team_id: { type: "integer" },
+              auto_init: { type: "boolean" },
+              gitignore_template: { type: "string" },
+              license_template: { type: "string" },
+              allow_squash_merge: { type: "boolean" },
+              allow_merge_commit: { type: "boolean" },
+              allow_rebase_merge: { type: "boolean" },
+              allow_auto_merge: { type: "boolean" },
+              delete_branch_on_merge: { type: "boolean" },
+              squash_merge_commit_title: {
+                type: "string",
+                enum: ["PR_TITLE", "COMMIT_OR_PR_TITLE"]
+              },
+              squash_merge_commit_message: {
+                type: "string",
+                enum: ["PR_BODY", "COMMIT_MESSAGES", "BLANK"]
+              },
+              merge_commit_title: { type: "string", enum: ["PR_TITLE", "MERGE_MESSAGE"] },
+              merge_commit_message: { type: "string", enum: ["PR_BODY", "PR_TITLE", "BLANK"] },
+              has_downloads: { type: "boolean" },
+              is_template: { type: "boolean" }
+            },
+            required: ["name"],
+            type: "object"
+          }
+        },
         "PUT /repos/{owner}/{repo}/collaborators/{username}": {
           documentation_url: "https://docs.github.com/rest/collaborators/collaborators#add-a-repository-collaborator",
           schema: { type: "object", properties: { permission: { type: "string" } } }
@@ -72075,11 +73846,11 @@ var init_request_schemas = __esm({
 function isoTime(ms) {
   return new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
 }
-function ok(body2, status = 200) {
-  return { status, body: body2 };
+function ok(body2, status3 = 200) {
+  return { status: status3, body: body2 };
 }
-function githubError(status, message) {
-  return new HttpError({ status, body: { message, documentation_url: DOCS } });
+function githubError(status3, message) {
+  return new HttpError({ status: status3, body: { message, documentation_url: DOCS } });
 }
 function hookNotFound(ctx, detail) {
   return new HttpError({
@@ -72087,8 +73858,8 @@ function hookNotFound(ctx, detail) {
     body: { message: "Not Found", errors: [detail], url: ctx.url.href }
   });
 }
-function gitlabError(status, message) {
-  return new HttpError({ status, body: { message } });
+function gitlabError(status3, message) {
+  return new HttpError({ status: status3, body: { message } });
 }
 function gitlabBadParameter(message) {
   return new HttpError({ status: 400, body: { error: message } });
@@ -72110,7 +73881,7 @@ function requireCaller(ctx, family = "github") {
 function idParam(value2) {
   return value2 !== void 0 && /^\d{1,15}$/.test(value2) ? Number(value2) : void 0;
 }
-var HttpError, DOCS, noContent, notFound, forbidden, gitlabNotFound, gitlabForbidden;
+var HttpError, DOCS, noContent3, notFound, forbidden, gitlabNotFound, gitlabForbidden;
 var init_http_support = __esm({
   "src/sandbox/core/http-support.ts"() {
     "use strict";
@@ -72122,7 +73893,7 @@ var init_http_support = __esm({
       reply;
     };
     DOCS = "https://docs.github.com/rest";
-    noContent = { status: 204 };
+    noContent3 = { status: 204 };
     notFound = (message = "Not Found") => githubError(404, message);
     forbidden = (message) => githubError(403, message);
     gitlabNotFound = (what = "Not found") => gitlabError(404, `404 ${what}`);
@@ -72148,14 +73919,14 @@ function violations(schema2, value2, options = {}, at2 = []) {
   }
   if (value2 === null && schema2.nullable === true) return [];
   const found = [];
-  for (const part of schema2.allOf ?? []) {
-    found.push(...violations(part, value2, options, at2));
+  for (const part2 of schema2.allOf ?? []) {
+    found.push(...violations(part2, value2, options, at2));
   }
   for (const keyword of ["anyOf", "oneOf"]) {
     const alternatives = schema2[keyword];
     if (!Array.isArray(alternatives)) continue;
     const matching = alternatives.filter(
-      (part) => violations(part, value2, options, at2).length === 0
+      (part2) => violations(part2, value2, options, at2).length === 0
     ).length;
     if (matching === 0 || keyword === "oneOf" && matching > 1) {
       found.push({ kind: "alternatives", at: at2, keyword, matching });
@@ -72187,13 +73958,13 @@ function violations(schema2, value2, options = {}, at2 = []) {
   if (actual === "object") {
     const record3 = value2;
     const properties = schema2.properties ?? {};
-    for (const [key, member2] of Object.entries(record3)) {
+    for (const [key, member3] of Object.entries(record3)) {
       const memberSchema = has(properties, key) ? properties[key] : void 0;
-      if (memberSchema) found.push(...violations(memberSchema, member2, options, [...at2, key]));
+      if (memberSchema) found.push(...violations(memberSchema, member3, options, [...at2, key]));
       else if (schema2.additionalProperties === false) found.push({ kind: "unexpected", at: at2, key });
       else if (typeof schema2.additionalProperties === "object") {
         found.push(
-          ...violations(schema2.additionalProperties, member2, options, [...at2, key])
+          ...violations(schema2.additionalProperties, member3, options, [...at2, key])
         );
       }
     }
@@ -72227,7 +73998,7 @@ function inspect2(value2) {
   if (Array.isArray(value2)) return `[${value2.map(inspect2).join(", ")}]`;
   if (typeof value2 === "object") {
     const members3 = Object.entries(value2).map(
-      ([key, member2]) => `${JSON.stringify(key)}=>${inspect2(member2)}`
+      ([key, member3]) => `${JSON.stringify(key)}=>${inspect2(member3)}`
     );
     return `{${members3.join(", ")}}`;
   }
@@ -72528,7 +74299,7 @@ function minimalRepository(base, world, repo, caller) {
     ...repositoryUrls(base, repo),
     default_branch: repo.default_branch,
     visibility: repo.private ? "private" : "public",
-    archived: false,
+    archived: repo.archived,
     disabled: false,
     created_at: repo.created_at,
     updated_at: repo.updated_at,
@@ -72549,7 +74320,7 @@ function repository(base, world, repo, caller) {
     forks: 0,
     forks_count: 0,
     mirror_url: null,
-    homepage: null,
+    homepage: repo.homepage,
     language: null,
     stargazers_count: 0,
     watchers_count: 0,
@@ -72557,22 +74328,46 @@ function repository(base, world, repo, caller) {
     size: 0,
     open_issues_count: 0,
     open_issues: 0,
-    has_issues: true,
-    has_projects: true,
-    has_wiki: true,
+    is_template: repo.is_template,
+    topics: repo.topics,
+    has_issues: repo.has_issues,
+    has_projects: repo.has_projects,
+    has_wiki: repo.has_wiki,
     has_pages: false,
     has_downloads: true,
+    has_discussions: repo.has_discussions,
     allow_squash_merge: repo.allow_squash_merge,
     allow_rebase_merge: repo.allow_rebase_merge,
-    allow_merge_commit: repo.allow_merge_commit
+    allow_merge_commit: repo.allow_merge_commit,
+    allow_auto_merge: repo.allow_auto_merge,
+    allow_update_branch: repo.allow_update_branch,
+    allow_forking: repo.allow_forking,
+    delete_branch_on_merge: repo.delete_branch_on_merge,
+    web_commit_signoff_required: repo.web_commit_signoff_required
   };
 }
-function fullRepository(base, world, repo, caller) {
+function securityAndAnalysis2(repo) {
+  const members3 = {};
+  for (const [feature2, status3] of Object.entries(repo.security)) members3[feature2] = { status: status3 };
+  members3.dependabot_security_updates = {
+    status: repo.automated_security_fixes ? "enabled" : "disabled"
+  };
+  members3.secret_scanning_delegated_bypass_options = {
+    reviewers: repo.bypassReviewers.map((reviewer2) => ({ ...reviewer2 }))
+  };
+  return members3;
+}
+function fullRepository2(base, world, repo, caller) {
   return {
     ...repository(base, world, repo, caller),
-    has_discussions: false,
+    squash_merge_commit_title: repo.squash_merge_commit_title,
+    squash_merge_commit_message: repo.squash_merge_commit_message,
+    merge_commit_title: repo.merge_commit_title,
+    merge_commit_message: repo.merge_commit_message,
     network_count: 0,
-    subscribers_count: 0
+    subscribers_count: 0,
+    ...repo.org ? { organization: simpleUser(base, repo.org.account) } : {},
+    ...world.can(repo, caller, "admin") ? { security_and_analysis: securityAndAnalysis2(repo) } : {}
   };
 }
 function branch(base, repo, name2) {
@@ -72582,6 +74377,41 @@ function branch(base, repo, name2) {
     name: name2,
     commit: { sha: found?.sha, url: `${url2}/commits/${found?.sha}` },
     protected: found?.protection != null,
+    protection_url: `${url2}/branches/${encodeURIComponent(name2)}/protection`
+  };
+}
+function branchWithProtection(base, repo, name2) {
+  const found = repo.branches.get(name2);
+  const url2 = `${base}/repos/${repo.owner.login}/${repo.name}`;
+  const sha = found?.sha ?? "";
+  const stamp = repo.updated_at;
+  const author = { name: "octo-admin", email: "octo-admin@users.noreply.example", date: stamp };
+  return {
+    name: name2,
+    commit: {
+      sha,
+      node_id: nodeId("Commit", sha),
+      url: `${url2}/commits/${sha}`,
+      html_url: `${base}/${repo.owner.login}/${repo.name}/commit/${sha}`,
+      comments_url: `${url2}/commits/${sha}/comments`,
+      commit: {
+        author,
+        committer: author,
+        message: "Initial commit",
+        tree: { sha, url: `${url2}/git/trees/${sha}` },
+        url: `${url2}/git/commits/${sha}`,
+        comment_count: 0
+      },
+      author: null,
+      committer: null,
+      parents: []
+    },
+    _links: {
+      html: `${base}/${repo.owner.login}/${repo.name}/tree/${encodeURIComponent(name2)}`,
+      self: `${url2}/branches/${encodeURIComponent(name2)}`
+    },
+    protected: found?.protection != null,
+    protection: { enabled: found?.protection != null },
     protection_url: `${url2}/branches/${encodeURIComponent(name2)}/protection`
   };
 }
@@ -72942,8 +74772,8 @@ function principalsShape(base, value2) {
     apps: value2.apps.map((item) => app(base, item))
   };
 }
-function protectedBranch2(base, repo, branchName3, value2) {
-  const url2 = `${base}/repos/${repo.owner.login}/${repo.name}/branches/${encodeURIComponent(branchName3)}/protection`;
+function protectedBranch2(base, repo, branchName4, value2) {
+  const url2 = `${base}/repos/${repo.owner.login}/${repo.name}/branches/${encodeURIComponent(branchName4)}/protection`;
   const record3 = { url: url2 };
   const checks = value2.required_status_checks;
   if (checks) {
@@ -73116,12 +74946,12 @@ function checkRule(world, owner, type, parameters2, errors) {
           refuse(`dismissal_restriction: ${actor3.type} ${actor3.id} does not exist`);
       }
       const reviewers = parameters2.required_reviewers ?? [];
-      for (const reviewer of reviewers) {
-        if (!actorExists(world, owner, { id: reviewer.reviewer.id, type: "Team" }))
-          refuse(`required_reviewers: team ${reviewer.reviewer.id} does not exist`);
-        if (reviewer.file_patterns.length === 0)
+      for (const reviewer2 of reviewers) {
+        if (!actorExists(world, owner, { id: reviewer2.reviewer.id, type: "Team" }))
+          refuse(`required_reviewers: team ${reviewer2.reviewer.id} does not exist`);
+        if (reviewer2.file_patterns.length === 0)
           refuse("required_reviewers: file_patterns may not be empty");
-        if (reviewer.minimum_approvals < 0)
+        if (reviewer2.minimum_approvals < 0)
           refuse("required_reviewers: minimum_approvals may not be negative");
       }
       const order = ["merge", "squash", "rebase"];
@@ -73593,7 +75423,7 @@ var init_autolinks = __esm({
           const autolink4 = autolinkOf(ctx, repo);
           assertUnlocked(ctx, repo);
           repo.autolinks.delete(autolink4.id);
-          return noContent;
+          return noContent3;
         }
       }
     ];
@@ -73655,7 +75485,7 @@ function environmentAfter(world, repo, current, body2) {
     }
     reviewers = sent.map((item) => reviewerOf(world, repo, item));
     reviewers = reviewers.filter(
-      (reviewer, index) => reviewers.findIndex((other) => sameReviewer(other, reviewer)) === index
+      (reviewer2, index) => reviewers.findIndex((other) => sameReviewer(other, reviewer2)) === index
     );
   }
   const policy2 = body2.deployment_branch_policy;
@@ -73839,19 +75669,19 @@ function labelShape(base, repo, value2) {
 }
 function findLabel(repo, name2) {
   const wanted = name2.toLowerCase();
-  for (const label4 of repo.labels.values()) if (label4.name.toLowerCase() === wanted) return label4;
+  for (const label5 of repo.labels.values()) if (label5.name.toLowerCase() === wanted) return label5;
   return void 0;
 }
 function addLabel(world, repo, fields) {
-  const label4 = { id: world.nextId.label++, ...fields };
-  repo.labels.set(label4.id, label4);
-  return label4;
+  const label5 = { id: world.nextId.label++, ...fields };
+  repo.labels.set(label5.id, label5);
+  return label5;
 }
 function labelsNamed(world, repo, names) {
   const labels = [];
   for (const name2 of names) {
-    const label4 = findLabel(repo, name2) ?? addLabel(world, repo, { name: name2, color: DEFAULT_COLOR, description: null, default: false });
-    if (!labels.includes(label4)) labels.push(label4);
+    const label5 = findLabel(repo, name2) ?? addLabel(world, repo, { name: name2, color: DEFAULT_COLOR, description: null, default: false });
+    if (!labels.includes(label5)) labels.push(label5);
   }
   return labels;
 }
@@ -73931,7 +75761,7 @@ var init_labels = __esm({
           const page3 = paginate(ctx, [...repo.labels.values()], "github");
           return {
             status: 200,
-            body: page3.items.map((label4) => labelShape(ctx.base, repo, label4)),
+            body: page3.items.map((label5) => labelShape(ctx.base, repo, label5)),
             headers: page3.headers
           };
         }
@@ -73970,16 +75800,16 @@ var init_labels = __esm({
         operation: "PATCH /repos/{owner}/{repo}/labels/{name}",
         handler: (ctx) => {
           const { repo } = writableRepository(ctx);
-          const label4 = labelOf(ctx, repo);
+          const label5 = labelOf(ctx, repo);
           assertUnlocked(ctx, repo);
           const body2 = ctx.json();
           const errors = fieldErrors({ ...body2, name: body2.new_name });
           if (errors.length > 0) throw ctx.refused(errors);
-          if (body2.new_name !== void 0) checkUnique(ctx, repo, body2.new_name, label4);
-          label4.name = body2.new_name ?? label4.name;
-          label4.color = body2.color ?? label4.color;
-          label4.description = descriptionOf(body2.description, label4.description);
-          return ok(labelShape(ctx.base, repo, label4));
+          if (body2.new_name !== void 0) checkUnique(ctx, repo, body2.new_name, label5);
+          label5.name = body2.new_name ?? label5.name;
+          label5.color = body2.color ?? label5.color;
+          label5.description = descriptionOf(body2.description, label5.description);
+          return ok(labelShape(ctx.base, repo, label5));
         }
       },
       {
@@ -73988,13 +75818,13 @@ var init_labels = __esm({
         operation: "DELETE /repos/{owner}/{repo}/labels/{name}",
         handler: (ctx) => {
           const { repo } = writableRepository(ctx);
-          const label4 = labelOf(ctx, repo);
+          const label5 = labelOf(ctx, repo);
           assertUnlocked(ctx, repo);
-          repo.labels.delete(label4.id);
+          repo.labels.delete(label5.id);
           for (const issue3 of ctx.world.issues.get(repo.id) ?? []) {
-            issue3.labels = issue3.labels.filter((carried) => carried !== label4);
+            issue3.labels = issue3.labels.filter((carried) => carried !== label5);
           }
-          return noContent;
+          return noContent3;
         }
       }
     ];
@@ -74012,15 +75842,15 @@ function refusedAs(fail3, path, run2) {
   }
 }
 function buildLabels(world, repo, seed, at2, fail3) {
-  const labels = seed.labels ?? DEFAULT_LABELS.map((label4) => ({ ...label4, default: true }));
-  labels.forEach((label4, index) => {
-    if (findLabel(repo, label4.name) !== void 0) {
+  const labels = seed.labels ?? DEFAULT_LABELS.map((label5) => ({ ...label5, default: true }));
+  labels.forEach((label5, index) => {
+    if (findLabel(repo, label5.name) !== void 0) {
       fail3(
         [...at2, "labels", index, "name"],
-        `label '${label4.name}' is defined twice (names are not case-sensitive)`
+        `label '${label5.name}' is defined twice (names are not case-sensitive)`
       );
     }
-    addLabel(world, repo, label4);
+    addLabel(world, repo, label5);
   });
 }
 function buildIssues(world, repo, seed, at2, fail3) {
@@ -74182,29 +76012,47 @@ function buildRepository(world, seed, path) {
     org,
     private: seed.private,
     description: seed.description,
+    homepage: seed.homepage,
     default_branch: seed.default_branch,
+    has_issues: seed.has_issues,
+    has_projects: seed.has_projects,
+    has_wiki: seed.has_wiki,
+    has_discussions: seed.has_discussions,
+    is_template: seed.is_template,
+    allow_forking: seed.allow_forking,
     allow_squash_merge: seed.allow_squash_merge,
     allow_rebase_merge: seed.allow_rebase_merge,
     allow_merge_commit: seed.allow_merge_commit,
+    allow_auto_merge: seed.allow_auto_merge,
+    delete_branch_on_merge: seed.delete_branch_on_merge,
+    allow_update_branch: seed.allow_update_branch,
+    web_commit_signoff_required: seed.web_commit_signoff_required,
+    squash_merge_commit_title: seed.squash_merge_commit_title,
+    squash_merge_commit_message: seed.squash_merge_commit_message,
+    merge_commit_title: seed.merge_commit_title,
+    merge_commit_message: seed.merge_commit_message,
+    archived: seed.archived,
+    topics: [...new Set(seed.topics)],
+    security: Object.fromEntries(
+      SECURITY_FEATURES2.map((feature2) => [
+        feature2,
+        seed.security_and_analysis[feature2] ?? "disabled"
+      ])
+    ),
+    bypassReviewers: [],
+    vulnerability_alerts: seed.vulnerability_alerts,
+    automated_security_fixes: seed.automated_security_fixes,
+    private_vulnerability_reporting: seed.private_vulnerability_reporting,
     created_at: seed.created_at,
     updated_at: seed.created_at,
-    collaborators: /* @__PURE__ */ new Map(),
-    teamAccess: /* @__PURE__ */ new Map(),
+    ...emptyRecords(),
     recentChecks: new Map(Object.entries(seed.recent_checks)),
-    branches: /* @__PURE__ */ new Map(),
-    hooks: /* @__PURE__ */ new Map(),
-    invitations: /* @__PURE__ */ new Map(),
-    rulesets: /* @__PURE__ */ new Map(),
-    properties: /* @__PURE__ */ new Map(),
     actions: {
       enabled: seed.actions.enabled,
       ...policyFromSeed(seed.actions),
       access_level: seed.actions.access_level
     },
-    store: storeFromSeed(seed, seed.created_at),
-    labels: /* @__PURE__ */ new Map(),
-    autolinks: /* @__PURE__ */ new Map(),
-    environments: /* @__PURE__ */ new Map()
+    store: storeFromSeed(seed, seed.created_at)
   };
   const roleOf = (written2, at2) => {
     const role3 = resolveRole(org, written2);
@@ -74250,6 +76098,11 @@ function buildRepository(world, seed, path) {
     repo.branches.has(seed.default_branch),
     [...path, "default_branch"],
     `default branch '${seed.default_branch}' is not among the branches`
+  );
+  check2(
+    !seed.automated_security_fixes || seed.vulnerability_alerts,
+    [...path, "automated_security_fixes"],
+    "automated security fixes need vulnerability_alerts: true"
   );
   seed.invitations.forEach((item, index) => {
     const at2 = [...path, "invitations", index];
@@ -74776,6 +76629,15 @@ function buildWorld(seed) {
     const stamps = [repo.created_at, ...[...repo.hooks.values()].map((hook3) => hook3.updated_at)];
     repo.updated_at = latest(stamps);
     world.addRepository(repo);
+    repoSeed.previous_names.forEach((previous, at2) => {
+      const former = `${repo.owner.login}/${previous}`;
+      check2(
+        world.formerNames.get(former.toLowerCase()) === void 0,
+        [...path, "previous_names", at2],
+        `${former} is a previous name of another repository`
+      );
+      world.formerNames.set(former.toLowerCase(), repo);
+    });
   });
   for (const id of hookIds) world.hookIds.add(id);
   world.nextId.hook = maxOf(seed.repositories.flatMap((repoSeed) => repoSeed.hooks.map((hook3) => hook3.id))) + 1;
@@ -74853,11 +76715,12 @@ var init_build_world = __esm({
 });
 
 // src/sandbox/seed/schema.ts
-var login3, timestamp, repoRole, groupRole, protection, ruleset3, hook2, invitation3, propertyName, propertyValue3, customProperty, actionsName2, selectedActions2, actionsPolicy, repositoryActions2, DEFAULT_REPOSITORY_ACTIONS, organizationActions2, values2, shared, organizationSettings2, label3, issue2, environment5, autolink3, branch2, repository2, user, team3, customRole, organization, installation2, app2, gistFile, gist2, migration2, epic, group, board2, project, epicRef, epicLink2, worldSeedSchema;
+var login3, timestamp, repoRole, groupRole, protection, ruleset3, hook2, invitation3, propertyName, propertyValue3, customProperty, actionsName2, selectedActions2, actionsPolicy, repositoryActions2, DEFAULT_REPOSITORY_ACTIONS, organizationActions2, values2, shared, organizationSettings2, label4, issue2, environment5, autolink3, branch2, featureStatus, repositorySeed, user, team3, customRole, organization, installation2, app2, gistFile, gist2, migration2, epic, group, board2, project, epicRef, epicLink2, worldSeedSchema;
 var init_schema2 = __esm({
   "src/sandbox/seed/schema.ts"() {
     "use strict";
     init_zod();
+    init_world();
     login3 = external_exports.string().regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/, "expected a login");
     timestamp = external_exports.iso.datetime({ message: "expected a date-time like 2026-01-05T10:00:00Z" });
     repoRole = external_exports.string().min(1);
@@ -74963,7 +76826,7 @@ var init_schema2 = __esm({
       billing_email: external_exports.string().nullable().default(null),
       created_at: timestamp.default("2026-01-02T09:00:00Z")
     });
-    label3 = external_exports.strictObject({
+    label4 = external_exports.strictObject({
       name: external_exports.string().min(1),
       color: external_exports.string().regex(/^[0-9a-fA-F]{6}$/, "expected six hex digits without #"),
       description: external_exports.string().nullable().default(null),
@@ -75009,15 +76872,40 @@ var init_schema2 = __esm({
       name: external_exports.string().min(1),
       protection: protection.optional()
     });
-    repository2 = external_exports.strictObject({
+    featureStatus = external_exports.enum(["enabled", "disabled"]);
+    repositorySeed = external_exports.strictObject({
       full_name: external_exports.string().regex(/^[A-Za-z0-9-]+\/[A-Za-z0-9._-]+$/, "expected OWNER/NAME"),
       id: external_exports.number().int().positive().optional(),
       private: external_exports.boolean().default(true),
       description: external_exports.string().nullable().default(null),
+      homepage: external_exports.string().nullable().default(null),
       default_branch: external_exports.string().default("main"),
+      has_issues: external_exports.boolean().default(true),
+      has_projects: external_exports.boolean().default(true),
+      has_wiki: external_exports.boolean().default(true),
+      has_discussions: external_exports.boolean().default(false),
+      is_template: external_exports.boolean().default(false),
+      allow_forking: external_exports.boolean().default(true),
       allow_squash_merge: external_exports.boolean().default(true),
       allow_rebase_merge: external_exports.boolean().default(true),
       allow_merge_commit: external_exports.boolean().default(true),
+      allow_auto_merge: external_exports.boolean().default(false),
+      delete_branch_on_merge: external_exports.boolean().default(false),
+      allow_update_branch: external_exports.boolean().default(false),
+      web_commit_signoff_required: external_exports.boolean().default(false),
+      squash_merge_commit_title: external_exports.enum(["PR_TITLE", "COMMIT_OR_PR_TITLE"]).default("COMMIT_OR_PR_TITLE"),
+      squash_merge_commit_message: external_exports.enum(["PR_BODY", "COMMIT_MESSAGES", "BLANK"]).default("COMMIT_MESSAGES"),
+      merge_commit_title: external_exports.enum(["PR_TITLE", "MERGE_MESSAGE"]).default("MERGE_MESSAGE"),
+      merge_commit_message: external_exports.enum(["PR_BODY", "PR_TITLE", "BLANK"]).default("PR_TITLE"),
+      archived: external_exports.boolean().default(false),
+      topics: external_exports.array(external_exports.string()).default([]),
+      /** security_and_analysis members by name; those not given are disabled. */
+      security_and_analysis: external_exports.partialRecord(external_exports.enum(SECURITY_FEATURES2), featureStatus).default({}),
+      vulnerability_alerts: external_exports.boolean().default(false),
+      automated_security_fixes: external_exports.boolean().default(false),
+      private_vulnerability_reporting: external_exports.boolean().default(false),
+      /** Names the repository had before renames: GitHub redirects them to it. */
+      previous_names: external_exports.array(external_exports.string().regex(/^[A-Za-z0-9._-]+$/, "expected a repository name")).default([]),
       created_at: timestamp.default("2026-01-02T09:00:00Z"),
       /** Direct grants: pull | triage | push | maintain | admin, or a custom role of the organization. */
       collaborators: external_exports.record(login3, repoRole).default({}),
@@ -75034,7 +76922,7 @@ var init_schema2 = __esm({
       variables: values2,
       secrets: values2,
       dependabot_secrets: values2,
-      labels: external_exports.array(label3).optional(),
+      labels: external_exports.array(label4).optional(),
       issues: external_exports.array(issue2).default([]),
       environments: external_exports.array(environment5).default([]),
       autolinks: external_exports.array(autolink3).default([])
@@ -75182,7 +77070,7 @@ var init_schema2 = __esm({
       users: external_exports.array(user).default([]),
       organizations: external_exports.array(organization).default([]),
       apps: external_exports.array(app2).default([]),
-      repositories: external_exports.array(repository2).default([]),
+      repositories: external_exports.array(repositorySeed).default([]),
       gists: external_exports.array(gist2).default([]),
       migrations: external_exports.array(migration2).default([]),
       groups: external_exports.array(group).default([]),
@@ -75196,24 +77084,24 @@ var init_schema2 = __esm({
 import { readFileSync as readFileSync5 } from "node:fs";
 function keyOf(path) {
   return path.map(
-    (part, index) => typeof part === "number" ? `[${part}]` : index === 0 ? part : `.${part}`
+    (part2, index) => typeof part2 === "number" ? `[${part2}]` : index === 0 ? part2 : `.${part2}`
   ).join("");
 }
-function checkSeed(input2, locate2) {
+function checkSeed(input2, locate3) {
   const parsed = worldSeedSchema.safeParse(input2 ?? {});
-  if (parsed.success) return { seed: parsed.data, locate: locate2 };
+  if (parsed.success) return { seed: parsed.data, locate: locate3 };
   const issue3 = parsed.error.issues[0];
   const path = (issue3?.path ?? []).filter(
-    (part) => typeof part !== "symbol"
+    (part2) => typeof part2 !== "symbol"
   );
-  throw new SeedError(`${locate2(path)}: ${keyOf(path) || "seed"}: ${issue3?.message}`);
+  throw new SeedError(`${locate3(path)}: ${keyOf(path) || "seed"}: ${issue3?.message}`);
 }
-function worldFromSeed({ seed, locate: locate2 }) {
+function worldFromSeed({ seed, locate: locate3 }) {
   try {
     return buildWorld(seed);
   } catch (error62) {
     if (error62 instanceof SeedProblem) {
-      throw new SeedError(`${locate2(error62.path)}: ${keyOf(error62.path)}: ${error62.message}`);
+      throw new SeedError(`${locate3(error62.path)}: ${keyOf(error62.path)}: ${error62.message}`);
     }
     throw error62;
   }
@@ -75280,53 +77168,55 @@ function withGeneratedRepositories(seed, count3, profile = "basic") {
   for (const repo of seed.repositories) repoId = Math.max(repoId, repo.id ?? 0);
   const generated = [];
   for (let index = 1; index <= count3; index++) {
-    generated.push({
-      full_name: `acme/repo-${String(index).padStart(width, "0")}`,
-      id: Math.max(1e5, repoId) + index,
-      private: true,
-      description: null,
-      default_branch: "main",
-      allow_squash_merge: true,
-      allow_rebase_merge: true,
-      allow_merge_commit: true,
-      created_at: "2026-01-02T09:00:00Z",
-      ...profile === "full" ? {
-        collaborators: { ...GENERATED_FULL.collaborators },
-        teams: { ...GENERATED_FULL.teams },
-        recent_checks: { "ci/build": 15368 },
-        branches: Object.entries(GENERATED_FULL.protections).map(([name2, protection2]) => ({
-          name: name2,
-          protection: structuredClone(protection2)
-        })),
-        rulesets: [{ id: RULESET_IDS + index, ...structuredClone(GENERATED_FULL.ruleset) }]
-      } : {
-        collaborators: {},
-        teams: {},
-        recent_checks: {},
-        branches: [{ name: "main" }, { name: "dev" }],
-        rulesets: []
-      },
-      hooks: GENERATED_HOOK_URLS.map((hook3) => ({
-        id: nextHookId(),
-        config: { url: hook3.url, content_type: "json" },
-        events: [...hook3.events],
-        active: true,
-        branch_filter: "*",
+    generated.push(
+      repositorySeed.parse({
+        full_name: `acme/repo-${String(index).padStart(width, "0")}`,
+        id: Math.max(1e5, repoId) + index,
+        private: true,
+        description: null,
+        default_branch: "main",
+        allow_squash_merge: true,
+        allow_rebase_merge: true,
+        allow_merge_commit: true,
         created_at: "2026-01-02T09:00:00Z",
-        updated_at: "2026-01-02T09:00:00Z"
-      })),
-      invitations: [],
-      issues: [],
-      environments: [],
-      autolinks: [],
-      custom_properties: {
-        team: `team-${String((index - 1) % GENERATED_TEAMS + 1).padStart(2, "0")}`
-      },
-      actions: structuredClone(DEFAULT_REPOSITORY_ACTIONS),
-      variables: {},
-      secrets: {},
-      dependabot_secrets: {}
-    });
+        ...profile === "full" ? {
+          collaborators: { ...GENERATED_FULL.collaborators },
+          teams: { ...GENERATED_FULL.teams },
+          recent_checks: { "ci/build": 15368 },
+          branches: Object.entries(GENERATED_FULL.protections).map(([name2, protection2]) => ({
+            name: name2,
+            protection: structuredClone(protection2)
+          })),
+          rulesets: [{ id: RULESET_IDS + index, ...structuredClone(GENERATED_FULL.ruleset) }]
+        } : {
+          collaborators: {},
+          teams: {},
+          recent_checks: {},
+          branches: [{ name: "main" }, { name: "dev" }],
+          rulesets: []
+        },
+        hooks: GENERATED_HOOK_URLS.map((hook3) => ({
+          id: nextHookId(),
+          config: { url: hook3.url, content_type: "json" },
+          events: [...hook3.events],
+          active: true,
+          branch_filter: "*",
+          created_at: "2026-01-02T09:00:00Z",
+          updated_at: "2026-01-02T09:00:00Z"
+        })),
+        invitations: [],
+        issues: [],
+        environments: [],
+        autolinks: [],
+        custom_properties: {
+          team: `team-${String((index - 1) % GENERATED_TEAMS + 1).padStart(2, "0")}`
+        },
+        actions: structuredClone(DEFAULT_REPOSITORY_ACTIONS),
+        variables: {},
+        secrets: {},
+        dependabot_secrets: {}
+      })
+    );
   }
   const organizations = definesTeam ? seed.organizations : seed.organizations.map(
     (org) => org === acme ? { ...org, custom_properties: [...org.custom_properties, TEAM_PROPERTY] } : org
@@ -75915,7 +77805,7 @@ var init_permissions = __esm({
           const body2 = ctx.json();
           repo.actions.enabled = body2.enabled;
           putPolicy(repo.actions, body2);
-          return noContent;
+          return noContent3;
         }
       },
       {
@@ -75929,7 +77819,7 @@ var init_permissions = __esm({
         operation: `PUT ${REPO_OPERATION}/selected-actions`,
         handler: (ctx) => {
           putSelected(writableRepository2(ctx).actions, ctx.json());
-          return noContent;
+          return noContent3;
         }
       },
       {
@@ -75943,7 +77833,7 @@ var init_permissions = __esm({
         operation: `PUT ${REPO_OPERATION}/workflow`,
         handler: (ctx) => {
           putWorkflow(writableRepository2(ctx).actions, ctx.json());
-          return noContent;
+          return noContent3;
         }
       },
       {
@@ -75968,7 +77858,7 @@ var init_permissions = __esm({
             );
           }
           repo.actions.access_level = level;
-          return noContent;
+          return noContent3;
         }
       }
     ];
@@ -75996,7 +77886,7 @@ var init_permissions = __esm({
           const body2 = ctx.json();
           org.actions.enabled_repositories = body2.enabled_repositories;
           putPolicy(org.actions, body2);
-          return noContent;
+          return noContent3;
         }
       },
       {
@@ -76018,7 +77908,7 @@ var init_permissions = __esm({
           }
           const ids = ctx.json().selected_repository_ids;
           org.actions.selected_repositories = selectedRepositories2(ctx, org, ids, "Repository");
-          return noContent;
+          return noContent3;
         }
       },
       {
@@ -76032,7 +77922,7 @@ var init_permissions = __esm({
         operation: `PUT ${ORG_OPERATION}/selected-actions`,
         handler: (ctx) => {
           putSelected(administeredOrganization(ctx).actions, ctx.json());
-          return noContent;
+          return noContent3;
         }
       },
       {
@@ -76046,7 +77936,7 @@ var init_permissions = __esm({
         operation: `PUT ${ORG_OPERATION}/workflow`,
         handler: (ctx) => {
           putWorkflow(administeredOrganization(ctx).actions, ctx.json());
-          return noContent;
+          return noContent3;
         }
       }
     ];
@@ -76101,11 +77991,11 @@ function variableOf(ctx, place2) {
 }
 function sharedOf(ctx, place2, body2, current) {
   if (!place2.org) return void 0;
-  const visibility2 = body2.visibility ?? current?.visibility;
-  if (visibility2 === void 0) throw ctx.invalid(["visibility is required"], "Variable");
+  const visibility3 = body2.visibility ?? current?.visibility;
+  if (visibility3 === void 0) throw ctx.invalid(["visibility is required"], "Variable");
   const ids = body2.selected_repository_ids;
   const selected = ids === void 0 ? current?.selected ?? /* @__PURE__ */ new Set() : selectedRepositories2(ctx, place2.org, ids, "Variable");
-  return { visibility: visibility2, selected: visibility2 === "selected" ? selected : /* @__PURE__ */ new Set() };
+  return { visibility: visibility3, selected: visibility3 === "selected" ? selected : /* @__PURE__ */ new Set() };
 }
 function checkValue(ctx, value2) {
   if (typeof value2 === "string" && Buffer.byteLength(value2) > MAX_VALUE_BYTES) {
@@ -76203,7 +78093,7 @@ function routesAt(prefix, template, place2) {
           updated_at: isoTime(ctx.now()),
           ...shared2 ? { shared: shared2 } : {}
         });
-        return noContent;
+        return noContent3;
       }
     },
     {
@@ -76213,7 +78103,7 @@ function routesAt(prefix, template, place2) {
       handler: (ctx) => {
         const at2 = place2(ctx);
         at2.store.variables.delete(variableOf(ctx, at2).name);
-        return noContent;
+        return noContent3;
       }
     }
   ];
@@ -76255,7 +78145,7 @@ function sharedRepositoryRoutes(base, operation, find, resource) {
           resource
         );
         item.updated_at = isoTime(ctx.now());
-        return noContent;
+        return noContent3;
       }
     }
   ];
@@ -76401,7 +78291,7 @@ function routesOf(area) {
           sha256: value2 === void 0 ? current?.sha256 ?? "" : sha2562(value2),
           ...shared2 ? { shared: shared2 } : {}
         });
-        return current === void 0 ? ok({}, 201) : noContent;
+        return current === void 0 ? ok({}, 201) : noContent3;
       }
     },
     {
@@ -76411,7 +78301,7 @@ function routesOf(area) {
       handler: (ctx) => {
         const at2 = place2(ctx);
         at2.store[area.which].delete(secretOf(ctx, area, at2).name);
-        return noContent;
+        return noContent3;
       }
     }
   ];
@@ -76531,9 +78421,9 @@ function appFromJwt(token, world, now) {
   if (exp > seconds + MAX_JWT_AHEAD_S) return refused2(EXP_TOO_FAR);
   return { kind: "app", app: app3, rateKey: `app:${app3.id}` };
 }
-function decodeJson(part) {
+function decodeJson(part2) {
   try {
-    const value2 = JSON.parse(Buffer.from(part, "base64url").toString("utf8"));
+    const value2 = JSON.parse(Buffer.from(part2, "base64url").toString("utf8"));
     return typeof value2 === "object" && value2 !== null && !Array.isArray(value2) ? value2 : void 0;
   } catch {
     return void 0;
@@ -76755,7 +78645,7 @@ var init_routes = __esm({
           if (!found.protection) throw notFound("Branch not protected");
           assertUnlocked(ctx, repo);
           found.protection = null;
-          return noContent;
+          return noContent3;
         }
       }
     ];
@@ -76782,7 +78672,7 @@ function environmentShape(base, repo, env) {
     rule3(2, "required_reviewers", {
       prevent_self_review: env.prevent_self_review,
       reviewers: env.reviewers.map(
-        (reviewer) => reviewer.type === "User" ? { type: "User", reviewer: simpleUser(base, reviewer.user) } : { type: "Team", reviewer: team2(base, reviewer.team) }
+        (reviewer2) => reviewer2.type === "User" ? { type: "User", reviewer: simpleUser(base, reviewer2.user) } : { type: "Team", reviewer: team2(base, reviewer2.team) }
       )
     });
   }
@@ -76911,7 +78801,7 @@ var init_routes2 = __esm({
           const env = environmentOf(ctx, repo);
           assertUnlocked(ctx, repo);
           repo.environments.delete(env.name.toLowerCase());
-          return noContent;
+          return noContent3;
         }
       },
       {
@@ -76959,7 +78849,7 @@ var init_routes2 = __esm({
         handler: (ctx) => {
           const { env } = writablePolicies(ctx);
           env.policies.delete(policyOf(ctx, env).id);
-          return noContent;
+          return noContent3;
         }
       }
     ];
@@ -77030,19 +78920,19 @@ function analyse(schema2, operation, fragments, variables) {
 }
 function visitSelections(walk, selectionSet, parent, multiplier, spreading) {
   for (const selection of selectionSet.selections) {
-    if (selection.kind === import_graphql4.Kind.FIELD) {
+    if (selection.kind === import_graphql6.Kind.FIELD) {
       visitField(walk, selection, parent, multiplier, spreading);
-    } else if (selection.kind === import_graphql4.Kind.INLINE_FRAGMENT) {
-      const type = selection.typeCondition ? (0, import_graphql4.typeFromAST)(walk.schema, selection.typeCondition) : parent;
-      if (type && (0, import_graphql4.isCompositeType)(type)) {
+    } else if (selection.kind === import_graphql6.Kind.INLINE_FRAGMENT) {
+      const type = selection.typeCondition ? (0, import_graphql6.typeFromAST)(walk.schema, selection.typeCondition) : parent;
+      if (type && (0, import_graphql6.isCompositeType)(type)) {
         visitSelections(walk, selection.selectionSet, type, multiplier, spreading);
       }
     } else {
       const name2 = selection.name.value;
       const fragment = walk.fragments.get(name2);
       if (fragment === void 0 || spreading.has(name2)) continue;
-      const type = (0, import_graphql4.typeFromAST)(walk.schema, fragment.typeCondition);
-      if (type && (0, import_graphql4.isCompositeType)(type)) {
+      const type = (0, import_graphql6.typeFromAST)(walk.schema, fragment.typeCondition);
+      if (type && (0, import_graphql6.isCompositeType)(type)) {
         const inner = new Set(spreading).add(name2);
         visitSelections(walk, fragment.selectionSet, type, multiplier, inner);
       }
@@ -77050,11 +78940,11 @@ function visitSelections(walk, selectionSet, parent, multiplier, spreading) {
   }
 }
 function visitField(walk, field, parent, multiplier, spreading) {
-  if (!((0, import_graphql4.isObjectType)(parent) || (0, import_graphql4.isInterfaceType)(parent))) return;
+  if (!((0, import_graphql6.isObjectType)(parent) || (0, import_graphql6.isInterfaceType)(parent))) return;
   const definition = parent.getFields()[field.name.value];
   if (definition === void 0 || field.selectionSet === void 0) return;
-  const type = (0, import_graphql4.getNamedType)(definition.type);
-  if (!(0, import_graphql4.isCompositeType)(type)) return;
+  const type = (0, import_graphql6.getNamedType)(definition.type);
+  if (!(0, import_graphql6.isCompositeType)(type)) return;
   let inner = multiplier;
   if (type.name.endsWith("Connection")) {
     const page3 = pageSize2(walk, field) ?? ASSUMED_PAGE;
@@ -77071,7 +78961,7 @@ function pageSize2(walk, field) {
   for (const name2 of ["first", "last"]) {
     const argument = field.arguments?.find((candidate) => candidate.name.value === name2);
     if (argument === void 0) continue;
-    const value2 = argument.value.kind === import_graphql4.Kind.VARIABLE ? walk.variables[argument.value.name.value] : (0, import_graphql4.valueFromAST)(argument.value, import_graphql4.GraphQLInt);
+    const value2 = argument.value.kind === import_graphql6.Kind.VARIABLE ? walk.variables[argument.value.name.value] : (0, import_graphql6.valueFromAST)(argument.value, import_graphql6.GraphQLInt);
     if (typeof value2 === "number" && Number.isInteger(value2) && value2 >= 0) return value2;
   }
   return void 0;
@@ -77080,11 +78970,11 @@ function nodeLimitMessage(over) {
   const count3 = (value2) => value2.toLocaleString("en-US");
   return `By the time this query traverses to the ${over.field.name.value} connection, it is requesting up to ${count3(over.nodes)} possible nodes which exceeds the maximum limit of ${count3(MAX_NODES)}.`;
 }
-var import_graphql4, MAX_NODES, ASSUMED_PAGE;
+var import_graphql6, MAX_NODES, ASSUMED_PAGE;
 var init_analysis = __esm({
   "src/sandbox/github/graphql/analysis.ts"() {
     "use strict";
-    import_graphql4 = __toESM(require_graphql2(), 1);
+    import_graphql6 = __toESM(require_graphql2(), 1);
     MAX_NODES = 5e5;
     ASSUMED_PAGE = 100;
   }
@@ -77116,12 +79006,12 @@ function notFoundRepository(owner, name2) {
 function forbidden2(message) {
   return new TypedError("FORBIDDEN", message, { saml_failure: false });
 }
-var import_graphql5, TypedError;
+var import_graphql7, TypedError;
 var init_errors5 = __esm({
   "src/sandbox/github/graphql/errors.ts"() {
     "use strict";
-    import_graphql5 = __toESM(require_graphql2(), 1);
-    TypedError = class extends import_graphql5.GraphQLError {
+    import_graphql7 = __toESM(require_graphql2(), 1);
+    TypedError = class extends import_graphql7.GraphQLError {
       constructor(githubType, message, githubExtensions) {
         super(message);
         this.githubType = githubType;
@@ -77170,6 +79060,70 @@ var init_context2 = __esm({
   }
 });
 
+// src/sandbox/github/graphql/connection.ts
+function cursorOf(index) {
+  return Buffer.from(`cursor:v2:${index}`).toString("base64");
+}
+function indexOf(cursor) {
+  const match = /^cursor:v2:(\d+)$/.exec(Buffer.from(cursor, "base64").toString("utf8"));
+  if (!match) {
+    throw new TypedError(
+      "INVALID_CURSOR_ARGUMENTS",
+      `\`${cursor}\` does not appear to be a valid cursor.`
+    );
+  }
+  return Number(match[1]);
+}
+function checkBound(field, name2, value2) {
+  if (value2 > MAX_PAGE || value2 < 0) {
+    throw new TypedError(
+      "EXCESSIVE_PAGINATION",
+      `Requesting ${value2} records on the \`${field}\` connection exceeds the \`${name2}\` limit of ${MAX_PAGE} records.`
+    );
+  }
+}
+function connection(field, items2, args, node2, edge2 = () => ({})) {
+  const { first, last, after, before } = args;
+  if ((first === void 0 || first === null) && (last === void 0 || last === null)) {
+    throw new TypedError(
+      "MISSING_PAGINATION_BOUNDARIES",
+      `You must provide a \`first\` or \`last\` value to properly paginate the \`${field}\` connection.`
+    );
+  }
+  if (typeof first === "number") checkBound(field, "first", first);
+  if (typeof last === "number") checkBound(field, "last", last);
+  let start = after ? indexOf(after) + 1 : 0;
+  let end = before ? indexOf(before) : items2.length;
+  start = Math.min(Math.max(start, 0), items2.length);
+  end = Math.min(Math.max(end, start), items2.length);
+  if (typeof first === "number") end = Math.min(end, start + first);
+  if (typeof last === "number") start = Math.max(start, end - last);
+  const window2 = items2.slice(start, end).map((item, offset) => ({ item, index: start + offset }));
+  return {
+    totalCount: items2.length,
+    nodes: window2.map(({ item }) => node2(item)),
+    edges: window2.map(({ item, index }) => ({
+      cursor: cursorOf(index),
+      node: node2(item),
+      ...edge2(item)
+    })),
+    pageInfo: {
+      hasNextPage: end < items2.length,
+      hasPreviousPage: start > 0,
+      startCursor: window2.length > 0 ? cursorOf(start) : null,
+      endCursor: window2.length > 0 ? cursorOf(end - 1) : null
+    }
+  };
+}
+var MAX_PAGE;
+var init_connection = __esm({
+  "src/sandbox/github/graphql/connection.ts"() {
+    "use strict";
+    init_errors5();
+    MAX_PAGE = 100;
+  }
+});
+
 // src/sandbox/github/graphql/resolvers/actors.ts
 function accountObject(ctx, account3) {
   return {
@@ -77213,67 +79167,104 @@ var init_actors2 = __esm({
   }
 });
 
-// src/sandbox/github/graphql/connection.ts
-function cursorOf(index) {
-  return Buffer.from(`cursor:v2:${index}`).toString("base64");
-}
-function indexOf(cursor) {
-  const match = /^cursor:v2:(\d+)$/.exec(Buffer.from(cursor, "base64").toString("utf8"));
-  if (!match) {
-    throw new TypedError(
-      "INVALID_CURSOR_ARGUMENTS",
-      `\`${cursor}\` does not appear to be a valid cursor.`
-    );
+// src/sandbox/github/graphql/resolvers/access.ts
+function listed2(ctx, repo, affiliation) {
+  const { world } = ctx;
+  const org = repo.org;
+  const member3 = (user2) => org !== null && (org.owners.has(user2.id) || org.members.has(user2.id));
+  const users2 = [];
+  if (affiliation === "ALL") {
+    for (const user2 of world.accountsById.values()) {
+      if (user2.type !== "User" || user2.installation !== void 0) continue;
+      if (world.reportedRole(repo, user2) !== void 0) users2.push(user2);
+    }
+  } else {
+    for (const id of repo.collaborators.keys()) {
+      const user2 = world.accountsById.get(id);
+      if (user2 === void 0) continue;
+      if (affiliation === "OUTSIDE" && member3(user2)) continue;
+      users2.push(user2);
+    }
   }
-  return Number(match[1]);
+  return users2.sort((a2, b2) => a2.id - b2.id);
 }
-function checkBound(field, name2, value2) {
-  if (value2 > MAX_PAGE || value2 < 0) {
-    throw new TypedError(
-      "EXCESSIVE_PAGINATION",
-      `Requesting ${value2} records on the \`${field}\` connection exceeds the \`${name2}\` limit of ${MAX_PAGE} records.`
-    );
+function sourcesOf(ctx, repo, user2) {
+  const sources = [];
+  const direct = repo.collaborators.get(user2.id);
+  if (direct !== void 0) {
+    sources.push({
+      source: {
+        __typename: "Repository",
+        id: nodeId4("Repository", repo.id),
+        name: repo.name,
+        nameWithOwner: fullName(repo)
+      },
+      role: direct
+    });
   }
+  const org = repo.org;
+  if (org !== null) {
+    const account3 = accountObject(ctx, org.account);
+    if (org.owners.has(user2.id)) sources.push({ source: account3, role: "admin" });
+    else if (org.members.has(user2.id) && org.basePermission !== "none") {
+      sources.push({ source: account3, role: org.basePermission });
+    }
+    for (const team4 of org.teams.values()) {
+      if (!ctx.world.inTeam(team4, user2.id)) continue;
+      const granted = ctx.world.teamGrant(repo, team4);
+      if (granted !== void 0) sources.push({ source: teamObject(ctx, team4), role: granted });
+    }
+  }
+  return sources.map(({ source, role: role3 }) => ({
+    source,
+    roleName: roleName(role3),
+    organization: org === null ? null : accountObject(ctx, org.account)
+  }));
 }
-function connection(field, items2, args, node2, edge = () => ({})) {
-  const { first, last, after, before } = args;
-  if ((first === void 0 || first === null) && (last === void 0 || last === null)) {
-    throw new TypedError(
-      "MISSING_PAGINATION_BOUNDARIES",
-      `You must provide a \`first\` or \`last\` value to properly paginate the \`${field}\` connection.`
-    );
-  }
-  if (typeof first === "number") checkBound(field, "first", first);
-  if (typeof last === "number") checkBound(field, "last", last);
-  let start = after ? indexOf(after) + 1 : 0;
-  let end = before ? indexOf(before) : items2.length;
-  start = Math.min(Math.max(start, 0), items2.length);
-  end = Math.min(Math.max(end, start), items2.length);
-  if (typeof first === "number") end = Math.min(end, start + first);
-  if (typeof last === "number") start = Math.max(start, end - last);
-  const window2 = items2.slice(start, end).map((item, offset) => ({ item, index: start + offset }));
+function accessFields(ctx, repo) {
   return {
-    totalCount: items2.length,
-    nodes: window2.map(({ item }) => node2(item)),
-    edges: window2.map(({ item, index }) => ({
-      cursor: cursorOf(index),
-      node: node2(item),
-      ...edge(item)
-    })),
-    pageInfo: {
-      hasNextPage: end < items2.length,
-      hasPreviousPage: start > 0,
-      startCursor: window2.length > 0 ? cursorOf(start) : null,
-      endCursor: window2.length > 0 ? cursorOf(end - 1) : null
+    collaborators: (args) => {
+      if (!ctx.world.can(repo, ctx.caller, "push")) {
+        throw forbidden2("Must have push access to view repository collaborators.");
+      }
+      const login4 = args.login?.toLowerCase();
+      const needle = args.query?.toLowerCase();
+      const users2 = listed2(ctx, repo, args.affiliation ?? "ALL").filter(
+        (user2) => (login4 === void 0 || user2.login.toLowerCase() === login4) && (needle === void 0 || user2.login.toLowerCase().includes(needle) || (user2.name ?? "").toLowerCase().includes(needle))
+      );
+      return connection(
+        "collaborators",
+        users2,
+        args,
+        (user2) => accountObject(ctx, user2),
+        (user2) => {
+          const role3 = ctx.world.reportedRole(repo, user2);
+          return {
+            permission: role3 === void 0 ? null : PERMISSION2[roleLevel(role3)] ?? null,
+            permissionSources: sourcesOf(ctx, repo, user2)
+          };
+        }
+      );
     }
   };
 }
-var MAX_PAGE;
-var init_connection = __esm({
-  "src/sandbox/github/graphql/connection.ts"() {
+var PERMISSION2;
+var init_access2 = __esm({
+  "src/sandbox/github/graphql/resolvers/access.ts"() {
     "use strict";
+    init_world();
+    init_connection();
+    init_context2();
     init_errors5();
-    MAX_PAGE = 100;
+    init_ids();
+    init_actors2();
+    PERMISSION2 = {
+      pull: "READ",
+      triage: "TRIAGE",
+      push: "WRITE",
+      maintain: "MAINTAIN",
+      admin: "ADMIN"
+    };
   }
 });
 
@@ -77405,6 +79396,55 @@ var init_branch_protection2 = __esm({
     init_ids();
     init_actors2();
     QUALIFIED_BRANCH = "refs/heads/";
+  }
+});
+
+// src/sandbox/github/graphql/resolvers/labels.ts
+function ordered(labels, order) {
+  const { field = "CREATED_AT", direction = "ASC" } = order ?? {};
+  const sorted = [...labels].sort(
+    (a2, b2) => field === "NAME" ? a2.name.toLowerCase().localeCompare(b2.name.toLowerCase()) : a2.id - b2.id
+  );
+  return direction === "DESC" ? sorted.reverse() : sorted;
+}
+function labelObject(ctx, repo, label5) {
+  return {
+    __typename: "Label",
+    id: nodeId4("Label", label5.id),
+    name: label5.name,
+    color: label5.color,
+    description: label5.description,
+    isDefault: label5.default,
+    url: `${ctx.base}/${repo.owner.login}/${repo.name}/labels/${encodeURIComponent(label5.name)}`,
+    resourcePath: `/${repo.owner.login}/${repo.name}/labels/${encodeURIComponent(label5.name)}`
+  };
+}
+function labelFields(ctx, repo) {
+  return {
+    labels: (args) => {
+      const needle = args.query?.toLowerCase();
+      const matching = [...repo.labels.values()].filter(
+        (label5) => needle === void 0 || label5.name.toLowerCase().includes(needle) || (label5.description ?? "").toLowerCase().includes(needle)
+      );
+      return connection(
+        "labels",
+        ordered(matching, args.orderBy),
+        args,
+        (label5) => labelObject(ctx, repo, label5)
+      );
+    },
+    label: ({ name: name2 }) => {
+      const wanted = name2.toLowerCase();
+      const found = [...repo.labels.values()].find((label5) => label5.name.toLowerCase() === wanted);
+      return found ? labelObject(ctx, repo, found) : null;
+    }
+  };
+}
+var init_labels2 = __esm({
+  "src/sandbox/github/graphql/resolvers/labels.ts"() {
+    "use strict";
+    init_connection();
+    init_ids();
   }
 });
 
@@ -77595,19 +79635,19 @@ function conditionsOf(value2) {
 }
 function bypassActorObject(ctx, ruleset4, actor3, index) {
   const org = ruleset4.source.type === "Organization" ? ruleset4.source.org : ruleset4.source.repo.org;
-  let member2 = null;
+  let member3 = null;
   if (actor3.actor_type === "Integration" && actor3.actor_id !== null) {
     const app3 = ctx.world.appsById.get(actor3.actor_id);
-    member2 = app3 ? appObject(ctx, app3) : null;
+    member3 = app3 ? appObject(ctx, app3) : null;
   } else if (actor3.actor_type === "Team" && org !== null) {
     const team4 = [...org.teams.values()].find((candidate) => candidate.id === actor3.actor_id);
-    member2 = team4 ? teamObject(ctx, team4) : null;
+    member3 = team4 ? teamObject(ctx, team4) : null;
   }
   const role3 = actor3.actor_type === "RepositoryRole" ? actor3.actor_id : null;
   return {
     __typename: "RepositoryRulesetBypassActor",
     id: nodeId4("RepositoryRulesetBypassActor", `${ruleset4.id}:${index}`),
-    actor: member2,
+    actor: member3,
     bypassMode: actor3.bypass_mode.toUpperCase(),
     deployKey: actor3.actor_type === "DeployKey",
     organizationAdmin: actor3.actor_type === "OrganizationAdmin",
@@ -77738,9 +79778,11 @@ function repositoryObject(ctx, repo) {
     rebaseMergeAllowed: repo.allow_rebase_merge,
     mergeCommitAllowed: repo.allow_merge_commit,
     viewerCanAdminister: permission === "admin",
-    viewerPermission: PERMISSION2[permission] ?? null,
+    viewerPermission: PERMISSION3[permission] ?? null,
     ...protectionFields(ctx, repo),
-    ...rulesetFields(ctx, repo)
+    ...rulesetFields(ctx, repo),
+    ...labelFields(ctx, repo),
+    ...accessFields(ctx, repo)
   };
 }
 function visibleRepository2(ctx, owner, name2) {
@@ -77753,17 +79795,19 @@ function repositoryRoot(ctx) {
     repository: ({ owner, name: name2 }) => repositoryObject(ctx, visibleRepository2(ctx, owner, name2))
   };
 }
-var PERMISSION2;
+var PERMISSION3;
 var init_repository = __esm({
   "src/sandbox/github/graphql/resolvers/repository.ts"() {
     "use strict";
     init_context2();
     init_errors5();
     init_ids();
+    init_access2();
     init_actors2();
     init_branch_protection2();
+    init_labels2();
     init_rulesets();
-    PERMISSION2 = {
+    PERMISSION3 = {
       none: null,
       pull: "READ",
       triage: "TRIAGE",
@@ -77847,16 +79891,16 @@ import { readFileSync as readFileSync6 } from "node:fs";
 function githubSchema() {
   if (built2 === void 0) {
     const sdl = new URL("schema.graphql", import.meta.resolve("@octokit/graphql-schema"));
-    const document2 = (0, import_graphql6.parse)(readFileSync6(sdl, "utf8"), { noLocation: true });
-    built2 = (0, import_graphql6.buildASTSchema)(document2, { assumeValidSDL: true });
+    const document2 = (0, import_graphql8.parse)(readFileSync6(sdl, "utf8"), { noLocation: true });
+    built2 = (0, import_graphql8.buildASTSchema)(document2, { assumeValidSDL: true });
   }
   return built2;
 }
-var import_graphql6, built2;
+var import_graphql8, built2;
 var init_schema3 = __esm({
   "src/sandbox/github/graphql/schema.ts"() {
     "use strict";
-    import_graphql6 = __toESM(require_graphql2(), 1);
+    import_graphql8 = __toESM(require_graphql2(), 1);
   }
 });
 
@@ -77870,7 +79914,7 @@ function objectsIn(value2) {
 }
 function operationOf(document2, name2) {
   const operations = document2.definitions.filter(
-    (definition) => definition.kind === import_graphql7.Kind.OPERATION_DEFINITION
+    (definition) => definition.kind === import_graphql9.Kind.OPERATION_DEFINITION
   );
   if (typeof name2 === "string") {
     const named3 = operations.find((operation) => operation.name?.value === name2);
@@ -77887,12 +79931,12 @@ function runGraphql(request2) {
   const schema2 = githubSchema();
   let document2;
   try {
-    document2 = (0, import_graphql7.parse)(body2.query);
+    document2 = (0, import_graphql9.parse)(body2.query);
   } catch (error62) {
-    if (error62 instanceof import_graphql7.GraphQLError) return errorsOnly([githubError2(error62)]);
+    if (error62 instanceof import_graphql9.GraphQLError) return errorsOnly([githubError2(error62)]);
     throw error62;
   }
-  const invalid = (0, import_graphql7.validate)(schema2, document2);
+  const invalid = (0, import_graphql9.validate)(schema2, document2);
   if (invalid.length > 0) return errorsOnly(invalid.map(githubError2));
   const operation = operationOf(document2, body2.operationName);
   if (!("kind" in operation)) return errorsOnly([operation]);
@@ -77902,14 +79946,14 @@ function runGraphql(request2) {
     ]);
   }
   const given = body2.variables ?? {};
-  const coerced = (0, import_graphql7.getVariableValues)(
+  const coerced = (0, import_graphql9.getVariableValues)(
     schema2,
     operation.variableDefinitions ?? [],
     typeof given === "object" && given !== null ? given : {}
   );
   if (coerced.errors) return errorsOnly(coerced.errors.map(githubError2));
   const fragments = document2.definitions.filter(
-    (definition) => definition.kind === import_graphql7.Kind.FRAGMENT_DEFINITION
+    (definition) => definition.kind === import_graphql9.Kind.FRAGMENT_DEFINITION
   );
   const analysis = analyse(schema2, operation, fragments, coerced.coerced);
   if (analysis.overLimit) {
@@ -77930,18 +79974,18 @@ function runGraphql(request2) {
     caller: request2.caller,
     base: request2.base,
     rateLimit: () => {
-      const status = request2.budget.status();
+      const status3 = request2.budget.status();
       return {
         cost: analysis.cost,
-        limit: status.limit,
+        limit: status3.limit,
         nodeCount: analysis.nodes,
-        remaining: status.remaining,
-        resetAt: new Date(status.reset * 1e3).toISOString().replace(/\.\d{3}Z$/, "Z"),
-        used: status.used
+        remaining: status3.remaining,
+        resetAt: new Date(status3.reset * 1e3).toISOString().replace(/\.\d{3}Z$/, "Z"),
+        used: status3.used
       };
     }
   };
-  const result = (0, import_graphql7.execute)({
+  const result = (0, import_graphql9.execute)({
     schema: schema2,
     document: document2,
     operationName: typeof body2.operationName === "string" ? body2.operationName : void 0,
@@ -77973,11 +80017,11 @@ function runGraphql(request2) {
 function locationOf(token) {
   return { line: token?.line ?? 1, column: token?.column ?? 1 };
 }
-var import_graphql7, MS_PER_OBJECT, errorsOnly;
+var import_graphql9, MS_PER_OBJECT, errorsOnly;
 var init_executor = __esm({
   "src/sandbox/github/graphql/executor.ts"() {
     "use strict";
-    import_graphql7 = __toESM(require_graphql2(), 1);
+    import_graphql9 = __toESM(require_graphql2(), 1);
     init_analysis();
     init_errors5();
     init_node();
@@ -78079,7 +80123,7 @@ var init_invitations = __esm({
           if (!repo.invitations.has(id)) throw notFound();
           assertUnlocked(ctx, repo);
           repo.invitations.delete(id);
-          return noContent;
+          return noContent3;
         }
       }
     ];
@@ -78107,16 +80151,16 @@ function repoUrl(base, repo) {
   return `${base}/repos/${repo.owner.login}/${repo.name}`;
 }
 function labelsShape(base, repo, labels) {
-  return labels.map((label4) => labelShape(base, repo, label4));
+  return labels.map((label5) => labelShape(base, repo, label5));
 }
 function issueShape(ctx, value2) {
-  const repository3 = repoUrl(ctx.base, value2.repo);
-  const url2 = `${repository3}/issues/${value2.number}`;
+  const repository2 = repoUrl(ctx.base, value2.repo);
+  const url2 = `${repository2}/issues/${value2.number}`;
   return {
     id: value2.id,
     node_id: nodeId6("Issue", value2.id),
     url: url2,
-    repository_url: repository3,
+    repository_url: repository2,
     labels_url: `${url2}/labels{/name}`,
     comments_url: `${url2}/comments`,
     events_url: `${url2}/events`,
@@ -78143,7 +80187,7 @@ function issueShape(ctx, value2) {
     // GitHub marks an issue that is a pull request with links to it.
     ...value2.pull === void 0 ? {} : {
       pull_request: {
-        url: `${repository3}/pulls/${value2.number}`,
+        url: `${repository2}/pulls/${value2.number}`,
         html_url: `${ctx.base}/${value2.repo.owner.login}/${value2.repo.name}/pull/${value2.number}`,
         diff_url: `${ctx.base}/${value2.repo.owner.login}/${value2.repo.name}/pull/${value2.number}.diff`,
         patch_url: `${ctx.base}/${value2.repo.owner.login}/${value2.repo.name}/pull/${value2.number}.patch`,
@@ -78153,8 +80197,8 @@ function issueShape(ctx, value2) {
   };
 }
 function commentShape(ctx, value2) {
-  const repository3 = repoUrl(ctx.base, value2.issue.repo);
-  const url2 = `${repository3}/issues/comments/${value2.id}`;
+  const repository2 = repoUrl(ctx.base, value2.issue.repo);
+  const url2 = `${repository2}/issues/comments/${value2.id}`;
   return {
     id: value2.id,
     node_id: nodeId6("IssueComment", value2.id),
@@ -78164,7 +80208,7 @@ function commentShape(ctx, value2) {
     user: simpleUser(ctx.base, value2.user),
     created_at: value2.created_at,
     updated_at: value2.updated_at,
-    issue_url: `${repository3}/issues/${value2.issue.number}`,
+    issue_url: `${repository2}/issues/${value2.issue.number}`,
     author_association: association(value2.issue.repo, value2.user),
     reactions: reactions(url2)
   };
@@ -78402,7 +80446,7 @@ var init_issues2 = __esm({
           const comments = comment2.issue.comments;
           comments.splice(comments.indexOf(comment2), 1);
           ctx.world.issueComments.delete(comment2.id);
-          return noContent;
+          return noContent3;
         }
       }
     ];
@@ -78745,7 +80789,7 @@ var init_routes4 = __esm({
           for (const repo of ctx.world.repositoriesByOwner.get(org.account.login.toLowerCase()) ?? []) {
             repo.properties.delete(key);
           }
-          return noContent;
+          return noContent3;
         }
       },
       {
@@ -78796,7 +80840,7 @@ var init_routes4 = __esm({
           });
           const problems = setValues(org, repos, properties);
           if (problems.length > 0) throw ctx.invalid(problems, "CustomProperty");
-          return noContent;
+          return noContent3;
         }
       },
       {
@@ -78830,7 +80874,7 @@ var init_routes4 = __esm({
           }
           const problems = setValues(org, [repo], properties);
           if (problems.length > 0) throw ctx.invalid(problems, "CustomProperty");
-          return noContent;
+          return noContent3;
         }
       }
     ];
@@ -78860,10 +80904,10 @@ function side(ctx, repo, branch3) {
 function pullShape(ctx, pull, full) {
   const issue3 = pull.issue;
   const repo = issue3.repo;
-  const repository3 = repoUrl(ctx.base, repo);
-  const url2 = `${repository3}/pulls/${issue3.number}`;
+  const repository2 = repoUrl(ctx.base, repo);
+  const url2 = `${repository2}/pulls/${issue3.number}`;
   const html2 = `${ctx.base}/${repo.owner.login}/${repo.name}/pull/${issue3.number}`;
-  const issueUrl = `${repository3}/issues/${issue3.number}`;
+  const issueUrl = `${repository2}/issues/${issue3.number}`;
   const link = (href) => ({ href });
   const base = repo.branches.get(pull.base.ref);
   const simple = {
@@ -78876,9 +80920,9 @@ function pullShape(ctx, pull, full) {
     issue_url: issueUrl,
     commits_url: `${url2}/commits`,
     review_comments_url: `${url2}/comments`,
-    review_comment_url: `${repository3}/pulls/comments{/number}`,
+    review_comment_url: `${repository2}/pulls/comments{/number}`,
     comments_url: `${issueUrl}/comments`,
-    statuses_url: `${repository3}/statuses/${pull.head.sha}`,
+    statuses_url: `${repository2}/statuses/${pull.head.sha}`,
     number: issue3.number,
     state: issue3.state,
     locked: false,
@@ -78905,9 +80949,9 @@ function pullShape(ctx, pull, full) {
       issue: link(issueUrl),
       comments: link(`${issueUrl}/comments`),
       review_comments: link(`${url2}/comments`),
-      review_comment: link(`${repository3}/pulls/comments{/number}`),
+      review_comment: link(`${repository2}/pulls/comments{/number}`),
       commits: link(`${url2}/commits`),
-      statuses: link(`${repository3}/statuses/${pull.head.sha}`)
+      statuses: link(`${repository2}/statuses/${pull.head.sha}`)
     },
     author_association: association(repo, issue3.user),
     auto_merge: null,
@@ -79054,9 +81098,9 @@ function byFullName(a2, b2) {
   const right = `${b2.owner.login}/${b2.name}`.toLowerCase();
   return left < right ? -1 : left > right ? 1 : 0;
 }
-function affiliatedRepositories(world, user2, affiliation, visibility2) {
+function affiliatedRepositories(world, user2, affiliation, visibility3) {
   const tests = affiliation.flatMap((name2) => AFFILIATED[name2] ?? []);
-  return [...world.repositories.values()].filter((repo) => visibility2 === "all" || repo.private === (visibility2 === "private")).filter((repo) => tests.some((test) => test(repo, user2))).sort(byFullName);
+  return [...world.repositories.values()].filter((repo) => visibility3 === "all" || repo.private === (visibility3 === "private")).filter((repo) => tests.some((test) => test(repo, user2))).sort(byFullName);
 }
 function publicRepositories(world, account3, type) {
   const affiliation = USER_TYPES[type ?? "owner"] ?? USER_TYPES.owner;
@@ -79069,8 +81113,8 @@ function authenticatedRepositories(world, caller, query) {
     return affiliatedRepositories(world, caller, chosen.affiliation, chosen.visibility);
   }
   const affiliation = query.affiliation?.split(",").map((name2) => name2.trim()) ?? EVERY_AFFILIATION;
-  const visibility2 = ["public", "private"].includes(query.visibility ?? "") ? query.visibility : "all";
-  return affiliatedRepositories(world, caller, affiliation, visibility2);
+  const visibility3 = ["public", "private"].includes(query.visibility ?? "") ? query.visibility : "all";
+  return affiliatedRepositories(world, caller, affiliation, visibility3);
 }
 function installationRepositories(world, installation3) {
   const owned = world.repositoriesByOwner.get(installation3.account.login.toLowerCase()) ?? [];
@@ -79105,7 +81149,7 @@ var init_user_repos = __esm({
 });
 
 // src/sandbox/github/repositories.ts
-function listed2(ctx, repos, shape) {
+function listed3(ctx, repos, shape) {
   const page3 = paginate(ctx, repos, "github");
   return {
     status: 200,
@@ -79118,7 +81162,7 @@ function organizationRepositories(ctx) {
   if (!org) throw notFound();
   const all = ctx.world.repositoriesByOwner.get(org.account.login.toLowerCase()) ?? [];
   const visible = ctx.world.seesAllOf(org, ctx.caller) ? all : all.filter((repo) => ctx.world.can(repo, ctx.caller, "pull"));
-  return listed2(ctx, visible, minimalRepository);
+  return listed3(ctx, visible, minimalRepository);
 }
 function callerRepositories(ctx) {
   const found = authenticatedRepositories(ctx.world, requireCaller(ctx), {
@@ -79132,7 +81176,7 @@ function callerRepositories(ctx) {
       "Repository"
     );
   }
-  return listed2(ctx, found, repository);
+  return listed3(ctx, found, repository);
 }
 function installationListing(ctx) {
   const installation3 = requireCaller(ctx).installation;
@@ -79163,7 +81207,7 @@ var init_repositories = __esm({
       {
         method: "GET",
         pattern: "/repos/:owner/:repo",
-        handler: (ctx) => ok(fullRepository(ctx.base, ctx.world, visibleRepository(ctx), ctx.caller))
+        handler: (ctx) => ok(fullRepository2(ctx.base, ctx.world, visibleRepository(ctx), ctx.caller))
       },
       {
         method: "GET",
@@ -79199,7 +81243,7 @@ var init_repositories = __esm({
           const account3 = ctx.world.account(ctx.params.user ?? "");
           if (!account3) throw notFound();
           const found = publicRepositories(ctx.world, account3, ctx.query.get("type"));
-          return listed2(ctx, found, minimalRepository);
+          return listed3(ctx, found, minimalRepository);
         }
       },
       {
@@ -79228,7 +81272,7 @@ function targetFilter(ctx) {
   const wanted = new Set(given.split(",").map((value2) => value2.trim()));
   return (ruleset4) => wanted.has(ruleset4.target);
 }
-function listed3(ctx, rulesets) {
+function listed4(ctx, rulesets) {
   const page3 = paginate(ctx, rulesets.filter(targetFilter(ctx)), "github");
   return {
     status: 200,
@@ -79285,7 +81329,7 @@ var init_routes5 = __esm({
         pattern: "/repos/:owner/:repo/rulesets",
         handler: (ctx) => {
           const repo = visibleRepository(ctx);
-          return listed3(ctx, rulesetsOf(repo, includesParents(ctx)));
+          return listed4(ctx, rulesetsOf(repo, includesParents(ctx)));
         }
       },
       {
@@ -79328,7 +81372,7 @@ var init_routes5 = __esm({
           const current = ownRuleset(ctx, repo.rulesets);
           assertUnlocked(ctx, repo);
           repo.rulesets.delete(current.id);
-          return noContent;
+          return noContent3;
         }
       },
       {
@@ -79343,7 +81387,7 @@ var init_routes5 = __esm({
       {
         method: "GET",
         pattern: "/orgs/:org/rulesets",
-        handler: (ctx) => listed3(ctx, [...administeredOrganization(ctx).rulesets.values()])
+        handler: (ctx) => listed4(ctx, [...administeredOrganization(ctx).rulesets.values()])
       },
       {
         method: "POST",
@@ -79380,7 +81424,474 @@ var init_routes5 = __esm({
         handler: (ctx) => {
           const org = administeredOrganization(ctx);
           org.rulesets.delete(ownRuleset(ctx, org.rulesets).id);
-          return noContent;
+          return noContent3;
+        }
+      }
+    ];
+  }
+});
+
+// src/sandbox/github/settings/names.ts
+function refusedName(name2) {
+  if (/^[A-Za-z0-9._-]{1,100}$/.test(name2) && name2 !== "." && name2 !== "..") return void 0;
+  return `name: ${JSON.stringify(name2)} is not a repository name (letters, digits, ".", "-" and "_")`;
+}
+function nameTaken(world, owner, name2) {
+  return world.repository(owner.login, name2) !== void 0;
+}
+var init_names2 = __esm({
+  "src/sandbox/github/settings/names.ts"() {
+    "use strict";
+  }
+});
+
+// src/sandbox/github/settings/edit.ts
+function commitMessageProblems2(repo, body2) {
+  const problems = [];
+  for (const { title, message, pairs } of Object.values(COMMIT_MESSAGE_PAIRS2)) {
+    if (body2[title] === void 0 && body2[message] === void 0) continue;
+    if (body2[title] === void 0) {
+      problems.push(`${title} is required when using ${message}`);
+      continue;
+    }
+    const pair = `${String(body2[title] ?? repo[title])}/${String(body2[message] ?? repo[message])}`;
+    if (!pairs.includes(pair)) {
+      problems.push(
+        `${title} ${String(body2[title] ?? repo[title])} cannot be used with ${message} ${String(body2[message] ?? repo[message])}`
+      );
+    }
+  }
+  return problems;
+}
+function defaultBranchProblem(repo, branch3) {
+  if (typeof branch3 !== "string" || branch3 === repo.default_branch) return void 0;
+  if (repo.branches.size === 0) {
+    return "Cannot update default branch for an empty repository. Please init the repository and push first.";
+  }
+  return repo.branches.has(branch3) ? void 0 : `default_branch: branch ${branch3} does not exist`;
+}
+function securityProblems(repo, security) {
+  if (security === null || security === void 0) return [];
+  const problems = [];
+  for (const feature2 of SECURITY_FEATURES2) {
+    const status3 = security[feature2]?.status;
+    if (status3 !== void 0 && status3 !== "enabled" && status3 !== "disabled") {
+      problems.push(
+        `security_and_analysis.${feature2}.status: can be enabled or disabled, got ${JSON.stringify(status3)}`
+      );
+    }
+  }
+  for (const reviewer2 of security.secret_scanning_delegated_bypass_options?.reviewers ?? []) {
+    const team4 = repo.org === null ? void 0 : [...repo.org.teams.values()].find((found) => found.id === reviewer2.reviewer_id);
+    if (reviewer2.reviewer_type === "TEAM" && team4 === void 0) {
+      problems.push(
+        `secret_scanning_delegated_bypass_options: team ${reviewer2.reviewer_id} is not a team of ${repo.owner.login}`
+      );
+    }
+  }
+  return problems;
+}
+function problemsOf(ctx, repo, body2) {
+  const problems = [...commitMessageProblems2(repo, body2)];
+  const branch3 = defaultBranchProblem(repo, body2.default_branch);
+  if (branch3 !== void 0) problems.push(branch3);
+  problems.push(
+    ...securityProblems(repo, body2.security_and_analysis)
+  );
+  if (typeof body2.name === "string" && body2.name.toLowerCase() !== repo.name.toLowerCase()) {
+    const refused2 = refusedName(body2.name) ?? (nameTaken(ctx.world, repo.owner, body2.name) ? "name already exists on this account" : void 0);
+    if (refused2 !== void 0) problems.push(refused2);
+  }
+  return problems;
+}
+function privateAfter(repo, body2) {
+  if (body2.visibility !== void 0) return body2.visibility === "private";
+  if (body2.private !== void 0) return body2.private === true;
+  return repo.private;
+}
+function applySecurity(repo, security) {
+  for (const feature2 of SECURITY_FEATURES2) {
+    const status3 = security[feature2]?.status;
+    if (status3 === "enabled" || status3 === "disabled") repo.security[feature2] = status3;
+  }
+  const reviewers = security.secret_scanning_delegated_bypass_options?.reviewers;
+  if (reviewers !== void 0) {
+    repo.bypassReviewers = reviewers.map((reviewer2) => ({
+      reviewer_id: reviewer2.reviewer_id,
+      reviewer_type: reviewer2.reviewer_type,
+      mode: reviewer2.mode ?? "ALWAYS"
+    }));
+  }
+}
+function applyBody(world, repo, body2, now) {
+  if (typeof body2.description === "string")
+    repo.description = body2.description === "" ? null : body2.description;
+  if (typeof body2.homepage === "string")
+    repo.homepage = body2.homepage === "" ? null : body2.homepage;
+  for (const flag4 of [...FLAGS3, ...MERGE_FLAGS]) {
+    if (typeof body2[flag4] === "boolean") repo[flag4] = body2[flag4];
+  }
+  for (const { title, message } of Object.values(COMMIT_MESSAGE_PAIRS2)) {
+    if (body2[title] !== void 0) repo[title] = body2[title];
+    if (body2[message] !== void 0) repo[message] = body2[message];
+  }
+  if (typeof body2.default_branch === "string") repo.default_branch = body2.default_branch;
+  const wasPrivate = repo.private;
+  repo.private = privateAfter(repo, body2);
+  if (repo.private && !wasPrivate) repo.private_vulnerability_reporting = false;
+  const security = body2.security_and_analysis;
+  if (security) applySecurity(repo, security);
+  if (typeof body2.archived === "boolean") repo.archived = body2.archived;
+  if (typeof body2.name === "string" && body2.name !== repo.name)
+    world.renameRepository(repo, body2.name);
+  repo.updated_at = isoTime(now);
+}
+function editRepository(ctx, repo, body2) {
+  const problems = problemsOf(ctx, repo, body2);
+  if (problems.length > 0) throw ctx.invalid(problems, "Repository");
+  applyBody(ctx.world, repo, body2, ctx.now());
+}
+var FLAGS3, MERGE_FLAGS, COMMIT_MESSAGE_PAIRS2;
+var init_edit = __esm({
+  "src/sandbox/github/settings/edit.ts"() {
+    "use strict";
+    init_http_support();
+    init_world();
+    init_names2();
+    FLAGS3 = [
+      "has_issues",
+      "has_projects",
+      "has_wiki",
+      "is_template",
+      "allow_forking",
+      "allow_auto_merge",
+      "delete_branch_on_merge",
+      "allow_update_branch",
+      "web_commit_signoff_required"
+    ];
+    MERGE_FLAGS = ["allow_squash_merge", "allow_rebase_merge", "allow_merge_commit"];
+    COMMIT_MESSAGE_PAIRS2 = {
+      squash: {
+        title: "squash_merge_commit_title",
+        message: "squash_merge_commit_message",
+        pairs: [
+          "COMMIT_OR_PR_TITLE/COMMIT_MESSAGES",
+          "PR_TITLE/BLANK",
+          "PR_TITLE/COMMIT_MESSAGES",
+          "PR_TITLE/PR_BODY"
+        ]
+      },
+      merge: {
+        title: "merge_commit_title",
+        message: "merge_commit_message",
+        pairs: ["MERGE_MESSAGE/PR_TITLE", "PR_TITLE/BLANK", "PR_TITLE/PR_BODY"]
+      }
+    };
+  }
+});
+
+// src/sandbox/github/settings/create.ts
+function nameExists(documentation) {
+  return new HttpError({
+    status: 422,
+    body: {
+      message: "Repository creation failed.",
+      errors: [
+        {
+          resource: "Repository",
+          code: "custom",
+          field: "name",
+          message: "name already exists on this account"
+        }
+      ],
+      documentation_url: documentation
+    }
+  });
+}
+function createRepository(ctx, owner, org, body2, documentation) {
+  const name2 = String(body2.name);
+  const refused2 = refusedName(name2);
+  if (refused2 !== void 0) throw ctx.invalid([refused2], "Repository");
+  if (nameTaken(ctx.world, owner, name2)) throw nameExists(documentation);
+  const world = ctx.world;
+  const stamp = isoTime(ctx.now());
+  let id = 1;
+  for (const known of world.repositoriesById.keys()) id = Math.max(id, known + 1);
+  const repo = {
+    id,
+    name: name2,
+    owner,
+    org,
+    private: body2.visibility === void 0 ? body2.private === true : body2.visibility === "private",
+    description: null,
+    homepage: null,
+    default_branch: "main",
+    has_issues: true,
+    has_projects: true,
+    has_wiki: true,
+    has_discussions: body2.has_discussions === true,
+    is_template: false,
+    allow_forking: true,
+    allow_squash_merge: true,
+    allow_rebase_merge: true,
+    allow_merge_commit: true,
+    allow_auto_merge: false,
+    delete_branch_on_merge: false,
+    allow_update_branch: false,
+    web_commit_signoff_required: false,
+    squash_merge_commit_title: "COMMIT_OR_PR_TITLE",
+    squash_merge_commit_message: "COMMIT_MESSAGES",
+    merge_commit_title: "MERGE_MESSAGE",
+    merge_commit_message: "PR_TITLE",
+    archived: false,
+    topics: [],
+    security: Object.fromEntries(
+      SECURITY_FEATURES2.map((feature2) => [feature2, "disabled"])
+    ),
+    bypassReviewers: [],
+    vulnerability_alerts: false,
+    automated_security_fixes: false,
+    private_vulnerability_reporting: false,
+    created_at: stamp,
+    updated_at: stamp,
+    ...emptyRecords(),
+    // Actions on with GitHub's default policy and an empty store, as a seeded repository starts.
+    actions: { enabled: true, ...defaultPolicy(), access_level: "none" },
+    store: emptyStore()
+  };
+  for (const label5 of DEFAULT_LABELS) addLabel(world, repo, { ...label5, default: true });
+  if (body2.auto_init === true) {
+    repo.branches.set("main", {
+      name: "main",
+      sha: `${id.toString(16).padStart(40, "0")}`,
+      protection: null
+    });
+  }
+  const settings = Object.fromEntries(
+    Object.entries(body2).filter(([key]) => !CREATION_ONLY.has(key))
+  );
+  editRepository(ctx, repo, settings);
+  world.addRepository(repo);
+  return repo;
+}
+var CREATION_ONLY;
+var init_create2 = __esm({
+  "src/sandbox/github/settings/create.ts"() {
+    "use strict";
+    init_actions2();
+    init_http_support();
+    init_world();
+    init_labels();
+    init_edit();
+    init_names2();
+    CREATION_ONLY = /* @__PURE__ */ new Set(["name", "visibility", "private", "auto_init"]);
+  }
+});
+
+// src/sandbox/github/settings/routes.ts
+function writable2(ctx) {
+  const { repo } = adminRepository(ctx);
+  assertUnlocked(ctx, repo);
+  return repo;
+}
+function topicProblems(names) {
+  const problems = names.filter((name2) => !TOPIC2.test(name2)).map(
+    (name2) => `${JSON.stringify(name2)} is not a valid topic: topics must start with a lowercase letter or number, consist of 50 characters or less, and can include hyphens`
+  );
+  if (new Set(names).size > MAX_TOPICS)
+    problems.push(`a repository has at most ${MAX_TOPICS} topics`);
+  return problems;
+}
+function needsAlerts(ctx, repo) {
+  if (repo.vulnerability_alerts) return;
+  throw new HttpError({
+    status: 422,
+    body: {
+      message: "Vulnerability alerts must be enabled to configure automated security fixes.",
+      documentation_url: documentationUrl(
+        `${ctx.method} /repos/{owner}/{repo}/automated-security-fixes`
+      )
+    }
+  });
+}
+function reportingRepository(ctx, write) {
+  const repo = write ? writable2(ctx) : adminRepository(ctx).repo;
+  if (repo.private) throw notFound();
+  return repo;
+}
+function touched(ctx, repo) {
+  repo.updated_at = isoTime(ctx.now());
+}
+function renameBranch(ctx) {
+  const repo = writable2(ctx);
+  const branch3 = branchOf(ctx, repo);
+  const body2 = ctx.json();
+  const name2 = String(body2.new_name);
+  if (repo.branches.has(name2)) throw ctx.invalid([`Branch ${name2} already exists`], "Branch");
+  repo.branches.delete(branch3.name);
+  const renamed = { ...branch3, name: name2 };
+  repo.branches.set(name2, renamed);
+  if (repo.default_branch === branch3.name) repo.default_branch = name2;
+  touched(ctx, repo);
+  return ok(branchWithProtection(ctx.base, repo, name2), 201);
+}
+var TOPIC2, MAX_TOPICS, NOT_ENABLED, toggleRoutes, settingsRoutes;
+var init_routes6 = __esm({
+  "src/sandbox/github/settings/routes.ts"() {
+    "use strict";
+    init_http_support();
+    init_request_rules();
+    init_repo_access();
+    init_shapes();
+    init_create2();
+    init_edit();
+    TOPIC2 = /^[a-z0-9][a-z0-9-]{0,49}$/;
+    MAX_TOPICS = 20;
+    NOT_ENABLED = { status: 404 };
+    toggleRoutes = [
+      {
+        method: "GET",
+        pattern: "/repos/:owner/:repo/vulnerability-alerts",
+        // "204 Response if repository is enabled with vulnerability alerts", "404 Not Found if …not",
+        // both published without a body.
+        handler: (ctx) => adminRepository(ctx).repo.vulnerability_alerts ? noContent3 : NOT_ENABLED
+      },
+      {
+        method: "PUT",
+        pattern: "/repos/:owner/:repo/vulnerability-alerts",
+        operation: "PUT /repos/{owner}/{repo}/vulnerability-alerts",
+        handler: (ctx) => {
+          const repo = writable2(ctx);
+          repo.vulnerability_alerts = true;
+          touched(ctx, repo);
+          return noContent3;
+        }
+      },
+      {
+        method: "DELETE",
+        pattern: "/repos/:owner/:repo/vulnerability-alerts",
+        operation: "DELETE /repos/{owner}/{repo}/vulnerability-alerts",
+        handler: (ctx) => {
+          const repo = writable2(ctx);
+          repo.vulnerability_alerts = false;
+          repo.automated_security_fixes = false;
+          touched(ctx, repo);
+          return noContent3;
+        }
+      },
+      {
+        method: "GET",
+        pattern: "/repos/:owner/:repo/automated-security-fixes",
+        // "404 Not Found if Dependabot is not enabled for the repository" (its alerts are off),
+        // published without a body.
+        handler: (ctx) => {
+          const repo = adminRepository(ctx).repo;
+          if (!repo.vulnerability_alerts) return NOT_ENABLED;
+          return ok({ enabled: repo.automated_security_fixes, paused: false });
+        }
+      },
+      ...["PUT", "DELETE"].map((method) => ({
+        method,
+        pattern: "/repos/:owner/:repo/automated-security-fixes",
+        operation: `${method} /repos/{owner}/{repo}/automated-security-fixes`,
+        handler: (ctx) => {
+          const repo = writable2(ctx);
+          needsAlerts(ctx, repo);
+          repo.automated_security_fixes = method === "PUT";
+          touched(ctx, repo);
+          return noContent3;
+        }
+      })),
+      {
+        method: "GET",
+        pattern: "/repos/:owner/:repo/private-vulnerability-reporting",
+        handler: (ctx) => ok({ enabled: reportingRepository(ctx, false).private_vulnerability_reporting })
+      },
+      ...["PUT", "DELETE"].map((method) => ({
+        method,
+        pattern: "/repos/:owner/:repo/private-vulnerability-reporting",
+        operation: `${method} /repos/{owner}/{repo}/private-vulnerability-reporting`,
+        handler: (ctx) => {
+          const repo = reportingRepository(ctx, true);
+          repo.private_vulnerability_reporting = method === "PUT";
+          touched(ctx, repo);
+          return noContent3;
+        }
+      }))
+    ];
+    settingsRoutes = [
+      {
+        method: "PATCH",
+        pattern: "/repos/:owner/:repo",
+        operation: "PATCH /repos/{owner}/{repo}",
+        handler: (ctx) => {
+          const repo = writable2(ctx);
+          editRepository(ctx, repo, ctx.json());
+          return ok(fullRepository2(ctx.base, ctx.world, repo, ctx.caller));
+        }
+      },
+      {
+        method: "GET",
+        pattern: "/repos/:owner/:repo/topics",
+        handler: (ctx) => ok({ names: adminRepository(ctx).repo.topics })
+      },
+      {
+        method: "PUT",
+        pattern: "/repos/:owner/:repo/topics",
+        operation: "PUT /repos/{owner}/{repo}/topics",
+        handler: (ctx) => {
+          const repo = writable2(ctx);
+          const names = ctx.json().names;
+          const problems = topicProblems(names);
+          if (problems.length > 0) throw ctx.invalid(problems, "Repository");
+          repo.topics = [...new Set(names)];
+          touched(ctx, repo);
+          return ok({ names: repo.topics });
+        }
+      },
+      ...toggleRoutes,
+      {
+        method: "POST",
+        pattern: "/repos/:owner/:repo/branches/*branch/rename",
+        operation: "POST /repos/{owner}/{repo}/branches/{branch}/rename",
+        handler: renameBranch
+      },
+      {
+        method: "POST",
+        pattern: "/orgs/:org/repos",
+        operation: "POST /orgs/{org}/repos",
+        handler: (ctx) => {
+          const org = ctx.world.organizations.get((ctx.params.org ?? "").toLowerCase());
+          if (org === void 0) throw notFound();
+          if (!ctx.world.administers(org, requireCaller(ctx))) {
+            throw forbidden(
+              "You need admin access to the organization before adding a repository to it."
+            );
+          }
+          const repo = createRepository(
+            ctx,
+            org.account,
+            org,
+            ctx.json(),
+            documentationUrl("POST /orgs/{org}/repos")
+          );
+          return ok(fullRepository2(ctx.base, ctx.world, repo, ctx.caller), 201);
+        }
+      },
+      {
+        method: "POST",
+        pattern: "/user/repos",
+        operation: "POST /user/repos",
+        handler: (ctx) => {
+          const caller = requireCaller(ctx);
+          const repo = createRepository(
+            ctx,
+            caller,
+            null,
+            ctx.json(),
+            documentationUrl("POST /user/repos")
+          );
+          return ok(fullRepository2(ctx.base, ctx.world, repo, ctx.caller), 201);
         }
       }
     ];
@@ -79437,13 +81948,13 @@ var init_shapes3 = __esm({
 function collaboratorsOf(ctx, repo, affiliation) {
   const { world } = ctx;
   const org = repo.org;
-  const member2 = (user2) => org !== null && (org.owners.has(user2.id) || org.members.has(user2.id));
+  const member3 = (user2) => org !== null && (org.owners.has(user2.id) || org.members.has(user2.id));
   const users2 = [];
   if (affiliation === "direct" || affiliation === "outside") {
     for (const id of repo.collaborators.keys()) {
       const user2 = world.accountsById.get(id);
       if (user2 === void 0) continue;
-      if (affiliation === "outside" && member2(user2)) continue;
+      if (affiliation === "outside" && member3(user2)) continue;
       users2.push(user2);
     }
   } else {
@@ -79502,7 +82013,7 @@ function teamsOf(repo) {
   });
 }
 var PREDEFINED_ROLES, SECURITY_MANAGER2, accessRoutes;
-var init_routes6 = __esm({
+var init_routes7 = __esm({
   "src/sandbox/github/access/routes.ts"() {
     "use strict";
     init_http_support();
@@ -79565,8 +82076,8 @@ var init_routes6 = __esm({
           const role3 = requestedRole(ctx, repo.org, "Repository");
           assertUnlocked(ctx, repo);
           const org = repo.org;
-          const member2 = org !== null && (org.owners.has(user2.id) || org.members.has(user2.id));
-          if (member2 && org.basePermission !== "none" && !levelAtLeast(role3, org.basePermission)) {
+          const member3 = org !== null && (org.owners.has(user2.id) || org.members.has(user2.id));
+          if (member3 && org.basePermission !== "none" && !levelAtLeast(role3, org.basePermission)) {
             throw ctx.invalid(
               [
                 `Cannot assign ${user2.login} permission of ${typeof role3 === "string" ? role3 : role3.name}`
@@ -79574,9 +82085,9 @@ var init_routes6 = __esm({
               "Repository"
             );
           }
-          if (member2 || repo.collaborators.has(user2.id)) {
+          if (member3 || repo.collaborators.has(user2.id)) {
             repo.collaborators.set(user2.id, role3);
-            return noContent;
+            return noContent3;
           }
           const now = isoTime(ctx.now());
           const open2 = pendingInvitation(repo, user2);
@@ -79613,7 +82124,7 @@ var init_routes6 = __esm({
           }
           assertUnlocked(ctx, repo);
           repo.collaborators.delete(user2.id);
-          return noContent;
+          return noContent3;
         }
       },
       {
@@ -79634,6 +82145,32 @@ var init_routes6 = __esm({
         }
       },
       {
+        method: "GET",
+        pattern: "/orgs/:org/teams/:team_slug/repos",
+        handler: (ctx) => {
+          const org = memberOrganization(ctx);
+          const found = visibleTeam(ctx, org);
+          const caller = requireCaller(ctx);
+          const granted = (repo) => {
+            let best;
+            for (let at2 = found; at2 !== null; at2 = at2.parent) {
+              const own2 = repo.teamAccess.get(at2.id);
+              if (own2 !== void 0) best = best === void 0 ? own2 : higherRole(best, own2);
+            }
+            return best;
+          };
+          const repos = [...ctx.world.repositories.values()].filter((repo) => granted(repo) !== void 0 && ctx.world.can(repo, caller, "pull")).sort((a2, b2) => a2.id - b2.id);
+          return pageReply(ctx, repos, (repo) => {
+            const role3 = granted(repo);
+            return {
+              ...minimalRepository(ctx.base, ctx.world, repo, caller),
+              permissions: permissionFlags(role3),
+              role_name: roleName(role3)
+            };
+          });
+        }
+      },
+      {
         method: "PUT",
         pattern: "/orgs/:org/teams/:team_slug/repos/:owner/:repo",
         operation: "PUT /orgs/{org}/teams/{team_slug}/repos/{owner}/{repo}",
@@ -79650,7 +82187,7 @@ var init_routes6 = __esm({
           const role3 = requestedRole(ctx, org, "Team");
           assertUnlocked(ctx, repo);
           repo.teamAccess.set(found.id, role3);
-          return noContent;
+          return noContent3;
         }
       },
       {
@@ -79666,7 +82203,7 @@ var init_routes6 = __esm({
           }
           assertUnlocked(ctx, repo);
           repo.teamAccess.delete(found.id);
-          return noContent;
+          return noContent3;
         }
       },
       {
@@ -79884,7 +82421,7 @@ function membersOf(ctx, value2) {
   });
 }
 var teamRoutes;
-var init_routes7 = __esm({
+var init_routes8 = __esm({
   "src/sandbox/github/team/routes.ts"() {
     "use strict";
     init_http_support();
@@ -80007,7 +82544,7 @@ var init_routes7 = __esm({
               repo.teamAccess.delete(gone.id);
             }
           }
-          return noContent;
+          return noContent3;
         }
       },
       {
@@ -80016,10 +82553,10 @@ var init_routes7 = __esm({
         handler: (ctx) => {
           const { team: found } = teamInPath(ctx);
           const role3 = ctx.query.get("role") ?? "all";
-          const listed4 = membersOf(ctx, found).filter((item) => role3 === "all" || item.role === role3);
+          const listed5 = membersOf(ctx, found).filter((item) => role3 === "all" || item.role === role3);
           return pageReply(
             ctx,
-            listed4,
+            listed5,
             ({ user: user2, role: held, inherited }) => teamMember(ctx.base, user2, held, inherited)
           );
         }
@@ -80074,7 +82611,7 @@ var init_routes7 = __esm({
           if (user2 === void 0) throw notFound();
           assertManages(ctx, org, found, caller);
           if (!found.members.delete(user2.id) && !found.pending.delete(user2.id)) throw notFound();
-          return noContent;
+          return noContent3;
         }
       }
     ];
@@ -80238,13 +82775,13 @@ function routesFor(prefix, template, find, ownFields) {
         const current = hookOf(ctx, owner);
         owner.assertWritable();
         owner.hooks.delete(current.id);
-        return noContent;
+        return noContent3;
       }
     }
   ];
 }
 var CONTENT_TYPES, hookRoutes;
-var init_routes8 = __esm({
+var init_routes9 = __esm({
   "src/sandbox/github/webhooks/routes.ts"() {
     "use strict";
     init_config2();
@@ -80266,6 +82803,7 @@ var init_routes8 = __esm({
 function githubRoutes(options) {
   return [
     ...branchProtectionRoutes,
+    ...settingsRoutes,
     ...repositoryRoutes2,
     ...invitationRoutes,
     ...hookRoutes,
@@ -80315,6 +82853,7 @@ var init_github = __esm({
     init_routes6();
     init_routes7();
     init_routes8();
+    init_routes9();
   }
 });
 
@@ -80807,6 +83346,23 @@ var init_installation_access = __esm({
       "GET /repos/:owner/:repo": [{ metadata: "read" }],
       "GET /orgs/:org/repos": [{ metadata: "read" }],
       "GET /users/:user/repos": [{ metadata: "read" }],
+      "PATCH /repos/:owner/:repo": [{ administration: "write" }],
+      "GET /repos/:owner/:repo/topics": [{ metadata: "read" }],
+      "PUT /repos/:owner/:repo/topics": [{ administration: "write" }],
+      "GET /repos/:owner/:repo/vulnerability-alerts": [{ administration: "read" }],
+      "PUT /repos/:owner/:repo/vulnerability-alerts": [{ administration: "write" }],
+      "DELETE /repos/:owner/:repo/vulnerability-alerts": [{ administration: "write" }],
+      "GET /repos/:owner/:repo/automated-security-fixes": [{ administration: "read" }],
+      "PUT /repos/:owner/:repo/automated-security-fixes": [{ administration: "write" }],
+      "DELETE /repos/:owner/:repo/automated-security-fixes": [{ administration: "write" }],
+      "GET /repos/:owner/:repo/private-vulnerability-reporting": [{ administration: "read" }],
+      "PUT /repos/:owner/:repo/private-vulnerability-reporting": [{ administration: "write" }],
+      "DELETE /repos/:owner/:repo/private-vulnerability-reporting": [{ administration: "write" }],
+      // The default branch's rename takes administration write ("To rename the default branch … GitHub
+      // Apps must have the administration:write repository permission", the operation's page); any
+      // other branch's, contents write.
+      "POST /repos/:owner/:repo/branches/*branch/rename": [{ administration: "write" }],
+      "POST /orgs/:org/repos": [{ administration: "write" }],
       "GET /repos/:owner/:repo/branches": [{ contents: "read" }],
       "GET /repos/:owner/:repo/branches/*branch": [{ contents: "read" }],
       "GET /repos/:owner/:repo/branches/*branch/protection": [{ administration: "read" }],
@@ -81012,6 +83568,60 @@ var init_installation_access = __esm({
       body: { message: "Resource not accessible by integration", documentation_url: DOCS }
     };
     NOT_FOUND = { status: 404, body: { message: "Not Found", documentation_url: DOCS } };
+  }
+});
+
+// src/sandbox/core/read-only.ts
+function archivedRefusal(method, match, body2, world, caller) {
+  if (method === "GET" || match.route.family !== "github") return void 0;
+  const { owner, repo: name2 } = match.params;
+  if (owner === void 0 || name2 === void 0) return void 0;
+  const repo = world.repository(owner, name2);
+  if (repo === void 0 || !repo.archived || !world.can(repo, caller, "pull")) return void 0;
+  if (unarchives(method, match, body2)) return void 0;
+  return {
+    status: 403,
+    body: { message: "Repository was archived so is read-only.", documentation_url: DOCS }
+  };
+}
+function unarchives(method, match, body2) {
+  if (method !== "PATCH" || match.route.pattern !== "/repos/:owner/:repo") return false;
+  try {
+    return body2().archived === false;
+  } catch {
+    return false;
+  }
+}
+var init_read_only = __esm({
+  "src/sandbox/core/read-only.ts"() {
+    "use strict";
+    init_http_support();
+  }
+});
+
+// src/sandbox/core/renamed.ts
+function renamedRedirect(method, url2, segments, world, base) {
+  const [head, owner, name2, ...rest] = segments;
+  if (head !== "repos" || owner === void 0 || name2 === void 0) return void 0;
+  const repo = world.renamedFrom(owner, name2);
+  if (repo === void 0) return void 0;
+  const path = ["", "repositories", String(repo.id), ...rest.map(encodeURIComponent)].join("/");
+  const location = `${base}${path}${url2.search}`;
+  const permanent = method === "GET";
+  return {
+    status: permanent ? 301 : 307,
+    body: {
+      message: permanent ? "Moved Permanently" : "Temporary Redirect",
+      url: location,
+      documentation_url: DOCS
+    },
+    headers: { Location: location }
+  };
+}
+var init_renamed = __esm({
+  "src/sandbox/core/renamed.ts"() {
+    "use strict";
+    init_http_support();
   }
 });
 
@@ -81329,13 +83939,18 @@ function createRequestHandler(pipeline) {
           return;
         }
       }
+      const moved = segments === void 0 ? void 0 : renamedRedirect(method, url2, segments, world, pipeline.base());
+      if (moved !== void 0) {
+        reply(moved);
+        return;
+      }
       if (!("route" in match)) {
         reply(notFoundReply(family, match.methodMismatch));
         return;
       }
       const access2 = principal2.kind === "installation" ? installationAccess(principal2.installation, method, match, world) : void 0;
       const refusal = access2 !== void 0 ? access2.refusal : principal2.kind === "app" ? appJwtRefusal(match) : void 0;
-      const handled = refusal ?? dispatch(req, method, url2, match, body2.bytes, caller, app3, rateKey);
+      const handled = refusal ?? archivedRefusal(method, match, () => parseJson(body2.bytes, family), world, caller) ?? dispatch(req, method, url2, match, body2.bytes, caller, app3, rateKey);
       const accepted = access2?.accepted;
       const answer = accepted === void 0 ? handled : {
         ...handled,
@@ -81377,6 +83992,8 @@ var init_server = __esm({
     init_installation_access();
     init_rate_limits();
     init_id_paths();
+    init_read_only();
+    init_renamed();
     init_request_rules();
     init_secret_digests();
     init_stats();
@@ -81517,7 +84134,7 @@ var init_sandbox = __esm({
 import { setMaxListeners } from "node:events";
 import { resolve as resolve6 } from "node:path";
 function connectionHelp(except = []) {
-  return CONNECTION_HELP.filter(([flag3]) => !except.includes(flag3)).map(([, line]) => `${line}
+  return CONNECTION_HELP.filter(([flag4]) => !except.includes(flag4)).map(([, line]) => `${line}
 `).join("");
 }
 function configPaths(flags9) {
@@ -81871,6 +84488,65 @@ ${describeMatches(await entryMatches(state, session.readers))}`);
   }
 });
 
+// src/engine/archived.ts
+function withArchivedPolicy(changes, input2) {
+  const { location, policy: policy2, scope } = input2;
+  if (location.kind !== "found" || !location.archived) return changes;
+  const pending = new Set(changes.filter((change) => sends(change)));
+  if ([...pending].some((change) => change.step === "unarchive")) return changes;
+  if (policy2 === "unarchive") {
+    const [unarchive, rearchive] = input2.around(pending.size);
+    return [unarchive, ...changes, rearchive];
+  }
+  return changes.map((change) => pending.has(change) ? notApplied(change, scope) : change);
+}
+function sends(change) {
+  return change.requests.length > 0 && change.error === void 0;
+}
+function notApplied(change, scope) {
+  const { requests: _requests, step: _step, gate: _gate, ...rest } = change;
+  return {
+    ...rest,
+    action: "report",
+    requests: [],
+    not_applied: "archived",
+    findings: [
+      ...change.findings ?? [],
+      `not applied: archived — ${scope} is archived and stays so (archived_repositories: skip), so this ${change.action} is not sent`
+    ]
+  };
+}
+function archivedNotApplied(changes) {
+  return changes.filter((change) => change.not_applied === "archived");
+}
+var init_archived = __esm({
+  "src/engine/archived.ts"() {
+    "use strict";
+  }
+});
+
+// src/cli/lifecycle-flags.ts
+function allowedGates(values3) {
+  return [
+    ...values3["allow-visibility"] === true ? ["visibility"] : [],
+    ...values3["allow-create"] === true ? ["create"] : []
+  ];
+}
+function archivedCause(plan4) {
+  const skipped = archivedNotApplied(plan4.changes);
+  const [first] = skipped;
+  if (first === void 0) return void 0;
+  const more = skipped.length > 1 ? `, and ${skipped.length - 1} more` : "";
+  return `${plural2(skipped.length, "change")} not applied: archived (--fail-on-archived): ${first.address}${more}`;
+}
+var init_lifecycle_flags = __esm({
+  "src/cli/lifecycle-flags.ts"() {
+    "use strict";
+    init_archived();
+    init_wording();
+  }
+});
+
 // src/core/budget.ts
 function leastTime(budget) {
   const limits = PUBLISHED_LIMITS;
@@ -81950,7 +84626,7 @@ var init_budget2 = __esm({
 });
 
 // src/core/plan-file.ts
-function ordered(value2, keys2) {
+function ordered2(value2, keys2) {
   if (!isPlainObject2(value2)) return value2;
   const result = {};
   for (const key of keys2) if (key in value2) result[key] = value2[key];
@@ -81964,7 +84640,7 @@ function plainData(value2) {
   return JSON.parse(JSON.stringify(value2) ?? "null");
 }
 function diffEntry(value2) {
-  const entry2 = ordered(value2, DIFF_KEYS);
+  const entry2 = ordered2(value2, DIFF_KEYS);
   if (isPlainObject2(entry2) && entry2.sensitive === true) {
     if ("before" in entry2) entry2.before = SENSITIVE;
     if ("after" in entry2) entry2.after = SENSITIVE;
@@ -81972,25 +84648,25 @@ function diffEntry(value2) {
   return entry2;
 }
 function changeJson(value2) {
-  const result = ordered(plainData(value2), CHANGE_KEYS);
+  const result = ordered2(plainData(value2), CHANGE_KEYS);
   if (!isPlainObject2(result)) return result;
   if ("diff" in result) result.diff = list(result.diff, diffEntry);
   if ("requests" in result)
-    result.requests = list(result.requests, (r2) => ordered(r2, REQUEST_KEYS));
-  if ("error" in result) result.error = ordered(result.error, ERROR_KEYS);
+    result.requests = list(result.requests, (r2) => ordered2(r2, REQUEST_KEYS));
+  if ("error" in result) result.error = ordered2(result.error, ERROR_KEYS);
   return result;
 }
 function planData(value2) {
-  const result = ordered(plainData(value2), PLAN_KEYS);
+  const result = ordered2(plainData(value2), PLAN_KEYS);
   if (!isPlainObject2(result)) return result;
   if ("changes" in result) result.changes = list(result.changes, changeJson);
-  if ("summary" in result) result.summary = ordered(result.summary, SUMMARY_KEYS);
-  if ("partial" in result) result.partial = ordered(result.partial, PARTIAL_KEYS);
+  if ("summary" in result) result.summary = ordered2(result.summary, SUMMARY_KEYS);
+  if ("partial" in result) result.partial = ordered2(result.partial, PARTIAL_KEYS);
   if ("budget" in result) result.budget = budgetData(result.budget);
   return result;
 }
 function budgetData(value2) {
-  const counts = ordered(value2, BUDGET_KEYS);
+  const counts = ordered2(value2, BUDGET_KEYS);
   if (!isPlainObject2(counts)) return counts;
   const { least_time: _stored, ...rest } = counts;
   return { ...rest, least_time: leastTime(rest) };
@@ -82042,6 +84718,9 @@ function fileSchema2(kinds) {
     live_fingerprint: string2().optional(),
     held: string2().optional(),
     removal: strictObject({ collection: string2().min(1), live: count }).optional(),
+    step: _enum2(STEPS).optional(),
+    gate: _enum2(GATES).optional(),
+    not_applied: literal("archived").optional(),
     capped: strictObject({
       by: _enum2(["collection", "plan"]),
       count,
@@ -82125,12 +84804,12 @@ function readPlanFile(text2, file2, kinds) {
   }
   const plan4 = makePlan(changes);
   const stored = parsed.data.summary;
-  const counted2 = summarize(changes);
-  const differs = Object.keys(counted2).filter(
-    (action) => stored[action] !== counted2[action]
+  const counted3 = summarize(changes);
+  const differs = Object.keys(counted3).filter(
+    (action) => stored[action] !== counted3[action]
   );
   if (differs.length > 0) {
-    const detail = differs.map((action) => `${action} ${stored[action]} ≠ ${counted2[action]}`);
+    const detail = differs.map((action) => `${action} ${stored[action]} ≠ ${counted3[action]}`);
     throw new PlanFileError(
       `${file2}: summary does not match its changes (${detail.join(", ")}); the file was edited or damaged`
     );
@@ -82185,6 +84864,9 @@ var init_plan_file = __esm({
       "notes",
       "live_fingerprint",
       "removal",
+      "step",
+      "gate",
+      "not_applied",
       "error"
     ];
     DIFF_KEYS = ["path", "before", "after", "sensitive", "preexisting"];
@@ -82226,10 +84908,10 @@ function* applyJsonChunks(plan4, report) {
 ${applyReportJson(report).slice("{\n".length)}`;
 }
 function applyReportJson(input2) {
-  const report = ordered(redact(input2), REPORT_KEYS);
+  const report = ordered2(redact(input2), REPORT_KEYS);
   if (!isPlainObject2(report)) return `${JSON.stringify(report, null, 2)}
 `;
-  report.outcomes = Array.isArray(report.outcomes) ? report.outcomes.map((o2) => ordered(o2, OUTCOME_KEYS)) : report.outcomes;
+  report.outcomes = Array.isArray(report.outcomes) ? report.outcomes.map((o2) => ordered2(o2, OUTCOME_KEYS)) : report.outcomes;
   if ("verification" in report) report.verification = planData(report.verification);
   return `${JSON.stringify(report, null, 2)}
 `;
@@ -82854,12 +85536,21 @@ var init_output = __esm({
   }
 });
 
+// src/resources/organization-side.ts
+var ORGANIZATION_SIDE_MINIMUM;
+var init_organization_side = __esm({
+  "src/resources/organization-side.ts"() {
+    "use strict";
+    ORGANIZATION_SIDE_MINIMUM = 100;
+  }
+});
+
 // src/engine/bulk/query.ts
 function buildQuery(parts) {
   const variables = new VariableSet();
   const aliases = parts.map((_2, index) => `a${index}`);
-  const fields = parts.map((part, index) => part.field(aliases[index], variables));
-  const fragments = [...new Set(parts.map((part) => part.fragments).filter((text2) => text2))];
+  const fields = parts.map((part2, index) => part2.field(aliases[index], variables));
+  const fragments = [...new Set(parts.map((part2) => part2.fragments).filter((text2) => text2))];
   const declared = variables.declarations.length > 0 ? `(${variables.declarations.join(", ")})` : "";
   return {
     text: [`query Bulk${declared} {`, ...fields, RATE_LIMIT, "}", ...fragments].join("\n"),
@@ -82867,8 +85558,8 @@ function buildQuery(parts) {
     aliases
   };
 }
-function measure(part) {
-  const { text: text2, variables } = buildQuery([part]);
+function measure(part2) {
+  const { text: text2, variables } = buildQuery([part2]);
   let found = measured.get(text2);
   if (found === void 0) {
     found = predictQuery(text2, variables);
@@ -83006,7 +85697,7 @@ function pagePart(request2) {
   return {
     ...request2.fragments ? { fragments: request2.fragments } : {},
     field: (alias2, variables) => {
-      const connection2 = `page: ${paged(request2.field, variables.add("String", request2.after))} { ${pageOf(request2.nodes)} }`;
+      const connection2 = `page: ${paged(request2.field, variables.add("String", request2.after))} { ${pageOf(request2.nodes, request2.edges)} }`;
       if ("repository" in request2.on) {
         const { owner, name: name2 } = request2.on.repository;
         return `${alias2}: repository(owner: ${variables.add("String!", owner)}, name: ${variables.add("String!", name2)}) { ${connection2} }`;
@@ -83015,13 +85706,14 @@ function pagePart(request2) {
     }
   };
 }
-function pageIn(data) {
+function pageIn(data, list3) {
   const page3 = data?.page;
-  if (!page3 || !Array.isArray(page3.nodes)) return void 0;
+  const nodes = page3?.[list3];
+  if (!page3 || !Array.isArray(nodes)) return void 0;
   const more = page3.pageInfo?.hasNextPage === true;
   const cursor = page3.pageInfo?.endCursor;
   if (more && typeof cursor !== "string") return void 0;
-  return { nodes: page3.nodes, next: more ? cursor : void 0 };
+  return { nodes, next: more ? cursor : void 0 };
 }
 var PAGE_SIZE, PageReader;
 var init_pages = __esm({
@@ -83072,21 +85764,22 @@ var init_pages = __esm({
         }
         for (const [index, pending] of batch.entries()) {
           const outcome = outcomes[index];
-          const page3 = outcome?.kind === "data" ? pageIn(outcome.data) : void 0;
-          const inNodes = (path) => path[0] === "page" && path[1] === "nodes" && typeof path[2] === "number";
+          const list3 = pending.request.edges ? "edges" : "nodes";
+          const page3 = outcome?.kind === "data" ? pageIn(outcome.data, list3) : void 0;
+          const inNodes = (path) => path[0] === "page" && path[1] === list3 && typeof path[2] === "number";
           if (page3 === void 0 || outcome?.kind !== "data" || !outcome.errors.every(inNodes)) {
             pending.resolve(void 0);
             continue;
           }
-          const failed2 = new Set(pending.failed);
-          for (const path of outcome.errors) failed2.add(pending.nodes.length + path[2]);
+          const failed3 = new Set(pending.failed);
+          for (const path of outcome.errors) failed3.add(pending.nodes.length + path[2]);
           const nodes = [...pending.nodes, ...page3.nodes];
-          if (page3.next === void 0) pending.resolve({ nodes, failed: failed2 });
+          if (page3.next === void 0) pending.resolve({ nodes, failed: failed3 });
           else {
             this.#enqueue({
               ...pending,
               nodes,
-              failed: failed2,
+              failed: failed3,
               request: { ...pending.request, after: page3.next }
             });
           }
@@ -83110,6 +85803,8 @@ var init_reader = __esm({
         this.#inner = inner;
       }
       #answers = /* @__PURE__ */ new Map();
+      /** Reads answered from the organization's side, by key: what reads them, made once asked. */
+      #deferred = /* @__PURE__ */ new Map();
       /** Repositories GraphQL could not resolve: REST answers every read under them 404 "Not Found". */
       #missing = /* @__PURE__ */ new Set();
       /** Answers reads with `answers` until `forget`. */
@@ -83121,29 +85816,47 @@ var init_reader = __esm({
           if (this.#answers.get(key) === answer) this.#answers.delete(key);
         }
       }
-      /** `/repos/{owner}/{repo}` of a repository that is not there (or hidden from the credential). */
-      holdMissing(repository3) {
-        this.#missing.add(repository3);
+      /**
+       * Answers the reads of these keys with what `read` returns, read when the first of them is asked
+       * for and held for the rest of the plan; a key it leaves unanswered is read as any other.
+       */
+      defer(keys2, read2) {
+        let loaded;
+        const load = () => loaded ??= read2().then((answers) => this.hold(answers));
+        for (const key of keys2) this.#deferred.set(key, load);
       }
-      forgetMissing(repository3) {
-        this.#missing.delete(repository3);
+      async #settle(key) {
+        const load = this.#deferred.get(key);
+        if (load === void 0) return;
+        this.#deferred.delete(key);
+        await load();
+      }
+      /** `/repos/{owner}/{repo}` of a repository that is not there (or hidden from the credential). */
+      holdMissing(repository2) {
+        this.#missing.add(repository2);
+      }
+      forgetMissing(repository2) {
+        this.#missing.delete(repository2);
       }
       #missingAt(path) {
         const match = /^\/repos\/[^/]+\/[^/]+/.exec(path);
         return match !== null && this.#missing.has(match[0]);
       }
-      getOrAbsent(path, shape, query) {
-        const answer = this.#answers.get(getKey(path, query));
-        if (answer?.kind === "found") return Promise.resolve(shapedAnswer(path, answer.body, shape));
-        if (answer?.kind === "absent")
-          return Promise.resolve({ kind: "absent", detail: answer.detail });
-        if (this.#missingAt(path)) return Promise.resolve({ kind: "absent", detail: "Not Found" });
+      async getOrAbsent(path, shape, query) {
+        const key = getKey(path, query);
+        await this.#settle(key);
+        const answer = this.#answers.get(key);
+        if (answer?.kind === "found") return shapedAnswer(path, answer.body, shape);
+        if (answer?.kind === "absent") return { kind: "absent", detail: answer.detail };
+        if (this.#missingAt(path)) return { kind: "absent", detail: "Not Found" };
         return this.#inner.getOrAbsent(path, shape, query);
       }
-      list(path, query, item, pages = {}) {
-        const answer = this.#answers.get(listKey(path, query));
-        if (answer?.kind === "listed") return Promise.resolve(shapedList(path, answer.items, item));
-        if (this.#missingAt(path)) return Promise.resolve({ kind: "absent", detail: "Not Found" });
+      async list(path, query, item, pages = {}) {
+        const key = listKey(path, query);
+        await this.#settle(key);
+        const answer = this.#answers.get(key);
+        if (answer?.kind === "listed") return shapedList(path, answer.items, item);
+        if (this.#missingAt(path)) return { kind: "absent", detail: "Not Found" };
         return this.#inner.list(path, query, item, pages);
       }
     };
@@ -83173,11 +85886,44 @@ function partOf(repo, read2) {
     }
   };
 }
+function deferOrganizationSide(repos, readers, bulkReader) {
+  for (const kind of REPOSITORY_KINDS) {
+    const side2 = kind.repository.organizationSide;
+    if (side2 === void 0) continue;
+    const groups = /* @__PURE__ */ new Map();
+    for (const repo of repos) {
+      const value2 = repo.settings[kind.repository.setting.key];
+      if (value2 === void 0 || !side2.wants(value2)) continue;
+      const id = `${repo.target}
+${repo.owner.toLowerCase()}`;
+      const group3 = groups.get(id) ?? { target: repo.target, org: repo.owner, repos: [] };
+      group3.repos.push({ owner: repo.owner, name: repo.name });
+      groups.set(id, group3);
+    }
+    for (const group3 of groups.values()) {
+      if (group3.repos.length < ORGANIZATION_SIDE_MINIMUM) continue;
+      const plain = readers.get(group3.target);
+      const reader = bulkReader(group3.target);
+      if (plain === void 0 || reader === void 0) continue;
+      const keys2 = group3.repos.flatMap((repo) => [...side2.keys(repo)]);
+      reader.defer(keys2, () => side2.read(plain, group3.org, group3.repos));
+    }
+  }
+}
 function planReads(mode2, repos, readers, tasksOf) {
   const byIndex = /* @__PURE__ */ new Map();
   const kindsByIndex = /* @__PURE__ */ new Map();
   const batches = [];
   const bulkReaders = new Map(readers);
+  const bulkReader = (target2) => {
+    const known = bulkReaders.get(target2);
+    if (known instanceof BulkReader) return known;
+    const plain = readers.get(target2);
+    if (plain === void 0) return void 0;
+    const reader = new BulkReader(plain);
+    bulkReaders.set(target2, reader);
+    return reader;
+  };
   if (mode2 !== "rest") {
     const byTarget = /* @__PURE__ */ new Map();
     for (const [index, repo] of repos.entries()) {
@@ -83190,10 +85936,8 @@ function planReads(mode2, repos, readers, tasksOf) {
     }
     for (const [target2, list3] of byTarget) {
       if (mode2 === "auto" && list3.length < AUTO_MINIMUM) continue;
-      const plain = readers.get(target2);
-      if (plain === void 0) continue;
-      const reader = new BulkReader(plain);
-      bulkReaders.set(target2, reader);
+      const reader = bulkReader(target2);
+      if (reader === void 0) continue;
       const packed = pack(list3, ({ bulk }) => bulk.kinds.map((read2) => partOf(bulk.repo, read2)));
       for (const members3 of packed) {
         const tasks = members3.reduce((sum, { index }) => sum + tasksOf(repos[index]), 0);
@@ -83210,6 +85954,7 @@ function planReads(mode2, repos, readers, tasksOf) {
       }
     }
   }
+  if (mode2 !== "rest") deferOrganizationSide(repos, readers, bulkReader);
   return {
     readers: bulkReaders,
     batchOf: (index) => byIndex.get(index),
@@ -83224,6 +85969,7 @@ var init_reads2 = __esm({
     init_context();
     init_graphql_read();
     init_resources();
+    init_organization_side();
     init_pages();
     init_query();
     init_reader();
@@ -83544,6 +86290,170 @@ var init_read_budget = __esm({
   }
 });
 
+// src/engine/repository-lifecycle.ts
+async function planRepository3(repo, reader, options) {
+  const wanted = { owner: repo.owner, name: repo.name };
+  const scope = `${repo.owner}/${repo.name}`;
+  const configured2 = REPOSITORY_KINDS.filter(
+    (kind) => repo.settings[kind.repository.setting.key] !== void 0
+  );
+  const lifecycleValue = LIFECYCLE_KIND === void 0 ? void 0 : repo.settings[LIFECYCLE_KIND.repository.setting.key];
+  const location = await locate2(repo, wanted, reader, lifecycleValue);
+  if (location.kind === "error") {
+    return configured2.map(
+      (kind) => unlistedChange(reader.target, scope, kind.name, location.error)
+    );
+  }
+  const at2 = location.kind === "found" ? location.at : wanted;
+  const planOne2 = (kind) => kind.repository.plan({
+    reader,
+    repo: at2,
+    value: repo.settings[kind.repository.setting.key],
+    options,
+    location
+  });
+  const lifecycle = configured2.find((kind) => kind === LIFECYCLE_KIND);
+  const others = configured2.filter((kind) => kind !== lifecycle);
+  let changes;
+  if (location.kind === "absent" && lifecycle !== void 0) {
+    const own2 = await planOne2(lifecycle);
+    const created2 = own2.some((change) => change.step === "create" && change.error === void 0);
+    changes = created2 ? [...own2, ...others.map((kind) => awaitingCreation(reader.target, scope, kind.name))] : [...own2, ...(await Promise.all(others.map(planOne2))).flat()];
+  } else {
+    changes = (await Promise.all(configured2.map(planOne2))).flat();
+  }
+  const moved = at2.owner !== wanted.owner || at2.name !== wanted.name;
+  const scoped = moved ? changes.map((change) => rescoped(change, scope)) : changes;
+  if (LIFECYCLE_KIND === void 0) return scoped;
+  const { lifecycle: part2 } = LIFECYCLE_KIND;
+  return withArchivedPolicy(scoped, {
+    location,
+    policy: part2.archivedPolicy(lifecycleValue).policy,
+    scope,
+    around: (count3) => part2.aroundArchived({ target: reader.target, scope, at: at2, others: count3 })
+  });
+}
+function locatingReads(repo) {
+  if (LIFECYCLE_KIND === void 0) return 0;
+  if (!repo.entries.some((entry2) => entry2.selector.kind === "name")) return 0;
+  return repo.settings[LIFECYCLE_KIND.repository.setting.key] === void 0 ? 1 : 0;
+}
+function locate2(repo, wanted, reader, value2) {
+  const named3 = repo.entries.some((entry2) => entry2.selector.kind === "name");
+  const found = { kind: "found", at: wanted, wanted, archived: repo.archived === true };
+  if (LIFECYCLE_KIND === void 0 || !named3) return Promise.resolve(found);
+  const listed5 = repo.archived === void 0 ? {} : { listed: { archived: repo.archived } };
+  return LIFECYCLE_KIND.lifecycle.locate({ reader, repo: wanted, value: value2, ...listed5 });
+}
+function rescoped(change, scope) {
+  const moved = {
+    ...change,
+    scope,
+    address: addressOf(change.target, scope, change.kind, change.name)
+  };
+  if (change.removal !== void 0) {
+    const collection = addressOf(change.target, scope, change.kind, "").slice(0, -1);
+    moved.removal = { ...change.removal, collection };
+  }
+  return moved;
+}
+function awaitingCreation(target2, scope, kind) {
+  return {
+    ...newChange(target2, scope, kind, "*"),
+    action: "report",
+    findings: [
+      `planned once ${scope} exists: this plan creates it (settings.create), so plan again after apply`
+    ]
+  };
+}
+var init_repository_lifecycle = __esm({
+  "src/engine/repository-lifecycle.ts"() {
+    "use strict";
+    init_plan();
+    init_resources();
+    init_archived();
+  }
+});
+
+// src/engine/repository-order.ts
+function applySteps(changes, kinds) {
+  const at2 = (step) => changes.filter((change) => change.step === step);
+  const unstepped = changes.filter((change) => change.step === void 0);
+  const groups = FIRST.map(at2);
+  for (const kind of kinds) {
+    const ofKind = unstepped.filter((change) => change.kind === kind);
+    groups.push(
+      ofKind.filter((change) => change.action === "delete"),
+      ofKind.filter((change) => change.action !== "delete")
+    );
+  }
+  groups.push(...LAST.map(at2));
+  return groups.filter((group3) => group3.length > 0);
+}
+function sends2(change) {
+  return change.requests.length > 0 && change.error === void 0;
+}
+function counted(others) {
+  return `${others} change${others === 1 ? "" : "s"}`;
+}
+function withOrderNotes(changes) {
+  const others = /* @__PURE__ */ new Map();
+  const repository2 = (change) => `${change.target}\0${change.scope.toLowerCase()}`;
+  for (const change of changes) {
+    if (change.step !== void 0 || !sends2(change)) continue;
+    others.set(repository2(change), (others.get(repository2(change)) ?? 0) + 1);
+  }
+  return changes.map((change) => {
+    if (change.step === void 0 || !sends2(change)) return change;
+    const note = NOTES[change.step](others.get(repository2(change)) ?? 0);
+    return { ...change, notes: [...change.notes ?? [], note] };
+  });
+}
+var FIRST, LAST, NOTES;
+var init_repository_order = __esm({
+  "src/engine/repository-order.ts"() {
+    "use strict";
+    FIRST = ["create", "unarchive"];
+    LAST = ["rename", "archive"];
+    NOTES = {
+      create: (others) => others === 0 ? "created first" : `created first, before ${counted(others)}`,
+      unarchive: (others) => others === 0 ? "unarchive first" : `unarchive first, before ${counted(others)}`,
+      rename: (others) => others === 0 ? "rename last but the archive" : `rename after ${counted(others)} under the current name`,
+      archive: (others) => others === 0 ? "archive last" : `archive last, after ${counted(others)}`
+    };
+  }
+});
+
+// src/engine/gates.ts
+function gateNote(gate) {
+  return `${GATE_WORDS[gate]}: applied only with ${GATE_FLAGS[gate]}`;
+}
+function gateRefusal(gate) {
+  return `${GATE_WORDS[gate]} needs ${GATE_FLAGS[gate]}`;
+}
+function gateOpen(change, allowed2) {
+  return change.gate === void 0 || allowed2.includes(change.gate);
+}
+function withGateNotes(changes) {
+  return changes.map(
+    (change) => change.gate === void 0 || change.requests.length === 0 ? change : { ...change, notes: [...change.notes ?? [], gateNote(change.gate)] }
+  );
+}
+var GATE_FLAGS, GATE_WORDS;
+var init_gates = __esm({
+  "src/engine/gates.ts"() {
+    "use strict";
+    GATE_FLAGS = {
+      visibility: "--allow-visibility",
+      create: "--allow-create"
+    };
+    GATE_WORDS = {
+      visibility: "a visibility change",
+      create: "a repository's creation"
+    };
+  }
+});
+
 // src/engine/setting-parts.ts
 function valueAt3(value2, path) {
   let node2 = value2;
@@ -83555,7 +86465,11 @@ function valueAt3(value2, path) {
 }
 function partsOf(setting, value2) {
   if (value2 === void 0) return [];
-  return setting.defines(value2).map((defined) => ({ ...defined, value: valueAt3(value2, defined.path) }));
+  return setting.defines(value2).map((defined) => {
+    const paths = [defined.path, ...defined.also ?? []];
+    const values3 = paths.map((path) => valueAt3(value2, path));
+    return { ...defined, paths, value: values3.length === 1 ? values3[0] : values3 };
+  });
 }
 function identity4(value2) {
   if (value2 === void 0) return "(absent)";
@@ -83699,7 +86613,7 @@ function targetedRepos(expansion, filter) {
   return repos;
 }
 function narrowed(value2, setting, named3) {
-  const defined = setting.defines(value2).map((part) => JSON.stringify(part.path));
+  const defined = setting.defines(value2).map((part2) => JSON.stringify(part2.path));
   const blocks2 = setting.print(value2);
   const separable = blocks2.every((block2) => defined.includes(JSON.stringify(block2.path)));
   if (!separable) return value2;
@@ -83744,14 +86658,14 @@ function readerFor(readers, target2) {
 async function runWindowed(tasks, width) {
   const results = new Array(tasks.length);
   let next = 0;
-  let failed2 = false;
+  let failed3 = false;
   const lane = async () => {
-    while (!failed2 && next < tasks.length) {
+    while (!failed3 && next < tasks.length) {
       const index = next++;
       try {
         results[index] = await tasks[index]();
       } catch (error62) {
-        failed2 = true;
+        failed3 = true;
         throw error62;
       }
     }
@@ -83780,7 +86694,7 @@ async function buildPlan({
     const work = { ...expansion2, sections: state.sections };
     const planned2 = await planWork(work, readers, options, reads);
     holdBack(planned2.changes, planned2.holds);
-    return makePlan(orderChanges(planned2.changes, KIND_NAMES));
+    return makePlan(annotated(orderChanges(planned2.changes, KIND_NAMES)));
   }
   const reached = state.repositories.filter(
     (entry2) => targets.reaches(`${entry2.target}/${entry2.selector.owner}/`)
@@ -83803,7 +86717,13 @@ async function buildPlan({
   const changes = planned.changes.filter(
     (change) => targets.matches(change.address) || unlistedFor(change, targets)
   );
-  return { ...makePlan(orderChanges(changes, KIND_NAMES)), targets: [...targets.patterns] };
+  return {
+    ...makePlan(annotated(orderChanges(changes, KIND_NAMES))),
+    targets: [...targets.patterns]
+  };
+}
+function annotated(changes) {
+  return withGateNotes(withOrderNotes(changes));
 }
 function unlistedFor(change, targets) {
   if (!isUnlisted(change)) return false;
@@ -83811,37 +86731,33 @@ function unlistedFor(change, targets) {
   return targets.reaches(`${change.target}/${owner}/`);
 }
 async function planWork(work, plainReaders, options, reads = "rest") {
-  const bulk = planReads(reads, work.repos, plainReaders, (repo) => configured(repo).length);
+  const bulk = planReads(reads, work.repos, plainReaders, () => 1);
   if (options.deleted === void 0) {
     checkFits(estimateReads(work, bulk), plainReaders, Date.now());
   }
   const readers = bulk.readers;
   const tasks = [];
-  const failed2 = /* @__PURE__ */ new Set();
+  const failed3 = /* @__PURE__ */ new Set();
   for (const { entry: entry2, error: error62 } of work.errors) {
     const scope = describeSelector(entry2.selector);
     const changes = REPOSITORY_KINDS.filter(
       (kind) => entry2.settings[kind.repository.setting.key] !== void 0
-    ).map((kind) => unlistedChange(entry2.target, scope, kind.name, error62)).filter((change) => !failed2.has(change.address) && failed2.add(change.address));
+    ).map((kind) => unlistedChange(entry2.target, scope, kind.name, error62)).filter((change) => !failed3.has(change.address) && failed3.add(change.address));
     tasks.push(() => Promise.resolve({ changes }));
   }
   for (const [index, repo] of work.repos.entries()) {
     const reader = readerFor(readers, repo.target);
-    const ref2 = { owner: repo.owner, name: repo.name };
     const note = propertyMatch(repo.entries);
     const batch = bulk.batchOf(index);
-    for (const kind of configured(repo)) {
-      const value2 = repo.settings[kind.repository.setting.key];
-      tasks.push(async () => {
-        await batch?.ready();
-        try {
-          const changes = await kind.repository.plan({ reader, repo: ref2, value: value2, options });
-          return { changes: note === void 0 ? changes : changes.map((c2) => withNote(c2, note)) };
-        } finally {
-          batch?.done();
-        }
-      });
-    }
+    tasks.push(async () => {
+      await batch?.ready();
+      try {
+        const changes = await planRepository3(repo, reader, options);
+        return { changes: note === void 0 ? changes : changes.map((c2) => withNote(c2, note)) };
+      } finally {
+        batch?.done();
+      }
+    });
   }
   for (const entry2 of work.sections) {
     const section2 = sectionNamed(entry2.section);
@@ -83873,6 +86789,7 @@ function estimateReads(work, bulk) {
   };
   for (const [index, repo] of work.repos.entries()) {
     const inBulk = bulk.bulkKinds(index);
+    of(repo.target).rest += locatingReads(repo);
     for (const kind of configured(repo)) {
       if (inBulk.has(kind.name)) continue;
       const value2 = repo.settings[kind.repository.setting.key];
@@ -83910,7 +86827,7 @@ function holdBack(changes, holds) {
   }
 }
 var PLANNING_WINDOW;
-var init_plan5 = __esm({
+var init_plan6 = __esm({
   "src/engine/plan.ts"() {
     "use strict";
     init_glob();
@@ -83919,6 +86836,9 @@ var init_plan5 = __esm({
     init_reads2();
     init_read_budget();
     init_expand();
+    init_repository_lifecycle();
+    init_repository_order();
+    init_gates();
     init_targets();
     PLANNING_WINDOW = 512;
   }
@@ -84000,10 +86920,10 @@ function whatToCompare(base, head) {
   const defaultsChanged = layers(base) !== layers(head);
   const before = indexEntries(base);
   const after = indexEntries(head);
-  const listed4 = /* @__PURE__ */ new Set();
+  const listed5 = /* @__PURE__ */ new Set();
   for (const key of union2(before.globs.keys(), after.globs.keys())) {
     if (defaultsChanged || before.globs.get(key)?.signature !== after.globs.get(key)?.signature) {
-      listed4.add(key);
+      listed5.add(key);
     }
   }
   const named3 = /* @__PURE__ */ new Set();
@@ -84029,18 +86949,18 @@ function whatToCompare(base, head) {
   }
   const lookUp2 = /* @__PURE__ */ new Map();
   for (const [owner, names] of wanted) {
-    if (listed4.has(owner)) continue;
+    if (listed5.has(owner)) continue;
     const listingPages = Math.max(1, Math.ceil((namedPerOwner.get(owner) ?? 0) / 100));
     if (names.length <= listingPages) lookUp2.set(owner, names);
-    else listed4.add(owner);
+    else listed5.add(owner);
   }
   for (const key of union2(before.named.keys(), after.named.keys())) {
-    if (listed4.has(key.slice(0, key.lastIndexOf("/")))) named3.add(key);
+    if (listed5.has(key.slice(0, key.lastIndexOf("/")))) named3.add(key);
   }
-  return { listed: listed4, lookUp: lookUp2, named: named3, after };
+  return { listed: listed5, lookUp: lookUp2, named: named3, after };
 }
 function byId2(parts) {
-  return new Map(parts.map((part) => [part.id, part]));
+  return new Map(parts.map((part2) => [part2.id, part2]));
 }
 function compareRepositories(baseRepos, headRepos) {
   const result = { head: [], base: [], unchanged: 0, released: [] };
@@ -84060,17 +86980,17 @@ function compareRepositories(baseRepos, headRepos) {
       const nowParts = byId2(partsOf(setting, now?.settings[setting.key]));
       const headPaths = [];
       const basePaths = [];
-      for (const [id, part] of nowParts) {
+      for (const [id, part2] of nowParts) {
         const was = thenParts.get(id);
-        if (was !== void 0 && identity4(was.value) === identity4(part.value)) {
+        if (was !== void 0 && identity4(was.value) === identity4(part2.value)) {
           result.unchanged += 1;
           continue;
         }
-        headPaths.push(part.path);
-        if (was !== void 0) basePaths.push(was.path);
+        headPaths.push(...part2.paths);
+        if (was !== void 0) basePaths.push(...was.paths);
       }
-      for (const [id, part] of thenParts) {
-        if (!nowParts.has(id)) result.released.push(`${scope}: ${part.what}`);
+      for (const [id, part2] of thenParts) {
+        if (!nowParts.has(id)) result.released.push(`${scope}: ${part2.what}`);
       }
       if (headPaths.length > 0) {
         headSettings[setting.key] = keepParts(now.settings[setting.key], headPaths);
@@ -84160,7 +87080,7 @@ async function planChanged({
   deleted
 }) {
   const base = given ?? { ...head, defaults: [], repositories: [], sections: [] };
-  const { listed: listed4, lookUp: lookUp2, named: named3, after } = whatToCompare(base, head);
+  const { listed: listed5, lookUp: lookUp2, named: named3, after } = whatToCompare(base, head);
   const shared2 = shareReads(readers);
   const compared = (state) => ({
     defaults: state.defaults,
@@ -84170,7 +87090,7 @@ async function planChanged({
         return named3.has(repoKey(entry2.target, selector2.owner, selector2.repo));
       }
       const owner = ownerKey(entry2.target, selector2.owner);
-      return (listed4.has(owner) || lookUp2.has(owner)) && shared2.has(entry2.target);
+      return (listed5.has(owner) || lookUp2.has(owner)) && shared2.has(entry2.target);
     })
   });
   const [baseExpansion, headExpansion] = await Promise.all([
@@ -84189,7 +87109,7 @@ async function planChanged({
   }
   const unlisted2 = /* @__PURE__ */ new Set();
   for (const [key, { entries }] of after.globs) {
-    if (listed4.has(key)) continue;
+    if (listed5.has(key)) continue;
     for (const entry2 of entries) unlisted2.add(describeSelector(entry2.selector));
   }
   const options = { now, rotateSecrets, rotateSecretNames };
@@ -84212,7 +87132,7 @@ async function planChanged({
     unlisted: [...unlisted2],
     no_longer_managed: [...repos.released, ...sections.released]
   };
-  return { ...makePlan(orderChanges(changes, KIND_NAMES)), partial: partial2 };
+  return { ...makePlan(annotated(orderChanges(changes, KIND_NAMES))), partial: partial2 };
 }
 var repoKey, union2, differenceOf;
 var init_changed2 = __esm({
@@ -84222,7 +87142,7 @@ var init_changed2 = __esm({
     init_plan();
     init_resources();
     init_expand();
-    init_plan5();
+    init_plan6();
     init_setting_parts();
     init_shared_reads();
     repoKey = (target2, owner, name2) => `${ownerKey(target2, owner)}/${name2.toLowerCase()}`;
@@ -84327,12 +87247,12 @@ function owns(shard, target2, scope) {
 async function shardState(state, readers, shard) {
   const globs = state.repositories.filter((entry2) => entry2.selector.kind === "glob");
   const expansion = await expandRepositories({ defaults: [], repositories: globs }, readers);
-  const failed2 = new Set(expansion.errors.map(({ entry: entry2 }) => entry2));
+  const failed3 = new Set(expansion.errors.map(({ entry: entry2 }) => entry2));
   const repositories = [];
   for (const entry2 of globs) {
     const selector2 = entry2.selector;
     if (selector2.kind !== "glob") continue;
-    if (failed2.has(entry2)) {
+    if (failed3.has(entry2)) {
       if (owns(shard, entry2.target, `${selector2.owner}/${selector2.pattern}`)) {
         repositories.push(entry2);
       }
@@ -84403,8 +87323,8 @@ async function planPart(state, readers, shard, {
   const withOptions = (planned) => withRotation(withRemovalLimit(planned, state, removalLimit2), options);
   const { result, budget } = await measureReads(readers, async () => {
     if (shard === void 0) return withOptions(await buildPlan({ state, readers, ...options }));
-    const part = await shardState(state, readers, shard);
-    const plan4 = shardPlan(await buildPlan({ state: part, readers, ...options }), shard);
+    const part2 = await shardState(state, readers, shard);
+    const plan4 = shardPlan(await buildPlan({ state: part2, readers, ...options }), shard);
     return withOptions(targets ? { ...plan4, targets: [...targets.patterns] } : plan4);
   });
   return { ...result, budget };
@@ -84413,7 +87333,7 @@ var init_plan_part = __esm({
   "src/engine/plan-part.ts"() {
     "use strict";
     init_plan();
-    init_plan5();
+    init_plan6();
     init_read_budget();
     init_removal_caps();
     init_shard();
@@ -84527,12 +87447,13 @@ __export(plan_exports, {
   plan: () => plan3
 });
 var flags2, help2, plan3;
-var init_plan6 = __esm({
+var init_plan7 = __esm({
   "src/cli/plan.ts"() {
     "use strict";
     init_plan();
     init_args();
     init_io();
+    init_lifecycle_flags();
     init_output();
     init_reads3();
     init_removal_limit();
@@ -84551,6 +87472,7 @@ var init_plan6 = __esm({
       "changed-from": { type: "string" },
       merge: { type: "boolean" },
       ...rotationFlags,
+      "fail-on-archived": { type: "boolean" },
       target: { type: "string", multiple: true },
       ...removalLimitFlags,
       help: { type: "boolean", short: "h" }
@@ -84571,6 +87493,7 @@ ${colorHelp}${readsHelp}  --out PLAN.json          also save the plan as JSON (a
   --target ADDRESS         plan only what this address matches (repeatable; globs: github/acme/api/*,
                            */branch_protection/main); only what the targets reach is read
 ${rotationHelp}${removalLimitHelp}  --merge SHARD.json...    combine the plans of all N shards (saved with --out) into one; reads nothing live
+  --fail-on-archived       exit 1 when a change will not be applied because its repository is archived
   -h, --help               this text
 Exit 0: no changes (audit reports alone don't count); 2: changes; 1: errors.
 `;
@@ -84647,6 +87570,12 @@ Exit 0: no changes (audit reports alone don't count); 2: changes; 1: errors.
         );
       }
       if (result.errors > 0) return 1;
+      const archived = values3["fail-on-archived"] === true ? archivedCause(result) : void 0;
+      if (archived !== void 0) {
+        io.stderr.write(`forgeplan: plan: ${archived}
+`);
+        return 1;
+      }
       return hasChanges(result) ? 2 : 0;
     };
   }
@@ -84671,11 +87600,11 @@ function stoppedAt(change, index, stop2, reason) {
     message: `stopped after ${index} of ${change.requests.length} requests: ${describe3(reason)}`
   });
 }
-function unanswered(change, label4, stop2) {
+function unanswered(change, label5, stop2) {
   stop2.unanswered++;
   return outcomeOf(change, {
     outcome: "skipped",
-    request: label4,
+    request: label5,
     message: "interrupted before an answer arrived: it may or may not have been applied (a re-run plans from live state)"
   });
 }
@@ -84683,6 +87612,9 @@ async function applyOne(change, input2, stop2, keys2) {
   if (change.held) return outcomeOf(change, { outcome: "held", message: change.held });
   if (change.action === "delete" && !input2.allowDelete) {
     return outcomeOf(change, { outcome: "skipped", message: "deletes need --allow-delete" });
+  }
+  if (change.gate !== void 0 && !gateOpen(change, input2.allowed ?? [])) {
+    return outcomeOf(change, { outcome: "skipped", message: gateRefusal(change.gate) });
   }
   const client = input2.clients.get(change.target);
   if (!client) {
@@ -84703,7 +87635,7 @@ async function applyOne(change, input2, stop2, keys2) {
   };
   let firstAnswer;
   const done = [];
-  const failed2 = (rest) => outcomeOf(change, {
+  const failed3 = (rest) => outcomeOf(change, {
     outcome: "failed",
     ...rest,
     ...rest.message !== void 0 && done.length > 0 ? {
@@ -84711,12 +87643,12 @@ async function applyOne(change, input2, stop2, keys2) {
     } : {}
   });
   for (const [index, planned] of change.requests.entries()) {
-    let label4 = `${planned.method} ${planned.path}`;
+    let label5 = `${planned.method} ${planned.path}`;
     if (input2.signal?.aborted) stop2.reason ??= { kind: "interrupted" };
     if (stop2.reason !== void 0) return stoppedAt(change, index, stop2, stop2.reason);
     try {
       const request2 = { ...planned, path: resolveCreatedId(planned.path, firstAnswer) };
-      label4 = `${request2.method} ${request2.path}`;
+      label5 = `${request2.method} ${request2.path}`;
       const body2 = request2.body === void 0 ? void 0 : await resolveSecrets(request2.body, resolution);
       const response = await client.request(request2.method, request2.path, {
         body: body2,
@@ -84726,8 +87658,8 @@ async function applyOne(change, input2, stop2, keys2) {
       });
       if (index === 0) firstAnswer = response.data;
       const problem = verifyResponse(change.kind, request2, response.data);
-      if (problem) return failed2({ request: label4, message: problem });
-      if (request2.method !== "GET") done.push(label4);
+      if (problem) return failed3({ request: label5, message: problem });
+      if (request2.method !== "GET") done.push(label5);
     } catch (error62) {
       if (error62 instanceof RateLimitWaitExceeded) {
         stop2.reason ??= { kind: "rate-limit", error: error62 };
@@ -84735,18 +87667,18 @@ async function applyOne(change, input2, stop2, keys2) {
       }
       if (input2.signal?.aborted) {
         stop2.reason ??= { kind: "interrupted" };
-        return error62 instanceof StoppedBeforeSending ? stoppedAt(change, index, stop2, stop2.reason) : unanswered(change, label4, stop2);
+        return error62 instanceof StoppedBeforeSending ? stoppedAt(change, index, stop2, stop2.reason) : unanswered(change, label5, stop2);
       }
       if (error62 instanceof ForgeError) {
         const reason = error62.reason || error62.message;
-        return failed2({
-          request: label4,
+        return failed3({
+          request: label5,
           status: error62.status,
           message: error62.mayHaveBeenApplied ? `${reason}; its answer was lost, so it may have been applied (a re-run plans from live state)` : reason
         });
       }
       const message = error62 instanceof Error ? error62.message : String(error62);
-      return failed2({ request: label4, message });
+      return failed3({ request: label5, message });
     }
   }
   return outcomeOf(change, { outcome: "applied" });
@@ -84755,28 +87687,26 @@ function applicableChanges(plan4) {
   return plan4.changes.filter((change) => change.requests.length > 0 && change.error === void 0);
 }
 async function applyPlan(input2) {
-  const byKind = /* @__PURE__ */ new Map();
-  for (const change of applicableChanges(input2.plan)) {
-    const list3 = byKind.get(change.kind) ?? [];
-    list3.push(change);
-    byKind.set(change.kind, list3);
-  }
   const stop2 = { notAttempted: 0, unanswered: 0 };
   const keys2 = /* @__PURE__ */ new Map();
   const outcomes = [];
-  for (const kind of KIND_NAMES) {
-    const changes = byKind.get(kind) ?? [];
-    const deletes = changes.filter((change) => change.action === "delete");
-    for (const step of [deletes, changes.filter((change) => change.action !== "delete")]) {
-      const results = await Promise.all(
-        step.map(async (change) => {
+  for (const step of applySteps(applicableChanges(input2.plan), KIND_NAMES)) {
+    const byRepository = /* @__PURE__ */ new Map();
+    for (const change of step) {
+      const key = `${change.target}\0${change.scope.toLowerCase()}`;
+      byRepository.set(key, [...byRepository.get(key) ?? [], change]);
+    }
+    const done = /* @__PURE__ */ new Map();
+    await Promise.all(
+      [...byRepository.values()].map(async (changes) => {
+        for (const change of changes) {
           const outcome = await applyOne(change, input2, stop2, keys2);
           input2.onOutcome?.(outcome);
-          return outcome;
-        })
-      );
-      outcomes.push(...results);
-    }
+          done.set(change, outcome);
+        }
+      })
+    );
+    outcomes.push(...step.map((change) => done.get(change)));
   }
   if (stop2.reason === void 0) return { outcomes };
   const { reason, notAttempted, unanswered: caught } = stop2;
@@ -84819,6 +87749,8 @@ var init_apply = __esm({
     init_plan();
     init_client();
     init_resources();
+    init_gates();
+    init_repository_order();
     init_sealing();
     init_secrets2();
   }
@@ -84894,8 +87826,17 @@ function savedPlanToApply(saved, fresh, redactedFresh) {
       changes: plan4.changes.map((change) => {
         const current = freshByAddress.get(change.address);
         if (current === void 0 || change.requests.length === 0) return change;
-        const { address, scope, name: name2, requests } = current;
-        return { ...change, address, scope, name: name2, requests };
+        const { address, scope, name: name2, requests, step, gate } = current;
+        const { step: _step, gate: _gate, ...rest } = change;
+        return {
+          ...rest,
+          address,
+          scope,
+          name: name2,
+          requests,
+          ...step === void 0 ? {} : { step },
+          ...gate === void 0 ? {} : { gate }
+        };
       })
     }
   };
@@ -84919,15 +87860,21 @@ __export(apply_exports, {
 });
 import { readFileSync as readFileSync8 } from "node:fs";
 import { resolve as resolve9 } from "node:path";
-function confirmationQuestion(plan4, allowDelete) {
+function confirmationQuestion(plan4, allowDelete, allowed2 = []) {
   const changes = applicableChanges(plan4);
+  const closed2 = (change) => !gateOpen(change, allowed2);
   const count3 = (action) => changes.filter(
-    (change) => change.action === action && !change.held && (allowDelete || action !== "delete")
+    (change) => change.action === action && !change.held && !closed2(change) && (allowDelete || action !== "delete")
   ).length;
   const held = changes.filter((change) => change.held).length;
   const skippedDeletes = allowDelete ? 0 : changes.filter((change) => change.action === "delete" && !change.held).length;
+  const gated = GATES.flatMap((gate) => {
+    const skipped = changes.filter((change) => change.gate === gate && closed2(change)).length;
+    return skipped > 0 ? [`${skipped} skipped: ${gateRefusal(gate)}`] : [];
+  });
   const notes = [
     ...skippedDeletes > 0 ? [`${skippedDeletes} planned delete(s) skipped: they need --allow-delete`] : [],
+    ...gated,
     ...held > 0 ? [`${held} held`] : []
   ];
   return `Apply ${count3("create")} create(s), ${count3("update")} update(s), ${count3("delete")} delete(s)?${notes.length > 0 ? ` (${notes.join("; ")})` : ""} Only 'yes' is accepted: `;
@@ -84988,11 +87935,11 @@ function unplanned(plan4) {
   return `${plural2(plan4.errors, "change")} could not be planned, so ${plan4.errors === 1 ? "it was" : "they were"} not applied (the plan above says why)`;
 }
 function failureCause(outcomes, report, plan4) {
-  const failed2 = outcomes.filter((outcome) => outcome.outcome === "failed");
-  const [first] = failed2;
+  const failed3 = outcomes.filter((outcome) => outcome.outcome === "failed");
+  const [first] = failed3;
   if (first !== void 0) {
-    const more = failed2.length > 1 ? `, and ${failed2.length - 1} more` : "";
-    return `${plural2(failed2.length, "change")} failed: ${first.address}: ${describeFailure(first)}${more}`;
+    const more = failed3.length > 1 ? `, and ${failed3.length - 1} more` : "";
+    return `${plural2(failed3.length, "change")} failed: ${first.address}: ${describeFailure(first)}${more}`;
   }
   if (!report.verified) {
     const unchecked = (report.unchecked ?? []).map((entry2) => entry2.address);
@@ -85028,8 +87975,8 @@ function count2(outcomes, outcome) {
 function resumeHint(outcomes, stopped, savedFile) {
   const { reason } = stopped;
   const applied = outcomes.filter((o2) => o2.outcome === "applied").length;
-  const failed2 = outcomes.filter((o2) => o2.outcome === "failed").length;
-  const counts = `${applied} applied, ${failed2} failed, ${stopped.notAttempted} not attempted` + (stopped.unanswered > 0 ? `, ${stopped.unanswered} without an answer` : "");
+  const failed3 = outcomes.filter((o2) => o2.outcome === "failed").length;
+  const counts = `${applied} applied, ${failed3} failed, ${stopped.notAttempted} not attempted` + (stopped.unanswered > 0 ? `, ${stopped.unanswered} without an answer` : "");
   const after = reason.kind === "rate-limit" ? ` after ${clockTime(reason.error.resetAt)} UTC` : "";
   const next = savedFile === void 0 ? `re-run the same command${after} to apply the rest: the plan is recomputed from live state, so only what is left is sent` : `make a new plan${after} and apply it: what was applied no longer matches ${savedFile}`;
   const head = reason.kind === "rate-limit" ? `apply stopped: ${reason.error.message}` : "apply interrupted";
@@ -85042,6 +87989,8 @@ var init_apply2 = __esm({
   "src/cli/apply.ts"() {
     "use strict";
     init_plan();
+    init_lifecycle_flags();
+    init_gates();
     init_apply();
     init_merge2();
     init_removal_caps();
@@ -85067,6 +88016,9 @@ var init_apply2 = __esm({
       format: { type: "string" },
       "auto-approve": { type: "boolean" },
       "allow-delete": { type: "boolean" },
+      "allow-visibility": { type: "boolean" },
+      "allow-create": { type: "boolean" },
+      "fail-on-archived": { type: "boolean" },
       shard: { type: "string" },
       "shard-share": { type: "string" },
       "allow-partial": { type: "boolean" },
@@ -85075,7 +88027,7 @@ var init_apply2 = __esm({
       ...removalLimitFlags,
       help: { type: "boolean", short: "h" }
     };
-    help3 = `usage: forgeplan apply [-c FILE|DIR]... [--auto-approve] [--allow-delete] [--format FORMAT]
+    help3 = `usage: forgeplan apply [-c FILE|DIR]... [--auto-approve] [--allow-delete] [--allow-visibility] [--allow-create] [--format FORMAT]
        forgeplan apply PLAN.json [-c FILE|DIR]... [--auto-approve] [--allow-delete]
 
 Plans (or checks a saved plan against a fresh plan), asks for confirmation, applies, then re-reads
@@ -85084,6 +88036,9 @@ and verifies that nothing is left to do.
                            moved; its configuration is the one it records unless -c is given
 ${connectionHelp()}  --auto-approve           apply without asking (required when stdin is not a terminal)
   --allow-delete           also apply planned deletes (otherwise they are skipped)
+  --allow-visibility       also apply planned changes of a repository's visibility
+  --allow-create           also create the repositories planned to be created (settings.create)
+  --fail-on-archived       exit 1 when a change was not applied because its repository is archived
   --format FORMAT          text (default), markdown or json, for the plan and the report; json is
                            one document {plan, outcomes, verification, verified} and needs
                            --auto-approve
@@ -85156,8 +88111,8 @@ included).
       }
       const targets = targetOption("apply", saved?.targets ?? values3.target);
       const removalLimit2 = raisedLimit("apply", values3) ?? saved?.removal_limit;
-      const replan = async (label4, rotate, deleted) => {
-        progress.begin(label4);
+      const replan = async (label5, rotate, deleted) => {
+        progress.begin(label5);
         try {
           const limit = removalLimit2 ? { removalLimit: removalLimit2 } : {};
           return partial2 === void 0 ? await planPart2("apply", state, session.readers, shard, {
@@ -85186,8 +88141,9 @@ included).
           if (format === "text") io.stdout.write("Nothing to apply.\n");
           if (format === "json")
             printApplyJson(io, plan4, { outcomes: [], verified: plan4.errors === 0 });
-          if (plan4.errors === 0) return 0;
-          shown3.stderr.write(`forgeplan: apply: ${unplanned(plan4)}
+          const cause2 = plan4.errors > 0 ? unplanned(plan4) : values3["fail-on-archived"] === true ? archivedCause(plan4) : void 0;
+          if (cause2 === void 0) return 0;
+          shown3.stderr.write(`forgeplan: apply: ${cause2}
 `);
           return 1;
         }
@@ -85202,7 +88158,12 @@ included).
           );
         }
         const allowDelete = values3["allow-delete"] === true;
-        await confirm(io, confirmationQuestion(plan4, allowDelete), values3["auto-approve"] === true);
+        const allowed2 = allowedGates(values3);
+        await confirm(
+          io,
+          confirmationQuestion(plan4, allowDelete, allowed2),
+          values3["auto-approve"] === true
+        );
         progress.begin("applying", applicableChanges(plan4).length);
         let result;
         try {
@@ -85210,6 +88171,7 @@ included).
             plan: plan4,
             clients: session.clients,
             allowDelete,
+            allowed: allowed2,
             secrets: session.secrets,
             env: io.env,
             onOutcome: () => progress.settled(),
@@ -85241,7 +88203,7 @@ included).
           );
           return 1;
         }
-        const cause = failureCause(outcomes, report, plan4) ?? heldRemovals(plan4);
+        const cause = failureCause(outcomes, report, plan4) ?? heldRemovals(plan4) ?? (values3["fail-on-archived"] === true ? archivedCause(plan4) : void 0);
         if (cause === void 0) return 0;
         shown3.stderr.write(`forgeplan: apply: ${cause}
 `);
@@ -85612,7 +88574,7 @@ async function exportRepo(reader, fullName2, unread) {
   }
   const repo = { owner, name: name2 };
   const entry2 = { name: fullName2, target: reader.target };
-  const failed2 = /* @__PURE__ */ new Set();
+  const failed3 = /* @__PURE__ */ new Set();
   for (const kind of REPOSITORY_KINDS) {
     const exported = kind.repository.export;
     if (exported === void 0) continue;
@@ -85623,10 +88585,10 @@ async function exportRepo(reader, fullName2, unread) {
       unread,
       () => exported(reader, repo)
     );
-    if (!result.read) failed2.add(key);
+    if (!result.read) failed3.add(key);
     else if (result.value !== void 0) entry2[key] = result.value;
   }
-  return { entry: entry2, failed: failed2 };
+  return { entry: entry2, failed: failed3 };
 }
 async function globMatches(reader, selector2) {
   const entry2 = {
@@ -85640,10 +88602,10 @@ async function globMatches(reader, selector2) {
     { defaults: [], repositories: [entry2] },
     /* @__PURE__ */ new Map([[reader.target, reader]])
   );
-  const failed2 = expansion.errors[0];
-  if (failed2 !== void 0) {
+  const failed3 = expansion.errors[0];
+  if (failed3 !== void 0) {
     return {
-      unreadable: `not exported: ${describeSelector(selector2)}, which could not be listed: ${describeFailure(failed2.error)}`
+      unreadable: `not exported: ${describeSelector(selector2)}, which could not be listed: ${describeFailure(failed3.error)}`
     };
   }
   return expansion.repos.map((repo) => `${repo.owner}/${repo.name}`);
@@ -85667,7 +88629,7 @@ async function exportGlob(reader, glob, where, unread) {
   }
   const exported = await Promise.all(names.map((name2) => exportRepo(reader, name2, unread)));
   const named3 = exported.map((repo) => repo.entry);
-  const failed2 = new Set(exported.flatMap((repo) => [...repo.failed]));
+  const failed3 = new Set(exported.flatMap((repo) => [...repo.failed]));
   const shared2 = {
     name: glob,
     ...where !== void 0 && {
@@ -85684,17 +88646,17 @@ async function exportGlob(reader, glob, where, unread) {
   };
   for (const kind of REPOSITORY_KINDS) {
     const setting = kind.repository.setting;
-    if (failed2.has(setting.key)) continue;
+    if (failed3.has(setting.key)) continue;
     const [first, ...rest] = named3.map((entry2) => partsOf(setting, entry2[setting.key]));
     const alike = (first ?? []).filter(
-      (part) => rest.every(
+      (part2) => rest.every(
         (parts) => parts.some(
-          (other) => other.id === part.id && identity4(other.value) === identity4(part.value)
+          (other) => other.id === part2.id && identity4(other.value) === identity4(part2.value)
         )
       )
     );
     if (alike.length === 0) continue;
-    const paths = alike.map((part) => part.path);
+    const paths = alike.flatMap((part2) => part2.paths);
     shared2[setting.key] = keepParts(named3[0][setting.key], paths);
     for (const entry2 of named3) {
       const left = dropParts(entry2[setting.key], paths);
@@ -85732,13 +88694,13 @@ async function exportState(request2, readerOf) {
     document2.repositories = exported.flatMap((item) => item.entries);
   }
   for (const [section2, ids] of request2.sections) {
-    const part = sectionNamed(section2)?.part;
-    const exported = part?.export;
-    if (part === void 0 || exported === void 0) {
+    const part2 = sectionNamed(section2)?.part;
+    const exported = part2?.export;
+    if (part2 === void 0 || exported === void 0) {
       throw new ExportError(`nothing exports the section ${section2}`);
     }
-    const reader = readerOf(part.spec.targetType);
-    if (!reader) throw new ExportError(`no ${part.spec.targetType} target to export from`);
+    const reader = readerOf(part2.spec.targetType);
+    if (!reader) throw new ExportError(`no ${part2.spec.targetType} target to export from`);
     const entries = [];
     for (const id of ids) {
       const owner = section2 === "organizations" ? id : void 0;
@@ -85772,7 +88734,7 @@ function placeAt(document2, path, value2) {
   placeAt(inner, rest, value2);
 }
 var ExportError, isGlob;
-var init_export = __esm({
+var init_export2 = __esm({
   "src/engine/export.ts"() {
     "use strict";
     init_failure_text();
@@ -85799,13 +88761,13 @@ import { join as join4, resolve as resolve10 } from "node:path";
 function propertiesWanted(flags9) {
   if (flags9.length === 0) return void 0;
   const wanted = {};
-  for (const flag3 of flags9) {
-    const equals = flag3.indexOf("=");
-    const name2 = flag3.slice(0, equals).toLowerCase();
-    const value2 = flag3.slice(equals + 1);
+  for (const flag4 of flags9) {
+    const equals = flag4.indexOf("=");
+    const name2 = flag4.slice(0, equals).toLowerCase();
+    const value2 = flag4.slice(equals + 1);
     if (equals < 0 || !PROPERTY_NAME.test(name2) || value2 === "") {
       throw new CliError(
-        `export: --where expects PROPERTY=VALUE such as team=payments, got '${flag3}'`
+        `export: --where expects PROPERTY=VALUE such as team=payments, got '${flag4}'`
       );
     }
     (wanted[name2] ??= []).push(value2);
@@ -85881,11 +88843,11 @@ function writeFiles(io, out, files) {
   );
 }
 var import_yaml3, flags5, help5, exportCommand, SINGLE, HEADER;
-var init_export2 = __esm({
+var init_export3 = __esm({
   "src/cli/export.ts"() {
     "use strict";
     import_yaml3 = __toESM(require_dist(), 1);
-    init_export();
+    init_export2();
     init_fields();
     init_args();
     init_io();
@@ -86019,8 +88981,8 @@ async function migrationOf(reader, repo, branches, stage) {
   let names = branches;
   if (names === void 0) {
     const path = `${repoPath(repo)}/branches`;
-    const listed4 = mustFind(await reader.list(path, void 0, branchList2), path);
-    names = listed4.filter((branch3) => branch3.protected).map((branch3) => branch3.name);
+    const listed5 = mustFind(await reader.list(path, void 0, branchList2), path);
+    names = listed5.filter((branch3) => branch3.protected).map((branch3) => branch3.name);
   }
   const rulesets = {};
   const comments = [];
@@ -86074,11 +89036,11 @@ async function select(source, readers) {
     return source.repos.map((full) => ({ target: source.target, ...parseRepo2(full) }));
   }
   const expansion = await expandRepositories(source.state, readers);
-  const failed2 = expansion.errors[0];
-  if (failed2 !== void 0) {
-    const { owner } = failed2.entry.selector;
+  const failed3 = expansion.errors[0];
+  if (failed3 !== void 0) {
+    const { owner } = failed3.entry.selector;
     throw new MigrationError(
-      `cannot list the repositories of ${owner}: ${describeFailure(failed2.error)}`
+      `cannot list the repositories of ${owner}: ${describeFailure(failed3.error)}`
     );
   }
   return expansion.repos.flatMap((repo) => {
@@ -86280,9 +89242,9 @@ function parseRateLimits(value2) {
   }
   return limits;
 }
-function positive2(flag3, value2) {
-  const number4 = parseCount("sandbox", flag3, value2);
-  if (number4 === 0) throw new CliError(`sandbox: --${flag3} must be at least 1`);
+function positive2(flag4, value2) {
+  const number4 = parseCount("sandbox", flag4, value2);
+  if (number4 === 0) throw new CliError(`sandbox: --${flag4} must be at least 1`);
   return number4;
 }
 var flags8, help8, sandbox;
@@ -86405,10 +89367,10 @@ import { readFileSync as readFileSync9 } from "node:fs";
 var INTERRUPTED = 130;
 var commands = {
   validate: async () => (await Promise.resolve().then(() => (init_validate(), validate_exports))).validate,
-  plan: async () => (await Promise.resolve().then(() => (init_plan6(), plan_exports))).plan,
+  plan: async () => (await Promise.resolve().then(() => (init_plan7(), plan_exports))).plan,
   apply: async () => (await Promise.resolve().then(() => (init_apply2(), apply_exports))).apply,
   drift: async () => (await Promise.resolve().then(() => (init_drift(), drift_exports))).drift,
-  export: async () => (await Promise.resolve().then(() => (init_export2(), export_exports))).exportCommand,
+  export: async () => (await Promise.resolve().then(() => (init_export3(), export_exports))).exportCommand,
   migrate: async () => (await Promise.resolve().then(() => (init_migrate(), migrate_exports))).migrate,
   schema: async () => (await Promise.resolve().then(() => (init_schema4(), schema_exports))).schema,
   sandbox: async () => (await Promise.resolve().then(() => (init_sandbox2(), sandbox_exports2))).sandbox
@@ -86496,7 +89458,7 @@ init_wording();
 // src/report/plan-digest.ts
 init_plain();
 import { createHash as createHash10 } from "node:crypto";
-function counted(change) {
+function counted2(change) {
   return change.error !== void 0 || change.requests.length > 0;
 }
 function entry(change) {
@@ -86507,7 +89469,7 @@ function sha2563(text2) {
   return createHash10("sha256").update(text2).digest("hex");
 }
 function planDigest(plan4) {
-  const entries = plan4.changes.filter(counted).map((change) => [change.address, sha2563(entry(change))]).sort(([a2], [b2]) => a2 < b2 ? -1 : a2 > b2 ? 1 : 0);
+  const entries = plan4.changes.filter(counted2).map((change) => [change.address, sha2563(entry(change))]).sort(([a2], [b2]) => a2 < b2 ? -1 : a2 > b2 ? 1 : 0);
   return {
     sha256: sha2563(stableJson(entries)),
     ...plan4.partial !== void 0 ? { partial: true } : {},
@@ -86667,6 +89629,8 @@ function readInputs(env) {
     format,
     comment: commentText === void 0 ? void 0 : comment2,
     allowDelete: boolean4(env, "allow-delete") ?? false,
+    allowVisibility: boolean4(env, "allow-visibility") ?? false,
+    allowCreate: boolean4(env, "allow-create") ?? false,
     merge: merge3,
     ...concurrency !== void 0 ? { concurrency } : {},
     ...writeInterval !== void 0 ? { writeInterval } : {},
@@ -86995,7 +89959,7 @@ async function runSteps(context, redactor) {
     tokens.flatMap((token) => token.split("\n").map((line) => line.trim()))
   );
   const write = (text2) => context.write(redactor.redact(text2));
-  const note = (annotated) => write(annotation({ ...annotated, message: redactor.redact(annotated.message) }));
+  const note = (annotated2) => write(annotation({ ...annotated2, message: redactor.redact(annotated2.message) }));
   const setOutputs = (values3) => {
     if (env.GITHUB_OUTPUT === void 0) return;
     for (const [name2, value2] of Object.entries(values3))
@@ -87023,7 +89987,7 @@ async function runSteps(context, redactor) {
       if (left.length > 0) {
         const fence = stopCommands();
         const lines = left.map((problem) => {
-          const at2 = [problem.file, problem.line, problem.col].filter((part) => part !== void 0);
+          const at2 = [problem.file, problem.line, problem.col].filter((part2) => part2 !== void 0);
           return `forgeplan: ${at2.join(":")}: ${problem.message}
 `;
         });
@@ -87079,6 +90043,8 @@ ${fence.open}`);
         ...connectionArgs(inputs),
         "--auto-approve",
         ...inputs.allowDelete ? ["--allow-delete"] : [],
+        ...inputs.allowVisibility ? ["--allow-visibility"] : [],
+        ...inputs.allowCreate ? ["--allow-create"] : [],
         ...plan4.partial !== void 0 ? ["--allow-partial"] : [],
         "--format",
         "markdown"
@@ -87090,8 +90056,8 @@ ${fence.open}`);
     }
   }
   const failures = unreviewed !== void 0 ? [{ level: "error", title: "forgeplan apply", message: unreviewed.message }] : applied === void 0 ? failureAnnotations(plan4, planned) : failureAnnotations(void 0, applied);
-  const failed2 = withinAnnotationLimit(failures, "the job summary and the log say which and why");
-  for (const failure3 of failed2.shown) note(failure3);
+  const failed3 = withinAnnotationLimit(failures, "the job summary and the log say which and why");
+  for (const failure3 of failed3.shown) note(failure3);
   if (inputs.command === "drift" && exitCode === 2 && plan4 !== void 0) {
     note({
       level: "error",
@@ -87147,9 +90113,9 @@ function runPage(env) {
 }
 function failureAnnotations(plan4, run2) {
   if (run2.code !== 1) return [];
-  const failed2 = plan4?.changes.filter((change) => change.error !== void 0) ?? [];
-  if (failed2.length > 0) {
-    return failed2.map((change) => ({
+  const failed3 = plan4?.changes.filter((change) => change.error !== void 0) ?? [];
+  if (failed3.length > 0) {
+    return failed3.map((change) => ({
       level: "error",
       title: "forgeplan",
       message: `${change.address}: ${describeFailure(change.error)}`

@@ -84,7 +84,9 @@ function errorsOf(plan: Plan) {
 async function converge(world: RunningSandbox, live: LiveRepo, s: Scenario) {
   await setLiveState(live, s);
   const engine = sandboxEngine(world, s.repo.token);
-  const state = engine.state([desiredEntry(s)]);
+  // What is proven here is normalization: an authoritative hook list may remove every live hook, so
+  // the removal limit (proven in its own tests) is lifted.
+  const state = { ...engine.state([desiredEntry(s)]), removalLimit: { share: 100 } };
   const first = await engine.plan(state);
   expect(errorsOf(first)).toEqual([]);
   const outcomes = await engine.apply(first, { allowDelete: true, secrets: [SECRET, AUTH] });
@@ -219,7 +221,7 @@ async function applyThenPlan(world: RunningSandbox, yaml: string) {
   const path = configFile(yaml);
   const at = ["--sandbox-url", world.url];
   const applied = await runInProcess(
-    ["apply", "-c", path, ...at, "--auto-approve", "--allow-delete"],
+    ["apply", "-c", path, ...at, "--auto-approve", "--allow-delete", "--removal-limit", "100"],
     { env: SECRET_ENV },
   );
   const planned = await runInProcess(["plan", "-c", path, ...at, "--format", "json"], {
