@@ -1,7 +1,9 @@
 // Benchmark: a drift check of N generated repositories (full profile: two protected branches, a
 // collaborator, two teams, GitHub's default labels and a ruleset in each; the protections, the
-// ruleset, two labels, the collaborator and the teams managed), planned once reading over REST and
-// once in bulk (GraphQL, and the teams from the organization's side). One JSON line per read path:
+// ruleset, two labels, the collaborator, the teams and a few settings managed: issues, wiki, head
+// branches kept once merged, the default branch, no topics, Dependabot alerts off), planned once
+// reading over REST and once in bulk (GraphQL, and the teams from the organization's side). One
+// JSON line per read path:
 // what it spent (REST requests and GraphQL points as the sandbox counted them against its budgets),
 // its wall time, the least time GitHub's published limits allow for those reads with a personal
 // token, and whether both plans are the same, change for change. `--quick`: 1,000 repositories;
@@ -51,6 +53,13 @@ const config = [
   "    access:",
   "      users: { octo-dev: write }",
   "      teams: { platform: write, release-managers: maintain }",
+  "    settings:",
+  "      has_issues: true",
+  "      has_wiki: true",
+  "      delete_branch_on_merge: false",
+  "      default_branch: main",
+  "      topics: []",
+  "      vulnerability_alerts: false",
   "",
 ].join("\n");
 

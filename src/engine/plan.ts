@@ -14,6 +14,7 @@ import {
   type Hold,
   KIND_NAMES,
   type PlanOptions,
+  LIFECYCLE_KIND,
   REPOSITORY_KINDS,
   sectionNamed,
 } from "../resources/index.js";
@@ -248,7 +249,9 @@ function estimateReads(work: PlanWork, bulk: BulkPlan): Map<string, ReadEstimate
   };
   for (const [index, repo] of work.repos.entries()) {
     const inBulk = bulk.bulkKinds(index);
-    of(repo.target).rest += locatingReads(repo);
+    // Located in bulk, a repository costs no read of its own (./bulk/reads.ts).
+    if (LIFECYCLE_KIND === undefined || !inBulk.has(LIFECYCLE_KIND.name))
+      of(repo.target).rest += locatingReads(repo);
     for (const kind of configured(repo)) {
       if (inBulk.has(kind.name)) continue;
       const value = repo.settings[kind.repository.setting.key];

@@ -10,26 +10,10 @@ import { describe, expect, it } from "vitest";
 import { sandboxEngine } from "../helpers/engine.js";
 import { call, sandbox } from "../helpers/sandbox.js";
 import { FIXTURES } from "../kinds/fixtures/index.js";
-import { configOf, KindWorld, runs } from "../kinds/harness.js";
+import { KindWorld, runs } from "../kinds/harness.js";
+import { bothPaths } from "../helpers/bulk-paths.js";
 
 const REPO = "/repos/acme/api";
-
-/** The REST reads each path made, and whether both planned alike. */
-async function bothPaths(world: KindWorld, kind: string, key: string, value: unknown) {
-  const state = world.load(configOf(FIXTURES[kind]!, "repository", key, value));
-  const from = world.requests.length;
-  const rest = await world.plan(state, undefined, "rest");
-  const middle = world.requests.length;
-  const graphql = await world.plan(state, undefined, "graphql");
-  expect(graphql.changes).toEqual(rest.changes);
-  const gets = (start: number, end?: number) =>
-    world.requests
-      .slice(start, end)
-      .filter((request) => request.method === "GET")
-      .map((request) => request.path.split("?")[0]);
-  const queries = world.requests.slice(middle).filter((request) => request.path === "/graphql");
-  return { rest: gets(from, middle), graphql: gets(middle), queries: queries.length };
-}
 
 describe("access and labels over GraphQL", () => {
   it("reads collaborators and labels in the query, and invitations only where a plan needs them", async () => {

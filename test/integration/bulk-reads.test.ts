@@ -38,10 +38,14 @@ function config(fixture: KindFixture, key: string, value: unknown, absent: boole
   });
 }
 
-/** REST reads of the repository's own paths in a run. */
+/** REST reads of the repository and its own paths in a run. */
 function restReadsOf(run: readonly RecordedRequest[], at: string): string[] {
+  const own = `/repos/${at}`;
   return run
-    .filter((request) => request.method === "GET" && request.path.startsWith(`/repos/${at}/`))
+    .filter(
+      (request) =>
+        request.method === "GET" && (request.path === own || request.path.startsWith(`${own}/`)),
+    )
     .map((request) => request.path);
 }
 

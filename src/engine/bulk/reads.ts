@@ -6,9 +6,10 @@ import {
   type RestAnswers,
   type Variables,
 } from "../../resources/graphql-read.js";
-import { REPOSITORY_KINDS } from "../../resources/index.js";
+import { LIFECYCLE_KIND, REPOSITORY_KINDS } from "../../resources/index.js";
 import { ORGANIZATION_SIDE_MINIMUM } from "../../resources/organization-side.js";
 import type { RepoDesired } from "../expand.js";
+import { locatingReads } from "../repository-lifecycle.js";
 import { PageReader } from "./pages.js";
 import { pack, pointsOf, type QueryPart } from "./query.js";
 import { BulkReader } from "./reader.js";
@@ -43,16 +44,32 @@ interface BulkRepository {
 /** Throws away what `select` declares: it only tells whether a value is read over GraphQL. */
 const probe: Variables = { add: () => "$probe" };
 
-function kindReads(repo: RepoRef, settings: Record<string, unknown>): KindRead[] {
+function kindReads(repo: RepoRef, desired: RepoDesired): KindRead[] {
   const reads: KindRead[] = [];
   for (const kind of REPOSITORY_KINDS) {
     const graphql = kind.repository.graphql;
-    const value = settings[kind.repository.setting.key];
+    const value = desired.settings[kind.repository.setting.key];
     if (graphql === undefined || value === undefined) continue;
     if (graphql.select({ repo, value, variables: probe }) === undefined) continue;
     reads.push({ name: kind.name, graphql, value });
   }
+  const locating = locatingRead(repo, desired);
+  if (locating !== undefined) reads.push(locating);
   return reads;
+}
+
+/**
+ * The read that locates a named repository whose settings are not configured (no listing found it):
+ * the same `GET /repos/{owner}/{repo}` the lifecycle kind reads, answered by its GraphQL read of a
+ * value that writes nothing.
+ */
+function locatingRead(repo: RepoRef, desired: RepoDesired): KindRead | undefined {
+  const graphql = LIFECYCLE_KIND?.repository.graphql;
+  if (LIFECYCLE_KIND === undefined || graphql === undefined) return undefined;
+  if (locatingReads(desired) === 0 || desired.archived !== undefined) return undefined;
+  const value = {};
+  if (graphql.select({ repo, value, variables: probe }) === undefined) return undefined;
+  return { name: LIFECYCLE_KIND.name, graphql, value };
 }
 
 function partOf(repo: RepoRef, read: KindRead): QueryPart {
@@ -205,7 +222,7 @@ export function planReads(
     const byTarget = new Map<string, Array<{ index: number; bulk: BulkRepository }>>();
     for (const [index, repo] of repos.entries()) {
       const ref = { owner: repo.owner, name: repo.name };
-      const kinds = kindReads(ref, repo.settings);
+      const kinds = kindReads(ref, repo);
       if (kinds.length === 0) continue;
       const list = byTarget.get(repo.target) ?? [];
       list.push({ index, bulk: { repo: ref, kinds } });

@@ -1,5 +1,6 @@
 import type { KindModule } from "../kind.js";
 import { exportSettings } from "./export.js";
+import { settingsGraphql } from "./graphql.js";
 import { locateRepository } from "./locate.js";
 import { planSettings } from "./plan.js";
 import { around } from "./archiving.js";
@@ -32,6 +33,7 @@ export const settingsKind: KindModule = {
     },
     plan: ({ reader, repo, value, location }) =>
       planSettings({ reader, repo, value: value as RepositorySettings, location }),
+    graphql: settingsGraphql,
     export: exportSettings,
   },
   lifecycle: {

@@ -7,6 +7,7 @@ import { accountObject } from "./actors.js";
 import { protectionFields } from "./branch-protection.js";
 import { labelFields } from "./labels.js";
 import { rulesetFields } from "./rulesets.js";
+import { settingsFields } from "./settings.js";
 
 /**
  * `Query.repository` and the `Repository` type: its own fields, and those of each area (protections,
@@ -37,7 +38,6 @@ export function repositoryObject(ctx: GraphqlContext, repo: Repository) {
     description: repo.description,
     isPrivate: repo.private,
     visibility: repo.private ? "PRIVATE" : "PUBLIC",
-    isArchived: false,
     isFork: false,
     createdAt: repo.created_at,
     updatedAt: repo.updated_at,
@@ -51,6 +51,7 @@ export function repositoryObject(ctx: GraphqlContext, repo: Repository) {
     ...protectionFields(ctx, repo),
     ...rulesetFields(ctx, repo),
     ...labelFields(ctx, repo),
+    ...settingsFields(ctx, repo),
     ...accessFields(ctx, repo),
   };
 }
