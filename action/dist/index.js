@@ -54606,8 +54606,8 @@ var init_client = __esm({
       #hiddenNote(path) {
         const credential = this.#auth.description;
         if (credential === void 0) return void 0;
-        const repository2 = /^\/repos\/([^/?]+\/[^/?]+)/.exec(path)?.[1];
-        return repository2 !== void 0 ? `${credential} does not cover ${repository2}, or it does not exist` : `as ${credential}`;
+        const repository3 = /^\/repos\/([^/?]+\/[^/?]+)/.exec(path)?.[1];
+        return repository3 !== void 0 ? `${credential} does not cover ${repository3}, or it does not exist` : `as ${credential}`;
       }
       /**
        * The login what this client writes is shown as: an App installation's bot, or the account
@@ -62370,6 +62370,134 @@ var init_export = __esm({
   }
 });
 
+// src/resources/settings/graphql.ts
+function readsRepository(value2) {
+  return value2.security_and_analysis === void 0 && value2.previously === void 0;
+}
+function readsAlerts(value2) {
+  return value2.vulnerability_alerts !== void 0 || value2.automated_security_fixes !== void 0;
+}
+function fullRepository2(read2, branch3, topics) {
+  return {
+    id: read2.databaseId,
+    name: read2.name,
+    full_name: read2.nameWithOwner,
+    owner: { login: read2.owner.login },
+    private: read2.isPrivate,
+    archived: read2.isArchived,
+    visibility: read2.visibility.toLowerCase(),
+    description: read2.description,
+    homepage: read2.homepageUrl,
+    default_branch: branch3,
+    topics,
+    has_issues: read2.hasIssuesEnabled,
+    has_projects: read2.hasProjectsEnabled,
+    has_wiki: read2.hasWikiEnabled,
+    is_template: read2.isTemplate,
+    allow_forking: read2.forkingAllowed,
+    allow_merge_commit: read2.mergeCommitAllowed,
+    allow_squash_merge: read2.squashMergeAllowed,
+    allow_rebase_merge: read2.rebaseMergeAllowed,
+    allow_auto_merge: read2.autoMergeAllowed,
+    delete_branch_on_merge: read2.deleteBranchOnMerge,
+    allow_update_branch: read2.allowUpdateBranch,
+    web_commit_signoff_required: read2.webCommitSignoffRequired,
+    squash_merge_commit_title: read2.squashMergeCommitTitle,
+    squash_merge_commit_message: read2.squashMergeCommitMessage,
+    merge_commit_title: read2.mergeCommitTitle,
+    merge_commit_message: read2.mergeCommitMessage
+  };
+}
+var REPOSITORY2, TOPIC, repository, topic, settingsGraphql;
+var init_graphql5 = __esm({
+  "src/resources/settings/graphql.ts"() {
+    "use strict";
+    init_zod();
+    init_context();
+    init_graphql_read();
+    REPOSITORY2 = [
+      "databaseId name nameWithOwner owner { login } isPrivate isArchived visibility",
+      "description homepageUrl defaultBranchRef { name }",
+      "hasIssuesEnabled hasProjectsEnabled hasWikiEnabled isTemplate forkingAllowed",
+      "mergeCommitAllowed squashMergeAllowed rebaseMergeAllowed autoMergeAllowed",
+      "deleteBranchOnMerge allowUpdateBranch webCommitSignoffRequired",
+      "squashMergeCommitTitle squashMergeCommitMessage mergeCommitTitle mergeCommitMessage"
+    ].join(" ");
+    TOPIC = "topic { name }";
+    repository = looseObject({
+      databaseId: number2().int(),
+      name: string2(),
+      nameWithOwner: string2(),
+      owner: looseObject({ login: string2() }),
+      isPrivate: boolean2(),
+      isArchived: boolean2(),
+      visibility: _enum2(["PUBLIC", "PRIVATE", "INTERNAL"]),
+      description: string2().nullable(),
+      homepageUrl: string2().nullable(),
+      defaultBranchRef: looseObject({ name: string2() }).nullable(),
+      hasIssuesEnabled: boolean2(),
+      hasProjectsEnabled: boolean2(),
+      hasWikiEnabled: boolean2(),
+      isTemplate: boolean2(),
+      forkingAllowed: boolean2(),
+      mergeCommitAllowed: boolean2(),
+      squashMergeAllowed: boolean2(),
+      rebaseMergeAllowed: boolean2(),
+      autoMergeAllowed: boolean2(),
+      deleteBranchOnMerge: boolean2(),
+      allowUpdateBranch: boolean2(),
+      webCommitSignoffRequired: boolean2(),
+      squashMergeCommitTitle: string2(),
+      squashMergeCommitMessage: string2(),
+      mergeCommitTitle: string2(),
+      mergeCommitMessage: string2()
+    });
+    topic = looseObject({ topic: looseObject({ name: string2() }) });
+    settingsGraphql = {
+      select: ({ value: value2 }) => {
+        const settings = value2;
+        const fields = [
+          ...readsRepository(settings) ? [REPOSITORY2, `repositoryTopics(first: 100) { ${pageOf(TOPIC)} }`] : [],
+          ...readsAlerts(settings) ? ["hasVulnerabilityAlertsEnabled"] : []
+        ];
+        return fields.length === 0 ? void 0 : `viewerCanAdminister ${fields.join(" ")}`;
+      },
+      answer: async (part2) => {
+        const answers = new RestAnswers();
+        const settings = part2.value;
+        const admin = looseObject({ viewerCanAdminister: literal(true) }).safeParse(part2.data);
+        if (part2.failed([]) || !admin.success) return answers;
+        const path = repoPath(part2.repo);
+        if (readsAlerts(settings)) {
+          const alerts = looseObject({ hasVulnerabilityAlertsEnabled: boolean2() }).safeParse(part2.data);
+          if (!alerts.success) return answers;
+          if (alerts.data.hasVulnerabilityAlertsEnabled)
+            answers.found(`${path}/vulnerability-alerts`, void 0);
+          else answers.absent(`${path}/vulnerability-alerts`, "Not Found");
+        }
+        if (!readsRepository(settings)) return answers;
+        const read2 = repository.safeParse(part2.data);
+        if (!read2.success || read2.data.defaultBranchRef === null) return answers;
+        const all = await repositoryConnection(part2, "repositoryTopics", {
+          field: "repositoryTopics",
+          nodes: TOPIC
+        });
+        const topics = array(topic).safeParse(all?.nodes);
+        if (all === void 0 || all.failed.size > 0 || !topics.success) return answers;
+        answers.found(
+          path,
+          fullRepository2(
+            read2.data,
+            read2.data.defaultBranchRef.name,
+            topics.data.map((item) => item.topic.name)
+          )
+        );
+        return answers;
+      }
+    };
+  }
+});
+
 // src/resources/settings/locate.ts
 async function locateRepository(input2) {
   const { reader, repo: wanted, previously, listed: listed5 } = input2;
@@ -63183,7 +63311,7 @@ function printSettings(value2) {
     }))
   ];
 }
-var ON_OFF, flag3, status2, feature, reviewer, securityAndAnalysis, TOPIC, REPOSITORY_NAME2, visibility2, branchName3, SAID_ANOTHER_WAY, repositorySettings, COMMIT_MESSAGE_PAIRS, TOGETHER;
+var ON_OFF, flag3, status2, feature, reviewer, securityAndAnalysis, TOPIC2, REPOSITORY_NAME2, visibility2, branchName3, SAID_ANOTHER_WAY, repositorySettings, COMMIT_MESSAGE_PAIRS, TOGETHER;
 var init_settings10 = __esm({
   "src/resources/settings/settings.ts"() {
     "use strict";
@@ -63217,7 +63345,7 @@ var init_settings10 = __esm({
         ).describe("Who may approve a bypass: teams and roles, compared as a set.")
       }).optional().describe("Options of the delegated bypass: its reviewers.")
     });
-    TOPIC = /^[a-z0-9][a-z0-9-]{0,49}$/;
+    TOPIC2 = /^[a-z0-9][a-z0-9-]{0,49}$/;
     REPOSITORY_NAME2 = /^[A-Za-z0-9._-]{1,100}$/;
     visibility2 = _enum2(["public", "private"], {
       error: (issue3) => issue3.input === "internal" ? "visibility internal is refused: GitHub's published request schemas for PATCH /repos/{owner}/{repo} and POST /orgs/{org}/repos accept only public or private, so forgeplan does not send it" : void 0
@@ -63266,7 +63394,7 @@ var init_settings10 = __esm({
         archived: boolean2().optional().describe("Archived (read-only). Archiving is applied last, unarchiving first."),
         security_and_analysis: securityAndAnalysis.optional().describe("Security and analysis features, each compared when written."),
         topics: array(
-          string2().regex(TOPIC, {
+          string2().regex(TOPIC2, {
             error: "expected a topic: a lowercase letter or digit first, then letters, digits and hyphens, at most 50"
           })
         ).max(20, { error: "GitHub allows at most 20 topics" }).optional().describe("The repository's topics, compared as a set (PUT …/topics)."),
@@ -63399,6 +63527,7 @@ var init_settings11 = __esm({
   "src/resources/settings/index.ts"() {
     "use strict";
     init_export();
+    init_graphql5();
     init_locate();
     init_plan5();
     init_archiving();
@@ -63417,6 +63546,7 @@ var init_settings11 = __esm({
           print: printSettings
         },
         plan: ({ reader, repo, value: value2, location }) => planSettings({ reader, repo, value: value2, location }),
+        graphql: settingsGraphql,
         export: exportSettings2
       },
       lifecycle: {
@@ -74307,7 +74437,7 @@ function minimalRepository(base, world, repo, caller) {
     ...caller ? { permissions: permissions(world, repo, caller) } : {}
   };
 }
-function repository(base, world, repo, caller) {
+function repository2(base, world, repo, caller) {
   return {
     ...minimalRepository(base, world, repo, caller),
     license: {
@@ -74357,9 +74487,9 @@ function securityAndAnalysis2(repo) {
   };
   return members3;
 }
-function fullRepository2(base, world, repo, caller) {
+function fullRepository3(base, world, repo, caller) {
   return {
-    ...repository(base, world, repo, caller),
+    ...repository2(base, world, repo, caller),
     squash_merge_commit_title: repo.squash_merge_commit_title,
     squash_merge_commit_message: repo.squash_merge_commit_message,
     merge_commit_title: repo.merge_commit_title,
@@ -74583,7 +74713,7 @@ function migration(base, world, value2, caller, { withRepositories }) {
     exclude_releases: value2.exclude_releases,
     exclude_owner_projects: value2.exclude_owner_projects,
     org_metadata_only: value2.org_metadata_only,
-    ...withRepositories ? { repositories: value2.repositories.map((repo) => repository(base, world, repo, caller)) } : {},
+    ...withRepositories ? { repositories: value2.repositories.map((repo) => repository2(base, world, repo, caller)) } : {},
     url: url2,
     created_at: value2.created_at,
     updated_at: value2.updated_at,
@@ -77894,7 +78024,7 @@ var init_permissions = __esm({
         pattern: `${ORG}/repositories`,
         handler: (ctx) => {
           const org = administeredOrganization(ctx);
-          return repositoryPage(ctx, org.actions.selected_repositories, repository);
+          return repositoryPage(ctx, org.actions.selected_repositories, repository2);
         }
       },
       {
@@ -78920,19 +79050,19 @@ function analyse(schema2, operation, fragments, variables) {
 }
 function visitSelections(walk, selectionSet, parent, multiplier, spreading) {
   for (const selection of selectionSet.selections) {
-    if (selection.kind === import_graphql6.Kind.FIELD) {
+    if (selection.kind === import_graphql7.Kind.FIELD) {
       visitField(walk, selection, parent, multiplier, spreading);
-    } else if (selection.kind === import_graphql6.Kind.INLINE_FRAGMENT) {
-      const type = selection.typeCondition ? (0, import_graphql6.typeFromAST)(walk.schema, selection.typeCondition) : parent;
-      if (type && (0, import_graphql6.isCompositeType)(type)) {
+    } else if (selection.kind === import_graphql7.Kind.INLINE_FRAGMENT) {
+      const type = selection.typeCondition ? (0, import_graphql7.typeFromAST)(walk.schema, selection.typeCondition) : parent;
+      if (type && (0, import_graphql7.isCompositeType)(type)) {
         visitSelections(walk, selection.selectionSet, type, multiplier, spreading);
       }
     } else {
       const name2 = selection.name.value;
       const fragment = walk.fragments.get(name2);
       if (fragment === void 0 || spreading.has(name2)) continue;
-      const type = (0, import_graphql6.typeFromAST)(walk.schema, fragment.typeCondition);
-      if (type && (0, import_graphql6.isCompositeType)(type)) {
+      const type = (0, import_graphql7.typeFromAST)(walk.schema, fragment.typeCondition);
+      if (type && (0, import_graphql7.isCompositeType)(type)) {
         const inner = new Set(spreading).add(name2);
         visitSelections(walk, fragment.selectionSet, type, multiplier, inner);
       }
@@ -78940,11 +79070,11 @@ function visitSelections(walk, selectionSet, parent, multiplier, spreading) {
   }
 }
 function visitField(walk, field, parent, multiplier, spreading) {
-  if (!((0, import_graphql6.isObjectType)(parent) || (0, import_graphql6.isInterfaceType)(parent))) return;
+  if (!((0, import_graphql7.isObjectType)(parent) || (0, import_graphql7.isInterfaceType)(parent))) return;
   const definition = parent.getFields()[field.name.value];
   if (definition === void 0 || field.selectionSet === void 0) return;
-  const type = (0, import_graphql6.getNamedType)(definition.type);
-  if (!(0, import_graphql6.isCompositeType)(type)) return;
+  const type = (0, import_graphql7.getNamedType)(definition.type);
+  if (!(0, import_graphql7.isCompositeType)(type)) return;
   let inner = multiplier;
   if (type.name.endsWith("Connection")) {
     const page3 = pageSize2(walk, field) ?? ASSUMED_PAGE;
@@ -78961,7 +79091,7 @@ function pageSize2(walk, field) {
   for (const name2 of ["first", "last"]) {
     const argument = field.arguments?.find((candidate) => candidate.name.value === name2);
     if (argument === void 0) continue;
-    const value2 = argument.value.kind === import_graphql6.Kind.VARIABLE ? walk.variables[argument.value.name.value] : (0, import_graphql6.valueFromAST)(argument.value, import_graphql6.GraphQLInt);
+    const value2 = argument.value.kind === import_graphql7.Kind.VARIABLE ? walk.variables[argument.value.name.value] : (0, import_graphql7.valueFromAST)(argument.value, import_graphql7.GraphQLInt);
     if (typeof value2 === "number" && Number.isInteger(value2) && value2 >= 0) return value2;
   }
   return void 0;
@@ -78970,11 +79100,11 @@ function nodeLimitMessage(over) {
   const count3 = (value2) => value2.toLocaleString("en-US");
   return `By the time this query traverses to the ${over.field.name.value} connection, it is requesting up to ${count3(over.nodes)} possible nodes which exceeds the maximum limit of ${count3(MAX_NODES)}.`;
 }
-var import_graphql6, MAX_NODES, ASSUMED_PAGE;
+var import_graphql7, MAX_NODES, ASSUMED_PAGE;
 var init_analysis = __esm({
   "src/sandbox/github/graphql/analysis.ts"() {
     "use strict";
-    import_graphql6 = __toESM(require_graphql2(), 1);
+    import_graphql7 = __toESM(require_graphql2(), 1);
     MAX_NODES = 5e5;
     ASSUMED_PAGE = 100;
   }
@@ -79006,12 +79136,12 @@ function notFoundRepository(owner, name2) {
 function forbidden2(message) {
   return new TypedError("FORBIDDEN", message, { saml_failure: false });
 }
-var import_graphql7, TypedError;
+var import_graphql8, TypedError;
 var init_errors5 = __esm({
   "src/sandbox/github/graphql/errors.ts"() {
     "use strict";
-    import_graphql7 = __toESM(require_graphql2(), 1);
-    TypedError = class extends import_graphql7.GraphQLError {
+    import_graphql8 = __toESM(require_graphql2(), 1);
+    TypedError = class extends import_graphql8.GraphQLError {
       constructor(githubType, message, githubExtensions) {
         super(message);
         this.githubType = githubType;
@@ -79755,6 +79885,49 @@ var init_rulesets = __esm({
   }
 });
 
+// src/sandbox/github/graphql/resolvers/settings.ts
+function settingsFields(ctx, repo) {
+  return {
+    homepageUrl: repo.homepage,
+    isArchived: repo.archived,
+    isTemplate: repo.is_template,
+    hasIssuesEnabled: repo.has_issues,
+    hasProjectsEnabled: repo.has_projects,
+    hasWikiEnabled: repo.has_wiki,
+    hasDiscussionsEnabled: repo.has_discussions,
+    forkingAllowed: repo.allow_forking,
+    autoMergeAllowed: repo.allow_auto_merge,
+    deleteBranchOnMerge: repo.delete_branch_on_merge,
+    allowUpdateBranch: repo.allow_update_branch,
+    webCommitSignoffRequired: repo.web_commit_signoff_required,
+    squashMergeCommitTitle: repo.squash_merge_commit_title,
+    squashMergeCommitMessage: repo.squash_merge_commit_message,
+    mergeCommitTitle: repo.merge_commit_title,
+    mergeCommitMessage: repo.merge_commit_message,
+    hasVulnerabilityAlertsEnabled: repo.vulnerability_alerts,
+    defaultBranchRef: () => {
+      const branch3 = repo.branches.get(repo.default_branch);
+      return branch3 === void 0 ? null : refObject(ctx, repo, branch3);
+    },
+    repositoryTopics: (args) => connection("repositoryTopics", repo.topics, args, (topic2) => ({
+      __typename: "RepositoryTopic",
+      id: nodeId4("RepositoryTopic", `${repo.id}:${topic2}`),
+      topic: { __typename: "Topic", id: nodeId4("Topic", topic2), name: topic2 },
+      url: `${ctx.base}/topics/${topic2}`,
+      resourcePath: `/topics/${topic2}`
+    })),
+    viewerCanUpdateTopics: ctx.world.can(repo, ctx.caller, "admin")
+  };
+}
+var init_settings15 = __esm({
+  "src/sandbox/github/graphql/resolvers/settings.ts"() {
+    "use strict";
+    init_connection();
+    init_ids();
+    init_branch_protection2();
+  }
+});
+
 // src/sandbox/github/graphql/resolvers/repository.ts
 function repositoryObject(ctx, repo) {
   const permission = ctx.world.permission(repo, ctx.caller);
@@ -79768,7 +79941,6 @@ function repositoryObject(ctx, repo) {
     description: repo.description,
     isPrivate: repo.private,
     visibility: repo.private ? "PRIVATE" : "PUBLIC",
-    isArchived: false,
     isFork: false,
     createdAt: repo.created_at,
     updatedAt: repo.updated_at,
@@ -79782,6 +79954,7 @@ function repositoryObject(ctx, repo) {
     ...protectionFields(ctx, repo),
     ...rulesetFields(ctx, repo),
     ...labelFields(ctx, repo),
+    ...settingsFields(ctx, repo),
     ...accessFields(ctx, repo)
   };
 }
@@ -79807,6 +79980,7 @@ var init_repository = __esm({
     init_branch_protection2();
     init_labels2();
     init_rulesets();
+    init_settings15();
     PERMISSION3 = {
       none: null,
       pull: "READ",
@@ -79891,16 +80065,16 @@ import { readFileSync as readFileSync6 } from "node:fs";
 function githubSchema() {
   if (built2 === void 0) {
     const sdl = new URL("schema.graphql", import.meta.resolve("@octokit/graphql-schema"));
-    const document2 = (0, import_graphql8.parse)(readFileSync6(sdl, "utf8"), { noLocation: true });
-    built2 = (0, import_graphql8.buildASTSchema)(document2, { assumeValidSDL: true });
+    const document2 = (0, import_graphql9.parse)(readFileSync6(sdl, "utf8"), { noLocation: true });
+    built2 = (0, import_graphql9.buildASTSchema)(document2, { assumeValidSDL: true });
   }
   return built2;
 }
-var import_graphql8, built2;
+var import_graphql9, built2;
 var init_schema3 = __esm({
   "src/sandbox/github/graphql/schema.ts"() {
     "use strict";
-    import_graphql8 = __toESM(require_graphql2(), 1);
+    import_graphql9 = __toESM(require_graphql2(), 1);
   }
 });
 
@@ -79914,7 +80088,7 @@ function objectsIn(value2) {
 }
 function operationOf(document2, name2) {
   const operations = document2.definitions.filter(
-    (definition) => definition.kind === import_graphql9.Kind.OPERATION_DEFINITION
+    (definition) => definition.kind === import_graphql10.Kind.OPERATION_DEFINITION
   );
   if (typeof name2 === "string") {
     const named3 = operations.find((operation) => operation.name?.value === name2);
@@ -79931,12 +80105,12 @@ function runGraphql(request2) {
   const schema2 = githubSchema();
   let document2;
   try {
-    document2 = (0, import_graphql9.parse)(body2.query);
+    document2 = (0, import_graphql10.parse)(body2.query);
   } catch (error62) {
-    if (error62 instanceof import_graphql9.GraphQLError) return errorsOnly([githubError2(error62)]);
+    if (error62 instanceof import_graphql10.GraphQLError) return errorsOnly([githubError2(error62)]);
     throw error62;
   }
-  const invalid = (0, import_graphql9.validate)(schema2, document2);
+  const invalid = (0, import_graphql10.validate)(schema2, document2);
   if (invalid.length > 0) return errorsOnly(invalid.map(githubError2));
   const operation = operationOf(document2, body2.operationName);
   if (!("kind" in operation)) return errorsOnly([operation]);
@@ -79946,14 +80120,14 @@ function runGraphql(request2) {
     ]);
   }
   const given = body2.variables ?? {};
-  const coerced = (0, import_graphql9.getVariableValues)(
+  const coerced = (0, import_graphql10.getVariableValues)(
     schema2,
     operation.variableDefinitions ?? [],
     typeof given === "object" && given !== null ? given : {}
   );
   if (coerced.errors) return errorsOnly(coerced.errors.map(githubError2));
   const fragments = document2.definitions.filter(
-    (definition) => definition.kind === import_graphql9.Kind.FRAGMENT_DEFINITION
+    (definition) => definition.kind === import_graphql10.Kind.FRAGMENT_DEFINITION
   );
   const analysis = analyse(schema2, operation, fragments, coerced.coerced);
   if (analysis.overLimit) {
@@ -79985,7 +80159,7 @@ function runGraphql(request2) {
       };
     }
   };
-  const result = (0, import_graphql9.execute)({
+  const result = (0, import_graphql10.execute)({
     schema: schema2,
     document: document2,
     operationName: typeof body2.operationName === "string" ? body2.operationName : void 0,
@@ -80017,11 +80191,11 @@ function runGraphql(request2) {
 function locationOf(token) {
   return { line: token?.line ?? 1, column: token?.column ?? 1 };
 }
-var import_graphql9, MS_PER_OBJECT, errorsOnly;
+var import_graphql10, MS_PER_OBJECT, errorsOnly;
 var init_executor = __esm({
   "src/sandbox/github/graphql/executor.ts"() {
     "use strict";
-    import_graphql9 = __toESM(require_graphql2(), 1);
+    import_graphql10 = __toESM(require_graphql2(), 1);
     init_analysis();
     init_errors5();
     init_node();
@@ -80154,13 +80328,13 @@ function labelsShape(base, repo, labels) {
   return labels.map((label5) => labelShape(base, repo, label5));
 }
 function issueShape(ctx, value2) {
-  const repository2 = repoUrl(ctx.base, value2.repo);
-  const url2 = `${repository2}/issues/${value2.number}`;
+  const repository3 = repoUrl(ctx.base, value2.repo);
+  const url2 = `${repository3}/issues/${value2.number}`;
   return {
     id: value2.id,
     node_id: nodeId6("Issue", value2.id),
     url: url2,
-    repository_url: repository2,
+    repository_url: repository3,
     labels_url: `${url2}/labels{/name}`,
     comments_url: `${url2}/comments`,
     events_url: `${url2}/events`,
@@ -80187,7 +80361,7 @@ function issueShape(ctx, value2) {
     // GitHub marks an issue that is a pull request with links to it.
     ...value2.pull === void 0 ? {} : {
       pull_request: {
-        url: `${repository2}/pulls/${value2.number}`,
+        url: `${repository3}/pulls/${value2.number}`,
         html_url: `${ctx.base}/${value2.repo.owner.login}/${value2.repo.name}/pull/${value2.number}`,
         diff_url: `${ctx.base}/${value2.repo.owner.login}/${value2.repo.name}/pull/${value2.number}.diff`,
         patch_url: `${ctx.base}/${value2.repo.owner.login}/${value2.repo.name}/pull/${value2.number}.patch`,
@@ -80197,8 +80371,8 @@ function issueShape(ctx, value2) {
   };
 }
 function commentShape(ctx, value2) {
-  const repository2 = repoUrl(ctx.base, value2.issue.repo);
-  const url2 = `${repository2}/issues/comments/${value2.id}`;
+  const repository3 = repoUrl(ctx.base, value2.issue.repo);
+  const url2 = `${repository3}/issues/comments/${value2.id}`;
   return {
     id: value2.id,
     node_id: nodeId6("IssueComment", value2.id),
@@ -80208,7 +80382,7 @@ function commentShape(ctx, value2) {
     user: simpleUser(ctx.base, value2.user),
     created_at: value2.created_at,
     updated_at: value2.updated_at,
-    issue_url: `${repository2}/issues/${value2.issue.number}`,
+    issue_url: `${repository3}/issues/${value2.issue.number}`,
     author_association: association(value2.issue.repo, value2.user),
     reactions: reactions(url2)
   };
@@ -80898,16 +81072,16 @@ function side(ctx, repo, branch3) {
     ref: branch3.ref,
     sha: branch3.sha,
     user: simpleUser(ctx.base, repo.owner),
-    repo: repository(ctx.base, ctx.world, repo, ctx.caller)
+    repo: repository2(ctx.base, ctx.world, repo, ctx.caller)
   };
 }
 function pullShape(ctx, pull, full) {
   const issue3 = pull.issue;
   const repo = issue3.repo;
-  const repository2 = repoUrl(ctx.base, repo);
-  const url2 = `${repository2}/pulls/${issue3.number}`;
+  const repository3 = repoUrl(ctx.base, repo);
+  const url2 = `${repository3}/pulls/${issue3.number}`;
   const html2 = `${ctx.base}/${repo.owner.login}/${repo.name}/pull/${issue3.number}`;
-  const issueUrl = `${repository2}/issues/${issue3.number}`;
+  const issueUrl = `${repository3}/issues/${issue3.number}`;
   const link = (href) => ({ href });
   const base = repo.branches.get(pull.base.ref);
   const simple = {
@@ -80920,9 +81094,9 @@ function pullShape(ctx, pull, full) {
     issue_url: issueUrl,
     commits_url: `${url2}/commits`,
     review_comments_url: `${url2}/comments`,
-    review_comment_url: `${repository2}/pulls/comments{/number}`,
+    review_comment_url: `${repository3}/pulls/comments{/number}`,
     comments_url: `${issueUrl}/comments`,
-    statuses_url: `${repository2}/statuses/${pull.head.sha}`,
+    statuses_url: `${repository3}/statuses/${pull.head.sha}`,
     number: issue3.number,
     state: issue3.state,
     locked: false,
@@ -80949,9 +81123,9 @@ function pullShape(ctx, pull, full) {
       issue: link(issueUrl),
       comments: link(`${issueUrl}/comments`),
       review_comments: link(`${url2}/comments`),
-      review_comment: link(`${repository2}/pulls/comments{/number}`),
+      review_comment: link(`${repository3}/pulls/comments{/number}`),
       commits: link(`${url2}/commits`),
-      statuses: link(`${repository2}/statuses/${pull.head.sha}`)
+      statuses: link(`${repository3}/statuses/${pull.head.sha}`)
     },
     author_association: association(repo, issue3.user),
     auto_merge: null,
@@ -81176,7 +81350,7 @@ function callerRepositories(ctx) {
       "Repository"
     );
   }
-  return listed3(ctx, found, repository);
+  return listed3(ctx, found, repository2);
 }
 function installationListing(ctx) {
   const installation3 = requireCaller(ctx).installation;
@@ -81188,7 +81362,7 @@ function installationListing(ctx) {
     body: {
       total_count: all.length,
       repository_selection: installation3.repositorySelection,
-      repositories: page3.items.map((repo) => repository(ctx.base, ctx.world, repo, ctx.caller))
+      repositories: page3.items.map((repo) => repository2(ctx.base, ctx.world, repo, ctx.caller))
     },
     headers: page3.headers
   };
@@ -81207,7 +81381,7 @@ var init_repositories = __esm({
       {
         method: "GET",
         pattern: "/repos/:owner/:repo",
-        handler: (ctx) => ok(fullRepository2(ctx.base, ctx.world, visibleRepository(ctx), ctx.caller))
+        handler: (ctx) => ok(fullRepository3(ctx.base, ctx.world, visibleRepository(ctx), ctx.caller))
       },
       {
         method: "GET",
@@ -81695,7 +81869,7 @@ function writable2(ctx) {
   return repo;
 }
 function topicProblems(names) {
-  const problems = names.filter((name2) => !TOPIC2.test(name2)).map(
+  const problems = names.filter((name2) => !TOPIC3.test(name2)).map(
     (name2) => `${JSON.stringify(name2)} is not a valid topic: topics must start with a lowercase letter or number, consist of 50 characters or less, and can include hyphens`
   );
   if (new Set(names).size > MAX_TOPICS)
@@ -81735,7 +81909,7 @@ function renameBranch(ctx) {
   touched(ctx, repo);
   return ok(branchWithProtection(ctx.base, repo, name2), 201);
 }
-var TOPIC2, MAX_TOPICS, NOT_ENABLED, toggleRoutes, settingsRoutes;
+var TOPIC3, MAX_TOPICS, NOT_ENABLED, toggleRoutes, settingsRoutes;
 var init_routes6 = __esm({
   "src/sandbox/github/settings/routes.ts"() {
     "use strict";
@@ -81745,7 +81919,7 @@ var init_routes6 = __esm({
     init_shapes();
     init_create2();
     init_edit();
-    TOPIC2 = /^[a-z0-9][a-z0-9-]{0,49}$/;
+    TOPIC3 = /^[a-z0-9][a-z0-9-]{0,49}$/;
     MAX_TOPICS = 20;
     NOT_ENABLED = { status: 404 };
     toggleRoutes = [
@@ -81827,7 +82001,7 @@ var init_routes6 = __esm({
         handler: (ctx) => {
           const repo = writable2(ctx);
           editRepository(ctx, repo, ctx.json());
-          return ok(fullRepository2(ctx.base, ctx.world, repo, ctx.caller));
+          return ok(fullRepository3(ctx.base, ctx.world, repo, ctx.caller));
         }
       },
       {
@@ -81875,7 +82049,7 @@ var init_routes6 = __esm({
             ctx.json(),
             documentationUrl("POST /orgs/{org}/repos")
           );
-          return ok(fullRepository2(ctx.base, ctx.world, repo, ctx.caller), 201);
+          return ok(fullRepository3(ctx.base, ctx.world, repo, ctx.caller), 201);
         }
       },
       {
@@ -81891,7 +82065,7 @@ var init_routes6 = __esm({
             ctx.json(),
             documentationUrl("POST /user/repos")
           );
-          return ok(fullRepository2(ctx.base, ctx.world, repo, ctx.caller), 201);
+          return ok(fullRepository3(ctx.base, ctx.world, repo, ctx.caller), 201);
         }
       }
     ];
@@ -85545,6 +85719,91 @@ var init_organization_side = __esm({
   }
 });
 
+// src/engine/repository-lifecycle.ts
+async function planRepository3(repo, reader, options) {
+  const wanted = { owner: repo.owner, name: repo.name };
+  const scope = `${repo.owner}/${repo.name}`;
+  const configured2 = REPOSITORY_KINDS.filter(
+    (kind) => repo.settings[kind.repository.setting.key] !== void 0
+  );
+  const lifecycleValue = LIFECYCLE_KIND === void 0 ? void 0 : repo.settings[LIFECYCLE_KIND.repository.setting.key];
+  const location = await locate2(repo, wanted, reader, lifecycleValue);
+  if (location.kind === "error") {
+    return configured2.map(
+      (kind) => unlistedChange(reader.target, scope, kind.name, location.error)
+    );
+  }
+  const at2 = location.kind === "found" ? location.at : wanted;
+  const planOne2 = (kind) => kind.repository.plan({
+    reader,
+    repo: at2,
+    value: repo.settings[kind.repository.setting.key],
+    options,
+    location
+  });
+  const lifecycle = configured2.find((kind) => kind === LIFECYCLE_KIND);
+  const others = configured2.filter((kind) => kind !== lifecycle);
+  let changes;
+  if (location.kind === "absent" && lifecycle !== void 0) {
+    const own2 = await planOne2(lifecycle);
+    const created2 = own2.some((change) => change.step === "create" && change.error === void 0);
+    changes = created2 ? [...own2, ...others.map((kind) => awaitingCreation(reader.target, scope, kind.name))] : [...own2, ...(await Promise.all(others.map(planOne2))).flat()];
+  } else {
+    changes = (await Promise.all(configured2.map(planOne2))).flat();
+  }
+  const moved = at2.owner !== wanted.owner || at2.name !== wanted.name;
+  const scoped = moved ? changes.map((change) => rescoped(change, scope)) : changes;
+  if (LIFECYCLE_KIND === void 0) return scoped;
+  const { lifecycle: part2 } = LIFECYCLE_KIND;
+  return withArchivedPolicy(scoped, {
+    location,
+    policy: part2.archivedPolicy(lifecycleValue).policy,
+    scope,
+    around: (count3) => part2.aroundArchived({ target: reader.target, scope, at: at2, others: count3 })
+  });
+}
+function locatingReads(repo) {
+  if (LIFECYCLE_KIND === void 0) return 0;
+  if (!repo.entries.some((entry2) => entry2.selector.kind === "name")) return 0;
+  return repo.settings[LIFECYCLE_KIND.repository.setting.key] === void 0 ? 1 : 0;
+}
+function locate2(repo, wanted, reader, value2) {
+  const named3 = repo.entries.some((entry2) => entry2.selector.kind === "name");
+  const found = { kind: "found", at: wanted, wanted, archived: repo.archived === true };
+  if (LIFECYCLE_KIND === void 0 || !named3) return Promise.resolve(found);
+  const listed5 = repo.archived === void 0 ? {} : { listed: { archived: repo.archived } };
+  return LIFECYCLE_KIND.lifecycle.locate({ reader, repo: wanted, value: value2, ...listed5 });
+}
+function rescoped(change, scope) {
+  const moved = {
+    ...change,
+    scope,
+    address: addressOf(change.target, scope, change.kind, change.name)
+  };
+  if (change.removal !== void 0) {
+    const collection = addressOf(change.target, scope, change.kind, "").slice(0, -1);
+    moved.removal = { ...change.removal, collection };
+  }
+  return moved;
+}
+function awaitingCreation(target2, scope, kind) {
+  return {
+    ...newChange(target2, scope, kind, "*"),
+    action: "report",
+    findings: [
+      `planned once ${scope} exists: this plan creates it (settings.create), so plan again after apply`
+    ]
+  };
+}
+var init_repository_lifecycle = __esm({
+  "src/engine/repository-lifecycle.ts"() {
+    "use strict";
+    init_plan();
+    init_resources();
+    init_archived();
+  }
+});
+
 // src/engine/bulk/query.ts
 function buildQuery(parts) {
   const variables = new VariableSet();
@@ -85832,11 +86091,11 @@ var init_reader = __esm({
         await load();
       }
       /** `/repos/{owner}/{repo}` of a repository that is not there (or hidden from the credential). */
-      holdMissing(repository2) {
-        this.#missing.add(repository2);
+      holdMissing(repository3) {
+        this.#missing.add(repository3);
       }
-      forgetMissing(repository2) {
-        this.#missing.delete(repository2);
+      forgetMissing(repository3) {
+        this.#missing.delete(repository3);
       }
       #missingAt(path) {
         const match = /^\/repos\/[^/]+\/[^/]+/.exec(path);
@@ -85864,16 +86123,26 @@ var init_reader = __esm({
 });
 
 // src/engine/bulk/reads.ts
-function kindReads(repo, settings) {
+function kindReads(repo, desired) {
   const reads = [];
   for (const kind of REPOSITORY_KINDS) {
     const graphql = kind.repository.graphql;
-    const value2 = settings[kind.repository.setting.key];
+    const value2 = desired.settings[kind.repository.setting.key];
     if (graphql === void 0 || value2 === void 0) continue;
     if (graphql.select({ repo, value: value2, variables: probe }) === void 0) continue;
     reads.push({ name: kind.name, graphql, value: value2 });
   }
+  const locating = locatingRead(repo, desired);
+  if (locating !== void 0) reads.push(locating);
   return reads;
+}
+function locatingRead(repo, desired) {
+  const graphql = LIFECYCLE_KIND?.repository.graphql;
+  if (LIFECYCLE_KIND === void 0 || graphql === void 0) return void 0;
+  if (locatingReads(desired) === 0 || desired.archived !== void 0) return void 0;
+  const value2 = {};
+  if (graphql.select({ repo, value: value2, variables: probe }) === void 0) return void 0;
+  return { name: LIFECYCLE_KIND.name, graphql, value: value2 };
 }
 function partOf(repo, read2) {
   return {
@@ -85928,7 +86197,7 @@ function planReads(mode2, repos, readers, tasksOf) {
     const byTarget = /* @__PURE__ */ new Map();
     for (const [index, repo] of repos.entries()) {
       const ref2 = { owner: repo.owner, name: repo.name };
-      const kinds = kindReads(ref2, repo.settings);
+      const kinds = kindReads(ref2, repo);
       if (kinds.length === 0) continue;
       const list3 = byTarget.get(repo.target) ?? [];
       list3.push({ index, bulk: { repo: ref2, kinds } });
@@ -85970,6 +86239,7 @@ var init_reads2 = __esm({
     init_graphql_read();
     init_resources();
     init_organization_side();
+    init_repository_lifecycle();
     init_pages();
     init_query();
     init_reader();
@@ -86290,91 +86560,6 @@ var init_read_budget = __esm({
   }
 });
 
-// src/engine/repository-lifecycle.ts
-async function planRepository3(repo, reader, options) {
-  const wanted = { owner: repo.owner, name: repo.name };
-  const scope = `${repo.owner}/${repo.name}`;
-  const configured2 = REPOSITORY_KINDS.filter(
-    (kind) => repo.settings[kind.repository.setting.key] !== void 0
-  );
-  const lifecycleValue = LIFECYCLE_KIND === void 0 ? void 0 : repo.settings[LIFECYCLE_KIND.repository.setting.key];
-  const location = await locate2(repo, wanted, reader, lifecycleValue);
-  if (location.kind === "error") {
-    return configured2.map(
-      (kind) => unlistedChange(reader.target, scope, kind.name, location.error)
-    );
-  }
-  const at2 = location.kind === "found" ? location.at : wanted;
-  const planOne2 = (kind) => kind.repository.plan({
-    reader,
-    repo: at2,
-    value: repo.settings[kind.repository.setting.key],
-    options,
-    location
-  });
-  const lifecycle = configured2.find((kind) => kind === LIFECYCLE_KIND);
-  const others = configured2.filter((kind) => kind !== lifecycle);
-  let changes;
-  if (location.kind === "absent" && lifecycle !== void 0) {
-    const own2 = await planOne2(lifecycle);
-    const created2 = own2.some((change) => change.step === "create" && change.error === void 0);
-    changes = created2 ? [...own2, ...others.map((kind) => awaitingCreation(reader.target, scope, kind.name))] : [...own2, ...(await Promise.all(others.map(planOne2))).flat()];
-  } else {
-    changes = (await Promise.all(configured2.map(planOne2))).flat();
-  }
-  const moved = at2.owner !== wanted.owner || at2.name !== wanted.name;
-  const scoped = moved ? changes.map((change) => rescoped(change, scope)) : changes;
-  if (LIFECYCLE_KIND === void 0) return scoped;
-  const { lifecycle: part2 } = LIFECYCLE_KIND;
-  return withArchivedPolicy(scoped, {
-    location,
-    policy: part2.archivedPolicy(lifecycleValue).policy,
-    scope,
-    around: (count3) => part2.aroundArchived({ target: reader.target, scope, at: at2, others: count3 })
-  });
-}
-function locatingReads(repo) {
-  if (LIFECYCLE_KIND === void 0) return 0;
-  if (!repo.entries.some((entry2) => entry2.selector.kind === "name")) return 0;
-  return repo.settings[LIFECYCLE_KIND.repository.setting.key] === void 0 ? 1 : 0;
-}
-function locate2(repo, wanted, reader, value2) {
-  const named3 = repo.entries.some((entry2) => entry2.selector.kind === "name");
-  const found = { kind: "found", at: wanted, wanted, archived: repo.archived === true };
-  if (LIFECYCLE_KIND === void 0 || !named3) return Promise.resolve(found);
-  const listed5 = repo.archived === void 0 ? {} : { listed: { archived: repo.archived } };
-  return LIFECYCLE_KIND.lifecycle.locate({ reader, repo: wanted, value: value2, ...listed5 });
-}
-function rescoped(change, scope) {
-  const moved = {
-    ...change,
-    scope,
-    address: addressOf(change.target, scope, change.kind, change.name)
-  };
-  if (change.removal !== void 0) {
-    const collection = addressOf(change.target, scope, change.kind, "").slice(0, -1);
-    moved.removal = { ...change.removal, collection };
-  }
-  return moved;
-}
-function awaitingCreation(target2, scope, kind) {
-  return {
-    ...newChange(target2, scope, kind, "*"),
-    action: "report",
-    findings: [
-      `planned once ${scope} exists: this plan creates it (settings.create), so plan again after apply`
-    ]
-  };
-}
-var init_repository_lifecycle = __esm({
-  "src/engine/repository-lifecycle.ts"() {
-    "use strict";
-    init_plan();
-    init_resources();
-    init_archived();
-  }
-});
-
 // src/engine/repository-order.ts
 function applySteps(changes, kinds) {
   const at2 = (step) => changes.filter((change) => change.step === step);
@@ -86398,14 +86583,14 @@ function counted(others) {
 }
 function withOrderNotes(changes) {
   const others = /* @__PURE__ */ new Map();
-  const repository2 = (change) => `${change.target}\0${change.scope.toLowerCase()}`;
+  const repository3 = (change) => `${change.target}\0${change.scope.toLowerCase()}`;
   for (const change of changes) {
     if (change.step !== void 0 || !sends2(change)) continue;
-    others.set(repository2(change), (others.get(repository2(change)) ?? 0) + 1);
+    others.set(repository3(change), (others.get(repository3(change)) ?? 0) + 1);
   }
   return changes.map((change) => {
     if (change.step === void 0 || !sends2(change)) return change;
-    const note = NOTES[change.step](others.get(repository2(change)) ?? 0);
+    const note = NOTES[change.step](others.get(repository3(change)) ?? 0);
     return { ...change, notes: [...change.notes ?? [], note] };
   });
 }
@@ -86789,7 +86974,8 @@ function estimateReads(work, bulk) {
   };
   for (const [index, repo] of work.repos.entries()) {
     const inBulk = bulk.bulkKinds(index);
-    of(repo.target).rest += locatingReads(repo);
+    if (LIFECYCLE_KIND === void 0 || !inBulk.has(LIFECYCLE_KIND.name))
+      of(repo.target).rest += locatingReads(repo);
     for (const kind of configured(repo)) {
       if (inBulk.has(kind.name)) continue;
       const value2 = repo.settings[kind.repository.setting.key];
