@@ -50,13 +50,13 @@ function parseRepo(text: string): { owner: string; repo: string } {
   return { owner: match[1]!, repo: match[2]! };
 }
 
-/** The connection the issue goes through: the only repository target, or the one named "github". */
+/** The connection the issue goes through: the only GitHub target, or the one named "github". */
 function issueTarget(state: DesiredState): string {
-  const repositoryTargets = state.targets.filter((target) => target.type === "repository");
+  const repositoryTargets = state.targets.filter((target) => target.type === "github");
   if (repositoryTargets.length === 1) return repositoryTargets[0]!.name;
   if (repositoryTargets.some((target) => target.name === "github")) return "github";
   throw new CliError(
-    "drift: --report-issue goes through the repository target named 'github'; the config has none",
+    "drift: --report-issue goes through the GitHub target named 'github'; the config has none",
   );
 }
 

@@ -111,8 +111,8 @@ export const exportCommand: Command = async (argv, io) => {
   const state: DesiredState = configured
     ? loadState("export", values, io)
     : loadState("export", { ...values, config: ["(defaults)"] }, io, () => "version: 1\n");
-  const repositoryTarget = state.targets.find((target) => target.type === "repository");
-  const planningTarget = state.targets.find((target) => target.type === "planning");
+  const repositoryTarget = state.targets.find((target) => target.type === "github");
+  const planningTarget = state.targets.find((target) => target.type === "gitlab");
   const use = [
     ...(request.repos.length > 0 && repositoryTarget ? [repositoryTarget.name] : []),
     ...(projects.length + groups.length > 0 && planningTarget ? [planningTarget.name] : []),
@@ -135,7 +135,7 @@ export const exportCommand: Command = async (argv, io) => {
   try {
     progress.begin("exporting");
     const exported = await exportState(request, (type) => {
-      const target = type === "repository" ? repositoryTarget : planningTarget;
+      const target = type === "github" ? repositoryTarget : planningTarget;
       return target && session.readers.get(target.name);
     });
     progress.end();

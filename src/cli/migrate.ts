@@ -52,8 +52,8 @@ export const migrate: Command = async (argv, io) => {
   const state: DesiredState = configured
     ? loadState("migrate", values, io)
     : loadState("migrate", { ...values, config: ["(defaults)"] }, io, () => "version: 1\n");
-  const target = state.targets.find((candidate) => candidate.type === "repository");
-  if (target === undefined) throw new CliError("migrate: no repository target to read from");
+  const target = state.targets.find((candidate) => candidate.type === "github");
+  if (target === undefined) throw new CliError("migrate: no GitHub target to read from");
   const session = await openSession("migrate", values, io, state, [target.name]);
   try {
     const migrated = await migrateProtections(

@@ -1,11 +1,12 @@
 import { setMaxListeners } from "node:events";
 import { resolve } from "node:path";
 import { formatConfigError } from "../config/index.js";
-import type { DesiredState, TargetConfig } from "../config/model.js";
+import { type DesiredState, type TargetConfig, usedTargets } from "../config/model.js";
 import type { Secret } from "../core/secret.js";
 import { loadDesiredState } from "../engine/desired.js";
 import { collectSecrets } from "../engine/secrets.js";
 import { CONTENT_CREATION } from "../forge/limits.js";
+import { clientKindOf } from "../forge/types.js";
 import {
   CLIENT_DEFAULTS,
   type ClientEvent,
@@ -132,13 +133,6 @@ export function loadState(
   );
 }
 
-function usedTargets(state: DesiredState): Set<string> {
-  return new Set([
-    ...state.repositories.map((entry) => entry.target),
-    ...state.sections.map((entry) => entry.target),
-  ]);
-}
-
 /**
  * A visible line for every wait that holds requests, so a paced run never looks hung. A wait after
  * a throttling answer says which request was throttled, how long forgeplan waits and why that long.
@@ -253,7 +247,7 @@ export async function openSession(
     const baseUrl = sandboxUrl ?? target.baseUrl;
     const client = new ForgeClient({
       baseUrl,
-      kind: target.type,
+      kind: clientKindOf(target.type),
       ...credentialsOf(command, io, target, state, baseUrl, againstSandbox, signal),
       concurrency,
       writeIntervalMs,

@@ -1,6 +1,6 @@
 import { type Origin, type Path, formatOrigin, formatPath } from "./errors.js";
 import { layerOf, mergeLayers } from "./merge.js";
-import type { RepositoryEntry } from "./model.js";
+import type { ScopedEntry } from "./model.js";
 import type { SourceFile } from "./source.js";
 import type { SettingSpec } from "./spec.js";
 
@@ -20,7 +20,7 @@ export interface ErrorSink {
 }
 
 interface Named {
-  entry: RepositoryEntry;
+  entry: ScopedEntry;
   /** Target and name as written, lower-cased: entries with the same key select the same repositories. */
   key: string;
   name: string;
@@ -71,11 +71,11 @@ export class RepositoryConflicts {
     }
   }
 
-  finish(): RepositoryEntry[] {
+  finish(): ScopedEntry[] {
     return this.#entries.map((named) => named.entry);
   }
 
-  #place(entry: RepositoryEntry, path: Path): Place {
+  #place(entry: ScopedEntry, path: Path): Place {
     const layer = layerOf(entry.layers, path) ?? entry.layers[entry.layers.length - 1]!;
     return this.sink.place(layer.source, [...layer.path, ...path]);
   }

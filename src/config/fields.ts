@@ -6,6 +6,7 @@
  */
 import * as z from "zod";
 import { ENV_REFERENCE } from "./interpolate.js";
+import type { TargetType } from "./spec.js";
 import { unknownNameHint } from "./suggest.js";
 
 /**
@@ -40,6 +41,7 @@ const OWNER = "[A-Za-z0-9][A-Za-z0-9-]*";
 const REPOSITORY = "[A-Za-z0-9._-]+";
 const REPOSITORY_GLOB = "[A-Za-z0-9._*?\\[\\]!-]+";
 const PLANNING_PATH = "[A-Za-z0-9_.][A-Za-z0-9_.-]*";
+const PLANNING_GLOB = "[A-Za-z0-9_.*?\\[\\]!-]+";
 
 export const OWNER_NAME = new RegExp(`^${OWNER}$`);
 export const REPOSITORY_NAME = new RegExp(`^${OWNER}/${REPOSITORY}$`);
@@ -48,6 +50,16 @@ export const REPOSITORY_SELECTOR = new RegExp(`^${OWNER}/${REPOSITORY_GLOB}$`);
  * A custom property name as GitHub allows it ("Names: a-z, A-Z, 0-9, _, -, $, #", at most 75
  * characters: docs.github.com, "Managing custom properties for repositories in your organization").
  */
+/** A GitLab project's full path: a group, its subgroups, the project (`acme/platform/api`). */
+export const PROJECT_PATH = new RegExp(`^${PLANNING_PATH}(/${PLANNING_PATH})+$`);
+/**
+ * A project's full path, or a glob over the projects of a group named literally first
+ * (`acme/*`, `acme/**`, `acme/platform/svc-*`).
+ */
+export const PROJECT_SELECTOR = new RegExp(`^${PLANNING_PATH}(/${PLANNING_GLOB})+$`);
+/** A GitLab group's full path (`acme`, `acme/platform`). */
+export const GROUP_PATH = new RegExp(`^${PLANNING_PATH}(/${PLANNING_PATH})*$`);
+
 export const PROPERTY_NAME = /^[A-Za-z0-9_$#-]{1,75}$/;
 
 export const name = (what: string) => z.string().min(1).describe(what);
@@ -85,10 +97,18 @@ export const targetName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, {
   error: "expected a name of letters, digits, '.', '_' and '-'",
 });
 
-export const targetReference = (kind: "repository" | "planning") =>
+export const targetReference = (family: TargetType) =>
   targetName
     .optional()
-    .describe(`The ${kind} target to use; optional when exactly one ${kind} target exists.`);
+    .describe(
+      `The ${FAMILY_NAMES[family]} target to use; optional when exactly one ${FAMILY_NAMES[family]} target exists.`,
+    );
+
+/** How messages name a family of targets. */
+export const FAMILY_NAMES: Readonly<Record<TargetType, string>> = {
+  github: "GitHub",
+  gitlab: "GitLab",
+};
 
 export const UTC_TIME =
   /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:[0-5]\dZ$/;

@@ -9,12 +9,13 @@ import type { Secret } from "../core/secret.js";
 import type { Origin } from "./errors.js";
 import type { Layer } from "./merge.js";
 import type { SourceFile } from "./source.js";
+import type { SelectingScope, TargetType } from "./spec.js";
 
 export type { ConfigError, Origin } from "./errors.js";
 
 export interface TargetConfig {
   name: string;
-  type: "repository" | "planning";
+  type: TargetType;
   /** Without a trailing slash. */
   baseUrl: string;
   tokenEnv: string;
@@ -34,11 +35,18 @@ export interface AppAuthConfig {
   privateKey: { env: string; value?: Secret } | { file: string };
 }
 
-export type RepositorySelector =
+/**
+ * What an entry selects. A name is `owner/repo` on GitHub; on GitLab `owner` is the namespace's full
+ * path (`acme/platform`) and `repo` the project's path, or `owner` is "" and `repo` the project's
+ * numeric id as written.
+ */
+export type Selector =
   | { kind: "name"; owner: string; repo: string }
   /**
-   * `pattern` and `exclude` are globs over the repository name (owner removed); case-insensitive.
-   * `properties`: custom property names (lower-cased) and the values any of which selects.
+   * `pattern` and `exclude` are globs over the name below `owner` (a repository's name; a project's
+   * path below the group `owner`, where `*` stays within one level and `**` crosses subgroups);
+   * case-insensitive. `properties` (repositories): custom property names (lower-cased) and the
+   * values any of which selects.
    */
   | {
       kind: "glob";
@@ -51,10 +59,12 @@ export type RepositorySelector =
 /** One source of settings: defaults, a profile or an entry's own keys, and where it was written. */
 export type SettingsLayer = Layer<SourceFile>;
 
-export interface RepositoryEntry {
+/** An entry of `repositories` or `projects`: what it selects and the settings it layers. */
+export interface ScopedEntry {
+  scope: SelectingScope;
   target: string;
   origin: Origin;
-  selector: RepositorySelector;
+  selector: Selector;
   ownerType?: "organization" | "user";
   /** Its profiles in the order listed, then its own keys. */
   layers: SettingsLayer[];
@@ -76,10 +86,32 @@ export interface DesiredState {
   targets: TargetConfig[];
   /** The defaults of every file, in file order: the bottom layers of every repository. */
   defaults: SettingsLayer[];
-  repositories: RepositoryEntry[];
+  repositories: ScopedEntry[];
+  /** `project_defaults` of every file, in file order: the bottom layers of every project. */
+  projectDefaults: SettingsLayer[];
+  projects: ScopedEntry[];
   sections: SectionEntry[];
   /** What one plan may remove (`removal_limit`), as the file that writes it says. */
   removalLimit?: { share?: number; floor?: number; deletes?: number };
   /** The files loaded, in merge order, as the errors name them. */
   files: string[];
+}
+
+/** A selecting scope's entries and the defaults under them. */
+export function scopeState(
+  state: Pick<DesiredState, "defaults" | "repositories" | "projectDefaults" | "projects">,
+  scope: SelectingScope,
+): { defaults: SettingsLayer[]; entries: ScopedEntry[] } {
+  return scope === "repository"
+    ? { defaults: state.defaults, entries: state.repositories }
+    : { defaults: state.projectDefaults, entries: state.projects };
+}
+
+/** The names of the targets some entry of the state is planned against. */
+export function usedTargets(state: DesiredState): Set<string> {
+  return new Set([
+    ...state.repositories.map((entry) => entry.target),
+    ...state.projects.map((entry) => entry.target),
+    ...state.sections.map((entry) => entry.target),
+  ]);
 }

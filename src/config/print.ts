@@ -3,7 +3,10 @@ import { isSecret, SENSITIVE } from "../core/secret.js";
 import { type Origin, type Path, formatOrigin, formatPath } from "./errors.js";
 import { valueAt } from "./issues.js";
 import { layerOf, leafPaths } from "./merge.js";
-import type { DesiredState, RepositoryEntry, SettingsLayer } from "./model.js";
+import { FAMILY_NAMES } from "./fields.js";
+import { selectedName } from "./glob.js";
+import { type DesiredState, type ScopedEntry, scopeState, type SettingsLayer } from "./model.js";
+import { SELECTING_SCOPES } from "./scopes.js";
 import type { ConfigSpec, PrintBlock } from "./spec.js";
 
 interface Row {
@@ -23,11 +26,14 @@ export function printDesiredState(state: DesiredState, spec: ConfigSpec): string
     state.targets
       .map(
         (target) =>
-          `target ${target.name}: ${target.type} ${target.baseUrl}, token from ${target.tokenEnv} (${target.token === undefined ? "not set" : "set"})`,
+          `target ${target.name}: ${FAMILY_NAMES[target.type]} ${target.baseUrl}, token from ${target.tokenEnv} (${target.token === undefined ? "not set" : "set"})`,
       )
       .join("\n"),
   ];
-  for (const entry of state.repositories) blocks.push(...repositoryBlocks(entry, state, spec));
+  for (const scope of SELECTING_SCOPES) {
+    const { defaults, entries } = scopeState(state, scope);
+    for (const entry of entries) blocks.push(...scopedBlocks(entry, defaults, spec));
+  }
   for (const entry of state.sections) {
     const section = spec.sections.find((candidate) => candidate.at.join(".") === entry.section);
     if (section === undefined) continue;
@@ -41,9 +47,16 @@ export function printDesiredState(state: DesiredState, spec: ConfigSpec): string
   return `${blocks.join("\n\n")}\n`;
 }
 
-function repositoryBlocks(entry: RepositoryEntry, state: DesiredState, spec: ConfigSpec): string[] {
+function scopedBlocks(
+  entry: ScopedEntry,
+  defaults: readonly SettingsLayer[],
+  spec: ConfigSpec,
+): string[] {
   const selector = entry.selector;
-  const scope = `${selector.owner}/${selector.kind === "name" ? selector.repo : selector.pattern}`;
+  const scope = selectedName(
+    selector.owner,
+    selector.kind === "name" ? selector.repo : selector.pattern,
+  );
   const where = Object.entries(selector.kind === "glob" ? (selector.properties ?? {}) : {}).map(
     ([name, values]) => `${name}=${values.join("|")}`,
   );
@@ -51,9 +64,9 @@ function repositoryBlocks(entry: RepositoryEntry, state: DesiredState, spec: Con
     selector.kind === "glob"
       ? ` (glob${where.length > 0 ? ` where ${where.join(", ")}` : ""}${selector.exclude.length > 0 ? `, excluding ${selector.exclude.join(", ")}` : ""})`
       : "";
-  const layers = [...state.defaults, ...entry.layers];
+  const layers = [...defaults, ...entry.layers];
   const blocks: string[] = [];
-  for (const setting of spec.settings) {
+  for (const setting of spec.settings[entry.scope]) {
     const value = entry.settings[setting.key];
     if (value === undefined) continue;
     for (const wanted of setting.print(value)) {

@@ -7,15 +7,17 @@ import { layerOf, leafPaths, mergeLayers } from "./merge.js";
 import type {
   AppAuthConfig,
   DesiredState,
-  RepositoryEntry,
-  RepositorySelector,
+  ScopedEntry,
+  Selector,
   SectionEntry,
   SettingsLayer,
   TargetConfig,
 } from "./model.js";
-import type { ConfigFile } from "./schema.js";
+import { FAMILY_NAMES } from "./fields.js";
+import { type ConfigFile, familyOf, projectGlobParts } from "./schema.js";
+import { SCOPE_FRAMES, SELECTING_SCOPES } from "./scopes.js";
 import type { SourceFile } from "./source.js";
-import type { ConfigSpec, SectionSpec } from "./spec.js";
+import type { ConfigSpec, SectionSpec, SelectingScope } from "./spec.js";
 import { unknownNameHint } from "./suggest.js";
 
 export interface ValidFile {
@@ -26,11 +28,12 @@ export interface ValidFile {
 
 type Env = Readonly<Record<string, string | undefined>>;
 type RepositoryInput = NonNullable<ConfigFile["repositories"]>[number];
+type ProjectInput = NonNullable<ConfigFile["projects"]>[number];
 
-const DEFAULT_BASE_URL = { repository: "https://api.github.com", planning: "https://gitlab.com" };
-const DEFAULT_TOKEN_ENV = { repository: "GITHUB_TOKEN", planning: "GITLAB_TOKEN" };
-/** The connections used when no file defines any. */
-const DEFAULT_TARGETS = { github: "repository", gitlab: "planning" } as const;
+const DEFAULT_BASE_URL = { github: "https://api.github.com", gitlab: "https://gitlab.com" };
+const DEFAULT_TOKEN_ENV = { github: "GITHUB_TOKEN", gitlab: "GITLAB_TOKEN" };
+/** The connections used when no file defines any: one per family, named after it. */
+const DEFAULT_TARGETS = { github: "github", gitlab: "gitlab" } as const;
 /**
  * The default `github` target signs in as an App when these are set (the Action's `app-id` and
  * `private-key` inputs set them); a file that defines its targets names its own.
@@ -57,8 +60,11 @@ export function resolve(
 class Resolver {
   readonly errors: ConfigError[] = [];
   readonly targets = new Map<string, TargetConfig>();
-  readonly profiles = new Map<string, SettingsLayer>();
-  readonly defaults: SettingsLayer[] = [];
+  readonly profiles: Record<SelectingScope, Map<string, SettingsLayer>> = {
+    repository: new Map(),
+    project: new Map(),
+  };
+  readonly defaults: Record<SelectingScope, SettingsLayer[]> = { repository: [], project: [] };
   readonly #byKind = new Map<TargetConfig["type"], TargetConfig[]>();
 
   constructor(
@@ -69,14 +75,27 @@ class Resolver {
 
   run(): { state: DesiredState; errors: ConfigError[] } {
     this.#collectTargets();
-    this.#collectProfiles();
-    this.#collectDefaults();
-    const repositories = new RepositoryConflicts(this, this.spec.settings);
+    for (const scope of SELECTING_SCOPES) {
+      this.#collectProfiles(scope);
+      this.#collectDefaults(scope);
+    }
+    const repositories = new RepositoryConflicts(this, this.spec.settings.repository);
+    const projects = new RepositoryConflicts(this, this.spec.settings.project);
     const seen = new DefinedOnce(this);
     const sections: SectionEntry[] = [];
     for (const { source, data } of this.files) {
       data.repositories?.forEach((entry, index) =>
-        repositories.add(this.#repository(source, entry, ["repositories", index])),
+        repositories.add(
+          this.#scoped("repository", source, entry, repositorySelector(entry), [
+            "repositories",
+            index,
+          ]),
+        ),
+      );
+      data.projects?.forEach((entry, index) =>
+        projects.add(
+          this.#scoped("project", source, entry, projectSelector(entry), ["projects", index]),
+        ),
       );
       for (const section of this.spec.sections) {
         sections.push(...this.#section(source, data, section, seen));
@@ -85,8 +104,10 @@ class Resolver {
     const removalLimit = this.#removalLimit();
     const state: DesiredState = {
       targets: [...this.targets.values()],
-      defaults: this.defaults,
+      defaults: this.defaults.repository,
       repositories: repositories.finish(),
+      projectDefaults: this.defaults.project,
+      projects: projects.finish(),
       sections,
       ...(removalLimit === undefined ? {} : { removalLimit }),
       files: this.files.map((file) => file.source.file),
@@ -187,11 +208,12 @@ class Resolver {
                   ? { env: target.private_key_env }
                   : { file: relativeTo(source.file, target.private_key_file ?? "") },
               );
+        const type = familyOf(target.type);
         this.#addTarget({
           name,
-          type: target.type,
-          baseUrl: target.base_url ?? DEFAULT_BASE_URL[target.type],
-          tokenEnv: target.token_env ?? DEFAULT_TOKEN_ENV[target.type],
+          type,
+          baseUrl: target.base_url ?? DEFAULT_BASE_URL[type],
+          tokenEnv: target.token_env ?? DEFAULT_TOKEN_ENV[type],
           ...(app !== undefined ? { app } : {}),
         });
       }
@@ -200,7 +222,7 @@ class Resolver {
     const appId = this.env[DEFAULT_APP_ENV.appId];
     for (const [name, type] of Object.entries(DEFAULT_TARGETS)) {
       const app =
-        type === "repository" && appId !== undefined && /^[1-9][0-9]{0,15}$/.test(appId)
+        type === "github" && appId !== undefined && /^[1-9][0-9]{0,15}$/.test(appId)
           ? this.#app(Number(appId), this.env[DEFAULT_APP_ENV.installationId], {
               env: DEFAULT_APP_ENV.privateKey,
             })
@@ -253,11 +275,12 @@ class Resolver {
     if (name === undefined) {
       const ofKind = this.#ofKind(kind);
       if (ofKind.length === 1) return ofKind[0]!.name;
+      const family = FAMILY_NAMES[kind];
       this.error(
         this.place(source, path),
         ofKind.length === 0
-          ? `no ${kind} target is defined; add one under targets`
-          : `several ${kind} targets are defined (${ofKind.map((target) => target.name).join(", ")}); choose one with target:`,
+          ? `no ${family} target is defined; add one under targets (type: ${kind})`
+          : `several ${family} targets are defined (${ofKind.map((target) => target.name).join(", ")}); choose one with target:`,
       );
       return undefined;
     }
@@ -271,7 +294,10 @@ class Resolver {
       return undefined;
     }
     if (found.type !== kind) {
-      this.error(place, `target "${name}" is a ${found.type} target; this needs a ${kind} target`);
+      this.error(
+        place,
+        `target "${name}" is a ${FAMILY_NAMES[found.type]} target; this needs a ${FAMILY_NAMES[kind]} target`,
+      );
       return undefined;
     }
     return name;
@@ -287,11 +313,13 @@ class Resolver {
     return targets;
   }
 
-  #collectProfiles(): void {
+  #collectProfiles(scope: SelectingScope): void {
+    const key = SCOPE_FRAMES[scope].profiles;
+    const profiles = this.profiles[scope];
     for (const { source, data } of this.files) {
-      for (const [name, settings] of Object.entries(data.profiles ?? {})) {
-        const path = ["profiles", name];
-        const first = this.profiles.get(name);
+      for (const [name, settings] of Object.entries(data[key] ?? {})) {
+        const path = [key, name];
+        const first = profiles.get(name);
         if (first !== undefined) {
           this.error(
             this.place(source, path),
@@ -299,7 +327,7 @@ class Resolver {
           );
           continue;
         }
-        this.profiles.set(name, { label: `profile ${name}`, source, path, value: settings });
+        profiles.set(name, { label: `profile ${name}`, source, path, value: settings });
       }
     }
   }
@@ -309,14 +337,16 @@ class Resolver {
    * a mapping one file writes whole while another writes inside it. Checked by map, not by scan, so
    * it stays linear in the number of values.
    */
-  #collectDefaults(): void {
+  #collectDefaults(scope: SelectingScope): void {
+    const at = SCOPE_FRAMES[scope].defaults;
     const leaves = new Map<string, Place>();
     const inside = new Map<string, Place>();
     for (const { source, data } of this.files) {
-      if (data.defaults === undefined) continue;
-      const written = leafPaths(data.defaults);
+      const defaults = data[at];
+      if (defaults === undefined) continue;
+      const written = leafPaths(defaults);
       for (const leaf of written) {
-        const place = this.place(source, ["defaults", ...leaf]);
+        const place = this.place(source, [at, ...leaf]);
         const ancestors = leaf.slice(0, -1).map((_, end) => formatPath(leaf.slice(0, end + 1)));
         const key = formatPath(leaf);
         const clash =
@@ -331,59 +361,72 @@ class Resolver {
         }
       }
       for (const leaf of written) {
-        const place = this.place(source, ["defaults", ...leaf]);
+        const place = this.place(source, [at, ...leaf]);
         leaves.set(formatPath(leaf), place);
         for (let end = 1; end < leaf.length; end++) {
           const ancestor = formatPath(leaf.slice(0, end));
           if (!inside.has(ancestor)) inside.set(ancestor, place);
         }
       }
-      this.defaults.push({ label: "defaults", source, path: ["defaults"], value: data.defaults });
+      this.defaults[scope].push({ label: at, source, path: [at], value: defaults });
     }
   }
 
-  #repository(source: SourceFile, entry: RepositoryInput, path: Path) {
-    const target = this.target("repository", entry.target, source, path);
+  /** An entry of a selecting scope (`repositories`, `projects`), layered and checked. */
+  #scoped(
+    scope: SelectingScope,
+    source: SourceFile,
+    entry: RepositoryInput | ProjectInput,
+    selected: Selector,
+    path: Path,
+  ) {
+    const frame = SCOPE_FRAMES[scope];
+    const target = this.target(frame.targetType, entry.target, source, path);
     const own: Record<string, unknown> = {};
-    for (const setting of this.spec.settings) {
+    for (const setting of this.spec.settings[scope]) {
       if (entry[setting.key] !== undefined) own[setting.key] = entry[setting.key];
     }
     const layers: SettingsLayer[] = [
-      ...this.#profileLayers(source, entry.profiles, path),
+      ...this.#profileLayers(scope, source, entry.profiles, path),
       { label: "entry", source, path, value: own },
     ];
-    const all = this.defaults.length === 0 ? layers : [...this.defaults, ...layers];
-    const resolved: RepositoryEntry = {
+    const defaults = this.defaults[scope];
+    const all = defaults.length === 0 ? layers : [...defaults, ...layers];
+    const ownerType = "owner_type" in entry ? (entry as RepositoryInput).owner_type : undefined;
+    const resolved: ScopedEntry = {
+      scope,
       target: target ?? "",
       origin: source.locate(path),
-      selector: selector(entry),
-      ...(entry.owner_type !== undefined && { ownerType: entry.owner_type }),
+      selector: selected,
+      ...(ownerType !== undefined && { ownerType }),
       layers,
       settings: mergeLayers(all) as Record<string, unknown>,
     };
     this.#checkMerged(resolved, all, path);
-    // Entries with the same name and conditions select the same repositories.
-    const key = `${target}|${describeSelector(resolved.selector).toLowerCase()}`;
-    return { entry: resolved, key, name: entry.name };
+    // Entries with the same name and conditions select the same repositories (or projects).
+    const name = describeSelector(resolved.selector);
+    return { entry: resolved, key: `${target}|${name.toLowerCase()}`, name };
   }
 
   /** The profiles an entry lists, in order; an unknown or repeated one is an error. */
   #profileLayers(
+    scope: SelectingScope,
     source: SourceFile,
     names: readonly string[] | undefined,
     path: Path,
   ): SettingsLayer[] {
     if (names === undefined) return [];
+    const profiles = this.profiles[scope];
     const found: SettingsLayer[] = [];
     const listed = new Set<string>();
     for (const [index, name] of names.entries()) {
       const place = this.place(source, [...path, "profiles", index]);
-      const profile = this.profiles.get(name);
+      const profile = profiles.get(name);
       if (listed.has(name)) this.error(place, `profile "${name}" is listed twice`);
       else if (profile === undefined) {
         this.error(
           place,
-          `unknown profile "${name}"; ${unknownNameHint(name, [...this.profiles.keys()])}`,
+          `unknown profile "${name}"; ${unknownNameHint(name, [...profiles.keys()])}`,
         );
       } else found.push(profile);
       listed.add(name);
@@ -395,9 +438,9 @@ class Resolver {
    * The rules again on the merged settings, where defaults, profiles and the entry meet; `layers`
    * are the defaults and the entry's layers.
    */
-  #checkMerged(entry: RepositoryEntry, layers: readonly SettingsLayer[], entryPath: Path): void {
+  #checkMerged(entry: ScopedEntry, layers: readonly SettingsLayer[], entryPath: Path): void {
     const own = entry.layers[entry.layers.length - 1]!;
-    for (const setting of this.spec.settings) {
+    for (const setting of this.spec.settings[entry.scope]) {
       const value = entry.settings[setting.key];
       if (value === undefined || setting.rules === undefined) continue;
       const facts = {
@@ -431,7 +474,7 @@ class Resolver {
   }
 }
 
-function selector(entry: RepositoryInput): RepositorySelector {
+function repositorySelector(entry: RepositoryInput): Selector {
   const [owner, pattern] = entry.name.split("/") as [string, string];
   if (!/[*?[]/.test(pattern)) return { kind: "name", owner, repo: pattern };
   const wanted = entry.where?.properties;
@@ -448,6 +491,26 @@ function selector(entry: RepositoryInput): RepositorySelector {
         ]),
       ),
     }),
+  };
+}
+
+/**
+ * What a project entry selects: a numeric id (owner "", as written), a full path split into its
+ * namespace and the project's path, or a glob below the group its literal segments name.
+ */
+function projectSelector(entry: ProjectInput): Selector {
+  const written = String(entry.project);
+  if (typeof entry.project === "number") return { kind: "name", owner: "", repo: written };
+  if (!/[*?[]/.test(written)) {
+    const slash = written.lastIndexOf("/");
+    return { kind: "name", owner: written.slice(0, slash), repo: written.slice(slash + 1) };
+  }
+  const { root, pattern } = projectGlobParts(written);
+  return {
+    kind: "glob",
+    owner: root,
+    pattern,
+    exclude: (entry.exclude ?? []).map((item) => item.slice(root.length + 1)),
   };
 }
 

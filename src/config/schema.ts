@@ -11,12 +11,13 @@ import * as z from "zod";
 import {
   closed,
   httpUrl,
+  PROJECT_SELECTOR,
   PROPERTY_NAME,
   REPOSITORY_SELECTOR,
   targetName,
   targetReference,
 } from "./fields.js";
-import type { ConfigSpec, SectionSpec } from "./spec.js";
+import type { ConfigSpec, SectionSpec, SelectingScope, TargetType } from "./spec.js";
 
 const envVariable = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, {
   error: "expected an environment variable name such as GITHUB_TOKEN",
@@ -35,9 +36,9 @@ const numericId = (what: string) =>
 
 const target = closed({
   type: z
-    .enum(["repository", "planning"])
+    .enum(["github", "gitlab", "repository", "planning"])
     .describe(
-      "repository: repository-style paths (GitHub-like); planning: /api/v4 paths (GitLab-like).",
+      "github: GitHub's REST and GraphQL APIs; gitlab: GitLab's /api/v4. repository and planning are the older names of github and gitlab.",
     ),
   base_url: httpUrl("https://api.github.com")
     .optional()
@@ -95,8 +96,8 @@ const target = closed({
     }
     return;
   }
-  if (value.type !== "repository")
-    problem("app_id", "GitHub App authentication is for repository targets");
+  if (familyOf(value.type) !== "github")
+    problem("app_id", "GitHub App authentication is for GitHub targets");
   if (value.token_env !== undefined) {
     problem(
       "token_env",
@@ -111,10 +112,17 @@ const target = closed({
   }
 });
 
-/** The repository settings keys, each optional: a key not written is not managed. */
-function settingsShape(spec: ConfigSpec): z.ZodRawShape {
+/** The family a target's `type` names: the older names stand for the families they always meant. */
+export function familyOf(type: TargetTypeName): TargetType {
+  return type === "repository" ? "github" : type === "planning" ? "gitlab" : type;
+}
+
+type TargetTypeName = TargetType | "repository" | "planning";
+
+/** A scope's settings keys, each optional: a key not written is not managed. */
+function settingsShape(spec: ConfigSpec, scope: SelectingScope): z.ZodRawShape {
   return Object.fromEntries(
-    spec.settings.map((setting) => [setting.key, setting.schema.optional()]),
+    spec.settings[scope].map((setting) => [setting.key, setting.schema.optional()]),
   );
 }
 
@@ -165,7 +173,7 @@ function repositoryEntry(spec: ConfigSpec) {
       .describe(
         "What a repository of a glob name must also be: read from the organization's custom property values.",
       ),
-    target: targetReference("repository"),
+    target: targetReference("github"),
     owner_type: z
       .enum(["organization", "user"])
       .optional()
@@ -176,7 +184,7 @@ function repositoryEntry(spec: ConfigSpec) {
       .array(targetName)
       .optional()
       .describe("Profiles applied in order, after defaults and before this entry's own settings."),
-    ...settingsShape(spec),
+    ...settingsShape(spec, "repository"),
   }).superRefine((entry, context) => {
     // Every rule below is about where or exclude; most entries write neither.
     if (entry.where === undefined && entry.exclude === undefined) return;
@@ -213,6 +221,71 @@ function repositoryEntry(spec: ConfigSpec) {
           code: "custom",
           path: ["exclude", index],
           message: `exclude must name repositories of ${entry.name.split("/")[0]}, the owner the name selects`,
+        });
+      }
+    }
+  });
+}
+
+/** The group a project glob lists (its literal segments) and the glob below it. */
+export function projectGlobParts(selector: string): { root: string; pattern: string } {
+  const segments = selector.split("/");
+  const first = segments.findIndex((segment) => /[*?[]/.test(segment));
+  return {
+    root: segments.slice(0, first).join("/"),
+    pattern: segments.slice(first).join("/"),
+  };
+}
+
+const isGlob = (name: string) => /[*?[]/.test(name);
+
+function projectEntry(spec: ConfigSpec) {
+  return closed({
+    project: z
+      .union([
+        z.int().positive(),
+        z.string().regex(PROJECT_SELECTOR, {
+          error:
+            'expected a numeric id, a full path such as "acme/api", or a glob over a group\'s projects such as "acme/*" or "acme/**"',
+        }),
+      ])
+      .describe(
+        'The project: its numeric id, its full path ("acme/platform/api"), or a glob over a group\'s projects: "acme/*" (the group\'s own), "acme/**" (its subgroups\' too), "acme/platform/svc-*".',
+      ),
+    exclude: z
+      .array(
+        z.string().regex(PROJECT_SELECTOR, {
+          error: 'expected a full path or a glob such as "acme/legacy-*"',
+        }),
+      )
+      .optional()
+      .describe("Projects (globs allowed) that a glob must not select, by full path."),
+    target: targetReference("gitlab"),
+    profiles: z
+      .array(targetName)
+      .optional()
+      .describe(
+        "Project profiles (project_profiles) applied in order, after project_defaults and before this entry's own settings.",
+      ),
+    ...settingsShape(spec, "project"),
+  }).superRefine((entry, context) => {
+    if (entry.exclude === undefined) return;
+    const selected = String(entry.project);
+    if (!isGlob(selected)) {
+      context.addIssue({
+        code: "custom",
+        path: ["exclude"],
+        message: `exclude is only for globs; ${selected} names one project`,
+      });
+      return;
+    }
+    const { root } = projectGlobParts(selected);
+    for (const [index, excluded] of entry.exclude.entries()) {
+      if (!excluded.toLowerCase().startsWith(`${root.toLowerCase()}/`)) {
+        context.addIssue({
+          code: "custom",
+          path: ["exclude", index],
+          message: `exclude must name projects of ${root}, the group the glob lists`,
         });
       }
     }
@@ -279,14 +352,15 @@ const built = new WeakMap<ConfigSpec, z.ZodType>();
 export function fileSchema(spec: ConfigSpec): z.ZodType {
   const cached = built.get(spec);
   if (cached !== undefined) return cached;
-  const settings = closed(settingsShape(spec));
+  const settings = closed(settingsShape(spec, "repository"));
+  const projectSettings = closed(settingsShape(spec, "project"));
   const schema = closed({
     version: z.literal(1).describe("The format version; always 1."),
     targets: z
       .record(targetName, target.describe("A connection to one service."))
       .optional()
       .describe(
-        'Named connections. Without any, forgeplan uses "github" (repository, https://api.github.com, GITHUB_TOKEN) and "gitlab" (planning, https://gitlab.com, GITLAB_TOKEN).',
+        'Named connections. Without any, forgeplan uses "github" (https://api.github.com, GITHUB_TOKEN) and "gitlab" (https://gitlab.com, GITLAB_TOKEN).',
       ),
     defaults: settings.optional().describe("Settings applied to every repository entry, first."),
     profiles: z
@@ -297,6 +371,19 @@ export function fileSchema(spec: ConfigSpec): z.ZodType {
       .array(repositoryEntry(spec).describe("Settings for one repository or a glob of them."))
       .optional()
       .describe("Repository settings, per repository or glob of repositories."),
+    project_defaults: projectSettings
+      .optional()
+      .describe("Settings applied to every project entry, first."),
+    project_profiles: z
+      .record(targetName, projectSettings.describe("A named set of project settings."))
+      .optional()
+      .describe(
+        "Named settings that project entries apply with profiles:, after project_defaults.",
+      ),
+    projects: z
+      .array(projectEntry(spec).describe("Settings for one GitLab project or a glob of them."))
+      .optional()
+      .describe("GitLab project settings, per project or glob of a group's projects."),
     removal_limit: removalLimit
       .optional()
       .describe(
@@ -314,7 +401,7 @@ export interface ConfigFile {
   targets?: Record<
     string,
     {
-      type: "repository" | "planning";
+      type: TargetTypeName;
       base_url?: string;
       token_env?: string;
       app_id?: number | string;
@@ -333,6 +420,16 @@ export interface ConfigFile {
       where?: { properties: Record<string, string | boolean | string[]> };
       target?: string;
       owner_type?: "organization" | "user";
+      profiles?: string[];
+    } & Record<string, unknown>
+  >;
+  project_defaults?: Record<string, unknown>;
+  project_profiles?: Record<string, Record<string, unknown>>;
+  projects?: Array<
+    {
+      project: string | number;
+      exclude?: string[];
+      target?: string;
       profiles?: string[];
     } & Record<string, unknown>
   >;

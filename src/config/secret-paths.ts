@@ -1,5 +1,6 @@
 import type { Path } from "./errors.js";
 import { SECRET_KEYS } from "./interpolate.js";
+import { SCOPE_FRAMES, SELECTING_SCOPES } from "./scopes.js";
 import type { ConfigSpec } from "./spec.js";
 
 /** Whether the value at a path of a file (from its root) is a secret reference. */
@@ -11,17 +12,21 @@ export const ANY = "*";
 /**
  * Where the file holds secret references: under a secret key (`secret`, `authorization_header`)
  * wherever it is, and where a kind says its value holds them (`secrets.actions.NAME`), in every
- * place the frame puts that kind's value — defaults, profiles, repository entries, section entries.
+ * place the frame puts that kind's value — defaults, profiles, repository and project entries, section
+ * entries.
  * Such a value must be exactly `${NAME}`: it is never expanded into a plain string, never quoted in
  * an error, and the loader wraps it in a Secret.
  */
 export function secretMatcher(spec: ConfigSpec): SecretAt {
   const patterns: Path[] = [];
-  for (const setting of spec.settings) {
-    for (const relative of setting.secrets ?? []) {
-      patterns.push(["defaults", setting.key, ...relative]);
-      patterns.push(["profiles", ANY, setting.key, ...relative]);
-      patterns.push(["repositories", ANY, setting.key, ...relative]);
+  for (const scope of SELECTING_SCOPES) {
+    const frame = SCOPE_FRAMES[scope];
+    for (const setting of spec.settings[scope]) {
+      for (const relative of setting.secrets ?? []) {
+        patterns.push([frame.defaults, setting.key, ...relative]);
+        patterns.push([frame.profiles, ANY, setting.key, ...relative]);
+        patterns.push([frame.list, ANY, setting.key, ...relative]);
+      }
     }
   }
   for (const section of spec.sections) {

@@ -15,6 +15,16 @@ export interface RuleProblem {
   sameAs?: Path;
 }
 
+/**
+ * The scopes whose entries select places by name or glob, with defaults and profiles under them:
+ * repositories (GitHub) and projects (GitLab). Organizations and groups are sections composed from the
+ * kinds' parts (src/resources/owners-section.ts).
+ */
+export type SelectingScope = "repository" | "project";
+
+/** The family of service a target speaks to: GitHub's repository paths or GitLab's `/api/v4`. */
+export type TargetType = "github" | "gitlab";
+
 /** What a rule may know about the entry a setting belongs to. */
 export interface EntryFacts {
   ownerType?: "organization" | "user";
@@ -86,8 +96,8 @@ export interface SectionSpec {
   /** A list of entries, or one entry. */
   list: boolean;
   description: string;
-  /** The kind of target its entries use. */
-  targetType: "repository" | "planning";
+  /** The family of target its entries use. */
+  targetType: TargetType;
   /** How `validate` counts its entries: ["project", "projects"]. */
   noun: readonly [string, string];
   defines(entry: unknown, target: string): Defined[];
@@ -99,6 +109,7 @@ export interface SectionSpec {
 }
 
 export interface ConfigSpec {
-  settings: readonly SettingSpec[];
+  /** The keys of each selecting scope's entries (and of its defaults and profiles). */
+  settings: Readonly<Record<SelectingScope, readonly SettingSpec[]>>;
   sections: readonly SectionSpec[];
 }

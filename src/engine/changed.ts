@@ -1,5 +1,17 @@
-import { describeSelector, selectsRepository } from "../config/glob.js";
-import type { DesiredState, RepositoryEntry, SectionEntry } from "../config/model.js";
+import {
+  describeSelector,
+  selectedName,
+  selectsProject,
+  selectsRepository,
+} from "../config/glob.js";
+import {
+  type DesiredState,
+  type ScopedEntry,
+  scopeState,
+  type SectionEntry,
+} from "../config/model.js";
+import { SELECTING_SCOPES } from "../config/scopes.js";
+import type { SelectingScope } from "../config/spec.js";
 import {
   type Change,
   type ChangesByPlace,
@@ -10,8 +22,8 @@ import {
   type Plan,
 } from "../core/plan.js";
 import type { ResourceReader } from "../resources/context.js";
-import { KIND_NAMES, REPOSITORY_KINDS, sectionNamed } from "../resources/index.js";
-import { expandRepositories, ownerKey, type RepoDesired, settingsOf } from "./expand.js";
+import { KIND_NAMES, SCOPED_KINDS, sectionNamed } from "../resources/index.js";
+import { expandScope, ownerKey, type ScopedDesired, settingsOf } from "./expand.js";
 import { annotated, holdBack, planWork } from "./plan.js";
 import { identity, keepParts, partsOf, type SettingPart } from "./setting-parts.js";
 import { shareReads } from "./shared-reads.js";
@@ -45,16 +57,19 @@ const repoKey = (target: string, owner: string, name: string) =>
   `${ownerKey(target, owner)}/${name.toLowerCase()}`;
 
 interface Entries {
-  entries: RepositoryEntry[];
+  entries: ScopedEntry[];
   /** What the entries ask for, in order: equal signatures ask for the same thing. */
   signature: string;
 }
 
+/** A scope's entries and the defaults under them, as one state has them. */
+type ScopeState = ReturnType<typeof scopeState>;
+
 /** A state's glob entries by owner and named entries by repository, each in file order. */
-function indexEntries(state: DesiredState) {
-  const globs = new Map<string, RepositoryEntry[]>();
-  const named = new Map<string, RepositoryEntry[]>();
-  for (const entry of state.repositories) {
+function indexEntries(state: ScopeState) {
+  const globs = new Map<string, ScopedEntry[]>();
+  const named = new Map<string, ScopedEntry[]>();
+  for (const entry of state.entries) {
     const selector = entry.selector;
     const [map, key] =
       selector.kind === "glob"
@@ -64,7 +79,7 @@ function indexEntries(state: DesiredState) {
     if (list) list.push(entry);
     else map.set(key, [entry]);
   }
-  const signed = (map: Map<string, RepositoryEntry[]>) =>
+  const signed = (map: Map<string, ScopedEntry[]>) =>
     new Map<string, Entries>(
       [...map].map(([key, entries]) => [
         key,
@@ -92,8 +107,8 @@ const union = <T>(...sets: Array<Iterable<T>>) => new Set(sets.flatMap((set) => 
  * each (and its custom properties) costs less than listing the owner, which takes a request per
  * hundred repositories at least as many as the configuration names there.
  */
-function whatToCompare(base: DesiredState, head: DesiredState) {
-  const layers = (state: DesiredState) => identity(state.defaults.map((layer) => layer.value));
+function whatToCompare(scope: SelectingScope, base: ScopeState, head: ScopeState) {
+  const layers = (state: ScopeState) => identity(state.defaults.map((layer) => layer.value));
   const defaultsChanged = layers(base) !== layers(head);
   const before = indexEntries(base);
   const after = indexEntries(head);
@@ -116,27 +131,58 @@ function whatToCompare(base: DesiredState, head: DesiredState) {
     if (!defaultsChanged && then?.signature === now?.signature) continue;
     named.add(key);
     // A glob of its owner that could select it takes part in what it resolves to.
-    const globs = [
-      ...(before.globs.get(owner)?.entries ?? []),
-      ...(after.globs.get(owner)?.entries ?? []),
-    ];
-    const fullName = `${selector.owner}/${selector.repo}`;
-    if (globs.some((glob) => selectsRepository(glob.selector, fullName))) {
-      wanted.set(owner, [...(wanted.get(owner) ?? []), selector.repo]);
+    const fullName = selectedName(selector.owner, selector.repo);
+    for (const [globOwner, globs] of globsCovering(scope, target, selector.owner, before, after)) {
+      if (!globs.some((glob) => SELECTS[scope](glob.selector, fullName))) continue;
+      wanted.set(globOwner, [...(wanted.get(globOwner) ?? []), selector.repo]);
     }
   }
   const lookUp = new Map<string, string[]>();
   for (const [owner, names] of wanted) {
     if (listed.has(owner)) continue;
     const listingPages = Math.max(1, Math.ceil((namedPerOwner.get(owner) ?? 0) / 100));
-    if (names.length <= listingPages) lookUp.set(owner, names);
+    // Reading a few repositories one by one is GitHub's (./repository-listing.ts); a group's
+    // projects are listed.
+    if (scope === "repository" && names.length <= listingPages) lookUp.set(owner, names);
     else listed.add(owner);
   }
   // A named entry refines what the globs of a listed owner set: it is compared with them.
   for (const key of union(before.named.keys(), after.named.keys())) {
-    if (listed.has(key.slice(0, key.lastIndexOf("/")))) named.add(key);
+    const { target, selector } = (after.named.get(key) ?? before.named.get(key))!.entries[0]!;
+    const covering = globsCovering(scope, target, selector.owner, before, after);
+    if ([...covering.keys()].some((owner) => listed.has(owner))) named.add(key);
   }
   return { listed, lookUp, named, after };
+}
+
+const SELECTS = { repository: selectsRepository, project: selectsProject };
+
+/**
+ * The glob entries (of either state) that could select what a named entry of `owner` names, by the
+ * key of the owner they list: a repository's owner's; a project's namespace's, and its ancestors'
+ * (a glob of `acme` reaches `acme/platform`'s projects).
+ */
+function globsCovering(
+  scope: SelectingScope,
+  target: string,
+  owner: string,
+  before: ReturnType<typeof indexEntries>,
+  after: ReturnType<typeof indexEntries>,
+): Map<string, ScopedEntry[]> {
+  const owners =
+    scope === "repository"
+      ? [owner]
+      : owner.split("/").map((_, index, levels) => levels.slice(0, index + 1).join("/"));
+  const covering = new Map<string, ScopedEntry[]>();
+  for (const candidate of owners) {
+    const key = ownerKey(target, candidate);
+    const globs = [
+      ...(before.globs.get(key)?.entries ?? []),
+      ...(after.globs.get(key)?.entries ?? []),
+    ];
+    if (globs.length > 0) covering.set(key, globs);
+  }
+  return covering;
 }
 
 function byId(parts: readonly SettingPart[]): Map<string, SettingPart> {
@@ -144,30 +190,30 @@ function byId(parts: readonly SettingPart[]): Map<string, SettingPart> {
 }
 
 interface Comparison {
-  head: RepoDesired[];
-  base: RepoDesired[];
+  head: ScopedDesired[];
+  base: ScopedDesired[];
   unchanged: number;
   released: string[];
 }
 
 /** Each repository's settings cut down to the resources whose desired state differs. */
 function compareRepositories(
-  baseRepos: readonly RepoDesired[],
-  headRepos: readonly RepoDesired[],
+  baseRepos: readonly ScopedDesired[],
+  headRepos: readonly ScopedDesired[],
 ): Comparison {
   const result: Comparison = { head: [], base: [], unchanged: 0, released: [] };
-  const keyOf = (repo: RepoDesired) => repoKey(repo.target, repo.owner, repo.name);
+  const keyOf = (repo: ScopedDesired) => repoKey(repo.target, repo.owner, repo.name);
   const before = new Map(baseRepos.map((repo) => [keyOf(repo), repo]));
   const after = new Map(headRepos.map((repo) => [keyOf(repo), repo]));
   for (const key of union(before.keys(), after.keys())) {
     const then = before.get(key);
     const now = after.get(key);
     const repo = (now ?? then)!;
-    const scope = `${repo.target}/${repo.owner}/${repo.name}`;
+    const scope = `${repo.target}/${selectedName(repo.owner, repo.name)}`;
     const headSettings: Record<string, unknown> = {};
     const baseSettings: Record<string, unknown> = {};
-    for (const kind of REPOSITORY_KINDS) {
-      const setting = kind.repository.setting;
+    for (const kind of SCOPED_KINDS[repo.scope]) {
+      const setting = kind.part.setting;
       const thenParts = byId(partsOf(setting, then?.settings[setting.key]));
       const nowParts = byId(partsOf(setting, now?.settings[setting.key]));
       const headPaths: SettingPart["path"][] = [];
@@ -284,6 +330,52 @@ function markPreexisting(change: Change, before: Change | undefined): Change {
   };
 }
 
+/**
+ * One selecting scope of a PR-scoped plan: what of it to read (see `whatToCompare`), both states'
+ * expansions of it, and their resources compared; `unlisted` names the globs left unlisted, whose
+ * unchanged resources are counted as such.
+ */
+async function compareScope(
+  scope: SelectingScope,
+  baseState: DesiredState,
+  headState: DesiredState,
+  shared: ReadonlyMap<string, ResourceReader>,
+) {
+  const base = scopeState(baseState, scope);
+  const head = scopeState(headState, scope);
+  const { listed, lookUp, named, after } = whatToCompare(scope, base, head);
+  const compared = (state: ScopeState) => ({
+    defaults: state.defaults,
+    entries: state.entries.filter((entry) => {
+      const selector = entry.selector;
+      if (selector.kind === "name") {
+        return named.has(repoKey(entry.target, selector.owner, selector.repo));
+      }
+      const owner = ownerKey(entry.target, selector.owner);
+      // A target the configuration no longer connects cannot be read.
+      return (listed.has(owner) || lookUp.has(owner)) && shared.has(entry.target);
+    }),
+  });
+  const [baseExpansion, headExpansion] = await Promise.all([
+    expandScope(scope, compared(base), shared, lookUp),
+    expandScope(scope, compared(head), shared, lookUp),
+  ]);
+  const repos = compareRepositories(baseExpansion.repos, headExpansion.repos);
+  for (const [key, { entries }] of after.named) {
+    if (named.has(key)) continue;
+    const settings = settingsOf(head.defaults, entries);
+    for (const kind of SCOPED_KINDS[scope]) {
+      repos.unchanged += partsOf(kind.part.setting, settings[kind.part.setting.key]).length;
+    }
+  }
+  const unlisted: string[] = [];
+  for (const [key, { entries }] of after.globs) {
+    if (listed.has(key)) continue;
+    for (const entry of entries) unlisted.push(describeSelector(entry.selector));
+  }
+  return { repos, unlisted, errors: headExpansion.errors };
+}
+
 /** The plan of the resources whose resolved desired state differs from the revision's. */
 export async function planChanged({
   base: given,
@@ -296,44 +388,32 @@ export async function planChanged({
   deleted,
 }: ChangedPlanInput): Promise<Plan> {
   // Without a configuration at the revision, everything is new.
-  const base: DesiredState = given ?? { ...head, defaults: [], repositories: [], sections: [] };
-  const { listed, lookUp, named, after } = whatToCompare(base, head);
+  const base: DesiredState = given ?? {
+    ...head,
+    defaults: [],
+    repositories: [],
+    projectDefaults: [],
+    projects: [],
+    sections: [],
+  };
   const shared = shareReads(readers);
-  const compared = (state: DesiredState) => ({
-    defaults: state.defaults,
-    repositories: state.repositories.filter((entry) => {
-      const selector = entry.selector;
-      if (selector.kind === "name") {
-        return named.has(repoKey(entry.target, selector.owner, selector.repo));
-      }
-      const owner = ownerKey(entry.target, selector.owner);
-      // A target the configuration no longer connects cannot be read.
-      return (listed.has(owner) || lookUp.has(owner)) && shared.has(entry.target);
-    }),
-  });
-  const [baseExpansion, headExpansion] = await Promise.all([
-    expandRepositories(compared(base), shared, lookUp),
-    expandRepositories(compared(head), shared, lookUp),
-  ]);
-  const repos = compareRepositories(baseExpansion.repos, headExpansion.repos);
+  const scopes = await Promise.all(
+    SELECTING_SCOPES.map((scope) => compareScope(scope, base, head, shared)),
+  );
+  const repos: Comparison = {
+    head: scopes.flatMap((one) => one.repos.head),
+    base: scopes.flatMap((one) => one.repos.base),
+    unchanged: scopes.reduce((sum, one) => sum + one.repos.unchanged, 0),
+    released: scopes.flatMap((one) => one.repos.released),
+  };
   const sections = compareSections(base.sections, head.sections);
-  let unchanged = repos.unchanged + sections.unchanged;
-  for (const [key, { entries }] of after.named) {
-    if (named.has(key)) continue;
-    const settings = settingsOf(head.defaults, entries);
-    for (const kind of REPOSITORY_KINDS) {
-      unchanged += partsOf(kind.repository.setting, settings[kind.repository.setting.key]).length;
-    }
-  }
-  const unlisted = new Set<string>();
-  for (const [key, { entries }] of after.globs) {
-    if (listed.has(key)) continue;
-    for (const entry of entries) unlisted.add(describeSelector(entry.selector));
-  }
+  const unchanged = repos.unchanged + sections.unchanged;
+  const unlisted = new Set(scopes.flatMap((one) => one.unlisted));
+  const headErrors = scopes.flatMap((one) => one.errors);
 
   const options = { now, rotateSecrets, rotateSecretNames };
   const [planned, before, holding] = await Promise.all([
-    planWork({ repos: repos.head, errors: headExpansion.errors, sections: sections.head }, shared, {
+    planWork({ repos: repos.head, errors: headErrors, sections: sections.head }, shared, {
       ...options,
       ...(deleted ? { deleted } : {}),
     }),

@@ -5,7 +5,9 @@ import {
   type LoadResult,
   loadConfig,
 } from "../config/index.js";
+import { scopeState } from "../config/model.js";
 import { printDesiredState } from "../config/print.js";
+import { SCOPE_FRAMES, SELECTING_SCOPES } from "../config/scopes.js";
 import { configSpec } from "../resources/index.js";
 
 /**
@@ -27,11 +29,14 @@ export function schemaText(): string {
   return configJsonSchemaText(configSpec);
 }
 
-/** How many entries each section has, in words: "1 repository entry, 2 projects, 0 audits". */
+/** How many entries each section has, in words: "1 repository entry, 2 project entries, 0 audits". */
 export function describeCounts(state: DesiredState): string {
-  const counts = new Map<string, [number, string, string]>([
-    ["repository entry", [state.repositories.length, "repository entry", "repository entries"]],
-  ]);
+  const counts = new Map<string, [number, string, string]>(
+    SELECTING_SCOPES.map((scope) => {
+      const [one, many] = SCOPE_FRAMES[scope].noun;
+      return [one, [scopeState(state, scope).entries.length, one, many]];
+    }),
+  );
   for (const section of configSpec.sections) {
     const [one, many] = section.noun;
     const count = state.sections.filter((entry) => entry.section === section.at.join(".")).length;

@@ -1,6 +1,8 @@
 import { describeFailure } from "../core/failure-text.js";
 import { describeSelector } from "../config/glob.js";
-import type { RepositoryEntry, RepositorySelector } from "../config/model.js";
+import { FAMILY_NAMES } from "../config/fields.js";
+import type { ScopedEntry, Selector } from "../config/model.js";
+import type { TargetType } from "../config/spec.js";
 import { type ResourceReader, ReadFailed } from "../resources/context.js";
 import { REPOSITORY_KINDS, sectionNamed } from "../resources/index.js";
 import { expandRepositories } from "./expand.js";
@@ -87,9 +89,10 @@ const isGlob = (name: string) => /[*?[]/.test(name);
 /** The repositories a glob (and `where`) selects on the service, as `owner/name`. */
 async function globMatches(
   reader: ResourceReader,
-  selector: Extract<RepositorySelector, { kind: "glob" }>,
+  selector: Extract<Selector, { kind: "glob" }>,
 ): Promise<string[] | { unreadable: string }> {
-  const entry: RepositoryEntry = {
+  const entry: ScopedEntry = {
+    scope: "repository",
     target: reader.target,
     origin: { file: "export", line: 1, column: 1 },
     selector,
@@ -187,14 +190,14 @@ async function exportGlob(
 
 export async function exportState(
   request: ExportRequest,
-  readerOf: (targetType: "repository" | "planning") => ResourceReader | undefined,
+  readerOf: (targetType: TargetType) => ResourceReader | undefined,
 ): Promise<ExportedState> {
   const document: Record<string, unknown> = { version: 1 };
   const comments: ExportComment[] = [];
   const unread: Unread = [];
   if (request.repos.length > 0) {
-    const reader = readerOf("repository");
-    if (!reader) throw new ExportError("no repository target to export from");
+    const reader = readerOf("github");
+    if (!reader) throw new ExportError("no GitHub target to export from");
     if (request.where !== undefined && !request.repos.some(isGlob)) {
       throw new ExportError(
         "--where selects among the repositories of a glob: give --repo OWNER/GLOB",
@@ -220,7 +223,9 @@ export async function exportState(
       throw new ExportError(`nothing exports the section ${section}`);
     }
     const reader = readerOf(part.spec.targetType);
-    if (!reader) throw new ExportError(`no ${part.spec.targetType} target to export from`);
+    if (!reader) {
+      throw new ExportError(`no ${FAMILY_NAMES[part.spec.targetType]} target to export from`);
+    }
     const entries: unknown[] = [];
     for (const id of ids) {
       // An organization's entry travels with its owner's file; a planning one has no owner.

@@ -1,12 +1,12 @@
 import { describeFailure } from "../core/failure-text.js";
 import { describeSelector } from "../config/glob.js";
-import type { DesiredState, RepositoryEntry } from "../config/model.js";
+import type { DesiredState, ScopedEntry } from "../config/model.js";
 import type { ResourceReader } from "../resources/context.js";
 import { expandRepositories } from "./expand.js";
 
 /** What one repository entry selects on the service, or why that could not be read. */
 export interface EntryMatch {
-  entry: RepositoryEntry;
+  entry: ScopedEntry;
   /** `owner/name` as the service spells them, in listing order. */
   repositories: string[];
   error?: string;

@@ -1,5 +1,5 @@
 import { describeSelector } from "../config/glob.js";
-import type { DesiredState, RepositoryEntry, SectionEntry } from "../config/model.js";
+import type { DesiredState, ScopedEntry, SectionEntry } from "../config/model.js";
 import {
   type Change,
   type ChangesByPlace,
@@ -13,15 +13,15 @@ import type { ResourceReader } from "../resources/context.js";
 import {
   type Hold,
   KIND_NAMES,
+  LIFECYCLE_KINDS,
   type PlanOptions,
-  LIFECYCLE_KIND,
-  REPOSITORY_KINDS,
+  SCOPED_KINDS,
   sectionNamed,
 } from "../resources/index.js";
 import { type BulkPlan, planReads, type ReadsMode } from "./bulk/reads.js";
 import { checkFits, type ReadEstimate } from "./read-budget.js";
-import { type Expansion, expandRepositories } from "./expand.js";
-import { locatingReads, planRepository } from "./repository-lifecycle.js";
+import { type Expansion, expandScopes } from "./expand.js";
+import { locatingReads, planRepository } from "./lifecycle.js";
 import { withOrderNotes } from "./repository-order.js";
 import { withGateNotes } from "./gates.js";
 import { type TargetFilter, targetedRepos } from "./targets.js";
@@ -104,17 +104,25 @@ export async function buildPlan({
     ...(deleted ? { deleted } : {}),
   };
   if (targets === undefined) {
-    const expansion = await expandRepositories(state, readers);
+    const expansion = await expandScopes(state, readers);
     const work = { ...expansion, sections: state.sections };
     const planned = await planWork(work, readers, options, reads);
     holdBack(planned.changes, planned.holds);
     return makePlan(annotated(orderChanges(planned.changes, KIND_NAMES)));
   }
   // An owner no target reaches is not even listed.
-  const reached = state.repositories.filter((entry) =>
-    targets.reaches(`${entry.target}/${entry.selector.owner}/`),
+  const reaches = (entry: ScopedEntry) =>
+    targets.reaches(
+      `${entry.target}/${entry.selector.owner}${entry.selector.owner === "" ? "" : "/"}`,
+    );
+  const expansion = await expandScopes(
+    {
+      ...state,
+      repositories: state.repositories.filter(reaches),
+      projects: state.projects.filter(reaches),
+    },
+    readers,
   );
-  const expansion = await expandRepositories({ ...state, repositories: reached }, readers);
   const sections = state.sections.filter((entry) => {
     const section = sectionNamed(entry.section);
     if (section === undefined) return true;
@@ -177,7 +185,7 @@ export async function planWork(
   options: PlanOptions,
   reads: ReadsMode = "rest",
 ): Promise<{ changes: Change[]; holds: Hold[] }> {
-  // One plan task per repository (./repository-lifecycle.ts plans all its kinds).
+  // One plan task per repository (./lifecycle.ts plans all its kinds).
   const bulk = planReads(reads, work.repos, plainReaders, () => 1);
   // A plan that verifies an apply is never refused: the writes it checks were sent.
   if (options.deleted === undefined) {
@@ -190,9 +198,8 @@ export async function planWork(
   for (const { entry, error } of work.errors) {
     const scope = describeSelector(entry.selector);
     // What the glob would have planned, kind by kind, could not be planned.
-    const changes = REPOSITORY_KINDS.filter(
-      (kind) => entry.settings[kind.repository.setting.key] !== undefined,
-    )
+    const changes = SCOPED_KINDS[entry.scope]
+      .filter((kind) => entry.settings[kind.part.setting.key] !== undefined)
       .map((kind) => unlistedChange(entry.target, scope, kind.name, error))
       .filter((change) => !failed.has(change.address) && failed.add(change.address));
     tasks.push(() => Promise.resolve({ changes }));
@@ -225,10 +232,10 @@ export async function planWork(
   };
 }
 
-/** The kinds a repository's settings configure, in the registry's order. */
+/** The kinds a repository's (or project's) settings configure, in the registry's order. */
 function configured(repo: PlanWork["repos"][number]) {
-  return REPOSITORY_KINDS.filter(
-    (kind) => repo.settings[kind.repository.setting.key] !== undefined,
+  return SCOPED_KINDS[repo.scope].filter(
+    (kind) => repo.settings[kind.part.setting.key] !== undefined,
   );
 }
 
@@ -249,13 +256,14 @@ function estimateReads(work: PlanWork, bulk: BulkPlan): Map<string, ReadEstimate
   };
   for (const [index, repo] of work.repos.entries()) {
     const inBulk = bulk.bulkKinds(index);
+    const lifecycle = LIFECYCLE_KINDS[repo.scope];
     // Located in bulk, a repository costs no read of its own (./bulk/reads.ts).
-    if (LIFECYCLE_KIND === undefined || !inBulk.has(LIFECYCLE_KIND.name))
+    if (lifecycle === undefined || !inBulk.has(lifecycle.name))
       of(repo.target).rest += locatingReads(repo);
     for (const kind of configured(repo)) {
       if (inBulk.has(kind.name)) continue;
-      const value = repo.settings[kind.repository.setting.key];
-      of(repo.target).rest += kind.repository.restReads?.(value) ?? 1;
+      const value = repo.settings[kind.part.setting.key];
+      of(repo.target).rest += kind.part.restReads?.(value) ?? 1;
     }
   }
   for (const entry of work.sections) of(entry.target).rest += 1;
@@ -268,7 +276,7 @@ function estimateReads(work: PlanWork, bulk: BulkPlan): Map<string, ReadEstimate
 }
 
 /** Which entries chose a repository by its custom properties, for the reviewer: undefined if none. */
-function propertyMatch(entries: readonly RepositoryEntry[]): string | undefined {
+function propertyMatch(entries: readonly ScopedEntry[]): string | undefined {
   const matched = entries.filter(
     (entry) => entry.selector.kind === "glob" && entry.selector.properties !== undefined,
   );

@@ -1,9 +1,11 @@
 import { createHash } from "node:crypto";
-import type { DesiredState, RepositoryEntry } from "../config/model.js";
+import { selectedName } from "../config/glob.js";
+import { type DesiredState, type ScopedEntry, scopeState } from "../config/model.js";
+import type { SelectingScope } from "../config/spec.js";
 import { makePlan, type Plan } from "../core/plan.js";
 import type { ResourceReader } from "../resources/context.js";
 import { kindNamed, sectionNamed } from "../resources/index.js";
-import { expandRepositories } from "./expand.js";
+import { expandScope } from "./expand.js";
 
 /**
  * Sharding: N matrix jobs each plan one part of the desired state, and together cover every resource
@@ -52,10 +54,34 @@ export async function shardState(
   readers: ReadonlyMap<string, ResourceReader>,
   shard: Shard,
 ): Promise<DesiredState> {
-  const globs = state.repositories.filter((entry) => entry.selector.kind === "glob");
-  const expansion = await expandRepositories({ defaults: [], repositories: globs }, readers);
+  const [repositories, projects] = await Promise.all(
+    (["repository", "project"] as const).map((scope) =>
+      shardEntries(scope, scopeState(state, scope).entries, readers, shard),
+    ),
+  );
+  return {
+    ...state,
+    repositories: repositories!,
+    projects: projects!,
+    sections: state.sections.filter((entry) => {
+      const section = sectionNamed(entry.section);
+      if (section === undefined || section.part.everyShard) return true;
+      return owns(shard, entry.target, section.part.spec.scope(entry.value));
+    }),
+  };
+}
+
+/** One scope's entries this shard plans: see `shardState`. */
+async function shardEntries(
+  scope: SelectingScope,
+  entries: readonly ScopedEntry[],
+  readers: ReadonlyMap<string, ResourceReader>,
+  shard: Shard,
+): Promise<ScopedEntry[]> {
+  const globs = entries.filter((entry) => entry.selector.kind === "glob");
+  const expansion = await expandScope(scope, { defaults: [], entries: globs }, readers);
   const failed = new Set(expansion.errors.map(({ entry }) => entry));
-  const repositories: RepositoryEntry[] = [];
+  const kept: ScopedEntry[] = [];
   // Each glob becomes one named entry per repository of this shard that it matched, in file order
   // and ahead of the named entries, so the planner layers them exactly as it layers the globs.
   for (const entry of globs) {
@@ -63,35 +89,22 @@ export async function shardState(
     if (selector.kind !== "glob") continue;
     if (failed.has(entry)) {
       // The planner lists it again and reports the failure, once, in the shard the glob falls in.
-      if (owns(shard, entry.target, `${selector.owner}/${selector.pattern}`)) {
-        repositories.push(entry);
-      }
+      if (owns(shard, entry.target, `${selector.owner}/${selector.pattern}`)) kept.push(entry);
       continue;
     }
     for (const repo of expansion.repos) {
       if (repo.target !== entry.target) continue;
       if (!repo.entries.includes(entry)) continue;
-      if (!owns(shard, repo.target, `${repo.owner}/${repo.name}`)) continue;
-      repositories.push({
-        ...entry,
-        selector: { kind: "name", owner: repo.owner, repo: repo.name },
-      });
+      if (!owns(shard, repo.target, selectedName(repo.owner, repo.name))) continue;
+      kept.push({ ...entry, selector: { kind: "name", owner: repo.owner, repo: repo.name } });
     }
   }
-  for (const entry of state.repositories) {
+  for (const entry of entries) {
     const selector = entry.selector;
     if (selector.kind !== "name") continue;
-    if (owns(shard, entry.target, `${selector.owner}/${selector.repo}`)) repositories.push(entry);
+    if (owns(shard, entry.target, selectedName(selector.owner, selector.repo))) kept.push(entry);
   }
-  return {
-    ...state,
-    repositories,
-    sections: state.sections.filter((entry) => {
-      const section = sectionNamed(entry.section);
-      if (section === undefined || section.part.everyShard) return true;
-      return owns(shard, entry.target, section.part.spec.scope(entry.value));
-    }),
-  };
+  return kept;
 }
 
 /**

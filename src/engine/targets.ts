@@ -1,5 +1,7 @@
+import { selectedName } from "../config/glob.js";
+import type { SettingSpec } from "../config/spec.js";
 import { addressOf } from "../core/plan.js";
-import { REPOSITORY_KINDS } from "../resources/index.js";
+import { SCOPED_KINDS } from "../resources/index.js";
 import type { Expansion } from "./expand.js";
 import { keepParts } from "./setting-parts.js";
 
@@ -112,17 +114,17 @@ export class TargetFilter {
 }
 
 /**
- * The part of an expansion the targets reach, each repository's settings cut down to what they
+ * The part of an expansion the targets reach, each repository's (or project's) settings cut down to what they
  * name where a setting's resources can be cut apart (each printed resource is a part it defines,
  * as a branch's protection is); other settings are kept whole and their changes filtered after.
  */
 export function targetedRepos(expansion: Expansion, filter: TargetFilter): Expansion["repos"] {
   const repos: Expansion["repos"] = [];
   for (const repo of expansion.repos) {
-    const scope = `${repo.owner}/${repo.name}`;
+    const scope = selectedName(repo.owner, repo.name);
     const settings: Record<string, unknown> = {};
-    for (const kind of REPOSITORY_KINDS) {
-      const setting = kind.repository.setting;
+    for (const kind of SCOPED_KINDS[repo.scope]) {
+      const setting = kind.part.setting;
       const value = repo.settings[setting.key];
       if (value === undefined) continue;
       if (!filter.reaches(`${repo.target}/${scope}/${kind.name}/`)) continue;
@@ -137,7 +139,7 @@ export function targetedRepos(expansion: Expansion, filter: TargetFilter): Expan
 
 function narrowed(
   value: unknown,
-  setting: (typeof REPOSITORY_KINDS)[number]["repository"]["setting"],
+  setting: SettingSpec,
   named: (name: string, kind: string) => boolean,
 ): unknown {
   const defined = setting.defines(value).map((part) => JSON.stringify(part.path));

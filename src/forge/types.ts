@@ -78,10 +78,21 @@ export interface ThrottledAnswer {
   waitMs: number;
 }
 
+/**
+ * The protocol a client speaks: `repository` for GitHub's paths (X-RateLimit-* headers, the GitHub
+ * media type), `planning` for GitLab's `/api/v4` (RateLimit-* headers).
+ */
+export type ClientKind = "repository" | "planning";
+
+/** The protocol of a target's family. */
+export function clientKindOf(family: "github" | "gitlab"): ClientKind {
+  return family === "github" ? "repository" : "planning";
+}
+
 export interface ForgeClientOptions {
   baseUrl: string;
   /** planning: GitLab-style target (RateLimit-* headers); both kinds send Authorization: Bearer. */
-  kind: "repository" | "planning";
+  kind: ClientKind;
   /** A static token; or `auth` for any other credential (a GitHub App installation). */
   token?: Secret;
   auth?: AuthProvider;

@@ -1,6 +1,7 @@
-import type { DesiredState } from "../config/model.js";
+import { type DesiredState, usedTargets } from "../config/model.js";
 import type { Redactor } from "../core/redact.js";
 import { CLIENT_DEFAULTS, type ClientEvent, ForgeClient, ForgeError } from "../forge/client.js";
+import { clientKindOf } from "../forge/types.js";
 import type { ReadsMode } from "../engine/bulk/reads.js";
 import { ResourceReader } from "../resources/context.js";
 import { ConnectionError, credentialsFor } from "./credentials.js";
@@ -57,10 +58,7 @@ export async function connect(
   context: { cwd: string; redactor: Redactor },
   shareOfBudget?: number,
 ): Promise<Connection> {
-  const used = new Set([
-    ...state.repositories.map((entry) => entry.target),
-    ...state.sections.map((entry) => entry.target),
-  ]);
+  const used = usedTargets(state);
   const sandbox = options.sandboxUrl !== undefined;
   const clients = new Map<string, ForgeClient>();
   const readers = new Map<string, ResourceReader>();
@@ -69,7 +67,7 @@ export async function connect(
     const baseUrl = options.sandboxUrl ?? target.baseUrl;
     const client = new ForgeClient({
       baseUrl,
-      kind: target.type,
+      kind: clientKindOf(target.type),
       ...credentialsFor(target, state, {
         baseUrl,
         againstSandbox: sandbox,

@@ -1,4 +1,4 @@
-import type { ConfigSpec } from "../config/spec.js";
+import type { ConfigSpec, SelectingScope } from "../config/spec.js";
 import type { PlannedRequest } from "../core/plan.js";
 import { access } from "./access/index.js";
 import { actionsKind } from "./actions/index.js";
@@ -9,17 +9,11 @@ import { environment } from "./environment/index.js";
 import { epicLinkKind } from "./epic-link/index.js";
 import { gistKind } from "./gist/index.js";
 import { invitation } from "./invitation/index.js";
-import type {
-  KindModule,
-  LifecyclePart,
-  OrganizationPart,
-  RepositoryPart,
-  SectionPart,
-} from "./kind.js";
+import type { KindModule, LifecyclePart, RepositoryPart, SectionPart } from "./kind.js";
 import { label } from "./label/index.js";
 import { migrationKind } from "./migration/index.js";
 import { organizationSettingsKind } from "./organization-settings/index.js";
-import { organizationsSection } from "./organizations.js";
+import { GROUPS, ORGANIZATIONS, type OwnerKindPart, ownersSection } from "./owners-section.js";
 import { ruleset } from "./ruleset/index.js";
 import { secretKind } from "./secret/index.js";
 import { settingsKind } from "./settings/index.js";
@@ -29,12 +23,14 @@ import { webhook } from "./webhook/index.js";
 
 export type {
   ArchivedPolicy,
+  GroupPart,
   Hold,
   KindModule,
   LifecyclePart,
   Location,
   OrganizationPart,
   PlanOptions,
+  ProjectPart,
   RepositoryPart,
   SectionPart,
 } from "./kind.js";
@@ -71,44 +67,102 @@ export const KINDS: readonly KindModule[] = [
 
 export const KIND_NAMES: readonly string[] = KINDS.map((kind) => kind.name);
 
+/** A kind's part in a selecting scope (a repository's or a project's key), with the kind's name. */
+export interface ScopedKind {
+  name: string;
+  part: RepositoryPart;
+}
+
+/** The kind of a scope that manages the places themselves, which the engine asks where each is. */
+export type LifecycleKind = ScopedKind & { part: { lifecycle: LifecyclePart } };
+
+/** The kinds configured per repository and per project, with their part, in the registry's order. */
+export const SCOPED_KINDS: Readonly<Record<SelectingScope, readonly ScopedKind[]>> = {
+  repository: KINDS.flatMap((kind) =>
+    kind.repository ? [{ name: kind.name, part: kind.repository }] : [],
+  ),
+  project: KINDS.flatMap((kind) => (kind.project ? [{ name: kind.name, part: kind.project }] : [])),
+};
+
+/** The lifecycle kind of each selecting scope, if one is registered. */
+export const LIFECYCLE_KINDS: Readonly<Record<SelectingScope, LifecycleKind | undefined>> = {
+  repository: SCOPED_KINDS.repository.find((kind): kind is LifecycleKind => !!kind.part.lifecycle),
+  project: SCOPED_KINDS.project.find((kind): kind is LifecycleKind => !!kind.part.lifecycle),
+};
+
 /** The kinds configured per repository, with their part. */
 export const REPOSITORY_KINDS: ReadonlyArray<KindModule & { repository: RepositoryPart }> =
   KINDS.filter((kind): kind is KindModule & { repository: RepositoryPart } => !!kind.repository);
 
 /** The kind that manages repositories themselves, which the engine asks where each one is. */
-export const LIFECYCLE_KIND:
-  (KindModule & { repository: RepositoryPart; lifecycle: LifecyclePart }) | undefined = KINDS.find(
-  (kind): kind is KindModule & { repository: RepositoryPart; lifecycle: LifecyclePart } =>
-    !!kind.repository && !!kind.lifecycle,
-);
+export const LIFECYCLE_KIND = LIFECYCLE_KINDS.repository;
 
-/** The kinds configured per organization (keys of an `organizations` entry), with their part. */
-export const ORGANIZATION_KINDS: ReadonlyArray<KindModule & { organization: OrganizationPart }> =
-  KINDS.filter(
-    (kind): kind is KindModule & { organization: OrganizationPart } => !!kind.organization,
-  );
+/** Organization parts as the `organizations` section calls them. */
+const ORGANIZATION_PARTS: readonly OwnerKindPart[] = KINDS.flatMap((kind) => {
+  const part = kind.organization;
+  if (part === undefined) return [];
+  return [
+    {
+      setting: part.setting,
+      plan: ({ reader, owner, value, options }) =>
+        part.plan({ reader, org: owner, value, options }),
+      ...(part.export && { export: part.export }),
+    },
+  ];
+});
+
+/** Group parts as the `groups` section calls them. */
+const GROUP_PARTS: readonly OwnerKindPart[] = KINDS.flatMap((kind) => {
+  const part = kind.group;
+  if (part === undefined) return [];
+  return [
+    {
+      setting: part.setting,
+      plan: ({ reader, owner, value, options }) =>
+        part.plan({ reader, group: owner, value, options }),
+      ...(part.export && { export: part.export }),
+      ...(part.comments && { comments: part.comments }),
+    },
+  ];
+});
 
 /**
- * A section of the file and the kinds whose changes it plans: a kind's own section (`projects`,
- * `audits.gists`), or `organizations`, composed from every kind's organization part.
+ * A section of the file and the kinds whose changes it plans: a kind's own section (`audits.gists`),
+ * or an owner section (`organizations`, `groups`), composed from every kind's part of that scope.
  */
 export interface Section {
-  /** Its path joined with dots, as entries name it: "projects", "audits.gists". */
+  /** Its path joined with dots, as entries name it: "groups", "audits.gists". */
   name: string;
   kinds: readonly string[];
   part: SectionPart;
 }
 
-export const SECTIONS: readonly Section[] = [
-  ...(ORGANIZATION_KINDS.length === 0
+const owners = (
+  name: "organizations" | "groups",
+  kinds: readonly KindModule[],
+  parts: readonly OwnerKindPart[],
+): Section[] =>
+  parts.length === 0
     ? []
     : [
         {
-          name: "organizations",
-          kinds: ORGANIZATION_KINDS.map((kind) => kind.name),
-          part: organizationsSection(ORGANIZATION_KINDS),
+          name,
+          kinds: kinds.map((kind) => kind.name),
+          part: ownersSection(name === "organizations" ? ORGANIZATIONS : GROUPS, parts),
         },
-      ]),
+      ];
+
+export const SECTIONS: readonly Section[] = [
+  ...owners(
+    "organizations",
+    KINDS.filter((kind) => kind.organization),
+    ORGANIZATION_PARTS,
+  ),
+  ...owners(
+    "groups",
+    KINDS.filter((kind) => kind.group),
+    GROUP_PARTS,
+  ),
   ...KINDS.flatMap((kind) =>
     kind.section
       ? [{ name: kind.section.spec.at.join("."), kinds: [kind.name], part: kind.section }]
@@ -118,7 +172,10 @@ export const SECTIONS: readonly Section[] = [
 
 /** What the kinds add to the configuration file: the loader's and the JSON Schema's input. */
 export const configSpec: ConfigSpec = {
-  settings: REPOSITORY_KINDS.map((kind) => kind.repository.setting),
+  settings: {
+    repository: SCOPED_KINDS.repository.map((kind) => kind.part.setting),
+    project: SCOPED_KINDS.project.map((kind) => kind.part.setting),
+  },
   sections: SECTIONS.map((section) => section.part.spec),
 };
 

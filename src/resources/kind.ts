@@ -23,13 +23,15 @@ export interface KindModule {
   readonly repository?: RepositoryPart;
   /** Desired state per organization: a key of an `organizations` entry. */
   readonly organization?: OrganizationPart;
+  /**
+   * Desired state per GitLab project: a key of the project settings (`project_defaults`,
+   * `project_profiles` and `projects` entries), planned as a repository part is.
+   */
+  readonly project?: ProjectPart;
+  /** Desired state per GitLab group: a key of a `groups` entry. */
+  readonly group?: GroupPart;
   /** Desired state in a section of the file of its own. */
   readonly section?: SectionPart;
-  /**
-   * Set by the one kind that manages repositories themselves (their settings, creation, name and
-   * archiving): the engine asks it where each repository is before any kind plans it.
-   */
-  readonly lifecycle?: LifecyclePart;
   /**
    * What differs between what a write sent and what the service answered, or what the answer to a
    * GET among a change's requests lacks of the request's `expect` (nothing: agreed).
@@ -92,6 +94,27 @@ export interface RepositoryPart {
    * repository's own reads are made.
    */
   organizationSide?: OrganizationSideRead;
+  /**
+   * Set by the one kind of the scope that manages repositories themselves (their settings,
+   * creation, name and archiving): the engine asks it where each one is before any kind plans it.
+   */
+  lifecycle?: LifecyclePart;
+}
+
+/**
+ * A key of a GitLab project's settings. `repo` names the project: `owner` is its namespace's full
+ * path and `name` its path, or `owner` is "" and `name` its numeric id as written (`projectPath`,
+ * ./gitlab-paths.ts, builds the API path from either). Planned, exported, located and archived as a
+ * repository part is; GitLab has no bulk read here yet.
+ */
+export type ProjectPart = Omit<RepositoryPart, "graphql" | "organizationSide"> & CommentsOnExport;
+
+/**
+ * For a clean-up, whose value names what must not exist and so is never exported: what export
+ * writes as YAML comments instead (the live boards a clean-up could name).
+ */
+export interface CommentsOnExport {
+  comments?(reader: ResourceReader, at: string): Promise<string[]>;
 }
 
 /**
@@ -124,7 +147,7 @@ export interface ArchivedPolicy {
 
 /**
  * What the kind that manages repositories themselves tells the engine, which orders every kind's
- * changes by it (src/engine/repository-lifecycle.ts): where a repository is, what to do with an
+ * changes by it (src/engine/lifecycle.ts): where a repository is, what to do with an
  * archived one, and the changes that unarchive one for others and archive it again after them.
  */
 export interface LifecyclePart {
@@ -174,6 +197,23 @@ export interface OrganizationPart {
   }): Promise<Change[]>;
   /** The value that reproduces the live state (plans as no change); undefined: nothing. */
   export?(reader: ResourceReader, org: string): Promise<unknown>;
+}
+
+/**
+ * A key of a `groups` entry (`groups: - group: acme, <key>: …`), composed into the section as
+ * organization parts are (./owners-section.ts).
+ */
+export interface GroupPart extends CommentsOnExport {
+  setting: SettingSpec;
+  /** Plans one group (`group`: its full path or numeric id, as written in the entry). */
+  plan(input: {
+    reader: ResourceReader;
+    group: string;
+    value: unknown;
+    options: PlanOptions;
+  }): Promise<Change[]>;
+  /** The value that reproduces the live state (plans as no change); undefined: nothing. */
+  export?(reader: ResourceReader, group: string): Promise<unknown>;
 }
 
 /** A scope (repository `owner/name`, lower-case) whose changes must not be applied now, and why. */

@@ -74,7 +74,7 @@ describe("GitHub App targets", () => {
       "a.yaml:5:34: targets.c.app_id: an App needs its private key: set one of private_key_env and private_key_file",
       "a.yaml:6:34: targets.d.app_id: an App needs its private key: set one of private_key_env and private_key_file",
       "a.yaml:6:95: targets.d.token_env: a target authenticates with a token or as an App: remove token_env or app_id",
-      "a.yaml:7:32: targets.e.app_id: GitHub App authentication is for repository targets",
+      "a.yaml:7:32: targets.e.app_id: GitHub App authentication is for GitHub targets",
       'a.yaml:8:34: targets.f.app_id: expected a positive number, or ${NAME} to read it from the environment, found the string "one"',
     ]);
   });

@@ -169,7 +169,7 @@ const cases: Case[] = [
     name: "an unknown key far from any known one",
     files: { "a.yaml": "version: 1\nfrobnicate: true\n" },
     errors: [
-      'a.yaml:2:1: frobnicate: unknown key "frobnicate"; expected one of: version, targets, defaults, profiles, repositories, removal_limit, organizations, projects, groups, audits',
+      'a.yaml:2:1: frobnicate: unknown key "frobnicate"; expected one of: version, targets, defaults, profiles, repositories, project_defaults, project_profiles, projects, removal_limit, organizations, groups, audits',
     ],
   },
   {
@@ -514,7 +514,7 @@ settings:
       `,
     },
     errors: [
-      'a.yaml:3:14: projects[0].project: expected a numeric id or a full path such as acme/api, found the string "acme"',
+      'a.yaml:3:14: projects[0].project: expected a numeric id, a full path such as "acme/api", or a glob over a group\'s projects such as "acme/*" or "acme/**", found the string "acme"',
       "a.yaml:4:21: projects[0].boards_absent[0]: give exactly one of name or id",
       "a.yaml:4:46: projects[0].boards_absent[1]: give exactly one of name or id",
       "a.yaml:6:20: projects[1].boards_absent: expected at least 1 item, found none",
@@ -563,7 +563,7 @@ settings:
     },
     errors: [
       "a.yaml:3:38: targets.github.token: inline tokens are refused: put the token in an environment variable and name it with token_env",
-      'a.yaml:4:16: targets.ghe.type: expected one of "repository", "planning", found the string "forge"',
+      'a.yaml:4:16: targets.ghe.type: expected one of "github", "gitlab", "repository", "planning", found the string "forge"',
       'a.yaml:4:33: targets.ghe.base_url: expected an http(s) URL such as https://api.github.com, found the string "api.example.com"',
       'a.yaml:4:63: targets.ghe.token_env: expected an environment variable name such as GITHUB_TOKEN, found the string "MY-TOKEN"',
     ],
@@ -586,10 +586,10 @@ settings:
       `,
     },
     errors: [
-      "a.yaml:7:5: repositories[0]: several repository targets are defined (github, ghe); choose one with target:",
+      "a.yaml:7:5: repositories[0]: several GitHub targets are defined (github, ghe); choose one with target:",
       'a.yaml:8:31: repositories[1].target: unknown target "gihub"; did you mean "github"?',
-      'a.yaml:9:31: repositories[2].target: target "gitlab" is a planning target; this needs a repository target',
-      'a.yaml:11:27: projects[0].target: target "ghe" is a repository target; this needs a planning target',
+      'a.yaml:9:31: repositories[2].target: target "gitlab" is a GitLab target; this needs a GitHub target',
+      'a.yaml:11:27: projects[0].target: target "ghe" is a GitHub target; this needs a GitLab target',
     ],
   },
   {
@@ -603,7 +603,9 @@ settings:
           - { group: acme, epic_links_absent: [{ link_id: 1 }] }
       `,
     },
-    errors: ["a.yaml:5:5: groups[0]: no planning target is defined; add one under targets"],
+    errors: [
+      "a.yaml:5:5: groups[0]: no GitLab target is defined; add one under targets (type: gitlab)",
+    ],
   },
 
   // ---- profiles
@@ -726,10 +728,9 @@ settings:
       `,
     },
     errors: [
-      'b.yaml:3:42: projects[0].boards_absent[0]: board "Legacy" of project ACME/API is also listed at a.yaml:3 (projects[0].boards_absent[0]); list it once',
-      "b.yaml:3:60: projects[0].boards_absent[1]: board id 2 of project ACME/API is also listed at a.yaml:3 (projects[0].boards_absent[1]); list it once",
-      "b.yaml:5:40: groups[0].epic_links_absent[0]: related-epic link between epics 1 and 2 in group acme is also listed at a.yaml:5 (groups[0].epic_links_absent[0]); list it once",
-      "b.yaml:5:65: groups[0].epic_links_absent[1]: related-epic link id 9 in group acme is also listed at a.yaml:5 (groups[0].epic_links_absent[1]); list it once",
+      "b.yaml:3:41: projects[0].boards_absent: the boards_absent list of acme/api is also defined at a.yaml:3 (projects[0].boards_absent); define it in one place",
+      "b.yaml:5:40: groups[0].epic_links_absent[0]: related-epic link between epics 1 and 2 of group acme is also listed at a.yaml:5 (groups[0].epic_links_absent[0]); list it once",
+      "b.yaml:5:65: groups[0].epic_links_absent[1]: related-epic link id 9 of group acme is also listed at a.yaml:5 (groups[0].epic_links_absent[1]); list it once",
       "b.yaml:7:10: audits.gists: the gist audit of target github is also listed at a.yaml:7 (audits.gists); list it once",
       "b.yaml:8:16: audits.migrations[0]: the audit of migration 2 of organization acme is also listed at a.yaml:8 (audits.migrations[0]); list it once",
     ],

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import YAML from "yaml";
-import { formatConfigError, type RepositoryEntry } from "../../src/config/index.js";
+import { formatConfigError, type ScopedEntry } from "../../src/config/index.js";
 import { loadDesiredState } from "../../src/engine/desired.js";
 import { repoRoot } from "../helpers/cli.js";
 
@@ -59,8 +59,8 @@ describe("examples", () => {
     );
     if (!result.ok) throw new Error(result.errors.map(formatConfigError).join("\n"));
     expect(result.state.targets.map((target) => `${target.name}:${target.type}`)).toEqual([
-      "github:repository",
-      "gitlab:planning",
+      "github:github",
+      "gitlab:gitlab",
     ]);
   });
 });
@@ -68,7 +68,7 @@ describe("examples", () => {
 describe("the demo config", () => {
   const state = load("forgeplan.yaml");
   const [api, web] = state.repositories;
-  const protections = (entry: RepositoryEntry) =>
+  const protections = (entry: ScopedEntry) =>
     entry.settings.branch_protection as Record<string, unknown>;
   const section = (name: string) =>
     state.sections
@@ -113,10 +113,13 @@ describe("the demo config", () => {
   });
 
   it("removes board 2 of project 1 and related-epic link 1", () => {
-    expect(section("projects")).toEqual([
+    expect(
+      state.projects.map(({ target, selector, settings }) => ({ target, selector, settings })),
+    ).toEqual([
       {
         target: "gitlab",
-        value: { project: "acme/api", boards_absent: [{ name: "Legacy triage" }] },
+        selector: { kind: "name", owner: "acme", repo: "api" },
+        settings: { boards_absent: [{ name: "Legacy triage" }] },
       },
     ]);
     expect(section("groups")).toEqual([

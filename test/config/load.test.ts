@@ -89,14 +89,14 @@ describe("the resolved model", () => {
     ).toEqual([
       {
         name: "github",
-        type: "repository",
+        type: "github",
         baseUrl: "https://api.github.com",
         tokenEnv: "GITHUB_TOKEN",
         hasToken: true,
       },
       {
         name: "gitlab",
-        type: "planning",
+        type: "gitlab",
         baseUrl: "https://gitlab.com",
         tokenEnv: "GITLAB_TOKEN",
         hasToken: false,
@@ -225,10 +225,20 @@ describe("the resolved model", () => {
       state.sections
         .filter((entry) => entry.section === section)
         .map(({ target, value, origin }) => ({ target, value, origin }));
-    expect(entries("projects")).toEqual([
+    expect(
+      state.projects.map(({ scope, target, selector, settings, origin }) => ({
+        scope,
+        target,
+        selector,
+        settings,
+        origin,
+      })),
+    ).toEqual([
       {
+        scope: "project",
         target: "gitlab",
-        value: { project: 1, boards_absent: [{ id: 2 }, { name: "Old" }] },
+        selector: { kind: "name", owner: "", repo: "1" },
+        settings: { boards_absent: [{ id: 2 }, { name: "Old" }] },
         origin: { file: "a.yaml", line: 3, column: 5 },
       },
     ]);

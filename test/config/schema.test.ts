@@ -61,9 +61,11 @@ describe("the JSON Schema", () => {
       "defaults",
       "profiles",
       "repositories",
+      "project_defaults",
+      "project_profiles",
+      "projects",
       "removal_limit",
       "organizations",
-      "projects",
       "groups",
       "audits",
     ]);

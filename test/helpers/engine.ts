@@ -1,4 +1,4 @@
-import type { DesiredState, RepositoryEntry } from "../../src/config/model.js";
+import type { DesiredState, ScopedEntry } from "../../src/config/model.js";
 import type { SourceFile } from "../../src/config/source.js";
 import type { ChangeOutcome, Plan } from "../../src/core/plan.js";
 import { Secret } from "../../src/core/secret.js";
@@ -14,7 +14,7 @@ export const TARGET = "github";
 const origin = { file: "generated.yaml", line: 1, column: 1 };
 
 /** A repository entry as a test writes it: its selector and its settings by key. */
-export type EngineEntry = Pick<RepositoryEntry, "selector" | "ownerType" | "settings">;
+export type EngineEntry = Pick<ScopedEntry, "selector" | "ownerType" | "settings">;
 
 /** A file that is not on disk: every value is said to be at its first line. */
 const generated: SourceFile = { file: origin.file, value: {}, locate: () => origin };
@@ -46,18 +46,21 @@ export function sandboxEngine(world: RunningSandbox, token = "sandbox-admin"): S
       targets: [
         {
           name: TARGET,
-          type: "repository",
+          type: "github",
           baseUrl: world.url,
           tokenEnv: "GITHUB_TOKEN",
         },
       ],
       defaults: [],
       repositories: repositories.map((entry) => ({
+        scope: "repository",
         target: TARGET,
         origin,
         ...entry,
         layers: [{ label: "entry", source: generated, path: [], value: entry.settings }],
       })),
+      projectDefaults: [],
+      projects: [],
       sections: [],
       files: [origin.file],
     }),

@@ -304,10 +304,8 @@ repositories:
     expect(boards.changes.map((change) => [change.address, change.action])).toEqual([
       ["gitlab/acme/api/board/#2", "delete"],
     ]);
-    // Named by id now: the entry by name is no longer in the configuration (the same board).
-    expect(boards.partial?.no_longer_managed).toEqual([
-      'gitlab/acme/api: board "Legacy triage" of project acme/api',
-    ]);
+    // Named by id now: the project's list of boards to delete is one resource, which changed.
+    expect(boards.partial?.no_longer_managed).toEqual([]);
 
     repo.write({
       "forgeplan.yaml": demo.replace(

@@ -8,8 +8,8 @@ import {
 } from "../../resources/graphql-read.js";
 import { LIFECYCLE_KIND, REPOSITORY_KINDS } from "../../resources/index.js";
 import { ORGANIZATION_SIDE_MINIMUM } from "../../resources/organization-side.js";
-import type { RepoDesired } from "../expand.js";
-import { locatingReads } from "../repository-lifecycle.js";
+import type { ScopedDesired } from "../expand.js";
+import { locatingReads } from "../lifecycle.js";
 import { PageReader } from "./pages.js";
 import { pack, pointsOf, type QueryPart } from "./query.js";
 import { BulkReader } from "./reader.js";
@@ -44,7 +44,7 @@ interface BulkRepository {
 /** Throws away what `select` declares: it only tells whether a value is read over GraphQL. */
 const probe: Variables = { add: () => "$probe" };
 
-function kindReads(repo: RepoRef, desired: RepoDesired): KindRead[] {
+function kindReads(repo: RepoRef, desired: ScopedDesired): KindRead[] {
   const reads: KindRead[] = [];
   for (const kind of REPOSITORY_KINDS) {
     const graphql = kind.repository.graphql;
@@ -63,8 +63,8 @@ function kindReads(repo: RepoRef, desired: RepoDesired): KindRead[] {
  * the same `GET /repos/{owner}/{repo}` the lifecycle kind reads, answered by its GraphQL read of a
  * value that writes nothing.
  */
-function locatingRead(repo: RepoRef, desired: RepoDesired): KindRead | undefined {
-  const graphql = LIFECYCLE_KIND?.repository.graphql;
+function locatingRead(repo: RepoRef, desired: ScopedDesired): KindRead | undefined {
+  const graphql = LIFECYCLE_KIND?.part.graphql;
   if (LIFECYCLE_KIND === undefined || graphql === undefined) return undefined;
   if (locatingReads(desired) === 0 || desired.archived !== undefined) return undefined;
   const value = {};
@@ -158,7 +158,7 @@ export class Batch {
  * read, made when the first of them is asked for.
  */
 function deferOrganizationSide(
-  repos: readonly RepoDesired[],
+  repos: readonly ScopedDesired[],
   readers: ReadonlyMap<string, ResourceReader>,
   bulkReader: (target: string) => BulkReader | undefined,
 ): void {
@@ -167,6 +167,7 @@ function deferOrganizationSide(
     if (side === undefined) continue;
     const groups = new Map<string, { target: string; org: string; repos: RepoRef[] }>();
     for (const repo of repos) {
+      if (repo.scope !== "repository") continue;
       const value = repo.settings[kind.repository.setting.key];
       if (value === undefined || !side.wants(value)) continue;
       const id = `${repo.target}\n${repo.owner.toLowerCase()}`;
@@ -201,9 +202,9 @@ export interface BulkPlan {
  */
 export function planReads(
   mode: ReadsMode,
-  repos: readonly RepoDesired[],
+  repos: readonly ScopedDesired[],
   readers: ReadonlyMap<string, ResourceReader>,
-  tasksOf: (repo: RepoDesired) => number,
+  tasksOf: (repo: ScopedDesired) => number,
 ): BulkPlan {
   const byIndex = new Map<number, Batch>();
   const kindsByIndex = new Map<number, Set<string>>();
@@ -221,6 +222,8 @@ export function planReads(
   if (mode !== "rest") {
     const byTarget = new Map<string, Array<{ index: number; bulk: BulkRepository }>>();
     for (const [index, repo] of repos.entries()) {
+      // GitLab projects have no bulk read yet: their kinds read over REST.
+      if (repo.scope !== "repository") continue;
       const ref = { owner: repo.owner, name: repo.name };
       const kinds = kindReads(ref, repo);
       if (kinds.length === 0) continue;

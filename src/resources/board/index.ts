@@ -1,8 +1,10 @@
 import * as z from "zod";
-import { closed, name, pathOrId, positiveId, targetReference } from "../../config/fields.js";
+import { selectedName } from "../../config/glob.js";
+import { closed, name, positiveId } from "../../config/fields.js";
 import { type Change, newChange } from "../../core/plan.js";
-import { changeError, mustFind, type ResourceReader } from "../context.js";
+import { changeError, mustFind, type RepoRef, type ResourceReader } from "../context.js";
 import { fingerprint } from "../fingerprint.js";
+import { projectPath } from "../gitlab-paths.js";
 import type { KindModule } from "../kind.js";
 
 /** Issue boards that must not exist in a project: a clean-up, so the only action is delete. */
@@ -14,23 +16,14 @@ const board = closed({
   error: "give exactly one of name or id",
 });
 
-const projectEntry = closed({
-  project: pathOrId("The project: numeric id or full path such as acme/api.", "acme/api", true),
-  target: targetReference("planning"),
-  boards_absent: z
-    .array(board.describe("A board that must not exist, by name or id."))
-    .min(1)
-    .describe("Issue boards that must not exist; they are deleted."),
-}).describe("Clean-ups in one project.");
+const boardsAbsent = z
+  .array(board.describe("A board that must not exist, by name or id."))
+  .min(1)
+  .describe("Issue boards of the project that must not exist; they are deleted.");
 
-type ProjectEntry = z.infer<typeof projectEntry>;
-type WantedBoard = ProjectEntry["boards_absent"][number];
+type WantedBoard = z.infer<typeof boardsAbsent>[number];
 
 const readBoard = z.looseObject({ id: z.number().int(), name: z.string().optional() });
-
-export function projectPath(project: string | number): string {
-  return `/api/v4/projects/${encodeURIComponent(String(project))}`;
-}
 
 /** The board's name in addresses and messages: `#2` by id, else its name. */
 function boardName(wanted: WantedBoard): string {
@@ -40,11 +33,6 @@ function boardName(wanted: WantedBoard): string {
 /** An entry as the once-only check and messages name it: `id 2` or `"Legacy triage"`. */
 function entryKey(wanted: WantedBoard): string {
   return wanted.id !== undefined ? `id ${wanted.id}` : `"${wanted.name}"`;
-}
-
-/** Numeric ids and paths compare as written; paths case-insensitively. */
-function identity(value: string | number): string {
-  return typeof value === "number" ? `#${value}` : value.toLowerCase();
 }
 
 type ListedBoard = z.infer<typeof readBoard>;
@@ -73,11 +61,15 @@ function resolve(
   return `${named.length} boards of project ${scope} are named "${wanted.name}" (${idList(named)}): name the one to delete by id`;
 }
 
-export async function planBoards(reader: ResourceReader, entry: ProjectEntry): Promise<Change[]> {
-  const scope = String(entry.project);
-  const path = `${projectPath(entry.project)}/boards`;
+export async function planBoards(
+  reader: ResourceReader,
+  project: RepoRef,
+  absent: readonly WantedBoard[],
+): Promise<Change[]> {
+  const scope = selectedName(project.owner, project.name);
+  const path = `${projectPath(project)}/boards`;
   const listed = await reader.list(path, undefined, { name: "issue boards", schema: readBoard });
-  const changes = entry.boards_absent.map((wanted) =>
+  const changes = absent.map((wanted) =>
     newChange(reader.target, scope, "board", boardName(wanted)),
   );
   if (listed.kind === "error") return changes.map((change) => ({ ...change, error: listed.error }));
@@ -86,7 +78,7 @@ export async function planBoards(reader: ResourceReader, entry: ProjectEntry): P
     return changes.map((change) => ({ ...change, error }));
   }
   const boards = listed.data;
-  const resolved = entry.boards_absent.map((wanted) => resolve(wanted, boards, scope));
+  const resolved = absent.map((wanted) => resolve(wanted, boards, scope));
   const deleted = new Map<number, number>();
   resolved.forEach((found, index) => {
     if (typeof found === "object" && !deleted.has(found.id)) deleted.set(found.id, index);
@@ -102,7 +94,7 @@ export async function planBoards(reader: ResourceReader, entry: ProjectEntry): P
     if (found === undefined) return { ...change, live_fingerprint: fingerprint(null) };
     const first = deleted.get(found.id);
     if (first !== index) {
-      const other = entry.boards_absent[first ?? 0]!;
+      const other = absent[first ?? 0]!;
       return {
         ...change,
         error: changeError(
@@ -131,51 +123,34 @@ export async function planBoards(reader: ResourceReader, entry: ProjectEntry): P
 
 export const boardKind: KindModule = {
   name: "board",
-  section: {
-    spec: {
-      at: ["projects"],
-      entry: projectEntry,
-      list: true,
-      description: "Planning-side clean-ups per project.",
-      targetType: "planning",
-      noun: ["project", "projects"],
-      scope: (entry) => String((entry as ProjectEntry).project),
-      defines: (entry) => {
-        const { project, boards_absent } = entry as ProjectEntry;
-        return boards_absent.map((wanted, index) => {
-          const key = entryKey(wanted);
-          return {
-            id: `${identity(project)}|${key}`,
-            path: ["boards_absent", index],
-            what: `board ${key} of project ${project}`,
-          };
-        });
-      },
-      print: (entry) =>
-        (entry as ProjectEntry).boards_absent.map((wanted, index) => ({
+  project: {
+    setting: {
+      key: "boards_absent",
+      schema: boardsAbsent,
+      // One list per project: entries' lists replace each other when merged (a named entry's
+      // replaces a glob's), so two entries naming the project cannot both write one.
+      defines: () => [{ id: "boards_absent", path: [], what: "the boards_absent list" }],
+      print: (value) =>
+        (value as WantedBoard[]).map((wanted, index) => ({
           kind: "board",
           name: boardName(wanted),
-          path: ["boards_absent", index],
+          path: [index],
           fixed: [["must be absent", true]],
         })),
     },
-    plan: async ({ reader, entry }) => ({
-      changes: await planBoards(reader, entry as ProjectEntry),
-    }),
-    // Clean-ups name what must not exist, so live boards are listed as comments to pick from.
-    export: async (reader, project) => {
+    plan: ({ reader, repo, value }) => planBoards(reader, repo, value as WantedBoard[]),
+    // Clean-ups name what must not exist: nothing of the live state is theirs to write, so the
+    // project's boards are listed as a comment to pick from.
+    comments: async (reader, project) => {
       const path = `${projectPath(project)}/boards`;
       const boards = mustFind(
         await reader.list(path, undefined, { name: "issue boards", schema: readBoard }),
         path,
       );
       const listed = boards.map((found) => `${found.id} "${found.name ?? ""}"`).join(", ");
-      return {
-        entries: [],
-        comments: [
-          `project ${project} boards (name any under projects[].boards_absent to delete it): ${listed || "none"}`,
-        ],
-      };
+      return [
+        `project ${project} boards (name any under projects[].boards_absent to delete it): ${listed || "none"}`,
+      ];
     },
   },
 };

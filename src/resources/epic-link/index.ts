@@ -1,8 +1,9 @@
 import * as z from "zod";
-import { closed, pathOrId, positiveId, targetReference } from "../../config/fields.js";
+import { closed, pathOrId, positiveId } from "../../config/fields.js";
 import { type Change, newChange } from "../../core/plan.js";
 import { changeError, mustFind, type ReadResult, type ResourceReader } from "../context.js";
 import { fingerprint } from "../fingerprint.js";
+import { groupPath } from "../gitlab-paths.js";
 import type { KindModule } from "../kind.js";
 
 /**
@@ -35,21 +36,16 @@ const epicLink = closed({
   }
 });
 
-const groupEntry = closed({
-  group: pathOrId("The group: numeric id or full path such as acme.", "acme", false),
-  target: targetReference("planning"),
-  epic_links_absent: z
-    .array(
-      epicLink.describe(
-        "A related-epic link that must not exist: by the pair of epics, or by link id.",
-      ),
-    )
-    .min(1)
-    .describe("Related-epic links that must not exist; they are deleted."),
-}).describe("Clean-ups in one group.");
+const epicLinksAbsent = z
+  .array(
+    epicLink.describe(
+      "A related-epic link that must not exist: by the pair of epics, or by link id.",
+    ),
+  )
+  .min(1)
+  .describe("Related-epic links of the group's epics that must not exist; they are deleted.");
 
-type GroupEntry = z.infer<typeof groupEntry>;
-type Wanted = GroupEntry["epic_links_absent"][number];
+type Wanted = z.infer<typeof epicLinksAbsent>[number];
 
 const relatedEpic = z.looseObject({
   iid: z.number().int(),
@@ -81,22 +77,18 @@ function linkIdentity(wanted: Wanted): string {
     : `link between epics ${Math.min(epic, related)} and ${Math.max(epic, related)}`;
 }
 
-/** Numeric ids and paths compare as written; paths case-insensitively. */
-function identity(value: string | number): string {
-  return typeof value === "number" ? `#${value}` : value.toLowerCase();
-}
-
-export function groupPath(group: string | number): string {
-  return `/api/v4/groups/${encodeURIComponent(String(group))}`;
-}
-
-export async function planEpicLinks(reader: ResourceReader, entry: GroupEntry): Promise<Change[]> {
-  const scope = String(entry.group);
+/** Plans the links of `group` (its full path or id, as written) that must not exist. */
+export async function planEpicLinks(
+  reader: ResourceReader,
+  group: string,
+  absent: readonly Wanted[],
+): Promise<Change[]> {
+  const scope = group;
   const related = new Map<number, Promise<ReadResult<RelatedEpic[]>>>();
   const relatedOf = (iid: number) => {
     let pending = related.get(iid);
     if (!pending) {
-      pending = reader.list(`${groupPath(entry.group)}/epics/${iid}/related_epics`, undefined, {
+      pending = reader.list(`${groupPath(group)}/epics/${iid}/related_epics`, undefined, {
         name: "related epics",
         schema: relatedEpic,
       });
@@ -105,11 +97,11 @@ export async function planEpicLinks(reader: ResourceReader, entry: GroupEntry): 
     return pending;
   };
   const groupIds = new Map<string, Promise<ReadResult<ReadGroup>>>();
-  const groupOf = (group: string | number) => {
-    const key = String(group).toLowerCase();
+  const groupOf = (named: string | number) => {
+    const key = String(named).toLowerCase();
     let pending = groupIds.get(key);
     if (!pending) {
-      pending = reader.getOrAbsent(groupPath(group), { name: "a group", schema: readGroup });
+      pending = reader.getOrAbsent(groupPath(named), { name: "a group", schema: readGroup });
       groupIds.set(key, pending);
     }
     return pending;
@@ -119,21 +111,19 @@ export async function planEpicLinks(reader: ResourceReader, entry: GroupEntry): 
     const change: Change = newChange(reader.target, scope, "epic_link", linkName(wanted));
     const byId = wanted.link_id !== undefined;
     const epics =
-      byId && wanted.epic === undefined
-        ? await listEpics(reader, entry.group)
-        : [wanted.epic as number];
+      byId && wanted.epic === undefined ? await listEpics(reader, group) : [wanted.epic as number];
     if (!Array.isArray(epics)) return { ...change, error: epics };
     let targetGroupId: number | undefined;
     if (!byId) {
-      const group = await groupOf(wanted.related_group ?? entry.group);
-      if (group.kind === "error") return { ...change, error: group.error };
-      if (group.kind === "absent") {
+      const other = await groupOf(wanted.related_group ?? group);
+      if (other.kind === "error") return { ...change, error: other.error };
+      if (other.kind === "absent") {
         return {
           ...change,
-          error: changeError(`group ${wanted.related_group ?? entry.group} was not found`),
+          error: changeError(`group ${wanted.related_group ?? group} was not found`),
         };
       }
-      targetGroupId = group.data.id;
+      targetGroupId = other.data.id;
     }
     for (const epic of epics) {
       const listed = await relatedOf(epic);
@@ -145,7 +135,7 @@ export async function planEpicLinks(reader: ResourceReader, entry: GroupEntry): 
           error: changeError(
             `epic &${epic} was not found in group ${scope}`,
             "GET",
-            `${groupPath(entry.group)}/epics/${epic}/related_epics`,
+            `${groupPath(group)}/epics/${epic}/related_epics`,
             404,
           ),
         };
@@ -170,7 +160,7 @@ export async function planEpicLinks(reader: ResourceReader, entry: GroupEntry): 
         requests: [
           {
             method: "DELETE",
-            path: `${groupPath(entry.group)}/epics/${epic}/related_epics/${link.related_epic_link_id}`,
+            path: `${groupPath(group)}/epics/${epic}/related_epics/${link.related_epic_link_id}`,
           },
         ],
         live_fingerprint: fingerprint(live),
@@ -178,7 +168,7 @@ export async function planEpicLinks(reader: ResourceReader, entry: GroupEntry): 
     }
     return { ...change, live_fingerprint: fingerprint(null) };
   };
-  return Promise.all(entry.epic_links_absent.map(planOne));
+  return Promise.all(absent.map(planOne));
 }
 
 /**
@@ -200,48 +190,37 @@ async function listEpics(reader: ResourceReader, group: string | number) {
 
 export const epicLinkKind: KindModule = {
   name: "epic_link",
-  section: {
-    spec: {
-      at: ["groups"],
-      entry: groupEntry,
-      list: true,
-      description: "Planning-side clean-ups per group.",
-      targetType: "planning",
-      noun: ["group", "groups"],
-      scope: (entry) => String((entry as GroupEntry).group),
-      defines: (entry) => {
-        const { group, epic_links_absent } = entry as GroupEntry;
-        return epic_links_absent.map((wanted, index) => ({
-          id: `${identity(group)}|${linkIdentity(wanted)}`,
-          path: ["epic_links_absent", index],
-          what: `related-epic ${linkIdentity(wanted)} in group ${group}`,
-        }));
-      },
-      print: (entry) =>
-        (entry as GroupEntry).epic_links_absent.map((wanted, index) => ({
+  group: {
+    setting: {
+      key: "epic_links_absent",
+      schema: epicLinksAbsent,
+      defines: (value) =>
+        (value as Wanted[]).map((wanted, index) => ({
+          id: linkIdentity(wanted),
+          path: [index],
+          what: `related-epic ${linkIdentity(wanted)}`,
+        })),
+      print: (value) =>
+        (value as Wanted[]).map((wanted, index) => ({
           kind: "epic_link",
           name: linkName(wanted),
-          path: ["epic_links_absent", index],
+          path: [index],
           fixed: [["must be absent", true]],
         })),
     },
-    plan: async ({ reader, entry }) => ({
-      changes: await planEpicLinks(reader, entry as GroupEntry),
-    }),
-    // Clean-ups name what must not exist, so live epics are listed as comments to pick from.
-    export: async (reader, group) => {
+    plan: ({ reader, group, value }) => planEpicLinks(reader, group, value as Wanted[]),
+    // Clean-ups name what must not exist: nothing of the live state is theirs to write, so the
+    // group's epics are listed as a comment to pick from.
+    comments: async (reader, group) => {
       const path = `${groupPath(group)}/epics`;
       const epics = mustFind(
         await reader.list(path, OWN_EPICS, { name: "epics", schema: readEpic }),
         path,
       );
       const listed = epics.map((epic) => `&${epic.iid} "${epic.title ?? ""}"`).join(", ");
-      return {
-        entries: [],
-        comments: [
-          `group ${group} epics (name links between them under groups[].epic_links_absent): ${listed || "none"}`,
-        ],
-      };
+      return [
+        `group ${group} epics (name links between them under groups[].epic_links_absent): ${listed || "none"}`,
+      ];
     },
   },
 };

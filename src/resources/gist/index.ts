@@ -8,7 +8,7 @@ import { credentialUser, needsUser } from "../user-reads.js";
 /** Audit of the token owner's gists: public gists are reported unless the policy allows them. */
 
 const gistAudit = closed({
-  target: targetReference("repository"),
+  target: targetReference("github"),
   allow_public: z
     .boolean()
     .optional()
@@ -105,7 +105,7 @@ export const gistKind: KindModule = {
       entry: gistAudit,
       list: false,
       description: "Audit of the authenticated user's gists.",
-      targetType: "repository",
+      targetType: "github",
       noun: ["audit", "audits"],
       scope: () => SCOPE,
       defines: (_entry, target) => [

@@ -13,7 +13,7 @@ import { needsUser } from "../user-reads.js";
 const migrationState = z.enum(["pending", "exporting", "exported", "failed"]);
 
 const migrationAudit = closed({
-  target: targetReference("repository"),
+  target: targetReference("github"),
   org: name("The organization that owns the migration.").optional(),
   user: z.literal(true).optional().describe("true: a migration of the authenticated user."),
   id: positiveId("The migration id."),
@@ -164,7 +164,7 @@ export const migrationKind: KindModule = {
       entry: migrationAudit,
       list: true,
       description: "Audits of migrations: expected state and repositories.",
-      targetType: "repository",
+      targetType: "github",
       noun: ["audit", "audits"],
       scope: (entry) => scopeOf(entry as MigrationAudit),
       defines: (entry) => {

@@ -35,20 +35,20 @@ export const settingsKind: KindModule = {
       planSettings({ reader, repo, value: value as RepositorySettings, location }),
     graphql: settingsGraphql,
     export: exportSettings,
-  },
-  lifecycle: {
-    locate: ({ reader, repo, value, listed }) =>
-      locateRepository({
-        reader,
-        repo,
-        previously: (value as RepositorySettings | undefined)?.previously ?? [],
-        ...(listed === undefined ? {} : { listed }),
-      }),
-    archivedPolicy: (value) => {
-      const written = (value as RepositorySettings | undefined)?.archived_repositories;
-      return { policy: written ?? "skip", explicit: written !== undefined };
+    lifecycle: {
+      locate: ({ reader, repo, value, listed }) =>
+        locateRepository({
+          reader,
+          repo,
+          previously: (value as RepositorySettings | undefined)?.previously ?? [],
+          ...(listed === undefined ? {} : { listed }),
+        }),
+      archivedPolicy: (value) => {
+        const written = (value as RepositorySettings | undefined)?.archived_repositories;
+        return { policy: written ?? "skip", explicit: written !== undefined };
+      },
+      aroundArchived: around,
     },
-    aroundArchived: around,
   },
   verify: verifySettings,
 };

@@ -1,17 +1,18 @@
+import { selectedName } from "../config/glob.js";
 import { addressOf, type Change, newChange, unlistedChange } from "../core/plan.js";
 import type { RepoRef, ResourceReader } from "../resources/context.js";
 import {
-  LIFECYCLE_KIND,
+  LIFECYCLE_KINDS,
   type Location,
   type PlanOptions,
-  REPOSITORY_KINDS,
+  SCOPED_KINDS,
 } from "../resources/index.js";
 import { withArchivedPolicy } from "./archived.js";
-import type { RepoDesired } from "./expand.js";
+import type { ScopedDesired } from "./expand.js";
 
 /**
- * Plans every kind configured for one repository where the repository actually is. A repository a
- * named entry selects is located first by the lifecycle kind (found under its name, under a
+ * Plans every kind configured for one repository (or project) where it actually is. One a named
+ * entry selects is located first by its scope's lifecycle kind (found under its name, under a
  * previous name, absent, or the read's error); one a glob's listing found is where the listing
  * says. Then:
  *
@@ -24,17 +25,18 @@ import type { RepoDesired } from "./expand.js";
  * - archived and staying so: `archived_repositories` decides (archived.ts).
  */
 export async function planRepository(
-  repo: RepoDesired,
+  repo: ScopedDesired,
   reader: ResourceReader,
   options: PlanOptions,
 ): Promise<Change[]> {
   const wanted: RepoRef = { owner: repo.owner, name: repo.name };
-  const scope = `${repo.owner}/${repo.name}`;
-  const configured = REPOSITORY_KINDS.filter(
-    (kind) => repo.settings[kind.repository.setting.key] !== undefined,
+  const scope = selectedName(repo.owner, repo.name);
+  const configured = SCOPED_KINDS[repo.scope].filter(
+    (kind) => repo.settings[kind.part.setting.key] !== undefined,
   );
+  const lifecycleKind = LIFECYCLE_KINDS[repo.scope];
   const lifecycleValue =
-    LIFECYCLE_KIND === undefined ? undefined : repo.settings[LIFECYCLE_KIND.repository.setting.key];
+    lifecycleKind === undefined ? undefined : repo.settings[lifecycleKind.part.setting.key];
   const location = await locate(repo, wanted, reader, lifecycleValue);
   if (location.kind === "error") {
     return configured.map((kind) =>
@@ -43,14 +45,14 @@ export async function planRepository(
   }
   const at = location.kind === "found" ? location.at : wanted;
   const planOne = (kind: (typeof configured)[number]) =>
-    kind.repository.plan({
+    kind.part.plan({
       reader,
       repo: at,
-      value: repo.settings[kind.repository.setting.key],
+      value: repo.settings[kind.part.setting.key],
       options,
       location,
     });
-  const lifecycle = configured.find((kind) => kind === LIFECYCLE_KIND);
+  const lifecycle = configured.find((kind) => kind.name === lifecycleKind?.name);
   const others = configured.filter((kind) => kind !== lifecycle);
   let changes: Change[];
   if (location.kind === "absent" && lifecycle !== undefined) {
@@ -64,8 +66,8 @@ export async function planRepository(
   }
   const moved = at.owner !== wanted.owner || at.name !== wanted.name;
   const scoped = moved ? changes.map((change) => rescoped(change, scope)) : changes;
-  if (LIFECYCLE_KIND === undefined) return scoped;
-  const { lifecycle: part } = LIFECYCLE_KIND;
+  if (lifecycleKind === undefined) return scoped;
+  const part = lifecycleKind.part.lifecycle;
   return withArchivedPolicy(scoped, {
     location,
     policy: part.archivedPolicy(lifecycleValue).policy,
@@ -75,14 +77,15 @@ export async function planRepository(
 }
 
 /**
- * The REST reads locating a repository costs beyond its kinds' own: one for a repository a named
- * entry selects, unless the lifecycle kind is configured for it (its read of the repository is the
- * same request).
+ * The REST reads locating a repository (or project) costs beyond its kinds' own: one for one a named
+ * entry selects, unless its scope's lifecycle kind is configured for it (its read of it is the same
+ * request).
  */
-export function locatingReads(repo: RepoDesired): number {
-  if (LIFECYCLE_KIND === undefined) return 0;
+export function locatingReads(repo: ScopedDesired): number {
+  const lifecycle = LIFECYCLE_KINDS[repo.scope];
+  if (lifecycle === undefined) return 0;
   if (!repo.entries.some((entry) => entry.selector.kind === "name")) return 0;
-  return repo.settings[LIFECYCLE_KIND.repository.setting.key] === undefined ? 1 : 0;
+  return repo.settings[lifecycle.part.setting.key] === undefined ? 1 : 0;
 }
 
 /**
@@ -90,16 +93,17 @@ export function locatingReads(repo: RepoDesired): number {
  * entry selects is located by the lifecycle kind, told what a listing found of it, if one did.
  */
 function locate(
-  repo: RepoDesired,
+  repo: ScopedDesired,
   wanted: RepoRef,
   reader: ResourceReader,
   value: unknown,
 ): Promise<Location> {
   const named = repo.entries.some((entry) => entry.selector.kind === "name");
   const found: Location = { kind: "found", at: wanted, wanted, archived: repo.archived === true };
-  if (LIFECYCLE_KIND === undefined || !named) return Promise.resolve(found);
+  const lifecycle = LIFECYCLE_KINDS[repo.scope];
+  if (lifecycle === undefined || !named) return Promise.resolve(found);
   const listed = repo.archived === undefined ? {} : { listed: { archived: repo.archived } };
-  return LIFECYCLE_KIND.lifecycle.locate({ reader, repo: wanted, value, ...listed });
+  return lifecycle.part.lifecycle.locate({ reader, repo: wanted, value, ...listed });
 }
 
 /** A change planned where the repository is now, addressed by the name the configuration gives it. */

@@ -1,0 +1,153 @@
+import * as z from "zod";
+import { closed, OWNER_NAME, pathOrId, targetReference } from "../config/fields.js";
+import type { Defined, PrintBlock, SettingSpec, TargetType } from "../config/spec.js";
+import type { Change } from "../core/plan.js";
+import type { ResourceReader } from "./context.js";
+import type { PlanOptions, SectionPart } from "./kind.js";
+
+/** One kind's part of an owner scope, as the section calls it. */
+export interface OwnerKindPart {
+  setting: SettingSpec;
+  plan(input: {
+    reader: ResourceReader;
+    owner: string;
+    value: unknown;
+    options: PlanOptions;
+  }): Promise<Change[]>;
+  export?(reader: ResourceReader, owner: string): Promise<unknown>;
+  comments?(reader: ResourceReader, owner: string): Promise<string[]>;
+}
+
+/** An owner scope's place in the file: `organizations` (GitHub) or `groups` (GitLab). */
+export interface OwnerFrame {
+  at: "organizations" | "groups";
+  /** The entry's key naming the owner, and its schema. */
+  nameKey: "name" | "group";
+  name: z.ZodType;
+  targetType: TargetType;
+  noun: readonly [string, string];
+  /** What an owner is, in messages: "organization", "group". */
+  what: string;
+}
+
+export const ORGANIZATIONS: OwnerFrame = {
+  at: "organizations",
+  nameKey: "name",
+  name: z
+    .string()
+    .regex(OWNER_NAME, { error: "expected an organization login such as acme" })
+    .describe("The organization."),
+  targetType: "github",
+  noun: ["organization", "organizations"],
+  what: "organization",
+};
+
+export const GROUPS: OwnerFrame = {
+  at: "groups",
+  nameKey: "group",
+  name: pathOrId(
+    "The group: its numeric id or full path such as acme or acme/platform.",
+    "acme",
+    false,
+  ),
+  targetType: "gitlab",
+  noun: ["group", "groups"],
+  what: "group",
+};
+
+/** An owner's entry as written: its name, and the kinds' keys. */
+type OwnerEntry = Record<string, unknown>;
+
+/**
+ * An owner section (`organizations`, `groups`), composed from every kind's part of that scope: an
+ * entry names one owner and holds the keys of any of those kinds (`rulesets`, `teams`, `settings` …).
+ * Each key is planned, defined once and printed by its own kind; the section only routes the keys,
+ * so a kind with such a part is added to it by its registration alone.
+ */
+export function ownersSection(frame: OwnerFrame, parts: readonly OwnerKindPart[]): SectionPart {
+  const settings = parts.map((part) => part.setting);
+  const shape: Record<string, z.ZodType> = {
+    [frame.nameKey]: frame.name,
+    target: targetReference(frame.targetType),
+  };
+  for (const setting of settings) shape[setting.key] = setting.schema.optional();
+  const ownerOf = (value: OwnerEntry) => String(value[frame.nameKey]);
+  const entry = closed(shape)
+    .superRefine((value, ctx) => {
+      // Rules over one key that involve another key of the same entry (the repositories an
+      // organization's Actions settings select must be named where the entry names them).
+      const written = value as OwnerEntry;
+      for (const setting of settings) {
+        const own = written[setting.key];
+        if (own === undefined || setting.rules === undefined) continue;
+        for (const problem of setting.rules(own, {
+          ...(frame.at === "organizations" ? { ownerType: "organization" as const } : {}),
+          settings: written,
+        })) {
+          ctx.addIssue({
+            code: "custom",
+            path: [setting.key, ...problem.path],
+            message: problem.message,
+          });
+        }
+      }
+    })
+    .describe(
+      `A ${frame.what} and what forgeplan manages of it: ${settings.map((setting) => setting.key).join(", ")}.`,
+    );
+  const present = (value: OwnerEntry) =>
+    parts.filter((part) => value[part.setting.key] !== undefined);
+  return {
+    spec: {
+      at: [frame.at],
+      entry,
+      list: true,
+      description: `${frame.noun[1][0]!.toUpperCase()}${frame.noun[1].slice(1)} and their ${settings.map((setting) => setting.key).join(", ")}.`,
+      targetType: frame.targetType,
+      noun: frame.noun,
+      scope: (value) => ownerOf(value as OwnerEntry),
+      secrets: settings.flatMap((setting) =>
+        (setting.secrets ?? []).map((path) => [setting.key, ...path]),
+      ),
+      defines: (value) => {
+        const owner = value as OwnerEntry;
+        return present(owner).flatMap(({ setting }) =>
+          setting.defines(owner[setting.key]).map((defined): Defined => ({
+            id: `${ownerOf(owner).toLowerCase()}|${setting.key}|${defined.id}`,
+            path: [setting.key, ...defined.path],
+            what: `${defined.what} of ${frame.what} ${ownerOf(owner)}`,
+          })),
+        );
+      },
+      print: (value) => {
+        const owner = value as OwnerEntry;
+        return present(owner).flatMap(({ setting }) =>
+          setting
+            .print(owner[setting.key])
+            .map((block): PrintBlock => ({ ...block, path: [setting.key, ...block.path] })),
+        );
+      },
+    },
+    plan: async ({ reader, entry: value, options }) => {
+      const owner = value as OwnerEntry;
+      const planned = await Promise.all(
+        present(owner).map((part) =>
+          part.plan({ reader, owner: ownerOf(owner), value: owner[part.setting.key], options }),
+        ),
+      );
+      return { changes: planned.flat() };
+    },
+    export: async (reader, name) => {
+      const exported: OwnerEntry = { [frame.nameKey]: name };
+      const comments: string[] = [];
+      for (const part of parts) {
+        const value = await part.export?.(reader, name);
+        if (value !== undefined) exported[part.setting.key] = value;
+        comments.push(...((await part.comments?.(reader, name)) ?? []));
+      }
+      // An entry of nothing but its name manages nothing: only comments are written then.
+      const managed = Object.keys(exported).length > 1;
+      return { entries: managed ? [exported] : [], comments };
+    },
+  };
+}
