@@ -90,11 +90,11 @@ export const exportCommand: Command = async (argv, io) => {
     // A whole owner: every repository it has, and its organization settings.
     repos: [...(values.repo ?? []), ...orgs.map((org) => `${org}/*`)],
     ...(where !== undefined && { where }),
+    projects,
     sections: new Map(
       (
         [
           ["organizations", orgs],
-          ["projects", projects],
           ["groups", groups],
         ] as const
       ).filter(([, ids]) => ids.length > 0),

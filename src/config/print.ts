@@ -93,8 +93,9 @@ function render(
   const origin = originOf(layers, base) ?? fallback;
   const value = valueAt(root, wanted.path);
   const rows: Row[] = [];
+  for (const [key, said] of wanted.means ?? []) rows.push(row(key, JSON.stringify(said), origin));
   if (wanted.fixed !== undefined) {
-    for (const [key, shown] of wanted.fixed) rows.push(row(key, JSON.stringify(shown), origin));
+    for (const [key, said] of wanted.fixed) rows.push(row(key, JSON.stringify(said), origin));
   } else if (value === null) {
     rows.push(row("value", "null (must be absent)", origin));
   } else {

@@ -62,8 +62,10 @@ export interface PrintBlock {
   path: Path;
   /** Rows for values that are not written, with what they default to. */
   defaults?: ReadonlyArray<readonly [string, unknown]>;
-  /** Rows that say what the block means instead of its leaves ("must be absent"). */
+  /** Rows that say what the block means instead of its leaves (a collection's mode). */
   fixed?: ReadonlyArray<readonly [string, unknown]>;
+  /** Rows that say what the block means, before its leaves (a clean-up's "must be absent"). */
+  means?: ReadonlyArray<readonly [string, unknown]>;
 }
 
 /** A key of the repository settings (in `defaults`, `profiles` and repository entries). */

@@ -4,7 +4,7 @@ import { FAMILY_NAMES } from "../config/fields.js";
 import type { ScopedEntry, Selector } from "../config/model.js";
 import type { TargetType } from "../config/spec.js";
 import { type ResourceReader, ReadFailed } from "../resources/context.js";
-import { REPOSITORY_KINDS, sectionNamed } from "../resources/index.js";
+import { REPOSITORY_KINDS, SCOPED_KINDS, sectionNamed } from "../resources/index.js";
 import { expandRepositories } from "./expand.js";
 import { dropParts, identity, keepParts, partsOf } from "./setting-parts.js";
 
@@ -17,6 +17,8 @@ export interface ExportRequest {
   repos: string[];
   /** Custom properties the repositories of a glob must have: name → values any of which will do. */
   where?: Record<string, string[]>;
+  /** GitLab projects, by full path or numeric id. */
+  projects?: string[];
   /** Ids to export per section ("projects": project ids or paths …). */
   sections: ReadonlyMap<string, readonly string[]>;
 }
@@ -82,6 +84,43 @@ async function exportRepo(reader: ResourceReader, fullName: string, unread: Unre
     else if (result.value !== undefined) entry[key] = result.value;
   }
   return { entry, failed };
+}
+
+/**
+ * A project's entry with every kind that could be read (undefined when it manages nothing), and
+ * the comments its clean-ups write in place of values.
+ */
+async function exportProject(reader: ResourceReader, project: string, unread: Unread) {
+  const numeric = /^[0-9]+$/.test(project);
+  const slash = project.lastIndexOf("/");
+  const at = numeric
+    ? { owner: "", name: project }
+    : { owner: project.slice(0, slash), name: project.slice(slash + 1) };
+  const entry: Record<string, unknown> = {
+    project: numeric ? Number(project) : project,
+    target: reader.target,
+  };
+  const comments: string[] = [];
+  let managed = false;
+  for (const kind of SCOPED_KINDS.project) {
+    const { part } = kind;
+    const key = part.setting.key;
+    const result = await reading(
+      `the ${key} of project ${project}`,
+      undefined,
+      unread,
+      async () => ({
+        value: await part.export?.(reader, at),
+        comments: (await part.comments?.(reader, project)) ?? [],
+      }),
+    );
+    if (!result.read) continue;
+    comments.push(...result.value.comments);
+    if (result.value.value === undefined) continue;
+    entry[key] = result.value.value;
+    managed = true;
+  }
+  return { entry: managed ? entry : undefined, comments };
 }
 
 const isGlob = (name: string) => /[*?[]/.test(name);
@@ -215,6 +254,16 @@ export async function exportState(
       comments.push({ text: item.comment, owner: request.repos[index]!.split("/")[0]! });
     });
     document.repositories = exported.flatMap((item) => item.entries);
+  }
+  if ((request.projects ?? []).length > 0) {
+    const reader = readerOf("gitlab");
+    if (!reader) throw new ExportError("no GitLab target to export from");
+    const exported = await Promise.all(
+      (request.projects ?? []).map((project) => exportProject(reader, project, unread)),
+    );
+    const entries = exported.flatMap((project) => (project.entry ? [project.entry] : []));
+    if (entries.length > 0) document.projects = entries;
+    comments.push(...exported.flatMap((project) => project.comments.map((text) => ({ text }))));
   }
   for (const [section, ids] of request.sections) {
     const part = sectionNamed(section)?.part;

@@ -57,7 +57,7 @@ export interface PlanOptions {
   deleted?: ChangesByPlace;
 }
 
-export interface RepositoryPart {
+export interface RepositoryPart extends CommentsOnExport {
   setting: SettingSpec;
   /**
    * Plans one repository. `value` is the setting as every entry that selects the repository makes
@@ -107,7 +107,7 @@ export interface RepositoryPart {
  * ./gitlab-paths.ts, builds the API path from either). Planned, exported, located and archived as a
  * repository part is; GitLab has no bulk read here yet.
  */
-export type ProjectPart = Omit<RepositoryPart, "graphql" | "organizationSide"> & CommentsOnExport;
+export type ProjectPart = Omit<RepositoryPart, "graphql" | "organizationSide">;
 
 /**
  * For a clean-up, whose value names what must not exist and so is never exported: what export

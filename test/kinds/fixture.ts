@@ -20,6 +20,10 @@ export interface KindFixture {
   repository?: PartFixture;
   /** Required when the kind has an organization part: it is planned in one organizations entry. */
   organization?: PartFixture;
+  /** Required when the kind has a project part: it is planned in one projects entry. */
+  project?: PartFixture;
+  /** Required when the kind has a group part: it is planned in one groups entry. */
+  group?: PartFixture;
   /**
    * Required for a kind with a section of its own (a clean-up or an audit): a whole configuration
    * file (YAML) whose plan reads the kind's resources in the world.
@@ -33,7 +37,10 @@ export interface KindFixture {
 }
 
 export interface PartFixture {
-  /** Where the value is planned: `owner/name` for a repository, the login for an organization. */
+  /**
+   * Where the value is planned: `owner/name` for a repository, the login for an organization, a
+   * project's full path, a group's full path.
+   */
   at: string;
   /** Further keys of the entry (`owner_type` …), written beside the kind's key. */
   entry?: Record<string, unknown>;

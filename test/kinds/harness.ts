@@ -8,7 +8,7 @@ import { type Change, type ChangeOutcome, GATES, type Plan } from "../../src/cor
 import { Secret } from "../../src/core/secret.js";
 import { applyPlan } from "../../src/engine/apply.js";
 import { loadDesiredState } from "../../src/engine/desired.js";
-import { exportState } from "../../src/engine/export.js";
+import { type ExportRequest, exportState } from "../../src/engine/export.js";
 import type { ReadsMode } from "../../src/engine/bulk/reads.js";
 import { buildPlan } from "../../src/engine/plan.js";
 import { collectSecrets } from "../../src/engine/secrets.js";
@@ -22,17 +22,26 @@ export const ADMIN = "sandbox-admin";
 /** The time plans are made at, fixed so audits of ages plan alike in every run. */
 export const NOW = Date.parse("2026-12-01T00:00:00Z");
 
-export type Part = "repository" | "organization";
+/**
+ * The scopes a kind may have a part in, and where an entry of each sits in a configuration file:
+ * its list and the key that names the repository, organization, project or group.
+ */
+export const PARTS = {
+  repository: { list: "repositories", nameKey: "name", family: "github" },
+  organization: { list: "organizations", nameKey: "name", family: "github" },
+  project: { list: "projects", nameKey: "project", family: "gitlab" },
+  group: { list: "groups", nameKey: "group", family: "gitlab" },
+} as const;
+
+export type Part = keyof typeof PARTS;
 
 /** A configuration file holding one value of a kind's part, as a user writes it. */
 export function configOf(fixture: KindFixture, part: Part, key: string, value: unknown): string {
   const where = fixture[part];
   if (where === undefined) throw new Error(`${fixture.kind} has no ${part} fixture`);
-  const entry = { name: where.at, ...where.entry, [key]: value };
-  return stringify({
-    version: 1,
-    [part === "repository" ? "repositories" : "organizations"]: [entry],
-  });
+  const { list, nameKey } = PARTS[part];
+  const entry = { [nameKey]: where.at, ...where.entry, [key]: value };
+  return stringify({ version: 1, [list]: [entry] });
 }
 
 /** The world of one run: a fresh sandbox, and the pipeline pointed at it (or at a proxy before it). */
@@ -129,16 +138,16 @@ export class KindWorld {
   /** What `export` writes for the part's place, as the value of the kind's key (undefined: none). */
   async exported(part: Part, key: string): Promise<unknown> {
     const at = this.fixture[part]!.at;
-    const reader = this.readers().get("github")!;
-    const { document } = await exportState(
-      part === "repository"
-        ? { repos: [at], sections: new Map() }
-        : { repos: [], sections: new Map([["organizations", [at]]]) },
-      () => reader,
-    );
-    const list = document[part === "repository" ? "repositories" : "organizations"] as
-      Array<Record<string, unknown>> | undefined;
-    return list?.[0]?.[key];
+    const { list, family } = PARTS[part];
+    const reader = this.readers().get(family)!;
+    const request: ExportRequest = {
+      repos: part === "repository" ? [at] : [],
+      projects: part === "project" ? [at] : [],
+      sections: new Map(part === "organization" || part === "group" ? [[list, [at]]] : []),
+    };
+    const { document } = await exportState(request, () => reader);
+    const entries = document[list] as Array<Record<string, unknown>> | undefined;
+    return entries?.[0]?.[key];
   }
 
   live(): LiveService {

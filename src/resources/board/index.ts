@@ -135,7 +135,7 @@ export const boardKind: KindModule = {
           kind: "board",
           name: boardName(wanted),
           path: [index],
-          fixed: [["must be absent", true]],
+          means: [["must be absent", true]],
         })),
     },
     plan: ({ reader, repo, value }) => planBoards(reader, repo, value as WantedBoard[]),

@@ -168,7 +168,26 @@ export async function planEpicLinks(
     }
     return { ...change, live_fingerprint: fingerprint(null) };
   };
-  return Promise.all(absent.map(planOne));
+  const planned = await Promise.all(absent.map(planOne));
+  // Two entries may name one link (its id, and the pair of epics it joins): deleting it twice
+  // would fail the second time, so the later entry is refused, as boards name one board once.
+  const first = new Map<string, number>();
+  return planned.map((change, index) => {
+    const deleting = change.requests[0]?.path;
+    if (deleting === undefined) return change;
+    const earlier = first.get(deleting);
+    if (earlier === undefined) {
+      first.set(deleting, index);
+      return change;
+    }
+    const linkId = deleting.slice(deleting.lastIndexOf("/") + 1);
+    return {
+      ...newChange(change.target, change.scope, change.kind, change.name),
+      error: changeError(
+        `names the same link (id ${linkId}) as the entry ${linkName(absent[earlier]!)}: list it once`,
+      ),
+    };
+  });
 }
 
 /**
@@ -205,7 +224,7 @@ export const epicLinkKind: KindModule = {
           kind: "epic_link",
           name: linkName(wanted),
           path: [index],
-          fixed: [["must be absent", true]],
+          means: [["must be absent", true]],
         })),
     },
     plan: ({ reader, group, value }) => planEpicLinks(reader, group, value as Wanted[]),

@@ -10,8 +10,8 @@ export interface Route {
   /** `GET /rate_limit` does not count against any budget. */
   free?: boolean;
   /**
-   * GitHub's operation this route serves, `METHOD /path` as GitHub's description names it (every write
-   * on repository paths has one): its published request schema checks the body (request-rules.ts).
+   * The service's operation this route serves, `METHOD /path` as its published description names
+   * it (every write has one): GitHub's request schemas check the body (request-rules.ts).
    */
   operation?: string;
   /**

@@ -82,6 +82,7 @@ export const boardRoutes: Route[] = [
   {
     method: "DELETE",
     pattern: "/api/v4/projects/:id/boards/:board",
+    operation: "DELETE /api/v4/projects/{id}/boards/{board_id}",
     handler: (ctx) => {
       const found = visibleProject(ctx);
       const target = boardOf(ctx, found);

@@ -126,6 +126,7 @@ export const epicLinkRoutes: Route[] = [
   {
     method: "DELETE",
     pattern: "/api/v4/groups/:id/epics/:iid/related_epics/:link",
+    operation: "DELETE /api/v4/groups/{id}/epics/{epic_iid}/related_epics/{related_epic_link_id}",
     handler: (ctx) => {
       const caller = requireCaller(ctx, "gitlab");
       const from = epicOf(ctx, visibleGroup(ctx, ctx.params.id), ctx.params.iid);
