@@ -17,7 +17,7 @@ const published = JSON.parse(
 ) as { operations: Record<string, { schema: Schema }> };
 
 describe("onRequest records what clients send", () => {
-  it("gives method, path, GitHub's operation and body of every request, refused ones too", async () => {
+  it("gives method, path, the service's operation and body of every request, refused ones too", async () => {
     const seen: RecordedRequest[] = [];
     const sb = await sandbox({ onRequest: (request) => seen.push(request) });
     await call(sb, "PATCH", "/repos/acme/api/hooks/1?x=1", { body: { active: false } });
@@ -45,7 +45,12 @@ describe("onRequest records what clients send", () => {
         operation: HOOK_POST,
         body: { branch_filter: "*" },
       },
-      { method: "DELETE", path: "/api/v4/projects/1/boards/2", body: undefined },
+      {
+        method: "DELETE",
+        path: "/api/v4/projects/1/boards/2",
+        operation: "DELETE /api/v4/projects/{id}/boards/{board_id}",
+        body: undefined,
+      },
     ]);
   });
 
