@@ -118,9 +118,7 @@ describe("project entries", () => {
               profiles: [strict]
         `,
       }),
-    ).toEqual([
-      'a.yaml:6:18: projects[0].profiles[0]: unknown profile "strict"; no names to suggest',
-    ]);
+    ).toEqual(['a.yaml:6:16: projects[0].profiles[0]: unknown profile "strict"; none are defined']);
   });
 });
 
