@@ -424,14 +424,21 @@ class Resolver {
       const profile = profiles.get(name);
       if (listed.has(name)) this.error(place, `profile "${name}" is listed twice`);
       else if (profile === undefined) {
-        this.error(
-          place,
-          `unknown profile "${name}"; ${unknownNameHint(name, [...profiles.keys()])}`,
-        );
+        this.error(place, `unknown profile "${name}"; ${this.#profileHint(scope, name)}`);
       } else found.push(profile);
       listed.add(name);
     }
     return found;
+  }
+
+  /** What to say of an unknown profile: a near name, or the other scope's list that holds it. */
+  #profileHint(scope: SelectingScope, name: string): string {
+    const other = SELECTING_SCOPES.find((candidate) => candidate !== scope)!;
+    if (this.profiles[other].has(name)) {
+      const frame = SCOPE_FRAMES[scope];
+      return `${SCOPE_FRAMES[other].profiles} holds it, but ${frame.list} entries take theirs from ${frame.profiles}`;
+    }
+    return unknownNameHint(name, [...this.profiles[scope].keys()]);
   }
 
   /**

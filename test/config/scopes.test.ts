@@ -118,7 +118,9 @@ describe("project entries", () => {
               profiles: [strict]
         `,
       }),
-    ).toEqual(['a.yaml:6:16: projects[0].profiles[0]: unknown profile "strict"; none are defined']);
+    ).toEqual([
+      'a.yaml:6:16: projects[0].profiles[0]: unknown profile "strict"; profiles holds it, but projects entries take theirs from project_profiles',
+    ]);
   });
 });
 
