@@ -8,12 +8,12 @@ import { type Change, type ChangeOutcome, GATES, type Plan } from "../../src/cor
 import { Secret } from "../../src/core/secret.js";
 import { applyPlan } from "../../src/engine/apply.js";
 import { loadDesiredState } from "../../src/engine/desired.js";
-import { exportState } from "../../src/engine/export.js";
 import type { ReadsMode } from "../../src/engine/bulk/reads.js";
 import { buildPlan } from "../../src/engine/plan.js";
 import { collectSecrets } from "../../src/engine/secrets.js";
 import { ForgeClient } from "../../src/forge/client.js";
 import { ResourceReader } from "../../src/resources/context.js";
+import { KINDS } from "../../src/resources/index.js";
 import type { RecordedRequest, RunningSandbox } from "../../src/sandbox/index.js";
 import { sandbox } from "../helpers/sandbox.js";
 import type { KindFixture, LiveService } from "./fixture.js";
@@ -35,9 +35,17 @@ export function configOf(fixture: KindFixture, part: Part, key: string, value: u
   });
 }
 
+let folder: string | undefined;
+
+function configDir(): string {
+  folder ??= mkdtempSync(join(tmpdir(), "forgeplan-kind-"));
+  return folder;
+}
+
 /** The world of one run: a fresh sandbox, and the pipeline pointed at it (or at a proxy before it). */
 export class KindWorld {
-  readonly dir = mkdtempSync(join(tmpdir(), "forgeplan-kind-"));
+  /** Where its configuration is written: one folder for a test file's runs, each file replacing the last. */
+  readonly dir = configDir();
 
   private constructor(
     readonly fixture: KindFixture,
@@ -126,19 +134,23 @@ export class KindWorld {
     return result.outcomes;
   }
 
-  /** What `export` writes for the part's place, as the value of the kind's key (undefined: none). */
+  /**
+   * What `export` writes for the part's place as the value of the kind's key (undefined: none). Only
+   * the kind's own export is read: export fills an entry kind by kind, each from its own reads
+   * (src/engine/export.ts), and the other kinds' reads were two-thirds of a round trip's requests.
+   * A read that fails fails the run, where export would leave the key out with a comment.
+   */
   async exported(part: Part, key: string): Promise<unknown> {
     const at = this.fixture[part]!.at;
+    const kind = KINDS.find((candidate) => candidate.name === this.fixture.kind);
+    const own = part === "repository" ? kind?.repository : kind?.organization;
+    if (own?.setting.key !== key) throw new Error(`${this.fixture.kind} has no ${part} key ${key}`);
     const reader = this.readers().get("github")!;
-    const { document } = await exportState(
-      part === "repository"
-        ? { repos: [at], sections: new Map() }
-        : { repos: [], sections: new Map([["organizations", [at]]]) },
-      () => reader,
-    );
-    const list = document[part === "repository" ? "repositories" : "organizations"] as
-      Array<Record<string, unknown>> | undefined;
-    return list?.[0]?.[key];
+    if (part === "repository") {
+      const [owner = "", name = ""] = at.split("/");
+      return kind!.repository!.export?.(reader, { owner, name });
+    }
+    return kind!.organization!.export?.(reader, at);
   }
 
   live(): LiveService {
