@@ -3,7 +3,6 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
     // Subprocess tests run the built CLI, so the build must be current before any test starts.
     globalSetup: ["test/global-setup.ts"],
     testTimeout: 30_000,
@@ -11,5 +10,21 @@ export default defineConfig({
     // Vitest's default leaves a core to its own process (one worker on two cores), but its process
     // is mostly idle while files run, and the sandbox each file serves runs in the file's worker.
     maxWorkers: availableParallelism(),
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "kinds",
+          include: ["test/kinds/**/*.test.ts"],
+          // The conformance files import the same modules (the registry, the sandbox, GitHub's
+          // OpenAPI description) and keep no state between files: a worker imports them once.
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: { name: "rest", include: ["test/**/*.test.ts"], exclude: ["test/kinds/**"] },
+      },
+    ],
   },
 });

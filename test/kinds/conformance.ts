@@ -17,12 +17,13 @@
  * `FC_SEED=7 FC_RUNS=500 npx vitest run test/kinds/<kind>.test.ts` explores further.
  */
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { isMap, isSeq, type Node, parseDocument, type YAMLMap } from "yaml";
 import type { Plan } from "../../src/core/plan.js";
 import { printState, schemaText } from "../../src/engine/desired.js";
 import { type KindModule, KINDS } from "../../src/resources/index.js";
 import { type Exchange, failingProxy, type Refusal } from "../helpers/failing-proxy.js";
+import { expectRequestsValid } from "../helpers/sandbox.js";
 import type { Expected, KindFixture, PartFixture } from "./fixture.js";
 import { FIXTURES } from "./fixtures/index.js";
 import { configOf, errors, KindWorld, type Part, pending, runs, shown } from "./harness.js";
@@ -419,6 +420,8 @@ export function conformance(name: string): void {
   if (fixture === undefined)
     throw new Error(`no fixture for kind "${name}" in test/kinds/fixtures/`);
   const kind = kindOf(fixture.kind);
+  // The kinds' files share their modules (vitest.config.ts), so each registers the check itself.
+  afterEach(expectRequestsValid);
   describe(`kind ${kind.name} conformance`, () => {
     const parts: Array<[Part, PartFixture | undefined, boolean]> = [
       ["repository", fixture.repository, kind.repository !== undefined],

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { stringify } from "yaml";
@@ -44,8 +44,9 @@ function configDir(): string {
 
 /** The world of one run: a fresh sandbox, and the pipeline pointed at it (or at a proxy before it). */
 export class KindWorld {
-  /** Where its configuration is written: one folder for a test file's runs, each file replacing the last. */
+  /** Where its configuration is, as the loader names it: one folder for a test file's runs. */
   readonly dir = configDir();
+  readonly #readers = new Map<string, Map<string, ResourceReader>>();
 
   private constructor(
     readonly fixture: KindFixture,
@@ -80,8 +81,16 @@ export class KindWorld {
   /** Loads a configuration as the CLI does; a value the loader refuses fails the run. */
   load(yaml: string): DesiredState {
     const file = join(this.dir, "forgeplan.yaml");
-    writeFileSync(file, yaml);
-    const loaded = loadDesiredState([file], { cwd: this.dir, env: this.fixture.env ?? {} });
+    const loaded = loadDesiredState([file], {
+      cwd: this.dir,
+      env: this.fixture.env ?? {},
+      // The file's bytes through the loader's own seam (node's fs by default): on a busy disk,
+      // writing the file for each load cost more than loading it.
+      readFile: (path) => {
+        if (path !== file) throw new Error(`the suite writes only ${file}, not ${path}`);
+        return Buffer.from(yaml, "utf8");
+      },
+    });
     if (!loaded.ok) {
       const problems = loaded.errors.map(formatConfigError);
       throw new Error(
@@ -100,18 +109,27 @@ export class KindWorld {
     });
   }
 
-  /** Readers of both targets, through `url` (a proxy) or straight to the sandbox. */
+  /**
+   * Readers of both targets, through `url` (a proxy) or straight to the sandbox: one set for each
+   * place in a run, as `forgeplan apply` plans, applies and re-plans with the same clients (they
+   * keep no answers: every plan reads the service again).
+   */
   readers(url = this.sandbox.url): Map<string, ResourceReader> {
-    const planning = new ForgeClient({
-      baseUrl: url,
-      kind: "planning",
-      token: new Secret(this.token, "sandbox"),
-      writeIntervalMs: 0,
-    });
-    return new Map([
-      ["github", new ResourceReader("github", this.client(url))],
-      ["gitlab", new ResourceReader("gitlab", planning)],
-    ]);
+    let readers = this.#readers.get(url);
+    if (readers === undefined) {
+      const planning = new ForgeClient({
+        baseUrl: url,
+        kind: "planning",
+        token: new Secret(this.token, "sandbox"),
+        writeIntervalMs: 0,
+      });
+      readers = new Map([
+        ["github", new ResourceReader("github", this.client(url))],
+        ["gitlab", new ResourceReader("gitlab", planning)],
+      ]);
+      this.#readers.set(url, readers);
+    }
+    return readers;
   }
 
   /** `reads`: how repositories are read (REST by default, the engine's own default). */
