@@ -1613,10 +1613,10 @@ var init_regexes = __esm({
     duration = /^P(?:(\d+W)|(?!.*W)(?=\d|T\d)(\d+Y)?(\d+M)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+([.,]\d+)?S)?)?)$/;
     extendedDuration = /^[-+]?P(?!$)(?:(?:[-+]?\d+Y)|(?:[-+]?\d+[.,]\d+Y$))?(?:(?:[-+]?\d+M)|(?:[-+]?\d+[.,]\d+M$))?(?:(?:[-+]?\d+W)|(?:[-+]?\d+[.,]\d+W$))?(?:(?:[-+]?\d+D)|(?:[-+]?\d+[.,]\d+D$))?(?:T(?=[\d+-])(?:(?:[-+]?\d+H)|(?:[-+]?\d+[.,]\d+H$))?(?:(?:[-+]?\d+M)|(?:[-+]?\d+[.,]\d+M$))?(?:[-+]?\d+(?:[.,]\d+)?S)?)??$/;
     guid = /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/;
-    uuid = (version3) => {
-      if (!version3)
+    uuid = (version4) => {
+      if (!version4)
         return /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$/;
-      return new RegExp(`^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-${version3}[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12})$`);
+      return new RegExp(`^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-${version4}[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12})$`);
     };
     uuid4 = /* @__PURE__ */ uuid(4);
     uuid6 = /* @__PURE__ */ uuid(6);
@@ -19890,10 +19890,10 @@ function fromJSONSchema(schema2, params) {
   } catch {
     throw new Error("fromJSONSchema input is not valid JSON (possibly cyclic); use $defs/$ref for recursive schemas");
   }
-  const version3 = detectVersion(normalized, params?.defaultTarget);
+  const version4 = detectVersion(normalized, params?.defaultTarget);
   const defs = normalized.$defs || normalized.definitions || {};
   const ctx = {
-    version: version3,
+    version: version4,
     defs,
     refs: /* @__PURE__ */ new Map(),
     processing: /* @__PURE__ */ new Set(),
@@ -22374,13 +22374,13 @@ var require_directives = __commonJS({
               onError(0, "%YAML directive should contain exactly one part");
               return false;
             }
-            const [version3] = parts;
-            if (version3 === "1.1" || version3 === "1.2") {
-              this.yaml.version = version3;
+            const [version4] = parts;
+            if (version4 === "1.1" || version4 === "1.2") {
+              this.yaml.version = version4;
               return true;
             } else {
-              const isValid = /^\d+\.\d+$/.test(version3);
-              onError(6, `Unsupported YAML version ${version3}`, isValid);
+              const isValid = /^\d+\.\d+$/.test(version4);
+              onError(6, `Unsupported YAML version ${version4}`, isValid);
               return false;
             }
           }
@@ -25482,14 +25482,14 @@ var require_Document = __commonJS({
           version: "1.2"
         }, options);
         this.options = opt;
-        let { version: version3 } = opt;
+        let { version: version4 } = opt;
         if (options?._directives) {
           this.directives = options._directives.atDocument();
           if (this.directives.yaml.explicit)
-            version3 = this.directives.yaml.version;
+            version4 = this.directives.yaml.version;
         } else
-          this.directives = new directives.Directives({ version: version3 });
-        this.setSchema(version3, options);
+          this.directives = new directives.Directives({ version: version4 });
+        this.setSchema(version4, options);
         this.contents = value2 === void 0 ? null : this.createNode(value2, _replacer, options);
       }
       /**
@@ -25669,11 +25669,11 @@ var require_Document = __commonJS({
        *
        * Overrides all previously set schema options.
        */
-      setSchema(version3, options = {}) {
-        if (typeof version3 === "number")
-          version3 = String(version3);
+      setSchema(version4, options = {}) {
+        if (typeof version4 === "number")
+          version4 = String(version4);
         let opt;
-        switch (version3) {
+        switch (version4) {
           case "1.1":
             if (this.directives)
               this.directives.yaml.version = "1.1";
@@ -25684,9 +25684,9 @@ var require_Document = __commonJS({
           case "1.2":
           case "next":
             if (this.directives)
-              this.directives.yaml.version = version3;
+              this.directives.yaml.version = version4;
             else
-              this.directives = new directives.Directives({ version: version3 });
+              this.directives = new directives.Directives({ version: version4 });
             opt = { resolveKnownTags: true, schema: "core" };
             break;
           case null:
@@ -25695,7 +25695,7 @@ var require_Document = __commonJS({
             opt = null;
             break;
           default: {
-            const sv = JSON.stringify(version3);
+            const sv = JSON.stringify(version4);
             throw new Error(`Expected '1.1', '1.2' or null as first argument, but found: ${sv}`);
           }
         }
@@ -32176,8 +32176,8 @@ var require_version = __commonJS({
       value: true
     });
     exports.versionInfo = exports.version = void 0;
-    var version3 = "16.15.0";
-    exports.version = version3;
+    var version4 = "16.15.0";
+    exports.version = version4;
     var versionInfo = Object.freeze({
       major: 16,
       minor: 15,
@@ -54029,10 +54029,10 @@ function positiveInteger(what, value2) {
   return value2;
 }
 function packageVersion() {
-  const pkg = JSON.parse(readFileSync3(new URL("../../package.json", import.meta.url), "utf8"));
-  return pkg.version;
+  version2 ??= JSON.parse(readFileSync3(new URL("../../package.json", import.meta.url), "utf8")).version;
+  return version2;
 }
-var UNNAMED, silentLog, ForgeClient;
+var UNNAMED, silentLog, ForgeClient, version2;
 var init_client = __esm({
   "src/forge/client.ts"() {
     "use strict";
@@ -84186,6 +84186,7 @@ __export(sandbox_exports, {
   requestViolations: () => requestViolations,
   startSandbox: () => startSandbox
 });
+import { readFileSync as readFileSync7 } from "node:fs";
 import { createServer } from "node:http";
 function checkOptions(options) {
   const fail3 = (message) => {
@@ -84219,16 +84220,35 @@ function checkOptions(options) {
   }
   return limits;
 }
+function checkedSeed(options) {
+  const file2 = options.seed;
+  const source = file2 === void 0 ? ["demo world"] : [file2, seedText(file2)];
+  const key = JSON.stringify([...source, options.generate ?? 0, options.generateProfile ?? null]);
+  let checked2 = checkedSeeds.get(key);
+  if (checked2 === void 0) {
+    const loaded = file2 === void 0 ? checkSeed(demoWorld, () => "demo world") : readSeedFile(file2);
+    const seed = withGeneratedRepositories(
+      loaded.seed,
+      options.generate ?? 0,
+      options.generateProfile
+    );
+    checked2 = { seed, locate: loaded.locate };
+    checkedSeeds.set(key, checked2);
+  }
+  return { seed: structuredClone(checked2.seed), locate: checked2.locate };
+}
+function seedText(file2) {
+  try {
+    return readFileSync7(file2, "utf8");
+  } catch {
+    readSeedFile(file2);
+    throw new Error(`sandbox: ${file2} cannot be read`);
+  }
+}
 async function startSandbox(options = {}) {
   const limits = checkOptions(options);
   await sealingReady;
-  const loaded = options.seed === void 0 ? checkSeed(demoWorld, () => "demo world") : readSeedFile(options.seed);
-  const seed = withGeneratedRepositories(
-    loaded.seed,
-    options.generate ?? 0,
-    options.generateProfile
-  );
-  const world = worldFromSeed({ seed, locate: loaded.locate });
+  const world = worldFromSeed(checkedSeed(options));
   const now = options.now ?? Date.now;
   const host = options.host ?? "127.0.0.1";
   const stats = emptyStats();
@@ -84282,6 +84302,7 @@ async function startSandbox(options = {}) {
     })
   };
 }
+var checkedSeeds;
 var init_sandbox = __esm({
   "src/sandbox/index.ts"() {
     "use strict";
@@ -84301,6 +84322,7 @@ var init_sandbox = __esm({
     init_rate_limits();
     init_file();
     init_demo_world();
+    checkedSeeds = /* @__PURE__ */ new Map();
   }
 });
 
@@ -87527,7 +87549,7 @@ var init_plan_part = __esm({
 });
 
 // src/cli/sharding.ts
-import { readFileSync as readFileSync7 } from "node:fs";
+import { readFileSync as readFileSync8 } from "node:fs";
 import { resolve as resolve8 } from "node:path";
 async function planPart2(command2, ...args) {
   try {
@@ -87596,7 +87618,7 @@ function mergePlanFiles(command2, io, files) {
   }
   const sources = files.map((file2) => {
     try {
-      return { source: file2, text: readFileSync7(resolve8(io.cwd, file2), "utf8") };
+      return { source: file2, text: readFileSync8(resolve8(io.cwd, file2), "utf8") };
     } catch (error62) {
       const reason = error62.code ?? error62.message;
       throw new CliError(`${command2}: cannot read the plan ${file2}: ${reason}`);
@@ -88044,7 +88066,7 @@ __export(apply_exports, {
   flags: () => flags3,
   help: () => help3
 });
-import { readFileSync as readFileSync8 } from "node:fs";
+import { readFileSync as readFileSync9 } from "node:fs";
 import { resolve as resolve9 } from "node:path";
 function confirmationQuestion(plan4, allowDelete, allowed2 = []) {
   const changes = applicableChanges(plan4);
@@ -88083,7 +88105,7 @@ function readSavedPlan(io, file2) {
   }
   let text2;
   try {
-    text2 = readFileSync8(resolve9(io.cwd, file2), "utf8");
+    text2 = readFileSync9(resolve9(io.cwd, file2), "utf8");
   } catch (error62) {
     const missing = error62.code === "ENOENT";
     throw new CliError(`apply: ${file2}: ${missing ? "no such file" : "cannot be read"}`);
@@ -89540,7 +89562,7 @@ options:
 // src/action/run.ts
 init_revision();
 init_failure_text();
-import { existsSync as existsSync4, mkdirSync as mkdirSync3, readdirSync as readdirSync3, readFileSync as readFileSync10, rmSync as rmSync2, statSync as statSync5 } from "node:fs";
+import { existsSync as existsSync4, mkdirSync as mkdirSync3, readdirSync as readdirSync3, readFileSync as readFileSync11, rmSync as rmSync2, statSync as statSync5 } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname as dirname3, isAbsolute as isAbsolute3, join as join6, relative, resolve as resolve12 } from "node:path";
 
@@ -89549,7 +89571,7 @@ init_suggest();
 init_redact();
 init_wording();
 init_io();
-import { readFileSync as readFileSync9 } from "node:fs";
+import { readFileSync as readFileSync10 } from "node:fs";
 var INTERRUPTED = 130;
 var commands = {
   validate: async () => (await Promise.resolve().then(() => (init_validate(), validate_exports))).validate,
@@ -89576,8 +89598,8 @@ commands:
 
 Run 'forgeplan <command> --help' for a command's options.
 `;
-function version2() {
-  const pkg = JSON.parse(readFileSync9(new URL("../../package.json", import.meta.url), "utf8"));
+function version3() {
+  const pkg = JSON.parse(readFileSync10(new URL("../../package.json", import.meta.url), "utf8"));
   return pkg.version;
 }
 async function runCli(argv, outer) {
@@ -89600,7 +89622,7 @@ async function runCli(argv, outer) {
       return 0;
     }
     if (name2 === "--version" || name2 === "-V" || name2 === "-v" || name2 === "version") {
-      io.stdout.write(`${version2()}
+      io.stdout.write(`${version3()}
 `);
       return 0;
     }
@@ -89999,7 +90021,7 @@ function appendTo(path, text2) {
 function pullRequestOf(env) {
   const path = env.GITHUB_EVENT_PATH;
   if (path === void 0 || !existsSync4(path)) return void 0;
-  const event = JSON.parse(readFileSync10(path, "utf8"));
+  const event = JSON.parse(readFileSync11(path, "utf8"));
   const number4 = event.pull_request?.number;
   if (typeof number4 !== "number") return void 0;
   const sha = event.pull_request?.head?.sha;
@@ -90214,7 +90236,7 @@ ${fence.open}`);
     (message) => write(annotation({ level: "warning", title: "forgeplan", message }))
   );
   const planned = await forgeplan(planArgs(inputs, out, cwd, revision));
-  const plan4 = existsSync4(out) ? readPlan({ source: out, text: readFileSync10(out, "utf8") }) : void 0;
+  const plan4 = existsSync4(out) ? readPlan({ source: out, text: readFileSync11(out, "utf8") }) : void 0;
   let exitCode = planned.code;
   let applied;
   let unreviewed;
@@ -90419,7 +90441,7 @@ async function lookUpReview(context, inputs, cwd) {
 function pushedFrom(env) {
   const path = env.GITHUB_EVENT_PATH;
   if (env.GITHUB_EVENT_NAME !== "push" || path === void 0 || !existsSync4(path)) return void 0;
-  const before = JSON.parse(readFileSync10(path, "utf8")).before;
+  const before = JSON.parse(readFileSync11(path, "utf8")).before;
   return typeof before === "string" && /^[0-9a-f]{40}$/.test(before) && !/^0+$/.test(before) ? before : void 0;
 }
 function compareReviewed(review, plan4) {

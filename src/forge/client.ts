@@ -838,9 +838,14 @@ function positiveInteger(what: string, value: number): number {
   return value;
 }
 
+let version: string | undefined;
+
+/** forgeplan's version, read once: a run builds a client per target and per reader. */
 function packageVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
-    version: string;
-  };
-  return pkg.version;
+  version ??= (
+    JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
+      version: string;
+    }
+  ).version;
+  return version;
 }

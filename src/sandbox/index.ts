@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { demoWorld } from "./seed/demo-world.js";
@@ -16,7 +17,7 @@ import { Router } from "./core/router.js";
 import { githubRoutes } from "./github/index.js";
 import { gitlabRoutes } from "./gitlab/index.js";
 import { sealingReady } from "./core/sealed-box.js";
-import { checkSeed, readSeedFile, worldFromSeed } from "./seed/file.js";
+import { checkSeed, type LoadedSeed, readSeedFile, worldFromSeed } from "./seed/file.js";
 import { createRequestHandler, type RecordedRequest } from "./core/server.js";
 import { emptyStats, type SandboxStats } from "./core/stats.js";
 
@@ -117,21 +118,51 @@ function checkOptions(options: SandboxOptions): Partial<Record<Category, number>
   return limits;
 }
 
+/**
+ * Checked seeds by what they were made from (the demo world, or a seed file's text) and the
+ * repositories generated into them. Checking a seed is pure and costs more than building a world
+ * from it, and test suites start a sandbox per run (test/kinds/harness.ts). Every world is built
+ * from its own copy of the seed, so no sandbox sees what another's world did to its records.
+ */
+const checkedSeeds = new Map<string, LoadedSeed>();
+
+function checkedSeed(options: SandboxOptions): LoadedSeed {
+  const file = options.seed;
+  // A seed file's errors name the file, so its path is part of the key as well as its text.
+  const source = file === undefined ? ["demo world"] : [file, seedText(file)];
+  const key = JSON.stringify([...source, options.generate ?? 0, options.generateProfile ?? null]);
+  let checked = checkedSeeds.get(key);
+  if (checked === undefined) {
+    const loaded =
+      file === undefined ? checkSeed(demoWorld, () => "demo world") : readSeedFile(file);
+    const seed = withGeneratedRepositories(
+      loaded.seed,
+      options.generate ?? 0,
+      options.generateProfile,
+    );
+    checked = { seed, locate: loaded.locate };
+    checkedSeeds.set(key, checked);
+  }
+  return { seed: structuredClone(checked.seed), locate: checked.locate };
+}
+
+/** A seed file's text; the SeedError that names the file when it cannot be read. */
+function seedText(file: string): string {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    // Unreadable: readSeedFile throws the SeedError that names the file and why.
+    readSeedFile(file);
+    throw new Error(`sandbox: ${file} cannot be read`);
+  }
+}
+
 /** Starts a sandbox on loopback HTTP; resolves once it listens. Throws SeedError for a bad seed. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const limits = checkOptions(options);
   // Secrets are sealed with libsodium, which must be loaded before a handler opens one.
   await sealingReady;
-  const loaded =
-    options.seed === undefined
-      ? checkSeed(demoWorld, () => "demo world")
-      : readSeedFile(options.seed);
-  const seed = withGeneratedRepositories(
-    loaded.seed,
-    options.generate ?? 0,
-    options.generateProfile,
-  );
-  const world = worldFromSeed({ seed, locate: loaded.locate });
+  const world = worldFromSeed(checkedSeed(options));
   const now = options.now ?? Date.now;
   const host = options.host ?? "127.0.0.1";
   const stats = emptyStats();

@@ -56,9 +56,11 @@ const sent: RecordedRequest[] = [];
 /**
  * No request of a test — forgeplan's or the test's own — may have a body GitHub's request schema
  * refuses for its operation (with the spec's exceptions, src/sandbox/core/request-rules.ts): the sandbox
- * answers such a body 422, and a test must not pass over one unnoticed.
+ * answers such a body 422, and a test must not pass over one unnoticed. Registered after each test
+ * of the file that first imports this module; a file that shares its modules with the files before
+ * it (test/kinds/ runs with `isolate: false`) registers it itself.
  */
-afterEach(() => {
+export function expectRequestsValid(): void {
   const refused = sent
     .splice(0)
     .flatMap((request) =>
@@ -69,7 +71,9 @@ afterEach(() => {
           ),
     );
   expect(refused, "request bodies GitHub's schema refuses").toEqual([]);
-});
+}
+
+afterEach(expectRequestsValid);
 
 /** Starts a sandbox for one test (the caller stops it); what it is sent is checked after the test. */
 export function sandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {

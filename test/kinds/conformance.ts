@@ -15,14 +15,25 @@
  *
  * Each run starts a fresh sandbox, so a shrunk counterexample replays exactly. Seeds are fixed;
  * `FC_SEED=7 FC_RUNS=500 npx vitest run test/kinds/<kind>.test.ts` explores further.
+ *
+ * What a run costs, to budget a new kind (CPU of the one process that holds the sandbox and the
+ * pipeline, on the project's 2-core machine while shared, 2026-11-28): a round trip 40–65 ms (label
+ * 64, environment 42), a mutation run 50–70 ms (label 71, environment 48); a part's 200 round trips
+ * and 100 mutations are 13–20 s, and the other checks of a kind 2–4 s. Where it goes: about 12
+ * requests a round trip at ~2 ms each for the client and the sandbox together, and per step a
+ * sandbox start (~6 ms: the world built from the checked seed), a load of the YAML (~3 ms) and a
+ * plan's own work. So each run's sandbox builds its world from a seed checked once (startSandbox
+ * keeps it), a run's plan, apply and re-plan share clients, and the export check reads only the
+ * kind's own export; the kinds' files share their modules (vitest.config.ts), ~3 s less a file.
  */
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { isMap, isSeq, type Node, parseDocument, type YAMLMap } from "yaml";
 import type { Plan } from "../../src/core/plan.js";
 import { printState, schemaText } from "../../src/engine/desired.js";
 import { type KindModule, KINDS } from "../../src/resources/index.js";
 import { type Exchange, failingProxy, type Refusal } from "../helpers/failing-proxy.js";
+import { expectRequestsValid } from "../helpers/sandbox.js";
 import type { Expected, KindFixture, PartFixture } from "./fixture.js";
 import { FIXTURES } from "./fixtures/index.js";
 import { configOf, errors, KindWorld, type Part, PARTS, pending, runs, shown } from "./harness.js";
@@ -422,6 +433,8 @@ export function conformance(name: string): void {
   if (fixture === undefined)
     throw new Error(`no fixture for kind "${name}" in test/kinds/fixtures/`);
   const kind = kindOf(fixture.kind);
+  // The kinds' files share their modules (vitest.config.ts), so each registers the check itself.
+  afterEach(expectRequestsValid);
   describe(`kind ${kind.name} conformance`, () => {
     const parts = (Object.keys(PARTS) as Part[]).map(
       (part): [Part, PartFixture | undefined, boolean] => [

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { stringify } from "yaml";
@@ -8,12 +8,12 @@ import { type Change, type ChangeOutcome, GATES, type Plan } from "../../src/cor
 import { Secret } from "../../src/core/secret.js";
 import { applyPlan } from "../../src/engine/apply.js";
 import { loadDesiredState } from "../../src/engine/desired.js";
-import { type ExportRequest, exportState } from "../../src/engine/export.js";
 import type { ReadsMode } from "../../src/engine/bulk/reads.js";
 import { buildPlan } from "../../src/engine/plan.js";
 import { collectSecrets } from "../../src/engine/secrets.js";
 import { ForgeClient } from "../../src/forge/client.js";
 import { ResourceReader } from "../../src/resources/context.js";
+import { KINDS } from "../../src/resources/index.js";
 import type { RecordedRequest, RunningSandbox } from "../../src/sandbox/index.js";
 import { sandbox } from "../helpers/sandbox.js";
 import type { KindFixture, LiveService } from "./fixture.js";
@@ -44,9 +44,18 @@ export function configOf(fixture: KindFixture, part: Part, key: string, value: u
   return stringify({ version: 1, [list]: [entry] });
 }
 
+let folder: string | undefined;
+
+function configDir(): string {
+  folder ??= mkdtempSync(join(tmpdir(), "forgeplan-kind-"));
+  return folder;
+}
+
 /** The world of one run: a fresh sandbox, and the pipeline pointed at it (or at a proxy before it). */
 export class KindWorld {
-  readonly dir = mkdtempSync(join(tmpdir(), "forgeplan-kind-"));
+  /** Where its configuration is, as the loader names it: one folder for a test file's runs. */
+  readonly dir = configDir();
+  readonly #readers = new Map<string, Map<string, ResourceReader>>();
 
   private constructor(
     readonly fixture: KindFixture,
@@ -81,8 +90,16 @@ export class KindWorld {
   /** Loads a configuration as the CLI does; a value the loader refuses fails the run. */
   load(yaml: string): DesiredState {
     const file = join(this.dir, "forgeplan.yaml");
-    writeFileSync(file, yaml);
-    const loaded = loadDesiredState([file], { cwd: this.dir, env: this.fixture.env ?? {} });
+    const loaded = loadDesiredState([file], {
+      cwd: this.dir,
+      env: this.fixture.env ?? {},
+      // The file's bytes through the loader's own seam (node's fs by default): on a busy disk,
+      // writing the file for each load cost more than loading it.
+      readFile: (path) => {
+        if (path !== file) throw new Error(`the suite writes only ${file}, not ${path}`);
+        return Buffer.from(yaml, "utf8");
+      },
+    });
     if (!loaded.ok) {
       const problems = loaded.errors.map(formatConfigError);
       throw new Error(
@@ -101,18 +118,27 @@ export class KindWorld {
     });
   }
 
-  /** Readers of both targets, through `url` (a proxy) or straight to the sandbox. */
+  /**
+   * Readers of both targets, through `url` (a proxy) or straight to the sandbox: one set for each
+   * place in a run, as `forgeplan apply` plans, applies and re-plans with the same clients (they
+   * keep no answers: every plan reads the service again).
+   */
   readers(url = this.sandbox.url): Map<string, ResourceReader> {
-    const planning = new ForgeClient({
-      baseUrl: url,
-      kind: "planning",
-      token: new Secret(this.token, "sandbox"),
-      writeIntervalMs: 0,
-    });
-    return new Map([
-      ["github", new ResourceReader("github", this.client(url))],
-      ["gitlab", new ResourceReader("gitlab", planning)],
-    ]);
+    let readers = this.#readers.get(url);
+    if (readers === undefined) {
+      const planning = new ForgeClient({
+        baseUrl: url,
+        kind: "planning",
+        token: new Secret(this.token, "sandbox"),
+        writeIntervalMs: 0,
+      });
+      readers = new Map([
+        ["github", new ResourceReader("github", this.client(url))],
+        ["gitlab", new ResourceReader("gitlab", planning)],
+      ]);
+      this.#readers.set(url, readers);
+    }
+    return readers;
   }
 
   /** `reads`: how repositories are read (REST by default, the engine's own default). */
@@ -135,19 +161,26 @@ export class KindWorld {
     return result.outcomes;
   }
 
-  /** What `export` writes for the part's place, as the value of the kind's key (undefined: none). */
+  /**
+   * What `export` writes for the part's place as the value of the kind's key (undefined: none). Only
+   * the kind's own export is read: export fills an entry kind by kind, each from its own reads
+   * (src/engine/export.ts), and the other kinds' reads were two-thirds of a round trip's requests.
+   * A read that fails fails the run, where export would leave the key out with a comment.
+   */
   async exported(part: Part, key: string): Promise<unknown> {
     const at = this.fixture[part]!.at;
-    const { list, family } = PARTS[part];
-    const reader = this.readers().get(family)!;
-    const request: ExportRequest = {
-      repos: part === "repository" ? [at] : [],
-      projects: part === "project" ? [at] : [],
-      sections: new Map(part === "organization" || part === "group" ? [[list, [at]]] : []),
-    };
-    const { document } = await exportState(request, () => reader);
-    const entries = document[list] as Array<Record<string, unknown>> | undefined;
-    return entries?.[0]?.[key];
+    const kind = KINDS.find((candidate) => candidate.name === this.fixture.kind);
+    const own = kind?.[part];
+    if (own?.setting.key !== key) throw new Error(`${this.fixture.kind} has no ${part} key ${key}`);
+    const reader = this.readers().get(PARTS[part].family)!;
+    if (part === "organization") return kind!.organization!.export?.(reader, at);
+    if (part === "group") return kind!.group!.export?.(reader, at);
+    // A repository's owner/name; a project's namespace and path (its full path splits at the last /).
+    const slash = at.lastIndexOf("/");
+    const ref = { owner: at.slice(0, slash), name: at.slice(slash + 1) };
+    return part === "repository"
+      ? kind!.repository!.export?.(reader, ref)
+      : kind!.project!.export?.(reader, ref);
   }
 
   live(): LiveService {
