@@ -111,7 +111,7 @@ export interface RemovalCap {
   allowed: number;
 }
 
-/** What one plan may remove (README, "Removal limits"). */
+/** What one plan may remove (docs/configuration.md, "Removal limits"). */
 export interface RemovalLimit {
   /** The percentage of a collection's live members one plan may remove. */
   share: number;
