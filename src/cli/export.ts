@@ -33,8 +33,8 @@ Prints desired-state YAML read from live state; planning it shows no changes. Re
 (branch protections, webhooks without their write-only secrets) are written out in full; projects and
 groups are listed as comments, since their clean-ups name what must not exist.
   --repo OWNER/REPO        a repository to export (repeatable); a glob (acme/*) exports every
-                           repository it selects: what all of them share on one glob entry, the rest
-                           on each repository's own entry
+                           repository it selects: what several of them share on one glob entry, the
+                           rest on each repository's own entry, archived ones whole on their own
   --org OWNER              every repository of OWNER (as --repo OWNER/*) and the organization's
                            settings, Actions permissions, variables, rulesets, hooks and the names of
                            its secrets (write-only values as \${…} placeholders to fill)
@@ -89,11 +89,11 @@ export const exportCommand: Command = async (argv, io) => {
   const request: ExportRequest = {
     // A whole owner: every repository it has, and its organization settings.
     repos: [...(values.repo ?? []), ...orgs.map((org) => `${org}/*`)],
+    organizations: orgs,
     ...(where !== undefined && { where }),
     sections: new Map(
       (
         [
-          ["organizations", orgs],
           ["projects", projects],
           ["groups", groups],
         ] as const

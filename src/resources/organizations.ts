@@ -94,13 +94,7 @@ export function organizationsSection(kinds: readonly OrganizationKind[]): Sectio
       );
       return { changes: planned.flat() };
     },
-    export: async (reader, org) => {
-      const exported: OrganizationEntry = { name: org };
-      for (const kind of kinds) {
-        const value = await kind.organization.export?.(reader, org);
-        if (value !== undefined) exported[kind.organization.setting.key] = value;
-      }
-      return { entries: [exported], comments: [] };
-    },
+    // Export composes an organization's entry kind by kind in the engine (src/engine/export.ts),
+    // so a kind that cannot be read leaves out that kind only.
   };
 }

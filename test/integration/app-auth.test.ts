@@ -291,7 +291,7 @@ ${PROTECTION}`,
     const teams = await exported({ ...noMembers, contents: "read" });
     expect(teams.code).toBe(1);
     expect(teams.stdout.split("\n")).toContain(
-      "# not exported: the ruleset settings of acme/api: GET /orgs/acme/teams?per_page=100 → 403: Resource not accessible by integration (the token needs members=read)",
+      "# not exported: the rulesets of acme/api: GET /orgs/acme/teams?per_page=100 → 403: Resource not accessible by integration (the token needs members=read)",
     );
     expect(teams.stderr).toBe(
       'forgeplan: export: 1 part could not be read and is left out; the YAML names it in a comment starting "# not exported:"\n',

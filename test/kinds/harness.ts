@@ -133,7 +133,7 @@ export class KindWorld {
     const { document } = await exportState(
       part === "repository"
         ? { repos: [at], sections: new Map() }
-        : { repos: [], sections: new Map([["organizations", [at]]]) },
+        : { repos: [], organizations: [at], sections: new Map() },
       () => reader,
     );
     const list = document[part === "repository" ? "repositories" : "organizations"] as
