@@ -39,7 +39,7 @@ const CHANGE_KEYS = [
 const DIFF_KEYS = ["path", "before", "after", "sensitive", "preexisting"];
 const PARTIAL_KEYS = ["changed_from", "unchanged", "unlisted", "no_longer_managed"];
 const REQUEST_KEYS = ["method", "path", "body", "expect"];
-const ERROR_KEYS = ["message", "request", "status"];
+const ERROR_KEYS = ["written", "message", "request", "status"];
 const SUMMARY_KEYS = ["create", "update", "delete", "report", "no-op"];
 const BUDGET_KEYS = [
   "rest_requests",
@@ -180,6 +180,7 @@ function fileSchema(kinds: readonly string[]) {
         message: z.string(),
         request: z.string().optional(),
         status: z.number().optional(),
+        written: z.string().optional(),
       })
       .optional(),
   });

@@ -333,10 +333,16 @@ export async function planChanged({
 
   const options = { now, rotateSecrets, rotateSecretNames };
   const [planned, before, holding] = await Promise.all([
-    planWork({ repos: repos.head, errors: headExpansion.errors, sections: sections.head }, shared, {
-      ...options,
-      ...(deleted ? { deleted } : {}),
-    }),
+    planWork(
+      {
+        repos: repos.head,
+        errors: headExpansion.errors,
+        sections: sections.head,
+        defaults: head.defaults,
+      },
+      shared,
+      { ...options, ...(deleted ? { deleted } : {}) },
+    ),
     planWork({ repos: repos.base, errors: [], sections: sections.base }, shared, options),
     planWork({ repos: [], errors: [], sections: sections.holding }, shared, options),
   ]);

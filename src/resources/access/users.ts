@@ -7,7 +7,9 @@
  * user's review requests and assignments (integrations/terraform-provider-github#2731).
  */
 import { type Change, type DiffEntry, type PlannedRequest, type Removal } from "../../core/plan.js";
+import { at } from "../context.js";
 import { fingerprint } from "../fingerprint.js";
+import { knownUser } from "../logins.js";
 import { ownersOf } from "../owners.js";
 import type { AccessReads, LiveUser, ResolvedRole } from "./reads.js";
 import { apiPermission, builtInRole, levelOf } from "./roles.js";
@@ -77,7 +79,7 @@ export async function planUser(
     return { ...base, action: "delete", diff: removed(live), requests: removal(reads, live) };
   }
   const resolved = await reads.resolve(wanted);
-  if ("error" in resolved) return { ...base, error: resolved.error };
+  if ("error" in resolved) return { ...base, error: at(resolved.error, [USERS, written]) };
   const login = live?.login ?? written;
   if (live?.role !== undefined) {
     return planCollaborator(reads, base, { login: live.login, role: live.role }, resolved);
@@ -109,6 +111,9 @@ export async function planUser(
       ],
     };
   }
+  // Not a collaborator and not invited: the login must be a user, or the PUT fails at apply.
+  const known = await knownUser(reads.reader, written, [USERS, written], "collaborator");
+  if ("error" in known) return { ...base, error: known.error };
   const replaced = invitation !== undefined;
   return {
     ...base,
