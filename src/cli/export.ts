@@ -13,10 +13,10 @@ import { OWNER_NAME, PROPERTY_NAME } from "../config/fields.js";
 import { parseFlags } from "./args.js";
 import { type Command, CliError, type CliIO } from "./io.js";
 import { Progress, realEvery, tightestWindow } from "./progress.js";
-import { connectionFlags, connectionHelp, loadState, openSession } from "./session.js";
+import { connectionHelp, loadState, openSession, readOnlyFlags } from "./session.js";
 
 export const flags = {
-  ...connectionFlags,
+  ...readOnlyFlags,
   repo: { type: "string", multiple: true },
   org: { type: "string", multiple: true },
   out: { type: "string" },
@@ -45,7 +45,7 @@ groups are listed as comments, since their clean-ups name what must not exist.
                            glob entry's where
   --project ID             a planning project whose boards to list (repeatable)
   --group ID               a planning group whose epics to list (repeatable)
-${connectionHelp(["config"])}  -c, --config FILE        take the targets from this config (default: forgeplan.yaml if present,
+${connectionHelp(["config", "write-interval"])}  -c, --config FILE        take the targets from this config (default: forgeplan.yaml if present,
                            else the default GitHub and GitLab targets)
   -h, --help               this text
 `;

@@ -1,7 +1,13 @@
 import { closeSync, openSync, writeSync } from "node:fs";
 import { resolve } from "node:path";
 import type { ApplyReport, Plan } from "../core/plan.js";
-import { applyJsonChunks, FORMATS, type Format, renderPlanChunks } from "../render/index.js";
+import {
+  applyJsonChunks,
+  FORMATS,
+  type Format,
+  renderPlanChunks,
+  type RenderOptions,
+} from "../render/index.js";
 import { CliError, type CliIO, type CommandIO } from "./io.js";
 
 export function parseFormat(command: string, value: string | undefined): Format {
@@ -37,8 +43,15 @@ export function useColor(io: CliIO, noColorFlag: boolean | undefined): boolean {
 }
 
 /** Prints the plan as the redactor lets it be shown: sensitive diff values and strings hidden. */
-export function printPlan(io: CommandIO, plan: Plan, format: Format, color: boolean): void {
+export function printPlan(
+  io: CommandIO,
+  plan: Plan,
+  format: Format,
+  color: boolean,
+  options: RenderOptions = {},
+): void {
   for (const chunk of renderPlanChunks(io.redactor.plan(plan), format, {
+    ...options,
     color: format === "text" && color,
   })) {
     io.stdout.write(chunk);

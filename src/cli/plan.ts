@@ -125,6 +125,7 @@ export const plan: Command = async (argv, io) => {
             })
           : await planChanges("plan", changedFrom, base, state, session.readers, {
               ...rotation,
+              reads,
               ...(removalLimit ? { removalLimit } : {}),
             });
     } finally {

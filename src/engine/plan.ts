@@ -23,7 +23,7 @@ import {
   REPOSITORY_KINDS,
   sectionNamed,
 } from "../resources/index.js";
-import { type BulkPlan, planReads, type ReadsMode } from "./bulk/reads.js";
+import { type BulkPlan, DEFAULT_READS, planReads, type ReadsMode } from "./bulk/reads.js";
 import { checkFits, type ReadEstimate } from "./read-budget.js";
 import { type Expansion, expandRepositories } from "./expand.js";
 import { locatingReads, planRepository } from "./repository-lifecycle.js";
@@ -102,7 +102,7 @@ export async function buildPlan({
   rotateSecretNames = [],
   targets,
   deleted,
-  reads = "rest",
+  reads = DEFAULT_READS,
 }: PlanInput): Promise<Plan> {
   const options: PlanOptions = {
     now,
@@ -187,7 +187,7 @@ export async function planWork(
   work: PlanWork,
   plainReaders: ReadonlyMap<string, ResourceReader>,
   options: PlanOptions,
-  reads: ReadsMode = "rest",
+  reads: ReadsMode = DEFAULT_READS,
 ): Promise<{ changes: Change[]; holds: Hold[] }> {
   // One plan task per repository (./repository-lifecycle.ts plans all its kinds).
   const bulk = planReads(reads, work.repos, plainReaders, () => 1);

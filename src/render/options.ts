@@ -19,4 +19,9 @@ export interface RenderOptions {
   maxLength?: number;
   /** markdown: where the whole plan can be read when it had to be cut, e.g. the job summary. */
   detailsUrl?: string;
+  /**
+   * The plan is applied with `--allow-plan-errors`: its errors leave the rest applied. Otherwise a
+   * plan with errors says apply applies nothing.
+   */
+  allowPlanErrors?: boolean;
 }

@@ -80,7 +80,10 @@ describe("the library's one-call plan and apply", () => {
     if (!planned.ok) throw new Error("the demo config is valid");
     const read = readPlanFile(planFileText(planned.plan), "saved.json");
     expect(read).toEqual(planned.plan);
-    const applied = await apply(read, at(world));
+    // Without allowDelete its two deletes are skipped: planned and not applied, no success.
+    const skipping = await apply(read, at(world));
+    expect(skipping).toMatchObject({ status: "applied", succeeded: false });
+    const applied = await apply(read, { ...at(world), allowDelete: true });
     expect(applied).toMatchObject({ status: "applied", succeeded: true });
     expect(() => readPlanFile("{", "broken.json")).toThrow(PlanFileError);
 

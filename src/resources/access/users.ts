@@ -24,13 +24,6 @@ function invitationPath(reads: AccessReads, id: number): string {
   return `${reads.path}/invitations/${id}`;
 }
 
-/** What the reviewer sees of a user's access: its role, pending or not. */
-function shownRole(live: LiveUser): string | undefined {
-  if (live.role !== undefined) return live.role;
-  if (live.invitation !== undefined && !live.invitation.expired) return live.invitation.role;
-  return undefined;
-}
-
 /** The live state a saved plan checks: the grant and the invitation, not how the login is spelt. */
 function liveState(live: LiveUser | undefined): unknown {
   if (live === undefined) return null;
@@ -49,10 +42,18 @@ function removal(reads: AccessReads, live: LiveUser): PlannedRequest[] {
   ];
 }
 
+/**
+ * What a removal takes away: a collaborator's role, or an invitation, pending or expired alike
+ * (`- invitation: "write (pending)"`, `- invitation: "admin (expired)"`).
+ */
 function removed(live: LiveUser): DiffEntry[] {
-  const role = shownRole(live);
-  if (role !== undefined) return [{ path: "role", before: role }];
-  return [{ path: "invitation", before: `expired (${live.invitation?.role ?? "unknown"})` }];
+  const entries: DiffEntry[] = [];
+  if (live.role !== undefined) entries.push({ path: "role", before: live.role });
+  if (live.invitation !== undefined) {
+    const state = live.invitation.expired ? "expired" : "pending";
+    entries.push({ path: "invitation", before: `${live.invitation.role} (${state})` });
+  }
+  return entries;
 }
 
 function grant(reads: AccessReads, login: string, role: ResolvedRole): PlannedRequest {
