@@ -106,7 +106,12 @@ function budgetData(value: unknown): unknown {
   const counts = ordered(value, BUDGET_KEYS);
   if (!isPlainObject(counts)) return counts;
   const { least_time: _stored, ...rest } = counts;
-  return { ...rest, least_time: leastTime(rest as unknown as ReadBudget) };
+  const least = leastTime(rest as unknown as ReadBudget);
+  // A least time in hundredths of a minute, rounded up as the text rounds it: never 0.5399999999999999.
+  return {
+    ...rest,
+    least_time: { ...least, minutes: Math.ceil(least.minutes * 100 - 1e-9) / 100 },
+  };
 }
 
 function stringify(value: unknown): string {

@@ -61,6 +61,9 @@ export function organizationsSection(kinds: readonly OrganizationKind[]): Sectio
       secrets: settings.flatMap((setting) =>
         (setting.secrets ?? []).map((path) => [setting.key, ...path]),
       ),
+      plain: settings.flatMap((setting) =>
+        (setting.plain ?? []).map((path) => [setting.key, ...path]),
+      ),
       defines: (value) => {
         const org = value as OrganizationEntry;
         return present(org).flatMap(({ organization: { setting } }) =>
