@@ -197,7 +197,14 @@ function planArgs(
   cwd: string,
   revision: string | undefined,
 ): string[] {
-  const common = ["--format", inputs.format, "--out", out];
+  // The log has the whole plan: the comment and the summary are cut to their own limits.
+  const common = [
+    "--format",
+    inputs.format,
+    ...(inputs.format === "markdown" ? ["--max-length", "0"] : []),
+    "--out",
+    out,
+  ];
   if (inputs.merge.length > 0) {
     return ["plan", "--merge", ...mergeFiles(inputs.merge, cwd), ...common];
   }

@@ -8,6 +8,7 @@ import {
   renderPlanChunks,
   type RenderOptions,
 } from "../render/index.js";
+import { GITHUB_BODY_LIMIT } from "../report/sticky-comment.js";
 import { CliError, type CliIO, type CommandIO } from "./io.js";
 
 export function parseFormat(command: string, value: string | undefined): Format {
@@ -18,6 +19,33 @@ export function parseFormat(command: string, value: string | undefined): Format 
     );
   }
   return format as Format;
+}
+
+/** The flag of the commands that print a plan as markdown: the most characters it may have. */
+export const maxLengthFlag = { "max-length": { type: "string" } } as const;
+
+export const maxLengthHelp =
+  `  --max-length N           markdown: at most N characters (default ${GITHUB_BODY_LIMIT.toLocaleString("en-US")}, GitHub's comment\n` +
+  "                           limit; 0 for no limit): the rest is cut between sections and counted\n";
+
+/**
+ * How long a markdown plan may be: GitHub's comment limit unless told (0: no limit), as the Action
+ * cuts its comment, so a plan pasted into a comment fits; only markdown is cut.
+ */
+export function maxLengthOption(
+  command: string,
+  format: Format,
+  value: string | undefined,
+): RenderOptions {
+  if (value !== undefined && format !== "markdown") {
+    throw new CliError(`${command}: --max-length applies to --format markdown`);
+  }
+  if (format !== "markdown") return {};
+  const limit = value === undefined ? GITHUB_BODY_LIMIT : Number(value);
+  if (!Number.isSafeInteger(limit) || limit < 0) {
+    throw new CliError(`${command}: --max-length expects a number of characters, got '${value}'`);
+  }
+  return limit === 0 ? {} : { maxLength: limit, cutHint: `plan with --max-length 0 for all of it` };
 }
 
 /** The flag of the commands that print a plan in colour on a terminal. */

@@ -50,11 +50,16 @@ function heading(options: RenderOptions, fallback: string, verb: string): string
 }
 
 function cutNote(hidden: number, what: string, subject: string, options: RenderOptions): string {
+  const more = plural(hidden, `more ${what}`, `more ${what}s`);
+  if (options.cutHint !== undefined) {
+    const limit = (options.maxLength ?? 0).toLocaleString("en-US");
+    return `_… ${more} not shown: the ${subject} is longer than ${limit} characters; ${escapeInline(options.cutHint)}._`;
+  }
   const where =
     options.detailsUrl === undefined
       ? "the job summary"
       : `[the full ${subject}](${linkTarget(options.detailsUrl)})`;
-  return `_… ${plural(hidden, `more ${what}`, `more ${what}s`)} not shown: the ${subject} is longer than GitHub's comment limit; see ${where}._`;
+  return `_… ${more} not shown: the ${subject} is longer than GitHub's comment limit; see ${where}._`;
 }
 
 /** Which sections come first: those with errors, then those with deletes, then the rest as planned. */
