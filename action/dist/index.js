@@ -22035,33 +22035,59 @@ var init_resolve = __esm({
 
 // src/config/secret-paths.ts
 function secretMatcher(spec) {
+  const matches = kindPaths(spec, (part2) => part2.secrets);
+  return (path) => {
+    const key = path[path.length - 1];
+    if (typeof key === "string" && SECRET_KEYS.has(key)) return true;
+    return matches(path);
+  };
+}
+function plainMatcher(spec) {
+  return kindPaths(spec, (part2) => part2.plain);
+}
+function kindPaths(spec, named3) {
   const patterns3 = [];
   for (const setting of spec.settings) {
-    for (const relative2 of setting.secrets ?? []) {
+    for (const relative2 of named3(setting) ?? []) {
       patterns3.push(["defaults", setting.key, ...relative2]);
       patterns3.push(["profiles", ANY, setting.key, ...relative2]);
       patterns3.push(["repositories", ANY, setting.key, ...relative2]);
     }
   }
   for (const section2 of spec.sections) {
-    for (const relative2 of section2.secrets ?? []) {
+    for (const relative2 of named3(section2) ?? []) {
       patterns3.push([...section2.at, ...section2.list ? [ANY] : [], ...relative2]);
     }
   }
-  return (path) => {
-    const key = path[path.length - 1];
-    if (typeof key === "string" && SECRET_KEYS.has(key)) return true;
-    return patterns3.some(
-      (pattern3) => pattern3.length === path.length && pattern3.every((segment, index) => segment === ANY || segment === path[index])
-    );
-  };
+  return (path) => patterns3.some(
+    (pattern3) => pattern3.length === path.length && pattern3.every((segment, index) => segment === ANY || segment === path[index])
+  );
 }
-var ANY;
+function publishedReferences(value2, plainAt) {
+  const found = [];
+  const walk = (node2, path) => {
+    if (typeof node2 === "string") {
+      if (!node2.includes("${") || !plainAt(path)) return;
+      for (const match of node2.matchAll(REFERENCE2)) {
+        if (match[1] !== void 0 && match[2] === void 0) found.push({ path, name: match[1] });
+      }
+      return;
+    }
+    if (Array.isArray(node2)) node2.forEach((item, index) => walk(item, [...path, index]));
+    else if (node2 !== null && typeof node2 === "object") {
+      for (const [key, child] of Object.entries(node2)) walk(child, [...path, key]);
+    }
+  };
+  walk(value2, []);
+  return found;
+}
+var ANY, REFERENCE2;
 var init_secret_paths = __esm({
   "src/config/secret-paths.ts"() {
     "use strict";
     init_interpolate();
     ANY = "*";
+    REFERENCE2 = /\$\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)(:[A-Za-z]*)?\}/g;
   }
 });
 
@@ -29441,6 +29467,12 @@ var require_dist = __commonJS({
 });
 
 // src/config/source.ts
+function problemOffset(text2, offset) {
+  let at3 = offset;
+  if (at3 >= text2.trimEnd().length) at3 = Math.max(0, text2.trimEnd().length - 1);
+  while (at3 < text2.length && (text2[at3] === " " || text2[at3] === "	")) at3++;
+  return at3;
+}
 function parseSource(file2, content) {
   const size = typeof content === "string" ? Buffer.byteLength(content) : content.byteLength;
   if (size > LIMITS.maxBytes) return fileError(file2, sizeMessage(size));
@@ -29464,7 +29496,8 @@ function parseSource(file2, content) {
   const errors = [];
   for (const document3 of documents) {
     for (const problem of [...document3.errors, ...document3.warnings]) {
-      errors.push(errorAt(position(problem.pos[0]), [], `YAML: ${problem.message.split("\n")[0]}`));
+      const at3 = position(problemOffset(text2, problem.pos[0]));
+      errors.push(errorAt(at3, [], `YAML: ${problem.message.split("\n")[0]}`));
     }
   }
   const [document2, second] = documents;
@@ -29888,6 +29921,7 @@ function loadConfig(paths, options) {
   const unknown2 = /* @__PURE__ */ new Set();
   const known = (found) => found.filter((error62) => !unknown2.has(positionKey2(error62)));
   const secretAt = secretMatcher(options.spec);
+  const plainAt = plainMatcher(options.spec);
   const interpolated = [];
   const secretValues = [];
   const masked = (found) => maskInterpolated(found, interpolated, secretValues);
@@ -29900,6 +29934,15 @@ function loadConfig(paths, options) {
       continue;
     }
     errors.push(...parsed.problems);
+    for (const { path, name: name2 } of publishedReferences(parsed.source.value, plainAt)) {
+      errors.push(
+        errorAt(
+          parsed.source.locate(path),
+          path,
+          `\${${name2}} would publish a value of the environment: GitHub keeps Actions variables in plain text for anyone who can read them, and forgeplan treats every reference not marked public as secret; put a secret under secrets, or mark a value that is not secret \${${name2}:public}`
+        )
+      );
+    }
     const { value: value2, problems: problems2, sensitive, secrets, names, unresolved } = interpolate(
       parsed.source.value,
       options.env,
@@ -31170,8 +31213,8 @@ function isPlainObject4(value2) {
   return typeof Ctor === "function" && Ctor instanceof Ctor && Function.prototype.call(Ctor) === Function.prototype.call(value2);
 }
 async function fetchWrapper(requestOptions) {
-  const fetch2 = requestOptions.request?.fetch || globalThis.fetch;
-  if (!fetch2) {
+  const fetch = requestOptions.request?.fetch || globalThis.fetch;
+  if (!fetch) {
     throw new Error(
       "fetch is not set. Please pass a fetch implementation as new Octokit({ request: { fetch }}). Learn more at https://github.com/octokit/octokit.js/#fetch-missing"
     );
@@ -31187,7 +31230,7 @@ async function fetchWrapper(requestOptions) {
   );
   let fetchResponse;
   try {
-    fetchResponse = await fetch2(requestOptions.url, {
+    fetchResponse = await fetch(requestOptions.url, {
       method: requestOptions.method,
       body: body2,
       redirect: requestOptions.request?.redirect,
@@ -54109,6 +54152,7 @@ var init_client = __esm({
       #maxWaitMs;
       #maxPages;
       #retries;
+      #refusedIsFinal;
       #timeoutMs;
       #cache;
       #clock;
@@ -54175,6 +54219,7 @@ var init_client = __esm({
         }
         this.#auth = options.auth ?? new StaticTokenAuth(options.token);
         this.#retries = options.retries ?? CLIENT_DEFAULTS.retries;
+        this.#refusedIsFinal = options.refusedIsFinal === true;
         this.#cache = options.cache;
         this.#clock = options.clock ?? systemClock;
         this.#random = options.random ?? Math.random;
@@ -54476,6 +54521,7 @@ var init_client = __esm({
             detail = outcome.failure.description;
             const retryAs = ticket.graphql ? "GET" : method;
             if (!mayRetry(retryAs, { transport: outcome.failure })) throw fail3(status3, detail);
+            if (outcome.failure.refused && this.#refusedIsFinal) throw fail3(status3, detail);
           }
           if (retries >= this.#retries.max) {
             throw fail3(status3, detail, `gave up after ${attempts} attempts`);
@@ -60738,6 +60784,9 @@ function organizationsSection(kinds) {
       secrets: settings.flatMap(
         (setting) => (setting.secrets ?? []).map((path) => [setting.key, ...path])
       ),
+      plain: settings.flatMap(
+        (setting) => (setting.plain ?? []).map((path) => [setting.key, ...path])
+      ),
       defines: (value2) => {
         const org = value2;
         return present2(org).flatMap(
@@ -64487,7 +64536,12 @@ var init_variable = __esm({
           key: "variables",
           schema: repositoryVariables,
           defines: defines2,
-          print: print3
+          print: print3,
+          // GitHub keeps variables in plain text: a reference there must be marked public.
+          plain: [
+            ["items", "*"],
+            ["environments", "*", "items", "*"]
+          ]
         },
         plan: ({ reader, repo, value: value2, options }) => planRepository2(reader, repo, value2, options),
         export: exportRepository2
@@ -64497,7 +64551,8 @@ var init_variable = __esm({
           key: "variables",
           schema: organizationVariables,
           defines: defines2,
-          print: print3
+          print: print3,
+          plain: [["items", "*", "value"]]
         },
         plan: ({ reader, org, value: value2, options }) => planOrganization2(reader, org, value2, options),
         export: exportOrganization2
@@ -69632,7 +69687,6 @@ async function connect(state, options, context) {
     ...options.alsoUse ?? []
   ]);
   const sandbox2 = options.sandboxUrl !== void 0;
-  if (options.sandboxUrl !== void 0) await sandboxAnswers(options.sandboxUrl, options.signal);
   const clients = /* @__PURE__ */ new Map();
   const readers = /* @__PURE__ */ new Map();
   for (const target2 of state.targets) {
@@ -69653,7 +69707,7 @@ async function connect(state, options, context) {
       maxWaitMs: options.maxWaitMs ?? CLIENT_DEFAULTS.maxWaitMs,
       ...options.pointsPerMinute === void 0 ? {} : { pointsPerMinute: options.pointsPerMinute },
       ...options.cpuTimeLimitMs !== void 0 ? { cpuTimeLimitMs: options.cpuTimeLimitMs } : sandbox2 ? { cpuTimeLimitMs: Number.POSITIVE_INFINITY } : {},
-      ...sandbox2 ? { contentLimits: null } : {},
+      ...sandbox2 ? { contentLimits: null, refusedIsFinal: true } : {},
       ...options.maxPages === void 0 ? {} : { maxPages: options.maxPages },
       ...options.cache === void 0 ? {} : { cache: options.cache },
       ...options.signal === void 0 ? {} : { signal: options.signal },
@@ -69667,24 +69721,19 @@ async function connect(state, options, context) {
     [...clients].map(
       ([name2, client]) => client.prime().catch((error62) => {
         if (!(error62 instanceof ForgeError)) throw error62;
+        if (options.sandboxUrl !== void 0 && error62.status === 0) {
+          throw new ConnectionError(
+            `no sandbox answers at ${options.sandboxUrl}: ${error62.detail}`,
+            {
+              sandbox: true
+            }
+          );
+        }
         throw new ConnectionError(`target '${name2}' cannot be used: ${error62.message}`);
       })
     )
   );
   return { clients, readers };
-}
-async function sandboxAnswers(url2, signal) {
-  try {
-    const answer = await fetch(new URL("/_sandbox/stats", url2), {
-      ...signal === void 0 ? {} : { signal }
-    });
-    await answer.body?.cancel();
-  } catch (error62) {
-    if (signal?.aborted) throw error62;
-    const cause = error62.cause;
-    const reason = cause?.code === "ECONNREFUSED" ? "connection refused" : cause?.message ?? String(error62);
-    throw new ConnectionError(`no sandbox answers at ${url2} (${reason})`, { sandbox: true });
-  }
 }
 var init_connect = __esm({
   "src/library/connect.ts"() {
@@ -85002,7 +85051,11 @@ function budgetData(value2) {
   const counts = ordered2(value2, BUDGET_KEYS);
   if (!isPlainObject2(counts)) return counts;
   const { least_time: _stored, ...rest } = counts;
-  return { ...rest, least_time: leastTime(rest) };
+  const least = leastTime(rest);
+  return {
+    ...rest,
+    least_time: { ...least, minutes: Math.ceil(least.minutes * 100 - 1e-9) / 100 }
+  };
 }
 function stringify(value2) {
   return `${JSON.stringify(value2, null, 2)}
@@ -85374,8 +85427,13 @@ function heading(options, fallback, verb) {
   return parts;
 }
 function cutNote(hidden, what, subject, options) {
+  const more = plural2(hidden, `more ${what}`, `more ${what}s`);
+  if (options.cutHint !== void 0) {
+    const limit = (options.maxLength ?? 0).toLocaleString("en-US");
+    return `_… ${more} not shown: the ${subject} is longer than ${limit} characters; ${escapeInline(options.cutHint)}._`;
+  }
   const where = options.detailsUrl === void 0 ? "the job summary" : `[the full ${subject}](${linkTarget2(options.detailsUrl)})`;
-  return `_… ${plural2(hidden, `more ${what}`, `more ${what}s`)} not shown: the ${subject} is longer than GitHub's comment limit; see ${where}._`;
+  return `_… ${more} not shown: the ${subject} is longer than GitHub's comment limit; see ${where}._`;
 }
 function urgency(changes) {
   if (changes.some((change) => change.error !== void 0)) return 0;
@@ -85834,6 +85892,112 @@ var init_render = __esm({
   }
 });
 
+// src/report/shaped-list.ts
+async function shapedList2(client, path, item, query = {}) {
+  const items2 = await client.paginate(path, query);
+  return items2.map((value2, index) => {
+    const parsed = item.schema.safeParse(value2);
+    if (parsed.success) return parsed.data;
+    throw new ForgeError({
+      method: "GET",
+      path,
+      status: 200,
+      detail: `a body that is not a list of ${item.name}: ${firstProblem(parsed.error, `[${index}]`)}`,
+      unusableAnswer: true
+    });
+  });
+}
+var init_shaped_list = __esm({
+  "src/report/shaped-list.ts"() {
+    "use strict";
+    init_zod_problem();
+    init_client();
+  }
+});
+
+// src/report/sticky-comment.ts
+function sameLogin(a2, b2) {
+  return a2 !== void 0 && a2.toLowerCase() === b2.toLowerCase();
+}
+async function commentAuthor(client) {
+  return await client.login() ?? ACTIONS_BOT;
+}
+function commentMarker(key) {
+  return `<!-- forgeplan: ${encodeURIComponent(key).replace(/%2F/gi, "/")} -->`;
+}
+function repoPath2(owner, repo) {
+  return `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`;
+}
+async function findStickyComment(client, ref2, marker, authors) {
+  const comments = (await shapedList2(
+    client,
+    `${repoPath2(ref2.owner, ref2.repo)}/issues/${ref2.number}/comments`,
+    issueComment
+  )).filter((comment2) => startsWithLine(comment2.body ?? "", marker));
+  for (const author of authors) {
+    const found = comments.find((comment2) => sameLogin(comment2.user?.login, author));
+    if (found) return { id: found.id, body: found.body ?? "", html_url: found.html_url };
+  }
+  return void 0;
+}
+function startsWithLine(body2, marker) {
+  return body2.startsWith(marker) && (body2.length === marker.length || /^\r?\n/.test(body2.slice(marker.length)));
+}
+async function upsertStickyComment(client, ref2, marker, author, body2) {
+  const issue3 = `${repoPath2(ref2.owner, ref2.repo)}/issues/${ref2.number}`;
+  const existing = await findStickyComment(client, ref2, marker, [author]);
+  if (existing === void 0) {
+    const created2 = await client.request("POST", `${issue3}/comments`, {
+      body: { body: body2 }
+    });
+    const result = {
+      action: "created",
+      id: created2.data.id,
+      html_url: created2.data.html_url,
+      author: created2.data.user?.login
+    };
+    return await keepOldest(client, ref2, marker, author, body2, result);
+  }
+  return await edit(client, ref2, existing, author, body2);
+}
+async function edit(client, ref2, existing, author, body2) {
+  if (existing.body === body2) {
+    return { action: "unchanged", id: existing.id, html_url: existing.html_url, author };
+  }
+  const updated = await client.request(
+    "PATCH",
+    `${repoPath2(ref2.owner, ref2.repo)}/issues/comments/${existing.id}`,
+    { body: { body: body2 } }
+  );
+  return { action: "updated", id: updated.data.id, html_url: updated.data.html_url, author };
+}
+async function keepOldest(client, ref2, marker, author, body2, created2) {
+  const oldest = await findStickyComment(client, ref2, marker, [author]);
+  if (oldest === void 0 || oldest.id >= created2.id) return created2;
+  const kept = await edit(client, ref2, oldest, author, body2);
+  await client.request("DELETE", `${repoPath2(ref2.owner, ref2.repo)}/issues/comments/${created2.id}`);
+  return kept;
+}
+var GITHUB_BODY_LIMIT, issueComment, ACTIONS_BOT;
+var init_sticky_comment = __esm({
+  "src/report/sticky-comment.ts"() {
+    "use strict";
+    init_zod();
+    init_shaped_list();
+    GITHUB_BODY_LIMIT = 65536;
+    issueComment = {
+      name: "issue comments",
+      schema: object({
+        id: number2().int().positive(),
+        body: string2().nullish(),
+        html_url: string2(),
+        user: object({ login: string2() }).nullable()
+      })
+    };
+    ACTIONS_BOT = "github-actions[bot]";
+  }
+});
+
 // src/cli/output.ts
 import { closeSync as closeSync2, openSync as openSync2, writeSync } from "node:fs";
 import { resolve as resolve7 } from "node:path";
@@ -85845,6 +86009,17 @@ function parseFormat(command2, value2) {
     );
   }
   return format;
+}
+function maxLengthOption(command2, format, value2) {
+  if (value2 !== void 0 && format !== "markdown") {
+    throw new CliError(`${command2}: --max-length applies to --format markdown`);
+  }
+  if (format !== "markdown") return {};
+  const limit = value2 === void 0 ? GITHUB_BODY_LIMIT : Number(value2);
+  if (!Number.isSafeInteger(limit) || limit < 0) {
+    throw new CliError(`${command2}: --max-length expects a number of characters, got '${value2}'`);
+  }
+  return limit === 0 ? {} : { maxLength: limit, cutHint: `plan with --max-length 0 for all of it` };
 }
 function useColor(io, noColorFlag) {
   if (noColorFlag === true) return false;
@@ -85881,12 +86056,17 @@ function savePlan(command2, io, plan4, path) {
     throw new CliError(`${command2}: cannot write the plan to ${path}: ${reason}`);
   }
 }
-var colorFlag, colorHelp;
+var maxLengthFlag, maxLengthHelp, colorFlag, colorHelp;
 var init_output = __esm({
   "src/cli/output.ts"() {
     "use strict";
     init_render();
+    init_sticky_comment();
     init_io();
+    maxLengthFlag = { "max-length": { type: "string" } };
+    maxLengthHelp = `  --max-length N           markdown: at most N characters (default ${GITHUB_BODY_LIMIT.toLocaleString("en-US")}, GitHub's comment
+                           limit; 0 for no limit): the rest is cut between sections and counted
+`;
     colorFlag = { "no-color": { type: "boolean" } };
     colorHelp = "  --no-color               no colour, even on a terminal (also NO_COLOR=1 or TERM=dumb;\n                           FORCE_COLOR=1 colours what is not a terminal)\n";
   }
@@ -87922,6 +88102,7 @@ var init_plan7 = __esm({
       ...connectionFlags,
       ...colorFlag,
       ...readsFlag,
+      ...maxLengthFlag,
       format: { type: "string" },
       out: { type: "string" },
       shard: { type: "string" },
@@ -87939,7 +88120,7 @@ var init_plan7 = __esm({
 
 Reads the live state of everything the desired state names and prints the plan.
 ${connectionHelp()}  --format FORMAT          text (default; coloured on a terminal), markdown (PR comment), json
-${colorHelp}${readsHelp}  --out PLAN.json          also save the plan as JSON (apply it later with 'forgeplan apply PLAN.json')
+${maxLengthHelp}${colorHelp}${readsHelp}  --out PLAN.json          also save the plan as JSON (apply it later with 'forgeplan apply PLAN.json')
   --shard K/N              plan only shard K of N (by repository, project, group), at 1/N of the
                            token's limits (rate budget, points, CPU time, concurrency)
   --shard-share F          this shard's share of the token's limits instead of 1/N (0.5 or 1/2)
@@ -87961,6 +88142,7 @@ Exit 0: no changes (audit reports alone don't count); 2: changes; 1: errors.
         return 0;
       }
       const format = parseFormat("plan", values3.format);
+      const markdownOptions = maxLengthOption("plan", format, values3["max-length"]);
       const stray = values3.merge ? void 0 : positionals[0];
       if (stray !== void 0) {
         throw new CliError(
@@ -88018,7 +88200,7 @@ Exit 0: no changes (audit reports alone don't count); 2: changes; 1: errors.
           await session.close();
         }
       }
-      printPlan(io, result, format, useColor(io, values3["no-color"]));
+      printPlan(io, result, format, useColor(io, values3["no-color"]), markdownOptions);
       if (values3.out) {
         savePlan(
           "plan",
@@ -88714,112 +88896,6 @@ not planned (errors).
   }
 });
 
-// src/report/shaped-list.ts
-async function shapedList2(client, path, item, query = {}) {
-  const items2 = await client.paginate(path, query);
-  return items2.map((value2, index) => {
-    const parsed = item.schema.safeParse(value2);
-    if (parsed.success) return parsed.data;
-    throw new ForgeError({
-      method: "GET",
-      path,
-      status: 200,
-      detail: `a body that is not a list of ${item.name}: ${firstProblem(parsed.error, `[${index}]`)}`,
-      unusableAnswer: true
-    });
-  });
-}
-var init_shaped_list = __esm({
-  "src/report/shaped-list.ts"() {
-    "use strict";
-    init_zod_problem();
-    init_client();
-  }
-});
-
-// src/report/sticky-comment.ts
-function sameLogin(a2, b2) {
-  return a2 !== void 0 && a2.toLowerCase() === b2.toLowerCase();
-}
-async function commentAuthor(client) {
-  return await client.login() ?? ACTIONS_BOT;
-}
-function commentMarker(key) {
-  return `<!-- forgeplan: ${encodeURIComponent(key).replace(/%2F/gi, "/")} -->`;
-}
-function repoPath2(owner, repo) {
-  return `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`;
-}
-async function findStickyComment(client, ref2, marker, authors) {
-  const comments = (await shapedList2(
-    client,
-    `${repoPath2(ref2.owner, ref2.repo)}/issues/${ref2.number}/comments`,
-    issueComment
-  )).filter((comment2) => startsWithLine(comment2.body ?? "", marker));
-  for (const author of authors) {
-    const found = comments.find((comment2) => sameLogin(comment2.user?.login, author));
-    if (found) return { id: found.id, body: found.body ?? "", html_url: found.html_url };
-  }
-  return void 0;
-}
-function startsWithLine(body2, marker) {
-  return body2.startsWith(marker) && (body2.length === marker.length || /^\r?\n/.test(body2.slice(marker.length)));
-}
-async function upsertStickyComment(client, ref2, marker, author, body2) {
-  const issue3 = `${repoPath2(ref2.owner, ref2.repo)}/issues/${ref2.number}`;
-  const existing = await findStickyComment(client, ref2, marker, [author]);
-  if (existing === void 0) {
-    const created2 = await client.request("POST", `${issue3}/comments`, {
-      body: { body: body2 }
-    });
-    const result = {
-      action: "created",
-      id: created2.data.id,
-      html_url: created2.data.html_url,
-      author: created2.data.user?.login
-    };
-    return await keepOldest(client, ref2, marker, author, body2, result);
-  }
-  return await edit(client, ref2, existing, author, body2);
-}
-async function edit(client, ref2, existing, author, body2) {
-  if (existing.body === body2) {
-    return { action: "unchanged", id: existing.id, html_url: existing.html_url, author };
-  }
-  const updated = await client.request(
-    "PATCH",
-    `${repoPath2(ref2.owner, ref2.repo)}/issues/comments/${existing.id}`,
-    { body: { body: body2 } }
-  );
-  return { action: "updated", id: updated.data.id, html_url: updated.data.html_url, author };
-}
-async function keepOldest(client, ref2, marker, author, body2, created2) {
-  const oldest = await findStickyComment(client, ref2, marker, [author]);
-  if (oldest === void 0 || oldest.id >= created2.id) return created2;
-  const kept = await edit(client, ref2, oldest, author, body2);
-  await client.request("DELETE", `${repoPath2(ref2.owner, ref2.repo)}/issues/comments/${created2.id}`);
-  return kept;
-}
-var GITHUB_BODY_LIMIT, issueComment, ACTIONS_BOT;
-var init_sticky_comment = __esm({
-  "src/report/sticky-comment.ts"() {
-    "use strict";
-    init_zod();
-    init_shaped_list();
-    GITHUB_BODY_LIMIT = 65536;
-    issueComment = {
-      name: "issue comments",
-      schema: object({
-        id: number2().int().positive(),
-        body: string2().nullish(),
-        html_url: string2(),
-        user: object({ login: string2() }).nullable()
-      })
-    };
-    ACTIONS_BOT = "github-actions[bot]";
-  }
-});
-
 // src/report/drift-issue.ts
 function hasDrift(plan4) {
   const { create: create2, update: update2, delete: deletes, report } = plan4.summary;
@@ -88936,6 +89012,7 @@ var init_drift = __esm({
     flags4 = {
       ...connectionFlags,
       ...colorFlag,
+      ...maxLengthFlag,
       ...readsFlag,
       format: { type: "string" },
       out: { type: "string" },
@@ -88952,7 +89029,7 @@ var init_drift = __esm({
 The plan for scheduled runs: reports anything that differs from the desired state, audit findings
 included, and changes nothing.
 ${connectionHelp(["cache"])}  --format FORMAT          text (default), markdown, json
-${colorHelp}${readsHelp}  --out PLAN.json          also save the plan as JSON
+${maxLengthHelp}${colorHelp}${readsHelp}  --out PLAN.json          also save the plan as JSON
   --cache DIR              keep the ETag and body of every read in DIR between runs: a resource that
                            has not changed is answered 304 (no rate budget) and planned from its body
   --refresh                read everything in full this time (the cache is rewritten)
@@ -88970,6 +89047,7 @@ Exit 0: no drift; 2: drift (a create, update, delete or audit finding); 1: error
         return 0;
       }
       const format = parseFormat("drift", values3.format);
+      const markdownOptions = maxLengthOption("drift", format, values3["max-length"]);
       const shard = shardOption("drift", values3.shard);
       const reads = parseReads("drift", values3.reads);
       const targets = targetOption("drift", values3.target);
@@ -89002,7 +89080,7 @@ Exit 0: no drift; 2: drift (a create, update, delete or audit finding); 1: error
           reads,
           ...targets ? { targets } : {}
         });
-        printPlan(io, plan4, format, useColor(io, values3["no-color"]));
+        printPlan(io, plan4, format, useColor(io, values3["no-color"]), markdownOptions);
         if (values3.out) savePlan("drift", io, plan4, values3.out);
         if (values3.cache !== void 0) reportCacheUse(io, session.clients.values());
         const drifted = hasDrift(plan4);
@@ -89887,6 +89965,20 @@ function positive2(flag4, value2) {
   if (number4 === 0) throw new CliError(`sandbox: --${flag4} must be at least 1`);
   return number4;
 }
+function launchedByNpm(env) {
+  return env.npm_command !== void 0 || env.npm_lifecycle_event !== void 0;
+}
+function watchLauncher() {
+  const parent = process.ppid;
+  let timer;
+  const gone = new Promise((resolve13) => {
+    timer = setInterval(() => {
+      if (process.ppid !== parent) resolve13();
+    }, 500);
+    timer.unref();
+  });
+  return { parent, gone, stop: () => clearInterval(timer) };
+}
 var flags8, help8, sandbox;
 var init_sandbox2 = __esm({
   "src/cli/sandbox.ts"() {
@@ -89978,11 +90070,21 @@ options:
       }
       io.stdout.write(`forgeplan sandbox listening on ${running.url}
 `);
-      io.stdout.write("press Ctrl-C to stop\n");
+      io.stdout.write(`pid ${process.pid}: stop it with Ctrl-C or kill ${process.pid}
+`);
+      const launcher = launchedByNpm(io.env) ? watchLauncher() : void 0;
       await new Promise((resolve13) => {
         if (io.signal.aborted) resolve13();
         else io.signal.addEventListener("abort", () => resolve13(), { once: true });
+        void launcher?.gone.then(() => {
+          io.stderr.write(
+            `forgeplan: sandbox: the process that started it (pid ${launcher.parent}) ended; stopping
+`
+          );
+          resolve13();
+        });
       });
+      launcher?.stop();
       await running.stop();
       io.stdout.write(`forgeplan sandbox stopped after ${running.stats().requests_total} requests
 `);
@@ -90549,7 +90651,13 @@ function configDirectory(inputs, cwd) {
   return existsSync4(config2) && statSync5(config2).isDirectory() ? config2 : dirname3(config2);
 }
 function planArgs(inputs, out, cwd, revision) {
-  const common = ["--format", inputs.format, "--out", out];
+  const common = [
+    "--format",
+    inputs.format,
+    ...inputs.format === "markdown" ? ["--max-length", "0"] : [],
+    "--out",
+    out
+  ];
   if (inputs.merge.length > 0) {
     return ["plan", "--merge", ...mergeFiles(inputs.merge, cwd), ...common];
   }

@@ -81,7 +81,6 @@ export async function connect(
     ...(options.alsoUse ?? []),
   ]);
   const sandbox = options.sandboxUrl !== undefined;
-  if (options.sandboxUrl !== undefined) await sandboxAnswers(options.sandboxUrl, options.signal);
   const clients = new Map<string, ForgeClient>();
   const readers = new Map<string, ResourceReader>();
   for (const target of state.targets) {
@@ -108,7 +107,7 @@ export async function connect(
         : sandbox
           ? { cpuTimeLimitMs: Number.POSITIVE_INFINITY }
           : {}),
-      ...(sandbox ? { contentLimits: null } : {}),
+      ...(sandbox ? { contentLimits: null, refusedIsFinal: true } : {}),
       ...(options.maxPages === undefined ? {} : { maxPages: options.maxPages }),
       ...(options.cache === undefined ? {} : { cache: options.cache }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
@@ -122,29 +121,18 @@ export async function connect(
     [...clients].map(([name, client]) =>
       client.prime().catch((error: unknown) => {
         if (!(error instanceof ForgeError)) throw error;
+        // No answer at all from a sandbox: none is running there (a port mistyped, one stopped).
+        if (options.sandboxUrl !== undefined && error.status === 0) {
+          throw new ConnectionError(
+            `no sandbox answers at ${options.sandboxUrl}: ${error.detail}`,
+            {
+              sandbox: true,
+            },
+          );
+        }
         throw new ConnectionError(`target '${name}' cannot be used: ${error.message}`);
       }),
     ),
   );
   return { clients, readers };
-}
-
-/**
- * A running sandbox answers at once, on loopback: when nothing answers (a port mistyped, a sandbox
- * stopped) there is nothing to retry for, so the run ends now rather than after the client's
- * back-off meant for a real service's passing faults.
- */
-async function sandboxAnswers(url: string, signal: AbortSignal | undefined): Promise<void> {
-  try {
-    const answer = await fetch(new URL("/_sandbox/stats", url), {
-      ...(signal === undefined ? {} : { signal }),
-    });
-    await answer.body?.cancel();
-  } catch (error) {
-    if (signal?.aborted) throw error;
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    const reason =
-      cause?.code === "ECONNREFUSED" ? "connection refused" : (cause?.message ?? String(error));
-    throw new ConnectionError(`no sandbox answers at ${url} (${reason})`, { sandbox: true });
-  }
 }

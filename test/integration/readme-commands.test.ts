@@ -76,7 +76,7 @@ describe("the README", () => {
       );
       expect(`${code} ${command}`).toBe(`${expected} ${command}`);
     }
-  });
+  }, 120_000);
 
   it("shows a configuration that validates", async () => {
     const [yaml] = [...readme.matchAll(/```yaml\n([\s\S]*?)```/g)].map((match) => match[1] ?? "");

@@ -50,7 +50,7 @@ describe("help and flags", () => {
     expect(Date.now() - started).toBeLessThan(3000);
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(
-      `forgeplan: plan: no sandbox answers at ${url} (connection refused); start one with 'npx forgeplan sandbox --port N', or use --sandbox\n`,
+      `forgeplan: plan: no sandbox answers at ${url}: connection refused (ECONNREFUSED); start one with 'npx forgeplan sandbox --port N', or use --sandbox\n`,
     );
   });
 });
