@@ -17,7 +17,8 @@ export function closed<T extends z.ZodRawShape>(
   shape: T,
   explain: (key: string) => string | undefined = () => undefined,
 ) {
-  const known = Object.keys(shape);
+  // A key kept only to be refused with its reason (a retired field) is no key to suggest.
+  const known = Object.keys(shape).filter((key) => !refusedKey(shape[key]!));
   return z.strictObject(shape, {
     error: (issue) =>
       issue.code === "unrecognized_keys"
@@ -29,6 +30,12 @@ export function closed<T extends z.ZodRawShape>(
             .join("\n")
         : undefined,
   });
+}
+
+/** A key whose schema takes no value: present only to refuse it with a reason (`z.never`). */
+function refusedKey(schema: z.core.$ZodType): boolean {
+  const inner = schema instanceof z.ZodOptional ? schema.unwrap() : schema;
+  return inner instanceof z.ZodNever;
 }
 
 /** `null` is a value of its own here: "must be absent / disabled", unlike leaving the key out. */

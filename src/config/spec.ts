@@ -75,6 +75,12 @@ export interface SettingSpec {
    * `secret` or `authorization_header` is one wherever it is.
    */
   secrets?: readonly Path[];
+  /**
+   * Where the value is stored in plain text on the service, for anyone who can read it (an Actions
+   * variable): a `${NAME}` there must be marked `:public`, since every other reference is treated
+   * as sensitive and would be published by the write. Same notation as `secrets`.
+   */
+  plain?: readonly Path[];
 }
 
 /** A section of the file owned by one kind: `projects`, `groups`, `audits.gists` … */
@@ -96,6 +102,8 @@ export interface SectionSpec {
   print(entry: unknown): PrintBlock[];
   /** Where an entry holds secret references, relative to the entry (see SettingSpec.secrets). */
   secrets?: readonly Path[];
+  /** Where an entry's values are stored in plain text (see SettingSpec.plain). */
+  plain?: readonly Path[];
 }
 
 export interface ConfigSpec {

@@ -1,5 +1,10 @@
 import { describeSelector } from "../config/glob.js";
-import type { DesiredState, RepositoryEntry, SectionEntry } from "../config/model.js";
+import type {
+  DesiredState,
+  RepositoryEntry,
+  SectionEntry,
+  SettingsLayer,
+} from "../config/model.js";
 import {
   type Change,
   type ChangesByPlace,
@@ -18,12 +23,14 @@ import {
   REPOSITORY_KINDS,
   sectionNamed,
 } from "../resources/index.js";
-import { type BulkPlan, planReads, type ReadsMode } from "./bulk/reads.js";
+import { type BulkPlan, DEFAULT_READS, planReads, type ReadsMode } from "./bulk/reads.js";
 import { checkFits, type ReadEstimate } from "./read-budget.js";
 import { type Expansion, expandRepositories } from "./expand.js";
 import { locatingReads, planRepository } from "./repository-lifecycle.js";
 import { withOrderNotes } from "./repository-order.js";
 import { withGateNotes } from "./gates.js";
+import { withNeedsMet } from "./needs.js";
+import { positionedInRepository, positionedInSection } from "./written.js";
 import { type TargetFilter, targetedRepos } from "./targets.js";
 
 export interface PlanInput {
@@ -95,7 +102,7 @@ export async function buildPlan({
   rotateSecretNames = [],
   targets,
   deleted,
-  reads = "rest",
+  reads = DEFAULT_READS,
 }: PlanInput): Promise<Plan> {
   const options: PlanOptions = {
     now,
@@ -105,7 +112,7 @@ export async function buildPlan({
   };
   if (targets === undefined) {
     const expansion = await expandRepositories(state, readers);
-    const work = { ...expansion, sections: state.sections };
+    const work = { ...expansion, sections: state.sections, defaults: state.defaults };
     const planned = await planWork(work, readers, options, reads);
     holdBack(planned.changes, planned.holds);
     return makePlan(annotated(orderChanges(planned.changes, KIND_NAMES)));
@@ -124,7 +131,7 @@ export async function buildPlan({
     return section.kinds.some((kind) => targets.reaches(`${entry.target}/${scope}/${kind}/`));
   });
   const planned = await planWork(
-    { ...expansion, repos: targetedRepos(expansion, targets), sections },
+    { ...expansion, repos: targetedRepos(expansion, targets), sections, defaults: state.defaults },
     readers,
     options,
     reads,
@@ -139,9 +146,12 @@ export async function buildPlan({
   };
 }
 
-/** What the plan says of each change beyond its kind's words: its place in apply, its flag. */
+/**
+ * What the plan says of each change beyond its kind's words: its place in apply, its flag, and
+ * whether what it needs the plan to create is created.
+ */
 export function annotated(changes: readonly Change[]): Change[] {
-  return withGateNotes(withOrderNotes(changes));
+  return withGateNotes(withOrderNotes(withNeedsMet(changes)));
 }
 
 /**
@@ -164,6 +174,8 @@ function unlistedFor(change: Change, targets: TargetFilter): boolean {
  */
 export interface PlanWork extends Expansion {
   sections: readonly SectionEntry[];
+  /** The defaults under every repository's entries: where an error's written value may be. */
+  defaults?: readonly SettingsLayer[];
 }
 
 /**
@@ -175,7 +187,7 @@ export async function planWork(
   work: PlanWork,
   plainReaders: ReadonlyMap<string, ResourceReader>,
   options: PlanOptions,
-  reads: ReadsMode = "rest",
+  reads: ReadsMode = DEFAULT_READS,
 ): Promise<{ changes: Change[]; holds: Hold[] }> {
   // One plan task per repository (./repository-lifecycle.ts plans all its kinds).
   const bulk = planReads(reads, work.repos, plainReaders, () => 1);
@@ -204,7 +216,8 @@ export async function planWork(
     tasks.push(async () => {
       await batch?.ready();
       try {
-        const changes = await planRepository(repo, reader, options);
+        const planned = await planRepository(repo, reader, options);
+        const changes = positionedInRepository(planned, work.defaults ?? [], repo.entries);
         return { changes: note === undefined ? changes : changes.map((c) => withNote(c, note)) };
       } finally {
         batch?.done();
@@ -216,7 +229,10 @@ export async function planWork(
     if (section === undefined) throw new Error(`no kind plans the section ${entry.section}`);
     const reader = readerFor(readers, entry.target);
     const scope = section.part.spec.scope(entry.value);
-    tasks.push(() => section.part.plan({ reader, entry: entry.value, scope, options }));
+    tasks.push(async () => {
+      const planned = await section.part.plan({ reader, entry: entry.value, scope, options });
+      return { ...planned, changes: positionedInSection(planned.changes, entry) };
+    });
   }
   const planned = await runWindowed(tasks, PLANNING_WINDOW);
   return {

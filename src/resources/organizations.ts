@@ -61,6 +61,9 @@ export function organizationsSection(kinds: readonly OrganizationKind[]): Sectio
       secrets: settings.flatMap((setting) =>
         (setting.secrets ?? []).map((path) => [setting.key, ...path]),
       ),
+      plain: settings.flatMap((setting) =>
+        (setting.plain ?? []).map((path) => [setting.key, ...path]),
+      ),
       defines: (value) => {
         const org = value as OrganizationEntry;
         return present(org).flatMap(({ organization: { setting } }) =>
@@ -94,13 +97,7 @@ export function organizationsSection(kinds: readonly OrganizationKind[]): Sectio
       );
       return { changes: planned.flat() };
     },
-    export: async (reader, org) => {
-      const exported: OrganizationEntry = { name: org };
-      for (const kind of kinds) {
-        const value = await kind.organization.export?.(reader, org);
-        if (value !== undefined) exported[kind.organization.setting.key] = value;
-      }
-      return { entries: [exported], comments: [] };
-    },
+    // Export composes an organization's entry kind by kind in the engine (src/engine/export.ts),
+    // so a kind that cannot be read leaves out that kind only.
   };
 }

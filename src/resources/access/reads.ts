@@ -238,16 +238,16 @@ export class AccessReads {
     const found = roles.data.get(written.toLowerCase());
     if (found !== undefined) return { role: found.name, base: found.base };
     const custom = [...roles.data.values()].map((role) => role.name);
+    // The configuration's problem, not the read's: positioned at the role as written (`field`).
     return {
-      error: changeError(
-        `role "${written}" is not a repository role: read, triage, write, maintain, admin (pull and push are read and write)` +
+      error: {
+        message:
+          `role "${written}" is not a repository role: read, triage, write, maintain, admin (pull and push are read and write)` +
           (custom.length > 0
             ? `, or a custom role of ${this.org}: ${custom.join(", ")}`
             : `; ${this.org} has no custom roles`),
-        "GET",
-        `/orgs/${encodeURIComponent(this.org)}/custom-repository-roles`,
-        200,
-      ),
+        field: [],
+      },
     };
   }
 

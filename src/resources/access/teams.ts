@@ -4,12 +4,13 @@
  * grant to remove (the phantom add and delete of github-community-projects/safe-settings#1070).
  */
 import {
+  addressOf,
   type Change,
   type ChangeError,
   type PlannedRequest,
   type Removal,
 } from "../../core/plan.js";
-import { changeError } from "../context.js";
+import { at, changeError } from "../context.js";
 import { fingerprint } from "../fingerprint.js";
 import { securityManagersOf } from "./organization.js";
 import type { AccessReads, LiveTeam } from "./reads.js";
@@ -96,7 +97,7 @@ export async function planTeam(
     };
   }
   const resolved = await reads.resolve(wanted);
-  if ("error" in resolved) return { ...base, error: resolved.error };
+  if ("error" in resolved) return { ...base, error: at(resolved.error, [TEAMS, written]) };
   if (live !== undefined) {
     if (live.role === resolved.role) return base;
     return {
@@ -121,8 +122,16 @@ export async function planTeam(
       ? {}
       : {
           notes: [
-            `${written} is not a team of ${reads.org} now: the grant succeeds once a team of that slug exists (the teams of an organizations entry are created before access is granted)`,
+            `${written} is not a team of ${reads.org} now: this plan creates it first (the teams of an organizations entry are created before access is granted)`,
           ],
+          // Only a team this plan creates can be granted: the engine checks the plan creates it.
+          needs: {
+            address: addressOf(reads.reader.target, reads.org, "team", written),
+            otherwise: {
+              message: `team "${written}" is not a team of ${reads.org}, and this plan creates no team of that slug (an organizations entry's teams)`,
+              field: [TEAMS, written],
+            },
+          },
         }),
   };
 }

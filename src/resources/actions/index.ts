@@ -9,7 +9,7 @@ import {
 } from "../context.js";
 import { diffValues } from "../diff.js";
 import { fingerprint } from "../fingerprint.js";
-import type { KindModule } from "../kind.js";
+import type { KindModule, Location } from "../kind.js";
 import { listedNames, listedRepository, nameSet, repositoryIds } from "../repository-ids.js";
 import {
   accessRules,
@@ -30,7 +30,13 @@ import {
  *   `…/permissions/repositories` and `…/permissions/selected-actions` — in one change, in that
  *   order, since the later endpoints take a request only once the first says `selected`;
  * - `workflow`: `…/permissions/workflow` (the GITHUB_TOKEN's default permissions);
- * - `access`: a repository's `…/permissions/access`.
+ * - `access`: a repository's `…/permissions/access`, only where GitHub says it applies: "This
+ *   endpoint only applies to private repositories" (`actions/get-workflow-access-to-repository` and
+ *   `…/set-…` in @octokit/openapi's api.github.com description; "internal and private
+ *   repositories" in its GitHub Enterprise Cloud one). A public repository's is not read, exported
+ *   or written: whatever GitHub answers there is no setting of the repository, and a written
+ *   `access_level` plans as unchanged, with a note (docs/service-decisions.md, "Organizations and
+ *   GitHub Actions").
  *
  * Only fields written are compared; a PUT sends every field its endpoint has, the live value where
  * none is written, so nothing unwritten changes. Pattern and repository lists compare as sets.
@@ -66,6 +72,32 @@ const accessShape = {
   name: "workflow access to the repository",
   schema: z.looseObject({ access_level: z.enum(["none", "user", "organization"]) }),
 };
+/** What `GET /repos/{owner}/{repo}` says of who can see the repository. */
+const visibilityShape = {
+  name: "a Full Repository",
+  schema: z.looseObject({
+    private: z.boolean(),
+    visibility: z.enum(["public", "private", "internal"]).optional(),
+  }),
+};
+
+const ACCESS_PUBLIC_NOTE =
+  'access_level applies to private and internal repositories only (GitHub: "This endpoint only applies to private repositories"); this one is public, so it is neither read nor written';
+
+/**
+ * Whether the repository is public: from the answer the engine located it with, else read
+ * (`GET /repos/{owner}/{repo}`, once per repository and run where shared).
+ */
+async function isPublic(site: Site, location: Location | undefined): Promise<ReadResult<boolean>> {
+  const known =
+    location?.kind === "found" ? visibilityShape.schema.safeParse(location.answer) : undefined;
+  const answer: ReadResult<z.infer<typeof visibilityShape.schema>> = known?.success
+    ? { kind: "found", data: known.data }
+    : await site.reader.getOrAbsent(site.base, visibilityShape);
+  if (answer.kind !== "found") return answer;
+  const visibility = answer.data.visibility ?? (answer.data.private ? "private" : "public");
+  return { kind: "found", data: visibility === "public" };
+}
 
 /** Where the settings live: a repository or an organization. */
 interface Site {
@@ -207,8 +239,15 @@ async function planWorkflow(site: Site, value: ActionsPolicy): Promise<Change> {
   return finish(change, live, diff, [{ method: "PUT", path, body: { ...live, ...desired } }]);
 }
 
-async function planAccess(site: Site, level: string): Promise<Change> {
+async function planAccess(
+  site: Site,
+  level: string,
+  location: Location | undefined,
+): Promise<Change> {
   const change = newChange(site.reader.target, site.scope, KIND, "access");
+  const visibility = readOrError(await isPublic(site, location), change, site, site.base);
+  if ("change" in visibility) return visibility.change;
+  if (visibility.data) return { ...change, notes: [ACCESS_PUBLIC_NOTE] };
   const path = `${permissionsPath(site)}/access`;
   const read = readOrError(await site.reader.getOrAbsent(path, accessShape), change, site, path);
   if ("change" in read) return read.change;
@@ -226,7 +265,11 @@ const PERMISSION_KEYS = [
   "selected_actions",
 ] as const;
 
-async function plan(site: Site, value: RepositoryActions & OrganizationActions): Promise<Change[]> {
+async function plan(
+  site: Site,
+  value: RepositoryActions & OrganizationActions,
+  location?: Location,
+): Promise<Change[]> {
   const planned: Array<Promise<Change>> = [];
   if (PERMISSION_KEYS.some((key) => value[key] !== undefined)) {
     planned.push(planPermissions(site, value));
@@ -237,7 +280,9 @@ async function plan(site: Site, value: RepositoryActions & OrganizationActions):
   ) {
     planned.push(planWorkflow(site, value));
   }
-  if (value.access_level !== undefined) planned.push(planAccess(site, value.access_level));
+  if (value.access_level !== undefined) {
+    planned.push(planAccess(site, value.access_level, location));
+  }
   return Promise.all(planned);
 }
 
@@ -282,7 +327,8 @@ async function exportActions(site: Site): Promise<unknown> {
     exported,
     mustFind(await reader.getOrAbsent(workflowPath, workflowShape), workflowPath),
   );
-  if (site.level === "repository") {
+  // Only where GitHub says the setting applies: a public repository has none.
+  if (site.level === "repository" && !mustFind(await isPublic(site, undefined), site.base)) {
     const accessPath = `${path}/access`;
     exported.access_level = mustFind(
       await reader.getOrAbsent(accessPath, accessShape),
@@ -314,10 +360,11 @@ export const actionsKind: KindModule = {
       defines: () => [{ id: "actions", path: [], what: "the Actions permissions" }],
       print,
     },
-    plan: ({ reader, repo, value }) =>
+    plan: ({ reader, repo, value, location }) =>
       plan(
         { reader, scope: `${repo.owner}/${repo.name}`, base: repoPath(repo), level: "repository" },
         value as RepositoryActions,
+        location,
       ),
     export: (reader, repo) =>
       exportActions({

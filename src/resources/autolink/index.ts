@@ -14,7 +14,7 @@ import {
 /**
  * Autolink references (`autolinks: {mode, items}`), keyed by key prefix. A written autolink is
  * managed whole and replaced when it differs (GitHub has no update); `null` deletes one;
- * `authoritative` deletes those not listed. README, "Autolinks".
+ * `authoritative` deletes those not listed. docs/kinds.md, "Autolinks".
  */
 
 function printAutolinks(value: Autolinks): PrintBlock[] {

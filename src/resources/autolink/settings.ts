@@ -1,6 +1,6 @@
 /**
  * How autolinks are written: `autolinks: {mode, items: {<key_prefix>: {url_template,
- * is_alphanumeric}}}`, the shape of `labels` (README, "Autolinks", says why). GitHub has no update
+ * is_alphanumeric}}}`, the shape of `labels` (docs/kinds.md, "Autolinks", says why). GitHub has no update
  * for an autolink, so one that is written is managed whole: `is_alphanumeric` left out is GitHub's
  * default, true.
  */

@@ -18,7 +18,7 @@ import {
 /**
  * Deployment environments (`environments: {<name>: …}`), keyed by name in any case. A written
  * environment is managed whole; `null` deletes one (as every delete, only with --allow-delete);
- * environments not named are left alone. README, "Environments".
+ * environments not named are left alone. docs/kinds.md, "Environments".
  */
 
 /** The value that reproduces a live environment: defaults are left out, as they are implied. */

@@ -192,7 +192,13 @@ async function planOne(
     };
   }
   const desired = desiredOf(settings);
-  const resolved = await reviewerIds(reader, repo.owner, desired.reviewers);
+  const resolved = await reviewerIds(
+    reader,
+    repo.owner,
+    desired.reviewers,
+    [name, "reviewers"],
+    settings.reviewers?.users ?? [],
+  );
   if ("error" in resolved) return { error: resolved.error };
   const diff = diffValues(live?.canonical ?? {}, desired);
   const planned = { live_fingerprint: fingerprint(live?.canonical ?? null) };

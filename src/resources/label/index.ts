@@ -10,7 +10,7 @@ import { type LabelSettings, type Labels, labelListRules, labelsSchema } from ".
 /**
  * Repository labels (`labels: {mode, items}`), keyed by name in any case. What an item writes is
  * managed (colour, description), what it leaves out is kept; `previously` renames a label in place;
- * `null` deletes one; `authoritative` deletes the labels not listed. README, "Labels".
+ * `null` deletes one; `authoritative` deletes the labels not listed. docs/kinds.md, "Labels".
  */
 
 /** The blocks of `validate --print`: the mode, then one per label as the plan names them. */

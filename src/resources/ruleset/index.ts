@@ -50,7 +50,7 @@ import {
  * then carries, after the ruleset's own write, a GET of the branch's rules that must show rules
  * covering the classic protection, and only then the DELETE of that protection: apply sends a
  * change's requests in order and stops at the first that fails, so a branch is never left with
- * neither (README, "Moving from classic protection to rulesets").
+ * neither (docs/kinds.md, "Moving from classic protection to rulesets").
  */
 
 const SHAPE = { name: "a Repository ruleset", schema: readRuleset };

@@ -11,6 +11,7 @@ import { deletedAt } from "../deleted.js";
 import { diffValues } from "../diff.js";
 import { fingerprint } from "../fingerprint.js";
 import type { KindModule, PlanOptions } from "../kind.js";
+import { knownUser } from "../logins.js";
 import { credentialUser } from "../user-reads.js";
 import {
   directMembers,
@@ -234,6 +235,11 @@ async function createTeam(p: Planning, slug: string, written: TeamSettings): Pro
   if (problem !== undefined) return { ...base, error: problem };
   const place: TeamPlace = { reader: p.reader, org: p.org, slug };
   const users = written.members?.users ?? {};
+  for (const [login, role] of Object.entries(users)) {
+    if (role === null) continue;
+    const known = await knownUser(p.reader, login, [slug, "members", "users", login], "member");
+    if ("error" in known) return { ...base, error: known.error };
+  }
   const members = Object.entries(users).flatMap(([login, role]): PlannedRequest[] =>
     role === null ? [] : [{ method: "PUT", path: membershipPath(place, login), body: { role } }],
   );

@@ -6,6 +6,7 @@
  */
 import * as z from "zod";
 import { addressOf, type Change, newChange, type Removal } from "../../core/plan.js";
+import { knownUser } from "../logins.js";
 import { changeError, type ReadResult, type ResourceReader } from "../context.js";
 import { fingerprint } from "../fingerprint.js";
 import { ownersOf } from "../owners.js";
@@ -103,6 +104,14 @@ async function planMember(
     };
   }
   if (live === undefined) {
+    // Not a member: the login must be a user, or the membership's PUT fails at apply.
+    const known = await knownUser(
+      place.reader,
+      written,
+      [place.slug, "members", "users", written],
+      "member",
+    );
+    if ("error" in known) return { ...base, error: known.error };
     return {
       ...planned,
       action: "create",

@@ -236,6 +236,11 @@ export const variableKind: KindModule = {
       schema: repositoryVariables,
       defines,
       print,
+      // GitHub keeps variables in plain text: a reference there must be marked public.
+      plain: [
+        ["items", "*"],
+        ["environments", "*", "items", "*"],
+      ],
     },
     plan: ({ reader, repo, value, options }) =>
       planRepository(reader, repo, value as RepositoryVariables, options),
@@ -247,6 +252,7 @@ export const variableKind: KindModule = {
       schema: organizationVariables,
       defines,
       print,
+      plain: [["items", "*", "value"]],
     },
     plan: ({ reader, org, value, options }) =>
       planOrganization(reader, org, value as OrganizationVariables, options),

@@ -232,16 +232,27 @@ function markSensitive(diff: DiffEntry[]): DiffEntry[] {
   );
 }
 
-/** What differs, for the reviewer; a rotated value shows as changed although both sides read "set". */
+/**
+ * What differs, for the reviewer; a rotated value shows as changed although both sides read "set".
+ * An organization's hook has no branch filter or authorization header (GitHub's org-hook), so
+ * neither is shown of it.
+ */
 function diffOf(
   live: CanonicalHook | null,
   target: CanonicalHook,
   rotated: readonly WriteOnly[],
+  owner: HookSite["owner"],
 ): DiffEntry[] {
   // A new hook without a secret has nothing secret to show: "+ secret: unset" would be noise.
-  const before = live ?? {};
+  const before: Partial<CanonicalHook> = { ...live };
   const after: Partial<CanonicalHook> = { ...target };
   if (live === null) for (const key of WRITE_ONLY) if (after[key] === "unset") delete after[key];
+  if (owner === "organization") {
+    for (const side of [before, after]) {
+      delete side.branch_filter;
+      delete side.authorization_header;
+    }
+  }
   const diff = diffValues(before, after);
   for (const key of rotated) diff.push({ path: key, before: "set", after: "rotated" });
   return markSensitive(diff);
@@ -351,7 +362,7 @@ export function planHook(
     (["url", "content_type", "insecure_ssl"] as const).some((key) => laid[key] !== live[key]);
   const { send, rotated, notes } = writeOnlyPlan(desired, live, rotation, configEdit);
   const target = targetOf(desired, live, send);
-  const diff = diffOf(live, target, rotated);
+  const diff = diffOf(live, target, rotated, site.owner);
   const requests = requestsFor(site, found?.id ?? null, live, target, desired, send);
   const planned = {
     ...(notes.length > 0 ? { notes } : {}),

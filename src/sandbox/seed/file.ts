@@ -55,7 +55,7 @@ function lineOf(doc: Document, lines: LineCounter, path: SeedPath): number {
   return 1;
 }
 
-/** Reads and checks a YAML seed file (the format is the demo world's shape, see the README). */
+/** Reads and checks a YAML seed file (the format is the demo world's shape, see docs/sandbox.md). */
 export function readSeedFile(file: string): LoadedSeed {
   let text: string;
   try {

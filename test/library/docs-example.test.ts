@@ -9,13 +9,10 @@ import { repoRoot } from "../helpers/cli.js";
 const run = promisify(execFile);
 
 function librarySection(): string {
-  const readme = readFileSync(join(repoRoot, "README.md"), "utf8");
-  const start = readme.indexOf("\n## Library\n");
-  const end = readme.indexOf("\n## ", start + 1);
-  return readme.slice(start, end === -1 ? undefined : end);
+  return readFileSync(join(repoRoot, "docs", "library.md"), "utf8");
 }
 
-describe("the README's library example", () => {
+describe("docs/library.md's example", () => {
   it("runs as written against the package as installed, and applies and verifies the demo plan", async () => {
     const [example] = [...librarySection().matchAll(/```js\n([\s\S]*?)```/g)].map(
       (match) => match[1] ?? "",
