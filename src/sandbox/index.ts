@@ -12,10 +12,9 @@ import {
   SecondaryLimiter,
 } from "./core/rate-limits.js";
 import { ResponseTimeLimiter } from "./core/response-time.js";
-import { Router } from "./core/router.js";
-import { githubRoutes } from "./github/index.js";
-import { gitlabRoutes } from "./gitlab/index.js";
-import { sealingReady } from "./core/sealed-box.js";
+import { githubService } from "./github/index.js";
+import { gitlabService } from "./gitlab/index.js";
+import { sealingReady } from "./github/actions/sealed-box.js";
 import { checkSeed, readSeedFile, worldFromSeed } from "./seed/file.js";
 import { createRequestHandler, type RecordedRequest } from "./core/server.js";
 import { emptyStats, type SandboxStats } from "./core/stats.js";
@@ -131,7 +130,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     options.generate ?? 0,
     options.generateProfile,
   );
-  const world = worldFromSeed({ seed, locate: loaded.locate });
+  const worlds = worldFromSeed({ seed, locate: loaded.locate });
   const now = options.now ?? Date.now;
   const host = options.host ?? "127.0.0.1";
   const stats = emptyStats();
@@ -139,15 +138,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const server = createServer(
     { keepAlive: true },
     createRequestHandler({
-      world,
-      router: new Router([
-        ...githubRoutes({
+      families: [
+        gitlabService(worlds.gitlab),
+        githubService(worlds.github, {
           tokenTtlSeconds: options.tokenTtlSeconds ?? 3600,
           stats,
           graphqlTimeoutMs: options.graphqlTimeoutMs,
         }),
-        ...gitlabRoutes,
-      ]),
+      ],
       limiter: new RateLimiter(limits, options.rateWindowSeconds, now),
       secondary: new SecondaryLimiter(
         {

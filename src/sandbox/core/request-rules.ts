@@ -1,5 +1,6 @@
 import generated from "./request-schemas.json" with { type: "json" };
-import { DOCS, type FieldError, type Reply } from "./http-support.js";
+import type { RequestRules } from "./family.js";
+import type { FieldError, Reply } from "./http-support.js";
 import { type Location, type Schema, type Violation, violations } from "./openapi-check.js";
 
 /**
@@ -8,6 +9,9 @@ import { type Location, type Schema, type Violation, violations } from "./openap
  * `@octokit/openapi` by scripts/generate-request-schemas.js), with the spec's own fields laid over it
  * where the spec defines the operation (SPEC_EXCEPTIONS, the one list of them).
  */
+
+/** GitHub's documentation, which error bodies without an operation of their own point at. */
+export const DOCS = "https://docs.github.com/rest";
 
 interface Operation {
   documentation_url: string;
@@ -238,3 +242,12 @@ export function fieldRefusal(operation: string | undefined, errors: FieldError[]
     body: { message: "Validation Failed", errors, documentation_url: documentationUrl(operation) },
   };
 }
+
+/** The request rules of a family whose operations are GitHub's (core/family.ts). */
+export const githubRequestRules: RequestRules = {
+  checksBeforeRoute: refusedBeforeRoute,
+  violations: requestViolations,
+  schemaRefusal,
+  ruleRefusal,
+  fieldRefusal,
+};

@@ -1,5 +1,5 @@
-import { notFound, ok, requireCaller } from "../core/http-support.js";
-import type { Route } from "../core/router.js";
+import { notFound, ok, requireCaller } from "./http.js";
+import type { Route } from "./http.js";
 import { seesPrivateProfile, userProfile } from "./user-profile.js";
 
 /** The caller's own account and rate limit (spec endpoint 5), and other accounts by login. */

@@ -1,19 +1,11 @@
-import { issueInstallationToken } from "../core/credentials.js";
-import {
-  DOCS,
-  HttpError,
-  idParam,
-  isoTime,
-  notFound,
-  ok,
-  type RequestContext,
-} from "../core/http-support.js";
+import { issueInstallationToken } from "./world/credentials.js";
+import { DOCS, HttpError, idParam, isoTime, notFound, ok, type RequestContext } from "./http.js";
 import { paginate } from "../core/pagination.js";
-import type { Route } from "../core/router.js";
+import type { Route } from "./http.js";
 import { administeredOrganization } from "./org-access.js";
 import { app as appShape, installation as installationShape } from "./shapes.js";
 import type { SandboxStats } from "../core/stats.js";
-import type { Account, App, Installation } from "../core/world.js";
+import type { Account, App, Installation } from "./world/records.js";
 
 /**
  * The GitHub App endpoints, which take the App's JWT: the App itself, its installations found by
@@ -22,13 +14,13 @@ import type { Account, App, Installation } from "../core/world.js";
 
 /** The App of the JWT; a request without one is refused as GitHub refuses it. */
 function requireApp(ctx: RequestContext): App {
-  if (ctx.app === null) {
+  if (ctx.principal.kind !== "app") {
     throw new HttpError({
       status: 401,
       body: { message: "A JSON web token could not be decoded", documentation_url: DOCS },
     });
   }
-  return ctx.app;
+  return ctx.principal.app;
 }
 
 /** The App's installation on an account; 404 (as GitHub) when it is not installed there. */
@@ -145,7 +137,7 @@ export const appDirectoryRoutes: Route[] = [
       const all = [...ctx.world.installations.values()]
         .filter((item) => item.account.id === org.account.id)
         .sort((a, b) => a.id - b.id);
-      const page = paginate(ctx, all, "github");
+      const page = paginate(ctx, all);
       return {
         status: 200,
         body: {

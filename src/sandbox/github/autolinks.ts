@@ -6,9 +6,9 @@ import {
   notFound,
   ok,
   type RequestContext,
-} from "../core/http-support.js";
-import type { Route } from "../core/router.js";
-import type { Autolink, Repository } from "../core/world.js";
+} from "./http.js";
+import type { Route } from "./http.js";
+import type { Autolink, Repository } from "./world/records.js";
 import { adminRepository, assertUnlocked } from "./repo-access.js";
 
 /**

@@ -1,7 +1,7 @@
-import type { RequestContext } from "../core/http-support.js";
+import type { RequestContext } from "./http.js";
 import { paginate } from "../core/pagination.js";
-import type { Route } from "../core/router.js";
-import type { Gist } from "../core/world.js";
+import type { Route } from "./http.js";
+import type { Gist } from "./world/records.js";
 import { gist } from "./shapes.js";
 
 /** The caller's gists, or every public gist for an anonymous caller (spec endpoint 4). */
@@ -38,7 +38,7 @@ export const gistRoutes: Route[] = [
       const selected = source
         .filter((item) => since === undefined || Date.parse(item.updated_at) > since)
         .sort(newestFirst);
-      const page = paginate(ctx, selected, "github");
+      const page = paginate(ctx, selected);
       return {
         status: 200,
         body: page.items.map((item) => gist(ctx.base, item)),

@@ -1,7 +1,7 @@
-import { noContent, notFound, ok } from "../core/http-support.js";
+import { noContent, notFound, ok } from "./http.js";
 import { paginate } from "../core/pagination.js";
-import type { Route } from "../core/router.js";
-import type { Invitation } from "../core/world.js";
+import type { Route } from "./http.js";
+import type { Invitation } from "./world/records.js";
 import { adminRepository, assertUnlocked } from "./repo-access.js";
 import { invitation } from "./shapes.js";
 
@@ -13,7 +13,7 @@ export const invitationRoutes: Route[] = [
     handler: (ctx) => {
       const { repo, caller } = adminRepository(ctx);
       const all = [...repo.invitations.values()].sort((a, b) => a.id - b.id);
-      const page = paginate(ctx, all, "github");
+      const page = paginate(ctx, all);
       return {
         status: 200,
         body: page.items.map((item) => invitation(ctx.base, ctx.world, repo, item, caller)),

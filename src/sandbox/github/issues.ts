@@ -7,12 +7,19 @@ import {
   ok,
   type RequestContext,
   requireCaller,
-} from "../core/http-support.js";
+} from "./http.js";
 import { paginate } from "../core/pagination.js";
 import { visibleRepository } from "./repo-access.js";
-import type { Route } from "../core/router.js";
+import type { Route } from "./http.js";
 import { simpleUser } from "./shapes.js";
-import type { Account, Issue, IssueComment, Label, Repository, World } from "../core/world.js";
+import type {
+  Account,
+  Issue,
+  IssueComment,
+  Label,
+  Repository,
+  GithubWorld,
+} from "./world/records.js";
 import { labelShape, labelsNamed } from "./labels.js";
 
 /**
@@ -119,7 +126,7 @@ function commentShape(ctx: RequestContext, value: IssueComment): Json {
   };
 }
 
-export function issuesOf(world: World, repo: Repository): Issue[] {
+export function issuesOf(world: GithubWorld, repo: Repository): Issue[] {
   let list = world.issues.get(repo.id);
   if (list === undefined) {
     list = [];
@@ -225,7 +232,7 @@ export const issueRoutes: Route[] = [
         (issue) => state === "all" || issue.state === state,
       );
       if (newestFirst) selected.reverse();
-      const page = paginate(ctx, selected, "github");
+      const page = paginate(ctx, selected);
       return {
         status: 200,
         body: page.items.map((issue) => issueShape(ctx, issue)),
@@ -300,7 +307,7 @@ export const issueRoutes: Route[] = [
     pattern: "/repos/:owner/:repo/issues/:number/comments",
     handler: (ctx) => {
       const issue = issueOf(ctx, visibleRepository(ctx));
-      const page = paginate(ctx, issue.comments, "github");
+      const page = paginate(ctx, issue.comments);
       return {
         status: 200,
         body: page.items.map((comment) => commentShape(ctx, comment)),

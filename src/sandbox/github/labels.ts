@@ -1,13 +1,7 @@
-import {
-  type FieldError,
-  noContent,
-  notFound,
-  ok,
-  type RequestContext,
-} from "../core/http-support.js";
+import { type FieldError, noContent, notFound, ok, type RequestContext } from "./http.js";
 import { paginate } from "../core/pagination.js";
-import type { Route } from "../core/router.js";
-import type { Label, Repository, World } from "../core/world.js";
+import type { Route } from "./http.js";
+import type { Label, Repository, GithubWorld } from "./world/records.js";
 import { assertUnlocked, visibleRepository, writableRepository } from "./repo-access.js";
 
 /**
@@ -78,7 +72,7 @@ export function findLabel(repo: Repository, name: string): Label | undefined {
 }
 
 /** Adds a label to the repository with the next id. */
-export function addLabel(world: World, repo: Repository, fields: Omit<Label, "id">): Label {
+export function addLabel(world: GithubWorld, repo: Repository, fields: Omit<Label, "id">): Label {
   const label: Label = { id: world.nextId.label++, ...fields };
   repo.labels.set(label.id, label);
   return label;
@@ -88,7 +82,11 @@ export function addLabel(world: World, repo: Repository, fields: Omit<Label, "id
  * The labels an issue is given by name: existing ones in any case, and new ones made on the way
  * with GitHub's default colour (github/docs#35718: adding a label that does not exist creates it).
  */
-export function labelsNamed(world: World, repo: Repository, names: readonly string[]): Label[] {
+export function labelsNamed(
+  world: GithubWorld,
+  repo: Repository,
+  names: readonly string[],
+): Label[] {
   const labels: Label[] = [];
   for (const name of names) {
     const label =
@@ -157,7 +155,7 @@ export const labelRoutes: Route[] = [
     pattern: "/repos/:owner/:repo/labels",
     handler: (ctx) => {
       const repo = visibleRepository(ctx);
-      const page = paginate(ctx, [...repo.labels.values()], "github");
+      const page = paginate(ctx, [...repo.labels.values()]);
       return {
         status: 200,
         body: page.items.map((label) => labelShape(ctx.base, repo, label)),

@@ -1,7 +1,7 @@
-import { idParam, notFound, ok, type RequestContext, requireCaller } from "../core/http-support.js";
+import { idParam, notFound, ok, type RequestContext, requireCaller } from "./http.js";
 import { paginate } from "../core/pagination.js";
-import type { Route } from "../core/router.js";
-import type { Migration } from "../core/world.js";
+import type { Route } from "./http.js";
+import type { Migration } from "./world/records.js";
 import { migration, minimalRepository } from "./shapes.js";
 
 /** User and organization migrations and their repositories (spec endpoints 6 and 7). */
@@ -32,7 +32,7 @@ function excluded(ctx: RequestContext): Set<string> {
 }
 
 function migrationRepositories(ctx: RequestContext, value: Migration) {
-  const page = paginate(ctx, value.repositories, "github");
+  const page = paginate(ctx, value.repositories);
   return {
     status: 200,
     body: page.items.map((repo) => minimalRepository(ctx.base, ctx.world, repo, ctx.caller)),

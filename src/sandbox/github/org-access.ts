@@ -1,5 +1,5 @@
-import { notFound, type RequestContext, requireCaller } from "../core/http-support.js";
-import type { Organization } from "../core/world.js";
+import { notFound, type RequestContext, requireCaller } from "./http.js";
+import type { Organization } from "./world/records.js";
 
 /**
  * The organization named by the path, for its members and owners, and for an installation on it

@@ -1,7 +1,7 @@
-import type { OrganizationSettings } from "../core/actions.js";
-import { isoTime, notFound, ok, type RequestContext } from "../core/http-support.js";
-import type { Route } from "../core/router.js";
-import type { RepoPermission } from "../core/world.js";
+import type { OrganizationSettings } from "./actions/records.js";
+import { isoTime, notFound, ok, type RequestContext } from "./http.js";
+import type { Route } from "./http.js";
+import type { RepoPermission } from "./world/records.js";
 import { administeredOrganization } from "./org-access.js";
 import { organizationFull } from "./shapes.js";
 

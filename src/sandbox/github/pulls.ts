@@ -8,10 +8,10 @@ import {
   ok,
   type RequestContext,
   requireCaller,
-} from "../core/http-support.js";
+} from "./http.js";
 import { paginate } from "../core/pagination.js";
 import { visibleRepository } from "./repo-access.js";
-import type { Route } from "../core/router.js";
+import type { Route } from "./http.js";
 import {
   association,
   bodyField,
@@ -23,7 +23,7 @@ import {
   titleField,
 } from "./issues.js";
 import { repository, simpleUser } from "./shapes.js";
-import type { PullRequest, Repository } from "../core/world.js";
+import type { PullRequest, Repository } from "./world/records.js";
 
 /**
  * Pull requests, in GitHub's shapes, as far as a workflow needs them: open one between two branches
@@ -241,7 +241,7 @@ export const pullRoutes: Route[] = [
         // Observed on GitHub's commit-addressed endpoints for an unknown commit (yegor256/rultor#1344).
         throw githubError(422, `No commit found for SHA: ${sha}`);
       }
-      const page = paginate(ctx, found, "github");
+      const page = paginate(ctx, found);
       return {
         status: 200,
         body: page.items.map((pull) => pullShape(ctx, pull, false)),

@@ -1,5 +1,5 @@
-import { forbidden, notFound, type RequestContext, requireCaller } from "../core/http-support.js";
-import type { Account, Repository } from "../core/world.js";
+import { forbidden, notFound, type RequestContext, requireCaller } from "./http.js";
+import type { Account, Repository } from "./world/records.js";
 
 /** The repository named by the path, if the caller may see it; GitHub hides the rest with a 404. */
 export function visibleRepository(ctx: RequestContext): Repository {

@@ -1,21 +1,14 @@
-import {
-  forbidden,
-  notFound,
-  ok,
-  type Reply,
-  type RequestContext,
-  requireCaller,
-} from "../core/http-support.js";
+import { forbidden, notFound, ok, type Reply, type RequestContext, requireCaller } from "./http.js";
 import { paginate } from "../core/pagination.js";
 import { branchOf, visibleRepository } from "./repo-access.js";
-import type { Route } from "../core/router.js";
+import type { Route } from "./http.js";
 import { branch, fullRepository, minimalRepository, repository } from "./shapes.js";
 import {
   authenticatedRepositories,
   installationRepositories,
   publicRepositories,
 } from "./user-repos.js";
-import type { Repository } from "../core/world.js";
+import type { Repository } from "./world/records.js";
 
 /** The answer of a repository listing: one page of `repos`, each in the listing's shape. */
 function listed(
@@ -23,7 +16,7 @@ function listed(
   repos: readonly Repository[],
   shape: typeof minimalRepository,
 ): Reply {
-  const page = paginate(ctx, repos, "github");
+  const page = paginate(ctx, repos);
   return {
     status: 200,
     body: page.items.map((repo) => shape(ctx.base, ctx.world, repo, ctx.caller)),
@@ -71,7 +64,7 @@ function installationListing(ctx: RequestContext): Reply {
   const installation = requireCaller(ctx).installation;
   if (installation === undefined) throw forbidden(INSTALLATION_ONLY);
   const all = installationRepositories(ctx.world, installation);
-  const page = paginate(ctx, all, "github");
+  const page = paginate(ctx, all);
   return {
     status: 200,
     body: {
@@ -88,6 +81,11 @@ export const repositoryRoutes: Route[] = [
     method: "GET",
     pattern: "/repos/:owner/:repo",
     handler: (ctx) => ok(fullRepository(ctx.base, ctx.world, visibleRepository(ctx), ctx.caller)),
+    // GitHub answers a repository with `Last-Modified`, its `updated_at` (github/http.ts).
+    lastModified: (body) => {
+      const updated = (body as { updated_at?: unknown } | undefined)?.updated_at;
+      return typeof updated === "string" ? new Date(updated).toUTCString() : undefined;
+    },
   },
   {
     method: "GET",
@@ -95,7 +93,7 @@ export const repositoryRoutes: Route[] = [
     handler: (ctx) => {
       const repo = visibleRepository(ctx);
       const names = [...repo.branches.keys()].sort();
-      const page = paginate(ctx, names, "github");
+      const page = paginate(ctx, names);
       return {
         status: 200,
         body: page.items.map((name) => branch(ctx.base, repo, name)),

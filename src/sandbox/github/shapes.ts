@@ -12,8 +12,8 @@ import {
   type Repository,
   type Role,
   type Team,
-  type World,
-} from "../core/world.js";
+  type GithubWorld,
+} from "./world/records.js";
 
 /**
  * The response shapes of the spec, built from world objects. Every URL is absolute and starts with
@@ -170,7 +170,7 @@ function repositoryUrls(base: string, repo: Repository): Json {
   };
 }
 
-function permissions(world: World, repo: Repository, caller: Account | null): Json {
+function permissions(world: GithubWorld, repo: Repository, caller: Account | null): Json {
   return {
     admin: world.can(repo, caller, "admin"),
     maintain: world.can(repo, caller, "maintain"),
@@ -182,7 +182,7 @@ function permissions(world: World, repo: Repository, caller: Account | null): Js
 
 export function minimalRepository(
   base: string,
-  world: World,
+  world: GithubWorld,
   repo: Repository,
   caller: Account | null,
 ): Json {
@@ -210,7 +210,7 @@ export function minimalRepository(
 /** The full Repository (`GET /repos/…` and the one embedded in a Migration). */
 export function repository(
   base: string,
-  world: World,
+  world: GithubWorld,
   repo: Repository,
   caller: Account | null,
 ): Json {
@@ -277,7 +277,7 @@ function securityAndAnalysis(repo: Repository): Json {
  */
 export function fullRepository(
   base: string,
-  world: World,
+  world: GithubWorld,
   repo: Repository,
   caller: Account | null,
 ): Json {
@@ -349,7 +349,7 @@ export function branchWithProtection(base: string, repo: Repository, name: strin
 
 export function invitation(
   base: string,
-  world: World,
+  world: GithubWorld,
   repo: Repository,
   value: Invitation,
   caller: Account | null,
@@ -421,7 +421,7 @@ const DEFAULT_PERMISSION: Record<string, string> = {
  */
 export function organizationFull(
   base: string,
-  world: World,
+  world: GithubWorld,
   org: Organization,
   caller: Account | null,
 ): Json {
@@ -559,7 +559,7 @@ export function migrationUrl(base: string, value: Migration): string {
 
 export function migration(
   base: string,
-  world: World,
+  world: GithubWorld,
   value: Migration,
   caller: Account,
   { withRepositories }: { withRepositories: boolean },

@@ -1,4 +1,4 @@
-import type { Account, World } from "../core/world.js";
+import type { Account, GithubWorld } from "./world/records.js";
 import { simpleUser } from "./shapes.js";
 
 type Json = Record<string, unknown>;
@@ -29,7 +29,7 @@ export function seesPrivateProfile(account: Account): boolean {
  */
 export function userProfile(
   base: string,
-  world: World,
+  world: GithubWorld,
   account: Account,
   visible: "public" | "private",
 ): Json {

@@ -3,8 +3,8 @@ import {
   type Account,
   type Installation,
   type Repository,
-  type World,
-} from "../core/world.js";
+  type GithubWorld,
+} from "./world/records.js";
 
 /**
  * Which repositories GitHub's listings of a user's repositories hold, as their descriptions in
@@ -62,7 +62,7 @@ function byFullName(a: Repository, b: Repository): number {
  * nothing), of the visibility asked for, in full-name order.
  */
 function affiliatedRepositories(
-  world: World,
+  world: GithubWorld,
   user: Account,
   affiliation: readonly string[],
   visibility: Visibility,
@@ -80,7 +80,7 @@ function affiliatedRepositories(
  * does not document its answer to one.
  */
 export function publicRepositories(
-  world: World,
+  world: GithubWorld,
   account: Account,
   type: string | null,
 ): Repository[] {
@@ -104,7 +104,7 @@ export interface AuthenticatedQuery {
  * the parameter's description).
  */
 export function authenticatedRepositories(
-  world: World,
+  world: GithubWorld,
   caller: Account,
   query: AuthenticatedQuery,
 ): Repository[] | undefined {
@@ -121,7 +121,10 @@ export function authenticatedRepositories(
 }
 
 /** `GET /installation/repositories`: the repositories of the installation's account it covers. */
-export function installationRepositories(world: World, installation: Installation): Repository[] {
+export function installationRepositories(
+  world: GithubWorld,
+  installation: Installation,
+): Repository[] {
   const owned = world.repositoriesByOwner.get(installation.account.login.toLowerCase()) ?? [];
   return owned.filter((repo) => covers(installation, repo));
 }

@@ -4,8 +4,8 @@ import {
   type PropertySeed,
   type RepositorySeed,
   repositorySeed,
-  type WorldSeed,
-} from "./schema.js";
+} from "../github/legacy/schema.js";
+import type { WorldSeed } from "./schema.js";
 
 export const GENERATED_HOOK_URLS = [
   { url: "https://ci.acme.example/hooks/forge", events: ["push"] },

@@ -1,4 +1,4 @@
-import type { Organization, RepoPermission, Role } from "../../core/world.js";
+import type { Organization, RepoPermission, Role } from "../world/records.js";
 
 const PERMISSIONS: readonly RepoPermission[] = ["pull", "triage", "push", "maintain", "admin"];
 

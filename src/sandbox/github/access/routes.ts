@@ -6,9 +6,9 @@ import {
   ok,
   type RequestContext,
   requireCaller,
-} from "../../core/http-support.js";
+} from "../http.js";
 import { pageReply } from "../../core/pagination.js";
-import type { Route } from "../../core/router.js";
+import type { Route } from "../http.js";
 import {
   type Account,
   higherRole,
@@ -21,7 +21,7 @@ import {
   roleName,
   ROLE_NAMES,
   type Team,
-} from "../../core/world.js";
+} from "../world/records.js";
 import { administeredOrganization, memberOrganization } from "../org-access.js";
 import { adminRepository, assertUnlocked, visibleRepository } from "../repo-access.js";
 import { invitation, minimalRepository, simpleUser, team } from "../shapes.js";

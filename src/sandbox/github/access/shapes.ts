@@ -6,7 +6,7 @@ import {
   type Role,
   roleName,
   type Team,
-} from "../../core/world.js";
+} from "../world/records.js";
 import { simpleUser, teamSimple } from "../shapes.js";
 
 type Json = Record<string, unknown>;

@@ -1,6 +1,6 @@
-import type { ActionsPolicy } from "../../core/actions.js";
-import { githubError, noContent, ok, type RequestContext } from "../../core/http-support.js";
-import type { Route } from "../../core/router.js";
+import type { ActionsPolicy } from "./records.js";
+import { githubError, noContent, ok, type RequestContext } from "../http.js";
+import type { Route } from "../http.js";
 import { repository } from "../shapes.js";
 import { administeredOrganization } from "../org-access.js";
 import { adminRepository, assertUnlocked } from "../repo-access.js";

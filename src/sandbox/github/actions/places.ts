@@ -1,7 +1,7 @@
-import type { ActionsStore } from "../../core/actions.js";
-import { notFound, type Reply, type RequestContext } from "../../core/http-support.js";
+import type { ActionsStore } from "./records.js";
+import { notFound, type Reply, type RequestContext } from "../http.js";
 import { paginate } from "../../core/pagination.js";
-import type { Account, Organization, Repository, World } from "../../core/world.js";
+import type { Account, Organization, Repository, GithubWorld } from "../world/records.js";
 import { administeredOrganization } from "../org-access.js";
 import { adminRepository } from "../repo-access.js";
 
@@ -101,13 +101,13 @@ export function selectedRepositories(
 export function repositoryPage(
   ctx: RequestContext,
   ids: Iterable<number>,
-  shape: (base: string, world: World, repo: Repository, caller: Account | null) => unknown,
+  shape: (base: string, world: GithubWorld, repo: Repository, caller: Account | null) => unknown,
 ): Reply {
   const repos = [...ids]
     .map((id) => ctx.world.repositoriesById.get(id))
     .filter((repo) => repo !== undefined)
     .sort((a, b) => a.id - b.id);
-  const page = paginate(ctx, repos, "github");
+  const page = paginate(ctx, repos);
   return {
     status: 200,
     body: {

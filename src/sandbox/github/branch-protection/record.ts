@@ -7,8 +7,8 @@ import type {
   Protection,
   Repository,
   Team,
-  World,
-} from "../../core/world.js";
+  GithubWorld,
+} from "../world/records.js";
 
 /**
  * Branch protection: the PUT body's checks and rules (spec endpoint 1), turning it into the stored
@@ -67,7 +67,7 @@ function countPrincipals(lists: PrincipalLists | undefined | null): number {
 
 /** Resolves logins and slugs to world objects, collecting one error per unknown name. */
 function resolvePrincipals(
-  world: World,
+  world: GithubWorld,
   repo: Repository,
   lists: PrincipalLists,
   field: string,
@@ -95,7 +95,7 @@ function resolvePrincipals(
 }
 
 function resolveChecks(
-  world: World,
+  world: GithubWorld,
   repo: Repository,
   input: NonNullable<ProtectionBody["required_status_checks"]>,
   errors: string[],
@@ -129,7 +129,7 @@ export type ProtectionResult = { protection: Protection } | { errors: string[] }
  * result only when there are no errors.
  */
 export function protectionFromBody(
-  world: World,
+  world: GithubWorld,
   repo: Repository,
   raw: Record<string, unknown>,
   requiredSignatures: boolean,

@@ -1,5 +1,5 @@
-import { noContent, notFound, ok } from "../../core/http-support.js";
-import type { Route } from "../../core/router.js";
+import { noContent, notFound, ok } from "../http.js";
+import type { Route } from "../http.js";
 import { adminRepository, assertUnlocked, branchOf } from "../repo-access.js";
 import {
   isWildcardBranch,

@@ -1,6 +1,11 @@
-import { emptyStore } from "../../core/actions.js";
-import { githubError, type HttpError, isoTime } from "../../core/http-support.js";
-import type { Environment, EnvironmentReviewer, Repository, World } from "../../core/world.js";
+import { emptyStore } from "../actions/records.js";
+import { githubError, type HttpError, isoTime } from "../http.js";
+import type {
+  Environment,
+  EnvironmentReviewer,
+  Repository,
+  GithubWorld,
+} from "../world/records.js";
 
 /**
  * Deployment environments as GitHub keeps them, and the rules of `PUT …/environments/{name}` a
@@ -37,7 +42,7 @@ const NEW_ENVIRONMENT: EnvironmentFields = {
   branchPolicy: null,
 };
 
-function reviewerOf(world: World, repo: Repository, item: { type?: string; id?: number }) {
+function reviewerOf(world: GithubWorld, repo: Repository, item: { type?: string; id?: number }) {
   if (item.type === "Team") {
     const team = [...(repo.org?.teams.values() ?? [])].find(
       (candidate) => candidate.id === item.id,
@@ -64,7 +69,7 @@ function reviewerOf(world: World, repo: Repository, item: { type?: string; id?: 
  * none and a `null` branch policy lets every branch deploy. Throws the 422 GitHub answers.
  */
 export function environmentAfter(
-  world: World,
+  world: GithubWorld,
   repo: Repository,
   current: EnvironmentFields | undefined,
   body: EnvironmentBody,
@@ -126,7 +131,7 @@ function sameReviewer(a: EnvironmentReviewer, b: EnvironmentReviewer): boolean {
 
 /** Stores a PUT's result: a new environment, or the existing one changed. */
 export function storeEnvironment(
-  world: World,
+  world: GithubWorld,
   repo: Repository,
   name: string,
   fields: EnvironmentFields,

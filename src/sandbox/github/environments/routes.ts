@@ -1,14 +1,7 @@
-import {
-  idParam,
-  noContent,
-  notFound,
-  ok,
-  type Reply,
-  type RequestContext,
-} from "../../core/http-support.js";
+import { idParam, noContent, notFound, ok, type Reply, type RequestContext } from "../http.js";
 import { paginate } from "../../core/pagination.js";
-import type { Route } from "../../core/router.js";
-import type { BranchPolicy, Environment, Repository } from "../../core/world.js";
+import type { Route } from "../http.js";
+import type { BranchPolicy, Environment, Repository } from "../world/records.js";
 import { adminRepository, assertUnlocked, visibleRepository } from "../repo-access.js";
 import { simpleUser, team } from "../shapes.js";
 import {
@@ -147,7 +140,7 @@ export const environmentRoutes: Route[] = [
     handler: (ctx) => {
       const repo = visibleRepository(ctx);
       const all = [...repo.environments.values()];
-      const page = paginate(ctx, all, "github");
+      const page = paginate(ctx, all);
       return {
         status: 200,
         body: {
@@ -201,7 +194,7 @@ export const environmentRoutes: Route[] = [
     handler: (ctx) => {
       const env = customEnvironment(ctx, visibleRepository(ctx));
       const all = [...env.policies.values()];
-      const page = paginate(ctx, all, "github");
+      const page = paginate(ctx, all);
       return {
         status: 200,
         body: { total_count: all.length, branch_policies: page.items.map(policyShape) },

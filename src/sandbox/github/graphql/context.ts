@@ -1,9 +1,9 @@
-import type { AppPermissionLevel, Account, Repository, World } from "../../core/world.js";
+import type { AppPermissionLevel, Account, Repository, GithubWorld } from "../world/records.js";
 import { forbidden } from "./errors.js";
 
 /** What every resolver of one GraphQL request sees. */
 export interface GraphqlContext {
-  world: World;
+  world: GithubWorld;
   caller: Account | null;
   /** The sandbox's own address, for `url` fields. */
   base: string;

@@ -9,7 +9,7 @@ import {
   parse,
   validate,
 } from "graphql";
-import type { Account, World } from "../../core/world.js";
+import type { Account, GithubWorld } from "../world/records.js";
 import type { RateStatus } from "../../core/rate-limits.js";
 import { analyse, nodeLimitMessage } from "./analysis.js";
 import type { GraphqlContext } from "./context.js";
@@ -35,7 +35,7 @@ export interface GraphqlBudget {
 }
 
 export interface GraphqlRequest {
-  world: World;
+  world: GithubWorld;
   caller: Account | null;
   base: string;
   body: Record<string, unknown>;

@@ -1,4 +1,4 @@
-import type { Route } from "../../core/router.js";
+import type { Route } from "../http.js";
 import { runGraphql } from "./executor.js";
 
 /**

@@ -3,7 +3,7 @@ import type {
   PropertyDefinition,
   PropertyValue,
   Repository,
-} from "../../core/world.js";
+} from "../world/records.js";
 
 /**
  * Custom properties of an organization's repositories: the rules a definition and a value must

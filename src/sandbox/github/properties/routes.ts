@@ -5,24 +5,17 @@ import {
   repositoryValues,
   setValues,
 } from "./definitions.js";
-import {
-  forbidden,
-  noContent,
-  notFound,
-  ok,
-  type RequestContext,
-  requireCaller,
-} from "../../core/http-support.js";
+import { forbidden, noContent, notFound, ok, type RequestContext, requireCaller } from "../http.js";
 import { memberOrganization } from "../org-access.js";
 import { paginate } from "../../core/pagination.js";
 import { adminRepository, visibleRepository } from "../repo-access.js";
-import type { Route } from "../../core/router.js";
+import type { Route } from "../http.js";
 import type {
   Organization,
   PropertyDefinition,
   PropertyValue,
   Repository,
-} from "../../core/world.js";
+} from "../world/records.js";
 
 /**
  * Custom properties of an organization's repositories: the definitions (`/orgs/{org}/properties/
@@ -218,7 +211,7 @@ export const propertyRoutes: Route[] = [
       if (ctx.query.has("repository_query")) {
         throw ctx.invalid(["repository_query is not supported by the sandbox"], "CustomProperty");
       }
-      const page = paginate(ctx, visibleRepositories(ctx, org), "github");
+      const page = paginate(ctx, visibleRepositories(ctx, org));
       return {
         status: 200,
         body: page.items.map((repo) => ({

@@ -5,7 +5,7 @@ import type {
   PropertySpec,
   Repository,
   Ruleset,
-} from "../../core/world.js";
+} from "../world/records.js";
 import { repositoryValues } from "../properties/definitions.js";
 
 /**

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DOCS, HttpError } from "../../core/http-support.js";
+import { DOCS, HttpError } from "../http.js";
 import type {
   ActorType,
   BypassActor,
@@ -12,8 +12,8 @@ import type {
   Ruleset,
   RulesetSource,
   Target,
-  World,
-} from "../../core/world.js";
+  GithubWorld,
+} from "../world/records.js";
 
 /**
  * Repository and organization rulesets: the POST/PUT bodies of `/repos/{owner}/{repo}/rulesets` and
@@ -243,13 +243,13 @@ function ownerOf(source: RulesetSource): Owner {
     : { org: source.org, repo: null };
 }
 
-function findRepositoryById(world: World, id: number): Repository | undefined {
+function findRepositoryById(world: GithubWorld, id: number): Repository | undefined {
   for (const repo of world.repositories.values()) if (repo.id === id) return repo;
   return undefined;
 }
 
 function checkActors(
-  world: World,
+  world: GithubWorld,
   source: RulesetSource,
   target: Target,
   actors: BypassActor[],
@@ -300,7 +300,11 @@ function checkActors(
   }
 }
 
-function actorExists(world: World, owner: Owner, actor: z.infer<typeof actorParameter>): boolean {
+function actorExists(
+  world: GithubWorld,
+  owner: Owner,
+  actor: z.infer<typeof actorParameter>,
+): boolean {
   switch (actor.type) {
     case "User":
       return world.accountsById.get(actor.id)?.type === "User";
@@ -319,7 +323,7 @@ function actorExists(world: World, owner: Owner, actor: z.infer<typeof actorPara
 
 /** Rule-specific checks GitHub makes beyond its schema, and the defaults it fills in. */
 function checkRule(
-  world: World,
+  world: GithubWorld,
   owner: Owner,
   type: string,
   parameters: Record<string, unknown>,
@@ -403,7 +407,7 @@ function checkRule(
 }
 
 function parseRules(
-  world: World,
+  world: GithubWorld,
   owner: Owner,
   target: Target,
   raw: unknown[],
@@ -502,7 +506,7 @@ export type RulesetResult =
  * sent keep their values), and builds the record it would store; nothing is changed here.
  */
 export function rulesetFromBody(
-  world: World,
+  world: GithubWorld,
   source: RulesetSource,
   raw: Record<string, unknown>,
   current?: Ruleset,

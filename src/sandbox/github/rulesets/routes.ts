@@ -6,15 +6,15 @@ import {
   ok,
   type Reply,
   type RequestContext,
-} from "../../core/http-support.js";
+} from "../http.js";
 import { administeredOrganization } from "../org-access.js";
 import { paginate } from "../../core/pagination.js";
 import { adminRepository, assertUnlocked, visibleRepository } from "../repo-access.js";
-import type { Route } from "../../core/router.js";
+import type { Route } from "../http.js";
 import { branchRules, rulesetsOf } from "./match.js";
 import { rulesetShape, rulesetSummary } from "./shapes.js";
 import { rulesetFromBody, rulesetRefused } from "./model.js";
-import type { Repository, Ruleset, RulesetSource } from "../../core/world.js";
+import type { Repository, Ruleset, RulesetSource } from "../world/records.js";
 
 /**
  * Repository and organization rulesets (list, read, create, update, delete) and the rules that apply
@@ -36,7 +36,7 @@ function targetFilter(ctx: RequestContext): (ruleset: Ruleset) => boolean {
 }
 
 function listed(ctx: RequestContext, rulesets: Ruleset[]): Reply {
-  const page = paginate(ctx, rulesets.filter(targetFilter(ctx)), "github");
+  const page = paginate(ctx, rulesets.filter(targetFilter(ctx)));
   return {
     status: 200,
     body: page.items.map((ruleset) => rulesetSummary(ctx.base, ruleset)),
@@ -139,7 +139,7 @@ export const rulesetRoutes: Route[] = [
     handler: (ctx) => {
       // The branch need not exist: the rules that would apply to that name are returned.
       const repo = visibleRepository(ctx);
-      const page = paginate(ctx, branchRules(repo, ctx.params.branch ?? ""), "github");
+      const page = paginate(ctx, branchRules(repo, ctx.params.branch ?? ""));
       return { status: 200, body: page.items, headers: page.headers };
     },
   },

@@ -1,12 +1,12 @@
-import { defaultPolicy, emptyStore } from "../../core/actions.js";
-import { HttpError, isoTime, type RequestContext } from "../../core/http-support.js";
+import { defaultPolicy, emptyStore } from "../actions/records.js";
+import { HttpError, isoTime, type RequestContext } from "../http.js";
 import {
   type Account,
   emptyRecords,
   type Organization,
   type Repository,
   SECURITY_FEATURES,
-} from "../../core/world.js";
+} from "../world/records.js";
 import { addLabel, DEFAULT_LABELS } from "../labels.js";
 import { editRepository } from "./edit.js";
 import { nameTaken, refusedName } from "./names.js";

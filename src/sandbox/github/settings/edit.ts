@@ -1,11 +1,11 @@
-import { isoTime, type RequestContext } from "../../core/http-support.js";
+import { isoTime, type RequestContext } from "../http.js";
 import {
   type BypassReviewer,
   type Repository,
   type RepositorySettings,
   SECURITY_FEATURES,
-  type World,
-} from "../../core/world.js";
+  type GithubWorld,
+} from "../world/records.js";
 import { nameTaken, refusedName } from "./names.js";
 
 /**
@@ -163,7 +163,7 @@ function applySecurity(repo: Repository, security: Security): void {
 }
 
 /** Applies a checked body; a repository made private loses private vulnerability reporting. */
-function applyBody(world: World, repo: Repository, body: Body, now: number): void {
+function applyBody(world: GithubWorld, repo: Repository, body: Body, now: number): void {
   if (typeof body.description === "string")
     repo.description = body.description === "" ? null : body.description;
   if (typeof body.homepage === "string")

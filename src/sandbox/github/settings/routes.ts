@@ -8,10 +8,10 @@ import {
   type Reply,
   type RequestContext,
   requireCaller,
-} from "../../core/http-support.js";
+} from "../http.js";
 import { documentationUrl } from "../../core/request-rules.js";
-import type { Route } from "../../core/router.js";
-import type { Repository } from "../../core/world.js";
+import type { Route } from "../http.js";
+import type { Repository } from "../world/records.js";
 import { adminRepository, assertUnlocked, branchOf } from "../repo-access.js";
 import { branchWithProtection, fullRepository } from "../shapes.js";
 import { createRepository } from "./create.js";

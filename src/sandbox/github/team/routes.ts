@@ -6,10 +6,10 @@ import {
   ok,
   type RequestContext,
   requireCaller,
-} from "../../core/http-support.js";
+} from "../http.js";
 import { pageReply } from "../../core/pagination.js";
-import type { Route } from "../../core/router.js";
-import type { Account, Organization, Team, TeamRole } from "../../core/world.js";
+import type { Route } from "../http.js";
+import type { Account, Organization, Team, TeamRole } from "../world/records.js";
 import { memberOrganization } from "../org-access.js";
 import { team } from "../shapes.js";
 import { membership, reportedTeamRole, teamFull, teamMember } from "./shapes.js";

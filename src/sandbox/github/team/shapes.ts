@@ -1,10 +1,10 @@
-import type { Account, Organization, Team, TeamRole, World } from "../../core/world.js";
+import type { Account, Organization, Team, TeamRole, GithubWorld } from "../world/records.js";
 import { simpleUser, team } from "../shapes.js";
 
 type Json = Record<string, unknown>;
 
 /** Team Organization: the organization as a Full Team names it. */
-function teamOrganization(base: string, org: Organization, world: World): Json {
+function teamOrganization(base: string, org: Organization, world: GithubWorld): Json {
   const { account } = org;
   const url = `${base}/orgs/${account.login}`;
   const repos = world.repositoriesByOwner.get(account.login.toLowerCase()) ?? [];
@@ -37,7 +37,7 @@ function teamOrganization(base: string, org: Organization, world: World): Json {
 }
 
 /** Full Team: a team with its counts and organization (`GET`, `POST`, `PATCH` of a team). */
-export function teamFull(base: string, world: World, value: Team): Json {
+export function teamFull(base: string, world: GithubWorld, value: Team): Json {
   const repos = world.repositoriesByOwner.get(value.org.account.login.toLowerCase()) ?? [];
   return {
     ...team(base, value),

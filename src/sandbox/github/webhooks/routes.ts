@@ -1,19 +1,12 @@
 import { DEFAULT_CONTENT_TYPE, configShape, mergeConfig } from "./config.js";
 import { overlappingHook } from "./overlap.js";
-import {
-  hookNotFound,
-  idParam,
-  isoTime,
-  noContent,
-  ok,
-  type RequestContext,
-} from "../../core/http-support.js";
+import { hookNotFound, idParam, isoTime, noContent, ok, type RequestContext } from "../http.js";
 import { paginate } from "../../core/pagination.js";
 import { administeredOrganization } from "../org-access.js";
 import { adminRepository, assertUnlocked } from "../repo-access.js";
-import type { Route } from "../../core/router.js";
+import type { Route } from "../http.js";
 import { hook, organizationHook } from "../shapes.js";
-import type { Hook } from "../../core/world.js";
+import type { Hook } from "../world/records.js";
 
 /**
  * Webhooks of repositories and of organizations: list, read, create, edit (spec endpoint 2 for a
@@ -136,7 +129,7 @@ function routesFor(
       pattern: `${prefix}/hooks`,
       handler: (ctx) => {
         const owner = find(ctx);
-        const page = paginate(ctx, [...owner.hooks.values()], "github");
+        const page = paginate(ctx, [...owner.hooks.values()]);
         return { status: 200, body: page.items.map(owner.shape), headers: page.headers };
       },
     },

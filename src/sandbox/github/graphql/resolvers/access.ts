@@ -4,7 +4,7 @@ import {
   type Role,
   roleLevel,
   roleName,
-} from "../../../core/world.js";
+} from "../../world/records.js";
 import { connection, type PageArgs } from "../connection.js";
 import { type GraphqlContext, fullName } from "../context.js";
 import { forbidden } from "../errors.js";

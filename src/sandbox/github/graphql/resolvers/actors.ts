@@ -1,4 +1,4 @@
-import type { Account, App, Team } from "../../../core/world.js";
+import type { Account, App, Team } from "../../world/records.js";
 import type { GraphqlContext } from "../context.js";
 import { nodeId } from "../ids.js";
 

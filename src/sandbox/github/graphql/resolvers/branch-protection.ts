@@ -1,4 +1,4 @@
-import type { Branch, Principals, Protection, Repository } from "../../../core/world.js";
+import type { Branch, Principals, Protection, Repository } from "../../world/records.js";
 import { connection, type PageArgs } from "../connection.js";
 import { type GraphqlContext, requireAppPermission } from "../context.js";
 import { forbidden } from "../errors.js";

@@ -1,4 +1,4 @@
-import type { Label, Repository } from "../../../core/world.js";
+import type { Label, Repository } from "../../world/records.js";
 import type { GraphqlContext } from "../context.js";
 import { connection, type PageArgs } from "../connection.js";
 import { nodeId } from "../ids.js";

@@ -1,4 +1,4 @@
-import type { Repository } from "../../../core/world.js";
+import type { Repository } from "../../world/records.js";
 import { type GraphqlContext, fullName } from "../context.js";
 import { notFoundRepository } from "../errors.js";
 import { nodeId } from "../ids.js";

@@ -1,4 +1,4 @@
-import type { BypassActor, Conditions, Repository, Rule, Ruleset } from "../../../core/world.js";
+import type { BypassActor, Conditions, Repository, Rule, Ruleset } from "../../world/records.js";
 import { rulesetsOf } from "../../rulesets/match.js";
 import { REPOSITORY_ROLES } from "../../rulesets/model.js";
 import { canEdit } from "../../rulesets/shapes.js";

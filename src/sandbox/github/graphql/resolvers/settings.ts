@@ -1,4 +1,4 @@
-import type { Repository } from "../../../core/world.js";
+import type { Repository } from "../../world/records.js";
 import { connection, type PageArgs } from "../connection.js";
 import type { GraphqlContext } from "../context.js";
 import { nodeId } from "../ids.js";

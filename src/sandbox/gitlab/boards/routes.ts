@@ -3,31 +3,23 @@ import {
   gitlabError,
   gitlabForbidden,
   gitlabNotFound,
+  gitlabPage,
   idParam,
   ok,
+  parameters,
   type RequestContext,
-  requireCaller,
-} from "../core/http-support.js";
-import { paginate } from "../core/pagination.js";
-import type { Route } from "../core/router.js";
-import { parameters } from "./parameters.js";
-import { board, project } from "./shapes.js";
-import type { Board, Project } from "../core/world.js";
+  type Route,
+} from "../http.js";
+import { visibleProject } from "../world/access.js";
+import type { Project } from "../world/records.js";
+import { type Board, boardIds, boardsOf } from "./records.js";
+import { board } from "./shapes.js";
 
-/** Projects and their issue boards (spec endpoint 9), in GitLab v4's shapes. */
-
-function visibleProject(ctx: RequestContext): Project {
-  const caller = requireCaller(ctx, "gitlab");
-  const found = ctx.world.project(ctx.params.id ?? "");
-  if (!found || !ctx.world.hasRole(found.group, caller, "guest")) {
-    throw gitlabNotFound("Project Not Found");
-  }
-  return found;
-}
+/** Projects' issue boards (spec endpoint 9), in GitLab v4's shapes. */
 
 function boardOf(ctx: RequestContext, owner: Project): Board {
   const id = idParam(ctx.params.board);
-  const found = id === undefined ? undefined : owner.boards.get(id);
+  const found = id === undefined ? undefined : boardsOf(owner).get(id);
   if (!found) throw gitlabNotFound("Board Not Found");
   return found;
 }
@@ -35,16 +27,11 @@ function boardOf(ctx: RequestContext, owner: Project): Board {
 export const boardRoutes: Route[] = [
   {
     method: "GET",
-    pattern: "/api/v4/projects/:id",
-    handler: (ctx) => ok(project(ctx.base, visibleProject(ctx))),
-  },
-  {
-    method: "GET",
     pattern: "/api/v4/projects/:id/boards",
     handler: (ctx) => {
       const found = visibleProject(ctx);
-      const boards = [...found.boards.values()].sort((a, b) => a.id - b.id);
-      const page = paginate(ctx, boards, "gitlab");
+      const boards = [...boardsOf(found).values()].sort((a, b) => a.id - b.id);
+      const page = gitlabPage(ctx, boards);
       return {
         status: 200,
         body: page.items.map((item) => board(ctx.base, item)),
@@ -69,13 +56,13 @@ export const boardRoutes: Route[] = [
         throw gitlabBadParameter("name is invalid");
       }
       const created: Board = {
-        id: ctx.world.nextId.board++,
+        id: boardIds(ctx.world).next++,
         name,
         hide_backlog_list: false,
         hide_closed_list: false,
         project: found,
       };
-      found.boards.set(created.id, created);
+      boardsOf(found).set(created.id, created);
       return ok(board(ctx.base, created), 201);
     },
   },
@@ -91,13 +78,13 @@ export const boardRoutes: Route[] = [
       // because the parent doesn't have any other boards."), though its API answers that DELETE 204
       // all the same. The spec's success answer is the deleted board, so the sandbox refuses with the
       // spec's Bad Request and GitLab's words instead of answering a board it did not delete.
-      if (found.boards.size === 1) {
+      if (boardsOf(found).size === 1) {
         throw gitlabError(
           400,
           "The board could not be deleted, because the parent doesn't have any other boards.",
         );
       }
-      found.boards.delete(target.id);
+      boardsOf(found).delete(target.id);
       return ok(board(ctx.base, target));
     },
   },

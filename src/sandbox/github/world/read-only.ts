@@ -1,6 +1,7 @@
-import { DOCS, type Reply } from "./http-support.js";
-import type { Match } from "./router.js";
-import type { Account, World } from "./world.js";
+import { DOCS, type Reply } from "../http.js";
+import type { Match } from "../../core/router.js";
+import type { GithubTypes } from "../http.js";
+import type { Account, GithubWorld } from "./records.js";
 
 /**
  * GitHub's answer to a write to an archived repository, whatever the operation: "Repository was
@@ -13,12 +14,12 @@ import type { Account, World } from "./world.js";
  */
 export function archivedRefusal(
   method: string,
-  match: Match,
+  match: Match<GithubTypes>,
   body: () => Record<string, unknown>,
-  world: World,
+  world: GithubWorld,
   caller: Account | null,
 ): Reply | undefined {
-  if (method === "GET" || match.route.family !== "github") return undefined;
+  if (method === "GET") return undefined;
   const { owner, repo: name } = match.params;
   if (owner === undefined || name === undefined) return undefined;
   const repo = world.repository(owner, name);
@@ -30,7 +31,11 @@ export function archivedRefusal(
   };
 }
 
-function unarchives(method: string, match: Match, body: () => Record<string, unknown>): boolean {
+function unarchives(
+  method: string,
+  match: Match<GithubTypes>,
+  body: () => Record<string, unknown>,
+): boolean {
   if (method !== "PATCH" || match.route.pattern !== "/repos/:owner/:repo") return false;
   try {
     return body().archived === false;

@@ -1,12 +1,12 @@
-import { HttpError } from "../core/http-support.js";
-import type { Repository, World } from "../core/world.js";
-import { autolinkProblems, autolinkWithPrefix } from "../github/autolinks.js";
+import { HttpError } from "../http.js";
+import type { Repository, GithubWorld } from "../world/records.js";
+import { autolinkProblems, autolinkWithPrefix } from "../autolinks.js";
 import {
   environmentAfter,
   environmentNameProblem,
   storeEnvironment,
-} from "../github/environments/model.js";
-import { addLabel, DEFAULT_LABELS, findLabel, labelsNamed } from "../github/labels.js";
+} from "../environments/model.js";
+import { addLabel, DEFAULT_LABELS, findLabel, labelsNamed } from "../labels.js";
 import type { RepositorySeed } from "./schema.js";
 
 /**
@@ -28,7 +28,7 @@ function refusedAs(fail: Fail, path: (string | number)[], run: () => void): void
 }
 
 function buildLabels(
-  world: World,
+  world: GithubWorld,
   repo: Repository,
   seed: RepositorySeed,
   at: (string | number)[],
@@ -47,7 +47,7 @@ function buildLabels(
 }
 
 function buildIssues(
-  world: World,
+  world: GithubWorld,
   repo: Repository,
   seed: RepositorySeed,
   at: (string | number)[],
@@ -79,7 +79,7 @@ function buildIssues(
 }
 
 function buildEnvironments(
-  world: World,
+  world: GithubWorld,
   repo: Repository,
   seed: RepositorySeed,
   at: (string | number)[],
@@ -156,7 +156,7 @@ function buildAutolinks(
 
 /** Adds the records of every seeded repository; autolink ids are unique across the world. */
 export function buildRepositoryRecords(
-  world: World,
+  world: GithubWorld,
   seeds: readonly RepositorySeed[],
   fail: Fail,
 ): void {

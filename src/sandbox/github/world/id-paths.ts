@@ -1,4 +1,4 @@
-import type { World } from "./world.js";
+import type { GithubWorld } from "./records.js";
 
 /**
  * GitHub names repositories and accounts by id in the URLs it generates: the Link header of
@@ -11,7 +11,7 @@ import type { World } from "./world.js";
 const DIGITS = /^\d{1,15}$/;
 
 /** The path by names that an id path stands for; other paths, and unknown ids, as they are. */
-export function byName(segments: string[], world: World): string[] {
+export function byName(segments: string[], world: GithubWorld): string[] {
   const [head, id = "", ...rest] = segments;
   if (!DIGITS.test(id)) return segments;
   if (head === "repositories") {
@@ -35,7 +35,7 @@ function decoded(segment: string | undefined): string {
 }
 
 /** The id path GitHub links a list at: `/repos/o/r/hooks` → `/repositories/{id}/hooks`. */
-export function byId(pathname: string, world: World): string {
+export function byId(pathname: string, world: GithubWorld): string {
   const [, head, name, ...rest] = pathname.split("/");
   if (head === "repos" && rest.length > 1) {
     const repo = world.repository(decoded(name), decoded(rest[0]));

@@ -1,9 +1,6 @@
-import { DOCS, idParam, type Reply } from "./http-support.js";
-import type { Match } from "./router.js";
-import { type AppPermissionLevel, covers, type Installation, type World } from "./world.js";
-
-/** Permission → the least level it needs; every permission of the set is needed. */
-type PermissionSet = Readonly<Record<string, AppPermissionLevel>>;
+import { idParam } from "../http.js";
+import type { PermissionRow, PermissionSet } from "./installation-access.js";
+import { type AppPermissionLevel, covers } from "./records.js";
 
 /**
  * What an installation token may call, by `METHOD pattern`: the permission sets GitHub accepts,
@@ -23,7 +20,7 @@ type PermissionSet = Readonly<Record<string, AppPermissionLevel>>;
  * page from says `"server-to-server": false`, github/docs
  * src/github-apps/data/fpt-2022-11-28/server-to-server-permissions.json.)
  */
-const ACCEPTED: Readonly<Record<string, readonly PermissionSet[]>> = {
+export const PERMISSION_ROWS: Readonly<Record<string, PermissionRow>> = {
   "GET /repos/:owner/:repo": [{ metadata: "read" }],
   "GET /orgs/:org/repos": [{ metadata: "read" }],
   "GET /users/:user/repos": [{ metadata: "read" }],
@@ -242,131 +239,29 @@ const ACCEPTED: Readonly<Record<string, readonly PermissionSet[]>> = {
  * covers it", ynab/ynab-sdk-ruby#95; a workflow token with Issues read is refused a pull request's
  * comments, github community discussion #210157).
  */
-const BY_TARGET: Readonly<Record<string, AppPermissionLevel>> = {
-  "PATCH /repos/:owner/:repo/issues/:number": "write",
-  "GET /repos/:owner/:repo/issues/:number/comments": "read",
-  "POST /repos/:owner/:repo/issues/:number/comments": "write",
-  "GET /repos/:owner/:repo/issues/comments/:id": "read",
-  "PATCH /repos/:owner/:repo/issues/comments/:id": "write",
-  "DELETE /repos/:owner/:repo/issues/comments/:id": "write",
-};
-
-const RANK: Record<AppPermissionLevel, number> = { read: 1, write: 2, admin: 3 };
-
-/**
- * What a public repository shows anyone: reads that take only these permissions ("This endpoint can
- * be used without authentication or the aforementioned permissions if only public resources are
- * requested", GitHub's pages of such reads, e.g. "Get all custom property values for a repository").
- */
-const PUBLIC_READ = new Set(["metadata", "contents", "issues", "pull_requests"]);
-
-/**
- * The permission sets the operation takes, any one enough; undefined where no installation may call
- * it. An issue operation takes the permission of what its number is, looked up only in a repository
- * the installation may see (else its answer would tell a hidden issue from a pull request).
- */
-function acceptedSets(
-  installation: Installation,
-  method: string,
-  match: Match,
-  world: World,
-): readonly PermissionSet[] | undefined {
-  const operation = `${method} ${match.route.pattern}`;
-  const level = BY_TARGET[operation];
-  if (level === undefined) return ACCEPTED[operation];
-  const { owner, repo: name, number, id } = match.params;
-  const repo = world.repository(owner ?? "", name ?? "");
-  if (repo === undefined || (repo.private && !covers(installation, repo))) {
-    return [{ issues: level }];
-  }
-  const comment = world.issueComments.get(idParam(id) ?? 0);
-  const issue =
-    number !== undefined
-      ? (world.issues.get(repo.id) ?? [])[(idParam(number) ?? 0) - 1]
-      : comment?.issue.repo === repo
-        ? comment.issue
-        : undefined;
-  return [issue?.pull !== undefined ? { pull_requests: level } : { issues: level }];
-}
-
-const NOT_ACCESSIBLE: Reply = {
-  status: 403,
-  body: { message: "Resource not accessible by integration", documentation_url: DOCS },
-};
-const NOT_FOUND: Reply = { status: 404, body: { message: "Not Found", documentation_url: DOCS } };
-
-/**
- * GitHub's `X-Accepted-GitHub-Permissions`: the sets an operation accepts, separated by "; ", each
- * set's permissions by "," ("repository_projects=write; organization_projects=admin", GitHub's
- * changelog of 2023-08-10 that introduced the header); none for an operation that takes none.
- */
-function acceptedHeader(sets: readonly PermissionSet[]): string | undefined {
-  const written = sets
-    .map((set) =>
-      Object.entries(set)
-        .map(([permission, level]) => `${permission}=${level}`)
-        .join(","),
-    )
-    .filter((set) => set !== "");
-  return written.length > 0 ? written.join("; ") : undefined;
-}
-
-export interface InstallationAccess {
-  /** The answer instead of the handler's, when the installation may not make the request. */
-  refusal?: Reply;
-  /**
-   * What the operation takes, sent with the answer; left out when the answer is not about
-   * permissions (a repository or organization the installation does not reach).
-   */
-  accepted?: string;
-}
-
-/** Whether an installation's request may go on to its handler, and what its answer says it takes. */
-export function installationAccess(
-  installation: Installation,
-  method: string,
-  match: Match,
-  world: World,
-): InstallationAccess {
-  if (match.route.free) return {};
-  const sets = acceptedSets(installation, method, match, world);
-  if (sets === undefined) return { refusal: NOT_ACCESSIBLE };
-  const accepted = acceptedHeader(sets);
-  const withHeader = accepted === undefined ? {} : { accepted };
-  const publicRead =
-    method === "GET" &&
-    sets.some((set) => Object.keys(set).every((permission) => PUBLIC_READ.has(permission)));
-  const { owner, repo: name, org } = match.params;
-  const repo =
-    owner !== undefined && name !== undefined ? world.repository(owner, name) : undefined;
-  // A repository that does not exist is the handler's 404, with its own words.
-  if (repo !== undefined && !covers(installation, repo)) {
-    if (repo.private) return { refusal: NOT_FOUND };
-    return publicRead ? withHeader : { refusal: NOT_ACCESSIBLE };
-  }
-  // An installation's organization permissions are for the organization it is installed on.
-  if (org !== undefined && match.route.pattern !== "/orgs/:org/repos") {
-    if (org.toLowerCase() !== installation.account.login.toLowerCase()) {
-      return { refusal: NOT_ACCESSIBLE };
+function byTarget(level: AppPermissionLevel): PermissionRow {
+  return ({ installation, params, world }): readonly PermissionSet[] => {
+    const { owner, repo: name, number, id } = params;
+    const repo = world.repository(owner ?? "", name ?? "");
+    if (repo === undefined || (repo.private && !covers(installation, repo))) {
+      return [{ issues: level }];
     }
-  }
-  if (repo !== undefined && !repo.private && publicRead) return withHeader;
-  const granted = (set: PermissionSet) =>
-    Object.entries(set).every(([permission, level]) => {
-      const held = installation.permissions[permission];
-      return held !== undefined && RANK[held] >= RANK[level];
-    });
-  return sets.some(granted) ? withHeader : { refusal: NOT_ACCESSIBLE, ...withHeader };
+    const comment = world.issueComments.get(idParam(id) ?? 0);
+    const issue =
+      number !== undefined
+        ? (world.issues.get(repo.id) ?? [])[(idParam(number) ?? 0) - 1]
+        : comment?.issue.repo === repo
+          ? comment.issue
+          : undefined;
+    return [issue?.pull !== undefined ? { pull_requests: level } : { issues: level }];
+  };
 }
 
-/**
- * A JWT authenticates the App only to the App endpoints (GitHub: "If a REST API endpoint requires
- * a JWT, the documentation for that endpoint will indicate that"); elsewhere it is refused like an
- * installation's request its permissions do not allow.
- */
-export function appJwtRefusal(match: Match): Reply | undefined {
-  const { pattern, free } = match.route;
-  const appEndpoint =
-    pattern === "/app" || pattern.startsWith("/app/") || pattern.endsWith("/installation");
-  return appEndpoint || free ? undefined : NOT_ACCESSIBLE;
-}
+export const BY_TARGET_ROWS: Readonly<Record<string, PermissionRow>> = {
+  "PATCH /repos/:owner/:repo/issues/:number": byTarget("write"),
+  "GET /repos/:owner/:repo/issues/:number/comments": byTarget("read"),
+  "POST /repos/:owner/:repo/issues/:number/comments": byTarget("write"),
+  "GET /repos/:owner/:repo/issues/comments/:id": byTarget("read"),
+  "PATCH /repos/:owner/:repo/issues/comments/:id": byTarget("write"),
+  "DELETE /repos/:owner/:repo/issues/comments/:id": byTarget("write"),
+};

@@ -1,5 +1,5 @@
-import { DOCS, type Reply } from "./http-support.js";
-import type { World } from "./world.js";
+import { DOCS, type Reply } from "../http.js";
+import type { GithubWorld } from "./records.js";
 
 /**
  * A request to a renamed repository's old name is redirected to the repository by id, as GitHub does
@@ -15,7 +15,7 @@ export function renamedRedirect(
   method: string,
   url: URL,
   segments: readonly string[],
-  world: World,
+  world: GithubWorld,
   base: string,
 ): Reply | undefined {
   const [head, owner, name, ...rest] = segments;

@@ -4,11 +4,11 @@ import type {
   OrganizationActions,
   OrganizationSettings,
   RepositoryActions,
-} from "./actions.js";
-import { type SealingKey, sealingKeyFor } from "./sealed-box.js";
+} from "../actions/records.js";
+import { type SealingKey, sealingKeyFor } from "../actions/sealed-box.js";
 
 /**
- * The live state of a sandbox: accounts, repositories and planning objects, indexed by lowercase
+ * GitHub's live state: accounts, repositories and what they hold, indexed by lowercase
  * names and ids so every request is a few Map look-ups, whatever the size of the world.
  */
 
@@ -20,16 +20,6 @@ const PERMISSION_LEVEL: Record<RepoPermission, number> = {
   push: 3,
   maintain: 4,
   admin: 5,
-};
-
-export type GroupRole = "guest" | "planner" | "reporter" | "developer" | "maintainer" | "owner";
-const ROLE_LEVEL: Record<GroupRole, number> = {
-  guest: 10,
-  planner: 15,
-  reporter: 20,
-  developer: 30,
-  maintainer: 40,
-  owner: 50,
 };
 
 export interface Account {
@@ -424,70 +414,6 @@ export interface Migration {
   updated_at: string;
 }
 
-export interface Group {
-  id: number;
-  path: string;
-  name: string;
-  members: Map<number, GroupRole>;
-  epics: Map<number, Epic>;
-}
-
-export interface Epic {
-  id: number;
-  iid: number;
-  group: Group;
-  title: string;
-  description: string;
-  state: "opened" | "closed";
-  author: Account | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface EpicLink {
-  id: number;
-  source: Epic;
-  target: Epic;
-  link_type: "relates_to" | "blocks";
-  created_at: string;
-  updated_at: string;
-}
-
-/**
- * A link as GitLab stores it: `is_blocked_by` becomes `blocks` from the other epic, so the link's
- * own answers (the DELETE's body) name the blocking epic as the source
- * (ee/spec/requests/api/related_epic_links_spec.rb: "For `is_blocked_by` we swap the source and
- * target and use `block` as type").
- */
-export function storedLink(
-  source: Epic,
-  target: Epic,
-  linkType: "relates_to" | "blocks" | "is_blocked_by",
-): Pick<EpicLink, "source" | "target" | "link_type"> {
-  return linkType === "is_blocked_by"
-    ? { source: target, target: source, link_type: "blocks" }
-    : { source, target, link_type: linkType };
-}
-
-export interface Project {
-  id: number;
-  group: Group;
-  path: string;
-  name: string;
-  description: string;
-  default_branch: string;
-  created_at: string;
-  boards: Map<number, Board>;
-}
-
-export interface Board {
-  id: number;
-  name: string;
-  hide_backlog_list: boolean;
-  hide_closed_list: boolean;
-  project: Project;
-}
-
 /** Issues and their comments (drift issues and pull-request comments; pull requests share the numbers). */
 export interface Issue {
   id: number;
@@ -535,7 +461,7 @@ export function branchSha(fullName: string, branch: string): string {
   return createHash("sha1").update(`${fullName}@${branch}`).digest("hex");
 }
 
-export class World {
+export class GithubWorld {
   /** Users and organizations share one namespace of logins, as on GitHub. */
   readonly accounts = new Map<string, Account>();
   readonly accountsById = new Map<number, Account>();
@@ -559,12 +485,6 @@ export class World {
   readonly gists: Gist[] = [];
   readonly gistsByOwner = new Map<number, Gist[]>();
   readonly migrations = new Map<number, Migration>();
-  readonly groups = new Map<number, Group>();
-  readonly groupsByPath = new Map<string, Group>();
-  readonly projects = new Map<number, Project>();
-  readonly projectsByPath = new Map<string, Project>();
-  readonly epicLinks = new Map<number, EpicLink>();
-  readonly linksByEpic = new Map<number, Set<EpicLink>>();
   /** Repositories held read-only by a running migration that locks them. */
   readonly lockedRepositories = new Set<number>();
   /** The key pairs secrets are sealed with, by place (made when first asked for). */
@@ -576,8 +496,6 @@ export class World {
     hook: 1,
     team: 1,
     invitation: 1,
-    board: 1,
-    epicLink: 1,
     issue: 1,
     issueComment: 1,
     ruleset: 1,
@@ -758,40 +676,6 @@ export class World {
     if (user === null) return false;
     if (org.owners.has(user.id) || user.site_admin) return true;
     return org.members.has(user.id) && org.basePermission !== "none";
-  }
-
-  group(idOrPath: string): Group | undefined {
-    return /^\d+$/.test(idOrPath)
-      ? this.groups.get(Number(idOrPath))
-      : this.groupsByPath.get(idOrPath.toLowerCase());
-  }
-
-  project(idOrPath: string): Project | undefined {
-    return /^\d+$/.test(idOrPath)
-      ? this.projects.get(Number(idOrPath))
-      : this.projectsByPath.get(idOrPath.toLowerCase());
-  }
-
-  hasRole(group: Group, user: Account | null, minimum: GroupRole): boolean {
-    if (user === null) return false;
-    if (user.site_admin) return true;
-    const role = group.members.get(user.id);
-    return role !== undefined && ROLE_LEVEL[role] >= ROLE_LEVEL[minimum];
-  }
-
-  addEpicLink(link: EpicLink): void {
-    this.epicLinks.set(link.id, link);
-    for (const epic of [link.source, link.target]) {
-      const set = this.linksByEpic.get(epic.id);
-      if (set) set.add(link);
-      else this.linksByEpic.set(epic.id, new Set([link]));
-    }
-  }
-
-  removeEpicLink(link: EpicLink): void {
-    this.epicLinks.delete(link.id);
-    this.linksByEpic.get(link.source.id)?.delete(link);
-    this.linksByEpic.get(link.target.id)?.delete(link);
   }
 }
 

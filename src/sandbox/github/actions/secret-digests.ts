@@ -1,5 +1,5 @@
-import type { StoredSecret } from "./actions.js";
-import type { World } from "./world.js";
+import type { StoredSecret } from "./records.js";
+import type { GithubWorld } from "../world/records.js";
 
 /** One stored secret as `GET /_sandbox/secrets` lists it: where it is, its name, its digest. */
 export interface SecretDigest {
@@ -14,7 +14,7 @@ export interface SecretDigest {
  * Every secret of the world with the digest of its value, so a test (or a curious user of the demo)
  * can prove which value arrived without the sandbox keeping it. Not one of GitHub's endpoints.
  */
-export function secretDigests(world: World): SecretDigest[] {
+export function secretDigests(world: GithubWorld): SecretDigest[] {
   const found: SecretDigest[] = [];
   const add = (at: string, secrets: ReadonlyMap<string, StoredSecret>) => {
     for (const secret of secrets.values())

@@ -1,18 +1,24 @@
 import { randomBytes, verify } from "node:crypto";
 import type { IncomingMessage } from "node:http";
-import type { Family } from "./http-support.js";
-import type { Account, App, Installation, World } from "./world.js";
+import type { Account, App, GithubWorld, Installation } from "./records.js";
 
 /**
- * Who a request comes from: a user's token, an App installation's token, the App itself (its JWT),
- * nobody, or a credential the service refuses — with GitHub's 401 message.
+ * Who a request comes from: a user's token, an App installation's token (acting as the App's bot
+ * account), the App itself (its JWT), nobody, or a credential the service refuses — with GitHub's
+ * 401 message.
  */
-export type Principal =
-  | { kind: "anonymous" }
-  | { kind: "user"; account: Account; rateKey: string }
-  | { kind: "installation"; installation: Installation; account: Account; rateKey: string }
-  | { kind: "app"; app: App; rateKey: string }
-  | { kind: "refused"; message: string };
+export type GithubPrincipal =
+  | { kind: "anonymous"; caller: null }
+  | { kind: "user"; caller: Account; rateKey: string }
+  | { kind: "installation"; installation: Installation; caller: Account; rateKey: string }
+  | { kind: "app"; app: App; caller: null; rateKey: string }
+  | { kind: "refused"; caller: null; refused: string };
+
+const refusal = (message: string): GithubPrincipal => ({
+  kind: "refused",
+  caller: null,
+  refused: message,
+});
 
 /** GitHub's longest JWT: `exp` at most 10 minutes into the future ("Generating a JWT for a GitHub App"). */
 const MAX_JWT_AHEAD_S = 600;
@@ -24,38 +30,37 @@ const EXPIRED =
 const IAT_INVALID =
   "'Issued at' claim ('iat') must be an Integer representing the time that the assertion was issued";
 
+/** The token of an `Authorization` header (`token …`, `Bearer …`, or the bare value). */
+export function headerToken(header: string): string | undefined {
+  const match = /^(?:bearer|token)\s+(\S+)\s*$/i.exec(header);
+  return match ? match[1] : header;
+}
+
 export function authenticate(
   req: IncomingMessage,
-  family: Family,
-  world: World,
+  world: GithubWorld,
   now: number,
-): Principal {
-  let token: string | undefined;
+): GithubPrincipal {
   const header = req.headers.authorization;
-  if (header !== undefined) {
-    const match = /^(?:bearer|token)\s+(\S+)\s*$/i.exec(header);
-    token = match ? match[1] : header;
-  } else if (family === "gitlab" && typeof req.headers["private-token"] === "string") {
-    token = req.headers["private-token"];
-  }
-  if (token === undefined) return { kind: "anonymous" };
+  if (header === undefined) return { kind: "anonymous", caller: null };
+  const token = headerToken(header);
+  if (token === undefined) return { kind: "anonymous", caller: null };
   const user = world.tokens.get(token);
-  if (user !== undefined) return { kind: "user", account: user, rateKey: `token:${token}` };
+  if (user !== undefined) return { kind: "user", caller: user, rateKey: `token:${token}` };
   const issued = world.installationTokens.get(token);
-  // Installation tokens and JWTs are GitHub's: the planning family knows neither.
-  if (issued !== undefined && family === "github") {
-    if (issued.expiresAt <= now) return { kind: "refused", message: "Bad credentials" };
+  if (issued !== undefined) {
+    if (issued.expiresAt <= now) return refusal("Bad credentials");
     const { installation } = issued;
     return {
       kind: "installation",
       installation,
-      account: installation.bot,
+      caller: installation.bot,
       // GitHub's budget of an installation is the installation's, whichever of its tokens is used.
       rateKey: `installation:${installation.id}`,
     };
   }
-  if (family === "github" && token.split(".").length === 3) return appFromJwt(token, world, now);
-  return { kind: "refused", message: "Bad credentials" };
+  if (token.split(".").length === 3) return appFromJwt(token, world, now);
+  return refusal("Bad credentials");
 }
 
 /**
@@ -63,8 +68,8 @@ export function authenticate(
  * with the App's key, `iat` not in the future and `exp` in the future but at most 10 minutes
  * ahead. The messages are GitHub's 401 messages for each rule.
  */
-function appFromJwt(token: string, world: World, now: number): Principal {
-  const refused = (message: string): Principal => ({ kind: "refused", message });
+function appFromJwt(token: string, world: GithubWorld, now: number): GithubPrincipal {
+  const refused = refusal;
   const [encodedHeader = "", encodedPayload = "", signature = ""] = token.split(".");
   const header = decodeJson(encodedHeader);
   const payload = decodeJson(encodedPayload);
@@ -83,7 +88,7 @@ function appFromJwt(token: string, world: World, now: number): Principal {
   if (!Number.isInteger(iat) || (iat as number) > seconds) return refused(IAT_INVALID);
   if (typeof exp !== "number" || exp <= seconds) return refused(EXPIRED);
   if (exp > seconds + MAX_JWT_AHEAD_S) return refused(EXP_TOO_FAR);
-  return { kind: "app", app, rateKey: `app:${app.id}` };
+  return { kind: "app", app, caller: null, rateKey: `app:${app.id}` };
 }
 
 function decodeJson(part: string): Record<string, unknown> | undefined {
@@ -102,7 +107,7 @@ function decodeJson(part: string): Record<string, unknown> | undefined {
  * as new ones are issued, so a long run does not grow the map.
  */
 export function issueInstallationToken(
-  world: World,
+  world: GithubWorld,
   installation: Installation,
   now: number,
   ttlSeconds: number,

@@ -1,7 +1,7 @@
 import { createPublicKey, type KeyObject } from "node:crypto";
-import type { AppSeed, WorldSeed } from "./schema.js";
-import type { Account, App, Installation } from "../core/world.js";
-import type { World } from "../core/world.js";
+import type { AppSeed, LegacySeed } from "./schema.js";
+import type { Account, App, Installation } from "../world/records.js";
+import type { GithubWorld } from "../world/records.js";
 
 /** Where a seed problem is and what it is; build-world turns it into a SeedProblem. */
 export type Problem = (path: (string | number)[], message: string) => never;
@@ -27,7 +27,7 @@ export function appFromSeed(seed: AppSeed, owner: Account, index: number, proble
 }
 
 /** Installs every seeded App on its accounts; run after repositories are built. */
-export function buildInstallations(world: World, seed: WorldSeed, problem: Problem): void {
+export function buildInstallations(world: GithubWorld, seed: LegacySeed, problem: Problem): void {
   seed.apps.forEach((appSeed, index) => {
     const app = world.appsById.get(appSeed.id);
     if (app === undefined) return;

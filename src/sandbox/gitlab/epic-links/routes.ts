@@ -3,39 +3,42 @@ import {
   gitlabError,
   gitlabForbidden,
   gitlabNotFound,
+  gitlabPage,
   idParam,
   isoTime,
   ok,
+  parameters,
   type RequestContext,
   requireCaller,
-} from "../core/http-support.js";
-import { paginate } from "../core/pagination.js";
-import type { Route } from "../core/router.js";
-import { parameters } from "./parameters.js";
-import { epic, epicLink, group, relatedEpic } from "./shapes.js";
-import { type Account, type Epic, type EpicLink, type Group, storedLink } from "../core/world.js";
+  type Route,
+} from "../http.js";
+import { visibleGroup } from "../world/access.js";
+import type { Group, User } from "../world/records.js";
+import {
+  addEpicLink,
+  type Epic,
+  type EpicLink,
+  epicsOf,
+  linksOf,
+  removeEpicLink,
+  storedLink,
+} from "./records.js";
+import { epic, epicLink, relatedEpic } from "./shapes.js";
 
 /**
- * Groups, epics and their related-epic links (spec endpoint 8), in GitLab v4's shapes. Groups are
- * private: a caller without a role in a group is told it does not exist.
+ * Epics and their related-epic links (spec endpoint 8), in GitLab v4's shapes. Groups are private:
+ * a caller without a role in a group is told it does not exist.
  */
 
-function visibleGroup(ctx: RequestContext, idOrPath: string | undefined): Group {
-  const caller = requireCaller(ctx, "gitlab");
-  const found = ctx.world.group(idOrPath ?? "");
-  if (!found || !ctx.world.hasRole(found, caller, "guest")) throw gitlabNotFound("Group Not Found");
-  return found;
-}
-
-function epicOf(ctx: RequestContext, owner: Group, iid: string | undefined): Epic {
+function epicOf(owner: Group, iid: string | undefined): Epic {
   const number = idParam(iid);
-  const found = number === undefined ? undefined : owner.epics.get(number);
+  const found = number === undefined ? undefined : epicsOf(owner).get(number);
   if (!found) throw gitlabNotFound("Epic Not Found");
   return found;
 }
 
-function linksOf(ctx: RequestContext, from: Epic, caller: Account): EpicLink[] {
-  const links = [...(ctx.world.linksByEpic.get(from.id) ?? [])];
+function linksFrom(ctx: RequestContext, from: Epic, caller: User): EpicLink[] {
+  const links = [...(linksOf(ctx.world).byEpic.get(from.id) ?? [])];
   return links
     .filter((link) => {
       const other = link.source.id === from.id ? link.target : link.source;
@@ -45,7 +48,7 @@ function linksOf(ctx: RequestContext, from: Epic, caller: Account): EpicLink[] {
 }
 
 function linkedAlready(ctx: RequestContext, a: Epic, b: Epic): boolean {
-  for (const link of ctx.world.linksByEpic.get(a.id) ?? []) {
+  for (const link of linksOf(ctx.world).byEpic.get(a.id) ?? []) {
     if (link.source.id === b.id || link.target.id === b.id) return true;
   }
   return false;
@@ -56,16 +59,11 @@ const LINK_TYPES = new Set(["relates_to", "blocks", "is_blocked_by"]);
 export const epicLinkRoutes: Route[] = [
   {
     method: "GET",
-    pattern: "/api/v4/groups/:id",
-    handler: (ctx) => ok(group(ctx.base, visibleGroup(ctx, ctx.params.id))),
-  },
-  {
-    method: "GET",
     pattern: "/api/v4/groups/:id/epics",
     handler: (ctx) => {
       const found = visibleGroup(ctx, ctx.params.id);
-      const epics = [...found.epics.values()].sort((a, b) => a.iid - b.iid);
-      const page = paginate(ctx, epics, "gitlab");
+      const epics = [...epicsOf(found).values()].sort((a, b) => a.iid - b.iid);
+      const page = gitlabPage(ctx, epics);
       return {
         status: 200,
         body: page.items.map((item) => epic(ctx.base, item)),
@@ -76,8 +74,7 @@ export const epicLinkRoutes: Route[] = [
   {
     method: "GET",
     pattern: "/api/v4/groups/:id/epics/:iid",
-    handler: (ctx) =>
-      ok(epic(ctx.base, epicOf(ctx, visibleGroup(ctx, ctx.params.id), ctx.params.iid))),
+    handler: (ctx) => ok(epic(ctx.base, epicOf(visibleGroup(ctx, ctx.params.id), ctx.params.iid))),
   },
   {
     method: "GET",
@@ -86,8 +83,8 @@ export const epicLinkRoutes: Route[] = [
       // Not paginated: GitLab presents every related epic the caller can read in one answer, with
       // no per_page and no Link or X-Total headers (ee/lib/api/related_epic_links.rb, `present
       // related_epics` without `paginate`).
-      const from = epicOf(ctx, visibleGroup(ctx, ctx.params.id), ctx.params.iid);
-      const links = linksOf(ctx, from, requireCaller(ctx, "gitlab"));
+      const from = epicOf(visibleGroup(ctx, ctx.params.id), ctx.params.iid);
+      const links = linksFrom(ctx, from, requireCaller(ctx));
       return ok(links.map((link) => relatedEpic(ctx.base, link, from)));
     },
   },
@@ -95,7 +92,7 @@ export const epicLinkRoutes: Route[] = [
     method: "POST",
     pattern: "/api/v4/groups/:id/epics/:iid/related_epics",
     handler: (ctx) => {
-      const source = epicOf(ctx, visibleGroup(ctx, ctx.params.id), ctx.params.iid);
+      const source = epicOf(visibleGroup(ctx, ctx.params.id), ctx.params.iid);
       const params = parameters(ctx);
       const { target_group_id: targetGroup, target_epic_iid: targetIid } = params;
       const linkType = params.link_type ?? "relates_to";
@@ -108,18 +105,18 @@ export const epicLinkRoutes: Route[] = [
       if (typeof linkType !== "string" || !LINK_TYPES.has(linkType)) {
         throw gitlabBadParameter("link_type does not have a valid value");
       }
-      const target = epicOf(ctx, visibleGroup(ctx, String(targetGroup)), String(targetIid));
+      const target = epicOf(visibleGroup(ctx, String(targetGroup)), String(targetIid));
       if (target.id === source.id)
         throw gitlabError(400, "400 Bad request - an epic cannot relate to itself");
       if (linkedAlready(ctx, source, target)) throw gitlabError(409, "Epic(s) already assigned");
       const now = isoTime(ctx.now());
       const link: EpicLink = {
-        id: ctx.world.nextId.epicLink++,
+        id: linksOf(ctx.world).nextId++,
         ...storedLink(source, target, linkType as Parameters<typeof storedLink>[2]),
         created_at: now,
         updated_at: now,
       };
-      ctx.world.addEpicLink(link);
+      addEpicLink(ctx.world, link);
       return ok(epicLink(ctx.base, link), 201);
     },
   },
@@ -127,10 +124,10 @@ export const epicLinkRoutes: Route[] = [
     method: "DELETE",
     pattern: "/api/v4/groups/:id/epics/:iid/related_epics/:link",
     handler: (ctx) => {
-      const caller = requireCaller(ctx, "gitlab");
-      const from = epicOf(ctx, visibleGroup(ctx, ctx.params.id), ctx.params.iid);
+      const caller = requireCaller(ctx);
+      const from = epicOf(visibleGroup(ctx, ctx.params.id), ctx.params.iid);
       const id = idParam(ctx.params.link);
-      const link = id === undefined ? undefined : ctx.world.epicLinks.get(id);
+      const link = id === undefined ? undefined : linksOf(ctx.world).byId.get(id);
       if (!link || (link.source.id !== from.id && link.target.id !== from.id)) {
         // GitLab finds the link among the epic's own (`for_source_or_target(epic).find`), and an
         // ActiveRecord::RecordNotFound answers `404 Not found`.
@@ -140,7 +137,7 @@ export const epicLinkRoutes: Route[] = [
       for (const side of [link.source, link.target]) {
         if (!ctx.world.hasRole(side.group, caller, "guest")) throw gitlabForbidden();
       }
-      ctx.world.removeEpicLink(link);
+      removeEpicLink(ctx.world, link);
       return ok(epicLink(ctx.base, link));
     },
   },
