@@ -8,6 +8,26 @@ import { z } from "zod";
  * `mergeSeeds` puts the areas' parts of a seed value (the demo world) together, entry by entry.
  */
 
+/** Fields many areas' entries have: an account's login, and a time as written in a seed. */
+export const login = z.string().regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/, "expected a login");
+export const timestamp = z.iso.datetime({
+  message: "expected a date-time like 2026-01-05T10:00:00Z",
+});
+/** When the seed says nothing of a record's time: the world's beginning. */
+export const SEEDED_AT = "2026-01-02T09:00:00Z";
+
+/** Math.max without spreading, so worlds of many thousands of records stay within the stack. */
+export function maxOf(values: Iterable<number>): number {
+  let max = 0;
+  for (const value of values) if (value > max) max = value;
+  return max;
+}
+
+/** A seed that cannot be used, with a one-line message naming the file, line and key. */
+export class SeedError extends Error {
+  override name = "SeedError";
+}
+
 /** Where in the seed a value is: keys and indices from the top. */
 export type SeedPath = (string | number)[];
 

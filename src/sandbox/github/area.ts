@@ -1,10 +1,10 @@
 import type { Area } from "../core/area.js";
 import type { SeedPath, SeedSlice, SeedView } from "../core/seed.js";
 import type { SandboxStats } from "../core/stats.js";
-import type { GraphqlContext } from "./graphql/context.js";
+import type { GraphqlPart } from "./graphql/context.js";
 import type { GithubTypes, Route } from "./http.js";
 import type { PermissionRow } from "./world/installation-access.js";
-import type { Account, GithubWorld, RepoPermission, Repository } from "./world/records.js";
+import type { Account, Grant, GithubWorld, Repository } from "./world/records.js";
 
 /**
  * An area of GitHub's paths (core/area.ts), listed in github/index.ts. Besides what every area
@@ -15,6 +15,8 @@ import type { Account, GithubWorld, RepoPermission, Repository } from "./world/r
  */
 
 /** What the family gives an area whose routes depend on how the sandbox was started. */
+export type { GraphqlPart };
+
 export interface GithubSetup {
   tokenTtlSeconds: number;
   stats: SandboxStats;
@@ -22,20 +24,6 @@ export interface GithubSetup {
   /** Every area's GraphQL parts, for the GraphQL endpoint. */
   graphql: readonly GraphqlPart[];
 }
-
-/** An area's part of the GraphQL schema. */
-export interface GraphqlPart {
-  /** Fields of a `Repository` object, for a repository the caller may see. */
-  repository?(ctx: GraphqlContext, repo: Repository): Record<string, unknown>;
-  /** `node(id:)` objects of a type, by the key of their id; null when the caller may not see one. */
-  nodes?: Readonly<Record<string, (ctx: GraphqlContext, key: string) => unknown>>;
-}
-
-/**
- * A role on a repository that a user has through the area's records, the repository's own rules
- * aside (owners, the organization's base permission): a collaborator's, a team's.
- */
-export type Grant = (repo: Repository, user: Account) => RepoPermission | undefined;
 
 /** How `--generate N` was asked for. */
 export interface Generation {
@@ -57,8 +45,9 @@ export interface Generator<S extends SeedSlice> {
   lists?(seed: SeedView<S>): Partial<SeedView<S>>;
 }
 
-type RepositoryEntry<S extends SeedSlice> =
-  SeedView<S> extends { repositories: ReadonlyArray<infer E> } ? E : never;
+type RepositoryEntry<S extends SeedSlice> = "repositories" extends keyof S
+  ? SeedView<S>["repositories"][number]
+  : never;
 
 export interface GithubArea<S extends SeedSlice = SeedSlice> extends Area<GithubTypes, S> {
   /** Routes whose table depends on how the sandbox was started (the Apps', GraphQL's). */
@@ -82,6 +71,8 @@ export interface GithubArea<S extends SeedSlice = SeedSlice> extends Area<Github
   grants?: Grant;
   /** What a repository GitHub creates (`POST /orgs/{org}/repos`) starts with in this area. */
   created?(world: GithubWorld, repo: Repository): void;
+  /** Counts of the area's records an account's profile shows (`public_gists`, `private_gists`). */
+  profileCounts?(world: GithubWorld, account: Account): Record<string, number>;
   /** What the area adds to generated repositories (`--generate N`). */
   generate?(seed: SeedView<S>, run: Generation): Generator<S>;
   /** `GET /_sandbox/<name>` endpoints of the area. */

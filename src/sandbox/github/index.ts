@@ -3,7 +3,25 @@ import type { SandboxStats } from "../core/stats.js";
 import type { GithubArea, GithubSetup } from "./area.js";
 import { githubFamily } from "./family.js";
 import type { Route } from "./http.js";
-import { legacy } from "./legacy/index.js";
+import { access } from "./access/index.js";
+import { actions } from "./actions/index.js";
+import { apps } from "./apps/index.js";
+import { autolinks } from "./autolinks/index.js";
+import { branchProtection } from "./branch-protection/index.js";
+import { environments } from "./environments/index.js";
+import { gists } from "./gists/index.js";
+import { graphql } from "./graphql/index.js";
+import { invitations } from "./invitations/index.js";
+import { issues } from "./issues/index.js";
+import { labels } from "./labels/index.js";
+import { migrations } from "./migrations/index.js";
+import { organizationSettingsArea } from "./organization-settings/index.js";
+import { properties } from "./properties/index.js";
+import { rulesets } from "./rulesets/index.js";
+import { settings } from "./settings/index.js";
+import { teams } from "./team/index.js";
+import { webhooks } from "./webhooks/index.js";
+import { world } from "./world/index.js";
 import type { PermissionRow } from "./world/installation-access.js";
 import { GithubWorld } from "./world/records.js";
 
@@ -14,7 +32,27 @@ import { GithubWorld } from "./world/records.js";
  * specific path comes before one whose `*rest` would take it (a branch's protection before the
  * branch): an area lists its own that way, and areas whose paths overlap keep that order here.
  */
-export const GITHUB_AREAS = [legacy] as const satisfies readonly GithubArea[];
+export const GITHUB_AREAS = [
+  world,
+  apps,
+  branchProtection,
+  settings,
+  organizationSettingsArea,
+  teams,
+  invitations,
+  access,
+  webhooks,
+  labels,
+  issues,
+  environments,
+  autolinks,
+  actions,
+  properties,
+  rulesets,
+  gists,
+  migrations,
+  graphql,
+] as const satisfies readonly GithubArea[];
 
 const AREAS: readonly GithubArea[] = GITHUB_AREAS;
 
@@ -43,10 +81,23 @@ function permissionRows(): ReadonlyMap<string, PermissionRow> {
   return rows;
 }
 
-/** GitHub's world built from a checked seed: each area's records, in the order listed. */
+/**
+ * GitHub's world built from a checked seed: each area's records, in the order listed, then what
+ * areas keep of each seeded repository, repository by repository (`GithubArea.eachRepository`).
+ */
 export function buildGithubWorld(seed: SeedView<SeedSlice>): GithubWorld {
-  const world = new GithubWorld();
+  const world = new GithubWorld({
+    grants: AREAS.flatMap((area) => area.grants ?? []),
+    created: AREAS.flatMap((area) => area.created ?? []),
+    profileCounts: AREAS.flatMap((area) => area.profileCounts ?? []),
+  });
   for (const area of AREAS) area.build?.(world, seed);
+  const entries = seed.repositories ?? [];
+  world.seeded.repositories.forEach((repo, index) => {
+    const entry = entries[index];
+    if (entry === undefined) return;
+    for (const area of AREAS) area.eachRepository?.(world, repo, entry, ["repositories", index]);
+  });
   return world;
 }
 

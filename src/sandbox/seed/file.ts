@@ -1,13 +1,10 @@
 import { readFileSync } from "node:fs";
 import { isNode, LineCounter, parseDocument, type Document } from "yaml";
-import { type SeedPath, SeedProblem } from "../core/seed.js";
+import { SeedError, type SeedPath, SeedProblem } from "../core/seed.js";
 import { buildWorlds, type Worlds } from "./build-world.js";
 import { type WorldSeed, worldSeedSchema } from "./schema.js";
 
-/** A seed that cannot be used, with a one-line message naming the file, line and key. */
-export class SeedError extends Error {
-  override name = "SeedError";
-}
+export { SeedError };
 
 /** A checked seed and how to name a place in its source for error messages. */
 export interface LoadedSeed {

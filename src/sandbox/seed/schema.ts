@@ -9,9 +9,11 @@ import { GITLAB_AREAS } from "../gitlab/index.js";
  * Each area describes its part (core/seed.ts); this is every area's of both services.
  */
 
-const SLICES = [...GITHUB_AREAS, ...GITLAB_AREAS].map((area) => area.seed);
+type Slice = (typeof GITHUB_AREAS)[number]["seed"] | (typeof GITLAB_AREAS)[number]["seed"];
 
-export const worldSeedSchema = composeSeedSchema(SLICES);
+const SLICES: readonly Slice[] = [...GITHUB_AREAS, ...GITLAB_AREAS].map((area) => area.seed);
+
+export const worldSeedSchema = composeSeedSchema<Slice>(SLICES);
 
 /** A seed as written (defaults may be missing). */
 export type WorldSeedInput = z.input<typeof worldSeedSchema>;

@@ -5,9 +5,10 @@ import {
   type Organization,
   type Role,
   roleName,
-  type Team,
 } from "../world/records.js";
-import { simpleUser, teamSimple } from "../shapes.js";
+import type { Team } from "../team/records.js";
+import { simpleUser } from "../world/shapes.js";
+import { teamSimple } from "../team/shapes.js";
 
 type Json = Record<string, unknown>;
 

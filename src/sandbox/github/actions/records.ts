@@ -1,7 +1,11 @@
+import { attached } from "../../core/attached.js";
+import type { GithubWorld, Organization, Repository } from "../world/records.js";
+import { type SealingKey, sealingKeyFor } from "./sealed-box.js";
+
 /**
- * GitHub Actions and organization records of the world: Actions permissions, variables, secrets
- * (kept only as a digest of what decrypted) and an organization's own settings. Defaults are GitHub's
- * for a new repository or organization (docs/service-decisions.md, "Actions").
+ * GitHub Actions records: Actions permissions, variables and secrets (kept only as a digest of
+ * what decrypted). Defaults are GitHub's for a new repository or organization
+ * (docs/service-decisions.md, "Actions").
  */
 
 export type AllowedActions = "all" | "local_only" | "selected";
@@ -87,31 +91,38 @@ export function emptyStore(): ActionsStore {
   return { variables: new Map(), secrets: new Map(), dependabot: new Map() };
 }
 
-/** What `PATCH /orgs/{org}` sets besides the base permission (the world's `basePermission`). */
-export interface OrganizationSettings {
-  name: string | null;
-  description: string | null;
-  company: string | null;
-  blog: string | null;
-  email: string | null;
-  location: string | null;
-  twitter_username: string | null;
-  has_organization_projects: boolean;
-  has_repository_projects: boolean;
-  members_can_create_repositories: boolean;
-  members_can_create_public_repositories: boolean;
-  members_can_create_private_repositories: boolean;
-  members_can_create_internal_repositories: boolean;
-  members_can_create_pages: boolean;
-  members_can_create_public_pages: boolean;
-  members_can_create_private_pages: boolean;
-  members_can_fork_private_repositories: boolean;
-  web_commit_signoff_required: boolean;
-  deploy_keys_enabled_for_repositories: boolean;
-  secret_scanning_push_protection_custom_link_enabled: boolean;
-  secret_scanning_push_protection_custom_link: string | null;
-  /** Billing, not managed by forgeplan; kept so the owner's answer is GitHub's. */
-  billing_email: string | null;
-  created_at: string;
-  updated_at: string;
+/** A repository's Actions permissions: GitHub's defaults until set. */
+export const repositoryActionsOf = attached((_repo: Repository): RepositoryActions => ({
+  enabled: true,
+  ...defaultPolicy(),
+  access_level: "none",
+}));
+
+/** An organization's Actions permissions: GitHub's defaults until set. */
+export const organizationActionsOf = attached((_org: Organization): OrganizationActions => ({
+  enabled_repositories: "all",
+  selected_repositories: new Set(),
+  ...defaultPolicy(),
+}));
+
+/**
+ * The variables and secrets of one place: a repository, an organization or an environment (keyed
+ * by its record, which the environments area keeps).
+ */
+export const storeOf = attached((_place: object): ActionsStore => emptyStore());
+
+/**
+ * The key pair of one place's secrets (`repository/1001/actions`, `organization/100/dependabot`,
+ * `environment/1001/production`): derived from the place, so a world's keys are the same each run.
+ */
+const sealingKeys = attached((_world: GithubWorld) => new Map<string, SealingKey>());
+
+export function sealingKey(world: GithubWorld, place: string): SealingKey {
+  const keys = sealingKeys(world);
+  let found = keys.get(place);
+  if (found === undefined) {
+    found = sealingKeyFor(place);
+    keys.set(place, found);
+  }
+  return found;
 }

@@ -1,4 +1,5 @@
-import type { StoredSecret } from "./records.js";
+import { environmentsOf } from "../environments/records.js";
+import { type StoredSecret, storeOf } from "./records.js";
 import type { GithubWorld } from "../world/records.js";
 
 /** One stored secret as `GET /_sandbox/secrets` lists it: where it is, its name, its digest. */
@@ -21,17 +22,17 @@ export function secretDigests(world: GithubWorld): SecretDigest[] {
       found.push({ at, name: secret.name, sha256: secret.sha256 });
   };
   for (const org of world.organizations.values()) {
-    add(`/orgs/${org.account.login}/actions/secrets`, org.store.secrets);
-    add(`/orgs/${org.account.login}/dependabot/secrets`, org.store.dependabot);
+    add(`/orgs/${org.account.login}/actions/secrets`, storeOf(org).secrets);
+    add(`/orgs/${org.account.login}/dependabot/secrets`, storeOf(org).dependabot);
   }
   for (const repo of world.repositories.values()) {
     const base = `/repos/${repo.owner.login}/${repo.name}`;
-    add(`${base}/actions/secrets`, repo.store.secrets);
-    add(`${base}/dependabot/secrets`, repo.store.dependabot);
-    for (const environment of repo.environments.values()) {
+    add(`${base}/actions/secrets`, storeOf(repo).secrets);
+    add(`${base}/dependabot/secrets`, storeOf(repo).dependabot);
+    for (const environment of environmentsOf(repo).values()) {
       add(
         `${base}/environments/${encodeURIComponent(environment.name)}/secrets`,
-        environment.store.secrets,
+        storeOf(environment).secrets,
       );
     }
   }

@@ -1,4 +1,4 @@
-import type { StoredSecret } from "./records.js";
+import { type StoredSecret, sealingKey } from "./records.js";
 import { DOCS, HttpError, isoTime, noContent, notFound, ok, type RequestContext } from "../http.js";
 import { paginate } from "../../core/pagination.js";
 import type { Route } from "../http.js";
@@ -94,7 +94,7 @@ const AREAS: Area[] = [
 /** The key pair of a place's Actions or Dependabot secrets (an environment has Actions only). */
 function keyOf(ctx: RequestContext, place: Place, which: Area["which"]) {
   const suffix = place.keyPlace.startsWith("environment/") ? "" : `/${which}`;
-  return ctx.world.sealingKey(`${place.keyPlace}${suffix}`);
+  return sealingKey(ctx.world, `${place.keyPlace}${suffix}`);
 }
 
 function secretShape(area: Area, place: Place, secret: StoredSecret): Record<string, unknown> {

@@ -2,7 +2,7 @@ import type { Shared, Variable } from "./records.js";
 import { githubError, isoTime, noContent, notFound, ok, type RequestContext } from "../http.js";
 import { paginate } from "../../core/pagination.js";
 import type { Route } from "../http.js";
-import { minimalRepository } from "../shapes.js";
+import { minimalRepository } from "../world/shapes.js";
 import { nameProblem, pathName } from "./names.js";
 import { PLACES, type Place, repositoryPage, selectedRepositories } from "./places.js";
 

@@ -1,11 +1,12 @@
-import { emptyStore } from "../actions/records.js";
+import { teamsOf } from "../team/records.js";
 import { githubError, type HttpError, isoTime } from "../http.js";
-import type {
-  Environment,
-  EnvironmentReviewer,
-  Repository,
-  GithubWorld,
-} from "../world/records.js";
+import {
+  type Environment,
+  type EnvironmentReviewer,
+  environmentsOf,
+  environmentIds,
+} from "./records.js";
+import type { Repository, GithubWorld } from "../world/records.js";
 
 /**
  * Deployment environments as GitHub keeps them, and the rules of `PUT …/environments/{name}` a
@@ -44,7 +45,7 @@ const NEW_ENVIRONMENT: EnvironmentFields = {
 
 function reviewerOf(world: GithubWorld, repo: Repository, item: { type?: string; id?: number }) {
   if (item.type === "Team") {
-    const team = [...(repo.org?.teams.values() ?? [])].find(
+    const team = [...(repo.org === null ? [] : teamsOf(repo.org).values())].find(
       (candidate) => candidate.id === item.id,
     );
     if (team === undefined) {
@@ -138,18 +139,17 @@ export function storeEnvironment(
   now: number,
 ): Environment {
   const stamp = isoTime(now);
-  const existing = repo.environments.get(name.toLowerCase());
+  const existing = environmentsOf(repo).get(name.toLowerCase());
   if (existing === undefined) {
     const created: Environment = {
-      id: world.nextId.environment++,
+      id: environmentIds(world).environment++,
       name,
       ...fields,
       policies: new Map(),
       created_at: stamp,
       updated_at: stamp,
-      store: emptyStore(),
     };
-    repo.environments.set(name.toLowerCase(), created);
+    environmentsOf(repo).set(name.toLowerCase(), created);
     return created;
   }
   // Custom policies belong to the custom setting: turning it off drops them

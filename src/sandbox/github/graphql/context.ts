@@ -9,6 +9,16 @@ export interface GraphqlContext {
   base: string;
   /** The `rateLimit` object of this request: its cost and the budget after it. */
   rateLimit: () => Record<string, unknown>;
+  /** Every area's part of the schema. */
+  parts: readonly GraphqlPart[];
+}
+
+/** An area's part of the GraphQL schema (github/area.ts `graphql`). */
+export interface GraphqlPart {
+  /** Fields of a `Repository` object, for a repository the caller may see. */
+  repository?(ctx: GraphqlContext, repo: Repository): Record<string, unknown>;
+  /** `node(id:)` objects of a type, by the key of their id; null when the caller may not see one. */
+  nodes?: Readonly<Record<string, (ctx: GraphqlContext, key: string) => unknown>>;
 }
 
 const RANK: Record<AppPermissionLevel, number> = { read: 1, write: 2, admin: 3 };

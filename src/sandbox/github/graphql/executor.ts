@@ -12,7 +12,7 @@ import {
 import type { Account, GithubWorld } from "../world/records.js";
 import type { RateStatus } from "../../core/rate-limits.js";
 import { analyse, nodeLimitMessage } from "./analysis.js";
-import type { GraphqlContext } from "./context.js";
+import type { GraphqlContext, GraphqlPart } from "./context.js";
 import { type GithubError, githubError } from "./errors.js";
 import { nodeRoot } from "./resolvers/node.js";
 import { rateLimitRoot } from "./resolvers/rate-limit.js";
@@ -36,6 +36,8 @@ export interface GraphqlBudget {
 
 export interface GraphqlRequest {
   world: GithubWorld;
+  /** Every area's part of the schema. */
+  parts: readonly GraphqlPart[];
   caller: Account | null;
   base: string;
   body: Record<string, unknown>;
@@ -134,6 +136,7 @@ export function runGraphql(request: GraphqlRequest): GraphqlAnswer {
   }
   const context: GraphqlContext = {
     world: request.world,
+    parts: request.parts,
     caller: request.caller,
     base: request.base,
     rateLimit: () => {

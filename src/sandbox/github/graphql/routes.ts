@@ -1,3 +1,4 @@
+import type { GithubSetup } from "../area.js";
 import type { Route } from "../http.js";
 import { runGraphql } from "./executor.js";
 
@@ -7,7 +8,7 @@ import { runGraphql } from "./executor.js";
  * minute, and the primary budget is the `graphql` category, charged the query's cost here once it
  * is known (executor.ts).
  */
-export function graphqlRoutes(options: { timeoutMs?: number }): Route[] {
+export function graphqlRoutes(options: GithubSetup): Route[] {
   let answered = 0;
   return [
     {
@@ -22,7 +23,8 @@ export function graphqlRoutes(options: { timeoutMs?: number }): Route[] {
           base: ctx.base,
           body: ctx.json(),
           budget,
-          timeoutMs: options.timeoutMs,
+          timeoutMs: options.graphqlTimeoutMs,
+          parts: options.graphql,
           requestId: `SANDBOX-GRAPHQL-${(++answered).toString(16).toUpperCase().padStart(6, "0")}`,
         });
         const rate = budget.status();

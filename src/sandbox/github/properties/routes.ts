@@ -6,16 +6,12 @@ import {
   setValues,
 } from "./definitions.js";
 import { forbidden, noContent, notFound, ok, type RequestContext, requireCaller } from "../http.js";
-import { memberOrganization } from "../org-access.js";
+import { memberOrganization } from "../world/access.js";
 import { paginate } from "../../core/pagination.js";
-import { adminRepository, visibleRepository } from "../repo-access.js";
+import { adminRepository, visibleRepository } from "../world/access.js";
 import type { Route } from "../http.js";
-import type {
-  Organization,
-  PropertyDefinition,
-  PropertyValue,
-  Repository,
-} from "../world/records.js";
+import type { Organization, Repository } from "../world/records.js";
+import { type PropertyDefinition, type PropertyValue, valuesOf, definitionsOf } from "./records.js";
 
 /**
  * Custom properties of an organization's repositories: the definitions (`/orgs/{org}/properties/
@@ -51,7 +47,7 @@ function definitionBody(ctx: RequestContext, org: Organization, definition: Prop
 }
 
 function definitionOf(ctx: RequestContext, org: Organization): PropertyDefinition {
-  const found = org.properties.get((ctx.params.name ?? "").toLowerCase());
+  const found = definitionsOf(org).get((ctx.params.name ?? "").toLowerCase());
   if (found === undefined) throw notFound();
   return found;
 }
@@ -151,7 +147,7 @@ export const propertyRoutes: Route[] = [
     pattern: "/orgs/:org/properties/schema",
     handler: (ctx) => {
       const org = memberOrganization(ctx);
-      return ok([...org.properties.values()].map((item) => definitionBody(ctx, org, item)));
+      return ok([...definitionsOf(org).values()].map((item) => definitionBody(ctx, org, item)));
     },
   },
   {
@@ -173,7 +169,7 @@ export const propertyRoutes: Route[] = [
         throw ctx.invalid([`property_name '${name}' is not a valid name`], "CustomProperty");
       }
       const key = name.toLowerCase();
-      if (!org.properties.has(key) && org.properties.size >= MAX_DEFINITIONS) {
+      if (!definitionsOf(org).has(key) && definitionsOf(org).size >= MAX_DEFINITIONS) {
         throw ctx.invalid(
           [`an organization has at most ${MAX_DEFINITIONS} custom properties`],
           "CustomProperty",
@@ -181,10 +177,10 @@ export const propertyRoutes: Route[] = [
       }
       const definition = definitionFromBody(
         ctx,
-        org.properties.get(key)?.property_name ?? name,
+        definitionsOf(org).get(key)?.property_name ?? name,
         ctx.json(),
       );
-      org.properties.set(key, definition);
+      definitionsOf(org).set(key, definition);
       return ok(definitionBody(ctx, org, definition));
     },
   },
@@ -195,9 +191,9 @@ export const propertyRoutes: Route[] = [
     handler: (ctx) => {
       const org = ownerOrganization(ctx);
       const key = definitionOf(ctx, org).property_name.toLowerCase();
-      org.properties.delete(key);
+      definitionsOf(org).delete(key);
       for (const repo of ctx.world.repositoriesByOwner.get(org.account.login.toLowerCase()) ?? []) {
-        repo.properties.delete(key);
+        valuesOf(repo).delete(key);
       }
       return noContent;
     },
@@ -285,7 +281,7 @@ export const propertyRoutes: Route[] = [
       // owners set the value (GitHub docs, custom properties).
       const owner = org.owners.has(caller.id) || caller.site_admin;
       for (const { property_name: name } of properties) {
-        const editors = org.properties.get(name.toLowerCase())?.values_editable_by;
+        const editors = definitionsOf(org).get(name.toLowerCase())?.values_editable_by;
         if (!owner && editors === "org_actors") {
           throw forbidden(`Only owners of ${org.account.login} may set ${name}.`);
         }

@@ -1,19 +1,20 @@
+import { teamsOf } from "../team/records.js";
 import { z } from "zod";
 import { DOCS, HttpError } from "../http.js";
-import type {
-  ActorType,
-  BypassActor,
-  Conditions,
-  NamePatterns,
-  Organization,
-  PropertySpec,
-  Repository,
-  Rule,
-  Ruleset,
-  RulesetSource,
-  Target,
-  GithubWorld,
-} from "../world/records.js";
+import {
+  type ActorType,
+  type BypassActor,
+  type Conditions,
+  type NamePatterns,
+  type PropertySpec,
+  type Rule,
+  type Ruleset,
+  type RulesetSource,
+  type Target,
+  organizationRulesetsOf,
+  repositoryRulesetsOf,
+} from "./records.js";
+import type { Organization, Repository, GithubWorld } from "../world/records.js";
 
 /**
  * Repository and organization rulesets: the POST/PUT bodies of `/repos/{owner}/{repo}/rulesets` and
@@ -284,7 +285,7 @@ function checkActors(
           errors.push(`Invalid bypass actors: repository role ${id} does not exist`);
         break;
       case "Team":
-        if (org === null || ![...org.teams.values()].some((team) => team.id === id)) {
+        if (org === null || ![...teamsOf(org).values()].some((team) => team.id === id)) {
           errors.push(`Invalid bypass actors: team ${id} does not exist in this organization`);
         }
         break;
@@ -310,7 +311,7 @@ function actorExists(
       return world.accountsById.get(actor.id)?.type === "User";
     case "Team":
       return (
-        owner.org !== null && [...owner.org.teams.values()].some((team) => team.id === actor.id)
+        owner.org !== null && [...teamsOf(owner.org).values()].some((team) => team.id === actor.id)
       );
     case "RepositoryRole":
       return REPOSITORY_ROLES.has(actor.id);
@@ -526,7 +527,12 @@ export function rulesetFromBody(
   }
   if (name !== undefined && name.trim() === "")
     errors.push("Invalid property /name: may not be empty");
-  const siblings = owner.repo !== null ? owner.repo.rulesets : (owner.org?.rulesets ?? new Map());
+  const siblings =
+    owner.repo !== null
+      ? repositoryRulesetsOf(owner.repo)
+      : owner.org !== null
+        ? organizationRulesetsOf(owner.org)
+        : new Map();
   for (const other of siblings.values()) {
     if (other.id !== current?.id && other.name === name) errors.push("Name must be unique");
   }

@@ -1,12 +1,6 @@
 import { REPOSITORY_ROLES, sourceName } from "./model.js";
-import {
-  type Account,
-  type BypassMode,
-  covers,
-  type Repository,
-  type Ruleset,
-  type GithubWorld,
-} from "../world/records.js";
+import { type Account, covers, type Repository, type GithubWorld } from "../world/records.js";
+import type { BypassMode, Ruleset } from "./records.js";
 
 /** The ruleset's read shapes: as lists show it, and the Repository ruleset. */
 

@@ -1,3 +1,4 @@
+import { teamsOf } from "../team/records.js";
 import { isoTime, type RequestContext } from "../http.js";
 import {
   type BypassReviewer,
@@ -110,7 +111,7 @@ function securityProblems(repo: Repository, security: Security | null | undefine
     const team =
       repo.org === null
         ? undefined
-        : [...repo.org.teams.values()].find((found) => found.id === reviewer.reviewer_id);
+        : [...teamsOf(repo.org).values()].find((found) => found.id === reviewer.reviewer_id);
     if (reviewer.reviewer_type === "TEAM" && team === undefined) {
       problems.push(
         `secret_scanning_delegated_bypass_options: team ${reviewer.reviewer_id} is not a team of ${repo.owner.login}`,

@@ -12,8 +12,9 @@ import {
 import { documentationUrl } from "../../core/request-rules.js";
 import type { Route } from "../http.js";
 import type { Repository } from "../world/records.js";
-import { adminRepository, assertUnlocked, branchOf } from "../repo-access.js";
-import { branchWithProtection, fullRepository } from "../shapes.js";
+import { adminRepository, assertUnlocked, branchOf } from "../world/access.js";
+import { branchWithProtection } from "../branch-protection/shapes.js";
+import { fullRepository } from "../world/shapes.js";
 import { createRepository } from "./create.js";
 import { editRepository } from "./edit.js";
 
@@ -170,10 +171,12 @@ function renameBranch(ctx: RequestContext) {
   const body = ctx.json();
   const name = String(body.new_name);
   if (repo.branches.has(name)) throw ctx.invalid([`Branch ${name} already exists`], "Branch");
-  repo.branches.delete(branch.name);
-  const renamed = { ...branch, name };
-  repo.branches.set(name, renamed);
-  if (repo.default_branch === branch.name) repo.default_branch = name;
+  const from = branch.name;
+  repo.branches.delete(from);
+  // The branch record itself takes the name, so what areas keep of it (its protection) stays.
+  branch.name = name;
+  repo.branches.set(name, branch);
+  if (repo.default_branch === from) repo.default_branch = name;
   touched(ctx, repo);
   return ok(branchWithProtection(ctx.base, repo, name), 201);
 }

@@ -1,4 +1,4 @@
-import { HOOK_CONFIG_KEYS, type HookConfig } from "../world/records.js";
+import { HOOK_CONFIG_KEYS, type HookConfig } from "./records.js";
 
 /** How a webhook's config is written and read (its keys and type are the world's, core/world.ts). */
 

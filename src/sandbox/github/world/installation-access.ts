@@ -7,9 +7,27 @@ import { type AppPermissionLevel, covers, type Installation, type GithubWorld } 
 export type PermissionSet = Readonly<Record<string, AppPermissionLevel>>;
 
 /**
- * What an installation token needs to call an operation: the permission sets GitHub accepts, any
- * one of which is enough, or how to tell them from the request (an issue's number takes the
- * permission of what it is).
+ * What an installation token needs to call an operation, by `METHOD pattern`: the permission sets
+ * GitHub accepts, any one of which is enough, or how to tell them from the request (an issue's
+ * number takes the permission of what it is). Each area lists its rows in its `app-permissions.ts`
+ * (github/area.ts `permissions`); an operation no area lists is refused an installation.
+ *
+ * The rows are GitHub's "Permissions required for GitHub Apps"
+ * (docs.github.com/en/rest/authentication/permissions-required-for-github-apps, in the copy
+ * octokit/app-permissions keeps as cache/api.github.com.html, last changed 2023-11-01), where an
+ * operation listed under several permissions, each naming the others under "Additional
+ * permissions", is one of the page's "endpoints [that] work with any one permission from a set" —
+ * except issue comments and edits (issues/app-permissions.ts) and custom properties
+ * (properties/app-permissions.ts). Not on that page: `PATCH …/properties/values` of a repository,
+ * whose permission is `repository_custom_properties` ("to view and edit custom properties for a
+ * repository", the app-permissions schema in @octokit/openapi); `GET /apps/{app_slug}`, which
+ * needs none; `GET /installation/repositories`, an installation's list of its own repositories,
+ * which needs none either. The organization migrations are `enabledForGitHubApps: false` in @octokit/openapi, and a
+ * user's gists and migrations, `GET /user` and `GET /user/repos` belong to a user: no area lists
+ * them, so an installation is refused them. (The page lists `GET /user/repos` under Metadata for
+ * user access tokens only: its token types name no IAT, and the data GitHub's documentation
+ * builds the page from says `"server-to-server": false`, github/docs
+ * src/github-apps/data/fpt-2022-11-28/server-to-server-permissions.json.)
  */
 export type PermissionRow =
   | readonly PermissionSet[]

@@ -1,15 +1,10 @@
 import { createHash, type KeyObject } from "node:crypto";
-import type {
-  ActionsStore,
-  OrganizationActions,
-  OrganizationSettings,
-  RepositoryActions,
-} from "../actions/records.js";
-import { type SealingKey, sealingKeyFor } from "../actions/sealed-box.js";
 
 /**
- * GitHub's live state: accounts, repositories and what they hold, indexed by lowercase
- * names and ids so every request is a few Map look-ups, whatever the size of the world.
+ * GitHub's world: accounts (users, organizations, the bots Apps act as), Apps and their
+ * installations, and repositories with their own settings and branches, indexed by lowercase
+ * names and ids so every request is a few Map look-ups, whatever the size of the world. What a
+ * repository or organization holds besides (labels, hooks, teams …) is kept by its area.
  */
 
 export type RepoPermission = "none" | "pull" | "triage" | "push" | "maintain" | "admin";
@@ -82,28 +77,22 @@ export function levelAtLeast(role: Role, needed: RepoPermission): boolean {
   return PERMISSION_LEVEL[roleLevel(role)] >= PERMISSION_LEVEL[needed];
 }
 
+const PERMISSIONS: readonly RepoPermission[] = ["pull", "triage", "push", "maintain", "admin"];
+
+/**
+ * A role as a grant names it: "`pull`, `triage`, `push`, `maintain`, `admin` and you can also
+ * specify a custom repository role name, if the owning organization has defined any" (GitHub's
+ * "Add a repository collaborator" and "Add or update team repository permissions"). Custom role
+ * names are matched case-insensitively; undefined when the name is neither.
+ */
+export function resolveRole(org: Organization | null, written: string): Role | undefined {
+  if ((PERMISSIONS as readonly string[]).includes(written)) return written as RepoPermission;
+  return org?.customRoles.get(written.toLowerCase());
+}
+
 /** The higher of two roles; on a tie, the first (a direct grant over what a team gives). */
 export function higherRole(a: Role, b: Role): Role {
   return PERMISSION_LEVEL[roleLevel(b)] > PERMISSION_LEVEL[roleLevel(a)] ? b : a;
-}
-
-export type TeamRole = "member" | "maintainer";
-
-export interface Team {
-  id: number;
-  slug: string;
-  name: string;
-  description: string | null;
-  org: Organization;
-  privacy: "secret" | "closed";
-  notification_setting: "notifications_enabled" | "notifications_disabled";
-  parent: Team | null;
-  /** Direct members by user id. */
-  members: Map<number, TeamRole>;
-  /** Memberships of people outside the organization, pending until they join it. */
-  pending: Map<number, TeamRole>;
-  created_at: string;
-  updated_at: string;
 }
 
 export interface Organization {
@@ -111,35 +100,8 @@ export interface Organization {
   owners: Set<number>;
   members: Set<number>;
   basePermission: RepoPermission;
-  /** Teams by lower-case slug. */
-  teams: Map<string, Team>;
-  /** Teams assigned the predefined security manager role: read access to every repository. */
-  securityManagers: Set<number>;
-  /** Custom repository roles by lower-case name. */
+  /** Custom repository roles by lower-case name: the roles a grant may name. */
   customRoles: Map<string, CustomRole>;
-  /** The organization's rulesets by id. */
-  rulesets: Map<number, Ruleset>;
-  /** Custom property definitions by lower-case name, in the order they were defined. */
-  properties: Map<string, PropertyDefinition>;
-  /** `PATCH /orgs/{org}`'s settings (the base permission is `basePermission`). */
-  settings: OrganizationSettings;
-  /** The organization's webhooks by id (ids are shared with repository hooks). */
-  hooks: Map<number, Hook>;
-  actions: OrganizationActions;
-  /** Organization variables and secrets, each shared with some of its repositories. */
-  store: ActionsStore;
-}
-
-export type PropertyValue = string | string[];
-
-export interface PropertyDefinition {
-  property_name: string;
-  value_type: "string" | "single_select" | "multi_select" | "true_false" | "url";
-  required: boolean;
-  default_value: PropertyValue | null;
-  description: string | null;
-  allowed_values: string[] | null;
-  values_editable_by: "org_actors" | "org_and_repo_actors";
 }
 
 export interface App {
@@ -173,93 +135,32 @@ export interface Installation {
   bot: Account;
 }
 
+/**
+ * A role on a repository a user has through an area's records (a collaborator's grant, a team's),
+ * the repository's own rules aside; registered by the area (github/area.ts `grants`).
+ */
+export type Grant = (repo: Repository, user: Account) => Role | undefined;
+
+/**
+ * What areas add to the world's own rules (github/area.ts): the roles they grant, what a created
+ * repository gets, and the counts an account's profile shows of their records.
+ */
+export interface WorldExtensions {
+  grants: readonly Grant[];
+  created: ReadonlyArray<(world: GithubWorld, repo: Repository) => void>;
+  profileCounts: ReadonlyArray<(world: GithubWorld, account: Account) => Record<string, number>>;
+}
+
 /** An installation access token: which installation, and until when (ms since the epoch). */
 export interface InstallationToken {
   installation: Installation;
   expiresAt: number;
 }
 
-/**
- * A webhook's `config`, as GitHub keeps it: only the keys its webhook-config schema names (url,
- * content_type, secret, insecure_ssl). Other keys a client sends are accepted where GitHub's schema
- * is open and dropped, so no client can keep private markers there (issue #11).
- */
-export const HOOK_CONFIG_KEYS = ["url", "content_type", "secret", "insecure_ssl"] as const;
-export type HookConfigKey = (typeof HOOK_CONFIG_KEYS)[number];
-export type HookConfig = Partial<Record<HookConfigKey, string>>;
-
-export interface Hook {
-  id: number;
-  config: HookConfig;
-  events: string[];
-  active: boolean;
-  branch_filter: string;
-  authorization_header: string | undefined;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface Invitation {
-  id: number;
-  invitee: Account;
-  inviter: Account;
-  permissions: "read" | "write" | "admin" | "triage" | "maintain";
-  created_at: string;
-  expired: boolean;
-}
-
-/**
- * A repository's label. Issues hold the label itself, so a rename shows on every issue that carries
- * it and a delete takes it off them (GitHub's labels are records issues refer to, not names).
- */
-export interface Label {
-  id: number;
-  name: string;
-  /** Six hex digits without `#`, as written. */
-  color: string;
-  description: string | null;
-  /** Whether it is one of the labels GitHub gives a new repository. */
-  default: boolean;
-}
-
-/** An autolink reference: GitHub keeps no update for one, only create and delete. */
-export interface Autolink {
-  id: number;
-  key_prefix: string;
-  url_template: string;
-  is_alphanumeric: boolean;
-  updated_at: string;
-}
-
-export type EnvironmentReviewer = { type: "User"; user: Account } | { type: "Team"; team: Team };
-
-/** A deployment branch or tag policy of an environment (its custom deployment branch policies). */
-export interface BranchPolicy {
-  id: number;
-  name: string;
-  type: "branch" | "tag";
-}
-
-/** A deployment environment and its protection rules. */
-export interface Environment {
-  id: number;
-  name: string;
-  wait_timer: number;
-  prevent_self_review: boolean;
-  reviewers: EnvironmentReviewer[];
-  /** null: every branch may deploy; "protected": protected branches only; "custom": `policies`. */
-  branchPolicy: null | "protected" | "custom";
-  policies: Map<number, BranchPolicy>;
-  created_at: string;
-  updated_at: string;
-  /** Its variables and secrets (an environment has no Dependabot secrets). */
-  store: ActionsStore;
-}
-
+/** A branch: its name (case-sensitive, unlike owner and repository names) and head commit. */
 export interface Branch {
   name: string;
   sha: string;
-  protection: Protection | null;
 }
 
 /**
@@ -313,6 +214,11 @@ export interface RepositorySettings {
   private_vulnerability_reporting: boolean;
 }
 
+/**
+ * A repository and its own settings (what `GET /repos/{owner}/{repo}` answers of it, which the
+ * settings area edits); what it holds with endpoints of its own (labels, hooks, protections …) is
+ * kept by the area of each, keyed by the repository.
+ */
 export interface Repository extends RepositorySettings {
   id: number;
   name: string;
@@ -326,135 +232,8 @@ export interface Repository extends RepositorySettings {
   allow_merge_commit: boolean;
   created_at: string;
   updated_at: string;
-  /** Direct grants by user id. */
-  collaborators: Map<number, Role>;
-  /** Team grants by team id. */
-  teamAccess: Map<number, Role>;
-  recentChecks: Map<string, number>;
   /** Git branch names are case-sensitive, unlike owner and repository names. */
   branches: Map<string, Branch>;
-  hooks: Map<number, Hook>;
-  invitations: Map<number, Invitation>;
-  /** The repository's own rulesets by id (organization rulesets live on the organization). */
-  rulesets: Map<number, Ruleset>;
-  /** Explicit custom property values by lower-case property name. */
-  properties: Map<string, PropertyValue>;
-  actions: RepositoryActions;
-  store: ActionsStore;
-  /** Labels by id, in the order they were made. */
-  labels: Map<number, Label>;
-  autolinks: Map<number, Autolink>;
-  /** Environments by lower-case name: GitHub's environment names are not case-sensitive. */
-  environments: Map<string, Environment>;
-}
-
-/** What a repository holds besides its settings, each one a collection of its own. */
-type RepositoryRecords = Pick<
-  Repository,
-  | "collaborators"
-  | "teamAccess"
-  | "recentChecks"
-  | "branches"
-  | "hooks"
-  | "invitations"
-  | "rulesets"
-  | "properties"
-  | "labels"
-  | "autolinks"
-  | "environments"
->;
-
-/** A repository's records before anything is added to them. */
-export function emptyRecords(): RepositoryRecords {
-  return {
-    collaborators: new Map(),
-    teamAccess: new Map(),
-    recentChecks: new Map(),
-    branches: new Map(),
-    hooks: new Map(),
-    invitations: new Map(),
-    rulesets: new Map(),
-    properties: new Map(),
-    labels: new Map(),
-    autolinks: new Map(),
-    environments: new Map(),
-  };
-}
-
-export interface GistFile {
-  content: string;
-  language: string | null;
-}
-
-export interface Gist {
-  id: string;
-  owner: Account;
-  public: boolean;
-  description: string | null;
-  files: Map<string, GistFile>;
-  created_at: string;
-  updated_at: string;
-}
-
-export type MigrationState = "pending" | "exporting" | "exported" | "failed";
-
-export interface Migration {
-  id: number;
-  owner: Account;
-  state: MigrationState;
-  lock_repositories: boolean;
-  exclude_metadata: boolean;
-  exclude_git_data: boolean;
-  exclude_attachments: boolean;
-  exclude_releases: boolean;
-  exclude_owner_projects: boolean;
-  org_metadata_only: boolean;
-  repositories: Repository[];
-  created_at: string;
-  updated_at: string;
-}
-
-/** Issues and their comments (drift issues and pull-request comments; pull requests share the numbers). */
-export interface Issue {
-  id: number;
-  number: number;
-  repo: Repository;
-  title: string;
-  body: string | null;
-  state: "open" | "closed";
-  state_reason: "completed" | "not_planned" | "duplicate" | "reopened" | null;
-  user: Account;
-  /** The repository's labels it carries (the records themselves, see Label). */
-  labels: Label[];
-  comments: IssueComment[];
-  created_at: string;
-  updated_at: string;
-  closed_at: string | null;
-  closed_by: Account | null;
-  /** Set when the issue is a pull request, which shares the repository's issue numbers. */
-  pull?: PullRequest;
-}
-
-/** A pull request: its issue (number, title, state, comments) and the branches it merges. */
-export interface PullRequest {
-  id: number;
-  issue: Issue;
-  head: { ref: string; sha: string };
-  /** The base branch, and its head commit when the pull request was opened. */
-  base: { ref: string; sha: string };
-  merged_at: string | null;
-  merged_by: Account | null;
-  /** The commit the merge made on the base branch. */
-  merge_commit_sha: string | null;
-}
-
-export interface IssueComment {
-  id: number;
-  issue: Issue;
-  body: string;
-  user: Account;
-  created_at: string;
-  updated_at: string;
 }
 
 export function branchSha(fullName: string, branch: string): string {
@@ -482,57 +261,21 @@ export class GithubWorld {
    * requests to it while no repository takes the name again.
    */
   readonly formerNames = new Map<string, Repository>();
-  readonly gists: Gist[] = [];
-  readonly gistsByOwner = new Map<number, Gist[]>();
-  readonly migrations = new Map<number, Migration>();
-  /** Repositories held read-only by a running migration that locks them. */
+  /**
+   * Repositories held read-only by a running migration that locks them (the migrations area's
+   * seed); every write to one is refused (access.ts `assertUnlocked`).
+   */
   readonly lockedRepositories = new Set<number>();
-  /** The key pairs secrets are sealed with, by place (made when first asked for). */
-  readonly sealingKeys = new Map<string, SealingKey>();
-  /** Issues by repository id, in number order (numbers start at 1 per repository). */
-  readonly issues = new Map<number, Issue[]>();
-  readonly issueComments = new Map<number, IssueComment>();
-  readonly nextId = {
-    hook: 1,
-    team: 1,
-    invitation: 1,
-    issue: 1,
-    issueComment: 1,
-    ruleset: 1,
-    pull: 1,
-    label: 1,
-    autolink: 1,
-    environment: 1,
-    branchPolicy: 1,
+  /** The records the seed's entries made, by index: areas that add to an entry find its record. */
+  readonly seeded = {
+    users: [] as Account[],
+    organizations: [] as Organization[],
+    repositories: [] as Repository[],
   };
 
-  /**
-   * The key pair of one place's secrets (`repository/1001/actions`, `organization/100/dependabot`,
-   * `environment/1001/production`): derived from the place, so a world's keys are the same each run.
-   */
-  sealingKey(place: string): SealingKey {
-    let found = this.sealingKeys.get(place);
-    if (found === undefined) {
-      found = sealingKeyFor(place);
-      this.sealingKeys.set(place, found);
-    }
-    return found;
-  }
-
-  /** The ids of every hook, of repositories and organizations, ever made. */
-  readonly hookIds = new Set<number>();
-
-  /**
-   * The id of a new hook: the next of one sequence across repositories and organizations, passing
-   * over ids a seed gave (the demo world's organization hook has a high one, so repository hooks
-   * created in it keep the ids they always had).
-   */
-  newHookId(): number {
-    while (this.hookIds.has(this.nextId.hook)) this.nextId.hook++;
-    const id = this.nextId.hook++;
-    this.hookIds.add(id);
-    return id;
-  }
+  constructor(
+    private readonly extensions: WorldExtensions = { grants: [], created: [], profileCounts: [] },
+  ) {}
 
   account(login: string): Account | undefined {
     return this.accounts.get(login.toLowerCase());
@@ -583,73 +326,11 @@ export class GithubWorld {
     if (repo.org) {
       if (repo.org.owners.has(user.id)) return "admin";
       if (repo.org.members.has(user.id)) raise(repo.org.basePermission);
-      const team = this.teamRole(repo, user);
-      if (team !== undefined) raise(roleLevel(team));
     }
-    const direct = repo.collaborators.get(user.id);
-    if (direct !== undefined) raise(roleLevel(direct));
-    return best;
-  }
-
-  /**
-   * The highest role a user has on a repository through teams: the teams granted access and their
-   * child teams ("Child teams inherit the access permissions of the parent team", GitHub's "About
-   * teams"), and read access through a security manager team ("Read access on all repositories in
-   * the organization", GitHub's "Managing security managers in your organization").
-   */
-  teamRole(repo: Repository, user: Account): Role | undefined {
-    const org = repo.org;
-    if (org === null) return undefined;
-    let best: Role | undefined;
-    for (const team of org.teams.values()) {
-      if (!this.inTeam(team, user.id)) continue;
-      const granted = this.teamGrant(repo, team);
-      if (granted !== undefined) best = best === undefined ? granted : higherRole(best, granted);
+    for (const grant of this.extensions.grants) {
+      const role = grant(repo, user);
+      if (role !== undefined) raise(roleLevel(role));
     }
-    return best;
-  }
-
-  /** What a team has on a repository: its own grant, its ancestors', or a security manager's read. */
-  teamGrant(repo: Repository, team: Team): Role | undefined {
-    let best: Role | undefined;
-    for (let at: Team | null = team; at !== null; at = at.parent) {
-      const own = repo.teamAccess.get(at.id);
-      if (own !== undefined) best = best === undefined ? own : higherRole(best, own);
-    }
-    if (repo.org?.securityManagers.has(team.id)) {
-      best = best === undefined ? "pull" : higherRole(best, "pull");
-    }
-    return best;
-  }
-
-  /** Whether the user is a member of the team, directly or through one of its child teams. */
-  inTeam(team: Team, userId: number): boolean {
-    if (team.members.has(userId)) return true;
-    for (const other of team.org.teams.values()) {
-      if (other.parent === team && this.inTeam(other, userId)) return true;
-    }
-    return false;
-  }
-
-  /**
-   * The role GitHub reports for a user on a repository (a collaborator's `role_name`): "the highest
-   * role assigned to the collaborator after considering all sources of grants, including: repo,
-   * teams, organization, and enterprise" (GitHub's "List repository collaborators").
-   */
-  reportedRole(repo: Repository, user: Account): Role | undefined {
-    let best: Role | undefined = repo.collaborators.get(user.id);
-    const raise = (candidate: Role | undefined) => {
-      if (candidate === undefined) return;
-      best = best === undefined ? candidate : higherRole(best, candidate);
-    };
-    if (repo.org) {
-      if (repo.org.owners.has(user.id)) raise("admin");
-      if (repo.org.members.has(user.id) && repo.org.basePermission !== "none") {
-        raise(repo.org.basePermission);
-      }
-      raise(this.teamRole(repo, user));
-    }
-    if (repo.owner.id === user.id) raise("admin");
     return best;
   }
 
@@ -666,9 +347,14 @@ export class GithubWorld {
     return PERMISSION_LEVEL[this.permission(repo, user)] >= PERMISSION_LEVEL[needed];
   }
 
-  teamCanPush(repo: Repository, team: Team): boolean {
-    const access = repo.teamAccess.get(team.id);
-    return access !== undefined && levelAtLeast(access, "push");
+  /** What every area that adds to a repository GitHub creates does (settings/create.ts). */
+  created(repo: Repository): void {
+    for (const start of this.extensions.created) start(this, repo);
+  }
+
+  /** What the areas count of an account's records for its profile (`public_gists` …). */
+  profileCounts(account: Account): Record<string, number> {
+    return Object.assign({}, ...this.extensions.profileCounts.map((count) => count(this, account)));
   }
 
   /** Whether every member of `org` can see all of its repositories, which makes listings a slice. */
@@ -683,94 +369,4 @@ export class GithubWorld {
 export function covers(installation: Installation, repo: Repository): boolean {
   if (repo.owner.id !== installation.account.id) return false;
   return installation.repositorySelection === "all" || installation.repositories.has(repo.id);
-}
-
-/*
- * The records of branch protections and rulesets. They live here with the rest of the world, not
- * beside their handlers (github/branch-protection/record.ts, github/rulesets/model.ts), so the world imports nothing that imports it.
- */
-
-/** The users, teams and apps a protection names. */
-export interface Principals {
-  users: Account[];
-  teams: Team[];
-  apps: App[];
-}
-
-/** Branch protection as stored: the PUT body (spec endpoint 1) with its checks and rules applied. */
-export interface Protection {
-  required_status_checks: {
-    strict: boolean;
-    checks: { context: string; app_id: number | null }[];
-  } | null;
-  enforce_admins: boolean;
-  required_pull_request_reviews: {
-    dismiss_stale_reviews: boolean;
-    require_code_owner_reviews: boolean;
-    required_approving_review_count: number;
-    require_last_push_approval: boolean;
-    dismissal_restrictions: Principals | null;
-    bypass_pull_request_allowances: Principals | null;
-  } | null;
-  restrictions: Principals | null;
-  required_signatures: boolean;
-  required_linear_history: boolean;
-  allow_force_pushes: boolean;
-  allow_deletions: boolean;
-  block_creations: boolean;
-  required_conversation_resolution: boolean;
-  lock_branch: boolean;
-  allow_fork_syncing: boolean;
-}
-
-export type Target = "branch" | "tag" | "push" | "repository";
-export type Enforcement = "disabled" | "active" | "evaluate";
-export type ActorType =
-  "Integration" | "OrganizationAdmin" | "RepositoryRole" | "Team" | "DeployKey" | "User";
-export type BypassMode = "always" | "pull_request" | "exempt";
-
-export interface BypassActor {
-  actor_id: number | null;
-  actor_type: ActorType;
-  bypass_mode: BypassMode;
-}
-
-export interface Rule {
-  type: string;
-  parameters?: Record<string, unknown>;
-}
-
-export interface NamePatterns {
-  include: string[];
-  exclude: string[];
-}
-
-export interface PropertySpec {
-  name: string;
-  property_values: string[];
-  source: "custom" | "system";
-}
-
-export interface Conditions {
-  ref_name?: NamePatterns;
-  repository_name?: NamePatterns & { protected: boolean };
-  repository_id?: { repository_ids: number[] };
-  repository_property?: { include: PropertySpec[]; exclude: PropertySpec[] };
-}
-
-export type RulesetSource =
-  { type: "Repository"; repo: Repository } | { type: "Organization"; org: Organization };
-
-/** A ruleset as stored, from the POST/PUT bodies rulesets.ts checks as GitHub does. */
-export interface Ruleset {
-  id: number;
-  name: string;
-  target: Target;
-  enforcement: Enforcement;
-  source: RulesetSource;
-  bypass_actors: BypassActor[];
-  conditions: Conditions | null;
-  rules: Rule[];
-  created_at: string;
-  updated_at: string;
 }

@@ -1,13 +1,10 @@
 import { z } from "zod";
-import { check, type SeedPath } from "../../core/seed.js";
+import { check, login, type SeedPath, timestamp } from "../../core/seed.js";
 import { gitlabArea } from "../area.js";
 import { addEpicLink, type Epic, epicsOf, linksOf, storedLink } from "./records.js";
 import { epicLinkRoutes } from "./routes.js";
 
 /** Groups' epics and the related-epic links between them (the `epic_link` kind). */
-
-const login = z.string().regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/, "expected a login");
-const timestamp = z.iso.datetime({ message: "expected a date-time like 2026-01-05T10:00:00Z" });
 
 const epic = z.strictObject({
   iid: z.number().int().positive(),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { check, type SeedPath } from "../../core/seed.js";
+import { check, login, type SeedPath, timestamp } from "../../core/seed.js";
 import { gitlabArea } from "../area.js";
 import { ok, requireCaller } from "../http.js";
 import { visibleGroup, visibleProject } from "./access.js";
@@ -12,8 +12,6 @@ import { group, planningUser, project } from "./shapes.js";
  * fields read here are described as GitHub's world describes them (core/seed.ts).
  */
 
-const login = z.string().regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/, "expected a login");
-const timestamp = z.iso.datetime({ message: "expected a date-time like 2026-01-05T10:00:00Z" });
 const groupRole = z.enum(["guest", "planner", "reporter", "developer", "maintainer", "owner"]);
 
 export const gitlabWorld = gitlabArea({
