@@ -21,7 +21,7 @@ import { emptyStats, type SandboxStats } from "./core/stats.js";
 
 export type { SandboxStats } from "./core/stats.js";
 export type { RecordedRequest } from "./core/server.js";
-export { checkedOperations, requestViolations } from "./core/request-rules.js";
+export { checkedOperations, requestViolations } from "./github/request-rules.js";
 export { CATEGORIES, type Category } from "./core/rate-limits.js";
 export { SeedError } from "./seed/file.js";
 export { demoWorld } from "./seed/demo-world.js";

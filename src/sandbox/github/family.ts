@@ -1,5 +1,5 @@
 import type { Family } from "../core/family.js";
-import { githubRequestRules } from "../core/request-rules.js";
+import { githubRequestRules } from "./request-rules.js";
 import { Router } from "../core/router.js";
 import {
   githubEtag,

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
 import { HttpError, type RequestContext as CoreContext, type Reply } from "../core/http-support.js";
 import type { Route as CoreRoute } from "../core/router.js";
-import { DOCS } from "../core/request-rules.js";
+import { DOCS } from "./request-rules.js";
 import type { RateStatus } from "../core/rate-limits.js";
 import type { GithubPrincipal } from "./world/credentials.js";
 import type { Account, GithubWorld } from "./world/records.js";
@@ -16,7 +16,7 @@ export {
   ok,
   type Reply,
 } from "../core/http-support.js";
-export { DOCS } from "../core/request-rules.js";
+export { DOCS } from "./request-rules.js";
 
 /** What GitHub's handlers see: the GitHub world, an account as the caller, GitHub's principals. */
 export interface GithubTypes {

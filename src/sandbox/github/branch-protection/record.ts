@@ -1,4 +1,4 @@
-import { requestViolations } from "../../core/request-rules.js";
+import { requestViolations } from "../request-rules.js";
 import { teamsOf } from "../team/records.js";
 import { app } from "../apps/shapes.js";
 import { simpleUser } from "../world/shapes.js";

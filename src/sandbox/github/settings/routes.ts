@@ -9,7 +9,7 @@ import {
   type RequestContext,
   requireCaller,
 } from "../http.js";
-import { documentationUrl } from "../../core/request-rules.js";
+import { documentationUrl } from "../request-rules.js";
 import type { Route } from "../http.js";
 import type { Repository } from "../world/records.js";
 import { adminRepository, assertUnlocked, branchOf } from "../world/access.js";

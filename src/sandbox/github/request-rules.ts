@@ -1,7 +1,7 @@
 import generated from "./request-schemas.json" with { type: "json" };
-import type { RequestRules } from "./family.js";
-import type { FieldError, Reply } from "./http-support.js";
-import { type Location, type Schema, type Violation, violations } from "./openapi-check.js";
+import type { RequestRules } from "../core/family.js";
+import type { FieldError, Reply } from "../core/http-support.js";
+import { type Location, type Schema, type Violation, violations } from "../core/openapi-check.js";
 
 /**
  * Request bodies checked as GitHub checks them, where the service interface is silent: against the
