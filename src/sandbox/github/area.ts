@@ -14,9 +14,9 @@ import type { Account, Grant, GithubWorld, Repository } from "./world/records.js
  * makes, and build records for each seeded repository.
  */
 
-/** What the family gives an area whose routes depend on how the sandbox was started. */
 export type { GraphqlPart };
 
+/** What the family gives an area whose routes depend on how the sandbox was started. */
 export interface GithubSetup {
   tokenTtlSeconds: number;
   stats: SandboxStats;
@@ -66,6 +66,7 @@ export interface GithubArea<S extends SeedSlice = SeedSlice> extends Area<Github
   ): void;
   /** What an installation token needs for each operation of the area, by `METHOD pattern`. */
   permissions?: Readonly<Record<string, PermissionRow>>;
+  /** Its fields of GraphQL's `Repository` and its `node` types (github/graphql/). */
   graphql?: GraphqlPart;
   /** A role users have on repositories through the area's records. */
   grants?: Grant;

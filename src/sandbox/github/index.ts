@@ -27,20 +27,21 @@ import { GithubWorld } from "./world/records.js";
 
 /**
  * GitHub's areas, in the order their records are built from a seed and their routes are tried:
- * the world (accounts, organizations, repositories, Apps) first, then one area per kind or
- * service feature. The one place an area is registered (docs/adding-a-kind.md). A route of a more
- * specific path comes before one whose `*rest` would take it (a branch's protection before the
- * branch): an area lists its own that way, and areas whose paths overlap keep that order here.
+ * the world (accounts, organizations, Apps, repositories) first, then one area per kind or
+ * service feature, each after the areas whose records its own name (teams before the access
+ * granted to them, both before rulesets and protections that name them). The one place an area
+ * is registered (docs/adding-a-kind.md). A route of a more specific path comes before one whose
+ * `*rest` would take it (a branch's protection before the branch): an area lists its own that
+ * way.
  */
 export const GITHUB_AREAS = [
   world,
   apps,
-  branchProtection,
   settings,
   organizationSettingsArea,
   teams,
-  invitations,
   access,
+  invitations,
   webhooks,
   labels,
   issues,
@@ -49,6 +50,7 @@ export const GITHUB_AREAS = [
   actions,
   properties,
   rulesets,
+  branchProtection,
   gists,
   migrations,
   graphql,

@@ -61,6 +61,16 @@ export function gitlabPage<T>(ctx: RequestContext, all: readonly T[]) {
   };
 }
 
+/** A 200 answer of one page of a list, each item as `shape` renders it. */
+export function gitlabPageReply<T>(
+  ctx: RequestContext,
+  all: readonly T[],
+  shape: (item: T) => unknown,
+): Reply {
+  const page = gitlabPage(ctx, all);
+  return { status: 200, body: page.items.map(shape), headers: page.headers };
+}
+
 /**
  * Headers of every answer: the rate headers (X-RateLimit-*, and GitLab's RateLimit-*) and a
  * request id (`X-Request-Id`, an opaque string).

@@ -9,7 +9,7 @@ import { type Team, teamCanPush } from "../team/records.js";
 
 /**
  * Branch protection: the PUT body's checks and rules (spec endpoint 1), turning it into the stored
- * record (world.ts), and the Protected Branch read shape.
+ * record (records.ts), and the Protected Branch read shape.
  */
 
 interface PrincipalLists {

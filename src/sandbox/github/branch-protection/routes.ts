@@ -1,5 +1,5 @@
 import { noContent, notFound, ok } from "../http.js";
-import { paginate } from "../../core/pagination.js";
+import { pageReply } from "../../core/pagination.js";
 import type { Route } from "../http.js";
 import { adminRepository, assertUnlocked, branchOf, visibleRepository } from "../world/access.js";
 import { branch } from "./shapes.js";
@@ -70,12 +70,7 @@ export const branchProtectionRoutes: Route[] = [
     handler: (ctx) => {
       const repo = visibleRepository(ctx);
       const names = [...repo.branches.keys()].sort();
-      const page = paginate(ctx, names);
-      return {
-        status: 200,
-        body: page.items.map((name) => branch(ctx.base, repo, name)),
-        headers: page.headers,
-      };
+      return pageReply(ctx, names, (name) => branch(ctx.base, repo, name));
     },
   },
   {

@@ -9,6 +9,6 @@ import { graphqlRoutes } from "./routes.js";
  */
 export const graphql = githubArea({
   name: "graphql",
-  routesFor: graphqlRoutes,
+  routesFor: (setup) => graphqlRoutes({ timeoutMs: setup.graphqlTimeoutMs, parts: setup.graphql }),
   permissions: graphqlPermissions,
 });

@@ -19,8 +19,8 @@ import type { Organization, Repository, GithubWorld } from "../world/records.js"
 /**
  * Repository and organization rulesets: the POST/PUT bodies of `/repos/{owner}/{repo}/rulesets` and
  * `/orgs/{org}/rulesets` checked as GitHub checks them (its request schemas in @octokit/openapi, and
- * the rules it refuses with a 422), and the record stored (its type is in world.ts). Where they apply is ruleset-match.ts,
- * how they read ruleset-shapes.ts.
+ * the rules it refuses with a 422), and the record stored (its type is in records.ts). Where they
+ * apply is match.ts, how they read shapes.ts.
  */
 
 const TARGETS = ["branch", "tag", "push", "repository"] as const satisfies readonly Target[];

@@ -39,7 +39,7 @@ export interface Conditions {
 export type RulesetSource =
   { type: "Repository"; repo: Repository } | { type: "Organization"; org: Organization };
 
-/** A ruleset as stored, from the POST/PUT bodies rulesets.ts checks as GitHub does. */
+/** A ruleset as stored, from the POST/PUT bodies model.ts checks as GitHub does. */
 export interface Ruleset {
   id: number;
   name: string;

@@ -26,7 +26,7 @@ import {
 /**
  * Repository and organization rulesets (list, read, create, update, delete) and the rules that apply
  * to a branch. The reads a client needs to name bypass actors are an organization's teams
- * (../teams.ts) and app installations and an app by its slug (../apps.ts).
+ * (team/routes.ts) and app installations and an app by its slug (apps/routes.ts).
  */
 
 /** `includes_parents` defaults to true (the spec); only "false" turns it off. */

@@ -6,7 +6,7 @@ import { refObject } from "../branch-protection/graphql.js";
 
 /**
  * The `Repository` fields of its own settings, from the same record `GET /repos/{owner}/{repo}` and
- * its sibling endpoints answer from (github/shapes.ts `fullRepository`, github/settings/routes.ts):
+ * its sibling endpoints answer from (world/shapes.ts `fullRepository`, settings/routes.ts):
  * the PATCH fields under GraphQL's names, its topics, whether its Dependabot alerts are on, and its
  * default branch — a `Ref`, null while the branch does not exist (an empty repository), where REST
  * still names it.

@@ -22,7 +22,7 @@ import { editRepository } from "./edit.js";
  * A repository's own settings (the `settings` kind): `PATCH /repos/{owner}/{repo}`, its topics, the
  * three security toggles with endpoints of their own, the rename of a branch, and the creation of
  * repositories under an organization or the caller. Writes to an archived repository are refused
- * once for every route (core/read-only.ts); docs/service-decisions.md has the rules.
+ * once for every route (world/read-only.ts); docs/service-decisions.md has the rules.
  */
 
 /** Writes that change the repository (not its hooks or protections) need admin rights. */

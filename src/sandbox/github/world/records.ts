@@ -204,7 +204,7 @@ export interface RepositorySettings {
   squash_merge_commit_message: "PR_BODY" | "COMMIT_MESSAGES" | "BLANK";
   merge_commit_title: "PR_TITLE" | "MERGE_MESSAGE";
   merge_commit_message: "PR_BODY" | "PR_TITLE" | "BLANK";
-  /** Read-only to every write but the one that unarchives it (github/settings/archived.ts). */
+  /** Read-only to every write but the one that unarchives it (world/read-only.ts). */
   archived: boolean;
   topics: string[];
   security: Record<SecurityFeature, FeatureStatus>;

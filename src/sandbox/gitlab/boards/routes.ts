@@ -3,7 +3,7 @@ import {
   gitlabError,
   gitlabForbidden,
   gitlabNotFound,
-  gitlabPage,
+  gitlabPageReply,
   idParam,
   ok,
   parameters,
@@ -31,12 +31,7 @@ export const boardRoutes: Route[] = [
     handler: (ctx) => {
       const found = visibleProject(ctx);
       const boards = [...boardsOf(found).values()].sort((a, b) => a.id - b.id);
-      const page = gitlabPage(ctx, boards);
-      return {
-        status: 200,
-        body: page.items.map((item) => board(ctx.base, item)),
-        headers: page.headers,
-      };
+      return gitlabPageReply(ctx, boards, (item) => board(ctx.base, item));
     },
   },
   {

@@ -3,7 +3,7 @@ import {
   gitlabError,
   gitlabForbidden,
   gitlabNotFound,
-  gitlabPage,
+  gitlabPageReply,
   idParam,
   isoTime,
   ok,
@@ -63,12 +63,7 @@ export const epicLinkRoutes: Route[] = [
     handler: (ctx) => {
       const found = visibleGroup(ctx, ctx.params.id);
       const epics = [...epicsOf(found).values()].sort((a, b) => a.iid - b.iid);
-      const page = gitlabPage(ctx, epics);
-      return {
-        status: 200,
-        body: page.items.map((item) => epic(ctx.base, item)),
-        headers: page.headers,
-      };
+      return gitlabPageReply(ctx, epics, (item) => epic(ctx.base, item));
     },
   },
   {
