@@ -15,7 +15,7 @@ import { invitations } from "./invitations/index.js";
 import { issues } from "./issues/index.js";
 import { labels } from "./labels/index.js";
 import { migrations } from "./migrations/index.js";
-import { organizationSettingsArea } from "./organization-settings/index.js";
+import { organizationSettings } from "./organization-settings/index.js";
 import { properties } from "./properties/index.js";
 import { rulesets } from "./rulesets/index.js";
 import { settings } from "./settings/index.js";
@@ -38,7 +38,7 @@ export const GITHUB_AREAS = [
   world,
   apps,
   settings,
-  organizationSettingsArea,
+  organizationSettings,
   teams,
   access,
   invitations,

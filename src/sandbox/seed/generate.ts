@@ -4,7 +4,7 @@ import { GENERATED_COLLABORATORS } from "../github/access/index.js";
 import { GENERATED_PROTECTIONS } from "../github/branch-protection/index.js";
 import { GITHUB_AREAS } from "../github/index.js";
 import { GENERATED_RULESET } from "../github/rulesets/index.js";
-import { GENERATED_TEAMS } from "../github/team/index.js";
+import { GENERATED_TEAM_GRANTS } from "../github/team/index.js";
 import { type WorldSeed, worldSeedSchema } from "./schema.js";
 
 /**
@@ -16,7 +16,7 @@ import { type WorldSeed, worldSeedSchema } from "./schema.js";
 export const GENERATED_FULL = {
   protections: GENERATED_PROTECTIONS,
   collaborators: GENERATED_COLLABORATORS,
-  teams: GENERATED_TEAMS,
+  teams: GENERATED_TEAM_GRANTS,
   ruleset: GENERATED_RULESET,
 } as const;
 

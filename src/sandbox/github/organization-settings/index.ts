@@ -6,7 +6,7 @@ import { setSettings } from "./records.js";
 import { organizationSettingsRoutes } from "./routes.js";
 
 /** What `PATCH /orgs/{org}` sets, GitHub's defaults for a new organization where left out. */
-const organizationSettings = z.strictObject({
+const settingsFields = z.strictObject({
   description: z.string().nullable().default(null),
   company: z.string().nullable().default(null),
   blog: z.string().nullable().default(null),
@@ -32,10 +32,10 @@ const organizationSettings = z.strictObject({
 });
 
 /** An organization's own settings (the `organization_settings` kind): `GET` and `PATCH /orgs/{org}`. */
-export const organizationSettingsArea = githubArea({
+export const organizationSettings = githubArea({
   name: "organization-settings",
   seed: {
-    organizations: { settings: organizationSettings.default(organizationSettings.parse({})) },
+    organizations: { settings: settingsFields.default(settingsFields.parse({})) },
   },
   demo: {
     organizations: [

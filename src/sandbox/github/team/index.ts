@@ -133,7 +133,7 @@ function buildTeams(world: GithubWorld, seed: SeedView<typeof teamSeed>): void {
 }
 
 /** What the `full` profile of `--generate` grants the demo world's two teams on each repository. */
-export const GENERATED_TEAMS = { platform: "push", "release-managers": "maintain" } as const;
+export const GENERATED_TEAM_GRANTS = { platform: "push", "release-managers": "maintain" } as const;
 
 export const teams = githubArea({
   name: "team",
@@ -177,7 +177,7 @@ export const teams = githubArea({
   grants: teamRole,
   generate: (_seed, run) => ({
     repository: (entry) => {
-      entry.teams = run.profile === "full" ? { ...GENERATED_TEAMS } : {};
+      entry.teams = run.profile === "full" ? { ...GENERATED_TEAM_GRANTS } : {};
     },
   }),
   routes: teamRoutes,

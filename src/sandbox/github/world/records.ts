@@ -273,9 +273,7 @@ export class GithubWorld {
     repositories: [] as Repository[],
   };
 
-  constructor(
-    private readonly extensions: WorldExtensions = { grants: [], created: [], profileCounts: [] },
-  ) {}
+  constructor(private readonly extensions: WorldExtensions) {}
 
   account(login: string): Account | undefined {
     return this.accounts.get(login.toLowerCase());
