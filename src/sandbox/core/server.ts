@@ -15,8 +15,9 @@ import type { Match } from "./router.js";
 import { countInto, type SandboxStats } from "./stats.js";
 
 /**
- * The request pipeline: count, authenticate, inject faults, wait out latency, apply secondary and
- * primary limits, run the handler, answer conditional requests, and send with the rate headers.
+ * The request pipeline, the same for every family (family.ts): count, authenticate, inject faults,
+ * wait out latency, apply secondary and primary limits, let the family check the request, run the
+ * handler, answer conditional requests, and send with the family's headers.
  */
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -26,7 +27,7 @@ export interface RecordedRequest {
   method: string;
   /** The request target as sent: path and query. */
   path: string;
-  /** GitHub's operation the matched route serves (`PATCH /repos/{owner}/{repo}/hooks/{hook_id}`). */
+  /** The operation the matched route serves (`PATCH /repos/{owner}/{repo}/hooks/{hook_id}`). */
   operation?: string;
   /** The parsed JSON body; its text when it is not JSON; undefined when empty or over the limit. */
   body: unknown;

@@ -11,7 +11,7 @@ import {
 } from "./http.js";
 import type { GitlabWorld } from "./world/records.js";
 
-/** The token of a request: `Authorization` (`Bearer …`, `token …` or bare), else `PRIVATE-TOKEN`. */
+/** A request's token: `Authorization` (`Bearer …`, `token …` or bare), else `PRIVATE-TOKEN`. */
 function tokenOf(req: IncomingMessage): string | undefined {
   const header = req.headers.authorization;
   if (header !== undefined) {

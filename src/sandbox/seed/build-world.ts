@@ -10,7 +10,9 @@ export interface Worlds {
   gitlab: GitlabWorld;
 }
 
-/** Builds each service's world from a checked seed; throws SeedProblem naming the offending entry. */
+/**
+ * Builds each service's world from a checked seed; throws SeedProblem naming the offending entry.
+ */
 export function buildWorlds(seed: WorldSeed): Worlds {
   return { github: buildGithubWorld(seed), gitlab: buildGitlabWorld(seed) };
 }

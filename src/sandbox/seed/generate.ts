@@ -30,7 +30,8 @@ const repositoryEntry = worldSeedSchema.shape.repositories.unwrap().element;
  * Adds `acme/repo-0001` … `acme/repo-N` for scale tests and benchmarks, each area adding its
  * records to each (`GithubArea.generate`: the world makes the repository and its branches, the
  * webhooks area two hooks, the properties area the custom property `team`, team-01 … team-10 in
- * turn; the `full` profile adds GENERATED_FULL, the state a drift check of many repositories reads).
+ * turn; the `full` profile adds GENERATED_FULL, the state a drift check of many repositories
+ * reads).
  */
 export function withGeneratedRepositories(
   seed: WorldSeed,

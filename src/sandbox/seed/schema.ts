@@ -4,9 +4,9 @@ import { GITHUB_AREAS } from "../github/index.js";
 import { GITLAB_AREAS } from "../gitlab/index.js";
 
 /**
- * The world a sandbox starts with. The YAML seed file (`--seed FILE`) has exactly this shape, and the
- * built-in demo world is a value of it; both go through the same checks when the sandbox starts.
- * Each area describes its part (core/seed.ts); this is every area's of both services.
+ * The world a sandbox starts with. The YAML seed file (`--seed FILE`) has exactly this shape, and
+ * the built-in demo world is a value of it; both go through the same checks when the sandbox
+ * starts. Each area describes its part (core/seed.ts); this is every area's of both services.
  */
 
 type Slice = (typeof GITHUB_AREAS)[number]["seed"] | (typeof GITLAB_AREAS)[number]["seed"];

@@ -31,7 +31,7 @@ const settingsFields = z.strictObject({
   created_at: timestamp.default(SEEDED_AT),
 });
 
-/** An organization's own settings (the `organization_settings` kind): `GET` and `PATCH /orgs/{org}`. */
+/** An organization's own settings (the `organization_settings` kind): `GET`/`PATCH /orgs/{org}`. */
 export const organizationSettings = githubArea({
   name: "organization-settings",
   seed: {
