@@ -8,9 +8,9 @@ import { dirname, relative, resolve, sep } from "node:path";
  * engine/ → resources/ → forge/, config/, render/ → core/; report/ holds what both cli/ and action/
  * use; library/ is the one-call plan and apply of the package's API, below cli/). The sandbox is an
  * independent implementation and imports nothing of the reconciler; inside it, its core imports
- * neither service, the two services import only the core, the seed builds a world from the core and
- * GitHub's records, and only its index (src/sandbox/index.ts) sees everything. Only cli/ starts a
- * sandbox, and only through that index.
+ * neither service, the two services (their areas) import only the core, the seed puts together
+ * what the services' area lists describe, and only its index (src/sandbox/index.ts) sees
+ * everything. Only cli/ starts a sandbox, and only through that index.
  */
 const LAYERS = {
   core: [],
@@ -27,7 +27,7 @@ const LAYERS = {
   "sandbox/core": [],
   "sandbox/github": ["sandbox/core"],
   "sandbox/gitlab": ["sandbox/core"],
-  "sandbox/seed": ["sandbox/core", "sandbox/github"],
+  "sandbox/seed": ["sandbox/core", "sandbox/github", "sandbox/gitlab"],
 };
 
 const SRC = resolve(import.meta.dirname, "src");
