@@ -5,6 +5,7 @@
  * descriptions become the JSON Schema's hover help.
  */
 import * as z from "zod";
+import type { Secret } from "../core/secret.js";
 import { ENV_REFERENCE } from "./interpolate.js";
 import { unknownNameHint } from "./suggest.js";
 
@@ -60,8 +61,15 @@ export const PROPERTY_NAME = /^[A-Za-z0-9_$#-]{1,75}$/;
 export const name = (what: string) => z.string().min(1).describe(what);
 export const nameList = (what: string) => z.array(name(what));
 
-export const secretReference = (what: string) =>
-  z
+/**
+ * A secret reference: the schema checks it as written, exactly `${NAME}`, and the loader then puts a
+ * Secret in its place (wrapSecrets, ./secrets.ts), which is what a kind is given. Its type says so
+ * — written as text, received as a Secret — so that a kind's value type, its schema's output, is
+ * what the kind receives; the schema itself never makes the Secret, as the file's values reach the
+ * kinds as written.
+ */
+export function secretReference(what: string): z.ZodType<Secret, string> {
+  const written = z
     .string()
     .regex(ENV_REFERENCE, {
       error: "literal secrets are refused: write ${NAME} and set the environment variable NAME",
@@ -69,6 +77,9 @@ export const secretReference = (what: string) =>
     .describe(
       `${what}, as \${NAME}: read from the environment variable NAME, never written in the file.`,
     );
+  // The one place a value's type is stated rather than inferred: see above.
+  return written as unknown as z.ZodType<Secret, string>;
+}
 
 export const httpUrl = (example: string) =>
   z.url({ protocol: /^https?$/, error: `expected an http(s) URL such as ${example}` });

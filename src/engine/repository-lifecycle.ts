@@ -45,7 +45,7 @@ export async function planRepository(
   const planOne = (kind: (typeof configured)[number]) =>
     kind.repository.plan({
       reader,
-      repo: at,
+      at,
       value: repo.settings[kind.repository.setting.key],
       options,
       location,
@@ -99,7 +99,7 @@ function locate(
   const found: Location = { kind: "found", at: wanted, wanted, archived: repo.archived === true };
   if (LIFECYCLE_KIND === undefined || !named) return Promise.resolve(found);
   const listed = repo.archived === undefined ? {} : { listed: { archived: repo.archived } };
-  return LIFECYCLE_KIND.lifecycle.locate({ reader, repo: wanted, value, ...listed });
+  return LIFECYCLE_KIND.lifecycle.locate({ reader, at: wanted, value, ...listed });
 }
 
 /** A change planned where the repository is now, addressed by the name the configuration gives it. */

@@ -5,8 +5,8 @@ import type { KindModule, OrganizationPart, SectionPart } from "./kind.js";
 
 type OrganizationKind = KindModule & { organization: OrganizationPart };
 
-/** An `organizations` entry as written: its name, and the kinds' keys. */
-type OrganizationEntry = { name: string } & Record<string, unknown>;
+/** An `organizations` entry: its name and target, and each kind's value under the kind's key. */
+type OrganizationEntry = { name: string; target?: string | undefined; [key: string]: unknown };
 
 /**
  * The `organizations` section, composed from every kind's organization part: an entry names one
@@ -14,21 +14,19 @@ type OrganizationEntry = { name: string } & Record<string, unknown>;
  * key is planned, defined once and printed by its own kind; the section only routes the keys, so a
  * kind with an organization part is added to it by its registration alone.
  */
-export function organizationsSection(kinds: readonly OrganizationKind[]): SectionPart {
+export function organizationsSection(kinds: readonly OrganizationKind[]) {
   const settings = kinds.map((kind) => kind.organization.setting);
-  const shape: Record<string, z.ZodType> = {
+  const entry: z.ZodType<OrganizationEntry> = closed({
     name: z
       .string()
       .regex(OWNER_NAME, { error: "expected an organization login such as acme" })
       .describe("The organization."),
     target: targetReference("repository"),
-  };
-  for (const setting of settings) shape[setting.key] = setting.schema.optional();
-  const entry = closed(shape)
-    .superRefine((value, ctx) => {
+    ...Object.fromEntries(settings.map((setting) => [setting.key, setting.schema.optional()])),
+  })
+    .superRefine((written: OrganizationEntry, ctx) => {
       // Rules over one key that involve another key of the same entry (the repositories an
       // organization's Actions settings select must be named where the entry names them).
-      const written = value as Record<string, unknown>;
       for (const setting of settings) {
         const own = written[setting.key];
         if (own === undefined || setting.rules === undefined) continue;
@@ -49,7 +47,7 @@ export function organizationsSection(kinds: readonly OrganizationKind[]): Sectio
     );
   const present = (value: OrganizationEntry) =>
     kinds.filter((kind) => value[kind.organization.setting.key] !== undefined);
-  return {
+  const part: SectionPart<typeof entry> = {
     spec: {
       at: ["organizations"],
       entry,
@@ -57,39 +55,34 @@ export function organizationsSection(kinds: readonly OrganizationKind[]): Sectio
       description: `Organizations and their ${settings.map((setting) => setting.key).join(", ")}.`,
       targetType: "repository",
       noun: ["organization", "organizations"],
-      scope: (value) => (value as OrganizationEntry).name,
+      scope: (org) => org.name,
       secrets: settings.flatMap((setting) =>
         (setting.secrets ?? []).map((path) => [setting.key, ...path]),
       ),
       plain: settings.flatMap((setting) =>
         (setting.plain ?? []).map((path) => [setting.key, ...path]),
       ),
-      defines: (value) => {
-        const org = value as OrganizationEntry;
-        return present(org).flatMap(({ organization: { setting } }) =>
+      defines: (org) =>
+        present(org).flatMap(({ organization: { setting } }) =>
           setting.defines(org[setting.key]).map((defined): Defined => ({
             id: `${org.name.toLowerCase()}|${setting.key}|${defined.id}`,
             path: [setting.key, ...defined.path],
             what: `${defined.what} of organization ${org.name}`,
           })),
-        );
-      },
-      print: (value) => {
-        const org = value as OrganizationEntry;
-        return present(org).flatMap(({ organization: { setting } }) =>
+        ),
+      print: (org) =>
+        present(org).flatMap(({ organization: { setting } }) =>
           setting
             .print(org[setting.key])
             .map((block): PrintBlock => ({ ...block, path: [setting.key, ...block.path] })),
-        );
-      },
+        ),
     },
-    plan: async ({ reader, entry: value, options }) => {
-      const org = value as OrganizationEntry;
+    plan: async ({ reader, entry: org, options }) => {
       const planned = await Promise.all(
         present(org).map((kind) =>
           kind.organization.plan({
             reader,
-            org: org.name,
+            at: org.name,
             value: org[kind.organization.setting.key],
             options,
           }),
@@ -100,4 +93,5 @@ export function organizationsSection(kinds: readonly OrganizationKind[]): Sectio
     // Export composes an organization's entry kind by kind in the engine (src/engine/export.ts),
     // so a kind that cannot be read leaves out that kind only.
   };
+  return part;
 }

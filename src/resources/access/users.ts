@@ -6,12 +6,12 @@
  * GitHub's "Add a repository collaborator"), never a removal and a new grant, which would drop the
  * user's review requests and assignments (integrations/terraform-provider-github#2731).
  */
-import { type Change, type DiffEntry, type PlannedRequest, type Removal } from "../../core/plan.js";
+import { type Change, type DiffEntry, type PlannedRequest } from "../../core/plan.js";
 import { at } from "../context.js";
 import { fingerprint } from "../fingerprint.js";
 import { knownUser } from "../logins.js";
 import { ownersOf } from "../owners.js";
-import type { AccessReads, LiveUser, ResolvedRole } from "./reads.js";
+import type { AccessReads, LiveUser, ResolvedRole } from "./canonical.js";
 import { apiPermission, builtInRole, levelOf } from "./roles.js";
 
 export const USERS = "users";
@@ -173,11 +173,7 @@ async function planCollaborator(
  * A user with direct access the configuration does not list, in authoritative mode. Owners of the
  * organization have admin through it whatever the grant: they are left alone.
  */
-export async function removeUser(
-  reads: AccessReads,
-  live: LiveUser,
-  collection: Removal,
-): Promise<Change> {
+export async function removeUser(reads: AccessReads, live: LiveUser): Promise<Change> {
   const base = {
     ...reads.change(`${USERS}/${live.login.toLowerCase()}`),
     live_fingerprint: fingerprint(liveState(live)),
@@ -200,6 +196,5 @@ export async function removeUser(
     diff: removed(live),
     requests: removal(reads, live),
     notes: [`${live.login} is not in the desired state (access mode: authoritative)`],
-    removal: collection,
   };
 }

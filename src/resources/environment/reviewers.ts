@@ -1,12 +1,12 @@
 /**
  * Reviewers are written by login and team slug; GitHub's PUT takes ids. Each login is looked up
  * once per run (`GET /users/{username}`), teams through the organization's team list the rulesets
- * read too; a name that does not exist is an error for its environment.
+ * read too (../organization-teams.ts); a name that does not exist is an error for its environment.
  */
 import type { ChangeError } from "../../core/plan.js";
 import type { ResourceReader } from "../context.js";
 import { knownUser } from "../logins.js";
-import { directoryOf, Unresolved } from "../ruleset/directory.js";
+import { teamIdOf } from "../organization-teams.js";
 
 export interface ReviewerId {
   type: "User" | "Team";
@@ -32,14 +32,10 @@ export async function reviewerIds(
     if ("error" in found) return found;
     ids.push({ type: "User", id: found.user.id });
   }
-  const directory = directoryOf(reader, owner);
   for (const slug of reviewers.teams) {
-    try {
-      ids.push({ type: "Team", id: await directory.teamId(slug) });
-    } catch (error) {
-      if (error instanceof Unresolved) return { error: error.error };
-      throw error;
-    }
+    const team = await teamIdOf(reader, owner, slug);
+    if ("error" in team) return team;
+    ids.push({ type: "Team", id: team.id });
   }
   return { ids };
 }

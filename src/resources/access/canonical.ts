@@ -5,7 +5,13 @@
  * that); what forgeplan never changes is read once per run (./organization.ts, ../owners.ts).
  */
 import * as z from "zod";
-import { type Change, type ChangeError, newChange } from "../../core/plan.js";
+import {
+  type Change,
+  type ChangeError,
+  type DiffEntry,
+  newChange,
+  type PlannedRequest,
+} from "../../core/plan.js";
 import {
   changeError,
   type ReadResult,
@@ -117,6 +123,11 @@ export class AccessReads {
 
   get org(): string {
     return this.repo.owner;
+  }
+
+  /** The scope its changes are addressed under: `owner/name`. */
+  get scope(): string {
+    return `${this.repo.owner}/${this.repo.name}`;
   }
 
   /** A change of this repository's access, a no-op until planned otherwise. */
@@ -300,4 +311,22 @@ export class AccessReads {
     }
     return undefined;
   }
+}
+
+/**
+ * What a grant's answer must show: an invitation (201) the role sent, a changed invitation its new
+ * role; a grant answered 204 has nothing to compare.
+ */
+export function verifyGrant(request: PlannedRequest, response: unknown): DiffEntry[] {
+  if (response === undefined || response === null || request.method === "DELETE") return [];
+  const body = (request.body ?? {}) as { permission?: string; permissions?: string };
+  const sent = body.permissions ?? body.permission;
+  const answered = (response as { permissions?: unknown }).permissions;
+  if (typeof answered !== "string") {
+    return [{ path: "(response)", before: "a repository invitation", after: "something else" }];
+  }
+  // An invitation names only the five built-in roles: one for a custom role shows its base role.
+  const expected = sent === undefined ? undefined : builtInRole(sent);
+  if (expected === undefined || expected === answered) return [];
+  return [{ path: "role", before: expected, after: answered }];
 }

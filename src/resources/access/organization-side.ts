@@ -60,8 +60,8 @@ function ownGrant(role: string, inherited: ReadonlyArray<string | undefined>): b
   });
 }
 
-export const teamsFromOrganization: OrganizationSideRead = {
-  wants: (value) => readsTeams(value as AccessSettings),
+export const teamsFromOrganization: OrganizationSideRead<AccessSettings> = {
+  wants: readsTeams,
   keys: (repo) => [listKey(`${repoPath(repo)}/teams`, undefined)],
   read: async (reader, org, repos) => {
     const answers = new RestAnswers();
