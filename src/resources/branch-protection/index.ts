@@ -8,7 +8,7 @@ import { branchProtectionSetting } from "./settings.js";
 /**
  * Classic branch protection (`branch_protection: {<branch>: …}`): each branch written is read and
  * written whole with the protection PUT, built from live state plus the fields written; `null`
- * removes a branch's protection. README, "Branch protection".
+ * removes a branch's protection. docs/kinds.md, "Branch protection".
  */
 export const branchProtection = defineKind({
   name: "branch_protection",

@@ -6,7 +6,7 @@ import { organizationSettingsSetting } from "./settings.js";
 
 /**
  * An organization's own settings (`organizations: - settings: {…}`): GitHub's `PATCH /orgs/{org}`
- * fields that are settings of the organization, not billing. README, "Organization settings".
+ * fields that are settings of the organization, not billing. docs/kinds.md, "Organization settings".
  */
 export const organizationSettingsKind = defineKind({
   name: "organization_settings",

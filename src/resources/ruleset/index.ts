@@ -7,7 +7,7 @@ import { verifyWritten } from "./verify.js";
 
 /**
  * Rulesets of repositories (`rulesets` in repository settings) and of organizations (the
- * `organizations` section), keyed by name. README, "Rulesets".
+ * `organizations` section), keyed by name. docs/kinds.md, "Rulesets".
  */
 export const ruleset = defineKind({
   name: "ruleset",

@@ -41,7 +41,7 @@ import type { Level, RulesetSettings, Rulesets } from "./settings.js";
  * then carries, after the ruleset's own write, a GET of the branch's rules that must show rules
  * covering the classic protection, and only then the DELETE of that protection: apply sends a
  * change's requests in order and stops at the first that fails, so a branch is never left with
- * neither (README, "Moving from classic protection to rulesets").
+ * neither (docs/kinds.md, "Moving from classic protection to rulesets").
  */
 
 export interface Where {

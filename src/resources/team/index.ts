@@ -6,7 +6,7 @@ import { teamsSetting } from "./settings.js";
 
 /**
  * An organization's teams (`organizations: - name: acme, teams: {<slug>: …}`), keyed by slug: their
- * name, description, privacy, parent and notification setting, and their members. README, "Teams".
+ * name, description, privacy, parent and notification setting, and their members. docs/kinds.md, "Teams".
  */
 export const team = defineKind({
   name: "team",

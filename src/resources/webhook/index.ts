@@ -12,7 +12,7 @@ import {
 
 /**
  * Webhooks of repositories and of organizations (`webhooks: {mode, hooks}`), keyed by delivery URL
- * or a pinned id; `authoritative` deletes the hooks not listed. README, "Webhooks".
+ * or a pinned id; `authoritative` deletes the hooks not listed. docs/kinds.md, "Webhooks".
  */
 
 /** Plans the value of a site's `webhooks` key. */
