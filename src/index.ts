@@ -1,5 +1,5 @@
 /**
- * The library API (README, "Library"): `plan(configPaths, options)` and `apply(plan, options)` do in
+ * The library API (docs/library.md): `plan(configPaths, options)` and `apply(plan, options)` do in
  * one call what `forgeplan plan` and `forgeplan apply PLAN.json` do; the saved-plan codec reads and
  * writes plans; the renderers print them. Below them, the parts the CLI is built on: load the
  * desired state, plan against live state, apply, render.

@@ -59,6 +59,15 @@ function formatPath(path) {
   }
   return text2;
 }
+function parsePath(text2) {
+  const segments = [];
+  for (const match of text2.matchAll(/\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]|([A-Za-z0-9_-]+)/g)) {
+    if (match[1] !== void 0) segments.push(Number(match[1]));
+    else if (match[2] !== void 0) segments.push(JSON.parse(match[2]));
+    else segments.push(match[3]);
+  }
+  return segments;
+}
 function formatConfigError(error62) {
   const where = `${error62.file}:${error62.line}:${error62.column}`;
   return error62.path === "" ? `${where}: ${error62.message}` : `${where}: ${error62.path}: ${error62.message}`;
@@ -1613,10 +1622,10 @@ var init_regexes = __esm({
     duration = /^P(?:(\d+W)|(?!.*W)(?=\d|T\d)(\d+Y)?(\d+M)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+([.,]\d+)?S)?)?)$/;
     extendedDuration = /^[-+]?P(?!$)(?:(?:[-+]?\d+Y)|(?:[-+]?\d+[.,]\d+Y$))?(?:(?:[-+]?\d+M)|(?:[-+]?\d+[.,]\d+M$))?(?:(?:[-+]?\d+W)|(?:[-+]?\d+[.,]\d+W$))?(?:(?:[-+]?\d+D)|(?:[-+]?\d+[.,]\d+D$))?(?:T(?=[\d+-])(?:(?:[-+]?\d+H)|(?:[-+]?\d+[.,]\d+H$))?(?:(?:[-+]?\d+M)|(?:[-+]?\d+[.,]\d+M$))?(?:[-+]?\d+(?:[.,]\d+)?S)?)??$/;
     guid = /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/;
-    uuid = (version4) => {
-      if (!version4)
+    uuid = (version3) => {
+      if (!version3)
         return /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$/;
-      return new RegExp(`^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-${version4}[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12})$`);
+      return new RegExp(`^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-${version3}[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12})$`);
     };
     uuid4 = /* @__PURE__ */ uuid(4);
     uuid6 = /* @__PURE__ */ uuid(6);
@@ -7585,8 +7594,8 @@ var init_he = __esm({
           case "invalid_union":
             return "קלט לא תקין";
           case "invalid_element": {
-            const place2 = withDefinite(issue3.origin ?? "array");
-            return `ערך לא תקין ב${place2}`;
+            const place3 = withDefinite(issue3.origin ?? "array");
+            return `ערך לא תקין ב${place3}`;
           }
           default:
             return `קלט לא תקין`;
@@ -19890,10 +19899,10 @@ function fromJSONSchema(schema2, params) {
   } catch {
     throw new Error("fromJSONSchema input is not valid JSON (possibly cyclic); use $defs/$ref for recursive schemas");
   }
-  const version4 = detectVersion(normalized, params?.defaultTarget);
+  const version3 = detectVersion(normalized, params?.defaultTarget);
   const defs = normalized.$defs || normalized.definitions || {};
   const ctx = {
-    version: version4,
+    version: version3,
     defs,
     refs: /* @__PURE__ */ new Map(),
     processing: /* @__PURE__ */ new Set(),
@@ -20635,6 +20644,18 @@ var init_merge = __esm({
   }
 });
 
+// src/config/env.ts
+function envValue(env, name2) {
+  if (!Object.hasOwn(env, name2)) return void 0;
+  const value2 = env[name2];
+  return typeof value2 === "string" ? value2 : void 0;
+}
+var init_env = __esm({
+  "src/config/env.ts"() {
+    "use strict";
+  }
+});
+
 // src/config/interpolate.ts
 function isSecretKey(path) {
   const key = path[path.length - 1];
@@ -20658,7 +20679,7 @@ function interpolate(value2, env, { allowUnset = false, secretAt = isSecretKey }
       names.add(name2);
       result.names.push(name2);
     }
-    const found = env[name2];
+    const found = envValue(env, name2);
     if (found !== void 0) return found;
     if (allowUnset) missing = true;
     else problem(`environment variable ${name2} is not set`);
@@ -20749,6 +20770,7 @@ var init_interpolate = __esm({
   "src/config/interpolate.ts"() {
     "use strict";
     init_merge();
+    init_env();
     SECRET_KEYS = /* @__PURE__ */ new Set(["secret", "authorization_header"]);
     ENV_REFERENCE = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
     PUBLIC = "public";
@@ -20804,12 +20826,16 @@ var init_suggest = __esm({
 
 // src/config/fields.ts
 function closed(shape, explain = () => void 0) {
-  const known = Object.keys(shape);
+  const known = Object.keys(shape).filter((key) => !refusedKey(shape[key]));
   return strictObject(shape, {
     error: (issue3) => issue3.code === "unrecognized_keys" ? issue3.keys.map(
       (key) => `unknown key ${JSON.stringify(key)}; ${explain(key) ?? unknownNameHint(key, known)}`
     ).join("\n") : void 0
   });
+}
+function refusedKey(schema2) {
+  const inner = schema2 instanceof ZodOptional ? schema2.unwrap() : schema2;
+  return inner instanceof ZodNever;
 }
 function orNull(schema2) {
   return union([schema2, _null3()]);
@@ -21405,8 +21431,8 @@ function maskInterpolated(errors, fields, secrets = []) {
     return message === error62.message ? error62 : { ...error62, message };
   });
 }
-function positionKey(at2) {
-  return `${at2.file}:${at2.line}:${at2.column}`;
+function positionKey(at3) {
+  return `${at3.file}:${at3.line}:${at3.column}`;
 }
 function withoutShort(message, text2) {
   if (text2 === "" || text2.length >= MIN_SEARCHED_LENGTH) return message;
@@ -21430,7 +21456,7 @@ var init_mask_values = __esm({
 // src/config/issues.ts
 function issuesToErrors(issues, source, secretAt = isSecretKey2) {
   const errors = [];
-  const add = (path, message, at2 = "value") => errors.push(errorAt(source.locate(path, at2), path, message));
+  const add = (path, message, at3 = "value") => errors.push(errorAt(source.locate(path, at3), path, message));
   const isSensitive = (path) => secretAt(path) || path[path.length - 1] === "token";
   const visit2 = (issue3, prefix) => {
     const path = [...prefix, ...issue3.path];
@@ -21583,7 +21609,7 @@ var init_conflicts = __esm({
     "use strict";
     init_errors();
     init_merge();
-    describePlace = (place2) => `${formatOrigin(place2.origin)} (${formatPath(place2.path)})`;
+    describePlace = (place3) => `${formatOrigin(place3.origin)} (${formatPath(place3.path)})`;
     RepositoryConflicts = class {
       constructor(sink, settings) {
         this.sink = sink;
@@ -21606,12 +21632,12 @@ var init_conflicts = __esm({
           if (value2 === void 0) continue;
           for (const defined of setting.defines(value2)) {
             const key = `${named3.key}|${setting.key}|${defined.id}`;
-            const place2 = this.#place(named3.entry, [setting.key, ...defined.path]);
+            const place3 = this.#place(named3.entry, [setting.key, ...defined.path]);
             const first = this.#firsts.get(key);
-            if (first === void 0) this.#firsts.set(key, place2);
+            if (first === void 0) this.#firsts.set(key, place3);
             else {
               this.sink.error(
-                place2,
+                place3,
                 `${defined.what} of ${shownName} is also defined at ${describePlace(first)}; define it in one place`
               );
             }
@@ -21632,10 +21658,10 @@ var init_conflicts = __esm({
       }
       sink;
       #places = /* @__PURE__ */ new Map();
-      once(key, place2, what) {
+      once(key, place3, what) {
         const first = this.#places.get(key);
-        if (first === void 0) this.#places.set(key, place2);
-        else this.sink.error(place2, `${what} is also listed at ${describePlace(first)}; list it once`);
+        if (first === void 0) this.#places.set(key, place3);
+        else this.sink.error(place3, `${what} is also listed at ${describePlace(first)}; list it once`);
       }
     };
   }
@@ -21678,6 +21704,7 @@ var init_resolve = __esm({
     init_glob();
     init_merge();
     init_suggest();
+    init_env();
     DEFAULT_BASE_URL = { repository: "https://api.github.com", planning: "https://gitlab.com" };
     DEFAULT_TOKEN_ENV = { repository: "GITHUB_TOKEN", planning: "GITLAB_TOKEN" };
     DEFAULT_TARGETS = { github: "repository", gitlab: "planning" };
@@ -21732,15 +21759,15 @@ var init_resolve = __esm({
         let limit;
         for (const { source, data } of this.files) {
           if (data.removal_limit === void 0) continue;
-          const place2 = this.place(source, ["removal_limit"]);
+          const place3 = this.place(source, ["removal_limit"]);
           if (first !== void 0) {
             this.error(
-              place2,
+              place3,
               `removal_limit is also written at ${describePlace(first)}; write it once`
             );
             continue;
           }
-          first = place2;
+          first = place3;
           limit = data.removal_limit;
         }
         return limit;
@@ -21748,8 +21775,8 @@ var init_resolve = __esm({
       place(source, path) {
         return { origin: source.locate(path), path };
       }
-      error(place2, message) {
-        this.errors.push(errorAt(place2.origin, place2.path, message));
+      error(place3, message) {
+        this.errors.push(errorAt(place3.origin, place3.path, message));
       }
       #section(source, data, section2, seen) {
         const [first, second] = section2.at;
@@ -21785,16 +21812,16 @@ var init_resolve = __esm({
         const defined = /* @__PURE__ */ new Map();
         for (const { source, data } of this.files) {
           for (const [name2, target2] of Object.entries(data.targets ?? {})) {
-            const place2 = this.place(source, ["targets", name2]);
+            const place3 = this.place(source, ["targets", name2]);
             const first = defined.get(name2);
             if (first !== void 0) {
               this.error(
-                place2,
+                place3,
                 `target "${name2}" is also defined at ${describePlace(first)}; define each target once`
               );
               continue;
             }
-            defined.set(name2, place2);
+            defined.set(name2, place3);
             const app3 = target2.app_id === void 0 ? void 0 : this.#app(
               Number(target2.app_id),
               target2.installation_id,
@@ -21810,9 +21837,9 @@ var init_resolve = __esm({
           }
         }
         if (defined.size > 0) return;
-        const appId = this.env[DEFAULT_APP_ENV.appId];
+        const appId = envValue(this.env, DEFAULT_APP_ENV.appId);
         for (const [name2, type] of Object.entries(DEFAULT_TARGETS)) {
-          const app3 = type === "repository" && appId !== void 0 && /^[1-9][0-9]{0,15}$/.test(appId) ? this.#app(Number(appId), this.env[DEFAULT_APP_ENV.installationId], {
+          const app3 = type === "repository" && appId !== void 0 && /^[1-9][0-9]{0,15}$/.test(appId) ? this.#app(Number(appId), envValue(this.env, DEFAULT_APP_ENV.installationId), {
             env: DEFAULT_APP_ENV.privateKey
           }) : void 0;
           this.#addTarget({
@@ -21826,7 +21853,7 @@ var init_resolve = __esm({
       }
       /** App authentication; a key from the environment is read now, like tokens (absent is no error). */
       #app(appId, installationId, key) {
-        const pem = "env" in key ? this.env[key.env] : void 0;
+        const pem = "env" in key ? envValue(this.env, key.env) : void 0;
         return {
           appId,
           ...installationId !== void 0 && /^[1-9][0-9]*$/.test(String(installationId)) ? { installationId: Number(installationId) } : {},
@@ -21834,7 +21861,7 @@ var init_resolve = __esm({
         };
       }
       #addTarget(target2) {
-        const token = this.env[target2.tokenEnv];
+        const token = envValue(this.env, target2.tokenEnv);
         this.targets.set(target2.name, {
           ...target2,
           baseUrl: target2.baseUrl.replace(/\/+$/, ""),
@@ -21853,16 +21880,16 @@ var init_resolve = __esm({
           return void 0;
         }
         const found = this.targets.get(name2);
-        const place2 = this.place(source, [...path, "target"]);
+        const place3 = this.place(source, [...path, "target"]);
         if (found === void 0) {
           this.error(
-            place2,
+            place3,
             `unknown target "${name2}"; ${unknownNameHint(name2, [...this.targets.keys()])}`
           );
           return void 0;
         }
         if (found.type !== kind) {
-          this.error(place2, `target "${name2}" is a ${found.type} target; this needs a ${kind} target`);
+          this.error(place3, `target "${name2}" is a ${found.type} target; this needs a ${kind} target`);
           return void 0;
         }
         return name2;
@@ -21904,23 +21931,23 @@ var init_resolve = __esm({
           if (data.defaults === void 0) continue;
           const written2 = leafPaths(data.defaults);
           for (const leaf of written2) {
-            const place2 = this.place(source, ["defaults", ...leaf]);
+            const place3 = this.place(source, ["defaults", ...leaf]);
             const ancestors = leaf.slice(0, -1).map((_2, end) => formatPath(leaf.slice(0, end + 1)));
             const key = formatPath(leaf);
             const clash = leaves2.get(key) ?? inside.get(key) ?? ancestors.map((ancestor) => leaves2.get(ancestor)).find((found) => found !== void 0);
             if (clash !== void 0) {
               this.error(
-                place2,
+                place3,
                 `also set in the defaults at ${describePlace(clash)}; write each default in one file`
               );
             }
           }
           for (const leaf of written2) {
-            const place2 = this.place(source, ["defaults", ...leaf]);
-            leaves2.set(formatPath(leaf), place2);
+            const place3 = this.place(source, ["defaults", ...leaf]);
+            leaves2.set(formatPath(leaf), place3);
             for (let end = 1; end < leaf.length; end++) {
               const ancestor = formatPath(leaf.slice(0, end));
-              if (!inside.has(ancestor)) inside.set(ancestor, place2);
+              if (!inside.has(ancestor)) inside.set(ancestor, place3);
             }
           }
           this.defaults.push({ label: "defaults", source, path: ["defaults"], value: data.defaults });
@@ -21955,12 +21982,12 @@ var init_resolve = __esm({
         const found = [];
         const listed5 = /* @__PURE__ */ new Set();
         for (const [index, name2] of names.entries()) {
-          const place2 = this.place(source, [...path, "profiles", index]);
+          const place3 = this.place(source, [...path, "profiles", index]);
           const profile = this.profiles.get(name2);
-          if (listed5.has(name2)) this.error(place2, `profile "${name2}" is listed twice`);
+          if (listed5.has(name2)) this.error(place3, `profile "${name2}" is listed twice`);
           else if (profile === void 0) {
             this.error(
-              place2,
+              place3,
               `unknown profile "${name2}"; ${unknownNameHint(name2, [...this.profiles.keys()])}`
             );
           } else found.push(profile);
@@ -22008,33 +22035,59 @@ var init_resolve = __esm({
 
 // src/config/secret-paths.ts
 function secretMatcher(spec) {
+  const matches = kindPaths(spec, (part2) => part2.secrets);
+  return (path) => {
+    const key = path[path.length - 1];
+    if (typeof key === "string" && SECRET_KEYS.has(key)) return true;
+    return matches(path);
+  };
+}
+function plainMatcher(spec) {
+  return kindPaths(spec, (part2) => part2.plain);
+}
+function kindPaths(spec, named3) {
   const patterns3 = [];
   for (const setting of spec.settings) {
-    for (const relative2 of setting.secrets ?? []) {
+    for (const relative2 of named3(setting) ?? []) {
       patterns3.push(["defaults", setting.key, ...relative2]);
       patterns3.push(["profiles", ANY, setting.key, ...relative2]);
       patterns3.push(["repositories", ANY, setting.key, ...relative2]);
     }
   }
   for (const section2 of spec.sections) {
-    for (const relative2 of section2.secrets ?? []) {
+    for (const relative2 of named3(section2) ?? []) {
       patterns3.push([...section2.at, ...section2.list ? [ANY] : [], ...relative2]);
     }
   }
-  return (path) => {
-    const key = path[path.length - 1];
-    if (typeof key === "string" && SECRET_KEYS.has(key)) return true;
-    return patterns3.some(
-      (pattern3) => pattern3.length === path.length && pattern3.every((segment, index) => segment === ANY || segment === path[index])
-    );
-  };
+  return (path) => patterns3.some(
+    (pattern3) => pattern3.length === path.length && pattern3.every((segment, index) => segment === ANY || segment === path[index])
+  );
 }
-var ANY;
+function publishedReferences(value2, plainAt) {
+  const found = [];
+  const walk = (node2, path) => {
+    if (typeof node2 === "string") {
+      if (!node2.includes("${") || !plainAt(path)) return;
+      for (const match of node2.matchAll(REFERENCE2)) {
+        if (match[1] !== void 0 && match[2] === void 0) found.push({ path, name: match[1] });
+      }
+      return;
+    }
+    if (Array.isArray(node2)) node2.forEach((item, index) => walk(item, [...path, index]));
+    else if (node2 !== null && typeof node2 === "object") {
+      for (const [key, child] of Object.entries(node2)) walk(child, [...path, key]);
+    }
+  };
+  walk(value2, []);
+  return found;
+}
+var ANY, REFERENCE2;
 var init_secret_paths = __esm({
   "src/config/secret-paths.ts"() {
     "use strict";
     init_interpolate();
     ANY = "*";
+    REFERENCE2 = /\$\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)(:[A-Za-z]*)?\}/g;
   }
 });
 
@@ -22044,7 +22097,7 @@ function wrapSecrets(value2, env, secretAt) {
   const walk = (node2) => {
     if (typeof node2 === "string" && path.length > 0 && secretAt(path)) {
       const name2 = ENV_REFERENCE.exec(node2)?.[1];
-      return name2 === void 0 ? node2 : new Secret(env[name2] ?? "", name2);
+      return name2 === void 0 ? node2 : new Secret(envValue(env, name2) ?? "", name2);
     }
     if (Array.isArray(node2)) {
       let copy2;
@@ -22079,6 +22132,7 @@ var init_secrets = __esm({
     init_secret();
     init_interpolate();
     init_merge();
+    init_env();
   }
 });
 
@@ -22374,13 +22428,13 @@ var require_directives = __commonJS({
               onError(0, "%YAML directive should contain exactly one part");
               return false;
             }
-            const [version4] = parts;
-            if (version4 === "1.1" || version4 === "1.2") {
-              this.yaml.version = version4;
+            const [version3] = parts;
+            if (version3 === "1.1" || version3 === "1.2") {
+              this.yaml.version = version3;
               return true;
             } else {
-              const isValid = /^\d+\.\d+$/.test(version4);
-              onError(6, `Unsupported YAML version ${version4}`, isValid);
+              const isValid = /^\d+\.\d+$/.test(version3);
+              onError(6, `Unsupported YAML version ${version3}`, isValid);
               return false;
             }
           }
@@ -23552,7 +23606,7 @@ var require_stringify = __commonJS({
         props.push(doc.directives.tagString(tag));
       return props.join(" ");
     }
-    function stringify4(item, ctx, onComment, onChompKeep) {
+    function stringify5(item, ctx, onComment, onChompKeep) {
       if (identity5.isPair(item))
         return item.toString(ctx, onComment, onChompKeep);
       if (identity5.isAlias(item)) {
@@ -23581,7 +23635,7 @@ var require_stringify = __commonJS({
 ${ctx.indent}${str}`;
     }
     exports.createStringifyContext = createStringifyContext;
-    exports.stringify = stringify4;
+    exports.stringify = stringify5;
   }
 });
 
@@ -23591,7 +23645,7 @@ var require_stringifyPair = __commonJS({
     "use strict";
     var identity5 = require_identity();
     var Scalar = require_Scalar();
-    var stringify4 = require_stringify();
+    var stringify5 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyPair({ key, value: value2 }, ctx, onComment, onChompKeep) {
       const { allNullValues, doc, indent, indentStep, options: { commentString, indentSeq, simpleKeys } } = ctx;
@@ -23613,7 +23667,7 @@ var require_stringifyPair = __commonJS({
       });
       let keyCommentDone = false;
       let chompKeep = false;
-      let str = stringify4.stringify(key, ctx, () => keyCommentDone = true, () => chompKeep = true);
+      let str = stringify5.stringify(key, ctx, () => keyCommentDone = true, () => chompKeep = true);
       if (!explicitKey && !ctx.inFlow && str.length > 1024) {
         if (simpleKeys)
           throw new Error("With simple keys, single line scalar must not span more than 1024 characters");
@@ -23665,7 +23719,7 @@ ${indent}:`;
         ctx.indent = ctx.indent.substring(2);
       }
       let valueCommentDone = false;
-      const valueStr = stringify4.stringify(value2, ctx, () => valueCommentDone = true, () => chompKeep = true);
+      const valueStr = stringify5.stringify(value2, ctx, () => valueCommentDone = true, () => chompKeep = true);
       let ws = " ";
       if (keyComment || vsb || vcb) {
         ws = vsb ? "\n" : "";
@@ -23806,7 +23860,7 @@ var require_addPairToJSMap = __commonJS({
     "use strict";
     var log = require_log();
     var merge3 = require_merge();
-    var stringify4 = require_stringify();
+    var stringify5 = require_stringify();
     var identity5 = require_identity();
     var toJS = require_toJS();
     function addPairToJSMap(ctx, map2, { key, value: value2 }) {
@@ -23842,7 +23896,7 @@ var require_addPairToJSMap = __commonJS({
       if (typeof jsKey !== "object")
         return String(jsKey);
       if (identity5.isNode(key) && ctx?.doc) {
-        const strCtx = stringify4.createStringifyContext(ctx.doc, {});
+        const strCtx = stringify5.createStringifyContext(ctx.doc, {});
         strCtx.anchors = /* @__PURE__ */ new Set();
         for (const node2 of ctx.anchors.keys())
           strCtx.anchors.add(node2.anchor);
@@ -23909,12 +23963,12 @@ var require_stringifyCollection = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyCollection.js"(exports) {
     "use strict";
     var identity5 = require_identity();
-    var stringify4 = require_stringify();
+    var stringify5 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyCollection(collection, ctx, options) {
       const flow = ctx.inFlow ?? collection.flow;
-      const stringify5 = flow ? stringifyFlowCollection : stringifyBlockCollection;
-      return stringify5(collection, ctx, options);
+      const stringify6 = flow ? stringifyFlowCollection : stringifyBlockCollection;
+      return stringify6(collection, ctx, options);
     }
     function stringifyBlockCollection({ comment: comment2, items: items2 }, ctx, { blockItemPrefix, flowChars, itemIndent, onChompKeep, onComment }) {
       const { indent, options: { commentString } } = ctx;
@@ -23939,7 +23993,7 @@ var require_stringifyCollection = __commonJS({
           }
         }
         chompKeep = false;
-        let str2 = stringify4.stringify(item, itemCtx, () => comment3 = null, () => chompKeep = true);
+        let str2 = stringify5.stringify(item, itemCtx, () => comment3 = null, () => chompKeep = true);
         if (comment3)
           str2 += stringifyComment.lineComment(str2, itemIndent, commentString(comment3));
         if (chompKeep && comment3)
@@ -24006,7 +24060,7 @@ ${indent}${line}` : "\n";
         }
         if (comment2)
           reqNewline = true;
-        let str = stringify4.stringify(item, itemCtx, () => comment2 = null);
+        let str = stringify5.stringify(item, itemCtx, () => comment2 = null);
         reqNewline || (reqNewline = lines.length > linesAtValue || str.includes("\n"));
         if (i2 < items2.length - 1) {
           str += ",";
@@ -25367,7 +25421,7 @@ var require_stringifyDocument = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyDocument.js"(exports) {
     "use strict";
     var identity5 = require_identity();
-    var stringify4 = require_stringify();
+    var stringify5 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyDocument(doc, options) {
       const lines = [];
@@ -25382,7 +25436,7 @@ var require_stringifyDocument = __commonJS({
       }
       if (hasDirectives)
         lines.push("---");
-      const ctx = stringify4.createStringifyContext(doc, options);
+      const ctx = stringify5.createStringifyContext(doc, options);
       const { commentString } = ctx.options;
       if (doc.commentBefore) {
         if (lines.length !== 1)
@@ -25404,7 +25458,7 @@ var require_stringifyDocument = __commonJS({
           contentComment = doc.contents.comment;
         }
         const onChompKeep = contentComment ? void 0 : () => chompKeep = true;
-        let body2 = stringify4.stringify(doc.contents, ctx, () => contentComment = null, onChompKeep);
+        let body2 = stringify5.stringify(doc.contents, ctx, () => contentComment = null, onChompKeep);
         if (contentComment)
           body2 += stringifyComment.lineComment(body2, "", commentString(contentComment));
         if ((body2[0] === "|" || body2[0] === ">") && lines[lines.length - 1] === "---") {
@@ -25412,7 +25466,7 @@ var require_stringifyDocument = __commonJS({
         } else
           lines.push(body2);
       } else {
-        lines.push(stringify4.stringify(doc.contents, ctx));
+        lines.push(stringify5.stringify(doc.contents, ctx));
       }
       if (doc.directives?.docEnd) {
         if (doc.comment) {
@@ -25482,14 +25536,14 @@ var require_Document = __commonJS({
           version: "1.2"
         }, options);
         this.options = opt;
-        let { version: version4 } = opt;
+        let { version: version3 } = opt;
         if (options?._directives) {
           this.directives = options._directives.atDocument();
           if (this.directives.yaml.explicit)
-            version4 = this.directives.yaml.version;
+            version3 = this.directives.yaml.version;
         } else
-          this.directives = new directives.Directives({ version: version4 });
-        this.setSchema(version4, options);
+          this.directives = new directives.Directives({ version: version3 });
+        this.setSchema(version3, options);
         this.contents = value2 === void 0 ? null : this.createNode(value2, _replacer, options);
       }
       /**
@@ -25669,11 +25723,11 @@ var require_Document = __commonJS({
        *
        * Overrides all previously set schema options.
        */
-      setSchema(version4, options = {}) {
-        if (typeof version4 === "number")
-          version4 = String(version4);
+      setSchema(version3, options = {}) {
+        if (typeof version3 === "number")
+          version3 = String(version3);
         let opt;
-        switch (version4) {
+        switch (version3) {
           case "1.1":
             if (this.directives)
               this.directives.yaml.version = "1.1";
@@ -25684,9 +25738,9 @@ var require_Document = __commonJS({
           case "1.2":
           case "next":
             if (this.directives)
-              this.directives.yaml.version = version4;
+              this.directives.yaml.version = version3;
             else
-              this.directives = new directives.Directives({ version: version4 });
+              this.directives = new directives.Directives({ version: version3 });
             opt = { resolveKnownTags: true, schema: "core" };
             break;
           case null:
@@ -25695,7 +25749,7 @@ var require_Document = __commonJS({
             opt = null;
             break;
           default: {
-            const sv = JSON.stringify(version4);
+            const sv = JSON.stringify(version3);
             throw new Error(`Expected '1.1', '1.2' or null as first argument, but found: ${sv}`);
           }
         }
@@ -27548,7 +27602,7 @@ var require_cst_scalar = __commonJS({
 var require_cst_stringify = __commonJS({
   "node_modules/yaml/dist/parse/cst-stringify.js"(exports) {
     "use strict";
-    var stringify4 = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
+    var stringify5 = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
     function stringifyToken(token) {
       switch (token.type) {
         case "block-scalar": {
@@ -27601,7 +27655,7 @@ var require_cst_stringify = __commonJS({
         res += stringifyToken(value2);
       return res;
     }
-    exports.stringify = stringify4;
+    exports.stringify = stringify5;
   }
 });
 
@@ -29331,7 +29385,7 @@ var require_public_api = __commonJS({
       }
       return doc.toJS(Object.assign({ reviver: _reviver }, options));
     }
-    function stringify4(value2, replacer, options) {
+    function stringify5(value2, replacer, options) {
       let _replacer = null;
       if (typeof replacer === "function" || Array.isArray(replacer)) {
         _replacer = replacer;
@@ -29356,7 +29410,7 @@ var require_public_api = __commonJS({
     exports.parse = parse8;
     exports.parseAllDocuments = parseAllDocuments;
     exports.parseDocument = parseDocument2;
-    exports.stringify = stringify4;
+    exports.stringify = stringify5;
   }
 });
 
@@ -29413,6 +29467,12 @@ var require_dist = __commonJS({
 });
 
 // src/config/source.ts
+function problemOffset(text2, offset) {
+  let at3 = offset;
+  if (at3 >= text2.trimEnd().length) at3 = Math.max(0, text2.trimEnd().length - 1);
+  while (at3 < text2.length && (text2[at3] === " " || text2[at3] === "	")) at3++;
+  return at3;
+}
 function parseSource(file2, content) {
   const size = typeof content === "string" ? Buffer.byteLength(content) : content.byteLength;
   if (size > LIMITS.maxBytes) return fileError(file2, sizeMessage(size));
@@ -29436,7 +29496,8 @@ function parseSource(file2, content) {
   const errors = [];
   for (const document3 of documents) {
     for (const problem of [...document3.errors, ...document3.warnings]) {
-      errors.push(errorAt(position(problem.pos[0]), [], `YAML: ${problem.message.split("\n")[0]}`));
+      const at3 = position(problemOffset(text2, problem.pos[0]));
+      errors.push(errorAt(at3, [], `YAML: ${problem.message.split("\n")[0]}`));
     }
   }
   const [document2, second] = documents;
@@ -29464,7 +29525,7 @@ function parseSource(file2, content) {
     source: {
       file: file2,
       value: converted.value,
-      locate: (path, at2 = "value") => locate(index, root, path, at2, position)
+      locate: (path, at3 = "value") => locate(index, root, path, at3, position)
     }
   };
 }
@@ -29476,24 +29537,24 @@ function sizeMessage(bytes2) {
 }
 function decode3(file2, content) {
   const nul = typeof content === "string" ? content.indexOf("\0") : content.indexOf(0);
-  const at2 = (text2, index, message) => {
+  const at3 = (text2, index, message) => {
     const before = text2.slice(0, index);
     const line = before.split("\n").length;
     const column = index - before.lastIndexOf("\n");
     return { ok: false, errors: [errorAt({ file: file2, line, column }, [], message)] };
   };
   if (typeof content === "string") {
-    if (nul >= 0) return at2(content, nul, "binary content (a NUL byte); expected UTF-8 text");
+    if (nul >= 0) return at3(content, nul, "binary content (a NUL byte); expected UTF-8 text");
     return { ok: true, text: content };
   }
   const lenient = new TextDecoder("utf-8").decode(content);
   if (nul >= 0) {
-    return at2(lenient, lenient.indexOf("\0"), "binary content (a NUL byte); expected UTF-8 text");
+    return at3(lenient, lenient.indexOf("\0"), "binary content (a NUL byte); expected UTF-8 text");
   }
   try {
     return { ok: true, text: new TextDecoder("utf-8", { fatal: true }).decode(content) };
   } catch {
-    return at2(
+    return at3(
       lenient,
       Math.max(lenient.indexOf("�"), 0),
       "invalid UTF-8; the file must be UTF-8 text"
@@ -29562,7 +29623,7 @@ function isPlainScalar(value2) {
 function shortTag(tag) {
   return tag.startsWith("tag:yaml.org,2002:") ? `!!${tag.slice("tag:yaml.org,2002:".length)}` : tag;
 }
-function locate(index, root, path, at2, position) {
+function locate(index, root, path, at3, position) {
   let node2 = root;
   let keyNode;
   for (const segment of path) {
@@ -29581,7 +29642,7 @@ function locate(index, root, path, at2, position) {
     }
     node2 = next;
   }
-  const target2 = at2 === "key" && keyNode !== void 0 ? keyNode : index.resolve(node2) ?? node2;
+  const target2 = at3 === "key" && keyNode !== void 0 ? keyNode : index.resolve(node2) ?? node2;
   return position(target2.range?.[0] ?? 0);
 }
 function keyText(key) {
@@ -29860,6 +29921,7 @@ function loadConfig(paths, options) {
   const unknown2 = /* @__PURE__ */ new Set();
   const known = (found) => found.filter((error62) => !unknown2.has(positionKey2(error62)));
   const secretAt = secretMatcher(options.spec);
+  const plainAt = plainMatcher(options.spec);
   const interpolated = [];
   const secretValues = [];
   const masked = (found) => maskInterpolated(found, interpolated, secretValues);
@@ -29872,6 +29934,15 @@ function loadConfig(paths, options) {
       continue;
     }
     errors.push(...parsed.problems);
+    for (const { path, name: name2 } of publishedReferences(parsed.source.value, plainAt)) {
+      errors.push(
+        errorAt(
+          parsed.source.locate(path),
+          path,
+          `\${${name2}} would publish a value of the environment: GitHub keeps Actions variables in plain text for anyone who can read them, and forgeplan treats every reference not marked public as secret; put a secret under secrets, or mark a value that is not secret \${${name2}:public}`
+        )
+      );
+    }
     const { value: value2, problems: problems2, sensitive, secrets, names, unresolved } = interpolate(
       parsed.source.value,
       options.env,
@@ -29914,8 +29985,8 @@ function loadConfig(paths, options) {
   if (problems.length > 0) return { ok: false, errors: sortErrors(masked(problems), order) };
   return { ok: true, state: resolved.state, variables: [...variables] };
 }
-function positionKey2(at2) {
-  return `${at2.file}:${at2.line}:${at2.column}`;
+function positionKey2(at3) {
+  return `${at3.file}:${at3.line}:${at3.column}`;
 }
 function expandPaths(paths, cwd, errors) {
   const files = [];
@@ -30114,10 +30185,10 @@ var init_plan = __esm({
       #byPlace = /* @__PURE__ */ new Map();
       constructor(changes) {
         for (const change of changes) {
-          const place2 = addressOf(change.target, change.scope, change.kind, "");
-          const list3 = this.#byPlace.get(place2);
+          const place3 = addressOf(change.target, change.scope, change.kind, "");
+          const list3 = this.#byPlace.get(place3);
           if (list3) list3.push(change);
-          else this.#byPlace.set(place2, [change]);
+          else this.#byPlace.set(place3, [change]);
         }
       }
       /** The changes of one kind in one scope of one target. */
@@ -30200,9 +30271,9 @@ function render(wanted, target2, scope, note, layers, root, prefix, fallback) {
   }
   return block(`${addressOf(target2, scope, wanted.kind, wanted.name)}${note}`, origin, rows);
 }
-function originOf(layers, path, at2 = "value") {
+function originOf(layers, path, at3 = "value") {
   const layer = layerOf(layers, path);
-  return layer?.source.locate([...layer.path, ...path], at2);
+  return layer?.source.locate([...layer.path, ...path], at3);
 }
 function shown(value2) {
   if (isSecret(value2)) return `${SENSITIVE} from ${value2.source}`;
@@ -30234,6 +30305,12 @@ function describeFailure(failure3, style = {
   request: (text2) => text2,
   message: (text2) => text2
 }) {
+  if (failure3.written !== void 0) {
+    const { written: written2, ...rest } = failure3;
+    const shown3 = style.message(failure3.message ?? "");
+    const request3 = rest.request === void 0 ? "" : ` (${describeFailure({ ...rest, message: "" }, style)})`;
+    return `${style.message(written2)}: ${shown3}${request3}`;
+  }
   const status3 = failure3.status === 0 ? void 0 : failure3.status;
   const said = messageAfterStatus(status3, failure3.message ?? "");
   const message = style.message(said);
@@ -30259,9 +30336,9 @@ var init_failure_text = __esm({
 function firstProblem(error62, prefix = "") {
   const issue3 = error62.issues[0];
   const path = (issue3?.path ?? []).map((part2) => typeof part2 === "number" ? `[${part2}]` : `.${String(part2)}`).join("");
-  const at2 = `${prefix}${path}`.replace(/^\./, "");
+  const at3 = `${prefix}${path}`.replace(/^\./, "");
   const message = issue3?.message ?? "invalid";
-  return at2 === "" ? message : `${at2}: ${message}`;
+  return at3 === "" ? message : `${at3}: ${message}`;
 }
 var init_zod_problem = __esm({
   "src/core/zod-problem.ts"() {
@@ -31785,23 +31862,23 @@ var init_defaults = __esm({
 import { STATUS_CODES } from "node:http";
 function waitDescription(category, until, waitMs, basis) {
   const wait = formatDuration(waitMs);
-  const at2 = new Date(until).toISOString();
+  const at3 = new Date(until).toISOString();
   switch (basis.kind) {
     case "reset":
-      return `rate limit "${category}" exhausted: it resets at ${at2}, ${wait} from now`;
+      return `rate limit "${category}" exhausted: it resets at ${at3}, ${wait} from now`;
     case "points":
-      return `secondary rate limit on ${category}: its points a minute are spent until ${at2}, ${wait} from now`;
+      return `secondary rate limit on ${category}: its points a minute are spent until ${at3}, ${wait} from now`;
     case "cpu-time":
-      return `secondary rate limit on CPU time: the response time of a minute's requests${category === "graphql" ? " (GraphQL)" : ""} is spent until ${at2}, ${wait} from now`;
+      return `secondary rate limit on CPU time: the response time of a minute's requests${category === "graphql" ? " (GraphQL)" : ""} is spent until ${at3}, ${wait} from now`;
     case "content-creation":
-      return `secondary rate limit on content creation: the content-creating requests of the last minute or hour are spent until ${at2}, ${wait} from now`;
+      return `secondary rate limit on content creation: the content-creating requests of the last minute or hour are spent until ${at3}, ${wait} from now`;
     case "answer": {
       const what = basis.reason === "secondary-limit" ? `secondary rate limit on ${basis.endpoint}: ${basis.request} answered ${basis.status}` : basis.reason === "rate-limit-reset" ? `rate limit "${category}" exhausted on ${basis.request} (${basis.status})` : `${basis.request} throttled (${basis.status})`;
       const answers = `${basis.answers} such answer${basis.answers === 1 ? "" : "s"}`;
-      return basis.source === "retry-after" ? `${what}: the service asks to wait ${wait} (Retry-After), until ${at2}` : `${what}: the service said not how long to wait, and forgeplan's own back-off after ${answers} is ${wait}, until ${at2}`;
+      return basis.source === "retry-after" ? `${what}: the service asks to wait ${wait} (Retry-After), until ${at3}` : `${what}: the service said not how long to wait, and forgeplan's own back-off after ${answers} is ${wait}, until ${at3}`;
     }
     case "total":
-      return `rate limit "${category}": a request has already waited ${formatDuration(basis.waitedMs)} and would wait ${wait} more, until ${at2}`;
+      return `rate limit "${category}": a request has already waited ${formatDuration(basis.waitedMs)} and would wait ${wait} more, until ${at3}`;
   }
 }
 function formatDuration(ms) {
@@ -32176,8 +32253,8 @@ var require_version = __commonJS({
       value: true
     });
     exports.versionInfo = exports.version = void 0;
-    var version4 = "16.15.0";
-    exports.version = version4;
+    var version3 = "16.15.0";
+    exports.version = version3;
     var versionInfo = Object.freeze({
       major: 16,
       minor: 15,
@@ -53111,8 +53188,8 @@ var init_ledger = __esm({
       /** Entries before this index have left the window. */
       first = 0;
       used = 0;
-      add(at2, cost) {
-        this.entries.push({ at: at2, cost });
+      add(at3, cost) {
+        this.entries.push({ at: at3, cost });
         this.used += cost;
       }
       /** Drops what was spent at or before `cutoff`; dropped entries are compacted away in batches. */
@@ -53945,8 +54022,8 @@ var init_write_lane = __esm({
             resolve13(this.#release());
           };
           const cancel = () => {
-            const at2 = this.#waiting.indexOf(grant3);
-            if (at2 >= 0) this.#waiting.splice(at2, 1);
+            const at3 = this.#waiting.indexOf(grant3);
+            if (at3 >= 0) this.#waiting.splice(at3, 1);
             reject(signal?.reason);
           };
           this.#waiting.push(grant3);
@@ -54029,10 +54106,10 @@ function positiveInteger(what, value2) {
   return value2;
 }
 function packageVersion() {
-  version2 ??= JSON.parse(readFileSync3(new URL("../../package.json", import.meta.url), "utf8")).version;
-  return version2;
+  const pkg = JSON.parse(readFileSync3(new URL("../../package.json", import.meta.url), "utf8"));
+  return pkg.version;
 }
-var UNNAMED, silentLog, ForgeClient, version2;
+var UNNAMED, silentLog, ForgeClient;
 var init_client = __esm({
   "src/forge/client.ts"() {
     "use strict";
@@ -54075,6 +54152,7 @@ var init_client = __esm({
       #maxWaitMs;
       #maxPages;
       #retries;
+      #refusedIsFinal;
       #timeoutMs;
       #cache;
       #clock;
@@ -54141,6 +54219,7 @@ var init_client = __esm({
         }
         this.#auth = options.auth ?? new StaticTokenAuth(options.token);
         this.#retries = options.retries ?? CLIENT_DEFAULTS.retries;
+        this.#refusedIsFinal = options.refusedIsFinal === true;
         this.#cache = options.cache;
         this.#clock = options.clock ?? systemClock;
         this.#random = options.random ?? Math.random;
@@ -54442,6 +54521,7 @@ var init_client = __esm({
             detail = outcome.failure.description;
             const retryAs = ticket.graphql ? "GET" : method;
             if (!mayRetry(retryAs, { transport: outcome.failure })) throw fail3(status3, detail);
+            if (outcome.failure.refused && this.#refusedIsFinal) throw fail3(status3, detail);
           }
           if (retries >= this.#retries.max) {
             throw fail3(status3, detail, `gave up after ${attempts} attempts`);
@@ -54677,6 +54757,9 @@ function changeError(message, method, path, status3) {
   if (method && path) error62.request = `${method} ${path}`;
   if (status3 !== void 0) error62.status = status3;
   return error62;
+}
+function at(error62, prefix) {
+  return error62.field === void 0 ? error62 : { ...error62, field: [...prefix, ...error62.field] };
 }
 function notShaped(path, status3, shape, problem) {
   return changeError(
@@ -55101,11 +55184,11 @@ var init_org_teams = __esm({
           const found = [];
           const seen = /* @__PURE__ */ new Set([index]);
           for (let parent = teams.data[index].parent; parent; ) {
-            const at2 = bySlug.get(parent.slug.toLowerCase());
-            if (at2 === void 0 || seen.has(at2)) return void 0;
-            seen.add(at2);
-            found.push(granted[at2]);
-            parent = teams.data[at2].parent;
+            const at3 = bySlug.get(parent.slug.toLowerCase());
+            if (at3 === void 0 || seen.has(at3)) return void 0;
+            seen.add(at3);
+            found.push(granted[at3]);
+            parent = teams.data[at3].parent;
           }
           return found;
         };
@@ -55349,12 +55432,10 @@ var init_reads = __esm({
         if (found !== void 0) return { role: found.name, base: found.base };
         const custom2 = [...roles.data.values()].map((role3) => role3.name);
         return {
-          error: changeError(
-            `role "${written2}" is not a repository role: read, triage, write, maintain, admin (pull and push are read and write)` + (custom2.length > 0 ? `, or a custom role of ${this.org}: ${custom2.join(", ")}` : `; ${this.org} has no custom roles`),
-            "GET",
-            `/orgs/${encodeURIComponent(this.org)}/custom-repository-roles`,
-            200
-          )
+          error: {
+            message: `role "${written2}" is not a repository role: read, triage, write, maintain, admin (pull and push are read and write)` + (custom2.length > 0 ? `, or a custom role of ${this.org}: ${custom2.join(", ")}` : `; ${this.org} has no custom roles`),
+            field: []
+          }
         };
       }
       /**
@@ -55525,7 +55606,7 @@ async function planTeam(reads, written2, wanted, live, listed5) {
     };
   }
   const resolved = await reads.resolve(wanted);
-  if ("error" in resolved) return { ...base, error: resolved.error };
+  if ("error" in resolved) return { ...base, error: at(resolved.error, [TEAMS, written2]) };
   if (live !== void 0) {
     if (live.role === resolved.role) return base;
     return {
@@ -55548,8 +55629,16 @@ async function planTeam(reads, written2, wanted, live, listed5) {
     requests: [grant(reads, written2, resolved.role)],
     ...exists ? {} : {
       notes: [
-        `${written2} is not a team of ${reads.org} now: the grant succeeds once a team of that slug exists (the teams of an organizations entry are created before access is granted)`
-      ]
+        `${written2} is not a team of ${reads.org} now: this plan creates it first (the teams of an organizations entry are created before access is granted)`
+      ],
+      // Only a team this plan creates can be granted: the engine checks the plan creates it.
+      needs: {
+        address: addressOf(reads.reader.target, reads.org, "team", written2),
+        otherwise: {
+          message: `team "${written2}" is not a team of ${reads.org}, and this plan creates no team of that slug (an organizations entry's teams)`,
+          field: [TEAMS, written2]
+        }
+      }
     }
   };
 }
@@ -55585,17 +55674,52 @@ var init_teams = __esm({
   }
 });
 
+// src/resources/logins.ts
+function userNamed(reader, login4) {
+  let byLogin = users.get(reader);
+  if (!byLogin) {
+    byLogin = /* @__PURE__ */ new Map();
+    users.set(reader, byLogin);
+  }
+  const key = login4.toLowerCase();
+  let read2 = byLogin.get(key);
+  if (!read2) {
+    read2 = reader.getOrAbsent(`/users/${encodeURIComponent(login4)}`, userShape);
+    byLogin.set(key, read2);
+  }
+  return read2;
+}
+async function knownUser(reader, login4, field, role3 = "user") {
+  const read2 = await userNamed(reader, login4);
+  if (read2.kind === "error") return { error: read2.error };
+  const path = `/users/${encodeURIComponent(login4)}`;
+  if (read2.kind === "absent" || read2.data.login.toLowerCase() !== login4.toLowerCase()) {
+    return {
+      error: { ...changeError(`${role3} "${login4}" is not a user`, "GET", path, 404), field }
+    };
+  }
+  return { user: read2.data };
+}
+var userShape, users;
+var init_logins = __esm({
+  "src/resources/logins.ts"() {
+    "use strict";
+    init_zod();
+    init_context();
+    userShape = {
+      name: "a user",
+      schema: looseObject({ id: number2().int(), login: string2() })
+    };
+    users = /* @__PURE__ */ new WeakMap();
+  }
+});
+
 // src/resources/access/users.ts
 function userPath(reads, login4) {
   return `${reads.path}/collaborators/${encodeURIComponent(login4)}`;
 }
 function invitationPath(reads, id) {
   return `${reads.path}/invitations/${id}`;
-}
-function shownRole(live) {
-  if (live.role !== void 0) return live.role;
-  if (live.invitation !== void 0 && !live.invitation.expired) return live.invitation.role;
-  return void 0;
 }
 function liveState(live) {
   if (live === void 0) return null;
@@ -55608,9 +55732,13 @@ function removal(reads, live) {
   ];
 }
 function removed(live) {
-  const role3 = shownRole(live);
-  if (role3 !== void 0) return [{ path: "role", before: role3 }];
-  return [{ path: "invitation", before: `expired (${live.invitation?.role ?? "unknown"})` }];
+  const entries = [];
+  if (live.role !== void 0) entries.push({ path: "role", before: live.role });
+  if (live.invitation !== void 0) {
+    const state = live.invitation.expired ? "expired" : "pending";
+    entries.push({ path: "invitation", before: `${live.invitation.role} (${state})` });
+  }
+  return entries;
 }
 function grant2(reads, login4, role3) {
   return {
@@ -55629,7 +55757,7 @@ async function planUser(reads, written2, wanted, live) {
     return { ...base, action: "delete", diff: removed(live), requests: removal(reads, live) };
   }
   const resolved = await reads.resolve(wanted);
-  if ("error" in resolved) return { ...base, error: resolved.error };
+  if ("error" in resolved) return { ...base, error: at(resolved.error, [USERS, written2]) };
   const login4 = live?.login ?? written2;
   if (live?.role !== void 0) {
     return planCollaborator(reads, base, { login: live.login, role: live.role }, resolved);
@@ -55659,6 +55787,8 @@ async function planUser(reads, written2, wanted, live) {
       ]
     };
   }
+  const known = await knownUser(reads.reader, written2, [USERS, written2], "collaborator");
+  if ("error" in known) return { ...base, error: known.error };
   const replaced = invitation4 !== void 0;
   return {
     ...base,
@@ -55728,7 +55858,9 @@ var init_users = __esm({
   "src/resources/access/users.ts"() {
     "use strict";
     init_plan();
+    init_context();
     init_fingerprint();
+    init_logins();
     init_owners();
     init_roles();
     USERS = "users";
@@ -56947,8 +57079,8 @@ async function planCollection(collection) {
   const names = [...live.keys()].map((name2) => `${prefix}${name2}`);
   return [...changes, ...deletedAgain(deleted, changes, { names }, same3)];
 }
-async function planNamed(place2, collections) {
-  const { reader, scope, kind, options, members: members3, canonical: canonical2 } = place2;
+async function planNamed(place3, collections) {
+  const { reader, scope, kind, options, members: members3, canonical: canonical2 } = place3;
   const planned = await Promise.all(
     collections.flatMap(
       ({ items: items2, path, absentNote, ...collection }) => items2 === void 0 ? [] : [
@@ -59062,30 +59194,14 @@ var init_directory = __esm({
 });
 
 // src/resources/environment/reviewers.ts
-function userRead(reader, login4) {
-  let byLogin = users.get(reader);
-  if (!byLogin) {
-    byLogin = /* @__PURE__ */ new Map();
-    users.set(reader, byLogin);
-  }
-  const key = login4.toLowerCase();
-  let read2 = byLogin.get(key);
-  if (!read2) {
-    read2 = reader.getOrAbsent(`/users/${encodeURIComponent(login4)}`, userShape);
-    byLogin.set(key, read2);
-  }
-  return read2;
-}
-async function reviewerIds(reader, owner, reviewers) {
+async function reviewerIds(reader, owner, reviewers, at3, written2 = []) {
   const ids = [];
   for (const login4 of reviewers.users) {
-    const read2 = await userRead(reader, login4);
-    if (read2.kind === "error") return { error: read2.error };
-    const path = `/users/${encodeURIComponent(login4)}`;
-    if (read2.kind === "absent" || read2.data.login.toLowerCase() !== login4.toLowerCase()) {
-      return { error: changeError(`reviewer "${login4}" is not a user`, "GET", path, 404) };
-    }
-    ids.push({ type: "User", id: read2.data.id });
+    const index = written2.findIndex((name2) => name2.toLowerCase() === login4.toLowerCase());
+    const field = index < 0 ? [...at3, "users"] : [...at3, "users", index];
+    const found = await knownUser(reader, login4, field, "reviewer");
+    if ("error" in found) return found;
+    ids.push({ type: "User", id: found.user.id });
   }
   const directory = directoryOf(reader, owner);
   for (const slug2 of reviewers.teams) {
@@ -59098,18 +59214,11 @@ async function reviewerIds(reader, owner, reviewers) {
   }
   return { ids };
 }
-var userShape, users;
 var init_reviewers = __esm({
   "src/resources/environment/reviewers.ts"() {
     "use strict";
-    init_zod();
-    init_context();
+    init_logins();
     init_directory();
-    userShape = {
-      name: "a user",
-      schema: looseObject({ id: number2().int(), login: string2() })
-    };
-    users = /* @__PURE__ */ new WeakMap();
   }
 });
 
@@ -59213,7 +59322,13 @@ async function planOne(reader, repo, name2, settings, listed5) {
     };
   }
   const desired = desiredOf(settings);
-  const resolved = await reviewerIds(reader, repo.owner, desired.reviewers);
+  const resolved = await reviewerIds(
+    reader,
+    repo.owner,
+    desired.reviewers,
+    [name2, "reviewers"],
+    settings.reviewers?.users ?? []
+  );
   if ("error" in resolved) return { error: resolved.error };
   const diff = diffValues(live?.canonical ?? {}, desired);
   const planned = { live_fingerprint: fingerprint(live?.canonical ?? null) };
@@ -60669,6 +60784,9 @@ function organizationsSection(kinds) {
       secrets: settings.flatMap(
         (setting) => (setting.secrets ?? []).map((path) => [setting.key, ...path])
       ),
+      plain: settings.flatMap(
+        (setting) => (setting.plain ?? []).map((path) => [setting.key, ...path])
+      ),
       defines: (value2) => {
         const org = value2;
         return present2(org).flatMap(
@@ -60699,15 +60817,9 @@ function organizationsSection(kinds) {
         )
       );
       return { changes: planned.flat() };
-    },
-    export: async (reader, org) => {
-      const exported = { name: org };
-      for (const kind of kinds) {
-        const value2 = await kind.organization.export?.(reader, org);
-        if (value2 !== void 0) exported[kind.organization.setting.key] = value2;
-      }
-      return { entries: [exported], comments: [] };
     }
+    // Export composes an organization's entry kind by kind in the engine (src/engine/export.ts),
+    // so a kind that cannot be read leaves out that kind only.
   };
 }
 var init_organizations = __esm({
@@ -61813,9 +61925,9 @@ function environmentCollections(base, scope, area, environments, mode2, pick2) {
   }));
 }
 function definedMembers(kind, written2, own2, inEnvironment) {
-  const members3 = (at2, { key, prefix, items: items2 }) => Object.keys(items2 ?? {}).map((name2) => ({
+  const members3 = (at3, { key, prefix, items: items2 }) => Object.keys(items2 ?? {}).map((name2) => ({
     id: `${prefix}${canonicalName(name2)}`,
-    path: [...at2, key, name2],
+    path: [...at3, key, name2],
     what: `the ${kind} ${prefix}${canonicalName(name2)}`
   }));
   if (written2.mode === "authoritative") {
@@ -62509,8 +62621,8 @@ async function locateRepository(input2) {
   if (own2.kind === "error") return { kind: "error", wanted, error: own2.error };
   const earlier = [];
   for (const name2 of previously) {
-    const at2 = { owner: wanted.owner, name: name2 };
-    const read2 = await reader.getOrAbsent(repoPath(at2), fullRepository);
+    const at3 = { owner: wanted.owner, name: name2 };
+    const read2 = await reader.getOrAbsent(repoPath(at3), fullRepository);
     if (read2.kind === "error") return { kind: "error", wanted, error: read2.error };
     if (read2.kind === "found") earlier.push({ name: name2, answer: read2.data });
   }
@@ -63168,8 +63280,8 @@ var init_plan5 = __esm({
 
 // src/resources/settings/archiving.ts
 function around(input2) {
-  const { target: target2, scope, at: at2, others } = input2;
-  const path = repoPath(at2);
+  const { target: target2, scope, at: at3, others } = input2;
+  const path = repoPath(at3);
   const live = fingerprint({ archived: true });
   const step = (name2, archived, note) => {
     const change = { ...newChange(target2, scope, "settings", name2), live_fingerprint: live };
@@ -63568,25 +63680,25 @@ var init_settings11 = __esm({
 });
 
 // src/resources/team/members.ts
-function teamBase(place2) {
-  return `/orgs/${encodeURIComponent(place2.org)}/teams/${encodeURIComponent(place2.slug)}`;
+function teamBase(place3) {
+  return `/orgs/${encodeURIComponent(place3.org)}/teams/${encodeURIComponent(place3.slug)}`;
 }
-function membershipPath(place2, login4) {
-  return `${teamBase(place2)}/memberships/${encodeURIComponent(login4)}`;
+function membershipPath(place3, login4) {
+  return `${teamBase(place3)}/memberships/${encodeURIComponent(login4)}`;
 }
 function memberName(slug2, login4) {
   return `${slug2}/members/${login4.toLowerCase()}`;
 }
-async function directMembers(place2) {
-  const path = `${teamBase(place2)}/members`;
+async function directMembers(place3) {
+  const path = `${teamBase(place3)}/members`;
   const members3 = /* @__PURE__ */ new Map();
   for (const role3 of ["maintainer", "member"]) {
-    const read2 = await place2.reader.list(path, { role: role3 }, memberShape2);
+    const read2 = await place3.reader.list(path, { role: role3 }, memberShape2);
     if (read2.kind === "error") return read2;
     if (read2.kind === "absent") {
       return {
         kind: "error",
-        error: changeError(`team ${place2.slug} of ${place2.org} was not found`, "GET", path, 404)
+        error: changeError(`team ${place3.slug} of ${place3.org} was not found`, "GET", path, 404)
       };
     }
     for (const member3 of read2.data) {
@@ -63596,15 +63708,15 @@ async function directMembers(place2) {
   }
   return { kind: "found", data: members3 };
 }
-function put(place2, login4, role3) {
-  return { method: "PUT", path: membershipPath(place2, login4), body: { role: role3 } };
+function put(place3, login4, role3) {
+  return { method: "PUT", path: membershipPath(place3, login4), body: { role: role3 } };
 }
-async function planMember(place2, written2, wanted, listed5) {
+async function planMember(place3, written2, wanted, listed5) {
   let live = listed5 === void 0 ? void 0 : { role: listed5.role, state: "active" };
-  const base = newChange(place2.reader.target, place2.org, "team", memberName(place2.slug, written2));
+  const base = newChange(place3.reader.target, place3.org, "team", memberName(place3.slug, written2));
   if (live === void 0) {
-    const path = membershipPath(place2, written2);
-    const read2 = await place2.reader.getOrAbsent(path, membershipShape);
+    const path = membershipPath(place3, written2);
+    const read2 = await place3.reader.getOrAbsent(path, membershipShape);
     if (read2.kind === "error") return { ...base, error: read2.error };
     if (read2.kind === "found") live = read2.data;
   }
@@ -63616,28 +63728,35 @@ async function planMember(place2, written2, wanted, listed5) {
       ...planned,
       action: "delete",
       diff: [{ path: "role", before: live.role }],
-      requests: [{ method: "DELETE", path: membershipPath(place2, login4) }]
+      requests: [{ method: "DELETE", path: membershipPath(place3, login4) }]
     };
   }
   if (live === void 0) {
+    const known = await knownUser(
+      place3.reader,
+      written2,
+      [place3.slug, "members", "users", written2],
+      "member"
+    );
+    if ("error" in known) return { ...base, error: known.error };
     return {
       ...planned,
       action: "create",
       diff: [{ path: "role", after: wanted }],
-      requests: [put(place2, login4, wanted)]
+      requests: [put(place3, login4, wanted)]
     };
   }
-  const pending = live.state === "pending" ? [`${login4} has not joined ${place2.org} yet: the pending membership counts as a member`] : [];
+  const pending = live.state === "pending" ? [`${login4} has not joined ${place3.org} yet: the pending membership counts as a member`] : [];
   const withNotes = pending.length > 0 ? { ...planned, notes: pending } : planned;
   if (live.role === wanted) return withNotes;
   if (live.role === "maintainer" && wanted === "member") {
-    const owners = await ownersOf(place2.reader, place2.org);
+    const owners = await ownersOf(place3.reader, place3.org);
     if (owners.kind === "error") return { ...planned, error: owners.error };
     if (owners.kind === "found" && owners.data.has(login4.toLowerCase())) {
       return {
         ...planned,
         notes: [
-          `${login4} owns ${place2.org}: GitHub shows an owner as a maintainer of every team ("The role for organization owners is set to maintainer")`
+          `${login4} owns ${place3.org}: GitHub shows an owner as a maintainer of every team ("The role for organization owners is set to maintainer")`
         ]
       };
     }
@@ -63646,33 +63765,33 @@ async function planMember(place2, written2, wanted, listed5) {
     ...withNotes,
     action: "update",
     diff: [{ path: "role", before: live.role, after: wanted }],
-    requests: [put(place2, login4, wanted)]
+    requests: [put(place3, login4, wanted)]
   };
 }
-async function planMembers(place2, wanted, listed5) {
+async function planMembers(place3, wanted, listed5) {
   const users2 = wanted.users ?? {};
   const named3 = new Set(Object.keys(users2).map((login4) => login4.toLowerCase()));
   const removal2 = {
-    collection: addressOf(place2.reader.target, place2.org, "team", `${place2.slug}/members`),
+    collection: addressOf(place3.reader.target, place3.org, "team", `${place3.slug}/members`),
     live: listed5.size
   };
   const removals = wanted.mode === "authoritative" ? [...listed5].filter(([key]) => !named3.has(key)).map(([, member3]) => ({
     ...newChange(
-      place2.reader.target,
-      place2.org,
+      place3.reader.target,
+      place3.org,
       "team",
-      memberName(place2.slug, member3.login)
+      memberName(place3.slug, member3.login)
     ),
     action: "delete",
     diff: [{ path: "role", before: member3.role }],
-    requests: [{ method: "DELETE", path: membershipPath(place2, member3.login) }],
+    requests: [{ method: "DELETE", path: membershipPath(place3, member3.login) }],
     live_fingerprint: fingerprint({ role: member3.role, state: "active" }),
     notes: [`${member3.login} is not in the desired state (members mode: authoritative)`],
     removal: removal2
   })) : [];
   const planned = await Promise.all(
     Object.entries(users2).map(
-      ([login4, role3]) => planMember(place2, login4, role3, listed5.get(login4.toLowerCase()))
+      ([login4, role3]) => planMember(place3, login4, role3, listed5.get(login4.toLowerCase()))
     )
   );
   return [...planned, ...removals];
@@ -63683,6 +63802,7 @@ var init_members = __esm({
     "use strict";
     init_zod();
     init_plan();
+    init_logins();
     init_context();
     init_fingerprint();
     init_owners();
@@ -63703,9 +63823,9 @@ var init_members = __esm({
 // src/resources/team/settings.ts
 function chain(teams, start) {
   const seen = [start];
-  for (let at2 = teams[start]?.parent; typeof at2 === "string"; at2 = teams[at2]?.parent) {
-    if (seen.includes(at2)) return [...seen, at2];
-    seen.push(at2);
+  for (let at3 = teams[start]?.parent; typeof at3 === "string"; at3 = teams[at3]?.parent) {
+    if (seen.includes(at3)) return [...seen, at3];
+    seen.push(at3);
   }
   return seen;
 }
@@ -63896,7 +64016,7 @@ function body(target2, before) {
   }
   return sent;
 }
-async function creatorRemoval(p2, place2, members3) {
+async function creatorRemoval(p2, place3, members3) {
   const users2 = members3?.users ?? {};
   const authoritative = members3?.mode === "authoritative";
   if (!authoritative && !Object.values(users2).includes(null)) return [];
@@ -63907,7 +64027,7 @@ async function creatorRemoval(p2, place2, members3) {
   const login4 = creator.login.toLowerCase();
   const written2 = Object.entries(users2).find(([name2]) => name2.toLowerCase() === login4);
   const kept = written2 === void 0 ? !authoritative : written2[1] !== null;
-  return kept ? [] : [{ method: "DELETE", path: membershipPath(place2, creator.login) }];
+  return kept ? [] : [{ method: "DELETE", path: membershipPath(place3, creator.login) }];
 }
 async function createTeam(p2, slug2, written2) {
   const base = {
@@ -63917,12 +64037,17 @@ async function createTeam(p2, slug2, written2) {
   const target2 = targetOf2(p2, slug2, written2);
   const problem = nameProblem(p2.org, slug2, target2.name ?? slug2) ?? nestingProblem(p2, slug2, target2);
   if (problem !== void 0) return { ...base, error: problem };
-  const place2 = { reader: p2.reader, org: p2.org, slug: slug2 };
+  const place3 = { reader: p2.reader, org: p2.org, slug: slug2 };
   const users2 = written2.members?.users ?? {};
+  for (const [login4, role3] of Object.entries(users2)) {
+    if (role3 === null) continue;
+    const known = await knownUser(p2.reader, login4, [slug2, "members", "users", login4], "member");
+    if ("error" in known) return { ...base, error: known.error };
+  }
   const members3 = Object.entries(users2).flatMap(
-    ([login4, role3]) => role3 === null ? [] : [{ method: "PUT", path: membershipPath(place2, login4), body: { role: role3 } }]
+    ([login4, role3]) => role3 === null ? [] : [{ method: "PUT", path: membershipPath(place3, login4), body: { role: role3 } }]
   );
-  const creator = await creatorRemoval(p2, place2, written2.members);
+  const creator = await creatorRemoval(p2, place3, written2.members);
   if (!Array.isArray(creator)) return { ...base, error: creator };
   const diff = [
     ...diffValues({}, diffable(target2)),
@@ -63948,9 +64073,9 @@ async function createTeam(p2, slug2, written2) {
 }
 function ancestorsOf(p2, slug2) {
   const found = [];
-  for (let at2 = p2.live.get(slug2)?.parent; at2 != null && !found.includes(at2); ) {
-    found.push(at2);
-    at2 = p2.live.get(at2)?.parent;
+  for (let at3 = p2.live.get(slug2)?.parent; at3 != null && !found.includes(at3); ) {
+    found.push(at3);
+    at3 = p2.live.get(at3)?.parent;
   }
   return found;
 }
@@ -64010,8 +64135,8 @@ async function updateTeam(p2, slug2, written2) {
   const target2 = targetOf2(p2, slug2, written2);
   const problem = target2.name === before.name ? void 0 : nameProblem(p2.org, slug2, target2.name ?? slug2);
   const error62 = problem ?? nestingProblem(p2, slug2, target2);
-  const place2 = { reader: p2.reader, org: p2.org, slug: liveSlug };
-  const memberChanges = await teamMembers(place2, slug2, written2);
+  const place3 = { reader: p2.reader, org: p2.org, slug: liveSlug };
+  const memberChanges = await teamMembers(place3, slug2, written2);
   if (error62 !== void 0) return [{ ...base, error: error62 }, ...memberChanges];
   const diff = diffValues(diffable(before), diffable(target2));
   if (diff.length === 0) return [base, ...memberChanges];
@@ -64020,24 +64145,24 @@ async function updateTeam(p2, slug2, written2) {
       ...base,
       action: "update",
       diff,
-      requests: [{ method: "PATCH", path: teamBase(place2), body: body(target2, before) }]
+      requests: [{ method: "PATCH", path: teamBase(place3), body: body(target2, before) }]
     },
     ...memberChanges
   ];
 }
-async function teamMembers(place2, slug2, written2) {
+async function teamMembers(place3, slug2, written2) {
   if (written2.members === void 0) return [];
-  const listed5 = await directMembers(place2);
+  const listed5 = await directMembers(place3);
   if (listed5.kind !== "found") {
     const error62 = listed5.kind === "error" ? listed5.error : changeError(listed5.detail);
     const names = Object.keys(written2.members.users ?? {}).map((login4) => memberName(slug2, login4));
     if (written2.members.mode === "authoritative") names.unshift(`${slug2}/members/*`);
     return names.map((name2) => ({
-      ...newChange(place2.reader.target, place2.org, KIND9, name2),
+      ...newChange(place3.reader.target, place3.org, KIND9, name2),
       error: error62
     }));
   }
-  return planMembers({ ...place2, slug: slug2 }, written2.members, listed5.data);
+  return planMembers({ ...place3, slug: slug2 }, written2.members, listed5.data);
 }
 async function removedMembers(p2, deleted, planned) {
   const names = new Set(planned.map((change) => change.name));
@@ -64149,6 +64274,7 @@ var init_team = __esm({
     init_deleted();
     init_diff();
     init_fingerprint();
+    init_logins();
     init_user_reads();
     init_members();
     init_settings12();
@@ -64335,8 +64461,8 @@ async function planShared2(reader, org, path, name2, desired, live) {
 function planOrganization2(reader, org, value2, options) {
   const path = `/orgs/${encodeURIComponent(org)}/actions/variables`;
   const members3 = {
-    list: (at2) => listVariables(reader, at2),
-    plan: (at2, name2, desired, live) => planShared2(reader, org, at2, name2, desired, live),
+    list: (at3) => listVariables(reader, at3),
+    plan: (at3, name2, desired, live) => planShared2(reader, org, at3, name2, desired, live),
     shown: (live) => ({ value: live.value, visibility: live.visibility })
   };
   return planNamed({ reader, scope: org, kind: KIND10, options, members: members3, canonical: canonicalName }, [
@@ -64410,7 +64536,12 @@ var init_variable = __esm({
           key: "variables",
           schema: repositoryVariables,
           defines: defines2,
-          print: print3
+          print: print3,
+          // GitHub keeps variables in plain text: a reference there must be marked public.
+          plain: [
+            ["items", "*"],
+            ["environments", "*", "items", "*"]
+          ]
         },
         plan: ({ reader, repo, value: value2, options }) => planRepository2(reader, repo, value2, options),
         export: exportRepository2
@@ -64420,7 +64551,8 @@ var init_variable = __esm({
           key: "variables",
           schema: organizationVariables,
           defines: defines2,
-          print: print3
+          print: print3,
+          plain: [["items", "*", "value"]]
         },
         plan: ({ reader, org, value: value2, options }) => planOrganization2(reader, org, value2, options),
         export: exportOrganization2
@@ -64450,8 +64582,8 @@ function sameIdProblems(hook3, index, earlier) {
   ];
 }
 function sameUrlProblems(hook3, index, earlier) {
-  const sharing = earlier.flatMap((other, at2) => other.url === hook3.url ? [at2] : []);
-  const unpinned = hook3.id === void 0 ? sharing[0] : sharing.find((at2) => earlier[at2]?.id === void 0);
+  const sharing = earlier.flatMap((other, at3) => other.url === hook3.url ? [at3] : []);
+  const unpinned = hook3.id === void 0 ? sharing[0] : sharing.find((at3) => earlier[at3]?.id === void 0);
   if (unpinned !== void 0) {
     return [
       {
@@ -64461,7 +64593,7 @@ function sameUrlProblems(hook3, index, earlier) {
       }
     ];
   }
-  const overlapping = sharing.find((at2) => eventsOverlap(hook3.events, earlier[at2]?.events));
+  const overlapping = sharing.find((at3) => eventsOverlap(hook3.events, earlier[at3]?.events));
   if (overlapping === void 0) return [];
   return [
     {
@@ -64600,11 +64732,17 @@ function markSensitive(diff) {
     (entry2) => WRITE_ONLY.includes(entry2.path) ? { ...entry2, sensitive: true } : entry2
   );
 }
-function diffOf(live, target2, rotated) {
-  const before = live ?? {};
+function diffOf(live, target2, rotated, owner) {
+  const before = { ...live };
   const after = { ...target2 };
   if (live === null) {
     for (const key of WRITE_ONLY) if (after[key] === "unset") delete after[key];
+  }
+  if (owner === "organization") {
+    for (const side2 of [before, after]) {
+      delete side2.branch_filter;
+      delete side2.authorization_header;
+    }
   }
   const diff = diffValues(before, after);
   for (const key of rotated) diff.push({ path: key, before: "set", after: "rotated" });
@@ -64681,7 +64819,7 @@ function planHook(desired, found, site, rotation) {
   const configEdit = live !== null && ["url", "content_type", "insecure_ssl"].some((key) => laid[key] !== live[key]);
   const { send, rotated, notes } = writeOnlyPlan(desired, live, rotation, configEdit);
   const target2 = targetOf3(desired, live, send);
-  const diff = diffOf(live, target2, rotated);
+  const diff = diffOf(live, target2, rotated, site.owner);
   const requests = requestsFor2(site, found?.id ?? null, live, target2, desired, send);
   const planned = {
     ...notes.length > 0 ? { notes } : {},
@@ -65233,18 +65371,24 @@ function describeError(error62) {
 function isShown(change) {
   return change.action !== "no-op" || change.error !== void 0 || (change.notes?.length ?? 0) > 0;
 }
-function summaryCounts(summary, errors = 0) {
+function summaryCounts(summary, errors = 0, changes = []) {
+  const held = (action) => {
+    const count3 = changes.filter((change) => change.action === action && change.held).length;
+    return count3 === 0 ? "" : ` (${count3} held)`;
+  };
   return [
-    `${summary.create} to create`,
-    `${summary.update} to update`,
-    `${summary.delete} to delete`,
+    `${summary.create} to create${held("create")}`,
+    `${summary.update} to update${held("update")}`,
+    `${summary.delete} to delete${held("delete")}`,
     `${summary.report} to report`,
     `${summary["no-op"]} unchanged`,
     ...errors > 0 ? [plural2(errors, "error")] : []
   ].join(", ");
 }
-function errorCount(plan4) {
-  return `${plural2(plan4.errors, "change")} could not be planned.`;
+function errorCount(plan4, allowPlanErrors = false) {
+  const what = `${plural2(plan4.errors, "change")} could not be planned`;
+  if (!hasChanges(plan4)) return `${what}.`;
+  return allowPlanErrors ? `${what}: the rest is applied (--allow-plan-errors).` : `${what}: apply applies nothing while the plan has errors (--allow-plan-errors applies the rest).`;
 }
 function viewEntry(entry2, action) {
   const shown3 = (value2) => entry2.sensitive && value2 !== void 0 ? SENSITIVE : formatValue(value2);
@@ -65278,12 +65422,37 @@ function heldRemovalLines(plan4) {
   const byPlace = /* @__PURE__ */ new Map();
   for (const change of plan4.changes) {
     if (change.capped === void 0) continue;
-    const place2 = change.capped.by === "plan" ? "the plan" : change.removal?.collection ?? change.address;
-    byPlace.set(place2, [...byPlace.get(place2) ?? [], change]);
+    const place3 = change.capped.by === "plan" ? "the plan" : change.removal?.collection ?? change.address;
+    byPlace.set(place3, [...byPlace.get(place3) ?? [], change]);
   }
   return [...byPlace].map(
-    ([place2, changes]) => `Held by the removal limit: ${plural2(changes.length, "delete")} in ${place2}: ${changes[0]?.held ?? ""}; --allow-delete alone does not apply them.`
+    ([place3, changes]) => `Held by the removal limit: ${plural2(changes.length, "delete")} in ${place3}: ${changes[0]?.held ?? ""}; --allow-delete alone does not apply them.`
   );
+}
+function onlyNotes(change) {
+  return change.action === "no-op" && change.error === void 0 && (change.notes?.length ?? 0) > 0;
+}
+function groupUnchanged(changes) {
+  const groups = /* @__PURE__ */ new Map();
+  for (const change of changes) {
+    if (!onlyNotes(change)) continue;
+    const key = JSON.stringify(change.notes);
+    groups.set(key, [...groups.get(key) ?? [], change]);
+  }
+  const placed = /* @__PURE__ */ new Set();
+  const result = [];
+  for (const change of changes) {
+    const group3 = onlyNotes(change) ? groups.get(JSON.stringify(change.notes)) : void 0;
+    if (group3 === void 0 || group3.length < 2) {
+      result.push(change);
+      continue;
+    }
+    const key = JSON.stringify(change.notes);
+    if (placed.has(key)) continue;
+    placed.add(key);
+    result.push(group3);
+  }
+  return result;
 }
 var NO_CHANGES, ACTION_SYMBOL, ERROR_SYMBOL;
 var init_wording = __esm({
@@ -67677,7 +67846,7 @@ function tt(e) {
   var n2 = S(a2, e);
   return M(t2), n2;
 }
-function at(e, t2, a2) {
+function at2(e, t2, a2) {
   var _2 = [];
   Y(a2), e = O(_2, e, "input");
   var n2, s2 = 0 | r._crypto_ipcrypt_ndx_outputbytes();
@@ -69036,7 +69205,7 @@ var init_libsodium_wrappers = __esm({
     }) : Promise.reject(new Error("Unsupported libsodium ESM export shape"))).then(function(e) {
       r = e, t.libsodium = r, (function() {
         if (r._sodium_init() < 0) throw new Error("libsodium was not correctly initialized.");
-        for (var e2 = ["crypto_aead_aegis128l_decrypt", "crypto_aead_aegis128l_decrypt_detached", "crypto_aead_aegis128l_encrypt", "crypto_aead_aegis128l_encrypt_detached", "crypto_aead_aegis128l_keygen", "crypto_aead_aegis256_decrypt", "crypto_aead_aegis256_decrypt_detached", "crypto_aead_aegis256_encrypt", "crypto_aead_aegis256_encrypt_detached", "crypto_aead_aegis256_keygen", "crypto_aead_chacha20poly1305_decrypt", "crypto_aead_chacha20poly1305_decrypt_detached", "crypto_aead_chacha20poly1305_encrypt", "crypto_aead_chacha20poly1305_encrypt_detached", "crypto_aead_chacha20poly1305_ietf_decrypt", "crypto_aead_chacha20poly1305_ietf_decrypt_detached", "crypto_aead_chacha20poly1305_ietf_encrypt", "crypto_aead_chacha20poly1305_ietf_encrypt_detached", "crypto_aead_chacha20poly1305_ietf_keygen", "crypto_aead_chacha20poly1305_keygen", "crypto_aead_xchacha20poly1305_ietf_decrypt", "crypto_aead_xchacha20poly1305_ietf_decrypt_detached", "crypto_aead_xchacha20poly1305_ietf_encrypt", "crypto_aead_xchacha20poly1305_ietf_encrypt_detached", "crypto_aead_xchacha20poly1305_ietf_keygen", "crypto_auth", "crypto_auth_hmacsha256", "crypto_auth_hmacsha256_final", "crypto_auth_hmacsha256_init", "crypto_auth_hmacsha256_keygen", "crypto_auth_hmacsha256_update", "crypto_auth_hmacsha256_verify", "crypto_auth_hmacsha512", "crypto_auth_hmacsha512256", "crypto_auth_hmacsha512256_final", "crypto_auth_hmacsha512256_init", "crypto_auth_hmacsha512256_keygen", "crypto_auth_hmacsha512256_update", "crypto_auth_hmacsha512256_verify", "crypto_auth_hmacsha512_final", "crypto_auth_hmacsha512_init", "crypto_auth_hmacsha512_keygen", "crypto_auth_hmacsha512_update", "crypto_auth_hmacsha512_verify", "crypto_auth_keygen", "crypto_auth_verify", "crypto_box_beforenm", "crypto_box_curve25519xchacha20poly1305_beforenm", "crypto_box_curve25519xchacha20poly1305_detached", "crypto_box_curve25519xchacha20poly1305_detached_afternm", "crypto_box_curve25519xchacha20poly1305_easy", "crypto_box_curve25519xchacha20poly1305_easy_afternm", "crypto_box_curve25519xchacha20poly1305_keypair", "crypto_box_curve25519xchacha20poly1305_open_detached", "crypto_box_curve25519xchacha20poly1305_open_detached_afternm", "crypto_box_curve25519xchacha20poly1305_open_easy", "crypto_box_curve25519xchacha20poly1305_open_easy_afternm", "crypto_box_curve25519xchacha20poly1305_seal", "crypto_box_curve25519xchacha20poly1305_seal_open", "crypto_box_curve25519xchacha20poly1305_seed_keypair", "crypto_box_detached", "crypto_box_easy", "crypto_box_easy_afternm", "crypto_box_keypair", "crypto_box_open_detached", "crypto_box_open_easy", "crypto_box_open_easy_afternm", "crypto_box_seal", "crypto_box_seal_open", "crypto_box_seed_keypair", "crypto_core_ed25519_add", "crypto_core_ed25519_from_hash", "crypto_core_ed25519_from_uniform", "crypto_core_ed25519_is_valid_point", "crypto_core_ed25519_random", "crypto_core_ed25519_scalar_add", "crypto_core_ed25519_scalar_complement", "crypto_core_ed25519_scalar_invert", "crypto_core_ed25519_scalar_mul", "crypto_core_ed25519_scalar_negate", "crypto_core_ed25519_scalar_random", "crypto_core_ed25519_scalar_reduce", "crypto_core_ed25519_scalar_sub", "crypto_core_ed25519_sub", "crypto_core_hchacha20", "crypto_core_hsalsa20", "crypto_core_ristretto255_add", "crypto_core_ristretto255_from_hash", "crypto_core_ristretto255_is_valid_point", "crypto_core_ristretto255_random", "crypto_core_ristretto255_scalar_add", "crypto_core_ristretto255_scalar_complement", "crypto_core_ristretto255_scalar_invert", "crypto_core_ristretto255_scalar_mul", "crypto_core_ristretto255_scalar_negate", "crypto_core_ristretto255_scalar_random", "crypto_core_ristretto255_scalar_reduce", "crypto_core_ristretto255_scalar_sub", "crypto_core_ristretto255_sub", "crypto_generichash", "crypto_generichash_blake2b_salt_personal", "crypto_generichash_final", "crypto_generichash_init", "crypto_generichash_keygen", "crypto_generichash_update", "crypto_hash", "crypto_hash_sha256", "crypto_hash_sha256_final", "crypto_hash_sha256_init", "crypto_hash_sha256_update", "crypto_hash_sha3256", "crypto_hash_sha3256_final", "crypto_hash_sha3256_init", "crypto_hash_sha3256_update", "crypto_hash_sha3512", "crypto_hash_sha3512_final", "crypto_hash_sha3512_init", "crypto_hash_sha3512_update", "crypto_hash_sha512", "crypto_hash_sha512_final", "crypto_hash_sha512_init", "crypto_hash_sha512_update", "crypto_ipcrypt_decrypt", "crypto_ipcrypt_encrypt", "crypto_ipcrypt_keygen", "crypto_ipcrypt_nd_decrypt", "crypto_ipcrypt_nd_encrypt", "crypto_ipcrypt_nd_keygen", "crypto_ipcrypt_ndx_decrypt", "crypto_ipcrypt_ndx_encrypt", "crypto_ipcrypt_ndx_keygen", "crypto_ipcrypt_pfx_decrypt", "crypto_ipcrypt_pfx_encrypt", "crypto_ipcrypt_pfx_keygen", "crypto_kdf_derive_from_key", "crypto_kdf_keygen", "crypto_kem_dec", "crypto_kem_enc", "crypto_kem_keypair", "crypto_kem_mlkem768_dec", "crypto_kem_mlkem768_enc", "crypto_kem_mlkem768_enc_deterministic", "crypto_kem_mlkem768_keypair", "crypto_kem_mlkem768_seed_keypair", "crypto_kem_primitive", "crypto_kem_seed_keypair", "crypto_kem_xwing_dec", "crypto_kem_xwing_enc", "crypto_kem_xwing_enc_deterministic", "crypto_kem_xwing_keypair", "crypto_kem_xwing_seed_keypair", "crypto_kx_client_session_keys", "crypto_kx_keypair", "crypto_kx_seed_keypair", "crypto_kx_server_session_keys", "crypto_onetimeauth", "crypto_onetimeauth_final", "crypto_onetimeauth_init", "crypto_onetimeauth_keygen", "crypto_onetimeauth_update", "crypto_onetimeauth_verify", "crypto_pwhash", "crypto_pwhash_scryptsalsa208sha256", "crypto_pwhash_scryptsalsa208sha256_ll", "crypto_pwhash_scryptsalsa208sha256_str", "crypto_pwhash_scryptsalsa208sha256_str_verify", "crypto_pwhash_str", "crypto_pwhash_str_needs_rehash", "crypto_pwhash_str_verify", "crypto_scalarmult", "crypto_scalarmult_base", "crypto_scalarmult_ed25519", "crypto_scalarmult_ed25519_base", "crypto_scalarmult_ed25519_base_noclamp", "crypto_scalarmult_ed25519_noclamp", "crypto_scalarmult_ristretto255", "crypto_scalarmult_ristretto255_base", "crypto_secretbox_detached", "crypto_secretbox_easy", "crypto_secretbox_keygen", "crypto_secretbox_open_detached", "crypto_secretbox_open_easy", "crypto_secretstream_xchacha20poly1305_init_pull", "crypto_secretstream_xchacha20poly1305_init_push", "crypto_secretstream_xchacha20poly1305_keygen", "crypto_secretstream_xchacha20poly1305_pull", "crypto_secretstream_xchacha20poly1305_push", "crypto_secretstream_xchacha20poly1305_rekey", "crypto_shorthash", "crypto_shorthash_keygen", "crypto_shorthash_siphashx24", "crypto_sign", "crypto_sign_detached", "crypto_sign_ed25519_pk_to_curve25519", "crypto_sign_ed25519_sk_to_curve25519", "crypto_sign_ed25519_sk_to_pk", "crypto_sign_ed25519_sk_to_seed", "crypto_sign_final_create", "crypto_sign_final_verify", "crypto_sign_init", "crypto_sign_keypair", "crypto_sign_open", "crypto_sign_seed_keypair", "crypto_sign_update", "crypto_sign_verify_detached", "crypto_stream_chacha20", "crypto_stream_chacha20_ietf_xor", "crypto_stream_chacha20_ietf_xor_ic", "crypto_stream_chacha20_keygen", "crypto_stream_chacha20_xor", "crypto_stream_chacha20_xor_ic", "crypto_stream_keygen", "crypto_stream_xchacha20_keygen", "crypto_stream_xchacha20_xor", "crypto_stream_xchacha20_xor_ic", "crypto_xof_shake128", "crypto_xof_shake128_init", "crypto_xof_shake128_init_with_domain", "crypto_xof_shake128_squeeze", "crypto_xof_shake128_update", "crypto_xof_shake256", "crypto_xof_shake256_init", "crypto_xof_shake256_init_with_domain", "crypto_xof_shake256_squeeze", "crypto_xof_shake256_update", "crypto_xof_turboshake128", "crypto_xof_turboshake128_init", "crypto_xof_turboshake128_init_with_domain", "crypto_xof_turboshake128_squeeze", "crypto_xof_turboshake128_update", "crypto_xof_turboshake256", "crypto_xof_turboshake256_init", "crypto_xof_turboshake256_init_with_domain", "crypto_xof_turboshake256_squeeze", "crypto_xof_turboshake256_update", "randombytes_buf", "randombytes_buf_deterministic", "randombytes_close", "randombytes_random", "randombytes_set_implementation", "randombytes_stir", "randombytes_uniform", "sodium_bin2ip", "sodium_ip2bin", "sodium_version_string"], a3 = [C, R, P, X, D, G, F, V, q, H, z2, W, j, J, Q, Z, $, ee, re, te, ae, _e, ne, se, ce, pe, oe, he, ye, ie, le, ue, de, ve, ge, be, fe, me, ke, xe, Ee, Te, Se, we, Ye, Be, Ke, Ae, Ie, Me, Ne, Le, Ue, Oe, Ce, Re, Pe, Xe, De, Ge, Fe, Ve, qe, He, ze, We, je, Je, Qe, Ze, $e, er, rr, tr, ar, _r, nr, sr, cr, pr, or, hr, yr, ir, lr, ur, dr, vr, gr, br, fr, mr, kr, xr, Er, Tr, Sr, wr, Yr, Br, Kr, Ar, Ir, Mr, Nr, Lr, Ur, Or, Cr, Rr, Pr, Xr, Dr, Gr, Fr, Vr, qr, Hr, zr, Wr, jr, Jr, Qr, Zr, $r, et, rt, tt, at, _t, nt, st, ct, pt, ot, ht, yt, it, lt, ut, dt, vt, gt, bt, ft, mt, kt, xt, Et, Tt, St, wt, Yt, Bt, Kt, At, It, Mt, Nt, Lt, Ut, Ot, Ct, Rt, Pt, Xt, Dt, Gt, Ft, Vt, qt, Ht, zt, Wt, jt, Jt, Qt, Zt, $t, ea, ra, ta, aa, _a3, na, sa, ca, pa, oa, ha, ya, ia, la, ua, da, va, ga, ba, fa, ma, ka, xa, Ea, Ta, Sa, wa, Ya, Ba, Ka, Aa, Ia, Ma, Na, La, Ua, Oa, Ca, Ra, Pa, Xa, Da, Ga, Fa, Va, qa, Ha, za, Wa, ja, Ja, Qa, Za, $a, e_, r_, t_, a_, __, n_, s_, c_, p_, o_, h_, y_], _3 = 0; _3 < a3.length; _3++) "function" == typeof r["_" + e2[_3]] && (t[e2[_3]] = a3[_3]);
+        for (var e2 = ["crypto_aead_aegis128l_decrypt", "crypto_aead_aegis128l_decrypt_detached", "crypto_aead_aegis128l_encrypt", "crypto_aead_aegis128l_encrypt_detached", "crypto_aead_aegis128l_keygen", "crypto_aead_aegis256_decrypt", "crypto_aead_aegis256_decrypt_detached", "crypto_aead_aegis256_encrypt", "crypto_aead_aegis256_encrypt_detached", "crypto_aead_aegis256_keygen", "crypto_aead_chacha20poly1305_decrypt", "crypto_aead_chacha20poly1305_decrypt_detached", "crypto_aead_chacha20poly1305_encrypt", "crypto_aead_chacha20poly1305_encrypt_detached", "crypto_aead_chacha20poly1305_ietf_decrypt", "crypto_aead_chacha20poly1305_ietf_decrypt_detached", "crypto_aead_chacha20poly1305_ietf_encrypt", "crypto_aead_chacha20poly1305_ietf_encrypt_detached", "crypto_aead_chacha20poly1305_ietf_keygen", "crypto_aead_chacha20poly1305_keygen", "crypto_aead_xchacha20poly1305_ietf_decrypt", "crypto_aead_xchacha20poly1305_ietf_decrypt_detached", "crypto_aead_xchacha20poly1305_ietf_encrypt", "crypto_aead_xchacha20poly1305_ietf_encrypt_detached", "crypto_aead_xchacha20poly1305_ietf_keygen", "crypto_auth", "crypto_auth_hmacsha256", "crypto_auth_hmacsha256_final", "crypto_auth_hmacsha256_init", "crypto_auth_hmacsha256_keygen", "crypto_auth_hmacsha256_update", "crypto_auth_hmacsha256_verify", "crypto_auth_hmacsha512", "crypto_auth_hmacsha512256", "crypto_auth_hmacsha512256_final", "crypto_auth_hmacsha512256_init", "crypto_auth_hmacsha512256_keygen", "crypto_auth_hmacsha512256_update", "crypto_auth_hmacsha512256_verify", "crypto_auth_hmacsha512_final", "crypto_auth_hmacsha512_init", "crypto_auth_hmacsha512_keygen", "crypto_auth_hmacsha512_update", "crypto_auth_hmacsha512_verify", "crypto_auth_keygen", "crypto_auth_verify", "crypto_box_beforenm", "crypto_box_curve25519xchacha20poly1305_beforenm", "crypto_box_curve25519xchacha20poly1305_detached", "crypto_box_curve25519xchacha20poly1305_detached_afternm", "crypto_box_curve25519xchacha20poly1305_easy", "crypto_box_curve25519xchacha20poly1305_easy_afternm", "crypto_box_curve25519xchacha20poly1305_keypair", "crypto_box_curve25519xchacha20poly1305_open_detached", "crypto_box_curve25519xchacha20poly1305_open_detached_afternm", "crypto_box_curve25519xchacha20poly1305_open_easy", "crypto_box_curve25519xchacha20poly1305_open_easy_afternm", "crypto_box_curve25519xchacha20poly1305_seal", "crypto_box_curve25519xchacha20poly1305_seal_open", "crypto_box_curve25519xchacha20poly1305_seed_keypair", "crypto_box_detached", "crypto_box_easy", "crypto_box_easy_afternm", "crypto_box_keypair", "crypto_box_open_detached", "crypto_box_open_easy", "crypto_box_open_easy_afternm", "crypto_box_seal", "crypto_box_seal_open", "crypto_box_seed_keypair", "crypto_core_ed25519_add", "crypto_core_ed25519_from_hash", "crypto_core_ed25519_from_uniform", "crypto_core_ed25519_is_valid_point", "crypto_core_ed25519_random", "crypto_core_ed25519_scalar_add", "crypto_core_ed25519_scalar_complement", "crypto_core_ed25519_scalar_invert", "crypto_core_ed25519_scalar_mul", "crypto_core_ed25519_scalar_negate", "crypto_core_ed25519_scalar_random", "crypto_core_ed25519_scalar_reduce", "crypto_core_ed25519_scalar_sub", "crypto_core_ed25519_sub", "crypto_core_hchacha20", "crypto_core_hsalsa20", "crypto_core_ristretto255_add", "crypto_core_ristretto255_from_hash", "crypto_core_ristretto255_is_valid_point", "crypto_core_ristretto255_random", "crypto_core_ristretto255_scalar_add", "crypto_core_ristretto255_scalar_complement", "crypto_core_ristretto255_scalar_invert", "crypto_core_ristretto255_scalar_mul", "crypto_core_ristretto255_scalar_negate", "crypto_core_ristretto255_scalar_random", "crypto_core_ristretto255_scalar_reduce", "crypto_core_ristretto255_scalar_sub", "crypto_core_ristretto255_sub", "crypto_generichash", "crypto_generichash_blake2b_salt_personal", "crypto_generichash_final", "crypto_generichash_init", "crypto_generichash_keygen", "crypto_generichash_update", "crypto_hash", "crypto_hash_sha256", "crypto_hash_sha256_final", "crypto_hash_sha256_init", "crypto_hash_sha256_update", "crypto_hash_sha3256", "crypto_hash_sha3256_final", "crypto_hash_sha3256_init", "crypto_hash_sha3256_update", "crypto_hash_sha3512", "crypto_hash_sha3512_final", "crypto_hash_sha3512_init", "crypto_hash_sha3512_update", "crypto_hash_sha512", "crypto_hash_sha512_final", "crypto_hash_sha512_init", "crypto_hash_sha512_update", "crypto_ipcrypt_decrypt", "crypto_ipcrypt_encrypt", "crypto_ipcrypt_keygen", "crypto_ipcrypt_nd_decrypt", "crypto_ipcrypt_nd_encrypt", "crypto_ipcrypt_nd_keygen", "crypto_ipcrypt_ndx_decrypt", "crypto_ipcrypt_ndx_encrypt", "crypto_ipcrypt_ndx_keygen", "crypto_ipcrypt_pfx_decrypt", "crypto_ipcrypt_pfx_encrypt", "crypto_ipcrypt_pfx_keygen", "crypto_kdf_derive_from_key", "crypto_kdf_keygen", "crypto_kem_dec", "crypto_kem_enc", "crypto_kem_keypair", "crypto_kem_mlkem768_dec", "crypto_kem_mlkem768_enc", "crypto_kem_mlkem768_enc_deterministic", "crypto_kem_mlkem768_keypair", "crypto_kem_mlkem768_seed_keypair", "crypto_kem_primitive", "crypto_kem_seed_keypair", "crypto_kem_xwing_dec", "crypto_kem_xwing_enc", "crypto_kem_xwing_enc_deterministic", "crypto_kem_xwing_keypair", "crypto_kem_xwing_seed_keypair", "crypto_kx_client_session_keys", "crypto_kx_keypair", "crypto_kx_seed_keypair", "crypto_kx_server_session_keys", "crypto_onetimeauth", "crypto_onetimeauth_final", "crypto_onetimeauth_init", "crypto_onetimeauth_keygen", "crypto_onetimeauth_update", "crypto_onetimeauth_verify", "crypto_pwhash", "crypto_pwhash_scryptsalsa208sha256", "crypto_pwhash_scryptsalsa208sha256_ll", "crypto_pwhash_scryptsalsa208sha256_str", "crypto_pwhash_scryptsalsa208sha256_str_verify", "crypto_pwhash_str", "crypto_pwhash_str_needs_rehash", "crypto_pwhash_str_verify", "crypto_scalarmult", "crypto_scalarmult_base", "crypto_scalarmult_ed25519", "crypto_scalarmult_ed25519_base", "crypto_scalarmult_ed25519_base_noclamp", "crypto_scalarmult_ed25519_noclamp", "crypto_scalarmult_ristretto255", "crypto_scalarmult_ristretto255_base", "crypto_secretbox_detached", "crypto_secretbox_easy", "crypto_secretbox_keygen", "crypto_secretbox_open_detached", "crypto_secretbox_open_easy", "crypto_secretstream_xchacha20poly1305_init_pull", "crypto_secretstream_xchacha20poly1305_init_push", "crypto_secretstream_xchacha20poly1305_keygen", "crypto_secretstream_xchacha20poly1305_pull", "crypto_secretstream_xchacha20poly1305_push", "crypto_secretstream_xchacha20poly1305_rekey", "crypto_shorthash", "crypto_shorthash_keygen", "crypto_shorthash_siphashx24", "crypto_sign", "crypto_sign_detached", "crypto_sign_ed25519_pk_to_curve25519", "crypto_sign_ed25519_sk_to_curve25519", "crypto_sign_ed25519_sk_to_pk", "crypto_sign_ed25519_sk_to_seed", "crypto_sign_final_create", "crypto_sign_final_verify", "crypto_sign_init", "crypto_sign_keypair", "crypto_sign_open", "crypto_sign_seed_keypair", "crypto_sign_update", "crypto_sign_verify_detached", "crypto_stream_chacha20", "crypto_stream_chacha20_ietf_xor", "crypto_stream_chacha20_ietf_xor_ic", "crypto_stream_chacha20_keygen", "crypto_stream_chacha20_xor", "crypto_stream_chacha20_xor_ic", "crypto_stream_keygen", "crypto_stream_xchacha20_keygen", "crypto_stream_xchacha20_xor", "crypto_stream_xchacha20_xor_ic", "crypto_xof_shake128", "crypto_xof_shake128_init", "crypto_xof_shake128_init_with_domain", "crypto_xof_shake128_squeeze", "crypto_xof_shake128_update", "crypto_xof_shake256", "crypto_xof_shake256_init", "crypto_xof_shake256_init_with_domain", "crypto_xof_shake256_squeeze", "crypto_xof_shake256_update", "crypto_xof_turboshake128", "crypto_xof_turboshake128_init", "crypto_xof_turboshake128_init_with_domain", "crypto_xof_turboshake128_squeeze", "crypto_xof_turboshake128_update", "crypto_xof_turboshake256", "crypto_xof_turboshake256_init", "crypto_xof_turboshake256_init_with_domain", "crypto_xof_turboshake256_squeeze", "crypto_xof_turboshake256_update", "randombytes_buf", "randombytes_buf_deterministic", "randombytes_close", "randombytes_random", "randombytes_set_implementation", "randombytes_stir", "randombytes_uniform", "sodium_bin2ip", "sodium_ip2bin", "sodium_version_string"], a3 = [C, R, P, X, D, G, F, V, q, H, z2, W, j, J, Q, Z, $, ee, re, te, ae, _e, ne, se, ce, pe, oe, he, ye, ie, le, ue, de, ve, ge, be, fe, me, ke, xe, Ee, Te, Se, we, Ye, Be, Ke, Ae, Ie, Me, Ne, Le, Ue, Oe, Ce, Re, Pe, Xe, De, Ge, Fe, Ve, qe, He, ze, We, je, Je, Qe, Ze, $e, er, rr, tr, ar, _r, nr, sr, cr, pr, or, hr, yr, ir, lr, ur, dr, vr, gr, br, fr, mr, kr, xr, Er, Tr, Sr, wr, Yr, Br, Kr, Ar, Ir, Mr, Nr, Lr, Ur, Or, Cr, Rr, Pr, Xr, Dr, Gr, Fr, Vr, qr, Hr, zr, Wr, jr, Jr, Qr, Zr, $r, et, rt, tt, at2, _t, nt, st, ct, pt, ot, ht, yt, it, lt, ut, dt, vt, gt, bt, ft, mt, kt, xt, Et, Tt, St, wt, Yt, Bt, Kt, At, It, Mt, Nt, Lt, Ut, Ot, Ct, Rt, Pt, Xt, Dt, Gt, Ft, Vt, qt, Ht, zt, Wt, jt, Jt, Qt, Zt, $t, ea, ra, ta, aa, _a3, na, sa, ca, pa, oa, ha, ya, ia, la, ua, da, va, ga, ba, fa, ma, ka, xa, Ea, Ta, Sa, wa, Ya, Ba, Ka, Aa, Ia, Ma, Na, La, Ua, Oa, Ca, Ra, Pa, Xa, Da, Ga, Fa, Va, qa, Ha, za, Wa, ja, Ja, Qa, Za, $a, e_, r_, t_, a_, __, n_, s_, c_, p_, o_, h_, y_], _3 = 0; _3 < a3.length; _3++) "function" == typeof r["_" + e2[_3]] && (t[e2[_3]] = a3[_3]);
         var n3 = ["SODIUM_LIBRARY_VERSION_MAJOR", "SODIUM_LIBRARY_VERSION_MINOR", "crypto_aead_aegis128l_ABYTES", "crypto_aead_aegis128l_KEYBYTES", "crypto_aead_aegis128l_MESSAGEBYTES_MAX", "crypto_aead_aegis128l_NPUBBYTES", "crypto_aead_aegis128l_NSECBYTES", "crypto_aead_aegis256_ABYTES", "crypto_aead_aegis256_KEYBYTES", "crypto_aead_aegis256_MESSAGEBYTES_MAX", "crypto_aead_aegis256_NPUBBYTES", "crypto_aead_aegis256_NSECBYTES", "crypto_aead_aes256gcm_ABYTES", "crypto_aead_aes256gcm_KEYBYTES", "crypto_aead_aes256gcm_MESSAGEBYTES_MAX", "crypto_aead_aes256gcm_NPUBBYTES", "crypto_aead_aes256gcm_NSECBYTES", "crypto_aead_chacha20poly1305_ABYTES", "crypto_aead_chacha20poly1305_IETF_ABYTES", "crypto_aead_chacha20poly1305_IETF_KEYBYTES", "crypto_aead_chacha20poly1305_IETF_MESSAGEBYTES_MAX", "crypto_aead_chacha20poly1305_IETF_NPUBBYTES", "crypto_aead_chacha20poly1305_IETF_NSECBYTES", "crypto_aead_chacha20poly1305_KEYBYTES", "crypto_aead_chacha20poly1305_MESSAGEBYTES_MAX", "crypto_aead_chacha20poly1305_NPUBBYTES", "crypto_aead_chacha20poly1305_NSECBYTES", "crypto_aead_chacha20poly1305_ietf_ABYTES", "crypto_aead_chacha20poly1305_ietf_KEYBYTES", "crypto_aead_chacha20poly1305_ietf_MESSAGEBYTES_MAX", "crypto_aead_chacha20poly1305_ietf_NPUBBYTES", "crypto_aead_chacha20poly1305_ietf_NSECBYTES", "crypto_aead_xchacha20poly1305_IETF_ABYTES", "crypto_aead_xchacha20poly1305_IETF_KEYBYTES", "crypto_aead_xchacha20poly1305_IETF_MESSAGEBYTES_MAX", "crypto_aead_xchacha20poly1305_IETF_NPUBBYTES", "crypto_aead_xchacha20poly1305_IETF_NSECBYTES", "crypto_aead_xchacha20poly1305_ietf_ABYTES", "crypto_aead_xchacha20poly1305_ietf_KEYBYTES", "crypto_aead_xchacha20poly1305_ietf_MESSAGEBYTES_MAX", "crypto_aead_xchacha20poly1305_ietf_NPUBBYTES", "crypto_aead_xchacha20poly1305_ietf_NSECBYTES", "crypto_auth_BYTES", "crypto_auth_KEYBYTES", "crypto_auth_hmacsha256_BYTES", "crypto_auth_hmacsha256_KEYBYTES", "crypto_auth_hmacsha512256_BYTES", "crypto_auth_hmacsha512256_KEYBYTES", "crypto_auth_hmacsha512_BYTES", "crypto_auth_hmacsha512_KEYBYTES", "crypto_box_BEFORENMBYTES", "crypto_box_MACBYTES", "crypto_box_MESSAGEBYTES_MAX", "crypto_box_NONCEBYTES", "crypto_box_PUBLICKEYBYTES", "crypto_box_SEALBYTES", "crypto_box_SECRETKEYBYTES", "crypto_box_SEEDBYTES", "crypto_box_curve25519xchacha20poly1305_BEFORENMBYTES", "crypto_box_curve25519xchacha20poly1305_MACBYTES", "crypto_box_curve25519xchacha20poly1305_MESSAGEBYTES_MAX", "crypto_box_curve25519xchacha20poly1305_NONCEBYTES", "crypto_box_curve25519xchacha20poly1305_PUBLICKEYBYTES", "crypto_box_curve25519xchacha20poly1305_SEALBYTES", "crypto_box_curve25519xchacha20poly1305_SECRETKEYBYTES", "crypto_box_curve25519xchacha20poly1305_SEEDBYTES", "crypto_box_curve25519xsalsa20poly1305_BEFORENMBYTES", "crypto_box_curve25519xsalsa20poly1305_MACBYTES", "crypto_box_curve25519xsalsa20poly1305_MESSAGEBYTES_MAX", "crypto_box_curve25519xsalsa20poly1305_NONCEBYTES", "crypto_box_curve25519xsalsa20poly1305_PUBLICKEYBYTES", "crypto_box_curve25519xsalsa20poly1305_SECRETKEYBYTES", "crypto_box_curve25519xsalsa20poly1305_SEEDBYTES", "crypto_core_ed25519_BYTES", "crypto_core_ed25519_HASHBYTES", "crypto_core_ed25519_NONREDUCEDSCALARBYTES", "crypto_core_ed25519_SCALARBYTES", "crypto_core_ed25519_UNIFORMBYTES", "crypto_core_hchacha20_CONSTBYTES", "crypto_core_hchacha20_INPUTBYTES", "crypto_core_hchacha20_KEYBYTES", "crypto_core_hchacha20_OUTPUTBYTES", "crypto_core_hsalsa20_CONSTBYTES", "crypto_core_hsalsa20_INPUTBYTES", "crypto_core_hsalsa20_KEYBYTES", "crypto_core_hsalsa20_OUTPUTBYTES", "crypto_core_ristretto255_BYTES", "crypto_core_ristretto255_HASHBYTES", "crypto_core_ristretto255_NONREDUCEDSCALARBYTES", "crypto_core_ristretto255_SCALARBYTES", "crypto_core_salsa2012_CONSTBYTES", "crypto_core_salsa2012_INPUTBYTES", "crypto_core_salsa2012_KEYBYTES", "crypto_core_salsa2012_OUTPUTBYTES", "crypto_core_salsa208_CONSTBYTES", "crypto_core_salsa208_INPUTBYTES", "crypto_core_salsa208_KEYBYTES", "crypto_core_salsa208_OUTPUTBYTES", "crypto_core_salsa20_CONSTBYTES", "crypto_core_salsa20_INPUTBYTES", "crypto_core_salsa20_KEYBYTES", "crypto_core_salsa20_OUTPUTBYTES", "crypto_generichash_BYTES", "crypto_generichash_BYTES_MAX", "crypto_generichash_BYTES_MIN", "crypto_generichash_KEYBYTES", "crypto_generichash_KEYBYTES_MAX", "crypto_generichash_KEYBYTES_MIN", "crypto_generichash_blake2b_BYTES", "crypto_generichash_blake2b_BYTES_MAX", "crypto_generichash_blake2b_BYTES_MIN", "crypto_generichash_blake2b_KEYBYTES", "crypto_generichash_blake2b_KEYBYTES_MAX", "crypto_generichash_blake2b_KEYBYTES_MIN", "crypto_generichash_blake2b_PERSONALBYTES", "crypto_generichash_blake2b_SALTBYTES", "crypto_hash_BYTES", "crypto_hash_sha256_BYTES", "crypto_hash_sha3256_BYTES", "crypto_hash_sha3512_BYTES", "crypto_hash_sha512_BYTES", "crypto_ipcrypt_BYTES", "crypto_ipcrypt_KEYBYTES", "crypto_ipcrypt_NDX_INPUTBYTES", "crypto_ipcrypt_NDX_KEYBYTES", "crypto_ipcrypt_NDX_OUTPUTBYTES", "crypto_ipcrypt_NDX_TWEAKBYTES", "crypto_ipcrypt_ND_INPUTBYTES", "crypto_ipcrypt_ND_KEYBYTES", "crypto_ipcrypt_ND_OUTPUTBYTES", "crypto_ipcrypt_ND_TWEAKBYTES", "crypto_ipcrypt_PFX_BYTES", "crypto_ipcrypt_PFX_KEYBYTES", "crypto_kdf_BYTES_MAX", "crypto_kdf_BYTES_MIN", "crypto_kdf_CONTEXTBYTES", "crypto_kdf_KEYBYTES", "crypto_kdf_blake2b_BYTES_MAX", "crypto_kdf_blake2b_BYTES_MIN", "crypto_kdf_blake2b_CONTEXTBYTES", "crypto_kdf_blake2b_KEYBYTES", "crypto_kdf_hkdf_sha256_BYTES_MAX", "crypto_kdf_hkdf_sha256_BYTES_MIN", "crypto_kdf_hkdf_sha256_KEYBYTES", "crypto_kdf_hkdf_sha512_BYTES_MAX", "crypto_kdf_hkdf_sha512_BYTES_MIN", "crypto_kdf_hkdf_sha512_KEYBYTES", "crypto_kem_CIPHERTEXTBYTES", "crypto_kem_PUBLICKEYBYTES", "crypto_kem_SECRETKEYBYTES", "crypto_kem_SEEDBYTES", "crypto_kem_SHAREDSECRETBYTES", "crypto_kem_mlkem768_CIPHERTEXTBYTES", "crypto_kem_mlkem768_PUBLICKEYBYTES", "crypto_kem_mlkem768_SECRETKEYBYTES", "crypto_kem_mlkem768_SEEDBYTES", "crypto_kem_mlkem768_SHAREDSECRETBYTES", "crypto_kem_xwing_CIPHERTEXTBYTES", "crypto_kem_xwing_PUBLICKEYBYTES", "crypto_kem_xwing_SECRETKEYBYTES", "crypto_kem_xwing_SEEDBYTES", "crypto_kem_xwing_SHAREDSECRETBYTES", "crypto_kx_PUBLICKEYBYTES", "crypto_kx_SECRETKEYBYTES", "crypto_kx_SEEDBYTES", "crypto_kx_SESSIONKEYBYTES", "crypto_onetimeauth_BYTES", "crypto_onetimeauth_KEYBYTES", "crypto_onetimeauth_poly1305_BYTES", "crypto_onetimeauth_poly1305_KEYBYTES", "crypto_pwhash_ALG_ARGON2I13", "crypto_pwhash_ALG_ARGON2ID13", "crypto_pwhash_ALG_DEFAULT", "crypto_pwhash_BYTES_MAX", "crypto_pwhash_BYTES_MIN", "crypto_pwhash_MEMLIMIT_INTERACTIVE", "crypto_pwhash_MEMLIMIT_MAX", "crypto_pwhash_MEMLIMIT_MIN", "crypto_pwhash_MEMLIMIT_MODERATE", "crypto_pwhash_MEMLIMIT_SENSITIVE", "crypto_pwhash_OPSLIMIT_INTERACTIVE", "crypto_pwhash_OPSLIMIT_MAX", "crypto_pwhash_OPSLIMIT_MIN", "crypto_pwhash_OPSLIMIT_MODERATE", "crypto_pwhash_OPSLIMIT_SENSITIVE", "crypto_pwhash_PASSWD_MAX", "crypto_pwhash_PASSWD_MIN", "crypto_pwhash_SALTBYTES", "crypto_pwhash_STRBYTES", "crypto_pwhash_argon2i_BYTES_MAX", "crypto_pwhash_argon2i_BYTES_MIN", "crypto_pwhash_argon2i_MEMLIMIT_INTERACTIVE", "crypto_pwhash_argon2i_MEMLIMIT_MAX", "crypto_pwhash_argon2i_MEMLIMIT_MIN", "crypto_pwhash_argon2i_MEMLIMIT_MODERATE", "crypto_pwhash_argon2i_MEMLIMIT_SENSITIVE", "crypto_pwhash_argon2i_OPSLIMIT_INTERACTIVE", "crypto_pwhash_argon2i_OPSLIMIT_MAX", "crypto_pwhash_argon2i_OPSLIMIT_MIN", "crypto_pwhash_argon2i_OPSLIMIT_MODERATE", "crypto_pwhash_argon2i_OPSLIMIT_SENSITIVE", "crypto_pwhash_argon2i_PASSWD_MAX", "crypto_pwhash_argon2i_PASSWD_MIN", "crypto_pwhash_argon2i_SALTBYTES", "crypto_pwhash_argon2i_STRBYTES", "crypto_pwhash_argon2id_BYTES_MAX", "crypto_pwhash_argon2id_BYTES_MIN", "crypto_pwhash_argon2id_MEMLIMIT_INTERACTIVE", "crypto_pwhash_argon2id_MEMLIMIT_MAX", "crypto_pwhash_argon2id_MEMLIMIT_MIN", "crypto_pwhash_argon2id_MEMLIMIT_MODERATE", "crypto_pwhash_argon2id_MEMLIMIT_SENSITIVE", "crypto_pwhash_argon2id_OPSLIMIT_INTERACTIVE", "crypto_pwhash_argon2id_OPSLIMIT_MAX", "crypto_pwhash_argon2id_OPSLIMIT_MIN", "crypto_pwhash_argon2id_OPSLIMIT_MODERATE", "crypto_pwhash_argon2id_OPSLIMIT_SENSITIVE", "crypto_pwhash_argon2id_PASSWD_MAX", "crypto_pwhash_argon2id_PASSWD_MIN", "crypto_pwhash_argon2id_SALTBYTES", "crypto_pwhash_argon2id_STRBYTES", "crypto_pwhash_scryptsalsa208sha256_BYTES_MAX", "crypto_pwhash_scryptsalsa208sha256_BYTES_MIN", "crypto_pwhash_scryptsalsa208sha256_MEMLIMIT_INTERACTIVE", "crypto_pwhash_scryptsalsa208sha256_MEMLIMIT_MAX", "crypto_pwhash_scryptsalsa208sha256_MEMLIMIT_MIN", "crypto_pwhash_scryptsalsa208sha256_MEMLIMIT_SENSITIVE", "crypto_pwhash_scryptsalsa208sha256_OPSLIMIT_INTERACTIVE", "crypto_pwhash_scryptsalsa208sha256_OPSLIMIT_MAX", "crypto_pwhash_scryptsalsa208sha256_OPSLIMIT_MIN", "crypto_pwhash_scryptsalsa208sha256_OPSLIMIT_SENSITIVE", "crypto_pwhash_scryptsalsa208sha256_PASSWD_MAX", "crypto_pwhash_scryptsalsa208sha256_PASSWD_MIN", "crypto_pwhash_scryptsalsa208sha256_SALTBYTES", "crypto_pwhash_scryptsalsa208sha256_STRBYTES", "crypto_scalarmult_BYTES", "crypto_scalarmult_SCALARBYTES", "crypto_scalarmult_curve25519_BYTES", "crypto_scalarmult_curve25519_SCALARBYTES", "crypto_scalarmult_ed25519_BYTES", "crypto_scalarmult_ed25519_SCALARBYTES", "crypto_scalarmult_ristretto255_BYTES", "crypto_scalarmult_ristretto255_SCALARBYTES", "crypto_secretbox_KEYBYTES", "crypto_secretbox_MACBYTES", "crypto_secretbox_MESSAGEBYTES_MAX", "crypto_secretbox_NONCEBYTES", "crypto_secretbox_xchacha20poly1305_KEYBYTES", "crypto_secretbox_xchacha20poly1305_MACBYTES", "crypto_secretbox_xchacha20poly1305_MESSAGEBYTES_MAX", "crypto_secretbox_xchacha20poly1305_NONCEBYTES", "crypto_secretbox_xsalsa20poly1305_KEYBYTES", "crypto_secretbox_xsalsa20poly1305_MACBYTES", "crypto_secretbox_xsalsa20poly1305_MESSAGEBYTES_MAX", "crypto_secretbox_xsalsa20poly1305_NONCEBYTES", "crypto_secretstream_xchacha20poly1305_ABYTES", "crypto_secretstream_xchacha20poly1305_HEADERBYTES", "crypto_secretstream_xchacha20poly1305_KEYBYTES", "crypto_secretstream_xchacha20poly1305_MESSAGEBYTES_MAX", "crypto_secretstream_xchacha20poly1305_TAG_FINAL", "crypto_secretstream_xchacha20poly1305_TAG_MESSAGE", "crypto_secretstream_xchacha20poly1305_TAG_PUSH", "crypto_secretstream_xchacha20poly1305_TAG_REKEY", "crypto_shorthash_BYTES", "crypto_shorthash_KEYBYTES", "crypto_shorthash_siphash24_BYTES", "crypto_shorthash_siphash24_KEYBYTES", "crypto_shorthash_siphashx24_BYTES", "crypto_shorthash_siphashx24_KEYBYTES", "crypto_sign_BYTES", "crypto_sign_MESSAGEBYTES_MAX", "crypto_sign_PUBLICKEYBYTES", "crypto_sign_SECRETKEYBYTES", "crypto_sign_SEEDBYTES", "crypto_sign_ed25519_BYTES", "crypto_sign_ed25519_MESSAGEBYTES_MAX", "crypto_sign_ed25519_PUBLICKEYBYTES", "crypto_sign_ed25519_SECRETKEYBYTES", "crypto_sign_ed25519_SEEDBYTES", "crypto_stream_KEYBYTES", "crypto_stream_MESSAGEBYTES_MAX", "crypto_stream_NONCEBYTES", "crypto_stream_chacha20_IETF_KEYBYTES", "crypto_stream_chacha20_IETF_MESSAGEBYTES_MAX", "crypto_stream_chacha20_IETF_NONCEBYTES", "crypto_stream_chacha20_KEYBYTES", "crypto_stream_chacha20_MESSAGEBYTES_MAX", "crypto_stream_chacha20_NONCEBYTES", "crypto_stream_chacha20_ietf_KEYBYTES", "crypto_stream_chacha20_ietf_MESSAGEBYTES_MAX", "crypto_stream_chacha20_ietf_NONCEBYTES", "crypto_stream_salsa2012_KEYBYTES", "crypto_stream_salsa2012_MESSAGEBYTES_MAX", "crypto_stream_salsa2012_NONCEBYTES", "crypto_stream_salsa208_KEYBYTES", "crypto_stream_salsa208_MESSAGEBYTES_MAX", "crypto_stream_salsa208_NONCEBYTES", "crypto_stream_salsa20_KEYBYTES", "crypto_stream_salsa20_MESSAGEBYTES_MAX", "crypto_stream_salsa20_NONCEBYTES", "crypto_stream_xchacha20_KEYBYTES", "crypto_stream_xchacha20_MESSAGEBYTES_MAX", "crypto_stream_xchacha20_NONCEBYTES", "crypto_stream_xsalsa20_KEYBYTES", "crypto_stream_xsalsa20_MESSAGEBYTES_MAX", "crypto_stream_xsalsa20_NONCEBYTES", "crypto_verify_16_BYTES", "crypto_verify_32_BYTES", "crypto_verify_64_BYTES", "crypto_xof_shake128_BLOCKBYTES", "crypto_xof_shake128_STATEBYTES", "crypto_xof_shake256_BLOCKBYTES", "crypto_xof_shake256_STATEBYTES", "crypto_xof_turboshake128_BLOCKBYTES", "crypto_xof_turboshake128_STATEBYTES", "crypto_xof_turboshake256_BLOCKBYTES", "crypto_xof_turboshake256_STATEBYTES"];
         for (_3 = 0; _3 < n3.length; _3++) "function" == typeof (c3 = r["_" + n3[_3].toLowerCase()]) && (t[n3[_3]] = c3());
         var s3 = ["SODIUM_VERSION_STRING", "crypto_kem_PRIMITIVE", "crypto_pwhash_STRPREFIX", "crypto_pwhash_argon2i_STRPREFIX", "crypto_pwhash_argon2id_STRPREFIX", "crypto_pwhash_scryptsalsa208sha256_STRPREFIX"];
@@ -69130,10 +69299,10 @@ function secretRefsIn(value2) {
 }
 function missingSecrets(bodies, secrets, env) {
   const names = new Set(bodies.flatMap(secretRefsIn));
-  return [...names].filter((name2) => !secrets.has(name2) && env[name2] === void 0).sort();
+  return [...names].filter((name2) => !secrets.has(name2) && envValue(env, name2) === void 0).sort();
 }
 function secretValue(name2, resolution) {
-  const resolved = resolution.secrets.get(name2)?.reveal() ?? resolution.env[name2];
+  const resolved = resolution.secrets.get(name2)?.reveal() ?? envValue(resolution.env, name2);
   if (resolved === void 0) throw new Error(`secret ${name2} is not set`);
   return resolved;
 }
@@ -69175,6 +69344,7 @@ var init_secrets2 = __esm({
     init_plain();
     init_secret();
     init_sealing();
+    init_env();
   }
 });
 
@@ -69498,11 +69668,79 @@ var init_credentials = __esm({
       name = "ConnectionError";
       /** The target has no token (a sandbox needs none). */
       missingToken;
-      constructor(message, { missingToken = false } = {}) {
+      /** No sandbox answers at the URL given (`--sandbox-url`, the library's `sandboxUrl`). */
+      sandbox;
+      constructor(message, { missingToken = false, sandbox: sandbox2 = false } = {}) {
         super(message);
         this.missingToken = missingToken;
+        this.sandbox = sandbox2;
       }
     };
+  }
+});
+
+// src/library/connect.ts
+async function connect(state, options, context) {
+  const used = /* @__PURE__ */ new Set([
+    ...state.repositories.map((entry2) => entry2.target),
+    ...state.sections.map((entry2) => entry2.target),
+    ...options.alsoUse ?? []
+  ]);
+  const sandbox2 = options.sandboxUrl !== void 0;
+  const clients = /* @__PURE__ */ new Map();
+  const readers = /* @__PURE__ */ new Map();
+  for (const target2 of state.targets) {
+    if (!used.has(target2.name)) continue;
+    const baseUrl = options.sandboxUrl ?? target2.baseUrl;
+    const client = new ForgeClient({
+      baseUrl,
+      kind: target2.type,
+      ...credentialsFor(target2, state, {
+        baseUrl,
+        againstSandbox: sandbox2,
+        signal: options.signal,
+        cwd: context.cwd,
+        ...context.redactor ? { redactor: context.redactor } : {}
+      }),
+      concurrency: options.concurrency ?? CLIENT_DEFAULTS.concurrency,
+      writeIntervalMs: options.writeIntervalMs ?? (sandbox2 ? 0 : CLIENT_DEFAULTS.writeIntervalMs),
+      maxWaitMs: options.maxWaitMs ?? CLIENT_DEFAULTS.maxWaitMs,
+      ...options.pointsPerMinute === void 0 ? {} : { pointsPerMinute: options.pointsPerMinute },
+      ...options.cpuTimeLimitMs !== void 0 ? { cpuTimeLimitMs: options.cpuTimeLimitMs } : sandbox2 ? { cpuTimeLimitMs: Number.POSITIVE_INFINITY } : {},
+      ...sandbox2 ? { contentLimits: null, refusedIsFinal: true } : {},
+      ...options.maxPages === void 0 ? {} : { maxPages: options.maxPages },
+      ...options.cache === void 0 ? {} : { cache: options.cache },
+      ...options.signal === void 0 ? {} : { signal: options.signal },
+      ...options.onEvent === void 0 ? {} : { onEvent: options.onEvent },
+      ...options.shareOfBudget === void 0 ? {} : { shareOfBudget: options.shareOfBudget }
+    });
+    clients.set(target2.name, client);
+    readers.set(target2.name, new ResourceReader(target2.name, client));
+  }
+  await Promise.all(
+    [...clients].map(
+      ([name2, client]) => client.prime().catch((error62) => {
+        if (!(error62 instanceof ForgeError)) throw error62;
+        if (options.sandboxUrl !== void 0 && error62.status === 0) {
+          throw new ConnectionError(
+            `no sandbox answers at ${options.sandboxUrl}: ${error62.detail}`,
+            {
+              sandbox: true
+            }
+          );
+        }
+        throw new ConnectionError(`target '${name2}' cannot be used: ${error62.message}`);
+      })
+    )
+  );
+  return { clients, readers };
+}
+var init_connect = __esm({
+  "src/library/connect.ts"() {
+    "use strict";
+    init_client();
+    init_context();
+    init_credentials();
   }
 });
 
@@ -69542,18 +69780,18 @@ function formatEta(ms) {
   return `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, "0")}m`;
 }
 function waitText(reason, until) {
-  const at2 = `${clockTime(until)} UTC`;
+  const at3 = `${clockTime(until)} UTC`;
   switch (reason) {
     case "retry-after":
-      return `waiting as the service asked (Retry-After) until ${at2}`;
+      return `waiting as the service asked (Retry-After) until ${at3}`;
     case "secondary-limit":
-      return `waiting out a secondary rate limit until ${at2}`;
+      return `waiting out a secondary rate limit until ${at3}`;
     case "cpu-time":
-      return `waiting for CPU time (a secondary rate limit) until ${at2}`;
+      return `waiting for CPU time (a secondary rate limit) until ${at3}`;
     case "content-creation":
-      return `waiting to create more content (a secondary rate limit) until ${at2}`;
+      return `waiting to create more content (a secondary rate limit) until ${at3}`;
     default:
-      return `waiting for rate-limit reset at ${at2}`;
+      return `waiting for rate-limit reset at ${at3}`;
   }
 }
 function tightestWindow(snapshots, category = "core") {
@@ -70180,8 +70418,8 @@ function buildInstallations(world, seed, problem) {
   seed.apps.forEach((appSeed, index) => {
     const app3 = world.appsById.get(appSeed.id);
     if (app3 === void 0) return;
-    appSeed.installations.forEach((entry2, at2) => {
-      const path = ["apps", index, "installations", at2];
+    appSeed.installations.forEach((entry2, at3) => {
+      const path = ["apps", index, "installations", at3];
       if (world.installations.has(entry2.id)) {
         problem([...path, "id"], `installation id ${entry2.id} is used twice`);
       }
@@ -70238,8 +70476,8 @@ var init_build_apps = __esm({
 
 // src/sandbox/core/sealed-box.ts
 import { createHash as createHash5 } from "node:crypto";
-function sealingKeyFor(place2) {
-  const seed = createHash5("sha256").update(`forgeplan sandbox sealing key: ${place2}`).digest();
+function sealingKeyFor(place3) {
+  const seed = createHash5("sha256").update(`forgeplan sandbox sealing key: ${place3}`).digest();
   const pair = libsodium_wrappers_default.crypto_box_seed_keypair(seed);
   const digits = BigInt(
     `0x${createHash5("sha256").update(pair.publicKey).digest("hex").slice(0, 15)}`
@@ -70414,11 +70652,11 @@ var init_world = __esm({
        * The key pair of one place's secrets (`repository/1001/actions`, `organization/100/dependabot`,
        * `environment/1001/production`): derived from the place, so a world's keys are the same each run.
        */
-      sealingKey(place2) {
-        let found = this.sealingKeys.get(place2);
+      sealingKey(place3) {
+        let found = this.sealingKeys.get(place3);
         if (found === void 0) {
-          found = sealingKeyFor(place2);
-          this.sealingKeys.set(place2, found);
+          found = sealingKeyFor(place3);
+          this.sealingKeys.set(place3, found);
         }
         return found;
       }
@@ -70504,8 +70742,8 @@ var init_world = __esm({
       /** What a team has on a repository: its own grant, its ancestors', or a security manager's read. */
       teamGrant(repo, team4) {
         let best;
-        for (let at2 = team4; at2 !== null; at2 = at2.parent) {
-          const own2 = repo.teamAccess.get(at2.id);
+        for (let at3 = team4; at3 !== null; at3 = at3.parent) {
+          const own2 = repo.teamAccess.get(at3.id);
           if (own2 !== void 0) best = best === void 0 ? own2 : higherRole(best, own2);
         }
         if (repo.org?.securityManagers.has(team4.id)) {
@@ -74041,48 +74279,48 @@ function jsonType(value2) {
 function has(record3, key) {
   return Object.prototype.hasOwnProperty.call(record3, key);
 }
-function violations(schema2, value2, options = {}, at2 = []) {
+function violations(schema2, value2, options = {}, at3 = []) {
   if (typeof schema2.$ref === "string") {
     const target2 = options.schemas?.[schema2.$ref.replace("#/components/schemas/", "")];
-    if (!target2) return [{ kind: "unresolved", at: at2, ref: schema2.$ref }];
-    return violations(target2, value2, options, at2);
+    if (!target2) return [{ kind: "unresolved", at: at3, ref: schema2.$ref }];
+    return violations(target2, value2, options, at3);
   }
   if (value2 === null && schema2.nullable === true) return [];
   const found = [];
   for (const part2 of schema2.allOf ?? []) {
-    found.push(...violations(part2, value2, options, at2));
+    found.push(...violations(part2, value2, options, at3));
   }
   for (const keyword of ["anyOf", "oneOf"]) {
     const alternatives = schema2[keyword];
     if (!Array.isArray(alternatives)) continue;
     const matching = alternatives.filter(
-      (part2) => violations(part2, value2, options, at2).length === 0
+      (part2) => violations(part2, value2, options, at3).length === 0
     ).length;
     if (matching === 0 || keyword === "oneOf" && matching > 1) {
-      found.push({ kind: "alternatives", at: at2, keyword, matching });
+      found.push({ kind: "alternatives", at: at3, keyword, matching });
     }
   }
   const actual = jsonType(value2);
   const expected = schema2.type;
   if (expected !== void 0 && actual !== expected) {
     if (!(expected === "number" && actual === "integer")) {
-      return [...found, { kind: "type", at: at2, expected, nullable: schema2.nullable === true, value: value2 }];
+      return [...found, { kind: "type", at: at3, expected, nullable: schema2.nullable === true, value: value2 }];
     }
   }
   if (Array.isArray(schema2.enum) && !schema2.enum.includes(value2)) {
-    found.push({ kind: "enum", at: at2, allowed: schema2.enum, value: value2 });
+    found.push({ kind: "enum", at: at3, allowed: schema2.enum, value: value2 });
   }
   if (typeof value2 === "string" && options.formats !== false) {
     if (schema2.format === "uri" && !URL.canParse(value2)) {
-      found.push({ kind: "format", at: at2, format: "uri", value: value2 });
+      found.push({ kind: "format", at: at3, format: "uri", value: value2 });
     }
     if (schema2.format === "date-time" && Number.isNaN(Date.parse(value2))) {
-      found.push({ kind: "format", at: at2, format: "date-time", value: value2 });
+      found.push({ kind: "format", at: at3, format: "date-time", value: value2 });
     }
   }
   if (actual === "array" && schema2.items) {
     value2.forEach((item, index) => {
-      found.push(...violations(schema2.items, item, options, [...at2, index]));
+      found.push(...violations(schema2.items, item, options, [...at3, index]));
     });
   }
   if (actual === "object") {
@@ -74090,16 +74328,16 @@ function violations(schema2, value2, options = {}, at2 = []) {
     const properties = schema2.properties ?? {};
     for (const [key, member3] of Object.entries(record3)) {
       const memberSchema = has(properties, key) ? properties[key] : void 0;
-      if (memberSchema) found.push(...violations(memberSchema, member3, options, [...at2, key]));
-      else if (schema2.additionalProperties === false) found.push({ kind: "unexpected", at: at2, key });
+      if (memberSchema) found.push(...violations(memberSchema, member3, options, [...at3, key]));
+      else if (schema2.additionalProperties === false) found.push({ kind: "unexpected", at: at3, key });
       else if (typeof schema2.additionalProperties === "object") {
         found.push(
-          ...violations(schema2.additionalProperties, member3, options, [...at2, key])
+          ...violations(schema2.additionalProperties, member3, options, [...at3, key])
         );
       }
     }
     for (const key of schema2.required ?? []) {
-      if (!has(record3, key)) found.push({ kind: "required", at: at2, key });
+      if (!has(record3, key)) found.push({ kind: "required", at: at3, key });
     }
   }
   return found;
@@ -74134,8 +74372,8 @@ function inspect2(value2) {
   }
   return JSON.stringify(value2);
 }
-function pointer(at2) {
-  const last = at2[at2.length - 1];
+function pointer(at3) {
+  const last = at3[at3.length - 1];
   return typeof last === "number" ? "items" : `properties/${last}`;
 }
 function typeName(type) {
@@ -75971,25 +76209,25 @@ function refusedAs(fail3, path, run2) {
     fail3(path, body2?.message ?? `refused with ${error62.reply.status}`);
   }
 }
-function buildLabels(world, repo, seed, at2, fail3) {
+function buildLabels(world, repo, seed, at3, fail3) {
   const labels = seed.labels ?? DEFAULT_LABELS.map((label5) => ({ ...label5, default: true }));
   labels.forEach((label5, index) => {
     if (findLabel(repo, label5.name) !== void 0) {
       fail3(
-        [...at2, "labels", index, "name"],
+        [...at3, "labels", index, "name"],
         `label '${label5.name}' is defined twice (names are not case-sensitive)`
       );
     }
     addLabel(world, repo, label5);
   });
 }
-function buildIssues(world, repo, seed, at2, fail3) {
+function buildIssues(world, repo, seed, at3, fail3) {
   const list3 = world.issues.get(repo.id) ?? [];
   world.issues.set(repo.id, list3);
   seed.issues.forEach((issue3, index) => {
     const user2 = world.account(issue3.author);
     if (user2?.type !== "User")
-      fail3([...at2, "issues", index, "author"], `unknown user '${issue3.author}'`);
+      fail3([...at3, "issues", index, "author"], `unknown user '${issue3.author}'`);
     list3.push({
       id: world.nextId.issue++,
       number: list3.length + 1,
@@ -76008,9 +76246,9 @@ function buildIssues(world, repo, seed, at2, fail3) {
     });
   });
 }
-function buildEnvironments(world, repo, seed, at2, fail3) {
+function buildEnvironments(world, repo, seed, at3, fail3) {
   seed.environments.forEach((env, index) => {
-    const where = [...at2, "environments", index];
+    const where = [...at3, "environments", index];
     if (repo.environments.has(env.name.toLowerCase())) {
       fail3(
         [...where, "name"],
@@ -76053,9 +76291,9 @@ function buildEnvironments(world, repo, seed, at2, fail3) {
     });
   });
 }
-function buildAutolinks(repo, seed, at2, ids, fail3) {
+function buildAutolinks(repo, seed, at3, ids, fail3) {
   seed.autolinks.forEach((autolink4, index) => {
-    const where = [...at2, "autolinks", index];
+    const where = [...at3, "autolinks", index];
     if (ids.has(autolink4.id)) fail3([...where, "id"], `autolink id ${autolink4.id} is used twice`);
     ids.add(autolink4.id);
     const problems = autolinkProblems(autolink4);
@@ -76073,11 +76311,11 @@ function buildRepositoryRecords(world, seeds, fail3) {
     const [owner = "", name2 = ""] = seed.full_name.split("/");
     const repo = world.repository(owner, name2);
     if (repo === void 0) return;
-    const at2 = ["repositories", index];
-    buildLabels(world, repo, seed, at2, fail3);
-    buildIssues(world, repo, seed, at2, fail3);
-    buildEnvironments(world, repo, seed, at2, fail3);
-    buildAutolinks(repo, seed, at2, autolinkIds, fail3);
+    const at3 = ["repositories", index];
+    buildLabels(world, repo, seed, at3, fail3);
+    buildIssues(world, repo, seed, at3, fail3);
+    buildEnvironments(world, repo, seed, at3, fail3);
+    buildAutolinks(repo, seed, at3, autolinkIds, fail3);
   });
   let next = 1;
   for (const id of autolinkIds) next = Math.max(next, id + 1);
@@ -76184,26 +76422,26 @@ function buildRepository(world, seed, path) {
     },
     store: storeFromSeed(seed, seed.created_at)
   };
-  const roleOf = (written2, at2) => {
+  const roleOf = (written2, at3) => {
     const role3 = resolveRole(org, written2);
     check2(
       role3 !== void 0,
-      at2,
+      at3,
       `'${written2}' is not pull, triage, push, maintain, admin or a custom role of ${ownerLogin}`
     );
     return role3;
   };
   for (const [login4, written2] of Object.entries(seed.collaborators)) {
-    const at2 = [...path, "collaborators", login4];
+    const at3 = [...path, "collaborators", login4];
     const user2 = world.account(login4);
-    check2(user2?.type === "User", at2, `unknown user '${login4}'`);
-    repo.collaborators.set(user2.id, roleOf(written2, at2));
+    check2(user2?.type === "User", at3, `unknown user '${login4}'`);
+    repo.collaborators.set(user2.id, roleOf(written2, at3));
   }
   for (const [slug2, written2] of Object.entries(seed.teams)) {
-    const at2 = [...path, "teams", slug2];
+    const at3 = [...path, "teams", slug2];
     const found = org?.teams.get(slug2.toLowerCase());
-    check2(found !== void 0, at2, `unknown team '${slug2}' of ${ownerLogin}`);
-    repo.teamAccess.set(found.id, roleOf(written2, at2));
+    check2(found !== void 0, at3, `unknown team '${slug2}' of ${ownerLogin}`);
+    repo.teamAccess.set(found.id, roleOf(written2, at3));
   }
   for (const [context, appId] of repo.recentChecks) {
     check2(
@@ -76235,11 +76473,11 @@ function buildRepository(world, seed, path) {
     "automated security fixes need vulnerability_alerts: true"
   );
   seed.invitations.forEach((item, index) => {
-    const at2 = [...path, "invitations", index];
+    const at3 = [...path, "invitations", index];
     const invitee = world.account(item.invitee);
     const inviter = world.account(item.inviter);
-    check2(invitee?.type === "User", [...at2, "invitee"], `unknown user '${item.invitee}'`);
-    check2(inviter?.type === "User", [...at2, "inviter"], `unknown user '${item.inviter}'`);
+    check2(invitee?.type === "User", [...at3, "invitee"], `unknown user '${item.invitee}'`);
+    check2(inviter?.type === "User", [...at3, "inviter"], `unknown user '${item.inviter}'`);
     repo.invitations.set(item.id, { ...item, invitee, inviter });
   });
   return repo;
@@ -76291,12 +76529,12 @@ function applyOrganizationActions(world, seed) {
     const org = world.organizations.get(orgSeed.login.toLowerCase());
     if (org === void 0) return;
     const path = ["organizations", index];
-    const idsOf = (names, at2) => new Set(
+    const idsOf = (names, at3) => new Set(
       names.map((name2, position) => {
         const repo = world.repository(orgSeed.login, name2);
         check2(
           repo !== void 0,
-          [...at2, position],
+          [...at3, position],
           `unknown repository '${name2}' of ${orgSeed.login}`
         );
         return repo.id;
@@ -76312,18 +76550,18 @@ function applyOrganizationActions(world, seed) {
       ...policyFromSeed(orgSeed.actions)
     };
     const stamp = orgSeed.settings.created_at;
-    const sharedOf2 = (item, at2) => ({
+    const sharedOf2 = (item, at3) => ({
       visibility: item.visibility,
-      selected: idsOf(item.selected_repositories, [...at2, "selected_repositories"])
+      selected: idsOf(item.selected_repositories, [...at3, "selected_repositories"])
     });
-    orgSeed.variables.forEach((item, at2) => {
+    orgSeed.variables.forEach((item, at3) => {
       const name2 = item.name.toUpperCase();
       const variable = {
         name: name2,
         value: item.value,
         created_at: stamp,
         updated_at: stamp,
-        shared: sharedOf2(item, [...path, "variables", at2])
+        shared: sharedOf2(item, [...path, "variables", at3])
       };
       org.store.variables.set(name2, variable);
     });
@@ -76331,14 +76569,14 @@ function applyOrganizationActions(world, seed) {
       ["secrets", org.store.secrets],
       ["dependabot_secrets", org.store.dependabot]
     ]) {
-      orgSeed[key].forEach((item, at2) => {
+      orgSeed[key].forEach((item, at3) => {
         const name2 = item.name.toUpperCase();
         store.set(name2, {
           name: name2,
           created_at: stamp,
           updated_at: stamp,
           sha256: sha2562(item.value),
-          shared: sharedOf2(item, [...path, key, at2])
+          shared: sharedOf2(item, [...path, key, at3])
         });
       });
     }
@@ -76377,11 +76615,11 @@ function applyRulesets(world, seed) {
   const ids = /* @__PURE__ */ new Set();
   const add = (source, store, entries, path) => {
     entries.forEach(({ id, ...body2 }, index) => {
-      const at2 = [...path, "rulesets", index];
-      check2(!ids.has(id), [...at2, "id"], `ruleset id ${id} is used twice`);
+      const at3 = [...path, "rulesets", index];
+      check2(!ids.has(id), [...at3, "id"], `ruleset id ${id} is used twice`);
       ids.add(id);
       const result = rulesetFromBody(world, source, body2);
-      if ("errors" in result) throw new SeedProblem(at2, result.errors.join("; "));
+      if ("errors" in result) throw new SeedProblem(at3, result.errors.join("; "));
       const stamp = "2026-01-02T09:00:00Z";
       store.set(id, { ...result.ruleset, id, created_at: stamp, updated_at: stamp });
     });
@@ -76430,14 +76668,14 @@ function buildPlanning(world, seed) {
       group3.members.set(user2.id, role3);
     }
     groupSeed.epics.forEach((epicSeed, epicIndex) => {
-      const at2 = [...path, "epics", epicIndex];
+      const at3 = [...path, "epics", epicIndex];
       check2(
         !group3.epics.has(epicSeed.iid),
-        [...at2, "iid"],
+        [...at3, "iid"],
         `epic iid ${epicSeed.iid} is used twice`
       );
       const author = epicSeed.author === void 0 ? null : world.account(epicSeed.author);
-      check2(author !== void 0, [...at2, "author"], `unknown user '${epicSeed.author}'`);
+      check2(author !== void 0, [...at3, "author"], `unknown user '${epicSeed.author}'`);
       const epic3 = {
         id: epicId++,
         iid: epicSeed.iid,
@@ -76634,31 +76872,31 @@ function buildWorld(seed) {
       ["owners", orgSeed.owners],
       ["members", orgSeed.members]
     ]) {
-      logins.forEach((login4, at2) => {
+      logins.forEach((login4, at3) => {
         const user2 = world.account(login4);
-        check2(user2?.type === "User", [...path, key, at2], `unknown user '${login4}'`);
+        check2(user2?.type === "User", [...path, key, at3], `unknown user '${login4}'`);
         (key === "owners" ? org.owners : org.members).add(user2.id);
       });
     }
-    orgSeed.teams.forEach((teamSeed, at2) => {
+    orgSeed.teams.forEach((teamSeed, at3) => {
       check2(
         !org.teams.has(teamSeed.slug),
-        [...path, "teams", at2, "slug"],
+        [...path, "teams", at3, "slug"],
         `team '${teamSeed.slug}' is defined twice`
       );
       check2(
         !teamIds.has(teamSeed.id),
-        [...path, "teams", at2, "id"],
+        [...path, "teams", at3, "id"],
         `team id ${teamSeed.id} is used twice`
       );
       teamIds.add(teamSeed.id);
-      org.teams.set(teamSeed.slug, buildTeam(world, org, teamSeed, [...path, "teams", at2]));
+      org.teams.set(teamSeed.slug, buildTeam(world, org, teamSeed, [...path, "teams", at3]));
     });
-    orgSeed.custom_repository_roles.forEach((roleSeed, at2) => {
+    orgSeed.custom_repository_roles.forEach((roleSeed, at3) => {
       const key = roleSeed.name.toLowerCase();
       check2(
         !org.customRoles.has(key),
-        [...path, "custom_repository_roles", at2, "name"],
+        [...path, "custom_repository_roles", at3, "name"],
         `custom role '${roleSeed.name}' is defined twice`
       );
       org.customRoles.set(key, { ...roleSeed, created_at: SEEDED_AT, updated_at: SEEDED_AT });
@@ -76668,8 +76906,8 @@ function buildWorld(seed) {
       [...path, "custom_properties"],
       `an organization has at most ${MAX_DEFINITIONS} custom properties`
     );
-    orgSeed.custom_properties.forEach((definition, at2) => {
-      const where = [...path, "custom_properties", at2];
+    orgSeed.custom_properties.forEach((definition, at3) => {
+      const where = [...path, "custom_properties", at3];
       const key = definition.property_name.toLowerCase();
       check2(
         !org.properties.has(key),
@@ -76698,8 +76936,8 @@ function buildWorld(seed) {
   const hookIds = /* @__PURE__ */ new Set();
   seed.organizations.forEach((orgSeed, index) => {
     const org = world.organizations.get(orgSeed.login.toLowerCase());
-    orgSeed.hooks.forEach((hookSeed, at2) => {
-      const where = ["organizations", index, "hooks", at2];
+    orgSeed.hooks.forEach((hookSeed, at3) => {
+      const where = ["organizations", index, "hooks", at3];
       check2(!hookIds.has(hookSeed.id), [...where, "id"], `hook id ${hookSeed.id} is used twice`);
       hookIds.add(hookSeed.id);
       const built3 = hookFromSeed(hookSeed);
@@ -76722,10 +76960,10 @@ function buildWorld(seed) {
       [...path, "id"],
       `repository id ${repo.id} is used twice`
     );
-    repoSeed.hooks.forEach((hookSeed, at2) => {
+    repoSeed.hooks.forEach((hookSeed, at3) => {
       check2(
         !hookIds.has(hookSeed.id),
-        [...path, "hooks", at2, "id"],
+        [...path, "hooks", at3, "id"],
         `hook id ${hookSeed.id} is used twice`
       );
       hookIds.add(hookSeed.id);
@@ -76733,7 +76971,7 @@ function buildWorld(seed) {
       const clash = overlappingHook(repo.hooks.values(), built3);
       check2(
         clash === void 0,
-        [...path, "hooks", at2],
+        [...path, "hooks", at3],
         `hook ${clash?.id} has the same url and an event in common ("Hook already exists on this repository")`
       );
       repo.hooks.set(hookSeed.id, built3);
@@ -76759,11 +76997,11 @@ function buildWorld(seed) {
     const stamps = [repo.created_at, ...[...repo.hooks.values()].map((hook3) => hook3.updated_at)];
     repo.updated_at = latest(stamps);
     world.addRepository(repo);
-    repoSeed.previous_names.forEach((previous, at2) => {
+    repoSeed.previous_names.forEach((previous, at3) => {
       const former = `${repo.owner.login}/${previous}`;
       check2(
         world.formerNames.get(former.toLowerCase()) === void 0,
-        [...path, "previous_names", at2],
+        [...path, "previous_names", at3],
         `${former} is a previous name of another repository`
       );
       world.formerNames.set(former.toLowerCase(), repo);
@@ -76803,10 +77041,10 @@ function buildWorld(seed) {
       [...path, "id"],
       `migration id ${migrationSeed.id} is used twice`
     );
-    const repositories = migrationSeed.repositories.map((fullName2, at2) => {
+    const repositories = migrationSeed.repositories.map((fullName2, at3) => {
       const [repoOwner = "", name2 = ""] = fullName2.split("/");
       const repo = world.repository(repoOwner, name2);
-      check2(repo !== void 0, [...path, "repositories", at2], `unknown repository '${fullName2}'`);
+      check2(repo !== void 0, [...path, "repositories", at3], `unknown repository '${fullName2}'`);
       return repo;
     });
     world.migrations.set(migrationSeed.id, { ...migrationSeed, owner, repositories });
@@ -78097,10 +78335,10 @@ var init_names = __esm({
 });
 
 // src/sandbox/github/actions/variables.ts
-function kindOf(place2) {
-  return place2.org ? "organization" : place2.keyPlace.startsWith("environment/") ? "environment" : "repository";
+function kindOf(place3) {
+  return place3.org ? "organization" : place3.keyPlace.startsWith("environment/") ? "environment" : "repository";
 }
-function variableShape(place2, variable) {
+function variableShape(place3, variable) {
   return {
     name: variable.name,
     value: variable.value,
@@ -78109,22 +78347,22 @@ function variableShape(place2, variable) {
     ...variable.shared ? {
       visibility: variable.shared.visibility,
       ...variable.shared.visibility === "selected" ? {
-        selected_repositories_url: `${place2.url}/actions/variables/${variable.name}/repositories`
+        selected_repositories_url: `${place3.url}/actions/variables/${variable.name}/repositories`
       } : {}
     } : {}
   };
 }
-function variableOf(ctx, place2) {
-  const found = place2.store.variables.get(pathName(ctx, "name"));
+function variableOf(ctx, place3) {
+  const found = place3.store.variables.get(pathName(ctx, "name"));
   if (found === void 0) throw notFound();
   return found;
 }
-function sharedOf(ctx, place2, body2, current) {
-  if (!place2.org) return void 0;
+function sharedOf(ctx, place3, body2, current) {
+  if (!place3.org) return void 0;
   const visibility3 = body2.visibility ?? current?.visibility;
   if (visibility3 === void 0) throw ctx.invalid(["visibility is required"], "Variable");
   const ids = body2.selected_repository_ids;
-  const selected = ids === void 0 ? current?.selected ?? /* @__PURE__ */ new Set() : selectedRepositories2(ctx, place2.org, ids, "Variable");
+  const selected = ids === void 0 ? current?.selected ?? /* @__PURE__ */ new Set() : selectedRepositories2(ctx, place3.org, ids, "Variable");
   return { visibility: visibility3, selected: visibility3 === "selected" ? selected : /* @__PURE__ */ new Set() };
 }
 function checkValue(ctx, value2) {
@@ -78133,7 +78371,7 @@ function checkValue(ctx, value2) {
   }
   if (value2 === "") throw ctx.invalid(["value can't be blank"], "Variable");
 }
-function routesAt(prefix, template, place2) {
+function routesAt(prefix, template, place3) {
   const under = prefix.startsWith("/orgs") || !prefix.includes("environments") ? "/actions" : "";
   const base = `${prefix}${under}/variables`;
   const operation = `${template}${under}/variables`;
@@ -78142,8 +78380,8 @@ function routesAt(prefix, template, place2) {
       method: "GET",
       pattern: base,
       handler: (ctx) => {
-        const at2 = place2(ctx);
-        const all = [...at2.store.variables.values()].sort((a2, b2) => a2.name.localeCompare(b2.name));
+        const at3 = place3(ctx);
+        const all = [...at3.store.variables.values()].sort((a2, b2) => a2.name.localeCompare(b2.name));
         const wanted = Number(ctx.query.get("per_page") ?? "10");
         if (Number.isInteger(wanted) && wanted > MAX_PER_PAGE2) {
           ctx.query.set("per_page", String(MAX_PER_PAGE2));
@@ -78153,7 +78391,7 @@ function routesAt(prefix, template, place2) {
           status: 200,
           body: {
             total_count: all.length,
-            variables: page3.items.map((item) => variableShape(at2, item))
+            variables: page3.items.map((item) => variableShape(at3, item))
           },
           headers: page3.headers
         };
@@ -78164,22 +78402,22 @@ function routesAt(prefix, template, place2) {
       pattern: base,
       operation: `POST ${operation}`,
       handler: (ctx) => {
-        const at2 = place2(ctx);
+        const at3 = place3(ctx);
         const body2 = ctx.json();
         const name2 = String(body2.name);
         const problem = nameProblem2(name2);
         if (problem !== void 0) throw ctx.invalid([problem], "Variable");
         checkValue(ctx, body2.value);
-        if (at2.store.variables.has(name2.toUpperCase())) {
+        if (at3.store.variables.has(name2.toUpperCase())) {
           throw githubError(409, "Already exists - Variable already exists");
         }
-        const limit = MAX_VARIABLES[kindOf(at2)];
-        if (at2.store.variables.size >= limit) {
-          throw ctx.invalid([`a ${kindOf(at2)} can have at most ${limit} variables`], "Variable");
+        const limit = MAX_VARIABLES[kindOf(at3)];
+        if (at3.store.variables.size >= limit) {
+          throw ctx.invalid([`a ${kindOf(at3)} can have at most ${limit} variables`], "Variable");
         }
         const now = isoTime(ctx.now());
-        const shared2 = sharedOf(ctx, at2, body2, void 0);
-        at2.store.variables.set(name2.toUpperCase(), {
+        const shared2 = sharedOf(ctx, at3, body2, void 0);
+        at3.store.variables.set(name2.toUpperCase(), {
           name: name2.toUpperCase(),
           value: String(body2.value),
           created_at: now,
@@ -78193,8 +78431,8 @@ function routesAt(prefix, template, place2) {
       method: "GET",
       pattern: `${base}/:name`,
       handler: (ctx) => {
-        const at2 = place2(ctx);
-        return ok(variableShape(at2, variableOf(ctx, at2)));
+        const at3 = place3(ctx);
+        return ok(variableShape(at3, variableOf(ctx, at3)));
       }
     },
     {
@@ -78202,21 +78440,21 @@ function routesAt(prefix, template, place2) {
       pattern: `${base}/:name`,
       operation: `PATCH ${operation}/{name}`,
       handler: (ctx) => {
-        const at2 = place2(ctx);
-        const current = variableOf(ctx, at2);
+        const at3 = place3(ctx);
+        const current = variableOf(ctx, at3);
         const body2 = ctx.json();
         if (body2.value !== void 0) checkValue(ctx, body2.value);
         const renamed = body2.name === void 0 ? current.name : String(body2.name).toUpperCase();
         if (renamed !== current.name) {
           const problem = nameProblem2(renamed);
           if (problem !== void 0) throw ctx.invalid([problem], "Variable");
-          if (at2.store.variables.has(renamed)) {
+          if (at3.store.variables.has(renamed)) {
             throw githubError(409, "Already exists - Variable already exists");
           }
         }
-        const shared2 = sharedOf(ctx, at2, body2, current.shared);
-        at2.store.variables.delete(current.name);
-        at2.store.variables.set(renamed, {
+        const shared2 = sharedOf(ctx, at3, body2, current.shared);
+        at3.store.variables.delete(current.name);
+        at3.store.variables.set(renamed, {
           ...current,
           name: renamed,
           value: body2.value === void 0 ? current.value : String(body2.value),
@@ -78231,16 +78469,16 @@ function routesAt(prefix, template, place2) {
       pattern: `${base}/:name`,
       operation: `DELETE ${operation}/{name}`,
       handler: (ctx) => {
-        const at2 = place2(ctx);
-        at2.store.variables.delete(variableOf(ctx, at2).name);
+        const at3 = place3(ctx);
+        at3.store.variables.delete(variableOf(ctx, at3).name);
         return noContent3;
       }
     }
   ];
 }
 function sharedRepositoryRoutes(base, operation, find, resource) {
-  const sharedOf2 = (ctx, place2) => {
-    const item = find(ctx, place2);
+  const sharedOf2 = (ctx, place3) => {
+    const item = find(ctx, place3);
     if (item.shared?.visibility !== "selected") {
       throw githubError(
         409,
@@ -78255,8 +78493,8 @@ function sharedRepositoryRoutes(base, operation, find, resource) {
       method: "GET",
       pattern: `${base}/repositories`,
       handler: (ctx) => {
-        const at2 = orgPlace(ctx);
-        const { shared: shared2 } = sharedOf2(ctx, at2);
+        const at3 = orgPlace(ctx);
+        const { shared: shared2 } = sharedOf2(ctx, at3);
         return repositoryPage(ctx, shared2.selected, minimalRepository);
       }
     },
@@ -78265,12 +78503,12 @@ function sharedRepositoryRoutes(base, operation, find, resource) {
       pattern: `${base}/repositories`,
       operation: `PUT ${operation}/repositories`,
       handler: (ctx) => {
-        const at2 = orgPlace(ctx);
-        const { item, shared: shared2 } = sharedOf2(ctx, at2);
+        const at3 = orgPlace(ctx);
+        const { item, shared: shared2 } = sharedOf2(ctx, at3);
         const body2 = ctx.json();
         shared2.selected = selectedRepositories2(
           ctx,
-          at2.org,
+          at3.org,
           body2.selected_repository_ids,
           resource
         );
@@ -78293,11 +78531,11 @@ var init_variables = __esm({
     MAX_VARIABLES = { repository: 500, environment: 100, organization: 1e3 };
     MAX_PER_PAGE2 = 30;
     variableRoutes = [
-      ...PLACES.flatMap(({ prefix, template, place: place2 }) => routesAt(prefix, template, place2)),
+      ...PLACES.flatMap(({ prefix, template, place: place3 }) => routesAt(prefix, template, place3)),
       ...sharedRepositoryRoutes(
         "/orgs/:org/actions/variables/:name",
         "/orgs/{org}/actions/variables/{name}",
-        (ctx, place2) => variableOf(ctx, place2),
+        (ctx, place3) => variableOf(ctx, place3),
         "Variable"
       )
     ];
@@ -78315,32 +78553,32 @@ function improperlyEncrypted() {
     }
   });
 }
-function keyOf2(ctx, place2, which) {
-  const suffix = place2.keyPlace.startsWith("environment/") ? "" : `/${which}`;
-  return ctx.world.sealingKey(`${place2.keyPlace}${suffix}`);
+function keyOf2(ctx, place3, which) {
+  const suffix = place3.keyPlace.startsWith("environment/") ? "" : `/${which}`;
+  return ctx.world.sealingKey(`${place3.keyPlace}${suffix}`);
 }
-function secretShape(area, place2, secret) {
+function secretShape(area, place3, secret) {
   return {
     name: secret.name,
     created_at: secret.created_at,
     updated_at: secret.updated_at,
     ...secret.shared ? {
       visibility: secret.shared.visibility,
-      selected_repositories_url: `${place2.url}/${area.which === "dependabot" ? "dependabot" : "actions"}/secrets/${secret.name}/repositories`
+      selected_repositories_url: `${place3.url}/${area.which === "dependabot" ? "dependabot" : "actions"}/secrets/${secret.name}/repositories`
     } : {}
   };
 }
-function secretOf(ctx, area, place2) {
-  const found = place2.store[area.which].get(pathName(ctx, "name"));
+function secretOf(ctx, area, place3) {
+  const found = place3.store[area.which].get(pathName(ctx, "name"));
   if (found === void 0) throw notFound();
   return found;
 }
-function opened(ctx, area, place2, body2) {
+function opened(ctx, area, place3, body2) {
   const encrypted = body2.encrypted_value;
   if (typeof encrypted !== "string" || !BASE64.test(encrypted)) {
     throw ctx.invalid([`${String(encrypted)} does not match ${BASE64}.`], "Secret");
   }
-  const key = keyOf2(ctx, place2, area.which);
+  const key = keyOf2(ctx, place3, area.which);
   if (body2.key_id !== key.key_id) throw improperlyEncrypted();
   const value2 = openSealed(encrypted, key);
   if (value2 === void 0) throw improperlyEncrypted();
@@ -78350,20 +78588,20 @@ function opened(ctx, area, place2, body2) {
   return value2;
 }
 function routesOf(area) {
-  const { pattern: pattern3, template, place: place2 } = area;
+  const { pattern: pattern3, template, place: place3 } = area;
   return [
     {
       method: "GET",
       pattern: pattern3,
       handler: (ctx) => {
-        const at2 = place2(ctx);
-        const all = [...at2.store[area.which].values()].sort((a2, b2) => a2.name.localeCompare(b2.name));
+        const at3 = place3(ctx);
+        const all = [...at3.store[area.which].values()].sort((a2, b2) => a2.name.localeCompare(b2.name));
         const page3 = paginate(ctx, all, "github");
         return {
           status: 200,
           body: {
             total_count: all.length,
-            secrets: page3.items.map((item) => secretShape(area, at2, item))
+            secrets: page3.items.map((item) => secretShape(area, at3, item))
           },
           headers: page3.headers
         };
@@ -78373,7 +78611,7 @@ function routesOf(area) {
       method: "GET",
       pattern: `${pattern3}/public-key`,
       handler: (ctx) => {
-        const key = keyOf2(ctx, place2(ctx), area.which);
+        const key = keyOf2(ctx, place3(ctx), area.which);
         return ok({ key_id: key.key_id, key: publicKeyText(key) });
       }
     },
@@ -78381,8 +78619,8 @@ function routesOf(area) {
       method: "GET",
       pattern: `${pattern3}/:name`,
       handler: (ctx) => {
-        const at2 = place2(ctx);
-        return ok(secretShape(area, at2, secretOf(ctx, area, at2)));
+        const at3 = place3(ctx);
+        return ok(secretShape(area, at3, secretOf(ctx, area, at3)));
       }
     },
     {
@@ -78390,11 +78628,11 @@ function routesOf(area) {
       pattern: `${pattern3}/:name`,
       operation: `PUT ${template}/{secret_name}`,
       handler: (ctx) => {
-        const at2 = place2(ctx);
+        const at3 = place3(ctx);
         const name2 = ctx.params.name ?? "";
         const problem = nameProblem2(name2);
         if (problem !== void 0) throw ctx.invalid([problem], "Secret");
-        const store = at2.store[area.which];
+        const store = at3.store[area.which];
         const current = store.get(name2.toUpperCase());
         const body2 = ctx.json();
         if (current === void 0 && store.size >= MAX_SECRETS[area.kind]) {
@@ -78403,12 +78641,12 @@ function routesOf(area) {
             "Secret"
           );
         }
-        const value2 = body2.encrypted_value === void 0 && current !== void 0 && at2.org ? void 0 : opened(ctx, area, at2, body2);
-        const shared2 = at2.org ? {
+        const value2 = body2.encrypted_value === void 0 && current !== void 0 && at3.org ? void 0 : opened(ctx, area, at3, body2);
+        const shared2 = at3.org ? {
           visibility: body2.visibility,
           selected: body2.visibility === "selected" ? selectedRepositories2(
             ctx,
-            at2.org,
+            at3.org,
             body2.selected_repository_ids ?? [],
             "Secret"
           ) : /* @__PURE__ */ new Set()
@@ -78429,8 +78667,8 @@ function routesOf(area) {
       pattern: `${pattern3}/:name`,
       operation: `DELETE ${template}/{secret_name}`,
       handler: (ctx) => {
-        const at2 = place2(ctx);
-        at2.store[area.which].delete(secretOf(ctx, area, at2).name);
+        const at3 = place3(ctx);
+        at3.store[area.which].delete(secretOf(ctx, area, at3).name);
         return noContent3;
       }
     }
@@ -78492,7 +78730,7 @@ var init_secrets3 = __esm({
         (area) => sharedRepositoryRoutes(
           `${area.pattern}/:name`,
           `${area.template}/{secret_name}`,
-          (ctx, place2) => secretOf(ctx, area, place2),
+          (ctx, place3) => secretOf(ctx, area, place3),
           "Secret"
         )
       )
@@ -82327,8 +82565,8 @@ var init_routes7 = __esm({
           const caller = requireCaller(ctx);
           const granted = (repo) => {
             let best;
-            for (let at2 = found; at2 !== null; at2 = at2.parent) {
-              const own2 = repo.teamAccess.get(at2.id);
+            for (let at3 = found; at3 !== null; at3 = at3.parent) {
+              const own2 = repo.teamAccess.get(at3.id);
               if (own2 !== void 0) best = best === void 0 ? own2 : higherRole(best, own2);
             }
             return best;
@@ -83802,9 +84040,9 @@ var init_renamed = __esm({
 // src/sandbox/core/secret-digests.ts
 function secretDigests(world) {
   const found = [];
-  const add = (at2, secrets) => {
+  const add = (at3, secrets) => {
     for (const secret of secrets.values())
-      found.push({ at: at2, name: secret.name, sha256: secret.sha256 });
+      found.push({ at: at3, name: secret.name, sha256: secret.sha256 });
   };
   for (const org of world.organizations.values()) {
     add(`/orgs/${org.account.login}/actions/secrets`, org.store.secrets);
@@ -84186,7 +84424,6 @@ __export(sandbox_exports, {
   requestViolations: () => requestViolations,
   startSandbox: () => startSandbox
 });
-import { readFileSync as readFileSync7 } from "node:fs";
 import { createServer } from "node:http";
 function checkOptions(options) {
   const fail3 = (message) => {
@@ -84220,35 +84457,16 @@ function checkOptions(options) {
   }
   return limits;
 }
-function checkedSeed(options) {
-  const file2 = options.seed;
-  const source = file2 === void 0 ? ["demo world"] : [file2, seedText(file2)];
-  const key = JSON.stringify([...source, options.generate ?? 0, options.generateProfile ?? null]);
-  let checked2 = checkedSeeds.get(key);
-  if (checked2 === void 0) {
-    const loaded = file2 === void 0 ? checkSeed(demoWorld, () => "demo world") : readSeedFile(file2);
-    const seed = withGeneratedRepositories(
-      loaded.seed,
-      options.generate ?? 0,
-      options.generateProfile
-    );
-    checked2 = { seed, locate: loaded.locate };
-    checkedSeeds.set(key, checked2);
-  }
-  return { seed: structuredClone(checked2.seed), locate: checked2.locate };
-}
-function seedText(file2) {
-  try {
-    return readFileSync7(file2, "utf8");
-  } catch {
-    readSeedFile(file2);
-    throw new Error(`sandbox: ${file2} cannot be read`);
-  }
-}
 async function startSandbox(options = {}) {
   const limits = checkOptions(options);
   await sealingReady;
-  const world = worldFromSeed(checkedSeed(options));
+  const loaded = options.seed === void 0 ? checkSeed(demoWorld, () => "demo world") : readSeedFile(options.seed);
+  const seed = withGeneratedRepositories(
+    loaded.seed,
+    options.generate ?? 0,
+    options.generateProfile
+  );
+  const world = worldFromSeed({ seed, locate: loaded.locate });
   const now = options.now ?? Date.now;
   const host = options.host ?? "127.0.0.1";
   const stats = emptyStats();
@@ -84302,7 +84520,6 @@ async function startSandbox(options = {}) {
     })
   };
 }
-var checkedSeeds;
 var init_sandbox = __esm({
   "src/sandbox/index.ts"() {
     "use strict";
@@ -84322,7 +84539,6 @@ var init_sandbox = __esm({
     init_rate_limits();
     init_file();
     init_demo_world();
-    checkedSeeds = /* @__PURE__ */ new Map();
   }
 });
 
@@ -84350,12 +84566,6 @@ function loadState(command2, flags9, io, readFile) {
   throw new CliError(
     `${command2}: the configuration has ${count3} error${count3 === 1 ? "" : "s"}; nothing was read or changed`
   );
-}
-function usedTargets(state) {
-  return /* @__PURE__ */ new Set([
-    ...state.repositories.map((entry2) => entry2.target),
-    ...state.sections.map((entry2) => entry2.target)
-  ]);
 }
 function reportEvent(io, event) {
   if (event.type !== "wait") return;
@@ -84406,12 +84616,11 @@ async function openSession(command2, flags9, io, state, alsoUse = [], clientOpti
     sandboxUrl = sandbox2.url;
     stopSandbox = () => sandbox2.stop();
   }
-  const againstSandbox = sandboxUrl !== void 0;
   const concurrency = parseCount(command2, "concurrency", flags9.concurrency) ?? CLIENT_DEFAULTS.concurrency;
   if (concurrency < 1 || concurrency > 100) {
     throw new CliError(`${command2}: --concurrency must be between 1 and 100, got ${concurrency}`);
   }
-  const writeIntervalMs = parseCount(command2, "write-interval", flags9["write-interval"]) ?? (againstSandbox ? 0 : CLIENT_DEFAULTS.writeIntervalMs);
+  const writeIntervalMs = parseCount(command2, "write-interval", flags9["write-interval"]);
   const pointsPerMinute = parseCount(command2, "points-per-minute", flags9["points-per-minute"]);
   if (pointsPerMinute === 0) {
     throw new CliError(`${command2}: --points-per-minute must be at least 1`);
@@ -84424,47 +84633,35 @@ async function openSession(command2, flags9, io, state, alsoUse = [], clientOpti
   const cache2 = flags9.cache !== void 0 ? openCache(command2, io, flags9.cache, flags9.refresh === true) : void 0;
   const listeners = [];
   const signal = sessionSignal(io.signal);
-  const used = usedTargets(state);
-  for (const name2 of alsoUse) used.add(name2);
-  const clients = /* @__PURE__ */ new Map();
-  const readers = /* @__PURE__ */ new Map();
-  for (const target2 of state.targets) {
-    if (!used.has(target2.name)) continue;
-    const baseUrl = sandboxUrl ?? target2.baseUrl;
-    const client = new ForgeClient({
-      baseUrl,
-      kind: target2.type,
-      ...credentialsOf(command2, io, target2, state, baseUrl, againstSandbox, signal),
-      concurrency,
-      writeIntervalMs,
-      maxWaitMs,
-      ...pointsPerMinute === void 0 ? {} : { pointsPerMinute },
-      ...sandboxLimits(againstSandbox, cpuSeconds),
-      ...maxPages === void 0 ? {} : { maxPages },
-      ...cache2 ? { cache: cache2 } : {},
-      signal,
-      onEvent: (event) => {
-        reportEvent(io, event);
-        for (const listener of listeners) listener(event);
-      },
-      ...clientOptions
-    });
-    clients.set(target2.name, client);
-    readers.set(target2.name, new ResourceReader(target2.name, client));
-  }
+  let connection2;
   try {
-    await Promise.all(
-      [...clients].map(
-        ([name2, client]) => client.prime().catch((error62) => {
-          if (!(error62 instanceof ForgeError)) throw error62;
-          throw new CliError(`${command2}: target '${name2}' cannot be used: ${error62.message}`);
-        })
-      )
+    connection2 = await connect(
+      state,
+      {
+        ...sandboxUrl === void 0 ? {} : { sandboxUrl },
+        concurrency,
+        ...writeIntervalMs === void 0 ? {} : { writeIntervalMs },
+        ...pointsPerMinute === void 0 ? {} : { pointsPerMinute },
+        ...cpuSeconds === void 0 ? {} : { cpuTimeLimitMs: cpuSeconds * 1e3 },
+        ...maxPages === void 0 ? {} : { maxPages },
+        maxWaitMs,
+        ...cache2 ? { cache: cache2 } : {},
+        signal,
+        onEvent: (event) => {
+          reportEvent(io, event);
+          for (const listener of listeners) listener(event);
+        },
+        alsoUse,
+        ...clientOptions
+      },
+      { cwd: io.cwd, ...io.redactor ? { redactor: io.redactor } : {} }
     );
   } catch (error62) {
     await stopSandbox?.();
-    throw error62;
+    if (!(error62 instanceof ConnectionError)) throw error62;
+    throw new CliError(`${command2}: ${error62.message}${connectionHint(error62)}`);
   }
+  const { clients, readers } = connection2;
   return {
     state,
     clients,
@@ -84477,10 +84674,6 @@ async function openSession(command2, flags9, io, state, alsoUse = [], clientOpti
       await stopSandbox?.();
     }
   };
-}
-function sandboxLimits(againstSandbox, cpuSeconds) {
-  const cpu = cpuSeconds !== void 0 ? { cpuTimeLimitMs: cpuSeconds * 1e3 } : againstSandbox ? { cpuTimeLimitMs: Number.POSITIVE_INFINITY } : {};
-  return { ...cpu, ...againstSandbox ? { contentLimits: null } : {} };
 }
 function sessionSignal(parent) {
   const controller = new AbortController();
@@ -84501,22 +84694,12 @@ function openCache(command2, io, dir, refresh) {
   }
   return refresh ? { get: () => void 0, set: (key, entry2) => cache2.set(key, entry2) } : cache2;
 }
-function credentialsOf(command2, io, target2, state, baseUrl, againstSandbox, signal) {
-  try {
-    return credentialsFor(target2, state, {
-      baseUrl,
-      againstSandbox,
-      signal,
-      cwd: io.cwd,
-      ...io.redactor ? { redactor: io.redactor } : {}
-    });
-  } catch (error62) {
-    if (!(error62 instanceof ConnectionError)) throw error62;
-    const hint = error62.missingToken ? " (or run against the sandbox with --sandbox)" : "";
-    throw new CliError(`${command2}: ${error62.message}${hint}`);
-  }
+function connectionHint(error62) {
+  if (error62.missingToken) return " (or run against the sandbox with --sandbox)";
+  if (error62.sandbox) return "; start one with 'npx forgeplan sandbox --port N', or use --sandbox";
+  return "";
 }
-var connectionFlags, CONNECTION_HELP;
+var connectionFlags, _writeInterval, readingFlags, readOnlyFlags, CONNECTION_HELP;
 var init_session = __esm({
   "src/cli/session.ts"() {
     "use strict";
@@ -84525,8 +84708,8 @@ var init_session = __esm({
     init_secrets2();
     init_limits();
     init_client();
+    init_connect();
     init_credentials();
-    init_context();
     init_args();
     init_duration();
     init_io();
@@ -84543,6 +84726,8 @@ var init_session = __esm({
       "max-wait": { type: "string" },
       cache: { type: "string" }
     };
+    ({ "write-interval": _writeInterval, ...readingFlags } = connectionFlags);
+    readOnlyFlags = readingFlags;
     CONNECTION_HELP = [
       [
         "config",
@@ -84604,7 +84789,7 @@ function neededVariables(state, referenced, env, againstSandbox) {
     ]);
   }
   return [...notes].map(([name2, said]) => {
-    const all = [...said, ...env[name2] === void 0 ? ["not set"] : []];
+    const all = [...said, ...envValue(env, name2) === void 0 ? ["not set"] : []];
     return all.length === 0 ? name2 : `${name2} (${all.join(", ")})`;
   }).join(", ");
 }
@@ -84617,6 +84802,7 @@ var init_validate = __esm({
     init_matches();
     init_args();
     init_session();
+    init_env();
     flags = {
       config: connectionFlags.config,
       sandbox: connectionFlags.sandbox,
@@ -84865,7 +85051,11 @@ function budgetData(value2) {
   const counts = ordered2(value2, BUDGET_KEYS);
   if (!isPlainObject2(counts)) return counts;
   const { least_time: _stored, ...rest } = counts;
-  return { ...rest, least_time: leastTime(rest) };
+  const least = leastTime(rest);
+  return {
+    ...rest,
+    least_time: { ...least, minutes: Math.ceil(least.minutes * 100 - 1e-9) / 100 }
+  };
 }
 function stringify(value2) {
   return `${JSON.stringify(value2, null, 2)}
@@ -84926,7 +85116,8 @@ function fileSchema2(kinds) {
     error: looseObject({
       message: string2(),
       request: string2().optional(),
-      status: number2().optional()
+      status: number2().optional(),
+      written: string2().optional()
     }).optional()
   });
   return looseObject({
@@ -85068,7 +85259,7 @@ var init_plan_file = __esm({
     DIFF_KEYS = ["path", "before", "after", "sensitive", "preexisting"];
     PARTIAL_KEYS = ["changed_from", "unchanged", "unlisted", "no_longer_managed"];
     REQUEST_KEYS = ["method", "path", "body", "expect"];
-    ERROR_KEYS = ["message", "request", "status"];
+    ERROR_KEYS = ["written", "message", "request", "status"];
     SUMMARY_KEYS = ["create", "update", "delete", "report", "no-op"];
     BUDGET_KEYS = [
       "rest_requests",
@@ -85236,8 +85427,13 @@ function heading(options, fallback, verb) {
   return parts;
 }
 function cutNote(hidden, what, subject, options) {
+  const more = plural2(hidden, `more ${what}`, `more ${what}s`);
+  if (options.cutHint !== void 0) {
+    const limit = (options.maxLength ?? 0).toLocaleString("en-US");
+    return `_… ${more} not shown: the ${subject} is longer than ${limit} characters; ${escapeInline(options.cutHint)}._`;
+  }
   const where = options.detailsUrl === void 0 ? "the job summary" : `[the full ${subject}](${linkTarget2(options.detailsUrl)})`;
-  return `_… ${plural2(hidden, `more ${what}`, `more ${what}s`)} not shown: the ${subject} is longer than GitHub's comment limit; see ${where}._`;
+  return `_… ${more} not shown: the ${subject} is longer than GitHub's comment limit; see ${where}._`;
 }
 function urgency(changes) {
   if (changes.some((change) => change.error !== void 0)) return 0;
@@ -85270,14 +85466,15 @@ function sectionSummary(scope, changes) {
 function failureText(failure3) {
   return describeFailure(failure3, { request: code, message: escapeInline });
 }
-function changeEntry(change) {
+function changeEntry(change, said = /* @__PURE__ */ new Set()) {
   const parts = [];
+  const held = heldText(change);
   if (change.error !== void 0) {
     parts.push(`**${ERROR_SYMBOL} could not be planned** ${code(change.address)}`);
     parts.push(`error: ${failureText(change.error)}`);
   } else {
     parts.push(
-      `**${escapeInline(ACTION_SYMBOL[change.action])} ${change.action}** ${code(change.address)}`
+      `**${escapeInline(ACTION_SYMBOL[change.action])} ${change.action}** ${code(change.address)}${held === void 0 ? "" : " ⏸️ held"}`
     );
     if (change.diff.length > 0) {
       const rows = change.diff.map((entry2) => {
@@ -85290,32 +85487,34 @@ function changeEntry(change) {
     if (findings.length > 0) parts.push(findings.map((f2) => `- ${escapeInline(f2)}`).join("\n"));
   }
   const notes = change.notes ?? [];
-  const held = heldText(change);
+  const first = held !== void 0 && !said.has(held);
+  if (held !== void 0) said.add(held);
   const lines = [
     ...notes.map((note) => `- _note:_ ${escapeInline(note)}`),
-    ...held === void 0 ? [] : [`- ⏸️ _held:_ ${escapeInline(held)}`]
+    ...first ? [`- ⏸️ _held:_ ${escapeInline(held)}`] : []
   ];
   if (lines.length > 0) parts.push(lines.join("\n"));
   return parts.join("\n\n");
 }
-function section(scope, changes) {
+function section(scope, changes, said) {
   const open2 = urgency(changes) < 2 ? " open" : "";
   return [
     `<details${open2}><summary>${sectionSummary(scope, changes)}</summary>`,
-    ...changes.map(changeEntry),
+    ...changes.map((change) => changeEntry(change, said)),
     "</details>"
   ].join("\n\n");
 }
 function preexistingSection(partial2, changes) {
   return [
     `<details><summary>ℹ️ ${escapeHtml(preexistingHeading(partial2))}: ${plural2(changes.length, "resource")}</summary>`,
-    ...changes.map(changeEntry),
+    ...changes.map((change) => changeEntry(change)),
     "</details>"
   ].join("\n\n");
 }
 function planMarkdown(plan4, options) {
   const { own: own2, preexisting } = changeViews(plan4, plan4.changes.filter(isShown));
-  const sections = [...groupByScope(own2)].map(([scope, changes], order) => ({ scope, changes, order })).sort((a2, b2) => urgency(a2.changes) - urgency(b2.changes) || a2.order - b2.order).map(({ scope, changes }) => section(scope, changes));
+  const said = /* @__PURE__ */ new Set();
+  const sections = [...groupByScope(own2)].map(([scope, changes], order) => ({ scope, changes, order })).sort((a2, b2) => urgency(a2.changes) - urgency(b2.changes) || a2.order - b2.order).map(({ scope, changes }) => section(scope, changes, said));
   if (plan4.partial !== void 0 && preexisting.length > 0) {
     sections.push(preexistingSection(plan4.partial, preexisting));
   }
@@ -85339,6 +85538,7 @@ function planMarkdown(plan4, options) {
     )
   ];
   if (!hasChanges(plan4) && plan4.errors === 0) head.push(`**${NO_CHANGES}**`);
+  if (plan4.errors > 0) head.push(`❗ ${escapeInline(errorCount(plan4, options.allowPlanErrors))}`);
   const held = heldRemovalLines(plan4);
   if (held.length > 0) head.push(held.map((line) => `⏸️ ${escapeInline(line)}`).join("\n\n"));
   const notes = scopeNotes(plan4);
@@ -85496,15 +85696,19 @@ function actionColor(action, s2) {
       return s2.dim;
   }
 }
-function changeBlock(change, s2) {
+function changeBlock(change, s2, said) {
   const address = s2.bold(printable2(change.address));
   const lines = [];
+  const held = heldText(change);
   if (change.error !== void 0) {
     lines.push(`${s2.red(ERROR_SYMBOL)} ${address} could not be planned`);
     lines.push(`${INDENT}${s2.red("error:")} ${describeError(change.error)}`);
   } else {
     const color = actionColor(change.action, s2);
-    lines.push(`${color(ACTION_SYMBOL[change.action])} ${address} ${ACTION_PHRASE[change.action]}`);
+    const mark = held === void 0 ? "" : ` ${s2.yellow("(held)")}`;
+    lines.push(
+      `${color(ACTION_SYMBOL[change.action])} ${address} ${ACTION_PHRASE[change.action]}${mark}`
+    );
     for (const entry2 of change.diff) {
       const field = viewEntry(entry2, change.action);
       if (field.shape === "added")
@@ -85518,12 +85722,25 @@ function changeBlock(change, s2) {
   for (const note of change.notes ?? []) {
     lines.push(s2.dim(`${INDENT}note: ${printable2(note)}`.trimEnd()));
   }
-  const held = heldText(change);
-  if (held !== void 0) lines.push(s2.yellow(`${INDENT}held: ${printable2(held)}`));
+  if (held !== void 0 && !said.has(held)) {
+    said.add(held);
+    lines.push(s2.yellow(`${INDENT}held: ${printable2(held)}`));
+  }
   return lines;
 }
 function blocks(changes, s2) {
-  return changes.flatMap((change) => [...changeBlock(change, s2), ""]);
+  const said = /* @__PURE__ */ new Set();
+  const grouped = groupUnchanged(changes);
+  return grouped.flatMap((item) => {
+    if (!Array.isArray(item)) return [...changeBlock(item, s2, said), ""];
+    const [first] = item;
+    return [
+      `${s2.dim(ACTION_SYMBOL["no-op"])} ${plural2(item.length, "resource")} ${ACTION_PHRASE["no-op"].replace("is ", "are ")}, each with the same note:`,
+      ...(first.notes ?? []).map((note) => s2.dim(`${INDENT}note: ${printable2(note)}`)),
+      ...item.map((change) => `${INDENT}${s2.bold(printable2(change.address))}`),
+      ""
+    ];
+  });
 }
 function finish2(lines) {
   const trimmed = lines.map((line) => line.trimEnd());
@@ -85546,8 +85763,8 @@ function planText(plan4, options) {
     lines.push(s2.green(NO_CHANGES));
     if (plan4.summary.report > 0) lines.push(`${plural2(plan4.summary.report, "audit report")}.`);
   } else {
-    lines.push(`Plan: ${summaryCounts(plan4.summary, plan4.errors)}.`);
-    if (plan4.errors > 0) lines.push(s2.red(errorCount(plan4)));
+    lines.push(`Plan: ${summaryCounts(plan4.summary, plan4.errors, plan4.changes)}.`);
+    if (plan4.errors > 0) lines.push(s2.red(errorCount(plan4, options.allowPlanErrors)));
     lines.push(...heldRemovalLines(plan4).map((line) => s2.yellow(printable2(line))));
   }
   lines.push(...scopeNotes(plan4).map(printable2));
@@ -85675,6 +85892,112 @@ var init_render = __esm({
   }
 });
 
+// src/report/shaped-list.ts
+async function shapedList2(client, path, item, query = {}) {
+  const items2 = await client.paginate(path, query);
+  return items2.map((value2, index) => {
+    const parsed = item.schema.safeParse(value2);
+    if (parsed.success) return parsed.data;
+    throw new ForgeError({
+      method: "GET",
+      path,
+      status: 200,
+      detail: `a body that is not a list of ${item.name}: ${firstProblem(parsed.error, `[${index}]`)}`,
+      unusableAnswer: true
+    });
+  });
+}
+var init_shaped_list = __esm({
+  "src/report/shaped-list.ts"() {
+    "use strict";
+    init_zod_problem();
+    init_client();
+  }
+});
+
+// src/report/sticky-comment.ts
+function sameLogin(a2, b2) {
+  return a2 !== void 0 && a2.toLowerCase() === b2.toLowerCase();
+}
+async function commentAuthor(client) {
+  return await client.login() ?? ACTIONS_BOT;
+}
+function commentMarker(key) {
+  return `<!-- forgeplan: ${encodeURIComponent(key).replace(/%2F/gi, "/")} -->`;
+}
+function repoPath2(owner, repo) {
+  return `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`;
+}
+async function findStickyComment(client, ref2, marker, authors) {
+  const comments = (await shapedList2(
+    client,
+    `${repoPath2(ref2.owner, ref2.repo)}/issues/${ref2.number}/comments`,
+    issueComment
+  )).filter((comment2) => startsWithLine(comment2.body ?? "", marker));
+  for (const author of authors) {
+    const found = comments.find((comment2) => sameLogin(comment2.user?.login, author));
+    if (found) return { id: found.id, body: found.body ?? "", html_url: found.html_url };
+  }
+  return void 0;
+}
+function startsWithLine(body2, marker) {
+  return body2.startsWith(marker) && (body2.length === marker.length || /^\r?\n/.test(body2.slice(marker.length)));
+}
+async function upsertStickyComment(client, ref2, marker, author, body2) {
+  const issue3 = `${repoPath2(ref2.owner, ref2.repo)}/issues/${ref2.number}`;
+  const existing = await findStickyComment(client, ref2, marker, [author]);
+  if (existing === void 0) {
+    const created2 = await client.request("POST", `${issue3}/comments`, {
+      body: { body: body2 }
+    });
+    const result = {
+      action: "created",
+      id: created2.data.id,
+      html_url: created2.data.html_url,
+      author: created2.data.user?.login
+    };
+    return await keepOldest(client, ref2, marker, author, body2, result);
+  }
+  return await edit(client, ref2, existing, author, body2);
+}
+async function edit(client, ref2, existing, author, body2) {
+  if (existing.body === body2) {
+    return { action: "unchanged", id: existing.id, html_url: existing.html_url, author };
+  }
+  const updated = await client.request(
+    "PATCH",
+    `${repoPath2(ref2.owner, ref2.repo)}/issues/comments/${existing.id}`,
+    { body: { body: body2 } }
+  );
+  return { action: "updated", id: updated.data.id, html_url: updated.data.html_url, author };
+}
+async function keepOldest(client, ref2, marker, author, body2, created2) {
+  const oldest = await findStickyComment(client, ref2, marker, [author]);
+  if (oldest === void 0 || oldest.id >= created2.id) return created2;
+  const kept = await edit(client, ref2, oldest, author, body2);
+  await client.request("DELETE", `${repoPath2(ref2.owner, ref2.repo)}/issues/comments/${created2.id}`);
+  return kept;
+}
+var GITHUB_BODY_LIMIT, issueComment, ACTIONS_BOT;
+var init_sticky_comment = __esm({
+  "src/report/sticky-comment.ts"() {
+    "use strict";
+    init_zod();
+    init_shaped_list();
+    GITHUB_BODY_LIMIT = 65536;
+    issueComment = {
+      name: "issue comments",
+      schema: object({
+        id: number2().int().positive(),
+        body: string2().nullish(),
+        html_url: string2(),
+        user: object({ login: string2() }).nullable()
+      })
+    };
+    ACTIONS_BOT = "github-actions[bot]";
+  }
+});
+
 // src/cli/output.ts
 import { closeSync as closeSync2, openSync as openSync2, writeSync } from "node:fs";
 import { resolve as resolve7 } from "node:path";
@@ -85687,6 +86010,17 @@ function parseFormat(command2, value2) {
   }
   return format;
 }
+function maxLengthOption(command2, format, value2) {
+  if (value2 !== void 0 && format !== "markdown") {
+    throw new CliError(`${command2}: --max-length applies to --format markdown`);
+  }
+  if (format !== "markdown") return {};
+  const limit = value2 === void 0 ? GITHUB_BODY_LIMIT : Number(value2);
+  if (!Number.isSafeInteger(limit) || limit < 0) {
+    throw new CliError(`${command2}: --max-length expects a number of characters, got '${value2}'`);
+  }
+  return limit === 0 ? {} : { maxLength: limit, cutHint: `plan with --max-length 0 for all of it` };
+}
 function useColor(io, noColorFlag) {
   if (noColorFlag === true) return false;
   const force = io.env.FORCE_COLOR;
@@ -85695,8 +86029,9 @@ function useColor(io, noColorFlag) {
   if (io.env.TERM === "dumb") return false;
   return io.stdout.isTTY;
 }
-function printPlan(io, plan4, format, color) {
+function printPlan(io, plan4, format, color, options = {}) {
   for (const chunk of renderPlanChunks(io.redactor.plan(plan4), format, {
+    ...options,
     color: format === "text" && color
   })) {
     io.stdout.write(chunk);
@@ -85721,12 +86056,17 @@ function savePlan(command2, io, plan4, path) {
     throw new CliError(`${command2}: cannot write the plan to ${path}: ${reason}`);
   }
 }
-var colorFlag, colorHelp;
+var maxLengthFlag, maxLengthHelp, colorFlag, colorHelp;
 var init_output = __esm({
   "src/cli/output.ts"() {
     "use strict";
     init_render();
+    init_sticky_comment();
     init_io();
+    maxLengthFlag = { "max-length": { type: "string" } };
+    maxLengthHelp = `  --max-length N           markdown: at most N characters (default ${GITHUB_BODY_LIMIT.toLocaleString("en-US")}, GitHub's comment
+                           limit; 0 for no limit): the rest is cut between sections and counted
+`;
     colorFlag = { "no-color": { type: "boolean" } };
     colorHelp = "  --no-color               no colour, even on a terminal (also NO_COLOR=1 or TERM=dumb;\n                           FORCE_COLOR=1 colours what is not a terminal)\n";
   }
@@ -85755,10 +86095,10 @@ async function planRepository3(repo, reader, options) {
       (kind) => unlistedChange(reader.target, scope, kind.name, location.error)
     );
   }
-  const at2 = location.kind === "found" ? location.at : wanted;
+  const at3 = location.kind === "found" ? location.at : wanted;
   const planOne2 = (kind) => kind.repository.plan({
     reader,
-    repo: at2,
+    repo: at3,
     value: repo.settings[kind.repository.setting.key],
     options,
     location
@@ -85773,7 +86113,7 @@ async function planRepository3(repo, reader, options) {
   } else {
     changes = (await Promise.all(configured2.map(planOne2))).flat();
   }
-  const moved = at2.owner !== wanted.owner || at2.name !== wanted.name;
+  const moved = at3.owner !== wanted.owner || at3.name !== wanted.name;
   const scoped = moved ? changes.map((change) => rescoped(change, scope)) : changes;
   if (LIFECYCLE_KIND === void 0) return scoped;
   const { lifecycle: part2 } = LIFECYCLE_KIND;
@@ -85781,7 +86121,7 @@ async function planRepository3(repo, reader, options) {
     location,
     policy: part2.archivedPolicy(lifecycleValue).policy,
     scope,
-    around: (count3) => part2.aroundArchived({ target: reader.target, scope, at: at2, others: count3 })
+    around: (count3) => part2.aroundArchived({ target: reader.target, scope, at: at3, others: count3 })
   });
 }
 function locatingReads(repo) {
@@ -86253,7 +86593,7 @@ function planReads(mode2, repos, readers, tasksOf) {
     batches
   };
 }
-var READS_MODES, AUTO_MINIMUM, probe, Batch;
+var READS_MODES, DEFAULT_READS, AUTO_MINIMUM, probe, Batch;
 var init_reads2 = __esm({
   "src/engine/bulk/reads.ts"() {
     "use strict";
@@ -86267,6 +86607,7 @@ var init_reads2 = __esm({
     init_reader();
     init_runner();
     READS_MODES = ["auto", "rest", "graphql"];
+    DEFAULT_READS = "auto";
     AUTO_MINIMUM = 25;
     probe = { add: () => "$probe" };
     Batch = class {
@@ -86334,7 +86675,7 @@ var init_reads2 = __esm({
 
 // src/cli/reads.ts
 function parseReads(command2, value2) {
-  const reads = value2 ?? "auto";
+  const reads = value2 ?? DEFAULT_READS;
   if (!READS_MODES.includes(reads)) {
     throw new CliError(
       `${command2}: --reads must be one of ${READS_MODES.join(", ")}, got '${reads}'`
@@ -86349,7 +86690,10 @@ var init_reads3 = __esm({
     init_reads2();
     init_io();
     readsFlag = { reads: { type: "string" } };
-    readsHelp = "  --reads auto|rest|graphql  how repositories are read: graphql reads the kinds GraphQL covers\n                           in bulk (many repositories a query), rest one request a resource, auto\n                           (default) in bulk for a target with many repositories\n";
+    readsHelp = `  --reads auto|rest|graphql  how repositories are read: graphql reads the kinds GraphQL covers
+                           in bulk (many repositories a query), rest one request a resource, auto
+                           in bulk for a target with many repositories (default ${DEFAULT_READS})
+`;
   }
 });
 
@@ -86584,9 +86928,9 @@ var init_read_budget = __esm({
 
 // src/engine/repository-order.ts
 function applySteps(changes, kinds) {
-  const at2 = (step) => changes.filter((change) => change.step === step);
+  const at3 = (step) => changes.filter((change) => change.step === step);
   const unstepped = changes.filter((change) => change.step === void 0);
-  const groups = FIRST.map(at2);
+  const groups = FIRST.map(at3);
   for (const kind of kinds) {
     const ofKind = unstepped.filter((change) => change.kind === kind);
     groups.push(
@@ -86594,7 +86938,7 @@ function applySteps(changes, kinds) {
       ofKind.filter((change) => change.action !== "delete")
     );
   }
-  groups.push(...LAST.map(at2));
+  groups.push(...LAST.map(at3));
   return groups.filter((group3) => group3.length > 0);
 }
 function sends2(change) {
@@ -86658,6 +87002,74 @@ var init_gates = __esm({
       visibility: "a visibility change",
       create: "a repository's creation"
     };
+  }
+});
+
+// src/engine/needs.ts
+function withNeedsMet(changes) {
+  const created2 = new Set(
+    changes.filter((change) => change.action === "create" && change.error === void 0).map((change) => change.address.toLowerCase())
+  );
+  return changes.map((change) => {
+    const { needs, ...rest } = change;
+    if (needs === void 0) return change;
+    if (created2.has(needs.address.toLowerCase())) return rest;
+    const { notes: _notes, ...unplanned2 } = rest;
+    return { ...unplanned2, action: "no-op", diff: [], requests: [], error: needs.otherwise };
+  });
+}
+var init_needs = __esm({
+  "src/engine/needs.ts"() {
+    "use strict";
+  }
+});
+
+// src/engine/written.ts
+function positioned(changes, keyOf3, locate3) {
+  const place3 = (change, error62) => {
+    if (error62.field === void 0) return error62;
+    const { field, ...rest } = error62;
+    const key = keyOf3(change);
+    const at3 = locate3(key === void 0 ? field : [key, ...field]);
+    return at3 === void 0 ? rest : { ...rest, written: at3 };
+  };
+  return changes.map((change) => {
+    if (change.error === void 0 && change.needs === void 0) return change;
+    return {
+      ...change,
+      ...change.error && { error: place3(change, change.error) },
+      ...change.needs && {
+        needs: { ...change.needs, otherwise: place3(change, change.needs.otherwise) }
+      }
+    };
+  });
+}
+function place2(layers, path) {
+  const layer = layerOf(layers, path);
+  const origin = layer?.source.locate([...layer.path, ...path], "key");
+  return origin && `${origin.file}:${origin.line}:${origin.column}: ${formatPath(path)}`;
+}
+function positionedInRepository(changes, defaults, entries) {
+  const layers = [...defaults, ...entries.flatMap((entry2) => entry2.layers)];
+  return positioned(
+    changes,
+    (change) => REPOSITORY_KINDS.find((kind) => kind.name === change.kind)?.repository.setting.key,
+    (path) => place2(layers, path)
+  );
+}
+function positionedInSection(changes, entry2) {
+  return positioned(
+    changes,
+    (change) => entry2.section === "organizations" ? ORGANIZATION_KINDS.find((kind) => kind.name === change.kind)?.organization.setting.key : void 0,
+    (path) => place2([entry2.layer], path)
+  );
+}
+var init_written = __esm({
+  "src/engine/written.ts"() {
+    "use strict";
+    init_errors();
+    init_merge();
+    init_resources();
   }
 });
 
@@ -86746,11 +87158,11 @@ function tokenize(pattern3) {
       const negated = body2.startsWith("!") || body2.startsWith("^");
       if (negated) body2 = body2.slice(1);
       const ranges = [];
-      for (let at2 = 0; at2 < body2.length; at2++) {
-        const from = body2[at2];
-        if (body2[at2 + 1] === "-" && at2 + 2 < body2.length) {
-          ranges.push([from, body2[at2 + 2]]);
-          at2 += 2;
+      for (let at3 = 0; at3 < body2.length; at3++) {
+        const from = body2[at3];
+        if (body2[at3 + 1] === "-" && at3 + 2 < body2.length) {
+          ranges.push([from, body2[at3 + 2]]);
+          at3 += 2;
         } else ranges.push([from, from]);
       }
       tokens.push({ kind: "class", negated, ranges });
@@ -86888,7 +87300,7 @@ async function buildPlan({
   rotateSecretNames = [],
   targets,
   deleted,
-  reads = "rest"
+  reads = DEFAULT_READS
 }) {
   const options = {
     now,
@@ -86898,7 +87310,7 @@ async function buildPlan({
   };
   if (targets === void 0) {
     const expansion2 = await expandRepositories(state, readers);
-    const work = { ...expansion2, sections: state.sections };
+    const work = { ...expansion2, sections: state.sections, defaults: state.defaults };
     const planned2 = await planWork(work, readers, options, reads);
     holdBack(planned2.changes, planned2.holds);
     return makePlan(annotated(orderChanges(planned2.changes, KIND_NAMES)));
@@ -86915,7 +87327,7 @@ async function buildPlan({
     return section2.kinds.some((kind) => targets.reaches(`${entry2.target}/${scope}/${kind}/`));
   });
   const planned = await planWork(
-    { ...expansion, repos: targetedRepos(expansion, targets), sections },
+    { ...expansion, repos: targetedRepos(expansion, targets), sections, defaults: state.defaults },
     readers,
     options,
     reads
@@ -86930,14 +87342,14 @@ async function buildPlan({
   };
 }
 function annotated(changes) {
-  return withGateNotes(withOrderNotes(changes));
+  return withGateNotes(withOrderNotes(withNeedsMet(changes)));
 }
 function unlistedFor(change, targets) {
   if (!isUnlisted(change)) return false;
   const owner = change.scope.split("/")[0];
   return targets.reaches(`${change.target}/${owner}/`);
 }
-async function planWork(work, plainReaders, options, reads = "rest") {
+async function planWork(work, plainReaders, options, reads = DEFAULT_READS) {
   const bulk = planReads(reads, work.repos, plainReaders, () => 1);
   if (options.deleted === void 0) {
     checkFits(estimateReads(work, bulk), plainReaders, Date.now());
@@ -86959,7 +87371,8 @@ async function planWork(work, plainReaders, options, reads = "rest") {
     tasks.push(async () => {
       await batch?.ready();
       try {
-        const changes = await planRepository3(repo, reader, options);
+        const planned2 = await planRepository3(repo, reader, options);
+        const changes = positionedInRepository(planned2, work.defaults ?? [], repo.entries);
         return { changes: note === void 0 ? changes : changes.map((c2) => withNote(c2, note)) };
       } finally {
         batch?.done();
@@ -86971,7 +87384,10 @@ async function planWork(work, plainReaders, options, reads = "rest") {
     if (section2 === void 0) throw new Error(`no kind plans the section ${entry2.section}`);
     const reader = readerFor(readers, entry2.target);
     const scope = section2.part.spec.scope(entry2.value);
-    tasks.push(() => section2.part.plan({ reader, entry: entry2.value, scope, options }));
+    tasks.push(async () => {
+      const planned2 = await section2.part.plan({ reader, entry: entry2.value, scope, options });
+      return { ...planned2, changes: positionedInSection(planned2.changes, entry2) };
+    });
   }
   const planned = await runWindowed(tasks, PLANNING_WINDOW);
   return {
@@ -87047,6 +87463,8 @@ var init_plan6 = __esm({
     init_repository_lifecycle();
     init_repository_order();
     init_gates();
+    init_needs();
+    init_written();
     init_targets();
     PLANNING_WINDOW = 512;
   }
@@ -87285,7 +87703,8 @@ async function planChanged({
   now,
   rotateSecrets = false,
   rotateSecretNames = [],
-  deleted
+  deleted,
+  reads
 }) {
   const base = given ?? { ...head, defaults: [], repositories: [], sections: [] };
   const { listed: listed5, lookUp: lookUp2, named: named3, after } = whatToCompare(base, head);
@@ -87322,11 +87741,18 @@ async function planChanged({
   }
   const options = { now, rotateSecrets, rotateSecretNames };
   const [planned, before, holding] = await Promise.all([
-    planWork({ repos: repos.head, errors: headExpansion.errors, sections: sections.head }, shared2, {
-      ...options,
-      ...deleted ? { deleted } : {}
-    }),
-    planWork({ repos: repos.base, errors: [], sections: sections.base }, shared2, options),
+    planWork(
+      {
+        repos: repos.head,
+        errors: headExpansion.errors,
+        sections: sections.head,
+        defaults: head.defaults
+      },
+      shared2,
+      { ...options, ...deleted ? { deleted } : {} },
+      reads
+    ),
+    planWork({ repos: repos.base, errors: [], sections: sections.base }, shared2, options, reads),
     planWork({ repos: [], errors: [], sections: sections.holding }, shared2, options)
   ]);
   const earlier = new Map(before.changes.map((change) => [change.address, change]));
@@ -87516,7 +87942,7 @@ async function planPart(state, readers, shard, {
   rotateSecretNames = [],
   targets,
   deleted,
-  reads = "rest",
+  reads = DEFAULT_READS,
   removalLimit: removalLimit2
 } = {}) {
   const now = Date.now();
@@ -87541,6 +87967,7 @@ var init_plan_part = __esm({
   "src/engine/plan-part.ts"() {
     "use strict";
     init_plan();
+    init_reads2();
     init_plan6();
     init_read_budget();
     init_removal_caps();
@@ -87549,7 +87976,7 @@ var init_plan_part = __esm({
 });
 
 // src/cli/sharding.ts
-import { readFileSync as readFileSync8 } from "node:fs";
+import { readFileSync as readFileSync7 } from "node:fs";
 import { resolve as resolve8 } from "node:path";
 async function planPart2(command2, ...args) {
   try {
@@ -87593,6 +88020,7 @@ function targetOption(command2, patterns3) {
 async function planChanges(command2, changedFrom2, base, head, readers, {
   deleted,
   removalLimit: removalLimit2,
+  reads,
   ...rotation
 }) {
   const { result: planned, budget } = await measureReads(
@@ -87604,7 +88032,8 @@ async function planChanges(command2, changedFrom2, base, head, readers, {
       readers,
       now: Date.now(),
       ...rotation,
-      ...deleted ? { deleted } : {}
+      ...deleted ? { deleted } : {},
+      ...reads ? { reads } : {}
     }).catch((error62) => {
       if (error62 instanceof BudgetTooSmall) throw new CliError(`${command2}: ${error62.message}`);
       throw error62;
@@ -87618,7 +88047,7 @@ function mergePlanFiles(command2, io, files) {
   }
   const sources = files.map((file2) => {
     try {
-      return { source: file2, text: readFileSync8(resolve8(io.cwd, file2), "utf8") };
+      return { source: file2, text: readFileSync7(resolve8(io.cwd, file2), "utf8") };
     } catch (error62) {
       const reason = error62.code ?? error62.message;
       throw new CliError(`${command2}: cannot read the plan ${file2}: ${reason}`);
@@ -87673,6 +88102,7 @@ var init_plan7 = __esm({
       ...connectionFlags,
       ...colorFlag,
       ...readsFlag,
+      ...maxLengthFlag,
       format: { type: "string" },
       out: { type: "string" },
       shard: { type: "string" },
@@ -87690,7 +88120,7 @@ var init_plan7 = __esm({
 
 Reads the live state of everything the desired state names and prints the plan.
 ${connectionHelp()}  --format FORMAT          text (default; coloured on a terminal), markdown (PR comment), json
-${colorHelp}${readsHelp}  --out PLAN.json          also save the plan as JSON (apply it later with 'forgeplan apply PLAN.json')
+${maxLengthHelp}${colorHelp}${readsHelp}  --out PLAN.json          also save the plan as JSON (apply it later with 'forgeplan apply PLAN.json')
   --shard K/N              plan only shard K of N (by repository, project, group), at 1/N of the
                            token's limits (rate budget, points, CPU time, concurrency)
   --shard-share F          this shard's share of the token's limits instead of 1/N (0.5 or 1/2)
@@ -87712,6 +88142,7 @@ Exit 0: no changes (audit reports alone don't count); 2: changes; 1: errors.
         return 0;
       }
       const format = parseFormat("plan", values3.format);
+      const markdownOptions = maxLengthOption("plan", format, values3["max-length"]);
       const stray = values3.merge ? void 0 : positionals[0];
       if (stray !== void 0) {
         throw new CliError(
@@ -87762,13 +88193,14 @@ Exit 0: no changes (audit reports alone don't count); 2: changes; 1: errors.
             ...removalLimit2 ? { removalLimit: removalLimit2 } : {}
           }) : await planChanges("plan", changedFrom2, base, state, session.readers, {
             ...rotation,
+            reads,
             ...removalLimit2 ? { removalLimit: removalLimit2 } : {}
           });
         } finally {
           await session.close();
         }
       }
-      printPlan(io, result, format, useColor(io, values3["no-color"]));
+      printPlan(io, result, format, useColor(io, values3["no-color"]), markdownOptions);
       if (values3.out) {
         savePlan(
           "plan",
@@ -88066,7 +88498,7 @@ __export(apply_exports, {
   flags: () => flags3,
   help: () => help3
 });
-import { readFileSync as readFileSync9 } from "node:fs";
+import { readFileSync as readFileSync8 } from "node:fs";
 import { resolve as resolve9 } from "node:path";
 function confirmationQuestion(plan4, allowDelete, allowed2 = []) {
   const changes = applicableChanges(plan4);
@@ -88105,7 +88537,7 @@ function readSavedPlan(io, file2) {
   }
   let text2;
   try {
-    text2 = readFileSync9(resolve9(io.cwd, file2), "utf8");
+    text2 = readFileSync8(resolve9(io.cwd, file2), "utf8");
   } catch (error62) {
     const missing = error62.code === "ENOENT";
     throw new CliError(`apply: ${file2}: ${missing ? "no such file" : "cannot be read"}`);
@@ -88142,13 +88574,36 @@ function checked(io, saved, fresh, file2) {
 function unplanned(plan4) {
   return `${plural2(plan4.errors, "change")} could not be planned, so ${plan4.errors === 1 ? "it was" : "they were"} not applied (the plan above says why)`;
 }
-function failureCause(outcomes, report, plan4) {
+function notApplied2(outcomes, report, plan4, flags9) {
   const failed3 = outcomes.filter((outcome) => outcome.outcome === "failed");
+  const capped = new Set(cappedChanges(plan4).map((change) => change.address));
+  const grouped = (outcome) => {
+    const byReason = /* @__PURE__ */ new Map();
+    for (const item of outcomes) {
+      if (item.outcome !== outcome || capped.has(item.address)) continue;
+      const reason = item.message ?? outcome;
+      byReason.set(reason, (byReason.get(reason) ?? 0) + 1);
+    }
+    return [...byReason].map(
+      ([reason, count3]) => `${plural2(count3, "change")} ${outcome}: ${reason}`
+    );
+  };
+  const parts = [
+    ...failed3.length > 0 ? [failedCause(failed3)] : [verificationCause(outcomes, report)],
+    heldRemovals(plan4),
+    ...grouped("held"),
+    ...grouped("skipped"),
+    plan4.errors > 0 ? `${unplanned(plan4)}${flags9.allowPlanErrors ? "; the rest was applied (--allow-plan-errors)" : ""}` : void 0,
+    flags9.failOnArchived ? archivedCause(plan4) : void 0
+  ].filter((part2) => part2 !== void 0);
+  return parts.length === 0 ? void 0 : parts.join("; ");
+}
+function failedCause(failed3) {
   const [first] = failed3;
-  if (first !== void 0) {
-    const more = failed3.length > 1 ? `, and ${failed3.length - 1} more` : "";
-    return `${plural2(failed3.length, "change")} failed: ${first.address}: ${describeFailure(first)}${more}`;
-  }
+  const more = failed3.length > 1 ? `, and ${failed3.length - 1} more` : "";
+  return `${plural2(failed3.length, "change")} failed: ${first.address}: ${describeFailure(first)}${more}`;
+}
+function verificationCause(outcomes, report) {
   if (!report.verified) {
     const unchecked = (report.unchecked ?? []).map((entry2) => entry2.address);
     const uncheckedSet = new Set(unchecked);
@@ -88166,7 +88621,7 @@ function failureCause(outcomes, report, plan4) {
     ];
     return `not verified: ${parts.join("; ")}`;
   }
-  return plan4.errors > 0 ? unplanned(plan4) : void 0;
+  return void 0;
 }
 function heldRemovals(plan4) {
   const held = cappedChanges(plan4);
@@ -88230,6 +88685,7 @@ var init_apply2 = __esm({
       shard: { type: "string" },
       "shard-share": { type: "string" },
       "allow-partial": { type: "boolean" },
+      "allow-plan-errors": { type: "boolean" },
       ...rotationFlags,
       target: { type: "string", multiple: true },
       ...removalLimitFlags,
@@ -88246,6 +88702,8 @@ ${connectionHelp()}  --auto-approve           apply without asking (required whe
   --allow-delete           also apply planned deletes (otherwise they are skipped)
   --allow-visibility       also apply planned changes of a repository's visibility
   --allow-create           also create the repositories planned to be created (settings.create)
+  --allow-plan-errors      apply the rest of a plan some of whose changes could not be planned
+                           (otherwise such a plan applies nothing)
   --fail-on-archived       exit 1 when a change was not applied because its repository is archived
   --format FORMAT          text (default), markdown or json, for the plan and the report; json is
                            one document {plan, outcomes, verification, verified} and needs
@@ -88258,8 +88716,9 @@ ${colorHelp}${readsHelp}  --shard K/N              apply only this shard's part 
 ${rotationHelp}  --target ADDRESS         apply only what this address matches (repeatable; globs: github/acme/api/*,
                            */branch_protection/main); only what the targets reach is read
 ${removalLimitHelp}  -h, --help               this text
-Exit 0 when everything was applied and verified; 1 otherwise (removals held by the removal limit
-included).
+Exit 0 when every change of the plan was applied and verified; 1 when anything planned was not:
+failed, not verified, held (the removal limit, a running migration), skipped (a flag not given), or
+not planned (errors).
 `;
     apply = async (argv, io) => {
       const { values: values3, positionals } = parseFlags("apply", argv, flags3, { positionals: true });
@@ -88331,6 +88790,7 @@ included).
             ...limit
           }) : await planChanges("apply", partial2.changed_from, base, state, session.readers, {
             ...rotate,
+            reads,
             ...deleted ? { deleted } : {},
             ...limit
           });
@@ -88344,7 +88804,16 @@ included).
           throw new CliError("apply: interrupted while reading live state; nothing was applied");
         }
         const plan4 = saved === void 0 || savedFile === void 0 ? fresh : checked({ ...io, stderr: shown3.stderr }, saved, fresh, savedFile);
-        if (format !== "json") printPlan(io, plan4, format, color);
+        const allowPlanErrors = values3["allow-plan-errors"] === true;
+        if (format !== "json") printPlan(io, plan4, format, color, { allowPlanErrors });
+        if (plan4.errors > 0 && hasChanges(plan4) && !allowPlanErrors) {
+          if (format === "json") printApplyJson(io, plan4, { outcomes: [], verified: false });
+          shown3.stderr.write(
+            `forgeplan: apply: ${plural2(plan4.errors, "change")} could not be planned (the plan above says why), so nothing was applied; fix ${plan4.errors === 1 ? "it" : "them"}, or pass --allow-plan-errors to apply the rest
+`
+          );
+          return 1;
+        }
         if (!hasChanges(plan4)) {
           if (format === "text") io.stdout.write("Nothing to apply.\n");
           if (format === "json")
@@ -88411,7 +88880,10 @@ included).
           );
           return 1;
         }
-        const cause = failureCause(outcomes, report, plan4) ?? heldRemovals(plan4) ?? (values3["fail-on-archived"] === true ? archivedCause(plan4) : void 0);
+        const cause = notApplied2(outcomes, report, plan4, {
+          allowPlanErrors,
+          failOnArchived: values3["fail-on-archived"] === true
+        });
         if (cause === void 0) return 0;
         shown3.stderr.write(`forgeplan: apply: ${cause}
 `);
@@ -88421,112 +88893,6 @@ included).
         await session.close();
       }
     };
-  }
-});
-
-// src/report/shaped-list.ts
-async function shapedList2(client, path, item, query = {}) {
-  const items2 = await client.paginate(path, query);
-  return items2.map((value2, index) => {
-    const parsed = item.schema.safeParse(value2);
-    if (parsed.success) return parsed.data;
-    throw new ForgeError({
-      method: "GET",
-      path,
-      status: 200,
-      detail: `a body that is not a list of ${item.name}: ${firstProblem(parsed.error, `[${index}]`)}`,
-      unusableAnswer: true
-    });
-  });
-}
-var init_shaped_list = __esm({
-  "src/report/shaped-list.ts"() {
-    "use strict";
-    init_zod_problem();
-    init_client();
-  }
-});
-
-// src/report/sticky-comment.ts
-function sameLogin(a2, b2) {
-  return a2 !== void 0 && a2.toLowerCase() === b2.toLowerCase();
-}
-async function commentAuthor(client) {
-  return await client.login() ?? ACTIONS_BOT;
-}
-function commentMarker(key) {
-  return `<!-- forgeplan: ${encodeURIComponent(key).replace(/%2F/gi, "/")} -->`;
-}
-function repoPath2(owner, repo) {
-  return `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`;
-}
-async function findStickyComment(client, ref2, marker, authors) {
-  const comments = (await shapedList2(
-    client,
-    `${repoPath2(ref2.owner, ref2.repo)}/issues/${ref2.number}/comments`,
-    issueComment
-  )).filter((comment2) => startsWithLine(comment2.body ?? "", marker));
-  for (const author of authors) {
-    const found = comments.find((comment2) => sameLogin(comment2.user?.login, author));
-    if (found) return { id: found.id, body: found.body ?? "", html_url: found.html_url };
-  }
-  return void 0;
-}
-function startsWithLine(body2, marker) {
-  return body2.startsWith(marker) && (body2.length === marker.length || /^\r?\n/.test(body2.slice(marker.length)));
-}
-async function upsertStickyComment(client, ref2, marker, author, body2) {
-  const issue3 = `${repoPath2(ref2.owner, ref2.repo)}/issues/${ref2.number}`;
-  const existing = await findStickyComment(client, ref2, marker, [author]);
-  if (existing === void 0) {
-    const created2 = await client.request("POST", `${issue3}/comments`, {
-      body: { body: body2 }
-    });
-    const result = {
-      action: "created",
-      id: created2.data.id,
-      html_url: created2.data.html_url,
-      author: created2.data.user?.login
-    };
-    return await keepOldest(client, ref2, marker, author, body2, result);
-  }
-  return await edit(client, ref2, existing, author, body2);
-}
-async function edit(client, ref2, existing, author, body2) {
-  if (existing.body === body2) {
-    return { action: "unchanged", id: existing.id, html_url: existing.html_url, author };
-  }
-  const updated = await client.request(
-    "PATCH",
-    `${repoPath2(ref2.owner, ref2.repo)}/issues/comments/${existing.id}`,
-    { body: { body: body2 } }
-  );
-  return { action: "updated", id: updated.data.id, html_url: updated.data.html_url, author };
-}
-async function keepOldest(client, ref2, marker, author, body2, created2) {
-  const oldest = await findStickyComment(client, ref2, marker, [author]);
-  if (oldest === void 0 || oldest.id >= created2.id) return created2;
-  const kept = await edit(client, ref2, oldest, author, body2);
-  await client.request("DELETE", `${repoPath2(ref2.owner, ref2.repo)}/issues/comments/${created2.id}`);
-  return kept;
-}
-var GITHUB_BODY_LIMIT, issueComment, ACTIONS_BOT;
-var init_sticky_comment = __esm({
-  "src/report/sticky-comment.ts"() {
-    "use strict";
-    init_zod();
-    init_shaped_list();
-    GITHUB_BODY_LIMIT = 65536;
-    issueComment = {
-      name: "issue comments",
-      schema: object({
-        id: number2().int().positive(),
-        body: string2().nullish(),
-        html_url: string2(),
-        user: object({ login: string2() }).nullable()
-      })
-    };
-    ACTIONS_BOT = "github-actions[bot]";
   }
 });
 
@@ -88646,6 +89012,7 @@ var init_drift = __esm({
     flags4 = {
       ...connectionFlags,
       ...colorFlag,
+      ...maxLengthFlag,
       ...readsFlag,
       format: { type: "string" },
       out: { type: "string" },
@@ -88662,7 +89029,7 @@ var init_drift = __esm({
 The plan for scheduled runs: reports anything that differs from the desired state, audit findings
 included, and changes nothing.
 ${connectionHelp(["cache"])}  --format FORMAT          text (default), markdown, json
-${colorHelp}${readsHelp}  --out PLAN.json          also save the plan as JSON
+${maxLengthHelp}${colorHelp}${readsHelp}  --out PLAN.json          also save the plan as JSON
   --cache DIR              keep the ETag and body of every read in DIR between runs: a resource that
                            has not changed is answered 304 (no rate budget) and planned from its body
   --refresh                read everything in full this time (the cache is rewritten)
@@ -88680,6 +89047,7 @@ Exit 0: no drift; 2: drift (a create, update, delete or audit finding); 1: error
         return 0;
       }
       const format = parseFormat("drift", values3.format);
+      const markdownOptions = maxLengthOption("drift", format, values3["max-length"]);
       const shard = shardOption("drift", values3.shard);
       const reads = parseReads("drift", values3.reads);
       const targets = targetOption("drift", values3.target);
@@ -88712,7 +89080,7 @@ Exit 0: no drift; 2: drift (a create, update, delete or audit finding); 1: error
           reads,
           ...targets ? { targets } : {}
         });
-        printPlan(io, plan4, format, useColor(io, values3["no-color"]));
+        printPlan(io, plan4, format, useColor(io, values3["no-color"]), markdownOptions);
         if (values3.out) savePlan("drift", io, plan4, values3.out);
         if (values3.cache !== void 0) reportCacheUse(io, session.clients.values());
         const drifted = hasDrift(plan4);
@@ -88765,6 +89133,84 @@ Exit 0: no drift; 2: drift (a create, update, delete or audit finding); 1: error
   }
 });
 
+// src/engine/export-accepted.ts
+function loaderAccepted(document2) {
+  const comments = [];
+  for (let pass = 0; pass < PASSES; pass++) {
+    const text2 = (0, import_yaml3.stringify)(withoutTargets(document2), { lineWidth: 0 });
+    const loaded = loadDesiredState(["(export)"], {
+      cwd: "/",
+      env: {},
+      // The placeholders of write-only values are not set here; they are the user's to fill.
+      allowUnset: true,
+      readFile: () => text2
+    });
+    if (loaded.ok) return { document: document2, comments };
+    for (const error62 of loaded.errors) {
+      const left = leaveOut(document2, parsePath(error62.path));
+      if (left === void 0) return { document: document2, comments, refused: formatConfigError(error62) };
+      comments.push(commentOn(document2, left, error62));
+    }
+  }
+  return { document: document2, comments, refused: "the export still does not load after leaving out" };
+}
+function leaveOut(document2, path) {
+  if (path.length < 3 || typeof path[1] !== "number" || IDENTITY.has(String(path[2]))) {
+    return void 0;
+  }
+  let node2 = document2;
+  for (const segment of path.slice(0, -1)) {
+    if (!isPlainObject2(node2) && !Array.isArray(node2)) return void 0;
+    node2 = node2[segment];
+  }
+  const last = path.at(-1);
+  if (!isPlainObject2(node2) || !(String(last) in node2)) return void 0;
+  const value2 = node2[String(last)];
+  delete node2[String(last)];
+  return { path, value: value2 };
+}
+function commentOn(document2, left, error62) {
+  const [section2, index, ...within] = left.path;
+  const entry2 = document2[String(section2)][index];
+  const name2 = String(entry2?.name ?? entry2?.project ?? entry2?.group ?? `${section2}[${index}]`);
+  const owner = section2 === "organizations" ? name2 : section2 === "repositories" ? name2.split("/")[0] : void 0;
+  const key = within.map((segment) => typeof segment === "number" ? `[${segment}]` : segment);
+  return {
+    text: `${name2}: ${key.join(".").replaceAll(".[", "[")} is live ${JSON.stringify(left.value)}, which the configuration cannot hold: ${error62.message}; left out, so it stays as it is`,
+    ...owner !== void 0 && { owner }
+  };
+}
+function withoutTargets(document2) {
+  const strip = (node2) => {
+    if (Array.isArray(node2)) {
+      return node2.map((item) => {
+        if (!isPlainObject2(item)) return item;
+        const { target: _target, ...rest } = item;
+        return rest;
+      });
+    }
+    if (isPlainObject2(node2)) {
+      return Object.fromEntries(Object.entries(node2).map(([key, value2]) => [key, strip(value2)]));
+    }
+    return node2;
+  };
+  return Object.fromEntries(
+    Object.entries(document2).map(([key, value2]) => [key, key === "version" ? value2 : strip(value2)])
+  );
+}
+var import_yaml3, PASSES, IDENTITY;
+var init_export_accepted = __esm({
+  "src/engine/export-accepted.ts"() {
+    "use strict";
+    import_yaml3 = __toESM(require_dist(), 1);
+    init_config();
+    init_plain();
+    init_desired();
+    PASSES = 8;
+    IDENTITY = /* @__PURE__ */ new Set(["name", "target", "where", "project", "group"]);
+  }
+});
+
 // src/engine/export.ts
 async function reading(what, owner, unread, read2) {
   try {
@@ -88788,7 +89234,7 @@ async function exportRepo(reader, fullName2, unread) {
     if (exported === void 0) continue;
     const key = kind.repository.setting.key;
     const result = await reading(
-      `the ${kind.name} settings of ${fullName2}`,
+      `the ${key} of ${fullName2}`,
       owner,
       unread,
       () => exported(reader, repo)
@@ -88804,7 +89250,7 @@ async function globMatches(reader, selector2) {
     origin: { file: "export", line: 1, column: 1 },
     selector: selector2,
     layers: [],
-    settings: {}
+    settings: LIFECYCLE_KIND === void 0 ? {} : { [LIFECYCLE_KIND.repository.setting.key]: { archived_repositories: "skip" } }
   };
   const expansion = await expandRepositories(
     { defaults: [], repositories: [entry2] },
@@ -88816,42 +89262,13 @@ async function globMatches(reader, selector2) {
       unreadable: `not exported: ${describeSelector(selector2)}, which could not be listed: ${describeFailure(failed3.error)}`
     };
   }
-  return expansion.repos.map((repo) => `${repo.owner}/${repo.name}`);
+  return expansion.repos.map((repo) => ({
+    name: `${repo.owner}/${repo.name}`,
+    archived: repo.archived === true
+  }));
 }
-async function exportGlob(reader, glob, where, unread) {
-  const [owner = "", pattern3 = "", extra] = glob.split("/");
-  if (owner === "" || pattern3 === "" || extra !== void 0) {
-    throw new ExportError(`--repo expects OWNER/REPO or OWNER/GLOB, got '${glob}'`);
-  }
-  const selector2 = {
-    kind: "glob",
-    owner,
-    pattern: pattern3,
-    exclude: [],
-    ...where !== void 0 && { properties: where }
-  };
-  const names = await globMatches(reader, selector2);
-  if (!Array.isArray(names)) {
-    unread.push({ text: names.unreadable, owner });
-    return { entries: [], comment: void 0 };
-  }
-  const exported = await Promise.all(names.map((name2) => exportRepo(reader, name2, unread)));
-  const named3 = exported.map((repo) => repo.entry);
-  const failed3 = new Set(exported.flatMap((repo) => [...repo.failed]));
-  const shared2 = {
-    name: glob,
-    ...where !== void 0 && {
-      where: {
-        properties: Object.fromEntries(
-          Object.entries(where).map(([key, values3]) => [
-            key,
-            values3.length === 1 ? values3[0] : values3
-          ])
-        )
-      }
-    },
-    target: reader.target
-  };
+function factorShared(shared2, named3, failed3) {
+  if (named3.length < 2) return;
   for (const kind of REPOSITORY_KINDS) {
     const setting = kind.repository.setting;
     if (failed3.has(setting.key)) continue;
@@ -88872,11 +89289,93 @@ async function exportGlob(reader, glob, where, unread) {
       else entry2[setting.key] = left;
     }
   }
-  const comment2 = names.length === 0 ? `${describeSelector(selector2)} selects no repository now` : `${describeSelector(selector2)} selects ${names.join(", ")}: what all of them share is on its entry, the rest on each repository's own`;
-  const own2 = named3.filter(
-    (entry2) => REPOSITORY_KINDS.some((kind) => entry2[kind.repository.setting.key] !== void 0)
+}
+async function exportGlob(reader, glob, where, unread) {
+  const [owner = "", pattern3 = "", extra] = glob.split("/");
+  if (owner === "" || pattern3 === "" || extra !== void 0) {
+    throw new ExportError(`--repo expects OWNER/REPO or OWNER/GLOB, got '${glob}'`);
+  }
+  const selector2 = {
+    kind: "glob",
+    owner,
+    pattern: pattern3,
+    exclude: [],
+    ...where !== void 0 && { properties: where }
+  };
+  const matches = await globMatches(reader, selector2);
+  if (!Array.isArray(matches)) {
+    unread.push({ text: matches.unreadable, owner });
+    return { entries: [], comments: [] };
+  }
+  const exported = await Promise.all(
+    matches.map(async (match) => ({ ...match, ...await exportRepo(reader, match.name, unread) }))
   );
-  return { entries: [shared2, ...own2], comment: comment2 };
+  const selected = exported.filter((repo) => !repo.archived);
+  const archived = exported.filter((repo) => repo.archived);
+  const named3 = selected.map((repo) => repo.entry);
+  const shared2 = {
+    name: glob,
+    ...where !== void 0 && {
+      where: {
+        properties: Object.fromEntries(
+          Object.entries(where).map(([key, values3]) => [
+            key,
+            values3.length === 1 ? values3[0] : values3
+          ])
+        )
+      }
+    },
+    target: reader.target
+  };
+  factorShared(shared2, named3, new Set(selected.flatMap((repo) => [...repo.failed])));
+  const names = selected.map((repo) => repo.name);
+  const what = describeSelector(selector2);
+  const comments = [
+    names.length === 0 ? `${what} selects no repository now` : names.length === 1 ? `${what} selects only ${names[0]}: its settings are on its own entry, since a glob holds only what several repositories share` : `${what} selects ${names.join(", ")}: what all of them share is on its entry, the rest on each repository's own`,
+    ...archived.map(
+      (repo) => `${repo.name} is archived: ${what} leaves archived repositories out (it writes no archived_repositories), so it is written whole on an entry of its own; nothing is planned for it while it stays archived`
+    )
+  ];
+  return {
+    entries: [
+      shared2,
+      ...named3.filter(managesAnything),
+      ...archived.flatMap((repo) => readAnything(repo))
+    ],
+    comments
+  };
+}
+async function exportOrganization3(reader, org, unread) {
+  const entry2 = { name: org };
+  const failures = [];
+  let anything = false;
+  for (const kind of ORGANIZATION_KINDS) {
+    const exported = kind.organization.export;
+    if (exported === void 0) continue;
+    const key = kind.organization.setting.key;
+    const result = await reading(
+      `the ${key} of organization ${org}`,
+      org,
+      failures,
+      () => exported(reader, org)
+    );
+    if (!result.read) continue;
+    anything = true;
+    if (result.value !== void 0) entry2[key] = result.value;
+  }
+  if (!anything && failures.length > 0) {
+    unread.push({
+      text: `not exported: organization ${org}: ${reasonOf(failures[0])}`,
+      owner: org
+    });
+    return [];
+  }
+  unread.push(...failures);
+  return [entry2];
+}
+function reasonOf(comment2) {
+  const [, , ...rest] = comment2.text.split(": ");
+  return rest.join(": ");
 }
 async function exportState(request2, readerOf) {
   const document2 = { version: 1 };
@@ -88892,14 +89391,23 @@ async function exportState(request2, readerOf) {
     }
     const exported = await Promise.all(
       request2.repos.map(
-        async (name2) => isGlob(name2) ? exportGlob(reader, name2, request2.where, unread) : { entries: readAnything(await exportRepo(reader, name2, unread)), comment: void 0 }
+        async (name2) => isGlob(name2) ? exportGlob(reader, name2, request2.where, unread) : { entries: readAnything(await exportRepo(reader, name2, unread)), comments: [] }
       )
     );
     exported.forEach((item, index) => {
-      if (item.comment === void 0) return;
-      comments.push({ text: item.comment, owner: request2.repos[index].split("/")[0] });
+      const owner = request2.repos[index].split("/")[0];
+      comments.push(...item.comments.map((text2) => ({ text: text2, owner })));
     });
     document2.repositories = exported.flatMap((item) => item.entries);
+  }
+  const organizations = request2.organizations ?? [];
+  if (organizations.length > 0) {
+    const reader = readerOf("repository");
+    if (!reader) throw new ExportError("no repository target to export from");
+    const entries = [];
+    for (const org of organizations)
+      entries.push(...await exportOrganization3(reader, org, unread));
+    if (entries.length > 0) document2.organizations = entries;
   }
   for (const [section2, ids] of request2.sections) {
     const part2 = sectionNamed(section2)?.part;
@@ -88911,10 +89419,9 @@ async function exportState(request2, readerOf) {
     if (!reader) throw new ExportError(`no ${part2.spec.targetType} target to export from`);
     const entries = [];
     for (const id of ids) {
-      const owner = section2 === "organizations" ? id : void 0;
       const result = await reading(
         `the ${section2} entry ${id}`,
-        owner,
+        void 0,
         unread,
         () => exported(reader, id)
       );
@@ -88924,13 +89431,14 @@ async function exportState(request2, readerOf) {
     }
     if (entries.length > 0) placeAt(document2, section2.split("."), entries);
   }
-  return { document: document2, comments, unread };
+  const accepted = loaderAccepted(document2);
+  if (accepted.refused !== void 0) {
+    throw new ExportError(`what was read does not load as a configuration: ${accepted.refused}`);
+  }
+  return { document: accepted.document, comments: [...comments, ...accepted.comments], unread };
 }
 function readAnything(repo) {
-  const settings = REPOSITORY_KINDS.some(
-    (kind) => repo.entry[kind.repository.setting.key] !== void 0
-  );
-  return settings || repo.failed.size === 0 ? [repo.entry] : [];
+  return managesAnything(repo.entry) || repo.failed.size === 0 ? [repo.entry] : [];
 }
 function placeAt(document2, path, value2) {
   const [head, ...rest] = path;
@@ -88941,7 +89449,7 @@ function placeAt(document2, path, value2) {
   const inner = document2[head] ??= {};
   placeAt(inner, rest, value2);
 }
-var ExportError, isGlob;
+var ExportError, isGlob, managesAnything;
 var init_export2 = __esm({
   "src/engine/export.ts"() {
     "use strict";
@@ -88950,10 +89458,12 @@ var init_export2 = __esm({
     init_context();
     init_resources();
     init_expand();
+    init_export_accepted();
     init_setting_parts();
     ExportError = class extends Error {
     };
     isGlob = (name2) => /[*?[]/.test(name2);
+    managesAnything = (entry2) => REPOSITORY_KINDS.some((kind) => entry2[kind.repository.setting.key] !== void 0);
   }
 });
 
@@ -88985,7 +89495,7 @@ function propertiesWanted(flags9) {
 function yamlOf(document2, comments) {
   const header = [HEADER, ...comments.map((comment2) => `# ${comment2.text}`)];
   return `${header.join("\n")}
-${(0, import_yaml3.stringify)(document2, { lineWidth: 0 })}`;
+${(0, import_yaml4.stringify)(document2, { lineWidth: 0 })}`;
 }
 function exportFiles(exported, split) {
   const { document: document2 } = exported;
@@ -89050,11 +89560,11 @@ function writeFiles(io, out, files) {
 `
   );
 }
-var import_yaml3, flags5, help5, exportCommand, SINGLE, HEADER;
+var import_yaml4, flags5, help5, exportCommand, SINGLE, HEADER;
 var init_export3 = __esm({
   "src/cli/export.ts"() {
     "use strict";
-    import_yaml3 = __toESM(require_dist(), 1);
+    import_yaml4 = __toESM(require_dist(), 1);
     init_export2();
     init_fields();
     init_args();
@@ -89062,7 +89572,7 @@ var init_export3 = __esm({
     init_progress();
     init_session();
     flags5 = {
-      ...connectionFlags,
+      ...readOnlyFlags,
       repo: { type: "string", multiple: true },
       org: { type: "string", multiple: true },
       out: { type: "string" },
@@ -89078,8 +89588,8 @@ Prints desired-state YAML read from live state; planning it shows no changes. Re
 (branch protections, webhooks without their write-only secrets) are written out in full; projects and
 groups are listed as comments, since their clean-ups name what must not exist.
   --repo OWNER/REPO        a repository to export (repeatable); a glob (acme/*) exports every
-                           repository it selects: what all of them share on one glob entry, the rest
-                           on each repository's own entry
+                           repository it selects: what several of them share on one glob entry, the
+                           rest on each repository's own entry, archived ones whole on their own
   --org OWNER              every repository of OWNER (as --repo OWNER/*) and the organization's
                            settings, Actions permissions, variables, rulesets, hooks and the names of
                            its secrets (write-only values as \${…} placeholders to fill)
@@ -89090,7 +89600,7 @@ groups are listed as comments, since their clean-ups name what must not exist.
                            glob entry's where
   --project ID             a planning project whose boards to list (repeatable)
   --group ID               a planning group whose epics to list (repeatable)
-${connectionHelp(["config"])}  -c, --config FILE        take the targets from this config (default: forgeplan.yaml if present,
+${connectionHelp(["config", "write-interval"])}  -c, --config FILE        take the targets from this config (default: forgeplan.yaml if present,
                            else the default GitHub and GitLab targets)
   -h, --help               this text
 `;
@@ -89111,10 +89621,10 @@ ${connectionHelp(["config"])}  -c, --config FILE        take the targets from th
       const request2 = {
         // A whole owner: every repository it has, and its organization settings.
         repos: [...values3.repo ?? [], ...orgs.map((org) => `${org}/*`)],
+        organizations: orgs,
         ...where !== void 0 && { where },
         sections: new Map(
           [
-            ["organizations", orgs],
             ["projects", projects],
             ["groups", groups]
           ].filter(([, ids]) => ids.length > 0)
@@ -89309,17 +89819,17 @@ __export(migrate_exports, {
 });
 import { existsSync as existsSync3 } from "node:fs";
 import { resolve as resolve11 } from "node:path";
-var import_yaml4, flags6, help6, migrate;
+var import_yaml5, flags6, help6, migrate;
 var init_migrate = __esm({
   "src/cli/migrate.ts"() {
     "use strict";
-    import_yaml4 = __toESM(require_dist(), 1);
+    import_yaml5 = __toESM(require_dist(), 1);
     init_migrate_protection();
     init_args();
     init_io();
     init_session();
     flags6 = {
-      ...connectionFlags,
+      ...readOnlyFlags,
       repo: { type: "string", multiple: true },
       stage: { type: "boolean" },
       help: { type: "boolean", short: "h" }
@@ -89336,7 +89846,7 @@ comments (and in the plan's notes), never guessed.
                            this configuration selects; with --repo: only its targets
   --stage                  write the rulesets in evaluate mode: applying creates them beside the
                            classic protections; set enforcement: active later to replace those
-${connectionHelp(["config"])}  -h, --help               this text
+${connectionHelp(["config", "write-interval"])}  -h, --help               this text
 `;
     migrate = async (argv, io) => {
       const { values: values3, positionals } = parseFlags("migrate", argv, flags6, { positionals: true });
@@ -89371,7 +89881,7 @@ ${connectionHelp(["config"])}  -h, --help               this text
           ...migrated.comments.map((comment2) => `# ${comment2}`)
         ];
         io.stdout.write(`${header.join("\n")}
-${(0, import_yaml4.stringify)(migrated.document, { lineWidth: 0 })}`);
+${(0, import_yaml5.stringify)(migrated.document, { lineWidth: 0 })}`);
         return 0;
       } catch (error62) {
         if (error62 instanceof MigrationError) throw new CliError(`migrate: ${error62.message}`);
@@ -89454,6 +89964,20 @@ function positive2(flag4, value2) {
   const number4 = parseCount("sandbox", flag4, value2);
   if (number4 === 0) throw new CliError(`sandbox: --${flag4} must be at least 1`);
   return number4;
+}
+function launchedByNpm(env) {
+  return env.npm_command !== void 0 || env.npm_lifecycle_event !== void 0;
+}
+function watchLauncher() {
+  const parent = process.ppid;
+  let timer;
+  const gone = new Promise((resolve13) => {
+    timer = setInterval(() => {
+      if (process.ppid !== parent) resolve13();
+    }, 500);
+    timer.unref();
+  });
+  return { parent, gone, stop: () => clearInterval(timer) };
 }
 var flags8, help8, sandbox;
 var init_sandbox2 = __esm({
@@ -89546,11 +90070,21 @@ options:
       }
       io.stdout.write(`forgeplan sandbox listening on ${running.url}
 `);
-      io.stdout.write("press Ctrl-C to stop\n");
+      io.stdout.write(`pid ${process.pid}: stop it with Ctrl-C or kill ${process.pid}
+`);
+      const launcher = launchedByNpm(io.env) ? watchLauncher() : void 0;
       await new Promise((resolve13) => {
         if (io.signal.aborted) resolve13();
         else io.signal.addEventListener("abort", () => resolve13(), { once: true });
+        void launcher?.gone.then(() => {
+          io.stderr.write(
+            `forgeplan: sandbox: the process that started it (pid ${launcher.parent}) ended; stopping
+`
+          );
+          resolve13();
+        });
       });
+      launcher?.stop();
       await running.stop();
       io.stdout.write(`forgeplan sandbox stopped after ${running.stats().requests_total} requests
 `);
@@ -89562,7 +90096,7 @@ options:
 // src/action/run.ts
 init_revision();
 init_failure_text();
-import { existsSync as existsSync4, mkdirSync as mkdirSync3, readdirSync as readdirSync3, readFileSync as readFileSync11, rmSync as rmSync2, statSync as statSync5 } from "node:fs";
+import { existsSync as existsSync4, mkdirSync as mkdirSync3, readdirSync as readdirSync3, readFileSync as readFileSync10, rmSync as rmSync2, statSync as statSync5 } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname as dirname3, isAbsolute as isAbsolute3, join as join6, relative, resolve as resolve12 } from "node:path";
 
@@ -89571,7 +90105,7 @@ init_suggest();
 init_redact();
 init_wording();
 init_io();
-import { readFileSync as readFileSync10 } from "node:fs";
+import { readFileSync as readFileSync9 } from "node:fs";
 var INTERRUPTED = 130;
 var commands = {
   validate: async () => (await Promise.resolve().then(() => (init_validate(), validate_exports))).validate,
@@ -89598,8 +90132,13 @@ commands:
 
 Run 'forgeplan <command> --help' for a command's options.
 `;
-function version3() {
-  const pkg = JSON.parse(readFileSync10(new URL("../../package.json", import.meta.url), "utf8"));
+var VERSION_HELP = `usage: forgeplan version
+
+Prints forgeplan's version (also forgeplan -v, forgeplan --version).
+  -h, --help               this text
+`;
+function version2() {
+  const pkg = JSON.parse(readFileSync9(new URL("../../package.json", import.meta.url), "utf8"));
   return pkg.version;
 }
 async function runCli(argv, outer) {
@@ -89622,7 +90161,16 @@ async function runCli(argv, outer) {
       return 0;
     }
     if (name2 === "--version" || name2 === "-V" || name2 === "-v" || name2 === "version") {
-      io.stdout.write(`${version3()}
+      if (name2 === "version" && rest.length > 0) {
+        if (rest.length === 1 && (rest[0] === "--help" || rest[0] === "-h")) {
+          io.stdout.write(VERSION_HELP);
+          return 0;
+        }
+        throw new CliError(
+          `version: takes no arguments, got '${rest.join(" ")}'; see 'forgeplan version --help'`
+        );
+      }
+      io.stdout.write(`${version2()}
 `);
       return 0;
     }
@@ -89839,6 +90387,7 @@ function readInputs(env) {
     allowDelete: boolean4(env, "allow-delete") ?? false,
     allowVisibility: boolean4(env, "allow-visibility") ?? false,
     allowCreate: boolean4(env, "allow-create") ?? false,
+    allowPlanErrors: boolean4(env, "allow-plan-errors") ?? false,
     merge: merge3,
     ...concurrency !== void 0 ? { concurrency } : {},
     ...writeInterval !== void 0 ? { writeInterval } : {},
@@ -90021,7 +90570,7 @@ function appendTo(path, text2) {
 function pullRequestOf(env) {
   const path = env.GITHUB_EVENT_PATH;
   if (path === void 0 || !existsSync4(path)) return void 0;
-  const event = JSON.parse(readFileSync11(path, "utf8"));
+  const event = JSON.parse(readFileSync10(path, "utf8"));
   const number4 = event.pull_request?.number;
   if (typeof number4 !== "number") return void 0;
   const sha = event.pull_request?.head?.sha;
@@ -90102,7 +90651,13 @@ function configDirectory(inputs, cwd) {
   return existsSync4(config2) && statSync5(config2).isDirectory() ? config2 : dirname3(config2);
 }
 function planArgs(inputs, out, cwd, revision) {
-  const common = ["--format", inputs.format, "--out", out];
+  const common = [
+    "--format",
+    inputs.format,
+    ...inputs.format === "markdown" ? ["--max-length", "0"] : [],
+    "--out",
+    out
+  ];
   if (inputs.merge.length > 0) {
     return ["plan", "--merge", ...mergeFiles(inputs.merge, cwd), ...common];
   }
@@ -90195,8 +90750,8 @@ async function runSteps(context, redactor) {
       if (left.length > 0) {
         const fence = stopCommands();
         const lines = left.map((problem) => {
-          const at2 = [problem.file, problem.line, problem.col].filter((part2) => part2 !== void 0);
-          return `forgeplan: ${at2.join(":")}: ${problem.message}
+          const at3 = [problem.file, problem.line, problem.col].filter((part2) => part2 !== void 0);
+          return `forgeplan: ${at3.join(":")}: ${problem.message}
 `;
         });
         write(`${fence.open}${lines.join("")}${fence.close}`);
@@ -90236,11 +90791,12 @@ ${fence.open}`);
     (message) => write(annotation({ level: "warning", title: "forgeplan", message }))
   );
   const planned = await forgeplan(planArgs(inputs, out, cwd, revision));
-  const plan4 = existsSync4(out) ? readPlan({ source: out, text: readFileSync11(out, "utf8") }) : void 0;
+  const plan4 = existsSync4(out) ? readPlan({ source: out, text: readFileSync10(out, "utf8") }) : void 0;
   let exitCode = planned.code;
   let applied;
   let unreviewed;
-  if (inputs.command === "apply" && planned.code === 2 && plan4 !== void 0) {
+  const applicable = planned.code === 2 || inputs.allowPlanErrors && plan4 !== void 0 && plan4.errors > 0 && hasChanges(plan4);
+  if (inputs.command === "apply" && applicable && plan4 !== void 0) {
     const gate = review === void 0 ? { go: true, said: "accept-replan: true: applying the plan made now, reviewed or not" } : review.go ? compareReviewed(review, plan4) : review;
     if (gate.go) {
       write(`forgeplan: ${gate.said}
@@ -90253,6 +90809,7 @@ ${fence.open}`);
         ...inputs.allowDelete ? ["--allow-delete"] : [],
         ...inputs.allowVisibility ? ["--allow-visibility"] : [],
         ...inputs.allowCreate ? ["--allow-create"] : [],
+        ...inputs.allowPlanErrors ? ["--allow-plan-errors"] : [],
         ...plan4.partial !== void 0 ? ["--allow-partial"] : [],
         "--format",
         "markdown"
@@ -90441,7 +90998,7 @@ async function lookUpReview(context, inputs, cwd) {
 function pushedFrom(env) {
   const path = env.GITHUB_EVENT_PATH;
   if (env.GITHUB_EVENT_NAME !== "push" || path === void 0 || !existsSync4(path)) return void 0;
-  const before = JSON.parse(readFileSync11(path, "utf8")).before;
+  const before = JSON.parse(readFileSync10(path, "utf8")).before;
   return typeof before === "string" && /^[0-9a-f]{40}$/.test(before) && !/^0+$/.test(before) ? before : void 0;
 }
 function compareReviewed(review, plan4) {

@@ -19,6 +19,8 @@ export interface ActionInputs {
   allowDelete: boolean;
   allowVisibility: boolean;
   allowCreate: boolean;
+  /** apply: the rest of a plan with errors is applied (forgeplan's --allow-plan-errors). */
+  allowPlanErrors: boolean;
   concurrency?: string;
   writeInterval?: string;
   /** How repositories are read: auto, rest or graphql (forgeplan's --reads). */
@@ -166,6 +168,7 @@ export function readInputs(env: Env): ActionInputs {
     allowDelete: boolean(env, "allow-delete") ?? false,
     allowVisibility: boolean(env, "allow-visibility") ?? false,
     allowCreate: boolean(env, "allow-create") ?? false,
+    allowPlanErrors: boolean(env, "allow-plan-errors") ?? false,
     merge,
     ...(concurrency !== undefined ? { concurrency } : {}),
     ...(writeInterval !== undefined ? { writeInterval } : {}),

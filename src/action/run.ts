@@ -197,7 +197,14 @@ function planArgs(
   cwd: string,
   revision: string | undefined,
 ): string[] {
-  const common = ["--format", inputs.format, "--out", out];
+  // The log has the whole plan: the comment and the summary are cut to their own limits.
+  const common = [
+    "--format",
+    inputs.format,
+    ...(inputs.format === "markdown" ? ["--max-length", "0"] : []),
+    "--out",
+    out,
+  ];
   if (inputs.merge.length > 0) {
     return ["plan", "--merge", ...mergeFiles(inputs.merge, cwd), ...common];
   }
@@ -364,7 +371,11 @@ async function runSteps(context: ActionEnvironment, redactor: Redactor): Promise
   let exitCode = planned.code;
   let applied: CliRun | undefined;
   let unreviewed: Unreviewed | undefined;
-  if (inputs.command === "apply" && planned.code === 2 && plan !== undefined) {
+  // A plan with errors exits 1 and applies nothing, unless the step accepts a partial apply.
+  const applicable =
+    planned.code === 2 ||
+    (inputs.allowPlanErrors && plan !== undefined && plan.errors > 0 && hasChanges(plan));
+  if (inputs.command === "apply" && applicable && plan !== undefined) {
     const gate: { go: true; said: string } | Unreviewed =
       review === undefined
         ? { go: true, said: "accept-replan: true: applying the plan made now, reviewed or not" }
@@ -382,6 +393,7 @@ async function runSteps(context: ActionEnvironment, redactor: Redactor): Promise
         ...(inputs.allowDelete ? ["--allow-delete"] : []),
         ...(inputs.allowVisibility ? ["--allow-visibility"] : []),
         ...(inputs.allowCreate ? ["--allow-create"] : []),
+        ...(inputs.allowPlanErrors ? ["--allow-plan-errors"] : []),
         ...(plan.partial !== undefined ? ["--allow-partial"] : []),
         "--format",
         "markdown",

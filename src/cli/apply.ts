@@ -164,20 +164,55 @@ function unplanned(plan: Plan): string {
 }
 
 /**
- * Why a finished apply failed, in one line (the report above has the detail): the first failed
- * change, then verification, then changes that could not be planned; undefined when it succeeded.
+ * Everything of the plan a finished apply did not apply, in one line (the report above has the
+ * detail), each reason with its count: failed changes, what verification still found, deletes the
+ * removal limit held, changes held or skipped (a flag not given), changes that could not be planned,
+ * and with --fail-on-archived the archived ones; undefined when everything was applied and
+ * verified. Any of them makes apply exit 1: one rule (docs/commands.md, "Exit codes").
  */
-function failureCause(
+function notApplied(
   outcomes: readonly ChangeOutcome[],
   report: ApplyReport,
   plan: Plan,
+  flags: { allowPlanErrors: boolean; failOnArchived: boolean },
 ): string | undefined {
   const failed = outcomes.filter((outcome) => outcome.outcome === "failed");
-  const [first] = failed;
-  if (first !== undefined) {
-    const more = failed.length > 1 ? `, and ${failed.length - 1} more` : "";
-    return `${plural(failed.length, "change")} failed: ${first.address}: ${describeFailure(first)}${more}`;
-  }
+  const capped = new Set(cappedChanges(plan).map((change) => change.address));
+  const grouped = (outcome: "held" | "skipped") => {
+    const byReason = new Map<string, number>();
+    for (const item of outcomes) {
+      if (item.outcome !== outcome || capped.has(item.address)) continue;
+      const reason = item.message ?? outcome;
+      byReason.set(reason, (byReason.get(reason) ?? 0) + 1);
+    }
+    return [...byReason].map(
+      ([reason, count]) => `${plural(count, "change")} ${outcome}: ${reason}`,
+    );
+  };
+  const parts = [
+    ...(failed.length > 0 ? [failedCause(failed)] : [verificationCause(outcomes, report)]),
+    heldRemovals(plan),
+    ...grouped("held"),
+    ...grouped("skipped"),
+    plan.errors > 0
+      ? `${unplanned(plan)}${flags.allowPlanErrors ? "; the rest was applied (--allow-plan-errors)" : ""}`
+      : undefined,
+    flags.failOnArchived ? archivedCause(plan) : undefined,
+  ].filter((part): part is string => part !== undefined);
+  return parts.length === 0 ? undefined : parts.join("; ");
+}
+
+function failedCause(failed: readonly ChangeOutcome[]): string {
+  const [first] = failed as [ChangeOutcome];
+  const more = failed.length > 1 ? `, and ${failed.length - 1} more` : "";
+  return `${plural(failed.length, "change")} failed: ${first.address}: ${describeFailure(first)}${more}`;
+}
+
+/** What the verifying re-plan still found for what was applied, or could not check; undefined: none. */
+function verificationCause(
+  outcomes: readonly ChangeOutcome[],
+  report: ApplyReport,
+): string | undefined {
   if (!report.verified) {
     const unchecked = (report.unchecked ?? []).map((entry) => entry.address);
     const uncheckedSet = new Set(unchecked);
@@ -201,7 +236,7 @@ function failureCause(
     ];
     return `not verified: ${parts.join("; ")}`;
   }
-  return plan.errors > 0 ? unplanned(plan) : undefined;
+  return undefined;
 }
 
 /**
@@ -262,6 +297,7 @@ export const flags = {
   shard: { type: "string" },
   "shard-share": { type: "string" },
   "allow-partial": { type: "boolean" },
+  "allow-plan-errors": { type: "boolean" },
   ...rotationFlags,
   target: { type: "string", multiple: true },
   ...removalLimitFlags,
@@ -279,6 +315,8 @@ ${connectionHelp()}  --auto-approve           apply without asking (required whe
   --allow-delete           also apply planned deletes (otherwise they are skipped)
   --allow-visibility       also apply planned changes of a repository's visibility
   --allow-create           also create the repositories planned to be created (settings.create)
+  --allow-plan-errors      apply the rest of a plan some of whose changes could not be planned
+                           (otherwise such a plan applies nothing)
   --fail-on-archived       exit 1 when a change was not applied because its repository is archived
   --format FORMAT          text (default), markdown or json, for the plan and the report; json is
                            one document {plan, outcomes, verification, verified} and needs
@@ -291,8 +329,9 @@ ${colorHelp}${readsHelp}  --shard K/N              apply only this shard's part 
 ${rotationHelp}  --target ADDRESS         apply only what this address matches (repeatable; globs: github/acme/api/*,
                            */branch_protection/main); only what the targets reach is read
 ${removalLimitHelp}  -h, --help               this text
-Exit 0 when everything was applied and verified; 1 otherwise (removals held by the removal limit
-included).
+Exit 0 when every change of the plan was applied and verified; 1 when anything planned was not:
+failed, not verified, held (the removal limit, a running migration), skipped (a flag not given), or
+not planned (errors).
 `;
 
 /**
@@ -386,6 +425,7 @@ export const apply: Command = async (argv, io) => {
           })
         : await planChanges("apply", partial.changed_from, base, state, session.readers, {
             ...rotate,
+            reads,
             ...(deleted ? { deleted } : {}),
             ...limit,
           });
@@ -402,7 +442,16 @@ export const apply: Command = async (argv, io) => {
       saved === undefined || savedFile === undefined
         ? fresh
         : checked({ ...io, stderr: shown.stderr }, saved, fresh, savedFile);
-    if (format !== "json") printPlan(io, plan, format, color);
+    const allowPlanErrors = values["allow-plan-errors"] === true;
+    if (format !== "json") printPlan(io, plan, format, color, { allowPlanErrors });
+    if (plan.errors > 0 && hasChanges(plan) && !allowPlanErrors) {
+      // As terraform: a plan with errors applies nothing, unless told to apply the rest.
+      if (format === "json") printApplyJson(io, plan, { outcomes: [], verified: false });
+      shown.stderr.write(
+        `forgeplan: apply: ${plural(plan.errors, "change")} could not be planned (the plan above says why), so nothing was applied; fix ${plan.errors === 1 ? "it" : "them"}, or pass --allow-plan-errors to apply the rest\n`,
+      );
+      return 1;
+    }
     if (!hasChanges(plan)) {
       if (format === "text") io.stdout.write("Nothing to apply.\n");
       if (format === "json")
@@ -477,10 +526,10 @@ export const apply: Command = async (argv, io) => {
       );
       return 1;
     }
-    const cause =
-      failureCause(outcomes, report, plan) ??
-      heldRemovals(plan) ??
-      (values["fail-on-archived"] === true ? archivedCause(plan) : undefined);
+    const cause = notApplied(outcomes, report, plan, {
+      allowPlanErrors,
+      failOnArchived: values["fail-on-archived"] === true,
+    });
     if (cause === undefined) return 0;
     shown.stderr.write(`forgeplan: apply: ${cause}\n`);
     return 1;

@@ -5,7 +5,17 @@ import { type ForgeClient, ForgeError } from "../forge/client.js";
 import { renderPlan } from "../render/index.js";
 import { parseFlags } from "./args.js";
 import { type Command, CliError, type CliIO } from "./io.js";
-import { colorFlag, colorHelp, parseFormat, printPlan, savePlan, useColor } from "./output.js";
+import {
+  colorFlag,
+  colorHelp,
+  maxLengthFlag,
+  maxLengthHelp,
+  maxLengthOption,
+  parseFormat,
+  printPlan,
+  savePlan,
+  useColor,
+} from "./output.js";
 import { parseReads, readsFlag, readsHelp } from "./reads.js";
 import { connectionFlags, connectionHelp, loadState, openSession } from "./session.js";
 import { planPart, shardClientOptions, shardOption, targetOption } from "./sharding.js";
@@ -13,6 +23,7 @@ import { planPart, shardClientOptions, shardOption, targetOption } from "./shard
 export const flags = {
   ...connectionFlags,
   ...colorFlag,
+  ...maxLengthFlag,
   ...readsFlag,
   format: { type: "string" },
   out: { type: "string" },
@@ -30,7 +41,7 @@ export const help = `usage: forgeplan drift [-c FILE|DIR]... [--format text|mark
 The plan for scheduled runs: reports anything that differs from the desired state, audit findings
 included, and changes nothing.
 ${connectionHelp(["cache"])}  --format FORMAT          text (default), markdown, json
-${colorHelp}${readsHelp}  --out PLAN.json          also save the plan as JSON
+${maxLengthHelp}${colorHelp}${readsHelp}  --out PLAN.json          also save the plan as JSON
   --cache DIR              keep the ETag and body of every read in DIR between runs: a resource that
                            has not changed is answered 304 (no rate budget) and planned from its body
   --refresh                read everything in full this time (the cache is rewritten)
@@ -81,6 +92,7 @@ export const drift: Command = async (argv, io) => {
     return 0;
   }
   const format = parseFormat("drift", values.format);
+  const markdownOptions = maxLengthOption("drift", format, values["max-length"]);
   const shard = shardOption("drift", values.shard);
   const reads = parseReads("drift", values.reads);
   const targets = targetOption("drift", values.target);
@@ -114,7 +126,7 @@ export const drift: Command = async (argv, io) => {
       reads,
       ...(targets ? { targets } : {}),
     });
-    printPlan(io, plan, format, useColor(io, values["no-color"]));
+    printPlan(io, plan, format, useColor(io, values["no-color"]), markdownOptions);
     if (values.out) savePlan("drift", io, plan, values.out);
     if (values.cache !== undefined) reportCacheUse(io, session.clients.values());
     const drifted = hasDrift(plan);

@@ -13,10 +13,10 @@ import { OWNER_NAME, PROPERTY_NAME } from "../config/fields.js";
 import { parseFlags } from "./args.js";
 import { type Command, CliError, type CliIO } from "./io.js";
 import { Progress, realEvery, tightestWindow } from "./progress.js";
-import { connectionFlags, connectionHelp, loadState, openSession } from "./session.js";
+import { connectionHelp, loadState, openSession, readOnlyFlags } from "./session.js";
 
 export const flags = {
-  ...connectionFlags,
+  ...readOnlyFlags,
   repo: { type: "string", multiple: true },
   org: { type: "string", multiple: true },
   out: { type: "string" },
@@ -33,8 +33,8 @@ Prints desired-state YAML read from live state; planning it shows no changes. Re
 (branch protections, webhooks without their write-only secrets) are written out in full; projects and
 groups are listed as comments, since their clean-ups name what must not exist.
   --repo OWNER/REPO        a repository to export (repeatable); a glob (acme/*) exports every
-                           repository it selects: what all of them share on one glob entry, the rest
-                           on each repository's own entry
+                           repository it selects: what several of them share on one glob entry, the
+                           rest on each repository's own entry, archived ones whole on their own
   --org OWNER              every repository of OWNER (as --repo OWNER/*) and the organization's
                            settings, Actions permissions, variables, rulesets, hooks and the names of
                            its secrets (write-only values as \${…} placeholders to fill)
@@ -45,7 +45,7 @@ groups are listed as comments, since their clean-ups name what must not exist.
                            glob entry's where
   --project ID             a planning project whose boards to list (repeatable)
   --group ID               a planning group whose epics to list (repeatable)
-${connectionHelp(["config"])}  -c, --config FILE        take the targets from this config (default: forgeplan.yaml if present,
+${connectionHelp(["config", "write-interval"])}  -c, --config FILE        take the targets from this config (default: forgeplan.yaml if present,
                            else the default GitHub and GitLab targets)
   -h, --help               this text
 `;
@@ -89,16 +89,11 @@ export const exportCommand: Command = async (argv, io) => {
   const request: ExportRequest = {
     // A whole owner: every repository it has, and its organization settings.
     repos: [...(values.repo ?? []), ...orgs.map((org) => `${org}/*`)],
+    organizations: orgs,
     ...(where !== undefined && { where }),
     projects,
-    sections: new Map(
-      (
-        [
-          ["organizations", orgs],
-          ["groups", groups],
-        ] as const
-      ).filter(([, ids]) => ids.length > 0),
-    ),
+    groups,
+    sections: new Map(),
   };
   if (request.repos.length + projects.length + groups.length === 0) {
     throw new CliError(

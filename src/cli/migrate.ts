@@ -5,10 +5,10 @@ import type { DesiredState } from "../config/model.js";
 import { MigrationError, migrateProtections } from "../engine/migrate-protection.js";
 import { parseFlags } from "./args.js";
 import { type Command, CliError } from "./io.js";
-import { connectionFlags, connectionHelp, loadState, openSession } from "./session.js";
+import { connectionHelp, loadState, openSession, readOnlyFlags } from "./session.js";
 
 export const flags = {
-  ...connectionFlags,
+  ...readOnlyFlags,
   repo: { type: "string", multiple: true },
   stage: { type: "boolean" },
   help: { type: "boolean", short: "h" },
@@ -26,7 +26,7 @@ comments (and in the plan's notes), never guessed.
                            this configuration selects; with --repo: only its targets
   --stage                  write the rulesets in evaluate mode: applying creates them beside the
                            classic protections; set enforcement: active later to replace those
-${connectionHelp(["config"])}  -h, --help               this text
+${connectionHelp(["config", "write-interval"])}  -h, --help               this text
 `;
 
 /** `forgeplan migrate protection-to-rulesets`. */

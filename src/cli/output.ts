@@ -1,7 +1,14 @@
 import { closeSync, openSync, writeSync } from "node:fs";
 import { resolve } from "node:path";
 import type { ApplyReport, Plan } from "../core/plan.js";
-import { applyJsonChunks, FORMATS, type Format, renderPlanChunks } from "../render/index.js";
+import {
+  applyJsonChunks,
+  FORMATS,
+  type Format,
+  renderPlanChunks,
+  type RenderOptions,
+} from "../render/index.js";
+import { GITHUB_BODY_LIMIT } from "../report/sticky-comment.js";
 import { CliError, type CliIO, type CommandIO } from "./io.js";
 
 export function parseFormat(command: string, value: string | undefined): Format {
@@ -12,6 +19,33 @@ export function parseFormat(command: string, value: string | undefined): Format 
     );
   }
   return format as Format;
+}
+
+/** The flag of the commands that print a plan as markdown: the most characters it may have. */
+export const maxLengthFlag = { "max-length": { type: "string" } } as const;
+
+export const maxLengthHelp =
+  `  --max-length N           markdown: at most N characters (default ${GITHUB_BODY_LIMIT.toLocaleString("en-US")}, GitHub's comment\n` +
+  "                           limit; 0 for no limit): the rest is cut between sections and counted\n";
+
+/**
+ * How long a markdown plan may be: GitHub's comment limit unless told (0: no limit), as the Action
+ * cuts its comment, so a plan pasted into a comment fits; only markdown is cut.
+ */
+export function maxLengthOption(
+  command: string,
+  format: Format,
+  value: string | undefined,
+): RenderOptions {
+  if (value !== undefined && format !== "markdown") {
+    throw new CliError(`${command}: --max-length applies to --format markdown`);
+  }
+  if (format !== "markdown") return {};
+  const limit = value === undefined ? GITHUB_BODY_LIMIT : Number(value);
+  if (!Number.isSafeInteger(limit) || limit < 0) {
+    throw new CliError(`${command}: --max-length expects a number of characters, got '${value}'`);
+  }
+  return limit === 0 ? {} : { maxLength: limit, cutHint: `plan with --max-length 0 for all of it` };
 }
 
 /** The flag of the commands that print a plan in colour on a terminal. */
@@ -37,8 +71,15 @@ export function useColor(io: CliIO, noColorFlag: boolean | undefined): boolean {
 }
 
 /** Prints the plan as the redactor lets it be shown: sensitive diff values and strings hidden. */
-export function printPlan(io: CommandIO, plan: Plan, format: Format, color: boolean): void {
+export function printPlan(
+  io: CommandIO,
+  plan: Plan,
+  format: Format,
+  color: boolean,
+  options: RenderOptions = {},
+): void {
   for (const chunk of renderPlanChunks(io.redactor.plan(plan), format, {
+    ...options,
     color: format === "text" && color,
   })) {
     io.stdout.write(chunk);

@@ -2,7 +2,17 @@ import { hasChanges, type Plan } from "../core/plan.js";
 import { configHint, looksLikeConfig, parseFlags } from "./args.js";
 import { type Command, CliError } from "./io.js";
 import { archivedCause } from "./lifecycle-flags.js";
-import { colorFlag, colorHelp, parseFormat, printPlan, savePlan, useColor } from "./output.js";
+import {
+  colorFlag,
+  colorHelp,
+  maxLengthFlag,
+  maxLengthHelp,
+  maxLengthOption,
+  parseFormat,
+  printPlan,
+  savePlan,
+  useColor,
+} from "./output.js";
 import { parseReads, readsFlag, readsHelp } from "./reads.js";
 import { raisedLimit, removalLimitFlags, removalLimitHelp } from "./removal-limit.js";
 import { loadStateAt } from "./revision.js";
@@ -21,6 +31,7 @@ export const flags = {
   ...connectionFlags,
   ...colorFlag,
   ...readsFlag,
+  ...maxLengthFlag,
   format: { type: "string" },
   out: { type: "string" },
   shard: { type: "string" },
@@ -39,7 +50,7 @@ export const help = `usage: forgeplan plan [-c FILE|DIR]... [--format text|markd
 
 Reads the live state of everything the desired state names and prints the plan.
 ${connectionHelp()}  --format FORMAT          text (default; coloured on a terminal), markdown (PR comment), json
-${colorHelp}${readsHelp}  --out PLAN.json          also save the plan as JSON (apply it later with 'forgeplan apply PLAN.json')
+${maxLengthHelp}${colorHelp}${readsHelp}  --out PLAN.json          also save the plan as JSON (apply it later with 'forgeplan apply PLAN.json')
   --shard K/N              plan only shard K of N (by repository, project, group), at 1/N of the
                            token's limits (rate budget, points, CPU time, concurrency)
   --shard-share F          this shard's share of the token's limits instead of 1/N (0.5 or 1/2)
@@ -66,6 +77,7 @@ export const plan: Command = async (argv, io) => {
     return 0;
   }
   const format = parseFormat("plan", values.format);
+  const markdownOptions = maxLengthOption("plan", format, values["max-length"]);
   const stray = values.merge ? undefined : positionals[0];
   if (stray !== undefined) {
     throw new CliError(
@@ -125,13 +137,14 @@ export const plan: Command = async (argv, io) => {
             })
           : await planChanges("plan", changedFrom, base, state, session.readers, {
               ...rotation,
+              reads,
               ...(removalLimit ? { removalLimit } : {}),
             });
     } finally {
       await session.close();
     }
   }
-  printPlan(io, result, format, useColor(io, values["no-color"]));
+  printPlan(io, result, format, useColor(io, values["no-color"]), markdownOptions);
   if (values.out) {
     // A saved plan records the configuration it was made from, so `apply PLAN.json` can re-check it.
     savePlan(

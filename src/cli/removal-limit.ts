@@ -1,7 +1,7 @@
 import type { RaisedLimit } from "../engine/plan-part.js";
 import { CliError } from "./io.js";
 
-/** The flags that raise the removal limit for one run (README, "Removal limits"). */
+/** The flags that raise the removal limit for one run (docs/configuration.md, "Removal limits"). */
 export const removalLimitFlags = {
   "removal-limit": { type: "string" },
   "delete-limit": { type: "string" },

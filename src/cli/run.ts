@@ -38,6 +38,12 @@ commands:
 Run 'forgeplan <command> --help' for a command's options.
 `;
 
+const VERSION_HELP = `usage: forgeplan version
+
+Prints forgeplan's version (also forgeplan -v, forgeplan --version).
+  -h, --help               this text
+`;
+
 export function version(): string {
   const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
     version: string;
@@ -69,6 +75,15 @@ export async function runCli(argv: string[], outer: CliIO): Promise<number> {
       return 0;
     }
     if (name === "--version" || name === "-V" || name === "-v" || name === "version") {
+      if (name === "version" && rest.length > 0) {
+        if (rest.length === 1 && (rest[0] === "--help" || rest[0] === "-h")) {
+          io.stdout.write(VERSION_HELP);
+          return 0;
+        }
+        throw new CliError(
+          `version: takes no arguments, got '${rest.join(" ")}'; see 'forgeplan version --help'`,
+        );
+      }
       io.stdout.write(`${version()}\n`);
       return 0;
     }

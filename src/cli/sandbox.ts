@@ -86,6 +86,31 @@ function positive(flag: string, value: string | undefined): number | undefined {
   return number;
 }
 
+/**
+ * Whether npm started the command (`npx forgeplan sandbox`, an npm script): npm runs it under a
+ * shell of its own, and a kill of npm's PID — the one a backgrounded `npx … &` reports — stops npm
+ * and its shell but not the sandbox, which would go on listening, orphaned.
+ */
+function launchedByNpm(env: Readonly<Record<string, string | undefined>>): boolean {
+  return env.npm_command !== undefined || env.npm_lifecycle_event !== undefined;
+}
+
+/**
+ * Resolves `gone` when the process that started this one ends (it is then re-parented), checked
+ * every half second, so a sandbox npm started stops with npm.
+ */
+function watchLauncher(): { parent: number; gone: Promise<void>; stop(): void } {
+  const parent = process.ppid;
+  let timer: NodeJS.Timeout | undefined;
+  const gone = new Promise<void>((resolve) => {
+    timer = setInterval(() => {
+      if (process.ppid !== parent) resolve();
+    }, 500);
+    timer.unref();
+  });
+  return { parent, gone, stop: () => clearInterval(timer) };
+}
+
 export const sandbox: Command = async (argv, io) => {
   const { values } = parseFlags("sandbox", argv, flags);
   if (values.help) {
@@ -131,11 +156,19 @@ export const sandbox: Command = async (argv, io) => {
     throw error;
   }
   io.stdout.write(`forgeplan sandbox listening on ${running.url}\n`);
-  io.stdout.write("press Ctrl-C to stop\n");
+  io.stdout.write(`pid ${process.pid}: stop it with Ctrl-C or kill ${process.pid}\n`);
+  const launcher = launchedByNpm(io.env) ? watchLauncher() : undefined;
   await new Promise<void>((resolve) => {
     if (io.signal.aborted) resolve();
     else io.signal.addEventListener("abort", () => resolve(), { once: true });
+    void launcher?.gone.then(() => {
+      io.stderr.write(
+        `forgeplan: sandbox: the process that started it (pid ${launcher.parent}) ended; stopping\n`,
+      );
+      resolve();
+    });
   });
+  launcher?.stop();
   await running.stop();
   io.stdout.write(`forgeplan sandbox stopped after ${running.stats().requests_total} requests\n`);
   return 0;

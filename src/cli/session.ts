@@ -1,23 +1,22 @@
 import { setMaxListeners } from "node:events";
 import { resolve } from "node:path";
 import { formatConfigError } from "../config/index.js";
-import { type DesiredState, type TargetConfig, usedTargets } from "../config/model.js";
+import type { DesiredState } from "../config/model.js";
 import type { Secret } from "../core/secret.js";
 import { loadDesiredState } from "../engine/desired.js";
 import { collectSecrets } from "../engine/secrets.js";
 import { CONTENT_CREATION } from "../forge/limits.js";
-import { clientKindOf } from "../forge/types.js";
 import {
   CLIENT_DEFAULTS,
   type ClientEvent,
   type ConditionalCache,
   DirectoryCache,
-  ForgeClient,
+  type ForgeClient,
   type ForgeClientOptions,
-  ForgeError,
 } from "../forge/client.js";
-import { ConnectionError, type Credentials, credentialsFor } from "../library/credentials.js";
-import { ResourceReader } from "../resources/context.js";
+import { type Connection, connect } from "../library/connect.js";
+import { ConnectionError } from "../library/credentials.js";
+import type { ResourceReader } from "../resources/context.js";
 import { parseCount } from "./args.js";
 import { parseDuration } from "./duration.js";
 import { CliError, type CliIO } from "./io.js";
@@ -35,6 +34,10 @@ export const connectionFlags = {
   "max-wait": { type: "string" },
   cache: { type: "string" },
 } as const;
+
+/** The connection flags of a command that only reads (export, migrate): no writes to space. */
+const { "write-interval": _writeInterval, ...readingFlags } = connectionFlags;
+export const readOnlyFlags = readingFlags;
 
 /** How `--help` describes each of `connectionFlags`, in their order. */
 const CONNECTION_HELP: ReadonlyArray<readonly [keyof typeof connectionFlags, string]> = [
@@ -211,16 +214,12 @@ export async function openSession(
     sandboxUrl = sandbox.url;
     stopSandbox = () => sandbox.stop();
   }
-  const againstSandbox = sandboxUrl !== undefined;
   const concurrency =
     parseCount(command, "concurrency", flags.concurrency) ?? CLIENT_DEFAULTS.concurrency;
   if (concurrency < 1 || concurrency > 100) {
     throw new CliError(`${command}: --concurrency must be between 1 and 100, got ${concurrency}`);
   }
-  // A local sandbox needs no spacing between writes.
-  const writeIntervalMs =
-    parseCount(command, "write-interval", flags["write-interval"]) ??
-    (againstSandbox ? 0 : CLIENT_DEFAULTS.writeIntervalMs);
+  const writeIntervalMs = parseCount(command, "write-interval", flags["write-interval"]);
   const pointsPerMinute = parseCount(command, "points-per-minute", flags["points-per-minute"]);
   if (pointsPerMinute === 0) {
     throw new CliError(`${command}: --points-per-minute must be at least 1`);
@@ -237,48 +236,35 @@ export async function openSession(
       : undefined;
   const listeners: Array<(event: ClientEvent) => void> = [];
   const signal = sessionSignal(io.signal);
-
-  const used = usedTargets(state);
-  for (const name of alsoUse) used.add(name);
-  const clients = new Map<string, ForgeClient>();
-  const readers = new Map<string, ResourceReader>();
-  for (const target of state.targets) {
-    if (!used.has(target.name)) continue;
-    const baseUrl = sandboxUrl ?? target.baseUrl;
-    const client = new ForgeClient({
-      baseUrl,
-      kind: clientKindOf(target.type),
-      ...credentialsOf(command, io, target, state, baseUrl, againstSandbox, signal),
-      concurrency,
-      writeIntervalMs,
-      maxWaitMs,
-      ...(pointsPerMinute === undefined ? {} : { pointsPerMinute }),
-      ...sandboxLimits(againstSandbox, cpuSeconds),
-      ...(maxPages === undefined ? {} : { maxPages }),
-      ...(cache ? { cache } : {}),
-      signal,
-      onEvent: (event) => {
-        reportEvent(io, event);
-        for (const listener of listeners) listener(event);
-      },
-      ...clientOptions,
-    });
-    clients.set(target.name, client);
-    readers.set(target.name, new ResourceReader(target.name, client));
-  }
+  let connection: Connection;
   try {
-    await Promise.all(
-      [...clients].map(([name, client]) =>
-        client.prime().catch((error: unknown) => {
-          if (!(error instanceof ForgeError)) throw error;
-          throw new CliError(`${command}: target '${name}' cannot be used: ${error.message}`);
-        }),
-      ),
+    connection = await connect(
+      state,
+      {
+        ...(sandboxUrl === undefined ? {} : { sandboxUrl }),
+        concurrency,
+        ...(writeIntervalMs === undefined ? {} : { writeIntervalMs }),
+        ...(pointsPerMinute === undefined ? {} : { pointsPerMinute }),
+        ...(cpuSeconds === undefined ? {} : { cpuTimeLimitMs: cpuSeconds * 1000 }),
+        ...(maxPages === undefined ? {} : { maxPages }),
+        maxWaitMs,
+        ...(cache ? { cache } : {}),
+        signal,
+        onEvent: (event) => {
+          reportEvent(io, event);
+          for (const listener of listeners) listener(event);
+        },
+        alsoUse,
+        ...clientOptions,
+      },
+      { cwd: io.cwd, ...(io.redactor ? { redactor: io.redactor } : {}) },
     );
   } catch (error) {
     await stopSandbox?.();
-    throw error;
+    if (!(error instanceof ConnectionError)) throw error;
+    throw new CliError(`${command}: ${error.message}${connectionHint(error)}`);
   }
+  const { clients, readers } = connection;
   return {
     state,
     clients,
@@ -291,23 +277,6 @@ export async function openSession(
       await stopSandbox?.();
     },
   };
-}
-
-/**
- * The secondary limits a sandbox does not enforce unless told (`forgeplan sandbox --cpu-limit`) are
- * not paced to against one, as writes are not spaced there: a local emulator needs neither.
- */
-function sandboxLimits(
-  againstSandbox: boolean,
-  cpuSeconds: number | undefined,
-): Pick<ForgeClientOptions, "contentLimits" | "cpuTimeLimitMs"> {
-  const cpu =
-    cpuSeconds !== undefined
-      ? { cpuTimeLimitMs: cpuSeconds * 1000 }
-      : againstSandbox
-        ? { cpuTimeLimitMs: Number.POSITIVE_INFINITY }
-        : {};
-  return { ...cpu, ...(againstSandbox ? { contentLimits: null } : {}) };
 }
 
 /**
@@ -341,30 +310,9 @@ function openCache(command: string, io: CliIO, dir: string, refresh: boolean): C
   return refresh ? { get: () => undefined, set: (key, entry) => cache.set(key, entry) } : cache;
 }
 
-/**
- * How a target's client authenticates (the library's rules: an App installation, the sandbox's
- * admin token, or the target's token), with the library's refusals as this command's.
- */
-function credentialsOf(
-  command: string,
-  io: CliIO,
-  target: TargetConfig,
-  state: DesiredState,
-  baseUrl: string,
-  againstSandbox: boolean,
-  signal: AbortSignal,
-): Credentials {
-  try {
-    return credentialsFor(target, state, {
-      baseUrl,
-      againstSandbox,
-      signal,
-      cwd: io.cwd,
-      ...(io.redactor ? { redactor: io.redactor } : {}),
-    });
-  } catch (error) {
-    if (!(error instanceof ConnectionError)) throw error;
-    const hint = error.missingToken ? " (or run against the sandbox with --sandbox)" : "";
-    throw new CliError(`${command}: ${error.message}${hint}`);
-  }
+/** What to do about a target that cannot be connected, when the CLI knows better than the library. */
+function connectionHint(error: ConnectionError): string {
+  if (error.missingToken) return " (or run against the sandbox with --sandbox)";
+  if (error.sandbox) return "; start one with 'npx forgeplan sandbox --port N', or use --sandbox";
+  return "";
 }

@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import type { DesiredState } from "../config/model.js";
 import { type ChangesByPlace, type Plan, type Rotation, withRotation } from "../core/plan.js";
 import { mergePlans, PlanFileError, type PlanSource } from "../engine/merge.js";
+import type { ReadsMode } from "../engine/bulk/reads.js";
 import { planChanged } from "../engine/changed.js";
 import { measureReads } from "../engine/read-budget.js";
 import { type RaisedLimit, withRemovalLimit } from "../engine/plan-part.js";
@@ -86,12 +87,15 @@ export async function planChanges(
   {
     deleted,
     removalLimit,
+    reads,
     ...rotation
   }: Rotation & {
     /** When the plan verifies an apply: the deletes it carried out. */
     deleted?: ChangesByPlace;
     /** The removal limit this run raised. */
     removalLimit?: RaisedLimit;
+    /** How repositories are read (`--reads`): a plan of a change keeps every read option. */
+    reads?: ReadsMode;
   },
 ): Promise<Plan> {
   const { result: planned, budget } = await measureReads(readers, () =>
@@ -103,6 +107,7 @@ export async function planChanges(
       now: Date.now(),
       ...rotation,
       ...(deleted ? { deleted } : {}),
+      ...(reads ? { reads } : {}),
     }).catch((error: unknown) => {
       if (error instanceof BudgetTooSmall) throw new CliError(`${command}: ${error.message}`);
       throw error;

@@ -5,6 +5,7 @@ import { parseFlags } from "./args.js";
 import type { DesiredState } from "../config/model.js";
 import type { Command, CommandIO } from "./io.js";
 import { connectionFlags, openSession } from "./session.js";
+import { envValue } from "../config/env.js";
 
 export const flags = {
   config: connectionFlags.config,
@@ -103,7 +104,7 @@ function neededVariables(
   }
   return [...notes]
     .map(([name, said]) => {
-      const all = [...said, ...(env[name] === undefined ? ["not set"] : [])];
+      const all = [...said, ...(envValue(env, name) === undefined ? ["not set"] : [])];
       return all.length === 0 ? name : `${name} (${all.join(", ")})`;
     })
     .join(", ");

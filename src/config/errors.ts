@@ -30,6 +30,17 @@ export function formatPath(path: Path): string {
   return text;
 }
 
+/** The segments of a key path as `formatPath` prints it: `a.b[0]["x y"]` → a, b, 0, "x y". */
+export function parsePath(text: string): Array<string | number> {
+  const segments: Array<string | number> = [];
+  for (const match of text.matchAll(/\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]|([A-Za-z0-9_-]+)/g)) {
+    if (match[1] !== undefined) segments.push(Number(match[1]));
+    else if (match[2] !== undefined) segments.push(JSON.parse(match[2]) as string);
+    else segments.push(match[3]!);
+  }
+  return segments;
+}
+
 /** `file:line:col: key.path: message` (the path part is left out for file-level problems). */
 export function formatConfigError(error: ConfigError): string {
   const where = `${error.file}:${error.line}:${error.column}`;

@@ -5,6 +5,7 @@
  * descriptions become the JSON Schema's hover help.
  */
 import * as z from "zod";
+import type { Secret } from "../core/secret.js";
 import { ENV_REFERENCE } from "./interpolate.js";
 import type { TargetType } from "./spec.js";
 import { unknownNameHint } from "./suggest.js";
@@ -18,7 +19,8 @@ export function closed<T extends z.ZodRawShape>(
   shape: T,
   explain: (key: string) => string | undefined = () => undefined,
 ) {
-  const known = Object.keys(shape);
+  // A key kept only to be refused with its reason (a retired field) is no key to suggest.
+  const known = Object.keys(shape).filter((key) => !refusedKey(shape[key]!));
   return z.strictObject(shape, {
     error: (issue) =>
       issue.code === "unrecognized_keys"
@@ -30,6 +32,12 @@ export function closed<T extends z.ZodRawShape>(
             .join("\n")
         : undefined,
   });
+}
+
+/** A key whose schema takes no value: present only to refuse it with a reason (`z.never`). */
+function refusedKey(schema: z.core.$ZodType): boolean {
+  const inner = schema instanceof z.ZodOptional ? schema.unwrap() : schema;
+  return inner instanceof z.ZodNever;
 }
 
 /** `null` is a value of its own here: "must be absent / disabled", unlike leaving the key out. */
@@ -65,8 +73,15 @@ export const PROPERTY_NAME = /^[A-Za-z0-9_$#-]{1,75}$/;
 export const name = (what: string) => z.string().min(1).describe(what);
 export const nameList = (what: string) => z.array(name(what));
 
-export const secretReference = (what: string) =>
-  z
+/**
+ * A secret reference: the schema checks it as written, exactly `${NAME}`, and the loader then puts a
+ * Secret in its place (wrapSecrets, ./secrets.ts), which is what a kind is given. Its type says so
+ * — written as text, received as a Secret — so that a kind's value type, its schema's output, is
+ * what the kind receives; the schema itself never makes the Secret, as the file's values reach the
+ * kinds as written.
+ */
+export function secretReference(what: string): z.ZodType<Secret, string> {
+  const written = z
     .string()
     .regex(ENV_REFERENCE, {
       error: "literal secrets are refused: write ${NAME} and set the environment variable NAME",
@@ -74,6 +89,9 @@ export const secretReference = (what: string) =>
     .describe(
       `${what}, as \${NAME}: read from the environment variable NAME, never written in the file.`,
     );
+  // The one place a value's type is stated rather than inferred: see above.
+  return written as unknown as z.ZodType<Secret, string>;
+}
 
 export const httpUrl = (example: string) =>
   z.url({ protocol: /^https?$/, error: `expected an http(s) URL such as ${example}` });

@@ -1,5 +1,6 @@
 import type { Path } from "./errors.js";
 import { setKey } from "./merge.js";
+import { envValue } from "./env.js";
 
 /** Keys whose values are secrets: they must be exactly `${NAME}` and stay unexpanded until resolution. */
 export const SECRET_KEYS: ReadonlySet<string> = new Set(["secret", "authorization_header"]);
@@ -91,7 +92,7 @@ export function interpolate(
       names.add(name);
       result.names.push(name);
     }
-    const found = env[name];
+    const found = envValue(env, name);
     if (found !== undefined) return found;
     if (allowUnset) missing = true;
     else problem(`environment variable ${name} is not set`);

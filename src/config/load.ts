@@ -16,7 +16,7 @@ import { issuesToErrors } from "./issues.js";
 import type { DesiredState } from "./model.js";
 import { type ValidFile, resolve } from "./resolve.js";
 import { type ConfigFile, fileSchema } from "./schema.js";
-import { secretMatcher } from "./secret-paths.js";
+import { plainMatcher, publishedReferences, secretMatcher } from "./secret-paths.js";
 import { wrapSecrets } from "./secrets.js";
 import { LIMITS, parseSource, sizeMessage } from "./source.js";
 import type { ConfigSpec } from "./spec.js";
@@ -72,6 +72,7 @@ export function loadConfig(paths: readonly string[], options: LoadOptions): Load
   const unknown = new Set<string>();
   const known = (found: ConfigError[]) => found.filter((error) => !unknown.has(positionKey(error)));
   const secretAt = secretMatcher(options.spec);
+  const plainAt = plainMatcher(options.spec);
   const interpolated: InterpolatedField[] = [];
   const secretValues: string[] = [];
   const masked = (found: ConfigError[]) => maskInterpolated(found, interpolated, secretValues);
@@ -84,6 +85,15 @@ export function loadConfig(paths: readonly string[], options: LoadOptions): Load
       continue;
     }
     errors.push(...parsed.problems);
+    for (const { path, name } of publishedReferences(parsed.source.value, plainAt)) {
+      errors.push(
+        errorAt(
+          parsed.source.locate(path),
+          path,
+          `\${${name}} would publish a value of the environment: GitHub keeps Actions variables in plain text for anyone who can read them, and forgeplan treats every reference not marked public as secret; put a secret under secrets, or mark a value that is not secret \${${name}:public}`,
+        ),
+      );
+    }
     const { value, problems, sensitive, secrets, names, unresolved } = interpolate(
       parsed.source.value,
       options.env,

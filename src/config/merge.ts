@@ -27,7 +27,7 @@ export function setKey(target: Record<string, unknown>, key: string, value: unkn
 }
 
 /**
- * The one merge policy (README, "How settings merge"), used for defaults → profiles → entry and for
+ * The one merge policy (docs/configuration.md, "How settings merge"), used for defaults → profiles → entry and for
  * every entry that selects the same repository: mappings merge key by key, all the way down; anything
  * else (a list, a scalar, null, a secret) replaces what was there. The result shares nothing with its
  * inputs.

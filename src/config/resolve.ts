@@ -19,6 +19,7 @@ import { SCOPE_FRAMES, SELECTING_SCOPES } from "./scopes.js";
 import type { SourceFile } from "./source.js";
 import type { ConfigSpec, SectionSpec, SelectingScope } from "./spec.js";
 import { unknownNameHint } from "./suggest.js";
+import { envValue } from "./env.js";
 
 export interface ValidFile {
   source: SourceFile;
@@ -219,11 +220,11 @@ class Resolver {
       }
     }
     if (defined.size > 0) return;
-    const appId = this.env[DEFAULT_APP_ENV.appId];
+    const appId = envValue(this.env, DEFAULT_APP_ENV.appId);
     for (const [name, type] of Object.entries(DEFAULT_TARGETS)) {
       const app =
         type === "github" && appId !== undefined && /^[1-9][0-9]{0,15}$/.test(appId)
-          ? this.#app(Number(appId), this.env[DEFAULT_APP_ENV.installationId], {
+          ? this.#app(Number(appId), envValue(this.env, DEFAULT_APP_ENV.installationId), {
               env: DEFAULT_APP_ENV.privateKey,
             })
           : undefined;
@@ -243,7 +244,7 @@ class Resolver {
     installationId: number | string | undefined,
     key: { env: string } | { file: string },
   ): AppAuthConfig {
-    const pem = "env" in key ? this.env[key.env] : undefined;
+    const pem = "env" in key ? envValue(this.env, key.env) : undefined;
     return {
       appId,
       ...(installationId !== undefined && /^[1-9][0-9]*$/.test(String(installationId))
@@ -257,7 +258,7 @@ class Resolver {
   }
 
   #addTarget(target: Omit<TargetConfig, "token">): void {
-    const token = this.env[target.tokenEnv];
+    const token = envValue(this.env, target.tokenEnv);
     this.targets.set(target.name, {
       ...target,
       baseUrl: target.baseUrl.replace(/\/+$/, ""),

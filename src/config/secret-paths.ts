@@ -18,11 +18,35 @@ export const ANY = "*";
  * an error, and the loader wraps it in a Secret.
  */
 export function secretMatcher(spec: ConfigSpec): SecretAt {
+  const matches = kindPaths(spec, (part) => part.secrets);
+  return (path) => {
+    const key = path[path.length - 1];
+    if (typeof key === "string" && SECRET_KEYS.has(key)) return true;
+    return matches(path);
+  };
+}
+
+/**
+ * Where the file holds values the service stores in plain text (`variables.items.NAME`): a
+ * reference there that is not marked `:public` is refused (see SettingSpec.plain).
+ */
+export function plainMatcher(spec: ConfigSpec): SecretAt {
+  return kindPaths(spec, (part) => part.plain);
+}
+
+/** Whether a path of a file is one of the paths the kinds name (relative to their values). */
+function kindPaths(
+  spec: ConfigSpec,
+  named: (part: {
+    secrets?: readonly Path[];
+    plain?: readonly Path[];
+  }) => readonly Path[] | undefined,
+): SecretAt {
   const patterns: Path[] = [];
   for (const scope of SELECTING_SCOPES) {
     const frame = SCOPE_FRAMES[scope];
     for (const setting of spec.settings[scope]) {
-      for (const relative of setting.secrets ?? []) {
+      for (const relative of named(setting) ?? []) {
         patterns.push([frame.defaults, setting.key, ...relative]);
         patterns.push([frame.profiles, ANY, setting.key, ...relative]);
         patterns.push([frame.list, ANY, setting.key, ...relative]);
@@ -30,17 +54,42 @@ export function secretMatcher(spec: ConfigSpec): SecretAt {
     }
   }
   for (const section of spec.sections) {
-    for (const relative of section.secrets ?? []) {
+    for (const relative of named(section) ?? []) {
       patterns.push([...section.at, ...(section.list ? [ANY] : []), ...relative]);
     }
   }
-  return (path) => {
-    const key = path[path.length - 1];
-    if (typeof key === "string" && SECRET_KEYS.has(key)) return true;
-    return patterns.some(
+  return (path) =>
+    patterns.some(
       (pattern) =>
         pattern.length === path.length &&
         pattern.every((segment, index) => segment === ANY || segment === path[index]),
     );
+}
+
+/** A reference not marked public at a plain path: where, and the variable it names. */
+export interface PublishedReference {
+  path: Path;
+  name: string;
+}
+
+const REFERENCE = /\$\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)(:[A-Za-z]*)?\}/g;
+
+/** The references not marked `:public` in the values at plain paths of a file, in file order. */
+export function publishedReferences(value: unknown, plainAt: SecretAt): PublishedReference[] {
+  const found: PublishedReference[] = [];
+  const walk = (node: unknown, path: Array<string | number>): void => {
+    if (typeof node === "string") {
+      if (!node.includes("${") || !plainAt(path)) return;
+      for (const match of node.matchAll(REFERENCE)) {
+        if (match[1] !== undefined && match[2] === undefined) found.push({ path, name: match[1] });
+      }
+      return;
+    }
+    if (Array.isArray(node)) node.forEach((item, index) => walk(item, [...path, index]));
+    else if (node !== null && typeof node === "object") {
+      for (const [key, child] of Object.entries(node)) walk(child, [...path, key]);
+    }
   };
+  walk(value, []);
+  return found;
 }

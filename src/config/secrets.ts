@@ -4,6 +4,7 @@ import type { Path } from "./errors.js";
 import { ENV_REFERENCE } from "./interpolate.js";
 import { setKey } from "./merge.js";
 import type { SecretAt } from "./secret-paths.js";
+import { envValue } from "./env.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -19,7 +20,7 @@ export function wrapSecrets(value: unknown, env: Env, secretAt: SecretAt): unkno
   const walk = (node: unknown): unknown => {
     if (typeof node === "string" && path.length > 0 && secretAt(path as Path)) {
       const name = ENV_REFERENCE.exec(node)?.[1];
-      return name === undefined ? node : new Secret(env[name] ?? "", name);
+      return name === undefined ? node : new Secret(envValue(env, name) ?? "", name);
     }
     if (Array.isArray(node)) {
       let copy: unknown[] | undefined;

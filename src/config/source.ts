@@ -54,6 +54,18 @@ interface Shape {
   depth: number;
 }
 
+/**
+ * Where a YAML problem is shown: the parser reports some at the indentation before a key (column 1
+ * of a misindented line) and some at the end of the text (a line past the file's last); the error
+ * points at the first character written there instead — the key, or the file's last character.
+ */
+function problemOffset(text: string, offset: number): number {
+  let at = offset;
+  if (at >= text.trimEnd().length) at = Math.max(0, text.trimEnd().length - 1);
+  while (at < text.length && (text[at] === " " || text[at] === "\t")) at++;
+  return at;
+}
+
 /** Decodes, bounds and parses one file; every problem comes back as a positioned error, never a throw. */
 export function parseSource(file: string, content: string | Uint8Array): ParseResult {
   const size = typeof content === "string" ? Buffer.byteLength(content) : content.byteLength;
@@ -79,7 +91,8 @@ export function parseSource(file: string, content: string | Uint8Array): ParseRe
   const errors: ConfigError[] = [];
   for (const document of documents) {
     for (const problem of [...document.errors, ...document.warnings]) {
-      errors.push(errorAt(position(problem.pos[0]), [], `YAML: ${problem.message.split("\n")[0]}`));
+      const at = position(problemOffset(text, problem.pos[0]));
+      errors.push(errorAt(at, [], `YAML: ${problem.message.split("\n")[0]}`));
     }
   }
   const [document, second] = documents;

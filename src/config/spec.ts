@@ -68,33 +68,48 @@ export interface PrintBlock {
   means?: ReadonlyArray<readonly [string, unknown]>;
 }
 
-/** A key of the repository settings (in `defaults`, `profiles` and repository entries). */
-export interface SettingSpec {
+/**
+ * A key of the repository settings (in `defaults`, `profiles` and repository entries) or of another
+ * scope's entries. Its value is the type its schema describes (`z.output<S>`): the loader checks
+ * what is written against the schema and hands on what was written — no schema here transforms or
+ * defaults a value, so what was written is what the schema's type says — with its secret references
+ * wrapped (`secretReference`, src/config/fields.ts).
+ */
+export interface SettingSpec<S extends z.ZodType = z.ZodType> {
   key: string;
   /** The value's schema (with its descriptions and the rules that need only the value). */
-  schema: z.ZodType;
+  schema: S;
   /**
    * Rules over the value that defaults, profiles and an entry make together (relative paths). Rules
    * that need only one written value belong in the schema, where every layer is checked.
    */
-  rules?(value: unknown, entry: EntryFacts): RuleProblem[];
+  rules?(value: z.output<S>, entry: EntryFacts): RuleProblem[];
   /** What the value defines, for the once-only check across entries of one repository. */
-  defines(value: unknown): Defined[];
-  print(value: unknown): PrintBlock[];
+  defines(value: z.output<S>): Defined[];
+  print(value: z.output<S>): PrintBlock[];
   /**
    * Where the value holds secret references (exactly `${NAME}`, never expanded, wrapped in a
    * Secret), relative to the value, `*` for any one key or index (`["actions", "*"]`); a key named
    * `secret` or `authorization_header` is one wherever it is.
    */
   secrets?: readonly Path[];
+  /**
+   * Where the value is stored in plain text on the service, for anyone who can read it (an Actions
+   * variable): a `${NAME}` there must be marked `:public`, since every other reference is treated
+   * as sensitive and would be published by the write. Same notation as `secrets`.
+   */
+  plain?: readonly Path[];
 }
 
 /** A section of the file owned by one kind: `projects`, `groups`, `audits.gists` … */
-export interface SectionSpec {
+export interface SectionSpec<S extends z.ZodType = z.ZodType> {
   /** Where it sits in the file: ["projects"] or ["audits", "gists"]. */
   at: readonly [string] | readonly [string, string];
-  /** One entry's schema; it has an optional `target` key (see targetReference). */
-  entry: z.ZodType;
+  /**
+   * One entry's schema, whose type is the entry's (as a setting's is its value's); it has an
+   * optional `target` key (see targetReference).
+   */
+  entry: S;
   /** A list of entries, or one entry. */
   list: boolean;
   description: string;
@@ -102,16 +117,28 @@ export interface SectionSpec {
   targetType: TargetType;
   /** How `validate` counts its entries: ["project", "projects"]. */
   noun: readonly [string, string];
-  defines(entry: unknown, target: string): Defined[];
+  defines(entry: z.output<S>, target: string): Defined[];
   /** The scope its resources are addressed under (and sharded by). */
-  scope(entry: unknown): string;
-  print(entry: unknown): PrintBlock[];
+  scope(entry: z.output<S>): string;
+  print(entry: z.output<S>): PrintBlock[];
   /** Where an entry holds secret references, relative to the entry (see SettingSpec.secrets). */
   secrets?: readonly Path[];
+  /** Where an entry's values are stored in plain text (see SettingSpec.plain). */
+  plain?: readonly Path[];
 }
 
 export interface ConfigSpec {
   /** The keys of each selecting scope's entries (and of its defaults and profiles). */
   settings: Readonly<Record<SelectingScope, readonly SettingSpec[]>>;
   sections: readonly SectionSpec[];
+}
+
+/** A setting, its value typed by its schema (SettingSpec). */
+export function defineSetting<S extends z.ZodType>(setting: SettingSpec<S>): SettingSpec<S> {
+  return setting;
+}
+
+/** A section, its entry typed by its schema (SectionSpec). */
+export function defineSection<S extends z.ZodType>(section: SectionSpec<S>): SectionSpec<S> {
+  return section;
 }

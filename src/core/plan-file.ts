@@ -39,7 +39,7 @@ const CHANGE_KEYS = [
 const DIFF_KEYS = ["path", "before", "after", "sensitive", "preexisting"];
 const PARTIAL_KEYS = ["changed_from", "unchanged", "unlisted", "no_longer_managed"];
 const REQUEST_KEYS = ["method", "path", "body", "expect"];
-const ERROR_KEYS = ["message", "request", "status"];
+const ERROR_KEYS = ["written", "message", "request", "status"];
 const SUMMARY_KEYS = ["create", "update", "delete", "report", "no-op"];
 const BUDGET_KEYS = [
   "rest_requests",
@@ -106,7 +106,12 @@ function budgetData(value: unknown): unknown {
   const counts = ordered(value, BUDGET_KEYS);
   if (!isPlainObject(counts)) return counts;
   const { least_time: _stored, ...rest } = counts;
-  return { ...rest, least_time: leastTime(rest as unknown as ReadBudget) };
+  const least = leastTime(rest as unknown as ReadBudget);
+  // A least time in hundredths of a minute, rounded up as the text rounds it: never 0.5399999999999999.
+  return {
+    ...rest,
+    least_time: { ...least, minutes: Math.ceil(least.minutes * 100 - 1e-9) / 100 },
+  };
 }
 
 function stringify(value: unknown): string {
@@ -180,6 +185,7 @@ function fileSchema(kinds: readonly string[]) {
         message: z.string(),
         request: z.string().optional(),
         status: z.number().optional(),
+        written: z.string().optional(),
       })
       .optional(),
   });

@@ -111,7 +111,7 @@ export interface RemovalCap {
   allowed: number;
 }
 
-/** What one plan may remove (README, "Removal limits"). */
+/** What one plan may remove (docs/configuration.md, "Removal limits"). */
 export interface RemovalLimit {
   /** The percentage of a collection's live members one plan may remove. */
   share: number;
@@ -123,9 +123,27 @@ export interface RemovalLimit {
 
 export interface ChangeError {
   message: string;
-  /** "GET /repos/acme/api" — the request that failed, when one did. */
+  /** "GET /repos/acme/api" — the request that failed, or that showed the problem. */
   request?: string;
   status?: number;
+  /**
+   * Set by a kind when the problem is a value the configuration wrote (a login that is no user, a
+   * role the organization lacks): its path within the kind's value. The engine, which knows where
+   * each value was written, turns it into `written`.
+   */
+  field?: ReadonlyArray<string | number>;
+  /** Where the value the problem is about was written: `forgeplan.yaml:12:9: access.users.ghost`. */
+  written?: string;
+}
+
+/**
+ * A resource a change cannot do without that this plan must create, when it does not exist live
+ * (a team granted access that an `organizations` entry creates): the engine makes the change an
+ * error `otherwise` says when the plan creates no change at `address`.
+ */
+export interface Need {
+  address: string;
+  otherwise: ChangeError;
 }
 
 export interface Change {
@@ -168,6 +186,8 @@ export interface Change {
   capped?: RemovalCap;
   /** Why this change could not be planned; the rest of the plan is still computed. */
   error?: ChangeError;
+  /** What the change needs this plan to create (checked by the engine, src/engine/needs.ts). */
+  needs?: Need;
 }
 
 export interface PlanSummary {

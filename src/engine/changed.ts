@@ -24,7 +24,8 @@ import {
 import type { ResourceReader } from "../resources/context.js";
 import { KIND_NAMES, SCOPED_KINDS, sectionNamed } from "../resources/index.js";
 import { expandScope, ownerKey, type ScopedDesired, settingsOf } from "./expand.js";
-import { annotated, holdBack, planWork } from "./plan.js";
+import type { ReadsMode } from "./bulk/reads.js";
+import { annotated, defaultsOf, holdBack, planWork } from "./plan.js";
 import { identity, keepParts, partsOf, type SettingPart } from "./setting-parts.js";
 import { shareReads } from "./shared-reads.js";
 
@@ -51,6 +52,8 @@ export interface ChangedPlanInput {
   rotateSecretNames?: readonly string[];
   /** When the plan verifies an apply: the deletes it carried out (see `PlanOptions.deleted`). */
   deleted?: ChangesByPlace;
+  /** How repositories are read (`--reads`), as for a whole plan. */
+  reads?: ReadsMode;
 }
 
 const repoKey = (target: string, owner: string, name: string) =>
@@ -386,6 +389,7 @@ export async function planChanged({
   rotateSecrets = false,
   rotateSecretNames = [],
   deleted,
+  reads,
 }: ChangedPlanInput): Promise<Plan> {
   // Without a configuration at the revision, everything is new.
   const base: DesiredState = given ?? {
@@ -413,11 +417,18 @@ export async function planChanged({
 
   const options = { now, rotateSecrets, rotateSecretNames };
   const [planned, before, holding] = await Promise.all([
-    planWork({ repos: repos.head, errors: headErrors, sections: sections.head }, shared, {
-      ...options,
-      ...(deleted ? { deleted } : {}),
-    }),
-    planWork({ repos: repos.base, errors: [], sections: sections.base }, shared, options),
+    planWork(
+      {
+        repos: repos.head,
+        errors: headErrors,
+        sections: sections.head,
+        defaults: defaultsOf(head),
+      },
+      shared,
+      { ...options, ...(deleted ? { deleted } : {}) },
+      reads,
+    ),
+    planWork({ repos: repos.base, errors: [], sections: sections.base }, shared, options, reads),
     planWork({ repos: [], errors: [], sections: sections.holding }, shared, options),
   ]);
   const earlier = new Map(before.changes.map((change) => [change.address, change]));

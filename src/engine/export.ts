@@ -4,8 +4,15 @@ import { FAMILY_NAMES } from "../config/fields.js";
 import type { ScopedEntry, Selector } from "../config/model.js";
 import type { TargetType } from "../config/spec.js";
 import { type ResourceReader, ReadFailed } from "../resources/context.js";
-import { REPOSITORY_KINDS, SCOPED_KINDS, sectionNamed } from "../resources/index.js";
+import {
+  LIFECYCLE_KIND,
+  OWNER_KINDS,
+  REPOSITORY_KINDS,
+  SCOPED_KINDS,
+  sectionNamed,
+} from "../resources/index.js";
 import { expandRepositories } from "./expand.js";
+import { loaderAccepted } from "./export-accepted.js";
 import { dropParts, identity, keepParts, partsOf } from "./setting-parts.js";
 
 /**
@@ -15,11 +22,15 @@ import { dropParts, identity, keepParts, partsOf } from "./setting-parts.js";
 export interface ExportRequest {
   /** `owner/repo`, or a glob over one owner's repositories (`acme/*`). */
   repos: string[];
+  /** Organizations whose own entry to export (their settings, teams, Actions, hooks …). */
+  organizations?: string[];
   /** Custom properties the repositories of a glob must have: name → values any of which will do. */
   where?: Record<string, string[]>;
   /** GitLab projects, by full path or numeric id. */
   projects?: string[];
-  /** Ids to export per section ("projects": project ids or paths …). */
+  /** GitLab groups whose own entry to export, by full path or numeric id. */
+  groups?: string[];
+  /** Ids to export per kind's section (none of the kinds registered now exports one). */
   sections: ReadonlyMap<string, readonly string[]>;
 }
 
@@ -77,7 +88,7 @@ async function exportRepo(reader: ResourceReader, fullName: string, unread: Unre
     const exported = kind.repository.export;
     if (exported === undefined) continue;
     const key = kind.repository.setting.key;
-    const result = await reading(`the ${kind.name} settings of ${fullName}`, owner, unread, () =>
+    const result = await reading(`the ${key} of ${fullName}`, owner, unread, () =>
       exported(reader, repo),
     );
     if (!result.read) failed.add(key);
@@ -125,18 +136,30 @@ async function exportProject(reader: ResourceReader, project: string, unread: Un
 
 const isGlob = (name: string) => /[*?[]/.test(name);
 
-/** The repositories a glob (and `where`) selects on the service, as `owner/name`. */
+/** A repository a glob (and `where`) selects on the service, and whether it is archived. */
+interface Match {
+  name: string;
+  archived: boolean;
+}
+
+/**
+ * The repositories a glob (and `where`) selects on the service, archived ones included: the entry
+ * asked for says what archived repositories get, so the expansion lists them too.
+ */
 async function globMatches(
   reader: ResourceReader,
   selector: Extract<Selector, { kind: "glob" }>,
-): Promise<string[] | { unreadable: string }> {
+): Promise<Match[] | { unreadable: string }> {
   const entry: ScopedEntry = {
     scope: "repository",
     target: reader.target,
     origin: { file: "export", line: 1, column: 1 },
     selector,
     layers: [],
-    settings: {},
+    settings:
+      LIFECYCLE_KIND === undefined
+        ? {}
+        : { [LIFECYCLE_KIND.part.setting.key]: { archived_repositories: "skip" } },
   };
   const expansion = await expandRepositories(
     { defaults: [], repositories: [entry] },
@@ -148,54 +171,25 @@ async function globMatches(
       unreadable: `not exported: ${describeSelector(selector)}, which could not be listed: ${describeFailure(failed.error)}`,
     };
   }
-  return expansion.repos.map((repo) => `${repo.owner}/${repo.name}`);
+  return expansion.repos.map((repo) => ({
+    name: `${repo.owner}/${repo.name}`,
+    archived: repo.archived === true,
+  }));
 }
 
 /**
- * A glob's repositories as one glob entry (with the `where` asked for) holding every resource all of
- * them have alike, and one entry per repository with the rest: each resource is defined once per
- * repository, so planning it shows no change whatever the merge order. A kind some repository could
+ * Moves onto `shared` (the glob entry) every resource all the `named` entries have alike, and takes
+ * it off theirs: each resource is then defined once per repository, so planning it shows no change
+ * whatever the merge order. Only what several repositories share is a glob's: a value of one
+ * repository would be copied to every repository created afterwards. A kind some repository could
  * not be read for stays off the glob entry, which would otherwise manage it there too.
  */
-async function exportGlob(
-  reader: ResourceReader,
-  glob: string,
-  where: Record<string, string[]> | undefined,
-  unread: Unread,
-): Promise<{ entries: Array<Record<string, unknown>>; comment: string | undefined }> {
-  const [owner = "", pattern = "", extra] = glob.split("/");
-  if (owner === "" || pattern === "" || extra !== undefined) {
-    throw new ExportError(`--repo expects OWNER/REPO or OWNER/GLOB, got '${glob}'`);
-  }
-  const selector = {
-    kind: "glob" as const,
-    owner,
-    pattern,
-    exclude: [],
-    ...(where !== undefined && { properties: where }),
-  };
-  const names = await globMatches(reader, selector);
-  if (!Array.isArray(names)) {
-    unread.push({ text: names.unreadable, owner });
-    return { entries: [], comment: undefined };
-  }
-  const exported = await Promise.all(names.map((name) => exportRepo(reader, name, unread)));
-  const named = exported.map((repo) => repo.entry);
-  const failed = new Set(exported.flatMap((repo) => [...repo.failed]));
-  const shared: Record<string, unknown> = {
-    name: glob,
-    ...(where !== undefined && {
-      where: {
-        properties: Object.fromEntries(
-          Object.entries(where).map(([key, values]) => [
-            key,
-            values.length === 1 ? values[0] : values,
-          ]),
-        ),
-      },
-    }),
-    target: reader.target,
-  };
+function factorShared(
+  shared: Record<string, unknown>,
+  named: Array<Record<string, unknown>>,
+  failed: ReadonlySet<string>,
+): void {
+  if (named.length < 2) return;
   for (const kind of REPOSITORY_KINDS) {
     const setting = kind.repository.setting;
     if (failed.has(setting.key)) continue;
@@ -216,15 +210,136 @@ async function exportGlob(
       else entry[setting.key] = left;
     }
   }
-  const comment =
-    names.length === 0
-      ? `${describeSelector(selector)} selects no repository now`
-      : `${describeSelector(selector)} selects ${names.join(", ")}: what all of them share is on its entry, the rest on each repository's own`;
-  // A repository with nothing of its own is written by the glob entry alone.
-  const own = named.filter((entry) =>
-    REPOSITORY_KINDS.some((kind) => entry[kind.repository.setting.key] !== undefined),
+}
+
+/** Whether an entry manages anything: a repository with nothing of its own is the glob's alone. */
+const managesAnything = (entry: Record<string, unknown>) =>
+  REPOSITORY_KINDS.some((kind) => entry[kind.repository.setting.key] !== undefined);
+
+/**
+ * A glob's repositories as one glob entry (with the `where` asked for) holding what the unarchived
+ * ones share, and one entry per repository with the rest. Archived repositories are not the glob's
+ * (it leaves them out, as it writes no archived_repositories): each is written whole on an entry of
+ * its own, archived as it is, with a comment.
+ */
+async function exportGlob(
+  reader: ResourceReader,
+  glob: string,
+  where: Record<string, string[]> | undefined,
+  unread: Unread,
+): Promise<{ entries: Array<Record<string, unknown>>; comments: string[] }> {
+  const [owner = "", pattern = "", extra] = glob.split("/");
+  if (owner === "" || pattern === "" || extra !== undefined) {
+    throw new ExportError(`--repo expects OWNER/REPO or OWNER/GLOB, got '${glob}'`);
+  }
+  const selector = {
+    kind: "glob" as const,
+    owner,
+    pattern,
+    exclude: [],
+    ...(where !== undefined && { properties: where }),
+  };
+  const matches = await globMatches(reader, selector);
+  if (!Array.isArray(matches)) {
+    unread.push({ text: matches.unreadable, owner });
+    return { entries: [], comments: [] };
+  }
+  const exported = await Promise.all(
+    matches.map(async (match) => ({ ...match, ...(await exportRepo(reader, match.name, unread)) })),
   );
-  return { entries: [shared, ...own], comment };
+  const selected = exported.filter((repo) => !repo.archived);
+  const archived = exported.filter((repo) => repo.archived);
+  const named = selected.map((repo) => repo.entry);
+  const shared: Record<string, unknown> = {
+    name: glob,
+    ...(where !== undefined && {
+      where: {
+        properties: Object.fromEntries(
+          Object.entries(where).map(([key, values]) => [
+            key,
+            values.length === 1 ? values[0] : values,
+          ]),
+        ),
+      },
+    }),
+    target: reader.target,
+  };
+  factorShared(shared, named, new Set(selected.flatMap((repo) => [...repo.failed])));
+  const names = selected.map((repo) => repo.name);
+  const what = describeSelector(selector);
+  const comments = [
+    names.length === 0
+      ? `${what} selects no repository now`
+      : names.length === 1
+        ? `${what} selects only ${names[0]}: its settings are on its own entry, since a glob holds only what several repositories share`
+        : `${what} selects ${names.join(", ")}: what all of them share is on its entry, the rest on each repository's own`,
+    ...archived.map(
+      (repo) =>
+        `${repo.name} is archived: ${what} leaves archived repositories out (it writes no archived_repositories), so it is written whole on an entry of its own; nothing is planned for it while it stays archived`,
+    ),
+  ];
+  return {
+    entries: [
+      shared,
+      ...named.filter(managesAnything),
+      ...archived.flatMap((repo) => readAnything(repo)),
+    ],
+    comments,
+  };
+}
+
+/** An owner scope in an export: the section of its entries and the key that names one. */
+const OWNER_SCOPES = {
+  organization: { section: "organizations", nameKey: "name", family: "github" },
+  group: { section: "groups", nameKey: "group", family: "gitlab" },
+} as const;
+
+/**
+ * An organization's (a group's) entry, kind by kind: a kind that could not be read is left out and
+ * named, the rest is written, with the comments clean-ups write in place of values. When nothing
+ * could be read, the owner is one line of its own; an entry of nothing but its name is left out.
+ */
+async function exportOwner(
+  scope: keyof typeof OWNER_SCOPES,
+  reader: ResourceReader,
+  owner: string,
+  unread: Unread,
+): Promise<{ entries: Array<Record<string, unknown>>; comments: string[] }> {
+  const { nameKey } = OWNER_SCOPES[scope];
+  const numeric = scope === "group" && /^[0-9]+$/.test(owner);
+  const entry: Record<string, unknown> = { [nameKey]: numeric ? Number(owner) : owner };
+  // An organization's entry travels with its owner's file (--out DIR/); a group's has none.
+  const file = scope === "organization" ? owner : undefined;
+  const failures: Unread = [];
+  const comments: string[] = [];
+  let anything = false;
+  for (const { part } of OWNER_KINDS[scope]) {
+    if (part.export === undefined && part.comments === undefined) continue;
+    const key = part.setting.key;
+    const result = await reading(`the ${key} of ${scope} ${owner}`, file, failures, async () => ({
+      value: await part.export?.(reader, owner),
+      comments: (await part.comments?.(reader, owner)) ?? [],
+    }));
+    if (!result.read) continue;
+    anything = true;
+    comments.push(...result.value.comments);
+    if (result.value.value !== undefined) entry[key] = result.value.value;
+  }
+  if (!anything && failures.length > 0) {
+    unread.push({
+      text: `not exported: ${scope} ${owner}: ${reasonOf(failures[0]!)}`,
+      ...(file ? { owner: file } : {}),
+    });
+    return { entries: [], comments };
+  }
+  unread.push(...failures);
+  return { entries: Object.keys(entry).length > 1 ? [entry] : [], comments };
+}
+
+/** The error a "not exported: what: error" line gives. */
+function reasonOf(comment: ExportComment): string {
+  const [, , ...rest] = comment.text.split(": ");
+  return rest.join(": ");
 }
 
 export async function exportState(
@@ -246,12 +361,12 @@ export async function exportState(
       request.repos.map(async (name) =>
         isGlob(name)
           ? exportGlob(reader, name, request.where, unread)
-          : { entries: readAnything(await exportRepo(reader, name, unread)), comment: undefined },
+          : { entries: readAnything(await exportRepo(reader, name, unread)), comments: [] },
       ),
     );
     exported.forEach((item, index) => {
-      if (item.comment === undefined) return;
-      comments.push({ text: item.comment, owner: request.repos[index]!.split("/")[0]! });
+      const owner = request.repos[index]!.split("/")[0]!;
+      comments.push(...item.comments.map((text) => ({ text, owner })));
     });
     document.repositories = exported.flatMap((item) => item.entries);
   }
@@ -265,6 +380,23 @@ export async function exportState(
     if (entries.length > 0) document.projects = entries;
     comments.push(...exported.flatMap((project) => project.comments.map((text) => ({ text }))));
   }
+  for (const [scope, owners] of [
+    ["organization", request.organizations ?? []],
+    ["group", request.groups ?? []],
+  ] as const) {
+    if (owners.length === 0) continue;
+    const { section, family } = OWNER_SCOPES[scope];
+    const reader = readerOf(family);
+    if (!reader) throw new ExportError(`no ${FAMILY_NAMES[family]} target to export from`);
+    const entries = [];
+    for (const owner of owners) {
+      const exported = await exportOwner(scope, reader, owner, unread);
+      entries.push(...exported.entries);
+      const file = scope === "organization" ? { owner } : {};
+      comments.push(...exported.comments.map((text) => ({ text, ...file })));
+    }
+    if (entries.length > 0) document[section] = entries;
+  }
   for (const [section, ids] of request.sections) {
     const part = sectionNamed(section)?.part;
     const exported = part?.export;
@@ -277,9 +409,7 @@ export async function exportState(
     }
     const entries: unknown[] = [];
     for (const id of ids) {
-      // An organization's entry travels with its owner's file; a planning one has no owner.
-      const owner = section === "organizations" ? id : undefined;
-      const result = await reading(`the ${section} entry ${id}`, owner, unread, () =>
+      const result = await reading(`the ${section} entry ${id}`, undefined, unread, () =>
         exported(reader, id),
       );
       if (!result.read) continue;
@@ -288,15 +418,16 @@ export async function exportState(
     }
     if (entries.length > 0) placeAt(document, section.split("."), entries);
   }
-  return { document, comments, unread };
+  const accepted = loaderAccepted(document);
+  if (accepted.refused !== undefined) {
+    throw new ExportError(`what was read does not load as a configuration: ${accepted.refused}`);
+  }
+  return { document: accepted.document, comments: [...comments, ...accepted.comments], unread };
 }
 
 /** A repository's entry, unless nothing of it could be read: an entry of nothing manages nothing. */
-function readAnything(repo: { entry: Record<string, unknown>; failed: Set<string> }) {
-  const settings = REPOSITORY_KINDS.some(
-    (kind) => repo.entry[kind.repository.setting.key] !== undefined,
-  );
-  return settings || repo.failed.size === 0 ? [repo.entry] : [];
+function readAnything(repo: { entry: Record<string, unknown>; failed: ReadonlySet<string> }) {
+  return managesAnything(repo.entry) || repo.failed.size === 0 ? [repo.entry] : [];
 }
 
 /** Sets `value` at a dotted section path ("audits.migrations"), creating the mappings on the way. */

@@ -47,7 +47,7 @@ export async function planRepository(
   const planOne = (kind: (typeof configured)[number]) =>
     kind.part.plan({
       reader,
-      repo: at,
+      at,
       value: repo.settings[kind.part.setting.key],
       options,
       location,
@@ -103,7 +103,7 @@ function locate(
   const lifecycle = LIFECYCLE_KINDS[repo.scope];
   if (lifecycle === undefined || !named) return Promise.resolve(found);
   const listed = repo.archived === undefined ? {} : { listed: { archived: repo.archived } };
-  return lifecycle.part.lifecycle.locate({ reader, repo: wanted, value, ...listed });
+  return lifecycle.part.lifecycle.locate({ reader, at: wanted, value, ...listed });
 }
 
 /** A change planned where the repository is now, addressed by the name the configuration gives it. */

@@ -1,7 +1,7 @@
 import type { DesiredState } from "../config/model.js";
 import { type ChangesByPlace, type Plan, type Rotation, withRotation } from "../core/plan.js";
 import type { ResourceReader } from "../resources/context.js";
-import type { ReadsMode } from "./bulk/reads.js";
+import { DEFAULT_READS, type ReadsMode } from "./bulk/reads.js";
 import { buildPlan } from "./plan.js";
 import { measureReads } from "./read-budget.js";
 import { capRemovals, removalLimitOf } from "./removal-caps.js";
@@ -33,7 +33,7 @@ export async function planPart(
     rotateSecretNames = [],
     targets,
     deleted,
-    reads = "rest",
+    reads = DEFAULT_READS,
     removalLimit,
   }: Rotation & {
     targets?: TargetFilter;

@@ -1,5 +1,6 @@
 import { describeSelector } from "../config/glob.js";
-import type { DesiredState, ScopedEntry, SectionEntry } from "../config/model.js";
+import type { SelectingScope } from "../config/spec.js";
+import type { DesiredState, ScopedEntry, SectionEntry, SettingsLayer } from "../config/model.js";
 import {
   type Change,
   type ChangesByPlace,
@@ -18,12 +19,14 @@ import {
   SCOPED_KINDS,
   sectionNamed,
 } from "../resources/index.js";
-import { type BulkPlan, planReads, type ReadsMode } from "./bulk/reads.js";
+import { type BulkPlan, DEFAULT_READS, planReads, type ReadsMode } from "./bulk/reads.js";
 import { checkFits, type ReadEstimate } from "./read-budget.js";
 import { type Expansion, expandScopes } from "./expand.js";
 import { locatingReads, planRepository } from "./lifecycle.js";
 import { withOrderNotes } from "./repository-order.js";
 import { withGateNotes } from "./gates.js";
+import { withNeedsMet } from "./needs.js";
+import { positionedInRepository, positionedInSection } from "./written.js";
 import { type TargetFilter, targetedRepos } from "./targets.js";
 
 export interface PlanInput {
@@ -95,7 +98,7 @@ export async function buildPlan({
   rotateSecretNames = [],
   targets,
   deleted,
-  reads = "rest",
+  reads = DEFAULT_READS,
 }: PlanInput): Promise<Plan> {
   const options: PlanOptions = {
     now,
@@ -105,7 +108,7 @@ export async function buildPlan({
   };
   if (targets === undefined) {
     const expansion = await expandScopes(state, readers);
-    const work = { ...expansion, sections: state.sections };
+    const work = { ...expansion, sections: state.sections, defaults: defaultsOf(state) };
     const planned = await planWork(work, readers, options, reads);
     holdBack(planned.changes, planned.holds);
     return makePlan(annotated(orderChanges(planned.changes, KIND_NAMES)));
@@ -132,7 +135,12 @@ export async function buildPlan({
     return section.kinds.some((kind) => targets.reaches(`${entry.target}/${scope}/${kind}/`));
   });
   const planned = await planWork(
-    { ...expansion, repos: targetedRepos(expansion, targets), sections },
+    {
+      ...expansion,
+      repos: targetedRepos(expansion, targets),
+      sections,
+      defaults: defaultsOf(state),
+    },
     readers,
     options,
     reads,
@@ -147,9 +155,12 @@ export async function buildPlan({
   };
 }
 
-/** What the plan says of each change beyond its kind's words: its place in apply, its flag. */
+/**
+ * What the plan says of each change beyond its kind's words: its place in apply, its flag, and
+ * whether what it needs the plan to create is created.
+ */
 export function annotated(changes: readonly Change[]): Change[] {
-  return withGateNotes(withOrderNotes(changes));
+  return withGateNotes(withOrderNotes(withNeedsMet(changes)));
 }
 
 /**
@@ -172,6 +183,19 @@ function unlistedFor(change: Change, targets: TargetFilter): boolean {
  */
 export interface PlanWork extends Expansion {
   sections: readonly SectionEntry[];
+  /**
+   * The defaults under every repository's (and every project's) entries: where an error's written
+   * value may be.
+   */
+  defaults?: ScopeDefaults;
+}
+
+/** Each selecting scope's defaults. */
+export type ScopeDefaults = Readonly<Record<SelectingScope, readonly SettingsLayer[]>>;
+
+/** The defaults of each selecting scope of a desired state. */
+export function defaultsOf(state: DesiredState): ScopeDefaults {
+  return { repository: state.defaults, project: state.projectDefaults };
 }
 
 /**
@@ -183,7 +207,7 @@ export async function planWork(
   work: PlanWork,
   plainReaders: ReadonlyMap<string, ResourceReader>,
   options: PlanOptions,
-  reads: ReadsMode = "rest",
+  reads: ReadsMode = DEFAULT_READS,
 ): Promise<{ changes: Change[]; holds: Hold[] }> {
   // One plan task per repository (./lifecycle.ts plans all its kinds).
   const bulk = planReads(reads, work.repos, plainReaders, () => 1);
@@ -211,7 +235,9 @@ export async function planWork(
     tasks.push(async () => {
       await batch?.ready();
       try {
-        const changes = await planRepository(repo, reader, options);
+        const planned = await planRepository(repo, reader, options);
+        const defaults = work.defaults?.[repo.scope] ?? [];
+        const changes = positionedInRepository(planned, defaults, repo.entries, repo.scope);
         return { changes: note === undefined ? changes : changes.map((c) => withNote(c, note)) };
       } finally {
         batch?.done();
@@ -223,7 +249,10 @@ export async function planWork(
     if (section === undefined) throw new Error(`no kind plans the section ${entry.section}`);
     const reader = readerFor(readers, entry.target);
     const scope = section.part.spec.scope(entry.value);
-    tasks.push(() => section.part.plan({ reader, entry: entry.value, scope, options }));
+    tasks.push(async () => {
+      const planned = await section.part.plan({ reader, entry: entry.value, scope, options });
+      return { ...planned, changes: positionedInSection(planned.changes, entry) };
+    });
   }
   const planned = await runWindowed(tasks, PLANNING_WINDOW);
   return {

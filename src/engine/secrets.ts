@@ -3,6 +3,7 @@ import type { KeyIdRef, SealedRef, SecretRef } from "../core/plan.js";
 import { isPlainObject } from "../core/plain.js";
 import { isSecret, type Secret } from "../core/secret.js";
 import { type PublicKey, seal } from "./sealing.js";
+import { envValue } from "../config/env.js";
 
 function isSecretRef(value: unknown): value is SecretRef {
   return (
@@ -47,7 +48,9 @@ export function missingSecrets(
   env: Readonly<Record<string, string | undefined>>,
 ): string[] {
   const names = new Set(bodies.flatMap(secretRefsIn));
-  return [...names].filter((name) => !secrets.has(name) && env[name] === undefined).sort();
+  return [...names]
+    .filter((name) => !secrets.has(name) && envValue(env, name) === undefined)
+    .sort();
 }
 
 /** What resolving a body's placeholders draws on, at the moment of sending it. */
@@ -61,7 +64,7 @@ export interface Resolution {
 }
 
 function secretValue(name: string, resolution: Resolution): string {
-  const resolved = resolution.secrets.get(name)?.reveal() ?? resolution.env[name];
+  const resolved = resolution.secrets.get(name)?.reveal() ?? envValue(resolution.env, name);
   if (resolved === undefined) throw new Error(`secret ${name} is not set`);
   return resolved;
 }

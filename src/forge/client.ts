@@ -83,6 +83,7 @@ export class ForgeClient {
   readonly #maxWaitMs: number;
   readonly #maxPages: number;
   readonly #retries: RetryPolicy;
+  readonly #refusedIsFinal: boolean;
   readonly #timeoutMs: number;
   readonly #cache: ConditionalCache | undefined;
   readonly #clock: Clock;
@@ -159,6 +160,7 @@ export class ForgeClient {
     }
     this.#auth = options.auth ?? new StaticTokenAuth(options.token);
     this.#retries = options.retries ?? CLIENT_DEFAULTS.retries;
+    this.#refusedIsFinal = options.refusedIsFinal === true;
     this.#cache = options.cache;
     this.#clock = options.clock ?? systemClock;
     this.#random = options.random ?? Math.random;
@@ -513,6 +515,7 @@ export class ForgeClient {
         detail = outcome.failure.description;
         const retryAs = ticket.graphql ? "GET" : method;
         if (!mayRetry(retryAs, { transport: outcome.failure })) throw fail(status, detail);
+        if (outcome.failure.refused && this.#refusedIsFinal) throw fail(status, detail);
       }
       if (retries >= this.#retries.max) {
         throw fail(status, detail, `gave up after ${attempts} attempts`);

@@ -131,6 +131,11 @@ export interface ForgeClientOptions {
    */
   shareOfBudget?: number;
   retries?: RetryPolicy;
+  /**
+   * A refused connection ends the request at once instead of being retried: a local sandbox that
+   * refuses is not running, and backing off for seconds would only delay saying so.
+   */
+  refusedIsFinal?: boolean;
   /** Per attempt, wall-clock; default 30 000. */
   timeoutMs?: number;
   /**

@@ -15,7 +15,6 @@ import {
   verificationOf,
 } from "../engine/apply.js";
 import { planPart } from "../engine/plan-part.js";
-import { cappedChanges } from "../engine/removal-caps.js";
 import { type Refusal, savedPlanToApply } from "../engine/saved-plan.js";
 import { collectSecrets, missingSecrets } from "../engine/secrets.js";
 import { TargetFilter } from "../engine/targets.js";
@@ -29,6 +28,11 @@ export interface ApplyOptions extends ConnectOptions, LoadingOptions {
   allowVisibility?: boolean;
   /** Also create the repositories planned to be created (otherwise they are skipped). */
   allowCreate?: boolean;
+  /**
+   * Apply the rest of a plan some of whose changes could not be planned (`--allow-plan-errors`);
+   * otherwise such a plan applies nothing (`plan-errors`).
+   */
+  allowPlanErrors?: boolean;
   /** The configuration to re-plan, instead of the one the plan records (`plan.config`). */
   config?: readonly string[];
 }
@@ -36,8 +40,11 @@ export interface ApplyOptions extends ConnectOptions, LoadingOptions {
 /**
  * What became of an apply:
  * - `applied`: the changes were sent; `report` says what happened to each and whether a fresh plan
- *   verified them, and `succeeded` whether everything was applied and verified;
+ *   verified them, and `succeeded` whether every change of the plan was applied and verified
+ *   (none failed, held, skipped or unplanned: the CLI's exit 0);
  * - `nothing-to-apply`: the plan creates, updates and deletes nothing;
+ * - `plan-errors`: some changes could not be planned (`plan.errors`), so nothing was sent; the
+ *   plan's changes say why (`change.error`); `allowPlanErrors` applies the rest;
  * - `refused`: a fresh plan no longer agrees with the plan given (live state or configuration
  *   moved): nothing was sent, and `refusals` name each change and why;
  * - `invalid-config`: the configuration has errors; nothing was read;
@@ -54,6 +61,7 @@ export type ApplyResult =
       stopped?: { reason: StopReason; notAttempted: number; unanswered: number };
     }
   | { status: "nothing-to-apply"; plan: Plan }
+  | { status: "plan-errors"; plan: Plan }
   | { status: "refused"; refusals: Refusal[] }
   | { status: "invalid-config"; errors: ConfigError[] }
   | { status: "missing-secrets"; variables: string[] };
@@ -86,7 +94,7 @@ export async function apply(reviewed: Plan, options: ApplyOptions = {}): Promise
   const replan = (rotation: Rotation, deleted?: ChangesByPlace) =>
     planPart(state, connection.readers, reviewed.shard, {
       ...rotation,
-      reads: options.reads ?? "auto",
+      ...(options.reads === undefined ? {} : { reads: options.reads }),
       ...(targets ? { targets } : {}),
       ...(deleted ? { deleted } : {}),
       ...(reviewed.removal_limit ? { removalLimit: reviewed.removal_limit } : {}),
@@ -96,6 +104,9 @@ export async function apply(reviewed: Plan, options: ApplyOptions = {}): Promise
   if ("refusals" in checked) return { status: "refused", refusals: checked.refusals };
   const toApply = checked.plan;
   if (!hasChanges(toApply)) return { status: "nothing-to-apply", plan: asSaved(redactor, toApply) };
+  if (toApply.errors > 0 && options.allowPlanErrors !== true) {
+    return { status: "plan-errors", plan: asSaved(redactor, toApply) };
+  }
   const secrets = collectSecrets(state);
   const variables = missingSecrets(
     applicableChanges(toApply).flatMap((change) => change.requests.map((request) => request.body)),
@@ -130,14 +141,14 @@ export async function apply(reviewed: Plan, options: ApplyOptions = {}): Promise
       ? { unchecked: redactor.redactValue(checks.unchecked) }
       : {}),
   };
-  const failed = result.outcomes.some((outcome) => outcome.outcome === "failed");
+  // One rule, as the CLI's exit code: anything planned and not applied — failed, held (the removal
+  // limit, a lock), skipped (a gate not opened), not planned — is no success.
+  const allApplied = result.outcomes.every((outcome) => outcome.outcome === "applied");
   return {
     status: "applied",
     plan: asSaved(redactor, toApply),
     report,
-    // Deletes the removal limit held were asked for and not made: the apply did not succeed.
-    succeeded:
-      report.verified && !failed && toApply.errors === 0 && cappedChanges(toApply).length === 0,
+    succeeded: report.verified && allApplied && toApply.errors === 0,
     ...(result.stopped ? { stopped: result.stopped } : {}),
   };
 }

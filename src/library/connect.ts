@@ -1,6 +1,12 @@
 import { type DesiredState, usedTargets } from "../config/model.js";
 import type { Redactor } from "../core/redact.js";
-import { CLIENT_DEFAULTS, type ClientEvent, ForgeClient, ForgeError } from "../forge/client.js";
+import {
+  CLIENT_DEFAULTS,
+  type ClientEvent,
+  type ConditionalCache,
+  ForgeClient,
+  ForgeError,
+} from "../forge/client.js";
 import { clientKindOf } from "../forge/types.js";
 import type { ReadsMode } from "../engine/bulk/reads.js";
 import { ResourceReader } from "../resources/context.js";
@@ -46,19 +52,32 @@ export interface Connection {
   readers: Map<string, ResourceReader>;
 }
 
+/** What the CLI adds when it connects: its cache, targets no entry uses, a shard's share. */
+export interface TargetOptions extends ConnectOptions {
+  /** The conditional-request cache kept between runs (`--cache DIR`). */
+  cache?: ConditionalCache;
+  /** Targets to connect even if no entry uses them (export names what it reads on the command line). */
+  alsoUse?: readonly string[];
+  /** A shard's share of the token's limits. */
+  shareOfBudget?: number;
+}
+
 /**
- * One client and reader per target the desired state uses, signed in as its token or GitHub App
- * says, and primed (`GET /rate_limit`, which costs nothing) so a target that cannot be used fails
- * here, before anything is planned.
+ * The one way a target is connected, for the CLI, the library and the Action (which runs the CLI):
+ * one client and reader per target the desired state uses, signed in as its token or GitHub App
+ * says, against the sandbox when one is given, and primed (`GET /rate_limit`, which costs nothing)
+ * so a target that cannot be used fails here, before anything is planned. Each default is the
+ * client's (`CLIENT_DEFAULTS`); against a sandbox, writes are not spaced and the secondary limits a
+ * sandbox does not enforce unless started to (`--cpu-limit`) are not paced to.
  */
 export async function connect(
   state: DesiredState,
-  options: ConnectOptions,
+  options: TargetOptions,
   /** Where an App's key file is relative to, and the redactor that learns its lines and tokens. */
-  context: { cwd: string; redactor: Redactor },
-  shareOfBudget?: number,
+  context: { cwd: string; redactor?: Redactor },
 ): Promise<Connection> {
   const used = usedTargets(state);
+  for (const name of options.alsoUse ?? []) used.add(name);
   const sandbox = options.sandboxUrl !== undefined;
   const clients = new Map<string, ForgeClient>();
   const readers = new Map<string, ResourceReader>();
@@ -72,7 +91,8 @@ export async function connect(
         baseUrl,
         againstSandbox: sandbox,
         signal: options.signal,
-        ...context,
+        cwd: context.cwd,
+        ...(context.redactor ? { redactor: context.redactor } : {}),
       }),
       concurrency: options.concurrency ?? CLIENT_DEFAULTS.concurrency,
       writeIntervalMs: options.writeIntervalMs ?? (sandbox ? 0 : CLIENT_DEFAULTS.writeIntervalMs),
@@ -80,17 +100,17 @@ export async function connect(
       ...(options.pointsPerMinute === undefined
         ? {}
         : { pointsPerMinute: options.pointsPerMinute }),
-      // A sandbox enforces neither limit unless started to (`--cpu-limit`): nothing to pace to.
       ...(options.cpuTimeLimitMs !== undefined
         ? { cpuTimeLimitMs: options.cpuTimeLimitMs }
         : sandbox
           ? { cpuTimeLimitMs: Number.POSITIVE_INFINITY }
           : {}),
-      ...(sandbox ? { contentLimits: null } : {}),
+      ...(sandbox ? { contentLimits: null, refusedIsFinal: true } : {}),
       ...(options.maxPages === undefined ? {} : { maxPages: options.maxPages }),
+      ...(options.cache === undefined ? {} : { cache: options.cache }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
-      ...(shareOfBudget === undefined ? {} : { shareOfBudget }),
+      ...(options.shareOfBudget === undefined ? {} : { shareOfBudget: options.shareOfBudget }),
     });
     clients.set(target.name, client);
     readers.set(target.name, new ResourceReader(target.name, client));
@@ -99,6 +119,15 @@ export async function connect(
     [...clients].map(([name, client]) =>
       client.prime().catch((error: unknown) => {
         if (!(error instanceof ForgeError)) throw error;
+        // No answer at all from a sandbox: none is running there (a port mistyped, one stopped).
+        if (options.sandboxUrl !== undefined && error.status === 0) {
+          throw new ConnectionError(
+            `no sandbox answers at ${options.sandboxUrl}: ${error.detail}`,
+            {
+              sandbox: true,
+            },
+          );
+        }
         throw new ConnectionError(`target '${name}' cannot be used: ${error.message}`);
       }),
     ),

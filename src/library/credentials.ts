@@ -17,10 +17,16 @@ export class ConnectionError extends Error {
   override name = "ConnectionError";
   /** The target has no token (a sandbox needs none). */
   readonly missingToken: boolean;
+  /** No sandbox answers at the URL given (`--sandbox-url`, the library's `sandboxUrl`). */
+  readonly sandbox: boolean;
 
-  constructor(message: string, { missingToken = false }: { missingToken?: boolean } = {}) {
+  constructor(
+    message: string,
+    { missingToken = false, sandbox = false }: { missingToken?: boolean; sandbox?: boolean } = {},
+  ) {
     super(message);
     this.missingToken = missingToken;
+    this.sandbox = sandbox;
   }
 }
 

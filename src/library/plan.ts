@@ -98,9 +98,8 @@ export function connectFor(
 ): Promise<Connection> {
   return connect(
     loaded.state,
-    options,
+    { ...options, ...(shard === undefined ? {} : { shareOfBudget: 1 / shard.count }) },
     { cwd: loaded.cwd, redactor: loaded.redactor },
-    shard === undefined ? undefined : 1 / shard.count,
   );
 }
 
@@ -129,7 +128,7 @@ export async function plan(
   const fresh = await planPart(loaded.state, connection.readers, options.shard, {
     rotateSecrets: options.rotateSecrets === true,
     rotateSecretNames: options.rotateSecretNames ?? [],
-    reads: options.reads ?? "auto",
+    ...(options.reads === undefined ? {} : { reads: options.reads }),
     ...(options.targets?.length ? { targets: new TargetFilter(options.targets) } : {}),
     ...(options.removalLimit ? { removalLimit: options.removalLimit } : {}),
   });

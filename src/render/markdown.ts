@@ -17,6 +17,7 @@ import {
   ACTION_SYMBOL,
   ERROR_SYMBOL,
   NO_CHANGES,
+  errorCount,
   heldRemovalLines,
   heldText,
   isShown,
@@ -49,11 +50,16 @@ function heading(options: RenderOptions, fallback: string, verb: string): string
 }
 
 function cutNote(hidden: number, what: string, subject: string, options: RenderOptions): string {
+  const more = plural(hidden, `more ${what}`, `more ${what}s`);
+  if (options.cutHint !== undefined) {
+    const limit = (options.maxLength ?? 0).toLocaleString("en-US");
+    return `_… ${more} not shown: the ${subject} is longer than ${limit} characters; ${escapeInline(options.cutHint)}._`;
+  }
   const where =
     options.detailsUrl === undefined
       ? "the job summary"
       : `[the full ${subject}](${linkTarget(options.detailsUrl)})`;
-  return `_… ${plural(hidden, `more ${what}`, `more ${what}s`)} not shown: the ${subject} is longer than GitHub's comment limit; see ${where}._`;
+  return `_… ${more} not shown: the ${subject} is longer than GitHub's comment limit; see ${where}._`;
 }
 
 /** Which sections come first: those with errors, then those with deletes, then the rest as planned. */
@@ -99,14 +105,16 @@ function failureText(failure: { request?: string; status?: number; message?: str
   return describeFailure(failure, { request: code, message: escapeInline });
 }
 
-function changeEntry(change: Change): string {
+/** One change; a reason apply holds changes for is said at the first change it holds (`said`). */
+function changeEntry(change: Change, said: Set<string> = new Set()): string {
   const parts: string[] = [];
+  const held = heldText(change);
   if (change.error !== undefined) {
     parts.push(`**${ERROR_SYMBOL} could not be planned** ${code(change.address)}`);
     parts.push(`error: ${failureText(change.error)}`);
   } else {
     parts.push(
-      `**${escapeInline(ACTION_SYMBOL[change.action])} ${change.action}** ${code(change.address)}`,
+      `**${escapeInline(ACTION_SYMBOL[change.action])} ${change.action}** ${code(change.address)}${held === undefined ? "" : " ⏸️ held"}`,
     );
     if (change.diff.length > 0) {
       const rows = change.diff.map((entry) => {
@@ -119,20 +127,21 @@ function changeEntry(change: Change): string {
     if (findings.length > 0) parts.push(findings.map((f) => `- ${escapeInline(f)}`).join("\n"));
   }
   const notes = change.notes ?? [];
-  const held = heldText(change);
+  const first = held !== undefined && !said.has(held);
+  if (held !== undefined) said.add(held);
   const lines = [
     ...notes.map((note) => `- _note:_ ${escapeInline(note)}`),
-    ...(held === undefined ? [] : [`- ⏸️ _held:_ ${escapeInline(held)}`]),
+    ...(first ? [`- ⏸️ _held:_ ${escapeInline(held)}`] : []),
   ];
   if (lines.length > 0) parts.push(lines.join("\n"));
   return parts.join("\n\n");
 }
 
-function section(scope: string, changes: readonly Change[]): string {
+function section(scope: string, changes: readonly Change[], said: Set<string>): string {
   const open = urgency(changes) < 2 ? " open" : "";
   return [
     `<details${open}><summary>${sectionSummary(scope, changes)}</summary>`,
-    ...changes.map(changeEntry),
+    ...changes.map((change) => changeEntry(change, said)),
     "</details>",
   ].join("\n\n");
 }
@@ -143,17 +152,18 @@ const PLAN_COLUMNS = ["create", "update", "delete", "report", "no-op", "errors"]
 function preexistingSection(partial: PartialPlan, changes: readonly Change[]): string {
   return [
     `<details><summary>ℹ️ ${escapeHtml(preexistingHeading(partial))}: ${plural(changes.length, "resource")}</summary>`,
-    ...changes.map(changeEntry),
+    ...changes.map((change) => changeEntry(change)),
     "</details>",
   ].join("\n\n");
 }
 
 export function planMarkdown(plan: Plan, options: RenderOptions): string {
   const { own, preexisting } = changeViews(plan, plan.changes.filter(isShown));
+  const said = new Set<string>();
   const sections = [...groupByScope(own)]
     .map(([scope, changes], order) => ({ scope, changes, order }))
     .sort((a, b) => urgency(a.changes) - urgency(b.changes) || a.order - b.order)
-    .map(({ scope, changes }) => section(scope, changes));
+    .map(({ scope, changes }) => section(scope, changes, said));
   if (plan.partial !== undefined && preexisting.length > 0) {
     sections.push(preexistingSection(plan.partial, preexisting));
   }
@@ -177,6 +187,7 @@ export function planMarkdown(plan: Plan, options: RenderOptions): string {
     ),
   ];
   if (!hasChanges(plan) && plan.errors === 0) head.push(`**${NO_CHANGES}**`);
+  if (plan.errors > 0) head.push(`❗ ${escapeInline(errorCount(plan, options.allowPlanErrors))}`);
   const held = heldRemovalLines(plan);
   if (held.length > 0) head.push(held.map((line) => `⏸️ ${escapeInline(line)}`).join("\n\n"));
   const notes = scopeNotes(plan);

@@ -19,4 +19,14 @@ export interface RenderOptions {
   maxLength?: number;
   /** markdown: where the whole plan can be read when it had to be cut, e.g. the job summary. */
   detailsUrl?: string;
+  /**
+   * markdown: what a cut says instead of pointing at the job summary, for a plan printed elsewhere
+   * (the CLI: "plan with --max-length 0 for all of it").
+   */
+  cutHint?: string;
+  /**
+   * The plan is applied with `--allow-plan-errors`: its errors leave the rest applied. Otherwise a
+   * plan with errors says apply applies nothing.
+   */
+  allowPlanErrors?: boolean;
 }

@@ -12,6 +12,7 @@ import {
   applyCounts,
   describeError,
   errorCount,
+  groupUnchanged,
   heldRemovalLines,
   heldText,
   isShown,
@@ -48,15 +49,23 @@ function actionColor(action: Action, s: Styles): (text: string) => string {
   }
 }
 
-function changeBlock(change: Change, s: Styles): string[] {
+/**
+ * One change. A reason apply holds changes for is said once, at the first change it holds; the
+ * others say "(held)" after their action (`said` keeps what was said).
+ */
+function changeBlock(change: Change, s: Styles, said: Set<string>): string[] {
   const address = s.bold(printable(change.address));
   const lines: string[] = [];
+  const held = heldText(change);
   if (change.error !== undefined) {
     lines.push(`${s.red(ERROR_SYMBOL)} ${address} could not be planned`);
     lines.push(`${INDENT}${s.red("error:")} ${describeError(change.error)}`);
   } else {
     const color = actionColor(change.action, s);
-    lines.push(`${color(ACTION_SYMBOL[change.action])} ${address} ${ACTION_PHRASE[change.action]}`);
+    const mark = held === undefined ? "" : ` ${s.yellow("(held)")}`;
+    lines.push(
+      `${color(ACTION_SYMBOL[change.action])} ${address} ${ACTION_PHRASE[change.action]}${mark}`,
+    );
     for (const entry of change.diff) {
       const field = viewEntry(entry, change.action);
       if (field.shape === "added")
@@ -70,13 +79,30 @@ function changeBlock(change: Change, s: Styles): string[] {
   for (const note of change.notes ?? []) {
     lines.push(s.dim(`${INDENT}note: ${printable(note)}`.trimEnd()));
   }
-  const held = heldText(change);
-  if (held !== undefined) lines.push(s.yellow(`${INDENT}held: ${printable(held)}`));
+  if (held !== undefined && !said.has(held)) {
+    said.add(held);
+    lines.push(s.yellow(`${INDENT}held: ${printable(held)}`));
+  }
   return lines;
 }
 
+/**
+ * The changes' blocks. Unchanged resources shown only for the same notes (write-only values that
+ * could not be verified) are one block that says the notes once and lists them.
+ */
 function blocks(changes: readonly Change[], s: Styles): string[] {
-  return changes.flatMap((change) => [...changeBlock(change, s), ""]);
+  const said = new Set<string>();
+  const grouped = groupUnchanged(changes);
+  return grouped.flatMap((item) => {
+    if (!Array.isArray(item)) return [...changeBlock(item, s, said), ""];
+    const [first] = item as [Change, ...Change[]];
+    return [
+      `${s.dim(ACTION_SYMBOL["no-op"])} ${plural(item.length, "resource")} ${ACTION_PHRASE["no-op"].replace("is ", "are ")}, each with the same note:`,
+      ...(first.notes ?? []).map((note) => s.dim(`${INDENT}note: ${printable(note)}`)),
+      ...item.map((change) => `${INDENT}${s.bold(printable(change.address))}`),
+      "",
+    ];
+  });
 }
 
 function finish(lines: string[]): string {
@@ -100,8 +126,8 @@ export function planText(plan: Plan, options: RenderOptions): string {
     lines.push(s.green(NO_CHANGES));
     if (plan.summary.report > 0) lines.push(`${plural(plan.summary.report, "audit report")}.`);
   } else {
-    lines.push(`Plan: ${summaryCounts(plan.summary, plan.errors)}.`);
-    if (plan.errors > 0) lines.push(s.red(errorCount(plan)));
+    lines.push(`Plan: ${summaryCounts(plan.summary, plan.errors, plan.changes)}.`);
+    if (plan.errors > 0) lines.push(s.red(errorCount(plan, options.allowPlanErrors)));
     lines.push(...heldRemovalLines(plan).map((line) => s.yellow(printable(line))));
   }
   lines.push(...scopeNotes(plan).map(printable));

@@ -7,7 +7,7 @@ import type {
   Plan,
   PlanSummary,
 } from "../core/plan.js";
-import { OUTCOMES } from "../core/plan.js";
+import { hasChanges, OUTCOMES } from "../core/plan.js";
 import { SENSITIVE } from "../core/secret.js";
 import { describeFailure } from "../core/failure-text.js";
 import { formatValue } from "./value.js";
@@ -47,21 +47,35 @@ export function isShown(change: Change): boolean {
 
 /**
  * "2 to create, 3 to update, 1 to delete, 4 to report, 10 unchanged" — every count, always — and
- * ", 1 error" when changes could not be planned (they are in no other count).
+ * ", 1 error" when changes could not be planned (they are in no other count). With the plan's
+ * changes, a count some of whose changes apply will hold says how many: "8 to delete (8 held)".
  */
-export function summaryCounts(summary: PlanSummary, errors = 0): string {
+export function summaryCounts(
+  summary: PlanSummary,
+  errors = 0,
+  changes: readonly Change[] = [],
+): string {
+  const held = (action: Action) => {
+    const count = changes.filter((change) => change.action === action && change.held).length;
+    return count === 0 ? "" : ` (${count} held)`;
+  };
   return [
-    `${summary.create} to create`,
-    `${summary.update} to update`,
-    `${summary.delete} to delete`,
+    `${summary.create} to create${held("create")}`,
+    `${summary.update} to update${held("update")}`,
+    `${summary.delete} to delete${held("delete")}`,
     `${summary.report} to report`,
     `${summary["no-op"]} unchanged`,
     ...(errors > 0 ? [plural(errors, "error")] : []),
   ].join(", ");
 }
 
-export function errorCount(plan: Plan): string {
-  return `${plural(plan.errors, "change")} could not be planned.`;
+/** How many changes could not be planned, and what apply does with such a plan. */
+export function errorCount(plan: Plan, allowPlanErrors = false): string {
+  const what = `${plural(plan.errors, "change")} could not be planned`;
+  if (!hasChanges(plan)) return `${what}.`;
+  return allowPlanErrors
+    ? `${what}: the rest is applied (--allow-plan-errors).`
+    : `${what}: apply applies nothing while the plan has errors (--allow-plan-errors applies the rest).`;
 }
 
 export const ACTION_SYMBOL: Record<Action, string> = {
@@ -153,4 +167,37 @@ export function heldRemovalLines(plan: Plan): string[] {
     ([place, changes]) =>
       `Held by the removal limit: ${plural(changes.length, "delete")} in ${place}: ${changes[0]?.held ?? ""}; --allow-delete alone does not apply them.`,
   );
+}
+
+/** A change shown only for its notes: unchanged, planned, holding nothing back. */
+function onlyNotes(change: Change): boolean {
+  return change.action === "no-op" && change.error === undefined && (change.notes?.length ?? 0) > 0;
+}
+
+/**
+ * The changes in their order, with unchanged resources that carry the same notes gathered into one
+ * list where the first of them stood (a list of one stays a change): a no-change plan says a note
+ * such as "write-only and could not be verified" once, not once per secret.
+ */
+export function groupUnchanged(changes: readonly Change[]): Array<Change | Change[]> {
+  const groups = new Map<string, Change[]>();
+  for (const change of changes) {
+    if (!onlyNotes(change)) continue;
+    const key = JSON.stringify(change.notes);
+    groups.set(key, [...(groups.get(key) ?? []), change]);
+  }
+  const placed = new Set<string>();
+  const result: Array<Change | Change[]> = [];
+  for (const change of changes) {
+    const group = onlyNotes(change) ? groups.get(JSON.stringify(change.notes)) : undefined;
+    if (group === undefined || group.length < 2) {
+      result.push(change);
+      continue;
+    }
+    const key = JSON.stringify(change.notes);
+    if (placed.has(key)) continue;
+    placed.add(key);
+    result.push(group);
+  }
+  return result;
 }

@@ -1,36 +1,111 @@
+import type { Change, ChangeError } from "../core/plan.js";
 import { canonicalName } from "./actions-names.js";
-import type { Mode, Written } from "./collection.js";
-import {
-  changeError,
-  readFailure,
-  type ReadResult,
-  type ResourceReader,
-  type Shape,
-} from "./context.js";
-import type { ChangeError } from "../core/plan.js";
+import { type MemberChange, type Mode, planCollection } from "./collection.js";
+import { changeError, readFailure, type ReadResult, type ResourceReader } from "./context.js";
+import { fingerprint } from "./fingerprint.js";
+import type { PlanOptions } from "./kind.js";
 import { listedNames, nameSet, repositoryIds } from "./repository-ids.js";
 
 /**
  * The collections of GitHub Actions variables and secrets (planned by ./collection.ts): listed as
  * `{total_count, <key>: […]}` at a path, members by GitHub's upper-cased name, each at
- * `<path>/<NAME>`; a repository's own, its environments' and an organization's are defined and
- * exported alike.
+ * `<path>/<NAME>`; a repository's own, its environments' and an organization's are planned,
+ * defined and exported alike.
  */
 
-/** A listing by canonical name (`itemsUnder`: "variables", "secrets"). */
-export async function listByName<L extends { name: string }>(
-  reader: ResourceReader,
-  path: string,
-  item: Shape<L>,
-  itemsUnder: string,
-  query?: Record<string, number>,
-): Promise<ReadResult<ReadonlyMap<string, L>>> {
-  const listed = await reader.list(path, query, item, { itemsUnder });
-  if (listed.kind !== "found") return listed;
+/** One collection written: where it is listed and how its members are addressed. */
+export interface Written<D> {
+  path: string;
+  /** Prefixed to members' names in addresses: "", "dependabot/", "environments/production/". */
+  prefix: string;
+  what: string;
+  mode: Mode;
+  /** Members as written (names in any case); undefined: the collection is not managed. */
+  items: Record<string, D> | undefined;
+  absentNote?: string;
+}
+
+/** How a kind reads, plans and shows the members of any of its collections at `path`. */
+export interface Members<D, L extends { name: string }> {
+  list(path: string): Promise<ReadResult<readonly L[]>>;
+  plan(
+    path: string,
+    name: string,
+    desired: D,
+    live: L | undefined,
+  ): MemberChange | Promise<MemberChange>;
+  /** What the plan shows of a live member it deletes. */
+  shown(live: L): Record<string, unknown>;
+}
+
+/** Where a kind plans its collections: its reader, the scope they are addressed under, the options. */
+export interface Place {
+  reader: ResourceReader;
+  scope: string;
+  kind: string;
+  options: PlanOptions;
+}
+
+/** The delete of a live member authoritative mode does not keep, showing what it had. */
+function deletion(path: string, name: string, shown: Record<string, unknown>): MemberChange {
   return {
-    kind: "found",
-    data: new Map(listed.data.map((member) => [canonicalName(member.name), member])),
+    action: "delete",
+    diff: Object.entries(shown).map(([key, before]) => ({
+      path: key,
+      before,
+      ...(key === "value" && before === "set" ? { sensitive: true } : {}),
+    })),
+    requests: [{ method: "DELETE", path: `${path}/${name}` }],
+    live_fingerprint: fingerprint(shown),
+    notes: [`${name} is not in the desired state (mode: authoritative)`],
   };
+}
+
+/** Plans the collections written at one place (one not written is not managed). */
+export async function planNamed<D, L extends { name: string }>(
+  { reader, scope, kind, options }: Place,
+  members: Members<D, L>,
+  collections: ReadonlyArray<Written<D>>,
+): Promise<Change[]> {
+  const deleted = options.deleted?.at(reader.target, scope, kind) ?? [];
+  const planned = await Promise.all(
+    collections.flatMap(({ items, path, prefix, what, mode, absentNote }) =>
+      items === undefined
+        ? []
+        : [
+            planCollection<D, L>({
+              reader,
+              scope,
+              kind,
+              prefix,
+              what,
+              mode,
+              members: Object.entries(items).map(([name, desired]) => ({
+                name: canonicalName(name),
+                desired,
+              })),
+              path,
+              list: () => members.list(path),
+              ...(absentNote === undefined ? {} : { absentNote }),
+              nameOf: (live) => live.name,
+              canonical: canonicalName,
+              plan: ({ name, desired }, live) => members.plan(path, name, desired, live),
+              remove: (live) => {
+                const name = canonicalName(live.name);
+                return { name, change: deletion(path, name, members.shown(live)) };
+              },
+              // Only this collection's own: an environment's collection is another one.
+              deleted: deleted.filter((change) => {
+                const member = change.name.startsWith(prefix)
+                  ? change.name.slice(prefix.length)
+                  : "/";
+                return !member.includes("/");
+              }),
+            }),
+          ],
+    ),
+  );
+  return planned.flat();
 }
 
 /** The collections of a repository's deployment environments (`pick`: their members written). */
@@ -67,7 +142,8 @@ export function definedMembers<E extends { mode?: Mode }>(
   kind: string,
   written: { mode?: Mode; environments?: Record<string, E> },
   own: readonly Defined[],
-  inEnvironment: (environment: E) => Omit<Defined, "prefix">,
+  /** What an environment's value holds (a repository's; an organization has no environments). */
+  inEnvironment?: (environment: E) => Omit<Defined, "prefix">,
 ) {
   const members = (at: string[], { key, prefix, items }: Defined) =>
     Object.keys(items ?? {}).map((name) => ({
@@ -89,10 +165,12 @@ export function definedMembers<E extends { mode?: Mode }>(
               what: `the ${kind}s of environment ${environment} (mode: authoritative)`,
             },
           ]
-        : members(["environments", environment], {
-            ...inEnvironment(env),
-            prefix: `environments/${environment}/`,
-          }),
+        : inEnvironment === undefined
+          ? []
+          : members(["environments", environment], {
+              ...inEnvironment(env),
+              prefix: `environments/${environment}/`,
+            }),
     ),
   ];
 }

@@ -25,6 +25,14 @@ export function changeError(
   return error;
 }
 
+/**
+ * An error about a written value (`field` set), positioned under `prefix` of the kind's value; an
+ * error of a read is left as it is.
+ */
+export function at(error: ChangeError, prefix: ReadonlyArray<string | number>): ChangeError {
+  return error.field === undefined ? error : { ...error, field: [...prefix, ...error.field] };
+}
+
 export type ReadResult<T> =
   | { kind: "found"; data: T }
   | { kind: "absent"; detail: string }

@@ -13,7 +13,7 @@ import type { RepoRef } from "./context.js";
  * a field GitHub's published schema lacks, a value outside its enums, a wildcard protection rule, an
  * answer it cannot trust — is left to REST for that repository: never guessed.
  */
-export interface RepositoryGraphqlRead {
+export interface RepositoryGraphqlRead<V = unknown> {
   /**
    * Fragments the fields use, written once per query: `fragment RuleFields on BranchProtectionRule
    * {…}`. Constant text: nothing of a configuration or a repository is ever written into a query.
@@ -24,14 +24,14 @@ export interface RepositoryGraphqlRead {
    * Every name or other value from the configuration is passed as a variable (`variables.add`);
    * connections ask for at most 100 (GitHub's limit).
    */
-  select(input: { repo: RepoRef; value: unknown; variables: Variables }): string | undefined;
+  select(input: { repo: RepoRef; value: V; variables: Variables }): string | undefined;
   /**
    * The REST answers the repository's part of the answer stands for (`data` is what the fields
    * selected, unchecked: check its shape). Connections with more pages are completed with `pages`.
    */
   answer(input: {
     repo: RepoRef;
-    value: unknown;
+    value: V;
     data: unknown;
     /**
      * Whether an error lies at or under a path of `data` (`["rulesets", "nodes", 2]`): a field

@@ -1,3 +1,4 @@
+import type { ZodType } from "zod";
 import type { ConfigSpec, SelectingScope } from "../config/spec.js";
 import type { PlannedRequest } from "../core/plan.js";
 import { access } from "./access/index.js";
@@ -9,11 +10,18 @@ import { environment } from "./environment/index.js";
 import { epicLinkKind } from "./epic-link/index.js";
 import { gistKind } from "./gist/index.js";
 import { invitation } from "./invitation/index.js";
-import type { KindModule, LifecyclePart, RepositoryPart, SectionPart } from "./kind.js";
+import type {
+  KindModule,
+  LifecyclePart,
+  OrganizationPart,
+  OwnerPart,
+  RepositoryPart,
+  SectionPart,
+} from "./kind.js";
 import { label } from "./label/index.js";
 import { migrationKind } from "./migration/index.js";
 import { organizationSettingsKind } from "./organization-settings/index.js";
-import { GROUPS, ORGANIZATIONS, type OwnerKindPart, ownersSection } from "./owners-section.js";
+import { GROUPS, ORGANIZATIONS, ownersSection } from "./owners-section.js";
 import { ruleset } from "./ruleset/index.js";
 import { secretKind } from "./secret/index.js";
 import { settingsKind } from "./settings/index.js";
@@ -97,34 +105,23 @@ export const REPOSITORY_KINDS: ReadonlyArray<KindModule & { repository: Reposito
 /** The kind that manages repositories themselves, which the engine asks where each one is. */
 export const LIFECYCLE_KIND = LIFECYCLE_KINDS.repository;
 
-/** Organization parts as the `organizations` section calls them. */
-const ORGANIZATION_PARTS: readonly OwnerKindPart[] = KINDS.flatMap((kind) => {
-  const part = kind.organization;
-  if (part === undefined) return [];
-  return [
-    {
-      setting: part.setting,
-      plan: ({ reader, owner, value, options }) =>
-        part.plan({ reader, org: owner, value, options }),
-      ...(part.export && { export: part.export }),
-    },
-  ];
-});
+/** The kinds configured per organization, with their part. */
+export const ORGANIZATION_KINDS: ReadonlyArray<KindModule & { organization: OrganizationPart }> =
+  KINDS.filter(
+    (kind): kind is KindModule & { organization: OrganizationPart } => !!kind.organization,
+  );
 
-/** Group parts as the `groups` section calls them. */
-const GROUP_PARTS: readonly OwnerKindPart[] = KINDS.flatMap((kind) => {
-  const part = kind.group;
-  if (part === undefined) return [];
-  return [
-    {
-      setting: part.setting,
-      plan: ({ reader, owner, value, options }) =>
-        part.plan({ reader, group: owner, value, options }),
-      ...(part.export && { export: part.export }),
-      ...(part.comments && { comments: part.comments }),
-    },
-  ];
-});
+/** A kind's part in an owner scope (an organization's or a group's key), with the kind's name. */
+export interface OwnerKind {
+  name: string;
+  part: OwnerPart<ZodType, string>;
+}
+
+/** The kinds configured per organization and per group, with their part, in the registry's order. */
+export const OWNER_KINDS: Readonly<Record<"organization" | "group", readonly OwnerKind[]>> = {
+  organization: ORGANIZATION_KINDS.map((kind) => ({ name: kind.name, part: kind.organization })),
+  group: KINDS.flatMap((kind) => (kind.group ? [{ name: kind.name, part: kind.group }] : [])),
+};
 
 /**
  * A section of the file and the kinds whose changes it plans: a kind's own section (`audits.gists`),
@@ -137,32 +134,25 @@ export interface Section {
   part: SectionPart;
 }
 
-const owners = (
-  name: "organizations" | "groups",
-  kinds: readonly KindModule[],
-  parts: readonly OwnerKindPart[],
-): Section[] =>
-  parts.length === 0
-    ? []
-    : [
-        {
-          name,
-          kinds: kinds.map((kind) => kind.name),
-          part: ownersSection(name === "organizations" ? ORGANIZATIONS : GROUPS, parts),
-        },
-      ];
+const owners = (scope: "organization" | "group"): Section[] => {
+  const kinds = OWNER_KINDS[scope];
+  const frame = scope === "organization" ? ORGANIZATIONS : GROUPS;
+  if (kinds.length === 0) return [];
+  return [
+    {
+      name: frame.at,
+      kinds: kinds.map((kind) => kind.name),
+      part: ownersSection(
+        frame,
+        kinds.map((kind) => kind.part),
+      ),
+    },
+  ];
+};
 
 export const SECTIONS: readonly Section[] = [
-  ...owners(
-    "organizations",
-    KINDS.filter((kind) => kind.organization),
-    ORGANIZATION_PARTS,
-  ),
-  ...owners(
-    "groups",
-    KINDS.filter((kind) => kind.group),
-    GROUP_PARTS,
-  ),
+  ...owners("organization"),
+  ...owners("group"),
   ...KINDS.flatMap((kind) =>
     kind.section
       ? [{ name: kind.section.spec.at.join("."), kinds: [kind.name], part: kind.section }]

@@ -9,9 +9,9 @@ import type { RestAnswers } from "./graphql-read.js";
  * the planner is the same code whichever way its state was read). A repository it leaves
  * unanswered is read on its own, as is every repository when it answers nothing.
  */
-export interface OrganizationSideRead {
+export interface OrganizationSideRead<V = unknown> {
   /** Whether the plan of this value makes the reads it answers. */
-  wants(value: unknown): boolean;
+  wants(value: V): boolean;
   /** The reads of one repository it answers, keyed as `RestAnswers` keys them (`listKey`). */
   keys(repo: RepoRef): string[];
   /**

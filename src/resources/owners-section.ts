@@ -1,22 +1,7 @@
 import * as z from "zod";
 import { closed, OWNER_NAME, pathOrId, targetReference } from "../config/fields.js";
-import type { Defined, PrintBlock, SettingSpec, TargetType } from "../config/spec.js";
-import type { Change } from "../core/plan.js";
-import type { ResourceReader } from "./context.js";
-import type { PlanOptions, SectionPart } from "./kind.js";
-
-/** One kind's part of an owner scope, as the section calls it. */
-export interface OwnerKindPart {
-  setting: SettingSpec;
-  plan(input: {
-    reader: ResourceReader;
-    owner: string;
-    value: unknown;
-    options: PlanOptions;
-  }): Promise<Change[]>;
-  export?(reader: ResourceReader, owner: string): Promise<unknown>;
-  comments?(reader: ResourceReader, owner: string): Promise<string[]>;
-}
+import type { Defined, PrintBlock, TargetType } from "../config/spec.js";
+import type { OwnerPart, SectionPart } from "./kind.js";
 
 /** An owner scope's place in the file: `organizations` (GitHub) or `groups` (GitLab). */
 export interface OwnerFrame {
@@ -64,7 +49,10 @@ type OwnerEntry = Record<string, unknown>;
  * Each key is planned, defined once and printed by its own kind; the section only routes the keys,
  * so a kind with such a part is added to it by its registration alone.
  */
-export function ownersSection(frame: OwnerFrame, parts: readonly OwnerKindPart[]): SectionPart {
+export function ownersSection(
+  frame: OwnerFrame,
+  parts: ReadonlyArray<OwnerPart<z.ZodType, string>>,
+): SectionPart {
   const settings = parts.map((part) => part.setting);
   const shape: Record<string, z.ZodType> = {
     [frame.nameKey]: frame.name,
@@ -109,6 +97,9 @@ export function ownersSection(frame: OwnerFrame, parts: readonly OwnerKindPart[]
       secrets: settings.flatMap((setting) =>
         (setting.secrets ?? []).map((path) => [setting.key, ...path]),
       ),
+      plain: settings.flatMap((setting) =>
+        (setting.plain ?? []).map((path) => [setting.key, ...path]),
+      ),
       defines: (value) => {
         const owner = value as OwnerEntry;
         return present(owner).flatMap(({ setting }) =>
@@ -132,22 +123,12 @@ export function ownersSection(frame: OwnerFrame, parts: readonly OwnerKindPart[]
       const owner = value as OwnerEntry;
       const planned = await Promise.all(
         present(owner).map((part) =>
-          part.plan({ reader, owner: ownerOf(owner), value: owner[part.setting.key], options }),
+          part.plan({ reader, at: ownerOf(owner), value: owner[part.setting.key], options }),
         ),
       );
       return { changes: planned.flat() };
     },
-    export: async (reader, name) => {
-      const exported: OwnerEntry = { [frame.nameKey]: name };
-      const comments: string[] = [];
-      for (const part of parts) {
-        const value = await part.export?.(reader, name);
-        if (value !== undefined) exported[part.setting.key] = value;
-        comments.push(...((await part.comments?.(reader, name)) ?? []));
-      }
-      // An entry of nothing but its name manages nothing: only comments are written then.
-      const managed = Object.keys(exported).length > 1;
-      return { entries: managed ? [exported] : [], comments };
-    },
+    // Export composes an owner's entry kind by kind in the engine (src/engine/export.ts), so a
+    // kind that cannot be read leaves out that kind only.
   };
 }

@@ -13,17 +13,16 @@ import {
   SecondaryLimiter,
 } from "./core/rate-limits.js";
 import { ResponseTimeLimiter } from "./core/response-time.js";
-import { Router } from "./core/router.js";
-import { githubRoutes } from "./github/index.js";
-import { gitlabRoutes } from "./gitlab/index.js";
-import { sealingReady } from "./core/sealed-box.js";
+import { githubService } from "./github/index.js";
+import { gitlabService } from "./gitlab/index.js";
+import { sealingReady } from "./github/actions/sealed-box.js";
 import { checkSeed, type LoadedSeed, readSeedFile, worldFromSeed } from "./seed/file.js";
 import { createRequestHandler, type RecordedRequest } from "./core/server.js";
 import { emptyStats, type SandboxStats } from "./core/stats.js";
 
 export type { SandboxStats } from "./core/stats.js";
 export type { RecordedRequest } from "./core/server.js";
-export { checkedOperations, requestViolations } from "./core/request-rules.js";
+export { checkedOperations, requestViolations } from "./github/request-rules.js";
 export { CATEGORIES, type Category } from "./core/rate-limits.js";
 export { SeedError } from "./seed/file.js";
 export { demoWorld } from "./seed/demo-world.js";
@@ -162,7 +161,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const limits = checkOptions(options);
   // Secrets are sealed with libsodium, which must be loaded before a handler opens one.
   await sealingReady;
-  const world = worldFromSeed(checkedSeed(options));
+  const worlds = worldFromSeed(checkedSeed(options));
   const now = options.now ?? Date.now;
   const host = options.host ?? "127.0.0.1";
   const stats = emptyStats();
@@ -170,15 +169,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const server = createServer(
     { keepAlive: true },
     createRequestHandler({
-      world,
-      router: new Router([
-        ...githubRoutes({
+      families: [
+        gitlabService(worlds.gitlab),
+        githubService(worlds.github, {
           tokenTtlSeconds: options.tokenTtlSeconds ?? 3600,
           stats,
           graphqlTimeoutMs: options.graphqlTimeoutMs,
         }),
-        ...gitlabRoutes,
-      ]),
+      ],
       limiter: new RateLimiter(limits, options.rateWindowSeconds, now),
       secondary: new SecondaryLimiter(
         {

@@ -38,6 +38,7 @@ describe("Action inputs", () => {
       allowDelete: false,
       allowVisibility: false,
       allowCreate: false,
+      allowPlanErrors: false,
       merge: [],
       commentKey: "forgeplan.yaml",
       acceptReplan: false,

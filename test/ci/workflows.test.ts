@@ -18,7 +18,7 @@ const files = readdirSync(dir).filter((name) => name.endsWith(".yml"));
 const action = YAML.parse(readFileSync(join(repoRoot, "action.yml"), "utf8")) as {
   inputs: Record<string, unknown>;
 };
-const readme = readFileSync(join(repoRoot, "README.md"), "utf8");
+const ciPage = readFileSync(join(repoRoot, "docs", "ci.md"), "utf8");
 
 describe("example workflows", () => {
   it("cover plan on pull requests, apply on merge, nightly drift and a sharded plan", () => {
@@ -31,7 +31,7 @@ describe("example workflows", () => {
   });
 
   it.each(files)(
-    "%s uses only inputs the Action declares and is documented in the README",
+    "%s uses only inputs the Action declares and is documented in docs/ci.md",
     (file) => {
       const workflow = YAML.parse(readFileSync(join(dir, file), "utf8")) as Workflow;
       const ours = Object.values(workflow.jobs)
@@ -44,7 +44,7 @@ describe("example workflows", () => {
         }
         expect(["plan", "apply", "drift"]).toContain(step.with?.command);
       }
-      expect(readme).toContain(`examples/workflows/${file}`);
+      expect(ciPage).toContain(`examples/workflows/${file}`);
     },
   );
 });

@@ -4,7 +4,7 @@ import { deepMerge, mergeLayers } from "../../src/config/merge.js";
 import { Secret } from "../../src/core/secret.js";
 
 /**
- * The one merge policy of README's "How settings merge", checked as properties: it is what loading
+ * The one merge policy of docs/configuration.md's "How settings merge", checked as properties: it is what loading
  * (defaults → profiles → entry) and planning (every entry that selects a repository) both use.
  */
 const key = fc.constantFrom("a", "b", "c", "main", "hooks", "__proto__");
@@ -21,7 +21,7 @@ const mapping = fc.dictionary(key, value, { maxKeys: 4 });
 
 /**
  * Layers in which every key holds the same kind of value: under the mapping keys a mapping, under
- * the others anything but a mapping (a scalar, null, a list) — the domain README says merging is
+ * the others anything but a mapping (a scalar, null, a list) — the domain docs/configuration.md says merging is
  * associative in.
  */
 const MAPPING_KEYS = ["branch_protection", "main", "reviews", "__proto__"];

@@ -55,7 +55,7 @@ const sent: RecordedRequest[] = [];
 
 /**
  * No request of a test — forgeplan's or the test's own — may have a body GitHub's request schema
- * refuses for its operation (with the spec's exceptions, src/sandbox/core/request-rules.ts): the sandbox
+ * refuses for its operation (with the spec's exceptions, src/sandbox/github/request-rules.ts): the sandbox
  * answers such a body 422, and a test must not pass over one unnoticed. Registered after each test
  * of the file that first imports this module; a file that shares its modules with the files before
  * it (test/kinds/ runs with `isolate: false`) registers it itself.

@@ -1,9 +1,9 @@
 import type { ServerResponse } from "node:http";
 import { describe, expect, it } from "vitest";
 import { ResourceReader } from "../../src/resources/context.js";
-import { auditGists } from "../../src/resources/gist/index.js";
-import { auditInvitations } from "../../src/resources/invitation/index.js";
-import { auditMigration } from "../../src/resources/migration/index.js";
+import { auditGists } from "../../src/resources/gist/plan.js";
+import { auditInvitations } from "../../src/resources/invitation/plan.js";
+import { auditMigration } from "../../src/resources/migration/plan.js";
 import { answer, clientOf, hostile, json } from "./server.js";
 
 /**

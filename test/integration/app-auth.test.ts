@@ -172,7 +172,7 @@ describe("a target authenticated only as a GitHub App", () => {
 });
 
 /**
- * Webhooks, rulesets and an organization ruleset, managed by App 4242 with the permissions README
+ * Webhooks, rulesets and an organization ruleset, managed by App 4242 with the permissions docs/github.md
  * names for them: its hook edit is a config change of the hook that has a secret.
  */
 const EVERY_KIND = `version: 1
@@ -213,7 +213,7 @@ const APP_PERMISSIONS = {
   organization_administration: "write",
 };
 
-describe("an App with the permissions README names", () => {
+describe("an App with the permissions docs/github.md names", () => {
   it("manages webhooks, rulesets and organization rulesets, keeping the hook's secret", async () => {
     const sb = await start({ permissions: APP_PERMISSIONS });
     const cwd = appConfig([]);
@@ -291,7 +291,7 @@ ${PROTECTION}`,
     const teams = await exported({ ...noMembers, contents: "read" });
     expect(teams.code).toBe(1);
     expect(teams.stdout.split("\n")).toContain(
-      "# not exported: the ruleset settings of acme/api: GET /orgs/acme/teams?per_page=100 → 403: Resource not accessible by integration (the token needs members=read)",
+      "# not exported: the rulesets of acme/api: GET /orgs/acme/teams?per_page=100 → 403: Resource not accessible by integration (the token needs members=read)",
     );
     expect(teams.stderr).toBe(
       'forgeplan: export: 1 part could not be read and is left out; the YAML names it in a comment starting "# not exported:"\n',

@@ -54,7 +54,9 @@ it("holds back changes to repositories a running migration locks, and applies th
   expect(plan.changes.find((c) => c.scope === "acme/web")?.held).toBe(held);
 
   const applied = await runInProcess(["apply", "-c", config, ...at(), "--auto-approve"]);
-  expect(applied.code).toBe(0);
+  // What a lock held was planned and not applied: exit 1, saying so (docs/commands.md, "Exit codes").
+  expect(applied.code).toBe(1);
+  expect(applied.stderr).toBe(`forgeplan: apply: 1 change held: ${held}\n`);
   expect(applied.stdout).toContain("Apply: 1 applied, 0 failed, 1 held, 0 skipped.");
   expect(applied.stdout).toContain(`github/acme/web/branch_protection/main (create): ${held}`);
   expect(world.stats().mutations_applied).toBe(1);
@@ -69,7 +71,7 @@ it("holds the locked change of a saved plan too", async () => {
   await runInProcess(["plan", "-c", config, ...at(), "--out", out]);
   expect(JSON.parse(readFileSync(out, "utf8")).changes[0].held).toBe(held);
   const applied = await runInProcess(["apply", out, ...at(), "--auto-approve"]);
-  expect(applied.code).toBe(0);
+  expect(applied.code).toBe(1);
   expect(applied.stdout).toContain("Apply: 1 applied, 0 failed, 1 held, 0 skipped.");
   expect(world.stats().mutations_applied).toBe(1);
 });

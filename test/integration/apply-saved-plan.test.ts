@@ -52,7 +52,11 @@ describe("apply PLAN.json", () => {
   it("gates the saved deletes behind --allow-delete", async () => {
     await savePlan();
     const applied = await runInProcess(["apply", out, ...at(), "--auto-approve"]);
-    expect(applied.code).toBe(0);
+    // Planned deletes not applied: exit 1, as for everything planned and not applied.
+    expect(applied.code).toBe(1);
+    expect(applied.stderr).toBe(
+      "forgeplan: apply: 2 changes skipped: deletes need --allow-delete\n",
+    );
     expect(applied.stdout).toContain("Apply: 4 applied, 0 failed, 0 held, 2 skipped.");
     expect(applied.stdout).toContain("deletes need --allow-delete");
     const boards = await call(world, "GET", "/api/v4/projects/1/boards");

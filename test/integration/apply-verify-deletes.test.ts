@@ -3,7 +3,8 @@ import { type ApplyReport, type Change, newChange } from "../../src/core/plan.js
 import { Secret } from "../../src/core/secret.js";
 import { ForgeClient } from "../../src/forge/client.js";
 import { ResourceReader } from "../../src/resources/context.js";
-import { planWebhooks, repositorySite } from "../../src/resources/webhook/index.js";
+import { repositorySite } from "../../src/resources/webhook/canonical.js";
+import { planWebhooks } from "../../src/resources/webhook/plan.js";
 import { runInProcess } from "../helpers/cli.js";
 import { type Refuse, sandboxBehindProxy } from "../helpers/failing-proxy.js";
 import { call, configFile } from "../helpers/sandbox.js";

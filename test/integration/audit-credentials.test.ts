@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { Secret } from "../../src/core/secret.js";
 import { ForgeClient } from "../../src/forge/client.js";
 import { ResourceReader } from "../../src/resources/context.js";
-import { auditGists } from "../../src/resources/gist/index.js";
+import { auditGists } from "../../src/resources/gist/plan.js";
 import { type RunningSandbox, startSandbox } from "../../src/sandbox/index.js";
 import { APP_ID, appKeys, appKeyWorkspace, appSeedFile } from "../helpers/apps.js";
 import { runInProcess } from "../helpers/cli.js";

@@ -1,17 +1,23 @@
 import { spawnSync } from "node:child_process";
+import { statSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "../helpers/cli.js";
 
 describe("npm run demo", () => {
-  it("plans changes, applies them and ends with a plan that shows no changes", () => {
-    // The global setup has built dist/, which is what `npm run demo` runs after its own build.
-    const result = spawnSync(process.execPath, ["scripts/demo.js"], {
+  it("runs on the build npm ci made, compiling nothing again, and plans, applies and plans no change", () => {
+    // The global setup has built dist/, as npm ci does: the demo must use that build as it is.
+    const main = join(repoRoot, "dist", "cli", "main.js");
+    const built = statSync(main).mtimeMs;
+    const result = spawnSync("npm", ["run", "demo", "--silent"], {
       cwd: repoRoot,
       encoding: "utf8",
       env: { PATH: process.env.PATH },
-      timeout: 60_000,
+      timeout: 90_000,
     });
+    expect(result.stderr).not.toContain("building dist/");
     expect(result.stderr).toBe("");
+    expect(statSync(main).mtimeMs).toBe(built);
     expect(result.status).toBe(0);
     const steps = result.stdout.split("━━ ");
     expect(steps).toHaveLength(4);

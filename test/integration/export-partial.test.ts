@@ -42,7 +42,7 @@ async function readOnlyApp() {
 }
 
 const NOT_EXPORTED =
-  "# not exported: the ruleset settings of acme/api: GET /repos/acme/api/rulesets/2 answered 200 with a body that is not a Repository ruleset: bypass_actors is missing: the token may not edit this ruleset, so its bypass list cannot be compared";
+  "# not exported: the rulesets of acme/api: GET /repos/acme/api/rulesets/2 answered 200 with a body that is not a Repository ruleset: bypass_actors is missing: the token may not edit this ruleset, so its bypass list cannot be compared";
 
 describe("export when part of what it reads cannot be read", () => {
   it("writes every other part, names the missing one in a comment, exits 1, and plans as no change", async () => {
@@ -79,10 +79,14 @@ describe("export when part of what it reads cannot be read", () => {
     const comments = exported.stdout
       .split("\n")
       .filter((line) => line.startsWith("# not exported:"));
+    // The organization's settings could be read; each of its parts the App may not read is named.
     expect(comments).toEqual([
       NOT_EXPORTED,
-      expect.stringContaining("# not exported: the organizations entry acme: "),
+      ...["teams", "actions", "variables", "secrets", "rulesets", "webhooks"].map((key) =>
+        expect.stringContaining(`# not exported: the ${key} of organization acme: GET /orgs/acme/`),
+      ),
     ]);
+    expect(exported.stdout).toContain("organizations:\n  - name: acme\n    settings:\n");
     expect(exported.stdout).toContain("acme/repo-0003");
   });
 

@@ -3,12 +3,9 @@ import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
 import { Secret } from "../../src/core/secret.js";
 import { ForgeClient } from "../../src/forge/client.js";
-import {
-  branchProtection,
-  fromBody,
-  fromRead,
-  verifyWritten,
-} from "../../src/resources/branch-protection/index.js";
+import { fromBody, verifyWritten } from "../../src/resources/branch-protection/canonical.js";
+import { branchProtection } from "../../src/resources/branch-protection/index.js";
+import { fromRead } from "../../src/resources/classic-protection.js";
 import { ResourceReader } from "../../src/resources/context.js";
 import { answer, hostile, json } from "../hostile/server.js";
 
@@ -49,7 +46,7 @@ async function planAgainst(read: Recorded, desired: unknown) {
   });
   const [change] = await branchProtection.repository!.plan({
     reader: new ResourceReader("github", client),
-    repo,
+    at: repo,
     value: { main: desired },
     options: { now: 0, rotateSecrets: false },
   });

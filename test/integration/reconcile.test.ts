@@ -85,7 +85,11 @@ describe("plan → apply → plan on the demo config", () => {
 
   it("plans deletes but applies them only with --allow-delete", async () => {
     const result = await runInProcess(["apply", "-c", demo, ...at(), "--auto-approve"]);
-    expect(result.code).toBe(0);
+    // The skipped deletes were planned and not applied: exit 1, naming them.
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      "forgeplan: apply: 2 changes skipped: deletes need --allow-delete\n",
+    );
     expect(result.stdout).toContain("Apply: 4 applied, 0 failed, 0 held, 2 skipped.");
     const boards = await call(world, "GET", "/api/v4/projects/1/boards");
     expect((boards.body as Array<{ id: number }>).map((b) => b.id)).toEqual([1, 2]);

@@ -264,7 +264,10 @@ repositories:
       "GitHub: making a repository public makes its code visible to everyone",
     );
     const applied = await run(sb, "apply", yaml);
-    expect(applied.code).toBe(0);
+    expect(applied.code).toBe(1);
+    expect(applied.stderr).toBe(
+      "forgeplan: apply: 1 change skipped: a visibility change needs --allow-visibility\n",
+    );
     expect(applied.stdout).toContain(
       "  ○ github/acme/api/settings/visibility (update): a visibility change needs --allow-visibility\n",
     );

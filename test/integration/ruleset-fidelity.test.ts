@@ -92,7 +92,7 @@ describe("rule parameters GitHub answers beyond its schema", () => {
     const exported = await runInProcess(["export", "--repo", "acme/api", ...at()]);
     expect(exported.code).toBe(1);
     expect(exported.stdout).toMatch(
-      /^# not exported: the ruleset settings of acme\/api: .*pull_request\.automatic_copilot_code_review_enabled/m,
+      /^# not exported: the rulesets of acme\/api: .*pull_request\.automatic_copilot_code_review_enabled/m,
     );
     const after = await call(world, "GET", `/repos/acme/api/rulesets/${created.body.id}`);
     expect(after.body.rules[1].parameters.automatic_copilot_code_review_enabled).toBe(true);

@@ -196,7 +196,7 @@ repositories:
     const exported = await runInProcess(["export", "--repo", "acme/api", ...at()]);
     expect(exported.code).toBe(1);
     expect(exported.stdout).toMatch(
-      /^# not exported: the ruleset settings of acme\/api: .*copilot_code_review/m,
+      /^# not exported: the rulesets of acme\/api: .*copilot_code_review/m,
     );
   });
 });
@@ -230,7 +230,7 @@ describe("export of rulesets", () => {
     });
     const reader = new ResourceReader("github", client);
     const exported = await exportState(
-      { repos: [], sections: new Map([["organizations", ["acme"]]]) },
+      { repos: [], organizations: ["acme"], sections: new Map() },
       () => reader,
     );
     const entries = exported.document.organizations as Array<{ name: string; rulesets: object }>;

@@ -109,9 +109,17 @@ describe("an unpinned hook whose url two live hooks share", () => {
       [ADDRESS, "error"],
       ["github/acme/api/webhook/https://chat.acme.example/notify", "delete"],
     ]);
-    await runInProcess(["apply", "-c", path, ...at(), "--auto-approve", "--allow-delete"], {
-      env,
-    });
+    // A plan with an error applies nothing, unless told to apply the rest.
+    const refused = await runInProcess(
+      ["apply", "-c", path, ...at(), "--auto-approve", "--allow-delete"],
+      { env },
+    );
+    expect(refused.code).toBe(1);
+    expect(writes).toEqual([]);
+    await runInProcess(
+      ["apply", "-c", path, ...at(), "--auto-approve", "--allow-delete", "--allow-plan-errors"],
+      { env },
+    );
     expect(writes.map((request) => `${request.method} ${request.path}`)).toEqual([
       `DELETE ${HOOKS}/2`,
     ]);

@@ -49,7 +49,7 @@ describe("organization teams", () => {
     expect(planned.code).toBe(2);
     expect(planned.stdout).toContain("- github/acme/team/security will be deleted");
     const skipped = await cli(sb.url, "apply", "-c", config, "--auto-approve");
-    expect(skipped.code).toBe(0);
+    expect(skipped.code).toBe(1);
     expect(sent()).toEqual([]);
     const applied = await cli(sb.url, "apply", "-c", config, "--auto-approve", "--allow-delete");
     expect(applied.code, applied.stderr).toBe(0);

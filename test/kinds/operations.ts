@@ -60,7 +60,7 @@ export function templateOf(path: string): string | undefined {
 
 /**
  * Where the sandbox answers differently from GitHub's published response schema on purpose: by
- * operation, the problems allowed. README ("The sandbox's deviations from GitHub's schemas") lists
+ * operation, the problems allowed. docs/sandbox.md ("Where the sandbox follows the spec rather than GitHub") lists
  * the same, with why.
  */
 const HOOK_SHAPE = [
@@ -73,7 +73,7 @@ const HOOK_SHAPE = [
 export const RESPONSE_DEVIATIONS: Readonly<Record<string, readonly string[]>> = {
   // The spec's Hook: `url` is the delivery URL, with `content_type`, `branch_filter`,
   // `authorization_header` and `metadata`, and none of GitHub's name, ping_url, test_url and
-  // last_response (README, "Where the sandbox follows the spec rather than GitHub").
+  // last_response (docs/sandbox.md, "Where the sandbox follows the spec rather than GitHub").
   "GET /repos/{owner}/{repo}/hooks": HOOK_SHAPE,
   "POST /repos/{owner}/{repo}/hooks": HOOK_SHAPE,
   "GET /repos/{owner}/{repo}/hooks/{hook_id}": HOOK_SHAPE,
@@ -117,7 +117,7 @@ export function responseProblems(
     const problem = `GitHub publishes no ${status} answer for it`;
     return { operation, problems: allowed.includes(problem) ? [] : [problem] };
   }
-  // GitHub's own shape where the spec defines none of the operation's (README).
+  // GitHub's own shape where the spec defines none of the operation's (docs/sandbox.md).
   const against = GITHUB_SHAPED.has(operation) ? github.components.schemas : schemas;
   // A deviation is of the answer itself, or of each item of a list: `$: …` or `$[3]: …`.
   const deviates = (problem: string) => allowed.includes(problem.replace(/^\$(\[\d+\])?: /, ""));

@@ -80,8 +80,16 @@ describe("the library's one-call plan and apply", () => {
     if (!planned.ok) throw new Error("the demo config is valid");
     const read = readPlanFile(planFileText(planned.plan), "saved.json");
     expect(read).toEqual(planned.plan);
-    const applied = await apply(read, at(world));
+    const applied = await apply(read, { ...at(world), allowDelete: true });
     expect(applied).toMatchObject({ status: "applied", succeeded: true });
+    // Without allowDelete a plan's deletes are skipped: planned and not applied, no success.
+    world = await sandbox();
+    const again = await plan(demo, at(world));
+    if (!again.ok) throw new Error("the demo config is valid");
+    expect(await apply(again.plan, at(world))).toMatchObject({
+      status: "applied",
+      succeeded: false,
+    });
     expect(() => readPlanFile("{", "broken.json")).toThrow(PlanFileError);
 
     const broken = configFile("version: 1\nrepositories:\n  - name: acme/api\n    bogus: 1\n");

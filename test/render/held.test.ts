@@ -29,13 +29,16 @@ describe("deletes the removal limit holds", () => {
     const text = renderPlan(heldPlan(), "text");
     expect(text).toContain(
       [
-        "- github/acme/api/access/users/mona will be deleted",
+        "- github/acme/api/access/users/mona will be deleted (held)",
         '    - role: "write"',
         "    held: by the removal limit (the plan's summary says why)",
       ].join("\n"),
     );
+    // The reason is said at the first change it holds, not again at each.
+    expect(text.split("held: by the removal limit").length - 1).toBe(1);
+    expect(text.split("will be deleted (held)").length - 1).toBe(3);
     expect(text.trimEnd().split("\n").slice(-2)).toEqual([
-      "Plan: 0 to create, 0 to update, 3 to delete, 0 to report, 0 unchanged.",
+      "Plan: 0 to create, 0 to update, 3 to delete (3 held), 0 to report, 0 unchanged.",
       SUMMARY,
     ]);
   });

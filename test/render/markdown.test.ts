@@ -35,6 +35,8 @@ describe("markdown plan", () => {
         "| ---: | ---: | ---: | ---: | ---: | ---: |",
         "| 1 | 0 | 0 | 1 | 1 | 1 |",
         "",
+        "❗ 1 change could not be planned: apply applies nothing while the plan has errors (--allow-plan-errors applies the rest).",
+        "",
         "<details open><summary>❌ <b>github/acme/ghost</b>: 1 error</summary>",
         "",
         "**✗ could not be planned** <code>github/acme/ghost/branch\\_protection/main</code>",

@@ -37,7 +37,7 @@ describe("text plan", () => {
         "    error: GET /repos/acme/ghost/branches/main → 404: Not Found",
         "",
         "Plan: 1 to create, 1 to update, 1 to delete, 1 to report, 1 unchanged, 1 error.",
-        "1 change could not be planned.",
+        "1 change could not be planned: apply applies nothing while the plan has errors (--allow-plan-errors applies the rest).",
         "",
       ].join("\n"),
     );

@@ -33,4 +33,38 @@ describe("the sandbox's independence", () => {
     expect(imports.length).toBeGreaterThan(20);
     expect(foreign).toEqual([]);
   });
+
+  it("keeps its core free of either service: core imports no area, and names no record of one", () => {
+    const root = join(repoRoot, "src/sandbox");
+    const core = join(root, "core");
+    const outside = sources(core).flatMap((file) =>
+      [...readFileSync(file, "utf8").matchAll(/from "(\.[^"]+)"/g)]
+        .map((match) => relative(core, resolve(dirname(file), match[1]!)))
+        .filter((target) => target.startsWith(".."))
+        .map((target) => `${relative(root, file)}: ${target}`),
+    );
+    expect(outside).toEqual([]);
+    // Every record type an area declares (github/**/records.ts, gitlab/**/records.ts) …
+    const records = sources(root)
+      .filter((file) => file.endsWith("records.ts") && !file.startsWith(core))
+      .flatMap((file) =>
+        [...readFileSync(file, "utf8").matchAll(/export (?:interface|type|class) (\w+)/g)].map(
+          (match) => match[1]!,
+        ),
+      );
+    expect(records).toEqual(
+      expect.arrayContaining(["Repository", "Organization", "Group", "Label"]),
+    );
+    // … is named nowhere in the core's code (comments and strings aside).
+    const named = sources(core).flatMap((file) => {
+      const code = readFileSync(file, "utf8")
+        .replace(/\/\*[\s\S]*?\*\//g, "")
+        .replace(/\/\/.*$/gm, "")
+        .replace(/"(?:[^"\\]|\\.)*"|`(?:[^`\\]|\\.)*`/g, '""');
+      return records
+        .filter((name) => new RegExp(`\\b${name}\\b`).test(code))
+        .map((name) => `${relative(root, file)}: ${name}`);
+    });
+    expect(named).toEqual([]);
+  });
 });

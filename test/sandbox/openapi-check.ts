@@ -31,7 +31,7 @@ export const github = load("api.github.com");
 export const enterprise = load("ghec");
 
 /**
- * Where the spec renames a GitHub member, the checks use the spec's name (see the README): users
+ * Where the spec renames a GitHub member, the checks use the spec's name (see docs/sandbox.md): users
  * carry `avatar_ref_id` instead of `gravatar_id`, in every shape a user is (a collaborator, a team
  * member …).
  */

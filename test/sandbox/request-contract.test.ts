@@ -13,7 +13,7 @@ const CONFIG_PATCH = "PATCH /repos/{owner}/{repo}/hooks/{hook_id}/config";
 
 /** GitHub's schemas as generated, before the spec's exceptions are laid over them. */
 const published = JSON.parse(
-  readFileSync(join(repoRoot, "src/sandbox/core/request-schemas.json"), "utf8"),
+  readFileSync(join(repoRoot, "src/sandbox/github/request-schemas.json"), "utf8"),
 ) as { operations: Record<string, { schema: Schema }> };
 
 describe("onRequest records what clients send", () => {

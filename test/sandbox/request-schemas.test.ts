@@ -10,7 +10,7 @@ import { repoRoot } from "../helpers/cli.js";
 import { github } from "./openapi-check.js";
 
 const run = promisify(execFile);
-const committed = readFileSync(join(repoRoot, "src/sandbox/core/request-schemas.json"), "utf8");
+const committed = readFileSync(join(repoRoot, "src/sandbox/github/request-schemas.json"), "utf8");
 
 type Operation = { requestBody?: unknown };
 const githubOperation = (key: string): Operation | undefined => {
@@ -18,7 +18,7 @@ const githubOperation = (key: string): Operation | undefined => {
   return (github.paths[path] as Record<string, Operation> | undefined)?.[method.toLowerCase()];
 };
 
-describe("src/sandbox/core/request-schemas.json", () => {
+describe("src/sandbox/github/request-schemas.json", () => {
   it("is what scripts/generate-request-schemas.js makes of the installed @octokit/openapi", async () => {
     const { stdout } = await run(
       process.execPath,
@@ -26,7 +26,7 @@ describe("src/sandbox/core/request-schemas.json", () => {
       { cwd: repoRoot, encoding: "utf8", maxBuffer: 1 << 24 },
     );
     // Regenerate with: node scripts/generate-request-schemas.js
-    expect(committed, "src/sandbox/core/request-schemas.json is stale").toBe(stdout);
+    expect(committed, "src/sandbox/github/request-schemas.json is stale").toBe(stdout);
   });
 
   it("holds the request schema of every write the sandbox serves on GitHub's paths", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { deepMerge } from "../../src/config/merge.js";
-import { invitationFindings } from "../../src/resources/invitation/index.js";
-import { locksOf, migrationFindings } from "../../src/resources/migration/index.js";
+import { invitationFindings } from "../../src/resources/invitation/plan.js";
+import { locksOf, migrationFindings } from "../../src/resources/migration/plan.js";
 
 const now = Date.parse("2026-11-22T00:00:00Z");
 

@@ -1,14 +1,16 @@
 import { describe, expect, it } from "vitest";
 import type { BranchProtectionSettings } from "../../src/resources/branch-protection/settings.js";
 import {
-  type CanonicalProtection,
-  fromRead,
   targetOf,
   toBody,
-  toSettings,
-  UNPROTECTED_DEFAULTS,
   verifyWritten,
-} from "../../src/resources/branch-protection/index.js";
+} from "../../src/resources/branch-protection/canonical.js";
+import { toSettings } from "../../src/resources/branch-protection/export.js";
+import {
+  type CanonicalProtection,
+  fromRead,
+  UNPROTECTED_DEFAULTS,
+} from "../../src/resources/classic-protection.js";
 import { diffValues } from "../../src/resources/diff.js";
 import { githubExample } from "../helpers/github-examples.js";
 

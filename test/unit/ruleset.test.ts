@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   UNPROTECTED_DEFAULTS,
   type CanonicalProtection,
-} from "../../src/resources/branch-protection/index.js";
+} from "../../src/resources/classic-protection.js";
 import { normalizeRuleset, requestBody, shown } from "../../src/resources/ruleset/canonical.js";
 import {
   notEquivalent,
@@ -10,7 +10,7 @@ import {
   requirementsOf,
   uncovered,
 } from "../../src/resources/ruleset/classic.js";
-import { verifyWritten } from "../../src/resources/ruleset/index.js";
+import { verifyWritten } from "../../src/resources/ruleset/verify.js";
 
 const known: Record<string, string> = {
   "Team:2": "release-managers",

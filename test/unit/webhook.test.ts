@@ -2,14 +2,9 @@ import { describe, expect, it } from "vitest";
 import type { WebhookSettings } from "../../src/resources/webhook/settings.js";
 import { Secret } from "../../src/core/secret.js";
 import { diffValues } from "../../src/resources/diff.js";
-import {
-  fromRead,
-  planHook,
-  repositorySite,
-  targetOf,
-  toSettings,
-  verifyWritten,
-} from "../../src/resources/webhook/index.js";
+import { fromRead, repositorySite, verifyWritten } from "../../src/resources/webhook/canonical.js";
+import { toSettings } from "../../src/resources/webhook/export.js";
+import { planHook, targetOf } from "../../src/resources/webhook/plan.js";
 import { githubExample } from "../helpers/github-examples.js";
 
 const url = "https://ci.acme.example/hooks/forge";

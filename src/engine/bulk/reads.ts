@@ -27,6 +27,12 @@ import { runParts } from "./runner.js";
 export const READS_MODES = ["auto", "rest", "graphql"] as const;
 export type ReadsMode = (typeof READS_MODES)[number];
 
+/**
+ * How repositories are read when nothing says: the one place this default is declared, for the
+ * CLI's --reads, the library's `reads`, the Action's `reads` input and the engine alike.
+ */
+export const DEFAULT_READS: ReadsMode = "auto";
+
 /** A batch's worth: the fewest repositories of a target `auto` reads over GraphQL. */
 export const AUTO_MINIMUM = 25;
 

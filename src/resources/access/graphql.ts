@@ -52,9 +52,9 @@ function builtInOnly(sources: ReadonlyArray<{ roleName: string | null }>): boole
   );
 }
 
-export const accessGraphql: RepositoryGraphqlRead = {
+export const accessGraphql: RepositoryGraphqlRead<AccessSettings> = {
   select: ({ value }) =>
-    readsUsers(value as AccessSettings)
+    readsUsers(value)
       ? `collaborators(first: 100, affiliation: DIRECT) { ${pageOf(EDGE, true)} }`
       : undefined,
   answer: async (part) => {

@@ -1,7 +1,7 @@
 /** How access is written in the configuration: `access: {mode, users, teams}`. */
 import * as z from "zod";
 import { closed, orNull } from "../../config/fields.js";
-import type { EntryFacts, RuleProblem } from "../../config/spec.js";
+import { defineSetting, type EntryFacts, type RuleProblem } from "../../config/spec.js";
 
 const role = z
   .string()
@@ -15,7 +15,7 @@ const login = z.string().regex(/^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,3
   error: "expected a GitHub login such as octocat",
 });
 
-export const accessSchema = closed({
+const accessSchema = closed({
   mode: z
     .enum(["additive", "authoritative"])
     .optional()
@@ -34,11 +34,7 @@ export const accessSchema = closed({
     .describe("Teams of the organization by slug, and the role each has on the repository."),
 }).describe("Who has access to the repository: collaborators and teams, each with a role.");
 
-export interface AccessSettings {
-  mode?: "additive" | "authoritative";
-  users?: Record<string, string | null>;
-  teams?: Record<string, string | null>;
-}
+export type AccessSettings = z.output<typeof accessSchema>;
 
 /** Names two layers wrote in different case: logins and slugs compare case-insensitively. */
 function caseTwins(key: "users" | "teams", names: readonly string[], what: string): RuleProblem[] {
@@ -60,8 +56,8 @@ function caseTwins(key: "users" | "teams", names: readonly string[], what: strin
 }
 
 /** Rules over what defaults, profiles and an entry make together. */
-export function accessRules(value: unknown, entry: EntryFacts): RuleProblem[] {
-  const { users = {}, teams = {} } = value as AccessSettings;
+function accessRules(value: AccessSettings, entry: EntryFacts): RuleProblem[] {
+  const { users = {}, teams = {} } = value;
   const problems = [
     ...caseTwins("users", Object.keys(users), "login"),
     ...caseTwins("teams", Object.keys(teams), "team slug"),
@@ -74,3 +70,24 @@ export function accessRules(value: unknown, entry: EntryFacts): RuleProblem[] {
   }
   return problems;
 }
+
+export const accessSetting = defineSetting({
+  key: "access",
+  schema: accessSchema,
+  rules: accessRules,
+  // Defined user by user and team by team, as layers merge them.
+  defines: ({ mode, users = {}, teams = {} }) => [
+    ...(mode === undefined ? [] : [{ id: "access mode", path: ["mode"], what: "the access mode" }]),
+    ...Object.keys(users).map((login) => ({
+      id: `access user ${login.toLowerCase()}`,
+      path: ["users", login],
+      what: `the access of user ${login}`,
+    })),
+    ...Object.keys(teams).map((slug) => ({
+      id: `access team ${slug.toLowerCase()}`,
+      path: ["teams", slug],
+      what: `the access of team ${slug}`,
+    })),
+  ],
+  print: () => [{ kind: "access", name: "*", path: [], defaults: [["mode", "additive"]] }],
+});

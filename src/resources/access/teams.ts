@@ -3,16 +3,11 @@
  * it; one written by its display name is an error that names the slug, never a grant to make and a
  * grant to remove (the phantom add and delete of github-community-projects/safe-settings#1070).
  */
-import {
-  type Change,
-  type ChangeError,
-  type PlannedRequest,
-  type Removal,
-} from "../../core/plan.js";
-import { changeError } from "../context.js";
+import { addressOf, type Change, type ChangeError, type PlannedRequest } from "../../core/plan.js";
+import { at, changeError } from "../context.js";
 import { fingerprint } from "../fingerprint.js";
 import { securityManagersOf } from "./organization.js";
-import type { AccessReads, LiveTeam } from "./reads.js";
+import type { AccessReads, LiveTeam } from "./canonical.js";
 import { apiPermission } from "./roles.js";
 
 export const TEAMS = "teams";
@@ -65,11 +60,11 @@ export async function planTeam(
   written: string,
   wanted: string | null,
   live: LiveTeam | undefined,
-  listed: ReadonlyMap<string, LiveTeam>,
+  listed: readonly LiveTeam[],
 ): Promise<Change> {
   const base = baseChange(reads, live?.slug ?? written, live);
   if (live === undefined) {
-    const named = byDisplayName(listed.values(), written);
+    const named = byDisplayName(listed, written);
     if (named !== undefined)
       return { ...base, error: displayNameError(reads, written, named.slug) };
   }
@@ -96,7 +91,7 @@ export async function planTeam(
     };
   }
   const resolved = await reads.resolve(wanted);
-  if ("error" in resolved) return { ...base, error: resolved.error };
+  if ("error" in resolved) return { ...base, error: at(resolved.error, [TEAMS, written]) };
   if (live !== undefined) {
     if (live.role === resolved.role) return base;
     return {
@@ -121,8 +116,16 @@ export async function planTeam(
       ? {}
       : {
           notes: [
-            `${written} is not a team of ${reads.org} now: the grant succeeds once a team of that slug exists (the teams of an organizations entry are created before access is granted)`,
+            `${written} is not a team of ${reads.org} now: this plan creates it first (the teams of an organizations entry are created before access is granted)`,
           ],
+          // Only a team this plan creates can be granted: the engine checks the plan creates it.
+          needs: {
+            address: addressOf(reads.reader.target, reads.org, "team", written),
+            otherwise: {
+              message: `team "${written}" is not a team of ${reads.org}, and this plan creates no team of that slug (an organizations entry's teams)`,
+              field: [TEAMS, written],
+            },
+          },
         }),
   };
 }
@@ -136,11 +139,7 @@ function grant(reads: AccessReads, slug: string, role: string): PlannedRequest {
  * has access through the organization only (no grant of this repository to remove) or is a
  * security manager team, which is shown as such and left alone.
  */
-export async function removeTeam(
-  reads: AccessReads,
-  live: LiveTeam,
-  collection: Removal,
-): Promise<Change | undefined> {
+export async function removeTeam(reads: AccessReads, live: LiveTeam): Promise<Change | undefined> {
   const base = baseChange(reads, live.slug, live);
   const manager = await securityManager(reads, live.slug);
   if (typeof manager === "object") return { ...base, error: manager };
@@ -152,6 +151,5 @@ export async function removeTeam(
     diff: [{ path: "role", before: live.role }],
     requests: [{ method: "DELETE", path: teamPath(reads, live.slug) }],
     notes: [`team ${live.slug} is not in the desired state (access mode: authoritative)`],
-    removal: collection,
   };
 }

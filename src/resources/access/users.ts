@@ -6,10 +6,12 @@
  * GitHub's "Add a repository collaborator"), never a removal and a new grant, which would drop the
  * user's review requests and assignments (integrations/terraform-provider-github#2731).
  */
-import { type Change, type DiffEntry, type PlannedRequest, type Removal } from "../../core/plan.js";
+import { type Change, type DiffEntry, type PlannedRequest } from "../../core/plan.js";
+import { at } from "../context.js";
 import { fingerprint } from "../fingerprint.js";
+import { knownUser } from "../logins.js";
 import { ownersOf } from "../owners.js";
-import type { AccessReads, LiveUser, ResolvedRole } from "./reads.js";
+import type { AccessReads, LiveUser, ResolvedRole } from "./canonical.js";
 import { apiPermission, builtInRole, levelOf } from "./roles.js";
 
 export const USERS = "users";
@@ -20,13 +22,6 @@ function userPath(reads: AccessReads, login: string): string {
 
 function invitationPath(reads: AccessReads, id: number): string {
   return `${reads.path}/invitations/${id}`;
-}
-
-/** What the reviewer sees of a user's access: its role, pending or not. */
-function shownRole(live: LiveUser): string | undefined {
-  if (live.role !== undefined) return live.role;
-  if (live.invitation !== undefined && !live.invitation.expired) return live.invitation.role;
-  return undefined;
 }
 
 /** The live state a saved plan checks: the grant and the invitation, not how the login is spelt. */
@@ -47,10 +42,18 @@ function removal(reads: AccessReads, live: LiveUser): PlannedRequest[] {
   ];
 }
 
+/**
+ * What a removal takes away: a collaborator's role, or an invitation, pending or expired alike
+ * (`- invitation: "write (pending)"`, `- invitation: "admin (expired)"`).
+ */
 function removed(live: LiveUser): DiffEntry[] {
-  const role = shownRole(live);
-  if (role !== undefined) return [{ path: "role", before: role }];
-  return [{ path: "invitation", before: `expired (${live.invitation?.role ?? "unknown"})` }];
+  const entries: DiffEntry[] = [];
+  if (live.role !== undefined) entries.push({ path: "role", before: live.role });
+  if (live.invitation !== undefined) {
+    const state = live.invitation.expired ? "expired" : "pending";
+    entries.push({ path: "invitation", before: `${live.invitation.role} (${state})` });
+  }
+  return entries;
 }
 
 function grant(reads: AccessReads, login: string, role: ResolvedRole): PlannedRequest {
@@ -77,7 +80,7 @@ export async function planUser(
     return { ...base, action: "delete", diff: removed(live), requests: removal(reads, live) };
   }
   const resolved = await reads.resolve(wanted);
-  if ("error" in resolved) return { ...base, error: resolved.error };
+  if ("error" in resolved) return { ...base, error: at(resolved.error, [USERS, written]) };
   const login = live?.login ?? written;
   if (live?.role !== undefined) {
     return planCollaborator(reads, base, { login: live.login, role: live.role }, resolved);
@@ -109,6 +112,9 @@ export async function planUser(
       ],
     };
   }
+  // Not a collaborator and not invited: the login must be a user, or the PUT fails at apply.
+  const known = await knownUser(reads.reader, written, [USERS, written], "collaborator");
+  if ("error" in known) return { ...base, error: known.error };
   const replaced = invitation !== undefined;
   return {
     ...base,
@@ -167,11 +173,7 @@ async function planCollaborator(
  * A user with direct access the configuration does not list, in authoritative mode. Owners of the
  * organization have admin through it whatever the grant: they are left alone.
  */
-export async function removeUser(
-  reads: AccessReads,
-  live: LiveUser,
-  collection: Removal,
-): Promise<Change> {
+export async function removeUser(reads: AccessReads, live: LiveUser): Promise<Change> {
   const base = {
     ...reads.change(`${USERS}/${live.login.toLowerCase()}`),
     live_fingerprint: fingerprint(liveState(live)),
@@ -194,6 +196,5 @@ export async function removeUser(
     diff: removed(live),
     requests: removal(reads, live),
     notes: [`${live.login} is not in the desired state (access mode: authoritative)`],
-    removal: collection,
   };
 }

@@ -6,7 +6,7 @@
  */
 import * as z from "zod";
 import { closed, name } from "../../config/fields.js";
-import type { RuleProblem } from "../../config/spec.js";
+import { defineSetting, type RuleProblem } from "../../config/spec.js";
 
 const selectedActions = closed({
   github_owned_allowed: z
@@ -48,29 +48,8 @@ const policy = {
     .describe("Whether GitHub Actions can approve pull requests (a security risk when true)."),
 };
 
-export interface SelectedActions {
-  github_owned_allowed?: boolean;
-  verified_allowed?: boolean;
-  patterns_allowed?: string[];
-}
-
-export interface ActionsPolicy {
-  allowed_actions?: "all" | "local_only" | "selected";
-  sha_pinning_required?: boolean;
-  selected_actions?: SelectedActions;
-  default_workflow_permissions?: "read" | "write";
-  can_approve_pull_request_reviews?: boolean;
-}
-
-export interface RepositoryActions extends ActionsPolicy {
-  enabled?: boolean;
-  access_level?: "none" | "user" | "organization";
-}
-
-export interface OrganizationActions extends ActionsPolicy {
-  enabled_repositories?: "all" | "none" | "selected";
-  selected_repositories?: string[];
-}
+export type SelectedActions = z.output<typeof selectedActions>;
+export type ActionsPolicy = z.output<z.ZodObject<typeof policy>>;
 
 type Issue = { path: string[]; message: string };
 
@@ -99,13 +78,11 @@ function policyIssues(value: ActionsPolicy, runs: boolean, where: string): Issue
   return issues;
 }
 
-function refine<T>(check: (value: T) => Issue[]) {
-  return (value: T, ctx: z.core.$RefinementCtx) => {
-    for (const issue of check(value)) ctx.addIssue({ code: "custom", ...issue });
-  };
+function report(issues: readonly Issue[], ctx: z.core.$RefinementCtx): void {
+  for (const issue of issues) ctx.addIssue({ code: "custom", ...issue });
 }
 
-export const repositoryActions = closed({
+const repositoryActions = closed({
   enabled: z.boolean().optional().describe("Whether GitHub Actions runs in the repository."),
   ...policy,
   access_level: z
@@ -115,14 +92,12 @@ export const repositoryActions = closed({
       "Who outside the repository may use its actions and reusable workflows: none, user (the owner's private repositories) or organization (the organization's).",
     ),
 })
-  .superRefine(
-    refine((value: RepositoryActions) =>
-      policyIssues(value, value.enabled === true, "with enabled: true"),
-    ),
+  .superRefine((value, ctx) =>
+    report(policyIssues(value, value.enabled === true, "with enabled: true"), ctx),
   )
   .describe("The repository's GitHub Actions permissions; a field not written is left as it is.");
 
-export const organizationActions = closed({
+const organizationActions = closed({
   enabled_repositories: z
     .enum(["all", "none", "selected"])
     .optional()
@@ -135,22 +110,25 @@ export const organizationActions = closed({
     ),
   ...policy,
 })
-  .superRefine(
-    refine((value: OrganizationActions) => [
-      ...(value.selected_repositories !== undefined && value.enabled_repositories !== "selected"
-        ? [
-            {
-              path: ["selected_repositories"],
-              message: "selected_repositories applies only with enabled_repositories: selected",
-            },
-          ]
-        : []),
-      ...policyIssues(
-        value,
-        value.enabled_repositories === "all" || value.enabled_repositories === "selected",
-        "with enabled_repositories: all or selected",
-      ),
-    ]),
+  .superRefine((value, ctx) =>
+    report(
+      [
+        ...(value.selected_repositories !== undefined && value.enabled_repositories !== "selected"
+          ? [
+              {
+                path: ["selected_repositories"],
+                message: "selected_repositories applies only with enabled_repositories: selected",
+              },
+            ]
+          : []),
+        ...policyIssues(
+          value,
+          value.enabled_repositories === "all" || value.enabled_repositories === "selected",
+          "with enabled_repositories: all or selected",
+        ),
+      ],
+      ctx,
+    ),
   )
   .describe("The organization's GitHub Actions permissions; a field not written is left as it is.");
 
@@ -158,8 +136,8 @@ export const organizationActions = closed({
  * `access_level: user` shares with the owner's private repositories, `organization` with the
  * organization's: each only where the owner is one (the access schema's description).
  */
-export function accessRules(value: unknown, entry: { ownerType?: string }): RuleProblem[] {
-  const level = (value as RepositoryActions).access_level;
+function accessRules(value: RepositoryActions, entry: { ownerType?: string }): RuleProblem[] {
+  const level = value.access_level;
   if (level === undefined || level === "none" || entry.ownerType === undefined) return [];
   if (level === entry.ownerType) return [];
   return [
@@ -169,3 +147,24 @@ export function accessRules(value: unknown, entry: { ownerType?: string }): Rule
     },
   ];
 }
+
+export type RepositoryActions = z.output<typeof repositoryActions>;
+export type OrganizationActions = z.output<typeof organizationActions>;
+
+const print = () => [{ kind: "actions", name: "*", path: [] }];
+const defines = () => [{ id: "actions", path: [], what: "the Actions permissions" }];
+
+export const repositoryActionsSetting = defineSetting({
+  key: "actions",
+  schema: repositoryActions,
+  rules: accessRules,
+  defines,
+  print,
+});
+
+export const organizationActionsSetting = defineSetting({
+  key: "actions",
+  schema: organizationActions,
+  defines,
+  print,
+});

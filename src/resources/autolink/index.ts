@@ -1,68 +1,26 @@
-import type { PrintBlock } from "../../config/spec.js";
-import { modeBlock } from "../collection.js";
-import { mustFind } from "../context.js";
-import type { KindModule } from "../kind.js";
-import { AUTOLINK_SHAPE, verifyAutolink } from "./canonical.js";
-import { autolinksPath, planAutolinks } from "./plan.js";
-import {
-  type AutolinkSettings,
-  type Autolinks,
-  autolinkRules,
-  autolinksSchema,
-} from "./settings.js";
+import { defineKind } from "../kind.js";
+import { verifyAutolink } from "./canonical.js";
+import { exportAutolinks } from "./export.js";
+import { planAutolinks } from "./plan.js";
+import { autolinksSetting } from "./settings.js";
 
 /**
  * Autolink references (`autolinks: {mode, items}`), keyed by key prefix. A written autolink is
  * managed whole and replaced when it differs (GitHub has no update); `null` deletes one;
- * `authoritative` deletes those not listed. README, "Autolinks".
+ * `authoritative` deletes those not listed. docs/kinds.md, "Autolinks".
  */
-
-function printAutolinks(value: Autolinks): PrintBlock[] {
-  return [
-    modeBlock("autolink", value.mode),
-    ...Object.entries(value.items ?? {}).map(([prefix, settings]): PrintBlock => ({
-      kind: "autolink",
-      name: prefix,
-      path: ["items", prefix],
-      ...(settings !== null && settings.is_alphanumeric === undefined
-        ? { defaults: [["is_alphanumeric", true]] }
-        : {}),
-    })),
-  ];
-}
-
-export const autolink: KindModule = {
+export const autolink = defineKind({
   name: "autolink",
   repository: {
-    setting: {
-      key: "autolinks",
-      schema: autolinksSchema.describe(
-        "The repository's autolink references: mode (additive or authoritative) and items by key prefix.",
-      ),
-      rules: autolinkRules,
-      // Authoritative mode is about the whole list: it is one setting, defined once per repository.
-      defines: () => [{ id: "autolinks", path: [], what: "the autolink list" }],
-      print: (value) => printAutolinks(value as Autolinks),
-    },
-    plan: ({ reader, repo, value, options }) =>
+    setting: autolinksSetting,
+    plan: ({ reader, at, value, options }) =>
       planAutolinks({
         reader,
-        repo,
-        value: value as Autolinks,
-        deleted: options.deleted?.at(reader.target, `${repo.owner}/${repo.name}`, "autolink") ?? [],
+        repo: at,
+        value,
+        deleted: options.deleted?.at(reader.target, `${at.owner}/${at.name}`, "autolink") ?? [],
       }),
-    export: async (reader, repo) => {
-      const path = autolinksPath(repo);
-      const live = mustFind(await reader.list(path, undefined, AUTOLINK_SHAPE), path);
-      if (live.length === 0) return undefined;
-      const items = Object.fromEntries(
-        live.map(({ key_prefix, url_template, is_alphanumeric }): [string, AutolinkSettings] => [
-          key_prefix,
-          { url_template, is_alphanumeric },
-        ]),
-      );
-      return { mode: "additive", items };
-    },
+    export: exportAutolinks,
   },
   verify: verifyAutolink,
-};
+});

@@ -1,5 +1,5 @@
-import { type Change, newChange, type PlannedRequest } from "../../core/plan.js";
-import { collectionOf, deletedAgain, listingError, unlistedMembers } from "../collection.js";
+import type { Change, PlannedRequest } from "../../core/plan.js";
+import { planCollection } from "../collection.js";
 import { repoPath, type RepoRef, type ResourceReader } from "../context.js";
 import { diffValues } from "../diff.js";
 import { fingerprint } from "../fingerprint.js";
@@ -25,8 +25,6 @@ const KIND = "autolink";
 export function autolinksPath(repo: RepoRef): string {
   return `${repoPath(repo)}/autolinks`;
 }
-
-const same = (a: string, b: string) => a === b;
 
 function createRequest(path: string, prefix: string, desired: CanonicalAutolink): PlannedRequest {
   return { method: "POST", path, body: { key_prefix: prefix, ...desired } };
@@ -91,41 +89,28 @@ export interface AutolinkPlanInput {
   deleted: readonly Change[];
 }
 
-export async function planAutolinks({
+export function planAutolinks({
   reader,
   repo,
   value,
   deleted,
 }: AutolinkPlanInput): Promise<Change[]> {
-  const { mode = "additive", items = {} } = value;
-  const scope = `${repo.owner}/${repo.name}`;
   const path = autolinksPath(repo);
-  const listed = await reader.list(path, undefined, AUTOLINK_SHAPE);
-  if (listed.kind !== "found") {
-    const error = listingError(listed, reader, scope, path);
-    const names = Object.keys(items);
-    const planned = unlistedMembers(reader, scope, KIND, names, mode === "authoritative", error);
-    return [...planned, ...deletedAgain(deleted, planned, { error }, same)];
-  }
-  const change = (name: string, part: Partial<Change>): Change => ({
-    ...newChange(reader.target, scope, KIND, name),
-    ...part,
+  return planCollection({
+    reader,
+    scope: `${repo.owner}/${repo.name}`,
+    kind: KIND,
+    what: "the autolinks",
+    mode: value.mode ?? "additive",
+    members: Object.entries(value.items ?? {}).map(([name, desired]) => ({ name, desired })),
+    path,
+    list: () => reader.list(path, undefined, AUTOLINK_SHAPE),
+    nameOf: (autolink) => autolink.key_prefix,
+    plan: ({ name, desired }, live) => planItem(path, name, desired, live),
+    remove: (autolink) => ({
+      name: autolink.key_prefix,
+      change: deletion(path, autolink, "not in the desired state (autolinks mode: authoritative)"),
+    }),
+    deleted,
   });
-  const byPrefix = new Map(listed.data.map((autolink) => [autolink.key_prefix, autolink]));
-  const planned = Object.entries(items).map(([prefix, settings]) =>
-    change(prefix, planItem(path, prefix, settings, byPrefix.get(prefix))),
-  );
-  if (mode === "authoritative") {
-    const removal = {
-      collection: collectionOf(reader.target, scope, KIND),
-      live: listed.data.length,
-    };
-    for (const autolink of listed.data) {
-      if (Object.hasOwn(items, autolink.key_prefix)) continue;
-      const note = "not in the desired state (autolinks mode: authoritative)";
-      planned.push(change(autolink.key_prefix, { ...deletion(path, autolink, note), removal }));
-    }
-  }
-  const names = listed.data.map((autolink) => autolink.key_prefix);
-  return [...planned, ...deletedAgain(deleted, planned, { names }, same)];
 }

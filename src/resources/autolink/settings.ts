@@ -1,13 +1,13 @@
 /**
  * How autolinks are written: `autolinks: {mode, items: {<key_prefix>: {url_template,
- * is_alphanumeric}}}`, the shape of `labels` (README, "Autolinks", says why). GitHub has no update
+ * is_alphanumeric}}}`, the shape of `labels` (docs/kinds.md, "Autolinks", says why). GitHub has no update
  * for an autolink, so one that is written is managed whole: `is_alphanumeric` left out is GitHub's
  * default, true.
  */
 import * as z from "zod";
 import { closed, orNull } from "../../config/fields.js";
-import type { RuleProblem } from "../../config/spec.js";
-import { modeField } from "../collection.js";
+import { defineSetting, type PrintBlock, type RuleProblem } from "../../config/spec.js";
+import { modeBlock, modeField } from "../collection.js";
 
 /**
  * GitHub's rules for a key prefix, as its 422 words them (quoted in
@@ -35,7 +35,7 @@ const autolink = closed({
     .describe("true (default): <num> matches letters, digits and -; false: digits only."),
 });
 
-export const autolinksSchema = closed({
+const autolinksSchema = closed({
   mode: modeField("autolinks"),
   items: z
     .record(
@@ -48,21 +48,39 @@ export const autolinksSchema = closed({
     .describe("Autolinks by key prefix (compared as written)."),
 });
 
-export interface AutolinkSettings {
-  url_template?: string;
-  is_alphanumeric?: boolean;
-}
-
-export interface Autolinks {
-  mode?: "additive" | "authoritative";
-  items?: Record<string, AutolinkSettings | null>;
-}
+export type AutolinkSettings = z.output<typeof autolink>;
+export type Autolinks = z.output<typeof autolinksSchema>;
 
 /** What defaults, profiles and an entry make together must name each autolink's URL. */
-export function autolinkRules(value: unknown): RuleProblem[] {
-  return Object.entries((value as Autolinks).items ?? {}).flatMap(([prefix, settings]) =>
+function autolinkRules(value: Autolinks): RuleProblem[] {
+  return Object.entries(value.items ?? {}).flatMap(([prefix, settings]) =>
     settings !== null && settings.url_template === undefined
       ? [{ path: ["items", prefix], message: "an autolink needs its url_template" }]
       : [],
   );
 }
+
+function printAutolinks(value: Autolinks): PrintBlock[] {
+  return [
+    modeBlock("autolink", value.mode),
+    ...Object.entries(value.items ?? {}).map(([prefix, settings]): PrintBlock => ({
+      kind: "autolink",
+      name: prefix,
+      path: ["items", prefix],
+      ...(settings !== null && settings.is_alphanumeric === undefined
+        ? { defaults: [["is_alphanumeric", true]] }
+        : {}),
+    })),
+  ];
+}
+
+export const autolinksSetting = defineSetting({
+  key: "autolinks",
+  schema: autolinksSchema.describe(
+    "The repository's autolink references: mode (additive or authoritative) and items by key prefix.",
+  ),
+  rules: autolinkRules,
+  // Authoritative mode is about the whole list: it is one setting, defined once per repository.
+  defines: () => [{ id: "autolinks", path: [], what: "the autolink list" }],
+  print: printAutolinks,
+});

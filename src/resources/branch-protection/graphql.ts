@@ -9,7 +9,7 @@ import {
   RestAnswers,
 } from "../graphql-read.js";
 import type { BranchProtections } from "./settings.js";
-import { protectionPath } from "./path.js";
+import { protectionPath } from "../classic-protection.js";
 
 /**
  * Branch protections over GraphQL: each configured branch's `ref` and the `branchProtectionRule`
@@ -181,10 +181,10 @@ async function protectedBranch(path: string, value: Rule, pages: Pages) {
 
 const alias = (index: number) => `b${index}`;
 
-export const protectionGraphql: RepositoryGraphqlRead = {
+export const protectionGraphql: RepositoryGraphqlRead<BranchProtections> = {
   fragments: RULE_FRAGMENT,
   select: ({ value, variables }) => {
-    const branches = Object.keys(value as BranchProtections);
+    const branches = Object.keys(value);
     if (branches.length === 0) return undefined;
     const refs = branches.map(
       (branch, index) =>
@@ -198,7 +198,7 @@ export const protectionGraphql: RepositoryGraphqlRead = {
     if (!administered.success || failed(["viewerCanAdminister"])) return answers;
     const refs = data as Record<string, unknown>;
     await Promise.all(
-      Object.keys(value as BranchProtections).map(async (branch, index) => {
+      Object.keys(value).map(async (branch, index) => {
         const read = ref.safeParse(refs[alias(index)]);
         if (!read.success || failed([alias(index)])) return;
         const path = protectionPath(repo, branch);

@@ -5,7 +5,7 @@
  */
 import * as z from "zod";
 import { closed, name, nameList, orNull } from "../../config/fields.js";
-import type { EntryFacts, RuleProblem } from "../../config/spec.js";
+import { defineSetting, type EntryFacts, type RuleProblem } from "../../config/spec.js";
 
 /** The spec's limit on users + teams + apps across a branch protection's lists. */
 export const MAX_PROTECTION_ACTORS = 100;
@@ -132,7 +132,7 @@ export type BranchProtectionSettings = z.infer<typeof branchProtectionSettings>;
 const branchName = z.string().regex(WILDCARD_FREE_BRANCH, { error: WILDCARD_BRANCH_MESSAGE });
 
 /** Protection per branch: the settings, or null for "this branch must be unprotected". */
-export const branchProtections = z
+const branchProtections = z
   .record(
     branchName,
     orNull(branchProtectionSettings).describe(
@@ -232,9 +232,9 @@ export function personalRepositoryProblems(settings: BranchProtectionSettings): 
 }
 
 /** Every rule over the protections of one entry, with paths relative to `branch_protection`. */
-export function protectionRules(value: unknown, entry: EntryFacts): RuleProblem[] {
+function protectionRules(value: BranchProtections, entry: EntryFacts): RuleProblem[] {
   const problems: RuleProblem[] = [];
-  for (const [branch, settings] of Object.entries(value as BranchProtections)) {
+  for (const [branch, settings] of Object.entries(value)) {
     if (settings === null) continue;
     const found = [
       ...branchProtectionProblems(settings),
@@ -245,3 +245,21 @@ export function protectionRules(value: unknown, entry: EntryFacts): RuleProblem[
   }
   return problems;
 }
+
+export const branchProtectionSetting = defineSetting({
+  key: "branch_protection",
+  schema: branchProtections,
+  rules: protectionRules,
+  defines: (value) =>
+    Object.keys(value).map((branch) => ({
+      id: `branch ${branch}`,
+      path: [branch],
+      what: `the protection of branch ${branch}`,
+    })),
+  print: (value) =>
+    Object.keys(value).map((branch) => ({
+      kind: "branch_protection",
+      name: branch,
+      path: [branch],
+    })),
+});

@@ -1,4 +1,4 @@
-import { type Change, type ChangeError, newChange, type PlannedRequest } from "../../core/plan.js";
+import type { Change, ChangeError, PlannedRequest } from "../../core/plan.js";
 import {
   changeError,
   type ReadResult,
@@ -6,7 +6,7 @@ import {
   type RepoRef,
   type ResourceReader,
 } from "../context.js";
-import { listingError } from "../collection.js";
+import { type MemberChange, planCollection } from "../collection.js";
 import { diffValues } from "../diff.js";
 import { fingerprint } from "../fingerprint.js";
 import { principalSet } from "../principals.js";
@@ -174,9 +174,8 @@ async function planOne(
   repo: RepoRef,
   name: string,
   settings: EnvironmentSettings | null,
-  listed: readonly ReadEnvironment[],
-): Promise<Partial<Change>> {
-  const found = listed.find((env) => env.name.toLowerCase() === name.toLowerCase());
+  found: ReadEnvironment | undefined,
+): Promise<MemberChange> {
   const live = found === undefined ? undefined : await liveEnvironment(reader, repo, found);
   if (live !== undefined && "error" in live) return { error: live.error };
   if (settings === null) {
@@ -192,7 +191,13 @@ async function planOne(
     };
   }
   const desired = desiredOf(settings);
-  const resolved = await reviewerIds(reader, repo.owner, desired.reviewers);
+  const resolved = await reviewerIds(
+    reader,
+    repo.owner,
+    desired.reviewers,
+    [name, "reviewers"],
+    settings.reviewers?.users ?? [],
+  );
   if ("error" in resolved) return { error: resolved.error };
   const diff = diffValues(live?.canonical ?? {}, desired);
   const planned = { live_fingerprint: fingerprint(live?.canonical ?? null) };
@@ -207,32 +212,23 @@ async function planOne(
   };
 }
 
-export interface EnvironmentPlanInput {
-  reader: ResourceReader;
-  repo: RepoRef;
-  value: Environments;
-}
-
-export async function planEnvironments({
-  reader,
-  repo,
-  value,
-}: EnvironmentPlanInput): Promise<Change[]> {
-  const scope = `${repo.owner}/${repo.name}`;
-  const change = (name: string, part: Partial<Change>): Change => ({
-    ...newChange(reader.target, scope, KIND, name),
-    ...part,
+/** The environments a repository's configuration names, by name in any case; others are left alone. */
+export function planEnvironments(
+  reader: ResourceReader,
+  repo: RepoRef,
+  value: Environments,
+): Promise<Change[]> {
+  return planCollection({
+    reader,
+    scope: `${repo.owner}/${repo.name}`,
+    kind: KIND,
+    what: "the environments",
+    mode: "additive",
+    members: Object.entries(value).map(([name, desired]) => ({ name, desired })),
+    path: environmentsPath(repo),
+    list: () => listEnvironments(reader, repo),
+    nameOf: (env) => env.name,
+    canonical: (name) => name.toLowerCase(),
+    plan: ({ name, desired }, found) => planOne(reader, repo, name, desired, found),
   });
-  const names = Object.keys(value);
-  if (names.length === 0) return [];
-  const listed = await listEnvironments(reader, repo);
-  if (listed.kind !== "found") {
-    const error = listingError(listed, reader, scope, environmentsPath(repo));
-    return names.map((name) => change(name, { error }));
-  }
-  return Promise.all(
-    Object.entries(value).map(async ([name, settings]) =>
-      change(name, await planOne(reader, repo, name, settings, listed.data)),
-    ),
-  );
 }

@@ -7,7 +7,7 @@
  */
 import * as z from "zod";
 import { closed, name, orNull } from "../../config/fields.js";
-import type { RuleProblem } from "../../config/spec.js";
+import { defineSetting, type PrintBlock, type RuleProblem } from "../../config/spec.js";
 
 /** "The time (in minutes) must be an integer between 0 and 43,200 (30 days)." (the PUT's schema) */
 export const MAX_WAIT_TIMER = 43_200;
@@ -83,36 +83,25 @@ const environment = closed({
   deployment_branch_policy: deploymentBranchPolicy.optional(),
 });
 
-export const environmentsSchema = z.record(
+const environmentsSchema = z.record(
   environmentName,
   orNull(environment).describe(
     "The environment of this name (names compare case-insensitively), managed whole; null means it must not exist.",
   ),
 );
 
-export interface NamePattern {
-  name: string;
-  type?: "branch" | "tag";
-}
-
-export interface EnvironmentSettings {
-  wait_timer?: number;
-  prevent_self_review?: boolean;
-  reviewers?: { users?: string[]; teams?: string[] };
-  deployment_branch_policy?: { protected_branches: true } | { custom: NamePattern[] } | null;
-}
-
-export type Environments = Record<string, EnvironmentSettings | null>;
+export type EnvironmentSettings = z.output<typeof environment>;
+export type Environments = z.output<typeof environmentsSchema>;
 
 /**
  * What defaults, profiles and an entry make of the environments together (a layer may add reviewers
  * to another's, or turn on prevent_self_review): GitHub's limits, and one name per environment,
  * whose names are not case-sensitive.
  */
-export function environmentRules(value: unknown): RuleProblem[] {
+function environmentRules(value: Environments): RuleProblem[] {
   const first = new Map<string, string>();
   const problems: RuleProblem[] = [];
-  for (const [written, settings] of Object.entries(value as Environments)) {
+  for (const [written, settings] of Object.entries(value)) {
     const earlier = first.get(written.toLowerCase());
     if (earlier === undefined) first.set(written.toLowerCase(), written);
     else {
@@ -170,3 +159,19 @@ function environmentProblems(settings: EnvironmentSettings): RuleProblem[] {
   });
   return problems;
 }
+
+export const environmentsSetting = defineSetting({
+  key: "environments",
+  schema: environmentsSchema.describe(
+    "Deployment environments by name; those not named are left alone.",
+  ),
+  rules: environmentRules,
+  defines: (value) =>
+    Object.keys(value).map((name) => ({
+      id: `environment ${name.toLowerCase()}`,
+      path: [name],
+      what: `environment ${name}`,
+    })),
+  print: (value) =>
+    Object.keys(value).map((name): PrintBlock => ({ kind: "environment", name, path: [name] })),
+});

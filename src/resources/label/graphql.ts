@@ -6,6 +6,7 @@ import {
   RestAnswers,
 } from "../graphql-read.js";
 import { labelsPath } from "./plan.js";
+import type { Labels } from "./settings.js";
 
 /**
  * A repository's labels over GraphQL: `labels` in creation order (the order the REST listing gives,
@@ -23,7 +24,7 @@ const label = z.looseObject({
   description: z.string().nullable(),
 });
 
-export const labelGraphql: RepositoryGraphqlRead = {
+export const labelGraphql: RepositoryGraphqlRead<Labels> = {
   select: () => `labels(first: 100, ${ORDER}) { ${pageOf(FIELDS)} }`,
   answer: async (part) => {
     const answers = new RestAnswers();

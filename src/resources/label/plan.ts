@@ -1,5 +1,5 @@
-import { type Change, newChange, type PlannedRequest, type Removal } from "../../core/plan.js";
-import { collectionOf, deletedAgain, listingError, unlistedMembers } from "../collection.js";
+import type { Change, PlannedRequest } from "../../core/plan.js";
+import { type Member, type MemberChange, planCollection } from "../collection.js";
 import { repoPath, type RepoRef, type ResourceReader } from "../context.js";
 import { diffValues } from "../diff.js";
 import { fingerprint } from "../fingerprint.js";
@@ -24,34 +24,7 @@ function labelPath(path: string, name: string): string {
   return `${path}/${encodeURIComponent(name)}`;
 }
 
-type Part = Pick<Change, "action" | "diff" | "requests" | "live_fingerprint"> &
-  Partial<Pick<Change, "notes" | "removal">>;
-
-interface Planned {
-  name: string;
-  part: Part;
-}
-
-/** The live labels, and which of them the desired items have taken. */
-class LiveLabels {
-  readonly #claimed = new Set<CanonicalLabel>();
-
-  constructor(readonly all: readonly CanonicalLabel[]) {}
-
-  named(name: string): CanonicalLabel | undefined {
-    return this.all.find((label) => sameName(label.name, name));
-  }
-
-  claim(label: CanonicalLabel | undefined): void {
-    if (label !== undefined) this.#claimed.add(label);
-  }
-
-  unclaimed(): CanonicalLabel[] {
-    return this.all.filter((label) => !this.#claimed.has(label));
-  }
-}
-
-function deletion(path: string, live: CanonicalLabel, note: string): Part {
+function deletion(path: string, live: CanonicalLabel, note: string): MemberChange {
   return {
     action: "delete",
     diff: diffValues(live, {}),
@@ -61,7 +34,7 @@ function deletion(path: string, live: CanonicalLabel, note: string): Part {
   };
 }
 
-function created(path: string, name: string, settings: LabelSettings): Part {
+function created(path: string, name: string, settings: LabelSettings): MemberChange {
   const body: Record<string, string> = { name };
   if (settings.color !== undefined) body.color = colorOf(settings.color);
   if (settings.description) body.description = settings.description;
@@ -80,7 +53,7 @@ function edited(
   name: string,
   settings: LabelSettings,
   notes: string[],
-): Part {
+): MemberChange {
   const target: CanonicalLabel = {
     name,
     color: settings.color === undefined ? live.color : colorOf(settings.color),
@@ -97,15 +70,36 @@ function edited(
   return { action: "update", diff, requests: [request], ...planned };
 }
 
+/** The first live label of one of these names, in any case. */
+function named(
+  live: readonly CanonicalLabel[],
+  names: readonly string[],
+): CanonicalLabel | undefined {
+  for (const name of names) {
+    const found = live.find((label) => sameName(label.name, name));
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/**
+ * The live label an item is about: the one of its name in any case, else (unless the item is null)
+ * the first found of its previous names, which is then renamed.
+ */
+function matchOf({ name, desired }: Member<LabelSettings | null>, live: readonly CanonicalLabel[]) {
+  return {
+    live:
+      named(live, [name]) ?? (desired === null ? undefined : named(live, desired.previously ?? [])),
+  };
+}
+
 function planItem(
   path: string,
-  name: string,
-  settings: LabelSettings | null,
-  live: LiveLabels,
-): Part {
-  const current = live.named(name);
-  if (settings === null) {
-    live.claim(current);
+  { name, desired }: Member<LabelSettings | null>,
+  current: CanonicalLabel | undefined,
+  live: readonly CanonicalLabel[],
+): MemberChange {
+  if (desired === null) {
     if (current === undefined) {
       return { action: "no-op", diff: [], requests: [], live_fingerprint: fingerprint(null) };
     }
@@ -115,39 +109,21 @@ function planItem(
       "null in the desired state; the issues and pull requests that carry it lose it",
     );
   }
-  const previousNames = settings.previously ?? [];
-  if (current !== undefined) {
-    live.claim(current);
-    // A previous name in another case asks for this name's exact case.
-    const recased =
-      current.name !== name && previousNames.some((previous) => sameName(previous, name));
-    const others = previousNames
-      .filter((previous) => !sameName(previous, name))
-      .flatMap((previous) => live.named(previous) ?? [])
-      .map((other) => `"${other.name}" (a previous name) exists too and is not this label`);
-    return edited(path, current, recased ? name : current.name, settings, others);
+  if (current === undefined) return created(path, name, desired);
+  const previousNames = desired.previously ?? [];
+  if (!sameName(current.name, name)) {
+    return edited(path, current, name, desired, [
+      `renamed from "${current.name}" (previously): the issues and pull requests that carry it keep it`,
+    ]);
   }
-  const previous = previousNames.flatMap((candidate) => live.named(candidate) ?? [])[0];
-  if (previous === undefined) return created(path, name, settings);
-  live.claim(previous);
-  return edited(path, previous, name, settings, [
-    `renamed from "${previous.name}" (previously): the issues and pull requests that carry it keep it`,
-  ]);
-}
-
-/** Authoritative mode deletes the live labels no item took, each marked as a removal. */
-function unlisted(path: string, live: LiveLabels, removal: Removal): Planned[] {
-  return live.unclaimed().map((label) => ({
-    name: label.name,
-    part: {
-      ...deletion(
-        path,
-        label,
-        "not in the desired state (labels mode: authoritative); the issues and pull requests that carry it lose it",
-      ),
-      removal,
-    },
-  }));
+  // A previous name in another case asks for this name's exact case.
+  const recased =
+    current.name !== name && previousNames.some((previous) => sameName(previous, name));
+  const others = previousNames
+    .filter((previous) => !sameName(previous, name))
+    .flatMap((previous) => named(live, [previous]) ?? [])
+    .map((other) => `"${other.name}" (a previous name) exists too and is not this label`);
+  return edited(path, current, recased ? name : current.name, desired, others);
 }
 
 export interface LabelPlanInput {
@@ -158,40 +134,33 @@ export interface LabelPlanInput {
   deleted: readonly Change[];
 }
 
-export async function planLabels({
-  reader,
-  repo,
-  value,
-  deleted,
-}: LabelPlanInput): Promise<Change[]> {
-  const { mode = "additive", items = {} } = value;
-  const scope = `${repo.owner}/${repo.name}`;
-  const named = (list: readonly Planned[]): Change[] =>
-    list.map(({ name, part }) => ({ ...newChange(reader.target, scope, KIND, name), ...part }));
+export function planLabels({ reader, repo, value, deleted }: LabelPlanInput): Promise<Change[]> {
   const path = labelsPath(repo);
-  const listed = await reader.list(path, undefined, LABEL_SHAPE);
-  if (listed.kind !== "found") {
-    const error = listingError(listed, reader, scope, path);
-    const planned = unlistedMembers(
-      reader,
-      scope,
-      KIND,
-      Object.keys(items),
-      mode === "authoritative",
-      error,
-    );
-    return [...planned, ...deletedAgain(deleted, planned, { error }, sameName)];
-  }
-  const live = new LiveLabels(listed.data.map(fromRead));
-  const parts: Planned[] = Object.entries(items).map(([name, settings]) => ({
-    name,
-    part: planItem(path, name, settings, live),
-  }));
-  if (mode === "authoritative") {
-    const collection = collectionOf(reader.target, scope, KIND);
-    parts.push(...unlisted(path, live, { collection, live: live.all.length }));
-  }
-  const planned = named(parts);
-  const names = live.all.map((label) => label.name);
-  return [...planned, ...deletedAgain(deleted, planned, { names }, sameName)];
+  return planCollection({
+    reader,
+    scope: `${repo.owner}/${repo.name}`,
+    kind: KIND,
+    what: "the labels",
+    mode: value.mode ?? "additive",
+    members: Object.entries(value.items ?? {}).map(([name, desired]) => ({ name, desired })),
+    path,
+    list: async () => {
+      const listed = await reader.list(path, undefined, LABEL_SHAPE);
+      return listed.kind === "found" ? { kind: "found", data: listed.data.map(fromRead) } : listed;
+    },
+    nameOf: (label) => label.name,
+    canonical: (name) => name.toLowerCase(),
+    match: matchOf,
+    plan: (member, current, live) => planItem(path, member, current, live),
+    // Authoritative mode deletes the live labels no item is about.
+    remove: (label) => ({
+      name: label.name,
+      change: deletion(
+        path,
+        label,
+        "not in the desired state (labels mode: authoritative); the issues and pull requests that carry it lose it",
+      ),
+    }),
+    deleted,
+  });
 }

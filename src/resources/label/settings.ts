@@ -5,8 +5,8 @@
  */
 import * as z from "zod";
 import { closed, orNull } from "../../config/fields.js";
-import type { RuleProblem } from "../../config/spec.js";
-import { modeField } from "../collection.js";
+import { defineSetting, type PrintBlock, type RuleProblem } from "../../config/spec.js";
+import { modeBlock, modeField } from "../collection.js";
 
 /** "name is too long (maximum is 50 characters)" (GitHub's answer, quoted in github/docs#32156). */
 export const MAX_NAME_CHARACTERS = 50;
@@ -45,7 +45,7 @@ const label = closed({
     ),
 });
 
-export const labelsSchema = closed({
+const labelsSchema = closed({
   mode: modeField("labels"),
   items: z
     .record(
@@ -58,24 +58,16 @@ export const labelsSchema = closed({
     .describe("Labels by name."),
 });
 
-export interface LabelSettings {
-  color?: string;
-  description?: string;
-  previously?: string[];
-}
-
-export interface Labels {
-  mode?: "additive" | "authoritative";
-  items?: Record<string, LabelSettings | null>;
-}
+export type LabelSettings = z.output<typeof label>;
+export type Labels = z.output<typeof labelsSchema>;
 
 /**
  * Names that would make the service's label ambiguous: two items of one name in any case (defaults
  * and an entry may write `Bug` and `bug`), and a previous name that is another item's name or
  * another item's previous name.
  */
-export function labelListRules(value: unknown): RuleProblem[] {
-  const items = Object.entries((value as Labels).items ?? {});
+function labelListRules(value: Labels): RuleProblem[] {
+  const items = Object.entries(value.items ?? {});
   const problems: RuleProblem[] = [];
   const firstItem = new Map<string, string>();
   for (const [name] of items) {
@@ -118,3 +110,26 @@ export function labelListRules(value: unknown): RuleProblem[] {
   }
   return problems;
 }
+
+/** The blocks of `validate --print`: the mode, then one per label as the plan names them. */
+function printLabels(value: Labels): PrintBlock[] {
+  return [
+    modeBlock("label", value.mode),
+    ...Object.keys(value.items ?? {}).map((name) => ({
+      kind: "label",
+      name,
+      path: ["items", name],
+    })),
+  ];
+}
+
+export const labelsSetting = defineSetting({
+  key: "labels",
+  schema: labelsSchema.describe(
+    "The repository's labels: mode (additive or authoritative) and items by name.",
+  ),
+  rules: labelListRules,
+  // Authoritative mode is about the whole list: it is one setting, defined once per repository.
+  defines: () => [{ id: "labels", path: [], what: "the label list" }],
+  print: printLabels,
+});

@@ -5,6 +5,7 @@
  */
 import * as z from "zod";
 import { closed, httpUrl } from "../../config/fields.js";
+import { defineSetting } from "../../config/spec.js";
 
 const text = (what: string) => z.string().optional().describe(`${what}; "" clears it.`);
 const flag = (what: string) => z.boolean().optional().describe(what);
@@ -89,7 +90,7 @@ export type OrganizationSettings = Partial<Record<ManagedKey, string | boolean>>
 
 const TYPES = ["public", "private", "internal"] as const;
 
-export const organizationSettings = closed({
+const organizationSettings = closed({
   ...MANAGED,
   ...Object.fromEntries(
     RETIRED_SECURITY.map((field) => [field, retired(field, CODE_SECURITY_NOTE)]),
@@ -103,8 +104,7 @@ export const organizationSettings = closed({
     .optional()
     .describe("Refused: billing is not managed."),
 })
-  .superRefine((value, ctx) => {
-    const settings = value as OrganizationSettings;
+  .superRefine((settings, ctx) => {
     // A custom link applies only when shown: "If secret_scanning_push_protection_custom_link_enabled
     // is true, the URL that will be displayed" (GitHub's schema).
     const link = settings.secret_scanning_push_protection_custom_link;
@@ -143,3 +143,10 @@ export const organizationSettings = closed({
   .describe(
     "The organization's settings (GitHub's PATCH /orgs/{org}); a field not written is left as it is.",
   );
+
+export const organizationSettingsSetting = defineSetting({
+  key: "settings",
+  schema: organizationSettings,
+  defines: () => [{ id: "settings", path: [], what: "the organization settings" }],
+  print: () => [{ kind: "organization_settings", name: "settings", path: [] }],
+});

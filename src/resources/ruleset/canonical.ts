@@ -203,6 +203,9 @@ export const readRuleset = z.looseObject({
 });
 export type ReadRuleset = z.infer<typeof readRuleset>;
 
+/** What `GET …/rulesets/{id}` answers, as a reader's shape. */
+export const RULESET_SHAPE = { name: "a Repository ruleset", schema: readRuleset };
+
 /** A ruleset as `GET …/rulesets` lists it. */
 export const listedRuleset = z.looseObject({
   id: int,

@@ -13,7 +13,8 @@
  * its `integration_id`, any app → none).
  */
 import type { DiffEntry } from "../../core/plan.js";
-import type { CanonicalProtection } from "../branch-protection/index.js";
+import { isPlainObject } from "../../core/plain.js";
+import type { CanonicalProtection } from "../classic-protection.js";
 import type { RulesSettings } from "./rules.js";
 import type { RulesetSettings } from "./settings.js";
 
@@ -212,8 +213,10 @@ export function uncovered(
       } else if (value === true && !found.includes(true)) {
         gaps.push({ path, before: true, after: false });
       } else if (Array.isArray(value)) {
-        const checks = found.flatMap((item) => (Array.isArray(item) ? (item as Json[]) : []));
-        for (const check of value as Json[]) {
+        const checks = found.flatMap((item) =>
+          Array.isArray(item) ? item.filter(isPlainObject) : [],
+        );
+        for (const check of value.filter(isPlainObject)) {
           const covered = checks.some(
             (candidate) =>
               candidate.context === check.context &&

@@ -12,6 +12,7 @@ import {
   readFailure,
   type ResourceReader,
 } from "../context.js";
+import { type OrganizationTeam, organizationTeams, teamIdOf } from "../organization-teams.js";
 import { actorName, type GhActor, type Namer } from "./canonical.js";
 import {
   type BypassActorSettings,
@@ -20,10 +21,6 @@ import {
   type RuleActorSettings,
 } from "./actors.js";
 
-const teamShape = {
-  name: "teams",
-  schema: z.looseObject({ id: z.number().int(), slug: z.string() }),
-};
 const installationsShape = {
   name: "an installation list",
   schema: z.looseObject({
@@ -38,7 +35,6 @@ const appShape = {
   schema: z.looseObject({ id: z.number().int(), slug: z.string().optional() }),
 };
 
-type Team = z.infer<typeof teamShape.schema>;
 type Installation = z.infer<typeof installationsShape.schema>["installations"][number];
 
 /** A name that could not be resolved: the ruleset cannot be planned. */
@@ -54,7 +50,7 @@ function fail(result: ReadResult<unknown>, message: string, path: string): never
 }
 
 export class Directory {
-  #teams?: Promise<ReadResult<Team[]>>;
+  #teams?: Promise<ReadResult<OrganizationTeam[]>>;
   #installations?: Promise<ReadResult<Installation[]>>;
   readonly #apps = new Map<string, Promise<ReadResult<z.infer<typeof appShape.schema>>>>();
   /** Names of ids learnt from any read, for showing live state: "Team:2" → "release-managers". */
@@ -69,8 +65,8 @@ export class Directory {
     return `/orgs/${encodeURIComponent(this.owner)}`;
   }
 
-  #teamList(): Promise<ReadResult<Team[]>> {
-    this.#teams ??= this.reader.list(`${this.#org}/teams`, undefined, teamShape).then((result) => {
+  #teamList(): Promise<ReadResult<OrganizationTeam[]>> {
+    this.#teams ??= organizationTeams(this.reader, this.owner).then((result) => {
       if (result.kind === "found") {
         for (const team of result.data) this.#names.set(`Team:${team.id}`, team.slug);
       }
@@ -111,16 +107,10 @@ export class Directory {
 
   /** A team of the organization by slug; throws Unresolved when there is none. */
   async teamId(slug: string): Promise<number> {
-    const path = `${this.#org}/teams`;
-    const teams = await this.#teamList();
-    if (teams.kind !== "found")
-      fail(teams, `teams belong to organizations, and ${this.owner} is not one`, path);
-    const found = teams.data.find((team) => team.slug.toLowerCase() === slug.toLowerCase());
-    if (!found) {
-      throw new Unresolved(
-        changeError(`team "${slug}" does not exist in ${this.owner}`, "GET", path, 200),
-      );
-    }
+    // Read through the directory's list, which learns the names of teams from it.
+    await this.#teamList();
+    const found = await teamIdOf(this.reader, this.owner, slug);
+    if ("error" in found) throw new Unresolved(found.error);
     return found.id;
   }
 

@@ -172,10 +172,10 @@ async function restRuleset(value: GraphqlRuleset, pages: Pages) {
 
 const LISTED = { includes_parents: "false" };
 
-export const rulesetGraphql: RepositoryGraphqlRead = {
+export const rulesetGraphql: RepositoryGraphqlRead<Rulesets> = {
   fragments: FRAGMENTS,
   select: ({ value }) => {
-    const named = Object.keys(value as Rulesets).length;
+    const named = Object.keys(value).length;
     if (named === 0) return undefined;
     // As many as are configured fit the first page; more are read by follow-up queries.
     const first = Math.min(100, named);

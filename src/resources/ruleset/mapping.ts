@@ -12,31 +12,16 @@ import {
   ROLE_IDS,
   type RuleActorSettings,
 } from "./actors.js";
-import { RULE_TYPES, type RuleType } from "./rules.js";
+import { RULE_TYPES, type RulesSettings, type RuleType } from "./rules.js";
 import type { Level, RulesetSettings } from "./settings.js";
 
 type Json = Record<string, unknown>;
 
-async function parametersOf(
-  dir: Directory,
-  type: RuleType,
-  value: unknown,
-): Promise<Json | undefined> {
-  if (value === true) return type === "update" ? {} : undefined;
-  const given = value as Json;
-  if (type !== "pull_request") return given;
-  const {
-    dismissal_restriction: dismissal,
-    required_reviewers: reviewers,
-    ...rest
-  } = given as Json & {
-    dismissal_restriction?: { enabled?: boolean; allowed_actors?: RuleActorSettings[] };
-    required_reviewers?: Array<{
-      team: string;
-      file_patterns: string[];
-      minimum_approvals: number;
-    }>;
-  };
+type PullRequestSettings = NonNullable<NonNullable<RulesSettings["pull_request"]>>;
+
+/** A pull_request rule's parameters: its actors and reviewers by name, resolved to ids. */
+async function pullRequestParameters(dir: Directory, written: PullRequestSettings): Promise<Json> {
+  const { dismissal_restriction: dismissal, required_reviewers: reviewers, ...rest } = written;
   return {
     ...rest,
     ...(dismissal === undefined
@@ -59,6 +44,20 @@ async function parametersOf(
   };
 }
 
+/** A rule's parameters as written (`true`: a rule without parameters, `update`'s empty ones). */
+async function parametersOf(
+  dir: Directory,
+  type: RuleType,
+  rules: RulesSettings,
+): Promise<Json | undefined> {
+  if (type === "pull_request" && rules.pull_request) {
+    return pullRequestParameters(dir, rules.pull_request);
+  }
+  const value = rules[type];
+  if (value === true) return type === "update" ? {} : undefined;
+  return value ?? undefined;
+}
+
 /**
  * The ruleset the configuration asks for, in the service's normalized form; what is not written
  * takes its default. Throws `Unresolved` for a team or app that does not exist.
@@ -69,10 +68,11 @@ export async function desiredRuleset(
   settings: RulesetSettings,
 ): Promise<GhRuleset> {
   const rules: Json[] = [];
+  const written = settings.rules ?? {};
   for (const type of RULE_TYPES) {
-    const value = settings.rules?.[type];
+    const value = written[type];
     if (value === undefined || value === null) continue;
-    const parameters = await parametersOf(dir, type, value);
+    const parameters = await parametersOf(dir, type, written);
     rules.push(parameters === undefined ? { type } : { type, parameters });
   }
   const raw = {

@@ -1,6 +1,10 @@
-import * as z from "zod";
-import { fromRead, protectionPath, readProtection } from "../branch-protection/index.js";
-import { mustFind, repoPath, type RepoRef, type ResourceReader } from "../context.js";
+import {
+  fromRead,
+  PROTECTION_SHAPE,
+  protectedBranches,
+  protectionPath,
+} from "../classic-protection.js";
+import { mustFind, type RepoRef, type ResourceReader } from "../context.js";
 import { replacementFor } from "./classic.js";
 import type { Rulesets } from "./settings.js";
 
@@ -21,11 +25,6 @@ function migratedName(branch: string): string {
   return `protect ${branch}`;
 }
 
-const branchList = {
-  name: "branches",
-  schema: z.looseObject({ name: z.string(), protected: z.boolean().optional() }),
-};
-
 /**
  * Reads the classic protection of `branches` (every protected branch when undefined) and writes the
  * rulesets that replace them, in `evaluate` first when staged. A read that fails throws ReadFailed.
@@ -37,20 +36,12 @@ export async function migrationOf(
   stage: boolean,
 ): Promise<Migration> {
   const full = `${repo.owner}/${repo.name}`;
-  let names = branches;
-  if (names === undefined) {
-    const path = `${repoPath(repo)}/branches`;
-    const listed = mustFind(await reader.list(path, undefined, branchList), path);
-    names = listed.filter((branch) => branch.protected).map((branch) => branch.name);
-  }
+  const names = branches ?? (await protectedBranches(reader, repo));
   const rulesets: Rulesets = {};
   const comments: string[] = [];
   for (const branch of names) {
     const path = protectionPath(repo, branch);
-    const read = await reader.getOrAbsent(path, {
-      name: "a Protected Branch",
-      schema: readProtection,
-    });
+    const read = await reader.getOrAbsent(path, PROTECTION_SHAPE);
     if (read.kind === "absent") {
       comments.push(`${full} ${branch}: no classic protection; nothing to migrate`);
       continue;

@@ -7,9 +7,10 @@
 import * as z from "zod";
 import type { Path } from "../../config/errors.js";
 import { closed, name, nameList, orNull } from "../../config/fields.js";
-import type { EntryFacts, RuleProblem } from "../../config/spec.js";
-import { type BypassActorSettings, bypassActor } from "./actors.js";
-import { ruleFitsTarget, rules, type RulesSettings, type Target } from "./rules.js";
+import { defineSetting, type EntryFacts, type RuleProblem } from "../../config/spec.js";
+import { isPlainObject } from "../../core/plain.js";
+import { bypassActor } from "./actors.js";
+import { ruleFitsTarget, rules, type Target } from "./rules.js";
 
 export type Level = "repository" | "organization";
 
@@ -101,49 +102,45 @@ const organizationRuleset = closed(rulesetShape("organization")).describe(
   "An organization ruleset, managed whole: what is not written takes its default.",
 );
 
-export interface RulesetSettings {
-  target?: Target;
-  enforcement?: "active" | "evaluate" | "disabled";
-  conditions?: {
-    ref_name?: { include?: string[]; exclude?: string[] };
-    repository_name?: { include?: string[]; exclude?: string[]; protected?: boolean };
-    repository_property?: {
-      include?: Array<{ name: string; property_values: string[]; source?: "custom" | "system" }>;
-      exclude?: Array<{ name: string; property_values: string[]; source?: "custom" | "system" }>;
-    };
-  };
-  bypass_actors?: BypassActorSettings[];
-  rules?: RulesSettings;
-  replaces_protection?: string[];
-}
+/**
+ * A ruleset of either level as the planner takes it: an organization's, whose conditions a
+ * repository's are a part of, with the branches a repository's replaces.
+ */
+export type RulesetSettings = z.output<typeof organizationRuleset> &
+  Pick<z.output<typeof repositoryRuleset>, "replaces_protection">;
 
 /** Rulesets keyed by name; null means "this ruleset must not exist". */
 export type Rulesets = Record<string, RulesetSettings | null>;
 
 const rulesetName = z.string().min(1).max(100);
 
-/** The `rulesets` mapping of a repository or an organization. */
-export function rulesetsSchema(level: Level) {
-  const schema = z.record(
+const repositoryRulesets = z
+  .record(
     rulesetName,
-    orNull(level === "repository" ? repositoryRuleset : organizationRuleset).describe(
+    orNull(repositoryRuleset).describe(
       "The ruleset of this name; null means no ruleset of this name may exist.",
     ),
-  );
-  // Organization entries are not layered: every rule can be checked on the value as written.
-  if (level === "repository") return schema.describe("Rulesets by name.");
-  return schema
-    .superRefine((value, context) => {
-      for (const problem of rulesetsProblems(value as Rulesets, "organization")) {
-        context.addIssue({
-          code: "custom",
-          path: problem.path as PropertyKey[],
-          message: problem.message,
-        });
-      }
-    })
-    .describe("Rulesets by name.");
-}
+  )
+  .describe("Rulesets by name.");
+
+// Organization entries are not layered: every rule is checked on the written value itself.
+const organizationRulesets = z
+  .record(
+    rulesetName,
+    orNull(organizationRuleset).describe(
+      "The ruleset of this name; null means no ruleset of this name may exist.",
+    ),
+  )
+  .superRefine((value, context) => {
+    for (const problem of rulesetsProblems(value, "organization")) {
+      context.addIssue({
+        code: "custom",
+        path: [...problem.path],
+        message: problem.message,
+      });
+    }
+  })
+  .describe("Rulesets by name.");
 
 const REF_PREFIX: Record<Target, string | undefined> = {
   branch: "refs/heads/",
@@ -272,11 +269,11 @@ function rulesetsProblems(value: Rulesets, level: Level): RuleProblem[] {
  * replaced by one ruleset at most, and a branch a ruleset replaces is not also protected classically
  * (the two would undo each other on every apply).
  */
-export function repositoryRulesetRules(value: unknown, entry: EntryFacts): RuleProblem[] {
-  const rulesets = value as Rulesets;
+function repositoryRulesetRules(rulesets: Rulesets, entry: EntryFacts): RuleProblem[] {
   const problems = rulesetsProblems(rulesets, "repository");
   const replacedBy = new Map<string, Path>();
-  const protections = entry.settings?.branch_protection as Record<string, unknown> | undefined;
+  const written = entry.settings?.branch_protection;
+  const protections = isPlainObject(written) ? written : undefined;
   for (const [rulesetName, settings] of Object.entries(rulesets)) {
     (settings?.replaces_protection ?? []).forEach((branch, index) => {
       const path = [rulesetName, "replaces_protection", index];
@@ -299,3 +296,30 @@ export function repositoryRulesetRules(value: unknown, entry: EntryFacts): RuleP
   }
   return problems;
 }
+
+function defines(rulesets: Rulesets) {
+  return Object.keys(rulesets).map((name) => ({
+    id: `ruleset ${name}`,
+    path: [name],
+    what: `the ruleset "${name}"`,
+  }));
+}
+
+function print(rulesets: Rulesets) {
+  return Object.keys(rulesets).map((name) => ({ kind: "ruleset", name, path: [name] }));
+}
+
+export const repositoryRulesetsSetting = defineSetting({
+  key: "rulesets",
+  schema: repositoryRulesets,
+  rules: repositoryRulesetRules,
+  defines,
+  print,
+});
+
+export const organizationRulesetsSetting = defineSetting({
+  key: "rulesets",
+  schema: organizationRulesets,
+  defines,
+  print,
+});

@@ -7,7 +7,7 @@
  */
 import * as z from "zod";
 import { closed, secretReference } from "../../config/fields.js";
-import type { Secret } from "../../core/secret.js";
+import { defineSetting } from "../../config/spec.js";
 import {
   actionsName,
   checkNames,
@@ -15,7 +15,8 @@ import {
   selectedRepositories,
   visibility,
 } from "../actions-names.js";
-import { type Mode, modeField } from "../collection.js";
+import { definedMembers } from "../actions-collections.js";
+import { modeField } from "../collection.js";
 
 const reference = secretReference("The secret's value");
 
@@ -30,7 +31,7 @@ const environment = closed({
   actions: named(reference, "The environment's Actions secrets"),
 }).describe("An environment's secrets; mode defaults to the secrets' own.");
 
-export const repositorySecrets = closed({
+const repositorySecrets = closed({
   mode: modeField("secrets"),
   actions: named(reference, "Actions secrets"),
   dependabot: named(reference, "Dependabot secrets"),
@@ -58,7 +59,7 @@ const organizationSecret = closed({
   selected_repositories: selectedRepositories,
 }).superRefine(checkSharing);
 
-export const organizationSecrets = closed({
+const organizationSecrets = closed({
   mode: modeField("secrets"),
   actions: named(
     organizationSecret,
@@ -76,31 +77,51 @@ export const organizationSecrets = closed({
   .describe("The organization's secrets; a collection not written is left alone.");
 
 /** Where a secret reference sits in each part's value (config/secret-paths.ts). */
-export const REPOSITORY_SECRET_PATHS = [
+const REPOSITORY_SECRET_PATHS = [
   ["actions", "*"],
   ["dependabot", "*"],
   ["environments", "*", "actions", "*"],
 ] as const;
-export const ORGANIZATION_SECRET_PATHS = [
+const ORGANIZATION_SECRET_PATHS = [
   ["actions", "*", "value"],
   ["dependabot", "*", "value"],
 ] as const;
 
-export interface RepositorySecrets {
-  mode?: Mode;
-  actions?: Record<string, Secret>;
-  dependabot?: Record<string, Secret>;
-  environments?: Record<string, { mode?: Mode; actions?: Record<string, Secret> }>;
-}
+export type RepositorySecrets = z.output<typeof repositorySecrets>;
+export type OrganizationSecret = z.output<typeof organizationSecret>;
+export type OrganizationSecrets = z.output<typeof organizationSecrets>;
 
-export interface OrganizationSecret {
-  value: Secret;
-  visibility: "all" | "private" | "selected";
-  selected_repositories?: string[];
-}
+const print = () => [{ kind: "secret", name: "*", path: [] }];
 
-export interface OrganizationSecrets {
-  mode?: Mode;
-  actions?: Record<string, OrganizationSecret>;
-  dependabot?: Record<string, OrganizationSecret>;
-}
+export const repositorySecretsSetting = defineSetting({
+  key: "secrets",
+  schema: repositorySecrets,
+  defines: (value) =>
+    definedMembers(
+      "secret",
+      value,
+      [
+        { key: "actions", prefix: "", items: value.actions },
+        { key: "dependabot", prefix: "dependabot/", items: value.dependabot },
+      ],
+      (env) => ({ key: "actions", items: env.actions }),
+    ),
+  print,
+  secrets: REPOSITORY_SECRET_PATHS,
+});
+
+export const organizationSecretsSetting = defineSetting({
+  key: "secrets",
+  schema: organizationSecrets,
+  defines: (value) =>
+    definedMembers("secret", value, [
+      { key: "actions", prefix: "", items: value.actions },
+      { key: "dependabot", prefix: "dependabot/", items: value.dependabot },
+    ]),
+  print,
+  secrets: ORGANIZATION_SECRET_PATHS,
+});
+
+/** As written in a file: every secret a `${NAME}` reference (what export writes). */
+export type WrittenRepositorySecrets = z.input<typeof repositorySecrets>;
+export type WrittenOrganizationSecrets = z.input<typeof organizationSecrets>;

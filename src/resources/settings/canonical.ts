@@ -132,7 +132,7 @@ function reviewerSet(
 }
 
 /** A text GitHub reads back as null when it was written empty. */
-export function noneIfEmpty(text: string | null | undefined): string | null | undefined {
+export function noneIfEmpty<T>(text: T): T | null {
   return text === "" ? null : text;
 }
 
@@ -172,9 +172,7 @@ export function desiredFields(value: RepositorySettings): Partial<Record<PatchFi
     const wanted = value[field];
     if (wanted !== undefined)
       fields[field] =
-        field === "description" || field === "homepage"
-          ? noneIfEmpty(wanted as string | null)
-          : wanted;
+        field === "description" || field === "homepage" ? noneIfEmpty(wanted) : wanted;
   }
   return fields;
 }
@@ -185,10 +183,7 @@ export function liveFields(answer: FullRepository): Partial<Record<PatchField, u
   for (const field of PATCH_FIELDS) {
     const found = answer[field];
     if (found !== undefined)
-      fields[field] =
-        field === "description" || field === "homepage"
-          ? noneIfEmpty(found as string | null)
-          : found;
+      fields[field] = field === "description" || field === "homepage" ? noneIfEmpty(found) : found;
   }
   return fields;
 }

@@ -8,7 +8,8 @@ import {
   SECURITY_FEATURES,
   topicSet,
 } from "./canonical.js";
-import type { RepositorySettings } from "./settings.js";
+import { exported } from "../exported.js";
+import { type RepositorySettings, settingsSetting } from "./settings.js";
 
 const enabledAnswer = { name: "{enabled}", schema: z.looseObject({ enabled: z.boolean() }) };
 const noContent = { name: "an empty answer (204)", schema: z.undefined() };
@@ -58,5 +59,5 @@ export async function exportSettings(
   value.vulnerability_alerts = alerts.kind === "found";
   value.automated_security_fixes = fixes.kind === "found" && fixes.data.enabled;
   if (reporting.kind === "found") value.private_vulnerability_reporting = reporting.data.enabled;
-  return value as RepositorySettings;
+  return exported(settingsSetting.schema, value, path);
 }

@@ -112,9 +112,8 @@ function fullRepository(read: z.infer<typeof repository>, branch: string, topics
   };
 }
 
-export const settingsGraphql: RepositoryGraphqlRead = {
-  select: ({ value }) => {
-    const settings = value as RepositorySettings;
+export const settingsGraphql: RepositoryGraphqlRead<RepositorySettings> = {
+  select: ({ value: settings }) => {
     const fields = [
       ...(readsRepository(settings)
         ? [REPOSITORY, `repositoryTopics(first: 100) { ${pageOf(TOPIC)} }`]
@@ -125,7 +124,7 @@ export const settingsGraphql: RepositoryGraphqlRead = {
   },
   answer: async (part) => {
     const answers = new RestAnswers();
-    const settings = part.value as RepositorySettings;
+    const settings = part.value;
     const admin = z.looseObject({ viewerCanAdminister: z.literal(true) }).safeParse(part.data);
     if (part.failed([]) || !admin.success) return answers;
     const path = repoPath(part.repo);

@@ -1,16 +1,10 @@
-import type { KindModule } from "../kind.js";
+import { defineKind } from "../kind.js";
+import { around } from "./archiving.js";
 import { exportSettings } from "./export.js";
 import { settingsGraphql } from "./graphql.js";
 import { locateRepository } from "./locate.js";
 import { planSettings } from "./plan.js";
-import { around } from "./archiving.js";
-import {
-  printSettings,
-  type RepositorySettings,
-  repositorySettings,
-  settingsDefines,
-  settingsRules,
-} from "./settings.js";
+import { settingsSetting } from "./settings.js";
 import { verifySettings } from "./verify.js";
 
 /**
@@ -19,36 +13,27 @@ import { verifySettings } from "./verify.js";
  * archiving. It is also the registry's lifecycle kind: the engine asks it where each repository is,
  * and orders every kind's changes of a repository by the steps it marks (src/engine/).
  */
-export const settingsKind: KindModule = {
+export const settingsKind = defineKind({
   name: "settings",
   repository: {
-    setting: {
-      key: "settings",
-      schema: repositorySettings.describe(
-        "The repository's own settings (GitHub's PATCH /repos/{owner}/{repo}, its topics and security toggles) and its lifecycle: create, previously, archived_repositories. A field not written is left as the service has it.",
-      ),
-      rules: settingsRules,
-      defines: settingsDefines,
-      print: printSettings,
-    },
-    plan: ({ reader, repo, value, location }) =>
-      planSettings({ reader, repo, value: value as RepositorySettings, location }),
+    setting: settingsSetting,
+    plan: ({ reader, at, value, location }) => planSettings({ reader, repo: at, value, location }),
     graphql: settingsGraphql,
     export: exportSettings,
     lifecycle: {
-      locate: ({ reader, repo, value, listed }) =>
+      locate: ({ reader, at, value, listed }) =>
         locateRepository({
           reader,
-          repo,
-          previously: (value as RepositorySettings | undefined)?.previously ?? [],
+          repo: at,
+          previously: value?.previously ?? [],
           ...(listed === undefined ? {} : { listed }),
         }),
       archivedPolicy: (value) => {
-        const written = (value as RepositorySettings | undefined)?.archived_repositories;
+        const written = value?.archived_repositories;
         return { policy: written ?? "skip", explicit: written !== undefined };
       },
       aroundArchived: around,
     },
   },
   verify: verifySettings,
-};
+});

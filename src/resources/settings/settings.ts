@@ -7,7 +7,13 @@
 import * as z from "zod";
 import { closed, httpUrl, orNull, positiveId } from "../../config/fields.js";
 import { closest } from "../../config/suggest.js";
-import type { Defined, EntryFacts, PrintBlock, RuleProblem } from "../../config/spec.js";
+import {
+  type Defined,
+  defineSetting,
+  type EntryFacts,
+  type PrintBlock,
+  type RuleProblem,
+} from "../../config/spec.js";
 
 const ON_OFF = "true: on; false: off.";
 
@@ -106,7 +112,7 @@ function settingsKeyRefused(key: string): string | undefined {
   return `forgeplan sends only fields of GitHub's request schema for PATCH /repos/{owner}/{repo} (and topics and the security toggles, which have endpoints of their own); expected one of: ${known.join(", ")}`;
 }
 
-export const repositorySettings = closed(
+const repositorySettings = closed(
   {
     description: orNull(z.string().max(350))
       .optional()
@@ -266,8 +272,7 @@ function commitMessageProblems(value: RepositorySettings): RuleProblem[] {
 }
 
 /** Rules over what defaults, profiles and an entry make together (paths relative to `settings`). */
-export function settingsRules(value: unknown, entry: EntryFacts): RuleProblem[] {
-  const settings = value as RepositorySettings;
+function settingsRules(settings: RepositorySettings, entry: EntryFacts): RuleProblem[] {
   const problems = commitMessageProblems(settings);
   if (settings.automated_security_fixes === true && settings.vulnerability_alerts === false) {
     problems.push({
@@ -330,8 +335,8 @@ const TOGETHER: ReadonlyArray<{ keys: readonly string[]; what: string }> = [
  * What a value defines, for the once-only check of entries that name one repository and for
  * export and PR-scoped plans: each setting, and the keys that set one thing together as one.
  */
-export function settingsDefines(value: unknown): Defined[] {
-  const written = Object.keys(value as RepositorySettings);
+function settingsDefines(value: RepositorySettings): Defined[] {
+  const written = Object.keys(value);
   const defined: Defined[] = [];
   const grouped = new Set<string>();
   for (const { keys, what } of TOGETHER) {
@@ -355,10 +360,9 @@ export function settingsDefines(value: unknown): Defined[] {
  * `validate --print`: one block of every value, and one per bypass reviewer so each of its fields
  * shows the line it is written on.
  */
-export function printSettings(value: unknown): PrintBlock[] {
+function printSettings(value: RepositorySettings): PrintBlock[] {
   const reviewers =
-    (value as RepositorySettings).security_and_analysis?.secret_scanning_delegated_bypass_options
-      ?.reviewers ?? [];
+    value.security_and_analysis?.secret_scanning_delegated_bypass_options?.reviewers ?? [];
   return [
     { kind: "settings", name: "repository", path: [] },
     ...reviewers.map((reviewer, index) => ({
@@ -373,3 +377,13 @@ export function printSettings(value: unknown): PrintBlock[] {
     })),
   ];
 }
+
+export const settingsSetting = defineSetting({
+  key: "settings",
+  schema: repositorySettings.describe(
+    "The repository's own settings (GitHub's PATCH /repos/{owner}/{repo}, its topics and security toggles) and its lifecycle: create, previously, archived_repositories. A field not written is left as the service has it.",
+  ),
+  rules: settingsRules,
+  defines: settingsDefines,
+  print: printSettings,
+});

@@ -30,7 +30,7 @@ function repositoryKept(body: Record<string, unknown>, response: unknown): DiffE
   for (const field of [...PATCH_FIELDS, "default_branch", "archived", "name"] as const) {
     if (body[field] === undefined) continue;
     const canonical = (value: unknown) =>
-      field === "description" || field === "homepage" ? noneIfEmpty(value as string | null) : value;
+      field === "description" || field === "homepage" ? noneIfEmpty(value) : value;
     compare(field, canonical(body[field]), canonical(answer[field]));
   }
   if (body.visibility !== undefined) compare("visibility", body.visibility, liveVisibility(answer));

@@ -5,13 +5,21 @@
  * membership (someone outside the organization, invited with it) counts as a member.
  */
 import * as z from "zod";
-import { addressOf, type Change, newChange, type Removal } from "../../core/plan.js";
+import { type Change, newChange } from "../../core/plan.js";
+import { knownUser } from "../logins.js";
+import { planCollection } from "../collection.js";
 import { changeError, type ReadResult, type ResourceReader } from "../context.js";
 import { fingerprint } from "../fingerprint.js";
 import { ownersOf } from "../owners.js";
 import type { MemberSettings } from "./settings.js";
 
 export type TeamRole = "member" | "maintainer";
+
+/** A direct member of a team, as its listings by role show it. */
+export interface LiveMember {
+  login: string;
+  role: TeamRole;
+}
 
 const memberShape = {
   name: "team members",
@@ -51,9 +59,9 @@ export function memberName(slug: string, login: string): string {
  */
 export async function directMembers(
   place: TeamPlace,
-): Promise<ReadResult<Map<string, { login: string; role: TeamRole }>>> {
+): Promise<ReadResult<Map<string, LiveMember>>> {
   const path = `${teamBase(place)}/members`;
-  const members = new Map<string, { login: string; role: TeamRole }>();
+  const members = new Map<string, LiveMember>();
   for (const role of ["maintainer", "member"] as const) {
     const read = await place.reader.list(path, { role }, memberShape);
     if (read.kind === "error") return read;
@@ -80,7 +88,7 @@ async function planMember(
   place: TeamPlace,
   written: string,
   wanted: TeamRole | null,
-  listed: { login: string; role: TeamRole } | undefined,
+  listed: LiveMember | undefined,
 ): Promise<Change> {
   let live: { role: TeamRole; state: "active" | "pending" } | undefined =
     listed === undefined ? undefined : { role: listed.role, state: "active" };
@@ -103,6 +111,14 @@ async function planMember(
     };
   }
   if (live === undefined) {
+    // Not a member: the login must be a user, or the membership's PUT fails at apply.
+    const known = await knownUser(
+      place.reader,
+      written,
+      [place.slug, "members", "users", written],
+      "member",
+    );
+    if ("error" in known) return { ...base, error: known.error };
     return {
       ...planned,
       action: "create",
@@ -136,41 +152,45 @@ async function planMember(
   };
 }
 
-/** The member changes of an existing team. */
-export async function planMembers(
+/**
+ * The member changes of an existing team (`place`: where it lives, under its live slug; `slug`:
+ * the slug it is written under, which names its changes): a collection by login in any case.
+ */
+export function planMembers(
   place: TeamPlace,
+  slug: string,
   wanted: MemberSettings,
-  listed: ReadonlyMap<string, { login: string; role: TeamRole }>,
 ): Promise<Change[]> {
-  const users = wanted.users ?? {};
-  const named = new Set(Object.keys(users).map((login) => login.toLowerCase()));
-  const removal: Removal = {
-    collection: addressOf(place.reader.target, place.org, "team", `${place.slug}/members`),
-    live: listed.size,
-  };
-  const removals =
-    wanted.mode === "authoritative"
-      ? [...listed]
-          .filter(([key]) => !named.has(key))
-          .map(([, member]): Change => ({
-            ...newChange(
-              place.reader.target,
-              place.org,
-              "team",
-              memberName(place.slug, member.login),
-            ),
-            action: "delete",
-            diff: [{ path: "role", before: member.role }],
-            requests: [{ method: "DELETE", path: membershipPath(place, member.login) }],
-            live_fingerprint: fingerprint({ role: member.role, state: "active" }),
-            notes: [`${member.login} is not in the desired state (members mode: authoritative)`],
-            removal,
-          }))
-      : [];
-  const planned = await Promise.all(
-    Object.entries(users).map(([login, role]) =>
-      planMember(place, login, role, listed.get(login.toLowerCase())),
-    ),
-  );
-  return [...planned, ...removals];
+  const written: TeamPlace = { ...place, slug };
+  return planCollection<{ login: string; role: TeamRole | null }, LiveMember>({
+    reader: place.reader,
+    scope: place.org,
+    kind: "team",
+    prefix: `${slug}/members/`,
+    what: `the members of team ${slug}`,
+    mode: wanted.mode ?? "additive",
+    members: Object.entries(wanted.users ?? {}).map(([login, role]) => ({
+      name: login.toLowerCase(),
+      desired: { login, role },
+    })),
+    path: `${teamBase(place)}/members`,
+    list: async () => {
+      const listed = await directMembers(place);
+      return listed.kind === "found" ? { kind: "found", data: [...listed.data.values()] } : listed;
+    },
+    nameOf: (member) => member.login,
+    canonical: (login) => login.toLowerCase(),
+    plan: ({ desired }, listed) => planMember(written, desired.login, desired.role, listed),
+    remove: (member) => ({
+      name: member.login.toLowerCase(),
+      change: {
+        action: "delete",
+        diff: [{ path: "role", before: member.role }],
+        requests: [{ method: "DELETE", path: membershipPath(written, member.login) }],
+        live_fingerprint: fingerprint({ role: member.role, state: "active" }),
+        notes: [`${member.login} is not in the desired state (members mode: authoritative)`],
+      },
+    }),
+    unlisted: "bare",
+  });
 }

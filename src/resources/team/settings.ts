@@ -1,7 +1,7 @@
 /** How an organization's teams are written: `teams: {<slug>: {…} | null}` in an organizations entry. */
 import * as z from "zod";
 import { closed, orNull } from "../../config/fields.js";
-import type { RuleProblem } from "../../config/spec.js";
+import { defineSetting, type RuleProblem } from "../../config/spec.js";
 
 const login = z.string().regex(/^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$/, {
   error: "expected a GitHub login such as octocat",
@@ -57,27 +57,15 @@ const teamSettings = closed({
   members: members.optional().describe("The team's members and their roles."),
 });
 
-export const teamsSchema = z
+const teamsSchema = z
   .record(slug, orNull(teamSettings.describe("A team; null deletes it.")))
   .describe(
     "The organization's teams by slug; a team not written is left alone, null deletes one (with its child teams).",
   );
 
-export interface MemberSettings {
-  mode?: "additive" | "authoritative";
-  users?: Record<string, "member" | "maintainer" | null>;
-}
-
-export interface TeamSettings {
-  name?: string;
-  description?: string;
-  privacy?: "secret" | "closed";
-  parent?: string | null;
-  notification_setting?: "notifications_enabled" | "notifications_disabled";
-  members?: MemberSettings;
-}
-
-export type Teams = Record<string, TeamSettings | null>;
+export type MemberSettings = z.output<typeof members>;
+export type TeamSettings = z.output<typeof teamSettings>;
+export type Teams = z.output<typeof teamsSchema>;
 
 /** The parent chain of a team among the written teams, stopping at a repeat (a cycle). */
 function chain(teams: Teams, start: string): string[] {
@@ -94,8 +82,7 @@ function chain(teams: Teams, start: string): string[] {
  * secret team with a parent or child ("When a team is nested, the `privacy` for parent teams cannot
  * be `secret`", GitHub's "Update a team"), and a login twice in one team's members.
  */
-export function teamRules(value: unknown): RuleProblem[] {
-  const teams = value as Teams;
+function teamRules(teams: Teams): RuleProblem[] {
   const problems: RuleProblem[] = [];
   for (const [key, team] of Object.entries(teams)) {
     if (team === null) continue;
@@ -144,3 +131,16 @@ export function teamRules(value: unknown): RuleProblem[] {
   }
   return problems;
 }
+
+export const teamsSetting = defineSetting({
+  key: "teams",
+  schema: teamsSchema,
+  rules: teamRules,
+  defines: (teams) =>
+    Object.keys(teams).map((slug) => ({
+      id: `team ${slug}`,
+      path: [slug],
+      what: `the team ${slug}`,
+    })),
+  print: (teams) => Object.keys(teams).map((slug) => ({ kind: "team", name: slug, path: [slug] })),
+});

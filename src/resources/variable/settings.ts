@@ -6,6 +6,7 @@
  */
 import * as z from "zod";
 import { closed } from "../../config/fields.js";
+import { defineSetting } from "../../config/spec.js";
 import {
   actionsName,
   checkNames,
@@ -13,7 +14,8 @@ import {
   selectedRepositories,
   visibility,
 } from "../actions-names.js";
-import { type Mode, modeField } from "../collection.js";
+import { definedMembers } from "../actions-collections.js";
+import { modeField } from "../collection.js";
 
 /** "Configuration variables can store up to 48 KB of data each" (GitHub's limits for variables). */
 const MAX_VALUE = 48 * 1024;
@@ -34,7 +36,7 @@ const environment = closed({
   items,
 }).describe("An environment's variables; mode defaults to the variables' own.");
 
-export const repositoryVariables = closed({
+const repositoryVariables = closed({
   mode: modeField("variables"),
   items,
   environments: z
@@ -58,7 +60,7 @@ const organizationVariable = closed({
   selected_repositories: selectedRepositories,
 }).superRefine(checkSharing);
 
-export const organizationVariables = closed({
+const organizationVariables = closed({
   mode: modeField("variables"),
   items: z
     .record(actionsName("variable"), organizationVariable)
@@ -68,19 +70,38 @@ export const organizationVariables = closed({
   .superRefine((written, ctx) => checkNames(written.items, ["items"], ctx))
   .describe("The organization's GitHub Actions variables.");
 
-export interface RepositoryVariables {
-  mode?: Mode;
-  items?: Record<string, string>;
-  environments?: Record<string, { mode?: Mode; items?: Record<string, string> }>;
-}
+export type RepositoryVariables = z.output<typeof repositoryVariables>;
+export type OrganizationVariable = z.output<typeof organizationVariable>;
+export type OrganizationVariables = z.output<typeof organizationVariables>;
 
-export interface OrganizationVariable {
-  value: string;
-  visibility: "all" | "private" | "selected";
-  selected_repositories?: string[];
-}
+const print = () => [{ kind: "variable", name: "*", path: [] }];
 
-export interface OrganizationVariables {
-  mode?: Mode;
-  items?: Record<string, OrganizationVariable>;
-}
+export const repositoryVariablesSetting = defineSetting({
+  key: "variables",
+  schema: repositoryVariables,
+  defines: (value) =>
+    definedMembers(
+      "variable",
+      value,
+      [{ key: "items", prefix: "", items: value.items }],
+      (env) => ({
+        key: "items",
+        items: env.items,
+      }),
+    ),
+  print,
+  // GitHub keeps variables in plain text: a reference there must be marked public.
+  plain: [
+    ["items", "*"],
+    ["environments", "*", "items", "*"],
+  ],
+});
+
+export const organizationVariablesSetting = defineSetting({
+  key: "variables",
+  schema: organizationVariables,
+  defines: (value) =>
+    definedMembers("variable", value, [{ key: "items", prefix: "", items: value.items }]),
+  print,
+  plain: [["items", "*", "value"]],
+});

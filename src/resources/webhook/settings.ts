@@ -4,8 +4,7 @@
  */
 import * as z from "zod";
 import { closed, httpUrl, name, positiveId, secretReference } from "../../config/fields.js";
-import type { RuleProblem } from "../../config/spec.js";
-import type { Secret } from "../../core/secret.js";
+import { defineSetting, type RuleProblem } from "../../config/spec.js";
 
 /** What hooks of repositories and of organizations have alike. */
 const hookFields = {
@@ -70,34 +69,25 @@ const mode = z
     "additive (default): other live hooks are left alone; authoritative: hooks not listed are deleted.",
   );
 
-export const webhooks = closed({
+const webhooks = closed({
   mode,
   hooks: z.array(webhook).optional().describe("The hooks this repository must have."),
 });
 
 /** GitHub's organization webhooks have neither a branch filter nor an authorization header. */
-export const organizationWebhooks = closed({
+const organizationWebhooks = closed({
   mode,
   hooks: z.array(closed(hookFields)).optional().describe("The hooks this organization must have."),
 });
 
-/** One desired hook as the planner takes it. */
-export interface WebhookSettings {
-  url: string;
-  id?: number;
-  events?: string[];
-  active?: boolean;
-  content_type?: "json" | "form";
-  branch_filter?: string;
-  config?: { insecure_ssl?: "0" | "1" };
-  secret?: Secret;
-  authorization_header?: Secret;
-}
-
-export interface Webhooks {
-  mode?: "additive" | "authoritative";
-  hooks?: WebhookSettings[];
-}
+/** One desired hook as the planner takes it (secrets as Secret objects). */
+export type WebhookSettings = z.output<typeof webhook>;
+export type Webhooks = z.output<typeof webhooks>;
+export type OrganizationWebhooks = z.output<typeof organizationWebhooks>;
+/** As written in a file (secrets as `${NAME}`): what export writes. */
+export type WrittenHook = z.input<typeof webhook>;
+export type WrittenWebhooks = z.input<typeof webhooks>;
+export type WrittenOrganizationWebhooks = z.input<typeof organizationWebhooks>;
 
 /**
  * Hooks of one list that could not all be matched, or could not all exist. A pinned id names one
@@ -107,19 +97,17 @@ export interface Webhooks {
  * description of `POST /repos/{owner}/{repo}/hooks` in @octokit/openapi). Events that are not
  * written are the live hook's, which only the plan sees.
  */
-export function hookListRules(value: unknown): RuleProblem[] {
-  const hooks = (value as Webhooks).hooks ?? [];
+function hookListRules(value: Webhooks | OrganizationWebhooks): RuleProblem[] {
+  const hooks = value.hooks ?? [];
   return hooks.flatMap((hook, index) => {
     const earlier = hooks.slice(0, index);
     return [...sameIdProblems(hook, index, earlier), ...sameUrlProblems(hook, index, earlier)];
   });
 }
 
-function sameIdProblems(
-  hook: WebhookSettings,
-  index: number,
-  earlier: readonly WebhookSettings[],
-): RuleProblem[] {
+type Hook = NonNullable<(Webhooks | OrganizationWebhooks)["hooks"]>[number];
+
+function sameIdProblems(hook: Hook, index: number, earlier: readonly Hook[]): RuleProblem[] {
   if (hook.id === undefined) return [];
   const first = earlier.findIndex((other) => other.id === hook.id);
   if (first < 0) return [];
@@ -132,11 +120,7 @@ function sameIdProblems(
   ];
 }
 
-function sameUrlProblems(
-  hook: WebhookSettings,
-  index: number,
-  earlier: readonly WebhookSettings[],
-): RuleProblem[] {
+function sameUrlProblems(hook: Hook, index: number, earlier: readonly Hook[]): RuleProblem[] {
   const sharing = earlier.flatMap((other, at) => (other.url === hook.url ? [at] : []));
   const unpinned =
     hook.id === undefined ? sharing[0] : sharing.find((at) => earlier[at]?.id === undefined);
@@ -169,3 +153,57 @@ function eventsOverlap(
 ): boolean {
   return (a ?? []).some((x) => (b ?? []).some((y) => x === y || x === "*" || y === "*"));
 }
+
+/** The urls that more than one of `urls` has. */
+export function sharedUrls(urls: readonly string[]): Set<string> {
+  const seen = new Set<string>();
+  const shared = new Set<string>();
+  for (const url of urls) (seen.has(url) ? shared : seen).add(url);
+  return shared;
+}
+
+/**
+ * The name of a hook change: its url, or `<url>#<id>` when another change of the repository is at
+ * that url too, so that no address appears twice in a plan. A desired hook is suffixed only when
+ * another desired hook shares its url (hooks pinned to different ids), never because of a hook
+ * deleted beside it: its name must not change once that delete is applied, or the re-plan that
+ * verifies an apply would not find it. A deleted hook is suffixed whenever its url is shared.
+ */
+export function hookName(url: string, id: number | undefined, shared: ReadonlySet<string>): string {
+  return id !== undefined && shared.has(url) ? `${url}#${id}` : url;
+}
+
+/** The blocks of `validate --print`: named as the plan names them. */
+function printHooks({ mode, hooks = [] }: Webhooks | OrganizationWebhooks) {
+  const shared = sharedUrls(hooks.map((hook) => hook.url));
+  return [
+    { kind: "webhook", name: "*", path: [], fixed: [["mode", mode ?? "additive"]] as const },
+    // Named as the plan names them: by the URL to set, also when pinned by id, with `#<id>`
+    // where hooks of the list share it.
+    ...hooks.map((hook, index) => ({
+      kind: "webhook",
+      name: hookName(hook.url, hook.id, shared),
+      path: ["hooks", index],
+    })),
+  ];
+}
+
+// The hook list is one setting: a list replaces the list before it, so two entries of one
+// repository listing hooks would depend on their order.
+const definesList = () => [{ id: "webhooks", path: [], what: "the webhook list" }];
+
+export const webhooksSetting = defineSetting({
+  key: "webhooks",
+  schema: webhooks.describe("The repository's webhooks."),
+  rules: hookListRules,
+  defines: definesList,
+  print: printHooks,
+});
+
+export const organizationWebhooksSetting = defineSetting({
+  key: "webhooks",
+  schema: organizationWebhooks.describe("The organization's webhooks."),
+  rules: hookListRules,
+  defines: definesList,
+  print: printHooks,
+});

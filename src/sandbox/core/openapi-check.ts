@@ -3,7 +3,7 @@
  * $ref, type, nullable, properties, required, additionalProperties, items, enum, allOf/anyOf/oneOf,
  * and the uri and date-time formats. Every keyword of a schema is checked, as JSON Schema validators
  * do (GitHub's own among them). It reports what is wrong as data: the sandbox words request-body
- * violations as GitHub does (request-rules.ts), the contract tests word response violations their
+ * violations as GitHub does (github/request-rules.ts), the contract tests word response violations their
  * own way.
  */
 

@@ -1,5 +1,4 @@
-import type { Family, Reply, RequestContext } from "./http-support.js";
-import { byId } from "./id-paths.js";
+import type { Reply, RequestContext } from "./http-support.js";
 
 export const DEFAULT_PER_PAGE = 30;
 export const MAX_PER_PAGE = 100;
@@ -13,15 +12,18 @@ function positive(value: string | null, fallback: number): number {
 export interface Page<T> {
   items: T[];
   headers: Record<string, string>;
+  /** The page answered, its size, and the number of the last page (1 for an empty list). */
+  page: number;
+  perPage: number;
+  lastPage: number;
 }
 
 /**
  * One page of a list, with the `Link` header (first/prev/next/last, absolute URLs that keep the other
- * query parameters; on repository paths they name the repository or account by id, as GitHub's do)
- * and, on planning paths, GitLab's X-Total family. `per_page` above the maximum is clamped; a missing
- * or malformed `per_page` or `page` takes the default.
+ * query parameters, on the path the family names it by: `RequestContext.linkPath`). `per_page`
+ * above the maximum is clamped; a missing or malformed `per_page` or `page` takes the default.
  */
-export function paginate<T>(ctx: RequestContext, all: readonly T[], family: Family): Page<T> {
+export function paginate<T>(ctx: RequestContext, all: readonly T[]): Page<T> {
   const perPage = Math.min(positive(ctx.query.get("per_page"), DEFAULT_PER_PAGE), MAX_PER_PAGE);
   const page = positive(ctx.query.get("page"), 1);
   const lastPage = Math.max(1, Math.ceil(all.length / perPage));
@@ -30,7 +32,7 @@ export function paginate<T>(ctx: RequestContext, all: readonly T[], family: Fami
 
   const link = (target: number, rel: string) => {
     const url = new URL(ctx.url.href);
-    if (family === "github") url.pathname = byId(url.pathname, ctx.world);
+    url.pathname = ctx.linkPath(url.pathname);
     url.searchParams.set("page", String(target));
     return `<${url.href}>; rel="${rel}"`;
   };
@@ -42,23 +44,15 @@ export function paginate<T>(ctx: RequestContext, all: readonly T[], family: Fami
 
   const headers: Record<string, string> = {};
   if (links.length > 0) headers.Link = links.join(", ");
-  if (family === "gitlab") {
-    headers["X-Total"] = String(all.length);
-    headers["X-Total-Pages"] = String(lastPage);
-    headers["X-Page"] = String(page);
-    headers["X-Per-Page"] = String(perPage);
-    headers["X-Next-Page"] = page < lastPage ? String(page + 1) : "";
-    headers["X-Prev-Page"] = page > 1 && page <= lastPage ? String(page - 1) : "";
-  }
-  return { items, headers };
+  return { items, headers, page, perPage, lastPage };
 }
 
-/** A 200 answer of one page of a GitHub list, each item as `shape` renders it. */
+/** A 200 answer of one page of a list, each item as `shape` renders it. */
 export function pageReply<T>(
   ctx: RequestContext,
   all: readonly T[],
   shape: (item: T) => unknown,
 ): Reply {
-  const page = paginate(ctx, all, "github");
+  const page = paginate(ctx, all);
   return { status: 200, body: page.items.map(shape), headers: page.headers };
 }

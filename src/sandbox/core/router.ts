@@ -1,34 +1,34 @@
-import type { Family, Reply, RequestContext } from "./http-support.js";
+import type { FamilyTypes, Reply, RequestContext } from "./http-support.js";
 
-export type Handler = (ctx: RequestContext) => Reply;
-
-export interface Route {
+export interface Route<F extends FamilyTypes = FamilyTypes> {
   method: "GET" | "PUT" | "PATCH" | "POST" | "DELETE";
   /** Segments: literals, `:name` for one segment, `*name` for one or more (branch names hold slashes). */
   pattern: string;
-  handler: Handler;
+  /** Method syntax: a family's routes stand in a table of any family's (server.ts). */
+  handler(ctx: RequestContext<F>): Reply;
   /** `GET /rate_limit` does not count against any budget. */
   free?: boolean;
   /**
-   * The service's operation this route serves, `METHOD /path` as its published description names
-   * it (every write has one): GitHub's request schemas check the body (request-rules.ts).
+   * The service's operation this route serves, `METHOD /path` as the service's description names
+   * it: its published request schema checks the body (the family's request rules).
    */
   operation?: string;
   /**
    * Metered by the route itself rather than as a REST request: `graphql` draws on the GraphQL
    * budget, charged by the handler once a query's cost is known (`RequestContext.budget`), and on
-   * the secondary limit at GraphQL's points (github/graphql/routes.ts).
+   * the secondary limit at GraphQL's points.
    */
   metered?: "graphql";
+  /** The HTTP-date of `Last-Modified` for a 200 answer's body, for the operations that send one. */
+  lastModified?(body: unknown): string | undefined;
 }
 
-interface CompiledRoute extends Route {
+interface CompiledRoute<F extends FamilyTypes> extends Route<F> {
   segments: string[];
-  family: Family;
 }
 
-export interface Match {
-  route: CompiledRoute;
+export interface Match<F extends FamilyTypes = FamilyTypes> {
+  route: CompiledRoute<F>;
   params: Record<string, string>;
 }
 
@@ -54,27 +54,34 @@ function matchSegments(pattern: string[], path: string[], params: Record<string,
   return matchSegments(rest, tail, params);
 }
 
-/** A route table indexed by the first path segments, so a request is matched against a few routes. */
-export class Router {
-  readonly #byPrefix = new Map<string, CompiledRoute[]>();
+/**
+ * A route table indexed by the first path segments, so a request is matched against a few routes.
+ * `keyDepth` segments make the key (1 for `/repos/…`; 3 for `/api/v4/groups/…`): every pattern's
+ * first `keyDepth` segments are literals. Routes are tried in the order given, so a route of a
+ * more specific path comes before one whose `*rest` would take it.
+ */
+export class Router<F extends FamilyTypes = FamilyTypes> {
+  readonly #byPrefix = new Map<string, CompiledRoute<F>[]>();
 
-  constructor(routes: Route[]) {
+  constructor(
+    routes: readonly Route<F>[],
+    private readonly keyDepth = 1,
+  ) {
     for (const route of routes) {
       const segments = route.pattern.split("/").slice(1);
-      const family: Family = segments[0] === "api" ? "gitlab" : "github";
       const key = this.#key(segments);
       const list = this.#byPrefix.get(key) ?? [];
-      list.push({ ...route, segments, family });
+      list.push({ ...route, segments });
       this.#byPrefix.set(key, list);
     }
   }
 
   #key(segments: string[]): string {
-    return segments[0] === "api" ? `api/${segments[2] ?? ""}` : (segments[0] ?? "");
+    return segments.slice(0, this.keyDepth).join("/");
   }
 
   /** The route for a decoded path; `methodMismatch` when the path exists under other methods. */
-  match(method: string, segments: string[]): Match | { methodMismatch: boolean } {
+  match(method: string, segments: string[]): Match<F> | { methodMismatch: boolean } {
     let pathMatched = false;
     for (const route of this.#byPrefix.get(this.#key(segments)) ?? []) {
       const params: Record<string, string> = {};

@@ -1,9 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { conditionalReply } from "./conditional.js";
-import { authenticate } from "./credentials.js";
 import type { FaultInjector } from "./faults.js";
-import { DOCS, type Family, HttpError, type Reply, type RequestContext } from "./http-support.js";
-import { appJwtRefusal, installationAccess } from "./installation-access.js";
+import type { Family } from "./family.js";
+import { type FamilyTypes, HttpError, type Reply, type RequestContext } from "./http-support.js";
 import {
   GRAPHQL_QUERY_POINTS,
   type RateLimiter,
@@ -11,25 +10,14 @@ import {
   type SecondaryLimiter,
   WRITE_POINTS,
 } from "./rate-limits.js";
-import { byName } from "./id-paths.js";
-import { archivedRefusal } from "./read-only.js";
-import { renamedRedirect } from "./renamed.js";
-import {
-  fieldRefusal,
-  refusedBeforeRoute,
-  requestViolations,
-  ruleRefusal,
-  schemaRefusal,
-} from "./request-rules.js";
 import type { ResponseTimeLimiter } from "./response-time.js";
-import type { Match, Router } from "./router.js";
-import { secretDigests } from "./secret-digests.js";
+import type { Match } from "./router.js";
 import { countInto, type SandboxStats } from "./stats.js";
-import type { Account, App, World } from "./world.js";
 
 /**
- * The request pipeline: count, authenticate, inject faults, wait out latency, apply secondary and
- * primary limits, run the handler, answer conditional requests, and send with the rate headers.
+ * The request pipeline, the same for every family (family.ts): count, authenticate, inject faults,
+ * wait out latency, apply secondary and primary limits, let the family check the request, run the
+ * handler, answer conditional requests, and send with the family's headers.
  */
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -39,15 +27,18 @@ export interface RecordedRequest {
   method: string;
   /** The request target as sent: path and query. */
   path: string;
-  /** GitHub's operation the matched route serves (`PATCH /repos/{owner}/{repo}/hooks/{hook_id}`). */
+  /** The operation the matched route serves (`PATCH /repos/{owner}/{repo}/hooks/{hook_id}`). */
   operation?: string;
   /** The parsed JSON body; its text when it is not JSON; undefined when empty or over the limit. */
   body: unknown;
 }
 
+/** A family of any service, as the pipeline holds it. */
+export type AnyFamily = Family<FamilyTypes>;
+
 export interface Pipeline {
-  world: World;
-  router: Router;
+  /** The services, each owning its paths; the last one takes every path the others do not. */
+  families: readonly AnyFamily[];
   limiter: RateLimiter;
   secondary: SecondaryLimiter;
   /** GitHub's CPU-time limit, when the sandbox was started with one. */
@@ -94,17 +85,10 @@ function recordedBody(body: Body): unknown {
   }
 }
 
-function parseJson(bytes: Buffer, family: Family): Record<string, unknown> {
+function parseJson(bytes: Buffer, family: AnyFamily): Record<string, unknown> {
   const text = bytes.toString("utf8");
   if (text.trim() === "") return {};
-  const fail = (message: string) =>
-    new HttpError({
-      status: 400,
-      body:
-        family === "gitlab"
-          ? { message: `400 Bad request - ${message}` }
-          : { message, documentation_url: DOCS },
-    });
+  const fail = (message: string) => new HttpError(family.replies.badJson(message));
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -125,39 +109,6 @@ function decodePath(pathname: string): string[] | undefined {
   }
 }
 
-/**
- * GitLab answers every limit on /api/v4 with 429 and `Retry-After`, the RateLimit-* headers kept
- * (gitlab-org/gitlab!206603 quotes `429 {"message": "This endpoint has been requested too many
- * times. Try again later."}` with `Retry-After`; gitlab-org/gitlab#199738 shows the headers on a
- * 429). It has no 403 for limits and no "secondary rate limit" wording: those are GitHub's.
- */
-function gitlabLimitReply(retryAfter: number): Reply {
-  return {
-    status: 429,
-    body: { message: "This endpoint has been requested too many times. Try again later." },
-    headers: { "Retry-After": String(retryAfter) },
-  };
-}
-
-function secondaryReply(family: Family, retryAfter: number): Reply {
-  if (family === "gitlab") return gitlabLimitReply(retryAfter);
-  const message =
-    "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.";
-  return {
-    status: 403,
-    body: { message, documentation_url: DOCS },
-    headers: { "Retry-After": String(retryAfter) },
-  };
-}
-
-function notFoundReply(family: Family, methodMismatch: boolean): Reply {
-  if (family === "github")
-    return { status: 404, body: { message: "Not Found", documentation_url: DOCS } };
-  return methodMismatch
-    ? { status: 405, body: { message: "405 Method Not Allowed" } }
-    : { status: 404, body: { message: "404 Not Found" } };
-}
-
 /** A GraphQL answer refused for the primary budget: still a 200, with a RATE_LIMITED error. */
 function isRateLimited(body: unknown): boolean {
   const errors = (body as { errors?: Array<{ type?: unknown }> } | undefined)?.errors;
@@ -166,45 +117,30 @@ function isRateLimited(body: unknown): boolean {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/**
- * Headers every answer of a family carries besides the rate headers: a request id (GitHub's
- * `X-GitHub-Request-Id`, GitLab's `X-Request-Id`; opaque strings) and GitHub's
- * `X-GitHub-Media-Type` (as in the answers quoted in tgymnich/fork-sync#7).
- */
-function serviceHeaders(family: Family, id: number): Record<string, string> {
-  const requestId = `SANDBOX-${id.toString(16).toUpperCase().padStart(6, "0")}`;
-  return family === "gitlab"
-    ? { "X-Request-Id": requestId }
-    : { "X-GitHub-Request-Id": requestId, "X-GitHub-Media-Type": "github.v3; format=json" };
-}
-
 export function createRequestHandler(pipeline: Pipeline) {
-  const { world, router, limiter, secondary, faults, stats } = pipeline;
+  const { families, limiter, secondary, faults, stats } = pipeline;
   let answered = 0;
+  const inspected = new Map<string, () => unknown>();
+  for (const family of families) {
+    for (const [name, read] of Object.entries(family.inspect ?? {})) {
+      inspected.set(`/_sandbox/${name}`, read);
+    }
+  }
+  const familyOf = (pathname: string): AnyFamily =>
+    families.find((family) => family.owns(pathname)) ?? families[families.length - 1]!;
 
   function send(
     res: ServerResponse,
     reply: Reply,
     rateKey: string,
     anonymous: boolean,
-    family: Family,
+    family: AnyFamily,
   ): void {
     const rate = limiter.status(rateKey, "core", anonymous);
     const headers: Record<string, string> = {
-      "X-RateLimit-Limit": String(rate.limit),
-      "X-RateLimit-Remaining": String(rate.remaining),
-      "X-RateLimit-Reset": String(rate.reset),
-      "X-RateLimit-Used": String(rate.used),
-      "X-RateLimit-Resource": "core",
-      ...serviceHeaders(family, ++answered),
+      ...family.headers(++answered, rate),
       ...reply.headers,
     };
-    if (family === "gitlab") {
-      headers["RateLimit-Limit"] = String(rate.limit);
-      headers["RateLimit-Remaining"] = String(rate.remaining);
-      headers["RateLimit-Reset"] = String(rate.reset);
-      headers["RateLimit-Observed"] = String(rate.used);
-    }
     countInto(stats.responses_by_status, String(reply.status));
     if (reply.body === undefined) {
       res.writeHead(reply.status, headers).end();
@@ -218,46 +154,50 @@ export function createRequestHandler(pipeline: Pipeline) {
 
   function dispatch(
     req: IncomingMessage,
+    family: AnyFamily,
     method: string,
     url: URL,
-    match: Match,
+    match: Match<FamilyTypes>,
     bytes: Buffer,
-    caller: Account | null,
-    app: App | null,
+    principal: { caller: unknown },
     rateKey: string,
   ): Reply {
-    const family = match.route.family;
-    const ctx: RequestContext = {
+    const { rules } = family;
+    const operation = match.route.operation;
+    const ctx: RequestContext<FamilyTypes> = {
       method,
       url,
       base: pipeline.base(),
       params: match.params,
       query: url.searchParams,
-      caller,
-      app,
-      world,
+      caller: principal.caller,
+      principal,
+      world: family.world,
       now: pipeline.now,
-      rateOverview: () => limiter.overview(rateKey, caller === null),
+      linkPath: (pathname) => family.linkPath?.(pathname) ?? pathname,
+      rateOverview: () => limiter.overview(rateKey, principal.caller === null),
       budget: (category) => ({
-        take: (points) => limiter.take(rateKey, category, caller === null, points),
-        status: () => limiter.status(rateKey, category, caller === null),
+        take: (points) => limiter.take(rateKey, category, principal.caller === null, points),
+        status: () => limiter.status(rateKey, category, principal.caller === null),
       }),
       json: () => {
         const body = parseJson(bytes, family);
-        const operation = match.route.operation;
-        const violations =
-          operation === undefined || !refusedBeforeRoute(operation)
-            ? []
-            : requestViolations(operation, body);
-        if (operation !== undefined && violations.length > 0) {
+        if (rules === undefined || operation === undefined) return body;
+        const violations = rules.checksBeforeRoute(operation)
+          ? rules.violations(operation, body)
+          : [];
+        if (violations.length > 0) {
           stats.invalid_request_bodies++;
-          throw new HttpError(schemaRefusal(operation, violations));
+          throw new HttpError(rules.schemaRefusal(operation, violations));
         }
         return body;
       },
       invalid: (errors, resource) =>
-        new HttpError(ruleRefusal(match.route.operation, errors, resource)),
-      refused: (errors) => new HttpError(fieldRefusal(match.route.operation, errors)),
+        new HttpError(
+          rules?.ruleRefusal(operation, errors, resource) ?? { status: 422, body: { errors } },
+        ),
+      refused: (errors) =>
+        new HttpError(rules?.fieldRefusal(operation, errors) ?? { status: 422, body: { errors } }),
     };
     let reply: Reply;
     try {
@@ -267,7 +207,7 @@ export function createRequestHandler(pipeline: Pipeline) {
       reply = error.reply;
     }
     if (method !== "GET" || reply.status !== 200) return reply;
-    return conditionalReply(req.headers, family, match.route.pattern, reply);
+    return conditionalReply(req.headers, family, match.route, reply);
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -278,26 +218,23 @@ export function createRequestHandler(pipeline: Pipeline) {
       res.end(JSON.stringify(stats));
       return;
     }
-    if (url.pathname === "/_sandbox/secrets" && method === "GET") {
+    const inspect = inspected.get(url.pathname);
+    if (inspect !== undefined && method === "GET") {
       res.writeHead(200, { "Content-Type": "application/json; charset=utf-8" });
-      res.end(JSON.stringify({ secrets: secretDigests(world) }));
+      res.end(JSON.stringify(inspect()));
       return;
     }
     stats.requests_total++;
     countInto(stats.requests_by_method, method);
-    const family: Family = url.pathname.startsWith("/api/") ? "gitlab" : "github";
-    const principal = authenticate(req, family, world, pipeline.now());
-    const caller =
-      principal.kind === "user" || principal.kind === "installation" ? principal.account : null;
-    const app = principal.kind === "app" ? principal.app : null;
-    const anonymous = !("rateKey" in principal);
-    const rateKey =
-      "rateKey" in principal ? principal.rateKey : `address:${req.socket.remoteAddress}`;
+    const family = familyOf(url.pathname);
+    const principal = family.authenticate(req, pipeline.now());
+    const anonymous = principal.rateKey === undefined;
+    const rateKey = principal.rateKey ?? `address:${req.socket.remoteAddress}`;
     const reply = (value: Reply) => send(res, value, rateKey, anonymous, family);
 
     const segments = decodePath(url.pathname);
     const match = segments
-      ? router.match(method, byName(segments, world))
+      ? family.router.match(method, family.resolvePath?.(segments) ?? segments)
       : { methodMismatch: false };
     const route = "route" in match ? match.route : undefined;
     const record = (body: Body) =>
@@ -315,14 +252,14 @@ export function createRequestHandler(pipeline: Pipeline) {
       stats.rate_limited_responses++;
       stats.secondary_limited_responses++;
       record(await readBody(req));
-      reply(secondaryReply(family, cpuRetryAfter));
+      reply(family.replies.secondaryLimited(cpuRetryAfter));
       return;
     }
     if (!secondary.enter(rateKey)) {
       stats.rate_limited_responses++;
       stats.secondary_limited_responses++;
       record(await readBody(req));
-      reply(secondaryReply(family, 1));
+      reply(family.replies.secondaryLimited(1));
       return;
     }
     try {
@@ -333,7 +270,7 @@ export function createRequestHandler(pipeline: Pipeline) {
         if (fault === "secondary") {
           stats.rate_limited_responses++;
           stats.secondary_limited_responses++;
-          reply(secondaryReply(family, 1));
+          reply(family.replies.secondaryLimited(1));
         } else {
           stats.server_errors_injected++;
           const message = fault === 502 ? "Server Error" : "Service Unavailable";
@@ -343,21 +280,11 @@ export function createRequestHandler(pipeline: Pipeline) {
       }
       if ("tooLarge" in body) {
         res.setHeader("Connection", "close");
-        reply({
-          status: 413,
-          body:
-            family === "gitlab"
-              ? { message: "413 Request Entity Too Large" }
-              : { message: "Request body too large", documentation_url: DOCS },
-        });
+        reply(family.replies.tooLarge());
         return;
       }
-      if (principal.kind === "refused") {
-        reply(
-          family === "gitlab"
-            ? { status: 401, body: { message: "401 Unauthorized" } }
-            : { status: 401, body: { message: principal.message, documentation_url: DOCS } },
-        );
+      if (principal.refused !== undefined) {
+        reply(family.replies.unauthorized(principal.refused));
         return;
       }
       if (!route?.free) {
@@ -372,65 +299,46 @@ export function createRequestHandler(pipeline: Pipeline) {
         if (retryAfter !== undefined) {
           stats.rate_limited_responses++;
           stats.secondary_limited_responses++;
-          reply(secondaryReply(family, retryAfter));
+          reply(family.replies.secondaryLimited(retryAfter));
           return;
         }
         // A metered route charges its own budget (a GraphQL query its cost, once it is known).
         if (!graphql && !limiter.take(rateKey, "core", anonymous)) {
           stats.rate_limited_responses++;
-          if (family === "gitlab") {
-            const reset = limiter.status(rateKey, "core", anonymous).reset;
-            reply(gitlabLimitReply(Math.max(1, reset - Math.floor(pipeline.now() / 1000))));
-            return;
-          }
-          const who =
-            principal.kind === "installation"
-              ? `installation ID ${principal.installation.id}`
-              : caller
-                ? `user ID ${caller.id}`
-                : String(req.socket.remoteAddress);
-          reply({
-            status: 403,
-            body: { message: `API rate limit exceeded for ${who}.`, documentation_url: DOCS },
-          });
+          reply(
+            family.replies.primaryLimited(principal, {
+              reset: limiter.status(rateKey, "core", anonymous).reset,
+              now: pipeline.now(),
+              address: String(req.socket.remoteAddress),
+            }),
+          );
           return;
         }
       }
       const moved =
         segments === undefined
           ? undefined
-          : renamedRedirect(method, url, segments, world, pipeline.base());
+          : family.redirect?.(method, url, segments, pipeline.base());
       if (moved !== undefined) {
         reply(moved);
         return;
       }
       if (!("route" in match)) {
-        reply(notFoundReply(family, match.methodMismatch));
+        reply(family.replies.notFound(match.methodMismatch));
         return;
       }
-      const access =
-        principal.kind === "installation"
-          ? installationAccess(principal.installation, method, match, world)
-          : undefined;
-      const refusal =
-        access !== undefined
-          ? access.refusal
-          : principal.kind === "app"
-            ? appJwtRefusal(match)
-            : undefined;
+      const admitted = family.admit?.({
+        method,
+        match,
+        principal,
+        body: () => parseJson(body.bytes, family),
+      });
       const handled =
-        refusal ??
-        archivedRefusal(method, match, () => parseJson(body.bytes, family), world, caller) ??
-        dispatch(req, method, url, match, body.bytes, caller, app, rateKey);
-      const accepted = access?.accepted;
-      // GitHub tells fine-grained callers what an operation takes, on every answer.
+        admitted?.refusal ??
+        dispatch(req, family, method, url, match, body.bytes, principal, rateKey);
+      const added = admitted?.headers;
       const answer =
-        accepted === undefined
-          ? handled
-          : {
-              ...handled,
-              headers: { ...handled.headers, "X-Accepted-GitHub-Permissions": accepted },
-            };
+        added === undefined ? handled : { ...handled, headers: { ...handled.headers, ...added } };
       if (answer.status === 304) {
         stats.not_modified_responses++;
         if (!match.route.free) limiter.refund(rateKey, "core");
@@ -452,8 +360,11 @@ export function createRequestHandler(pipeline: Pipeline) {
   return (req: IncomingMessage, res: ServerResponse): void => {
     handle(req, res).catch(() => {
       if (!res.headersSent) {
-        res.writeHead(500, { "Content-Type": "application/json; charset=utf-8" });
-        res.end(JSON.stringify({ message: "Internal sandbox error", documentation_url: DOCS }));
+        const { status, body } = familyOf(
+          new URL(req.url ?? "/", "http://sandbox").pathname,
+        ).replies.internalError();
+        res.writeHead(status, { "Content-Type": "application/json; charset=utf-8" });
+        res.end(JSON.stringify(body));
       } else res.destroy();
     });
   };

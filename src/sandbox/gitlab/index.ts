@@ -1,7 +1,36 @@
-import type { Route } from "../core/router.js";
-import { gitlabAccountRoutes } from "./account.js";
-import { boardRoutes } from "./boards.js";
-import { epicLinkRoutes } from "./epic-links.js";
+import type { SeedSlice, SeedView } from "../core/seed.js";
+import type { GitlabArea } from "./area.js";
+import { boards } from "./boards/index.js";
+import { epicLinks } from "./epic-links/index.js";
+import { gitlabFamily } from "./family.js";
+import type { Route } from "./http.js";
+import { gitlabWorld } from "./world/index.js";
+import { GitlabWorld } from "./world/records.js";
 
-/** GitLab's planning paths under /api/v4, one file per area. */
-export const gitlabRoutes: Route[] = [...gitlabAccountRoutes, ...epicLinkRoutes, ...boardRoutes];
+/**
+ * GitLab's areas, in the order their records are built from a seed and their routes are tried:
+ * the world (users, groups, projects) first, then one area per kind. The one place an area is
+ * registered (docs/adding-a-kind.md).
+ */
+export const GITLAB_AREAS = [
+  gitlabWorld,
+  epicLinks,
+  boards,
+] as const satisfies readonly GitlabArea[];
+
+const AREAS: readonly GitlabArea[] = GITLAB_AREAS;
+
+/** GitLab's planning paths under /api/v4, every area's. */
+export const gitlabRoutes: Route[] = AREAS.flatMap((area) => area.routes ?? []);
+
+/** GitLab's world built from a checked seed: each area's records, in the order listed. */
+export function buildGitlabWorld(seed: SeedView<SeedSlice>): GitlabWorld {
+  const world = new GitlabWorld();
+  for (const area of AREAS) area.build?.(world, seed);
+  return world;
+}
+
+/** The GitLab family of a sandbox, over its world. */
+export function gitlabService(world: GitlabWorld) {
+  return gitlabFamily(world, gitlabRoutes);
+}

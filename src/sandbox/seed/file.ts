@@ -1,13 +1,10 @@
 import { readFileSync } from "node:fs";
 import { isNode, LineCounter, parseDocument, type Document } from "yaml";
-import { buildWorld, type SeedPath, SeedProblem } from "./build-world.js";
+import { SeedError, type SeedPath, SeedProblem } from "../core/seed.js";
+import { buildWorlds, type Worlds } from "./build-world.js";
 import { type WorldSeed, worldSeedSchema } from "./schema.js";
-import type { World } from "../core/world.js";
 
-/** A seed that cannot be used, with a one-line message naming the file, line and key. */
-export class SeedError extends Error {
-  override name = "SeedError";
-}
+export { SeedError };
 
 /** A checked seed and how to name a place in its source for error messages. */
 export interface LoadedSeed {
@@ -34,10 +31,10 @@ export function checkSeed(input: unknown, locate: (path: SeedPath) => string): L
   throw new SeedError(`${locate(path)}: ${keyOf(path) || "seed"}: ${issue?.message}`);
 }
 
-/** Builds the world, turning a cross-reference problem into a SeedError at its source. */
-export function worldFromSeed({ seed, locate }: LoadedSeed): World {
+/** Builds the worlds, turning a cross-reference problem into a SeedError at its source. */
+export function worldFromSeed({ seed, locate }: LoadedSeed): Worlds {
   try {
-    return buildWorld(seed);
+    return buildWorlds(seed);
   } catch (error) {
     if (error instanceof SeedProblem) {
       throw new SeedError(`${locate(error.path)}: ${keyOf(error.path)}: ${error.message}`);
@@ -55,7 +52,7 @@ function lineOf(doc: Document, lines: LineCounter, path: SeedPath): number {
   return 1;
 }
 
-/** Reads and checks a YAML seed file (the format is the demo world's shape, see the README). */
+/** Reads and checks a YAML seed file (the format is the demo world's shape, see docs/sandbox.md). */
 export function readSeedFile(file: string): LoadedSeed {
   let text: string;
   try {

@@ -1,3 +1,4 @@
+import { collaboratorsOf, reportedRole } from "./records.js";
 import {
   forbidden,
   isoTime,
@@ -6,13 +7,12 @@ import {
   ok,
   type RequestContext,
   requireCaller,
-} from "../../core/http-support.js";
+} from "../http.js";
 import { pageReply } from "../../core/pagination.js";
-import type { Route } from "../../core/router.js";
+import type { Route } from "../http.js";
 import {
   type Account,
   higherRole,
-  type Invitation,
   levelAtLeast,
   type Organization,
   type Repository,
@@ -20,12 +20,15 @@ import {
   roleLevel,
   roleName,
   ROLE_NAMES,
-  type Team,
-} from "../../core/world.js";
-import { administeredOrganization, memberOrganization } from "../org-access.js";
-import { adminRepository, assertUnlocked, visibleRepository } from "../repo-access.js";
-import { invitation, minimalRepository, simpleUser, team } from "../shapes.js";
-import { resolveRole } from "./roles.js";
+} from "../world/records.js";
+import { type Invitation, invitationsOf, invitationIds } from "../invitations/records.js";
+import { type Team, teamsOf, securityManagersOf, teamGrantsOf } from "../team/records.js";
+import { administeredOrganization, memberOrganization } from "../world/access.js";
+import { adminRepository, assertUnlocked, visibleRepository } from "../world/access.js";
+import { invitation } from "../invitations/shapes.js";
+import { minimalRepository, simpleUser } from "../world/shapes.js";
+import { team } from "../team/shapes.js";
+import { resolveRole } from "../world/records.js";
 import { collaborator, customRole, permissionFlags, teamRoleAssignment } from "./shapes.js";
 
 /**
@@ -35,7 +38,7 @@ import { collaborator, customRole, permissionFlags, teamRoleAssignment } from ".
  */
 
 /** The users with a direct grant, and everyone else with access, as `affiliation` selects them. */
-function collaboratorsOf(
+function listedCollaborators(
   ctx: RequestContext,
   repo: Repository,
   affiliation: string,
@@ -46,7 +49,7 @@ function collaboratorsOf(
     org !== null && (org.owners.has(user.id) || org.members.has(user.id));
   const users: Account[] = [];
   if (affiliation === "direct" || affiliation === "outside") {
-    for (const id of repo.collaborators.keys()) {
+    for (const id of collaboratorsOf(repo).keys()) {
       const user = world.accountsById.get(id);
       if (user === undefined) continue;
       if (affiliation === "outside" && member(user)) continue;
@@ -55,13 +58,13 @@ function collaboratorsOf(
   } else {
     for (const user of world.accountsById.values()) {
       if (user.type !== "User" || user.installation !== undefined) continue;
-      if (world.reportedRole(repo, user) !== undefined) users.push(user);
+      if (reportedRole(repo, user) !== undefined) users.push(user);
     }
   }
   return users
     .sort((a, b) => a.id - b.id)
     .flatMap((user) => {
-      const role = world.reportedRole(repo, user);
+      const role = reportedRole(repo, user);
       return role === undefined ? [] : [{ user, role }];
     });
 }
@@ -89,14 +92,14 @@ function invitationRole(role: Role): Invitation["permissions"] {
 }
 
 function pendingInvitation(repo: Repository, user: Account): Invitation | undefined {
-  return [...repo.invitations.values()].find(
+  return [...invitationsOf(repo).values()].find(
     (item) => item.invitee.id === user.id && !item.expired,
   );
 }
 
 /** A team of the organization in the path, or 404; a secret team only for those who may see it. */
 function visibleTeam(ctx: RequestContext, org: Organization): Team {
-  const found = org.teams.get((ctx.params.team_slug ?? "").toLowerCase());
+  const found = teamsOf(org).get((ctx.params.team_slug ?? "").toLowerCase());
   const caller = requireCaller(ctx);
   if (found === undefined) throw notFound();
   if (found.privacy === "secret" && !ctx.world.administers(org, caller)) {
@@ -112,15 +115,15 @@ interface RepositoryTeam {
   direct: boolean;
 }
 
-function teamsOf(repo: Repository): RepositoryTeam[] {
+function repositoryTeams(repo: Repository): RepositoryTeam[] {
   const org = repo.org;
   if (org === null) return [];
-  return [...org.teams.values()]
+  return [...teamsOf(org).values()]
     .sort((a, b) => a.id - b.id)
     .flatMap((item): RepositoryTeam[] => {
-      const own = repo.teamAccess.get(item.id);
+      const own = teamGrantsOf(repo).get(item.id);
       if (own !== undefined) return [{ team: item, role: own, direct: true }];
-      if (org.securityManagers.has(item.id)) {
+      if (securityManagersOf(org).has(item.id)) {
         return [{ team: item, role: "pull", direct: false }];
       }
       return [];
@@ -166,7 +169,7 @@ export const accessRoutes: Route[] = [
       }
       const affiliation = ctx.query.get("affiliation") ?? "all";
       const wanted = ctx.query.get("permission");
-      const all = collaboratorsOf(ctx, repo, affiliation).filter(
+      const all = listedCollaborators(ctx, repo, affiliation).filter(
         ({ role }) => wanted === null || roleLevel(role) === wanted,
       );
       return pageReply(ctx, all, ({ user, role }) => collaborator(ctx.base, user, role));
@@ -197,8 +200,8 @@ export const accessRoutes: Route[] = [
       }
       // An organization member, or someone who already collaborates, gets the role at once (204);
       // anyone else is invited (201), an expired invitation replaced by a new one.
-      if (member || repo.collaborators.has(user.id)) {
-        repo.collaborators.set(user.id, role);
+      if (member || collaboratorsOf(repo).has(user.id)) {
+        collaboratorsOf(repo).set(user.id, role);
         return noContent;
       }
       const now = isoTime(ctx.now());
@@ -207,18 +210,18 @@ export const accessRoutes: Route[] = [
         open.permissions = invitationRole(role);
         return ok(invitation(ctx.base, ctx.world, repo, open, caller), 201);
       }
-      for (const [id, item] of repo.invitations) {
-        if (item.invitee.id === user.id) repo.invitations.delete(id);
+      for (const [id, item] of invitationsOf(repo)) {
+        if (item.invitee.id === user.id) invitationsOf(repo).delete(id);
       }
       const created: Invitation = {
-        id: ctx.world.nextId.invitation++,
+        id: invitationIds(ctx.world).next++,
         invitee: user,
         inviter: caller,
         permissions: invitationRole(role),
         created_at: now,
         expired: false,
       };
-      repo.invitations.set(created.id, created);
+      invitationsOf(repo).set(created.id, created);
       return ok(invitation(ctx.base, ctx.world, repo, created, caller), 201);
     },
   },
@@ -237,7 +240,7 @@ export const accessRoutes: Route[] = [
         throw forbidden("Must have admin rights to Repository.");
       }
       assertUnlocked(ctx, repo);
-      repo.collaborators.delete(user.id);
+      collaboratorsOf(repo).delete(user.id);
       return noContent;
     },
   },
@@ -248,7 +251,7 @@ export const accessRoutes: Route[] = [
       const repo = visibleRepository(ctx);
       const caller = requireCaller(ctx);
       const org = repo.org;
-      const visible = teamsOf(repo).filter(
+      const visible = repositoryTeams(repo).filter(
         ({ team: item }) =>
           item.privacy === "closed" ||
           (org !== null && ctx.world.administers(org, caller)) ||
@@ -274,7 +277,7 @@ export const accessRoutes: Route[] = [
       const granted = (repo: Repository): Role | undefined => {
         let best: Role | undefined;
         for (let at: Team | null = found; at !== null; at = at.parent) {
-          const own = repo.teamAccess.get(at.id);
+          const own = teamGrantsOf(repo).get(at.id);
           if (own !== undefined) best = best === undefined ? own : higherRole(best, own);
         }
         return best;
@@ -308,7 +311,7 @@ export const accessRoutes: Route[] = [
       }
       const role = requestedRole(ctx, org, "Team");
       assertUnlocked(ctx, repo);
-      repo.teamAccess.set(found.id, role);
+      teamGrantsOf(repo).set(found.id, role);
       return noContent;
     },
   },
@@ -320,13 +323,13 @@ export const accessRoutes: Route[] = [
       const { repo } = adminRepository(ctx);
       const org = memberOrganization(ctx);
       const found = visibleTeam(ctx, org);
-      if (org.securityManagers.has(found.id)) {
+      if (securityManagersOf(org).has(found.id)) {
         // GitHub's answer (integrations/terraform-provider-github#2027 and #997,
         // github-community-projects/safe-settings#315).
         throw forbidden("You cannot remove repositories from a security manager team.");
       }
       assertUnlocked(ctx, repo);
-      repo.teamAccess.delete(found.id);
+      teamGrantsOf(repo).delete(found.id);
       return noContent;
     },
   },
@@ -381,7 +384,7 @@ export const accessRoutes: Route[] = [
       if (!PREDEFINED_ROLES.some((role) => role.id === id)) throw notFound();
       const teams =
         id === SECURITY_MANAGER
-          ? [...org.teams.values()].filter((item) => org.securityManagers.has(item.id))
+          ? [...teamsOf(org).values()].filter((item) => securityManagersOf(org).has(item.id))
           : [];
       return pageReply(
         ctx,

@@ -5,9 +5,10 @@ import {
   type Organization,
   type Role,
   roleName,
-  type Team,
-} from "../../core/world.js";
-import { simpleUser, teamSimple } from "../shapes.js";
+} from "../world/records.js";
+import type { Team } from "../team/records.js";
+import { simpleUser } from "../world/shapes.js";
+import { teamSimple } from "../team/shapes.js";
 
 type Json = Record<string, unknown>;
 

@@ -1,4 +1,4 @@
-import { githubError, type RequestContext } from "../../core/http-support.js";
+import { githubError, type RequestContext } from "../http.js";
 
 /**
  * GitHub's rules for the names of secrets and variables ("Naming your secrets", "Naming conventions

@@ -1,9 +1,14 @@
-import type { ActionsPolicy } from "../../core/actions.js";
-import { githubError, noContent, ok, type RequestContext } from "../../core/http-support.js";
-import type { Route } from "../../core/router.js";
-import { repository } from "../shapes.js";
-import { administeredOrganization } from "../org-access.js";
-import { adminRepository, assertUnlocked } from "../repo-access.js";
+import {
+  type ActionsPolicy,
+  type OrganizationActions,
+  organizationActionsOf,
+  repositoryActionsOf,
+} from "./records.js";
+import { githubError, noContent, ok, type RequestContext } from "../http.js";
+import type { Route } from "../http.js";
+import { repository } from "../world/shapes.js";
+import { administeredOrganization } from "../world/access.js";
+import { adminRepository, assertUnlocked } from "../world/access.js";
 import { repositoryPage, selectedRepositories } from "./places.js";
 
 /**
@@ -101,7 +106,7 @@ const repositoryRoutes: Route[] = [
     handler: (ctx) => {
       const { repo } = adminRepository(ctx);
       const url = `${ctx.base}/repos/${repo.owner.login}/${repo.name}`;
-      const { actions } = repo;
+      const actions = repositoryActionsOf(repo);
       return ok({ enabled: actions.enabled, ...(actions.enabled ? allowed(actions, url) : {}) });
     },
   },
@@ -112,43 +117,44 @@ const repositoryRoutes: Route[] = [
     handler: (ctx) => {
       const repo = writableRepository(ctx);
       const body = ctx.json();
-      repo.actions.enabled = body.enabled as boolean;
-      putPolicy(repo.actions, body);
+      repositoryActionsOf(repo).enabled = body.enabled as boolean;
+      putPolicy(repositoryActionsOf(repo), body);
       return noContent;
     },
   },
   {
     method: "GET",
     pattern: `${REPO}/selected-actions`,
-    handler: (ctx) => ok(selectedActions(adminRepository(ctx).repo.actions)),
+    handler: (ctx) => ok(selectedActions(repositoryActionsOf(adminRepository(ctx).repo))),
   },
   {
     method: "PUT",
     pattern: `${REPO}/selected-actions`,
     operation: `PUT ${REPO_OPERATION}/selected-actions`,
     handler: (ctx) => {
-      putSelected(writableRepository(ctx).actions, ctx.json());
+      putSelected(repositoryActionsOf(writableRepository(ctx)), ctx.json());
       return noContent;
     },
   },
   {
     method: "GET",
     pattern: `${REPO}/workflow`,
-    handler: (ctx) => ok(workflow(adminRepository(ctx).repo.actions)),
+    handler: (ctx) => ok(workflow(repositoryActionsOf(adminRepository(ctx).repo))),
   },
   {
     method: "PUT",
     pattern: `${REPO}/workflow`,
     operation: `PUT ${REPO_OPERATION}/workflow`,
     handler: (ctx) => {
-      putWorkflow(writableRepository(ctx).actions, ctx.json());
+      putWorkflow(repositoryActionsOf(writableRepository(ctx)), ctx.json());
       return noContent;
     },
   },
   {
     method: "GET",
     pattern: `${REPO}/access`,
-    handler: (ctx) => ok({ access_level: adminRepository(ctx).repo.actions.access_level }),
+    handler: (ctx) =>
+      ok({ access_level: repositoryActionsOf(adminRepository(ctx).repo).access_level }),
   },
   {
     method: "PUT",
@@ -168,7 +174,7 @@ const repositoryRoutes: Route[] = [
           "Repository",
         );
       }
-      repo.actions.access_level = level;
+      repositoryActionsOf(repo).access_level = level;
       return noContent;
     },
   },
@@ -180,7 +186,7 @@ const organizationRoutes: Route[] = [
     pattern: ORG,
     handler: (ctx) => {
       const org = administeredOrganization(ctx);
-      const { actions } = org;
+      const actions = organizationActionsOf(org);
       const url = `${ctx.base}/orgs/${org.account.login}`;
       return ok({
         enabled_repositories: actions.enabled_repositories,
@@ -198,9 +204,10 @@ const organizationRoutes: Route[] = [
     handler: (ctx) => {
       const org = administeredOrganization(ctx);
       const body = ctx.json();
-      org.actions.enabled_repositories =
-        body.enabled_repositories as typeof org.actions.enabled_repositories;
-      putPolicy(org.actions, body);
+      const actions = organizationActionsOf(org);
+      actions.enabled_repositories =
+        body.enabled_repositories as OrganizationActions["enabled_repositories"];
+      putPolicy(actions, body);
       return noContent;
     },
   },
@@ -209,7 +216,7 @@ const organizationRoutes: Route[] = [
     pattern: `${ORG}/repositories`,
     handler: (ctx) => {
       const org = administeredOrganization(ctx);
-      return repositoryPage(ctx, org.actions.selected_repositories, repository);
+      return repositoryPage(ctx, organizationActionsOf(org).selected_repositories, repository);
     },
   },
   {
@@ -220,39 +227,44 @@ const organizationRoutes: Route[] = [
       const org = administeredOrganization(ctx);
       // "the organization permission policy for `enabled_repositories` must be configured to
       // `selected`" (the operation's description).
-      if (org.actions.enabled_repositories !== "selected") {
+      if (organizationActionsOf(org).enabled_repositories !== "selected") {
         throw githubError(409, "enabled_repositories must be set to selected to use this endpoint");
       }
       const ids = ctx.json().selected_repository_ids as unknown[];
-      org.actions.selected_repositories = selectedRepositories(ctx, org, ids, "Repository");
+      organizationActionsOf(org).selected_repositories = selectedRepositories(
+        ctx,
+        org,
+        ids,
+        "Repository",
+      );
       return noContent;
     },
   },
   {
     method: "GET",
     pattern: `${ORG}/selected-actions`,
-    handler: (ctx) => ok(selectedActions(administeredOrganization(ctx).actions)),
+    handler: (ctx) => ok(selectedActions(organizationActionsOf(administeredOrganization(ctx)))),
   },
   {
     method: "PUT",
     pattern: `${ORG}/selected-actions`,
     operation: `PUT ${ORG_OPERATION}/selected-actions`,
     handler: (ctx) => {
-      putSelected(administeredOrganization(ctx).actions, ctx.json());
+      putSelected(organizationActionsOf(administeredOrganization(ctx)), ctx.json());
       return noContent;
     },
   },
   {
     method: "GET",
     pattern: `${ORG}/workflow`,
-    handler: (ctx) => ok(workflow(administeredOrganization(ctx).actions)),
+    handler: (ctx) => ok(workflow(organizationActionsOf(administeredOrganization(ctx)))),
   },
   {
     method: "PUT",
     pattern: `${ORG}/workflow`,
     operation: `PUT ${ORG_OPERATION}/workflow`,
     handler: (ctx) => {
-      putWorkflow(administeredOrganization(ctx).actions, ctx.json());
+      putWorkflow(organizationActionsOf(administeredOrganization(ctx)), ctx.json());
       return noContent;
     },
   },

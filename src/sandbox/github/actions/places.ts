@@ -1,9 +1,10 @@
-import type { ActionsStore } from "../../core/actions.js";
-import { notFound, type Reply, type RequestContext } from "../../core/http-support.js";
+import { environmentsOf } from "../environments/records.js";
+import { type ActionsStore, storeOf } from "./records.js";
+import { notFound, type Reply, type RequestContext } from "../http.js";
 import { paginate } from "../../core/pagination.js";
-import type { Account, Organization, Repository, World } from "../../core/world.js";
-import { administeredOrganization } from "../org-access.js";
-import { adminRepository } from "../repo-access.js";
+import type { Account, Organization, Repository, GithubWorld } from "../world/records.js";
+import { administeredOrganization } from "../world/access.js";
+import { adminRepository } from "../world/access.js";
 
 /**
  * Where variables and secrets live: a repository, one of its environments, or an organization. The
@@ -25,7 +26,7 @@ export interface Place {
 export function repositoryPlace(ctx: RequestContext): Place {
   const { repo } = adminRepository(ctx);
   return {
-    store: repo.store,
+    store: storeOf(repo),
     keyPlace: `repository/${repo.id}`,
     url: `${ctx.base}/repos/${repo.owner.login}/${repo.name}`,
     repo,
@@ -34,10 +35,10 @@ export function repositoryPlace(ctx: RequestContext): Place {
 
 export function environmentPlace(ctx: RequestContext): Place {
   const { repo } = adminRepository(ctx);
-  const environment = repo.environments.get((ctx.params.environment ?? "").toLowerCase());
+  const environment = environmentsOf(repo).get((ctx.params.environment ?? "").toLowerCase());
   if (environment === undefined) throw notFound();
   return {
-    store: environment.store,
+    store: storeOf(environment),
     keyPlace: `environment/${repo.id}/${environment.name.toLowerCase()}`,
     url: `${ctx.base}/repos/${repo.owner.login}/${repo.name}/environments/${encodeURIComponent(environment.name)}`,
     repo,
@@ -47,7 +48,7 @@ export function environmentPlace(ctx: RequestContext): Place {
 export function organizationPlace(ctx: RequestContext): Place {
   const org = administeredOrganization(ctx);
   return {
-    store: org.store,
+    store: storeOf(org),
     keyPlace: `organization/${org.account.id}`,
     url: `${ctx.base}/orgs/${org.account.login}`,
     org,
@@ -101,13 +102,13 @@ export function selectedRepositories(
 export function repositoryPage(
   ctx: RequestContext,
   ids: Iterable<number>,
-  shape: (base: string, world: World, repo: Repository, caller: Account | null) => unknown,
+  shape: (base: string, world: GithubWorld, repo: Repository, caller: Account | null) => unknown,
 ): Reply {
   const repos = [...ids]
     .map((id) => ctx.world.repositoriesById.get(id))
     .filter((repo) => repo !== undefined)
     .sort((a, b) => a.id - b.id);
-  const page = paginate(ctx, repos, "github");
+  const page = paginate(ctx, repos);
   return {
     status: 200,
     body: {

@@ -1,16 +1,8 @@
-import type { StoredSecret } from "../../core/actions.js";
-import {
-  DOCS,
-  HttpError,
-  isoTime,
-  noContent,
-  notFound,
-  ok,
-  type RequestContext,
-} from "../../core/http-support.js";
+import { type StoredSecret, sealingKey } from "./records.js";
+import { DOCS, HttpError, isoTime, noContent, notFound, ok, type RequestContext } from "../http.js";
 import { paginate } from "../../core/pagination.js";
-import type { Route } from "../../core/router.js";
-import { openSealed, publicKeyText, sha256 } from "../../core/sealed-box.js";
+import type { Route } from "../http.js";
+import { openSealed, publicKeyText, sha256 } from "./sealed-box.js";
 import { nameProblem, pathName } from "./names.js";
 import {
   environmentPlace,
@@ -102,7 +94,7 @@ const AREAS: Area[] = [
 /** The key pair of a place's Actions or Dependabot secrets (an environment has Actions only). */
 function keyOf(ctx: RequestContext, place: Place, which: Area["which"]) {
   const suffix = place.keyPlace.startsWith("environment/") ? "" : `/${which}`;
-  return ctx.world.sealingKey(`${place.keyPlace}${suffix}`);
+  return sealingKey(ctx.world, `${place.keyPlace}${suffix}`);
 }
 
 function secretShape(area: Area, place: Place, secret: StoredSecret): Record<string, unknown> {
@@ -150,7 +142,7 @@ function routesOf(area: Area): Route[] {
       handler: (ctx) => {
         const at = place(ctx);
         const all = [...at.store[area.which].values()].sort((a, b) => a.name.localeCompare(b.name));
-        const page = paginate(ctx, all, "github");
+        const page = paginate(ctx, all);
         return {
           status: 200,
           body: {

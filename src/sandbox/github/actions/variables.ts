@@ -1,15 +1,8 @@
-import type { Shared, Variable } from "../../core/actions.js";
-import {
-  githubError,
-  isoTime,
-  noContent,
-  notFound,
-  ok,
-  type RequestContext,
-} from "../../core/http-support.js";
+import type { Shared, Variable } from "./records.js";
+import { githubError, isoTime, noContent, notFound, ok, type RequestContext } from "../http.js";
 import { paginate } from "../../core/pagination.js";
-import type { Route } from "../../core/router.js";
-import { minimalRepository } from "../shapes.js";
+import type { Route } from "../http.js";
+import { minimalRepository } from "../world/shapes.js";
 import { nameProblem, pathName } from "./names.js";
 import { PLACES, type Place, repositoryPage, selectedRepositories } from "./places.js";
 
@@ -104,7 +97,7 @@ function routesAt(
         if (Number.isInteger(wanted) && wanted > MAX_PER_PAGE) {
           ctx.query.set("per_page", String(MAX_PER_PAGE));
         }
-        const page = paginate(ctx, all, "github");
+        const page = paginate(ctx, all);
         return {
           status: 200,
           body: {

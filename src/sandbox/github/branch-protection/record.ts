@@ -1,18 +1,15 @@
-import { requestViolations } from "../../core/request-rules.js";
-import { app, simpleUser, team } from "../shapes.js";
-import type {
-  Account,
-  App,
-  Principals,
-  Protection,
-  Repository,
-  Team,
-  World,
-} from "../../core/world.js";
+import { requestViolations } from "../request-rules.js";
+import { teamsOf } from "../team/records.js";
+import { app } from "../apps/shapes.js";
+import { simpleUser } from "../world/shapes.js";
+import { team } from "../team/shapes.js";
+import type { Account, App, Repository, GithubWorld } from "../world/records.js";
+import { type Principals, type Protection, recentChecksOf } from "./records.js";
+import { type Team, teamCanPush } from "../team/records.js";
 
 /**
  * Branch protection: the PUT body's checks and rules (spec endpoint 1), turning it into the stored
- * record (world.ts), and the Protected Branch read shape.
+ * record (records.ts), and the Protected Branch read shape.
  */
 
 interface PrincipalLists {
@@ -67,7 +64,7 @@ function countPrincipals(lists: PrincipalLists | undefined | null): number {
 
 /** Resolves logins and slugs to world objects, collecting one error per unknown name. */
 function resolvePrincipals(
-  world: World,
+  world: GithubWorld,
   repo: Repository,
   lists: PrincipalLists,
   field: string,
@@ -81,7 +78,7 @@ function resolvePrincipals(
   }
   const teams: Team[] = [];
   for (const slug of new Set(lists.teams ?? [])) {
-    const found = repo.org?.teams.get(slug.toLowerCase());
+    const found = repo.org === null ? undefined : teamsOf(repo.org).get(slug.toLowerCase());
     if (found) teams.push(found);
     else errors.push(`${field}.teams: team '${slug}' does not exist in ${repo.owner.login}`);
   }
@@ -95,7 +92,7 @@ function resolvePrincipals(
 }
 
 function resolveChecks(
-  world: World,
+  world: GithubWorld,
   repo: Repository,
   input: NonNullable<ProtectionBody["required_status_checks"]>,
   errors: string[],
@@ -109,7 +106,7 @@ function resolveChecks(
     if (seen.has(check.context)) continue;
     seen.add(check.context);
     let appId: number | null;
-    if (check.app_id === undefined) appId = repo.recentChecks.get(check.context) ?? null;
+    if (check.app_id === undefined) appId = recentChecksOf(repo).get(check.context) ?? null;
     else if (check.app_id === -1) appId = null;
     else if (world.appsById.has(check.app_id)) appId = check.app_id;
     else {
@@ -129,7 +126,7 @@ export type ProtectionResult = { protection: Protection } | { errors: string[] }
  * result only when there are no errors.
  */
 export function protectionFromBody(
-  world: World,
+  world: GithubWorld,
   repo: Repository,
   raw: Record<string, unknown>,
   requiredSignatures: boolean,
@@ -189,7 +186,7 @@ export function protectionFromBody(
     // GitHub keeps only principals that can push; others are dropped from the record without an error.
     restrictions = {
       users: resolved.users.filter((user) => world.can(repo, user, "push")),
-      teams: resolved.teams.filter((value) => world.teamCanPush(repo, value)),
+      teams: resolved.teams.filter((value) => teamCanPush(repo, value)),
       apps: resolved.apps,
     };
   }

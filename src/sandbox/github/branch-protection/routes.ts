@@ -1,6 +1,9 @@
-import { noContent, notFound, ok } from "../../core/http-support.js";
-import type { Route } from "../../core/router.js";
-import { adminRepository, assertUnlocked, branchOf } from "../repo-access.js";
+import { noContent, notFound, ok } from "../http.js";
+import { pageReply } from "../../core/pagination.js";
+import type { Route } from "../http.js";
+import { adminRepository, assertUnlocked, branchOf, visibleRepository } from "../world/access.js";
+import { branch } from "./shapes.js";
+import { protectionOf, setProtection } from "./records.js";
 import {
   isWildcardBranch,
   PROTECTION_OPERATION,
@@ -9,8 +12,9 @@ import {
 } from "./record.js";
 
 /**
- * A branch's classic protection (spec endpoint 1). They come before the branch route in the table:
- * its `*branch` would otherwise take `main/protection` as a branch name.
+ * A branch's classic protection (spec endpoint 1), and the branches themselves, which say whether
+ * each is protected. The protection routes come before the branch route: its `*branch` would
+ * otherwise take `main/protection` as a branch name.
  */
 export const branchProtectionRoutes: Route[] = [
   {
@@ -19,8 +23,9 @@ export const branchProtectionRoutes: Route[] = [
     handler: (ctx) => {
       const { repo } = adminRepository(ctx);
       const found = branchOf(ctx, repo);
-      if (!found.protection) throw notFound("Branch not protected");
-      return ok(protectedBranch(ctx.base, repo, found.name, found.protection));
+      const protection = protectionOf(found);
+      if (!protection) throw notFound("Branch not protected");
+      return ok(protectedBranch(ctx.base, repo, found.name, protection));
     },
   },
   {
@@ -39,10 +44,10 @@ export const branchProtectionRoutes: Route[] = [
       }
       const found = branchOf(ctx, repo);
       assertUnlocked(ctx, repo);
-      const signatures = found.protection?.required_signatures ?? false;
+      const signatures = protectionOf(found)?.required_signatures ?? false;
       const result = protectionFromBody(ctx.world, repo, ctx.json(), signatures);
       if ("errors" in result) throw ctx.invalid(result.errors, "ProtectedBranch");
-      found.protection = result.protection;
+      setProtection(found, result.protection);
       return ok(protectedBranch(ctx.base, repo, found.name, result.protection));
     },
   },
@@ -53,10 +58,27 @@ export const branchProtectionRoutes: Route[] = [
     handler: (ctx) => {
       const { repo } = adminRepository(ctx);
       const found = branchOf(ctx, repo);
-      if (!found.protection) throw notFound("Branch not protected");
+      if (!protectionOf(found)) throw notFound("Branch not protected");
       assertUnlocked(ctx, repo);
-      found.protection = null;
+      setProtection(found, null);
       return noContent;
+    },
+  },
+  {
+    method: "GET",
+    pattern: "/repos/:owner/:repo/branches",
+    handler: (ctx) => {
+      const repo = visibleRepository(ctx);
+      const names = [...repo.branches.keys()].sort();
+      return pageReply(ctx, names, (name) => branch(ctx.base, repo, name));
+    },
+  },
+  {
+    method: "GET",
+    pattern: "/repos/:owner/:repo/branches/*branch",
+    handler: (ctx) => {
+      const repo = visibleRepository(ctx);
+      return ok(branch(ctx.base, repo, branchOf(ctx, repo).name));
     },
   },
 ];

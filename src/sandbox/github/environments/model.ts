@@ -1,6 +1,12 @@
-import { emptyStore } from "../../core/actions.js";
-import { githubError, type HttpError, isoTime } from "../../core/http-support.js";
-import type { Environment, EnvironmentReviewer, Repository, World } from "../../core/world.js";
+import { teamsOf } from "../team/records.js";
+import { githubError, type HttpError, isoTime } from "../http.js";
+import {
+  type Environment,
+  type EnvironmentReviewer,
+  environmentsOf,
+  environmentIds,
+} from "./records.js";
+import type { Repository, GithubWorld } from "../world/records.js";
 
 /**
  * Deployment environments as GitHub keeps them, and the rules of `PUT …/environments/{name}` a
@@ -37,9 +43,9 @@ const NEW_ENVIRONMENT: EnvironmentFields = {
   branchPolicy: null,
 };
 
-function reviewerOf(world: World, repo: Repository, item: { type?: string; id?: number }) {
+function reviewerOf(world: GithubWorld, repo: Repository, item: { type?: string; id?: number }) {
   if (item.type === "Team") {
-    const team = [...(repo.org?.teams.values() ?? [])].find(
+    const team = [...(repo.org === null ? [] : teamsOf(repo.org).values())].find(
       (candidate) => candidate.id === item.id,
     );
     if (team === undefined) {
@@ -64,7 +70,7 @@ function reviewerOf(world: World, repo: Repository, item: { type?: string; id?: 
  * none and a `null` branch policy lets every branch deploy. Throws the 422 GitHub answers.
  */
 export function environmentAfter(
-  world: World,
+  world: GithubWorld,
   repo: Repository,
   current: EnvironmentFields | undefined,
   body: EnvironmentBody,
@@ -126,25 +132,24 @@ function sameReviewer(a: EnvironmentReviewer, b: EnvironmentReviewer): boolean {
 
 /** Stores a PUT's result: a new environment, or the existing one changed. */
 export function storeEnvironment(
-  world: World,
+  world: GithubWorld,
   repo: Repository,
   name: string,
   fields: EnvironmentFields,
   now: number,
 ): Environment {
   const stamp = isoTime(now);
-  const existing = repo.environments.get(name.toLowerCase());
+  const existing = environmentsOf(repo).get(name.toLowerCase());
   if (existing === undefined) {
     const created: Environment = {
-      id: world.nextId.environment++,
+      id: environmentIds(world).environment++,
       name,
       ...fields,
       policies: new Map(),
       created_at: stamp,
       updated_at: stamp,
-      store: emptyStore(),
     };
-    repo.environments.set(name.toLowerCase(), created);
+    environmentsOf(repo).set(name.toLowerCase(), created);
     return created;
   }
   // Custom policies belong to the custom setting: turning it off drops them

@@ -1,16 +1,11 @@
-import {
-  idParam,
-  noContent,
-  notFound,
-  ok,
-  type Reply,
-  type RequestContext,
-} from "../../core/http-support.js";
+import { idParam, noContent, notFound, ok, type Reply, type RequestContext } from "../http.js";
 import { paginate } from "../../core/pagination.js";
-import type { Route } from "../../core/router.js";
-import type { BranchPolicy, Environment, Repository } from "../../core/world.js";
-import { adminRepository, assertUnlocked, visibleRepository } from "../repo-access.js";
-import { simpleUser, team } from "../shapes.js";
+import type { Route } from "../http.js";
+import { type BranchPolicy, type Environment, environmentsOf, environmentIds } from "./records.js";
+import type { Repository } from "../world/records.js";
+import { adminRepository, assertUnlocked, visibleRepository } from "../world/access.js";
+import { simpleUser } from "../world/shapes.js";
+import { team } from "../team/shapes.js";
 import {
   type EnvironmentBody,
   environmentAfter,
@@ -88,7 +83,7 @@ function policyShape(value: BranchPolicy): Json {
 }
 
 function environmentOf(ctx: RequestContext, repo: Repository): Environment {
-  const found = repo.environments.get((ctx.params.name ?? "").toLowerCase());
+  const found = environmentsOf(repo).get((ctx.params.name ?? "").toLowerCase());
   if (!found) throw notFound();
   return found;
 }
@@ -135,7 +130,11 @@ function createPolicy(ctx: RequestContext): Reply {
   if (same !== undefined) {
     return { status: 303, headers: { Location: policyUrl(ctx, repo, env, same.id) } };
   }
-  const created: BranchPolicy = { id: ctx.world.nextId.branchPolicy++, name: body.name, type };
+  const created: BranchPolicy = {
+    id: environmentIds(ctx.world).branchPolicy++,
+    name: body.name,
+    type,
+  };
   env.policies.set(created.id, created);
   return ok(policyShape(created));
 }
@@ -146,8 +145,8 @@ export const environmentRoutes: Route[] = [
     pattern: "/repos/:owner/:repo/environments",
     handler: (ctx) => {
       const repo = visibleRepository(ctx);
-      const all = [...repo.environments.values()];
-      const page = paginate(ctx, all, "github");
+      const all = [...environmentsOf(repo).values()];
+      const page = paginate(ctx, all);
       return {
         status: 200,
         body: {
@@ -177,7 +176,7 @@ export const environmentRoutes: Route[] = [
       const problem = environmentNameProblem(name);
       if (problem) throw problem;
       const body = ctx.json() as EnvironmentBody;
-      const current = repo.environments.get(name.toLowerCase());
+      const current = environmentsOf(repo).get(name.toLowerCase());
       const fields = environmentAfter(ctx.world, repo, current, body);
       const stored = storeEnvironment(ctx.world, repo, name, fields, ctx.now());
       return ok(environmentShape(ctx.base, repo, stored));
@@ -191,7 +190,7 @@ export const environmentRoutes: Route[] = [
       const { repo } = adminRepository(ctx);
       const env = environmentOf(ctx, repo);
       assertUnlocked(ctx, repo);
-      repo.environments.delete(env.name.toLowerCase());
+      environmentsOf(repo).delete(env.name.toLowerCase());
       return noContent;
     },
   },
@@ -201,7 +200,7 @@ export const environmentRoutes: Route[] = [
     handler: (ctx) => {
       const env = customEnvironment(ctx, visibleRepository(ctx));
       const all = [...env.policies.values()];
-      const page = paginate(ctx, all, "github");
+      const page = paginate(ctx, all);
       return {
         status: 200,
         body: { total_count: all.length, branch_policies: page.items.map(policyShape) },

@@ -1,14 +1,24 @@
-import type { AppPermissionLevel, Account, Repository, World } from "../../core/world.js";
+import type { AppPermissionLevel, Account, Repository, GithubWorld } from "../world/records.js";
 import { forbidden } from "./errors.js";
 
 /** What every resolver of one GraphQL request sees. */
 export interface GraphqlContext {
-  world: World;
+  world: GithubWorld;
   caller: Account | null;
   /** The sandbox's own address, for `url` fields. */
   base: string;
   /** The `rateLimit` object of this request: its cost and the budget after it. */
   rateLimit: () => Record<string, unknown>;
+  /** Every area's part of the schema. */
+  parts: readonly GraphqlPart[];
+}
+
+/** An area's part of the GraphQL schema (github/area.ts `graphql`). */
+export interface GraphqlPart {
+  /** Fields of a `Repository` object, for a repository the caller may see. */
+  repository?(ctx: GraphqlContext, repo: Repository): Record<string, unknown>;
+  /** `node(id:)` objects of a type, by the key of their id; null when the caller may not see one. */
+  nodes?: Readonly<Record<string, (ctx: GraphqlContext, key: string) => unknown>>;
 }
 
 const RANK: Record<AppPermissionLevel, number> = { read: 1, write: 2, admin: 3 };

@@ -56,7 +56,7 @@ export function githubError(error: GraphQLError): GithubError {
 /**
  * GitHub's words for the validation error clients meet most, an unknown field ("Field 'bioHtml'
  * doesn't exist on type 'User'", octokit/graphql.js's error tests); graphql-js's own words for the
- * others, a documented difference (README, "Where the sandbox follows the spec rather than GitHub").
+ * others, a documented difference (docs/sandbox.md, "Where the sandbox follows the spec rather than GitHub").
  */
 function githubWording(message: string): string {
   const unknown = /^Cannot query field "([^"]+)" on type "([^"]+)"\./.exec(message);

@@ -9,10 +9,10 @@ import {
   parse,
   validate,
 } from "graphql";
-import type { Account, World } from "../../core/world.js";
+import type { Account, GithubWorld } from "../world/records.js";
 import type { RateStatus } from "../../core/rate-limits.js";
 import { analyse, nodeLimitMessage } from "./analysis.js";
-import type { GraphqlContext } from "./context.js";
+import type { GraphqlContext, GraphqlPart } from "./context.js";
 import { type GithubError, githubError } from "./errors.js";
 import { nodeRoot } from "./resolvers/node.js";
 import { rateLimitRoot } from "./resolvers/rate-limit.js";
@@ -35,7 +35,9 @@ export interface GraphqlBudget {
 }
 
 export interface GraphqlRequest {
-  world: World;
+  world: GithubWorld;
+  /** Every area's part of the schema. */
+  parts: readonly GraphqlPart[];
   caller: Account | null;
   base: string;
   body: Record<string, unknown>;
@@ -134,6 +136,7 @@ export function runGraphql(request: GraphqlRequest): GraphqlAnswer {
   }
   const context: GraphqlContext = {
     world: request.world,
+    parts: request.parts,
     caller: request.caller,
     base: request.base,
     rateLimit: () => {

@@ -1,4 +1,5 @@
-import type { Route } from "../../core/router.js";
+import type { GraphqlPart } from "./context.js";
+import type { Route } from "../http.js";
 import { runGraphql } from "./executor.js";
 
 /**
@@ -7,7 +8,10 @@ import { runGraphql } from "./executor.js";
  * minute, and the primary budget is the `graphql` category, charged the query's cost here once it
  * is known (executor.ts).
  */
-export function graphqlRoutes(options: { timeoutMs?: number }): Route[] {
+export function graphqlRoutes(options: {
+  timeoutMs: number | undefined;
+  parts: readonly GraphqlPart[];
+}): Route[] {
   let answered = 0;
   return [
     {
@@ -23,6 +27,7 @@ export function graphqlRoutes(options: { timeoutMs?: number }): Route[] {
           body: ctx.json(),
           budget,
           timeoutMs: options.timeoutMs,
+          parts: options.parts,
           requestId: `SANDBOX-GRAPHQL-${(++answered).toString(16).toUpperCase().padStart(6, "0")}`,
         });
         const rate = budget.status();

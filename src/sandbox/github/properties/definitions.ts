@@ -1,9 +1,5 @@
-import type {
-  Organization,
-  PropertyDefinition,
-  PropertyValue,
-  Repository,
-} from "../../core/world.js";
+import type { Organization, Repository } from "../world/records.js";
+import { type PropertyDefinition, type PropertyValue, valuesOf, definitionsOf } from "./records.js";
 
 /**
  * Custom properties of an organization's repositories: the rules a definition and a value must
@@ -92,9 +88,9 @@ export function repositoryValues(
 ): Array<{ property_name: string; value: PropertyValue }> {
   if (org === null) return [];
   const values: Array<{ property_name: string; value: PropertyValue }> = [];
-  for (const [key, definition] of org.properties) {
+  for (const [key, definition] of definitionsOf(org)) {
     const value =
-      repo.properties.get(key) ?? (definition.required ? definition.default_value : null);
+      valuesOf(repo).get(key) ?? (definition.required ? definition.default_value : null);
     if (value !== null && value !== undefined) {
       values.push({ property_name: definition.property_name, value });
     }
@@ -113,7 +109,7 @@ export function setValues(
 ): string[] {
   const problems: string[] = [];
   for (const { property_name: name, value } of properties) {
-    const definition = org.properties.get(name.toLowerCase());
+    const definition = definitionsOf(org).get(name.toLowerCase());
     if (definition === undefined) {
       problems.push(`property '${name}' is not defined for ${org.account.login}`);
       continue;
@@ -125,8 +121,8 @@ export function setValues(
   if (problems.length > 0) return problems;
   for (const repo of repos) {
     for (const { property_name: name, value } of properties) {
-      if (value === null) repo.properties.delete(name.toLowerCase());
-      else repo.properties.set(name.toLowerCase(), Array.isArray(value) ? [...value] : value);
+      if (value === null) valuesOf(repo).delete(name.toLowerCase());
+      else valuesOf(repo).set(name.toLowerCase(), Array.isArray(value) ? [...value] : value);
     }
   }
   return [];

@@ -5,24 +5,13 @@ import {
   repositoryValues,
   setValues,
 } from "./definitions.js";
-import {
-  forbidden,
-  noContent,
-  notFound,
-  ok,
-  type RequestContext,
-  requireCaller,
-} from "../../core/http-support.js";
-import { memberOrganization } from "../org-access.js";
+import { forbidden, noContent, notFound, ok, type RequestContext, requireCaller } from "../http.js";
+import { memberOrganization } from "../world/access.js";
 import { paginate } from "../../core/pagination.js";
-import { adminRepository, visibleRepository } from "../repo-access.js";
-import type { Route } from "../../core/router.js";
-import type {
-  Organization,
-  PropertyDefinition,
-  PropertyValue,
-  Repository,
-} from "../../core/world.js";
+import { adminRepository, visibleRepository } from "../world/access.js";
+import type { Route } from "../http.js";
+import type { Organization, Repository } from "../world/records.js";
+import { type PropertyDefinition, type PropertyValue, valuesOf, definitionsOf } from "./records.js";
 
 /**
  * Custom properties of an organization's repositories: the definitions (`/orgs/{org}/properties/
@@ -58,7 +47,7 @@ function definitionBody(ctx: RequestContext, org: Organization, definition: Prop
 }
 
 function definitionOf(ctx: RequestContext, org: Organization): PropertyDefinition {
-  const found = org.properties.get((ctx.params.name ?? "").toLowerCase());
+  const found = definitionsOf(org).get((ctx.params.name ?? "").toLowerCase());
   if (found === undefined) throw notFound();
   return found;
 }
@@ -158,7 +147,7 @@ export const propertyRoutes: Route[] = [
     pattern: "/orgs/:org/properties/schema",
     handler: (ctx) => {
       const org = memberOrganization(ctx);
-      return ok([...org.properties.values()].map((item) => definitionBody(ctx, org, item)));
+      return ok([...definitionsOf(org).values()].map((item) => definitionBody(ctx, org, item)));
     },
   },
   {
@@ -180,7 +169,7 @@ export const propertyRoutes: Route[] = [
         throw ctx.invalid([`property_name '${name}' is not a valid name`], "CustomProperty");
       }
       const key = name.toLowerCase();
-      if (!org.properties.has(key) && org.properties.size >= MAX_DEFINITIONS) {
+      if (!definitionsOf(org).has(key) && definitionsOf(org).size >= MAX_DEFINITIONS) {
         throw ctx.invalid(
           [`an organization has at most ${MAX_DEFINITIONS} custom properties`],
           "CustomProperty",
@@ -188,10 +177,10 @@ export const propertyRoutes: Route[] = [
       }
       const definition = definitionFromBody(
         ctx,
-        org.properties.get(key)?.property_name ?? name,
+        definitionsOf(org).get(key)?.property_name ?? name,
         ctx.json(),
       );
-      org.properties.set(key, definition);
+      definitionsOf(org).set(key, definition);
       return ok(definitionBody(ctx, org, definition));
     },
   },
@@ -202,9 +191,9 @@ export const propertyRoutes: Route[] = [
     handler: (ctx) => {
       const org = ownerOrganization(ctx);
       const key = definitionOf(ctx, org).property_name.toLowerCase();
-      org.properties.delete(key);
+      definitionsOf(org).delete(key);
       for (const repo of ctx.world.repositoriesByOwner.get(org.account.login.toLowerCase()) ?? []) {
-        repo.properties.delete(key);
+        valuesOf(repo).delete(key);
       }
       return noContent;
     },
@@ -218,7 +207,7 @@ export const propertyRoutes: Route[] = [
       if (ctx.query.has("repository_query")) {
         throw ctx.invalid(["repository_query is not supported by the sandbox"], "CustomProperty");
       }
-      const page = paginate(ctx, visibleRepositories(ctx, org), "github");
+      const page = paginate(ctx, visibleRepositories(ctx, org));
       return {
         status: 200,
         body: page.items.map((repo) => ({
@@ -292,7 +281,7 @@ export const propertyRoutes: Route[] = [
       // owners set the value (GitHub docs, custom properties).
       const owner = org.owners.has(caller.id) || caller.site_admin;
       for (const { property_name: name } of properties) {
-        const editors = org.properties.get(name.toLowerCase())?.values_editable_by;
+        const editors = definitionsOf(org).get(name.toLowerCase())?.values_editable_by;
         if (!owner && editors === "org_actors") {
           throw forbidden(`Only owners of ${org.account.login} may set ${name}.`);
         }

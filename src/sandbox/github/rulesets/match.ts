@@ -1,11 +1,13 @@
 import { sourceName } from "./model.js";
-import type {
-  Conditions,
-  NamePatterns,
-  PropertySpec,
-  Repository,
-  Ruleset,
-} from "../../core/world.js";
+import {
+  type Conditions,
+  type NamePatterns,
+  type PropertySpec,
+  type Ruleset,
+  repositoryRulesetsOf,
+  organizationRulesetsOf,
+} from "./records.js";
+import type { Repository } from "../world/records.js";
 import { repositoryValues } from "../properties/definitions.js";
 
 /**
@@ -86,9 +88,9 @@ export function selectsRepository(ruleset: Ruleset, repo: Repository): boolean {
 
 /** The repository's own rulesets, then those of its organization that select it. */
 export function rulesetsOf(repo: Repository, withParents: boolean): Ruleset[] {
-  const own = [...repo.rulesets.values()];
+  const own = [...repositoryRulesetsOf(repo).values()];
   if (!withParents || repo.org === null) return own;
-  const inherited = [...repo.org.rulesets.values()].filter((ruleset) =>
+  const inherited = [...organizationRulesetsOf(repo.org).values()].filter((ruleset) =>
     selectsRepository(ruleset, repo),
   );
   return [...own, ...inherited].sort((a, b) => a.id - b.id);

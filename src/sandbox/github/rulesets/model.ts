@@ -1,25 +1,26 @@
+import { teamsOf } from "../team/records.js";
 import { z } from "zod";
-import { DOCS, HttpError } from "../../core/http-support.js";
-import type {
-  ActorType,
-  BypassActor,
-  Conditions,
-  NamePatterns,
-  Organization,
-  PropertySpec,
-  Repository,
-  Rule,
-  Ruleset,
-  RulesetSource,
-  Target,
-  World,
-} from "../../core/world.js";
+import { DOCS, HttpError } from "../http.js";
+import {
+  type ActorType,
+  type BypassActor,
+  type Conditions,
+  type NamePatterns,
+  type PropertySpec,
+  type Rule,
+  type Ruleset,
+  type RulesetSource,
+  type Target,
+  organizationRulesetsOf,
+  repositoryRulesetsOf,
+} from "./records.js";
+import type { Organization, Repository, GithubWorld } from "../world/records.js";
 
 /**
  * Repository and organization rulesets: the POST/PUT bodies of `/repos/{owner}/{repo}/rulesets` and
  * `/orgs/{org}/rulesets` checked as GitHub checks them (its request schemas in @octokit/openapi, and
- * the rules it refuses with a 422), and the record stored (its type is in world.ts). Where they apply is ruleset-match.ts,
- * how they read ruleset-shapes.ts.
+ * the rules it refuses with a 422), and the record stored (its type is in records.ts). Where they
+ * apply is match.ts, how they read shapes.ts.
  */
 
 const TARGETS = ["branch", "tag", "push", "repository"] as const satisfies readonly Target[];
@@ -243,13 +244,13 @@ function ownerOf(source: RulesetSource): Owner {
     : { org: source.org, repo: null };
 }
 
-function findRepositoryById(world: World, id: number): Repository | undefined {
+function findRepositoryById(world: GithubWorld, id: number): Repository | undefined {
   for (const repo of world.repositories.values()) if (repo.id === id) return repo;
   return undefined;
 }
 
 function checkActors(
-  world: World,
+  world: GithubWorld,
   source: RulesetSource,
   target: Target,
   actors: BypassActor[],
@@ -284,7 +285,7 @@ function checkActors(
           errors.push(`Invalid bypass actors: repository role ${id} does not exist`);
         break;
       case "Team":
-        if (org === null || ![...org.teams.values()].some((team) => team.id === id)) {
+        if (org === null || ![...teamsOf(org).values()].some((team) => team.id === id)) {
           errors.push(`Invalid bypass actors: team ${id} does not exist in this organization`);
         }
         break;
@@ -300,13 +301,17 @@ function checkActors(
   }
 }
 
-function actorExists(world: World, owner: Owner, actor: z.infer<typeof actorParameter>): boolean {
+function actorExists(
+  world: GithubWorld,
+  owner: Owner,
+  actor: z.infer<typeof actorParameter>,
+): boolean {
   switch (actor.type) {
     case "User":
       return world.accountsById.get(actor.id)?.type === "User";
     case "Team":
       return (
-        owner.org !== null && [...owner.org.teams.values()].some((team) => team.id === actor.id)
+        owner.org !== null && [...teamsOf(owner.org).values()].some((team) => team.id === actor.id)
       );
     case "RepositoryRole":
       return REPOSITORY_ROLES.has(actor.id);
@@ -319,7 +324,7 @@ function actorExists(world: World, owner: Owner, actor: z.infer<typeof actorPara
 
 /** Rule-specific checks GitHub makes beyond its schema, and the defaults it fills in. */
 function checkRule(
-  world: World,
+  world: GithubWorld,
   owner: Owner,
   type: string,
   parameters: Record<string, unknown>,
@@ -403,7 +408,7 @@ function checkRule(
 }
 
 function parseRules(
-  world: World,
+  world: GithubWorld,
   owner: Owner,
   target: Target,
   raw: unknown[],
@@ -502,7 +507,7 @@ export type RulesetResult =
  * sent keep their values), and builds the record it would store; nothing is changed here.
  */
 export function rulesetFromBody(
-  world: World,
+  world: GithubWorld,
   source: RulesetSource,
   raw: Record<string, unknown>,
   current?: Ruleset,
@@ -522,7 +527,12 @@ export function rulesetFromBody(
   }
   if (name !== undefined && name.trim() === "")
     errors.push("Invalid property /name: may not be empty");
-  const siblings = owner.repo !== null ? owner.repo.rulesets : (owner.org?.rulesets ?? new Map());
+  const siblings =
+    owner.repo !== null
+      ? repositoryRulesetsOf(owner.repo)
+      : owner.org !== null
+        ? organizationRulesetsOf(owner.org)
+        : new Map();
   for (const other of siblings.values()) {
     if (other.id !== current?.id && other.name === name) errors.push("Name must be unique");
   }

@@ -6,20 +6,27 @@ import {
   ok,
   type Reply,
   type RequestContext,
-} from "../../core/http-support.js";
-import { administeredOrganization } from "../org-access.js";
+} from "../http.js";
+import { administeredOrganization } from "../world/access.js";
 import { paginate } from "../../core/pagination.js";
-import { adminRepository, assertUnlocked, visibleRepository } from "../repo-access.js";
-import type { Route } from "../../core/router.js";
+import { adminRepository, assertUnlocked, visibleRepository } from "../world/access.js";
+import type { Route } from "../http.js";
 import { branchRules, rulesetsOf } from "./match.js";
 import { rulesetShape, rulesetSummary } from "./shapes.js";
 import { rulesetFromBody, rulesetRefused } from "./model.js";
-import type { Repository, Ruleset, RulesetSource } from "../../core/world.js";
+import type { Repository } from "../world/records.js";
+import {
+  type Ruleset,
+  type RulesetSource,
+  repositoryRulesetsOf,
+  organizationRulesetsOf,
+  rulesetIds,
+} from "./records.js";
 
 /**
  * Repository and organization rulesets (list, read, create, update, delete) and the rules that apply
  * to a branch. The reads a client needs to name bypass actors are an organization's teams
- * (../teams.ts) and app installations and an app by its slug (../apps.ts).
+ * (team/routes.ts) and app installations and an app by its slug (apps/routes.ts).
  */
 
 /** `includes_parents` defaults to true (the spec); only "false" turns it off. */
@@ -36,7 +43,7 @@ function targetFilter(ctx: RequestContext): (ruleset: Ruleset) => boolean {
 }
 
 function listed(ctx: RequestContext, rulesets: Ruleset[]): Reply {
-  const page = paginate(ctx, rulesets.filter(targetFilter(ctx)), "github");
+  const page = paginate(ctx, rulesets.filter(targetFilter(ctx)));
   return {
     status: 200,
     body: page.items.map((ruleset) => rulesetSummary(ctx.base, ruleset)),
@@ -50,7 +57,7 @@ function create(ctx: RequestContext, source: RulesetSource, store: Map<number, R
   const now = isoTime(ctx.now());
   const created: Ruleset = {
     ...result.ruleset,
-    id: ctx.world.nextId.ruleset++,
+    id: rulesetIds(ctx.world).next++,
     created_at: now,
     updated_at: now,
   };
@@ -97,7 +104,7 @@ export const rulesetRoutes: Route[] = [
     handler: (ctx) => {
       const { repo, caller } = adminRepository(ctx);
       assertUnlocked(ctx, repo);
-      const created = create(ctx, { type: "Repository", repo }, repo.rulesets);
+      const created = create(ctx, { type: "Repository", repo }, repositoryRulesetsOf(repo));
       return ok(rulesetShape(ctx.base, ctx.world, created, caller, repo), 201);
     },
   },
@@ -115,9 +122,9 @@ export const rulesetRoutes: Route[] = [
     operation: "PUT /repos/{owner}/{repo}/rulesets/{ruleset_id}",
     handler: (ctx) => {
       const { repo, caller } = adminRepository(ctx);
-      const current = ownRuleset(ctx, repo.rulesets);
+      const current = ownRuleset(ctx, repositoryRulesetsOf(repo));
       assertUnlocked(ctx, repo);
-      const updated = update(ctx, current, repo.rulesets);
+      const updated = update(ctx, current, repositoryRulesetsOf(repo));
       return ok(rulesetShape(ctx.base, ctx.world, updated, caller, repo));
     },
   },
@@ -127,9 +134,9 @@ export const rulesetRoutes: Route[] = [
     operation: "DELETE /repos/{owner}/{repo}/rulesets/{ruleset_id}",
     handler: (ctx) => {
       const { repo } = adminRepository(ctx);
-      const current = ownRuleset(ctx, repo.rulesets);
+      const current = ownRuleset(ctx, repositoryRulesetsOf(repo));
       assertUnlocked(ctx, repo);
-      repo.rulesets.delete(current.id);
+      repositoryRulesetsOf(repo).delete(current.id);
       return noContent;
     },
   },
@@ -139,14 +146,15 @@ export const rulesetRoutes: Route[] = [
     handler: (ctx) => {
       // The branch need not exist: the rules that would apply to that name are returned.
       const repo = visibleRepository(ctx);
-      const page = paginate(ctx, branchRules(repo, ctx.params.branch ?? ""), "github");
+      const page = paginate(ctx, branchRules(repo, ctx.params.branch ?? ""));
       return { status: 200, body: page.items, headers: page.headers };
     },
   },
   {
     method: "GET",
     pattern: "/orgs/:org/rulesets",
-    handler: (ctx) => listed(ctx, [...administeredOrganization(ctx).rulesets.values()]),
+    handler: (ctx) =>
+      listed(ctx, [...organizationRulesetsOf(administeredOrganization(ctx)).values()]),
   },
   {
     method: "POST",
@@ -154,7 +162,7 @@ export const rulesetRoutes: Route[] = [
     operation: "POST /orgs/{org}/rulesets",
     handler: (ctx) => {
       const org = administeredOrganization(ctx);
-      const created = create(ctx, { type: "Organization", org }, org.rulesets);
+      const created = create(ctx, { type: "Organization", org }, organizationRulesetsOf(org));
       return ok(rulesetShape(ctx.base, ctx.world, created, ctx.caller, null), 201);
     },
   },
@@ -163,7 +171,15 @@ export const rulesetRoutes: Route[] = [
     pattern: "/orgs/:org/rulesets/:id",
     handler: (ctx) => {
       const org = administeredOrganization(ctx);
-      return ok(rulesetShape(ctx.base, ctx.world, ownRuleset(ctx, org.rulesets), ctx.caller, null));
+      return ok(
+        rulesetShape(
+          ctx.base,
+          ctx.world,
+          ownRuleset(ctx, organizationRulesetsOf(org)),
+          ctx.caller,
+          null,
+        ),
+      );
     },
   },
   {
@@ -172,7 +188,11 @@ export const rulesetRoutes: Route[] = [
     operation: "PUT /orgs/{org}/rulesets/{ruleset_id}",
     handler: (ctx) => {
       const org = administeredOrganization(ctx);
-      const updated = update(ctx, ownRuleset(ctx, org.rulesets), org.rulesets);
+      const updated = update(
+        ctx,
+        ownRuleset(ctx, organizationRulesetsOf(org)),
+        organizationRulesetsOf(org),
+      );
       return ok(rulesetShape(ctx.base, ctx.world, updated, ctx.caller, null));
     },
   },
@@ -182,7 +202,7 @@ export const rulesetRoutes: Route[] = [
     operation: "DELETE /orgs/{org}/rulesets/{ruleset_id}",
     handler: (ctx) => {
       const org = administeredOrganization(ctx);
-      org.rulesets.delete(ownRuleset(ctx, org.rulesets).id);
+      organizationRulesetsOf(org).delete(ownRuleset(ctx, organizationRulesetsOf(org)).id);
       return noContent;
     },
   },

@@ -1,12 +1,6 @@
 import { REPOSITORY_ROLES, sourceName } from "./model.js";
-import {
-  type Account,
-  type BypassMode,
-  covers,
-  type Repository,
-  type Ruleset,
-  type World,
-} from "../../core/world.js";
+import { type Account, covers, type Repository, type GithubWorld } from "../world/records.js";
+import type { BypassMode, Ruleset } from "./records.js";
 
 /** The ruleset's read shapes: as lists show it, and the Repository ruleset. */
 
@@ -34,7 +28,7 @@ function links(base: string, ruleset: Ruleset) {
  * Whether the caller may edit the ruleset: repository admins, organization owners, and an
  * installation whose App may write it (Administration of the repository, or of the organization).
  */
-export function canEdit(world: World, ruleset: Ruleset, caller: Account | null): boolean {
+export function canEdit(world: GithubWorld, ruleset: Ruleset, caller: Account | null): boolean {
   if (caller === null) return false;
   const source = ruleset.source;
   const installation = caller.installation;
@@ -58,7 +52,12 @@ const BYPASS_OF_MODE: Record<BypassMode, string> = {
 };
 
 /** How the caller may bypass the ruleset: by its repository role or as an organization owner. */
-function callerBypass(world: World, ruleset: Ruleset, repo: Repository, caller: Account | null) {
+function callerBypass(
+  world: GithubWorld,
+  ruleset: Ruleset,
+  repo: Repository,
+  caller: Account | null,
+) {
   if (caller === null) return "never";
   const permission = world.permission(repo, caller);
   const owner = repo.org?.owners.has(caller.id) ?? false;
@@ -94,7 +93,7 @@ export function rulesetSummary(base: string, ruleset: Ruleset): Record<string, u
  */
 export function rulesetShape(
   base: string,
-  world: World,
+  world: GithubWorld,
   ruleset: Ruleset,
   caller: Account | null,
   repo: Repository | null,

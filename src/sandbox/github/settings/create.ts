@@ -1,13 +1,10 @@
-import { defaultPolicy, emptyStore } from "../../core/actions.js";
-import { HttpError, isoTime, type RequestContext } from "../../core/http-support.js";
+import { HttpError, isoTime, type RequestContext } from "../http.js";
 import {
   type Account,
-  emptyRecords,
   type Organization,
   type Repository,
   SECURITY_FEATURES,
-} from "../../core/world.js";
-import { addLabel, DEFAULT_LABELS } from "../labels.js";
+} from "../world/records.js";
 import { editRepository } from "./edit.js";
 import { nameTaken, refusedName } from "./names.js";
 
@@ -96,19 +93,13 @@ export function createRepository(
     private_vulnerability_reporting: false,
     created_at: stamp,
     updated_at: stamp,
-    ...emptyRecords(),
-    // Actions on with GitHub's default policy and an empty store, as a seeded repository starts.
-    actions: { enabled: true, ...defaultPolicy(), access_level: "none" },
-    store: emptyStore(),
+    branches: new Map(),
   };
-  // "About default labels" (docs.github.com): every new repository starts with GitHub's labels.
-  for (const label of DEFAULT_LABELS) addLabel(world, repo, { ...label, default: true });
+  // What the areas give a new repository (GitHub's default labels …); its Actions permissions and
+  // variables start at their defaults, as a seeded repository's do.
+  world.created(repo);
   if (body.auto_init === true) {
-    repo.branches.set("main", {
-      name: "main",
-      sha: `${id.toString(16).padStart(40, "0")}`,
-      protection: null,
-    });
+    repo.branches.set("main", { name: "main", sha: `${id.toString(16).padStart(40, "0")}` });
   }
   // Set at creation above; the rest as a PATCH of the new repository would.
   const settings = Object.fromEntries(

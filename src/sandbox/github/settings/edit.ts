@@ -1,11 +1,12 @@
-import { isoTime, type RequestContext } from "../../core/http-support.js";
+import { teamsOf } from "../team/records.js";
+import { isoTime, type RequestContext } from "../http.js";
 import {
   type BypassReviewer,
   type Repository,
   type RepositorySettings,
   SECURITY_FEATURES,
-  type World,
-} from "../../core/world.js";
+  type GithubWorld,
+} from "../world/records.js";
 import { nameTaken, refusedName } from "./names.js";
 
 /**
@@ -110,7 +111,7 @@ function securityProblems(repo: Repository, security: Security | null | undefine
     const team =
       repo.org === null
         ? undefined
-        : [...repo.org.teams.values()].find((found) => found.id === reviewer.reviewer_id);
+        : [...teamsOf(repo.org).values()].find((found) => found.id === reviewer.reviewer_id);
     if (reviewer.reviewer_type === "TEAM" && team === undefined) {
       problems.push(
         `secret_scanning_delegated_bypass_options: team ${reviewer.reviewer_id} is not a team of ${repo.owner.login}`,
@@ -163,7 +164,7 @@ function applySecurity(repo: Repository, security: Security): void {
 }
 
 /** Applies a checked body; a repository made private loses private vulnerability reporting. */
-function applyBody(world: World, repo: Repository, body: Body, now: number): void {
+function applyBody(world: GithubWorld, repo: Repository, body: Body, now: number): void {
   if (typeof body.description === "string")
     repo.description = body.description === "" ? null : body.description;
   if (typeof body.homepage === "string")

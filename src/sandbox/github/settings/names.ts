@@ -1,4 +1,4 @@
-import type { Account, World } from "../../core/world.js";
+import type { Account, GithubWorld } from "../world/records.js";
 
 /**
  * A repository name GitHub keeps as given: ASCII letters, digits, `.`, `-` and `_`, not `.` or `..`.
@@ -12,6 +12,6 @@ export function refusedName(name: string): string | undefined {
 }
 
 /** Whether the account has a repository by this name (names are case-insensitive). */
-export function nameTaken(world: World, owner: Account, name: string): boolean {
+export function nameTaken(world: GithubWorld, owner: Account, name: string): boolean {
   return world.repository(owner.login, name) !== undefined;
 }

@@ -8,12 +8,13 @@ import {
   type Reply,
   type RequestContext,
   requireCaller,
-} from "../../core/http-support.js";
-import { documentationUrl } from "../../core/request-rules.js";
-import type { Route } from "../../core/router.js";
-import type { Repository } from "../../core/world.js";
-import { adminRepository, assertUnlocked, branchOf } from "../repo-access.js";
-import { branchWithProtection, fullRepository } from "../shapes.js";
+} from "../http.js";
+import { documentationUrl } from "../request-rules.js";
+import type { Route } from "../http.js";
+import type { Repository } from "../world/records.js";
+import { adminRepository, assertUnlocked, branchOf } from "../world/access.js";
+import { branchWithProtection } from "../branch-protection/shapes.js";
+import { fullRepository } from "../world/shapes.js";
 import { createRepository } from "./create.js";
 import { editRepository } from "./edit.js";
 
@@ -21,7 +22,7 @@ import { editRepository } from "./edit.js";
  * A repository's own settings (the `settings` kind): `PATCH /repos/{owner}/{repo}`, its topics, the
  * three security toggles with endpoints of their own, the rename of a branch, and the creation of
  * repositories under an organization or the caller. Writes to an archived repository are refused
- * once for every route (core/read-only.ts); docs/service-decisions.md has the rules.
+ * once for every route (world/read-only.ts); docs/service-decisions.md has the rules.
  */
 
 /** Writes that change the repository (not its hooks or protections) need admin rights. */
@@ -170,10 +171,12 @@ function renameBranch(ctx: RequestContext) {
   const body = ctx.json();
   const name = String(body.new_name);
   if (repo.branches.has(name)) throw ctx.invalid([`Branch ${name} already exists`], "Branch");
-  repo.branches.delete(branch.name);
-  const renamed = { ...branch, name };
-  repo.branches.set(name, renamed);
-  if (repo.default_branch === branch.name) repo.default_branch = name;
+  const from = branch.name;
+  repo.branches.delete(from);
+  // The branch record itself takes the name, so what areas keep of it (its protection) stays.
+  branch.name = name;
+  repo.branches.set(name, branch);
+  if (repo.default_branch === from) repo.default_branch = name;
   touched(ctx, repo);
   return ok(branchWithProtection(ctx.base, repo, name), 201);
 }

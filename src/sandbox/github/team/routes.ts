@@ -6,12 +6,20 @@ import {
   ok,
   type RequestContext,
   requireCaller,
-} from "../../core/http-support.js";
+} from "../http.js";
 import { pageReply } from "../../core/pagination.js";
-import type { Route } from "../../core/router.js";
-import type { Account, Organization, Team, TeamRole } from "../../core/world.js";
-import { memberOrganization } from "../org-access.js";
-import { team } from "../shapes.js";
+import type { Route } from "../http.js";
+import type { Account, Organization } from "../world/records.js";
+import {
+  type Team,
+  type TeamRole,
+  teamsOf,
+  securityManagersOf,
+  teamGrantsOf,
+  teamIds,
+} from "./records.js";
+import { memberOrganization } from "../world/access.js";
+import { team } from "./shapes.js";
 import { membership, reportedTeamRole, teamFull, teamMember } from "./shapes.js";
 import { slugOf } from "./slug.js";
 
@@ -27,7 +35,7 @@ function sees(ctx: RequestContext, org: Organization, value: Team, caller: Accou
 function teamInPath(ctx: RequestContext): { org: Organization; team: Team; caller: Account } {
   const org = memberOrganization(ctx);
   const caller = requireCaller(ctx);
-  const found = org.teams.get((ctx.params.team_slug ?? "").toLowerCase());
+  const found = teamsOf(org).get((ctx.params.team_slug ?? "").toLowerCase());
   if (found === undefined || !sees(ctx, org, found, caller)) throw notFound();
   return { org, team: found, caller };
 }
@@ -42,7 +50,7 @@ function assertManages(ctx: RequestContext, org: Organization, value: Team, call
 }
 
 function descendants(org: Organization, value: Team): Team[] {
-  return [...org.teams.values()].flatMap((other) =>
+  return [...teamsOf(org).values()].flatMap((other) =>
     other.parent === value ? [other, ...descendants(org, other)] : [],
   );
 }
@@ -55,13 +63,13 @@ function parentOf(
 ): Team | null | undefined {
   if ("parent_team_id" in body) {
     if (body.parent_team_id === null) return null;
-    const found = [...org.teams.values()].find((item) => item.id === body.parent_team_id);
+    const found = [...teamsOf(org).values()].find((item) => item.id === body.parent_team_id);
     if (found === undefined) throw ctx.invalid(["Parent team not found"], "Team");
     return found;
   }
   if ("parent_team_slug" in body) {
     if (body.parent_team_slug === null) return null;
-    const found = org.teams.get(String(body.parent_team_slug).toLowerCase());
+    const found = teamsOf(org).get(String(body.parent_team_slug).toLowerCase());
     if (found === undefined) throw ctx.invalid(["Parent team not found"], "Team");
     return found;
   }
@@ -96,7 +104,7 @@ function nestingProblems(
 }
 
 function slugTaken(org: Organization, slug: string, except?: Team): boolean {
-  const found = org.teams.get(slug);
+  const found = teamsOf(org).get(slug);
   return found !== undefined && found !== except;
 }
 
@@ -129,7 +137,7 @@ export const teamRoutes: Route[] = [
     handler: (ctx) => {
       const org = memberOrganization(ctx);
       const caller = requireCaller(ctx);
-      const teams = [...org.teams.values()]
+      const teams = [...teamsOf(org).values()]
         .filter((item) => sees(ctx, org, item, caller))
         .sort((a, b) => a.id - b.id);
       return pageReply(ctx, teams, (item) => team(ctx.base, item));
@@ -169,7 +177,7 @@ export const teamRoutes: Route[] = [
       if (problems.length > 0) throw ctx.invalid(problems, "Team");
       const now = isoTime(ctx.now());
       const created: Team = {
-        id: ctx.world.nextId.team++,
+        id: teamIds(ctx.world).next++,
         slug,
         name,
         description: typeof body.description === "string" ? body.description : null,
@@ -188,8 +196,8 @@ export const teamRoutes: Route[] = [
       // "Create a team"); an App's installation is no person and becomes none.
       if (caller.installation === undefined) created.members.set(caller.id, "maintainer");
       for (const user of maintainers) if (user) created.members.set(user.id, "maintainer");
-      for (const repo of repos) if (repo) repo.teamAccess.set(created.id, "pull");
-      org.teams.set(slug, created);
+      for (const repo of repos) if (repo) teamGrantsOf(repo).set(created.id, "pull");
+      teamsOf(org).set(slug, created);
       return ok(teamFull(ctx.base, ctx.world, created), 201);
     },
   },
@@ -217,10 +225,10 @@ export const teamRoutes: Route[] = [
       const privacy = (body.privacy as Team["privacy"] | undefined) ?? found.privacy;
       problems.push(...nestingProblems(org, found, privacy, parent));
       if (problems.length > 0) throw ctx.invalid(problems, "Team");
-      org.teams.delete(found.slug);
+      teamsOf(org).delete(found.slug);
       found.name = name;
       found.slug = slug;
-      org.teams.set(slug, found);
+      teamsOf(org).set(slug, found);
       if (typeof body.description === "string") found.description = body.description;
       found.privacy = privacy;
       if (body.notification_setting !== undefined) {
@@ -241,11 +249,11 @@ export const teamRoutes: Route[] = [
       // "If you are an organization owner, deleting a parent team will delete all of its child
       // teams as well."
       for (const gone of [found, ...descendants(org, found)]) {
-        org.teams.delete(gone.slug);
-        org.securityManagers.delete(gone.id);
+        teamsOf(org).delete(gone.slug);
+        securityManagersOf(org).delete(gone.id);
         for (const repo of ctx.world.repositoriesByOwner.get(org.account.login.toLowerCase()) ??
           []) {
-          repo.teamAccess.delete(gone.id);
+          teamGrantsOf(repo).delete(gone.id);
         }
       }
       return noContent;

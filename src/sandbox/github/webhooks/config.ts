@@ -1,6 +1,6 @@
-import { HOOK_CONFIG_KEYS, type HookConfig } from "../../core/world.js";
+import { HOOK_CONFIG_KEYS, type HookConfig } from "./records.js";
 
-/** How a webhook's config is written and read (its keys and type are the world's, core/world.ts). */
+/** How a webhook's config is written and read (its keys and type are in records.ts). */
 
 /** GitHub's documented default for a created hook: "The default is `form`" (webhook-config-content-type). */
 export const DEFAULT_CONTENT_TYPE = "form";

@@ -1,4 +1,4 @@
-import type { Hook } from "../../core/world.js";
+import type { Hook } from "./records.js";
 
 /**
  * GitHub lets hooks of one repository share a URL while their events differ: "Multiple webhooks can

@@ -1,19 +1,12 @@
 import { DEFAULT_CONTENT_TYPE, configShape, mergeConfig } from "./config.js";
 import { overlappingHook } from "./overlap.js";
-import {
-  hookNotFound,
-  idParam,
-  isoTime,
-  noContent,
-  ok,
-  type RequestContext,
-} from "../../core/http-support.js";
+import { hookNotFound, idParam, isoTime, noContent, ok, type RequestContext } from "../http.js";
 import { paginate } from "../../core/pagination.js";
-import { administeredOrganization } from "../org-access.js";
-import { adminRepository, assertUnlocked } from "../repo-access.js";
-import type { Route } from "../../core/router.js";
-import { hook, organizationHook } from "../shapes.js";
-import type { Hook } from "../../core/world.js";
+import { administeredOrganization } from "../world/access.js";
+import { adminRepository, assertUnlocked } from "../world/access.js";
+import type { Route } from "../http.js";
+import { hook, organizationHook } from "./shapes.js";
+import { type Hook, repositoryHooksOf, organizationHooksOf, newHookId } from "./records.js";
 
 /**
  * Webhooks of repositories and of organizations: list, read, create, edit (spec endpoint 2 for a
@@ -101,7 +94,7 @@ function editHook(
 function repositoryOwner(ctx: RequestContext): HookOwner {
   const { repo } = adminRepository(ctx);
   return {
-    hooks: repo.hooks,
+    hooks: repositoryHooksOf(repo),
     noun: "repository",
     name: `${repo.owner.login}/${repo.name}`,
     shape: hook,
@@ -112,7 +105,7 @@ function repositoryOwner(ctx: RequestContext): HookOwner {
 function organizationOwner(ctx: RequestContext): HookOwner {
   const org = administeredOrganization(ctx);
   return {
-    hooks: org.hooks,
+    hooks: organizationHooksOf(org),
     noun: "organization",
     name: org.account.login,
     shape: (value) => organizationHook(ctx.base, org, value),
@@ -136,7 +129,7 @@ function routesFor(
       pattern: `${prefix}/hooks`,
       handler: (ctx) => {
         const owner = find(ctx);
-        const page = paginate(ctx, [...owner.hooks.values()], "github");
+        const page = paginate(ctx, [...owner.hooks.values()]);
         return { status: 200, body: page.items.map(owner.shape), headers: page.headers };
       },
     },
@@ -177,7 +170,7 @@ function routesFor(
         // GitHub's create body has neither `branch_filter` nor `authorization_header`: the schema
         // refuses them, so a new hook has the defaults until a PATCH (spec endpoint 2) sets them.
         const created: Hook = {
-          id: ctx.world.newHookId(),
+          id: newHookId(ctx.world),
           config,
           events,
           active: (body.active as boolean | undefined) ?? true,

@@ -1,4 +1,5 @@
-import type { Account, App, Team } from "../../../core/world.js";
+import type { Account, App } from "../../world/records.js";
+import type { Team } from "../../team/records.js";
 import type { GraphqlContext } from "../context.js";
 import { nodeId } from "../ids.js";
 

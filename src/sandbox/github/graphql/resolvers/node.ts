@@ -2,9 +2,6 @@ import type { GraphqlContext } from "../context.js";
 import { TypedError } from "../errors.js";
 import { parseNodeId } from "../ids.js";
 import { repositoryObject } from "./repository.js";
-import { ruleObject } from "./branch-protection.js";
-import { rulesetObject } from "./rulesets.js";
-import { rulesetsOf } from "../../rulesets/match.js";
 
 /**
  * `Query.node` and `Query.nodes`: objects by global id, as a client reads the next page of a
@@ -29,31 +26,9 @@ function lookUp(ctx: GraphqlContext, id: string): unknown {
     const repo = world.repositoriesById.get(Number(parsed.key));
     return repo && world.can(repo, caller, "pull") ? repositoryObject(ctx, repo) : null;
   }
-  if (parsed.type === "BranchProtectionRule") {
-    const colon = parsed.key.indexOf(":");
-    const repo = world.repositoriesById.get(Number(parsed.key.slice(0, colon)));
-    const branch = repo?.branches.get(parsed.key.slice(colon + 1));
-    if (!repo || !branch?.protection || !world.can(repo, caller, "admin")) return null;
-    return ruleObject(ctx, repo, branch, branch.protection);
-  }
-  if (parsed.type === "RepositoryRuleset") {
-    const wanted = Number(parsed.key);
-    for (const org of world.organizations.values()) {
-      const found = org.rulesets.get(wanted);
-      // An organization's ruleset is seen by who can see a repository it applies to.
-      if (
-        found &&
-        (world.repositoriesByOwner.get(org.account.login.toLowerCase()) ?? []).some(
-          (repo) => world.can(repo, caller, "pull") && rulesetsOf(repo, true).includes(found),
-        )
-      ) {
-        return rulesetObject(ctx, found);
-      }
-    }
-    for (const repo of world.repositories.values()) {
-      const found = repo.rulesets.get(wanted);
-      if (found) return world.can(repo, caller, "pull") ? rulesetObject(ctx, found) : null;
-    }
+  for (const part of ctx.parts) {
+    const find = part.nodes?.[parsed.type];
+    if (find !== undefined) return find(ctx, parsed.key);
   }
   return null;
 }

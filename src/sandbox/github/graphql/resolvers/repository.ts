@@ -1,17 +1,12 @@
-import type { Repository } from "../../../core/world.js";
+import type { Repository } from "../../world/records.js";
 import { type GraphqlContext, fullName } from "../context.js";
 import { notFoundRepository } from "../errors.js";
 import { nodeId } from "../ids.js";
-import { accessFields } from "./access.js";
 import { accountObject } from "./actors.js";
-import { protectionFields } from "./branch-protection.js";
-import { labelFields } from "./labels.js";
-import { rulesetFields } from "./rulesets.js";
-import { settingsFields } from "./settings.js";
 
 /**
  * `Query.repository` and the `Repository` type: its own fields, and those of each area (protections,
- * rulesets …) from the area's file. A repository the caller may not see is `null` with GitHub's
+ * rulesets …) from the area's GraphQL part (github/area.ts `graphql`). A repository the caller may not see is `null` with GitHub's
  * NOT_FOUND error, as one that does not exist, so an alias's error is that repository's alone.
  * Fields the sandbox does not model answer null (an error where the schema says non-null).
  */
@@ -48,11 +43,7 @@ export function repositoryObject(ctx: GraphqlContext, repo: Repository) {
     mergeCommitAllowed: repo.allow_merge_commit,
     viewerCanAdminister: permission === "admin",
     viewerPermission: PERMISSION[permission] ?? null,
-    ...protectionFields(ctx, repo),
-    ...rulesetFields(ctx, repo),
-    ...labelFields(ctx, repo),
-    ...settingsFields(ctx, repo),
-    ...accessFields(ctx, repo),
+    ...Object.assign({}, ...ctx.parts.map((part) => part.repository?.(ctx, repo))),
   };
 }
 

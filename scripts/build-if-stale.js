@@ -1,0 +1,42 @@
+// Builds dist/ with tsc unless it is newer than everything it is built from. `npm ci` builds once
+// (the `prepare` script); `npx forgeplan` runs `prepare` again for this checkout, and `npm run demo`
+// and `npm run bench` need the build too: none of them should compile for a minute when nothing
+// changed. A build that is needed says so on stderr first, since it takes a while.
+import { execFileSync } from "node:child_process";
+import { readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const output = join(root, "dist", "cli", "main.js");
+
+function newest(path) {
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return Math.max(0, ...readdirSync(path).map((name) => newest(join(path, name))));
+}
+
+function builtAt() {
+  try {
+    return statSync(output).mtimeMs;
+  } catch {
+    return undefined;
+  }
+}
+
+const sources = ["src", "tsconfig.json", "tsconfig.build.json", "package.json"];
+const built = builtAt();
+const changed = Math.max(...sources.map((path) => newest(join(root, path))));
+if (built === undefined || changed > built) {
+  process.stderr.write(
+    `forgeplan: building dist/ with tsc (${built === undefined ? "no build yet" : "sources changed since the last build"}); this takes a minute\n`,
+  );
+  execFileSync(
+    process.execPath,
+    [join(root, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.build.json"],
+    {
+      cwd: root,
+      stdio: "inherit",
+    },
+  );
+}

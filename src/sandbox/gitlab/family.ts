@@ -1,0 +1,46 @@
+import type { IncomingMessage } from "node:http";
+import { bodyEtag } from "../core/conditional.js";
+import type { Family } from "../core/family.js";
+import { Router } from "../core/router.js";
+import {
+  type GitlabPrincipal,
+  gitlabHeaders,
+  gitlabReplies,
+  type GitlabTypes,
+  type Route,
+} from "./http.js";
+import type { GitlabWorld } from "./world/records.js";
+
+/** A request's token: `Authorization` (`Bearer …`, `token …` or bare), else `PRIVATE-TOKEN`. */
+function tokenOf(req: IncomingMessage): string | undefined {
+  const header = req.headers.authorization;
+  if (header !== undefined) {
+    const match = /^(?:bearer|token)\s+(\S+)\s*$/i.exec(header);
+    return match ? match[1] : header;
+  }
+  const privateToken = req.headers["private-token"];
+  return typeof privateToken === "string" ? privateToken : undefined;
+}
+
+/**
+ * GitLab's family: the planning paths under `/api/v4`. Its credentials are users' tokens; GitLab's
+ * ETags depend on the body alone, not the token.
+ */
+export function gitlabFamily(world: GitlabWorld, routes: readonly Route[]): Family<GitlabTypes> {
+  return {
+    name: "gitlab",
+    owns: (pathname) => pathname.startsWith("/api/"),
+    world,
+    router: new Router(routes, 3),
+    authenticate: (req): GitlabPrincipal => {
+      const token = tokenOf(req);
+      if (token === undefined) return { kind: "anonymous", caller: null };
+      const user = world.tokens.get(token);
+      if (user !== undefined) return { kind: "user", caller: user, rateKey: `token:${token}` };
+      return { kind: "refused", caller: null, refused: "Bad credentials" };
+    },
+    headers: gitlabHeaders,
+    etag: (_headers, text) => bodyEtag(text),
+    replies: gitlabReplies,
+  };
+}

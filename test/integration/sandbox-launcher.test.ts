@@ -1,0 +1,47 @@
+import { spawn } from "node:child_process";
+import { createInterface } from "node:readline";
+import { describe, expect, it } from "vitest";
+import { builtCli } from "../helpers/cli.js";
+
+/**
+ * `npx forgeplan sandbox &` runs the sandbox under npm and a shell of npm's: killing the PID the
+ * shell reports stops npm, and the sandbox must stop with it rather than listen on, orphaned. The
+ * launcher here is a shell standing for npm's, with the variable npm sets for what it runs.
+ */
+describe("a sandbox npm started", () => {
+  it("prints its own pid, and stops when the process that started it ends", async () => {
+    const launcher = spawn(
+      "sh",
+      ["-c", `"${process.execPath}" "${builtCli}" sandbox --port 0; echo done`],
+      { env: { PATH: process.env.PATH, npm_command: "exec" }, stdio: ["ignore", "pipe", "pipe"] },
+    );
+    const lines: string[] = [];
+    const reader = createInterface({ input: launcher.stdout! });
+    const two = new Promise<void>((resolve) =>
+      reader.on("line", (line) => {
+        lines.push(line);
+        if (lines.length === 2) resolve();
+      }),
+    );
+    await two;
+    const [first = "", second = ""] = lines;
+    const url = /listening on (\S+)/.exec(first)?.[1];
+    expect(url).toBeDefined();
+    const pid = Number(/^pid (\d+): stop it with Ctrl-C or kill \1$/.exec(second)?.[1]);
+    expect(pid).toBeGreaterThan(0);
+    launcher.kill("SIGKILL");
+    // The sandbox notices within its half-second check and stops listening.
+    const deadline = Date.now() + 5_000;
+    let alive = true;
+    while (alive && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      try {
+        process.kill(pid, 0);
+      } catch {
+        alive = false;
+      }
+    }
+    expect(alive).toBe(false);
+    await expect(fetch(`${url}/_sandbox/stats`)).rejects.toThrow();
+  });
+});
