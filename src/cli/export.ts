@@ -30,8 +30,9 @@ export const help = `usage: forgeplan export [--repo OWNER/REPO|OWNER/GLOB]... [
                         [--project ID]... [--group ID]... [--out FILE|DIR/] [-c FILE]
 
 Prints desired-state YAML read from live state; planning it shows no changes. Repository settings
-(branch protections, webhooks without their write-only secrets) are written out in full; projects and
-groups are listed as comments, since their clean-ups name what must not exist.
+(branch protections, webhooks without their write-only secrets) are written out in full; what a
+clean-up could name (a project's boards, a group's epics) is listed as comments, since clean-ups name
+what must not exist.
   --repo OWNER/REPO        a repository to export (repeatable); a glob (acme/*) exports every
                            repository it selects: what several of them share on one glob entry, the
                            rest on each repository's own entry, archived ones whole on their own
@@ -39,12 +40,13 @@ groups are listed as comments, since their clean-ups name what must not exist.
                            settings, Actions permissions, variables, rulesets, hooks and the names of
                            its secrets (write-only values as \${…} placeholders to fill)
   --out FILE|DIR/          write to FILE instead of stdout, or to a directory (a trailing / or an
-                           existing one): a file per owner, planning.yaml for the planning side
+                           existing one): a file per owner, gitlab.yaml for GitLab projects and groups
   --where NAME=VALUE       only the repositories of a glob whose custom property NAME has VALUE
                            (repeatable; the same NAME twice accepts either value), written as the
                            glob entry's where
-  --project ID             a planning project whose boards to list (repeatable)
-  --group ID               a planning group whose epics to list (repeatable)
+  --project ID|PATH        a GitLab project to export (repeatable)
+  --group ID|PATH          a GitLab group, every group below it and every project in them
+                           (repeatable)
 ${connectionHelp(["config", "write-interval"])}  -c, --config FILE        take the targets from this config (default: forgeplan.yaml if present,
                            else the default GitHub and GitLab targets)
   -h, --help               this text
@@ -93,7 +95,6 @@ export const exportCommand: Command = async (argv, io) => {
     ...(where !== undefined && { where }),
     projects,
     groups,
-    sections: new Map(),
   };
   if (request.repos.length + projects.length + groups.length === 0) {
     throw new CliError(
@@ -169,7 +170,7 @@ function yamlOf(document: Record<string, unknown>, comments: readonly ExportComm
 
 /**
  * The YAML to write: one document, or (for a directory) one file per owner — its repositories and
- * its organization entry — plus `planning.yaml` for what the planning side lists. The files load
+ * its organization entry — plus `gitlab.yaml` for GitLab projects and groups. The files load
  * together (`-c DIR`) as the one document would.
  */
 function exportFiles(exported: ExportedState, split: boolean): Map<string, string> {
@@ -194,7 +195,7 @@ function exportFiles(exported: ExportedState, split: boolean): Map<string, strin
     const about = comments.filter((comment) => comment.owner === owner);
     files.set(`${owner}.yaml`, yamlOf({ version: 1, ...sections }, about));
   }
-  // What is not an owner's (planning sections, and the comments listing their live boards).
+  // What is not an owner's (GitLab projects and groups, and the comments listing their live boards and epics).
   const rest = Object.fromEntries(
     Object.entries(document).filter(([key]) => key !== "repositories" && key !== "organizations"),
   );
@@ -202,7 +203,7 @@ function exportFiles(exported: ExportedState, split: boolean): Map<string, strin
     (comment) => comment.owner === undefined || !owners.has(comment.owner),
   );
   if (Object.keys(rest).length > 1 || restComments.length > 0) {
-    files.set("planning.yaml", yamlOf(rest, restComments));
+    files.set("gitlab.yaml", yamlOf(rest, restComments));
   }
   return files;
 }

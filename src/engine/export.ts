@@ -1,19 +1,22 @@
 import { describeFailure } from "../core/failure-text.js";
 import { describeSelector } from "../config/glob.js";
-import { FAMILY_NAMES } from "../config/fields.js";
 import type { ScopedEntry, Selector } from "../config/model.js";
 import type { TargetType } from "../config/spec.js";
-import { type ResourceReader, ReadFailed } from "../resources/context.js";
-import {
-  LIFECYCLE_KIND,
-  OWNER_KINDS,
-  REPOSITORY_KINDS,
-  SCOPED_KINDS,
-  sectionNamed,
-} from "../resources/index.js";
+import type { ResourceReader } from "../resources/context.js";
+import { LIFECYCLE_KIND, REPOSITORY_KINDS } from "../resources/index.js";
 import { expandRepositories } from "./expand.js";
 import { loaderAccepted } from "./export-accepted.js";
+import { exportGitlab } from "./export-gitlab.js";
+import {
+  type ExportComment,
+  ExportError,
+  exportOwner,
+  reading,
+  type Unread,
+} from "./export-read.js";
 import { dropParts, identity, keepParts, partsOf } from "./setting-parts.js";
+
+export { type ExportComment, ExportError } from "./export-read.js";
 
 /**
  * Builds desired-state YAML data from live state, kind by kind: what it returns validates and plans
@@ -28,10 +31,11 @@ export interface ExportRequest {
   where?: Record<string, string[]>;
   /** GitLab projects, by full path or numeric id. */
   projects?: string[];
-  /** GitLab groups whose own entry to export, by full path or numeric id. */
+  /**
+   * GitLab groups by full path or numeric id: each, every group below it and every project in
+   * them (./export-gitlab.ts).
+   */
   groups?: string[];
-  /** Ids to export per kind's section (none of the kinds registered now exports one). */
-  sections: ReadonlyMap<string, readonly string[]>;
 }
 
 export interface ExportedState {
@@ -43,36 +47,6 @@ export interface ExportedState {
    * nowhere, so planning it changes nothing there), and the YAML says so in a comment.
    */
   unread: ExportComment[];
-}
-
-export interface ExportComment {
-  text: string;
-  /** The owner whose repositories the comment is about, so a file per owner can carry it. */
-  owner?: string;
-}
-
-export class ExportError extends Error {}
-
-/** The parts of an export that could not be read, as the comments that name them. */
-type Unread = ExportComment[];
-
-/**
- * Runs a read; a failed one is recorded as one line that says what could not be read (and why),
- * and gives undefined, so the rest of the export goes on.
- */
-async function reading<T>(
-  what: string,
-  owner: string | undefined,
-  unread: Unread,
-  read: () => Promise<T>,
-): Promise<{ read: true; value: T } | { read: false }> {
-  try {
-    return { read: true, value: await read() };
-  } catch (error) {
-    if (!(error instanceof ReadFailed)) throw error;
-    unread.push({ text: `not exported: ${what}: ${error.message}`, ...(owner ? { owner } : {}) });
-    return { read: false };
-  }
 }
 
 /** A repository's entry, with every kind that could be read; `failed` names the setting keys that could not. */
@@ -95,43 +69,6 @@ async function exportRepo(reader: ResourceReader, fullName: string, unread: Unre
     else if (result.value !== undefined) entry[key] = result.value;
   }
   return { entry, failed };
-}
-
-/**
- * A project's entry with every kind that could be read (undefined when it manages nothing), and
- * the comments its clean-ups write in place of values.
- */
-async function exportProject(reader: ResourceReader, project: string, unread: Unread) {
-  const numeric = /^[0-9]+$/.test(project);
-  const slash = project.lastIndexOf("/");
-  const at = numeric
-    ? { owner: "", name: project }
-    : { owner: project.slice(0, slash), name: project.slice(slash + 1) };
-  const entry: Record<string, unknown> = {
-    project: numeric ? Number(project) : project,
-    target: reader.target,
-  };
-  const comments: string[] = [];
-  let managed = false;
-  for (const kind of SCOPED_KINDS.project) {
-    const { part } = kind;
-    const key = part.setting.key;
-    const result = await reading(
-      `the ${key} of project ${project}`,
-      undefined,
-      unread,
-      async () => ({
-        value: await part.export?.(reader, at),
-        comments: (await part.comments?.(reader, project)) ?? [],
-      }),
-    );
-    if (!result.read) continue;
-    comments.push(...result.value.comments);
-    if (result.value.value === undefined) continue;
-    entry[key] = result.value.value;
-    managed = true;
-  }
-  return { entry: managed ? entry : undefined, comments };
 }
 
 const isGlob = (name: string) => /[*?[]/.test(name);
@@ -288,60 +225,6 @@ async function exportGlob(
   };
 }
 
-/** An owner scope in an export: the section of its entries and the key that names one. */
-const OWNER_SCOPES = {
-  organization: { section: "organizations", nameKey: "name", family: "github" },
-  group: { section: "groups", nameKey: "group", family: "gitlab" },
-} as const;
-
-/**
- * An organization's (a group's) entry, kind by kind: a kind that could not be read is left out and
- * named, the rest is written, with the comments clean-ups write in place of values. When nothing
- * could be read, the owner is one line of its own; an entry of nothing but its name is left out.
- */
-async function exportOwner(
-  scope: keyof typeof OWNER_SCOPES,
-  reader: ResourceReader,
-  owner: string,
-  unread: Unread,
-): Promise<{ entries: Array<Record<string, unknown>>; comments: string[] }> {
-  const { nameKey } = OWNER_SCOPES[scope];
-  const numeric = scope === "group" && /^[0-9]+$/.test(owner);
-  const entry: Record<string, unknown> = { [nameKey]: numeric ? Number(owner) : owner };
-  // An organization's entry travels with its owner's file (--out DIR/); a group's has none.
-  const file = scope === "organization" ? owner : undefined;
-  const failures: Unread = [];
-  const comments: string[] = [];
-  let anything = false;
-  for (const { part } of OWNER_KINDS[scope]) {
-    if (part.export === undefined && part.comments === undefined) continue;
-    const key = part.setting.key;
-    const result = await reading(`the ${key} of ${scope} ${owner}`, file, failures, async () => ({
-      value: await part.export?.(reader, owner),
-      comments: (await part.comments?.(reader, owner)) ?? [],
-    }));
-    if (!result.read) continue;
-    anything = true;
-    comments.push(...result.value.comments);
-    if (result.value.value !== undefined) entry[key] = result.value.value;
-  }
-  if (!anything && failures.length > 0) {
-    unread.push({
-      text: `not exported: ${scope} ${owner}: ${reasonOf(failures[0]!)}`,
-      ...(file ? { owner: file } : {}),
-    });
-    return { entries: [], comments };
-  }
-  unread.push(...failures);
-  return { entries: Object.keys(entry).length > 1 ? [entry] : [], comments };
-}
-
-/** The error a "not exported: what: error" line gives. */
-function reasonOf(comment: ExportComment): string {
-  const [, , ...rest] = comment.text.split(": ");
-  return rest.join(": ");
-}
-
 export async function exportState(
   request: ExportRequest,
   readerOf: (targetType: TargetType) => ResourceReader | undefined,
@@ -370,53 +253,24 @@ export async function exportState(
     });
     document.repositories = exported.flatMap((item) => item.entries);
   }
-  if ((request.projects ?? []).length > 0) {
+  if ((request.organizations ?? []).length > 0) {
+    const reader = readerOf("github");
+    if (!reader) throw new ExportError("no GitHub target to export from");
+    const entries = [];
+    for (const org of request.organizations ?? []) {
+      const exported = await exportOwner("organization", reader, org, unread);
+      entries.push(...exported.entries);
+      comments.push(...exported.comments.map((text) => ({ text, owner: org })));
+    }
+    if (entries.length > 0) document.organizations = entries;
+  }
+  if ((request.projects ?? []).length + (request.groups ?? []).length > 0) {
     const reader = readerOf("gitlab");
     if (!reader) throw new ExportError("no GitLab target to export from");
-    const exported = await Promise.all(
-      (request.projects ?? []).map((project) => exportProject(reader, project, unread)),
-    );
-    const entries = exported.flatMap((project) => (project.entry ? [project.entry] : []));
-    if (entries.length > 0) document.projects = entries;
-    comments.push(...exported.flatMap((project) => project.comments.map((text) => ({ text }))));
-  }
-  for (const [scope, owners] of [
-    ["organization", request.organizations ?? []],
-    ["group", request.groups ?? []],
-  ] as const) {
-    if (owners.length === 0) continue;
-    const { section, family } = OWNER_SCOPES[scope];
-    const reader = readerOf(family);
-    if (!reader) throw new ExportError(`no ${FAMILY_NAMES[family]} target to export from`);
-    const entries = [];
-    for (const owner of owners) {
-      const exported = await exportOwner(scope, reader, owner, unread);
-      entries.push(...exported.entries);
-      const file = scope === "organization" ? { owner } : {};
-      comments.push(...exported.comments.map((text) => ({ text, ...file })));
-    }
-    if (entries.length > 0) document[section] = entries;
-  }
-  for (const [section, ids] of request.sections) {
-    const part = sectionNamed(section)?.part;
-    const exported = part?.export;
-    if (part === undefined || exported === undefined) {
-      throw new ExportError(`nothing exports the section ${section}`);
-    }
-    const reader = readerOf(part.spec.targetType);
-    if (!reader) {
-      throw new ExportError(`no ${FAMILY_NAMES[part.spec.targetType]} target to export from`);
-    }
-    const entries: unknown[] = [];
-    for (const id of ids) {
-      const result = await reading(`the ${section} entry ${id}`, undefined, unread, () =>
-        exported(reader, id),
-      );
-      if (!result.read) continue;
-      entries.push(...result.value.entries);
-      comments.push(...result.value.comments.map((text) => ({ text })));
-    }
-    if (entries.length > 0) placeAt(document, section.split("."), entries);
+    const exported = await exportGitlab(reader, request, unread);
+    if (exported.projects.length > 0) document.projects = exported.projects;
+    if (exported.groups.length > 0) document.groups = exported.groups;
+    comments.push(...exported.comments.map((text) => ({ text })));
   }
   const accepted = loaderAccepted(document);
   if (accepted.refused !== undefined) {
@@ -428,15 +282,4 @@ export async function exportState(
 /** A repository's entry, unless nothing of it could be read: an entry of nothing manages nothing. */
 function readAnything(repo: { entry: Record<string, unknown>; failed: ReadonlySet<string> }) {
   return managesAnything(repo.entry) || repo.failed.size === 0 ? [repo.entry] : [];
-}
-
-/** Sets `value` at a dotted section path ("audits.migrations"), creating the mappings on the way. */
-function placeAt(document: Record<string, unknown>, path: readonly string[], value: unknown): void {
-  const [head, ...rest] = path as [string, ...string[]];
-  if (rest.length === 0) {
-    document[head] = value;
-    return;
-  }
-  const inner = (document[head] ??= {}) as Record<string, unknown>;
-  placeAt(inner, rest, value);
 }

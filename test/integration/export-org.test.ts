@@ -57,7 +57,7 @@ describe("export of a whole owner", () => {
     const acme = readFileSync(join(cwd, "settings", "acme.yaml"), "utf8");
     expect(acme).toContain("acme/repo-0005");
     expect(acme).not.toContain("octo-admin/dotfiles");
-    // The glob's comment travels with the owner's file; nothing else asked for planning.yaml.
+    // The glob's comment travels with the owner's file; nothing else asked for gitlab.yaml.
     expect(acme).toContain("# acme/* selects");
     expect(
       (await runInProcess(["validate", "-c", "settings"], { cwd, env: placeholders })).code,

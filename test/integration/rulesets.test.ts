@@ -230,7 +230,7 @@ describe("export of rulesets", () => {
     });
     const reader = new ResourceReader("github", client);
     const exported = await exportState(
-      { repos: [], organizations: ["acme"], sections: new Map() },
+      { repos: [], organizations: ["acme"] },
       () => reader,
     );
     const entries = exported.document.organizations as Array<{ name: string; rulesets: object }>;
