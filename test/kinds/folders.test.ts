@@ -15,9 +15,10 @@ function folderOf(kind: KindModule): string {
 
 /** The files a kind's folder holds, by what the kind has. */
 function expectedFiles(kind: KindModule): Record<string, boolean> {
+  // What export writes: values, or the comments a clean-up writes in their place.
+  const parts = [kind.repository, kind.organization, kind.project, kind.group];
   const exports =
-    kind.repository?.export !== undefined ||
-    kind.organization?.export !== undefined ||
+    parts.some((part) => part?.export !== undefined || part?.comments !== undefined) ||
     kind.section?.export !== undefined;
   return {
     "index.ts": true,
