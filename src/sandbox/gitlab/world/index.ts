@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { check, login, maxOf, type SeedPath, timestamp } from "../../core/seed.js";
+import { check, login, maxOf, SeedError, type SeedPath, timestamp } from "../../core/seed.js";
 import { gitlabArea } from "../area.js";
 import { MEMBER_ROLES } from "./access-levels.js";
 import type { Group, Project, Role } from "./records.js";
@@ -171,7 +171,7 @@ export const gitlabWorld = gitlabArea({
    */
   generateProjects(seed) {
     const home = seed.groups.find((entry) => entry.path === "acme") ?? seed.groups[0];
-    if (home === undefined) throw new RangeError("sandbox: generated projects need a group");
+    if (home === undefined) throw new SeedError("--generate-projects needs a group in the seed");
     const homePath = home.parent === undefined ? home.path : `${home.parent}/${home.path}`;
     const firstId = maxOf(seed.projects.map((entry) => entry.id));
     return (entry, index) => {

@@ -131,6 +131,13 @@ export const worldRoutes: Route[] = [
     handler: (ctx) => ok(planningUser(ctx.base, requireCaller(ctx))),
   },
   {
+    // "List groups": every group the caller may see (a member's, those below it, internal and
+    // public ones), default `name` `asc`.
+    method: "GET",
+    pattern: "/api/v4/groups",
+    handler: (ctx) => groupPage(ctx, [...ctx.world.groups.values()]),
+  },
+  {
     // By id or URL-encoded full path (`acme%2Fplatform`): the router sees the decoded segment.
     method: "GET",
     pattern: "/api/v4/groups/:id",
