@@ -1,5 +1,12 @@
 import { isAbsolute, join } from "node:path";
-import { CATEGORIES, SeedError, type SandboxOptions, startSandbox } from "../sandbox/index.js";
+import {
+  CATEGORIES,
+  GITLAB_TIERS,
+  type GitlabTier,
+  SeedError,
+  type SandboxOptions,
+  startSandbox,
+} from "../sandbox/index.js";
 import { parseCount, parseFlags } from "./args.js";
 import { CliError, type Command } from "./io.js";
 
@@ -18,6 +25,9 @@ export const flags = {
   "token-ttl": { type: "string" },
   "graphql-limit": { type: "string" },
   "graphql-timeout-ms": { type: "string" },
+  "generate-projects": { type: "string" },
+  "gitlab-tier": { type: "string" },
+  "gitlab-com-limits": { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -45,6 +55,11 @@ options:
                          2000; a query costs 1)
   --graphql-timeout-ms MS  answer 502 to a GraphQL query that takes longer than MS, modelled as a
                          millisecond per object in its answer (default: no ceiling)
+  --generate-projects N  add GitLab projects acme/project-00001 … acme/project-N
+  --gitlab-tier T        the GitLab tier of /api/v4: free, premium or ultimate (default); on a
+                         lower tier, Premium and Ultimate endpoints answer 403 as GitLab's do
+  --gitlab-com-limits    enforce GitLab.com's per-endpoint limits on /api/v4 per user (GET
+                         /api/v4/projects/:id 400 a minute, members lists 200 …; default off)
   -h, --help             this text
 `;
 
@@ -60,6 +75,14 @@ function parseFailRate(value: string | undefined): number | undefined {
 function parseProfile(value: string | undefined): "basic" | "full" | undefined {
   if (value === undefined || value === "basic" || value === "full") return value;
   throw new CliError(`sandbox: --generate-profile must be basic or full, got '${value}'`);
+}
+
+function parseTier(value: string | undefined): GitlabTier | undefined {
+  if (value === undefined) return undefined;
+  if ((GITLAB_TIERS as readonly string[]).includes(value)) return value as GitlabTier;
+  throw new CliError(
+    `sandbox: --gitlab-tier must be one of ${GITLAB_TIERS.join(", ")}, got '${value}'`,
+  );
 }
 
 function parseRateLimits(value: string | undefined): Record<string, number> | undefined {
@@ -139,6 +162,9 @@ export const sandbox: Command = async (argv, io) => {
     tokenTtlSeconds: positive("token-ttl", values["token-ttl"]),
     graphqlPointsPerMinute: positive("graphql-limit", values["graphql-limit"]),
     graphqlTimeoutMs: positive("graphql-timeout-ms", values["graphql-timeout-ms"]),
+    generateProjects: parseCount("sandbox", "generate-projects", values["generate-projects"]),
+    gitlabTier: parseTier(values["gitlab-tier"]),
+    gitlabComLimits: values["gitlab-com-limits"],
   };
 
   let running;

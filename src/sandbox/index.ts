@@ -3,7 +3,11 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { demoWorld } from "./seed/demo-world.js";
 import { FaultInjector } from "./core/faults.js";
-import { type GeneratedProfile, withGeneratedRepositories } from "./seed/generate.js";
+import {
+  type GeneratedProfile,
+  withGeneratedProjects,
+  withGeneratedRepositories,
+} from "./seed/generate.js";
 import {
   type Category,
   CATEGORIES,
@@ -15,6 +19,7 @@ import {
 import { ResponseTimeLimiter } from "./core/response-time.js";
 import { githubService } from "./github/index.js";
 import { gitlabService } from "./gitlab/index.js";
+import { GITLAB_TIERS, type GitlabTier, isGitlabTier } from "./gitlab/tiers.js";
 import { sealingReady } from "./github/actions/sealed-box.js";
 import { checkSeed, type LoadedSeed, readSeedFile, worldFromSeed } from "./seed/file.js";
 import { createRequestHandler, type RecordedRequest } from "./core/server.js";
@@ -25,6 +30,7 @@ export type { RecordedRequest } from "./core/server.js";
 export { checkedOperations, requestViolations } from "./github/request-rules.js";
 export { CATEGORIES, type Category } from "./core/rate-limits.js";
 export { SeedError } from "./seed/file.js";
+export { GITLAB_TIERS, type GitlabTier } from "./gitlab/tiers.js";
 export { demoWorld } from "./seed/demo-world.js";
 
 export interface SandboxOptions {
@@ -38,6 +44,8 @@ export interface SandboxOptions {
   generate?: number;
   /** What the generated repositories hold (default `basic`; `full`: protections, access, a ruleset). */
   generateProfile?: GeneratedProfile;
+  /** Adds GitLab projects acme/project-00001 … acme/project-N (ids after the seed's). */
+  generateProjects?: number;
   latencyMs?: number;
   /** Share (0..1) of requests answered 502/503 or with a secondary-limit 403. */
   failRate?: number;
@@ -68,6 +76,18 @@ export interface SandboxOptions {
   cpuLimitSeconds?: number;
   /** Lifetime of installation access tokens, in seconds (default 3600, GitHub's hour). */
   tokenTtlSeconds?: number;
+  /**
+   * The GitLab tier the planning paths run as (default `ultimate`): on a lower one, endpoints of a
+   * higher tier answer as GitLab answers them there (epics are Premium, related epics Ultimate:
+   * 403).
+   */
+  gitlabTier?: GitlabTier;
+  /**
+   * Enforce GitLab.com's per-endpoint limits on the planning paths, per user (`GET
+   * /api/v4/projects/:id` 400 a minute, a project's members list 200 a minute …), answering 429
+   * without rate-limit headers as GitLab.com does. Default off.
+   */
+  gitlabComLimits?: boolean;
   /** Millisecond clock, injectable for tests of reset windows. */
   now?: () => number;
   /**
@@ -110,6 +130,10 @@ function checkOptions(options: SandboxOptions): Partial<Record<Category, number>
   if (cpu !== undefined && !(Number.isFinite(cpu) && cpu > 0)) {
     fail(`cpuLimitSeconds must be a positive number, got ${cpu}`);
   }
+  const tier = options.gitlabTier;
+  if (tier !== undefined && !isGitlabTier(tier)) {
+    fail(`gitlabTier must be one of ${GITLAB_TIERS.join(", ")}, got '${String(tier)}'`);
+  }
   const window = options.rateWindowSeconds;
   if (window !== undefined && !(Number.isInteger(window) && window > 0)) {
     fail(`rateWindowSeconds must be a positive whole number, got ${window}`);
@@ -129,15 +153,19 @@ function checkedSeed(options: SandboxOptions): LoadedSeed {
   const file = options.seed;
   // A seed file's errors name the file, so its path is part of the key as well as its text.
   const source = file === undefined ? ["demo world"] : [file, seedText(file)];
-  const key = JSON.stringify([...source, options.generate ?? 0, options.generateProfile ?? null]);
+  const key = JSON.stringify([
+    ...source,
+    options.generate ?? 0,
+    options.generateProfile ?? null,
+    options.generateProjects ?? 0,
+  ]);
   let checked = checkedSeeds.get(key);
   if (checked === undefined) {
     const loaded =
       file === undefined ? checkSeed(demoWorld, () => "demo world") : readSeedFile(file);
-    const seed = withGeneratedRepositories(
-      loaded.seed,
-      options.generate ?? 0,
-      options.generateProfile,
+    const seed = withGeneratedProjects(
+      withGeneratedRepositories(loaded.seed, options.generate ?? 0, options.generateProfile),
+      options.generateProjects ?? 0,
     );
     checked = { seed, locate: loaded.locate };
     checkedSeeds.set(key, checked);
@@ -170,7 +198,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     { keepAlive: true },
     createRequestHandler({
       families: [
-        gitlabService(worlds.gitlab),
+        gitlabService(worlds.gitlab, {
+          tier: options.gitlabTier ?? "ultimate",
+          comLimits: options.gitlabComLimits ?? false,
+          now,
+        }),
         githubService(worlds.github, {
           tokenTtlSeconds: options.tokenTtlSeconds ?? 3600,
           stats,

@@ -46,6 +46,34 @@ describe("forgeplan sandbox", () => {
     );
   });
 
+  it("runs GitLab's planning paths as a tier, with GitLab.com's limits and generated projects", async () => {
+    const running = startInProcess([
+      "--gitlab-tier",
+      "free",
+      "--gitlab-com-limits",
+      "--generate-projects",
+      "3",
+    ]);
+    const url = await running.url();
+    const get = (path: string) =>
+      fetch(`${url}${path}`, { headers: { Authorization: "Bearer sandbox-admin" } });
+    expect((await get("/api/v4/groups/1/epics")).status).toBe(403);
+    const listed = await get("/api/v4/groups/acme/projects?order_by=id&sort=asc");
+    expect(listed.headers.get("x-total")).toBe("5");
+    let status = 0;
+    for (let i = 0; i < 51 && status !== 429; i++) status = (await get("/api/v4/groups")).status;
+    expect(status).toBe(429);
+    running.stop();
+    expect(await running.exit).toBe(0);
+  });
+
+  it("lists every option in --help", async () => {
+    const result = await runInProcess(["sandbox", "--help"]);
+    for (const flag of ["--generate-projects N", "--gitlab-tier T", "--gitlab-com-limits"]) {
+      expect(result.stdout).toContain(flag);
+    }
+  });
+
   it("loads a seed file relative to the working directory", async () => {
     const running = startInProcess(["--seed", "test/sandbox/fixtures/small-world.yaml"]);
     const url = await running.url();
@@ -74,6 +102,10 @@ describe("forgeplan sandbox", () => {
     [
       ["--seed", "test/sandbox/fixtures/small-world.yaml", "--generate", "2"],
       "forgeplan: sandbox: --generate needs an organization 'acme' in the seed\n",
+    ],
+    [
+      ["--gitlab-tier", "gold"],
+      "forgeplan: sandbox: --gitlab-tier must be one of free, premium, ultimate, got 'gold'\n",
     ],
   ])("refuses %j with one line", async (argv, message) => {
     const result = await runInProcess(["sandbox", ...argv]);

@@ -10,6 +10,11 @@ export interface Reply {
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
+  /**
+   * Headers of every answer (the family's) that this one goes without, by name: a service that
+   * throttles some endpoints outside its usual limiter answers those without its rate headers.
+   */
+  without?: readonly string[];
 }
 
 export class HttpError extends Error {

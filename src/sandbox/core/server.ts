@@ -141,6 +141,7 @@ export function createRequestHandler(pipeline: Pipeline) {
       ...family.headers(++answered, rate),
       ...reply.headers,
     };
+    for (const name of reply.without ?? []) delete headers[name];
     countInto(stats.responses_by_status, String(reply.status));
     if (reply.body === undefined) {
       res.writeHead(reply.status, headers).end();

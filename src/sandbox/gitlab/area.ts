@@ -1,9 +1,18 @@
 import type { Area } from "../core/area.js";
-import type { SeedSlice } from "../core/seed.js";
+import type { SeedSlice, SeedView } from "../core/seed.js";
 import type { GitlabTypes } from "./http.js";
 
-/** An area of GitLab's planning paths (core/area.ts), listed in gitlab/index.ts. */
-export type GitlabArea<S extends SeedSlice = SeedSlice> = Area<GitlabTypes, S>;
+/**
+ * An area of GitLab's planning paths (core/area.ts), listed in gitlab/index.ts. Besides what every
+ * area has, a GitLab area may add to the projects `--generate-projects N` makes.
+ */
+export interface GitlabArea<S extends SeedSlice = SeedSlice> extends Area<GitlabTypes, S> {
+  /**
+   * For a seed that gets generated projects, what the area adds to each: a function that fills
+   * the index-th generated project (1-based), an entry as written that the areas before it filled.
+   */
+  generateProjects?(seed: SeedView<S>): (entry: Record<string, unknown>, index: number) => void;
+}
 
 /** Defines an area; its seed slice types what its build and demo part see. */
 export function gitlabArea<S extends SeedSlice = Record<never, never>>(

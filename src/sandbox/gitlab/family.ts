@@ -9,7 +9,18 @@ import {
   type GitlabTypes,
   type Route,
 } from "./http.js";
+import { ComLimits } from "./com-limits.js";
+import type { GitlabTier } from "./tiers.js";
 import type { GitlabWorld } from "./world/records.js";
+
+/** How the sandbox was started, as GitLab's family needs it. */
+export interface GitlabSetup {
+  /** The tier the instance runs as (tiers.ts). */
+  tier: GitlabTier;
+  /** Whether GitLab.com's per-endpoint limits are enforced (com-limits.ts). */
+  comLimits: boolean;
+  now: () => number;
+}
 
 /** A request's token: `Authorization` (`Bearer …`, `token …` or bare), else `PRIVATE-TOKEN`. */
 function tokenOf(req: IncomingMessage): string | undefined {
@@ -24,9 +35,16 @@ function tokenOf(req: IncomingMessage): string | undefined {
 
 /**
  * GitLab's family: the planning paths under `/api/v4`. Its credentials are users' tokens; GitLab's
- * ETags depend on the body alone, not the token.
+ * ETags depend on the body alone, not the token. With GitLab.com's limits, each request is counted
+ * against its endpoint's per-user limit before its route runs.
  */
-export function gitlabFamily(world: GitlabWorld, routes: readonly Route[]): Family<GitlabTypes> {
+export function gitlabFamily(
+  world: GitlabWorld,
+  routes: readonly Route[],
+  setup: GitlabSetup,
+): Family<GitlabTypes> {
+  world.tier = setup.tier;
+  const limits = setup.comLimits ? new ComLimits(setup.now) : undefined;
   return {
     name: "gitlab",
     owns: (pathname) => pathname.startsWith("/api/"),
@@ -42,5 +60,17 @@ export function gitlabFamily(world: GitlabWorld, routes: readonly Route[]): Fami
     headers: gitlabHeaders,
     etag: (_headers, text) => bodyEtag(text),
     replies: gitlabReplies,
+    ...(limits !== undefined
+      ? {
+          admit: ({ method, match, principal }) => {
+            const refusal = limits.check(
+              `${method} ${match.route.pattern}`,
+              match.params,
+              principal.kind === "user" ? `user:${principal.caller.id}` : undefined,
+            );
+            return refusal === undefined ? {} : { refusal };
+          },
+        }
+      : {}),
   };
 }

@@ -1,7 +1,7 @@
 import { HttpError, type RequestContext as CoreContext, type Reply } from "../core/http-support.js";
-import { paginate } from "../core/pagination.js";
 import type { RateStatus } from "../core/rate-limits.js";
 import type { Route as CoreRoute } from "../core/router.js";
+import { offsetPage } from "./pagination.js";
 import type { GitlabWorld, User } from "./world/records.js";
 
 export { HttpError, idParam, isoTime, noContent, ok, type Reply } from "../core/http-support.js";
@@ -44,21 +44,9 @@ export function parameters(ctx: RequestContext): Record<string, unknown> {
   return { ...Object.fromEntries(ctx.query), ...ctx.json() };
 }
 
-/** One page of a list, with the `Link` header and GitLab's X-Total family. */
+/** One page of a list by offset, with GitLab's `Link` and x-* headers (pagination.ts). */
 export function gitlabPage<T>(ctx: RequestContext, all: readonly T[]) {
-  const { items, headers, page, lastPage, perPage } = paginate(ctx, all);
-  return {
-    items,
-    headers: {
-      ...headers,
-      "X-Total": String(all.length),
-      "X-Total-Pages": String(lastPage),
-      "X-Page": String(page),
-      "X-Per-Page": String(perPage),
-      "X-Next-Page": page < lastPage ? String(page + 1) : "",
-      "X-Prev-Page": page > 1 && page <= lastPage ? String(page - 1) : "",
-    },
-  };
+  return offsetPage(ctx, all);
 }
 
 /** A 200 answer of one page of a list, each item as `shape` renders it. */
@@ -72,8 +60,12 @@ export function gitlabPageReply<T>(
 }
 
 /**
- * Headers of every answer: the rate headers (X-RateLimit-*, and GitLab's RateLimit-*) and a
- * request id (`X-Request-Id`, an opaque string).
+ * Headers of every answer: the rate headers and a request id (`X-Request-Id`, an opaque string).
+ * GitLab's are `RateLimit-Limit`, `-Observed`, `-Remaining`, `-Reset` (epoch seconds) and
+ * `-ResetTime` (an HTTP date): docs, "User and IP rate limits", "Response headers"
+ * (doc/administration/settings/user_and_ip_rate_limits.md), and "GitLab.com rate limits": "All
+ * responses, throttled or not, include RateLimit-Limit, RateLimit-Remaining, and related
+ * headers". The X-RateLimit-* names are GitHub's, kept for clients that read only those.
  */
 export function gitlabHeaders(requestNumber: number, rate: RateStatus): Record<string, string> {
   return {
@@ -87,6 +79,7 @@ export function gitlabHeaders(requestNumber: number, rate: RateStatus): Record<s
     "RateLimit-Remaining": String(rate.remaining),
     "RateLimit-Reset": String(rate.reset),
     "RateLimit-Observed": String(rate.used),
+    "RateLimit-ResetTime": new Date(rate.reset * 1000).toUTCString(),
   };
 }
 

@@ -2,7 +2,7 @@ import type { SeedSlice, SeedView } from "../core/seed.js";
 import type { GitlabArea } from "./area.js";
 import { boards } from "./boards/index.js";
 import { epicLinks } from "./epic-links/index.js";
-import { gitlabFamily } from "./family.js";
+import { gitlabFamily, type GitlabSetup } from "./family.js";
 import type { Route } from "./http.js";
 import { gitlabWorld } from "./world/index.js";
 import { GitlabWorld } from "./world/records.js";
@@ -30,7 +30,7 @@ export function buildGitlabWorld(seed: SeedView<SeedSlice>): GitlabWorld {
   return world;
 }
 
-/** The GitLab family of a sandbox, over its world. */
-export function gitlabService(world: GitlabWorld) {
-  return gitlabFamily(world, gitlabRoutes);
+/** The GitLab family of a sandbox, over its world, run as `setup` says. */
+export function gitlabService(world: GitlabWorld, setup: GitlabSetup) {
+  return gitlabFamily(world, gitlabRoutes, setup);
 }

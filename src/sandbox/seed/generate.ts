@@ -3,6 +3,8 @@ import type { Generation, GithubArea } from "../github/area.js";
 import { GENERATED_COLLABORATORS } from "../github/access/index.js";
 import { GENERATED_PROTECTIONS } from "../github/branch-protection/index.js";
 import { GITHUB_AREAS } from "../github/index.js";
+import type { GitlabArea } from "../gitlab/area.js";
+import { GITLAB_AREAS } from "../gitlab/index.js";
 import { GENERATED_RULESET } from "../github/rulesets/index.js";
 import { GENERATED_TEAM_GRANTS } from "../github/team/index.js";
 import { type WorldSeed, worldSeedSchema } from "./schema.js";
@@ -53,4 +55,25 @@ export function withGeneratedRepositories(
     result = { ...result, ...(generator.lists?.(result) as Partial<WorldSeed>) };
   }
   return { ...result, repositories: [...result.repositories, ...generated] };
+}
+
+const GITLAB: readonly GitlabArea[] = GITLAB_AREAS;
+const projectEntry = worldSeedSchema.shape.projects.unwrap().element;
+
+/**
+ * Adds GitLab projects `project-00001` … `project-N` for tests and benchmarks of large listings
+ * (more than GitLab's 10,000 counted records), each area adding its fields to each
+ * (`GitlabArea.generateProjects`).
+ */
+export function withGeneratedProjects(seed: WorldSeed, count: number): WorldSeed {
+  if (count === 0) return seed;
+  const view: SeedView<SeedSlice> = seed;
+  const fillers = GITLAB.flatMap((area) => area.generateProjects?.(view) ?? []);
+  const generated: WorldSeed["projects"] = [];
+  for (let index = 1; index <= count; index++) {
+    const entry: Record<string, unknown> = {};
+    for (const fill of fillers) fill(entry, index);
+    generated.push(projectEntry.parse(entry));
+  }
+  return { ...seed, projects: [...seed.projects, ...generated] };
 }

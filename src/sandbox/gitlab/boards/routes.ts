@@ -44,7 +44,7 @@ export const boardRoutes: Route[] = [
     pattern: "/api/v4/projects/:id/boards",
     handler: (ctx) => {
       const found = visibleProject(ctx);
-      if (!ctx.world.hasRole(found.group, ctx.caller, "reporter")) throw gitlabForbidden();
+      if (!ctx.world.hasRole(found, ctx.caller, "reporter")) throw gitlabForbidden();
       const { name } = parameters(ctx);
       if (name === undefined) throw gitlabBadParameter("name is missing");
       if (typeof name !== "string" || name.trim() === "") {
@@ -68,8 +68,8 @@ export const boardRoutes: Route[] = [
     handler: (ctx) => {
       const found = visibleProject(ctx);
       const target = boardOf(ctx, found);
-      // Deleting boards needs Reporter or higher in the project's group (our choice; see the decisions doc).
-      if (!ctx.world.hasRole(found.group, ctx.caller, "reporter")) throw gitlabForbidden();
+      // Deleting boards needs Reporter or higher in the project (or a group above it) (our choice; see the decisions doc).
+      if (!ctx.world.hasRole(found, ctx.caller, "reporter")) throw gitlabForbidden();
       // GitLab keeps a project's last board (Boards::DestroyService: "The board could not be deleted,
       // because the parent doesn't have any other boards."), though its API answers that DELETE 204
       // all the same. The spec's success answer is the deleted board, so the sandbox refuses with the

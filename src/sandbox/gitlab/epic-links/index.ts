@@ -15,8 +15,8 @@ const epic = z.strictObject({
   created_at: timestamp.default("2026-01-02T09:00:00Z"),
 });
 
-/** An epic reference in GitLab's cross-group syntax: `GROUP_PATH&IID`. */
-const epicRef = z.string().regex(/^[A-Za-z0-9_.-]+&\d+$/, "expected GROUP&IID, e.g. acme&1");
+/** An epic reference in GitLab's cross-group syntax: `GROUP_FULL_PATH&IID`. */
+const epicRef = z.string().regex(/^[A-Za-z0-9_./-]+&\d+$/, "expected GROUP&IID, e.g. acme&1");
 
 function epicKey(ref: string): [string, number] {
   const [groupPath = "", iid = "0"] = ref.split("&");

@@ -12,6 +12,7 @@ import {
   requireCaller,
   type Route,
 } from "../http.js";
+import { type GitlabTier, requireTier } from "../tiers.js";
 import { visibleGroup } from "../world/access.js";
 import type { Group, User } from "../world/records.js";
 import {
@@ -54,6 +55,17 @@ function linkedAlready(ctx: RequestContext, a: Epic, b: Epic): boolean {
   return false;
 }
 
+/**
+ * The group of an epic route, found as any group read finds it (404 for one the caller may not
+ * see), then refused on a tier below the endpoint's: epics are Premium, related epics Ultimate
+ * (tiers.ts).
+ */
+function groupOnTier(ctx: RequestContext, minimum: GitlabTier): Group {
+  const found = visibleGroup(ctx, ctx.params.id);
+  requireTier(ctx, minimum);
+  return found;
+}
+
 const LINK_TYPES = new Set(["relates_to", "blocks", "is_blocked_by"]);
 
 export const epicLinkRoutes: Route[] = [
@@ -61,7 +73,7 @@ export const epicLinkRoutes: Route[] = [
     method: "GET",
     pattern: "/api/v4/groups/:id/epics",
     handler: (ctx) => {
-      const found = visibleGroup(ctx, ctx.params.id);
+      const found = groupOnTier(ctx, "premium");
       const epics = [...epicsOf(found).values()].sort((a, b) => a.iid - b.iid);
       return gitlabPageReply(ctx, epics, (item) => epic(ctx.base, item));
     },
@@ -69,7 +81,7 @@ export const epicLinkRoutes: Route[] = [
   {
     method: "GET",
     pattern: "/api/v4/groups/:id/epics/:iid",
-    handler: (ctx) => ok(epic(ctx.base, epicOf(visibleGroup(ctx, ctx.params.id), ctx.params.iid))),
+    handler: (ctx) => ok(epic(ctx.base, epicOf(groupOnTier(ctx, "premium"), ctx.params.iid))),
   },
   {
     method: "GET",
@@ -78,7 +90,7 @@ export const epicLinkRoutes: Route[] = [
       // Not paginated: GitLab presents every related epic the caller can read in one answer, with
       // no per_page and no Link or X-Total headers (ee/lib/api/related_epic_links.rb, `present
       // related_epics` without `paginate`).
-      const from = epicOf(visibleGroup(ctx, ctx.params.id), ctx.params.iid);
+      const from = epicOf(groupOnTier(ctx, "ultimate"), ctx.params.iid);
       const links = linksFrom(ctx, from, requireCaller(ctx));
       return ok(links.map((link) => relatedEpic(ctx.base, link, from)));
     },
@@ -87,7 +99,7 @@ export const epicLinkRoutes: Route[] = [
     method: "POST",
     pattern: "/api/v4/groups/:id/epics/:iid/related_epics",
     handler: (ctx) => {
-      const source = epicOf(visibleGroup(ctx, ctx.params.id), ctx.params.iid);
+      const source = epicOf(groupOnTier(ctx, "ultimate"), ctx.params.iid);
       const params = parameters(ctx);
       const { target_group_id: targetGroup, target_epic_iid: targetIid } = params;
       const linkType = params.link_type ?? "relates_to";
@@ -121,7 +133,7 @@ export const epicLinkRoutes: Route[] = [
     operation: "DELETE /api/v4/groups/{id}/epics/{epic_iid}/related_epics/{related_epic_link_id}",
     handler: (ctx) => {
       const caller = requireCaller(ctx);
-      const from = epicOf(visibleGroup(ctx, ctx.params.id), ctx.params.iid);
+      const from = epicOf(groupOnTier(ctx, "ultimate"), ctx.params.iid);
       const id = idParam(ctx.params.link);
       const link = id === undefined ? undefined : linksOf(ctx.world).byId.get(id);
       if (!link || (link.source.id !== from.id && link.target.id !== from.id)) {

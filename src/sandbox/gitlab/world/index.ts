@@ -1,18 +1,20 @@
 import { z } from "zod";
-import { check, login, type SeedPath, timestamp } from "../../core/seed.js";
+import { check, login, maxOf, SeedError, type SeedPath, timestamp } from "../../core/seed.js";
 import { gitlabArea } from "../area.js";
-import { ok, requireCaller } from "../http.js";
-import { visibleGroup, visibleProject } from "./access.js";
-import type { Group, GroupRole } from "./records.js";
-import { group, planningUser, project } from "./shapes.js";
+import { MEMBER_ROLES } from "./access-levels.js";
+import type { Group, Project, Role } from "./records.js";
+import { worldRoutes } from "./routes.js";
 
 /**
- * GitLab's world: its users, groups and projects, and their own reads (the caller, a group, a
- * project). The seed's `users` are the same people on both services, with the same tokens: the
- * fields read here are described as GitHub's world describes them (core/seed.ts).
+ * GitLab's world: its users, groups (and subgroups) and projects, and their own reads (the caller,
+ * groups, projects, their listings and members). The seed's `users` are the same people on both
+ * services, with the same tokens: the fields read here are described as GitHub's world describes
+ * them (core/seed.ts).
  */
 
-const groupRole = z.enum(["guest", "planner", "reporter", "developer", "maintainer", "owner"]);
+const role = z.enum(MEMBER_ROLES);
+const visibility = z.enum(["private", "internal", "public"]).default("private");
+const path = (what: string) => z.string().regex(/^[A-Za-z0-9_.-]+$/, `expected a ${what} path`);
 
 export const gitlabWorld = gitlabArea({
   name: "world",
@@ -26,18 +28,25 @@ export const gitlabWorld = gitlabArea({
     },
     groups: {
       id: z.number().int().positive(),
-      path: z.string().regex(/^[A-Za-z0-9_.-]+$/, "expected a group path"),
+      path: path("group"),
       name: z.string(),
-      members: z.record(login, groupRole).default({}),
+      /** The parent group's full path: this group is its subgroup (`acme/platform`). */
+      parent: z.string().optional(),
+      visibility,
+      members: z.record(login, role).default({}),
     },
     projects: {
       id: z.number().int().positive(),
+      /** The full path of the group it lives in (`acme`, `acme/platform`). */
       group: z.string(),
-      path: z.string().regex(/^[A-Za-z0-9_.-]+$/, "expected a project path"),
+      path: path("project"),
       name: z.string(),
       description: z.string().default(""),
       default_branch: z.string().default("main"),
       created_at: timestamp.default("2026-01-02T09:00:00Z"),
+      archived: z.boolean().default(false),
+      visibility,
+      members: z.record(login, role).default({}),
     },
   },
   keys: { groups: "path", projects: "id" },
@@ -50,10 +59,26 @@ export const gitlabWorld = gitlabArea({
         members: { "octo-admin": "owner", "octo-reader": "guest", "octo-dev": "developer" },
       },
       { id: 2, path: "partners", name: "Partners", members: { "octo-admin": "owner" } },
+      // A subgroup: acme's members are its members too; octo-reader is a Reporter here.
+      {
+        id: 3,
+        path: "platform",
+        name: "Platform",
+        parent: "acme",
+        members: { "octo-reader": "reporter" },
+      },
     ],
     projects: [
       { id: 1, group: "acme", path: "api", name: "api", description: "The public API service" },
       { id: 2, group: "acme", path: "web", name: "web", description: "The web front end" },
+      {
+        id: 3,
+        group: "acme/platform",
+        path: "infra",
+        name: "infra",
+        description: "Shared infrastructure",
+        members: { mona: "maintainer" },
+      },
     ],
   },
   build(world, seed) {
@@ -63,43 +88,67 @@ export const gitlabWorld = gitlabArea({
       world.usersByName.set(user.login.toLowerCase(), record);
       if (user.token !== undefined) world.tokens.set(user.token, record);
     }
+    const members = (entries: Record<string, Role>, at: SeedPath) => {
+      const built = new Map<number, Role>();
+      for (const [username, granted] of Object.entries(entries)) {
+        const user = world.user(username);
+        check(user !== undefined, [...at, "members", username], `unknown user '${username}'`);
+        built.set(user.id, granted);
+      }
+      return built;
+    };
     seed.groups.forEach((groupSeed, index) => {
-      const path: SeedPath = ["groups", index];
+      const at: SeedPath = ["groups", index];
       check(
         !world.groups.has(groupSeed.id),
-        [...path, "id"],
+        [...at, "id"],
         `group id ${groupSeed.id} is used twice`,
       );
+      const parent =
+        groupSeed.parent === undefined
+          ? null
+          : world.groupsByPath.get(groupSeed.parent.toLowerCase());
       check(
-        !world.groupsByPath.has(groupSeed.path.toLowerCase()),
-        [...path, "path"],
-        `group path '${groupSeed.path}' is used twice`,
+        parent !== undefined,
+        [...at, "parent"],
+        `unknown group '${groupSeed.parent}' (a parent is listed before its subgroups)`,
+      );
+      const fullPath = parent === null ? groupSeed.path : `${parent.fullPath}/${groupSeed.path}`;
+      check(
+        !world.groupsByPath.has(fullPath.toLowerCase()),
+        [...at, "path"],
+        `group path '${fullPath}' is used twice`,
       );
       const built: Group = {
         id: groupSeed.id,
         path: groupSeed.path,
         name: groupSeed.name,
-        members: new Map<number, GroupRole>(),
+        parent,
+        fullPath,
+        fullName: parent === null ? groupSeed.name : `${parent.fullName} / ${groupSeed.name}`,
+        visibility: groupSeed.visibility,
+        members: members(groupSeed.members, at),
       };
-      for (const [username, role] of Object.entries(groupSeed.members)) {
-        const user = world.user(username);
-        check(user !== undefined, [...path, "members", username], `unknown user '${username}'`);
-        built.members.set(user.id, role);
-      }
       world.groups.set(built.id, built);
-      world.groupsByPath.set(built.path.toLowerCase(), built);
+      world.groupsByPath.set(fullPath.toLowerCase(), built);
       world.seeded.groups.push(built);
     });
     seed.projects.forEach((projectSeed, index) => {
-      const path: SeedPath = ["projects", index];
+      const at: SeedPath = ["projects", index];
       const owner = world.groupsByPath.get(projectSeed.group.toLowerCase());
-      check(owner !== undefined, [...path, "group"], `unknown group '${projectSeed.group}'`);
+      check(owner !== undefined, [...at, "group"], `unknown group '${projectSeed.group}'`);
       check(
         !world.projects.has(projectSeed.id),
-        [...path, "id"],
+        [...at, "id"],
         `project id ${projectSeed.id} is used twice`,
       );
-      const built = {
+      const fullPath = `${owner.fullPath}/${projectSeed.path}`.toLowerCase();
+      check(
+        !world.projectsByPath.has(fullPath),
+        [...at, "path"],
+        `project path '${owner.fullPath}/${projectSeed.path}' is used twice`,
+      );
+      const built: Project = {
         id: projectSeed.id,
         group: owner,
         path: projectSeed.path,
@@ -107,28 +156,28 @@ export const gitlabWorld = gitlabArea({
         description: projectSeed.description,
         default_branch: projectSeed.default_branch,
         created_at: projectSeed.created_at,
+        archived: projectSeed.archived,
+        visibility: projectSeed.visibility,
+        members: members(projectSeed.members, at),
       };
       world.projects.set(built.id, built);
       world.seeded.projects.push(built);
-      world.projectsByPath.set(`${owner.path}/${built.path}`.toLowerCase(), built);
+      world.projectsByPath.set(fullPath, built);
     });
   },
-  routes: [
-    {
-      // The caller's own account.
-      method: "GET",
-      pattern: "/api/v4/user",
-      handler: (ctx) => ok(planningUser(ctx.base, requireCaller(ctx))),
-    },
-    {
-      method: "GET",
-      pattern: "/api/v4/groups/:id",
-      handler: (ctx) => ok(group(ctx.base, visibleGroup(ctx, ctx.params.id))),
-    },
-    {
-      method: "GET",
-      pattern: "/api/v4/projects/:id",
-      handler: (ctx) => ok(project(ctx.base, visibleProject(ctx))),
-    },
-  ],
+  /**
+   * Generated projects `project-00001` … live in the group `acme` (the seed's first group when it
+   * has none of that name), with ids after the seed's.
+   */
+  generateProjects(seed) {
+    const home = seed.groups.find((entry) => entry.path === "acme") ?? seed.groups[0];
+    if (home === undefined) throw new SeedError("--generate-projects needs a group in the seed");
+    const homePath = home.parent === undefined ? home.path : `${home.parent}/${home.path}`;
+    const firstId = maxOf(seed.projects.map((entry) => entry.id));
+    return (entry, index) => {
+      const path = `project-${String(index).padStart(5, "0")}`;
+      Object.assign(entry, { id: firstId + index, group: homePath, path, name: path });
+    };
+  },
+  routes: worldRoutes,
 });

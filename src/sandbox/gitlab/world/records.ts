@@ -1,18 +1,14 @@
+import { accessLevelOf, type Role } from "./access-levels.js";
+
 /**
- * GitLab's world: its users (the seed's `users`, with the same tokens as on GitHub), groups and
- * projects, indexed by id and lower-case path so every request is a few Map look-ups. What lives in
- * a group or project (epics, boards …) is kept by its area.
+ * GitLab's world: its users (the seed's `users`, with the same tokens as on GitHub), groups (and
+ * subgroups) and projects, indexed by id and lower-case full path so every request is a few Map
+ * look-ups. What lives in a group or project (epics, boards …) is kept by its area.
  */
 
-export type GroupRole = "guest" | "planner" | "reporter" | "developer" | "maintainer" | "owner";
-const ROLE_LEVEL: Record<GroupRole, number> = {
-  guest: 10,
-  planner: 15,
-  reporter: 20,
-  developer: 30,
-  maintainer: 40,
-  owner: 50,
-};
+export type { Role } from "./access-levels.js";
+/** A member's role in a group (a name of ACCESS_LEVELS). */
+export type GroupRole = Role;
 
 export interface User {
   id: number;
@@ -22,12 +18,21 @@ export interface User {
   admin: boolean;
 }
 
+export type Visibility = "private" | "internal" | "public";
+
 export interface Group {
   id: number;
   path: string;
   name: string;
-  /** Roles by user id. */
-  members: Map<number, GroupRole>;
+  /** The group this one is a subgroup of; null for a top-level group. */
+  parent: Group | null;
+  /** `acme/platform`: the paths of its ancestors and its own, joined by `/`. */
+  fullPath: string;
+  /** `Acme / Platform`: the names likewise, joined by ` / `. */
+  fullName: string;
+  visibility: Visibility;
+  /** Direct members' roles by user id (inherited ones are the ancestors'). */
+  members: Map<number, Role>;
 }
 
 export interface Project {
@@ -38,15 +43,31 @@ export interface Project {
   description: string;
   default_branch: string;
   created_at: string;
+  archived: boolean;
+  visibility: Visibility;
+  /** Direct members' roles by user id (inherited ones are the groups'). */
+  members: Map<number, Role>;
+}
+
+/** Where a member's role comes from: the record itself, or the ancestor group that grants it. */
+export interface Membership {
+  user: User;
+  role: Role;
+  /** The group whose direct member the user is; undefined for a project's own member. */
+  source: Group | undefined;
 }
 
 export class GitlabWorld {
+  /** The tier the sandbox runs as (tiers.ts); set once when it starts. */
+  tier: "free" | "premium" | "ultimate" = "ultimate";
   readonly users = new Map<number, User>();
   readonly usersByName = new Map<string, User>();
   readonly tokens = new Map<string, User>();
   readonly groups = new Map<number, Group>();
+  /** By lower-case full path (`acme/platform`). */
   readonly groupsByPath = new Map<string, Group>();
   readonly projects = new Map<number, Project>();
+  /** By lower-case full path (`acme/platform/infra`). */
   readonly projectsByPath = new Map<string, Project>();
   /** The records the seed's entries made, by index: areas that add to an entry find its record. */
   readonly seeded = { groups: [] as Group[], projects: [] as Project[] };
@@ -55,6 +76,7 @@ export class GitlabWorld {
     return this.usersByName.get(username.toLowerCase());
   }
 
+  /** A group by id or full path (the URL-encoded `acme%2Fplatform` arrives decoded). */
   group(idOrPath: string): Group | undefined {
     return /^\d+$/.test(idOrPath)
       ? this.groups.get(Number(idOrPath))
@@ -67,10 +89,73 @@ export class GitlabWorld {
       : this.projectsByPath.get(idOrPath.toLowerCase());
   }
 
-  hasRole(group: Group, user: User | null, minimum: GroupRole): boolean {
+  /**
+   * A user's memberships of a group, its own and its ancestors', nearest first: GitLab's members
+   * of a parent group are members of every subgroup and project below it (inheritance).
+   */
+  groupMemberships(group: Group): Membership[] {
+    const found: Membership[] = [];
+    for (let at: Group | null = group; at !== null; at = at.parent) {
+      for (const [id, role] of at.members) {
+        const user = this.users.get(id);
+        if (user !== undefined) found.push({ user, role, source: at });
+      }
+    }
+    return found;
+  }
+
+  /**
+   * Every member of a group or project, direct or inherited, once each with the highest role any
+   * membership gives (GitLab's `/members/all`), in the order of their first membership.
+   */
+  effectiveMembers(record: Group | Project): Membership[] {
+    const memberships: Membership[] =
+      "group" in record
+        ? [
+            ...[...record.members].flatMap(([id, role]) => {
+              const user = this.users.get(id);
+              return user === undefined ? [] : [{ user, role, source: undefined }];
+            }),
+            ...this.groupMemberships(record.group),
+          ]
+        : this.groupMemberships(record);
+    const best = new Map<number, Membership>();
+    for (const membership of memberships) {
+      const known = best.get(membership.user.id);
+      if (known === undefined || accessLevelOf(membership.role) > accessLevelOf(known.role)) {
+        best.set(membership.user.id, membership);
+      }
+    }
+    return [...best.values()];
+  }
+
+  /** The user's access level in a group or project: the highest of its memberships, else 0. */
+  accessLevel(record: Group | Project, user: User): number {
+    let level = 0;
+    const groups = "group" in record ? record.group : record;
+    if ("group" in record) {
+      const own = record.members.get(user.id);
+      if (own !== undefined) level = accessLevelOf(own);
+    }
+    for (let at: Group | null = groups; at !== null; at = at.parent) {
+      const role = at.members.get(user.id);
+      if (role !== undefined) level = Math.max(level, accessLevelOf(role));
+    }
+    return level;
+  }
+
+  /** Whether the user has at least `minimum` in a group or project, directly or by inheritance. */
+  hasRole(record: Group | Project, user: User | null, minimum: Role): boolean {
     if (user === null) return false;
     if (user.admin) return true;
-    const role = group.members.get(user.id);
-    return role !== undefined && ROLE_LEVEL[role] >= ROLE_LEVEL[minimum];
+    return this.accessLevel(record, user) >= accessLevelOf(minimum);
+  }
+
+  /** A group and every group below it, the group first, then depth first in id order. */
+  descendants(group: Group): Group[] {
+    const below = [...this.groups.values()]
+      .filter((candidate) => candidate.parent === group)
+      .sort((a, b) => a.id - b.id);
+    return [group, ...below.flatMap((child) => this.descendants(child))];
   }
 }

@@ -1,4 +1,6 @@
-import type { Group, Project, User } from "./records.js";
+import { SEEDED_AT } from "../../core/seed.js";
+import { accessLevelOf } from "./access-levels.js";
+import type { Group, Membership, Project, User } from "./records.js";
 
 /**
  * GitLab v4's shapes of its world's records. Every URL is absolute and starts with the sandbox's
@@ -20,47 +22,78 @@ export function planningUser(base: string, user: User): Json {
   };
 }
 
+/**
+ * A group as the Groups API shows it: `full_path` and `full_name` are its ancestors' and its own
+ * joined (`acme/platform`, `Acme / Platform`), `parent_id` its parent's id or null (docs, "Groups
+ * API", "Get a single group" and "List subgroups").
+ */
 export function group(base: string, value: Group): Json {
   return {
     id: value.id,
     name: value.name,
     path: value.path,
-    full_path: value.path,
-    full_name: value.name,
-    visibility: "private",
-    parent_id: null,
-    web_url: `${base}/groups/${value.path}`,
+    full_path: value.fullPath,
+    full_name: value.fullName,
+    visibility: value.visibility,
+    parent_id: value.parent?.id ?? null,
+    web_url: `${base}/groups/${value.fullPath}`,
   };
 }
 
-export function project(base: string, value: Project): Json {
-  const fullPath = `${value.group.path}/${value.path}`;
+function fullPathOf(value: Project): string {
+  return `${value.group.fullPath}/${value.path}`;
+}
+
+/**
+ * A project with `simple=true`: the Projects API's `BasicProjectDetails` (docs, "Projects API",
+ * `simple`: "Return only limited fields for each project"), without `archived` or `visibility`.
+ */
+export function simpleProject(base: string, value: Project): Json {
+  const fullPath = fullPathOf(value);
   const host = new URL(base).hostname;
   return {
     id: value.id,
     description: value.description,
     name: value.name,
-    name_with_namespace: `${value.group.name} / ${value.name}`,
+    name_with_namespace: `${value.group.fullName} / ${value.name}`,
     path: value.path,
     path_with_namespace: fullPath,
+    created_at: value.created_at,
     default_branch: value.default_branch,
+    tag_list: [],
+    topics: [],
     ssh_url_to_repo: `git@${host}:${fullPath}.git`,
     http_url_to_repo: `${base}/${fullPath}.git`,
     web_url: `${base}/${fullPath}`,
-    visibility: "private",
-    created_at: value.created_at,
-    last_activity_at: value.created_at,
-    tag_list: [],
-    topics: [],
     forks_count: 0,
     star_count: 0,
+    last_activity_at: value.created_at,
     namespace: {
       id: value.group.id,
       name: value.group.name,
       path: value.group.path,
       kind: "group",
-      full_path: value.group.path,
-      web_url: `${base}/groups/${value.group.path}`,
+      full_path: value.group.fullPath,
+      parent_id: value.group.parent?.id ?? null,
+      web_url: `${base}/groups/${value.group.fullPath}`,
     },
+  };
+}
+
+export function project(base: string, value: Project): Json {
+  return { ...simpleProject(base, value), visibility: value.visibility, archived: value.archived };
+}
+
+/**
+ * A member as the members API shows it (docs, "Group and project members API", "List all members
+ * of a group or project"): the user, its `access_level`, and `membership_state`.
+ */
+export function member(base: string, value: Membership): Json {
+  return {
+    ...planningUser(base, value.user),
+    access_level: accessLevelOf(value.role),
+    created_at: SEEDED_AT,
+    expires_at: null,
+    membership_state: "active",
   };
 }
