@@ -91,6 +91,11 @@ function addNew(into: Map<string, string>, more: readonly string[]): void {
   for (const name of more) if (!into.has(key(name))) into.set(key(name), name);
 }
 
+/** In path order, so an export reads the same whatever order GitLab listed them in. */
+function byPath(names: ReadonlyMap<string, string>): string[] {
+  return [...names.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, name]) => name);
+}
+
 export async function exportGitlab(
   reader: ResourceReader,
   request: { projects?: readonly string[]; groups?: readonly string[] },
@@ -113,13 +118,13 @@ export async function exportGitlab(
   }
   const comments: string[] = [];
   const groupEntries: Array<Record<string, unknown>> = [];
-  for (const group of groups.values()) {
+  for (const group of byPath(groups)) {
     const exported = await exportOwner("group", reader, group, unread);
     groupEntries.push(...exported.entries);
     comments.push(...exported.comments);
   }
   const projectEntries: Array<Record<string, unknown>> = [];
-  for (const project of projects.values()) {
+  for (const project of byPath(projects)) {
     const exported = await exportProject(reader, project, unread);
     if (exported.entry) projectEntries.push(exported.entry);
     comments.push(...exported.comments);

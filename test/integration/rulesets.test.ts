@@ -229,10 +229,7 @@ describe("export of rulesets", () => {
       writeIntervalMs: 0,
     });
     const reader = new ResourceReader("github", client);
-    const exported = await exportState(
-      { repos: [], organizations: ["acme"] },
-      () => reader,
-    );
+    const exported = await exportState({ repos: [], organizations: ["acme"] }, () => reader);
     const entries = exported.document.organizations as Array<{ name: string; rulesets: object }>;
     expect(entries.map((entry) => [entry.name, Object.keys(entry.rulesets)])).toEqual([
       ["acme", ["acme baseline", "gold tags", "org files"]],
