@@ -52,7 +52,7 @@ type OwnerEntry = Record<string, unknown>;
 export function ownersSection(
   frame: OwnerFrame,
   parts: ReadonlyArray<OwnerPart<z.ZodType, string>>,
-): SectionPart {
+) {
   const settings = parts.map((part) => part.setting);
   const shape: Record<string, z.ZodType> = {
     [frame.nameKey]: frame.name,
@@ -60,11 +60,10 @@ export function ownersSection(
   };
   for (const setting of settings) shape[setting.key] = setting.schema.optional();
   const ownerOf = (value: OwnerEntry) => String(value[frame.nameKey]);
-  const entry = closed(shape)
-    .superRefine((value, ctx) => {
+  const entry: z.ZodType<OwnerEntry> = closed(shape)
+    .superRefine((written: OwnerEntry, ctx) => {
       // Rules over one key that involve another key of the same entry (the repositories an
       // organization's Actions settings select must be named where the entry names them).
-      const written = value as OwnerEntry;
       for (const setting of settings) {
         const own = written[setting.key];
         if (own === undefined || setting.rules === undefined) continue;
@@ -85,7 +84,7 @@ export function ownersSection(
     );
   const present = (value: OwnerEntry) =>
     parts.filter((part) => value[part.setting.key] !== undefined);
-  return {
+  const part: SectionPart<typeof entry> = {
     spec: {
       at: [frame.at],
       entry,
@@ -93,15 +92,14 @@ export function ownersSection(
       description: `${frame.noun[1][0]!.toUpperCase()}${frame.noun[1].slice(1)} and their ${settings.map((setting) => setting.key).join(", ")}.`,
       targetType: frame.targetType,
       noun: frame.noun,
-      scope: (value) => ownerOf(value as OwnerEntry),
+      scope: ownerOf,
       secrets: settings.flatMap((setting) =>
         (setting.secrets ?? []).map((path) => [setting.key, ...path]),
       ),
       plain: settings.flatMap((setting) =>
         (setting.plain ?? []).map((path) => [setting.key, ...path]),
       ),
-      defines: (value) => {
-        const owner = value as OwnerEntry;
+      defines: (owner) => {
         return present(owner).flatMap(({ setting }) =>
           setting.defines(owner[setting.key]).map((defined): Defined => ({
             id: `${ownerOf(owner).toLowerCase()}|${setting.key}|${defined.id}`,
@@ -110,8 +108,7 @@ export function ownersSection(
           })),
         );
       },
-      print: (value) => {
-        const owner = value as OwnerEntry;
+      print: (owner) => {
         return present(owner).flatMap(({ setting }) =>
           setting
             .print(owner[setting.key])
@@ -119,8 +116,7 @@ export function ownersSection(
         );
       },
     },
-    plan: async ({ reader, entry: value, options }) => {
-      const owner = value as OwnerEntry;
+    plan: async ({ reader, entry: owner, options }) => {
       const planned = await Promise.all(
         present(owner).map((part) =>
           part.plan({ reader, at: ownerOf(owner), value: owner[part.setting.key], options }),
@@ -131,4 +127,5 @@ export function ownersSection(
     // Export composes an owner's entry kind by kind in the engine (src/engine/export.ts), so a
     // kind that cannot be read leaves out that kind only.
   };
+  return part;
 }
