@@ -28,6 +28,7 @@ import { emptyStats, type SandboxStats } from "./core/stats.js";
 export type { SandboxStats } from "./core/stats.js";
 export type { RecordedRequest } from "./core/server.js";
 export { checkedOperations, requestViolations } from "./github/request-rules.js";
+export { gitlabRequestViolations } from "./gitlab/request-parameters.js";
 export { CATEGORIES, type Category } from "./core/rate-limits.js";
 export { SeedError } from "./seed/file.js";
 export { GITLAB_TIERS, type GitlabTier } from "./gitlab/tiers.js";

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, expect } from "vitest";
 import {
+  gitlabRequestViolations,
   type RecordedRequest,
   requestViolations,
   type RunningSandbox,
@@ -54,23 +55,32 @@ export async function call(
 const sent: RecordedRequest[] = [];
 
 /**
- * No request of a test — forgeplan's or the test's own — may have a body GitHub's request schema
- * refuses for its operation (with the spec's exceptions, src/sandbox/github/request-rules.ts): the sandbox
- * answers such a body 422, and a test must not pass over one unnoticed. Registered after each test
- * of the file that first imports this module; a file that shares its modules with the files before
- * it (test/kinds/ runs with `isolate: false`) registers it itself.
+ * What the service's published description refuses in a recorded request: GitHub's request schema
+ * for a body (with the spec's exceptions, src/sandbox/github/request-rules.ts), GitLab's parameters
+ * for a request under `/api/v4` (src/sandbox/gitlab/request-parameters.ts).
+ */
+export function recordedViolations(request: RecordedRequest): string[] {
+  const { operation } = request;
+  if (operation === undefined) return [];
+  return operation.includes(" /api/v4/")
+    ? gitlabRequestViolations(operation, request.path, request.body)
+    : requestViolations(operation, request.body);
+}
+
+/**
+ * No request of a test — forgeplan's or the test's own — may be one the service's published
+ * description refuses for its operation (recordedViolations): the sandbox answers it 422 (GitHub)
+ * or 400 (GitLab), and a test must not pass over one unnoticed. Registered after each test of the
+ * file that first imports this module; a file that shares its modules with the files before it
+ * (test/kinds/ runs with `isolate: false`) registers it itself.
  */
 export function expectRequestsValid(): void {
   const refused = sent
     .splice(0)
     .flatMap((request) =>
-      request.operation === undefined
-        ? []
-        : requestViolations(request.operation, request.body).map(
-            (problem) => `${request.method} ${request.path}: ${problem}`,
-          ),
+      recordedViolations(request).map((problem) => `${request.method} ${request.path}: ${problem}`),
     );
-  expect(refused, "request bodies GitHub's schema refuses").toEqual([]);
+  expect(refused, "requests the service's published description refuses").toEqual([]);
 }
 
 afterEach(expectRequestsValid);

@@ -121,7 +121,10 @@ describe("POST related epic link", () => {
     );
     expect(duplicate.status).toBe(409);
     const missing = await call(sb, "POST", "/api/v4/groups/1/epics/2/related_epics", { body: {} });
-    expect([missing.status, missing.body]).toEqual([400, { error: "target_group_id is missing" }]);
+    expect([missing.status, missing.body]).toEqual([
+      400,
+      { error: "target_group_id is missing, target_epic_iid is missing" },
+    ]);
     const badType = await call(sb, "POST", "/api/v4/groups/1/epics/2/related_epics", {
       body: { target_group_id: 1, target_epic_iid: 3, link_type: "friends" },
     });

@@ -39,6 +39,8 @@ export interface Admission<F extends FamilyTypes> {
   method: string;
   match: Match<F>;
   principal: F["principal"];
+  /** The request's URL (its query string holds parameters too, for some services). */
+  url: URL;
   /** The parsed body; throws as `RequestContext.json` does for a body that is not JSON. */
   body: () => Record<string, unknown>;
 }
@@ -80,9 +82,15 @@ export interface Family<F extends FamilyTypes> {
   redirect?(method: string, url: URL, segments: readonly string[], base: string): Reply | undefined;
   /**
    * Checks before the route runs: a refusal instead of its answer (what a token may not do, a
-   * write to a read-only record), and headers every answer to the request carries.
+   * write to a read-only record, parameters the service's published description refuses), and
+   * headers every answer to the request carries. `invalidRequest` marks a refusal of the last
+   * kind: it is counted as `invalid_request_bodies`.
    */
-  admit?(request: Admission<F>): { refusal?: Reply; headers?: Record<string, string> };
+  admit?(request: Admission<F>): {
+    refusal?: Reply;
+    headers?: Record<string, string>;
+    invalidRequest?: boolean;
+  };
   /** `GET /_sandbox/<name>` endpoints of the family (not the service's, and not counted). */
   inspect?: Record<string, () => unknown>;
 }

@@ -332,8 +332,10 @@ export function createRequestHandler(pipeline: Pipeline) {
         method,
         match,
         principal,
+        url,
         body: () => parseJson(body.bytes, family),
       });
+      if (admitted?.invalidRequest === true) stats.invalid_request_bodies++;
       const handled =
         admitted?.refusal ??
         dispatch(req, family, method, url, match, body.bytes, principal, rateKey);

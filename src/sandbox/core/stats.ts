@@ -13,7 +13,10 @@ export interface SandboxStats {
   mutations_applied: number;
   /** Installation access tokens issued (`POST /app/installations/{id}/access_tokens`). */
   installation_tokens_issued: number;
-  /** Bodies refused with 422 because GitHub's request schema for the operation refuses them. */
+  /**
+   * Requests refused because the service's published description of the operation refuses them:
+   * bodies GitHub's request schema refuses (422), parameters GitLab's refuses (400).
+   */
   invalid_request_bodies: number;
   /** `POST /graphql` requests answered (each also counts in `requests_total`). */
   graphql_queries: number;

@@ -10,6 +10,7 @@ import {
   type Route,
 } from "./http.js";
 import { ComLimits } from "./com-limits.js";
+import { parameterRefusal, parameterViolations, pathParameters } from "./request-parameters.js";
 import type { GitlabTier } from "./tiers.js";
 import type { GitlabWorld } from "./world/records.js";
 
@@ -36,7 +37,8 @@ function tokenOf(req: IncomingMessage): string | undefined {
 /**
  * GitLab's family: the planning paths under `/api/v4`. Its credentials are users' tokens; GitLab's
  * ETags depend on the body alone, not the token. With GitLab.com's limits, each request is counted
- * against its endpoint's per-user limit before its route runs.
+ * against its endpoint's per-user limit before its route runs; then its parameters are checked
+ * against GitLab's published description of the operation (request-parameters.ts).
  */
 export function gitlabFamily(
   world: GitlabWorld,
@@ -60,17 +62,33 @@ export function gitlabFamily(
     headers: gitlabHeaders,
     etag: (_headers, text) => bodyEtag(text),
     replies: gitlabReplies,
-    ...(limits !== undefined
-      ? {
-          admit: ({ method, match, principal }) => {
-            const refusal = limits.check(
-              `${method} ${match.route.pattern}`,
-              match.params,
-              principal.kind === "user" ? `user:${principal.caller.id}` : undefined,
-            );
-            return refusal === undefined ? {} : { refusal };
-          },
-        }
-      : {}),
+    admit: ({ method, match, principal, url, body }) => {
+      // GitLab.com's limits are Rack::Attack's, before the API; Grape checks the parameters next,
+      // before the endpoint runs (and so before it looks the project or group up).
+      if (limits !== undefined) {
+        const refusal = limits.check(
+          `${method} ${match.route.pattern}`,
+          match.params,
+          principal.kind === "user" ? `user:${principal.caller.id}` : undefined,
+        );
+        if (refusal !== undefined) return { refusal };
+      }
+      const operation = match.route.operation;
+      if (operation === undefined) return {};
+      let parsed: unknown;
+      try {
+        parsed = body();
+      } catch {
+        return {}; // the route answers a body that is not JSON as it does today
+      }
+      const problems = parameterViolations(operation, {
+        path: pathParameters(operation, url.pathname),
+        query: url.searchParams,
+        body: parsed,
+      });
+      return problems.length === 0
+        ? {}
+        : { refusal: parameterRefusal(problems), invalidRequest: true };
+    },
   };
 }

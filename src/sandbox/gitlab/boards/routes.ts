@@ -28,6 +28,7 @@ export const boardRoutes: Route[] = [
   {
     method: "GET",
     pattern: "/api/v4/projects/:id/boards",
+    operation: "GET /api/v4/projects/{id}/boards",
     handler: (ctx) => {
       const found = visibleProject(ctx);
       const boards = [...boardsOf(found).values()].sort((a, b) => a.id - b.id);
@@ -37,11 +38,13 @@ export const boardRoutes: Route[] = [
   {
     method: "GET",
     pattern: "/api/v4/projects/:id/boards/:board",
+    operation: "GET /api/v4/projects/{id}/boards/{board_id}",
     handler: (ctx) => ok(board(ctx.base, boardOf(ctx, visibleProject(ctx)))),
   },
   {
     method: "POST",
     pattern: "/api/v4/projects/:id/boards",
+    operation: "POST /api/v4/projects/{id}/boards",
     handler: (ctx) => {
       const found = visibleProject(ctx);
       if (!ctx.world.hasRole(found, ctx.caller, "reporter")) throw gitlabForbidden();

@@ -72,6 +72,7 @@ export const epicLinkRoutes: Route[] = [
   {
     method: "GET",
     pattern: "/api/v4/groups/:id/epics",
+    operation: "GET /api/v4/groups/{id}/epics",
     handler: (ctx) => {
       const found = groupOnTier(ctx, "premium");
       const epics = [...epicsOf(found).values()].sort((a, b) => a.iid - b.iid);
@@ -81,11 +82,13 @@ export const epicLinkRoutes: Route[] = [
   {
     method: "GET",
     pattern: "/api/v4/groups/:id/epics/:iid",
+    operation: "GET /api/v4/groups/{id}/epics/{epic_iid}",
     handler: (ctx) => ok(epic(ctx.base, epicOf(groupOnTier(ctx, "premium"), ctx.params.iid))),
   },
   {
     method: "GET",
     pattern: "/api/v4/groups/:id/epics/:iid/related_epics",
+    operation: "GET /api/v4/groups/{id}/epics/{epic_iid}/related_epics",
     handler: (ctx) => {
       // Not paginated: GitLab presents every related epic the caller can read in one answer, with
       // no per_page and no Link or X-Total headers (ee/lib/api/related_epic_links.rb, `present
@@ -98,6 +101,7 @@ export const epicLinkRoutes: Route[] = [
   {
     method: "POST",
     pattern: "/api/v4/groups/:id/epics/:iid/related_epics",
+    operation: "POST /api/v4/groups/{id}/epics/{epic_iid}/related_epics",
     handler: (ctx) => {
       const source = epicOf(groupOnTier(ctx, "ultimate"), ctx.params.iid);
       const params = parameters(ctx);

@@ -135,18 +135,21 @@ export const worldRoutes: Route[] = [
     // public ones), default `name` `asc`.
     method: "GET",
     pattern: "/api/v4/groups",
+    operation: "GET /api/v4/groups",
     handler: (ctx) => groupPage(ctx, [...ctx.world.groups.values()]),
   },
   {
     // By id or URL-encoded full path (`acme%2Fplatform`): the router sees the decoded segment.
     method: "GET",
     pattern: "/api/v4/groups/:id",
+    operation: "GET /api/v4/groups/{id}",
     handler: (ctx) => ok(group(ctx.base, visibleGroup(ctx, ctx.params.id))),
   },
   {
     // "List subgroups": the group's visible direct subgroups.
     method: "GET",
     pattern: "/api/v4/groups/:id/subgroups",
+    operation: "GET /api/v4/groups/{id}/subgroups",
     handler: (ctx) => {
       const parent = visibleGroup(ctx, ctx.params.id);
       return groupPage(
@@ -159,6 +162,7 @@ export const worldRoutes: Route[] = [
     // "List descendant groups": every visible group below it, at any depth.
     method: "GET",
     pattern: "/api/v4/groups/:id/descendant_groups",
+    operation: "GET /api/v4/groups/{id}/descendant_groups",
     handler: (ctx) => {
       const parent = visibleGroup(ctx, ctx.params.id);
       return groupPage(ctx, ctx.world.descendants(parent).slice(1));
@@ -174,6 +178,7 @@ export const worldRoutes: Route[] = [
      */
     method: "GET",
     pattern: "/api/v4/groups/:id/projects",
+    operation: "GET /api/v4/groups/{id}/projects",
     handler: (ctx) => {
       const owner = visibleGroup(ctx, ctx.params.id);
       const caller = requireCaller(ctx);
@@ -195,6 +200,7 @@ export const worldRoutes: Route[] = [
      */
     method: "GET",
     pattern: "/api/v4/projects",
+    operation: "GET /api/v4/projects",
     handler: (ctx) => {
       const caller = requireCaller(ctx);
       const membership = flag(ctx, "membership") === true;
@@ -222,11 +228,13 @@ export const worldRoutes: Route[] = [
   {
     method: "GET",
     pattern: "/api/v4/projects/:id",
+    operation: "GET /api/v4/projects/{id}",
     handler: (ctx) => ok(project(ctx.base, visibleProject(ctx))),
   },
   {
     method: "GET",
     pattern: "/api/v4/groups/:id/members",
+    operation: "GET /api/v4/groups/{id}/members",
     handler: (ctx) => memberPage(ctx, directMembers(ctx, visibleGroup(ctx, ctx.params.id))),
   },
   {
@@ -237,16 +245,19 @@ export const worldRoutes: Route[] = [
      */
     method: "GET",
     pattern: "/api/v4/groups/:id/members/all",
+    operation: "GET /api/v4/groups/{id}/members/all",
     handler: (ctx) => memberPage(ctx, ctx.world.effectiveMembers(visibleGroup(ctx, ctx.params.id))),
   },
   {
     method: "GET",
     pattern: "/api/v4/projects/:id/members",
+    operation: "GET /api/v4/projects/{id}/members",
     handler: (ctx) => memberPage(ctx, directMembers(ctx, visibleProject(ctx))),
   },
   {
     method: "GET",
     pattern: "/api/v4/projects/:id/members/all",
+    operation: "GET /api/v4/projects/{id}/members/all",
     handler: (ctx) => memberPage(ctx, ctx.world.effectiveMembers(visibleProject(ctx))),
   },
 ];
