@@ -21,6 +21,7 @@ import type {
 import { label } from "./label/index.js";
 import { migrationKind } from "./migration/index.js";
 import { organizationSettingsKind } from "./organization-settings/index.js";
+import { projectSettingsKind } from "./project-settings/index.js";
 import { GROUPS, ORGANIZATIONS, ownersSection } from "./owners-section.js";
 import { ruleset } from "./ruleset/index.js";
 import { secretKind } from "./secret/index.js";
@@ -49,8 +50,8 @@ export type {
  * src/engine/repository-order.ts), an organization's settings, teams before the access granted to
  * them, labels, environments and autolinks, Actions permissions, then variables and secrets (after
  * the environments they may live in), rulesets (which may name teams), then classic protections (a
- * ruleset is in place before a classic protection it makes redundant goes), hooks, clean-ups,
- * audits. The one place a kind is registered (docs/adding-a-kind.md).
+ * ruleset is in place before a classic protection it makes redundant goes), hooks, a GitLab
+ * project's settings, clean-ups, audits. The one place a kind is registered (docs/adding-a-kind.md).
  */
 export const KINDS: readonly KindModule[] = [
   settingsKind,
@@ -66,6 +67,7 @@ export const KINDS: readonly KindModule[] = [
   ruleset,
   branchProtection,
   webhook,
+  projectSettingsKind,
   boardKind,
   epicLinkKind,
   invitation,

@@ -1,10 +1,12 @@
 import type { Area } from "../core/area.js";
 import type { SeedSlice, SeedView } from "../core/seed.js";
 import type { GitlabTypes } from "./http.js";
+import type { GitlabWorld, Project } from "./world/records.js";
 
 /**
  * An area of GitLab's planning paths (core/area.ts), listed in gitlab/index.ts. Besides what every
- * area has, a GitLab area may add to the projects `--generate-projects N` makes.
+ * area has, a GitLab area may add to the projects `--generate-projects N` makes and to the fields
+ * of a project's answer.
  */
 export interface GitlabArea<S extends SeedSlice = SeedSlice> extends Area<GitlabTypes, S> {
   /**
@@ -12,6 +14,12 @@ export interface GitlabArea<S extends SeedSlice = SeedSlice> extends Area<Gitlab
    * the index-th generated project (1-based), an entry as written that the areas before it filled.
    */
   generateProjects?(seed: SeedView<S>): (entry: Record<string, unknown>, index: number) => void;
+  /**
+   * The fields of a project's answer (`GET /projects/:id`, the project listings; `simple`: the
+   * `simple=true` listing's) that the area keeps: GitLab answers a project's settings in the
+   * project's own shape, while the area keeps them beside the world's record.
+   */
+  projectFields?(world: GitlabWorld, project: Project, simple: boolean): Record<string, unknown>;
 }
 
 /** Defines an area; its seed slice types what its build and demo part see. */

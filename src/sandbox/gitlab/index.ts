@@ -2,6 +2,7 @@ import type { SeedSlice, SeedView } from "../core/seed.js";
 import type { GitlabArea } from "./area.js";
 import { boards } from "./boards/index.js";
 import { epicLinks } from "./epic-links/index.js";
+import { projectSettings } from "./project-settings/index.js";
 import { gitlabFamily, type GitlabSetup } from "./family.js";
 import type { Route } from "./http.js";
 import { gitlabWorld } from "./world/index.js";
@@ -14,6 +15,7 @@ import { GitlabWorld } from "./world/records.js";
  */
 export const GITLAB_AREAS = [
   gitlabWorld,
+  projectSettings,
   epicLinks,
   boards,
 ] as const satisfies readonly GitlabArea[];
@@ -25,7 +27,9 @@ export const gitlabRoutes: Route[] = AREAS.flatMap((area) => area.routes ?? []);
 
 /** GitLab's world built from a checked seed: each area's records, in the order listed. */
 export function buildGitlabWorld(seed: SeedView<SeedSlice>): GitlabWorld {
-  const world = new GitlabWorld();
+  const world = new GitlabWorld({
+    projectFields: AREAS.flatMap((area) => (area.projectFields ? [area.projectFields] : [])),
+  });
   for (const area of AREAS) area.build?.(world, seed);
   return world;
 }

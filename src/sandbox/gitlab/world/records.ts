@@ -57,6 +57,16 @@ export interface Membership {
   source: Group | undefined;
 }
 
+/**
+ * What areas add to the world's own answers (gitlab/area.ts): the fields of a project's answer kept
+ * by an area (its settings), so `GET /projects/:id` and the listings show them as GitLab does.
+ */
+export interface GitlabWorldExtensions {
+  projectFields: ReadonlyArray<
+    (world: GitlabWorld, project: Project, simple: boolean) => Record<string, unknown>
+  >;
+}
+
 export class GitlabWorld {
   /** The tier the sandbox runs as (tiers.ts); set once when it starts. */
   tier: "free" | "premium" | "ultimate" = "ultimate";
@@ -71,6 +81,16 @@ export class GitlabWorld {
   readonly projectsByPath = new Map<string, Project>();
   /** The records the seed's entries made, by index: areas that add to an entry find its record. */
   readonly seeded = { groups: [] as Group[], projects: [] as Project[] };
+
+  constructor(private readonly extensions: GitlabWorldExtensions = { projectFields: [] }) {}
+
+  /** The fields areas add to a project's answer (`simple`: the `simple=true` listing's). */
+  projectFields(project: Project, simple: boolean): Record<string, unknown> {
+    return Object.assign(
+      {},
+      ...this.extensions.projectFields.map((fields) => fields(this, project, simple)),
+    );
+  }
 
   user(username: string): User | undefined {
     return this.usersByName.get(username.toLowerCase());

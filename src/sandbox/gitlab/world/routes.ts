@@ -2,7 +2,7 @@ import { gitlabBadParameter, ok, type RequestContext, requireCaller, type Route 
 import { checkOffset, keysetPage, offsetPage } from "../pagination.js";
 import { canSeeGroup, canSeeProject, visibleGroup, visibleProject } from "./access.js";
 import type { Group, Membership, Project } from "./records.js";
-import { group, member, planningUser, project, simpleProject } from "./shapes.js";
+import { group, member, planningUser, projectAnswer } from "./shapes.js";
 
 /**
  * The world's own reads: the caller, groups and their subgroups, projects and their listings, and
@@ -72,15 +72,19 @@ function filteredProjects(ctx: RequestContext, projects: Project[]): Project[] {
   );
 }
 
+function shownProject(ctx: RequestContext, item: Project, simple: boolean) {
+  return projectAnswer(ctx.world, ctx.base, item, simple);
+}
+
 /** A page of projects by offset, ordered as asked (default `created_at` `desc`), simple or full. */
 function projectPage(ctx: RequestContext, projects: Project[]) {
   const order = choice(ctx, "order_by", PROJECT_ORDERS, "created_at");
   const desc = choice(ctx, "sort", ["asc", "desc"], "desc") === "desc";
-  const shape = flag(ctx, "simple") === true ? simpleProject : project;
+  const simple = flag(ctx, "simple") === true;
   const page = offsetPage(ctx, ordered(projects, projectKey(order), desc));
   return {
     status: 200,
-    body: page.items.map((item) => shape(ctx.base, item)),
+    body: page.items.map((item) => shownProject(ctx, item, simple)),
     headers: page.headers,
   };
 }
@@ -213,11 +217,11 @@ export const worldRoutes: Route[] = [
         ),
       );
       if (ctx.query.get("pagination") === "keyset") {
-        const shape = flag(ctx, "simple") === true ? simpleProject : project;
+        const simple = flag(ctx, "simple") === true;
         const page = keysetPage(ctx, projects);
         return {
           status: 200,
-          body: page.items.map((item) => shape(ctx.base, item)),
+          body: page.items.map((item) => shownProject(ctx, item, simple)),
           headers: page.headers,
         };
       }
@@ -229,7 +233,7 @@ export const worldRoutes: Route[] = [
     method: "GET",
     pattern: "/api/v4/projects/:id",
     operation: "GET /api/v4/projects/{id}",
-    handler: (ctx) => ok(project(ctx.base, visibleProject(ctx))),
+    handler: (ctx) => ok(shownProject(ctx, visibleProject(ctx), false)),
   },
   {
     method: "GET",

@@ -1,6 +1,6 @@
 import { SEEDED_AT } from "../../core/seed.js";
 import { accessLevelOf } from "./access-levels.js";
-import type { Group, Membership, Project, User } from "./records.js";
+import type { GitlabWorld, Group, Membership, Project, User } from "./records.js";
 
 /**
  * GitLab v4's shapes of its world's records. Every URL is absolute and starts with the sandbox's
@@ -82,6 +82,20 @@ export function simpleProject(base: string, value: Project): Json {
 
 export function project(base: string, value: Project): Json {
   return { ...simpleProject(base, value), visibility: value.visibility, archived: value.archived };
+}
+
+/**
+ * A project as its answer shows it: the world's fields and those the areas keep of it
+ * (`GitlabArea.projectFields`), full or as `simple=true` shows it.
+ */
+export function projectAnswer(
+  world: GitlabWorld,
+  base: string,
+  value: Project,
+  simple = false,
+): Json {
+  const shape = simple ? simpleProject : project;
+  return { ...shape(base, value), ...world.projectFields(value, simple) };
 }
 
 /**
