@@ -240,6 +240,7 @@ export const projectSettingsRoutes: Route[] = [
     // "Get single repository branch": 404 "Branch Not Found" for a branch the project lacks.
     method: "GET",
     pattern: "/api/v4/projects/:id/repository/branches/:branch",
+    operation: "GET /api/v4/projects/{id}/repository/branches/{branch}",
     handler: (ctx) => {
       const found = visibleProject(ctx);
       const name = ctx.params.branch ?? "";
