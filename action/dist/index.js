@@ -84,6 +84,21 @@ function errorAt(origin, path, message) {
 function formatOrigin(origin) {
   return `${origin.file}:${origin.line}`;
 }
+function listedErrors(sorted) {
+  if (sorted.length <= ERRORS_LISTED + 1) return [...sorted];
+  const next = sorted[ERRORS_LISTED];
+  const count3 = (n2) => n2.toLocaleString("en-US");
+  return [
+    ...sorted.slice(0, ERRORS_LISTED),
+    {
+      file: next.file,
+      line: next.line,
+      column: next.column,
+      path: "",
+      message: `${count3(sorted.length)} problems in all; the ${count3(sorted.length - ERRORS_LISTED)} from here on are not listed: fix the ${ERRORS_LISTED} above first`
+    }
+  ];
+}
 function sortErrors(errors, fileOrder) {
   const rank = new Map(fileOrder.map((file2, index) => [file2, index]));
   const seen = /* @__PURE__ */ new Set();
@@ -97,11 +112,12 @@ function sortErrors(errors, fileOrder) {
     (a2, b2) => (rank.get(a2.file) ?? Number.MAX_SAFE_INTEGER) - (rank.get(b2.file) ?? Number.MAX_SAFE_INTEGER) || a2.line - b2.line || a2.column - b2.column
   );
 }
-var PLAIN_KEY;
+var PLAIN_KEY, ERRORS_LISTED;
 var init_errors = __esm({
   "src/config/errors.ts"() {
     "use strict";
     PLAIN_KEY = /^[A-Za-z0-9_-]+$/;
+    ERRORS_LISTED = 100;
   }
 });
 
@@ -20661,7 +20677,7 @@ function isSecretKey(path) {
   const key = path[path.length - 1];
   return typeof key === "string" && SECRET_KEYS.has(key);
 }
-function interpolate(value2, env, { allowUnset = false, secretAt = isSecretKey } = {}) {
+function interpolate(value2, env, { allowUnset = false, secretAt = isSecretKey, plainAt } = {}) {
   const result = {
     value: void 0,
     problems: [],
@@ -20703,6 +20719,9 @@ function interpolate(value2, env, { allowUnset = false, secretAt = isSecretKey }
       return node2;
     }
     if (!node2.includes("${")) return node2;
+    if (plainAt?.(path)) {
+      for (const name2 of privateReferences(node2)) problem(publishedMessage(name2));
+    }
     const expanded = expand(node2, lookup, problem);
     if (expanded.values.length > 0) result.sensitive.push({ ...expanded, path: [...path] });
     return expanded.text;
@@ -20736,6 +20755,18 @@ function interpolate(value2, env, { allowUnset = false, secretAt = isSecretKey }
   };
   result.value = walk(value2);
   return result;
+}
+function privateReferences(text2) {
+  const names = [];
+  for (const [match, reference2 = "", closed2] of text2.matchAll(REFERENCE)) {
+    if (match === "$${" || closed2 !== "}") continue;
+    const parsed = NAME.exec(reference2);
+    if (parsed?.[1] !== void 0 && parsed[2] === void 0) names.push(parsed[1]);
+  }
+  return names;
+}
+function publishedMessage(name2) {
+  return `\${${name2}} would publish a value of the environment: GitHub keeps Actions variables in plain text for anyone who can read them, and forgeplan treats every reference not marked public as secret; put a secret under secrets, or mark a value that is not secret \${${name2}:public}`;
 }
 function expand(text2, lookup, problem) {
   const values3 = [];
@@ -20782,45 +20813,55 @@ var init_interpolate = __esm({
 // src/config/suggest.ts
 function closest(word, candidates) {
   const lower = word.toLowerCase();
+  const allowed2 = Math.max(1, Math.floor(word.length / 3));
   let best;
   let bestDistance = Number.POSITIVE_INFINITY;
   for (const candidate of candidates) {
-    const distance = editDistance(lower, candidate.toLowerCase());
-    if (distance < bestDistance) {
+    const limit = Math.min(allowed2, bestDistance - 1);
+    if (limit < 0) break;
+    const distance = editDistance(lower, candidate.toLowerCase(), limit);
+    if (distance <= limit) {
       best = candidate;
       bestDistance = distance;
     }
   }
-  const allowed2 = Math.max(1, Math.floor(word.length / 3));
-  return bestDistance <= allowed2 ? best : void 0;
+  return best;
 }
 function unknownNameHint(word, candidates) {
   const suggestion = closest(word, candidates);
   if (suggestion !== void 0) return `did you mean "${suggestion}"?`;
   return candidates.length === 0 ? "none are defined" : `expected one of: ${candidates.join(", ")}`;
 }
-function editDistance(a2, b2) {
-  const rows = a2.length + 1;
+function editDistance(a2, b2, bound2) {
+  if (Math.abs(a2.length - b2.length) > bound2) return bound2 + 1;
   const cols = b2.length + 1;
-  const d2 = Array.from(
-    { length: rows },
-    (_2, i2) => Array.from({ length: cols }, (_3, j2) => i2 === 0 ? j2 : j2 === 0 ? i2 : 0)
-  );
-  for (let i2 = 1; i2 < rows; i2++) {
-    for (let j2 = 1; j2 < cols; j2++) {
-      const cost = a2[i2 - 1] === b2[j2 - 1] ? 0 : 1;
-      let value2 = Math.min(d2[i2 - 1][j2] + 1, d2[i2][j2 - 1] + 1, d2[i2 - 1][j2 - 1] + cost);
-      if (i2 > 1 && j2 > 1 && a2[i2 - 1] === b2[j2 - 2] && a2[i2 - 2] === b2[j2 - 1]) {
-        value2 = Math.min(value2, d2[i2 - 2][j2 - 2] + 1);
-      }
-      d2[i2][j2] = value2;
-    }
+  if (rows[0].length < cols) {
+    rows = [new Int32Array(cols * 2), new Int32Array(cols * 2), new Int32Array(cols * 2)];
   }
-  return d2[a2.length][b2.length];
+  let [before, previous, current] = rows;
+  for (let j2 = 0; j2 < cols; j2++) previous[j2] = j2;
+  for (let i2 = 1; i2 <= a2.length; i2++) {
+    current[0] = i2;
+    let smallest = i2;
+    for (let j2 = 1; j2 < cols; j2++) {
+      const cost = a2.charCodeAt(i2 - 1) === b2.charCodeAt(j2 - 1) ? 0 : 1;
+      let value2 = Math.min(previous[j2] + 1, current[j2 - 1] + 1, previous[j2 - 1] + cost);
+      if (i2 > 1 && j2 > 1 && a2.charCodeAt(i2 - 1) === b2.charCodeAt(j2 - 2) && a2.charCodeAt(i2 - 2) === b2.charCodeAt(j2 - 1)) {
+        value2 = Math.min(value2, before[j2 - 2] + 1);
+      }
+      current[j2] = value2;
+      if (value2 < smallest) smallest = value2;
+    }
+    if (smallest > bound2) return bound2 + 1;
+    [before, previous, current] = [previous, current, before];
+  }
+  return previous[b2.length];
 }
+var rows;
 var init_suggest = __esm({
   "src/config/suggest.ts"() {
     "use strict";
+    rows = [new Int32Array(64), new Int32Array(64), new Int32Array(64)];
   }
 });
 
@@ -20829,7 +20870,12 @@ function closed(shape, explain = () => void 0) {
   const known = Object.keys(shape).filter((key) => !refusedKey(shape[key]));
   return strictObject(shape, {
     error: (issue3) => issue3.code === "unrecognized_keys" ? issue3.keys.map(
-      (key) => `unknown key ${JSON.stringify(key)}; ${explain(key) ?? unknownNameHint(key, known)}`
+      (key, index) => (
+        // Past the first ones a file's errors are counted, not listed (listedErrors lists
+        // ERRORS_LISTED + 1 in full): a hint nobody reads is not worth working out for each
+        // of 100,000 keys.
+        index <= ERRORS_LISTED ? `unknown key ${JSON.stringify(key)}; ${explain(key) ?? unknownNameHint(key, known)}` : `unknown key ${JSON.stringify(key)}`
+      )
     ).join("\n") : void 0
   });
 }
@@ -20846,6 +20892,7 @@ var init_fields = __esm({
     "use strict";
     init_zod();
     init_interpolate();
+    init_errors();
     init_suggest();
     OWNER = "[A-Za-z0-9][A-Za-z0-9-]*";
     REPOSITORY = "[A-Za-z0-9._-]+";
@@ -21618,6 +21665,7 @@ var init_conflicts = __esm({
       sink;
       settings;
       #entries = [];
+      /** The first definition of each resource: located only when another one is found. */
       #firsts = /* @__PURE__ */ new Map();
       /** The name as the first entry of each key wrote it, for messages. */
       #names = /* @__PURE__ */ new Map();
@@ -21632,13 +21680,13 @@ var init_conflicts = __esm({
           if (value2 === void 0) continue;
           for (const defined of setting.defines(value2)) {
             const key = `${named3.key}|${setting.key}|${defined.id}`;
-            const place3 = this.#place(named3.entry, [setting.key, ...defined.path]);
+            const path = [setting.key, ...defined.path];
             const first = this.#firsts.get(key);
-            if (first === void 0) this.#firsts.set(key, place3);
+            if (first === void 0) this.#firsts.set(key, { entry: named3.entry, path });
             else {
               this.sink.error(
-                place3,
-                `${defined.what} of ${shownName} is also defined at ${describePlace(first)}; define it in one place`
+                this.#place(named3.entry, path),
+                `${defined.what} of ${shownName} is also defined at ${describePlace(this.#place(first.entry, first.path))}; define it in one place`
               );
             }
           }
@@ -21718,6 +21766,7 @@ var init_resolve = __esm({
         this.files = files;
         this.env = env;
         this.spec = spec;
+        this.#settingOrder = new Map(spec.settings.map((setting, index) => [setting.key, index]));
       }
       files;
       env;
@@ -21727,6 +21776,8 @@ var init_resolve = __esm({
       profiles = /* @__PURE__ */ new Map();
       defaults = [];
       #byKind = /* @__PURE__ */ new Map();
+      /** Each setting kind's key and its place in the spec's order. */
+      #settingOrder;
       run() {
         this.#collectTargets();
         this.#collectProfiles();
@@ -21956,9 +22007,13 @@ var init_resolve = __esm({
       #repository(source, entry2, path) {
         const target2 = this.target("repository", entry2.target, source, path);
         const own2 = {};
-        for (const setting of this.spec.settings) {
-          if (entry2[setting.key] !== void 0) own2[setting.key] = entry2[setting.key];
+        const written2 = Object.keys(entry2).filter(
+          (key2) => this.#settingOrder.has(key2) && entry2[key2] !== void 0
+        );
+        if (written2.length > 1) {
+          written2.sort((a2, b2) => this.#settingOrder.get(a2) - this.#settingOrder.get(b2));
         }
+        for (const key2 of written2) own2[key2] = entry2[key2];
         const layers = [
           ...this.#profileLayers(source, entry2.profiles, path),
           { label: "entry", source, path, value: own2 }
@@ -22063,31 +22118,12 @@ function kindPaths(spec, named3) {
     (pattern3) => pattern3.length === path.length && pattern3.every((segment, index) => segment === ANY || segment === path[index])
   );
 }
-function publishedReferences(value2, plainAt) {
-  const found = [];
-  const walk = (node2, path) => {
-    if (typeof node2 === "string") {
-      if (!node2.includes("${") || !plainAt(path)) return;
-      for (const match of node2.matchAll(REFERENCE2)) {
-        if (match[1] !== void 0 && match[2] === void 0) found.push({ path, name: match[1] });
-      }
-      return;
-    }
-    if (Array.isArray(node2)) node2.forEach((item, index) => walk(item, [...path, index]));
-    else if (node2 !== null && typeof node2 === "object") {
-      for (const [key, child] of Object.entries(node2)) walk(child, [...path, key]);
-    }
-  };
-  walk(value2, []);
-  return found;
-}
-var ANY, REFERENCE2;
+var ANY;
 var init_secret_paths = __esm({
   "src/config/secret-paths.ts"() {
     "use strict";
     init_interpolate();
     ANY = "*";
-    REFERENCE2 = /\$\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)(:[A-Za-z]*)?\}/g;
   }
 });
 
@@ -29934,19 +29970,10 @@ function loadConfig(paths, options) {
       continue;
     }
     errors.push(...parsed.problems);
-    for (const { path, name: name2 } of publishedReferences(parsed.source.value, plainAt)) {
-      errors.push(
-        errorAt(
-          parsed.source.locate(path),
-          path,
-          `\${${name2}} would publish a value of the environment: GitHub keeps Actions variables in plain text for anyone who can read them, and forgeplan treats every reference not marked public as secret; put a secret under secrets, or mark a value that is not secret \${${name2}:public}`
-        )
-      );
-    }
     const { value: value2, problems: problems2, sensitive, secrets, names, unresolved } = interpolate(
       parsed.source.value,
       options.env,
-      { allowUnset: options.allowUnset === true, secretAt }
+      { allowUnset: options.allowUnset === true, secretAt, plainAt }
     );
     for (const name2 of names) variables.add(name2);
     for (const path of unresolved) unknown2.add(positionKey2(parsed.source.locate(path)));
@@ -29976,14 +30003,17 @@ function loadConfig(paths, options) {
     }
   }
   const order = files.map((file2) => file2.display);
-  if (errors.length > 0) return { ok: false, errors: sortErrors(masked(errors), order) };
+  if (errors.length > 0) return failed(sortErrors(masked(errors), order));
   const resolved = resolve(valid, options.env, options.spec);
   for (const target2 of resolved.state.targets) {
     if (target2.token) options.redactor?.add(target2.token.reveal(), target2.tokenEnv);
   }
   const problems = known(resolved.errors);
-  if (problems.length > 0) return { ok: false, errors: sortErrors(masked(problems), order) };
+  if (problems.length > 0) return failed(sortErrors(masked(problems), order));
   return { ok: true, state: resolved.state, variables: [...variables] };
+}
+function failed(errors) {
+  return { ok: false, errors: listedErrors(errors), problems: errors.length };
 }
 function positionKey2(at3) {
   return `${at3.file}:${at3.line}:${at3.column}`;
@@ -30245,16 +30275,16 @@ function render(wanted, target2, scope, note, layers, root, prefix, fallback) {
   const base = [...prefix, ...wanted.path];
   const origin = originOf(layers, base) ?? fallback;
   const value2 = valueAt(root, wanted.path);
-  const rows = [];
+  const rows2 = [];
   if (wanted.fixed !== void 0) {
-    for (const [key, shown3] of wanted.fixed) rows.push(row(key, JSON.stringify(shown3), origin));
+    for (const [key, shown3] of wanted.fixed) rows2.push(row(key, JSON.stringify(shown3), origin));
   } else if (value2 === null) {
-    rows.push(row("value", "null (must be absent)", origin));
+    rows2.push(row("value", "null (must be absent)", origin));
   } else {
     for (const leaf of leafPaths(value2)) {
       const path = [...base, ...leaf];
       const layer = layerOf(layers, path);
-      rows.push(
+      rows2.push(
         row(
           formatPath(leaf),
           shown(valueAt(value2, leaf)),
@@ -30265,11 +30295,11 @@ function render(wanted, target2, scope, note, layers, root, prefix, fallback) {
     }
   }
   for (const [key, byDefault] of wanted.defaults ?? []) {
-    if (!rows.some((existing) => existing.key === key)) {
-      rows.push({ key, value: JSON.stringify(byDefault), from: "default" });
+    if (!rows2.some((existing) => existing.key === key)) {
+      rows2.push({ key, value: JSON.stringify(byDefault), from: "default" });
     }
   }
-  return block(`${addressOf(target2, scope, wanted.kind, wanted.name)}${note}`, origin, rows);
+  return block(`${addressOf(target2, scope, wanted.kind, wanted.name)}${note}`, origin, rows2);
 }
 function originOf(layers, path, at3 = "value") {
   const layer = layerOf(layers, path);
@@ -30282,9 +30312,9 @@ function shown(value2) {
 function row(key, value2, origin, label5 = "entry") {
   return { key, value: value2, from: origin === void 0 ? "" : `${formatOrigin(origin)} (${label5})` };
 }
-function block(title, origin, rows) {
-  const width = Math.max(0, ...rows.map((line) => line.key.length + line.value.length + 3));
-  const lines = rows.map(
+function block(title, origin, rows2) {
+  const width = Math.max(0, ...rows2.map((line) => line.key.length + line.value.length + 3));
+  const lines = rows2.map(
     (line) => `  ${`${line.key} = ${line.value}`.padEnd(width)}  ${line.from}`.trimEnd()
   );
   return [`${title}  (${formatOrigin(origin)})`, ...lines].join("\n");
@@ -36107,13 +36137,13 @@ var require_suggestionList = __commonJS({
         if (aLength - bLength > threshold) {
           return void 0;
         }
-        const rows = this._rows;
+        const rows2 = this._rows;
         for (let j2 = 0; j2 <= bLength; j2++) {
-          rows[0][j2] = j2;
+          rows2[0][j2] = j2;
         }
         for (let i2 = 1; i2 <= aLength; i2++) {
-          const upRow = rows[(i2 - 1) % 3];
-          const currentRow = rows[i2 % 3];
+          const upRow = rows2[(i2 - 1) % 3];
+          const currentRow = rows2[i2 % 3];
           let smallestCell = currentRow[0] = i2;
           for (let j2 = 1; j2 <= bLength; j2++) {
             const cost = a2[i2 - 1] === b2[j2 - 1] ? 0 : 1;
@@ -36126,7 +36156,7 @@ var require_suggestionList = __commonJS({
               // substitute
             );
             if (i2 > 1 && j2 > 1 && a2[i2 - 1] === b2[j2 - 2] && a2[i2 - 2] === b2[j2 - 1]) {
-              const doubleDiagonalCell = rows[(i2 - 2) % 3][j2 - 2];
+              const doubleDiagonalCell = rows2[(i2 - 2) % 3][j2 - 2];
               currentCell = Math.min(currentCell, doubleDiagonalCell + 1);
             }
             if (currentCell < smallestCell) {
@@ -36138,7 +36168,7 @@ var require_suggestionList = __commonJS({
             return void 0;
           }
         }
-        const distance = rows[aLength % 3][bLength];
+        const distance = rows2[aLength % 3][bLength];
         return distance <= threshold ? distance : void 0;
       }
     };
@@ -54891,14 +54921,14 @@ function failedAt(errors) {
   return (path) => errors.some((error62) => path.every((step, index) => error62[index] === step));
 }
 async function allNodes(first, firstFailed, more) {
-  const failed3 = new Set([...first.nodes.keys()].filter(firstFailed));
+  const failed4 = new Set([...first.nodes.keys()].filter(firstFailed));
   if (!first.pageInfo.hasNextPage || first.pageInfo.endCursor === null) {
-    return { nodes: first.nodes, failed: failed3 };
+    return { nodes: first.nodes, failed: failed4 };
   }
   const rest = await more(first.pageInfo.endCursor);
   if (rest === void 0) return void 0;
-  for (const index of rest.failed) failed3.add(first.nodes.length + index);
-  return { nodes: [...first.nodes, ...rest.nodes], failed: failed3 };
+  for (const index of rest.failed) failed4.add(first.nodes.length + index);
+  return { nodes: [...first.nodes, ...rest.nodes], failed: failed4 };
 }
 async function repositoryConnection(part2, field, connection2) {
   const list3 = connection2.edges ? "edges" : "nodes";
@@ -55872,13 +55902,13 @@ function place(reads, collection) {
   const { owner, name: name2 } = reads.repo;
   return addressOf(reads.reader.target, `${owner}/${name2}`, KIND, collection);
 }
-function failed(result) {
+function failed2(result) {
   return result.kind === "error" ? result.error : void 0;
 }
 async function planUsers(reads, wanted, authoritative) {
   const listed5 = await reads.users();
   if (listed5.kind !== "found") {
-    const error62 = failed(listed5);
+    const error62 = failed2(listed5);
     return Object.keys(wanted).map((login4) => ({
       ...reads.change(`${USERS}/${login4.toLowerCase()}`),
       ...error62 ? { error: error62 } : {}
@@ -55897,7 +55927,7 @@ async function planUsers(reads, wanted, authoritative) {
 async function planTeams(reads, wanted, authoritative) {
   const listed5 = await reads.teams();
   if (listed5.kind !== "found") {
-    const error62 = failed(listed5);
+    const error62 = failed2(listed5);
     return Object.keys(wanted).map((slug2) => ({
       ...reads.change(`${TEAMS}/${slug2.toLowerCase()}`),
       ...error62 ? { error: error62 } : {}
@@ -55960,7 +55990,7 @@ async function planAccess(reader, repo, value2, options) {
     wants(TEAMS, teams) ? planTeams(reads, teams, over.teams) : []
   ]);
   const changes = [...planned, ...teamChanges];
-  const error62 = (over.users ? failed(await reads.users()) : void 0) ?? (over.teams ? failed(await reads.teams()) : void 0);
+  const error62 = (over.users ? failed2(await reads.users()) : void 0) ?? (over.teams ? failed2(await reads.teams()) : void 0);
   if (error62 !== void 0) {
     changes.unshift({
       ...unlistedChange(reader.target, scope, KIND, error62),
@@ -56699,6 +56729,13 @@ var init_settings2 = __esm({
 });
 
 // src/resources/actions/index.ts
+async function isPublic(site, location) {
+  const known = location?.kind === "found" ? visibilityShape.schema.safeParse(location.answer) : void 0;
+  const answer = known?.success ? { kind: "found", data: known.data } : await site.reader.getOrAbsent(site.base, visibilityShape);
+  if (answer.kind !== "found") return answer;
+  const visibility3 = answer.data.visibility ?? (answer.data.private ? "private" : "public");
+  return { kind: "found", data: visibility3 === "public" };
+}
 function permissionsPath(site) {
   return `${site.base}/actions/permissions`;
 }
@@ -56808,8 +56845,11 @@ async function planWorkflow(site, value2) {
   const diff = diffValues(written(live, Object.keys(desired)), desired);
   return finish(change, live, diff, [{ method: "PUT", path, body: { ...live, ...desired } }]);
 }
-async function planAccess2(site, level) {
+async function planAccess2(site, level, location) {
   const change = newChange(site.reader.target, site.scope, KIND2, "access");
+  const visibility3 = readOrError(await isPublic(site, location), change, site, site.base);
+  if ("change" in visibility3) return visibility3.change;
+  if (visibility3.data) return { ...change, notes: [ACCESS_PUBLIC_NOTE] };
   const path = `${permissionsPath(site)}/access`;
   const read2 = readOrError(await site.reader.getOrAbsent(path, accessShape), change, site, path);
   if ("change" in read2) return read2.change;
@@ -56817,7 +56857,7 @@ async function planAccess2(site, level) {
   const diff = diffValues(live, { access_level: level });
   return finish(change, live, diff, [{ method: "PUT", path, body: { access_level: level } }]);
 }
-async function plan(site, value2) {
+async function plan(site, value2, location) {
   const planned = [];
   if (PERMISSION_KEYS.some((key) => value2[key] !== void 0)) {
     planned.push(planPermissions(site, value2));
@@ -56825,7 +56865,9 @@ async function plan(site, value2) {
   if (value2.default_workflow_permissions !== void 0 || value2.can_approve_pull_request_reviews !== void 0) {
     planned.push(planWorkflow(site, value2));
   }
-  if (value2.access_level !== void 0) planned.push(planAccess2(site, value2.access_level));
+  if (value2.access_level !== void 0) {
+    planned.push(planAccess2(site, value2.access_level, location));
+  }
   return Promise.all(planned);
 }
 async function exportActions(site) {
@@ -56868,7 +56910,7 @@ async function exportActions(site) {
     exported,
     mustFind(await reader.getOrAbsent(workflowPath, workflowShape), workflowPath)
   );
-  if (site.level === "repository") {
+  if (site.level === "repository" && !mustFind(await isPublic(site, void 0), site.base)) {
     const accessPath = `${path}/access`;
     exported.access_level = mustFind(
       await reader.getOrAbsent(accessPath, accessShape),
@@ -56887,7 +56929,7 @@ async function exportActions(site) {
     "access_level"
   ]);
 }
-var KIND2, permissionsShape, selectedShape, workflowShape, accessShape, PERMISSION_KEYS, print, actionsKind;
+var KIND2, permissionsShape, selectedShape, workflowShape, accessShape, visibilityShape, ACCESS_PUBLIC_NOTE, PERMISSION_KEYS, print, actionsKind;
 var init_actions = __esm({
   "src/resources/actions/index.ts"() {
     "use strict";
@@ -56927,6 +56969,14 @@ var init_actions = __esm({
       name: "workflow access to the repository",
       schema: looseObject({ access_level: _enum2(["none", "user", "organization"]) })
     };
+    visibilityShape = {
+      name: "a Full Repository",
+      schema: looseObject({
+        private: boolean2(),
+        visibility: _enum2(["public", "private", "internal"]).optional()
+      })
+    };
+    ACCESS_PUBLIC_NOTE = 'access_level applies to private and internal repositories only (GitHub: "This endpoint only applies to private repositories"); this one is public, so it is neither read nor written';
     PERMISSION_KEYS = [
       "enabled",
       "enabled_repositories",
@@ -56946,9 +56996,10 @@ var init_actions = __esm({
           defines: () => [{ id: "actions", path: [], what: "the Actions permissions" }],
           print
         },
-        plan: ({ reader, repo, value: value2 }) => plan(
+        plan: ({ reader, repo, value: value2, location }) => plan(
           { reader, scope: `${repo.owner}/${repo.name}`, base: repoPath(repo), level: "repository" },
-          value2
+          value2,
+          location
         ),
         export: (reader, repo) => exportActions({
           reader,
@@ -57821,15 +57872,15 @@ var init_graphql2 = __esm({
         );
         return `viewerCanAdminister ${refs.join(" ")}`;
       },
-      answer: async ({ repo, value: value2, data, failed: failed3, pages }) => {
+      answer: async ({ repo, value: value2, data, failed: failed4, pages }) => {
         const answers = new RestAnswers();
         const administered = looseObject({ viewerCanAdminister: literal(true) }).safeParse(data);
-        if (!administered.success || failed3(["viewerCanAdminister"])) return answers;
+        if (!administered.success || failed4(["viewerCanAdminister"])) return answers;
         const refs = data;
         await Promise.all(
           Object.keys(value2).map(async (branch3, index) => {
             const read2 = ref.safeParse(refs[alias(index)]);
-            if (!read2.success || failed3([alias(index)])) return;
+            if (!read2.success || failed4([alias(index)])) return;
             const path = protectionPath(repo, branch3);
             const found = read2.data?.branchProtectionRule;
             if (read2.data === null) answers.absent(path, "Branch not found");
@@ -59797,23 +59848,23 @@ function ownerOf(gist3) {
 }
 async function auditGists(reader, audit) {
   const base = (scope, name2) => newChange(reader.target, scope, "gist", name2);
-  const failed3 = (error62) => [
+  const failed4 = (error62) => [
     unlistedChange(reader.target, "gists", "gist", error62)
   ];
   const user2 = await credentialUser(reader, NEEDS_USER);
-  if ("error" in user2) return failed3(user2.error);
+  if ("error" in user2) return failed4(user2.error);
   const path = "/gists";
   const listed5 = await reader.list(path, audit.since ? { since: audit.since } : void 0, {
     name: "gists",
     schema: readGist
   });
-  if (listed5.kind === "error") return failed3(needsUser(listed5.error, NEEDS_USER));
-  if (listed5.kind === "absent") return failed3(changeError(listed5.detail, "GET", path, 404));
+  if (listed5.kind === "error") return failed4(needsUser(listed5.error, NEEDS_USER));
+  if (listed5.kind === "absent") return failed4(changeError(listed5.detail, "GET", path, 404));
   const login4 = user2.login.toLowerCase();
   const foreign = listed5.data.find((gist3) => ownerOf(gist3)?.toLowerCase() !== login4);
   if (foreign !== void 0) {
     const owner = ownerOf(foreign) ?? "no owner shown";
-    return failed3(
+    return failed4(
       changeError(
         `answered 200 with gist ${foreign.id} of ${owner} among the gists of ${user2.login}, the token's user: not that user's own list, so nothing was audited`,
         "GET",
@@ -60388,15 +60439,15 @@ function needed(audit) {
 async function auditMigration(reader, audit) {
   const scope = scopeOf(audit);
   const change = newChange(reader.target, scope, "migration", String(audit.id));
-  const failed3 = (error62) => ({
+  const failed4 = (error62) => ({
     change: { ...change, error: needsUser(error62, needed(audit)) }
   });
   const path = audit.org !== void 0 ? `/orgs/${encodeURIComponent(audit.org)}/migrations/${audit.id}` : `/user/migrations/${audit.id}`;
   const read2 = await reader.getOrAbsent(path, { name: "a Migration", schema: readMigration });
-  if (read2.kind === "error") return failed3(read2.error);
+  if (read2.kind === "error") return failed4(read2.error);
   if (read2.kind === "absent") {
     const whose = audit.org !== void 0 ? `of organization ${audit.org} was not found (or the token's user is not an owner of ${audit.org})` : "was not found among the token's user's migrations";
-    return failed3(changeError(`migration ${audit.id} ${whose}`, "GET", path, 404));
+    return failed4(changeError(`migration ${audit.id} ${whose}`, "GET", path, 404));
   }
   let repositories = read2.data.repositories;
   if (repositories === void 0 || audit.user === true) {
@@ -60404,9 +60455,9 @@ async function auditMigration(reader, audit) {
       name: "repositories",
       schema: readRepository
     });
-    if (listed5.kind === "error") return failed3(listed5.error);
+    if (listed5.kind === "error") return failed4(listed5.error);
     if (listed5.kind === "absent") {
-      return failed3(changeError(listed5.detail, "GET", `${path}/repositories`, 404));
+      return failed4(changeError(listed5.detail, "GET", `${path}/repositories`, 404));
     }
     repositories = listed5.data;
   }
@@ -62826,7 +62877,7 @@ var init_create = __esm({
 function part(ctx, name2, value2) {
   return { ...newChange(ctx.reader.target, ctx.scope, KIND8, name2), ...value2 };
 }
-function failed2(ctx, name2, error62) {
+function failed3(ctx, name2, error62) {
   return { ...newChange(ctx.reader.target, ctx.scope, KIND8, name2), error: error62 };
 }
 function updateOrNot(diff, requests, live) {
@@ -62873,7 +62924,7 @@ function planFields(ctx, value2, answer) {
       (feature2) => `security_and_analysis.${feature2 === "bypass_reviewers" ? "secret_scanning_delegated_bypass_options" : feature2}`
     )
   ];
-  if (missing.length > 0) return failed2(ctx, "repository", unreported(ctx, missing));
+  if (missing.length > 0) return failed3(ctx, "repository", unreported(ctx, missing));
   const pick2 = (from, keys2) => Object.fromEntries(Object.entries(from).filter(([key]) => keys2.includes(key)));
   const before = {
     ...pick2(live, Object.keys(desired)),
@@ -62942,16 +62993,16 @@ async function planDefaultBranch(ctx, value2, answer) {
   const wanted = rename?.to ?? value2.default_branch;
   if (wanted === void 0) return void 0;
   const live = answer.default_branch;
-  if (live === void 0) return failed2(ctx, "default_branch", unreported(ctx, ["default_branch"]));
+  if (live === void 0) return failed3(ctx, "default_branch", unreported(ctx, ["default_branch"]));
   const fingerprinted = { default_branch: live };
   if (live === wanted) return part(ctx, "default_branch", updateOrNot([], [], fingerprinted));
   const branches = await branchesOf(ctx);
-  if (!Array.isArray(branches)) return failed2(ctx, "default_branch", branches);
+  if (!Array.isArray(branches)) return failed3(ctx, "default_branch", branches);
   const diff = diffValues(fingerprinted, { default_branch: wanted });
   const path = `${ctx.path}/branches`;
   if (rename !== void 0 && live === rename.from) {
     if (branches.includes(rename.to)) {
-      return failed2(
+      return failed3(
         ctx,
         "default_branch",
         changeError(
@@ -62975,7 +63026,7 @@ async function planDefaultBranch(ctx, value2, answer) {
     });
   }
   if (rename !== void 0 && !branches.includes(wanted)) {
-    return failed2(
+    return failed3(
       ctx,
       "default_branch",
       changeError(
@@ -62987,7 +63038,7 @@ async function planDefaultBranch(ctx, value2, answer) {
     );
   }
   if (!branches.includes(wanted)) {
-    return failed2(
+    return failed3(
       ctx,
       "default_branch",
       changeError(
@@ -63017,7 +63068,7 @@ async function planTopics(ctx, wanted, answer) {
       schema: looseObject({ names: array(string2()) })
     });
     if (read2.kind !== "found")
-      return failed2(
+      return failed3(
         ctx,
         "topics",
         read2.kind === "error" ? read2.error : changeError(`${ctx.scope} was not found`, "GET", path, 404)
@@ -63074,9 +63125,9 @@ async function planDependabot(ctx, value2) {
   ]);
   const changes = [];
   if (alerts.kind === "error") {
-    if (alertsWanted !== void 0) changes.push(failed2(ctx, "vulnerability_alerts", alerts.error));
+    if (alertsWanted !== void 0) changes.push(failed3(ctx, "vulnerability_alerts", alerts.error));
     if (fixesWanted !== void 0)
-      changes.push(failed2(ctx, "automated_security_fixes", alerts.error));
+      changes.push(failed3(ctx, "automated_security_fixes", alerts.error));
     return changes;
   }
   const alertsOn = alerts.kind === "found" && alerts.on;
@@ -63084,9 +63135,9 @@ async function planDependabot(ctx, value2) {
   const alertsChange = alertsWanted === void 0 ? void 0 : toggle(ctx, "vulnerability_alerts", "vulnerability-alerts", alertsOn, alertsWanted);
   let fixesChange;
   if (fixes !== void 0 && fixesWanted !== void 0) {
-    if (fixes.kind === "error") fixesChange = failed2(ctx, "automated_security_fixes", fixes.error);
+    if (fixes.kind === "error") fixesChange = failed3(ctx, "automated_security_fixes", fixes.error);
     else if (fixesWanted && !alertsAfter) {
-      fixesChange = failed2(
+      fixesChange = failed3(
         ctx,
         "automated_security_fixes",
         changeError(
@@ -63114,7 +63165,7 @@ async function planDependabot(ctx, value2) {
 }
 async function planReporting(ctx, wanted, answer, visibility3) {
   const read2 = await readReporting(ctx);
-  if (read2.kind === "error") return failed2(ctx, "private_vulnerability_reporting", read2.error);
+  if (read2.kind === "error") return failed3(ctx, "private_vulnerability_reporting", read2.error);
   const goesPrivate = visibility3?.gate === "visibility" && liveVisibility(answer) === "public";
   if (read2.kind === "found" && !wanted && read2.on && goesPrivate) {
     return part(ctx, "private_vulnerability_reporting", {
@@ -63150,7 +63201,7 @@ async function planReporting(ctx, wanted, answer, visibility3) {
       notes: ["needs the repository public first: applied with the visibility change"]
     });
   }
-  return failed2(
+  return failed3(
     ctx,
     "private_vulnerability_reporting",
     changeError(
@@ -63200,11 +63251,11 @@ async function planSettings(input2) {
     path: repoPath(repo),
     scope: `${repo.owner}/${repo.name}`
   };
-  if (location.kind === "error") return [failed2(ctx, "repository", location.error)];
+  if (location.kind === "error") return [failed3(ctx, "repository", location.error)];
   if (location.kind === "absent") {
     if (value2.create === true) return [await planCreate(ctx, value2)];
     return [
-      failed2(
+      failed3(
         ctx,
         "repository",
         changeError(
@@ -63223,7 +63274,7 @@ async function planSettings(input2) {
     const read2 = await reader.getOrAbsent(ctx.path, fullRepository);
     if (read2.kind !== "found") {
       return [
-        failed2(
+        failed3(
           ctx,
           "repository",
           read2.kind === "error" ? read2.error : changeError(
@@ -65216,15 +65267,15 @@ function git(dir, args) {
       stdio: ["ignore", "pipe", "pipe"]
     });
   } catch (error62) {
-    const failed3 = error62;
-    if (failed3.code === "ENOENT") throw new GitFailed("git is not installed (or not on PATH)");
-    if (failed3.code === "ENOBUFS") {
+    const failed4 = error62;
+    if (failed4.code === "ENOENT") throw new GitFailed("git is not installed (or not on PATH)");
+    if (failed4.code === "ENOBUFS") {
       throw new GitFailed(
         `the file is larger than the ${LIMITS.maxBytes / (1024 * 1024)} MiB limit`
       );
     }
-    const said = failed3.stderr?.toString("utf8").trim().split("\n")[0];
-    throw new GitFailed(said || failed3.message.split("\n")[0]);
+    const said = failed4.stderr?.toString("utf8").trim().split("\n")[0];
+    throw new GitFailed(said || failed4.message.split("\n")[0]);
   }
 }
 function hasRevision(dir, ref2) {
@@ -65292,9 +65343,9 @@ function loadStateAt(command2, ref2, paths, io) {
   if (result.ok) return result.state;
   for (const error62 of result.errors) io.stderr.write(`${formatConfigError(error62)}
 `);
-  const count3 = result.errors.length;
+  const count3 = result.problems;
   throw new CliError(
-    `${command2}: the configuration at ${ref2} has ${count3} error${count3 === 1 ? "" : "s"}; plan without --changed-from to see the whole plan`
+    `${command2}: the configuration at ${ref2} has ${count3.toLocaleString("en-US")} error${count3 === 1 ? "" : "s"}; plan without --changed-from to see the whole plan`
   );
 }
 var GitFailed;
@@ -65703,9 +65754,9 @@ var init_expand = __esm({
 async function entryMatches(state, readers) {
   const expansion = await expandRepositories(state, readers);
   return state.repositories.map((entry2) => {
-    const failed3 = expansion.errors.find((item) => item.entry === entry2);
+    const failed4 = expansion.errors.find((item) => item.entry === entry2);
     const repositories = expansion.repos.filter((repo) => repo.entries.includes(entry2)).map((repo) => `${repo.owner}/${repo.name}`);
-    return failed3 === void 0 ? { entry: entry2, repositories } : { entry: entry2, repositories, error: describeFailure(failed3.error) };
+    return failed4 === void 0 ? { entry: entry2, repositories } : { entry: entry2, repositories, error: describeFailure(failed4.error) };
   });
 }
 function describeMatches(matches) {
@@ -84562,9 +84613,9 @@ function loadState(command2, flags9, io, readFile) {
   if (result.ok) return result.state;
   for (const error62 of result.errors) io.stderr.write(`${formatConfigError(error62)}
 `);
-  const count3 = result.errors.length;
+  const count3 = result.problems;
   throw new CliError(
-    `${command2}: the configuration has ${count3} error${count3 === 1 ? "" : "s"}; nothing was read or changed`
+    `${command2}: the configuration has ${count3.toLocaleString("en-US")} error${count3 === 1 ? "" : "s"}; nothing was read or changed`
   );
 }
 function reportEvent(io, event) {
@@ -84826,6 +84877,7 @@ against it, which needs no target's token).
   --sandbox, --sandbox-url URL   read a sandbox for --matches (either implies it)
   -h, --help               this text
 Exit 0 when valid, 1 when not, with one line per problem on stderr: file:line:col: key.path: message
+(past 101 problems, the first 100 and one line counting them all)
 `;
     validate3 = async (argv, io) => {
       const { values: values3 } = parseFlags("validate", argv, flags);
@@ -85417,9 +85469,9 @@ function document(parts) {
   return `${parts.join("\n\n")}
 `;
 }
-function table(header, rows, align = "---") {
+function table(header, rows2, align = "---") {
   const line = (cells) => `| ${cells.join(" | ")} |`;
-  return [line(header), line(header.map(() => align)), ...rows.map(line)].join("\n");
+  return [line(header), line(header.map(() => align)), ...rows2.map(line)].join("\n");
 }
 function heading(options, fallback, verb) {
   const parts = [`### ${escapeInline(options.title ?? fallback)}`];
@@ -85477,11 +85529,11 @@ function changeEntry(change, said = /* @__PURE__ */ new Set()) {
       `**${escapeInline(ACTION_SYMBOL[change.action])} ${change.action}** ${code(change.address)}${held === void 0 ? "" : " ⏸️ held"}`
     );
     if (change.diff.length > 0) {
-      const rows = change.diff.map((entry2) => {
+      const rows2 = change.diff.map((entry2) => {
         const field = viewEntry(entry2, change.action);
         return [code(field.path), code(field.before), code(field.after)];
       });
-      parts.push(table(["field", "before", "after"], rows));
+      parts.push(table(["field", "before", "after"], rows2));
     }
     const findings = change.findings ?? [];
     if (findings.length > 0) parts.push(findings.map((f2) => `- ${escapeInline(f2)}`).join("\n"));
@@ -86392,15 +86444,15 @@ var init_pages = __esm({
             pending.resolve(void 0);
             continue;
           }
-          const failed3 = new Set(pending.failed);
-          for (const path of outcome.errors) failed3.add(pending.nodes.length + path[2]);
+          const failed4 = new Set(pending.failed);
+          for (const path of outcome.errors) failed4.add(pending.nodes.length + path[2]);
           const nodes = [...pending.nodes, ...page3.nodes];
-          if (page3.next === void 0) pending.resolve({ nodes, failed: failed3 });
+          if (page3.next === void 0) pending.resolve({ nodes, failed: failed4 });
           else {
             this.#enqueue({
               ...pending,
               nodes,
-              failed: failed3,
+              failed: failed4,
               request: { ...pending.request, after: page3.next }
             });
           }
@@ -87277,14 +87329,14 @@ function readerFor(readers, target2) {
 async function runWindowed(tasks, width) {
   const results = new Array(tasks.length);
   let next = 0;
-  let failed3 = false;
+  let failed4 = false;
   const lane = async () => {
-    while (!failed3 && next < tasks.length) {
+    while (!failed4 && next < tasks.length) {
       const index = next++;
       try {
         results[index] = await tasks[index]();
       } catch (error62) {
-        failed3 = true;
+        failed4 = true;
         throw error62;
       }
     }
@@ -87356,12 +87408,12 @@ async function planWork(work, plainReaders, options, reads = DEFAULT_READS) {
   }
   const readers = bulk.readers;
   const tasks = [];
-  const failed3 = /* @__PURE__ */ new Set();
+  const failed4 = /* @__PURE__ */ new Set();
   for (const { entry: entry2, error: error62 } of work.errors) {
     const scope = describeSelector(entry2.selector);
     const changes = REPOSITORY_KINDS.filter(
       (kind) => entry2.settings[kind.repository.setting.key] !== void 0
-    ).map((kind) => unlistedChange(entry2.target, scope, kind.name, error62)).filter((change) => !failed3.has(change.address) && failed3.add(change.address));
+    ).map((kind) => unlistedChange(entry2.target, scope, kind.name, error62)).filter((change) => !failed4.has(change.address) && failed4.add(change.address));
     tasks.push(() => Promise.resolve({ changes }));
   }
   for (const [index, repo] of work.repos.entries()) {
@@ -87881,12 +87933,12 @@ function owns(shard, target2, scope) {
 async function shardState(state, readers, shard) {
   const globs = state.repositories.filter((entry2) => entry2.selector.kind === "glob");
   const expansion = await expandRepositories({ defaults: [], repositories: globs }, readers);
-  const failed3 = new Set(expansion.errors.map(({ entry: entry2 }) => entry2));
+  const failed4 = new Set(expansion.errors.map(({ entry: entry2 }) => entry2));
   const repositories = [];
   for (const entry2 of globs) {
     const selector2 = entry2.selector;
     if (selector2.kind !== "glob") continue;
-    if (failed3.has(entry2)) {
+    if (failed4.has(entry2)) {
       if (owns(shard, entry2.target, `${selector2.owner}/${selector2.pattern}`)) {
         repositories.push(entry2);
       }
@@ -88275,7 +88327,7 @@ async function applyOne(change, input2, stop2, keys2) {
   };
   let firstAnswer;
   const done = [];
-  const failed3 = (rest) => outcomeOf(change, {
+  const failed4 = (rest) => outcomeOf(change, {
     outcome: "failed",
     ...rest,
     ...rest.message !== void 0 && done.length > 0 ? {
@@ -88298,7 +88350,7 @@ async function applyOne(change, input2, stop2, keys2) {
       });
       if (index === 0) firstAnswer = response.data;
       const problem = verifyResponse(change.kind, request2, response.data);
-      if (problem) return failed3({ request: label5, message: problem });
+      if (problem) return failed4({ request: label5, message: problem });
       if (request2.method !== "GET") done.push(label5);
     } catch (error62) {
       if (error62 instanceof RateLimitWaitExceeded) {
@@ -88311,14 +88363,14 @@ async function applyOne(change, input2, stop2, keys2) {
       }
       if (error62 instanceof ForgeError) {
         const reason = error62.reason || error62.message;
-        return failed3({
+        return failed4({
           request: label5,
           status: error62.status,
           message: error62.mayHaveBeenApplied ? `${reason}; its answer was lost, so it may have been applied (a re-run plans from live state)` : reason
         });
       }
       const message = error62 instanceof Error ? error62.message : String(error62);
-      return failed3({ request: label5, message });
+      return failed4({ request: label5, message });
     }
   }
   return outcomeOf(change, { outcome: "applied" });
@@ -88575,7 +88627,7 @@ function unplanned(plan4) {
   return `${plural2(plan4.errors, "change")} could not be planned, so ${plan4.errors === 1 ? "it was" : "they were"} not applied (the plan above says why)`;
 }
 function notApplied2(outcomes, report, plan4, flags9) {
-  const failed3 = outcomes.filter((outcome) => outcome.outcome === "failed");
+  const failed4 = outcomes.filter((outcome) => outcome.outcome === "failed");
   const capped = new Set(cappedChanges(plan4).map((change) => change.address));
   const grouped = (outcome) => {
     const byReason = /* @__PURE__ */ new Map();
@@ -88589,7 +88641,7 @@ function notApplied2(outcomes, report, plan4, flags9) {
     );
   };
   const parts = [
-    ...failed3.length > 0 ? [failedCause(failed3)] : [verificationCause(outcomes, report)],
+    ...failed4.length > 0 ? [failedCause(failed4)] : [verificationCause(outcomes, report)],
     heldRemovals(plan4),
     ...grouped("held"),
     ...grouped("skipped"),
@@ -88598,10 +88650,10 @@ function notApplied2(outcomes, report, plan4, flags9) {
   ].filter((part2) => part2 !== void 0);
   return parts.length === 0 ? void 0 : parts.join("; ");
 }
-function failedCause(failed3) {
-  const [first] = failed3;
-  const more = failed3.length > 1 ? `, and ${failed3.length - 1} more` : "";
-  return `${plural2(failed3.length, "change")} failed: ${first.address}: ${describeFailure(first)}${more}`;
+function failedCause(failed4) {
+  const [first] = failed4;
+  const more = failed4.length > 1 ? `, and ${failed4.length - 1} more` : "";
+  return `${plural2(failed4.length, "change")} failed: ${first.address}: ${describeFailure(first)}${more}`;
 }
 function verificationCause(outcomes, report) {
   if (!report.verified) {
@@ -88638,8 +88690,8 @@ function count2(outcomes, outcome) {
 function resumeHint(outcomes, stopped, savedFile) {
   const { reason } = stopped;
   const applied = outcomes.filter((o2) => o2.outcome === "applied").length;
-  const failed3 = outcomes.filter((o2) => o2.outcome === "failed").length;
-  const counts = `${applied} applied, ${failed3} failed, ${stopped.notAttempted} not attempted` + (stopped.unanswered > 0 ? `, ${stopped.unanswered} without an answer` : "");
+  const failed4 = outcomes.filter((o2) => o2.outcome === "failed").length;
+  const counts = `${applied} applied, ${failed4} failed, ${stopped.notAttempted} not attempted` + (stopped.unanswered > 0 ? `, ${stopped.unanswered} without an answer` : "");
   const after = reason.kind === "rate-limit" ? ` after ${clockTime(reason.error.resetAt)} UTC` : "";
   const next = savedFile === void 0 ? `re-run the same command${after} to apply the rest: the plan is recomputed from live state, so only what is left is sent` : `make a new plan${after} and apply it: what was applied no longer matches ${savedFile}`;
   const head = reason.kind === "rate-limit" ? `apply stopped: ${reason.error.message}` : "apply interrupted";
@@ -89146,7 +89198,8 @@ function loaderAccepted(document2) {
       readFile: () => text2
     });
     if (loaded.ok) return { document: document2, comments };
-    for (const error62 of loaded.errors) {
+    const listed5 = loaded.errors.length < loaded.problems ? loaded.errors.slice(0, -1) : loaded.errors;
+    for (const error62 of listed5) {
       const left = leaveOut(document2, parsePath(error62.path));
       if (left === void 0) return { document: document2, comments, refused: formatConfigError(error62) };
       comments.push(commentOn(document2, left, error62));
@@ -89228,7 +89281,7 @@ async function exportRepo(reader, fullName2, unread) {
   }
   const repo = { owner, name: name2 };
   const entry2 = { name: fullName2, target: reader.target };
-  const failed3 = /* @__PURE__ */ new Set();
+  const failed4 = /* @__PURE__ */ new Set();
   for (const kind of REPOSITORY_KINDS) {
     const exported = kind.repository.export;
     if (exported === void 0) continue;
@@ -89239,10 +89292,10 @@ async function exportRepo(reader, fullName2, unread) {
       unread,
       () => exported(reader, repo)
     );
-    if (!result.read) failed3.add(key);
+    if (!result.read) failed4.add(key);
     else if (result.value !== void 0) entry2[key] = result.value;
   }
-  return { entry: entry2, failed: failed3 };
+  return { entry: entry2, failed: failed4 };
 }
 async function globMatches(reader, selector2) {
   const entry2 = {
@@ -89256,10 +89309,10 @@ async function globMatches(reader, selector2) {
     { defaults: [], repositories: [entry2] },
     /* @__PURE__ */ new Map([[reader.target, reader]])
   );
-  const failed3 = expansion.errors[0];
-  if (failed3 !== void 0) {
+  const failed4 = expansion.errors[0];
+  if (failed4 !== void 0) {
     return {
-      unreadable: `not exported: ${describeSelector(selector2)}, which could not be listed: ${describeFailure(failed3.error)}`
+      unreadable: `not exported: ${describeSelector(selector2)}, which could not be listed: ${describeFailure(failed4.error)}`
     };
   }
   return expansion.repos.map((repo) => ({
@@ -89267,11 +89320,11 @@ async function globMatches(reader, selector2) {
     archived: repo.archived === true
   }));
 }
-function factorShared(shared2, named3, failed3) {
+function factorShared(shared2, named3, failed4) {
   if (named3.length < 2) return;
   for (const kind of REPOSITORY_KINDS) {
     const setting = kind.repository.setting;
-    if (failed3.has(setting.key)) continue;
+    if (failed4.has(setting.key)) continue;
     const [first, ...rest] = named3.map((entry2) => partsOf(setting, entry2[setting.key]));
     const alike = (first ?? []).filter(
       (part2) => rest.every(
@@ -89754,11 +89807,11 @@ async function select(source, readers) {
     return source.repos.map((full) => ({ target: source.target, ...parseRepo2(full) }));
   }
   const expansion = await expandRepositories(source.state, readers);
-  const failed3 = expansion.errors[0];
-  if (failed3 !== void 0) {
-    const { owner } = failed3.entry.selector;
+  const failed4 = expansion.errors[0];
+  if (failed4 !== void 0) {
+    const { owner } = failed4.entry.selector;
     throw new MigrationError(
-      `cannot list the repositories of ${owner}: ${describeFailure(failed3.error)}`
+      `cannot list the repositories of ${owner}: ${describeFailure(failed4.error)}`
     );
   }
   return expansion.repos.flatMap((repo) => {
@@ -90821,8 +90874,8 @@ ${fence.open}`);
     }
   }
   const failures = unreviewed !== void 0 ? [{ level: "error", title: "forgeplan apply", message: unreviewed.message }] : applied === void 0 ? failureAnnotations(plan4, planned) : failureAnnotations(void 0, applied);
-  const failed3 = withinAnnotationLimit(failures, "the job summary and the log say which and why");
-  for (const failure3 of failed3.shown) note(failure3);
+  const failed4 = withinAnnotationLimit(failures, "the job summary and the log say which and why");
+  for (const failure3 of failed4.shown) note(failure3);
   if (inputs.command === "drift" && exitCode === 2 && plan4 !== void 0) {
     note({
       level: "error",
@@ -90878,9 +90931,9 @@ function runPage(env) {
 }
 function failureAnnotations(plan4, run2) {
   if (run2.code !== 1) return [];
-  const failed3 = plan4?.changes.filter((change) => change.error !== void 0) ?? [];
-  if (failed3.length > 0) {
-    return failed3.map((change) => ({
+  const failed4 = plan4?.changes.filter((change) => change.error !== void 0) ?? [];
+  if (failed4.length > 0) {
+    return failed4.map((change) => ({
       level: "error",
       title: "forgeplan",
       message: `${change.address}: ${describeFailure(change.error)}`

@@ -61,12 +61,16 @@ class Resolver {
   readonly profiles = new Map<string, SettingsLayer>();
   readonly defaults: SettingsLayer[] = [];
   readonly #byKind = new Map<TargetConfig["type"], TargetConfig[]>();
+  /** Each setting kind's key and its place in the spec's order. */
+  readonly #settingOrder: ReadonlyMap<string, number>;
 
   constructor(
     private readonly files: readonly ValidFile[],
     private readonly env: Env,
     private readonly spec: ConfigSpec,
-  ) {}
+  ) {
+    this.#settingOrder = new Map(spec.settings.map((setting, index) => [setting.key, index]));
+  }
 
   run(): { state: DesiredState; errors: ConfigError[] } {
     this.#collectTargets();
@@ -346,9 +350,15 @@ class Resolver {
   #repository(source: SourceFile, entry: RepositoryInput, path: Path) {
     const target = this.target("repository", entry.target, source, path);
     const own: Record<string, unknown> = {};
-    for (const setting of this.spec.settings) {
-      if (entry[setting.key] !== undefined) own[setting.key] = entry[setting.key];
+    // The entry's own keys, few, rather than every kind's (a file may hold 100,000 entries), put in
+    // the kinds' order.
+    const written = Object.keys(entry).filter(
+      (key) => this.#settingOrder.has(key) && (entry as Record<string, unknown>)[key] !== undefined,
+    );
+    if (written.length > 1) {
+      written.sort((a, b) => this.#settingOrder.get(a)! - this.#settingOrder.get(b)!);
     }
+    for (const key of written) own[key] = (entry as Record<string, unknown>)[key];
     const layers: SettingsLayer[] = [
       ...this.#profileLayers(source, entry.profiles, path),
       { label: "entry", source, path, value: own },
