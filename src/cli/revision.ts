@@ -131,9 +131,9 @@ export function loadStateAt(
   );
   if (result.ok) return result.state;
   for (const error of result.errors) io.stderr.write(`${formatConfigError(error)}\n`);
-  const count = result.errors.length;
+  const count = result.problems;
   throw new CliError(
-    `${command}: the configuration at ${ref} has ${count} error${count === 1 ? "" : "s"}; ` +
+    `${command}: the configuration at ${ref} has ${count.toLocaleString("en-US")} error${count === 1 ? "" : "s"}; ` +
       "plan without --changed-from to see the whole plan",
   );
 }

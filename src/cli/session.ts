@@ -130,9 +130,9 @@ export function loadState(
   });
   if (result.ok) return result.state;
   for (const error of result.errors) io.stderr.write(`${formatConfigError(error)}\n`);
-  const count = result.errors.length;
+  const count = result.problems;
   throw new CliError(
-    `${command}: the configuration has ${count} error${count === 1 ? "" : "s"}; nothing was read or changed`,
+    `${command}: the configuration has ${count.toLocaleString("en-US")} error${count === 1 ? "" : "s"}; nothing was read or changed`,
   );
 }
 

@@ -31,6 +31,7 @@ against it, which needs no target's token).
   --sandbox, --sandbox-url URL   read a sandbox for --matches (either implies it)
   -h, --help               this text
 Exit 0 when valid, 1 when not, with one line per problem on stderr: file:line:col: key.path: message
+(past 101 problems, the first 100 and one line counting them all)
 `;
 
 export const validate: Command = async (argv, io) => {

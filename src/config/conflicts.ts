@@ -34,7 +34,8 @@ interface Named {
  */
 export class RepositoryConflicts {
   readonly #entries: Named[] = [];
-  readonly #firsts = new Map<string, Place>();
+  /** The first definition of each resource: located only when another one is found. */
+  readonly #firsts = new Map<string, { entry: ScopedEntry; path: Path }>();
   /** The name as the first entry of each key wrote it, for messages. */
   readonly #names = new Map<string, string>();
 
@@ -58,13 +59,13 @@ export class RepositoryConflicts {
       if (value === undefined) continue;
       for (const defined of setting.defines(value)) {
         const key = `${named.key}|${setting.key}|${defined.id}`;
-        const place = this.#place(named.entry, [setting.key, ...defined.path]);
+        const path = [setting.key, ...defined.path];
         const first = this.#firsts.get(key);
-        if (first === undefined) this.#firsts.set(key, place);
+        if (first === undefined) this.#firsts.set(key, { entry: named.entry, path });
         else {
           this.sink.error(
-            place,
-            `${defined.what} of ${shownName} is also defined at ${describePlace(first)}; define it in one place`,
+            this.#place(named.entry, path),
+            `${defined.what} of ${shownName} is also defined at ${describePlace(this.#place(first.entry, first.path))}; define it in one place`,
           );
         }
       }

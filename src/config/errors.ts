@@ -63,6 +63,34 @@ export function formatOrigin(origin: Origin): string {
   return `${origin.file}:${origin.line}`;
 }
 
+/**
+ * How many of a load's errors are listed in full; the rest are counted in one more line. A file
+ * built to fail (a hundred thousand unknown keys) would otherwise print a hundred thousand lines,
+ * and the first ones are what to fix first anyway.
+ */
+export const ERRORS_LISTED = 100;
+
+/**
+ * The errors to show: all of them when there are at most ERRORS_LISTED + 1, else the first
+ * ERRORS_LISTED in full and then one line, at the position of the first one left out, with no key
+ * path, saying how many there are in all and how many are not listed.
+ */
+export function listedErrors(sorted: readonly ConfigError[]): ConfigError[] {
+  if (sorted.length <= ERRORS_LISTED + 1) return [...sorted];
+  const next = sorted[ERRORS_LISTED]!;
+  const count = (n: number) => n.toLocaleString("en-US");
+  return [
+    ...sorted.slice(0, ERRORS_LISTED),
+    {
+      file: next.file,
+      line: next.line,
+      column: next.column,
+      path: "",
+      message: `${count(sorted.length)} problems in all; the ${count(sorted.length - ERRORS_LISTED)} from here on are not listed: fix the ${ERRORS_LISTED} above first`,
+    },
+  ];
+}
+
 /** Orders errors by position and drops exact repeats (a rule checked per layer and after merging). */
 export function sortErrors(errors: ConfigError[], fileOrder: readonly string[]): ConfigError[] {
   const rank = new Map(fileOrder.map((file, index) => [file, index]));

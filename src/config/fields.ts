@@ -7,6 +7,7 @@
 import * as z from "zod";
 import type { Secret } from "../core/secret.js";
 import { ENV_REFERENCE } from "./interpolate.js";
+import { ERRORS_LISTED } from "./errors.js";
 import type { TargetType } from "./spec.js";
 import { unknownNameHint } from "./suggest.js";
 
@@ -25,9 +26,13 @@ export function closed<T extends z.ZodRawShape>(
     error: (issue) =>
       issue.code === "unrecognized_keys"
         ? issue.keys
-            .map(
-              (key) =>
-                `unknown key ${JSON.stringify(key)}; ${explain(key) ?? unknownNameHint(key, known)}`,
+            .map((key, index) =>
+              // Past the first ones a file's errors are counted, not listed (listedErrors lists
+              // ERRORS_LISTED + 1 in full): a hint nobody reads is not worth working out for each
+              // of 100,000 keys.
+              index <= ERRORS_LISTED
+                ? `unknown key ${JSON.stringify(key)}; ${explain(key) ?? unknownNameHint(key, known)}`
+                : `unknown key ${JSON.stringify(key)}`,
             )
             .join("\n")
         : undefined,

@@ -58,6 +58,11 @@ export interface InterpolateOptions {
    * path listed in `unresolved` (validating the shape of a config without its secrets).
    */
   allowUnset?: boolean;
+  /**
+   * Where a value is stored in plain text on the service (an Actions variable): a reference there
+   * not marked public is a problem, since it would publish a value treated as secret.
+   */
+  plainAt?: (path: Path) => boolean;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -71,7 +76,7 @@ type Env = Readonly<Record<string, string | undefined>>;
 export function interpolate(
   value: unknown,
   env: Env,
-  { allowUnset = false, secretAt = isSecretKey }: InterpolateOptions = {},
+  { allowUnset = false, secretAt = isSecretKey, plainAt }: InterpolateOptions = {},
 ): Interpolated {
   const result: Interpolated = {
     value: undefined,
@@ -116,6 +121,9 @@ export function interpolate(
       return node;
     }
     if (!node.includes("${")) return node;
+    if (plainAt?.(path)) {
+      for (const name of privateReferences(node)) problem(publishedMessage(name));
+    }
     const expanded = expand(node, lookup, problem);
     if (expanded.values.length > 0) result.sensitive.push({ ...expanded, path: [...path] });
     return expanded.text;
@@ -152,6 +160,22 @@ export function interpolate(
 }
 
 const REFERENCE = /\$\$\{|\$\{([^}]*)(\}?)/g;
+
+/** The variables a string refers to without `:public`. */
+function privateReferences(text: string): string[] {
+  const names: string[] = [];
+  for (const [match, reference = "", closed] of text.matchAll(REFERENCE)) {
+    // A literal `$${`, or an unclosed reference (which expand reports as malformed).
+    if (match === "$${" || closed !== "}") continue;
+    const parsed = NAME.exec(reference);
+    if (parsed?.[1] !== undefined && parsed[2] === undefined) names.push(parsed[1]);
+  }
+  return names;
+}
+
+function publishedMessage(name: string): string {
+  return `\${${name}} would publish a value of the environment: GitHub keeps Actions variables in plain text for anyone who can read them, and forgeplan treats every reference not marked public as secret; put a secret under secrets, or mark a value that is not secret \${${name}:public}`;
+}
 const NAME = /^([A-Za-z_][A-Za-z0-9_]*)(?::([A-Za-z]*))?$/;
 
 function expand(

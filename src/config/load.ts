@@ -9,14 +9,14 @@ import {
 } from "node:fs";
 import { join, resolve as resolvePath } from "node:path";
 import type { Redactor } from "../core/redact.js";
-import { type ConfigError, errorAt, sortErrors } from "./errors.js";
+import { type ConfigError, errorAt, listedErrors, sortErrors } from "./errors.js";
 import { interpolate } from "./interpolate.js";
 import { type InterpolatedField, maskInterpolated } from "./mask-values.js";
 import { issuesToErrors } from "./issues.js";
 import type { DesiredState } from "./model.js";
 import { type ValidFile, resolve } from "./resolve.js";
 import { type ConfigFile, fileSchema } from "./schema.js";
-import { plainMatcher, publishedReferences, secretMatcher } from "./secret-paths.js";
+import { plainMatcher, secretMatcher } from "./secret-paths.js";
 import { wrapSecrets } from "./secrets.js";
 import { LIMITS, parseSource, sizeMessage } from "./source.js";
 import type { ConfigSpec } from "./spec.js";
@@ -57,7 +57,17 @@ export type LoadResult =
       /** The environment variables the files refer to (`${NAME}`), in the order first referred to. */
       variables: string[];
     }
-  | { ok: false; errors: ConfigError[] };
+  | {
+      ok: false;
+      /**
+       * The problems in file order: every one when there are at most ERRORS_LISTED + 1 (101),
+       * else the first ERRORS_LISTED (100) and, last, one with an empty `path` counting them all
+       * and the rest (`errors.length < problems` says so).
+       */
+      errors: ConfigError[];
+      /** How many problems there are in all, listed or not. */
+      problems: number;
+    };
 
 /**
  * Loads files and directories (a directory = its *.yaml / *.yml files in name order), in the order
@@ -85,19 +95,10 @@ export function loadConfig(paths: readonly string[], options: LoadOptions): Load
       continue;
     }
     errors.push(...parsed.problems);
-    for (const { path, name } of publishedReferences(parsed.source.value, plainAt)) {
-      errors.push(
-        errorAt(
-          parsed.source.locate(path),
-          path,
-          `\${${name}} would publish a value of the environment: GitHub keeps Actions variables in plain text for anyone who can read them, and forgeplan treats every reference not marked public as secret; put a secret under secrets, or mark a value that is not secret \${${name}:public}`,
-        ),
-      );
-    }
     const { value, problems, sensitive, secrets, names, unresolved } = interpolate(
       parsed.source.value,
       options.env,
-      { allowUnset: options.allowUnset === true, secretAt },
+      { allowUnset: options.allowUnset === true, secretAt, plainAt },
     );
     for (const name of names) variables.add(name);
     for (const path of unresolved) unknown.add(positionKey(parsed.source.locate(path)));
@@ -129,14 +130,19 @@ export function loadConfig(paths: readonly string[], options: LoadOptions): Load
     }
   }
   const order = files.map((file) => file.display);
-  if (errors.length > 0) return { ok: false, errors: sortErrors(masked(errors), order) };
+  if (errors.length > 0) return failed(sortErrors(masked(errors), order));
   const resolved = resolve(valid, options.env, options.spec);
   for (const target of resolved.state.targets) {
     if (target.token) options.redactor?.add(target.token.reveal(), target.tokenEnv);
   }
   const problems = known(resolved.errors);
-  if (problems.length > 0) return { ok: false, errors: sortErrors(masked(problems), order) };
+  if (problems.length > 0) return failed(sortErrors(masked(problems), order));
   return { ok: true, state: resolved.state, variables: [...variables] };
+}
+
+/** A failed load: its first errors in full and a count of the rest, with how many there are. */
+function failed(errors: ConfigError[]): LoadResult {
+  return { ok: false, errors: listedErrors(errors), problems: errors.length };
 }
 
 function positionKey(at: { file: string; line: number; column: number }): string {

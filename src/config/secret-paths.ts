@@ -65,31 +65,3 @@ function kindPaths(
         pattern.every((segment, index) => segment === ANY || segment === path[index]),
     );
 }
-
-/** A reference not marked public at a plain path: where, and the variable it names. */
-export interface PublishedReference {
-  path: Path;
-  name: string;
-}
-
-const REFERENCE = /\$\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)(:[A-Za-z]*)?\}/g;
-
-/** The references not marked `:public` in the values at plain paths of a file, in file order. */
-export function publishedReferences(value: unknown, plainAt: SecretAt): PublishedReference[] {
-  const found: PublishedReference[] = [];
-  const walk = (node: unknown, path: Array<string | number>): void => {
-    if (typeof node === "string") {
-      if (!node.includes("${") || !plainAt(path)) return;
-      for (const match of node.matchAll(REFERENCE)) {
-        if (match[1] !== undefined && match[2] === undefined) found.push({ path, name: match[1] });
-      }
-      return;
-    }
-    if (Array.isArray(node)) node.forEach((item, index) => walk(item, [...path, index]));
-    else if (node !== null && typeof node === "object") {
-      for (const [key, child] of Object.entries(node)) walk(child, [...path, key]);
-    }
-  };
-  walk(value, []);
-  return found;
-}

@@ -1,17 +1,25 @@
-/** The closest candidate to a misspelt word, if one is close enough to be a likely typo. */
+/**
+ * The closest candidate to a misspelt word, if one is close enough to be a likely typo. Only a
+ * distance within the allowed one matters, so each comparison stops as soon as it cannot get there:
+ * a file with a hundred thousand unknown keys asks this for every one of them against every known
+ * key (docs/configuration.md, "Errors").
+ */
 export function closest(word: string, candidates: Iterable<string>): string | undefined {
   const lower = word.toLowerCase();
+  const allowed = Math.max(1, Math.floor(word.length / 3));
   let best: string | undefined;
   let bestDistance = Number.POSITIVE_INFINITY;
   for (const candidate of candidates) {
-    const distance = editDistance(lower, candidate.toLowerCase());
-    if (distance < bestDistance) {
+    // Only a closer one replaces the best so far: the first of equally close ones is kept.
+    const limit = Math.min(allowed, bestDistance - 1);
+    if (limit < 0) break;
+    const distance = editDistance(lower, candidate.toLowerCase(), limit);
+    if (distance <= limit) {
       best = candidate;
       bestDistance = distance;
     }
   }
-  const allowed = Math.max(1, Math.floor(word.length / 3));
-  return bestDistance <= allowed ? best : undefined;
+  return best;
 }
 
 /** Explains an unknown name: a "did you mean" when one is close, otherwise the names that are allowed. */
@@ -21,22 +29,41 @@ export function unknownNameHint(word: string, candidates: readonly string[]): st
   return candidates.length === 0 ? "none are defined" : `expected one of: ${candidates.join(", ")}`;
 }
 
-/** Levenshtein distance with transpositions counted as one edit. */
-function editDistance(a: string, b: string): number {
-  const rows = a.length + 1;
+/** Three rows of the distance table, reused by every comparison (grown when a word is longer). */
+let rows = [new Int32Array(64), new Int32Array(64), new Int32Array(64)] as const;
+
+/**
+ * Levenshtein distance with transpositions counted as one edit (optimal string alignment), or
+ * `bound + 1` as soon as it is certain to exceed `bound`: words whose lengths differ by more, or a
+ * row of the table whose every cell does.
+ */
+function editDistance(a: string, b: string, bound: number): number {
+  if (Math.abs(a.length - b.length) > bound) return bound + 1;
   const cols = b.length + 1;
-  const d: number[][] = Array.from({ length: rows }, (_, i) =>
-    Array.from({ length: cols }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
-  );
-  for (let i = 1; i < rows; i++) {
-    for (let j = 1; j < cols; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let value = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        value = Math.min(value, d[i - 2]![j - 2]! + 1);
-      }
-      d[i]![j] = value;
-    }
+  if (rows[0].length < cols) {
+    rows = [new Int32Array(cols * 2), new Int32Array(cols * 2), new Int32Array(cols * 2)];
   }
-  return d[a.length]![b.length]!;
+  let [before, previous, current] = rows;
+  for (let j = 0; j < cols; j++) previous[j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    current[0] = i;
+    let smallest = i;
+    for (let j = 1; j < cols; j++) {
+      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
+      let value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
+      if (
+        i > 1 &&
+        j > 1 &&
+        a.charCodeAt(i - 1) === b.charCodeAt(j - 2) &&
+        a.charCodeAt(i - 2) === b.charCodeAt(j - 1)
+      ) {
+        value = Math.min(value, before[j - 2]! + 1);
+      }
+      current[j] = value;
+      if (value < smallest) smallest = value;
+    }
+    if (smallest > bound) return bound + 1;
+    [before, previous, current] = [previous, current, before];
+  }
+  return previous[b.length]!;
 }

@@ -34,7 +34,10 @@ export function loaderAccepted(document: Record<string, unknown>): Accepted {
       readFile: () => text,
     });
     if (loaded.ok) return { document, comments };
-    for (const error of loaded.errors) {
+    // Past the errors listed, the last one counts the rest: the next pass sees them.
+    const listed =
+      loaded.errors.length < loaded.problems ? loaded.errors.slice(0, -1) : loaded.errors;
+    for (const error of listed) {
       const left = leaveOut(document, parsePath(error.path));
       if (left === undefined) return { document, comments, refused: formatConfigError(error) };
       comments.push(commentOn(document, left, error));

@@ -63,7 +63,7 @@ export type ApplyResult =
   | { status: "nothing-to-apply"; plan: Plan }
   | { status: "plan-errors"; plan: Plan }
   | { status: "refused"; refusals: Refusal[] }
-  | { status: "invalid-config"; errors: ConfigError[] }
+  | { status: "invalid-config"; errors: ConfigError[]; problems: number }
   | { status: "missing-secrets"; variables: string[] };
 
 /**
@@ -85,7 +85,9 @@ export async function apply(reviewed: Plan, options: ApplyOptions = {}): Promise
     );
   }
   const loading = load(configPaths, options);
-  if (!loading.ok) return { status: "invalid-config", errors: loading.errors };
+  if (!loading.ok) {
+    return { status: "invalid-config", errors: loading.errors, problems: loading.problems };
+  }
   const { loaded } = loading;
   const { state, redactor, env } = loaded;
   const connection = await connectFor(loaded, options, reviewed.shard);

@@ -58,7 +58,13 @@ export type PlanResult =
       /** Whether it creates, updates or deletes anything (audit reports alone do not count). */
       hasChanges: boolean;
     }
-  | { ok: false; errors: ConfigError[] };
+  | {
+      ok: false;
+      /** As `loadDesiredState` lists them: past the first 100, one more counts the rest. */
+      errors: ConfigError[];
+      /** How many problems the configuration has in all. */
+      problems: number;
+    };
 
 /** What the library's plan and apply share: the loaded state, its redactor and its connection. */
 export interface Loaded {
@@ -72,7 +78,7 @@ export interface Loaded {
 export function load(
   configPaths: readonly string[],
   options: LoadingOptions,
-): { ok: true; loaded: Loaded } | { ok: false; errors: ConfigError[] } {
+): { ok: true; loaded: Loaded } | { ok: false; errors: ConfigError[]; problems: number } {
   const redactor = options.redactor ?? new Redactor();
   const env = options.env ?? process.env;
   const cwd = options.cwd ?? process.cwd();
@@ -85,6 +91,7 @@ export function load(
     return {
       ok: false,
       errors: result.errors.map((error) => ({ ...error, message: redactor.redact(error.message) })),
+      problems: result.problems,
     };
   }
   return { ok: true, loaded: { state: result.state, redactor, env, cwd } };

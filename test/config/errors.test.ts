@@ -26,7 +26,7 @@ const cases: Case[] = [
     name: "a YAML syntax error",
     files: { "a.yaml": "version: 1\nrepositories: [\n" },
     errors: [
-      "a.yaml:3:1: YAML: Flow sequence in block collection must be sufficiently indented and end with a ]",
+      "a.yaml:2:15: YAML: Flow sequence in block collection must be sufficiently indented and end with a ]",
     ],
   },
   {

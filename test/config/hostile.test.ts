@@ -1,6 +1,12 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { ERRORS_LISTED, formatConfigError } from "../../src/config/errors.js";
 import { LIMITS } from "../../src/config/source.js";
-import { errorLines, stateOf } from "./helpers.js";
+import { loadDesiredState, plan } from "../../src/index.js";
+import { runInProcess } from "../helpers/cli.js";
+import { errorLines, loadFiles, stateOf } from "./helpers.js";
 
 /** Input built to exhaust the loader is refused quickly, with one positioned error. */
 describe("hostile YAML", () => {
@@ -82,5 +88,85 @@ describe("hostile YAML", () => {
     expect(errorLines({ "image.yaml": bytes })).toEqual([
       "image.yaml:3:1: binary content (a NUL byte); expected UTF-8 text",
     ]);
+  });
+});
+
+/**
+ * A file built to fail everywhere (issue #35, item 11: 100,000 unknown keys printed 100,000 lines and
+ * took 14–20 s) lists its first ERRORS_LISTED problems in full and counts the rest in one more line;
+ * every command and the library still say the whole count.
+ */
+describe("a file with thousands of problems", () => {
+  const KEYS = 5000;
+  const manyUnknown = (keys: number) =>
+    [
+      "version: 1",
+      "defaults:",
+      ...Array.from({ length: keys }, (_, i) => `  unknown${String(i).padStart(5, "0")}: 1`),
+      "repositories: [{ name: acme/api }]",
+      "",
+    ].join("\n");
+  const unknownLine = (i: number) => {
+    const key = `unknown${String(i).padStart(5, "0")}`;
+    return new RegExp(`^many\\.yaml:${i + 3}:3: defaults\\.${key}: unknown key "${key}"; `);
+  };
+  const workspace = () => {
+    const cwd = mkdtempSync(join(tmpdir(), "forgeplan-many-errors-"));
+    writeFileSync(join(cwd, "many.yaml"), manyUnknown(KEYS));
+    return cwd;
+  };
+  const countLine = `many.yaml:${ERRORS_LISTED + 3}:3: 5,000 problems in all; the 4,900 from here on are not listed: fix the ${ERRORS_LISTED} above first`;
+
+  it("validate prints the first 100 in full and one line counting all of them and the rest", async () => {
+    expect(ERRORS_LISTED).toBe(100);
+    const result = await runInProcess(["validate", "-c", "many.yaml"], { cwd: workspace() });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe("");
+    const lines = result.stderr.split("\n");
+    expect(lines).toHaveLength(ERRORS_LISTED + 2); // the listed, the count and the final newline
+    for (let i = 0; i < ERRORS_LISTED; i++) expect(lines[i]).toMatch(unknownLine(i));
+    // Listed in full: with the hint a reader fixes each by.
+    expect(lines[0]).toContain("expected one of: ");
+    expect(lines[ERRORS_LISTED]).toBe(countLine);
+    expect(lines[ERRORS_LISTED + 1]).toBe("");
+  });
+
+  it("plan lists the same and says the whole count", async () => {
+    const result = await runInProcess(["plan", "-c", "many.yaml", "--sandbox"], {
+      cwd: workspace(),
+    });
+    expect(result.code).toBe(1);
+    const lines = result.stderr.trimEnd().split("\n");
+    expect(lines).toHaveLength(ERRORS_LISTED + 2);
+    expect(lines[ERRORS_LISTED]).toBe(countLine);
+    expect(lines.at(-1)).toBe(
+      "forgeplan: plan: the configuration has 5,000 errors; nothing was read or changed",
+    );
+  });
+
+  it("the library returns the same list and carries the whole count in problems", async () => {
+    const cwd = workspace();
+    const loaded = loadDesiredState(["many.yaml"], { cwd, env: {} });
+    expect(loaded.ok).toBe(false);
+    if (loaded.ok) return;
+    expect(loaded.problems).toBe(KEYS);
+    expect(loaded.errors).toHaveLength(ERRORS_LISTED + 1);
+    expect(formatConfigError(loaded.errors[ERRORS_LISTED]!)).toBe(countLine);
+    const planned = await plan(["many.yaml"], { cwd, env: {} });
+    expect(planned).toEqual({ ok: false, errors: loaded.errors, problems: KEYS });
+  });
+
+  it("lists every problem up to 101, since a line counting one would say no less", () => {
+    const load = (keys: number) => loadFiles({ "many.yaml": manyUnknown(keys) });
+    const at101 = load(ERRORS_LISTED + 1);
+    expect(at101.ok ? undefined : [at101.problems, at101.errors.length]).toEqual([101, 101]);
+    if (!at101.ok) expect(formatConfigError(at101.errors.at(-1)!)).toMatch(unknownLine(100));
+    const at102 = load(ERRORS_LISTED + 2);
+    expect(at102.ok ? undefined : [at102.problems, at102.errors.length]).toEqual([102, 101]);
+    if (!at102.ok) {
+      expect(formatConfigError(at102.errors.at(-1)!)).toBe(
+        `many.yaml:${ERRORS_LISTED + 3}:3: 102 problems in all; the 2 from here on are not listed: fix the 100 above first`,
+      );
+    }
   });
 });
