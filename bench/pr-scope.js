@@ -64,7 +64,11 @@ try {
   git("-c", "user.name=bench", "-c", "user.email=bench@forgeplan.invalid", "commit", "-qm", "base");
   const plan = async (what) => {
     const out = join(dir.path, `${what}.json`);
+    // The REST read path, as the other plan benchmarks: `profile_untouched_reads` counts one read a
+    // resource. Since --changed-from keeps --reads, the default (auto) reads the profile's
+    // repositories in bulk over GraphQL.
     const args = ["plan", "-c", file, "--sandbox-url", sandbox.url, "--changed-from", "HEAD"];
+    args.push("--reads", "rest");
     const before = await sandbox.stats();
     const run = await runForgeplan([...args, "--format", "json", ...sandbox.clientFlags], {
       stdoutFile: out,

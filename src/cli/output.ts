@@ -1,5 +1,6 @@
 import { closeSync, openSync, writeSync } from "node:fs";
 import { resolve } from "node:path";
+import { thousands } from "../core/budget.js";
 import type { ApplyReport, Plan } from "../core/plan.js";
 import {
   applyJsonChunks,
@@ -25,7 +26,7 @@ export function parseFormat(command: string, value: string | undefined): Format 
 export const maxLengthFlag = { "max-length": { type: "string" } } as const;
 
 export const maxLengthHelp =
-  `  --max-length N           markdown: at most N characters (default ${GITHUB_BODY_LIMIT.toLocaleString("en-US")}, GitHub's comment\n` +
+  `  --max-length N           markdown: at most N characters (default ${thousands(GITHUB_BODY_LIMIT)}, GitHub's comment\n` +
   "                           limit; 0 for no limit): the rest is cut between sections and counted\n";
 
 /**

@@ -8,14 +8,16 @@ import type { Change } from "../core/plan.js";
  * nothing, rather than a request that fails at apply.
  */
 export function withNeedsMet(changes: readonly Change[]): Change[] {
+  // Most plans have no need at all: they pass as they are, without a set of every address.
+  if (!changes.some((change) => change.needs !== undefined)) return [...changes];
   const created = new Set(
     changes
       .filter((change) => change.action === "create" && change.error === undefined)
       .map((change) => change.address.toLowerCase()),
   );
   return changes.map((change) => {
+    if (change.needs === undefined) return change;
     const { needs, ...rest } = change;
-    if (needs === undefined) return change;
     if (created.has(needs.address.toLowerCase())) return rest;
     const { notes: _notes, ...unplanned } = rest;
     return { ...unplanned, action: "no-op", diff: [], requests: [], error: needs.otherwise };

@@ -1,4 +1,10 @@
-import { durationText, leastTime, PUBLISHED_LIMITS, type ReadBudget } from "../core/budget.js";
+import {
+  durationText,
+  leastTime,
+  PUBLISHED_LIMITS,
+  type ReadBudget,
+  thousands,
+} from "../core/budget.js";
 import type { ClientStats, ForgeClient } from "../forge/client.js";
 import type { ResourceReader } from "../resources/context.js";
 
@@ -69,8 +75,6 @@ export interface ReadEstimate {
 export class BudgetTooSmall extends Error {
   override name = "BudgetTooSmall";
 }
-
-const thousands = (value: number) => value.toLocaleString("en-US");
 
 function clock(epochSeconds: number): string {
   return new Date(epochSeconds * 1000).toISOString().slice(11, 16);

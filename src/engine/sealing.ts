@@ -1,4 +1,4 @@
-import sodium from "libsodium-wrappers";
+import type LibSodium from "libsodium-wrappers";
 import * as z from "zod";
 import { firstProblem } from "../core/zod-problem.js";
 import type { ForgeClient } from "../forge/client.js";
@@ -8,6 +8,21 @@ import type { ForgeClient } from "../forge/client.js";
  * value under the public key of the repository, environment or organization, base64-encoded, with
  * that key's id ("Encrypting secrets for the REST API", GitHub's docs, which name libsodium).
  */
+
+type Sodium = typeof LibSodium;
+let sodiumLoaded: Promise<Sodium> | undefined;
+
+/**
+ * libsodium, loaded and started the first time a key or a value needs it: its WebAssembly start
+ * would cost every run of every command some 60 ms of CPU, and only secrets need it.
+ */
+function readySodium(): Promise<Sodium> {
+  sodiumLoaded ??= import("libsodium-wrappers").then(async ({ default: sodium }) => {
+    await sodium.ready;
+    return sodium;
+  });
+  return sodiumLoaded;
+}
 
 /** What `GET …/secrets/public-key` answers (GitHub's actions-public-key and dependabot-public-key). */
 const publicKeyShape = z.looseObject({ key_id: z.string().min(1), key: z.string().min(1) });
@@ -44,7 +59,7 @@ export class PublicKeys {
         `GET ${path} answered with a body that is not a public key: ${firstProblem(parsed.error)}`,
       );
     }
-    await sodium.ready;
+    const sodium = await readySodium();
     let key: Uint8Array;
     try {
       key = sodium.from_base64(parsed.data.key, sodium.base64_variants.ORIGINAL);
@@ -62,6 +77,6 @@ export class PublicKeys {
 
 /** The value sealed under the key, base64 as GitHub takes it (`encrypted_value`). */
 export async function seal(value: string, key: Uint8Array): Promise<string> {
-  await sodium.ready;
+  const sodium = await readySodium();
   return sodium.to_base64(sodium.crypto_box_seal(value, key), sodium.base64_variants.ORIGINAL);
 }

@@ -28,8 +28,9 @@ function positioned(
     const at = locate(key === undefined ? field : [key, ...field]);
     return at === undefined ? rest : { ...rest, written: at };
   };
+  if (changes.every(unplaced)) return changes;
   return changes.map((change) => {
-    if (change.error === undefined && change.needs === undefined) return change;
+    if (unplaced(change)) return change;
     return {
       ...change,
       ...(change.error && { error: place(change, change.error) }),
@@ -38,6 +39,11 @@ function positioned(
       }),
     };
   });
+}
+
+/** A change with nothing to position: no error, no need. */
+function unplaced(change: Change): boolean {
+  return change.error === undefined && change.needs === undefined;
 }
 
 function place(layers: readonly SettingsLayer[], path: Path): string | undefined {
@@ -56,11 +62,15 @@ export function positionedInRepository(
   entries: readonly ScopedEntry[],
   scope: SelectingScope,
 ): Change[] {
-  const layers = [...defaults, ...entries.flatMap((entry) => entry.layers)];
+  // The layers are gathered only for a change that has something to position: most have none.
+  let layers: SettingsLayer[] | undefined;
   return positioned(
     changes,
     (change) => SCOPED_KINDS[scope].find((kind) => kind.name === change.kind)?.part.setting.key,
-    (path) => place(layers, path),
+    (path) => {
+      layers ??= [...defaults, ...entries.flatMap((entry) => entry.layers)];
+      return place(layers, path);
+    },
   );
 }
 

@@ -1,4 +1,4 @@
-import { budgetLine } from "../core/budget.js";
+import { budgetLine, thousands } from "../core/budget.js";
 import type {
   Action,
   ApplyReport,
@@ -52,7 +52,7 @@ function heading(options: RenderOptions, fallback: string, verb: string): string
 function cutNote(hidden: number, what: string, subject: string, options: RenderOptions): string {
   const more = plural(hidden, `more ${what}`, `more ${what}s`);
   if (options.cutHint !== undefined) {
-    const limit = (options.maxLength ?? 0).toLocaleString("en-US");
+    const limit = thousands(options.maxLength ?? 0);
     return `_… ${more} not shown: the ${subject} is longer than ${limit} characters; ${escapeInline(options.cutHint)}._`;
   }
   const where =
