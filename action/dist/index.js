@@ -50,9 +50,9 @@ var __toESM = (mod, isNodeMode, target2) => (target2 = mod != null ? __create(__
 ));
 
 // src/config/errors.ts
-function formatPath(path) {
+function formatPath(path2) {
   let text2 = "";
-  for (const segment of path) {
+  for (const segment of path2) {
     if (typeof segment === "number") text2 += `[${segment}]`;
     else if (PLAIN_KEY.test(segment)) text2 += text2 === "" ? segment : `.${segment}`;
     else text2 += `[${JSON.stringify(segment)}]`;
@@ -72,17 +72,32 @@ function formatConfigError(error62) {
   const where = `${error62.file}:${error62.line}:${error62.column}`;
   return error62.path === "" ? `${where}: ${error62.message}` : `${where}: ${error62.path}: ${error62.message}`;
 }
-function errorAt(origin, path, message) {
+function errorAt(origin, path2, message) {
   return {
     file: origin.file,
     line: origin.line,
     column: origin.column,
-    path: formatPath(path),
+    path: formatPath(path2),
     message
   };
 }
 function formatOrigin(origin) {
   return `${origin.file}:${origin.line}`;
+}
+function listedErrors(sorted) {
+  if (sorted.length <= ERRORS_LISTED + 1) return [...sorted];
+  const next = sorted[ERRORS_LISTED];
+  const count3 = (n2) => n2.toLocaleString("en-US");
+  return [
+    ...sorted.slice(0, ERRORS_LISTED),
+    {
+      file: next.file,
+      line: next.line,
+      column: next.column,
+      path: "",
+      message: `${count3(sorted.length)} problems in all; the ${count3(sorted.length - ERRORS_LISTED)} from here on are not listed: fix the ${ERRORS_LISTED} above first`
+    }
+  ];
 }
 function sortErrors(errors, fileOrder) {
   const rank = new Map(fileOrder.map((file2, index) => [file2, index]));
@@ -97,24 +112,25 @@ function sortErrors(errors, fileOrder) {
     (a2, b2) => (rank.get(a2.file) ?? Number.MAX_SAFE_INTEGER) - (rank.get(b2.file) ?? Number.MAX_SAFE_INTEGER) || a2.line - b2.line || a2.column - b2.column
   );
 }
-var PLAIN_KEY;
+var PLAIN_KEY, ERRORS_LISTED;
 var init_errors = __esm({
   "src/config/errors.ts"() {
     "use strict";
     PLAIN_KEY = /^[A-Za-z0-9_-]+$/;
+    ERRORS_LISTED = 100;
   }
 });
 
 // src/config/glob.ts
-function globToRegExp(glob, levels = false) {
-  const cache = caches[levels ? "levels" : "flat"];
+function globToRegExp(glob, levels2 = false) {
+  const cache = caches[levels2 ? "levels" : "flat"];
   const known = cache.get(glob);
   if (known !== void 0) return known;
-  const one = levels ? "[^/]" : ".";
+  const one = levels2 ? "[^/]" : ".";
   let source = "";
   for (let index = 0; index < glob.length; index++) {
     const char = glob[index];
-    if (levels && char === "*" && glob[index + 1] === "*") {
+    if (levels2 && char === "*" && glob[index + 1] === "*") {
       const anyLevels = glob[index + 2] === "/";
       source += anyLevels ? "(?:.*/)?" : ".*";
       index += anyLevels ? 2 : 1;
@@ -129,7 +145,7 @@ function globToRegExp(glob, levels = false) {
       let body2 = glob.slice(index + 1, end);
       const negated = body2.startsWith("!");
       if (negated) body2 = body2.slice(1);
-      const within = levels ? "(?!/)" : "";
+      const within = levels2 ? "(?!/)" : "";
       source += `${within}[${negated ? "^" : ""}${body2.replace(/[\\\]^]/g, "\\$&")}]`;
       index = end;
     } else source += char.replace(/[.+^${}()|\\/-]/g, "\\$&");
@@ -396,10 +412,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema2) {
   return mergeDefs(schema2._zod.def);
 }
-function getElementAtPath(obj, path) {
-  if (!path)
+function getElementAtPath(obj, path2) {
+  if (!path2)
     return obj;
-  return path.reduce((acc, key2) => acc?.[key2], obj);
+  return path2.reduce((acc, key2) => acc?.[key2], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys2 = Object.keys(promisesObj);
@@ -658,11 +674,11 @@ function explicitlyAborted(x2, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path, issues2) {
+function prefixIssues(path2, issues2) {
   return issues2.map((iss) => {
     var _a4;
     (_a4 = iss).path ?? (_a4.path = []);
-    iss.path.unshift(path);
+    iss.path.unshift(path2);
     return iss;
   });
 }
@@ -1195,16 +1211,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors2 = { _errors: [] };
-  const processError = (error63, path = []) => {
+  const processError = (error63, path2 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues2) => processError({ issues: issues2 }, [...path, ...issue2.path]));
+        issue2.errors.map((issues2) => processError({ issues: issues2 }, [...path2, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path2, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path2, ...issue2.path]);
       } else {
-        const fullpath = [...path, ...issue2.path];
+        const fullpath = [...path2, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors2._errors.push(mapper(issue2));
         } else {
@@ -1243,17 +1259,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path = []) => {
+  const processError = (error63, path2 = []) => {
     var _a4;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues2) => processError({ issues: issues2 }, [...path, ...issue2.path]));
+        issue2.errors.map((issues2) => processError({ issues: issues2 }, [...path2, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path2, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path2, ...issue2.path]);
       } else {
-        const fullpath = [...path, ...issue2.path];
+        const fullpath = [...path2, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -1292,8 +1308,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path) {
+  const path2 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path2) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -15949,32 +15965,32 @@ function compactTypeUnion(schema2) {
     if (keys2.length !== 1 || keys2[0] !== "type")
       return;
     const type = option.type;
-    for (const member3 of Array.isArray(type) ? type : [type]) {
-      if (typeof member3 !== "string")
+    for (const member4 of Array.isArray(type) ? type : [type]) {
+      if (typeof member4 !== "string")
         return;
-      if (!types.includes(member3))
-        types.push(member3);
+      if (!types.includes(member4))
+        types.push(member4);
     }
   }
   delete schema2.anyOf;
   schema2.type = types.length === 1 ? types[0] : types;
 }
-function undeclaredConstraint(member3) {
-  const extra = member3.additionalProperties;
+function undeclaredConstraint(member4) {
+  const extra = member4.additionalProperties;
   if (extra === void 0 || extra === false || typeof extra !== "object" || extra === null)
     return null;
   return Object.keys(extra).length ? extra : null;
 }
 function foldObjects(members3) {
   const objects = [];
-  for (const member3 of members3) {
-    if (typeof member3 !== "object" || member3.type !== "object")
+  for (const member4 of members3) {
+    if (typeof member4 !== "object" || member4.type !== "object")
       return null;
-    for (const key2 in member3) {
+    for (const key2 in member4) {
       if (!FOLDABLE_KEYS.has(key2))
         return null;
     }
-    objects.push(member3);
+    objects.push(member4);
   }
   const properties2 = {};
   const required2 = /* @__PURE__ */ new Set();
@@ -16032,7 +16048,7 @@ function foldIntersection(json3) {
     if (Object.keys(union3).length !== 1)
       return;
     const rest = allOf.filter((m2) => m2 !== union3);
-    const branches = union3[keyword].map((branch3) => foldObjects([...rest, branch3]));
+    const branches = union3[keyword].map((branch4) => foldObjects([...rest, branch4]));
     if (branches.some((b2) => !b2))
       return;
     folded = { [keyword]: branches };
@@ -16330,8 +16346,8 @@ function stringifyKeyNames(bySchema, json3, visited) {
     const branches = json3[keyword];
     if (!Array.isArray(branches))
       continue;
-    const mapped = branches.map((branch3) => stringifyKeyNames(bySchema, branch3, visited));
-    if (mapped.some((branch3, i2) => branch3 !== branches[i2]))
+    const mapped = branches.map((branch4) => stringifyKeyNames(bySchema, branch4, visited));
+    if (mapped.some((branch4, i2) => branch4 !== branches[i2]))
       json3 = { ...json3, [keyword]: mapped };
   }
   const types = Array.isArray(json3.type) ? json3.type : [json3.type];
@@ -19325,13 +19341,13 @@ function resolveRef(ref2, ctx) {
   if (!ref2.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path = ref2.slice(1).split("/").filter(Boolean);
-  if (path.length === 0) {
+  const path2 = ref2.slice(1).split("/").filter(Boolean);
+  if (path2.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path[0] === defsKey) {
-    const key2 = path[1] === void 0 ? void 0 : decodeJSONPointerSegment(path[1]);
+  if (path2[0] === defsKey) {
+    const key2 = path2[1] === void 0 ? void 0 : decodeJSONPointerSegment(path2[1]);
     if (!key2 || !ctx.defs[key2]) {
       throw new Error(`Reference not found: ${ref2}`);
     }
@@ -20636,17 +20652,17 @@ function copy(value2) {
   }
   return value2;
 }
-function hasPath(value2, path) {
+function hasPath(value2, path2) {
   let node2 = value2;
-  for (const segment of path) {
+  for (const segment of path2) {
     if (node2 === null || typeof node2 !== "object" || !Object.hasOwn(node2, segment)) return false;
     node2 = node2[segment];
   }
   return true;
 }
-function layerOf(layers, path) {
+function layerOf(layers, path2) {
   for (let index = layers.length - 1; index >= 0; index--) {
-    if (hasPath(layers[index].value, path)) return layers[index];
+    if (hasPath(layers[index].value, path2)) return layers[index];
   }
   return void 0;
 }
@@ -20676,11 +20692,11 @@ var init_env = __esm({
 });
 
 // src/config/interpolate.ts
-function isSecretKey(path) {
-  const key2 = path[path.length - 1];
+function isSecretKey(path2) {
+  const key2 = path2[path2.length - 1];
   return typeof key2 === "string" && SECRET_KEYS.has(key2);
 }
-function interpolate(value2, env, { allowUnset = false, secretAt = isSecretKey } = {}) {
+function interpolate(value2, env, { allowUnset = false, secretAt = isSecretKey, plainAt } = {}) {
   const result = {
     value: void 0,
     problems: [],
@@ -20691,9 +20707,9 @@ function interpolate(value2, env, { allowUnset = false, secretAt = isSecretKey }
   };
   const names = /* @__PURE__ */ new Set();
   let missing = false;
-  const path = [];
-  const problem = (message) => result.problems.push({ path: [...path], message });
-  const lookup = (name2) => {
+  const path2 = [];
+  const problem2 = (message) => result.problems.push({ path: [...path2], message });
+  const lookup2 = (name2) => {
     if (!names.has(name2)) {
       names.add(name2);
       result.names.push(name2);
@@ -20701,38 +20717,41 @@ function interpolate(value2, env, { allowUnset = false, secretAt = isSecretKey }
     const found = envValue(env, name2);
     if (found !== void 0) return found;
     if (allowUnset) missing = true;
-    else problem(`environment variable ${name2} is not set`);
+    else problem2(`environment variable ${name2} is not set`);
     return void 0;
   };
   const walk = (node2) => {
     if (typeof node2 === "string") {
       missing = false;
       const expanded = walkString(node2);
-      if (missing) result.unresolved.push([...path]);
+      if (missing) result.unresolved.push([...path2]);
       return expanded;
     }
     return walkContainer(node2);
   };
   const walkString = (node2) => {
-    if (secretAt(path)) {
+    if (secretAt(path2)) {
       const name2 = ENV_REFERENCE.exec(node2)?.[1];
       if (name2 === void 0) return node2;
-      const found = lookup(name2);
+      const found = lookup2(name2);
       if (found !== void 0) result.secrets.push({ name: name2, value: found });
       return node2;
     }
     if (!node2.includes("${")) return node2;
-    const expanded = expand(node2, lookup, problem);
-    if (expanded.values.length > 0) result.sensitive.push({ ...expanded, path: [...path] });
+    if (plainAt?.(path2)) {
+      for (const name2 of privateReferences(node2)) problem2(publishedMessage(name2));
+    }
+    const expanded = expand(node2, lookup2, problem2);
+    if (expanded.values.length > 0) result.sensitive.push({ ...expanded, path: [...path2] });
     return expanded.text;
   };
   const walkContainer = (node2) => {
     if (Array.isArray(node2)) {
       let copy2;
       node2.forEach((item, index) => {
-        path.push(index);
+        path2.push(index);
         const inner = walk(item);
-        path.pop();
+        path2.pop();
         if (inner !== item) copy2 ??= node2.slice();
         if (copy2 !== void 0) copy2[index] = inner;
       });
@@ -20743,9 +20762,9 @@ function interpolate(value2, env, { allowUnset = false, secretAt = isSecretKey }
       let copy2;
       for (const key2 in record3) {
         if (!Object.hasOwn(record3, key2)) continue;
-        path.push(key2);
+        path2.push(key2);
         const inner = walk(record3[key2]);
-        path.pop();
+        path2.pop();
         if (inner !== record3[key2]) copy2 ??= { ...record3 };
         if (copy2 !== void 0) setKey(copy2, key2, inner);
       }
@@ -20756,7 +20775,19 @@ function interpolate(value2, env, { allowUnset = false, secretAt = isSecretKey }
   result.value = walk(value2);
   return result;
 }
-function expand(text2, lookup, problem) {
+function privateReferences(text2) {
+  const names = [];
+  for (const [match, reference2 = "", closed2] of text2.matchAll(REFERENCE)) {
+    if (match === "$${" || closed2 !== "}") continue;
+    const parsed = NAME.exec(reference2);
+    if (parsed?.[1] !== void 0 && parsed[2] === void 0) names.push(parsed[1]);
+  }
+  return names;
+}
+function publishedMessage(name2) {
+  return `\${${name2}} would publish a value of the environment: GitHub keeps Actions variables in plain text for anyone who can read them, and forgeplan treats every reference not marked public as secret; put a secret under secrets, or mark a value that is not secret \${${name2}:public}`;
+}
+function expand(text2, lookup2, problem2) {
   const values2 = [];
   const expanded = text2.replace(
     REFERENCE,
@@ -20764,19 +20795,19 @@ function expand(text2, lookup, problem) {
       if (match === "$${") return "${";
       const parsed = NAME.exec(reference2 ?? "");
       if (closed2 === "" || parsed === null) {
-        problem(
+        problem2(
           `malformed reference ${JSON.stringify(match)}: write \${NAME} with letters, digits and _ (or $\${ for a literal \${)`
         );
         return match;
       }
       const [, name2, modifier] = parsed;
       if (modifier !== void 0 && modifier !== PUBLIC) {
-        problem(
+        problem2(
           `unknown modifier ":${modifier}" in ${JSON.stringify(match)}: the only one is :${PUBLIC} (\${${name2}:${PUBLIC}})`
         );
         return match;
       }
-      const found = lookup(name2);
+      const found = lookup2(name2);
       if (found === void 0) return match;
       if (modifier === void 0) values2.push({ name: name2, value: found });
       return found;
@@ -20801,45 +20832,55 @@ var init_interpolate = __esm({
 // src/config/suggest.ts
 function closest(word, candidates) {
   const lower = word.toLowerCase();
+  const allowed2 = Math.max(1, Math.floor(word.length / 3));
   let best;
   let bestDistance = Number.POSITIVE_INFINITY;
   for (const candidate of candidates) {
-    const distance = editDistance(lower, candidate.toLowerCase());
-    if (distance < bestDistance) {
+    const limit = Math.min(allowed2, bestDistance - 1);
+    if (limit < 0) break;
+    const distance = editDistance(lower, candidate.toLowerCase(), limit);
+    if (distance <= limit) {
       best = candidate;
       bestDistance = distance;
     }
   }
-  const allowed2 = Math.max(1, Math.floor(word.length / 3));
-  return bestDistance <= allowed2 ? best : void 0;
+  return best;
 }
 function unknownNameHint(word, candidates) {
   const suggestion = closest(word, candidates);
   if (suggestion !== void 0) return `did you mean "${suggestion}"?`;
   return candidates.length === 0 ? "none are defined" : `expected one of: ${candidates.join(", ")}`;
 }
-function editDistance(a2, b2) {
-  const rows = a2.length + 1;
+function editDistance(a2, b2, bound2) {
+  if (Math.abs(a2.length - b2.length) > bound2) return bound2 + 1;
   const cols = b2.length + 1;
-  const d2 = Array.from(
-    { length: rows },
-    (_2, i2) => Array.from({ length: cols }, (_3, j2) => i2 === 0 ? j2 : j2 === 0 ? i2 : 0)
-  );
-  for (let i2 = 1; i2 < rows; i2++) {
-    for (let j2 = 1; j2 < cols; j2++) {
-      const cost = a2[i2 - 1] === b2[j2 - 1] ? 0 : 1;
-      let value2 = Math.min(d2[i2 - 1][j2] + 1, d2[i2][j2 - 1] + 1, d2[i2 - 1][j2 - 1] + cost);
-      if (i2 > 1 && j2 > 1 && a2[i2 - 1] === b2[j2 - 2] && a2[i2 - 2] === b2[j2 - 1]) {
-        value2 = Math.min(value2, d2[i2 - 2][j2 - 2] + 1);
-      }
-      d2[i2][j2] = value2;
-    }
+  if (rows[0].length < cols) {
+    rows = [new Int32Array(cols * 2), new Int32Array(cols * 2), new Int32Array(cols * 2)];
   }
-  return d2[a2.length][b2.length];
+  let [before, previous, current] = rows;
+  for (let j2 = 0; j2 < cols; j2++) previous[j2] = j2;
+  for (let i2 = 1; i2 <= a2.length; i2++) {
+    current[0] = i2;
+    let smallest = i2;
+    for (let j2 = 1; j2 < cols; j2++) {
+      const cost = a2.charCodeAt(i2 - 1) === b2.charCodeAt(j2 - 1) ? 0 : 1;
+      let value2 = Math.min(previous[j2] + 1, current[j2 - 1] + 1, previous[j2 - 1] + cost);
+      if (i2 > 1 && j2 > 1 && a2.charCodeAt(i2 - 1) === b2.charCodeAt(j2 - 2) && a2.charCodeAt(i2 - 2) === b2.charCodeAt(j2 - 1)) {
+        value2 = Math.min(value2, before[j2 - 2] + 1);
+      }
+      current[j2] = value2;
+      if (value2 < smallest) smallest = value2;
+    }
+    if (smallest > bound2) return bound2 + 1;
+    [before, previous, current] = [previous, current, before];
+  }
+  return previous[b2.length];
 }
+var rows;
 var init_suggest = __esm({
   "src/config/suggest.ts"() {
     "use strict";
+    rows = [new Int32Array(64), new Int32Array(64), new Int32Array(64)];
   }
 });
 
@@ -20848,7 +20889,12 @@ function closed(shape, explain = () => void 0) {
   const known = Object.keys(shape).filter((key2) => !refusedKey(shape[key2]));
   return strictObject(shape, {
     error: (issue2) => issue2.code === "unrecognized_keys" ? issue2.keys.map(
-      (key2) => `unknown key ${JSON.stringify(key2)}; ${explain(key2) ?? unknownNameHint(key2, known)}`
+      (key2, index) => (
+        // Past the first ones a file's errors are counted, not listed (listedErrors lists
+        // ERRORS_LISTED + 1 in full): a hint nobody reads is not worth working out for each
+        // of 100,000 keys.
+        index <= ERRORS_LISTED ? `unknown key ${JSON.stringify(key2)}; ${explain(key2) ?? unknownNameHint(key2, known)}` : `unknown key ${JSON.stringify(key2)}`
+      )
     ).join("\n") : void 0
   });
 }
@@ -20873,6 +20919,7 @@ var init_fields = __esm({
     "use strict";
     init_zod();
     init_interpolate();
+    init_errors();
     init_suggest();
     OWNER = "[A-Za-z0-9][A-Za-z0-9-]*";
     REPOSITORY = "[A-Za-z0-9._-]+";
@@ -21068,7 +21115,7 @@ function fileSchema(spec) {
   const cached2 = built.get(spec);
   if (cached2 !== void 0) return cached2;
   const settings3 = closed(settingsShape(spec, "repository"));
-  const projectSettings = closed(settingsShape(spec, "project"));
+  const projectSettings3 = closed(settingsShape(spec, "project"));
   const schema2 = closed({
     version: literal(1).describe("The format version; always 1."),
     targets: record(targetName, target.describe("A connection to one service.")).optional().describe(
@@ -21077,8 +21124,8 @@ function fileSchema(spec) {
     defaults: settings3.optional().describe("Settings applied to every repository entry, first."),
     profiles: record(targetName, settings3.describe("A named set of repository settings.")).optional().describe("Named settings that repository entries apply with profiles:, after defaults."),
     repositories: array(repositoryEntry(spec).describe("Settings for one repository or a glob of them.")).optional().describe("Repository settings, per repository or glob of repositories."),
-    project_defaults: projectSettings.optional().describe("Settings applied to every project entry, first."),
-    project_profiles: record(targetName, projectSettings.describe("A named set of project settings.")).optional().describe(
+    project_defaults: projectSettings3.optional().describe("Settings applied to every project entry, first."),
+    project_profiles: record(targetName, projectSettings3.describe("A named set of project settings.")).optional().describe(
       "Named settings that project entries apply with profiles:, after project_defaults."
     ),
     projects: array(projectEntry(spec).describe("Settings for one GitLab project or a glob of them.")).optional().describe("GitLab project settings, per project or glob of a group's projects."),
@@ -21132,26 +21179,26 @@ var init_schema = __esm({
     }).superRefine((value2, context) => {
       const keys2 = ["private_key_env", "private_key_file"];
       const given = keys2.filter((key2) => value2[key2] !== void 0);
-      const problem = (path, message) => context.addIssue({ code: "custom", path: [path], message });
+      const problem2 = (path2, message) => context.addIssue({ code: "custom", path: [path2], message });
       if (value2.app_id === void 0) {
         for (const key2 of [
           ...given,
           ...value2.installation_id !== void 0 ? ["installation_id"] : []
         ]) {
-          problem(key2, "only for App authentication: add app_id");
+          problem2(key2, "only for App authentication: add app_id");
         }
         return;
       }
       if (familyOf(value2.type) !== "github")
-        problem("app_id", "GitHub App authentication is for GitHub targets");
+        problem2("app_id", "GitHub App authentication is for GitHub targets");
       if (value2.token_env !== void 0) {
-        problem(
+        problem2(
           "token_env",
           "a target authenticates with a token or as an App: remove token_env or app_id"
         );
       }
       if (given.length !== 1) {
-        problem(
+        problem2(
           "app_id",
           "an App needs its private key: set one of private_key_env and private_key_file"
         );
@@ -21549,76 +21596,76 @@ var init_mask_values = __esm({
 // src/config/issues.ts
 function issuesToErrors(issues2, source, secretAt = isSecretKey2) {
   const errors = [];
-  const add = (path, message, at3 = "value") => errors.push(errorAt(source.locate(path, at3), path, message));
-  const isSensitive = (path) => secretAt(path) || path[path.length - 1] === "token";
+  const add = (path2, message, at3 = "value") => errors.push(errorAt(source.locate(path2, at3), path2, message));
+  const isSensitive = (path2) => secretAt(path2) || path2[path2.length - 1] === "token";
   const visit2 = (issue2, prefix) => {
-    const path = [...prefix, ...issue2.path];
-    const found = valueAt(source.value, path);
+    const path2 = [...prefix, ...issue2.path];
+    const found = valueAt(source.value, path2);
     const mismatch = (expected) => add(
-      path,
-      found === void 0 ? `required key is missing (expected ${expected})` : `expected ${expected}, found ${describeFound(found, isSensitive(path))}`
+      path2,
+      found === void 0 ? `required key is missing (expected ${expected})` : `expected ${expected}, found ${describeFound(found, isSensitive(path2))}`
     );
     switch (issue2.code) {
       case "unrecognized_keys": {
         const lines = issue2.message.split("\n");
         issue2.keys.forEach(
-          (key2, index) => add([...path, key2], lines[index] ?? issue2.message, "key")
+          (key2, index) => add([...path2, key2], lines[index] ?? issue2.message, "key")
         );
         return;
       }
       case "invalid_key":
-        add(path, issue2.issues[0]?.message ?? "invalid key", "key");
+        add(path2, issue2.issues[0]?.message ?? "invalid key", "key");
         return;
       case "invalid_union": {
-        const alternatives = issue2.errors.map((branch3) => rootMismatch(branch3));
+        const alternatives = issue2.errors.map((branch4) => rootMismatch(branch4));
         if (alternatives.every((expected) => expected !== void 0)) {
           mismatch(alternatives.join(" or "));
           return;
         }
         const index = alternatives.findIndex((expected) => expected === void 0);
-        for (const inner of issue2.errors[index] ?? []) visit2(inner, path);
+        for (const inner of issue2.errors[index] ?? []) visit2(inner, path2);
         return;
       }
       case "invalid_type":
-        if (issue2.expected === "never") add(path, issue2.message);
+        if (issue2.expected === "never") add(path2, issue2.message);
         else mismatch(expectedType(issue2.expected));
         return;
       case "invalid_value":
         if (issue2.message.startsWith("Invalid ")) mismatch(listValues(issue2.values));
-        else add(path, issue2.message);
+        else add(path2, issue2.message);
         return;
       case "invalid_format":
         add(
-          path,
-          isSensitive(path) ? issue2.message : `${issue2.message}, found ${describeFound(found, isSensitive(path))}`
+          path2,
+          isSensitive(path2) ? issue2.message : `${issue2.message}, found ${describeFound(found, isSensitive(path2))}`
         );
         return;
       case "too_big": {
         const limit = issue2.inclusive === false ? "less than" : "at most";
         add(
-          path,
-          `expected ${limit} ${bound(issue2.maximum, issue2.origin)}, found ${describeSize(found, isSensitive(path))}`
+          path2,
+          `expected ${limit} ${bound(issue2.maximum, issue2.origin)}, found ${describeSize(found, isSensitive(path2))}`
         );
         return;
       }
       case "too_small": {
         const limit = issue2.inclusive === false ? "more than" : "at least";
         add(
-          path,
-          `expected ${limit} ${bound(issue2.minimum, issue2.origin)}, found ${describeSize(found, isSensitive(path))}`
+          path2,
+          `expected ${limit} ${bound(issue2.minimum, issue2.origin)}, found ${describeSize(found, isSensitive(path2))}`
         );
         return;
       }
       default:
-        add(path, issue2.message);
+        add(path2, issue2.message);
     }
   };
   for (const issue2 of issues2) visit2(issue2, []);
   return errors;
 }
-function rootMismatch(branch3) {
-  const [only] = branch3;
-  if (branch3.length !== 1 || only === void 0 || only.path.length > 0) return void 0;
+function rootMismatch(branch4) {
+  const [only] = branch4;
+  if (branch4.length !== 1 || only === void 0 || only.path.length > 0) return void 0;
   if (only.code === "invalid_type") return expectedType(only.expected);
   if (only.code === "invalid_value") return listValues(only.values);
   return void 0;
@@ -21649,8 +21696,8 @@ function bound(limit, origin) {
   if (origin === "string") return `${limit} ${limit === 1 ? "character" : "characters"}`;
   return String(limit);
 }
-function isSecretKey2(path) {
-  const key2 = path[path.length - 1];
+function isSecretKey2(path2) {
+  const key2 = path2[path2.length - 1];
   return typeof key2 === "string" && SECRET_KEYS.has(key2);
 }
 function describeFound(value2, sensitive) {
@@ -21679,9 +21726,9 @@ function describeSize(value2, sensitive) {
 function quote(text2) {
   return JSON.stringify(text2.length > 60 ? `${text2.slice(0, 57)}...` : text2);
 }
-function valueAt(root, path) {
+function valueAt(root, path2) {
   let node2 = root;
-  for (const segment of path) {
+  for (const segment of path2) {
     if (node2 === null || typeof node2 !== "object") return void 0;
     node2 = Object.hasOwn(node2, segment) ? node2[segment] : void 0;
   }
@@ -21711,6 +21758,7 @@ var init_conflicts = __esm({
       sink;
       settings;
       #entries = [];
+      /** The first definition of each resource: located only when another one is found. */
       #firsts = /* @__PURE__ */ new Map();
       /** The name as the first entry of each key wrote it, for messages. */
       #names = /* @__PURE__ */ new Map();
@@ -21725,13 +21773,13 @@ var init_conflicts = __esm({
           if (value2 === void 0) continue;
           for (const defined of setting.defines(value2)) {
             const key2 = `${named4.key}|${setting.key}|${defined.id}`;
-            const place2 = this.#place(named4.entry, [setting.key, ...defined.path]);
+            const path2 = [setting.key, ...defined.path];
             const first = this.#firsts.get(key2);
-            if (first === void 0) this.#firsts.set(key2, place2);
+            if (first === void 0) this.#firsts.set(key2, { entry: named4.entry, path: path2 });
             else {
               this.sink.error(
-                place2,
-                `${defined.what} of ${shownName} is also defined at ${describePlace(first)}; define it in one place`
+                this.#place(named4.entry, path2),
+                `${defined.what} of ${shownName} is also defined at ${describePlace(this.#place(first.entry, first.path))}; define it in one place`
               );
             }
           }
@@ -21740,9 +21788,9 @@ var init_conflicts = __esm({
       finish() {
         return this.#entries.map((named4) => named4.entry);
       }
-      #place(entry2, path) {
-        const layer = layerOf(entry2.layers, path) ?? entry2.layers[entry2.layers.length - 1];
-        return this.sink.place(layer.source, [...layer.path, ...path]);
+      #place(entry2, path2) {
+        const layer = layerOf(entry2.layers, path2) ?? entry2.layers[entry2.layers.length - 1];
+        return this.sink.place(layer.source, [...layer.path, ...path2]);
       }
     };
     DefinedOnce = class {
@@ -21828,8 +21876,8 @@ function projectSelector(entry2) {
     exclude: (entry2.exclude ?? []).map((item) => item.slice(root.length + 1))
   };
 }
-function relativeTo(configFile, path) {
-  return isAbsolute(path) ? path : join(dirname(configFile), path);
+function relativeTo(configFile, path2) {
+  return isAbsolute(path2) ? path2 : join(dirname(configFile), path2);
 }
 var DEFAULT_BASE_URL, DEFAULT_TOKEN_ENV, DEFAULT_TARGETS, DEFAULT_APP_ENV, Resolver;
 var init_resolve = __esm({
@@ -21858,6 +21906,8 @@ var init_resolve = __esm({
         this.files = files;
         this.env = env;
         this.spec = spec;
+        const order = (scope) => new Map(spec.settings[scope].map((setting, index) => [setting.key, index]));
+        this.#settingOrder = { repository: order("repository"), project: order("project") };
       }
       files;
       env;
@@ -21870,6 +21920,8 @@ var init_resolve = __esm({
       };
       defaults = { repository: [], project: [] };
       #byKind = /* @__PURE__ */ new Map();
+      /** Each selecting scope's setting keys and their place in the spec's order. */
+      #settingOrder;
       run() {
         this.#collectTargets();
         for (const scope of SELECTING_SCOPES) {
@@ -21930,8 +21982,8 @@ var init_resolve = __esm({
         }
         return limit;
       }
-      place(source, path) {
-        return { origin: source.locate(path), path };
+      place(source, path2) {
+        return { origin: source.locate(path2), path: path2 };
       }
       error(place2, message) {
         this.errors.push(errorAt(place2.origin, place2.path, message));
@@ -21943,26 +21995,26 @@ var init_resolve = __esm({
         const base = [...section2.at];
         const entries = section2.list ? written2.map((entry2, index) => [[...base, index], entry2]) : [[base, written2]];
         const name2 = section2.at.join(".");
-        return entries.map(([path, value2]) => {
+        return entries.map(([path2, value2]) => {
           const target2 = this.target(
             section2.targetType,
             value2.target,
             source,
-            path
+            path2
           );
           for (const defined of section2.defines(value2, target2 ?? "")) {
             seen.once(
               `${name2}|${target2}|${defined.id}`,
-              this.place(source, [...path, ...defined.path]),
+              this.place(source, [...path2, ...defined.path]),
               defined.what
             );
           }
           return {
             section: name2,
             target: target2 ?? "",
-            origin: source.locate(path),
+            origin: source.locate(path2),
             value: value2,
-            layer: { label: "entry", source, path, value: value2 }
+            layer: { label: "entry", source, path: path2, value: value2 }
           };
         });
       }
@@ -22028,19 +22080,19 @@ var init_resolve = __esm({
         });
       }
       /** Resolves an entry's target: the one named, or the only one of the kind; undefined after an error. */
-      target(kind, name2, source, path) {
+      target(kind, name2, source, path2) {
         if (name2 === void 0) {
           const ofKind = this.#ofKind(kind);
           if (ofKind.length === 1) return ofKind[0].name;
           const family = FAMILY_NAMES[kind];
           this.error(
-            this.place(source, path),
+            this.place(source, path2),
             ofKind.length === 0 ? `no ${family} target is defined; add one under targets (type: ${kind})` : `several ${family} targets are defined (${ofKind.map((target2) => target2.name).join(", ")}); choose one with target:`
           );
           return void 0;
         }
         const found = this.targets.get(name2);
-        const place2 = this.place(source, [...path, "target"]);
+        const place2 = this.place(source, [...path2, "target"]);
         if (found === void 0) {
           this.error(
             place2,
@@ -22071,16 +22123,16 @@ var init_resolve = __esm({
         const profiles = this.profiles[scope];
         for (const { source, data } of this.files) {
           for (const [name2, settings3] of Object.entries(data[key2] ?? {})) {
-            const path = [key2, name2];
+            const path2 = [key2, name2];
             const first = profiles.get(name2);
             if (first !== void 0) {
               this.error(
-                this.place(source, path),
+                this.place(source, path2),
                 `profile "${name2}" is also defined at ${describePlace(this.place(first.source, first.path))}; define each profile once`
               );
               continue;
             }
-            profiles.set(name2, { label: `profile ${name2}`, source, path, value: settings3 });
+            profiles.set(name2, { label: `profile ${name2}`, source, path: path2, value: settings3 });
           }
         }
       }
@@ -22121,16 +22173,21 @@ var init_resolve = __esm({
         }
       }
       /** An entry of a selecting scope (`repositories`, `projects`), layered and checked. */
-      #scoped(scope, source, entry2, selected, path) {
+      #scoped(scope, source, entry2, selected, path2) {
         const frame = SCOPE_FRAMES[scope];
-        const target2 = this.target(frame.targetType, entry2.target, source, path);
+        const target2 = this.target(frame.targetType, entry2.target, source, path2);
         const own2 = {};
-        for (const setting of this.spec.settings[scope]) {
-          if (entry2[setting.key] !== void 0) own2[setting.key] = entry2[setting.key];
+        const settingOrder = this.#settingOrder[scope];
+        const written2 = Object.keys(entry2).filter(
+          (key2) => settingOrder.has(key2) && entry2[key2] !== void 0
+        );
+        if (written2.length > 1) {
+          written2.sort((a2, b2) => settingOrder.get(a2) - settingOrder.get(b2));
         }
+        for (const key2 of written2) own2[key2] = entry2[key2];
         const layers = [
-          ...this.#profileLayers(scope, source, entry2.profiles, path),
-          { label: "entry", source, path, value: own2 }
+          ...this.#profileLayers(scope, source, entry2.profiles, path2),
+          { label: "entry", source, path: path2, value: own2 }
         ];
         const defaults = this.defaults[scope];
         const all = defaults.length === 0 ? layers : [...defaults, ...layers];
@@ -22138,24 +22195,24 @@ var init_resolve = __esm({
         const resolved = {
           scope,
           target: target2 ?? "",
-          origin: source.locate(path),
+          origin: source.locate(path2),
           selector: selected,
           ...ownerType !== void 0 && { ownerType },
           layers,
           settings: mergeLayers(all)
         };
-        this.#checkMerged(resolved, all, path);
+        this.#checkMerged(resolved, all, path2);
         const name2 = describeSelector(resolved.selector);
         return { entry: resolved, key: `${target2}|${name2.toLowerCase()}`, name: name2 };
       }
       /** The profiles an entry lists, in order; an unknown or repeated one is an error. */
-      #profileLayers(scope, source, names, path) {
+      #profileLayers(scope, source, names, path2) {
         if (names === void 0) return [];
         const profiles = this.profiles[scope];
         const found = [];
         const listed5 = /* @__PURE__ */ new Set();
         for (const [index, name2] of names.entries()) {
-          const place2 = this.place(source, [...path, "profiles", index]);
+          const place2 = this.place(source, [...path2, "profiles", index]);
           const profile = profiles.get(name2);
           if (listed5.has(name2)) this.error(place2, `profile "${name2}" is listed twice`);
           else if (profile === void 0) {
@@ -22188,10 +22245,10 @@ var init_resolve = __esm({
             glob: entry2.selector.kind === "glob",
             ...entry2.ownerType === void 0 ? {} : { ownerType: entry2.ownerType }
           };
-          for (const problem of setting.rules(value2, facts)) {
-            const relative2 = [setting.key, ...problem.path];
+          for (const problem2 of setting.rules(value2, facts)) {
+            const relative2 = [setting.key, ...problem2.path];
             const layer = layerOf(layers, relative2) ?? own2;
-            const message = problem.sameAs === void 0 ? problem.message : `${problem.message} (line ${this.#lineOf(layers, [setting.key, ...problem.sameAs])})`;
+            const message = problem2.sameAs === void 0 ? problem2.message : `${problem2.message} (line ${this.#lineOf(layers, [setting.key, ...problem2.sameAs])})`;
             if (layer.label === "entry") {
               this.error(this.place(layer.source, [...layer.path, ...relative2]), message);
             } else {
@@ -22204,9 +22261,9 @@ var init_resolve = __esm({
           }
         }
       }
-      #lineOf(layers, path) {
-        const layer = layerOf(layers, path) ?? layers[layers.length - 1];
-        return layer.source.locate([...layer.path, ...path]).line;
+      #lineOf(layers, path2) {
+        const layer = layerOf(layers, path2) ?? layers[layers.length - 1];
+        return layer.source.locate([...layer.path, ...path2]).line;
       }
     };
   }
@@ -22215,10 +22272,10 @@ var init_resolve = __esm({
 // src/config/secret-paths.ts
 function secretMatcher(spec) {
   const matches = kindPaths(spec, (part2) => part2.secrets);
-  return (path) => {
-    const key2 = path[path.length - 1];
+  return (path2) => {
+    const key2 = path2[path2.length - 1];
     if (typeof key2 === "string" && SECRET_KEYS.has(key2)) return true;
-    return matches(path);
+    return matches(path2);
   };
 }
 function plainMatcher(spec) {
@@ -22241,53 +22298,34 @@ function kindPaths(spec, named4) {
       patterns3.push([...section2.at, ...section2.list ? [ANY] : [], ...relative2]);
     }
   }
-  return (path) => patterns3.some(
-    (pattern3) => pattern3.length === path.length && pattern3.every((segment, index) => segment === ANY || segment === path[index])
+  return (path2) => patterns3.some(
+    (pattern3) => pattern3.length === path2.length && pattern3.every((segment, index) => segment === ANY || segment === path2[index])
   );
 }
-function publishedReferences(value2, plainAt) {
-  const found = [];
-  const walk = (node2, path) => {
-    if (typeof node2 === "string") {
-      if (!node2.includes("${") || !plainAt(path)) return;
-      for (const match of node2.matchAll(REFERENCE2)) {
-        if (match[1] !== void 0 && match[2] === void 0) found.push({ path, name: match[1] });
-      }
-      return;
-    }
-    if (Array.isArray(node2)) node2.forEach((item, index) => walk(item, [...path, index]));
-    else if (node2 !== null && typeof node2 === "object") {
-      for (const [key2, child] of Object.entries(node2)) walk(child, [...path, key2]);
-    }
-  };
-  walk(value2, []);
-  return found;
-}
-var ANY, REFERENCE2;
+var ANY;
 var init_secret_paths = __esm({
   "src/config/secret-paths.ts"() {
     "use strict";
     init_interpolate();
     init_scopes();
     ANY = "*";
-    REFERENCE2 = /\$\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)(:[A-Za-z]*)?\}/g;
   }
 });
 
 // src/config/secrets.ts
 function wrapSecrets(value2, env, secretAt) {
-  const path = [];
+  const path2 = [];
   const walk = (node2) => {
-    if (typeof node2 === "string" && path.length > 0 && secretAt(path)) {
+    if (typeof node2 === "string" && path2.length > 0 && secretAt(path2)) {
       const name2 = ENV_REFERENCE.exec(node2)?.[1];
       return name2 === void 0 ? node2 : new Secret(envValue(env, name2) ?? "", name2);
     }
     if (Array.isArray(node2)) {
       let copy2;
       node2.forEach((item, index) => {
-        path.push(index);
+        path2.push(index);
         const inner = walk(item);
-        path.pop();
+        path2.pop();
         if (inner !== item) copy2 ??= node2.slice();
         if (copy2 !== void 0) copy2[index] = inner;
       });
@@ -22296,9 +22334,9 @@ function wrapSecrets(value2, env, secretAt) {
     if (isPlainObject2(node2)) {
       let copy2;
       for (const [child, inner] of Object.entries(node2)) {
-        path.push(child);
+        path2.push(child);
         const wrapped = walk(inner);
-        path.pop();
+        path2.pop();
         if (wrapped !== inner) copy2 ??= { ...node2 };
         if (copy2 !== void 0) setKey(copy2, child, wrapped);
       }
@@ -22396,17 +22434,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key2, node2, visitor, path) {
-      const ctrl = callVisitor(key2, node2, visitor, path);
+    function visit_(key2, node2, visitor, path2) {
+      const ctrl = callVisitor(key2, node2, visitor, path2);
       if (identity3.isNode(ctrl) || identity3.isPair(ctrl)) {
-        replaceNode(key2, path, ctrl);
-        return visit_(key2, ctrl, visitor, path);
+        replaceNode(key2, path2, ctrl);
+        return visit_(key2, ctrl, visitor, path2);
       }
       if (typeof ctrl !== "symbol") {
         if (identity3.isCollection(node2)) {
-          path = Object.freeze(path.concat(node2));
+          path2 = Object.freeze(path2.concat(node2));
           for (let i2 = 0; i2 < node2.items.length; ++i2) {
-            const ci = visit_(i2, node2.items[i2], visitor, path);
+            const ci = visit_(i2, node2.items[i2], visitor, path2);
             if (typeof ci === "number")
               i2 = ci - 1;
             else if (ci === BREAK)
@@ -22417,13 +22455,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity3.isPair(node2)) {
-          path = Object.freeze(path.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path);
+          path2 = Object.freeze(path2.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path2);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path);
+          const cv = visit_("value", node2.value, visitor, path2);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -22444,17 +22482,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key2, node2, visitor, path) {
-      const ctrl = await callVisitor(key2, node2, visitor, path);
+    async function visitAsync_(key2, node2, visitor, path2) {
+      const ctrl = await callVisitor(key2, node2, visitor, path2);
       if (identity3.isNode(ctrl) || identity3.isPair(ctrl)) {
-        replaceNode(key2, path, ctrl);
-        return visitAsync_(key2, ctrl, visitor, path);
+        replaceNode(key2, path2, ctrl);
+        return visitAsync_(key2, ctrl, visitor, path2);
       }
       if (typeof ctrl !== "symbol") {
         if (identity3.isCollection(node2)) {
-          path = Object.freeze(path.concat(node2));
+          path2 = Object.freeze(path2.concat(node2));
           for (let i2 = 0; i2 < node2.items.length; ++i2) {
-            const ci = await visitAsync_(i2, node2.items[i2], visitor, path);
+            const ci = await visitAsync_(i2, node2.items[i2], visitor, path2);
             if (typeof ci === "number")
               i2 = ci - 1;
             else if (ci === BREAK)
@@ -22465,13 +22503,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity3.isPair(node2)) {
-          path = Object.freeze(path.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path);
+          path2 = Object.freeze(path2.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path2);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path);
+          const cv = await visitAsync_("value", node2.value, visitor, path2);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -22498,23 +22536,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key2, node2, visitor, path) {
+    function callVisitor(key2, node2, visitor, path2) {
       if (typeof visitor === "function")
-        return visitor(key2, node2, path);
+        return visitor(key2, node2, path2);
       if (identity3.isMap(node2))
-        return visitor.Map?.(key2, node2, path);
+        return visitor.Map?.(key2, node2, path2);
       if (identity3.isSeq(node2))
-        return visitor.Seq?.(key2, node2, path);
+        return visitor.Seq?.(key2, node2, path2);
       if (identity3.isPair(node2))
-        return visitor.Pair?.(key2, node2, path);
+        return visitor.Pair?.(key2, node2, path2);
       if (identity3.isScalar(node2))
-        return visitor.Scalar?.(key2, node2, path);
+        return visitor.Scalar?.(key2, node2, path2);
       if (identity3.isAlias(node2))
-        return visitor.Alias?.(key2, node2, path);
+        return visitor.Alias?.(key2, node2, path2);
       return void 0;
     }
-    function replaceNode(key2, path, node2) {
-      const parent = path[path.length - 1];
+    function replaceNode(key2, path2, node2) {
+      const parent = path2[path2.length - 1];
       if (identity3.isCollection(parent)) {
         parent.items[key2] = node2;
       } else if (identity3.isPair(parent)) {
@@ -23126,10 +23164,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity3 = require_identity();
     var Node2 = require_Node();
-    function collectionFromPath(schema2, path, value2) {
+    function collectionFromPath(schema2, path2, value2) {
       let v2 = value2;
-      for (let i2 = path.length - 1; i2 >= 0; --i2) {
-        const k2 = path[i2];
+      for (let i2 = path2.length - 1; i2 >= 0; --i2) {
+        const k2 = path2[i2];
         if (typeof k2 === "number" && Number.isInteger(k2) && k2 >= 0) {
           const a2 = [];
           a2[k2] = v2;
@@ -23148,7 +23186,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path) => path == null || typeof path === "object" && !!path[Symbol.iterator]().next().done;
+    var isEmptyPath = (path2) => path2 == null || typeof path2 === "object" && !!path2[Symbol.iterator]().next().done;
     var Collection = class extends Node2.NodeBase {
       constructor(type, schema2) {
         super(type);
@@ -23178,11 +23216,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path, value2) {
-        if (isEmptyPath(path))
+      addIn(path2, value2) {
+        if (isEmptyPath(path2))
           this.add(value2);
         else {
-          const [key2, ...rest] = path;
+          const [key2, ...rest] = path2;
           const node2 = this.get(key2, true);
           if (identity3.isCollection(node2))
             node2.addIn(rest, value2);
@@ -23196,8 +23234,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path) {
-        const [key2, ...rest] = path;
+      deleteIn(path2) {
+        const [key2, ...rest] = path2;
         if (rest.length === 0)
           return this.delete(key2);
         const node2 = this.get(key2, true);
@@ -23211,8 +23249,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path, keepScalar) {
-        const [key2, ...rest] = path;
+      getIn(path2, keepScalar) {
+        const [key2, ...rest] = path2;
         const node2 = this.get(key2, true);
         if (rest.length === 0)
           return !keepScalar && identity3.isScalar(node2) ? node2.value : node2;
@@ -23230,8 +23268,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path) {
-        const [key2, ...rest] = path;
+      hasIn(path2) {
+        const [key2, ...rest] = path2;
         if (rest.length === 0)
           return this.has(key2);
         const node2 = this.get(key2, true);
@@ -23241,8 +23279,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path, value2) {
-        const [key2, ...rest] = path;
+      setIn(path2, value2) {
+        const [key2, ...rest] = path2;
         if (rest.length === 0) {
           this.set(key2, value2);
         } else {
@@ -25757,9 +25795,9 @@ var require_Document = __commonJS({
           this.contents.add(value2);
       }
       /** Adds a value to the document. */
-      addIn(path, value2) {
+      addIn(path2, value2) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path, value2);
+          this.contents.addIn(path2, value2);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -25834,14 +25872,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path) {
-        if (Collection.isEmptyPath(path)) {
+      deleteIn(path2) {
+        if (Collection.isEmptyPath(path2)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path2) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -25856,10 +25894,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path, keepScalar) {
-        if (Collection.isEmptyPath(path))
+      getIn(path2, keepScalar) {
+        if (Collection.isEmptyPath(path2))
           return !keepScalar && identity3.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity3.isCollection(this.contents) ? this.contents.getIn(path, keepScalar) : void 0;
+        return identity3.isCollection(this.contents) ? this.contents.getIn(path2, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -25870,10 +25908,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path) {
-        if (Collection.isEmptyPath(path))
+      hasIn(path2) {
+        if (Collection.isEmptyPath(path2))
           return this.contents !== void 0;
-        return identity3.isCollection(this.contents) ? this.contents.hasIn(path) : false;
+        return identity3.isCollection(this.contents) ? this.contents.hasIn(path2) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -25890,13 +25928,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path, value2) {
-        if (Collection.isEmptyPath(path)) {
+      setIn(path2, value2) {
+        if (Collection.isEmptyPath(path2)) {
           this.contents = value2;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path), value2);
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path2), value2);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path, value2);
+          this.contents.setIn(path2, value2);
         }
       }
       /**
@@ -27857,9 +27895,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path) => {
+    visit2.itemAtPath = (cst, path2) => {
       let item = cst;
-      for (const [field, index] of path) {
+      for (const [field, index] of path2) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -27868,23 +27906,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path) => {
-      const parent = visit2.itemAtPath(cst, path.slice(0, -1));
-      const field = path[path.length - 1][0];
+    visit2.parentCollection = (cst, path2) => {
+      const parent = visit2.itemAtPath(cst, path2.slice(0, -1));
+      const field = path2[path2.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path, item, visitor) {
-      let ctrl = visitor(item, path);
+    function _visit(path2, item, visitor) {
+      let ctrl = visitor(item, path2);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i2 = 0; i2 < token.items.length; ++i2) {
-            const ci = _visit(Object.freeze(path.concat([[field, i2]])), token.items[i2], visitor);
+            const ci = _visit(Object.freeze(path2.concat([[field, i2]])), token.items[i2], visitor);
             if (typeof ci === "number")
               i2 = ci - 1;
             else if (ci === BREAK)
@@ -27895,10 +27933,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path);
+            ctrl = ctrl(item, path2);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path2) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -29678,9 +29716,9 @@ function parseSource(file2, content) {
   }
   const errors = [];
   for (const document3 of documents) {
-    for (const problem of [...document3.errors, ...document3.warnings]) {
-      const at3 = position(problemOffset(text2, problem.pos[0]));
-      errors.push(errorAt(at3, [], `YAML: ${problem.message.split("\n")[0]}`));
+    for (const problem2 of [...document3.errors, ...document3.warnings]) {
+      const at3 = position(problemOffset(text2, problem2.pos[0]));
+      errors.push(errorAt(at3, [], `YAML: ${problem2.message.split("\n")[0]}`));
     }
   }
   const [document2, second] = documents;
@@ -29708,7 +29746,7 @@ function parseSource(file2, content) {
     source: {
       file: file2,
       value: converted.value,
-      locate: (path, at3 = "value") => locate(index, root, path, at3, position)
+      locate: (path2, at3 = "value") => locate(index, root, path2, at3, position)
     }
   };
 }
@@ -29806,10 +29844,10 @@ function isPlainScalar(value2) {
 function shortTag(tag) {
   return tag.startsWith("tag:yaml.org,2002:") ? `!!${tag.slice("tag:yaml.org,2002:".length)}` : tag;
 }
-function locate(index, root, path, at3, position) {
+function locate(index, root, path2, at3, position) {
   let node2 = root;
   let keyNode;
-  for (const segment of path) {
+  for (const segment of path2) {
     node2 = index.resolve(node2);
     let next;
     if ((0, import_yaml.isMap)(node2)) {
@@ -29856,7 +29894,7 @@ var init_source = __esm({
       constructor(root, mayHoldAliases) {
         if (!mayHoldAliases) return;
         const anchors = /* @__PURE__ */ new Map();
-        const path = [];
+        const path2 = [];
         const walk = (node2) => {
           if ((0, import_yaml.isAlias)(node2)) {
             const target2 = anchors.get(node2.source);
@@ -29869,10 +29907,10 @@ var init_source = __esm({
           for (const [index, item] of node2.items.entries()) {
             const value2 = (0, import_yaml.isPair)(item) ? item.value : item;
             if ((0, import_yaml.isPair)(item) && !(0, import_yaml.isAlias)(item.key)) walk(item.key);
-            path.push((0, import_yaml.isPair)(item) && (0, import_yaml.isScalar)(item.key) ? String(item.key.value) : index);
-            if ((0, import_yaml.isAlias)(value2)) this.aliases.push({ alias: value2, path: [...path] });
+            path2.push((0, import_yaml.isPair)(item) && (0, import_yaml.isScalar)(item.key) ? String(item.key.value) : index);
+            if ((0, import_yaml.isAlias)(value2)) this.aliases.push({ alias: value2, path: [...path2] });
             walk(value2);
-            path.pop();
+            path2.pop();
           }
         };
         walk(root);
@@ -29939,22 +29977,22 @@ var init_source = __esm({
         if (this.errors.length > 0) return { value: void 0, errors: this.errors };
         return { value: this.#convert(root), errors: this.errors };
       }
-      #at(node2, path, message) {
-        this.errors.push(errorAt(this.position(node2?.range?.[0] ?? 0), path, message));
+      #at(node2, path2, message) {
+        this.errors.push(errorAt(this.position(node2?.range?.[0] ?? 0), path2, message));
       }
       /** Adds up, in document order, what every alias expands to; stops at the first alias over a limit. */
       #checkAliases() {
-        for (const { alias: alias2, path } of this.index.aliases) {
+        for (const { alias: alias2, path: path2 } of this.index.aliases) {
           const target2 = this.index.target(alias2);
           const shape = target2 === void 0 ? { size: 0, depth: 0 } : this.#shape(target2, /* @__PURE__ */ new Set());
           if (shape === void 0) {
-            this.#at(alias2, path, `alias *${alias2.source} refers to a value that contains itself`);
+            this.#at(alias2, path2, `alias *${alias2.source} refers to a value that contains itself`);
             return;
           }
-          if (path.length + shape.depth > LIMITS.maxDepth) {
+          if (path2.length + shape.depth > LIMITS.maxDepth) {
             this.#at(
               alias2,
-              path,
+              path2,
               `alias *${alias2.source} nests values deeper than ${LIMITS.maxDepth} levels`
             );
             return;
@@ -29963,7 +30001,7 @@ var init_source = __esm({
           if (this.#aliasValues > LIMITS.maxAliasValues) {
             this.#at(
               alias2,
-              path,
+              path2,
               `aliases expand to more than ${LIMITS.maxAliasValues} values; refusing what looks like an alias bomb`
             );
             return;
@@ -30117,22 +30155,13 @@ function loadConfig(paths, options) {
       continue;
     }
     errors.push(...parsed.problems);
-    for (const { path, name: name2 } of publishedReferences(parsed.source.value, plainAt)) {
-      errors.push(
-        errorAt(
-          parsed.source.locate(path),
-          path,
-          `\${${name2}} would publish a value of the environment: GitHub keeps Actions variables in plain text for anyone who can read them, and forgeplan treats every reference not marked public as secret; put a secret under secrets, or mark a value that is not secret \${${name2}:public}`
-        )
-      );
-    }
     const { value: value2, problems: problems2, sensitive, secrets, names, unresolved } = interpolate(
       parsed.source.value,
       options.env,
-      { allowUnset: options.allowUnset === true, secretAt }
+      { allowUnset: options.allowUnset === true, secretAt, plainAt }
     );
     for (const name2 of names) variables.add(name2);
-    for (const path of unresolved) unknown2.add(positionKey2(parsed.source.locate(path)));
+    for (const path2 of unresolved) unknown2.add(positionKey2(parsed.source.locate(path2)));
     for (const secret of secrets) {
       options.redactor?.add(secret.value, secret.name);
       secretValues.push(secret.value);
@@ -30149,24 +30178,27 @@ function loadConfig(paths, options) {
       });
     }
     const source = { ...parsed.source, value: value2 };
-    for (const problem of problems2)
-      errors.push(errorAt(source.locate(problem.path), problem.path, problem.message));
+    for (const problem2 of problems2)
+      errors.push(errorAt(source.locate(problem2.path), problem2.path, problem2.message));
     const checked2 = fileSchema(options.spec).safeParse(value2);
-    const invalid = checked2.success ? [] : known(issuesToErrors(checked2.error.issues, source, secretAt));
-    errors.push(...invalid);
-    if (invalid.length === 0 && problems2.length === 0 && parsed.problems.length === 0) {
+    const invalid2 = checked2.success ? [] : known(issuesToErrors(checked2.error.issues, source, secretAt));
+    errors.push(...invalid2);
+    if (invalid2.length === 0 && problems2.length === 0 && parsed.problems.length === 0) {
       valid.push({ source, data: wrapSecrets(value2, options.env, secretAt) });
     }
   }
   const order = files.map((file2) => file2.display);
-  if (errors.length > 0) return { ok: false, errors: sortErrors(masked(errors), order) };
+  if (errors.length > 0) return failed(sortErrors(masked(errors), order));
   const resolved = resolve(valid, options.env, options.spec);
   for (const target2 of resolved.state.targets) {
     if (target2.token) options.redactor?.add(target2.token.reveal(), target2.tokenEnv);
   }
   const problems = known(resolved.errors);
-  if (problems.length > 0) return { ok: false, errors: sortErrors(masked(problems), order) };
+  if (problems.length > 0) return failed(sortErrors(masked(problems), order));
   return { ok: true, state: resolved.state, variables: [...variables] };
+}
+function failed(errors) {
+  return { ok: false, errors: listedErrors(errors), problems: errors.length };
 }
 function positionKey2(at3) {
   return `${at3.file}:${at3.line}:${at3.column}`;
@@ -30180,33 +30212,33 @@ function expandPaths(paths, cwd, errors) {
     seen.add(absolute);
     files.push({ display, absolute });
   };
-  for (const path of paths) {
-    if (path === STDIN_PATH) {
+  for (const path2 of paths) {
+    if (path2 === STDIN_PATH) {
       if (!seen.has(STDIN_PATH)) files.push({ display: STDIN_NAME, absolute: STDIN_PATH });
       seen.add(STDIN_PATH);
       continue;
     }
-    const absolute = resolvePath(cwd, path);
+    const absolute = resolvePath(cwd, path2);
     let directory = false;
     try {
       directory = statSync(absolute).isDirectory();
     } catch {
     }
     if (!directory) {
-      add(path);
+      add(path2);
       continue;
     }
     const names = readdirSync(absolute).filter((name2) => /\.ya?ml$/i.test(name2)).sort();
     if (names.length === 0) {
       errors.push(
         errorAt(
-          { file: path, line: 1, column: 1 },
+          { file: path2, line: 1, column: 1 },
           [],
           "the directory holds no *.yaml or *.yml files"
         )
       );
     }
-    for (const name2 of names) add(join2(path, name2));
+    for (const name2 of names) add(join2(path2, name2));
   }
   return files;
 }
@@ -30248,8 +30280,8 @@ function readStdinBounded() {
     chunks.push(Buffer.from(buffer.subarray(0, read2)));
   }
 }
-function readBounded(path) {
-  const descriptor = openSync(path, "r");
+function readBounded(path2) {
+  const descriptor = openSync(path2, "r");
   try {
     const size = fstatSync(descriptor).size;
     if (size > LIMITS.maxBytes) throw new FileTooLarge(sizeMessage(size));
@@ -30308,13 +30340,13 @@ var init_model = __esm({
 });
 
 // src/core/plan.ts
-function resolveCreatedId(path, firstAnswer) {
-  if (!path.includes(CREATED_ID)) return path;
+function resolveCreatedId(path2, firstAnswer) {
+  if (!path2.includes(CREATED_ID)) return path2;
   const id = firstAnswer?.id;
   if (typeof id !== "number" && typeof id !== "string") {
-    throw new Error(`the answer to the change's first request carries no id for ${path}`);
+    throw new Error(`the answer to the change's first request carries no id for ${path2}`);
   }
-  return path.replaceAll(CREATED_ID, encodeURIComponent(String(id)));
+  return path2.replaceAll(CREATED_ID, encodeURIComponent(String(id)));
 }
 function withRotation(plan2, rotation) {
   const names = rotation.rotateSecretNames ?? [];
@@ -30451,36 +30483,36 @@ function render(wanted, target2, scope, note, layers, root, prefix, fallback) {
   const base = [...prefix, ...wanted.path];
   const origin = originOf(layers, base) ?? fallback;
   const value2 = valueAt(root, wanted.path);
-  const rows = [];
-  for (const [key2, said] of wanted.means ?? []) rows.push(row(key2, JSON.stringify(said), origin));
+  const rows2 = [];
+  for (const [key2, said] of wanted.means ?? []) rows2.push(row(key2, JSON.stringify(said), origin));
   if (wanted.fixed !== void 0) {
-    for (const [key2, said] of wanted.fixed) rows.push(row(key2, JSON.stringify(said), origin));
+    for (const [key2, said] of wanted.fixed) rows2.push(row(key2, JSON.stringify(said), origin));
   } else if (value2 === null) {
-    rows.push(row("value", "null (must be absent)", origin));
+    rows2.push(row("value", "null (must be absent)", origin));
   } else {
     for (const leaf of leafPaths(value2)) {
-      const path = [...base, ...leaf];
-      const layer = layerOf(layers, path);
-      rows.push(
+      const path2 = [...base, ...leaf];
+      const layer = layerOf(layers, path2);
+      rows2.push(
         row(
           formatPath(leaf),
           shown(valueAt(value2, leaf)),
-          originOf(layers, path, "key"),
+          originOf(layers, path2, "key"),
           layer?.label
         )
       );
     }
   }
   for (const [key2, byDefault] of wanted.defaults ?? []) {
-    if (!rows.some((existing) => existing.key === key2)) {
-      rows.push({ key: key2, value: JSON.stringify(byDefault), from: "default" });
+    if (!rows2.some((existing) => existing.key === key2)) {
+      rows2.push({ key: key2, value: JSON.stringify(byDefault), from: "default" });
     }
   }
-  return block(`${addressOf(target2, scope, wanted.kind, wanted.name)}${note}`, origin, rows);
+  return block(`${addressOf(target2, scope, wanted.kind, wanted.name)}${note}`, origin, rows2);
 }
-function originOf(layers, path, at3 = "value") {
-  const layer = layerOf(layers, path);
-  return layer?.source.locate([...layer.path, ...path], at3);
+function originOf(layers, path2, at3 = "value") {
+  const layer = layerOf(layers, path2);
+  return layer?.source.locate([...layer.path, ...path2], at3);
 }
 function shown(value2) {
   if (isSecret(value2)) return `${SENSITIVE} from ${value2.source}`;
@@ -30489,9 +30521,9 @@ function shown(value2) {
 function row(key2, value2, origin, label4 = "entry") {
   return { key: key2, value: value2, from: origin === void 0 ? "" : `${formatOrigin(origin)} (${label4})` };
 }
-function block(title, origin, rows) {
-  const width = Math.max(0, ...rows.map((line) => line.key.length + line.value.length + 3));
-  const lines = rows.map(
+function block(title, origin, rows2) {
+  const width = Math.max(0, ...rows2.map((line) => line.key.length + line.value.length + 3));
+  const lines = rows2.map(
     (line) => `  ${`${line.key} = ${line.value}`.padEnd(width)}  ${line.from}`.trimEnd()
   );
   return [`${title}  (${formatOrigin(origin)})`, ...lines].join("\n");
@@ -30556,8 +30588,8 @@ var init_failure_text = __esm({
 // src/core/zod-problem.ts
 function firstProblem(error62, prefix = "") {
   const issue2 = error62.issues[0];
-  const path = (issue2?.path ?? []).map((part2) => typeof part2 === "number" ? `[${part2}]` : `.${String(part2)}`).join("");
-  const at3 = `${prefix}${path}`.replace(/^\./, "");
+  const path2 = (issue2?.path ?? []).map((part2) => typeof part2 === "number" ? `[${part2}]` : `.${String(part2)}`).join("");
+  const at3 = `${prefix}${path2}`.replace(/^\./, "");
   const message = issue2?.message ?? "invalid";
   return at3 === "" ? message : `${at3}: ${message}`;
 }
@@ -30760,14 +30792,14 @@ function getValues(context, operator, key2, modifier) {
   }
   return result;
 }
-function parseUrl(template) {
+function parseUrl(template2) {
   return {
-    expand: expand2.bind(null, template)
+    expand: expand2.bind(null, template2)
   };
 }
-function expand2(template, context) {
+function expand2(template2, context) {
   var operators = ["+", "#", ".", "/", ";", "?", "&"];
-  template = template.replace(
+  template2 = template2.replace(
     /\{([^\{\}]+)\}|([^\{\}]+)/g,
     function(_2, expression, literal2) {
       if (expression) {
@@ -30797,10 +30829,10 @@ function expand2(template, context) {
       }
     }
   );
-  if (template === "/") {
-    return template;
+  if (template2 === "/") {
+    return template2;
   } else {
-    return template.replace(/\/$/, "");
+    return template2.replace(/\/$/, "");
   }
 }
 function parse3(options) {
@@ -31098,7 +31130,7 @@ var init_json_with_bigint = __esm({
         return originalStringify(rootProcessed);
       }
       const chunks = [];
-      let level = 0;
+      let level2 = 0;
       const stack = [
         {
           parent: { "": rootProcessed },
@@ -31115,13 +31147,13 @@ var init_json_with_bigint = __esm({
         const node2 = stack[stack.length - 1];
         if (node2.index === 0) {
           chunks.push(node2.isArray ? "[" : "{");
-          level++;
+          level2++;
         }
         let isDone = false;
         if (node2.isArray) {
           if (node2.index < node2.val.length) {
             if (!node2.first) chunks.push(",");
-            if (space) chunks.push("\n" + space.repeat(level));
+            if (space) chunks.push("\n" + space.repeat(level2));
             const childRaw = node2.val[node2.index];
             const childVal = prepareVal(node2.val, String(node2.index), childRaw);
             if (isUnstringifiable(childVal)) {
@@ -31166,7 +31198,7 @@ var init_json_with_bigint = __esm({
             if (isUnstringifiable(childVal)) continue;
             if (!node2.first) chunks.push(",");
             if (space) {
-              chunks.push("\n" + space.repeat(level) + originalStringify(k2) + ": ");
+              chunks.push("\n" + space.repeat(level2) + originalStringify(k2) + ": ");
             } else {
               chunks.push(originalStringify(k2) + ":");
             }
@@ -31199,8 +31231,8 @@ var init_json_with_bigint = __esm({
           }
         }
         if (isDone) {
-          level--;
-          if (!node2.first && space) chunks.push("\n" + space.repeat(level));
+          level2--;
+          if (!node2.first && space) chunks.push("\n" + space.repeat(level2));
           chunks.push(node2.isArray ? "]" : "}");
           visited.delete(node2.val);
           stack.pop();
@@ -32005,9 +32037,9 @@ var init_clock = __esm({
 });
 
 // src/forge/limits.ts
-function categoryOf(path) {
+function categoryOf(path2) {
   const match = CATEGORIES.find(
-    (entry2) => entry2.exact ? path === entry2.prefix : path.startsWith(entry2.prefix)
+    (entry2) => entry2.exact ? path2 === entry2.prefix : path2.startsWith(entry2.prefix)
   );
   return match?.category ?? DEFAULT_CATEGORY;
 }
@@ -32192,15 +32224,15 @@ var init_errors4 = __esm({
       }
     };
     StoppedBeforeSending = class extends Error {
-      constructor(method, path, cause) {
+      constructor(method, path2, cause) {
         super(
-          `${method} ${path} was not sent: ${cause instanceof Error ? cause.message : "cancelled"}`,
+          `${method} ${path2} was not sent: ${cause instanceof Error ? cause.message : "cancelled"}`,
           {
             cause
           }
         );
         this.method = method;
-        this.path = path;
+        this.path = path2;
       }
       method;
       path;
@@ -32811,10 +32843,10 @@ var require_GraphQLError = __commonJS({
        */
       constructor(message, ...rawArgs) {
         var _this$nodes, _nodeLocations$, _ref;
-        const { nodes, source, positions, path, originalError, extensions } = toNormalizedOptions(rawArgs);
+        const { nodes, source, positions, path: path2, originalError, extensions } = toNormalizedOptions(rawArgs);
         super(message);
         this.name = "GraphQLError";
-        this.path = path !== null && path !== void 0 ? path : void 0;
+        this.path = path2 !== null && path2 !== void 0 ? path2 : void 0;
         this.originalError = originalError !== null && originalError !== void 0 ? originalError : void 0;
         this.nodes = undefinedIfEmpty(
           Array.isArray(nodes) ? nodes : nodes ? [nodes] : void 0
@@ -36413,8 +36445,8 @@ var init_cpu_time = __esm({
 });
 
 // src/forge/endpoint.ts
-function endpointKey(path) {
-  const segments = (path.split("?")[0] ?? "").split("/").filter((s2) => s2 !== "");
+function endpointKey(path2) {
+  const segments = (path2.split("?")[0] ?? "").split("/").filter((s2) => s2 !== "");
   const out = [];
   let rest = segments;
   const scope = SCOPES.find(
@@ -36513,12 +36545,12 @@ var init_pacer = __esm({
           });
         }
       }
-      ticket(method, path, creates = false) {
-        const relative2 = path.split("?")[0] ?? path;
+      ticket(method, path2, creates = false) {
+        const relative2 = path2.split("?")[0] ?? path2;
         const category = categoryOf(relative2);
         return {
           method,
-          path,
+          path: path2,
           category,
           endpoint: endpointKey(relative2),
           free: method === "GET" && relative2 === FREE_PATH,
@@ -36961,9 +36993,9 @@ var init_reveal = __esm({
 });
 
 // src/forge/urls.ts
-function buildUrl(baseUrl, path, query = {}) {
-  if (!path.startsWith("/")) throw new Error(`request path must start with "/": ${path}`);
-  const url2 = new URL(baseUrl.replace(/\/+$/, "") + path);
+function buildUrl(baseUrl, path2, query = {}) {
+  if (!path2.startsWith("/")) throw new Error(`request path must start with "/": ${path2}`);
+  const url2 = new URL(baseUrl.replace(/\/+$/, "") + path2);
   for (const [name2, value2] of Object.entries(query)) {
     if (value2 !== void 0) url2.searchParams.set(name2, String(value2));
   }
@@ -36971,13 +37003,13 @@ function buildUrl(baseUrl, path, query = {}) {
 }
 function displayPath(url2, base) {
   const prefix = base.pathname.replace(/\/+$/, "");
-  const path = prefix !== "" && url2.pathname.startsWith(`${prefix}/`) ? url2.pathname.slice(prefix.length) : url2.pathname;
+  const path2 = prefix !== "" && url2.pathname.startsWith(`${prefix}/`) ? url2.pathname.slice(prefix.length) : url2.pathname;
   const params = new URLSearchParams(url2.search);
   for (const name2 of new Set(params.keys())) {
     if (SENSITIVE_QUERY.test(name2)) params.set(name2, "REDACTED");
   }
   const search = params.toString();
-  return search === "" ? path : `${path}?${search}`;
+  return search === "" ? path2 : `${path2}?${search}`;
 }
 function nextLink(header, current) {
   return linkTarget(header, "next", current);
@@ -37316,20 +37348,20 @@ var init_client = __esm({
         });
       }
       /** Throws ForgeError on any answer but a usable 2xx or a 304 served from the cache. */
-      async request(method, path, options = {}) {
-        const url2 = buildUrl(this.#base.href, path, options.query);
+      async request(method, path2, options = {}) {
+        const url2 = buildUrl(this.#base.href, path2, options.query);
         return this.#writeKeys.run(
           options.writeKey,
           () => this.#exchange(method, url2, options.body, true, options.creates === true)
         );
       }
-      async get(path, query) {
-        return (await this.request("GET", path, query ? { query } : {})).data;
+      async get(path2, query) {
+        return (await this.request("GET", path2, query ? { query } : {})).data;
       }
       /** A 404 is an answer here, with the service's words: "Branch not protected" ≠ "Branch not found". */
-      async getOrUndefined(path, query) {
+      async getOrUndefined(path2, query) {
         try {
-          return { found: true, data: await this.get(path, query) };
+          return { found: true, data: await this.get(path2, query) };
         } catch (error62) {
           if (error62 instanceof ForgeError && error62.status === 404) {
             return { found: false, status: 404, detail: error62.detail };
@@ -37348,9 +37380,9 @@ var init_client = __esm({
        * /installation/repositories` answers `{total_count, repositories}`); a page of another shape
        * fails the request.
        */
-      async paginate(path, query = {}, { itemsUnder } = {}) {
+      async paginate(path2, query = {}, { itemsUnder } = {}) {
         const perPage = query.per_page ?? 100;
-        let url2 = buildUrl(this.#base.href, path, { ...query, per_page: perPage });
+        let url2 = buildUrl(this.#base.href, path2, { ...query, per_page: perPage });
         const seen = /* @__PURE__ */ new Set();
         const items2 = [];
         let bound2 = {
@@ -37492,7 +37524,7 @@ var init_client = __esm({
       }
       /** Attempts a request until an answer ends it: retries, throttling pauses and a renewed credential. */
       async #attempts(ticket, url2, body2, cacheable, progress) {
-        const { method, path } = ticket;
+        const { method, path: path2 } = ticket;
         const identity3 = method === "GET" && this.#cache !== void 0 && !ticket.free && cacheable ? await this.#identity() : void 0;
         const key2 = identity3 !== void 0 ? cacheKey(method, url2.href, identity3) : void 0;
         const tokenBoundOnly = identity3 === UNNAMED;
@@ -37524,11 +37556,11 @@ var init_client = __esm({
           answerLost ||= ticket.mutating && lostAnswer(outcome);
           const fail3 = (status4, detail2, note, unusableAnswer = false) => {
             const said = note ?? (attempts > 1 ? `after ${attempts} attempts` : void 0);
-            const hidden = status4 === 404 ? this.#hiddenNote(path) : void 0;
+            const hidden = status4 === 404 ? this.#hiddenNote(path2) : void 0;
             const notes = [said, hidden].filter((part2) => part2 !== void 0).join("; ");
             return new ForgeError({
               method,
-              path,
+              path: path2,
               status: status4,
               detail: detail2,
               attempts,
@@ -37549,15 +37581,15 @@ var init_client = __esm({
             detail = serviceMessage(status3, data);
             if (status3 === 401 && !renewed && await this.#auth.renew(sent)) {
               renewed = true;
-              this.#onEvent({ type: "reauthenticated", method, path });
+              this.#onEvent({ type: "reauthenticated", method, path: path2 });
               continue;
             }
             const now = this.#clock.now();
             const throttle = throttleOf(status3, headers, detail, now, SKEW_MS) ?? (ticket.graphql && status3 === 200 ? graphqlThrottle(data, headers, now, SKEW_MS) : void 0);
             if (throttle !== void 0) {
               if (throttles >= this.#retries.max) {
-                const throttled = `${throttles + 1} of them throttled`;
-                throw fail3(status3, detail, `gave up after ${attempts} attempts, ${throttled}`);
+                const throttled2 = `${throttles + 1} of them throttled`;
+                throw fail3(status3, detail, `gave up after ${attempts} attempts, ${throttled2}`);
               }
               throttles++;
               this.#pacer.holdAfter(ticket, throttle, status3, throttles);
@@ -37591,7 +37623,7 @@ var init_client = __esm({
           retries++;
           retriedDelete ||= method === "DELETE" && (outcome.kind === "response" || !outcome.failure.refused);
           this.#stats.retries++;
-          this.#onEvent({ type: "retry", method, path, attempt: retries, delayMs, reason });
+          this.#onEvent({ type: "retry", method, path: path2, attempt: retries, delayMs, reason });
           await this.#clock.sleep(delayMs, this.#signal);
         }
       }
@@ -37735,10 +37767,10 @@ var init_client = __esm({
         };
       }
       /** What a 404 may mean when the credential covers only part of the service (an App installation). */
-      #hiddenNote(path) {
+      #hiddenNote(path2) {
         const credential = this.#auth.description;
         if (credential === void 0) return void 0;
-        const repository3 = /^\/repos\/([^/?]+\/[^/?]+)/.exec(path)?.[1];
+        const repository3 = /^\/repos\/([^/?]+\/[^/?]+)/.exec(path2)?.[1];
         return repository3 !== void 0 ? `${credential} does not cover ${repository3}, or it does not exist` : `as ${credential}`;
       }
       /**
@@ -37782,9 +37814,9 @@ var init_client = __esm({
         this.#identityOnce ??= (async () => {
           const known = await this.#auth.identity();
           if (known !== void 0) return known;
-          const path = this.#kind === "repository" ? "/user" : "/api/v4/user";
+          const path2 = this.#kind === "repository" ? "/user" : "/api/v4/user";
           try {
-            const url2 = buildUrl(this.#base.href, path, void 0);
+            const url2 = buildUrl(this.#base.href, path2, void 0);
             const me2 = (await this.#exchange("GET", url2, void 0, false)).data;
             const name2 = isObject2(me2) ? this.#kind === "repository" ? me2.login : me2.username : void 0;
             if (typeof name2 === "string" && name2 !== "") return `user:${name2.toLowerCase()}`;
@@ -37804,53 +37836,53 @@ var init_client = __esm({
 function repoPath(repo) {
   return `/repos/${encodeURIComponent(repo.owner)}/${encodeURIComponent(repo.name)}`;
 }
-function changeError(message, method, path, status3) {
+function changeError(message, method, path2, status3) {
   const error62 = { message };
-  if (method && path) error62.request = `${method} ${path}`;
+  if (method && path2) error62.request = `${method} ${path2}`;
   if (status3 !== void 0) error62.status = status3;
   return error62;
 }
 function at(error62, prefix) {
   return error62.field === void 0 ? error62 : { ...error62, field: [...prefix, ...error62.field] };
 }
-function notShaped(path, status3, shape, problem) {
+function notShaped(path2, status3, shape, problem2) {
   return changeError(
-    `answered ${status3} with a body that is not ${shape}: ${problem}`,
+    `answered ${status3} with a body that is not ${shape}: ${problem2}`,
     "GET",
-    path,
+    path2,
     status3
   );
 }
-function shapedAnswer(path, body2, shape) {
+function shapedAnswer(path2, body2, shape) {
   const parsed = shape.schema.safeParse(body2);
   if (!parsed.success) {
-    return { kind: "error", error: notShaped(path, 200, shape.name, firstProblem(parsed.error)) };
+    return { kind: "error", error: notShaped(path2, 200, shape.name, firstProblem(parsed.error)) };
   }
   return { kind: "found", data: parsed.data };
 }
-function shapedList(path, items2, item) {
+function shapedList(path2, items2, item) {
   const data = [];
   for (const [index, value2] of items2.entries()) {
     const parsed = item.schema.safeParse(value2);
     if (!parsed.success) {
-      const problem = firstProblem(parsed.error, `[${index}]`);
-      return { kind: "error", error: notShaped(path, 200, `a list of ${item.name}`, problem) };
+      const problem2 = firstProblem(parsed.error, `[${index}]`);
+      return { kind: "error", error: notShaped(path2, 200, `a list of ${item.name}`, problem2) };
     }
     data.push(parsed.data);
   }
   return { kind: "found", data };
 }
-function toChangeError(error62, method, path) {
+function toChangeError(error62, method, path2) {
   if (error62 instanceof ForgeError) {
     return changeError(error62.reason || error62.message, error62.method, error62.path, error62.status);
   }
   const message = error62 instanceof Error ? error62.message : String(error62);
-  return changeError(message.split("\n")[0] ?? message, method, path);
+  return changeError(message.split("\n")[0] ?? message, method, path2);
 }
-function mustFind(result, path) {
+function mustFind(result, path2) {
   if (result.kind === "found") return result.data;
   if (result.kind === "error") throw readFailure(result.error);
-  throw readFailure(changeError(result.detail, "GET", path, 404));
+  throw readFailure(changeError(result.detail, "GET", path2, 404));
 }
 function readFailure(error62) {
   return new ReadFailed(describeFailure(error62));
@@ -37873,27 +37905,27 @@ var init_context = __esm({
       get credential() {
         return this.client.credential ?? "the token";
       }
-      async getOrAbsent(path, shape, query) {
+      async getOrAbsent(path2, shape, query) {
         try {
-          const result = await this.client.getOrUndefined(path, query);
+          const result = await this.client.getOrUndefined(path2, query);
           if (!result.found) return { kind: "absent", detail: result.detail };
-          return shapedAnswer(path, result.data, shape);
+          return shapedAnswer(path2, result.data, shape);
         } catch (error62) {
-          return { kind: "error", error: toChangeError(error62, "GET", path) };
+          return { kind: "error", error: toChangeError(error62, "GET", path2) };
         }
       }
       /** Every item of a list (all pages, shaped as `pages` says), each checked against the item shape. */
-      async list(path, query, item, pages = {}) {
+      async list(path2, query, item, pages = {}) {
         let items2;
         try {
-          items2 = await this.client.paginate(path, query, pages);
+          items2 = await this.client.paginate(path2, query, pages);
         } catch (error62) {
           if (error62 instanceof ForgeError && error62.status === 404) {
             return { kind: "absent", detail: error62.detail };
           }
-          return { kind: "error", error: toChangeError(error62, "GET", path) };
+          return { kind: "error", error: toChangeError(error62, "GET", path2) };
         }
-        return shapedList(path, items2, item);
+        return shapedList(path2, items2, item);
       }
     };
     ReadFailed = class extends Error {
@@ -37973,8 +38005,8 @@ var init_organization = __esm({
     };
     customRolesOf = oncePerOrganization(
       async (reader, org) => {
-        const path = `/orgs/${encodeURIComponent(org)}/custom-repository-roles`;
-        const read2 = await reader.getOrAbsent(path, customRolesShape);
+        const path2 = `/orgs/${encodeURIComponent(org)}/custom-repository-roles`;
+        const read2 = await reader.getOrAbsent(path2, customRolesShape);
         if (read2.kind === "error") return read2;
         if (read2.kind === "absent") {
           return {
@@ -37982,7 +38014,7 @@ var init_organization = __esm({
             error: changeError(
               `${org} has no custom repository roles to read (they belong to organizations on GitHub Enterprise)`,
               "GET",
-              path,
+              path2,
               404
             )
           };
@@ -37990,9 +38022,9 @@ var init_organization = __esm({
         return {
           kind: "found",
           data: new Map(
-            read2.data.custom_roles.map((role3) => [
-              role3.name.toLowerCase(),
-              { name: role3.name, base: role3.base_role }
+            read2.data.custom_roles.map((role4) => [
+              role4.name.toLowerCase(),
+              { name: role4.name, base: role4.base_role }
             ])
           )
         };
@@ -38021,9 +38053,9 @@ var init_organization = __esm({
             )
           };
         }
-        const role3 = roles.data.roles.find((candidate) => candidate.name === "security_manager");
-        if (role3 === void 0) return { kind: "found", data: /* @__PURE__ */ new Set() };
-        const teams2 = await reader.list(`${base}/${role3.id}/teams`, void 0, assignedTeam);
+        const role4 = roles.data.roles.find((candidate) => candidate.name === "security_manager");
+        if (role4 === void 0) return { kind: "found", data: /* @__PURE__ */ new Set() };
+        const teams2 = await reader.list(`${base}/${role4.id}/teams`, void 0, assignedTeam);
         if (teams2.kind === "error") return teams2;
         if (teams2.kind === "absent") return { kind: "found", data: /* @__PURE__ */ new Set() };
         return { kind: "found", data: new Set(teams2.data.map((team4) => team4.slug.toLowerCase())) };
@@ -38033,8 +38065,8 @@ var init_organization = __esm({
 });
 
 // src/resources/access/roles.ts
-function isBuiltIn(role3) {
-  return ROLES.includes(role3);
+function isBuiltIn(role4) {
+  return ROLES.includes(role4);
 }
 function builtInRole(written2) {
   const lower = written2.toLowerCase();
@@ -38043,13 +38075,13 @@ function builtInRole(written2) {
 function liveRole(written2) {
   return builtInRole(written2) ?? written2;
 }
-function apiPermission(role3) {
-  if (role3 === "read") return "pull";
-  if (role3 === "write") return "push";
-  return role3;
+function apiPermission(role4) {
+  if (role4 === "read") return "pull";
+  if (role4 === "write") return "push";
+  return role4;
 }
-function levelOf(role3) {
-  return ROLES.indexOf(role3) + 1;
+function levelOf(role4) {
+  return ROLES.indexOf(role4) + 1;
 }
 var ROLES, ALIASES;
 var init_roles = __esm({
@@ -38154,11 +38186,11 @@ var init_canonical = __esm({
       get path() {
         return this.#base;
       }
-      #notFound(path) {
+      #notFound(path2) {
         return changeError(
           `repository ${this.repo.owner}/${this.repo.name} was not found (or ${this.reader.credential} cannot see it)`,
           "GET",
-          path,
+          path2,
           404
         );
       }
@@ -38216,10 +38248,10 @@ var init_canonical = __esm({
         return this.#teams;
       }
       async #readTeams() {
-        const path = `${this.#base}/teams`;
-        const read2 = await this.reader.list(path, void 0, teamShape);
+        const path2 = `${this.#base}/teams`;
+        const read2 = await this.reader.list(path2, void 0, teamShape);
         if (read2.kind === "error") return read2;
-        if (read2.kind === "absent") return { kind: "error", error: this.#notFound(path) };
+        if (read2.kind === "absent") return { kind: "error", error: this.#notFound(path2) };
         return {
           kind: "found",
           data: new Map(
@@ -38253,7 +38285,7 @@ var init_canonical = __esm({
         if (roles.kind === "absent") return { error: changeError(roles.detail) };
         const found = roles.data.get(written2.toLowerCase());
         if (found !== void 0) return { role: found.name, base: found.base };
-        const custom2 = [...roles.data.values()].map((role3) => role3.name);
+        const custom2 = [...roles.data.values()].map((role4) => role4.name);
         return {
           error: {
             message: `role "${written2}" is not a repository role: read, triage, write, maintain, admin (pull and push are read and write)` + (custom2.length > 0 ? `, or a custom role of ${this.org}: ${custom2.join(", ")}` : `; ${this.org} has no custom roles`),
@@ -38271,12 +38303,12 @@ var init_canonical = __esm({
         const after = /* @__PURE__ */ new Map();
         for (const [key2, team4] of teams2.data) {
           if (this.wanted.authoritative && team4.direct) continue;
-          const role3 = builtInRole(team4.role);
-          if (role3 !== void 0) after.set(key2, role3);
+          const role4 = builtInRole(team4.role);
+          if (role4 !== void 0) after.set(key2, role4);
         }
-        for (const [written2, role3] of Object.entries(this.wanted.teams)) {
+        for (const [written2, role4] of Object.entries(this.wanted.teams)) {
           const key2 = written2.toLowerCase();
-          const granted = role3 === null ? void 0 : builtInRole(role3);
+          const granted = role4 === null ? void 0 : builtInRole(role4);
           if (granted === void 0) after.delete(key2);
           else after.set(key2, granted);
         }
@@ -38289,7 +38321,7 @@ var init_canonical = __esm({
        * a collaborator's "highest role … after considering all sources of grants" ("List repository
        * collaborators"), so the role a direct grant holds under a higher one cannot be read.
        */
-      async otherGrant(login4, role3) {
+      async otherGrant(login4, role4) {
         const owners2 = await ownersOf(this.reader, this.org);
         if (owners2.kind === "error") return owners2.error;
         if (owners2.kind === "found" && owners2.data.has(login4.toLowerCase())) {
@@ -38298,9 +38330,9 @@ var init_canonical = __esm({
         const teams2 = await this.#teamsAfterPlan();
         if (teams2.kind !== "found") return teams2.kind === "error" ? teams2.error : void 0;
         for (const [slug2, granted] of teams2.data) {
-          if (levelOf(granted) < levelOf(role3)) continue;
-          const path = `/orgs/${encodeURIComponent(this.org)}/teams/${encodeURIComponent(slug2)}/members`;
-          const members3 = await this.reader.list(path, void 0, memberShape);
+          if (levelOf(granted) < levelOf(role4)) continue;
+          const path2 = `/orgs/${encodeURIComponent(this.org)}/teams/${encodeURIComponent(slug2)}/members`;
+          const members3 = await this.reader.list(path2, void 0, memberShape);
           if (members3.kind === "error") return members3.error;
           const wanted = login4.toLowerCase();
           if (members3.kind === "found" && members3.data.some((m2) => m2.login.toLowerCase() === wanted)) {
@@ -38321,8 +38353,8 @@ async function exportAccess(reader, repo) {
   const exported2 = { mode: "additive" };
   const granted = {};
   for (const user of [...users2.values()].sort((a2, b2) => a2.login < b2.login ? -1 : 1)) {
-    const role3 = user.role ?? (user.invitation?.expired === false ? user.invitation.role : void 0);
-    if (role3 !== void 0) granted[user.login] = role3;
+    const role4 = user.role ?? (user.invitation?.expired === false ? user.invitation.role : void 0);
+    if (role4 !== void 0) granted[user.login] = role4;
   }
   const teamRoles = {};
   for (const team4 of [...teams2.values()].sort((a2, b2) => a2.slug < b2.slug ? -1 : 1)) {
@@ -38341,27 +38373,27 @@ var init_export = __esm({
 });
 
 // src/resources/graphql-read.ts
-function getKey(path, query) {
-  return `GET ${path} ${JSON.stringify(query ?? {})}`;
+function getKey(path2, query) {
+  return `GET ${path2} ${JSON.stringify(query ?? {})}`;
 }
-function listKey(path, query) {
-  return `LIST ${path} ${JSON.stringify(query ?? {})}`;
+function listKey(path2, query) {
+  return `LIST ${path2} ${JSON.stringify(query ?? {})}`;
 }
 function pageOf(nodes, edges = false) {
   return `pageInfo { hasNextPage endCursor } ${edges ? "edges" : "nodes"} { ${nodes} }`;
 }
 function failedAt(errors) {
-  return (path) => errors.some((error62) => path.every((step, index) => error62[index] === step));
+  return (path2) => errors.some((error62) => path2.every((step, index) => error62[index] === step));
 }
 async function allNodes(first, firstFailed, more) {
-  const failed3 = new Set([...first.nodes.keys()].filter(firstFailed));
+  const failed5 = new Set([...first.nodes.keys()].filter(firstFailed));
   if (!first.pageInfo.hasNextPage || first.pageInfo.endCursor === null) {
-    return { nodes: first.nodes, failed: failed3 };
+    return { nodes: first.nodes, failed: failed5 };
   }
   const rest = await more(first.pageInfo.endCursor);
   if (rest === void 0) return void 0;
-  for (const index of rest.failed) failed3.add(first.nodes.length + index);
-  return { nodes: [...first.nodes, ...rest.nodes], failed: failed3 };
+  for (const index of rest.failed) failed5.add(first.nodes.length + index);
+  return { nodes: [...first.nodes, ...rest.nodes], failed: failed5 };
 }
 async function repositoryConnection(part2, field, connection2) {
   const list3 = connection2.edges ? "edges" : "nodes";
@@ -38381,14 +38413,14 @@ var init_graphql_read = __esm({
     init_zod();
     RestAnswers = class {
       byRequest = /* @__PURE__ */ new Map();
-      found(path, body2, query) {
-        this.byRequest.set(getKey(path, query), { kind: "found", body: body2 });
+      found(path2, body2, query) {
+        this.byRequest.set(getKey(path2, query), { kind: "found", body: body2 });
       }
-      absent(path, detail, query) {
-        this.byRequest.set(getKey(path, query), { kind: "absent", detail });
+      absent(path2, detail, query) {
+        this.byRequest.set(getKey(path2, query), { kind: "absent", detail });
       }
-      listed(path, items2, query) {
-        this.byRequest.set(listKey(path, query), { kind: "listed", items: items2 });
+      listed(path2, items2, query) {
+        this.byRequest.set(listKey(path2, query), { kind: "listed", items: items2 });
       }
     };
     connectionPage = (list3) => looseObject({
@@ -38451,10 +38483,10 @@ function readsTeams(value2) {
   if (value2.mode === "authoritative" && value2.teams !== void 0) return true;
   return Object.keys(value2.teams ?? {}).length > 0;
 }
-function ownGrant(role3, inherited) {
+function ownGrant(role4, inherited) {
   const shown3 = inherited.filter((item) => item !== void 0);
   if (shown3.length === 0) return true;
-  const own2 = builtInRole(role3);
+  const own2 = builtInRole(role4);
   if (own2 === void 0) return false;
   return shown3.every((item) => {
     const theirs = builtInRole(item);
@@ -38528,18 +38560,18 @@ var init_organization_side = __esm({
           const items2 = [];
           let exact = true;
           for (const [index, team4] of teams2.data.entries()) {
-            const role3 = granted[index].get(key2);
+            const role4 = granted[index].get(key2);
             const manager = managers.data.has(team4.slug.toLowerCase());
-            if (role3 !== void 0) {
+            if (role4 !== void 0) {
               const above = lineage[index];
               if (above === void 0 || !ownGrant(
-                role3,
+                role4,
                 above.map((listing) => listing.get(key2))
               )) {
                 exact = false;
               }
-              if (manager && builtInRole(role3) === "read") exact = false;
-              const permission = apiPermission(liveRole(role3));
+              if (manager && builtInRole(role4) === "read") exact = false;
+              const permission = apiPermission(liveRole(role4));
               items2.push({ slug: team4.slug, name: team4.name, permission, access_source: "direct" });
             } else if (manager) {
               items2.push({
@@ -38582,20 +38614,20 @@ function modeBlock(kind, mode2) {
 function collectionOf(target2, scope, kind, within = "") {
   return addressOf(target2, scope, kind, within).slice(0, -1);
 }
-function listingError(listed5, reader, scope, path) {
+function listingError(listed5, reader, scope, path2) {
   if (listed5.kind === "error") return listed5.error;
   const owner = scope.includes("/") ? "repository" : "organization";
   return changeError(
     `${owner} ${scope} was not found (or ${reader.credential} cannot see it)`,
     "GET",
-    path,
+    path2,
     404
   );
 }
-async function deletedAgain(deleted, planned, state, same2 = (a2, b2) => a2 === b2) {
+async function deletedAgain(deleted, planned2, state, same2 = (a2, b2) => a2 === b2) {
   const again = [];
   for (const change of deleted) {
-    if (planned.some((other) => same2(other.name, change.name))) continue;
+    if (planned2.some((other) => same2(other.name, change.name))) continue;
     const seen = await state(change);
     if (seen === "listed") continue;
     const gone = newChange(change.target, change.scope, change.kind, change.name);
@@ -38616,43 +38648,43 @@ async function planCollection(collection) {
   const listing = await collection.list();
   if (listing.kind === "error" || listing.kind === "absent" && !collection.absentNote) {
     const error62 = listingError(listing, reader, scope, collection.path);
-    const planned2 = [
+    const planned3 = [
       ...unlistedStar(collection, prefix, mode2, error62),
-      ...members3.map((member3) => ({ ...named4(member3.name), error: error62 }))
+      ...members3.map((member4) => ({ ...named4(member4.name), error: error62 }))
     ];
-    return [...planned2, ...await deletedAgain(deleted, planned2, () => error62, same2)];
+    return [...planned3, ...await deletedAgain(deleted, planned3, () => error62, same2)];
   }
   const live = listing.kind === "found" ? listing.data : [];
   const byName3 = /* @__PURE__ */ new Map();
-  for (const member3 of live) {
-    const key2 = canonical2(collection.nameOf(member3));
-    if (!byName3.has(key2)) byName3.set(key2, member3);
+  for (const member4 of live) {
+    const key2 = canonical2(collection.nameOf(member4));
+    if (!byName3.has(key2)) byName3.set(key2, member4);
   }
-  const match = collection.match ?? ((member3) => ({ live: byName3.get(canonical2(member3.name)) }));
+  const match = collection.match ?? ((member4) => ({ live: byName3.get(canonical2(member4.name)) }));
   const matched = /* @__PURE__ */ new Set();
   const note = listing.kind === "absent" ? collection.absentNote : void 0;
-  const planned = await Promise.all(
-    members3.map(async (member3) => {
-      const found = match(member3, live);
-      if ("error" in found) return { ...named4(member3.name), error: found.error };
+  const planned2 = await Promise.all(
+    members3.map(async (member4) => {
+      const found = match(member4, live);
+      if ("error" in found) return { ...named4(member4.name), error: found.error };
       if (found.live !== void 0) matched.add(found.live);
-      const part2 = await collection.plan(member3, found.live, live);
-      if (note === void 0 || part2.action !== "create") return { ...named4(member3.name), ...part2 };
-      return { ...named4(member3.name), ...part2, notes: [...part2.notes ?? [], note] };
+      const part2 = await collection.plan(member4, found.live, live);
+      if (note === void 0 || part2.action !== "create") return { ...named4(member4.name), ...part2 };
+      return { ...named4(member4.name), ...part2, notes: [...part2.notes ?? [], note] };
     })
   );
   if (mode2 === "authoritative")
-    planned.push(...await removals(collection, live, matched, prefix));
+    planned2.push(...await removals(collection, live, matched, prefix));
   const state = (change) => {
     if (collection.stillListed !== void 0) {
       return collection.stillListed(change, live) ? "listed" : "gone";
     }
     const listed5 = live.some(
-      (member3) => same2(`${prefix}${collection.nameOf(member3)}`, change.name)
+      (member4) => same2(`${prefix}${collection.nameOf(member4)}`, change.name)
     );
     return listed5 ? "listed" : "gone";
   };
-  return [...planned, ...await deletedAgain(deleted, planned, state, same2)];
+  return [...planned2, ...await deletedAgain(deleted, planned2, state, same2)];
 }
 function unlistedStar(collection, prefix, mode2, error62) {
   const style = collection.unlisted ?? "noted";
@@ -38668,8 +38700,8 @@ function unlistedStar(collection, prefix, mode2, error62) {
 }
 async function removals(collection, live, matched, prefix) {
   const { reader, scope, kind } = collection;
-  const kept = collection.kept ?? ((member3) => matched.has(member3));
-  const removed2 = live.filter((member3) => !kept(member3, live));
+  const kept = collection.kept ?? ((member4) => matched.has(member4));
+  const removed2 = live.filter((member4) => !kept(member4, live));
   const { remove } = collection;
   if (remove === void 0) {
     if (removed2.length === 0) return [];
@@ -38681,12 +38713,12 @@ async function removals(collection, live, matched, prefix) {
     collection: collectionOf(reader.target, scope, kind, prefix),
     live: collection.size?.(live) ?? live.length
   };
-  const changes = await Promise.all(removed2.map((member3) => remove(member3, removed2)));
-  return changes.flatMap((planned) => {
-    if (planned === void 0) return [];
+  const changes = await Promise.all(removed2.map((member4) => remove(member4, removed2)));
+  return changes.flatMap((planned2) => {
+    if (planned2 === void 0) return [];
     const change = {
-      ...newChange(reader.target, scope, kind, `${prefix}${planned.name}`),
-      ...planned.change
+      ...newChange(reader.target, scope, kind, `${prefix}${planned2.name}`),
+      ...planned2.change
     };
     return [change.action === "delete" ? { ...change, removal: removal2 } : change];
   });
@@ -38797,8 +38829,8 @@ async function planTeam(reads, written2, wanted, live, listed5) {
     }
   };
 }
-function grant(reads, slug2, role3) {
-  return { method: "PUT", path: teamPath(reads, slug2), body: { permission: apiPermission(role3) } };
+function grant(reads, slug2, role4) {
+  return { method: "PUT", path: teamPath(reads, slug2), body: { permission: apiPermission(role4) } };
 }
 async function removeTeam(reads, live) {
   const base = baseChange(reads, live.slug, live);
@@ -38843,13 +38875,13 @@ function userNamed(reader, login4) {
   }
   return read2;
 }
-async function knownUser(reader, login4, field, role3 = "user") {
+async function knownUser(reader, login4, field, role4 = "user") {
   const read2 = await userNamed(reader, login4);
   if (read2.kind === "error") return { error: read2.error };
-  const path = `/users/${encodeURIComponent(login4)}`;
+  const path2 = `/users/${encodeURIComponent(login4)}`;
   if (read2.kind === "absent" || read2.data.login.toLowerCase() !== login4.toLowerCase()) {
     return {
-      error: { ...changeError(`${role3} "${login4}" is not a user`, "GET", path, 404), field }
+      error: { ...changeError(`${role4} "${login4}" is not a user`, "GET", path2, 404), field }
     };
   }
   return { user: read2.data };
@@ -38894,11 +38926,11 @@ function removed(live) {
   }
   return entries;
 }
-function grant2(reads, login4, role3) {
+function grant2(reads, login4, role4) {
   return {
     method: "PUT",
     path: userPath(reads, login4),
-    body: { permission: apiPermission(role3.role) }
+    body: { permission: apiPermission(role4.role) }
   };
 }
 async function planUser(reads, written2, wanted, live) {
@@ -39021,7 +39053,7 @@ var init_users = __esm({
 });
 
 // src/resources/access/plan.ts
-function failed(result) {
+function failed2(result) {
   return result.kind === "error" ? result.error : void 0;
 }
 function planUsers(reads, wanted, authoritative) {
@@ -39032,9 +39064,9 @@ function planUsers(reads, wanted, authoritative) {
     prefix: `${USERS}/`,
     what: "the grants",
     mode: authoritative ? "authoritative" : "additive",
-    members: Object.entries(wanted).map(([login4, role3]) => ({
+    members: Object.entries(wanted).map(([login4, role4]) => ({
       name: login4.toLowerCase(),
-      desired: { login: login4, role: role3 }
+      desired: { login: login4, role: role4 }
     })),
     path: `${reads.path}/collaborators`,
     list: async () => {
@@ -39067,9 +39099,9 @@ function planTeams(reads, wanted, authoritative) {
     prefix: `${TEAMS}/`,
     what: "the grants",
     mode: authoritative ? "authoritative" : "additive",
-    members: Object.entries(wanted).map(([slug2, role3]) => ({
+    members: Object.entries(wanted).map(([slug2, role4]) => ({
       name: slug2.toLowerCase(),
-      desired: { slug: slug2, role: role3 }
+      desired: { slug: slug2, role: role4 }
     })),
     path: `${reads.path}/teams`,
     list: async () => {
@@ -39097,8 +39129,8 @@ function invitationsNeeded(users2, authoritative, deleted) {
   if (authoritative || deleted.some((change) => change.name.startsWith(`${USERS}/`))) return "all";
   const entries = Object.entries(users2);
   return {
-    granted: entries.filter(([, role3]) => role3 !== null).map(([login4]) => login4),
-    removed: entries.filter(([, role3]) => role3 === null).map(([login4]) => login4)
+    granted: entries.filter(([, role4]) => role4 !== null).map(([login4]) => login4),
+    removed: entries.filter(([, role4]) => role4 === null).map(([login4]) => login4)
   };
 }
 async function planAccess(reader, repo, value2, options) {
@@ -39114,12 +39146,12 @@ async function planAccess(reader, repo, value2, options) {
     authoritative: over.teams,
     invitations: invitationsNeeded(users2, over.users, deleted)
   });
-  const [planned, teamChanges] = await Promise.all([
+  const [planned2, teamChanges] = await Promise.all([
     planUsers(reads, users2, over.users),
     planTeams(reads, teams2, over.teams)
   ]);
-  const changes = [...planned, ...teamChanges];
-  const error62 = (over.users ? failed(await reads.users()) : void 0) ?? (over.teams ? failed(await reads.teams()) : void 0);
+  const changes = [...planned2, ...teamChanges];
+  const error62 = (over.users ? failed2(await reads.users()) : void 0) ?? (over.teams ? failed2(await reads.teams()) : void 0);
   if (error62 !== void 0) {
     changes.unshift({
       ...unlistedChange(reader.target, scope, KIND, error62),
@@ -39264,16 +39296,16 @@ var init_access = __esm({
 });
 
 // src/resources/exported.ts
-function exported(schema2, value2, path) {
-  const problem = schema2.safeParse(value2).error;
-  if (problem === void 0 || problem.issues.every((issue2) => issue2.code === "custom")) {
+function exported(schema2, value2, path2) {
+  const problem2 = schema2.safeParse(value2).error;
+  if (problem2 === void 0 || problem2.issues.every((issue2) => issue2.code === "custom")) {
     return value2;
   }
   throw readFailure(
     changeError(
-      `answered what the configuration cannot hold: ${problem ? firstProblem(problem) : "(no problem named)"}`,
+      `answered what the configuration cannot hold: ${problem2 ? firstProblem(problem2) : "(no problem named)"}`,
       "GET",
-      path,
+      path2,
       200
     )
   );
@@ -39293,25 +39325,25 @@ function nameSet(names) {
 async function repositoryIds(reader, org, names) {
   const ids = [];
   for (const name2 of nameSet(names)) {
-    const path = repoPath({ owner: org, name: name2 });
-    const found = await reader.getOrAbsent(path, repositoryShape);
+    const path2 = repoPath({ owner: org, name: name2 });
+    const found = await reader.getOrAbsent(path2, repositoryShape);
     if (found.kind === "error") return { error: found.error };
     if (found.kind === "absent") {
       return {
-        error: changeError(`repository ${name2} does not exist in ${org}`, "GET", path, 404)
+        error: changeError(`repository ${name2} does not exist in ${org}`, "GET", path2, 404)
       };
     }
     ids.push(found.data.id);
   }
   return { ids };
 }
-async function listedNames(reader, path) {
-  const listed5 = await reader.list(path, void 0, repositoryShape, {
+async function listedNames(reader, path2) {
+  const listed5 = await reader.list(path2, void 0, repositoryShape, {
     itemsUnder: "repositories"
   });
   if (listed5.kind === "found") return { names: nameSet(listed5.data.map((repo) => repo.name)) };
   if (listed5.kind === "error") return { error: listed5.error };
-  return { error: changeError(listed5.detail, "GET", path, 404) };
+  return { error: changeError(listed5.detail, "GET", path2, 404) };
 }
 var repositoryShape, listedRepository;
 var init_repository_ids = __esm({
@@ -39332,18 +39364,18 @@ async function isPublic(site, location) {
   const known = location?.kind === "found" ? visibilityShape.schema.safeParse(location.answer) : void 0;
   const answer = known?.success ? { kind: "found", data: known.data } : await site.reader.getOrAbsent(site.base, visibilityShape);
   if (answer.kind !== "found") return answer;
-  const visibility3 = answer.data.visibility ?? (answer.data.private ? "private" : "public");
-  return { kind: "found", data: visibility3 === "public" };
+  const visibility4 = answer.data.visibility ?? (answer.data.private ? "private" : "public");
+  return { kind: "found", data: visibility4 === "public" };
 }
 function permissionsPath(site) {
   return `${site.base}/actions/permissions`;
 }
-function readOrError(result, change, site, path) {
+function readOrError(result, change, site, path2) {
   if (result.kind === "found") return { data: result.data };
   const error62 = result.kind === "error" ? result.error : changeError(
     `${site.level} ${site.scope} was not found (or ${site.reader.credential} cannot see it)`,
     "GET",
-    path,
+    path2,
     404
   );
   return { change: { ...change, error: error62 } };
@@ -39426,13 +39458,13 @@ function report(issues2, ctx) {
   for (const issue2 of issues2) ctx.addIssue({ code: "custom", ...issue2 });
 }
 function accessRules2(value2, entry2) {
-  const level = value2.access_level;
-  if (level === void 0 || level === "none" || entry2.ownerType === void 0) return [];
-  if (level === entry2.ownerType) return [];
+  const level2 = value2.access_level;
+  if (level2 === void 0 || level2 === "none" || entry2.ownerType === void 0) return [];
+  if (level2 === entry2.ownerType) return [];
   return [
     {
       path: ["access_level"],
-      message: `access_level ${level} is for repositories owned by ${level === "user" ? "a user" : "an organization"}; this entry's owner_type is ${entry2.ownerType}`
+      message: `access_level ${level2} is for repositories owned by ${level2 === "user" ? "a user" : "an organization"}; this entry's owner_type is ${entry2.ownerType}`
     }
   ];
 }
@@ -39513,8 +39545,8 @@ var init_settings2 = __esm({
 // src/resources/actions/export.ts
 async function liveActions(site) {
   const { reader } = site;
-  const path = permissionsPath(site);
-  const permissions2 = mustFind(await reader.getOrAbsent(path, permissionsShape), path);
+  const path2 = permissionsPath(site);
+  const permissions2 = mustFind(await reader.getOrAbsent(path2, permissionsShape), path2);
   const exported2 = {};
   let runs;
   if (site.level === "repository") {
@@ -39525,7 +39557,7 @@ async function liveActions(site) {
     exported2.enabled_repositories = enabled2;
     runs = enabled2 !== "none";
     if (enabled2 === "selected") {
-      const reposPath = `${path}/repositories`;
+      const reposPath = `${path2}/repositories`;
       const listed5 = mustFind(
         await reader.list(reposPath, void 0, listedRepository, { itemsUnder: "repositories" }),
         reposPath
@@ -39540,19 +39572,19 @@ async function liveActions(site) {
       exported2.sha_pinning_required = permissions2.sha_pinning_required;
     }
     if (permissions2.allowed_actions === "selected") {
-      const selectedPath = `${path}/selected-actions`;
+      const selectedPath = `${path2}/selected-actions`;
       exported2.selected_actions = selectedOf(
         mustFind(await reader.getOrAbsent(selectedPath, selectedShape), selectedPath)
       );
     }
   }
-  const workflowPath = `${path}/workflow`;
+  const workflowPath = `${path2}/workflow`;
   Object.assign(
     exported2,
     mustFind(await reader.getOrAbsent(workflowPath, workflowShape), workflowPath)
   );
   if (site.level === "repository" && !mustFind(await isPublic(site, void 0), site.base)) {
-    const accessPath = `${path}/access`;
+    const accessPath = `${path2}/access`;
     exported2.access_level = mustFind(
       await reader.getOrAbsent(accessPath, accessShape),
       accessPath
@@ -39637,20 +39669,20 @@ var require_deep_diff = __commonJS({
           }
         });
       }
-      function Diff(kind, path) {
+      function Diff(kind, path2) {
         Object.defineProperty(this, "kind", {
           value: kind,
           enumerable: true
         });
-        if (path && path.length) {
+        if (path2 && path2.length) {
           Object.defineProperty(this, "path", {
-            value: path,
+            value: path2,
             enumerable: true
           });
         }
       }
-      function DiffEdit(path, origin, value2) {
-        DiffEdit.super_.call(this, "E", path);
+      function DiffEdit(path2, origin, value2) {
+        DiffEdit.super_.call(this, "E", path2);
         Object.defineProperty(this, "lhs", {
           value: origin,
           enumerable: true
@@ -39661,24 +39693,24 @@ var require_deep_diff = __commonJS({
         });
       }
       inherits(DiffEdit, Diff);
-      function DiffNew(path, value2) {
-        DiffNew.super_.call(this, "N", path);
+      function DiffNew(path2, value2) {
+        DiffNew.super_.call(this, "N", path2);
         Object.defineProperty(this, "rhs", {
           value: value2,
           enumerable: true
         });
       }
       inherits(DiffNew, Diff);
-      function DiffDeleted(path, value2) {
-        DiffDeleted.super_.call(this, "D", path);
+      function DiffDeleted(path2, value2) {
+        DiffDeleted.super_.call(this, "D", path2);
         Object.defineProperty(this, "lhs", {
           value: value2,
           enumerable: true
         });
       }
       inherits(DiffDeleted, Diff);
-      function DiffArray(path, index, item) {
-        DiffArray.super_.call(this, "A", path);
+      function DiffArray(path2, index, item) {
+        DiffArray.super_.call(this, "A", path2);
         Object.defineProperty(this, "index", {
           value: index,
           enumerable: true
@@ -39747,11 +39779,11 @@ var require_deep_diff = __commonJS({
         var stringToHash = "[ type: " + type + " ; value: " + object2 + "]";
         return accum + hashThisString(stringToHash);
       }
-      function deepDiff2(lhs, rhs, changes, prefilter, path, key2, stack, orderIndependent) {
+      function deepDiff2(lhs, rhs, changes, prefilter, path2, key2, stack, orderIndependent) {
         changes = changes || [];
-        path = path || [];
+        path2 = path2 || [];
         stack = stack || [];
-        var currentPath = path.slice(0);
+        var currentPath = path2.slice(0);
         if (typeof key2 !== "undefined" && key2 !== null) {
           if (prefilter) {
             if (typeof prefilter === "function" && prefilter(currentPath, key2)) {
@@ -39857,8 +39889,8 @@ var require_deep_diff = __commonJS({
         }
         return changes;
       }
-      function orderIndependentDeepDiff(lhs, rhs, changes, prefilter, path, key2, stack) {
-        return deepDiff2(lhs, rhs, changes, prefilter, path, key2, stack, true);
+      function orderIndependentDeepDiff(lhs, rhs, changes, prefilter, path2, key2, stack) {
+        return deepDiff2(lhs, rhs, changes, prefilter, path2, key2, stack, true);
       }
       function accumulateDiff(lhs, rhs, prefilter, accum) {
         var observer = accum ? function(difference) {
@@ -40069,10 +40101,10 @@ function diffValues(before, after, prefix = "") {
   const raw2 = import_deep_diff.default.diff(before, after) ?? [];
   const entries = /* @__PURE__ */ new Map();
   for (const change of raw2) {
-    const path = change.path ?? [];
-    const arrayAt = path.findIndex((_2, i2) => Array.isArray(valueAt2(before, path.slice(0, i2 + 1))));
-    const cut = change.kind === "A" ? path.length : arrayAt >= 0 ? arrayAt + 1 : path.length;
-    const keyPath = path.slice(0, cut);
+    const path2 = change.path ?? [];
+    const arrayAt = path2.findIndex((_2, i2) => Array.isArray(valueAt2(before, path2.slice(0, i2 + 1))));
+    const cut = change.kind === "A" ? path2.length : arrayAt >= 0 ? arrayAt + 1 : path2.length;
+    const keyPath = path2.slice(0, cut);
     const key2 = joinPath(prefix, keyPath);
     if (entries.has(key2)) continue;
     const entry2 = { path: key2 };
@@ -40091,22 +40123,22 @@ function diffValues(before, after, prefix = "") {
 }
 function leaves(value2, prefix) {
   return Object.entries(value2).flatMap(([key2, inner]) => {
-    const path = prefix ? `${prefix}.${key2}` : key2;
-    if (isPlainObject2(inner)) return leaves(inner, path);
+    const path2 = prefix ? `${prefix}.${key2}` : key2;
+    if (isPlainObject2(inner)) return leaves(inner, path2);
     if (Array.isArray(inner) && inner.length === 0) return [];
-    return [[path, inner]];
+    return [[path2, inner]];
   });
 }
-function valueAt2(value2, path) {
+function valueAt2(value2, path2) {
   let current = value2;
-  for (const key2 of path) {
+  for (const key2 of path2) {
     if (current === null || typeof current !== "object") return void 0;
     current = current[String(key2)];
   }
   return current;
 }
-function joinPath(prefix, path) {
-  const parts = path.map(String);
+function joinPath(prefix, path2) {
+  const parts = path2.map(String);
   if (prefix) parts.unshift(prefix);
   return parts.join(".");
 }
@@ -40121,18 +40153,18 @@ var init_diff = __esm({
 
 // src/resources/actions/plan.ts
 function finish(change, live, diff, requests) {
-  const planned = { ...change, live_fingerprint: fingerprint(live) };
-  if (diff.length === 0) return planned;
-  return { ...planned, action: "update", diff, requests };
+  const planned2 = { ...change, live_fingerprint: fingerprint(live) };
+  if (diff.length === 0) return planned2;
+  return { ...planned2, action: "update", diff, requests };
 }
 async function planPermissions(site, value2) {
   const change = newChange(site.reader.target, site.scope, KIND2, "permissions");
-  const path = permissionsPath(site);
+  const path2 = permissionsPath(site);
   const read2 = readOrError(
-    await site.reader.getOrAbsent(path, permissionsShape),
+    await site.reader.getOrAbsent(path2, permissionsShape),
     change,
     site,
-    path
+    path2
   );
   if ("change" in read2) return read2.change;
   const head = site.level === "repository" ? "enabled" : "enabled_repositories";
@@ -40142,13 +40174,13 @@ async function planPermissions(site, value2) {
   const liveShown = written(live, Object.keys(desired));
   let liveSelected;
   if (value2.selected_repositories !== void 0) {
-    const listed5 = await listedNames(site.reader, `${path}/repositories`);
+    const listed5 = await listedNames(site.reader, `${path2}/repositories`);
     if ("error" in listed5) return { ...change, error: listed5.error };
     liveShown.selected_repositories = listed5.names;
     desired.selected_repositories = nameSet(value2.selected_repositories);
   }
   if (value2.selected_actions !== void 0) {
-    const selectedPath = `${path}/selected-actions`;
+    const selectedPath = `${path2}/selected-actions`;
     const selected = readOrError(
       await site.reader.getOrAbsent(selectedPath, selectedShape),
       change,
@@ -40173,21 +40205,21 @@ async function planPermissions(site, value2) {
   );
   const requests = [];
   if (differs(...keys2)) {
-    requests.push({ method: "PUT", path, body: { ...live, ...written(desired, keys2) } });
+    requests.push({ method: "PUT", path: path2, body: { ...live, ...written(desired, keys2) } });
   }
   if (differs("selected_repositories")) {
     const ids = await repositoryIds(site.reader, site.scope, value2.selected_repositories ?? []);
     if ("error" in ids) return { ...change, error: ids.error };
     requests.push({
       method: "PUT",
-      path: `${path}/repositories`,
+      path: `${path2}/repositories`,
       body: { selected_repository_ids: ids.ids }
     });
   }
   if (differs("selected_actions") && liveSelected !== void 0) {
     requests.push({
       method: "PUT",
-      path: `${path}/selected-actions`,
+      path: `${path2}/selected-actions`,
       body: { ...liveSelected, ...desired.selected_actions }
     });
   }
@@ -40195,39 +40227,39 @@ async function planPermissions(site, value2) {
 }
 async function planWorkflow(site, value2) {
   const change = newChange(site.reader.target, site.scope, KIND2, "workflow");
-  const path = `${permissionsPath(site)}/workflow`;
-  const read2 = readOrError(await site.reader.getOrAbsent(path, workflowShape), change, site, path);
+  const path2 = `${permissionsPath(site)}/workflow`;
+  const read2 = readOrError(await site.reader.getOrAbsent(path2, workflowShape), change, site, path2);
   if ("change" in read2) return read2.change;
   const keys2 = ["default_workflow_permissions", "can_approve_pull_request_reviews"];
   const live = written(read2.data, keys2);
   const desired = written(value2, keys2);
   const diff = diffValues(written(live, Object.keys(desired)), desired);
-  return finish(change, live, diff, [{ method: "PUT", path, body: { ...live, ...desired } }]);
+  return finish(change, live, diff, [{ method: "PUT", path: path2, body: { ...live, ...desired } }]);
 }
-async function planAccess2(site, level, location) {
+async function planAccess2(site, level2, location) {
   const change = newChange(site.reader.target, site.scope, KIND2, "access");
-  const visibility3 = readOrError(await isPublic(site, location), change, site, site.base);
-  if ("change" in visibility3) return visibility3.change;
-  if (visibility3.data) return { ...change, notes: [ACCESS_PUBLIC_NOTE] };
-  const path = `${permissionsPath(site)}/access`;
-  const read2 = readOrError(await site.reader.getOrAbsent(path, accessShape), change, site, path);
+  const visibility4 = readOrError(await isPublic(site, location), change, site, site.base);
+  if ("change" in visibility4) return visibility4.change;
+  if (visibility4.data) return { ...change, notes: [ACCESS_PUBLIC_NOTE] };
+  const path2 = `${permissionsPath(site)}/access`;
+  const read2 = readOrError(await site.reader.getOrAbsent(path2, accessShape), change, site, path2);
   if ("change" in read2) return read2.change;
   const live = { access_level: read2.data.access_level };
-  const diff = diffValues(live, { access_level: level });
-  return finish(change, live, diff, [{ method: "PUT", path, body: { access_level: level } }]);
+  const diff = diffValues(live, { access_level: level2 });
+  return finish(change, live, diff, [{ method: "PUT", path: path2, body: { access_level: level2 } }]);
 }
 async function planActions(site, value2, location) {
-  const planned = [];
+  const planned2 = [];
   if (PERMISSION_KEYS.some((key2) => value2[key2] !== void 0)) {
-    planned.push(planPermissions(site, value2));
+    planned2.push(planPermissions(site, value2));
   }
   if (value2.default_workflow_permissions !== void 0 || value2.can_approve_pull_request_reviews !== void 0) {
-    planned.push(planWorkflow(site, value2));
+    planned2.push(planWorkflow(site, value2));
   }
   if (value2.access_level !== void 0) {
-    planned.push(planAccess2(site, value2.access_level, location));
+    planned2.push(planAccess2(site, value2.access_level, location));
   }
-  return Promise.all(planned);
+  return Promise.all(planned2);
 }
 var KIND2, ACCESS_PUBLIC_NOTE, PERMISSION_KEYS;
 var init_plan3 = __esm({
@@ -40324,23 +40356,23 @@ var init_canonical3 = __esm({
 function autolinksPath(repo) {
   return `${repoPath(repo)}/autolinks`;
 }
-function createRequest(path, prefix, desired) {
-  return { method: "POST", path, body: { key_prefix: prefix, ...desired } };
+function createRequest(path2, prefix, desired) {
+  return { method: "POST", path: path2, body: { key_prefix: prefix, ...desired } };
 }
-function deletion(path, live, note) {
+function deletion(path2, live, note) {
   const canonical2 = fromRead(live);
   return {
     action: "delete",
     diff: diffValues(canonical2, {}),
-    requests: [{ method: "DELETE", path: `${path}/${live.id}` }],
+    requests: [{ method: "DELETE", path: `${path2}/${live.id}` }],
     live_fingerprint: fingerprint(canonical2),
     notes: [note]
   };
 }
-function planItem(path, prefix, settings3, live) {
+function planItem(path2, prefix, settings3, live) {
   if (settings3 === null) {
     if (live === void 0) return { live_fingerprint: fingerprint(null) };
-    return deletion(path, live, "null in the desired state");
+    return deletion(path2, live, "null in the desired state");
   }
   const desired = {
     url_template: settings3.url_template ?? "",
@@ -40351,7 +40383,7 @@ function planItem(path, prefix, settings3, live) {
     return {
       action: "create",
       diff: diffValues({}, desired),
-      requests: [createRequest(path, prefix, desired)],
+      requests: [createRequest(path2, prefix, desired)],
       live_fingerprint: fingerprint(null)
     };
   }
@@ -40362,8 +40394,8 @@ function planItem(path, prefix, settings3, live) {
     action: "update",
     diff,
     requests: [
-      { method: "DELETE", path: `${path}/${live.id}` },
-      createRequest(path, prefix, desired)
+      { method: "DELETE", path: `${path2}/${live.id}` },
+      createRequest(path2, prefix, desired)
     ],
     live_fingerprint: fingerprint(canonical2),
     notes: [
@@ -40377,7 +40409,7 @@ function planAutolinks({
   value: value2,
   deleted
 }) {
-  const path = autolinksPath(repo);
+  const path2 = autolinksPath(repo);
   return planCollection({
     reader,
     scope: `${repo.owner}/${repo.name}`,
@@ -40385,13 +40417,13 @@ function planAutolinks({
     what: "the autolinks",
     mode: value2.mode ?? "additive",
     members: Object.entries(value2.items ?? {}).map(([name2, desired]) => ({ name: name2, desired })),
-    path,
-    list: () => reader.list(path, void 0, AUTOLINK_SHAPE),
+    path: path2,
+    list: () => reader.list(path2, void 0, AUTOLINK_SHAPE),
     nameOf: (autolink3) => autolink3.key_prefix,
-    plan: ({ name: name2, desired }, live) => planItem(path, name2, desired, live),
+    plan: ({ name: name2, desired }, live) => planItem(path2, name2, desired, live),
     remove: (autolink3) => ({
       name: autolink3.key_prefix,
-      change: deletion(path, autolink3, "not in the desired state (autolinks mode: authoritative)")
+      change: deletion(path2, autolink3, "not in the desired state (autolinks mode: authoritative)")
     }),
     deleted
   });
@@ -40411,8 +40443,8 @@ var init_plan4 = __esm({
 
 // src/resources/autolink/export.ts
 async function exportAutolinks(reader, repo) {
-  const path = autolinksPath(repo);
-  const live = mustFind(await reader.list(path, void 0, AUTOLINK_SHAPE), path);
+  const path2 = autolinksPath(repo);
+  const live = mustFind(await reader.list(path2, void 0, AUTOLINK_SHAPE), path2);
   if (live.length === 0) return void 0;
   const items2 = Object.fromEntries(
     live.map(({ key_prefix, url_template, is_alphanumeric }) => [
@@ -40541,10 +40573,10 @@ var init_canonical4 = __esm({
 
 // src/resources/board/export.ts
 async function boardComments(reader, project2) {
-  const path = `${projectPath(project2)}/boards`;
+  const path2 = `${projectPath(project2)}/boards`;
   const boards2 = mustFind(
-    await reader.list(path, void 0, { name: "issue boards", schema: readBoard }),
-    path
+    await reader.list(path2, void 0, { name: "issue boards", schema: readBoard }),
+    path2
   );
   const listed5 = boards2.map((found) => `${found.id} "${found.name ?? ""}"`).join(", ");
   return [
@@ -40609,14 +40641,14 @@ function resolve2(wanted, listed5, scope) {
 }
 async function planBoards(reader, project2, absent) {
   const scope = selectedName(project2.owner, project2.name);
-  const path = `${projectPath(project2)}/boards`;
-  const listed5 = await reader.list(path, void 0, { name: "issue boards", schema: readBoard });
+  const path2 = `${projectPath(project2)}/boards`;
+  const listed5 = await reader.list(path2, void 0, { name: "issue boards", schema: readBoard });
   const changes = absent.map(
     (wanted) => newChange(reader.target, scope, "board", boardName(wanted))
   );
   if (listed5.kind === "error") return changes.map((change) => ({ ...change, error: listed5.error }));
   if (listed5.kind === "absent") {
-    const error62 = changeError(`project ${scope} was not found`, "GET", path, 404);
+    const error62 = changeError(`project ${scope} was not found`, "GET", path2, 404);
     return changes.map((change) => ({ ...change, error: error62 }));
   }
   const boards2 = listed5.data;
@@ -40653,7 +40685,7 @@ async function planBoards(reader, project2, absent) {
       ...change,
       action: "delete",
       diff: [{ path: "board", before: live }],
-      requests: [{ method: "DELETE", path: `${path}/${found.id}` }],
+      requests: [{ method: "DELETE", path: `${path2}/${found.id}` }],
       live_fingerprint: fingerprint(live)
     };
   });
@@ -40772,16 +40804,16 @@ function fromRead2(read2) {
     } : null,
     restrictions: live.restrictions ? readLists(live.restrictions) : null
   };
-  for (const flag4 of FLAGS) canonical2[flag4] = enabled(live[flag4]);
+  for (const flag5 of FLAGS) canonical2[flag5] = enabled(live[flag5]);
   return canonical2;
 }
-function protectionPath(repo, branch3) {
-  return `${repoPath(repo)}/branches/${encodeURIComponent(branch3)}/protection`;
+function protectionPath(repo, branch4) {
+  return `${repoPath(repo)}/branches/${encodeURIComponent(branch4)}/protection`;
 }
 async function protectedBranches(reader, repo) {
-  const path = `${repoPath(repo)}/branches`;
-  const branches = mustFind(await reader.list(path, void 0, branchList), path);
-  return branches.filter((branch3) => branch3.protected).map((branch3) => branch3.name);
+  const path2 = `${repoPath(repo)}/branches`;
+  const branches = mustFind(await reader.list(path2, void 0, branchList), path2);
+  return branches.filter((branch4) => branch4.protected).map((branch4) => branch4.name);
 }
 var FLAGS, UNPROTECTED_DEFAULTS, DEFAULT_APPROVALS, enabledFlag, optionalFlag, principal, principalLists, readProtection, PROTECTION_SHAPE, branchList;
 var init_classic_protection = __esm({
@@ -40926,9 +40958,9 @@ function targetOf(desired, live) {
       apps: restrictions.apps ? principalSet(restrictions.apps) : base.restrictions?.apps ?? []
     };
   }
-  for (const flag4 of FLAGS) {
-    const value2 = desired[flag4];
-    if (value2 !== void 0) target2[flag4] = value2 === true;
+  for (const flag5 of FLAGS) {
+    const value2 = desired[flag5];
+    if (value2 !== void 0) target2[flag5] = value2 === true;
   }
   return target2;
 }
@@ -40957,7 +40989,7 @@ function toBody(target2, live) {
     },
     restrictions: target2.restrictions && { ...target2.restrictions }
   };
-  for (const flag4 of FLAGS) body2[flag4] = target2[flag4];
+  for (const flag5 of FLAGS) body2[flag5] = target2[flag5];
   return body2;
 }
 function alignChecks(expected, actual) {
@@ -41007,11 +41039,11 @@ function toSettings(canonical2) {
 }
 async function exportProtections(reader, repo) {
   const protections2 = {};
-  for (const branch3 of await protectedBranches(reader, repo)) {
-    const path = protectionPath(repo, branch3);
-    const read2 = await reader.getOrAbsent(path, PROTECTION_SHAPE);
+  for (const branch4 of await protectedBranches(reader, repo)) {
+    const path2 = protectionPath(repo, branch4);
+    const read2 = await reader.getOrAbsent(path2, PROTECTION_SHAPE);
     if (read2.kind === "absent") continue;
-    protections2[branch3] = toSettings(fromRead2(mustFind(read2, path)));
+    protections2[branch4] = toSettings(fromRead2(mustFind(read2, path2)));
   }
   return Object.keys(protections2).length > 0 ? protections2 : void 0;
 }
@@ -41039,7 +41071,7 @@ async function principals(first, more) {
   }
   return lists;
 }
-async function protectedBranch(path, value2, pages) {
+async function protectedBranch(path2, value2, pages) {
   const lists = (field) => principals(
     value2[field],
     (after) => pages.rest({
@@ -41056,9 +41088,9 @@ async function protectedBranch(path, value2, pages) {
   ]);
   if (dismissal === void 0 || bypass === void 0 || push === void 0) return void 0;
   const checks = value2.requiredStatusChecks ?? [];
-  const flag4 = (enabled2) => ({ enabled: enabled2 });
+  const flag5 = (enabled2) => ({ enabled: enabled2 });
   return {
-    url: path,
+    url: path2,
     ...value2.requiresStatusChecks ? {
       required_status_checks: {
         strict: value2.requiresStrictStatusChecks,
@@ -41069,7 +41101,7 @@ async function protectedBranch(path, value2, pages) {
         }))
       }
     } : {},
-    enforce_admins: flag4(value2.isAdminEnforced),
+    enforce_admins: flag5(value2.isAdminEnforced),
     ...value2.requiresApprovingReviews ? {
       required_pull_request_reviews: {
         dismiss_stale_reviews: value2.dismissesStaleReviews,
@@ -41081,14 +41113,14 @@ async function protectedBranch(path, value2, pages) {
       }
     } : {},
     ...value2.restrictsPushes ? { restrictions: push } : {},
-    required_signatures: flag4(value2.requiresCommitSignatures),
-    required_linear_history: flag4(value2.requiresLinearHistory),
-    allow_force_pushes: flag4(value2.allowsForcePushes),
-    allow_deletions: flag4(value2.allowsDeletions),
-    block_creations: flag4(value2.blocksCreations),
-    required_conversation_resolution: flag4(value2.requiresConversationResolution),
-    lock_branch: flag4(value2.lockBranch),
-    allow_fork_syncing: flag4(value2.lockAllowsFetchAndMerge)
+    required_signatures: flag5(value2.requiresCommitSignatures),
+    required_linear_history: flag5(value2.requiresLinearHistory),
+    allow_force_pushes: flag5(value2.allowsForcePushes),
+    allow_deletions: flag5(value2.allowsDeletions),
+    block_creations: flag5(value2.blocksCreations),
+    required_conversation_resolution: flag5(value2.requiresConversationResolution),
+    lock_branch: flag5(value2.lockBranch),
+    allow_fork_syncing: flag5(value2.lockAllowsFetchAndMerge)
   };
 }
 var ACTORS, RULE_FRAGMENT, page, actor, rule, ref, alias, protectionGraphql;
@@ -41160,27 +41192,27 @@ var init_graphql2 = __esm({
         const branches = Object.keys(value2);
         if (branches.length === 0) return void 0;
         const refs = branches.map(
-          (branch3, index) => `${alias(index)}: ref(qualifiedName: ${variables.add("String!", `refs/heads/${branch3}`)}) { name branchProtectionRule { ...ProtectionRule } }`
+          (branch4, index) => `${alias(index)}: ref(qualifiedName: ${variables.add("String!", `refs/heads/${branch4}`)}) { name branchProtectionRule { ...ProtectionRule } }`
         );
         return `viewerCanAdminister ${refs.join(" ")}`;
       },
-      answer: async ({ repo, value: value2, data, failed: failed3, pages }) => {
+      answer: async ({ repo, value: value2, data, failed: failed5, pages }) => {
         const answers = new RestAnswers();
         const administered = looseObject({ viewerCanAdminister: literal(true) }).safeParse(data);
-        if (!administered.success || failed3(["viewerCanAdminister"])) return answers;
+        if (!administered.success || failed5(["viewerCanAdminister"])) return answers;
         const refs = data;
         await Promise.all(
-          Object.keys(value2).map(async (branch3, index) => {
+          Object.keys(value2).map(async (branch4, index) => {
             const read2 = ref.safeParse(refs[alias(index)]);
-            if (!read2.success || failed3([alias(index)])) return;
-            const path = protectionPath(repo, branch3);
+            if (!read2.success || failed5([alias(index)])) return;
+            const path2 = protectionPath(repo, branch4);
             const found = read2.data?.branchProtectionRule;
-            if (read2.data === null) answers.absent(path, "Branch not found");
+            if (read2.data === null) answers.absent(path2, "Branch not found");
             else if (found === null || found === void 0)
-              answers.absent(path, "Branch not protected");
-            else if (found.pattern === branch3) {
-              const record3 = await protectedBranch(path, found, pages);
-              if (record3 !== void 0) answers.found(path, record3);
+              answers.absent(path2, "Branch not protected");
+            else if (found.pattern === branch4) {
+              const record3 = await protectedBranch(path2, found, pages);
+              if (record3 !== void 0) answers.found(path2, record3);
             }
           })
         );
@@ -41194,21 +41226,21 @@ var init_graphql2 = __esm({
 async function planBranchProtection({
   reader,
   repo,
-  branch: branch3,
+  branch: branch4,
   desired
 }) {
   const scope = `${repo.owner}/${repo.name}`;
-  const base = newChange(reader.target, scope, "branch_protection", branch3);
-  const path = protectionPath(repo, branch3);
-  const read2 = await reader.getOrAbsent(path, PROTECTION_SHAPE);
+  const base = newChange(reader.target, scope, "branch_protection", branch4);
+  const path2 = protectionPath(repo, branch4);
+  const read2 = await reader.getOrAbsent(path2, PROTECTION_SHAPE);
   if (read2.kind === "error") return { ...base, error: read2.error };
   if (read2.kind === "absent" && read2.detail !== "Branch not protected") {
     return {
       ...base,
       error: changeError(
-        read2.detail === "Branch not found" ? `branch '${branch3}' does not exist in ${scope}` : `repository ${scope} was not found (or ${reader.credential} cannot see it)`,
+        read2.detail === "Branch not found" ? `branch '${branch4}' does not exist in ${scope}` : `repository ${scope} was not found (or ${reader.credential} cannot see it)`,
         "GET",
-        path,
+        path2,
         404
       )
     };
@@ -41226,13 +41258,13 @@ async function planBranchProtection({
       ...base,
       action: "delete",
       diff: diffValues(live, {}),
-      requests: [{ method: "DELETE", path }]
+      requests: [{ method: "DELETE", path: path2 }]
     });
   }
   const target2 = targetOf(desired, live);
   const diff = diffValues(live ?? UNPROTECTED_DEFAULTS, target2);
   if (live !== null && diff.length === 0) return withNotes(base);
-  const request2 = { method: "PUT", path, body: toBody(target2, live) };
+  const request2 = { method: "PUT", path: path2, body: toBody(target2, live) };
   return withNotes({
     ...base,
     action: live === null ? "create" : "update",
@@ -41243,7 +41275,7 @@ async function planBranchProtection({
 function planBranchProtections(reader, repo, value2) {
   return Promise.all(
     Object.entries(value2).map(
-      ([branch3, desired]) => planBranchProtection({ reader, repo, branch: branch3, desired })
+      ([branch4, desired]) => planBranchProtection({ reader, repo, branch: branch4, desired })
     )
   );
 }
@@ -41320,14 +41352,14 @@ function personalRepositoryProblems(settings3) {
 }
 function protectionRules(value2, entry2) {
   const problems = [];
-  for (const [branch3, settings3] of Object.entries(value2)) {
+  for (const [branch4, settings3] of Object.entries(value2)) {
     if (settings3 === null) continue;
     const found = [
       ...branchProtectionProblems(settings3),
       ...entry2.ownerType === "user" ? personalRepositoryProblems(settings3) : []
     ];
-    for (const problem of found)
-      problems.push({ path: [branch3, ...problem.path], message: problem.message });
+    for (const problem2 of found)
+      problems.push({ path: [branch4, ...problem2.path], message: problem2.message });
   }
   return problems;
 }
@@ -41398,13 +41430,13 @@ var init_settings5 = __esm({
         "The protection of this branch; null means the branch must be unprotected."
       )
     ).superRefine((branches, context) => {
-      for (const [branch3, settings3] of Object.entries(branches)) {
+      for (const [branch4, settings3] of Object.entries(branches)) {
         if (settings3 === null) continue;
-        for (const problem of branchProtectionProblems(settings3)) {
+        for (const problem2 of branchProtectionProblems(settings3)) {
           context.addIssue({
             code: "custom",
-            path: [branch3, ...problem.path],
-            message: problem.message
+            path: [branch4, ...problem2.path],
+            message: problem2.message
           });
         }
       }
@@ -41415,15 +41447,15 @@ var init_settings5 = __esm({
       key: "branch_protection",
       schema: branchProtections,
       rules: protectionRules,
-      defines: (value2) => Object.keys(value2).map((branch3) => ({
-        id: `branch ${branch3}`,
-        path: [branch3],
-        what: `the protection of branch ${branch3}`
+      defines: (value2) => Object.keys(value2).map((branch4) => ({
+        id: `branch ${branch4}`,
+        path: [branch4],
+        what: `the protection of branch ${branch4}`
       })),
-      print: (value2) => Object.keys(value2).map((branch3) => ({
+      print: (value2) => Object.keys(value2).map((branch4) => ({
         kind: "branch_protection",
-        name: branch3,
-        path: [branch3]
+        name: branch4,
+        path: [branch4]
       }))
     });
   }
@@ -41477,12 +41509,12 @@ function reviewersOf(env) {
   return { users: named4("User"), teams: named4("Team") };
 }
 function fromRead3(env, patterns3) {
-  const rules2 = env.protection_rules ?? [];
+  const rules3 = env.protection_rules ?? [];
   const reviewers = reviewersOf(env);
-  const required2 = rules2.find((rule3) => rule3.type === "required_reviewers");
+  const required2 = rules3.find((rule3) => rule3.type === "required_reviewers");
   const kind = policyKindOf(env);
   return {
-    wait_timer: rules2.find((rule3) => rule3.type === "wait_timer")?.wait_timer ?? 0,
+    wait_timer: rules3.find((rule3) => rule3.type === "wait_timer")?.wait_timer ?? 0,
     // Without reviewers GitHub shows no required_reviewers rule, and nothing to prevent.
     prevent_self_review: required2?.prevent_self_review ?? false,
     reviewers: { users: principalSet(reviewers.users), teams: principalSet(reviewers.teams) },
@@ -41565,7 +41597,7 @@ function teamsPath(org) {
   return `/orgs/${encodeURIComponent(org)}/teams`;
 }
 async function teamIdOf(reader, owner, slug2) {
-  const path = teamsPath(owner);
+  const path2 = teamsPath(owner);
   const teams2 = await organizationTeams(reader, owner);
   if (teams2.kind === "error") return { error: teams2.error };
   if (teams2.kind === "absent") {
@@ -41573,14 +41605,14 @@ async function teamIdOf(reader, owner, slug2) {
       error: changeError(
         `teams belong to organizations, and ${owner} is not one`,
         "GET",
-        path,
+        path2,
         404
       )
     };
   }
   const found = teams2.data.find((team4) => team4.slug.toLowerCase() === slug2.toLowerCase());
   if (found === void 0) {
-    return { error: changeError(`team "${slug2}" does not exist in ${owner}`, "GET", path, 200) };
+    return { error: changeError(`team "${slug2}" does not exist in ${owner}`, "GET", path2, 200) };
   }
   return { id: found.id };
 }
@@ -41734,14 +41766,14 @@ async function planOne(reader, repo, name2, settings3, found) {
   );
   if ("error" in resolved) return { error: resolved.error };
   const diff = diffValues(live?.canonical ?? {}, desired);
-  const planned = { live_fingerprint: fingerprint(live?.canonical ?? null) };
-  if (live !== void 0 && diff.length === 0) return planned;
+  const planned2 = { live_fingerprint: fingerprint(live?.canonical ?? null) };
+  if (live !== void 0 && diff.length === 0) return planned2;
   const target2 = found?.name ?? name2;
   return {
     action: live === void 0 ? "create" : "update",
     diff,
     requests: requestsFor(repo, target2, live, desired, resolved.ids),
-    ...planned
+    ...planned2
   };
 }
 function planEnvironments(reader, repo, value2) {
@@ -41834,9 +41866,9 @@ function environmentRules(value2) {
     }
     if (settings3 !== null) {
       problems.push(
-        ...environmentProblems(settings3).map((problem) => ({
-          ...problem,
-          path: [written2, ...problem.path]
+        ...environmentProblems(settings3).map((problem2) => ({
+          ...problem2,
+          path: [written2, ...problem2.path]
         }))
       );
     }
@@ -41987,10 +42019,10 @@ var init_canonical7 = __esm({
 
 // src/resources/epic-link/export.ts
 async function epicComments(reader, group2) {
-  const path = `${groupPath(group2)}/epics`;
+  const path2 = `${groupPath(group2)}/epics`;
   const epics = mustFind(
-    await reader.list(path, OWN_EPICS, { name: "epics", schema: readEpic }),
-    path
+    await reader.list(path2, OWN_EPICS, { name: "epics", schema: readEpic }),
+    path2
   );
   const listed5 = epics.map((epic3) => `&${epic3.iid} "${epic3.title ?? ""}"`).join(", ");
   return [
@@ -42153,9 +42185,9 @@ async function planEpicLinks(reader, group2, absent) {
     }
     return { ...change, live_fingerprint: fingerprint(null) };
   };
-  const planned = await Promise.all(absent.map(planOne2));
+  const planned2 = await Promise.all(absent.map(planOne2));
   const first = /* @__PURE__ */ new Map();
-  return planned.map((change, index) => {
+  return planned2.map((change, index) => {
     const deleting = change.requests[0]?.path;
     if (deleting === void 0) return change;
     const earlier = first.get(deleting);
@@ -42173,11 +42205,11 @@ async function planEpicLinks(reader, group2, absent) {
   });
 }
 async function listEpics(reader, group2) {
-  const path = `${groupPath(group2)}/epics`;
-  const listed5 = await reader.list(path, OWN_EPICS, { name: "epics", schema: readEpic });
+  const path2 = `${groupPath(group2)}/epics`;
+  const listed5 = await reader.list(path2, OWN_EPICS, { name: "epics", schema: readEpic });
   if (listed5.kind === "found") return listed5.data.map((epic3) => epic3.iid);
   if (listed5.kind === "error") return listed5.error;
-  return changeError(`group ${group2} was not found`, "GET", path, 404);
+  return changeError(`group ${group2} was not found`, "GET", path2, 404);
 }
 var init_plan8 = __esm({
   "src/resources/epic-link/plan.ts"() {
@@ -42257,27 +42289,27 @@ var init_canonical8 = __esm({
 // src/resources/gist/plan.ts
 async function auditGists(reader, audit) {
   const base = (scope, name2) => newChange(reader.target, scope, "gist", name2);
-  const failed3 = (error62) => [
+  const failed5 = (error62) => [
     unlistedChange(reader.target, "gists", "gist", error62)
   ];
   const user = await credentialUser(reader, NEEDS_USER);
-  if ("error" in user) return failed3(user.error);
-  const path = "/gists";
-  const listed5 = await reader.list(path, audit.since ? { since: audit.since } : void 0, {
+  if ("error" in user) return failed5(user.error);
+  const path2 = "/gists";
+  const listed5 = await reader.list(path2, audit.since ? { since: audit.since } : void 0, {
     name: "gists",
     schema: readGist
   });
-  if (listed5.kind === "error") return failed3(needsUser(listed5.error, NEEDS_USER));
-  if (listed5.kind === "absent") return failed3(changeError(listed5.detail, "GET", path, 404));
+  if (listed5.kind === "error") return failed5(needsUser(listed5.error, NEEDS_USER));
+  if (listed5.kind === "absent") return failed5(changeError(listed5.detail, "GET", path2, 404));
   const login4 = user.login.toLowerCase();
   const foreign = listed5.data.find((gist2) => ownerOf(gist2)?.toLowerCase() !== login4);
   if (foreign !== void 0) {
     const owner = ownerOf(foreign) ?? "no owner shown";
-    return failed3(
+    return failed5(
       changeError(
         `answered 200 with gist ${foreign.id} of ${owner} among the gists of ${user.login}, the token's user: not that user's own list, so nothing was audited`,
         "GET",
-        path,
+        path2,
         200
       )
     );
@@ -42404,9 +42436,9 @@ function invitationFindings(invitation3, policy2, now) {
 }
 async function auditInvitations(reader, repo, policy2, now) {
   const scope = `${repo.owner}/${repo.name}`;
-  const path = `${repoPath(repo)}/invitations`;
+  const path2 = `${repoPath(repo)}/invitations`;
   const base = (name2) => newChange(reader.target, scope, "invitation", name2);
-  const listed5 = await reader.list(path, void 0, {
+  const listed5 = await reader.list(path2, void 0, {
     name: "repository invitations",
     schema: readInvitation
   });
@@ -42415,7 +42447,7 @@ async function auditInvitations(reader, repo, policy2, now) {
   ];
   if (listed5.kind === "error") return unlisted(listed5.error);
   if (listed5.kind === "absent") {
-    return unlisted(changeError(`repository ${scope} was not found`, "GET", path, 404));
+    return unlisted(changeError(`repository ${scope} was not found`, "GET", path2, 404));
   }
   return listed5.data.map((invitation3) => {
     const findings = invitationFindings(invitation3, policy2, now);
@@ -42542,44 +42574,44 @@ var init_canonical10 = __esm({
 function labelsPath(repo) {
   return `${repoPath(repo)}/labels`;
 }
-function labelPath(path, name2) {
-  return `${path}/${encodeURIComponent(name2)}`;
+function labelPath(path2, name2) {
+  return `${path2}/${encodeURIComponent(name2)}`;
 }
-function deletion2(path, live, note) {
+function deletion2(path2, live, note) {
   return {
     action: "delete",
     diff: diffValues(live, {}),
-    requests: [{ method: "DELETE", path: labelPath(path, live.name) }],
+    requests: [{ method: "DELETE", path: labelPath(path2, live.name) }],
     live_fingerprint: fingerprint(live),
     notes: [note]
   };
 }
-function created(path, name2, settings3) {
+function created(path2, name2, settings3) {
   const body2 = { name: name2 };
   if (settings3.color !== void 0) body2.color = colorOf(settings3.color);
   if (settings3.description) body2.description = settings3.description;
   return {
     action: "create",
     diff: diffValues({}, body2),
-    requests: [{ method: "POST", path, body: body2 }],
+    requests: [{ method: "POST", path: path2, body: body2 }],
     live_fingerprint: fingerprint(null)
   };
 }
-function edited(path, live, name2, settings3, notes) {
+function edited(path2, live, name2, settings3, notes) {
   const target2 = {
     name: name2,
     color: settings3.color === void 0 ? live.color : colorOf(settings3.color),
     description: settings3.description ?? live.description
   };
   const diff = diffValues(live, target2);
-  const planned = { live_fingerprint: fingerprint(live), ...notes.length > 0 ? { notes } : {} };
-  if (diff.length === 0) return { action: "no-op", diff: [], requests: [], ...planned };
+  const planned2 = { live_fingerprint: fingerprint(live), ...notes.length > 0 ? { notes } : {} };
+  if (diff.length === 0) return { action: "no-op", diff: [], requests: [], ...planned2 };
   const body2 = {};
   if (target2.name !== live.name) body2.new_name = target2.name;
   if (target2.color !== live.color) body2.color = target2.color;
   if (target2.description !== live.description) body2.description = target2.description;
-  const request2 = { method: "PATCH", path: labelPath(path, live.name), body: body2 };
-  return { action: "update", diff, requests: [request2], ...planned };
+  const request2 = { method: "PATCH", path: labelPath(path2, live.name), body: body2 };
+  return { action: "update", diff, requests: [request2], ...planned2 };
 }
 function named(live, names) {
   for (const name2 of names) {
@@ -42593,30 +42625,30 @@ function matchOf({ name: name2, desired }, live) {
     live: named(live, [name2]) ?? (desired === null ? void 0 : named(live, desired.previously ?? []))
   };
 }
-function planItem2(path, { name: name2, desired }, current, live) {
+function planItem2(path2, { name: name2, desired }, current, live) {
   if (desired === null) {
     if (current === void 0) {
       return { action: "no-op", diff: [], requests: [], live_fingerprint: fingerprint(null) };
     }
     return deletion2(
-      path,
+      path2,
       current,
       "null in the desired state; the issues and pull requests that carry it lose it"
     );
   }
-  if (current === void 0) return created(path, name2, desired);
+  if (current === void 0) return created(path2, name2, desired);
   const previousNames = desired.previously ?? [];
   if (!sameName(current.name, name2)) {
-    return edited(path, current, name2, desired, [
+    return edited(path2, current, name2, desired, [
       `renamed from "${current.name}" (previously): the issues and pull requests that carry it keep it`
     ]);
   }
   const recased = current.name !== name2 && previousNames.some((previous) => sameName(previous, name2));
   const others = previousNames.filter((previous) => !sameName(previous, name2)).flatMap((previous) => named(live, [previous]) ?? []).map((other) => `"${other.name}" (a previous name) exists too and is not this label`);
-  return edited(path, current, recased ? name2 : current.name, desired, others);
+  return edited(path2, current, recased ? name2 : current.name, desired, others);
 }
 function planLabels({ reader, repo, value: value2, deleted }) {
-  const path = labelsPath(repo);
+  const path2 = labelsPath(repo);
   return planCollection({
     reader,
     scope: `${repo.owner}/${repo.name}`,
@@ -42624,20 +42656,20 @@ function planLabels({ reader, repo, value: value2, deleted }) {
     what: "the labels",
     mode: value2.mode ?? "additive",
     members: Object.entries(value2.items ?? {}).map(([name2, desired]) => ({ name: name2, desired })),
-    path,
+    path: path2,
     list: async () => {
-      const listed5 = await reader.list(path, void 0, LABEL_SHAPE);
+      const listed5 = await reader.list(path2, void 0, LABEL_SHAPE);
       return listed5.kind === "found" ? { kind: "found", data: listed5.data.map(fromRead4) } : listed5;
     },
     nameOf: (label4) => label4.name,
     canonical: (name2) => name2.toLowerCase(),
     match: matchOf,
-    plan: (member3, current, live) => planItem2(path, member3, current, live),
+    plan: (member4, current, live) => planItem2(path2, member4, current, live),
     // Authoritative mode deletes the live labels no item is about.
     remove: (label4) => ({
       name: label4.name,
       change: deletion2(
-        path,
+        path2,
         label4,
         "not in the desired state (labels mode: authoritative); the issues and pull requests that carry it lose it"
       )
@@ -42660,8 +42692,8 @@ var init_plan11 = __esm({
 
 // src/resources/label/export.ts
 async function exportLabels(reader, repo) {
-  const path = labelsPath(repo);
-  const live = mustFind(await reader.list(path, void 0, LABEL_SHAPE), path).map(fromRead4);
+  const path2 = labelsPath(repo);
+  const live = mustFind(await reader.list(path2, void 0, LABEL_SHAPE), path2).map(fromRead4);
   if (live.length === 0) return void 0;
   const items2 = Object.fromEntries(
     live.map(({ name: name2, color, description }) => [
@@ -42736,11 +42768,11 @@ function labelListRules(value2) {
   for (const [name2, settings3] of items2) {
     (settings3?.previously ?? []).forEach((previous, index) => {
       const key2 = previous.toLowerCase();
-      const path = ["items", name2, "previously", index];
+      const path2 = ["items", name2, "previously", index];
       const item = firstItem.get(key2);
       if (item !== void 0 && key2 !== name2.toLowerCase()) {
         problems.push({
-          path,
+          path: path2,
           message: `"${item}" is a label of this list; a previous name must be one no other label has`,
           sameAs: ["items", item]
         });
@@ -42749,7 +42781,7 @@ function labelListRules(value2) {
       const earlier = firstPrevious.get(key2);
       if (earlier !== void 0 && earlier[0] !== name2) {
         problems.push({
-          path,
+          path: path2,
           message: `"${earlier[0]}" names "${previous}" as a previous name too: one label would be renamed to both`,
           sameAs: ["items", earlier[0], "previously", earlier[1]]
         });
@@ -42933,25 +42965,25 @@ function needed(audit) {
 async function auditMigration(reader, audit) {
   const scope = scopeOf(audit);
   const change = newChange(reader.target, scope, "migration", String(audit.id));
-  const failed3 = (error62) => ({
+  const failed5 = (error62) => ({
     change: { ...change, error: needsUser(error62, needed(audit)) }
   });
-  const path = audit.org !== void 0 ? `/orgs/${encodeURIComponent(audit.org)}/migrations/${audit.id}` : `/user/migrations/${audit.id}`;
-  const read2 = await reader.getOrAbsent(path, { name: "a Migration", schema: readMigration });
-  if (read2.kind === "error") return failed3(read2.error);
+  const path2 = audit.org !== void 0 ? `/orgs/${encodeURIComponent(audit.org)}/migrations/${audit.id}` : `/user/migrations/${audit.id}`;
+  const read2 = await reader.getOrAbsent(path2, { name: "a Migration", schema: readMigration });
+  if (read2.kind === "error") return failed5(read2.error);
   if (read2.kind === "absent") {
     const whose = audit.org !== void 0 ? `of organization ${audit.org} was not found (or the token's user is not an owner of ${audit.org})` : "was not found among the token's user's migrations";
-    return failed3(changeError(`migration ${audit.id} ${whose}`, "GET", path, 404));
+    return failed5(changeError(`migration ${audit.id} ${whose}`, "GET", path2, 404));
   }
   let repositories = read2.data.repositories;
   if (repositories === void 0 || audit.user === true) {
-    const listed5 = await reader.list(`${path}/repositories`, void 0, {
+    const listed5 = await reader.list(`${path2}/repositories`, void 0, {
       name: "repositories",
       schema: readRepository
     });
-    if (listed5.kind === "error") return failed3(listed5.error);
+    if (listed5.kind === "error") return failed5(listed5.error);
     if (listed5.kind === "absent") {
-      return failed3(changeError(listed5.detail, "GET", `${path}/repositories`, 404));
+      return failed5(changeError(listed5.detail, "GET", `${path2}/repositories`, 404));
     }
     repositories = listed5.data;
   }
@@ -43179,8 +43211,8 @@ var init_canonical12 = __esm({
 
 // src/resources/organization-settings/export.ts
 async function exportOrganizationSettings(reader, org) {
-  const path = orgPath(org);
-  const read2 = mustFind(await reader.getOrAbsent(path, organizationShape), path);
+  const path2 = orgPath(org);
+  const read2 = mustFind(await reader.getOrAbsent(path2, organizationShape), path2);
   const value2 = {};
   for (const key2 of MANAGED_KEYS) {
     const found = read2[key2];
@@ -43192,7 +43224,7 @@ async function exportOrganizationSettings(reader, org) {
     delete value2.secret_scanning_push_protection_custom_link;
   }
   if (Object.keys(value2).length === 0) return void 0;
-  return exported(organizationSettingsSetting.schema, value2, path);
+  return exported(organizationSettingsSetting.schema, value2, path2);
 }
 var init_export9 = __esm({
   "src/resources/organization-settings/export.ts"() {
@@ -43207,8 +43239,8 @@ var init_export9 = __esm({
 // src/resources/organization-settings/plan.ts
 async function planOrganizationSettings(reader, org, value2) {
   const change = newChange(reader.target, org, KIND6, NAME2);
-  const path = orgPath(org);
-  const read2 = await reader.getOrAbsent(path, organizationShape);
+  const path2 = orgPath(org);
+  const read2 = await reader.getOrAbsent(path2, organizationShape);
   if (read2.kind === "error") return [{ ...change, error: read2.error }];
   if (read2.kind === "absent") {
     return [
@@ -43217,7 +43249,7 @@ async function planOrganizationSettings(reader, org, value2) {
         error: changeError(
           `organization ${org} was not found (or ${reader.credential} cannot see it)`,
           "GET",
-          path,
+          path2,
           404
         )
       }
@@ -43232,7 +43264,7 @@ async function planOrganizationSettings(reader, org, value2) {
         error: changeError(
           `the answer has no ${found.missing.join(", ")}: only owners of ${org} see ${found.missing.length === 1 ? "it" : "them"}`,
           "GET",
-          path,
+          path2,
           200
         )
       }
@@ -43240,16 +43272,16 @@ async function planOrganizationSettings(reader, org, value2) {
   }
   const desired = Object.fromEntries(keys2.map((key2) => [key2, value2[key2]]));
   const diff = diffValues(found.live, desired);
-  const planned = { ...change, live_fingerprint: fingerprint(found.live) };
-  if (diff.length === 0) return [planned];
+  const planned2 = { ...change, live_fingerprint: fingerprint(found.live) };
+  if (diff.length === 0) return [planned2];
   const body2 = Object.fromEntries(
     diff.map((entry2) => [entry2.path, entry2.after])
   );
   if (CREATION.some((key2) => key2 in body2)) {
     for (const key2 of CREATION) if (value2[key2] !== void 0) body2[key2] = value2[key2];
   }
-  const request2 = { method: "PATCH", path, body: body2 };
-  return [{ ...planned, action: "update", diff, requests: [request2] }];
+  const request2 = { method: "PATCH", path: path2, body: body2 };
+  return [{ ...planned2, action: "update", diff, requests: [request2] }];
 }
 var KIND6, CREATION, NAME2;
 var init_plan13 = __esm({
@@ -43293,36 +43325,456 @@ var init_organization_settings = __esm({
   }
 });
 
+// src/resources/project-settings/settings.ts
+function keysOf(names, make) {
+  return Object.fromEntries(names.map((name2) => [name2, make(name2)]));
+}
+function childrenAbove(value2) {
+  const repository3 = value2.repository_access_level;
+  if (repository3 === void 0) return [];
+  return REPOSITORY_CHILDREN.filter((field) => {
+    const written2 = value2[field];
+    return written2 !== void 0 && LEVEL_RANK[written2] > LEVEL_RANK[repository3];
+  });
+}
+function rules(value2) {
+  return childrenAbove(value2).map((field) => ({
+    path: [field],
+    message: `${field} ${String(value2[field])} is wider than repository_access_level ${value2.repository_access_level}: GitLab answers "cannot have higher visibility level than repository access level"`,
+    sameAs: ["repository_access_level"]
+  }));
+}
+function defines2(value2) {
+  return Object.keys(value2).map((key2) => ({ id: key2, path: [key2], what: `the setting ${key2}` }));
+}
+var ACCESS_LEVELS, FEATURES, REPOSITORY_CHILDREN, FLAGS2, TIERED, FEATURE_WORDS, FLAG_WORDS, threeLevels, levels, topic, ciConfigPath, template, projectSettings, LEVEL_RANK, projectSettingsSetting;
+var init_settings13 = __esm({
+  "src/resources/project-settings/settings.ts"() {
+    "use strict";
+    init_zod();
+    init_fields();
+    init_spec();
+    ACCESS_LEVELS = ["disabled", "private", "enabled", "public"];
+    FEATURES = [
+      "issues_access_level",
+      "repository_access_level",
+      "merge_requests_access_level",
+      "forking_access_level",
+      "wiki_access_level",
+      "builds_access_level",
+      "snippets_access_level",
+      "pages_access_level",
+      "analytics_access_level",
+      "container_registry_access_level",
+      "security_and_compliance_access_level",
+      "releases_access_level",
+      "environments_access_level",
+      "feature_flags_access_level",
+      "infrastructure_access_level",
+      "monitor_access_level",
+      "model_experiments_access_level",
+      "model_registry_access_level"
+    ];
+    REPOSITORY_CHILDREN = [
+      "merge_requests_access_level",
+      "forking_access_level",
+      "builds_access_level"
+    ];
+    FLAGS2 = [
+      "request_access_enabled",
+      "only_allow_merge_if_pipeline_succeeds",
+      "allow_merge_on_skipped_pipeline",
+      "only_allow_merge_if_all_discussions_are_resolved",
+      "remove_source_branch_after_merge",
+      "allow_pipeline_trigger_approve_deployment"
+    ];
+    TIERED = {
+      allow_pipeline_trigger_approve_deployment: "Premium (protected environments)"
+    };
+    FEATURE_WORDS = {
+      issues_access_level: "Issues",
+      repository_access_level: "The repository",
+      merge_requests_access_level: "Merge requests",
+      forking_access_level: "Forks",
+      wiki_access_level: "The wiki",
+      builds_access_level: "CI/CD (builds)",
+      snippets_access_level: "Snippets",
+      pages_access_level: "Pages",
+      analytics_access_level: "Analytics",
+      container_registry_access_level: "The container registry",
+      security_and_compliance_access_level: "Security and compliance",
+      releases_access_level: "Releases",
+      environments_access_level: "Environments",
+      feature_flags_access_level: "Feature flags",
+      infrastructure_access_level: "Infrastructure",
+      monitor_access_level: "Monitor",
+      model_experiments_access_level: "Model experiments",
+      model_registry_access_level: "The model registry"
+    };
+    FLAG_WORDS = {
+      request_access_enabled: "Users may request access to the project.",
+      only_allow_merge_if_pipeline_succeeds: "Merge requests merge only when their pipeline succeeded.",
+      allow_merge_on_skipped_pipeline: "A skipped pipeline counts as a succeeded one for merging.",
+      only_allow_merge_if_all_discussions_are_resolved: "Merge requests merge only when all their threads are resolved.",
+      remove_source_branch_after_merge: "Delete the source branch by default after a merge.",
+      allow_pipeline_trigger_approve_deployment: "A pipeline's trigger may approve its deployments (Premium: GitLab drops it below)."
+    };
+    threeLevels = _enum2(["disabled", "private", "enabled"]);
+    levels = keysOf(
+      FEATURES.filter(
+        (field) => field !== "pages_access_level"
+      ),
+      (field) => threeLevels.optional().describe(`${FEATURE_WORDS[field]}: disabled | private | enabled.`)
+    );
+    topic = string2().min(1).max(255).regex(/^[^,\s](?:[^,]*[^,\s])?$/, {
+      error: "a topic has no comma and no blank at either end (GitLab splits topics on commas)"
+    }).describe("A topic.");
+    ciConfigPath = string2().max(255).refine((path2) => !path2.startsWith("/") && !path2.includes(".."), {
+      error: "GitLab refuses a CI config path with a leading slash or directory traversal (..)"
+    });
+    template = (what) => orNull(string2().max(500)).optional().describe(`${what}; null: GitLab's default template.`);
+    projectSettings = closed({
+      description: string2().max(2e3).optional().describe("The project's description."),
+      topics: array(topic).refine((list3) => new Set(list3.map((name2) => name2.toLowerCase())).size === list3.length, {
+        error: "a topic is listed twice (GitLab compares topics ignoring case)"
+      }).optional().describe(
+        "The project's topics, compared as a set ignoring case (GitLab keeps an existing topic's case)."
+      ),
+      visibility: _enum2(["private", "internal", "public"]).optional().describe("private, internal or public; a change is applied only with --allow-visibility."),
+      default_branch: string2().min(1).optional().describe("The default branch: an existing branch of the project (never created or renamed)."),
+      merge_method: _enum2(["merge", "rebase_merge", "ff"]).optional().describe("merge (a merge commit), rebase_merge (a merge commit, fast-forward only) or ff."),
+      squash_option: _enum2(["never", "always", "default_on", "default_off"]).optional().describe("Squashing on merge: never, always, default_on or default_off."),
+      merge_commit_template: template("The template of merge commit messages"),
+      squash_commit_template: template("The template of squash commit messages"),
+      ...keysOf(FLAGS2, (flag5) => boolean2().optional().describe(FLAG_WORDS[flag5])),
+      ...levels,
+      pages_access_level: _enum2(ACCESS_LEVELS).optional().describe(`${FEATURE_WORDS.pages_access_level}: disabled | private | enabled | public.`),
+      ci_config_path: orNull(ciConfigPath).optional().describe("The path of the CI configuration file; null: GitLab's default (.gitlab-ci.yml)."),
+      auto_cancel_pending_pipelines: _enum2(["disabled", "enabled"]).optional().describe("Redundant pending pipelines are cancelled: enabled or disabled."),
+      build_timeout: int().min(600).max(2629745).optional().describe(
+        "The job timeout in seconds: GitLab takes 10 minutes (600) to under a month (2629746)."
+      )
+    });
+    LEVEL_RANK = {
+      disabled: 0,
+      private: 1,
+      enabled: 2,
+      public: 3
+    };
+    projectSettingsSetting = defineSetting({
+      key: "settings",
+      schema: projectSettings.describe(
+        "The GitLab project's own settings (GitLab's PUT /projects/:id): description, topics, visibility, default branch, merge options, feature access levels, request access and CI settings. A field not written is left as GitLab has it."
+      ),
+      rules,
+      defines: defines2,
+      print: () => [{ kind: "project_settings", name: "project", path: [] }]
+    });
+  }
+});
+
+// src/resources/project-settings/canonical.ts
+function topicKeys(topics) {
+  return [...new Set(topics.map((name2) => name2.toLowerCase()))].sort();
+}
+function liveValue(answer, field) {
+  const value2 = answer[field];
+  if (field === "topics" && Array.isArray(value2)) return [...value2].sort();
+  return value2;
+}
+function agrees(field, wanted, live) {
+  if (field === "topics" && Array.isArray(wanted) && Array.isArray(live)) {
+    return JSON.stringify(topicKeys(wanted)) === JSON.stringify(topicKeys(live));
+  }
+  if (field === "description" && wanted === "" && live === null) return true;
+  return JSON.stringify(wanted) === JSON.stringify(live ?? null);
+}
+var optionalText, projectAnswer, branchAnswer, OWN_CHANGES;
+var init_canonical13 = __esm({
+  "src/resources/project-settings/canonical.ts"() {
+    "use strict";
+    init_zod();
+    init_settings13();
+    optionalText = string2().nullable().optional();
+    projectAnswer = {
+      name: "a project",
+      schema: looseObject({
+        id: number2().int(),
+        description: optionalText,
+        topics: array(string2()).optional(),
+        visibility: _enum2(["private", "internal", "public"]).optional(),
+        default_branch: string2().nullable().optional(),
+        merge_method: string2().optional(),
+        squash_option: string2().optional(),
+        merge_commit_template: optionalText,
+        squash_commit_template: optionalText,
+        ci_config_path: optionalText,
+        auto_cancel_pending_pipelines: string2().optional(),
+        build_timeout: number2().int().optional(),
+        ...Object.fromEntries(FLAGS2.map((flag5) => [flag5, boolean2().optional()])),
+        ...Object.fromEntries(FEATURES.map((field) => [field, string2().optional()]))
+      })
+    };
+    branchAnswer = { name: "a branch", schema: looseObject({ name: string2() }) };
+    OWN_CHANGES = ["visibility", "default_branch"];
+  }
+});
+
+// src/resources/project-settings/export.ts
+async function exportProjectSettings(reader, project2) {
+  const path2 = projectPath(project2);
+  const answer = mustFind(await reader.getOrAbsent(path2, projectAnswer), path2);
+  const value2 = {};
+  for (const field of Object.keys(projectSettings.shape)) {
+    const shown3 = answer[field];
+    if (shown3 === void 0) continue;
+    if (field === "description" && shown3 === null) value2[field] = "";
+    else if (field === "default_branch" && shown3 === null) continue;
+    else value2[field] = shown3;
+  }
+  return exported(projectSettingsSetting.schema, value2, path2);
+}
+var init_export10 = __esm({
+  "src/resources/project-settings/export.ts"() {
+    "use strict";
+    init_context();
+    init_exported();
+    init_gitlab_paths();
+    init_canonical13();
+    init_settings13();
+  }
+});
+
+// src/resources/project-settings/plan.ts
+function failed3(ctx, name2, error62) {
+  return { ...newChange(ctx.reader.target, ctx.scope, KIND7, name2), error: error62 };
+}
+function planned(ctx, name2, live, wanted, body2) {
+  const changed = Object.keys(body2).length > 0;
+  return {
+    ...newChange(ctx.reader.target, ctx.scope, KIND7, name2),
+    action: changed ? "update" : "no-op",
+    diff: changed ? diffValues(live, wanted) : [],
+    requests: changed ? [{ method: "PUT", path: ctx.path, body: body2 }] : [],
+    live_fingerprint: fingerprint(live)
+  };
+}
+function unreported(ctx, fields) {
+  const tiered = fields.filter((field) => TIERED[field] !== void 0);
+  const why = tiered.length > 0 ? `GitLab shows ${tiered.join(", ")} only where the tier has it (${tiered.map((field) => TIERED[field]).join(", ")}) and drops it from a write elsewhere` : `${ctx.reader.credential} may not administer ${ctx.scope}`;
+  return changeError(
+    `GET ${ctx.path} answered without ${fields.join(", ")} (${why}), so ${fields.length === 1 ? "it" : "they"} cannot be compared`,
+    "GET",
+    ctx.path,
+    200
+  );
+}
+function widerThanRepository(ctx, value2, answer) {
+  const after = (field) => value2[field] ?? answer[field];
+  const repository3 = after("repository_access_level");
+  if (repository3 === void 0) return void 0;
+  const wider = REPOSITORY_CHILDREN.filter((field) => {
+    const level2 = after(field);
+    return level2 !== void 0 && LEVEL_RANK[level2] > LEVEL_RANK[repository3];
+  });
+  if (wider.length === 0) return void 0;
+  const named4 = wider.map((field) => `${field} ${after(field)}`).join(", ");
+  return changeError(
+    `${named4} would be wider than repository_access_level ${repository3} of ${ctx.scope}: GitLab refuses it ("cannot have higher visibility level than repository access level"); write ${wider.length === 1 ? "it" : "them"} no wider than the repository`
+  );
+}
+function planFields(ctx, value2, answer) {
+  const fields = Object.keys(value2).filter(
+    (field) => !OWN_CHANGES.includes(field)
+  );
+  if (fields.length === 0) return void 0;
+  const missing = fields.filter((field) => answer[field] === void 0);
+  if (missing.length > 0) return failed3(ctx, "project", unreported(ctx, missing));
+  const wider = widerThanRepository(ctx, value2, answer);
+  if (wider !== void 0) return failed3(ctx, "project", wider);
+  const live = {};
+  const wanted = {};
+  const body2 = {};
+  for (const field of fields) {
+    const written2 = value2[field];
+    const shown3 = liveValue(answer, field);
+    live[field] = shown3;
+    if (agrees(field, written2, shown3)) {
+      wanted[field] = shown3;
+    } else {
+      wanted[field] = written2;
+      body2[field] = written2;
+    }
+  }
+  return planned(ctx, "project", live, wanted, body2);
+}
+function planVisibility(ctx, wanted, answer) {
+  if (answer.visibility === void 0)
+    return failed3(ctx, "visibility", unreported(ctx, ["visibility"]));
+  const change = planned(
+    ctx,
+    "visibility",
+    { visibility: answer.visibility },
+    { visibility: wanted },
+    answer.visibility === wanted ? {} : { visibility: wanted }
+  );
+  if (change.action === "no-op") return change;
+  return { ...change, gate: "visibility", notes: [VISIBILITY_NOTES[wanted]] };
+}
+async function planDefaultBranch(ctx, wanted, answer) {
+  if (answer.default_branch === void 0)
+    return failed3(ctx, "default_branch", unreported(ctx, ["default_branch"]));
+  const live = { default_branch: answer.default_branch };
+  if (answer.default_branch === wanted) return planned(ctx, "default_branch", live, live, {});
+  const path2 = `${ctx.path}/repository/branches/${encodeURIComponent(wanted)}`;
+  const read2 = await ctx.reader.getOrAbsent(path2, branchAnswer);
+  if (read2.kind === "error") return failed3(ctx, "default_branch", read2.error);
+  if (read2.kind === "absent") {
+    return failed3(
+      ctx,
+      "default_branch",
+      changeError(
+        `default_branch ${wanted} does not exist in ${ctx.scope}: default_branch switches to an existing branch only (push it first)`,
+        "GET",
+        path2,
+        404
+      )
+    );
+  }
+  return planned(
+    ctx,
+    "default_branch",
+    live,
+    { default_branch: wanted },
+    {
+      default_branch: wanted
+    }
+  );
+}
+async function planProjectSettings(input2) {
+  const { reader, project: project2, value: value2 } = input2;
+  const ctx = {
+    reader,
+    path: projectPath(project2),
+    scope: selectedName(project2.owner, project2.name)
+  };
+  const read2 = await reader.getOrAbsent(ctx.path, projectAnswer);
+  if (read2.kind !== "found") {
+    const error62 = read2.kind === "error" ? read2.error : changeError(
+      `project ${ctx.scope} was not found (or ${reader.credential} cannot see it)`,
+      "GET",
+      ctx.path,
+      404
+    );
+    return [failed3(ctx, "project", error62)];
+  }
+  const answer = read2.data;
+  return [
+    planFields(ctx, value2, answer),
+    value2.visibility === void 0 ? void 0 : planVisibility(ctx, value2.visibility, answer),
+    value2.default_branch === void 0 ? void 0 : await planDefaultBranch(ctx, value2.default_branch, answer)
+  ].filter((change) => change !== void 0);
+}
+function projectSettingsReads(value2) {
+  return value2.default_branch === void 0 ? 1 : 2;
+}
+var KIND7, VISIBILITY_NOTES;
+var init_plan14 = __esm({
+  "src/resources/project-settings/plan.ts"() {
+    "use strict";
+    init_glob();
+    init_plan();
+    init_context();
+    init_diff();
+    init_fingerprint();
+    init_gitlab_paths();
+    init_canonical13();
+    init_settings13();
+    KIND7 = "project_settings";
+    VISIBILITY_NOTES = {
+      private: "GitLab: a private project is visible only to its members (and members of its groups)",
+      internal: "GitLab: an internal project is visible to every signed-in user except external users",
+      public: "GitLab: a public project and its code are visible to everyone, without signing in"
+    };
+  }
+});
+
+// src/resources/project-settings/verify.ts
+function verifyProjectSettings(request2, response) {
+  if (request2.method !== "PUT") return [];
+  const parsed = projectAnswer.schema.safeParse(response);
+  if (!parsed.success)
+    return [{ path: "(response)", before: "a project", after: "something else" }];
+  const answer = parsed.data;
+  const sent = {};
+  const kept = {};
+  for (const [field, value2] of Object.entries(request2.body ?? {})) {
+    const shown3 = liveValue(answer, field);
+    sent[field] = value2;
+    kept[field] = agrees(field, value2, shown3) ? value2 : shown3 ?? null;
+  }
+  return diffValues(sent, kept);
+}
+var init_verify = __esm({
+  "src/resources/project-settings/verify.ts"() {
+    "use strict";
+    init_diff();
+    init_canonical13();
+  }
+});
+
+// src/resources/project-settings/index.ts
+var projectSettingsKind;
+var init_project_settings = __esm({
+  "src/resources/project-settings/index.ts"() {
+    "use strict";
+    init_kind();
+    init_export10();
+    init_plan14();
+    init_settings13();
+    init_verify();
+    projectSettingsKind = defineKind({
+      name: "project_settings",
+      project: {
+        setting: projectSettingsSetting,
+        plan: ({ reader, at: at3, value: value2 }) => planProjectSettings({ reader, project: at3, value: value2 }),
+        export: exportProjectSettings,
+        restReads: projectSettingsReads
+      },
+      verify: verifyProjectSettings
+    });
+  }
+});
+
 // src/resources/owners-section.ts
 function ownersSection(frame, parts) {
-  const settings3 = parts.map((part2) => part2.setting);
+  const settings3 = parts.map((part3) => part3.setting);
   const shape = {
     [frame.nameKey]: frame.name,
     target: targetReference(frame.targetType)
   };
   for (const setting of settings3) shape[setting.key] = setting.schema.optional();
   const ownerOf3 = (value2) => String(value2[frame.nameKey]);
-  const entry2 = closed(shape).superRefine((value2, ctx) => {
-    const written2 = value2;
+  const entry2 = closed(shape).superRefine((written2, ctx) => {
     for (const setting of settings3) {
       const own2 = written2[setting.key];
       if (own2 === void 0 || setting.rules === void 0) continue;
-      for (const problem of setting.rules(own2, {
+      for (const problem2 of setting.rules(own2, {
         ...frame.at === "organizations" ? { ownerType: "organization" } : {},
         settings: written2
       })) {
         ctx.addIssue({
           code: "custom",
-          path: [setting.key, ...problem.path],
-          message: problem.message
+          path: [setting.key, ...problem2.path],
+          message: problem2.message
         });
       }
     }
   }).describe(
     `A ${frame.what} and what forgeplan manages of it: ${settings3.map((setting) => setting.key).join(", ")}.`
   );
-  const present2 = (value2) => parts.filter((part2) => value2[part2.setting.key] !== void 0);
-  return {
+  const present2 = (value2) => parts.filter((part3) => value2[part3.setting.key] !== void 0);
+  const part2 = {
     spec: {
       at: [frame.at],
       entry: entry2,
@@ -43330,15 +43782,14 @@ function ownersSection(frame, parts) {
       description: `${frame.noun[1][0].toUpperCase()}${frame.noun[1].slice(1)} and their ${settings3.map((setting) => setting.key).join(", ")}.`,
       targetType: frame.targetType,
       noun: frame.noun,
-      scope: (value2) => ownerOf3(value2),
+      scope: ownerOf3,
       secrets: settings3.flatMap(
-        (setting) => (setting.secrets ?? []).map((path) => [setting.key, ...path])
+        (setting) => (setting.secrets ?? []).map((path2) => [setting.key, ...path2])
       ),
       plain: settings3.flatMap(
-        (setting) => (setting.plain ?? []).map((path) => [setting.key, ...path])
+        (setting) => (setting.plain ?? []).map((path2) => [setting.key, ...path2])
       ),
-      defines: (value2) => {
-        const owner = value2;
+      defines: (owner) => {
         return present2(owner).flatMap(
           ({ setting }) => setting.defines(owner[setting.key]).map((defined) => ({
             id: `${ownerOf3(owner).toLowerCase()}|${setting.key}|${defined.id}`,
@@ -43347,25 +43798,24 @@ function ownersSection(frame, parts) {
           }))
         );
       },
-      print: (value2) => {
-        const owner = value2;
+      print: (owner) => {
         return present2(owner).flatMap(
           ({ setting }) => setting.print(owner[setting.key]).map((block2) => ({ ...block2, path: [setting.key, ...block2.path] }))
         );
       }
     },
-    plan: async ({ reader, entry: value2, options }) => {
-      const owner = value2;
-      const planned = await Promise.all(
+    plan: async ({ reader, entry: owner, options }) => {
+      const planned2 = await Promise.all(
         present2(owner).map(
-          (part2) => part2.plan({ reader, at: ownerOf3(owner), value: owner[part2.setting.key], options })
+          (part3) => part3.plan({ reader, at: ownerOf3(owner), value: owner[part3.setting.key], options })
         )
       );
-      return { changes: planned.flat() };
+      return { changes: planned2.flat() };
     }
     // Export composes an owner's entry kind by kind in the engine (src/engine/export.ts), so a
     // kind that cannot be read leaves out that kind only.
   };
+  return part2;
 }
 var ORGANIZATIONS, GROUPS;
 var init_owners_section = __esm({
@@ -43445,7 +43895,7 @@ function ruleFitsTarget(type, target2) {
   if (target2 === "tag") return !BRANCH_ONLY_RULES.has(type);
   return type !== "tag_name_pattern";
 }
-var RULE_TYPES, UNSUPPORTED_RULE_TYPES, PATTERN_RULES, PUSH_RULES, BRANCH_ONLY_RULES, present, pattern, pullRequest, statusChecks, MERGE_QUEUE_DEFAULTS, mergeQueue, rulesShape, rules;
+var RULE_TYPES, UNSUPPORTED_RULE_TYPES, PATTERN_RULES, PUSH_RULES, BRANCH_ONLY_RULES, present, pattern, pullRequest, statusChecks, MERGE_QUEUE_DEFAULTS, mergeQueue, rulesShape, rules2;
 var init_rules = __esm({
   "src/resources/ruleset/rules.ts"() {
     "use strict";
@@ -43632,7 +44082,7 @@ var init_rules = __esm({
         })
       ).optional().describe("Push rulesets: a path length limit; null leaves the rule out.")
     };
-    rules = strictObject(rulesShape, {
+    rules2 = strictObject(rulesShape, {
       error: (issue2) => issue2.code === "unrecognized_keys" ? issue2.keys.map(
         (key2) => UNSUPPORTED_RULE_TYPES.includes(key2) ? `rule type "${key2}" is not supported by forgeplan; manage it on the service and leave this ruleset to forgeplan without it` : `unknown rule type ${JSON.stringify(key2)}; ${unknownNameHint(key2, RULE_TYPES)}`
       ).join("\n") : void 0
@@ -43790,7 +44240,7 @@ function normalizeRuleset(value2, actorsKnown) {
   }
   const unmanaged = (read2.rules ?? []).map((rule3) => rule3.type).filter((type) => !RULE_TYPES.includes(type));
   if (unmanaged.length > 0) return { kind: "unmanaged", types: [...new Set(unmanaged)] };
-  const rules2 = {};
+  const rules3 = {};
   const unknown2 = (read2.bypass_actors ?? []).filter((actor3) => !ACTOR_TYPES.includes(actor3.actor_type)).map(
     (actor3) => `bypass actor ${actor3.actor_type}${actor3.actor_id ? ` ${actor3.actor_id}` : ""}`
   );
@@ -43798,7 +44248,7 @@ function normalizeRuleset(value2, actorsKnown) {
     const type = rule3.type;
     const schema2 = PARAMETERS[type];
     if (schema2 === null) {
-      rules2[type] = null;
+      rules3[type] = null;
       continue;
     }
     unknown2.push(...unknownParameters(type, schema2, rule3.parameters));
@@ -43809,7 +44259,7 @@ function normalizeRuleset(value2, actorsKnown) {
         problem: firstProblem(parameters2.error, `rules[${index}].parameters`)
       };
     }
-    rules2[type] = normalizeParameters(type, parameters2.data);
+    rules3[type] = normalizeParameters(type, parameters2.data);
   }
   if (unknown2.length > 0) return { kind: "unknown", settings: unknown2 };
   return {
@@ -43826,17 +44276,17 @@ function normalizeRuleset(value2, actorsKnown) {
         }))
       ),
       conditions: normalizeConditions(read2.conditions),
-      rules: rules2
+      rules: rules3
     }
   };
 }
-function rulesBody(rules2) {
-  return RULE_TYPES.filter((type) => rules2[type] !== void 0).map((type) => {
-    const parameters2 = rules2[type];
+function rulesBody(rules3) {
+  return RULE_TYPES.filter((type) => rules3[type] !== void 0).map((type) => {
+    const parameters2 = rules3[type];
     return parameters2 === null || parameters2 === void 0 ? { type } : { type, parameters: parameters2 };
   });
 }
-function requestBody(ruleset4, level) {
+function requestBody(ruleset4, level2) {
   const { ref_name, ...targeting } = ruleset4.conditions;
   const refs = ruleset4.target === "push" ? {} : { ref_name };
   return {
@@ -43844,7 +44294,7 @@ function requestBody(ruleset4, level) {
     target: ruleset4.target,
     enforcement: ruleset4.enforcement,
     bypass_actors: ruleset4.bypass_actors.map((actor3) => ({ ...actor3 })),
-    conditions: level === "repository" ? refs : { ...refs, ...targeting },
+    conditions: level2 === "repository" ? refs : { ...refs, ...targeting },
     rules: rulesBody(ruleset4.rules)
   };
 }
@@ -43867,14 +44317,14 @@ function actorName(namer, type, id) {
   }
 }
 function shown2(ruleset4, namer) {
-  const rules2 = {};
+  const rules3 = {};
   for (const type of RULE_TYPES) {
     const parameters2 = ruleset4.rules[type];
     if (parameters2 === void 0) continue;
-    if (parameters2 === null) rules2[type] = true;
+    if (parameters2 === null) rules3[type] = true;
     else if (type === "pull_request") {
       const dismissal = parameters2.dismissal_restriction;
-      rules2[type] = {
+      rules3[type] = {
         ...parameters2,
         dismissal_restriction: {
           enabled: dismissal.enabled,
@@ -43887,7 +44337,7 @@ function shown2(ruleset4, namer) {
           ...rest
         }))
       };
-    } else rules2[type] = parameters2;
+    } else rules3[type] = parameters2;
   }
   return {
     target: ruleset4.target,
@@ -43898,7 +44348,7 @@ function shown2(ruleset4, namer) {
         (actor3) => `${actorName(namer, actor3.actor_type, actor3.actor_id)} (${actor3.bypass_mode})`
       )
     ),
-    rules: rules2
+    rules: rules3
   };
 }
 function referencedIds(ruleset4) {
@@ -43917,7 +44367,7 @@ function referencedIds(ruleset4) {
   return refs;
 }
 var ACTOR_TYPES, int2, flag2, strings, pattern2, PARAMETERS, patterns, propertySpec, readRuleset, RULESET_SHAPE, listedRuleset, set2, MERGE_METHODS, ID_LESS, ROLE_NAMES;
-var init_canonical13 = __esm({
+var init_canonical14 = __esm({
   "src/resources/ruleset/canonical.ts"() {
     "use strict";
     init_zod();
@@ -44078,22 +44528,22 @@ async function pullRequestParameters(dir, written2) {
     )
   };
 }
-async function parametersOf(dir, type, rules2) {
-  if (type === "pull_request" && rules2.pull_request) {
-    return pullRequestParameters(dir, rules2.pull_request);
+async function parametersOf(dir, type, rules3) {
+  if (type === "pull_request" && rules3.pull_request) {
+    return pullRequestParameters(dir, rules3.pull_request);
   }
-  const value2 = rules2[type];
+  const value2 = rules3[type];
   if (value2 === true) return type === "update" ? {} : void 0;
   return value2 ?? void 0;
 }
 async function desiredRuleset(dir, name2, settings3) {
-  const rules2 = [];
+  const rules3 = [];
   const written2 = settings3.rules ?? {};
   for (const type of RULE_TYPES) {
     const value2 = written2[type];
     if (value2 === void 0 || value2 === null) continue;
     const parameters2 = await parametersOf(dir, type, written2);
-    rules2.push(parameters2 === void 0 ? { type } : { type, parameters: parameters2 });
+    rules3.push(parameters2 === void 0 ? { type } : { type, parameters: parameters2 });
   }
   const raw2 = {
     name: name2,
@@ -44103,7 +44553,7 @@ async function desiredRuleset(dir, name2, settings3) {
       (settings3.bypass_actors ?? []).map((actor3) => dir.bypassActor(actor3))
     ),
     conditions: settings3.conditions ?? {},
-    rules: rules2
+    rules: rules3
   };
   const normalized = normalizeRuleset(raw2, true);
   if (normalized.kind !== "ok")
@@ -44119,13 +44569,13 @@ function bypassSettings(dir, ruleset4) {
       case "DeployKey":
         return { deploy_keys: true, ...mode2 };
       case "RepositoryRole": {
-        const role3 = ROLE_NAMES2.get(actor3.actor_id ?? 0);
-        if (role3 === void 0) {
+        const role4 = ROLE_NAMES2.get(actor3.actor_id ?? 0);
+        if (role4 === void 0) {
           throw new ReadFailed(
             `ruleset "${ruleset4.name}" lets repository role ${actor3.actor_id} bypass it; forgeplan writes only admin, maintain and write`
           );
         }
-        return { role: role3, ...mode2 };
+        return { role: role4, ...mode2 };
       }
       case "Team":
         return { team: dir.mustName("Team", actor3.actor_id), ...mode2 };
@@ -44140,8 +44590,8 @@ function bypassSettings(dir, ruleset4) {
 }
 function ruleActorSettings(dir, actor3) {
   if (actor3.type === "RepositoryRole") {
-    const role3 = ROLE_NAMES2.get(actor3.id);
-    if (role3 !== void 0) return { role: role3 };
+    const role4 = ROLE_NAMES2.get(actor3.id);
+    if (role4 !== void 0) return { role: role4 };
   }
   if (actor3.type === "Team") return { team: dir.mustName("Team", actor3.id) };
   if (actor3.type === "IntegrationInstallation") {
@@ -44174,7 +44624,7 @@ function ruleSettings(dir, type, parameters2) {
     } : {}
   };
 }
-function rulesetSettings(dir, ruleset4, level) {
+function rulesetSettings(dir, ruleset4, level2) {
   const { ref_name, repository_name, repository_property, repository_id } = ruleset4.conditions;
   if (repository_id !== void 0) {
     throw new ReadFailed(
@@ -44188,20 +44638,20 @@ function rulesetSettings(dir, ruleset4, level) {
   }
   const conditions = {
     ...ruleset4.target === "push" ? {} : { ref_name },
-    ...level === "organization" && repository_name ? { repository_name } : {},
-    ...level === "organization" && repository_property ? { repository_property } : {}
+    ...level2 === "organization" && repository_name ? { repository_name } : {},
+    ...level2 === "organization" && repository_property ? { repository_property } : {}
   };
-  const rules2 = {};
+  const rules3 = {};
   for (const type of RULE_TYPES) {
     const parameters2 = ruleset4.rules[type];
-    if (parameters2 !== void 0) rules2[type] = ruleSettings(dir, type, parameters2);
+    if (parameters2 !== void 0) rules3[type] = ruleSettings(dir, type, parameters2);
   }
   return {
     target: ruleset4.target,
     enforcement: ruleset4.enforcement,
     ...Object.keys(conditions).length > 0 ? { conditions } : {},
     bypass_actors: bypassSettings(dir, ruleset4),
-    rules: rules2
+    rules: rules3
   };
 }
 var ROLE_NAMES2;
@@ -44209,10 +44659,10 @@ var init_mapping = __esm({
   "src/resources/ruleset/mapping.ts"() {
     "use strict";
     init_context();
-    init_canonical13();
+    init_canonical14();
     init_actors();
     init_rules();
-    ROLE_NAMES2 = new Map(Object.entries(ROLE_IDS).map(([role3, id]) => [id, role3]));
+    ROLE_NAMES2 = new Map(Object.entries(ROLE_IDS).map(([role4, id]) => [id, role4]));
   }
 });
 
@@ -44299,11 +44749,11 @@ function notEquivalent(protection) {
   return notes;
 }
 function rulesOf(protection, requirements) {
-  const rules2 = {};
+  const rules3 = {};
   for (const requirement of requirements) {
     if (requirement.type === "pull_request") {
       const dismissal = protection.required_pull_request_reviews?.dismissal_restrictions;
-      rules2.pull_request = {
+      rules3.pull_request = {
         ...requirement.parameters,
         ...dismissal ? {
           dismissal_restriction: {
@@ -44315,19 +44765,19 @@ function rulesOf(protection, requirements) {
           }
         } : {}
       };
-    } else rules2[requirement.type] = requirement.parameters ?? true;
+    } else rules3[requirement.type] = requirement.parameters ?? true;
   }
-  return rules2;
+  return rules3;
 }
-function replacementFor(branch3, protection, requiredSignatures, enforcement) {
+function replacementFor(branch4, protection, requiredSignatures, enforcement) {
   return {
     settings: {
       target: "branch",
       enforcement,
-      conditions: { ref_name: { include: [`refs/heads/${branch3}`], exclude: [] } },
+      conditions: { ref_name: { include: [`refs/heads/${branch4}`], exclude: [] } },
       bypass_actors: [],
       rules: rulesOf(protection, requirementsOf(protection, requiredSignatures)),
-      replaces_protection: [branch3]
+      replaces_protection: [branch4]
     },
     notes: notEquivalent(protection)
   };
@@ -44339,23 +44789,23 @@ function param(rule3, key2) {
 function uncovered(effective, requirements) {
   const gaps = [];
   for (const requirement of requirements) {
-    const rules2 = effective.filter((rule3) => rule3.type === requirement.type);
-    if (rules2.length === 0) {
+    const rules3 = effective.filter((rule3) => rule3.type === requirement.type);
+    if (rules3.length === 0) {
       gaps.push({ path: requirement.type, before: requirement.parameters ?? true });
       continue;
     }
     const wanted = requirement.parameters ?? {};
     for (const [key2, value2] of Object.entries(wanted)) {
-      const found = rules2.map((rule3) => param(rule3, key2));
-      const path = `${requirement.type}.${key2}`;
+      const found = rules3.map((rule3) => param(rule3, key2));
+      const path2 = `${requirement.type}.${key2}`;
       if (key2 === "update_allows_fetch_and_merge") {
         if (value2 === false && !found.includes(false))
-          gaps.push({ path, before: false, after: true });
+          gaps.push({ path: path2, before: false, after: true });
       } else if (typeof value2 === "number") {
         const best = Math.max(...found.map((item) => typeof item === "number" ? item : 0));
-        if (best < value2) gaps.push({ path, before: value2, after: best });
+        if (best < value2) gaps.push({ path: path2, before: value2, after: best });
       } else if (value2 === true && !found.includes(true)) {
-        gaps.push({ path, before: true, after: false });
+        gaps.push({ path: path2, before: true, after: false });
       } else if (Array.isArray(value2)) {
         const checks = found.flatMap(
           (item) => Array.isArray(item) ? item.filter(isPlainObject2) : []
@@ -44364,7 +44814,7 @@ function uncovered(effective, requirements) {
           const covered = checks.some(
             (candidate) => candidate.context === check3.context && (check3.integration_id === void 0 || candidate.integration_id === check3.integration_id)
           );
-          if (!covered) gaps.push({ path: `${path}[${String(check3.context)}]`, before: check3 });
+          if (!covered) gaps.push({ path: `${path2}[${String(check3.context)}]`, before: check3 });
         }
       }
     }
@@ -44379,9 +44829,9 @@ var init_classic = __esm({
 });
 
 // src/resources/ruleset/directory.ts
-function fail(result, message, path) {
+function fail(result, message, path2) {
   if (result.kind === "error") throw new Unresolved(result.error);
-  throw new Unresolved(changeError(message, "GET", path, 404));
+  throw new Unresolved(changeError(message, "GET", path2, 404));
 }
 function directoryOf(reader, owner) {
   let byOwner = directories.get(reader);
@@ -44404,7 +44854,7 @@ var init_directory = __esm({
     init_zod();
     init_context();
     init_organization_teams();
-    init_canonical13();
+    init_canonical14();
     init_actors();
     installationsShape = {
       name: "an installation list",
@@ -44455,8 +44905,8 @@ var init_directory = __esm({
        * object, so up to 100 are read and a longer list is refused rather than read in part.
        */
       #installationList() {
-        const path = `${this.#org}/installations`;
-        this.#installations ??= this.reader.getOrAbsent(path, installationsShape, { per_page: 100 }).then((result) => {
+        const path2 = `${this.#org}/installations`;
+        this.#installations ??= this.reader.getOrAbsent(path2, installationsShape, { per_page: 100 }).then((result) => {
           if (result.kind !== "found") return result;
           const { installations, total_count } = result.data;
           if (total_count > installations.length) {
@@ -44465,7 +44915,7 @@ var init_directory = __esm({
               error: changeError(
                 `${this.owner} has ${total_count} app installations; forgeplan reads at most ${installations.length}`,
                 "GET",
-                path
+                path2
               )
             };
           }
@@ -44485,25 +44935,25 @@ var init_directory = __esm({
         return found.id;
       }
       async #appId(slug2) {
-        const path = `/apps/${encodeURIComponent(slug2)}`;
-        let lookup = this.#apps.get(slug2.toLowerCase());
-        if (!lookup) {
-          lookup = this.reader.getOrAbsent(path, appShape);
-          this.#apps.set(slug2.toLowerCase(), lookup);
+        const path2 = `/apps/${encodeURIComponent(slug2)}`;
+        let lookup2 = this.#apps.get(slug2.toLowerCase());
+        if (!lookup2) {
+          lookup2 = this.reader.getOrAbsent(path2, appShape);
+          this.#apps.set(slug2.toLowerCase(), lookup2);
         }
-        const result = await lookup;
-        if (result.kind !== "found") fail(result, `app "${slug2}" does not exist`, path);
+        const result = await lookup2;
+        if (result.kind !== "found") fail(result, `app "${slug2}" does not exist`, path2);
         this.#names.set(`Integration:${result.data.id}`, result.data.slug ?? slug2);
         return result.data.id;
       }
       async #installationId(slug2) {
-        const path = `${this.#org}/installations`;
+        const path2 = `${this.#org}/installations`;
         const installations = await this.#installationList();
         if (installations.kind !== "found") {
           fail(
             installations,
             `app installations belong to organizations, and ${this.owner} is not one`,
-            path
+            path2
           );
         }
         const found = installations.data.find(
@@ -44511,7 +44961,7 @@ var init_directory = __esm({
         );
         if (!found) {
           throw new Unresolved(
-            changeError(`app "${slug2}" is not installed on ${this.owner}`, "GET", path, 200)
+            changeError(`app "${slug2}" is not installed on ${this.owner}`, "GET", path2, 200)
           );
         }
         return found.id;
@@ -44577,31 +45027,31 @@ var init_directory = __esm({
 });
 
 // src/resources/ruleset/plan.ts
-function refused(path, problem) {
+function refused(path2, problem2) {
   return changeError(
-    `answered 200 with a body that is not ${RULESET_SHAPE.name}: ${problem}`,
+    `answered 200 with a body that is not ${RULESET_SHAPE.name}: ${problem2}`,
     "GET",
-    path,
+    path2,
     200
   );
 }
 async function readLive(where, id) {
-  const path = `${where.base}/${id}`;
-  const read2 = await where.reader.getOrAbsent(path, RULESET_SHAPE);
+  const path2 = `${where.base}/${id}`;
+  const read2 = await where.reader.getOrAbsent(path2, RULESET_SHAPE);
   if (read2.kind === "error") return { error: read2.error };
   if (read2.kind === "absent") {
     return {
-      error: changeError(`ruleset ${id} disappeared while it was planned`, "GET", path, 404)
+      error: changeError(`ruleset ${id} disappeared while it was planned`, "GET", path2, 404)
     };
   }
   const normalized = normalizeRuleset(read2.data, false);
-  if (normalized.kind === "malformed") return { error: refused(path, normalized.problem) };
+  if (normalized.kind === "malformed") return { error: refused(path2, normalized.problem) };
   if (normalized.kind === "unmanaged") {
     return {
       error: changeError(
         `ruleset "${read2.data.name}" has rules forgeplan does not manage (${normalized.types.join(", ")}); writing it would remove them, so it is left alone`,
         "GET",
-        path,
+        path2,
         200
       )
     };
@@ -44611,7 +45061,7 @@ async function readLive(where, id) {
       error: changeError(
         `ruleset "${read2.data.name}" has settings forgeplan does not manage (${normalized.settings.join(", ")}); writing it would reset them, so it is left alone`,
         "GET",
-        path,
+        path2,
         200
       )
     };
@@ -44632,15 +45082,15 @@ async function listLive(where) {
   }
   return { kind: "found", data: byName3 };
 }
-async function replaceClassic(reader, repo, branch3, desired) {
-  const path = protectionPath(repo, branch3);
-  const read2 = await reader.getOrAbsent(path, PROTECTION_SHAPE);
+async function replaceClassic(reader, repo, branch4, desired) {
+  const path2 = protectionPath(repo, branch4);
+  const read2 = await reader.getOrAbsent(path2, PROTECTION_SHAPE);
   if (read2.kind === "error") return { error: read2.error };
   if (read2.kind === "absent") return void 0;
   const protection = fromRead2(read2.data);
   const requirements = requirementsOf(protection, read2.data.required_signatures?.enabled === true);
-  const notes = notEquivalent(protection).map((note) => `classic protection of ${branch3}: ${note}`);
-  const base = { branch: branch3, live: protection };
+  const notes = notEquivalent(protection).map((note) => `classic protection of ${branch4}: ${note}`);
+  const base = { branch: branch4, live: protection };
   if (desired.enforcement !== "active") {
     return {
       ...base,
@@ -44648,7 +45098,7 @@ async function replaceClassic(reader, repo, branch3, desired) {
       diff: [],
       notes: [
         ...notes,
-        `the classic protection of ${branch3} is kept while the ruleset's enforcement is ${desired.enforcement}: the service applies no rule of such a ruleset; set enforcement: active to replace it`
+        `the classic protection of ${branch4} is kept while the ruleset's enforcement is ${desired.enforcement}: the service applies no rule of such a ruleset; set enforcement: active to replace it`
       ]
     };
   }
@@ -44656,20 +45106,20 @@ async function replaceClassic(reader, repo, branch3, desired) {
   const gaps = uncovered(own2, requirements);
   if (gaps.length > 0) {
     notes.push(
-      `this ruleset alone does not cover the classic protection of ${branch3} (${gaps.map((gap) => gap.path).join(", ")}): it is deleted only if the branch's rules from all rulesets cover it`
+      `this ruleset alone does not cover the classic protection of ${branch4} (${gaps.map((gap) => gap.path).join(", ")}): it is deleted only if the branch's rules from all rulesets cover it`
     );
   }
-  const expect = { branch: branch3, rules: requirements };
-  const rulesPath = `${repoPath(repo)}/rules/branches/${encodeURIComponent(branch3)}?per_page=100`;
+  const expect = { branch: branch4, rules: requirements };
+  const rulesPath = `${repoPath(repo)}/rules/branches/${encodeURIComponent(branch4)}?per_page=100`;
   return {
     ...base,
     requests: [
       { method: "GET", path: rulesPath, expect },
-      { method: "DELETE", path }
+      { method: "DELETE", path: path2 }
     ],
     diff: [
       {
-        path: `replaces_protection.${branch3}`,
+        path: `replaces_protection.${branch4}`,
         before: "classic protection",
         after: "deleted once the branch's rules cover it"
       }
@@ -44679,8 +45129,8 @@ async function replaceClassic(reader, repo, branch3, desired) {
 }
 async function replaceAll(reader, repo, branches, desired) {
   const replacements = [];
-  for (const branch3 of branches) {
-    const replacement = await replaceClassic(reader, repo, branch3, desired);
+  for (const branch4 of branches) {
+    const replacement = await replaceClassic(reader, repo, branch4, desired);
     if (replacement === void 0) continue;
     if ("error" in replacement) return replacement;
     replacements.push(replacement);
@@ -44710,19 +45160,19 @@ async function planRuleset({
   }
   if (live) await where.dir.learn(referencedIds(live), false);
   const liveShown = live && shown2(live, where.dir.namer);
-  const path = liveId === void 0 ? where.base : `${where.base}/${liveId}`;
+  const path2 = liveId === void 0 ? where.base : `${where.base}/${liveId}`;
   if (target2 === null) {
     if (liveShown === null) return { ...base, live_fingerprint: fingerprint(null) };
     return {
       ...base,
       action: "delete",
       diff: diffValues(liveShown, {}),
-      requests: [{ method: "DELETE", path }],
+      requests: [{ method: "DELETE", path: path2 }],
       live_fingerprint: fingerprint(liveShown)
     };
   }
   const diff = diffValues(liveShown ?? {}, shown2(target2, where.dir.namer));
-  const requests = diff.length === 0 ? [] : [{ method: live === null ? "POST" : "PUT", path, body: requestBody(target2, where.level) }];
+  const requests = diff.length === 0 ? [] : [{ method: live === null ? "POST" : "PUT", path: path2, body: requestBody(target2, where.level) }];
   const notes = [];
   const classic = {};
   const replacements = repo === void 0 ? [] : await replaceAll(where.reader, repo, desired?.replaces_protection ?? [], target2);
@@ -44733,13 +45183,13 @@ async function planRuleset({
     notes.push(...replacement.notes);
     classic[replacement.branch] = replacement.live;
   }
-  const planned = {
+  const planned2 = {
     ...base,
     ...notes.length > 0 ? { notes } : {},
     live_fingerprint: fingerprint({ ruleset: liveShown, classic })
   };
-  if (requests.length === 0) return planned;
-  return { ...planned, action: live === null ? "create" : "update", diff, requests };
+  if (requests.length === 0) return planned2;
+  return { ...planned2, action: live === null ? "create" : "update", diff, requests };
 }
 function planRulesets(where, rulesets2, repo) {
   return planCollection({
@@ -44786,7 +45236,7 @@ function organizationWhere(reader, org) {
     dir: directoryOf(reader, org)
   };
 }
-var init_plan14 = __esm({
+var init_plan15 = __esm({
   "src/resources/ruleset/plan.ts"() {
     "use strict";
     init_plan();
@@ -44796,7 +45246,7 @@ var init_plan14 = __esm({
     init_diff();
     init_fingerprint();
     init_classic();
-    init_canonical13();
+    init_canonical14();
     init_directory();
     init_mapping();
   }
@@ -44820,13 +45270,13 @@ function exportRepositoryRulesets(reader, repo) {
 function exportOrganizationRulesets(reader, org) {
   return exportRulesets(organizationWhere(reader, org));
 }
-var init_export10 = __esm({
+var init_export11 = __esm({
   "src/resources/ruleset/export.ts"() {
     "use strict";
     init_context();
-    init_canonical13();
+    init_canonical14();
     init_mapping();
-    init_plan14();
+    init_plan15();
   }
 });
 
@@ -44842,7 +45292,7 @@ function restActor(node2) {
   const parsed = actor2.safeParse(node2);
   if (!parsed.success || parsed.data.enterpriseOwner) return void 0;
   const {
-    actor: member3,
+    actor: member4,
     bypassMode: bypassMode2,
     deployKey,
     organizationAdmin,
@@ -44854,10 +45304,10 @@ function restActor(node2) {
   if (repositoryRoleDatabaseId !== null) {
     return { actor_id: repositoryRoleDatabaseId, actor_type: "RepositoryRole", bypass_mode };
   }
-  const id = member3?.databaseId;
+  const id = member4?.databaseId;
   if (typeof id !== "number") return void 0;
-  if (member3?.__typename === "App") return { actor_id: id, actor_type: "Integration", bypass_mode };
-  if (member3?.__typename === "Team") return { actor_id: id, actor_type: "Team", bypass_mode };
+  if (member4?.__typename === "App") return { actor_id: id, actor_type: "Integration", bypass_mode };
+  if (member4?.__typename === "Team") return { actor_id: id, actor_type: "Team", bypass_mode };
   return void 0;
 }
 function restRule(node2) {
@@ -44877,8 +45327,8 @@ async function restRuleset(value2, pages) {
   if (actorNodes === void 0 || ruleNodes === void 0) return void 0;
   if (actorNodes.failed.size + ruleNodes.failed.size > 0) return void 0;
   const actors2 = actorNodes.nodes.map(restActor);
-  const rules2 = ruleNodes.nodes.map(restRule);
-  if (actors2.includes(void 0) || rules2.includes(void 0) || value2.target === null) {
+  const rules3 = ruleNodes.nodes.map(restRule);
+  if (actors2.includes(void 0) || rules3.includes(void 0) || value2.target === null) {
     return void 0;
   }
   const refName = value2.conditions.refName;
@@ -44890,7 +45340,7 @@ async function restRuleset(value2, pages) {
     enforcement: value2.enforcement.toLowerCase(),
     bypass_actors: actors2,
     conditions: refName ? { ref_name: { include: refName.include, exclude: refName.exclude } } : {},
-    rules: rules2
+    rules: rules3
   };
 }
 var ACTOR, PATTERN, RULE, FRAGMENTS, page2, ruleset, actor2, rule2, RULES, snake, LISTED, rulesetGraphql;
@@ -45000,15 +45450,15 @@ var init_graphql4 = __esm({
 });
 
 // src/resources/ruleset/settings.ts
-function rulesetShape(level) {
+function rulesetShape(level2) {
   return {
     target: _enum2(["branch", "tag", "push"]).optional().describe("What the ruleset governs: branch (default), tag or push."),
     enforcement: _enum2(["active", "evaluate", "disabled"]).optional().describe("active (default), evaluate (report, do not enforce) or disabled."),
-    conditions: (level === "repository" ? repositoryConditions : organizationConditions).optional().describe(
-      level === "repository" ? "Which refs the ruleset applies to." : "Which repositories and refs the ruleset applies to."
+    conditions: (level2 === "repository" ? repositoryConditions : organizationConditions).optional().describe(
+      level2 === "repository" ? "Which refs the ruleset applies to." : "Which repositories and refs the ruleset applies to."
     ),
     bypass_actors: array(bypassActor).optional().describe("Who may bypass the ruleset (default: nobody)."),
-    rules: rules.optional()
+    rules: rules2.optional()
   };
 }
 function refPatternProblems(settings3, target2) {
@@ -45043,7 +45493,7 @@ function actorKey(actor3) {
   if (actor3.app !== void 0) return `app ${actor3.app.toLowerCase()}`;
   return "deploy keys";
 }
-function rulesetProblems(settings3, level) {
+function rulesetProblems(settings3, level2) {
   const target2 = settings3.target ?? "branch";
   const problems = refPatternProblems(settings3, target2);
   for (const [type, value2] of Object.entries(settings3.rules ?? {})) {
@@ -45054,7 +45504,7 @@ function rulesetProblems(settings3, level) {
         message: `${type} is not available in ${target2} rulesets`
       });
     }
-    if (level === "organization" && type === "merge_queue") {
+    if (level2 === "organization" && type === "merge_queue") {
       problems.push({
         path: ["rules", type],
         message: "merge_queue is not available in organization rulesets; set it per repository"
@@ -45079,7 +45529,7 @@ function rulesetProblems(settings3, level) {
         message: "bypass_mode pull_request applies only to branch rulesets, and not to deploy keys"
       });
     }
-    if (level === "organization" && actor3.deploy_keys) {
+    if (level2 === "organization" && actor3.deploy_keys) {
       problems.push({
         path: ["bypass_actors", index, "deploy_keys"],
         message: "deploy keys belong to repositories; name them in repository rulesets"
@@ -45087,7 +45537,7 @@ function rulesetProblems(settings3, level) {
     }
   });
   const conditions = settings3.conditions;
-  if (level === "organization") {
+  if (level2 === "organization") {
     const ways = ["repository_name", "repository_property"].filter(
       (key2) => conditions?.[key2] !== void 0
     );
@@ -45107,15 +45557,15 @@ function rulesetProblems(settings3, level) {
   return problems;
 }
 function prefixed(problems, prefix) {
-  return problems.map((problem) => ({
-    ...problem,
-    path: [...prefix, ...problem.path],
-    ...problem.sameAs ? { sameAs: [...prefix, ...problem.sameAs] } : {}
+  return problems.map((problem2) => ({
+    ...problem2,
+    path: [...prefix, ...problem2.path],
+    ...problem2.sameAs ? { sameAs: [...prefix, ...problem2.sameAs] } : {}
   }));
 }
-function rulesetsProblems(value2, level) {
+function rulesetsProblems(value2, level2) {
   return Object.entries(value2).flatMap(
-    ([rulesetName2, settings3]) => settings3 === null ? [] : prefixed(rulesetProblems(settings3, level), [rulesetName2])
+    ([rulesetName2, settings3]) => settings3 === null ? [] : prefixed(rulesetProblems(settings3, level2), [rulesetName2])
   );
 }
 function repositoryRulesetRules(rulesets2, entry2) {
@@ -45124,28 +45574,28 @@ function repositoryRulesetRules(rulesets2, entry2) {
   const written2 = entry2.settings?.branch_protection;
   const protections2 = isPlainObject2(written2) ? written2 : void 0;
   for (const [rulesetName2, settings3] of Object.entries(rulesets2)) {
-    (settings3?.replaces_protection ?? []).forEach((branch3, index) => {
-      const path = [rulesetName2, "replaces_protection", index];
-      const earlier = replacedBy.get(branch3);
+    (settings3?.replaces_protection ?? []).forEach((branch4, index) => {
+      const path2 = [rulesetName2, "replaces_protection", index];
+      const earlier = replacedBy.get(branch4);
       if (earlier !== void 0) {
         problems.push({
-          path,
-          message: `branch ${branch3} is replaced by another ruleset too; one ruleset replaces a branch's protection`,
+          path: path2,
+          message: `branch ${branch4} is replaced by another ruleset too; one ruleset replaces a branch's protection`,
           sameAs: earlier
         });
       }
-      replacedBy.set(branch3, path);
-      if (protections2?.[branch3] !== void 0) {
+      replacedBy.set(branch4, path2);
+      if (protections2?.[branch4] !== void 0) {
         problems.push({
-          path,
-          message: `branch ${branch3} is replaced by this ruleset and also set under branch_protection; leave it out of branch_protection`
+          path: path2,
+          message: `branch ${branch4} is replaced by this ruleset and also set under branch_protection; leave it out of branch_protection`
         });
       }
     });
   }
   return problems;
 }
-function defines2(rulesets2) {
+function defines3(rulesets2) {
   return Object.keys(rulesets2).map((name2) => ({
     id: `ruleset ${name2}`,
     path: [name2],
@@ -45156,7 +45606,7 @@ function print2(rulesets2) {
   return Object.keys(rulesets2).map((name2) => ({ kind: "ruleset", name: name2, path: [name2] }));
 }
 var refPatterns, repositoryName, propertySpec2, repositoryProperty, repositoryConditions, organizationConditions, branchName2, repositoryRuleset, organizationRuleset, rulesetName, repositoryRulesets, organizationRulesets, REF_PREFIX, repositoryRulesetsSetting, organizationRulesetsSetting;
-var init_settings13 = __esm({
+var init_settings14 = __esm({
   "src/resources/ruleset/settings.ts"() {
     "use strict";
     init_zod();
@@ -45218,11 +45668,11 @@ var init_settings13 = __esm({
         "The ruleset of this name; null means no ruleset of this name may exist."
       )
     ).superRefine((value2, context) => {
-      for (const problem of rulesetsProblems(value2, "organization")) {
+      for (const problem2 of rulesetsProblems(value2, "organization")) {
         context.addIssue({
           code: "custom",
-          path: [...problem.path],
-          message: problem.message
+          path: [...problem2.path],
+          message: problem2.message
         });
       }
     }).describe("Rulesets by name.");
@@ -45235,13 +45685,13 @@ var init_settings13 = __esm({
       key: "rulesets",
       schema: repositoryRulesets,
       rules: repositoryRulesetRules,
-      defines: defines2,
+      defines: defines3,
       print: print2
     });
     organizationRulesetsSetting = defineSetting({
       key: "rulesets",
       schema: organizationRulesets,
-      defines: defines2,
+      defines: defines3,
       print: print2
     });
   }
@@ -45277,12 +45727,12 @@ function verifyWritten2(request2, response) {
   return diff;
 }
 var noNamer;
-var init_verify = __esm({
+var init_verify2 = __esm({
   "src/resources/ruleset/verify.ts"() {
     "use strict";
     init_diff();
     init_classic();
-    init_canonical13();
+    init_canonical14();
     noNamer = () => void 0;
   }
 });
@@ -45293,11 +45743,11 @@ var init_ruleset = __esm({
   "src/resources/ruleset/index.ts"() {
     "use strict";
     init_kind();
-    init_export10();
+    init_export11();
     init_graphql4();
-    init_plan14();
-    init_settings13();
-    init_verify();
+    init_plan15();
+    init_settings14();
+    init_verify2();
     ruleset2 = defineKind({
       name: "ruleset",
       repository: {
@@ -45327,7 +45777,7 @@ function actionsName(what) {
 function canonicalName(name2) {
   return name2.toUpperCase();
 }
-function sameNameProblems(names, path) {
+function sameNameProblems(names, path2) {
   const first = /* @__PURE__ */ new Map();
   return names.flatMap((name2) => {
     const upper = canonicalName(name2);
@@ -45338,16 +45788,16 @@ function sameNameProblems(names, path) {
     }
     return [
       {
-        path: [...path, name2],
+        path: [...path2, name2],
         message: `${name2} and ${earlier} are one name to GitHub, which does not tell case apart`,
-        sameAs: [...path, earlier]
+        sameAs: [...path2, earlier]
       }
     ];
   });
 }
-function checkNames(written2, path, ctx) {
-  for (const problem of sameNameProblems(Object.keys(written2 ?? {}), path)) {
-    ctx.addIssue({ code: "custom", path: [...problem.path], message: problem.message });
+function checkNames(written2, path2, ctx) {
+  for (const problem2 of sameNameProblems(Object.keys(written2 ?? {}), path2)) {
+    ctx.addIssue({ code: "custom", path: [...problem2.path], message: problem2.message });
   }
 }
 function checkSharing(written2, ctx) {
@@ -45373,7 +45823,7 @@ var init_actions_names = __esm({
 });
 
 // src/resources/actions-collections.ts
-function deletion3(path, name2, shown3) {
+function deletion3(path2, name2, shown3) {
   return {
     action: "delete",
     diff: Object.entries(shown3).map(([key2, before]) => ({
@@ -45381,16 +45831,16 @@ function deletion3(path, name2, shown3) {
       before,
       ...key2 === "value" && before === "set" ? { sensitive: true } : {}
     })),
-    requests: [{ method: "DELETE", path: `${path}/${name2}` }],
+    requests: [{ method: "DELETE", path: `${path2}/${name2}` }],
     live_fingerprint: fingerprint(shown3),
     notes: [`${name2} is not in the desired state (mode: authoritative)`]
   };
 }
 async function planNamed({ reader, scope, kind, options }, members3, collections) {
   const deleted = options.deleted?.at(reader.target, scope, kind) ?? [];
-  const planned = await Promise.all(
+  const planned2 = await Promise.all(
     collections.flatMap(
-      ({ items: items2, path, prefix, what, mode: mode2, absentNote }) => items2 === void 0 ? [] : [
+      ({ items: items2, path: path2, prefix, what, mode: mode2, absentNote }) => items2 === void 0 ? [] : [
         planCollection({
           reader,
           scope,
@@ -45402,26 +45852,26 @@ async function planNamed({ reader, scope, kind, options }, members3, collections
             name: canonicalName(name2),
             desired
           })),
-          path,
-          list: () => members3.list(path),
+          path: path2,
+          list: () => members3.list(path2),
           ...absentNote === void 0 ? {} : { absentNote },
           nameOf: (live) => live.name,
           canonical: canonicalName,
-          plan: ({ name: name2, desired }, live) => members3.plan(path, name2, desired, live),
+          plan: ({ name: name2, desired }, live) => members3.plan(path2, name2, desired, live),
           remove: (live) => {
             const name2 = canonicalName(live.name);
-            return { name: name2, change: deletion3(path, name2, members3.shown(live)) };
+            return { name: name2, change: deletion3(path2, name2, members3.shown(live)) };
           },
           // Only this collection's own: an environment's collection is another one.
           deleted: deleted.filter((change) => {
-            const member3 = change.name.startsWith(prefix) ? change.name.slice(prefix.length) : "/";
-            return !member3.includes("/");
+            const member4 = change.name.startsWith(prefix) ? change.name.slice(prefix.length) : "/";
+            return !member4.includes("/");
           })
         })
       ]
     )
   );
-  return planned.flat();
+  return planned2.flat();
 }
 function environmentCollections(base, scope, area, environments2, mode2, pick2) {
   return Object.entries(environments2 ?? {}).map(([environment6, written2]) => ({
@@ -45458,14 +45908,14 @@ function definedMembers(kind, written2, own2, inEnvironment) {
     )
   ];
 }
-async function sharingOf(reader, path, kind, name2, visibility3) {
-  if (visibility3 === void 0) {
-    throw readFailure(changeError(`${kind} ${name2} has no visibility`, "GET", path, 200));
+async function sharingOf(reader, path2, kind, name2, visibility4) {
+  if (visibility4 === void 0) {
+    throw readFailure(changeError(`${kind} ${name2} has no visibility`, "GET", path2, 200));
   }
-  if (visibility3 !== "selected") return { visibility: visibility3 };
-  const listed5 = await listedNames(reader, `${path}/${name2}/repositories`);
+  if (visibility4 !== "selected") return { visibility: visibility4 };
+  const listed5 = await listedNames(reader, `${path2}/${name2}/repositories`);
   if ("error" in listed5) throw readFailure(listed5.error);
-  return { visibility: visibility3, selected_repositories: listed5.names };
+  return { visibility: visibility4, selected_repositories: listed5.names };
 }
 async function sharingPlan(reader, org, memberPath, desired, live) {
   const selected = desired.visibility === "selected" ? desired.selected_repositories : void 0;
@@ -45493,16 +45943,16 @@ var init_actions_collections = __esm({
 });
 
 // src/resources/secret/canonical.ts
-function listSecrets(reader, path) {
+function listSecrets(reader, path2) {
   return reader.list(
-    path,
+    path2,
     void 0,
     { name: "secrets", schema: listedSecret },
     { itemsUnder: "secrets" }
   );
 }
 var listedSecret;
-var init_canonical14 = __esm({
+var init_canonical15 = __esm({
   "src/resources/secret/canonical.ts"() {
     "use strict";
     init_zod();
@@ -45520,8 +45970,8 @@ function placeholder(name2) {
 async function exportRepository(reader, repo) {
   const exported2 = { mode: "additive" };
   for (const area of AREAS) {
-    const path = `${repoPath(repo)}/${area}/secrets`;
-    const live = mustFind(await listSecrets(reader, path), path);
+    const path2 = `${repoPath(repo)}/${area}/secrets`;
+    const live = mustFind(await listSecrets(reader, path2), path2);
     if (live.length > 0) {
       exported2[area] = Object.fromEntries(
         live.map((item) => canonicalName(item.name)).map((name2) => [name2, placeholder(name2)])
@@ -45533,15 +45983,15 @@ async function exportRepository(reader, repo) {
 async function exportOrganization(reader, org) {
   const exported2 = { mode: "additive" };
   for (const area of AREAS) {
-    const path = `/orgs/${encodeURIComponent(org)}/${area}/secrets`;
-    const live = mustFind(await listSecrets(reader, path), path);
+    const path2 = `/orgs/${encodeURIComponent(org)}/${area}/secrets`;
+    const live = mustFind(await listSecrets(reader, path2), path2);
     if (live.length === 0) continue;
     const items2 = {};
     for (const item of live) {
       const name2 = canonicalName(item.name);
       items2[name2] = {
         value: placeholder(name2),
-        ...await sharingOf(reader, path, "secret", name2, item.visibility)
+        ...await sharingOf(reader, path2, "secret", name2, item.visibility)
       };
     }
     exported2[area] = items2;
@@ -45549,13 +45999,13 @@ async function exportOrganization(reader, org) {
   return AREAS.some((area) => exported2[area] !== void 0) ? exported2 : void 0;
 }
 var AREAS;
-var init_export11 = __esm({
+var init_export12 = __esm({
   "src/resources/secret/export.ts"() {
     "use strict";
     init_actions_collections();
     init_actions_names();
     init_context();
-    init_canonical14();
+    init_canonical15();
     AREAS = ["actions", "dependabot"];
   }
 });
@@ -45573,15 +46023,15 @@ var init_rotation = __esm({
 });
 
 // src/resources/secret/plan.ts
-function sealed(path, secret) {
-  const key2 = `${path}/public-key`;
+function sealed(path2, secret) {
+  const key2 = `${path2}/public-key`;
   return { encrypted_value: { $sealed: { secret: secret.source, key: key2 } }, key_id: { $key_id: key2 } };
 }
-function planPresence(path, name2, secret, live, rotation) {
+function planPresence(path2, name2, secret, live, rotation) {
   const put2 = () => ({
     method: "PUT",
-    path: `${path}/${name2}`,
-    body: sealed(path, secret)
+    path: `${path2}/${name2}`,
+    body: sealed(path2, secret)
   });
   if (live === void 0) {
     return {
@@ -45591,14 +46041,14 @@ function planPresence(path, name2, secret, live, rotation) {
       live_fingerprint: fingerprint(null)
     };
   }
-  const planned = { live_fingerprint: fingerprint({ value: "set" }) };
-  if (!rotates(rotation, name2, secret.source)) return { ...planned, notes: [UNVERIFIED] };
-  return { ...planned, action: "update", diff: [ROTATED], requests: [put2()] };
+  const planned2 = { live_fingerprint: fingerprint({ value: "set" }) };
+  if (!rotates(rotation, name2, secret.source)) return { ...planned2, notes: [UNVERIFIED] };
+  return { ...planned2, action: "update", diff: [ROTATED], requests: [put2()] };
 }
 function presences(reader, rotation) {
   return {
-    list: (path) => listSecrets(reader, path),
-    plan: (path, name2, secret, live) => planPresence(path, name2, secret, live, rotation),
+    list: (path2) => listSecrets(reader, path2),
+    plan: (path2, name2, secret, live) => planPresence(path2, name2, secret, live, rotation),
     shown: () => ({ value: "set" })
   };
 }
@@ -45606,7 +46056,7 @@ function planRepository(reader, repo, value2, options) {
   const scope = `${repo.owner}/${repo.name}`;
   const mode2 = value2.mode ?? "additive";
   const base = repoPath(repo);
-  return planNamed({ reader, scope, kind: KIND7, options }, presences(reader, options), [
+  return planNamed({ reader, scope, kind: KIND8, options }, presences(reader, options), [
     {
       path: `${base}/actions/secrets`,
       prefix: "",
@@ -45631,8 +46081,8 @@ function planRepository(reader, repo, value2, options) {
     )
   ]);
 }
-async function planShared(reader, org, path, name2, desired, live, rotation) {
-  const compared = await sharingPlan(reader, org, `${path}/${name2}`, desired, live);
+async function planShared(reader, org, path2, name2, desired, live, rotation) {
+  const compared = await sharingPlan(reader, org, `${path2}/${name2}`, desired, live);
   if ("error" in compared) return { error: compared.error };
   const { ids } = compared;
   const wanted = { value: "set", ...compared.wanted };
@@ -45655,8 +46105,8 @@ async function planShared(reader, org, path, name2, desired, live, rotation) {
       requests: [
         {
           method: "PUT",
-          path: `${path}/${name2}`,
-          body: { ...sealed(path, desired.value), ...shared2.body }
+          path: `${path2}/${name2}`,
+          body: { ...sealed(path2, desired.value), ...shared2.body }
         }
       ],
       live_fingerprint: fingerprint(null)
@@ -45665,11 +46115,11 @@ async function planShared(reader, org, path, name2, desired, live, rotation) {
   const current = { value: "set", ...compared.current };
   const rotate = rotates(rotation, name2, desired.value.source);
   const diff = [...diffValues(current, wanted), ...rotate ? [ROTATED] : []];
-  const planned = {
+  const planned2 = {
     live_fingerprint: fingerprint(current),
     ...rotate ? {} : { notes: [UNVERIFIED] }
   };
-  if (diff.length === 0) return planned;
+  if (diff.length === 0) return planned2;
   const changed = (key2) => diff.some((entry2) => entry2.path === key2);
   const requests = [];
   if (rotate || changed("visibility")) {
@@ -45677,28 +46127,28 @@ async function planShared(reader, org, path, name2, desired, live, rotation) {
     if ("error" in shared2) return { error: shared2.error };
     requests.push({
       method: "PUT",
-      path: `${path}/${name2}`,
-      body: { ...rotate ? sealed(path, desired.value) : {}, ...shared2.body }
+      path: `${path2}/${name2}`,
+      body: { ...rotate ? sealed(path2, desired.value) : {}, ...shared2.body }
     });
   } else if (changed("selected_repositories")) {
     const resolved = await ids();
     if ("error" in resolved) return { error: resolved.error };
     requests.push({
       method: "PUT",
-      path: `${path}/${name2}/repositories`,
+      path: `${path2}/${name2}/repositories`,
       body: { selected_repository_ids: resolved.ids }
     });
   }
-  return { ...planned, action: "update", diff, requests };
+  return { ...planned2, action: "update", diff, requests };
 }
 function planOrganization(reader, org, value2, options) {
   const members3 = {
-    list: (path) => listSecrets(reader, path),
-    plan: (path, name2, desired, live) => planShared(reader, org, path, name2, desired, live, options),
+    list: (path2) => listSecrets(reader, path2),
+    plan: (path2, name2, desired, live) => planShared(reader, org, path2, name2, desired, live, options),
     shown: (live) => ({ value: "set", visibility: live.visibility })
   };
   return planNamed(
-    { reader, scope: org, kind: KIND7, options },
+    { reader, scope: org, kind: KIND8, options },
     members3,
     ["actions", "dependabot"].map((area) => ({
       path: `/orgs/${encodeURIComponent(org)}/${area}/secrets`,
@@ -45709,8 +46159,8 @@ function planOrganization(reader, org, value2, options) {
     }))
   );
 }
-var KIND7, UNVERIFIED, SET, ROTATED;
-var init_plan15 = __esm({
+var KIND8, UNVERIFIED, SET, ROTATED;
+var init_plan16 = __esm({
   "src/resources/secret/plan.ts"() {
     "use strict";
     init_actions_collections();
@@ -45718,8 +46168,8 @@ var init_plan15 = __esm({
     init_diff();
     init_fingerprint();
     init_rotation();
-    init_canonical14();
-    KIND7 = "secret";
+    init_canonical15();
+    KIND8 = "secret";
     UNVERIFIED = "the value is write-only and could not be verified; send it again with --rotate-secrets or --rotate-secret NAME";
     SET = { path: "value", after: "set", sensitive: true };
     ROTATED = { path: "value", before: "set", after: "rotated", sensitive: true };
@@ -45728,7 +46178,7 @@ var init_plan15 = __esm({
 
 // src/resources/secret/settings.ts
 var reference, named2, environment3, repositorySecrets, organizationSecret, organizationSecrets, REPOSITORY_SECRET_PATHS, ORGANIZATION_SECRET_PATHS, print3, repositorySecretsSetting, organizationSecretsSetting;
-var init_settings14 = __esm({
+var init_settings15 = __esm({
   "src/resources/secret/settings.ts"() {
     "use strict";
     init_zod();
@@ -45822,9 +46272,9 @@ var init_secret2 = __esm({
   "src/resources/secret/index.ts"() {
     "use strict";
     init_kind();
-    init_export11();
-    init_plan15();
-    init_settings14();
+    init_export12();
+    init_plan16();
+    init_settings15();
     secretKind = defineKind({
       name: "secret",
       repository: {
@@ -45844,7 +46294,7 @@ var init_secret2 = __esm({
 // src/resources/settings/archiving.ts
 function around(input2) {
   const { target: target2, scope, at: at3, others } = input2;
-  const path = repoPath(at3);
+  const path2 = repoPath(at3);
   const live = fingerprint({ archived: true });
   const step = (name2, archived, note) => {
     const change = { ...newChange(target2, scope, "settings", name2), live_fingerprint: live };
@@ -45853,7 +46303,7 @@ function around(input2) {
       ...change,
       action: "update",
       diff: [{ path: "archived", before: !archived, after: archived }],
-      requests: [{ method: "PATCH", path, body: { archived } }],
+      requests: [{ method: "PATCH", path: path2, body: { archived } }],
       step: archived ? "archive" : "unarchive",
       notes: [note]
     };
@@ -45943,7 +46393,7 @@ function liveVisibility(answer) {
   return answer.visibility ?? (answer.private ? "private" : "public");
 }
 var status, member2, fullRepository, PATCH_FIELDS, SECURITY_FEATURES;
-var init_canonical15 = __esm({
+var init_canonical16 = __esm({
   "src/resources/settings/canonical.ts"() {
     "use strict";
     init_zod();
@@ -46129,7 +46579,7 @@ function printSettings(value2) {
   ];
 }
 var ON_OFF, flag3, status2, feature, reviewer, securityAndAnalysis, TOPIC, REPOSITORY_NAME2, visibility2, branchName3, SAID_ANOTHER_WAY, repositorySettings, COMMIT_MESSAGE_PAIRS, TOGETHER, settingsSetting;
-var init_settings15 = __esm({
+var init_settings16 = __esm({
   "src/resources/settings/settings.ts"() {
     "use strict";
     init_zod();
@@ -46288,11 +46738,11 @@ function writable(homepage) {
   return homepage === null || typeof homepage === "string" && /^https?:\/\/\S+$/.test(homepage);
 }
 async function exportSettings(reader, repo) {
-  const path = repoPath(repo);
-  const answer = mustFind(await reader.getOrAbsent(path, fullRepository), path);
+  const path2 = repoPath(repo);
+  const answer = mustFind(await reader.getOrAbsent(path2, fullRepository), path2);
   const value2 = {};
-  const visibility3 = liveVisibility(answer);
-  if (visibility3 === "public" || visibility3 === "private") value2.visibility = visibility3;
+  const visibility4 = liveVisibility(answer);
+  if (visibility4 === "public" || visibility4 === "private") value2.visibility = visibility4;
   for (const [field, live] of Object.entries(liveFields(answer))) {
     if (field !== "homepage" || writable(live)) value2[field] = live;
   }
@@ -46309,26 +46759,26 @@ async function exportSettings(reader, repo) {
   if (Object.keys(features).length > 0) value2.security_and_analysis = features;
   if (answer.topics !== void 0) value2.topics = topicSet(answer.topics);
   const [alerts, fixes, reporting] = await Promise.all([
-    reader.getOrAbsent(`${path}/vulnerability-alerts`, noContent),
-    reader.getOrAbsent(`${path}/automated-security-fixes`, enabledAnswer),
-    reader.getOrAbsent(`${path}/private-vulnerability-reporting`, enabledAnswer)
+    reader.getOrAbsent(`${path2}/vulnerability-alerts`, noContent),
+    reader.getOrAbsent(`${path2}/automated-security-fixes`, enabledAnswer),
+    reader.getOrAbsent(`${path2}/private-vulnerability-reporting`, enabledAnswer)
   ]);
   for (const read2 of [alerts, fixes, reporting])
     if (read2.kind === "error") throw readFailure(read2.error);
   value2.vulnerability_alerts = alerts.kind === "found";
   value2.automated_security_fixes = fixes.kind === "found" && fixes.data.enabled;
   if (reporting.kind === "found") value2.private_vulnerability_reporting = reporting.data.enabled;
-  return exported(settingsSetting.schema, value2, path);
+  return exported(settingsSetting.schema, value2, path2);
 }
 var enabledAnswer, noContent;
-var init_export12 = __esm({
+var init_export13 = __esm({
   "src/resources/settings/export.ts"() {
     "use strict";
     init_zod();
     init_context();
-    init_canonical15();
+    init_canonical16();
     init_exported();
-    init_settings15();
+    init_settings16();
     enabledAnswer = { name: "{enabled}", schema: looseObject({ enabled: boolean2() }) };
     noContent = { name: "an empty answer (204)", schema: _undefined3() };
   }
@@ -46341,7 +46791,7 @@ function readsRepository(value2) {
 function readsAlerts(value2) {
   return value2.vulnerability_alerts !== void 0 || value2.automated_security_fixes !== void 0;
 }
-function fullRepository2(read2, branch3, topics) {
+function fullRepository2(read2, branch4, topics) {
   return {
     id: read2.databaseId,
     name: read2.name,
@@ -46352,7 +46802,7 @@ function fullRepository2(read2, branch3, topics) {
     visibility: read2.visibility.toLowerCase(),
     description: read2.description,
     homepage: read2.homepageUrl,
-    default_branch: branch3,
+    default_branch: branch4,
     topics,
     has_issues: read2.hasIssuesEnabled,
     has_projects: read2.hasProjectsEnabled,
@@ -46372,7 +46822,7 @@ function fullRepository2(read2, branch3, topics) {
     merge_commit_message: read2.mergeCommitMessage
   };
 }
-var REPOSITORY2, TOPIC2, repository, topic, settingsGraphql;
+var REPOSITORY2, TOPIC2, repository, topic2, settingsGraphql;
 var init_graphql5 = __esm({
   "src/resources/settings/graphql.ts"() {
     "use strict";
@@ -46416,7 +46866,7 @@ var init_graphql5 = __esm({
       mergeCommitTitle: string2(),
       mergeCommitMessage: string2()
     });
-    topic = looseObject({ topic: looseObject({ name: string2() }) });
+    topic2 = looseObject({ topic: looseObject({ name: string2() }) });
     settingsGraphql = {
       select: ({ value: settings3 }) => {
         const fields = [
@@ -46430,13 +46880,13 @@ var init_graphql5 = __esm({
         const settings3 = part2.value;
         const admin = looseObject({ viewerCanAdminister: literal(true) }).safeParse(part2.data);
         if (part2.failed([]) || !admin.success) return answers;
-        const path = repoPath(part2.repo);
+        const path2 = repoPath(part2.repo);
         if (readsAlerts(settings3)) {
           const alerts = looseObject({ hasVulnerabilityAlertsEnabled: boolean2() }).safeParse(part2.data);
           if (!alerts.success) return answers;
           if (alerts.data.hasVulnerabilityAlertsEnabled)
-            answers.found(`${path}/vulnerability-alerts`, void 0);
-          else answers.absent(`${path}/vulnerability-alerts`, "Not Found");
+            answers.found(`${path2}/vulnerability-alerts`, void 0);
+          else answers.absent(`${path2}/vulnerability-alerts`, "Not Found");
         }
         if (!readsRepository(settings3)) return answers;
         const read2 = repository.safeParse(part2.data);
@@ -46445,10 +46895,10 @@ var init_graphql5 = __esm({
           field: "repositoryTopics",
           nodes: TOPIC2
         });
-        const topics = array(topic).safeParse(all?.nodes);
+        const topics = array(topic2).safeParse(all?.nodes);
         if (all === void 0 || all.failed.size > 0 || !topics.success) return answers;
         answers.found(
-          path,
+          path2,
           fullRepository2(
             read2.data,
             read2.data.defaultBranchRef.name,
@@ -46542,7 +46992,7 @@ var init_locate = __esm({
   "src/resources/settings/locate.ts"() {
     "use strict";
     init_context();
-    init_canonical15();
+    init_canonical16();
   }
 });
 
@@ -46572,16 +47022,16 @@ async function planCreate(ctx, value2) {
     };
   }
   const fields = desiredFields(value2);
-  const visibility3 = value2.visibility ?? "private";
+  const visibility4 = value2.visibility ?? "private";
   const create2 = {
     name: ctx.at.name,
-    ...where.personal ? { private: visibility3 === "private" } : { visibility: visibility3 }
+    ...where.personal ? { private: visibility4 === "private" } : { visibility: visibility4 }
   };
   for (const field of CREATABLE) {
     const wanted = fields[field];
     if (wanted !== void 0 && wanted !== null) create2[field] = wanted;
   }
-  const path = repoPath(ctx.at);
+  const path2 = repoPath(ctx.at);
   const requests = [{ method: "POST", path: where.path, body: create2 }];
   const later = {};
   for (const field of [
@@ -46602,19 +47052,19 @@ async function planCreate(ctx, value2) {
     }
     later.security_and_analysis = body2;
   }
-  if (Object.keys(later).length > 0) requests.push({ method: "PATCH", path, body: later });
+  if (Object.keys(later).length > 0) requests.push({ method: "PATCH", path: path2, body: later });
   const topics = value2.topics === void 0 ? [] : topicSet(value2.topics);
   if (topics.length > 0)
-    requests.push({ method: "PUT", path: `${path}/topics`, body: { names: topics } });
+    requests.push({ method: "PUT", path: `${path2}/topics`, body: { names: topics } });
   if (value2.vulnerability_alerts === true)
-    requests.push({ method: "PUT", path: `${path}/vulnerability-alerts` });
+    requests.push({ method: "PUT", path: `${path2}/vulnerability-alerts` });
   if (value2.automated_security_fixes === true)
-    requests.push({ method: "PUT", path: `${path}/automated-security-fixes` });
+    requests.push({ method: "PUT", path: `${path2}/automated-security-fixes` });
   if (value2.private_vulnerability_reporting === true)
-    requests.push({ method: "PUT", path: `${path}/private-vulnerability-reporting` });
-  if (value2.archived === true) requests.push({ method: "PATCH", path, body: { archived: true } });
+    requests.push({ method: "PUT", path: `${path2}/private-vulnerability-reporting` });
+  if (value2.archived === true) requests.push({ method: "PATCH", path: path2, body: { archived: true } });
   const after = {
-    visibility: visibility3,
+    visibility: visibility4,
     ...fields,
     ...security === void 0 ? {} : { security_and_analysis: security },
     ...value2.topics === void 0 ? {} : { topics },
@@ -46652,7 +47102,7 @@ var init_create = __esm({
     init_context();
     init_diff();
     init_fingerprint();
-    init_canonical15();
+    init_canonical16();
     CREATABLE = [
       "description",
       "homepage",
@@ -46675,10 +47125,10 @@ var init_create = __esm({
 
 // src/resources/settings/plan.ts
 function part(ctx, name2, value2) {
-  return { ...newChange(ctx.reader.target, ctx.scope, KIND8, name2), ...value2 };
+  return { ...newChange(ctx.reader.target, ctx.scope, KIND9, name2), ...value2 };
 }
-function failed2(ctx, name2, error62) {
-  return { ...newChange(ctx.reader.target, ctx.scope, KIND8, name2), error: error62 };
+function failed4(ctx, name2, error62) {
+  return { ...newChange(ctx.reader.target, ctx.scope, KIND9, name2), error: error62 };
 }
 function updateOrNot(diff, requests, live) {
   const changed = diff.length > 0 && requests.length > 0;
@@ -46689,7 +47139,7 @@ function updateOrNot(diff, requests, live) {
     live_fingerprint: fingerprint(live)
   };
 }
-function unreported(ctx, fields) {
+function unreported2(ctx, fields) {
   return changeError(
     `GET ${ctx.path} answered without ${fields.join(", ")} (${ctx.reader.credential} may not administer ${ctx.scope}), so ${fields.length === 1 ? "it" : "they"} cannot be compared`,
     "GET",
@@ -46711,7 +47161,7 @@ function securityBody(changed) {
   }
   return body2;
 }
-function planFields(ctx, value2, answer) {
+function planFields2(ctx, value2, answer) {
   const desired = desiredFields(value2);
   const security = value2.security_and_analysis === void 0 ? void 0 : desiredSecurity(value2.security_and_analysis);
   if (Object.keys(desired).length === 0 && security === void 0 && value2.create === void 0)
@@ -46724,7 +47174,7 @@ function planFields(ctx, value2, answer) {
       (feature2) => `security_and_analysis.${feature2 === "bypass_reviewers" ? "secret_scanning_delegated_bypass_options" : feature2}`
     )
   ];
-  if (missing.length > 0) return failed2(ctx, "repository", unreported(ctx, missing));
+  if (missing.length > 0) return failed4(ctx, "repository", unreported2(ctx, missing));
   const pick2 = (from, keys2) => Object.fromEntries(Object.entries(from).filter(([key2]) => keys2.includes(key2)));
   const before = {
     ...pick2(live, Object.keys(desired)),
@@ -46764,58 +47214,58 @@ function planFields(ctx, value2, answer) {
   const requests = Object.keys(body2).length === 0 ? [] : [{ method: "PATCH", path: ctx.path, body: body2 }];
   return part(ctx, "repository", updateOrNot(diff, requests, before));
 }
-function planVisibility(ctx, wanted, answer) {
+function planVisibility2(ctx, wanted, answer) {
   const live = liveVisibility(answer);
   const diff = diffValues({ visibility: live }, { visibility: wanted });
-  const planned = updateOrNot(
+  const planned2 = updateOrNot(
     diff,
     [{ method: "PATCH", path: ctx.path, body: { visibility: wanted } }],
     { visibility: live }
   );
-  if (planned.action === "no-op") return part(ctx, "visibility", planned);
+  if (planned2.action === "no-op") return part(ctx, "visibility", planned2);
   return part(ctx, "visibility", {
-    ...planned,
+    ...planned2,
     gate: "visibility",
     notes: [VISIBILITY_CONSEQUENCES[wanted]]
   });
 }
 async function branchesOf(ctx) {
-  const path = `${ctx.path}/branches`;
-  const listed5 = await ctx.reader.list(path, void 0, branchItem);
-  if (listed5.kind === "found") return listed5.data.map((branch3) => branch3.name);
-  return listed5.kind === "error" ? listed5.error : changeError(`${ctx.scope} was not found`, "GET", path, 404);
+  const path2 = `${ctx.path}/branches`;
+  const listed5 = await ctx.reader.list(path2, void 0, branchItem);
+  if (listed5.kind === "found") return listed5.data.map((branch4) => branch4.name);
+  return listed5.kind === "error" ? listed5.error : changeError(`${ctx.scope} was not found`, "GET", path2, 404);
 }
 function namedBranches(branches) {
   return branches.length === 0 ? "it has no branch yet" : `its branches: ${[...branches].sort().join(", ")}`;
 }
-async function planDefaultBranch(ctx, value2, answer) {
+async function planDefaultBranch2(ctx, value2, answer) {
   const rename = value2.rename_default_branch;
   const wanted = rename?.to ?? value2.default_branch;
   if (wanted === void 0) return void 0;
   const live = answer.default_branch;
-  if (live === void 0) return failed2(ctx, "default_branch", unreported(ctx, ["default_branch"]));
+  if (live === void 0) return failed4(ctx, "default_branch", unreported2(ctx, ["default_branch"]));
   const fingerprinted = { default_branch: live };
   if (live === wanted) return part(ctx, "default_branch", updateOrNot([], [], fingerprinted));
   const branches = await branchesOf(ctx);
-  if (!Array.isArray(branches)) return failed2(ctx, "default_branch", branches);
+  if (!Array.isArray(branches)) return failed4(ctx, "default_branch", branches);
   const diff = diffValues(fingerprinted, { default_branch: wanted });
-  const path = `${ctx.path}/branches`;
+  const path2 = `${ctx.path}/branches`;
   if (rename !== void 0 && live === rename.from) {
     if (branches.includes(rename.to)) {
-      return failed2(
+      return failed4(
         ctx,
         "default_branch",
         changeError(
           `both branches ${rename.from} and ${rename.to} exist in ${ctx.scope}: rename_default_branch renames ${rename.from} only while ${rename.to} does not exist (remove one of them, or switch with default_branch)`,
           "GET",
-          path,
+          path2,
           200
         )
       );
     }
     const renaming = {
       method: "POST",
-      path: `${path}/${encodeURIComponent(rename.from)}/rename`,
+      path: `${path2}/${encodeURIComponent(rename.from)}/rename`,
       body: { new_name: rename.to }
     };
     return part(ctx, "default_branch", {
@@ -46826,25 +47276,25 @@ async function planDefaultBranch(ctx, value2, answer) {
     });
   }
   if (rename !== void 0 && !branches.includes(wanted)) {
-    return failed2(
+    return failed4(
       ctx,
       "default_branch",
       changeError(
         `the default branch of ${ctx.scope} is ${live}, neither ${rename.from} (to rename) nor ${rename.to}, which does not exist (${namedBranches(branches)})`,
         "GET",
-        path,
+        path2,
         200
       )
     );
   }
   if (!branches.includes(wanted)) {
-    return failed2(
+    return failed4(
       ctx,
       "default_branch",
       changeError(
         `default_branch ${wanted} does not exist in ${ctx.scope} (${namedBranches(branches)}): default_branch switches to an existing branch only; rename_default_branch renames one`,
         "GET",
-        path,
+        path2,
         200
       )
     );
@@ -46862,16 +47312,16 @@ async function planDefaultBranch(ctx, value2, answer) {
 async function planTopics(ctx, wanted, answer) {
   let topics = answer.topics;
   if (topics === void 0) {
-    const path = `${ctx.path}/topics`;
-    const read2 = await ctx.reader.getOrAbsent(path, {
+    const path2 = `${ctx.path}/topics`;
+    const read2 = await ctx.reader.getOrAbsent(path2, {
       name: "a Topic",
       schema: looseObject({ names: array(string2()) })
     });
     if (read2.kind !== "found")
-      return failed2(
+      return failed4(
         ctx,
         "topics",
-        read2.kind === "error" ? read2.error : changeError(`${ctx.scope} was not found`, "GET", path, 404)
+        read2.kind === "error" ? read2.error : changeError(`${ctx.scope} was not found`, "GET", path2, 404)
       );
     topics = read2.data.names;
   }
@@ -46925,9 +47375,9 @@ async function planDependabot(ctx, value2) {
   ]);
   const changes = [];
   if (alerts.kind === "error") {
-    if (alertsWanted !== void 0) changes.push(failed2(ctx, "vulnerability_alerts", alerts.error));
+    if (alertsWanted !== void 0) changes.push(failed4(ctx, "vulnerability_alerts", alerts.error));
     if (fixesWanted !== void 0)
-      changes.push(failed2(ctx, "automated_security_fixes", alerts.error));
+      changes.push(failed4(ctx, "automated_security_fixes", alerts.error));
     return changes;
   }
   const alertsOn = alerts.kind === "found" && alerts.on;
@@ -46935,9 +47385,9 @@ async function planDependabot(ctx, value2) {
   const alertsChange = alertsWanted === void 0 ? void 0 : toggle(ctx, "vulnerability_alerts", "vulnerability-alerts", alertsOn, alertsWanted);
   let fixesChange;
   if (fixes !== void 0 && fixesWanted !== void 0) {
-    if (fixes.kind === "error") fixesChange = failed2(ctx, "automated_security_fixes", fixes.error);
+    if (fixes.kind === "error") fixesChange = failed4(ctx, "automated_security_fixes", fixes.error);
     else if (fixesWanted && !alertsAfter) {
-      fixesChange = failed2(
+      fixesChange = failed4(
         ctx,
         "automated_security_fixes",
         changeError(
@@ -46963,10 +47413,10 @@ async function planDependabot(ctx, value2) {
   if (fixesChange !== void 0) changes.push(fixesChange);
   return changes;
 }
-async function planReporting(ctx, wanted, answer, visibility3) {
+async function planReporting(ctx, wanted, answer, visibility4) {
   const read2 = await readReporting(ctx);
-  if (read2.kind === "error") return failed2(ctx, "private_vulnerability_reporting", read2.error);
-  const goesPrivate = visibility3?.gate === "visibility" && liveVisibility(answer) === "public";
+  if (read2.kind === "error") return failed4(ctx, "private_vulnerability_reporting", read2.error);
+  const goesPrivate = visibility4?.gate === "visibility" && liveVisibility(answer) === "public";
   if (read2.kind === "found" && !wanted && read2.on && goesPrivate) {
     return part(ctx, "private_vulnerability_reporting", {
       ...updateOrNot([], [], { private_vulnerability_reporting: read2.on }),
@@ -46987,7 +47437,7 @@ async function planReporting(ctx, wanted, answer, visibility3) {
       "private_vulnerability_reporting",
       updateOrNot([], [], { private_vulnerability_reporting: "unavailable" })
     );
-  if (visibility3?.gate === "visibility" && liveVisibility(answer) !== "public") {
+  if (visibility4?.gate === "visibility" && liveVisibility(answer) !== "public") {
     return part(ctx, "private_vulnerability_reporting", {
       ...updateOrNot(
         diffValues(
@@ -47001,7 +47451,7 @@ async function planReporting(ctx, wanted, answer, visibility3) {
       notes: ["needs the repository public first: applied with the visibility change"]
     });
   }
-  return failed2(
+  return failed4(
     ctx,
     "private_vulnerability_reporting",
     changeError(
@@ -47014,7 +47464,7 @@ async function planReporting(ctx, wanted, answer, visibility3) {
 }
 function planArchived(ctx, wanted, answer) {
   const live = { archived: answer.archived };
-  const planned = updateOrNot(
+  const planned2 = updateOrNot(
     diffValues(live, { archived: wanted }),
     [{ method: "PATCH", path: ctx.path, body: { archived: wanted } }],
     live
@@ -47022,20 +47472,20 @@ function planArchived(ctx, wanted, answer) {
   return part(
     ctx,
     "archived",
-    planned.action === "no-op" ? planned : { ...planned, step: wanted ? "archive" : "unarchive" }
+    planned2.action === "no-op" ? planned2 : { ...planned2, step: wanted ? "archive" : "unarchive" }
   );
 }
 function planRename(ctx, wanted) {
   const live = { name: ctx.at.name };
   const renamed = ctx.at.name !== wanted.name;
-  const planned = updateOrNot(
+  const planned2 = updateOrNot(
     renamed ? diffValues(live, { name: wanted.name }) : [],
     [{ method: "PATCH", path: ctx.path, body: { name: wanted.name } }],
     live
   );
-  if (!renamed) return part(ctx, "name", planned);
+  if (!renamed) return part(ctx, "name", planned2);
   return part(ctx, "name", {
-    ...planned,
+    ...planned2,
     step: "rename",
     notes: [
       `found only under its previous name ${ctx.at.owner}/${ctx.at.name}: GitHub redirects the old name once renamed`
@@ -47051,11 +47501,11 @@ async function planSettings(input2) {
     path: repoPath(repo),
     scope: `${repo.owner}/${repo.name}`
   };
-  if (location.kind === "error") return [failed2(ctx, "repository", location.error)];
+  if (location.kind === "error") return [failed4(ctx, "repository", location.error)];
   if (location.kind === "absent") {
     if (value2.create === true) return [await planCreate(ctx, value2)];
     return [
-      failed2(
+      failed4(
         ctx,
         "repository",
         changeError(
@@ -47074,7 +47524,7 @@ async function planSettings(input2) {
     const read2 = await reader.getOrAbsent(ctx.path, fullRepository);
     if (read2.kind !== "found") {
       return [
-        failed2(
+        failed4(
           ctx,
           "repository",
           read2.kind === "error" ? read2.error : changeError(
@@ -47088,17 +47538,17 @@ async function planSettings(input2) {
     }
     answer = read2.data;
   }
-  const visibility3 = value2.visibility === void 0 ? void 0 : planVisibility(ctx, value2.visibility, answer);
-  const planned = await Promise.all([
-    planDefaultBranch(ctx, value2, answer),
+  const visibility4 = value2.visibility === void 0 ? void 0 : planVisibility2(ctx, value2.visibility, answer);
+  const planned2 = await Promise.all([
+    planDefaultBranch2(ctx, value2, answer),
     value2.topics === void 0 ? void 0 : planTopics(ctx, value2.topics, answer),
     planDependabot(ctx, value2),
-    value2.private_vulnerability_reporting === void 0 ? void 0 : planReporting(ctx, value2.private_vulnerability_reporting, answer, visibility3)
+    value2.private_vulnerability_reporting === void 0 ? void 0 : planReporting(ctx, value2.private_vulnerability_reporting, answer, visibility4)
   ]);
-  const [defaultBranch, topics, dependabot, reporting] = planned;
+  const [defaultBranch, topics, dependabot, reporting] = planned2;
   return [
-    planFields(ctx, value2, answer),
-    visibility3,
+    planFields2(ctx, value2, answer),
+    visibility4,
     defaultBranch,
     topics,
     ...dependabot,
@@ -47107,8 +47557,8 @@ async function planSettings(input2) {
     value2.previously === void 0 ? void 0 : planRename(ctx, location.wanted)
   ].filter((change) => change !== void 0);
 }
-var KIND8, noContent2, enabledAnswer2, branchItem, VISIBILITY_CONSEQUENCES;
-var init_plan16 = __esm({
+var KIND9, noContent2, enabledAnswer2, branchItem, VISIBILITY_CONSEQUENCES;
+var init_plan17 = __esm({
   "src/resources/settings/plan.ts"() {
     "use strict";
     init_zod();
@@ -47116,9 +47566,9 @@ var init_plan16 = __esm({
     init_context();
     init_diff();
     init_fingerprint();
-    init_canonical15();
+    init_canonical16();
     init_create();
-    KIND8 = "settings";
+    KIND9 = "settings";
     noContent2 = { name: "an empty answer (204)", schema: _undefined3() };
     enabledAnswer2 = { name: "{enabled}", schema: looseObject({ enabled: boolean2() }) };
     branchItem = { name: "branches", schema: looseObject({ name: string2() }) };
@@ -47137,22 +47587,22 @@ function repositoryKept(body2, response) {
   const answer = parsed.data;
   const sent = {};
   const kept = {};
-  const compare = (key2, expected, actual) => {
+  const compare2 = (key2, expected, actual) => {
     sent[key2] = expected;
     kept[key2] = actual;
   };
   for (const field of [...PATCH_FIELDS, "default_branch", "archived", "name"]) {
     if (body2[field] === void 0) continue;
     const canonical2 = (value2) => field === "description" || field === "homepage" ? noneIfEmpty(value2) : value2;
-    compare(field, canonical2(body2[field]), canonical2(answer[field]));
+    compare2(field, canonical2(body2[field]), canonical2(answer[field]));
   }
-  if (body2.visibility !== void 0) compare("visibility", body2.visibility, liveVisibility(answer));
-  if (body2.private !== void 0) compare("private", body2.private, answer.private);
+  if (body2.visibility !== void 0) compare2("visibility", body2.visibility, liveVisibility(answer));
+  if (body2.private !== void 0) compare2("private", body2.private, answer.private);
   const security = body2.security_and_analysis;
   if (security !== void 0) {
     const wanted = desiredSecurity(security);
     const live = liveSecurity(answer);
-    compare(
+    compare2(
       "security_and_analysis",
       wanted,
       Object.fromEntries(Object.keys(wanted).map((key2) => [key2, live[key2]]))
@@ -47172,7 +47622,7 @@ function verifySettings(request2, response) {
     );
   }
   if (request2.path.endsWith("/rename")) {
-    const parsed = branchAnswer.safeParse(response);
+    const parsed = branchAnswer2.safeParse(response);
     if (!parsed.success)
       return [{ path: "(response)", before: "a branch", after: "something else" }];
     return diffValues({ name: body2.new_name }, { name: parsed.data.name });
@@ -47182,31 +47632,31 @@ function verifySettings(request2, response) {
   }
   return [];
 }
-var topicsAnswer, branchAnswer;
-var init_verify2 = __esm({
+var topicsAnswer, branchAnswer2;
+var init_verify3 = __esm({
   "src/resources/settings/verify.ts"() {
     "use strict";
     init_zod();
     init_diff();
-    init_canonical15();
+    init_canonical16();
     topicsAnswer = looseObject({ names: array(string2()) });
-    branchAnswer = looseObject({ name: string2() });
+    branchAnswer2 = looseObject({ name: string2() });
   }
 });
 
 // src/resources/settings/index.ts
 var settingsKind;
-var init_settings16 = __esm({
+var init_settings17 = __esm({
   "src/resources/settings/index.ts"() {
     "use strict";
     init_kind();
     init_archiving();
-    init_export12();
+    init_export13();
     init_graphql5();
     init_locate();
-    init_plan16();
-    init_settings15();
-    init_verify2();
+    init_plan17();
+    init_settings16();
+    init_verify3();
     settingsKind = defineKind({
       name: "settings",
       repository: {
@@ -47259,8 +47709,8 @@ function verifyTeamWrite(request2, response) {
     const parsed2 = membershipAnswer.safeParse(response);
     if (!parsed2.success)
       return [{ path: "(response)", before: "a team membership", after: "something else" }];
-    const { role: role3 } = parsed2.data;
-    return role3 === sent.role || role3 === "maintainer" ? [] : [{ path: "role", before: sent.role, after: role3 }];
+    const { role: role4 } = parsed2.data;
+    return role4 === sent.role || role4 === "maintainer" ? [] : [{ path: "role", before: sent.role, after: role4 }];
   }
   const parsed = teamAnswer.safeParse(response);
   if (!parsed.success) return [{ path: "(response)", before: "a team", after: "something else" }];
@@ -47279,7 +47729,7 @@ function verifyTeamWrite(request2, response) {
   return diffValues(expected, got);
 }
 var teamShape3, teamAnswer, membershipAnswer;
-var init_canonical16 = __esm({
+var init_canonical17 = __esm({
   "src/resources/team/canonical.ts"() {
     "use strict";
     init_zod();
@@ -47317,42 +47767,42 @@ function memberName(slug2, login4) {
   return `${slug2}/members/${login4.toLowerCase()}`;
 }
 async function directMembers(place2) {
-  const path = `${teamBase(place2)}/members`;
+  const path2 = `${teamBase(place2)}/members`;
   const members3 = /* @__PURE__ */ new Map();
-  for (const role3 of ["maintainer", "member"]) {
-    const read2 = await place2.reader.list(path, { role: role3 }, memberShape2);
+  for (const role4 of ["maintainer", "member"]) {
+    const read2 = await place2.reader.list(path2, { role: role4 }, memberShape2);
     if (read2.kind === "error") return read2;
     if (read2.kind === "absent") {
       return {
         kind: "error",
-        error: changeError(`team ${place2.slug} of ${place2.org} was not found`, "GET", path, 404)
+        error: changeError(`team ${place2.slug} of ${place2.org} was not found`, "GET", path2, 404)
       };
     }
-    for (const member3 of read2.data) {
-      if (member3.inherited === true) continue;
-      members3.set(member3.login.toLowerCase(), { login: member3.login, role: role3 });
+    for (const member4 of read2.data) {
+      if (member4.inherited === true) continue;
+      members3.set(member4.login.toLowerCase(), { login: member4.login, role: role4 });
     }
   }
   return { kind: "found", data: members3 };
 }
-function put(place2, login4, role3) {
-  return { method: "PUT", path: membershipPath(place2, login4), body: { role: role3 } };
+function put(place2, login4, role4) {
+  return { method: "PUT", path: membershipPath(place2, login4), body: { role: role4 } };
 }
 async function planMember(place2, written2, wanted, listed5) {
   let live = listed5 === void 0 ? void 0 : { role: listed5.role, state: "active" };
   const base = newChange(place2.reader.target, place2.org, "team", memberName(place2.slug, written2));
   if (live === void 0) {
-    const path = membershipPath(place2, written2);
-    const read2 = await place2.reader.getOrAbsent(path, membershipShape);
+    const path2 = membershipPath(place2, written2);
+    const read2 = await place2.reader.getOrAbsent(path2, membershipShape);
     if (read2.kind === "error") return { ...base, error: read2.error };
     if (read2.kind === "found") live = read2.data;
   }
-  const planned = { ...base, live_fingerprint: fingerprint(live ?? null) };
+  const planned2 = { ...base, live_fingerprint: fingerprint(live ?? null) };
   const login4 = listed5?.login ?? written2;
   if (wanted === null) {
-    if (live === void 0) return planned;
+    if (live === void 0) return planned2;
     return {
-      ...planned,
+      ...planned2,
       action: "delete",
       diff: [{ path: "role", before: live.role }],
       requests: [{ method: "DELETE", path: membershipPath(place2, login4) }]
@@ -47367,21 +47817,21 @@ async function planMember(place2, written2, wanted, listed5) {
     );
     if ("error" in known) return { ...base, error: known.error };
     return {
-      ...planned,
+      ...planned2,
       action: "create",
       diff: [{ path: "role", after: wanted }],
       requests: [put(place2, login4, wanted)]
     };
   }
   const pending = live.state === "pending" ? [`${login4} has not joined ${place2.org} yet: the pending membership counts as a member`] : [];
-  const withNotes = pending.length > 0 ? { ...planned, notes: pending } : planned;
+  const withNotes = pending.length > 0 ? { ...planned2, notes: pending } : planned2;
   if (live.role === wanted) return withNotes;
   if (live.role === "maintainer" && wanted === "member") {
     const owners2 = await ownersOf(place2.reader, place2.org);
-    if (owners2.kind === "error") return { ...planned, error: owners2.error };
+    if (owners2.kind === "error") return { ...planned2, error: owners2.error };
     if (owners2.kind === "found" && owners2.data.has(login4.toLowerCase())) {
       return {
-        ...planned,
+        ...planned2,
         notes: [
           `${login4} owns ${place2.org}: GitHub shows an owner as a maintainer of every team ("The role for organization owners is set to maintainer")`
         ]
@@ -47404,26 +47854,26 @@ function planMembers(place2, slug2, wanted) {
     prefix: `${slug2}/members/`,
     what: `the members of team ${slug2}`,
     mode: wanted.mode ?? "additive",
-    members: Object.entries(wanted.users ?? {}).map(([login4, role3]) => ({
+    members: Object.entries(wanted.users ?? {}).map(([login4, role4]) => ({
       name: login4.toLowerCase(),
-      desired: { login: login4, role: role3 }
+      desired: { login: login4, role: role4 }
     })),
     path: `${teamBase(place2)}/members`,
     list: async () => {
       const listed5 = await directMembers(place2);
       return listed5.kind === "found" ? { kind: "found", data: [...listed5.data.values()] } : listed5;
     },
-    nameOf: (member3) => member3.login,
+    nameOf: (member4) => member4.login,
     canonical: (login4) => login4.toLowerCase(),
     plan: ({ desired }, listed5) => planMember(written2, desired.login, desired.role, listed5),
-    remove: (member3) => ({
-      name: member3.login.toLowerCase(),
+    remove: (member4) => ({
+      name: member4.login.toLowerCase(),
       change: {
         action: "delete",
-        diff: [{ path: "role", before: member3.role }],
-        requests: [{ method: "DELETE", path: membershipPath(written2, member3.login) }],
-        live_fingerprint: fingerprint({ role: member3.role, state: "active" }),
-        notes: [`${member3.login} is not in the desired state (members mode: authoritative)`]
+        diff: [{ path: "role", before: member4.role }],
+        requests: [{ method: "DELETE", path: membershipPath(written2, member4.login) }],
+        live_fingerprint: fingerprint({ role: member4.role, state: "active" }),
+        notes: [`${member4.login} is not in the desired state (members mode: authoritative)`]
       }
     }),
     unlisted: "bare"
@@ -47456,14 +47906,14 @@ var init_members = __esm({
 
 // src/resources/team/export.ts
 async function exportTeams(reader, org) {
-  const path = orgTeamsPath(org);
-  const listed5 = mustFind(await reader.list(path, void 0, teamShape3), path);
+  const path2 = orgTeamsPath(org);
+  const listed5 = mustFind(await reader.list(path2, void 0, teamShape3), path2);
   const teams2 = {};
   for (const found of [...listed5].sort((a2, b2) => a2.slug < b2.slug ? -1 : 1)) {
     const team4 = canonical(found);
     const members3 = mustFind(
       await directMembers({ reader, org, slug: team4.slug }),
-      `${path}/${team4.slug}/members`
+      `${path2}/${team4.slug}/members`
     );
     const exported2 = {
       name: team4.name,
@@ -47474,8 +47924,8 @@ async function exportTeams(reader, org) {
     };
     if (members3.size > 0) {
       const users2 = {};
-      for (const member3 of [...members3.values()].sort((a2, b2) => a2.login < b2.login ? -1 : 1)) {
-        users2[member3.login] = member3.role;
+      for (const member4 of [...members3.values()].sort((a2, b2) => a2.login < b2.login ? -1 : 1)) {
+        users2[member4.login] = member4.role;
       }
       exported2.members = { mode: "additive", users: users2 };
     }
@@ -47483,11 +47933,11 @@ async function exportTeams(reader, org) {
   }
   return Object.keys(teams2).length > 0 ? teams2 : void 0;
 }
-var init_export13 = __esm({
+var init_export14 = __esm({
   "src/resources/team/export.ts"() {
     "use strict";
     init_context();
-    init_canonical16();
+    init_canonical17();
     init_members();
   }
 });
@@ -47515,10 +47965,10 @@ function targetParents(teams2, live) {
 }
 function parentsFirst(teams2) {
   const order = [];
-  const visit2 = (slug2, path) => {
-    if (order.includes(slug2) || path.includes(slug2)) return;
+  const visit2 = (slug2, path2) => {
+    if (order.includes(slug2) || path2.includes(slug2)) return;
     const parent = teams2[slug2]?.parent;
-    if (typeof parent === "string" && parent in teams2) visit2(parent, [...path, slug2]);
+    if (typeof parent === "string" && parent in teams2) visit2(parent, [...path2, slug2]);
     order.push(slug2);
   };
   for (const slug2 of Object.keys(teams2)) visit2(slug2, []);
@@ -47556,8 +48006,8 @@ function nameProblem(org, slug2, name2) {
 }
 function nestingProblem(p2, slug2, target2) {
   const parent = target2.parent ?? null;
-  const problem = parent !== null && !(parent in p2.teams) && p2.live.get(parent)?.privacy === "secret" ? `parent team ${parent} is secret: a parent team is closed (write ${parent} with privacy: closed)` : target2.privacy === "secret" && [...p2.parents.values()].includes(slug2) ? `${slug2} has child teams: a parent team is closed, not secret` : void 0;
-  return problem === void 0 ? void 0 : changeError(problem, "GET", orgTeamsPath(p2.org), 200);
+  const problem2 = parent !== null && !(parent in p2.teams) && p2.live.get(parent)?.privacy === "secret" ? `parent team ${parent} is secret: a parent team is closed (write ${parent} with privacy: closed)` : target2.privacy === "secret" && [...p2.parents.values()].includes(slug2) ? `${slug2} has child teams: a parent team is closed, not secret` : void 0;
+  return problem2 === void 0 ? void 0 : changeError(problem2, "GET", orgTeamsPath(p2.org), 200);
 }
 function body(target2, before) {
   const sent = {};
@@ -47585,28 +48035,28 @@ async function creatorRemoval(p2, place2, members3) {
 }
 async function createTeam(p2, slug2, written2) {
   const base = {
-    ...newChange(p2.reader.target, p2.org, KIND9, slug2),
+    ...newChange(p2.reader.target, p2.org, KIND10, slug2),
     live_fingerprint: fingerprint(null)
   };
   const target2 = targetOf2(p2, slug2, written2);
-  const problem = nameProblem(p2.org, slug2, target2.name ?? slug2) ?? nestingProblem(p2, slug2, target2);
-  if (problem !== void 0) return { ...base, error: problem };
+  const problem2 = nameProblem(p2.org, slug2, target2.name ?? slug2) ?? nestingProblem(p2, slug2, target2);
+  if (problem2 !== void 0) return { ...base, error: problem2 };
   const place2 = { reader: p2.reader, org: p2.org, slug: slug2 };
   const users2 = written2.members?.users ?? {};
-  for (const [login4, role3] of Object.entries(users2)) {
-    if (role3 === null) continue;
+  for (const [login4, role4] of Object.entries(users2)) {
+    if (role4 === null) continue;
     const known = await knownUser(p2.reader, login4, [slug2, "members", "users", login4], "member");
     if ("error" in known) return { ...base, error: known.error };
   }
   const members3 = Object.entries(users2).flatMap(
-    ([login4, role3]) => role3 === null ? [] : [{ method: "PUT", path: membershipPath(place2, login4), body: { role: role3 } }]
+    ([login4, role4]) => role4 === null ? [] : [{ method: "PUT", path: membershipPath(place2, login4), body: { role: role4 } }]
   );
   const creator = await creatorRemoval(p2, place2, written2.members);
   if (!Array.isArray(creator)) return { ...base, error: creator };
   const diff = [
     ...diffValues({}, diffable(target2)),
     ...Object.entries(users2).flatMap(
-      ([login4, role3]) => role3 === null ? [] : [{ path: `members.${login4.toLowerCase()}`, after: role3 }]
+      ([login4, role4]) => role4 === null ? [] : [{ path: `members.${login4.toLowerCase()}`, after: role4 }]
     )
   ];
   return {
@@ -47636,7 +48086,7 @@ function ancestorsOf(p2, slug2) {
 function deleteTeam(p2, slug2) {
   const live = p2.live.get(slug2);
   const base = {
-    ...newChange(p2.reader.target, p2.org, KIND9, slug2),
+    ...newChange(p2.reader.target, p2.org, KIND10, slug2),
     live_fingerprint: fingerprint(live ?? null)
   };
   if (live === void 0) return base;
@@ -47683,12 +48133,12 @@ async function updateTeam(p2, slug2, written2) {
   const live = p2.live.get(slug2);
   const { slug: liveSlug, ...before } = live;
   const base = {
-    ...newChange(p2.reader.target, p2.org, KIND9, slug2),
+    ...newChange(p2.reader.target, p2.org, KIND10, slug2),
     live_fingerprint: fingerprint(before)
   };
   const target2 = targetOf2(p2, slug2, written2);
-  const problem = target2.name === before.name ? void 0 : nameProblem(p2.org, slug2, target2.name ?? slug2);
-  const error62 = problem ?? nestingProblem(p2, slug2, target2);
+  const problem2 = target2.name === before.name ? void 0 : nameProblem(p2.org, slug2, target2.name ?? slug2);
+  const error62 = problem2 ?? nestingProblem(p2, slug2, target2);
   const place2 = { reader: p2.reader, org: p2.org, slug: liveSlug };
   const memberChanges = written2.members === void 0 ? [] : await planMembers(place2, slug2, written2.members);
   if (error62 !== void 0) return [{ ...base, error: error62 }, ...memberChanges];
@@ -47704,8 +48154,8 @@ async function updateTeam(p2, slug2, written2) {
     ...memberChanges
   ];
 }
-function removedMembers(p2, deleted, planned) {
-  return deletedAgain(deleted, planned, async (change) => {
+function removedMembers(p2, deleted, planned2) {
+  return deletedAgain(deleted, planned2, async (change) => {
     const match = /^(.+)\/members\/(.+)$/s.exec(change.name);
     if (match === null) return "listed";
     const [, slug2 = "", login4 = ""] = match;
@@ -47717,17 +48167,17 @@ function removedMembers(p2, deleted, planned) {
   });
 }
 async function planTeams2(reader, org, teams2, options) {
-  const path = orgTeamsPath(org);
-  const listed5 = await reader.list(path, void 0, teamShape3);
+  const path2 = orgTeamsPath(org);
+  const listed5 = await reader.list(path2, void 0, teamShape3);
   if (listed5.kind !== "found") {
     const error62 = listed5.kind === "error" ? listed5.error : changeError(
       `teams belong to organizations, and ${org} is not one (or ${reader.credential} cannot see it)`,
       "GET",
-      path,
+      path2,
       404
     );
     return Object.keys(teams2).map((slug2) => ({
-      ...newChange(reader.target, org, KIND9, slug2),
+      ...newChange(reader.target, org, KIND10, slug2),
       error: error62
     }));
   }
@@ -47735,18 +48185,18 @@ async function planTeams2(reader, org, teams2, options) {
     listed5.data.map((team4) => [team4.slug.toLowerCase(), canonical(team4)])
   );
   const p2 = { reader, org, teams: teams2, live, parents: targetParents(teams2, live) };
-  const planned = [];
+  const planned2 = [];
   for (const slug2 of parentsFirst(teams2)) {
     const written2 = teams2[slug2];
-    if (written2 === null || written2 === void 0) planned.push(deleteTeam(p2, slug2));
-    else if (live.has(slug2)) planned.push(...await updateTeam(p2, slug2, written2));
-    else planned.push(await createTeam(p2, slug2, written2));
+    if (written2 === null || written2 === void 0) planned2.push(deleteTeam(p2, slug2));
+    else if (live.has(slug2)) planned2.push(...await updateTeam(p2, slug2, written2));
+    else planned2.push(await createTeam(p2, slug2, written2));
   }
-  const deleted = options.deleted?.at(reader.target, org, KIND9) ?? [];
-  return [...planned, ...await removedMembers(p2, deleted, planned)];
+  const deleted = options.deleted?.at(reader.target, org, KIND10) ?? [];
+  return [...planned2, ...await removedMembers(p2, deleted, planned2)];
 }
-var KIND9;
-var init_plan17 = __esm({
+var KIND10;
+var init_plan18 = __esm({
   "src/resources/team/plan.ts"() {
     "use strict";
     init_plan();
@@ -47756,10 +48206,10 @@ var init_plan17 = __esm({
     init_fingerprint();
     init_logins();
     init_user_reads();
-    init_canonical16();
+    init_canonical17();
     init_members();
     init_slug();
-    KIND9 = "team";
+    KIND10 = "team";
   }
 });
 
@@ -47785,11 +48235,11 @@ function teamRules(teams2) {
           sameAs: [parent]
         });
       }
-      const path = chain(teams2, key2);
-      if (path.indexOf(path.at(-1)) !== path.length - 1) {
+      const path2 = chain(teams2, key2);
+      if (path2.indexOf(path2.at(-1)) !== path2.length - 1) {
         problems.push({
           path: [key2, "parent"],
-          message: `the parents make a cycle: ${path.join(" → ")}`
+          message: `the parents make a cycle: ${path2.join(" → ")}`
         });
       }
       if (team4.privacy === "secret") {
@@ -47822,7 +48272,7 @@ function teamRules(teams2) {
   return problems;
 }
 var login2, slug, members2, teamSettings, teamsSchema, teamsSetting;
-var init_settings17 = __esm({
+var init_settings18 = __esm({
   "src/resources/team/settings.ts"() {
     "use strict";
     init_zod();
@@ -47880,10 +48330,10 @@ var init_team = __esm({
   "src/resources/team/index.ts"() {
     "use strict";
     init_kind();
-    init_canonical16();
-    init_export13();
-    init_plan17();
-    init_settings17();
+    init_canonical17();
+    init_export14();
+    init_plan18();
+    init_settings18();
     team = defineKind({
       name: "team",
       organization: {
@@ -47897,16 +48347,16 @@ var init_team = __esm({
 });
 
 // src/resources/variable/canonical.ts
-function listVariables(reader, path) {
+function listVariables(reader, path2) {
   return reader.list(
-    path,
+    path2,
     { per_page: PER_PAGE },
     { name: "variables", schema: listedVariable },
     { itemsUnder: "variables" }
   );
 }
 var listedVariable, PER_PAGE;
-var init_canonical17 = __esm({
+var init_canonical18 = __esm({
   "src/resources/variable/canonical.ts"() {
     "use strict";
     init_zod();
@@ -47921,8 +48371,8 @@ var init_canonical17 = __esm({
 
 // src/resources/variable/export.ts
 async function exportRepository2(reader, repo) {
-  const path = `${repoPath(repo)}/actions/variables`;
-  const live = mustFind(await listVariables(reader, path), path);
+  const path2 = `${repoPath(repo)}/actions/variables`;
+  const live = mustFind(await listVariables(reader, path2), path2);
   if (live.length === 0) return void 0;
   return {
     mode: "additive",
@@ -47930,46 +48380,46 @@ async function exportRepository2(reader, repo) {
   };
 }
 async function exportOrganization2(reader, org) {
-  const path = `/orgs/${encodeURIComponent(org)}/actions/variables`;
-  const live = mustFind(await listVariables(reader, path), path);
+  const path2 = `/orgs/${encodeURIComponent(org)}/actions/variables`;
+  const live = mustFind(await listVariables(reader, path2), path2);
   if (live.length === 0) return void 0;
   const items2 = {};
   for (const item of live) {
     const name2 = canonicalName(item.name);
     items2[name2] = {
       value: item.value,
-      ...await sharingOf(reader, path, "variable", name2, item.visibility)
+      ...await sharingOf(reader, path2, "variable", name2, item.visibility)
     };
   }
   return { mode: "additive", items: items2 };
 }
-var init_export14 = __esm({
+var init_export15 = __esm({
   "src/resources/variable/export.ts"() {
     "use strict";
     init_actions_collections();
     init_actions_names();
     init_context();
-    init_canonical17();
+    init_canonical18();
   }
 });
 
 // src/resources/variable/plan.ts
-function planValue(path, name2, desired, live) {
+function planValue(path2, name2, desired, live) {
   if (live === void 0) {
     return {
       action: "create",
       diff: [{ path: "value", after: desired }],
-      requests: [{ method: "POST", path, body: { name: name2, value: desired } }],
+      requests: [{ method: "POST", path: path2, body: { name: name2, value: desired } }],
       live_fingerprint: fingerprint(null)
     };
   }
-  const planned = { live_fingerprint: fingerprint({ value: live.value }) };
-  if (live.value === desired) return planned;
+  const planned2 = { live_fingerprint: fingerprint({ value: live.value }) };
+  if (live.value === desired) return planned2;
   return {
-    ...planned,
+    ...planned2,
     action: "update",
     diff: [{ path: "value", before: live.value, after: desired }],
-    requests: [{ method: "PATCH", path: `${path}/${name2}`, body: { value: desired } }]
+    requests: [{ method: "PATCH", path: `${path2}/${name2}`, body: { value: desired } }]
   };
 }
 function planRepository2(reader, repo, value2, options) {
@@ -47977,11 +48427,11 @@ function planRepository2(reader, repo, value2, options) {
   const mode2 = value2.mode ?? "additive";
   const base = repoPath(repo);
   const members3 = {
-    list: (path) => listVariables(reader, path),
+    list: (path2) => listVariables(reader, path2),
     plan: planValue,
     shown: (live) => ({ value: live.value })
   };
-  return planNamed({ reader, scope, kind: KIND10, options }, members3, [
+  return planNamed({ reader, scope, kind: KIND11, options }, members3, [
     {
       path: `${base}/actions/variables`,
       prefix: "",
@@ -47999,8 +48449,8 @@ function planRepository2(reader, repo, value2, options) {
     )
   ]);
 }
-async function planShared2(reader, org, path, name2, desired, live) {
-  const sharing = await sharingPlan(reader, org, `${path}/${name2}`, desired, live);
+async function planShared2(reader, org, path2, name2, desired, live) {
+  const sharing = await sharingPlan(reader, org, `${path2}/${name2}`, desired, live);
   if ("error" in sharing) return { error: sharing.error };
   const wanted = { value: desired.value, ...sharing.wanted };
   if (live === void 0 || sharing.current === void 0) {
@@ -48012,7 +48462,7 @@ async function planShared2(reader, org, path, name2, desired, live) {
       requests: [
         {
           method: "POST",
-          path,
+          path: path2,
           body: {
             name: name2,
             value: desired.value,
@@ -48026,8 +48476,8 @@ async function planShared2(reader, org, path, name2, desired, live) {
   }
   const current = { value: live.value, ...sharing.current };
   const diff = diffValues(current, wanted);
-  const planned = { live_fingerprint: fingerprint(current) };
-  if (diff.length === 0) return planned;
+  const planned2 = { live_fingerprint: fingerprint(current) };
+  if (diff.length === 0) return planned2;
   const changed = (key2) => diff.some((entry2) => entry2.path === key2);
   const body2 = {};
   if (changed("value")) body2.value = desired.value;
@@ -48037,16 +48487,16 @@ async function planShared2(reader, org, path, name2, desired, live) {
     if ("error" in resolved) return { error: resolved.error };
     body2.selected_repository_ids = resolved.ids;
   }
-  const request2 = { method: "PATCH", path: `${path}/${name2}`, body: body2 };
-  return { ...planned, action: "update", diff, requests: [request2] };
+  const request2 = { method: "PATCH", path: `${path2}/${name2}`, body: body2 };
+  return { ...planned2, action: "update", diff, requests: [request2] };
 }
 function planOrganization2(reader, org, value2, options) {
   const members3 = {
-    list: (path) => listVariables(reader, path),
-    plan: (path, name2, desired, live) => planShared2(reader, org, path, name2, desired, live),
+    list: (path2) => listVariables(reader, path2),
+    plan: (path2, name2, desired, live) => planShared2(reader, org, path2, name2, desired, live),
     shown: (live) => ({ value: live.value, visibility: live.visibility })
   };
-  return planNamed({ reader, scope: org, kind: KIND10, options }, members3, [
+  return planNamed({ reader, scope: org, kind: KIND11, options }, members3, [
     {
       path: `/orgs/${encodeURIComponent(org)}/actions/variables`,
       prefix: "",
@@ -48056,22 +48506,22 @@ function planOrganization2(reader, org, value2, options) {
     }
   ]);
 }
-var KIND10;
-var init_plan18 = __esm({
+var KIND11;
+var init_plan19 = __esm({
   "src/resources/variable/plan.ts"() {
     "use strict";
     init_actions_collections();
     init_context();
     init_diff();
     init_fingerprint();
-    init_canonical17();
-    KIND10 = "variable";
+    init_canonical18();
+    KIND11 = "variable";
   }
 });
 
 // src/resources/variable/settings.ts
 var MAX_VALUE, value, items, environment4, repositoryVariables, organizationVariable, organizationVariables, print4, repositoryVariablesSetting, organizationVariablesSetting;
-var init_settings18 = __esm({
+var init_settings19 = __esm({
   "src/resources/variable/settings.ts"() {
     "use strict";
     init_zod();
@@ -48144,9 +48594,9 @@ var init_variable = __esm({
   "src/resources/variable/index.ts"() {
     "use strict";
     init_kind();
-    init_export14();
-    init_plan18();
-    init_settings18();
+    init_export15();
+    init_plan19();
+    init_settings19();
     variableKind = defineKind({
       name: "variable",
       repository: {
@@ -48209,24 +48659,24 @@ function verifyWritten3(request2, response) {
   const config2 = isConfig ? sent : sent.config ?? {};
   const expected = {};
   const got = {};
-  const compare = (key2, value2) => {
+  const compare2 = (key2, value2) => {
     expected[key2] = value2;
     got[key2] = actual[key2];
   };
   for (const key2 of ["url", "content_type", "insecure_ssl"]) {
-    if (config2[key2] !== void 0) compare(key2, String(config2[key2]));
+    if (config2[key2] !== void 0) compare2(key2, String(config2[key2]));
   }
-  if (config2.secret !== void 0) compare("secret", "set");
+  if (config2.secret !== void 0) compare2("secret", "set");
   if (!isConfig) {
-    if (sent.events !== void 0) compare("events", eventSet(sent.events));
-    if (sent.active !== void 0) compare("active", sent.active);
-    if (sent.branch_filter !== void 0) compare("branch_filter", sent.branch_filter);
-    if (sent.authorization_header !== void 0) compare("authorization_header", "set");
+    if (sent.events !== void 0) compare2("events", eventSet(sent.events));
+    if (sent.active !== void 0) compare2("active", sent.active);
+    if (sent.branch_filter !== void 0) compare2("branch_filter", sent.branch_filter);
+    if (sent.authorization_header !== void 0) compare2("authorization_header", "set");
   }
   return diffValues(expected, got);
 }
 var readHook, readConfig, CREATE_DEFAULTS, WRITE_ONLY;
-var init_canonical18 = __esm({
+var init_canonical19 = __esm({
   "src/resources/webhook/canonical.ts"() {
     "use strict";
     init_zod();
@@ -48332,7 +48782,7 @@ function printHooks({ mode: mode2, hooks = [] }) {
   ];
 }
 var hookFields, webhook, mode, webhooks, organizationWebhooks, definesList, webhooksSetting, organizationWebhooksSetting;
-var init_settings19 = __esm({
+var init_settings20 = __esm({
   "src/resources/webhook/settings.ts"() {
     "use strict";
     init_zod();
@@ -48445,12 +48895,12 @@ async function exportOrganizationHooks(reader, org) {
     })
   };
 }
-var init_export15 = __esm({
+var init_export16 = __esm({
   "src/resources/webhook/export.ts"() {
     "use strict";
     init_context();
-    init_canonical18();
-    init_settings19();
+    init_canonical19();
+    init_settings20();
   }
 });
 
@@ -48513,7 +48963,7 @@ function diffOf(live, target2, rotated, owner) {
   return markSensitive(diff);
 }
 function requestsFor2(site, id, live, target2, desired, send) {
-  const { path } = site;
+  const { path: path2 } = site;
   const changed = (key2) => live === null || JSON.stringify(live[key2]) !== JSON.stringify(target2[key2]);
   const config2 = {};
   if (live === null || changed("url")) config2.url = target2.url;
@@ -48535,18 +48985,18 @@ function requestsFor2(site, id, live, target2, desired, send) {
     const name2 = site.owner === "organization" ? { name: "web" } : {};
     const create2 = {
       method: "POST",
-      path,
+      path: path2,
       body: { ...name2, config: config2, events: target2.events, active: target2.active }
     };
     if (Object.keys(fields).length === 0) return [create2];
-    return [create2, { method: "PATCH", path: `${path}/${CREATED_ID}`, body: fields }];
+    return [create2, { method: "PATCH", path: `${path2}/${CREATED_ID}`, body: fields }];
   }
   const requests = [];
   if (Object.keys(config2).length > 0) {
-    requests.push({ method: "PATCH", path: `${path}/${id}/config`, body: config2 });
+    requests.push({ method: "PATCH", path: `${path2}/${id}/config`, body: config2 });
   }
   if (Object.keys(fields).length > 0) {
-    requests.push({ method: "PATCH", path: `${path}/${id}`, body: fields });
+    requests.push({ method: "PATCH", path: `${path2}/${id}`, body: fields });
   }
   return requests;
 }
@@ -48558,20 +49008,20 @@ function planHook(desired, found, site, rotation) {
   const target2 = targetOf3(desired, live, send);
   const diff = diffOf(live, target2, rotated, site.owner);
   const requests = requestsFor2(site, found?.id ?? null, live, target2, desired, send);
-  const planned = {
+  const planned2 = {
     ...notes.length > 0 ? { notes } : {},
     live_fingerprint: fingerprint(live)
   };
-  if (diff.length === 0 && live) return { action: "no-op", diff: [], requests: [], ...planned };
-  return { action: live ? "update" : "create", diff, requests, ...planned };
+  if (diff.length === 0 && live) return { action: "no-op", diff: [], requests: [], ...planned2 };
+  return { action: live ? "update" : "create", diff, requests, ...planned2 };
 }
 function matchOf2(desired, live, unpinned, site) {
-  const { scope, path } = site;
+  const { scope, path: path2 } = site;
   if (desired.id !== void 0) {
     const hook3 = live.find((candidate) => candidate.id === desired.id);
     if (hook3) return { live: hook3 };
     return {
-      error: changeError(`hook id ${desired.id} does not exist in ${scope}`, "GET", path, 404)
+      error: changeError(`hook id ${desired.id} does not exist in ${scope}`, "GET", path2, 404)
     };
   }
   const atUrl = unpinned.filter((hook3) => fromRead5(hook3, site.owner).url === desired.url);
@@ -48581,7 +49031,7 @@ function matchOf2(desired, live, unpinned, site) {
     error: changeError(
       `${atUrl.length} hooks of ${scope} have this url (ids ${ids}): pin the one to manage with id`,
       "GET",
-      path,
+      path2,
       200
     )
   };
@@ -48646,7 +49096,7 @@ function planWebhooks({
     )
   });
 }
-var init_plan19 = __esm({
+var init_plan20 = __esm({
   "src/resources/webhook/plan.ts"() {
     "use strict";
     init_plan();
@@ -48655,8 +49105,8 @@ var init_plan19 = __esm({
     init_diff();
     init_fingerprint();
     init_rotation();
-    init_canonical18();
-    init_settings19();
+    init_canonical19();
+    init_settings20();
   }
 });
 
@@ -48676,10 +49126,10 @@ var init_webhook = __esm({
   "src/resources/webhook/index.ts"() {
     "use strict";
     init_kind();
-    init_canonical18();
-    init_export15();
-    init_plan19();
-    init_settings19();
+    init_canonical19();
+    init_export16();
+    init_plan20();
+    init_settings20();
     webhook2 = defineKind({
       name: "webhook",
       repository: {
@@ -48730,10 +49180,11 @@ var init_resources = __esm({
     init_label();
     init_migration();
     init_organization_settings();
+    init_project_settings();
     init_owners_section();
     init_ruleset();
     init_secret2();
-    init_settings16();
+    init_settings17();
     init_team();
     init_variable();
     init_webhook();
@@ -48751,6 +49202,7 @@ var init_resources = __esm({
       ruleset2,
       branchProtection,
       webhook2,
+      projectSettingsKind,
       boardKind,
       epicLinkKind,
       invitation,
@@ -48867,15 +49319,15 @@ function git(dir, args) {
       stdio: ["ignore", "pipe", "pipe"]
     });
   } catch (error62) {
-    const failed3 = error62;
-    if (failed3.code === "ENOENT") throw new GitFailed("git is not installed (or not on PATH)");
-    if (failed3.code === "ENOBUFS") {
+    const failed5 = error62;
+    if (failed5.code === "ENOENT") throw new GitFailed("git is not installed (or not on PATH)");
+    if (failed5.code === "ENOBUFS") {
       throw new GitFailed(
         `the file is larger than the ${LIMITS.maxBytes / (1024 * 1024)} MiB limit`
       );
     }
-    const said = failed3.stderr?.toString("utf8").trim().split("\n")[0];
-    throw new GitFailed(said || failed3.message.split("\n")[0]);
+    const said = failed5.stderr?.toString("utf8").trim().split("\n")[0];
+    throw new GitFailed(said || failed5.message.split("\n")[0]);
   }
 }
 function hasRevision(dir, ref2) {
@@ -48919,7 +49371,7 @@ function filesAt(ref2, given, cwd) {
 function loadStateAt(command2, ref2, paths, io) {
   let files;
   try {
-    files = paths.flatMap((path) => filesAt(ref2, path, io.cwd));
+    files = paths.flatMap((path2) => filesAt(ref2, path2, io.cwd));
   } catch (error62) {
     if (error62 instanceof GitFailed) {
       throw new CliError(`${command2}: --changed-from ${ref2}: ${error62.message}`);
@@ -48933,9 +49385,9 @@ function loadStateAt(command2, ref2, paths, io) {
     {
       cwd: io.cwd,
       env: io.env,
-      readFile: (path) => {
-        const content = contents.get(path);
-        if (content === void 0) throw new Error(`${path} was not read from git`);
+      readFile: (path2) => {
+        const content = contents.get(path2);
+        if (content === void 0) throw new Error(`${path2} was not read from git`);
         return content;
       }
     }
@@ -48943,9 +49395,9 @@ function loadStateAt(command2, ref2, paths, io) {
   if (result.ok) return result.state;
   for (const error62 of result.errors) io.stderr.write(`${formatConfigError(error62)}
 `);
-  const count3 = result.errors.length;
+  const count3 = result.problems;
   throw new CliError(
-    `${command2}: the configuration at ${ref2} has ${count3} error${count3 === 1 ? "" : "s"}; plan without --changed-from to see the whole plan`
+    `${command2}: the configuration at ${ref2} has ${count3.toLocaleString("en-US")} error${count3 === 1 ? "" : "s"}; plan without --changed-from to see the whole plan`
   );
 }
 var GitFailed;
@@ -49134,8 +49586,8 @@ function memoized(reads, key2, read2) {
   }
   return found;
 }
-function failure2(result, path, absent) {
-  return result.kind === "error" ? result.error : changeError(absent, "GET", path, 404);
+function failure2(result, path2, absent) {
+  return result.kind === "error" ? result.error : changeError(absent, "GET", path2, 404);
 }
 var ownerKey;
 var init_listing = __esm({
@@ -49148,15 +49600,15 @@ var init_listing = __esm({
 
 // src/engine/project-listing.ts
 async function listGroupProjects(reader, group2, subgroups) {
-  const path = `${groupPath(group2)}/projects`;
+  const path2 = `${groupPath(group2)}/projects`;
   const listed5 = await reader.list(
-    path,
+    path2,
     { with_shared: "false", ...subgroups ? { include_subgroups: "true" } : {} },
     listedProject
   );
   if (listed5.kind !== "found") {
     const absent = `group ${group2} was not found (or ${reader.credential} cannot see it)`;
-    return { kind: "error", error: failure2(listed5, path, absent) };
+    return { kind: "error", error: failure2(listed5, path2, absent) };
   }
   return {
     kind: "found",
@@ -49253,10 +49705,10 @@ async function listOwnerProperties(reader, owner) {
 async function lookUpRepos(reader, owner, names, withProperties2) {
   const reads = await Promise.all(
     names.map(async (name2) => {
-      const path = `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(name2)}`;
+      const path2 = `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(name2)}`;
       const [repo, values2] = await Promise.all([
-        reader.getOrAbsent(path, listedRepo),
-        withProperties2 ? reader.getOrAbsent(`${path}/properties/values`, repositoryValues) : void 0
+        reader.getOrAbsent(path2, listedRepo),
+        withProperties2 ? reader.getOrAbsent(`${path2}/properties/values`, repositoryValues) : void 0
       ]);
       return { repo, values: values2 };
     })
@@ -49466,9 +49918,9 @@ var init_expand = __esm({
 async function entryMatches(state, readers) {
   const expansion = await expandRepositories(state, readers);
   return state.repositories.map((entry2) => {
-    const failed3 = expansion.errors.find((item) => item.entry === entry2);
+    const failed5 = expansion.errors.find((item) => item.entry === entry2);
     const repositories = expansion.repos.filter((repo) => repo.entries.includes(entry2)).map((repo) => `${repo.owner}/${repo.name}`);
-    return failed3 === void 0 ? { entry: entry2, repositories } : { entry: entry2, repositories, error: describeFailure(failed3.error) };
+    return failed5 === void 0 ? { entry: entry2, repositories } : { entry: entry2, repositories, error: describeFailure(failed5.error) };
   });
 }
 function describeMatches(matches) {
@@ -49530,8 +49982,8 @@ function problemWith(command2, argv, options, positionals) {
   return void 0;
 }
 function parseFlags(command2, argv, options, { positionals = false } = {}) {
-  const problem = problemWith(command2, argv, options, positionals);
-  if (problem !== void 0) throw new CliError(`${command2}: ${problem}; ${helpHint(command2)}`);
+  const problem2 = problemWith(command2, argv, options, positionals);
+  if (problem2 !== void 0) throw new CliError(`${command2}: ${problem2}; ${helpHint(command2)}`);
   try {
     return parseArgs({ args: argv, options, allowPositionals: positionals, strict: true });
   } catch (error62) {
@@ -49539,10 +49991,10 @@ function parseFlags(command2, argv, options, { positionals = false } = {}) {
     throw new CliError(`${command2}: ${message.split("\n")[0]}; ${helpHint(command2)}`);
   }
 }
-function parseCount(command2, flag4, value2) {
+function parseCount(command2, flag5, value2) {
   if (value2 === void 0) return void 0;
   if (!/^\d+$/.test(value2)) {
-    throw new CliError(`${command2}: --${flag4} expects a whole number, got '${value2}'`);
+    throw new CliError(`${command2}: --${flag5} expects a whole number, got '${value2}'`);
   }
   return Number(value2);
 }
@@ -53037,20 +53489,20 @@ var init_sealing = __esm({
       }
       client;
       #read = /* @__PURE__ */ new Map();
-      get(path) {
-        let found = this.#read.get(path);
+      get(path2) {
+        let found = this.#read.get(path2);
         if (found === void 0) {
-          found = this.#fetch(path);
-          this.#read.set(path, found);
+          found = this.#fetch(path2);
+          this.#read.set(path2, found);
         }
         return found;
       }
-      async #fetch(path) {
-        const data = await this.client.get(path);
+      async #fetch(path2) {
+        const data = await this.client.get(path2);
         const parsed = publicKeyShape.safeParse(data);
         if (!parsed.success) {
           throw new Error(
-            `GET ${path} answered with a body that is not a public key: ${firstProblem(parsed.error)}`
+            `GET ${path2} answered with a body that is not a public key: ${firstProblem(parsed.error)}`
           );
         }
         const sodium = await readySodium();
@@ -53058,11 +53510,11 @@ var init_sealing = __esm({
         try {
           key2 = sodium.from_base64(parsed.data.key, sodium.base64_variants.ORIGINAL);
         } catch {
-          throw new Error(`GET ${path} answered a public key that is not base64`);
+          throw new Error(`GET ${path2} answered a public key that is not base64`);
         }
         if (key2.length !== sodium.crypto_box_PUBLICKEYBYTES) {
           throw new Error(
-            `GET ${path} answered a public key of ${key2.length} bytes, not ${sodium.crypto_box_PUBLICKEYBYTES}`
+            `GET ${path2} answered a public key of ${key2.length} bytes, not ${sodium.crypto_box_PUBLICKEYBYTES}`
           );
         }
         return { key_id: parsed.data.key_id, key: key2 };
@@ -53265,15 +53717,15 @@ var init_app_auth = __esm({
       }
       async #mint() {
         const installation3 = await this.#installation();
-        const path = `/app/installations/${installation3}/access_tokens`;
-        const answer = await this.#send("POST", path, false);
+        const path2 = `/app/installations/${installation3}/access_tokens`;
+        const answer = await this.#send("POST", path2, false);
         const received = this.#options.clock.now();
         const data = answer.data;
         const expiresAt = typeof data?.expires_at === "string" ? Date.parse(data.expires_at) : NaN;
         if (typeof data?.token !== "string" || data.token === "" || !(expiresAt > received)) {
           throw new ForgeError({
             method: "POST",
-            path,
+            path: path2,
             status: answer.status,
             detail: "a body without a token and a future expires_at",
             unusableAnswer: true
@@ -53294,14 +53746,14 @@ var init_app_auth = __esm({
       async #installation() {
         if (this.#installationId !== void 0) return this.#installationId;
         const owner = encodeURIComponent(this.#options.owner ?? "");
-        for (const path of [`/orgs/${owner}/installation`, `/users/${owner}/installation`]) {
-          const answer = await this.#send("GET", path, true);
+        for (const path2 of [`/orgs/${owner}/installation`, `/users/${owner}/installation`]) {
+          const answer = await this.#send("GET", path2, true);
           if (answer.status === 404) continue;
           const id = answer.data?.id;
           if (!(typeof id === "number" && Number.isInteger(id) && id > 0)) {
             throw new ForgeError({
               method: "GET",
-              path,
+              path: path2,
               status: answer.status,
               detail: "a body without an installation id",
               unusableAnswer: true
@@ -53322,19 +53774,19 @@ var init_app_auth = __esm({
        * token twice is harmless: the first is never used). For a look-up (`lookUp`), a 404 is an
        * answer, so the next place can be tried; every other failure throws.
        */
-      async #send(method, path, lookUp2) {
+      async #send(method, path2, lookUp2) {
         const { appId, privateKey, request: request2, clock: clock2 } = this.#options;
         const once = () => {
           const jwt2 = signAppJwt(appId, privateKey, clock2.now());
           this.#options.onSecret?.(jwt2.reveal(), `the JWT of App ${appId}`);
-          return request2(method, path, jwt2);
+          return request2(method, path2, jwt2);
         };
         let answer = await once();
         for (let attempt2 = 1; attempt2 < EXCHANGE_ATTEMPTS && isTransient(answer); attempt2++) {
           await clock2.sleep(500 * attempt2);
           answer = await once();
         }
-        const fail3 = (status3, detail) => new ForgeError({ method, path, status: status3, detail, note: `signed as App ${appId}` });
+        const fail3 = (status3, detail) => new ForgeError({ method, path: path2, status: status3, detail, note: `signed as App ${appId}` });
         if ("failure" in answer) throw fail3(0, answer.failure);
         if (answer.status >= 200 && answer.status < 300) return answer;
         if (answer.status === 404 && lookUp2) return answer;
@@ -53356,13 +53808,13 @@ function createAppRequest(options) {
     request: { fetch: createHttpFetch(2), log: silentLog2 }
   });
   const timeoutMs = options.timeoutMs ?? CLIENT_DEFAULTS.timeoutMs;
-  return async (method, path, authorization) => {
+  return async (method, path2, authorization) => {
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = options.signal !== void 0 ? AbortSignal.any([timeout, options.signal]) : timeout;
     try {
       const response = await send({
         method,
-        url: path,
+        url: path2,
         headers: { authorization: authorization.reveal() },
         request: { signal }
       });
@@ -53546,13 +53998,13 @@ var init_connect = __esm({
 });
 
 // src/cli/duration.ts
-function parseDuration(command2, flag4, value2) {
+function parseDuration(command2, flag5, value2) {
   if (value2 === void 0) return void 0;
   const parts = [...value2.matchAll(/(\d+)(ms|s|m|h)/g)];
   const whole = parts.map((part2) => part2[0]).join("");
   if (parts.length === 0 || whole !== value2) {
     throw new CliError(
-      `${command2}: --${flag4} expects a duration such as 90s, 15m or 1h30m, got '${value2}'`
+      `${command2}: --${flag5} expects a duration such as 90s, 15m or 1h30m, got '${value2}'`
     );
   }
   return parts.reduce(
@@ -53717,11 +54169,11 @@ function maxOf(values2) {
   for (const value2 of values2) if (value2 > max) max = value2;
   return max;
 }
-function check2(condition, path, message) {
-  if (!condition) throw new SeedProblem(path, message);
+function check2(condition, path2, message) {
+  if (!condition) throw new SeedProblem(path2, message);
 }
-function fail2(path, message) {
-  throw new SeedProblem(path, message);
+function fail2(path2, message) {
+  throw new SeedProblem(path2, message);
 }
 function described(schema2) {
   return JSON.stringify(external_exports.toJSONSchema(schema2, { io: "input", unrepresentable: "any" }));
@@ -53782,9 +54234,9 @@ var init_seed = __esm({
       name = "SeedError";
     };
     SeedProblem = class extends Error {
-      constructor(path, message) {
+      constructor(path2, message) {
         super(message);
-        this.path = path;
+        this.path = path2;
       }
       path;
     };
@@ -57084,13 +57536,13 @@ function violations(schema2, value2, options = {}, at3 = []) {
   if (actual === "object") {
     const record3 = value2;
     const properties2 = schema2.properties ?? {};
-    for (const [key2, member3] of Object.entries(record3)) {
+    for (const [key2, member4] of Object.entries(record3)) {
       const memberSchema = has(properties2, key2) ? properties2[key2] : void 0;
-      if (memberSchema) found.push(...violations(memberSchema, member3, options, [...at3, key2]));
+      if (memberSchema) found.push(...violations(memberSchema, member4, options, [...at3, key2]));
       else if (schema2.additionalProperties === false) found.push({ kind: "unexpected", at: at3, key: key2 });
       else if (typeof schema2.additionalProperties === "object") {
         found.push(
-          ...violations(schema2.additionalProperties, member3, options, [...at3, key2])
+          ...violations(schema2.additionalProperties, member4, options, [...at3, key2])
         );
       }
     }
@@ -57124,7 +57576,7 @@ function inspect2(value2) {
   if (Array.isArray(value2)) return `[${value2.map(inspect2).join(", ")}]`;
   if (typeof value2 === "object") {
     const members3 = Object.entries(value2).map(
-      ([key2, member3]) => `${JSON.stringify(key2)}=>${inspect2(member3)}`
+      ([key2, member4]) => `${JSON.stringify(key2)}=>${inspect2(member4)}`
     );
     return `{${members3.join(", ")}}`;
   }
@@ -57278,19 +57730,19 @@ var init_request_rules = __esm({
 });
 
 // src/sandbox/core/router.ts
-function matchSegments(pattern3, path, params) {
-  if (pattern3.length === 0) return path.length === 0;
+function matchSegments(pattern3, path2, params) {
+  if (pattern3.length === 0) return path2.length === 0;
   const [head, ...rest] = pattern3;
   if (head.startsWith("*")) {
-    for (let take = 1; take <= path.length - rest.length; take++) {
-      if (matchSegments(rest, path.slice(take), params)) {
-        params[head.slice(1)] = path.slice(0, take).join("/");
+    for (let take = 1; take <= path2.length - rest.length; take++) {
+      if (matchSegments(rest, path2.slice(take), params)) {
+        params[head.slice(1)] = path2.slice(0, take).join("/");
         return true;
       }
     }
     return false;
   }
-  const [segment, ...tail] = path;
+  const [segment, ...tail] = path2;
   if (segment === void 0) return false;
   if (head.startsWith(":")) {
     if (segment === "") return false;
@@ -57582,15 +58034,15 @@ var init_id_paths = __esm({
 
 // src/sandbox/github/world/records.ts
 import { createHash as createHash6 } from "node:crypto";
-function roleLevel(role3) {
-  return typeof role3 === "string" ? role3 : BASE_ROLE_LEVEL[role3.base_role];
+function roleLevel(role4) {
+  return typeof role4 === "string" ? role4 : BASE_ROLE_LEVEL[role4.base_role];
 }
-function roleName(role3) {
-  if (typeof role3 !== "string") return role3.name;
-  return role3 === "none" ? "none" : ROLE_NAMES3[role3];
+function roleName(role4) {
+  if (typeof role4 !== "string") return role4.name;
+  return role4 === "none" ? "none" : ROLE_NAMES3[role4];
 }
-function levelAtLeast(role3, needed2) {
-  return PERMISSION_LEVEL[roleLevel(role3)] >= PERMISSION_LEVEL[needed2];
+function levelAtLeast(role4, needed2) {
+  return PERMISSION_LEVEL[roleLevel(role4)] >= PERMISSION_LEVEL[needed2];
 }
 function resolveRole(org, written2) {
   if (PERMISSIONS.includes(written2)) return written2;
@@ -57599,8 +58051,8 @@ function resolveRole(org, written2) {
 function higherRole(a2, b2) {
   return PERMISSION_LEVEL[roleLevel(b2)] > PERMISSION_LEVEL[roleLevel(a2)] ? b2 : a2;
 }
-function branchSha(fullName2, branch3) {
-  return createHash6("sha1").update(`${fullName2}@${branch3}`).digest("hex");
+function branchSha(fullName2, branch4) {
+  return createHash6("sha1").update(`${fullName2}@${branch4}`).digest("hex");
 }
 function covers(installation3, repo) {
   if (repo.owner.id !== installation3.account.id) return false;
@@ -57722,8 +58174,8 @@ var init_records = __esm({
           if (repo.org.members.has(user.id)) raise(repo.org.basePermission);
         }
         for (const grant3 of this.extensions.grants) {
-          const role3 = grant3(repo, user);
-          if (role3 !== void 0) raise(roleLevel(role3));
+          const role4 = grant3(repo, user);
+          if (role4 !== void 0) raise(roleLevel(role4));
         }
         return best;
       }
@@ -57757,20 +58209,20 @@ var init_records = __esm({
 });
 
 // src/sandbox/github/world/installation-access.ts
-function acceptedSets(installation3, method, match, world2, rows) {
-  const row2 = rows.get(`${method} ${match.route.pattern}`);
+function acceptedSets(installation3, method, match, world2, rows2) {
+  const row2 = rows2.get(`${method} ${match.route.pattern}`);
   if (typeof row2 !== "function") return row2;
   return row2({ installation: installation3, params: match.params, world: world2 });
 }
 function acceptedHeader(sets) {
   const written2 = sets.map(
-    (set3) => Object.entries(set3).map(([permission, level]) => `${permission}=${level}`).join(",")
+    (set3) => Object.entries(set3).map(([permission, level2]) => `${permission}=${level2}`).join(",")
   ).filter((set3) => set3 !== "");
   return written2.length > 0 ? written2.join("; ") : void 0;
 }
-function installationAccess(installation3, method, match, world2, rows) {
+function installationAccess(installation3, method, match, world2, rows2) {
   if (match.route.free) return {};
-  const sets = acceptedSets(installation3, method, match, world2, rows);
+  const sets = acceptedSets(installation3, method, match, world2, rows2);
   if (sets === void 0) return { refusal: NOT_ACCESSIBLE };
   const accepted = acceptedHeader(sets);
   const withHeader = accepted === void 0 ? {} : { accepted };
@@ -57787,9 +58239,9 @@ function installationAccess(installation3, method, match, world2, rows) {
     }
   }
   if (repo !== void 0 && !repo.private && publicRead) return withHeader;
-  const granted = (set3) => Object.entries(set3).every(([permission, level]) => {
+  const granted = (set3) => Object.entries(set3).every(([permission, level2]) => {
     const held = installation3.permissions[permission];
-    return held !== void 0 && RANK[held] >= RANK[level];
+    return held !== void 0 && RANK[held] >= RANK[level2];
   });
   return sets.some(granted) ? withHeader : { refusal: NOT_ACCESSIBLE, ...withHeader };
 }
@@ -57848,8 +58300,8 @@ function renamedRedirect(method, url2, segments, world2, base) {
   if (head !== "repos" || owner === void 0 || name2 === void 0) return void 0;
   const repo = world2.renamedFrom(owner, name2);
   if (repo === void 0) return void 0;
-  const path = ["", "repositories", String(repo.id), ...rest.map(encodeURIComponent)].join("/");
-  const location = `${base}${path}${url2.search}`;
+  const path2 = ["", "repositories", String(repo.id), ...rest.map(encodeURIComponent)].join("/");
+  const location = `${base}${path2}${url2.search}`;
   const permanent = method === "GET";
   return {
     status: permanent ? 301 : 307,
@@ -58282,13 +58734,13 @@ var require_suggestionList = __commonJS({
         if (aLength - bLength > threshold) {
           return void 0;
         }
-        const rows = this._rows;
+        const rows2 = this._rows;
         for (let j2 = 0; j2 <= bLength; j2++) {
-          rows[0][j2] = j2;
+          rows2[0][j2] = j2;
         }
         for (let i2 = 1; i2 <= aLength; i2++) {
-          const upRow = rows[(i2 - 1) % 3];
-          const currentRow = rows[i2 % 3];
+          const upRow = rows2[(i2 - 1) % 3];
+          const currentRow = rows2[i2 % 3];
           let smallestCell = currentRow[0] = i2;
           for (let j2 = 1; j2 <= bLength; j2++) {
             const cost = a2[i2 - 1] === b2[j2 - 1] ? 0 : 1;
@@ -58301,7 +58753,7 @@ var require_suggestionList = __commonJS({
               // substitute
             );
             if (i2 > 1 && j2 > 1 && a2[i2 - 1] === b2[j2 - 2] && a2[i2 - 2] === b2[j2 - 1]) {
-              const doubleDiagonalCell = rows[(i2 - 2) % 3][j2 - 2];
+              const doubleDiagonalCell = rows2[(i2 - 2) % 3][j2 - 2];
               currentCell = Math.min(currentCell, doubleDiagonalCell + 1);
             }
             if (currentCell < smallestCell) {
@@ -58313,7 +58765,7 @@ var require_suggestionList = __commonJS({
             return void 0;
           }
         }
-        const distance = rows[aLength % 3][bLength];
+        const distance = rows2[aLength % 3][bLength];
         return distance <= threshold ? distance : void 0;
       }
     };
@@ -63590,14 +64042,14 @@ var require_visitor = __commonJS({
       let node2 = root;
       let key2 = void 0;
       let parent = void 0;
-      const path = [];
+      const path2 = [];
       const ancestors = [];
       do {
         index++;
         const isLeaving = index === keys2.length;
         const isEdited = isLeaving && edits.length !== 0;
         if (isLeaving) {
-          key2 = ancestors.length === 0 ? void 0 : path[path.length - 1];
+          key2 = ancestors.length === 0 ? void 0 : path2[path2.length - 1];
           node2 = parent;
           parent = ancestors.pop();
           if (isEdited) {
@@ -63631,7 +64083,7 @@ var require_visitor = __commonJS({
           if (node2 === null || node2 === void 0) {
             continue;
           }
-          path.push(key2);
+          path2.push(key2);
         }
         let result;
         if (!Array.isArray(node2)) {
@@ -63641,13 +64093,13 @@ var require_visitor = __commonJS({
             `Invalid AST Node: ${(0, _inspect.inspect)(node2)}.`
           );
           const visitFn = isLeaving ? (_enterLeaveMap$get = enterLeaveMap.get(node2.kind)) === null || _enterLeaveMap$get === void 0 ? void 0 : _enterLeaveMap$get.leave : (_enterLeaveMap$get2 = enterLeaveMap.get(node2.kind)) === null || _enterLeaveMap$get2 === void 0 ? void 0 : _enterLeaveMap$get2.enter;
-          result = visitFn === null || visitFn === void 0 ? void 0 : visitFn.call(visitor, node2, key2, parent, path, ancestors);
+          result = visitFn === null || visitFn === void 0 ? void 0 : visitFn.call(visitor, node2, key2, parent, path2, ancestors);
           if (result === BREAK) {
             break;
           }
           if (result === false) {
             if (!isLeaving) {
-              path.pop();
+              path2.pop();
               continue;
             }
           } else if (result !== void 0) {
@@ -63656,7 +64108,7 @@ var require_visitor = __commonJS({
               if ((0, _ast.isNode)(result)) {
                 node2 = result;
               } else {
-                path.pop();
+                path2.pop();
                 continue;
               }
             }
@@ -63666,7 +64118,7 @@ var require_visitor = __commonJS({
           edits.push([key2, node2]);
         }
         if (isLeaving) {
-          path.pop();
+          path2.pop();
         } else {
           var _node$kind;
           stack = {
@@ -66403,8 +66855,8 @@ var require_printPathArray = __commonJS({
       value: true
     });
     exports.printPathArray = printPathArray;
-    function printPathArray(path) {
-      return path.map(
+    function printPathArray(path2) {
+      return path2.map(
         (key2) => typeof key2 === "number" ? "[" + key2.toString() + "]" : "." + key2
       ).join("");
     }
@@ -66427,9 +66879,9 @@ var require_Path = __commonJS({
         typename
       };
     }
-    function pathToArray(path) {
+    function pathToArray(path2) {
       const flattened = [];
-      let curr = path;
+      let curr = path2;
       while (curr) {
         flattened.push(curr.key);
         curr = curr.prev;
@@ -66466,27 +66918,27 @@ var require_coerceInputValue = __commonJS({
         hideSuggestions
       );
     }
-    function defaultOnError(path, invalidValue, error62) {
+    function defaultOnError(path2, invalidValue, error62) {
       let errorPrefix = "Invalid value " + (0, _inspect.inspect)(invalidValue);
-      if (path.length > 0) {
-        errorPrefix += ` at "value${(0, _printPathArray.printPathArray)(path)}"`;
+      if (path2.length > 0) {
+        errorPrefix += ` at "value${(0, _printPathArray.printPathArray)(path2)}"`;
       }
       error62.message = errorPrefix + ": " + error62.message;
       throw error62;
     }
-    function coerceInputValueImpl(inputValue, type, onError, path, hideSuggestions) {
+    function coerceInputValueImpl(inputValue, type, onError, path2, hideSuggestions) {
       if ((0, _definition.isNonNullType)(type)) {
         if (inputValue != null) {
           return coerceInputValueImpl(
             inputValue,
             type.ofType,
             onError,
-            path,
+            path2,
             hideSuggestions
           );
         }
         onError(
-          (0, _Path.pathToArray)(path),
+          (0, _Path.pathToArray)(path2),
           inputValue,
           new _GraphQLError.GraphQLError(
             `Expected non-nullable type "${(0, _inspect.inspect)(
@@ -66503,7 +66955,7 @@ var require_coerceInputValue = __commonJS({
         const itemType = type.ofType;
         if ((0, _isIterableObject.isIterableObject)(inputValue)) {
           return Array.from(inputValue, (itemValue, index) => {
-            const itemPath = (0, _Path.addPath)(path, index, void 0);
+            const itemPath = (0, _Path.addPath)(path2, index, void 0);
             return coerceInputValueImpl(
               itemValue,
               itemType,
@@ -66518,7 +66970,7 @@ var require_coerceInputValue = __commonJS({
             inputValue,
             itemType,
             onError,
-            path,
+            path2,
             hideSuggestions
           )
         ];
@@ -66526,7 +66978,7 @@ var require_coerceInputValue = __commonJS({
       if ((0, _definition.isInputObjectType)(type)) {
         if (!(0, _isObjectLike.isObjectLike)(inputValue) || Array.isArray(inputValue)) {
           onError(
-            (0, _Path.pathToArray)(path),
+            (0, _Path.pathToArray)(path2),
             inputValue,
             new _GraphQLError.GraphQLError(
               `Expected type "${type.name}" to be an object.`
@@ -66544,7 +66996,7 @@ var require_coerceInputValue = __commonJS({
             } else if ((0, _definition.isNonNullType)(field.type)) {
               const typeStr = (0, _inspect.inspect)(field.type);
               onError(
-                (0, _Path.pathToArray)(path),
+                (0, _Path.pathToArray)(path2),
                 inputValue,
                 new _GraphQLError.GraphQLError(
                   `Field "${field.name}" of required type "${typeStr}" was not provided.`
@@ -66557,7 +67009,7 @@ var require_coerceInputValue = __commonJS({
             fieldValue,
             field.type,
             onError,
-            (0, _Path.addPath)(path, field.name, type.name),
+            (0, _Path.addPath)(path2, field.name, type.name),
             hideSuggestions
           );
         }
@@ -66568,7 +67020,7 @@ var require_coerceInputValue = __commonJS({
               Object.keys(type.getFields())
             );
             onError(
-              (0, _Path.pathToArray)(path),
+              (0, _Path.pathToArray)(path2),
               inputValue,
               new _GraphQLError.GraphQLError(
                 `Field "${fieldName}" is not defined by type "${type.name}".` + (0, _didYouMean.didYouMean)(suggestions)
@@ -66580,7 +67032,7 @@ var require_coerceInputValue = __commonJS({
           const keys2 = Object.keys(coercedValue);
           if (keys2.length !== 1) {
             onError(
-              (0, _Path.pathToArray)(path),
+              (0, _Path.pathToArray)(path2),
               inputValue,
               new _GraphQLError.GraphQLError(
                 `Exactly one key must be specified for OneOf type "${type.name}".`
@@ -66591,7 +67043,7 @@ var require_coerceInputValue = __commonJS({
           const value2 = coercedValue[key2];
           if (value2 === null) {
             onError(
-              (0, _Path.pathToArray)(path).concat(key2),
+              (0, _Path.pathToArray)(path2).concat(key2),
               value2,
               new _GraphQLError.GraphQLError(`Field "${key2}" must be non-null.`)
             );
@@ -66605,10 +67057,10 @@ var require_coerceInputValue = __commonJS({
           parseResult = (0, _definition.isEnumType)(type) ? type.parseValue(inputValue, hideSuggestions) : type.parseValue(inputValue);
         } catch (error62) {
           if (error62 instanceof _GraphQLError.GraphQLError) {
-            onError((0, _Path.pathToArray)(path), inputValue, error62);
+            onError((0, _Path.pathToArray)(path2), inputValue, error62);
           } else {
             onError(
-              (0, _Path.pathToArray)(path),
+              (0, _Path.pathToArray)(path2),
               inputValue,
               new _GraphQLError.GraphQLError(
                 `Expected type "${type.name}". ` + error62.message,
@@ -66622,7 +67074,7 @@ var require_coerceInputValue = __commonJS({
         }
         if (parseResult === void 0) {
           onError(
-            (0, _Path.pathToArray)(path),
+            (0, _Path.pathToArray)(path2),
             inputValue,
             new _GraphQLError.GraphQLError(`Expected type "${type.name}".`)
           );
@@ -66864,11 +67316,11 @@ var require_values = __commonJS({
         coercedValues[varName] = (0, _coerceInputValue.coerceInputValue)(
           value2,
           varType,
-          (path, invalidValue, error62) => {
+          (path2, invalidValue, error62) => {
             let prefix = `Variable "$${varName}" got invalid value ` + (0, _inspect.inspect)(invalidValue);
-            if (path.length > 0) {
+            if (path2.length > 0) {
               prefix += ` at "${varName}${(0, _printPathArray.printPathArray)(
-                path
+                path2
               )}"`;
             }
             onError(
@@ -68270,11 +68722,11 @@ var require_SetMap = __commonJS({
       }
       _key(members3) {
         const ids = [];
-        for (const member3 of members3) {
-          let id = this._memberIds.get(member3);
+        for (const member4 of members3) {
+          let id = this._memberIds.get(member4);
           if (id === void 0) {
             id = this._nextMemberId++;
-            this._memberIds.set(member3, id);
+            this._memberIds.set(member4, id);
           }
           ids.push(id);
         }
@@ -68907,7 +69359,7 @@ var require_validate2 = __commonJS({
     });
     exports.assertValidSDL = assertValidSDL;
     exports.assertValidSDLExtension = assertValidSDLExtension;
-    exports.validate = validate4;
+    exports.validate = validate5;
     exports.validateSDL = validateSDL;
     var _devAssert = require_devAssert();
     var _mapValue = require_mapValue();
@@ -68923,7 +69375,7 @@ var require_validate2 = __commonJS({
       _ast.QueryDocumentKeys,
       (keys2) => keys2.filter((key2) => key2 !== "description")
     );
-    function validate4(schema2, documentAST, rules2 = _specifiedRules.specifiedRules, options, typeInfo = new _TypeInfo.TypeInfo(schema2)) {
+    function validate5(schema2, documentAST, rules3 = _specifiedRules.specifiedRules, options, typeInfo = new _TypeInfo.TypeInfo(schema2)) {
       var _options$maxErrors, _options$hideSuggesti;
       const maxErrors = (_options$maxErrors = options === null || options === void 0 ? void 0 : options.maxErrors) !== null && _options$maxErrors !== void 0 ? _options$maxErrors : 100;
       const hideSuggestions = (_options$hideSuggesti = options === null || options === void 0 ? void 0 : options.hideSuggestions) !== null && _options$hideSuggesti !== void 0 ? _options$hideSuggesti : false;
@@ -68949,7 +69401,7 @@ var require_validate2 = __commonJS({
         hideSuggestions
       );
       const visitor = (0, _visitor.visitInParallel)(
-        rules2.map((rule3) => rule3(context))
+        rules3.map((rule3) => rule3(context))
       );
       try {
         (0, _visitor.visit)(
@@ -68966,7 +69418,7 @@ var require_validate2 = __commonJS({
       }
       return errors;
     }
-    function validateSDL(documentAST, schemaToExtend, rules2 = _specifiedRules.specifiedSDLRules) {
+    function validateSDL(documentAST, schemaToExtend, rules3 = _specifiedRules.specifiedSDLRules) {
       const errors = [];
       const context = new _ValidationContext.SDLValidationContext(
         documentAST,
@@ -68975,7 +69427,7 @@ var require_validate2 = __commonJS({
           errors.push(error62);
         }
       );
-      const visitors = rules2.map((rule3) => rule3(context));
+      const visitors = rules3.map((rule3) => rule3(context));
       (0, _visitor.visit)(documentAST, (0, _visitor.visitInParallel)(visitors));
       return errors;
     }
@@ -69100,7 +69552,7 @@ var require_locatedError = __commonJS({
     exports.locatedError = locatedError;
     var _toError = require_toError();
     var _GraphQLError = require_GraphQLError();
-    function locatedError(rawOriginalError, nodes, path) {
+    function locatedError(rawOriginalError, nodes, path2) {
       var _nodes;
       const originalError = (0, _toError.toError)(rawOriginalError);
       if (isLocatedGraphQLError(originalError)) {
@@ -69110,7 +69562,7 @@ var require_locatedError = __commonJS({
         nodes: (_nodes = originalError.nodes) !== null && _nodes !== void 0 ? _nodes : nodes,
         source: originalError.source,
         positions: originalError.positions,
-        path,
+        path: path2,
         originalError
       });
     }
@@ -69170,20 +69622,20 @@ var require_execute = __commonJS({
       get errors() {
         return this._errors;
       }
-      add(error62, path) {
-        if (this._hasNulledPosition(path)) {
+      add(error62, path2) {
+        if (this._hasNulledPosition(path2)) {
           return;
         }
-        this._errorPositions.add(path);
+        this._errorPositions.add(path2);
         this._errors.push(error62);
       }
       _hasNulledPosition(startPath) {
-        let path = startPath;
-        while (path !== void 0) {
-          if (this._errorPositions.has(path)) {
+        let path2 = startPath;
+        while (path2 !== void 0) {
+          if (this._errorPositions.has(path2)) {
             return true;
           }
-          path = path.prev;
+          path2 = path2.prev;
         }
         return this._errorPositions.has(void 0);
       }
@@ -69333,27 +69785,27 @@ var require_execute = __commonJS({
         rootType,
         operation.selectionSet
       );
-      const path = void 0;
+      const path2 = void 0;
       switch (operation.operation) {
         case _ast.OperationTypeNode.QUERY:
-          return executeFields(exeContext, rootType, rootValue, path, rootFields);
+          return executeFields(exeContext, rootType, rootValue, path2, rootFields);
         case _ast.OperationTypeNode.MUTATION:
           return executeFieldsSerially(
             exeContext,
             rootType,
             rootValue,
-            path,
+            path2,
             rootFields
           );
         case _ast.OperationTypeNode.SUBSCRIPTION:
-          return executeFields(exeContext, rootType, rootValue, path, rootFields);
+          return executeFields(exeContext, rootType, rootValue, path2, rootFields);
       }
     }
-    function executeFieldsSerially(exeContext, parentType, sourceValue, path, fields) {
+    function executeFieldsSerially(exeContext, parentType, sourceValue, path2, fields) {
       return (0, _promiseReduce.promiseReduce)(
         fields.entries(),
         (results, [responseName, fieldNodes]) => {
-          const fieldPath = (0, _Path.addPath)(path, responseName, parentType.name);
+          const fieldPath = (0, _Path.addPath)(path2, responseName, parentType.name);
           const result = executeField(
             exeContext,
             parentType,
@@ -69376,12 +69828,12 @@ var require_execute = __commonJS({
         /* @__PURE__ */ Object.create(null)
       );
     }
-    function executeFields(exeContext, parentType, sourceValue, path, fields) {
+    function executeFields(exeContext, parentType, sourceValue, path2, fields) {
       const results = /* @__PURE__ */ Object.create(null);
       let containsPromise = false;
       try {
         for (const [responseName, fieldNodes] of fields.entries()) {
-          const fieldPath = (0, _Path.addPath)(path, responseName, parentType.name);
+          const fieldPath = (0, _Path.addPath)(path2, responseName, parentType.name);
           const result = executeField(
             exeContext,
             parentType,
@@ -69409,7 +69861,7 @@ var require_execute = __commonJS({
       }
       return (0, _promiseForObject.promiseForObject)(results);
     }
-    function executeField(exeContext, parentType, source, fieldNodes, path) {
+    function executeField(exeContext, parentType, source, fieldNodes, path2) {
       var _fieldDef$resolve;
       const fieldDef = getFieldDef(exeContext.schema, parentType, fieldNodes[0]);
       if (!fieldDef) {
@@ -69422,7 +69874,7 @@ var require_execute = __commonJS({
         fieldDef,
         fieldNodes,
         parentType,
-        path
+        path2
       );
       try {
         const args = (0, _values.getArgumentValues)(
@@ -69435,7 +69887,7 @@ var require_execute = __commonJS({
         let completed;
         if ((0, _isPromise.isPromise)(result)) {
           completed = result.then(
-            (resolved) => completeValue(exeContext, returnType, fieldNodes, info, path, resolved)
+            (resolved) => completeValue(exeContext, returnType, fieldNodes, info, path2, resolved)
           );
         } else {
           completed = completeValue(
@@ -69443,7 +69895,7 @@ var require_execute = __commonJS({
             returnType,
             fieldNodes,
             info,
-            path,
+            path2,
             result
           );
         }
@@ -69452,9 +69904,9 @@ var require_execute = __commonJS({
             const error62 = (0, _locatedError.locatedError)(
               rawError,
               fieldNodes,
-              (0, _Path.pathToArray)(path)
+              (0, _Path.pathToArray)(path2)
             );
-            return handleFieldError(error62, returnType, path, exeContext);
+            return handleFieldError(error62, returnType, path2, exeContext);
           });
         }
         return completed;
@@ -69462,18 +69914,18 @@ var require_execute = __commonJS({
         const error62 = (0, _locatedError.locatedError)(
           rawError,
           fieldNodes,
-          (0, _Path.pathToArray)(path)
+          (0, _Path.pathToArray)(path2)
         );
-        return handleFieldError(error62, returnType, path, exeContext);
+        return handleFieldError(error62, returnType, path2, exeContext);
       }
     }
-    function buildResolveInfo(exeContext, fieldDef, fieldNodes, parentType, path) {
+    function buildResolveInfo(exeContext, fieldDef, fieldNodes, parentType, path2) {
       return {
         fieldName: fieldDef.name,
         fieldNodes,
         returnType: fieldDef.type,
         parentType,
-        path,
+        path: path2,
         schema: exeContext.schema,
         fragments: exeContext.fragments,
         rootValue: exeContext.rootValue,
@@ -69481,14 +69933,14 @@ var require_execute = __commonJS({
         variableValues: exeContext.variableValues
       };
     }
-    function handleFieldError(error62, returnType, path, exeContext) {
+    function handleFieldError(error62, returnType, path2, exeContext) {
       if ((0, _definition.isNonNullType)(returnType)) {
         throw error62;
       }
-      exeContext.collectedErrors.add(error62, path);
+      exeContext.collectedErrors.add(error62, path2);
       return null;
     }
-    function completeValue(exeContext, returnType, fieldNodes, info, path, result) {
+    function completeValue(exeContext, returnType, fieldNodes, info, path2, result) {
       if (result instanceof Error) {
         throw result;
       }
@@ -69498,7 +69950,7 @@ var require_execute = __commonJS({
           returnType.ofType,
           fieldNodes,
           info,
-          path,
+          path2,
           result
         );
         if (completed === null) {
@@ -69517,7 +69969,7 @@ var require_execute = __commonJS({
           returnType,
           fieldNodes,
           info,
-          path,
+          path2,
           result
         );
       }
@@ -69530,7 +69982,7 @@ var require_execute = __commonJS({
           returnType,
           fieldNodes,
           info,
-          path,
+          path2,
           result
         );
       }
@@ -69540,7 +69992,7 @@ var require_execute = __commonJS({
           returnType,
           fieldNodes,
           info,
-          path,
+          path2,
           result
         );
       }
@@ -69549,7 +70001,7 @@ var require_execute = __commonJS({
         "Cannot complete value of unexpected output type: " + (0, _inspect.inspect)(returnType)
       );
     }
-    function completeListValue(exeContext, returnType, fieldNodes, info, path, result) {
+    function completeListValue(exeContext, returnType, fieldNodes, info, path2, result) {
       if (!(0, _isIterableObject.isIterableObject)(result)) {
         throw new _GraphQLError.GraphQLError(
           `Expected Iterable, but did not find one for field "${info.parentType.name}.${info.fieldName}".`
@@ -69558,7 +70010,7 @@ var require_execute = __commonJS({
       const itemType = returnType.ofType;
       let containsPromise = false;
       const completedResults = Array.from(result, (item, index) => {
-        const itemPath = (0, _Path.addPath)(path, index, void 0);
+        const itemPath = (0, _Path.addPath)(path2, index, void 0);
         try {
           let completedItem;
           if ((0, _isPromise.isPromise)(item)) {
@@ -69616,7 +70068,7 @@ var require_execute = __commonJS({
       }
       return serializedResult;
     }
-    function completeAbstractValue(exeContext, returnType, fieldNodes, info, path, result) {
+    function completeAbstractValue(exeContext, returnType, fieldNodes, info, path2, result) {
       var _returnType$resolveTy;
       const resolveTypeFn = (_returnType$resolveTy = returnType.resolveType) !== null && _returnType$resolveTy !== void 0 ? _returnType$resolveTy : exeContext.typeResolver;
       const contextValue = exeContext.contextValue;
@@ -69635,7 +70087,7 @@ var require_execute = __commonJS({
             ),
             fieldNodes,
             info,
-            path,
+            path2,
             result
           )
         );
@@ -69652,7 +70104,7 @@ var require_execute = __commonJS({
         ),
         fieldNodes,
         info,
-        path,
+        path2,
         result
       );
     }
@@ -69700,7 +70152,7 @@ var require_execute = __commonJS({
       }
       return runtimeType;
     }
-    function completeObjectValue(exeContext, returnType, fieldNodes, info, path, result) {
+    function completeObjectValue(exeContext, returnType, fieldNodes, info, path2, result) {
       const subFieldNodes = collectSubfields(exeContext, returnType, fieldNodes);
       if (returnType.isTypeOf) {
         const isTypeOf = returnType.isTypeOf(result, exeContext.contextValue, info);
@@ -69713,7 +70165,7 @@ var require_execute = __commonJS({
               exeContext,
               returnType,
               result,
-              path,
+              path2,
               subFieldNodes
             );
           });
@@ -69722,7 +70174,7 @@ var require_execute = __commonJS({
           throw invalidReturnTypeError(returnType, result, fieldNodes);
         }
       }
-      return executeFields(exeContext, returnType, result, path, subFieldNodes);
+      return executeFields(exeContext, returnType, result, path2, subFieldNodes);
     }
     function invalidReturnTypeError(returnType, result, fieldNodes) {
       return new _GraphQLError.GraphQLError(
@@ -70828,13 +71280,13 @@ var require_subscribe = __commonJS({
           }
         );
       }
-      const path = (0, _Path.addPath)(void 0, responseName, rootType.name);
+      const path2 = (0, _Path.addPath)(void 0, responseName, rootType.name);
       const info = (0, _execute.buildResolveInfo)(
         exeContext,
         fieldDef,
         fieldNodes,
         rootType,
-        path
+        path2
       );
       try {
         var _fieldDef$subscribe;
@@ -70854,7 +71306,7 @@ var require_subscribe = __commonJS({
         throw (0, _locatedError.locatedError)(
           error62,
           fieldNodes,
-          (0, _Path.pathToArray)(path)
+          (0, _Path.pathToArray)(path2)
         );
       }
     }
@@ -71436,11 +71888,11 @@ var require_getIntrospectionQuery = __commonJS({
         return optionsWithDefault.experimentalDirectiveDeprecation ? str : "";
       }
       const oneOf = optionsWithDefault.oneOf ? "isOneOf" : "";
-      function ofType(level, indent) {
-        if (level <= 0) {
+      function ofType(level2, indent) {
+        if (level2 <= 0) {
           return "";
         }
-        if (level > 100) {
+        if (level2 > 100) {
           throw new Error(
             "Please set typeDepth to a reasonable value between 0 and 100; the default is 9."
           );
@@ -71448,7 +71900,7 @@ var require_getIntrospectionQuery = __commonJS({
         return `
 ${indent}ofType {
 ${indent}  name
-${indent}  kind${ofType(level - 1, indent + "  ")}
+${indent}  kind${ofType(level2 - 1, indent + "  ")}
 ${indent}}`;
       }
       return `
@@ -75318,11 +75770,11 @@ var init_connection = __esm({
 });
 
 // src/sandbox/github/graphql/context.ts
-function requireAppPermission(ctx, permission, level) {
+function requireAppPermission(ctx, permission, level2) {
   const installation3 = ctx.caller?.installation;
   if (installation3 === void 0) return;
   const held = installation3.permissions[permission];
-  if (held === void 0 || RANK2[held] < RANK2[level]) {
+  if (held === void 0 || RANK2[held] < RANK2[level2]) {
     throw forbidden2("Resource not accessible by integration");
   }
 }
@@ -75401,7 +75853,7 @@ var init_actors2 = __esm({
 function listed2(ctx, repo, affiliation) {
   const { world: world2 } = ctx;
   const org = repo.org;
-  const member3 = (user) => org !== null && (org.owners.has(user.id) || org.members.has(user.id));
+  const member4 = (user) => org !== null && (org.owners.has(user.id) || org.members.has(user.id));
   const users2 = [];
   if (affiliation === "ALL") {
     for (const user of world2.accountsById.values()) {
@@ -75412,7 +75864,7 @@ function listed2(ctx, repo, affiliation) {
     for (const id of collaboratorsOf(repo).keys()) {
       const user = world2.accountsById.get(id);
       if (user === void 0) continue;
-      if (affiliation === "OUTSIDE" && member3(user)) continue;
+      if (affiliation === "OUTSIDE" && member4(user)) continue;
       users2.push(user);
     }
   }
@@ -75445,9 +75897,9 @@ function sourcesOf(ctx, repo, user) {
       if (granted !== void 0) sources.push({ source: teamObject(ctx, team4), role: granted });
     }
   }
-  return sources.map(({ source, role: role3 }) => ({
+  return sources.map(({ source, role: role4 }) => ({
     source,
-    roleName: roleName(role3),
+    roleName: roleName(role4),
     organization: org === null ? null : accountObject(ctx, org.account)
   }));
 }
@@ -75468,9 +75920,9 @@ function accessFields(ctx, repo) {
         args,
         (user) => accountObject(ctx, user),
         (user) => {
-          const role3 = reportedRole(repo, user);
+          const role4 = reportedRole(repo, user);
           return {
-            permission: role3 === void 0 ? null : PERMISSION2[roleLevel(role3)] ?? null,
+            permission: role4 === void 0 ? null : PERMISSION2[roleLevel(role4)] ?? null,
             permissionSources: sourcesOf(ctx, repo, user)
           };
         }
@@ -75827,16 +76279,16 @@ function team2(base, value2, onRepository) {
     parent: value2.parent === null ? null : teamSimple(base, value2.parent)
   };
   if (onRepository === void 0) return shape;
-  const { role: role3, source } = onRepository;
+  const { role: role4, source } = onRepository;
   return {
     ...shape,
-    permission: typeof role3 === "string" ? role3 : role3.name,
+    permission: typeof role4 === "string" ? role4 : role4.name,
     permissions: {
-      pull: levelAtLeast(role3, "pull"),
-      triage: levelAtLeast(role3, "triage"),
-      push: levelAtLeast(role3, "push"),
-      maintain: levelAtLeast(role3, "maintain"),
-      admin: levelAtLeast(role3, "admin")
+      pull: levelAtLeast(role4, "pull"),
+      triage: levelAtLeast(role4, "triage"),
+      push: levelAtLeast(role4, "push"),
+      maintain: levelAtLeast(role4, "maintain"),
+      admin: levelAtLeast(role4, "admin")
     },
     access_source: source
   };
@@ -75883,18 +76335,18 @@ function teamFull(base, world2, value2) {
     organization: teamOrganization(base, value2.org, world2)
   };
 }
-function reportedTeamRole(value2, user, role3) {
-  return value2.org.owners.has(user.id) ? "maintainer" : role3;
+function reportedTeamRole(value2, user, role4) {
+  return value2.org.owners.has(user.id) ? "maintainer" : role4;
 }
-function membership(base, value2, user, role3, state) {
+function membership(base, value2, user, role4, state) {
   return {
     url: `${base}/organizations/${value2.org.account.id}/team/${value2.id}/memberships/${user.login}`,
-    role: reportedTeamRole(value2, user, role3),
+    role: reportedTeamRole(value2, user, role4),
     state
   };
 }
-function teamMember(base, user, role3, inherited) {
-  return { ...simpleUser(base, user), name: user.name, email: user.email, role: role3, inherited };
+function teamMember(base, user, role4, inherited) {
+  return { ...simpleUser(base, user), name: user.name, email: user.email, role: role4, inherited };
 }
 var init_shapes3 = __esm({
   "src/sandbox/github/team/shapes.ts"() {
@@ -75906,34 +76358,34 @@ var init_shapes3 = __esm({
 });
 
 // src/sandbox/github/access/shapes.ts
-function permissionFlags(role3) {
+function permissionFlags(role4) {
   return {
-    pull: levelAtLeast(role3, "pull"),
-    triage: levelAtLeast(role3, "triage"),
-    push: levelAtLeast(role3, "push"),
-    maintain: levelAtLeast(role3, "maintain"),
-    admin: levelAtLeast(role3, "admin")
+    pull: levelAtLeast(role4, "pull"),
+    triage: levelAtLeast(role4, "triage"),
+    push: levelAtLeast(role4, "push"),
+    maintain: levelAtLeast(role4, "maintain"),
+    admin: levelAtLeast(role4, "admin")
   };
 }
-function collaborator(base, user, role3) {
+function collaborator(base, user, role4) {
   return {
     ...simpleUser(base, user),
     name: user.name,
     email: user.email,
-    permissions: permissionFlags(role3),
-    role_name: roleName(role3)
+    permissions: permissionFlags(role4),
+    role_name: roleName(role4)
   };
 }
-function customRole(base, org, role3) {
+function customRole(base, org, role4) {
   return {
-    id: role3.id,
-    name: role3.name,
-    description: role3.description,
-    base_role: role3.base_role,
-    permissions: role3.permissions,
+    id: role4.id,
+    name: role4.name,
+    description: role4.description,
+    base_role: role4.base_role,
+    permissions: role4.permissions,
     organization: simpleUser(base, org.account),
-    created_at: role3.created_at,
-    updated_at: role3.updated_at
+    created_at: role4.created_at,
+    updated_at: role4.updated_at
   };
 }
 function teamRoleAssignment(base, team4) {
@@ -75956,13 +76408,13 @@ var init_shapes4 = __esm({
 function listedCollaborators(ctx, repo, affiliation) {
   const { world: world2 } = ctx;
   const org = repo.org;
-  const member3 = (user) => org !== null && (org.owners.has(user.id) || org.members.has(user.id));
+  const member4 = (user) => org !== null && (org.owners.has(user.id) || org.members.has(user.id));
   const users2 = [];
   if (affiliation === "direct" || affiliation === "outside") {
     for (const id of collaboratorsOf(repo).keys()) {
       const user = world2.accountsById.get(id);
       if (user === void 0) continue;
-      if (affiliation === "outside" && member3(user)) continue;
+      if (affiliation === "outside" && member4(user)) continue;
       users2.push(user);
     }
   } else {
@@ -75972,15 +76424,15 @@ function listedCollaborators(ctx, repo, affiliation) {
     }
   }
   return users2.sort((a2, b2) => a2.id - b2.id).flatMap((user) => {
-    const role3 = reportedRole(repo, user);
-    return role3 === void 0 ? [] : [{ user, role: role3 }];
+    const role4 = reportedRole(repo, user);
+    return role4 === void 0 ? [] : [{ user, role: role4 }];
   });
 }
 function requestedRole(ctx, org, resource) {
   const written2 = ctx.json().permission;
   if (written2 === void 0) return "push";
-  const role3 = typeof written2 === "string" ? resolveRole(org, written2) : void 0;
-  if (role3 === void 0) {
+  const role4 = typeof written2 === "string" ? resolveRole(org, written2) : void 0;
+  if (role4 === void 0) {
     throw ctx.invalid(
       [
         `${JSON.stringify(written2)} is not a permission: pull, triage, push, maintain, admin${org !== null && org.customRoles.size > 0 ? " or a custom repository role of the organization" : ""}`
@@ -75988,11 +76440,11 @@ function requestedRole(ctx, org, resource) {
       resource
     );
   }
-  return role3;
+  return role4;
 }
-function invitationRole(role3) {
-  const level = roleLevel(role3);
-  return level === "none" ? "read" : ROLE_NAMES3[level];
+function invitationRole(role4) {
+  const level2 = roleLevel(role4);
+  return level2 === "none" ? "read" : ROLE_NAMES3[level2];
 }
 function pendingInvitation(repo, user) {
   return [...invitationsOf(repo).values()].find(
@@ -76073,9 +76525,9 @@ var init_routes = __esm({
           const affiliation = ctx.query.get("affiliation") ?? "all";
           const wanted = ctx.query.get("permission");
           const all = listedCollaborators(ctx, repo, affiliation).filter(
-            ({ role: role3 }) => wanted === null || roleLevel(role3) === wanted
+            ({ role: role4 }) => wanted === null || roleLevel(role4) === wanted
           );
-          return pageReply(ctx, all, ({ user, role: role3 }) => collaborator(ctx.base, user, role3));
+          return pageReply(ctx, all, ({ user, role: role4 }) => collaborator(ctx.base, user, role4));
         }
       },
       {
@@ -76086,26 +76538,26 @@ var init_routes = __esm({
           const { repo, caller } = adminRepository(ctx);
           const user = ctx.world.account(ctx.params.username ?? "");
           if (user === void 0 || user.type !== "User") throw notFound();
-          const role3 = requestedRole(ctx, repo.org, "Repository");
+          const role4 = requestedRole(ctx, repo.org, "Repository");
           assertUnlocked(ctx, repo);
           const org = repo.org;
-          const member3 = org !== null && (org.owners.has(user.id) || org.members.has(user.id));
-          if (member3 && org.basePermission !== "none" && !levelAtLeast(role3, org.basePermission)) {
+          const member4 = org !== null && (org.owners.has(user.id) || org.members.has(user.id));
+          if (member4 && org.basePermission !== "none" && !levelAtLeast(role4, org.basePermission)) {
             throw ctx.invalid(
               [
-                `Cannot assign ${user.login} permission of ${typeof role3 === "string" ? role3 : role3.name}`
+                `Cannot assign ${user.login} permission of ${typeof role4 === "string" ? role4 : role4.name}`
               ],
               "Repository"
             );
           }
-          if (member3 || collaboratorsOf(repo).has(user.id)) {
-            collaboratorsOf(repo).set(user.id, role3);
+          if (member4 || collaboratorsOf(repo).has(user.id)) {
+            collaboratorsOf(repo).set(user.id, role4);
             return noContent3;
           }
           const now = isoTime(ctx.now());
           const open2 = pendingInvitation(repo, user);
           if (open2 !== void 0) {
-            open2.permissions = invitationRole(role3);
+            open2.permissions = invitationRole(role4);
             return ok(invitation2(ctx.base, ctx.world, repo, open2, caller), 201);
           }
           for (const [id, item] of invitationsOf(repo)) {
@@ -76115,7 +76567,7 @@ var init_routes = __esm({
             id: invitationIds(ctx.world).next++,
             invitee: user,
             inviter: caller,
-            permissions: invitationRole(role3),
+            permissions: invitationRole(role4),
             created_at: now,
             expired: false
           };
@@ -76153,7 +76605,7 @@ var init_routes = __esm({
           return pageReply(
             ctx,
             visible,
-            ({ team: item, role: role3, direct }) => team2(ctx.base, item, { role: role3, source: direct ? "direct" : "organization" })
+            ({ team: item, role: role4, direct }) => team2(ctx.base, item, { role: role4, source: direct ? "direct" : "organization" })
           );
         }
       },
@@ -76174,11 +76626,11 @@ var init_routes = __esm({
           };
           const repos = [...ctx.world.repositories.values()].filter((repo) => granted(repo) !== void 0 && ctx.world.can(repo, caller, "pull")).sort((a2, b2) => a2.id - b2.id);
           return pageReply(ctx, repos, (repo) => {
-            const role3 = granted(repo);
+            const role4 = granted(repo);
             return {
               ...minimalRepository(ctx.base, ctx.world, repo, caller),
-              permissions: permissionFlags(role3),
-              role_name: roleName(role3)
+              permissions: permissionFlags(role4),
+              role_name: roleName(role4)
             };
           });
         }
@@ -76197,9 +76649,9 @@ var init_routes = __esm({
               "Team"
             );
           }
-          const role3 = requestedRole(ctx, org, "Team");
+          const role4 = requestedRole(ctx, org, "Team");
           assertUnlocked(ctx, repo);
-          teamGrantsOf(repo).set(found.id, role3);
+          teamGrantsOf(repo).set(found.id, role4);
           return noContent3;
         }
       },
@@ -76233,7 +76685,7 @@ var init_routes = __esm({
           const roles = [...org.customRoles.values()].sort((a2, b2) => a2.id - b2.id);
           return ok({
             total_count: roles.length,
-            custom_roles: roles.map((role3) => customRole(ctx.base, org, role3))
+            custom_roles: roles.map((role4) => customRole(ctx.base, org, role4))
           });
         }
       },
@@ -76245,8 +76697,8 @@ var init_routes = __esm({
           const stamp = "2026-01-02T09:00:00Z";
           return ok({
             total_count: PREDEFINED_ROLES.length,
-            roles: PREDEFINED_ROLES.map((role3) => ({
-              ...role3,
+            roles: PREDEFINED_ROLES.map((role4) => ({
+              ...role4,
               source: "Predefined",
               permissions: [],
               organization: null,
@@ -76262,7 +76714,7 @@ var init_routes = __esm({
         handler: (ctx) => {
           const org = administeredOrganization(ctx);
           const id = Number(ctx.params.role_id);
-          if (!PREDEFINED_ROLES.some((role3) => role3.id === id)) throw notFound();
+          if (!PREDEFINED_ROLES.some((role4) => role4.id === id)) throw notFound();
           const teams2 = id === SECURITY_MANAGER2 ? [...teamsOf(org).values()].filter((item) => securityManagersOf2(org).has(item.id)) : [];
           return pageReply(
             ctx,
@@ -76276,10 +76728,10 @@ var init_routes = __esm({
         pattern: "/orgs/:org/members",
         handler: (ctx) => {
           const org = memberOrganization(ctx);
-          const role3 = ctx.query.get("role") ?? "all";
+          const role4 = ctx.query.get("role") ?? "all";
           const ids = [
-            ...role3 === "member" ? [] : org.owners,
-            ...role3 === "admin" ? [] : org.members
+            ...role4 === "member" ? [] : org.owners,
+            ...role4 === "admin" ? [] : org.members
           ];
           const users2 = [...new Set(ids)].sort((a2, b2) => a2 - b2).flatMap((id) => {
             const user = ctx.world.accountsById.get(id);
@@ -76368,9 +76820,9 @@ function byFullName(a2, b2) {
   const right = `${b2.owner.login}/${b2.name}`.toLowerCase();
   return left < right ? -1 : left > right ? 1 : 0;
 }
-function affiliatedRepositories(world2, user, affiliation, visibility3) {
+function affiliatedRepositories(world2, user, affiliation, visibility4) {
   const tests = affiliation.flatMap((name2) => AFFILIATED[name2] ?? []);
-  return [...world2.repositories.values()].filter((repo) => visibility3 === "all" || repo.private === (visibility3 === "private")).filter((repo) => tests.some((test) => test(repo, user))).sort(byFullName);
+  return [...world2.repositories.values()].filter((repo) => visibility4 === "all" || repo.private === (visibility4 === "private")).filter((repo) => tests.some((test) => test(repo, user))).sort(byFullName);
 }
 function publicRepositories(world2, account3, type) {
   const affiliation = USER_TYPES[type ?? "owner"] ?? USER_TYPES.owner;
@@ -76383,8 +76835,8 @@ function authenticatedRepositories(world2, caller, query) {
     return affiliatedRepositories(world2, caller, chosen.affiliation, chosen.visibility);
   }
   const affiliation = query.affiliation?.split(",").map((name2) => name2.trim()) ?? EVERY_AFFILIATION;
-  const visibility3 = ["public", "private"].includes(query.visibility ?? "") ? query.visibility : "all";
-  return affiliatedRepositories(world2, caller, affiliation, visibility3);
+  const visibility4 = ["public", "private"].includes(query.visibility ?? "") ? query.visibility : "all";
+  return affiliatedRepositories(world2, caller, affiliation, visibility4);
 }
 function callerRepositories(ctx) {
   const found = authenticatedRepositories(ctx.world, requireCaller(ctx), {
@@ -76485,13 +76937,13 @@ var init_access3 = __esm({
             const at3 = ["repositories", index, "collaborators", name2];
             const user = world2.account(name2);
             check2(user?.type === "User", at3, `unknown user '${name2}'`);
-            const role3 = resolveRole(repo.org, written2);
+            const role4 = resolveRole(repo.org, written2);
             check2(
-              role3 !== void 0,
+              role4 !== void 0,
               at3,
               `'${written2}' is not pull, triage, push, maintain, admin or a custom role of ${repo.owner.login}`
             );
-            collaboratorsOf(repo).set(user.id, role3);
+            collaboratorsOf(repo).set(user.id, role4);
           }
         });
       },
@@ -76906,17 +77358,17 @@ var init_permissions = __esm({
         operation: `PUT ${REPO_OPERATION}/access`,
         handler: (ctx) => {
           const repo = writableRepository2(ctx);
-          const level = ctx.json().access_level;
+          const level2 = ctx.json().access_level;
           const owner = repo.org === null ? "user" : "organization";
-          if (level !== "none" && level !== owner) {
+          if (level2 !== "none" && level2 !== owner) {
             throw ctx.invalid(
               [
-                `access_level ${level} is not available to a repository owned by a${owner === "user" ? " user" : "n organization"}`
+                `access_level ${level2} is not available to a repository owned by a${owner === "user" ? " user" : "n organization"}`
               ],
               "Repository"
             );
           }
-          repositoryActionsOf(repo).access_level = level;
+          repositoryActionsOf(repo).access_level = level2;
           return noContent3;
         }
       }
@@ -77088,11 +77540,11 @@ function variableOf(ctx, place2) {
 }
 function sharedOf(ctx, place2, body2, current) {
   if (!place2.org) return void 0;
-  const visibility3 = body2.visibility ?? current?.visibility;
-  if (visibility3 === void 0) throw ctx.invalid(["visibility is required"], "Variable");
+  const visibility4 = body2.visibility ?? current?.visibility;
+  if (visibility4 === void 0) throw ctx.invalid(["visibility is required"], "Variable");
   const ids = body2.selected_repository_ids;
   const selected = ids === void 0 ? current?.selected ?? /* @__PURE__ */ new Set() : selectedRepositories2(ctx, place2.org, ids, "Variable");
-  return { visibility: visibility3, selected: visibility3 === "selected" ? selected : /* @__PURE__ */ new Set() };
+  return { visibility: visibility4, selected: visibility4 === "selected" ? selected : /* @__PURE__ */ new Set() };
 }
 function checkValue(ctx, value2) {
   if (typeof value2 === "string" && Buffer.byteLength(value2) > MAX_VALUE_BYTES) {
@@ -77100,10 +77552,10 @@ function checkValue(ctx, value2) {
   }
   if (value2 === "") throw ctx.invalid(["value can't be blank"], "Variable");
 }
-function routesAt(prefix, template, place2) {
+function routesAt(prefix, template2, place2) {
   const under = prefix.startsWith("/orgs") || !prefix.includes("environments") ? "/actions" : "";
   const base = `${prefix}${under}/variables`;
-  const operation = `${template}${under}/variables`;
+  const operation = `${template2}${under}/variables`;
   return [
     {
       method: "GET",
@@ -77134,8 +77586,8 @@ function routesAt(prefix, template, place2) {
         const at3 = place2(ctx);
         const body2 = ctx.json();
         const name2 = String(body2.name);
-        const problem = nameProblem2(name2);
-        if (problem !== void 0) throw ctx.invalid([problem], "Variable");
+        const problem2 = nameProblem2(name2);
+        if (problem2 !== void 0) throw ctx.invalid([problem2], "Variable");
         checkValue(ctx, body2.value);
         if (at3.store.variables.has(name2.toUpperCase())) {
           throw githubError(409, "Already exists - Variable already exists");
@@ -77175,8 +77627,8 @@ function routesAt(prefix, template, place2) {
         if (body2.value !== void 0) checkValue(ctx, body2.value);
         const renamed = body2.name === void 0 ? current.name : String(body2.name).toUpperCase();
         if (renamed !== current.name) {
-          const problem = nameProblem2(renamed);
-          if (problem !== void 0) throw ctx.invalid([problem], "Variable");
+          const problem2 = nameProblem2(renamed);
+          if (problem2 !== void 0) throw ctx.invalid([problem2], "Variable");
           if (at3.store.variables.has(renamed)) {
             throw githubError(409, "Already exists - Variable already exists");
           }
@@ -77260,7 +77712,7 @@ var init_variables = __esm({
     MAX_VARIABLES = { repository: 500, environment: 100, organization: 1e3 };
     MAX_PER_PAGE2 = 30;
     variableRoutes = [
-      ...PLACES.flatMap(({ prefix, template, place: place2 }) => routesAt(prefix, template, place2)),
+      ...PLACES.flatMap(({ prefix, template: template2, place: place2 }) => routesAt(prefix, template2, place2)),
       ...sharedRepositoryRoutes(
         "/orgs/:org/actions/variables/:name",
         "/orgs/{org}/actions/variables/{name}",
@@ -77317,7 +77769,7 @@ function opened(ctx, area, place2, body2) {
   return value2;
 }
 function routesOf(area) {
-  const { pattern: pattern3, template, place: place2 } = area;
+  const { pattern: pattern3, template: template2, place: place2 } = area;
   return [
     {
       method: "GET",
@@ -77355,12 +77807,12 @@ function routesOf(area) {
     {
       method: "PUT",
       pattern: `${pattern3}/:name`,
-      operation: `PUT ${template}/{secret_name}`,
+      operation: `PUT ${template2}/{secret_name}`,
       handler: (ctx) => {
         const at3 = place2(ctx);
         const name2 = ctx.params.name ?? "";
-        const problem = nameProblem2(name2);
-        if (problem !== void 0) throw ctx.invalid([problem], "Secret");
+        const problem2 = nameProblem2(name2);
+        if (problem2 !== void 0) throw ctx.invalid([problem2], "Secret");
         const store = at3.store[area.which];
         const current = store.get(name2.toUpperCase());
         const body2 = ctx.json();
@@ -77394,7 +77846,7 @@ function routesOf(area) {
     {
       method: "DELETE",
       pattern: `${pattern3}/:name`,
-      operation: `DELETE ${template}/{secret_name}`,
+      operation: `DELETE ${template2}/{secret_name}`,
       handler: (ctx) => {
         const at3 = place2(ctx);
         at3.store[area.which].delete(secretOf(ctx, area, at3).name);
@@ -77530,7 +77982,7 @@ function buildActions(world2, seed) {
     const org = world2.seeded.organizations[index];
     if (org === void 0) return;
     const login4 = org.account.login;
-    const path = ["organizations", index];
+    const path2 = ["organizations", index];
     const idsOf = (names, at3) => new Set(
       names.map((name2, position) => {
         const repo = world2.repository(login4, name2);
@@ -77541,7 +77993,7 @@ function buildActions(world2, seed) {
     Object.assign(organizationActionsOf(org), {
       enabled_repositories: orgSeed.actions.enabled_repositories,
       selected_repositories: idsOf(orgSeed.actions.selected_repositories, [
-        ...path,
+        ...path2,
         "actions",
         "selected_repositories"
       ]),
@@ -77560,7 +78012,7 @@ function buildActions(world2, seed) {
         value: item.value,
         created_at: stamp,
         updated_at: stamp,
-        shared: sharedOf2(item, [...path, "variables", at3])
+        shared: sharedOf2(item, [...path2, "variables", at3])
       };
       store.variables.set(name2, variable);
     });
@@ -77575,7 +78027,7 @@ function buildActions(world2, seed) {
           created_at: stamp,
           updated_at: stamp,
           sha256: sha2562(item.value),
-          shared: sharedOf2(item, [...path, key2, at3])
+          shared: sharedOf2(item, [...path2, key2, at3])
         });
       });
     }
@@ -78089,7 +78541,7 @@ var init_autolinks = __esm({
           next.next = Math.max(next.next, autolink3.id + 1);
           const problems = autolinkProblems(autolink3);
           if (problems.length > 0)
-            fail2(where, problems.map((problem) => problem.message ?? problem.code).join("; "));
+            fail2(where, problems.map((problem2) => problem2.message ?? problem2.code).join("; "));
           if (autolinkWithPrefix(repo, autolink3.key_prefix) !== void 0) {
             fail2([...where, "key_prefix"], `key prefix '${autolink3.key_prefix}' is used twice`);
           }
@@ -78104,15 +78556,15 @@ var init_autolinks = __esm({
 
 // src/sandbox/github/world/seed.ts
 import { createPublicKey } from "node:crypto";
-function addAccount(world2, account3, path) {
+function addAccount(world2, account3, path2) {
   check2(
     !world2.accounts.has(account3.login.toLowerCase()),
-    [...path, "login"],
+    [...path2, "login"],
     `login '${account3.login}' is used twice`
   );
   check2(
     !world2.accountsById.has(account3.id),
-    [...path, "id"],
+    [...path2, "id"],
     `account id ${account3.id} is used twice`
   );
   world2.accounts.set(account3.login.toLowerCase(), account3);
@@ -78144,7 +78596,7 @@ function buildUsers(world2, seed) {
 }
 function buildOrganizations(world2, seed) {
   seed.organizations.forEach((orgSeed, index) => {
-    const path = ["organizations", index];
+    const path2 = ["organizations", index];
     const account3 = {
       login: orgSeed.login,
       id: orgSeed.id,
@@ -78153,7 +78605,7 @@ function buildOrganizations(world2, seed) {
       type: "Organization",
       site_admin: false
     };
-    addAccount(world2, account3, path);
+    addAccount(world2, account3, path2);
     const org = {
       account: account3,
       owners: /* @__PURE__ */ new Set(),
@@ -78167,7 +78619,7 @@ function buildOrganizations(world2, seed) {
     ]) {
       logins.forEach((name2, at3) => {
         const user = world2.account(name2);
-        check2(user?.type === "User", [...path, key2, at3], `unknown user '${name2}'`);
+        check2(user?.type === "User", [...path2, key2, at3], `unknown user '${name2}'`);
         (key2 === "owners" ? org.owners : org.members).add(user.id);
       });
     }
@@ -78175,7 +78627,7 @@ function buildOrganizations(world2, seed) {
       const key2 = roleSeed.name.toLowerCase();
       check2(
         !org.customRoles.has(key2),
-        [...path, "custom_repository_roles", at3, "name"],
+        [...path2, "custom_repository_roles", at3, "name"],
         `custom role '${roleSeed.name}' is defined twice`
       );
       org.customRoles.set(key2, { ...roleSeed, created_at: SEEDED_AT, updated_at: SEEDED_AT });
@@ -78227,16 +78679,16 @@ function buildInstallations(world2, seed) {
     const app2 = world2.appsById.get(appSeed.id);
     if (app2 === void 0) return;
     appSeed.installations.forEach((entry2, at3) => {
-      const path = ["apps", index, "installations", at3];
+      const path2 = ["apps", index, "installations", at3];
       check2(
         !world2.installations.has(entry2.id),
-        [...path, "id"],
+        [...path2, "id"],
         `installation id ${entry2.id} is used twice`
       );
       const account3 = world2.account(entry2.account);
       check2(
         account3 !== void 0 && account3.type !== "Bot",
-        [...path, "account"],
+        [...path2, "account"],
         `unknown account '${entry2.account}'`
       );
       const repositories = /* @__PURE__ */ new Set();
@@ -78245,7 +78697,7 @@ function buildInstallations(world2, seed) {
         const repo = world2.repository(owner, name2);
         check2(
           repo !== void 0 && repo.owner.id === account3.id,
-          [...path, "repositories", position],
+          [...path2, "repositories", position],
           `'${fullName2}' is not a repository of ${account3.login}`
         );
         repositories.add(repo.id);
@@ -78267,17 +78719,17 @@ function buildInstallations(world2, seed) {
     });
   });
 }
-function buildRepository(world2, seed, path) {
+function buildRepository(world2, seed, path2) {
   const [ownerLogin = "", name2 = ""] = seed.full_name.split("/");
   const owner = world2.account(ownerLogin);
   check2(
     owner !== void 0,
-    [...path, "full_name"],
+    [...path2, "full_name"],
     `owner '${ownerLogin}' is not a user or organization`
   );
   check2(
     world2.repository(ownerLogin, name2) === void 0,
-    [...path, "full_name"],
+    [...path2, "full_name"],
     `repository '${seed.full_name}' is defined twice`
   );
   const repo = {
@@ -78325,7 +78777,7 @@ function buildRepository(world2, seed, path) {
   seed.branches.forEach((entry2, index) => {
     check2(
       !repo.branches.has(entry2.name),
-      [...path, "branches", index, "name"],
+      [...path2, "branches", index, "name"],
       `branch '${entry2.name}' is defined twice`
     );
     repo.branches.set(entry2.name, {
@@ -78335,12 +78787,12 @@ function buildRepository(world2, seed, path) {
   });
   check2(
     repo.branches.has(seed.default_branch),
-    [...path, "default_branch"],
+    [...path2, "default_branch"],
     `default branch '${seed.default_branch}' is not among the branches`
   );
   check2(
     !seed.automated_security_fixes || seed.vulnerability_alerts,
-    [...path, "automated_security_fixes"],
+    [...path2, "automated_security_fixes"],
     "automated security fixes need vulnerability_alerts: true"
   );
   return repo;
@@ -78348,12 +78800,12 @@ function buildRepository(world2, seed, path) {
 function buildRepositories(world2, seed) {
   let nextRepoId = maxOf(seed.repositories.map((repo) => repo.id ?? 0)) + 1;
   seed.repositories.forEach((repoSeed, index) => {
-    const path = ["repositories", index];
-    const repo = buildRepository(world2, repoSeed, path);
+    const path2 = ["repositories", index];
+    const repo = buildRepository(world2, repoSeed, path2);
     if (repo.id === 0) repo.id = nextRepoId++;
     check2(
       !world2.repositoriesById.has(repo.id),
-      [...path, "id"],
+      [...path2, "id"],
       `repository id ${repo.id} is used twice`
     );
     world2.addRepository(repo);
@@ -78362,7 +78814,7 @@ function buildRepositories(world2, seed) {
       const former = `${repo.owner.login}/${previous}`;
       check2(
         world2.formerNames.get(former.toLowerCase()) === void 0,
-        [...path, "previous_names", at3],
+        [...path2, "previous_names", at3],
         `${former} is a previous name of another repository`
       );
       world2.formerNames.set(former.toLowerCase(), repo);
@@ -78499,11 +78951,11 @@ var init_app_permissions5 = __esm({
 });
 
 // src/sandbox/github/branch-protection/records.ts
-function protectionOf(branch3) {
-  return protections(branch3).protection;
+function protectionOf(branch4) {
+  return protections(branch4).protection;
 }
-function setProtection(branch3, protection) {
-  protections(branch3).protection = protection;
+function setProtection(branch4, protection) {
+  protections(branch4).protection = protection;
 }
 var protections, recentChecksOf;
 var init_records9 = __esm({
@@ -78537,8 +78989,8 @@ function allowances(ctx, typename, rule3, principals2) {
     actor: actor3
   }));
 }
-function ruleObject(ctx, repo, branch3, value2) {
-  const id = nodeId("BranchProtectionRule", `${repo.id}:${branch3.name}`);
+function ruleObject(ctx, repo, branch4, value2) {
+  const id = nodeId("BranchProtectionRule", `${repo.id}:${branch4.name}`);
   const reviews = value2.required_pull_request_reviews;
   const checks = value2.required_status_checks;
   const page3 = (field, typename, principals2) => (args) => connection(field, allowances(ctx, typename, id, principals2), args, (item) => item);
@@ -78546,7 +78998,7 @@ function ruleObject(ctx, repo, branch3, value2) {
     __typename: "BranchProtectionRule",
     id,
     databaseId: null,
-    pattern: branch3.name,
+    pattern: branch4.name,
     creator: null,
     repository: () => repositoryRef(repo),
     isAdminEnforced: value2.enforce_admins,
@@ -78586,24 +79038,24 @@ function ruleObject(ctx, repo, branch3, value2) {
     lockAllowsFetchAndMerge: value2.allow_fork_syncing,
     requiresDeployments: false,
     requiredDeploymentEnvironments: [],
-    matchingRefs: (args) => connection("matchingRefs", [branch3], args, (item) => refObject(ctx, repo, item)),
+    matchingRefs: (args) => connection("matchingRefs", [branch4], args, (item) => refObject(ctx, repo, item)),
     branchProtectionRuleConflicts: (args) => connection("branchProtectionRuleConflicts", [], args, (item) => item)
   };
 }
 function repositoryRef(repo) {
   return { __typename: "Repository", id: nodeId("Repository", repo.id), name: repo.name };
 }
-function refObject(ctx, repo, branch3) {
+function refObject(ctx, repo, branch4) {
   return {
     __typename: "Ref",
-    id: nodeId("Ref", `${repo.id}:${QUALIFIED_BRANCH}${branch3.name}`),
-    name: branch3.name,
+    id: nodeId("Ref", `${repo.id}:${QUALIFIED_BRANCH}${branch4.name}`),
+    name: branch4.name,
     prefix: QUALIFIED_BRANCH,
     branchProtectionRule: () => {
-      const protection = protectionOf(branch3);
+      const protection = protectionOf(branch4);
       if (protection === null) return null;
       mayReadProtection(ctx, repo);
-      return ruleObject(ctx, repo, branch3, protection);
+      return ruleObject(ctx, repo, branch4, protection);
     }
   };
 }
@@ -78617,20 +79069,20 @@ function branchNamed(repo, qualifiedName) {
 function protectionFields(ctx, repo) {
   return {
     ref: ({ qualifiedName }) => {
-      const branch3 = branchNamed(repo, qualifiedName);
-      return branch3 ? refObject(ctx, repo, branch3) : null;
+      const branch4 = branchNamed(repo, qualifiedName);
+      return branch4 ? refObject(ctx, repo, branch4) : null;
     },
     branchProtectionRules: (args) => {
       mayReadProtection(ctx, repo);
-      const protectedBranches2 = [...repo.branches.values()].flatMap((branch3) => {
-        const protection = protectionOf(branch3);
-        return protection === null ? [] : [{ branch: branch3, protection }];
+      const protectedBranches2 = [...repo.branches.values()].flatMap((branch4) => {
+        const protection = protectionOf(branch4);
+        return protection === null ? [] : [{ branch: branch4, protection }];
       });
       return connection(
         "branchProtectionRules",
         protectedBranches2,
         args,
-        ({ branch: branch3, protection }) => ruleObject(ctx, repo, branch3, protection)
+        ({ branch: branch4, protection }) => ruleObject(ctx, repo, branch4, protection)
       );
     }
   };
@@ -78652,10 +79104,10 @@ var init_graphql7 = __esm({
         BranchProtectionRule: (ctx, key2) => {
           const colon = key2.indexOf(":");
           const repo = ctx.world.repositoriesById.get(Number(key2.slice(0, colon)));
-          const branch3 = repo?.branches.get(key2.slice(colon + 1));
-          const protection = branch3 === void 0 ? null : protectionOf(branch3);
-          if (!repo || !branch3 || !protection || !ctx.world.can(repo, ctx.caller, "admin")) return null;
-          return ruleObject(ctx, repo, branch3, protection);
+          const branch4 = repo?.branches.get(key2.slice(colon + 1));
+          const protection = branch4 === void 0 ? null : protectionOf(branch4);
+          if (!repo || !branch4 || !protection || !ctx.world.can(repo, ctx.caller, "admin")) return null;
+          return ruleObject(ctx, repo, branch4, protection);
         }
       }
     };
@@ -79110,10 +79562,10 @@ var init_branch_protection2 = __esm({
             if (!branchSeed.protection) return;
             const { required_signatures: signatures, ...body2 } = branchSeed.protection;
             const result = protectionFromBody(world2, repo, body2, signatures ?? false);
-            const path = ["repositories", repoIndex, "branches", branchIndex, "protection"];
-            if ("errors" in result) throw new SeedProblem(path, result.errors.join("; "));
-            const branch3 = repo.branches.get(branchSeed.name);
-            if (branch3) setProtection(branch3, result.protection);
+            const path2 = ["repositories", repoIndex, "branches", branchIndex, "protection"];
+            if ("errors" in result) throw new SeedProblem(path2, result.errors.join("; "));
+            const branch4 = repo.branches.get(branchSeed.name);
+            if (branch4) setProtection(branch4, result.protection);
           });
         });
       },
@@ -79121,8 +79573,8 @@ var init_branch_protection2 = __esm({
         repository: (entry2) => {
           entry2.recent_checks = run2.profile === "full" ? { "ci/build": 15368 } : {};
           if (run2.profile !== "full") return;
-          for (const branch3 of entry2.branches) {
-            Object.assign(branch3, { protection: structuredClone(GENERATED_PROTECTIONS[branch3.name]) });
+          for (const branch4 of entry2.branches) {
+            Object.assign(branch4, { protection: structuredClone(GENERATED_PROTECTIONS[branch4.name]) });
           }
         }
       }),
@@ -79278,8 +79730,8 @@ function environmentUrl(base, repo, env) {
   return `${base}/repos/${repo.owner.login}/${repo.name}/environments/${encodeURIComponent(env.name)}`;
 }
 function environmentShape(base, repo, env) {
-  const rules2 = [];
-  const rule3 = (index, type, fields) => rules2.push({
+  const rules3 = [];
+  const rule3 = (index, type, fields) => rules3.push({
     id: env.id * 10 + index,
     node_id: nodeId3("Gate", env.id * 10 + index),
     type,
@@ -79303,7 +79755,7 @@ function environmentShape(base, repo, env) {
     html_url: `${base}/${repo.owner.login}/${repo.name}/deployments/activity_log?environments_filter=${encodeURIComponent(env.name)}`,
     created_at: env.created_at,
     updated_at: env.updated_at,
-    protection_rules: rules2,
+    protection_rules: rules3,
     deployment_branch_policy: env.branchPolicy === null ? null : {
       protected_branches: env.branchPolicy === "protected",
       custom_branch_policies: env.branchPolicy === "custom"
@@ -79407,8 +79859,8 @@ var init_routes5 = __esm({
           const { repo } = adminRepository(ctx);
           assertUnlocked(ctx, repo);
           const name2 = ctx.params.name ?? "";
-          const problem = environmentNameProblem(name2);
-          if (problem) throw problem;
+          const problem2 = environmentNameProblem(name2);
+          if (problem2) throw problem2;
           const body2 = ctx.json();
           const current = environmentsOf(repo).get(name2.toLowerCase());
           const fields = environmentAfter(ctx.world, repo, current, body2);
@@ -79481,13 +79933,13 @@ var init_routes5 = __esm({
 });
 
 // src/sandbox/github/environments/index.ts
-function refusedAs(path, run2) {
+function refusedAs(path2, run2) {
   try {
     run2();
   } catch (error62) {
     if (!(error62 instanceof HttpError)) throw error62;
     const body2 = error62.reply.body;
-    fail2(path, body2?.message ?? `refused with ${error62.reply.status}`);
+    fail2(path2, body2?.message ?? `refused with ${error62.reply.status}`);
   }
 }
 var environment5, environments;
@@ -79582,8 +80034,8 @@ var init_environments = __esm({
           });
           const policy2 = env.deployment_branch_policy;
           refusedAs(where, () => {
-            const problem = environmentNameProblem(env.name);
-            if (problem) throw problem;
+            const problem2 = environmentNameProblem(env.name);
+            if (problem2) throw problem2;
             const fields = environmentAfter(world2, repo, void 0, {
               wait_timer: env.wait_timer,
               prevent_self_review: env.prevent_self_review,
@@ -80079,8 +80531,8 @@ function runGraphql(request2) {
     if (error62 instanceof import_graphql11.GraphQLError) return errorsOnly([githubError2(error62)]);
     throw error62;
   }
-  const invalid = (0, import_graphql11.validate)(schema2, document2);
-  if (invalid.length > 0) return errorsOnly(invalid.map(githubError2));
+  const invalid2 = (0, import_graphql11.validate)(schema2, document2);
+  if (invalid2.length > 0) return errorsOnly(invalid2.map(githubError2));
   const operation = operationOf(document2, body2.operationName);
   if (!("kind" in operation)) return errorsOnly([operation]);
   if (operation.operation !== "query") {
@@ -80368,9 +80820,9 @@ var init_invitations = __esm({
         seed.repositories.forEach((repoSeed, index) => {
           const repo = world2.seeded.repositories[index];
           if (repo === void 0) return;
-          const path = ["repositories", index];
+          const path2 = ["repositories", index];
           repoSeed.invitations.forEach((item, at3) => {
-            const where = [...path, "invitations", at3];
+            const where = [...path2, "invitations", at3];
             const invitee = world2.account(item.invitee);
             const inviter = world2.account(item.inviter);
             check2(invitee?.type === "User", [...where, "invitee"], `unknown user '${item.invitee}'`);
@@ -80378,7 +80830,7 @@ var init_invitations = __esm({
             invitationsOf(repo).set(item.id, { ...item, invitee, inviter });
           });
           for (const id of invitationsOf(repo).keys()) {
-            check2(!ids.has(id), [...path, "invitations"], `invitation id ${id} is used twice`);
+            check2(!ids.has(id), [...path2, "invitations"], `invitation id ${id} is used twice`);
             ids.add(id);
           }
         });
@@ -80598,16 +81050,16 @@ var init_records12 = __esm({
 });
 
 // src/sandbox/github/issues/app-permissions.ts
-function byTarget(level) {
+function byTarget(level2) {
   return ({ installation: installation3, params, world: world2 }) => {
     const { owner, repo: name2, number: number4, id } = params;
     const repo = world2.repository(owner ?? "", name2 ?? "");
     if (repo === void 0 || repo.private && !covers(installation3, repo)) {
-      return [{ issues: level }];
+      return [{ issues: level2 }];
     }
     const comment2 = issuesOf(world2).comments.get(idParam(id) ?? 0);
     const issue2 = number4 !== void 0 ? (issuesOf(world2).byRepository.get(repo.id) ?? [])[(idParam(number4) ?? 0) - 1] : comment2?.issue.repo === repo ? comment2.issue : void 0;
-    return [issue2?.pull !== void 0 ? { pull_requests: level } : { issues: level }];
+    return [issue2?.pull !== void 0 ? { pull_requests: level2 } : { issues: level2 }];
   };
 }
 var issuePermissions;
@@ -80972,11 +81424,11 @@ function pullOf(ctx, repo) {
   if (!found) throw notFound();
   return found;
 }
-function side(ctx, repo, branch3) {
+function side(ctx, repo, branch4) {
   return {
-    label: `${repo.owner.login}:${branch3.ref}`,
-    ref: branch3.ref,
-    sha: branch3.sha,
+    label: `${repo.owner.login}:${branch4.ref}`,
+    ref: branch4.ref,
+    sha: branch4.sha,
     user: simpleUser(ctx.base, repo.owner),
     repo: repository2(ctx.base, ctx.world, repo, ctx.caller)
   };
@@ -81056,7 +81508,7 @@ function pullShape(ctx, pull, full) {
   };
 }
 function knownCommit(ctx, repo, sha) {
-  for (const branch3 of repo.branches.values()) if (branch3.sha === sha) return true;
+  for (const branch4 of repo.branches.values()) if (branch4.sha === sha) return true;
   return pullsOf(ctx, repo).some(
     (pull) => pull.head.sha === sha || pull.base.sha === sha || pull.merge_commit_sha === sha
   );
@@ -81582,12 +82034,12 @@ var init_migrations = __esm({
       build(world2, seed) {
         const all = migrationsOf(world2);
         seed.migrations.forEach((migrationSeed, index) => {
-          const path = ["migrations", index];
+          const path2 = ["migrations", index];
           const owner = world2.account(migrationSeed.owner);
-          check2(owner !== void 0, [...path, "owner"], `unknown account '${migrationSeed.owner}'`);
+          check2(owner !== void 0, [...path2, "owner"], `unknown account '${migrationSeed.owner}'`);
           check2(
             !all.has(migrationSeed.id),
-            [...path, "id"],
+            [...path2, "id"],
             `migration id ${migrationSeed.id} is used twice`
           );
           const repositories = migrationSeed.repositories.map((fullName2, at3) => {
@@ -81595,7 +82047,7 @@ var init_migrations = __esm({
             const repo = world2.repository(repoOwner, name2);
             check2(
               repo !== void 0,
-              [...path, "repositories", at3],
+              [...path2, "repositories", at3],
               `unknown repository '${fullName2}'`
             );
             return repo;
@@ -81753,7 +82205,7 @@ function patch(ctx) {
   for (const key2 of TEXT) {
     if (typeof body2[key2] === "string") settings3[key2] = body2[key2] || null;
   }
-  for (const key2 of FLAGS2) {
+  for (const key2 of FLAGS3) {
     if (typeof body2[key2] === "boolean") settings3[key2] = body2[key2];
   }
   if (typeof link === "string") settings3.secret_scanning_push_protection_custom_link = link || null;
@@ -81767,7 +82219,7 @@ function patch(ctx) {
   org.account.name = settings3.name;
   return ok(organizationFull(ctx.base, ctx.world, org, ctx.caller));
 }
-var TEXT, FLAGS2, BASE_PERMISSION, MAX_DESCRIPTION, TYPES2, organizationSettingsRoutes;
+var TEXT, FLAGS3, BASE_PERMISSION, MAX_DESCRIPTION, TYPES2, organizationSettingsRoutes;
 var init_routes12 = __esm({
   "src/sandbox/github/organization-settings/routes.ts"() {
     "use strict";
@@ -81784,7 +82236,7 @@ var init_routes12 = __esm({
       "location",
       "twitter_username"
     ];
-    FLAGS2 = [
+    FLAGS3 = [
       "has_organization_projects",
       "has_repository_projects",
       "members_can_create_repositories",
@@ -81956,8 +82408,8 @@ function definitionProblems(definition) {
     problems.push("a required property needs a default_value");
   }
   if (definition.default_value !== null) {
-    const problem = valueProblem(definition, definition.default_value);
-    if (problem !== void 0) problems.push(`default_value: ${problem}`);
+    const problem2 = valueProblem(definition, definition.default_value);
+    if (problem2 !== void 0) problems.push(`default_value: ${problem2}`);
   }
   return problems;
 }
@@ -82005,8 +82457,8 @@ function setValues(org, repos, properties2) {
       continue;
     }
     if (value2 === null) continue;
-    const problem = valueProblem(definition, value2);
-    if (problem !== void 0) problems.push(problem);
+    const problem2 = valueProblem(definition, value2);
+    if (problem2 !== void 0) problems.push(problem2);
   }
   if (problems.length > 0) return problems;
   for (const repo of repos) {
@@ -82344,15 +82796,15 @@ var init_properties = __esm({
         seed.organizations.forEach((orgSeed, index) => {
           const org = world2.seeded.organizations[index];
           if (org === void 0) return;
-          const path = ["organizations", index];
+          const path2 = ["organizations", index];
           check2(
             orgSeed.custom_properties.length <= MAX_DEFINITIONS,
-            [...path, "custom_properties"],
+            [...path2, "custom_properties"],
             `an organization has at most ${MAX_DEFINITIONS} custom properties`
           );
           const definitions = definitionsOf(org);
           orgSeed.custom_properties.forEach((definition, at3) => {
-            const where = [...path, "custom_properties", at3];
+            const where = [...path2, "custom_properties", at3];
             const key2 = definition.property_name.toLowerCase();
             check2(
               !definitions.has(key2),
@@ -82454,10 +82906,10 @@ function rulesetRefused(errors) {
   });
 }
 function propertyError(issue2, prefix = []) {
-  const path = [...prefix, ...issue2.path].map(String).join("/");
+  const path2 = [...prefix, ...issue2.path].map(String).join("/");
   const received = /received (\w+)$/.exec(issue2.message)?.[1];
   const detail = received === "null" ? "data cannot be null" : issue2.message;
-  return `Invalid property /${path}: ${detail}`;
+  return `Invalid property /${path2}: ${detail}`;
 }
 function ownerOf2(source) {
   return source.type === "Repository" ? { org: source.repo.org, repo: source.repo } : { org: source.org, repo: null };
@@ -82587,7 +83039,7 @@ function checkRule(world2, owner, type, parameters2, errors) {
   }
 }
 function parseRules(world2, owner, target2, raw2, errors) {
-  const rules2 = [];
+  const rules3 = [];
   const seen = /* @__PURE__ */ new Set();
   raw2.forEach((item, index) => {
     const noMatch = `Invalid property /rules/${index}: data matches no possible input`;
@@ -82623,11 +83075,11 @@ function parseRules(world2, owner, target2, raw2, errors) {
       errors.push(`Invalid rule '${type}': not available for organization rulesets`);
       return;
     }
-    rules2.push(
+    rules3.push(
       parameters2 === void 0 ? { type } : { type, parameters: checkRule(world2, owner, type, parameters2, errors) }
     );
   });
-  return rules2;
+  return rules3;
 }
 function patterns2(value2) {
   return { include: value2?.include ?? [], exclude: value2?.exclude ?? [] };
@@ -82694,7 +83146,7 @@ function rulesetFromBody(world2, source, raw2, current) {
   if (owner.repo === null && conditions === null) {
     errors.push("Invalid property /conditions: organization rulesets must target repositories");
   }
-  const rules2 = body2.rules !== void 0 ? parseRules(world2, owner, target2, body2.rules, errors) : (current?.rules ?? []).filter((rule3) => {
+  const rules3 = body2.rules !== void 0 ? parseRules(world2, owner, target2, body2.rules, errors) : (current?.rules ?? []).filter((rule3) => {
     const fits = ruleFitsTarget2(rule3.type, target2);
     if (!fits)
       errors.push(`Invalid rule '${rule3.type}': not available for ${target2} rulesets`);
@@ -82702,7 +83154,7 @@ function rulesetFromBody(world2, source, raw2, current) {
   });
   if (errors.length > 0 || name2 === void 0 || enforcement === void 0) return { errors };
   return {
-    ruleset: { name: name2, target: target2, enforcement, source, bypass_actors: actors2, conditions, rules: rules2 }
+    ruleset: { name: name2, target: target2, enforcement, source, bypass_actors: actors2, conditions, rules: rules3 }
   };
 }
 function sourceName(source) {
@@ -82934,8 +83386,8 @@ function rulesetsOf(repo, withParents) {
   );
   return [...own2, ...inherited].sort((a2, b2) => a2.id - b2.id);
 }
-function branchRules(repo, branch3) {
-  const ref2 = `refs/heads/${branch3}`;
+function branchRules(repo, branch4) {
+  const ref2 = `refs/heads/${branch4}`;
   return rulesetsOf(repo, true).filter(
     (ruleset4) => ruleset4.enforcement === "active" && ruleset4.target === "branch" && refMatches(ruleset4.conditions, ref2, repo)
   ).flatMap(
@@ -83062,25 +83514,25 @@ function conditionsOf(value2) {
 }
 function bypassActorObject(ctx, ruleset4, actor3, index) {
   const org = ruleset4.source.type === "Organization" ? ruleset4.source.org : ruleset4.source.repo.org;
-  let member3 = null;
+  let member4 = null;
   if (actor3.actor_type === "Integration" && actor3.actor_id !== null) {
     const app2 = ctx.world.appsById.get(actor3.actor_id);
-    member3 = app2 ? appObject(ctx, app2) : null;
+    member4 = app2 ? appObject(ctx, app2) : null;
   } else if (actor3.actor_type === "Team" && org !== null) {
     const team4 = [...teamsOf(org).values()].find((candidate) => candidate.id === actor3.actor_id);
-    member3 = team4 ? teamObject(ctx, team4) : null;
+    member4 = team4 ? teamObject(ctx, team4) : null;
   }
-  const role3 = actor3.actor_type === "RepositoryRole" ? actor3.actor_id : null;
+  const role4 = actor3.actor_type === "RepositoryRole" ? actor3.actor_id : null;
   return {
     __typename: "RepositoryRulesetBypassActor",
     id: nodeId("RepositoryRulesetBypassActor", `${ruleset4.id}:${index}`),
-    actor: member3,
+    actor: member4,
     bypassMode: actor3.bypass_mode.toUpperCase(),
     deployKey: actor3.actor_type === "DeployKey",
     organizationAdmin: actor3.actor_type === "OrganizationAdmin",
     enterpriseOwner: false,
-    repositoryRoleDatabaseId: role3,
-    repositoryRoleName: role3 === null ? null : REPOSITORY_ROLES.get(role3) ?? null
+    repositoryRoleDatabaseId: role4,
+    repositoryRoleName: role4 === null ? null : REPOSITORY_ROLES.get(role4) ?? null
   };
 }
 function rulesetObject(ctx, ruleset4) {
@@ -83111,10 +83563,10 @@ function rulesetObject(ctx, ruleset4) {
     ) : null,
     rules: (args) => {
       const wanted = args.type ?? void 0;
-      const rules2 = ruleset4.rules.filter(
+      const rules3 = ruleset4.rules.filter(
         (rule3) => wanted === void 0 || rule3.type.toUpperCase() === wanted
       );
-      return connection("rules", rules2, args, (rule3) => ({
+      return connection("rules", rules3, args, (rule3) => ({
         __typename: "RepositoryRule",
         id: nodeId("RepositoryRule", `${ruleset4.id}:${rule3.type}`),
         type: rule3.type.toUpperCase(),
@@ -83462,9 +83914,9 @@ var init_rulesets = __esm({
        */
       build(world2, seed) {
         const ids = /* @__PURE__ */ new Set();
-        const add = (source, store, entries, path) => {
+        const add = (source, store, entries, path2) => {
           entries.forEach(({ id, ...body2 }, index) => {
-            const at3 = [...path, "rulesets", index];
+            const at3 = [...path2, "rulesets", index];
             check2(!ids.has(id), [...at3, "id"], `ruleset id ${id} is used twice`);
             ids.add(id);
             const result = rulesetFromBody(world2, source, body2);
@@ -83548,15 +84000,15 @@ function settingsFields2(ctx, repo) {
     mergeCommitMessage: repo.merge_commit_message,
     hasVulnerabilityAlertsEnabled: repo.vulnerability_alerts,
     defaultBranchRef: () => {
-      const branch3 = repo.branches.get(repo.default_branch);
-      return branch3 === void 0 ? null : refObject(ctx, repo, branch3);
+      const branch4 = repo.branches.get(repo.default_branch);
+      return branch4 === void 0 ? null : refObject(ctx, repo, branch4);
     },
-    repositoryTopics: (args) => connection("repositoryTopics", repo.topics, args, (topic2) => ({
+    repositoryTopics: (args) => connection("repositoryTopics", repo.topics, args, (topic3) => ({
       __typename: "RepositoryTopic",
-      id: nodeId("RepositoryTopic", `${repo.id}:${topic2}`),
-      topic: { __typename: "Topic", id: nodeId("Topic", topic2), name: topic2 },
-      url: `${ctx.base}/topics/${topic2}`,
-      resourcePath: `/topics/${topic2}`
+      id: nodeId("RepositoryTopic", `${repo.id}:${topic3}`),
+      topic: { __typename: "Topic", id: nodeId("Topic", topic3), name: topic3 },
+      url: `${ctx.base}/topics/${topic3}`,
+      resourcePath: `/topics/${topic3}`
     })),
     viewerCanUpdateTopics: ctx.world.can(repo, ctx.caller, "admin")
   };
@@ -83604,12 +84056,12 @@ function commitMessageProblems2(repo, body2) {
   }
   return problems;
 }
-function defaultBranchProblem(repo, branch3) {
-  if (typeof branch3 !== "string" || branch3 === repo.default_branch) return void 0;
+function defaultBranchProblem(repo, branch4) {
+  if (typeof branch4 !== "string" || branch4 === repo.default_branch) return void 0;
   if (repo.branches.size === 0) {
     return "Cannot update default branch for an empty repository. Please init the repository and push first.";
   }
-  return repo.branches.has(branch3) ? void 0 : `default_branch: branch ${branch3} does not exist`;
+  return repo.branches.has(branch4) ? void 0 : `default_branch: branch ${branch4} does not exist`;
 }
 function securityProblems(repo, security) {
   if (security === null || security === void 0) return [];
@@ -83634,8 +84086,8 @@ function securityProblems(repo, security) {
 }
 function problemsOf(ctx, repo, body2) {
   const problems = [...commitMessageProblems2(repo, body2)];
-  const branch3 = defaultBranchProblem(repo, body2.default_branch);
-  if (branch3 !== void 0) problems.push(branch3);
+  const branch4 = defaultBranchProblem(repo, body2.default_branch);
+  if (branch4 !== void 0) problems.push(branch4);
   problems.push(
     ...securityProblems(repo, body2.security_and_analysis)
   );
@@ -83669,8 +84121,8 @@ function applyBody(world2, repo, body2, now) {
     repo.description = body2.description === "" ? null : body2.description;
   if (typeof body2.homepage === "string")
     repo.homepage = body2.homepage === "" ? null : body2.homepage;
-  for (const flag4 of [...FLAGS3, ...MERGE_FLAGS]) {
-    if (typeof body2[flag4] === "boolean") repo[flag4] = body2[flag4];
+  for (const flag5 of [...FLAGS4, ...MERGE_FLAGS]) {
+    if (typeof body2[flag5] === "boolean") repo[flag5] = body2[flag5];
   }
   for (const { title, message } of Object.values(COMMIT_MESSAGE_PAIRS2)) {
     if (body2[title] !== void 0) repo[title] = body2[title];
@@ -83692,7 +84144,7 @@ function editRepository(ctx, repo, body2) {
   if (problems.length > 0) throw ctx.invalid(problems, "Repository");
   applyBody(ctx.world, repo, body2, ctx.now());
 }
-var FLAGS3, MERGE_FLAGS, COMMIT_MESSAGE_PAIRS2;
+var FLAGS4, MERGE_FLAGS, COMMIT_MESSAGE_PAIRS2;
 var init_edit = __esm({
   "src/sandbox/github/settings/edit.ts"() {
     "use strict";
@@ -83700,7 +84152,7 @@ var init_edit = __esm({
     init_http();
     init_records();
     init_names2();
-    FLAGS3 = [
+    FLAGS4 = [
       "has_issues",
       "has_projects",
       "has_wiki",
@@ -83857,14 +84309,14 @@ function touched(ctx, repo) {
 }
 function renameBranch(ctx) {
   const repo = writable2(ctx);
-  const branch3 = branchOf(ctx, repo);
+  const branch4 = branchOf(ctx, repo);
   const body2 = ctx.json();
   const name2 = String(body2.new_name);
   if (repo.branches.has(name2)) throw ctx.invalid([`Branch ${name2} already exists`], "Branch");
-  const from = branch3.name;
+  const from = branch4.name;
   repo.branches.delete(from);
-  branch3.name = name2;
-  repo.branches.set(name2, branch3);
+  branch4.name = name2;
+  repo.branches.set(name2, branch4);
   if (repo.default_branch === from) repo.default_branch = name2;
   touched(ctx, repo);
   return ok(branchWithProtection(ctx.base, repo, name2), 201);
@@ -84035,7 +84487,7 @@ var init_routes15 = __esm({
 
 // src/sandbox/github/settings/index.ts
 var settings2;
-var init_settings20 = __esm({
+var init_settings21 = __esm({
   "src/sandbox/github/settings/index.ts"() {
     "use strict";
     init_area();
@@ -84139,15 +84591,15 @@ function slugTaken(org, slug2, except) {
 }
 function membersOf(ctx, value2) {
   const found = /* @__PURE__ */ new Map();
-  for (const [id, role3] of value2.members) found.set(id, { role: role3, inherited: false });
+  for (const [id, role4] of value2.members) found.set(id, { role: role4, inherited: false });
   for (const child of descendants(value2.org, value2)) {
-    for (const [id, role3] of child.members) {
-      if (!found.has(id)) found.set(id, { role: role3, inherited: true });
+    for (const [id, role4] of child.members) {
+      if (!found.has(id)) found.set(id, { role: role4, inherited: true });
     }
   }
-  return [...found].sort(([a2], [b2]) => a2 - b2).flatMap(([id, { role: role3, inherited }]) => {
+  return [...found].sort(([a2], [b2]) => a2 - b2).flatMap(([id, { role: role4, inherited }]) => {
     const user = ctx.world.accountsById.get(id);
-    return user === void 0 ? [] : [{ user, role: reportedTeamRole(value2, user, role3), inherited }];
+    return user === void 0 ? [] : [{ user, role: reportedTeamRole(value2, user, role4), inherited }];
   });
 }
 var teamRoutes;
@@ -84283,8 +84735,8 @@ var init_routes16 = __esm({
         pattern: "/orgs/:org/teams/:team_slug/members",
         handler: (ctx) => {
           const { team: found } = teamInPath(ctx);
-          const role3 = ctx.query.get("role") ?? "all";
-          const listed5 = membersOf(ctx, found).filter((item) => role3 === "all" || item.role === role3);
+          const role4 = ctx.query.get("role") ?? "all";
+          const listed5 = membersOf(ctx, found).filter((item) => role4 === "all" || item.role === role4);
           return pageReply(
             ctx,
             listed5,
@@ -84313,23 +84765,23 @@ var init_routes16 = __esm({
         handler: (ctx) => {
           const { org, team: found, caller } = teamInPath(ctx);
           assertManages(ctx, org, found, caller);
-          const role3 = ctx.json().role ?? "member";
+          const role4 = ctx.json().role ?? "member";
           const user = ctx.world.account(ctx.params.username ?? "");
           if (user === void 0) throw notFound();
           if (user.type !== "User") {
             throw ctx.invalid([`${user.login} is not a user`], "Team");
           }
           if (org.owners.has(user.id) || org.members.has(user.id)) {
-            found.members.set(user.id, role3);
-            return ok(membership(ctx.base, found, user, role3, "active"));
+            found.members.set(user.id, role4);
+            return ok(membership(ctx.base, found, user, role4, "active"));
           }
           if (!ctx.world.administers(org, caller)) {
             throw forbidden(
               `Only an organization owner can add ${user.login}, who is not a member of ${org.account.login}.`
             );
           }
-          found.pending.set(user.id, role3);
-          return ok(membership(ctx.base, found, user, role3, "pending"));
+          found.pending.set(user.id, role4);
+          return ok(membership(ctx.base, found, user, role4, "pending"));
         }
       },
       {
@@ -84350,22 +84802,22 @@ var init_routes16 = __esm({
 });
 
 // src/sandbox/github/team/index.ts
-function buildTeam(world2, org, seed, path) {
+function buildTeam(world2, org, seed, path2) {
   const parent = seed.parent === void 0 ? null : teamsOf(org).get(seed.parent) ?? null;
   check2(
     seed.parent === void 0 || parent !== null,
-    [...path, "parent"],
+    [...path2, "parent"],
     `parent team '${seed.parent}' is not defined before this team`
   );
   const privacy = seed.privacy;
   check2(
     privacy === "closed" || parent === null,
-    [...path, "privacy"],
+    [...path2, "privacy"],
     "a team with a parent is closed (GitHub: the privacy of a nested team cannot be secret)"
   );
   check2(
     parent === null || parent.privacy === "closed",
-    [...path, "parent"],
+    [...path2, "parent"],
     `parent team '${seed.parent}' is secret; a parent team is closed`
   );
   const built3 = {
@@ -84382,15 +84834,15 @@ function buildTeam(world2, org, seed, path) {
     created_at: SEEDED_AT,
     updated_at: SEEDED_AT
   };
-  for (const [name2, role3] of Object.entries(seed.members)) {
+  for (const [name2, role4] of Object.entries(seed.members)) {
     const user = world2.account(name2);
-    check2(user?.type === "User", [...path, "members", name2], `unknown user '${name2}'`);
+    check2(user?.type === "User", [...path2, "members", name2], `unknown user '${name2}'`);
     check2(
       org.owners.has(user.id) || org.members.has(user.id),
-      [...path, "members", name2],
+      [...path2, "members", name2],
       `'${name2}' is not a member of ${org.account.login}`
     );
-    built3.members.set(user.id, role3);
+    built3.members.set(user.id, role4);
   }
   if (seed.security_manager) securityManagersOf2(org).add(seed.id);
   return built3;
@@ -84400,21 +84852,21 @@ function buildTeams(world2, seed) {
   seed.organizations.forEach((orgSeed, index) => {
     const org = world2.seeded.organizations[index];
     if (org === void 0) return;
-    const path = ["organizations", index];
+    const path2 = ["organizations", index];
     const teams2 = teamsOf(org);
     orgSeed.teams.forEach((teamEntry, at3) => {
       check2(
         !teams2.has(teamEntry.slug),
-        [...path, "teams", at3, "slug"],
+        [...path2, "teams", at3, "slug"],
         `team '${teamEntry.slug}' is defined twice`
       );
       check2(
         !ids.has(teamEntry.id),
-        [...path, "teams", at3, "id"],
+        [...path2, "teams", at3, "id"],
         `team id ${teamEntry.id} is used twice`
       );
       ids.add(teamEntry.id);
-      teams2.set(teamEntry.slug, buildTeam(world2, org, teamEntry, [...path, "teams", at3]));
+      teams2.set(teamEntry.slug, buildTeam(world2, org, teamEntry, [...path2, "teams", at3]));
     });
   });
   teamIds(world2).next = maxOf(ids) + 1;
@@ -84426,13 +84878,13 @@ function buildTeams(world2, seed) {
       const at3 = ["repositories", index, "teams", slug2];
       const found = repo.org === null ? void 0 : teamsOf(repo.org).get(slug2.toLowerCase());
       check2(found !== void 0, at3, `unknown team '${slug2}' of ${owner}`);
-      const role3 = resolveRole(repo.org, written2);
+      const role4 = resolveRole(repo.org, written2);
       check2(
-        role3 !== void 0,
+        role4 !== void 0,
         at3,
         `'${written2}' is not pull, triage, push, maintain, admin or a custom role of ${owner}`
       );
-      teamGrantsOf(repo).set(found.id, role3);
+      teamGrantsOf(repo).set(found.id, role4);
     }
   });
 }
@@ -84714,7 +85166,7 @@ function organizationOwner(ctx) {
     assertWritable: () => void 0
   };
 }
-function routesFor(prefix, template, find, ownFields) {
+function routesFor(prefix, template2, find, ownFields) {
   return [
     {
       method: "GET",
@@ -84741,7 +85193,7 @@ function routesFor(prefix, template, find, ownFields) {
     {
       method: "POST",
       pattern: `${prefix}/hooks`,
-      operation: `POST ${template}/hooks`,
+      operation: `POST ${template2}/hooks`,
       handler: (ctx) => {
         const owner = find(ctx);
         owner.assertWritable();
@@ -84774,7 +85226,7 @@ function routesFor(prefix, template, find, ownFields) {
     {
       method: "PATCH",
       pattern: `${prefix}/hooks/:id`,
-      operation: `PATCH ${template}/hooks/{hook_id}`,
+      operation: `PATCH ${template2}/hooks/{hook_id}`,
       handler: (ctx) => {
         const owner = find(ctx);
         const edited2 = editHook(ctx, owner, (current, body2) => ({
@@ -84793,7 +85245,7 @@ function routesFor(prefix, template, find, ownFields) {
     {
       method: "PATCH",
       pattern: `${prefix}/hooks/:id/config`,
-      operation: `PATCH ${template}/hooks/{hook_id}/config`,
+      operation: `PATCH ${template2}/hooks/{hook_id}/config`,
       handler: (ctx) => ok(
         configShape(
           editHook(ctx, find(ctx), (current, body2) => ({
@@ -84806,7 +85258,7 @@ function routesFor(prefix, template, find, ownFields) {
     {
       method: "DELETE",
       pattern: `${prefix}/hooks/:id`,
-      operation: `DELETE ${template}/hooks/{hook_id}`,
+      operation: `DELETE ${template2}/hooks/{hook_id}`,
       handler: (ctx) => {
         const owner = find(ctx);
         const current = hookOf(ctx, owner);
@@ -84940,9 +85392,9 @@ var init_webhooks = __esm({
       },
       build(world2, seed) {
         const ids = /* @__PURE__ */ new Set();
-        const add = (into, entries, path, owner) => {
+        const add = (into, entries, path2, owner) => {
           entries.forEach((hookSeed, at3) => {
-            const where = [...path, "hooks", at3];
+            const where = [...path2, "hooks", at3];
             check2(!ids.has(hookSeed.id), [...where, "id"], `hook id ${hookSeed.id} is used twice`);
             ids.add(hookSeed.id);
             const built3 = hookFromSeed(hookSeed);
@@ -85261,14 +85713,14 @@ function githubRoutes(options) {
   return AREAS3.flatMap((area) => [...area.routes ?? [], ...area.routesFor?.(setup) ?? []]);
 }
 function permissionRows() {
-  const rows = /* @__PURE__ */ new Map();
+  const rows2 = /* @__PURE__ */ new Map();
   for (const area of AREAS3) {
     for (const [operation, row2] of Object.entries(area.permissions ?? {})) {
-      if (rows.has(operation)) throw new Error(`${operation}'s permissions are given twice`);
-      rows.set(operation, row2);
+      if (rows2.has(operation)) throw new Error(`${operation}'s permissions are given twice`);
+      rows2.set(operation, row2);
     }
   }
-  return rows;
+  return rows2;
 }
 function buildGithubWorld(seed) {
   const world2 = new GithubWorld({
@@ -85313,7 +85765,7 @@ var init_github = __esm({
     init_organization_settings2();
     init_properties();
     init_rulesets();
-    init_settings20();
+    init_settings21();
     init_team2();
     init_webhooks();
     init_world();
@@ -85364,6 +85816,97 @@ var init_records17 = __esm({
   }
 });
 
+// src/sandbox/gitlab/pagination.ts
+function positive2(value2, fallback) {
+  if (value2 === null || !/^\d+$/.test(value2.trim())) return fallback;
+  const number4 = Number(value2);
+  return number4 >= 1 ? number4 : fallback;
+}
+function perPageOf(ctx) {
+  return Math.min(positive2(ctx.query.get("per_page"), GITLAB_PER_PAGE), GITLAB_MAX_PER_PAGE);
+}
+function linkTo(ctx, set3) {
+  const url2 = new URL(ctx.url.href);
+  url2.pathname = ctx.linkPath(url2.pathname);
+  for (const [key2, value2] of Object.entries(set3)) url2.searchParams.set(key2, value2);
+  return url2.href;
+}
+function checkOffset(ctx, type) {
+  const page3 = positive2(ctx.query.get("page"), 1);
+  if (page3 * perPageOf(ctx) > OFFSET_LIMIT) {
+    throw new HttpError({
+      status: 405,
+      body: {
+        error: `Offset pagination has a maximum allowed offset of ${OFFSET_LIMIT} for requests that return objects of type ${type}. Remaining records can be retrieved using keyset pagination.`
+      }
+    });
+  }
+}
+function offsetPage(ctx, all) {
+  const perPage = perPageOf(ctx);
+  const page3 = positive2(ctx.query.get("page"), 1);
+  const counted3 = all.length <= COUNT_LIMIT;
+  const lastPage2 = Math.max(1, Math.ceil(all.length / perPage));
+  const start = (page3 - 1) * perPage;
+  const items2 = start < all.length ? all.slice(start, start + perPage) : [];
+  const hasNext = start + perPage < all.length;
+  const prev = page3 > 1 && page3 <= lastPage2 ? page3 - 1 : void 0;
+  const at3 = (target2) => linkTo(ctx, { page: String(target2), per_page: String(perPage) });
+  const links2 = [];
+  if (prev !== void 0) links2.push(`<${at3(prev)}>; rel="prev"`);
+  if (hasNext) links2.push(`<${at3(page3 + 1)}>; rel="next"`);
+  links2.push(`<${at3(1)}>; rel="first"`);
+  if (counted3) links2.push(`<${at3(lastPage2)}>; rel="last"`);
+  const headers = {
+    Link: links2.join(", "),
+    "X-Page": String(page3),
+    "X-Per-Page": String(perPage),
+    "X-Next-Page": hasNext ? String(page3 + 1) : "",
+    "X-Prev-Page": prev !== void 0 ? String(prev) : ""
+  };
+  if (counted3) {
+    headers["X-Total"] = String(all.length);
+    headers["X-Total-Pages"] = String(lastPage2);
+  }
+  return { items: items2, headers };
+}
+function keysetPage(ctx, all) {
+  const orderBy = ctx.query.get("order_by") ?? "id";
+  if (orderBy !== "id") {
+    throw new HttpError({
+      status: 405,
+      body: { error: "Keyset pagination is not yet available for this type of request" }
+    });
+  }
+  const descending = ctx.query.get("sort") === "desc";
+  const perPage = perPageOf(ctx);
+  const after = ctx.query.get("id_after");
+  const before = ctx.query.get("id_before");
+  const sorted = [...all].sort((a2, b2) => descending ? b2.id - a2.id : a2.id - b2.id);
+  const from = sorted.filter(
+    (item) => (after === null || item.id > Number(after)) && (before === null || item.id < Number(before))
+  );
+  const items2 = from.slice(0, perPage);
+  const headers = {};
+  const last = items2[items2.length - 1];
+  if (items2.length === perPage && last !== void 0) {
+    const bound2 = descending ? { id_before: String(last.id) } : { id_after: String(last.id) };
+    headers.Link = `<${linkTo(ctx, { ...bound2, per_page: String(perPage) })}>; rel="next"`;
+  }
+  return { status: 200, items: items2, headers };
+}
+var GITLAB_PER_PAGE, GITLAB_MAX_PER_PAGE, COUNT_LIMIT, OFFSET_LIMIT;
+var init_pagination2 = __esm({
+  "src/sandbox/gitlab/pagination.ts"() {
+    "use strict";
+    init_http_support();
+    GITLAB_PER_PAGE = 20;
+    GITLAB_MAX_PER_PAGE = 100;
+    COUNT_LIMIT = 1e4;
+    OFFSET_LIMIT = 5e4;
+  }
+});
+
 // src/sandbox/gitlab/http.ts
 function gitlabError(status3, message) {
   return new HttpError({ status: status3, body: { message } });
@@ -85379,19 +85922,7 @@ function parameters(ctx) {
   return { ...Object.fromEntries(ctx.query), ...ctx.json() };
 }
 function gitlabPage(ctx, all) {
-  const { items: items2, headers, page: page3, lastPage: lastPage2, perPage } = paginate(ctx, all);
-  return {
-    items: items2,
-    headers: {
-      ...headers,
-      "X-Total": String(all.length),
-      "X-Total-Pages": String(lastPage2),
-      "X-Page": String(page3),
-      "X-Per-Page": String(perPage),
-      "X-Next-Page": page3 < lastPage2 ? String(page3 + 1) : "",
-      "X-Prev-Page": page3 > 1 && page3 <= lastPage2 ? String(page3 - 1) : ""
-    }
-  };
+  return offsetPage(ctx, all);
 }
 function gitlabPageReply(ctx, all, shape) {
   const page3 = gitlabPage(ctx, all);
@@ -85408,7 +85939,8 @@ function gitlabHeaders(requestNumber, rate) {
     "RateLimit-Limit": String(rate.limit),
     "RateLimit-Remaining": String(rate.remaining),
     "RateLimit-Reset": String(rate.reset),
-    "RateLimit-Observed": String(rate.used)
+    "RateLimit-Observed": String(rate.used),
+    "RateLimit-ResetTime": new Date(rate.reset * 1e3).toUTCString()
   };
 }
 function limited(retryAfter) {
@@ -85423,7 +85955,7 @@ var init_http2 = __esm({
   "src/sandbox/gitlab/http.ts"() {
     "use strict";
     init_http_support();
-    init_pagination();
+    init_pagination2();
     init_http_support();
     gitlabNotFound = (what = "Not found") => gitlabError(404, `404 ${what}`);
     gitlabForbidden = () => gitlabError(403, "403 Forbidden");
@@ -85443,25 +85975,61 @@ var init_http2 = __esm({
   }
 });
 
+// src/sandbox/gitlab/world/access-levels.ts
+function accessLevelOf(role4) {
+  return BY_ROLE.get(role4) ?? 0;
+}
+var ACCESS_LEVELS2, MEMBER_ROLES, BY_ROLE;
+var init_access_levels = __esm({
+  "src/sandbox/gitlab/world/access-levels.ts"() {
+    "use strict";
+    ACCESS_LEVELS2 = [
+      { level: 0, name: "No access", role: "no_access" },
+      { level: 5, name: "Minimal access", role: "minimal_access" },
+      { level: 10, name: "Guest", role: "guest" },
+      { level: 15, name: "Planner", role: "planner" },
+      { level: 20, name: "Reporter", role: "reporter" },
+      { level: 30, name: "Developer", role: "developer" },
+      { level: 40, name: "Maintainer", role: "maintainer" },
+      { level: 50, name: "Owner", role: "owner" }
+    ];
+    MEMBER_ROLES = ACCESS_LEVELS2.filter((entry2) => entry2.level > 0).map(
+      (entry2) => entry2.role
+    );
+    BY_ROLE = new Map(ACCESS_LEVELS2.map((entry2) => [entry2.role, entry2.level]));
+  }
+});
+
 // src/sandbox/gitlab/world/access.ts
+function canSeeGroup(ctx, found, caller) {
+  if (found.visibility === "public" || found.visibility === "internal" && caller !== null) {
+    return true;
+  }
+  return caller !== null && (caller.admin || ctx.world.accessLevel(found, caller) > 0);
+}
+function canSeeProject(ctx, found, caller) {
+  if (found.visibility === "public" || found.visibility === "internal" && caller !== null) {
+    return true;
+  }
+  return caller !== null && (caller.admin || ctx.world.accessLevel(found, caller) >= accessLevelOf("guest"));
+}
 function visibleGroup(ctx, idOrPath) {
   const caller = requireCaller2(ctx);
   const found = ctx.world.group(idOrPath ?? "");
-  if (!found || !ctx.world.hasRole(found, caller, "guest")) throw gitlabNotFound("Group Not Found");
+  if (!found || !canSeeGroup(ctx, found, caller)) throw gitlabNotFound("Group Not Found");
   return found;
 }
 function visibleProject(ctx) {
   const caller = requireCaller2(ctx);
   const found = ctx.world.project(ctx.params.id ?? "");
-  if (!found || !ctx.world.hasRole(found.group, caller, "guest")) {
-    throw gitlabNotFound("Project Not Found");
-  }
+  if (!found || !canSeeProject(ctx, found, caller)) throw gitlabNotFound("Project Not Found");
   return found;
 }
 var init_access4 = __esm({
   "src/sandbox/gitlab/world/access.ts"() {
     "use strict";
     init_http2();
+    init_access_levels();
   }
 });
 
@@ -85482,47 +86050,68 @@ function group(base, value2) {
     id: value2.id,
     name: value2.name,
     path: value2.path,
-    full_path: value2.path,
-    full_name: value2.name,
-    visibility: "private",
-    parent_id: null,
-    web_url: `${base}/groups/${value2.path}`
+    full_path: value2.fullPath,
+    full_name: value2.fullName,
+    visibility: value2.visibility,
+    parent_id: value2.parent?.id ?? null,
+    web_url: `${base}/groups/${value2.fullPath}`
   };
 }
-function project(base, value2) {
-  const fullPath = `${value2.group.path}/${value2.path}`;
+function fullPathOf(value2) {
+  return `${value2.group.fullPath}/${value2.path}`;
+}
+function simpleProject(base, value2) {
+  const fullPath = fullPathOf(value2);
   const host = new URL(base).hostname;
   return {
     id: value2.id,
     description: value2.description,
     name: value2.name,
-    name_with_namespace: `${value2.group.name} / ${value2.name}`,
+    name_with_namespace: `${value2.group.fullName} / ${value2.name}`,
     path: value2.path,
     path_with_namespace: fullPath,
+    created_at: value2.created_at,
     default_branch: value2.default_branch,
+    tag_list: [],
+    topics: [],
     ssh_url_to_repo: `git@${host}:${fullPath}.git`,
     http_url_to_repo: `${base}/${fullPath}.git`,
     web_url: `${base}/${fullPath}`,
-    visibility: "private",
-    created_at: value2.created_at,
-    last_activity_at: value2.created_at,
-    tag_list: [],
-    topics: [],
     forks_count: 0,
     star_count: 0,
+    last_activity_at: value2.created_at,
     namespace: {
       id: value2.group.id,
       name: value2.group.name,
       path: value2.group.path,
       kind: "group",
-      full_path: value2.group.path,
-      web_url: `${base}/groups/${value2.group.path}`
+      full_path: value2.group.fullPath,
+      parent_id: value2.group.parent?.id ?? null,
+      web_url: `${base}/groups/${value2.group.fullPath}`
     }
+  };
+}
+function project(base, value2) {
+  return { ...simpleProject(base, value2), visibility: value2.visibility, archived: value2.archived };
+}
+function projectAnswer2(world2, base, value2, simple = false) {
+  const shape = simple ? simpleProject : project;
+  return { ...shape(base, value2), ...world2.projectFields(value2, simple) };
+}
+function member3(base, value2) {
+  return {
+    ...planningUser(base, value2.user),
+    access_level: accessLevelOf(value2.role),
+    created_at: SEEDED_AT,
+    expires_at: null,
+    membership_state: "active"
   };
 }
 var init_shapes12 = __esm({
   "src/sandbox/gitlab/world/shapes.ts"() {
     "use strict";
+    init_seed();
+    init_access_levels();
   }
 });
 
@@ -85563,6 +86152,7 @@ var init_routes18 = __esm({
       {
         method: "GET",
         pattern: "/api/v4/projects/:id/boards",
+        operation: "GET /api/v4/projects/{id}/boards",
         handler: (ctx) => {
           const found = visibleProject(ctx);
           const boards2 = [...boardsOf(found).values()].sort((a2, b2) => a2.id - b2.id);
@@ -85572,14 +86162,16 @@ var init_routes18 = __esm({
       {
         method: "GET",
         pattern: "/api/v4/projects/:id/boards/:board",
+        operation: "GET /api/v4/projects/{id}/boards/{board_id}",
         handler: (ctx) => ok(board2(ctx.base, boardOf(ctx, visibleProject(ctx))))
       },
       {
         method: "POST",
         pattern: "/api/v4/projects/:id/boards",
+        operation: "POST /api/v4/projects/{id}/boards",
         handler: (ctx) => {
           const found = visibleProject(ctx);
-          if (!ctx.world.hasRole(found.group, ctx.caller, "reporter")) throw gitlabForbidden();
+          if (!ctx.world.hasRole(found, ctx.caller, "reporter")) throw gitlabForbidden();
           const { name: name2 } = parameters(ctx);
           if (name2 === void 0) throw gitlabBadParameter("name is missing");
           if (typeof name2 !== "string" || name2.trim() === "") {
@@ -85603,7 +86195,7 @@ var init_routes18 = __esm({
         handler: (ctx) => {
           const found = visibleProject(ctx);
           const target2 = boardOf(ctx, found);
-          if (!ctx.world.hasRole(found.group, ctx.caller, "reporter")) throw gitlabForbidden();
+          if (!ctx.world.hasRole(found, ctx.caller, "reporter")) throw gitlabForbidden();
           if (boardsOf(found).size === 1) {
             throw gitlabError(
               400,
@@ -85710,6 +86302,24 @@ var init_records18 = __esm({
   }
 });
 
+// src/sandbox/gitlab/tiers.ts
+function isGitlabTier(value2) {
+  return GITLAB_TIERS.includes(value2);
+}
+function requireTier(ctx, minimum) {
+  if (GITLAB_TIERS.indexOf(ctx.world.tier) < GITLAB_TIERS.indexOf(minimum)) {
+    throw gitlabForbidden();
+  }
+}
+var GITLAB_TIERS;
+var init_tiers = __esm({
+  "src/sandbox/gitlab/tiers.ts"() {
+    "use strict";
+    init_http2();
+    GITLAB_TIERS = ["free", "premium", "ultimate"];
+  }
+});
+
 // src/sandbox/gitlab/epic-links/shapes.ts
 function epic(base, value2) {
   const groupUrl = `${base}/api/v4/groups/${value2.group.id}`;
@@ -85790,11 +86400,17 @@ function linkedAlready(ctx, a2, b2) {
   }
   return false;
 }
+function groupOnTier(ctx, minimum) {
+  const found = visibleGroup(ctx, ctx.params.id);
+  requireTier(ctx, minimum);
+  return found;
+}
 var LINK_TYPES, epicLinkRoutes;
 var init_routes19 = __esm({
   "src/sandbox/gitlab/epic-links/routes.ts"() {
     "use strict";
     init_http2();
+    init_tiers();
     init_access4();
     init_records18();
     init_shapes14();
@@ -85803,8 +86419,9 @@ var init_routes19 = __esm({
       {
         method: "GET",
         pattern: "/api/v4/groups/:id/epics",
+        operation: "GET /api/v4/groups/{id}/epics",
         handler: (ctx) => {
-          const found = visibleGroup(ctx, ctx.params.id);
+          const found = groupOnTier(ctx, "premium");
           const epics = [...epicsOf(found).values()].sort((a2, b2) => a2.iid - b2.iid);
           return gitlabPageReply(ctx, epics, (item) => epic(ctx.base, item));
         }
@@ -85812,13 +86429,15 @@ var init_routes19 = __esm({
       {
         method: "GET",
         pattern: "/api/v4/groups/:id/epics/:iid",
-        handler: (ctx) => ok(epic(ctx.base, epicOf(visibleGroup(ctx, ctx.params.id), ctx.params.iid)))
+        operation: "GET /api/v4/groups/{id}/epics/{epic_iid}",
+        handler: (ctx) => ok(epic(ctx.base, epicOf(groupOnTier(ctx, "premium"), ctx.params.iid)))
       },
       {
         method: "GET",
         pattern: "/api/v4/groups/:id/epics/:iid/related_epics",
+        operation: "GET /api/v4/groups/{id}/epics/{epic_iid}/related_epics",
         handler: (ctx) => {
-          const from = epicOf(visibleGroup(ctx, ctx.params.id), ctx.params.iid);
+          const from = epicOf(groupOnTier(ctx, "ultimate"), ctx.params.iid);
           const links2 = linksFrom(ctx, from, requireCaller2(ctx));
           return ok(links2.map((link) => relatedEpic2(ctx.base, link, from)));
         }
@@ -85826,8 +86445,9 @@ var init_routes19 = __esm({
       {
         method: "POST",
         pattern: "/api/v4/groups/:id/epics/:iid/related_epics",
+        operation: "POST /api/v4/groups/{id}/epics/{epic_iid}/related_epics",
         handler: (ctx) => {
-          const source = epicOf(visibleGroup(ctx, ctx.params.id), ctx.params.iid);
+          const source = epicOf(groupOnTier(ctx, "ultimate"), ctx.params.iid);
           const params = parameters(ctx);
           const { target_group_id: targetGroup, target_epic_iid: targetIid } = params;
           const linkType = params.link_type ?? "relates_to";
@@ -85861,7 +86481,7 @@ var init_routes19 = __esm({
         operation: "DELETE /api/v4/groups/{id}/epics/{epic_iid}/related_epics/{related_epic_link_id}",
         handler: (ctx) => {
           const caller = requireCaller2(ctx);
-          const from = epicOf(visibleGroup(ctx, ctx.params.id), ctx.params.iid);
+          const from = epicOf(groupOnTier(ctx, "ultimate"), ctx.params.iid);
           const id = idParam(ctx.params.link);
           const link = id === void 0 ? void 0 : linksOf(ctx.world).byId.get(id);
           if (!link || link.source.id !== from.id && link.target.id !== from.id) {
@@ -85900,7 +86520,7 @@ var init_epic_links = __esm({
       author: login3.optional(),
       created_at: timestamp.default("2026-01-02T09:00:00Z")
     });
-    epicRef = external_exports.string().regex(/^[A-Za-z0-9_.-]+&\d+$/, "expected GROUP&IID, e.g. acme&1");
+    epicRef = external_exports.string().regex(/^[A-Za-z0-9_./-]+&\d+$/, "expected GROUP&IID, e.g. acme&1");
     epicLinks = gitlabArea({
       name: "epic-links",
       seed: {
@@ -85957,17 +86577,17 @@ var init_epic_links = __esm({
         });
         const links2 = linksOf(world2);
         seed.epic_links.forEach((linkSeed, index) => {
-          const path = ["epic_links", index];
+          const path2 = ["epic_links", index];
           const find = (ref2, key2) => {
             const [groupPath2, iid] = epicKey(ref2);
             const group2 = world2.groupsByPath.get(groupPath2);
             const found = group2 === void 0 ? void 0 : epicsOf(group2).get(iid);
-            check2(found !== void 0, [...path, key2], `unknown epic '${ref2}'`);
+            check2(found !== void 0, [...path2, key2], `unknown epic '${ref2}'`);
             return found;
           };
           check2(
             !links2.byId.has(linkSeed.id),
-            [...path, "id"],
+            [...path2, "id"],
             `epic link id ${linkSeed.id} is used twice`
           );
           addEpicLink(world2, {
@@ -85984,6 +86604,398 @@ var init_epic_links = __esm({
         for (const id of links2.byId.keys()) links2.nextId = Math.max(links2.nextId, id + 1);
       },
       routes: epicLinkRoutes
+    });
+  }
+});
+
+// src/sandbox/gitlab/project-settings/records.ts
+var ACCESS_LEVEL_VALUES, PAGES_ACCESS_LEVEL_VALUES, FEATURE_FIELDS, BOOLEAN_FIELDS, settingsOf4, branchesOf2, topicsOf;
+var init_records19 = __esm({
+  "src/sandbox/gitlab/project-settings/records.ts"() {
+    "use strict";
+    init_attached();
+    ACCESS_LEVEL_VALUES = ["disabled", "private", "enabled"];
+    PAGES_ACCESS_LEVEL_VALUES = ["disabled", "private", "enabled", "public"];
+    FEATURE_FIELDS = [
+      "issues_access_level",
+      "repository_access_level",
+      "merge_requests_access_level",
+      "forking_access_level",
+      "wiki_access_level",
+      "builds_access_level",
+      "snippets_access_level",
+      "pages_access_level",
+      "analytics_access_level",
+      "container_registry_access_level",
+      "security_and_compliance_access_level",
+      "releases_access_level",
+      "environments_access_level",
+      "feature_flags_access_level",
+      "infrastructure_access_level",
+      "monitor_access_level",
+      "model_experiments_access_level",
+      "model_registry_access_level"
+    ];
+    BOOLEAN_FIELDS = [
+      "request_access_enabled",
+      "only_allow_merge_if_pipeline_succeeds",
+      "allow_merge_on_skipped_pipeline",
+      "only_allow_merge_if_all_discussions_are_resolved",
+      "remove_source_branch_after_merge",
+      "allow_pipeline_trigger_approve_deployment"
+    ];
+    settingsOf4 = attached((_project) => ({
+      topics: [],
+      merge_method: "merge",
+      squash_option: "default_off",
+      merge_commit_template: null,
+      squash_commit_template: null,
+      ci_config_path: null,
+      auto_cancel_pending_pipelines: "enabled",
+      build_timeout: 3600,
+      request_access_enabled: true,
+      only_allow_merge_if_pipeline_succeeds: false,
+      allow_merge_on_skipped_pipeline: false,
+      only_allow_merge_if_all_discussions_are_resolved: false,
+      remove_source_branch_after_merge: true,
+      allow_pipeline_trigger_approve_deployment: false,
+      ...Object.fromEntries(
+        FEATURE_FIELDS.map((field) => [
+          field,
+          field === "security_and_compliance_access_level" || field === "pages_access_level" ? "private" : "enabled"
+        ])
+      )
+    }));
+    branchesOf2 = attached((project2) => /* @__PURE__ */ new Set([project2.default_branch]));
+    topicsOf = attached((_world) => /* @__PURE__ */ new Map());
+  }
+});
+
+// src/sandbox/gitlab/project-settings/shapes.ts
+function settingsFields3(settings3, simple, premium) {
+  if (simple) return { topics: [...settings3.topics], tag_list: [...settings3.topics] };
+  const { allow_pipeline_trigger_approve_deployment: approve, ...rest } = settings3;
+  return {
+    ...rest,
+    topics: [...settings3.topics],
+    tag_list: [...settings3.topics],
+    ...premium ? { allow_pipeline_trigger_approve_deployment: approve } : {}
+  };
+}
+function branch3(base, project2, name2) {
+  const fullPath = `${project2.group.fullPath}/${project2.path}`;
+  return {
+    name: name2,
+    merged: false,
+    protected: false,
+    default: name2 === project2.default_branch,
+    developers_can_push: false,
+    developers_can_merge: false,
+    can_push: true,
+    web_url: `${base}/${fullPath}/-/tree/${encodeURIComponent(name2)}`,
+    commit: {
+      id: "0".repeat(40),
+      short_id: "00000000",
+      title: "Initial commit",
+      message: "Initial commit",
+      created_at: project2.created_at,
+      authored_date: project2.created_at,
+      committed_date: project2.created_at,
+      parent_ids: []
+    }
+  };
+}
+var init_shapes15 = __esm({
+  "src/sandbox/gitlab/project-settings/shapes.ts"() {
+    "use strict";
+  }
+});
+
+// src/sandbox/gitlab/project-settings/routes.ts
+function boolean4(name2, value2) {
+  if (typeof value2 === "boolean") return value2;
+  if (typeof value2 === "string") {
+    if (/^(true|t|1|yes|y|on)$/i.test(value2)) return true;
+    if (/^(false|f|0|no|n|off)$/i.test(value2)) return false;
+  }
+  throw gitlabBadParameter(`${name2} is invalid`);
+}
+function integer3(name2, value2) {
+  if (typeof value2 === "number" && Number.isInteger(value2)) return value2;
+  if (typeof value2 === "string" && /^-?\d+$/.test(value2)) return Number(value2);
+  throw gitlabBadParameter(`${name2} is invalid`);
+}
+function topicList(value2) {
+  const items2 = typeof value2 === "string" ? [value2] : value2;
+  if (!Array.isArray(items2) || items2.some((item) => typeof item !== "string"))
+    throw gitlabBadParameter("topics is invalid");
+  const names = items2.flatMap((item) => item.split(",").map((name2) => name2.trim()));
+  const seen = /* @__PURE__ */ new Set();
+  return names.filter((name2) => {
+    const key2 = name2.toLowerCase();
+    if (name2 === "" || seen.has(key2)) return false;
+    seen.add(key2);
+    return true;
+  });
+}
+function invalid(errors) {
+  return new HttpError({ status: 400, body: { message: errors } });
+}
+function readUpdate(ctx) {
+  const params = parameters(ctx);
+  const given = SERVED.filter((name2) => params[name2] !== void 0);
+  if (given.length === 0) {
+    throw gitlabBadParameter(
+      `${SERVED.join(", ")} are missing, at least one parameter must be provided`
+    );
+  }
+  const update2 = { project: {}, settings: {} };
+  const settings3 = update2.settings;
+  for (const name2 of given) {
+    const value2 = params[name2];
+    if (STRINGS.includes(name2)) {
+      if (value2 !== null && typeof value2 !== "string")
+        throw gitlabBadParameter(`${name2} is invalid`);
+      if (name2 === "description") update2.project.description = value2 ?? "";
+      else if (name2 === "default_branch") {
+        if (value2 === null) throw gitlabBadParameter(`${name2} is invalid`);
+        update2.project.default_branch = value2;
+      } else settings3[name2] = value2;
+    } else if (name2 === "topics") settings3.topics = topicList(value2);
+    else if (name2 === "build_timeout") settings3.build_timeout = integer3(name2, value2);
+    else if (BOOLEAN_FIELDS.includes(name2))
+      settings3[name2] = boolean4(name2, value2);
+    else {
+      if (typeof value2 !== "string") throw gitlabBadParameter(`${name2} is invalid`);
+      if (!ENUMS[name2].includes(value2))
+        throw gitlabBadParameter(`${name2} does not have a valid value`);
+      if (name2 === "visibility") update2.project.visibility = value2;
+      else settings3[name2] = value2;
+    }
+  }
+  return update2;
+}
+function validate3(found, update2) {
+  const errors = {};
+  const add = (attribute, message) => (errors[attribute] ??= []).push(message);
+  const after = { ...settingsOf4(found), ...update2.settings };
+  if ((update2.project.description ?? "").length > 2e3)
+    add("description", "is too long (maximum is 2000 characters)");
+  for (const name2 of ["merge_commit_template", "squash_commit_template"]) {
+    if ((update2.settings[name2] ?? "").length > 500)
+      add(name2, "is too long (maximum is 500 characters)");
+  }
+  const path2 = update2.settings.ci_config_path;
+  if (path2 !== void 0 && path2 !== null) {
+    if (path2.length > 255) add("ci_config_path", "is too long (maximum is 255 characters)");
+    if (path2.startsWith("/") || path2.includes(".."))
+      add("ci_config_path", "cannot include leading slash or directory traversal.");
+  }
+  const timeout = update2.settings.build_timeout;
+  if (timeout !== void 0 && (timeout < 600 || timeout >= 2629746))
+    add("build_timeout", "needs to be between 10 minutes and 1 month");
+  for (const topic3 of update2.settings.topics ?? []) {
+    if (topic3.length > 255) add("topics", "is too long (maximum is 255 characters)");
+  }
+  const visibility4 = update2.project.visibility;
+  if (visibility4 !== void 0 && VISIBILITY_RANK[visibility4] > VISIBILITY_RANK[found.group.visibility])
+    add("visibility_level", `${visibility4} is not allowed in a ${found.group.visibility} group.`);
+  for (const child of [
+    "merge_requests_access_level",
+    "forking_access_level",
+    "builds_access_level"
+  ]) {
+    if (LEVEL_RANK2[after[child]] > LEVEL_RANK2[after.repository_access_level])
+      add(
+        `project_feature.${child}`,
+        "cannot have higher visibility level than repository access level"
+      );
+  }
+  if (Object.keys(errors).length > 0) throw invalid(errors);
+}
+function keptTopics(ctx, names) {
+  const topics = topicsOf(ctx.world);
+  return names.map((name2) => {
+    const key2 = name2.toLowerCase();
+    const existing = topics.get(key2);
+    if (existing !== void 0) return existing;
+    topics.set(key2, name2);
+    return name2;
+  });
+}
+var ENUMS, STRINGS, SERVED, VISIBILITY_RANK, LEVEL_RANK2, projectSettingsRoutes;
+var init_routes20 = __esm({
+  "src/sandbox/gitlab/project-settings/routes.ts"() {
+    "use strict";
+    init_http2();
+    init_tiers();
+    init_access4();
+    init_shapes12();
+    init_records19();
+    init_shapes15();
+    ENUMS = {
+      visibility: ["private", "internal", "public"],
+      merge_method: ["ff", "rebase_merge", "merge"],
+      squash_option: ["never", "always", "default_on", "default_off"],
+      auto_cancel_pending_pipelines: ["disabled", "enabled"],
+      ...Object.fromEntries(
+        FEATURE_FIELDS.map((field) => [
+          field,
+          field === "pages_access_level" ? PAGES_ACCESS_LEVEL_VALUES : ACCESS_LEVEL_VALUES
+        ])
+      )
+    };
+    STRINGS = [
+      "description",
+      "default_branch",
+      "merge_commit_template",
+      "squash_commit_template",
+      "ci_config_path"
+    ];
+    SERVED = [
+      ...STRINGS,
+      "topics",
+      "build_timeout",
+      ...BOOLEAN_FIELDS,
+      ...Object.keys(ENUMS)
+    ];
+    VISIBILITY_RANK = { private: 0, internal: 1, public: 2 };
+    LEVEL_RANK2 = { disabled: 0, private: 1, enabled: 2, public: 3 };
+    projectSettingsRoutes = [
+      {
+        /**
+         * "Edit a project": the Owner or Maintainer role may edit a project's properties (docs,
+         * "Projects API", "Permissions"); anyone else who can see it gets 403. A tier's field is
+         * dropped below its tier, as `filter_attributes_using_license!` drops it (ee/lib/ee/api/helpers/
+         * projects_helpers.rb). The answer is the project as `GET /projects/:id` shows it.
+         */
+        method: "PUT",
+        pattern: "/api/v4/projects/:id",
+        operation: "PUT /api/v4/projects/{id}",
+        handler: (ctx) => {
+          const found = visibleProject(ctx);
+          if (!ctx.world.hasRole(found, ctx.caller, "maintainer")) throw gitlabForbidden();
+          const update2 = readUpdate(ctx);
+          validate3(found, update2);
+          const wanted = update2.project.default_branch;
+          if (wanted !== void 0 && !branchesOf2(found).has(wanted)) {
+            throw new HttpError({
+              status: 400,
+              body: {
+                message: `Could not set the default branch. Do you have a branch named '${wanted}' in your repository?`
+              }
+            });
+          }
+          if (GITLAB_TIERS.indexOf(ctx.world.tier) < GITLAB_TIERS.indexOf("premium"))
+            delete update2.settings.allow_pipeline_trigger_approve_deployment;
+          if (update2.settings.topics !== void 0)
+            update2.settings.topics = keptTopics(ctx, update2.settings.topics);
+          Object.assign(found, update2.project);
+          Object.assign(settingsOf4(found), update2.settings);
+          return ok(projectAnswer2(ctx.world, ctx.base, found));
+        }
+      },
+      {
+        // "Get single repository branch": 404 "Branch Not Found" for a branch the project lacks.
+        method: "GET",
+        pattern: "/api/v4/projects/:id/repository/branches/:branch",
+        operation: "GET /api/v4/projects/{id}/repository/branches/{branch}",
+        handler: (ctx) => {
+          const found = visibleProject(ctx);
+          const name2 = ctx.params.branch ?? "";
+          if (!branchesOf2(found).has(name2)) throw gitlabNotFound("Branch Not Found");
+          return ok(branch3(ctx.base, found, name2));
+        }
+      }
+    ];
+  }
+});
+
+// src/sandbox/gitlab/project-settings/index.ts
+function optionalFields(names, make) {
+  return Object.fromEntries(names.map((name2) => [name2, make(name2).optional()]));
+}
+var level, settingsSeed, projectSettings2;
+var init_project_settings2 = __esm({
+  "src/sandbox/gitlab/project-settings/index.ts"() {
+    "use strict";
+    init_zod();
+    init_seed();
+    init_area2();
+    init_tiers();
+    init_records19();
+    init_routes20();
+    init_shapes15();
+    level = external_exports.enum(ACCESS_LEVEL_VALUES);
+    settingsSeed = external_exports.strictObject({
+      topics: external_exports.array(external_exports.string().min(1)).optional(),
+      merge_method: external_exports.enum(["merge", "rebase_merge", "ff"]).optional(),
+      squash_option: external_exports.enum(["never", "always", "default_on", "default_off"]).optional(),
+      merge_commit_template: external_exports.string().nullable().optional(),
+      squash_commit_template: external_exports.string().nullable().optional(),
+      ci_config_path: external_exports.string().nullable().optional(),
+      auto_cancel_pending_pipelines: external_exports.enum(["disabled", "enabled"]).optional(),
+      build_timeout: external_exports.number().int().min(600).max(2629745).optional(),
+      ...optionalFields(BOOLEAN_FIELDS, () => external_exports.boolean()),
+      ...optionalFields(
+        FEATURE_FIELDS.filter((field) => field !== "pages_access_level"),
+        () => level
+      ),
+      pages_access_level: external_exports.enum(PAGES_ACCESS_LEVEL_VALUES).optional()
+    }).default({});
+    projectSettings2 = gitlabArea({
+      name: "project-settings",
+      seed: {
+        projects: {
+          /** Branches besides the default one (which every project has). */
+          branches: external_exports.array(external_exports.string().min(1)).default([]),
+          settings: settingsSeed
+        }
+      },
+      demo: {
+        projects: [
+          {
+            id: 1,
+            branches: ["develop", "release/1.x"],
+            settings: {
+              topics: ["api", "backend"],
+              squash_option: "default_on",
+              only_allow_merge_if_pipeline_succeeds: true,
+              wiki_access_level: "disabled"
+            }
+          },
+          { id: 2, branches: ["next"], settings: { topics: ["web"], merge_method: "ff" } },
+          { id: 3, settings: { ci_config_path: "ci/pipeline.yml", build_timeout: 7200 } }
+        ]
+      },
+      build(world2, seed) {
+        seed.projects.forEach((projectSeed, index) => {
+          const project2 = world2.seeded.projects[index];
+          if (project2 === void 0) return;
+          const branches = branchesOf2(project2);
+          for (const name2 of projectSeed.branches) branches.add(name2);
+          const { topics, ...fields } = projectSeed.settings;
+          const settings3 = settingsOf4(project2);
+          Object.assign(settings3, fields);
+          const known = topicsOf(world2);
+          settings3.topics = (topics ?? []).map((name2, at3) => {
+            check2(
+              !(topics ?? []).slice(0, at3).some((other) => other.toLowerCase() === name2.toLowerCase()),
+              ["projects", index, "settings", "topics", at3],
+              `topic '${name2}' is listed twice`
+            );
+            const kept = known.get(name2.toLowerCase()) ?? name2;
+            known.set(name2.toLowerCase(), kept);
+            return kept;
+          });
+        });
+      },
+      projectFields: (world2, project2, simple) => settingsFields3(
+        settingsOf4(project2),
+        simple,
+        GITLAB_TIERS.indexOf(world2.tier) >= GITLAB_TIERS.indexOf("premium")
+      ),
+      routes: projectSettingsRoutes
     });
   }
 });
@@ -86023,6 +87035,2018 @@ var init_conditional = __esm({
   }
 });
 
+// src/sandbox/gitlab/com-limits.ts
+function throttled(windowSeconds) {
+  return {
+    status: 429,
+    body: {
+      message: { error: "This endpoint has been requested too many times. Try again later." }
+    },
+    headers: { "Retry-After": String(windowSeconds) },
+    without: RATE_HEADERS
+  };
+}
+var GITLAB_COM_LIMITS, RATE_HEADERS, ComLimits;
+var init_com_limits = __esm({
+  "src/sandbox/gitlab/com-limits.ts"() {
+    "use strict";
+    GITLAB_COM_LIMITS = {
+      "GET /api/v4/projects": { limit: 2e3, windowSeconds: 600 },
+      "GET /api/v4/groups/:id/projects": { limit: 600, windowSeconds: 60 },
+      "GET /api/v4/projects/:id": { limit: 400, windowSeconds: 60 },
+      "GET /api/v4/groups": { limit: 50, windowSeconds: 60 },
+      "GET /api/v4/groups/:id": { limit: 400, windowSeconds: 60 },
+      "GET /api/v4/projects/:id/members/all": { limit: 200, windowSeconds: 60, perRecord: true },
+      "GET /api/v4/groups/:id/members/all": { limit: 200, windowSeconds: 60, perRecord: true }
+    };
+    RATE_HEADERS = [
+      "RateLimit-Limit",
+      "RateLimit-Observed",
+      "RateLimit-Remaining",
+      "RateLimit-Reset",
+      "RateLimit-ResetTime",
+      "X-RateLimit-Limit",
+      "X-RateLimit-Remaining",
+      "X-RateLimit-Reset",
+      "X-RateLimit-Used",
+      "X-RateLimit-Resource"
+    ];
+    ComLimits = class {
+      constructor(now) {
+        this.now = now;
+      }
+      now;
+      #windows = /* @__PURE__ */ new Map();
+      /** The refusal of a request over its endpoint's limit; undefined when within it (it counts). */
+      check(operation, params, rateKey) {
+        const rule3 = GITLAB_COM_LIMITS[operation];
+        if (rule3 === void 0 || rateKey === void 0) return void 0;
+        const key2 = [rateKey, operation, rule3.perRecord ? params.id ?? "" : ""].join("\0");
+        const now = this.now();
+        let window2 = this.#windows.get(key2);
+        if (window2 === void 0 || now - window2.start >= rule3.windowSeconds * 1e3) {
+          window2 = { start: now, used: 0 };
+          this.#windows.set(key2, window2);
+        }
+        if (window2.used >= rule3.limit) return throttled(rule3.windowSeconds);
+        window2.used++;
+        return void 0;
+      }
+    };
+  }
+});
+
+// src/sandbox/gitlab/request-parameters.json
+var request_parameters_default;
+var init_request_parameters = __esm({
+  "src/sandbox/gitlab/request-parameters.json"() {
+    request_parameters_default = {
+      $comment: "GitLab's request parameters per operation the sandbox serves, hand-extracted (src/sandbox/gitlab/request-parameters.ts reads it; docs/service-decisions.md says how). Each operation names its source: `openapi` (GitLab's OpenAPI v2 description) or `docs` (a parameter table of GitLab's API documentation, where the description does not cover the operation).",
+      sources: {
+        openapi: {
+          repository: "gitlabhq/gitlabhq (mirror of gitlab-org/gitlab)",
+          path: "doc/api/openapi/openapi_v2.yaml",
+          commit: "0338625c4996c8b4dde44bd86d1767b654121ee7",
+          version: 'swagger 2.0, info.version v4; the file documents GitLab 18.9 features (`include_archived` on group search: "Introduced in GitLab 18.9")',
+          read: "2026-11-28, through the search index's stored copy; parameters copied from the operations listed below"
+        },
+        docs: {
+          repository: "gitlabhq/gitlabhq (mirror of gitlab-org/gitlab)",
+          pages: {
+            "doc/api/boards.md": "read through the search index, which did not name the commit of the copy it showed (its DETAILS Tier/Offering header is the GitLab 17.x docs style); the index lists ec05f6eb1438ee304c9c92ef2aac3f94ef702ff5 among the page's versions",
+            "doc/api/linked_epics.md": "commit 017a6c129d6a9e4ad9fec792cd84f88641d7dbfe",
+            "doc/api/epics.md": "commit 000087abd5a11442a7e34b0e5f3bf86cb40fa8e4 (an older page: `order_by` lists created_at and updated_at only)",
+            "doc/api/rest/_index.md": '"Offset-based pagination": `page` and `per_page` (integers; default 20, at most 100), as src/sandbox/gitlab/pagination.ts already cites the page (not re-read for this data)'
+          },
+          why: "lib/api/api.rb (commit 0045970352e8729b2797591beb88a7df884d84f4) mounts API::Boards after `add_open_api_documentation!`, outside the documented block; epics and related epics are EE endpoints (ee/lib/api/) the description has no tag for."
+        }
+      },
+      operations: {
+        "GET /api/v4/groups": {
+          source: "openapi",
+          operationId: "getApiV4Groups",
+          parameters: [
+            {
+              name: "statistics",
+              in: "query",
+              type: "boolean"
+            },
+            {
+              name: "archived",
+              in: "query",
+              type: "boolean"
+            },
+            {
+              name: "skip_groups",
+              in: "query",
+              type: "array",
+              items: {
+                type: "integer",
+                format: "int32"
+              }
+            },
+            {
+              name: "all_available",
+              in: "query",
+              type: "boolean"
+            },
+            {
+              name: "visibility",
+              in: "query",
+              type: "string",
+              enum: ["private", "internal", "public"]
+            },
+            {
+              name: "search",
+              in: "query",
+              type: "string"
+            },
+            {
+              name: "owned",
+              in: "query",
+              type: "boolean"
+            },
+            {
+              name: "order_by",
+              in: "query",
+              type: "string",
+              enum: ["name", "path", "id", "similarity"]
+            },
+            {
+              name: "sort",
+              in: "query",
+              type: "string",
+              enum: ["asc", "desc"]
+            },
+            {
+              name: "min_access_level",
+              in: "query",
+              type: "integer",
+              format: "int32",
+              enum: [10, 15, 20, 30, 40, 50]
+            },
+            {
+              name: "top_level_only",
+              in: "query",
+              type: "boolean"
+            },
+            {
+              name: "marked_for_deletion_on",
+              in: "query",
+              type: "string",
+              format: "date"
+            },
+            {
+              name: "active",
+              in: "query",
+              type: "boolean"
+            },
+            {
+              name: "repository_storage",
+              in: "query",
+              type: "string"
+            },
+            {
+              name: "page",
+              in: "query",
+              type: "integer",
+              format: "int32"
+            },
+            {
+              name: "per_page",
+              in: "query",
+              type: "integer",
+              format: "int32"
+            },
+            {
+              name: "with_custom_attributes",
+              in: "query",
+              type: "boolean"
+            }
+          ]
+        },
+        "GET /api/v4/groups/{id}": {
+          source: "openapi",
+          operationId: "getApiV4GroupsId",
+          parameters: [
+            {
+              name: "id",
+              in: "path",
+              type: "string",
+              required: true
+            },
+            {
+              name: "with_custom_attributes",
+              in: "query",
+              type: "boolean"
+            },
+            {
+              name: "with_projects",
+              in: "query",
+              type: "boolean"
+            }
+          ]
+        },
+        "GET /api/v4/groups/{id}/subgroups": {
+          source: "openapi",
+          operationId: "getApiV4GroupsIdSubgroups",
+          parameters: [
+            {
+              name: "id",
+              in: "path",
+              type: "string",
+              required: true
+            },
+            {
+              name: "statistics",
+              in: "query",
+              type: "boolean"
+            },
+            {
+              name: "archived",
+              in: "query",
+              type: "boolean"
+            },
+            {
+              name: "skip_groups",
+              in: "query",
+              type: "array",
+              items: {
+                type: "integer",
+                format: "int32"
+              }
+            },
+            {
+              name: "all_available",
+              in: "query",
+              type: "boolean"
+            },
+            {
+              name: "visibility",
+              in: "query",
+              type: "string",
+              enum: ["private", "internal", "public"]
+            },
+            {
+              name: "search",
+              in: "query",
+              type: "string"
+            },
+            {
+              name: "owned",
+              in: "query",
+              type: "boolean"
+            },
+            {
+              name: "order_by",
+              in: "query",
+              type: "string",
+              enum: ["name", "path", "id", "similarity"]
+            },
+            {
+              name: "sort",
+              in: "query",
+              type: "string",
+              enum: ["asc", "desc"]
+            },
+            {
+              name: "min_access_level",
+              in: "query",
+              type: "integer",
+              format: "int32",
+              enum: [10, 15, 20, 30, 40, 50]
+            },
+            {
+              name: "top_level_only",
+              in: "query",
+              type: "boolean"
+            },
+            {
+              name: "marked_for_deletion_on",
+              in: "query",
+              type: "string",
+              format: "date"
+            },
+            {
+              name: "active",
+              in: "query",
+              type: "boolean"
+            },
+            {
+              name: "repository_storage",
+              in: "query",
+              type: "string"
+            },
+            {
+              name: "page",
+              in: "query",
+              type: "integer",
+              format: "int32"
+            },
+            {
+              name: "per_page",
+              in: "query",
+              type: "integer",
+              format: "int32"
+            },
+            {
+              name: "with_custom_attributes",
+              in: "query",
+              type: "boolean"
+            }
+          ]
+        },
+        "GET /api/v4/groups/{id}/descendant_groups": {
+          source: "openapi",
+          operationId: "getApiV4GroupsIdDescendantGroups",
+          parameters: [
+            {
+              name: "id",
+              in: "path",
+              type: "string",
+              required: true
+            },
+            {
+              name: "statistics",
+              in: "query",
+              type: "boolean"
+            },
+            {
+              name: "archived",
+              in: "query",
+              type: "boolean"
+            },
+            {
+              name: "skip_groups",
+              in: "query",
+              type: "array",
+              items: {
+                type: "integer",
+                format: "int32"
+              }
+            },
+            {
+              name: "all_available",
+              in: "query",
+              type: "boolean"
+            },
+            {
+              name: "visibility",
+              in: "query",
+              type: "string",
+              enum: ["private", "internal", "public"]
+            },
+            {
+              name: "search",
+              in: "query",
+              type: "string"
+            },
+            {
+              name: "owned",
+              in: "query",
+              type: "boolean"
+            },
+            {
+              name: "order_by",
+              in: "query",
+              type: "string",
+              enum: ["name", "path", "id", "similarity"]
+            },
+            {
+              name: "sort",
+              in: "query",
+              type: "string",
+              enum: ["asc", "desc"]
+            },
+            {
+              name: "min_access_level",
+              in: "query",
+              type: "integer",
+              format: "int32",
+              enum: [10, 15, 20, 30, 40, 50]
+            },
+            {
+              name: "top_level_only",
+              in: "query",
+              type: "boolean"
+            },
+            {
+              name: "marked_for_deletion_on",
+              in: "query",
+              type: "string",
+              format: "date"
+            },
+            {
+              name: "active",
+              in: "query",
+              type: "boolean"
+            },
+            {
+              name: "repository_storage",
+              in: "query",
+              type: "string"
+            },
+            {
+              name: "page",
+              in: "query",
+              type: "integer",
+              format: "int32"
+            },
+            {
+              name: "per_page",
+              in: "query",
+              type: "integer",
+              format: "int32"
+            },
+            {
+              name: "with_custom_attributes",
+              in: "query",
+              type: "boolean"
+            }
+          ]
+        },
+        "GET /api/v4/groups/{id}/projects": {
+          source: "openapi",
+          operationId: "getApiV4GroupsIdProjects",
+          parameters: [
+            {
+              name: "id",
+              in: "path",
+              type: "string",
+              required: true
+            },
+            {
+              name: "active",
+              in: "query",
+              type: "boolean"
+            },
+            {
+              name: "archived",
+              in: "query",
+              type: "boolean"
+            },
+            {
+              name: "visibility",
+              in: "query",
+              type: "string",
+              enum: ["private", "internal", "public"]
+            },
+            {
+              name: "search",
+              in: "query",
+              type: "string"
+            },
+            {
+              name: "order_by",
+              in: "query",
+              type: "string",
+              enum: [
+                "id",
+                "name",
+                "path",
+                "created_at",
+                "updated_at",
+                "last_activity_at",
+                "similarity",
+                "star_count"
+              ]
+            },
+            {
+              name: "sort",
+              in: "query",
+              type: "string",
+              enum: ["asc", "desc"]
+            },
+            {
+              name: "simple",
+              in: "query",
+              type: "boolean"
+            },
+            {
+              name: "owned",
+              in: "query",
+              type: "boolean"
+            },
+            {
+              name: "starred",
+              in: "query",
+              type: "boolean"
+            },
+            {
+              name: "with_issues_enabled",
+              in: "query",
+              type: "boolean"
+            },
+            {
+              name: "with_merge_requests_enabled",
+              in: "query",
+              type: "boolean"
+            },
+            {
+              name: "with_shared",
+              in: "query",
+              type: "boolean"
+            },
+            {
+              name: "include_subgroups",
+              in: "query",
+              type: "boolean"
+            },
+            {
+              name: "include_ancestor_groups",
+              in: "query",
+              type: "boolean"
+            },
+            {
+              name: "min_access_level",
+              in: "query",
+              type: "integer",
+              format: "int32",
+              enum: [10, 15, 20, 30, 40, 50]
+            },
+            {
+              name: "page",
+              in: "query",
+              type: "integer",
+              format: "int32"
+            },
+            {
+              name: "per_page",
+              in: "query",
+              type: "integer",
+              format: "int32"
+            },
+            {
+              name: "with_custom_attributes",
+              in: "query",
+              type: "boolean"
+            },
+            {
+              name: "with_security_reports",
+              in: "query",
+              type: "boolean"
+            }
+          ]
+        },
+        "GET /api/v4/projects": {
+          source: "openapi",
+          operationId: "getApiV4Projects",
+          parameters: [
+            {
+              name: "order_by",
+              in: "query",
+              type: "string",
+              enum: [
+                "id",
+                "name",
+                "path",
+                "created_at",
+                "updated_at",
+                "last_activity_at",
+                "similarity",
+                "star_count",
+                "storage_size",
+                "repository_size",
+                "wiki_size",
+                "packages_size"
+              ]
+            },
+            {
+              name: "sort",
+              in: "query",
+              type: "string",
+              enum: ["asc", "desc"]
+            },
+            {
+              name: "archived",
+              in: "query",
+              type: "boolean"
+            },
+            {
+              name: "visibility",
+              in: "query",
+              type: "string",
+              enum: ["private", "internal", "public"]
+            },
+            {
+              name: "search",
+              in: "query",
+              type: "string"
+            },
+            {
+              name: "search_namespaces",
+              in: "query",
+              type: "boolean"
+            },
+            {
+              name: "owned",
+              in: "query",
+              type: "boolean"
+            },
+            {
+              name: "starred",
+              in: "query",
+              type: "boolean"
+            },
+            {
+              name: "imported",
+              in: "query",
+              type: "boolean"
+            },
+            {
+              name: "membership",
+              in: "query",
+              type: "boolean"
+            },
+            {
+              name: "with_issues_enabled",
+              in: "query",
+              type: "boolean"
+            },
+            {
+              name: "with_merge_requests_enabled",
+              in: "query",
+              type: "boolean"
+            },
+            {
+              name: "with_programming_language",
+              in: "query",
+              type: "string"
+            },
+            {
+              name: "min_access_level",
+              in: "query",
+              type: "integer",
+              format: "int32",
+              enum: [10, 15, 20, 30, 40, 50]
+            },
+            {
+              name: "id_after",
+              in: "query",
+              type: "integer",
+              format: "int32"
+            },
+            {
+              name: "id_before",
+              in: "query",
+              type: "integer",
+              format: "int32"
+            },
+            {
+              name: "last_activity_after",
+              in: "query",
+              type: "string",
+              format: "date-time"
+            },
+            {
+              name: "last_activity_before",
+              in: "query",
+              type: "string",
+              format: "date-time"
+            },
+            {
+              name: "repository_storage",
+              in: "query",
+              type: "string"
+            },
+            {
+              name: "topic",
+              in: "query",
+              type: "array",
+              items: {
+                type: "string"
+              }
+            },
+            {
+              name: "topic_id",
+              in: "query",
+              type: "integer",
+              format: "int32"
+            },
+            {
+              name: "updated_before",
+              in: "query",
+              type: "string",
+              format: "date-time"
+            },
+            {
+              name: "updated_after",
+              in: "query",
+              type: "string",
+              format: "date-time"
+            },
+            {
+              name: "include_pending_delete",
+              in: "query",
+              type: "boolean"
+            },
+            {
+              name: "marked_for_deletion_on",
+              in: "query",
+              type: "string",
+              format: "date"
+            },
+            {
+              name: "active",
+              in: "query",
+              type: "boolean"
+            },
+            {
+              name: "wiki_checksum_failed",
+              in: "query",
+              type: "boolean"
+            },
+            {
+              name: "repository_checksum_failed",
+              in: "query",
+              type: "boolean"
+            },
+            {
+              name: "include_hidden",
+              in: "query",
+              type: "boolean"
+            },
+            {
+              name: "page",
+              in: "query",
+              type: "integer",
+              format: "int32"
+            },
+            {
+              name: "per_page",
+              in: "query",
+              type: "integer",
+              format: "int32"
+            },
+            {
+              name: "simple",
+              in: "query",
+              type: "boolean"
+            },
+            {
+              name: "statistics",
+              in: "query",
+              type: "boolean"
+            },
+            {
+              name: "with_custom_attributes",
+              in: "query",
+              type: "boolean"
+            }
+          ]
+        },
+        "GET /api/v4/projects/{id}": {
+          source: "openapi",
+          operationId: "getApiV4ProjectsId",
+          parameters: [
+            {
+              name: "id",
+              in: "path",
+              type: "string",
+              required: true
+            },
+            {
+              name: "statistics",
+              in: "query",
+              type: "boolean"
+            },
+            {
+              name: "with_custom_attributes",
+              in: "query",
+              type: "boolean"
+            },
+            {
+              name: "license",
+              in: "query",
+              type: "boolean"
+            }
+          ]
+        },
+        "PUT /api/v4/projects/{id}": {
+          source: "openapi",
+          operationId: "putApiV4ProjectsId",
+          note: "The body parameter `putApiV4ProjectsId` is `#/definitions/putApiV4ProjectsId`; its properties are listed here as body parameters, in the definition's order. The definition has no `required` list, so none is required. Two properties are left out because request-parameters.ts has no type for them: `container_expiration_policy_attributes` (type object, with cadence, keep_n, older_than, name_regex, name_regex_keep, enabled) and `avatar` (type file).",
+          parameters: [
+            {
+              name: "id",
+              in: "path",
+              type: "string",
+              required: true
+            },
+            {
+              name: "name",
+              in: "body",
+              type: "string"
+            },
+            {
+              name: "default_branch",
+              in: "body",
+              type: "string"
+            },
+            {
+              name: "path",
+              in: "body",
+              type: "string"
+            },
+            {
+              name: "description",
+              in: "body",
+              type: "string"
+            },
+            {
+              name: "build_git_strategy",
+              in: "body",
+              type: "string",
+              enum: ["fetch", "clone"]
+            },
+            {
+              name: "build_timeout",
+              in: "body",
+              type: "integer",
+              format: "int32"
+            },
+            {
+              name: "auto_cancel_pending_pipelines",
+              in: "body",
+              type: "string",
+              enum: ["disabled", "enabled"]
+            },
+            {
+              name: "ci_config_path",
+              in: "body",
+              type: "string"
+            },
+            {
+              name: "service_desk_enabled",
+              in: "body",
+              type: "boolean"
+            },
+            {
+              name: "issues_enabled",
+              in: "body",
+              type: "boolean"
+            },
+            {
+              name: "merge_requests_enabled",
+              in: "body",
+              type: "boolean"
+            },
+            {
+              name: "wiki_enabled",
+              in: "body",
+              type: "boolean"
+            },
+            {
+              name: "jobs_enabled",
+              in: "body",
+              type: "boolean"
+            },
+            {
+              name: "snippets_enabled",
+              in: "body",
+              type: "boolean"
+            },
+            {
+              name: "issues_access_level",
+              in: "body",
+              type: "string",
+              enum: ["disabled", "private", "enabled"]
+            },
+            {
+              name: "repository_access_level",
+              in: "body",
+              type: "string",
+              enum: ["disabled", "private", "enabled"]
+            },
+            {
+              name: "merge_requests_access_level",
+              in: "body",
+              type: "string",
+              enum: ["disabled", "private", "enabled"]
+            },
+            {
+              name: "forking_access_level",
+              in: "body",
+              type: "string",
+              enum: ["disabled", "private", "enabled"]
+            },
+            {
+              name: "wiki_access_level",
+              in: "body",
+              type: "string",
+              enum: ["disabled", "private", "enabled"]
+            },
+            {
+              name: "builds_access_level",
+              in: "body",
+              type: "string",
+              enum: ["disabled", "private", "enabled"]
+            },
+            {
+              name: "snippets_access_level",
+              in: "body",
+              type: "string",
+              enum: ["disabled", "private", "enabled"]
+            },
+            {
+              name: "package_registry_access_level",
+              in: "body",
+              type: "string",
+              enum: ["disabled", "private", "enabled", "public"]
+            },
+            {
+              name: "pages_access_level",
+              in: "body",
+              type: "string",
+              enum: ["disabled", "private", "enabled", "public"]
+            },
+            {
+              name: "analytics_access_level",
+              in: "body",
+              type: "string",
+              enum: ["disabled", "private", "enabled"]
+            },
+            {
+              name: "container_registry_access_level",
+              in: "body",
+              type: "string",
+              enum: ["disabled", "private", "enabled"]
+            },
+            {
+              name: "security_and_compliance_access_level",
+              in: "body",
+              type: "string",
+              enum: ["disabled", "private", "enabled"]
+            },
+            {
+              name: "releases_access_level",
+              in: "body",
+              type: "string",
+              enum: ["disabled", "private", "enabled"]
+            },
+            {
+              name: "environments_access_level",
+              in: "body",
+              type: "string",
+              enum: ["disabled", "private", "enabled"]
+            },
+            {
+              name: "feature_flags_access_level",
+              in: "body",
+              type: "string",
+              enum: ["disabled", "private", "enabled"]
+            },
+            {
+              name: "infrastructure_access_level",
+              in: "body",
+              type: "string",
+              enum: ["disabled", "private", "enabled"]
+            },
+            {
+              name: "monitor_access_level",
+              in: "body",
+              type: "string",
+              enum: ["disabled", "private", "enabled"]
+            },
+            {
+              name: "model_experiments_access_level",
+              in: "body",
+              type: "string",
+              enum: ["disabled", "private", "enabled"]
+            },
+            {
+              name: "model_registry_access_level",
+              in: "body",
+              type: "string",
+              enum: ["disabled", "private", "enabled"]
+            },
+            {
+              name: "emails_disabled",
+              in: "body",
+              type: "boolean"
+            },
+            {
+              name: "emails_enabled",
+              in: "body",
+              type: "boolean"
+            },
+            {
+              name: "show_default_award_emojis",
+              in: "body",
+              type: "boolean"
+            },
+            {
+              name: "show_diff_preview_in_email",
+              in: "body",
+              type: "boolean"
+            },
+            {
+              name: "warn_about_potentially_unwanted_characters",
+              in: "body",
+              type: "boolean"
+            },
+            {
+              name: "enforce_auth_checks_on_uploads",
+              in: "body",
+              type: "boolean"
+            },
+            {
+              name: "shared_runners_enabled",
+              in: "body",
+              type: "boolean"
+            },
+            {
+              name: "group_runners_enabled",
+              in: "body",
+              type: "boolean"
+            },
+            {
+              name: "resource_group_default_process_mode",
+              in: "body",
+              type: "string",
+              enum: ["unordered", "oldest_first", "newest_first", "newest_ready_first"]
+            },
+            {
+              name: "resolve_outdated_diff_discussions",
+              in: "body",
+              type: "boolean"
+            },
+            {
+              name: "remove_source_branch_after_merge",
+              in: "body",
+              type: "boolean"
+            },
+            {
+              name: "packages_enabled",
+              in: "body",
+              type: "boolean"
+            },
+            {
+              name: "container_registry_enabled",
+              in: "body",
+              type: "boolean"
+            },
+            {
+              name: "lfs_enabled",
+              in: "body",
+              type: "boolean"
+            },
+            {
+              name: "visibility",
+              in: "body",
+              type: "string",
+              enum: ["private", "internal", "public"]
+            },
+            {
+              name: "public_builds",
+              in: "body",
+              type: "boolean"
+            },
+            {
+              name: "public_jobs",
+              in: "body",
+              type: "boolean"
+            },
+            {
+              name: "request_access_enabled",
+              in: "body",
+              type: "boolean"
+            },
+            {
+              name: "only_allow_merge_if_pipeline_succeeds",
+              in: "body",
+              type: "boolean"
+            },
+            {
+              name: "allow_merge_on_skipped_pipeline",
+              in: "body",
+              type: "boolean"
+            },
+            {
+              name: "only_allow_merge_if_all_discussions_are_resolved",
+              in: "body",
+              type: "boolean"
+            },
+            {
+              name: "tag_list",
+              in: "body",
+              type: "array",
+              items: {
+                type: "string"
+              }
+            },
+            {
+              name: "topics",
+              in: "body",
+              type: "array",
+              items: {
+                type: "string"
+              }
+            },
+            {
+              name: "printing_merge_request_link_enabled",
+              in: "body",
+              type: "boolean"
+            },
+            {
+              name: "merge_method",
+              in: "body",
+              type: "string",
+              enum: ["ff", "rebase_merge", "merge"]
+            },
+            {
+              name: "suggestion_commit_message",
+              in: "body",
+              type: "string"
+            },
+            {
+              name: "merge_commit_template",
+              in: "body",
+              type: "string"
+            },
+            {
+              name: "squash_commit_template",
+              in: "body",
+              type: "string"
+            },
+            {
+              name: "issue_branch_template",
+              in: "body",
+              type: "string"
+            },
+            {
+              name: "auto_devops_enabled",
+              in: "body",
+              type: "boolean"
+            },
+            {
+              name: "auto_devops_deploy_strategy",
+              in: "body",
+              type: "string",
+              enum: ["continuous", "manual", "timed_incremental"]
+            },
+            {
+              name: "autoclose_referenced_issues",
+              in: "body",
+              type: "boolean"
+            },
+            {
+              name: "repository_storage",
+              in: "body",
+              type: "string"
+            },
+            {
+              name: "squash_option",
+              in: "body",
+              type: "string",
+              enum: ["never", "always", "default_on", "default_off"]
+            },
+            {
+              name: "mr_default_target_self",
+              in: "body",
+              type: "boolean"
+            },
+            {
+              name: "merge_request_title_regex",
+              in: "body",
+              type: "string"
+            },
+            {
+              name: "merge_request_title_regex_description",
+              in: "body",
+              type: "string"
+            },
+            {
+              name: "only_allow_merge_if_all_status_checks_passed",
+              in: "body",
+              type: "boolean"
+            },
+            {
+              name: "approvals_before_merge",
+              in: "body",
+              type: "integer",
+              format: "int32"
+            },
+            {
+              name: "mirror",
+              in: "body",
+              type: "boolean"
+            },
+            {
+              name: "mirror_trigger_builds",
+              in: "body",
+              type: "boolean"
+            },
+            {
+              name: "external_authorization_classification_label",
+              in: "body",
+              type: "string"
+            },
+            {
+              name: "requirements_access_level",
+              in: "body",
+              type: "string",
+              enum: ["disabled", "private", "enabled"]
+            },
+            {
+              name: "prevent_merge_without_jira_issue",
+              in: "body",
+              type: "boolean"
+            },
+            {
+              name: "auto_duo_code_review_enabled",
+              in: "body",
+              type: "boolean"
+            },
+            {
+              name: "duo_remote_flows_enabled",
+              in: "body",
+              type: "boolean"
+            },
+            {
+              name: "duo_sast_fp_detection_enabled",
+              in: "body",
+              type: "boolean"
+            },
+            {
+              name: "spp_repository_pipeline_access",
+              in: "body",
+              type: "boolean"
+            },
+            {
+              name: "ci_default_git_depth",
+              in: "body",
+              type: "integer",
+              format: "int32"
+            },
+            {
+              name: "keep_latest_artifact",
+              in: "body",
+              type: "boolean"
+            },
+            {
+              name: "ci_forward_deployment_enabled",
+              in: "body",
+              type: "boolean"
+            },
+            {
+              name: "ci_forward_deployment_rollback_allowed",
+              in: "body",
+              type: "boolean"
+            },
+            {
+              name: "ci_allow_fork_pipelines_to_run_in_parent_project",
+              in: "body",
+              type: "boolean"
+            },
+            {
+              name: "ci_separated_caches",
+              in: "body",
+              type: "boolean"
+            },
+            {
+              name: "restrict_user_defined_variables",
+              in: "body",
+              type: "boolean"
+            },
+            {
+              name: "ci_pipeline_variables_minimum_override_role",
+              in: "body",
+              type: "string",
+              enum: ["no_one_allowed", "developer", "maintainer", "owner"]
+            },
+            {
+              name: "ci_push_repository_for_job_token_allowed",
+              in: "body",
+              type: "boolean"
+            },
+            {
+              name: "ci_id_token_sub_claim_components",
+              in: "body",
+              type: "array",
+              items: {
+                type: "string"
+              }
+            },
+            {
+              name: "ci_delete_pipelines_in_seconds",
+              in: "body",
+              type: "integer",
+              format: "int32"
+            },
+            {
+              name: "max_artifacts_size",
+              in: "body",
+              type: "integer",
+              format: "int32"
+            },
+            {
+              name: "allow_pipeline_trigger_approve_deployment",
+              in: "body",
+              type: "boolean"
+            },
+            {
+              name: "mirror_user_id",
+              in: "body",
+              type: "integer",
+              format: "int32"
+            },
+            {
+              name: "only_mirror_protected_branches",
+              in: "body",
+              type: "boolean"
+            },
+            {
+              name: "mirror_branch_regex",
+              in: "body",
+              type: "string"
+            },
+            {
+              name: "mirror_overwrites_diverged_branches",
+              in: "body",
+              type: "boolean"
+            },
+            {
+              name: "import_url",
+              in: "body",
+              type: "string"
+            },
+            {
+              name: "fallback_approvals_required",
+              in: "body",
+              type: "integer",
+              format: "int32"
+            },
+            {
+              name: "issues_template",
+              in: "body",
+              type: "string"
+            },
+            {
+              name: "merge_requests_template",
+              in: "body",
+              type: "string"
+            },
+            {
+              name: "merge_pipelines_enabled",
+              in: "body",
+              type: "boolean"
+            },
+            {
+              name: "merge_trains_enabled",
+              in: "body",
+              type: "boolean"
+            },
+            {
+              name: "merge_trains_skip_train_allowed",
+              in: "body",
+              type: "boolean"
+            },
+            {
+              name: "ci_restrict_pipeline_cancellation_role",
+              in: "body",
+              type: "string"
+            },
+            {
+              name: "web_based_commit_signing_enabled",
+              in: "body",
+              type: "boolean"
+            }
+          ]
+        },
+        "GET /api/v4/projects/{id}/repository/branches/{branch}": {
+          source: "openapi",
+          operationId: "getApiV4ProjectsIdRepositoryBranchesBranch",
+          note: '`branch` is taken as a string, where the description says `type: integer, format: int32` with no description: the HEAD and DELETE operations on the same path declare it `type: string` ("The name of the branch"), and an integer is grape-swagger\'s default for a path parameter the endpoint does not declare, so it is no check Grape makes (GitLab\'s branches API takes branch names: doc/api/branches.md, "Get single repository branch"). Taken literally it would refuse `main`.',
+          parameters: [
+            {
+              name: "id",
+              in: "path",
+              type: "string",
+              required: true
+            },
+            {
+              name: "branch",
+              in: "path",
+              type: "string",
+              required: true
+            }
+          ]
+        },
+        "GET /api/v4/groups/{id}/members": {
+          source: "openapi",
+          operationId: "getApiV4GroupsIdMembers",
+          parameters: [
+            {
+              name: "id",
+              in: "path",
+              type: "string",
+              required: true
+            },
+            {
+              name: "query",
+              in: "query",
+              type: "string"
+            },
+            {
+              name: "user_ids",
+              in: "query",
+              type: "array",
+              items: {
+                type: "integer",
+                format: "int32"
+              }
+            },
+            {
+              name: "skip_users",
+              in: "query",
+              type: "array",
+              items: {
+                type: "integer",
+                format: "int32"
+              }
+            },
+            {
+              name: "show_seat_info",
+              in: "query",
+              type: "boolean"
+            },
+            {
+              name: "with_saml_identity",
+              in: "query",
+              type: "boolean"
+            },
+            {
+              name: "page",
+              in: "query",
+              type: "integer",
+              format: "int32"
+            },
+            {
+              name: "per_page",
+              in: "query",
+              type: "integer",
+              format: "int32"
+            }
+          ]
+        },
+        "GET /api/v4/groups/{id}/members/all": {
+          source: "openapi",
+          operationId: "getApiV4GroupsIdMembersAll",
+          parameters: [
+            {
+              name: "id",
+              in: "path",
+              type: "string",
+              required: true
+            },
+            {
+              name: "query",
+              in: "query",
+              type: "string"
+            },
+            {
+              name: "user_ids",
+              in: "query",
+              type: "array",
+              items: {
+                type: "integer",
+                format: "int32"
+              }
+            },
+            {
+              name: "show_seat_info",
+              in: "query",
+              type: "boolean"
+            },
+            {
+              name: "state",
+              in: "query",
+              type: "string",
+              enum: ["awaiting", "active"]
+            },
+            {
+              name: "page",
+              in: "query",
+              type: "integer",
+              format: "int32"
+            },
+            {
+              name: "per_page",
+              in: "query",
+              type: "integer",
+              format: "int32"
+            }
+          ]
+        },
+        "GET /api/v4/projects/{id}/members": {
+          source: "openapi",
+          operationId: "getApiV4ProjectsIdMembers",
+          note: "Copied from the group entry (getApiV4GroupsIdMembers): the project entry was not located in the file in this session; lib/api/members.rb declares both in one loop over `%w[group project]`.",
+          parameters: [
+            {
+              name: "id",
+              in: "path",
+              type: "string",
+              required: true
+            },
+            {
+              name: "query",
+              in: "query",
+              type: "string"
+            },
+            {
+              name: "user_ids",
+              in: "query",
+              type: "array",
+              items: {
+                type: "integer",
+                format: "int32"
+              }
+            },
+            {
+              name: "skip_users",
+              in: "query",
+              type: "array",
+              items: {
+                type: "integer",
+                format: "int32"
+              }
+            },
+            {
+              name: "show_seat_info",
+              in: "query",
+              type: "boolean"
+            },
+            {
+              name: "with_saml_identity",
+              in: "query",
+              type: "boolean"
+            },
+            {
+              name: "page",
+              in: "query",
+              type: "integer",
+              format: "int32"
+            },
+            {
+              name: "per_page",
+              in: "query",
+              type: "integer",
+              format: "int32"
+            }
+          ]
+        },
+        "GET /api/v4/projects/{id}/members/all": {
+          source: "openapi",
+          operationId: "getApiV4ProjectsIdMembersAll",
+          note: "Copied from the group entry (getApiV4GroupsIdMembersAll), as for the project members list.",
+          parameters: [
+            {
+              name: "id",
+              in: "path",
+              type: "string",
+              required: true
+            },
+            {
+              name: "query",
+              in: "query",
+              type: "string"
+            },
+            {
+              name: "user_ids",
+              in: "query",
+              type: "array",
+              items: {
+                type: "integer",
+                format: "int32"
+              }
+            },
+            {
+              name: "show_seat_info",
+              in: "query",
+              type: "boolean"
+            },
+            {
+              name: "state",
+              in: "query",
+              type: "string",
+              enum: ["awaiting", "active"]
+            },
+            {
+              name: "page",
+              in: "query",
+              type: "integer",
+              format: "int32"
+            },
+            {
+              name: "per_page",
+              in: "query",
+              type: "integer",
+              format: "int32"
+            }
+          ]
+        },
+        "GET /api/v4/projects/{id}/boards": {
+          source: "docs",
+          page: "doc/api/boards.md",
+          section: "List project issue boards",
+          note: 'Offset pagination parameters (`page`, `per_page`) as every paginated list takes them: doc/api/rest/_index.md, "Offset-based pagination".',
+          parameters: [
+            {
+              name: "id",
+              in: "path",
+              type: "integer/string",
+              required: true
+            },
+            {
+              name: "page",
+              in: "query",
+              type: "integer"
+            },
+            {
+              name: "per_page",
+              in: "query",
+              type: "integer"
+            }
+          ]
+        },
+        "GET /api/v4/projects/{id}/boards/{board_id}": {
+          source: "docs",
+          page: "doc/api/boards.md",
+          section: "Show a single issue board",
+          parameters: [
+            {
+              name: "id",
+              in: "path",
+              type: "integer/string",
+              required: true
+            },
+            {
+              name: "board_id",
+              in: "path",
+              type: "integer",
+              required: true
+            }
+          ]
+        },
+        "POST /api/v4/projects/{id}/boards": {
+          source: "docs",
+          page: "doc/api/boards.md",
+          section: "Create an issue board",
+          parameters: [
+            {
+              name: "id",
+              in: "path",
+              type: "integer/string",
+              required: true
+            },
+            {
+              name: "name",
+              in: "body",
+              type: "string",
+              required: true
+            }
+          ]
+        },
+        "DELETE /api/v4/projects/{id}/boards/{board_id}": {
+          source: "docs",
+          page: "doc/api/boards.md",
+          section: "Delete an issue board",
+          parameters: [
+            {
+              name: "id",
+              in: "path",
+              type: "integer/string",
+              required: true
+            },
+            {
+              name: "board_id",
+              in: "path",
+              type: "integer",
+              required: true
+            }
+          ]
+        },
+        "GET /api/v4/groups/{id}/epics": {
+          source: "docs",
+          page: "doc/api/epics.md",
+          section: "List epics for a group",
+          note: 'The table\'s `datetime` columns are strings in ISO 8601 (format date-time). Offset pagination parameters (`page`, `per_page`) as every paginated list takes them: doc/api/rest/_index.md, "Offset-based pagination".',
+          parameters: [
+            {
+              name: "id",
+              in: "path",
+              type: "integer/string",
+              required: true
+            },
+            {
+              name: "author_id",
+              in: "query",
+              type: "integer"
+            },
+            {
+              name: "labels",
+              in: "query",
+              type: "string"
+            },
+            {
+              name: "with_labels_details",
+              in: "query",
+              type: "boolean"
+            },
+            {
+              name: "order_by",
+              in: "query",
+              type: "string",
+              enum: ["created_at", "updated_at"]
+            },
+            {
+              name: "sort",
+              in: "query",
+              type: "string",
+              enum: ["asc", "desc"]
+            },
+            {
+              name: "search",
+              in: "query",
+              type: "string"
+            },
+            {
+              name: "state",
+              in: "query",
+              type: "string",
+              enum: ["opened", "closed", "all"]
+            },
+            {
+              name: "created_after",
+              in: "query",
+              type: "string",
+              format: "date-time"
+            },
+            {
+              name: "created_before",
+              in: "query",
+              type: "string",
+              format: "date-time"
+            },
+            {
+              name: "updated_after",
+              in: "query",
+              type: "string",
+              format: "date-time"
+            },
+            {
+              name: "updated_before",
+              in: "query",
+              type: "string",
+              format: "date-time"
+            },
+            {
+              name: "include_ancestor_groups",
+              in: "query",
+              type: "boolean"
+            },
+            {
+              name: "include_descendant_groups",
+              in: "query",
+              type: "boolean"
+            },
+            {
+              name: "my_reaction_emoji",
+              in: "query",
+              type: "string"
+            },
+            {
+              name: "page",
+              in: "query",
+              type: "integer"
+            },
+            {
+              name: "per_page",
+              in: "query",
+              type: "integer"
+            }
+          ]
+        },
+        "GET /api/v4/groups/{id}/epics/{epic_iid}": {
+          source: "docs",
+          page: "doc/api/epics.md",
+          section: "Single epic",
+          parameters: [
+            {
+              name: "id",
+              in: "path",
+              type: "integer/string",
+              required: true
+            },
+            {
+              name: "epic_iid",
+              in: "path",
+              type: "integer/string",
+              required: true
+            }
+          ]
+        },
+        "GET /api/v4/groups/{id}/epics/{epic_iid}/related_epics": {
+          source: "docs",
+          page: "doc/api/linked_epics.md",
+          section: "List linked epics from an epic",
+          note: "Not paginated (the page shows no pagination, ee/lib/api/related_epic_links.rb presents without `paginate`).",
+          parameters: [
+            {
+              name: "id",
+              in: "path",
+              type: "integer/string",
+              required: true
+            },
+            {
+              name: "epic_iid",
+              in: "path",
+              type: "integer",
+              required: true
+            }
+          ]
+        },
+        "POST /api/v4/groups/{id}/epics/{epic_iid}/related_epics": {
+          source: "docs",
+          page: "doc/api/linked_epics.md",
+          section: "Create a related epic link",
+          parameters: [
+            {
+              name: "id",
+              in: "path",
+              type: "integer/string",
+              required: true
+            },
+            {
+              name: "epic_iid",
+              in: "path",
+              type: "integer",
+              required: true
+            },
+            {
+              name: "target_group_id",
+              in: "body",
+              type: "integer/string",
+              required: true
+            },
+            {
+              name: "target_epic_iid",
+              in: "body",
+              type: "integer",
+              required: true
+            },
+            {
+              name: "link_type",
+              in: "body",
+              type: "string",
+              enum: ["relates_to", "blocks", "is_blocked_by"]
+            }
+          ],
+          note: "The table's parameters in the order ee/lib/api/related_epic_links.rb declares them (target_group_id, String; target_epic_iid, Integer; link_type), the order of Grape's messages; target_epic_iid is an integer there, where the table says integer or string."
+        },
+        "DELETE /api/v4/groups/{id}/epics/{epic_iid}/related_epics/{related_epic_link_id}": {
+          source: "docs",
+          page: "doc/api/linked_epics.md",
+          section: "Delete a related epic link",
+          parameters: [
+            {
+              name: "id",
+              in: "path",
+              type: "integer/string",
+              required: true
+            },
+            {
+              name: "epic_iid",
+              in: "path",
+              type: "integer",
+              required: true
+            },
+            {
+              name: "related_epic_link_id",
+              in: "path",
+              type: "integer/string",
+              required: true
+            }
+          ]
+        }
+      }
+    };
+  }
+});
+
+// src/sandbox/gitlab/request-parameters.ts
+function coerceScalar(type, value2, format) {
+  if (value2 === null) return null;
+  if (value2 === "" && type !== "string") return null;
+  switch (type) {
+    case "integer":
+      if (typeof value2 === "number") return Number.isInteger(value2) ? value2 : NOT_VALID;
+      return typeof value2 === "string" && /^[+-]?\d+$/.test(value2.trim()) ? Number(value2) : NOT_VALID;
+    case "boolean":
+      if (typeof value2 === "boolean") return value2;
+      if (typeof value2 !== "string") return NOT_VALID;
+      if (TRUE.has(value2.toLowerCase())) return true;
+      if (FALSE.has(value2.toLowerCase())) return false;
+      return NOT_VALID;
+    case "integer/string":
+      return typeof value2 === "string" || typeof value2 === "number" && Number.isInteger(value2) ? value2 : NOT_VALID;
+    case "string": {
+      if (typeof value2 === "number") return String(value2);
+      if (typeof value2 !== "string") return NOT_VALID;
+      if (format === "date-time" && value2 !== "" && Number.isNaN(Date.parse(value2))) {
+        return NOT_VALID;
+      }
+      if (format === "date" && value2 !== "") {
+        const day = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value2);
+        if (!day || Number.isNaN(Date.parse(`${value2}T00:00:00Z`))) return NOT_VALID;
+      }
+      return value2;
+    }
+    default:
+      return NOT_VALID;
+  }
+}
+function lookup(parameter, request2) {
+  const { name: name2 } = parameter;
+  if (parameter.in === "path") {
+    const value2 = request2.path[name2];
+    return value2 === void 0 ? { found: false } : { found: true, value: value2 };
+  }
+  const body2 = request2.body !== null && typeof request2.body === "object" && !Array.isArray(request2.body) ? request2.body : {};
+  if (Object.prototype.hasOwnProperty.call(body2, name2)) return { found: true, value: body2[name2] };
+  const listed5 = request2.query.getAll(`${name2}[]`);
+  if (parameter.type === "array" && listed5.length > 0) return { found: true, value: listed5 };
+  if (request2.query.has(name2)) {
+    const value2 = request2.query.get(name2);
+    return { found: true, value: parameter.type === "array" ? value2.split(",") : value2 };
+  }
+  return { found: false };
+}
+function problem(parameter, request2) {
+  const found = lookup(parameter, request2);
+  if (!found.found) return parameter.required ? `${parameter.name} is missing` : void 0;
+  const invalid2 = `${parameter.name} is invalid`;
+  if (parameter.type === "array") {
+    if (found.value === null) return void 0;
+    if (!Array.isArray(found.value)) return invalid2;
+    const items2 = parameter.items ?? { type: "string" };
+    return found.value.some((item) => coerceScalar(items2.type, item, items2.format) === NOT_VALID) ? invalid2 : void 0;
+  }
+  const value2 = coerceScalar(parameter.type, found.value, parameter.format);
+  if (value2 === NOT_VALID) return invalid2;
+  if (value2 !== null && parameter.enum !== void 0 && !parameter.enum.includes(value2)) {
+    return `${parameter.name} does not have a valid value`;
+  }
+  return void 0;
+}
+function parameterViolations(operation, request2) {
+  const described2 = OPERATIONS2.get(operation);
+  if (described2 === void 0) return [];
+  return described2.parameters.flatMap((parameter) => problem(parameter, request2) ?? []);
+}
+function pathParameters(operation, pathname) {
+  const template2 = operation.slice(operation.indexOf(" ") + 1).split("/");
+  const segments = pathname.split("/");
+  const found = {};
+  template2.forEach((part2, index) => {
+    const name2 = /^\{(.+)\}$/.exec(part2)?.[1];
+    const segment = segments[index];
+    if (name2 === void 0 || segment === void 0) return;
+    try {
+      found[name2] = decodeURIComponent(segment);
+    } catch {
+      found[name2] = segment;
+    }
+  });
+  return found;
+}
+function gitlabRequestViolations(operation, path2, body2) {
+  const url2 = new URL(path2, "http://sandbox");
+  return parameterViolations(operation, {
+    path: pathParameters(operation, url2.pathname),
+    query: url2.searchParams,
+    body: typeof body2 === "string" ? void 0 : body2
+  });
+}
+function parameterRefusal(messages) {
+  return { status: 400, body: { error: messages.join(", ") } };
+}
+var OPERATIONS2, TRUE, FALSE, NOT_VALID;
+var init_request_parameters2 = __esm({
+  "src/sandbox/gitlab/request-parameters.ts"() {
+    "use strict";
+    init_request_parameters();
+    OPERATIONS2 = new Map(
+      Object.entries(request_parameters_default.operations)
+    );
+    TRUE = /* @__PURE__ */ new Set(["1", "on", "t", "true", "y", "yes"]);
+    FALSE = /* @__PURE__ */ new Set(["0", "off", "f", "false", "n", "no"]);
+    NOT_VALID = /* @__PURE__ */ Symbol("not valid");
+  }
+});
+
 // src/sandbox/gitlab/family.ts
 function tokenOf(req) {
   const header = req.headers.authorization;
@@ -86033,7 +89057,9 @@ function tokenOf(req) {
   const privateToken = req.headers["private-token"];
   return typeof privateToken === "string" ? privateToken : void 0;
 }
-function gitlabFamily(world2, routes) {
+function gitlabFamily(world2, routes, setup) {
+  world2.tier = setup.tier;
+  const limits = setup.comLimits ? new ComLimits(setup.now) : void 0;
   return {
     name: "gitlab",
     owns: (pathname) => pathname.startsWith("/api/"),
@@ -86048,7 +89074,31 @@ function gitlabFamily(world2, routes) {
     },
     headers: gitlabHeaders,
     etag: (_headers, text2) => bodyEtag(text2),
-    replies: gitlabReplies
+    replies: gitlabReplies,
+    admit: ({ method, match, principal: principal2, url: url2, body: body2 }) => {
+      if (limits !== void 0) {
+        const refusal2 = limits.check(
+          `${method} ${match.route.pattern}`,
+          match.params,
+          principal2.kind === "user" ? `user:${principal2.caller.id}` : void 0
+        );
+        if (refusal2 !== void 0) return { refusal: refusal2 };
+      }
+      const operation = match.route.operation;
+      if (operation === void 0) return {};
+      let parsed;
+      try {
+        parsed = body2();
+      } catch {
+        return {};
+      }
+      const problems = parameterViolations(operation, {
+        path: pathParameters(operation, url2.pathname),
+        query: url2.searchParams,
+        body: parsed
+      });
+      return problems.length === 0 ? {} : { refusal: parameterRefusal(problems), invalidRequest: true };
+    }
   };
 }
 var init_family2 = __esm({
@@ -86057,21 +89107,256 @@ var init_family2 = __esm({
     init_conditional();
     init_router();
     init_http2();
+    init_com_limits();
+    init_request_parameters2();
+  }
+});
+
+// src/sandbox/gitlab/world/routes.ts
+function flag4(ctx, name2) {
+  const value2 = ctx.query.get(name2);
+  if (value2 === null) return void 0;
+  if (/^(true|1)$/i.test(value2)) return true;
+  if (/^(false|0)$/i.test(value2)) return false;
+  throw gitlabBadParameter(`${name2} is invalid`);
+}
+function choice(ctx, name2, values2, fallback) {
+  const value2 = ctx.query.get(name2);
+  if (value2 === null) return fallback;
+  if (!values2.includes(value2)) {
+    throw gitlabBadParameter(`${name2} does not have a valid value`);
+  }
+  return value2;
+}
+function ordered2(items2, key2, desc) {
+  const sign2 = desc ? -1 : 1;
+  return items2.sort((a2, b2) => sign2 * (compare(key2(a2), key2(b2)) || a2.id - b2.id));
+}
+function projectKey(order) {
+  if (order === "id") return (item) => item.id;
+  if (order === "name") return (item) => item.name.toLowerCase();
+  if (order === "path") return (item) => item.path.toLowerCase();
+  return (item) => item.created_at;
+}
+function filteredProjects(ctx, projects) {
+  const archived = flag4(ctx, "archived");
+  const visibility4 = ctx.query.get("visibility");
+  return projects.filter(
+    (item) => (archived === void 0 || item.archived === archived) && (visibility4 === null || item.visibility === visibility4)
+  );
+}
+function shownProject(ctx, item, simple) {
+  return projectAnswer2(ctx.world, ctx.base, item, simple);
+}
+function projectPage(ctx, projects) {
+  const order = choice(ctx, "order_by", PROJECT_ORDERS, "created_at");
+  const desc = choice(ctx, "sort", ["asc", "desc"], "desc") === "desc";
+  const simple = flag4(ctx, "simple") === true;
+  const page3 = offsetPage(ctx, ordered2(projects, projectKey(order), desc));
+  return {
+    status: 200,
+    body: page3.items.map((item) => shownProject(ctx, item, simple)),
+    headers: page3.headers
+  };
+}
+function groupPage(ctx, groups) {
+  const caller = requireCaller2(ctx);
+  const order = choice(ctx, "order_by", GROUP_ORDERS, "name");
+  const desc = choice(ctx, "sort", ["asc", "desc"], "asc") === "desc";
+  const key2 = (item) => order === "id" ? item.id : order === "path" ? item.path.toLowerCase() : item.name.toLowerCase();
+  const visible = groups.filter((item) => canSeeGroup(ctx, item, caller));
+  const page3 = offsetPage(ctx, ordered2(visible, key2, desc));
+  return {
+    status: 200,
+    body: page3.items.map((item) => group(ctx.base, item)),
+    headers: page3.headers
+  };
+}
+function memberPage(ctx, members3) {
+  const sorted = [...members3].sort((a2, b2) => a2.user.id - b2.user.id);
+  const page3 = offsetPage(ctx, sorted);
+  return {
+    status: 200,
+    body: page3.items.map((item) => member3(ctx.base, item)),
+    headers: page3.headers
+  };
+}
+function directMembers2(ctx, record3) {
+  return [...record3.members].flatMap(([id, role4]) => {
+    const user = ctx.world.users.get(id);
+    return user === void 0 ? [] : [{ user, role: role4, source: "group" in record3 ? void 0 : record3 }];
+  });
+}
+var compare, PROJECT_ORDERS, GROUP_ORDERS, worldRoutes;
+var init_routes21 = __esm({
+  "src/sandbox/gitlab/world/routes.ts"() {
+    "use strict";
+    init_http2();
+    init_pagination2();
+    init_access4();
+    init_shapes12();
+    compare = (a2, b2) => typeof a2 === "number" && typeof b2 === "number" ? a2 - b2 : String(a2).localeCompare(String(b2));
+    PROJECT_ORDERS = [
+      "id",
+      "name",
+      "path",
+      "created_at",
+      "updated_at",
+      "last_activity_at"
+    ];
+    GROUP_ORDERS = ["name", "path", "id"];
+    worldRoutes = [
+      {
+        // The caller's own account.
+        method: "GET",
+        pattern: "/api/v4/user",
+        handler: (ctx) => ok(planningUser(ctx.base, requireCaller2(ctx)))
+      },
+      {
+        // "List groups": every group the caller may see (a member's, those below it, internal and
+        // public ones), default `name` `asc`.
+        method: "GET",
+        pattern: "/api/v4/groups",
+        operation: "GET /api/v4/groups",
+        handler: (ctx) => groupPage(ctx, [...ctx.world.groups.values()])
+      },
+      {
+        // By id or URL-encoded full path (`acme%2Fplatform`): the router sees the decoded segment.
+        method: "GET",
+        pattern: "/api/v4/groups/:id",
+        operation: "GET /api/v4/groups/{id}",
+        handler: (ctx) => ok(group(ctx.base, visibleGroup(ctx, ctx.params.id)))
+      },
+      {
+        // "List subgroups": the group's visible direct subgroups.
+        method: "GET",
+        pattern: "/api/v4/groups/:id/subgroups",
+        operation: "GET /api/v4/groups/{id}/subgroups",
+        handler: (ctx) => {
+          const parent = visibleGroup(ctx, ctx.params.id);
+          return groupPage(
+            ctx,
+            [...ctx.world.groups.values()].filter((item) => item.parent === parent)
+          );
+        }
+      },
+      {
+        // "List descendant groups": every visible group below it, at any depth.
+        method: "GET",
+        pattern: "/api/v4/groups/:id/descendant_groups",
+        operation: "GET /api/v4/groups/{id}/descendant_groups",
+        handler: (ctx) => {
+          const parent = visibleGroup(ctx, ctx.params.id);
+          return groupPage(ctx, ctx.world.descendants(parent).slice(1));
+        }
+      },
+      {
+        /**
+         * "List projects" of a group: its own projects, with `include_subgroups` those of every group
+         * below it too, each as the caller may see it. `with_shared` (default true) would add the
+         * projects other groups share with it; the sandbox has no sharing, so it adds none.
+         * `pagination=keyset` is not offered here (docs, "Keyset-based pagination", "Supported
+         * resources" lists Projects, not a group's), so it pages by offset, without the offset ceiling.
+         */
+        method: "GET",
+        pattern: "/api/v4/groups/:id/projects",
+        operation: "GET /api/v4/groups/{id}/projects",
+        handler: (ctx) => {
+          const owner = visibleGroup(ctx, ctx.params.id);
+          const caller = requireCaller2(ctx);
+          flag4(ctx, "with_shared");
+          const groups = new Set(
+            flag4(ctx, "include_subgroups") === true ? ctx.world.descendants(owner) : [owner]
+          );
+          const projects = [...ctx.world.projects.values()].filter(
+            (item) => groups.has(item.group) && canSeeProject(ctx, item, caller)
+          );
+          return projectPage(ctx, filteredProjects(ctx, projects));
+        }
+      },
+      {
+        /**
+         * "List all projects": every project the caller may see (`membership=true`: only those they
+         * are a member of). Keyset pagination is offered (`order_by=id` only), so offset pagination
+         * stops at GitLab's offset ceiling with a 405 that points to it (pagination.ts).
+         */
+        method: "GET",
+        pattern: "/api/v4/projects",
+        operation: "GET /api/v4/projects",
+        handler: (ctx) => {
+          const caller = requireCaller2(ctx);
+          const membership2 = flag4(ctx, "membership") === true;
+          const projects = filteredProjects(
+            ctx,
+            [...ctx.world.projects.values()].filter(
+              (item) => canSeeProject(ctx, item, caller) && (!membership2 || ctx.world.accessLevel(item, caller) > 0)
+            )
+          );
+          if (ctx.query.get("pagination") === "keyset") {
+            const simple = flag4(ctx, "simple") === true;
+            const page3 = keysetPage(ctx, projects);
+            return {
+              status: 200,
+              body: page3.items.map((item) => shownProject(ctx, item, simple)),
+              headers: page3.headers
+            };
+          }
+          checkOffset(ctx, "Project");
+          return projectPage(ctx, projects);
+        }
+      },
+      {
+        method: "GET",
+        pattern: "/api/v4/projects/:id",
+        operation: "GET /api/v4/projects/{id}",
+        handler: (ctx) => ok(shownProject(ctx, visibleProject(ctx), false))
+      },
+      {
+        method: "GET",
+        pattern: "/api/v4/groups/:id/members",
+        operation: "GET /api/v4/groups/{id}/members",
+        handler: (ctx) => memberPage(ctx, directMembers2(ctx, visibleGroup(ctx, ctx.params.id)))
+      },
+      {
+        /**
+         * Direct and inherited members, each once with their highest role (docs: "If a user is a
+         * member of this group or project and also of one or more ancestor groups, only its membership
+         * with the highest access_level is returned").
+         */
+        method: "GET",
+        pattern: "/api/v4/groups/:id/members/all",
+        operation: "GET /api/v4/groups/{id}/members/all",
+        handler: (ctx) => memberPage(ctx, ctx.world.effectiveMembers(visibleGroup(ctx, ctx.params.id)))
+      },
+      {
+        method: "GET",
+        pattern: "/api/v4/projects/:id/members",
+        operation: "GET /api/v4/projects/{id}/members",
+        handler: (ctx) => memberPage(ctx, directMembers2(ctx, visibleProject(ctx)))
+      },
+      {
+        method: "GET",
+        pattern: "/api/v4/projects/:id/members/all",
+        operation: "GET /api/v4/projects/{id}/members/all",
+        handler: (ctx) => memberPage(ctx, ctx.world.effectiveMembers(visibleProject(ctx)))
+      }
+    ];
   }
 });
 
 // src/sandbox/gitlab/world/index.ts
-var groupRole, gitlabWorld;
+var role3, visibility3, path, gitlabWorld;
 var init_world2 = __esm({
   "src/sandbox/gitlab/world/index.ts"() {
     "use strict";
     init_zod();
     init_seed();
     init_area2();
-    init_http2();
-    init_access4();
-    init_shapes12();
-    groupRole = external_exports.enum(["guest", "planner", "reporter", "developer", "maintainer", "owner"]);
+    init_access_levels();
+    init_routes21();
+    role3 = external_exports.enum(MEMBER_ROLES);
+    visibility3 = external_exports.enum(["private", "internal", "public"]).default("private");
+    path = (what) => external_exports.string().regex(/^[A-Za-z0-9_.-]+$/, `expected a ${what} path`);
     gitlabWorld = gitlabArea({
       name: "world",
       seed: {
@@ -86084,18 +89369,25 @@ var init_world2 = __esm({
         },
         groups: {
           id: external_exports.number().int().positive(),
-          path: external_exports.string().regex(/^[A-Za-z0-9_.-]+$/, "expected a group path"),
+          path: path("group"),
           name: external_exports.string(),
-          members: external_exports.record(login3, groupRole).default({})
+          /** The parent group's full path: this group is its subgroup (`acme/platform`). */
+          parent: external_exports.string().optional(),
+          visibility: visibility3,
+          members: external_exports.record(login3, role3).default({})
         },
         projects: {
           id: external_exports.number().int().positive(),
+          /** The full path of the group it lives in (`acme`, `acme/platform`). */
           group: external_exports.string(),
-          path: external_exports.string().regex(/^[A-Za-z0-9_.-]+$/, "expected a project path"),
+          path: path("project"),
           name: external_exports.string(),
           description: external_exports.string().default(""),
           default_branch: external_exports.string().default("main"),
-          created_at: timestamp.default("2026-01-02T09:00:00Z")
+          created_at: timestamp.default("2026-01-02T09:00:00Z"),
+          archived: external_exports.boolean().default(false),
+          visibility: visibility3,
+          members: external_exports.record(login3, role3).default({})
         }
       },
       keys: { groups: "path", projects: "id" },
@@ -86107,11 +89399,27 @@ var init_world2 = __esm({
             name: "Acme",
             members: { "octo-admin": "owner", "octo-reader": "guest", "octo-dev": "developer" }
           },
-          { id: 2, path: "partners", name: "Partners", members: { "octo-admin": "owner" } }
+          { id: 2, path: "partners", name: "Partners", members: { "octo-admin": "owner" } },
+          // A subgroup: acme's members are its members too; octo-reader is a Reporter here.
+          {
+            id: 3,
+            path: "platform",
+            name: "Platform",
+            parent: "acme",
+            members: { "octo-reader": "reporter" }
+          }
         ],
         projects: [
           { id: 1, group: "acme", path: "api", name: "api", description: "The public API service" },
-          { id: 2, group: "acme", path: "web", name: "web", description: "The web front end" }
+          { id: 2, group: "acme", path: "web", name: "web", description: "The web front end" },
+          {
+            id: 3,
+            group: "acme/platform",
+            path: "infra",
+            name: "infra",
+            description: "Shared infrastructure",
+            members: { mona: "maintainer" }
+          }
         ]
       },
       build(world2, seed) {
@@ -86121,41 +89429,62 @@ var init_world2 = __esm({
           world2.usersByName.set(user.login.toLowerCase(), record3);
           if (user.token !== void 0) world2.tokens.set(user.token, record3);
         }
+        const members3 = (entries, at3) => {
+          const built3 = /* @__PURE__ */ new Map();
+          for (const [username, granted] of Object.entries(entries)) {
+            const user = world2.user(username);
+            check2(user !== void 0, [...at3, "members", username], `unknown user '${username}'`);
+            built3.set(user.id, granted);
+          }
+          return built3;
+        };
         seed.groups.forEach((groupSeed, index) => {
-          const path = ["groups", index];
+          const at3 = ["groups", index];
           check2(
             !world2.groups.has(groupSeed.id),
-            [...path, "id"],
+            [...at3, "id"],
             `group id ${groupSeed.id} is used twice`
           );
+          const parent = groupSeed.parent === void 0 ? null : world2.groupsByPath.get(groupSeed.parent.toLowerCase());
           check2(
-            !world2.groupsByPath.has(groupSeed.path.toLowerCase()),
-            [...path, "path"],
-            `group path '${groupSeed.path}' is used twice`
+            parent !== void 0,
+            [...at3, "parent"],
+            `unknown group '${groupSeed.parent}' (a parent is listed before its subgroups)`
+          );
+          const fullPath = parent === null ? groupSeed.path : `${parent.fullPath}/${groupSeed.path}`;
+          check2(
+            !world2.groupsByPath.has(fullPath.toLowerCase()),
+            [...at3, "path"],
+            `group path '${fullPath}' is used twice`
           );
           const built3 = {
             id: groupSeed.id,
             path: groupSeed.path,
             name: groupSeed.name,
-            members: /* @__PURE__ */ new Map()
+            parent,
+            fullPath,
+            fullName: parent === null ? groupSeed.name : `${parent.fullName} / ${groupSeed.name}`,
+            visibility: groupSeed.visibility,
+            members: members3(groupSeed.members, at3)
           };
-          for (const [username, role3] of Object.entries(groupSeed.members)) {
-            const user = world2.user(username);
-            check2(user !== void 0, [...path, "members", username], `unknown user '${username}'`);
-            built3.members.set(user.id, role3);
-          }
           world2.groups.set(built3.id, built3);
-          world2.groupsByPath.set(built3.path.toLowerCase(), built3);
+          world2.groupsByPath.set(fullPath.toLowerCase(), built3);
           world2.seeded.groups.push(built3);
         });
         seed.projects.forEach((projectSeed, index) => {
-          const path = ["projects", index];
+          const at3 = ["projects", index];
           const owner = world2.groupsByPath.get(projectSeed.group.toLowerCase());
-          check2(owner !== void 0, [...path, "group"], `unknown group '${projectSeed.group}'`);
+          check2(owner !== void 0, [...at3, "group"], `unknown group '${projectSeed.group}'`);
           check2(
             !world2.projects.has(projectSeed.id),
-            [...path, "id"],
+            [...at3, "id"],
             `project id ${projectSeed.id} is used twice`
+          );
+          const fullPath = `${owner.fullPath}/${projectSeed.path}`.toLowerCase();
+          check2(
+            !world2.projectsByPath.has(fullPath),
+            [...at3, "path"],
+            `project path '${owner.fullPath}/${projectSeed.path}' is used twice`
           );
           const built3 = {
             id: projectSeed.id,
@@ -86164,72 +89493,135 @@ var init_world2 = __esm({
             name: projectSeed.name,
             description: projectSeed.description,
             default_branch: projectSeed.default_branch,
-            created_at: projectSeed.created_at
+            created_at: projectSeed.created_at,
+            archived: projectSeed.archived,
+            visibility: projectSeed.visibility,
+            members: members3(projectSeed.members, at3)
           };
           world2.projects.set(built3.id, built3);
           world2.seeded.projects.push(built3);
-          world2.projectsByPath.set(`${owner.path}/${built3.path}`.toLowerCase(), built3);
+          world2.projectsByPath.set(fullPath, built3);
         });
       },
-      routes: [
-        {
-          // The caller's own account.
-          method: "GET",
-          pattern: "/api/v4/user",
-          handler: (ctx) => ok(planningUser(ctx.base, requireCaller2(ctx)))
-        },
-        {
-          method: "GET",
-          pattern: "/api/v4/groups/:id",
-          handler: (ctx) => ok(group(ctx.base, visibleGroup(ctx, ctx.params.id)))
-        },
-        {
-          method: "GET",
-          pattern: "/api/v4/projects/:id",
-          handler: (ctx) => ok(project(ctx.base, visibleProject(ctx)))
-        }
-      ]
+      /**
+       * Generated projects `project-00001` … live in the group `acme` (the seed's first group when it
+       * has none of that name), with ids after the seed's.
+       */
+      generateProjects(seed) {
+        const home = seed.groups.find((entry2) => entry2.path === "acme") ?? seed.groups[0];
+        if (home === void 0) throw new SeedError("--generate-projects needs a group in the seed");
+        const homePath = home.parent === void 0 ? home.path : `${home.parent}/${home.path}`;
+        const firstId = maxOf(seed.projects.map((entry2) => entry2.id));
+        return (entry2, index) => {
+          const path2 = `project-${String(index).padStart(5, "0")}`;
+          Object.assign(entry2, { id: firstId + index, group: homePath, path: path2, name: path2 });
+        };
+      },
+      routes: worldRoutes
     });
   }
 });
 
 // src/sandbox/gitlab/world/records.ts
-var ROLE_LEVEL, GitlabWorld;
-var init_records19 = __esm({
+var GitlabWorld;
+var init_records20 = __esm({
   "src/sandbox/gitlab/world/records.ts"() {
     "use strict";
-    ROLE_LEVEL = {
-      guest: 10,
-      planner: 15,
-      reporter: 20,
-      developer: 30,
-      maintainer: 40,
-      owner: 50
-    };
+    init_access_levels();
     GitlabWorld = class {
+      constructor(extensions = { projectFields: [] }) {
+        this.extensions = extensions;
+      }
+      extensions;
+      /** The tier the sandbox runs as (tiers.ts); set once when it starts. */
+      tier = "ultimate";
       users = /* @__PURE__ */ new Map();
       usersByName = /* @__PURE__ */ new Map();
       tokens = /* @__PURE__ */ new Map();
       groups = /* @__PURE__ */ new Map();
+      /** By lower-case full path (`acme/platform`). */
       groupsByPath = /* @__PURE__ */ new Map();
       projects = /* @__PURE__ */ new Map();
+      /** By lower-case full path (`acme/platform/infra`). */
       projectsByPath = /* @__PURE__ */ new Map();
       /** The records the seed's entries made, by index: areas that add to an entry find its record. */
       seeded = { groups: [], projects: [] };
+      /** The fields areas add to a project's answer (`simple`: the `simple=true` listing's). */
+      projectFields(project2, simple) {
+        return Object.assign(
+          {},
+          ...this.extensions.projectFields.map((fields) => fields(this, project2, simple))
+        );
+      }
       user(username) {
         return this.usersByName.get(username.toLowerCase());
       }
+      /** A group by id or full path (the URL-encoded `acme%2Fplatform` arrives decoded). */
       group(idOrPath) {
         return /^\d+$/.test(idOrPath) ? this.groups.get(Number(idOrPath)) : this.groupsByPath.get(idOrPath.toLowerCase());
       }
       project(idOrPath) {
         return /^\d+$/.test(idOrPath) ? this.projects.get(Number(idOrPath)) : this.projectsByPath.get(idOrPath.toLowerCase());
       }
-      hasRole(group2, user, minimum) {
+      /**
+       * A user's memberships of a group, its own and its ancestors', nearest first: GitLab's members
+       * of a parent group are members of every subgroup and project below it (inheritance).
+       */
+      groupMemberships(group2) {
+        const found = [];
+        for (let at3 = group2; at3 !== null; at3 = at3.parent) {
+          for (const [id, role4] of at3.members) {
+            const user = this.users.get(id);
+            if (user !== void 0) found.push({ user, role: role4, source: at3 });
+          }
+        }
+        return found;
+      }
+      /**
+       * Every member of a group or project, direct or inherited, once each with the highest role any
+       * membership gives (GitLab's `/members/all`), in the order of their first membership.
+       */
+      effectiveMembers(record3) {
+        const memberships = "group" in record3 ? [
+          ...[...record3.members].flatMap(([id, role4]) => {
+            const user = this.users.get(id);
+            return user === void 0 ? [] : [{ user, role: role4, source: void 0 }];
+          }),
+          ...this.groupMemberships(record3.group)
+        ] : this.groupMemberships(record3);
+        const best = /* @__PURE__ */ new Map();
+        for (const membership2 of memberships) {
+          const known = best.get(membership2.user.id);
+          if (known === void 0 || accessLevelOf(membership2.role) > accessLevelOf(known.role)) {
+            best.set(membership2.user.id, membership2);
+          }
+        }
+        return [...best.values()];
+      }
+      /** The user's access level in a group or project: the highest of its memberships, else 0. */
+      accessLevel(record3, user) {
+        let level2 = 0;
+        const groups = "group" in record3 ? record3.group : record3;
+        if ("group" in record3) {
+          const own2 = record3.members.get(user.id);
+          if (own2 !== void 0) level2 = accessLevelOf(own2);
+        }
+        for (let at3 = groups; at3 !== null; at3 = at3.parent) {
+          const role4 = at3.members.get(user.id);
+          if (role4 !== void 0) level2 = Math.max(level2, accessLevelOf(role4));
+        }
+        return level2;
+      }
+      /** Whether the user has at least `minimum` in a group or project, directly or by inheritance. */
+      hasRole(record3, user, minimum) {
         if (user === null) return false;
         if (user.admin) return true;
-        const role3 = group2.members.get(user.id);
-        return role3 !== void 0 && ROLE_LEVEL[role3] >= ROLE_LEVEL[minimum];
+        return this.accessLevel(record3, user) >= accessLevelOf(minimum);
+      }
+      /** A group and every group below it, the group first, then depth first in id order. */
+      descendants(group2) {
+        const below = [...this.groups.values()].filter((candidate) => candidate.parent === group2).sort((a2, b2) => a2.id - b2.id);
+        return [group2, ...below.flatMap((child) => this.descendants(child))];
       }
     };
   }
@@ -86237,12 +89629,14 @@ var init_records19 = __esm({
 
 // src/sandbox/gitlab/index.ts
 function buildGitlabWorld(seed) {
-  const world2 = new GitlabWorld();
+  const world2 = new GitlabWorld({
+    projectFields: AREAS4.flatMap((area) => area.projectFields ? [area.projectFields] : [])
+  });
   for (const area of AREAS4) area.build?.(world2, seed);
   return world2;
 }
-function gitlabService(world2) {
-  return gitlabFamily(world2, gitlabRoutes);
+function gitlabService(world2, setup) {
+  return gitlabFamily(world2, gitlabRoutes, setup);
 }
 var GITLAB_AREAS, AREAS4, gitlabRoutes;
 var init_gitlab = __esm({
@@ -86250,11 +89644,13 @@ var init_gitlab = __esm({
     "use strict";
     init_boards();
     init_epic_links();
+    init_project_settings2();
     init_family2();
     init_world2();
-    init_records19();
+    init_records20();
     GITLAB_AREAS = [
       gitlabWorld,
+      projectSettings2,
       epicLinks,
       boards
     ];
@@ -86342,18 +89738,33 @@ function withGeneratedRepositories(seed, count3, profile = "basic") {
   }
   return { ...result, repositories: [...result.repositories, ...generated] };
 }
-var AREAS6, repositoryEntry2;
+function withGeneratedProjects(seed, count3) {
+  if (count3 === 0) return seed;
+  const view = seed;
+  const fillers = GITLAB.flatMap((area) => area.generateProjects?.(view) ?? []);
+  const generated = [];
+  for (let index = 1; index <= count3; index++) {
+    const entry2 = {};
+    for (const fill of fillers) fill(entry2, index);
+    generated.push(projectEntry2.parse(entry2));
+  }
+  return { ...seed, projects: [...seed.projects, ...generated] };
+}
+var AREAS6, repositoryEntry2, GITLAB, projectEntry2;
 var init_generate2 = __esm({
   "src/sandbox/seed/generate.ts"() {
     "use strict";
     init_access3();
     init_branch_protection2();
     init_github();
+    init_gitlab();
     init_rulesets();
     init_team2();
     init_schema3();
     AREAS6 = GITHUB_AREAS;
     repositoryEntry2 = worldSeedSchema.shape.repositories.unwrap().element;
+    GITLAB = GITLAB_AREAS;
+    projectEntry2 = worldSeedSchema.shape.projects.unwrap().element;
   }
 });
 
@@ -86561,8 +89972,8 @@ var init_build_world = __esm({
 
 // src/sandbox/seed/file.ts
 import { readFileSync as readFileSync6 } from "node:fs";
-function keyOf2(path) {
-  return path.map(
+function keyOf2(path2) {
+  return path2.map(
     (part2, index) => typeof part2 === "number" ? `[${part2}]` : index === 0 ? part2 : `.${part2}`
   ).join("");
 }
@@ -86570,10 +89981,10 @@ function checkSeed(input2, locate3) {
   const parsed = worldSeedSchema.safeParse(input2 ?? {});
   if (parsed.success) return { seed: parsed.data, locate: locate3 };
   const issue2 = parsed.error.issues[0];
-  const path = (issue2?.path ?? []).filter(
+  const path2 = (issue2?.path ?? []).filter(
     (part2) => typeof part2 !== "symbol"
   );
-  throw new SeedError(`${locate3(path)}: ${keyOf2(path) || "seed"}: ${issue2?.message}`);
+  throw new SeedError(`${locate3(path2)}: ${keyOf2(path2) || "seed"}: ${issue2?.message}`);
 }
 function worldFromSeed({ seed, locate: locate3 }) {
   try {
@@ -86585,9 +89996,9 @@ function worldFromSeed({ seed, locate: locate3 }) {
     throw error62;
   }
 }
-function lineOf(doc, lines, path) {
-  for (let depth = path.length; depth >= 0; depth--) {
-    const node2 = depth === 0 ? doc.contents : doc.getIn(path.slice(0, depth), true);
+function lineOf(doc, lines, path2) {
+  for (let depth = path2.length; depth >= 0; depth--) {
+    const node2 = depth === 0 ? doc.contents : doc.getIn(path2.slice(0, depth), true);
     if ((0, import_yaml2.isNode)(node2) && node2.range) return lines.linePos(node2.range[0]).line;
   }
   return 1;
@@ -86607,7 +90018,7 @@ function readSeedFile(file2) {
     const line = lines.linePos(syntax.pos[0]).line;
     throw new SeedError(`${file2}:${line}: ${syntax.message.split("\n")[0]}`);
   }
-  return checkSeed(doc.toJS(), (path) => `${file2}:${lineOf(doc, lines, path)}`);
+  return checkSeed(doc.toJS(), (path2) => `${file2}:${lineOf(doc, lines, path2)}`);
 }
 var import_yaml2;
 var init_file = __esm({
@@ -86718,6 +90129,7 @@ function createRequestHandler(pipeline) {
       ...family.headers(++answered2, rate),
       ...reply.headers
     };
+    for (const name2 of reply.without ?? []) delete headers[name2];
     countInto(stats.responses_by_status, String(reply.status));
     if (reply.body === void 0) {
       res.writeHead(reply.status, headers).end();
@@ -86729,7 +90141,7 @@ function createRequestHandler(pipeline) {
     res.writeHead(reply.status, headers).end(text2);
   }
   function dispatch(req, family, method, url2, match, bytes2, principal2, rateKey) {
-    const { rules: rules2 } = family;
+    const { rules: rules3 } = family;
     const operation = match.route.operation;
     const ctx = {
       method,
@@ -86749,18 +90161,18 @@ function createRequestHandler(pipeline) {
       }),
       json: () => {
         const body2 = parseJson(bytes2, family);
-        if (rules2 === void 0 || operation === void 0) return body2;
-        const violations2 = rules2.checksBeforeRoute(operation) ? rules2.violations(operation, body2) : [];
+        if (rules3 === void 0 || operation === void 0) return body2;
+        const violations2 = rules3.checksBeforeRoute(operation) ? rules3.violations(operation, body2) : [];
         if (violations2.length > 0) {
           stats.invalid_request_bodies++;
-          throw new HttpError(rules2.schemaRefusal(operation, violations2));
+          throw new HttpError(rules3.schemaRefusal(operation, violations2));
         }
         return body2;
       },
       invalid: (errors, resource) => new HttpError(
-        rules2?.ruleRefusal(operation, errors, resource) ?? { status: 422, body: { errors } }
+        rules3?.ruleRefusal(operation, errors, resource) ?? { status: 422, body: { errors } }
       ),
-      refused: (errors) => new HttpError(rules2?.fieldRefusal(operation, errors) ?? { status: 422, body: { errors } })
+      refused: (errors) => new HttpError(rules3?.fieldRefusal(operation, errors) ?? { status: 422, body: { errors } })
     };
     let reply;
     try {
@@ -86880,8 +90292,10 @@ function createRequestHandler(pipeline) {
         method,
         match,
         principal: principal2,
+        url: url2,
         body: () => parseJson(body2.bytes, family)
       });
+      if (admitted?.invalidRequest === true) stats.invalid_request_bodies++;
       const handled = admitted?.refusal ?? dispatch(req, family, method, url2, match, body2.bytes, principal2, rateKey);
       const added = admitted?.headers;
       const answer = added === void 0 ? handled : { ...handled, headers: { ...handled.headers, ...added } };
@@ -86931,9 +90345,11 @@ var init_server = __esm({
 var sandbox_exports = {};
 __export(sandbox_exports, {
   CATEGORIES: () => CATEGORIES2,
+  GITLAB_TIERS: () => GITLAB_TIERS,
   SeedError: () => SeedError,
   checkedOperations: () => checkedOperations,
   demoWorld: () => demoWorld,
+  gitlabRequestViolations: () => gitlabRequestViolations,
   requestViolations: () => requestViolations,
   startSandbox: () => startSandbox
 });
@@ -86965,6 +90381,10 @@ function checkOptions(options) {
   if (cpu !== void 0 && !(Number.isFinite(cpu) && cpu > 0)) {
     fail3(`cpuLimitSeconds must be a positive number, got ${cpu}`);
   }
+  const tier = options.gitlabTier;
+  if (tier !== void 0 && !isGitlabTier(tier)) {
+    fail3(`gitlabTier must be one of ${GITLAB_TIERS.join(", ")}, got '${String(tier)}'`);
+  }
   const window2 = options.rateWindowSeconds;
   if (window2 !== void 0 && !(Number.isInteger(window2) && window2 > 0)) {
     fail3(`rateWindowSeconds must be a positive whole number, got ${window2}`);
@@ -86974,14 +90394,18 @@ function checkOptions(options) {
 function checkedSeed(options) {
   const file2 = options.seed;
   const source = file2 === void 0 ? ["demo world"] : [file2, seedText(file2)];
-  const key2 = JSON.stringify([...source, options.generate ?? 0, options.generateProfile ?? null]);
+  const key2 = JSON.stringify([
+    ...source,
+    options.generate ?? 0,
+    options.generateProfile ?? null,
+    options.generateProjects ?? 0
+  ]);
   let checked2 = checkedSeeds.get(key2);
   if (checked2 === void 0) {
     const loaded = file2 === void 0 ? checkSeed(demoWorld, () => "demo world") : readSeedFile(file2);
-    const seed = withGeneratedRepositories(
-      loaded.seed,
-      options.generate ?? 0,
-      options.generateProfile
+    const seed = withGeneratedProjects(
+      withGeneratedRepositories(loaded.seed, options.generate ?? 0, options.generateProfile),
+      options.generateProjects ?? 0
     );
     checked2 = { seed, locate: loaded.locate };
     checkedSeeds.set(key2, checked2);
@@ -87008,7 +90432,11 @@ async function startSandbox(options = {}) {
     { keepAlive: true },
     createRequestHandler({
       families: [
-        gitlabService(worlds.gitlab),
+        gitlabService(worlds.gitlab, {
+          tier: options.gitlabTier ?? "ultimate",
+          comLimits: options.gitlabComLimits ?? false,
+          now
+        }),
         githubService(worlds.github, {
           tokenTtlSeconds: options.tokenTtlSeconds ?? 3600,
           stats,
@@ -87063,13 +90491,16 @@ var init_sandbox = __esm({
     init_response_time();
     init_github();
     init_gitlab();
+    init_tiers();
     init_sealed_box();
     init_file();
     init_server();
     init_stats();
     init_request_rules();
+    init_request_parameters2();
     init_rate_limits();
     init_file();
+    init_tiers();
     init_demo_world();
     checkedSeeds = /* @__PURE__ */ new Map();
   }
@@ -87079,7 +90510,7 @@ var init_sandbox = __esm({
 import { setMaxListeners } from "node:events";
 import { resolve as resolve6 } from "node:path";
 function connectionHelp(except = []) {
-  return CONNECTION_HELP.filter(([flag4]) => !except.includes(flag4)).map(([, line]) => `${line}
+  return CONNECTION_HELP.filter(([flag5]) => !except.includes(flag5)).map(([, line]) => `${line}
 `).join("");
 }
 function configPaths(flags9) {
@@ -87095,9 +90526,9 @@ function loadState(command2, flags9, io, readFile) {
   if (result.ok) return result.state;
   for (const error62 of result.errors) io.stderr.write(`${formatConfigError(error62)}
 `);
-  const count3 = result.errors.length;
+  const count3 = result.problems;
   throw new CliError(
-    `${command2}: the configuration has ${count3} error${count3 === 1 ? "" : "s"}; nothing was read or changed`
+    `${command2}: the configuration has ${count3.toLocaleString("en-US")} error${count3 === 1 ? "" : "s"}; nothing was read or changed`
   );
 }
 function reportEvent(io, event) {
@@ -87302,7 +90733,7 @@ var validate_exports = {};
 __export(validate_exports, {
   flags: () => flags,
   help: () => help,
-  validate: () => validate3
+  validate: () => validate4
 });
 function neededVariables(state, referenced, env, againstSandbox) {
   const used = /* @__PURE__ */ new Set([
@@ -87326,7 +90757,7 @@ function neededVariables(state, referenced, env, againstSandbox) {
     return all.length === 0 ? name2 : `${name2} (${all.join(", ")})`;
   }).join(", ");
 }
-var flags, help, validate3;
+var flags, help, validate4;
 var init_validate = __esm({
   "src/cli/validate.ts"() {
     "use strict";
@@ -87359,8 +90790,9 @@ against it, which needs no target's token).
   --sandbox, --sandbox-url URL   read a sandbox for --matches (either implies it)
   -h, --help               this text
 Exit 0 when valid, 1 when not, with one line per problem on stderr: file:line:col: key.path: message
+(past 101 problems, the first 100 and one line counting them all)
 `;
-    validate3 = async (argv, io) => {
+    validate4 = async (argv, io) => {
       const { values: values2 } = parseFlags("validate", argv, flags);
       if (values2.help) {
         io.stdout.write(help);
@@ -87544,7 +90976,7 @@ var init_budget2 = __esm({
 });
 
 // src/core/plan-file.ts
-function ordered2(value2, keys2) {
+function ordered3(value2, keys2) {
   if (!isPlainObject2(value2)) return value2;
   const result = {};
   for (const key2 of keys2) if (key2 in value2) result[key2] = value2[key2];
@@ -87558,7 +90990,7 @@ function plainData(value2) {
   return JSON.parse(JSON.stringify(value2) ?? "null");
 }
 function diffEntry(value2) {
-  const entry2 = ordered2(value2, DIFF_KEYS);
+  const entry2 = ordered3(value2, DIFF_KEYS);
   if (isPlainObject2(entry2) && entry2.sensitive === true) {
     if ("before" in entry2) entry2.before = SENSITIVE;
     if ("after" in entry2) entry2.after = SENSITIVE;
@@ -87566,25 +90998,25 @@ function diffEntry(value2) {
   return entry2;
 }
 function changeJson(value2) {
-  const result = ordered2(plainData(value2), CHANGE_KEYS);
+  const result = ordered3(plainData(value2), CHANGE_KEYS);
   if (!isPlainObject2(result)) return result;
   if ("diff" in result) result.diff = list(result.diff, diffEntry);
   if ("requests" in result)
-    result.requests = list(result.requests, (r2) => ordered2(r2, REQUEST_KEYS));
-  if ("error" in result) result.error = ordered2(result.error, ERROR_KEYS);
+    result.requests = list(result.requests, (r2) => ordered3(r2, REQUEST_KEYS));
+  if ("error" in result) result.error = ordered3(result.error, ERROR_KEYS);
   return result;
 }
 function planData(value2) {
-  const result = ordered2(plainData(value2), PLAN_KEYS);
+  const result = ordered3(plainData(value2), PLAN_KEYS);
   if (!isPlainObject2(result)) return result;
   if ("changes" in result) result.changes = list(result.changes, changeJson);
-  if ("summary" in result) result.summary = ordered2(result.summary, SUMMARY_KEYS);
-  if ("partial" in result) result.partial = ordered2(result.partial, PARTIAL_KEYS);
+  if ("summary" in result) result.summary = ordered3(result.summary, SUMMARY_KEYS);
+  if ("partial" in result) result.partial = ordered3(result.partial, PARTIAL_KEYS);
   if ("budget" in result) result.budget = budgetData(result.budget);
   return result;
 }
 function budgetData(value2) {
-  const counts = ordered2(value2, BUDGET_KEYS);
+  const counts = ordered3(value2, BUDGET_KEYS);
   if (!isPlainObject2(counts)) return counts;
   const { least_time: _stored, ...rest } = counts;
   const least = leastTime(rest);
@@ -87831,10 +91263,10 @@ function* applyJsonChunks(plan2, report2) {
 ${applyReportJson(report2).slice("{\n".length)}`;
 }
 function applyReportJson(input2) {
-  const report2 = ordered2(redact(input2), REPORT_KEYS);
+  const report2 = ordered3(redact(input2), REPORT_KEYS);
   if (!isPlainObject2(report2)) return `${JSON.stringify(report2, null, 2)}
 `;
-  report2.outcomes = Array.isArray(report2.outcomes) ? report2.outcomes.map((o2) => ordered2(o2, OUTCOME_KEYS)) : report2.outcomes;
+  report2.outcomes = Array.isArray(report2.outcomes) ? report2.outcomes.map((o2) => ordered3(o2, OUTCOME_KEYS)) : report2.outcomes;
   if ("verification" in report2) report2.verification = planData(report2.verification);
   return `${JSON.stringify(report2, null, 2)}
 `;
@@ -87953,9 +91385,9 @@ function document(parts) {
   return `${parts.join("\n\n")}
 `;
 }
-function table(header, rows, align = "---") {
+function table(header, rows2, align = "---") {
   const line = (cells) => `| ${cells.join(" | ")} |`;
-  return [line(header), line(header.map(() => align)), ...rows.map(line)].join("\n");
+  return [line(header), line(header.map(() => align)), ...rows2.map(line)].join("\n");
 }
 function heading(options, fallback, verb) {
   const parts = [`### ${escapeInline(options.title ?? fallback)}`];
@@ -87987,12 +91419,12 @@ function groupByScope(changes) {
   return groups;
 }
 function sectionSummary(scope, changes) {
-  const planned = changes.filter((change) => change.error === void 0);
-  const errors = changes.length - planned.length;
+  const planned2 = changes.filter((change) => change.error === void 0);
+  const errors = changes.length - planned2.length;
   const counts = [
     ...errors > 0 ? [plural2(errors, "error")] : [],
     ...SECTION_COUNTS.map(([action, words]) => {
-      const count3 = planned.filter((change) => change.action === action).length;
+      const count3 = planned2.filter((change) => change.action === action).length;
       return count3 > 0 ? `${count3} ${words}` : "";
     }).filter((text2) => text2 !== "")
   ];
@@ -88013,11 +91445,11 @@ function changeEntry(change, said = /* @__PURE__ */ new Set()) {
       `**${escapeInline(ACTION_SYMBOL[change.action])} ${change.action}** ${code(change.address)}${held === void 0 ? "" : " ⏸️ held"}`
     );
     if (change.diff.length > 0) {
-      const rows = change.diff.map((entry2) => {
+      const rows2 = change.diff.map((entry2) => {
         const field = viewEntry(entry2, change.action);
         return [code(field.path), code(field.before), code(field.after)];
       });
-      parts.push(table(["field", "before", "after"], rows));
+      parts.push(table(["field", "before", "after"], rows2));
     }
     const findings = change.findings ?? [];
     if (findings.length > 0) parts.push(findings.map((f2) => `- ${escapeInline(f2)}`).join("\n"));
@@ -88429,14 +91861,14 @@ var init_render = __esm({
 });
 
 // src/report/shaped-list.ts
-async function shapedList2(client, path, item, query = {}) {
-  const items2 = await client.paginate(path, query);
+async function shapedList2(client, path2, item, query = {}) {
+  const items2 = await client.paginate(path2, query);
   return items2.map((value2, index) => {
     const parsed = item.schema.safeParse(value2);
     if (parsed.success) return parsed.data;
     throw new ForgeError({
       method: "GET",
-      path,
+      path: path2,
       status: 200,
       detail: `a body that is not a list of ${item.name}: ${firstProblem(parsed.error, `[${index}]`)}`,
       unusableAnswer: true
@@ -88576,8 +92008,8 @@ function printPlan(io, plan2, format, color, options = {}) {
 function printApplyJson(io, plan2, report2) {
   for (const chunk of applyJsonChunks(io.redactor.plan(plan2), report2)) io.stdout.write(chunk);
 }
-function savePlan(command2, io, plan2, path) {
-  const target2 = resolve7(io.cwd, path);
+function savePlan(command2, io, plan2, path2) {
+  const target2 = resolve7(io.cwd, path2);
   try {
     const file2 = openSync2(target2, "w");
     try {
@@ -88589,7 +92021,7 @@ function savePlan(command2, io, plan2, path) {
     }
   } catch (error62) {
     const reason = error62 instanceof Error ? error62.message : String(error62);
-    throw new CliError(`${command2}: cannot write the plan to ${path}: ${reason}`);
+    throw new CliError(`${command2}: cannot write the plan to ${path2}: ${reason}`);
   }
 }
 var maxLengthFlag, maxLengthHelp, colorFlag, colorHelp;
@@ -88928,20 +92360,20 @@ var init_pages = __esm({
           const outcome = outcomes[index];
           const list3 = pending.request.edges ? "edges" : "nodes";
           const page3 = outcome?.kind === "data" ? pageIn(outcome.data, list3) : void 0;
-          const inNodes = (path) => path[0] === "page" && path[1] === list3 && typeof path[2] === "number";
+          const inNodes = (path2) => path2[0] === "page" && path2[1] === list3 && typeof path2[2] === "number";
           if (page3 === void 0 || outcome?.kind !== "data" || !outcome.errors.every(inNodes)) {
             pending.resolve(void 0);
             continue;
           }
-          const failed3 = new Set(pending.failed);
-          for (const path of outcome.errors) failed3.add(pending.nodes.length + path[2]);
+          const failed5 = new Set(pending.failed);
+          for (const path2 of outcome.errors) failed5.add(pending.nodes.length + path2[2]);
           const nodes = [...pending.nodes, ...page3.nodes];
-          if (page3.next === void 0) pending.resolve({ nodes, failed: failed3 });
+          if (page3.next === void 0) pending.resolve({ nodes, failed: failed5 });
           else {
             this.#enqueue({
               ...pending,
               nodes,
-              failed: failed3,
+              failed: failed5,
               request: { ...pending.request, after: page3.next }
             });
           }
@@ -89000,26 +92432,26 @@ var init_reader = __esm({
       forgetMissing(repository3) {
         this.#missing.delete(repository3);
       }
-      #missingAt(path) {
-        const match = /^\/repos\/[^/]+\/[^/]+/.exec(path);
+      #missingAt(path2) {
+        const match = /^\/repos\/[^/]+\/[^/]+/.exec(path2);
         return match !== null && this.#missing.has(match[0]);
       }
-      async getOrAbsent(path, shape, query) {
-        const key2 = getKey(path, query);
+      async getOrAbsent(path2, shape, query) {
+        const key2 = getKey(path2, query);
         await this.#settle(key2);
         const answer = this.#answers.get(key2);
-        if (answer?.kind === "found") return shapedAnswer(path, answer.body, shape);
+        if (answer?.kind === "found") return shapedAnswer(path2, answer.body, shape);
         if (answer?.kind === "absent") return { kind: "absent", detail: answer.detail };
-        if (this.#missingAt(path)) return { kind: "absent", detail: "Not Found" };
-        return this.#inner.getOrAbsent(path, shape, query);
+        if (this.#missingAt(path2)) return { kind: "absent", detail: "Not Found" };
+        return this.#inner.getOrAbsent(path2, shape, query);
       }
-      async list(path, query, item, pages = {}) {
-        const key2 = listKey(path, query);
+      async list(path2, query, item, pages = {}) {
+        const key2 = listKey(path2, query);
         await this.#settle(key2);
         const answer = this.#answers.get(key2);
-        if (answer?.kind === "listed") return shapedList(path, answer.items, item);
-        if (this.#missingAt(path)) return { kind: "absent", detail: "Not Found" };
-        return this.#inner.list(path, query, item, pages);
+        if (answer?.kind === "listed") return shapedList(path2, answer.items, item);
+        if (this.#missingAt(path2)) return { kind: "absent", detail: "Not Found" };
+        return this.#inner.list(path2, query, item, pages);
       }
     };
   }
@@ -89184,7 +92616,7 @@ var init_reads = __esm({
         this.#open--;
         if (this.#open > 0) return;
         for (const answers of this.#held) this.#reader.forget(answers);
-        for (const path of this.#missing) this.#reader.forgetMissing(path);
+        for (const path2 of this.#missing) this.#reader.forgetMissing(path2);
       }
       async #read() {
         const reads = this.#repos.flatMap(({ repo, kinds }) => kinds.map((read2) => ({ repo, read: read2 })));
@@ -89194,9 +92626,9 @@ var init_reads = __esm({
           outcomes.map(async (outcome, index) => {
             const { repo, read: read2 } = reads[index];
             if (outcome.kind === "missing") {
-              const path = repoPath(repo);
-              this.#reader.holdMissing(path);
-              this.#missing.push(path);
+              const path2 = repoPath(repo);
+              this.#reader.holdMissing(path2);
+              this.#missing.push(path2);
             } else if (outcome.kind === "data") {
               const answers = await read2.graphql.answer({
                 repo,
@@ -89591,19 +93023,19 @@ function positioned(changes, keyOf3, locate3) {
 function unplaced(change) {
   return change.error === void 0 && change.needs === void 0;
 }
-function place(layers, path) {
-  const layer = layerOf(layers, path);
-  const origin = layer?.source.locate([...layer.path, ...path], "key");
-  return origin && `${origin.file}:${origin.line}:${origin.column}: ${formatPath(path)}`;
+function place(layers, path2) {
+  const layer = layerOf(layers, path2);
+  const origin = layer?.source.locate([...layer.path, ...path2], "key");
+  return origin && `${origin.file}:${origin.line}:${origin.column}: ${formatPath(path2)}`;
 }
 function positionedInRepository(changes, defaults, entries, scope) {
   let layers;
   return positioned(
     changes,
     (change) => SCOPED_KINDS[scope].find((kind) => kind.name === change.kind)?.part.setting.key,
-    (path) => {
+    (path2) => {
       layers ??= [...defaults, ...entries.flatMap((entry2) => entry2.layers)];
-      return place(layers, path);
+      return place(layers, path2);
     }
   );
 }
@@ -89612,7 +93044,7 @@ function positionedInSection(changes, entry2) {
   return positioned(
     changes,
     (change) => owner === void 0 ? void 0 : OWNER_KINDS[owner].find((kind) => kind.name === change.kind)?.part.setting.key,
-    (path) => place([entry2.layer], path)
+    (path2) => place([entry2.layer], path2)
   );
 }
 var OWNER_SECTIONS;
@@ -89630,9 +93062,9 @@ var init_written = __esm({
 });
 
 // src/engine/setting-parts.ts
-function valueAt3(value2, path) {
+function valueAt3(value2, path2) {
   let node2 = value2;
-  for (const segment of path) {
+  for (const segment of path2) {
     if (!isPlainObject2(node2) && !Array.isArray(node2)) return void 0;
     node2 = node2[segment];
   }
@@ -89642,7 +93074,7 @@ function partsOf(setting, value2) {
   if (value2 === void 0) return [];
   return setting.defines(value2).map((defined) => {
     const paths = [defined.path, ...defined.also ?? []];
-    const values2 = paths.map((path) => valueAt3(value2, path));
+    const values2 = paths.map((path2) => valueAt3(value2, path2));
     return { ...defined, paths, value: values2.length === 1 ? values2[0] : values2 };
   });
 }
@@ -89661,24 +93093,24 @@ function identity2(value2) {
   return stableJson(plain(value2));
 }
 function keepParts(value2, paths) {
-  if (paths.some((path) => path.length === 0)) return value2;
+  if (paths.some((path2) => path2.length === 0)) return value2;
   const result = {};
-  for (const path of paths) {
+  for (const path2 of paths) {
     let node2 = result;
-    for (const segment of path.slice(0, -1)) {
+    for (const segment of path2.slice(0, -1)) {
       const key2 = String(segment);
       if (!isPlainObject2(node2[key2])) setKey(node2, key2, {});
       node2 = node2[key2];
     }
-    setKey(node2, String(path.at(-1)), valueAt3(value2, path));
+    setKey(node2, String(path2.at(-1)), valueAt3(value2, path2));
   }
   return result;
 }
 function dropParts(value2, paths) {
-  if (paths.some((path) => path.length === 0)) return void 0;
+  if (paths.some((path2) => path2.length === 0)) return void 0;
   if (!isPlainObject2(value2)) return value2;
-  const drop = (node2, path) => {
-    const [head, ...rest] = path.map(String);
+  const drop = (node2, path2) => {
+    const [head, ...rest] = path2.map(String);
     const result = {};
     for (const [key2, child] of Object.entries(node2)) {
       if (key2 !== head) setKey(result, key2, child);
@@ -89686,7 +93118,7 @@ function dropParts(value2, paths) {
     }
     return result;
   };
-  const left = paths.reduce((node2, path) => drop(node2, path), value2);
+  const left = paths.reduce((node2, path2) => drop(node2, path2), value2);
   return Object.keys(left).length === 0 ? void 0 : left;
 }
 var init_setting_parts = __esm({
@@ -89834,14 +93266,14 @@ function readerFor(readers, target2) {
 async function runWindowed(tasks, width) {
   const results = new Array(tasks.length);
   let next = 0;
-  let failed3 = false;
+  let failed5 = false;
   const lane = async () => {
-    while (!failed3 && next < tasks.length) {
+    while (!failed5 && next < tasks.length) {
       const index = next++;
       try {
         results[index] = await tasks[index]();
       } catch (error62) {
-        failed3 = true;
+        failed5 = true;
         throw error62;
       }
     }
@@ -89868,9 +93300,9 @@ async function buildPlan({
   if (targets === void 0) {
     const expansion2 = await expandScopes(state, readers);
     const work = { ...expansion2, sections: state.sections, defaults: defaultsOf(state) };
-    const planned2 = await planWork(work, readers, options, reads);
-    holdBack(planned2.changes, planned2.holds);
-    return makePlan(annotated(orderChanges(planned2.changes, KIND_NAMES)));
+    const planned3 = await planWork(work, readers, options, reads);
+    holdBack(planned3.changes, planned3.holds);
+    return makePlan(annotated(orderChanges(planned3.changes, KIND_NAMES)));
   }
   const reaches = (entry2) => targets.reaches(
     `${entry2.target}/${entry2.selector.owner}${entry2.selector.owner === "" ? "" : "/"}`
@@ -89890,7 +93322,7 @@ async function buildPlan({
     const scope = section2.part.spec.scope(entry2.value);
     return section2.kinds.some((kind) => targets.reaches(`${entry2.target}/${scope}/${kind}/`));
   });
-  const planned = await planWork(
+  const planned2 = await planWork(
     {
       ...expansion,
       repos: targetedRepos(expansion, targets),
@@ -89901,8 +93333,8 @@ async function buildPlan({
     options,
     reads
   );
-  holdBack(planned.changes, planned.holds);
-  const changes = planned.changes.filter(
+  holdBack(planned2.changes, planned2.holds);
+  const changes = planned2.changes.filter(
     (change) => targets.matches(change.address) || unlistedFor(change, targets)
   );
   return {
@@ -89928,10 +93360,10 @@ async function planWork(work, plainReaders, options, reads = DEFAULT_READS) {
   }
   const readers = bulk.readers;
   const tasks = [];
-  const failed3 = /* @__PURE__ */ new Set();
+  const failed5 = /* @__PURE__ */ new Set();
   for (const { entry: entry2, error: error62 } of work.errors) {
     const scope = describeSelector(entry2.selector);
-    const changes = SCOPED_KINDS[entry2.scope].filter((kind) => entry2.settings[kind.part.setting.key] !== void 0).map((kind) => unlistedChange(entry2.target, scope, kind.name, error62)).filter((change) => !failed3.has(change.address) && failed3.add(change.address));
+    const changes = SCOPED_KINDS[entry2.scope].filter((kind) => entry2.settings[kind.part.setting.key] !== void 0).map((kind) => unlistedChange(entry2.target, scope, kind.name, error62)).filter((change) => !failed5.has(change.address) && failed5.add(change.address));
     tasks.push(() => Promise.resolve({ changes }));
   }
   for (const [index, repo] of work.repos.entries()) {
@@ -89941,9 +93373,9 @@ async function planWork(work, plainReaders, options, reads = DEFAULT_READS) {
     tasks.push(async () => {
       await batch?.ready();
       try {
-        const planned2 = await planRepository3(repo, reader, options);
+        const planned3 = await planRepository3(repo, reader, options);
         const defaults = work.defaults?.[repo.scope] ?? [];
-        const changes = positionedInRepository(planned2, defaults, repo.entries, repo.scope);
+        const changes = positionedInRepository(planned3, defaults, repo.entries, repo.scope);
         return { changes: note === void 0 ? changes : changes.map((c2) => withNote(c2, note)) };
       } finally {
         batch?.done();
@@ -89956,14 +93388,14 @@ async function planWork(work, plainReaders, options, reads = DEFAULT_READS) {
     const reader = readerFor(readers, entry2.target);
     const scope = section2.part.spec.scope(entry2.value);
     tasks.push(async () => {
-      const planned2 = await section2.part.plan({ reader, entry: entry2.value, scope, options });
-      return { ...planned2, changes: positionedInSection(planned2.changes, entry2) };
+      const planned3 = await section2.part.plan({ reader, entry: entry2.value, scope, options });
+      return { ...planned3, changes: positionedInSection(planned3.changes, entry2) };
     });
   }
-  const planned = await runWindowed(tasks, PLANNING_WINDOW);
+  const planned2 = await runWindowed(tasks, PLANNING_WINDOW);
   return {
-    changes: planned.flatMap((result) => result.changes),
-    holds: planned.flatMap((result) => result.holds ?? [])
+    changes: planned2.flatMap((result) => result.changes),
+    holds: planned2.flatMap((result) => result.holds ?? [])
   };
 }
 function configured(repo) {
@@ -90023,7 +93455,7 @@ function holdBack(changes, holds) {
   }
 }
 var PLANNING_WINDOW;
-var init_plan20 = __esm({
+var init_plan21 = __esm({
   "src/engine/plan.ts"() {
     "use strict";
     init_glob();
@@ -90068,18 +93500,18 @@ var init_shared_reads = __esm({
         }
         return found;
       }
-      getOrAbsent(path, shape, query) {
+      getOrAbsent(path2, shape, query) {
         return this.#once(
           shape,
-          `get ${path} ${JSON.stringify(query ?? {})}`,
-          () => super.getOrAbsent(path, shape, query)
+          `get ${path2} ${JSON.stringify(query ?? {})}`,
+          () => super.getOrAbsent(path2, shape, query)
         );
       }
-      list(path, query, item, pages = {}) {
+      list(path2, query, item, pages = {}) {
         return this.#once(
           item,
-          `list ${path} ${JSON.stringify([query ?? {}, pages])}`,
-          () => super.list(path, query, item, pages)
+          `list ${path2} ${JSON.stringify([query ?? {}, pages])}`,
+          () => super.list(path2, query, item, pages)
         );
       }
     };
@@ -90157,7 +93589,7 @@ function whatToCompare(scope, base, head) {
   return { listed: listed5, lookUp: lookUp2, named: named4, after };
 }
 function globsCovering(scope, target2, owner, before, after) {
-  const owners2 = scope === "repository" ? [owner] : owner.split("/").map((_2, index, levels) => levels.slice(0, index + 1).join("/"));
+  const owners2 = scope === "repository" ? [owner] : owner.split("/").map((_2, index, levels2) => levels2.slice(0, index + 1).join("/"));
   const covering = /* @__PURE__ */ new Map();
   for (const candidate of owners2) {
     const key2 = ownerKey(target2, candidate);
@@ -90347,7 +93779,7 @@ async function planChanged({
   const unlisted = new Set(scopes.flatMap((one) => one.unlisted));
   const headErrors = scopes.flatMap((one) => one.errors);
   const options = { now, rotateSecrets, rotateSecretNames };
-  const [planned, before, holding] = await Promise.all([
+  const [planned2, before, holding] = await Promise.all([
     planWork(
       {
         repos: repos.head,
@@ -90363,10 +93795,10 @@ async function planChanged({
     planWork({ repos: [], errors: [], sections: sections.holding }, shared2, options)
   ]);
   const earlier = new Map(before.changes.map((change) => [change.address, change]));
-  const changes = planned.changes.map(
+  const changes = planned2.changes.map(
     (change) => markPreexisting(change, earlier.get(change.address))
   );
-  holdBack(changes, [...planned.holds, ...holding.holds]);
+  holdBack(changes, [...planned2.holds, ...holding.holds]);
   const partial2 = {
     changed_from: changedFrom2,
     unchanged,
@@ -90385,7 +93817,7 @@ var init_changed2 = __esm({
     init_plan();
     init_resources();
     init_expand();
-    init_plan20();
+    init_plan21();
     init_setting_parts();
     init_shared_reads();
     repoKey = (target2, owner, name2) => `${ownerKey(target2, owner)}/${name2.toLowerCase()}`;
@@ -90508,12 +93940,12 @@ async function shardState(state, readers, shard) {
 async function shardEntries(scope, entries, readers, shard) {
   const globs = entries.filter((entry2) => entry2.selector.kind === "glob");
   const expansion = await expandScope(scope, { defaults: [], entries: globs }, readers);
-  const failed3 = new Set(expansion.errors.map(({ entry: entry2 }) => entry2));
+  const failed5 = new Set(expansion.errors.map(({ entry: entry2 }) => entry2));
   const kept = [];
   for (const entry2 of globs) {
     const selector = entry2.selector;
     if (selector.kind !== "glob") continue;
-    if (failed3.has(entry2)) {
+    if (failed5.has(entry2)) {
       if (owns(shard, entry2.target, `${selector.owner}/${selector.pattern}`)) kept.push(entry2);
       continue;
     }
@@ -90570,7 +94002,7 @@ async function planPart(state, readers, shard, {
     ...targets ? { targets } : {},
     ...deleted ? { deleted } : {}
   };
-  const withOptions = (planned) => withRotation(withRemovalLimit(planned, state, removalLimit2), options);
+  const withOptions = (planned2) => withRotation(withRemovalLimit(planned2, state, removalLimit2), options);
   const { result, budget } = await measureReads(readers, async () => {
     if (shard === void 0) return withOptions(await buildPlan({ state, readers, ...options }));
     const part2 = await shardState(state, readers, shard);
@@ -90584,7 +94016,7 @@ var init_plan_part = __esm({
     "use strict";
     init_plan();
     init_reads();
-    init_plan20();
+    init_plan21();
     init_read_budget();
     init_removal_caps();
     init_shard();
@@ -90639,7 +94071,7 @@ async function planChanges(command2, changedFrom2, base, head, readers, {
   reads,
   ...rotation
 }) {
-  const { result: planned, budget } = await measureReads(
+  const { result: planned2, budget } = await measureReads(
     readers,
     () => planChanged({
       base,
@@ -90655,7 +94087,7 @@ async function planChanges(command2, changedFrom2, base, head, readers, {
       throw error62;
     })
   );
-  return withRotation({ ...withRemovalLimit(planned, head, removalLimit2), budget }, rotation);
+  return withRotation({ ...withRemovalLimit(planned2, head, removalLimit2), budget }, rotation);
 }
 function mergePlanFiles(command2, io, files) {
   if (files.length === 0) {
@@ -90700,7 +94132,7 @@ __export(plan_exports, {
   plan: () => plan
 });
 var flags2, help2, plan;
-var init_plan21 = __esm({
+var init_plan22 = __esm({
   "src/cli/plan.ts"() {
     "use strict";
     init_plan();
@@ -90887,23 +94319,23 @@ async function applyOne(change, input2, stop2, keys2) {
   const resolution = {
     secrets: input2.secrets,
     env: input2.env,
-    publicKey: (path) => publicKeys.get(path)
+    publicKey: (path2) => publicKeys.get(path2)
   };
   let firstAnswer;
   const done = [];
-  const failed3 = (rest) => outcomeOf(change, {
+  const failed5 = (rest) => outcomeOf(change, {
     outcome: "failed",
     ...rest,
     ...rest.message !== void 0 && done.length > 0 ? {
       message: `${rest.message} (after ${done.join(", ")}, which ${done.length > 1 ? "were" : "was"} applied)`
     } : {}
   });
-  for (const [index, planned] of change.requests.entries()) {
-    let label4 = `${planned.method} ${planned.path}`;
+  for (const [index, planned2] of change.requests.entries()) {
+    let label4 = `${planned2.method} ${planned2.path}`;
     if (input2.signal?.aborted) stop2.reason ??= { kind: "interrupted" };
     if (stop2.reason !== void 0) return stoppedAt(change, index, stop2, stop2.reason);
     try {
-      const request2 = { ...planned, path: resolveCreatedId(planned.path, firstAnswer) };
+      const request2 = { ...planned2, path: resolveCreatedId(planned2.path, firstAnswer) };
       label4 = `${request2.method} ${request2.path}`;
       const body2 = request2.body === void 0 ? void 0 : await resolveSecrets(request2.body, resolution);
       const response = await client.request(request2.method, request2.path, {
@@ -90913,8 +94345,8 @@ async function applyOne(change, input2, stop2, keys2) {
         creates: change.action === "create"
       });
       if (index === 0) firstAnswer = response.data;
-      const problem = verifyResponse(change.kind, request2, response.data);
-      if (problem) return failed3({ request: label4, message: problem });
+      const problem2 = verifyResponse(change.kind, request2, response.data);
+      if (problem2) return failed5({ request: label4, message: problem2 });
       if (request2.method !== "GET") done.push(label4);
     } catch (error62) {
       if (error62 instanceof RateLimitWaitExceeded) {
@@ -90927,14 +94359,14 @@ async function applyOne(change, input2, stop2, keys2) {
       }
       if (error62 instanceof ForgeError) {
         const reason = error62.reason || error62.message;
-        return failed3({
+        return failed5({
           request: label4,
           status: error62.status,
           message: error62.mayHaveBeenApplied ? `${reason}; its answer was lost, so it may have been applied (a re-run plans from live state)` : reason
         });
       }
       const message = error62 instanceof Error ? error62.message : String(error62);
-      return failed3({ request: label4, message });
+      return failed5({ request: label4, message });
     }
   }
   return outcomeOf(change, { outcome: "applied" });
@@ -91191,7 +94623,7 @@ function unplanned(plan2) {
   return `${plural2(plan2.errors, "change")} could not be planned, so ${plan2.errors === 1 ? "it was" : "they were"} not applied (the plan above says why)`;
 }
 function notApplied2(outcomes, report2, plan2, flags9) {
-  const failed3 = outcomes.filter((outcome) => outcome.outcome === "failed");
+  const failed5 = outcomes.filter((outcome) => outcome.outcome === "failed");
   const capped = new Set(cappedChanges(plan2).map((change) => change.address));
   const grouped = (outcome) => {
     const byReason = /* @__PURE__ */ new Map();
@@ -91205,7 +94637,7 @@ function notApplied2(outcomes, report2, plan2, flags9) {
     );
   };
   const parts = [
-    ...failed3.length > 0 ? [failedCause(failed3)] : [verificationCause(outcomes, report2)],
+    ...failed5.length > 0 ? [failedCause(failed5)] : [verificationCause(outcomes, report2)],
     heldRemovals(plan2),
     ...grouped("held"),
     ...grouped("skipped"),
@@ -91214,10 +94646,10 @@ function notApplied2(outcomes, report2, plan2, flags9) {
   ].filter((part2) => part2 !== void 0);
   return parts.length === 0 ? void 0 : parts.join("; ");
 }
-function failedCause(failed3) {
-  const [first] = failed3;
-  const more = failed3.length > 1 ? `, and ${failed3.length - 1} more` : "";
-  return `${plural2(failed3.length, "change")} failed: ${first.address}: ${describeFailure(first)}${more}`;
+function failedCause(failed5) {
+  const [first] = failed5;
+  const more = failed5.length > 1 ? `, and ${failed5.length - 1} more` : "";
+  return `${plural2(failed5.length, "change")} failed: ${first.address}: ${describeFailure(first)}${more}`;
 }
 function verificationCause(outcomes, report2) {
   if (!report2.verified) {
@@ -91254,8 +94686,8 @@ function count2(outcomes, outcome) {
 function resumeHint(outcomes, stopped, savedFile) {
   const { reason } = stopped;
   const applied = outcomes.filter((o2) => o2.outcome === "applied").length;
-  const failed3 = outcomes.filter((o2) => o2.outcome === "failed").length;
-  const counts = `${applied} applied, ${failed3} failed, ${stopped.notAttempted} not attempted` + (stopped.unanswered > 0 ? `, ${stopped.unanswered} without an answer` : "");
+  const failed5 = outcomes.filter((o2) => o2.outcome === "failed").length;
+  const counts = `${applied} applied, ${failed5} failed, ${stopped.notAttempted} not attempted` + (stopped.unanswered > 0 ? `, ${stopped.unanswered} without an answer` : "");
   const after = reason.kind === "rate-limit" ? ` after ${clockTime(reason.error.resetAt)} UTC` : "";
   const next = savedFile === void 0 ? `re-run the same command${after} to apply the rest: the plan is recomputed from live state, so only what is left is sent` : `make a new plan${after} and apply it: what was applied no longer matches ${savedFile}`;
   const head = reason.kind === "rate-limit" ? `apply stopped: ${reason.error.message}` : "apply interrupted";
@@ -91762,7 +95194,8 @@ function loaderAccepted(document2) {
       readFile: () => text2
     });
     if (loaded.ok) return { document: document2, comments };
-    for (const error62 of loaded.errors) {
+    const listed5 = loaded.errors.length < loaded.problems ? loaded.errors.slice(0, -1) : loaded.errors;
+    for (const error62 of listed5) {
       const left = leaveOut(document2, parsePath(error62.path));
       if (left === void 0) return { document: document2, comments, refused: formatConfigError(error62) };
       comments.push(commentOn(document2, left, error62));
@@ -91770,20 +95203,20 @@ function loaderAccepted(document2) {
   }
   return { document: document2, comments, refused: "the export still does not load after leaving out" };
 }
-function leaveOut(document2, path) {
-  if (path.length < 3 || typeof path[1] !== "number" || IDENTITY.has(String(path[2]))) {
+function leaveOut(document2, path2) {
+  if (path2.length < 3 || typeof path2[1] !== "number" || IDENTITY.has(String(path2[2]))) {
     return void 0;
   }
   let node2 = document2;
-  for (const segment of path.slice(0, -1)) {
+  for (const segment of path2.slice(0, -1)) {
     if (!isPlainObject2(node2) && !Array.isArray(node2)) return void 0;
     node2 = node2[segment];
   }
-  const last = path.at(-1);
+  const last = path2.at(-1);
   if (!isPlainObject2(node2) || !(String(last) in node2)) return void 0;
   const value2 = node2[String(last)];
   delete node2[String(last)];
-  return { path, value: value2 };
+  return { path: path2, value: value2 };
 }
 function commentOn(document2, left, error62) {
   const [section2, index, ...within] = left.path;
@@ -91885,19 +95318,19 @@ var init_export_read = __esm({
 
 // src/engine/export-gitlab.ts
 async function groupTree(reader, group2) {
-  const path = groupPath(group2);
-  const own2 = mustFind(await reader.getOrAbsent(path, groupShape), path);
+  const path2 = groupPath(group2);
+  const own2 = mustFind(await reader.getOrAbsent(path2, groupShape), path2);
   const below = mustFind(
-    await reader.list(`${path}/descendant_groups`, void 0, listedGroup),
-    `${path}/descendant_groups`
+    await reader.list(`${path2}/descendant_groups`, void 0, listedGroup),
+    `${path2}/descendant_groups`
   );
   const projects = mustFind(
     await reader.list(
-      `${path}/projects`,
+      `${path2}/projects`,
       { include_subgroups: "true", with_shared: "false" },
       listedProject2
     ),
-    `${path}/projects`
+    `${path2}/projects`
   );
   return {
     groups: [own2.full_path, ...below.map((found) => found.full_path)],
@@ -91936,6 +95369,9 @@ async function exportProject(reader, project2, unread) {
 function addNew(into, more) {
   for (const name2 of more) if (!into.has(key(name2))) into.set(key(name2), name2);
 }
+function byPath(names) {
+  return [...names.entries()].sort(([a2], [b2]) => a2 < b2 ? -1 : 1).map(([, name2]) => name2);
+}
 async function exportGitlab(reader, request2, unread) {
   const projects = /* @__PURE__ */ new Map();
   const groups = /* @__PURE__ */ new Map();
@@ -91953,13 +95389,13 @@ async function exportGitlab(reader, request2, unread) {
   }
   const comments = [];
   const groupEntries = [];
-  for (const group2 of groups.values()) {
+  for (const group2 of byPath(groups)) {
     const exported2 = await exportOwner("group", reader, group2, unread);
     groupEntries.push(...exported2.entries);
     comments.push(...exported2.comments);
   }
   const projectEntries = [];
-  for (const project2 of projects.values()) {
+  for (const project2 of byPath(projects)) {
     const exported2 = await exportProject(reader, project2, unread);
     if (exported2.entry) projectEntries.push(exported2.entry);
     comments.push(...exported2.comments);
@@ -91981,7 +95417,7 @@ var init_export_gitlab = __esm({
       name: "projects",
       schema: looseObject({ path_with_namespace: string2() })
     };
-    key = (path) => path.toLowerCase();
+    key = (path2) => path2.toLowerCase();
   }
 });
 
@@ -91993,7 +95429,7 @@ async function exportRepo(reader, fullName2, unread) {
   }
   const repo = { owner, name: name2 };
   const entry2 = { name: fullName2, target: reader.target };
-  const failed3 = /* @__PURE__ */ new Set();
+  const failed5 = /* @__PURE__ */ new Set();
   for (const kind of REPOSITORY_KINDS) {
     const exported2 = kind.repository.export;
     if (exported2 === void 0) continue;
@@ -92004,10 +95440,10 @@ async function exportRepo(reader, fullName2, unread) {
       unread,
       () => exported2(reader, repo)
     );
-    if (!result.read) failed3.add(key2);
+    if (!result.read) failed5.add(key2);
     else if (result.value !== void 0) entry2[key2] = result.value;
   }
-  return { entry: entry2, failed: failed3 };
+  return { entry: entry2, failed: failed5 };
 }
 async function globMatches(reader, selector) {
   const entry2 = {
@@ -92022,10 +95458,10 @@ async function globMatches(reader, selector) {
     { defaults: [], repositories: [entry2] },
     /* @__PURE__ */ new Map([[reader.target, reader]])
   );
-  const failed3 = expansion.errors[0];
-  if (failed3 !== void 0) {
+  const failed5 = expansion.errors[0];
+  if (failed5 !== void 0) {
     return {
-      unreadable: `not exported: ${describeSelector(selector)}, which could not be listed: ${describeFailure(failed3.error)}`
+      unreadable: `not exported: ${describeSelector(selector)}, which could not be listed: ${describeFailure(failed5.error)}`
     };
   }
   return expansion.repos.map((repo) => ({
@@ -92033,11 +95469,11 @@ async function globMatches(reader, selector) {
     archived: repo.archived === true
   }));
 }
-function factorShared(shared2, named4, failed3) {
+function factorShared(shared2, named4, failed5) {
   if (named4.length < 2) return;
   for (const kind of REPOSITORY_KINDS) {
     const setting = kind.repository.setting;
-    if (failed3.has(setting.key)) continue;
+    if (failed5.has(setting.key)) continue;
     const [first, ...rest] = named4.map((entry2) => partsOf(setting, entry2[setting.key]));
     const alike = (first ?? []).filter(
       (part2) => rest.every(
@@ -92163,7 +95599,7 @@ function readAnything(repo) {
   return managesAnything(repo.entry) || repo.failed.size === 0 ? [repo.entry] : [];
 }
 var isGlob2, managesAnything;
-var init_export16 = __esm({
+var init_export17 = __esm({
   "src/engine/export.ts"() {
     "use strict";
     init_failure_text();
@@ -92192,13 +95628,13 @@ import { join as join4, resolve as resolve10 } from "node:path";
 function propertiesWanted(flags9) {
   if (flags9.length === 0) return void 0;
   const wanted = {};
-  for (const flag4 of flags9) {
-    const equals = flag4.indexOf("=");
-    const name2 = flag4.slice(0, equals).toLowerCase();
-    const value2 = flag4.slice(equals + 1);
+  for (const flag5 of flags9) {
+    const equals = flag5.indexOf("=");
+    const name2 = flag5.slice(0, equals).toLowerCase();
+    const value2 = flag5.slice(equals + 1);
     if (equals < 0 || !PROPERTY_NAME.test(name2) || value2 === "") {
       throw new CliError(
-        `export: --where expects PROPERTY=VALUE such as team=payments, got '${flag4}'`
+        `export: --where expects PROPERTY=VALUE such as team=payments, got '${flag5}'`
       );
     }
     (wanted[name2] ??= []).push(value2);
@@ -92242,10 +95678,10 @@ function exportFiles(exported2, split) {
   }
   return files;
 }
-function isDirectory(io, path) {
-  if (path.endsWith("/")) return true;
+function isDirectory(io, path2) {
+  if (path2.endsWith("/")) return true;
   try {
-    return statSync4(resolve10(io.cwd, path)).isDirectory();
+    return statSync4(resolve10(io.cwd, path2)).isDirectory();
   } catch {
     return false;
   }
@@ -92274,11 +95710,11 @@ function writeFiles(io, out, files) {
   );
 }
 var import_yaml4, flags5, help5, exportCommand, SINGLE, HEADER;
-var init_export17 = __esm({
+var init_export18 = __esm({
   "src/cli/export.ts"() {
     "use strict";
     import_yaml4 = __toESM(require_dist(), 1);
-    init_export16();
+    init_export17();
     init_fields();
     init_args();
     init_io();
@@ -92402,30 +95838,30 @@ ${connectionHelp(["config", "write-interval"])}  -c, --config FILE        take t
 });
 
 // src/resources/ruleset/migration.ts
-function migratedName(branch3) {
-  return `protect ${branch3}`;
+function migratedName(branch4) {
+  return `protect ${branch4}`;
 }
 async function migrationOf(reader, repo, branches, stage) {
   const full = `${repo.owner}/${repo.name}`;
   const names = branches ?? await protectedBranches(reader, repo);
   const rulesets2 = {};
   const comments = [];
-  for (const branch3 of names) {
-    const path = protectionPath(repo, branch3);
-    const read2 = await reader.getOrAbsent(path, PROTECTION_SHAPE);
+  for (const branch4 of names) {
+    const path2 = protectionPath(repo, branch4);
+    const read2 = await reader.getOrAbsent(path2, PROTECTION_SHAPE);
     if (read2.kind === "absent") {
-      comments.push(`${full} ${branch3}: no classic protection; nothing to migrate`);
+      comments.push(`${full} ${branch4}: no classic protection; nothing to migrate`);
       continue;
     }
-    const record3 = mustFind(read2, path);
+    const record3 = mustFind(read2, path2);
     const replacement = replacementFor(
-      branch3,
+      branch4,
       fromRead2(record3),
       record3.required_signatures?.enabled === true,
       stage ? "evaluate" : "active"
     );
-    rulesets2[migratedName(branch3)] = replacement.settings;
-    comments.push(...replacement.notes.map((note) => `${full} ${branch3}: ${note}`));
+    rulesets2[migratedName(branch4)] = replacement.settings;
+    comments.push(...replacement.notes.map((note) => `${full} ${branch4}: ${note}`));
   }
   return { rulesets: rulesets2, comments };
 }
@@ -92451,16 +95887,16 @@ async function select(source, readers) {
     return source.repos.map((full) => ({ target: source.target, ...parseRepo2(full) }));
   }
   const expansion = await expandRepositories(source.state, readers);
-  const failed3 = expansion.errors[0];
-  if (failed3 !== void 0) {
-    const { owner } = failed3.entry.selector;
+  const failed5 = expansion.errors[0];
+  if (failed5 !== void 0) {
+    const { owner } = failed5.entry.selector;
     throw new MigrationError(
-      `cannot list the repositories of ${owner}: ${describeFailure(failed3.error)}`
+      `cannot list the repositories of ${owner}: ${describeFailure(failed5.error)}`
     );
   }
   return expansion.repos.flatMap((repo) => {
     const protections2 = repo.settings.branch_protection;
-    const branches = Object.entries(protections2 ?? {}).filter(([, desired]) => desired !== null).map(([branch3]) => branch3);
+    const branches = Object.entries(protections2 ?? {}).filter(([, desired]) => desired !== null).map(([branch4]) => branch4);
     return branches.length === 0 ? [] : [{ target: repo.target, owner: repo.owner, name: repo.name, branches }];
   });
 }
@@ -92487,7 +95923,7 @@ async function migrateProtections(source, readers, options) {
     if (source.kind === "config") {
       const branches = names.map((name2) => migration2.rulesets[name2]?.replaces_protection ?? []).flat();
       comments.push(
-        `${full}: take ${branches.map((branch3) => `branch_protection.${branch3}`).join(", ")} out of the configuration; the rulesets below replace them`
+        `${full}: take ${branches.map((branch4) => `branch_protection.${branch4}`).join(", ")} out of the configuration; the rulesets below replace them`
       );
     }
     repositories.push({ name: full, target: repo.target, rulesets: migration2.rulesets });
@@ -92640,6 +96076,13 @@ function parseProfile(value2) {
   if (value2 === void 0 || value2 === "basic" || value2 === "full") return value2;
   throw new CliError(`sandbox: --generate-profile must be basic or full, got '${value2}'`);
 }
+function parseTier(value2) {
+  if (value2 === void 0) return void 0;
+  if (GITLAB_TIERS.includes(value2)) return value2;
+  throw new CliError(
+    `sandbox: --gitlab-tier must be one of ${GITLAB_TIERS.join(", ")}, got '${value2}'`
+  );
+}
 function parseRateLimits(value2) {
   if (value2 === void 0) return void 0;
   const limits = {};
@@ -92657,9 +96100,9 @@ function parseRateLimits(value2) {
   }
   return limits;
 }
-function positive2(flag4, value2) {
-  const number4 = parseCount("sandbox", flag4, value2);
-  if (number4 === 0) throw new CliError(`sandbox: --${flag4} must be at least 1`);
+function positive3(flag5, value2) {
+  const number4 = parseCount("sandbox", flag5, value2);
+  if (number4 === 0) throw new CliError(`sandbox: --${flag5} must be at least 1`);
   return number4;
 }
 function launchedByNpm(env) {
@@ -92698,6 +96141,9 @@ var init_sandbox2 = __esm({
       "token-ttl": { type: "string" },
       "graphql-limit": { type: "string" },
       "graphql-timeout-ms": { type: "string" },
+      "generate-projects": { type: "string" },
+      "gitlab-tier": { type: "string" },
+      "gitlab-com-limits": { type: "boolean" },
       help: { type: "boolean", short: "h" }
     };
     help8 = `usage: forgeplan sandbox [options]
@@ -92724,6 +96170,11 @@ options:
                          2000; a query costs 1)
   --graphql-timeout-ms MS  answer 502 to a GraphQL query that takes longer than MS, modelled as a
                          millisecond per object in its answer (default: no ceiling)
+  --generate-projects N  add GitLab projects acme/project-00001 … acme/project-N
+  --gitlab-tier T        the GitLab tier of /api/v4: free, premium or ultimate (default); on a
+                         lower tier, Premium and Ultimate endpoints answer 403 as GitLab's do
+  --gitlab-com-limits    enforce GitLab.com's per-endpoint limits on /api/v4 per user (GET
+                         /api/v4/projects/:id 400 a minute, members lists 200 …; default off)
   -h, --help             this text
 `;
     sandbox = async (argv, io) => {
@@ -92745,12 +96196,15 @@ options:
         failRate: parseFailRate(values2["fail-rate"]),
         faultSeed: parseCount("sandbox", "fault-seed", values2["fault-seed"]),
         rateLimits: parseRateLimits(values2["rate-limit"]),
-        rateWindowSeconds: positive2("rate-window", values2["rate-window"]),
-        secondaryPointsPerMinute: positive2("secondary-limit", values2["secondary-limit"]),
-        cpuLimitSeconds: positive2("cpu-limit", values2["cpu-limit"]),
-        tokenTtlSeconds: positive2("token-ttl", values2["token-ttl"]),
-        graphqlPointsPerMinute: positive2("graphql-limit", values2["graphql-limit"]),
-        graphqlTimeoutMs: positive2("graphql-timeout-ms", values2["graphql-timeout-ms"])
+        rateWindowSeconds: positive3("rate-window", values2["rate-window"]),
+        secondaryPointsPerMinute: positive3("secondary-limit", values2["secondary-limit"]),
+        cpuLimitSeconds: positive3("cpu-limit", values2["cpu-limit"]),
+        tokenTtlSeconds: positive3("token-ttl", values2["token-ttl"]),
+        graphqlPointsPerMinute: positive3("graphql-limit", values2["graphql-limit"]),
+        graphqlTimeoutMs: positive3("graphql-timeout-ms", values2["graphql-timeout-ms"]),
+        generateProjects: parseCount("sandbox", "generate-projects", values2["generate-projects"]),
+        gitlabTier: parseTier(values2["gitlab-tier"]),
+        gitlabComLimits: values2["gitlab-com-limits"]
       };
       let running;
       try {
@@ -92806,10 +96260,10 @@ import { readFileSync as readFileSync10 } from "node:fs";
 var INTERRUPTED = 130;
 var commands = {
   validate: async () => (await Promise.resolve().then(() => (init_validate(), validate_exports))).validate,
-  plan: async () => (await Promise.resolve().then(() => (init_plan21(), plan_exports))).plan,
+  plan: async () => (await Promise.resolve().then(() => (init_plan22(), plan_exports))).plan,
   apply: async () => (await Promise.resolve().then(() => (init_apply2(), apply_exports))).apply,
   drift: async () => (await Promise.resolve().then(() => (init_drift(), drift_exports))).drift,
-  export: async () => (await Promise.resolve().then(() => (init_export17(), export_exports))).exportCommand,
+  export: async () => (await Promise.resolve().then(() => (init_export18(), export_exports))).exportCommand,
   migrate: async () => (await Promise.resolve().then(() => (init_migrate(), migrate_exports))).migrate,
   schema: async () => (await Promise.resolve().then(() => (init_schema4(), schema_exports))).schema,
   sandbox: async () => (await Promise.resolve().then(() => (init_sandbox2(), sandbox_exports2))).sandbox
@@ -92995,7 +96449,7 @@ function raw(env, name2) {
 function tokenInputs(env) {
   return ["github-token", "gitlab-token", "private-key"].map((name2) => env[`INPUT_${name2.toUpperCase()}`]).filter((value2) => value2 !== void 0 && value2.trim() !== "");
 }
-function boolean4(env, name2) {
+function boolean5(env, name2) {
   const value2 = raw(env, name2);
   if (value2 === void 0) return void 0;
   if (["true", "True", "TRUE"].includes(value2)) return true;
@@ -93015,7 +96469,7 @@ function readInputs(env) {
     throw new InputError(`input 'format' must be one of ${FORMATS.join(", ")}, got '${format}'`);
   }
   const commentText = raw(env, "comment");
-  const comment2 = commentText === "auto" ? void 0 : boolean4(env, "comment");
+  const comment2 = commentText === "auto" ? void 0 : boolean5(env, "comment");
   const shardText = raw(env, "shard");
   let shard;
   if (shardText !== void 0) {
@@ -93036,7 +96490,7 @@ function readInputs(env) {
   if (command2 !== "drift" && (cache !== void 0 || reportIssue !== void 0)) {
     throw new InputError("inputs 'cache' and 'report-issue' belong to command drift");
   }
-  const acceptReplan = boolean4(env, "accept-replan") ?? false;
+  const acceptReplan = boolean5(env, "accept-replan") ?? false;
   if (acceptReplan && command2 !== "apply") {
     throw new InputError("input 'accept-replan' belongs to command apply");
   }
@@ -93047,7 +96501,7 @@ function readInputs(env) {
       "input 'changed-from' plans one change whole: use it with command plan, without shard or merge"
     );
   }
-  const rotateSecrets = boolean4(env, "rotate-secrets") ?? false;
+  const rotateSecrets = boolean5(env, "rotate-secrets") ?? false;
   const rotateSecretNames = list2(raw(env, "rotate-secret"));
   if ((rotateSecrets || rotateSecretNames.length > 0) && (command2 === "drift" || merge3.length > 0)) {
     throw new InputError(
@@ -93081,10 +96535,10 @@ function readInputs(env) {
     rotateSecretNames,
     format,
     comment: commentText === void 0 ? void 0 : comment2,
-    allowDelete: boolean4(env, "allow-delete") ?? false,
-    allowVisibility: boolean4(env, "allow-visibility") ?? false,
-    allowCreate: boolean4(env, "allow-create") ?? false,
-    allowPlanErrors: boolean4(env, "allow-plan-errors") ?? false,
+    allowDelete: boolean5(env, "allow-delete") ?? false,
+    allowVisibility: boolean5(env, "allow-visibility") ?? false,
+    allowCreate: boolean5(env, "allow-create") ?? false,
+    allowPlanErrors: boolean5(env, "allow-plan-errors") ?? false,
     merge: merge3,
     ...concurrency !== void 0 ? { concurrency } : {},
     ...writeInterval !== void 0 ? { writeInterval } : {},
@@ -93224,20 +96678,20 @@ var ANNOTATIONS_PER_LEVEL = 10;
 function withinAnnotationLimit(notes, where) {
   const shown3 = [];
   const left = [];
-  for (const level of ["error", "warning", "notice"]) {
-    const ofLevel = notes.filter((note) => note.level === level);
+  for (const level2 of ["error", "warning", "notice"]) {
+    const ofLevel = notes.filter((note) => note.level === level2);
     if (ofLevel.length <= ANNOTATIONS_PER_LEVEL) continue;
     left.push(...ofLevel.slice(ANNOTATIONS_PER_LEVEL - 1));
   }
   for (const note of notes) if (!left.includes(note)) shown3.push(note);
-  for (const level of ["error", "warning", "notice"]) {
-    const count3 = left.filter((note) => note.level === level).length;
+  for (const level2 of ["error", "warning", "notice"]) {
+    const count3 = left.filter((note) => note.level === level2).length;
     if (count3 > 0) {
-      const title = left.find((note) => note.level === level)?.title;
+      const title = left.find((note) => note.level === level2)?.title;
       shown3.push({
-        level,
+        level: level2,
         ...title !== void 0 ? { title } : {},
-        message: `${count3} more ${level === "notice" ? "notices" : `${level}s`}: ${where}`
+        message: `${count3} more ${level2 === "notice" ? "notices" : `${level2}s`}: ${where}`
       });
     }
   }
@@ -93259,15 +96713,15 @@ ${value2}
 ${delimiter}
 `;
 }
-function appendTo(path, text2) {
-  appendFileSync(path, text2, "utf8");
+function appendTo(path2, text2) {
+  appendFileSync(path2, text2, "utf8");
 }
 
 // src/action/run.ts
 function pullRequestOf(env) {
-  const path = env.GITHUB_EVENT_PATH;
-  if (path === void 0 || !existsSync4(path)) return void 0;
-  const event = JSON.parse(readFileSync11(path, "utf8"));
+  const path2 = env.GITHUB_EVENT_PATH;
+  if (path2 === void 0 || !existsSync4(path2)) return void 0;
+  const event = JSON.parse(readFileSync11(path2, "utf8"));
   const number4 = event.pull_request?.number;
   if (typeof number4 !== "number") return void 0;
   const sha = event.pull_request?.head?.sha;
@@ -93308,10 +96762,10 @@ function configAnnotations(inputs, env, cwd, workspace, redactor) {
   });
 }
 function mergeFiles(paths, cwd) {
-  return paths.flatMap((path) => {
-    const full = resolve12(cwd, path);
-    if (!existsSync4(full) || !statSync5(full).isDirectory()) return [path];
-    return readdirSync3(full).filter((name2) => name2.endsWith(".json")).sort().map((name2) => join6(path, name2));
+  return paths.flatMap((path2) => {
+    const full = resolve12(cwd, path2);
+    if (!existsSync4(full) || !statSync5(full).isDirectory()) return [path2];
+    return readdirSync3(full).filter((name2) => name2.endsWith(".json")).sort().map((name2) => join6(path2, name2));
   });
 }
 function planPath(env, inputs) {
@@ -93443,12 +96897,12 @@ async function runSteps(context, redactor) {
     mask();
     if (problems.length > 0) {
       const { shown: shown3, left } = withinAnnotationLimit(problems, "the log lists them");
-      for (const problem of shown3) note(problem);
+      for (const problem2 of shown3) note(problem2);
       if (left.length > 0) {
         const fence = stopCommands();
-        const lines = left.map((problem) => {
-          const at3 = [problem.file, problem.line, problem.col].filter((part2) => part2 !== void 0);
-          return `forgeplan: ${at3.join(":")}: ${problem.message}
+        const lines = left.map((problem2) => {
+          const at3 = [problem2.file, problem2.line, problem2.col].filter((part2) => part2 !== void 0);
+          return `forgeplan: ${at3.join(":")}: ${problem2.message}
 `;
         });
         write(`${fence.open}${lines.join("")}${fence.close}`);
@@ -93487,12 +96941,12 @@ ${fence.open}`);
     cwd,
     (message) => write(annotation({ level: "warning", title: "forgeplan", message }))
   );
-  const planned = await forgeplan(planArgs(inputs, out, cwd, revision));
+  const planned2 = await forgeplan(planArgs(inputs, out, cwd, revision));
   const plan2 = existsSync4(out) ? readPlan({ source: out, text: readFileSync11(out, "utf8") }) : void 0;
-  let exitCode = planned.code;
+  let exitCode = planned2.code;
   let applied;
   let unreviewed;
-  const applicable = planned.code === 2 || inputs.allowPlanErrors && plan2 !== void 0 && plan2.errors > 0 && hasChanges(plan2);
+  const applicable = planned2.code === 2 || inputs.allowPlanErrors && plan2 !== void 0 && plan2.errors > 0 && hasChanges(plan2);
   if (inputs.command === "apply" && applicable && plan2 !== void 0) {
     const gate = review === void 0 ? { go: true, said: "accept-replan: true: applying the plan made now, reviewed or not" } : review.go ? compareReviewed(review, plan2) : review;
     if (gate.go) {
@@ -93517,9 +96971,9 @@ ${fence.open}`);
       exitCode = 1;
     }
   }
-  const failures = unreviewed !== void 0 ? [{ level: "error", title: "forgeplan apply", message: unreviewed.message }] : applied === void 0 ? failureAnnotations(plan2, planned) : failureAnnotations(void 0, applied);
-  const failed3 = withinAnnotationLimit(failures, "the job summary and the log say which and why");
-  for (const failure3 of failed3.shown) note(failure3);
+  const failures = unreviewed !== void 0 ? [{ level: "error", title: "forgeplan apply", message: unreviewed.message }] : applied === void 0 ? failureAnnotations(plan2, planned2) : failureAnnotations(void 0, applied);
+  const failed5 = withinAnnotationLimit(failures, "the job summary and the log say which and why");
+  for (const failure3 of failed5.shown) note(failure3);
   if (inputs.command === "drift" && exitCode === 2 && plan2 !== void 0) {
     note({
       level: "error",
@@ -93543,12 +96997,12 @@ ${escapeInline(unreviewed.message)}
 
 `;
     const summary = (maxLength) => {
-      const planned2 = plan2 ? renderPlan(redactor.plan(plan2), "markdown", {
+      const planned3 = plan2 ? renderPlan(redactor.plan(plan2), "markdown", {
         ...markdownOptions,
         ...unreviewed !== void 0 ? { title: "forgeplan apply: the plan that was not applied" } : {},
         maxLength: Math.max(maxLength - stopped.length, 0)
       }) : "";
-      return redactor.redact(applied?.stdout ?? `${stopped}${planned2}`);
+      return redactor.redact(applied?.stdout ?? `${stopped}${planned3}`);
     };
     if (applied !== void 0 || plan2 !== void 0) {
       appendTo(env.GITHUB_STEP_SUMMARY, fitStepSummary(summary));
@@ -93575,9 +97029,9 @@ function runPage(env) {
 }
 function failureAnnotations(plan2, run2) {
   if (run2.code !== 1) return [];
-  const failed3 = plan2?.changes.filter((change) => change.error !== void 0) ?? [];
-  if (failed3.length > 0) {
-    return failed3.map((change) => ({
+  const failed5 = plan2?.changes.filter((change) => change.error !== void 0) ?? [];
+  if (failed5.length > 0) {
+    return failed5.map((change) => ({
       level: "error",
       title: "forgeplan",
       message: `${change.address}: ${describeFailure(change.error)}`
@@ -93693,9 +97147,9 @@ async function lookUpReview(context, inputs, cwd) {
   return { go: true, reviewed, sha, revision: before };
 }
 function pushedFrom(env) {
-  const path = env.GITHUB_EVENT_PATH;
-  if (env.GITHUB_EVENT_NAME !== "push" || path === void 0 || !existsSync4(path)) return void 0;
-  const before = JSON.parse(readFileSync11(path, "utf8")).before;
+  const path2 = env.GITHUB_EVENT_PATH;
+  if (env.GITHUB_EVENT_NAME !== "push" || path2 === void 0 || !existsSync4(path2)) return void 0;
+  const before = JSON.parse(readFileSync11(path2, "utf8")).before;
   return typeof before === "string" && /^[0-9a-f]{40}$/.test(before) && !/^0+$/.test(before) ? before : void 0;
 }
 function compareReviewed(review, plan2) {
