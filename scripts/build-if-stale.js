@@ -9,6 +9,10 @@ import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const output = join(root, "dist", "cli", "main.js");
+// When the last build ran: its build info (tsconfig.build.json's tsBuildInfoFile), which every
+// build rewrites. An incremental build leaves an output whose text did not change untouched, so
+// dist/cli/main.js may be older than a source the build did compile.
+const buildInfo = join(root, "dist", ".tsbuildinfo");
 
 function newest(path) {
   const stat = statSync(path);
@@ -18,7 +22,8 @@ function newest(path) {
 
 function builtAt() {
   try {
-    return statSync(output).mtimeMs;
+    statSync(output);
+    return statSync(buildInfo).mtimeMs;
   } catch {
     return undefined;
   }
@@ -33,7 +38,7 @@ if (built === undefined || changed > built) {
   );
   execFileSync(
     process.execPath,
-    [join(root, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.build.json"],
+    [join(root, "node_modules/typescript/bin/tsc"), "-b", "tsconfig.build.json"],
     {
       cwd: root,
       stdio: "inherit",

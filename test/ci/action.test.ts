@@ -324,3 +324,38 @@ describe("the Action's errors, outputs and commands", () => {
     expectMasked(found.log, found.files);
   });
 });
+
+describe("the Action applying a plan with errors", () => {
+  // acme/ghost does not exist (and is not created): its change is an error; acme/web's is fine.
+  const body = `repositories:
+  - name: acme/ghost
+    settings: { has_wiki: false }
+  - name: acme/web
+    settings: { has_wiki: false }
+`;
+  const wiki = async (sandbox: Awaited<ReturnType<typeof world>>) =>
+    (await call(sandbox, "GET", "/repos/acme/web", { token: SECRET_TOKEN })).body.has_wiki;
+
+  it("applies nothing, unless allow-plan-errors accepts a partial apply", async () => {
+    // Without the input acme/web keeps its wiki; with it, acme/web's change is applied.
+    for (const [allow, wikiAfter] of [
+      ["false", true],
+      ["true", false],
+    ] as const) {
+      const sandbox = await world();
+      const run = await runActionStep({
+        sandbox,
+        cwd: workspace(sandbox, body),
+        inputs: {
+          ...tokens,
+          ...fast,
+          command: "apply",
+          "accept-replan": "true",
+          "allow-plan-errors": allow,
+        },
+      });
+      expect(run.code).toBe(1);
+      expect(await wiki(sandbox)).toBe(wikiAfter);
+    }
+  });
+});

@@ -6,18 +6,26 @@ import { answer, hostile, json } from "./server.js";
 
 /**
  * GitLab's `GET /groups/:id/epics` lists the epics of every subgroup as well unless
- * `include_descendant_groups=false` (gitlab-ee!4182 "Include epics from subgroups"). Group 1 here has
- * epic &1; its subgroup (id 9) has an epic whose iid, 7, counts in the subgroup only.
+ * `include_descendant_groups=false` (gitlab-ee!4182 "Include epics from subgroups"). Group 1 (acme)
+ * here has epic &1; its subgroup (id 9, acme/sub) has an epic whose iid, 7, counts in the subgroup
+ * only.
  */
 function gitlabWithSubgroup() {
+  const own = [{ id: 11, iid: 1, group_id: 1, title: "Own" }];
+  const sub = [{ id: 97, iid: 7, group_id: 9, title: "In the subgroup" }];
   return hostile((req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? "/", "http://gitlab.invalid");
-    if (url.pathname === "/api/v4/groups/1/epics") {
-      const own = [{ id: 11, iid: 1, group_id: 1, title: "Own" }];
-      const sub = [{ id: 97, iid: 7, group_id: 9, title: "In the subgroup" }];
-      const descendants = url.searchParams.get("include_descendant_groups") !== "false";
+    const descendants = url.searchParams.get("include_descendant_groups") !== "false";
+    if (["/api/v4/groups/1/epics", "/api/v4/groups/acme/epics"].includes(url.pathname)) {
       return answer(res, 200, json, descendants ? [...own, ...sub] : own);
     }
+    if (url.pathname === "/api/v4/groups/acme%2Fsub/epics") return answer(res, 200, json, sub);
+    if (url.pathname === "/api/v4/groups/1")
+      return answer(res, 200, json, { id: 1, full_path: "acme" });
+    if (url.pathname === "/api/v4/groups/1/descendant_groups") {
+      return answer(res, 200, json, [{ id: 9, full_path: "acme/sub" }]);
+    }
+    if (url.pathname === "/api/v4/groups/1/projects") return answer(res, 200, json, []);
     if (url.pathname === "/api/v4/groups/1/epics/1/related_epics")
       return answer(res, 200, json, []);
     answer(res, 404, json, { message: "404 Not found" });
@@ -42,11 +50,15 @@ groups:
     ]);
   });
 
-  it("lists only the group's own epics in export's comment", async () => {
+  it("lists each group's own epics in export's comments, the subgroup's on its own line", async () => {
     const gitlab = await gitlabWithSubgroup();
     const exported = await runInProcess(["export", "--group", "1", "--sandbox-url", gitlab.url]);
     expect(exported.code).toBe(0);
-    expect(exported.stdout).toContain('epic_links_absent): &1 "Own"\n');
-    expect(exported.stdout).not.toContain("&7");
+    expect(exported.stdout).toContain(
+      '# group acme epics (name links between them under groups[].epic_links_absent): &1 "Own"\n',
+    );
+    expect(exported.stdout).toContain(
+      '# group acme/sub epics (name links between them under groups[].epic_links_absent): &7 "In the subgroup"\n',
+    );
   });
 });

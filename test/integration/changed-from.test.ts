@@ -125,6 +125,29 @@ describe("plan --changed-from REF", () => {
     expect(markdown.stdout).toContain("_Left out as unchanged since HEAD: 1 resource.");
   });
 
+  it("keeps --reads: the changed repository is read as the read option says", async () => {
+    const sb = await world();
+    const repo = gitRepository();
+    repo.write({ "forgeplan.yaml": demoConfig(1) });
+    repo.commit("base");
+    repo.write({ "forgeplan.yaml": demoConfig(2) });
+    const queries = async () =>
+      ((await call(sb, "GET", "/_sandbox/stats")).body as { graphql_queries: number })
+        .graphql_queries;
+    for (const [reads, bulk] of [
+      ["graphql", true],
+      ["rest", false],
+    ] as const) {
+      const before = await queries();
+      const planned = await runInProcess(
+        ["plan", "--sandbox-url", sb.url, "--changed-from", "HEAD", "--reads", reads],
+        { cwd: repo.dir },
+      );
+      expect(planned.code).toBe(2);
+      expect((await queries()) > before).toBe(bulk);
+    }
+  });
+
   it("refuses to apply the partial plan unless told, then applies and verifies just that", async () => {
     const sb = await world();
     const repo = gitRepository();

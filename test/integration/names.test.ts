@@ -110,3 +110,31 @@ repositories:
     expect(planned.stdout).not.toContain("custom-repository-roles → 200");
   });
 });
+
+describe("a login named in several places", () => {
+  it("is looked up once per run, and the lookup is counted in the budget line", async () => {
+    const paths: string[] = [];
+    const world = await sandbox({
+      onRequest: (request) => {
+        if (request.method === "GET") paths.push(request.path.split("?")[0]!);
+      },
+    });
+    const cwd = workspace(`version: 1
+repositories:
+  - name: acme/api
+    access:
+      users:
+        ghost-user: write
+  - name: acme/web
+    access:
+      users:
+        ghost-user: read
+`);
+    const planned = await runInProcess(["plan", "--sandbox-url", world.url], { cwd });
+    expect(planned.code).toBe(1);
+    expect(paths.filter((path) => path === "/users/ghost-user")).toHaveLength(1);
+    // The budget line counts every REST read the run made, the lookup among them.
+    const reads = paths.filter((path) => path !== "/rate_limit").length;
+    expect(planned.stdout).toMatch(new RegExp(`Reads: ${reads} REST requests`));
+  });
+});
