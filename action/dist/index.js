@@ -190,7 +190,7 @@ var init_glob = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/core/util.js
+// node_modules/zod/v4/core/util.js
 var util_exports = {};
 __export(util_exports, {
   BIGINT_FORMAT_RANGES: () => BIGINT_FORMAT_RANGES,
@@ -936,7 +936,7 @@ function constantCatch(value2) {
 }
 var Cached, EVALUATING, captureStackTrace, allowsEval, getParsedType, propertyKeyTypes, primitiveTypes, NUMBER_FORMAT_RANGES, BIGINT_FORMAT_RANGES, highSurrogate, Class, installing, broke, breaker, CONSTANT_CATCH;
 var init_util = __esm({
-  "../main/node_modules/zod/v4/core/util.js"() {
+  "node_modules/zod/v4/core/util.js"() {
     init_core();
     Cached = class {
       constructor(getter) {
@@ -1051,7 +1051,7 @@ var init_util = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/core/core.js
+// node_modules/zod/v4/core/core.js
 function newError(Definition) {
   const E2 = _E;
   if (E2) {
@@ -1154,7 +1154,7 @@ function config(newConfig) {
 }
 var _a, NEVER, _zodDesc, _E, $brand, $ZodAsyncError, $ZodEncodeError, globalConfig;
 var init_core = __esm({
-  "../main/node_modules/zod/v4/core/core.js"() {
+  "node_modules/zod/v4/core/core.js"() {
     init_util();
     NEVER = /* @__PURE__ */ Object.freeze({
       status: "aborted"
@@ -1178,7 +1178,7 @@ var init_core = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/core/errors.js
+// node_modules/zod/v4/core/errors.js
 function _getMessage() {
   const internals = this._zod;
   internals.message ?? (internals.message = JSON.stringify(internals.def, jsonStringifyReplacer, 2));
@@ -1336,7 +1336,7 @@ function prettifyError(error62) {
 }
 var _messageDesc, _issuesDesc, _installedToString, initializer, $ZodError, $ZodRealError;
 var init_errors2 = __esm({
-  "../main/node_modules/zod/v4/core/errors.js"() {
+  "node_modules/zod/v4/core/errors.js"() {
     init_core();
     init_util();
     _messageDesc = {
@@ -1377,7 +1377,7 @@ var init_errors2 = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/core/parse.js
+// node_modules/zod/v4/core/parse.js
 function finalizeParams(callee, params) {
   return { callee: params?.callee ?? callee, Err: params?.Err };
 }
@@ -1417,7 +1417,7 @@ function validateFallback(schema2, value2, _ctx) {
 }
 var _parse, parse, _parseAsync, parseAsync, _safeParse, safeParse, _safeParseAsync, safeParseAsync, COMPILE_INVALID, COMPILE_FALLBACK, validate, validateAsync, _encode, encode, _decode, decode, _encodeAsync, encodeAsync, _decodeAsync, decodeAsync, _safeEncode, safeEncode, _safeDecode, safeDecode, _safeEncodeAsync, safeEncodeAsync, _safeDecodeAsync, safeDecodeAsync;
 var init_parse = __esm({
-  "../main/node_modules/zod/v4/core/parse.js"() {
+  "node_modules/zod/v4/core/parse.js"() {
     init_core();
     init_errors2();
     init_util();
@@ -1545,7 +1545,7 @@ var init_parse = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/core/regexes.js
+// node_modules/zod/v4/core/regexes.js
 var regexes_exports = {};
 __export(regexes_exports, {
   anyString: () => anyString,
@@ -1646,7 +1646,7 @@ function fixedBase64url(length) {
 }
 var cuid, cuid2, ulid, xid, ksuid, nanoid, duration, extendedDuration, guid, uuid, uuid4, uuid6, uuid7, email, html5Email, rfc5322Email, unicodeEmail, idnEmail, browserEmail, _emoji, ipv4, ipv6, mac, cidrv4, cidrv6, base64, base64url, hostname, domain, httpProtocol, e164, creditCard, currencyCode, iban, dateSource, date, anyString, string, bigint, integer, number, boolean, _null, _undefined, lowercase, uppercase, hex, md5_hex, md5_base64, md5_base64url, sha1_hex, sha1_base64, sha1_base64url, sha256_hex, sha256_base64, sha256_base64url, sha384_hex, sha384_base64, sha384_base64url, sha512_hex, sha512_base64, sha512_base64url;
 var init_regexes = __esm({
-  "../main/node_modules/zod/v4/core/regexes.js"() {
+  "node_modules/zod/v4/core/regexes.js"() {
     init_util();
     cuid = /^[cC][0-9a-z]{6,}$/;
     cuid2 = /^[0-9a-z]+$/;
@@ -1723,7 +1723,7 @@ var init_regexes = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/core/checks.js
+// node_modules/zod/v4/core/checks.js
 function handleCheckPropertyResult(result, payload, property) {
   if (result.issues.length) {
     payload.issues.push(...prefixIssues(property, result.issues));
@@ -1731,7 +1731,7 @@ function handleCheckPropertyResult(result, payload, property) {
 }
 var $ZodCheck, _whenHasSize, _whenHasLength, numericOriginMap, $ZodCheckLessThan, $ZodCheckGreaterThan, $ZodCheckMultipleOf, $ZodCheckNumberFormat, $ZodCheckBigIntFormat, $ZodCheckMaxSize, $ZodCheckMinSize, $ZodCheckSizeEquals, $ZodCheckMaxLength, $ZodCheckMinLength, $ZodCheckLengthEquals, $ZodCheckStringFormat, $ZodCheckRegex, $ZodCheckLowerCase, $ZodCheckUpperCase, $ZodCheckIncludes, $ZodCheckStartsWith, $ZodCheckEndsWith, $ZodCheckProperty, $ZodCheckProperties, $ZodCheckMimeType, $ZodCheckOverwrite;
 var init_checks = __esm({
-  "../main/node_modules/zod/v4/core/checks.js"() {
+  "node_modules/zod/v4/core/checks.js"() {
     init_core();
     init_regexes();
     init_util();
@@ -2207,10 +2207,10 @@ var init_checks = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/core/doc.js
+// node_modules/zod/v4/core/doc.js
 var Doc;
 var init_doc = __esm({
-  "../main/node_modules/zod/v4/core/doc.js"() {
+  "node_modules/zod/v4/core/doc.js"() {
     Doc = class {
       constructor(args = [], closed2 = {}) {
         this.content = [];
@@ -2253,10 +2253,10 @@ ${content.join("\n")}
   }
 });
 
-// ../main/node_modules/zod/v4/core/versions.js
+// node_modules/zod/v4/core/versions.js
 var version;
 var init_versions = __esm({
-  "../main/node_modules/zod/v4/core/versions.js"() {
+  "node_modules/zod/v4/core/versions.js"() {
     version = {
       major: 4,
       minor: 6,
@@ -2265,7 +2265,7 @@ var init_versions = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/core/schemas.js
+// node_modules/zod/v4/core/schemas.js
 async function validateAsync2(inst, value2) {
   const ctx = { async: true };
   return toStandardResult(await inst._zod.run({ value: value2, issues: [] }, ctx), ctx);
@@ -2946,7 +2946,7 @@ function handleRefineResult(result, payload, input2, inst) {
 }
 var $ZodType, toStandardResult, $ZodString, $ZodStringFormat, $ZodGUID, $ZodUUID, $ZodEmail, URL_BAD_FORMAT, URL_UNPARSEABLE, asciiTabOrNewline, $ZodURL, $ZodEmoji, $ZodNanoID, $ZodCUID, $ZodCUID2, $ZodULID, $ZodXID, $ZodKSUID, $ZodISODateTime, $ZodISODate, $ZodISOTime, $ZodISODuration, $ZodIPv4, ipv6Alphabet, $ZodIPv6, $ZodMAC, $ZodCIDRv4, $ZodCIDRv6, base64Charset, $ZodBase64, base64urlCharset, $ZodBase64URL, $ZodE164, CC_SANITIZE, $ZodCreditCard, $ZodIBAN, $ZodJWT, $ZodCustomStringFormat, $ZodNumber, $ZodNumberFormat, $ZodBoolean, $ZodBigInt, $ZodBigIntFormat, $ZodSymbol, $ZodUndefined, $ZodNull, $ZodAny, $ZodUnknown, $ZodNever, $ZodVoid, $ZodDate, arraySize, mapSize, setSize, $ZodArray, NO_SYMBOL_KEYS, $ZodObject, $ZodObjectJIT, $ZodUnion, $ZodXor, $ZodDiscriminatedUnion, $ZodIntersection, $ZodTuple, $ZodRecord, $ZodMap, $ZodSet, $ZodEnum, $ZodLiteral, $ZodFile, $ZodTransform, $ZodOptional, $ZodExactOptional, $ZodNullable, $ZodDefault, $ZodPrefault, $ZodNonOptional, $ZodSuccess, $ZodCatch, $ZodNaN, $ZodPipe, $ZodCodec, $ZodPreprocess, $ZodReadonly, $ZodTemplateLiteral, $ZodFunction, $ZodPromise, $ZodLazy, $ZodCustom;
 var init_schemas = __esm({
-  "../main/node_modules/zod/v4/core/schemas.js"() {
+  "node_modules/zod/v4/core/schemas.js"() {
     init_checks();
     init_core();
     init_doc();
@@ -4720,7 +4720,7 @@ var init_schemas = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/core/memoizer.js
+// node_modules/zod/v4/core/memoizer.js
 function isRef(value2) {
   return value2 !== null && typeof value2 === "object";
 }
@@ -4884,7 +4884,7 @@ function isBackEdge(ctx, value2) {
 }
 var $ZodCyclicError, STATE, NO_ISSUES, recursive, NONE, ASSUMED, PROVEN, handoff, open, memo;
 var init_memoizer = __esm({
-  "../main/node_modules/zod/v4/core/memoizer.js"() {
+  "node_modules/zod/v4/core/memoizer.js"() {
     init_util();
     $ZodCyclicError = class extends Error {
       constructor() {
@@ -5002,7 +5002,7 @@ var init_memoizer = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/ar.js
+// node_modules/zod/v4/locales/ar.js
 function ar_default() {
   return {
     localeError: error()
@@ -5010,7 +5010,7 @@ function ar_default() {
 }
 var error;
 var init_ar = __esm({
-  "../main/node_modules/zod/v4/locales/ar.js"() {
+  "node_modules/zod/v4/locales/ar.js"() {
     init_util();
     error = () => {
       const Sizable = {
@@ -5120,7 +5120,7 @@ var init_ar = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/az.js
+// node_modules/zod/v4/locales/az.js
 function az_default() {
   return {
     localeError: error2()
@@ -5128,7 +5128,7 @@ function az_default() {
 }
 var error2;
 var init_az = __esm({
-  "../main/node_modules/zod/v4/locales/az.js"() {
+  "node_modules/zod/v4/locales/az.js"() {
     init_util();
     error2 = () => {
       const Sizable = {
@@ -5237,7 +5237,7 @@ var init_az = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/be.js
+// node_modules/zod/v4/locales/be.js
 function getBelarusianPlural(count3, one, few, many) {
   const absCount = Math.abs(count3);
   const lastDigit = absCount % 10;
@@ -5260,7 +5260,7 @@ function be_default() {
 }
 var error3;
 var init_be = __esm({
-  "../main/node_modules/zod/v4/locales/be.js"() {
+  "node_modules/zod/v4/locales/be.js"() {
     init_util();
     error3 = () => {
       const Sizable = {
@@ -5412,7 +5412,7 @@ var init_be = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/bg.js
+// node_modules/zod/v4/locales/bg.js
 function bg_default() {
   return {
     localeError: error4()
@@ -5420,7 +5420,7 @@ function bg_default() {
 }
 var error4;
 var init_bg = __esm({
-  "../main/node_modules/zod/v4/locales/bg.js"() {
+  "node_modules/zod/v4/locales/bg.js"() {
     init_util();
     error4 = () => {
       const Sizable = {
@@ -5544,7 +5544,7 @@ var init_bg = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/bn.js
+// node_modules/zod/v4/locales/bn.js
 function bn_default() {
   return {
     localeError: error5()
@@ -5552,7 +5552,7 @@ function bn_default() {
 }
 var error5;
 var init_bn = __esm({
-  "../main/node_modules/zod/v4/locales/bn.js"() {
+  "node_modules/zod/v4/locales/bn.js"() {
     init_util();
     error5 = () => {
       const Sizable = {
@@ -5664,7 +5664,7 @@ var init_bn = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/ca.js
+// node_modules/zod/v4/locales/ca.js
 function ca_default() {
   return {
     localeError: error6()
@@ -5672,7 +5672,7 @@ function ca_default() {
 }
 var error6;
 var init_ca = __esm({
-  "../main/node_modules/zod/v4/locales/ca.js"() {
+  "node_modules/zod/v4/locales/ca.js"() {
     init_util();
     error6 = () => {
       const Sizable = {
@@ -5784,7 +5784,7 @@ var init_ca = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/ckb.js
+// node_modules/zod/v4/locales/ckb.js
 function ckb_default() {
   return {
     localeError: error7()
@@ -5792,7 +5792,7 @@ function ckb_default() {
 }
 var error7;
 var init_ckb = __esm({
-  "../main/node_modules/zod/v4/locales/ckb.js"() {
+  "node_modules/zod/v4/locales/ckb.js"() {
     init_util();
     error7 = () => {
       const Sizable = {
@@ -5923,7 +5923,7 @@ var init_ckb = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/cs.js
+// node_modules/zod/v4/locales/cs.js
 function cs_default() {
   return {
     localeError: error8()
@@ -5931,7 +5931,7 @@ function cs_default() {
 }
 var error8;
 var init_cs = __esm({
-  "../main/node_modules/zod/v4/locales/cs.js"() {
+  "node_modules/zod/v4/locales/cs.js"() {
     init_util();
     error8 = () => {
       const Sizable = {
@@ -6046,7 +6046,7 @@ var init_cs = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/da.js
+// node_modules/zod/v4/locales/da.js
 function da_default() {
   return {
     localeError: error9()
@@ -6054,7 +6054,7 @@ function da_default() {
 }
 var error9;
 var init_da = __esm({
-  "../main/node_modules/zod/v4/locales/da.js"() {
+  "node_modules/zod/v4/locales/da.js"() {
     init_util();
     error9 = () => {
       const Sizable = {
@@ -6173,7 +6173,7 @@ var init_da = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/de.js
+// node_modules/zod/v4/locales/de.js
 function de_default() {
   return {
     localeError: error10()
@@ -6181,7 +6181,7 @@ function de_default() {
 }
 var error10;
 var init_de = __esm({
-  "../main/node_modules/zod/v4/locales/de.js"() {
+  "node_modules/zod/v4/locales/de.js"() {
     init_util();
     error10 = () => {
       const Sizable = {
@@ -6293,7 +6293,7 @@ var init_de = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/el.js
+// node_modules/zod/v4/locales/el.js
 function el_default() {
   return {
     localeError: error11()
@@ -6301,7 +6301,7 @@ function el_default() {
 }
 var error11;
 var init_el = __esm({
-  "../main/node_modules/zod/v4/locales/el.js"() {
+  "node_modules/zod/v4/locales/el.js"() {
     init_util();
     error11 = () => {
       const Sizable = {
@@ -6412,7 +6412,7 @@ var init_el = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/en.js
+// node_modules/zod/v4/locales/en.js
 function en_default() {
   return {
     localeError: error12()
@@ -6420,7 +6420,7 @@ function en_default() {
 }
 var error12;
 var init_en = __esm({
-  "../main/node_modules/zod/v4/locales/en.js"() {
+  "node_modules/zod/v4/locales/en.js"() {
     init_util();
     error12 = () => {
       const Sizable = {
@@ -6543,7 +6543,7 @@ var init_en = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/eo.js
+// node_modules/zod/v4/locales/eo.js
 function eo_default() {
   return {
     localeError: error13()
@@ -6551,7 +6551,7 @@ function eo_default() {
 }
 var error13;
 var init_eo = __esm({
-  "../main/node_modules/zod/v4/locales/eo.js"() {
+  "node_modules/zod/v4/locales/eo.js"() {
     init_util();
     error13 = () => {
       const Sizable = {
@@ -6664,7 +6664,7 @@ var init_eo = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/es.js
+// node_modules/zod/v4/locales/es.js
 function es_default() {
   return {
     localeError: error14()
@@ -6672,7 +6672,7 @@ function es_default() {
 }
 var error14;
 var init_es = __esm({
-  "../main/node_modules/zod/v4/locales/es.js"() {
+  "node_modules/zod/v4/locales/es.js"() {
     init_util();
     error14 = () => {
       const Sizable = {
@@ -6807,7 +6807,7 @@ var init_es = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/fa.js
+// node_modules/zod/v4/locales/fa.js
 function fa_default() {
   return {
     localeError: error15()
@@ -6815,7 +6815,7 @@ function fa_default() {
 }
 var error15;
 var init_fa = __esm({
-  "../main/node_modules/zod/v4/locales/fa.js"() {
+  "node_modules/zod/v4/locales/fa.js"() {
     init_util();
     error15 = () => {
       const Sizable = {
@@ -6933,7 +6933,7 @@ var init_fa = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/fi.js
+// node_modules/zod/v4/locales/fi.js
 function fi_default() {
   return {
     localeError: error16()
@@ -6941,7 +6941,7 @@ function fi_default() {
 }
 var error16;
 var init_fi = __esm({
-  "../main/node_modules/zod/v4/locales/fi.js"() {
+  "node_modules/zod/v4/locales/fi.js"() {
     init_util();
     error16 = () => {
       const Sizable = {
@@ -7057,7 +7057,7 @@ var init_fi = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/fr.js
+// node_modules/zod/v4/locales/fr.js
 function fr_default() {
   return {
     localeError: error17()
@@ -7065,7 +7065,7 @@ function fr_default() {
 }
 var error17;
 var init_fr = __esm({
-  "../main/node_modules/zod/v4/locales/fr.js"() {
+  "node_modules/zod/v4/locales/fr.js"() {
     init_util();
     error17 = () => {
       const Sizable = {
@@ -7193,7 +7193,7 @@ var init_fr = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/fr-CA.js
+// node_modules/zod/v4/locales/fr-CA.js
 function fr_CA_default() {
   return {
     localeError: error18()
@@ -7201,7 +7201,7 @@ function fr_CA_default() {
 }
 var error18;
 var init_fr_CA = __esm({
-  "../main/node_modules/zod/v4/locales/fr-CA.js"() {
+  "node_modules/zod/v4/locales/fr-CA.js"() {
     init_util();
     error18 = () => {
       const Sizable = {
@@ -7312,7 +7312,7 @@ var init_fr_CA = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/gu.js
+// node_modules/zod/v4/locales/gu.js
 function gu_default() {
   return {
     localeError: error19()
@@ -7320,7 +7320,7 @@ function gu_default() {
 }
 var error19;
 var init_gu = __esm({
-  "../main/node_modules/zod/v4/locales/gu.js"() {
+  "node_modules/zod/v4/locales/gu.js"() {
     init_util();
     error19 = () => {
       const Sizable = {
@@ -7432,7 +7432,7 @@ var init_gu = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/he.js
+// node_modules/zod/v4/locales/he.js
 function he_default() {
   return {
     localeError: error20()
@@ -7440,7 +7440,7 @@ function he_default() {
 }
 var error20;
 var init_he = __esm({
-  "../main/node_modules/zod/v4/locales/he.js"() {
+  "node_modules/zod/v4/locales/he.js"() {
     init_util();
     error20 = () => {
       const TypeNames = {
@@ -7640,7 +7640,7 @@ var init_he = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/hi.js
+// node_modules/zod/v4/locales/hi.js
 function hi_default() {
   return {
     localeError: error21()
@@ -7648,7 +7648,7 @@ function hi_default() {
 }
 var error21;
 var init_hi = __esm({
-  "../main/node_modules/zod/v4/locales/hi.js"() {
+  "node_modules/zod/v4/locales/hi.js"() {
     init_util();
     error21 = () => {
       const Sizable = {
@@ -7758,7 +7758,7 @@ var init_hi = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/hr.js
+// node_modules/zod/v4/locales/hr.js
 function hr_default() {
   return {
     localeError: error22()
@@ -7766,7 +7766,7 @@ function hr_default() {
 }
 var error22;
 var init_hr = __esm({
-  "../main/node_modules/zod/v4/locales/hr.js"() {
+  "node_modules/zod/v4/locales/hr.js"() {
     init_util();
     error22 = () => {
       const Sizable = {
@@ -7891,7 +7891,7 @@ var init_hr = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/hu.js
+// node_modules/zod/v4/locales/hu.js
 function hu_default() {
   return {
     localeError: error23()
@@ -7899,7 +7899,7 @@ function hu_default() {
 }
 var error23;
 var init_hu = __esm({
-  "../main/node_modules/zod/v4/locales/hu.js"() {
+  "node_modules/zod/v4/locales/hu.js"() {
     init_util();
     error23 = () => {
       const Sizable = {
@@ -8011,7 +8011,7 @@ var init_hu = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/hy.js
+// node_modules/zod/v4/locales/hy.js
 function getArmenianPlural(count3, one, many) {
   return Math.abs(count3) === 1 ? one : many;
 }
@@ -8029,7 +8029,7 @@ function hy_default() {
 }
 var error24;
 var init_hy = __esm({
-  "../main/node_modules/zod/v4/locales/hy.js"() {
+  "node_modules/zod/v4/locales/hy.js"() {
     init_util();
     error24 = () => {
       const Sizable = {
@@ -8176,7 +8176,7 @@ var init_hy = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/id.js
+// node_modules/zod/v4/locales/id.js
 function id_default() {
   return {
     localeError: error25()
@@ -8184,7 +8184,7 @@ function id_default() {
 }
 var error25;
 var init_id = __esm({
-  "../main/node_modules/zod/v4/locales/id.js"() {
+  "node_modules/zod/v4/locales/id.js"() {
     init_util();
     error25 = () => {
       const Sizable = {
@@ -8294,7 +8294,7 @@ var init_id = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/is.js
+// node_modules/zod/v4/locales/is.js
 function is_default() {
   return {
     localeError: error26()
@@ -8302,7 +8302,7 @@ function is_default() {
 }
 var error26;
 var init_is = __esm({
-  "../main/node_modules/zod/v4/locales/is.js"() {
+  "node_modules/zod/v4/locales/is.js"() {
     init_util();
     error26 = () => {
       const Sizable = {
@@ -8415,7 +8415,7 @@ var init_is = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/it.js
+// node_modules/zod/v4/locales/it.js
 function it_default() {
   return {
     localeError: error27()
@@ -8423,7 +8423,7 @@ function it_default() {
 }
 var error27;
 var init_it = __esm({
-  "../main/node_modules/zod/v4/locales/it.js"() {
+  "node_modules/zod/v4/locales/it.js"() {
     init_util();
     error27 = () => {
       const Sizable = {
@@ -8535,7 +8535,7 @@ var init_it = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/ja.js
+// node_modules/zod/v4/locales/ja.js
 function ja_default() {
   return {
     localeError: error28()
@@ -8543,7 +8543,7 @@ function ja_default() {
 }
 var error28;
 var init_ja = __esm({
-  "../main/node_modules/zod/v4/locales/ja.js"() {
+  "node_modules/zod/v4/locales/ja.js"() {
     init_util();
     error28 = () => {
       const Sizable = {
@@ -8654,7 +8654,7 @@ var init_ja = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/ka.js
+// node_modules/zod/v4/locales/ka.js
 function ka_default() {
   return {
     localeError: error29()
@@ -8662,7 +8662,7 @@ function ka_default() {
 }
 var error29;
 var init_ka = __esm({
-  "../main/node_modules/zod/v4/locales/ka.js"() {
+  "node_modules/zod/v4/locales/ka.js"() {
     init_util();
     error29 = () => {
       const Sizable = {
@@ -8778,7 +8778,7 @@ var init_ka = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/km.js
+// node_modules/zod/v4/locales/km.js
 function km_default() {
   return {
     localeError: error30()
@@ -8786,7 +8786,7 @@ function km_default() {
 }
 var error30;
 var init_km = __esm({
-  "../main/node_modules/zod/v4/locales/km.js"() {
+  "node_modules/zod/v4/locales/km.js"() {
     init_util();
     error30 = () => {
       const Sizable = {
@@ -8900,17 +8900,17 @@ var init_km = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/kh.js
+// node_modules/zod/v4/locales/kh.js
 function kh_default() {
   return km_default();
 }
 var init_kh = __esm({
-  "../main/node_modules/zod/v4/locales/kh.js"() {
+  "node_modules/zod/v4/locales/kh.js"() {
     init_km();
   }
 });
 
-// ../main/node_modules/zod/v4/locales/kn.js
+// node_modules/zod/v4/locales/kn.js
 function kn_default() {
   return {
     localeError: error31()
@@ -8918,7 +8918,7 @@ function kn_default() {
 }
 var error31;
 var init_kn = __esm({
-  "../main/node_modules/zod/v4/locales/kn.js"() {
+  "node_modules/zod/v4/locales/kn.js"() {
     init_util();
     error31 = () => {
       const Sizable = {
@@ -9032,7 +9032,7 @@ var init_kn = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/ko.js
+// node_modules/zod/v4/locales/ko.js
 function ko_default() {
   return {
     localeError: error32()
@@ -9040,7 +9040,7 @@ function ko_default() {
 }
 var error32;
 var init_ko = __esm({
-  "../main/node_modules/zod/v4/locales/ko.js"() {
+  "node_modules/zod/v4/locales/ko.js"() {
     init_util();
     error32 = () => {
       const Sizable = {
@@ -9155,7 +9155,7 @@ var init_ko = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/lt.js
+// node_modules/zod/v4/locales/lt.js
 function getUnitTypeFromNumber(number4) {
   const abs = Math.abs(number4);
   const last = abs % 10;
@@ -9173,7 +9173,7 @@ function lt_default() {
 }
 var capitalizeFirstCharacter, error33;
 var init_lt = __esm({
-  "../main/node_modules/zod/v4/locales/lt.js"() {
+  "node_modules/zod/v4/locales/lt.js"() {
     init_util();
     capitalizeFirstCharacter = (text2) => {
       return text2.charAt(0).toUpperCase() + text2.slice(1);
@@ -9369,7 +9369,7 @@ var init_lt = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/mk.js
+// node_modules/zod/v4/locales/mk.js
 function mk_default() {
   return {
     localeError: error34()
@@ -9377,7 +9377,7 @@ function mk_default() {
 }
 var error34;
 var init_mk = __esm({
-  "../main/node_modules/zod/v4/locales/mk.js"() {
+  "node_modules/zod/v4/locales/mk.js"() {
     init_util();
     error34 = () => {
       const Sizable = {
@@ -9490,7 +9490,7 @@ var init_mk = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/ms.js
+// node_modules/zod/v4/locales/ms.js
 function ms_default() {
   return {
     localeError: error35()
@@ -9498,7 +9498,7 @@ function ms_default() {
 }
 var error35;
 var init_ms = __esm({
-  "../main/node_modules/zod/v4/locales/ms.js"() {
+  "node_modules/zod/v4/locales/ms.js"() {
     init_util();
     error35 = () => {
       const Sizable = {
@@ -9609,7 +9609,7 @@ var init_ms = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/ne.js
+// node_modules/zod/v4/locales/ne.js
 function ne_default() {
   return {
     localeError: error36()
@@ -9617,7 +9617,7 @@ function ne_default() {
 }
 var error36;
 var init_ne = __esm({
-  "../main/node_modules/zod/v4/locales/ne.js"() {
+  "node_modules/zod/v4/locales/ne.js"() {
     init_util();
     error36 = () => {
       const Sizable = {
@@ -9727,7 +9727,7 @@ var init_ne = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/nl.js
+// node_modules/zod/v4/locales/nl.js
 function nl_default() {
   return {
     localeError: error37()
@@ -9735,7 +9735,7 @@ function nl_default() {
 }
 var error37;
 var init_nl = __esm({
-  "../main/node_modules/zod/v4/locales/nl.js"() {
+  "node_modules/zod/v4/locales/nl.js"() {
     init_util();
     error37 = () => {
       const Sizable = {
@@ -9849,7 +9849,7 @@ var init_nl = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/nn.js
+// node_modules/zod/v4/locales/nn.js
 function nn_default() {
   return {
     localeError: error38()
@@ -9857,7 +9857,7 @@ function nn_default() {
 }
 var error38;
 var init_nn = __esm({
-  "../main/node_modules/zod/v4/locales/nn.js"() {
+  "node_modules/zod/v4/locales/nn.js"() {
     init_util();
     error38 = () => {
       const Sizable = {
@@ -9969,7 +9969,7 @@ var init_nn = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/no.js
+// node_modules/zod/v4/locales/no.js
 function no_default() {
   return {
     localeError: error39()
@@ -9977,7 +9977,7 @@ function no_default() {
 }
 var error39;
 var init_no = __esm({
-  "../main/node_modules/zod/v4/locales/no.js"() {
+  "node_modules/zod/v4/locales/no.js"() {
     init_util();
     error39 = () => {
       const Sizable = {
@@ -10089,7 +10089,7 @@ var init_no = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/ota.js
+// node_modules/zod/v4/locales/ota.js
 function ota_default() {
   return {
     localeError: error40()
@@ -10097,7 +10097,7 @@ function ota_default() {
 }
 var error40;
 var init_ota = __esm({
-  "../main/node_modules/zod/v4/locales/ota.js"() {
+  "node_modules/zod/v4/locales/ota.js"() {
     init_util();
     error40 = () => {
       const Sizable = {
@@ -10210,7 +10210,7 @@ var init_ota = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/ps.js
+// node_modules/zod/v4/locales/ps.js
 function ps_default() {
   return {
     localeError: error41()
@@ -10218,7 +10218,7 @@ function ps_default() {
 }
 var error41;
 var init_ps = __esm({
-  "../main/node_modules/zod/v4/locales/ps.js"() {
+  "node_modules/zod/v4/locales/ps.js"() {
     init_util();
     error41 = () => {
       const Sizable = {
@@ -10336,7 +10336,7 @@ var init_ps = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/pl.js
+// node_modules/zod/v4/locales/pl.js
 function pl_default() {
   return {
     localeError: error42()
@@ -10344,7 +10344,7 @@ function pl_default() {
 }
 var error42;
 var init_pl = __esm({
-  "../main/node_modules/zod/v4/locales/pl.js"() {
+  "node_modules/zod/v4/locales/pl.js"() {
     init_util();
     error42 = () => {
       const Sizable = {
@@ -10457,7 +10457,7 @@ var init_pl = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/pt.js
+// node_modules/zod/v4/locales/pt.js
 function pt_default() {
   return {
     localeError: error43()
@@ -10465,7 +10465,7 @@ function pt_default() {
 }
 var error43;
 var init_pt = __esm({
-  "../main/node_modules/zod/v4/locales/pt.js"() {
+  "node_modules/zod/v4/locales/pt.js"() {
     init_util();
     error43 = () => {
       const Sizable = {
@@ -10607,7 +10607,7 @@ var init_pt = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/pt-BR.js
+// node_modules/zod/v4/locales/pt-BR.js
 function pt_BR_default() {
   return {
     localeError: error44()
@@ -10615,7 +10615,7 @@ function pt_BR_default() {
 }
 var error44;
 var init_pt_BR = __esm({
-  "../main/node_modules/zod/v4/locales/pt-BR.js"() {
+  "node_modules/zod/v4/locales/pt-BR.js"() {
     init_util();
     error44 = () => {
       const Sizable = {
@@ -10758,7 +10758,7 @@ var init_pt_BR = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/ro.js
+// node_modules/zod/v4/locales/ro.js
 function ro_default() {
   return {
     localeError: error45()
@@ -10766,7 +10766,7 @@ function ro_default() {
 }
 var error45;
 var init_ro = __esm({
-  "../main/node_modules/zod/v4/locales/ro.js"() {
+  "node_modules/zod/v4/locales/ro.js"() {
     init_util();
     error45 = () => {
       const Sizable = {
@@ -10887,7 +10887,7 @@ var init_ro = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/ru.js
+// node_modules/zod/v4/locales/ru.js
 function getRussianPlural(count3, one, few, many) {
   const absCount = Math.abs(count3);
   const lastDigit = absCount % 10;
@@ -10910,7 +10910,7 @@ function ru_default() {
 }
 var error46;
 var init_ru = __esm({
-  "../main/node_modules/zod/v4/locales/ru.js"() {
+  "node_modules/zod/v4/locales/ru.js"() {
     init_util();
     error46 = () => {
       const Sizable = {
@@ -11062,7 +11062,7 @@ var init_ru = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/sk.js
+// node_modules/zod/v4/locales/sk.js
 function sk_default() {
   return {
     localeError: error47()
@@ -11070,7 +11070,7 @@ function sk_default() {
 }
 var error47;
 var init_sk = __esm({
-  "../main/node_modules/zod/v4/locales/sk.js"() {
+  "node_modules/zod/v4/locales/sk.js"() {
     init_util();
     error47 = () => {
       const Sizable = {
@@ -11185,7 +11185,7 @@ var init_sk = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/sl.js
+// node_modules/zod/v4/locales/sl.js
 function sl_default() {
   return {
     localeError: error48()
@@ -11193,7 +11193,7 @@ function sl_default() {
 }
 var error48;
 var init_sl = __esm({
-  "../main/node_modules/zod/v4/locales/sl.js"() {
+  "node_modules/zod/v4/locales/sl.js"() {
     init_util();
     error48 = () => {
       const Sizable = {
@@ -11306,7 +11306,7 @@ var init_sl = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/sv.js
+// node_modules/zod/v4/locales/sv.js
 function sv_default() {
   return {
     localeError: error49()
@@ -11314,7 +11314,7 @@ function sv_default() {
 }
 var error49;
 var init_sv = __esm({
-  "../main/node_modules/zod/v4/locales/sv.js"() {
+  "node_modules/zod/v4/locales/sv.js"() {
     init_util();
     error49 = () => {
       const Sizable = {
@@ -11428,7 +11428,7 @@ var init_sv = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/ta.js
+// node_modules/zod/v4/locales/ta.js
 function ta_default() {
   return {
     localeError: error50()
@@ -11436,7 +11436,7 @@ function ta_default() {
 }
 var error50;
 var init_ta = __esm({
-  "../main/node_modules/zod/v4/locales/ta.js"() {
+  "node_modules/zod/v4/locales/ta.js"() {
     init_util();
     error50 = () => {
       const Sizable = {
@@ -11550,7 +11550,7 @@ var init_ta = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/tg.js
+// node_modules/zod/v4/locales/tg.js
 function tg_default() {
   return {
     localeError: error51()
@@ -11558,7 +11558,7 @@ function tg_default() {
 }
 var error51;
 var init_tg = __esm({
-  "../main/node_modules/zod/v4/locales/tg.js"() {
+  "node_modules/zod/v4/locales/tg.js"() {
     init_util();
     error51 = () => {
       const Sizable = {
@@ -11673,7 +11673,7 @@ var init_tg = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/th.js
+// node_modules/zod/v4/locales/th.js
 function th_default() {
   return {
     localeError: error52()
@@ -11681,7 +11681,7 @@ function th_default() {
 }
 var error52;
 var init_th = __esm({
-  "../main/node_modules/zod/v4/locales/th.js"() {
+  "node_modules/zod/v4/locales/th.js"() {
     init_util();
     error52 = () => {
       const Sizable = {
@@ -11795,7 +11795,7 @@ var init_th = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/tk.js
+// node_modules/zod/v4/locales/tk.js
 function tk_default() {
   return {
     localeError: error53()
@@ -11803,7 +11803,7 @@ function tk_default() {
 }
 var error53;
 var init_tk = __esm({
-  "../main/node_modules/zod/v4/locales/tk.js"() {
+  "node_modules/zod/v4/locales/tk.js"() {
     init_util();
     error53 = () => {
       const Sizable = {
@@ -11909,7 +11909,7 @@ var init_tk = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/tr.js
+// node_modules/zod/v4/locales/tr.js
 function tr_default() {
   return {
     localeError: error54()
@@ -11917,7 +11917,7 @@ function tr_default() {
 }
 var error54;
 var init_tr = __esm({
-  "../main/node_modules/zod/v4/locales/tr.js"() {
+  "node_modules/zod/v4/locales/tr.js"() {
     init_util();
     error54 = () => {
       const Sizable = {
@@ -12026,7 +12026,7 @@ var init_tr = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/uk.js
+// node_modules/zod/v4/locales/uk.js
 function uk_default() {
   return {
     localeError: error55()
@@ -12034,7 +12034,7 @@ function uk_default() {
 }
 var error55;
 var init_uk = __esm({
-  "../main/node_modules/zod/v4/locales/uk.js"() {
+  "node_modules/zod/v4/locales/uk.js"() {
     init_util();
     error55 = () => {
       const Sizable = {
@@ -12146,17 +12146,17 @@ var init_uk = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/ua.js
+// node_modules/zod/v4/locales/ua.js
 function ua_default() {
   return uk_default();
 }
 var init_ua = __esm({
-  "../main/node_modules/zod/v4/locales/ua.js"() {
+  "node_modules/zod/v4/locales/ua.js"() {
     init_uk();
   }
 });
 
-// ../main/node_modules/zod/v4/locales/ur.js
+// node_modules/zod/v4/locales/ur.js
 function ur_default() {
   return {
     localeError: error56()
@@ -12164,7 +12164,7 @@ function ur_default() {
 }
 var error56;
 var init_ur = __esm({
-  "../main/node_modules/zod/v4/locales/ur.js"() {
+  "node_modules/zod/v4/locales/ur.js"() {
     init_util();
     error56 = () => {
       const Sizable = {
@@ -12278,7 +12278,7 @@ var init_ur = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/uz.js
+// node_modules/zod/v4/locales/uz.js
 function uz_default() {
   return {
     localeError: error57()
@@ -12286,7 +12286,7 @@ function uz_default() {
 }
 var error57;
 var init_uz = __esm({
-  "../main/node_modules/zod/v4/locales/uz.js"() {
+  "node_modules/zod/v4/locales/uz.js"() {
     init_util();
     error57 = () => {
       const Sizable = {
@@ -12398,7 +12398,7 @@ var init_uz = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/vi.js
+// node_modules/zod/v4/locales/vi.js
 function vi_default() {
   return {
     localeError: error58()
@@ -12406,7 +12406,7 @@ function vi_default() {
 }
 var error58;
 var init_vi = __esm({
-  "../main/node_modules/zod/v4/locales/vi.js"() {
+  "node_modules/zod/v4/locales/vi.js"() {
     init_util();
     error58 = () => {
       const Sizable = {
@@ -12518,7 +12518,7 @@ var init_vi = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/zh-CN.js
+// node_modules/zod/v4/locales/zh-CN.js
 function zh_CN_default() {
   return {
     localeError: error59()
@@ -12526,7 +12526,7 @@ function zh_CN_default() {
 }
 var error59;
 var init_zh_CN = __esm({
-  "../main/node_modules/zod/v4/locales/zh-CN.js"() {
+  "node_modules/zod/v4/locales/zh-CN.js"() {
     init_util();
     error59 = () => {
       const Sizable = {
@@ -12639,7 +12639,7 @@ var init_zh_CN = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/zh-TW.js
+// node_modules/zod/v4/locales/zh-TW.js
 function zh_TW_default() {
   return {
     localeError: error60()
@@ -12647,7 +12647,7 @@ function zh_TW_default() {
 }
 var error60;
 var init_zh_TW = __esm({
-  "../main/node_modules/zod/v4/locales/zh-TW.js"() {
+  "node_modules/zod/v4/locales/zh-TW.js"() {
     init_util();
     error60 = () => {
       const Sizable = {
@@ -12758,7 +12758,7 @@ var init_zh_TW = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/yo.js
+// node_modules/zod/v4/locales/yo.js
 function yo_default() {
   return {
     localeError: error61()
@@ -12766,7 +12766,7 @@ function yo_default() {
 }
 var error61;
 var init_yo = __esm({
-  "../main/node_modules/zod/v4/locales/yo.js"() {
+  "node_modules/zod/v4/locales/yo.js"() {
     init_util();
     error61 = () => {
       const Sizable = {
@@ -12877,7 +12877,7 @@ var init_yo = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/index.js
+// node_modules/zod/v4/locales/index.js
 var locales_exports = {};
 __export(locales_exports, {
   ar: () => ar_default,
@@ -12945,7 +12945,7 @@ __export(locales_exports, {
   zhTW: () => zh_TW_default
 });
 var init_locales = __esm({
-  "../main/node_modules/zod/v4/locales/index.js"() {
+  "node_modules/zod/v4/locales/index.js"() {
     init_ar();
     init_az();
     init_be();
@@ -13012,13 +13012,13 @@ var init_locales = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/core/registries.js
+// node_modules/zod/v4/core/registries.js
 function registry() {
   return new $ZodRegistry();
 }
 var _a2, $output, $input, $ZodRegistry, globalRegistry;
 var init_registries = __esm({
-  "../main/node_modules/zod/v4/core/registries.js"() {
+  "node_modules/zod/v4/core/registries.js"() {
     $output = /* @__PURE__ */ Symbol("ZodOutput");
     $input = /* @__PURE__ */ Symbol("ZodInput");
     $ZodRegistry = class {
@@ -13066,7 +13066,7 @@ var init_registries = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/core/compile.js
+// node_modules/zod/v4/core/compile.js
 function compileValidator(schema2, parser) {
   try {
     return compileFn(schema2, { assertOnly: true });
@@ -14628,7 +14628,7 @@ function generateTransformCheck(doc, ctx, schema2, accessor) {
 }
 var INVALID, FALLBACK_FLAG, ZodCompileAsyncError, ZodCompileUnsupportedError, WHEN_DEFAULTED_CHECKS, PATTERN_IS_COMPLETE;
 var init_compile = __esm({
-  "../main/node_modules/zod/v4/core/compile.js"() {
+  "node_modules/zod/v4/core/compile.js"() {
     init_core();
     init_doc();
     init_memoizer();
@@ -14687,7 +14687,7 @@ var init_compile = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/core/api.js
+// node_modules/zod/v4/core/api.js
 function snapshotChecks(def) {
   if (def.checks)
     def.checks = [...def.checks];
@@ -15740,7 +15740,7 @@ function _stringFormat(Class2, format, fnOrRegex, _params = {}) {
 }
 var TimePrecision;
 var init_api = __esm({
-  "../main/node_modules/zod/v4/core/api.js"() {
+  "node_modules/zod/v4/core/api.js"() {
     init_checks();
     init_registries();
     init_schemas();
@@ -15755,7 +15755,7 @@ var init_api = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/core/to-json-schema.js
+// node_modules/zod/v4/core/to-json-schema.js
 function assignProps(target2, ...sources) {
   for (const source of sources) {
     for (const key2 of Reflect.ownKeys(source)) {
@@ -16271,7 +16271,7 @@ function isTransforming(_schema, _ctx) {
 }
 var FOLDABLE_KEYS, UNION_KEYS, createToJSONSchemaMethod, createStandardJSONSchemaMethod;
 var init_to_json_schema = __esm({
-  "../main/node_modules/zod/v4/core/to-json-schema.js"() {
+  "node_modules/zod/v4/core/to-json-schema.js"() {
     init_registries();
     init_util();
     FOLDABLE_KEYS = /* @__PURE__ */ new Set(["type", "properties", "required", "additionalProperties"]);
@@ -16292,7 +16292,7 @@ var init_to_json_schema = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/core/json-schema-processors.js
+// node_modules/zod/v4/core/json-schema-processors.js
 function aggregateChecks(schema2) {
   const agg = {};
   const def = schema2._zod.def;
@@ -16442,7 +16442,7 @@ function toJSONSchema(input2, params) {
 }
 var narrowMin, narrowMax, narrowBoth, addDivisor, addPattern, intersectMime, setFormat, minContributor, maxContributor, formatContributor, contributors, formatMap, exactPatterns, exactPattern, stringProcessor, numberProcessor, booleanProcessor, bigintProcessor, symbolProcessor, nullProcessor, undefinedProcessor, voidProcessor, neverProcessor, anyProcessor, unknownProcessor, dateProcessor, enumProcessor, literalProcessor, nanProcessor, templateLiteralProcessor, fileProcessor, successProcessor, customProcessor, functionProcessor, transformProcessor, mapProcessor, setProcessor, arrayProcessor, objectProcessor, unionProcessor, intersectionProcessor, tupleProcessor, pendingRecords, recordProcessor, nullableProcessor, nonoptionalProcessor, UNREPRESENTABLE_DEFAULT, defaultProcessor, prefaultProcessor, catchProcessor, pipeProcessor, readonlyProcessor, promiseProcessor, optionalProcessor, lazyProcessor, allProcessors;
 var init_json_schema_processors = __esm({
-  "../main/node_modules/zod/v4/core/json-schema-processors.js"() {
+  "node_modules/zod/v4/core/json-schema-processors.js"() {
     init_regexes();
     init_schemas();
     init_to_json_schema();
@@ -17049,10 +17049,10 @@ var init_json_schema_processors = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/core/json-schema-generator.js
+// node_modules/zod/v4/core/json-schema-generator.js
 var JSONSchemaGenerator;
 var init_json_schema_generator = __esm({
-  "../main/node_modules/zod/v4/core/json-schema-generator.js"() {
+  "node_modules/zod/v4/core/json-schema-generator.js"() {
     init_json_schema_processors();
     init_to_json_schema();
     JSONSchemaGenerator = class {
@@ -17134,14 +17134,14 @@ var init_json_schema_generator = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/core/json-schema.js
+// node_modules/zod/v4/core/json-schema.js
 var json_schema_exports = {};
 var init_json_schema = __esm({
-  "../main/node_modules/zod/v4/core/json-schema.js"() {
+  "node_modules/zod/v4/core/json-schema.js"() {
   }
 });
 
-// ../main/node_modules/zod/v4/core/index.js
+// node_modules/zod/v4/core/index.js
 var core_exports2 = {};
 __export(core_exports2, {
   $ZodAny: () => $ZodAny,
@@ -17458,7 +17458,7 @@ __export(core_exports2, {
   withParser: () => withParser
 });
 var init_core2 = __esm({
-  "../main/node_modules/zod/v4/core/index.js"() {
+  "node_modules/zod/v4/core/index.js"() {
     init_core();
     init_parse();
     init_errors2();
@@ -17481,7 +17481,7 @@ var init_core2 = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/classic/checks.js
+// node_modules/zod/v4/classic/checks.js
 var checks_exports2 = {};
 __export(checks_exports2, {
   endsWith: () => _endsWith,
@@ -17516,12 +17516,12 @@ __export(checks_exports2, {
   uppercase: () => _uppercase
 });
 var init_checks2 = __esm({
-  "../main/node_modules/zod/v4/classic/checks.js"() {
+  "node_modules/zod/v4/classic/checks.js"() {
     init_core2();
   }
 });
 
-// ../main/node_modules/zod/v4/classic/errors.js
+// node_modules/zod/v4/classic/errors.js
 function _lazyMethod(proto, key2, make) {
   Object.defineProperty(proto, key2, {
     configurable: true,
@@ -17538,7 +17538,7 @@ function _lazyMethod(proto, key2, make) {
 }
 var _installedErrorProtos, initializer2, ZodError, ZodRealError;
 var init_errors3 = __esm({
-  "../main/node_modules/zod/v4/classic/errors.js"() {
+  "node_modules/zod/v4/classic/errors.js"() {
     init_core2();
     init_core2();
     init_util();
@@ -17575,10 +17575,10 @@ var init_errors3 = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/classic/parse.js
+// node_modules/zod/v4/classic/parse.js
 var parse2, parseAsync2, safeParse2, safeParseAsync2, encode2, decode2, encodeAsync2, decodeAsync2, safeEncode2, safeDecode2, safeEncodeAsync2, safeDecodeAsync2;
 var init_parse2 = __esm({
-  "../main/node_modules/zod/v4/classic/parse.js"() {
+  "node_modules/zod/v4/classic/parse.js"() {
     init_core2();
     init_errors3();
     init_core2();
@@ -17597,7 +17597,7 @@ var init_parse2 = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/classic/schemas.js
+// node_modules/zod/v4/classic/schemas.js
 var schemas_exports2 = {};
 __export(schemas_exports2, {
   ZodAny: () => ZodAny,
@@ -18271,7 +18271,7 @@ function preprocess(fn, schema2) {
 }
 var ZodType, _ZodString, ZodString, ZodStringFormat, ZodISODateTime, ZodISODate, ZodISOTime, ZodISODuration, ZodEmail, ZodGUID, ZodUUID, ZodURL, ZodEmoji, ZodNanoID, ZodCUID, ZodCUID2, ZodULID, ZodXID, ZodKSUID, ZodIPv4, ZodMAC, ZodIPv6, ZodCIDRv4, ZodCIDRv6, ZodBase64, ZodBase64URL, ZodE164, ZodCreditCard, ZodIBAN, ZodJWT, ZodCustomStringFormat, ZodNumber, ZodNumberFormat, ZodBoolean, ZodBigInt, ZodBigIntFormat, ZodSymbol, ZodUndefined, ZodNull, ZodAny, ZodUnknown, ZodNever, ZodVoid, ZodDate, ZodArray, ZodObject, ZodUnion, ZodXor, ZodDiscriminatedUnion, ZodIntersection, ZodTuple, ZodRecord, ZodMap, ZodSet, ZodEnum, ZodLiteral, ZodFile, ZodTransform, ZodOptional, ZodExactOptional, ZodNullable, ZodDefault, ZodPrefault, ZodNonOptional, ZodSuccess, ZodCatch, ZodNaN, ZodPipe, ZodCodec, ZodPreprocess, ZodReadonly, ZodTemplateLiteral, ZodLazy, ZodPromise, ZodFunction, ZodCustom, describe2, meta2, ZodInstanceOf, stringbool;
 var init_schemas2 = __esm({
-  "../main/node_modules/zod/v4/classic/schemas.js"() {
+  "node_modules/zod/v4/classic/schemas.js"() {
     init_core2();
     init_core2();
     init_json_schema_processors();
@@ -19254,7 +19254,7 @@ var init_schemas2 = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/classic/compat.js
+// node_modules/zod/v4/classic/compat.js
 function setErrorMap(map2) {
   config({
     customError: map2
@@ -19265,7 +19265,7 @@ function getErrorMap() {
 }
 var ZodIssueCode, ZodFirstPartyTypeKind;
 var init_compat = __esm({
-  "../main/node_modules/zod/v4/classic/compat.js"() {
+  "node_modules/zod/v4/classic/compat.js"() {
     init_core2();
     ZodIssueCode = {
       invalid_type: "invalid_type",
@@ -19285,7 +19285,7 @@ var init_compat = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/classic/iso.js
+// node_modules/zod/v4/classic/iso.js
 var iso_exports = {};
 __export(iso_exports, {
   ZodISODate: () => ZodISODate,
@@ -19310,14 +19310,14 @@ function duration2(params) {
   return _isoDuration(ZodISODuration, params);
 }
 var init_iso = __esm({
-  "../main/node_modules/zod/v4/classic/iso.js"() {
+  "node_modules/zod/v4/classic/iso.js"() {
     init_core2();
     init_schemas2();
     init_schemas2();
   }
 });
 
-// ../main/node_modules/zod/v4/classic/from-json-schema.js
+// node_modules/zod/v4/classic/from-json-schema.js
 function detectVersion(schema2, defaultTarget) {
   const $schema = schema2.$schema;
   if ($schema === "https://json-schema.org/draft/2020-12/schema") {
@@ -19948,7 +19948,7 @@ function fromJSONSchema(schema2, params) {
 }
 var z, RECOGNIZED_KEYS, SCHEMA_KEYWORDS, SCHEMA_MAP_KEYWORDS, fullTime;
 var init_from_json_schema = __esm({
-  "../main/node_modules/zod/v4/classic/from-json-schema.js"() {
+  "node_modules/zod/v4/classic/from-json-schema.js"() {
     init_registries();
     init_util();
     init_checks2();
@@ -20060,7 +20060,7 @@ var init_from_json_schema = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/core/visit.js
+// node_modules/zod/v4/core/visit.js
 function visit(schema2, fnOrHandlers) {
   const fn = typeof fnOrHandlers === "function" ? fnOrHandlers : (node2, rewritten) => {
     const h2 = fnOrHandlers[node2._zod.def.type];
@@ -20215,14 +20215,14 @@ function visit(schema2, fnOrHandlers) {
 }
 var RESOLVING;
 var init_visit = __esm({
-  "../main/node_modules/zod/v4/core/visit.js"() {
+  "node_modules/zod/v4/core/visit.js"() {
     init_schemas();
     init_util();
     RESOLVING = /* @__PURE__ */ Symbol("z.visit/resolving");
   }
 });
 
-// ../main/node_modules/zod/v4/classic/deep-partial.js
+// node_modules/zod/v4/classic/deep-partial.js
 function deepPartial(schema2) {
   return visit(schema2, {
     object: (s2) => s2.partial(),
@@ -20234,13 +20234,13 @@ function deepPartial(schema2) {
   });
 }
 var init_deep_partial = __esm({
-  "../main/node_modules/zod/v4/classic/deep-partial.js"() {
+  "node_modules/zod/v4/classic/deep-partial.js"() {
     init_visit();
     init_schemas2();
   }
 });
 
-// ../main/node_modules/zod/v4/classic/in-out.js
+// node_modules/zod/v4/classic/in-out.js
 function withChecks(side2, checks) {
   if (!checks?.length)
     return side2;
@@ -20270,14 +20270,14 @@ function output(schema2) {
   });
 }
 var init_in_out = __esm({
-  "../main/node_modules/zod/v4/classic/in-out.js"() {
+  "node_modules/zod/v4/classic/in-out.js"() {
     init_util();
     init_visit();
     init_schemas2();
   }
 });
 
-// ../main/node_modules/zod/v4/classic/coerce.js
+// node_modules/zod/v4/classic/coerce.js
 var coerce_exports = {};
 __export(coerce_exports, {
   bigint: () => bigint3,
@@ -20302,13 +20302,13 @@ function date4(params) {
   return _coercedDate(ZodDate, params);
 }
 var init_coerce = __esm({
-  "../main/node_modules/zod/v4/classic/coerce.js"() {
+  "node_modules/zod/v4/classic/coerce.js"() {
     init_core2();
     init_schemas2();
   }
 });
 
-// ../main/node_modules/zod/v4/classic/external.js
+// node_modules/zod/v4/classic/external.js
 var external_exports = {};
 __export(external_exports, {
   $brand: () => $brand,
@@ -20571,7 +20571,7 @@ __export(external_exports, {
   xor: () => xor
 });
 var init_external = __esm({
-  "../main/node_modules/zod/v4/classic/external.js"() {
+  "node_modules/zod/v4/classic/external.js"() {
     init_core2();
     init_schemas2();
     init_checks2();
@@ -20590,9 +20590,9 @@ var init_external = __esm({
   }
 });
 
-// ../main/node_modules/zod/index.js
+// node_modules/zod/index.js
 var init_zod = __esm({
-  "../main/node_modules/zod/index.js"() {
+  "node_modules/zod/index.js"() {
     init_external();
     init_external();
   }
@@ -22357,9 +22357,9 @@ var init_secrets = __esm({
   }
 });
 
-// ../main/node_modules/yaml/dist/nodes/identity.js
+// node_modules/yaml/dist/nodes/identity.js
 var require_identity = __commonJS({
-  "../main/node_modules/yaml/dist/nodes/identity.js"(exports) {
+  "node_modules/yaml/dist/nodes/identity.js"(exports) {
     "use strict";
     var ALIAS = /* @__PURE__ */ Symbol.for("yaml.alias");
     var DOC = /* @__PURE__ */ Symbol.for("yaml.document");
@@ -22414,9 +22414,9 @@ var require_identity = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/visit.js
+// node_modules/yaml/dist/visit.js
 var require_visit = __commonJS({
-  "../main/node_modules/yaml/dist/visit.js"(exports) {
+  "node_modules/yaml/dist/visit.js"(exports) {
     "use strict";
     var identity3 = require_identity();
     var BREAK = /* @__PURE__ */ Symbol("break visit");
@@ -22572,9 +22572,9 @@ var require_visit = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/doc/directives.js
+// node_modules/yaml/dist/doc/directives.js
 var require_directives = __commonJS({
-  "../main/node_modules/yaml/dist/doc/directives.js"(exports) {
+  "node_modules/yaml/dist/doc/directives.js"(exports) {
     "use strict";
     var identity3 = require_identity();
     var visit2 = require_visit();
@@ -22743,9 +22743,9 @@ var require_directives = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/doc/anchors.js
+// node_modules/yaml/dist/doc/anchors.js
 var require_anchors = __commonJS({
-  "../main/node_modules/yaml/dist/doc/anchors.js"(exports) {
+  "node_modules/yaml/dist/doc/anchors.js"(exports) {
     "use strict";
     var identity3 = require_identity();
     var visit2 = require_visit();
@@ -22813,9 +22813,9 @@ var require_anchors = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/doc/applyReviver.js
+// node_modules/yaml/dist/doc/applyReviver.js
 var require_applyReviver = __commonJS({
-  "../main/node_modules/yaml/dist/doc/applyReviver.js"(exports) {
+  "node_modules/yaml/dist/doc/applyReviver.js"(exports) {
     "use strict";
     function applyReviver(reviver, obj, key2, val) {
       if (val && typeof val === "object") {
@@ -22863,9 +22863,9 @@ var require_applyReviver = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/nodes/toJS.js
+// node_modules/yaml/dist/nodes/toJS.js
 var require_toJS = __commonJS({
-  "../main/node_modules/yaml/dist/nodes/toJS.js"(exports) {
+  "node_modules/yaml/dist/nodes/toJS.js"(exports) {
     "use strict";
     var identity3 = require_identity();
     function toJS(value2, arg, ctx) {
@@ -22893,9 +22893,9 @@ var require_toJS = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/nodes/Node.js
+// node_modules/yaml/dist/nodes/Node.js
 var require_Node = __commonJS({
-  "../main/node_modules/yaml/dist/nodes/Node.js"(exports) {
+  "node_modules/yaml/dist/nodes/Node.js"(exports) {
     "use strict";
     var applyReviver = require_applyReviver();
     var identity3 = require_identity();
@@ -22934,9 +22934,9 @@ var require_Node = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/nodes/Alias.js
+// node_modules/yaml/dist/nodes/Alias.js
 var require_Alias = __commonJS({
-  "../main/node_modules/yaml/dist/nodes/Alias.js"(exports) {
+  "node_modules/yaml/dist/nodes/Alias.js"(exports) {
     "use strict";
     var anchors = require_anchors();
     var visit2 = require_visit();
@@ -23052,9 +23052,9 @@ var require_Alias = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/nodes/Scalar.js
+// node_modules/yaml/dist/nodes/Scalar.js
 var require_Scalar = __commonJS({
-  "../main/node_modules/yaml/dist/nodes/Scalar.js"(exports) {
+  "node_modules/yaml/dist/nodes/Scalar.js"(exports) {
     "use strict";
     var identity3 = require_identity();
     var Node2 = require_Node();
@@ -23082,9 +23082,9 @@ var require_Scalar = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/doc/createNode.js
+// node_modules/yaml/dist/doc/createNode.js
 var require_createNode = __commonJS({
-  "../main/node_modules/yaml/dist/doc/createNode.js"(exports) {
+  "node_modules/yaml/dist/doc/createNode.js"(exports) {
     "use strict";
     var Alias = require_Alias();
     var identity3 = require_identity();
@@ -23157,9 +23157,9 @@ var require_createNode = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/nodes/Collection.js
+// node_modules/yaml/dist/nodes/Collection.js
 var require_Collection = __commonJS({
-  "../main/node_modules/yaml/dist/nodes/Collection.js"(exports) {
+  "node_modules/yaml/dist/nodes/Collection.js"(exports) {
     "use strict";
     var createNode = require_createNode();
     var identity3 = require_identity();
@@ -23300,9 +23300,9 @@ var require_Collection = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/stringify/stringifyComment.js
+// node_modules/yaml/dist/stringify/stringifyComment.js
 var require_stringifyComment = __commonJS({
-  "../main/node_modules/yaml/dist/stringify/stringifyComment.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringifyComment.js"(exports) {
     "use strict";
     var stringifyComment = (str) => str.replace(/^(?!$)(?: $)?/gm, "#");
     function indentComment(comment2, indent) {
@@ -23317,9 +23317,9 @@ var require_stringifyComment = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/stringify/foldFlowLines.js
+// node_modules/yaml/dist/stringify/foldFlowLines.js
 var require_foldFlowLines = __commonJS({
-  "../main/node_modules/yaml/dist/stringify/foldFlowLines.js"(exports) {
+  "node_modules/yaml/dist/stringify/foldFlowLines.js"(exports) {
     "use strict";
     var FOLD_FLOW = "flow";
     var FOLD_BLOCK = "block";
@@ -23453,9 +23453,9 @@ ${indent}${text2.slice(fold + 1, end2)}`;
   }
 });
 
-// ../main/node_modules/yaml/dist/stringify/stringifyString.js
+// node_modules/yaml/dist/stringify/stringifyString.js
 var require_stringifyString = __commonJS({
-  "../main/node_modules/yaml/dist/stringify/stringifyString.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringifyString.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var foldFlowLines = require_foldFlowLines();
@@ -23736,9 +23736,9 @@ ${indent}`);
   }
 });
 
-// ../main/node_modules/yaml/dist/stringify/stringify.js
+// node_modules/yaml/dist/stringify/stringify.js
 var require_stringify = __commonJS({
-  "../main/node_modules/yaml/dist/stringify/stringify.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringify.js"(exports) {
     "use strict";
     var anchors = require_anchors();
     var identity3 = require_identity();
@@ -23860,9 +23860,9 @@ ${ctx.indent}${str}`;
   }
 });
 
-// ../main/node_modules/yaml/dist/stringify/stringifyPair.js
+// node_modules/yaml/dist/stringify/stringifyPair.js
 var require_stringifyPair = __commonJS({
-  "../main/node_modules/yaml/dist/stringify/stringifyPair.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringifyPair.js"(exports) {
     "use strict";
     var identity3 = require_identity();
     var Scalar = require_Scalar();
@@ -23993,9 +23993,9 @@ ${ctx.indent}`;
   }
 });
 
-// ../main/node_modules/yaml/dist/log.js
+// node_modules/yaml/dist/log.js
 var require_log = __commonJS({
-  "../main/node_modules/yaml/dist/log.js"(exports) {
+  "node_modules/yaml/dist/log.js"(exports) {
     "use strict";
     var node_process = __require("process");
     function debug(logLevel, ...messages) {
@@ -24015,9 +24015,9 @@ var require_log = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/yaml-1.1/merge.js
+// node_modules/yaml/dist/schema/yaml-1.1/merge.js
 var require_merge = __commonJS({
-  "../main/node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports) {
     "use strict";
     var identity3 = require_identity();
     var Scalar = require_Scalar();
@@ -24075,9 +24075,9 @@ var require_merge = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/nodes/addPairToJSMap.js
+// node_modules/yaml/dist/nodes/addPairToJSMap.js
 var require_addPairToJSMap = __commonJS({
-  "../main/node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports) {
+  "node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports) {
     "use strict";
     var log = require_log();
     var merge3 = require_merge();
@@ -24139,9 +24139,9 @@ var require_addPairToJSMap = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/nodes/Pair.js
+// node_modules/yaml/dist/nodes/Pair.js
 var require_Pair = __commonJS({
-  "../main/node_modules/yaml/dist/nodes/Pair.js"(exports) {
+  "node_modules/yaml/dist/nodes/Pair.js"(exports) {
     "use strict";
     var createNode = require_createNode();
     var stringifyPair = require_stringifyPair();
@@ -24179,9 +24179,9 @@ var require_Pair = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/stringify/stringifyCollection.js
+// node_modules/yaml/dist/stringify/stringifyCollection.js
 var require_stringifyCollection = __commonJS({
-  "../main/node_modules/yaml/dist/stringify/stringifyCollection.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringifyCollection.js"(exports) {
     "use strict";
     var identity3 = require_identity();
     var stringify5 = require_stringify();
@@ -24330,9 +24330,9 @@ ${indent}${end}`;
   }
 });
 
-// ../main/node_modules/yaml/dist/nodes/YAMLMap.js
+// node_modules/yaml/dist/nodes/YAMLMap.js
 var require_YAMLMap = __commonJS({
-  "../main/node_modules/yaml/dist/nodes/YAMLMap.js"(exports) {
+  "node_modules/yaml/dist/nodes/YAMLMap.js"(exports) {
     "use strict";
     var stringifyCollection = require_stringifyCollection();
     var addPairToJSMap = require_addPairToJSMap();
@@ -24474,9 +24474,9 @@ var require_YAMLMap = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/common/map.js
+// node_modules/yaml/dist/schema/common/map.js
 var require_map = __commonJS({
-  "../main/node_modules/yaml/dist/schema/common/map.js"(exports) {
+  "node_modules/yaml/dist/schema/common/map.js"(exports) {
     "use strict";
     var identity3 = require_identity();
     var YAMLMap = require_YAMLMap();
@@ -24496,9 +24496,9 @@ var require_map = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/nodes/YAMLSeq.js
+// node_modules/yaml/dist/nodes/YAMLSeq.js
 var require_YAMLSeq = __commonJS({
-  "../main/node_modules/yaml/dist/nodes/YAMLSeq.js"(exports) {
+  "node_modules/yaml/dist/nodes/YAMLSeq.js"(exports) {
     "use strict";
     var createNode = require_createNode();
     var stringifyCollection = require_stringifyCollection();
@@ -24612,9 +24612,9 @@ var require_YAMLSeq = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/common/seq.js
+// node_modules/yaml/dist/schema/common/seq.js
 var require_seq = __commonJS({
-  "../main/node_modules/yaml/dist/schema/common/seq.js"(exports) {
+  "node_modules/yaml/dist/schema/common/seq.js"(exports) {
     "use strict";
     var identity3 = require_identity();
     var YAMLSeq = require_YAMLSeq();
@@ -24634,9 +24634,9 @@ var require_seq = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/common/string.js
+// node_modules/yaml/dist/schema/common/string.js
 var require_string = __commonJS({
-  "../main/node_modules/yaml/dist/schema/common/string.js"(exports) {
+  "node_modules/yaml/dist/schema/common/string.js"(exports) {
     "use strict";
     var stringifyString = require_stringifyString();
     var string4 = {
@@ -24653,9 +24653,9 @@ var require_string = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/common/null.js
+// node_modules/yaml/dist/schema/common/null.js
 var require_null = __commonJS({
-  "../main/node_modules/yaml/dist/schema/common/null.js"(exports) {
+  "node_modules/yaml/dist/schema/common/null.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var nullTag = {
@@ -24671,9 +24671,9 @@ var require_null = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/core/bool.js
+// node_modules/yaml/dist/schema/core/bool.js
 var require_bool = __commonJS({
-  "../main/node_modules/yaml/dist/schema/core/bool.js"(exports) {
+  "node_modules/yaml/dist/schema/core/bool.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var boolTag = {
@@ -24695,9 +24695,9 @@ var require_bool = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/stringify/stringifyNumber.js
+// node_modules/yaml/dist/stringify/stringifyNumber.js
 var require_stringifyNumber = __commonJS({
-  "../main/node_modules/yaml/dist/stringify/stringifyNumber.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringifyNumber.js"(exports) {
     "use strict";
     function stringifyNumber({ format, minFractionDigits, tag, value: value2 }) {
       if (typeof value2 === "bigint")
@@ -24722,9 +24722,9 @@ var require_stringifyNumber = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/core/float.js
+// node_modules/yaml/dist/schema/core/float.js
 var require_float = __commonJS({
-  "../main/node_modules/yaml/dist/schema/core/float.js"(exports) {
+  "node_modules/yaml/dist/schema/core/float.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var stringifyNumber = require_stringifyNumber();
@@ -24768,9 +24768,9 @@ var require_float = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/core/int.js
+// node_modules/yaml/dist/schema/core/int.js
 var require_int = __commonJS({
-  "../main/node_modules/yaml/dist/schema/core/int.js"(exports) {
+  "node_modules/yaml/dist/schema/core/int.js"(exports) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value2) => typeof value2 === "bigint" || Number.isInteger(value2);
@@ -24813,9 +24813,9 @@ var require_int = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/core/schema.js
+// node_modules/yaml/dist/schema/core/schema.js
 var require_schema = __commonJS({
-  "../main/node_modules/yaml/dist/schema/core/schema.js"(exports) {
+  "node_modules/yaml/dist/schema/core/schema.js"(exports) {
     "use strict";
     var map2 = require_map();
     var _null4 = require_null();
@@ -24841,9 +24841,9 @@ var require_schema = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/json/schema.js
+// node_modules/yaml/dist/schema/json/schema.js
 var require_schema2 = __commonJS({
-  "../main/node_modules/yaml/dist/schema/json/schema.js"(exports) {
+  "node_modules/yaml/dist/schema/json/schema.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var map2 = require_map();
@@ -24908,9 +24908,9 @@ var require_schema2 = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/yaml-1.1/binary.js
+// node_modules/yaml/dist/schema/yaml-1.1/binary.js
 var require_binary = __commonJS({
-  "../main/node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports) {
     "use strict";
     var node_buffer = __require("buffer");
     var Scalar = require_Scalar();
@@ -24974,9 +24974,9 @@ var require_binary = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/yaml-1.1/pairs.js
+// node_modules/yaml/dist/schema/yaml-1.1/pairs.js
 var require_pairs = __commonJS({
-  "../main/node_modules/yaml/dist/schema/yaml-1.1/pairs.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/pairs.js"(exports) {
     "use strict";
     var identity3 = require_identity();
     var Pair = require_Pair();
@@ -25052,9 +25052,9 @@ ${cn.comment}` : item.comment;
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/yaml-1.1/omap.js
+// node_modules/yaml/dist/schema/yaml-1.1/omap.js
 var require_omap = __commonJS({
-  "../main/node_modules/yaml/dist/schema/yaml-1.1/omap.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/omap.js"(exports) {
     "use strict";
     var identity3 = require_identity();
     var toJS = require_toJS();
@@ -25130,9 +25130,9 @@ var require_omap = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/yaml-1.1/bool.js
+// node_modules/yaml/dist/schema/yaml-1.1/bool.js
 var require_bool2 = __commonJS({
-  "../main/node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     function boolStringify({ value: value2, source }, ctx) {
@@ -25162,9 +25162,9 @@ var require_bool2 = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/yaml-1.1/float.js
+// node_modules/yaml/dist/schema/yaml-1.1/float.js
 var require_float2 = __commonJS({
-  "../main/node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var stringifyNumber = require_stringifyNumber();
@@ -25211,9 +25211,9 @@ var require_float2 = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/yaml-1.1/int.js
+// node_modules/yaml/dist/schema/yaml-1.1/int.js
 var require_int2 = __commonJS({
-  "../main/node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value2) => typeof value2 === "bigint" || Number.isInteger(value2);
@@ -25290,9 +25290,9 @@ var require_int2 = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/yaml-1.1/set.js
+// node_modules/yaml/dist/schema/yaml-1.1/set.js
 var require_set = __commonJS({
-  "../main/node_modules/yaml/dist/schema/yaml-1.1/set.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/set.js"(exports) {
     "use strict";
     var identity3 = require_identity();
     var Pair = require_Pair();
@@ -25379,9 +25379,9 @@ var require_set = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/yaml-1.1/timestamp.js
+// node_modules/yaml/dist/schema/yaml-1.1/timestamp.js
 var require_timestamp = __commonJS({
-  "../main/node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     function parseSexagesimal(str, asBigInt) {
@@ -25467,9 +25467,9 @@ var require_timestamp = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/yaml-1.1/schema.js
+// node_modules/yaml/dist/schema/yaml-1.1/schema.js
 var require_schema3 = __commonJS({
-  "../main/node_modules/yaml/dist/schema/yaml-1.1/schema.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/schema.js"(exports) {
     "use strict";
     var map2 = require_map();
     var _null4 = require_null();
@@ -25511,9 +25511,9 @@ var require_schema3 = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/tags.js
+// node_modules/yaml/dist/schema/tags.js
 var require_tags = __commonJS({
-  "../main/node_modules/yaml/dist/schema/tags.js"(exports) {
+  "node_modules/yaml/dist/schema/tags.js"(exports) {
     "use strict";
     var map2 = require_map();
     var _null4 = require_null();
@@ -25605,9 +25605,9 @@ var require_tags = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/Schema.js
+// node_modules/yaml/dist/schema/Schema.js
 var require_Schema = __commonJS({
-  "../main/node_modules/yaml/dist/schema/Schema.js"(exports) {
+  "node_modules/yaml/dist/schema/Schema.js"(exports) {
     "use strict";
     var identity3 = require_identity();
     var map2 = require_map();
@@ -25637,9 +25637,9 @@ var require_Schema = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/stringify/stringifyDocument.js
+// node_modules/yaml/dist/stringify/stringifyDocument.js
 var require_stringifyDocument = __commonJS({
-  "../main/node_modules/yaml/dist/stringify/stringifyDocument.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringifyDocument.js"(exports) {
     "use strict";
     var identity3 = require_identity();
     var stringify5 = require_stringify();
@@ -25717,9 +25717,9 @@ var require_stringifyDocument = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/doc/Document.js
+// node_modules/yaml/dist/doc/Document.js
 var require_Document = __commonJS({
-  "../main/node_modules/yaml/dist/doc/Document.js"(exports) {
+  "node_modules/yaml/dist/doc/Document.js"(exports) {
     "use strict";
     var Alias = require_Alias();
     var Collection = require_Collection();
@@ -26026,9 +26026,9 @@ var require_Document = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/errors.js
+// node_modules/yaml/dist/errors.js
 var require_errors = __commonJS({
-  "../main/node_modules/yaml/dist/errors.js"(exports) {
+  "node_modules/yaml/dist/errors.js"(exports) {
     "use strict";
     var YAMLError = class extends Error {
       constructor(name2, pos, code2, message) {
@@ -26091,9 +26091,9 @@ ${pointer2}
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/resolve-props.js
+// node_modules/yaml/dist/compose/resolve-props.js
 var require_resolve_props = __commonJS({
-  "../main/node_modules/yaml/dist/compose/resolve-props.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-props.js"(exports) {
     "use strict";
     function resolveProps(tokens, { flow, indicator, next, offset, onError, parentIndent, startOnNewline }) {
       let spaceBefore = false;
@@ -26225,9 +26225,9 @@ var require_resolve_props = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/util-contains-newline.js
+// node_modules/yaml/dist/compose/util-contains-newline.js
 var require_util_contains_newline = __commonJS({
-  "../main/node_modules/yaml/dist/compose/util-contains-newline.js"(exports) {
+  "node_modules/yaml/dist/compose/util-contains-newline.js"(exports) {
     "use strict";
     function containsNewline(key2) {
       if (!key2)
@@ -26267,9 +26267,9 @@ var require_util_contains_newline = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/util-flow-indent-check.js
+// node_modules/yaml/dist/compose/util-flow-indent-check.js
 var require_util_flow_indent_check = __commonJS({
-  "../main/node_modules/yaml/dist/compose/util-flow-indent-check.js"(exports) {
+  "node_modules/yaml/dist/compose/util-flow-indent-check.js"(exports) {
     "use strict";
     var utilContainsNewline = require_util_contains_newline();
     function flowIndentCheck(indent, fc, onError) {
@@ -26285,9 +26285,9 @@ var require_util_flow_indent_check = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/util-map-includes.js
+// node_modules/yaml/dist/compose/util-map-includes.js
 var require_util_map_includes = __commonJS({
-  "../main/node_modules/yaml/dist/compose/util-map-includes.js"(exports) {
+  "node_modules/yaml/dist/compose/util-map-includes.js"(exports) {
     "use strict";
     var identity3 = require_identity();
     function mapIncludes(ctx, items2, search) {
@@ -26301,9 +26301,9 @@ var require_util_map_includes = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/resolve-block-map.js
+// node_modules/yaml/dist/compose/resolve-block-map.js
 var require_resolve_block_map = __commonJS({
-  "../main/node_modules/yaml/dist/compose/resolve-block-map.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-block-map.js"(exports) {
     "use strict";
     var Pair = require_Pair();
     var YAMLMap = require_YAMLMap();
@@ -26409,9 +26409,9 @@ var require_resolve_block_map = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/resolve-block-seq.js
+// node_modules/yaml/dist/compose/resolve-block-seq.js
 var require_resolve_block_seq = __commonJS({
-  "../main/node_modules/yaml/dist/compose/resolve-block-seq.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-block-seq.js"(exports) {
     "use strict";
     var YAMLSeq = require_YAMLSeq();
     var resolveProps = require_resolve_props();
@@ -26460,9 +26460,9 @@ var require_resolve_block_seq = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/resolve-end.js
+// node_modules/yaml/dist/compose/resolve-end.js
 var require_resolve_end = __commonJS({
-  "../main/node_modules/yaml/dist/compose/resolve-end.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-end.js"(exports) {
     "use strict";
     function resolveEnd(end, offset, reqSpace, onError) {
       let comment2 = "";
@@ -26503,9 +26503,9 @@ var require_resolve_end = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/resolve-flow-collection.js
+// node_modules/yaml/dist/compose/resolve-flow-collection.js
 var require_resolve_flow_collection = __commonJS({
-  "../main/node_modules/yaml/dist/compose/resolve-flow-collection.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-flow-collection.js"(exports) {
     "use strict";
     var identity3 = require_identity();
     var Pair = require_Pair();
@@ -26697,9 +26697,9 @@ var require_resolve_flow_collection = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/compose-collection.js
+// node_modules/yaml/dist/compose/compose-collection.js
 var require_compose_collection = __commonJS({
-  "../main/node_modules/yaml/dist/compose/compose-collection.js"(exports) {
+  "node_modules/yaml/dist/compose/compose-collection.js"(exports) {
     "use strict";
     var identity3 = require_identity();
     var Scalar = require_Scalar();
@@ -26762,9 +26762,9 @@ var require_compose_collection = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/resolve-block-scalar.js
+// node_modules/yaml/dist/compose/resolve-block-scalar.js
 var require_resolve_block_scalar = __commonJS({
-  "../main/node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     function resolveBlockScalar(ctx, scalar, onError) {
@@ -26945,9 +26945,9 @@ var require_resolve_block_scalar = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/resolve-flow-scalar.js
+// node_modules/yaml/dist/compose/resolve-flow-scalar.js
 var require_resolve_flow_scalar = __commonJS({
-  "../main/node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var resolveEnd = require_resolve_end();
@@ -27166,9 +27166,9 @@ var require_resolve_flow_scalar = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/compose-scalar.js
+// node_modules/yaml/dist/compose/compose-scalar.js
 var require_compose_scalar = __commonJS({
-  "../main/node_modules/yaml/dist/compose/compose-scalar.js"(exports) {
+  "node_modules/yaml/dist/compose/compose-scalar.js"(exports) {
     "use strict";
     var identity3 = require_identity();
     var Scalar = require_Scalar();
@@ -27247,9 +27247,9 @@ var require_compose_scalar = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/util-empty-scalar-position.js
+// node_modules/yaml/dist/compose/util-empty-scalar-position.js
 var require_util_empty_scalar_position = __commonJS({
-  "../main/node_modules/yaml/dist/compose/util-empty-scalar-position.js"(exports) {
+  "node_modules/yaml/dist/compose/util-empty-scalar-position.js"(exports) {
     "use strict";
     function emptyScalarPosition(offset, before, pos) {
       if (before) {
@@ -27277,9 +27277,9 @@ var require_util_empty_scalar_position = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/compose-node.js
+// node_modules/yaml/dist/compose/compose-node.js
 var require_compose_node = __commonJS({
-  "../main/node_modules/yaml/dist/compose/compose-node.js"(exports) {
+  "node_modules/yaml/dist/compose/compose-node.js"(exports) {
     "use strict";
     var Alias = require_Alias();
     var identity3 = require_identity();
@@ -27383,9 +27383,9 @@ var require_compose_node = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/compose-doc.js
+// node_modules/yaml/dist/compose/compose-doc.js
 var require_compose_doc = __commonJS({
-  "../main/node_modules/yaml/dist/compose/compose-doc.js"(exports) {
+  "node_modules/yaml/dist/compose/compose-doc.js"(exports) {
     "use strict";
     var Document = require_Document();
     var composeNode = require_compose_node();
@@ -27426,9 +27426,9 @@ var require_compose_doc = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/composer.js
+// node_modules/yaml/dist/compose/composer.js
 var require_composer = __commonJS({
-  "../main/node_modules/yaml/dist/compose/composer.js"(exports) {
+  "node_modules/yaml/dist/compose/composer.js"(exports) {
     "use strict";
     var node_process = __require("process");
     var directives = require_directives();
@@ -27634,9 +27634,9 @@ ${end.comment}` : end.comment;
   }
 });
 
-// ../main/node_modules/yaml/dist/parse/cst-scalar.js
+// node_modules/yaml/dist/parse/cst-scalar.js
 var require_cst_scalar = __commonJS({
-  "../main/node_modules/yaml/dist/parse/cst-scalar.js"(exports) {
+  "node_modules/yaml/dist/parse/cst-scalar.js"(exports) {
     "use strict";
     var resolveBlockScalar = require_resolve_block_scalar();
     var resolveFlowScalar = require_resolve_flow_scalar();
@@ -27819,9 +27819,9 @@ var require_cst_scalar = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/parse/cst-stringify.js
+// node_modules/yaml/dist/parse/cst-stringify.js
 var require_cst_stringify = __commonJS({
-  "../main/node_modules/yaml/dist/parse/cst-stringify.js"(exports) {
+  "node_modules/yaml/dist/parse/cst-stringify.js"(exports) {
     "use strict";
     var stringify5 = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
     function stringifyToken(token) {
@@ -27880,9 +27880,9 @@ var require_cst_stringify = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/parse/cst-visit.js
+// node_modules/yaml/dist/parse/cst-visit.js
 var require_cst_visit = __commonJS({
-  "../main/node_modules/yaml/dist/parse/cst-visit.js"(exports) {
+  "node_modules/yaml/dist/parse/cst-visit.js"(exports) {
     "use strict";
     var BREAK = /* @__PURE__ */ Symbol("break visit");
     var SKIP = /* @__PURE__ */ Symbol("skip children");
@@ -27942,9 +27942,9 @@ var require_cst_visit = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/parse/cst.js
+// node_modules/yaml/dist/parse/cst.js
 var require_cst = __commonJS({
-  "../main/node_modules/yaml/dist/parse/cst.js"(exports) {
+  "node_modules/yaml/dist/parse/cst.js"(exports) {
     "use strict";
     var cstScalar = require_cst_scalar();
     var cstStringify = require_cst_stringify();
@@ -28044,9 +28044,9 @@ var require_cst = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/parse/lexer.js
+// node_modules/yaml/dist/parse/lexer.js
 var require_lexer = __commonJS({
-  "../main/node_modules/yaml/dist/parse/lexer.js"(exports) {
+  "node_modules/yaml/dist/parse/lexer.js"(exports) {
     "use strict";
     var cst = require_cst();
     function isEmpty(ch) {
@@ -28633,9 +28633,9 @@ var require_lexer = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/parse/line-counter.js
+// node_modules/yaml/dist/parse/line-counter.js
 var require_line_counter = __commonJS({
-  "../main/node_modules/yaml/dist/parse/line-counter.js"(exports) {
+  "node_modules/yaml/dist/parse/line-counter.js"(exports) {
     "use strict";
     var LineCounter3 = class {
       constructor() {
@@ -28664,9 +28664,9 @@ var require_line_counter = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/parse/parser.js
+// node_modules/yaml/dist/parse/parser.js
 var require_parser = __commonJS({
-  "../main/node_modules/yaml/dist/parse/parser.js"(exports) {
+  "node_modules/yaml/dist/parse/parser.js"(exports) {
     "use strict";
     var node_process = __require("process");
     var cst = require_cst();
@@ -29538,9 +29538,9 @@ var require_parser = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/public-api.js
+// node_modules/yaml/dist/public-api.js
 var require_public_api = __commonJS({
-  "../main/node_modules/yaml/dist/public-api.js"(exports) {
+  "node_modules/yaml/dist/public-api.js"(exports) {
     "use strict";
     var composer = require_composer();
     var Document = require_Document();
@@ -29635,9 +29635,9 @@ var require_public_api = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/index.js
+// node_modules/yaml/dist/index.js
 var require_dist = __commonJS({
-  "../main/node_modules/yaml/dist/index.js"(exports) {
+  "node_modules/yaml/dist/index.js"(exports) {
     "use strict";
     var composer = require_composer();
     var Document = require_Document();
@@ -30599,7 +30599,7 @@ var init_zod_problem = __esm({
   }
 });
 
-// ../main/node_modules/universal-user-agent/index.js
+// node_modules/universal-user-agent/index.js
 function getUserAgent() {
   if (typeof navigator === "object" && "userAgent" in navigator) {
     return navigator.userAgent;
@@ -30610,11 +30610,11 @@ function getUserAgent() {
   return "<environment undetectable>";
 }
 var init_universal_user_agent = __esm({
-  "../main/node_modules/universal-user-agent/index.js"() {
+  "node_modules/universal-user-agent/index.js"() {
   }
 });
 
-// ../main/node_modules/@octokit/endpoint/dist-bundle/index.js
+// node_modules/@octokit/endpoint/dist-bundle/index.js
 function lowercaseKeys(object2) {
   if (!object2) {
     return {};
@@ -30913,7 +30913,7 @@ function withDefaults(oldDefaults, newDefaults) {
 }
 var VERSION, userAgent, DEFAULTS, urlVariableRegex, endpoint;
 var init_dist_bundle = __esm({
-  "../main/node_modules/@octokit/endpoint/dist-bundle/index.js"() {
+  "node_modules/@octokit/endpoint/dist-bundle/index.js"() {
     init_universal_user_agent();
     VERSION = "0.0.0-development";
     userAgent = `octokit-endpoint.js/${VERSION} ${getUserAgent()}`;
@@ -30933,9 +30933,9 @@ var init_dist_bundle = __esm({
   }
 });
 
-// ../main/node_modules/content-type/dist/index.js
+// node_modules/content-type/dist/index.js
 var require_dist2 = __commonJS({
-  "../main/node_modules/content-type/dist/index.js"(exports) {
+  "node_modules/content-type/dist/index.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.format = format;
@@ -31072,10 +31072,10 @@ var require_dist2 = __commonJS({
   }
 });
 
-// ../main/node_modules/json-with-bigint/json-with-bigint.js
+// node_modules/json-with-bigint/json-with-bigint.js
 var intRegex, noiseValue, originalStringify, originalParse, customFormat, bigIntsStringify, noiseStringify, isUnstringifiable, isRawJSON, stringifyIteratively, JSONStringify, featureCache, isContextSourceSupported, convertMarkedBigIntsReviver, JSONParseV2, MAX_INT, MAX_DIGITS, stringsOrLargeNumbers, noiseValueWithQuotes, applyReviverIteratively, serializeBigInts, JSONParse;
 var init_json_with_bigint = __esm({
-  "../main/node_modules/json-with-bigint/json-with-bigint.js"() {
+  "node_modules/json-with-bigint/json-with-bigint.js"() {
     intRegex = /^-?\d+$/;
     noiseValue = /^-?\d+n+$/;
     originalStringify = JSON.stringify;
@@ -31412,10 +31412,10 @@ var init_json_with_bigint = __esm({
   }
 });
 
-// ../main/node_modules/@octokit/request-error/dist-src/index.js
+// node_modules/@octokit/request-error/dist-src/index.js
 var RequestError;
 var init_dist_src = __esm({
-  "../main/node_modules/@octokit/request-error/dist-src/index.js"() {
+  "node_modules/@octokit/request-error/dist-src/index.js"() {
     RequestError = class extends Error {
       name;
       /**
@@ -31456,7 +31456,7 @@ var init_dist_src = __esm({
   }
 });
 
-// ../main/node_modules/@octokit/request/dist-bundle/index.js
+// node_modules/@octokit/request/dist-bundle/index.js
 function isPlainObject4(value2) {
   if (typeof value2 !== "object" || value2 === null) return false;
   if (Object.prototype.toString.call(value2) !== "[object Object]") return false;
@@ -31631,7 +31631,7 @@ function withDefaults2(oldEndpoint, newDefaults) {
 }
 var import_content_type, VERSION2, defaults_default, noop, request;
 var init_dist_bundle2 = __esm({
-  "../main/node_modules/@octokit/request/dist-bundle/index.js"() {
+  "node_modules/@octokit/request/dist-bundle/index.js"() {
     init_dist_bundle();
     init_universal_user_agent();
     import_content_type = __toESM(require_dist2(), 1);
@@ -31648,10 +31648,10 @@ var init_dist_bundle2 = __esm({
   }
 });
 
-// ../main/node_modules/yocto-queue/index.js
+// node_modules/yocto-queue/index.js
 var Node, Queue;
 var init_yocto_queue = __esm({
-  "../main/node_modules/yocto-queue/index.js"() {
+  "node_modules/yocto-queue/index.js"() {
     Node = class {
       value;
       next;
@@ -31719,7 +31719,7 @@ var init_yocto_queue = __esm({
   }
 });
 
-// ../main/node_modules/p-limit/index.js
+// node_modules/p-limit/index.js
 function pLimit(concurrency) {
   let rejectOnClear = false;
   if (typeof concurrency === "object") {
@@ -31822,7 +31822,7 @@ function validateConcurrency(concurrency) {
   }
 }
 var init_p_limit = __esm({
-  "../main/node_modules/p-limit/index.js"() {
+  "node_modules/p-limit/index.js"() {
     init_yocto_queue();
   }
 });
@@ -32498,9 +32498,9 @@ var init_graphql_answer = __esm({
   }
 });
 
-// ../main/node_modules/graphql/language/kinds.js
+// node_modules/graphql/language/kinds.js
 var require_kinds = __commonJS({
-  "../main/node_modules/graphql/language/kinds.js"(exports) {
+  "node_modules/graphql/language/kinds.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -32562,9 +32562,9 @@ var require_kinds = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/jsutils/isObjectLike.js
+// node_modules/graphql/jsutils/isObjectLike.js
 var require_isObjectLike = __commonJS({
-  "../main/node_modules/graphql/jsutils/isObjectLike.js"(exports) {
+  "node_modules/graphql/jsutils/isObjectLike.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -32576,9 +32576,9 @@ var require_isObjectLike = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/language/location.js
+// node_modules/graphql/language/location.js
 var require_location = __commonJS({
-  "../main/node_modules/graphql/language/location.js"(exports) {
+  "node_modules/graphql/language/location.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -32639,9 +32639,9 @@ var require_location = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/language/printLocation.js
+// node_modules/graphql/language/printLocation.js
 var require_printLocation = __commonJS({
-  "../main/node_modules/graphql/language/printLocation.js"(exports) {
+  "node_modules/graphql/language/printLocation.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -32697,9 +32697,9 @@ var require_printLocation = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/error/GraphQLError.js
+// node_modules/graphql/error/GraphQLError.js
 var require_GraphQLError = __commonJS({
-  "../main/node_modules/graphql/error/GraphQLError.js"(exports) {
+  "node_modules/graphql/error/GraphQLError.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -32985,9 +32985,9 @@ var require_GraphQLError = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/error/syntaxError.js
+// node_modules/graphql/error/syntaxError.js
 var require_syntaxError = __commonJS({
-  "../main/node_modules/graphql/error/syntaxError.js"(exports) {
+  "node_modules/graphql/error/syntaxError.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -33003,9 +33003,9 @@ var require_syntaxError = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/language/ast.js
+// node_modules/graphql/language/ast.js
 var require_ast = __commonJS({
-  "../main/node_modules/graphql/language/ast.js"(exports) {
+  "node_modules/graphql/language/ast.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -33256,9 +33256,9 @@ var require_ast = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/language/directiveLocation.js
+// node_modules/graphql/language/directiveLocation.js
 var require_directiveLocation = __commonJS({
-  "../main/node_modules/graphql/language/directiveLocation.js"(exports) {
+  "node_modules/graphql/language/directiveLocation.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -33291,9 +33291,9 @@ var require_directiveLocation = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/language/characterClasses.js
+// node_modules/graphql/language/characterClasses.js
 var require_characterClasses = __commonJS({
-  "../main/node_modules/graphql/language/characterClasses.js"(exports) {
+  "node_modules/graphql/language/characterClasses.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -33322,9 +33322,9 @@ var require_characterClasses = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/language/blockString.js
+// node_modules/graphql/language/blockString.js
 var require_blockString = __commonJS({
-  "../main/node_modules/graphql/language/blockString.js"(exports) {
+  "node_modules/graphql/language/blockString.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -33444,9 +33444,9 @@ var require_blockString = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/language/tokenKind.js
+// node_modules/graphql/language/tokenKind.js
 var require_tokenKind = __commonJS({
-  "../main/node_modules/graphql/language/tokenKind.js"(exports) {
+  "node_modules/graphql/language/tokenKind.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -33482,9 +33482,9 @@ var require_tokenKind = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/language/lexer.js
+// node_modules/graphql/language/lexer.js
 var require_lexer2 = __commonJS({
-  "../main/node_modules/graphql/language/lexer.js"(exports) {
+  "node_modules/graphql/language/lexer.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -34173,9 +34173,9 @@ var require_lexer2 = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/language/schemaCoordinateLexer.js
+// node_modules/graphql/language/schemaCoordinateLexer.js
 var require_schemaCoordinateLexer = __commonJS({
-  "../main/node_modules/graphql/language/schemaCoordinateLexer.js"(exports) {
+  "node_modules/graphql/language/schemaCoordinateLexer.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -34304,9 +34304,9 @@ var require_schemaCoordinateLexer = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/jsutils/devAssert.js
+// node_modules/graphql/jsutils/devAssert.js
 var require_devAssert = __commonJS({
-  "../main/node_modules/graphql/jsutils/devAssert.js"(exports) {
+  "node_modules/graphql/jsutils/devAssert.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -34321,9 +34321,9 @@ var require_devAssert = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/jsutils/inspect.js
+// node_modules/graphql/jsutils/inspect.js
 var require_inspect = __commonJS({
-  "../main/node_modules/graphql/jsutils/inspect.js"(exports) {
+  "node_modules/graphql/jsutils/inspect.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -34413,9 +34413,9 @@ var require_inspect = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/jsutils/instanceOf.js
+// node_modules/graphql/jsutils/instanceOf.js
 var require_instanceOf = __commonJS({
-  "../main/node_modules/graphql/jsutils/instanceOf.js"(exports) {
+  "node_modules/graphql/jsutils/instanceOf.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -34463,9 +34463,9 @@ spurious results.`);
   }
 });
 
-// ../main/node_modules/graphql/language/source.js
+// node_modules/graphql/language/source.js
 var require_source = __commonJS({
-  "../main/node_modules/graphql/language/source.js"(exports) {
+  "node_modules/graphql/language/source.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -34533,9 +34533,9 @@ var require_source = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/language/parser.js
+// node_modules/graphql/language/parser.js
 var require_parser2 = __commonJS({
-  "../main/node_modules/graphql/language/parser.js"(exports) {
+  "node_modules/graphql/language/parser.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -39635,9 +39635,9 @@ var init_export2 = __esm({
   }
 });
 
-// ../main/node_modules/deep-diff/index.js
+// node_modules/deep-diff/index.js
 var require_deep_diff = __commonJS({
-  "../main/node_modules/deep-diff/index.js"(exports, module) {
+  "node_modules/deep-diff/index.js"(exports, module) {
     (function(root, factory) {
       var deepDiff2 = factory(root);
       if (typeof define === "function" && define.amd) {
@@ -50006,7 +50006,7 @@ var init_args = __esm({
   }
 });
 
-// ../main/node_modules/libsodium/dist/modules-esm/libsodium.mjs
+// node_modules/libsodium/dist/modules-esm/libsodium.mjs
 async function A(A3 = {}) {
   var I2, g2 = A3, C2 = !!globalThis.window, B2 = !!globalThis.WorkerGlobalScope, Q2 = (globalThis.process?.versions?.node && globalThis.process, import.meta.url);
   if (C2 || B2) {
@@ -50203,12 +50203,12 @@ async function A(A3 = {}) {
 }
 var libsodium_default;
 var init_libsodium = __esm({
-  "../main/node_modules/libsodium/dist/modules-esm/libsodium.mjs"() {
+  "node_modules/libsodium/dist/modules-esm/libsodium.mjs"() {
     libsodium_default = A;
   }
 });
 
-// ../main/node_modules/libsodium-wrappers/dist/modules-esm/libsodium-wrappers.mjs
+// node_modules/libsodium-wrappers/dist/modules-esm/libsodium-wrappers.mjs
 var libsodium_wrappers_exports = {};
 __export(libsodium_wrappers_exports, {
   add: () => o,
@@ -53427,7 +53427,7 @@ function y_() {
 }
 var r, t, a, _, n, s, m, libsodium_wrappers_default;
 var init_libsodium_wrappers = __esm({
-  "../main/node_modules/libsodium-wrappers/dist/modules-esm/libsodium-wrappers.mjs"() {
+  "node_modules/libsodium-wrappers/dist/modules-esm/libsodium-wrappers.mjs"() {
     init_libsodium();
     t = {};
     if (void 0 === globalThis.crypto || "function" != typeof globalThis.crypto.getRandomValues) throw new Error("globalThis.crypto.getRandomValues is not available. The ESM build of libsodium requires a secure random source (available in all browsers and Node.js 19+).");
@@ -58492,9 +58492,9 @@ var init_records3 = __esm({
   }
 });
 
-// ../main/node_modules/graphql/version.js
+// node_modules/graphql/version.js
 var require_version = __commonJS({
-  "../main/node_modules/graphql/version.js"(exports) {
+  "node_modules/graphql/version.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -58512,9 +58512,9 @@ var require_version = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/jsutils/isPromise.js
+// node_modules/graphql/jsutils/isPromise.js
 var require_isPromise = __commonJS({
-  "../main/node_modules/graphql/jsutils/isPromise.js"(exports) {
+  "node_modules/graphql/jsutils/isPromise.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -58526,9 +58526,9 @@ var require_isPromise = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/jsutils/didYouMean.js
+// node_modules/graphql/jsutils/didYouMean.js
 var require_didYouMean = __commonJS({
-  "../main/node_modules/graphql/jsutils/didYouMean.js"(exports) {
+  "node_modules/graphql/jsutils/didYouMean.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -58557,9 +58557,9 @@ var require_didYouMean = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/jsutils/identityFunc.js
+// node_modules/graphql/jsutils/identityFunc.js
 var require_identityFunc = __commonJS({
-  "../main/node_modules/graphql/jsutils/identityFunc.js"(exports) {
+  "node_modules/graphql/jsutils/identityFunc.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -58571,9 +58571,9 @@ var require_identityFunc = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/jsutils/keyMap.js
+// node_modules/graphql/jsutils/keyMap.js
 var require_keyMap = __commonJS({
-  "../main/node_modules/graphql/jsutils/keyMap.js"(exports) {
+  "node_modules/graphql/jsutils/keyMap.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -58589,9 +58589,9 @@ var require_keyMap = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/jsutils/keyValMap.js
+// node_modules/graphql/jsutils/keyValMap.js
 var require_keyValMap = __commonJS({
-  "../main/node_modules/graphql/jsutils/keyValMap.js"(exports) {
+  "node_modules/graphql/jsutils/keyValMap.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -58607,9 +58607,9 @@ var require_keyValMap = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/jsutils/mapValue.js
+// node_modules/graphql/jsutils/mapValue.js
 var require_mapValue = __commonJS({
-  "../main/node_modules/graphql/jsutils/mapValue.js"(exports) {
+  "node_modules/graphql/jsutils/mapValue.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -58625,9 +58625,9 @@ var require_mapValue = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/jsutils/naturalCompare.js
+// node_modules/graphql/jsutils/naturalCompare.js
 var require_naturalCompare = __commonJS({
-  "../main/node_modules/graphql/jsutils/naturalCompare.js"(exports) {
+  "node_modules/graphql/jsutils/naturalCompare.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -58679,9 +58679,9 @@ var require_naturalCompare = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/jsutils/suggestionList.js
+// node_modules/graphql/jsutils/suggestionList.js
 var require_suggestionList = __commonJS({
-  "../main/node_modules/graphql/jsutils/suggestionList.js"(exports) {
+  "node_modules/graphql/jsutils/suggestionList.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -58780,9 +58780,9 @@ var require_suggestionList = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/jsutils/toObjMap.js
+// node_modules/graphql/jsutils/toObjMap.js
 var require_toObjMap = __commonJS({
-  "../main/node_modules/graphql/jsutils/toObjMap.js"(exports) {
+  "node_modules/graphql/jsutils/toObjMap.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -58804,9 +58804,9 @@ var require_toObjMap = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/language/printString.js
+// node_modules/graphql/language/printString.js
 var require_printString = __commonJS({
-  "../main/node_modules/graphql/language/printString.js"(exports) {
+  "node_modules/graphql/language/printString.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -58989,9 +58989,9 @@ var require_printString = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/language/reducer.js
+// node_modules/graphql/language/reducer.js
 var require_reducer = __commonJS({
-  "../main/node_modules/graphql/language/reducer.js"(exports) {
+  "node_modules/graphql/language/reducer.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -59066,9 +59066,9 @@ var require_reducer = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/language/printer.js
+// node_modules/graphql/language/printer.js
 var require_printer = __commonJS({
-  "../main/node_modules/graphql/language/printer.js"(exports) {
+  "node_modules/graphql/language/printer.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -59447,9 +59447,9 @@ var require_printer = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/utilities/valueFromASTUntyped.js
+// node_modules/graphql/utilities/valueFromASTUntyped.js
 var require_valueFromASTUntyped = __commonJS({
-  "../main/node_modules/graphql/utilities/valueFromASTUntyped.js"(exports) {
+  "node_modules/graphql/utilities/valueFromASTUntyped.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -59486,9 +59486,9 @@ var require_valueFromASTUntyped = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/type/assertName.js
+// node_modules/graphql/type/assertName.js
 var require_assertName = __commonJS({
-  "../main/node_modules/graphql/type/assertName.js"(exports) {
+  "node_modules/graphql/type/assertName.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -59531,9 +59531,9 @@ var require_assertName = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/type/definition.js
+// node_modules/graphql/type/definition.js
 var require_definition = __commonJS({
-  "../main/node_modules/graphql/type/definition.js"(exports) {
+  "node_modules/graphql/type/definition.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -61566,9 +61566,9 @@ var require_definition = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/utilities/typeComparators.js
+// node_modules/graphql/utilities/typeComparators.js
 var require_typeComparators = __commonJS({
-  "../main/node_modules/graphql/utilities/typeComparators.js"(exports) {
+  "node_modules/graphql/utilities/typeComparators.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -61631,9 +61631,9 @@ var require_typeComparators = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/type/scalars.js
+// node_modules/graphql/type/scalars.js
 var require_scalars = __commonJS({
-  "../main/node_modules/graphql/type/scalars.js"(exports) {
+  "node_modules/graphql/type/scalars.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -61906,9 +61906,9 @@ var require_scalars = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/type/directives.js
+// node_modules/graphql/type/directives.js
 var require_directives2 = __commonJS({
-  "../main/node_modules/graphql/type/directives.js"(exports) {
+  "node_modules/graphql/type/directives.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -62196,9 +62196,9 @@ var require_directives2 = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/jsutils/invariant.js
+// node_modules/graphql/jsutils/invariant.js
 var require_invariant = __commonJS({
-  "../main/node_modules/graphql/jsutils/invariant.js"(exports) {
+  "node_modules/graphql/jsutils/invariant.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -62215,9 +62215,9 @@ var require_invariant = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/jsutils/isIterableObject.js
+// node_modules/graphql/jsutils/isIterableObject.js
 var require_isIterableObject = __commonJS({
-  "../main/node_modules/graphql/jsutils/isIterableObject.js"(exports) {
+  "node_modules/graphql/jsutils/isIterableObject.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -62229,9 +62229,9 @@ var require_isIterableObject = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/utilities/astFromValue.js
+// node_modules/graphql/utilities/astFromValue.js
 var require_astFromValue = __commonJS({
-  "../main/node_modules/graphql/utilities/astFromValue.js"(exports) {
+  "node_modules/graphql/utilities/astFromValue.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -62352,9 +62352,9 @@ var require_astFromValue = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/type/introspection.js
+// node_modules/graphql/type/introspection.js
 var require_introspection = __commonJS({
-  "../main/node_modules/graphql/type/introspection.js"(exports) {
+  "node_modules/graphql/type/introspection.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -62903,9 +62903,9 @@ var require_introspection = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/type/schema.js
+// node_modules/graphql/type/schema.js
 var require_schema4 = __commonJS({
-  "../main/node_modules/graphql/type/schema.js"(exports) {
+  "node_modules/graphql/type/schema.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -63539,9 +63539,9 @@ var require_schema4 = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/type/validate.js
+// node_modules/graphql/type/validate.js
 var require_validate = __commonJS({
-  "../main/node_modules/graphql/type/validate.js"(exports) {
+  "node_modules/graphql/type/validate.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -64011,9 +64011,9 @@ var require_validate = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/language/visitor.js
+// node_modules/graphql/language/visitor.js
 var require_visitor = __commonJS({
-  "../main/node_modules/graphql/language/visitor.js"(exports) {
+  "node_modules/graphql/language/visitor.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -64219,9 +64219,9 @@ var require_visitor = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/utilities/typeFromAST.js
+// node_modules/graphql/utilities/typeFromAST.js
 var require_typeFromAST = __commonJS({
-  "../main/node_modules/graphql/utilities/typeFromAST.js"(exports) {
+  "node_modules/graphql/utilities/typeFromAST.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -64246,9 +64246,9 @@ var require_typeFromAST = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/utilities/TypeInfo.js
+// node_modules/graphql/utilities/TypeInfo.js
 var require_TypeInfo = __commonJS({
-  "../main/node_modules/graphql/utilities/TypeInfo.js"(exports) {
+  "node_modules/graphql/utilities/TypeInfo.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -64931,9 +64931,9 @@ var require_TypeInfo = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/language/predicates.js
+// node_modules/graphql/language/predicates.js
 var require_predicates = __commonJS({
-  "../main/node_modules/graphql/language/predicates.js"(exports) {
+  "node_modules/graphql/language/predicates.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -64986,9 +64986,9 @@ var require_predicates = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/validation/rules/ExecutableDefinitionsRule.js
+// node_modules/graphql/validation/rules/ExecutableDefinitionsRule.js
 var require_ExecutableDefinitionsRule = __commonJS({
-  "../main/node_modules/graphql/validation/rules/ExecutableDefinitionsRule.js"(exports) {
+  "node_modules/graphql/validation/rules/ExecutableDefinitionsRule.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -65020,9 +65020,9 @@ var require_ExecutableDefinitionsRule = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/validation/rules/FieldsOnCorrectTypeRule.js
+// node_modules/graphql/validation/rules/FieldsOnCorrectTypeRule.js
 var require_FieldsOnCorrectTypeRule = __commonJS({
-  "../main/node_modules/graphql/validation/rules/FieldsOnCorrectTypeRule.js"(exports) {
+  "node_modules/graphql/validation/rules/FieldsOnCorrectTypeRule.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -65109,9 +65109,9 @@ var require_FieldsOnCorrectTypeRule = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/validation/rules/FragmentsOnCompositeTypesRule.js
+// node_modules/graphql/validation/rules/FragmentsOnCompositeTypesRule.js
 var require_FragmentsOnCompositeTypesRule = __commonJS({
-  "../main/node_modules/graphql/validation/rules/FragmentsOnCompositeTypesRule.js"(exports) {
+  "node_modules/graphql/validation/rules/FragmentsOnCompositeTypesRule.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -65165,9 +65165,9 @@ var require_FragmentsOnCompositeTypesRule = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/validation/rules/KnownArgumentNamesRule.js
+// node_modules/graphql/validation/rules/KnownArgumentNamesRule.js
 var require_KnownArgumentNamesRule = __commonJS({
-  "../main/node_modules/graphql/validation/rules/KnownArgumentNamesRule.js"(exports) {
+  "node_modules/graphql/validation/rules/KnownArgumentNamesRule.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -65254,9 +65254,9 @@ var require_KnownArgumentNamesRule = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/validation/rules/KnownDirectivesRule.js
+// node_modules/graphql/validation/rules/KnownDirectivesRule.js
 var require_KnownDirectivesRule = __commonJS({
-  "../main/node_modules/graphql/validation/rules/KnownDirectivesRule.js"(exports) {
+  "node_modules/graphql/validation/rules/KnownDirectivesRule.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -65379,9 +65379,9 @@ var require_KnownDirectivesRule = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/validation/rules/KnownFragmentNamesRule.js
+// node_modules/graphql/validation/rules/KnownFragmentNamesRule.js
 var require_KnownFragmentNamesRule = __commonJS({
-  "../main/node_modules/graphql/validation/rules/KnownFragmentNamesRule.js"(exports) {
+  "node_modules/graphql/validation/rules/KnownFragmentNamesRule.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -65409,9 +65409,9 @@ var require_KnownFragmentNamesRule = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/validation/rules/KnownTypeNamesRule.js
+// node_modules/graphql/validation/rules/KnownTypeNamesRule.js
 var require_KnownTypeNamesRule = __commonJS({
-  "../main/node_modules/graphql/validation/rules/KnownTypeNamesRule.js"(exports) {
+  "node_modules/graphql/validation/rules/KnownTypeNamesRule.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -65472,9 +65472,9 @@ var require_KnownTypeNamesRule = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/validation/rules/LoneAnonymousOperationRule.js
+// node_modules/graphql/validation/rules/LoneAnonymousOperationRule.js
 var require_LoneAnonymousOperationRule = __commonJS({
-  "../main/node_modules/graphql/validation/rules/LoneAnonymousOperationRule.js"(exports) {
+  "node_modules/graphql/validation/rules/LoneAnonymousOperationRule.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -65507,9 +65507,9 @@ var require_LoneAnonymousOperationRule = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/validation/rules/LoneSchemaDefinitionRule.js
+// node_modules/graphql/validation/rules/LoneSchemaDefinitionRule.js
 var require_LoneSchemaDefinitionRule = __commonJS({
-  "../main/node_modules/graphql/validation/rules/LoneSchemaDefinitionRule.js"(exports) {
+  "node_modules/graphql/validation/rules/LoneSchemaDefinitionRule.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -65551,9 +65551,9 @@ var require_LoneSchemaDefinitionRule = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/validation/rules/MaxIntrospectionDepthRule.js
+// node_modules/graphql/validation/rules/MaxIntrospectionDepthRule.js
 var require_MaxIntrospectionDepthRule = __commonJS({
-  "../main/node_modules/graphql/validation/rules/MaxIntrospectionDepthRule.js"(exports) {
+  "node_modules/graphql/validation/rules/MaxIntrospectionDepthRule.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -65627,9 +65627,9 @@ var require_MaxIntrospectionDepthRule = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/validation/rules/NoFragmentCyclesRule.js
+// node_modules/graphql/validation/rules/NoFragmentCyclesRule.js
 var require_NoFragmentCyclesRule = __commonJS({
-  "../main/node_modules/graphql/validation/rules/NoFragmentCyclesRule.js"(exports) {
+  "node_modules/graphql/validation/rules/NoFragmentCyclesRule.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -65687,9 +65687,9 @@ var require_NoFragmentCyclesRule = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/validation/rules/NoUndefinedVariablesRule.js
+// node_modules/graphql/validation/rules/NoUndefinedVariablesRule.js
 var require_NoUndefinedVariablesRule = __commonJS({
-  "../main/node_modules/graphql/validation/rules/NoUndefinedVariablesRule.js"(exports) {
+  "node_modules/graphql/validation/rules/NoUndefinedVariablesRule.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -65728,9 +65728,9 @@ var require_NoUndefinedVariablesRule = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/validation/rules/NoUnusedFragmentsRule.js
+// node_modules/graphql/validation/rules/NoUnusedFragmentsRule.js
 var require_NoUnusedFragmentsRule = __commonJS({
-  "../main/node_modules/graphql/validation/rules/NoUnusedFragmentsRule.js"(exports) {
+  "node_modules/graphql/validation/rules/NoUnusedFragmentsRule.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -65774,9 +65774,9 @@ var require_NoUnusedFragmentsRule = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/validation/rules/NoUnusedVariablesRule.js
+// node_modules/graphql/validation/rules/NoUnusedVariablesRule.js
 var require_NoUnusedVariablesRule = __commonJS({
-  "../main/node_modules/graphql/validation/rules/NoUnusedVariablesRule.js"(exports) {
+  "node_modules/graphql/validation/rules/NoUnusedVariablesRule.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -65819,9 +65819,9 @@ var require_NoUnusedVariablesRule = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/validation/validationAbortedError.js
+// node_modules/graphql/validation/validationAbortedError.js
 var require_validationAbortedError = __commonJS({
-  "../main/node_modules/graphql/validation/validationAbortedError.js"(exports) {
+  "node_modules/graphql/validation/validationAbortedError.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -65835,9 +65835,9 @@ var require_validationAbortedError = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/validation/rules/OverlappingFieldsCanBeMergedRule.js
+// node_modules/graphql/validation/rules/OverlappingFieldsCanBeMergedRule.js
 var require_OverlappingFieldsCanBeMergedRule = __commonJS({
-  "../main/node_modules/graphql/validation/rules/OverlappingFieldsCanBeMergedRule.js"(exports) {
+  "node_modules/graphql/validation/rules/OverlappingFieldsCanBeMergedRule.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -66476,9 +66476,9 @@ var require_OverlappingFieldsCanBeMergedRule = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/validation/rules/PossibleFragmentSpreadsRule.js
+// node_modules/graphql/validation/rules/PossibleFragmentSpreadsRule.js
 var require_PossibleFragmentSpreadsRule = __commonJS({
-  "../main/node_modules/graphql/validation/rules/PossibleFragmentSpreadsRule.js"(exports) {
+  "node_modules/graphql/validation/rules/PossibleFragmentSpreadsRule.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -66549,9 +66549,9 @@ var require_PossibleFragmentSpreadsRule = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/validation/rules/PossibleTypeExtensionsRule.js
+// node_modules/graphql/validation/rules/PossibleTypeExtensionsRule.js
 var require_PossibleTypeExtensionsRule = __commonJS({
-  "../main/node_modules/graphql/validation/rules/PossibleTypeExtensionsRule.js"(exports) {
+  "node_modules/graphql/validation/rules/PossibleTypeExtensionsRule.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -66681,9 +66681,9 @@ var require_PossibleTypeExtensionsRule = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/validation/rules/ProvidedRequiredArgumentsRule.js
+// node_modules/graphql/validation/rules/ProvidedRequiredArgumentsRule.js
 var require_ProvidedRequiredArgumentsRule = __commonJS({
-  "../main/node_modules/graphql/validation/rules/ProvidedRequiredArgumentsRule.js"(exports) {
+  "node_modules/graphql/validation/rules/ProvidedRequiredArgumentsRule.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -66787,9 +66787,9 @@ var require_ProvidedRequiredArgumentsRule = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/validation/rules/ScalarLeafsRule.js
+// node_modules/graphql/validation/rules/ScalarLeafsRule.js
 var require_ScalarLeafsRule = __commonJS({
-  "../main/node_modules/graphql/validation/rules/ScalarLeafsRule.js"(exports) {
+  "node_modules/graphql/validation/rules/ScalarLeafsRule.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -66847,9 +66847,9 @@ var require_ScalarLeafsRule = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/jsutils/printPathArray.js
+// node_modules/graphql/jsutils/printPathArray.js
 var require_printPathArray = __commonJS({
-  "../main/node_modules/graphql/jsutils/printPathArray.js"(exports) {
+  "node_modules/graphql/jsutils/printPathArray.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -66863,9 +66863,9 @@ var require_printPathArray = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/jsutils/Path.js
+// node_modules/graphql/jsutils/Path.js
 var require_Path = __commonJS({
-  "../main/node_modules/graphql/jsutils/Path.js"(exports) {
+  "node_modules/graphql/jsutils/Path.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -66891,9 +66891,9 @@ var require_Path = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/utilities/coerceInputValue.js
+// node_modules/graphql/utilities/coerceInputValue.js
 var require_coerceInputValue = __commonJS({
-  "../main/node_modules/graphql/utilities/coerceInputValue.js"(exports) {
+  "node_modules/graphql/utilities/coerceInputValue.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -67089,9 +67089,9 @@ var require_coerceInputValue = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/utilities/valueFromAST.js
+// node_modules/graphql/utilities/valueFromAST.js
 var require_valueFromAST = __commonJS({
-  "../main/node_modules/graphql/utilities/valueFromAST.js"(exports) {
+  "node_modules/graphql/utilities/valueFromAST.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -67214,9 +67214,9 @@ var require_valueFromAST = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/execution/values.js
+// node_modules/graphql/execution/values.js
 var require_values = __commonJS({
-  "../main/node_modules/graphql/execution/values.js"(exports) {
+  "node_modules/graphql/execution/values.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -67427,9 +67427,9 @@ var require_values = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/execution/collectFields.js
+// node_modules/graphql/execution/collectFields.js
 var require_collectFields = __commonJS({
-  "../main/node_modules/graphql/execution/collectFields.js"(exports) {
+  "node_modules/graphql/execution/collectFields.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -67573,9 +67573,9 @@ var require_collectFields = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/validation/rules/SingleFieldSubscriptionsRule.js
+// node_modules/graphql/validation/rules/SingleFieldSubscriptionsRule.js
 var require_SingleFieldSubscriptionsRule = __commonJS({
-  "../main/node_modules/graphql/validation/rules/SingleFieldSubscriptionsRule.js"(exports) {
+  "node_modules/graphql/validation/rules/SingleFieldSubscriptionsRule.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -67664,9 +67664,9 @@ var require_SingleFieldSubscriptionsRule = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/jsutils/groupBy.js
+// node_modules/graphql/jsutils/groupBy.js
 var require_groupBy = __commonJS({
-  "../main/node_modules/graphql/jsutils/groupBy.js"(exports) {
+  "node_modules/graphql/jsutils/groupBy.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -67688,9 +67688,9 @@ var require_groupBy = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/validation/rules/UniqueArgumentDefinitionNamesRule.js
+// node_modules/graphql/validation/rules/UniqueArgumentDefinitionNamesRule.js
 var require_UniqueArgumentDefinitionNamesRule = __commonJS({
-  "../main/node_modules/graphql/validation/rules/UniqueArgumentDefinitionNamesRule.js"(exports) {
+  "node_modules/graphql/validation/rules/UniqueArgumentDefinitionNamesRule.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -67745,9 +67745,9 @@ var require_UniqueArgumentDefinitionNamesRule = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/validation/rules/UniqueArgumentNamesRule.js
+// node_modules/graphql/validation/rules/UniqueArgumentNamesRule.js
 var require_UniqueArgumentNamesRule = __commonJS({
-  "../main/node_modules/graphql/validation/rules/UniqueArgumentNamesRule.js"(exports) {
+  "node_modules/graphql/validation/rules/UniqueArgumentNamesRule.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -67784,9 +67784,9 @@ var require_UniqueArgumentNamesRule = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/validation/rules/UniqueDirectiveNamesRule.js
+// node_modules/graphql/validation/rules/UniqueDirectiveNamesRule.js
 var require_UniqueDirectiveNamesRule = __commonJS({
-  "../main/node_modules/graphql/validation/rules/UniqueDirectiveNamesRule.js"(exports) {
+  "node_modules/graphql/validation/rules/UniqueDirectiveNamesRule.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -67829,9 +67829,9 @@ var require_UniqueDirectiveNamesRule = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/validation/rules/UniqueDirectivesPerLocationRule.js
+// node_modules/graphql/validation/rules/UniqueDirectivesPerLocationRule.js
 var require_UniqueDirectivesPerLocationRule = __commonJS({
-  "../main/node_modules/graphql/validation/rules/UniqueDirectivesPerLocationRule.js"(exports) {
+  "node_modules/graphql/validation/rules/UniqueDirectivesPerLocationRule.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -67906,9 +67906,9 @@ var require_UniqueDirectivesPerLocationRule = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/validation/rules/UniqueEnumValueNamesRule.js
+// node_modules/graphql/validation/rules/UniqueEnumValueNamesRule.js
 var require_UniqueEnumValueNamesRule = __commonJS({
-  "../main/node_modules/graphql/validation/rules/UniqueEnumValueNamesRule.js"(exports) {
+  "node_modules/graphql/validation/rules/UniqueEnumValueNamesRule.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -67963,9 +67963,9 @@ var require_UniqueEnumValueNamesRule = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/validation/rules/UniqueFieldDefinitionNamesRule.js
+// node_modules/graphql/validation/rules/UniqueFieldDefinitionNamesRule.js
 var require_UniqueFieldDefinitionNamesRule = __commonJS({
-  "../main/node_modules/graphql/validation/rules/UniqueFieldDefinitionNamesRule.js"(exports) {
+  "node_modules/graphql/validation/rules/UniqueFieldDefinitionNamesRule.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -68029,9 +68029,9 @@ var require_UniqueFieldDefinitionNamesRule = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/validation/rules/UniqueFragmentNamesRule.js
+// node_modules/graphql/validation/rules/UniqueFragmentNamesRule.js
 var require_UniqueFragmentNamesRule = __commonJS({
-  "../main/node_modules/graphql/validation/rules/UniqueFragmentNamesRule.js"(exports) {
+  "node_modules/graphql/validation/rules/UniqueFragmentNamesRule.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -68063,9 +68063,9 @@ var require_UniqueFragmentNamesRule = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/validation/rules/UniqueInputFieldNamesRule.js
+// node_modules/graphql/validation/rules/UniqueInputFieldNamesRule.js
 var require_UniqueInputFieldNamesRule = __commonJS({
-  "../main/node_modules/graphql/validation/rules/UniqueInputFieldNamesRule.js"(exports) {
+  "node_modules/graphql/validation/rules/UniqueInputFieldNamesRule.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -68108,9 +68108,9 @@ var require_UniqueInputFieldNamesRule = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/validation/rules/UniqueOperationNamesRule.js
+// node_modules/graphql/validation/rules/UniqueOperationNamesRule.js
 var require_UniqueOperationNamesRule = __commonJS({
-  "../main/node_modules/graphql/validation/rules/UniqueOperationNamesRule.js"(exports) {
+  "node_modules/graphql/validation/rules/UniqueOperationNamesRule.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -68147,9 +68147,9 @@ var require_UniqueOperationNamesRule = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/validation/rules/UniqueOperationTypesRule.js
+// node_modules/graphql/validation/rules/UniqueOperationTypesRule.js
 var require_UniqueOperationTypesRule = __commonJS({
-  "../main/node_modules/graphql/validation/rules/UniqueOperationTypesRule.js"(exports) {
+  "node_modules/graphql/validation/rules/UniqueOperationTypesRule.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -68202,9 +68202,9 @@ var require_UniqueOperationTypesRule = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/validation/rules/UniqueTypeNamesRule.js
+// node_modules/graphql/validation/rules/UniqueTypeNamesRule.js
 var require_UniqueTypeNamesRule = __commonJS({
-  "../main/node_modules/graphql/validation/rules/UniqueTypeNamesRule.js"(exports) {
+  "node_modules/graphql/validation/rules/UniqueTypeNamesRule.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -68253,9 +68253,9 @@ var require_UniqueTypeNamesRule = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/validation/rules/UniqueVariableNamesRule.js
+// node_modules/graphql/validation/rules/UniqueVariableNamesRule.js
 var require_UniqueVariableNamesRule = __commonJS({
-  "../main/node_modules/graphql/validation/rules/UniqueVariableNamesRule.js"(exports) {
+  "node_modules/graphql/validation/rules/UniqueVariableNamesRule.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -68290,9 +68290,9 @@ var require_UniqueVariableNamesRule = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/validation/rules/ValuesOfCorrectTypeRule.js
+// node_modules/graphql/validation/rules/ValuesOfCorrectTypeRule.js
 var require_ValuesOfCorrectTypeRule = __commonJS({
-  "../main/node_modules/graphql/validation/rules/ValuesOfCorrectTypeRule.js"(exports) {
+  "node_modules/graphql/validation/rules/ValuesOfCorrectTypeRule.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -68480,9 +68480,9 @@ var require_ValuesOfCorrectTypeRule = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/validation/rules/VariablesAreInputTypesRule.js
+// node_modules/graphql/validation/rules/VariablesAreInputTypesRule.js
 var require_VariablesAreInputTypesRule = __commonJS({
-  "../main/node_modules/graphql/validation/rules/VariablesAreInputTypesRule.js"(exports) {
+  "node_modules/graphql/validation/rules/VariablesAreInputTypesRule.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -68517,9 +68517,9 @@ var require_VariablesAreInputTypesRule = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/validation/rules/VariablesInAllowedPositionRule.js
+// node_modules/graphql/validation/rules/VariablesInAllowedPositionRule.js
 var require_VariablesInAllowedPositionRule = __commonJS({
-  "../main/node_modules/graphql/validation/rules/VariablesInAllowedPositionRule.js"(exports) {
+  "node_modules/graphql/validation/rules/VariablesInAllowedPositionRule.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -68602,9 +68602,9 @@ var require_VariablesInAllowedPositionRule = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/validation/specifiedRules.js
+// node_modules/graphql/validation/specifiedRules.js
 var require_specifiedRules = __commonJS({
-  "../main/node_modules/graphql/validation/specifiedRules.js"(exports) {
+  "node_modules/graphql/validation/specifiedRules.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -68700,9 +68700,9 @@ var require_specifiedRules = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/jsutils/SetMap.js
+// node_modules/graphql/jsutils/SetMap.js
 var require_SetMap = __commonJS({
-  "../main/node_modules/graphql/jsutils/SetMap.js"(exports) {
+  "node_modules/graphql/jsutils/SetMap.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -68738,9 +68738,9 @@ var require_SetMap = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/validation/ValidationContext.js
+// node_modules/graphql/validation/ValidationContext.js
 var require_ValidationContext = __commonJS({
-  "../main/node_modules/graphql/validation/ValidationContext.js"(exports) {
+  "node_modules/graphql/validation/ValidationContext.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -69350,9 +69350,9 @@ var require_ValidationContext = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/validation/validate.js
+// node_modules/graphql/validation/validate.js
 var require_validate2 = __commonJS({
-  "../main/node_modules/graphql/validation/validate.js"(exports) {
+  "node_modules/graphql/validation/validate.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -69446,9 +69446,9 @@ var require_validate2 = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/jsutils/memoize3.js
+// node_modules/graphql/jsutils/memoize3.js
 var require_memoize3 = __commonJS({
-  "../main/node_modules/graphql/jsutils/memoize3.js"(exports) {
+  "node_modules/graphql/jsutils/memoize3.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -69481,9 +69481,9 @@ var require_memoize3 = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/jsutils/promiseForObject.js
+// node_modules/graphql/jsutils/promiseForObject.js
 var require_promiseForObject = __commonJS({
-  "../main/node_modules/graphql/jsutils/promiseForObject.js"(exports) {
+  "node_modules/graphql/jsutils/promiseForObject.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -69501,9 +69501,9 @@ var require_promiseForObject = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/jsutils/promiseReduce.js
+// node_modules/graphql/jsutils/promiseReduce.js
 var require_promiseReduce = __commonJS({
-  "../main/node_modules/graphql/jsutils/promiseReduce.js"(exports) {
+  "node_modules/graphql/jsutils/promiseReduce.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -69520,9 +69520,9 @@ var require_promiseReduce = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/jsutils/toError.js
+// node_modules/graphql/jsutils/toError.js
 var require_toError = __commonJS({
-  "../main/node_modules/graphql/jsutils/toError.js"(exports) {
+  "node_modules/graphql/jsutils/toError.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -69542,9 +69542,9 @@ var require_toError = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/error/locatedError.js
+// node_modules/graphql/error/locatedError.js
 var require_locatedError = __commonJS({
-  "../main/node_modules/graphql/error/locatedError.js"(exports) {
+  "node_modules/graphql/error/locatedError.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -69572,9 +69572,9 @@ var require_locatedError = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/execution/execute.js
+// node_modules/graphql/execution/execute.js
 var require_execute = __commonJS({
-  "../main/node_modules/graphql/execution/execute.js"(exports) {
+  "node_modules/graphql/execution/execute.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -70249,9 +70249,9 @@ var require_execute = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/graphql.js
+// node_modules/graphql/graphql.js
 var require_graphql = __commonJS({
-  "../main/node_modules/graphql/graphql.js"(exports) {
+  "node_modules/graphql/graphql.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -70332,9 +70332,9 @@ var require_graphql = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/type/index.js
+// node_modules/graphql/type/index.js
 var require_type = __commonJS({
-  "../main/node_modules/graphql/type/index.js"(exports) {
+  "node_modules/graphql/type/index.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -70883,9 +70883,9 @@ var require_type = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/language/index.js
+// node_modules/graphql/language/index.js
 var require_language = __commonJS({
-  "../main/node_modules/graphql/language/index.js"(exports) {
+  "node_modules/graphql/language/index.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -71103,9 +71103,9 @@ var require_language = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/jsutils/isAsyncIterable.js
+// node_modules/graphql/jsutils/isAsyncIterable.js
 var require_isAsyncIterable = __commonJS({
-  "../main/node_modules/graphql/jsutils/isAsyncIterable.js"(exports) {
+  "node_modules/graphql/jsutils/isAsyncIterable.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -71117,9 +71117,9 @@ var require_isAsyncIterable = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/execution/mapAsyncIterator.js
+// node_modules/graphql/execution/mapAsyncIterator.js
 var require_mapAsyncIterator = __commonJS({
-  "../main/node_modules/graphql/execution/mapAsyncIterator.js"(exports) {
+  "node_modules/graphql/execution/mapAsyncIterator.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -71174,9 +71174,9 @@ var require_mapAsyncIterator = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/execution/subscribe.js
+// node_modules/graphql/execution/subscribe.js
 var require_subscribe = __commonJS({
-  "../main/node_modules/graphql/execution/subscribe.js"(exports) {
+  "node_modules/graphql/execution/subscribe.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -71313,9 +71313,9 @@ var require_subscribe = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/execution/index.js
+// node_modules/graphql/execution/index.js
 var require_execution = __commonJS({
-  "../main/node_modules/graphql/execution/index.js"(exports) {
+  "node_modules/graphql/execution/index.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -71387,9 +71387,9 @@ var require_execution = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/validation/rules/custom/NoDeprecatedCustomRule.js
+// node_modules/graphql/validation/rules/custom/NoDeprecatedCustomRule.js
 var require_NoDeprecatedCustomRule = __commonJS({
-  "../main/node_modules/graphql/validation/rules/custom/NoDeprecatedCustomRule.js"(exports) {
+  "node_modules/graphql/validation/rules/custom/NoDeprecatedCustomRule.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -71487,9 +71487,9 @@ var require_NoDeprecatedCustomRule = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/validation/rules/custom/NoSchemaIntrospectionCustomRule.js
+// node_modules/graphql/validation/rules/custom/NoSchemaIntrospectionCustomRule.js
 var require_NoSchemaIntrospectionCustomRule = __commonJS({
-  "../main/node_modules/graphql/validation/rules/custom/NoSchemaIntrospectionCustomRule.js"(exports) {
+  "node_modules/graphql/validation/rules/custom/NoSchemaIntrospectionCustomRule.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -71518,9 +71518,9 @@ var require_NoSchemaIntrospectionCustomRule = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/validation/index.js
+// node_modules/graphql/validation/index.js
 var require_validation = __commonJS({
-  "../main/node_modules/graphql/validation/index.js"(exports) {
+  "node_modules/graphql/validation/index.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -71814,9 +71814,9 @@ var require_validation = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/error/index.js
+// node_modules/graphql/error/index.js
 var require_error = __commonJS({
-  "../main/node_modules/graphql/error/index.js"(exports) {
+  "node_modules/graphql/error/index.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -71857,9 +71857,9 @@ var require_error = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/utilities/getIntrospectionQuery.js
+// node_modules/graphql/utilities/getIntrospectionQuery.js
 var require_getIntrospectionQuery = __commonJS({
-  "../main/node_modules/graphql/utilities/getIntrospectionQuery.js"(exports) {
+  "node_modules/graphql/utilities/getIntrospectionQuery.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -71982,9 +71982,9 @@ ${indent}}`;
   }
 });
 
-// ../main/node_modules/graphql/utilities/getOperationAST.js
+// node_modules/graphql/utilities/getOperationAST.js
 var require_getOperationAST = __commonJS({
-  "../main/node_modules/graphql/utilities/getOperationAST.js"(exports) {
+  "node_modules/graphql/utilities/getOperationAST.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -72011,9 +72011,9 @@ var require_getOperationAST = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/utilities/getOperationRootType.js
+// node_modules/graphql/utilities/getOperationRootType.js
 var require_getOperationRootType = __commonJS({
-  "../main/node_modules/graphql/utilities/getOperationRootType.js"(exports) {
+  "node_modules/graphql/utilities/getOperationRootType.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -72067,9 +72067,9 @@ var require_getOperationRootType = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/utilities/introspectionFromSchema.js
+// node_modules/graphql/utilities/introspectionFromSchema.js
 var require_introspectionFromSchema = __commonJS({
-  "../main/node_modules/graphql/utilities/introspectionFromSchema.js"(exports) {
+  "node_modules/graphql/utilities/introspectionFromSchema.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -72102,9 +72102,9 @@ var require_introspectionFromSchema = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/utilities/buildClientSchema.js
+// node_modules/graphql/utilities/buildClientSchema.js
 var require_buildClientSchema = __commonJS({
-  "../main/node_modules/graphql/utilities/buildClientSchema.js"(exports) {
+  "node_modules/graphql/utilities/buildClientSchema.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -72393,9 +72393,9 @@ var require_buildClientSchema = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/utilities/extendSchema.js
+// node_modules/graphql/utilities/extendSchema.js
 var require_extendSchema = __commonJS({
-  "../main/node_modules/graphql/utilities/extendSchema.js"(exports) {
+  "node_modules/graphql/utilities/extendSchema.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -72909,9 +72909,9 @@ var require_extendSchema = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/utilities/buildASTSchema.js
+// node_modules/graphql/utilities/buildASTSchema.js
 var require_buildASTSchema = __commonJS({
-  "../main/node_modules/graphql/utilities/buildASTSchema.js"(exports) {
+  "node_modules/graphql/utilities/buildASTSchema.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -72982,9 +72982,9 @@ var require_buildASTSchema = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/utilities/lexicographicSortSchema.js
+// node_modules/graphql/utilities/lexicographicSortSchema.js
 var require_lexicographicSortSchema = __commonJS({
-  "../main/node_modules/graphql/utilities/lexicographicSortSchema.js"(exports) {
+  "node_modules/graphql/utilities/lexicographicSortSchema.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -73121,9 +73121,9 @@ var require_lexicographicSortSchema = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/utilities/printSchema.js
+// node_modules/graphql/utilities/printSchema.js
 var require_printSchema = __commonJS({
-  "../main/node_modules/graphql/utilities/printSchema.js"(exports) {
+  "node_modules/graphql/utilities/printSchema.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -73330,9 +73330,9 @@ ${operationTypes.join("\n")}
   }
 });
 
-// ../main/node_modules/graphql/utilities/concatAST.js
+// node_modules/graphql/utilities/concatAST.js
 var require_concatAST = __commonJS({
-  "../main/node_modules/graphql/utilities/concatAST.js"(exports) {
+  "node_modules/graphql/utilities/concatAST.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -73352,9 +73352,9 @@ var require_concatAST = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/utilities/separateOperations.js
+// node_modules/graphql/utilities/separateOperations.js
 var require_separateOperations = __commonJS({
-  "../main/node_modules/graphql/utilities/separateOperations.js"(exports) {
+  "node_modules/graphql/utilities/separateOperations.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -73417,9 +73417,9 @@ var require_separateOperations = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/utilities/stripIgnoredCharacters.js
+// node_modules/graphql/utilities/stripIgnoredCharacters.js
 var require_stripIgnoredCharacters = __commonJS({
-  "../main/node_modules/graphql/utilities/stripIgnoredCharacters.js"(exports) {
+  "node_modules/graphql/utilities/stripIgnoredCharacters.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -73461,9 +73461,9 @@ var require_stripIgnoredCharacters = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/utilities/assertValidName.js
+// node_modules/graphql/utilities/assertValidName.js
 var require_assertValidName = __commonJS({
-  "../main/node_modules/graphql/utilities/assertValidName.js"(exports) {
+  "node_modules/graphql/utilities/assertValidName.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -73496,9 +73496,9 @@ var require_assertValidName = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/utilities/sortValueNode.js
+// node_modules/graphql/utilities/sortValueNode.js
 var require_sortValueNode = __commonJS({
-  "../main/node_modules/graphql/utilities/sortValueNode.js"(exports) {
+  "node_modules/graphql/utilities/sortValueNode.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -73533,9 +73533,9 @@ var require_sortValueNode = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/utilities/findBreakingChanges.js
+// node_modules/graphql/utilities/findBreakingChanges.js
 var require_findBreakingChanges = __commonJS({
-  "../main/node_modules/graphql/utilities/findBreakingChanges.js"(exports) {
+  "node_modules/graphql/utilities/findBreakingChanges.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -73947,9 +73947,9 @@ var require_findBreakingChanges = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/utilities/resolveSchemaCoordinate.js
+// node_modules/graphql/utilities/resolveSchemaCoordinate.js
 var require_resolveSchemaCoordinate = __commonJS({
-  "../main/node_modules/graphql/utilities/resolveSchemaCoordinate.js"(exports) {
+  "node_modules/graphql/utilities/resolveSchemaCoordinate.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -74124,9 +74124,9 @@ var require_resolveSchemaCoordinate = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/utilities/index.js
+// node_modules/graphql/utilities/index.js
 var require_utilities = __commonJS({
-  "../main/node_modules/graphql/utilities/index.js"(exports) {
+  "node_modules/graphql/utilities/index.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
@@ -74354,9 +74354,9 @@ var require_utilities = __commonJS({
   }
 });
 
-// ../main/node_modules/graphql/index.js
+// node_modules/graphql/index.js
 var require_graphql2 = __commonJS({
-  "../main/node_modules/graphql/index.js"(exports) {
+  "node_modules/graphql/index.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", {
       value: true
