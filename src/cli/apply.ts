@@ -314,7 +314,7 @@ and verifies that nothing is left to do.
 ${connectionHelp()}  --auto-approve           apply without asking (required when stdin is not a terminal)
   --allow-delete           also apply planned deletes (otherwise they are skipped)
   --allow-visibility       also apply planned changes of a repository's visibility
-  --allow-create           also create the repositories planned to be created (settings.create)
+  --allow-create           also create the repositories and projects planned to be created (settings.create)
   --allow-plan-errors      apply the rest of a plan some of whose changes could not be planned
                            (otherwise such a plan applies nothing)
   --fail-on-archived       exit 1 when a change was not applied because its repository is archived

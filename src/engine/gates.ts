@@ -3,7 +3,7 @@ import type { Change, Gate } from "../core/plan.js";
 /**
  * Changes applied only when told so, as deletes are with --allow-delete: a change of visibility,
  * which GitHub says cannot be taken back in effect (stars and watchers erased, forks detached, code
- * exposed), and the creation of a repository. The plan names the flag on each; apply skips them
+ * exposed), and the creation of a repository or project. The plan names the flag on each; apply skips them
  * without it and says which flag applies them.
  */
 export const GATE_FLAGS: Readonly<Record<Gate, string>> = {
@@ -13,7 +13,7 @@ export const GATE_FLAGS: Readonly<Record<Gate, string>> = {
 
 const GATE_WORDS: Readonly<Record<Gate, string>> = {
   visibility: "a visibility change",
-  create: "a repository's creation",
+  create: "a creation (of a repository or project)",
 };
 
 /** The note a gated change carries in the plan. */

@@ -1,6 +1,8 @@
 import * as z from "zod";
 import { FEATURES, FLAGS } from "./settings.js";
 
+export const KIND = "project_settings";
+
 /**
  * GitLab's answer to `GET /projects/:id` as far as the planner reads it. Every settings field is
  * optional: GitLab leaves out what the caller may not see and what the tier lacks, and a field the
@@ -11,6 +13,10 @@ export const projectAnswer = {
   name: "a project",
   schema: z.looseObject({
     id: z.number().int(),
+    path_with_namespace: z.string(),
+    path: z.string().optional(),
+    namespace: z.looseObject({ id: z.number().int() }).optional(),
+    archived: z.boolean().optional(),
     description: optionalText,
     topics: z.array(z.string()).optional(),
     visibility: z.enum(["private", "internal", "public"]).optional(),
@@ -31,8 +37,18 @@ export type ProjectAnswer = z.infer<typeof projectAnswer.schema>;
 
 export const branchAnswer = { name: "a branch", schema: z.looseObject({ name: z.string() }) };
 
-/** The fields one `project` change compares and sends: every settings key but these three. */
-export const OWN_CHANGES = ["visibility", "default_branch"] as const;
+/**
+ * The keys one `project` change does not compare and send: those with changes of their own, and
+ * the lifecycle's, which say what to do rather than what GitLab keeps.
+ */
+export const OWN_CHANGES = [
+  "visibility",
+  "default_branch",
+  "archived",
+  "archived_repositories",
+  "create",
+  "previously",
+] as const;
 
 /**
  * Topics as GitLab keeps them, for comparing: a set, ignoring case (GitLab reuses an existing

@@ -1,17 +1,20 @@
 import { selectedName } from "../../config/glob.js";
 import { type Change, type ChangeError, newChange } from "../../core/plan.js";
 import { changeError, type RepoRef, type ResourceReader } from "../context.js";
+import type { Location } from "../kind.js";
 import { diffValues } from "../diff.js";
 import { fingerprint } from "../fingerprint.js";
 import { projectPath } from "../gitlab-paths.js";
 import {
   agrees,
   branchAnswer,
+  KIND,
   liveValue,
   OWN_CHANGES,
   type ProjectAnswer,
   projectAnswer,
 } from "./canonical.js";
+import { notFound, planArchived, planCreate, planMove } from "./lifecycle.js";
 import {
   type AccessLevel,
   LEVEL_RANK,
@@ -26,10 +29,10 @@ import {
  *
  * - `project`: the fields of one `PUT /projects/:id` (every written field but the two below);
  * - `visibility`: its own PUT, applied only with --allow-visibility (as on GitHub);
- * - `default_branch`: its own PUT, planned only to a branch that exists (read first).
+ * - `default_branch`: its own PUT, planned only to a branch that exists (read first);
+ * - the lifecycle (lifecycle.ts): `project` is a create when the project does not exist, `archived`
+ *   and `path` (a move from a previous path) are changes of their own.
  */
-
-export const KIND = "project_settings";
 
 interface Context {
   reader: ResourceReader;
@@ -194,38 +197,52 @@ async function planDefaultBranch(
   );
 }
 
-/** Plans one project's settings. */
+/** Plans one project's settings where the engine located it (its lifecycle kind's `locate`). */
 export async function planProjectSettings(input: {
   reader: ResourceReader;
   project: RepoRef;
   value: ProjectSettings;
+  location: Location | undefined;
 }): Promise<Change[]> {
   const { reader, project, value } = input;
+  const location = input.location ?? {
+    kind: "found",
+    at: project,
+    wanted: project,
+    archived: false,
+  };
   const ctx: Context = {
     reader,
     path: projectPath(project),
     scope: selectedName(project.owner, project.name),
   };
-  const read = await reader.getOrAbsent(ctx.path, projectAnswer);
-  if (read.kind !== "found") {
-    const error =
-      read.kind === "error"
-        ? read.error
-        : changeError(
-            `project ${ctx.scope} was not found (or ${reader.credential} cannot see it)`,
-            "GET",
-            ctx.path,
-            404,
-          );
-    return [failed(ctx, "project", error)];
+  if (location.kind === "error") return [failed(ctx, "project", location.error)];
+  if (location.kind === "absent") {
+    if (value.create === true) return [await planCreate({ reader, project, value })];
+    return [notFound(reader, ctx.scope, value)];
   }
-  const answer = read.data;
+  const given =
+    location.answer === undefined ? undefined : projectAnswer.schema.safeParse(location.answer);
+  let answer: ProjectAnswer;
+  if (given?.success === true) answer = given.data;
+  else {
+    const read = await reader.getOrAbsent(ctx.path, projectAnswer);
+    if (read.kind === "error") return [failed(ctx, "project", read.error)];
+    if (read.kind === "absent") return [notFound(reader, ctx.scope, value)];
+    answer = read.data;
+  }
   return [
     planFields(ctx, value, answer),
     value.visibility === undefined ? undefined : planVisibility(ctx, value.visibility, answer),
     value.default_branch === undefined
       ? undefined
       : await planDefaultBranch(ctx, value.default_branch, answer),
+    value.archived === undefined
+      ? undefined
+      : planArchived({ reader, scope: ctx.scope, path: ctx.path, wanted: value.archived, answer }),
+    value.previously === undefined
+      ? undefined
+      : planMove({ reader, at: project, wanted: location.wanted, answer }),
   ].filter((change): change is Change => change !== undefined);
 }
 

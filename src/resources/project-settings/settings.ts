@@ -3,11 +3,17 @@
  * `project_profiles` and `projects` entries): the fields of GitLab's "Edit a project"
  * (`PUT /projects/:id`, lib/api/helpers/projects_helpers.rb `optional_project_params_ce`) a settings
  * tool manages. Keys are GitLab's parameter names; a field not written is left as GitLab has it.
- * The project's lifecycle (create, rename, archive: issue #36, item 2) is not here yet.
+ * The project's lifecycle is here too, as a repository's is in `settings` on GitHub: `create`,
+ * `previously` (a rename or a move to another group), `archived` and `archived_repositories`.
  */
 import * as z from "zod";
 import { closed, orNull } from "../../config/fields.js";
-import { type Defined, defineSetting, type RuleProblem } from "../../config/spec.js";
+import {
+  type Defined,
+  defineSetting,
+  type EntryFacts,
+  type RuleProblem,
+} from "../../config/spec.js";
 
 /** GitLab's feature access levels, lowest first (ProjectFeature: 0, 10, 20, 30). */
 export const ACCESS_LEVELS = ["disabled", "private", "enabled", "public"] as const;
@@ -145,6 +151,9 @@ const ciConfigPath = z
 const template = (what: string) =>
   orNull(z.string().max(500)).optional().describe(`${what}; null: GitLab's default template.`);
 
+/** A project's full path: its groups' paths and its own, at least two segments. */
+const FULL_PATH = /^[a-zA-Z0-9_][a-zA-Z0-9_.-]*(\/[a-zA-Z0-9_][a-zA-Z0-9_.-]*)+$/;
+
 export const projectSettings = closed({
   description: z.string().max(2000).optional().describe("The project's description."),
   topics: z
@@ -196,6 +205,33 @@ export const projectSettings = closed({
     .describe(
       "The job timeout in seconds: GitLab takes 10 minutes (600) to under a month (2629746).",
     ),
+  archived: z
+    .boolean()
+    .optional()
+    .describe("Archived (read-only). Archiving is applied last, unarchiving first."),
+  archived_repositories: z
+    .enum(["skip", "unarchive"])
+    .optional()
+    .describe(
+      "When the project is archived and stays so: skip (default) reports changes to it as not applied; unarchive unarchives it, applies them and archives it again. Written, a glob also selects archived projects.",
+    ),
+  create: z
+    .boolean()
+    .optional()
+    .describe(
+      "true: create the project in its group when it does not exist (applied only with --allow-create). forgeplan never deletes one.",
+    ),
+  previously: z
+    .array(
+      z.string().regex(FULL_PATH, {
+        error: "expected a project's full path (group/…/project)",
+      }),
+    )
+    .min(1)
+    .optional()
+    .describe(
+      "Full paths the project had: found only under one of them, it is moved to the entry's group and path (last, after its other changes).",
+    ),
 });
 
 export type ProjectSettings = z.output<typeof projectSettings>;
@@ -217,12 +253,28 @@ export function childrenAbove(value: Readonly<Record<string, unknown>>): string[
   });
 }
 
-function rules(value: ProjectSettings): RuleProblem[] {
-  return childrenAbove(value).map((field) => ({
+function rules(value: ProjectSettings, entry: EntryFacts): RuleProblem[] {
+  const problems: RuleProblem[] = childrenAbove(value).map((field) => ({
     path: [field],
     message: `${field} ${String(value[field as keyof ProjectSettings])} is wider than repository_access_level ${value.repository_access_level}: GitLab answers "cannot have higher visibility level than repository access level"`,
     sameAs: ["repository_access_level"],
   }));
+  for (const key of ["create", "previously"] as const) {
+    if (value[key] !== undefined && entry.glob === true) {
+      problems.push({
+        path: [key],
+        message: `${key} is for an entry that names one project, never a glob`,
+      });
+    }
+  }
+  if (value.create === true && value.visibility === undefined) {
+    problems.push({
+      path: ["create"],
+      message:
+        "a project forgeplan creates needs visibility (private, internal or public): GitLab otherwise gives it the instance's default",
+    });
+  }
+  return problems;
 }
 
 /** Each key is a setting of its own: entries may split them, and a PR-scoped plan keeps each. */
@@ -233,7 +285,7 @@ function defines(value: ProjectSettings): Defined[] {
 export const projectSettingsSetting = defineSetting({
   key: "settings",
   schema: projectSettings.describe(
-    "The GitLab project's own settings (GitLab's PUT /projects/:id): description, topics, visibility, default branch, merge options, feature access levels, request access and CI settings. A field not written is left as GitLab has it.",
+    "The GitLab project's own settings (GitLab's PUT /projects/:id): description, topics, visibility, default branch, merge options, feature access levels, request access and CI settings; and its lifecycle: create, previously, archived, archived_repositories. A field not written is left as GitLab has it.",
   ),
   rules,
   defines,

@@ -1,45 +1,18 @@
-import { type Change, newChange } from "../../core/plan.js";
+import type { Change } from "../../core/plan.js";
+import { aroundArchived } from "../archived-around.js";
 import { repoPath, type RepoRef } from "../context.js";
-import { fingerprint } from "../fingerprint.js";
 
-/**
- * `archived_repositories: unarchive`: an archived repository that stays archived is unarchived
- * before the changes it has, which are then applied, and archived again after them — two changes of
- * their own in the plan (otterdog#735 asked for exactly this). With no other change they have no
- * requests, and the plan that verifies an apply finds them unchanged.
- */
+/** The unarchive and re-archive around an archived repository's changes: PATCHes of `archived`. */
 export function around(input: {
   target: string;
   scope: string;
   at: RepoRef;
   others: number;
 }): [Change, Change] {
-  const { target, scope, at, others } = input;
-  const path = repoPath(at);
-  const live = fingerprint({ archived: true });
-  const step = (name: string, archived: boolean, note: string): Change => {
-    const change = { ...newChange(target, scope, "settings", name), live_fingerprint: live };
-    if (others === 0) return change;
-    return {
-      ...change,
-      action: "update",
-      diff: [{ path: "archived", before: !archived, after: archived }],
-      requests: [{ method: "PATCH", path, body: { archived } }],
-      step: archived ? "archive" : "unarchive",
-      notes: [note],
-    };
-  };
-  const changes = `${others} change${others === 1 ? "" : "s"}`;
-  return [
-    step(
-      "unarchive",
-      false,
-      `archived_repositories: unarchive — unarchived for the ${changes} of ${scope}, archived again after them`,
-    ),
-    step(
-      "rearchive",
-      true,
-      `archived_repositories: unarchive — archived again after the ${changes} of ${scope}`,
-    ),
-  ];
+  const path = repoPath(input.at);
+  return aroundArchived({
+    ...input,
+    kind: "settings",
+    request: (archived) => ({ method: "PATCH", path, body: { archived } }),
+  });
 }

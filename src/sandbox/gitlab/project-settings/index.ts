@@ -11,13 +11,15 @@ import {
   settingsOf,
   topicsOf,
 } from "./records.js";
+import { lifecycleRoutes } from "./lifecycle-routes.js";
 import { projectSettingsRoutes } from "./routes.js";
 import { settingsFields } from "./shapes.js";
 
 /**
- * Projects' own settings (the `project_settings` kind): the fields of GitLab's "Edit a project"
- * beyond the world's description, default branch and visibility, kept beside each project and
- * shown in its answer, and the branches a default branch may be switched to.
+ * Projects' own settings and lifecycle (the `project_settings` kind): the fields of GitLab's "Edit
+ * a project" beyond the world's description, default branch and visibility, kept beside each
+ * project and shown in its answer; the branches a default branch may be switched to; creating,
+ * renaming, transferring, archiving and unarchiving a project (lifecycle-routes.ts).
  */
 const level = z.enum(ACCESS_LEVEL_VALUES);
 
@@ -104,5 +106,5 @@ export const projectSettings = gitlabArea({
       simple,
       GITLAB_TIERS.indexOf(world.tier) >= GITLAB_TIERS.indexOf("premium"),
     ),
-  routes: projectSettingsRoutes,
+  routes: [...projectSettingsRoutes, ...lifecycleRoutes],
 });

@@ -81,7 +81,10 @@ export const settingsOf = attached((_project: Project): ProjectSettingsRecord =>
 }));
 
 /** A project's branches by name (case-sensitive, as Git's): the default branch and the seed's. */
-export const branchesOf = attached((project: Project) => new Set<string>([project.default_branch]));
+export const branchesOf = attached(
+  (project: Project) =>
+    new Set<string>(project.default_branch === null ? [] : [project.default_branch]),
+);
 
 /**
  * The instance's topics by lower-case name: a project given a topic that exists in another case

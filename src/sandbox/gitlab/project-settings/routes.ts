@@ -10,7 +10,7 @@ import {
 } from "../http.js";
 import { GITLAB_TIERS } from "../tiers.js";
 import { visibleProject } from "../world/access.js";
-import type { Project, Visibility } from "../world/records.js";
+import type { GitlabWorld, Group, Project, Visibility } from "../world/records.js";
 import { projectAnswer } from "../world/shapes.js";
 import {
   ACCESS_LEVEL_VALUES,
@@ -47,6 +47,8 @@ const ENUMS: Readonly<Record<string, readonly string[]>> = {
 };
 
 const STRINGS = [
+  "name",
+  "path",
   "description",
   "default_branch",
   "merge_commit_template",
@@ -106,16 +108,21 @@ function invalid(errors: Record<string, string[]>): HttpError {
 const VISIBILITY_RANK: Record<Visibility, number> = { private: 0, internal: 1, public: 2 };
 const LEVEL_RANK: Record<string, number> = { disabled: 0, private: 1, enabled: 2, public: 3 };
 
-interface Update {
-  project: Partial<Pick<Project, "description" | "default_branch" | "visibility">>;
+export interface Update {
+  project: Partial<Pick<Project, "description" | "visibility" | "name" | "path">> & {
+    default_branch?: string;
+  };
   settings: Partial<ProjectSettingsRecord>;
 }
 
-/** The request's parameters, type- and value-checked as Grape does, then sorted by where they live. */
-function readUpdate(ctx: RequestContext): Update {
+/**
+ * The request's parameters, type- and value-checked as Grape does, then sorted by where they live.
+ * An edit must name at least one (Grape's `at_least_one_of`); a create names its project anyway.
+ */
+export function readUpdate(ctx: RequestContext, edit = true): Update {
   const params = parameters(ctx);
   const given = SERVED.filter((name) => params[name] !== undefined);
-  if (given.length === 0) {
+  if (edit && given.length === 0) {
     throw gitlabBadParameter(
       `${SERVED.join(", ")} are missing, at least one parameter must be provided`,
     );
@@ -127,7 +134,11 @@ function readUpdate(ctx: RequestContext): Update {
     if ((STRINGS as readonly string[]).includes(name)) {
       if (value !== null && typeof value !== "string")
         throw gitlabBadParameter(`${name} is invalid`);
-      if (name === "description") update.project.description = (value as string | null) ?? "";
+      if (name === "name" || name === "path") {
+        if (value === null) throw gitlabBadParameter(`${name} is invalid`);
+        update.project[name] = value as string;
+      } else if (name === "description")
+        update.project.description = (value as string | null) ?? "";
       else if (name === "default_branch") {
         if (value === null) throw gitlabBadParameter(`${name} is invalid`);
         update.project.default_branch = value as string;
@@ -147,9 +158,56 @@ function readUpdate(ctx: RequestContext): Update {
   return update;
 }
 
-/** The Project model's validations of the values after the update (app/models/project.rb). */
-function validate(found: Project, update: Update): void {
+/**
+ * A project path as GitLab takes it (lib/gitlab/path_regex.rb `project_path_format_regex` and its
+ * message): letters, digits, `_`, `-` and `.`, not starting with `-` or `.`, not ending in `.git`
+ * or `.atom`.
+ */
+const PROJECT_PATH = /^(?![-.])[a-zA-Z0-9_.-]+(?<![-.])$/;
+const PATH_MESSAGE =
+  "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-', end in '.git' or end in '.atom'";
+
+/**
+ * Where a project would be after the update: its path in its group is free of other projects and
+ * of subgroups (routes are unique), and well formed. A redirect left by a rename does not hold a
+ * path (GitLab's Route drops conflicting redirects).
+ */
+export function pathProblems(
+  world: GitlabWorld,
+  project: Project | undefined,
+  group: Group,
+  path: string,
+  name: string | undefined,
+): Record<string, string[]> {
   const errors: Record<string, string[]> = {};
+  const add = (attribute: string, message: string) => (errors[attribute] ??= []).push(message);
+  if (!PROJECT_PATH.test(path) || /\.(git|atom)$/i.test(path)) add("path", PATH_MESSAGE);
+  const full = `${group.fullPath}/${path}`.toLowerCase();
+  const holder = world.projectsByPath.get(full);
+  if ((holder !== undefined && holder !== project) || world.groupsByPath.has(full))
+    add("path", "has already been taken");
+  if (name !== undefined) {
+    if (name.trim() === "" || name.length > 255) add("name", "is too long or blank");
+    const named = [...world.projects.values()].find(
+      (other) => other !== project && other.group === group && other.name === name,
+    );
+    if (named !== undefined) add("name", "has already been taken");
+  }
+  return errors;
+}
+
+/** The Project model's validations of the values after the update (app/models/project.rb). */
+export function validate(world: GitlabWorld, found: Project, update: Update): void {
+  const errors: Record<string, string[]> =
+    update.project.path === undefined && update.project.name === undefined
+      ? {}
+      : pathProblems(
+          world,
+          found,
+          found.group,
+          update.project.path ?? found.path,
+          update.project.name,
+        );
   const add = (attribute: string, message: string) => (errors[attribute] ??= []).push(message);
   const after = { ...settingsOf(found), ...update.settings };
   if ((update.project.description ?? "").length > 2000)
@@ -202,6 +260,18 @@ function keptTopics(ctx: RequestContext, names: readonly string[]): string[] {
   });
 }
 
+/** Writes a checked update: a new path moves the project (its old one redirects to it). */
+export function applyUpdate(ctx: RequestContext, found: Project, update: Update): void {
+  if (GITLAB_TIERS.indexOf(ctx.world.tier) < GITLAB_TIERS.indexOf("premium"))
+    delete update.settings.allow_pipeline_trigger_approve_deployment;
+  if (update.settings.topics !== undefined)
+    update.settings.topics = keptTopics(ctx, update.settings.topics);
+  const { path, ...fields } = update.project;
+  Object.assign(found, fields);
+  if (path !== undefined) ctx.world.place(found, found.group, path);
+  Object.assign(settingsOf(found), update.settings);
+}
+
 export const projectSettingsRoutes: Route[] = [
   {
     /**
@@ -217,7 +287,7 @@ export const projectSettingsRoutes: Route[] = [
       const found = visibleProject(ctx);
       if (!ctx.world.hasRole(found, ctx.caller, "maintainer")) throw gitlabForbidden();
       const update = readUpdate(ctx);
-      validate(found, update);
+      validate(ctx.world, found, update);
       const wanted = update.project.default_branch;
       if (wanted !== undefined && !branchesOf(found).has(wanted)) {
         throw new HttpError({
@@ -227,12 +297,7 @@ export const projectSettingsRoutes: Route[] = [
           },
         });
       }
-      if (GITLAB_TIERS.indexOf(ctx.world.tier) < GITLAB_TIERS.indexOf("premium"))
-        delete update.settings.allow_pipeline_trigger_approve_deployment;
-      if (update.settings.topics !== undefined)
-        update.settings.topics = keptTopics(ctx, update.settings.topics);
-      Object.assign(found, update.project);
-      Object.assign(settingsOf(found), update.settings);
+      applyUpdate(ctx, found, update);
       return ok(projectAnswer(ctx.world, ctx.base, found));
     },
   },

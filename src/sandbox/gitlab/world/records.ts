@@ -41,7 +41,8 @@ export interface Project {
   path: string;
   name: string;
   description: string;
-  default_branch: string;
+  /** null while the repository is empty: a project created without a commit has no branch. */
+  default_branch: string | null;
   created_at: string;
   archived: boolean;
   visibility: Visibility;
@@ -79,6 +80,12 @@ export class GitlabWorld {
   readonly projects = new Map<number, Project>();
   /** By lower-case full path (`acme/platform/infra`). */
   readonly projectsByPath = new Map<string, Project>();
+  /**
+   * The full paths a project had before a rename or a transfer, lower-case: GitLab keeps a
+   * redirect route for each, and the API finds a project by one (lib/api/helpers.rb `find_project`:
+   * `find_by_full_path(id, follow_redirects: true)`) until another project takes the path.
+   */
+  readonly redirects = new Map<string, Project>();
   /** The records the seed's entries made, by index: areas that add to an entry find its record. */
   readonly seeded = { groups: [] as Group[], projects: [] as Project[] };
 
@@ -104,9 +111,33 @@ export class GitlabWorld {
   }
 
   project(idOrPath: string): Project | undefined {
-    return /^\d+$/.test(idOrPath)
-      ? this.projects.get(Number(idOrPath))
-      : this.projectsByPath.get(idOrPath.toLowerCase());
+    if (/^\d+$/.test(idOrPath)) return this.projects.get(Number(idOrPath));
+    const key = idOrPath.toLowerCase();
+    return this.projectsByPath.get(key) ?? this.redirects.get(key);
+  }
+
+  /** A project's full path (`acme/platform/infra`). */
+  fullPath(project: Project): string {
+    return `${project.group.fullPath}/${project.path}`;
+  }
+
+  /**
+   * Puts a project at a path (new, or moved there by a rename or transfer): its old path becomes a
+   * redirect, and a redirect the new path had is dropped (GitLab's Route deletes conflicting
+   * redirects when a route takes their path).
+   */
+  place(project: Project, group: Group, path: string): void {
+    const before = this.projects.has(project.id) ? this.fullPath(project).toLowerCase() : undefined;
+    project.group = group;
+    project.path = path;
+    const after = this.fullPath(project).toLowerCase();
+    if (before !== undefined && before !== after) {
+      this.projectsByPath.delete(before);
+      this.redirects.set(before, project);
+    }
+    this.redirects.delete(after);
+    this.projects.set(project.id, project);
+    this.projectsByPath.set(after, project);
   }
 
   /**
