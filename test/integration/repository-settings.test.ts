@@ -286,7 +286,9 @@ repositories:
     settings: { create: true, visibility: private }
 `;
     const skipped = await run(sb, "apply", yaml);
-    expect(skipped.stdout).toContain("a creation (of a repository or project) needs --allow-create");
+    expect(skipped.stdout).toContain(
+      "a creation (of a repository or project) needs --allow-create",
+    );
     expect(sent()).toEqual([]);
     const created = await run(sb, "apply", yaml, "--allow-create");
     expect([created.code, created.stderr]).toEqual([0, ""]);
