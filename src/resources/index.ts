@@ -8,6 +8,7 @@ import { boardKind } from "./board/index.js";
 import { branchProtection } from "./branch-protection/index.js";
 import { environment } from "./environment/index.js";
 import { epicLinkKind } from "./epic-link/index.js";
+import { groupSettingsKind } from "./group-settings/index.js";
 import { gistKind } from "./gist/index.js";
 import { invitation } from "./invitation/index.js";
 import type {
@@ -68,6 +69,7 @@ export const KINDS: readonly KindModule[] = [
   branchProtection,
   webhook,
   projectSettingsKind,
+  groupSettingsKind,
   boardKind,
   epicLinkKind,
   invitation,

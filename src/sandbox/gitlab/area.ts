@@ -1,12 +1,12 @@
 import type { Area } from "../core/area.js";
 import type { SeedSlice, SeedView } from "../core/seed.js";
 import type { GitlabTypes } from "./http.js";
-import type { GitlabWorld, Project } from "./world/records.js";
+import type { GitlabWorld, Group, Project } from "./world/records.js";
 
 /**
  * An area of GitLab's planning paths (core/area.ts), listed in gitlab/index.ts. Besides what every
  * area has, a GitLab area may add to the projects `--generate-projects N` makes and to the fields
- * of a project's answer.
+ * of a project's and a group's answer.
  */
 export interface GitlabArea<S extends SeedSlice = SeedSlice> extends Area<GitlabTypes, S> {
   /**
@@ -20,6 +20,8 @@ export interface GitlabArea<S extends SeedSlice = SeedSlice> extends Area<Gitlab
    * project's own shape, while the area keeps them beside the world's record.
    */
   projectFields?(world: GitlabWorld, project: Project, simple: boolean): Record<string, unknown>;
+  /** Likewise the fields of a group's answer (`GET /groups/:id`, the group listings) it keeps. */
+  groupFields?(world: GitlabWorld, group: Group): Record<string, unknown>;
 }
 
 /** Defines an area; its seed slice types what its build and demo part see. */

@@ -2,6 +2,7 @@ import type { SeedSlice, SeedView } from "../core/seed.js";
 import type { GitlabArea } from "./area.js";
 import { boards } from "./boards/index.js";
 import { epicLinks } from "./epic-links/index.js";
+import { groupSettings } from "./group-settings/index.js";
 import { projectSettings } from "./project-settings/index.js";
 import { gitlabFamily, type GitlabSetup } from "./family.js";
 import type { Route } from "./http.js";
@@ -16,6 +17,7 @@ import { GitlabWorld } from "./world/records.js";
 export const GITLAB_AREAS = [
   gitlabWorld,
   projectSettings,
+  groupSettings,
   epicLinks,
   boards,
 ] as const satisfies readonly GitlabArea[];
@@ -29,6 +31,7 @@ export const gitlabRoutes: Route[] = AREAS.flatMap((area) => area.routes ?? []);
 export function buildGitlabWorld(seed: SeedView<SeedSlice>): GitlabWorld {
   const world = new GitlabWorld({
     projectFields: AREAS.flatMap((area) => (area.projectFields ? [area.projectFields] : [])),
+    groupFields: AREAS.flatMap((area) => (area.groupFields ? [area.groupFields] : [])),
   });
   for (const area of AREAS) area.build?.(world, seed);
   return world;

@@ -195,3 +195,19 @@ export function gitlabRequestViolations(operation: string, path: string, body: u
 export function parameterRefusal(messages: string[]) {
   return { status: 400, body: { error: messages.join(", ") } };
 }
+
+/**
+ * A parameter's value as Grape hands it to the endpoint, coerced to its declared type: for a
+ * handler whose request the family has already checked against the operation's data, so a value
+ * that does not coerce is a fault of the sandbox, not of the request.
+ */
+export function coercedParameter(
+  type: "string" | "integer" | "boolean",
+  name: string,
+  value: unknown,
+): string | number | boolean | null {
+  const result = coerceScalar(type, value);
+  if (result === NOT_VALID)
+    throw new Error(`${name} passed the parameter check but is not a ${type}`);
+  return result;
+}

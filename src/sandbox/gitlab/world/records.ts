@@ -59,13 +59,15 @@ export interface Membership {
 }
 
 /**
- * What areas add to the world's own answers (gitlab/area.ts): the fields of a project's answer kept
- * by an area (its settings), so `GET /projects/:id` and the listings show them as GitLab does.
+ * What areas add to the world's own answers (gitlab/area.ts): the fields of a project's or a
+ * group's answer kept by an area (its settings), so `GET /projects/:id`, `GET /groups/:id` and the
+ * listings show them as GitLab does.
  */
 export interface GitlabWorldExtensions {
   projectFields: ReadonlyArray<
     (world: GitlabWorld, project: Project, simple: boolean) => Record<string, unknown>
   >;
+  groupFields: ReadonlyArray<(world: GitlabWorld, group: Group) => Record<string, unknown>>;
 }
 
 export class GitlabWorld {
@@ -89,7 +91,9 @@ export class GitlabWorld {
   /** The records the seed's entries made, by index: areas that add to an entry find its record. */
   readonly seeded = { groups: [] as Group[], projects: [] as Project[] };
 
-  constructor(private readonly extensions: GitlabWorldExtensions = { projectFields: [] }) {}
+  constructor(
+    private readonly extensions: GitlabWorldExtensions = { projectFields: [], groupFields: [] },
+  ) {}
 
   /** The fields areas add to a project's answer (`simple`: the `simple=true` listing's). */
   projectFields(project: Project, simple: boolean): Record<string, unknown> {
@@ -97,6 +101,11 @@ export class GitlabWorld {
       {},
       ...this.extensions.projectFields.map((fields) => fields(this, project, simple)),
     );
+  }
+
+  /** The fields areas add to a group's answer. */
+  groupFields(group: Group): Record<string, unknown> {
+    return Object.assign({}, ...this.extensions.groupFields.map((fields) => fields(this, group)));
   }
 
   user(username: string): User | undefined {

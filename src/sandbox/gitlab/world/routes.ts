@@ -2,7 +2,7 @@ import { gitlabBadParameter, ok, type RequestContext, requireCaller, type Route 
 import { checkOffset, keysetPage, offsetPage } from "../pagination.js";
 import { canSeeGroup, canSeeProject, visibleGroup, visibleProject } from "./access.js";
 import type { Group, Membership, Project } from "./records.js";
-import { group, member, planningUser, projectAnswer } from "./shapes.js";
+import { groupAnswer, member, planningUser, projectAnswer } from "./shapes.js";
 
 /**
  * The world's own reads: the caller, groups and their subgroups, projects and their listings, and
@@ -102,7 +102,7 @@ function groupPage(ctx: RequestContext, groups: Group[]) {
   const page = offsetPage(ctx, ordered(visible, key, desc));
   return {
     status: 200,
-    body: page.items.map((item) => group(ctx.base, item)),
+    body: page.items.map((item) => groupAnswer(ctx.world, ctx.base, item)),
     headers: page.headers,
   };
 }
@@ -147,7 +147,7 @@ export const worldRoutes: Route[] = [
     method: "GET",
     pattern: "/api/v4/groups/:id",
     operation: "GET /api/v4/groups/{id}",
-    handler: (ctx) => ok(group(ctx.base, visibleGroup(ctx, ctx.params.id))),
+    handler: (ctx) => ok(groupAnswer(ctx.world, ctx.base, visibleGroup(ctx, ctx.params.id))),
   },
   {
     // "List subgroups": the group's visible direct subgroups.

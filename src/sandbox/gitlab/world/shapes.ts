@@ -111,3 +111,8 @@ export function member(base: string, value: Membership): Json {
     membership_state: "active",
   };
 }
+
+/** A group as its answer shows it: the world's fields and those the areas keep of it. */
+export function groupAnswer(world: GitlabWorld, base: string, value: Group): Json {
+  return { ...group(base, value), ...world.groupFields(value) };
+}
