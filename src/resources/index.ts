@@ -4,6 +4,7 @@ import type { PlannedRequest } from "../core/plan.js";
 import { access } from "./access/index.js";
 import { actionsKind } from "./actions/index.js";
 import { autolink } from "./autolink/index.js";
+import { badgeKind } from "./badge/index.js";
 import { boardKind } from "./board/index.js";
 import { branchProtection } from "./branch-protection/index.js";
 import { environment } from "./environment/index.js";
@@ -70,6 +71,7 @@ export const KINDS: readonly KindModule[] = [
   webhook,
   projectSettingsKind,
   groupSettingsKind,
+  badgeKind,
   boardKind,
   epicLinkKind,
   invitation,

@@ -1,5 +1,6 @@
 import type { SeedSlice, SeedView } from "../core/seed.js";
 import type { GitlabArea } from "./area.js";
+import { badges } from "./badges/index.js";
 import { boards } from "./boards/index.js";
 import { epicLinks } from "./epic-links/index.js";
 import { groupSettings } from "./group-settings/index.js";
@@ -18,6 +19,7 @@ export const GITLAB_AREAS = [
   gitlabWorld,
   projectSettings,
   groupSettings,
+  badges,
   epicLinks,
   boards,
 ] as const satisfies readonly GitlabArea[];
