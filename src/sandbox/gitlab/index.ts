@@ -3,6 +3,7 @@ import type { GitlabArea } from "./area.js";
 import { boards } from "./boards/index.js";
 import { epicLinks } from "./epic-links/index.js";
 import { projectSettings } from "./project-settings/index.js";
+import { protectedRefs } from "./protected-refs/index.js";
 import { gitlabFamily, type GitlabSetup } from "./family.js";
 import type { Route } from "./http.js";
 import { gitlabWorld } from "./world/index.js";
@@ -18,6 +19,7 @@ export const GITLAB_AREAS = [
   projectSettings,
   epicLinks,
   boards,
+  protectedRefs,
 ] as const satisfies readonly GitlabArea[];
 
 const AREAS: readonly GitlabArea[] = GITLAB_AREAS;
