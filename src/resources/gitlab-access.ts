@@ -137,6 +137,14 @@ export class GitlabNames {
     if (found === undefined) {
       found = read();
       this.#reads.set(key, found);
+      // What a name resolved to answers the read by id too, so a live entry of it costs nothing.
+      const byId = key.startsWith("user:") ? "user#" : key.startsWith("group:") ? "group:" : "";
+      if (byId !== "") {
+        void found.then((one) => {
+          if (one.ok && !this.#reads.has(`${byId}${one.value.id}`))
+            this.#reads.set(`${byId}${one.value.id}`, Promise.resolve(one));
+        });
+      }
     }
     return found;
   }
