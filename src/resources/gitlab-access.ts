@@ -104,11 +104,12 @@ export interface ResolvedLive extends Resolved {
 
 /**
  * Whether GitLab answered as Premium or above: "Users on GitLab Premium or Ultimate also see the
- * user_id, group_id" on every entry (docs, "Protected branches API"); undefined when no entry says.
+ * user_id, group_id" on every entry (docs, "Protected branches API"), a role's too (`null`); a
+ * role's entry without them is Free's. Undefined when there is no entry to tell.
  */
 export function premiumShown(entries: readonly LiveEntry[]): boolean | undefined {
   if (entries.length === 0) return undefined;
-  return entries.some((entry) => "user_id" in entry || "group_id" in entry);
+  return entries.every((entry) => "user_id" in entry || "group_id" in entry);
 }
 
 const userShape = {
@@ -264,8 +265,15 @@ export async function resolveLive(
         shown: `deploy_key:${entry.deploy_key_id}`,
         item: { deploy_key_id: entry.deploy_key_id },
       });
+    } else if (typeof entry.access_level !== "number") {
+      return {
+        ok: false,
+        error: changeError(
+          `GitLab answered access level entry ${entry.id} naming no role, user, group or deploy key`,
+        ),
+      };
     } else {
-      const level = entry.access_level ?? 0;
+      const level = entry.access_level;
       resolved.push({
         id: entry.id,
         shown: levelName(levels, level),

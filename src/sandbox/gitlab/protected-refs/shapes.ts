@@ -19,12 +19,14 @@ const ROLE_NAMES: Readonly<Record<number, string>> = {
 
 export function accessEntry(entry: AccessEntry, premium: boolean): Record<string, unknown> {
   const { grantee } = entry;
-  const ids = premium
-    ? {
-        user_id: grantee.kind === "user" ? grantee.user.id : null,
-        group_id: grantee.kind === "group" ? grantee.group.id : null,
-      }
-    : {};
+  // Below Premium a seed's user or group entry (one a tier above made) still shows whom it names.
+  const ids =
+    premium || grantee.kind === "user" || grantee.kind === "group"
+      ? {
+          user_id: grantee.kind === "user" ? grantee.user.id : null,
+          group_id: grantee.kind === "group" ? grantee.group.id : null,
+        }
+      : {};
   const deployKey = grantee.kind === "deploy_key" ? { deploy_key_id: grantee.key.id } : {};
   const description =
     grantee.kind === "role"
