@@ -1,5 +1,9 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { RunningSandbox, SandboxOptions } from "../../src/sandbox/index.js";
+import { stringify } from "yaml";
+import { demoWorld, type RunningSandbox, type SandboxOptions } from "../../src/sandbox/index.js";
 import { call, sandbox } from "../helpers/sandbox.js";
 
 /**
@@ -126,6 +130,40 @@ describe("protected branches", () => {
     expect(write.status).toBe(403);
     expect((await call(sb, "DELETE", `${BRANCHES}/main`)).status).toBe(204);
     expect((await call(sb, "DELETE", `${BRANCHES}/main`)).status).toBe(404);
+  });
+});
+
+describe("group protections", () => {
+  /** The demo world with group acme protecting `stable` (Premium). */
+  function seed(): string {
+    const world = structuredClone(demoWorld) as unknown as {
+      groups: Array<Record<string, unknown>>;
+    };
+    world.groups.find((group) => group.path === "acme")!.protected_branches = [
+      { name: "stable", push: [40], merge: [30] },
+    ];
+    const file = join(mkdtempSync(join(tmpdir(), "forgeplan-group-protections-")), "world.yaml");
+    writeFileSync(file, stringify(world));
+    return file;
+  }
+
+  it("are the group's, listed in its projects as inherited, and not written at the project", async () => {
+    const sb = await start({ seed: seed() });
+    const own = await call(sb, "GET", "/api/v4/groups/acme/protected_branches");
+    expect(own.status).toBe(200);
+    expect(own.body.map((one: { name: string }) => one.name)).toEqual(["stable"]);
+    const listed = await call(sb, "GET", BRANCHES);
+    expect(listed.body.find((one: { name: string }) => one.name === "stable")).toMatchObject({
+      inherited: true,
+    });
+    expect((await call(sb, "DELETE", `${BRANCHES}/stable`)).status).toBe(404);
+  });
+
+  it("are Premium's: 403 on Free, and not listed in the projects", async () => {
+    const sb = await start({ seed: seed(), gitlabTier: "free" });
+    expect((await call(sb, "GET", "/api/v4/groups/acme/protected_branches")).status).toBe(403);
+    const listed = await call(sb, "GET", BRANCHES);
+    expect(listed.body.map((one: { name: string }) => one.name)).toEqual(["main", "release/*"]);
   });
 });
 

@@ -8,8 +8,8 @@ import {
   type RequestContext,
   type Route,
 } from "../http.js";
-import { GITLAB_TIERS } from "../tiers.js";
-import { visibleProject } from "../world/access.js";
+import { GITLAB_TIERS, requireTier } from "../tiers.js";
+import { visibleGroup, visibleProject } from "../world/access.js";
 import type { GitlabWorld, Project } from "../world/records.js";
 import {
   applyItems,
@@ -22,6 +22,7 @@ import {
 } from "./entries.js";
 import {
   type AccessEntry,
+  groupProtectedBranchesOf,
   inheritedBranches,
   type ProtectedBranch,
   protectedBranchesOf,
@@ -150,6 +151,28 @@ function update(ctx: RequestContext) {
 }
 
 export const protectedBranchRoutes: Route[] = [
+  {
+    /**
+     * "Group-level protected branches API" (Premium): a group's own protections, which its
+     * projects list as `inherited`; 403 below Premium once the group is found, as GitLab's
+     * Premium group endpoints answer. Reading takes the Maintainer role here (the sandbox's
+     * choice: the docs' page is not read for it).
+     */
+    method: "GET",
+    pattern: "/api/v4/groups/:id/protected_branches",
+    operation: "GET /api/v4/groups/{id}/protected_branches",
+    handler: (ctx) => {
+      const group = visibleGroup(ctx, ctx.params.id);
+      requireTier(ctx, "premium");
+      if (!ctx.world.hasRole(group, ctx.caller, "maintainer")) throw gitlabForbidden();
+      return {
+        status: 200,
+        body: [...groupProtectedBranchesOf(group).values()].map((branch) =>
+          protectedBranch(branch, true, false),
+        ),
+      };
+    },
+  },
   {
     method: "GET",
     pattern: "/api/v4/projects/:id/protected_branches",
