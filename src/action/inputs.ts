@@ -19,6 +19,8 @@ export interface ActionInputs {
   allowDelete: boolean;
   allowVisibility: boolean;
   allowCreate: boolean;
+  /** apply: GitLab protections changed by unprotecting and protecting again (--allow-protection-gap). */
+  allowProtectionGap: boolean;
   /** apply: the rest of a plan with errors is applied (forgeplan's --allow-plan-errors). */
   allowPlanErrors: boolean;
   concurrency?: string;
@@ -168,6 +170,7 @@ export function readInputs(env: Env): ActionInputs {
     allowDelete: boolean(env, "allow-delete") ?? false,
     allowVisibility: boolean(env, "allow-visibility") ?? false,
     allowCreate: boolean(env, "allow-create") ?? false,
+    allowProtectionGap: boolean(env, "allow-protection-gap") ?? false,
     allowPlanErrors: boolean(env, "allow-plan-errors") ?? false,
     merge,
     ...(concurrency !== undefined ? { concurrency } : {}),

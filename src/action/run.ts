@@ -393,6 +393,7 @@ async function runSteps(context: ActionEnvironment, redactor: Redactor): Promise
         ...(inputs.allowDelete ? ["--allow-delete"] : []),
         ...(inputs.allowVisibility ? ["--allow-visibility"] : []),
         ...(inputs.allowCreate ? ["--allow-create"] : []),
+        ...(inputs.allowProtectionGap ? ["--allow-protection-gap"] : []),
         ...(inputs.allowPlanErrors ? ["--allow-plan-errors"] : []),
         ...(plan.partial !== undefined ? ["--allow-partial"] : []),
         "--format",

@@ -293,6 +293,7 @@ export const flags = {
   "allow-delete": { type: "boolean" },
   "allow-visibility": { type: "boolean" },
   "allow-create": { type: "boolean" },
+  "allow-protection-gap": { type: "boolean" },
   "fail-on-archived": { type: "boolean" },
   shard: { type: "string" },
   "shard-share": { type: "string" },
@@ -304,7 +305,7 @@ export const flags = {
   help: { type: "boolean", short: "h" },
 } as const;
 
-export const help = `usage: forgeplan apply [-c FILE|DIR]... [--auto-approve] [--allow-delete] [--allow-visibility] [--allow-create] [--format FORMAT]
+export const help = `usage: forgeplan apply [-c FILE|DIR]... [--auto-approve] [--allow-delete] [--allow-visibility] [--allow-create] [--allow-protection-gap] [--format FORMAT]
        forgeplan apply PLAN.json [-c FILE|DIR]... [--auto-approve] [--allow-delete]
 
 Plans (or checks a saved plan against a fresh plan), asks for confirmation, applies, then re-reads
@@ -315,6 +316,8 @@ ${connectionHelp()}  --auto-approve           apply without asking (required whe
   --allow-delete           also apply planned deletes (otherwise they are skipped)
   --allow-visibility       also apply planned changes of a repository's visibility
   --allow-create           also create the repositories and projects planned to be created (settings.create)
+  --allow-protection-gap   also apply GitLab protections changed by unprotecting and protecting
+                           again (a tier whose PATCH cannot change them): open in between
   --allow-plan-errors      apply the rest of a plan some of whose changes could not be planned
                            (otherwise such a plan applies nothing)
   --fail-on-archived       exit 1 when a change was not applied because its repository is archived

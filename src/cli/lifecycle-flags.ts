@@ -2,14 +2,16 @@ import type { Gate, Plan } from "../core/plan.js";
 import { archivedNotApplied } from "../engine/archived.js";
 import { plural } from "../render/wording.js";
 
-/** The gates apply is told to open: `--allow-visibility`, `--allow-create`. */
+/** The gates apply is told to open: `--allow-visibility`, `--allow-create`, `--allow-protection-gap`. */
 export function allowedGates(values: {
   "allow-visibility"?: boolean | undefined;
   "allow-create"?: boolean | undefined;
+  "allow-protection-gap"?: boolean | undefined;
 }): Gate[] {
   return [
     ...(values["allow-visibility"] === true ? (["visibility"] as const) : []),
     ...(values["allow-create"] === true ? (["create"] as const) : []),
+    ...(values["allow-protection-gap"] === true ? (["protection_gap"] as const) : []),
   ];
 }
 

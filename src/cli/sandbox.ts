@@ -28,6 +28,7 @@ export const flags = {
   "generate-projects": { type: "string" },
   "gitlab-tier": { type: "string" },
   "gitlab-com-limits": { type: "boolean" },
+  "gitlab-member-delay": { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -60,6 +61,8 @@ options:
                          lower tier, Premium and Ultimate endpoints answer 403 as GitLab's do
   --gitlab-com-limits    enforce GitLab.com's per-endpoint limits on /api/v4 per user (GET
                          /api/v4/projects/:id 400 a minute, members lists 200 …; default off)
+  --gitlab-member-delay MS  a user added as a member may be named in a protection only MS
+                         milliseconds later (GitLab's "user is not a member" meanwhile; default 0)
   -h, --help             this text
 `;
 
@@ -165,6 +168,11 @@ export const sandbox: Command = async (argv, io) => {
     generateProjects: parseCount("sandbox", "generate-projects", values["generate-projects"]),
     gitlabTier: parseTier(values["gitlab-tier"]),
     gitlabComLimits: values["gitlab-com-limits"],
+    gitlabMemberDelayMs: parseCount(
+      "sandbox",
+      "gitlab-member-delay",
+      values["gitlab-member-delay"],
+    ),
   };
 
   let running;

@@ -59,6 +59,19 @@ export interface PlannedRequest {
    * `verify` checks the answer against it, and a miss stops the change there.
    */
   expect?: unknown;
+  /**
+   * An answer that means "not yet" rather than "no": apply sends the request again, with backoff,
+   * while the service answers `status` with a message containing `message`, until `withinMs` have
+   * passed since the first answer — then the answer stands as the failure. GitLab refuses a
+   * protection naming a member for a short while after the member was added (#40, item 4).
+   */
+  retryWhile?: RetryWhile;
+}
+
+export interface RetryWhile {
+  status: number;
+  message: string;
+  withinMs: number;
 }
 
 /**
@@ -87,9 +100,10 @@ export type Step = (typeof STEPS)[number];
 
 /**
  * Changes apply carries out only when told so by a flag of their own, as deletes need
- * --allow-delete: a change of visibility, the creation of a repository (src/engine/gates.ts).
+ * --allow-delete: a change of visibility, the creation of a repository, a GitLab protection
+ * changed by unprotecting and protecting again (src/engine/gates.ts).
  */
-export const GATES = ["visibility", "create"] as const;
+export const GATES = ["visibility", "create", "protection_gap"] as const;
 export type Gate = (typeof GATES)[number];
 
 export interface Removal {

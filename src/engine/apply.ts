@@ -6,6 +6,7 @@ import {
   type Gate,
   isUnlisted,
   type Plan,
+  type PlannedRequest,
   resolveCreatedId,
   type UncheckedChange,
 } from "../core/plan.js";
@@ -108,6 +109,44 @@ function unanswered(change: Change, label: string, stop: Stop): ChangeOutcome {
   });
 }
 
+/** The first wait before a request whose answer meant "not yet" is sent again; it doubles. */
+const NOT_YET_FIRST_MS = 100;
+const NOT_YET_MOST_MS = 2_000;
+
+/**
+ * Sends a request, and again while the service answers what its `retryWhile` names ("not yet":
+ * GitLab's new member who cannot be named in a protection for a moment), with waits doubling
+ * from 100 ms to 2 s on the client's clock, until `withinMs` from the first answer would be
+ * passed; then that answer is the request's failure. Nothing else is retried here (the client
+ * retries what may be retried).
+ */
+async function untilSettled<T>(
+  client: ForgeClient,
+  request: PlannedRequest,
+  signal: AbortSignal | undefined,
+  send: () => Promise<T>,
+): Promise<T> {
+  const retry = request.retryWhile;
+  let first: number | undefined;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await send();
+    } catch (error) {
+      const notYet =
+        retry !== undefined &&
+        error instanceof ForgeError &&
+        error.status === retry.status &&
+        error.detail.includes(retry.message);
+      if (!notYet) throw error;
+      const now = client.clock.now();
+      first ??= now;
+      const wait = Math.min(NOT_YET_MOST_MS, NOT_YET_FIRST_MS * 2 ** attempt);
+      if (now + wait - first > retry.withinMs) throw error;
+      await client.clock.sleep(wait, signal);
+    }
+  }
+}
+
 async function applyOne(
   change: Change,
   input: ApplyInput,
@@ -160,12 +199,14 @@ async function applyOne(
       label = `${request.method} ${request.path}`;
       const body =
         request.body === undefined ? undefined : await resolveSecrets(request.body, resolution);
-      const response = await client.request(request.method, request.path, {
-        body,
-        writeKey: `${change.target}/${change.scope}`,
-        // A PUT that creates its resource counts towards GitHub's content-creation limit, as a POST does.
-        creates: change.action === "create",
-      });
+      const response = await untilSettled(client, request, input.signal, () =>
+        client.request(request.method, request.path, {
+          body,
+          writeKey: `${change.target}/${change.scope}`,
+          // A PUT that creates its resource counts towards GitHub's content-creation limit, as a POST does.
+          creates: change.action === "create",
+        }),
+      );
       if (index === 0) firstAnswer = response.data;
       const problem = verifyResponse(change.kind, request, response.data);
       if (problem) return failed({ request: label, message: problem });

@@ -3,17 +3,21 @@ import type { Change, Gate } from "../core/plan.js";
 /**
  * Changes applied only when told so, as deletes are with --allow-delete: a change of visibility,
  * which GitHub says cannot be taken back in effect (stars and watchers erased, forks detached, code
- * exposed), and the creation of a repository or project. The plan names the flag on each; apply skips them
+ * exposed), the creation of a repository or project, and a GitLab protection changed by unprotecting
+ * it and protecting it again, which leaves the branch or tag open in between (a tier whose PATCH
+ * cannot change it; gitlabform's unprotect-then-protect, gitlabform/gitlabform#178). The plan names the flag on each; apply skips them
  * without it and says which flag applies them.
  */
 export const GATE_FLAGS: Readonly<Record<Gate, string>> = {
   visibility: "--allow-visibility",
   create: "--allow-create",
+  protection_gap: "--allow-protection-gap",
 };
 
 const GATE_WORDS: Readonly<Record<Gate, string>> = {
   visibility: "a visibility change",
   create: "a creation (of a repository or project)",
+  protection_gap: "a protection left open between two requests",
 };
 
 /** The note a gated change carries in the plan. */

@@ -373,6 +373,11 @@ export class ForgeClient {
     return this.#maxWaitMs;
   }
 
+  /** The client's clock, for waits a caller makes between its requests (src/engine/apply.ts). */
+  get clock(): Clock {
+    return this.#clock;
+  }
+
   stats(): ClientStats {
     return { ...this.#stats, endpoints: { ...this.#stats.endpoints } };
   }

@@ -29,6 +29,11 @@ export interface ApplyOptions extends ConnectOptions, LoadingOptions {
   /** Also create the repositories planned to be created (otherwise they are skipped). */
   allowCreate?: boolean;
   /**
+   * Also apply GitLab protections that change only by unprotecting and protecting again, open in
+   * between (otherwise they are skipped).
+   */
+  allowProtectionGap?: boolean;
+  /**
    * Apply the rest of a plan some of whose changes could not be planned (`--allow-plan-errors`);
    * otherwise such a plan applies nothing (`plan-errors`).
    */
@@ -123,6 +128,7 @@ export async function apply(reviewed: Plan, options: ApplyOptions = {}): Promise
     allowed: [
       ...(options.allowVisibility === true ? (["visibility"] as const) : []),
       ...(options.allowCreate === true ? (["create"] as const) : []),
+      ...(options.allowProtectionGap === true ? (["protection_gap"] as const) : []),
     ],
     secrets,
     env,

@@ -24,6 +24,8 @@ import { label } from "./label/index.js";
 import { migrationKind } from "./migration/index.js";
 import { organizationSettingsKind } from "./organization-settings/index.js";
 import { projectSettingsKind } from "./project-settings/index.js";
+import { protectedBranches } from "./protected-branches/index.js";
+import { protectedTags } from "./protected-tags/index.js";
 import { GROUPS, ORGANIZATIONS, ownersSection } from "./owners-section.js";
 import { ruleset } from "./ruleset/index.js";
 import { secretKind } from "./secret/index.js";
@@ -53,7 +55,7 @@ export type {
  * them, labels, environments and autolinks, Actions permissions, then variables and secrets (after
  * the environments they may live in), rulesets (which may name teams), then classic protections (a
  * ruleset is in place before a classic protection it makes redundant goes), hooks, a GitLab
- * project's settings, clean-ups, audits. The one place a kind is registered (docs/adding-a-kind.md).
+ * project's settings, its protected branches and tags, clean-ups, audits. The one place a kind is registered (docs/adding-a-kind.md).
  */
 export const KINDS: readonly KindModule[] = [
   settingsKind,
@@ -72,6 +74,8 @@ export const KINDS: readonly KindModule[] = [
   projectSettingsKind,
   groupSettingsKind,
   badgeKind,
+  protectedBranches,
+  protectedTags,
   boardKind,
   epicLinkKind,
   invitation,

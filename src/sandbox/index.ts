@@ -89,6 +89,11 @@ export interface SandboxOptions {
    * without rate-limit headers as GitLab.com does. Default off.
    */
   gitlabComLimits?: boolean;
+  /**
+   * Milliseconds after a user becomes a member of a project or group during which a protection
+   * may not name them yet: GitLab answers as for a user who is not a member (#40, item 4). Default 0.
+   */
+  gitlabMemberDelayMs?: number;
   /** Millisecond clock, injectable for tests of reset windows. */
   now?: () => number;
   /**
@@ -202,6 +207,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
         gitlabService(worlds.gitlab, {
           tier: options.gitlabTier ?? "ultimate",
           comLimits: options.gitlabComLimits ?? false,
+          memberDelayMs: options.gitlabMemberDelayMs ?? 0,
           now,
         }),
         githubService(worlds.github, {

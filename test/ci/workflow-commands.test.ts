@@ -38,6 +38,7 @@ describe("Action inputs", () => {
       allowDelete: false,
       allowVisibility: false,
       allowCreate: false,
+      allowProtectionGap: false,
       allowPlanErrors: false,
       merge: [],
       commentKey: "forgeplan.yaml",

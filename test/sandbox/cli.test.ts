@@ -67,9 +67,39 @@ describe("forgeplan sandbox", () => {
     expect(await running.exit).toBe(0);
   });
 
+  it("holds a new member back from protections for --gitlab-member-delay milliseconds", async () => {
+    const running = startInProcess(["--gitlab-member-delay", "60000"]);
+    const url = await running.url();
+    const send = (method: string, path: string, body: unknown) =>
+      fetch(`${url}${path}`, {
+        method,
+        headers: { Authorization: "Bearer sandbox-admin", "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    const added = await send("POST", "/api/v4/projects/1/members", {
+      user_id: 6,
+      access_level: 30,
+    });
+    expect(added.status).toBe(201);
+    const named = await send("PATCH", "/api/v4/projects/1/protected_branches/main", {
+      allowed_to_push: [{ user_id: 6 }],
+    });
+    expect(named.status).toBe(422);
+    expect(await named.json()).toEqual({
+      message: ["Push access levels user is not a member of the project"],
+    });
+    running.stop();
+    expect(await running.exit).toBe(0);
+  });
+
   it("lists every option in --help", async () => {
     const result = await runInProcess(["sandbox", "--help"]);
-    for (const flag of ["--generate-projects N", "--gitlab-tier T", "--gitlab-com-limits"]) {
+    for (const flag of [
+      "--generate-projects N",
+      "--gitlab-tier T",
+      "--gitlab-com-limits",
+      "--gitlab-member-delay MS",
+    ]) {
       expect(result.stdout).toContain(flag);
     }
   });

@@ -20,6 +20,8 @@ export interface GitlabSetup {
   tier: GitlabTier;
   /** Whether GitLab.com's per-endpoint limits are enforced (com-limits.ts). */
   comLimits: boolean;
+  /** How long a new member may not yet be named in a protection (world/joined.ts); 0: none. */
+  memberDelayMs: number;
   now: () => number;
 }
 
@@ -46,6 +48,8 @@ export function gitlabFamily(
   setup: GitlabSetup,
 ): Family<GitlabTypes> {
   world.tier = setup.tier;
+  world.memberDelayMs = setup.memberDelayMs;
+  world.now = setup.now;
   const limits = setup.comLimits ? new ComLimits(setup.now) : undefined;
   return {
     name: "gitlab",

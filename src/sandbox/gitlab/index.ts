@@ -5,6 +5,7 @@ import { boards } from "./boards/index.js";
 import { epicLinks } from "./epic-links/index.js";
 import { groupSettings } from "./group-settings/index.js";
 import { projectSettings } from "./project-settings/index.js";
+import { protectedRefs } from "./protected-refs/index.js";
 import { gitlabFamily, type GitlabSetup } from "./family.js";
 import type { Route } from "./http.js";
 import { gitlabWorld } from "./world/index.js";
@@ -22,6 +23,7 @@ export const GITLAB_AREAS = [
   badges,
   epicLinks,
   boards,
+  protectedRefs,
 ] as const satisfies readonly GitlabArea[];
 
 const AREAS: readonly GitlabArea[] = GITLAB_AREAS;

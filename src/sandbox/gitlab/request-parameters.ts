@@ -26,7 +26,12 @@ export interface Parameter {
   /** OpenAPI's types, or the documentation's `integer/string` (either). */
   type: "string" | "integer" | "boolean" | "array" | "integer/string";
   format?: string;
-  items?: { type: "string" | "integer"; format?: string };
+  items?: {
+    type: "string" | "integer" | "object";
+    format?: string;
+    /** An object item's properties (`allowed_to_push[][access_level]` …), each checked alike. */
+    properties?: Record<string, Omit<Parameter, "name" | "in" | "items">>;
+  };
   enum?: Array<string | number>;
   required?: boolean;
 }
@@ -129,6 +134,35 @@ function lookup(
   return { found: false };
 }
 
+/**
+ * Grape's message for an array of hashes: an item that is not a hash makes the array invalid;
+ * a member of an item is named `name[index][member]`, as Grape names nested parameters.
+ */
+function objectItemsProblem(
+  name: string,
+  values: unknown[],
+  items: NonNullable<Parameter["items"]>,
+): string | undefined {
+  for (const [index, item] of values.entries()) {
+    if (item === null || typeof item !== "object" || Array.isArray(item))
+      return `${name} is invalid`;
+    for (const [member, declared] of Object.entries(items.properties ?? {})) {
+      const value = (item as Record<string, unknown>)[member];
+      if (value === undefined) continue;
+      const coerced = coerceScalar(declared.type, value, declared.format);
+      const label = `${name}[${index}][${member}]`;
+      if (coerced === NOT_VALID) return `${label} is invalid`;
+      if (
+        coerced !== null &&
+        declared.enum !== undefined &&
+        !declared.enum.includes(coerced as never)
+      )
+        return `${label} does not have a valid value`;
+    }
+  }
+  return undefined;
+}
+
 /** Grape's message for one parameter, or undefined when it passes. */
 function problem(parameter: Parameter, request: RequestParameters): string | undefined {
   const found = lookup(parameter, request);
@@ -138,6 +172,7 @@ function problem(parameter: Parameter, request: RequestParameters): string | und
     if (found.value === null) return undefined;
     if (!Array.isArray(found.value)) return invalid;
     const items = parameter.items ?? { type: "string" };
+    if (items.type === "object") return objectItemsProblem(parameter.name, found.value, items);
     return found.value.some((item) => coerceScalar(items.type, item, items.format) === NOT_VALID)
       ? invalid
       : undefined;

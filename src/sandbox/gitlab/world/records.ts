@@ -73,6 +73,10 @@ export interface GitlabWorldExtensions {
 export class GitlabWorld {
   /** The tier the sandbox runs as (tiers.ts); set once when it starts. */
   tier: "free" | "premium" | "ultimate" = "ultimate";
+  /** How long a new member may not yet be named in a protection (joined.ts); set when it starts. */
+  memberDelayMs = 0;
+  /** The sandbox's clock; set when it starts. */
+  now: () => number = () => Date.now();
   readonly users = new Map<number, User>();
   readonly usersByName = new Map<string, User>();
   readonly tokens = new Map<string, User>();

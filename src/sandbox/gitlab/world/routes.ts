@@ -1,7 +1,19 @@
-import { gitlabBadParameter, ok, type RequestContext, requireCaller, type Route } from "../http.js";
+import {
+  gitlabBadParameter,
+  gitlabError,
+  gitlabForbidden,
+  gitlabNotFound,
+  ok,
+  parameters,
+  type RequestContext,
+  requireCaller,
+  type Route,
+} from "../http.js";
 import { checkOffset, keysetPage, offsetPage } from "../pagination.js";
 import { canSeeGroup, canSeeProject, visibleGroup, visibleProject } from "./access.js";
-import type { Group, Membership, Project } from "./records.js";
+import { ACCESS_LEVELS } from "./access-levels.js";
+import { addMember } from "./joined.js";
+import type { Group, Membership, Project, Role } from "./records.js";
 import { groupAnswer, member, planningUser, projectAnswer } from "./shapes.js";
 
 /**
@@ -127,7 +139,68 @@ function directMembers(ctx: RequestContext, record: Group | Project): Membership
   });
 }
 
+/**
+ * "Add a member to a group or project" for projects (docs, "Group and project members API"): a
+ * Maintainer or Owner adds a user by `user_id` (an id, or a username) with `access_level`; one
+ * already a direct member answers 409 "Member already exists". The membership counts from now on
+ * (joined.ts: `--gitlab-member-delay`). Kept minimal here, beside the members reads, for the
+ * protections' member delay; the members area of issue #36 (item 5) owns the members' writes.
+ */
+function addProjectMember(ctx: RequestContext) {
+  const found = visibleProject(ctx);
+  if (!ctx.world.hasRole(found, ctx.caller, "maintainer")) throw gitlabForbidden();
+  const params = parameters(ctx);
+  const id = String(params.user_id ?? params.username ?? "");
+  const user = /^\d+$/.test(id) ? ctx.world.users.get(Number(id)) : ctx.world.user(id);
+  if (user === undefined) throw gitlabNotFound("User Not Found");
+  const level = Number(params.access_level);
+  const role = ACCESS_LEVELS.find((entry) => entry.level === level && level > 0)?.role;
+  if (role === undefined) throw gitlabBadParameter("access_level does not have a valid value");
+  if (found.members.has(user.id)) throw gitlabError(409, "Member already exists");
+  addMember(ctx.world, found, user, role as Role);
+  return { status: 201, body: member(ctx.base, { user, role: role as Role, source: undefined }) };
+}
+
 export const worldRoutes: Route[] = [
+  {
+    /**
+     * "List users" with `username` (docs, "Users API": "the username … case-insensitive"): an
+     * array of the one user of that name, or an empty one. Forgeplan resolves usernames with it.
+     */
+    method: "GET",
+    pattern: "/api/v4/users",
+    operation: "GET /api/v4/users",
+    handler: (ctx) => {
+      requireCaller(ctx);
+      const username = ctx.query.get("username");
+      const users =
+        username === null
+          ? [...ctx.world.users.values()]
+          : [ctx.world.user(username)].filter((user) => user !== undefined);
+      return {
+        status: 200,
+        body: users.sort((a, b) => a.id - b.id).map((user) => planningUser(ctx.base, user)),
+      };
+    },
+  },
+  {
+    // "Get a single user": 404 "User Not Found" for an id the instance lacks.
+    method: "GET",
+    pattern: "/api/v4/users/:id",
+    operation: "GET /api/v4/users/{id}",
+    handler: (ctx) => {
+      requireCaller(ctx);
+      const user = ctx.world.users.get(Number(ctx.params.id));
+      if (user === undefined) throw gitlabNotFound("User Not Found");
+      return ok(planningUser(ctx.base, user));
+    },
+  },
+  {
+    method: "POST",
+    pattern: "/api/v4/projects/:id/members",
+    operation: "POST /api/v4/projects/{id}/members",
+    handler: addProjectMember,
+  },
   {
     // The caller's own account.
     method: "GET",
