@@ -20,8 +20,10 @@ function startInProcess(argv: string[]) {
     signal: controller.signal,
   };
   const exit = runCli(["sandbox", ...argv], io);
+  // Up to 10 s: in-process, the first run compiles the sandbox's modules on the fly (vitest), which
+  // on a loaded 2-core machine takes seconds; the built command prints it in well under one.
   const url = async (): Promise<string> => {
-    for (let i = 0; i < 200; i++) {
+    for (let i = 0; i < 1000; i++) {
       const match = LISTENING.exec(stdout);
       if (match?.[1]) return match[1];
       await new Promise((resolve) => setTimeout(resolve, 10));
