@@ -19,6 +19,7 @@ import type {
   SectionPart,
 } from "./kind.js";
 import { label } from "./label/index.js";
+import { membersKind } from "./members/index.js";
 import { migrationKind } from "./migration/index.js";
 import { organizationSettingsKind } from "./organization-settings/index.js";
 import { projectSettingsKind } from "./project-settings/index.js";
@@ -68,6 +69,7 @@ export const KINDS: readonly KindModule[] = [
   branchProtection,
   webhook,
   projectSettingsKind,
+  membersKind,
   boardKind,
   epicLinkKind,
   invitation,

@@ -2,6 +2,7 @@ import type { SeedSlice, SeedView } from "../core/seed.js";
 import type { GitlabArea } from "./area.js";
 import { boards } from "./boards/index.js";
 import { epicLinks } from "./epic-links/index.js";
+import { members } from "./members/index.js";
 import { projectSettings } from "./project-settings/index.js";
 import { gitlabFamily, type GitlabSetup } from "./family.js";
 import type { Route } from "./http.js";
@@ -18,6 +19,7 @@ export const GITLAB_AREAS = [
   projectSettings,
   epicLinks,
   boards,
+  members,
 ] as const satisfies readonly GitlabArea[];
 
 const AREAS: readonly GitlabArea[] = GITLAB_AREAS;

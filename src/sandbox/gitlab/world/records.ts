@@ -1,3 +1,4 @@
+import { attached } from "../../core/attached.js";
 import { accessLevelOf, type Role } from "./access-levels.js";
 
 /**
@@ -55,7 +56,15 @@ export interface Membership {
   role: Role;
   /** The group whose direct member the user is; undefined for a project's own member. */
   source: Group | undefined;
+  /** When the membership ends (`YEAR-MONTH-DAY`), or null (members API, `expires_at`). */
+  expiresAt: string | null;
 }
+
+/**
+ * When each direct membership of a group or project ends, by user id (none: it does not). Kept
+ * beside the record's `members` so every membership the world builds carries it.
+ */
+export const membershipExpiry = attached((_record: Group | Project) => new Map<number, string>());
 
 /**
  * What areas add to the world's own answers (gitlab/area.ts): the fields of a project's answer kept
@@ -118,7 +127,9 @@ export class GitlabWorld {
     for (let at: Group | null = group; at !== null; at = at.parent) {
       for (const [id, role] of at.members) {
         const user = this.users.get(id);
-        if (user !== undefined) found.push({ user, role, source: at });
+        if (user !== undefined) {
+          found.push({ user, role, source: at, expiresAt: membershipExpiry(at).get(id) ?? null });
+        }
       }
     }
     return found;
@@ -134,7 +145,8 @@ export class GitlabWorld {
         ? [
             ...[...record.members].flatMap(([id, role]) => {
               const user = this.users.get(id);
-              return user === undefined ? [] : [{ user, role, source: undefined }];
+              const expiresAt = membershipExpiry(record).get(id) ?? null;
+              return user === undefined ? [] : [{ user, role, source: undefined, expiresAt }];
             }),
             ...this.groupMemberships(record.group),
           ]

@@ -1,7 +1,7 @@
 import { gitlabBadParameter, ok, type RequestContext, requireCaller, type Route } from "../http.js";
 import { checkOffset, keysetPage, offsetPage } from "../pagination.js";
 import { canSeeGroup, canSeeProject, visibleGroup, visibleProject } from "./access.js";
-import type { Group, Membership, Project } from "./records.js";
+import { type Group, type Membership, membershipExpiry, type Project } from "./records.js";
 import { group, member, planningUser, projectAnswer } from "./shapes.js";
 
 /**
@@ -123,7 +123,14 @@ function directMembers(ctx: RequestContext, record: Group | Project): Membership
     const user = ctx.world.users.get(id);
     return user === undefined
       ? []
-      : [{ user, role, source: "group" in record ? undefined : record }];
+      : [
+          {
+            user,
+            role,
+            source: "group" in record ? undefined : record,
+            expiresAt: membershipExpiry(record).get(id) ?? null,
+          },
+        ];
   });
 }
 
