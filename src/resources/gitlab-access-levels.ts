@@ -66,7 +66,9 @@ export function levelName(level: number): LevelName | number {
 export const username = z
   .string()
   .max(255)
-  .regex(/^[A-Za-z0-9_.][A-Za-z0-9_.-]*$/, { error: "expected a GitLab username such as octo-dev" });
+  .regex(/^[A-Za-z0-9_.][A-Za-z0-9_.-]*$/, {
+    error: "expected a GitLab username such as octo-dev",
+  });
 
 /** A date as GitLab's members and shares take `expires_at`: `YEAR-MONTH-DAY`. */
 export const expiryDate = z

@@ -68,7 +68,13 @@ projects:
     expect(named(first.plan, "mona")).toMatchObject({
       action: "update",
       diff: [{ path: "access_level", before: "maintainer", after: "developer" }],
-      requests: [{ method: "PUT", path: "/api/v4/projects/acme%2Fapi/members/6", body: { access_level: 30 } }],
+      requests: [
+        {
+          method: "PUT",
+          path: "/api/v4/projects/acme%2Fapi/members/6",
+          body: { access_level: 30 },
+        },
+      ],
     });
     requests = [];
     const applied = await apply(path);
@@ -78,5 +84,202 @@ projects:
     ]);
     const again = await plan(path);
     expect(again.code).toBe(0);
+  });
+
+  it("leaves inherited members alone, and raises an inherited level by a direct membership", async () => {
+    await start();
+    const path = configFile(`version: 1
+projects:
+  - project: acme/api
+    members:
+      mode: authoritative
+      users:
+        mona: maintainer
+        octo-reader: reporter
+        hubot: { access_level: developer, expires_at: 2030-06-30 }
+        octo-dev: developer
+        octo-admin: maintainer
+`);
+    const same = await plan(path);
+    expect(same.code, same.stderr).toBe(0);
+    // octo-dev inherits Developer and octo-admin Owner from acme: nothing is written for them.
+    expect(named(same.plan, "octo-dev")).toMatchObject({ action: "no-op", requests: [] });
+    expect(named(same.plan, "octo-dev")?.notes?.[0]).toContain(
+      "inherits developer from a group above acme/api",
+    );
+    expect(named(same.plan, "octo-admin")).toMatchObject({ action: "no-op", requests: [] });
+    expect(same.plan.changes.filter((change) => change.action === "delete")).toEqual([]);
+
+    const raise = configFile(`version: 1
+projects:
+  - project: acme/api
+    members:
+      users:
+        octo-dev: maintainer
+`);
+    const raised = await plan(raise);
+    expect(named(raised.plan, "octo-dev")).toMatchObject({
+      action: "create",
+      requests: [
+        {
+          method: "POST",
+          path: "/api/v4/projects/acme%2Fapi/members",
+          body: { user_id: 3, access_level: 40 },
+        },
+      ],
+    });
+    requests = [];
+    const applied = await apply(raise);
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(writes().map((request) => `${request.method} ${request.path}`)).toEqual([
+      "POST /api/v4/projects/acme%2Fapi/members",
+    ]);
+    expect((await plan(raise)).code).toBe(0);
+  });
+
+  it("holds removals over the cap, then removes only direct members", async () => {
+    await start();
+    const path = configFile(`version: 1
+projects:
+  - project: acme/api
+    members:
+      mode: authoritative
+      users: {}
+`);
+    const planned = await plan(path);
+    expect(planned.code).toBe(2);
+    const deletes = planned.plan.changes.filter((change) => change.action === "delete");
+    expect(deletes.map((change) => change.name).sort()).toEqual(["hubot", "mona", "octo-reader"]);
+    expect(deletes.every((change) => change.capped !== undefined)).toBe(true);
+    requests = [];
+    const held = await apply(path, "--allow-delete");
+    expect(held.code).toBe(1);
+    expect(held.stdout + held.stderr).toContain("Held by the removal limit");
+    expect(writes()).toEqual([]);
+    const applied = await apply(path, "--allow-delete", "--removal-limit", "100");
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(
+      writes()
+        .map((request) => `${request.method} ${request.path}`)
+        .sort(),
+    ).toEqual([
+      "DELETE /api/v4/projects/acme%2Fapi/members/2",
+      "DELETE /api/v4/projects/acme%2Fapi/members/4",
+      "DELETE /api/v4/projects/acme%2Fapi/members/6",
+    ]);
+    // The inherited members are still there, and the list plans as no change.
+    const all = await fetch(`${world!.url}/api/v4/projects/acme%2Fapi/members/all`, {
+      headers: { "PRIVATE-TOKEN": "sandbox-admin" },
+    });
+    const members = (await all.json()) as Array<{ username: string; access_level: number }>;
+    expect(members.map((member) => [member.username, member.access_level])).toEqual([
+      ["octo-admin", 50],
+      ["octo-reader", 10],
+      ["octo-dev", 30],
+    ]);
+    expect((await plan(path)).code).toBe(0);
+  });
+
+  it("refuses a username that is no GitLab user at plan time, sending nothing", async () => {
+    await start();
+    const path = configFile(`version: 1
+projects:
+  - project: acme/api
+    members:
+      users:
+        no-such-user: developer
+        mona: developer
+`);
+    const planned = await plan(path);
+    expect(planned.code).toBe(1);
+    expect(named(planned.plan, "no-such-user")?.error?.message).toContain(
+      "no-such-user is no GitLab user",
+    );
+    requests = [];
+    const applied = await apply(path);
+    expect(applied.code).toBe(1);
+    expect(applied.stdout + applied.stderr).toContain("no-such-user is no GitLab user");
+    expect(
+      writes().filter(
+        (request) =>
+          request.path.includes("no-such-user") ||
+          ((request.body as { user_id?: unknown } | undefined)?.user_id === undefined &&
+            request.method === "POST"),
+      ),
+    ).toEqual([]);
+  });
+
+  it("never removes or demotes a group's last owner", async () => {
+    await start();
+    const demote = configFile(`version: 1
+groups:
+  - group: acme
+    members:
+      users:
+        octo-admin: maintainer
+`);
+    const demoted = await plan(demote);
+    expect(demoted.code).toBe(1);
+    expect(named(demoted.plan, "octo-admin")?.error?.message).toContain(
+      "would leave group acme without an owner",
+    );
+    const remove = configFile(`version: 1
+groups:
+  - group: acme
+    members:
+      mode: authoritative
+      users:
+        octo-reader: guest
+        octo-dev: developer
+`);
+    const removed = await plan(remove, "--removal-limit", "100");
+    expect(named(removed.plan, "octo-admin")?.error?.message).toContain(
+      "would leave group acme without an owner",
+    );
+    requests = [];
+    const applied = await apply(remove, "--allow-delete", "--removal-limit", "100");
+    expect(applied.code).toBe(1);
+    expect(writes()).toEqual([]);
+    // An owner who is not the last goes (the token's own user, octo-admin, stays: removing it
+    // would leave the token unable to see the private group, as on GitLab).
+    const second = configFile(`version: 1
+groups:
+  - group: acme
+    members:
+      users:
+        mona: owner
+`);
+    expect((await apply(second)).code).toBe(0);
+    requests = [];
+    const without = configFile(`version: 1
+groups:
+  - group: acme
+    members:
+      mode: authoritative
+      users:
+        octo-admin: owner
+        octo-reader: guest
+        octo-dev: developer
+`);
+    const removedOwner = await apply(without, "--allow-delete", "--removal-limit", "100");
+    expect(removedOwner.code, removedOwner.stdout + removedOwner.stderr).toBe(0);
+    expect(writes().map((request) => `${request.method} ${request.path}`)).toEqual([
+      "DELETE /api/v4/groups/acme/members/6",
+    ]);
+    expect((await plan(without)).code).toBe(0);
+  });
+
+  it("refuses minimal access on a project when the file is loaded", async () => {
+    await start();
+    const path = configFile(`version: 1
+projects:
+  - project: acme/api
+    members:
+      users:
+        mona: minimal_access
+`);
+    const result = await runInProcess(["validate", "-c", path]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("minimal_access (5) is a group membership only");
   });
 });

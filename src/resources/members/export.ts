@@ -21,7 +21,8 @@ async function exportAt(
   for (const member of listed) {
     const level = levelName(member.access_level);
     const expires = expiryOf(member);
-    users[member.username] = expires === null ? level : { access_level: level, expires_at: expires };
+    users[member.username] =
+      expires === null ? level : { access_level: level, expires_at: expires };
   }
   return exported(schema, { users }, `${path}/members`) as Members;
 }

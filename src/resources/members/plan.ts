@@ -77,15 +77,16 @@ const usersList = { name: "users", schema: z.array(userShape.schema) };
 function effectiveReader(place: MembersPlace) {
   let read: Promise<ReadResult<Map<string, LiveMember>>> | undefined;
   return () => {
-    read ??= place.reader.list(`${place.base}/members/all`, undefined, memberShape).then(
-      (listed): ReadResult<Map<string, LiveMember>> =>
+    read ??= place.reader
+      .list(`${place.base}/members/all`, undefined, memberShape)
+      .then((listed): ReadResult<Map<string, LiveMember>> =>
         listed.kind === "found"
           ? {
               kind: "found",
               data: new Map(listed.data.map((member) => [member.username.toLowerCase(), member])),
             }
           : listed,
-    );
+      );
     return read;
   };
 }
@@ -212,7 +213,9 @@ async function planMember(
     action: "create",
     diff: diffValues({}, shownWanted(wanted)),
     requests: [{ method: "POST", path: `${place.base}/members`, body }],
-    live_fingerprint: fingerprint(inherited === undefined ? null : { inherited: inherited.access_level }),
+    live_fingerprint: fingerprint(
+      inherited === undefined ? null : { inherited: inherited.access_level },
+    ),
     ...(inherited !== undefined
       ? {
           notes: [
@@ -226,7 +229,8 @@ async function planMember(
 /**
  * The changes that would leave a group without an owner, made errors: GitLab refuses to remove or
  * demote the last owner (403). Owners inherited from a group above count, as GitLab counts them
- * for a subgroup; owners this plan adds count too (apply adds before it removes).
+ * for a subgroup; an owner this plan adds does not, since apply sends a kind's deletes before its
+ * other changes: a handover adds the new owner in one apply and removes the old one in the next.
  */
 async function lastOwner(p: Planning, changes: Change[]): Promise<Change[]> {
   if (p.place.what !== "group" || p.ownersLost.size === 0) return changes;
@@ -243,15 +247,9 @@ async function lastOwner(p: Planning, changes: Change[]): Promise<Change[]> {
     (member) =>
       member.access_level === LEVELS.owner && !p.ownersLost.has(member.username.toLowerCase()),
   );
-  const added = changes.filter(
-    (change) =>
-      change.error === undefined &&
-      (change.action === "create" || change.action === "update") &&
-      change.requests.some((request) => (request.body as { access_level?: number } | undefined)?.access_level === LEVELS.owner),
-  );
-  if (remaining.length + added.length > 0) return changes;
+  if (remaining.length > 0) return changes;
   const error = changeError(
-    `this would leave group ${p.place.scope} without an owner: GitLab refuses to remove or demote a group's last owner (403); add another owner first`,
+    `this would leave group ${p.place.scope} without an owner: GitLab refuses to remove or demote a group's last owner (403); make another member owner in an apply of its own first (apply removes before it adds)`,
   );
   return changes.map((change) => (lost(change) ? { ...change, error } : change));
 }

@@ -9,7 +9,14 @@ import { closed, orNull } from "../../config/fields.js";
 import type { PrintBlock, RuleProblem } from "../../config/spec.js";
 import { defineSetting } from "../../config/spec.js";
 import { modeBlock, modeField } from "../collection.js";
-import { expiryDate, type Granted, levelField, username } from "../gitlab-access-levels.js";
+import {
+  expiryDate,
+  type Granted,
+  LEVELS,
+  levelField,
+  levelNumber,
+  username,
+} from "../gitlab-access-levels.js";
 
 function memberSchema(granted: Granted) {
   const level = levelField(granted);
@@ -44,7 +51,9 @@ function membersSchema(granted: Granted, where: string) {
   );
 }
 
-export const projectMembers = membersSchema("project member", "project");
+// A project's members are written with the group's levels, so a rule can say why Minimal Access is
+// refused there (ProjectMember's levels leave it out) rather than a bare list of values.
+export const projectMembers = membersSchema("group member", "project");
 export const groupMembers = membersSchema("group member", "group");
 
 export type Members = z.output<typeof groupMembers>;
@@ -68,12 +77,30 @@ function rules(value: Members): RuleProblem[] {
   return problems;
 }
 
+/** Minimal Access is a group membership only: GitLab refuses it for a project's member. */
+function projectRules(value: Members): RuleProblem[] {
+  const problems = rules(value);
+  for (const [name, member] of Object.entries(value.users ?? {})) {
+    if (member === null) continue;
+    const level = typeof member === "object" ? member.access_level : member;
+    if (levelNumber(level) !== LEVELS.minimal_access) continue;
+    problems.push({
+      path: typeof member === "object" ? ["users", name, "access_level"] : ["users", name],
+      message:
+        "minimal_access (5) is a group membership only: GitLab refuses it for a project's member (guest to owner)",
+    });
+  }
+  return problems;
+}
+
 function print(value: Members): PrintBlock[] {
   return [
     modeBlock("members", value.mode),
-    ...Object.keys(value.users ?? {}).map(
-      (name): PrintBlock => ({ kind: "members", name: name.toLowerCase(), path: ["users", name] }),
-    ),
+    ...Object.keys(value.users ?? {}).map((name): PrintBlock => ({
+      kind: "members",
+      name: name.toLowerCase(),
+      path: ["users", name],
+    })),
   ];
 }
 
@@ -82,7 +109,7 @@ const defines = () => [{ id: "members", path: [], what: "the member list" }];
 export const projectMembersSetting = defineSetting({
   key: "members",
   schema: projectMembers,
-  rules,
+  rules: projectRules,
   defines,
   print,
 });

@@ -71,10 +71,12 @@ export function inheritedLevel(
  * owner of it or of a group above (GitLab counts inherited owners of a subgroup).
  */
 export function keepsOwner(world: GitlabWorld, group: Group, user: User): boolean {
-  return world
-    .effectiveMembers(group)
-    .some((member) => member.role === "owner" && member.user.id !== user.id) ||
-    (inheritedLevel(group, user)?.level ?? 0) >= accessLevelOf("owner");
+  return (
+    world
+      .effectiveMembers(group)
+      .some((member) => member.role === "owner" && member.user.id !== user.id) ||
+    (inheritedLevel(group, user)?.level ?? 0) >= accessLevelOf("owner")
+  );
 }
 
 /** A direct membership as the world's answers show it. */

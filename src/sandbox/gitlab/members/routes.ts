@@ -109,9 +109,7 @@ function newMember(ctx: RequestContext, params: Record<string, unknown>): User {
     );
   }
   const user =
-    byId !== undefined
-      ? ctx.world.users.get(Number(byId))
-      : ctx.world.user(String(byName));
+    byId !== undefined ? ctx.world.users.get(Number(byId)) : ctx.world.user(String(byName));
   if (user === undefined) throw gitlabNotFound("User Not Found");
   return user;
 }
