@@ -3,8 +3,15 @@ import { groupPath, projectPath } from "../gitlab-paths.js";
 import { defineKind } from "../kind.js";
 import { verifyMemberWrite } from "./canonical.js";
 import { exportGroupMembers, exportProjectMembers } from "./export.js";
+import { groupAbove, projectAbove } from "./above.js";
 import { KIND, planMembers } from "./plan.js";
 import { groupMembersSetting, projectMembersSetting } from "./settings.js";
+
+/** A read made at most once, on first use. */
+function once<T>(read: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => (made ??= read());
+}
 
 /**
  * The members of GitLab projects and groups (issue #36, item 5): `members` in a `projects:` entry
@@ -20,7 +27,13 @@ export const membersKind = defineKind({
     plan: ({ reader, at, value, options }) => {
       const scope = selectedName(at.owner, at.name);
       return planMembers(
-        { reader, scope, base: projectPath(at), what: "project" },
+        {
+          reader,
+          scope,
+          base: projectPath(at),
+          what: "project",
+          above: once(() => projectAbove(reader, at)),
+        },
         value,
         options.deleted?.at(reader.target, scope, KIND) ?? [],
       );
@@ -31,7 +44,13 @@ export const membersKind = defineKind({
     setting: groupMembersSetting,
     plan: ({ reader, at, value, options }) =>
       planMembers(
-        { reader, scope: at, base: groupPath(at), what: "group" },
+        {
+          reader,
+          scope: at,
+          base: groupPath(at),
+          what: "group",
+          above: () => groupAbove(reader, at),
+        },
         value,
         options.deleted?.at(reader.target, at, KIND) ?? [],
       ),

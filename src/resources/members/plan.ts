@@ -44,6 +44,11 @@ export interface MembersPlace {
   /** `/api/v4/projects/<id>` or `/api/v4/groups/<id>`. */
   base: string;
   what: "project" | "group";
+  /**
+   * The API path of the group right above (a project's namespace, a subgroup's parent), null for a
+   * top-level group, or how to find it from the place's own answer (a place written by its id).
+   */
+  above: () => Promise<ReadResult<string | null>>;
 }
 
 /** A member as wanted: GitLab's level, and its expiry where written (undefined: not managed). */
@@ -139,9 +144,42 @@ function deletion(place: MembersPlace, live: LiveMember, note: string): Partial<
   };
 }
 
+/**
+ * The levels users hold in the groups above the place (`GET <group above>/members/all`), by
+ * lower-case username, read once: what a direct member's level may not go below.
+ */
+function aboveReader(place: MembersPlace) {
+  let read: Promise<ReadResult<Map<string, number>>> | undefined;
+  return () => {
+    read ??= place.above().then(async (above): Promise<ReadResult<Map<string, number>>> => {
+      if (above.kind !== "found") return above;
+      if (above.data === null) return { kind: "found", data: new Map() };
+      const path = `${above.data}/members/all`;
+      const listed = await place.reader.list(path, undefined, memberShape);
+      if (listed.kind === "absent")
+        return { kind: "error", error: listingError(place, listed, path) };
+      if (listed.kind === "error") return listed;
+      return {
+        kind: "found",
+        data: new Map(
+          listed.data.map((member) => [member.username.toLowerCase(), member.access_level]),
+        ),
+      };
+    });
+    return read;
+  };
+}
+
+/** Whether a group has a group above it (a read error counts as not: GitLab then answers). */
+async function subgroup(place: MembersPlace): Promise<boolean> {
+  const above = await place.above();
+  return above.kind === "found" && above.data !== null;
+}
+
 interface Planning {
   place: MembersPlace;
   effective: ReturnType<typeof effectiveReader>;
+  inherited: ReturnType<typeof aboveReader>;
   /** Direct owners this plan removes or demotes (lower-case usernames). */
   ownersLost: Set<string>;
 }
@@ -172,6 +210,16 @@ async function planMember(
     };
   }
   const wanted = wantedOf(desired);
+  if (wanted.level === LEVELS.minimal_access && place.what === "group" && (await subgroup(place))) {
+    return {
+      error: {
+        ...changeError(
+          `minimal_access (5) is for top-level groups only: GitLab refuses it on subgroup ${place.scope} ("access_level is not included in the list", gitlab-org/gitlab#331012)`,
+        ),
+        field: ["users", written],
+      },
+    };
+  }
   if (live !== undefined) {
     const before = canonicalLive(live, wanted.expires !== undefined);
     const after = shownWanted(wanted);
@@ -179,6 +227,21 @@ async function planMember(
     if (diff.length === 0) return { live_fingerprint: fingerprint(before) };
     if (live.access_level === LEVELS.owner && wanted.level < LEVELS.owner) {
       p.ownersLost.add(written.toLowerCase());
+    }
+    if (wanted.level < live.access_level) {
+      const above = await p.inherited();
+      if (above.kind !== "found") return { error: listingError(place, above, place.base) };
+      const inherited = above.data.get(written.toLowerCase());
+      if (inherited !== undefined && inherited > wanted.level) {
+        // GitLab refuses a direct level below an inherited one; without the direct membership the
+        // user keeps the inherited level, which is at or above the one written: as for a user
+        // who is no direct member, that is no change to make.
+        return deletion(
+          place,
+          live,
+          `${written} inherits ${nameOfLevel(inherited)} from a group above ${place.scope}, above ${nameOfLevel(wanted.level)}: GitLab refuses a direct membership below an inherited one, so the direct membership goes and the inherited ${nameOfLevel(inherited)} remains`,
+        );
+      }
     }
     const body: Record<string, unknown> = { access_level: wanted.level };
     if (wanted.expires !== undefined && wanted.expires !== expiryOf(live)) {
@@ -260,7 +323,12 @@ export async function planMembers(
   value: Members,
   deleted: readonly Change[],
 ): Promise<Change[]> {
-  const p: Planning = { place, effective: effectiveReader(place), ownersLost: new Set() };
+  const p: Planning = {
+    place,
+    effective: effectiveReader(place),
+    inherited: aboveReader(place),
+    ownersLost: new Set(),
+  };
   const path = `${place.base}/members`;
   const changes = await planCollection<WrittenMember | null, LiveMember>({
     reader: place.reader,
