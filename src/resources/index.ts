@@ -27,6 +27,7 @@ import { GROUPS, ORGANIZATIONS, ownersSection } from "./owners-section.js";
 import { ruleset } from "./ruleset/index.js";
 import { secretKind } from "./secret/index.js";
 import { settingsKind } from "./settings/index.js";
+import { sharedWithGroupsKind } from "./shared-with-groups/index.js";
 import { team } from "./team/index.js";
 import { variableKind } from "./variable/index.js";
 import { webhook } from "./webhook/index.js";
@@ -70,6 +71,7 @@ export const KINDS: readonly KindModule[] = [
   webhook,
   projectSettingsKind,
   membersKind,
+  sharedWithGroupsKind,
   boardKind,
   epicLinkKind,
   invitation,

@@ -1,7 +1,7 @@
 import type { Area } from "../core/area.js";
 import type { SeedSlice, SeedView } from "../core/seed.js";
 import type { GitlabTypes } from "./http.js";
-import type { GitlabWorld, Project } from "./world/records.js";
+import type { GitlabWorld, Group, Project } from "./world/records.js";
 
 /**
  * An area of GitLab's planning paths (core/area.ts), listed in gitlab/index.ts. Besides what every
@@ -20,6 +20,8 @@ export interface GitlabArea<S extends SeedSlice = SeedSlice> extends Area<Gitlab
    * project's own shape, while the area keeps them beside the world's record.
    */
   projectFields?(world: GitlabWorld, project: Project, simple: boolean): Record<string, unknown>;
+  /** The fields of a single group's answer (`GET /groups/:id`) that the area keeps. */
+  groupFields?(world: GitlabWorld, group: Group): Record<string, unknown>;
 }
 
 /** Defines an area; its seed slice types what its build and demo part see. */

@@ -3,6 +3,7 @@ import type { GitlabArea } from "./area.js";
 import { boards } from "./boards/index.js";
 import { epicLinks } from "./epic-links/index.js";
 import { members } from "./members/index.js";
+import { shares } from "./shares/index.js";
 import { projectSettings } from "./project-settings/index.js";
 import { gitlabFamily, type GitlabSetup } from "./family.js";
 import type { Route } from "./http.js";
@@ -20,6 +21,7 @@ export const GITLAB_AREAS = [
   epicLinks,
   boards,
   members,
+  shares,
 ] as const satisfies readonly GitlabArea[];
 
 const AREAS: readonly GitlabArea[] = GITLAB_AREAS;
@@ -31,6 +33,7 @@ export const gitlabRoutes: Route[] = AREAS.flatMap((area) => area.routes ?? []);
 export function buildGitlabWorld(seed: SeedView<SeedSlice>): GitlabWorld {
   const world = new GitlabWorld({
     projectFields: AREAS.flatMap((area) => (area.projectFields ? [area.projectFields] : [])),
+    groupFields: AREAS.flatMap((area) => (area.groupFields ? [area.groupFields] : [])),
   });
   for (const area of AREAS) area.build?.(world, seed);
   return world;

@@ -74,6 +74,8 @@ export interface GitlabWorldExtensions {
   projectFields: ReadonlyArray<
     (world: GitlabWorld, project: Project, simple: boolean) => Record<string, unknown>
   >;
+  /** The fields of a single group's answer (`GET /groups/:id`) kept by an area (its shares). */
+  groupFields?: ReadonlyArray<(world: GitlabWorld, group: Group) => Record<string, unknown>>;
 }
 
 export class GitlabWorld {
@@ -98,6 +100,14 @@ export class GitlabWorld {
     return Object.assign(
       {},
       ...this.extensions.projectFields.map((fields) => fields(this, project, simple)),
+    );
+  }
+
+  /** The fields areas add to a single group's answer. */
+  groupFields(group: Group): Record<string, unknown> {
+    return Object.assign(
+      {},
+      ...(this.extensions.groupFields ?? []).map((fields) => fields(this, group)),
     );
   }
 

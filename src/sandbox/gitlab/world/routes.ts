@@ -154,7 +154,10 @@ export const worldRoutes: Route[] = [
     method: "GET",
     pattern: "/api/v4/groups/:id",
     operation: "GET /api/v4/groups/{id}",
-    handler: (ctx) => ok(group(ctx.base, visibleGroup(ctx, ctx.params.id))),
+    handler: (ctx) => {
+      const found = visibleGroup(ctx, ctx.params.id);
+      return ok({ ...group(ctx.base, found), ...ctx.world.groupFields(found) });
+    },
   },
   {
     // "List subgroups": the group's visible direct subgroups.
