@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { dirname } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Change, Plan } from "../../src/core/plan.js";
 import type { RecordedRequest, RunningSandbox, SandboxOptions } from "../../src/sandbox/index.js";
@@ -281,5 +283,110 @@ projects:
     const result = await runInProcess(["validate", "-c", path]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain("minimal_access (5) is a group membership only");
+  });
+});
+
+describe("shared_with_groups", () => {
+  it("adds a share with one POST, and changes one by a delete and a new share", async () => {
+    await start();
+    const path = configFile(`version: 1
+projects:
+  - project: acme/api
+    shared_with_groups:
+      groups:
+        partners: { group_access: maintainer, expires_at: 2031-01-15 }
+        acme/platform: reporter
+`);
+    const planned = await plan(path);
+    expect(planned.code).toBe(2);
+    const share = (name: string) =>
+      planned.plan.changes.find(
+        (change) => change.kind === "shared_with_groups" && change.name === name,
+      );
+    expect(share("acme/platform")).toMatchObject({
+      action: "create",
+      requests: [
+        {
+          method: "POST",
+          path: "/api/v4/projects/acme%2Fapi/share",
+          body: { group_id: 3, group_access: 20 },
+        },
+      ],
+    });
+    expect(share("partners")).toMatchObject({
+      action: "update",
+      diff: [
+        { path: "group_access", before: "developer", after: "maintainer" },
+        { path: "expires_at", before: null, after: "2031-01-15" },
+      ],
+      requests: [
+        { method: "DELETE", path: "/api/v4/projects/acme%2Fapi/share/2" },
+        {
+          method: "POST",
+          path: "/api/v4/projects/acme%2Fapi/share",
+          body: { group_id: 2, group_access: 40, expires_at: "2031-01-15" },
+        },
+      ],
+    });
+    expect(share("partners")?.notes?.[0]).toContain("GitLab has no update of a share");
+    requests = [];
+    const applied = await apply(path);
+    expect(applied.code, applied.stdout + applied.stderr).toBe(0);
+    expect(writes().map((request) => `${request.method} ${request.path}`)).toEqual([
+      "DELETE /api/v4/projects/acme%2Fapi/share/2",
+      "POST /api/v4/projects/acme%2Fapi/share",
+      "POST /api/v4/projects/acme%2Fapi/share",
+    ]);
+    expect((await plan(path)).code).toBe(0);
+  });
+
+  it("refuses a group the project lives in, and a group that does not exist, at plan time", async () => {
+    await start();
+    const path = configFile(`version: 1
+projects:
+  - project: acme/api
+    shared_with_groups:
+      groups:
+        acme: developer
+        no-such-group: developer
+`);
+    const planned = await plan(path);
+    expect(planned.code).toBe(1);
+    const error = (name: string) =>
+      planned.plan.changes.find(
+        (change) => change.kind === "shared_with_groups" && change.name === name,
+      )?.error?.message;
+    expect(error("acme")).toContain("GitLab refuses to share a project with the group it is in");
+    expect(error("no-such-group")).toContain("group no-such-group does not exist");
+  });
+});
+
+describe("export", () => {
+  it("writes members and shares of the demo world's projects and groups, which plan as no change", async () => {
+    await start();
+    const out = configFile("", "acme-gitlab.yaml");
+    const exported = await runInProcess([
+      "export",
+      "--group",
+      "acme",
+      "--sandbox-url",
+      world!.url,
+      "--out",
+      out,
+    ]);
+    expect(exported.stderr).toBe("");
+    expect(exported.code).toBe(0);
+    const text = readFileSync(out, "utf8");
+    expect(text).toMatch(
+      /members:\n\s+users:\n\s+octo-admin: owner\n\s+octo-reader: guest\n\s+octo-dev: developer/,
+    );
+    expect(text).toMatch(/hubot:\n\s+access_level: developer\n\s+expires_at: "?2030-06-30"?/);
+    expect(text).toMatch(/shared_with_groups:\n\s+groups:\n\s+partners: developer/);
+    expect(text).toMatch(/partners:\n\s+group_access: reporter\n\s+expires_at: "?2030-12-31"?/);
+    const planned = await runInProcess(["plan", "-c", out, "--sandbox-url", world!.url], {
+      cwd: dirname(out),
+    });
+    expect(planned.stdout).toContain("No changes.");
+    expect(planned.code).toBe(0);
   });
 });
