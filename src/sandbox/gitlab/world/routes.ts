@@ -186,7 +186,8 @@ export const worldRoutes: Route[] = [
     /**
      * "List projects" of a group: its own projects, with `include_subgroups` those of every group
      * below it too, each as the caller may see it. `with_shared` (default true) would add the
-     * projects other groups share with it; the sandbox has no sharing, so it adds none.
+     * projects other groups share with it; the sandbox adds none (its shares area keeps the shares,
+     * the world does not read them).
      * `pagination=keyset` is not offered here (docs, "Keyset-based pagination", "Supported
      * resources" lists Projects, not a group's), so it pages by offset, without the offset ceiling.
      */
