@@ -352,6 +352,19 @@ projects:
       )?.error?.message;
     expect(error("acme")).toContain("GitLab refuses to share a project with the group it is in");
     expect(error("no-such-group")).toContain("group no-such-group does not exist");
+    // Written by its id, the project's group is learned from its answer.
+    const byId = configFile(`version: 1
+projects:
+  - project: 1
+    shared_with_groups:
+      groups:
+        acme: developer
+`);
+    const planById = await plan(byId);
+    expect(planById.code).toBe(1);
+    expect(
+      planById.plan.changes.find((change) => change.kind === "shared_with_groups")?.error?.message,
+    ).toContain("GitLab refuses to share a project with the group it is in");
   });
 });
 

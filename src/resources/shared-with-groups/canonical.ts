@@ -20,7 +20,12 @@ export type LiveShare = z.infer<typeof liveShare>;
 /** A project's or group's answer as far as shares go: a list GitLab always answers. */
 export const sharedAnswer = (what: "a project" | "a group") => ({
   name: what,
-  schema: z.looseObject({ id: z.number().int(), shared_with_groups: z.array(liveShare) }),
+  schema: z.looseObject({
+    id: z.number().int(),
+    shared_with_groups: z.array(liveShare),
+    // A project's group, for one written by its id: it cannot be shared with it or those above.
+    namespace: z.looseObject({ full_path: z.string().min(1) }).optional(),
+  }),
 });
 
 /** A group found by its path, for the id a new share names. */

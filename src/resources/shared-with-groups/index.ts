@@ -3,14 +3,8 @@ import { groupPath, projectPath } from "../gitlab-paths.js";
 import { defineKind } from "../kind.js";
 import { verifyShareWrite } from "./canonical.js";
 import { exportGroupShares, exportProjectShares } from "./export.js";
-import { KIND, planShares } from "./plan.js";
+import { KIND, planShares, withAncestors } from "./plan.js";
 import { groupSharesSetting, projectSharesSetting } from "./settings.js";
-
-/** The full paths of a group and every group above it (`acme/platform` → both and `acme`). */
-function withAncestors(path: string): string[] {
-  const parts = path.toLowerCase().split("/");
-  return parts.map((_, index) => parts.slice(0, index + 1).join("/"));
-}
 
 /**
  * GitLab projects and groups shared with groups (issue #36, item 6): `shared_with_groups` in a

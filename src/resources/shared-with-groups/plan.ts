@@ -44,6 +44,12 @@ export interface SharePlace {
   refused: readonly string[];
 }
 
+/** The full paths of a group and every group above it (`acme/platform` → it and `acme`). */
+export function withAncestors(path: string): string[] {
+  const parts = path.toLowerCase().split("/");
+  return parts.map((_, index) => parts.slice(0, index + 1).join("/"));
+}
+
 interface Wanted {
   level: number;
   expires?: string | null;
@@ -162,6 +168,8 @@ export function planShares(
 ): Promise<Change[]> {
   const written = (lower: string) =>
     Object.keys(value.groups ?? {}).find((path) => path.toLowerCase() === lower) ?? lower;
+  // A project written by its id learns its groups from its answer.
+  let at = place;
   return planCollection<WrittenShare | null, LiveShare>({
     reader: place.reader,
     scope: place.scope,
@@ -178,11 +186,16 @@ export function planShares(
         place.base,
         sharedAnswer(place.what === "project" ? "a project" : "a group"),
       );
-      return read.kind === "found" ? { kind: "found", data: read.data.shared_with_groups } : read;
+      if (read.kind !== "found") return read;
+      const home = read.data.namespace?.full_path;
+      if (place.what === "project" && home !== undefined) {
+        at = { ...place, refused: withAncestors(home) };
+      }
+      return { kind: "found", data: read.data.shared_with_groups };
     },
     nameOf: (share) => share.group_full_path,
     canonical: (path) => path.toLowerCase(),
-    plan: ({ name, desired }, live) => planShare(place, written(name), desired, live),
+    plan: ({ name, desired }, live) => planShare(at, written(name), desired, live),
     remove: (live) => ({
       name: live.group_full_path.toLowerCase(),
       change: deletion(
