@@ -21,6 +21,7 @@ import type {
   SectionPart,
 } from "./kind.js";
 import { label } from "./label/index.js";
+import { membersKind } from "./members/index.js";
 import { migrationKind } from "./migration/index.js";
 import { organizationSettingsKind } from "./organization-settings/index.js";
 import { projectSettingsKind } from "./project-settings/index.js";
@@ -30,6 +31,7 @@ import { GROUPS, ORGANIZATIONS, ownersSection } from "./owners-section.js";
 import { ruleset } from "./ruleset/index.js";
 import { secretKind } from "./secret/index.js";
 import { settingsKind } from "./settings/index.js";
+import { sharedWithGroupsKind } from "./shared-with-groups/index.js";
 import { team } from "./team/index.js";
 import { variableKind } from "./variable/index.js";
 import { webhook } from "./webhook/index.js";
@@ -74,6 +76,8 @@ export const KINDS: readonly KindModule[] = [
   projectSettingsKind,
   groupSettingsKind,
   badgeKind,
+  membersKind,
+  sharedWithGroupsKind,
   protectedBranches,
   protectedTags,
   boardKind,

@@ -22,6 +22,11 @@ export interface GitlabArea<S extends SeedSlice = SeedSlice> extends Area<Gitlab
   projectFields?(world: GitlabWorld, project: Project, simple: boolean): Record<string, unknown>;
   /** Likewise the fields of a group's answer (`GET /groups/:id`, the group listings) it keeps. */
   groupFields?(world: GitlabWorld, group: Group): Record<string, unknown>;
+  /**
+   * The fields only a single group's answer (`GET /groups/:id`, GitLab's GroupDetail) shows that
+   * the area keeps (its shares), not the listings'.
+   */
+  groupDetailFields?(world: GitlabWorld, group: Group): Record<string, unknown>;
 }
 
 /** Defines an area; its seed slice types what its build and demo part see. */

@@ -4,6 +4,8 @@ import { badges } from "./badges/index.js";
 import { boards } from "./boards/index.js";
 import { epicLinks } from "./epic-links/index.js";
 import { groupSettings } from "./group-settings/index.js";
+import { members } from "./members/index.js";
+import { shares } from "./shares/index.js";
 import { projectSettings } from "./project-settings/index.js";
 import { protectedRefs } from "./protected-refs/index.js";
 import { gitlabFamily, type GitlabSetup } from "./family.js";
@@ -23,6 +25,8 @@ export const GITLAB_AREAS = [
   badges,
   epicLinks,
   boards,
+  members,
+  shares,
   protectedRefs,
 ] as const satisfies readonly GitlabArea[];
 
@@ -36,6 +40,9 @@ export function buildGitlabWorld(seed: SeedView<SeedSlice>): GitlabWorld {
   const world = new GitlabWorld({
     projectFields: AREAS.flatMap((area) => (area.projectFields ? [area.projectFields] : [])),
     groupFields: AREAS.flatMap((area) => (area.groupFields ? [area.groupFields] : [])),
+    groupDetailFields: AREAS.flatMap((area) =>
+      area.groupDetailFields ? [area.groupDetailFields] : [],
+    ),
   });
   for (const area of AREAS) area.build?.(world, seed);
   return world;

@@ -1,3 +1,4 @@
+import { attached } from "../../core/attached.js";
 import { accessLevelOf, type Role } from "./access-levels.js";
 
 /**
@@ -56,18 +57,28 @@ export interface Membership {
   role: Role;
   /** The group whose direct member the user is; undefined for a project's own member. */
   source: Group | undefined;
+  /** When the membership ends (`YEAR-MONTH-DAY`), or null (members API, `expires_at`). */
+  expiresAt: string | null;
 }
+
+/**
+ * When each direct membership of a group or project ends, by user id (none: it does not). Kept
+ * beside the record's `members` so every membership the world builds carries it.
+ */
+export const membershipExpiry = attached((_record: Group | Project) => new Map<number, string>());
 
 /**
  * What areas add to the world's own answers (gitlab/area.ts): the fields of a project's or a
  * group's answer kept by an area (its settings), so `GET /projects/:id`, `GET /groups/:id` and the
- * listings show them as GitLab does.
+ * listings show them as GitLab does; and the fields only a single group's answer shows.
  */
 export interface GitlabWorldExtensions {
   projectFields: ReadonlyArray<
     (world: GitlabWorld, project: Project, simple: boolean) => Record<string, unknown>
   >;
   groupFields: ReadonlyArray<(world: GitlabWorld, group: Group) => Record<string, unknown>>;
+  /** The fields of a single group's answer only (`GET /groups/:id`) kept by an area (its shares). */
+  groupDetailFields: ReadonlyArray<(world: GitlabWorld, group: Group) => Record<string, unknown>>;
 }
 
 export class GitlabWorld {
@@ -96,7 +107,11 @@ export class GitlabWorld {
   readonly seeded = { groups: [] as Group[], projects: [] as Project[] };
 
   constructor(
-    private readonly extensions: GitlabWorldExtensions = { projectFields: [], groupFields: [] },
+    private readonly extensions: GitlabWorldExtensions = {
+      projectFields: [],
+      groupFields: [],
+      groupDetailFields: [],
+    },
   ) {}
 
   /** The fields areas add to a project's answer (`simple`: the `simple=true` listing's). */
@@ -110,6 +125,14 @@ export class GitlabWorld {
   /** The fields areas add to a group's answer. */
   groupFields(group: Group): Record<string, unknown> {
     return Object.assign({}, ...this.extensions.groupFields.map((fields) => fields(this, group)));
+  }
+
+  /** The fields areas add to a single group's answer only. */
+  groupDetailFields(group: Group): Record<string, unknown> {
+    return Object.assign(
+      {},
+      ...this.extensions.groupDetailFields.map((fields) => fields(this, group)),
+    );
   }
 
   user(username: string): User | undefined {
@@ -162,7 +185,9 @@ export class GitlabWorld {
     for (let at: Group | null = group; at !== null; at = at.parent) {
       for (const [id, role] of at.members) {
         const user = this.users.get(id);
-        if (user !== undefined) found.push({ user, role, source: at });
+        if (user !== undefined) {
+          found.push({ user, role, source: at, expiresAt: membershipExpiry(at).get(id) ?? null });
+        }
       }
     }
     return found;
@@ -178,7 +203,8 @@ export class GitlabWorld {
         ? [
             ...[...record.members].flatMap(([id, role]) => {
               const user = this.users.get(id);
-              return user === undefined ? [] : [{ user, role, source: undefined }];
+              const expiresAt = membershipExpiry(record).get(id) ?? null;
+              return user === undefined ? [] : [{ user, role, source: undefined, expiresAt }];
             }),
             ...this.groupMemberships(record.group),
           ]

@@ -1,19 +1,19 @@
 import {
   gitlabBadParameter,
-  gitlabError,
-  gitlabForbidden,
   gitlabNotFound,
   ok,
-  parameters,
   type RequestContext,
   requireCaller,
   type Route,
 } from "../http.js";
 import { checkOffset, keysetPage, offsetPage } from "../pagination.js";
 import { canSeeGroup, canSeeProject, visibleGroup, visibleProject } from "./access.js";
-import { ACCESS_LEVELS } from "./access-levels.js";
-import { addMember } from "./joined.js";
-import type { Group, Membership, Project, Role } from "./records.js";
+import {
+  type Group,
+  type Membership,
+  membershipExpiry,
+  type Project,
+} from "./records.js";
 import { groupAnswer, member, planningUser, projectAnswer } from "./shapes.js";
 
 /**
@@ -135,30 +135,15 @@ function directMembers(ctx: RequestContext, record: Group | Project): Membership
     const user = ctx.world.users.get(id);
     return user === undefined
       ? []
-      : [{ user, role, source: "group" in record ? undefined : record }];
+      : [
+          {
+            user,
+            role,
+            source: "group" in record ? undefined : record,
+            expiresAt: membershipExpiry(record).get(id) ?? null,
+          },
+        ];
   });
-}
-
-/**
- * "Add a member to a group or project" for projects (docs, "Group and project members API"): a
- * Maintainer or Owner adds a user by `user_id` (an id, or a username) with `access_level`; one
- * already a direct member answers 409 "Member already exists". The membership counts from now on
- * (joined.ts: `--gitlab-member-delay`). Kept minimal here, beside the members reads, for the
- * protections' member delay; the members area of issue #36 (item 5) owns the members' writes.
- */
-function addProjectMember(ctx: RequestContext) {
-  const found = visibleProject(ctx);
-  if (!ctx.world.hasRole(found, ctx.caller, "maintainer")) throw gitlabForbidden();
-  const params = parameters(ctx);
-  const id = String(params.user_id ?? params.username ?? "");
-  const user = /^\d+$/.test(id) ? ctx.world.users.get(Number(id)) : ctx.world.user(id);
-  if (user === undefined) throw gitlabNotFound("User Not Found");
-  const level = Number(params.access_level);
-  const role = ACCESS_LEVELS.find((entry) => entry.level === level && level > 0)?.role;
-  if (role === undefined) throw gitlabBadParameter("access_level does not have a valid value");
-  if (found.members.has(user.id)) throw gitlabError(409, "Member already exists");
-  addMember(ctx.world, found, user, role as Role);
-  return { status: 201, body: member(ctx.base, { user, role: role as Role, source: undefined }) };
 }
 
 export const worldRoutes: Route[] = [
@@ -196,12 +181,6 @@ export const worldRoutes: Route[] = [
     },
   },
   {
-    method: "POST",
-    pattern: "/api/v4/projects/:id/members",
-    operation: "POST /api/v4/projects/{id}/members",
-    handler: addProjectMember,
-  },
-  {
     // The caller's own account.
     method: "GET",
     pattern: "/api/v4/user",
@@ -220,7 +199,13 @@ export const worldRoutes: Route[] = [
     method: "GET",
     pattern: "/api/v4/groups/:id",
     operation: "GET /api/v4/groups/{id}",
-    handler: (ctx) => ok(groupAnswer(ctx.world, ctx.base, visibleGroup(ctx, ctx.params.id))),
+    handler: (ctx) => {
+      const found = visibleGroup(ctx, ctx.params.id);
+      return ok({
+        ...groupAnswer(ctx.world, ctx.base, found),
+        ...ctx.world.groupDetailFields(found),
+      });
+    },
   },
   {
     // "List subgroups": the group's visible direct subgroups.
@@ -249,7 +234,8 @@ export const worldRoutes: Route[] = [
     /**
      * "List projects" of a group: its own projects, with `include_subgroups` those of every group
      * below it too, each as the caller may see it. `with_shared` (default true) would add the
-     * projects other groups share with it; the sandbox has no sharing, so it adds none.
+     * projects other groups share with it; the sandbox adds none (its shares area keeps the shares,
+     * the world does not read them).
      * `pagination=keyset` is not offered here (docs, "Keyset-based pagination", "Supported
      * resources" lists Projects, not a group's), so it pages by offset, without the offset ceiling.
      */

@@ -107,7 +107,7 @@ export function member(base: string, value: Membership): Json {
     ...planningUser(base, value.user),
     access_level: accessLevelOf(value.role),
     created_at: SEEDED_AT,
-    expires_at: null,
+    expires_at: value.expiresAt,
     membership_state: "active",
   };
 }

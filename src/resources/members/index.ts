@@ -1,0 +1,60 @@
+import { selectedName } from "../../config/glob.js";
+import { groupPath, projectPath } from "../gitlab-paths.js";
+import { defineKind } from "../kind.js";
+import { verifyMemberWrite } from "./canonical.js";
+import { exportGroupMembers, exportProjectMembers } from "./export.js";
+import { groupAbove, projectAbove } from "./above.js";
+import { KIND, planMembers } from "./plan.js";
+import { groupMembersSetting, projectMembersSetting } from "./settings.js";
+
+/** A read made at most once, on first use. */
+function once<T>(read: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => (made ??= read());
+}
+
+/**
+ * The members of GitLab projects and groups (issue #36, item 5): `members` in a `projects:` entry
+ * and in a `groups:` entry. One kind with both parts, as GitLab serves both from one API ("Group
+ * and project members API", lib/api/members.rb declares both in one loop): the same levels
+ * (less Minimal Access on projects), the same inheritance and the same requests. docs/gitlab.md,
+ * "Members".
+ */
+export const membersKind = defineKind({
+  name: KIND,
+  project: {
+    setting: projectMembersSetting,
+    plan: ({ reader, at, value, options }) => {
+      const scope = selectedName(at.owner, at.name);
+      return planMembers(
+        {
+          reader,
+          scope,
+          base: projectPath(at),
+          what: "project",
+          above: once(() => projectAbove(reader, at)),
+        },
+        value,
+        options.deleted?.at(reader.target, scope, KIND) ?? [],
+      );
+    },
+    export: exportProjectMembers,
+  },
+  group: {
+    setting: groupMembersSetting,
+    plan: ({ reader, at, value, options }) =>
+      planMembers(
+        {
+          reader,
+          scope: at,
+          base: groupPath(at),
+          what: "group",
+          above: () => groupAbove(reader, at),
+        },
+        value,
+        options.deleted?.at(reader.target, at, KIND) ?? [],
+      ),
+    export: exportGroupMembers,
+  },
+  verify: verifyMemberWrite,
+});

@@ -1,0 +1,3 @@
+import { conformance } from "./conformance.js";
+
+conformance("shared_with_groups");
