@@ -22,6 +22,8 @@ import { label } from "./label/index.js";
 import { migrationKind } from "./migration/index.js";
 import { organizationSettingsKind } from "./organization-settings/index.js";
 import { projectSettingsKind } from "./project-settings/index.js";
+import { pushRulesKind } from "./push-rules/index.js";
+import { mergeRequestApprovalsKind } from "./merge-request-approvals/index.js";
 import { GROUPS, ORGANIZATIONS, ownersSection } from "./owners-section.js";
 import { ruleset } from "./ruleset/index.js";
 import { secretKind } from "./secret/index.js";
@@ -68,6 +70,8 @@ export const KINDS: readonly KindModule[] = [
   branchProtection,
   webhook,
   projectSettingsKind,
+  pushRulesKind,
+  mergeRequestApprovalsKind,
   boardKind,
   epicLinkKind,
   invitation,
