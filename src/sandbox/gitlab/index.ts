@@ -3,6 +3,8 @@ import type { GitlabArea } from "./area.js";
 import { boards } from "./boards/index.js";
 import { epicLinks } from "./epic-links/index.js";
 import { projectSettings } from "./project-settings/index.js";
+import { pushRules } from "./push-rules/index.js";
+import { approvals } from "./approvals/index.js";
 import { gitlabFamily, type GitlabSetup } from "./family.js";
 import type { Route } from "./http.js";
 import { gitlabWorld } from "./world/index.js";
@@ -16,6 +18,8 @@ import { GitlabWorld } from "./world/records.js";
 export const GITLAB_AREAS = [
   gitlabWorld,
   projectSettings,
+  pushRules,
+  approvals,
   epicLinks,
   boards,
 ] as const satisfies readonly GitlabArea[];
