@@ -102,15 +102,14 @@ function canonicalWanted(name: string, written: ApprovalRule): CanonicalRule {
 
 /**
  * The live rule a written one is about: the any_approver rule for one of that type (whatever its
- * name), else the rule of its name — except a live any_approver rule another written rule already
- * claims, which a regular rule of its name does not take over (it is created once the any_approver
- * rule, planned first, has its new name).
+ * name), else the rule of its name — except a live any_approver rule the written any_approver rule
+ * claims, which a rule of its old name is not about: a regular rule of that name is created once
+ * the any_approver rule, planned first, has its new name, and a `null` one is already absent then.
  */
 function matchRule(claimed: boolean) {
   return (member: Member<ApprovalRule | null>, live: readonly LiveRule[]): Match<LiveRule> => {
     const byName = live.find((rule) => rule.name === member.name);
-    if (member.desired === null) return { live: byName };
-    if (typeOf(member.desired) === "any_approver")
+    if (member.desired !== null && typeOf(member.desired) === "any_approver")
       return { live: live.find((rule) => rule.rule_type === "any_approver") ?? byName };
     if (byName?.rule_type === "any_approver" && claimed) return { live: undefined };
     return { live: byName };
@@ -126,11 +125,27 @@ function deleteOf(ctx: Context, live: LiveRule): MemberChange {
   };
 }
 
+/**
+ * The live rule of another type that holds the name the any_approver rule is renamed to: the
+ * written rule of that name is the any_approver one, so the other goes first (GitLab keeps names
+ * unique in a project: "has already been taken").
+ */
+function displacedBy(
+  member: Member<ApprovalRule | null>,
+  live: LiveRule | undefined,
+  listed: readonly LiveRule[],
+): LiveRule | undefined {
+  if (member.desired === null || typeOf(member.desired) !== "any_approver") return undefined;
+  if (live?.rule_type !== "any_approver" || live.name === member.name) return undefined;
+  return listed.find((rule) => rule.name === member.name && rule !== live);
+}
+
 async function planRule(
   ctx: Context,
   approvers: Approvers,
   member: Member<ApprovalRule | null>,
   live: LiveRule | undefined,
+  listed: readonly LiveRule[],
 ): Promise<MemberChange> {
   const before = live === undefined ? null : canonicalLive(live);
   const written = member.desired;
@@ -159,10 +174,21 @@ async function planRule(
       ],
     };
   }
+  const put = { method: "PUT" as const, path: `${rules}/${live.id}`, body: body.body };
+  const displaced = displacedBy(member, live, listed);
+  if (displaced === undefined) return { ...planned, action: "update", requests: [put] };
   return {
     ...planned,
     action: "update",
-    requests: [{ method: "PUT", path: `${rules}/${live.id}`, body: body.body }],
+    diff: [
+      ...planned.diff,
+      ...diffValues({ displaced: canonicalLive(displaced) }, { displaced: null }),
+    ],
+    requests: [{ method: "DELETE", path: `${rules}/${displaced.id}` }, put],
+    live_fingerprint: fingerprint({ rule: before, displaced: canonicalLive(displaced) }),
+    notes: [
+      `the ${displaced.rule_type} rule ${JSON.stringify(displaced.name)} is deleted first: the any_approver rule takes its name`,
+    ],
   };
 }
 
@@ -180,6 +206,7 @@ async function planRules(
     ([name, desired]) => ({ name, desired }),
   );
   const path = `${ctx.path}/approval_rules`;
+  const match = matchRule(written.some(isAny));
   return planCollection<ApprovalRule | null, LiveRule>({
     reader: ctx.reader,
     scope: ctx.scope,
@@ -191,8 +218,15 @@ async function planRules(
     path,
     list: () => ctx.reader.list(path, undefined, liveRuleShape),
     nameOf: (live) => live.name,
-    match: matchRule(written.some(isAny)),
-    plan: (member, live) => planRule(ctx, approvers, member, live),
+    match,
+    // A live rule is kept when a written one is about it, or gives way to the any_approver rule.
+    kept: (live, listed) =>
+      members.some((member) => {
+        const found = match(member, listed);
+        const about = "live" in found ? found.live : undefined;
+        return about === live || displacedBy(member, about, listed) === live;
+      }),
+    plan: (member, live, listed) => planRule(ctx, approvers, member, live, listed),
     remove: (live) => ({ name: live.name, change: deleteOf(ctx, live) }),
     deleted,
   });
