@@ -77,7 +77,6 @@ function regexProblem(text: string): string | undefined {
 const regex = (field: PushRuleField) =>
   z
     .string()
-    .max(511)
     .superRefine((text, context) => {
       const problem = regexProblem(text);
       if (problem !== undefined) context.addIssue({ code: "custom", message: problem });
