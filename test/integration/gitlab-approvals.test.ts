@@ -1,4 +1,7 @@
+import { readFileSync } from "node:fs";
+import { dirname } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import type { Plan } from "../../src/core/plan.js";
 import type { RecordedRequest, RunningSandbox, SandboxOptions } from "../../src/sandbox/index.js";
 import { runInProcess } from "../helpers/cli.js";
@@ -358,5 +361,92 @@ rules:
     ]);
     expect((await apply(path)).code).toBe(1);
     expect(writes()).toEqual([]);
+  });
+});
+
+describe("export", () => {
+  async function exportGroup(free = false): Promise<{ path: string; text: string }> {
+    const out = configFile("", "acme-export.yaml");
+    const exported = await runInProcess([
+      "export",
+      "--group",
+      "acme",
+      "--sandbox-url",
+      world!.url,
+      "--out",
+      out,
+    ]);
+    // On Free the epics' comments cannot be read (epics are Premium): the export says so, and
+    // exits 1 for them; what is checked of it is what it wrote.
+    if (!free) {
+      expect(exported.stderr).toBe("");
+      expect(exported.code).toBe(0);
+    }
+    return { path: out, text: readFileSync(out, "utf8") };
+  }
+
+  it("writes the demo world's push rules and approvals, which plan as no change", async () => {
+    await start();
+    const { path, text } = await exportGroup();
+    const file = parse(text) as {
+      groups: Array<{ group: string; push_rules?: unknown }>;
+      projects: Array<{ project: string; push_rules?: unknown; merge_request_approvals?: unknown }>;
+    };
+    expect(file.groups.find((entry) => entry.group === "acme")!.push_rules).toEqual({
+      deny_delete_tag: false,
+      member_check: true,
+      prevent_secrets: false,
+      commit_committer_check: false,
+      commit_committer_name_check: false,
+      reject_unsigned_commits: false,
+      reject_non_dco_commits: false,
+      commit_message_regex: "",
+      commit_message_negative_regex: "",
+      branch_name_regex: "",
+      author_email_regex: "",
+      file_name_regex: "",
+      max_file_size: 0,
+    });
+    const api = file.projects.find((entry) => entry.project === "acme/api")!;
+    expect(api.merge_request_approvals).toEqual({
+      settings: {
+        reset_approvals_on_push: false,
+        selective_code_owner_removals: true,
+        disable_overriding_approvers_per_merge_request: true,
+        merge_requests_author_approval: false,
+        merge_requests_disable_committers_approval: false,
+        require_password_to_approve: false,
+      },
+      rules: {
+        mode: "additive",
+        items: {
+          "All Members": { rule_type: "any_approver", approvals_required: 1 },
+          Security: {
+            approvals_required: 1,
+            users: ["octo-dev"],
+            groups: ["acme/platform"],
+            protected_branches: ["main"],
+          },
+        },
+      },
+    });
+    expect(api.push_rules).toMatchObject({ deny_delete_tag: true, max_file_size: 100 });
+    // acme/web has no push rule and no approval rules: nothing of either but its settings.
+    const web = file.projects.find((entry) => entry.project === "acme/web")!;
+    expect(web.push_rules).toBeUndefined();
+    const planned = await runInProcess(["plan", "-c", path, "--sandbox-url", world!.url], {
+      cwd: dirname(path),
+    });
+    expect(planned.stdout).toContain("No changes.");
+    expect(planned.code).toBe(0);
+  });
+
+  it("on Free writes neither (GitLab's 404 and 403) and still exports the rest", async () => {
+    await start({ gitlabTier: "free" });
+    const { text } = await exportGroup(true);
+    expect(text.match(/# not exported:.*/g)?.join("\n")).not.toMatch(/push|approval/);
+    expect(text).not.toContain("push_rules");
+    expect(text).not.toContain("merge_request_approvals");
+    expect(text).toContain("project: acme/api");
   });
 });
