@@ -60,6 +60,7 @@ function invalid(errors: Record<string, string[]>): HttpError {
   return new HttpError({ status: 400, body: { message: errors } });
 }
 
+/** A rule of the project, else ActiveRecord's RecordNotFound: "404 Not found" (lib/api/api.rb). */
 function ruleOf(ctx: RequestContext, project: Project): ApprovalRuleRecord {
   const id = idParam(ctx.params.approval_rule_id);
   const rule = approvalRulesOf(project).find((candidate) => candidate.id === id);

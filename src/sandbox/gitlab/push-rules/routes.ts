@@ -41,19 +41,22 @@ import { pushRule } from "./shapes.js";
  *   {"<field>": ["not valid RE2 syntax: …"]}}`), a negative `max_file_size`.
  */
 
+// GitLab's `not_found!` without a resource answers "404 Not Found" (lib/api/helpers.rb), unlike
+// the "404 Not found" of a record not found.
 const premium = (ctx: RequestContext) =>
   GITLAB_TIERS.indexOf(ctx.world.tier) >= GITLAB_TIERS.indexOf("premium");
 
 function projectHolder(ctx: RequestContext) {
   const project = visibleProject(ctx);
   if (!ctx.world.hasRole(project, ctx.caller, "maintainer")) throw gitlabForbidden();
-  if (!premium(ctx)) throw gitlabNotFound();
+  if (!premium(ctx)) throw gitlabNotFound("Not Found");
   return { holder: projectRuleOf(project), projectId: project.id as number | undefined };
 }
 
 function groupHolder(ctx: RequestContext) {
   const group = visibleGroup(ctx, ctx.params.id);
-  if (!ctx.world.hasRole(group, ctx.caller, "owner") || !premium(ctx)) throw gitlabNotFound();
+  if (!ctx.world.hasRole(group, ctx.caller, "owner") || !premium(ctx))
+    throw gitlabNotFound("Not Found");
   return { holder: groupRuleOf(group), projectId: undefined };
 }
 
@@ -121,7 +124,7 @@ function routesFor(
       handler: (ctx) => {
         const { holder, projectId } = holderOf(ctx);
         if (holder.rule === undefined) {
-          if (projectId === undefined) throw gitlabNotFound();
+          if (projectId === undefined) throw gitlabNotFound("Not Found");
           return ok(null);
         }
         return ok(shown(holder.rule, projectId));
