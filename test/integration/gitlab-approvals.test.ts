@@ -238,6 +238,51 @@ rules:
     expect(rules.filter((rule) => rule.rule_type === "any_approver")).toHaveLength(1);
   });
 
+  it("replaces a rule whose type changes (DELETE, then POST), GitLab's PUT taking no rule_type", async () => {
+    await start();
+    const path = approvals(`
+rules:
+  items:
+    All Members:
+      approvals_required: 1
+      users: [octo-dev]
+`);
+    const planned = await plan(path);
+    const [change] = planned.plan.changes;
+    expect(change!.action).toBe("update");
+    expect(change!.requests.map((request) => `${request.method} ${request.path}`)).toEqual([
+      "DELETE /api/v4/projects/acme%2Fapi/approval_rules/1",
+      "POST /api/v4/projects/acme%2Fapi/approval_rules",
+    ]);
+    expect(change!.notes?.join(" ")).toContain(
+      "GitLab's PUT of an approval rule takes no rule_type",
+    );
+    expect((await apply(path)).code).toBe(0);
+    expect((await plan(path)).code).toBe(0);
+  });
+
+  it("gives the any_approver rule the name of another rule by deleting that one first, in one change", async () => {
+    await start();
+    const path = approvals(`
+rules:
+  items:
+    Security:
+      rule_type: any_approver
+      approvals_required: 1
+`);
+    const planned = await plan(path);
+    expect(planned.plan.changes.map((change) => change.name)).toEqual(["rules/Security"]);
+    expect(
+      planned.plan.changes[0]!.requests.map((request) => `${request.method} ${request.path}`),
+    ).toEqual([
+      "DELETE /api/v4/projects/acme%2Fapi/approval_rules/2",
+      "PUT /api/v4/projects/acme%2Fapi/approval_rules/1",
+    ]);
+    expect((await apply(path)).code).toBe(0);
+    expect(writes().filter(([method]) => method === "POST")).toEqual([]);
+    expect((await plan(path)).code).toBe(0);
+  });
+
   it("refuses a second any_approver rule at load, naming both", async () => {
     await start();
     const result = await refused(
