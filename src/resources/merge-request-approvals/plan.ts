@@ -30,7 +30,8 @@ import {
  *   of the whole rule for a changed one, a DELETE for `null` or (authoritative) one not written.
  *   The `any_approver` rule is matched by its type, so a new name or count for it is a PUT of the
  *   existing rule, never a second POST (GitLab refuses a second: "any-approver for the project
- *   already exists"). GitLab's PUT takes no `rule_type`, so a rule whose type changes is replaced:
+ *   already exists"); a rule of another type holding the name it is given is deleted first, in
+ *   the same change. GitLab's PUT takes no `rule_type`, so a rule whose type changes is replaced:
  *   its DELETE, then the POST.
  */
 
