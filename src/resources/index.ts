@@ -27,6 +27,8 @@ import { organizationSettingsKind } from "./organization-settings/index.js";
 import { projectSettingsKind } from "./project-settings/index.js";
 import { protectedBranches } from "./protected-branches/index.js";
 import { protectedTags } from "./protected-tags/index.js";
+import { pushRulesKind } from "./push-rules/index.js";
+import { mergeRequestApprovalsKind } from "./merge-request-approvals/index.js";
 import { GROUPS, ORGANIZATIONS, ownersSection } from "./owners-section.js";
 import { ruleset } from "./ruleset/index.js";
 import { secretKind } from "./secret/index.js";
@@ -80,6 +82,8 @@ export const KINDS: readonly KindModule[] = [
   sharedWithGroupsKind,
   protectedBranches,
   protectedTags,
+  pushRulesKind,
+  mergeRequestApprovalsKind,
   boardKind,
   epicLinkKind,
   invitation,

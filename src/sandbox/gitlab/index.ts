@@ -8,6 +8,8 @@ import { members } from "./members/index.js";
 import { shares } from "./shares/index.js";
 import { projectSettings } from "./project-settings/index.js";
 import { protectedRefs } from "./protected-refs/index.js";
+import { pushRules } from "./push-rules/index.js";
+import { approvals } from "./approvals/index.js";
 import { gitlabFamily, type GitlabSetup } from "./family.js";
 import type { Route } from "./http.js";
 import { gitlabWorld } from "./world/index.js";
@@ -23,11 +25,13 @@ export const GITLAB_AREAS = [
   projectSettings,
   groupSettings,
   badges,
-  epicLinks,
-  boards,
   members,
   shares,
   protectedRefs,
+  pushRules,
+  approvals,
+  epicLinks,
+  boards,
 ] as const satisfies readonly GitlabArea[];
 
 const AREAS: readonly GitlabArea[] = GITLAB_AREAS;
