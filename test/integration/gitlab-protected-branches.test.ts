@@ -232,36 +232,47 @@ protected_branches:
     expect((await plan(path)).code).toBe(0);
   });
 
-  it("converges on a member added just before apply, under the member delay, without fixed sleeps", async () => {
+  it("converges on a member added in the same plan and named in a protection, under the member delay, without fixed sleeps", async () => {
     await start({ gitlabMemberDelayMs: 700 });
+    // outside-contractor (5) is no member of acme/api: the plan adds them (the members kind, applied
+    // before protections) and names them in main's merge list.
     const path = config(`
+members:
+  users:
+    outside-contractor: developer
 protected_branches:
   branches:
     main:
-      merge: [developer, {user: octo-dev}, {user: mona}]
+      merge: [developer, {user: octo-dev}, {user: outside-contractor}]
 `);
+    requests = [];
+    const started = Date.now();
+    const applied = await apply(path);
+    expect(applied.code, applied.stdout + applied.stderr).toBe(0);
+    const order = writes().map((request) => `${request.method} ${request.path}`);
+    expect(order[0]).toBe("POST /api/v4/projects/acme%2Fapi/members");
+    const patches = writes().filter((request) => request.method === "PATCH");
+    // Sent again while GitLab answered "not a member" (the member delay), then kept: no sleep
+    // before the first try, and the same body each time.
+    expect(patches.length).toBeGreaterThan(1);
+    expect(new Set(patches.map((request) => JSON.stringify(request.body))).size).toBe(1);
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect((await plan(path)).code).toBe(0);
+  });
+
+  it("answers a user just added as a member as GitLab does within the member delay", async () => {
+    await start({ gitlabMemberDelayMs: 60_000 });
     const added = await call(world!, "POST", "/api/v4/projects/1/members", {
-      body: { user_id: 6, access_level: 30 },
+      body: { user_id: 5, access_level: 30 },
     });
     expect(added.status).toBe(201);
-    // Within the delay GitLab answers as for a user who is not a member.
     const early = await call(world!, "PATCH", `${BRANCHES}/main`, {
-      body: { allowed_to_merge: [{ user_id: 6 }] },
+      body: { allowed_to_merge: [{ user_id: 5 }] },
     });
     expect(early.status).toBe(422);
     expect(early.body).toEqual({
       message: ["Merge access levels user is not a member of the project"],
     });
-    requests = [];
-    const started = Date.now();
-    const applied = await apply(path);
-    expect(applied.code, applied.stdout + applied.stderr).toBe(0);
-    const patches = writes().filter((request) => request.method === "PATCH");
-    // Sent again while GitLab answered "not a member", then kept: no sleep before the first try.
-    expect(patches.length).toBeGreaterThan(1);
-    expect(new Set(patches.map((request) => JSON.stringify(request.body))).size).toBe(1);
-    expect(Date.now() - started).toBeLessThan(30_000);
-    expect((await plan(path)).code).toBe(0);
   });
 
   it("leaves a group's protection alone: not removed by authoritative mode, not exported, not written", async () => {

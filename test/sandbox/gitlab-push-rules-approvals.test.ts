@@ -167,11 +167,11 @@ describe("approvals", () => {
 
   it("keeps only members as approvers, visible groups and the project's protected branches", async () => {
     const { admin } = await start();
-    // mona (6) is no member of acme/api; 999 is no protected branch of it.
+    // outside-contractor (5) is no member of acme/api; 999 is no protected branch of it.
     const made = await admin("POST", "/projects/1/approval_rules", {
       name: "Mixed",
       approvals_required: 1,
-      user_ids: [3, 6],
+      user_ids: [3, 5],
       usernames: ["octo-admin"],
       group_ids: [3, 999],
       protected_branch_ids: [1, 999],
