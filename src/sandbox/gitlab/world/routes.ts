@@ -8,12 +8,7 @@ import {
 } from "../http.js";
 import { checkOffset, keysetPage, offsetPage } from "../pagination.js";
 import { canSeeGroup, canSeeProject, visibleGroup, visibleProject } from "./access.js";
-import {
-  type Group,
-  type Membership,
-  membershipExpiry,
-  type Project,
-} from "./records.js";
+import { type Group, type Membership, membershipExpiry, type Project } from "./records.js";
 import { groupAnswer, member, planningUser, projectAnswer } from "./shapes.js";
 
 /**
