@@ -20,8 +20,17 @@ function gitlabWithSubgroup() {
       return answer(res, 200, json, descendants ? [...own, ...sub] : own);
     }
     if (url.pathname === "/api/v4/groups/acme%2Fsub/epics") return answer(res, 200, json, sub);
-    if (url.pathname === "/api/v4/groups/1")
-      return answer(res, 200, json, { id: 1, full_path: "acme" });
+    // What an export reads of each group besides its epics: the group, its members, its badges.
+    const group = {
+      "1": { id: 1, full_path: "acme" },
+      acme: { id: 1, full_path: "acme" },
+      "acme%2Fsub": { id: 9, full_path: "acme/sub" },
+    };
+    const at = /^\/api\/v4\/groups\/(1|acme|acme%2Fsub)(\/.*)?$/.exec(url.pathname);
+    if (at !== null && at[2] === undefined)
+      return answer(res, 200, json, { ...group[at[1] as "1"], shared_with_groups: [] });
+    if (at !== null && ["/members", "/members/all", "/badges"].includes(at[2]!))
+      return answer(res, 200, json, []);
     if (url.pathname === "/api/v4/groups/1/descendant_groups") {
       return answer(res, 200, json, [{ id: 9, full_path: "acme/sub" }]);
     }
@@ -53,6 +62,8 @@ groups:
   it("lists each group's own epics in export's comments, the subgroup's on its own line", async () => {
     const gitlab = await gitlabWithSubgroup();
     const exported = await runInProcess(["export", "--group", "1", "--sandbox-url", gitlab.url]);
+    expect(exported.stdout.split("\n").filter((line) => line.includes("not exported"))).toEqual([]);
+    expect(exported.stderr).toBe("");
     expect(exported.code).toBe(0);
     expect(exported.stdout).toContain(
       '# group acme epics (name links between them under groups[].epic_links_absent): &1 "Own"\n',

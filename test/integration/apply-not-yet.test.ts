@@ -45,7 +45,7 @@ async function protectionNamingNewMember(delayMs: number) {
     },
   });
   const added = await call(world, "POST", "/api/v4/projects/1/members", {
-    body: { user_id: 6, access_level: 30 },
+    body: { user_id: 5, access_level: 30 },
   });
   expect(added.status).toBe(201);
   const client = new ForgeClient({
@@ -62,7 +62,7 @@ async function protectionNamingNewMember(delayMs: number) {
       {
         method: "PATCH",
         path: "/api/v4/projects/acme%2Fapi/protected_branches/main",
-        body: { allowed_to_merge: [{ user_id: 6 }] },
+        body: { allowed_to_merge: [{ user_id: 5 }] },
         retryWhile: {
           status: 422,
           message: "user is not a member of the project",

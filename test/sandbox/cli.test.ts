@@ -79,12 +79,12 @@ describe("forgeplan sandbox", () => {
         body: JSON.stringify(body),
       });
     const added = await send("POST", "/api/v4/projects/1/members", {
-      user_id: 6,
+      user_id: 5,
       access_level: 30,
     });
     expect(added.status).toBe(201);
     const named = await send("PATCH", "/api/v4/projects/1/protected_branches/main", {
-      allowed_to_push: [{ user_id: 6 }],
+      allowed_to_push: [{ user_id: 5 }],
     });
     expect(named.status).toBe(422);
     expect(await named.json()).toEqual({

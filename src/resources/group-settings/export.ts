@@ -12,7 +12,7 @@ import { type GroupSettings, groupSettings, groupSettingsSetting } from "./setti
 export async function exportGroupSettings(
   reader: ResourceReader,
   group: string,
-): Promise<GroupSettings> {
+): Promise<GroupSettings | undefined> {
   const path = groupPath(group);
   const answer = mustFind(await reader.getOrAbsent(path, groupAnswer), path);
   const value: Record<string, unknown> = {};
@@ -22,5 +22,7 @@ export async function exportGroupSettings(
     if (shown === undefined || shown === null) continue;
     value[field] = shown;
   }
+  // An answer without any of the fields (a token that may not see them) exports nothing.
+  if (Object.keys(value).length === 0) return undefined;
   return exported(groupSettingsSetting.schema, value, path);
 }
