@@ -1,3 +1,4 @@
+import { parse } from "yaml";
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -116,6 +117,30 @@ describe("export --group", () => {
     ]) {
       expect(text).toContain(line);
     }
+    // Every kind the demo world gives acme and acme/api something of is in the export (#36, #37).
+    const written = parse(text) as {
+      projects: Array<Record<string, unknown>>;
+      groups: Array<Record<string, unknown>>;
+    };
+    const api = written.projects.find((entry) => entry.project === "acme/api")!;
+    expect(Object.keys(api).sort()).toEqual(
+      [
+        "project",
+        "target",
+        "settings",
+        "protected_branches",
+        "protected_tags",
+        "members",
+        "shared_with_groups",
+        "push_rules",
+        "merge_request_approvals",
+        "badges",
+      ].sort(),
+    );
+    const acme = written.groups.find((entry) => entry.group === "acme")!;
+    expect(Object.keys(acme)).toEqual(
+      expect.arrayContaining(["settings", "members", "push_rules", "badges"]),
+    );
     const planned = await runInProcess(["plan", "-c", out, ...at()], { cwd: dirname(out) });
     expect(planned.stdout).toContain("No changes.");
     expect(planned.code).toBe(0);

@@ -1,7 +1,7 @@
 /** GitLab's protected branch as forgeplan reads it, compares it, and checks a write's answer. */
 import * as z from "zod";
 import type { DiffEntry, PlannedRequest } from "../../core/plan.js";
-import { liveEntry, unkept } from "../gitlab-access.js";
+import { liveEntry, unkept } from "../protected-ref-access.js";
 
 /**
  * "List protected branches" and the answers of POST and PATCH (docs, "Protected branches API"):

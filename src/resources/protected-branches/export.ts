@@ -1,6 +1,6 @@
 import { mustFind, readFailure, type RepoRef, type ResourceReader } from "../context.js";
 import { exported } from "../exported.js";
-import { BRANCH_LEVELS, GitlabNames, resolveLive, writtenEntry } from "../gitlab-access.js";
+import { BRANCH_LEVELS, GitlabNames, resolveLive, writtenEntry } from "../protected-ref-access.js";
 import { BRANCH_SHAPE, LISTS } from "./canonical.js";
 import { protectedBranchesPath } from "./plan.js";
 import { type ProtectedBranches, type Protection, protectedBranchesSetting } from "./settings.js";

@@ -14,7 +14,7 @@ import {
   resolveLive,
   resolveWritten,
   shownList,
-} from "../gitlab-access.js";
+} from "../protected-ref-access.js";
 import { projectPath } from "../gitlab-paths.js";
 import { BRANCH_SHAPE, type BranchAnswer, type CanonicalBranch, LISTS } from "./canonical.js";
 import type { ProtectedBranches, Protection } from "./settings.js";

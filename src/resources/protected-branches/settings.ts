@@ -8,7 +8,7 @@ import * as z from "zod";
 import { closed, orNull } from "../../config/fields.js";
 import { defineSetting, type PrintBlock } from "../../config/spec.js";
 import { modeBlock, modeField } from "../collection.js";
-import { accessList, BRANCH_LEVELS } from "../gitlab-access.js";
+import { accessList, BRANCH_LEVELS } from "../protected-ref-access.js";
 
 export const protection = closed({
   push: accessList(BRANCH_LEVELS, "may push", true).optional(),

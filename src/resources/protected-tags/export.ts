@@ -1,6 +1,6 @@
 import { mustFind, readFailure, type RepoRef, type ResourceReader } from "../context.js";
 import { exported } from "../exported.js";
-import { GitlabNames, resolveLive, TAG_LEVELS, writtenEntry } from "../gitlab-access.js";
+import { GitlabNames, resolveLive, TAG_LEVELS, writtenEntry } from "../protected-ref-access.js";
 import { TAG_SHAPE } from "./canonical.js";
 import { protectedTagsPath } from "./plan.js";
 import { type ProtectedTags, protectedTagsSetting, type TagProtection } from "./settings.js";

@@ -12,7 +12,7 @@ import {
   resolveWritten,
   shownList,
   TAG_LEVELS,
-} from "../gitlab-access.js";
+} from "../protected-ref-access.js";
 import { projectPath } from "../gitlab-paths.js";
 import { TAG_SHAPE, type TagAnswer } from "./canonical.js";
 import type { ProtectedTags, TagProtection } from "./settings.js";

@@ -7,7 +7,7 @@ import * as z from "zod";
 import { closed, orNull } from "../../config/fields.js";
 import { defineSetting, type PrintBlock } from "../../config/spec.js";
 import { modeBlock, modeField } from "../collection.js";
-import { accessList, TAG_LEVELS } from "../gitlab-access.js";
+import { accessList, TAG_LEVELS } from "../protected-ref-access.js";
 
 export const tagProtection = closed({
   create: accessList(TAG_LEVELS, "may create the tag", true).optional(),

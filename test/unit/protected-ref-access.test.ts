@@ -8,7 +8,7 @@ import {
   unkept,
   writtenEntry,
   writtenKey,
-} from "../../src/resources/gitlab-access.js";
+} from "../../src/resources/protected-ref-access.js";
 
 /** The pure part of GitLab's protection entries: what one PATCH sends, and how answers read. */
 
