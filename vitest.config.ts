@@ -25,7 +25,36 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: "rest", include: ["test/**/*.test.ts"], exclude: ["test/kinds/**"] },
+        test: {
+          name: "modules",
+          // Tests of modules, of the sandbox and of hostile services over loopback: none mocks a module or keeps state
+          // in one beyond its own sandbox, so a worker imports the source once for all of them.
+          include: [
+            "test/unit/**/*.test.ts",
+            "test/config/**/*.test.ts",
+            "test/render/**/*.test.ts",
+            "test/forge/**/*.test.ts",
+            "test/sandbox/**/*.test.ts",
+            "test/hostile/**/*.test.ts",
+          ],
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "rest",
+          include: ["test/**/*.test.ts"],
+          exclude: [
+            "test/kinds/**",
+            "test/unit/**",
+            "test/config/**",
+            "test/render/**",
+            "test/forge/**",
+            "test/sandbox/**",
+            "test/hostile/**",
+          ],
+        },
       },
     ],
   },
