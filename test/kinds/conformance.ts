@@ -35,7 +35,7 @@ import { type KindModule, KINDS } from "../../src/resources/index.js";
 import { type Exchange, failingProxy, type Refusal } from "../helpers/failing-proxy.js";
 import { expectRequestsValid } from "../helpers/sandbox.js";
 import type { Expected, KindFixture, PartFixture } from "./fixture.js";
-import { FIXTURES } from "./fixtures/index.js";
+import { FIXTURES, VARIANTS } from "./fixtures/index.js";
 import { configOf, errors, KindWorld, type Part, PARTS, pending, runs, shown } from "./harness.js";
 import { responseProblems } from "./operations.js";
 
@@ -427,15 +427,19 @@ function printedWithPlace(fixture: KindFixture, kind: KindModule, part: Part, wh
   });
 }
 
-/** Runs the suite for one registered kind with its fixture (test/kinds/fixtures/index.ts). */
-export function conformance(name: string): void {
-  const fixture = FIXTURES[name];
+/**
+ * Runs the suite for one registered kind with its fixture, or with the named variant of it
+ * (`VARIANTS` in test/kinds/fixtures/index.ts).
+ */
+export function conformance(name: string, variant?: string): void {
+  const fixture = variant === undefined ? FIXTURES[name] : VARIANTS[name]?.[variant];
+  const which = variant === undefined ? "" : ` (${variant})`;
   if (fixture === undefined)
-    throw new Error(`no fixture for kind "${name}" in test/kinds/fixtures/`);
+    throw new Error(`no fixture for kind "${name}"${which} in test/kinds/fixtures/`);
   const kind = kindOf(fixture.kind);
   // The kinds' files share their modules (vitest.config.ts), so each registers the check itself.
   afterEach(expectRequestsValid);
-  describe(`kind ${kind.name} conformance`, () => {
+  describe(`kind ${kind.name}${which} conformance`, () => {
     const parts = (Object.keys(PARTS) as Part[]).map(
       (part): [Part, PartFixture | undefined, boolean] => [
         part,

@@ -153,7 +153,8 @@ export class KindWorld {
       plan,
       clients,
       allowDelete: true,
-      // The suite checks convergence: gated changes (visibility, creation) are applied too.
+      // The suite checks convergence: gated changes (visibility, creation, a protection's gap on
+      // GitLab Free) are applied too, as with every --allow-* flag.
       allowed: GATES,
       secrets: collectSecrets(state),
       env: this.fixture.env ?? {},
