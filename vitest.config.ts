@@ -27,8 +27,9 @@ export default defineConfig({
         extends: true,
         test: {
           name: "modules",
-          // Tests of modules, of the sandbox and of hostile services over loopback: none mocks a module or keeps state
-          // in one beyond its own sandbox, so a worker imports the source once for all of them.
+          // Tests of modules, and of the sandbox, hostile services, the CI steps and the library over
+          // loopback: none mocks a module or keeps state in one beyond its own sandbox, so a worker
+          // imports the source once for all of them.
           include: [
             "test/unit/**/*.test.ts",
             "test/config/**/*.test.ts",
@@ -36,6 +37,8 @@ export default defineConfig({
             "test/forge/**/*.test.ts",
             "test/sandbox/**/*.test.ts",
             "test/hostile/**/*.test.ts",
+            "test/ci/**/*.test.ts",
+            "test/library/**/*.test.ts",
           ],
           isolate: false,
         },
@@ -53,6 +56,8 @@ export default defineConfig({
             "test/forge/**",
             "test/sandbox/**",
             "test/hostile/**",
+            "test/ci/**",
+            "test/library/**",
           ],
         },
       },
