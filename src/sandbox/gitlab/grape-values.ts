@@ -1,11 +1,11 @@
+import { FALSE, TRUE } from "./request-parameters.js";
+
 /**
  * A parameter's value as Grape hands it to an endpoint once request-parameters.ts has checked it:
  * booleans and integers also arrive as query strings ("true", "2"), coerced as Grape's types
  * (dry-types `Params::Bool`, `Params::Integer`) coerce them. For areas whose endpoints read the
  * values themselves; a value the check let through that does not coerce is left as it came.
  */
-const TRUE = new Set(["1", "on", "t", "true", "y", "yes"]);
-const FALSE = new Set(["0", "off", "f", "false", "n", "no"]);
 
 export function grapeBoolean(value: unknown): unknown {
   if (typeof value !== "string") return value;

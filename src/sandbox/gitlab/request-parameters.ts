@@ -60,8 +60,8 @@ export function describedOperations(): string[] {
 }
 
 // Grape's Boolean coercion (dry-types `Params::Bool`).
-const TRUE = new Set(["1", "on", "t", "true", "y", "yes"]);
-const FALSE = new Set(["0", "off", "f", "false", "n", "no"]);
+export const TRUE = new Set(["1", "on", "t", "true", "y", "yes"]);
+export const FALSE = new Set(["0", "off", "f", "false", "n", "no"]);
 
 const NOT_VALID = Symbol("not valid");
 type Coerced = string | number | boolean | null | typeof NOT_VALID;
@@ -229,20 +229,4 @@ export function gitlabRequestViolations(operation: string, path: string, body: u
 /** GitLab's 400 for a request its parameters refuse. */
 export function parameterRefusal(messages: string[]) {
   return { status: 400, body: { error: messages.join(", ") } };
-}
-
-/**
- * A parameter's value as Grape hands it to the endpoint, coerced to its declared type: for a
- * handler whose request the family has already checked against the operation's data, so a value
- * that does not coerce is a fault of the sandbox, not of the request.
- */
-export function coercedParameter(
-  type: "string" | "integer" | "boolean",
-  name: string,
-  value: unknown,
-): string | number | boolean | null {
-  const result = coerceScalar(type, value);
-  if (result === NOT_VALID)
-    throw new Error(`${name} passed the parameter check but is not a ${type}`);
-  return result;
 }

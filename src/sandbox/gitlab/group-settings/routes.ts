@@ -7,7 +7,7 @@ import {
   type RequestContext,
   type Route,
 } from "../http.js";
-import { coercedParameter } from "../request-parameters.js";
+import { grapeBoolean, grapeInteger } from "../grape-values.js";
 import { GITLAB_TIERS } from "../tiers.js";
 import { visibleGroup } from "../world/access.js";
 import type { Group, Visibility } from "../world/records.js";
@@ -72,8 +72,11 @@ function protectionDefaults(value: unknown): Partial<BranchProtectionDefaults> {
     });
   }
   for (const key of ["allow_force_push", "developer_can_initial_push"] as const) {
-    if (given[key] !== undefined)
-      result[key] = coercedParameter("boolean", key, given[key]) === true;
+    if (given[key] === undefined) continue;
+    const flag = grapeBoolean(given[key]);
+    if (typeof flag !== "boolean")
+      throw gitlabBadParameter(`default_branch_protection_defaults[${key}] is invalid`);
+    result[key] = flag;
   }
   return result;
 }
@@ -85,12 +88,13 @@ function readUpdate(ctx: RequestContext): Update {
   for (const [name, value] of Object.entries(params)) {
     if (value === undefined) continue;
     if (name === "visibility") update.visibility = value as Visibility;
-    else if (name === "description" || name === "default_branch") {
-      settings[name] = coercedParameter("string", name, value);
-    } else if (name === "two_factor_grace_period") {
-      settings[name] = coercedParameter("integer", name, value);
-    } else if ((GROUP_BOOLEAN_FIELDS as readonly string[]).includes(name)) {
-      settings[name] = coercedParameter("boolean", name, value);
+    // Grape hands a string parameter given as null to the model as nil: no description, no
+    // default branch of the group's own.
+    else if (name === "description") settings[name] = value === null ? "" : String(value);
+    else if (name === "default_branch") settings[name] = value === null ? null : String(value);
+    else if (name === "two_factor_grace_period") settings[name] = grapeInteger(value);
+    else if ((GROUP_BOOLEAN_FIELDS as readonly string[]).includes(name)) {
+      settings[name] = grapeBoolean(value);
     } else if (ENUMS[name] !== undefined) settings[name] = value;
     else if (name === "default_branch_protection_defaults") {
       settings[name] = {
