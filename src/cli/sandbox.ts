@@ -1,8 +1,11 @@
 import { isAbsolute, join } from "node:path";
 import {
   CATEGORIES,
+  GITLAB_OFFERINGS,
   GITLAB_TIERS,
+  type GitlabOffering,
   type GitlabTier,
+  isGitlabOffering,
   SeedError,
   type SandboxOptions,
   startSandbox,
@@ -28,6 +31,7 @@ export const flags = {
   "generate-projects": { type: "string" },
   "gitlab-tier": { type: "string" },
   "gitlab-com-limits": { type: "boolean" },
+  "gitlab-offering": { type: "string" },
   "gitlab-member-delay": { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -61,6 +65,9 @@ options:
                          lower tier, Premium and Ultimate endpoints answer 403 as GitLab's do
   --gitlab-com-limits    enforce GitLab.com's per-endpoint limits on /api/v4 per user (GET
                          /api/v4/projects/:id 400 a minute, members lists 200 …; default off)
+  --gitlab-offering O    answer as GitLab.com (com) or a self-managed instance (self-managed,
+                         the default) where they differ: custom roles are a top-level group's
+                         on GitLab.com, the instance's on a self-managed one
   --gitlab-member-delay MS  a user added as a member may be named in a protection only MS
                          milliseconds later (GitLab's "user is not a member" meanwhile; default 0)
   -h, --help             this text
@@ -85,6 +92,14 @@ function parseTier(value: string | undefined): GitlabTier | undefined {
   if ((GITLAB_TIERS as readonly string[]).includes(value)) return value as GitlabTier;
   throw new CliError(
     `sandbox: --gitlab-tier must be one of ${GITLAB_TIERS.join(", ")}, got '${value}'`,
+  );
+}
+
+function parseOffering(value: string | undefined): GitlabOffering | undefined {
+  if (value === undefined) return undefined;
+  if (isGitlabOffering(value)) return value;
+  throw new CliError(
+    `sandbox: --gitlab-offering must be one of ${GITLAB_OFFERINGS.join(", ")}, got '${value}'`,
   );
 }
 
@@ -168,6 +183,7 @@ export const sandbox: Command = async (argv, io) => {
     generateProjects: parseCount("sandbox", "generate-projects", values["generate-projects"]),
     gitlabTier: parseTier(values["gitlab-tier"]),
     gitlabComLimits: values["gitlab-com-limits"],
+    gitlabOffering: parseOffering(values["gitlab-offering"]),
     gitlabMemberDelayMs: parseCount(
       "sandbox",
       "gitlab-member-delay",

@@ -19,7 +19,14 @@ import {
 import { ResponseTimeLimiter } from "./core/response-time.js";
 import { githubService } from "./github/index.js";
 import { gitlabService } from "./gitlab/index.js";
-import { GITLAB_TIERS, type GitlabTier, isGitlabTier } from "./gitlab/tiers.js";
+import {
+  GITLAB_OFFERINGS,
+  GITLAB_TIERS,
+  type GitlabOffering,
+  type GitlabTier,
+  isGitlabOffering,
+  isGitlabTier,
+} from "./gitlab/tiers.js";
 import { sealingReady } from "./github/actions/sealed-box.js";
 import { checkSeed, type LoadedSeed, readSeedFile, worldFromSeed } from "./seed/file.js";
 import { createRequestHandler, type RecordedRequest } from "./core/server.js";
@@ -31,7 +38,13 @@ export { checkedOperations, requestViolations } from "./github/request-rules.js"
 export { gitlabRequestViolations } from "./gitlab/request-parameters.js";
 export { CATEGORIES, type Category } from "./core/rate-limits.js";
 export { SeedError } from "./seed/file.js";
-export { GITLAB_TIERS, type GitlabTier } from "./gitlab/tiers.js";
+export {
+  GITLAB_OFFERINGS,
+  GITLAB_TIERS,
+  type GitlabOffering,
+  type GitlabTier,
+  isGitlabOffering,
+} from "./gitlab/tiers.js";
 export { demoWorld } from "./seed/demo-world.js";
 
 export interface SandboxOptions {
@@ -90,6 +103,11 @@ export interface SandboxOptions {
    */
   gitlabComLimits?: boolean;
   /**
+   * Whether the planning paths answer as GitLab.com or as a self-managed instance (default
+   * `self-managed`): custom roles are a top-level group's on GitLab.com, the instance's otherwise.
+   */
+  gitlabOffering?: GitlabOffering;
+  /**
    * Milliseconds after a user becomes a member of a project or group during which a protection
    * may not name them yet: GitLab answers as for a user who is not a member (#40, item 4). Default 0.
    */
@@ -139,6 +157,10 @@ function checkOptions(options: SandboxOptions): Partial<Record<Category, number>
   const tier = options.gitlabTier;
   if (tier !== undefined && !isGitlabTier(tier)) {
     fail(`gitlabTier must be one of ${GITLAB_TIERS.join(", ")}, got '${String(tier)}'`);
+  }
+  const offering = options.gitlabOffering;
+  if (offering !== undefined && !isGitlabOffering(offering)) {
+    fail(`gitlabOffering must be one of ${GITLAB_OFFERINGS.join(", ")}, got '${String(offering)}'`);
   }
   const window = options.rateWindowSeconds;
   if (window !== undefined && !(Number.isInteger(window) && window > 0)) {
@@ -207,6 +229,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
         gitlabService(worlds.gitlab, {
           tier: options.gitlabTier ?? "ultimate",
           comLimits: options.gitlabComLimits ?? false,
+          offering: options.gitlabOffering ?? "self-managed",
           memberDelayMs: options.gitlabMemberDelayMs ?? 0,
           now,
         }),

@@ -30,16 +30,27 @@ function notFound(what: string, path: string, reader: ResourceReader): ReadResul
   };
 }
 
-export async function projectAbove(
+/** The full path of a project's namespace: as written, else from the project's answer. */
+export async function projectNamespace(
   reader: ResourceReader,
   project: RepoRef,
-): Promise<ReadResult<string | null>> {
-  if (project.owner !== "") return { kind: "found", data: groupPath(project.owner) };
+): Promise<ReadResult<string>> {
+  if (project.owner !== "") return { kind: "found", data: project.owner };
   const path = projectPath(project);
   const read = await reader.getOrAbsent(path, projectAnswer);
   if (read.kind === "absent") return notFound(`project ${project.name}`, path, reader);
   if (read.kind === "error") return read;
-  return { kind: "found", data: groupPath(read.data.namespace.full_path) };
+  return { kind: "found", data: read.data.namespace.full_path };
+}
+
+export async function projectAbove(
+  reader: ResourceReader,
+  project: RepoRef,
+): Promise<ReadResult<string | null>> {
+  const namespace = await projectNamespace(reader, project);
+  return namespace.kind === "found"
+    ? { kind: "found", data: groupPath(namespace.data) }
+    : namespace;
 }
 
 export async function groupAbove(

@@ -6,8 +6,9 @@ import { type LevelName, levelName } from "../gitlab-access-levels.js";
 
 /**
  * A member as GitLab's members API answers it ("Group and project members API", "List all members
- * of a group or project"): the user's id and username, `access_level` and `expires_at`
- * (`YEAR-MONTH-DAY` or null).
+ * of a group or project"): the user's id and username, `access_level`, `expires_at`
+ * (`YEAR-MONTH-DAY` or null) and, with a custom role, `member_role` (left out without one: GitLab
+ * EE's member entity exposes it with `expose_nil: false`).
  */
 export const memberShape = {
   name: "members",
@@ -16,6 +17,14 @@ export const memberShape = {
     username: z.string().min(1),
     access_level: z.number().int(),
     expires_at: z.string().nullable().optional(),
+    member_role: z
+      .looseObject({
+        id: z.number().int(),
+        name: z.string(),
+        base_access_level: z.number().int(),
+      })
+      .nullable()
+      .optional(),
   }),
 };
 
@@ -27,10 +36,19 @@ export const userShape = {
   schema: z.looseObject({ id: z.number().int(), username: z.string().min(1) }),
 };
 
-/** A member as compared and shown: its level by name, and its expiry where it is managed. */
+/**
+ * A member as compared and shown: its level by name, and its expiry and custom role (by name)
+ * where they are managed.
+ */
 export interface CanonicalMember {
   access_level: LevelName | number;
   expires_at?: string | null;
+  member_role?: string | null;
+}
+
+/** The name of a member's custom role, null without one. */
+export function roleOf(live: LiveMember): string | null {
+  return live.member_role?.name ?? null;
 }
 
 /**
@@ -41,13 +59,18 @@ export function expiryOf(live: { expires_at?: string | null }): string | null {
   return live.expires_at == null ? null : live.expires_at.slice(0, 10);
 }
 
-export function canonicalLive(live: LiveMember, withExpiry: boolean): CanonicalMember {
+export function canonicalLive(
+  live: LiveMember,
+  withExpiry: boolean,
+  withRole = false,
+): CanonicalMember {
   const shown: CanonicalMember = { access_level: levelName(live.access_level) };
   if (withExpiry) shown.expires_at = expiryOf(live);
+  if (withRole) shown.member_role = roleOf(live);
   return shown;
 }
 
-/** What a member's POST or PUT answer must show of what was sent: its level and expiry. */
+/** What a member's POST or PUT answer must show of what was sent: its level, expiry and role. */
 export function verifyMemberWrite(request: PlannedRequest, response: unknown): DiffEntry[] {
   if (request.method !== "POST" && request.method !== "PUT") return [];
   const parsed = memberShape.schema.safeParse(response);
@@ -58,6 +81,10 @@ export function verifyMemberWrite(request: PlannedRequest, response: unknown): D
   if ("expires_at" in sent) {
     expected.expires_at = sent.expires_at === "" ? null : sent.expires_at;
     got.expires_at = expiryOf(parsed.data);
+  }
+  if ("member_role_id" in sent) {
+    expected.member_role_id = sent.member_role_id;
+    got.member_role_id = parsed.data.member_role?.id ?? null;
   }
   return diffValues(expected, got);
 }

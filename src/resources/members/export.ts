@@ -2,12 +2,12 @@ import { mustFind, type RepoRef, type ResourceReader } from "../context.js";
 import { exported } from "../exported.js";
 import { levelName } from "../gitlab-access-levels.js";
 import { groupPath, projectPath } from "../gitlab-paths.js";
-import { expiryOf, memberShape } from "./canonical.js";
+import { expiryOf, memberShape, roleOf } from "./canonical.js";
 import { groupMembersSetting, type Members, projectMembersSetting } from "./settings.js";
 
 /**
  * The direct members of a project or group as a configuration writes them: a level by name, with
- * its expiry where it has one. Inherited members are left out (they are the groups' above); the
+ * its expiry and custom role (by name) where it has them. Inherited members are left out (they are the groups' above); the
  * list is additive, so a file exported and planned changes nothing.
  */
 async function exportAt(
@@ -21,8 +21,15 @@ async function exportAt(
   for (const member of listed) {
     const level = levelName(member.access_level);
     const expires = expiryOf(member);
+    const role = roleOf(member);
     users[member.username] =
-      expires === null ? level : { access_level: level, expires_at: expires };
+      expires === null && role === null
+        ? level
+        : {
+            access_level: level,
+            ...(expires === null ? {} : { expires_at: expires }),
+            ...(role === null ? {} : { member_role: role }),
+          };
   }
   return exported(schema, { users }, `${path}/members`) as Members;
 }

@@ -1,16 +1,24 @@
 import { selectedName } from "../../config/glob.js";
+import type { ReadResult, RepoRef, ResourceReader } from "../context.js";
 import { groupPath, projectPath } from "../gitlab-paths.js";
 import { defineKind } from "../kind.js";
 import { verifyMemberWrite } from "./canonical.js";
 import { exportGroupMembers, exportProjectMembers } from "./export.js";
-import { groupAbove, projectAbove } from "./above.js";
+import { groupAbove, projectAbove, projectNamespace } from "./above.js";
 import { KIND, planMembers } from "./plan.js";
+import { topLevel, topLevelOf } from "./roles.js";
 import { groupMembersSetting, projectMembersSetting } from "./settings.js";
 
 /** A read made at most once, on first use. */
 function once<T>(read: () => Promise<T>): () => Promise<T> {
   let made: Promise<T> | undefined;
   return () => (made ??= read());
+}
+
+/** The top-level group a project is under (its namespace's first segment). */
+async function projectTop(reader: ResourceReader, at: RepoRef): Promise<ReadResult<string>> {
+  const namespace = await projectNamespace(reader, at);
+  return namespace.kind === "found" ? { kind: "found", data: topLevel(namespace.data) } : namespace;
 }
 
 /**
@@ -33,6 +41,7 @@ export const membersKind = defineKind({
           base: projectPath(at),
           what: "project",
           above: once(() => projectAbove(reader, at)),
+          top: once(() => projectTop(reader, at)),
         },
         value,
         options.deleted?.at(reader.target, scope, KIND) ?? [],
@@ -50,6 +59,7 @@ export const membersKind = defineKind({
           base: groupPath(at),
           what: "group",
           above: () => groupAbove(reader, at),
+          top: () => topLevelOf(reader, at),
         },
         value,
         options.deleted?.at(reader.target, at, KIND) ?? [],

@@ -13,7 +13,14 @@
  * - anyone else must be a GitLab user (`GET /users?username=`), or the plan says so before
  *   anything is sent rather than GitLab's 404 at apply;
  * - a group's last owner is never removed or demoted: GitLab refuses it (403, GroupMemberPolicy's
- *   `last_owner`), so the plan does first.
+ *   `last_owner`), so the plan does first;
+ * - a custom role (Ultimate, `member_role`) is found by name or id among the roles the place may
+ *   use (./roles.ts) and sent as `member_role_id`, following GitLab EE's
+ *   MemberRoles::MemberRoleRelation: the member's level must be the role's base access level
+ *   ("the custom role's base access level does not match the current access level"), a level may
+ *   not change while the role stays ("cannot be changed because of an existing association with a
+ *   custom role"), so another level written without `member_role` takes the role away, and
+ *   `member_role_id` null does.
  *
  * Inherited members are never written nor removed here; they belong to the group they come from.
  */
@@ -30,8 +37,10 @@ import {
   expiryOf,
   type LiveMember,
   memberShape,
+  roleOf,
   userShape,
 } from "./canonical.js";
+import { type MemberRole, readMemberRoles } from "./roles.js";
 import type { Members, WrittenMember } from "./settings.js";
 
 export const KIND = "members";
@@ -49,26 +58,34 @@ export interface MembersPlace {
    * top-level group, or how to find it from the place's own answer (a place written by its id).
    */
   above: () => Promise<ReadResult<string | null>>;
+  /** The full path of the top-level group the place is under, whose custom roles it may use. */
+  top: () => Promise<ReadResult<string>>;
 }
 
-/** A member as wanted: GitLab's level, and its expiry where written (undefined: not managed). */
+/**
+ * A member as wanted: GitLab's level, and its expiry and custom role where written (undefined:
+ * not managed; the role as written, by name or id, until it is found).
+ */
 interface Wanted {
   level: number;
   expires?: string | null;
+  role?: string | number | null;
 }
 
 function wantedOf(written: WrittenMember): Wanted {
   if (typeof written === "object") {
     const wanted: Wanted = { level: levelNumber(written.access_level) };
     if (written.expires_at !== undefined) wanted.expires = written.expires_at;
+    if (written.member_role !== undefined) wanted.role = written.member_role;
     return wanted;
   }
   return { level: levelNumber(written) };
 }
 
-function shownWanted(wanted: Wanted): CanonicalMember {
+function shownWanted(wanted: Wanted, role?: MemberRole | null): CanonicalMember {
   const shown: CanonicalMember = { access_level: levelName(wanted.level) };
   if (wanted.expires !== undefined) shown.expires_at = wanted.expires;
+  if (role !== undefined) shown.member_role = role?.name ?? null;
   return shown;
 }
 
@@ -134,7 +151,7 @@ async function lookUpUser(
 }
 
 function deletion(place: MembersPlace, live: LiveMember, note: string): Partial<Change> {
-  const shown = canonicalLive(live, true);
+  const shown = canonicalLive(live, true, roleOf(live) !== null);
   return {
     action: "delete",
     diff: diffValues(shown, {}),
@@ -176,10 +193,79 @@ async function subgroup(place: MembersPlace): Promise<boolean> {
   return above.kind === "found" && above.data !== null;
 }
 
+/** The custom roles the place may use, read once, on the first member that names one. */
+function rolesReader(place: MembersPlace) {
+  let read: Promise<ReadResult<MemberRole[]>> | undefined;
+  return () => {
+    read ??= place
+      .top()
+      .then((top) => (top.kind === "found" ? readMemberRoles(place.reader, top.data) : top));
+    return read;
+  };
+}
+
+/**
+ * The custom role a member is written with: undefined where not managed, null for none, the role
+ * found by id or name, or the plan-time error naming the roles there are.
+ */
+async function wantedRole(
+  p: Planning,
+  written: string,
+  wanted: Wanted,
+  live: LiveMember | undefined,
+): Promise<{ role: MemberRole | null | undefined } | { error: ChangeError }> {
+  if (wanted.role === undefined || wanted.role === null) return { role: wanted.role };
+  const kept = live?.member_role;
+  // The role the member has is known from its answer: the roles are read only to change one.
+  if (kept != null && (kept.id === wanted.role || kept.name === wanted.role)) {
+    return checkedRole(written, wanted, kept);
+  }
+  const roles = await p.roles();
+  if (roles.kind !== "found") {
+    return { error: listingError(p.place, roles, `${p.place.base}/members`) };
+  }
+  const role = roles.data.find((found) =>
+    typeof wanted.role === "number" ? found.id === wanted.role : found.name === wanted.role,
+  );
+  if (role === undefined) {
+    const names = roles.data.map((found) => `${found.name} (${found.id})`).join(", ") || "none";
+    return {
+      error: {
+        ...changeError(
+          `custom role ${String(wanted.role)} does not exist for ${p.place.what} ${p.place.scope}; its roles: ${names}`,
+        ),
+        field: ["users", written, "member_role"],
+      },
+    };
+  }
+  return checkedRole(written, wanted, role);
+}
+
+/** A role found, if the level written is its base level (GitLab's rule), else the error. */
+function checkedRole(
+  written: string,
+  wanted: Wanted,
+  role: MemberRole,
+): { role: MemberRole } | { error: ChangeError } {
+  const field = ["users", written, "member_role"];
+  if (role.base_access_level !== wanted.level) {
+    return {
+      error: {
+        ...changeError(
+          `custom role ${role.name} has base access level ${nameOfLevel(role.base_access_level)}, not ${nameOfLevel(wanted.level)}: GitLab refuses a member whose level is not its custom role's base level ("the custom role's base access level does not match the current access level")`,
+        ),
+        field,
+      },
+    };
+  }
+  return { role };
+}
+
 interface Planning {
   place: MembersPlace;
   effective: ReturnType<typeof effectiveReader>;
   inherited: ReturnType<typeof aboveReader>;
+  roles: ReturnType<typeof rolesReader>;
   /** Direct owners this plan removes or demotes (lower-case usernames). */
   ownersLost: Set<string>;
 }
@@ -220,9 +306,16 @@ async function planMember(
       },
     };
   }
+  const found = await wantedRole(p, written, wanted, live);
+  if ("error" in found) return { error: found.error };
+  let { role } = found;
   if (live !== undefined) {
-    const before = canonicalLive(live, wanted.expires !== undefined);
-    const after = shownWanted(wanted);
+    const kept = live.member_role;
+    // GitLab keeps no other level beside a custom role ("cannot be changed because of an existing
+    // association with a custom role"): a level written without `member_role` takes it away.
+    if (role === undefined && kept != null && wanted.level !== live.access_level) role = null;
+    const before = canonicalLive(live, wanted.expires !== undefined, role !== undefined);
+    const after = shownWanted(wanted, role);
     const diff = diffValues(before, after);
     if (diff.length === 0) return { live_fingerprint: fingerprint(before) };
     if (live.access_level === LEVELS.owner && wanted.level < LEVELS.owner) {
@@ -247,6 +340,9 @@ async function planMember(
     if (wanted.expires !== undefined && wanted.expires !== expiryOf(live)) {
       body.expires_at = wanted.expires;
     }
+    if (role !== undefined && (role?.id ?? null) !== (kept?.id ?? null)) {
+      body.member_role_id = role?.id ?? null;
+    }
     return {
       action: "update",
       diff,
@@ -259,12 +355,20 @@ async function planMember(
     return { error: listingError(place, effective, `${place.base}/members/all`) };
   }
   const inherited = effective.data.get(written.toLowerCase());
-  if (inherited !== undefined && inherited.access_level >= wanted.level) {
+  // A custom role needs a direct membership: one at the inherited level is one GitLab takes.
+  const covered =
+    inherited !== undefined &&
+    (inherited.access_level > wanted.level ||
+      (inherited.access_level === wanted.level && (role ?? null) === null));
+  if (inherited !== undefined && covered) {
     const notes = [
       `${written} inherits ${nameOfLevel(inherited.access_level)} from a group above ${place.scope}, at or above ${nameOfLevel(wanted.level)}: no direct membership is made (GitLab refuses one below an inherited level)`,
     ];
     if (wanted.expires != null) {
       notes.push(`expires_at ${wanted.expires} is not applied: the membership is inherited`);
+    }
+    if (role != null) {
+      notes.push(`member_role ${role.name} is not applied: the membership is inherited`);
     }
     return { live_fingerprint: fingerprint({ inherited: inherited.access_level }), notes };
   }
@@ -272,9 +376,10 @@ async function planMember(
   if ("error" in user) return { error: user.error };
   const body: Record<string, unknown> = { user_id: user.id, access_level: wanted.level };
   if (wanted.expires != null) body.expires_at = wanted.expires;
+  if (role != null) body.member_role_id = role.id;
   return {
     action: "create",
-    diff: diffValues({}, shownWanted(wanted)),
+    diff: diffValues({}, shownWanted(wanted, role ?? undefined)),
     requests: [{ method: "POST", path: `${place.base}/members`, body }],
     live_fingerprint: fingerprint(
       inherited === undefined ? null : { inherited: inherited.access_level },
@@ -327,6 +432,7 @@ export async function planMembers(
     place,
     effective: effectiveReader(place),
     inherited: aboveReader(place),
+    roles: rolesReader(place),
     ownersLost: new Set(),
   };
   const path = `${place.base}/members`;

@@ -1,8 +1,9 @@
 /**
  * How a GitLab project's or group's members are written: `members: {mode, users: {<username>: …}}`
  * in a `projects:` entry (and `project_defaults`, `project_profiles`) or a `groups:` entry. A member
- * is its access level (by name or number) or `{access_level, expires_at}`; null removes a direct
- * member. Usernames compare ignoring case, as GitLab finds users (`User.find_by_username`).
+ * is its access level (by name or number) or `{access_level, expires_at, member_role}`; null
+ * removes a direct member. Usernames compare ignoring case, as GitLab finds users
+ * (`User.find_by_username`).
  */
 import * as z from "zod";
 import { closed, orNull } from "../../config/fields.js";
@@ -18,6 +19,11 @@ import {
   username,
 } from "../gitlab-access-levels.js";
 
+/** A custom role by its name or its id (GitLab's `member_role_id`). */
+const memberRole = z.union([z.string().min(1).max(255), z.number().int().positive()], {
+  error: "expected a custom role's name or id",
+});
+
 function memberSchema(granted: Granted) {
   const level = levelField(granted);
   return orNull(
@@ -30,10 +36,15 @@ function memberSchema(granted: Granted) {
           .describe(
             "When the membership ends (YEAR-MONTH-DAY); null: never. Not written: left as GitLab has it.",
           ),
-      }).describe("The access level and when the membership ends."),
+        member_role: orNull(memberRole)
+          .optional()
+          .describe(
+            "The custom role (Ultimate) by name or id, whose base access level is access_level; null: none. Not written: left as GitLab has it.",
+          ),
+      }).describe("The access level, when the membership ends and its custom role."),
     ]),
   ).describe(
-    "The member's access level (by name or number), or {access_level, expires_at}; null removes a direct member.",
+    "The member's access level (by name or number), or {access_level, expires_at, member_role}; null removes a direct member.",
   );
 }
 

@@ -1,7 +1,7 @@
 import type { Area } from "../core/area.js";
 import type { SeedSlice, SeedView } from "../core/seed.js";
 import type { GitlabTypes } from "./http.js";
-import type { GitlabWorld, Group, Project } from "./world/records.js";
+import type { GitlabWorld, Group, Project, User } from "./world/records.js";
 
 /**
  * An area of GitLab's planning paths (core/area.ts), listed in gitlab/index.ts. Besides what every
@@ -27,6 +27,11 @@ export interface GitlabArea<S extends SeedSlice = SeedSlice> extends Area<Gitlab
    * the area keeps (its shares), not the listings'.
    */
   groupDetailFields?(world: GitlabWorld, group: Group): Record<string, unknown>;
+  /**
+   * The fields of a member's answer (the members listings, `GET …/members/:user_id`, a write's
+   * answer) the area keeps, by the group or project the user is a direct member of.
+   */
+  memberFields?(world: GitlabWorld, source: Group | Project, user: User): Record<string, unknown>;
 }
 
 /** Defines an area; its seed slice types what its build and demo part see. */

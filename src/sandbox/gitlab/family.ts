@@ -11,7 +11,7 @@ import {
 } from "./http.js";
 import { ComLimits } from "./com-limits.js";
 import { parameterRefusal, parameterViolations, pathParameters } from "./request-parameters.js";
-import type { GitlabTier } from "./tiers.js";
+import type { GitlabOffering, GitlabTier } from "./tiers.js";
 import type { GitlabWorld } from "./world/records.js";
 
 /** How the sandbox was started, as GitLab's family needs it. */
@@ -20,6 +20,8 @@ export interface GitlabSetup {
   tier: GitlabTier;
   /** Whether GitLab.com's per-endpoint limits are enforced (com-limits.ts). */
   comLimits: boolean;
+  /** Whether the instance answers as GitLab.com or as a self-managed instance (tiers.ts). */
+  offering: GitlabOffering;
   /** How long a new member may not yet be named in a protection (world/joined.ts); 0: none. */
   memberDelayMs: number;
   now: () => number;
@@ -48,6 +50,7 @@ export function gitlabFamily(
   setup: GitlabSetup,
 ): Family<GitlabTypes> {
   world.tier = setup.tier;
+  world.offering = setup.offering;
   world.memberDelayMs = setup.memberDelayMs;
   world.now = setup.now;
   const limits = setup.comLimits ? new ComLimits(setup.now) : undefined;

@@ -47,6 +47,7 @@ export function buildGitlabWorld(seed: SeedView<SeedSlice>): GitlabWorld {
     groupDetailFields: AREAS.flatMap((area) =>
       area.groupDetailFields ? [area.groupDetailFields] : [],
     ),
+    memberFields: AREAS.flatMap((area) => (area.memberFields ? [area.memberFields] : [])),
   });
   for (const area of AREAS) area.build?.(world, seed);
   return world;

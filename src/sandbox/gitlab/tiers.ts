@@ -13,6 +13,19 @@ export function isGitlabTier(value: string): value is GitlabTier {
 }
 
 /**
+ * Where the instance runs (`--gitlab-offering`, default self-managed): a few endpoints answer
+ * only on one of them, such as custom roles, a top-level group's on GitLab.com and the instance's
+ * on a self-managed instance (GitLab's lib/api/member_roles.rb:
+ * `Gitlab::Saas.feature_available?(:gitlab_com_subscriptions)`).
+ */
+export const GITLAB_OFFERINGS = ["self-managed", "com"] as const;
+export type GitlabOffering = (typeof GITLAB_OFFERINGS)[number];
+
+export function isGitlabOffering(value: string): value is GitlabOffering {
+  return (GITLAB_OFFERINGS as readonly string[]).includes(value);
+}
+
+/**
  * Refuses a request to an endpoint of a higher tier than the sandbox's, as GitLab refuses it once
  * the group is found: 403 (docs, "Epics API": "If the Epics feature is not available, a 403 status
  * code is returned"; "Linked epics API", Tier: Ultimate: "If the Related Epics feature is not

@@ -14,7 +14,13 @@ import {
 import { visibleGroup, visibleProject } from "../world/access.js";
 import { accessLevelName, accessLevelOf } from "../world/access-levels.js";
 import type { User } from "../world/records.js";
-import { member } from "../world/shapes.js";
+import { memberAnswer } from "../world/shapes.js";
+import {
+  applyMemberRole,
+  groupRolesRoute,
+  instanceRolesRoute,
+  membershipRole,
+} from "./member-roles.js";
 import {
   directMembership,
   inheritedLevel,
@@ -116,7 +122,7 @@ function newMember(ctx: RequestContext, params: Record<string, unknown>): User {
 
 function answer(ctx: RequestContext, source: Source, user: User, status: number) {
   const found = directMembership(source, user)!;
-  return { status, body: member(ctx.base, found) };
+  return { status, body: memberAnswer(ctx.world, ctx.base, found, source) };
 }
 
 function add(source: (ctx: RequestContext) => Source) {
@@ -129,6 +135,7 @@ function add(source: (ctx: RequestContext) => Source) {
     const level = Number(params.access_level);
     checkLevel(ctx, found, user, caller, level);
     const expiresAt = expiryOf(params) ?? null;
+    applyMemberRole(ctx, found, user, params, level);
     // From now on: a protection may name the new member only after the member delay.
     addMember(ctx.world, found, user, roleOf(level)!);
     setExpiry(found, user, expiresAt);
@@ -163,6 +170,7 @@ function edit(source: (ctx: RequestContext) => Source) {
     checkLevel(ctx, found, user, caller, level);
     checkLastOwner(ctx, found, user, level);
     const expiresAt = expiryOf(params);
+    applyMemberRole(ctx, found, user, params, level);
     found.members.set(user.id, roleOf(level)!);
     if (expiresAt !== undefined) setExpiry(found, user, expiresAt);
     return answer(ctx, found, user, 200);
@@ -177,11 +185,24 @@ function remove(source: (ctx: RequestContext) => Source) {
     checkLastOwner(ctx, found, user, null);
     found.members.delete(user.id);
     setExpiry(found, user, null);
+    membershipRole(found).delete(user.id);
     return noContent;
   };
 }
 
 export const membersRoutes: Route[] = [
+  {
+    method: "GET",
+    pattern: "/api/v4/groups/:id/member_roles",
+    operation: "GET /api/v4/groups/{id}/member_roles",
+    handler: groupRolesRoute,
+  },
+  {
+    method: "GET",
+    pattern: "/api/v4/member_roles",
+    operation: "GET /api/v4/member_roles",
+    handler: instanceRolesRoute,
+  },
   {
     method: "POST",
     pattern: "/api/v4/projects/:id/members",

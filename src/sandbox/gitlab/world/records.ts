@@ -79,11 +79,17 @@ export interface GitlabWorldExtensions {
   groupFields: ReadonlyArray<(world: GitlabWorld, group: Group) => Record<string, unknown>>;
   /** The fields of a single group's answer only (`GET /groups/:id`) kept by an area (its shares). */
   groupDetailFields: ReadonlyArray<(world: GitlabWorld, group: Group) => Record<string, unknown>>;
+  /** The fields of a member's answer kept by an area (its custom role), by where it is a member. */
+  memberFields: ReadonlyArray<
+    (world: GitlabWorld, source: Group | Project, user: User) => Record<string, unknown>
+  >;
 }
 
 export class GitlabWorld {
   /** The tier the sandbox runs as (tiers.ts); set once when it starts. */
   tier: "free" | "premium" | "ultimate" = "ultimate";
+  /** Whether it answers as GitLab.com or a self-managed instance (tiers.ts); set when it starts. */
+  offering: "self-managed" | "com" = "self-managed";
   /** How long a new member may not yet be named in a protection (joined.ts); set when it starts. */
   memberDelayMs = 0;
   /** The sandbox's clock; set when it starts. */
@@ -111,6 +117,7 @@ export class GitlabWorld {
       projectFields: [],
       groupFields: [],
       groupDetailFields: [],
+      memberFields: [],
     },
   ) {}
 
@@ -125,6 +132,14 @@ export class GitlabWorld {
   /** The fields areas add to a group's answer. */
   groupFields(group: Group): Record<string, unknown> {
     return Object.assign({}, ...this.extensions.groupFields.map((fields) => fields(this, group)));
+  }
+
+  /** The fields areas add to the answer of a member of `source` (a group or a project). */
+  memberFields(source: Group | Project, user: User): Record<string, unknown> {
+    return Object.assign(
+      {},
+      ...this.extensions.memberFields.map((fields) => fields(this, source, user)),
+    );
   }
 
   /** The fields areas add to a single group's answer only. */

@@ -9,7 +9,7 @@ import {
 import { checkOffset, keysetPage, offsetPage } from "../pagination.js";
 import { canSeeGroup, canSeeProject, visibleGroup, visibleProject } from "./access.js";
 import { type Group, type Membership, membershipExpiry, type Project } from "./records.js";
-import { groupAnswer, member, planningUser, projectAnswer } from "./shapes.js";
+import { groupAnswer, memberAnswer, planningUser, projectAnswer } from "./shapes.js";
 
 /**
  * The world's own reads: the caller, groups and their subgroups, projects and their listings, and
@@ -114,12 +114,12 @@ function groupPage(ctx: RequestContext, groups: Group[]) {
   };
 }
 
-function memberPage(ctx: RequestContext, members: Membership[]) {
+function memberPage(ctx: RequestContext, record: Group | Project, members: Membership[]) {
   const sorted = [...members].sort((a, b) => a.user.id - b.user.id);
   const page = offsetPage(ctx, sorted);
   return {
     status: 200,
-    body: page.items.map((item) => member(ctx.base, item)),
+    body: page.items.map((item) => memberAnswer(ctx.world, ctx.base, item, record)),
     headers: page.headers,
   };
 }
@@ -293,7 +293,10 @@ export const worldRoutes: Route[] = [
     method: "GET",
     pattern: "/api/v4/groups/:id/members",
     operation: "GET /api/v4/groups/{id}/members",
-    handler: (ctx) => memberPage(ctx, directMembers(ctx, visibleGroup(ctx, ctx.params.id))),
+    handler: (ctx) => {
+      const group = visibleGroup(ctx, ctx.params.id);
+      return memberPage(ctx, group, directMembers(ctx, group));
+    },
   },
   {
     /**
@@ -304,18 +307,27 @@ export const worldRoutes: Route[] = [
     method: "GET",
     pattern: "/api/v4/groups/:id/members/all",
     operation: "GET /api/v4/groups/{id}/members/all",
-    handler: (ctx) => memberPage(ctx, ctx.world.effectiveMembers(visibleGroup(ctx, ctx.params.id))),
+    handler: (ctx) => {
+      const group = visibleGroup(ctx, ctx.params.id);
+      return memberPage(ctx, group, ctx.world.effectiveMembers(group));
+    },
   },
   {
     method: "GET",
     pattern: "/api/v4/projects/:id/members",
     operation: "GET /api/v4/projects/{id}/members",
-    handler: (ctx) => memberPage(ctx, directMembers(ctx, visibleProject(ctx))),
+    handler: (ctx) => {
+      const project = visibleProject(ctx);
+      return memberPage(ctx, project, directMembers(ctx, project));
+    },
   },
   {
     method: "GET",
     pattern: "/api/v4/projects/:id/members/all",
     operation: "GET /api/v4/projects/{id}/members/all",
-    handler: (ctx) => memberPage(ctx, ctx.world.effectiveMembers(visibleProject(ctx))),
+    handler: (ctx) => {
+      const project = visibleProject(ctx);
+      return memberPage(ctx, project, ctx.world.effectiveMembers(project));
+    },
   },
 ];

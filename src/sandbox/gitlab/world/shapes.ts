@@ -112,6 +112,19 @@ export function member(base: string, value: Membership): Json {
   };
 }
 
+/**
+ * A member as its answer shows it: the world's fields and those the areas keep of it, by where it
+ * is a direct member (`source`: its group, else the project `record` listed).
+ */
+export function memberAnswer(
+  world: GitlabWorld,
+  base: string,
+  value: Membership,
+  record: Group | Project,
+): Json {
+  return { ...member(base, value), ...world.memberFields(value.source ?? record, value.user) };
+}
+
 /** A group as its answer shows it: the world's fields and those the areas keep of it. */
 export function groupAnswer(world: GitlabWorld, base: string, value: Group): Json {
   return { ...group(base, value), ...world.groupFields(value) };
