@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { Change, Plan } from "../../src/core/plan.js";
 import type { RecordedRequest, RunningSandbox, SandboxOptions } from "../../src/sandbox/index.js";
 import { runInProcess } from "../helpers/cli.js";
-import { configFile, sandbox } from "../helpers/sandbox.js";
+import { ADMIN, configFile, sandbox } from "../helpers/sandbox.js";
 
 /**
  * GitLab members (#36, item 5) end to end against the demo world: acme/api has direct members
@@ -277,6 +277,123 @@ projects:
     const result = await runInProcess(["validate", "-c", path]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain("minimal_access (5) is a group membership only");
+  });
+});
+
+describe("custom roles", () => {
+  it("gives a custom role by name and by id, in one write each, reading the instance's roles on self-managed", async () => {
+    await start();
+    const path = configFile(`version: 1
+projects:
+  - project: acme/api
+    members:
+      users:
+        mona: { access_level: guest, member_role: Guest + code }
+        octo-reader: { access_level: reporter, member_role: null }
+        outside-contractor: { access_level: reporter, member_role: 1 }
+`);
+    const first = await plan(path);
+    expect(first.code).toBe(2);
+    expect(named(first.plan, "mona")).toMatchObject({
+      action: "update",
+      diff: [
+        { path: "access_level", before: "maintainer", after: "guest" },
+        { path: "member_role", before: null, after: "Guest + code" },
+      ],
+      requests: [{ method: "PUT", body: { access_level: 10, member_role_id: 2 } }],
+    });
+    expect(named(first.plan, "octo-reader")).toMatchObject({
+      action: "update",
+      diff: [{ path: "member_role", before: "Reporter + security", after: null }],
+      requests: [{ method: "PUT", body: { access_level: 20, member_role_id: null } }],
+    });
+    expect(named(first.plan, "outside-contractor")).toMatchObject({
+      action: "create",
+      requests: [{ method: "POST", body: { user_id: 5, access_level: 20, member_role_id: 1 } }],
+    });
+    // Self-managed: the group's roles answer 400, the instance's are read once for the plan.
+    const reads = requests.filter((request) => request.path.includes("member_roles"));
+    expect(reads.map((request) => request.path)).toEqual([
+      "/api/v4/groups/acme/member_roles",
+      "/api/v4/member_roles",
+    ]);
+    expect((await apply(path)).code).toBe(0);
+    expect((await plan(path)).code).toBe(0);
+  });
+
+  it("refuses at plan time a role that does not exist or whose base level is not the level written", async () => {
+    await start();
+    const path = configFile(`version: 1
+projects:
+  - project: acme/api
+    members:
+      users:
+        mona: { access_level: maintainer, member_role: Guest + code }
+        hubot: { access_level: developer, member_role: Nobody }
+`);
+    const first = await plan(path);
+    expect(first.code).toBe(1);
+    expect(named(first.plan, "mona")?.error?.message).toMatch(
+      /custom role Guest \+ code has base access level guest, not maintainer/,
+    );
+    expect(named(first.plan, "hubot")?.error?.message).toMatch(
+      /custom role Nobody does not exist for project acme\/api; its roles: Reporter \+ security \(1\), Guest \+ code \(2\)/,
+    );
+    expect((await apply(path)).code).toBe(1);
+    expect(writes()).toEqual([]);
+  });
+
+  it("takes the role away where another level is written without one, as GitLab keeps no other level beside it", async () => {
+    await start();
+    const path = configFile(`version: 1
+projects:
+  - project: acme/api
+    members:
+      users:
+        octo-reader: developer
+`);
+    const first = await plan(path);
+    expect(named(first.plan, "octo-reader")).toMatchObject({
+      action: "update",
+      diff: [
+        { path: "access_level", before: "reporter", after: "developer" },
+        { path: "member_role", before: "Reporter + security", after: null },
+      ],
+      requests: [{ method: "PUT", body: { access_level: 30, member_role_id: null } }],
+    });
+    expect((await apply(path)).code).toBe(0);
+    expect((await plan(path)).code).toBe(0);
+  });
+
+  it("reads a top-level group's roles on GitLab.com", async () => {
+    await start({ gitlabOffering: "com" });
+    const path = configFile(`version: 1
+groups:
+  - group: acme/platform
+    members:
+      users:
+        mona: { access_level: developer, member_role: Acme release manager }
+`);
+    const first = await plan(path);
+    expect(named(first.plan, "mona")).toMatchObject({
+      action: "create",
+      requests: [{ method: "POST", body: { access_level: 30, member_role_id: 3 } }],
+    });
+    expect(
+      requests.filter((request) => request.path.includes("member_roles")).map((r) => r.path),
+    ).toEqual(["/api/v4/groups/acme/member_roles"]);
+    expect((await apply(path)).code).toBe(0);
+    const again = await plan(path);
+    expect(again.code).toBe(0);
+    // The role shows in the members listing GitLab answers.
+    const listed = (await (
+      await fetch(`${world!.url}/api/v4/groups/acme%2Fplatform/members`, {
+        headers: { "PRIVATE-TOKEN": ADMIN },
+      })
+    ).json()) as Array<{ username: string; member_role?: { name: string } }>;
+    expect(listed.find((member) => member.username === "mona")?.member_role?.name).toBe(
+      "Acme release manager",
+    );
   });
 });
 

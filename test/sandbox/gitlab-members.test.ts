@@ -193,3 +193,103 @@ describe("shares", () => {
     ).not.toBe(201);
   });
 });
+
+/**
+ * Custom roles (Ultimate): the demo's instance roles "Reporter + security" (1, reporter) and
+ * "Guest + code" (2, guest), and acme's "Acme release manager" (3, developer); octo-reader has
+ * role 1 in acme/api. The rules are GitLab EE's MemberRoles::MemberRoleRelation.
+ */
+describe("custom roles", () => {
+  it("show a member's role, keep a level to its role's base level, and take a role away with null", async () => {
+    const sb = await sandbox();
+    const listed = await call(sb, "GET", "/api/v4/projects/1/members");
+    const reader = (listed.body as Array<Record<string, unknown>>).find(
+      (member) => member.username === "octo-reader",
+    );
+    expect(reader?.member_role).toMatchObject({ id: 1, name: "Reporter + security" });
+    const mona = (listed.body as Array<Record<string, unknown>>).find(
+      (member) => member.username === "mona",
+    );
+    expect(mona).not.toHaveProperty("member_role");
+    expect(
+      await call(sb, "PUT", "/api/v4/projects/1/members/2", { body: { access_level: 30 } }),
+    ).toMatchObject({
+      status: 400,
+      body: {
+        message: {
+          access_level: ["cannot be changed because of an existing association with a custom role"],
+        },
+      },
+    });
+    expect(
+      await call(sb, "PUT", "/api/v4/projects/1/members/6", {
+        body: { access_level: 40, member_role_id: 2 },
+      }),
+    ).toMatchObject({
+      status: 400,
+      body: {
+        message: {
+          member_role_id: [
+            "the custom role's base access level does not match the current access level",
+          ],
+        },
+      },
+    });
+    expect(
+      await call(sb, "PUT", "/api/v4/projects/1/members/6", {
+        body: { access_level: 40, member_role_id: 99 },
+      }),
+    ).toMatchObject({ status: 500 });
+    const cleared = await call(sb, "PUT", "/api/v4/projects/1/members/2", {
+      body: { access_level: 30, member_role_id: null },
+    });
+    expect(cleared.status).toBe(200);
+    expect(cleared.body).not.toHaveProperty("member_role");
+  });
+
+  it("list the instance's roles on self-managed and a top-level group's on GitLab.com", async () => {
+    const managed = await sandbox();
+    expect(await call(managed, "GET", "/api/v4/groups/acme/member_roles")).toMatchObject({
+      status: 400,
+    });
+    const instance = await call(managed, "GET", "/api/v4/member_roles");
+    expect(instance.status).toBe(200);
+    expect((instance.body as Array<{ name: string }>).map((role) => role.name)).toEqual([
+      "Reporter + security",
+      "Guest + code",
+    ]);
+    const com = await sandbox({ gitlabOffering: "com" });
+    expect(await call(com, "GET", "/api/v4/member_roles")).toMatchObject({ status: 400 });
+    const group = await call(com, "GET", "/api/v4/groups/acme%2Fplatform/member_roles");
+    expect(group.status).toBe(200);
+    expect(group.body).toEqual([
+      expect.objectContaining({
+        id: 3,
+        name: "Acme release manager",
+        group_id: 1,
+        base_access_level: 30,
+        admin_merge_request: true,
+        read_code: false,
+      }),
+    ]);
+    // A role of another hierarchy is refused.
+    expect(
+      await call(com, "POST", "/api/v4/groups/partners/members", {
+        body: { username: "mona", access_level: 30, member_role_id: 3 },
+      }),
+    ).toMatchObject({
+      status: 400,
+      body: { message: { group: ["must be in same hierarchy as custom role's namespace"] } },
+    });
+  });
+
+  it("drop a role below Ultimate, where custom roles are not enabled", async () => {
+    const sb = await sandbox({ gitlabTier: "premium" });
+    const added = await call(sb, "POST", "/api/v4/projects/1/members", {
+      body: { username: "outside-contractor", access_level: 20, member_role_id: 1 },
+    });
+    expect(added.status).toBe(201);
+    expect(added.body).not.toHaveProperty("member_role");
+    expect(await call(sb, "GET", "/api/v4/member_roles")).toMatchObject({ status: 403 });
+  });
+});
