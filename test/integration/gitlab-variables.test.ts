@@ -226,6 +226,49 @@ projects:
     expect(hidden).toMatchObject({ value: null, hidden: true, masked: true });
   });
 
+  it("makes a hidden variable visible by deleting it and creating it again, keeping what is not written", async () => {
+    await start();
+    const config = configFile(`version: 1
+projects:
+  - project: acme/api
+    variables:
+      items:
+        SIGNING_KEY: { value: "\${SIGNING}", masked_and_hidden: false }
+`);
+    const planned = await run("plan", config, LIVE);
+    const [change] = pending(planned.plan!);
+    expect(change!.notes).toEqual([
+      "GitLab sets masked_and_hidden only when it creates a variable: it is deleted and created again with the value written",
+    ]);
+    expect(change!.requests).toEqual([
+      {
+        method: "DELETE",
+        path: "/api/v4/projects/acme%2Fapi/variables/SIGNING_KEY?filter[environment_scope]=*",
+      },
+      {
+        method: "POST",
+        path: "/api/v4/projects/acme%2Fapi/variables",
+        body: {
+          key: "SIGNING_KEY",
+          value: { $secret: "SIGNING" },
+          environment_scope: "*",
+          variable_type: "env_var",
+          protected: false,
+          masked: true,
+          raw: false,
+          description: null,
+        },
+      },
+    ]);
+    expect((await run("apply", config, LIVE)).code).toBe(0);
+    expect((await listed()).find((v) => v.key === "SIGNING_KEY")).toMatchObject({
+      value: LIVE.SIGNING,
+      hidden: false,
+      masked: true,
+    });
+    expect((await run("plan", config, LIVE)).code).toBe(0);
+  });
+
   it("refuses at plan time a value GitLab cannot mask, without quoting it; GitLab refuses it too", async () => {
     await start();
     const config = configFile(`version: 1

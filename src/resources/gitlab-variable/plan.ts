@@ -136,14 +136,23 @@ function planItem(
   const masked = desired.masked ?? desired.masked_and_hidden ?? live.masked;
   const raw = desired.raw ?? live.raw;
   if (desired.masked_and_hidden !== undefined && desired.masked_and_hidden !== hidden) {
-    const refused = maskingError(name, desired.value, masked, raw);
+    // Created again, it keeps what the value does not write (a hidden one stays masked).
+    const carried: GitlabVariable = {
+      variable_type: live.variable_type,
+      protected: live.protected,
+      raw: live.raw,
+      description: live.description,
+      ...(desired.masked_and_hidden ? {} : { masked: live.masked }),
+      ...desired,
+    };
+    const refused = maskingError(name, desired.value, carried.masked ?? true, raw);
     if (refused !== undefined) return refused;
     return {
       action: "update",
       diff: [...diffValues(compared(live, wanted), wanted), hidden ? ROTATED : CHANGED],
       requests: [
         { method: "DELETE", path: memberPath(path, live) },
-        creation(path, key, scope, desired),
+        creation(path, key, scope, carried),
       ],
       live_fingerprint: liveFingerprint(live, hidden ? "hidden" : "other"),
       notes: [RECREATED],
