@@ -245,7 +245,7 @@ export class ForgeClient {
    * if it still links onward, the listing would not end, and the request fails there. Each page is
    * the list itself, or with `itemsUnder` an object holding it under that key (`GET
    * /installation/repositories` answers `{total_count, repositories}`); a page of another shape
-   * fails the request.
+   * fails the request. With `uncached`, no page is kept in the cache or answered from it.
    */
   async paginate<T>(
     path: string,
