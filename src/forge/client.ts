@@ -245,9 +245,13 @@ export class ForgeClient {
    * if it still links onward, the listing would not end, and the request fails there. Each page is
    * the list itself, or with `itemsUnder` an object holding it under that key (`GET
    * /installation/repositories` answers `{total_count, repositories}`); a page of another shape
-   * fails the request.
+   * fails the request. With `uncached`, no page is kept in the cache or answered from it.
    */
-  async paginate<T>(path: string, query: Query = {}, { itemsUnder }: PageShape = {}): Promise<T[]> {
+  async paginate<T>(
+    path: string,
+    query: Query = {},
+    { itemsUnder, uncached = false }: PageShape = {},
+  ): Promise<T[]> {
     const perPage = query.per_page ?? 100;
     let url: URL | undefined = buildUrl(this.#base.href, path, { ...query, per_page: perPage });
     const seen = new Set<string>();
@@ -267,7 +271,12 @@ export class ForgeClient {
         throw refuse(`the listing goes on past ${bound.pages} pages, ${bound.why}`);
       }
       seen.add(url.href);
-      const page: ForgeResponse<unknown> = await this.#exchange<unknown>("GET", url);
+      const page: ForgeResponse<unknown> = await this.#exchange<unknown>(
+        "GET",
+        url,
+        undefined,
+        !uncached,
+      );
       const listed = pageItems(page.data, itemsUnder);
       if (listed === undefined) {
         throw new ForgeError({

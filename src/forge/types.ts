@@ -14,6 +14,11 @@ export type Query = Record<string, string | number | undefined>;
 export interface PageShape {
   /** The key of the list in a page that is an object; absent when each page is the list. */
   itemsUnder?: string;
+  /**
+   * Its pages are never kept in the cache: they hold values the run's redactor may not know
+   * (GitLab's CI/CD variables list every value, also those no configuration names).
+   */
+  uncached?: boolean;
 }
 
 export type ClientEvent =

@@ -9,6 +9,12 @@ const env = {
   CI_HOOK_SECRET: "example-secret",
   CI_HOOK_AUTH: "Bearer example",
   ACME_NPM_TOKEN: "example-token",
+  // examples/gitlab-variables.yaml
+  NPM_TOKEN: "example_npm_token",
+  NPM_TOKEN_PRODUCTION: "example_npm_token_production",
+  SIGNING_KEY: "example_signing_key",
+  DEPLOY_TOKEN: "example_deploy_token",
+  DEPLOY_TOKEN_PRODUCTION: "example_deploy_token_production",
 };
 const examples = readdirSync(`${repoRoot}examples`).filter((name) => /\.ya?ml$/.test(name));
 

@@ -95,6 +95,17 @@ describe("conditional requests", () => {
     expect(run2.client.stats().notModified).toBe(3);
   });
 
+  it("keeps no page of a listing read uncached, nor answers one from the cache", async () => {
+    const dir = tempDir();
+    const { client } = await clientWith(new DirectoryCache(dir));
+    expect(await client.paginate("/gists", {}, { uncached: true })).toEqual(items);
+    expect(readdirSync(dir).filter((file) => file.endsWith(".json"))).toEqual([]);
+    expect(await client.paginate("/gists")).toEqual(items);
+    expect(await client.paginate("/gists", {}, { uncached: true })).toEqual(items);
+    // The uncached reads sent no validator, though the cache held every page: all came in full.
+    expect(client.stats().notModified).toBe(0);
+  });
+
   it("does not share entries between tokens", async () => {
     const dir = tempDir();
     await (await clientWith(new DirectoryCache(dir))).client.get("/repos/acme/api/branches/main");

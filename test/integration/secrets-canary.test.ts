@@ -25,9 +25,21 @@ const CANARIES = {
   COLLECTOR_TOKEN: "ct_CanaryColl3ctor/+=~x",
   /** An Actions secret of a repository and of the organization, sealed only at apply. */
   ACTIONS_SECRET: "npm_CanaryActi0nsSecret&'\"<x>",
+  /** A GitLab CI/CD variable's value as written (read from the environment, compared exactly). */
+  GITLAB_VARIABLE: "glv_CanaryGitlabVar1able&'\"<x> y",
+  /** A GitLab variable's live value no configuration names: the run never learns it as a secret. */
+  GITLAB_LIVE: "CanaryGitlabL1ve_before/+=",
 };
 /** A part of each canary that every encoding leaves as it is. */
-const CORES = ["CanaryTok3n", "CanarySecr3t", "CanaryAuth", "CanaryColl3ctor", "CanaryActi0ns"];
+const CORES = [
+  "CanaryTok3n",
+  "CanarySecr3t",
+  "CanaryAuth",
+  "CanaryColl3ctor",
+  "CanaryActi0ns",
+  "CanaryGitlabVar1able",
+  "CanaryGitlabL1ve",
+];
 
 /** The forms the issue names: raw, JSON-escaped, URL-encoded (component and form), markdown-escaped. */
 function forms(value: string): string[] {
@@ -60,8 +72,8 @@ function filesUnder(path: string): string[] {
 /**
  * A loopback proxy to the sandbox that answers some requests with an error whose message echoes
  * the request's body and headers: creating a hook (500), editing one or its config (422), setting
- * an Actions secret (422, the body holding the sealed value), reading the protection of acme/web's main (403). Everything else
- * is forwarded.
+ * an Actions secret (422, the body holding the sealed value), reading the protection of acme/web's main (403),
+ * writing a GitLab CI/CD variable (400, the body holding its value). Everything else is forwarded.
  */
 async function echoingProxy(upstream: string): Promise<{ url: string; server: Server }> {
   const server = createServer((req, res) => {
@@ -78,7 +90,9 @@ async function echoingProxy(upstream: string): Promise<{ url: string; server: Se
             ? 422
             : req.method === "GET" && path.startsWith("/repos/acme/web/branches/main/protection")
               ? 403
-              : undefined;
+              : req.method !== "GET" && /^\/api\/v4\/projects\/[^/]+\/variables/.test(path)
+                ? 400
+                : undefined;
       if (status !== undefined) {
         const headers = JSON.stringify(req.headers);
         res.writeHead(status, { "content-type": "application/json" });
@@ -137,12 +151,21 @@ beforeAll(async () => {
     config: { url: `https://collector.example/h?t=${CANARIES.COLLECTOR_TOKEN}` },
     events: ["push"],
   });
+  // GitLab variables whose live value is a canary: one the configuration changes, one it leaves.
+  for (const key of ["LEGACY_TOKEN", "UNMANAGED"]) {
+    await sandboxApi("POST", "/api/v4/projects/acme%2Fapi/variables", {
+      key,
+      value: CANARIES.GITLAB_LIVE,
+    });
+  }
   workspace = mkdtempSync(join(tmpdir(), "forgeplan-canary-workspace-"));
   writeFileSync(
     join(workspace, "forgeplan.yaml"),
     [
       "version: 1",
-      `targets: { github: { type: repository, base_url: "${proxy.url}", token_env: GITHUB_TOKEN } }`,
+      "targets:",
+      `  github: { type: repository, base_url: "${proxy.url}", token_env: GITHUB_TOKEN }`,
+      `  gitlab: { type: gitlab, base_url: "${proxy.url}", token_env: GITHUB_TOKEN }`,
       "repositories:",
       "  - name: acme/api",
       "    webhooks:",
@@ -164,6 +187,12 @@ beforeAll(async () => {
       "    webhooks:",
       "      hooks:",
       '        - { url: "https://org-collector.example/h", secret: "${HOOK_SECRET}" }',
+      "projects:",
+      "  - project: acme/api",
+      "    variables:",
+      "      items:",
+      '        LEGACY_TOKEN: { value: "${GITLAB_VARIABLE}" }',
+      '        NEW_TOKEN@production: { value: "${GITLAB_VARIABLE}", raw: true }',
       "",
     ].join("\n"),
   );
@@ -202,6 +231,7 @@ describe("canary values", () => {
       "drift, answered from the cache": await run(["drift", ...fast, "--cache", "cache"]),
       export: await run(["export", "--repo", "acme/api"]),
       "export --org": await run(["export", "--org", "acme"]),
+      "export --project": await run(["export", "--project", "acme/api"]),
     };
     for (const [command, result] of Object.entries(results)) {
       expectNoCanary(`${command} stdout`, result.stdout);
@@ -232,6 +262,13 @@ describe("canary values", () => {
     // The secrets were sent sealed, and refused with the body echoed: forgeplan said so.
     expect(results["apply --format json"].stdout).toContain("github/acme/secret/ORG_CANARY");
     expect(results["export --org"].code).toBe(0);
+    // GitLab variables: the live value changed and the new one's create were planned, refused with
+    // their bodies echoed, and said so; export wrote placeholders.
+    expect(plan.stdout).toContain("gitlab/acme/api/gitlab_variable/LEGACY_TOKEN");
+    expect(results["apply --format json"].stdout).toContain(
+      "gitlab/acme/api/gitlab_variable/NEW_TOKEN@production",
+    );
+    expect(results["export --project"].stdout).toContain("${ACME_API__UNMANAGED}");
 
     const cached = filesUnder(join(workspace, "cache"));
     expect(cached.map((file) => readFileSync(file, "utf8")).join()).toContain(

@@ -10,6 +10,7 @@ import { projectSettings } from "./project-settings/index.js";
 import { protectedRefs } from "./protected-refs/index.js";
 import { pushRules } from "./push-rules/index.js";
 import { approvals } from "./approvals/index.js";
+import { variables } from "./variables/index.js";
 import { gitlabFamily, type GitlabSetup } from "./family.js";
 import type { Route } from "./http.js";
 import { gitlabWorld } from "./world/index.js";
@@ -32,6 +33,7 @@ export const GITLAB_AREAS = [
   approvals,
   epicLinks,
   boards,
+  variables,
 ] as const satisfies readonly GitlabArea[];
 
 const AREAS: readonly GitlabArea[] = GITLAB_AREAS;

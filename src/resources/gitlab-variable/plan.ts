@@ -1,0 +1,219 @@
+import type { Change, ChangeError, DiffEntry, PlannedRequest, Rotation } from "../../core/plan.js";
+import { SENSITIVE, type Secret } from "../../core/secret.js";
+import { type MemberChange, planCollection } from "../collection.js";
+import type { ResourceReader } from "../context.js";
+import { diffValues } from "../diff.js";
+import { fingerprint } from "../fingerprint.js";
+import { rotates } from "../rotation.js";
+import { type CanonicalFlags, flagsOf, listVariables, type ReadVariable } from "./canonical.js";
+import { maskingProblem } from "./masking.js";
+import { type GitlabVariable, type GitlabVariables, identityOf, nameOf } from "./settings.js";
+
+/**
+ * Plans the CI/CD variables of a project or a group (`path`: `/api/v4/projects/:id/variables` or
+ * `/api/v4/groups/:id/variables`) against one listing. A variable is its key and environment scope;
+ * every request about one names both (`filter[environment_scope]`), since GitLab answers 409 "There
+ * are multiple variables with provided parameters. Please use 'filter[environment_scope]'" for a
+ * key that exists in more than one scope (lib/api/helpers/variables_helpers.rb `find_variable`).
+ *
+ * The value is compared exactly where GitLab returns it, and shown only as "(sensitive)"; a hidden
+ * variable's (GitLab answers `value: null`) by presence, sent again only when rotated. The flags
+ * written are compared and only those that differ are sent, with the value when it differs, in one
+ * PUT. GitLab sets `masked_and_hidden` only on create (Ci::HidableVariable: "Only new variables can
+ * be set as masked and hidden."), so a change of it deletes the variable and creates it again.
+ */
+
+const KIND = "gitlab_variable";
+
+const UNVERIFIED =
+  "the value is hidden on GitLab and could not be verified; send it again with --rotate-secrets or --rotate-secret NAME";
+const RECREATED =
+  "GitLab sets masked_and_hidden only when it creates a variable: it is deleted and created again with the value written";
+
+const SET: DiffEntry = { path: "value", after: SENSITIVE, sensitive: true };
+const CHANGED: DiffEntry = { path: "value", before: SENSITIVE, after: SENSITIVE, sensitive: true };
+const ROTATED: DiffEntry = { path: "value", before: "hidden", after: "rotated", sensitive: true };
+const REMOVED: DiffEntry = { path: "value", before: SENSITIVE, sensitive: true };
+
+/** The request path of one variable, its scope named (GitLab's `filter[environment_scope]`). */
+function memberPath(path: string, live: Pick<ReadVariable, "key" | "environment_scope">): string {
+  const scope = encodeURIComponent(live.environment_scope);
+  return `${path}/${encodeURIComponent(live.key)}?filter[environment_scope]=${scope}`;
+}
+
+/** The flags a value writes (a field not written is not managed). */
+function writtenFlags(desired: GitlabVariable): Partial<CanonicalFlags> {
+  const flags: Partial<CanonicalFlags> = {};
+  if (desired.variable_type !== undefined) flags.variable_type = desired.variable_type;
+  if (desired.protected !== undefined) flags.protected = desired.protected;
+  if (desired.masked !== undefined) flags.masked = desired.masked;
+  if (desired.masked_and_hidden !== undefined) flags.masked_and_hidden = desired.masked_and_hidden;
+  if (desired.raw !== undefined) flags.raw = desired.raw;
+  if (desired.description !== undefined) flags.description = desired.description;
+  return flags;
+}
+
+/** The live flags of the fields `wanted` names, to compare with it. */
+function compared(live: ReadVariable, wanted: Partial<CanonicalFlags>): Partial<CanonicalFlags> {
+  const flags = flagsOf(live);
+  return Object.fromEntries(
+    Object.keys(wanted).map((field) => [field, flags[field as keyof CanonicalFlags]]),
+  );
+}
+
+/** What a plan records of the live variable: its flags, and of its value only how it compares. */
+function liveFingerprint(live: ReadVariable, value: "hidden" | "as written" | "other" | "set") {
+  return fingerprint({ ...flagsOf(live), environment_scope: live.environment_scope, value });
+}
+
+/** The POST that creates a variable: the value as a reference, the scope, the flags written. */
+function creation(path: string, key: string, scope: string, desired: GitlabVariable) {
+  const { masked_and_hidden, ...flags } = writtenFlags(desired);
+  return {
+    method: "POST" as const,
+    path,
+    body: {
+      key,
+      value: { $secret: desired.value.source },
+      environment_scope: scope,
+      ...flags,
+      ...(masked_and_hidden === true ? { masked_and_hidden: true } : {}),
+    },
+  };
+}
+
+function deletion(path: string, live: ReadVariable, note: string): MemberChange {
+  return {
+    action: "delete",
+    diff: [...diffValues(flagsOf(live), {}), REMOVED],
+    requests: [{ method: "DELETE", path: memberPath(path, live) }],
+    live_fingerprint: liveFingerprint(live, live.hidden === true ? "hidden" : "set"),
+    notes: [note],
+  };
+}
+
+/** A value GitLab would refuse to mask, as an error on the value written. */
+function maskingError(name: string, secret: Secret, masked: boolean, raw: boolean) {
+  if (!masked) return undefined;
+  const problem = maskingProblem(secret.reveal(), raw);
+  if (problem === undefined) return undefined;
+  const error: ChangeError = {
+    message: `the value of ${name} (\${${secret.source}}) cannot be masked: ${problem}`,
+    field: ["items", name, "value"],
+  };
+  return { error };
+}
+
+function planItem(
+  path: string,
+  name: string,
+  desired: GitlabVariable | null,
+  live: ReadVariable | undefined,
+  rotation: Rotation,
+): MemberChange {
+  if (desired === null) {
+    if (live === undefined) return { live_fingerprint: fingerprint(null) };
+    return deletion(path, live, "null in the desired state");
+  }
+  const { key, scope } = identityOf(name);
+  const wanted = writtenFlags(desired);
+  if (live === undefined) {
+    const refused = maskingError(
+      name,
+      desired.value,
+      desired.masked === true || desired.masked_and_hidden === true,
+      desired.raw === true,
+    );
+    if (refused !== undefined) return refused;
+    return {
+      action: "create",
+      diff: [SET, ...diffValues({}, wanted)],
+      requests: [creation(path, key, scope, desired)],
+      live_fingerprint: fingerprint(null),
+    };
+  }
+  const hidden = live.hidden === true;
+  const masked = desired.masked ?? desired.masked_and_hidden ?? live.masked;
+  const raw = desired.raw ?? live.raw;
+  if (desired.masked_and_hidden !== undefined && desired.masked_and_hidden !== hidden) {
+    // Created again, it keeps what the value does not write (a hidden one stays masked).
+    const carried: GitlabVariable = {
+      variable_type: live.variable_type,
+      protected: live.protected,
+      raw: live.raw,
+      description: live.description,
+      ...(desired.masked_and_hidden ? {} : { masked: live.masked }),
+      ...desired,
+    };
+    const refused = maskingError(name, desired.value, carried.masked ?? true, raw);
+    if (refused !== undefined) return refused;
+    return {
+      action: "update",
+      diff: [...diffValues(compared(live, wanted), wanted), hidden ? ROTATED : CHANGED],
+      requests: [
+        { method: "DELETE", path: memberPath(path, live) },
+        creation(path, key, scope, carried),
+      ],
+      live_fingerprint: liveFingerprint(live, hidden ? "hidden" : "other"),
+      notes: [RECREATED],
+    };
+  }
+  if (hidden && desired.masked === false) {
+    return {
+      error: {
+        message: `${name} is masked and hidden, and GitLab keeps such a variable masked ("The visibility setting cannot be changed for masked and hidden variables."): write masked_and_hidden: false to make it visible (it is then deleted and created again)`,
+        field: ["items", name, "masked"],
+      },
+    };
+  }
+  const sameValue = !hidden && live.value === desired.value.reveal();
+  const planned = {
+    live_fingerprint: liveFingerprint(live, hidden ? "hidden" : sameValue ? "as written" : "other"),
+  };
+  const resend = hidden ? rotates(rotation, name, key, desired.value.source) : !sameValue;
+  // GitLab validates the value it will hold: the one written, unless a hidden one stays.
+  if (!hidden || resend) {
+    const refused = maskingError(name, desired.value, masked, raw);
+    if (refused !== undefined) return refused;
+  }
+  const diff = diffValues(compared(live, wanted), wanted);
+  if (resend) diff.push(hidden ? ROTATED : CHANGED);
+  const notes = hidden && !resend ? { notes: [UNVERIFIED] } : {};
+  if (diff.length === 0) return { ...planned, ...notes };
+  const body: Record<string, unknown> = {};
+  for (const entry of diff) {
+    if (entry.path === "value") body.value = { $secret: desired.value.source };
+    else body[entry.path] = wanted[entry.path as keyof CanonicalFlags];
+  }
+  const request: PlannedRequest = { method: "PUT", path: memberPath(path, live), body };
+  return { ...planned, ...notes, action: "update", diff, requests: [request] };
+}
+
+export function planVariables(input: {
+  reader: ResourceReader;
+  scope: string;
+  /** The variables' listing and create path. */
+  path: string;
+  value: GitlabVariables;
+  rotation: Rotation;
+  deleted: readonly Change[];
+}): Promise<Change[]> {
+  const { reader, scope, path, value, rotation, deleted } = input;
+  return planCollection<GitlabVariable | null, ReadVariable>({
+    reader,
+    scope,
+    kind: KIND,
+    what: `the CI/CD variables of ${scope}`,
+    mode: value.mode ?? "additive",
+    members: Object.entries(value.items ?? {}).map(([name, desired]) => ({ name, desired })),
+    path,
+    list: () => listVariables(reader, path),
+    nameOf: (live) => nameOf(live.key, live.environment_scope),
+    plan: ({ name, desired }, live) => planItem(path, name, desired, live, rotation),
+    remove: (live) => ({
+      name: nameOf(live.key, live.environment_scope),
+      change: deletion(path, live, "not in the desired state (variables mode: authoritative)"),
+    }),
+    deleted,
+  });
+}
