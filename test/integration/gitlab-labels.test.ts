@@ -117,6 +117,34 @@ projects:
     ]);
   });
 
+  it("compares colours as GitLab stores them: a name, three digits or six in any case are one", async () => {
+    world = await sandbox();
+    // Live: enhancement #5CB85C, needs-triage #FFA500 (made as `orange`), legacy #F00.
+    const same = `version: 1
+projects:
+  - project: acme/api
+    labels:
+      items:
+        enhancement: { color: 5cb85c }
+        needs-triage: { color: Orange }
+        legacy: { color: red }
+`;
+    const planned = await run("plan", same);
+    expect(planned.code).toBe(0);
+    expect(planned.plan!.changes.map((change) => change.action)).toEqual([
+      "no-op",
+      "no-op",
+      "no-op",
+    ]);
+    const other = same.replace("Orange", "'#ffa501'").replace("red", "'#ff0001'");
+    const changed = (await run("plan", other)).plan!.changes;
+    expect(changed.map((change) => [change.name, change.action, change.diff])).toEqual([
+      ["enhancement", "no-op", []],
+      ["needs-triage", "update", [{ path: "color", before: "#ffa500", after: "#ffa501" }]],
+      ["legacy", "update", [{ path: "color", before: "#ff0000", after: "#ff0001" }]],
+    ]);
+  });
+
   it("never re-creates, writes or deletes a group's label in its projects", async () => {
     world = await sandbox({ onRequest: (request) => requests.push(request) });
     const yaml = `version: 1
