@@ -68,7 +68,11 @@ const previously = z
     "Names the label may have now: the first found is renamed to this name in place (PUT with new_name), so the issues and merge requests that carry it keep it.",
   );
 
-const groupLabel = closed({ color, description, previously });
+const groupLabel = closed({ color, description, previously }, (key) =>
+  key === "priority"
+    ? "a label's priority is a project's (label_priorities): set it in the projects' entries"
+    : undefined,
+);
 
 const projectLabel = closed({
   color,
