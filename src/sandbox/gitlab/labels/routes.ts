@@ -176,14 +176,14 @@ function priorityOf(value: unknown): number | null {
   return number;
 }
 
-/** Whether a title is taken where the label would live, and by a group above a project's. */
-function checkTitleFree(label: Pick<Label, "owner">, title: string, except?: Label): void {
-  const owner = ownerRecord(label as Label);
-  if (labelsOf(owner).some((other) => other !== except && other.title === title)) {
+/** A title taken where the label lives (or would), or by a label of a project label's group. */
+function checkTitleFree(owner: Label["owner"], title: string, except?: Label): void {
+  const record = "project" in owner ? owner.project : owner.group;
+  if (labelsOf(record).some((other) => other !== except && other.title === title)) {
     throw invalid({ title: ["has already been taken"] });
   }
-  if ("project" in label.owner) {
-    const group = label.owner.project.group;
+  if ("project" in owner) {
+    const group = owner.project.group;
     if (labelsOf(group).some((other) => other.title === title)) {
       throw invalid({
         title: [`already exists at group level for ${group.name}. Please choose another one.`],
@@ -255,7 +255,7 @@ function labelRoutes(scope: "projects" | "groups"): Route[] {
         }
         const owner = "project" in place ? { project: place.project } : { group: place.group };
         const title = titleOf(name);
-        checkTitleFree({ owner }, title);
+        checkTitleFree(owner, title);
         const description = stringParameter(params, "description");
         const label: Label = {
           id: labelIds(ctx.world).label++,
@@ -291,7 +291,7 @@ function labelRoutes(scope: "projects" | "groups"): Route[] {
           requirePlanner(ctx, ownerRecord(label));
           const newName = stringParameter(params, "new_name");
           const title = newName === undefined ? label.title : titleOf(newName);
-          if (title !== label.title) checkTitleFree(label, title, label);
+          if (title !== label.title) checkTitleFree(label.owner, title, label);
           const color = stringParameter(params, "color");
           const stored = color === undefined ? label.color : colorOf(color);
           const description = stringParameter(params, "description");
