@@ -12,6 +12,7 @@ import { epicLinkKind } from "./epic-link/index.js";
 import { groupSettingsKind } from "./group-settings/index.js";
 import { gistKind } from "./gist/index.js";
 import { gitlabVariableKind } from "./gitlab-variable/index.js";
+import { gitlabLabelKind } from "./gitlab-label/index.js";
 import { invitation } from "./invitation/index.js";
 import type {
   KindModule,
@@ -61,7 +62,8 @@ export type {
  * the environments they may live in), rulesets (which may name teams), then classic protections (a
  * ruleset is in place before a classic protection it makes redundant goes), hooks, a GitLab
  * project's settings, its protected branches and tags, push rules, merge-request approvals, its
- * CI/CD variables, clean-ups, audits. The one place a kind is registered (docs/adding-a-kind.md).
+ * CI/CD variables and labels, clean-ups, audits. The one place a kind is registered
+ * (docs/adding-a-kind.md).
  */
 export const KINDS: readonly KindModule[] = [
   settingsKind,
@@ -87,6 +89,7 @@ export const KINDS: readonly KindModule[] = [
   pushRulesKind,
   mergeRequestApprovalsKind,
   gitlabVariableKind,
+  gitlabLabelKind,
   boardKind,
   epicLinkKind,
   invitation,

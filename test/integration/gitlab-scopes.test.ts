@@ -135,11 +135,12 @@ describe("export --group", () => {
         "push_rules",
         "merge_request_approvals",
         "badges",
+        "labels",
       ].sort(),
     );
     const acme = written.groups.find((entry) => entry.group === "acme")!;
     expect(Object.keys(acme)).toEqual(
-      expect.arrayContaining(["settings", "members", "push_rules", "badges"]),
+      expect.arrayContaining(["settings", "members", "push_rules", "badges", "labels"]),
     );
     const planned = await runInProcess(["plan", "-c", out, ...at()], { cwd: dirname(out) });
     expect(planned.stdout).toContain("No changes.");
