@@ -29,6 +29,7 @@ import { protectedBranches } from "./protected-branches/index.js";
 import { protectedTags } from "./protected-tags/index.js";
 import { pushRulesKind } from "./push-rules/index.js";
 import { mergeRequestApprovalsKind } from "./merge-request-approvals/index.js";
+import { gitlabDeployKeyKind } from "./gitlab-deploy-key/index.js";
 import { GROUPS, ORGANIZATIONS, ownersSection } from "./owners-section.js";
 import { ruleset } from "./ruleset/index.js";
 import { secretKind } from "./secret/index.js";
@@ -84,6 +85,7 @@ export const KINDS: readonly KindModule[] = [
   protectedTags,
   pushRulesKind,
   mergeRequestApprovalsKind,
+  gitlabDeployKeyKind,
   boardKind,
   epicLinkKind,
   invitation,

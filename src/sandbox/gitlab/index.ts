@@ -10,6 +10,7 @@ import { projectSettings } from "./project-settings/index.js";
 import { protectedRefs } from "./protected-refs/index.js";
 import { pushRules } from "./push-rules/index.js";
 import { approvals } from "./approvals/index.js";
+import { deployKeys } from "./deploy-keys/index.js";
 import { gitlabFamily, type GitlabSetup } from "./family.js";
 import type { Route } from "./http.js";
 import { gitlabWorld } from "./world/index.js";
@@ -27,6 +28,7 @@ export const GITLAB_AREAS = [
   badges,
   members,
   shares,
+  deployKeys,
   protectedRefs,
   pushRules,
   approvals,
