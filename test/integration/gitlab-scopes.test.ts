@@ -135,6 +135,7 @@ describe("export --group", () => {
         "push_rules",
         "merge_request_approvals",
         "badges",
+        "deploy_keys",
       ].sort(),
     );
     const acme = written.groups.find((entry) => entry.group === "acme")!;
