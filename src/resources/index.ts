@@ -30,6 +30,7 @@ import { protectedTags } from "./protected-tags/index.js";
 import { pushRulesKind } from "./push-rules/index.js";
 import { mergeRequestApprovalsKind } from "./merge-request-approvals/index.js";
 import { gitlabDeployKeyKind } from "./gitlab-deploy-key/index.js";
+import { protectedEnvironmentKind } from "./protected-environment/index.js";
 import { GROUPS, ORGANIZATIONS, ownersSection } from "./owners-section.js";
 import { ruleset } from "./ruleset/index.js";
 import { secretKind } from "./secret/index.js";
@@ -86,6 +87,7 @@ export const KINDS: readonly KindModule[] = [
   pushRulesKind,
   mergeRequestApprovalsKind,
   gitlabDeployKeyKind,
+  protectedEnvironmentKind,
   boardKind,
   epicLinkKind,
   invitation,

@@ -11,6 +11,7 @@ import { protectedRefs } from "./protected-refs/index.js";
 import { pushRules } from "./push-rules/index.js";
 import { approvals } from "./approvals/index.js";
 import { deployKeys } from "./deploy-keys/index.js";
+import { protectedEnvironments } from "./protected-environments/index.js";
 import { gitlabFamily, type GitlabSetup } from "./family.js";
 import type { Route } from "./http.js";
 import { gitlabWorld } from "./world/index.js";
@@ -34,6 +35,7 @@ export const GITLAB_AREAS = [
   approvals,
   epicLinks,
   boards,
+  protectedEnvironments,
 ] as const satisfies readonly GitlabArea[];
 
 const AREAS: readonly GitlabArea[] = GITLAB_AREAS;
