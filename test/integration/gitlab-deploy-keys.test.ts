@@ -75,7 +75,9 @@ async function plan(path: string) {
     "json",
   ]);
   const parsed = JSON.parse(result.stdout) as Plan;
-  const changes = parsed.changes.filter((change) => change.action !== "no-op");
+  const changes = parsed.changes.filter(
+    (change) => change.action !== "no-op" || change.error !== undefined,
+  );
   return { code: result.code, plan: { ...parsed, changes } };
 }
 
