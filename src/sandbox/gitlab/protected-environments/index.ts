@@ -6,7 +6,7 @@ import {
   type DeployLevel,
   entryIds,
   environmentsOf,
-  type Principal,
+  type Grantee,
   type ProtectedEnvironment,
   protectedEnvironmentsOf,
 } from "./records.js";
@@ -39,7 +39,7 @@ function principalOf(
   world: GitlabWorld,
   written: z.output<typeof principal>,
   at: SeedPath,
-): { principal: Principal; groupInheritanceType: number } {
+): { principal: Grantee; groupInheritanceType: number } {
   if (typeof written === "number")
     return { principal: { kind: "role", level: written }, groupInheritanceType: 0 };
   if ("user" in written) {

@@ -6,12 +6,12 @@ import type { GitlabWorld, Group, Project, User } from "../world/records.js";
  * deploy, its approval rules and the older unified approval count. Entries and rules have ids from
  * one sequence of the instance.
  */
-export type Principal =
+export type Grantee =
   { kind: "role"; level: number } | { kind: "user"; user: User } | { kind: "group"; group: Group };
 
 export interface DeployLevel {
   id: number;
-  principal: Principal;
+  principal: Grantee;
   groupInheritanceType: number;
 }
 

@@ -19,7 +19,7 @@ import {
   type DeployLevel,
   entryIds,
   environmentsOf,
-  type Principal,
+  type Grantee,
   type ProtectedEnvironment,
   protectedEnvironmentsOf,
 } from "./records.js";
@@ -75,7 +75,7 @@ function principalOf(
   item: Record<string, unknown>,
   label: string,
   problems: Problems,
-): Principal | undefined {
+): Grantee | undefined {
   const userId = grapeInteger(item.user_id);
   if (typeof userId === "number") {
     const user = ctx.world.users.get(userId);
@@ -106,7 +106,7 @@ function principalOf(
   return { kind: "role", level };
 }
 
-function sameAs(a: Principal, b: Principal): boolean {
+function sameAs(a: Grantee, b: Grantee): boolean {
   if (a.kind === "role" && b.kind === "role") return a.level === b.level;
   if (a.kind === "user" && b.kind === "user") return a.user === b.user;
   if (a.kind === "group" && b.kind === "group") return a.group === b.group;
