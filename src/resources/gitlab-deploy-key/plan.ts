@@ -186,6 +186,39 @@ function replacedBy(
   return replaced;
 }
 
+/**
+ * A key whose expiry changes, removed and added again with it: GitLab edits no expiry. It is added
+ * by its text, as the instance's copy of it is the one removed (GitLab deletes a key no other
+ * project uses); a key other projects use keeps its expiry, which the answer shows.
+ */
+function renewal(
+  path: string,
+  wanted: Wanted,
+  live: ReadProjectKey,
+  diff: Change["diff"],
+  before: string,
+): Partial<Change> {
+  const { canonical, desired } = wanted;
+  const body: Record<string, unknown> = {
+    title: canonical.title,
+    key: desired.key,
+    can_push: canonical.can_push,
+  };
+  if (desired.expires_at !== undefined) body.expires_at = desired.expires_at;
+  return {
+    action: "update",
+    diff,
+    requests: [
+      { method: "DELETE", path: `${path}/${live.id}` },
+      { method: "POST", path, body },
+    ],
+    live_fingerprint: before,
+    notes: [
+      "GitLab edits no deploy key's expiry: the key is removed and added again with it (a key other projects use keeps its expiry, which the answer shows)",
+    ],
+  };
+}
+
 export function planDeployKeys(input: {
   reader: ResourceReader;
   scope: string;
@@ -238,29 +271,7 @@ export function planDeployKeys(input: {
           live_fingerprint: before,
         };
       }
-      // A key removed for its expiry is added again by its text: the instance's copy of it is the
-      // one removed (GitLab deletes a key no other project uses).
-      const renewed = live !== undefined;
-      if (renewed) {
-        const body: Record<string, unknown> = {
-          title: name,
-          key: desired.key,
-          can_push: wanted.canonical.can_push,
-        };
-        if (desired.expires_at !== undefined) body.expires_at = desired.expires_at;
-        return {
-          action: "update",
-          diff,
-          requests: [
-            { method: "DELETE", path: `${path}/${live.id}` },
-            { method: "POST", path, body },
-          ],
-          live_fingerprint: before,
-          notes: [
-            "GitLab edits no deploy key's expiry: the key is removed and added again with it (a key other projects use keeps its expiry, which the answer shows)",
-          ],
-        };
-      }
+      if (live !== undefined) return renewal(path, wanted, live, diff, before);
       const added = await addition(path, wanted, instance);
       if ("error" in added) return { error: added.error };
       if (old === undefined) {
