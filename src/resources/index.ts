@@ -31,6 +31,8 @@ import { protectedBranches } from "./protected-branches/index.js";
 import { protectedTags } from "./protected-tags/index.js";
 import { pushRulesKind } from "./push-rules/index.js";
 import { mergeRequestApprovalsKind } from "./merge-request-approvals/index.js";
+import { gitlabDeployKeyKind } from "./gitlab-deploy-key/index.js";
+import { protectedEnvironmentKind } from "./protected-environment/index.js";
 import { GROUPS, ORGANIZATIONS, ownersSection } from "./owners-section.js";
 import { ruleset } from "./ruleset/index.js";
 import { secretKind } from "./secret/index.js";
@@ -62,8 +64,8 @@ export type {
  * the environments they may live in), rulesets (which may name teams), then classic protections (a
  * ruleset is in place before a classic protection it makes redundant goes), hooks, a GitLab
  * project's settings, its protected branches and tags, push rules, merge-request approvals, its
- * CI/CD variables and labels, clean-ups, audits. The one place a kind is registered
- * (docs/adding-a-kind.md).
+ * CI/CD variables, labels, deploy keys and protected environments, clean-ups, audits. The one
+ * place a kind is registered (docs/adding-a-kind.md).
  */
 export const KINDS: readonly KindModule[] = [
   settingsKind,
@@ -90,6 +92,8 @@ export const KINDS: readonly KindModule[] = [
   mergeRequestApprovalsKind,
   gitlabVariableKind,
   gitlabLabelKind,
+  gitlabDeployKeyKind,
+  protectedEnvironmentKind,
   boardKind,
   epicLinkKind,
   invitation,

@@ -136,6 +136,8 @@ describe("export --group", () => {
         "merge_request_approvals",
         "badges",
         "labels",
+        "deploy_keys",
+        "protected_environments",
       ].sort(),
     );
     const acme = written.groups.find((entry) => entry.group === "acme")!;

@@ -12,6 +12,8 @@ import { protectedRefs } from "./protected-refs/index.js";
 import { pushRules } from "./push-rules/index.js";
 import { approvals } from "./approvals/index.js";
 import { variables } from "./variables/index.js";
+import { deployKeys } from "./deploy-keys/index.js";
+import { protectedEnvironments } from "./protected-environments/index.js";
 import { gitlabFamily, type GitlabSetup } from "./family.js";
 import type { Route } from "./http.js";
 import { gitlabWorld } from "./world/index.js";
@@ -29,6 +31,7 @@ export const GITLAB_AREAS = [
   badges,
   members,
   shares,
+  deployKeys,
   protectedRefs,
   pushRules,
   approvals,
@@ -36,6 +39,7 @@ export const GITLAB_AREAS = [
   boards,
   variables,
   gitlabLabels,
+  protectedEnvironments,
 ] as const satisfies readonly GitlabArea[];
 
 const AREAS: readonly GitlabArea[] = GITLAB_AREAS;

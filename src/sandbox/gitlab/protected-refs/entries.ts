@@ -1,7 +1,8 @@
 import { HttpError } from "../http.js";
 import type { GitlabWorld, Group, Project } from "../world/records.js";
 import { settledMember } from "../world/joined.js";
-import { type AccessEntry, deployKeysOf, type Grantee, newEntry } from "./records.js";
+import { pushingKey } from "../deploy-keys/records.js";
+import { type AccessEntry, type Grantee, newEntry } from "./records.js";
 
 /**
  * The access-level entries a write names (`allowed_to_push` …, Premium; `push_access_level` …),
@@ -72,7 +73,7 @@ function granteeOf(
   }
   const keyId = integer(item.deploy_key_id);
   if (keyId !== undefined) {
-    const key = deployKeysOf(project).get(keyId);
+    const key = pushingKey(project, keyId);
     if (key === undefined) problems.push(`${label} deploy key is not enabled for this project`);
     else return { kind: "deploy_key", key };
     return undefined;

@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { check, type SeedPath } from "../../core/seed.js";
 import { gitlabArea } from "../area.js";
+import { pushingKey } from "../deploy-keys/records.js";
 import type { GitlabWorld, Project } from "../world/records.js";
 import {
   type AccessEntry,
-  deployKeysOf,
   type Grantee,
   groupProtectedBranchesOf,
   newEntry,
@@ -19,7 +19,7 @@ import { protectedTagRoutes } from "./tag-routes.js";
 /**
  * Protected branches and tags (the `protected_branches` and `protected_tags` kinds): one area, as
  * both hold GitLab's access-level entries (records.ts). A seed's entry is a role level (0, 30, 40,
- * 60) or `{user}`, `{group}` (a full path), `{deploy_key}` (an id of the project's `deploy_keys`).
+ * 60) or `{user}`, `{group}` (a full path), `{deploy_key}` (an id of a key the project's `deploy_keys` enable with `can_push`, the deploy-keys area's).
  */
 
 const entry = z.union([
@@ -60,7 +60,7 @@ function grantee(
     check(group !== undefined, at, `unknown group '${written.group}'`);
     return { kind: "group", group };
   }
-  const key = project === undefined ? undefined : deployKeysOf(project).get(written.deploy_key);
+  const key = project === undefined ? undefined : pushingKey(project, written.deploy_key);
   check(key !== undefined, at, `deploy key ${written.deploy_key} is not enabled for the project`);
   return { kind: "deploy_key", key };
 }
@@ -90,10 +90,6 @@ export const protectedRefs = gitlabArea({
   name: "protected-refs",
   seed: {
     projects: {
-      /** Deploy keys the project has enabled with write access, which a protection may name. */
-      deploy_keys: z
-        .array(z.strictObject({ id: z.number().int().positive(), title: z.string() }))
-        .default([]),
       protected_branches: branches,
       protected_tags: z
         .array(z.strictObject({ name: z.string().min(1), create: entries }))
@@ -108,7 +104,6 @@ export const protectedRefs = gitlabArea({
     projects: [
       {
         id: 1,
-        deploy_keys: [{ id: 1, title: "release bot" }],
         protected_branches: [
           {
             name: "main",
@@ -142,7 +137,6 @@ export const protectedRefs = gitlabArea({
     seed.projects.forEach((projectSeed, index) => {
       const project = world.seeded.projects[index];
       if (project === undefined) return;
-      for (const key of projectSeed.deploy_keys) deployKeysOf(project).set(key.id, key);
       projectSeed.protected_branches.forEach((branchSeed, at) => {
         const path: SeedPath = ["projects", index, "protected_branches", at];
         check(

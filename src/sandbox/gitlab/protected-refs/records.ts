@@ -53,9 +53,6 @@ export const groupProtectedBranchesOf = attached(
 
 export const protectedTagsOf = attached((_project: Project) => new Map<string, ProtectedTag>());
 
-/** The deploy keys a project has enabled with write access, by id. */
-export const deployKeysOf = attached((_project: Project) => new Map<number, DeployKey>());
-
 /** Ids are sequences across the world: protections, and their access-level entries. */
 export const protectionIds = attached((_world: GitlabWorld) => ({ ref: 1, entry: 1 }));
 
