@@ -11,6 +11,7 @@ import { environment } from "./environment/index.js";
 import { epicLinkKind } from "./epic-link/index.js";
 import { groupSettingsKind } from "./group-settings/index.js";
 import { gistKind } from "./gist/index.js";
+import { gitlabHookKind } from "./gitlab-hook/index.js";
 import { invitation } from "./invitation/index.js";
 import type {
   KindModule,
@@ -59,7 +60,8 @@ export type {
  * them, labels, environments and autolinks, Actions permissions, then variables and secrets (after
  * the environments they may live in), rulesets (which may name teams), then classic protections (a
  * ruleset is in place before a classic protection it makes redundant goes), hooks, a GitLab
- * project's settings, its protected branches and tags, clean-ups, audits. The one place a kind is registered (docs/adding-a-kind.md).
+ * project's settings, its protected branches and tags, its approvals, its (and its group's) webhooks,
+ * clean-ups, audits. The one place a kind is registered (docs/adding-a-kind.md).
  */
 export const KINDS: readonly KindModule[] = [
   settingsKind,
@@ -84,6 +86,7 @@ export const KINDS: readonly KindModule[] = [
   protectedTags,
   pushRulesKind,
   mergeRequestApprovalsKind,
+  gitlabHookKind,
   boardKind,
   epicLinkKind,
   invitation,

@@ -4,6 +4,7 @@ import { badges } from "./badges/index.js";
 import { boards } from "./boards/index.js";
 import { epicLinks } from "./epic-links/index.js";
 import { groupSettings } from "./group-settings/index.js";
+import { hooks } from "./hooks/index.js";
 import { members } from "./members/index.js";
 import { shares } from "./shares/index.js";
 import { projectSettings } from "./project-settings/index.js";
@@ -32,6 +33,7 @@ export const GITLAB_AREAS = [
   approvals,
   epicLinks,
   boards,
+  hooks,
 ] as const satisfies readonly GitlabArea[];
 
 const AREAS: readonly GitlabArea[] = GITLAB_AREAS;
