@@ -55,9 +55,11 @@ export interface CanonicalHook {
   custom_webhook_template: string;
 }
 
-/** The events of a hook that are on, in the order `owner`'s hooks list them. */
+/** The events of a hook that are on, sorted (a set). */
 function eventsOf(hook: ReadHook, owner: HookOwner): string[] {
-  return EVENTS[owner].filter((event) => (hook as Record<string, unknown>)[`${event}_events`]);
+  return EVENTS[owner]
+    .filter((event) => (hook as Record<string, unknown>)[`${event}_events`])
+    .sort();
 }
 
 export function fromRead(hook: ReadHook, owner: HookOwner): CanonicalHook {

@@ -86,10 +86,6 @@ function targetOf(desired: GitlabHookSettings, live: CanonicalHook | null): Cano
   };
 }
 
-function sortedCanonical(hook: CanonicalHook): CanonicalHook {
-  return { ...hook, events: [...hook.events].sort() };
-}
-
 /** The fields of a hook's request body that take `live` to `target` (all of them on create). */
 function fieldsFor(
   live: CanonicalHook | null,
@@ -179,7 +175,7 @@ async function planHook(
 
   const urlChanges = target.url !== live.url;
   const notes: string[] = [];
-  const diff: DiffEntry[] = diffValues(sortedCanonical(live), target);
+  const diff: DiffEntry[] = diffValues(live, target);
   const first: Record<string, unknown> = fieldsFor(live, target, owner);
   const tokenRotated = desired.token !== undefined && rotates(rotation, desired.token.source);
   if (desired.token && (tokenRotated || urlChanges)) {

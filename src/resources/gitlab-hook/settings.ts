@@ -225,6 +225,8 @@ function printHooks({ mode, hooks = [] }: GitlabHooks): PrintBlock[] {
   const shared = sharedUrls(hooks.map((hook) => hook.url));
   return [
     modeBlock("gitlab_hook", mode),
+    // An empty list is a value too (authoritative: no hooks at all): shown with its place.
+    ...(hooks.length === 0 ? [{ kind: "gitlab_hook", name: "*", path: ["hooks"] }] : []),
     ...hooks.map((hook, index): PrintBlock => ({
       kind: "gitlab_hook",
       name: hookName(hook.url, hook.id, shared),
