@@ -25,9 +25,20 @@ const CANARIES = {
   COLLECTOR_TOKEN: "ct_CanaryColl3ctor/+=~x",
   /** An Actions secret of a repository and of the organization, sealed only at apply. */
   ACTIONS_SECRET: "npm_CanaryActi0nsSecret&'\"<x>",
+  /** A GitLab hook's secret token and a custom header's value (the gitlab_hook kind). */
+  GL_HOOK_TOKEN: "glht_CanaryGlT0ken<&>'\"",
+  GL_HOOK_HEADER: "Bearer CanaryGlHead3r+/=",
 };
 /** A part of each canary that every encoding leaves as it is. */
-const CORES = ["CanaryTok3n", "CanarySecr3t", "CanaryAuth", "CanaryColl3ctor", "CanaryActi0ns"];
+const CORES = [
+  "CanaryTok3n",
+  "CanarySecr3t",
+  "CanaryAuth",
+  "CanaryColl3ctor",
+  "CanaryActi0ns",
+  "CanaryGlT0ken",
+  "CanaryGlHead3r",
+];
 
 /** The forms the issue names: raw, JSON-escaped, URL-encoded (component and form), markdown-escaped. */
 function forms(value: string): string[] {
@@ -59,9 +70,9 @@ function filesUnder(path: string): string[] {
 
 /**
  * A loopback proxy to the sandbox that answers some requests with an error whose message echoes
- * the request's body and headers: creating a hook (500), editing one or its config (422), setting
- * an Actions secret (422, the body holding the sealed value), reading the protection of acme/web's main (403). Everything else
- * is forwarded.
+ * the request's body and headers: creating a hook (500, GitHub's and GitLab's), editing one or its
+ * config (422, GitLab's PUT too), setting an Actions secret (422, the body holding the sealed
+ * value), reading the protection of acme/web's main (403). Everything else is forwarded.
  */
 async function echoingProxy(upstream: string): Promise<{ url: string; server: Server }> {
   const server = createServer((req, res) => {
@@ -74,6 +85,7 @@ async function echoingProxy(upstream: string): Promise<{ url: string; server: Se
         req.method === "POST" && /\/hooks$/.test(path)
           ? 500
           : (req.method === "PATCH" && /\/hooks\/\d+(\/config)?$/.test(path)) ||
+              (req.method === "PUT" && /^\/api\/v4\/.*\/hooks\/\d+$/.test(path)) ||
               (req.method === "PUT" && /\/actions\/secrets\/[^/]+$/.test(path))
             ? 422
             : req.method === "GET" && path.startsWith("/repos/acme/web/branches/main/protection")
@@ -142,7 +154,9 @@ beforeAll(async () => {
     join(workspace, "forgeplan.yaml"),
     [
       "version: 1",
-      `targets: { github: { type: repository, base_url: "${proxy.url}", token_env: GITHUB_TOKEN } }`,
+      "targets:",
+      `  github: { type: repository, base_url: "${proxy.url}", token_env: GITHUB_TOKEN }`,
+      `  gitlab: { type: gitlab, base_url: "${proxy.url}", token_env: GITHUB_TOKEN }`,
       "repositories:",
       "  - name: acme/api",
       "    webhooks:",
@@ -164,6 +178,17 @@ beforeAll(async () => {
       "    webhooks:",
       "      hooks:",
       '        - { url: "https://org-collector.example/h", secret: "${HOOK_SECRET}" }',
+      "projects:",
+      "  - project: acme/api",
+      "    webhooks:",
+      "      hooks:",
+      "        - url: https://gl-collector.example/h",
+      '          token: "${GL_HOOK_TOKEN}"',
+      '          custom_headers: { X-Auth: "${GL_HOOK_HEADER}" }',
+      "        - url: https://ci.acme.example/gitlab/api",
+      "          events: [push, tag_push]",
+      '          token: "${GL_HOOK_TOKEN}"',
+      '          custom_headers: { X-Acme-Route: "${GL_HOOK_HEADER}" }',
       "",
     ].join("\n"),
   );
@@ -202,6 +227,17 @@ describe("canary values", () => {
       "drift, answered from the cache": await run(["drift", ...fast, "--cache", "cache"]),
       export: await run(["export", "--repo", "acme/api"]),
       "export --org": await run(["export", "--org", "acme"]),
+      "export --project": await run(["export", "--project", "acme/api"]),
+      // GitLab's part alone plans without errors, so its hook create and edit are sent and echoed.
+      "apply --target (GitLab hooks)": await run([
+        "apply",
+        ...fast,
+        "--target",
+        "gitlab/acme/api/gitlab_hook/*",
+        "--auto-approve",
+        "--format",
+        "json",
+      ]),
     };
     for (const [command, result] of Object.entries(results)) {
       expectNoCanary(`${command} stdout`, result.stdout);
@@ -232,6 +268,13 @@ describe("canary values", () => {
     // The secrets were sent sealed, and refused with the body echoed: forgeplan said so.
     expect(results["apply --format json"].stdout).toContain("github/acme/secret/ORG_CANARY");
     expect(results["export --org"].code).toBe(0);
+    // GitLab's hooks are planned with their token and header value as references only.
+    expect(plan.stdout).toContain("gitlab/acme/api/gitlab_hook/https://gl-collector.example/h");
+    const gitlab = results["apply --target (GitLab hooks)"].stdout;
+    expect(gitlab).toMatch(
+      /gitlab_hook\/https:\/\/gl-collector\.example\/h[\s\S]*could not process/,
+    );
+    expect(results["export --project"].stdout).toContain("token: ${ACME_API_HOOK_2_TOKEN}");
 
     const cached = filesUnder(join(workspace, "cache"));
     expect(cached.map((file) => readFileSync(file, "utf8")).join()).toContain(

@@ -148,7 +148,10 @@ async function planHook(
         ? { custom_headers: headersBody(wantedHeaders, Object.keys(wantedHeaders).sort()) }
         : {}),
     };
-    const after: Record<string, unknown> = { ...target };
+    // A new hook's empty texts are nothing to review: "+ name: """ would be noise.
+    const after: Record<string, unknown> = Object.fromEntries(
+      Object.entries(target).filter(([, value]) => value !== ""),
+    );
     if (desired.token) after.token = "set";
     if (wantedHeaders) after.custom_headers = Object.keys(wantedHeaders).sort();
     return {
