@@ -89,12 +89,30 @@ export function eventBooleans(events: readonly string[], owner: HookOwner) {
   );
 }
 
-/** What the answer to a create or an edit of a hook lacks of what was sent (the token aside). */
+/** Texts GitLab answers null when unset, which forgeplan sends and compares as "". */
+const TEXTS = new Set([
+  "name",
+  "description",
+  "custom_webhook_template",
+  "push_events_branch_filter",
+]);
+
+/** A field of a hook's answer as it compares with what was sent. */
+function answered(got: Record<string, unknown>, key: string): unknown {
+  if (key.endsWith("_events")) return got[key] === true;
+  return TEXTS.has(key) ? (got[key] ?? "") : got[key];
+}
+
+/**
+ * What the answer to a create or an edit of a hook lacks of what was sent. The token cannot be
+ * read back; a header by its name, where the answer shows them.
+ */
 export function verifyHook(request: PlannedRequest, response: unknown): DiffEntry[] {
   if (request.method !== "POST" && request.method !== "PUT") return [];
   const parsed = readHook.safeParse(response);
-  if (!parsed.success)
+  if (!parsed.success) {
     return [{ path: "(response)", before: "a webhook", after: "something else" }];
+  }
   const sent = (request.body ?? {}) as Record<string, unknown>;
   const got = parsed.data as Record<string, unknown>;
   const expected: Record<string, unknown> = {};
@@ -102,23 +120,13 @@ export function verifyHook(request: PlannedRequest, response: unknown): DiffEntr
   for (const [key, value] of Object.entries(sent)) {
     if (key === "token" || key === "custom_headers") continue;
     expected[key] = value;
-    actual[key] = key.endsWith("_events")
-      ? got[key] === true
-      : key === "name" ||
-          key === "description" ||
-          key === "custom_webhook_template" ||
-          key === "push_events_branch_filter"
-        ? (got[key] ?? "")
-        : got[key];
+    actual[key] = answered(got, key);
   }
-  const headers = sent.custom_headers as Array<{ key: string }> | undefined;
-  if (headers !== undefined && parsed.data.custom_headers !== undefined) {
-    const keys = new Set(headerKeys(parsed.data));
-    expected.custom_headers = headers.map((header) => header.key).sort();
-    actual.custom_headers = headers
-      .map((header) => header.key)
-      .filter((key) => keys.has(key))
-      .sort();
+  const headers = (sent.custom_headers as Array<{ key: string }> | undefined)?.map((h) => h.key);
+  const shown = headerKeys(parsed.data);
+  if (headers !== undefined && shown !== undefined) {
+    expected.custom_headers = [...headers].sort();
+    actual.custom_headers = headers.filter((key) => shown.includes(key)).sort();
   }
   return diffValues(expected, actual);
 }

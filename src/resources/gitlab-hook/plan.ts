@@ -1,5 +1,6 @@
 import {
   type Change,
+  type ChangeError,
   type DiffEntry,
   type PlannedRequest,
   type Rotation,
@@ -123,6 +124,117 @@ function headersBody(
   return keys.map((key) => ({ key, value: secretRef(headers[key]!) }));
 }
 
+/** A new hook: one POST with everything written, the token and the headers included. */
+function planCreate(path: string, owner: HookOwner, desired: GitlabHookSettings): MemberChange {
+  const target = targetOf(desired, null);
+  const headers = desired.custom_headers;
+  const body: Record<string, unknown> = {
+    url: target.url,
+    ...fieldsFor(null, target, owner),
+    ...(desired.token ? { token: secretRef(desired.token) } : {}),
+    ...(headers && Object.keys(headers).length > 0
+      ? { custom_headers: headersBody(headers, Object.keys(headers).sort()) }
+      : {}),
+  };
+  // A new hook's empty texts are nothing to review: "+ name: """ would be noise.
+  const after: Record<string, unknown> = Object.fromEntries(
+    Object.entries(target).filter(([, value]) => value !== ""),
+  );
+  if (desired.token) after.token = "set";
+  if (headers) after.custom_headers = Object.keys(headers).sort();
+  return {
+    action: "create",
+    diff: markSensitive(diffValues({}, after)),
+    requests: [{ method: "POST", path, body }],
+    live_fingerprint: fingerprint(null),
+  };
+}
+
+/** A hook's header names: a group's listing shows them, a project's only the hook's own GET. */
+async function liveHeaderKeys(
+  reader: ResourceReader,
+  hookPath: string,
+  found: ReadHook,
+): Promise<{ keys: string[] } | { error: ChangeError }> {
+  const listed = headerKeys(found);
+  if (listed !== undefined) return { keys: listed };
+  const read = await reader.getOrAbsent(hookPath, HOOK_SHAPE);
+  if (read.kind === "error") return { error: read.error };
+  if (read.kind === "absent") return { error: changeError(read.detail, "GET", hookPath, 404) };
+  return { keys: headerKeys(read.data) ?? [] };
+}
+
+/** What the token needs: sent when rotated or with a url change (which would clear it), else told. */
+function tokenPlan(desired: GitlabHookSettings, rotation: Rotation, urlChanges: boolean) {
+  const { token } = desired;
+  if (token === undefined) {
+    const notes = urlChanges
+      ? ["GitLab clears the hook's secret token when its url changes, and none is written"]
+      : [];
+    return { diff: [], notes };
+  }
+  if (rotates(rotation, token.source)) {
+    const rotated: DiffEntry = { path: "token", before: "set", after: "rotated", sensitive: true };
+    return { send: secretRef(token), diff: [rotated], notes: [] };
+  }
+  if (urlChanges) {
+    const note = "token sent again with the url change, which GitLab would otherwise clear";
+    return { send: secretRef(token), diff: [], notes: [note] };
+  }
+  const note =
+    "token is write-only and GitLab does not show whether one is set; apply with " +
+    `--rotate-secrets (or --rotate-secret ${token.source}) to send it again`;
+  return { diff: [], notes: [note] };
+}
+
+type HeaderBody = Array<{ key: string; value: SecretRef }>;
+
+/**
+ * What the custom headers need: the ones missing or rotated sent (with the edit, or after a url
+ * change in a PUT of their own, as GitLab clears those sent with it), the ones not written deleted.
+ */
+function headersPlan(
+  wanted: Record<string, Secret>,
+  live: readonly string[],
+  rotation: Rotation,
+  urlChanges: boolean,
+  hookPath: string,
+) {
+  const names = Object.keys(wanted).sort();
+  const have = new Set(urlChanges ? [] : live);
+  const rotated = names.filter((key) => have.has(key) && rotates(rotation, wanted[key]!.source));
+  const send = names.filter((key) => !have.has(key) || rotated.includes(key));
+  const diff: DiffEntry[] = [
+    ...diffValues({ custom_headers: [...live] }, { custom_headers: names }),
+    ...rotated.map((key): DiffEntry => ({
+      path: `custom_headers.${key}`,
+      before: "set",
+      after: "rotated",
+      sensitive: true,
+    })),
+  ];
+  const body: HeaderBody | undefined = send.length > 0 ? headersBody(wanted, send) : undefined;
+  const deletes: PlannedRequest[] = urlChanges
+    ? []
+    : live
+        .filter((key) => !names.includes(key))
+        .map((key) => ({
+          method: "DELETE",
+          path: `${hookPath}/custom_headers/${encodeURIComponent(key)}`,
+        }));
+  const notes =
+    urlChanges && body !== undefined
+      ? ["custom headers sent again after the url change, which GitLab clears"]
+      : [];
+  return {
+    withEdit: urlChanges ? undefined : body,
+    afterEdit: urlChanges ? body : undefined,
+    deletes,
+    diff,
+    notes,
+  };
+}
+
 /** What one desired hook needs against the live one it matched (or none). */
 async function planHook(
   reader: ResourceReader,
@@ -132,124 +244,62 @@ async function planHook(
   rotation: Rotation,
 ): Promise<MemberChange> {
   const { path, owner } = site;
-  const live = found ? fromRead(found, owner) : null;
-  if (desired.absent) {
-    if (found === undefined || live === null) return { live_fingerprint: fingerprint(null) };
-    return deletion(site, found, live, "absent: true in the desired state");
+  if (found === undefined) {
+    return desired.absent
+      ? { live_fingerprint: fingerprint(null) }
+      : planCreate(path, owner, desired);
+  }
+  const live = fromRead(found, owner);
+  if (desired.absent) return deletion(site, found, live, "absent: true in the desired state");
+  const hookPath = `${path}/${found.id}`;
+  let liveHeaders: string[] | undefined;
+  if (desired.custom_headers !== undefined) {
+    const read = await liveHeaderKeys(reader, hookPath, found);
+    if ("error" in read) return { error: read.error };
+    liveHeaders = read.keys;
   }
   const target = targetOf(desired, live);
-  const wantedHeaders = desired.custom_headers;
-  if (found === undefined || live === null) {
-    const body: Record<string, unknown> = {
-      url: target.url,
-      ...fieldsFor(null, target, owner),
-      ...(desired.token ? { token: secretRef(desired.token) } : {}),
-      ...(wantedHeaders && Object.keys(wantedHeaders).length > 0
-        ? { custom_headers: headersBody(wantedHeaders, Object.keys(wantedHeaders).sort()) }
-        : {}),
-    };
-    // A new hook's empty texts are nothing to review: "+ name: """ would be noise.
-    const after: Record<string, unknown> = Object.fromEntries(
-      Object.entries(target).filter(([, value]) => value !== ""),
-    );
-    if (desired.token) after.token = "set";
-    if (wantedHeaders) after.custom_headers = Object.keys(wantedHeaders).sort();
-    return {
-      action: "create",
-      diff: markSensitive(diffValues({}, after)),
-      requests: [{ method: "POST", path, body }],
-      live_fingerprint: fingerprint(null),
-    };
-  }
-
-  // Live header keys, where they are managed: a group's listing shows them, a project's only its GET.
-  let liveHeaders: string[] | undefined;
-  if (wantedHeaders !== undefined) {
-    liveHeaders = headerKeys(found);
-    if (liveHeaders === undefined) {
-      const read = await reader.getOrAbsent(`${path}/${found.id}`, HOOK_SHAPE);
-      if (read.kind === "error") return { error: read.error };
-      if (read.kind === "absent") {
-        return { error: changeError(read.detail, "GET", `${path}/${found.id}`, 404) };
-      }
-      liveHeaders = headerKeys(read.data) ?? [];
-    }
-  }
-
   const urlChanges = target.url !== live.url;
-  const notes: string[] = [];
-  const diff: DiffEntry[] = diffValues(live, target);
-  const first: Record<string, unknown> = fieldsFor(live, target, owner);
-  const tokenRotated = desired.token !== undefined && rotates(rotation, desired.token.source);
-  if (desired.token && (tokenRotated || urlChanges)) {
-    first.token = secretRef(desired.token);
-    if (tokenRotated)
-      diff.push({ path: "token", before: "set", after: "rotated", sensitive: true });
-    else notes.push("token sent again with the url change, which GitLab would otherwise clear");
-  } else if (desired.token) {
-    notes.push(
-      "token is write-only and GitLab does not show whether one is set; apply with --rotate-secrets (or --rotate-secret " +
-        `${desired.token.source}) to send it again`,
-    );
-  } else if (urlChanges) {
-    notes.push("GitLab clears the hook's secret token when its url changes, and none is written");
-  }
-
-  const requests: PlannedRequest[] = [];
-  const hookPath = `${path}/${found.id}`;
-  let second: Array<{ key: string; value: SecretRef }> | undefined;
-  if (wantedHeaders !== undefined && liveHeaders !== undefined) {
-    const wanted = Object.keys(wantedHeaders).sort();
-    const have = new Set(urlChanges ? [] : liveHeaders);
-    const rotated = wanted.filter(
-      (key) => have.has(key) && rotates(rotation, wantedHeaders[key]!.source),
-    );
-    const send = wanted.filter((key) => !have.has(key) || rotated.includes(key));
-    diff.push(...diffValues({ custom_headers: liveHeaders }, { custom_headers: wanted }));
-    for (const key of rotated) {
-      diff.push({
-        path: `custom_headers.${key}`,
-        before: "set",
-        after: "rotated",
-        sensitive: true,
-      });
-    }
-    if (send.length > 0) {
-      const headers = headersBody(wantedHeaders, send);
-      // Headers sent with a url change are cleared with it: they go in a PUT of their own after it.
-      if (urlChanges) second = headers;
-      else first.custom_headers = headers;
-    }
-    if (!urlChanges) {
-      for (const key of liveHeaders.filter((header) => !wanted.includes(header))) {
-        requests.push({
-          method: "DELETE",
-          path: `${hookPath}/custom_headers/${encodeURIComponent(key)}`,
-        });
-      }
-    }
-  } else if (urlChanges) {
-    notes.push(
-      "GitLab removes the hook's custom headers when its url changes, and none are written",
-    );
-  }
-  if (Object.keys(first).length > 0 || urlChanges) {
-    // The documentation's tables mark `url` required on an edit: it is always sent, unchanged or not
-    // (an unchanged url clears nothing).
-    requests.unshift({ method: "PUT", path: hookPath, body: { url: target.url, ...first } });
-  }
-  if (second !== undefined) {
-    requests.push({
-      method: "PUT",
-      path: hookPath,
-      body: { url: target.url, custom_headers: second },
-    });
-  }
+  const token = tokenPlan(desired, rotation, urlChanges);
+  const headers =
+    desired.custom_headers !== undefined && liveHeaders !== undefined
+      ? headersPlan(desired.custom_headers, liveHeaders, rotation, urlChanges, hookPath)
+      : undefined;
+  const first: Record<string, unknown> = {
+    ...fieldsFor(live, target, owner),
+    ...(token.send ? { token: token.send } : {}),
+    ...(headers?.withEdit ? { custom_headers: headers.withEdit } : {}),
+  };
+  const requests: PlannedRequest[] = [
+    // The documentation's tables mark `url` required on an edit: it is always sent (an unchanged
+    // url clears nothing).
+    ...(Object.keys(first).length > 0 || urlChanges
+      ? [{ method: "PUT" as const, path: hookPath, body: { url: target.url, ...first } }]
+      : []),
+    ...(headers?.deletes ?? []),
+    ...(headers?.afterEdit
+      ? [
+          {
+            method: "PUT" as const,
+            path: hookPath,
+            body: { url: target.url, custom_headers: headers.afterEdit },
+          },
+        ]
+      : []),
+  ];
+  const notes = [
+    ...token.notes,
+    ...(headers?.notes ?? []),
+    ...(urlChanges && headers === undefined
+      ? ["GitLab removes the hook's custom headers when its url changes, and none are written"]
+      : []),
+  ];
   const planned = {
     ...(notes.length > 0 ? { notes } : {}),
     live_fingerprint: fingerprint({ ...live, custom_headers: liveHeaders ?? null }),
   };
   if (requests.length === 0) return { action: "no-op", diff: [], requests: [], ...planned };
+  const diff = [...diffValues(live, target), ...token.diff, ...(headers?.diff ?? [])];
   return { action: "update", diff: markSensitive(diff), requests, ...planned };
 }
 
