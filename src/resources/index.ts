@@ -13,6 +13,7 @@ import { groupSettingsKind } from "./group-settings/index.js";
 import { gistKind } from "./gist/index.js";
 import { gitlabVariableKind } from "./gitlab-variable/index.js";
 import { gitlabLabelKind } from "./gitlab-label/index.js";
+import { gitlabHookKind } from "./gitlab-hook/index.js";
 import { invitation } from "./invitation/index.js";
 import type {
   KindModule,
@@ -64,8 +65,8 @@ export type {
  * the environments they may live in), rulesets (which may name teams), then classic protections (a
  * ruleset is in place before a classic protection it makes redundant goes), hooks, a GitLab
  * project's settings, its protected branches and tags, push rules, merge-request approvals, its
- * CI/CD variables, labels, deploy keys and protected environments, clean-ups, audits. The one
- * place a kind is registered (docs/adding-a-kind.md).
+ * CI/CD variables, labels, webhooks, deploy keys and protected environments, clean-ups, audits.
+ * The one place a kind is registered (docs/adding-a-kind.md).
  */
 export const KINDS: readonly KindModule[] = [
   settingsKind,
@@ -92,6 +93,7 @@ export const KINDS: readonly KindModule[] = [
   mergeRequestApprovalsKind,
   gitlabVariableKind,
   gitlabLabelKind,
+  gitlabHookKind,
   gitlabDeployKeyKind,
   protectedEnvironmentKind,
   boardKind,

@@ -5,6 +5,7 @@ import { parse } from "yaml";
 import type { Plan } from "../../src/core/plan.js";
 import type { RecordedRequest, RunningSandbox, SandboxOptions } from "../../src/sandbox/index.js";
 import { runInProcess } from "../helpers/cli.js";
+import { placeholdersOf } from "../helpers/placeholders.js";
 import { configFile, sandbox } from "../helpers/sandbox.js";
 
 /**
@@ -479,8 +480,10 @@ describe("export", () => {
     // acme/web has no push rule and no approval rules: nothing of either but its settings.
     const web = file.projects.find((entry) => entry.project === "acme/web")!;
     expect(web.push_rules).toBeUndefined();
+    // The hooks' tokens and headers are placeholders the export wrote, to set (gitlab_hook).
     const planned = await runInProcess(["plan", "-c", path, "--sandbox-url", world!.url], {
       cwd: dirname(path),
+      env: placeholdersOf(text),
     });
     expect(planned.stdout).toContain("No changes.");
     expect(planned.code).toBe(0);

@@ -29,6 +29,9 @@ const CANARIES = {
   GITLAB_VARIABLE: "glv_CanaryGitlabVar1able&'\"<x> y",
   /** A GitLab variable's live value no configuration names: the run never learns it as a secret. */
   GITLAB_LIVE: "CanaryGitlabL1ve_before/+=",
+  /** A GitLab hook's secret token and a custom header's value (the gitlab_hook kind). */
+  GL_HOOK_TOKEN: "glht_CanaryGlT0ken<&>'\"",
+  GL_HOOK_HEADER: "Bearer CanaryGlHead3r+/=",
 };
 /** A part of each canary that every encoding leaves as it is. */
 const CORES = [
@@ -39,6 +42,8 @@ const CORES = [
   "CanaryActi0ns",
   "CanaryGitlabVar1able",
   "CanaryGitlabL1ve",
+  "CanaryGlT0ken",
+  "CanaryGlHead3r",
 ];
 
 /** The forms the issue names: raw, JSON-escaped, URL-encoded (component and form), markdown-escaped. */
@@ -73,7 +78,8 @@ function filesUnder(path: string): string[] {
  * A loopback proxy to the sandbox that answers some requests with an error whose message echoes
  * the request's body and headers: creating a hook (500), editing one or its config (422), setting
  * an Actions secret (422, the body holding the sealed value), reading the protection of acme/web's main (403),
- * writing a GitLab CI/CD variable (400, the body holding its value). Everything else is forwarded.
+ * writing a GitLab CI/CD variable (400, the body holding its value), creating a GitLab hook (500)
+ * and editing one (422). Everything else is forwarded.
  */
 async function echoingProxy(upstream: string): Promise<{ url: string; server: Server }> {
   const server = createServer((req, res) => {
@@ -86,6 +92,7 @@ async function echoingProxy(upstream: string): Promise<{ url: string; server: Se
         req.method === "POST" && /\/hooks$/.test(path)
           ? 500
           : (req.method === "PATCH" && /\/hooks\/\d+(\/config)?$/.test(path)) ||
+              (req.method === "PUT" && /^\/api\/v4\/.*\/hooks\/\d+$/.test(path)) ||
               (req.method === "PUT" && /\/actions\/secrets\/[^/]+$/.test(path))
             ? 422
             : req.method === "GET" && path.startsWith("/repos/acme/web/branches/main/protection")
@@ -193,6 +200,15 @@ beforeAll(async () => {
       "      items:",
       '        LEGACY_TOKEN: { value: "${GITLAB_VARIABLE}" }',
       '        NEW_TOKEN@production: { value: "${GITLAB_VARIABLE}", raw: true }',
+      "    webhooks:",
+      "      hooks:",
+      "        - url: https://gl-collector.example/h",
+      '          token: "${GL_HOOK_TOKEN}"',
+      '          custom_headers: { X-Auth: "${GL_HOOK_HEADER}" }',
+      "        - url: https://ci.acme.example/gitlab/api",
+      "          events: [push, tag_push]",
+      '          token: "${GL_HOOK_TOKEN}"',
+      '          custom_headers: { X-Acme-Route: "${GL_HOOK_HEADER}" }',
       "",
     ].join("\n"),
   );
@@ -232,6 +248,16 @@ describe("canary values", () => {
       export: await run(["export", "--repo", "acme/api"]),
       "export --org": await run(["export", "--org", "acme"]),
       "export --project": await run(["export", "--project", "acme/api"]),
+      // GitLab's part alone plans without errors, so its hook create and edit are sent and echoed.
+      "apply --target (GitLab hooks)": await run([
+        "apply",
+        ...fast,
+        "--target",
+        "gitlab/acme/api/gitlab_hook/*",
+        "--auto-approve",
+        "--format",
+        "json",
+      ]),
     };
     for (const [command, result] of Object.entries(results)) {
       expectNoCanary(`${command} stdout`, result.stdout);
@@ -269,6 +295,13 @@ describe("canary values", () => {
       "gitlab/acme/api/gitlab_variable/NEW_TOKEN@production",
     );
     expect(results["export --project"].stdout).toContain("${ACME_API__UNMANAGED}");
+    // GitLab's hooks are planned with their token and header value as references only.
+    expect(plan.stdout).toContain("gitlab/acme/api/gitlab_hook/https://gl-collector.example/h");
+    const gitlab = results["apply --target (GitLab hooks)"].stdout;
+    expect(gitlab).toMatch(
+      /gitlab_hook\/https:\/\/gl-collector\.example\/h[\s\S]*could not process/,
+    );
+    expect(results["export --project"].stdout).toContain("token: ${ACME_API_HOOK_2_TOKEN}");
 
     const cached = filesUnder(join(workspace, "cache"));
     expect(cached.map((file) => readFileSync(file, "utf8")).join()).toContain(

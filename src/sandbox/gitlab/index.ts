@@ -5,6 +5,7 @@ import { boards } from "./boards/index.js";
 import { epicLinks } from "./epic-links/index.js";
 import { groupSettings } from "./group-settings/index.js";
 import { gitlabLabels } from "./labels/index.js";
+import { hooks } from "./hooks/index.js";
 import { members } from "./members/index.js";
 import { shares } from "./shares/index.js";
 import { projectSettings } from "./project-settings/index.js";
@@ -40,6 +41,7 @@ export const GITLAB_AREAS = [
   variables,
   gitlabLabels,
   protectedEnvironments,
+  hooks,
 ] as const satisfies readonly GitlabArea[];
 
 const AREAS: readonly GitlabArea[] = GITLAB_AREAS;
