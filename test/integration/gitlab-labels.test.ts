@@ -5,6 +5,7 @@ import type { Plan } from "../../src/core/plan.js";
 import type { RecordedRequest, RunningSandbox } from "../../src/sandbox/index.js";
 import { runInProcess } from "../helpers/cli.js";
 import { configFile, sandbox } from "../helpers/sandbox.js";
+import { placeholdersOf } from "../helpers/placeholders.js";
 
 /**
  * GitLab labels (#37, item 3) against the demo world: group acme's `bug` and `documentation`,
@@ -279,15 +280,11 @@ groups:
     expect(file.projects.find((entry) => entry.project === "acme/platform/infra")!.labels).toBe(
       undefined,
     );
-    const planned = await runInProcess([
-      "plan",
-      "-c",
-      out,
-      "--sandbox-url",
-      world.url,
-      "--format",
-      "json",
-    ]);
+    // The demo's hooks export their write-only tokens as placeholders to fill.
+    const planned = await runInProcess(
+      ["plan", "-c", out, "--sandbox-url", world.url, "--format", "json"],
+      { env: placeholdersOf(text) },
+    );
     expect(planned.code).toBe(0);
     const plan = JSON.parse(planned.stdout) as Plan;
     expect(plan.changes.filter((change) => change.action !== "no-op")).toEqual([]);

@@ -7,6 +7,7 @@ import type { Plan } from "../../src/core/plan.js";
 import { demoWorld, type RecordedRequest, type RunningSandbox } from "../../src/sandbox/index.js";
 import { runInProcess } from "../helpers/cli.js";
 import { call, configFile, sandbox } from "../helpers/sandbox.js";
+import { placeholdersOf } from "../helpers/placeholders.js";
 
 /**
  * GitLab CI/CD variables (#37, item 2) against the demo world with acme/api's variables seeded:
@@ -367,6 +368,8 @@ projects:
       },
     });
     const env = {
+      // The demo's hooks export their write-only tokens as placeholders to fill.
+      ...placeholdersOf(text),
       ACME_API__DEPLOY_TOKEN: LIVE.DEPLOY_ALL,
       ACME_API__DEPLOY_TOKEN__PRODUCTION: LIVE.DEPLOY_PROD,
       // A hidden value is compared by presence: any value plans as no change.
