@@ -20,7 +20,8 @@ function gitlabWithSubgroup() {
       return answer(res, 200, json, descendants ? [...own, ...sub] : own);
     }
     if (url.pathname === "/api/v4/groups/acme%2Fsub/epics") return answer(res, 200, json, sub);
-    // What an export reads of each group besides its epics: the group, its members, its badges.
+    // What an export reads of each group besides its epics: the group and its lists (members,
+    // badges, variables, labels, webhooks), here all empty.
     const group = {
       "1": { id: 1, full_path: "acme" },
       acme: { id: 1, full_path: "acme" },
@@ -29,8 +30,8 @@ function gitlabWithSubgroup() {
     const at = /^\/api\/v4\/groups\/(1|acme|acme%2Fsub)(\/.*)?$/.exec(url.pathname);
     if (at !== null && at[2] === undefined)
       return answer(res, 200, json, { ...group[at[1] as "1"], shared_with_groups: [] });
-    if (at !== null && ["/members", "/members/all", "/badges"].includes(at[2]!))
-      return answer(res, 200, json, []);
+    const lists = ["/members", "/members/all", "/badges", "/variables", "/labels", "/hooks"];
+    if (at !== null && lists.includes(at[2]!)) return answer(res, 200, json, []);
     if (url.pathname === "/api/v4/groups/1/descendant_groups") {
       return answer(res, 200, json, [{ id: 9, full_path: "acme/sub" }]);
     }
