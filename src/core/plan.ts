@@ -351,6 +351,20 @@ export function unlistedChange(
   return { ...newChange(target, scope, kind, "*"), error };
 }
 
+/**
+ * What a kind plans for a place (a repository, a project, a group) this plan creates: nothing yet,
+ * a report to plan again once it exists.
+ */
+export function awaitingCreation(target: string, scope: string, kind: string, by: string): Change {
+  return {
+    ...newChange(target, scope, kind, "*"),
+    action: "report",
+    findings: [
+      `planned once ${scope} exists: this plan creates it (${by}), so plan again after apply`,
+    ],
+  };
+}
+
 /** Whether a change stands for a listing that failed (see `unlistedChange`). */
 export function isUnlisted(change: Change): boolean {
   return change.name === "*" && change.error !== undefined;

@@ -1,5 +1,5 @@
 import { selectedName } from "../config/glob.js";
-import { addressOf, type Change, newChange, unlistedChange } from "../core/plan.js";
+import { addressOf, awaitingCreation, type Change, unlistedChange } from "../core/plan.js";
 import type { RepoRef, ResourceReader } from "../resources/context.js";
 import {
   LIFECYCLE_KINDS,
@@ -59,7 +59,12 @@ export async function planRepository(
     const own = await planOne(lifecycle);
     const created = own.some((change) => change.step === "create" && change.error === undefined);
     changes = created
-      ? [...own, ...others.map((kind) => awaitingCreation(reader.target, scope, kind.name))]
+      ? [
+          ...own,
+          ...others.map((kind) =>
+            awaitingCreation(reader.target, scope, kind.name, "settings.create"),
+          ),
+        ]
       : [...own, ...(await Promise.all(others.map(planOne))).flat()];
   } else {
     changes = (await Promise.all(configured.map(planOne))).flat();
@@ -118,15 +123,4 @@ function rescoped(change: Change, scope: string): Change {
     moved.removal = { ...change.removal, collection };
   }
   return moved;
-}
-
-/** What a kind plans for a repository this plan creates: nothing yet. */
-function awaitingCreation(target: string, scope: string, kind: string): Change {
-  return {
-    ...newChange(target, scope, kind, "*"),
-    action: "report",
-    findings: [
-      `planned once ${scope} exists: this plan creates it (settings.create), so plan again after apply`,
-    ],
-  };
 }

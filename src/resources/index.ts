@@ -172,10 +172,7 @@ const owners = (scope: "organization" | "group"): Section[] => {
     {
       name: frame.at,
       kinds: kinds.map((kind) => kind.name),
-      part: ownersSection(
-        frame,
-        kinds.map((kind) => kind.part),
-      ),
+      part: ownersSection(frame, kinds),
     },
   ];
 };

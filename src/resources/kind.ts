@@ -239,6 +239,12 @@ export interface OwnerPart<S extends z.ZodType, Ref> extends CommentsOnExport {
   }): Promise<Change[]>;
   /** The value that reproduces the live state (plans as no change); undefined: nothing. */
   export?(reader: ResourceReader, at: Ref): Promise<z.input<S> | undefined>;
+  /**
+   * Set by the one kind of the scope that may create the owner itself (a GitLab subgroup's
+   * settings, `create: true`): the section plans it first, and when it plans the owner's creation
+   * the entry's other keys wait for it (./owners-section.ts).
+   */
+  creates?: true;
 }
 
 /** A key of an `organizations` entry (`organizations: - name: acme, <key>: …`). */

@@ -1,6 +1,7 @@
 import * as z from "zod";
 import { closed, OWNER_NAME, pathOrId, targetReference } from "../config/fields.js";
 import type { Defined, PrintBlock, TargetType } from "../config/spec.js";
+import { awaitingCreation, type Change } from "../core/plan.js";
 import type { OwnerPart, SectionPart } from "./kind.js";
 
 /** An owner scope's place in the file: `organizations` (GitHub) or `groups` (GitLab). */
@@ -51,8 +52,10 @@ type OwnerEntry = Record<string, unknown>;
  */
 export function ownersSection(
   frame: OwnerFrame,
-  parts: ReadonlyArray<OwnerPart<z.ZodType, string>>,
+  kinds: ReadonlyArray<{ name: string; part: OwnerPart<z.ZodType, string> }>,
 ) {
+  const parts = kinds.map((kind) => kind.part);
+  const nameOf = new Map(kinds.map((kind) => [kind.part, kind.name]));
   const settings = parts.map((part) => part.setting);
   const shape: Record<string, z.ZodType> = {
     [frame.nameKey]: frame.name,
@@ -117,12 +120,27 @@ export function ownersSection(
       },
     },
     plan: async ({ reader, entry: owner, options }) => {
-      const planned = await Promise.all(
-        present(owner).map((part) =>
-          part.plan({ reader, at: ownerOf(owner), value: owner[part.setting.key], options }),
-        ),
-      );
-      return { changes: planned.flat() };
+      const at = ownerOf(owner);
+      const planOne = (part: OwnerPart<z.ZodType, string>) =>
+        part.plan({ reader, at, value: owner[part.setting.key], options });
+      const configured = present(owner);
+      // The kind that may create the owner is planned first: while it creates it, the others wait.
+      const creator = configured.find((part) => part.creates === true);
+      const others = configured.filter((part) => part !== creator);
+      const own: Change[] = creator === undefined ? [] : await planOne(creator);
+      if (own.some((change) => change.step === "create" && change.error === undefined)) {
+        const key = creator!.setting.key;
+        return {
+          changes: [
+            ...own,
+            ...others.map((part) =>
+              awaitingCreation(reader.target, at, nameOf.get(part)!, `${key}.create`),
+            ),
+          ],
+        };
+      }
+      const planned = await Promise.all(others.map(planOne));
+      return { changes: [...own, ...planned.flat()] };
     },
     // Export composes an owner's entry kind by kind in the engine (src/engine/export.ts), so a
     // kind that cannot be read leaves out that kind only.

@@ -131,4 +131,69 @@ describe("GitLab group settings", () => {
     expect((await apply(config("acme", "{ membership_lock: true }"))).code).toBe(1);
     expect(writes()).toEqual([]);
   });
+
+  it("creates a subgroup behind --allow-create, its other keys waiting for it, and manages it on the next plan", async () => {
+    await start();
+    const path = configFile(`version: 1
+groups:
+  - group: acme/security
+    settings: { create: true, description: Security tooling, subgroup_creation_level: owner }
+    members:
+      users:
+        mona: developer
+`);
+    const first = await plan(path);
+    expect(first.code).toBe(2);
+    expect(first.plan.changes).toMatchObject([
+      {
+        kind: "group_settings",
+        action: "create",
+        gate: "create",
+        requests: [
+          {
+            method: "POST",
+            path: "/api/v4/groups",
+            body: {
+              name: "security",
+              path: "security",
+              parent_id: 1,
+              description: "Security tooling",
+              subgroup_creation_level: "owner",
+            },
+          },
+        ],
+      },
+      { kind: "members", action: "report" },
+    ]);
+    expect(first.plan.changes[1]?.findings?.[0]).toMatch(
+      /planned once acme\/security exists: this plan creates it \(settings\.create\)/,
+    );
+    const skipped = await apply(path);
+    expect(skipped.code).toBe(1);
+    expect(writes()).toEqual([]);
+    expect((await apply(path, "--allow-create")).code).toBe(0);
+    expect(writes().map((request) => `${request.method} ${request.path}`)).toEqual([
+      "POST /api/v4/groups",
+    ]);
+    // It exists now: the settings plan as no change, and the member is added.
+    const second = await plan(path);
+    expect(second.plan.changes).toMatchObject([
+      { kind: "group_settings", action: "no-op" },
+      { kind: "members", name: "mona", action: "create" },
+    ]);
+    expect((await apply(path)).code).toBe(0);
+    expect((await plan(path)).code).toBe(0);
+  });
+
+  it("refuses create: true on a top-level group at load, and under a parent that does not exist at plan time", async () => {
+    await start();
+    const topLevel = await runInProcess(["validate", "-c", config("newcorp", "{ create: true }")]);
+    expect(topLevel.code).toBe(1);
+    expect(topLevel.stderr).toMatch(/settings\.create: create: true makes a subgroup/);
+    const orphan = await plan(config("nowhere/team", "{ create: true }"));
+    expect(orphan.code).toBe(1);
+    expect(orphan.plan.changes[0]?.error?.message).toMatch(
+      /group nowhere\/team cannot be created: its parent nowhere was not found/,
+    );
+  });
 });

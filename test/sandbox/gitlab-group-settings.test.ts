@@ -72,3 +72,57 @@ describe("the sandbox's PUT /groups/:id", () => {
     expect(answer.body).not.toHaveProperty("prevent_sharing_groups_outside_hierarchy");
   });
 });
+
+const post = async (token: string, body: unknown) => {
+  const answer = await fetch(`${world.url}/api/v4/groups`, {
+    method: "POST",
+    headers: { "PRIVATE-TOKEN": token, "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  return { status: answer.status, body: (await answer.json()) as Record<string, unknown> };
+};
+
+describe("the sandbox's POST /groups", () => {
+  it("creates a subgroup for who may create one, with its settings and its creator as Owner", async () => {
+    // acme lets Maintainers create subgroups (its subgroup_creation_level); octo-dev is a Developer.
+    expect(await post("sandbox-dev", { name: "sec", path: "sec", parent_id: 1 })).toMatchObject({
+      status: 403,
+    });
+    expect(await post("sandbox-admin", { name: "x", path: "x", parent_id: 999 })).toEqual({
+      status: 404,
+      body: { message: "404 Group Not Found" },
+    });
+    const created = await post("sandbox-admin", {
+      name: "Security",
+      path: "sec",
+      parent_id: 1,
+      description: "Security tooling",
+    });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({
+      full_path: "acme/sec",
+      parent_id: 1,
+      visibility: "private",
+      description: "Security tooling",
+    });
+    const owners = await fetch(`${world.url}/api/v4/groups/acme%2Fsec/members`, {
+      headers: { "PRIVATE-TOKEN": "sandbox-admin" },
+    });
+    expect((await owners.json()) as unknown[]).toEqual([
+      expect.objectContaining({ username: "octo-admin", access_level: 50 }),
+    ]);
+    expect(await post("sandbox-admin", { name: "again", path: "sec", parent_id: 1 })).toEqual({
+      status: 400,
+      body: { message: 'Failed to save group {:path=>["has already been taken"]}' },
+    });
+    expect(
+      await post("sandbox-admin", { name: "pub", path: "pub", parent_id: 1, visibility: "public" }),
+    ).toEqual({
+      status: 400,
+      body: {
+        message:
+          'Failed to save group {:visibility_level=>["public is not allowed since the parent group has a private visibility."]}',
+      },
+    });
+  });
+});

@@ -11,7 +11,8 @@ import {
   protectionBody,
   writtenValue,
 } from "./canonical.js";
-import { type GroupSettings, TIERED, TOP_LEVEL_ONLY } from "./settings.js";
+import { planCreate } from "./create.js";
+import { type GroupSettings, settingsFields, TIERED, TOP_LEVEL_ONLY } from "./settings.js";
 
 /**
  * The changes of one group's settings, each a resource of its own so a gate or an error holds
@@ -47,7 +48,7 @@ function unreported(ctx: Context, fields: readonly string[]): ChangeError {
 }
 
 function planFields(ctx: Context, value: GroupSettings, answer: GroupAnswer): Change | undefined {
-  const fields = Object.keys(value).filter((field) => field !== "visibility");
+  const fields = Object.keys(settingsFields(value)).filter((field) => field !== "visibility");
   if (fields.length === 0) return undefined;
   const missing = fields.filter(
     (field) => (answer as Record<string, unknown>)[field] === undefined,
@@ -148,12 +149,14 @@ export async function planGroupSettings(input: {
   const { reader, group, value } = input;
   const ctx: Context = { reader, path: groupPath(group), scope: group };
   const read = await reader.getOrAbsent(ctx.path, groupAnswer);
+  if (read.kind === "absent" && value.create === true)
+    return [await planCreate(reader, group, value)];
   if (read.kind !== "found") {
     const error =
       read.kind === "error"
         ? read.error
         : changeError(
-            `group ${group} was not found (or ${reader.credential} cannot see it)`,
+            `group ${group} was not found (or ${reader.credential} cannot see it)${/^\d+$/.test(group) || !group.includes("/") ? "" : "; settings.create: true creates it"}`,
             "GET",
             ctx.path,
             404,

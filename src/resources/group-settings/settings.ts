@@ -5,7 +5,12 @@
  */
 import * as z from "zod";
 import { closed } from "../../config/fields.js";
-import { type Defined, defineSetting } from "../../config/spec.js";
+import {
+  type Defined,
+  defineSetting,
+  type EntryFacts,
+  type RuleProblem,
+} from "../../config/spec.js";
 
 /** The access levels a default branch protection names, by name: no one, developers, maintainers. */
 export const PROTECTION_LEVELS = { no_one: 0, developer: 30, maintainer: 40 } as const;
@@ -50,6 +55,12 @@ const levels = (what: string) =>
     .describe(`Who may ${what}: no_one, developer or maintainer (compared as a set).`);
 
 export const groupSettings = closed({
+  create: z
+    .literal(true)
+    .optional()
+    .describe(
+      "true: create the subgroup under its parent when it does not exist (applied only with --allow-create); the group is written by its full path. forgeplan never deletes a group.",
+    ),
   description: z.string().max(255).optional().describe("The group's description."),
   visibility: z
     .enum(["private", "internal", "public"])
@@ -110,6 +121,31 @@ export const groupSettings = closed({
 
 export type GroupSettings = z.output<typeof groupSettings>;
 
+/** What plans as the group's own settings: every written key but `create`. */
+export function settingsFields(value: GroupSettings): Omit<GroupSettings, "create"> {
+  const { create: _create, ...fields } = value;
+  return fields;
+}
+
+/**
+ * `create: true` makes a subgroup under a parent the path names (`acme/platform`): a top-level
+ * group is not created here (GitLab.com lets no API client create one), and a group written by
+ * its id names one that exists.
+ */
+function rules(value: GroupSettings, entry: EntryFacts): RuleProblem[] {
+  if (value.create !== true) return [];
+  const group = String(entry.settings?.group ?? "");
+  if (/^\d+$/.test(group) || !group.includes("/")) {
+    return [
+      {
+        path: ["create"],
+        message: `create: true makes a subgroup: write the group by its full path under an existing parent (acme/platform), not ${group}`,
+      },
+    ];
+  }
+  return [];
+}
+
 /** Each key is a setting of its own: entries may split them, and a PR-scoped plan keeps each. */
 function defines(value: GroupSettings): Defined[] {
   return Object.keys(value).map((key) => ({ id: key, path: [key], what: `the setting ${key}` }));
@@ -120,6 +156,7 @@ export const groupSettingsSetting = defineSetting({
   schema: groupSettings.describe(
     "The GitLab group's own settings (GitLab's PUT /groups/:id): description, visibility, who may create projects and subgroups, access requests, two-factor authentication, default branch protection and the other documented fields. A field not written is left as GitLab has it.",
   ),
+  rules,
   defines,
   print: () => [{ kind: "group_settings", name: "group", path: [] }],
 });

@@ -11,6 +11,7 @@ import {
   SUBGROUP_CREATION_LEVELS,
   WIKI_ACCESS_LEVELS,
 } from "./records.js";
+import { createGroup } from "./create.js";
 import { groupSettingsRoutes } from "./routes.js";
 import { groupSettingsFields } from "./shapes.js";
 
@@ -73,5 +74,13 @@ export const groupSettings = gitlabArea({
       groupSettingsOf(group),
       GITLAB_TIERS.indexOf(world.tier) >= GITLAB_TIERS.indexOf("premium"),
     ),
-  routes: groupSettingsRoutes,
+  routes: [
+    ...groupSettingsRoutes,
+    {
+      method: "POST",
+      pattern: "/api/v4/groups",
+      operation: "POST /api/v4/groups",
+      handler: createGroup,
+    },
+  ],
 });

@@ -45,7 +45,7 @@ const ENUMS: Readonly<Record<string, readonly string[]>> = {
 
 const VISIBILITY_RANK: Record<Visibility, number> = { private: 0, internal: 1, public: 2 };
 
-interface Update {
+export interface Update {
   visibility?: Visibility;
   settings: Partial<GroupSettingsRecord>;
 }
@@ -81,7 +81,8 @@ function protectionDefaults(value: unknown): Partial<BranchProtectionDefaults> {
   return result;
 }
 
-function readUpdate(ctx: RequestContext): Update {
+/** The settings a write sets, over `current` (the group's, or a new group's defaults). */
+export function readUpdate(ctx: RequestContext, current: GroupSettingsRecord): Update {
   const params = parameters(ctx);
   const update: Update = { settings: {} };
   const settings = update.settings as Record<string, unknown>;
@@ -98,7 +99,7 @@ function readUpdate(ctx: RequestContext): Update {
     } else if (ENUMS[name] !== undefined) settings[name] = value;
     else if (name === "default_branch_protection_defaults") {
       settings[name] = {
-        ...groupSettingsOf(visibleGroup(ctx, ctx.params.id)).default_branch_protection_defaults,
+        ...current.default_branch_protection_defaults,
         ...protectionDefaults(value),
       };
     }
@@ -130,7 +131,7 @@ function floorOf(
  * `…_by_projects`, `…_by_sub_groups`; Namespace's description of at most 255 characters;
  * `two_factor_grace_period` a number of hours not below 0).
  */
-function validate(ctx: RequestContext, group: Group, update: Update): void {
+export function validate(ctx: RequestContext, group: Group, update: Update): void {
   const errors: Record<string, string[]> = {};
   const add = (attribute: string, message: string) => (errors[attribute] ??= []).push(message);
   if ((update.settings.description ?? "").length > 255)
@@ -161,6 +162,17 @@ function validate(ctx: RequestContext, group: Group, update: Update): void {
     throw new HttpError({ status: 400, body: { message: errors } });
 }
 
+/** Sets what a write validated sets: a Premium field only where the tier has it. */
+export function applyUpdate(ctx: RequestContext, group: Group, update: Update): void {
+  if (GITLAB_TIERS.indexOf(ctx.world.tier) < GITLAB_TIERS.indexOf("premium")) {
+    for (const field of PREMIUM_FIELDS) delete update.settings[field];
+  }
+  // Only top-level groups have it (doc/api/groups.md).
+  if (group.parent !== null) delete update.settings.prevent_sharing_groups_outside_hierarchy;
+  if (update.visibility !== undefined) group.visibility = update.visibility;
+  Object.assign(groupSettingsOf(group), update.settings);
+}
+
 export const groupSettingsRoutes: Route[] = [
   {
     method: "PUT",
@@ -169,16 +181,9 @@ export const groupSettingsRoutes: Route[] = [
     handler: (ctx) => {
       const group = visibleGroup(ctx, ctx.params.id);
       if (!ctx.world.hasRole(group, ctx.caller, "owner")) throw gitlabForbidden();
-      const update = readUpdate(ctx);
+      const update = readUpdate(ctx, groupSettingsOf(group));
       validate(ctx, group, update);
-      // GitLab keeps a Premium field only where the tier has it.
-      if (GITLAB_TIERS.indexOf(ctx.world.tier) < GITLAB_TIERS.indexOf("premium")) {
-        for (const field of PREMIUM_FIELDS) delete update.settings[field];
-      }
-      // Only top-level groups have it (doc/api/groups.md).
-      if (group.parent !== null) delete update.settings.prevent_sharing_groups_outside_hierarchy;
-      if (update.visibility !== undefined) group.visibility = update.visibility;
-      Object.assign(groupSettingsOf(group), update.settings);
+      applyUpdate(ctx, group, update);
       return ok(groupAnswer(ctx.world, ctx.base, group));
     },
   },
