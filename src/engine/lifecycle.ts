@@ -56,10 +56,32 @@ export async function planRepository(
   const others = configured.filter((kind) => kind !== lifecycle);
   let changes: Change[];
   if (location.kind === "absent" && lifecycle !== undefined) {
-    const own = await planOne(lifecycle);
+    // What the other kinds send with the creation itself (custom properties a create needs).
+    const given = others.flatMap((kind) => {
+      const fields = kind.part.createFields?.(repo.settings[kind.part.setting.key], at);
+      return fields === undefined ? [] : [{ kind: kind.name, fields }];
+    });
+    const creation = Object.assign({}, ...given.map((entry) => entry.fields)) as Record<
+      string,
+      unknown
+    >;
+    const own = await lifecycle.part.plan({
+      reader,
+      at,
+      value: repo.settings[lifecycle.part.setting.key],
+      options,
+      location,
+      ...(given.length > 0 ? { creation } : {}),
+    });
     const created = own.some((change) => change.step === "create" && change.error === undefined);
+    const sentWith = new Set(given.map((entry) => entry.kind));
     changes = created
-      ? [...own, ...others.map((kind) => awaitingCreation(reader.target, scope, kind.name))]
+      ? [
+          ...own,
+          ...others.map((kind) =>
+            awaitingCreation(reader.target, scope, kind.name, sentWith.has(kind.name)),
+          ),
+        ]
       : [...own, ...(await Promise.all(others.map(planOne))).flat()];
   } else {
     changes = (await Promise.all(configured.map(planOne))).flat();
@@ -120,13 +142,18 @@ function rescoped(change: Change, scope: string): Change {
   return moved;
 }
 
-/** What a kind plans for a repository this plan creates: nothing yet. */
-function awaitingCreation(target: string, scope: string, kind: string): Change {
+/**
+ * What a kind plans for a repository this plan creates: nothing yet, or, for a kind whose value
+ * goes in the create request (`createFields`), that it does.
+ */
+function awaitingCreation(target: string, scope: string, kind: string, sent: boolean): Change {
   return {
     ...newChange(target, scope, kind, "*"),
     action: "report",
     findings: [
-      `planned once ${scope} exists: this plan creates it (settings.create), so plan again after apply`,
+      sent
+        ? `sent with the creation of ${scope} (its create request carries it); the plan that verifies the apply compares it`
+        : `planned once ${scope} exists: this plan creates it (settings.create), so plan again after apply`,
     ],
   };
 }
