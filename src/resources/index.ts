@@ -6,6 +6,7 @@ import { actionsKind } from "./actions/index.js";
 import { autolink } from "./autolink/index.js";
 import { badgeKind } from "./badge/index.js";
 import { boardKind } from "./board/index.js";
+import { customPropertyKind } from "./custom-property/index.js";
 import { branchProtection } from "./branch-protection/index.js";
 import { environment } from "./environment/index.js";
 import { epicLinkKind } from "./epic-link/index.js";
@@ -58,7 +59,8 @@ export type {
  * src/engine/repository-order.ts), an organization's settings, teams before the access granted to
  * them, labels, environments and autolinks, Actions permissions, then variables and secrets (after
  * the environments they may live in), rulesets (which may name teams), then classic protections (a
- * ruleset is in place before a classic protection it makes redundant goes), hooks, a GitLab
+ * ruleset is in place before a classic protection it makes redundant goes), hooks, custom
+ * properties (an organization's definitions, then its repositories' values), a GitLab
  * project's settings, its protected branches and tags, clean-ups, audits. The one place a kind is registered (docs/adding-a-kind.md).
  */
 export const KINDS: readonly KindModule[] = [
@@ -75,6 +77,7 @@ export const KINDS: readonly KindModule[] = [
   ruleset,
   branchProtection,
   webhook,
+  customPropertyKind,
   projectSettingsKind,
   groupSettingsKind,
   badgeKind,
