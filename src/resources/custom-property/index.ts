@@ -2,6 +2,7 @@ import { defineKind } from "../kind.js";
 import { verifyCustomProperty } from "./canonical.js";
 import { planDefinitions } from "./definitions.js";
 import { exportDefinitions, exportValues } from "./export.js";
+import { valuesFromOrganization } from "./organization-side.js";
 import { definitionsSetting, valuesSetting } from "./settings.js";
 import { creationValues, planValues } from "./values.js";
 
@@ -31,6 +32,7 @@ export const customPropertyKind = defineKind({
     // The organization's definitions (once a plan) and the repository's values.
     restReads: () => 1,
     createFields: (value) => creationValues(value),
+    organizationSide: valuesFromOrganization,
   },
   verify: verifyCustomProperty,
 });
