@@ -2,7 +2,7 @@ import { mustFind, repoPath, type RepoRef, type ResourceReader } from "../contex
 import { DEFINITION_SHAPE, liveDefinition, VALUES_SHAPE } from "./canonical.js";
 import { schemaPath } from "./definitions.js";
 import type { Definition, Definitions, PropertyValues } from "./settings.js";
-import { readSchema } from "./values.js";
+import { readSchema } from "./plan.js";
 
 /** The organization's custom properties as they are live, additive, each with what is not default. */
 export async function exportDefinitions(

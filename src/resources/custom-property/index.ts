@@ -4,7 +4,7 @@ import { planDefinitions } from "./definitions.js";
 import { exportDefinitions, exportValues } from "./export.js";
 import { valuesFromOrganization } from "./organization-side.js";
 import { definitionsSetting, valuesSetting } from "./settings.js";
-import { creationValues, planValues } from "./values.js";
+import { creationValues, planValues } from "./plan.js";
 
 /**
  * Custom properties: an organization's definitions (`organizations: - custom_properties:`) and a

@@ -88,7 +88,7 @@ function patch(at: RepoRef, property: string, value: string | string[] | null): 
 }
 
 const WHERE_NOTE =
-  "entries that select repositories by `where: {properties}` see this value only after apply: this plan selected them by the live values";
+  "a `where: {properties}` selection sees this value only after apply: it matches the live values this plan read";
 
 export async function planValues(input: {
   reader: ResourceReader;
