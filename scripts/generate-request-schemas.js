@@ -28,6 +28,7 @@ export const OPERATIONS = [
   "PUT /orgs/{org}/properties/schema/{custom_property_name}",
   "PATCH /orgs/{org}/properties/values",
   "PATCH /repos/{owner}/{repo}/properties/values",
+  "POST /repos/{owner}/{repo}/keys",
   "POST /app/installations/{installation_id}/access_tokens",
   "PATCH /repos/{owner}/{repo}",
   "PUT /repos/{owner}/{repo}/topics",

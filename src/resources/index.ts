@@ -7,6 +7,7 @@ import { autolink } from "./autolink/index.js";
 import { badgeKind } from "./badge/index.js";
 import { boardKind } from "./board/index.js";
 import { customPropertyKind } from "./custom-property/index.js";
+import { deployKeyKind } from "./deploy-key/index.js";
 import { branchProtection } from "./branch-protection/index.js";
 import { environment } from "./environment/index.js";
 import { epicLinkKind } from "./epic-link/index.js";
@@ -60,7 +61,7 @@ export type {
  * them, labels, environments and autolinks, Actions permissions, then variables and secrets (after
  * the environments they may live in), rulesets (which may name teams), then classic protections (a
  * ruleset is in place before a classic protection it makes redundant goes), hooks, custom
- * properties (an organization's definitions, then its repositories' values), a GitLab
+ * properties (an organization's definitions, then its repositories' values), deploy keys, a GitLab
  * project's settings, its protected branches and tags, clean-ups, audits. The one place a kind is registered (docs/adding-a-kind.md).
  */
 export const KINDS: readonly KindModule[] = [
@@ -78,6 +79,7 @@ export const KINDS: readonly KindModule[] = [
   branchProtection,
   webhook,
   customPropertyKind,
+  deployKeyKind,
   projectSettingsKind,
   groupSettingsKind,
   badgeKind,

@@ -7,6 +7,7 @@ import { access } from "./access/index.js";
 import { actions } from "./actions/index.js";
 import { apps } from "./apps/index.js";
 import { autolinks } from "./autolinks/index.js";
+import { deployKeys } from "./deploy-keys/index.js";
 import { branchProtection } from "./branch-protection/index.js";
 import { environments } from "./environments/index.js";
 import { gists } from "./gists/index.js";
@@ -47,6 +48,7 @@ export const GITHUB_AREAS = [
   issues,
   environments,
   autolinks,
+  deployKeys,
   actions,
   properties,
   rulesets,
