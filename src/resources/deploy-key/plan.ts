@@ -112,7 +112,13 @@ export function planDeployKeys(input: {
       const titled = live.filter(
         (item) => item.title === member.desired.title && !written.has(fingerprintOf(item.key)),
       );
-      return { live: titled.length === 1 ? titled[0] : undefined };
+      // Two new keys of one title: which one replaces the old key cannot be told.
+      const rivals = keys.filter(
+        (item) =>
+          item.title === member.desired.title &&
+          !live.some((other) => fingerprintOf(other.key) === fingerprintOf(item.key)),
+      );
+      return { live: titled.length === 1 && rivals.length === 1 ? titled[0] : undefined };
     },
     plan: ({ desired }, live) => planKey(path, desired, live),
     remove: (live) => ({
