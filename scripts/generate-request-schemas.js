@@ -29,6 +29,8 @@ export const OPERATIONS = [
   "PATCH /orgs/{org}/properties/values",
   "PATCH /repos/{owner}/{repo}/properties/values",
   "POST /repos/{owner}/{repo}/keys",
+  "POST /repos/{owner}/{repo}/pages",
+  "PUT /repos/{owner}/{repo}/pages",
   "POST /app/installations/{installation_id}/access_tokens",
   "PATCH /repos/{owner}/{repo}",
   "PUT /repos/{owner}/{repo}/topics",

@@ -26,6 +26,7 @@ import { label } from "./label/index.js";
 import { membersKind } from "./members/index.js";
 import { migrationKind } from "./migration/index.js";
 import { organizationSettingsKind } from "./organization-settings/index.js";
+import { pagesKind } from "./pages/index.js";
 import { projectSettingsKind } from "./project-settings/index.js";
 import { protectedBranches } from "./protected-branches/index.js";
 import { protectedTags } from "./protected-tags/index.js";
@@ -61,7 +62,7 @@ export type {
  * them, labels, environments and autolinks, Actions permissions, then variables and secrets (after
  * the environments they may live in), rulesets (which may name teams), then classic protections (a
  * ruleset is in place before a classic protection it makes redundant goes), hooks, custom
- * properties (an organization's definitions, then its repositories' values), deploy keys, a GitLab
+ * properties (an organization's definitions, then its repositories' values), deploy keys, Pages, a GitLab
  * project's settings, its protected branches and tags, clean-ups, audits. The one place a kind is registered (docs/adding-a-kind.md).
  */
 export const KINDS: readonly KindModule[] = [
@@ -80,6 +81,7 @@ export const KINDS: readonly KindModule[] = [
   webhook,
   customPropertyKind,
   deployKeyKind,
+  pagesKind,
   projectSettingsKind,
   groupSettingsKind,
   badgeKind,

@@ -8,6 +8,7 @@ import { actions } from "./actions/index.js";
 import { apps } from "./apps/index.js";
 import { autolinks } from "./autolinks/index.js";
 import { deployKeys } from "./deploy-keys/index.js";
+import { pages } from "./pages/index.js";
 import { branchProtection } from "./branch-protection/index.js";
 import { environments } from "./environments/index.js";
 import { gists } from "./gists/index.js";
@@ -49,6 +50,7 @@ export const GITHUB_AREAS = [
   environments,
   autolinks,
   deployKeys,
+  pages,
   actions,
   properties,
   rulesets,
