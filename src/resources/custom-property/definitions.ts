@@ -97,6 +97,15 @@ function takenAway(
   return { property: change.name, values };
 }
 
+/** Who holds what a change takes away, naming the first five repositories. */
+function holdersNote(taken: { property: string; values?: string[] }, repos: string[]): string {
+  const named = `${repos.slice(0, 5).join(", ")}${repos.length > 5 ? ", …" : ""}`;
+  const holds = repos.length === 1 ? "repository holds" : "repositories hold";
+  return taken.values === undefined
+    ? `${repos.length} ${holds} a value of ${taken.property} (${named}); deleting the property removes their values`
+    : `${repos.length} ${holds} ${taken.values.join(", ")} (${named}); they keep a value the property no longer allows`;
+}
+
 /**
  * Marks the changes that take away what repositories hold: how many hold it, as a note and as a
  * removal the engine counts against the removal limit (each repository's value one member of the
@@ -136,18 +145,14 @@ async function withUsage(
             (Array.isArray(value) ? value : [value]).some((item) => taken.values!.includes(item)),
           );
     if (held.length === 0) return change;
-    const what =
-      taken.values === undefined ? `a value of ${taken.property}` : `${taken.values.join(", ")}`;
     return {
       ...change,
       notes: [
         ...(change.notes ?? []),
-        `${held.length} ${held.length === 1 ? "repository holds" : "repositories hold"} ${what} (${held
-          .slice(0, 5)
-          .map((item) => item.repo)
-          .join(
-            ", ",
-          )}${held.length > 5 ? ", …" : ""}); ${taken.values === undefined ? "deleting the property removes their values" : "they keep a value the property no longer allows"}`,
+        holdersNote(
+          taken,
+          held.map((item) => item.repo),
+        ),
       ],
       removal: {
         collection: `${change.target}/${org}/custom_property/${taken.property} values`,
